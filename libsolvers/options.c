@@ -1,0 +1,55 @@
+/* options.c -- defaults and validation of slv_options.
+ *
+ * Options come only from slv_options_default(), which stamps a private cookie
+ * [Box2D's def cookie]; slv_solve refuses a struct without it
+ * (SLV_ERR_OPTIONS), which catches uninitialised stack structs. */
+#include "slv_internal.h"
+
+slv_options slv_options_default(void) {
+  slv_options o;
+  o.max_iter = 1000;
+  o.tol = 1e-8;
+  o.omega = 1.0;
+  o.damping = 0.0;
+  o.pivot_tol = 1e-13;
+  o.warm_start = 0;
+  o.record_history = 0;
+  o.check_every = 20;
+  o.seed = 1;
+  o.log_fn = NULL;
+  o.log_ctx = NULL;
+  o.magic = SLV_OPTIONS_MAGIC;
+  return o;
+}
+
+slv_status slv_options_validate(const slv_options *o, char *msg, size_t len) {
+  if (!o || o->magic != SLV_OPTIONS_MAGIC) {
+    slv_msgf(msg, len, "options not initialised by slv_options_default()");
+    return SLV_ERR_OPTIONS;
+  }
+  if (o->max_iter < 1) {
+    slv_msgf(msg, len, "max_iter=%d must be >= 1", o->max_iter);
+    return SLV_ERR_OPTIONS;
+  }
+  if (!(o->tol > 0) || !isfinite(o->tol)) {
+    slv_msgf(msg, len, "tol=%g must be finite and > 0", o->tol);
+    return SLV_ERR_OPTIONS;
+  }
+  if (!(o->omega > 0 && o->omega < 2)) {
+    slv_msgf(msg, len, "omega=%g must be in (0, 2)", o->omega);
+    return SLV_ERR_OPTIONS;
+  }
+  if (!(o->damping >= 0) || !isfinite(o->damping)) {
+    slv_msgf(msg, len, "damping=%g must be finite and >= 0 (0 = automatic)", o->damping);
+    return SLV_ERR_OPTIONS;
+  }
+  if (!(o->pivot_tol >= 0) || !(o->pivot_tol < 1)) {
+    slv_msgf(msg, len, "pivot_tol=%g must be in [0, 1)", o->pivot_tol);
+    return SLV_ERR_OPTIONS;
+  }
+  if (o->check_every < 1) {
+    slv_msgf(msg, len, "check_every=%d must be >= 1", o->check_every);
+    return SLV_ERR_OPTIONS;
+  }
+  return SLV_CONVERGED;
+}

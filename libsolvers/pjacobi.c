@@ -1,0 +1,122 @@
+/* pjacobi.c -- damped projected Jacobi for the boxed LCP with findex rows.
+ *
+ * Problem: w = A x + b, x = mid(lo, hi, x - w) (slv.h).
+ *
+ * Iteration (all rows at once, the parallel-friendly baseline; Cottle-Pang-
+ * Stone 1992 sec. 5.2, refs.bib cottle1992):
+ *     w = A x + b                          (one dgemv)
+ *     x_i <- mid(lo_i, hi_i, x_i - theta w_i / A_ii)
+ * with friction bounds taken at the previous x.  This is projected gradient
+ * in the metric D = diag(A), so for symmetric positive semidefinite A it
+ * converges for 0 < theta < 2 / lambda_max(D^-1/2 A D^-1/2).  theta =
+ * opt->damping, or, when that is 0, 1 / lambda estimated by 50 power
+ * iterations on D^-1/2 A D^-1/2 (the estimate is from below, so theta is a
+ * little above 1/lambda_max and well below 2/lambda_max).
+ *
+ * Needs A(i,i) > 0.  Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE.
+ */
+#include "slv_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  double *invd;  /* 1 / A(i,i) */
+  double *xo;    /* previous x (friction bounds) */
+  double *v, *u; /* power iteration */
+} pjacobi_state;
+
+static void pjacobi_free(void *st) {
+  pjacobi_state *s = st;
+  free(s->invd);
+  free(s->xo);
+  free(s->v);
+  free(s->u);
+  memset(s, 0, sizeof *s);
+}
+
+static slv_status pjacobi_init(void *st, int n_max, const slv_options *opt) {
+  (void)opt;
+  pjacobi_state *s = st;
+  size_t m = (size_t)(n_max > 0 ? n_max : 1) * sizeof(double);
+  s->invd = malloc(m);
+  s->xo = malloc(m);
+  s->v = malloc(m);
+  s->u = malloc(m);
+  if (!s->invd || !s->xo || !s->v || !s->u) {
+    pjacobi_free(s);
+    return SLV_ERR_NOMEM;
+  }
+  return SLV_CONVERGED;
+}
+
+/* lambda_max of D^-1/2 A D^-1/2 by power iteration (u = A (D^-1/2 v)). */
+static double spectral_estimate(const slv_problem *p, pjacobi_state *s) {
+  int n = p->n;
+  slv_problem q = *p;
+  double *zero = s->xo; /* b = 0 for the products */
+  memset(zero, 0, (size_t)n * sizeof *zero);
+  q.b = zero;
+  double lambda = 1.0;
+  for (int i = 0; i < n; i++) s->v[i] = 1.0 / sqrt((double)n);
+  for (int k = 0; k < 50; k++) {
+    for (int i = 0; i < n; i++) s->v[i] *= sqrt(s->invd[i]);
+    slv_problem_w(&q, s->v, s->u);
+    double nrm = 0;
+    for (int i = 0; i < n; i++) {
+      s->u[i] *= sqrt(s->invd[i]);
+      nrm += s->u[i] * s->u[i];
+    }
+    nrm = sqrt(nrm);
+    if (!(nrm > 0) || !isfinite(nrm)) break;
+    lambda = nrm;
+    for (int i = 0; i < n; i++) s->v[i] = s->u[i] / nrm;
+  }
+  return lambda;
+}
+
+static slv_status pjacobi_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
+                                double *w, slv_result *res) {
+  pjacobi_state *s = st;
+  int n = p->n;
+  for (int i = 0; i < n; i++) s->invd[i] = 1.0 / slv_diag(p, i);
+  double theta = opt->damping > 0 ? opt->damping : 1.0 / spectral_estimate(p, s);
+
+  slv_residuals r;
+  for (int it = 0;; it++) {
+    slv_problem_w(p, x, w);
+    r = slv_residual(p, x, w);
+    res->iterations = it;
+    res->solver_residual = r.res_rel;
+    if (it > 0) slv_history_push(res, (double *)res->history, res->history_cap, r.res_rel);
+    if (isnan(r.res_rel)) {
+      slv_msgf(res->message, sizeof res->message,
+               "pjacobi: iterate became non-finite at iteration %d (theta=%.3g)", it, theta);
+      return SLV_NOT_FINITE;
+    }
+    if (r.res_rel <= opt->tol) return SLV_CONVERGED;
+    if (it == opt->max_iter) break;
+    memcpy(s->xo, x, (size_t)n * sizeof *x);
+    for (int i = 0; i < n; i++) {
+      double lo, hi;
+      slv_bounds_at(p, s->xo, i, &lo, &hi);
+      double xn = s->xo[i] - theta * w[i] * s->invd[i];
+      x[i] = xn < lo ? lo : (xn > hi ? hi : xn);
+    }
+  }
+  slv_msgf(res->message, sizeof res->message,
+           "pjacobi: %d iterations, res_rel=%.3g > tol=%.3g (theta=%.3g)", opt->max_iter,
+           r.res_rel, opt->tol, theta);
+  return SLV_MAX_ITER;
+}
+
+const slv_solver slv_solver_pjacobi = {
+    .name = "pjacobi",
+    .summary = "damped projected Jacobi, automatic damping from a spectral estimate",
+    .cite = "cottle1992",
+    .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_NEEDS_POS_DIAG,
+    .state_size = sizeof(pjacobi_state),
+    .init = pjacobi_init,
+    .free = pjacobi_free,
+    .solve = pjacobi_solve,
+};

@@ -1,0 +1,220 @@
+/* problem.c -- validation of slv_problem and the product w = A x + b.
+ *
+ * Validation runs before every solve (slv_solve) and after every read
+ * (slv_read).  Each rule returns at once with a message naming the index and
+ * the values [OSQP validate_data]:
+ *   n >= 0; dense: A != NULL, lda >= max(1, n), every A(i,j) finite;
+ *   CSR: Ap[0] = 0, Ap non-decreasing, 0 <= Aj < n, every value finite;
+ *   b finite; lo, hi not NaN, lo <= hi, lo < +inf, hi > -inf;
+ *   findex[i] in {-1} u [0, n), not i, and findex[findex[i]] = -1 (a friction
+ *   row couples to a normal row, not to another friction row); mu[i] finite,
+ *   >= 0 for every friction row;
+ *   cones: first rows strictly increasing, 3 rows each, inside [0, n), not
+ *   overlapping; mu finite, >= 0.
+ * Returns SLV_CONVERGED (0) when valid, SLV_ERR_DIM for n < 0, else
+ * SLV_ERR_INVALID.
+ */
+#include "slv_internal.h"
+
+#include <cblas.h>
+#include <string.h>
+
+slv_problem slv_problem_empty(void) {
+  slv_problem p;
+  memset(&p, 0, sizeof p);
+  p.storage = SLV_DENSE;
+  p.lda = 1;
+  return p;
+}
+
+static slv_status validate_matrix(const slv_problem *p, char *msg, size_t len) {
+  int n = p->n;
+  if (p->storage == SLV_DENSE) {
+    if (n == 0) return SLV_CONVERGED;
+    if (!p->A) {
+      slv_msgf(msg, len, "A is NULL (n=%d, dense)", n);
+      return SLV_ERR_INVALID;
+    }
+    if (p->lda < (n > 1 ? n : 1)) {
+      slv_msgf(msg, len, "lda=%d < n=%d", p->lda, n);
+      return SLV_ERR_INVALID;
+    }
+    for (int j = 0; j < n; j++) {
+      const double *col = p->A + (size_t)j * p->lda;
+      if (slv_all_finite(n, col)) continue;
+      for (int i = 0; i < n; i++)
+        if (!isfinite(col[i])) {
+          slv_msgf(msg, len, "A(%d,%d) is %g", i, j, col[i]);
+          return SLV_ERR_INVALID;
+        }
+    }
+    return SLV_CONVERGED;
+  }
+  if (p->storage != SLV_CSR) {
+    slv_msgf(msg, len, "storage=%d is neither dense (0) nor CSR (1)", (int)p->storage);
+    return SLV_ERR_INVALID;
+  }
+  if (!p->Ap || (n > 0 && (!p->Aj || !p->Ax))) {
+    slv_msgf(msg, len, "CSR arrays Ap/Aj/Ax missing (n=%d)", n);
+    return SLV_ERR_INVALID;
+  }
+  if (p->Ap[0] != 0) {
+    slv_msgf(msg, len, "Ap[0]=%d, expected 0", p->Ap[0]);
+    return SLV_ERR_INVALID;
+  }
+  for (int i = 0; i < n; i++) {
+    if (p->Ap[i + 1] < p->Ap[i]) {
+      slv_msgf(msg, len, "Ap[%d]=%d < Ap[%d]=%d (row pointers must not decrease)", i + 1,
+               p->Ap[i + 1], i, p->Ap[i]);
+      return SLV_ERR_INVALID;
+    }
+    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) {
+      if (p->Aj[k] < 0 || p->Aj[k] >= n) {
+        slv_msgf(msg, len, "Aj[%d]=%d in row %d is outside [0, %d)", k, p->Aj[k], i, n);
+        return SLV_ERR_INVALID;
+      }
+      if (!isfinite(p->Ax[k])) {
+        slv_msgf(msg, len, "A(%d,%d) is %g", i, p->Aj[k], p->Ax[k]);
+        return SLV_ERR_INVALID;
+      }
+    }
+  }
+  return SLV_CONVERGED;
+}
+
+static slv_status validate_bounds(const slv_problem *p, char *msg, size_t len) {
+  for (int i = 0; i < p->n; i++) {
+    double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
+    if (isnan(lo) || isnan(hi)) {
+      slv_msgf(msg, len, "%s[%d] is NaN", isnan(lo) ? "lo" : "hi", i);
+      return SLV_ERR_INVALID;
+    }
+    if (lo > hi) {
+      slv_msgf(msg, len, "lo[%d]=%g > hi[%d]=%g", i, lo, i, hi);
+      return SLV_ERR_INVALID;
+    }
+    if (lo == INFINITY || hi == -INFINITY) {
+      slv_msgf(msg, len, "row %d has an empty box: lo[%d]=%g, hi[%d]=%g", i, i, lo, i, hi);
+      return SLV_ERR_INVALID;
+    }
+  }
+  return SLV_CONVERGED;
+}
+
+static slv_status validate_findex(const slv_problem *p, char *msg, size_t len) {
+  if (!p->findex) return SLV_CONVERGED;
+  int n = p->n;
+  for (int i = 0; i < n; i++) {
+    int j = p->findex[i];
+    if (j == -1) continue;
+    if (j < -1 || j >= n) {
+      slv_msgf(msg, len, "findex[%d]=%d is outside [-1, %d)", i, j, n);
+      return SLV_ERR_INVALID;
+    }
+    if (j == i) {
+      slv_msgf(msg, len, "findex[%d]=%d refers to itself", i, j);
+      return SLV_ERR_INVALID;
+    }
+    if (p->findex[j] != -1) {
+      slv_msgf(msg, len, "findex[%d]=%d refers to row %d, which is itself a friction row (findex[%d]=%d)",
+               i, j, j, j, p->findex[j]);
+      return SLV_ERR_INVALID;
+    }
+    if (!p->mu) {
+      slv_msgf(msg, len, "findex[%d]=%d but mu is NULL", i, j);
+      return SLV_ERR_INVALID;
+    }
+    if (!isfinite(p->mu[i]) || p->mu[i] < 0) {
+      slv_msgf(msg, len, "mu[%d]=%g must be finite and >= 0", i, p->mu[i]);
+      return SLV_ERR_INVALID;
+    }
+  }
+  return SLV_CONVERGED;
+}
+
+static slv_status validate_cones(const slv_problem *p, char *msg, size_t len) {
+  if (p->ncones < 0) {
+    slv_msgf(msg, len, "ncones=%d < 0", p->ncones);
+    return SLV_ERR_INVALID;
+  }
+  if (p->ncones == 0) return SLV_CONVERGED;
+  if (!p->cone_rows || !p->cone_mu) {
+    slv_msgf(msg, len, "ncones=%d but cone_rows or cone_mu is NULL", p->ncones);
+    return SLV_ERR_INVALID;
+  }
+  int next_free = 0;
+  for (int k = 0; k < p->ncones; k++) {
+    int r = p->cone_rows[k];
+    if (r < next_free || r > p->n - 3) {
+      slv_msgf(msg, len, "cone_rows[%d]=%d: cones need 3 rows inside [0, %d), increasing, not overlapping",
+               k, r, p->n);
+      return SLV_ERR_INVALID;
+    }
+    if (!isfinite(p->cone_mu[k]) || p->cone_mu[k] < 0) {
+      slv_msgf(msg, len, "cone_mu[%d]=%g must be finite and >= 0", k, p->cone_mu[k]);
+      return SLV_ERR_INVALID;
+    }
+    next_free = r + 3;
+  }
+  return SLV_CONVERGED;
+}
+
+slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t len) {
+  slv_msgf(msg, len, "%s", "");
+  if (!p) {
+    slv_msgf(msg, len, "problem is NULL");
+    return SLV_ERR_INVALID;
+  }
+  if (p->n < 0) {
+    slv_msgf(msg, len, "n=%d < 0", p->n);
+    return SLV_ERR_DIM;
+  }
+  if (p->n > 0 && !p->b) {
+    slv_msgf(msg, len, "b is NULL (n=%d)", p->n);
+    return SLV_ERR_INVALID;
+  }
+  slv_status st = validate_matrix(p, msg, len);
+  if (st) return st;
+  for (int i = 0; i < p->n; i++)
+    if (!isfinite(p->b[i])) {
+      slv_msgf(msg, len, "b[%d] is %g", i, p->b[i]);
+      return SLV_ERR_INVALID;
+    }
+  if ((st = validate_bounds(p, msg, len))) return st;
+  if ((st = validate_findex(p, msg, len))) return st;
+  return validate_cones(p, msg, len);
+}
+
+void slv_problem_w(const slv_problem *p, const double *x, double *w) {
+  int n = p->n;
+  if (n == 0) return;
+  memcpy(w, p->b, (size_t)n * sizeof *w);
+  if (p->storage == SLV_DENSE) {
+    cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, p->A, p->lda, x, 1, 1.0, w, 1);
+    return;
+  }
+  for (int i = 0; i < n; i++) {
+    double s = 0;
+    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) s += p->Ax[k] * x[p->Aj[k]];
+    w[i] += s;
+  }
+}
+
+double slv_diag(const slv_problem *p, int i) {
+  if (p->storage == SLV_DENSE) return p->A[i + (size_t)i * p->lda];
+  double d = 0;
+  for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++)
+    if (p->Aj[k] == i) d += p->Ax[k];
+  return d;
+}
+
+double slv_row_dot(const slv_problem *p, int i, const double *x) {
+  double s = 0;
+  if (p->storage == SLV_DENSE) {
+    const double *a = p->A + i;
+    for (int j = 0; j < p->n; j++) s += a[(size_t)j * p->lda] * x[j];
+    return s;
+  }
+  for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) s += p->Ax[k] * x[p->Aj[k]];
+  return s;
+}

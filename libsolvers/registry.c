@@ -1,0 +1,104 @@
+/* registry.c -- the solvers, by name.
+ *
+ * One static const NULL-terminated table: no constructor-time
+ * self-registration (global state, and static linking can drop it).  Adding a
+ * solver takes its .c file, one line here, one line in Makefile.am and a
+ * test.  Also: what a solver accepts (slv_solver_accepts), checked by
+ * slv_solve before dispatch.
+ */
+#include "slv_internal.h"
+
+#include <string.h>
+
+extern const slv_solver slv_solver_direct;
+extern const slv_solver slv_solver_pgs;
+extern const slv_solver slv_solver_pjacobi;
+
+static const slv_solver *const registry[] = {
+    &slv_solver_pgs,
+    &slv_solver_pjacobi,
+    &slv_solver_direct,
+    NULL,
+};
+
+int slv_solver_count(void) {
+  int k = 0;
+  while (registry[k]) k++;
+  return k;
+}
+
+const slv_solver *slv_solver_at(int i) {
+  if (i < 0 || i >= slv_solver_count()) return NULL;
+  return registry[i];
+}
+
+const slv_solver *slv_solver_find(const char *name) {
+  if (!name) return NULL;
+  for (int k = 0; registry[k]; k++)
+    if (strcmp(registry[k]->name, name) == 0) return registry[k];
+  return NULL;
+}
+
+void slv_solver_caps_str(const slv_solver *s, char *buf, size_t len) {
+  unsigned c = s->caps;
+  slv_msgf(buf, len, "%s%s%s%s%s%s%s",
+           (c & SLV_CAP_ONLY_FREE) ? "equality-rows-only" : "lcp",
+           (c & SLV_CAP_BOX) ? " box" : "",
+           ((c & SLV_CAP_FREE) && !(c & SLV_CAP_ONLY_FREE)) ? " free" : "",
+           (c & SLV_CAP_FINDEX) ? " findex" : "",
+           (c & SLV_CAP_CONE) ? " cone" : "",
+           " dense",
+           (c & SLV_CAP_SPARSE) ? " csr" : "");
+}
+
+slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *msg, size_t len) {
+  unsigned c = s->caps;
+  slv_msgf(msg, len, "%s", "");
+  if (p->storage == SLV_CSR && !(c & SLV_CAP_SPARSE)) {
+    slv_msgf(msg, len, "%s needs dense storage (the problem is CSR)", s->name);
+    return SLV_ERR_UNSUPPORTED;
+  }
+  if (p->ncones > 0 && !(c & SLV_CAP_CONE)) {
+    slv_msgf(msg, len, "%s does not handle Coulomb cones (%d cones)", s->name, p->ncones);
+    return SLV_ERR_UNSUPPORTED;
+  }
+  for (int i = 0; i < p->n; i++) {
+    int fr = p->findex && p->findex[i] >= 0;
+    double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
+    if (c & SLV_CAP_ONLY_FREE) {
+      if (fr || lo != -INFINITY || hi != INFINITY) {
+        slv_msgf(msg, len, "%s solves only equality rows (lo=-inf, hi=inf); row %d has %s",
+                 s->name, i, fr ? "a findex" : (lo != -INFINITY ? "a finite lo" : "a finite hi"));
+        return SLV_ERR_UNSUPPORTED;
+      }
+      continue;
+    }
+    if (fr) {
+      if (!(c & SLV_CAP_FINDEX)) {
+        slv_msgf(msg, len, "%s does not handle findex friction rows (row %d has findex %d)", s->name,
+                 i, p->findex[i]);
+        return SLV_ERR_UNSUPPORTED;
+      }
+      continue;
+    }
+    if (lo == -INFINITY && hi == INFINITY) {
+      if (!(c & SLV_CAP_FREE)) {
+        slv_msgf(msg, len, "%s does not handle free rows (row %d has lo=-inf, hi=inf)", s->name, i);
+        return SLV_ERR_UNSUPPORTED;
+      }
+    } else if (!(lo == 0 && hi == INFINITY) && !(c & SLV_CAP_BOX)) {
+      slv_msgf(msg, len, "%s solves only lo=0, hi=inf rows; row %d has lo=%g, hi=%g", s->name, i, lo,
+               hi);
+      return SLV_ERR_UNSUPPORTED;
+    }
+  }
+  if (c & SLV_CAP_NEEDS_POS_DIAG)
+    for (int i = 0; i < p->n; i++) {
+      double d = slv_diag(p, i);
+      if (!(d > 0)) {
+        slv_msgf(msg, len, "%s needs A(i,i) > 0; A(%d,%d)=%g", s->name, i, i, d);
+        return SLV_ERR_UNSUPPORTED;
+      }
+    }
+  return SLV_CONVERGED;
+}

@@ -1,0 +1,206 @@
+/* slv.h -- the public interface of libsolvers, lcplab's solver library.
+ *
+ * One problem type for every solver: the boxed (mixed) linear complementarity
+ * problem with optional friction coupling, sign convention fixed once:
+ *
+ *     w = A x + b,   and for every row i
+ *         x_i = lo_i          =>  w_i >= 0
+ *         x_i = hi_i          =>  w_i <= 0
+ *         lo_i < x_i < hi_i   =>  w_i  = 0
+ *
+ * i.e. x = mid(lo, hi, x - w).  The standard LCP (x >= 0, w >= 0, x.w = 0)
+ * is lo = 0, hi = +inf; an equality (joint) row is lo = -inf, hi = +inf.
+ * A friction row i with findex[i] = j >= 0 has the bounds
+ * -mu_i |x_j| .. +mu_i |x_j| taken at the current x (ODE's findex); its own
+ * lo_i / hi_i are then ignored.
+ *
+ * Call sequence:
+ *     const slv_solver *s = slv_solver_find("pgs");
+ *     slv_options opt = slv_options_default();
+ *     slv_workspace *ws;  slv_workspace_new(s, n_max, &opt, &ws);
+ *     slv_result res;     slv_solve(ws, &prob, &opt, x, w, &res);   (repeatable)
+ *     slv_workspace_free(ws);
+ *
+ * slv_solve validates the problem, checks the solver's capabilities, runs the
+ * solver, then recomputes the accuracy measures from (A, b, lo, hi, x) alone
+ * (slv_residual) and downgrades any "converged" that those measures do not
+ * confirm.  Only slv_workspace_new allocates.
+ */
+#ifndef SLV_H
+#define SLV_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SLV_VERSION "0.1.0"
+
+/* ---- status: one enum for every solver --------------------------------- */
+/* 0 converged; > 0 ran but did not converge; < 0 refused to run. */
+typedef enum slv_status {
+  SLV_ERR_OPTIONS = -5,     /* options not from slv_options_default, or out of range */
+  SLV_ERR_NOMEM = -4,       /* allocation failed (only in *_new) */
+  SLV_ERR_DIM = -3,         /* n > n_max of the workspace, or n < 0 */
+  SLV_ERR_UNSUPPORTED = -2, /* the solver cannot take this problem kind */
+  SLV_ERR_INVALID = -1,     /* the problem data is invalid (NaN, lo > hi, ...) */
+  SLV_CONVERGED = 0,        /* res_rel <= tol, recomputed by the library */
+  SLV_MAX_ITER = 1,         /* iteration or pivot limit reached */
+  SLV_STAGNATED = 2,        /* stopped on its own test, library residual disagrees */
+  SLV_RAY_TERMINATION = 3,  /* pivoting ended on a secondary ray */
+  SLV_SINGULAR_PIVOT = 4,   /* a (near-)zero pivot or singular factorization */
+  SLV_NOT_FINITE = 5        /* NaN or Inf appeared in the iterate */
+} slv_status;
+
+/* Short lower-case name ("converged", "max_iter", ...); never NULL. */
+const char *slv_status_str(slv_status s);
+
+/* ---- the problem (borrowed: the library never writes through it) ------- */
+typedef enum slv_storage {
+  SLV_DENSE = 0, /* A[i + j*lda], column-major (LAPACK), lda >= n */
+  SLV_CSR = 1    /* Ap[n+1] row pointers, Aj[nnz] column indices, Ax[nnz] */
+} slv_storage;
+
+typedef struct slv_problem {
+  int n;                  /* number of rows = unknowns, n >= 0 */
+  slv_storage storage;
+  const double *A;        /* dense: n x n, column-major */
+  int lda;                /* dense: leading dimension, >= max(1, n) */
+  const int *Ap;          /* CSR: row pointers, size n+1, Ap[0] = 0 */
+  const int *Aj;          /* CSR: column indices, size Ap[n], each in [0, n) */
+  const double *Ax;       /* CSR: values, size Ap[n] */
+  const double *b;        /* size n */
+  const double *lo, *hi;  /* size n, +-INFINITY allowed; NULL = 0 / +INFINITY */
+  const int *findex;      /* size n or NULL; -1 = none, else the normal row */
+  const double *mu;       /* size n, friction coefficient of findex rows */
+  int ncones;             /* Coulomb cones (3 rows each), 0 if none */
+  const int *cone_rows;   /* size ncones: first (normal) row of each cone */
+  const double *cone_mu;  /* size ncones */
+} slv_problem;
+
+/* A problem with every pointer NULL and n = 0 (dense). */
+slv_problem slv_problem_empty(void);
+
+/* Check the problem: sizes, finiteness of A and b, lo <= hi, lo < +inf,
+ * hi > -inf, findex in range / not self- or chain-referencing, mu finite and
+ * >= 0, CSR structure.  Returns SLV_CONVERGED (0) when valid, else
+ * SLV_ERR_INVALID or SLV_ERR_DIM with msg (if non-NULL, size msglen) naming
+ * the index and the values, e.g. "lo[3]=2 > hi[3]=1". */
+slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t msglen);
+
+/* w = A x + b  (x, w: size n; w must not alias x). */
+void slv_problem_w(const slv_problem *p, const double *x, double *w);
+
+/* ---- accuracy measures (DESIGN.md): the same code for every solver ------ */
+typedef struct slv_residuals {
+  double res_nat_inf; /* || mid(x - hi, w, x - lo) ||_inf, findex bounds at x */
+  double res_rel;     /* res_nat_inf / max(1, ||b||_inf) */
+  double compl;       /* sum_i w_i^+ (x_i - lo_i) + w_i^- (hi_i - x_i), finite bounds */
+  double infeas;      /* max_i max(0, lo_i - x_i, x_i - hi_i) */
+  double b_inf;       /* ||b||_inf */
+} slv_residuals;
+
+/* Computes the measures at x with w = A x + b given (w may be NULL: then it
+ * is recomputed, which needs no allocation but costs one product).  Any NaN
+ * in x or w gives NaN measures. */
+slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w);
+
+/* ---- options: named fields, only from slv_options_default() ------------- */
+typedef void (*slv_log_fn)(void *ctx, const char *line);
+
+typedef struct slv_options {
+  int max_iter;        /* sweeps (iterative) or pivots (pivoting); default 1000 */
+  double tol;          /* converged iff res_rel <= tol; default 1e-8 */
+  double omega;        /* pgs: SOR relaxation in (0, 2); default 1 */
+  double damping;      /* pjacobi: step scale; 0 = automatic (1 / lambda_max of D^-1/2 A D^-1/2) */
+  double pivot_tol;    /* direct/pivoting: pivots below pivot_tol * max|A_ij| are zero; default 1e-13 */
+  int warm_start;      /* 1: x on entry is the starting point; 0: start at the projection of 0 */
+  int record_history;  /* 1: res_rel per iteration into result.history */
+  int check_every;     /* iterative: exact residual recomputation period; default 20 */
+  unsigned long seed;  /* randomized solvers; default 1 */
+  slv_log_fn log_fn;   /* NULL: silent */
+  void *log_ctx;
+  unsigned magic;      /* private: stamped by slv_options_default */
+} slv_options;
+
+slv_options slv_options_default(void);
+
+/* Checks the cookie and the ranges; SLV_ERR_OPTIONS with a message if bad. */
+slv_status slv_options_validate(const slv_options *opt, char *msg, size_t msglen);
+
+/* ---- result (output only) ----------------------------------------------- */
+typedef struct slv_result {
+  slv_status status;
+  int iterations;          /* sweeps or Newton steps; 0 for direct methods */
+  int pivots;              /* pivoting / factorizing methods */
+  slv_residuals res;       /* recomputed by the library after every solve */
+  double solver_residual;  /* the solver's own stopping measure (diagnosis) */
+  const double *history;   /* res_rel per iteration; valid until next solve/free */
+  int history_len;
+  int history_cap;         /* capacity of the history buffer (set by slv_solve) */
+  char message[160];       /* detail for any status other than converged */
+} slv_result;
+
+/* ---- solvers: descriptors and registry ---------------------------------- */
+enum {
+  SLV_CAP_BOX = 1u << 0,       /* finite lo/hi other than 0/+inf */
+  SLV_CAP_FREE = 1u << 1,      /* rows with lo = -inf, hi = +inf */
+  SLV_CAP_FINDEX = 1u << 2,    /* friction rows coupled by findex */
+  SLV_CAP_CONE = 1u << 3,      /* Coulomb cones */
+  SLV_CAP_SPARSE = 1u << 4,    /* CSR storage */
+  SLV_CAP_ONLY_FREE = 1u << 5, /* refuses any bounded row (direct solvers) */
+  SLV_CAP_NEEDS_POS_DIAG = 1u << 6 /* A(i,i) > 0 required */
+};
+
+typedef struct slv_solver slv_solver;
+struct slv_solver {
+  const char *name;      /* "pgs", "pjacobi", "direct", ... */
+  const char *summary;   /* one line */
+  const char *cite;      /* key in paper/refs.bib */
+  unsigned caps;         /* SLV_CAP_* */
+  size_t state_size;     /* bytes of the solver's private state */
+  /* Allocate everything the solver needs for problems up to n_max. */
+  slv_status (*init)(void *state, int n_max, const slv_options *opt);
+  /* Release; must accept a zeroed or partially initialised state. */
+  void (*free)(void *state);
+  /* Solve a validated problem.  x: in/out (warm start); w: out, size n.
+   * Sets res->status, iterations, pivots, solver_residual, history, message;
+   * the generic layer fills res->res afterwards.  Never allocates. */
+  slv_status (*solve)(void *state, const slv_problem *p, const slv_options *opt,
+                      double *x, double *w, slv_result *res);
+};
+
+int slv_solver_count(void);
+const slv_solver *slv_solver_at(int i);          /* NULL if out of range */
+const slv_solver *slv_solver_find(const char *name); /* NULL if unknown */
+
+/* Human-readable list of what the solver accepts, e.g. "lcp box free findex
+ * dense csr"; buf of size len. */
+void slv_solver_caps_str(const slv_solver *s, char *buf, size_t len);
+
+/* Can solver s take problem p?  0 if yes, else SLV_ERR_UNSUPPORTED and msg. */
+slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p,
+                              char *msg, size_t msglen);
+
+/* ---- workspace: generic new / solve / free ------------------------------ */
+typedef struct slv_workspace slv_workspace;
+
+/* Allocates the workspace of solver s for problems with n <= n_max; opt
+ * sizes the history buffer (opt->max_iter + 1 entries when record_history).
+ * On failure *out is NULL and SLV_ERR_NOMEM / SLV_ERR_OPTIONS / SLV_ERR_DIM
+ * is returned. */
+slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_options *opt,
+                             slv_workspace **out);
+void slv_workspace_free(slv_workspace *ws);     /* NULL is fine */
+const slv_solver *slv_workspace_solver(const slv_workspace *ws);
+
+/* Solve p.  x: in/out, size n (read when opt->warm_start); w: out, size n,
+ * or NULL.  res: out.  Returns res->status. */
+slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
+                     double *x, double *w, slv_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SLV_H */

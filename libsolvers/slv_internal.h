@@ -1,0 +1,74 @@
+/* slv_internal.h -- private helpers of libsolvers; never installed.
+ *
+ * The workspace layout, the message helper and the bound helpers shared by
+ * the generic layer (workspace.c, residual.c) and the solver files.
+ */
+#ifndef SLV_INTERNAL_H
+#define SLV_INTERNAL_H
+
+#include "slv.h"
+
+#include <math.h>
+#include <stdarg.h>
+
+#define SLV_OPTIONS_MAGIC 0x51a7b0c5u
+
+/* The generic workspace: the solver's private state follows the struct. */
+struct slv_workspace {
+  const slv_solver *solver;
+  int n_max;
+  double *w;          /* size n_max: used when the caller passes w = NULL */
+  double *history;    /* size history_cap */
+  int history_cap;
+  void *state;        /* solver->state_size bytes, zeroed at creation */
+};
+
+/* snprintf into msg (if non-NULL); always NUL-terminated. */
+void slv_msgf(char *msg, size_t len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Logging through opt->log_fn, if any. */
+void slv_logf(const slv_options *opt, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Stored bounds with the NULL defaults (lo = 0, hi = +inf). */
+static inline double slv_lo_of(const slv_problem *p, int i) { return p->lo ? p->lo[i] : 0.0; }
+static inline double slv_hi_of(const slv_problem *p, int i) { return p->hi ? p->hi[i] : INFINITY; }
+
+/* Effective bounds of row i at x: findex rows get -mu_i |x_j| .. mu_i |x_j|. */
+static inline void slv_bounds_at(const slv_problem *p, const double *x, int i, double *lo, double *hi) {
+  if (p->findex && p->findex[i] >= 0) {
+    double h = p->mu[i] * fabs(x[p->findex[i]]);
+    *lo = -h;
+    *hi = h;
+  } else {
+    *lo = slv_lo_of(p, i);
+    *hi = slv_hi_of(p, i);
+  }
+}
+
+/* Diagonal entry A(i,i) (dense or CSR; 0 if absent). */
+double slv_diag(const slv_problem *p, int i);
+
+/* Row i of A times x (dense: strided access; CSR: one row). */
+double slv_row_dot(const slv_problem *p, int i, const double *x);
+
+/* The history helper: appends v if there is room. */
+static inline void slv_history_push(slv_result *res, double *buf, int cap, double v) {
+  if (buf && res->history_len < cap) buf[res->history_len++] = v;
+}
+
+/* Is x[0..n) all finite? */
+int slv_all_finite(int n, const double *x);
+
+/* Projection of v (n, t1, t2) onto the Coulomb cone K_mu (cone.c); out may
+ * alias v. */
+void slv_cone_project(double mu, const double *v, double *out);
+
+#endif /* SLV_INTERNAL_H */

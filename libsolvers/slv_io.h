@@ -1,0 +1,108 @@
+/* slv_io.h -- reading and writing problem instances (public, part of libsolvers).
+ *
+ * An slv_instance owns the arrays of one problem and exposes them as a
+ * borrowed slv_problem view.  Formats (see datasets/README.md):
+ *
+ *   SLV_FMT_SICONOS_LCP    Siconos numerics LCP .dat: n, NumericsMatrix M, q
+ *                          (dense column-major; SBM read too).  w = M z + q.
+ *   SLV_FMT_SICONOS_MLCP   Siconos MLCP .dat: first n rows free (lo=-inf,
+ *                          hi=+inf), last m rows LCP.
+ *   SLV_FMT_SICONOS_RELAY  Siconos relay .dat: n, M, q, lb, ub.
+ *   SLV_FMT_BLCP           ../shared/peers boxed format: row-major A, ODE sign
+ *                          A x = b_ode + w (so b = -b_ode), lo, hi, optional
+ *                          findex (friction rows store lo = -mu, hi = mu).
+ *   SLV_FMT_MTX            MatrixMarket A in FILE.mtx, plain vectors in
+ *                          FILE.b (required), FILE.lo, FILE.hi, FILE.findex,
+ *                          FILE.mu (optional), one value per line.
+ *   SLV_FMT_LCPLAB         lcplab's own self-describing text format.
+ *
+ * Readers never allocate from an unchecked size: every size is checked
+ * against SLV_IO_MAX_N / SLV_IO_MAX_NNZ and against the bytes left in the
+ * file before any allocation.  Every error gives a negative status and one
+ * line "FILE:LINE: expected ..., found ..." in err.  Writers use %.17g, so a
+ * write followed by a read gives a bit-identical problem.
+ */
+#ifndef SLV_IO_H
+#define SLV_IO_H
+
+#include "slv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SLV_IO_MAX_N 50000000     /* refuse larger n before allocating */
+#define SLV_IO_MAX_NNZ 500000000L
+
+typedef enum slv_format {
+  SLV_FMT_AUTO = 0,       /* reading: by extension, then by content */
+  SLV_FMT_SICONOS_LCP,
+  SLV_FMT_SICONOS_MLCP,
+  SLV_FMT_SICONOS_RELAY,
+  SLV_FMT_BLCP,
+  SLV_FMT_MTX,
+  SLV_FMT_LCPLAB
+} slv_format;
+
+/* "siconos-lcp", "siconos-mlcp", "siconos-relay", "blcp", "mtx", "lcplab",
+ * "auto". */
+const char *slv_format_str(slv_format f);
+/* Parses one of those names; returns -1 if unknown. */
+int slv_format_from_str(const char *s);
+/* The format a path's extension implies for writing (.dat -> siconos-lcp,
+ * siconos-mlcp or siconos-relay chosen from the instance's bounds; .blcp;
+ * .mtx; .lcp -> lcplab); SLV_FMT_AUTO if unknown. */
+slv_format slv_format_for_path(const char *path);
+
+/* What kind of problem the data is (for reports): "lcp" (lo=0, hi=inf),
+ * "mlcp" (free and lcp rows only), "blcp" (any finite bounds), "findex"
+ * (has friction rows), "cone". */
+typedef struct slv_instance {
+  char kind[16];          /* as above; filled by the reader */
+  char name[128];         /* base name of the file without extension */
+  slv_format format;      /* the format it was read from */
+  int n;
+  slv_storage storage;    /* SLV_DENSE (lda = n) or SLV_CSR */
+  double *A;              /* dense, column-major, n*n */
+  int *Ap, *Aj;           /* CSR */
+  double *Ax;
+  double *b, *lo, *hi;    /* always allocated, size n */
+  int *findex;            /* NULL or size n */
+  double *mu;             /* NULL or size n */
+  int ncones;
+  int *cone_rows;
+  double *cone_mu;
+  double *x_ref;          /* optional reference solution (lcplab format), or NULL */
+} slv_instance;
+
+/* Allocate an instance with dense n x n storage, b = 0, lo = 0, hi = +inf,
+ * no findex; NULL on failure or n out of range. */
+slv_instance *slv_instance_new_dense(int n);
+void slv_instance_free(slv_instance *inst);       /* NULL is fine */
+/* Fill kind[] from the data (call after changing bounds / findex). */
+void slv_instance_classify(slv_instance *inst);
+/* The borrowed view; valid while inst lives. */
+slv_problem slv_instance_problem(const slv_instance *inst);
+
+/* Read path.  fmt = SLV_FMT_AUTO picks by extension, then by content.
+ * Returns 0 and *out on success; else a negative status, *out = NULL and the
+ * one-line message in err (size errlen). */
+slv_status slv_read(const char *path, slv_format fmt, slv_instance **out,
+                    char *err, size_t errlen);
+
+/* Write inst to path in fmt (SLV_FMT_AUTO: from the extension).  A format
+ * that cannot hold the instance (findex in siconos-lcp, ...) gives
+ * SLV_ERR_UNSUPPORTED and a message; nothing is written then. */
+slv_status slv_write(const char *path, slv_format fmt, const slv_instance *inst,
+                     char *err, size_t errlen);
+
+/* Read a plain vector (one value per line, '#' comments) of exactly n
+ * values: used for --warm and reference solutions. */
+slv_status slv_read_vector(const char *path, int n, double *x, char *err, size_t errlen);
+/* Write x (n values, %.17g, one per line). */
+slv_status slv_write_vector(const char *path, int n, const double *x, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SLV_IO_H */

@@ -1,0 +1,137 @@
+/* workspace.c -- the generic layer: new / solve / free.
+ *
+ * slv_solve does the work every solver shares, in this order:
+ *   1. options cookie and ranges (SLV_ERR_OPTIONS);
+ *   2. n <= n_max (SLV_ERR_DIM), problem validation (SLV_ERR_INVALID);
+ *   3. capabilities (SLV_ERR_UNSUPPORTED, message from slv_solver_accepts);
+ *   4. the starting point: the warm x if opt->warm_start (must be finite),
+ *      else the projection of 0 on the bounds;
+ *   5. the solver;
+ *   6. w = A x + b recomputed, the measures of residual.c, and the promise:
+ *      "converged" stands only if res_rel <= tol with finite numbers;
+ *      otherwise it becomes SLV_NOT_FINITE or SLV_STAGNATED with a message.
+ * Only slv_workspace_new allocates.
+ */
+#include "slv_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void slv_workspace_free(slv_workspace *ws) {
+  if (!ws) return;
+  if (ws->state) {
+    if (ws->solver && ws->solver->free) ws->solver->free(ws->state);
+    free(ws->state);
+  }
+  free(ws->w);
+  free(ws->history);
+  free(ws);
+}
+
+slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_options *opt,
+                             slv_workspace **out) {
+  if (!out) return SLV_ERR_OPTIONS;
+  *out = NULL;
+  if (!s) return SLV_ERR_UNSUPPORTED;
+  if (slv_options_validate(opt, NULL, 0)) return SLV_ERR_OPTIONS;
+  if (n_max < 0) return SLV_ERR_DIM;
+  slv_workspace *ws = calloc(1, sizeof *ws);
+  if (!ws) return SLV_ERR_NOMEM;
+  ws->solver = s;
+  ws->n_max = n_max;
+  ws->w = malloc((size_t)(n_max > 0 ? n_max : 1) * sizeof *ws->w);
+  ws->state = calloc(1, s->state_size > 0 ? s->state_size : 1);
+  if (!ws->w || !ws->state) goto fail;
+  if (opt->record_history) {
+    ws->history_cap = opt->max_iter + 1;
+    ws->history = malloc((size_t)ws->history_cap * sizeof *ws->history);
+    if (!ws->history) goto fail;
+  }
+  if (s->init) {
+    slv_status st = s->init(ws->state, n_max, opt);
+    if (st) {
+      slv_workspace_free(ws);
+      return st;
+    }
+  }
+  *out = ws;
+  return SLV_CONVERGED;
+fail:
+  slv_workspace_free(ws);
+  return SLV_ERR_NOMEM;
+}
+
+const slv_solver *slv_workspace_solver(const slv_workspace *ws) { return ws ? ws->solver : NULL; }
+
+static slv_status refuse(slv_result *res, slv_status st) {
+  res->status = st;
+  res->res.res_nat_inf = res->res.res_rel = res->res.compl = res->res.infeas = NAN;
+  return st;
+}
+
+slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options *opt, double *x,
+                     double *w, slv_result *res) {
+  slv_result dummy;
+  if (!res) res = &dummy;
+  memset(res, 0, sizeof *res);
+  if (!ws || !p || !x) {
+    slv_msgf(res->message, sizeof res->message, "workspace, problem and x must not be NULL");
+    return refuse(res, SLV_ERR_INVALID);
+  }
+  slv_status st = slv_options_validate(opt, res->message, sizeof res->message);
+  if (st) return refuse(res, st);
+  if (p->n > ws->n_max) {
+    slv_msgf(res->message, sizeof res->message, "n=%d exceeds the workspace's n_max=%d", p->n,
+             ws->n_max);
+    return refuse(res, SLV_ERR_DIM);
+  }
+  st = slv_problem_validate(p, res->message, sizeof res->message);
+  if (st) return refuse(res, st);
+  st = slv_solver_accepts(ws->solver, p, res->message, sizeof res->message);
+  if (st) return refuse(res, st);
+
+  int n = p->n;
+  if (opt->warm_start) {
+    for (int i = 0; i < n; i++)
+      if (!isfinite(x[i])) {
+        slv_msgf(res->message, sizeof res->message, "warm start x[%d] is %g", i, x[i]);
+        return refuse(res, SLV_ERR_INVALID);
+      }
+  } else {
+    /* projection of 0 on the bounds; friction rows start at 0 */
+    for (int i = 0; i < n; i++) {
+      double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
+      if (p->findex && p->findex[i] >= 0) lo = hi = 0;
+      x[i] = fmax(lo, fmin(hi, 0.0));
+    }
+  }
+  double *wb = w ? w : ws->w;
+  res->history = ws->history;
+  res->history_cap = opt->record_history ? ws->history_cap : 0;
+  res->history_len = 0;
+
+  st = ws->solver->solve(ws->state, p, opt, x, wb, res);
+  res->status = st;
+  if (st < 0) return refuse(res, st);
+
+  /* the library's own measures, from (A, b, bounds, x) alone */
+  slv_problem_w(p, x, wb);
+  res->res = slv_residual(p, x, wb);
+  int finite = isfinite(res->res.res_rel);
+  if (st == SLV_CONVERGED && !finite) {
+    res->status = SLV_NOT_FINITE;
+    slv_msgf(res->message, sizeof res->message, "%s returned a non-finite x", ws->solver->name);
+  } else if (st == SLV_CONVERGED && !(res->res.res_rel <= opt->tol)) {
+    res->status = SLV_STAGNATED;
+    slv_msgf(res->message, sizeof res->message,
+             "%s stopped on its own test but res_rel=%.3g > tol=%.3g", ws->solver->name,
+             res->res.res_rel, opt->tol);
+  } else if (st > 0 && !finite && st != SLV_NOT_FINITE) {
+    /* keep the solver's verdict but say what the iterate is */
+    size_t l = strlen(res->message);
+    if (l + 24 < sizeof res->message)
+      slv_msgf(res->message + l, sizeof res->message - l, "%sx is not finite",
+               l ? "; " : "");
+  }
+  return res->status;
+}

@@ -1,0 +1,334 @@
+/* test_problem.c -- validation rules, the residual code on hand examples,
+ * options, registry and the generic layer's promise ("converged" only when
+ * the library's own residual meets tol), using fake solvers that lie. */
+#include "slv.h"
+#include "tst_util.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- validation: one test per rule, exact status and message ------------- */
+
+static double A4[16], b4[4], lo4[4], hi4[4], mu4[4];
+static int fx4[4];
+
+static slv_problem base4(void) {
+  /* A = 2 I, b = -1, LCP bounds, no findex */
+  slv_problem p = slv_problem_empty();
+  memset(A4, 0, sizeof A4);
+  for (int i = 0; i < 4; i++) {
+    A4[i + 4 * i] = 2;
+    b4[i] = -1;
+    lo4[i] = 0;
+    hi4[i] = INFINITY;
+    fx4[i] = -1;
+    mu4[i] = 0.5;
+  }
+  p.n = 4;
+  p.A = A4;
+  p.lda = 4;
+  p.b = b4;
+  p.lo = lo4;
+  p.hi = hi4;
+  return p;
+}
+
+static void expect_invalid(const slv_problem *p, slv_status want, const char *substr) {
+  char msg[160];
+  slv_status st = slv_problem_validate(p, msg, sizeof msg);
+  CU_ASSERT_EQUAL(st, want);
+  if (!strstr(msg, substr)) fprintf(stderr, "message '%s' lacks '%s'\n", msg, substr);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, substr));
+}
+
+static void test_validate_ok(void) {
+  slv_problem p = base4();
+  char msg[160];
+  CU_ASSERT_EQUAL(slv_problem_validate(&p, msg, sizeof msg), SLV_CONVERGED);
+  p.lo = p.hi = NULL; /* NULL bounds mean the standard LCP */
+  CU_ASSERT_EQUAL(slv_problem_validate(&p, msg, sizeof msg), SLV_CONVERGED);
+  slv_problem e = slv_problem_empty();
+  CU_ASSERT_EQUAL(slv_problem_validate(&e, msg, sizeof msg), SLV_CONVERGED);
+}
+
+static void test_validate_rules(void) {
+  slv_problem p = base4();
+  lo4[3] = 2; hi4[3] = 1;
+  expect_invalid(&p, SLV_ERR_INVALID, "lo[3]=2 > hi[3]=1");
+  p = base4(); p.findex = fx4; p.mu = mu4; fx4[1] = 1;
+  expect_invalid(&p, SLV_ERR_INVALID, "findex[1]=1 refers to itself");
+  p = base4(); p.findex = fx4; p.mu = mu4; fx4[2] = 5;
+  expect_invalid(&p, SLV_ERR_INVALID, "findex[2]=5 is outside");
+  p = base4(); p.findex = fx4; p.mu = mu4; fx4[2] = -3;
+  expect_invalid(&p, SLV_ERR_INVALID, "findex[2]=-3");
+  p = base4(); p.findex = fx4; p.mu = mu4; fx4[1] = 0; fx4[2] = 1;
+  expect_invalid(&p, SLV_ERR_INVALID, "itself a friction row");
+  p = base4(); p.findex = fx4; p.mu = mu4; fx4[1] = 0; mu4[1] = -0.1;
+  expect_invalid(&p, SLV_ERR_INVALID, "mu[1]=-0.1");
+  p = base4(); p.findex = fx4; p.mu = NULL; fx4[1] = 0;
+  expect_invalid(&p, SLV_ERR_INVALID, "mu is NULL");
+  p = base4(); A4[2 + 4 * 1] = NAN;
+  expect_invalid(&p, SLV_ERR_INVALID, "A(2,1) is nan");
+  p = base4(); b4[3] = INFINITY;
+  expect_invalid(&p, SLV_ERR_INVALID, "b[3] is inf");
+  p = base4(); lo4[0] = NAN;
+  expect_invalid(&p, SLV_ERR_INVALID, "lo[0] is NaN");
+  p = base4(); lo4[1] = INFINITY; hi4[1] = INFINITY;
+  expect_invalid(&p, SLV_ERR_INVALID, "empty box");
+  p = base4(); p.n = -2;
+  expect_invalid(&p, SLV_ERR_DIM, "n=-2");
+  p = base4(); p.lda = 3;
+  expect_invalid(&p, SLV_ERR_INVALID, "lda=3 < n=4");
+  p = base4(); p.b = NULL;
+  expect_invalid(&p, SLV_ERR_INVALID, "b is NULL");
+}
+
+static void test_validate_csr_and_cones(void) {
+  int Ap[] = {0, 1, 2, 3}, Aj[] = {0, 1, 2};
+  double Ax[] = {1, 1, 1}, b[3] = {0, 0, 0};
+  slv_problem p = slv_problem_empty();
+  p.n = 3; p.storage = SLV_CSR; p.Ap = Ap; p.Aj = Aj; p.Ax = Ax; p.b = b;
+  char msg[160];
+  CU_ASSERT_EQUAL(slv_problem_validate(&p, msg, sizeof msg), SLV_CONVERGED);
+  Aj[1] = 3;
+  expect_invalid(&p, SLV_ERR_INVALID, "Aj[1]=3 in row 1");
+  Aj[1] = 1; Ap[2] = 0;
+  expect_invalid(&p, SLV_ERR_INVALID, "must not decrease");
+  Ap[2] = 2; Ax[2] = NAN;
+  expect_invalid(&p, SLV_ERR_INVALID, "A(2,2) is nan");
+  Ax[2] = 1;
+  int rows[] = {0, 2};
+  double cmu[] = {0.5, 0.5};
+  double A[36] = {0}, bb[6] = {0};
+  slv_problem c = slv_problem_empty();
+  c.n = 6; c.A = A; c.lda = 6; c.b = bb; c.ncones = 2; c.cone_rows = rows; c.cone_mu = cmu;
+  expect_invalid(&c, SLV_ERR_INVALID, "cone_rows[1]=2");
+  rows[1] = 3; cmu[0] = -1;
+  expect_invalid(&c, SLV_ERR_INVALID, "cone_mu[0]=-1");
+  cmu[0] = 0.5;
+  CU_ASSERT_EQUAL(slv_problem_validate(&c, msg, sizeof msg), SLV_CONVERGED);
+}
+
+/* ---- residuals on hand examples ------------------------------------------ */
+
+static void test_residual_lcp(void) {
+  /* A = I, b = (-1, 2): the solution is x = (1, 0), w = (0, 2). */
+  double A[4] = {1, 0, 0, 1}, b[2] = {-1, 2};
+  slv_problem p = slv_problem_empty();
+  p.n = 2; p.A = A; p.lda = 2; p.b = b;
+  double x[2] = {1, 0};
+  slv_residuals r = slv_residual(&p, x, NULL);
+  TST_CLOSE(r.res_nat_inf, 0, 0, 0);
+  TST_CLOSE(r.compl, 0, 0, 0);
+  TST_CLOSE(r.b_inf, 2, 0, 0);
+  /* x = (0.5, 1): w = (-0.5, 3); r = min(w, x) = (-0.5, 1) -> ||r|| = 1,
+   * res_rel = 1 / max(1, 2) = 0.5; compl = w_1 x_1 = 3 (w_0 < 0 does not
+   * count: its violation is in r), infeas = 0. */
+  x[0] = 0.5; x[1] = 1;
+  r = slv_residual(&p, x, NULL);
+  TST_CLOSE(r.res_nat_inf, 1, 0, 0);
+  TST_CLOSE(r.res_rel, 0.5, 0, 0);
+  TST_CLOSE(r.compl, 3, 0, 0);
+  TST_CLOSE(r.infeas, 0, 0, 0);
+  /* x = (-1, 0): w = (-2, 2): r_0 = min(-2, -1) = -2, infeas = 1 */
+  x[0] = -1; x[1] = 0;
+  double w[2] = {-2, 2};
+  r = slv_residual(&p, x, w); /* w given must give the same numbers */
+  TST_CLOSE(r.res_nat_inf, 2, 0, 0);
+  TST_CLOSE(r.infeas, 1, 0, 0);
+}
+
+static void test_residual_no_cancellation(void) {
+  /* A = 0, b = 1: w = 1 for every x, the solution is x = 0.  At x = 1e16 the
+   * textbook x - max(0, x - w) rounds to 0; mid(x - hi, w, x - lo) = min(1,
+   * 1e16) = 1 must be reported. */
+  double A[1] = {0}, b[1] = {1}, x[1] = {1e16};
+  slv_problem p = slv_problem_empty();
+  p.n = 1; p.A = A; p.lda = 1; p.b = b;
+  CU_ASSERT_EQUAL(x[0] - fmax(0.0, x[0] - 1.0), 0.0); /* the trap is real */
+  TST_CLOSE(slv_residual(&p, x, NULL).res_nat_inf, 1, 0, 0);
+}
+
+static void test_residual_box_findex(void) {
+  /* box: A = 2, b = -4, lo = -1, hi = 1.  Solution x = 1, w = -2 <= 0. */
+  double A[1] = {2}, b[1] = {-4}, lo[1] = {-1}, hi[1] = {1}, x[1] = {1};
+  slv_problem p = slv_problem_empty();
+  p.n = 1; p.A = A; p.lda = 1; p.b = b; p.lo = lo; p.hi = hi;
+  TST_CLOSE(slv_residual(&p, x, NULL).res_nat_inf, 0, 0, 0);
+  /* x = 0.5: w = -3, r = max(-0.5, min(-3, 1.5)) = -0.5; compl = |w|(hi - x) = 1.5 */
+  x[0] = 0.5;
+  slv_residuals r = slv_residual(&p, x, NULL);
+  TST_CLOSE(r.res_nat_inf, 0.5, 0, 0);
+  TST_CLOSE(r.compl, 1.5, 0, 0);
+
+  /* findex: row 0 normal (LCP), row 1 friction on row 0 with mu = 0.5.
+   * A = I, b = (-2, 3): x0 = 2, bounds of row 1 are +-1, x1 = -1 (w1 = 2 at lo). */
+  double A2[4] = {1, 0, 0, 1}, b2[2] = {-2, 3}, lo2[2] = {0, 0}, hi2[2] = {INFINITY, 0},
+         mu[2] = {0, 0.5};
+  int fx[2] = {-1, 0};
+  slv_problem f = slv_problem_empty();
+  f.n = 2; f.A = A2; f.lda = 2; f.b = b2; f.lo = lo2; f.hi = hi2; f.findex = fx; f.mu = mu;
+  double y[2] = {2, -1};
+  r = slv_residual(&f, y, NULL);
+  TST_CLOSE(r.res_nat_inf, 0, 0, 0);
+  /* y = (1, -1): bounds +-0.5 at y; r1 = max(-1.5, min(2, -0.5)) = -0.5,
+   * r0 = min(w0 = -1, 1) = -1; infeas = lo1 - y1 = 0.5 */
+  y[0] = 1;
+  r = slv_residual(&f, y, NULL);
+  TST_CLOSE(r.res_nat_inf, 1, 0, 0);
+  TST_CLOSE(r.infeas, 0.5, 0, 0);
+}
+
+static void test_residual_cone_and_nan(void) {
+  /* one cone, mu = 0.5, A = I, b = (-1, 0, 0): solution x = (1, 0, 0). */
+  double A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, b[3] = {-1, 0, 0}, mu[1] = {0.5};
+  int rows[1] = {0};
+  slv_problem p = slv_problem_empty();
+  p.n = 3; p.A = A; p.lda = 3; p.b = b; p.ncones = 1; p.cone_rows = rows; p.cone_mu = mu;
+  double x[3] = {1, 0, 0};
+  TST_CLOSE(slv_residual(&p, x, NULL).res_nat_inf, 0, 0, 0);
+  /* x = (1, 1, 0): w = (0, 1, 0), x - w = (1, 0, 0) is in K, r = (0, 1, 0);
+   * infeas = |x_t| - mu x_n = 0.5 */
+  x[1] = 1;
+  slv_residuals r = slv_residual(&p, x, NULL);
+  TST_CLOSE(r.res_nat_inf, 1, 0, 0);
+  TST_CLOSE(r.infeas, 0.5, 0, 0);
+  x[2] = NAN;
+  r = slv_residual(&p, x, NULL);
+  CU_ASSERT(isnan(r.res_nat_inf) && isnan(r.res_rel));
+  CU_ASSERT(!(r.res_rel <= 1e300)); /* no tolerance test can pass */
+}
+
+/* ---- options, registry ------------------------------------------------------ */
+
+static void test_options(void) {
+  slv_options o = slv_options_default();
+  char msg[160];
+  CU_ASSERT_EQUAL(slv_options_validate(&o, msg, sizeof msg), SLV_CONVERGED);
+  slv_options bad = o;
+  bad.tol = 0;
+  CU_ASSERT_EQUAL(slv_options_validate(&bad, msg, sizeof msg), SLV_ERR_OPTIONS);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "tol"));
+  bad = o; bad.omega = 2;
+  CU_ASSERT_EQUAL(slv_options_validate(&bad, msg, sizeof msg), SLV_ERR_OPTIONS);
+  bad = o; bad.max_iter = 0;
+  CU_ASSERT_EQUAL(slv_options_validate(&bad, msg, sizeof msg), SLV_ERR_OPTIONS);
+  memset(&bad, 0, sizeof bad); /* a struct not from slv_options_default */
+  bad.max_iter = 10; bad.tol = 1e-6; bad.omega = 1;
+  CU_ASSERT_EQUAL(slv_options_validate(&bad, msg, sizeof msg), SLV_ERR_OPTIONS);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "slv_options_default"));
+}
+
+static void test_registry(void) {
+  int n = slv_solver_count();
+  CU_ASSERT(n >= 3);
+  for (int i = 0; i < n; i++) {
+    const slv_solver *s = slv_solver_at(i);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_PTR_EQUAL(slv_solver_find(s->name), s);
+    for (int j = 0; j < i; j++) CU_ASSERT(strcmp(slv_solver_at(j)->name, s->name) != 0);
+  }
+  CU_ASSERT_PTR_NULL(slv_solver_at(n));
+  CU_ASSERT_PTR_NULL(slv_solver_at(-1));
+  CU_ASSERT_PTR_NULL(slv_solver_find("no-such-solver"));
+  CU_ASSERT_PTR_NOT_NULL(slv_solver_find("pgs"));
+  CU_ASSERT_PTR_NOT_NULL(slv_solver_find("pjacobi"));
+  CU_ASSERT_PTR_NOT_NULL(slv_solver_find("direct"));
+  char caps[128];
+  slv_solver_caps_str(slv_solver_find("pgs"), caps, sizeof caps);
+  CU_ASSERT_PTR_NOT_NULL(strstr(caps, "findex"));
+  /* status strings are distinct */
+  for (int a = -5; a <= 5; a++)
+    for (int c = a + 1; c <= 5; c++)
+      CU_ASSERT(strcmp(slv_status_str((slv_status)a), slv_status_str((slv_status)c)) != 0);
+  CU_ASSERT_STRING_EQUAL(slv_status_str(SLV_CONVERGED), "converged");
+}
+
+/* ---- the generic layer's promise, with solvers that lie ------------------- */
+
+static slv_status liar_solve(void *st, const slv_problem *p, const slv_options *o, double *x,
+                             double *w, slv_result *r) {
+  (void)st; (void)o; (void)w; (void)r;
+  for (int i = 0; i < p->n; i++) x[i] = 5; /* far from the solution */
+  return SLV_CONVERGED;
+}
+static slv_status nan_solve(void *st, const slv_problem *p, const slv_options *o, double *x,
+                            double *w, slv_result *r) {
+  (void)st; (void)o; (void)w; (void)r;
+  for (int i = 0; i < p->n; i++) x[i] = NAN;
+  return SLV_CONVERGED;
+}
+static const slv_solver liar = {"liar", "claims convergence", "", SLV_CAP_BOX | SLV_CAP_FREE, 0,
+                                NULL, NULL, liar_solve};
+static const slv_solver nanner = {"nanner", "returns NaN", "", SLV_CAP_BOX | SLV_CAP_FREE, 0,
+                                  NULL, NULL, nan_solve};
+
+static void test_promise(void) {
+  double A[4] = {2, 1, 1, 2}, b[2] = {-5, -6}, x[2];
+  slv_problem p = slv_problem_empty();
+  p.n = 2; p.A = A; p.lda = 2; p.b = b;
+  slv_options o = slv_options_default();
+  slv_workspace *ws;
+  slv_result res;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(&liar, 2, &o, &ws), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &res), SLV_STAGNATED);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "res_rel"));
+  /* x = (5,5): w = (10, 9), r = min(w, x) = (5, 5), res_rel = 5 / 6 */
+  TST_CLOSE(res.res.res_rel, 5.0 / 6.0, 1e-15, 0);
+  slv_workspace_free(ws);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(&nanner, 2, &o, &ws), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &res), SLV_NOT_FINITE);
+  CU_ASSERT(isnan(res.res.res_nat_inf));
+  /* the generic layer refuses before dispatch */
+  p.n = 3;
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &res), SLV_ERR_DIM);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "n_max=2"));
+  p.n = 2;
+  slv_options raw;
+  memset(&raw, 0, sizeof raw);
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &raw, x, NULL, &res), SLV_ERR_OPTIONS);
+  double bad[2] = {1, NAN};
+  o.warm_start = 1;
+  memcpy(x, bad, sizeof x);
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &res), SLV_ERR_INVALID);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "x[1]"));
+  slv_workspace_free(ws);
+  CU_ASSERT_EQUAL(slv_workspace_new(&liar, -1, &o, &ws), SLV_ERR_DIM);
+  CU_ASSERT_PTR_NULL(ws);
+}
+
+static void test_accepts(void) {
+  double A[4] = {2, 1, 1, 0}, b[2] = {-1, -1}, lo[2] = {-1, 0}, hi[2] = {1, INFINITY};
+  slv_problem p = slv_problem_empty();
+  p.n = 2; p.A = A; p.lda = 2; p.b = b;
+  char msg[160];
+  /* pgs needs A(i,i) > 0: A(1,1) = 0 */
+  CU_ASSERT_EQUAL(slv_solver_accepts(slv_solver_find("pgs"), &p, msg, sizeof msg),
+                  SLV_ERR_UNSUPPORTED);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "A(1,1)=0"));
+  /* direct refuses bounded rows and names the row */
+  p.lo = lo; p.hi = hi;
+  CU_ASSERT_EQUAL(slv_solver_accepts(slv_solver_find("direct"), &p, msg, sizeof msg),
+                  SLV_ERR_UNSUPPORTED);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "direct"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "row 0"));
+}
+
+int main(void) {
+  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
+  CU_pSuite s = CU_add_suite("problem", NULL, NULL);
+  CU_add_test(s, "validate accepts good problems", test_validate_ok);
+  CU_add_test(s, "validate: each rule, status and message", test_validate_rules);
+  CU_add_test(s, "validate: CSR and cones", test_validate_csr_and_cones);
+  CU_pSuite r = CU_add_suite("residual", NULL, NULL);
+  CU_add_test(r, "LCP hand examples", test_residual_lcp);
+  CU_add_test(r, "no cancellation at x = 1e16", test_residual_no_cancellation);
+  CU_add_test(r, "box and findex hand examples", test_residual_box_findex);
+  CU_add_test(r, "cone and NaN", test_residual_cone_and_nan);
+  CU_pSuite g = CU_add_suite("generic", NULL, NULL);
+  CU_add_test(g, "options", test_options);
+  CU_add_test(g, "registry", test_registry);
+  CU_add_test(g, "converged is a promise", test_promise);
+  CU_add_test(g, "capabilities", test_accepts);
+  return tst_run();
+}

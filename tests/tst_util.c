@@ -1,0 +1,113 @@
+/* tst_util.c -- see tst_util.h. */
+#include "tst_util.h"
+
+#include <CUnit/Basic.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int close1(double a, double e, double atol, double rtol) {
+  if (isnan(a) || isnan(e)) return 0;
+  if (isinf(a) || isinf(e)) return a == e;
+  return fabs(a - e) <= atol + rtol * fabs(e);
+}
+
+int tst_close(double actual, double expected, double atol, double rtol,
+              const char *expr, const char *file, int line) {
+  if (close1(actual, expected, atol, rtol)) return 1;
+  fprintf(stderr, "%s:%d: %s = %.17g, expected %.17g (atol %g, rtol %g, diff %.3g)\n", file,
+          line, expr, actual, expected, atol, rtol, fabs(actual - expected));
+  return 0;
+}
+
+int tst_vec_close(const double *a, const double *e, int n, double atol, double rtol,
+                  const char *expr, const char *file, int line) {
+  int bad = 0, worst = -1;
+  double wdiff = -1;
+  for (int i = 0; i < n; i++) {
+    if (!close1(a[i], e[i], atol, rtol)) {
+      bad++;
+      double d = isnan(a[i]) || isnan(e[i]) ? INFINITY : fabs(a[i] - e[i]);
+      if (d > wdiff) { wdiff = d; worst = i; }
+    }
+  }
+  if (!bad) return 1;
+  fprintf(stderr, "%s:%d: %s: %d of %d entries differ; worst [%d] = %.17g, expected %.17g\n",
+          file, line, expr, bad, n, worst, a[worst], e[worst]);
+  return 0;
+}
+
+int tst_run(void) {
+  CU_basic_set_mode(CU_BRM_VERBOSE);
+  CU_basic_run_tests();
+  unsigned failed = CU_get_number_of_failures();
+  unsigned failed_tests = CU_get_number_of_tests_failed();
+  CU_cleanup_registry();
+  return (failed || failed_tests) ? 1 : 0;
+}
+
+int tst_shared_path(const char *rel, char *buf, size_t len) {
+  const char *root = getenv("LCPLAB_SHARED");
+  if (!root || !*root) root = "../shared";
+  snprintf(buf, len, "%s/%s", root, rel);
+  struct stat st;
+  char probe[4096];
+  snprintf(probe, sizeof probe, "%s/datasets", root);
+  return stat(probe, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+void tst_planted_spd(int n, double eps, unsigned long seed, const double *lo, const double *hi,
+                     double *A, double *b, double *xstar) {
+  gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(r, seed);
+  double *B = malloc((size_t)n * n * sizeof *B);
+  for (size_t k = 0; k < (size_t)n * n; k++) B[k] = gsl_rng_uniform(r) * 2 - 1;
+  /* A = B B^T / n + eps I, exactly symmetric */
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j <= i; j++) {
+      double s = 0;
+      for (int k = 0; k < n; k++) s += B[i + (size_t)k * n] * B[j + (size_t)k * n];
+      s /= n;
+      if (i == j) s += eps;
+      A[i + (size_t)j * n] = s;
+      A[j + (size_t)i * n] = s;
+    }
+  free(B);
+  double *w = malloc((size_t)n * sizeof *w);
+  for (int i = 0; i < n; i++) {
+    double l = lo ? lo[i] : 0.0, h = hi ? hi[i] : INFINITY;
+    double u = gsl_rng_uniform(r);
+    int fl = isfinite(l), fh = isfinite(h);
+    if (fl && u < 1.0 / 3) { xstar[i] = l; w[i] = gsl_rng_uniform(r) + 0.1; }
+    else if (fh && u > 2.0 / 3) { xstar[i] = h; w[i] = -(gsl_rng_uniform(r) + 0.1); }
+    else {
+      double a = fl ? l : (fh ? h - 2 : -1), c = fh ? h : a + 2;
+      xstar[i] = a + (c - a) * (0.1 + 0.8 * gsl_rng_uniform(r));
+      w[i] = 0;
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    double s = 0;
+    for (int j = 0; j < n; j++) s += A[i + (size_t)j * n] * xstar[j];
+    b[i] = w[i] - s;
+  }
+  free(w);
+  gsl_rng_free(r);
+}
+
+double tst_natres_dense(int n, const double *A, const double *b, const double *lo,
+                        const double *hi, const double *x) {
+  double m = 0;
+  for (int i = 0; i < n; i++) {
+    long double w = b[i];
+    for (int j = 0; j < n; j++) w += (long double)A[i + (size_t)j * n] * x[j];
+    double l = lo ? lo[i] : 0.0, h = hi ? hi[i] : INFINITY;
+    double r = fmax(x[i] - h, fmin((double)w, x[i] - l));
+    if (isnan(r)) return NAN;
+    if (fabs(r) > m) m = fabs(r);
+  }
+  return m;
+}

@@ -1,0 +1,50 @@
+/* tst_util.h -- numeric assertions and helpers shared by the CUnit programs.
+ *
+ * TST_CLOSE(actual, expected, atol, rtol) passes iff
+ *     |actual - expected| <= atol + rtol * |expected|
+ * and both are finite (or both the same infinity); on failure it prints the
+ * observed and expected values.  TST_VEC_CLOSE does the same elementwise and
+ * reports the worst index.  NaN never passes.
+ */
+#ifndef TST_UTIL_H
+#define TST_UTIL_H
+
+#include <CUnit/CUnit.h>
+#include <stddef.h>
+
+int tst_close(double actual, double expected, double atol, double rtol,
+              const char *expr, const char *file, int line);
+int tst_vec_close(const double *a, const double *e, int n, double atol, double rtol,
+                  const char *expr, const char *file, int line);
+
+#define TST_CLOSE(a, e, atol, rtol)                                              \
+  CU_assertImplementation(tst_close((a), (e), (atol), (rtol), #a, __FILE__, __LINE__), \
+                          __LINE__, "TST_CLOSE(" #a ", " #e ")", __FILE__, "", CU_FALSE)
+#define TST_VEC_CLOSE(a, e, n, atol, rtol)                                              \
+  CU_assertImplementation(tst_vec_close((a), (e), (n), (atol), (rtol), #a, __FILE__, __LINE__), \
+                          __LINE__, "TST_VEC_CLOSE(" #a ", " #e ")", __FILE__, "", CU_FALSE)
+
+/* Run all registered suites with the basic interface (verbose), print the
+ * summary, clean the registry; returns the exit code for main (0 iff no
+ * failure).  Call after adding suites. */
+int tst_run(void);
+
+/* Path of a file under ../shared (env LCPLAB_SHARED, else "../shared"),
+ * written to buf; returns 1 if the shared tree exists, 0 otherwise (tests
+ * then print "SKIP: ..." and return). */
+int tst_shared_path(const char *rel, char *buf, size_t len);
+
+/* Planted problem generator (GSL mt19937 with the given seed):
+ * A = B B^T / n + eps I (dense column-major, n x n, caller's arrays),
+ * choose x* and w* satisfying the box conditions for the given lo/hi
+ * (x* strictly inside, at lo or at hi with probability 1/3 each when the
+ * bounds are finite), and set b = w* - A x*.  lo/hi are read, not written. */
+void tst_planted_spd(int n, double eps, unsigned long seed, const double *lo, const double *hi,
+                     double *A, double *b, double *xstar);
+
+/* Independent recomputation of ||mid(x - hi, w, x - lo)||_inf for dense A
+ * (lo/hi NULL = 0/+inf), no findex: the test's own check of a solution. */
+double tst_natres_dense(int n, const double *A, const double *b, const double *lo,
+                        const double *hi, const double *x);
+
+#endif
