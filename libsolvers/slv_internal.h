@@ -53,6 +53,15 @@ static inline void slv_bounds_at(const slv_problem *p, const double *x, int i, d
   }
 }
 
+/* |mid(x - hi, w, x - lo)| for finite x, w: the natural-map residual of one
+ * box row (residual.c explains the form). */
+static inline double slv_mid_res(double x, double w, double lo, double hi) {
+  double c = x - lo, a = x - hi;
+  double r = w < c ? w : c;
+  r = r > a ? r : a;
+  return r < 0 ? -r : r;
+}
+
 /* Diagonal entry A(i,i) (dense or CSR; 0 if absent). */
 double slv_diag(const slv_problem *p, int i);
 

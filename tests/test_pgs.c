@@ -140,6 +140,49 @@ static void test_csr_matches_dense(void) {
   free(A);
 }
 
+static void test_packed_columns(void) {
+  /* n = 150 >= 64 with a mostly-zero dense A (a contact-like band plus a few
+   * far couplings): pgs packs the columns.  Its answer must be the planted
+   * one, and equal to the CSR run of the same matrix (row form, no packing). */
+  enum { M = 150 };
+  double *A = calloc((size_t)M * M, sizeof *A), b[M], xs[M], xd[M], xc[M], lo[M], hi[M];
+  for (int i = 0; i < M; i++) {
+    A[i + i * M] = 4.0;
+    if (i + 1 < M) A[i + (i + 1) * M] = A[(i + 1) + i * M] = -1.0;
+    if (i + 37 < M) A[i + (i + 37) * M] = A[(i + 37) + i * M] = 0.5;
+    lo[i] = i % 4 == 3 ? -0.3 : 0.0;
+    hi[i] = i % 4 == 3 ? 0.3 : INFINITY;
+    /* planted: x* = 0 (w* = 1) on every third row, x* inside the box otherwise */
+    xs[i] = i % 3 == 0 ? lo[i] : (i % 4 == 3 ? 0.1 : 0.5 + 0.01 * i);
+  }
+  for (int i = 0; i < M; i++) {
+    double s = 0;
+    for (int j = 0; j < M; j++) s += A[i + j * M] * xs[j];
+    b[i] = (i % 3 == 0 ? 1.0 : 0.0) - s;
+  }
+  int *Ap = malloc((M + 1) * sizeof *Ap), *Aj = malloc(5 * M * sizeof *Aj), nnz = 0;
+  double *Ax = malloc(5 * M * sizeof *Ax);
+  for (int i = 0; i < M; i++) {
+    Ap[i] = nnz;
+    for (int j = 0; j < M; j++)
+      if (A[i + j * M] != 0) { Aj[nnz] = j; Ax[nnz++] = A[i + j * M]; }
+  }
+  Ap[M] = nnz;
+  slv_problem d = slv_problem_empty();
+  d.n = M; d.A = A; d.lda = M; d.b = b; d.lo = lo; d.hi = hi;
+  slv_problem c = d;
+  c.storage = SLV_CSR; c.A = NULL; c.Ap = Ap; c.Aj = Aj; c.Ax = Ax;
+  slv_options o = slv_options_default();
+  o.tol = 1e-13; o.max_iter = 10000; o.check_every = 7;
+  slv_result rd, rc;
+  CU_ASSERT_EQUAL(run(&d, &o, xd, &rd), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(run(&c, &o, xc, &rc), SLV_CONVERGED);
+  TST_VEC_CLOSE(xd, xs, M, 1e-11, 0);
+  TST_VEC_CLOSE(xc, xd, M, 1e-11, 0);
+  CU_ASSERT(tst_natres_dense(M, A, b, lo, hi, xd) <= 1e-13 * 1.01 * 8);
+  free(A); free(Ap); free(Aj); free(Ax);
+}
+
 static void test_warm_start_history(void) {
   int n = 40;
   double *A = malloc(sizeof(double) * n * n), b[40], xs[40], x[40];
@@ -201,6 +244,7 @@ int main(void) {
   CU_add_test(s, "planted mixed free/box/LCP, omega 0.6/1/1.4", test_planted_mixed_sor);
   CU_add_test(s, "findex friction, hand-derived", test_findex);
   CU_add_test(s, "CSR gives the dense answer", test_csr_matches_dense);
+  CU_add_test(s, "sparse dense-stored A: packed columns", test_packed_columns);
   CU_add_test(s, "warm start and history", test_warm_start_history);
   CU_add_test(s, "honest failures", test_honest_failures);
   return tst_run();
