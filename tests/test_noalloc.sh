@@ -1,0 +1,21 @@
+#!/bin/sh
+# test_noalloc.sh -- "only *_new / *_init allocate" (STYLE.md section 5), checked
+# on the solver sources: every malloc/calloc/realloc in libsolvers/*.c must sit
+# inside a function whose name ends in _new, _init, _reserve or _alloc.  The
+# instance readers (io_*.c, instance.c) allocate by design and are exempt.
+# A function starts at a line "type name(args...) {" or "name(...)" at column 0.
+src=${LCPLAB_SRCDIR:-$(dirname "$0")/..}/libsolvers
+pass=0 fail=0
+for f in "$src"/*.c; do
+  case $(basename "$f") in io_*.c|instance.c) continue ;; esac
+  bad=$(awk '
+    /^[A-Za-z_].*[A-Za-z_0-9]+\(/ && !/;[[:space:]]*$/ {
+      line = $0; sub(/\(.*/, "", line); n = split(line, parts, /[ *]+/); fn = parts[n]
+    }
+    /(^|[^_a-z])(malloc|calloc|realloc)\(/ {
+      if (fn !~ /_(new|init|reserve|alloc)$/) printf "%s:%d: allocation in %s()\n", FILENAME, FNR, fn
+    }' "$f")
+  if [ -n "$bad" ]; then echo "$bad"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
