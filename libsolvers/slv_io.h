@@ -49,9 +49,10 @@ typedef enum slv_format {
 const char *slv_format_str(slv_format f);
 /* Parses one of those names; returns -1 if unknown. */
 int slv_format_from_str(const char *s);
-/* The format a path's extension implies for writing (.dat -> siconos-lcp,
- * siconos-mlcp or siconos-relay chosen from the instance's bounds; .blcp;
- * .mtx; .lcp -> lcplab); SLV_FMT_AUTO if unknown. */
+/* The format a path's extension implies (.dat -> siconos-lcp; .blcp; .mtx;
+ * .lcp -> lcplab); SLV_FMT_AUTO if unknown.  For a .dat, slv_write with
+ * SLV_FMT_AUTO then picks siconos-lcp, siconos-mlcp or siconos-relay from
+ * the instance's bounds, and slv_read decides from the content. */
 slv_format slv_format_for_path(const char *path);
 
 /* What kind of problem the data is (for reports): "lcp" (lo=0, hi=inf),

@@ -1,0 +1,204 @@
+/* instance.c -- slv_instance: an owned problem, its borrowed view, its kind.
+ *
+ * An instance owns every array of one problem (see slv_io.h):
+ *   dense:  A[i + j*n], n x n column-major (lda = n), or
+ *   CSR:    Ap[n+1], Aj[nnz], Ax[nnz];
+ *   b, lo, hi (size n, always allocated), optional findex + mu (size n),
+ *   optional cones (cone_rows, cone_mu: ncones), optional x_ref (size n).
+ * Arrays of size 0 are allocated with one element so that a pointer is NULL
+ * only when the part is absent.
+ *
+ * Kind (slv_instance_classify), the first rule that holds:
+ *   "cone"    ncones > 0
+ *   "findex"  some findex[i] >= 0
+ *   "lcp"     every row lo = 0, hi = +inf           (the standard LCP)
+ *   "mlcp"    every row is an LCP row or free (lo = -inf, hi = +inf)
+ *   "blcp"    anything else (finite bounds somewhere)
+ *
+ * slv_instance_new_dense returns NULL for n < 0, n > SLV_IO_MAX_N,
+ * n*n > SLV_IO_MAX_NNZ, or on allocation failure.
+ */
+#include "io_internal.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static size_t at_least_1(size_t n) { return n ? n : 1; }
+
+slv_instance *slv_io_instance_alloc(int n) {
+  if (n < 0 || n > SLV_IO_MAX_N) return NULL;
+  slv_instance *inst = calloc(1, sizeof *inst);
+  if (!inst) return NULL;
+  strcpy(inst->kind, "lcp");
+  inst->format = SLV_FMT_AUTO;
+  inst->n = n;
+  inst->storage = SLV_DENSE;
+  size_t m = at_least_1((size_t)n);
+  inst->b = calloc(m, sizeof(double));
+  inst->lo = calloc(m, sizeof(double));
+  inst->hi = malloc(m * sizeof(double));
+  if (!inst->b || !inst->lo || !inst->hi) {
+    slv_instance_free(inst);
+    return NULL;
+  }
+  for (size_t i = 0; i < m; i++) inst->hi[i] = INFINITY;
+  return inst;
+}
+
+slv_status slv_io_alloc_dense(slv_instance *inst) {
+  double nn = (double)inst->n * (double)inst->n;
+  if (nn > (double)SLV_IO_MAX_NNZ) return SLV_ERR_DIM;
+  free(inst->A);
+  inst->A = calloc(at_least_1((size_t)inst->n * (size_t)inst->n), sizeof(double));
+  inst->storage = SLV_DENSE;
+  return inst->A ? SLV_CONVERGED : SLV_ERR_NOMEM;
+}
+
+slv_status slv_io_alloc_csr_rows(slv_instance *inst) {
+  inst->storage = SLV_CSR;
+  free(inst->Ap);
+  inst->Ap = calloc((size_t)inst->n + 1, sizeof(int));
+  return inst->Ap ? SLV_CONVERGED : SLV_ERR_NOMEM;
+}
+
+slv_status slv_io_alloc_csr_entries(slv_instance *inst, long nnz) {
+  if (nnz < 0 || nnz > SLV_IO_MAX_NNZ || nnz > INT_MAX) return SLV_ERR_DIM;
+  free(inst->Aj);
+  free(inst->Ax);
+  inst->Aj = calloc(at_least_1((size_t)nnz), sizeof(int));
+  inst->Ax = calloc(at_least_1((size_t)nnz), sizeof(double));
+  return (inst->Aj && inst->Ax) ? SLV_CONVERGED : SLV_ERR_NOMEM;
+}
+
+slv_status slv_io_alloc_findex(slv_instance *inst) {
+  size_t m = at_least_1((size_t)inst->n);
+  if (!inst->findex) {
+    inst->findex = malloc(m * sizeof(int));
+    if (!inst->findex) return SLV_ERR_NOMEM;
+    for (size_t i = 0; i < m; i++) inst->findex[i] = -1;
+  }
+  return SLV_CONVERGED;
+}
+
+slv_status slv_io_alloc_mu(slv_instance *inst) {
+  if (!inst->mu) inst->mu = calloc(at_least_1((size_t)inst->n), sizeof(double));
+  return inst->mu ? SLV_CONVERGED : SLV_ERR_NOMEM;
+}
+
+slv_status slv_io_alloc_cones(slv_instance *inst, int ncones) {
+  if (ncones < 0 || ncones > SLV_IO_MAX_N) return SLV_ERR_DIM;
+  free(inst->cone_rows);
+  free(inst->cone_mu);
+  inst->ncones = 0;
+  inst->cone_rows = calloc(at_least_1((size_t)ncones), sizeof(int));
+  inst->cone_mu = calloc(at_least_1((size_t)ncones), sizeof(double));
+  if (!inst->cone_rows || !inst->cone_mu) return SLV_ERR_NOMEM;
+  inst->ncones = ncones;
+  return SLV_CONVERGED;
+}
+
+slv_status slv_io_alloc_xref(slv_instance *inst) {
+  if (!inst->x_ref) inst->x_ref = calloc(at_least_1((size_t)inst->n), sizeof(double));
+  return inst->x_ref ? SLV_CONVERGED : SLV_ERR_NOMEM;
+}
+
+slv_instance *slv_instance_new_dense(int n) {
+  slv_instance *inst = slv_io_instance_alloc(n);
+  if (!inst) return NULL;
+  if (slv_io_alloc_dense(inst)) {
+    slv_instance_free(inst);
+    return NULL;
+  }
+  return inst;
+}
+
+void slv_instance_free(slv_instance *inst) {
+  if (!inst) return;
+  free(inst->A);
+  free(inst->Ap);
+  free(inst->Aj);
+  free(inst->Ax);
+  free(inst->b);
+  free(inst->lo);
+  free(inst->hi);
+  free(inst->findex);
+  free(inst->mu);
+  free(inst->cone_rows);
+  free(inst->cone_mu);
+  free(inst->x_ref);
+  free(inst);
+}
+
+int slv_io_has_friction(const slv_instance *inst) {
+  if (!inst->findex) return 0;
+  for (int i = 0; i < inst->n; i++)
+    if (inst->findex[i] >= 0) return 1;
+  return 0;
+}
+
+const char *slv_io_kind_of(const slv_instance *inst) {
+  const char *kind = "lcp";
+  if (inst->ncones > 0) {
+    kind = "cone";
+  } else if (slv_io_has_friction(inst)) {
+    kind = "findex";
+  } else {
+    int all_lcp = 1, lcp_or_free = 1;
+    for (int i = 0; i < inst->n; i++) {
+      double lo = inst->lo[i], hi = inst->hi[i];
+      int lcp_row = lo == 0.0 && hi == INFINITY;
+      int free_row = lo == -INFINITY && hi == INFINITY;
+      if (!lcp_row) all_lcp = 0;
+      if (!lcp_row && !free_row) lcp_or_free = 0;
+    }
+    kind = all_lcp ? "lcp" : lcp_or_free ? "mlcp" : "blcp";
+  }
+  return kind;
+}
+
+void slv_instance_classify(slv_instance *inst) {
+  if (!inst) return;
+  const char *kind = slv_io_kind_of(inst);
+  strncpy(inst->kind, kind, sizeof inst->kind - 1);
+  inst->kind[sizeof inst->kind - 1] = '\0';
+}
+
+slv_problem slv_instance_problem(const slv_instance *inst) {
+  slv_problem p = slv_problem_empty();
+  if (!inst) return p;
+  p.n = inst->n;
+  p.storage = inst->storage;
+  p.A = inst->A;
+  p.lda = inst->n > 1 ? inst->n : 1;
+  p.Ap = inst->Ap;
+  p.Aj = inst->Aj;
+  p.Ax = inst->Ax;
+  p.b = inst->b;
+  p.lo = inst->lo;
+  p.hi = inst->hi;
+  p.findex = inst->findex;
+  p.mu = inst->mu;
+  p.ncones = inst->ncones;
+  p.cone_rows = inst->cone_rows;
+  p.cone_mu = inst->cone_mu;
+  return p;
+}
+
+double *slv_io_dense_of(const slv_instance *inst, int *owned) {
+  *owned = 0;
+  if (inst->storage == SLV_DENSE) return inst->A;
+  size_t n = (size_t)inst->n;
+  if ((double)n * (double)n > (double)SLV_IO_MAX_DENSE) return NULL;
+  double *A = calloc(at_least_1(n * n), sizeof(double));
+  if (!A) return NULL;
+  for (size_t i = 0; i < n; i++)
+    for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++) {
+      /* duplicates are summed; a lone -0.0 stays -0.0 (0.0 + -0.0 would not) */
+      double *a = &A[i + (size_t)inst->Aj[k] * n];
+      *a = slv_io_is_pos_zero(*a) ? inst->Ax[k] : *a + inst->Ax[k];
+    }
+  *owned = 1;
+  return A;
+}

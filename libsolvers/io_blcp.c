@@ -1,0 +1,134 @@
+/* io_blcp.c -- the boxed-LCP text format of ../shared/peers (.blcp).
+ *
+ * The peers harness (ODE, Bullet, DART) solves A x = b_ode + w with
+ * lo <= x <= hi and ODE's findex.  The file, free-form white space, '#'
+ * starting a comment that runs to the end of the line (anywhere):
+ *
+ *     n
+ *     A        n*n numbers, ROW-major (row i on line i when written here)
+ *     b_ode    n numbers
+ *     lo       n numbers, -inf allowed
+ *     hi       n numbers, inf allowed, hi[i] >= lo[i]
+ *     findex   n integers, optional block: -1 = none, else the normal row
+ *
+ * Mapping onto slv_problem (w = A x + b):
+ *     A = A (stored column-major here), b = -b_ode, lo = lo, hi = hi;
+ *     findex[i] = j >= 0: row i is a friction row with bounds
+ *     -mu_i |x_j| .. mu_i |x_j|; the file stores lo = -mu, hi = mu on that
+ *     row (ODE reads hi as the coefficient), so mu[i] = hi[i]; the row's
+ *     own lo/hi are kept as read (they are not used by the solvers).
+ *     When the findex block is present, mu is allocated, 0 on other rows.
+ * Nothing may follow the findex block (or hi when it is absent) except
+ * comments: a size that disagrees with the data is caught that way.
+ *
+ * Writing: A row by row, b_ode = -b, lo and hi with friction rows written as
+ * -mu, mu, and the findex block when the instance has a findex array; %.17g
+ * and inf/-inf.  Cones cannot be stored: SLV_ERR_UNSUPPORTED, nothing
+ * written.  Round trip is bit-identical for instances whose friction rows
+ * hold lo = -mu, hi = mu and whose mu is 0 on the other rows.
+ */
+#include "io_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+slv_status slv_io_read_blcp(slv_reader *r, slv_instance **out) {
+  int n;
+  long line;
+  slv_status st;
+  *out = NULL;
+  if ((st = slv_rd_size(r, SLV_IO_MAX_N, &n, &line, "the size n"))) return st;
+  double nn = (double)n * n;
+  if (nn > (double)SLV_IO_MAX_NNZ)
+    return slv_rd_failf(r, line, SLV_ERR_DIM, "expected n*n <= %ld (a dense A), found n = %d",
+                        (long)SLV_IO_MAX_NNZ, n);
+  if ((st = slv_rd_need(r, nn + 3.0 * n, "A, b, lo and hi (n = %d)", n))) return st;
+  slv_instance *inst = slv_io_instance_alloc(n);
+  if (!inst || slv_io_alloc_dense(inst)) {
+    slv_instance_free(inst);
+    return slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
+  }
+  size_t ld = n > 0 ? (size_t)n : 1;
+  if ((st = slv_rd_matrix(r, n, n, 0, inst->A, ld, SLV_RD_FINITE, "A"))) goto fail;
+  if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->b, "b"))) goto fail;
+  for (int i = 0; i < n; i++) inst->b[i] = -inst->b[i]; /* A x = b_ode + w  <=>  b = -b_ode */
+  if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_INF_OK, inst->lo, "lo"))) goto fail;
+  if ((st = slv_rd_upper(r, n, inst->lo, inst->hi, "hi", "lo"))) goto fail;
+  if (!slv_rd_at_end(r)) {
+    if ((st = slv_io_alloc_findex(inst)) || (st = slv_io_alloc_mu(inst))) {
+      slv_rd_failf(r, r->line, st, "out of memory for findex");
+      goto fail;
+    }
+    for (int i = 0; i < n; i++) {
+      slv_token t;
+      slv_rd_peek(r, &t);
+      if ((st = slv_rd_int(r, -1, n - 1, &inst->findex[i], "findex[%d]", i)))
+        goto fail;
+      if (inst->findex[i] == i) {
+        st = slv_rd_fail(r, &t, SLV_ERR_INVALID,
+                         "findex[%d] != %d (a friction row couples to another, normal row)", i, i);
+        goto fail;
+      }
+      if (inst->findex[i] >= 0) inst->mu[i] = inst->hi[i];
+    }
+    slv_token t;
+    if (slv_rd_next(r, &t)) {
+      st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "end of file after the %d findex values", n);
+      goto fail;
+    }
+  }
+  *out = inst;
+  return SLV_CONVERGED;
+fail:
+  slv_instance_free(inst);
+  return st;
+}
+
+slv_status slv_io_write_blcp(const char *path, const slv_instance *inst, char *err,
+                             size_t errlen) {
+  if (inst->ncones > 0) {
+    slv_msgf(err, errlen, "%s: blcp cannot hold Coulomb cones (ncones = %d)", path, inst->ncones);
+    return SLV_ERR_UNSUPPORTED;
+  }
+  int n = inst->n, owned;
+  const double *A = slv_io_dense_of(inst, &owned);
+  if (!A) {
+    slv_msgf(err, errlen, "%s: expected a matrix small enough to write dense, found n = %d", path,
+             n);
+    return SLV_ERR_DIM;
+  }
+  slv_writer w;
+  slv_status st = slv_wr_open(&w, path, err, errlen);
+  if (st) {
+    if (owned) free((double *)A);
+    return st;
+  }
+  fputs("# boxed LCP: A x = b + w, x in [lo,hi] (ODE convention); friction rows: lo = -mu, "
+        "hi = mu; written by lcplab\n", w.f);
+  fprintf(w.f, "%d\n# A (row-major)\n", n);
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++) slv_wr_double(&w, A[i + (size_t)j * n], j + 1 < n ? ' ' : 0);
+    fputc('\n', w.f);
+  }
+  fputs("# b\n", w.f);
+  for (int i = 0; i < n; i++) slv_wr_double(&w, -inst->b[i], i + 1 < n ? ' ' : 0);
+  fputs("\n# lo\n", w.f);
+  for (int i = 0; i < n; i++) {
+    int fr = inst->findex && inst->findex[i] >= 0;
+    slv_wr_double(&w, fr ? -inst->mu[i] : inst->lo[i], i + 1 < n ? ' ' : 0);
+  }
+  fputs("\n# hi\n", w.f);
+  for (int i = 0; i < n; i++) {
+    int fr = inst->findex && inst->findex[i] >= 0;
+    slv_wr_double(&w, fr ? inst->mu[i] : inst->hi[i], i + 1 < n ? ' ' : 0);
+  }
+  fputc('\n', w.f);
+  if (inst->findex) {
+    fputs("# findex\n", w.f);
+    for (int i = 0; i < n; i++) fprintf(w.f, i + 1 < n ? "%d " : "%d", inst->findex[i]);
+    fputc('\n', w.f);
+  }
+  st = slv_wr_close(&w);
+  if (owned) free((double *)A);
+  return st;
+}

@@ -1,0 +1,354 @@
+/* io_lcplab.c -- lcplab's own self-describing text format (.lcp).
+ *
+ * One problem per file, keyword headers, '#' comments to the end of a line,
+ * free white space (the layout below is what the writer produces):
+ *
+ *     lcplab-problem 1          magic word and format version (first token)
+ *     kind blcp                 optional; checked against the data
+ *     n 3                       required, before any sized section
+ *     storage dense             optional: dense (default) or csr
+ *     A                         dense: n*n numbers, COLUMN-major
+ *     4 1 0                       (the writer puts column j on line j+1)
+ *     1 4 1
+ *     0 1 4
+ *     Ap / Aj / Ax              csr instead of A: Ap = n+1 row pointers from
+ *                               0, non-decreasing; Aj = Ap[n] column indices
+ *                               in [0, n); Ax = Ap[n] values
+ *     b                         required, n finite numbers; w = A x + b
+ *     lo                        optional (default 0), n numbers, -inf allowed
+ *     hi                        optional (default inf), n numbers, hi >= lo
+ *     findex                    optional, n integers in [-1, n), not i
+ *     mu                        n numbers >= 0; required with friction rows
+ *     cones K                   optional, then K pairs "first-row mu"
+ *     x_ref                     optional reference solution, n numbers
+ *     end                       required; nothing but comments after it
+ *
+ * Sections other than n may come in any order, each at most once; storage
+ * comes before A / Ap, Ap before Aj and Ax.  Every size is checked against
+ * what is left of the file before allocation.  Errors: "FILE:LINE: expected
+ * ..., found '...'" with SLV_ERR_INVALID (SLV_ERR_DIM for a size out of
+ * range); slv_read then runs slv_problem_validate.
+ *
+ * Writing: every section the instance has, %.17g and inf/-inf, so that a
+ * round trip is bit-identical (A, b, lo, hi, findex, mu, cones, x_ref, and
+ * CSR arrays as they are).
+ */
+#include "io_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const KEYWORDS =
+    "kind, n, storage, A, Ap, Aj, Ax, b, lo, hi, findex, mu, cones, x_ref or end";
+
+enum {
+  S_KIND, S_N, S_STORAGE, S_A, S_AP, S_AJ, S_AX, S_B, S_LO, S_HI, S_FINDEX, S_MU, S_CONES, S_XREF,
+  S_END, S_COUNT
+};
+static const char *const SECTION[S_COUNT] = {"kind", "n",  "storage", "A",      "Ap",
+                                             "Aj",   "Ax", "b",       "lo",     "hi",
+                                             "findex", "mu", "cones",  "x_ref", "end"};
+
+slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
+  slv_token t, kind_tok;
+  slv_status st = SLV_CONVERGED;
+  slv_instance *inst = NULL;
+  int seen[S_COUNT] = {0}, version, csr = 0, n = -1;
+  long nnz = 0;
+  *out = NULL;
+  if (!slv_rd_next(r, &t) || !slv_tok_is(&t, "lcplab-problem"))
+    return slv_rd_fail(r, &t, SLV_ERR_INVALID, "'lcplab-problem' as the first word");
+  if ((st = slv_rd_int(r, 1, 1, &version, "the format version"))) return st;
+  memset(&kind_tok, 0, sizeof kind_tok);
+  for (;;) {
+    if (!slv_rd_next(r, &t)) {
+      st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "a section keyword (%s)", KEYWORDS);
+      goto fail;
+    }
+    int s = 0;
+    while (s < S_COUNT && !slv_tok_is(&t, SECTION[s])) s++;
+    if (s == S_COUNT) {
+      st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "a section keyword (%s)", KEYWORDS);
+      goto fail;
+    }
+    if (seen[s]) {
+      st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "each section once, '%s' already given", SECTION[s]);
+      goto fail;
+    }
+    seen[s] = 1;
+    if (s != S_KIND && s != S_N && s != S_END && n < 0) {
+      st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "section 'n' before '%s'", SECTION[s]);
+      goto fail;
+    }
+    if (s == S_END) break;
+    switch (s) {
+    case S_KIND:
+      if (!slv_rd_next(r, &kind_tok) ||
+          !(slv_tok_is(&kind_tok, "lcp") || slv_tok_is(&kind_tok, "mlcp") ||
+            slv_tok_is(&kind_tok, "blcp") || slv_tok_is(&kind_tok, "findex") ||
+            slv_tok_is(&kind_tok, "cone"))) {
+        st = slv_rd_fail(r, &kind_tok, SLV_ERR_INVALID, "a kind (lcp, mlcp, blcp, findex, cone)");
+        goto fail;
+      }
+      break;
+    case S_N: {
+      long line;
+      if ((st = slv_rd_size(r, SLV_IO_MAX_N, &n, &line, "the size n"))) goto fail;
+      if ((st = slv_rd_need(r, n, "b (n = %d)", n))) goto fail;
+      if (!(inst = slv_io_instance_alloc(n))) {
+        st = slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
+        goto fail;
+      }
+      break;
+    }
+    case S_STORAGE:
+      if (seen[S_A] || seen[S_AP]) {
+        st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "'storage' before the matrix");
+        goto fail;
+      }
+      if (slv_rd_next(r, &t) && slv_tok_is(&t, "dense")) {
+        csr = 0;
+      } else if (t.len && slv_tok_is(&t, "csr")) {
+        csr = 1;
+      } else {
+        st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "a storage 'dense' or 'csr'");
+        goto fail;
+      }
+      break;
+    case S_A:
+      if (csr) {
+        st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "Ap, Aj, Ax (storage csr), not 'A'");
+        goto fail;
+      }
+      if ((double)n * n > (double)SLV_IO_MAX_NNZ) {
+        st = slv_rd_failf(r, t.line, SLV_ERR_DIM, "expected n*n <= %ld for a dense A, found n = %d",
+                          (long)SLV_IO_MAX_NNZ, n);
+        goto fail;
+      }
+      if ((st = slv_rd_need(r, (double)n * n, "the dense %d x %d A", n, n))) goto fail;
+      if ((st = slv_io_alloc_dense(inst))) {
+        slv_rd_failf(r, t.line, st, "out of memory for A (n = %d)", n);
+        goto fail;
+      }
+      if ((st = slv_rd_matrix(r, n, n, 1, inst->A, n > 0 ? (size_t)n : 1, SLV_RD_FINITE, "A")))
+        goto fail;
+      break;
+    case S_AP:
+      if (!csr) {
+        st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "'A' (storage dense), not 'Ap'");
+        goto fail;
+      }
+      if ((st = slv_rd_need(r, n + 1.0, "Ap (n + 1 = %d row pointers)", n + 1))) goto fail;
+      if ((st = slv_io_alloc_csr_rows(inst))) {
+        slv_rd_failf(r, t.line, st, "out of memory for Ap");
+        goto fail;
+      }
+      for (int i = 0; i <= n; i++)
+        if ((st = slv_rd_int(r, i ? inst->Ap[i - 1] : 0, i ? SLV_IO_MAX_NNZ : 0, &inst->Ap[i],
+                             "the row pointer Ap[%d], non-decreasing from 0", i)))
+          goto fail;
+      nnz = inst->Ap[n];
+      if ((st = slv_rd_need(r, 2.0 * nnz, "Aj and Ax (Ap[n] = %ld entries)", nnz))) goto fail;
+      if ((st = slv_io_alloc_csr_entries(inst, nnz))) {
+        slv_rd_failf(r, t.line, st, "out of memory for %ld entries", nnz);
+        goto fail;
+      }
+      break;
+    case S_AJ:
+    case S_AX:
+      if (!seen[S_AP]) {
+        st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "section 'Ap' before '%s'", SECTION[s]);
+        goto fail;
+      }
+      if (s == S_AX) {
+        if ((st = slv_rd_doubles(r, (size_t)nnz, SLV_RD_FINITE, inst->Ax, "Ax"))) goto fail;
+        break;
+      }
+      for (long k = 0; k < nnz; k++)
+        if ((st = slv_rd_int(r, 0, n - 1, &inst->Aj[k], "the column Aj[%ld]", k))) goto fail;
+      break;
+    case S_B:
+      if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->b, "b"))) goto fail;
+      break;
+    case S_LO:
+      if ((st = slv_rd_need(r, n, "lo (n = %d)", n))) goto fail;
+      if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_INF_OK, inst->lo, "lo"))) goto fail;
+      break;
+    case S_HI:
+      if ((st = slv_rd_need(r, n, "hi (n = %d)", n))) goto fail;
+      if ((st = slv_rd_upper(r, n, inst->lo, inst->hi, "hi", "lo"))) goto fail;
+      break;
+    case S_FINDEX:
+      if ((st = slv_rd_need(r, n, "findex (n = %d)", n))) goto fail;
+      if ((st = slv_io_alloc_findex(inst))) {
+        slv_rd_failf(r, t.line, st, "out of memory for findex");
+        goto fail;
+      }
+      for (int i = 0; i < n; i++) {
+        slv_token v;
+        slv_rd_peek(r, &v);
+        if ((st = slv_rd_int(r, -1, n - 1, &inst->findex[i], "findex[%d]", i)))
+          goto fail;
+        if (inst->findex[i] == i) {
+          st = slv_rd_fail(r, &v, SLV_ERR_INVALID,
+                           "findex[%d] != %d (a friction row couples to another, normal row)", i,
+                           i);
+          goto fail;
+        }
+      }
+      break;
+    case S_MU:
+      if ((st = slv_rd_need(r, n, "mu (n = %d)", n))) goto fail;
+      if ((st = slv_io_alloc_mu(inst))) {
+        slv_rd_failf(r, t.line, st, "out of memory for mu");
+        goto fail;
+      }
+      for (int i = 0; i < n; i++) {
+        slv_token v;
+        slv_rd_peek(r, &v);
+        if ((st = slv_rd_double(r, SLV_RD_FINITE, &inst->mu[i], "mu[%d]", i))) goto fail;
+        if (inst->mu[i] < 0) {
+          st = slv_rd_fail(r, &v, SLV_ERR_INVALID, "mu[%d] >= 0", i);
+          goto fail;
+        }
+      }
+      break;
+    case S_CONES: {
+      int k;
+      if ((st = slv_rd_size(r, n / 3, &k, NULL, "the number of cones, 3 rows each in n = %d", n)))
+        goto fail;
+      if ((st = slv_rd_need(r, 2.0 * k, "%d cones 'first-row mu'", k))) goto fail;
+      if ((st = slv_io_alloc_cones(inst, k))) {
+        slv_rd_failf(r, t.line, st, "out of memory for %d cones", k);
+        goto fail;
+      }
+      for (int c = 0; c < k; c++) {
+        if ((st = slv_rd_int(r, c ? inst->cone_rows[c - 1] + 3 : 0, n - 3, &inst->cone_rows[c],
+                             "the first row of cone %d, 3 or more after the previous cone's", c)))
+          goto fail;
+        slv_token v;
+        slv_rd_peek(r, &v);
+        if ((st = slv_rd_double(r, SLV_RD_FINITE, &inst->cone_mu[c], "mu of cone %d", c)))
+          goto fail;
+        if (inst->cone_mu[c] < 0) {
+          st = slv_rd_fail(r, &v, SLV_ERR_INVALID, "mu of cone %d >= 0", c);
+          goto fail;
+        }
+      }
+      break;
+    }
+    case S_XREF:
+      if ((st = slv_rd_need(r, n, "x_ref (n = %d)", n))) goto fail;
+      if ((st = slv_io_alloc_xref(inst))) {
+        slv_rd_failf(r, t.line, st, "out of memory for x_ref");
+        goto fail;
+      }
+      if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->x_ref, "x_ref"))) goto fail;
+      break;
+    default:
+      break;
+    }
+  }
+  /* t is the 'end' token */
+  long end_line = t.line;
+  static const int required[] = {S_N, S_B};
+  for (size_t k = 0; k < sizeof required / sizeof required[0]; k++)
+    if (!seen[required[k]]) {
+      st = slv_rd_failf(r, end_line, SLV_ERR_INVALID, "expected section '%s' before 'end'",
+                        SECTION[required[k]]);
+      goto fail;
+    }
+  if (!csr && !seen[S_A]) {
+    st = slv_rd_failf(r, end_line, SLV_ERR_INVALID, "expected section 'A' before 'end'");
+    goto fail;
+  }
+  if (csr && !(seen[S_AP] && seen[S_AJ] && seen[S_AX])) {
+    st = slv_rd_failf(r, end_line, SLV_ERR_INVALID,
+                      "expected sections 'Ap', 'Aj' and 'Ax' before 'end' (storage csr)");
+    goto fail;
+  }
+  if (slv_io_has_friction(inst) && !seen[S_MU]) {
+    st = slv_rd_failf(r, end_line, SLV_ERR_INVALID,
+                      "expected section 'mu' before 'end' (findex has friction rows)");
+    goto fail;
+  }
+  if (slv_rd_next(r, &t)) {
+    st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "end of file after 'end'");
+    goto fail;
+  }
+  if (kind_tok.len) {
+    const char *k = slv_io_kind_of(inst);
+    if (!slv_tok_is(&kind_tok, k)) {
+      st = slv_rd_fail(r, &kind_tok, SLV_ERR_INVALID, "kind '%s' (what the data holds)", k);
+      goto fail;
+    }
+  }
+  *out = inst;
+  return SLV_CONVERGED;
+fail:
+  slv_instance_free(inst);
+  return st;
+}
+
+static void write_vec_line(slv_writer *w, const char *name, int n, const double *v) {
+  fprintf(w->f, "%s\n", name);
+  for (int i = 0; i < n; i++) slv_wr_double(w, v[i], i + 1 < n ? ' ' : 0);
+  fputc('\n', w->f);
+}
+
+slv_status slv_io_write_lcplab(const char *path, const slv_instance *inst, char *err,
+                               size_t errlen) {
+  int n = inst->n;
+  slv_writer w;
+  slv_status st = slv_wr_open(&w, path, err, errlen);
+  if (st) return st;
+  FILE *f = w.f;
+  fputs("lcplab-problem 1\n"
+        "# w = A x + b;  lo <= x <= hi;  x_i = lo_i => w_i >= 0, x_i = hi_i => w_i <= 0,\n"
+        "# lo_i < x_i < hi_i => w_i = 0.  findex[i] = j >= 0: bounds -mu_i |x_j| .. mu_i |x_j|.\n"
+        "# Format: datasets/README.md of lcplab.\n", f);
+  fprintf(f, "kind %s\nn %d\nstorage %s\n", slv_io_kind_of(inst), n,
+          inst->storage == SLV_CSR ? "csr" : "dense");
+  if (inst->storage == SLV_CSR) {
+    fputs("Ap\n", f);
+    for (int i = 0; i <= n; i++) fprintf(f, i < n ? "%d " : "%d\n", inst->Ap[i]);
+    fputs("Aj\n# one row per line\n", f);
+    for (int i = 0; i < n; i++) {
+      for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++)
+        fprintf(f, k + 1 < inst->Ap[i + 1] ? "%d " : "%d", inst->Aj[k]);
+      fputc('\n', f);
+    }
+    fputs("Ax\n# one row per line\n", f);
+    for (int i = 0; i < n; i++) {
+      for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++)
+        slv_wr_double(&w, inst->Ax[k], k + 1 < inst->Ap[i + 1] ? ' ' : 0);
+      fputc('\n', f);
+    }
+  } else {
+    fputs("A\n# column-major: line j+1 holds column j, A(0,j) .. A(n-1,j)\n", f);
+    for (int j = 0; j < n; j++) {
+      for (int i = 0; i < n; i++) slv_wr_double(&w, inst->A[i + (size_t)j * n], i + 1 < n ? ' ' : 0);
+      fputc('\n', f);
+    }
+  }
+  write_vec_line(&w, "b", n, inst->b);
+  write_vec_line(&w, "lo", n, inst->lo);
+  write_vec_line(&w, "hi", n, inst->hi);
+  if (inst->findex) {
+    fputs("findex\n", f);
+    for (int i = 0; i < n; i++) fprintf(f, i + 1 < n ? "%d " : "%d", inst->findex[i]);
+    fputc('\n', f);
+  }
+  if (inst->mu) write_vec_line(&w, "mu", n, inst->mu);
+  if (inst->ncones > 0) {
+    fprintf(f, "cones %d\n# first-row mu\n", inst->ncones);
+    for (int c = 0; c < inst->ncones; c++) {
+      fprintf(f, "%d ", inst->cone_rows[c]);
+      slv_wr_double(&w, inst->cone_mu[c], '\n');
+    }
+  }
+  if (inst->x_ref) write_vec_line(&w, "x_ref", n, inst->x_ref);
+  fputs("end\n", f);
+  return slv_wr_close(&w);
+}

@@ -1,0 +1,293 @@
+/* io_mtx.c -- MatrixMarket A plus plain-vector sidecars.
+ *
+ * An instance FOO is the file FOO.mtx (A) and the sidecars, one value per
+ * line with '#' comments (io_vector.c):
+ *     FOO.b       required, n finite values        (w = A x + b)
+ *     FOO.lo      optional, default 0;  -inf allowed
+ *     FOO.hi      optional, default +inf; inf allowed
+ *     FOO.findex  optional, n integers in [-1, n), findex[i] != i
+ *     FOO.mu      required when FOO.findex has a friction row, else optional
+ * (For a path without the .mtx extension the sidecars are PATH.b, ...)
+ *
+ * FOO.mtx (the MatrixMarket exchange format, NIST):
+ *     %%MatrixMarket matrix <coordinate|array> <real|double|integer> <general|symmetric|skew-symmetric>
+ *     % comment lines
+ *     n n [nnz]                       square only
+ *     coordinate: nnz lines "i j v", 1-based; duplicates are summed
+ *                 (SuiteSparse's rule); symmetric: only i >= j stored and
+ *                 mirrored; skew-symmetric: only i > j, A(j,i) = -v
+ *     array:      the values column-major (symmetric: the lower triangle
+ *                 column by column; skew: the strictly lower triangle)
+ * Nothing but comments may follow the data.  A is built dense (column-major),
+ * at most SLV_IO_MAX_DENSE entries.
+ *
+ * Writing: "coordinate real general", the entries of A that are not +0.0
+ * (column by column for dense A, row by row for CSR), %.17g, 1-based;
+ * FOO.b always; FOO.lo if some lo is not +0.0, FOO.hi if some hi is not
+ * +inf, FOO.findex / FOO.mu when the instance has them.  Sidecars that are
+ * not needed are removed, so that a stale FOO.lo from an earlier write is
+ * not read back.  Cones cannot be stored (SLV_ERR_UNSUPPORTED, nothing
+ * written); x_ref is not written.
+ */
+#include "io_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* FOO.mtx -> "FOO" + suffix; other names -> name + suffix.  NULL if out of
+ * memory. */
+static char *sidecar(const char *path, const char *suffix) {
+  size_t n = strlen(path), k = strlen(suffix);
+  if (n >= 4 && strcmp(path + n - 4, ".mtx") == 0) n -= 4;
+  char *s = malloc(n + k + 1);
+  if (!s) return NULL;
+  memcpy(s, path, n);
+  memcpy(s + n, suffix, k + 1);
+  return s;
+}
+
+static int exists(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  fclose(f);
+  return 1;
+}
+
+static int tok_is_ci(const slv_token *t, const char *s) {
+  size_t n = strlen(s);
+  if (t->len != n) return 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = t->s[i];
+    if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+    if (c != s[i]) return 0;
+  }
+  return 1;
+}
+
+enum { SYM_GENERAL, SYM_SYMMETRIC, SYM_SKEW };
+
+/* Store v at (i, j), summing duplicates; a -0.0 stays -0.0 when first. */
+static void put(double *A, size_t n, int i, int j, double v) {
+  double *a = &A[(size_t)i + (size_t)j * n];
+  *a = slv_io_is_pos_zero(*a) ? v : *a + v;
+}
+
+static slv_status read_matrix(slv_reader *r, slv_instance **out) {
+  slv_token t;
+  slv_status st;
+  int array = 0, sym = SYM_GENERAL, n, cols, nnz = 0;
+  long line;
+  *out = NULL;
+  /* banner: five tokens on line 1 */
+  if (!slv_rd_next(r, &t) || !slv_tok_is(&t, "%%MatrixMarket"))
+    return slv_rd_fail(r, &t, SLV_ERR_INVALID, "the banner '%%%%MatrixMarket' on line 1");
+  if (!slv_rd_next(r, &t) || t.line != 1 || !tok_is_ci(&t, "matrix"))
+    return slv_rd_fail(r, &t, SLV_ERR_INVALID, "'matrix' in the MatrixMarket banner");
+  if (slv_rd_next(r, &t) && t.line == 1 && tok_is_ci(&t, "array"))
+    array = 1;
+  else if (!(t.len && t.line == 1 && tok_is_ci(&t, "coordinate")))
+    return slv_rd_fail(r, &t, SLV_ERR_INVALID, "'coordinate' or 'array' in the banner");
+  if (!slv_rd_next(r, &t) || t.line != 1 ||
+      !(tok_is_ci(&t, "real") || tok_is_ci(&t, "double") || tok_is_ci(&t, "integer")))
+    return slv_rd_fail(r, &t, t.len && t.line == 1 && (tok_is_ci(&t, "complex") ||
+                                                       tok_is_ci(&t, "pattern"))
+                                  ? SLV_ERR_UNSUPPORTED : SLV_ERR_INVALID,
+                       "the field 'real', 'double' or 'integer' in the banner");
+  if (slv_rd_next(r, &t) && t.line == 1 && tok_is_ci(&t, "general"))
+    sym = SYM_GENERAL;
+  else if (t.len && t.line == 1 && tok_is_ci(&t, "symmetric"))
+    sym = SYM_SYMMETRIC;
+  else if (t.len && t.line == 1 && tok_is_ci(&t, "skew-symmetric"))
+    sym = SYM_SKEW;
+  else
+    return slv_rd_fail(r, &t, SLV_ERR_INVALID,
+                       "'general', 'symmetric' or 'skew-symmetric' in the banner");
+  r->comment = '%'; /* from here on, '%' lines are comments */
+  if ((st = slv_rd_size(r, SLV_IO_MAX_N, &n, &line, "the number of rows"))) return st;
+  if ((st = slv_rd_size(r, SLV_IO_MAX_N, &cols, NULL, "the number of columns"))) return st;
+  if (cols != n)
+    return slv_rd_failf(r, line, SLV_ERR_INVALID, "expected a square matrix, found %d x %d", n,
+                        cols);
+  double nn = (double)n * n;
+  double maxnnz = sym == SYM_GENERAL ? nn : sym == SYM_SYMMETRIC ? nn / 2 + n / 2.0 : nn / 2 - n / 2.0;
+  if (nn > (double)SLV_IO_MAX_DENSE)
+    return slv_rd_failf(r, line, SLV_ERR_DIM,
+                        "expected at most %ld entries to store A dense, found %d x %d",
+                        SLV_IO_MAX_DENSE, n, n);
+  if (!array) {
+    if ((st = slv_rd_size(r, (long)maxnnz, &nnz, NULL,
+                          "the number of entries of this %d x %d %s matrix", n, n,
+                          sym == SYM_GENERAL ? "general" : sym == SYM_SYMMETRIC ? "symmetric"
+                                                                                : "skew-symmetric")))
+      return st;
+    if ((st = slv_rd_need(r, 3.0 * nnz, "%d entries 'i j value'", nnz))) return st;
+  } else if ((st = slv_rd_need(r, maxnnz, "the %.0f values of the array", maxnnz))) {
+    return st;
+  }
+  slv_instance *inst = slv_io_instance_alloc(n);
+  if (!inst || slv_io_alloc_dense(inst)) {
+    slv_instance_free(inst);
+    return slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
+  }
+  double *A = inst->A;
+  size_t ld = n > 0 ? (size_t)n : 1;
+  if (!array) {
+    for (int k = 0; k < nnz && !st; k++) {
+      int i, j;
+      double v;
+      slv_rd_peek(r, &t);
+      if ((st = slv_rd_int(r, 1, n, &i, "the row of entry %d", k + 1))) break;
+      if ((st = slv_rd_int(r, 1, n, &j, "the column of entry %d", k + 1))) break;
+      if ((st = slv_rd_double(r, SLV_RD_FINITE, &v, "the value of entry %d, A(%d,%d)", k + 1, i, j)))
+        break;
+      if ((sym == SYM_SYMMETRIC && i < j) || (sym == SYM_SKEW && i <= j)) {
+        st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "a %s entry (row %s column) in a %s matrix",
+                         sym == SYM_SKEW ? "strictly lower" : "lower-triangle",
+                         sym == SYM_SKEW ? ">" : ">=",
+                         sym == SYM_SKEW ? "skew-symmetric" : "symmetric");
+        break;
+      }
+      put(A, ld, i - 1, j - 1, v);
+      if (sym == SYM_SYMMETRIC && i != j) put(A, ld, j - 1, i - 1, v);
+      if (sym == SYM_SKEW) put(A, ld, j - 1, i - 1, -v);
+    }
+  } else if (sym == SYM_GENERAL) {
+    st = slv_rd_matrix(r, n, n, 1, A, ld, SLV_RD_FINITE, "A");
+  } else {
+    for (int j = 0; j < n && !st; j++)
+      for (int i = sym == SYM_SKEW ? j + 1 : j; i < n && !st; i++) {
+        double v;
+        if ((st = slv_rd_double(r, SLV_RD_FINITE, &v, "A(%d,%d) of the lower triangle", i, j)))
+          break;
+        A[i + j * ld] = v;
+        if (i != j) A[j + i * ld] = sym == SYM_SKEW ? -v : v;
+      }
+  }
+  if (!st && slv_rd_next(r, &t))
+    st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "end of file after the %s",
+                     array ? "array values" : "entries");
+  if (st) {
+    slv_instance_free(inst);
+    return st;
+  }
+  *out = inst;
+  return SLV_CONVERGED;
+}
+
+slv_status slv_io_read_mtx(const char *path, slv_instance **out, char *err, size_t errlen) {
+  slv_reader r;
+  slv_instance *inst = NULL;
+  *out = NULL;
+  slv_status st = slv_rd_open(&r, path, 0, err, errlen);
+  if (st) return st;
+  st = read_matrix(&r, &inst);
+  slv_rd_close(&r);
+  if (st) return st;
+  static const char *const sfx[5] = {".b", ".lo", ".hi", ".findex", ".mu"};
+  char *side[5] = {NULL, NULL, NULL, NULL, NULL};
+  int n = inst->n;
+  for (int k = 0; k < 5; k++)
+    if (!(side[k] = sidecar(path, sfx[k]))) {
+      slv_msgf(err, errlen, "%s: out of memory", path);
+      st = SLV_ERR_NOMEM;
+      goto done;
+    }
+  if ((st = slv_io_read_vec(side[0], n, SLV_RD_FINITE, inst->b, "b", err, errlen))) goto done;
+  if (exists(side[1]) &&
+      (st = slv_io_read_vec(side[1], n, SLV_RD_INF_OK, inst->lo, "lo", err, errlen)))
+    goto done;
+  if (exists(side[2]) &&
+      (st = slv_io_read_vec(side[2], n, SLV_RD_INF_OK, inst->hi, "hi", err, errlen)))
+    goto done;
+  if (exists(side[3])) {
+    if ((st = slv_io_alloc_findex(inst))) goto nomem;
+    if ((st = slv_io_read_ivec(side[3], n, -1, n - 1, 1, inst->findex, "findex", err, errlen)))
+      goto done;
+    if (slv_io_has_friction(inst) && !exists(side[4])) {
+      slv_msgf(err, errlen, "%s: expected a readable file (%s has friction rows), found: %s",
+               side[4], side[3], strerror(ENOENT));
+      st = SLV_ERR_INVALID;
+      goto done;
+    }
+  }
+  if (exists(side[4])) {
+    if ((st = slv_io_alloc_mu(inst))) goto nomem;
+    if ((st = slv_io_read_vec(side[4], n, SLV_RD_FINITE, inst->mu, "mu", err, errlen))) goto done;
+  }
+  goto done;
+nomem:
+  slv_msgf(err, errlen, "%s: out of memory", path);
+done:
+  for (int k = 0; k < 5; k++) free(side[k]);
+  if (st) {
+    slv_instance_free(inst);
+    return st;
+  }
+  *out = inst;
+  return SLV_CONVERGED;
+}
+
+static void write_entry(slv_writer *w, int i, int j, double v) {
+  fprintf(w->f, "%d %d ", i + 1, j + 1);
+  slv_wr_double(w, v, '\n');
+}
+
+slv_status slv_io_write_mtx(const char *path, const slv_instance *inst, char *err, size_t errlen) {
+  if (inst->ncones > 0) {
+    slv_msgf(err, errlen, "%s: mtx cannot hold Coulomb cones (ncones = %d)", path, inst->ncones);
+    return SLV_ERR_UNSUPPORTED;
+  }
+  static const char *const sfx[5] = {".b", ".lo", ".hi", ".findex", ".mu"};
+  char *side[5] = {NULL, NULL, NULL, NULL, NULL};
+  slv_status st = SLV_CONVERGED;
+  int n = inst->n;
+  for (int k = 0; k < 5; k++)
+    if (!(side[k] = sidecar(path, sfx[k]))) {
+      slv_msgf(err, errlen, "%s: out of memory", path);
+      st = SLV_ERR_NOMEM;
+      goto done;
+    }
+  long nnz = 0;
+  if (inst->storage == SLV_DENSE) {
+    for (size_t k = 0; k < (size_t)n * n; k++) nnz += !slv_io_is_pos_zero(inst->A[k]);
+  } else {
+    for (int k = 0; k < inst->Ap[n]; k++) nnz += !slv_io_is_pos_zero(inst->Ax[k]);
+  }
+  slv_writer w;
+  if ((st = slv_wr_open(&w, path, err, errlen))) goto done;
+  fputs("%%MatrixMarket matrix coordinate real general\n"
+        "% lcplab: w = A x + b; sidecars .b (required), .lo, .hi, .findex, .mu\n", w.f);
+  fprintf(w.f, "%d %d %ld\n", n, n, nnz);
+  if (inst->storage == SLV_DENSE) {
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < n; i++) {
+        double v = inst->A[i + (size_t)j * n];
+        if (!slv_io_is_pos_zero(v)) write_entry(&w, i, j, v);
+      }
+  } else {
+    for (int i = 0; i < n; i++)
+      for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++)
+        if (!slv_io_is_pos_zero(inst->Ax[k])) write_entry(&w, i, inst->Aj[k], inst->Ax[k]);
+  }
+  if ((st = slv_wr_close(&w))) goto done;
+  int need_lo = 0, need_hi = 0;
+  for (int i = 0; i < n; i++) {
+    if (!slv_io_is_pos_zero(inst->lo[i])) need_lo = 1;
+    if (inst->hi[i] != INFINITY) need_hi = 1;
+  }
+  if ((st = slv_io_write_vec(side[0], n, inst->b, err, errlen))) goto done;
+  if (need_lo && (st = slv_io_write_vec(side[1], n, inst->lo, err, errlen))) goto done;
+  if (need_hi && (st = slv_io_write_vec(side[2], n, inst->hi, err, errlen))) goto done;
+  if (inst->findex && (st = slv_io_write_ivec(side[3], n, inst->findex, err, errlen))) goto done;
+  if (inst->mu && (st = slv_io_write_vec(side[4], n, inst->mu, err, errlen))) goto done;
+  /* stale sidecars of an earlier write would be read back: remove them */
+  if (!need_lo) remove(side[1]);
+  if (!need_hi) remove(side[2]);
+  if (!inst->findex) remove(side[3]);
+  if (!inst->mu) remove(side[4]);
+done:
+  for (int k = 0; k < 5; k++) free(side[k]);
+  return st;
+}

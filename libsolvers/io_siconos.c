@@ -1,0 +1,488 @@
+/* io_siconos.c -- Siconos numerics text instances (.dat): LCP, MLCP, relay.
+ *
+ * The layouts are those of Siconos' readers (linearComplementarity_newFromFile,
+ * mixedLinearComplementarity_newFromFile, relay_newFromFile, NM_new_from_file,
+ * SBM_new_from_file), as documented in ../shared/datasets/README.md section 2
+ * and in datasets/README.md.  Numbers are white-space separated; line breaks
+ * do not matter; whatever follows the last expected number is ignored, as
+ * Siconos ignores it (several files carry remarks or extra numbers there).
+ *
+ *   NumericsMatrix:  storageType size0 size1 <payload>
+ *     0 dense:   size0 size1 again, then size0*size1 numbers COLUMN-major
+ *                (one column per text line in Siconos' output);
+ *     1 SBM:     nbblocks [bn0 bn1 cum-row-offsets[bn0] cum-col-offsets[bn1]
+ *                filled1 filled2 index1[filled1] index2[filled2]
+ *                then per stored block: its number and nr*nc numbers,
+ *                column-major];
+ *     2 CSparse: not read (SLV_ERR_UNSUPPORTED).
+ *   LCP:    n, M (n x n), q[n].            w = M z + q, 0 <= z _|_ w >= 0
+ *           -> A = M, b = q, lo = 0, hi = +inf.
+ *   relay:  n, M, q[n], lb[n], ub[n].       -> lo = lb, hi = ub.
+ *   MLCP:   isStorageType1 isStorageType2 n m
+ *           [st1: blocksRows (ints up to n+m), blocksIsComp (one per block),
+ *                 M, q[size1 of M]]
+ *           [st2: A (n x n), B (m x m), C (n x m), D (m x n), each ROW-major,
+ *                 then a[n], b[m]]
+ *           -> the first n unknowns free (lo = -inf, hi = +inf), the last m
+ *              complementarity (lo = 0, hi = +inf); A = M, b = q when M is
+ *              (n+m) x (n+m), else (Rectangular_mlcp.dat has a 3 x 2 M) the
+ *              storage-2 blocks [[A, C], [D, B]] and [a; b].
+ *
+ * Which variant a .dat holds is decided from the content (slv_read with
+ * SLV_FMT_AUTO), never from its folder:
+ *   - MLCP when the file opens with two 0/1 flags (not both 0), n, m and,
+ *     if the first flag is 1, a block-row list 0 <= ... <= n+m ending at
+ *     n+m, one 0/1 per block and a storage type 0..2;
+ *   - otherwise it is read as an LCP; if after q there follow at least 2n
+ *     numbers with lb[i] <= ub[i] for all i, they are read as relay bounds.
+ *     (An LCP whose trailing remark starts with 2n such numbers would be
+ *     taken for a relay problem; none of the Siconos files does.)
+ *
+ * Writing (dense, %.17g, column-major, one column per line, the layout of
+ * Siconos' own writers): siconos-lcp needs lo = 0, hi = +inf; siconos-mlcp
+ * needs the free rows first, then LCP rows, and writes isStorageType1 = 1
+ * (M, q) and isStorageType2 = 1 (the blocks, row-major, and a, b);
+ * siconos-relay holds any bounds.  None holds findex or cones: those give
+ * SLV_ERR_UNSUPPORTED naming the row, and nothing is written.  x_ref is not
+ * written.
+ */
+#include "io_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- NumericsMatrix ------------------------------------------------------ */
+
+/* Sparse-block payload into the dense column-major rows x cols array a
+ * (zeroed by the caller). */
+static slv_status read_sbm(slv_reader *r, const char *name, int rows, int cols, double *a) {
+  int nb, bn0, bn1, filled;
+  slv_status st;
+  if ((st = slv_rd_size(r, SLV_IO_MAX_DENSE, &nb, NULL, "the number of stored blocks of %s", name)))
+    return st;
+  if (nb == 0) return SLV_CONVERGED; /* an all-zero matrix: nothing follows */
+  if ((st = slv_rd_int(r, 1, rows > 0 ? rows : 1, &bn0, "the number of block rows of %s", name)))
+    return st;
+  if ((st = slv_rd_int(r, 1, cols > 0 ? cols : 1, &bn1, "the number of block columns of %s", name)))
+    return st;
+  if ((double)nb > (double)bn0 * (double)bn1)
+    return slv_rd_failf(r, r->line, SLV_ERR_INVALID,
+                        "expected at most %d x %d = %.0f blocks in %s, found %d", bn0, bn1,
+                        (double)bn0 * bn1, name, nb);
+  if ((st = slv_rd_need(r, (double)bn0 * 2 + bn1 + 3 + 2.0 * nb, "the block structure of %s",
+                        name)))
+    return st;
+  int *cum0 = malloc(((size_t)bn0 + (size_t)bn1 + (size_t)bn0 + 1 + (size_t)nb) * sizeof(int));
+  if (!cum0) return slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory reading %s", name);
+  int *cum1 = cum0 + bn0, *idx1 = cum1 + bn1, *idx2 = idx1 + bn0 + 1;
+  /* cumulative offsets: block row k is rows [cum0[k-1], cum0[k]), strictly
+   * increasing, the last one = rows (same for the columns) */
+  for (int k = 0; k < bn0 && !st; k++)
+    st = slv_rd_int(r, k == bn0 - 1 ? rows : k ? cum0[k - 1] + 1 : 1, rows - (bn0 - 1 - k),
+                    &cum0[k], "cumulative row offset %d of %s, increasing up to %d rows", k,
+                    name, rows);
+  for (int k = 0; k < bn1 && !st; k++)
+    st = slv_rd_int(r, k == bn1 - 1 ? cols : k ? cum1[k - 1] + 1 : 1, cols - (bn1 - 1 - k),
+                    &cum1[k], "cumulative column offset %d of %s, increasing up to %d "
+                    "columns", k, name, cols);
+  if (!st) st = slv_rd_int(r, bn0 + 1, bn0 + 1, &filled, "filled1 of %s, the number of block rows + 1", name);
+  if (!st) st = slv_rd_int(r, nb, nb, &filled, "filled2 of %s, the number of blocks", name);
+  /* block-row pointers: from 0, non-decreasing, ending at nb */
+  for (int k = 0; k <= bn0 && !st; k++)
+    st = slv_rd_int(r, k == bn0 ? nb : k ? idx1[k - 1] : 0, k == 0 ? 0 : nb, &idx1[k],
+                    "the block-row pointer index1[%d] of %s, non-decreasing from 0 to %d", k, name,
+                    nb);
+  /* block columns, strictly increasing within a block row (no duplicates) */
+  for (int rr = 0; rr < bn0 && !st; rr++)
+    for (int b = idx1[rr]; b < idx1[rr + 1] && !st; b++)
+      st = slv_rd_int(r, b > idx1[rr] ? idx2[b - 1] + 1 : 0, bn1 - 1, &idx2[b],
+                      "the block column index2[%d] of %s, increasing within block row %d", b,
+                      name, rr);
+  for (int rr = 0; rr < bn0 && !st; rr++) {
+    int r0 = rr ? cum0[rr - 1] : 0, nr = cum0[rr] - r0;
+    for (int b = idx1[rr]; b < idx1[rr + 1] && !st; b++) {
+      int c = idx2[b], c0 = c ? cum1[c - 1] : 0, nc = cum1[c] - c0, num;
+      if ((st = slv_rd_int(r, b, b, &num, "the number of block %d of %s", b, name))) break;
+      char bname[96];
+      snprintf(bname, sizeof bname, "block %d (rows %d.., columns %d..) of %s", b, r0, c0, name);
+      st = slv_rd_matrix(r, nr, nc, 1, a + (size_t)r0 + (size_t)c0 * (size_t)rows, (size_t)rows,
+                         SLV_RD_FINITE, bname);
+    }
+  }
+  free(cum0);
+  return st;
+}
+
+/* Reads a NumericsMatrix into a new dense column-major array *out (rows x
+ * cols).  want_rows >= 0: the sizes must be want_rows x want_cols, checked
+ * on the header (why names the reason, e.g. "n = 3"). */
+static slv_status read_nm(slv_reader *r, const char *name, int want_rows, int want_cols,
+                          const char *why, double **out, int *rows, int *cols, long *line) {
+  slv_token t;
+  slv_status st;
+  int stype, r2, c2;
+  *out = NULL;
+  slv_rd_peek(r, &t);
+  if ((st = slv_rd_int(r, 0, 2, &stype, "the storage type of %s", name)))
+    return st;
+  if (stype == 2)
+    return slv_rd_fail(r, &t, SLV_ERR_UNSUPPORTED,
+                       "the storage type of %s to be 0 (dense) or 1 (sparse block); CSparse "
+                       "storage (2) is not read", name);
+  if ((st = slv_rd_size(r, SLV_IO_MAX_N, rows, line, "the number of rows of %s", name))) return st;
+  if ((st = slv_rd_size(r, SLV_IO_MAX_N, cols, NULL, "the number of columns of %s", name)))
+    return st;
+  if (want_rows >= 0 && (*rows != want_rows || *cols != want_cols))
+    return slv_rd_failf(r, *line, SLV_ERR_INVALID, "expected %s to be %d x %d (%s), found %d x %d",
+                        name, want_rows, want_cols, why, *rows, *cols);
+  double count = (double)*rows * (double)*cols;
+  if (stype == 0) {
+    long l2;
+    if ((st = slv_rd_size(r, SLV_IO_MAX_N, &r2, &l2, "the repeated row count of %s", name)))
+      return st;
+    if ((st = slv_rd_size(r, SLV_IO_MAX_N, &c2, NULL, "the repeated column count of %s", name)))
+      return st;
+    if (r2 != *rows || c2 != *cols)
+      return slv_rd_failf(r, l2, SLV_ERR_INVALID,
+                          "expected the repeated sizes of %s to be %d %d, found %d %d", name,
+                          *rows, *cols, r2, c2);
+    if (count > (double)SLV_IO_MAX_NNZ)
+      return slv_rd_failf(r, *line, SLV_ERR_DIM,
+                          "expected at most %ld entries in the dense %s, found %d x %d",
+                          (long)SLV_IO_MAX_NNZ, name, *rows, *cols);
+    if ((st = slv_rd_need(r, count, "the dense %d x %d %s", *rows, *cols, name))) return st;
+  } else if (count > (double)SLV_IO_MAX_DENSE) {
+    return slv_rd_failf(r, *line, SLV_ERR_DIM,
+                        "expected at most %ld entries to store the sparse-block %s dense, found "
+                        "%d x %d", SLV_IO_MAX_DENSE, name, *rows, *cols);
+  }
+  double *a = calloc(count > 0 ? (size_t)count : 1, sizeof(double));
+  if (!a) return slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for %s", name);
+  if (stype == 0)
+    st = slv_rd_matrix(r, *rows, *cols, 1, a, (size_t)(*rows > 0 ? *rows : 1), SLV_RD_FINITE, name);
+  else
+    st = read_sbm(r, name, *rows, *cols, a);
+  if (st) {
+    free(a);
+    return st;
+  }
+  *out = a;
+  return SLV_CONVERGED;
+}
+
+/* ---- LCP and relay -------------------------------------------------------- */
+
+/* After q: are there 2n numbers with lb[i] <= ub[i]?  (Look-ahead only.) */
+static int relay_bounds_follow(const slv_reader *r0, int n, double *scratch) {
+  slv_reader r = *r0;
+  if (n == 0) return 0;
+  for (int i = 0; i < n; i++)
+    if (!slv_rd_try_double(&r, &scratch[i])) return 0;
+  for (int i = 0; i < n; i++) {
+    double ub;
+    if (!slv_rd_try_double(&r, &ub) || ub < scratch[i]) return 0;
+  }
+  return 1;
+}
+
+static slv_status read_lcp_relay(slv_reader *r, slv_format fmt, slv_instance **out,
+                                 slv_format *found) {
+  int n, rows, cols;
+  long line;
+  slv_status st;
+  char why[48];
+  if ((st = slv_rd_size(r, SLV_IO_MAX_N, &n, NULL, "the size n"))) return st;
+  slv_instance *inst = slv_io_instance_alloc(n);
+  if (!inst) return slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
+  snprintf(why, sizeof why, "n = %d", n);
+  if ((st = read_nm(r, "M", n, n, why, &inst->A, &rows, &cols, &line))) goto fail;
+  if ((st = slv_rd_need(r, n, "q (n = %d)", n))) goto fail;
+  if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->b, "q"))) goto fail;
+  int relay = fmt == SLV_FMT_SICONOS_RELAY;
+  if (fmt == SLV_FMT_AUTO) relay = relay_bounds_follow(r, n, inst->lo);
+  for (int i = 0; i < n; i++) inst->lo[i] = 0.0; /* scratch of the look-ahead */
+  if (relay) {
+    if ((st = slv_rd_need(r, 2.0 * n, "lb and ub (n = %d)", n))) goto fail;
+    if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_INF_OK, inst->lo, "lb"))) goto fail;
+    if ((st = slv_rd_upper(r, n, inst->lo, inst->hi, "ub", "lb"))) goto fail;
+  }
+  *found = relay ? SLV_FMT_SICONOS_RELAY : SLV_FMT_SICONOS_LCP;
+  *out = inst;
+  return SLV_CONVERGED;
+fail:
+  slv_instance_free(inst);
+  return st;
+}
+
+/* ---- MLCP --------------------------------------------------------------- */
+
+static int looks_like_mlcp(const slv_reader *r0) {
+  slv_reader r = *r0;
+  long st1, st2, n, m, v, prev = 0;
+  if (!slv_rd_try_long(&r, &st1) || !slv_rd_try_long(&r, &st2) || !slv_rd_try_long(&r, &n) ||
+      !slv_rd_try_long(&r, &m))
+    return 0;
+  if (st1 < 0 || st1 > 1 || st2 < 0 || st2 > 1 || !(st1 || st2) || n < 0 || m < 0) return 0;
+  if (!st1) return 1; /* "0 1 n m": as an LCP this would be n = 0 with an n x m matrix */
+  long N = n + m, nb = -1;
+  for (long k = 0; k <= N + 1; k++) {
+    if (!slv_rd_try_long(&r, &v) || v < prev || v > N || (k == 0 && v != 0)) return 0;
+    prev = v;
+    if (v == N) {
+      nb = k;
+      break;
+    }
+  }
+  if (nb < 0) return 0;
+  for (long k = 0; k < nb; k++)
+    if (!slv_rd_try_long(&r, &v) || (v != 0 && v != 1)) return 0;
+  return slv_rd_try_long(&r, &v) && v >= 0 && v <= 2;
+}
+
+static slv_status read_mlcp(slv_reader *r, slv_instance **out) {
+  int st1, st2, n, m, N, rows = 0, cols = 0, v, prev = 0;
+  long line = 0, mline = 0;
+  slv_status st;
+  double *M = NULL, *q = NULL, *blk = NULL;
+  slv_instance *inst = NULL;
+  slv_token t;
+  if ((st = slv_rd_int(r, 0, 1, &st1, "isStorageType1"))) return st;
+  slv_rd_peek(r, &t);
+  if ((st = slv_rd_int(r, 0, 1, &st2, "isStorageType2"))) return st;
+  if (!st1 && !st2)
+    return slv_rd_fail(r, &t, SLV_ERR_INVALID, "isStorageType1 or isStorageType2 to be 1");
+  if ((st = slv_rd_size(r, SLV_IO_MAX_N, &n, &line, "n, the number of free rows"))) return st;
+  if ((st = slv_rd_size(r, SLV_IO_MAX_N, &m, NULL, "m, the number of complementarity rows")))
+    return st;
+  if ((double)n + m > SLV_IO_MAX_N || ((double)n + m) * ((double)n + m) > (double)SLV_IO_MAX_NNZ)
+    return slv_rd_failf(r, line, SLV_ERR_DIM,
+                        "expected n + m <= %d with (n+m)^2 <= %ld, found n = %d, m = %d",
+                        SLV_IO_MAX_N, (long)SLV_IO_MAX_NNZ, n, m);
+  N = n + m;
+  if (st1) {
+    /* blocksRows: 0 <= ... up to n+m; then one 0/1 flag per block */
+    int nb = 0;
+    for (int k = 0;; k++) {
+      if (k > N + 1)
+        return slv_rd_failf(r, r->line, SLV_ERR_INVALID,
+                            "expected blocksRows to reach n+m = %d within %d values", N, N + 2);
+      if ((st = slv_rd_int(r, k ? prev : 0, k ? N : 0, &v,
+                           "blocksRows[%d], non-decreasing from 0 up to n+m = %d", k, N)))
+        return st;
+      prev = v;
+      if (v == N) {
+        nb = k;
+        break;
+      }
+    }
+    for (int k = 0; k < nb; k++)
+      if ((st = slv_rd_int(r, 0, 1, &v, "blocksIsComp[%d]", k))) return st;
+    slv_rd_peek(r, &t);
+    mline = t.line;
+    if ((st = read_nm(r, "M", -1, -1, "", &M, &rows, &cols, &line))) return st;
+    if ((st = slv_rd_need(r, cols, "q (the %d columns of M)", cols))) goto done;
+    q = malloc((cols > 0 ? (size_t)cols : 1) * sizeof(double));
+    if (!q) {
+      st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for q");
+      goto done;
+    }
+    if ((st = slv_rd_doubles(r, (size_t)cols, SLV_RD_FINITE, q, "q"))) goto done;
+  }
+  inst = slv_io_instance_alloc(N);
+  if (!inst || slv_io_alloc_dense(inst)) {
+    st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for n + m = %d", N);
+    goto done;
+  }
+  if (st2) {
+    /* [[A, C], [D, B]], each block row-major in the file, into a dense
+     * column-major (n+m) x (n+m) array; then [a; b]. */
+    size_t ld = N > 0 ? (size_t)N : 1;
+    if ((st = slv_rd_need(r, (double)N * N + N, "the storage-2 blocks (n = %d, m = %d)", n, m)))
+      goto done;
+    blk = calloc(ld * ld, sizeof(double));
+    if (!blk) {
+      st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for the blocks");
+      goto done;
+    }
+    if ((st = slv_rd_matrix(r, n, n, 0, blk, ld, SLV_RD_FINITE, "A"))) goto done;
+    if ((st = slv_rd_matrix(r, m, m, 0, blk + n + n * ld, ld, SLV_RD_FINITE, "B"))) goto done;
+    if ((st = slv_rd_matrix(r, n, m, 0, blk + n * ld, ld, SLV_RD_FINITE, "C"))) goto done;
+    if ((st = slv_rd_matrix(r, m, n, 0, blk + n, ld, SLV_RD_FINITE, "D"))) goto done;
+    if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->b, "a"))) goto done;
+    if ((st = slv_rd_doubles(r, (size_t)m, SLV_RD_FINITE, inst->b + n, "b"))) goto done;
+  }
+  if (st1 && rows == N && cols == N) {
+    memcpy(inst->A, M, (size_t)N * N * sizeof(double));
+    memcpy(inst->b, q, (size_t)N * sizeof(double));
+  } else if (st2) {
+    memcpy(inst->A, blk, (size_t)N * N * sizeof(double));
+  } else {
+    st = slv_rd_failf(r, mline, SLV_ERR_INVALID,
+                      "expected M to be (n+m) x (n+m) = %d x %d, found %d x %d (and no "
+                      "storage-2 blocks to use instead)", N, N, rows, cols);
+    goto done;
+  }
+  for (int i = 0; i < n; i++) inst->lo[i] = -INFINITY; /* free rows; the last m keep 0, +inf */
+  *out = inst;
+  inst = NULL;
+done:
+  free(M);
+  free(q);
+  free(blk);
+  slv_instance_free(inst);
+  return st;
+}
+
+slv_status slv_io_read_siconos(slv_reader *r, slv_format fmt, slv_instance **out,
+                               slv_format *found) {
+  *out = NULL;
+  if (fmt == SLV_FMT_AUTO && looks_like_mlcp(r)) fmt = SLV_FMT_SICONOS_MLCP;
+  if (fmt == SLV_FMT_SICONOS_MLCP) {
+    *found = SLV_FMT_SICONOS_MLCP;
+    return read_mlcp(r, out);
+  }
+  return read_lcp_relay(r, fmt, out, found);
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+slv_format slv_io_siconos_choose(const slv_instance *inst) {
+  int all_lcp = 1, free_first = 1, seen_lcp = 0;
+  for (int i = 0; i < inst->n; i++) {
+    int lcp = inst->lo[i] == 0.0 && inst->hi[i] == INFINITY;
+    int fr = inst->lo[i] == -INFINITY && inst->hi[i] == INFINITY;
+    if (!lcp) all_lcp = 0;
+    if (lcp) seen_lcp = 1;
+    if ((!lcp && !fr) || (fr && seen_lcp)) free_first = 0;
+  }
+  if (slv_io_has_friction(inst) || inst->ncones > 0) return SLV_FMT_SICONOS_RELAY;
+  return all_lcp ? SLV_FMT_SICONOS_LCP : free_first ? SLV_FMT_SICONOS_MLCP : SLV_FMT_SICONOS_RELAY;
+}
+
+static void fmt_bound(char *buf, size_t len, double v) {
+  if (isinf(v))
+    snprintf(buf, len, "%s", v > 0 ? "inf" : "-inf");
+  else
+    snprintf(buf, len, "%.17g", v);
+}
+
+/* Can fmt hold inst?  Else SLV_ERR_UNSUPPORTED and a message naming the row.
+ * *nfree gets the number of leading free rows (mlcp). */
+static slv_status check_siconos(const char *path, slv_format fmt, const slv_instance *inst,
+                                int *nfree, char *err, size_t errlen) {
+  const char *name = slv_format_str(fmt);
+  if (inst->ncones > 0) {
+    slv_msgf(err, errlen, "%s: %s cannot hold Coulomb cones (ncones = %d)", path, name,
+             inst->ncones);
+    return SLV_ERR_UNSUPPORTED;
+  }
+  for (int i = 0; inst->findex && i < inst->n; i++)
+    if (inst->findex[i] >= 0) {
+      slv_msgf(err, errlen, "%s: %s cannot hold friction rows; row %d has findex %d", path, name,
+               i, inst->findex[i]);
+      return SLV_ERR_UNSUPPORTED;
+    }
+  *nfree = 0;
+  int seen_lcp = -1;
+  for (int i = 0; i < inst->n; i++) {
+    double lo = inst->lo[i], hi = inst->hi[i];
+    int lcp = lo == 0.0 && hi == INFINITY, fr = lo == -INFINITY && hi == INFINITY;
+    char l[32], h[32];
+    fmt_bound(l, sizeof l, lo);
+    fmt_bound(h, sizeof h, hi);
+    if (fmt == SLV_FMT_SICONOS_LCP && !lcp) {
+      slv_msgf(err, errlen, "%s: siconos-lcp holds only lo=0, hi=inf; row %d has lo=%s, hi=%s",
+               path, i, l, h);
+      return SLV_ERR_UNSUPPORTED;
+    }
+    if (fmt == SLV_FMT_SICONOS_MLCP) {
+      if (!lcp && !fr) {
+        slv_msgf(err, errlen, "%s: siconos-mlcp holds only free rows (lo=-inf, hi=inf) followed "
+                 "by LCP rows (lo=0, hi=inf); row %d has lo=%s, hi=%s", path, i, l, h);
+        return SLV_ERR_UNSUPPORTED;
+      }
+      if (fr && seen_lcp >= 0) {
+        slv_msgf(err, errlen, "%s: siconos-mlcp needs the free rows first; row %d is free but "
+                 "follows LCP row %d", path, i, seen_lcp);
+        return SLV_ERR_UNSUPPORTED;
+      }
+      if (lcp && seen_lcp < 0) seen_lcp = i;
+      if (fr) (*nfree)++;
+    }
+  }
+  return SLV_CONVERGED;
+}
+
+/* NumericsMatrix, dense: "0", size0, size1, "size0<TAB>size1", then one
+ * column per line. */
+static void write_dense_nm(slv_writer *w, int n, const double *A) {
+  fprintf(w->f, "0\n%d\n%d\n%d\t%d\n", n, n, n, n);
+  for (int j = 0; j < n; j++) {
+    for (int i = 0; i < n; i++) slv_wr_double(w, A[i + (size_t)j * n], i + 1 < n ? ' ' : 0);
+    fputc('\n', w->f);
+  }
+}
+
+static void write_vec(slv_writer *w, int n, const double *v) {
+  for (int i = 0; i < n; i++) slv_wr_double(w, v[i], i + 1 < n ? ' ' : 0);
+  fputc('\n', w->f);
+}
+
+/* rows x cols block of the column-major n x n A at (r0, c0), row by row. */
+static void write_block_rows(slv_writer *w, int n, const double *A, int r0, int c0, int rows,
+                             int cols) {
+  for (int i = 0; i < rows; i++) {
+    for (int j = 0; j < cols; j++)
+      slv_wr_double(w, A[(size_t)(r0 + i) + (size_t)(c0 + j) * n], j + 1 < cols ? ' ' : 0);
+    fputc('\n', w->f);
+  }
+}
+
+slv_status slv_io_write_siconos(const char *path, slv_format fmt, const slv_instance *inst,
+                                char *err, size_t errlen) {
+  int nfree = 0, owned = 0, n = inst->n;
+  slv_status st = check_siconos(path, fmt, inst, &nfree, err, errlen);
+  if (st) return st;
+  const double *A = slv_io_dense_of(inst, &owned);
+  if (!A) {
+    slv_msgf(err, errlen, "%s: expected a matrix small enough to write dense, found n = %d", path,
+             n);
+    return SLV_ERR_DIM;
+  }
+  slv_writer w;
+  if ((st = slv_wr_open(&w, path, err, errlen))) goto done;
+  if (fmt == SLV_FMT_SICONOS_MLCP) {
+    int m = n - nfree;
+    fprintf(w.f, "1\n1\n%d\n%d\n", nfree, m);
+    /* blocksRows {0, n, n+m} printed as Siconos does: up to the first value
+     * that reaches n+m; then one flag per block (0 equality, 1 complementarity) */
+    const int rowsb[3] = {0, nfree, n};
+    int nb = 0;
+    fprintf(w.f, "%d ", rowsb[0]);
+    while (rowsb[nb] < n) fprintf(w.f, "%d ", rowsb[++nb]);
+    fputc('\n', w.f);
+    for (int k = 0; k < nb; k++) fprintf(w.f, "%d ", k == 0 ? 0 : 1);
+    fputc('\n', w.f);
+    write_dense_nm(&w, n, A);
+    write_vec(&w, n, inst->b);
+    write_block_rows(&w, n, A, 0, 0, nfree, nfree);        /* A */
+    write_block_rows(&w, n, A, nfree, nfree, m, m);        /* B */
+    write_block_rows(&w, n, A, 0, nfree, nfree, m);        /* C */
+    write_block_rows(&w, n, A, nfree, 0, m, nfree);        /* D */
+    write_vec(&w, nfree, inst->b);                         /* a */
+    write_vec(&w, m, inst->b + nfree);                     /* b */
+  } else {
+    fprintf(w.f, "%d\n", n);
+    write_dense_nm(&w, n, A);
+    write_vec(&w, n, inst->b);
+    if (fmt == SLV_FMT_SICONOS_RELAY) {
+      write_vec(&w, n, inst->lo);
+      write_vec(&w, n, inst->hi);
+    }
+  }
+  st = slv_wr_close(&w);
+done:
+  if (owned) free((double *)A);
+  return st;
+}
