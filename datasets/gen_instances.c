@@ -1,0 +1,482 @@
+/* gen_instances.c -- the generator of lcplab's bundled instance set.
+ *
+ *   gen_instances --type spd|contact|boxed-findex|box --n N [--seed S]
+ *                 --out FILE [--force]
+ *
+ * Writes one problem in lcplab's own text format (SLV_FMT_LCPLAB, through
+ * slv_write; see datasets/README.md) with the reference solution x_ref where
+ * one is planted.  Sign convention (slv.h): w = A x + b, lo <= x <= hi,
+ * x_i = lo_i => w_i >= 0, x_i = hi_i => w_i <= 0, inside => w_i = 0.
+ * All randomness comes from one GSL gsl_rng_mt19937 seeded with S (default
+ * 1), drawn in a fixed order, so (type, n, seed) fixes the random draws;
+ * the file is bit-identical for the same libm and OpenBLAS kernel (checked:
+ * OPENBLAS_NUM_THREADS=1 and 2 give the same file at n = 1000; another CPU's
+ * kernel may round the products differently).  Products use OpenBLAS
+ * (cblas_dsyrk, cblas_dgemv).
+ *
+ * Families ("datasets/README.md, Bundled instances" is the user-facing copy):
+ *
+ *   spd           A = B B^T / n + 1e-2 I, B n x n with N(0,1) entries.
+ *                 Planted: a random half of the rows (exactly floor(n/2),
+ *                 chosen by shuffling) has x*_i ~ U(0,1), w*_i = 0; the other
+ *                 rows have x*_i = 0, w*_i ~ U(0,1).  b = w* - A x*.  A is
+ *                 positive definite, so x* is the unique solution: x_ref = x*.
+ *
+ *   contact       "contact-like" A = J M^-1 J^T + eps I.  nb = ceil(nc/4)
+ *                 free rigid bodies with 6 DOF (mass m ~ U(0.5, 2), principal
+ *                 inertia m * U(0.1, 1) per axis; M^-1 is diagonal).  One
+ *                 normal row per contact (nc = n contacts); a contact joins
+ *                 body a to body b != a with probability 0.7, else body a to
+ *                 the ground (always the ground when nb = 1).  Normal nrm:
+ *                 random unit vector; lever arms r_a, r_b ~ U(-1,1)^3; row
+ *                 J_c = [ nrm, r_a x nrm ] on body a, [ -nrm, -(r_b x nrm) ]
+ *                 on body b.  eps = 1e-6 * mean(diag(J M^-1 J^T)) (CFM-like).
+ *                 b = J v - |N(0, 0.5)| per row, v ~ N(0,1)^(6 nb): the
+ *                 velocity after an unconstrained step, approaching contacts.
+ *                 Standard LCP (lo = 0, hi = inf), not planted: no x_ref.
+ *
+ *   boxed-findex  the friction pyramid as a boxed LCP with ODE's findex:
+ *                 nc = floor(n/3) contacts, rows (normal, t1, t2) per contact
+ *                 (so the written n is 3 floor(n/3)), (t1, t2) an orthonormal
+ *                 tangent basis of nrm; the same body model and A as contact.
+ *                 Normal rows: lo = 0, hi = inf, b = J v - |N(0, 0.5)|.
+ *                 Tangent rows: findex = their normal row, mu = 0.5, bounds
+ *                 -mu x_n .. mu x_n (lo/hi stored as -mu / mu), b = J v.
+ *                 Not planted: no x_ref.
+ *
+ *   box           A as in spd; lo_i = -U(0.1, 1), hi_i = U(0.1, 1).  Planted:
+ *                 the rows are shuffled into three groups of about n/3: at lo
+ *                 (x* = lo, w* ~ U(0,1)), at hi (x* = hi, w* ~ -U(0,1)),
+ *                 inside (x* = lo + U(0,1)(hi - lo), w* = 0).  b = w* - A x*;
+ *                 x_ref = x* (unique since A is positive definite).
+ *
+ * For the idea of the contact family compare ../shared/peers/src/gen_lcp.c
+ * (types contact / contact-box); this is an independent implementation, the
+ * files are not identical to the peers'.
+ *
+ * Exit status: 0 written; 2 bad arguments, or --out exists and no --force
+ * (message on stderr); 1 the problem could not be built or written (no
+ * memory, slv_write error).  The file is written to FILE.tmp.PID and then
+ * moved into place, so an interrupted run never leaves a partial FILE.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+/* OpenBLAS's cblas.h first; gsl_randist.h pulls in gsl_cblas.h (through
+ * gsl_matrix.h), which redeclares the same enums.  Marking gsl_cblas.h as
+ * already included lets GSL's blas types use OpenBLAS's identical enums. */
+#include <cblas.h>
+#define __GSL_CBLAS_H__
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "slv.h"
+#include "slv_io.h"
+
+#define GEN_MAX_N 10000 /* dense A of 800 MB; larger sets need a sparse generator */
+#define GEN_MU 0.5      /* friction coefficient of the boxed-findex family */
+
+static void usage(FILE *f)
+{
+  fprintf(f,
+          "usage: gen_instances --type spd|contact|boxed-findex|box --n N [--seed S]\n"
+          "                     --out FILE [--force]\n"
+          "  writes one instance in lcplab's text format (datasets/README.md);\n"
+          "  N in 1..%d (boxed-findex: 3..%d, rounded down to a multiple of 3);\n"
+          "  S: GSL mt19937 seed, default 1; an existing FILE is kept unless --force.\n",
+          GEN_MAX_N, GEN_MAX_N);
+}
+
+/* ---- small helpers --------------------------------------------------------- */
+
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || end == s || *end != '\0' || v < lo || v > hi) return -1;
+  *out = v;
+  return 0;
+}
+
+static int parse_ulong(const char *s, unsigned long *out)
+{
+  char *end;
+  errno = 0;
+  if (s[0] == '-') return -1;
+  unsigned long v = strtoul(s, &end, 10);
+  if (errno || end == s || *end != '\0') return -1;
+  *out = v;
+  return 0;
+}
+
+static void cross3(const double *a, const double *b, double *c)
+{
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double norm3(const double *a) { return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
+
+/* A uniformly distributed unit vector (normalised Gaussian; retried if tiny). */
+static void unit3(gsl_rng *r, double *v)
+{
+  double s;
+  do {
+    for (int k = 0; k < 3; k++) v[k] = gsl_ran_gaussian(r, 1.0);
+    s = norm3(v);
+  } while (s < 1e-6);
+  for (int k = 0; k < 3; k++) v[k] /= s;
+}
+
+/* Copies the lower triangle of the n x n column-major A onto the upper one,
+ * so A is exactly symmetric (dsyrk fills one triangle). */
+static void symmetrize_from_lower(int n, double *A)
+{
+  for (int j = 0; j < n; j++)
+    for (int i = j + 1; i < n; i++) A[j + (size_t)i * n] = A[i + (size_t)j * n];
+}
+
+/* A = B B^T / n + 1e-2 I, B n x n with N(0,1) entries drawn column by column. */
+static int fill_spd(gsl_rng *r, int n, double *A)
+{
+  double *B = malloc((size_t)n * n * sizeof *B);
+  if (!B) return -1;
+  for (size_t k = 0; k < (size_t)n * n; k++) B[k] = gsl_ran_gaussian(r, 1.0);
+  cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, 1.0 / n, B, n, 0.0, A, n);
+  symmetrize_from_lower(n, A);
+  for (int i = 0; i < n; i++) A[i + (size_t)i * n] += 1e-2;
+  free(B);
+  return 0;
+}
+
+/* b = w - A x (A n x n column-major). */
+static void planted_b(int n, const double *A, const double *x, const double *w, double *b)
+{
+  memcpy(b, w, (size_t)n * sizeof *b);
+  cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, -1.0, A, n, x, 1, 1.0, b, 1);
+}
+
+/* perm = a uniformly random permutation of 0..n-1. */
+static void random_perm(gsl_rng *r, int n, int *perm)
+{
+  for (int i = 0; i < n; i++) perm[i] = i;
+  if (n > 1) gsl_ran_shuffle(r, perm, (size_t)n, sizeof *perm);
+}
+
+/* ---- families --------------------------------------------------------------- */
+
+static int gen_spd(gsl_rng *r, slv_instance *inst)
+{
+  int n = inst->n, rc = -1;
+  double *w = calloc((size_t)n, sizeof *w);
+  int *perm = malloc((size_t)n * sizeof *perm);
+  inst->x_ref = calloc((size_t)n, sizeof *inst->x_ref);
+  if (!w || !perm || !inst->x_ref || fill_spd(r, n, inst->A)) goto done;
+  random_perm(r, n, perm);
+  for (int k = 0; k < n; k++) {
+    int i = perm[k];
+    if (k < n / 2) inst->x_ref[i] = gsl_rng_uniform_pos(r); /* x* > 0, w* = 0 */
+    else w[i] = gsl_rng_uniform_pos(r);                     /* x* = 0, w* > 0 */
+  }
+  planted_b(n, inst->A, inst->x_ref, w, inst->b);
+  /* lo = 0, hi = +inf: as allocated by slv_instance_new_dense */
+  rc = 0;
+done:
+  free(w);
+  free(perm);
+  return rc;
+}
+
+static int gen_box(gsl_rng *r, slv_instance *inst)
+{
+  int n = inst->n, rc = -1;
+  double *w = calloc((size_t)n, sizeof *w);
+  int *perm = malloc((size_t)n * sizeof *perm);
+  inst->x_ref = calloc((size_t)n, sizeof *inst->x_ref);
+  if (!w || !perm || !inst->x_ref || fill_spd(r, n, inst->A)) goto done;
+  for (int i = 0; i < n; i++) {
+    inst->lo[i] = -(0.1 + 0.9 * gsl_rng_uniform(r));
+    inst->hi[i] = 0.1 + 0.9 * gsl_rng_uniform(r);
+  }
+  random_perm(r, n, perm);
+  for (int k = 0; k < n; k++) {
+    int i = perm[k];
+    if (k % 3 == 0) { /* at lo, pushed up by w > 0 */
+      inst->x_ref[i] = inst->lo[i];
+      w[i] = gsl_rng_uniform_pos(r);
+    } else if (k % 3 == 1) { /* at hi, pushed down by w < 0 */
+      inst->x_ref[i] = inst->hi[i];
+      w[i] = -gsl_rng_uniform_pos(r);
+    } else { /* strictly inside, w = 0 */
+      inst->x_ref[i] = inst->lo[i] + gsl_rng_uniform_pos(r) * (inst->hi[i] - inst->lo[i]);
+    }
+  }
+  planted_b(n, inst->A, inst->x_ref, w, inst->b);
+  rc = 0;
+done:
+  free(w);
+  free(perm);
+  return rc;
+}
+
+/* contact (friction = 0: one normal row per contact, nc = n) and
+ * boxed-findex (friction = 1: rows n, t1, t2 per contact, nc = n / 3). */
+static int gen_contact(gsl_rng *r, slv_instance *inst, int friction)
+{
+  int n = inst->n, rows_per = friction ? 3 : 1, nc = n / rows_per;
+  int nb = (nc + 3) / 4, nd = 6 * nb, rc = -1;
+  double *minv = malloc((size_t)nd * sizeof *minv); /* diagonal of M^-1 */
+  double *J = calloc((size_t)n * nd, sizeof *J);    /* n x nd, column-major */
+  double *v = malloc((size_t)nd * sizeof *v);
+  if (!minv || !J || !v) goto done;
+  if (friction) {
+    inst->findex = malloc((size_t)n * sizeof *inst->findex);
+    inst->mu = calloc((size_t)n, sizeof *inst->mu);
+    if (!inst->findex || !inst->mu) goto done;
+  }
+
+  for (int k = 0; k < nb; k++) {
+    double m = 0.5 + 1.5 * gsl_rng_uniform(r);
+    for (int d = 0; d < 3; d++) minv[6 * k + d] = 1.0 / m;
+    for (int d = 0; d < 3; d++) minv[6 * k + 3 + d] = 1.0 / (m * (0.1 + 0.9 * gsl_rng_uniform(r)));
+  }
+
+  for (int c = 0; c < nc; c++) {
+    int a = (int)gsl_rng_uniform_int(r, (unsigned long)nb), bb = -1;
+    if (nb > 1 && gsl_rng_uniform(r) < 0.7) {
+      bb = (int)gsl_rng_uniform_int(r, (unsigned long)(nb - 1));
+      if (bb >= a) bb++; /* uniform over the bodies other than a */
+    }
+    double nrm[3], t1[3], t2[3], tmp[3], ra[3], rb[3], s;
+    unit3(r, nrm);
+    do { /* t1: a random direction orthogonal to nrm */
+      unit3(r, tmp);
+      cross3(nrm, tmp, t1);
+      s = norm3(t1);
+    } while (s < 1e-3);
+    for (int d = 0; d < 3; d++) t1[d] /= s;
+    cross3(nrm, t1, t2);
+    for (int d = 0; d < 3; d++) {
+      ra[d] = 2.0 * gsl_rng_uniform(r) - 1.0;
+      rb[d] = 2.0 * gsl_rng_uniform(r) - 1.0;
+    }
+    const double *dir[3] = { nrm, t1, t2 };
+    for (int q = 0; q < rows_per; q++) {
+      int i = rows_per * c + q;
+      double ang[3];
+      cross3(ra, dir[q], ang);
+      for (int d = 0; d < 3; d++) {
+        J[i + (size_t)(6 * a + d) * n] = dir[q][d];
+        J[i + (size_t)(6 * a + 3 + d) * n] = ang[d];
+      }
+      if (bb >= 0) {
+        cross3(rb, dir[q], ang);
+        for (int d = 0; d < 3; d++) {
+          J[i + (size_t)(6 * bb + d) * n] = -dir[q][d];
+          J[i + (size_t)(6 * bb + 3 + d) * n] = -ang[d];
+        }
+      }
+      if (friction) {
+        inst->findex[i] = q == 0 ? -1 : rows_per * c;
+        inst->mu[i] = q == 0 ? 0.0 : GEN_MU;
+        inst->lo[i] = q == 0 ? 0.0 : -GEN_MU;
+        inst->hi[i] = q == 0 ? INFINITY : GEN_MU;
+      }
+    }
+  }
+
+  /* b = J v - |N(0, 0.5)| on normal rows, J v on tangent rows (J unscaled) */
+  for (int k = 0; k < nd; k++) v[k] = gsl_ran_gaussian(r, 1.0);
+  cblas_dgemv(CblasColMajor, CblasNoTrans, n, nd, 1.0, J, n, v, 1, 0.0, inst->b, 1);
+  for (int i = 0; i < n; i++)
+    if (i % rows_per == 0) inst->b[i] -= fabs(gsl_ran_gaussian(r, 0.5));
+
+  /* A = (J M^-1/2)(J M^-1/2)^T + eps I */
+  for (int k = 0; k < nd; k++) {
+    double sq = sqrt(minv[k]);
+    for (int i = 0; i < n; i++) J[i + (size_t)k * n] *= sq;
+  }
+  cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, nd, 1.0, J, n, 0.0, inst->A, n);
+  symmetrize_from_lower(n, inst->A);
+  double tr = 0.0;
+  for (int i = 0; i < n; i++) tr += inst->A[i + (size_t)i * n];
+  double eps = 1e-6 * tr / n;
+  for (int i = 0; i < n; i++) inst->A[i + (size_t)i * n] += eps;
+  rc = 0;
+done:
+  free(minv);
+  free(J);
+  free(v);
+  return rc;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+/* inst->name = base name of path without its extension. */
+static void set_name(slv_instance *inst, const char *path)
+{
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  snprintf(inst->name, sizeof inst->name, "%s", base);
+  char *dot = strrchr(inst->name, '.');
+  if (dot && dot != inst->name) *dot = '\0';
+}
+
+/* Writes to a temporary file beside out, then links it into place (no
+ * --force: fails if out appeared meanwhile) or renames over it (--force). */
+static int write_instance(const slv_instance *inst, const char *out, int force)
+{
+  char tmp[PATH_MAX], err[512];
+  if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid()) >= (int)sizeof tmp) {
+    fprintf(stderr, "gen_instances: --out %s: path too long\n", out);
+    return 2;
+  }
+  slv_status st = slv_write(tmp, SLV_FMT_LCPLAB, inst, err, sizeof err);
+  if (st != SLV_CONVERGED) {
+    fprintf(stderr, "gen_instances: writing %s: %s (%s)\n", out, err, slv_status_str(st));
+    unlink(tmp);
+    return 1;
+  }
+  if (!force) {
+    if (link(tmp, out) == 0) {
+      unlink(tmp);
+      return 0;
+    }
+    if (errno == EEXIST) {
+      fprintf(stderr, "gen_instances: --out %s: file exists (use --force to overwrite)\n", out);
+      unlink(tmp);
+      return 2;
+    }
+    /* file systems without hard links: fall through to rename */
+  }
+  if (rename(tmp, out) != 0) {
+    fprintf(stderr, "gen_instances: --out %s: cannot move %s into place: %s\n", out, tmp,
+            strerror(errno));
+    unlink(tmp);
+    return 1;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  const char *type = NULL, *out = NULL;
+  long n = -1;
+  unsigned long seed = 1;
+  int force = 0;
+
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    int has_val = i + 1 < argc;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "--force")) {
+      force = 1;
+    } else if (!strcmp(a, "--type") || !strcmp(a, "--n") || !strcmp(a, "--seed") ||
+               !strcmp(a, "--out")) {
+      if (!has_val) {
+        fprintf(stderr, "gen_instances: %s needs a value\n", a);
+        usage(stderr);
+        return 2;
+      }
+      const char *val = argv[++i];
+      if (!strcmp(a, "--type")) {
+        type = val;
+      } else if (!strcmp(a, "--out")) {
+        out = val;
+      } else if (!strcmp(a, "--n")) {
+        if (parse_int(val, 1, GEN_MAX_N, &n)) {
+          fprintf(stderr, "gen_instances: --n '%s': expected an integer in 1..%d\n", val, GEN_MAX_N);
+          return 2;
+        }
+      } else if (parse_ulong(val, &seed)) {
+        fprintf(stderr, "gen_instances: --seed '%s': expected a non-negative integer\n", val);
+        return 2;
+      }
+    } else {
+      fprintf(stderr, "gen_instances: unknown argument '%s'\n", a);
+      usage(stderr);
+      return 2;
+    }
+  }
+  if (!type || n < 0 || !out || !*out) {
+    fprintf(stderr, "gen_instances: --type, --n and --out are required\n");
+    usage(stderr);
+    return 2;
+  }
+  int family;
+  if (!strcmp(type, "spd")) family = 0;
+  else if (!strcmp(type, "contact")) family = 1;
+  else if (!strcmp(type, "boxed-findex")) family = 2;
+  else if (!strcmp(type, "box")) family = 3;
+  else {
+    fprintf(stderr, "gen_instances: --type '%s': expected spd, contact, boxed-findex or box\n", type);
+    return 2;
+  }
+  if (family == 2) {
+    if (n < 3) {
+      fprintf(stderr, "gen_instances: --n %ld: boxed-findex needs n >= 3 (3 rows per contact)\n", n);
+      return 2;
+    }
+    n -= n % 3;
+  }
+  char dir[PATH_MAX];
+  const char *slash = strrchr(out, '/');
+  if (snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - out) + 1 : 1, slash ? out : ".") >=
+      (int)sizeof dir) {
+    fprintf(stderr, "gen_instances: --out %s: path too long\n", out);
+    return 2;
+  }
+  struct stat sb;
+  if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode) || access(dir, W_OK) != 0) {
+    fprintf(stderr, "gen_instances: --out %s: directory %s does not exist or is not writable\n",
+            out, dir);
+    return 2;
+  }
+  if (!force && stat(out, &sb) == 0) {
+    fprintf(stderr, "gen_instances: --out %s: file exists (use --force to overwrite)\n", out);
+    return 2;
+  }
+
+  gsl_set_error_handler_off();
+  gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+  slv_instance *inst = slv_instance_new_dense((int)n);
+  if (!r || !inst) {
+    fprintf(stderr, "gen_instances: out of memory for n = %ld\n", n);
+    gsl_rng_free(r);
+    slv_instance_free(inst);
+    return 1;
+  }
+  gsl_rng_set(r, seed);
+  set_name(inst, out);
+
+  int rc;
+  switch (family) {
+  case 0: rc = gen_spd(r, inst); break;
+  case 1: rc = gen_contact(r, inst, 0); break;
+  case 2: rc = gen_contact(r, inst, 1); break;
+  default: rc = gen_box(r, inst); break;
+  }
+  if (rc) {
+    fprintf(stderr, "gen_instances: out of memory building %s n = %ld\n", type, n);
+    rc = 1;
+  } else {
+    slv_instance_classify(inst);
+    rc = write_instance(inst, out, force);
+  }
+  slv_instance_free(inst);
+  gsl_rng_free(r);
+  return rc;
+}

@@ -1,0 +1,121 @@
+#!/bin/bash
+# run-tests.sh -- lcplab's test suite on a fresh Debian 12 machine (as root).
+#
+#   bash scripts/run-tests.sh             (from anywhere; works in the checkout)
+#
+# Stages (each reported PASS/FAIL; a failed stage does not stop the next
+# independent one):
+#   packages    the Debian packages below, installed if missing (as in
+#               run-main-job.sh)
+#   autoreconf  autoreconf -fi
+#   check       build/:     ../configure; make -j2; make -j2 check
+#   sanitizers  build-san/: ../configure --enable-sanitizers --enable-asserts;
+#               make -j2; make -j2 check (AddressSanitizer + UBSan)
+#   valgrind    build/:     make check-valgrind (every test binary under
+#               memcheck through tests/valgrind.sh; leaks are errors), with
+#               LCPLAB_QUICK=1 so the slowest data-driven tests may trim
+# A failed make check prints its test-suite.log.  The last line is
+# "N passed, M failed" (stages); exit status 0 iff no stage failed.
+set -uo pipefail
+
+PACKAGES="build-essential autoconf automake libtool pkg-config libopenblas-dev liblapacke-dev
+libgsl-dev libcunit1-dev libhdf5-dev libfclib-dev gnuplot-nox valgrind python3"
+
+install_packages() {
+  local missing="" p
+  for p in $PACKAGES; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      missing="$missing $p"
+    fi
+  done
+  if [ -z "$missing" ]; then
+    echo "packages: all present"
+    return 0
+  fi
+  echo "packages: installing$missing"
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "error: missing Debian packages:$missing; run this script as root, or install them" >&2
+    return 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update && apt-get install -y --no-install-recommends $missing
+}
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+export OPENBLAS_NUM_THREADS=1
+
+passed=0
+failed=0
+summary=""
+start_all=$(date +%s)
+
+# stage NAME COMMAND...: runs the command, records PASS/FAIL and its time.
+stage() {
+  local name=$1 t0 rc
+  shift
+  echo
+  echo "=== stage $name ==="
+  t0=$(date +%s)
+  "$@"
+  rc=$?
+  local dt=$(( $(date +%s) - t0 ))
+  if [ $rc -eq 0 ]; then
+    passed=$((passed + 1))
+    summary="$summary  PASS  $name (${dt} s)"$'\n'
+  else
+    failed=$((failed + 1))
+    summary="$summary  FAIL  $name (${dt} s, exit $rc)"$'\n'
+  fi
+  echo "=== stage $name: $([ $rc -eq 0 ] && echo PASS || echo FAIL) (${dt} s) ==="
+  return $rc
+}
+
+# Test counts of the last make check in directory $1 (from test-suite.log).
+counts() {
+  local log=$1/test-suite.log
+  [ -f "$log" ] && grep -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):' "$log" | tr '\n' ' '
+}
+
+# make_check DIR TARGET: make TARGET in DIR; on failure print test-suite.log.
+make_check() {
+  local dir=$1 target=$2
+  if make -C "$dir" -j2 "$target"; then
+    echo "$dir: $(counts "$dir")"
+    return 0
+  fi
+  echo "---- $dir/test-suite.log ----"
+  cat "$dir/test-suite.log" 2>/dev/null || echo "(no test-suite.log: the build failed)"
+  echo "---- end of $dir/test-suite.log ----"
+  return 1
+}
+
+configure_build() { # DIR [configure options]: (re)configure and build in DIR
+  local dir=$1
+  shift
+  mkdir -p "$dir" && (cd "$dir" && ../configure -q "$@") && make -C "$dir" -j2
+}
+
+stage_check() { configure_build build && make_check build check; }
+stage_san() { configure_build build-san --enable-sanitizers --enable-asserts && make_check build-san check; }
+stage_valgrind() {
+  command -v valgrind >/dev/null || { echo "valgrind not found (apt-get install valgrind)"; return 1; }
+  [ -f build/Makefile ] || configure_build build || return 1
+  LCPLAB_QUICK=1 make -C build -j2 check-valgrind && echo "build (valgrind): $(counts build)" && return 0
+  echo "---- build/test-suite.log (valgrind) ----"
+  cat build/test-suite.log 2>/dev/null
+  echo "---- end ----"
+  return 1
+}
+
+if stage packages install_packages && stage autoreconf autoreconf -fi; then
+  stage check stage_check
+  stage sanitizers stage_san
+  stage valgrind stage_valgrind
+fi
+
+echo
+echo "=== summary ($(( $(date +%s) - start_all )) s) ==="
+printf '%s' "$summary"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
