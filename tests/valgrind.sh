@@ -6,7 +6,8 @@
 #   LOG_COMPILER=tests/valgrind.sh  ->  tests/valgrind.sh ./tests/test_pgs
 #
 # Shell scripts (*.sh) run directly, not under valgrind (memcheck would trace
-# the shell, not lcplab).  Test programs in the build tree are usually
+# the shell, not lcplab); LCPLAB_VALGRIND=1 tells test_cli.sh to run every
+# lcplab it calls under memcheck instead.  Test programs in the build tree are usually
 # libtool wrapper scripts (shared libsolvers): they are run through
 # `./libtool --mode=execute`, which substitutes the real binary
 # (.libs/...) and sets LD_LIBRARY_PATH, so memcheck sees the program itself.
@@ -17,6 +18,8 @@ if [ $# -lt 1 ]; then
 fi
 case $1 in
   *.sh)
+    LCPLAB_VALGRIND=1
+    export LCPLAB_VALGRIND
     if [ -x "$1" ]; then exec "$@"; else exec "${SHELL:-/bin/sh}" "$@"; fi
     ;;
 esac

@@ -1,0 +1,88 @@
+/* cli.h -- private interface between the pieces of the `lcplab` program.
+ *
+ * lcplab.c holds main(), the subcommand table and the helpers every
+ * subcommand shares (strict number parsing, the one-line error printer, JSON
+ * string/number output); each cmd_*.c file implements one subcommand as
+ *
+ *     int cli_cmd_NAME(int argc, char **argv);
+ *
+ * where argv[0] is the subcommand's own name and the return value is the
+ * process exit status.  The exit statuses are a contract (DESIGN.md, "The
+ * command line"): experiments and outside scripts rely on them.
+ *
+ *     CLI_EXIT_OK       0  success; for `solve`: the solver converged
+ *     CLI_EXIT_USAGE    2  bad input or usage: one line "lcplab: ..." on
+ *                          stderr naming the file, line or option, nothing
+ *                          on stdout
+ *     CLI_EXIT_NOCONV   3  `solve`: the solver ran but did not converge
+ *                          (any positive slv_status); the JSON is printed
+ *
+ * Nothing here is global mutable state: every helper works on its arguments.
+ */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+  CLI_EXIT_OK = 0,
+  CLI_EXIT_USAGE = 2,
+  CLI_EXIT_NOCONV = 3
+};
+
+/* ---- subcommands (argv[0] = the subcommand name) ------------------------- */
+int cli_cmd_solvers(int argc, char **argv);
+int cli_cmd_solve(int argc, char **argv);
+int cli_cmd_convert(int argc, char **argv);
+
+/* ---- shared helpers (lcplab.c) -------------------------------------------- */
+
+/* Print "lcplab: <formatted message>\n" on stderr (one line: any newline in
+ * the expansion is replaced by a space). */
+void cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 1, 2)))
+#endif
+  ;
+
+/* Print a library message err about path as one line "lcplab: ...".  The
+ * library's reader messages already start with "PATH:LINE: "; when err does
+ * not start with path, "PATH: " is prepended so that the file is named. */
+void cli_error_lib(const char *path, const char *err);
+
+/* Strict number parsing: the whole string s (no leading/trailing blanks,
+ * not empty) must be one number.  Return 1 on success with *out set, 0
+ * otherwise (*out untouched).  cli_parse_double also rejects NaN and
+ * infinities; cli_parse_long uses base 10. */
+int cli_parse_double(const char *s, double *out);
+int cli_parse_long(const char *s, long *out);
+
+/* If argv[*i] is the option `name` given as "--name VALUE" or
+ * "--name=VALUE", set *value, advance *i past the value and return 1.
+ * Return 0 if argv[*i] is another option.  Return -1 (after printing
+ * "lcplab: CMD: option --name needs a value") if the value is missing. */
+int cli_option_value(const char *cmd, int argc, char **argv, int *i, const char *name,
+                     const char **value);
+
+/* 1 if something exists at path (file, directory, dangling link...). */
+int cli_path_exists(const char *path);
+
+/* The last component of path (after the last '/'); never NULL. */
+const char *cli_basename(const char *path);
+
+/* JSON output on f: a string with quotes, escaping '"', '\\', control
+ * characters and invalid UTF-8 (replaced by U+FFFD); a number as "%.*g"
+ * with `digits` significant digits (17 round-trips a double, 6 for times),
+ * or null when it is NaN or infinite (JSON has neither). */
+void cli_json_string(FILE *f, const char *s);
+void cli_json_number(FILE *f, double v, int digits);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CLI_H */

@@ -1,0 +1,169 @@
+/* cmd_convert.c -- `lcplab convert`: rewrite an instance file in another
+ * format.
+ *
+ *     lcplab convert IN OUT [--from FMT] [--to FMT] [--force]
+ *
+ * IN is read with slv_read (format from --from, else its extension, else its
+ * content); OUT is written with slv_write in the format --to names, else the
+ * one OUT's extension implies (slv_format_for_path: .dat -> the Siconos
+ * LCP / MLCP / relay layout that fits the bounds, .blcp, .mtx, .lcp).  The
+ * writers use %.17g, so IN and the re-read OUT are the same problem bit for
+ * bit (the sign change of .blcp, b = -b_ode, is exact).
+ *
+ * Nothing is written when: OUT exists and --force is not given (checked
+ * before reading IN; for MatrixMarket also its sidecars STEM.b, .lo, .hi,
+ * .findex, .mu), IN is unreadable or malformed, OUT's extension is
+ * unknown and --to is not given, or the target format cannot hold the
+ * problem (findex rows in a Siconos LCP file...: the library's
+ * SLV_ERR_UNSUPPORTED message).  Each gives one line "lcplab: ..." on
+ * stderr and exit status 2.  Success: exit 0, nothing on stdout.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "slv.h"
+#include "slv_io.h"
+
+static void usage(FILE *f)
+{
+  fprintf(f,
+          "usage: lcplab convert IN OUT [--from FMT] [--to FMT] [--force]\n"
+          "\n"
+          "Read IN and write the same problem to OUT.\n"
+          "\n"
+          "options (before or after IN OUT):\n"
+          "  --from FMT   read IN as FMT (default: from its extension, then its content)\n"
+          "  --to FMT     write OUT as FMT (default: from OUT's extension:\n"
+          "               .dat siconos-lcp/mlcp/relay, .blcp, .mtx, .lcp lcplab)\n"
+          "  --force      overwrite OUT if it exists\n"
+          "  --help       this text\n"
+          "\n"
+          "formats: siconos-lcp, siconos-mlcp, siconos-relay, blcp, mtx, lcplab\n"
+          "exit status: 0 written, 2 error (one line on stderr, nothing written).\n");
+}
+
+/* Parses the value of --from / --to; -1 (after the message) if unknown. */
+static int parse_format(const char *opt, const char *v, slv_format *out)
+{
+  int f = slv_format_from_str(v);
+  if (f < 0) {
+    cli_error("convert: unknown %s format '%s' (one of: siconos-lcp, siconos-mlcp, "
+              "siconos-relay, blcp, mtx, lcplab)",
+              opt, v);
+    return -1;
+  }
+  *out = (slv_format)f;
+  return 0;
+}
+
+/* The MatrixMarket writer also writes (or removes stale) sidecar files
+ * STEM.b, .lo, .hi, .findex, .mu, where STEM is OUT without a trailing
+ * ".mtx" (else OUT itself): libsolvers/io_mtx.c, sidecar().  Without
+ * --force none of them may exist either.  Returns 1 (after the message
+ * naming the first one found) if one does. */
+static int mtx_sidecar_exists(const char *out, slv_format to)
+{
+  if (to == SLV_FMT_AUTO)
+    to = slv_format_for_path(out);
+  if (to != SLV_FMT_MTX)
+    return 0;
+  static const char *const sfx[] = {".b", ".lo", ".hi", ".findex", ".mu"};
+  size_t n = strlen(out);
+  if (n >= 4 && strcmp(out + n - 4, ".mtx") == 0)
+    n -= 4;
+  for (size_t k = 0; k < sizeof sfx / sizeof sfx[0]; k++) {
+    char path[4096];
+    if (n + strlen(sfx[k]) >= sizeof path)
+      return 0; /* longer than any path the system takes: nothing exists there */
+    memcpy(path, out, n);
+    strcpy(path + n, sfx[k]);
+    if (cli_path_exists(path)) {
+      cli_error("%s exists (it would be written with %s; use --force to overwrite)", path, out);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int cli_cmd_convert(int argc, char **argv)
+{
+  const char *in = NULL, *out = NULL;
+  slv_format from = SLV_FMT_AUTO, to = SLV_FMT_AUTO;
+  int force = 0;
+
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--") == 0)
+      break;
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      usage(stdout);
+      return CLI_EXIT_OK;
+    }
+  }
+
+  int options_done = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    const char *v = NULL;
+    int r;
+    if (options_done || arg[0] != '-' || arg[1] == '\0') {
+      if (!in) {
+        in = arg;
+      } else if (!out) {
+        out = arg;
+      } else {
+        cli_error("convert: unexpected argument '%s' (IN and OUT are already given)", arg);
+        return CLI_EXIT_USAGE;
+      }
+      continue;
+    }
+    if (strcmp(arg, "--") == 0) {
+      options_done = 1;
+    } else if (strcmp(arg, "--force") == 0) {
+      force = 1;
+    } else if ((r = cli_option_value("convert", argc, argv, &i, "from", &v)) != 0) {
+      if (r < 0 || parse_format("--from", v, &from) < 0)
+        return CLI_EXIT_USAGE;
+    } else if ((r = cli_option_value("convert", argc, argv, &i, "to", &v)) != 0) {
+      if (r < 0 || parse_format("--to", v, &to) < 0)
+        return CLI_EXIT_USAGE;
+    } else {
+      cli_error("convert: unknown option '%s' (see 'lcplab convert --help')", arg);
+      return CLI_EXIT_USAGE;
+    }
+  }
+  if (!in || !out) {
+    cli_error("convert: missing %s (usage: lcplab convert IN OUT [options])", in ? "OUT" : "IN");
+    return CLI_EXIT_USAGE;
+  }
+
+  if (to == SLV_FMT_AUTO && slv_format_for_path(out) == SLV_FMT_AUTO) {
+    cli_error("%s: unknown extension, cannot choose the output format (use --to FMT)", out);
+    return CLI_EXIT_USAGE;
+  }
+  if (!force) {
+    if (cli_path_exists(out)) {
+      cli_error("%s exists (use --force to overwrite)", out);
+      return CLI_EXIT_USAGE;
+    }
+    if (mtx_sidecar_exists(out, to))
+      return CLI_EXIT_USAGE;
+  }
+
+  char err[512] = "";
+  slv_instance *inst = NULL;
+  if (slv_read(in, from, &inst, err, sizeof err) != SLV_CONVERGED || !inst) {
+    cli_error_lib(in, err);
+    return CLI_EXIT_USAGE;
+  }
+  err[0] = '\0';
+  slv_status st = slv_write(out, to, inst, err, sizeof err);
+  slv_instance_free(inst);
+  if (st != SLV_CONVERGED) {
+    cli_error_lib(out, err);
+    return CLI_EXIT_USAGE;
+  }
+  return CLI_EXIT_OK;
+}

@@ -1,0 +1,462 @@
+/* cmd_solve.c -- `lcplab solve`: read one instance file, solve it with a
+ * solver chosen by name, print one JSON object.
+ *
+ *     lcplab solve FILE --solver NAME [--tol T] [--max-iter N] [--repeat R]
+ *                  [--omega W] [--format FMT] [--warm XFILE]
+ *                  [--solution OUT] [--force] [--history] [--json]
+ *
+ * The problem (sign convention w = A x + b):
+ *     lo <= x <= hi;  x_i = lo_i => w_i >= 0;  x_i = hi_i => w_i <= 0;
+ *     lo_i < x_i < hi_i => w_i = 0;   findex rows: bounds -+mu_i |x_j|.
+ *
+ * Steps, in this order, so that nothing is solved or written on bad input:
+ *   1. parse the options strictly (options may come before or after FILE);
+ *   2. find the solver in the registry; build and validate the options;
+ *   3. refuse an existing --solution OUT unless --force;
+ *   4. read FILE (slv_read, SLV_FMT_AUTO unless --format), validate the
+ *      problem, check that the solver accepts it (slv_solver_accepts);
+ *   5. read the --warm vector (exactly n values);
+ *   6. create the workspace, then solve R times, each repeat from the same
+ *      start (zeros, or the --warm vector, copied fresh), timing only
+ *      slv_solve with CLOCK_MONOTONIC (I/O and workspace creation excluded);
+ *   7. write --solution (x of the last repeat, %.17g one per line), print
+ *      the JSON object on stdout.
+ *
+ * JSON fields, in this order: instance (FILE's base name), solver, kind, n,
+ * status, iterations, time_s (median over the repeats), res_nat_inf,
+ * res_rel, compl, infeas (all recomputed by the library from (A, b, lo, hi,
+ * x)), then pivots, solver_residual, time_min_s, repeat, tol, max_iter,
+ * omega, warm_start, format, message (only when not converged) and history
+ * (only with --history).  Numbers are %.17g (times %.6g); NaN and infinities
+ * are null.
+ *
+ * Exit status: 0 converged; 3 the solver ran but did not converge (the JSON
+ * is printed); 2 usage or input error (one line "lcplab: ..." on stderr, no
+ * JSON), which includes a solver that refuses the problem kind.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "slv.h"
+#include "slv_io.h"
+
+#define SOLVE_MAX_REPEAT 1000000L
+
+static void usage(FILE *f)
+{
+  fprintf(f,
+          "usage: lcplab solve FILE --solver NAME [options]\n"
+          "\n"
+          "Read FILE (format from its extension, else its content), solve it and print\n"
+          "one JSON object on stdout: instance, solver, kind, n, status, iterations,\n"
+          "time_s (median solve time, I/O excluded), res_nat_inf, res_rel, compl, infeas, ...\n"
+          "\n"
+          "options (before or after FILE):\n"
+          "  --solver NAME     solver to use (required; see 'lcplab solvers')\n"
+          "  --tol T           converged iff res_rel <= T (T > 0; default: library's)\n"
+          "  --max-iter N      iteration / pivot limit (N >= 1; default: library's)\n"
+          "  --omega W         relaxation (pgs: SOR factor in (0, 2))\n"
+          "  --repeat R        solve R times (1..1000000), report the median time\n"
+          "  --format FMT      read FILE as FMT: siconos-lcp, siconos-mlcp, siconos-relay,\n"
+          "                    blcp, mtx, lcplab (default: auto)\n"
+          "  --warm XFILE      start from the vector in XFILE (n values, one per line)\n"
+          "  --solution OUT    write x to OUT, one value per line (%%.17g)\n"
+          "  --force           overwrite OUT if it exists\n"
+          "  --history         add \"history\": res_rel after each iteration\n"
+          "  --json            accepted for compatibility (the output is always JSON)\n"
+          "  --help            this text\n"
+          "\n"
+          "exit status: 0 converged, 3 did not converge (JSON still printed),\n"
+          "2 bad input or usage (one line on stderr, no JSON).\n");
+}
+
+typedef struct solve_args {
+  const char *file;
+  const char *solver;
+  const char *solution;
+  const char *warm;
+  slv_format format;
+  int have_tol, have_max_iter, have_omega;
+  double tol, omega;
+  long max_iter, repeat;
+  int history, force;
+} solve_args;
+
+/* "auto, siconos-lcp, ..." for messages. */
+static void format_list(char *buf, size_t len)
+{
+  buf[0] = '\0';
+  size_t used = 0;
+  for (int f = SLV_FMT_AUTO; f <= SLV_FMT_LCPLAB; f++) {
+    int k = snprintf(buf + used, len - used, "%s%s", f ? ", " : "", slv_format_str((slv_format)f));
+    if (k < 0 || (size_t)k >= len - used)
+      return;
+    used += (size_t)k;
+  }
+}
+
+/* "pgs, pjacobi, direct" for messages. */
+static void solver_list(char *buf, size_t len)
+{
+  buf[0] = '\0';
+  size_t used = 0;
+  int count = slv_solver_count();
+  for (int i = 0; i < count; i++) {
+    const slv_solver *s = slv_solver_at(i);
+    if (!s || !s->name)
+      continue;
+    int k = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", s->name);
+    if (k < 0 || (size_t)k >= len - used)
+      return;
+    used += (size_t)k;
+  }
+}
+
+/* Returns -1 on success (continue), else the exit status to return. */
+static int parse_args(int argc, char **argv, solve_args *a)
+{
+  memset(a, 0, sizeof *a);
+  a->format = SLV_FMT_AUTO;
+  a->repeat = 1;
+
+  /* --help wins wherever it is (but not after "--", where it is a file). */
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--") == 0)
+      break;
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      usage(stdout);
+      return CLI_EXIT_OK;
+    }
+  }
+
+  int options_done = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    const char *v = NULL;
+    int r;
+    if (options_done || arg[0] != '-' || arg[1] == '\0') {
+      if (a->file) {
+        cli_error("solve: unexpected argument '%s' (FILE is already '%s')", arg, a->file);
+        return CLI_EXIT_USAGE;
+      }
+      a->file = arg;
+      continue;
+    }
+    if (strcmp(arg, "--") == 0) {
+      options_done = 1;
+      continue;
+    }
+    if (strcmp(arg, "--json") == 0)
+      continue;
+    if (strcmp(arg, "--history") == 0) {
+      a->history = 1;
+      continue;
+    }
+    if (strcmp(arg, "--force") == 0) {
+      a->force = 1;
+      continue;
+    }
+    if ((r = cli_option_value("solve", argc, argv, &i, "solver", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      a->solver = v;
+    } else if ((r = cli_option_value("solve", argc, argv, &i, "solution", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      if (!v[0]) {
+        cli_error("solve: --solution needs a file name");
+        return CLI_EXIT_USAGE;
+      }
+      a->solution = v;
+    } else if ((r = cli_option_value("solve", argc, argv, &i, "warm", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      if (!v[0]) {
+        cli_error("solve: --warm needs a file name");
+        return CLI_EXIT_USAGE;
+      }
+      a->warm = v;
+    } else if ((r = cli_option_value("solve", argc, argv, &i, "tol", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      if (!cli_parse_double(v, &a->tol) || !(a->tol > 0)) {
+        cli_error("solve: --tol must be a finite number > 0, got '%s'", v);
+        return CLI_EXIT_USAGE;
+      }
+      a->have_tol = 1;
+    } else if ((r = cli_option_value("solve", argc, argv, &i, "max-iter", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      if (!cli_parse_long(v, &a->max_iter) || a->max_iter < 1 || a->max_iter > INT_MAX) {
+        cli_error("solve: --max-iter must be an integer between 1 and %d, got '%s'", INT_MAX, v);
+        return CLI_EXIT_USAGE;
+      }
+      a->have_max_iter = 1;
+    } else if ((r = cli_option_value("solve", argc, argv, &i, "repeat", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      if (!cli_parse_long(v, &a->repeat) || a->repeat < 1 || a->repeat > SOLVE_MAX_REPEAT) {
+        cli_error("solve: --repeat must be an integer between 1 and %ld, got '%s'",
+                  SOLVE_MAX_REPEAT, v);
+        return CLI_EXIT_USAGE;
+      }
+    } else if ((r = cli_option_value("solve", argc, argv, &i, "omega", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      if (!cli_parse_double(v, &a->omega)) {
+        cli_error("solve: --omega must be a finite number, got '%s'", v);
+        return CLI_EXIT_USAGE;
+      }
+      a->have_omega = 1;
+    } else if ((r = cli_option_value("solve", argc, argv, &i, "format", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      int f = slv_format_from_str(v);
+      if (f < 0) {
+        char list[256];
+        format_list(list, sizeof list);
+        cli_error("solve: unknown --format '%s' (one of: %s)", v, list);
+        return CLI_EXIT_USAGE;
+      }
+      a->format = (slv_format)f;
+    } else {
+      cli_error("solve: unknown option '%s' (see 'lcplab solve --help')", arg);
+      return CLI_EXIT_USAGE;
+    }
+  }
+
+  if (!a->file) {
+    cli_error("solve: missing FILE (usage: lcplab solve FILE --solver NAME [options])");
+    return CLI_EXIT_USAGE;
+  }
+  if (!a->solver) {
+    cli_error("solve: missing --solver NAME (see 'lcplab solvers')");
+    return CLI_EXIT_USAGE;
+  }
+  return -1;
+}
+
+static double seconds_between(const struct timespec *t0, const struct timespec *t1)
+{
+  return (double)(t1->tv_sec - t0->tv_sec) + 1e-9 * (double)(t1->tv_nsec - t0->tv_nsec);
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+  double a = *(const double *)pa, b = *(const double *)pb;
+  return (a > b) - (a < b);
+}
+
+/* Median of t[0..m-1] (sorts t); mean of the two middle values if m is even. */
+static double median_sorted(double *t, long m)
+{
+  qsort(t, (size_t)m, sizeof *t, cmp_double);
+  return (m % 2) ? t[m / 2] : 0.5 * (t[m / 2 - 1] + t[m / 2]);
+}
+
+static void print_json(const solve_args *a, const slv_solver *solver, const slv_instance *inst,
+                       const slv_options *opt, const slv_result *res, double t_median,
+                       double t_min)
+{
+  FILE *f = stdout;
+  fputs("{\"instance\":", f);
+  cli_json_string(f, cli_basename(a->file));
+  fputs(",\"solver\":", f);
+  cli_json_string(f, solver->name);
+  fputs(",\"kind\":", f);
+  cli_json_string(f, inst->kind);
+  fprintf(f, ",\"n\":%d,\"status\":", inst->n);
+  cli_json_string(f, slv_status_str(res->status));
+  fprintf(f, ",\"iterations\":%d,\"time_s\":", res->iterations);
+  cli_json_number(f, t_median, 6);
+  fputs(",\"res_nat_inf\":", f);
+  cli_json_number(f, res->res.res_nat_inf, 17);
+  fputs(",\"res_rel\":", f);
+  cli_json_number(f, res->res.res_rel, 17);
+  fputs(",\"compl\":", f);
+  cli_json_number(f, res->res.compl, 17);
+  fputs(",\"infeas\":", f);
+  cli_json_number(f, res->res.infeas, 17);
+  fprintf(f, ",\"pivots\":%d,\"solver_residual\":", res->pivots);
+  cli_json_number(f, res->solver_residual, 17);
+  fputs(",\"time_min_s\":", f);
+  cli_json_number(f, t_min, 6);
+  fprintf(f, ",\"repeat\":%ld,\"tol\":", a->repeat);
+  cli_json_number(f, opt->tol, 17);
+  fprintf(f, ",\"max_iter\":%d,\"omega\":", opt->max_iter);
+  cli_json_number(f, opt->omega, 17);
+  fprintf(f, ",\"warm_start\":%s,\"format\":", opt->warm_start ? "true" : "false");
+  cli_json_string(f, slv_format_str(inst->format));
+  if (res->status != SLV_CONVERGED) {
+    fputs(",\"message\":", f);
+    cli_json_string(f, res->message);
+  }
+  if (a->history) {
+    fputs(",\"history\":[", f);
+    for (int k = 0; res->history && k < res->history_len; k++) {
+      if (k)
+        fputc(',', f);
+      cli_json_number(f, res->history[k], 17);
+    }
+    fputc(']', f);
+  }
+  fputs("}\n", f);
+}
+
+/* Everything a solve allocates; released in one place (solve_free), so every
+ * early return of solve_run leaks nothing. */
+typedef struct solve_state {
+  slv_instance *inst;
+  slv_workspace *ws;
+  double *x0, *x, *w, *times;
+} solve_state;
+
+static void solve_free(solve_state *s)
+{
+  slv_workspace_free(s->ws);
+  slv_instance_free(s->inst);
+  free(s->times);
+  free(s->w);
+  free(s->x);
+  free(s->x0);
+}
+
+/* Steps 2..7 of the header; returns the exit status. */
+static int solve_run(const solve_args *a, solve_state *s)
+{
+  char err[512], msg[512];
+
+  const slv_solver *solver = slv_solver_find(a->solver);
+  if (!solver) {
+    char list[256];
+    solver_list(list, sizeof list);
+    cli_error("solve: unknown solver '%s' (known: %s)", a->solver, list);
+    return CLI_EXIT_USAGE;
+  }
+
+  slv_options opt = slv_options_default();
+  if (a->have_tol)
+    opt.tol = a->tol;
+  if (a->have_max_iter)
+    opt.max_iter = (int)a->max_iter;
+  if (a->have_omega)
+    opt.omega = a->omega;
+  opt.warm_start = a->warm ? 1 : 0;
+  opt.record_history = a->history;
+  msg[0] = '\0';
+  if (slv_options_validate(&opt, msg, sizeof msg) != SLV_CONVERGED) {
+    cli_error("solve: invalid options: %s", msg[0] ? msg : "rejected by the library");
+    return CLI_EXIT_USAGE;
+  }
+
+  /* Checked before any work: never overwrite without --force. */
+  if (a->solution && !a->force && cli_path_exists(a->solution)) {
+    cli_error("%s exists (use --force to overwrite)", a->solution);
+    return CLI_EXIT_USAGE;
+  }
+
+  err[0] = '\0';
+  if (slv_read(a->file, a->format, &s->inst, err, sizeof err) != SLV_CONVERGED || !s->inst) {
+    cli_error_lib(a->file, err);
+    return CLI_EXIT_USAGE;
+  }
+  const slv_instance *inst = s->inst;
+  slv_problem prob = slv_instance_problem(inst);
+  msg[0] = '\0';
+  if (slv_problem_validate(&prob, msg, sizeof msg) != SLV_CONVERGED) {
+    cli_error("%s: invalid problem: %s", a->file, msg[0] ? msg : "rejected by the library");
+    return CLI_EXIT_USAGE;
+  }
+  msg[0] = '\0';
+  if (slv_solver_accepts(solver, &prob, msg, sizeof msg) != SLV_CONVERGED) {
+    /* The library's message names the solver and the offending row. */
+    if (msg[0])
+      cli_error("%s: %s", a->file, msg);
+    else
+      cli_error("%s: solver %s cannot take this %s problem", a->file, solver->name, inst->kind);
+    return CLI_EXIT_USAGE;
+  }
+
+  int n = inst->n;
+  size_t nalloc = n > 0 ? (size_t)n : 1;
+  s->x0 = calloc(nalloc, sizeof *s->x0);
+  s->x = calloc(nalloc, sizeof *s->x);
+  s->w = calloc(nalloc, sizeof *s->w);
+  s->times = calloc((size_t)a->repeat, sizeof *s->times);
+  if (!s->x0 || !s->x || !s->w || !s->times) {
+    cli_error("%s: out of memory for n=%d, repeat=%ld", a->file, n, a->repeat);
+    return CLI_EXIT_USAGE;
+  }
+
+  if (a->warm) {
+    err[0] = '\0';
+    if (slv_read_vector(a->warm, n, s->x0, err, sizeof err) != SLV_CONVERGED) {
+      cli_error_lib(a->warm, err);
+      return CLI_EXIT_USAGE;
+    }
+  }
+
+  slv_status st = slv_workspace_new(solver, n > 0 ? n : 1, &opt, &s->ws);
+  if (st != SLV_CONVERGED || !s->ws) {
+    cli_error("%s: cannot create the workspace of solver '%s' for n=%d: %s", a->file,
+              solver->name, n, slv_status_str(st));
+    return CLI_EXIT_USAGE;
+  }
+
+  /* Every repeat starts from the same point, copied fresh; only slv_solve is
+   * timed. */
+  slv_result res;
+  memset(&res, 0, sizeof res);
+  double t_min = 0;
+  for (long r = 0; r < a->repeat; r++) {
+    struct timespec t0, t1;
+    memcpy(s->x, s->x0, nalloc * sizeof *s->x);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    st = slv_solve(s->ws, &prob, &opt, s->x, s->w, &res);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (st < 0) {
+      /* Refused to run (unsupported kind, invalid data...): a bad-input error. */
+      cli_error("%s: solver '%s' refused the problem (%s): %s", a->file, solver->name,
+                slv_status_str(st), res.message[0] ? res.message : "no detail");
+      return CLI_EXIT_USAGE;
+    }
+    s->times[r] = seconds_between(&t0, &t1);
+    if (r == 0 || s->times[r] < t_min)
+      t_min = s->times[r];
+  }
+  double t_median = median_sorted(s->times, a->repeat);
+
+  if (a->solution) {
+    err[0] = '\0';
+    if (slv_write_vector(a->solution, n, s->x, err, sizeof err) != SLV_CONVERGED) {
+      cli_error_lib(a->solution, err);
+      return CLI_EXIT_USAGE;
+    }
+  }
+
+  /* The history points into the workspace: print before it is freed. */
+  print_json(a, solver, inst, &opt, &res, t_median, t_min);
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    cli_error("solve: cannot write the result to standard output");
+    return CLI_EXIT_USAGE;
+  }
+  return (res.status == SLV_CONVERGED) ? CLI_EXIT_OK : CLI_EXIT_NOCONV;
+}
+
+int cli_cmd_solve(int argc, char **argv)
+{
+  solve_args a;
+  int rc = parse_args(argc, argv, &a);
+  if (rc >= 0)
+    return rc;
+  solve_state s = {0};
+  rc = solve_run(&a, &s);
+  solve_free(&s);
+  return rc;
+}

@@ -1,0 +1,272 @@
+/* lcplab.c -- main() of the `lcplab` program: subcommand dispatch, --version,
+ * --help, and the helpers the subcommands share (cli.h).
+ *
+ *     lcplab --version | --help
+ *     lcplab solvers   [--help]
+ *     lcplab solve     FILE --solver NAME [options]     (cmd_solve.c)
+ *     lcplab convert   IN OUT [options]                 (cmd_convert.c)
+ *     lcplab export | simulate | experiment             not yet available
+ *
+ * The command line is a contract (DESIGN.md, "The command line"): exit 0 on
+ * success, 2 on bad input or usage with exactly one line "lcplab: ..." on
+ * stderr, 3 when `solve` ran but did not converge.  With no arguments or an
+ * unknown subcommand the usage goes to stderr and the exit status is 2.
+ *
+ * Number parsing is strict (strtod / strtol and a full-string check): "1e-8x",
+ * " 3", "" and "nan" are errors, never silently 0 or a prefix.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "slv.h"
+
+/* ---- usage ------------------------------------------------------------------ */
+
+static void usage(FILE *f)
+{
+  fprintf(f,
+          "usage: lcplab COMMAND [ARGS]\n"
+          "\n"
+          "Complementarity problems (LCP, boxed LCP, friction) for contact dynamics.\n"
+          "\n"
+          "commands:\n"
+          "  solvers      list the registered solvers and the problems they accept\n"
+          "  solve        solve one instance file, print one JSON object\n"
+          "  convert      convert an instance file between the supported formats\n"
+          "  export       (not yet available) write the problems of a simulated scene\n"
+          "  simulate     (not yet available) run a scene, write per-step metrics as CSV\n"
+          "  experiment   (not yet available) a solver comparison, its CSV and figures\n"
+          "\n"
+          "options:\n"
+          "  --help       this text\n"
+          "  --version    print the version\n"
+          "\n"
+          "'lcplab COMMAND --help' describes each command.\n"
+          "exit status: 0 success, 2 bad input or usage, 3 solver did not converge.\n");
+}
+
+/* ---- dispatch ----------------------------------------------------------------- */
+
+typedef struct cli_command {
+  const char *name;
+  int (*run)(int argc, char **argv); /* NULL: not yet available */
+} cli_command;
+
+static const cli_command cli_commands[] = {
+  {"solvers", cli_cmd_solvers},
+  {"solve", cli_cmd_solve},
+  {"convert", cli_cmd_convert},
+  {"export", NULL},
+  {"simulate", NULL},
+  {"experiment", NULL},
+};
+
+int main(int argc, char **argv)
+{
+  if (argc < 2) {
+    usage(stderr);
+    return CLI_EXIT_USAGE;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+    printf("lcplab %s\n", SLV_VERSION);
+    return CLI_EXIT_OK;
+  }
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+    usage(stdout);
+    return CLI_EXIT_OK;
+  }
+  for (size_t k = 0; k < sizeof cli_commands / sizeof cli_commands[0]; k++) {
+    if (strcmp(cmd, cli_commands[k].name) != 0)
+      continue;
+    if (!cli_commands[k].run) {
+      cli_error("'%s' is not implemented yet", cmd);
+      return CLI_EXIT_USAGE;
+    }
+    return cli_commands[k].run(argc - 1, argv + 1);
+  }
+  if (cmd[0] == '-')
+    cli_error("unknown option '%s'", cmd);
+  else
+    cli_error("unknown command '%s'", cmd);
+  usage(stderr);
+  return CLI_EXIT_USAGE;
+}
+
+/* ---- shared helpers ------------------------------------------------------------- */
+
+void cli_error(const char *fmt, ...)
+{
+  char line[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  /* One line, whatever the message holds (a file name may contain '\n'). */
+  for (char *c = line; *c; c++)
+    if (*c == '\n' || *c == '\r')
+      *c = ' ';
+  fprintf(stderr, "lcplab: %s\n", line);
+}
+
+void cli_error_lib(const char *path, const char *err)
+{
+  if (!err || !err[0])
+    err = "unknown error";
+  size_t len = strlen(path);
+  if (strncmp(err, path, len) == 0 && err[len] == ':')
+    cli_error("%s", err);
+  else
+    cli_error("%s: %s", path, err);
+}
+
+/* strtod/strtol accept leading blanks; we want the string to be the number. */
+static int starts_like_number(const char *s)
+{
+  return s && s[0] != '\0' && s[0] != ' ' && s[0] != '\t' && s[0] != '\n' && s[0] != '\r' &&
+         s[0] != '\f' && s[0] != '\v';
+}
+
+int cli_parse_double(const char *s, double *out)
+{
+  if (!starts_like_number(s))
+    return 0;
+  char *end = NULL;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
+    return 0;
+  *out = v;
+  return 1;
+}
+
+int cli_parse_long(const char *s, long *out)
+{
+  if (!starts_like_number(s))
+    return 0;
+  char *end = NULL;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (end == s || *end != '\0' || errno == ERANGE)
+    return 0;
+  *out = v;
+  return 1;
+}
+
+int cli_option_value(const char *cmd, int argc, char **argv, int *i, const char *name,
+                     const char **value)
+{
+  const char *arg = argv[*i];
+  if (strncmp(arg, "--", 2) != 0)
+    return 0;
+  size_t len = strlen(name);
+  if (strncmp(arg + 2, name, len) != 0)
+    return 0;
+  if (arg[2 + len] == '=') {
+    *value = arg + 3 + len;
+    return 1;
+  }
+  if (arg[2 + len] != '\0')
+    return 0;
+  if (*i + 1 >= argc) {
+    cli_error("%s: option --%s needs a value", cmd, name);
+    return -1;
+  }
+  *i += 1;
+  *value = argv[*i];
+  return 1;
+}
+
+int cli_path_exists(const char *path)
+{
+  struct stat st;
+  return lstat(path, &st) == 0;
+}
+
+const char *cli_basename(const char *path)
+{
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/* Length of the valid UTF-8 sequence at s, or 0 if the bytes there are not
+ * one (overlong forms, surrogates and code points above U+10FFFF rejected). */
+static size_t utf8_len(const unsigned char *s)
+{
+  unsigned c = s[0];
+  if (c < 0x80)
+    return 1;
+  size_t n;
+  unsigned cp;
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2;
+    cp = c & 0x1F;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    cp = c & 0x0F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    cp = c & 0x07;
+  } else {
+    return 0;
+  }
+  for (size_t k = 1; k < n; k++) {
+    if ((s[k] & 0xC0) != 0x80)
+      return 0;
+    cp = (cp << 6) | (s[k] & 0x3F);
+  }
+  if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+      (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+    return 0;
+  return n;
+}
+
+void cli_json_string(FILE *f, const char *s)
+{
+  const unsigned char *p = (const unsigned char *)(s ? s : "");
+  fputc('"', f);
+  while (*p) {
+    unsigned c = *p;
+    switch (c) {
+    case '"': fputs("\\\"", f); p++; continue;
+    case '\\': fputs("\\\\", f); p++; continue;
+    case '\b': fputs("\\b", f); p++; continue;
+    case '\f': fputs("\\f", f); p++; continue;
+    case '\n': fputs("\\n", f); p++; continue;
+    case '\r': fputs("\\r", f); p++; continue;
+    case '\t': fputs("\\t", f); p++; continue;
+    default: break;
+    }
+    if (c < 0x20 || c == 0x7F) {
+      fprintf(f, "\\u%04x", c);
+      p++;
+      continue;
+    }
+    size_t n = utf8_len(p);
+    if (n == 0) {
+      fputs("\\ufffd", f);
+      p++;
+    } else {
+      fwrite(p, 1, n, f);
+      p += n;
+    }
+  }
+  fputc('"', f);
+}
+
+void cli_json_number(FILE *f, double v, int digits)
+{
+  if (isfinite(v))
+    fprintf(f, "%.*g", digits, v);
+  else
+    fputs("null", f);
+}

@@ -1,0 +1,432 @@
+#!/bin/sh
+# test_cli.sh -- the `lcplab` command line against its contract (DESIGN.md,
+# "The command line"): exit statuses, the JSON object of `solve`, solution
+# files, one-line error messages naming the file, and `convert` round trips.
+#
+# Environment (set by `make check`, see Makefile.am AM_TESTS_ENVIRONMENT):
+#   LCPLAB_BIN     the built program (required; without it: SKIP, exit 77)
+#   LCPLAB_SRCDIR  the source tree (for the version in libsolvers/slv.h)
+#   LCPLAB_SHARED  ../shared (optional: the Siconos dataset check is skipped
+#                  when its datasets are absent)
+#   LCPLAB_VALGRIND=1  optional: run every lcplab invocation under memcheck;
+#                  any error or definite leak makes it exit 99, which fails
+#                  the check that ran it.
+#
+# Hand-derived problems (w = M x + q, 0 <= x _|_ w >= 0; Siconos .dat files
+# store M column-major, one column per text line):
+#   sym:    M = [[2,1],[1,2]], q = [-5,-6].  Guess both x_i > 0, so w = 0:
+#           2 x1 + x2 = 5, x1 + 2 x2 = 6  ->  x1 = 4/3, x2 = 7/3 (both > 0:
+#           the guess holds; M is SPD so this is the unique solution).
+#   nonsym: M = [[2,1],[0,2]] (row-major), q = [-5,-6].  Both x_i > 0:
+#           2 x2 = 6 -> x2 = 3;  2 x1 + 3 = 5 -> x1 = 1.  Read transposed
+#           (M^T = [[2,0],[1,2]]) it would give x = (2.5, 1.75), so this
+#           catches any orientation error in a reader/writer pair.
+#   free:   .blcp (ODE convention A x = b + w) with A = [[2,1],[1,2]],
+#           b = [5,6], lo = -inf, hi = +inf: w = 0, so A x = b and again
+#           x = (4/3, 7/3); the `direct` solver takes it.
+#   trivial (../shared, Siconos lcp_trivial.dat): M = diag(1..9), q = -1,
+#           so x_i = 1/i.
+# Exit: 0 all passed, 1 any failure, 77 skipped.  Last line: "N passed, M failed".
+
+BIN=${LCPLAB_BIN:-}
+if [ -z "$BIN" ] || [ ! -x "$BIN" ]; then
+  echo "SKIP: LCPLAB_BIN is not set or not an executable ('$BIN')"
+  echo "0 passed, 0 failed"
+  exit 77
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/test_cli.XXXXXX") || { echo "cannot create a temporary directory"; exit 1; }
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' HUP INT TERM
+
+npass=0
+nfail=0
+pass() { npass=$((npass + 1)); echo "ok   - $1"; }
+fail() {
+  nfail=$((nfail + 1))
+  echo "FAIL - $1: $2"
+  if [ -f "$T/out" ]; then echo "  stdout: $(head -c 600 "$T/out")"; fi
+  if [ -f "$T/err" ]; then echo "  stderr: $(head -c 600 "$T/err")"; fi
+}
+
+# Under LCPLAB_VALGRIND=1, memcheck must see lcplab itself: in a build tree
+# with shared libsolvers, LCPLAB_BIN is a libtool wrapper script, which
+# `libtool --mode=execute` replaces by the real binary.
+VG=
+if [ "${LCPLAB_VALGRIND:-0}" = 1 ]; then
+  VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
+  top=$(dirname "$(dirname "$BIN")")
+  if [ -x "$top/libtool" ]; then
+    VG="$top/libtool --mode=execute $VG"
+  fi
+  echo "running lcplab under: $VG"
+fi
+
+# lcp ARGS...: run lcplab, stdout -> $T/out, stderr -> $T/err, status -> $rc.
+lcp() {
+  if [ -n "$VG" ]; then
+    # shellcheck disable=SC2086
+    $VG "$BIN" "$@" >"$T/out" 2>"$T/err"
+  else
+    "$BIN" "$@" >"$T/out" 2>"$T/err"
+  fi
+  rc=$?
+}
+
+# expect_err DESC WANT ARGS...: exit 2, nothing on stdout, exactly one line on
+# stderr starting with "lcplab: " and containing WANT (a fixed string).
+expect_err() {
+  desc=$1
+  want=$2
+  shift 2
+  lcp "$@"
+  nl=$(wc -l <"$T/err")
+  if [ "$rc" -ne 2 ]; then
+    fail "$desc" "exit $rc, expected 2"
+  elif [ -s "$T/out" ]; then
+    fail "$desc" "stdout is not empty"
+  elif [ "$nl" -ne 1 ]; then
+    fail "$desc" "$nl lines on stderr, expected exactly 1"
+  elif ! head -n 1 "$T/err" | grep -q '^lcplab: '; then
+    fail "$desc" "stderr does not start with 'lcplab: '"
+  elif ! grep -qF -- "$want" "$T/err"; then
+    fail "$desc" "stderr does not mention '$want'"
+  else
+    pass "$desc"
+  fi
+}
+
+# close FILE V1 V2 ... : FILE has exactly these values, one per line, each to 1e-10.
+close() {
+  cf_file=$1
+  shift
+  awk -v want="$*" 'BEGIN { n = split(want, e, " ") }
+    { v[NR] = $1 + 0; if (NF != 1) bad = 1 }
+    END {
+      if (bad || NR != n) exit 1
+      for (i = 1; i <= n; i++) { d = v[i] - e[i]; if (d < 0) d = -d; if (!(d <= 1e-10)) exit 1 }
+    }' "$cf_file"
+}
+
+# json_field NAME: the raw value of a top-level scalar field of $T/out.
+json_field() {
+  sed -nE 's/.*"'"$1"'":("[^"]*"|[^,}]*).*/\1/p' "$T/out" | head -n 1
+}
+
+# ---- problem files ---------------------------------------------------------------
+cat >"$T/sym.dat" <<'EOF'
+2
+0
+2
+2
+2	2
+2 1
+1 2
+-5 -6
+EOF
+# nonsym, column-major: column 1 = (2, 0), column 2 = (1, 2).
+cat >"$T/nonsym.dat" <<'EOF'
+2
+0
+2
+2
+2	2
+2 0
+1 2
+-5 -6
+EOF
+cat >"$T/free.blcp" <<'EOF'
+# A x = b + w, A row-major
+2
+2 1
+1 2
+5 6
+-inf -inf
+inf inf
+EOF
+
+# ---- version, help, dispatch -------------------------------------------------------
+want_version=
+if [ -n "${LCPLAB_SRCDIR:-}" ] && [ -f "$LCPLAB_SRCDIR/libsolvers/slv.h" ]; then
+  want_version=$(sed -n 's/^#define SLV_VERSION "\(.*\)"/\1/p' "$LCPLAB_SRCDIR/libsolvers/slv.h")
+fi
+[ -n "$want_version" ] || want_version=0.1.0
+lcp --version
+if [ "$rc" -eq 0 ] && [ "$(cat "$T/out")" = "lcplab $want_version" ] && [ ! -s "$T/err" ]; then
+  pass "--version prints 'lcplab $want_version'"
+else
+  fail "--version" "exit $rc"
+fi
+
+lcp --help
+if [ "$rc" -eq 0 ] && grep -q '^usage: lcplab' "$T/out" && grep -q 'simulate' "$T/out"; then
+  pass "--help: usage on stdout, lists future commands, exit 0"
+else
+  fail "--help" "exit $rc"
+fi
+
+lcp
+if [ "$rc" -eq 2 ] && [ ! -s "$T/out" ] && grep -q '^usage: lcplab' "$T/err"; then
+  pass "no arguments: usage on stderr, exit 2"
+else
+  fail "no arguments" "exit $rc"
+fi
+
+lcp frobnicate
+if [ "$rc" -eq 2 ] && [ ! -s "$T/out" ] && grep -q "frobnicate" "$T/err"; then
+  pass "unknown command: exit 2, names it"
+else
+  fail "unknown command" "exit $rc"
+fi
+
+for c in export simulate experiment; do
+  expect_err "'$c' is not implemented yet" "lcplab: '$c' is not implemented yet" "$c"
+done
+
+for c in solvers solve convert; do
+  lcp "$c" --help
+  if [ "$rc" -eq 0 ] && grep -q "^usage: lcplab $c" "$T/out"; then
+    pass "$c --help: usage on stdout, exit 0"
+  else
+    fail "$c --help" "exit $rc"
+  fi
+done
+
+# ---- solvers ---------------------------------------------------------------------
+lcp solvers
+for s in pgs pjacobi direct; do
+  if [ "$rc" -eq 0 ] && awk -v s="$s" '$1 == s { found = 1 } END { exit !found }' "$T/out"; then
+    pass "solvers lists $s"
+  else
+    fail "solvers lists $s" "exit $rc"
+  fi
+done
+
+# ---- solve: converged, JSON, solution --------------------------------------------
+lcp solve "$T/sym.dat" --solver pgs --tol 1e-12 --solution "$T/sym.x"
+if [ "$rc" -ne 0 ]; then
+  fail "solve sym.dat --solver pgs" "exit $rc, expected 0"
+elif [ "$(wc -l <"$T/out")" -ne 1 ]; then
+  fail "solve prints one JSON line" "$(wc -l <"$T/out") lines"
+elif ! grep -qE '^\{"instance":"sym\.dat","solver":"pgs","kind":"lcp","n":2,"status":"converged","iterations":[0-9]+,"time_s":[-+.0-9eE]+,"res_nat_inf":[-+.0-9eE]+,"res_rel":[-+.0-9eE]+,"compl":[-+.0-9eE]+,"infeas":[-+.0-9eE]+[,}]' "$T/out"; then
+  fail "solve JSON: required fields in order" "unexpected JSON"
+else
+  pass "solve sym.dat: exit 0, JSON fields in order, status converged"
+fi
+if [ -f "$T/sym.x" ] && close "$T/sym.x" 1.3333333333333333 2.3333333333333335; then
+  pass "--solution holds x = (4/3, 7/3) to 1e-10"
+else
+  fail "--solution values" "$(tr '\n' ' ' <"$T/sym.x" 2>/dev/null)"
+fi
+res_rel=$(json_field res_rel)
+if awk -v r="$res_rel" 'BEGIN { exit !(r != "" && r + 0 <= 1e-12) }'; then
+  pass "res_rel = $res_rel <= tol 1e-12"
+else
+  fail "res_rel <= 1e-12" "res_rel=$res_rel"
+fi
+if command -v python3 >/dev/null 2>&1; then
+  if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/out" 2>/dev/null; then
+    pass "solve output is valid JSON (python3)"
+  else
+    fail "solve output is valid JSON" "python3 json.load failed"
+  fi
+fi
+
+# Options after FILE or before it, --opt=value, --json, --repeat, --history.
+lcp solve --solver=pgs --tol=1e-12 --json --repeat 3 --history "$T/nonsym.dat" --solution "$T/nonsym.x"
+if [ "$rc" -eq 0 ] && close "$T/nonsym.x" 1 3 && [ "$(json_field repeat)" = 3 ] &&
+  grep -q '"history":\[[-+.0-9eE]' "$T/out"; then
+  pass "options before FILE, --opt=value, --repeat 3, --history; nonsym x = (1, 3)"
+else
+  fail "nonsym solve with options before FILE" "exit $rc, x=$(tr '\n' ' ' <"$T/nonsym.x" 2>/dev/null)"
+fi
+
+# Warm start from the solution itself.
+lcp solve "$T/sym.dat" --solver pgs --tol 1e-12 --warm "$T/sym.x" --solution "$T/warm.x"
+if [ "$rc" -eq 0 ] && [ "$(json_field warm_start)" = true ] && close "$T/warm.x" 1.3333333333333333 2.3333333333333335; then
+  pass "--warm: converged, warm_start true, same x"
+else
+  fail "--warm" "exit $rc"
+fi
+printf '1\n2\n3\n' >"$T/warm3.x"
+expect_err "--warm with 3 values for n = 2" "$T/warm3.x" solve "$T/sym.dat" --solver pgs --warm "$T/warm3.x"
+
+# ---- solve: not converged -> exit 3 -------------------------------------------------
+# One pgs sweep from 0 gives x = (2.5, 1.75), far from (4/3, 7/3).
+lcp solve "$T/sym.dat" --solver pgs --tol 1e-12 --max-iter 1
+if [ "$rc" -eq 3 ] && [ "$(json_field status)" = '"max_iter"' ] && [ "$(json_field iterations)" = 1 ] &&
+  grep -q '"message":' "$T/out"; then
+  pass "--max-iter 1: exit 3, status max_iter, iterations 1, message"
+else
+  fail "--max-iter 1" "exit $rc"
+fi
+
+# ---- solve: solver that refuses the problem kind ------------------------------------
+expect_err "direct on a bounded LCP: exit 2, names the solver" "direct" solve "$T/sym.dat" --solver direct
+if grep -qF "$T/sym.dat" "$T/err"; then
+  pass "direct refusal names the file"
+else
+  fail "direct refusal names the file" "no file name"
+fi
+lcp solve "$T/free.blcp" --solver direct --solution "$T/free.x"
+if [ "$rc" -eq 0 ] && close "$T/free.x" 1.3333333333333333 2.3333333333333335; then
+  pass "direct on a free .blcp problem: x = (4/3, 7/3)"
+else
+  fail "direct on free.blcp" "exit $rc"
+fi
+
+# ---- solve: bad input, one line naming the file -----------------------------------------
+: >"$T/empty.dat"
+expect_err "empty file" "$T/empty.dat" solve "$T/empty.dat" --solver pgs
+printf '2\n0\n2\n2\n2\t2\n2 1\n1\n' >"$T/trunc.dat"
+expect_err "truncated data" "$T/trunc.dat" solve "$T/trunc.dat" --solver pgs
+printf '2\n0\n2\n2\n2\t2\n2 1\nabc 2\n-5 -6\n' >"$T/token.dat"
+expect_err "non-numeric token" "$T/token.dat" solve "$T/token.dat" --solver pgs
+printf '2\n0\n2\n2\n2\t2\n2 nan\n1 2\n-5 -6\n' >"$T/nan.dat"
+expect_err "NaN entry" "$T/nan.dat" solve "$T/nan.dat" --solver pgs
+printf '%s\n' -3 0 -3 -3 '-3 -3' '1 2 3' >"$T/neg.dat"
+expect_err "negative size" "$T/neg.dat" solve "$T/neg.dat" --solver pgs
+printf '1000000000000\n0\n1000000000000\n1000000000000\n1000000000000\t1000000000000\n1 2\n' >"$T/huge.dat"
+expect_err "n = 1000000000000 header" "$T/huge.dat" solve "$T/huge.dat" --solver pgs
+printf '2000000000\n0\n2000000000\n2000000000\n2000000000\t2000000000\n1 2\n' >"$T/big.dat"
+expect_err "n = 2000000000 header (fits an int, not the file)" "$T/big.dat" solve "$T/big.dat" --solver pgs
+# Every byte value 0..255, 16 times: deterministic binary garbage.
+i=0
+while [ $i -lt 256 ]; do
+  # shellcheck disable=SC2059
+  printf "\\$(printf %o $i)"
+  i=$((i + 1))
+done >"$T/bytes.bin"
+cat "$T/bytes.bin" "$T/bytes.bin" "$T/bytes.bin" "$T/bytes.bin" >"$T/bytes4.bin"
+cat "$T/bytes4.bin" "$T/bytes4.bin" "$T/bytes4.bin" "$T/bytes4.bin" >"$T/garbage.dat"
+expect_err "binary garbage (fixed bytes) .dat" "$T/garbage.dat" solve "$T/garbage.dat" --solver pgs
+cp "$T/garbage.dat" "$T/garbage.blcp"
+expect_err "binary garbage (fixed bytes) .blcp" "$T/garbage.blcp" solve "$T/garbage.blcp" --solver pgs
+cp "$T/garbage.dat" "$T/garbage.lcp"
+expect_err "binary garbage (fixed bytes) .lcp" "$T/garbage.lcp" solve "$T/garbage.lcp" --solver pgs
+cp "$T/garbage.dat" "$T/garbage"
+expect_err "binary garbage (fixed bytes), no extension" "$T/garbage" solve "$T/garbage" --solver pgs
+head -c 4096 /dev/urandom >"$T/random.dat"
+expect_err "binary garbage (/dev/urandom)" "$T/random.dat" solve "$T/random.dat" --solver pgs
+printf '2\n2 1\n1 2\n5 6\n0 1\n1 0\n' >"$T/lohi.blcp"
+expect_err "lo > hi in a .blcp" "$T/lohi.blcp" solve "$T/lohi.blcp" --solver pgs
+printf '2\n2 1\n1 2\n5 6\n0 -1\ninf 1\n-1 5\n' >"$T/findex.blcp"
+expect_err "findex out of range in a .blcp" "$T/findex.blcp" solve "$T/findex.blcp" --solver pgs
+expect_err "missing file" "$T/no-such-file.dat" solve "$T/no-such-file.dat" --solver pgs
+expect_err "unknown --format" "nosuchformat" solve "$T/sym.dat" --solver pgs --format nosuchformat
+
+# ---- solve: usage errors ------------------------------------------------------------
+expect_err "unknown solver" "nosuchsolver" solve "$T/sym.dat" --solver nosuchsolver
+expect_err "unknown option" "--bogus" solve "$T/sym.dat" --solver pgs --bogus
+expect_err "missing --solver" "--solver" solve "$T/sym.dat"
+expect_err "missing FILE" "FILE" solve --solver pgs
+expect_err "two FILEs" "$T/nonsym.dat" solve "$T/sym.dat" "$T/nonsym.dat" --solver pgs
+expect_err "--tol without a value" "--tol" solve "$T/sym.dat" --solver pgs --tol
+for bad in abc 1e-8x '' ' 1e-8' 0 -1 nan inf 1e999; do
+  expect_err "bad --tol '$bad'" "--tol" solve "$T/sym.dat" --solver pgs --tol "$bad"
+done
+for bad in 0 -5 1.5 10x 99999999999; do
+  expect_err "bad --max-iter '$bad'" "--max-iter" solve "$T/sym.dat" --solver pgs --max-iter "$bad"
+done
+for bad in 0 1000001 two; do
+  expect_err "bad --repeat '$bad'" "--repeat" solve "$T/sym.dat" --solver pgs --repeat "$bad"
+done
+expect_err "bad --omega" "--omega" solve "$T/sym.dat" --solver pgs --omega x
+
+# ---- --solution never overwrites without --force -------------------------------------------
+printf 'keep me\n' >"$T/exists.x"
+cp "$T/exists.x" "$T/exists.orig"
+expect_err "--solution to an existing file" "$T/exists.x" solve "$T/sym.dat" --solver pgs --solution "$T/exists.x"
+if cmp -s "$T/exists.x" "$T/exists.orig"; then
+  pass "existing --solution file unchanged"
+else
+  fail "existing --solution file unchanged" "it was modified"
+fi
+lcp solve "$T/sym.dat" --solver pgs --tol 1e-12 --solution "$T/exists.x" --force
+if [ "$rc" -eq 0 ] && close "$T/exists.x" 1.3333333333333333 2.3333333333333335; then
+  pass "--force overwrites --solution"
+else
+  fail "--force overwrites --solution" "exit $rc"
+fi
+
+# ---- convert: round trip .dat -> .lcp -> .blcp -> .dat ----------------------------------
+ok=1
+lcp convert "$T/nonsym.dat" "$T/rt1.lcp"
+[ "$rc" -eq 0 ] || { ok=0; fail "convert nonsym.dat -> rt1.lcp" "exit $rc"; }
+lcp convert "$T/rt1.lcp" "$T/rt2.blcp"
+[ "$rc" -eq 0 ] || { ok=0; fail "convert rt1.lcp -> rt2.blcp" "exit $rc"; }
+lcp convert "$T/rt2.blcp" "$T/rt3.dat"
+[ "$rc" -eq 0 ] || { ok=0; fail "convert rt2.blcp -> rt3.dat" "exit $rc"; }
+[ "$ok" -eq 1 ] && pass "convert .dat -> .lcp -> .blcp -> .dat: exit 0 each"
+lcp solve "$T/nonsym.dat" --solver pgs --tol 1e-12 --solution "$T/rt0.x"
+for f in rt1.lcp rt2.blcp rt3.dat; do
+  lcp solve "$T/$f" --solver pgs --tol 1e-12 --solution "$T/$f.x"
+  if [ "$rc" -eq 0 ] && cmp -s "$T/rt0.x" "$T/$f.x" && close "$T/$f.x" 1 3; then
+    pass "solve $f: x identical byte for byte to nonsym.dat's, = (1, 3)"
+  else
+    fail "solve $f after convert" "exit $rc, x=$(tr '\n' ' ' <"$T/$f.x" 2>/dev/null)"
+  fi
+done
+
+# MatrixMarket: A in OUT.mtx plus sidecar vectors STEM.b (and .lo, .hi, .findex, .mu).
+lcp convert "$T/rt2.blcp" "$T/rt4.mtx"
+rc1=$rc
+lcp solve "$T/rt4.mtx" --solver pgs --tol 1e-12 --solution "$T/rt4.x"
+if [ "$rc1" -eq 0 ] && [ -f "$T/rt4.b" ] && [ "$rc" -eq 0 ] && cmp -s "$T/rt0.x" "$T/rt4.x"; then
+  pass "convert .blcp -> .mtx (+ .b): same x byte for byte"
+else
+  fail "convert .blcp -> .mtx" "exit $rc1 / $rc"
+fi
+printf 'keep me\n' >"$T/side.b"
+expect_err "convert to .mtx whose sidecar STEM.b exists" "$T/side.b" convert "$T/sym.dat" "$T/side.mtx"
+if [ ! -e "$T/side.mtx" ] && [ "$(cat "$T/side.b")" = "keep me" ]; then
+  pass "nothing written when a sidecar exists"
+else
+  fail "sidecar exists" "files written"
+fi
+
+cp "$T/rt3.dat" "$T/rt3.orig"
+expect_err "convert to an existing OUT" "$T/rt3.dat" convert "$T/sym.dat" "$T/rt3.dat"
+if cmp -s "$T/rt3.dat" "$T/rt3.orig"; then
+  pass "convert without --force left OUT unchanged"
+else
+  fail "convert without --force left OUT unchanged" "rt3.dat was modified"
+fi
+lcp convert "$T/sym.dat" "$T/rt3.dat" --force
+if [ "$rc" -eq 0 ]; then pass "convert --force overwrites"; else fail "convert --force" "exit $rc"; fi
+expect_err "convert: unknown OUT extension without --to" "$T/out.xyz" convert "$T/sym.dat" "$T/out.xyz"
+if [ ! -e "$T/out.xyz" ]; then pass "nothing written for an unknown extension"; else fail "unknown extension" "file written"; fi
+lcp convert "$T/sym.dat" "$T/to.xyz" --to lcplab
+rc1=$rc
+lcp solve "$T/to.xyz" --format lcplab --solver pgs --tol 1e-12 --solution "$T/to.x"
+if [ "$rc1" -eq 0 ] && [ "$rc" -eq 0 ] && close "$T/to.x" 1.3333333333333333 2.3333333333333335; then
+  pass "convert --to lcplab, solve --format lcplab"
+else
+  fail "convert --to lcplab" "exit $rc"
+fi
+expect_err "convert: missing input" "$T/no-such-file.dat" convert "$T/no-such-file.dat" "$T/x.lcp"
+expect_err "convert: malformed input" "$T/trunc.dat" convert "$T/trunc.dat" "$T/x.lcp"
+if [ ! -e "$T/x.lcp" ]; then pass "nothing written for a bad input"; else fail "convert bad input" "file written"; fi
+# A friction (findex) problem cannot be a Siconos LCP file.
+printf '2\n2 0\n0 2\n5 1\n0 -0.5\ninf 0.5\n-1 0\n' >"$T/fric.blcp"
+expect_err "convert: findex problem to .dat (unsupported)" "$T/fric" convert "$T/fric.blcp" "$T/fric.dat"
+if [ ! -e "$T/fric.dat" ]; then pass "nothing written for an unsupported target"; else fail "unsupported target" "file written"; fi
+expect_err "convert: unknown option" "--bogus" convert "$T/sym.dat" "$T/y.lcp" --bogus
+expect_err "convert: missing OUT" "OUT" convert "$T/sym.dat"
+
+# ---- shared dataset (optional) -----------------------------------------------------------
+triv="${LCPLAB_SHARED:-../shared}/datasets/siconos/lcp/lcp_trivial.dat"
+if [ -f "$triv" ]; then
+  lcp solve "$triv" --solver pgs --tol 1e-12 --solution "$T/triv.x"
+  if [ "$rc" -eq 0 ] && close "$T/triv.x" 1 0.5 0.33333333333333333 0.25 0.2 0.16666666666666667 \
+    0.14285714285714286 0.125 0.11111111111111111; then
+    pass "Siconos lcp_trivial.dat with pgs: x_i = 1/i"
+  else
+    fail "Siconos lcp_trivial.dat" "exit $rc"
+  fi
+else
+  echo "SKIP: $triv not found (LCPLAB_SHARED)"
+fi
+
+echo "$npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]
