@@ -1,6 +1,6 @@
 /* gen_instances.c -- the generator of lcplab's bundled instance set.
  *
- *   gen_instances --type spd|contact|boxed-findex|box --n N [--seed S]
+ *   gen_instances --type spd|contact|boxed-findex|box|joints --n N [--seed S]
  *                 --out FILE [--force]
  *
  * Writes one problem in lcplab's own text format (SLV_FMT_LCPLAB, through
@@ -50,6 +50,10 @@
  *                 inside (x* = lo + U(0,1)(hi - lo), w* = 0).  b = w* - A x*;
  *                 x_ref = x* (unique since A is positive definite).
  *
+ *   joints        A as in spd, every row an equality (lo = -inf, hi = +inf:
+ *                 pure joints, the problems the `direct` solver takes).
+ *                 Planted: x*_i = 2 U(0,1) - 1, w* = 0, b = -A x*; x_ref = x*.
+ *
  * For the idea of the contact family compare ../shared/peers/src/gen_lcp.c
  * (types contact / contact-box); this is an independent implementation, the
  * files are not identical to the peers'.
@@ -88,7 +92,7 @@
 static void usage(FILE *f)
 {
   fprintf(f,
-          "usage: gen_instances --type spd|contact|boxed-findex|box --n N [--seed S]\n"
+          "usage: gen_instances --type spd|contact|boxed-findex|box|joints --n N [--seed S]\n"
           "                     --out FILE [--force]\n"
           "  writes one instance in lcplab's text format (datasets/README.md);\n"
           "  N in 1..%d (boxed-findex: 3..%d, rounded down to a multiple of 3);\n"
@@ -228,6 +232,25 @@ done:
   free(w);
   free(perm);
   return rc;
+}
+
+static int gen_joints(gsl_rng *r, slv_instance *inst)
+{
+  int n = inst->n;
+  double *w = calloc((size_t)n, sizeof *w); /* w* = 0 */
+  inst->x_ref = calloc((size_t)n, sizeof *inst->x_ref);
+  if (!w || !inst->x_ref || fill_spd(r, n, inst->A)) {
+    free(w);
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    inst->lo[i] = -INFINITY;
+    inst->hi[i] = INFINITY;
+    inst->x_ref[i] = 2 * gsl_rng_uniform(r) - 1;
+  }
+  planted_b(n, inst->A, inst->x_ref, w, inst->b);
+  free(w);
+  return 0;
 }
 
 /* contact (friction = 0: one normal row per contact, nc = n) and
@@ -421,8 +444,10 @@ int main(int argc, char **argv)
   else if (!strcmp(type, "contact")) family = 1;
   else if (!strcmp(type, "boxed-findex")) family = 2;
   else if (!strcmp(type, "box")) family = 3;
+  else if (!strcmp(type, "joints")) family = 4;
   else {
-    fprintf(stderr, "gen_instances: --type '%s': expected spd, contact, boxed-findex or box\n", type);
+    fprintf(stderr, "gen_instances: --type '%s': expected spd, contact, boxed-findex, box or joints\n",
+            type);
     return 2;
   }
   if (family == 2) {
@@ -467,7 +492,8 @@ int main(int argc, char **argv)
   case 0: rc = gen_spd(r, inst); break;
   case 1: rc = gen_contact(r, inst, 0); break;
   case 2: rc = gen_contact(r, inst, 1); break;
-  default: rc = gen_box(r, inst); break;
+  case 3: rc = gen_box(r, inst); break;
+  default: rc = gen_joints(r, inst); break;
   }
   if (rc) {
     fprintf(stderr, "gen_instances: out of memory building %s n = %ld\n", type, n);

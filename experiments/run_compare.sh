@@ -5,7 +5,7 @@
 #   sh experiments/run_compare.sh BUILDDIR SRCDIR [GNUPLOT]
 #
 # 1. Generates the bundled set, if missing, into BUILDDIR/datasets/generated:
-#    FAMILY_N_s1.lcp for FAMILY in spd contact boxed-findex box and
+#    FAMILY_N_s1.lcp for FAMILY in spd contact boxed-findex box joints and
 #    N in 10 100 500 1000 (datasets/gen_instances --seed 1; existing files are
 #    kept: delete them to regenerate).
 # 2. Runs experiments/exp_compare on all of them: tol 1e-8, max-iter 10000
@@ -29,7 +29,7 @@ gnuplot=${3:-}
 
 export OPENBLAS_NUM_THREADS=1
 seed=1
-families="spd contact boxed-findex box"
+families="spd contact boxed-findex box joints"
 sizes="10 100 500 1000"
 pjacobi_max_iter=${PJACOBI_MAX_ITER:-10000}
 
