@@ -69,6 +69,10 @@ int cli_parse_long(const char *s, long *out);
 int cli_option_value(const char *cmd, int argc, char **argv, int *i, const char *name,
                      const char **value);
 
+/* 1 if --help or -h appears among argv[1..argc) before any "--" (after
+ * which it would be a file name). */
+int cli_wants_help(int argc, char **argv);
+
 /* 1 if something exists at path (file, directory, dangling link...). */
 int cli_path_exists(const char *path);
 

@@ -94,13 +94,9 @@ int cli_cmd_convert(int argc, char **argv)
   slv_format from = SLV_FMT_AUTO, to = SLV_FMT_AUTO;
   int force = 0;
 
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--") == 0)
-      break;
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      usage(stdout);
-      return CLI_EXIT_OK;
-    }
+  if (cli_wants_help(argc, argv)) {
+    usage(stdout);
+    return CLI_EXIT_OK;
   }
 
   int options_done = 0;

@@ -126,13 +126,9 @@ static int parse_args(int argc, char **argv, solve_args *a)
   a->repeat = 1;
 
   /* --help wins wherever it is (but not after "--", where it is a file). */
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--") == 0)
-      break;
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      usage(stdout);
-      return CLI_EXIT_OK;
-    }
+  if (cli_wants_help(argc, argv)) {
+    usage(stdout);
+    return CLI_EXIT_OK;
   }
 
   int options_done = 0;

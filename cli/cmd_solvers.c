@@ -30,11 +30,9 @@ static void usage(FILE *f)
 
 int cli_cmd_solvers(int argc, char **argv)
 {
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      usage(stdout);
-      return CLI_EXIT_OK;
-    }
+  if (cli_wants_help(argc, argv)) {
+    usage(stdout);
+    return CLI_EXIT_OK;
   }
   if (argc > 1) {
     if (argv[1][0] == '-')

@@ -186,6 +186,17 @@ int cli_option_value(const char *cmd, int argc, char **argv, int *i, const char 
   return 1;
 }
 
+int cli_wants_help(int argc, char **argv)
+{
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--") == 0)
+      return 0;
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+      return 1;
+  }
+  return 0;
+}
+
 int cli_path_exists(const char *path)
 {
   struct stat st;

@@ -102,25 +102,6 @@ static int pack_columns(const slv_problem *p, pgs_state *s) {
   return 1;
 }
 
-/* One sweep with the column update of w over the packed columns. */
-static void sweep_packed(const slv_problem *p, const pgs_state *s, double omega, double *x,
-                         double *w) {
-  const double *invd = s->invd;
-  for (int i = 0; i < p->n; i++) {
-    double lo, hi;
-    slv_bounds_at(p, x, i, &lo, &hi);
-    double xi = x[i];
-    double xn = xi - omega * w[i] * invd[i];
-    if (xn < lo) xn = lo;
-    if (xn > hi) xn = hi;
-    double d = xn - xi;
-    if (d != 0.0) {
-      x[i] = xn;
-      for (int k = s->colptr[i]; k < s->colptr[i + 1]; k++) w[s->rowind[k]] += d * s->val[k];
-    }
-  }
-}
-
 /* w = A x + b over the packed columns, O(nnz). */
 static void w_packed(const slv_problem *p, const pgs_state *s, const double *x, double *w) {
   int n = p->n;
@@ -132,9 +113,12 @@ static void w_packed(const slv_problem *p, const pgs_state *s, const double *x, 
   }
 }
 
-/* One sweep with the column update of w (dense). */
-static void sweep_dense(const slv_problem *p, const double *invd, double omega, double *x, double *w) {
+/* One sweep with the column update of w (dense storage): a move d of x_i
+ * adds d A(:,i) to w, over the packed nonzeros when the columns are packed. */
+static void sweep_columns(const slv_problem *p, const pgs_state *s, int packed, double omega,
+                          double *x, double *w) {
   int n = p->n;
+  const double *invd = s->invd;
   for (int i = 0; i < n; i++) {
     double lo, hi;
     slv_bounds_at(p, x, i, &lo, &hi);
@@ -143,8 +127,11 @@ static void sweep_dense(const slv_problem *p, const double *invd, double omega, 
     if (xn < lo) xn = lo;
     if (xn > hi) xn = hi;
     double d = xn - xi;
-    if (d != 0.0) {
-      x[i] = xn;
+    if (d == 0.0) continue;
+    x[i] = xn;
+    if (packed) {
+      for (int k = s->colptr[i]; k < s->colptr[i + 1]; k++) w[s->rowind[k]] += d * s->val[k];
+    } else {
       cblas_daxpy(n, d, p->A + (size_t)i * p->lda, 1, w, 1);
     }
   }
@@ -190,10 +177,8 @@ static slv_status pgs_solve(void *st, const slv_problem *p, const slv_options *o
   if (r.res_rel <= opt->tol) return SLV_CONVERGED;
 
   for (int it = 1; it <= opt->max_iter; it++) {
-    if (packed) {
-      sweep_packed(p, s, opt->omega, x, w);
-    } else if (dense) {
-      sweep_dense(p, s->invd, opt->omega, x, w);
+    if (dense) {
+      sweep_columns(p, s, packed, opt->omega, x, w);
     } else {
       sweep_csr(p, s->invd, opt->omega, x);
       slv_problem_w(p, x, w);

@@ -18,28 +18,8 @@
 # "N passed, M failed" (stages); exit status 0 iff no stage failed.
 set -uo pipefail
 
-PACKAGES="build-essential autoconf automake libtool pkg-config libopenblas-dev liblapacke-dev
-libgsl-dev libcunit1-dev libhdf5-dev libfclib-dev gnuplot-nox valgrind python3"
-
-install_packages() {
-  local missing="" p
-  for p in $PACKAGES; do
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-      missing="$missing $p"
-    fi
-  done
-  if [ -z "$missing" ]; then
-    echo "packages: all present"
-    return 0
-  fi
-  echo "packages: installing$missing"
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "error: missing Debian packages:$missing; run this script as root, or install them" >&2
-    return 1
-  fi
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update && apt-get install -y --no-install-recommends $missing
-}
+# shellcheck source=scripts/deps.sh
+. "$(dirname "$0")/deps.sh"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

@@ -1,0 +1,27 @@
+#!/bin/bash
+# deps.sh -- sourced by run-main-job.sh and run-tests.sh: the Debian 12
+# packages lcplab needs, and install_packages, which installs the missing ones
+# (apt-get update only when something is missing; nothing at all otherwise).
+PACKAGES="build-essential autoconf automake libtool pkg-config libopenblas-dev liblapacke-dev
+libgsl-dev libcunit1-dev libhdf5-dev libfclib-dev gnuplot-nox valgrind python3"
+
+install_packages() {
+  local missing="" p
+  for p in $PACKAGES; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      missing="$missing $p"
+    fi
+  done
+  if [ -z "$missing" ]; then
+    echo "packages: all present"
+    return 0
+  fi
+  echo "packages: installing$missing"
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "error: missing Debian packages:$missing; run this script as root, or install them" >&2
+    return 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  # shellcheck disable=SC2086
+  apt-get update && apt-get install -y --no-install-recommends $missing
+}
