@@ -339,8 +339,8 @@ static int solve_run(const solve_args *a, solve_state *s)
   slv_options opt = slv_options_default();
   if (a->have_tol)
     opt.tol = a->tol;
-  if (a->have_max_iter)
-    opt.max_iter = (int)a->max_iter;
+  if (a->have_max_iter) /* sweeps for iterative solvers, pivots for pivoting ones */
+    opt.max_iter = opt.max_pivots = (int)a->max_iter;
   if (a->have_omega)
     opt.omega = a->omega;
   opt.warm_start = a->warm ? 1 : 0;

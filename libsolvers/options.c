@@ -15,6 +15,8 @@ slv_options slv_options_default(void) {
   o.warm_start = 0;
   o.record_history = 0;
   o.check_every = 20;
+  o.max_pivots = 0;
+  o.covering = NULL;
   o.seed = 1;
   o.log_fn = NULL;
   o.log_ctx = NULL;
@@ -45,6 +47,10 @@ slv_status slv_options_validate(const slv_options *o, char *msg, size_t len) {
   }
   if (!(o->pivot_tol >= 0) || !(o->pivot_tol < 1)) {
     slv_msgf(msg, len, "pivot_tol=%g must be in [0, 1)", o->pivot_tol);
+    return SLV_ERR_OPTIONS;
+  }
+  if (o->max_pivots < 0) {
+    slv_msgf(msg, len, "max_pivots=%d must be >= 0 (0 = automatic)", o->max_pivots);
     return SLV_ERR_OPTIONS;
   }
   if (o->check_every < 1) {

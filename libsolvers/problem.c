@@ -218,3 +218,41 @@ double slv_row_dot(const slv_problem *p, int i, const double *x) {
   for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) s += p->Ax[k] * x[p->Aj[k]];
   return s;
 }
+
+int slv_is_symmetric(const slv_problem *p, double rtol, int *ii, int *jj) {
+  int n = p->n;
+  *ii = *jj = -1;
+  if (p->storage == SLV_DENSE) {
+    double amax = 0;
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < n; i++) amax = fmax(amax, fabs(p->A[i + (size_t)j * p->lda]));
+    double tol = rtol * amax;
+    for (int j = 0; j < n; j++)
+      for (int i = j + 1; i < n; i++)
+        if (fabs(p->A[i + (size_t)j * p->lda] - p->A[j + (size_t)i * p->lda]) > tol) {
+          *ii = i;
+          *jj = j;
+          return 0;
+        }
+    return 1;
+  }
+  /* CSR: A(i,j) against A(j,i) by a search in row j (rows are short) */
+  double amax = 0;
+  for (int k = 0; k < p->Ap[n]; k++) amax = fmax(amax, fabs(p->Ax[k]));
+  double tol = rtol * amax;
+  for (int i = 0; i < n; i++)
+    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) {
+      int j = p->Aj[k];
+      double aij = 0, aji = 0;
+      for (int q = p->Ap[i]; q < p->Ap[i + 1]; q++)
+        if (p->Aj[q] == j) aij += p->Ax[q];
+      for (int q = p->Ap[j]; q < p->Ap[j + 1]; q++)
+        if (p->Aj[q] == i) aji += p->Ax[q];
+      if (fabs(aij - aji) > tol) {
+        *ii = i;
+        *jj = j;
+        return 0;
+      }
+    }
+  return 1;
+}

@@ -54,6 +54,10 @@ void slv_solver_caps_str(const slv_solver *s, char *buf, size_t len) {
 slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *msg, size_t len) {
   unsigned c = s->caps;
   slv_msgf(msg, len, "%s", "");
+  if (s->max_n > 0 && p->n > s->max_n) {
+    slv_msgf(msg, len, "%s takes n <= %d (n=%d)", s->name, s->max_n, p->n);
+    return SLV_ERR_UNSUPPORTED;
+  }
   if (p->storage == SLV_CSR && !(c & SLV_CAP_SPARSE)) {
     slv_msgf(msg, len, "%s needs dense storage (the problem is CSR)", s->name);
     return SLV_ERR_UNSUPPORTED;
@@ -89,6 +93,13 @@ slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *m
     } else if (!(lo == 0 && hi == INFINITY) && !(c & SLV_CAP_BOX)) {
       slv_msgf(msg, len, "%s solves only lo=0, hi=inf rows; row %d has lo=%g, hi=%g", s->name, i, lo,
                hi);
+      return SLV_ERR_UNSUPPORTED;
+    }
+  }
+  if (c & SLV_CAP_NEEDS_SYMMETRIC) {
+    int i, j;
+    if (!slv_is_symmetric(p, 1e-12, &i, &j)) {
+      slv_msgf(msg, len, "%s needs a symmetric A; A(%d,%d) != A(%d,%d)", s->name, i, j, j, i);
       return SLV_ERR_UNSUPPORTED;
     }
   }

@@ -50,7 +50,10 @@ typedef enum slv_status {
   SLV_STAGNATED = 2,        /* stopped on its own test, library residual disagrees */
   SLV_RAY_TERMINATION = 3,  /* pivoting ended on a secondary ray */
   SLV_SINGULAR_PIVOT = 4,   /* a (near-)zero pivot or singular factorization */
-  SLV_NOT_FINITE = 5        /* NaN or Inf appeared in the iterate */
+  SLV_NOT_FINITE = 5,       /* NaN or Inf appeared in the iterate */
+  SLV_BREAKDOWN = 6         /* principal pivoting broke down: a pivot s <= 0 on the
+                               clamped set (A not positive semidefinite there, or
+                               rounding); ODE's "LCP internal error, s <= 0" */
 } slv_status;
 
 /* Short lower-case name ("converged", "max_iter", ...); never NULL. */
@@ -118,6 +121,9 @@ typedef struct slv_options {
   int warm_start;      /* 1: x on entry is the starting point; 0: start at the projection of 0 */
   int record_history;  /* 1: res_rel per iteration into result.history */
   int check_every;     /* iterative: exact residual recomputation period; default 20 */
+  int max_pivots;      /* pivoting (lemke, dantzig): pivot limit; 0 = automatic, max(1000, 50 n) */
+  const double *covering; /* lemke: covering vector d, size n, every d_i > 0; NULL = all ones
+                             (borrowed, read during slv_solve only) */
   unsigned long seed;  /* randomized solvers; default 1 */
   slv_log_fn log_fn;   /* NULL: silent */
   void *log_ctx;
@@ -150,7 +156,8 @@ enum {
   SLV_CAP_CONE = 1u << 3,      /* Coulomb cones */
   SLV_CAP_SPARSE = 1u << 4,    /* CSR storage */
   SLV_CAP_ONLY_FREE = 1u << 5, /* refuses any bounded row (direct solvers) */
-  SLV_CAP_NEEDS_POS_DIAG = 1u << 6 /* A(i,i) > 0 required */
+  SLV_CAP_NEEDS_POS_DIAG = 1u << 6, /* A(i,i) > 0 required */
+  SLV_CAP_NEEDS_SYMMETRIC = 1u << 7 /* A = A^T required (to 1e-12 * max|A_ij|) */
 };
 
 typedef struct slv_solver slv_solver;
@@ -159,6 +166,7 @@ struct slv_solver {
   const char *summary;   /* one line */
   const char *cite;      /* key in paper/refs.bib */
   unsigned caps;         /* SLV_CAP_* */
+  int max_n;             /* largest n accepted (enumeration); 0 = no limit */
   size_t state_size;     /* bytes of the solver's private state */
   /* Allocate everything the solver needs for problems up to n_max. */
   slv_status (*init)(void *state, int n_max, const slv_options *opt);

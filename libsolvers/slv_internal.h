@@ -73,6 +73,16 @@ static inline void slv_history_push(slv_result *res, double *buf, int cap, doubl
   if (buf && res->history_len < cap) buf[res->history_len++] = v;
 }
 
+/* Is A symmetric to rtol * max|A_ij|?  If not, (*i, *j) is the first
+ * offending pair (problem.c). */
+int slv_is_symmetric(const slv_problem *p, double rtol, int *i, int *j);
+
+/* Pivot limit of opt for size n: opt->max_pivots, or max(1000, 50 n). */
+static inline int slv_pivot_limit(const slv_options *opt, int n) {
+  if (opt->max_pivots > 0) return opt->max_pivots;
+  return n > 20 ? 50 * n : 1000;
+}
+
 /* Is x[0..n) all finite? */
 int slv_all_finite(int n, const double *x);
 

@@ -17,6 +17,7 @@ const char *slv_status_str(slv_status s) {
   case SLV_RAY_TERMINATION: return "ray_termination";
   case SLV_SINGULAR_PIVOT: return "singular_pivot";
   case SLV_NOT_FINITE: return "not_finite";
+  case SLV_BREAKDOWN: return "breakdown";
   }
   return "unknown_status";
 }

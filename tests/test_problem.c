@@ -238,8 +238,8 @@ static void test_registry(void) {
   slv_solver_caps_str(slv_solver_find("pgs"), caps, sizeof caps);
   CU_ASSERT_PTR_NOT_NULL(strstr(caps, "findex"));
   /* status strings are distinct */
-  for (int a = -5; a <= 5; a++)
-    for (int c = a + 1; c <= 5; c++)
+  for (int a = -5; a <= 6; a++)
+    for (int c = a + 1; c <= 6; c++)
       CU_ASSERT(strcmp(slv_status_str((slv_status)a), slv_status_str((slv_status)c)) != 0);
   CU_ASSERT_STRING_EQUAL(slv_status_str(SLV_CONVERGED), "converged");
 }
@@ -258,10 +258,12 @@ static slv_status nan_solve(void *st, const slv_problem *p, const slv_options *o
   for (int i = 0; i < p->n; i++) x[i] = NAN;
   return SLV_CONVERGED;
 }
-static const slv_solver liar = {"liar", "claims convergence", "", SLV_CAP_BOX | SLV_CAP_FREE, 0,
-                                NULL, NULL, liar_solve};
-static const slv_solver nanner = {"nanner", "returns NaN", "", SLV_CAP_BOX | SLV_CAP_FREE, 0,
-                                  NULL, NULL, nan_solve};
+static const slv_solver liar = {.name = "liar", .summary = "claims convergence", .cite = "",
+                                .caps = SLV_CAP_BOX | SLV_CAP_FREE, .solve = liar_solve};
+static const slv_solver nanner = {.name = "nanner", .summary = "returns NaN", .cite = "",
+                                  .caps = SLV_CAP_BOX | SLV_CAP_FREE, .solve = nan_solve};
+static const slv_solver picky = {.name = "picky", .summary = "n <= 1, symmetric A", .cite = "",
+                                 .caps = SLV_CAP_NEEDS_SYMMETRIC, .max_n = 1, .solve = liar_solve};
 
 static void test_promise(void) {
   double A[4] = {2, 1, 1, 2}, b[2] = {-5, -6}, x[2];
@@ -312,6 +314,21 @@ static void test_accepts(void) {
                   SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "direct"));
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "row 0"));
+  /* size limit and symmetry: A = [[2,1],[1,0]] is symmetric but n = 2 > 1 */
+  p.lo = p.hi = NULL;
+  CU_ASSERT_EQUAL(slv_solver_accepts(&picky, &p, msg, sizeof msg), SLV_ERR_UNSUPPORTED);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "n <= 1"));
+  p.n = 1;
+  CU_ASSERT_EQUAL(slv_solver_accepts(&picky, &p, msg, sizeof msg), SLV_CONVERGED);
+  /* [[2,1],[1.5,0]] is not symmetric: (1,0) is the offending pair */
+  double B[4] = {2, 1.5, 1, 0};
+  p.n = 2; p.A = B;
+  slv_solver picky2 = picky;
+  picky2.max_n = 0;
+  CU_ASSERT_EQUAL(slv_solver_accepts(&picky2, &p, msg, sizeof msg), SLV_ERR_UNSUPPORTED);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "A(1,0) != A(0,1)"));
+  B[1] = 1 + 1e-14; /* within 1e-12 * max|A| */
+  CU_ASSERT_EQUAL(slv_solver_accepts(&picky2, &p, msg, sizeof msg), SLV_CONVERGED);
 }
 
 int main(void) {
