@@ -54,6 +54,7 @@ typedef enum slv_status {
   SLV_BREAKDOWN = 6         /* principal pivoting broke down: a pivot s <= 0 on the
                                clamped set (A not positive semidefinite there, or
                                rounding); ODE's "LCP internal error, s <= 0" */
+  SLV_NO_SOLUTION = 7       /* proved that no solution exists (exhaustive enumeration) */
 } slv_status;
 
 /* Short lower-case name ("converged", "max_iter", ...); never NULL. */

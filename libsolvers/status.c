@@ -18,6 +18,7 @@ const char *slv_status_str(slv_status s) {
   case SLV_SINGULAR_PIVOT: return "singular_pivot";
   case SLV_NOT_FINITE: return "not_finite";
   case SLV_BREAKDOWN: return "breakdown";
+  case SLV_NO_SOLUTION: return "no_solution";
   }
   return "unknown_status";
 }
