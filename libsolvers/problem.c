@@ -223,18 +223,34 @@ int slv_is_symmetric(const slv_problem *p, double rtol, int *ii, int *jj) {
   int n = p->n;
   *ii = *jj = -1;
   if (p->storage == SLV_DENSE) {
-    double amax = 0;
-    for (int j = 0; j < n; j++)
-      for (int i = 0; i < n; i++) amax = fmax(amax, fabs(p->A[i + (size_t)j * p->lda]));
+    /* one pass in 32 x 32 tiles (tile (ti,tj) against tile (tj,ti) stays in
+     * cache): the largest |A_ij - A_ji| and max |A_ij| together; the
+     * offending pair is searched for only when the test fails */
+    enum { T = 32 };
+    const double *A = p->A;
+    size_t lda = (size_t)p->lda;
+    double amax = 0, dmax = 0;
+    for (int tj = 0; tj < n; tj += T)
+      for (int ti = tj; ti < n; ti += T) {
+        int ie = ti + T < n ? ti + T : n, je = tj + T < n ? tj + T : n;
+        for (int j = tj; j < je; j++)
+          for (int i = ti; i < ie; i++) {
+            double a = A[i + j * lda], b = A[j + i * lda];
+            double d = fabs(a - b), m = fmax(fabs(a), fabs(b));
+            if (d > dmax) dmax = d;
+            if (m > amax) amax = m;
+          }
+      }
     double tol = rtol * amax;
+    if (dmax <= tol) return 1;
     for (int j = 0; j < n; j++)
       for (int i = j + 1; i < n; i++)
-        if (fabs(p->A[i + (size_t)j * p->lda] - p->A[j + (size_t)i * p->lda]) > tol) {
+        if (fabs(A[i + j * lda] - A[j + i * lda]) > tol) {
           *ii = i;
           *jj = j;
           return 0;
         }
-    return 1;
+    return 0;
   }
   /* CSR: A(i,j) against A(j,i) by a search in row j (rows are short) */
   double amax = 0;
