@@ -51,7 +51,7 @@ typedef enum slv_status {
   SLV_RAY_TERMINATION = 3,  /* pivoting ended on a secondary ray */
   SLV_SINGULAR_PIVOT = 4,   /* a (near-)zero pivot or singular factorization */
   SLV_NOT_FINITE = 5,       /* NaN or Inf appeared in the iterate */
-  SLV_BREAKDOWN = 6         /* principal pivoting broke down: a pivot s <= 0 on the
+  SLV_BREAKDOWN = 6,        /* principal pivoting broke down: a pivot s <= 0 on the
                                clamped set (A not positive semidefinite there, or
                                rounding); ODE's "LCP internal error, s <= 0" */
   SLV_NO_SOLUTION = 7       /* proved that no solution exists (exhaustive enumeration) */
