@@ -11,6 +11,8 @@
 #include <string.h>
 
 extern const slv_solver slv_solver_direct;
+extern const slv_solver slv_solver_enum;
+extern const slv_solver slv_solver_lemke;
 extern const slv_solver slv_solver_pgs;
 extern const slv_solver slv_solver_pjacobi;
 
@@ -18,6 +20,8 @@ static const slv_solver *const registry[] = {
     &slv_solver_pgs,
     &slv_solver_pjacobi,
     &slv_solver_direct,
+    &slv_solver_lemke,
+    &slv_solver_enum,
     NULL,
 };
 

@@ -1,0 +1,988 @@
+/* lemke.c -- Lemke's complementary pivoting method with the lexicographic
+ * ratio test, on a factorized (bordered explicit-inverse) basis.
+ *
+ * Problem (slv.h): w = A x + b, x = mid(lo, hi, x - w).  The standard LCP
+ * (lo = 0, hi = +inf) is solved as it stands; other bounds go through the
+ * reformulation below.  Dense storage only, no findex rows, no cones.
+ *
+ * ---- Lemke's method (Cottle-Pang-Stone 1992, ch. 4: Lemke's method and
+ * the lexicographic resolution of degeneracy; refs.bib: cottle1992) --------
+ * With a covering vector d > 0 (opt->covering, default all ones) and the
+ * artificial variable z0, find a complementary point of
+ *
+ *     mu = M z + q + d z0,   z >= 0, mu >= 0, z0 >= 0,  z.mu = 0,
+ *
+ * written as the equations  I mu - M z - d z0 = q.  A basis B holds N of the
+ * 2N+1 columns (e_i for mu_i, -M(:,j) for z_j, -d for z0); basic values
+ * x_B = B^-1 q, nonbasic ones are 0.  Start: z0 = max_i(-q_i / d_i) makes
+ * mu = q + d z0 >= 0, and the blocking mu_r leaves.  Then repeat: the
+ * complement of the variable that just left enters; its tableau column
+ * y = B^-1 a_e gives x_B(t) = x_B - t y; the minimum-ratio test picks the
+ * leaving variable l = argmin { x_l / y_l : y_l > tau }.  When z0 leaves,
+ * the basis is complementary and (z, mu) solves the LCP.  If no y_l > tau,
+ * the path runs off along a secondary ray: SLV_RAY_TERMINATION.  That
+ * happens when the LCP is infeasible, and may happen when M is outside the
+ * classes where Lemke is guaranteed to process it (P-matrices,
+ * copositive-plus matrices such as positive semidefinite ones, for which a
+ * ray proves the LCP infeasible: CPS ch. 4).
+ *
+ * Degeneracy: ties in the ratio test are broken lexicographically, i.e. as
+ * if q were perturbed to q + (eps, eps^2, ..., eps^N): among the tied rows
+ * the leaving one minimizes the row (B^-1)_l / y_l lexicographically
+ * (columns in natural order), which rules out cycling (CPS ch. 4).  The
+ * start is the same rule on the rows (q_i, e_i)/d_i: among tied minima of
+ * q_i/d_i the largest index i leaves.  z0 leaves whenever it is among the
+ * tied rows (it ends the path at once).  The lexicographic test needs whole
+ * rows of B^-1, but only for tied candidates, which are rare: they are
+ * formed on demand (O(k) for a core row, O(k^2) for a mu row, see below),
+ * never the full tableau.
+ *
+ * Tolerances.  tau = pivot_tol * ||y||_inf: an entry of the tableau column
+ * counts as positive only if it exceeds pivot_tol times the largest entry of
+ * that column.  Siconos lexicolemke compares tableau entries with
+ * max|M_ij| * DBL_EPSILON; the tableau column's own scale is used here
+ * because y = B^-1 a_e has the units of B^-1 (1/|M|) for an entering mu and
+ * of 1 for an entering z, and the rule is then invariant under scaling of
+ * A, b and d.  Ratios within a relative 1e-12 of the minimum are tied.  In
+ * the lexicographic comparison, entries below 1e-13 times the larger row
+ * norm count as zero and differences below 1e-9 relative as equal; if every
+ * entry ties, the larger pivot wins.
+ *
+ * Ending the path in floating point.  Exact ties of z0 are taken (above);
+ * z0 also leaves when its own ratio exceeds the minimum by so little that
+ * no basic variable would end more than LEMKE_FEAS ||q||_inf below zero (a
+ * Harris-type test, Harris 1973): ties split by rounding, or a blocking row
+ * whose pivot is so small it barely moves.  On rank-deficient positive
+ * semidefinite A these are common, and passing them by carries on with
+ * z0 ~ 1e-14 over near-singular bases, cycling or ending on a useless basis
+ * (the peers' "psd" family; see test_lemke.c).  As a last safety net the
+ * path also stops when z0 d is below LEMKE_Z0_NEGLIGIBLE ||q||_inf: the
+ * point is complementary and solves w = A x + b up to z0 d.  In every case
+ * the final x is judged by the library residual, never by the path.
+ *
+ * ---- the factorized basis -------------------------------------------------
+ * Sort the basic variables into the core K (basic z_j and z0, k of them) and
+ * the basic mu_i.  R = the rows whose mu is nonbasic; |R| = k.  With
+ * S = B(R, K) (k x k), solving B y = a splits into
+ *     y_K = S^-1 a_R,        y_i = a_i - B(i, K) y_K   for the basic mu_i,
+ * so only the core matrix S needs a factorization.  It is kept as the
+ * explicit inverse H = S^-1 (k x k, column-major, leading dimension N), and
+ * a pivot changes S by one row and/or one column:
+ *   z_j enters, mu_r leaves:  S grows by row r and column j (bordering with
+ *                             the Schur complement sigma = y_r);
+ *   z_j enters, core var out: column replacement (eta update of H);
+ *   mu_i enters, mu_r leaves: row replacement (Sherman-Morrison);
+ *   mu_i enters, core var out: S loses row i and the column (the inverse of
+ *                             a matrix with a row and column deleted).
+ * Each update is one dger on H (plus one dgemv with H^T for the first and
+ * third): a pivot costs
+ *     y_K = H a_R            2 k^2      (dgemv)
+ *     B(W, K) y_K            2 N k      (dgemv on the core columns)
+ *     H update               2-4 k^2    (dger, dgemv)
+ *     ratio test, values     O(N)
+ * against 2N(2N+2) for a full tableau sweep (Siconos lexicolemke).  For a
+ * plain LCP the core columns of A are kept as a compact copy (N x k, in
+ * H's buffer behind the inverse) so that B(W, K) y_K is one dgemv; when A
+ * is mostly zeros (at most n^2/4 nonzeros: contact matrices J M^-1 J^T
+ * stored dense), its nonzeros are packed by column once per solve and the
+ * product costs the nonzeros of the core columns instead of 2 N k.
+ * Rounding in H accumulates like in any product-form update: a drift check
+ * every LEMKE_CHECK pivots recomputes B x_B - q (one more product) and,
+ * when it exceeds LEMKE_DRIFT relative to ||q||, refactorizes S by LU
+ * (LAPACKE dgetrf + dgetri, 2k^3 flops) and recomputes x_B from it; after
+ * a refactorization the check period is halved (down to LEMKE_CHECK_MIN),
+ * after a clean check doubled back.  At the end, up to LEMKE_REFINE steps
+ * of iterative refinement on the final basis (x_K += H (q_R - S x_K),
+ * while the residual halves) bring x to rounding level; if the library
+ * residual still misses opt->tol, S is refactorized once, x recomputed and
+ * refined, and the residual judged again.
+ *
+ * ---- boxed and free rows: the standard reformulation as an LCP ------------
+ * Each row i of the boxed problem becomes one or two LCP variables:
+ *   lo finite, hi = +inf:  x_i = lo_i + u_i,  mu_i = w_i        (u_i >= 0)
+ *   lo = -inf, hi finite:  x_i = hi_i - u_i,  mu_i = -w_i
+ *   both finite:           x_i = lo_i + u_i,  mu_i = w_i + v_i, and an extra
+ *                          pair s_i = (hi_i - lo_i) - u_i >= 0 _|_ v_i >= 0
+ *                          (v_i is the multiplier of the upper bound:
+ *                          w_i = mu_i - v_i <= 0 when x_i = hi_i);
+ *   free (-inf, +inf):     x_i = u_i - u'_i, mu_i = w_i, and an extra pair
+ *                          -w_i >= 0 _|_ u'_i >= 0 (so w_i = 0 when either
+ *                          part is positive).
+ * In block form, with sigma_i = +-1, o the shift (lo, hi or 0) and the
+ * extras last:  [mu; s; mu'] = M [u; v; u'] + q,
+ *     M = [[ G A G, J, -G A E ], [ -J^T, 0, 0 ], [ -E^T A G, 0, E^T A E ]],
+ *     q = [ G (A o + b); hi - lo; -E^T (A o + b) ],
+ * G = diag(sigma), J / E the unit columns of the box / free rows.  M is
+ * positive semidefinite whenever A is (the box blocks are skew), so Lemke
+ * processes it; N = n + #box + #free <= 2n.  M is never formed: its entries
+ * and columns are read from A through sign and index maps.  The covering
+ * entry of an extra row is that of its original row.  A problem with every
+ * lo = 0 and hi = +inf is solved directly (M = A, q = b): it pays nothing.
+ *
+ * Notation: the paper's z, q, M are u, q, M here; x and w stay the problem's.
+ * Memory (all in init): H (and the compact core columns) for
+ * N_max = 2 n_max, i.e. 4 n_max^2 doubles, the packed nonzeros of A
+ * (n_max^2 / 4 values and row indices), and O(n_max) vectors; solve never
+ * allocates.
+ * warm_start is ignored (Lemke starts from its own basis).
+ * res->pivots counts every basis change, the first (z0 in) and the last
+ * (z0 out) included; res->iterations is 0.  The pivot limit is
+ * slv_pivot_limit(opt, N) -> SLV_MAX_ITER.
+ * Statuses: SLV_CONVERGED, SLV_RAY_TERMINATION, SLV_MAX_ITER,
+ * SLV_SINGULAR_PIVOT (refactorization found S singular), SLV_NOT_FINITE,
+ * SLV_STAGNATED (complementary basis found, but the residual misses tol),
+ * SLV_ERR_INVALID (covering vector not finite and > 0).
+ */
+#include "slv_internal.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <lapacke.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+  LEMKE_CHECK = 50,     /* pivots between two drift checks (at most) */
+  LEMKE_CHECK_MIN = 4,  /* ... and at least, after refactorizations */
+  LEMKE_REFINE = 3,     /* refinement steps at the end, at most */
+  LEMKE_LWORK_COLS = 32 /* dgetri work space: N_max * this */
+};
+#define LEMKE_DRIFT 1e-9     /* relative drift of B x_B = q that triggers a refactorization */
+#define LEMKE_TIE_REL 1e-12  /* ratios within this relative distance are tied */
+#define LEMKE_FEAS 1e-13     /* z0 leaves if that costs no row more than this * ||q|| */
+#define LEMKE_Z0_NEGLIGIBLE (1e3 * DBL_EPSILON) /* z0 d below this * ||q||: stop */
+#define LEMKE_LEX_ZERO 1e-13 /* lexicographic entries below this * row norm are 0 */
+#define LEMKE_LEX_DIFF 1e-9  /* lexicographic entries within this relative distance are equal */
+
+typedef struct {
+  int n_max, N_max;
+  /* the core inverse and its refactorization */
+  double *H;         /* N_max^2: H = S^-1, k x k used, leading dimension N */
+  lapack_int *ipiv;  /* N_max */
+  double *work;      /* N_max * LEMKE_LWORK_COLS */
+  /* basis: K = core variables (0..N-1 = u_j, N = z0), R = rows of nonbasic mu */
+  int *K, *R;        /* N_max each */
+  int *posK;         /* N_max + 1: position of u_j / z0 in K, or -1 */
+  int *posR;         /* N_max: position of row i in R, or -1 (mu_i basic) */
+  double *xK;        /* N_max: values of the core variables */
+  double *wv;        /* N_max: values of the basic mu_i (by row) */
+  double *yK, *yW;   /* N_max: tableau column, core part / mu part (by row) */
+  double *u, *g, *t; /* N_max: products and scratch */
+  double *lexa, *lexb; /* N_max: two lexicographic rows */
+  int *ties;         /* N_max + 1 */
+  /* the reformulated LCP (general case) */
+  double *qv, *dv;   /* N_max: q and d of the LCP solved */
+  int *ao;           /* N_max: A index of LCP variable/row t, or -1 */
+  double *af;        /* N_max: sign of that A index */
+  int *partner;      /* N_max: box coupling: M(t, partner[t]) = pv[t] */
+  double *pv;        /* N_max */
+  double *o, *sg;    /* n_max: shift and sign of x_i = o_i + sg_i u_i */
+  int *xtra;         /* n_max: extra LCP variable of row i (box v / free u'), or -1 */
+  double *c, *an;    /* n_max: a combination of A's columns and its product */
+  /* A's nonzeros by column, for a mostly-zero dense A (contact matrices) */
+  int *colptr;       /* n_max + 1 */
+  int *rowind;       /* cap */
+  double *val;       /* cap */
+  size_t cap;        /* n_max^2 / 4 */
+} lemke_state;
+
+static void lemke_free(void *st) {
+  lemke_state *s = st;
+  free(s->H);
+  free(s->ipiv);
+  free(s->work);
+  free(s->K);
+  free(s->R);
+  free(s->posK);
+  free(s->posR);
+  free(s->xK);
+  free(s->wv);
+  free(s->yK);
+  free(s->yW);
+  free(s->u);
+  free(s->g);
+  free(s->t);
+  free(s->lexa);
+  free(s->lexb);
+  free(s->ties);
+  free(s->qv);
+  free(s->dv);
+  free(s->ao);
+  free(s->af);
+  free(s->partner);
+  free(s->pv);
+  free(s->o);
+  free(s->sg);
+  free(s->xtra);
+  free(s->c);
+  free(s->an);
+  free(s->colptr);
+  free(s->rowind);
+  free(s->val);
+  memset(s, 0, sizeof *s);
+}
+
+static slv_status lemke_init(void *st, int n_max, const slv_options *opt) {
+  (void)opt;
+  lemke_state *s = st;
+  size_t n = (size_t)(n_max > 0 ? n_max : 1), N = 2 * n;
+  s->n_max = (int)n;
+  s->N_max = (int)N;
+  s->H = malloc(N * N * sizeof *s->H);
+  s->ipiv = malloc(N * sizeof *s->ipiv);
+  s->work = malloc(N * LEMKE_LWORK_COLS * sizeof *s->work);
+  s->K = malloc(N * sizeof *s->K);
+  s->R = malloc(N * sizeof *s->R);
+  s->posK = malloc((N + 1) * sizeof *s->posK);
+  s->posR = malloc(N * sizeof *s->posR);
+  s->ties = malloc((N + 1) * sizeof *s->ties);
+  s->ao = malloc(N * sizeof *s->ao);
+  s->partner = malloc(N * sizeof *s->partner);
+  s->xtra = malloc(n * sizeof *s->xtra);
+  s->cap = n * n / 4 < (size_t)INT_MAX ? n * n / 4 : (size_t)INT_MAX; /* int indices */
+  s->colptr = malloc((n + 1) * sizeof *s->colptr);
+  s->rowind = malloc((s->cap > 0 ? s->cap : 1) * sizeof *s->rowind);
+  s->val = malloc((s->cap > 0 ? s->cap : 1) * sizeof *s->val);
+  double **vN[] = {&s->xK, &s->wv, &s->yK, &s->yW, &s->u, &s->g, &s->t, &s->lexa, &s->lexb,
+                   &s->qv, &s->dv, &s->af, &s->pv};
+  for (size_t k = 0; k < sizeof vN / sizeof *vN; k++) *vN[k] = malloc(N * sizeof **vN[k]);
+  double **vn[] = {&s->o, &s->sg, &s->c, &s->an};
+  for (size_t k = 0; k < sizeof vn / sizeof *vn; k++) *vn[k] = calloc(n, sizeof **vn[k]);
+  int ok = s->H && s->ipiv && s->work && s->K && s->R && s->posK && s->posR && s->ties && s->ao &&
+           s->partner && s->xtra && s->colptr && s->rowind && s->val;
+  for (size_t k = 0; k < sizeof vN / sizeof *vN; k++) ok = ok && *vN[k];
+  for (size_t k = 0; k < sizeof vn / sizeof *vn; k++) ok = ok && *vn[k];
+  if (!ok) {
+    lemke_free(s);
+    return SLV_ERR_NOMEM;
+  }
+  return SLV_CONVERGED;
+}
+
+/* ---- the LCP solved: M, q, d, read through A ------------------------------ */
+
+typedef enum {
+  VIEW_GENERAL = 0, /* reformulated: M read through sign and index maps */
+  VIEW_DENSE,       /* plain LCP (M = A, q = b), core columns copied to C */
+  VIEW_PACKED       /* plain LCP, A's nonzero entries packed by column */
+} view_kind;
+
+typedef struct {
+  int n, N;          /* original size, LCP size */
+  int plain;         /* 1: M = A, q = b (every lo = 0, hi = +inf) */
+  view_kind kind;
+  const double *A;
+  int lda;
+  double *C;         /* VIEW_DENSE: [M, d](:, K), N x k, leading dimension N */
+  const int *colptr, *rowind; /* VIEW_PACKED */
+  const double *val;
+  const double *q, *d;
+  const int *ao, *partner;
+  const double *af, *pv;
+  double *c, *an;    /* n scratch (c kept zero between calls) */
+} lcp_view;
+
+/* M(i, v) for i, v < N. */
+static inline double m_entry(const lcp_view *L, int i, int v) {
+  if (L->plain) return L->A[i + (size_t)v * L->lda];
+  double m = 0;
+  if (L->ao[i] >= 0 && L->ao[v] >= 0)
+    m = L->af[i] * L->af[v] * L->A[L->ao[i] + (size_t)L->ao[v] * L->lda];
+  if (L->partner[i] == v) m += L->pv[i];
+  return m;
+}
+
+/* Column v of [M, d] (v = N: d), entry i. */
+static inline double mcol_entry(const lcp_view *L, int i, int v) {
+  return v == L->N ? L->d[i] : m_entry(L, i, v);
+}
+
+/* out[p] = [M, d](R[p], v), p < k. */
+static void gather_col(const lcp_view *L, int v, const int *R, int k, double *out) {
+  if (v == L->N) {
+    for (int p = 0; p < k; p++) out[p] = L->d[R[p]];
+  } else if (L->plain) {
+    const double *a = L->A + (size_t)v * L->lda;
+    for (int p = 0; p < k; p++) out[p] = a[R[p]];
+  } else {
+    for (int p = 0; p < k; p++) out[p] = m_entry(L, R[p], v);
+  }
+}
+
+/* out[q] = [M, d](r, K[q]), q < k: row r of the core columns. */
+static void gather_row(const lcp_view *L, int r, const int *K, int k, double *out) {
+  for (int q = 0; q < k; q++) out[q] = mcol_entry(L, r, K[q]);
+}
+
+/* u = sum_q y[q] [M, d](:, K[q])  (size N). */
+static void cols_times(const lcp_view *L, const int *K, int k, const double *y, double *u) {
+  int N = L->N;
+  memset(u, 0, (size_t)N * sizeof *u);
+  double yz0 = 0;
+  if (L->kind == VIEW_DENSE) {
+    /* the compact copy holds d for z0 too: one dgemv */
+    if (k > 0) cblas_dgemv(CblasColMajor, CblasNoTrans, N, k, 1.0, L->C, N, y, 1, 0.0, u, 1);
+    return;
+  }
+  if (L->kind == VIEW_PACKED) {
+    for (int q = 0; q < k; q++) {
+      int v = K[q];
+      double yq = y[q];
+      if (v == N) { yz0 = yq; continue; }
+      if (yq == 0.0) continue;
+      for (int e = L->colptr[v]; e < L->colptr[v + 1]; e++) u[L->rowind[e]] += yq * L->val[e];
+    }
+  } else {
+    /* combine the A columns first (u_j and u'_j of a free row share one),
+     * one daxpy per distinct column, then expand to the LCP rows */
+    int n = L->n;
+    double *c = L->c, *an = L->an;
+    memset(an, 0, (size_t)n * sizeof *an);
+    for (int q = 0; q < k; q++) {
+      int v = K[q];
+      if (v == N) { yz0 = y[q]; continue; }
+      if (L->ao[v] >= 0) c[L->ao[v]] += L->af[v] * y[q];
+    }
+    for (int q = 0; q < k; q++) {
+      int v = K[q];
+      if (v == N || L->ao[v] < 0) continue;
+      int j = L->ao[v];
+      if (c[j] != 0.0) cblas_daxpy(n, c[j], L->A + (size_t)j * L->lda, 1, an, 1);
+      c[j] = 0.0; /* done, and c is zero again for the next call */
+    }
+    for (int i = 0; i < N; i++) u[i] = L->ao[i] >= 0 ? L->af[i] * an[L->ao[i]] : 0.0;
+    for (int q = 0; q < k; q++) {
+      int v = K[q];
+      if (v < N && L->partner[v] >= 0) u[L->partner[v]] += L->pv[L->partner[v]] * y[q];
+    }
+  }
+  if (yz0 != 0.0) cblas_daxpy(N, yz0, L->d, 1, u, 1);
+}
+
+/* u += alpha M(:, v), v < N. */
+static void col_axpy(const lcp_view *L, int v, double alpha, double *u) {
+  int N = L->N;
+  if (L->kind == VIEW_PACKED) {
+    for (int e = L->colptr[v]; e < L->colptr[v + 1]; e++) u[L->rowind[e]] += alpha * L->val[e];
+    return;
+  }
+  if (L->plain) {
+    cblas_daxpy(N, alpha, L->A + (size_t)v * L->lda, 1, u, 1);
+    return;
+  }
+  if (L->ao[v] >= 0) {
+    const double *a = L->A + (size_t)L->ao[v] * L->lda;
+    double sv = alpha * L->af[v];
+    for (int i = 0; i < N; i++)
+      if (L->ao[i] >= 0) u[i] += sv * L->af[i] * a[L->ao[i]];
+  }
+  if (L->partner[v] >= 0) u[L->partner[v]] += alpha * L->pv[L->partner[v]];
+}
+
+/* VIEW_DENSE: core column q of C becomes [M, d](:, v). */
+static void set_core_col(const lcp_view *L, int q, int v) {
+  if (L->kind != VIEW_DENSE) return;
+  const double *src = v == L->N ? L->d : L->A + (size_t)v * L->lda;
+  memcpy(L->C + (size_t)q * L->N, src, (size_t)L->N * sizeof *L->C);
+}
+
+/* Pack the nonzeros of a dense A by column if they fit in a quarter of A;
+ * returns 1 if packed.  The count stops as soon as the cap is passed. */
+static int pack_columns(lemke_state *s, const slv_problem *p) {
+  int n = p->n;
+  size_t cap = (size_t)n * n / 4, nnz = 0;
+  if (cap > s->cap) return 0;
+  for (int j = 0; j < n; j++) {
+    const double *a = p->A + (size_t)j * p->lda;
+    for (int i = 0; i < n; i++) nnz += a[i] != 0.0;
+    if (nnz > cap) return 0;
+  }
+  nnz = 0;
+  for (int j = 0; j < n; j++) {
+    const double *a = p->A + (size_t)j * p->lda;
+    s->colptr[j] = (int)nnz;
+    for (int i = 0; i < n; i++)
+      if (a[i] != 0.0) {
+        s->rowind[nnz] = i;
+        s->val[nnz++] = a[i];
+      }
+  }
+  s->colptr[n] = (int)nnz;
+  return 1;
+}
+
+/* ---- set-up: covering vector, reformulation -------------------------------- */
+
+/* Fill the view for problem p; returns 0 or SLV_ERR_INVALID (covering). */
+static slv_status setup(lemke_state *s, const slv_problem *p, const slv_options *opt, lcp_view *L,
+                        slv_result *res) {
+  int n = p->n;
+  const double *cov = opt->covering;
+  if (cov)
+    for (int i = 0; i < n; i++)
+      if (!(cov[i] > 0) || !isfinite(cov[i])) {
+        slv_msgf(res->message, sizeof res->message,
+                 "lemke: covering vector d[%d]=%g must be finite and > 0", i, cov[i]);
+        return SLV_ERR_INVALID;
+      }
+  memset(L, 0, sizeof *L);
+  L->n = n;
+  L->A = p->A;
+  L->lda = p->lda;
+  L->c = s->c;
+  L->an = s->an;
+  int plain = 1;
+  for (int i = 0; i < n && plain; i++)
+    if (slv_lo_of(p, i) != 0.0 || slv_hi_of(p, i) != INFINITY) plain = 0;
+  L->plain = plain;
+  if (plain) {
+    L->N = n;
+    /* a mostly-zero A (contact) is read through its packed nonzeros; a dense
+     * one through a compact copy of the core columns, kept in H's buffer
+     * behind the k x k inverse (N^2 + N^2 <= 4 n_max^2) */
+    if (pack_columns(s, p)) {
+      L->kind = VIEW_PACKED;
+      L->colptr = s->colptr;
+      L->rowind = s->rowind;
+      L->val = s->val;
+    } else {
+      L->kind = VIEW_DENSE;
+      L->C = s->H + (size_t)n * n;
+    }
+    L->q = p->b;
+    if (cov) {
+      L->d = cov;
+    } else {
+      for (int i = 0; i < n; i++) s->dv[i] = 1.0;
+      L->d = s->dv;
+    }
+    return SLV_CONVERGED;
+  }
+  /* general bounds: x_i = o_i + sg_i u_i (- u'_i), extras after the n mains */
+  int m = 0;
+  for (int i = 0; i < n; i++) {
+    double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
+    int flo = lo > -INFINITY, fhi = hi < INFINITY;
+    s->xtra[i] = -1;
+    s->ao[i] = i;
+    s->partner[i] = -1;
+    s->pv[i] = 0;
+    if (flo) {
+      s->o[i] = lo;
+      s->sg[i] = 1;
+    } else if (fhi) {
+      s->o[i] = hi;
+      s->sg[i] = -1;
+    } else {
+      s->o[i] = 0;
+      s->sg[i] = 1;
+    }
+    s->af[i] = s->sg[i];
+    if (flo == fhi) s->xtra[i] = n + m++; /* box (both finite) or free (neither) */
+  }
+  int N = n + m;
+  L->N = N;
+  /* r = A o + b (the w of x = o) */
+  double *r = s->t;
+  for (int i = 0; i < n; i++) r[i] = p->b[i];
+  for (int j = 0; j < n; j++)
+    if (s->o[j] != 0.0) cblas_daxpy(n, s->o[j], p->A + (size_t)j * p->lda, 1, r, 1);
+  for (int i = 0; i < n; i++) {
+    s->qv[i] = s->sg[i] * r[i];
+    s->dv[i] = cov ? cov[i] : 1.0;
+    int e = s->xtra[i];
+    if (e < 0) continue;
+    s->dv[e] = s->dv[i];
+    if (slv_lo_of(p, i) > -INFINITY) {
+      /* box: s = (hi - lo) - u_i  _|_  v_i;  mu_i = w_i + v_i */
+      s->ao[e] = -1;
+      s->af[e] = 0;
+      s->partner[e] = i;
+      s->pv[e] = -1;
+      s->partner[i] = e;
+      s->pv[i] = 1;
+      s->qv[e] = slv_hi_of(p, i) - slv_lo_of(p, i);
+    } else {
+      /* free: -w_i >= 0  _|_  u'_i, x_i = u_i - u'_i */
+      s->ao[e] = i;
+      s->af[e] = -1;
+      s->partner[e] = -1;
+      s->pv[e] = 0;
+      s->qv[e] = -r[i];
+    }
+  }
+  L->q = s->qv;
+  L->d = s->dv;
+  L->ao = s->ao;
+  L->af = s->af;
+  L->partner = s->partner;
+  L->pv = s->pv;
+  return SLV_CONVERGED;
+}
+
+/* x from the LCP variables z (size N, dense): x_i = o_i + sg_i z_i - z_i'
+ * (free rows), clamped to the box against rounding. */
+static void unmap(const lemke_state *s, const slv_problem *p, const lcp_view *L, const double *z,
+                  double *x) {
+  int n = p->n;
+  for (int i = 0; i < n; i++) {
+    double xi;
+    if (L->plain) {
+      xi = z[i];
+    } else {
+      xi = s->o[i] + s->sg[i] * z[i];
+      int e = s->xtra[i];
+      if (e >= 0 && slv_lo_of(p, i) == -INFINITY) xi -= z[e];
+    }
+    double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
+    x[i] = xi < lo ? lo : (xi > hi ? hi : xi);
+  }
+}
+
+/* ---- the basis -------------------------------------------------------------- */
+
+typedef struct {
+  lemke_state *s;
+  const lcp_view *L;
+  int N, k, ldh;
+} basis;
+
+#define HH(B, q, p) ((B)->s->H[(size_t)(q) + (size_t)(p) * (B)->ldh])
+
+/* Rebuild H = S^-1 from scratch by LU (S(p, q) = -[M, d](R[p], K[q])) and
+ * recompute the basic values x_K = H q_R, mu_i = q_i + [M, d](i, K) x_K.
+ * Returns 0, or SLV_SINGULAR_PIVOT if S is numerically singular. */
+static slv_status refactor(basis *B, double piv_rel) {
+  lemke_state *s = B->s;
+  const lcp_view *L = B->L;
+  int k = B->k;
+  if (k == 0) return SLV_CONVERGED;
+  double smax = 0;
+  for (int q = 0; q < k; q++) {
+    double *col = s->H + (size_t)q * B->ldh;
+    gather_col(L, s->K[q], s->R, k, col);
+    for (int p = 0; p < k; p++) {
+      col[p] = -col[p];
+      smax = fmax(smax, fabs(col[p]));
+    }
+  }
+  lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, k, k, s->H, B->ldh, s->ipiv);
+  if (info != 0) return SLV_SINGULAR_PIVOT;
+  for (int p = 0; p < k; p++)
+    if (!(fabs(HH(B, p, p)) > piv_rel * smax)) return SLV_SINGULAR_PIVOT;
+  info = LAPACKE_dgetri_work(LAPACK_COL_MAJOR, k, s->H, B->ldh, s->ipiv, s->work,
+                             (lapack_int)s->N_max * LEMKE_LWORK_COLS);
+  if (info != 0) return SLV_SINGULAR_PIVOT;
+  for (int p = 0; p < k; p++) s->g[p] = L->q[s->R[p]];
+  cblas_dgemv(CblasColMajor, CblasNoTrans, k, k, 1.0, s->H, B->ldh, s->g, 1, 0.0, s->xK, 1);
+  cols_times(L, s->K, k, s->xK, s->u);
+  for (int i = 0; i < B->N; i++)
+    if (s->posR[i] < 0) s->wv[i] = L->q[i] + s->u[i];
+  return SLV_CONVERGED;
+}
+
+/* ||B x_B - q||_inf: the rows of R need q_i + [M, d](i, K) x_K = 0, the
+ * others mu_i = q_i + [M, d](i, K) x_K. */
+static double drift(basis *B) {
+  lemke_state *s = B->s;
+  cols_times(B->L, s->K, B->k, s->xK, s->u);
+  double e = 0;
+  for (int i = 0; i < B->N; i++) {
+    double r = B->L->q[i] + s->u[i] - (s->posR[i] < 0 ? s->wv[i] : 0.0);
+    e = fmax(e, fabs(r));
+  }
+  return e;
+}
+
+/* Row l of B^-1 divided by y_l, into out (size N).  core: l = position in
+ * K; else l = -(i+1) for the basic mu_i. */
+static void lex_row(basis *B, int l, double y, double *out) {
+  lemke_state *s = B->s;
+  int N = B->N, k = B->k;
+  if (l >= 0) {
+    for (int c = 0; c < N; c++) out[c] = s->posR[c] >= 0 ? HH(B, l, s->posR[c]) / y : 0.0;
+    return;
+  }
+  /* mu_i basic: B^-1(i, c) = delta_ic (c not in R), ([M, d](i, K) H)(posR[c]) (c in R) */
+  int i = -l - 1;
+  gather_row(B->L, i, s->K, k, s->g);
+  cblas_dgemv(CblasColMajor, CblasTrans, k, k, 1.0, s->H, B->ldh, s->g, 1, 0.0, s->t, 1);
+  for (int c = 0; c < N; c++) out[c] = s->posR[c] >= 0 ? s->t[s->posR[c]] / y : 0.0;
+  out[i] = 1.0 / y;
+}
+
+/* Lexicographic comparison of two rows: < 0 if a is smaller, > 0 if b is
+ * smaller, 0 if they cannot be told apart. */
+static int lex_cmp(const double *a, const double *b, int N) {
+  double na = 0, nb = 0;
+  for (int c = 0; c < N; c++) {
+    na = fmax(na, fabs(a[c]));
+    nb = fmax(nb, fabs(b[c]));
+  }
+  double zero = LEMKE_LEX_ZERO * fmax(na, nb);
+  for (int c = 0; c < N; c++) {
+    double x = fabs(a[c]) <= zero ? 0.0 : a[c], y = fabs(b[c]) <= zero ? 0.0 : b[c];
+    if (fabs(x - y) <= LEMKE_LEX_DIFF * fmax(fabs(x), fabs(y))) continue;
+    return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/* Tableau column of the entering variable: entering u_j (ent >= 0) or mu_i
+ * (ent = -(i+1)).  Fills yK (k) and yW (rows with mu basic). */
+static void tableau_column(basis *B, int ent) {
+  lemke_state *s = B->s;
+  const lcp_view *L = B->L;
+  int k = B->k;
+  if (ent >= 0) {
+    /* a = -M(:, j):  y_K = H a_R,  y_i = a_i + [M, d](i, K) y_K */
+    gather_col(L, ent, s->R, k, s->g);
+    cblas_dgemv(CblasColMajor, CblasNoTrans, k, k, -1.0, s->H, B->ldh, s->g, 1, 0.0, s->yK, 1);
+    cols_times(L, s->K, k, s->yK, s->u);
+    col_axpy(L, ent, -1.0, s->u);
+  } else {
+    /* a = e_i, i in R:  y_K = H(:, posR[i]),  y_i' = [M, d](i', K) y_K */
+    int p = s->posR[-ent - 1];
+    memcpy(s->yK, s->H + (size_t)p * B->ldh, (size_t)k * sizeof *s->yK);
+    cols_times(L, s->K, k, s->yK, s->u);
+  }
+  memcpy(s->yW, s->u, (size_t)B->N * sizeof *s->yW);
+}
+
+/* Basis change: entering ent (as in tableau_column), leaving l (core
+ * position, or -(r+1) for mu_r), step theta.  Updates values, lists, H. */
+static void exchange(basis *B, int ent, int l, double theta) {
+  lemke_state *s = B->s;
+  const lcp_view *L = B->L;
+  int k = B->k, N = B->N, ldh = B->ldh;
+  double *H = s->H;
+  /* values: x_B -= theta y */
+  cblas_daxpy(k, -theta, s->yK, 1, s->xK, 1);
+  for (int i = 0; i < N; i++)
+    if (s->posR[i] < 0) s->wv[i] -= theta * s->yW[i];
+
+  if (ent >= 0 && l < 0) {
+    /* grow: K += u_j, R += r.  g = [-M, -d](r, K) H, sigma = y_r:
+     * H' = [[H + y_K g / sigma, -y_K / sigma], [-g / sigma, 1 / sigma]] */
+    int r = -l - 1;
+    double sigma = s->yW[r];
+    gather_row(L, r, s->K, k, s->t);
+    cblas_dgemv(CblasColMajor, CblasTrans, k, k, -1.0, H, ldh, s->t, 1, 0.0, s->g, 1);
+    if (k > 0) cblas_dger(CblasColMajor, k, k, 1.0 / sigma, s->yK, 1, s->g, 1, H, ldh);
+    for (int q = 0; q < k; q++) H[q + (size_t)k * ldh] = -s->yK[q] / sigma;
+    for (int p = 0; p < k; p++) H[k + (size_t)p * ldh] = -s->g[p] / sigma;
+    H[k + (size_t)k * ldh] = 1.0 / sigma;
+    set_core_col(L, k, ent);
+    s->K[k] = ent;
+    s->R[k] = r;
+    s->posK[ent] = k;
+    s->posR[r] = k;
+    s->xK[k] = theta;
+    B->k = k + 1;
+  } else if (ent >= 0) {
+    /* column replacement at q: row q / y_q, the others minus y_p times it */
+    int q = l;
+    double yq = s->yK[q];
+    cblas_dcopy(k, H + q, ldh, s->t, 1);
+    cblas_dger(CblasColMajor, k, k, -1.0 / yq, s->yK, 1, s->t, 1, H, ldh);
+    cblas_daxpy(k, 1.0 / yq, s->t, 1, H + q, ldh); /* row q was zeroed: now t / y_q */
+    s->posK[s->K[q]] = -1;
+    set_core_col(L, q, ent);
+    s->K[q] = ent;
+    s->posK[ent] = q;
+    s->xK[q] = theta;
+  } else if (l < 0) {
+    /* row replacement: row i (position p) of S becomes row r.
+     * g = [-M, -d](r, K) H, g_p = -y_r:  H' = H - H(:, p) (g - e_p) / g_p */
+    int i = -ent - 1, r = -l - 1, p = s->posR[i];
+    gather_row(L, r, s->K, k, s->t);
+    /* g_p = -y_r is known: each column c in one pass, with yK = H(:, p) */
+    cblas_dgemv(CblasColMajor, CblasTrans, k, k, -1.0, H, ldh, s->t, 1, 0.0, s->g, 1);
+    double gp = s->g[p];
+    s->g[p] -= 1.0;
+    cblas_dger(CblasColMajor, k, k, -1.0 / gp, s->yK, 1, s->g, 1, H, ldh);
+    s->R[p] = r;
+    s->posR[r] = p;
+    s->posR[i] = -1;
+    s->wv[i] = theta;
+  } else {
+    /* shrink: delete row p (mu_i enters) and column q (core var leaves) of S;
+     * inverse: H - H(:, p) H(q, :) / H(q, p) without row q and column p */
+    int i = -ent - 1, q = l, p = s->posR[i], last = k - 1;
+    double hqp = s->yK[q];
+    cblas_dcopy(k, H + q, ldh, s->t, 1);
+    cblas_dger(CblasColMajor, k, k, -1.0 / hqp, s->yK, 1, s->t, 1, H, ldh);
+    if (p != last) memcpy(H + (size_t)p * ldh, H + (size_t)last * ldh, (size_t)k * sizeof *H);
+    if (q != last) cblas_dcopy(last, H + last, ldh, H + q, ldh);
+    s->posK[s->K[q]] = -1;
+    s->posR[i] = -1;
+    if (q != last) {
+      set_core_col(L, q, s->K[last]);
+      s->K[q] = s->K[last];
+      s->posK[s->K[q]] = q;
+      s->xK[q] = s->xK[last];
+    }
+    if (p != last) {
+      s->R[p] = s->R[last];
+      s->posR[s->R[p]] = p;
+    }
+    s->wv[i] = theta;
+    B->k = last;
+  }
+}
+
+/* ---- the solver ---------------------------------------------------------------- */
+
+/* The final x from the core values (clamped at 0), written to x. */
+static void solution(basis *B, const slv_problem *p, double *x) {
+  lemke_state *s = B->s;
+  double *z = s->t;
+  memset(z, 0, (size_t)B->N * sizeof *z);
+  for (int q = 0; q < B->k; q++)
+    if (s->K[q] < B->N) z[s->K[q]] = fmax(0.0, s->xK[q]);
+  unmap(s, p, B->L, z, x);
+}
+
+/* Iterative refinement of x_K on the final complementary basis:
+ * x_K += H (q_R - S x_K), while the correction helps. */
+static void refine(basis *B) {
+  lemke_state *s = B->s;
+  int k = B->k;
+  double prev = INFINITY;
+  for (int it = 0; it < LEMKE_REFINE && k > 0; it++) {
+    cols_times(B->L, s->K, k, s->xK, s->u);
+    double e = 0;
+    for (int p = 0; p < k; p++) {
+      s->g[p] = B->L->q[s->R[p]] + s->u[s->R[p]];
+      e = fmax(e, fabs(s->g[p]));
+    }
+    if (!(e < 0.5 * prev) || e == 0.0) break;
+    prev = e;
+    cblas_dgemv(CblasColMajor, CblasNoTrans, k, k, 1.0, s->H, B->ldh, s->g, 1, 1.0, s->xK, 1);
+  }
+}
+
+static slv_status lemke_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
+                              double *w, slv_result *res) {
+  lemke_state *s = st;
+  lcp_view L;
+  slv_status stt = setup(s, p, opt, &L, res);
+  if (stt) return stt;
+  int N = L.N;
+  res->iterations = 0;
+  res->pivots = 0;
+  res->solver_residual = 0;
+  if (N == 0) return SLV_CONVERGED;
+
+  /* start: z0 = max_i(-q_i / d_i); among ties (lexicographic rule on
+   * (q_i, e_i) / d_i) the largest index leaves.  q >= 0: u = 0 solves it. */
+  double best = 0;
+  for (int i = 0; i < N; i++) best = fmax(best, -L.q[i] / L.d[i]);
+  int r = -1;
+  if (best > 0)
+    for (int i = 0; i < N; i++)
+      if (-L.q[i] / L.d[i] >= best * (1 - LEMKE_TIE_REL)) r = i;
+  basis B = {.s = s, .L = &L, .N = N, .k = 0, .ldh = N};
+  for (int i = 0; i <= N; i++) s->posK[i] = -1;
+  for (int i = 0; i < N; i++) s->posR[i] = -1;
+  if (r < 0) {
+    solution(&B, p, x);
+    return SLV_CONVERGED;
+  }
+
+  double piv_tol = opt->pivot_tol;
+  int limit = slv_pivot_limit(opt, N);
+  /* first pivot: z0 in at z0 = -q_r / d_r, mu_r out; S = [-d_r] */
+  double z0 = best;
+  for (int i = 0; i < N; i++) s->wv[i] = L.q[i] + L.d[i] * z0;
+  s->K[0] = N;
+  s->R[0] = r;
+  s->posK[N] = 0;
+  s->posR[r] = 0;
+  s->xK[0] = z0;
+  s->H[0] = -1.0 / L.d[r];
+  set_core_col(&L, 0, N);
+  B.k = 1;
+  int pivots = 1, ent = r; /* u_r enters next */
+  int period = LEMKE_CHECK, to_check = LEMKE_CHECK;
+  double qscale = 0, dmax = 0;
+  for (int i = 0; i < N; i++) {
+    qscale = fmax(qscale, fabs(L.q[i]));
+    dmax = fmax(dmax, L.d[i]);
+  }
+  qscale = fmax(qscale, 1.0);
+
+  for (;;) {
+    if (pivots >= limit) {
+      res->pivots = pivots;
+      solution(&B, p, x);
+      slv_msgf(res->message, sizeof res->message,
+               "lemke: pivot limit %d reached (z0=%.3g still basic)", limit,
+               s->posK[N] >= 0 ? s->xK[s->posK[N]] : 0.0);
+      return SLV_MAX_ITER;
+    }
+    tableau_column(&B, ent);
+    int k = B.k;
+    double ymax = 0;
+    for (int q = 0; q < k; q++) ymax = fmax(ymax, fabs(s->yK[q]));
+    for (int i = 0; i < N; i++)
+      if (s->posR[i] < 0) ymax = fmax(ymax, fabs(s->yW[i]));
+    if (!isfinite(ymax)) {
+      res->pivots = pivots;
+      solution(&B, p, x);
+      slv_msgf(res->message, sizeof res->message, "lemke: tableau column not finite at pivot %d",
+               pivots);
+      return SLV_NOT_FINITE;
+    }
+    /* minimum ratio over y_l > tau */
+    double tau = piv_tol * ymax, theta = INFINITY;
+    for (int q = 0; q < k; q++)
+      if (s->yK[q] > tau) theta = fmin(theta, fmax(0.0, s->xK[q]) / s->yK[q]);
+    for (int i = 0; i < N; i++)
+      if (s->posR[i] < 0 && s->yW[i] > tau) theta = fmin(theta, fmax(0.0, s->wv[i]) / s->yW[i]);
+    if (theta == INFINITY) {
+      res->pivots = pivots;
+      solution(&B, p, x);
+      int e = ent >= 0 ? ent : -ent - 1;
+      slv_msgf(res->message, sizeof res->message,
+               "lemke: secondary ray at pivot %d (%s%d entering, z0=%.3g): the LCP is infeasible "
+               "or A is outside the class Lemke is guaranteed for",
+               pivots, ent >= 0 ? "x" : "w", e, s->xK[s->posK[N]]);
+      return SLV_RAY_TERMINATION;
+    }
+    /* tied rows */
+    double thr = theta + theta * LEMKE_TIE_REL;
+    int nt = 0, lz0 = -1;
+    for (int q = 0; q < k; q++)
+      if (s->yK[q] > tau && fmax(0.0, s->xK[q]) / s->yK[q] <= thr) {
+        if (s->K[q] == N) lz0 = q;
+        s->ties[nt++] = q;
+      }
+    for (int i = 0; i < N; i++)
+      if (s->posR[i] < 0 && s->yW[i] > tau && fmax(0.0, s->wv[i]) / s->yW[i] <= thr)
+        s->ties[nt++] = -(i + 1);
+    /* z0 also leaves when its own step (beyond theta) would put no basic
+     * variable more than LEMKE_FEAS ||q|| below zero: a Harris-type test
+     * (Harris 1973) that catches ties split by rounding and blocking rows
+     * whose tiny pivot barely moves them.  On rank-deficient positive
+     * semidefinite A such near-ties of z0 are common; passing them by
+     * carries on with z0 ~ 1e-14 over near-singular bases (cycling or a
+     * singular basis: see test_lemke.c).  The final basis is re-solved and
+     * the library residual judges the result. */
+    int qz0 = s->posK[N];
+    if (lz0 < 0 && s->yK[qz0] > tau) {
+      double tz0 = fmax(0.0, s->xK[qz0]) / s->yK[qz0], feas = LEMKE_FEAS * qscale;
+      int ok = 1;
+      for (int q = 0; q < k && ok; q++)
+        if (q != qz0 && s->yK[q] > tau && fmax(0.0, s->xK[q]) - tz0 * s->yK[q] < -feas) ok = 0;
+      for (int i = 0; i < N && ok; i++)
+        if (s->posR[i] < 0 && s->yW[i] > tau && fmax(0.0, s->wv[i]) - tz0 * s->yW[i] < -feas)
+          ok = 0;
+      if (ok) lz0 = qz0;
+    }
+    int l;
+    if (lz0 >= 0) {
+      l = lz0;
+    } else {
+      l = s->ties[0];
+      if (nt > 1) {
+        double *ba = s->lexa, *cb = s->lexb;
+        double yl = l >= 0 ? s->yK[l] : s->yW[-l - 1];
+        lex_row(&B, l, yl, ba);
+        for (int c = 1; c < nt; c++) {
+          int m = s->ties[c];
+          double ym = m >= 0 ? s->yK[m] : s->yW[-m - 1];
+          lex_row(&B, m, ym, cb);
+          int cmp = lex_cmp(cb, ba, N);
+          if (cmp < 0 || (cmp == 0 && ym > yl)) {
+            double *tmp = ba;
+            ba = cb;
+            cb = tmp;
+            l = m;
+            yl = ym;
+          }
+        }
+      }
+    }
+    double yl = l >= 0 ? s->yK[l] : s->yW[-l - 1];
+    double step = fmax(0.0, l >= 0 ? s->xK[l] : s->wv[-l - 1]) / yl;
+    int leaving = l >= 0 ? s->K[l] : -1; /* u_j / z0, or -1 for a mu */
+    int lrow = l >= 0 ? -1 : -l - 1;
+    exchange(&B, ent, l, step);
+    pivots++;
+    if (leaving == N) break; /* z0 left: complementary basis */
+    /* safety net: z0 at rounding level but still basic.  The point is
+     * complementary and w = A x + b + d z0, i.e. a solution up to z0 d;
+     * pivoting on would only wander among near-singular bases. */
+    if (s->xK[s->posK[N]] * dmax <= LEMKE_Z0_NEGLIGIBLE * qscale) break;
+    ent = leaving >= 0 ? -(leaving + 1) : lrow;
+    if (--to_check == 0) {
+      /* drift check; a period that needed a refactorization is halved
+       * (ill-conditioned bases lose digits fast), one that did not is
+       * doubled back towards LEMKE_CHECK */
+      if (drift(&B) > LEMKE_DRIFT * qscale) {
+        stt = refactor(&B, piv_tol);
+        if (stt) {
+          res->pivots = pivots;
+          solution(&B, p, x);
+          slv_msgf(res->message, sizeof res->message,
+                   "lemke: core basis (k=%d) numerically singular at pivot %d", B.k, pivots);
+          return stt;
+        }
+        period = period / 2 > LEMKE_CHECK_MIN ? period / 2 : LEMKE_CHECK_MIN;
+      } else {
+        period = 2 * period < LEMKE_CHECK ? 2 * period : LEMKE_CHECK;
+      }
+      to_check = period;
+    }
+  }
+  res->pivots = pivots;
+
+  /* complementary basis: refine, check with the library's measure, and
+   * refactorize once if that is not enough */
+  refine(&B);
+  solution(&B, p, x);
+  slv_problem_w(p, x, w);
+  slv_residuals rr = slv_residual(p, x, w);
+  if (!(rr.res_rel <= opt->tol)) {
+    if (refactor(&B, piv_tol) == SLV_CONVERGED) {
+      refine(&B);
+      solution(&B, p, x);
+      slv_problem_w(p, x, w);
+      rr = slv_residual(p, x, w);
+    }
+  }
+  res->solver_residual = rr.res_rel;
+  if (!isfinite(rr.res_rel)) {
+    slv_msgf(res->message, sizeof res->message, "lemke: solution not finite after %d pivots",
+             pivots);
+    return SLV_NOT_FINITE;
+  }
+  if (!(rr.res_rel <= opt->tol)) {
+    if (s->posK[N] >= 0)
+      slv_msgf(res->message, sizeof res->message,
+               "lemke: z0=%.3g negligible after %d pivots but res_rel=%.3g > tol=%.3g "
+               "(ill-conditioned basis)",
+               s->xK[s->posK[N]], pivots, rr.res_rel, opt->tol);
+    else
+      slv_msgf(res->message, sizeof res->message,
+               "lemke: complementary basis after %d pivots but res_rel=%.3g > tol=%.3g "
+               "(ill-conditioned basis)",
+               pivots, rr.res_rel, opt->tol);
+    return SLV_STAGNATED;
+  }
+  return SLV_CONVERGED;
+}
+
+const slv_solver slv_solver_lemke = {
+    .name = "lemke",
+    .summary = "Lemke complementary pivoting, lexicographic, factorized basis; box/free rows by "
+               "reformulation",
+    .cite = "cottle1992",
+    .caps = SLV_CAP_BOX | SLV_CAP_FREE,
+    .state_size = sizeof(lemke_state),
+    .init = lemke_init,
+    .free = lemke_free,
+    .solve = lemke_solve,
+};
