@@ -118,7 +118,9 @@ typedef struct slv_options {
   double tol;          /* converged iff res_rel <= tol; default 1e-8 */
   double omega;        /* pgs: SOR relaxation in (0, 2); default 1 */
   double damping;      /* pjacobi: step scale; 0 = automatic (1 / lambda_max of D^-1/2 A D^-1/2) */
-  double pivot_tol;    /* direct/pivoting: pivots below pivot_tol * max|A_ij| are zero; default 1e-13 */
+  double pivot_tol;    /* relative zero-pivot threshold, default 1e-13: direct compares a
+                          pivot with pivot_tol * max|A_ij|, lemke with pivot_tol * ||y||_inf
+                          of the entering column (scale-invariant); see each solver's header */
   int warm_start;      /* 1: x on entry is the starting point; 0: start at the projection of 0 */
   int record_history;  /* 1: res_rel per iteration into result.history */
   int check_every;     /* iterative: exact residual recomputation period; default 20 */
