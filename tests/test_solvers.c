@@ -48,6 +48,71 @@ static void family(int kind, unsigned long seed) {
   free(A);
 }
 
+/* Small problems (n = 12), where enum (n <= 16) takes part as the oracle.
+ * SPD: every solver that accepts must agree with x* and with enum.
+ * Non-symmetric P-matrix A = B B^T/n + eps I + (C - C^T)/sqrt(n) (positive
+ * definite, so a P-matrix: unique solution): the solvers guaranteed on
+ * P-matrices (table below) must solve it; the others may refuse (symmetric
+ * only) or fail, but never claim convergence wrongly (the generic layer's
+ * promise, checked against x* here). */
+static const char *const p_matrix_solvers[] = {"lemke", "enum", NULL};
+
+static int guaranteed_on_p(const char *name) {
+  for (int k = 0; p_matrix_solvers[k]; k++)
+    if (!strcmp(p_matrix_solvers[k], name)) return 1;
+  return 0;
+}
+
+static void small_family(int nonsym, unsigned long seed) {
+  enum { M = 12 };
+  double A[M * M], b[M], xs[M], x[M];
+  tst_planted_spd(M, 0.2, seed, NULL, NULL, A, b, xs);
+  if (nonsym) {
+    /* add a skew part S and keep x* planted: b -= S x* */
+    for (int j = 0; j < M; j++)
+      for (int i = 0; i < j; i++) {
+        double c = 0.6 * sin(1.0 + i * 7.0 + j * 3.0 + (double)seed) / sqrt((double)M);
+        A[i + j * M] += c;
+        A[j + i * M] -= c;
+        b[i] -= c * xs[j];
+        b[j] += c * xs[i];
+      }
+  }
+  slv_problem p = slv_problem_empty();
+  p.n = M; p.A = A; p.lda = M; p.b = b;
+  slv_options o = slv_options_default();
+  o.tol = 1e-11; o.max_iter = 100000;
+  int took_part = 0, enum_ran = 0;
+  for (int s = 0; s < slv_solver_count(); s++) {
+    const slv_solver *sv = slv_solver_at(s);
+    char msg[160];
+    if (slv_solver_accepts(sv, &p, msg, sizeof msg) != SLV_CONVERGED) continue;
+    slv_workspace *ws;
+    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(sv, M, &o, &ws), SLV_CONVERGED);
+    slv_result res;
+    slv_status st = slv_solve(ws, &p, &o, x, NULL, &res);
+    slv_workspace_free(ws);
+    int must = !nonsym || guaranteed_on_p(sv->name);
+    if (must && st != SLV_CONVERGED)
+      fprintf(stderr, "%s on small %s: %s (%s)\n", sv->name, nonsym ? "P-matrix" : "SPD",
+              slv_status_str(st), res.message);
+    if (must) CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+    if (st == SLV_CONVERGED) {
+      TST_VEC_CLOSE(x, xs, M, 1e-8, 0);
+      took_part++;
+    }
+    if (!strcmp(sv->name, "enum")) enum_ran = st == SLV_CONVERGED;
+  }
+  CU_ASSERT(enum_ran);
+  CU_ASSERT(took_part >= (nonsym ? 2 : 4));
+}
+
+static void test_small_spd(void) { small_family(0, 201); }
+static void test_small_p_matrix(void) {
+  small_family(1, 202);
+  small_family(1, 203);
+}
+
 static void test_lcp(void) { family(0, 101); }
 static void test_box(void) { family(1, 102); }
 static void test_free(void) { family(2, 103); }
@@ -76,6 +141,8 @@ int main(void) {
   CU_add_test(s, "box: all agree with x*", test_box);
   CU_add_test(s, "free rows: all agree with x*", test_free);
   CU_add_test(s, "mixed rows: all agree with x*", test_mixed);
+  CU_add_test(s, "small SPD: all agree with x* and enum", test_small_spd);
+  CU_add_test(s, "small P-matrix: lemke and enum find x*", test_small_p_matrix);
   CU_add_test(s, "invalid data refused by every solver", test_every_solver_refuses_bad_input);
   return tst_run();
 }
