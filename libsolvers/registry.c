@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+extern const slv_solver slv_solver_dantzig;
 extern const slv_solver slv_solver_direct;
 extern const slv_solver slv_solver_enum;
 extern const slv_solver slv_solver_lemke;
@@ -21,6 +22,7 @@ static const slv_solver *const registry[] = {
     &slv_solver_pjacobi,
     &slv_solver_direct,
     &slv_solver_lemke,
+    &slv_solver_dantzig,
     &slv_solver_enum,
     NULL,
 };

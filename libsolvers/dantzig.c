@@ -1,0 +1,1201 @@
+/* dantzig.c -- principal pivoting (Dantzig / Baraff) for the boxed LCP with
+ * free rows and findex friction rows, on a symmetric A.
+ *
+ * Problem (slv.h): w = A x + b, lo <= x <= hi, and for each row i
+ *     x_i = lo_i => w_i >= 0,   x_i = hi_i => w_i <= 0,   lo_i < x_i < hi_i => w_i = 0;
+ * free rows have lo = -inf, hi = +inf; a friction row i with findex[i] = j
+ * has the bounds -mu_i |x_j| .. mu_i |x_j| at the FINAL x.
+ *
+ * ---- Method (baraff1994 sec. 4-5, Dantzig's algorithm extended to bounds
+ * as in ODE's dLCP; cottle1992 sec. 4.2 for principal pivoting) -----------
+ * The rows are in three sets:
+ *     C  "clamped":     w = 0, lo <= x <= hi (free rows are always here);
+ *     N  "at a bound":  x = lo with w >= 0, or x = hi with w <= 0;
+ *     U  "unprocessed": x fixed somewhere in [lo, hi], w not looked at.
+ * Rows leave U one at a time ("driven") and then move between C and N; the
+ * rows of C and N stay valid throughout.  For the driven row i, x_i moves by
+ * t dir, dir = -sign(w_i), while w_C stays 0.  For a unit step dx_i = 1:
+ *     dx_C = -A_CC^-1 A_Ci,   dw = A(:,i) + A(:,C) dx_C,
+ *     dw_i = s = A_ii - A_iC A_CC^-1 A_Ci   (the Schur complement of A_CC).
+ * t is the largest step keeping every processed row valid, and the row that
+ * blocks it changes set (one pivot, res->pivots):
+ *     w_i reaches 0 (t = |w_i| / s, needs s > 0)   -> i joins C, next row;
+ *     x_i reaches its bound in direction dir        -> i joins N, next row;
+ *     x_j (j in C) reaches a bound                  -> j moves to N, continue;
+ *     w_j (j in N) reaches 0                        -> j moves to C, continue.
+ * The driving works from any start in [lo, hi], so rows with lo > 0 or
+ * hi < 0 (ODE needs lo <= 0 <= hi) need neither a shift nor a refusal: they
+ * start at the projection of the starting x.  Rows are driven most violated
+ * first (order_rows), which cuts the pivots that later move rows back and
+ * forth between C and N (on the peers' spd_1000: 2352 -> 966 pivots).
+ *
+ * Failure modes.  For A positive definite every s and every new pivot is
+ * positive and the method ends.  If s <= 0 and nothing else blocks the
+ * step, the direction is a ray: A is singular or indefinite on C + {i}
+ * (ODE prints "LCP internal error, s <= 0", zeroes the remaining unknowns
+ * and returns).  Here that is SLV_BREAKDOWN naming the row, s and |C|; x is
+ * the valid partial iterate.  A row of N whose entry into C would make A_CC
+ * singular (new pivot <= max(pivot_tol max|A_ii|, 16 k eps A_rr)) does not
+ * enter: for positive semidefinite A its dw is then 0 along every direction
+ * that keeps w_C = 0, so it blocked only by rounding; it stays at its bound
+ * with w = 0 for the rest of that drive.  If A is indefinite instead, the
+ * final residual shows it and the status is SLV_BREAKDOWN with that row.
+ *
+ * ---- Linear algebra ------------------------------------------------------
+ * A_CC = L D L^T (unit lower L, column-major, D > 0) is updated, never
+ * refactored, as C changes:
+ *   - a row joins: one forward solve L^-1 A_Cj, O(k^2); for the driven row
+ *     the solve it already did is the new row of L (and s the new D entry);
+ *   - slot p leaves: rank-one update L33' D3' L33'^T = L33 D3 L33^T + d_p l l^T
+ *     of the trailing block (Gill, Golub, Murray and Saunders 1974, method
+ *     C1; stable as d_p > 0), written into the place shifted by one row and
+ *     column, O(k (k - p)).
+ * The driven row's y = L^-1 A_Ci is solved once; after each set change it is
+ * updated in O(k) (one dot product for an appended row; for a removed slot
+ * the C1 update is L33' = L33 (I + strictly_lower(pv beta^T)), which is
+ * inverted by a running sum), so a pivot costs one backward solve L^-T and
+ * one product for dw.  dw is needed on N only (U rows get a fresh w, O(n),
+ * when they start).  Dense A: a permuted copy M = A(perm, perm) keeps C in
+ * positions [0, k) and N in [k, k + |N|), so dw_N is one dgemv on a
+ * contiguous block; a set change swaps two rows and columns of M, O(n).
+ * Sparse A (contact matrices J W J^T stored dense, nonzeros <= n^2/4): dw
+ * is accumulated over the packed nonzero columns of the clamped rows,
+ * O(nnz(A(:,C))), M is not built, and the forward solves skip the zeros of
+ * y.  Free rows (and, with opt->warm_start, the rows whose start is strictly
+ * inside their box) start in C, factored in one block (LAPACK dpotrf,
+ * BLAS-3); rows whose solution leaves the box go back to U.  After the last
+ * pivot one step of iterative refinement on the final C (w = A x + b
+ * recomputed, A_CC dx_C = -w_C) removes the drift of the updates.
+ *
+ * ---- findex rows -----------------------------------------------------------
+ * ODE and its copies (Bullet, DART) freeze a friction row's bounds at the
+ * normal x_j of the moment it is driven; x_j moves afterwards, so the final
+ * x violates |x_i| <= mu_i |x_j| or its complementarity (the peers stop at
+ * res_nat 0.33 .. 3.3 on the contact-box instances).  Here the friction
+ * bounds h are an outer iteration of boxed passes (res->iterations counts
+ * them), each warm-started from the previous clamped set (one dpotrf
+ * instead of k appends), judged by the library's residual with the bounds
+ * at the new x.  Between passes: the Newton point of the last active set
+ * (newton_findex: friction rows at a bound follow their normal, one LU
+ * solve), which is the answer once the active set is right; if the pass from
+ * its bounds does not lower the residual, the fixed-point step h = mu |x_n|.
+ * This is not guaranteed to converge (the problem is not a symmetric LCP: its
+ * LCP form needs Lemke's method).  When the residual has not improved by
+ * 10 % in DZ_STALL_PASSES passes, the passes restart from the best x with
+ * its bounds perturbed by +-30 % (seeded by opt->seed); after DZ_RESTARTS
+ * restarts the status is SLV_STAGNATED, after opt->max_iter passes
+ * SLV_MAX_ITER, each with the best x seen and its residual in the message.
+ * Measured on ../shared/peers' contact-box instances (gen_lcp seeds 1..8,
+ * tol 1e-9; J W J^T of rank n/2 + 1e-6 cfm, solutions up to |x| ~ 1e5):
+ * n = 99, 198, 297, 498, 699, 999 reach 1e-9 in 8, 8, 6, 8, 5, 3 of 8
+ * (ODE, DART and Bullet in none).
+ *
+ * Requires A symmetric (SLV_CAP_NEEDS_SYMMETRIC: the factor reads the lower
+ * triangle) and dense storage.  slv_pivot_limit(opt, n) bounds the pivots of
+ * each boxed pass -> SLV_MAX_ITER.  Statuses: SLV_CONVERGED, SLV_MAX_ITER,
+ * SLV_STAGNATED, SLV_BREAKDOWN, SLV_NOT_FINITE.
+ *
+ * Notation: baraff1994 with x for his f and w for his a; k = |C|.
+ * Everything is allocated by dz_init for n_max; dz_solve never allocates.
+ */
+#include "slv_internal.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <lapacke.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Row states.  ST_Z: w = 0 already and s = 0 (the row depends linearly on
+ * C), so it needs no pivot and, for semidefinite A, never blocks. */
+enum { ST_U = 0, ST_C = 1, ST_LO = 2, ST_HI = 3, ST_Z = 4 };
+
+/* What blocks a step. */
+enum { BLK_NONE = 0, BLK_I_C, BLK_I_N, BLK_C_N, BLK_N_C };
+
+enum {
+  DZ_SPARSE_MIN_N = 64, /* below this the dense path is as fast */
+  DZ_WARM_ROUNDS = 8,   /* block warm start: rounds of dropping rows that leave the box */
+  DZ_STALL_PASSES = 50, /* findex: passes without a 10 % residual improvement ... */
+  DZ_RESTARTS = 3       /* ... before a restart from perturbed bounds; then stop */
+};
+
+typedef struct {
+  int n_max;
+  double *M;         /* n_max^2: A(perm, perm), column-major, ld = n (dense path) */
+  double *L;         /* n_max^2: unit lower factor of A_CC, column-major, ld = n */
+  double *d;         /* n_max: D of the factor, slot order */
+  double *lo, *hi;   /* n_max: the bounds of the current boxed pass */
+  double *y, *v;     /* n_max: L^-1 a and D^-1 L^-1 a, slot order */
+  double *dx;        /* n_max: dx_C for a unit step, slot order */
+  double *dw;        /* n_max: dw for a unit step, N rows by position - k; sparse: by row */
+  double *tmp;       /* n_max scratch; after fac_remove: p = L33^-1 l (GGMS C1) */
+  double *beta;      /* n_max: the beta_j of the last fac_remove */
+  double *yj;        /* n_max: forward solve of a row entering C from N */
+  double *xb;        /* n_max: best x seen (findex passes) */
+  double *hN;        /* n_max: friction bounds h of the trial pass */
+  double *xa;        /* n_max: x of the accepted pass */
+  lapack_int *ipiv;  /* n_max: LU pivots of the Newton system */
+  int *perm, *iperm; /* position -> row, row -> position */
+  int *slot_pos;     /* factor slot -> position (positions [0, k) are C) */
+  int *pos_slot;     /* position -> factor slot, for positions < k */
+  int *crow;         /* factor slot -> row (= perm[slot_pos[slot]]) */
+  int *cand;         /* n_max: rows for the block (warm) start */
+  int *cacc;         /* n_max: clamped set of the accepted pass (findex) */
+  signed char *st;   /* n_max: ST_* per row */
+  int *stamp;        /* n_max: drive id at which a row was found singular */
+  int *colptr, *rowind; /* packed nonzero columns of A (sparse path) */
+  double *val;
+  size_t cap;        /* n_max^2 / 4 */
+
+  /* per solve */
+  const slv_problem *p;
+  int n, k, nN, packed, pivots, pass_pivots0, limit;
+  int drive_id;      /* counts drives: stamps of singular rows */
+  int nsing, sing_row; /* singular N -> C pivots skipped; the last row */
+  double sing_s;       /* and its pivot */
+  double ptol; /* pivots <= ptol are zero: pivot_tol * max|A_ii| */
+} dz_state;
+
+static void dz_free(void *st) {
+  dz_state *s = st;
+  free(s->M);
+  free(s->L);
+  free(s->d);
+  free(s->lo);
+  free(s->hi);
+  free(s->y);
+  free(s->v);
+  free(s->dx);
+  free(s->dw);
+  free(s->tmp);
+  free(s->beta);
+  free(s->yj);
+  free(s->xb);
+  free(s->hN);
+  free(s->xa);
+  free(s->ipiv);
+  free(s->perm);
+  free(s->iperm);
+  free(s->slot_pos);
+  free(s->pos_slot);
+  free(s->crow);
+  free(s->cand);
+  free(s->cacc);
+  free(s->st);
+  free(s->stamp);
+  free(s->colptr);
+  free(s->rowind);
+  free(s->val);
+  memset(s, 0, sizeof *s);
+}
+
+static slv_status dz_init(void *st, int n_max, const slv_options *opt) {
+  (void)opt;
+  dz_state *s = st;
+  size_t m = (size_t)(n_max > 0 ? n_max : 1);
+  s->n_max = n_max;
+  s->M = malloc(m * m * sizeof *s->M);
+  s->L = malloc(m * m * sizeof *s->L);
+  s->d = malloc(m * sizeof *s->d);
+  s->lo = malloc(m * sizeof *s->lo);
+  s->hi = malloc(m * sizeof *s->hi);
+  s->y = malloc(m * sizeof *s->y);
+  s->v = malloc(m * sizeof *s->v);
+  s->dx = malloc(m * sizeof *s->dx);
+  s->dw = malloc(m * sizeof *s->dw);
+  s->tmp = malloc(m * sizeof *s->tmp);
+  s->beta = malloc(m * sizeof *s->beta);
+  s->yj = malloc(m * sizeof *s->yj);
+  s->xb = malloc(m * sizeof *s->xb);
+  s->hN = malloc(m * sizeof *s->hN);
+  s->xa = malloc(m * sizeof *s->xa);
+  s->ipiv = malloc(m * sizeof *s->ipiv);
+  s->perm = malloc(m * sizeof *s->perm);
+  s->iperm = malloc(m * sizeof *s->iperm);
+  s->slot_pos = malloc(m * sizeof *s->slot_pos);
+  s->pos_slot = malloc(m * sizeof *s->pos_slot);
+  s->crow = malloc(m * sizeof *s->crow);
+  s->cand = malloc(m * sizeof *s->cand);
+  s->cacc = malloc(m * sizeof *s->cacc);
+  s->st = malloc(m * sizeof *s->st);
+  s->stamp = malloc(m * sizeof *s->stamp);
+  if (!s->M || !s->L || !s->d || !s->lo || !s->hi || !s->y || !s->v || !s->dx || !s->dw ||
+      !s->tmp || !s->beta || !s->yj || !s->xb || !s->hN || !s->xa || !s->ipiv || !s->perm ||
+      !s->iperm || !s->slot_pos || !s->pos_slot || !s->crow || !s->cand || !s->cacc ||
+      !s->stamp || !s->st)
+    goto fail;
+  if (n_max >= DZ_SPARSE_MIN_N) {
+    s->cap = m * m / 4;
+    s->colptr = malloc((m + 1) * sizeof *s->colptr);
+    s->rowind = malloc(s->cap * sizeof *s->rowind);
+    s->val = malloc(s->cap * sizeof *s->val);
+    if (!s->colptr || !s->rowind || !s->val) goto fail;
+  }
+  return SLV_CONVERGED;
+fail:
+  dz_free(s);
+  return SLV_ERR_NOMEM;
+}
+
+/* ---- data of A ------------------------------------------------------------ */
+
+/* Pack the nonzero columns of A when they fit in a quarter of n^2 (contact
+ * matrices); returns 1 if packed.  One pass that gives up once past the
+ * cap (a full matrix costs a quarter of a pass). */
+static int pack_columns(dz_state *s) {
+  const slv_problem *p = s->p;
+  int n = p->n;
+  if (!s->val || n < DZ_SPARSE_MIN_N) return 0;
+  size_t cap = (size_t)n * n / 4, nnz = 0;
+  for (int j = 0; j < n; j++) {
+    const double *a = p->A + (size_t)j * p->lda;
+    s->colptr[j] = (int)nnz;
+    for (int i = 0; i < n; i++)
+      if (a[i] != 0.0) {
+        if (nnz == cap) return 0;
+        s->rowind[nnz] = i;
+        s->val[nnz++] = a[i];
+      }
+  }
+  s->colptr[n] = (int)nnz;
+  return 1;
+}
+
+/* w = A x + b: over the packed columns when A is sparse, else dgemv. */
+static void full_w(const dz_state *s, const double *x, double *w) {
+  const slv_problem *p = s->p;
+  if (!s->packed) {
+    slv_problem_w(p, x, w);
+    return;
+  }
+  int n = p->n;
+  memcpy(w, p->b, (size_t)n * sizeof *w);
+  for (int j = 0; j < n; j++) {
+    double xj = x[j];
+    if (xj == 0.0) continue;
+    for (int q = s->colptr[j]; q < s->colptr[j + 1]; q++) w[s->rowind[q]] += xj * s->val[q];
+  }
+}
+
+/* w_i = b_i + A(i,:) x, read along column i (A is symmetric). */
+static double row_w(const dz_state *s, int i, const double *x) {
+  const slv_problem *p = s->p;
+  double r = p->b[i];
+  if (s->packed) {
+    for (int q = s->colptr[i]; q < s->colptr[i + 1]; q++) r += s->val[q] * x[s->rowind[q]];
+    return r;
+  }
+  return r + cblas_ddot(p->n, p->A + (size_t)i * p->lda, 1, x, 1);
+}
+
+static inline double aij(const slv_problem *p, int i, int j) {
+  return p->A[i + (size_t)j * p->lda];
+}
+
+/* M = A(perm, perm). */
+static void build_M(dz_state *s) {
+  const slv_problem *p = s->p;
+  int n = s->n;
+  for (int c = 0; c < n; c++) {
+    const double *a = p->A + (size_t)s->perm[c] * p->lda;
+    double *m = s->M + (size_t)c * n;
+    for (int r = 0; r < n; r++) m[r] = a[s->perm[r]];
+  }
+}
+
+/* Exchange positions a and b: perm, rows and columns of M, slot links. */
+static void pos_swap(dz_state *s, int a, int b) {
+  if (a == b) return;
+  int n = s->n;
+  if (!s->packed) {
+    cblas_dswap(n, s->M + (size_t)a * n, 1, s->M + (size_t)b * n, 1);
+    cblas_dswap(n, s->M + a, n, s->M + b, n);
+  }
+  int ra = s->perm[a], rb = s->perm[b];
+  s->perm[a] = rb;
+  s->perm[b] = ra;
+  s->iperm[ra] = b;
+  s->iperm[rb] = a;
+  int sa = a < s->k ? s->pos_slot[a] : -1, sb = b < s->k ? s->pos_slot[b] : -1;
+  if (sa >= 0) s->slot_pos[sa] = b;
+  if (sb >= 0) s->slot_pos[sb] = a;
+  if (b < s->k) s->pos_slot[b] = sa;
+  if (a < s->k) s->pos_slot[a] = sb;
+  /* a slot keeps its row: crow is unchanged */
+}
+
+static inline int slot_row(const dz_state *s, int slot) { return s->crow[slot]; }
+
+/* ---- the factor A_CC = L D L^T ------------------------------------------------ */
+
+/* y[r] -= a x[r], r < len: BLAS daxpy, whose SIMD kernel pays off from a
+ * few dozen entries on; below that the call costs more than the loop. */
+static void axpy_sub(int len, double a, const double *restrict xv, double *restrict yv) {
+  if (len >= 32) {
+    cblas_daxpy(len, -a, xv, 1, yv, 1);
+    return;
+  }
+  for (int r = 0; r < len; r++) yv[r] -= a * xv[r];
+}
+
+/* y <- L^-1 y (k entries).  Leading zeros of y are skipped (the solve
+ * starts at the first nonzero).  For a sparse A (contact matrices: L is
+ * about 20 % nonzero and y about 40 %) the column-oriented substitution
+ * skips every zero y_c; a dense A uses the blocked BLAS dtrsv. */
+static void fac_fsolve(const dz_state *s, double *y) {
+  int k = s->k, n = s->n, f = 0;
+  while (f < k && y[f] == 0.0) f++;
+  if (k - f < 2) return;
+  if (!s->packed) {
+    cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, k - f,
+                s->L + f + (size_t)f * n, n, y + f, 1);
+    return;
+  }
+  for (int c = f; c < k - 1; c++) {
+    double yc = y[c];
+    if (yc != 0.0) axpy_sub(k - 1 - c, yc, s->L + (c + 1) + (size_t)c * n, y + c + 1);
+  }
+}
+
+/* y <- L^-T y. */
+static void fac_bsolve(const dz_state *s, double *y) {
+  if (s->k > 1)
+    cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasUnit, s->k, s->L, s->n, y, 1);
+}
+
+/* Append a row to the factor: L(k, 0:k) = l (= D^-1 L^-1 a), D(k) = dk. */
+static void fac_append(dz_state *s, const double *l, double dk) {
+  int k = s->k, n = s->n;
+  double *row = s->L + k;
+  for (int j = 0; j < k; j++) row[(size_t)j * n] = l[j];
+  s->L[k + (size_t)k * n] = 1.0;
+  s->d[k] = dk;
+}
+
+/* Remove slot p from the factor (k -> k-1 rows): drop row and column p,
+ * and fold d_p l l^T (l = L(p+1:k, p)) into the trailing block by the
+ * rank-one update of Gill et al. 1974, method C1, written into the shifted
+ * place (old column j -> new column j-1, old row r -> new row r-1).  The
+ * update is L33' = L33 Lt with Lt = I + strictly_lower(pv beta^T), where
+ * pv = L33^-1 l is the sequence of C1's p_j: pv is left in s->tmp[0..m),
+ * beta in s->beta[0..m) for y_after_remove. */
+static void fac_remove(dz_state *s, int p) {
+  int k = s->k, n = s->n, m = k - 1 - p;
+  double *L = s->L, *d = s->d;
+  /* rows p+1.. of the columns before p move up by one */
+  for (int j = 0; j < p; j++) {
+    double *c = L + (size_t)j * n;
+    memmove(c + p, c + p + 1, (size_t)m * sizeof *c);
+  }
+  if (m > 0) {
+    double *z = s->tmp;
+    memcpy(z, L + p + 1 + (size_t)p * n, (size_t)m * sizeof *z);
+    double alpha = d[p];
+    for (int jj = 0; jj < m; jj++) {
+      int j = p + 1 + jj;
+      double pj = z[jj], dj = d[j];
+      double dn = dj + alpha * pj * pj;
+      double beta = pj * alpha / dn;
+      alpha = dj * alpha / dn;
+      d[j - 1] = dn;
+      s->beta[jj] = beta;
+      const double *restrict oc = L + (j + 1) + (size_t)j * n; /* old rows j+1..k-1 */
+      double *restrict nc = L + j + (size_t)(j - 1) * n;       /* new rows j..k-2 */
+      double *restrict zz = z + jj + 1;
+      int len = m - jj - 1;
+      for (int r = 0; r < len; r++) {
+        double zr = zz[r] - pj * oc[r];
+        zz[r] = zr;
+        nc[r] = oc[r] + beta * zr;
+      }
+      L[(j - 1) + (size_t)(j - 1) * n] = 1.0;
+    }
+  }
+}
+
+/* ---- set changes ---------------------------------------------------------------- */
+
+/* Row at position pos joins C as slot k (its factor row already appended). */
+static void enter_C(dz_state *s, int pos) {
+  int k = s->k;
+  pos_swap(s, pos, k);
+  s->slot_pos[k] = k;
+  s->pos_slot[k] = k;
+  s->crow[k] = s->perm[k];
+  s->k = k + 1;
+}
+
+/* Slot sl leaves C (factor updated here); its row lands at position k-1,
+ * which is the first N position once k has dropped by one. */
+static void leave_C(dz_state *s, int sl) {
+  int k = s->k, pos = s->slot_pos[sl];
+  pos_swap(s, pos, k - 1); /* now slot sl sits at position k-1 */
+  fac_remove(s, sl);
+  for (int q = sl; q < k - 1; q++) {
+    s->slot_pos[q] = s->slot_pos[q + 1];
+    s->pos_slot[s->slot_pos[q]] = q;
+    s->crow[q] = s->crow[q + 1];
+  }
+  s->k = k - 1;
+}
+
+/* ---- the driving of one row -------------------------------------------------------- */
+
+/* y = A(C, i) in slot order. */
+static void gather_col(const dz_state *s, int i, double *y) {
+  const double *a = s->p->A + (size_t)i * s->p->lda;
+  for (int q = 0; q < s->k; q++) y[q] = a[slot_row(s, q)];
+}
+
+/* dw for a unit step (dx_i = 1, dx_C = s->dx) on the N rows: s->dw[pos - k]
+ * for positions k .. k+nN (the last one is the driven row i). */
+static void unit_dw(dz_state *s, int i) {
+  int k = s->k, nN = s->nN, n = s->n;
+  if (!s->packed) {
+    /* dw = M(k:k+nN, pos_i) + M(k:k+nN, 0:k) dx_pos; dx scattered to positions */
+    double *dxp = s->tmp;
+    for (int q = 0; q < k; q++) dxp[s->slot_pos[q]] = s->dx[q];
+    int pi = k + nN;
+    memcpy(s->dw, s->M + k + (size_t)pi * n, (size_t)(nN + 1) * sizeof *s->dw);
+    if (k > 0)
+      cblas_dgemv(CblasColMajor, CblasNoTrans, nN + 1, k, 1.0, s->M + k, n, dxp, 1, 1.0, s->dw,
+                  1);
+    return;
+  }
+  /* sparse: accumulate by rows in tmp (zeroed), then read the N rows */
+  double *acc = s->tmp;
+  memset(acc, 0, (size_t)n * sizeof *acc);
+  for (int q = s->colptr[i]; q < s->colptr[i + 1]; q++) acc[s->rowind[q]] += s->val[q];
+  for (int q = 0; q < k; q++) {
+    double c = s->dx[q];
+    if (c == 0.0) continue;
+    int j = slot_row(s, q);
+    for (int e = s->colptr[j]; e < s->colptr[j + 1]; e++) acc[s->rowind[e]] += c * s->val[e];
+  }
+  for (int r = 0; r <= nN; r++) s->dw[r] = acc[s->perm[k + r]];
+}
+
+/* A new factor pivot (Schur complement) of row r counts as zero below
+ * max(ptol, 16 k eps A_rr): s = A_rr - y.v cancels to rounding of about
+ * k eps A_rr when row r depends linearly on the clamped rows. */
+static inline double pivot_zero(const dz_state *s, double arr) {
+  double c = 16.0 * (s->k + 1) * DBL_EPSILON * fabs(arr);
+  return c > s->ptol ? c : s->ptol;
+}
+
+static slv_status breakdown(dz_state *s, slv_result *res, int row, double sv, double zero) {
+  slv_msgf(res->message, sizeof res->message,
+           "dantzig: breakdown driving row %d: Schur complement s=%.3g <= %.3g and no bound "
+           "blocks the step (|C|=%d); A is singular or indefinite on the clamped set",
+           row, sv, zero, s->k);
+  return SLV_BREAKDOWN;
+}
+
+/* Rounding level of w_i = b_i + A(i,:) x: 64 eps (|b_i| + sum_j |A_ij x_j|). */
+static double w_rounding(const dz_state *s, int i, const double *x) {
+  const slv_problem *p = s->p;
+  double m = fabs(p->b[i]);
+  if (s->packed) {
+    for (int q = s->colptr[i]; q < s->colptr[i + 1]; q++) m += fabs(s->val[q] * x[s->rowind[q]]);
+  } else {
+    const double *a = p->A + (size_t)i * p->lda;
+    for (int j = 0; j < p->n; j++) m += fabs(a[j] * x[j]);
+  }
+  return 64 * DBL_EPSILON * m;
+}
+
+static slv_status max_pivots(dz_state *s, slv_result *res, int i) {
+  slv_msgf(res->message, sizeof res->message,
+           "dantzig: pivot limit %d reached while driving row %d (|C|=%d, %d rows left)",
+           s->limit, i, s->k, s->n - s->k - s->nN);
+  return SLV_MAX_ITER;
+}
+
+/* The driven row's y = L^-1 A(C, i) after slot p left the factor (with
+ * the old k; fac_remove has left pv and beta): y1 stays, and
+ * L33 Lt y3' = A3 - L31 y1 = L33 y3 + l y_p gives y3' = Lt^-1 (y3 + y_p pv),
+ * where Lt = I + strictly_lower(pv beta^T) is solved by a running sum:
+ * O(k) instead of a new forward solve. */
+static void y_after_remove(const dz_state *s, double *y, int p, int kold) {
+  int m = kold - 1 - p;
+  const double *pv = s->tmp, *beta = s->beta;
+  double yp = y[p], acc = 0;
+  for (int r = 0; r < m; r++) {
+    double u = y[p + 1 + r] + yp * pv[r] - pv[r] * acc;
+    y[p + r] = u;
+    acc += beta[r] * u;
+  }
+}
+
+/* Drive the row at position k+nN until it is valid (joins C or N).
+ * y = L^-1 A(C, i) is solved once and then kept current through the set
+ * changes in O(k) each (appended slot: one dot product; removed slot:
+ * y_after_remove), so a pivot costs one backward solve L^-T and the dw
+ * product. */
+static slv_status drive(dz_state *s, double *x, double *w, slv_result *res) {
+  const slv_problem *p = s->p;
+  int i = s->perm[s->k + s->nN];
+  double lo = s->lo[i], hi = s->hi[i];
+  double wi = row_w(s, i, x);
+  if (x[i] < lo) x[i] = lo;
+  if (x[i] > hi) x[i] = hi;
+  /* already valid at a bound: no pivot */
+  if (lo == hi || (x[i] == lo && wi >= 0) || (x[i] == hi && wi <= 0)) {
+    s->st[i] = (x[i] == hi && wi <= 0 && lo != hi) ? ST_HI : ST_LO;
+    w[i] = wi;
+    s->nN++;
+    return SLV_CONVERGED;
+  }
+  double aii = aij(p, i, i);
+  double *y = s->y, *v = s->v, *dx = s->dx;
+  int id = ++s->drive_id;
+  gather_col(s, i, y);
+  fac_fsolve(s, y);
+  for (;;) {
+    if (s->pivots - s->pass_pivots0 >= s->limit) return max_pivots(s, res, i);
+    s->pivots++;
+    int k = s->k, nN = s->nN;
+    /* dir: the sign of the move of x_i that brings w_i toward 0; w_i = 0
+     * inside the box moves toward the nearer finite bound */
+    double dir;
+    if (wi < 0) dir = 1;
+    else if (wi > 0) dir = -1;
+    else dir = (hi - x[i] <= x[i] - lo) ? 1 : -1;
+
+    /* dx_C = -A_CC^-1 A_Ci = -L^-T D^-1 y for dx_i = +1; v = D^-1 y */
+    double yv = 0, dxmax = 0;
+    for (int q = 0; q < k; q++) {
+      v[q] = y[q] / s->d[q];
+      yv += y[q] * v[q];
+      dx[q] = -v[q];
+    }
+    fac_bsolve(s, dx);
+    double sc = aii - yv; /* Schur complement: dw_i per unit dx_i */
+    unit_dw(s, i);
+    for (int q = 0; q < k; q++) {
+      double a = fabs(dx[q]);
+      if (a > dxmax) dxmax = a;
+    }
+    /* entries at rounding level of the largest one do not block */
+    double dxtiny = 64 * DBL_EPSILON * (1 + dxmax);
+
+    /* ratio test: the largest t >= 0 keeping every processed row valid */
+    double best = INFINITY;
+    int kind = BLK_NONE, which = -1;
+    if (sc > pivot_zero(s, aii)) {
+      best = fabs(wi) / sc;
+      kind = BLK_I_C;
+    }
+    {
+      double t = dir > 0 ? hi - x[i] : x[i] - lo; /* inf if unbounded */
+      if (t < 0) t = 0;
+      if (t <= best && t < INFINITY) {
+        best = t;
+        kind = BLK_I_N;
+      }
+    }
+    for (int q = 0; q < k; q++) {
+      double dq = dir * dx[q];
+      if (fabs(dq) <= dxtiny) continue;
+      int r = slot_row(s, q);
+      double t;
+      if (dq > 0) {
+        if (s->hi[r] == INFINITY) continue;
+        t = (s->hi[r] - x[r]) / dq;
+      } else {
+        if (s->lo[r] == -INFINITY) continue;
+        t = (s->lo[r] - x[r]) / dq;
+      }
+      if (t < 0) t = 0;
+      if (t < best) {
+        best = t;
+        kind = BLK_C_N;
+        which = q;
+      }
+    }
+    double dwmax = fabs(sc);
+    for (int e = 0; e < nN; e++) {
+      double a = fabs(s->dw[e]);
+      if (a > dwmax) dwmax = a;
+    }
+    double dwtiny = 64 * DBL_EPSILON * (1 + dwmax);
+    for (int e = 0; e < nN; e++) {
+      int r = s->perm[k + e];
+      if (s->lo[r] == s->hi[r] || s->stamp[r] == id) continue;
+      double dr = dir * s->dw[e];
+      double t;
+      if (s->st[r] == ST_LO && dr < -dwtiny) t = w[r] / -dr;
+      else if (s->st[r] == ST_HI && dr > dwtiny) t = -w[r] / dr;
+      else continue;
+      if (t < 0) t = 0;
+      if (t < best) {
+        best = t;
+        kind = BLK_N_C;
+        which = k + e;
+      }
+    }
+    if (kind == BLK_NONE) {
+      /* nothing blocks: fine if w_i is 0 already (a row that depends
+       * linearly on C, e.g. a redundant free row), else a ray */
+      if (fabs(wi) <= w_rounding(s, i, x)) {
+        s->st[i] = ST_Z;
+        w[i] = wi;
+        s->nN++;
+        return SLV_CONVERGED;
+      }
+      return breakdown(s, res, i, sc, pivot_zero(s, aii));
+    }
+
+    /* the step */
+    double t = best, tt = dir * t;
+    if (t > 0) {
+      x[i] += tt;
+      for (int q = 0; q < k; q++) {
+        int r = slot_row(s, q);
+        double xr = x[r] + tt * dx[q];
+        x[r] = xr < s->lo[r] ? s->lo[r] : (xr > s->hi[r] ? s->hi[r] : xr);
+      }
+      for (int e = 0; e < nN; e++) w[s->perm[k + e]] += tt * s->dw[e];
+      wi += tt * sc;
+    }
+
+    switch (kind) {
+    case BLK_I_C:
+      /* new factor row: l = D^-1 L^-1 A_Ci = v, pivot s */
+      fac_append(s, v, sc);
+      s->st[i] = ST_C;
+      w[i] = 0;
+      enter_C(s, k + nN);
+      return SLV_CONVERGED;
+    case BLK_I_N:
+      x[i] = dir > 0 ? hi : lo;
+      s->st[i] = dir > 0 ? ST_HI : ST_LO;
+      w[i] = wi;
+      s->nN++;
+      return SLV_CONVERGED;
+    case BLK_C_N: {
+      int r = slot_row(s, which);
+      double dq = dir * dx[which];
+      x[r] = dq > 0 ? s->hi[r] : s->lo[r];
+      s->st[r] = dq > 0 ? ST_HI : ST_LO;
+      w[r] = 0;
+      leave_C(s, which);
+      y_after_remove(s, y, which, k);
+      s->nN++;
+      break;
+    }
+    case BLK_N_C: {
+      int r = s->perm[which];
+      double *yj = s->yj;
+      gather_col(s, r, yj);
+      fac_fsolve(s, yj);
+      double yv2 = 0, ly = 0;
+      for (int q = 0; q < k; q++) {
+        double lq = yj[q] / s->d[q]; /* the new factor row l = D^-1 L^-1 A(C, r) */
+        yv2 += yj[q] * lq;
+        ly += lq * y[q];
+        yj[q] = lq;
+      }
+      double dn = aij(p, r, r) - yv2;
+      if (!(dn > pivot_zero(s, aij(p, r, r)))) {
+        /* A_{C+r} is singular: for positive semidefinite A that means
+         * A [A_CC^-1 A_Cr; -1] = 0, so dw_r = 0 along every direction
+         * that keeps w_C = 0 and r blocked only by rounding.  r stays at
+         * its bound with w_r = 0 and blocks no more in this drive.  (If A
+         * is indefinite, w_r may then leave its sign: the final residual
+         * says so and the solve reports this pivot as a breakdown.) */
+        s->stamp[r] = id;
+        w[r] = 0;
+        s->nsing++;
+        s->sing_row = r;
+        s->sing_s = dn;
+        break;
+      }
+      fac_append(s, yj, dn);
+      y[k] = aij(p, r, i) - ly; /* y grows by one entry: A(r, i) - l . y */
+      s->st[r] = ST_C;
+      w[r] = 0;
+      enter_C(s, which);
+      s->nN--;
+      break;
+    }
+    default:
+      break;
+    }
+  }
+}
+
+/* ---- block start, refinement, one boxed pass ---------------------------------------- */
+
+/* Convert the Cholesky factor in L (lower, m x m) to L D L^T; returns the
+ * first slot whose pivot is <= ptol, or m. */
+static int chol_to_ldl(dz_state *s, int m) {
+  int n = s->n;
+  for (int j = 0; j < m; j++) {
+    double *c = s->L + (size_t)j * n;
+    double lj = c[j];
+    if (!(lj * lj > s->ptol)) return j;
+    s->d[j] = lj * lj;
+    double inv = 1.0 / lj;
+    for (int r = j + 1; r < m; r++) c[r] *= inv;
+    c[j] = 1.0;
+  }
+  return m;
+}
+
+/* Factor A_SS for the m rows cand[0..m) into L (slot order = cand order);
+ * on a non-positive pivot the set is cut before it.  Returns the new m. */
+static int block_factor(dz_state *s, int m) {
+  const slv_problem *p = s->p;
+  int n = s->n;
+  while (m > 0) {
+    for (int b = 0; b < m; b++) {
+      const double *a = p->A + (size_t)s->cand[b] * p->lda;
+      double *c = s->L + (size_t)b * n;
+      for (int r = b; r < m; r++) c[r] = a[s->cand[r]];
+    }
+    lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', m, s->L, n);
+    int good = info == 0 ? chol_to_ldl(s, m) : (int)info - 1;
+    if (good == m) return m;
+    m = good; /* the leading block is positive definite: refactor it */
+  }
+  return 0;
+}
+
+/* Block start: rows cand[0..m) (free rows first) are solved with the other
+ * rows fixed at x; rows whose solution leaves the box are dropped (x set to
+ * the nearest bound) and the rest refactored, up to DZ_WARM_ROUNDS rounds.
+ * Returns |C| >= 0; C = cand[0..k) in slot order, factor in L/d. */
+static int block_start(dz_state *s, double *x, int m) {
+  int n = s->n;
+  for (int round = 0; round < DZ_WARM_ROUNDS && m > 0; round++) {
+    m = block_factor(s, m);
+    if (m == 0) break;
+    /* rhs = -(b_S + A_S,rest x_rest): w0 = A x0 + b with x0_S = 0 */
+    for (int b = 0; b < m; b++) {
+      s->y[b] = x[s->cand[b]];
+      x[s->cand[b]] = 0;
+    }
+    full_w(s, x, s->tmp);
+    for (int b = 0; b < m; b++) {
+      x[s->cand[b]] = s->y[b];
+      s->v[b] = -s->tmp[s->cand[b]];
+    }
+    /* x_S = A_SS^-1 rhs with L D L^T */
+    cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, m, s->L, n, s->v, 1);
+    for (int b = 0; b < m; b++) s->v[b] /= s->d[b];
+    cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasUnit, m, s->L, n, s->v, 1);
+    int kept = 0;
+    for (int b = 0; b < m; b++) {
+      int r = s->cand[b];
+      double xr = s->v[b];
+      if (!isfinite(xr)) return 0;
+      if (xr <= s->lo[r] || xr >= s->hi[r]) {
+        x[r] = xr <= s->lo[r] ? s->lo[r] : s->hi[r];
+      } else {
+        s->cand[kept++] = r;
+      }
+    }
+    if (kept == m) {
+      for (int b = 0; b < m; b++) x[s->cand[b]] = s->v[b];
+      return m;
+    }
+    m = kept;
+  }
+  return 0;
+}
+
+/* One step of iterative refinement on the final C: w = A x + b, then
+ * A_CC dx_C = -w_C with the factor; x_C kept in its box. */
+static void refine(dz_state *s, double *x, double *w) {
+  int k = s->k;
+  full_w(s, x, w);
+  if (k == 0) return;
+  for (int q = 0; q < k; q++) s->y[q] = -w[slot_row(s, q)];
+  cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, k, s->L, s->n, s->y, 1);
+  for (int q = 0; q < k; q++) s->y[q] /= s->d[q];
+  fac_bsolve(s, s->y);
+  for (int q = 0; q < k; q++) {
+    int r = slot_row(s, q);
+    double xr = x[r] + s->y[q];
+    x[r] = xr < s->lo[r] ? s->lo[r] : (xr > s->hi[r] ? s->hi[r] : xr);
+  }
+  full_w(s, x, w);
+}
+
+/* Heap sort of perm[a..b) by key[perm[.]] ascending. */
+static void sift(int *v, const double *key, int root, int len) {
+  for (;;) {
+    int c = 2 * root + 1;
+    if (c >= len) return;
+    if (c + 1 < len && key[v[c + 1]] > key[v[c]]) c++;
+    if (!(key[v[c]] > key[v[root]])) return;
+    int t = v[c];
+    v[c] = v[root];
+    v[root] = t;
+    root = c;
+  }
+}
+
+/* Processing order of the rows at positions [a, b): most violated first.
+ * At the start point, a row at lo violates by max(0, -w), at hi by
+ * max(0, w), inside its box by |w|; rows that are valid come after, the
+ * ones nearest to becoming invalid (smallest slack |w|) first, fixed rows
+ * (lo = hi) last.  Driving the strongly violated rows first clamps early the
+ * rows that end up clamped, so fewer later pivots push rows back and forth
+ * between C and N.  key = -violation, or the slack when valid; w is
+ * recomputed here (O(n^2), or O(nnz) packed). */
+static void order_rows(dz_state *s, const double *x, int a, int b) {
+  int len = b - a;
+  if (len < 2) return;
+  double *key = s->dw; /* free between drives */
+  full_w(s, x, s->tmp);
+  for (int q = a; q < b; q++) {
+    int r = s->perm[q];
+    double lo = s->lo[r], hi = s->hi[r], wr = s->tmp[r], kr;
+    if (lo == hi) kr = INFINITY;
+    else if (x[r] <= lo) kr = wr; /* violation -w when w < 0, else slack w */
+    else if (x[r] >= hi) kr = -wr;
+    else kr = -fabs(wr);
+    key[r] = kr;
+  }
+  int *v = s->perm + a;
+  for (int root = len / 2 - 1; root >= 0; root--) sift(v, key, root, len);
+  for (int end = len - 1; end > 0; end--) {
+    int t = v[0];
+    v[0] = v[end];
+    v[end] = t;
+    sift(v, key, 0, end);
+  }
+}
+
+/* One boxed pass with the bounds s->lo / s->hi: the block start from
+ * cand[0..m), then every other row driven.  x in/out (projected first), w
+ * out (= A x + b at the end). */
+static slv_status boxed_pass(dz_state *s, double *x, double *w, int m, slv_result *res) {
+  int n = s->n;
+  for (int i = 0; i < n; i++) {
+    if (x[i] < s->lo[i]) x[i] = s->lo[i];
+    if (x[i] > s->hi[i]) x[i] = s->hi[i];
+  }
+  m = block_start(s, x, m);
+  /* positions: C = cand[0..m) in slot order, then the others in row order */
+  for (int i = 0; i < n; i++) s->st[i] = ST_U;
+  for (int b = 0; b < m; b++) s->st[s->cand[b]] = ST_C;
+  int pos = 0;
+  for (int b = 0; b < m; b++) s->perm[pos++] = s->cand[b];
+  /* normals before friction rows: a friction row is driven with its
+   * normal already processed (ODE's order) */
+  for (int i = 0; i < n; i++)
+    if (s->st[i] != ST_C && !(s->p->findex && s->p->findex[i] >= 0)) s->perm[pos++] = i;
+  int pos_f = pos;
+  for (int i = 0; i < n; i++)
+    if (s->st[i] != ST_C && s->p->findex && s->p->findex[i] >= 0) s->perm[pos++] = i;
+  order_rows(s, x, m, pos_f);
+  order_rows(s, x, pos_f, n);
+  for (int q = 0; q < n; q++) s->iperm[s->perm[q]] = q;
+  for (int q = 0; q < m; q++) {
+    s->slot_pos[q] = s->pos_slot[q] = q;
+    s->crow[q] = s->perm[q];
+  }
+  s->k = m;
+  s->nN = 0;
+  for (int b = 0; b < m; b++) w[s->cand[b]] = 0;
+  if (!s->packed) build_M(s);
+
+  while (s->k + s->nN < n) {
+    slv_status st = drive(s, x, w, res);
+    if (st != SLV_CONVERGED) return st;
+  }
+  refine(s, x, w);
+  return SLV_CONVERGED;
+}
+
+/* ---- findex: the friction bounds ----------------------------------------------------- */
+
+/* Bounds of the boxed pass: the stored ones, friction rows -h_i .. h_i. */
+static void set_bounds(dz_state *s, const double *h) {
+  const slv_problem *p = s->p;
+  for (int i = 0; i < s->n; i++) {
+    if (p->findex && p->findex[i] >= 0) {
+      s->lo[i] = -h[i];
+      s->hi[i] = h[i];
+    } else {
+      s->lo[i] = slv_lo_of(p, i);
+      s->hi[i] = slv_hi_of(p, i);
+    }
+  }
+}
+
+/* h_i = mu_i |x_j| for the friction rows. */
+static void bounds_of(const slv_problem *p, const double *x, double *h) {
+  for (int i = 0; i < p->n; i++)
+    h[i] = (p->findex && p->findex[i] >= 0) ? p->mu[i] * fabs(x[p->findex[i]]) : 0.0;
+}
+
+/* Newton step on the friction bounds.  The last pass left C (w_C = 0) and
+ * N (x at a bound).  Keep that active set but let a friction row r at its
+ * bound follow its normal j: x_r = sigma_r mu_r |x_j|, sigma_r = +1 at hi,
+ * -1 at lo.  With x = E x_C + f (E: identity on C plus, in the column of a
+ * clamped normal j, sigma_r mu_r sgn(x_j) at each of its friction rows at a
+ * bound; f: the other N rows at their values, friction rows of a non-clamped
+ * normal at sigma_r mu_r |x_j|), w_C = 0 reads
+ *     G x_C = -(b + A f)_C,   G = A(C,:) E = A_CC + sum_r c_r A(C,r) e_slot(j)^T,
+ * a non-symmetric k x k system (LU, dgetrf).  This is the exact solution when
+ * the active set is right: the fixed point of the bounds on this piece of
+ * the piecewise-affine map h -> mu |x_n(h)|.  Writes the point to xn;
+ * returns 0 if G is singular (pivot <= ptol). */
+static int newton_findex(dz_state *s, const double *x, double *xn) {
+  const slv_problem *p = s->p;
+  int n = s->n, k = s->k;
+  double *G = s->M; /* free between passes (rebuilt by the next one) */
+  for (int i = 0; i < n; i++) xn[i] = s->st[i] == ST_C ? 0.0 : x[i];
+  for (int q = 0; q < k; q++) {
+    const double *a = p->A + (size_t)slot_row(s, q) * p->lda;
+    double *g = G + (size_t)q * k;
+    for (int r = 0; r < k; r++) g[r] = a[slot_row(s, r)];
+  }
+  for (int r = 0; r < n; r++) {
+    if (!p->findex || p->findex[r] < 0 || (s->st[r] != ST_LO && s->st[r] != ST_HI)) continue;
+    int j = p->findex[r];
+    double sig = s->st[r] == ST_HI ? 1.0 : -1.0;
+    if (s->lo[r] == s->hi[r]) sig = x[r] >= 0 ? 1.0 : -1.0;
+    if (s->st[j] != ST_C) {
+      xn[r] = sig * p->mu[r] * fabs(x[j]);
+      continue;
+    }
+    double c = sig * p->mu[r] * (x[j] >= 0 ? 1.0 : -1.0);
+    xn[r] = 0;
+    int qj = s->pos_slot[s->iperm[j]];
+    const double *a = p->A + (size_t)r * p->lda;
+    double *g = G + (size_t)qj * k;
+    for (int q = 0; q < k; q++) g[q] += c * a[slot_row(s, q)];
+  }
+  /* rhs = -(A f + b)_C */
+  full_w(s, xn, s->tmp);
+  double *u = s->y;
+  for (int q = 0; q < k; q++) u[q] = -s->tmp[slot_row(s, q)];
+  if (k > 0) {
+    lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, k, k, G, k, s->ipiv);
+    if (info != 0) return 0;
+    for (int q = 0; q < k; q++)
+      if (!(fabs(G[q + (size_t)q * k]) > s->ptol)) return 0;
+    LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', k, 1, G, k, s->ipiv, u, k);
+  }
+  for (int q = 0; q < k; q++) xn[slot_row(s, q)] = u[q];
+  for (int r = 0; r < n; r++) {
+    if (!p->findex || p->findex[r] < 0 || (s->st[r] != ST_LO && s->st[r] != ST_HI)) continue;
+    int j = p->findex[r];
+    if (s->st[j] != ST_C) continue;
+    double sig = s->st[r] == ST_HI ? 1.0 : -1.0;
+    if (s->lo[r] == s->hi[r]) sig = x[r] >= 0 ? 1.0 : -1.0;
+    xn[r] = sig * p->mu[r] * (x[j] >= 0 ? 1.0 : -1.0) * xn[j];
+  }
+  return slv_all_finite(n, xn);
+}
+
+/* ---- the solver ---------------------------------------------------------------------- */
+
+/* One boxed pass with friction bounds h from the clamped set cand[0..m);
+ * then the library's residual (findex bounds at the new x). */
+static slv_status pass_eval(dz_state *s, const double *h, double *x, double *w, int m,
+                            slv_result *res, double *rr) {
+  set_bounds(s, h);
+  s->pass_pivots0 = s->pivots;
+  slv_status st = boxed_pass(s, x, w, m, res);
+  res->pivots = s->pivots;
+  res->iterations++;
+  if (st != SLV_CONVERGED) return st;
+  slv_residuals r = slv_residual(s->p, x, w);
+  *rr = r.res_rel;
+  res->solver_residual = r.res_rel;
+  slv_history_push(res, (double *)res->history, res->history_cap, r.res_rel);
+  if (!isfinite(r.res_rel)) {
+    slv_msgf(res->message, sizeof res->message, "dantzig: x became non-finite in pass %d",
+             res->iterations);
+    return SLV_NOT_FINITE;
+  }
+  return SLV_CONVERGED;
+}
+
+/* The current C as the start set of the next pass; returns its size. */
+static int clamped_as_cand(dz_state *s) {
+  for (int q = 0; q < s->k; q++) s->cand[q] = slot_row(s, q);
+  return s->k;
+}
+
+static slv_status dz_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
+                           double *w, slv_result *res) {
+  dz_state *s = st;
+  int n = p->n;
+  if (n == 0) return SLV_CONVERGED;
+  s->p = p;
+  s->n = n;
+  s->pivots = 0;
+  s->limit = slv_pivot_limit(opt, n);
+  double amax = 0;
+  for (int i = 0; i < n; i++) amax = fmax(amax, fabs(aij(p, i, i)));
+  s->ptol = opt->pivot_tol * (amax > 0 ? amax : 1.0);
+  s->packed = pack_columns(s);
+  s->drive_id = 0;
+  s->nsing = 0;
+  for (int i = 0; i < n; i++) s->stamp[i] = 0;
+  int findex = 0;
+  if (p->findex)
+    for (int i = 0; i < n; i++) findex |= p->findex[i] >= 0;
+
+  /* start set: the free rows, then (warm start) the rows strictly inside */
+  bounds_of(p, x, s->hN);
+  set_bounds(s, s->hN);
+  int m = 0;
+  for (int i = 0; i < n; i++)
+    if (s->lo[i] == -INFINITY && s->hi[i] == INFINITY) s->cand[m++] = i;
+  if (opt->warm_start)
+    for (int i = 0; i < n; i++)
+      if (s->lo[i] < x[i] && x[i] < s->hi[i] && !(s->lo[i] == -INFINITY && s->hi[i] == INFINITY))
+        s->cand[m++] = i;
+
+  double r = INFINITY;
+  slv_status sts = pass_eval(s, s->hN, x, w, m, res, &r);
+  if (sts != SLV_CONVERGED) return sts;
+  if (r > opt->tol && !findex) {
+    /* a second refinement step on the same C */
+    refine(s, x, w);
+    slv_residuals rs = slv_residual(p, x, w);
+    r = res->solver_residual = rs.res_rel;
+  }
+  if (r <= opt->tol) return SLV_CONVERGED;
+  if (!findex) {
+    if (s->nsing > 0) {
+      double z = pivot_zero(s, aij(p, s->sing_row, s->sing_row));
+      slv_msgf(res->message, sizeof res->message,
+               "dantzig: breakdown: res_rel=%.3g > tol=%.3g after %d singular pivots (last: row "
+               "%d, s=%.3g <= %.3g); A is singular or indefinite on the clamped set",
+               r, opt->tol, s->nsing, s->sing_row, s->sing_s, z);
+      return SLV_BREAKDOWN;
+    }
+    /* the floor of evaluating w = A x + b in double: eps max_i sum_j |A_ij x_j| */
+    double fl = 0, xm = 0, bm = 1;
+    for (int i = 0; i < n; i++) {
+      fl = fmax(fl, w_rounding(s, i, x) / 64);
+      xm = fmax(xm, fabs(x[i]));
+      bm = fmax(bm, fabs(p->b[i]));
+    }
+    fl /= bm;
+    slv_msgf(res->message, sizeof res->message,
+             "dantzig: pivoting ended with res_rel=%.3g > tol=%.3g; the rounding floor of "
+             "w = A x + b is %.2g (max|x| = %.3g): A is ill-conditioned on the clamped set",
+             r, opt->tol, fl, xm);
+    return SLV_STAGNATED;
+  }
+
+  /* findex: outer passes on the friction bounds h.  The accepted pass is
+   * (xa, residual r, clamped set cacc[0..macc)).  Each step first tries the
+   * Newton point of the accepted active set (newton_findex): it is returned
+   * if it already meets tol, else its bounds h = mu |x_n| are tried in a
+   * boxed pass, kept if the pass residual drops below r.  Otherwise the
+   * fixed-point step h = mu |xa_n| is taken from the accepted pass.  The
+   * best x seen is returned when the passes end without convergence. */
+  double best = r;
+  int stall = 0, macc = clamped_as_cand(s);
+  memcpy(s->cacc, s->cand, (size_t)macc * sizeof *s->cacc);
+  memcpy(s->xa, x, (size_t)n * sizeof *x);
+  memcpy(s->xb, x, (size_t)n * sizeof *x);
+  int kicks = 0, stalled = 0;
+  unsigned long long rng = opt->seed * 0x9E3779B97F4A7C15ULL + 1;
+  while (res->iterations < opt->max_iter) {
+    double rt = INFINITY;
+    int accepted = 0;
+    if (newton_findex(s, s->xa, x)) {
+      full_w(s, x, w);
+      slv_residuals rn = slv_residual(p, x, w);
+      if (rn.res_rel <= opt->tol) {
+        res->solver_residual = rn.res_rel;
+        return SLV_CONVERGED;
+      }
+      bounds_of(p, x, s->hN);
+      memcpy(x, s->xa, (size_t)n * sizeof *x);
+      memcpy(s->cand, s->cacc, (size_t)macc * sizeof *s->cand);
+      sts = pass_eval(s, s->hN, x, w, macc, res, &rt);
+      if (sts != SLV_CONVERGED) return sts;
+      if (rt <= opt->tol) return SLV_CONVERGED;
+      accepted = rt < r;
+    }
+    if (!accepted) {
+      if (res->iterations >= opt->max_iter) break;
+      bounds_of(p, s->xa, s->hN);
+      memcpy(x, s->xa, (size_t)n * sizeof *x);
+      memcpy(s->cand, s->cacc, (size_t)macc * sizeof *s->cand);
+      sts = pass_eval(s, s->hN, x, w, macc, res, &rt);
+      if (sts != SLV_CONVERGED) return sts;
+      if (rt <= opt->tol) return SLV_CONVERGED;
+    }
+    r = rt;
+    macc = clamped_as_cand(s);
+    memcpy(s->cacc, s->cand, (size_t)macc * sizeof *s->cacc);
+    memcpy(s->xa, x, (size_t)n * sizeof *x);
+    if (r < best) memcpy(s->xb, x, (size_t)n * sizeof *x);
+    if (r < 0.9 * best) {
+      best = r;
+      stall = 0;
+    } else {
+      best = fmin(best, r);
+      if (++stall >= DZ_STALL_PASSES) {
+        if (kicks < DZ_RESTARTS && res->iterations < opt->max_iter) {
+          /* restart from the best x with its bounds scaled by 1 +- 0.3
+           * (64-bit LCG seeded by opt->seed): it leaves the cycle the
+           * passes were caught in, and rescues about a third of them */
+          kicks++;
+          stall = 0;
+          bounds_of(p, s->xb, s->hN);
+          for (int i = 0; i < n; i++) {
+            rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+            double u = (double)(rng >> 11) / 9007199254740992.0;
+            s->hN[i] *= 1 + 0.6 * (u - 0.5);
+          }
+          memcpy(x, s->xb, (size_t)n * sizeof *x);
+          m = 0;
+          sts = pass_eval(s, s->hN, x, w, m, res, &r);
+          if (sts != SLV_CONVERGED) return sts;
+          if (r <= opt->tol) return SLV_CONVERGED;
+          macc = clamped_as_cand(s);
+          memcpy(s->cacc, s->cand, (size_t)macc * sizeof *s->cacc);
+          memcpy(s->xa, x, (size_t)n * sizeof *x);
+          if (r < best) {
+            best = r;
+            memcpy(s->xb, x, (size_t)n * sizeof *x);
+          }
+          continue;
+        }
+        stalled = kicks == DZ_RESTARTS;
+        break;
+      }
+    }
+  }
+  memcpy(x, s->xb, (size_t)n * sizeof *x);
+  res->solver_residual = best;
+  if (stalled)
+    slv_msgf(res->message, sizeof res->message,
+             "dantzig: findex bounds did not settle: no 10%% gain in %d passes, %d restarts, "
+             "%d passes in all; best res_rel=%.3g > tol=%.3g",
+             DZ_STALL_PASSES, DZ_RESTARTS, res->iterations, best, opt->tol);
+  else
+    slv_msgf(res->message, sizeof res->message,
+             "dantzig: findex bounds not settled in max_iter=%d passes: best res_rel=%.3g > "
+             "tol=%.3g",
+             opt->max_iter, best, opt->tol);
+  return stalled ? SLV_STAGNATED : SLV_MAX_ITER;
+}
+
+const slv_solver slv_solver_dantzig = {
+    .name = "dantzig",
+    .summary = "principal pivoting (Baraff/ODE dLCP) with incremental LDL^T; box, free, findex "
+               "(outer passes on the friction bounds); symmetric A",
+    .cite = "baraff1994",
+    .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_NEEDS_SYMMETRIC,
+    .state_size = sizeof(dz_state),
+    .init = dz_init,
+    .free = dz_free,
+    .solve = dz_solve,
+};
