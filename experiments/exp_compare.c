@@ -25,7 +25,7 @@
  *   instances' generator seed, also opt.seed), tol/max-iter/repeat, date
  *   (UTC), host (uname), then the header row and one row per pair:
  *     instance, kind, n, solver, status, iterations, time_median_s,
- *     time_min_s, res_nat_inf, res_rel, compl, infeas, dx_ref_inf
+ *     time_min_s, res_nat_inf, res_rel, compl, infeas, dx_ref_inf, pivots
  *   status is slv_status_str() or "unsupported"; dx_ref_inf is
  *   ||x - x_ref||_inf when the file carries a reference solution, else empty.
  *   Non-finite numbers are written as nan / inf.  Rows are flushed as they
@@ -308,7 +308,7 @@ static void preamble(FILE *f, const exp_args *a, const slv_options *opt)
   else
     fprintf(f, "# host: unknown\n");
   fprintf(f, "instance,kind,n,solver,status,iterations,time_median_s,time_min_s,"
-             "res_nat_inf,res_rel,compl,infeas,dx_ref_inf\n");
+             "res_nat_inf,res_rel,compl,infeas,dx_ref_inf,pivots\n");
   fflush(f);
 }
 
@@ -341,7 +341,7 @@ static int run_instance(FILE *f, const exp_args *a, const slv_options *base,
     char msg[256];
     fprintf(f, "%s,%s,%d,%s", name, kind, n, sv->name);
     if (slv_solver_accepts(sv, &p, msg, sizeof msg) != SLV_CONVERGED) {
-      fputs(",unsupported,,,,,,,,\n", f);
+      fputs(",unsupported,,,,,,,,,\n", f);
       fflush(f);
       if (tty) fprintf(stderr, "[%d/%d] %s %s: unsupported (%s)\n", file_idx + 1, a->nfiles, name, sv->name, msg);
       continue;
@@ -353,7 +353,7 @@ static int run_instance(FILE *f, const exp_args *a, const slv_options *base,
     slv_workspace *ws = NULL;
     slv_status st = slv_workspace_new(sv, n > 0 ? n : 1, &opt, &ws);
     if (st != SLV_CONVERGED) {
-      fprintf(f, ",%s,,,,,,,,\n", slv_status_str(st));
+      fprintf(f, ",%s,,,,,,,,,\n", slv_status_str(st));
       fflush(f);
       if (tty) fprintf(stderr, "[%d/%d] %s %s: workspace: %s\n", file_idx + 1, a->nfiles, name, sv->name, slv_status_str(st));
       continue;
@@ -366,7 +366,7 @@ static int run_instance(FILE *f, const exp_args *a, const slv_options *base,
       t[r] = now_s() - t0;
     }
     if (st < 0) { /* refused to run (invalid data, ...): no measurements */
-      fprintf(f, ",%s,,,,,,,,\n", slv_status_str(st));
+      fprintf(f, ",%s,,,,,,,,,\n", slv_status_str(st));
       if (tty) fprintf(stderr, "[%d/%d] %s %s: %s: %s\n", file_idx + 1, a->nfiles, name, sv->name, slv_status_str(st), res.message);
     } else {
       double tmin = t[0];
@@ -386,10 +386,10 @@ static int run_instance(FILE *f, const exp_args *a, const slv_options *base,
           if (isnan(d)) break;
         }
         put_num(f, d);
-        fputc('\n', f);
       } else {
-        fputs(",\n", f);
+        fputc(',', f);
       }
+      fprintf(f, ",%d\n", res.pivots);
       if (tty)
         fprintf(stderr, "[%d/%d] %s %s: %s, %d it, %.3g s, res_rel %.2e\n", file_idx + 1, a->nfiles,
                 name, sv->name, slv_status_str(st), res.iterations, tmed, res.res.res_rel);
