@@ -183,6 +183,7 @@ slv_problem slv_instance_problem(const slv_instance *inst) {
   p.ncones = inst->ncones;
   p.cone_rows = inst->cone_rows;
   p.cone_mu = inst->cone_mu;
+  p.cone_law = inst->cone_law;
   return p;
 }
 

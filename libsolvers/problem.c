@@ -138,6 +138,10 @@ static slv_status validate_cones(const slv_problem *p, char *msg, size_t len) {
     return SLV_ERR_INVALID;
   }
   if (p->ncones == 0) return SLV_CONVERGED;
+  if (p->cone_law != SLV_CONE_COULOMB && p->cone_law != SLV_CONE_ASSOCIATED) {
+    slv_msgf(msg, len, "cone_law=%d is neither coulomb (0) nor associated (1)", (int)p->cone_law);
+    return SLV_ERR_INVALID;
+  }
   if (!p->cone_rows || !p->cone_mu) {
     slv_msgf(msg, len, "ncones=%d but cone_rows or cone_mu is NULL", p->ncones);
     return SLV_ERR_INVALID;
@@ -154,6 +158,12 @@ static slv_status validate_cones(const slv_problem *p, char *msg, size_t len) {
       slv_msgf(msg, len, "cone_mu[%d]=%g must be finite and >= 0", k, p->cone_mu[k]);
       return SLV_ERR_INVALID;
     }
+    for (int c = r; c < r + 3 && p->findex; c++)
+      if (p->findex[c] != -1) {
+        slv_msgf(msg, len, "findex[%d]=%d: row %d belongs to cone %d, which takes no findex", c,
+                 p->findex[c], c, k);
+        return SLV_ERR_INVALID;
+      }
     next_free = r + 3;
   }
   return SLV_CONVERGED;

@@ -72,7 +72,10 @@ slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *m
     slv_msgf(msg, len, "%s does not handle Coulomb cones (%d cones)", s->name, p->ncones);
     return SLV_ERR_UNSUPPORTED;
   }
+  int cone = 0; /* cones are sorted and disjoint (validated): walk them with i */
   for (int i = 0; i < p->n; i++) {
+    while (cone < p->ncones && p->cone_rows[cone] + 2 < i) cone++;
+    if (cone < p->ncones && p->cone_rows[cone] <= i) continue; /* the cone is its constraint */
     int fr = p->findex && p->findex[i] >= 0;
     double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
     if (c & SLV_CAP_ONLY_FREE) {

@@ -8,8 +8,12 @@
  *     which equals x_i - mid(lo_i, hi_i, x_i - w_i) in exact arithmetic but
  *     does not cancel to 0 for a wrong x of size 1e16.  findex rows use the
  *     bounds -mu_i |x_j| .. mu_i |x_j| at the final x.
- *   per cone (rows c, c+1, c+2; associated cone, no De Saxce shift):
- *     r_c = x_c - P_K(x_c - w_c), measured by its largest component.
+ *   per cone (rows c, c+1, c+2: normal, t1, t2):
+ *     r_c = x_c - P_K(x_c - w^_c), measured by its largest component, with
+ *     w^_c = w_c + (mu |w_t|, 0, 0) for Coulomb's law (De Saxce) and
+ *     w^_c = w_c for the associated cone (slv.h, slv_cone_law).
+ *   merit_fclib (cones only) = sqrt(sum_c |x_c - P_K(x_c - w^_c)|^2) with the
+ *     De Saxce w^ always, / (1 + sqrt(||b||_2)): FCLIB's MERIT_1.
  *   res_nat_inf = ||r||_inf,   res_rel = res_nat_inf / max(1, ||b||_inf)
  *   compl  = sum_i |w_i^+ (x_i - lo_i)| (lo finite) + |w_i^- (hi_i - x_i)| (hi finite);
  *            cones add |x_c . w_c|
@@ -26,7 +30,7 @@ static int in_cone_rows(const slv_problem *p, int i, int *k) {
 }
 
 slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w) {
-  slv_residuals r = {0, 0, 0, 0, 0};
+  slv_residuals r = {0, 0, 0, 0, 0, NAN};
   int n = p->n;
   for (int i = 0; i < n; i++)
     if (fabs(p->b[i]) > r.b_inf) r.b_inf = fabs(p->b[i]);
@@ -37,20 +41,36 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
     r.res_nat_inf = r.res_rel = r.compl = r.infeas = NAN;
     return r;
   }
-  double res = 0, compl = 0, infeas = 0;
+  double res = 0, compl = 0, infeas = 0, merit2 = 0;
   int k = 0;
   for (int i = 0; i < n; i++) {
     double wi = w ? w[i] : slv_row_dot(p, i, x) + p->b[i];
     if (p->ncones > 0 && in_cone_rows(p, i, &k)) {
       if (i != p->cone_rows[k]) continue; /* handled with its normal row */
       double mu = p->cone_mu[k], v[3], pr[3], ww[3];
-      for (int c = 0; c < 3; c++) {
+      for (int c = 0; c < 3; c++)
         ww[c] = w ? w[i + c] : slv_row_dot(p, i + c, x) + p->b[i + c];
-        v[c] = x[i + c] - ww[c];
+      /* De Saxce: w^ = w + (mu |w_t|, 0, 0) */
+      double shift = mu * hypot(ww[1], ww[2]);
+      double m2 = 0;
+      for (int law = 0; law < 2; law++) {
+        /* law 0: the De Saxce map (merit_fclib, and res for Coulomb);
+         * law 1: the associated map, only when that is the problem's law */
+        if (law == 1 && p->cone_law != SLV_CONE_ASSOCIATED) break;
+        double s0 = law == 0 ? shift : 0.0;
+        v[0] = x[i] - (ww[0] + s0);
+        v[1] = x[i + 1] - ww[1];
+        v[2] = x[i + 2] - ww[2];
+        slv_cone_project(mu, v, pr);
+        double d0 = x[i] - pr[0], d1 = x[i + 1] - pr[1], d2 = x[i + 2] - pr[2];
+        if (law == 0) m2 = d0 * d0 + d1 * d1 + d2 * d2;
+        double ri = fmax(fabs(d0), fmax(fabs(d1), fabs(d2)));
+        if (p->cone_law == (law == 0 ? SLV_CONE_COULOMB : SLV_CONE_ASSOCIATED)) {
+          res = fmax(res, ri);
+          compl += fabs(x[i] * (ww[0] + s0) + x[i + 1] * ww[1] + x[i + 2] * ww[2]);
+        }
       }
-      slv_cone_project(mu, v, pr);
-      for (int c = 0; c < 3; c++) res = fmax(res, fabs(x[i + c] - pr[c]));
-      compl += fabs(x[i] * ww[0] + x[i + 1] * ww[1] + x[i + 2] * ww[2]);
+      merit2 += m2;
       infeas = fmax(infeas, hypot(x[i + 1], x[i + 2]) - mu * x[i]);
       continue;
     }
@@ -70,5 +90,10 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
   r.res_rel = res / fmax(1.0, r.b_inf);
   r.compl = compl;
   r.infeas = fmax(0.0, infeas);
+  if (p->ncones > 0) {
+    double bn = 0;
+    for (int i = 0; i < n; i++) bn += p->b[i] * p->b[i];
+    r.merit_fclib = sqrt(merit2) / (1.0 + sqrt(sqrt(bn)));
+  }
   return r;
 }

@@ -66,6 +66,22 @@ typedef enum slv_storage {
   SLV_CSR = 1    /* Ap[n+1] row pointers, Aj[nnz] column indices, Ax[nnz] */
 } slv_storage;
 
+/* What a Coulomb cone row triple (normal n, tangents t1, t2) means, with
+ * K_mu = { |x_t| <= mu x_n } and its dual cone K* = K_{1/mu}:
+ *   SLV_CONE_COULOMB: Coulomb's law in De Saxce's form (FCLIB, Siconos FC3D):
+ *       K_mu ∋ x_c  ⊥  w^_c ∈ K*,  w^_c = w_c + (mu |w_t|, 0, 0)
+ *   SLV_CONE_ASSOCIATED: the associated cone (Anitescu, Tasora: CCP), the
+ *       KKT conditions of min 1/2 x'Ax + b'x over x_c in K_mu:
+ *       K_mu ∋ x_c  ⊥  w_c ∈ K*
+ * The residuals and every cone solver's result refer to p->cone_law. */
+typedef enum slv_cone_law {
+  SLV_CONE_COULOMB = 0,
+  SLV_CONE_ASSOCIATED = 1
+} slv_cone_law;
+
+/* "coulomb" or "associated". */
+const char *slv_cone_law_str(slv_cone_law law);
+
 typedef struct slv_problem {
   int n;                  /* number of rows = unknowns, n >= 0 */
   slv_storage storage;
@@ -81,12 +97,15 @@ typedef struct slv_problem {
   int ncones;             /* Coulomb cones (3 rows each), 0 if none */
   const int *cone_rows;   /* size ncones: first (normal) row of each cone */
   const double *cone_mu;  /* size ncones */
+  slv_cone_law cone_law;  /* meaning of the cone rows (default 0: Coulomb, De Saxce) */
 } slv_problem;
 
 /* A problem with every pointer NULL and n = 0 (dense). */
 slv_problem slv_problem_empty(void);
 
-/* Check the problem: sizes, finiteness of A and b, lo <= hi, lo < +inf,
+/* Cone rows ignore lo/hi (the cone is their constraint); findex must be -1
+ * on them.
+ * Check the problem: sizes, finiteness of A and b, lo <= hi, lo < +inf,
  * hi > -inf, findex in range / not self- or chain-referencing, mu finite and
  * >= 0, CSR structure.  Returns SLV_CONVERGED (0) when valid, else
  * SLV_ERR_INVALID or SLV_ERR_DIM with msg (if non-NULL, size msglen) naming
@@ -98,11 +117,15 @@ void slv_problem_w(const slv_problem *p, const double *x, double *w);
 
 /* ---- accuracy measures (DESIGN.md): the same code for every solver ------ */
 typedef struct slv_residuals {
-  double res_nat_inf; /* || mid(x - hi, w, x - lo) ||_inf, findex bounds at x */
+  double res_nat_inf; /* || mid(x - hi, w, x - lo) ||_inf, findex bounds at x; cone rows:
+                         x_c - P_K(x_c - w^_c) for p->cone_law (w^ = w for associated) */
   double res_rel;     /* res_nat_inf / max(1, ||b||_inf) */
-  double compl;       /* sum_i w_i^+ (x_i - lo_i) + w_i^- (hi_i - x_i), finite bounds */
-  double infeas;      /* max_i max(0, lo_i - x_i, x_i - hi_i) */
+  double compl;       /* sum_i w_i^+ (x_i - lo_i) + w_i^- (hi_i - x_i), finite bounds;
+                         cones: + sum_c |x_c . w^_c| */
+  double infeas;      /* max_i max(0, lo_i - x_i, x_i - hi_i); cones: max(0, |x_t| - mu x_n) */
   double b_inf;       /* ||b||_inf */
+  double merit_fclib; /* cones only (else NaN): FCLIB's MERIT_1, the 2-norm of the De Saxce
+                         natural map over the cone rows / (1 + sqrt(||b||_2)) */
 } slv_residuals;
 
 /* Computes the measures at x with w = A x + b given (w may be NULL: then it
@@ -115,7 +138,8 @@ typedef void (*slv_log_fn)(void *ctx, const char *line);
 
 typedef struct slv_options {
   int max_iter;        /* sweeps (iterative) or pivots (pivoting); default 1000 */
-  double tol;          /* converged iff res_rel <= tol; default 1e-8 */
+  double tol;          /* converged iff res_rel <= tol, and, with cones, also the absolute
+                          res_nat_inf <= tol; default 1e-8 */
   double omega;        /* pgs: SOR relaxation in (0, 2); default 1 */
   double damping;      /* pjacobi: step scale; 0 = automatic (1 / lambda_max of D^-1/2 A D^-1/2) */
   double pivot_tol;    /* relative zero-pivot threshold, default 1e-13: direct compares a

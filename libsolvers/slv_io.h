@@ -73,6 +73,7 @@ typedef struct slv_instance {
   int ncones;
   int *cone_rows;
   double *cone_mu;
+  slv_cone_law cone_law;  /* meaning of the cones (slv.h); 0 = Coulomb with De Saxce */
   double *x_ref;          /* optional reference solution (lcplab format), or NULL */
 } slv_instance;
 

@@ -23,6 +23,14 @@ const char *slv_status_str(slv_status s) {
   return "unknown_status";
 }
 
+const char *slv_cone_law_str(slv_cone_law law) {
+  switch (law) {
+  case SLV_CONE_COULOMB: return "coulomb";
+  case SLV_CONE_ASSOCIATED: return "associated";
+  }
+  return "unknown_cone_law";
+}
+
 void slv_msgf(char *msg, size_t len, const char *fmt, ...) {
   if (!msg || len == 0) return;
   va_list ap;

@@ -8,7 +8,8 @@
  *      else the projection of 0 on the bounds;
  *   5. the solver;
  *   6. w = A x + b recomputed, the measures of residual.c, and the promise:
- *      "converged" stands only if res_rel <= tol with finite numbers;
+ *      "converged" stands only if res_rel <= tol with finite numbers (and,
+ *      when the problem has cones, the absolute res_nat_inf <= tol too);
  *      otherwise it becomes SLV_NOT_FINITE or SLV_STAGNATED with a message.
  * Only slv_workspace_new allocates.
  */
@@ -66,6 +67,7 @@ const slv_solver *slv_workspace_solver(const slv_workspace *ws) { return ws ? ws
 static slv_status refuse(slv_result *res, slv_status st) {
   res->status = st;
   res->res.res_nat_inf = res->res.res_rel = res->res.compl = res->res.infeas = NAN;
+  res->res.merit_fclib = NAN;
   return st;
 }
 
@@ -126,6 +128,13 @@ slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options 
     slv_msgf(res->message, sizeof res->message,
              "%s stopped on its own test but res_rel=%.3g > tol=%.3g", ws->solver->name,
              res->res.res_rel, opt->tol);
+  } else if (st == SLV_CONVERGED && p->ncones > 0 && !(res->res.res_nat_inf <= opt->tol)) {
+    /* with cones, "converged" needs the absolute measure too (issue: Siconos'
+     * relative FC3D error accepts far-off answers) */
+    res->status = SLV_STAGNATED;
+    slv_msgf(res->message, sizeof res->message,
+             "%s stopped on its own test but the absolute res_nat_inf=%.3g > tol=%.3g",
+             ws->solver->name, res->res.res_nat_inf, opt->tol);
   } else if (st > 0 && !finite && st != SLV_NOT_FINITE) {
     /* keep the solver's verdict but say what the iterate is */
     size_t l = strlen(res->message);

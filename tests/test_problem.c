@@ -199,6 +199,44 @@ static void test_residual_cone_and_nan(void) {
   CU_ASSERT(!(r.res_rel <= 1e300)); /* no tolerance test can pass */
 }
 
+static void test_residual_cone_laws(void) {
+  /* One contact, mu = 0.5, A = I.
+   * (a) b = (-1, 2, 0): Coulomb (De Saxce) solution is sliding: x_n = 1
+   *     (w_n = 0), x_t = -mu x_n e1 = (-0.5, 0), w_t = (1.5, 0).
+   *     w^ = (0.75, 1.5, 0), x - w^ = (0.25, -2, 0), whose projection on K is
+   *     n' = (0.25 + 0.5*2)/1.25 = 1, t' = 0.5 * 1 * (-1, 0): exactly x, so
+   *     r = 0.  Under the associated law the same x is not a solution:
+   *     x - w = (1, -2, 0) projects to (1.6, -0.8, 0), r = (-0.6, 0.3, 0). */
+  double A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, b[3] = {-1, 2, 0}, mu[1] = {0.5};
+  int rows[1] = {0};
+  slv_problem p = slv_problem_empty();
+  p.n = 3; p.A = A; p.lda = 3; p.b = b; p.ncones = 1; p.cone_rows = rows; p.cone_mu = mu;
+  double x[3] = {1, -0.5, 0};
+  slv_residuals r = slv_residual(&p, x, NULL);
+  TST_CLOSE(r.res_nat_inf, 0, 1e-15, 0);
+  TST_CLOSE(r.merit_fclib, 0, 1e-15, 0);
+  p.cone_law = SLV_CONE_ASSOCIATED;
+  r = slv_residual(&p, x, NULL);
+  TST_CLOSE(r.res_nat_inf, 0.6, 1e-15, 0);
+  TST_CLOSE(r.merit_fclib, 0, 1e-15, 0); /* merit is always the Coulomb one */
+  /* (b) b = (-1, 0.3, 0), x = (2, 0, 0): w = (1, 0.3, 0).
+   *     associated: x - w = (1, -0.3, 0) is in K (0.3 <= 0.5): r = (1, 0.3, 0), res 1;
+   *     Coulomb: shift 0.5*0.3 = 0.15, x - w^ = (0.85, -0.3, 0) in K: r = (1.15, 0.3, 0);
+   *     merit = |r|_2 / (1 + sqrt(|b|_2)). */
+  b[1] = 0.3; x[0] = 2; x[1] = 0;
+  r = slv_residual(&p, x, NULL);
+  TST_CLOSE(r.res_nat_inf, 1.0, 1e-15, 0);
+  p.cone_law = SLV_CONE_COULOMB;
+  r = slv_residual(&p, x, NULL);
+  TST_CLOSE(r.res_nat_inf, 1.15, 1e-15, 0);
+  TST_CLOSE(r.merit_fclib, sqrt(1.15 * 1.15 + 0.09) / (1 + sqrt(sqrt(1.09))), 1e-15, 0);
+  /* no cones: merit is NaN */
+  p.ncones = 0;
+  CU_ASSERT(isnan(slv_residual(&p, x, NULL).merit_fclib));
+  CU_ASSERT_STRING_EQUAL(slv_cone_law_str(SLV_CONE_COULOMB), "coulomb");
+  CU_ASSERT_STRING_EQUAL(slv_cone_law_str(SLV_CONE_ASSOCIATED), "associated");
+}
+
 /* ---- options, registry ------------------------------------------------------ */
 
 static void test_options(void) {
@@ -342,6 +380,7 @@ int main(void) {
   CU_add_test(r, "no cancellation at x = 1e16", test_residual_no_cancellation);
   CU_add_test(r, "box and findex hand examples", test_residual_box_findex);
   CU_add_test(r, "cone and NaN", test_residual_cone_and_nan);
+  CU_add_test(r, "cone laws: De Saxce vs associated, FCLIB merit", test_residual_cone_laws);
   CU_pSuite g = CU_add_suite("generic", NULL, NULL);
   CU_add_test(g, "options", test_options);
   CU_add_test(g, "registry", test_registry);
