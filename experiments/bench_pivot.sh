@@ -20,7 +20,7 @@
 #    true n is 3 floor(n/3));
 # 3. on every file, each run in its own process under `timeout`
 #    (BENCH_PIVOT_TIMEOUT seconds, default 60):
-#      lcplab solve FILE --solver lemke   --max-iter 100000 --repeat R --solution X   (spd, contact)
+#      lcplab solve FILE --solver lemke   --max-iter 100000 --repeat R --solution X   (all three)
 #      lcplab solve FILE --solver dantzig --max-iter 100000 --repeat R --solution X   (all three)
 #      peer_solve --check-z X FILE        (the harness's residual of lcplab's x)
 #      peer_solve -s P --maxpiv 100000 --repeat R FILE   for P in
@@ -172,9 +172,7 @@ for n in $sizes; do
     esac
     "$gen_lcp" --type "$family" --n "$n" --seed "$seed" --out "$f" >/dev/null
     echo "bench_pivot.sh: $(basename "$f") ($(($(date +%s) - start)) s elapsed)"
-    if [ "$family" != contact-box ]; then
-      run_lcplab "$family" "$f" lemke
-    fi
+    run_lcplab "$family" "$f" lemke
     run_lcplab "$family" "$f" dantzig
     if [ "$family" != contact-box ]; then
       run_peer "$family" "$f" siconos:lexicolemke
@@ -334,7 +332,7 @@ out.append("")
 out.append("%s, host %s, rev %s, OPENBLAS_NUM_THREADS=1, BLAS %s.  Pivot limit %s, timeout %s s "
            "per run.  res_nat_inf = ||x - mid(lo, hi, x - w)||_inf from each program's own code; "
            "check = the peer harness's figure for lcplab's x; solved = res_rel <= %g.  "
-           "contact-box has findex friction rows (lcplab lemke and the Lemke peers do not take it)."
+           "contact-box has findex friction rows: lcplab lemke takes them through the friction LCP reformulation, the Lemke peers do not."
            % (date, host, rev, blas, maxpiv, tlimit, ACC))
 out.append("")
 out.append("| file | n | program:solver | status | solved | pivots | median time [s] | res_nat_inf | check | note |")

@@ -1178,7 +1178,7 @@ static slv_status dz_solve(void *st, const slv_problem *p, const slv_options *op
   if (stalled)
     slv_msgf(res->message, sizeof res->message,
              "dantzig: findex bounds did not settle: no 10%% gain in %d passes, %d restarts, "
-             "%d passes in all; best res_rel=%.3g > tol=%.3g",
+             "%d passes in all; best res_rel=%.3g > tol=%.3g; exact: --solver lemke",
              DZ_STALL_PASSES, DZ_RESTARTS, res->iterations, best, opt->tol);
   else
     slv_msgf(res->message, sizeof res->message,

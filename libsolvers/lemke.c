@@ -2,8 +2,9 @@
  * ratio test, on a factorized (bordered explicit-inverse) basis.
  *
  * Problem (slv.h): w = A x + b, x = mid(lo, hi, x - w).  The standard LCP
- * (lo = 0, hi = +inf) is solved as it stands; other bounds go through the
- * reformulation below.  Dense storage only, no findex rows, no cones.
+ * (lo = 0, hi = +inf) is solved as it stands; other bounds and findex
+ * friction rows go through the reformulations below.  Dense storage only,
+ * no cones.
  *
  * ---- Lemke's method (Cottle-Pang-Stone 1992, ch. 4: Lemke's method and
  * the lexicographic resolution of degeneracy; refs.bib: cottle1992) --------
@@ -56,8 +57,19 @@
  * semidefinite A these are common, and passing them by carries on with
  * z0 ~ 1e-14 over near-singular bases, cycling or ending on a useless basis
  * (the peers' "psd" family; see test_lemke.c).  As a last safety net the
- * path also stops when z0 d is below LEMKE_Z0_NEGLIGIBLE ||q||_inf: the
- * point is complementary and solves w = A x + b up to z0 d.  In every case
+ * path also stops when |z0| d is below LEMKE_Z0_NEGLIGIBLE ||q||_inf: the
+ * point is complementary and solves w = A x + b up to z0 d.  When z0's
+ * step would put a basic variable below zero by more than the Harris
+ * tolerance but by at most LEMKE_TRIAL max|x_B| (as of the last drift
+ * check; rounding of a long,
+ * ill-conditioned path splits exact ties by that much: the friction LCP
+ * below has exact ties of z0 with every contact at rest, see there), z0's
+ * exit is tried (try_exit): the exchange is made, the complementary basis
+ * refined, and its point kept if the library residual meets opt->tol;
+ * otherwise the exchange is undone (the inverse update: z0 re-enters) and
+ * the path goes on.  Without this rule 5 of the 40 contact-box-like
+ * problems of test_lemke.c wander on with z0 ~ 1e-12 into a singular
+ * basis or a ray.  In every case
  * the final x is judged by the library residual, never by the path.
  *
  * ---- the factorized basis -------------------------------------------------
@@ -88,7 +100,11 @@
  * product costs the nonzeros of the core columns instead of 2 N k.
  * Rounding in H accumulates like in any product-form update: a drift check
  * every LEMKE_CHECK pivots recomputes B x_B - q (one more product) and,
- * when it exceeds LEMKE_DRIFT relative to ||q||, refactorizes S by LU
+ * when it exceeds LEMKE_DRIFT relative to ||q|| and also LEMKE_DRIFT_FLOOR
+ * max|[M, d]| max|x_B| (the rounding floor of that product: on the contact
+ * matrices with a 1e-6 cfm, |x| reaches 1e5 for |b| ~ 1, and without the
+ * floor the check refactorized every 4 pivots in vain: 72 s instead of
+ * 9 s on gen_lcp --type contact-box --n 999 --seed 4), refactorizes S by LU
  * (LAPACKE dgetrf + dgetri, 2k^3 flops) and recomputes x_B from it; after
  * a refactorization the check period is halved (down to LEMKE_CHECK_MIN),
  * after a clean check doubled back.  At the end, up to LEMKE_REFINE steps
@@ -114,16 +130,67 @@
  *     q = [ G (A o + b); hi - lo; -E^T (A o + b) ],
  * G = diag(sigma), J / E the unit columns of the box / free rows.  M is
  * positive semidefinite whenever A is (the box blocks are skew), so Lemke
- * processes it; N = n + #box + #free <= 2n.  M is never formed: its entries
- * and columns are read from A through sign and index maps.  The covering
- * entry of an extra row is that of its original row.  A problem with every
- * lo = 0 and hi = +inf is solved directly (M = A, q = b): it pays nothing.
+ * processes it.  M is never formed: the entries that come from A are read
+ * through sign and index maps (LCP row / variable t reads row / column
+ * ao[t] of A with sign af[t]); the others (the +-1 of the box pairs, and
+ * of the friction rows below) form a small sparse matrix E, kept by rows
+ * and by columns.  The covering entry of an extra row is that of its
+ * original row.  A problem with every lo = 0 and hi = +inf and no findex
+ * rows is solved directly (M = A, q = b): it pays nothing for any of this.
+ *
+ * ---- findex friction rows: the friction LCP --------------------------------
+ * A friction row i with normal row j = findex[i] has the bounds
+ * -h .. h, h = mu_i |x_j|.  Its normal row must be an LCP row (lo_j = 0,
+ * hi_j = +inf, so x_j >= 0 and h = mu_i x_j); any other normal row is
+ * refused (SLV_ERR_UNSUPPORTED: the bounds would not be linear in the LCP
+ * variables).  Split x_i = p_i - m_i (p_i, m_i >= 0) and add lambda_i >= 0:
+ *     p_i      >= 0  _|_  lambda_i + w_i          >= 0
+ *     m_i      >= 0  _|_  lambda_i - w_i          >= 0
+ *     lambda_i >= 0  _|_  mu_i x_j - p_i - m_i    >= 0
+ * with w_i = A(i,:) x + b_i, x_i = p_i - m_i (p_i is the main variable of
+ * row i, m_i reads A like the u'_i of a free row, lambda_i reads no A).
+ * A solution gives the box conditions at the final bounds.  Let
+ * s = h - p_i - m_i >= 0, so |x_i| <= p_i + m_i <= h: x_i is in the box.
+ *   lambda_i = 0:  w_i >= 0 and -w_i >= 0, so w_i = 0: right anywhere in
+ *                  the box.
+ *   lambda_i > 0:  s = 0, p_i + m_i = h.  p_i, m_i > 0 together would give
+ *                  lambda_i = -w_i = w_i, i.e. lambda_i = 0: so at most one
+ *                  is positive.  p_i = h > 0: x_i = h, w_i = -lambda_i < 0
+ *                  (at hi, w <= 0: right).  m_i = h > 0: x_i = -h,
+ *                  w_i = lambda_i > 0 (at lo, w >= 0: right).  p_i = m_i =
+ *                  0: h = 0 and x_i = 0 = lo = hi, where any w_i is right.
+ *   x_j = 0 (a separating contact): h = 0 forces p_i = m_i = 0, x_i = 0.
+ * Conversely a solution x of the findex problem lifts to one of this LCP:
+ * p_i = max(x_i, 0), m_i = max(-x_i, 0), lambda_i = |w_i|.  p_i > 0 means
+ * x_i > -h, so w_i <= 0 and lambda_i + w_i = 0; m_i > 0 likewise gives
+ * lambda_i - w_i = 0; lambda_i > 0 means w_i != 0, so x_i is at a bound:
+ * p_i + m_i = |x_i| = h and s = 0 (h = 0 included).  So the LCP's
+ * solutions are exactly the findex problem's, and Lemke's method solves
+ * it exactly, where bound-freezing methods (ODE's dLCP) do not and
+ * dantzig's outer passes may stagnate.
+ * The LCP rows of row i: q = r_i, -r_i (r = A o + b) and 0; the entries of
+ * E: M(p_i, lambda_i) = M(m_i, lambda_i) = 1, M(lambda_i, p_i) =
+ * M(lambda_i, m_i) = -1, M(lambda_i, x_j) = mu_i.  The +-1 pairs are skew,
+ * so z^T M z = y^T A y + sum_i mu_i lambda_i x_j >= 0 on z >= 0 (y = x - o,
+ * the unshifted x): M is
+ * copositive when A is positive semidefinite, but not copositive-plus
+ * (z = e_lambda gives z^T M z = 0 with (M + M^T) z = mu_i e_j != 0).
+ * Lemke may then end on a secondary ray even when the problem has a
+ * solution; that is reported as SLV_RAY_TERMINATION, and the message says
+ * the ray proves nothing.  Measured on ../shared/peers' contact-box
+ * instances (gen_lcp seeds 1..8, n = 99, 198, 297, 498, 699, 999; A =
+ * J W J^T of rank ~n/2 + 1e-6 cfm, mu = 0.5, solutions up to |x| ~ 2e5):
+ * all 48 converged, res_rel <= 8e-11 (1e-14 .. 1e-16 where |x| is
+ * moderate), no ray, 228 .. 9326 pivots; dantzig reaches tol 1e-9 in 38
+ * of them, ODE's dLCP in none.
+ * Sizes: N = n + #box + #free + 2 #friction < 3n.
  *
  * Notation: the paper's z, q, M are u, q, M here; x and w stay the problem's.
  * Memory (all in init): H (and the compact core columns) for
- * N_max = 2 n_max, i.e. 4 n_max^2 doubles, the packed nonzeros of A
- * (n_max^2 / 4 values and row indices), and O(n_max) vectors; solve never
- * allocates.
+ * N_max = 3 n_max, i.e. 9 n_max^2 doubles (of which a plain LCP touches
+ * 2 n^2, a boxed one 4 n^2), the packed nonzeros of A (n_max^2 / 4 values
+ * and row indices), E (LEMKE_E_ROW n_max entries, twice) and O(n_max)
+ * vectors; solve never allocates.
  * warm_start is ignored (Lemke starts from its own basis).
  * res->pivots counts every basis change, the first (z0 in) and the last
  * (z0 out) included; res->iterations is 0.  The pivot limit is
@@ -131,7 +198,8 @@
  * Statuses: SLV_CONVERGED, SLV_RAY_TERMINATION, SLV_MAX_ITER,
  * SLV_SINGULAR_PIVOT (refactorization found S singular), SLV_NOT_FINITE,
  * SLV_STAGNATED (complementary basis found, but the residual misses tol),
- * SLV_ERR_INVALID (covering vector not finite and > 0).
+ * SLV_ERR_INVALID (covering vector not finite and > 0), SLV_ERR_UNSUPPORTED
+ * (a friction row whose normal row is not lo = 0, hi = +inf).
  */
 #include "slv_internal.h"
 
@@ -146,11 +214,14 @@ enum {
   LEMKE_CHECK = 50,     /* pivots between two drift checks (at most) */
   LEMKE_CHECK_MIN = 4,  /* ... and at least, after refactorizations */
   LEMKE_REFINE = 3,     /* refinement steps at the end, at most */
-  LEMKE_LWORK_COLS = 32 /* dgetri work space: N_max * this */
+  LEMKE_LWORK_COLS = 32, /* dgetri work space: N_max * this */
+  LEMKE_E_ROW = 5         /* entries of E per row of A: 2 for a box row, 5 for a friction row */
 };
 #define LEMKE_DRIFT 1e-9     /* relative drift of B x_B = q that triggers a refactorization */
+#define LEMKE_DRIFT_FLOOR 1e-12 /* ... if also above this * max|M| max|x_B| */
 #define LEMKE_TIE_REL 1e-12  /* ratios within this relative distance are tied */
 #define LEMKE_FEAS 1e-13     /* z0 leaves if that costs no row more than this * ||q|| */
+#define LEMKE_TRIAL 1e-9     /* ... or no more than this * max|x_B| and its point meets tol */
 #define LEMKE_Z0_NEGLIGIBLE (1e3 * DBL_EPSILON) /* z0 d below this * ||q||: stop */
 #define LEMKE_LEX_ZERO 1e-13 /* lexicographic entries below this * row norm are 0 */
 #define LEMKE_LEX_DIFF 1e-9  /* lexicographic entries within this relative distance are equal */
@@ -170,15 +241,24 @@ typedef struct {
   double *yK, *yW;   /* N_max: tableau column, core part / mu part (by row) */
   double *u, *g, *t; /* N_max: products and scratch */
   double *lexa, *lexb; /* N_max: two lexicographic rows */
+  double *zs, *ws;   /* N_max + 1 / N_max: values saved by a tentative exit */
   int *ties;         /* N_max + 1 */
   /* the reformulated LCP (general case) */
   double *qv, *dv;   /* N_max: q and d of the LCP solved */
   int *ao;           /* N_max: A index of LCP variable/row t, or -1 */
-  double *af;        /* N_max: sign of that A index */
-  int *partner;      /* N_max: box coupling: M(t, partner[t]) = pv[t] */
-  double *pv;        /* N_max */
+  double *af;        /* N_max: sign of that A index (0 if none) */
+  /* E: the entries of M that are not read from A (box and friction
+   * couplings), by row and by column, at most LEMKE_E_ROW per row of A */
+  int *erp, *ecp;    /* N_max + 1: row / column pointers */
+  int *erj, *eci;    /* ecap: column index (by row) / row index (by column) */
+  double *erv, *ecv; /* ecap: values */
+  int *ti, *tj;      /* ecap: the entries as triplets, before sorting */
+  double *tv;        /* ecap */
+  size_t ecap;       /* LEMKE_E_ROW n_max */
   double *o, *sg;    /* n_max: shift and sign of x_i = o_i + sg_i u_i */
-  int *xtra;         /* n_max: extra LCP variable of row i (box v / free u'), or -1 */
+  int *xtra;         /* n_max: first extra LCP variable of row i (box v, free u',
+                        friction m; a friction row's lambda is xtra + 1), or -1 */
+  int *mrow;         /* n_max: the extra that reads row i of A (free u', friction m), or -1 */
   double *c, *an;    /* n_max: a combination of A's columns and its product */
   /* A's nonzeros by column, for a mostly-zero dense A (contact matrices) */
   int *colptr;       /* n_max + 1 */
@@ -205,16 +285,26 @@ static void lemke_free(void *st) {
   free(s->t);
   free(s->lexa);
   free(s->lexb);
+  free(s->zs);
+  free(s->ws);
   free(s->ties);
   free(s->qv);
   free(s->dv);
   free(s->ao);
   free(s->af);
-  free(s->partner);
-  free(s->pv);
+  free(s->erp);
+  free(s->ecp);
+  free(s->erj);
+  free(s->eci);
+  free(s->erv);
+  free(s->ecv);
+  free(s->ti);
+  free(s->tj);
+  free(s->tv);
   free(s->o);
   free(s->sg);
   free(s->xtra);
+  free(s->mrow);
   free(s->c);
   free(s->an);
   free(s->colptr);
@@ -226,7 +316,9 @@ static void lemke_free(void *st) {
 static slv_status lemke_init(void *st, int n_max, const slv_options *opt) {
   (void)opt;
   lemke_state *s = st;
-  size_t n = (size_t)(n_max > 0 ? n_max : 1), N = 2 * n;
+  /* N <= n + 2 (n - 1): every friction row adds m_i and lambda_i, and at
+   * least one row is its normal; box and free rows add one extra each */
+  size_t n = (size_t)(n_max > 0 ? n_max : 1), N = 3 * n;
   s->n_max = (int)n;
   s->N_max = (int)N;
   s->H = malloc(N * N * sizeof *s->H);
@@ -237,20 +329,32 @@ static slv_status lemke_init(void *st, int n_max, const slv_options *opt) {
   s->posK = malloc((N + 1) * sizeof *s->posK);
   s->posR = malloc(N * sizeof *s->posR);
   s->ties = malloc((N + 1) * sizeof *s->ties);
+  s->zs = malloc((N + 1) * sizeof *s->zs);
   s->ao = malloc(N * sizeof *s->ao);
-  s->partner = malloc(N * sizeof *s->partner);
+  s->ecap = LEMKE_E_ROW * n;
+  s->erp = malloc((N + 1) * sizeof *s->erp);
+  s->ecp = malloc((N + 1) * sizeof *s->ecp);
+  s->erj = malloc(s->ecap * sizeof *s->erj);
+  s->eci = malloc(s->ecap * sizeof *s->eci);
+  s->ti = malloc(s->ecap * sizeof *s->ti);
+  s->tj = malloc(s->ecap * sizeof *s->tj);
+  s->erv = malloc(s->ecap * sizeof *s->erv);
+  s->ecv = malloc(s->ecap * sizeof *s->ecv);
+  s->tv = malloc(s->ecap * sizeof *s->tv);
   s->xtra = malloc(n * sizeof *s->xtra);
+  s->mrow = malloc(n * sizeof *s->mrow);
   s->cap = n * n / 4 < (size_t)INT_MAX ? n * n / 4 : (size_t)INT_MAX; /* int indices */
   s->colptr = malloc((n + 1) * sizeof *s->colptr);
   s->rowind = malloc((s->cap > 0 ? s->cap : 1) * sizeof *s->rowind);
   s->val = malloc((s->cap > 0 ? s->cap : 1) * sizeof *s->val);
   double **vN[] = {&s->xK, &s->wv, &s->yK, &s->yW, &s->u, &s->g, &s->t, &s->lexa, &s->lexb,
-                   &s->qv, &s->dv, &s->af, &s->pv};
+                   &s->qv, &s->dv, &s->af, &s->ws};
   for (size_t k = 0; k < sizeof vN / sizeof *vN; k++) *vN[k] = malloc(N * sizeof **vN[k]);
   double **vn[] = {&s->o, &s->sg, &s->c, &s->an};
   for (size_t k = 0; k < sizeof vn / sizeof *vn; k++) *vn[k] = calloc(n, sizeof **vn[k]);
-  int ok = s->H && s->ipiv && s->work && s->K && s->R && s->posK && s->posR && s->ties && s->ao &&
-           s->partner && s->xtra && s->colptr && s->rowind && s->val;
+  int ok = s->H && s->ipiv && s->work && s->K && s->R && s->posK && s->posR && s->ties && s->zs &&
+           s->ao && s->erp && s->ecp && s->erj && s->eci && s->ti && s->tj && s->erv && s->ecv &&
+           s->tv && s->xtra && s->mrow && s->colptr && s->rowind && s->val;
   for (size_t k = 0; k < sizeof vN / sizeof *vN; k++) ok = ok && *vN[k];
   for (size_t k = 0; k < sizeof vn / sizeof *vn; k++) ok = ok && *vn[k];
   if (!ok) {
@@ -263,23 +367,26 @@ static slv_status lemke_init(void *st, int n_max, const slv_options *opt) {
 /* ---- the LCP solved: M, q, d, read through A ------------------------------ */
 
 typedef enum {
-  VIEW_GENERAL = 0, /* reformulated: M read through sign and index maps */
+  VIEW_GENERAL = 0, /* reformulated: M read through sign and index maps and E */
   VIEW_DENSE,       /* plain LCP (M = A, q = b), core columns copied to C */
   VIEW_PACKED       /* plain LCP, A's nonzero entries packed by column */
 } view_kind;
 
 typedef struct {
   int n, N;          /* original size, LCP size */
-  int plain;         /* 1: M = A, q = b (every lo = 0, hi = +inf) */
+  int plain;         /* 1: M = A, q = b (every lo = 0, hi = +inf, no findex) */
+  int friction;      /* 1: findex rows present (M not copositive-plus in general) */
   view_kind kind;
   const double *A;
   int lda;
   double *C;         /* VIEW_DENSE: [M, d](:, K), N x k, leading dimension N */
-  const int *colptr, *rowind; /* VIEW_PACKED */
+  const int *colptr, *rowind; /* A packed by column (VIEW_PACKED, or GENERAL), else NULL */
   const double *val;
   const double *q, *d;
-  const int *ao, *partner;
-  const double *af, *pv;
+  const int *ao, *mrow;
+  const double *af;
+  const int *erp, *erj, *ecp, *eci; /* E by row / by column */
+  const double *erv, *ecv;
   double *c, *an;    /* n scratch (c kept zero between calls) */
 } lcp_view;
 
@@ -289,7 +396,8 @@ static inline double m_entry(const lcp_view *L, int i, int v) {
   double m = 0;
   if (L->ao[i] >= 0 && L->ao[v] >= 0)
     m = L->af[i] * L->af[v] * L->A[L->ao[i] + (size_t)L->ao[v] * L->lda];
-  if (L->partner[i] == v) m += L->pv[i];
+  for (int e = L->erp[i]; e < L->erp[i + 1]; e++)
+    if (L->erj[e] == v) m += L->erv[e];
   return m;
 }
 
@@ -315,6 +423,24 @@ static void gather_row(const lcp_view *L, int r, const int *K, int k, double *ou
   for (int q = 0; q < k; q++) out[q] = mcol_entry(L, r, K[q]);
 }
 
+/* General view: u[i] += alpha af[i] a_{ao[i]} for every LCP row i that
+ * reads row ao[i] of A, with a = A(:, j): the rows of A's column j spread
+ * to their main row (ao = the row itself) and their A-reading extra (mrow). */
+static void spread_acol(const lcp_view *L, int j, double alpha, double *u) {
+  if (L->colptr) {
+    for (int e = L->colptr[j]; e < L->colptr[j + 1]; e++) {
+      int r = L->rowind[e];
+      double a = alpha * L->val[e];
+      u[r] += L->af[r] * a;
+      if (L->mrow[r] >= 0) u[L->mrow[r]] += L->af[L->mrow[r]] * a;
+    }
+    return;
+  }
+  const double *a = L->A + (size_t)j * L->lda;
+  for (int i = 0; i < L->N; i++)
+    if (L->ao[i] >= 0) u[i] += alpha * L->af[i] * a[L->ao[i]];
+}
+
 /* u = sum_q y[q] [M, d](:, K[q])  (size N). */
 static void cols_times(const lcp_view *L, const int *K, int k, const double *y, double *u) {
   int N = L->N;
@@ -334,35 +460,52 @@ static void cols_times(const lcp_view *L, const int *K, int k, const double *y, 
       for (int e = L->colptr[v]; e < L->colptr[v + 1]; e++) u[L->rowind[e]] += yq * L->val[e];
     }
   } else {
-    /* combine the A columns first (u_j and u'_j of a free row share one),
-     * one daxpy per distinct column, then expand to the LCP rows */
+    /* combine the A columns first (u_j and u'_j of a free row, p_i and m_i
+     * of a friction row share one), one pass per distinct column, then
+     * expand to the LCP rows */
     int n = L->n;
     double *c = L->c, *an = L->an;
-    memset(an, 0, (size_t)n * sizeof *an);
     for (int q = 0; q < k; q++) {
       int v = K[q];
       if (v == N) { yz0 = y[q]; continue; }
       if (L->ao[v] >= 0) c[L->ao[v]] += L->af[v] * y[q];
     }
-    for (int q = 0; q < k; q++) {
-      int v = K[q];
-      if (v == N || L->ao[v] < 0) continue;
-      int j = L->ao[v];
-      if (c[j] != 0.0) cblas_daxpy(n, c[j], L->A + (size_t)j * L->lda, 1, an, 1);
-      c[j] = 0.0; /* done, and c is zero again for the next call */
+    if (L->colptr) {
+      /* sparse A: spread each combined column straight to the LCP rows */
+      for (int q = 0; q < k; q++) {
+        int v = K[q];
+        if (v == N || L->ao[v] < 0) continue;
+        int j = L->ao[v];
+        if (c[j] != 0.0) spread_acol(L, j, c[j], u);
+        c[j] = 0.0; /* done, and c is zero again for the next call */
+      }
+    } else {
+      memset(an, 0, (size_t)n * sizeof *an);
+      for (int q = 0; q < k; q++) {
+        int v = K[q];
+        if (v == N || L->ao[v] < 0) continue;
+        int j = L->ao[v];
+        if (c[j] != 0.0) cblas_daxpy(n, c[j], L->A + (size_t)j * L->lda, 1, an, 1);
+        c[j] = 0.0;
+      }
+      for (int i = 0; i < N; i++) u[i] = L->ao[i] >= 0 ? L->af[i] * an[L->ao[i]] : 0.0;
     }
-    for (int i = 0; i < N; i++) u[i] = L->ao[i] >= 0 ? L->af[i] * an[L->ao[i]] : 0.0;
     for (int q = 0; q < k; q++) {
       int v = K[q];
-      if (v < N && L->partner[v] >= 0) u[L->partner[v]] += L->pv[L->partner[v]] * y[q];
+      if (v == N) continue;
+      for (int e = L->ecp[v]; e < L->ecp[v + 1]; e++) u[L->eci[e]] += L->ecv[e] * y[q];
     }
   }
   if (yz0 != 0.0) cblas_daxpy(N, yz0, L->d, 1, u, 1);
 }
 
-/* u += alpha M(:, v), v < N. */
+/* u += alpha [M, d](:, v), v <= N. */
 static void col_axpy(const lcp_view *L, int v, double alpha, double *u) {
   int N = L->N;
+  if (v == N) {
+    cblas_daxpy(N, alpha, L->d, 1, u, 1);
+    return;
+  }
   if (L->kind == VIEW_PACKED) {
     for (int e = L->colptr[v]; e < L->colptr[v + 1]; e++) u[L->rowind[e]] += alpha * L->val[e];
     return;
@@ -371,13 +514,8 @@ static void col_axpy(const lcp_view *L, int v, double alpha, double *u) {
     cblas_daxpy(N, alpha, L->A + (size_t)v * L->lda, 1, u, 1);
     return;
   }
-  if (L->ao[v] >= 0) {
-    const double *a = L->A + (size_t)L->ao[v] * L->lda;
-    double sv = alpha * L->af[v];
-    for (int i = 0; i < N; i++)
-      if (L->ao[i] >= 0) u[i] += sv * L->af[i] * a[L->ao[i]];
-  }
-  if (L->partner[v] >= 0) u[L->partner[v]] += alpha * L->pv[L->partner[v]];
+  if (L->ao[v] >= 0) spread_acol(L, L->ao[v], alpha * L->af[v], u);
+  for (int e = L->ecp[v]; e < L->ecp[v + 1]; e++) u[L->eci[e]] += alpha * L->ecv[e];
 }
 
 /* VIEW_DENSE: core column q of C becomes [M, d](:, v). */
@@ -412,9 +550,73 @@ static int pack_columns(lemke_state *s, const slv_problem *p) {
   return 1;
 }
 
+/* max |[M, d]_ij|: A's entries, 1 (the couplings of E) and d; a scale for
+ * rounding errors. */
+static double a_max(const lcp_view *L) {
+  double m = 0;
+  if (L->colptr) {
+    for (int e = 0; e < L->colptr[L->n]; e++) {
+      double a = fabs(L->val[e]);
+      if (a > m) m = a;
+    }
+  } else {
+    for (int j = 0; j < L->n; j++) {
+      const double *col = L->A + (size_t)j * L->lda;
+      for (int i = 0; i < L->n; i++) {
+        double a = fabs(col[i]);
+        if (a > m) m = a;
+      }
+    }
+  }
+  if (!L->plain) m = fmax(m, 1.0);
+  for (int i = 0; i < L->N; i++) m = fmax(m, L->d[i]);
+  return m;
+}
+
 /* ---- set-up: covering vector, reformulation -------------------------------- */
 
-/* Fill the view for problem p; returns 0 or SLV_ERR_INVALID (covering). */
+static int is_friction(const slv_problem *p, int i) { return p->findex && p->findex[i] >= 0; }
+
+/* One entry M(r, c) += v of E, as a triplet. */
+static void e_add(lemke_state *s, int *ne, int r, int c, double v) {
+  s->ti[*ne] = r;
+  s->tj[*ne] = c;
+  s->tv[*ne] = v;
+  (*ne)++;
+}
+
+/* Sort the ne triplets of E into rows (erp, erj, erv) and columns (ecp,
+ * eci, ecv), counting sort, O(N + ne). */
+static void e_sort(lemke_state *s, int N, int ne) {
+  int *rp = s->erp, *cp = s->ecp;
+  memset(rp, 0, (size_t)(N + 1) * sizeof *rp);
+  memset(cp, 0, (size_t)(N + 1) * sizeof *cp);
+  for (int e = 0; e < ne; e++) {
+    rp[s->ti[e] + 1]++;
+    cp[s->tj[e] + 1]++;
+  }
+  for (int t = 0; t < N; t++) {
+    rp[t + 1] += rp[t];
+    cp[t + 1] += cp[t];
+  }
+  /* fill with rp[t] / cp[t] as cursors, then shift them back to the starts */
+  for (int e = 0; e < ne; e++) {
+    int a = rp[s->ti[e]]++, b = cp[s->tj[e]]++;
+    s->erj[a] = s->tj[e];
+    s->erv[a] = s->tv[e];
+    s->eci[b] = s->ti[e];
+    s->ecv[b] = s->tv[e];
+  }
+  for (int t = N; t > 0; t--) {
+    rp[t] = rp[t - 1];
+    cp[t] = cp[t - 1];
+  }
+  rp[0] = cp[0] = 0;
+}
+
+/* Fill the view for problem p; returns 0, SLV_ERR_INVALID (covering) or
+ * SLV_ERR_UNSUPPORTED (a friction row whose normal row is not lo = 0,
+ * hi = +inf). */
 static slv_status setup(lemke_state *s, const slv_problem *p, const slv_options *opt, lcp_view *L,
                         slv_result *res) {
   int n = p->n;
@@ -432,15 +634,31 @@ static slv_status setup(lemke_state *s, const slv_problem *p, const slv_options 
   L->lda = p->lda;
   L->c = s->c;
   L->an = s->an;
-  int plain = 1;
+  int plain = 1, friction = 0;
+  if (p->findex)
+    for (int i = 0; i < n; i++) {
+      if (p->findex[i] < 0) continue;
+      int j = p->findex[i];
+      double lj = slv_lo_of(p, j), hj = slv_hi_of(p, j);
+      if (lj != 0.0 || hj != INFINITY) {
+        slv_msgf(res->message, sizeof res->message,
+                 "lemke: friction row %d has normal row %d with lo=%g, hi=%g; the friction LCP "
+                 "reformulation needs lo=0, hi=inf there",
+                 i, j, lj, hj);
+        return SLV_ERR_UNSUPPORTED;
+      }
+      friction = 1;
+    }
+  plain = !friction;
   for (int i = 0; i < n && plain; i++)
     if (slv_lo_of(p, i) != 0.0 || slv_hi_of(p, i) != INFINITY) plain = 0;
   L->plain = plain;
+  L->friction = friction;
   if (plain) {
     L->N = n;
     /* a mostly-zero A (contact) is read through its packed nonzeros; a dense
      * one through a compact copy of the core columns, kept in H's buffer
-     * behind the k x k inverse (N^2 + N^2 <= 4 n_max^2) */
+     * behind the k x k inverse (N^2 + N^2 <= N_max^2) */
     if (pack_columns(s, p)) {
       L->kind = VIEW_PACKED;
       L->colptr = s->colptr;
@@ -459,15 +677,24 @@ static slv_status setup(lemke_state *s, const slv_problem *p, const slv_options 
     }
     return SLV_CONVERGED;
   }
-  /* general bounds: x_i = o_i + sg_i u_i (- u'_i), extras after the n mains */
+  /* general bounds: x_i = o_i + sg_i u_i (- u'_i), extras after the n
+   * mains; a friction row is x_i = p_i - m_i (o = 0, sg = 1, m_i = the
+   * first extra) with lambda_i the second */
   int m = 0;
   for (int i = 0; i < n; i++) {
+    s->xtra[i] = -1;
+    s->mrow[i] = -1;
+    s->ao[i] = i;
+    if (is_friction(p, i)) {
+      s->o[i] = 0;
+      s->sg[i] = 1;
+      s->af[i] = 1;
+      s->xtra[i] = n + m;
+      m += 2;
+      continue;
+    }
     double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
     int flo = lo > -INFINITY, fhi = hi < INFINITY;
-    s->xtra[i] = -1;
-    s->ao[i] = i;
-    s->partner[i] = -1;
-    s->pv[i] = 0;
     if (flo) {
       s->o[i] = lo;
       s->sg[i] = 1;
@@ -481,7 +708,7 @@ static slv_status setup(lemke_state *s, const slv_problem *p, const slv_options 
     s->af[i] = s->sg[i];
     if (flo == fhi) s->xtra[i] = n + m++; /* box (both finite) or free (neither) */
   }
-  int N = n + m;
+  int N = n + m, ne = 0;
   L->N = N;
   /* r = A o + b (the w of x = o) */
   double *r = s->t;
@@ -494,39 +721,66 @@ static slv_status setup(lemke_state *s, const slv_problem *p, const slv_options 
     int e = s->xtra[i];
     if (e < 0) continue;
     s->dv[e] = s->dv[i];
-    if (slv_lo_of(p, i) > -INFINITY) {
+    if (is_friction(p, i)) {
+      /* p_i _|_ lambda_i + w_i,  m_i _|_ lambda_i - w_i,
+       * lambda_i _|_ mu_i x_j - p_i - m_i  (x_j = u_j: o_j = 0) */
+      int l = e + 1, j = p->findex[i];
+      s->ao[e] = i;
+      s->af[e] = -1;
+      s->qv[e] = -r[i];
+      s->mrow[i] = e;
+      s->ao[l] = -1;
+      s->af[l] = 0;
+      s->qv[l] = 0;
+      s->dv[l] = s->dv[i];
+      e_add(s, &ne, i, l, 1.0);
+      e_add(s, &ne, e, l, 1.0);
+      e_add(s, &ne, l, j, p->mu[i]);
+      e_add(s, &ne, l, i, -1.0);
+      e_add(s, &ne, l, e, -1.0);
+    } else if (slv_lo_of(p, i) > -INFINITY) {
       /* box: s = (hi - lo) - u_i  _|_  v_i;  mu_i = w_i + v_i */
       s->ao[e] = -1;
       s->af[e] = 0;
-      s->partner[e] = i;
-      s->pv[e] = -1;
-      s->partner[i] = e;
-      s->pv[i] = 1;
       s->qv[e] = slv_hi_of(p, i) - slv_lo_of(p, i);
+      e_add(s, &ne, i, e, 1.0);
+      e_add(s, &ne, e, i, -1.0);
     } else {
       /* free: -w_i >= 0  _|_  u'_i, x_i = u_i - u'_i */
       s->ao[e] = i;
       s->af[e] = -1;
-      s->partner[e] = -1;
-      s->pv[e] = 0;
       s->qv[e] = -r[i];
+      s->mrow[i] = e;
     }
+  }
+  e_sort(s, N, ne);
+  if (pack_columns(s, p)) {
+    L->colptr = s->colptr;
+    L->rowind = s->rowind;
+    L->val = s->val;
   }
   L->q = s->qv;
   L->d = s->dv;
   L->ao = s->ao;
   L->af = s->af;
-  L->partner = s->partner;
-  L->pv = s->pv;
+  L->mrow = s->mrow;
+  L->erp = s->erp;
+  L->erj = s->erj;
+  L->erv = s->erv;
+  L->ecp = s->ecp;
+  L->eci = s->eci;
+  L->ecv = s->ecv;
   return SLV_CONVERGED;
 }
 
 /* x from the LCP variables z (size N, dense): x_i = o_i + sg_i z_i - z_i'
- * (free rows), clamped to the box against rounding. */
+ * (free rows), p_i - m_i (friction rows), clamped to the box against
+ * rounding: friction rows to -mu_i x_j .. mu_i x_j at the final x_j. */
 static void unmap(const lemke_state *s, const slv_problem *p, const lcp_view *L, const double *z,
                   double *x) {
   int n = p->n;
   for (int i = 0; i < n; i++) {
+    if (!L->plain && is_friction(p, i)) continue;
     double xi;
     if (L->plain) {
       xi = z[i];
@@ -537,6 +791,12 @@ static void unmap(const lemke_state *s, const slv_problem *p, const lcp_view *L,
     }
     double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
     x[i] = xi < lo ? lo : (xi > hi ? hi : xi);
+  }
+  if (!L->friction) return;
+  for (int i = 0; i < n; i++) {
+    if (!is_friction(p, i)) continue;
+    double xi = z[i] - z[s->xtra[i]], h = p->mu[i] * fabs(x[p->findex[i]]);
+    x[i] = xi < -h ? -h : (xi > h ? h : xi);
   }
 }
 
@@ -734,6 +994,22 @@ static void exchange(basis *B, int ent, int l, double theta) {
 
 /* ---- the solver ---------------------------------------------------------------- */
 
+/* max(qscale, |basic values|). */
+static double basic_scale(const basis *B, double qscale) {
+  const lemke_state *s = B->s;
+  double m = qscale;
+  for (int q = 0; q < B->k; q++) {
+    double a = s->xK[q] < 0 ? -s->xK[q] : s->xK[q];
+    if (a > m) m = a;
+  }
+  for (int i = 0; i < B->N; i++)
+    if (s->posR[i] < 0) {
+      double a = s->wv[i] < 0 ? -s->wv[i] : s->wv[i];
+      if (a > m) m = a;
+    }
+  return m;
+}
+
 /* The final x from the core values (clamped at 0), written to x. */
 static void solution(basis *B, const slv_problem *p, double *x) {
   lemke_state *s = B->s;
@@ -761,6 +1037,31 @@ static void refine(basis *B) {
     prev = e;
     cblas_dgemv(CblasColMajor, CblasNoTrans, k, k, 1.0, s->H, B->ldh, s->g, 1, 1.0, s->xK, 1);
   }
+}
+
+/* Tentative end of the path: z0 (core position qz0) leaves for the
+ * entering ent at step t, the complementary basis is refined and its point
+ * judged by the library residual.  Returns 1 if it meets opt->tol (the new
+ * basis stays; x and w hold its point), else undoes the exchange (z0
+ * re-enters, ent leaves: the inverse update) and restores the values, and
+ * returns 0; positions in K and R may then be permuted, so the caller
+ * recomputes the tableau column. */
+static int try_exit(basis *B, const slv_problem *p, const slv_options *opt, int ent, int qz0,
+                    double t, double *x, double *w) {
+  lemke_state *s = B->s;
+  int N = B->N;
+  for (int q = 0; q < B->k; q++) s->zs[s->K[q]] = s->xK[q];
+  memcpy(s->ws, s->wv, (size_t)N * sizeof *s->ws);
+  exchange(B, ent, qz0, t);
+  refine(B);
+  solution(B, p, x);
+  slv_problem_w(p, x, w);
+  if (slv_residual(p, x, w).res_rel <= opt->tol) return 1;
+  tableau_column(B, N);
+  exchange(B, N, ent >= 0 ? s->posK[ent] : ent, 0.0);
+  for (int q = 0; q < B->k; q++) s->xK[q] = s->zs[s->K[q]];
+  memcpy(s->wv, s->ws, (size_t)N * sizeof *s->wv);
+  return 0;
 }
 
 static slv_status lemke_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
@@ -804,7 +1105,8 @@ static slv_status lemke_solve(void *st, const slv_problem *p, const slv_options 
   s->H[0] = -1.0 / L.d[r];
   set_core_col(&L, 0, N);
   B.k = 1;
-  int pivots = 1, ent = r; /* u_r enters next */
+  int pivots = 1, ent = r, trials = 0, notrial = -1, exited = 0; /* u_r enters next */
+  double amax = -1; /* max |[M, d]_ij|, computed when first needed */
   int period = LEMKE_CHECK, to_check = LEMKE_CHECK;
   double qscale = 0, dmax = 0;
   for (int i = 0; i < N; i++) {
@@ -812,6 +1114,10 @@ static slv_status lemke_solve(void *st, const slv_problem *p, const slv_options 
     dmax = fmax(dmax, L.d[i]);
   }
   qscale = fmax(qscale, 1.0);
+  /* scale of the basic values for the tentative-exit test, refreshed at
+   * every drift check (a heuristic trigger: the trial itself is judged by
+   * the library residual) */
+  double vscale = basic_scale(&B, qscale);
 
   for (;;) {
     if (pivots >= limit) {
@@ -845,10 +1151,16 @@ static slv_status lemke_solve(void *st, const slv_problem *p, const slv_options 
       res->pivots = pivots;
       solution(&B, p, x);
       int e = ent >= 0 ? ent : -ent - 1;
-      slv_msgf(res->message, sizeof res->message,
-               "lemke: secondary ray at pivot %d (%s%d entering, z0=%.3g): the LCP is infeasible "
-               "or A is outside the class Lemke is guaranteed for",
-               pivots, ent >= 0 ? "x" : "w", e, s->xK[s->posK[N]]);
+      if (L.friction)
+        slv_msgf(res->message, sizeof res->message,
+                 "lemke: secondary ray at pivot %d (%s%d entering, z0=%.3g); the friction LCP "
+                 "matrix is not copositive-plus, so this proves no infeasibility",
+                 pivots, ent >= 0 ? "x" : "w", e, s->xK[s->posK[N]]);
+      else
+        slv_msgf(res->message, sizeof res->message,
+                 "lemke: secondary ray at pivot %d (%s%d entering, z0=%.3g): the LCP is "
+                 "infeasible or A is outside the class Lemke is guaranteed for",
+                 pivots, ent >= 0 ? "x" : "w", e, s->xK[s->posK[N]]);
       return SLV_RAY_TERMINATION;
     }
     /* tied rows */
@@ -869,17 +1181,43 @@ static slv_status lemke_solve(void *st, const slv_problem *p, const slv_options 
      * semidefinite A such near-ties of z0 are common; passing them by
      * carries on with z0 ~ 1e-14 over near-singular bases (cycling or a
      * singular basis: see test_lemke.c).  The final basis is re-solved and
-     * the library residual judges the result. */
+     * the library residual judges the result.  A larger violation, up to
+     * LEMKE_TRIAL max|x_B|, gets a tentative exit (try_exit): the friction
+     * LCP ties z0 exactly with the slack d z0 of every lambda row whose
+     * x_j, p_i, m_i are nonbasic (contacts at rest), and after thousands of
+     * pivots on ill-conditioned bases rounding splits such ties by ~1e-12
+     * max|x_B|. */
     int qz0 = s->posK[N];
     if (lz0 < 0 && s->yK[qz0] > tau) {
-      double tz0 = fmax(0.0, s->xK[qz0]) / s->yK[qz0], feas = LEMKE_FEAS * qscale;
-      int ok = 1;
-      for (int q = 0; q < k && ok; q++)
-        if (q != qz0 && s->yK[q] > tau && fmax(0.0, s->xK[q]) - tz0 * s->yK[q] < -feas) ok = 0;
-      for (int i = 0; i < N && ok; i++)
-        if (s->posR[i] < 0 && s->yW[i] > tau && fmax(0.0, s->wv[i]) - tz0 * s->yW[i] < -feas)
-          ok = 0;
-      if (ok) lz0 = qz0;
+      /* worst: the lowest basic value after z0's step; the scan stops at
+       * the first value below both thresholds (the usual case) */
+      double tz0 = fmax(0.0, s->xK[qz0]) / s->yK[qz0], worst = 0;
+      double feas = LEMKE_FEAS * qscale, tri = LEMKE_TRIAL * vscale;
+      double stop = -(feas > tri ? feas : tri);
+      for (int q = 0; q < k && worst >= stop; q++)
+        if (q != qz0 && s->yK[q] > tau) {
+          double v = (s->xK[q] > 0 ? s->xK[q] : 0.0) - tz0 * s->yK[q];
+          if (v < worst) worst = v;
+        }
+      for (int i = 0; i < N && worst >= stop; i++)
+        if (s->posR[i] < 0 && s->yW[i] > tau) {
+          double v = (s->wv[i] > 0 ? s->wv[i] : 0.0) - tz0 * s->yW[i];
+          if (v < worst) worst = v;
+        }
+      if (worst >= -feas) {
+        lz0 = qz0;
+      } else if (worst >= -tri && notrial != pivots) {
+        trials++;
+        if (try_exit(&B, p, opt, ent, qz0, tz0, x, w)) {
+          pivots++;
+          exited = 1;
+          break;
+        }
+        /* undone: the positions in K, R changed, so redo this pivot's
+         * tableau column and ratio test, without a second trial */
+        notrial = pivots;
+        continue;
+      }
     }
     int l;
     if (lz0 >= 0) {
@@ -915,13 +1253,24 @@ static slv_status lemke_solve(void *st, const slv_problem *p, const slv_options 
     /* safety net: z0 at rounding level but still basic.  The point is
      * complementary and w = A x + b + d z0, i.e. a solution up to z0 d;
      * pivoting on would only wander among near-singular bases. */
-    if (s->xK[s->posK[N]] * dmax <= LEMKE_Z0_NEGLIGIBLE * qscale) break;
+    if (fabs(s->xK[s->posK[N]]) * dmax <= LEMKE_Z0_NEGLIGIBLE * qscale) break;
     ent = leaving >= 0 ? -(leaving + 1) : lrow;
     if (--to_check == 0) {
       /* drift check; a period that needed a refactorization is halved
        * (ill-conditioned bases lose digits fast), one that did not is
        * doubled back towards LEMKE_CHECK */
-      if (drift(&B) > LEMKE_DRIFT * qscale) {
+      double dft = drift(&B);
+      int refac = dft > LEMKE_DRIFT * qscale;
+      vscale = basic_scale(&B, qscale);
+      if (refac) {
+        /* the rounding floor of B x_B - q is ~ eps k max|M| max|x_B|: when
+         * the solution is large (|x| ~ 1e5 for |b| ~ 1 on the contact
+         * matrices with a 1e-6 cfm), refactorizing cannot bring the drift
+         * under LEMKE_DRIFT ||q||; judge it against that floor too */
+        if (amax < 0) amax = a_max(&L);
+        refac = dft > LEMKE_DRIFT_FLOOR * amax * vscale;
+      }
+      if (refac) {
         stt = refactor(&B, piv_tol);
         if (stt) {
           res->pivots = pivots;
@@ -938,6 +1287,8 @@ static slv_status lemke_solve(void *st, const slv_problem *p, const slv_options 
     }
   }
   res->pivots = pivots;
+  if (trials)
+    slv_logf(opt, "lemke: %d tentative exits of z0%s", trials, exited ? ", the last taken" : "");
 
   /* complementary basis: refine, check with the library's measure, and
    * refactorize once if that is not enough */
@@ -977,10 +1328,10 @@ static slv_status lemke_solve(void *st, const slv_problem *p, const slv_options 
 
 const slv_solver slv_solver_lemke = {
     .name = "lemke",
-    .summary = "Lemke complementary pivoting, lexicographic, factorized basis; box/free rows by "
-               "reformulation",
+    .summary = "Lemke complementary pivoting, lexicographic, factorized basis; box/free rows and "
+               "findex friction by LCP reformulation",
     .cite = "cottle1992",
-    .caps = SLV_CAP_BOX | SLV_CAP_FREE,
+    .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX,
     .state_size = sizeof(lemke_state),
     .init = lemke_init,
     .free = lemke_free,
