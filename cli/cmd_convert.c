@@ -6,17 +6,21 @@
  * IN is read with slv_read (format from --from, else its extension, else its
  * content); OUT is written with slv_write in the format --to names, else the
  * one OUT's extension implies (slv_format_for_path: .dat -> the Siconos
- * LCP / MLCP / relay layout that fits the bounds, .blcp, .mtx, .lcp).  The
- * writers use %.17g, so IN and the re-read OUT are the same problem bit for
- * bit (the sign change of .blcp, b = -b_ode, is exact).
+ * FC3D layout for a frictional-contact problem, else the LCP / MLCP / relay
+ * layout that fits the bounds; .blcp, .mtx, .lcp; .hdf5 / .h5 -> FCLIB).
+ * The writers use %.17g (FCLIB: binary doubles), so IN and the re-read OUT
+ * are the same problem bit for bit (the sign change of .blcp, b = -b_ode,
+ * is exact).  A global FCLIB problem is read condensed to its local form
+ * (libsolvers/io_fclib.c) and written as that.
  *
  * Nothing is written when: OUT exists and --force is not given (checked
  * before reading IN; for MatrixMarket also its sidecars STEM.b, .lo, .hi,
  * .findex, .mu), IN is unreadable or malformed, OUT's extension is
  * unknown and --to is not given, or the target format cannot hold the
- * problem (findex rows in a Siconos LCP file...: the library's
- * SLV_ERR_UNSUPPORTED message).  Each gives one line "lcplab: ..." on
- * stderr and exit status 2.  Success: exit 0, nothing on stdout.
+ * problem (findex rows in a Siconos LCP file, an LCP in an FCLIB file,
+ * cones in a .blcp...: the library's SLV_ERR_UNSUPPORTED message).  Each
+ * gives one line "lcplab: ..." on stderr and exit status 2.  Success: exit
+ * 0, nothing on stdout.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -37,11 +41,13 @@ static void usage(FILE *f)
           "options (before or after IN OUT):\n"
           "  --from FMT   read IN as FMT (default: from its extension, then its content)\n"
           "  --to FMT     write OUT as FMT (default: from OUT's extension:\n"
-          "               .dat siconos-lcp/mlcp/relay, .blcp, .mtx, .lcp lcplab)\n"
+          "               .dat siconos-fc3d/lcp/mlcp/relay, .blcp, .mtx, .lcp lcplab,\n"
+          "               .hdf5 fclib)\n"
           "  --force      overwrite OUT if it exists\n"
           "  --help       this text\n"
           "\n"
-          "formats: siconos-lcp, siconos-mlcp, siconos-relay, blcp, mtx, lcplab\n"
+          "formats: siconos-lcp, siconos-mlcp, siconos-relay, siconos-fc3d, blcp, mtx, lcplab,\n"
+          "         fclib\n"
           "exit status: 0 written, 2 error (one line on stderr, nothing written).\n");
 }
 
@@ -51,7 +57,7 @@ static int parse_format(const char *opt, const char *v, slv_format *out)
   int f = slv_format_from_str(v);
   if (f < 0) {
     cli_error("convert: unknown %s format '%s' (one of: siconos-lcp, siconos-mlcp, "
-              "siconos-relay, blcp, mtx, lcplab)",
+              "siconos-relay, siconos-fc3d, blcp, mtx, lcplab, fclib)",
               opt, v);
     return -1;
   }

@@ -25,7 +25,10 @@
  * JSON fields, in this order: instance (FILE's base name), solver, kind, n,
  * status, iterations, time_s (median over the repeats), res_nat_inf,
  * res_rel, compl, infeas (all recomputed by the library from (A, b, lo, hi,
- * x)), then pivots, solver_residual, time_min_s, repeat, tol, max_iter,
+ * x)), then, for a problem with Coulomb cones (kind "cone"), cone_law (the
+ * law the residuals and the solver refer to: "coulomb" = De Saxce, FCLIB;
+ * "associated" = CCP) and merit_fclib (FCLIB's MERIT_1, slv.h), then
+ * pivots, solver_residual, time_min_s, repeat, tol, max_iter,
  * omega, warm_start, format, message (only when not converged) and history
  * (only with --history).  Numbers are %.17g (times %.6g); NaN and infinities
  * are null.
@@ -64,7 +67,7 @@ static void usage(FILE *f)
           "  --omega W         relaxation (pgs: SOR factor in (0, 2))\n"
           "  --repeat R        solve R times (1..1000000), report the median time\n"
           "  --format FMT      read FILE as FMT: siconos-lcp, siconos-mlcp, siconos-relay,\n"
-          "                    blcp, mtx, lcplab (default: auto)\n"
+          "                    siconos-fc3d, blcp, mtx, lcplab, fclib (default: auto)\n"
           "  --warm XFILE      start from the vector in XFILE (n values, one per line)\n"
           "  --solution OUT    write x to OUT, one value per line (%%.17g)\n"
           "  --force           overwrite OUT if it exists\n"
@@ -93,7 +96,7 @@ static void format_list(char *buf, size_t len)
 {
   buf[0] = '\0';
   size_t used = 0;
-  for (int f = SLV_FMT_AUTO; f <= SLV_FMT_LCPLAB; f++) {
+  for (int f = SLV_FMT_AUTO; f <= SLV_FMT_LAST; f++) {
     int k = snprintf(buf + used, len - used, "%s%s", f ? ", " : "", slv_format_str((slv_format)f));
     if (k < 0 || (size_t)k >= len - used)
       return;
@@ -279,6 +282,12 @@ static void print_json(const solve_args *a, const slv_solver *solver, const slv_
   cli_json_number(f, res->res.compl, 17);
   fputs(",\"infeas\":", f);
   cli_json_number(f, res->res.infeas, 17);
+  if (inst->ncones > 0) {
+    fputs(",\"cone_law\":", f);
+    cli_json_string(f, slv_cone_law_str(inst->cone_law));
+    fputs(",\"merit_fclib\":", f);
+    cli_json_number(f, res->res.merit_fclib, 17);
+  }
   fprintf(f, ",\"pivots\":%d,\"solver_residual\":", res->pivots);
   cli_json_number(f, res->solver_residual, 17);
   fputs(",\"time_min_s\":", f);

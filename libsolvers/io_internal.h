@@ -40,6 +40,10 @@
 /* Dense entries we accept to build from a sparse file: n = 5000. */
 #define SLV_IO_MAX_DENSE 25000000L
 
+/* Frictional-contact instances read from sparse storage (Siconos SBM, FCLIB)
+ * are kept dense up to this many rows (100 contacts) and CSR beyond. */
+#define SLV_IO_FC_DENSE_MAX 300
+
 typedef struct slv_reader {
   const char *path;  /* for messages */
   char *buf;         /* the whole file, NUL-terminated; owned by the original */
@@ -183,14 +187,77 @@ int slv_io_has_friction(const slv_instance *inst);
 /* Is x exactly +0.0 (not -0.0)?  Used to decide what a writer may omit. */
 int slv_io_is_pos_zero(double x);
 
+/* ---- Siconos NumericsMatrix (io_siconos.c) -------------------------------- */
+/* A matrix as read: dense (a, rows x cols column-major) or CSR (Ap[rows+1],
+ * Aj, Ax: columns increasing within a row, exact +0.0 entries of the stored
+ * blocks dropped, -0.0 kept). */
+typedef struct slv_nm {
+  int rows, cols;
+  slv_storage storage;
+  double *a;
+  int *Ap, *Aj;
+  double *Ax;
+} slv_nm;
+
+/* Reads a NumericsMatrix (storage 0 dense or 1 SBM; 2 CSparse gives
+ * SLV_ERR_UNSUPPORTED).  want_rows >= 0: the sizes must be want_rows x
+ * want_cols (why names the reason, e.g. "n = 3").  Dense storage always
+ * gives a dense matrix; SBM gives a dense one when rows <= csr_above
+ * (bounded by SLV_IO_MAX_DENSE entries), else CSR.  *line (if non-NULL) gets
+ * the line of the size header.  On failure *out holds nothing. */
+slv_status slv_io_read_nm(slv_reader *r, const char *name, int want_rows, int want_cols,
+                          const char *why, int csr_above, slv_nm *out, long *line);
+void slv_io_nm_free(slv_nm *m);
+
+/* Dense NumericsMatrix "0 n n n<TAB>n" then one column per line (%.17g). */
+void slv_io_write_dense_nm(slv_writer *w, int n, const double *A);
+
+/* ---- frictional contact (io_fc3d.c, io_fclib.c) ------------------------------ */
+/* Makes inst (n = 3 nc rows, matrix and b already set) a local FC3D
+ * problem: one Coulomb cone (De Saxce) per contact at rows 3c, 3c+1, 3c+2
+ * with cone_mu[c] = mu[c], lo = -inf, hi = +inf on every row, no findex. */
+slv_status slv_io_set_fc3d_cones(slv_instance *inst, int nc, const double *mu);
+/* Can a local FC3D format (fmt: "siconos-fc3d", "fclib") hold the valid
+ * instance inst?  It must be a cone instance whose rows all belong to cones
+ * (then at rows 0, 3, 6, ...), with the Coulomb law and no friction
+ * (findex) rows.  Else SLV_ERR_UNSUPPORTED and
+ * "PATH: FMT ..." in err.  lo / hi of cone rows are not stored (the cone
+ * replaces them). */
+slv_status slv_io_check_fc3d(const char *path, const char *fmt, const slv_instance *inst,
+                             char *err, size_t errlen);
+/* CSR with the columns of every row in increasing order, from nnz entries
+ * (row[k], col[k], val[k]) in any order: a stable two-pass counting sort, so
+ * duplicates keep their order (they add up, as in every CSR here).  Fills
+ * inst's Ap/Aj/Ax (storage CSR).  Indices must be in range (caller). */
+slv_status slv_io_csr_from_triplets(slv_instance *inst, long nnz, const int *row, const int *col,
+                                    const double *val);
+/* Replaces inst's CSR by the dense equivalent (duplicates summed, a lone
+ * -0.0 kept) when n <= SLV_IO_FC_DENSE_MAX; no-op otherwise. */
+slv_status slv_io_fc_densify(slv_instance *inst);
+
+/* Siconos local FC3D .dat (d nc M q mu): read / write. */
+slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out);
+slv_status slv_io_write_fc3d(const char *path, const slv_instance *inst, char *err, size_t errlen);
+/* Does the reader's text open like a frictional-contact .dat ("d nc
+ * storage d*nc cols" with d in {2, 3}: 1) rather than like an LCP ("n
+ * storage n n": 0)?  2: "d nc storage k k" with k != d*nc, the ndof x ndof
+ * M of a global problem.  Look-ahead only. */
+int slv_io_looks_like_fc(const slv_reader *r);
+
+/* FCLIB HDF5 (io_fclib.c): local, or global condensed to local. */
+slv_status slv_io_read_fclib(const char *path, slv_instance **out, char *err, size_t errlen);
+slv_status slv_io_write_fclib(const char *path, const slv_instance *inst, char *err, size_t errlen);
+/* Does the file start with the HDF5 signature (\x89HDF\r\n\x1a\n)? */
+int slv_io_is_hdf5_bytes(const char *buf, size_t len);
+
 /* ---- per format (io_siconos.c, io_blcp.c, io_mtx.c, io_lcplab.c) ----------- */
-/* Siconos: fmt SLV_FMT_SICONOS_LCP / _MLCP / _RELAY, or SLV_FMT_AUTO to
- * decide by content; *found gets the format actually read. */
+/* Siconos: fmt SLV_FMT_SICONOS_LCP / _MLCP / _RELAY / _FC3D, or SLV_FMT_AUTO
+ * to decide by content; *found gets the format actually read. */
 slv_status slv_io_read_siconos(slv_reader *r, slv_format fmt, slv_instance **out, slv_format *found);
 slv_status slv_io_write_siconos(const char *path, slv_format fmt, const slv_instance *inst,
                                 char *err, size_t errlen);
-/* Which siconos-* format holds inst (for writing a .dat): lcp, else mlcp
- * (free rows first), else relay. */
+/* Which siconos-* format holds inst (for writing a .dat): fc3d if it has
+ * cones, else lcp, else mlcp (free rows first), else relay. */
 slv_format slv_io_siconos_choose(const slv_instance *inst);
 
 slv_status slv_io_read_blcp(slv_reader *r, slv_instance **out);

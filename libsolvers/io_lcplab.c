@@ -20,18 +20,22 @@
  *     findex                    optional, n integers in [-1, n), not i
  *     mu                        n numbers >= 0; required with friction rows
  *     cones K                   optional, then K pairs "first-row mu"
+ *     cone_law L                optional: coulomb (default; De Saxce, FCLIB)
+ *                               or associated (CCP, the convex QP), slv.h
  *     x_ref                     optional reference solution, n numbers
  *     end                       required; nothing but comments after it
  *
  * Sections other than n may come in any order, each at most once; storage
- * comes before A / Ap, Ap before Aj and Ax.  Every size is checked against
- * what is left of the file before allocation.  Errors: "FILE:LINE: expected
+ * comes before A / Ap, Ap before Aj and Ax.  Without a lo section, cone
+ * rows get lo = -inf (the cone replaces their bounds; files written before
+ * cone_law existed always have lo and hi, so they read as before).  Every
+ * size is checked against what is left of the file before allocation.  Errors: "FILE:LINE: expected
  * ..., found '...'" with SLV_ERR_INVALID (SLV_ERR_DIM for a size out of
  * range); slv_read then runs slv_problem_validate.
  *
  * Writing: every section the instance has, %.17g and inf/-inf, so that a
- * round trip is bit-identical (A, b, lo, hi, findex, mu, cones, x_ref, and
- * CSR arrays as they are).
+ * round trip is bit-identical (A, b, lo, hi, findex, mu, cones, cone_law
+ * (written whenever there are cones), x_ref, and CSR arrays as they are).
  */
 #include "io_internal.h"
 
@@ -40,21 +44,23 @@
 #include <string.h>
 
 static const char *const KEYWORDS =
-    "kind, n, storage, A, Ap, Aj, Ax, b, lo, hi, findex, mu, cones, x_ref or end";
+    "kind, n, storage, A, Ap, Aj, Ax, b, lo, hi, findex, mu, cones, cone_law, x_ref or end";
 
 enum {
-  S_KIND, S_N, S_STORAGE, S_A, S_AP, S_AJ, S_AX, S_B, S_LO, S_HI, S_FINDEX, S_MU, S_CONES, S_XREF,
-  S_END, S_COUNT
+  S_KIND, S_N, S_STORAGE, S_A, S_AP, S_AJ, S_AX, S_B, S_LO, S_HI, S_FINDEX, S_MU, S_CONES,
+  S_CONE_LAW, S_XREF, S_END, S_COUNT
 };
 static const char *const SECTION[S_COUNT] = {"kind", "n",  "storage", "A",      "Ap",
                                              "Aj",   "Ax", "b",       "lo",     "hi",
-                                             "findex", "mu", "cones",  "x_ref", "end"};
+                                             "findex", "mu", "cones", "cone_law", "x_ref",
+                                             "end"};
 
 slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
   slv_token t, kind_tok;
   slv_status st = SLV_CONVERGED;
   slv_instance *inst = NULL;
   int seen[S_COUNT] = {0}, version, csr = 0, n = -1;
+  slv_cone_law law = SLV_CONE_COULOMB;
   long nnz = 0;
   *out = NULL;
   if (!slv_rd_next(r, &t) || !slv_tok_is(&t, "lcplab-problem"))
@@ -77,7 +83,7 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
       goto fail;
     }
     seen[s] = 1;
-    if (s != S_KIND && s != S_N && s != S_END && n < 0) {
+    if (s != S_KIND && s != S_N && s != S_END && s != S_CONE_LAW && n < 0) {
       st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "section 'n' before '%s'", SECTION[s]);
       goto fail;
     }
@@ -238,6 +244,16 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
       }
       break;
     }
+    case S_CONE_LAW:
+      if (slv_rd_next(r, &t) && slv_tok_is(&t, "coulomb")) {
+        law = SLV_CONE_COULOMB;
+      } else if (t.len && slv_tok_is(&t, "associated")) {
+        law = SLV_CONE_ASSOCIATED;
+      } else {
+        st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "a cone law 'coulomb' or 'associated'");
+        goto fail;
+      }
+      break;
     case S_XREF:
       if ((st = slv_rd_need(r, n, "x_ref (n = %d)", n))) goto fail;
       if ((st = slv_io_alloc_xref(inst))) {
@@ -277,6 +293,10 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
     st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "end of file after 'end'");
     goto fail;
   }
+  inst->cone_law = law;
+  if (!seen[S_LO]) /* cone rows: the cone replaces the bounds */
+    for (int c = 0; c < inst->ncones; c++)
+      for (int i = inst->cone_rows[c]; i < inst->cone_rows[c] + 3; i++) inst->lo[i] = -INFINITY;
   if (kind_tok.len) {
     const char *k = slv_io_kind_of(inst);
     if (!slv_tok_is(&kind_tok, k)) {
@@ -347,6 +367,7 @@ slv_status slv_io_write_lcplab(const char *path, const slv_instance *inst, char 
       fprintf(f, "%d ", inst->cone_rows[c]);
       slv_wr_double(&w, inst->cone_mu[c], '\n');
     }
+    fprintf(f, "cone_law %s\n", slv_cone_law_str(inst->cone_law));
   }
   if (inst->x_ref) write_vec_line(&w, "x_ref", n, inst->x_ref);
   fputs("end\n", f);

@@ -2,10 +2,12 @@
  * reader and writer helpers of io_internal.h.
  *
  * Format choice when reading with SLV_FMT_AUTO:
- *   1. by extension: .dat -> Siconos (LCP, MLCP or relay, decided from the
- *      content by io_siconos.c), .blcp, .mtx, .lcp (lcplab);
- *   2. any other extension: by the first token of the file:
- *      "lcplab-problem" -> lcplab, "%%MatrixMarket" -> MatrixMarket;
+ *   1. by extension: .dat -> Siconos (LCP, MLCP, relay or local FC3D,
+ *      decided from the content by io_siconos.c), .blcp, .mtx, .lcp
+ *      (lcplab), .hdf5 / .h5 (FCLIB, io_fclib.c);
+ *   2. any other extension: by the content: the HDF5 signature -> FCLIB;
+ *      first token "lcplab-problem" -> lcplab, "%%MatrixMarket" ->
+ *      MatrixMarket;
  *   3. else SLV_ERR_INVALID with a message listing the supported formats.
  * After a successful parse the problem view goes through
  * slv_problem_validate (lo <= hi, finite A and b, findex structure, ...);
@@ -13,7 +15,8 @@
  * name (base name without extension), format and kind.
  *
  * Writing with SLV_FMT_AUTO takes the format from the extension; for .dat
- * the Siconos variant that holds the instance (lcp, else mlcp, else relay).
+ * the Siconos variant that holds the instance (fc3d for cones, else lcp,
+ * else mlcp, else relay).
  * Writers first check that the format can hold the instance
  * (SLV_ERR_UNSUPPORTED, nothing written) and refuse an invalid problem
  * (the status of slv_problem_validate).  Numbers are written with %.17g and
@@ -44,6 +47,8 @@ const char *slv_format_str(slv_format f) {
   case SLV_FMT_BLCP: return "blcp";
   case SLV_FMT_MTX: return "mtx";
   case SLV_FMT_LCPLAB: return "lcplab";
+  case SLV_FMT_SICONOS_FC3D: return "siconos-fc3d";
+  case SLV_FMT_FCLIB: return "fclib";
   }
   return "unknown";
 }
@@ -51,7 +56,7 @@ const char *slv_format_str(slv_format f) {
 int slv_format_from_str(const char *s) {
   static const slv_format all[] = {SLV_FMT_AUTO, SLV_FMT_SICONOS_LCP, SLV_FMT_SICONOS_MLCP,
                                    SLV_FMT_SICONOS_RELAY, SLV_FMT_BLCP, SLV_FMT_MTX,
-                                   SLV_FMT_LCPLAB};
+                                   SLV_FMT_LCPLAB, SLV_FMT_SICONOS_FC3D, SLV_FMT_FCLIB};
   if (!s) return -1;
   for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
     if (strcmp(s, slv_format_str(all[k])) == 0) return (int)all[k];
@@ -82,6 +87,7 @@ slv_format slv_format_for_path(const char *path) {
   if (same_ci(ext, ".blcp")) return SLV_FMT_BLCP;
   if (same_ci(ext, ".mtx")) return SLV_FMT_MTX;
   if (same_ci(ext, ".lcp")) return SLV_FMT_LCPLAB;
+  if (same_ci(ext, ".hdf5") || same_ci(ext, ".h5")) return SLV_FMT_FCLIB;
   return SLV_FMT_AUTO;
 }
 
@@ -467,8 +473,8 @@ int slv_io_is_pos_zero(double x) { return x == 0.0 && !signbit(x); }
 /* ---- dispatch ------------------------------------------------------------ */
 
 static const char *const SUPPORTED =
-    ".dat (Siconos LCP, MLCP or relay), .blcp, .mtx (MatrixMarket), .lcp (lcplab), "
-    "or a file whose first token is 'lcplab-problem' or '%%MatrixMarket'";
+    ".dat (Siconos LCP, MLCP, relay or FC3D), .blcp, .mtx (MatrixMarket), .lcp (lcplab), "
+    ".hdf5 (FCLIB), or a file whose first token is 'lcplab-problem' or '%%MatrixMarket'";
 
 /* Sniffs the first token of a file of unknown extension. */
 static slv_status sniff(const char *path, slv_format *fmt, char *err, size_t errlen) {
@@ -476,8 +482,13 @@ static slv_status sniff(const char *path, slv_format *fmt, char *err, size_t err
   slv_status st = slv_rd_open(&r, path, 0, err, errlen);
   if (st) return st;
   slv_token t;
-  int have = slv_rd_next(&r, &t);
   *fmt = SLV_FMT_AUTO;
+  if (slv_io_is_hdf5_bytes(r.buf, r.len)) {
+    *fmt = SLV_FMT_FCLIB;
+    slv_rd_close(&r);
+    return SLV_CONVERGED;
+  }
+  int have = slv_rd_next(&r, &t);
   if (have && slv_tok_is(&t, "lcplab-problem")) *fmt = SLV_FMT_LCPLAB;
   if (have && t.len >= 14 && memcmp(t.s, "%%MatrixMarket", 14) == 0) *fmt = SLV_FMT_MTX;
   if (*fmt == SLV_FMT_AUTO) {
@@ -521,9 +532,13 @@ slv_status slv_read(const char *path, slv_format fmt, slv_instance **out, char *
   case SLV_FMT_MTX:
     st = slv_io_read_mtx(path, &inst, err, errlen);
     break;
+  case SLV_FMT_FCLIB:
+    st = slv_io_read_fclib(path, &inst, err, errlen);
+    break;
   case SLV_FMT_SICONOS_LCP:
   case SLV_FMT_SICONOS_MLCP:
   case SLV_FMT_SICONOS_RELAY:
+  case SLV_FMT_SICONOS_FC3D:
     if ((st = slv_rd_open(&r, path, 0, err, errlen))) return st;
     st = slv_io_read_siconos(&r, found, &inst, &found);
     slv_rd_close(&r);
@@ -539,7 +554,7 @@ slv_status slv_read(const char *path, slv_format fmt, slv_instance **out, char *
     slv_rd_close(&r);
     break;
   default:
-    slv_msgf(err, errlen, "%s: expected a format in [0, %d], found %d", path, (int)SLV_FMT_LCPLAB,
+    slv_msgf(err, errlen, "%s: expected a format in [0, %d], found %d", path, (int)SLV_FMT_LAST,
              (int)want);
     return SLV_ERR_INVALID;
   }
@@ -579,8 +594,8 @@ slv_status slv_write(const char *path, slv_format fmt, const slv_instance *inst,
   if (fmt == SLV_FMT_AUTO) {
     fmt = slv_format_for_path(path);
     if (fmt == SLV_FMT_AUTO) {
-      slv_msgf(err, errlen, "%s: expected an extension .dat, .blcp, .mtx or .lcp to choose the "
-               "format, found '%s'", path, extension(path));
+      slv_msgf(err, errlen, "%s: expected an extension .dat, .blcp, .mtx, .lcp or .hdf5 to "
+               "choose the format, found '%s'", path, extension(path));
       return SLV_ERR_UNSUPPORTED;
     }
     if (fmt == SLV_FMT_SICONOS_LCP) fmt = slv_io_siconos_choose(inst);
@@ -596,10 +611,14 @@ slv_status slv_write(const char *path, slv_format fmt, const slv_instance *inst,
     return slv_io_write_mtx(path, inst, err, errlen);
   case SLV_FMT_LCPLAB:
     return slv_io_write_lcplab(path, inst, err, errlen);
+  case SLV_FMT_SICONOS_FC3D:
+    return slv_io_write_fc3d(path, inst, err, errlen);
+  case SLV_FMT_FCLIB:
+    return slv_io_write_fclib(path, inst, err, errlen);
   default:
     break;
   }
-  slv_msgf(err, errlen, "%s: expected a format in [1, %d], found %d", path, (int)SLV_FMT_LCPLAB,
+  slv_msgf(err, errlen, "%s: expected a format in [1, %d], found %d", path, (int)SLV_FMT_LAST,
            (int)fmt);
   return SLV_ERR_INVALID;
 }

@@ -13,7 +13,9 @@
  *     1 SBM:     nbblocks [bn0 bn1 cum-row-offsets[bn0] cum-col-offsets[bn1]
  *                filled1 filled2 index1[filled1] index2[filled2]
  *                then per stored block: its number and nr*nc numbers,
- *                column-major];
+ *                column-major]; read dense, or CSR for the frictional-
+ *                contact reader beyond SLV_IO_FC_DENSE_MAX rows (exact +0.0
+ *                entries of the blocks dropped);
  *     2 CSparse: not read (SLV_ERR_UNSUPPORTED).
  *   LCP:    n, M (n x n), q[n].            w = M z + q, 0 <= z _|_ w >= 0
  *           -> A = M, b = q, lo = 0, hi = +inf.
@@ -33,6 +35,10 @@
  *   - MLCP when the file opens with two 0/1 flags (not both 0), n, m and,
  *     if the first flag is 1, a block-row list 0 <= ... <= n+m ending at
  *     n+m, one 0/1 per block and a storage type 0..2;
+ *   - frictional contact (io_fc3d.c) when it opens "d nc storage d*nc d*nc"
+ *     with d in {2, 3} and not like an LCP "n storage n n" (the two cannot
+ *     both hold for d = 3: an LCP with n = 3 has 3, not a storage type, as
+ *     its third number); d = 2 is then refused as 2-D friction;
  *   - otherwise it is read as an LCP; if after q there follow at least 2n
  *     numbers with lb[i] <= ub[i] for all i, they are read as relay bounds.
  *     (An LCP whose trailing remark starts with 2n such numbers would be
@@ -43,25 +49,52 @@
  * needs the free rows first, then LCP rows, and writes isStorageType1 = 1
  * (M, q) and isStorageType2 = 1 (the blocks, row-major, and a, b);
  * siconos-relay holds any bounds.  None holds findex or cones: those give
- * SLV_ERR_UNSUPPORTED naming the row, and nothing is written.  x_ref is not
+ * SLV_ERR_UNSUPPORTED naming the row or the first cone, and nothing is
+ * written (cone instances go to siconos-fc3d, io_fc3d.c).  x_ref is not
  * written.
  */
 #include "io_internal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- NumericsMatrix ------------------------------------------------------ */
 
-/* Sparse-block payload into the dense column-major rows x cols array a
- * (zeroed by the caller). */
-static slv_status read_sbm(slv_reader *r, const char *name, int rows, int cols, double *a) {
-  int nb, bn0, bn1, filled;
+void slv_io_nm_free(slv_nm *m) {
+  if (!m) return;
+  free(m->a);
+  free(m->Ap);
+  free(m->Aj);
+  free(m->Ax);
+  m->a = m->Ax = NULL;
+  m->Ap = m->Aj = NULL;
+}
+
+/* Sparse-block payload.  The structure is read and checked first, then the
+ * block values (their count bounded by what is left of the file) into one
+ * buffer, then the matrix is built: dense (rows x cols column-major, when
+ * out->storage is SLV_DENSE on entry) or CSR (rows in order, the blocks of a
+ * block row by increasing block column, so columns increase; exact +0.0
+ * entries dropped). */
+static slv_status read_sbm(slv_reader *r, const char *name, slv_nm *out) {
+  int rows = out->rows, cols = out->cols, nb, bn0, bn1, filled;
   slv_status st;
+  int *cum0 = NULL;
+  double *vals = NULL;
+  size_t *off = NULL;
   if ((st = slv_rd_size(r, SLV_IO_MAX_DENSE, &nb, NULL, "the number of stored blocks of %s", name)))
     return st;
-  if (nb == 0) return SLV_CONVERGED; /* an all-zero matrix: nothing follows */
+  if (nb == 0) { /* an all-zero matrix: nothing follows */
+    if (out->storage == SLV_DENSE) return SLV_CONVERGED;
+    out->Ap = calloc((size_t)rows + 1, sizeof(int));
+    out->Aj = malloc(sizeof(int));
+    out->Ax = malloc(sizeof(double));
+    if (!out->Ap || !out->Aj || !out->Ax)
+      return slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for %s", name);
+    return SLV_CONVERGED;
+  }
   if ((st = slv_rd_int(r, 1, rows > 0 ? rows : 1, &bn0, "the number of block rows of %s", name)))
     return st;
   if ((st = slv_rd_int(r, 1, cols > 0 ? cols : 1, &bn1, "the number of block columns of %s", name)))
@@ -73,8 +106,12 @@ static slv_status read_sbm(slv_reader *r, const char *name, int rows, int cols, 
   if ((st = slv_rd_need(r, (double)bn0 * 2 + bn1 + 3 + 2.0 * nb, "the block structure of %s",
                         name)))
     return st;
-  int *cum0 = malloc(((size_t)bn0 + (size_t)bn1 + (size_t)bn0 + 1 + (size_t)nb) * sizeof(int));
-  if (!cum0) return slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory reading %s", name);
+  cum0 = malloc(((size_t)bn0 + (size_t)bn1 + (size_t)bn0 + 1 + (size_t)nb) * sizeof(int));
+  off = malloc(((size_t)nb + 1) * sizeof(size_t));
+  if (!cum0 || !off) {
+    st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory reading %s", name);
+    goto done;
+  }
   int *cum1 = cum0 + bn0, *idx1 = cum1 + bn1, *idx2 = idx1 + bn0 + 1;
   /* cumulative offsets: block row k is rows [cum0[k-1], cum0[k]), strictly
    * increasing, the last one = rows (same for the columns) */
@@ -99,6 +136,24 @@ static slv_status read_sbm(slv_reader *r, const char *name, int rows, int cols, 
       st = slv_rd_int(r, b > idx1[rr] ? idx2[b - 1] + 1 : 0, bn1 - 1, &idx2[b],
                       "the block column index2[%d] of %s, increasing within block row %d", b,
                       name, rr);
+  if (st) goto done;
+  /* where each block's values go in vals; their total must fit in the file */
+  off[0] = 0;
+  for (int rr = 0; rr < bn0; rr++) {
+    int nr = cum0[rr] - (rr ? cum0[rr - 1] : 0);
+    for (int b = idx1[rr]; b < idx1[rr + 1]; b++) {
+      int c = idx2[b], nc = cum1[c] - (c ? cum1[c - 1] : 0);
+      off[b + 1] = off[b] + (size_t)nr * (size_t)nc;
+    }
+  }
+  if ((st = slv_rd_need(r, (double)off[nb] + nb, "the %d blocks of %s (%.0f numbers)", nb, name,
+                        (double)off[nb])))
+    goto done;
+  vals = malloc((off[nb] ? off[nb] : 1) * sizeof(double));
+  if (!vals) {
+    st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for the blocks of %s", name);
+    goto done;
+  }
   for (int rr = 0; rr < bn0 && !st; rr++) {
     int r0 = rr ? cum0[rr - 1] : 0, nr = cum0[rr] - r0;
     for (int b = idx1[rr]; b < idx1[rr + 1] && !st; b++) {
@@ -106,23 +161,77 @@ static slv_status read_sbm(slv_reader *r, const char *name, int rows, int cols, 
       if ((st = slv_rd_int(r, b, b, &num, "the number of block %d of %s", b, name))) break;
       char bname[96];
       snprintf(bname, sizeof bname, "block %d (rows %d.., columns %d..) of %s", b, r0, c0, name);
-      st = slv_rd_matrix(r, nr, nc, 1, a + (size_t)r0 + (size_t)c0 * (size_t)rows, (size_t)rows,
-                         SLV_RD_FINITE, bname);
+      st = slv_rd_matrix(r, nr, nc, 1, vals + off[b], (size_t)nr, SLV_RD_FINITE, bname);
     }
   }
+  if (st) goto done;
+  if (out->storage == SLV_DENSE) {
+    for (int rr = 0; rr < bn0; rr++) {
+      int r0 = rr ? cum0[rr - 1] : 0, nr = cum0[rr] - r0;
+      for (int b = idx1[rr]; b < idx1[rr + 1]; b++) {
+        int c = idx2[b], c0 = c ? cum1[c - 1] : 0, nc = cum1[c] - c0;
+        for (int jj = 0; jj < nc; jj++)
+          memcpy(out->a + (size_t)r0 + (size_t)(c0 + jj) * (size_t)rows,
+                 vals + off[b] + (size_t)jj * (size_t)nr, (size_t)nr * sizeof(double));
+      }
+    }
+    goto done;
+  }
+  /* CSR: count, then fill row by row */
+  out->Ap = calloc((size_t)rows + 1, sizeof(int));
+  if (!out->Ap) {
+    st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for %s", name);
+    goto done;
+  }
+  for (int pass = 0; pass < 2; pass++) {
+    long k = 0;
+    for (int rr = 0; rr < bn0; rr++) {
+      int r0 = rr ? cum0[rr - 1] : 0, nr = cum0[rr] - r0;
+      for (int i = 0; i < nr; i++) {
+        for (int b = idx1[rr]; b < idx1[rr + 1]; b++) {
+          int c = idx2[b], c0 = c ? cum1[c - 1] : 0, nc = cum1[c] - c0;
+          for (int jj = 0; jj < nc; jj++) {
+            double v = vals[off[b] + (size_t)i + (size_t)jj * (size_t)nr];
+            if (slv_io_is_pos_zero(v)) continue;
+            if (pass) {
+              out->Aj[k] = c0 + jj;
+              out->Ax[k] = v;
+            }
+            k++;
+          }
+        }
+        if (!pass) out->Ap[r0 + i + 1] = (int)k;
+      }
+    }
+    if (!pass) {
+      if (k > INT_MAX) {
+        st = slv_rd_failf(r, r->line, SLV_ERR_DIM, "expected at most %d non-zeros in %s, found %ld",
+                          INT_MAX, name, k);
+        goto done;
+      }
+      out->Aj = malloc((k ? (size_t)k : 1) * sizeof(int));
+      out->Ax = malloc((k ? (size_t)k : 1) * sizeof(double));
+      if (!out->Aj || !out->Ax) {
+        st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for %s", name);
+        goto done;
+      }
+    }
+  }
+done:
   free(cum0);
+  free(off);
+  free(vals);
   return st;
 }
 
-/* Reads a NumericsMatrix into a new dense column-major array *out (rows x
- * cols).  want_rows >= 0: the sizes must be want_rows x want_cols, checked
- * on the header (why names the reason, e.g. "n = 3"). */
-static slv_status read_nm(slv_reader *r, const char *name, int want_rows, int want_cols,
-                          const char *why, double **out, int *rows, int *cols, long *line) {
+slv_status slv_io_read_nm(slv_reader *r, const char *name, int want_rows, int want_cols,
+                          const char *why, int csr_above, slv_nm *out, long *line) {
   slv_token t;
   slv_status st;
-  int stype, r2, c2;
-  *out = NULL;
+  int stype, r2, c2, *rows = &out->rows, *cols = &out->cols;
+  long hline = 0;
+  memset(out, 0, sizeof *out);
+  if (!line) line = &hline;
   slv_rd_peek(r, &t);
   if ((st = slv_rd_int(r, 0, 2, &stype, "the storage type of %s", name)))
     return st;
@@ -137,6 +246,7 @@ static slv_status read_nm(slv_reader *r, const char *name, int want_rows, int wa
     return slv_rd_failf(r, *line, SLV_ERR_INVALID, "expected %s to be %d x %d (%s), found %d x %d",
                         name, want_rows, want_cols, why, *rows, *cols);
   double count = (double)*rows * (double)*cols;
+  out->storage = (stype == 1 && *rows > csr_above) ? SLV_CSR : SLV_DENSE;
   if (stype == 0) {
     long l2;
     if ((st = slv_rd_size(r, SLV_IO_MAX_N, &r2, &l2, "the repeated row count of %s", name)))
@@ -152,23 +262,30 @@ static slv_status read_nm(slv_reader *r, const char *name, int want_rows, int wa
                           "expected at most %ld entries in the dense %s, found %d x %d",
                           (long)SLV_IO_MAX_NNZ, name, *rows, *cols);
     if ((st = slv_rd_need(r, count, "the dense %d x %d %s", *rows, *cols, name))) return st;
-  } else if (count > (double)SLV_IO_MAX_DENSE) {
+  } else if (out->storage == SLV_DENSE && count > (double)SLV_IO_MAX_DENSE) {
     return slv_rd_failf(r, *line, SLV_ERR_DIM,
                         "expected at most %ld entries to store the sparse-block %s dense, found "
                         "%d x %d", SLV_IO_MAX_DENSE, name, *rows, *cols);
   }
-  double *a = calloc(count > 0 ? (size_t)count : 1, sizeof(double));
-  if (!a) return slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for %s", name);
-  if (stype == 0)
-    st = slv_rd_matrix(r, *rows, *cols, 1, a, (size_t)(*rows > 0 ? *rows : 1), SLV_RD_FINITE, name);
-  else
-    st = read_sbm(r, name, *rows, *cols, a);
-  if (st) {
-    free(a);
-    return st;
+  if (out->storage == SLV_DENSE) {
+    out->a = calloc(count > 0 ? (size_t)count : 1, sizeof(double));
+    if (!out->a) return slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for %s", name);
   }
-  *out = a;
-  return SLV_CONVERGED;
+  if (stype == 0)
+    st = slv_rd_matrix(r, *rows, *cols, 1, out->a, (size_t)(*rows > 0 ? *rows : 1), SLV_RD_FINITE,
+                       name);
+  else
+    st = read_sbm(r, name, out);
+  if (st) slv_io_nm_free(out);
+  return st;
+}
+
+/* The dense column-major copy of a matrix read as dense (for the LCP, relay
+ * and MLCP readers, which ask for dense storage): takes a over. */
+static double *nm_take_dense(slv_nm *m) {
+  double *a = m->a;
+  m->a = NULL;
+  return a;
 }
 
 /* ---- LCP and relay -------------------------------------------------------- */
@@ -188,7 +305,7 @@ static int relay_bounds_follow(const slv_reader *r0, int n, double *scratch) {
 
 static slv_status read_lcp_relay(slv_reader *r, slv_format fmt, slv_instance **out,
                                  slv_format *found) {
-  int n, rows, cols;
+  int n;
   long line;
   slv_status st;
   char why[48];
@@ -196,7 +313,9 @@ static slv_status read_lcp_relay(slv_reader *r, slv_format fmt, slv_instance **o
   slv_instance *inst = slv_io_instance_alloc(n);
   if (!inst) return slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
   snprintf(why, sizeof why, "n = %d", n);
-  if ((st = read_nm(r, "M", n, n, why, &inst->A, &rows, &cols, &line))) goto fail;
+  slv_nm nm;
+  if ((st = slv_io_read_nm(r, "M", n, n, why, INT_MAX, &nm, &line))) goto fail;
+  inst->A = nm_take_dense(&nm);
   if ((st = slv_rd_need(r, n, "q (n = %d)", n))) goto fail;
   if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->b, "q"))) goto fail;
   int relay = fmt == SLV_FMT_SICONOS_RELAY;
@@ -280,7 +399,11 @@ static slv_status read_mlcp(slv_reader *r, slv_instance **out) {
       if ((st = slv_rd_int(r, 0, 1, &v, "blocksIsComp[%d]", k))) return st;
     slv_rd_peek(r, &t);
     mline = t.line;
-    if ((st = read_nm(r, "M", -1, -1, "", &M, &rows, &cols, &line))) return st;
+    slv_nm nm;
+    if ((st = slv_io_read_nm(r, "M", -1, -1, "", INT_MAX, &nm, &line))) return st;
+    rows = nm.rows;
+    cols = nm.cols;
+    M = nm_take_dense(&nm);
     if ((st = slv_rd_need(r, cols, "q (the %d columns of M)", cols))) goto done;
     q = malloc((cols > 0 ? (size_t)cols : 1) * sizeof(double));
     if (!q) {
@@ -338,6 +461,11 @@ slv_status slv_io_read_siconos(slv_reader *r, slv_format fmt, slv_instance **out
                                slv_format *found) {
   *out = NULL;
   if (fmt == SLV_FMT_AUTO && looks_like_mlcp(r)) fmt = SLV_FMT_SICONOS_MLCP;
+  if (fmt == SLV_FMT_AUTO && slv_io_looks_like_fc(r)) fmt = SLV_FMT_SICONOS_FC3D;
+  if (fmt == SLV_FMT_SICONOS_FC3D) {
+    *found = SLV_FMT_SICONOS_FC3D;
+    return slv_io_read_fc3d(r, out);
+  }
   if (fmt == SLV_FMT_SICONOS_MLCP) {
     *found = SLV_FMT_SICONOS_MLCP;
     return read_mlcp(r, out);
@@ -356,7 +484,8 @@ slv_format slv_io_siconos_choose(const slv_instance *inst) {
     if (lcp) seen_lcp = 1;
     if ((!lcp && !fr) || (fr && seen_lcp)) free_first = 0;
   }
-  if (slv_io_has_friction(inst) || inst->ncones > 0) return SLV_FMT_SICONOS_RELAY;
+  if (inst->ncones > 0) return SLV_FMT_SICONOS_FC3D;
+  if (slv_io_has_friction(inst)) return SLV_FMT_SICONOS_RELAY;
   return all_lcp ? SLV_FMT_SICONOS_LCP : free_first ? SLV_FMT_SICONOS_MLCP : SLV_FMT_SICONOS_RELAY;
 }
 
@@ -373,8 +502,9 @@ static slv_status check_siconos(const char *path, slv_format fmt, const slv_inst
                                 int *nfree, char *err, size_t errlen) {
   const char *name = slv_format_str(fmt);
   if (inst->ncones > 0) {
-    slv_msgf(err, errlen, "%s: %s cannot hold Coulomb cones (ncones = %d)", path, name,
-             inst->ncones);
+    slv_msgf(err, errlen, "%s: %s cannot hold Coulomb cones; cone 0 covers rows %d..%d (ncones = "
+             "%d; use siconos-fc3d, fclib or lcplab)", path, name, inst->cone_rows[0],
+             inst->cone_rows[0] + 2, inst->ncones);
     return SLV_ERR_UNSUPPORTED;
   }
   for (int i = 0; inst->findex && i < inst->n; i++)
@@ -416,7 +546,7 @@ static slv_status check_siconos(const char *path, slv_format fmt, const slv_inst
 
 /* NumericsMatrix, dense: "0", size0, size1, "size0<TAB>size1", then one
  * column per line. */
-static void write_dense_nm(slv_writer *w, int n, const double *A) {
+void slv_io_write_dense_nm(slv_writer *w, int n, const double *A) {
   fprintf(w->f, "0\n%d\n%d\n%d\t%d\n", n, n, n, n);
   for (int j = 0; j < n; j++) {
     for (int i = 0; i < n; i++) slv_wr_double(w, A[i + (size_t)j * n], i + 1 < n ? ' ' : 0);
@@ -464,7 +594,7 @@ slv_status slv_io_write_siconos(const char *path, slv_format fmt, const slv_inst
     fputc('\n', w.f);
     for (int k = 0; k < nb; k++) fprintf(w.f, "%d ", k == 0 ? 0 : 1);
     fputc('\n', w.f);
-    write_dense_nm(&w, n, A);
+    slv_io_write_dense_nm(&w, n, A);
     write_vec(&w, n, inst->b);
     write_block_rows(&w, n, A, 0, 0, nfree, nfree);        /* A */
     write_block_rows(&w, n, A, nfree, nfree, m, m);        /* B */
@@ -474,7 +604,7 @@ slv_status slv_io_write_siconos(const char *path, slv_format fmt, const slv_inst
     write_vec(&w, m, inst->b + nfree);                     /* b */
   } else {
     fprintf(w.f, "%d\n", n);
-    write_dense_nm(&w, n, A);
+    slv_io_write_dense_nm(&w, n, A);
     write_vec(&w, n, inst->b);
     if (fmt == SLV_FMT_SICONOS_RELAY) {
       write_vec(&w, n, inst->lo);

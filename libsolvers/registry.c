@@ -10,12 +10,16 @@
 
 #include <string.h>
 
+extern const slv_solver slv_solver_apgd;
 extern const slv_solver slv_solver_dantzig;
 extern const slv_solver slv_solver_direct;
 extern const slv_solver slv_solver_enum;
 extern const slv_solver slv_solver_lemke;
+extern const slv_solver slv_solver_nsgs;
+extern const slv_solver slv_solver_pcg_cone;
 extern const slv_solver slv_solver_pgs;
 extern const slv_solver slv_solver_pjacobi;
+extern const slv_solver slv_solver_pjacobi_cone;
 
 static const slv_solver *const registry[] = {
     &slv_solver_pgs,
@@ -24,6 +28,10 @@ static const slv_solver *const registry[] = {
     &slv_solver_lemke,
     &slv_solver_dantzig,
     &slv_solver_enum,
+    &slv_solver_nsgs,
+    &slv_solver_pjacobi_cone,
+    &slv_solver_pcg_cone,
+    &slv_solver_apgd,
     NULL,
 };
 

@@ -15,12 +15,30 @@
  *                          FILE.b (required), FILE.lo, FILE.hi, FILE.findex,
  *                          FILE.mu (optional), one value per line.
  *   SLV_FMT_LCPLAB         lcplab's own self-describing text format.
+ *   SLV_FMT_SICONOS_FC3D   Siconos local 3-D frictional contact .dat: d = 3,
+ *                          nc, NumericsMatrix M (3nc x 3nc), q, mu.
+ *                          u = M r + q  ->  A = M, b = q, one Coulomb cone
+ *                          (De Saxce) per contact at rows 0, 3, 6, ...,
+ *                          lo = -inf, hi = +inf.
+ *   SLV_FMT_FCLIB          FCLIB HDF5 (.hdf5, .h5) through libfclib: the
+ *                          local problem (/fclib_local: W, q, mu) as above;
+ *                          a global problem (/fclib_global: M, H, f, w, mu)
+ *                          is condensed on reading to W = H' M^-1 H,
+ *                          q = w + H' M^-1 f.
  *
  * Readers never allocate from an unchecked size: every size is checked
  * against SLV_IO_MAX_N / SLV_IO_MAX_NNZ and against the bytes left in the
  * file before any allocation.  Every error gives a negative status and one
  * line "FILE:LINE: expected ..., found ..." in err.  Writers use %.17g, so a
  * write followed by a read gives a bit-identical problem.
+ *
+ * FCLIB files are HDF5: their structure (groups, dataset types and sizes)
+ * is checked with HDF5 calls before libfclib reads them, because libfclib
+ * exits the process on any HDF5 error.  The sizes they declare are bounded
+ * by the file's size (datasets/README.md).  During slv_read / slv_write of
+ * an FCLIB file the HDF5 error printer is switched off and then restored:
+ * that is process-global HDF5 state, so do not read or write .hdf5 files
+ * from two threads at once, nor while another thread uses HDF5.
  */
 #ifndef SLV_IO_H
 #define SLV_IO_H
@@ -41,18 +59,22 @@ typedef enum slv_format {
   SLV_FMT_SICONOS_RELAY,
   SLV_FMT_BLCP,
   SLV_FMT_MTX,
-  SLV_FMT_LCPLAB
+  SLV_FMT_LCPLAB,
+  SLV_FMT_SICONOS_FC3D,
+  SLV_FMT_FCLIB,
+  SLV_FMT_LAST = SLV_FMT_FCLIB /* the last format, for loops over all of them */
 } slv_format;
 
 /* "siconos-lcp", "siconos-mlcp", "siconos-relay", "blcp", "mtx", "lcplab",
- * "auto". */
+ * "siconos-fc3d", "fclib", "auto". */
 const char *slv_format_str(slv_format f);
 /* Parses one of those names; returns -1 if unknown. */
 int slv_format_from_str(const char *s);
 /* The format a path's extension implies (.dat -> siconos-lcp; .blcp; .mtx;
- * .lcp -> lcplab); SLV_FMT_AUTO if unknown.  For a .dat, slv_write with
- * SLV_FMT_AUTO then picks siconos-lcp, siconos-mlcp or siconos-relay from
- * the instance's bounds, and slv_read decides from the content. */
+ * .lcp -> lcplab; .hdf5, .h5 -> fclib); SLV_FMT_AUTO if unknown.  For a
+ * .dat, slv_write with SLV_FMT_AUTO then picks siconos-fc3d (cones),
+ * siconos-lcp, siconos-mlcp or siconos-relay from the instance, and slv_read
+ * decides from the content. */
 slv_format slv_format_for_path(const char *path);
 
 /* What kind of problem the data is (for reports): "lcp" (lo=0, hi=inf),

@@ -414,6 +414,79 @@ if [ ! -e "$T/fric.dat" ]; then pass "nothing written for an unsupported target"
 expect_err "convert: unknown option" "--bogus" convert "$T/sym.dat" "$T/y.lcp" --bogus
 expect_err "convert: missing OUT" "OUT" convert "$T/sym.dat"
 
+# ---- frictional contact: Siconos FC3D .dat <-> FCLIB .hdf5 <-> .lcp ----------------------
+# fc1: one contact, W = I, q = (-1, 0.25, 0), mu = 0.5.  Guess sticking, u = W r + q = 0:
+# r = -q = (1, -0.25, 0), and |r_t| = 0.25 < mu r_n = 0.5 (strictly inside the cone), so
+# r solves Coulomb's law (De Saxce: u = 0 gives û = 0, which is in the dual cone).
+printf '3\n1\n0\n3\n3\n3\t3\n1 0 0\n0 1 0\n0 0 1\n-1 0.25 0\n0.5\n' >"$T/fc1.dat"
+# conv_chain STEM FROM: FROM -> STEM.hdf5 -> STEM.lcp -> STEM.dat, and FROM -> STEM.d.lcp,
+# FROM -> STEM.d.dat directly; the text files of both routes must be byte-identical.
+conv_chain() {
+  cc_ok=1
+  lcp convert "$2" "$T/$1.hdf5"
+  [ "$rc" -eq 0 ] || cc_ok=0
+  lcp convert "$T/$1.hdf5" "$T/$1.lcp"
+  [ "$rc" -eq 0 ] || cc_ok=0
+  lcp convert "$T/$1.lcp" "$T/$1.dat"
+  [ "$rc" -eq 0 ] || cc_ok=0
+  lcp convert "$2" "$T/$1.d.lcp"
+  [ "$rc" -eq 0 ] || cc_ok=0
+  lcp convert "$2" "$T/$1.d.dat"
+  [ "$rc" -eq 0 ] || cc_ok=0
+  if [ "$cc_ok" -eq 1 ] && cmp -s "$T/$1.lcp" "$T/$1.d.lcp" && cmp -s "$T/$1.dat" "$T/$1.d.dat"; then
+    pass "convert $(basename "$2") -> .hdf5 -> .lcp -> .dat: byte-identical to the direct conversions"
+  else
+    fail "convert chain of $(basename "$2")" "exit $rc or files differ"
+  fi
+}
+conv_chain fc1c "$T/fc1.dat"
+cone_solver=
+lcp solvers
+for s in nsgs pjacobi_cone pcg_cone apgd; do
+  if grep -q "^$s " "$T/out"; then
+    cone_solver=$s
+    break
+  fi
+done
+if [ -n "$cone_solver" ]; then
+  lcp solve "$T/fc1.dat" --solver "$cone_solver" --tol 1e-12 --solution "$T/fc1.x"
+  if [ "$rc" -eq 0 ] && close "$T/fc1.x" 1 -0.25 0 &&
+    grep -qE '^\{"instance":"fc1\.dat","solver":"'"$cone_solver"'","kind":"cone","n":3,"status":"converged","iterations":[0-9]+,"time_s":[-+.0-9eE]+,"res_nat_inf":[-+.0-9eE]+,"res_rel":[-+.0-9eE]+,"compl":[-+.0-9eE]+,"infeas":[-+.0-9eE]+,"cone_law":"coulomb","merit_fclib":[-+.0-9eE]+,' "$T/out" &&
+    [ "$(json_field format)" = '"siconos-fc3d"' ]; then
+    pass "solve fc1.dat ($cone_solver): r = (1, -0.25, 0); cone_law, merit_fclib after the required fields"
+  else
+    fail "solve fc1.dat with $cone_solver" "exit $rc, x=$(tr '\n' ' ' <"$T/fc1.x" 2>/dev/null)"
+  fi
+  for f in fc1c.hdf5 fc1c.lcp fc1c.dat; do
+    lcp solve "$T/$f" --solver "$cone_solver" --tol 1e-12 --solution "$T/$f.x" --force
+    if [ "$rc" -eq 0 ] && cmp -s "$T/fc1.x" "$T/$f.x"; then
+      pass "solve the converted $f: the same r byte for byte"
+    else
+      fail "solve the converted $f" "exit $rc"
+    fi
+  done
+else
+  echo "SKIP: no cone solver registered (the conversions above were still checked)"
+fi
+expect_err "a solver without cones on an FC3D problem" "cones" solve "$T/fc1.dat" --solver pgs
+expect_err "convert an FC3D problem to .blcp (unsupported)" "cannot hold Coulomb cones" \
+  convert "$T/fc1.dat" "$T/fc1.blcp"
+if [ ! -e "$T/fc1.blcp" ]; then pass "nothing written for cones in .blcp"; else fail "cones in .blcp" "file written"; fi
+expect_err "convert an LCP to .hdf5 (unsupported)" "fclib holds only frictional-contact problems" \
+  convert "$T/sym.dat" "$T/sym.hdf5"
+if [ ! -e "$T/sym.hdf5" ]; then pass "nothing written for an LCP in .hdf5"; else fail "LCP in .hdf5" "file written"; fi
+printf 'not an HDF5 file\n' >"$T/text.hdf5"
+expect_err "solve a .hdf5 that is not HDF5" "$T/text.hdf5: expected an HDF5 file" \
+  solve "$T/text.hdf5" --solver pgs
+head -c 1000 "$T/fc1c.hdf5" >"$T/trunc.hdf5"
+expect_err "solve a truncated .hdf5" "$T/trunc.hdf5: expected an HDF5 file (FCLIB) that HDF5 can open" \
+  solve "$T/trunc.hdf5" --solver pgs
+printf '2\n1\n0\n2\n2\n2\t2\n1 0\n0 1\n-1 0\n0.5\n' >"$T/fc2d.dat"
+expect_err "solve a 2-D frictional-contact .dat" "2-D frictional contact" solve "$T/fc2d.dat" --solver pgs
+printf '3\n1\n0\n3\n3\n3\t3\n1 0 0\n0 1 0\n0 0 1\n-1 0.25 0\n-0.5\n' >"$T/negmu.dat"
+expect_err "solve an FC3D .dat with mu < 0" "negmu.dat:11: expected mu[0] >= 0, found '-0.5'" \
+  solve "$T/negmu.dat" --solver pgs
+
 # ---- shared dataset (optional) -----------------------------------------------------------
 triv="${LCPLAB_SHARED:-../shared}/datasets/siconos/lcp/lcp_trivial.dat"
 if [ -f "$triv" ]; then
@@ -426,6 +499,28 @@ if [ -f "$triv" ]; then
   fi
 else
   echo "SKIP: $triv not found (LCPLAB_SHARED)"
+fi
+# Siconos FC3D_Example1.dat (3 contacts, W = I, q = (-1, 1, 3) per contact, mu = 0.1)
+# through FCLIB and lcplab: byte-identical conversions and the same solution.
+ex1="${LCPLAB_SHARED:-../shared}/datasets/siconos/fc3d/FC3D_Example1.dat"
+if [ -f "$ex1" ]; then
+  conv_chain ex1 "$ex1"
+  if [ -n "$cone_solver" ]; then
+    lcp solve "$ex1" --solver "$cone_solver" --tol 1e-12 --solution "$T/ex1.x"
+    ok=0
+    [ "$rc" -eq 0 ] && ok=1
+    for f in ex1.hdf5 ex1.lcp ex1.dat; do
+      lcp solve "$T/$f" --solver "$cone_solver" --tol 1e-12 --solution "$T/$f.x" --force
+      if [ "$rc" -ne 0 ] || ! cmp -s "$T/ex1.x" "$T/$f.x"; then ok=0; fi
+    done
+    if [ "$ok" -eq 1 ]; then
+      pass "FC3D_Example1 as .dat, .hdf5, .lcp: converged, identical solutions ($cone_solver)"
+    else
+      fail "FC3D_Example1 across formats" "exit $rc or solutions differ"
+    fi
+  fi
+else
+  echo "SKIP: $ex1 not found (LCPLAB_SHARED)"
 fi
 
 echo "$npass passed, $nfail failed"

@@ -23,6 +23,17 @@
  * findex out of range / self / chained, missing file, unknown format): exact
  * status, *out == NULL, and ONE line starting with the path, with
  * "PATH:LINE:" where a line applies.  Files are made in a mkdtemp directory.
+ *
+ * Frictional contact (Siconos FC3D .dat, lcplab cones; FCLIB .hdf5 is
+ * test_fclib.c): hand-written files (dense; SBM kept dense up to 300 rows;
+ * SBM beyond as CSR with +0.0 dropped, -0.0 kept, columns sorted), the
+ * content decides FC3D vs LCP, write then read bit for bit (dense with wild
+ * values, CSR n = 303, lcplab with both cone laws), the writer's layout,
+ * refusals (a non-cone instance, the associated law, rows outside cones,
+ * cone instances in the LCP formats), lcplab files without cone_law, and every
+ * bad-input class of the FC3D reader (d = 2, d = 4, nc < 0, nc = 10^12,
+ * nc larger than the file, truncated, NaN, negative mu, M of the wrong
+ * size, a global problem, CSparse storage).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "slv.h"
@@ -81,6 +92,8 @@ static void put_file(const char *name, const void *data, size_t len) {
 }
 
 static void put_text(const char *name, const char *text) { put_file(name, text, strlen(text)); }
+
+static int slv_io_is_pos_zero_test(double x) { return x == 0.0 && !signbit(x); }
 
 static int same_bits(const void *a, const void *b, size_t bytes) {
   if (!a || !b) return a == b;
@@ -218,8 +231,12 @@ static void refuse(const slv_instance *inst, slv_format fmt, const char *name, c
 /* ---- API basics ----------------------------------------------------------- */
 
 static void test_format_names(void) {
-  for (int f = SLV_FMT_AUTO; f <= SLV_FMT_LCPLAB; f++)
+  for (int f = SLV_FMT_AUTO; f <= SLV_FMT_LAST; f++)
     CU_ASSERT_EQUAL(slv_format_from_str(slv_format_str((slv_format)f)), f);
+  CU_ASSERT_STRING_EQUAL(slv_format_str(SLV_FMT_SICONOS_FC3D), "siconos-fc3d");
+  CU_ASSERT_STRING_EQUAL(slv_format_str(SLV_FMT_FCLIB), "fclib");
+  CU_ASSERT_EQUAL(slv_format_for_path("a/x.hdf5"), SLV_FMT_FCLIB);
+  CU_ASSERT_EQUAL(slv_format_for_path("x.H5"), SLV_FMT_FCLIB);
   CU_ASSERT_STRING_EQUAL(slv_format_str(SLV_FMT_SICONOS_MLCP), "siconos-mlcp");
   CU_ASSERT_EQUAL(slv_format_from_str("nope"), -1);
   CU_ASSERT_EQUAL(slv_format_from_str(NULL), -1);
@@ -1158,6 +1175,316 @@ static void test_bad_missing_and_unknown(void) {
   CU_ASSERT_EQUAL(slv_read(p, SLV_FMT_AUTO, &inst, NULL, 0), SLV_ERR_INVALID);
 }
 
+
+/* ---- frictional contact: Siconos FC3D .dat and lcplab cones ------------------ */
+
+/* A cone instance of nc contacts (every row in a cone, cone c at 3c):
+ * dense with wild values, or CSR (columns sorted, no +0.0 entry). */
+static slv_instance *fc_instance(int nc, int csr, unsigned long seed) {
+  int n = 3 * nc;
+  slv_instance *inst = mixed_instance(n, seed);
+  inst->ncones = nc;
+  inst->cone_rows = malloc((size_t)(nc ? nc : 1) * sizeof(int));
+  inst->cone_mu = malloc((size_t)(nc ? nc : 1) * sizeof(double));
+  for (int c = 0; c < nc; c++) {
+    inst->cone_rows[c] = 3 * c;
+    inst->cone_mu[c] = 0.1 + 0.7 * c / (nc + 1.0);
+  }
+  for (int i = 0; i < n; i++) {
+    inst->lo[i] = -INFINITY; /* what the FC3D reader stores */
+    inst->hi[i] = INFINITY;
+  }
+  if (csr) { /* a band of 3x3 blocks plus the last column; wild values */
+    inst->storage = SLV_CSR;
+    inst->Ap = calloc((size_t)n + 1, sizeof(int));
+    inst->Aj = malloc((size_t)n * 8 * sizeof(int));
+    inst->Ax = malloc((size_t)n * 8 * sizeof(double));
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+      int c0 = 3 * (i / 3);
+      for (int j = c0; j < c0 + 3; j++) {
+        double v = inst->A[i + (size_t)j * n];
+        if (slv_io_is_pos_zero_test(v)) v = 0.5;
+        inst->Aj[k] = j;
+        inst->Ax[k++] = v;
+      }
+      if (c0 + 3 < n - 1) {
+        inst->Aj[k] = n - 1;
+        inst->Ax[k++] = -0.0;
+      }
+      inst->Ap[i + 1] = k;
+    }
+    free(inst->A);
+    inst->A = NULL;
+  }
+  slv_instance_classify(inst);
+  return inst;
+}
+
+static int same_fc(const slv_instance *a, const slv_instance *b) {
+  size_t n = (size_t)a->n;
+  if (a->n != b->n || a->storage != b->storage || a->ncones != b->ncones) return 0;
+  if (a->cone_law != b->cone_law) return 0;
+  if (a->storage == SLV_DENSE) {
+    if (!same_bits(a->A, b->A, n * n * sizeof(double))) return 0;
+  } else {
+    size_t nnz = (size_t)a->Ap[n];
+    if (!same_bits(a->Ap, b->Ap, (n + 1) * sizeof(int)) || !same_bits(a->Aj, b->Aj, nnz * sizeof(int)) ||
+        !same_bits(a->Ax, b->Ax, nnz * sizeof(double)))
+      return 0;
+  }
+  return same_bits(a->b, b->b, n * sizeof(double)) &&
+         same_bits(a->cone_rows, b->cone_rows, (size_t)a->ncones * sizeof(int)) &&
+         same_bits(a->cone_mu, b->cone_mu, (size_t)a->ncones * sizeof(double)) &&
+         same_bits(a->lo, b->lo, n * sizeof(double)) && same_bits(a->hi, b->hi, n * sizeof(double));
+}
+
+static void fc_round_trip(const slv_instance *inst, slv_format fmt, const char *name) {
+  char p[512], err[512];
+  tpath(p, sizeof p, name);
+  slv_status st = slv_write(p, fmt, inst, err, sizeof err);
+  if (st) printf("\n  write %s: %s", name, err);
+  CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
+  for (int pass = 0; pass < 2; pass++) {
+    slv_instance *back = NULL;
+    slv_format named = fmt ? fmt : slv_format_for_path(p);
+    if (named == SLV_FMT_SICONOS_LCP) named = SLV_FMT_SICONOS_FC3D; /* a .dat of cones */
+    st = slv_read(p, pass ? named : SLV_FMT_AUTO, &back, err, sizeof err);
+    if (st) printf("\n  read %s: %s", name, err);
+    CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
+    if (!same_fc(inst, back)) printf("\n  %s: not the same after the round trip", name);
+    CU_ASSERT(same_fc(inst, back));
+    CU_ASSERT_STRING_EQUAL(back->kind, "cone");
+    slv_instance_free(back);
+  }
+}
+
+static void test_fc3d_handwritten(void) {
+  /* dense, 2 contacts, column-major: A(i,j) = 10 i + j + 1 on the first
+   * block row, identity elsewhere; a trailing "1" as in Siconos' files */
+  char text[4096];
+  size_t k = 0;
+  k += (size_t)snprintf(text + k, sizeof text - k, "3\n2\n0\n6\n6\n6\t6\n");
+  double A[36];
+  for (int j = 0; j < 6; j++) {
+    for (int i = 0; i < 6; i++) {
+      A[i + 6 * j] = i < 3 ? 10.0 * i + j + 1 : (i == j ? 1.0 : 0.0);
+      k += (size_t)snprintf(text + k, sizeof text - k, "%g ", A[i + 6 * j]);
+    }
+    text[k++] = '\n';
+  }
+  k += (size_t)snprintf(text + k, sizeof text - k, "-1 0.5 0.25 -2 0 0\n0.3 0.6\n1\n");
+  slv_instance *inst = read_ok("fc_dense.dat", text);
+  if (inst) {
+    CU_ASSERT_EQUAL(inst->format, SLV_FMT_SICONOS_FC3D);
+    CU_ASSERT_STRING_EQUAL(inst->kind, "cone");
+    CU_ASSERT_EQUAL(inst->storage, SLV_DENSE);
+    CU_ASSERT(same_bits(inst->A, A, sizeof A));
+    CU_ASSERT_EQUAL(inst->A[0 + 6 * 1], 2.0); /* A(0,1): column-major */
+    CU_ASSERT_EQUAL(inst->b[0], -1.0);
+    CU_ASSERT_EQUAL(inst->b[3], -2.0);
+    CU_ASSERT_EQUAL(inst->ncones, 2);
+    CU_ASSERT_EQUAL(inst->cone_rows[1], 3);
+    CU_ASSERT_EQUAL(inst->cone_mu[0], 0.3);
+    CU_ASSERT_EQUAL(inst->cone_mu[1], 0.6);
+    CU_ASSERT_EQUAL(inst->cone_law, SLV_CONE_COULOMB);
+    CU_ASSERT_PTR_NULL(inst->findex);
+    for (int i = 0; i < 6; i++) {
+      CU_ASSERT_EQUAL(inst->lo[i], -INFINITY);
+      CU_ASSERT_EQUAL(inst->hi[i], INFINITY);
+    }
+  }
+  slv_instance_free(inst);
+  /* the same problem as SBM (blocks (0,0), (0,1), (1,1)): dense, equal */
+  k = 0;
+  k += (size_t)snprintf(text + k, sizeof text - k, "3\n2\n1\n6\n6\n3\n2\n2\n3 6\n3 6\n3\n3\n0 2 3\n0 1 1\n");
+  static const int blk[3][2] = {{0, 0}, {0, 1}, {1, 1}};
+  for (int b = 0; b < 3; b++) {
+    k += (size_t)snprintf(text + k, sizeof text - k, "%d\n", b);
+    for (int jj = 0; jj < 3; jj++)
+      for (int ii = 0; ii < 3; ii++)
+        k += (size_t)snprintf(text + k, sizeof text - k, "%g ",
+                              A[(3 * blk[b][0] + ii) + 6 * (3 * blk[b][1] + jj)]);
+    text[k++] = '\n';
+  }
+  k += (size_t)snprintf(text + k, sizeof text - k, "-1 0.5 0.25 -2 0 0\n0.3 0.6\n");
+  inst = read_ok("fc_sbm.dat", text);
+  if (inst) {
+    CU_ASSERT_EQUAL(inst->storage, SLV_DENSE);
+    CU_ASSERT(same_bits(inst->A, A, sizeof A));
+    CU_ASSERT_EQUAL(inst->format, SLV_FMT_SICONOS_FC3D);
+  }
+  slv_instance_free(inst);
+  /* SBM with 101 contacts (n = 303 > 300): CSR; each diagonal block
+   * [[2, -0, 0], [0, 2, 0], [1, 0, 2]] (column-major in the file) and a
+   * block (0, 100) = 7 I: the +0.0 entries are dropped, -0.0 kept */
+  int nc = 101, n = 303;
+  size_t cap = 200000;
+  char *big = malloc(cap);
+  k = 0;
+  k += (size_t)snprintf(big + k, cap - k, "3\n%d\n1\n%d\n%d\n%d\n%d\n%d\n", nc, n, n, nc + 1, nc, nc);
+  for (int pass = 0; pass < 2; pass++) {
+    for (int c = 0; c < nc; c++) k += (size_t)snprintf(big + k, cap - k, "%d ", 3 * c + 3);
+    big[k++] = '\n';
+  }
+  k += (size_t)snprintf(big + k, cap - k, "%d\n%d\n0 ", nc + 1, nc + 1);
+  for (int c = 0; c < nc; c++) k += (size_t)snprintf(big + k, cap - k, "%d ", c == 0 ? 2 : c + 2);
+  k += (size_t)snprintf(big + k, cap - k, "\n0 100 ");
+  for (int c = 1; c < nc; c++) k += (size_t)snprintf(big + k, cap - k, "%d ", c);
+  big[k++] = '\n';
+  for (int b = 0; b <= nc; b++) {
+    if (b == 1)
+      k += (size_t)snprintf(big + k, cap - k, "1\n7 0 0 0 7 0 0 0 7\n");
+    else
+      k += (size_t)snprintf(big + k, cap - k, "%d\n2 0 1 -0 2 0 0 0 2\n", b);
+  }
+  for (int i = 0; i < n; i++) k += (size_t)snprintf(big + k, cap - k, "%d ", i % 3 ? 0 : -1);
+  k += (size_t)snprintf(big + k, cap - k, "\n");
+  for (int c = 0; c < nc; c++) k += (size_t)snprintf(big + k, cap - k, "0.5 ");
+  big[k++] = '\n';
+  big[k] = '\0';
+  inst = read_ok("fc_csr.dat", big);
+  free(big);
+  if (inst) {
+    CU_ASSERT_EQUAL(inst->storage, SLV_CSR);
+    CU_ASSERT_EQUAL(inst->n, 303);
+    /* row 0: (0,0) = 2, (0,1) = -0.0, (0,300) = 7; row 1: 2; row 2: (2,0) =
+     * 1, (2,2) = 2, (2,302) = 7; row 3: 2, -0.0 */
+    static const int Ap[6] = {0, 3, 5, 8, 10, 11};
+    static const int Aj[11] = {0, 1, 300, 1, 301, 0, 2, 302, 3, 4, 4};
+    static const double Ax[11] = {2, -0.0, 7, 2, 7, 1, 2, 7, 2, -0.0, 2};
+    CU_ASSERT(same_bits(inst->Ap, Ap, sizeof Ap));
+    CU_ASSERT(same_bits(inst->Aj, Aj, sizeof Aj));
+    CU_ASSERT(same_bits(inst->Ax, Ax, sizeof Ax));
+    CU_ASSERT_EQUAL(inst->Ap[n], 101 * 5 + 3);
+    CU_ASSERT_EQUAL(inst->ncones, 101);
+    CU_ASSERT_EQUAL(inst->b[300], -1.0);
+    /* and back through the SBM writer and lcplab */
+    fc_round_trip(inst, SLV_FMT_AUTO, "fc_csr_rt.dat");
+    fc_round_trip(inst, SLV_FMT_LCPLAB, "fc_csr_rt.lcp");
+  }
+  slv_instance_free(inst);
+  /* an LCP whose n is 3 stays an LCP (its third number is 3, not a storage
+   * type); named explicitly as FC3D it is refused */
+  inst = read_ok("lcp3.dat", "3\n0\n3\n3\n3\t3\n1 0 0 0 1 0 0 0 1\n-1 -1 -1\n");
+  if (inst) {
+    CU_ASSERT_EQUAL(inst->format, SLV_FMT_SICONOS_LCP);
+    CU_ASSERT_EQUAL(inst->ncones, 0);
+  }
+  slv_instance_free(inst);
+}
+
+static void test_fc3d_roundtrip(void) {
+  char p[512], err[512], line[256];
+  slv_instance *d = fc_instance(4, 0, 17), *c = fc_instance(101, 1, 18);
+  fc_round_trip(d, SLV_FMT_AUTO, "fcd.dat");
+  fc_round_trip(d, SLV_FMT_SICONOS_FC3D, "fcd2.dat");
+  fc_round_trip(d, SLV_FMT_LCPLAB, "fcd.lcp");
+  fc_round_trip(c, SLV_FMT_AUTO, "fcc.dat");
+  fc_round_trip(c, SLV_FMT_LCPLAB, "fcc.lcp");
+  /* the layout of Siconos' writer: d, nc, a dense NumericsMatrix */
+  tpath(p, sizeof p, "fcd.dat");
+  FILE *f = fopen(p, "r");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  static const char *const head[6] = {"3\n", "4\n", "0\n", "12\n", "12\n", "12\t12\n"};
+  for (int k = 0; k < 6; k++) {
+    CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
+    CU_ASSERT_STRING_EQUAL(line, head[k]);
+  }
+  fclose(f);
+  /* the associated law: lcplab keeps it; siconos-fc3d refuses it */
+  d->cone_law = SLV_CONE_ASSOCIATED;
+  fc_round_trip(d, SLV_FMT_LCPLAB, "fca.lcp");
+  tpath(p, sizeof p, "fca.lcp");
+  f = fopen(p, "r");
+  int seen = 0;
+  while (f && fgets(line, sizeof line, f)) seen |= strcmp(line, "cone_law associated\n") == 0;
+  if (f) fclose(f);
+  CU_ASSERT(seen);
+  refuse(d, SLV_FMT_SICONOS_FC3D, "fca.dat",
+         "siconos-fc3d holds Coulomb's law (De Saxce); this instance's cone_law is associated");
+  d->cone_law = SLV_CONE_COULOMB;
+  /* cone instances in the LCP formats: refused, naming the first cone */
+  refuse(d, SLV_FMT_SICONOS_LCP, "fc_lcp.dat", "siconos-lcp cannot hold Coulomb cones; cone 0 covers rows 0..2");
+  refuse(d, SLV_FMT_SICONOS_MLCP, "fc_mlcp.dat", "siconos-mlcp cannot hold Coulomb cones; cone 0");
+  refuse(d, SLV_FMT_SICONOS_RELAY, "fc_relay.dat", "siconos-relay cannot hold Coulomb cones; cone 0");
+  refuse(d, SLV_FMT_BLCP, "fc.blcp", "cannot hold Coulomb cones");
+  refuse(d, SLV_FMT_MTX, "fc.mtx", "cannot hold Coulomb cones");
+  /* siconos-fc3d: only all-cone instances with cone c at rows 3c */
+  slv_instance *lcp = lcp_instance(6, 3);
+  refuse(lcp, SLV_FMT_SICONOS_FC3D, "lcp_fc.dat",
+         "siconos-fc3d holds only frictional-contact problems (a Coulomb cone on every row); this "
+         "instance has no cones (kind lcp)");
+  d->ncones = 3;
+  refuse(d, SLV_FMT_SICONOS_FC3D, "part.dat", "needs every row in a cone: n = 12 rows, but 3 cones cover 9");
+  /* to a .dat by extension: siconos-fc3d is chosen, and refuses */
+  refuse(d, SLV_FMT_AUTO, "part_auto.dat", "siconos-fc3d needs every row in a cone");
+  d->ncones = 4;
+  slv_instance_free(lcp);
+  slv_instance_free(d);
+  slv_instance_free(c);
+  (void)err;
+}
+
+static void test_lcplab_cone_law(void) {
+  /* a file without cone_law (written before it existed): coulomb; no lo
+   * section, so the cone rows get lo = -inf and the LCP row keeps 0 */
+  slv_instance *inst = read_ok("old_cone.lcp",
+                               "lcplab-problem 1\nn 4\nA\n1 0 0 0\n0 1 0 0\n0 0 1 0\n0 0 0 1\n"
+                               "b -1 0 0 -2\ncones 1\n1 0.5\nend\n");
+  if (inst) {
+    CU_ASSERT_EQUAL(inst->cone_law, SLV_CONE_COULOMB);
+    CU_ASSERT_EQUAL(inst->lo[0], 0.0);
+    CU_ASSERT_EQUAL(inst->lo[1], -INFINITY);
+    CU_ASSERT_EQUAL(inst->lo[3], -INFINITY);
+    CU_ASSERT_EQUAL(inst->cone_mu[0], 0.5);
+    CU_ASSERT_STRING_EQUAL(inst->kind, "cone");
+  }
+  slv_instance_free(inst);
+  /* with lo given, it is kept as written; cone_law before n is fine */
+  inst = read_ok("law.lcp", "lcplab-problem 1\ncone_law associated\nn 3\nA 1 0 0 0 1 0 0 0 1\n"
+                            "b -1 0 0\nlo 0 0 0\ncones 1\n0 0.25\nend\n");
+  if (inst) {
+    CU_ASSERT_EQUAL(inst->cone_law, SLV_CONE_ASSOCIATED);
+    CU_ASSERT_EQUAL(inst->lo[1], 0.0);
+  }
+  slv_instance_free(inst);
+  badt("badlaw.lcp", "lcplab-problem 1\nn 3\ncone_law tresca\n", SLV_ERR_INVALID, 3,
+       "a cone law 'coulomb' or 'associated', found 'tresca'");
+}
+
+/* "3 1 0 3 3 3 3" + I (column-major) + q + mu: the prefix of a 1-contact FC3D file */
+static void test_bad_fc3d(void) {
+  badt("fc2d.dat", "2\n1\n0\n2\n2\n2\t2\n1 0 0 1\n0 0\n0.5\n", SLV_ERR_UNSUPPORTED, 1,
+       "the dimension d = 3 of a frictional-contact problem (2-D frictional contact, d = 2, is "
+       "not supported), found '2'");
+  static const char d4[] = "4\n1\n0\n4\n4\n4\t4\n";
+  bad("d4.dat", d4, strlen(d4), SLV_FMT_SICONOS_FC3D, SLV_ERR_INVALID, 1,
+      "the dimension d = 3 of a frictional-contact problem, found '4'");
+  badt("ncneg.dat", "3\n-2\n0\n-6\n-6\n", SLV_ERR_DIM, 2,
+       "the number of contacts nc (a size in [0, 16666666]), found '-2'");
+  badt("nchuge.dat", "3\n1000000000000\n", SLV_ERR_DIM, 2, "found '1000000000000'");
+  /* nc = 10^7 is a legal size, but q and mu cannot be in this file */
+  badt("ncbig.dat", "3\n10000000\n0\n30000000\n30000000\n30000000\t30000000\n", SLV_ERR_INVALID, 2,
+       "M, q (3 nc = 30000000) and mu (nc = 10000000), found only");
+  badt("fctrunc.dat", "3\n1\n0\n3\n3\n3\t3\n1 0 0 0 1 0 0 0 1\n-1 0\n", SLV_ERR_INVALID, 7,
+       "q (3 nc = 3) and mu (nc = 1), found only");
+  badt("fctrunc2.dat", "3\n1\n0\n3\n3\n3\t3\n1 0 0 0 1 0 0 0 1\n-1 0 0      \n", SLV_ERR_INVALID, 9,
+       "mu[0], found end of file");
+  badt("fcnan.dat", "3\n1\n0\n3\n3\n3\t3\n1 0 0 0 1 0 0 0 1\n-1 nan 0\n0.5\n", SLV_ERR_INVALID, 8,
+       "a finite number for q[1], found 'nan'");
+  badt("fcmu.dat", "3\n2\n0\n6\n6\n6\t6\n1 0 0 0 0 0 0 1 0 0 0 0 0 0 1 0 0 0 0 0 0 1 0 0 0 0 0 0 1 "
+                   "0 0 0 0 0 0 1\n-1 0 0 -1 0 0\n0.5 -0.1\n",
+       SLV_ERR_INVALID, 9, "mu[1] >= 0, found '-0.1'");
+  badt("fcmunan.dat", "3\n1\n0\n3\n3\n3\t3\n1 0 0 0 1 0 0 0 1\n-1 0 0\nnan\n", SLV_ERR_INVALID, 9,
+       "a finite number for mu[0], found 'nan'");
+  badt("fcM.dat", "3\n1\n0\n3\n6\n3\t6\n0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", SLV_ERR_INVALID, 4,
+       "M to be 3 x 3 (3 nc = 3), found 3 x 6");
+  badt("fcglobal.dat", "3\n1\n0\n9\n9\n9\t9\n", SLV_ERR_UNSUPPORTED, 1,
+       "with M 3 x 3 (d nc), found M 9 x 9: a global problem (d nc M H q b mu) is not read from .dat");
+  badt("fccs.dat", "3\n1\n2\n3\n3\n0 0 0 0 0 0 0 0 0 0 0 0\n", SLV_ERR_UNSUPPORTED, 3, "CSparse");
+}
+
 /* ---- vectors -------------------------------------------------------------- */
 
 static void test_vectors(void) {
@@ -1224,5 +1551,9 @@ int main(void) {
   CU_add_test(s, "bad: findex", test_bad_findex);
   CU_add_test(s, "bad: missing file, unknown format", test_bad_missing_and_unknown);
   CU_add_test(s, "vectors", test_vectors);
+  CU_add_test(s, "fc3d: hand-written files", test_fc3d_handwritten);
+  CU_add_test(s, "fc3d: round trips, layout, refusals", test_fc3d_roundtrip);
+  CU_add_test(s, "lcplab: cone_law", test_lcplab_cone_law);
+  CU_add_test(s, "bad: fc3d", test_bad_fc3d);
   return tst_run();
 }

@@ -1,0 +1,368 @@
+#!/bin/sh
+# bench_fc3d.sh -- benchmark (`make bench-fc3d`, also run by `make bench`;
+# not a test): a Dolan-More performance profile of lcplab's Coulomb-cone
+# solvers and Siconos' FC3D solvers on the shared local FC3D problems, at
+# tol 1e-4 and 1e-8, with ONE accuracy criterion for everybody.
+#
+#   sh experiments/bench_fc3d.sh BUILDDIR SRCDIR [GNUPLOT]
+#
+# Needs BUILDDIR/cli/lcplab built, python3, timeout (coreutils), the shared
+# data (LCPLAB_SHARED=DIR, default SRCDIR/../shared: datasets/siconos/fc3d,
+# datasets/fclib), and for live peers the harness LCPLAB_FC3D_PEERS (default
+# $LCPLAB_SHARED/peers/fc3d) with its Debian packages (once, as root:
+# make -C ../shared/peers/fc3d deps; this script installs nothing); gnuplot
+# (pngcairo / pdfcairo) for the figure, optional.
+#
+# Problems (39, never copied): the 37 files of datasets/siconos/fc3d (35 .dat,
+# 2 .hdf5) and the 2 local FCLIB files datasets/fclib/local_problem_test.hdf5
+# and Capsules-i97-269.hdf5 (the 2 global FCLIB files are not local problems).
+# BENCH_FC3D_FILES="F1 F2 ..." replaces the list (e.g. to try the script).
+#
+# Steps:
+# 1. each problem is converted once with `lcplab convert FILE TMP.lcp`: the
+#    judge (experiments/profile.py) reads W, q, mu from there;
+# 2. lcplab: every solver whose `lcplab solvers` line accepts "cone" (today
+#    nsgs, pjacobi_cone, pcg_cone, apgd), on every problem and tolerance:
+#      lcplab solve FILE --solver S --tol T --max-iter 100000 --repeat R --solution X
+#    in its own process under `timeout` (BENCH_FC3D_TIMEOUT s), first with
+#    --repeat 1; when R x that time fits in BENCH_FC3D_BUDGET it is redone
+#    with --repeat R (the median of R is kept), else the single solve is
+#    kept and the row says so (peer_fc3d's --budget does the same: it stops
+#    repeating when the next solve would pass the budget).  Exit 2 (e.g.
+#    pcg_cone / apgd refuse a non-symmetric W) is recorded as "refused", 124
+#    as "timeout";
+# 3. peers, BENCH_FC3D_PEERS =
+#      live    (default) the harness is copied to a temporary directory and
+#              built there; per problem, tolerance and solver (one process
+#              each, so an assert in one Siconos solver loses only that run):
+#                peer_fc3d -s P --tol T --maxit 100000 --repeat R
+#                          --budget BENCH_FC3D_BUDGET --save-r PFX FILE
+#              under `timeout`, P in NSGS PROX NSN_AC ADMM VI_EG NSN_FB TFP
+#              NSGS_PLI;
+#      stored  no Siconos run: the sweeps kept in the harness's
+#              results/{main,extra}_tol{1e-4,1e-8}.jsonl (maxit 10000; main
+#              NSGS/PROX/NSN_AC with a 60 s timeout and a 40 s budget, extra
+#              solvers 10 s and 6 s; two sweeps ran at once; see its README);
+#              they kept no r, so the residual is their res_nat_abs / max(1,
+#              norm_q) (the same formula as the judge, computed by the
+#              harness); the output says "stored";
+#      none    lcplab only;
+#    BENCH_FC3D_PEER_SOLVERS="A B ..." replaces the solver list;
+# 4. profile.py judges every returned x / r with one residual function (the
+#    natural map with the De Saxce shift, 2-norm, over max(1, ||q||_2), by
+#    default; solved iff <= tol: its header comment has the details and
+#    why), builds
+#    the profiles and writes, in BUILDDIR/experiments/results/HOST/ (HOST =
+#    uname -n):
+#      bench_fc3d.csv          one row per run (problem, nc, solver, program,
+#                              tol, status, time, residual, solved, ...)
+#      bench_fc3d_profile.csv  rho_s(tau) breakpoints per (tol, solver)
+#      bench_fc3d.md           per tolerance: solved / fastest counts per
+#                              solver, the issue's goal line, the problems
+#                              no lcplab solver solves, per-problem winners,
+#                              the judge's cross-check
+#      bench_fc3d.png / .pdf   (bench_fc3d.gp) the profiles, log2 tau, one
+#                              panel per tolerance
+#    Earlier files of the same names are moved aside with a UTC timestamp.
+#
+# Environment: BENCH_FC3D_QUICK=1 (tol 1e-4 only, peers NSGS PROX NSN_AC),
+# BENCH_FC3D_NORM=2 (default) or inf: the norm of the criterion (inf is
+# lcplab's own res_rel; it needs live peers); the .md counts both anyway,
+# BENCH_FC3D_TOLS (default "1e-4 1e-8"), BENCH_FC3D_TIMEOUT (default 20 s per
+# run), BENCH_FC3D_BUDGET (default 5 s: peer_fc3d stops repeating once the
+# summed solve time exceeds it), BENCH_FC3D_REPEAT (default 3).  The defaults
+# keep a full live run near 15 minutes on 2 cores (the peers take most of it:
+# their non-converging runs go to 100000 iterations or to the timeout).
+# Everything runs one process at a time (timings).
+# Exit status: 0 tables written; 1 the harness could not be built (try
+# BENCH_FC3D_PEERS=stored); 2 usage / missing inputs.
+set -eu
+
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+  echo "usage: $0 BUILDDIR SRCDIR [GNUPLOT]" >&2
+  exit 2
+fi
+builddir=$1
+srcdir=$2
+gnuplot=${3:-}
+shared=${LCPLAB_SHARED:-$srcdir/../shared}
+data=$shared/datasets
+peersrc=${LCPLAB_FC3D_PEERS:-$shared/peers/fc3d}
+lcplab=$builddir/cli/lcplab
+mode=${BENCH_FC3D_PEERS:-live}
+quick=${BENCH_FC3D_QUICK:-0}
+norm=${BENCH_FC3D_NORM:-2}
+tlimit=${BENCH_FC3D_TIMEOUT:-20}
+budget=${BENCH_FC3D_BUDGET:-5}
+repeat=${BENCH_FC3D_REPEAT:-3}
+maxit=100000
+if [ "$quick" = 1 ]; then
+  tols=${BENCH_FC3D_TOLS:-1e-4}
+  psolvers=${BENCH_FC3D_PEER_SOLVERS:-NSGS PROX NSN_AC}
+else
+  tols=${BENCH_FC3D_TOLS:-1e-4 1e-8}
+  psolvers=${BENCH_FC3D_PEER_SOLVERS:-NSGS PROX NSN_AC ADMM VI_EG NSN_FB TFP NSGS_PLI}
+fi
+export OPENBLAS_NUM_THREADS=1
+
+case $mode in
+  live | stored | none) ;;
+  *) echo "bench_fc3d.sh: BENCH_FC3D_PEERS must be live, stored or none, got '$mode'" >&2; exit 2 ;;
+esac
+case $norm in
+  2) ;;
+  inf)
+    if [ "$mode" = stored ]; then
+      echo "bench_fc3d.sh: BENCH_FC3D_NORM=inf needs the peers' r: the stored sweeps hold only the 2-norm" >&2
+      exit 2
+    fi ;;
+  *) echo "bench_fc3d.sh: BENCH_FC3D_NORM must be 2 or inf, got '$norm'" >&2; exit 2 ;;
+esac
+if [ ! -x "$lcplab" ]; then
+  echo "bench_fc3d.sh: $lcplab not built (run 'make bench-fc3d' in $builddir)" >&2
+  exit 2
+fi
+for tool in python3 timeout; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "bench_fc3d.sh: $tool not found: it is needed (python3: judge and tables; timeout: coreutils)" >&2
+    exit 2
+  fi
+done
+if [ -n "${BENCH_FC3D_FILES:-}" ]; then
+  files=$BENCH_FC3D_FILES
+else
+  if [ ! -d "$data/siconos/fc3d" ] || [ ! -d "$data/fclib" ]; then
+    echo "bench_fc3d.sh: shared FC3D data not found under $data (set LCPLAB_SHARED=DIR): no benchmark" >&2
+    exit 2
+  fi
+  files=$(ls "$data"/siconos/fc3d/*.dat "$data"/siconos/fc3d/*.hdf5 | LC_ALL=C sort)
+  files="$files $data/fclib/local_problem_test.hdf5 $data/fclib/Capsules-i97-269.hdf5"
+fi
+for f in $files; do
+  if [ ! -r "$f" ]; then
+    echo "bench_fc3d.sh: cannot read $f" >&2
+    exit 2
+  fi
+done
+if [ "$mode" != none ] && [ ! -f "$peersrc/Makefile" ]; then
+  echo "bench_fc3d.sh: FC3D peer harness not found at $peersrc (set LCPLAB_FC3D_PEERS=DIR," >&2
+  echo "  or BENCH_FC3D_PEERS=none for lcplab alone)" >&2
+  exit 2
+fi
+
+# the cone solvers: `lcplab solvers` prints "name  accepts  description",
+# columns separated by two spaces; "cone" must be a word of the accepts column
+csolvers=$("$lcplab" solvers | awk -F '  +' '{n = split($2, a, " "); for (i = 1; i <= n; i++) if (a[i] == "cone") print $1}')
+if [ -z "$csolvers" ]; then
+  echo "bench_fc3d.sh: no registered solver accepts cones ('$lcplab solvers')" >&2
+  exit 2
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/lcplab-bench-fc3d.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+mkdir -p "$tmp/lcp" "$tmp/x"
+start=$(date +%s)
+load0=$(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null || echo '?')
+
+# ---- the peer harness: a private build, or the stored sweeps ------------------------
+peer=
+if [ "$mode" = live ]; then
+  cp -R "$peersrc/." "$tmp/peers"
+  chmod -R u+w "$tmp/peers"
+  echo "bench_fc3d.sh: building peer_fc3d (copy of $peersrc) ..."
+  if ! { make -C "$tmp/peers" clean && make -C "$tmp/peers" peer_fc3d; } >"$tmp/build.log" 2>&1; then
+    tail -n 20 "$tmp/build.log" >&2
+    echo "bench_fc3d.sh: cannot build peer_fc3d.  Install its packages once as root" >&2
+    echo "  (make -C $peersrc deps), or run with BENCH_FC3D_PEERS=stored or none" >&2
+    exit 1
+  fi
+  peer=$tmp/peers/peer_fc3d
+  peerdesc="live: Siconos numerics $(dpkg-query -W -f '${Version}' libsiconos-numerics-dev 2>/dev/null || echo '?') via peer_fc3d (maxit $maxit, repeat $repeat, budget $budget s, timeout $tlimit s)"
+elif [ "$mode" = stored ]; then
+  for t in $tols; do
+    for k in main extra; do
+      if [ ! -r "$peersrc/results/${k}_tol$t.jsonl" ]; then
+        echo "bench_fc3d.sh: no stored sweep $peersrc/results/${k}_tol$t.jsonl for tol $t" >&2
+        exit 2
+      fi
+    done
+  done
+  peerdesc="stored: $peersrc/results/{main,extra}_tol*.jsonl (maxit 10000; timeout 60 s main / 10 s extra)"
+else
+  peerdesc="none"
+fi
+
+runs=$tmp/runs.jsonl
+: >"$runs"
+
+# record PROBLEM PROGRAM SOLVER TOL EXIT OUTFILE ERRFILE XFILE SOURCE FALLBACK
+record() {
+  python3 - "$@" >>"$runs" <<'EOF'
+import json, os, sys
+prob, prog, solver, tol, code, outf, errf, xf, source, fallback = sys.argv[1:11]
+def load(path):
+    try:
+        txt = open(path).read().strip()
+    except OSError:
+        return None
+    for line in reversed(txt.splitlines()):
+        try:
+            return json.loads(line)
+        except ValueError:
+            continue
+    return None
+try:
+    err = next((l.strip() for l in open(errf) if l.strip()), "")
+except OSError:
+    err = ""
+print(json.dumps({"problem": prob, "program": prog, "solver": solver, "tol": tol, "exit": int(code),
+                  "out": load(outf), "err": err[:300],
+                  "x": xf if xf and os.path.isfile(xf) and os.path.getsize(xf) > 0 else None,
+                  "source": source, "repeat_fallback": fallback == "1"}))
+EOF
+}
+
+# ---- 1. the problems, converted for the judge ------------------------------------------
+problems=$tmp/problems.tsv
+: >"$problems"
+for f in $files; do
+  b=$(basename "$f")
+  if "$lcplab" convert "$f" "$tmp/lcp/$b.lcp" >/dev/null 2>"$tmp/err.txt"; then
+    printf '%s\t%s\t%s\n' "$b" "$f" "$tmp/lcp/$b.lcp" >>"$problems"
+  else
+    echo "bench_fc3d.sh: lcplab convert $b failed: $(head -n 1 "$tmp/err.txt")" >&2
+    printf '%s\t%s\t\n' "$b" "$f" >>"$problems"
+  fi
+done
+
+# ---- 2./3. the runs -----------------------------------------------------------------------
+# run_lcplab FILE SOLVER TOL: one solve first; when R of them fit in the
+# budget (R x time_s <= BENCH_FC3D_BUDGET), the run is redone with --repeat R
+# and that median is kept, else the single solve is (like peer_fc3d --budget)
+run_lcplab() {
+  b=$(basename "$1")
+  x=$tmp/x/$b.lcplab.$2.$3.x
+  rc=0
+  one=1
+  timeout "$tlimit" "$lcplab" solve "$1" --solver "$2" --tol "$3" --max-iter "$maxit" \
+    --repeat 1 --solution "$x" --force >"$tmp/out.json" 2>"$tmp/err.txt" || rc=$?
+  if { [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]; } && [ "$repeat" -gt 1 ] &&
+     python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if d["time_s"] * int(sys.argv[2]) <= float(sys.argv[3]) else 1)' \
+       "$tmp/out.json" "$repeat" "$budget" 2>/dev/null; then
+    one=0
+    rc=0
+    timeout "$tlimit" "$lcplab" solve "$1" --solver "$2" --tol "$3" --max-iter "$maxit" \
+      --repeat "$repeat" --solution "$x" --force >"$tmp/out.json" 2>"$tmp/err.txt" || rc=$?
+  fi
+  [ "$rc" -eq 124 ] && rm -f "$x"
+  record "$b" lcplab "$2" "$3" "$rc" "$tmp/out.json" "$tmp/err.txt" "$x" live "$one"
+}
+
+# run_peer FILE SOLVER TOL
+run_peer() {
+  b=$(basename "$1")
+  pfx=$tmp/x/$b.siconos.$3
+  rc=0
+  timeout -k 5 "$tlimit" "$peer" -s "$2" --tol "$3" --maxit "$maxit" --repeat "$repeat" \
+    --budget "$budget" --save-r "$pfx" "$1" >"$tmp/out.json" 2>"$tmp/err.txt" || rc=$?
+  [ "$rc" -eq 137 ] && rc=124
+  # a killed run may leave no JSON; an assert leaves stderr
+  record "$b" siconos "$2" "$3" "$rc" "$tmp/out.json" "$tmp/err.txt" "$pfx.$2.r" live 0
+}
+
+# record_stored FILE SOLVER TOL: the stored sweep's line for (file, solver)
+record_stored() {
+  b=$(basename "$1")
+  python3 - "$b" "$2" "$3" "$peersrc/results/main_tol$3.jsonl" "$peersrc/results/extra_tol$3.jsonl" \
+    >"$tmp/out.json" <<'EOF'
+import json, os, sys
+b, solver, tol = sys.argv[1:4]
+hit = None
+for path in sys.argv[4:]:
+    for line in open(path):
+        try:
+            d = json.loads(line)
+        except ValueError:
+            continue
+        if os.path.basename(d.get("file", "")) == b and d.get("solver") == solver:
+            hit = d
+if hit is not None:
+    print(json.dumps(hit))
+EOF
+  if [ -s "$tmp/out.json" ]; then
+    record "$b" siconos "$2" "$3" 0 "$tmp/out.json" /dev/null "" stored 0
+  else
+    echo '{"status":"not_applicable","note":"not in the stored sweeps"}' >"$tmp/out.json"
+    record "$b" siconos "$2" "$3" 0 "$tmp/out.json" /dev/null "" stored 0
+  fi
+}
+
+nfiles=$(echo $files | wc -w)
+i=0
+for f in $files; do
+  i=$((i + 1))
+  echo "bench_fc3d.sh: [$i/$nfiles] $(basename "$f") ($(($(date +%s) - start)) s elapsed)"
+  for t in $tols; do
+    for s in $csolvers; do run_lcplab "$f" "$s" "$t"; done
+    for p in $psolvers; do
+      case $mode in
+        live) run_peer "$f" "$p" "$t" ;;
+        stored) record_stored "$f" "$p" "$t" ;;
+      esac
+    done
+  done
+done
+runtime=$(($(date +%s) - start))
+load1=$(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null || echo '?')
+
+# ---- 4. judge, profile, tables, figure --------------------------------------------------
+host=$(uname -n 2>/dev/null || hostname)
+results=$builddir/experiments/results/$host
+mkdir -p "$results"
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+for ext in .csv _profile.csv .md .png .pdf; do
+  if [ -e "$results/bench_fc3d$ext" ]; then
+    mv "$results/bench_fc3d$ext" "$results/bench_fc3d$ext.$stamp"
+    echo "bench_fc3d.sh: previous bench_fc3d$ext moved to bench_fc3d$ext.$stamp"
+  fi
+done
+rev=$(git -C "$srcdir" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+if [ "$rev" != unknown ] && [ -n "$(git -C "$srcdir" status --porcelain 2>/dev/null)" ]; then
+  rev="$rev-dirty"
+fi
+blas=
+for so in "$builddir/libsolvers/.libs/libsolvers.so" "$lcplab"; do
+  [ -e "$so" ] || continue
+  blas=$(ldd "$so" 2>/dev/null | awk '/blas|lapack/ && $3 ~ /^\// {print $3}' |
+    while IFS= read -r l; do readlink -f "$l"; done | tr '\n' ' ')
+  [ -n "$blas" ] && break
+done
+
+python3 "$srcdir/experiments/profile.py" --runs "$runs" --problems "$problems" \
+  --out "$results/bench_fc3d" --norm "$norm" \
+  --meta "rev=$rev" --meta "host=$host" --meta "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+  --meta "blas=${blas:-unknown}" --meta "OPENBLAS_NUM_THREADS=1" \
+  --meta "peers=$peerdesc" --meta "peers_source=$mode" \
+  --meta "lcplab_solvers=$(echo $csolvers)" --meta "peer_solvers=$( [ "$mode" = none ] || echo $psolvers)" \
+  --meta "tols=$(echo $tols)" --meta "max_iter=$maxit" --meta "repeat=$repeat" \
+  --meta "timeout_s=$tlimit" --meta "peer_budget_s=$budget" --meta "problems=$nfiles" \
+  --meta "runs_wall_s=$runtime" --meta "loadavg_start=$load0" --meta "loadavg_end=$load1" \
+  --meta "cores=$(nproc 2>/dev/null || echo '?')"
+
+if [ -z "$gnuplot" ]; then gnuplot=$(command -v gnuplot || true); fi
+if [ -n "$gnuplot" ] && [ -x "$gnuplot" ]; then
+  if "$gnuplot" -e "csv='$results/bench_fc3d_profile.csv'; out='$results/bench_fc3d'; info='$rev, $host, peers $mode, $norm-norm'" \
+       "$srcdir/experiments/bench_fc3d.gp"; then
+    echo "bench_fc3d.sh: figure $results/bench_fc3d.png (and .pdf)"
+  else
+    echo "bench_fc3d.sh: gnuplot failed: no figure (the CSV and table are complete)" >&2
+  fi
+else
+  echo "bench_fc3d.sh: gnuplot not found: no figure (apt-get install gnuplot-nox)" >&2
+fi
+echo
+echo "bench_fc3d.sh: $results/bench_fc3d.csv"
+echo "bench_fc3d.sh: $results/bench_fc3d_profile.csv"
+echo "bench_fc3d.sh: $results/bench_fc3d.md"
+echo "bench_fc3d.sh: runs took $runtime s, all done in $(($(date +%s) - start)) s"

@@ -1,0 +1,408 @@
+/* cone_qp.c -- the convex QP on Coulomb cones and boxes, shared by the cone
+ * QP solvers (pcg_cone.c, apgd.c): the constraint set Omega as blocks, its
+ * projection, the natural maps, feasible step lengths, the products with A,
+ * the ||A|| estimate, and the De Saxce fixed point that turns a QP solver
+ * into a Coulomb-law solver.  cone_qp.h states the problem and the outer
+ * loop; the pieces below carry their own math.
+ */
+#include "cone_qp.h"
+
+#include <cblas.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A cone block is "free" (x in the interior of K_mu) when
+ * |x_t| < (1 - CONE_FREE_RTOL) mu x_n.  Projections and boundary snaps put
+ * x on the boundary only up to rounding (a few ulps of mu x_n); this margin
+ * keeps such points active instead of "free with a feasible step of 1e-16". */
+#define CONE_FREE_RTOL 1e-12
+
+enum { CQP_POWER_MAXIT = 50 };
+
+void slv_cqp_free(slv_cqp *q) {
+  free(q->blk_row);
+  free(q->blk_mu);
+  free(q->lo);
+  free(q->hi);
+  free(q->bq);
+  free(q->shift);
+  free(q->colptr);
+  free(q->rowind);
+  free(q->val);
+  free(q->tmp1);
+  free(q->tmp2);
+  memset(q, 0, sizeof *q);
+}
+
+slv_status slv_cqp_alloc(slv_cqp *q, int n_max) {
+  memset(q, 0, sizeof *q);
+  size_t m = (size_t)(n_max > 0 ? n_max : 1);
+  q->n_max = n_max;
+  q->blk_row = malloc(m * sizeof *q->blk_row);
+  q->blk_mu = malloc(m * sizeof *q->blk_mu);
+  q->lo = malloc(m * sizeof *q->lo);
+  q->hi = malloc(m * sizeof *q->hi);
+  q->bq = malloc(m * sizeof *q->bq);
+  q->shift = malloc(m * sizeof *q->shift);
+  q->tmp1 = malloc(m * sizeof *q->tmp1);
+  q->tmp2 = malloc(m * sizeof *q->tmp2);
+  if (!q->blk_row || !q->blk_mu || !q->lo || !q->hi || !q->bq || !q->shift || !q->tmp1 ||
+      !q->tmp2)
+    goto fail;
+  /* packed columns of a mostly-zero dense A (contact matrices J M^-1 J^T
+   * stored dense): a quarter of n_max^2 entries, the break-even with dgemv.
+   * Not for n_max > 4096 (the buffer would pass 50 MB; such problems come
+   * as CSR). */
+  if (n_max >= 64 && n_max <= 4096) {
+    q->cap = m * m / 4;
+    q->colptr = malloc((m + 1) * sizeof *q->colptr);
+    q->rowind = malloc(q->cap * sizeof *q->rowind);
+    q->val = malloc(q->cap * sizeof *q->val);
+    if (!q->colptr || !q->rowind || !q->val) goto fail;
+  }
+  return SLV_CONVERGED;
+fail:
+  slv_cqp_free(q);
+  return SLV_ERR_NOMEM;
+}
+
+/* Pack the nonzeros of dense A by columns if they fit in the buffer. */
+static int pack(slv_cqp *q, const slv_problem *p) {
+  int n = p->n;
+  if (p->storage != SLV_DENSE || !q->val || n < 64) return 0;
+  size_t cap = (size_t)n * n / 4, nnz = 0;
+  for (int j = 0; j < n; j++) {
+    const double *a = p->A + (size_t)j * p->lda;
+    for (int i = 0; i < n; i++) nnz += a[i] != 0.0;
+    if (nnz > cap) return 0;
+  }
+  nnz = 0;
+  for (int j = 0; j < n; j++) {
+    const double *a = p->A + (size_t)j * p->lda;
+    q->colptr[j] = (int)nnz;
+    for (int i = 0; i < n; i++)
+      if (a[i] != 0.0) {
+        q->rowind[nnz] = i;
+        q->val[nnz++] = a[i];
+      }
+  }
+  q->colptr[n] = (int)nnz;
+  return 1;
+}
+
+void slv_cqp_matvec(const slv_cqp *q, const double *v, double *y) {
+  const slv_problem *p = q->p;
+  int n = p->n;
+  if (n == 0) return;
+  if (q->packed) {
+    memset(y, 0, (size_t)n * sizeof *y);
+    for (int j = 0; j < n; j++) {
+      double vj = v[j];
+      if (vj == 0.0) continue;
+      for (int k = q->colptr[j]; k < q->colptr[j + 1]; k++) y[q->rowind[k]] += vj * q->val[k];
+    }
+  } else if (p->storage == SLV_DENSE) {
+    cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, p->A, p->lda, v, 1, 0.0, y, 1);
+  } else {
+    for (int i = 0; i < n; i++) {
+      double s = 0;
+      for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) s += p->Ax[k] * v[p->Aj[k]];
+      y[i] = s;
+    }
+  }
+}
+
+/* ||A||_2 of the symmetric positive semidefinite A (= lambda_max) by power
+ * iteration from a seeded pseudo-random start; the estimate is from below
+ * (each |A v| / |v| <= lambda_max); the solvers guard against that. */
+static double norm_estimate(slv_cqp *q, unsigned long seed) {
+  int n = q->p->n;
+  double *v = q->tmp1, *y = q->tmp2;
+  unsigned long long r = (unsigned long long)seed * 0x9E3779B97F4A7C15ULL + 12345;
+  double nv = 0;
+  for (int i = 0; i < n; i++) {
+    r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+    v[i] = (double)(r >> 11) / 9007199254740992.0 * 2 - 1; /* uniform in [-1, 1) */
+    nv += v[i] * v[i];
+  }
+  if (!(nv > 0)) return 1.0;
+  cblas_dscal(n, 1 / sqrt(nv), v, 1);
+  double lam = 0;
+  for (int it = 0; it < CQP_POWER_MAXIT; it++) {
+    slv_cqp_matvec(q, v, y);
+    double ny = cblas_dnrm2(n, y, 1);
+    if (!(ny > 0) || !isfinite(ny)) break;
+    double prev = lam;
+    lam = ny;
+    for (int i = 0; i < n; i++) v[i] = y[i] / ny;
+    if (it > 2 && fabs(lam - prev) <= 1e-3 * lam) break;
+  }
+  return lam > 0 && isfinite(lam) ? lam : 1.0;
+}
+
+void slv_cqp_setup(slv_cqp *q, const slv_problem *p, const slv_options *opt, int need_norm) {
+  int n = p->n, nb = 0, k = 0;
+  q->p = p;
+  for (int i = 0; i < n;) {
+    if (k < p->ncones && p->cone_rows[k] == i) {
+      double mu = p->cone_mu[k++];
+      if (mu > 0) {
+        q->blk_row[nb] = i;
+        q->blk_mu[nb++] = mu;
+      } else {
+        /* mu = 0: the ray {t = 0, n >= 0} as three scalar rows */
+        for (int c = 0; c < 3; c++) {
+          q->blk_row[nb] = i + c;
+          q->blk_mu[nb++] = -1;
+          q->lo[i + c] = 0;
+          q->hi[i + c] = c == 0 ? INFINITY : 0;
+        }
+      }
+      i += 3;
+      continue;
+    }
+    q->blk_row[nb] = i;
+    q->blk_mu[nb++] = -1;
+    q->lo[i] = slv_lo_of(p, i);
+    q->hi[i] = slv_hi_of(p, i);
+    i++;
+  }
+  q->nblk = nb;
+  memcpy(q->bq, p->b, (size_t)n * sizeof *q->bq);
+  double binf = 0;
+  for (int i = 0; i < n; i++) binf = fmax(binf, fabs(p->b[i]));
+  q->hist_scale = 1 / fmax(1.0, binf);
+  memset(q->shift, 0, (size_t)n * sizeof *q->shift);
+  q->coulomb = p->ncones > 0 && p->cone_law == SLV_CONE_COULOMB;
+  q->packed = pack(q, p);
+  q->lam = need_norm ? norm_estimate(q, opt->seed) : 1.0;
+}
+
+void slv_cqp_project(const slv_cqp *q, double *x) {
+  for (int k = 0; k < q->nblk; k++) {
+    int i = q->blk_row[k];
+    if (q->blk_mu[k] > 0) {
+      slv_cone_project(q->blk_mu[k], x + i, x + i);
+    } else {
+      if (x[i] < q->lo[i]) x[i] = q->lo[i];
+      if (x[i] > q->hi[i]) x[i] = q->hi[i];
+    }
+  }
+}
+
+/* ||x - P(x - g)||_inf over the blocks, g given by rows or, for cones, with
+ * the De Saxce shift added to the normal row when dsx is set and the block
+ * is a cone (mu > 0) -- w^ = g + (mu |g_t|, 0, 0). */
+static double natres(const slv_cqp *q, const double *x, const double *g, const double *sub,
+                     int dsx) {
+  double m = 0, poison = 0;
+  for (int k = 0; k < q->nblk; k++) {
+    int i = q->blk_row[k];
+    double mu = q->blk_mu[k];
+    if (mu > 0) {
+      double w0 = g[i] - (sub ? sub[i] : 0), w1 = g[i + 1], w2 = g[i + 2];
+      if (dsx) w0 += mu * hypot(w1, w2);
+      double v[3] = {x[i] - w0, x[i + 1] - w1, x[i + 2] - w2}, pr[3];
+      slv_cone_project(mu, v, pr);
+      double d0 = fabs(x[i] - pr[0]), d1 = fabs(x[i + 1] - pr[1]), d2 = fabs(x[i + 2] - pr[2]);
+      /* NaN iff one of them is NaN or Inf (each product alone, so that no
+       * sum of large finite values can overflow) */
+      poison += x[i] * 0.0 + x[i + 1] * 0.0 + x[i + 2] * 0.0 + w0 * 0.0 + w1 * 0.0 + w2 * 0.0;
+      if (d0 > m) m = d0;
+      if (d1 > m) m = d1;
+      if (d2 > m) m = d2;
+    } else {
+      /* scalar rows carry no shift (mu = 0 cones included: mu |w_t| = 0) */
+      poison += x[i] * 0.0 + g[i] * 0.0;
+      double r = slv_mid_res(x[i], g[i], q->lo[i], q->hi[i]);
+      if (r > m) m = r;
+    }
+  }
+  return poison == 0.0 ? m : NAN;
+}
+
+double slv_cqp_natres(const slv_cqp *q, const double *x, const double *g) {
+  return natres(q, x, g, NULL, 0);
+}
+
+double slv_cqp_lawres(const slv_cqp *q, const double *x, const double *g) {
+  /* w = g - shift (the shift sits on the normal rows of mu > 0 cones only) */
+  return natres(q, x, g, q->shift, q->coulomb);
+}
+
+/* Feasible step of one cone block: largest t with a - s d in K_mu for s in
+ * [0, t], a in K_mu.  With u(t) = a - t d,
+ *   h(t) = mu^2 u_n^2 - |u_t|^2 = A2 t^2 + 2 B t + C,
+ *   A2 = mu^2 d_n^2 - |d_t|^2,  B = -(mu^2 a_n d_n - a_t.d_t),  C = mu^2 a_n^2 - |a_t|^2 >= 0,
+ * and K = {h >= 0, u_n >= 0}: the first positive root of h, capped where
+ * u_n reaches 0 (a line through the apex has a double root there).  Roots
+ * in the cancellation-free forms (-B - sqrt D)/A2 = C / (sqrt D - B). */
+static double cone_step(double mu, const double *a, const double *d) {
+  double m2 = mu * mu;
+  double A2 = m2 * d[0] * d[0] - d[1] * d[1] - d[2] * d[2];
+  double B = -(m2 * a[0] * d[0] - a[1] * d[1] - a[2] * d[2]);
+  double C = m2 * a[0] * a[0] - a[1] * a[1] - a[2] * a[2];
+  if (C < 0) C = 0; /* a on the boundary up to rounding */
+  double D = B * B - A2 * C, t;
+  if (A2 < 0) {
+    double sd = sqrt(fmax(D, 0));
+    t = B >= 0 ? (B + sd) / -A2 : C / (sd - B);
+  } else if (B >= 0 || D < 0) {
+    t = INFINITY;
+  } else {
+    t = C / (sqrt(D) - B);
+  }
+  if (d[0] > 0) {
+    double tn = a[0] / d[0];
+    if (tn < t) t = tn;
+  }
+  return t > 0 ? t : 0;
+}
+
+double slv_cqp_feasible_step(const slv_cqp *q, const double *x, const double *d, int face,
+                             int *blocking, int *to_apex) {
+  double tmin = INFINITY;
+  int kb = -1, apex = 0;
+  for (int k = 0; k < q->nblk; k++) {
+    int i = q->blk_row[k];
+    double t;
+    int ap = 0;
+    if (q->blk_mu[k] > 0) {
+      if (d[i] == 0.0 && d[i + 1] == 0.0 && d[i + 2] == 0.0) continue;
+      if (face && !slv_cqp_cone_free(q->blk_mu[k], x + i)) {
+        /* a boundary block moving along its own ray: it stops at the apex
+         * (h(t) = 0 identically there, so no quadratic) */
+        t = d[i] > 0 ? x[i] / d[i] : INFINITY;
+        ap = 1;
+      } else {
+        t = cone_step(q->blk_mu[k], x + i, d + i);
+      }
+    } else if (d[i] > 0) {
+      t = q->lo[i] == -INFINITY ? INFINITY : (x[i] - q->lo[i]) / d[i];
+    } else if (d[i] < 0) {
+      t = q->hi[i] == INFINITY ? INFINITY : (x[i] - q->hi[i]) / d[i];
+    } else {
+      continue;
+    }
+    if (t < tmin) {
+      tmin = t;
+      kb = k;
+      apex = ap;
+    }
+  }
+  if (tmin < 0) tmin = 0;
+  if (blocking) *blocking = kb;
+  if (to_apex) *to_apex = apex;
+  return tmin;
+}
+
+void slv_cqp_snap(const slv_cqp *q, double *x, int k, int to_apex) {
+  if (k < 0) return;
+  int i = q->blk_row[k];
+  double mu = q->blk_mu[k];
+  if (mu > 0) {
+    /* onto the boundary |x_t| = mu x_n, keeping x_n and the direction of
+     * x_t; or onto the apex when the block came down its ray */
+    double s = hypot(x[i + 1], x[i + 2]);
+    if (to_apex || x[i] <= 0) {
+      x[i] = x[i + 1] = x[i + 2] = 0;
+    } else if (s > 0) {
+      double c = mu * x[i] / s;
+      x[i + 1] *= c;
+      x[i + 2] *= c;
+    }
+    return;
+  }
+  /* the scalar row that reached a bound: set it exactly on the nearer one */
+  x[i] = fabs(x[i] - q->lo[i]) <= fabs(x[i] - q->hi[i]) ? q->lo[i] : q->hi[i];
+}
+
+int slv_cqp_cone_free(double mu, const double *x) {
+  return hypot(x[1], x[2]) < (1 - CONE_FREE_RTOL) * mu * x[0];
+}
+
+/* ---- the outer loop: the De Saxce fixed point ------------------------------ */
+
+/* Outer iterations without a 1 % gain on the best residual before the
+ * fixed point is declared stalled. */
+enum { CQP_STALL = 25 };
+
+slv_status slv_cqp_drive(slv_cqp *q, const slv_problem *p, const slv_options *opt,
+                         const char *name, int need_norm, double inner_factor,
+                         slv_cqp_inner_fn inner, void *state, double *x, double *w,
+                         slv_result *res) {
+  slv_cqp_setup(q, p, opt, need_norm);
+  slv_cqp_project(q, x);
+  const char *law = p->ncones == 0 ? "box QP (no cones)"
+                    : q->coulomb   ? "coulomb law (De Saxce fixed point)"
+                                   : "associated law (cone QP)";
+  int total = 0, outer = 0, since = 0;
+  double best = INFINITY, tol_in = 0;
+  res->iterations = 0;
+  for (;;) {
+    /* the verdict, exactly as the generic layer will recompute it */
+    slv_problem_w(p, x, w);
+    slv_residuals r = slv_residual(p, x, w);
+    res->solver_residual = r.res_rel;
+    if (!isfinite(r.res_rel)) {
+      slv_msgf(res->message, sizeof res->message,
+               "%s: %s: the iterate became non-finite after %d iterations (%d outer)", name, law,
+               total, outer);
+      return SLV_NOT_FINITE;
+    }
+    if (r.res_rel <= opt->tol && (p->ncones == 0 || r.res_nat_inf <= opt->tol)) {
+      slv_msgf(res->message, sizeof res->message, "%s: %s: %d outer iterations, %d inner", name,
+               law, outer, total);
+      return SLV_CONVERGED;
+    }
+    if (total >= opt->max_iter) {
+      slv_msgf(res->message, sizeof res->message,
+               "%s: %s: max_iter=%d spent in %d outer iterations, res_nat_inf=%.3g, "
+               "res_rel=%.3g, tol=%.3g",
+               name, law, opt->max_iter, outer, r.res_nat_inf, r.res_rel, opt->tol);
+      return SLV_MAX_ITER;
+    }
+    if (r.res_nat_inf < 0.99 * best) {
+      best = r.res_nat_inf;
+      since = 0;
+    } else if (++since >= CQP_STALL) {
+      slv_msgf(res->message, sizeof res->message,
+               "%s: %s: no 1%% gain in %d outer iterations (%d inner), res_nat_inf=%.3g",
+               name, law, CQP_STALL, total, r.res_nat_inf);
+      return SLV_STAGNATED;
+    }
+    /* the residual the library will accept (res_rel <= tol, and with cones
+     * the absolute res_nat_inf <= tol too) */
+    double target = p->ncones > 0 ? opt->tol : opt->tol * fmax(1.0, r.b_inf);
+    if (q->coulomb) {
+      /* s_c = mu |w_t| at the current x; then the QP's natural map at x is
+       * the De Saxce map, of size r.res_nat_inf.  Solve the next QP only to
+       * inner_factor times that (an inexact fixed point: early QPs need no
+       * accuracy), and to half the target at the end. */
+      for (int k = 0; k < p->ncones; k++) {
+        int i = p->cone_rows[k];
+        double s = p->cone_mu[k] * hypot(w[i + 1], w[i + 2]);
+        q->shift[i] = s;
+        q->bq[i] = p->b[i] + s;
+      }
+      tol_in = fmax(0.5 * target, inner_factor * r.res_nat_inf);
+    } else {
+      /* one QP solve; tighter only if the library's recomputation (dgemv
+       * instead of the solver's updated gradient) disagrees */
+      tol_in = outer == 0 ? 0.5 * target : 0.5 * tol_in;
+    }
+    outer++;
+    int it = 0;
+    slv_status st = inner(state, q, opt, tol_in, opt->max_iter - total, x, res, &it);
+    total += it;
+    res->iterations = total;
+    slv_logf(opt, "%s: outer %d: start res_nat_inf %.3e, inner tol %.3e: %s after %d iterations",
+             name, outer, r.res_nat_inf, tol_in, slv_status_str(st), it);
+    if (st == SLV_NOT_FINITE) {
+      slv_msgf(res->message, sizeof res->message,
+               "%s: %s: non-finite value at inner iteration %d (outer %d)", name, law, total,
+               outer);
+      return SLV_NOT_FINITE;
+    }
+  }
+}

@@ -1,0 +1,129 @@
+/* cone_qp.h -- private: the convex QP on Coulomb cones and boxes, and the
+ * De Saxce fixed point around it, shared by pcg_cone.c (MPGP) and apgd.c.
+ * Never installed.
+ *
+ * The QP (associated cone, Anitescu/Tasora CCP; slv.h SLV_CONE_ASSOCIATED):
+ *
+ *     minimize  f(x) = 1/2 x'Ax + bq'x   over x in Omega,
+ *     Omega = prod over cones c of K_mu(c)  x  prod over the other rows of [lo_i, hi_i]
+ *
+ * with A symmetric positive semidefinite and bq = b + s, s the De Saxce shift
+ * (below).  Its gradient is g = A x + bq; x solves it iff the natural map
+ * x - P_Omega(x - g) vanishes (the KKT conditions: K_mu ∋ x_c ⊥ g_c ∈ K*).
+ *
+ * Omega is stored as blocks: a cone block (3 rows, mu > 0) or a scalar row
+ * with bounds [lo, hi] (lo = -inf, hi = +inf for a free row).  A cone with
+ * mu = 0 is the ray { x_t = 0, x_n >= 0 }, which has no interior: it is
+ * stored as three scalar rows, [0, inf), [0, 0], [0, 0] (the same set, and
+ * the same projection as slv_cone_project(0, .)).
+ *
+ * Coulomb's law (De Saxce; slv.h SLV_CONE_COULOMB) is the QP with the shift
+ * s_c = (mu_c |w_t,c|, 0, 0) taken at the solution: with s fixed the QP's
+ * natural map at x is exactly the De Saxce natural map once s = mu |w_t(x)|.
+ * slv_cqp_drive runs the fixed point on s (Acary, Cadoux, Lemarechal, Malick
+ * 2011, refs.bib acary2011; Siconos' ACLMFP): solve the QP with s fixed
+ * (warm-started, inexactly), update s from the new w, repeat until the
+ * library's De Saxce residual meets tol.  For the associated law (or a
+ * problem without cones) s = 0 and one QP solve suffices.
+ */
+#ifndef CONE_QP_H
+#define CONE_QP_H
+
+#include "slv_internal.h"
+
+typedef struct slv_cqp {
+  int n_max;
+  /* Omega as blocks, built by slv_cqp_setup from the problem */
+  int nblk;
+  int *blk_row;     /* size n_max: first row of block k */
+  double *blk_mu;   /* size n_max: mu > 0: a cone of 3 rows; < 0: a scalar row */
+  double *lo, *hi;  /* size n_max: bounds of the scalar rows (indexed by row) */
+  /* the QP's linear term and the shift */
+  double *bq;       /* size n_max: b + shift */
+  double *shift;    /* size n_max: mu |w_t| on the normal rows of cones, 0 elsewhere */
+  int coulomb;      /* 1: the problem's law is Coulomb (De Saxce) and it has cones */
+  /* dense A packed by columns when it is mostly zeros (as pgs.c does) */
+  int *colptr;      /* size n_max + 1, or NULL */
+  int *rowind;      /* size cap */
+  double *val;      /* size cap */
+  size_t cap;       /* n_max^2 / 4 (0: never packed) */
+  int packed;
+  double lam;       /* estimate of ||A||_2 (power iteration), set by slv_cqp_setup */
+  double hist_scale; /* 1 / max(1, ||b||_inf): history values are res_rel */
+  double *tmp1, *tmp2; /* size n_max: scratch of setup (power iteration) */
+  const slv_problem *p;
+} slv_cqp;
+
+/* Allocate for problems of up to n_max rows (the only allocating function). */
+slv_status slv_cqp_alloc(slv_cqp *q, int n_max);
+/* Release; accepts a zeroed or partially allocated q. */
+void slv_cqp_free(slv_cqp *q);
+
+/* Build the blocks of Omega from p, pack a mostly-zero dense A, set
+ * bq = b, shift = 0, and (need_norm) estimate ||A|| by power iteration
+ * (seed opt->seed) into q->lam (else q->lam = 1). */
+void slv_cqp_setup(slv_cqp *q, const slv_problem *p, const slv_options *opt, int need_norm);
+
+/* y = A v (dense dgemv, packed columns or CSR rows); y must not alias v. */
+void slv_cqp_matvec(const slv_cqp *q, const double *v, double *y);
+
+/* x <- P_Omega(x), in place. */
+void slv_cqp_project(const slv_cqp *q, double *x);
+
+/* ||x - P_Omega(x - g)||_inf, the QP's natural map at x for the gradient g
+ * (NaN if x or g is not finite). */
+double slv_cqp_natres(const slv_cqp *q, const double *x, const double *g);
+
+/* The natural map of the problem's own law at x, from the QP gradient
+ * g = A x + bq: w = g - shift; Coulomb: w^ = w + (mu |w_t|, 0, 0) per cone;
+ * returns ||x - P_Omega(x - w^)||_inf (NaN if not finite).  This is what
+ * slv_residual reports as res_nat_inf, computed in O(n) from a g the solver
+ * keeps up to date (so it carries the solver's rounding drift). */
+double slv_cqp_lawres(const slv_cqp *q, const double *x, const double *g);
+
+/* Largest t >= 0 with x - s d in Omega for every s in [0, t], for x in
+ * Omega (+inf if there is no limit).  face = 1: d moves every cone block
+ * that is on its boundary along its own ray (the MPGP free directions of
+ * pcg_cone.c), so such a block is limited only by the apex; face = 0: any
+ * d (each cone block by the roots of a quadratic).  *blocking (if
+ * non-NULL) gets the block that sets the limit, or -1; *to_apex (if
+ * non-NULL) whether that block reaches the apex along its ray. */
+double slv_cqp_feasible_step(const slv_cqp *q, const double *x, const double *d, int face,
+                             int *blocking, int *to_apex);
+
+/* Put block k (from slv_cqp_feasible_step, after the step) exactly on the
+ * boundary it reached: a scalar row on its nearer bound, a cone on
+ * |x_t| = mu x_n, or on the apex if to_apex.  k < 0: nothing. */
+void slv_cqp_snap(const slv_cqp *q, double *x, int k, int to_apex);
+
+/* Is the cone block x (3 values) in the interior of K_mu, mu > 0, with a
+ * relative margin of 1e-12 (cone_qp.c explains it)? */
+int slv_cqp_cone_free(double mu, const double *x);
+
+/* The inner QP solver called by slv_cqp_drive.  It must: start from x (in
+ * Omega), solve min 1/2 x'Ax + q->bq'x over Omega until
+ * slv_cqp_natres(q, x, A x + bq) <= tol_in on an exactly recomputed
+ * gradient (return SLV_CONVERGED), or until budget iterations are spent
+ * (SLV_MAX_ITER), or a non-finite value appears (SLV_NOT_FINITE); add its
+ * iterations to *iters and push one history value per iteration
+ * (slv_cqp_lawres / max(1, ||b||_inf) when the history is recorded). */
+typedef slv_status (*slv_cqp_inner_fn)(void *state, slv_cqp *q, const slv_options *opt,
+                                       double tol_in, int budget, double *x, slv_result *res,
+                                       int *iters);
+
+/* The solve shared by the cone QP solvers: setup (slv_cqp_setup, need_norm
+ * passed on), project x on Omega, then the outer loop described at the top
+ * of this file, with inner(state, ...) for the QP solves.  Coulomb's law:
+ * each QP is solved to max(tol / 2, inner_factor * r), r the De Saxce
+ * residual when it starts (the solver's choice, measured: see its file).  max_iter counts inner iterations in
+ * total.  Sets res->iterations (inner iterations), solver_residual, message
+ * (the law solved and the outer iteration count, also on success).  w: size
+ * n, out (A x + b at the returned x).
+ * Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE, SLV_STAGNATED (the
+ * outer loop made no 1 % progress in 25 outer iterations). */
+slv_status slv_cqp_drive(slv_cqp *q, const slv_problem *p, const slv_options *opt,
+                         const char *name, int need_norm, double inner_factor,
+                         slv_cqp_inner_fn inner, void *state, double *x, double *w,
+                         slv_result *res);
+
+#endif /* CONE_QP_H */

@@ -1,0 +1,367 @@
+/* io_fc3d.c -- Siconos local 3-D frictional-contact instances (.dat), and
+ * the helpers every frictional-contact format shares (io_fclib.c too).
+ *
+ * The problem (Siconos FC3D, FCLIB "local"): find r, u with u = M r + q
+ * and, per contact c (rows 3c normal, 3c+1, 3c+2 tangential),
+ *     K_mu ∋ r_c  ⊥  û_c ∈ K*,   û_c = u_c + (mu_c |u_t,c|, 0, 0),
+ *     K_mu = { |r_t| <= mu r_n }          (Coulomb's law, De Saxce's form).
+ * In lcplab's convention w = A x + b this is x = r, A = M, b = q, w = u,
+ * with one cone per contact: cone_rows[c] = 3c, cone_mu[c] = mu_c,
+ * cone_law = SLV_CONE_COULOMB.  Cone rows ignore lo / hi; the readers store
+ * lo = -inf, hi = +inf there (and no findex).
+ *
+ * File layout (frictionContact_newFromFile, numerics/src/FrictionContact;
+ * ../shared/datasets/README.md section 2.2), white-space separated:
+ *     d          the dimension: 3 (2 is 2-D friction: SLV_ERR_UNSUPPORTED)
+ *     nc         the number of contacts, n = 3 nc rows
+ *     M          NumericsMatrix (io_siconos.c) n x n: dense (0) or SBM (1);
+ *                CSparse (2) gives SLV_ERR_UNSUPPORTED
+ *     q[n]       finite
+ *     mu[nc]     finite, >= 0
+ * Whatever follows mu is ignored, as Siconos ignores it (25 of the shared
+ * files carry a trailing 0 or 1).  Storage of A: a dense M stays dense; an
+ * SBM M is dense up to SLV_IO_FC_DENSE_MAX = 300 rows and CSR beyond, with
+ * the exact +0.0 entries of its 3x3 blocks dropped (Capsules: n = 858,
+ * 11 772 non-zeros instead of 736 164 dense entries).
+ *
+ * Sizes before allocation: nc <= SLV_IO_MAX_N / 3, and q and mu (4 nc
+ * numbers) must fit in what is left of the file after the header, so a
+ * header "3 1000000000" in a short file is refused at once; M's own checks
+ * are those of io_siconos.c.
+ *
+ * Recognising an FC file among the .dat variants (slv_io_looks_like_fc):
+ * it opens "d nc storage d*nc cols" with d in {2, 3} and storage in 0..2
+ * (cols is then checked by the reader), and does not open like an LCP
+ * "n storage n n".  For d = 3 the two cannot
+ * both hold (an LCP with n = 3 has 3 as its third number, which is not a
+ * storage type).  A global FC .dat (gfc3d: d nc M H q b mu) whose square M
+ * is ndof x ndof with ndof != d nc is refused (SLV_ERR_UNSUPPORTED: use the
+ * FCLIB file); with ndof = 3 nc (GFC3D_Example00, GFC3D_Example1: ndof =
+ * 3, nc = 1) nothing tells it from a local file and it reads as a (wrong)
+ * local problem, as it would in Siconos' local reader.
+ *
+ * Writing (siconos-fc3d): only instances in which every row belongs to a
+ * cone (so cone c is at rows 3c..3c+2), with the Coulomb law (slv_io_check_fc3d;
+ * else SLV_ERR_UNSUPPORTED and nothing written).  Layout of Siconos' writer:
+ * "3", nc, the matrix, q on one line, mu on one line, %.17g.  A dense
+ * instance is written as a dense NumericsMatrix (one column per line); a
+ * CSR instance as SBM with 3x3 blocks (every block that holds an entry,
+ * duplicates summed), which Siconos 4.4's frictionContact_newFromFile reads
+ * (checked with ../shared/peers/fc3d).  lo / hi of the cone rows and x_ref
+ * are not written.  A write followed by a read gives back A, b and the
+ * cones bit for bit when the instance came from this reader (a CSR matrix
+ * from a read has sorted columns and no +0.0 entries).
+ *
+ * Statuses: SLV_ERR_INVALID (malformed, negative mu, NaN ...), SLV_ERR_DIM
+ * (nc negative or too large), SLV_ERR_UNSUPPORTED (d = 2, CSparse M, an
+ * instance the format cannot hold), SLV_ERR_NOMEM.
+ */
+#include "io_internal.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- shared frictional-contact helpers -------------------------------------- */
+
+slv_status slv_io_set_fc3d_cones(slv_instance *inst, int nc, const double *mu) {
+  slv_status st = slv_io_alloc_cones(inst, nc);
+  if (st) return st;
+  for (int c = 0; c < nc; c++) {
+    inst->cone_rows[c] = 3 * c;
+    inst->cone_mu[c] = mu[c];
+  }
+  inst->cone_law = SLV_CONE_COULOMB;
+  for (int i = 0; i < inst->n; i++) {
+    inst->lo[i] = -INFINITY;
+    inst->hi[i] = INFINITY;
+  }
+  free(inst->findex);
+  free(inst->mu);
+  inst->findex = NULL;
+  inst->mu = NULL;
+  return SLV_CONVERGED;
+}
+
+slv_status slv_io_check_fc3d(const char *path, const char *fmt, const slv_instance *inst,
+                             char *err, size_t errlen) {
+  if (inst->ncones == 0) {
+    slv_msgf(err, errlen, "%s: %s holds only frictional-contact problems (a Coulomb cone on "
+             "every row); this instance has no cones (kind %s)", path, fmt, slv_io_kind_of(inst));
+    return SLV_ERR_UNSUPPORTED;
+  }
+  if (inst->n != 3 * inst->ncones) {
+    slv_msgf(err, errlen, "%s: %s needs every row in a cone: n = %d rows, but %d cones cover %d",
+             path, fmt, inst->n, inst->ncones, 3 * inst->ncones);
+    return SLV_ERR_UNSUPPORTED;
+  }
+  /* valid cones are sorted and disjoint (slv_problem_validate), so with
+   * n = 3 ncones they sit at rows 0, 3, 6, ... */
+  if (inst->cone_law != SLV_CONE_COULOMB) {
+    slv_msgf(err, errlen, "%s: %s holds Coulomb's law (De Saxce); this instance's cone_law is %s",
+             path, fmt, slv_cone_law_str(inst->cone_law));
+    return SLV_ERR_UNSUPPORTED;
+  }
+  for (int i = 0; inst->findex && i < inst->n; i++)
+    if (inst->findex[i] >= 0) {
+      slv_msgf(err, errlen, "%s: %s cannot hold friction rows; row %d has findex %d", path, fmt, i,
+               inst->findex[i]);
+      return SLV_ERR_UNSUPPORTED;
+    }
+  return SLV_CONVERGED;
+}
+
+slv_status slv_io_csr_from_triplets(slv_instance *inst, long nnz, const int *row, const int *col,
+                                    const double *val) {
+  int n = inst->n;
+  slv_status st;
+  if (nnz < 0 || nnz > INT_MAX) return SLV_ERR_DIM;
+  if ((st = slv_io_alloc_csr_rows(inst))) return st;
+  if ((st = slv_io_alloc_csr_entries(inst, nnz))) return st;
+  free(inst->A);
+  inst->A = NULL;
+  int *cptr = calloc((size_t)n + 1, sizeof(int));
+  int *perm = malloc((nnz ? (size_t)nnz : 1) * sizeof(int));
+  int *pos = malloc(((size_t)n + 1) * sizeof(int));
+  if (!cptr || !perm || !pos) {
+    free(cptr);
+    free(perm);
+    free(pos);
+    return SLV_ERR_NOMEM;
+  }
+  /* pass 1: entries ordered by column, input order within a column */
+  for (long k = 0; k < nnz; k++) cptr[col[k] + 1]++;
+  for (int j = 0; j < n; j++) cptr[j + 1] += cptr[j];
+  memcpy(pos, cptr, ((size_t)n + 1) * sizeof(int));
+  for (long k = 0; k < nnz; k++) perm[pos[col[k]]++] = (int)k;
+  /* pass 2: into rows, visiting entries by column: columns come out sorted */
+  for (long k = 0; k < nnz; k++) inst->Ap[row[k] + 1]++;
+  for (int i = 0; i < n; i++) inst->Ap[i + 1] += inst->Ap[i];
+  memcpy(pos, inst->Ap, ((size_t)n + 1) * sizeof(int));
+  for (long t = 0; t < nnz; t++) {
+    int k = perm[t], q = pos[row[k]]++;
+    inst->Aj[q] = col[k];
+    inst->Ax[q] = val[k];
+  }
+  free(cptr);
+  free(perm);
+  free(pos);
+  inst->storage = SLV_CSR;
+  return SLV_CONVERGED;
+}
+
+slv_status slv_io_fc_densify(slv_instance *inst) {
+  if (inst->storage != SLV_CSR || inst->n > SLV_IO_FC_DENSE_MAX) return SLV_CONVERGED;
+  int owned;
+  double *A = slv_io_dense_of(inst, &owned);
+  if (!A) return SLV_ERR_NOMEM;
+  free(inst->Ap);
+  free(inst->Aj);
+  free(inst->Ax);
+  inst->Ap = inst->Aj = NULL;
+  inst->Ax = NULL;
+  inst->A = A;
+  inst->storage = SLV_DENSE;
+  return SLV_CONVERGED;
+}
+
+/* ---- recognising and reading ---------------------------------------------- */
+
+int slv_io_looks_like_fc(const slv_reader *r0) {
+  slv_reader r = *r0;
+  long t[5];
+  int k = 0;
+  while (k < 5 && slv_rd_try_long(&r, &t[k])) k++;
+  /* "d nc" with nc negative or beyond any size: no LCP either; let the FC
+   * reader name nc */
+  if (k >= 2 && (t[0] == 2 || t[0] == 3) && (t[1] < 0 || t[1] > SLV_IO_MAX_N / 3)) return 1;
+  if (k < 4) return 0;
+  /* an LCP / relay file: n, storage type, n, n */
+  if (t[1] >= 0 && t[1] <= 2 && t[2] == t[0] && t[3] == t[0]) return 0;
+  if (k < 5 || (t[0] != 2 && t[0] != 3) || t[1] < 0 || t[2] < 0 || t[2] > 2) return 0;
+  double size = (double)t[0] * (double)t[1];
+  /* M d nc x d nc (a wrong column count is reported by the FC reader) */
+  if ((double)t[3] == size) return 1;
+  /* a square M of another size: the ndof x ndof M of a global problem */
+  return t[1] > 0 && t[3] == t[4] && t[3] > 0 ? 2 : 0;
+}
+
+slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out) {
+  slv_token t;
+  slv_status st;
+  slv_instance *inst = NULL;
+  double *mu = NULL;
+  long d = 0, line;
+  int nc;
+  *out = NULL;
+  slv_rd_peek(r, &t);
+  if (slv_io_looks_like_fc(r) == 2) {
+    slv_reader look = *r;
+    long v[4];
+    for (int k = 0; k < 4; k++) slv_rd_try_long(&look, &v[k]);
+    return slv_rd_failf(r, t.line, SLV_ERR_UNSUPPORTED,
+                        "expected a local frictional-contact problem (d nc M q mu) with M %ld x "
+                        "%ld (d nc), found M %ld x %ld: a global problem (d nc M H q b mu) is not "
+                        "read from .dat; use its FCLIB .hdf5",
+                        v[0] * v[1], v[0] * v[1], v[3], v[3]);
+  }
+  if (!slv_rd_try_long(r, &d) || d != 3)
+    return slv_rd_fail(r, &t, d == 2 ? SLV_ERR_UNSUPPORTED : SLV_ERR_INVALID,
+                       "the dimension d = 3 of a frictional-contact problem%s",
+                       d == 2 ? " (2-D frictional contact, d = 2, is not supported)" : "");
+  if ((st = slv_rd_size(r, SLV_IO_MAX_N / 3, &nc, &line, "the number of contacts nc")))
+    return st;
+  int n = 3 * nc;
+  /* M's header (at least 3 numbers), q and mu must still be in the file */
+  if ((st = slv_rd_need(r, 3.0 + 4.0 * nc, "M, q (3 nc = %d) and mu (nc = %d)", n, nc)))
+    return st;
+  inst = slv_io_instance_alloc(n);
+  mu = malloc((nc ? (size_t)nc : 1) * sizeof(double));
+  if (!inst || !mu) {
+    st = slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for nc = %d", nc);
+    goto fail;
+  }
+  char why[48];
+  snprintf(why, sizeof why, "3 nc = %d", n);
+  slv_nm nm;
+  if ((st = slv_io_read_nm(r, "M", n, n, why, SLV_IO_FC_DENSE_MAX, &nm, NULL))) goto fail;
+  inst->storage = nm.storage;
+  inst->A = nm.a;
+  inst->Ap = nm.Ap;
+  inst->Aj = nm.Aj;
+  inst->Ax = nm.Ax;
+  if ((st = slv_rd_need(r, n + (double)nc, "q (3 nc = %d) and mu (nc = %d)", n, nc))) goto fail;
+  if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->b, "q"))) goto fail;
+  for (int c = 0; c < nc; c++) {
+    slv_token v;
+    slv_rd_peek(r, &v);
+    if ((st = slv_rd_double(r, SLV_RD_FINITE, &mu[c], "mu[%d]", c))) goto fail;
+    if (mu[c] < 0) {
+      st = slv_rd_fail(r, &v, SLV_ERR_INVALID, "mu[%d] >= 0", c);
+      goto fail;
+    }
+  }
+  if ((st = slv_io_set_fc3d_cones(inst, nc, mu))) {
+    slv_rd_failf(r, r->line, st, "out of memory for %d cones", nc);
+    goto fail;
+  }
+  free(mu);
+  *out = inst;
+  return SLV_CONVERGED;
+fail:
+  free(mu);
+  slv_instance_free(inst);
+  return st;
+}
+
+/* ---- writing ---------------------------------------------------------------- */
+
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* The CSR matrix of inst as a Siconos SBM NumericsMatrix with 3x3 blocks:
+ * block (I, J) is stored when rows 3I..3I+2 hold an entry in columns
+ * 3J..3J+2; duplicates are summed (a lone -0.0 kept, as slv_io_dense_of). */
+static slv_status write_sbm(slv_writer *w, const slv_instance *inst) {
+  int n = inst->n, nb3 = n / 3;
+  int *idx1 = malloc(((size_t)nb3 + 1) * sizeof(int));
+  int *mark = malloc((nb3 ? (size_t)nb3 : 1) * sizeof(int));
+  int *idx2 = NULL;
+  double *blk = NULL;
+  long nb = 0;
+  slv_status st = SLV_CONVERGED;
+  if (!idx1 || !mark) goto nomem;
+  /* count the blocks of each block row */
+  for (int J = 0; J < nb3; J++) mark[J] = -1;
+  idx1[0] = 0;
+  for (int I = 0; I < nb3; I++) {
+    for (int i = 3 * I; i < 3 * I + 3; i++)
+      for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++) {
+        int J = inst->Aj[k] / 3;
+        if (mark[J] != I) {
+          mark[J] = I;
+          nb++;
+        }
+      }
+    if (nb > INT_MAX / 9) {
+      slv_msgf(w->err, w->errlen, "%s: expected at most %d 3x3 blocks, found more", w->path,
+               INT_MAX / 9);
+      st = SLV_ERR_DIM;
+      goto done;
+    }
+    idx1[I + 1] = (int)nb;
+  }
+  idx2 = malloc((nb ? (size_t)nb : 1) * sizeof(int));
+  blk = calloc((nb ? (size_t)nb : 1) * 9, sizeof(double));
+  if (!idx2 || !blk) goto nomem;
+  for (int J = 0; J < nb3; J++) mark[J] = -1;
+  for (int I = 0; I < nb3; I++) {
+    int b = idx1[I];
+    for (int i = 3 * I; i < 3 * I + 3; i++)
+      for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++) {
+        int J = inst->Aj[k] / 3;
+        if (mark[J] != I) {
+          mark[J] = I;
+          idx2[b++] = J;
+        }
+      }
+    qsort(idx2 + idx1[I], (size_t)(idx1[I + 1] - idx1[I]), sizeof(int), cmp_int);
+    /* mark[J] now holds the block number of (I, J) */
+    for (int q = idx1[I]; q < idx1[I + 1]; q++) mark[idx2[q]] = q;
+    for (int i = 3 * I; i < 3 * I + 3; i++)
+      for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++) {
+        int j = inst->Aj[k];
+        double *a = &blk[9 * (size_t)mark[j / 3] + (size_t)(i - 3 * I) + 3 * (size_t)(j % 3)];
+        *a = slv_io_is_pos_zero(*a) ? inst->Ax[k] : *a + inst->Ax[k];
+      }
+    /* block numbers are >= 0, so the next block row's marks differ from I:
+     * reset them to -1 to keep the "seen in block row I" test exact */
+    for (int q = idx1[I]; q < idx1[I + 1]; q++) mark[idx2[q]] = -1;
+  }
+  fprintf(w->f, "1\n%d\n%d\n%ld\n", n, n, nb);
+  if (nb == 0) goto done; /* an all-zero matrix: nothing follows nbblocks */
+  fprintf(w->f, "%d\n%d\n", nb3, nb3);
+  for (int pass = 0; pass < 2; pass++)
+    for (int I = 0; I < nb3; I++) fprintf(w->f, "%d%c", 3 * I + 3, I + 1 < nb3 ? '\t' : '\n');
+  fprintf(w->f, "%d\n%ld\n", nb3 + 1, nb);
+  for (int I = 0; I <= nb3; I++) fprintf(w->f, "%d%c", idx1[I], I < nb3 ? '\t' : '\n');
+  for (long q = 0; q < nb; q++) fprintf(w->f, "%d%c", idx2[q], q + 1 < nb ? '\t' : '\n');
+  for (long q = 0; q < nb; q++) {
+    fprintf(w->f, "%ld\n", q);
+    for (int e = 0; e < 9; e++) slv_wr_double(w, blk[9 * q + e], e < 8 ? ' ' : '\n');
+  }
+  goto done;
+nomem:
+  slv_msgf(w->err, w->errlen, "%s: out of memory writing the sparse-block matrix", w->path);
+  st = SLV_ERR_NOMEM;
+done:
+  free(idx1);
+  free(mark);
+  free(idx2);
+  free(blk);
+  return st;
+}
+
+slv_status slv_io_write_fc3d(const char *path, const slv_instance *inst, char *err, size_t errlen) {
+  slv_status st = slv_io_check_fc3d(path, "siconos-fc3d", inst, err, errlen);
+  if (st) return st;
+  int n = inst->n, nc = inst->ncones;
+  slv_writer w;
+  if ((st = slv_wr_open(&w, path, err, errlen))) return st;
+  fprintf(w.f, "3\n%d\n", nc);
+  if (inst->storage == SLV_DENSE) {
+    slv_io_write_dense_nm(&w, n, inst->A);
+  } else if ((st = write_sbm(&w, inst))) {
+    fclose(w.f);
+    remove(path);
+    return st;
+  }
+  for (int i = 0; i < n; i++) slv_wr_double(&w, inst->b[i], i + 1 < n ? ' ' : 0);
+  fputc('\n', w.f);
+  for (int c = 0; c < nc; c++) slv_wr_double(&w, inst->cone_mu[c], c + 1 < nc ? ' ' : 0);
+  fputc('\n', w.f);
+  return slv_wr_close(&w);
+}

@@ -1,0 +1,1035 @@
+/* io_fclib.c -- FCLIB HDF5 instances (.hdf5, .h5) through Debian's libfclib.
+ *
+ * FCLIB (fclib.h, ../shared/datasets/README.md section 2.3) stores one
+ * frictional-contact problem per file:
+ *
+ *   /fclib_local   M3DFC(W, V, R, q, s, mu):  u = W r + V lambda + q,
+ *                  V' r + R lambda + s = 0,  K_mu ∋ r ⊥ û ∈ K*,
+ *                  û = u + (mu |u_t|, 0, 0) per contact (De Saxce).
+ *   /fclib_global  GM3DFC(M, H, G, f, w, b, mu):  M v = H r + G lambda + f,
+ *                  G' v + b = 0,  u = H' v + w,  same cone condition.
+ *   matrices:      nzmax, m, n, nz (int[1]); p, i (int); x (double).
+ *                  nz >= 0 triplet (nz entries: i = ROW, p = COLUMN, as the
+ *                  data has it, README 2.3 -- the comment in fclib.h says
+ *                  the opposite), nz = -1 CSC (p: n+1 column pointers,
+ *                  i: row indices), nz = -2 CSR (p: m+1 row pointers,
+ *                  i: column indices).
+ *
+ * lcplab reads (slv_io_read_fclib) with fclib_read_local / fclib_read_global
+ * and maps the problem to w = A x + b with x = r, w = u and one Coulomb
+ * cone (SLV_CONE_COULOMB) per contact at rows 3c..3c+2 (io_fc3d.c):
+ *
+ *   local:   A = W, b = q.  V, R (the lambda part) give SLV_ERR_UNSUPPORTED.
+ *   global:  condensed to the local problem.  From M v = H r + f,
+ *            v = M^-1 (H r + f), so u = H' v + w = (H' M^-1 H) r
+ *            + (w + H' M^-1 f):
+ *                A = W = H' M^-1 H,     b = q = w + H' M^-1 f,
+ *            the formula of Siconos' test_fclib.py (README 2.2: "W = H' M^-1
+ *            H, q_loc = b + H' M^-1 q" with Siconos' q = FCLIB f and b = w).
+ *            M is factored by LAPACKE Cholesky (dpotrf) block by block: its
+ *            diagonal blocks are the connected components of its sparsity
+ *            pattern (non-zero off-diagonal entries link two dofs), in
+ *            practice one block per body.  Per block c with rows R_c:
+ *            L_c L_c' = M_cc, Z_c = L_c^-1 H(R_c, :), g_c = L_c^-1 f(R_c);
+ *            W = sum_c Z_c' Z_c (dsyrk: exactly symmetric), q = w +
+ *            sum_c Z_c' g_c.  An M stored as one triangle only (every
+ *            non-zero off-diagonal entry on the same side of the diagonal:
+ *            LMGC's dumps CubeH8 and LMGC_GlobalFrictionContactProblem00046
+ *            store the upper triangle; the same 162-dof mesh appears in full
+ *            in LMGC_GFC3D-i00501) is the symmetric matrix it is half of.
+ *            SLV_ERR_UNSUPPORTED with a message when a
+ *            block has more than SLV_FCLIB_MAX_BLOCK = 2000 dofs, when M is
+ *            not symmetric (|M_ij - M_ji| > 1e-10 max|M_block|, far above
+ *            rounding, below any modelling asymmetry) or not positive
+ *            definite (dpotrf fails), when 3 nc > 5000 (W is accumulated
+ *            dense, at most SLV_IO_MAX_DENSE entries), or when G (equality
+ *            constraints) is present.
+ *   storage: dense when n = 3 nc <= SLV_IO_FC_DENSE_MAX (300), else CSR
+ *            with the columns of each row sorted (duplicates kept, in file
+ *            order; they add up).  spacedim must be 3 (2: unsupported).
+ *
+ * Never crash, never exit.  libfclib 3.1 exits the process on any failing
+ * HDF5 call (its IO / ASSERT macros call exit(1)), mallocs what the file's
+ * m, n, nz, nzmax say and then reads whole datasets into those buffers, and
+ * prints to stderr.  So before calling it, every group and dataset it will
+ * touch is checked here with plain HDF5 calls: present, of the right kind
+ * (group / integer / float / fixed-length string), with exactly the number
+ * of elements libfclib will allocate for it (scalars: 1; q: m; mu: m / 3;
+ * CSR p: m + 1; CSC p: n + 1; triplet p, i: nz; i, x: at most nzmax), and
+ * read once with the memory type libfclib uses, so that damaged data fails
+ * here.
+ * The bytes the sizes declare are bounded by 64 x the file's size + 16 MiB
+ * (a dataset may be stored compressed or unallocated, but an FCLIB problem
+ * is not mostly empty), so a small file cannot make us allocate gigabytes.
+ * After the read, indices are checked against the sizes and values for
+ * finiteness (mu >= 0).  A file that is not HDF5, truncated or corrupt
+ * fails in H5Fopen or in these checks with a message (tested on truncated
+ * copies, edited files, and 7200 copies of four shared files with 1 to 8
+ * random bytes overwritten: none reached libfclib's exit; tests/test_fclib.c
+ * keeps 300 of them).  The one gap left: a file changed by another process
+ * between these checks and libfclib's read.  The HDF5 error
+ * printer is switched off during slv_io_read_fclib / slv_io_write_fclib and
+ * restored after: process-global HDF5 state (slv_io.h).
+ *
+ * Writing (slv_io_write_fclib): fclib_write_local, W as CSR (nz = -2; a
+ * dense instance gives the entries that are not +0.0, so -0.0 survives),
+ * q = b, mu, spacedim 3, info/title = the instance name, info/description
+ * = "written by lcplab".  Only local FC3D instances (slv_io_check_fc3d:
+ * every row in a cone, Coulomb's law); else
+ * SLV_ERR_UNSUPPORTED and nothing written.  libfclib refuses to write into
+ * a file that already holds a problem and exits on HDF5 errors, so the
+ * file is written under a fresh temporary name in the same directory and
+ * renamed over PATH.  A write followed by a read gives back A, b and the
+ * cones bit for bit for instances from a reader (sorted CSR columns).
+ *
+ * Messages: one line, "PATH: expected <what>, found <what>" naming the
+ * HDF5 object, e.g. "x.hdf5: expected /fclib_local/vectors/mu to hold 48
+ * values (W is 144 x 144: nc = 48), found 47".  Statuses: SLV_ERR_INVALID
+ * (unreadable, not HDF5, malformed), SLV_ERR_DIM (sizes beyond the limits),
+ * SLV_ERR_UNSUPPORTED (V/R, G, spacedim 2, rolling friction, blocks too big,
+ * M not SPD), SLV_ERR_NOMEM.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "io_internal.h"
+
+#include <fclib.h>
+#include <hdf5.h>
+
+#include <cblas.h>
+#include <errno.h>
+#include <lapacke.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SLV_FCLIB_MAX_BLOCK 2000
+
+int slv_io_is_hdf5_bytes(const char *buf, size_t len) {
+  static const char sig[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
+  /* the superblock is at 0, or after a user block of 512, 1024, 2048 ... */
+  for (size_t at = 0; at + 8 <= len; at = at ? 2 * at : 512) {
+    if (memcmp(buf + at, sig, 8) == 0) return 1;
+    if (at > (1u << 20)) break;
+  }
+  return 0;
+}
+
+/* ---- the HDF5 context ---------------------------------------------------------- */
+
+typedef struct fc_ctx {
+  const char *path;
+  char *err;
+  size_t errlen;
+  hid_t file;
+  double budget; /* bytes the declared sizes may still claim */
+} fc_ctx;
+
+typedef struct h5quiet {
+  H5E_auto2_t func;
+  void *data;
+} h5quiet;
+
+static void quiet_on(h5quiet *q) {
+  q->func = NULL;
+  q->data = NULL;
+  H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+static void quiet_off(const h5quiet *q) { H5Eset_auto2(H5E_DEFAULT, q->func, q->data); }
+
+static slv_status fail(fc_ctx *c, slv_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static slv_status fail(fc_ctx *c, slv_status st, const char *fmt, ...) {
+  char m[320];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(m, sizeof m, fmt, ap);
+  va_end(ap);
+  slv_msgf(c->err, c->errlen, "%s: %s", c->path, m);
+  return st;
+}
+
+enum { K_ABSENT = 0, K_GROUP, K_DATASET, K_OTHER };
+
+typedef struct find_data {
+  const char *name;
+  int found;
+} find_data;
+
+static herr_t find_cb(hid_t g, const char *name, const H5L_info_t *info, void *data) {
+  (void)g;
+  (void)info;
+  find_data *f = data;
+  if (strcmp(name, f->name) == 0) f->found = 1;
+  return 0;
+}
+
+/* What name (one path component, relative to loc) is.  The link is looked
+ * up both ways HDF5 offers, by name (H5Lexists) and by listing the group
+ * (H5Literate, as libfclib's H5LTfind_dataset does); a damaged group where
+ * the two disagree, or either fails, is K_OTHER. */
+static int kind_of(hid_t loc, const char *name) {
+  htri_t e = H5Lexists(loc, name, H5P_DEFAULT);
+  find_data fd = {name, 0};
+  herr_t it = H5Literate(loc, H5_INDEX_NAME, H5_ITER_INC, NULL, find_cb, &fd);
+  if (e < 0 || it < 0 || (e > 0) != fd.found) return K_OTHER; /* a damaged link table */
+  if (e == 0) return K_ABSENT;
+  hid_t o = H5Oopen(loc, name, H5P_DEFAULT);
+  if (o < 0) return K_OTHER; /* a dangling link */
+  H5I_type_t t = H5Iget_type(o);
+  H5Oclose(o);
+  return t == H5I_GROUP ? K_GROUP : t == H5I_DATASET ? K_DATASET : K_OTHER;
+}
+
+static const char *kind_name(int k) {
+  return k == K_ABSENT ? "nothing" : k == K_GROUP ? "a group" : k == K_DATASET ? "a dataset"
+                                                                                : "another object";
+}
+
+/* Opens the group gpath/name (must exist and be a group). */
+static slv_status open_group(fc_ctx *c, hid_t loc, const char *gpath, const char *name, hid_t *g) {
+  int k = kind_of(loc, name);
+  *g = -1;
+  if (k != K_GROUP)
+    return fail(c, SLV_ERR_INVALID, "expected the group %s/%s, found %s", gpath, name,
+                kind_name(k));
+  *g = H5Gopen2(loc, name, H5P_DEFAULT);
+  if (*g < 0)
+    return fail(c, SLV_ERR_INVALID, "expected the group %s/%s to open, found a damaged object",
+                gpath, name);
+  return SLV_CONVERGED;
+}
+
+enum { D_INT, D_NUM, D_STR };
+
+/* Checks dataset gpath/name: its kind (D_INT: integer; D_NUM: integer or
+ * float; D_STR: fixed-length string, one element, rank <= 1) and returns
+ * its element count.  *present = 0 for an absent optional one. */
+static slv_status check_ds(fc_ctx *c, hid_t loc, const char *gpath, const char *name, int what,
+                           int required, long *npts, int *present) {
+  int k = kind_of(loc, name);
+  *npts = 0;
+  if (present) *present = k != K_ABSENT;
+  if (k == K_ABSENT && !required) return SLV_CONVERGED;
+  if (k != K_DATASET)
+    return fail(c, SLV_ERR_INVALID, "expected the dataset %s/%s, found %s", gpath, name,
+                kind_name(k));
+  hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
+  if (d < 0)
+    return fail(c, SLV_ERR_INVALID, "expected %s/%s to open, found a damaged dataset", gpath, name);
+  hid_t sp = H5Dget_space(d), ty = H5Dget_type(d);
+  slv_status st = SLV_CONVERGED;
+  H5S_class_t sc = sp >= 0 ? H5Sget_simple_extent_type(sp) : H5S_NO_CLASS;
+  H5T_class_t tc = ty >= 0 ? H5Tget_class(ty) : H5T_NO_CLASS;
+  int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
+  hssize_t np = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+  const char *want = what == D_INT ? "integers" : what == D_NUM ? "numbers" : "a string";
+  int ok_class = what == D_INT   ? tc == H5T_INTEGER
+                 : what == D_NUM ? (tc == H5T_INTEGER || tc == H5T_FLOAT)
+                                 : (tc == H5T_STRING && H5Tis_variable_str(ty) == 0);
+  if (sp < 0 || ty < 0 || np < 0 || rank < 0 || (sc != H5S_SIMPLE && sc != H5S_SCALAR)) {
+    st = fail(c, SLV_ERR_INVALID, "expected %s/%s to hold %s, found a dataset without a readable "
+              "shape", gpath, name, want);
+  } else if (!ok_class) {
+    st = fail(c, SLV_ERR_INVALID, "expected %s/%s to hold %s%s, found HDF5 type class %d", gpath,
+              name, want, what == D_STR ? " (fixed length)" : "", (int)tc);
+  } else if (what == D_STR && (np != 1 || rank > 1)) {
+    st = fail(c, SLV_ERR_INVALID, "expected %s/%s to hold one string, found %lld elements", gpath,
+              name, (long long)np);
+  } else {
+    /* read it once, as libfclib will (same memory type), so that a damaged
+     * dataset fails here and not in libfclib (which would exit) */
+    size_t esz = what == D_INT ? sizeof(int) : what == D_NUM ? sizeof(double) : H5Tget_size(ty);
+    double bytes = (double)np * (double)esz;
+    if (bytes > c->budget) {
+      st = fail(c, SLV_ERR_DIM, "expected sizes that the file can back, found %s/%s declaring "
+                "%.0f bytes (the limit is 64 x the file size + 16 MiB)", gpath, name, bytes);
+    } else {
+      void *buf = malloc(bytes > 0 ? (size_t)bytes : 1);
+      hid_t mt = what == D_INT ? H5T_NATIVE_INT : what == D_NUM ? H5T_NATIVE_DOUBLE : ty;
+      if (!buf)
+        st = fail(c, SLV_ERR_NOMEM, "out of memory reading %s/%s", gpath, name);
+      else if (np > 0 && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+        st = fail(c, SLV_ERR_INVALID, "expected %s/%s to be readable, found a damaged dataset",
+                  gpath, name);
+      free(buf);
+    }
+  }
+  *npts = (long)np;
+  if (ty >= 0) H5Tclose(ty);
+  if (sp >= 0) H5Sclose(sp);
+  H5Dclose(d);
+  return st;
+}
+
+/* A required integer scalar (exactly one element). */
+static slv_status read_int(fc_ctx *c, hid_t loc, const char *gpath, const char *name, int *v) {
+  long np;
+  slv_status st = check_ds(c, loc, gpath, name, D_INT, 1, &np, NULL);
+  if (st) return st;
+  if (np != 1)
+    return fail(c, SLV_ERR_INVALID, "expected %s/%s to hold one integer, found %ld", gpath, name,
+                np);
+  hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
+  herr_t e = H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+  H5Dclose(d);
+  if (e < 0)
+    return fail(c, SLV_ERR_INVALID, "expected %s/%s to be readable, found a read error", gpath,
+                name);
+  return SLV_CONVERGED;
+}
+
+/* Charges bytes against the budget. */
+static slv_status spend(fc_ctx *c, const char *what, double bytes) {
+  c->budget -= bytes;
+  if (c->budget >= 0) return SLV_CONVERGED;
+  return fail(c, SLV_ERR_DIM, "expected sizes that the file can back, found %s declaring %.0f "
+              "bytes (the limit is 64 x the file size + 16 MiB)", what, bytes);
+}
+
+/* A numeric vector of exactly want elements (libfclib allocates want). */
+static slv_status check_vec(fc_ctx *c, hid_t loc, const char *gpath, const char *name, long want,
+                            const char *why) {
+  long np;
+  slv_status st = check_ds(c, loc, gpath, name, D_NUM, 1, &np, NULL);
+  if (st) return st;
+  if (np != want)
+    return fail(c, SLV_ERR_INVALID, "expected %s/%s to hold %ld values (%s), found %ld", gpath,
+                name, want, why, np);
+  char w[160];
+  snprintf(w, sizeof w, "%s/%s", gpath, name);
+  return spend(c, w, 8.0 * (double)want);
+}
+
+typedef struct mat_hdr {
+  int m, n, nz, nzmax;
+  long np, ni, nx; /* element counts of the p, i, x datasets */
+} mat_hdr;
+
+/* The matrix group gpath/name as libfclib's read_matrix will read it. */
+static slv_status check_matrix(fc_ctx *c, hid_t loc, const char *gpath, const char *name,
+                               mat_hdr *h) {
+  char g[128];
+  hid_t id;
+  slv_status st;
+  snprintf(g, sizeof g, "%s/%s", gpath, name);
+  if ((st = open_group(c, loc, gpath, name, &id))) return st;
+  if ((st = read_int(c, id, g, "nzmax", &h->nzmax)) || (st = read_int(c, id, g, "m", &h->m)) ||
+      (st = read_int(c, id, g, "n", &h->n)) || (st = read_int(c, id, g, "nz", &h->nz)))
+    goto done;
+  if (h->m < 0 || h->m > SLV_IO_MAX_N || h->n < 0 || h->n > SLV_IO_MAX_N) {
+    st = fail(c, SLV_ERR_DIM, "expected %s/m and n in [0, %d], found %d x %d", g, SLV_IO_MAX_N,
+              h->m, h->n);
+    goto done;
+  }
+  if (h->nzmax < 0 || h->nzmax > SLV_IO_MAX_NNZ) {
+    st = fail(c, SLV_ERR_DIM, "expected %s/nzmax in [0, %ld], found %d", g, (long)SLV_IO_MAX_NNZ,
+              h->nzmax);
+    goto done;
+  }
+  if (h->nz < -2) {
+    st = fail(c, SLV_ERR_INVALID, "expected %s/nz >= 0 (triplet), -1 (CSC) or -2 (CSR), found %d",
+              g, h->nz);
+    goto done;
+  }
+  if (h->nz > h->nzmax) {
+    st = fail(c, SLV_ERR_INVALID, "expected %s/nz <= nzmax = %d (triplet entries), found %d", g,
+              h->nzmax, h->nz);
+    goto done;
+  }
+  if ((st = check_ds(c, id, g, "p", D_INT, 1, &h->np, NULL)) ||
+      (st = check_ds(c, id, g, "i", D_INT, 1, &h->ni, NULL)) ||
+      (st = check_ds(c, id, g, "x", D_NUM, 1, &h->nx, NULL)))
+    goto done;
+  /* what libfclib allocates for p and i */
+  long ap = h->nz >= 0 ? h->nz : h->nz == -1 ? (long)h->n + 1 : (long)h->m + 1;
+  long ai = h->nz >= 0 ? h->nz : h->nzmax;
+  const char *form = h->nz >= 0 ? "triplet" : h->nz == -1 ? "CSC" : "CSR";
+  if (h->np != ap) {
+    st = fail(c, SLV_ERR_INVALID, "expected %s/p to hold %ld values (%s, %s), found %ld", g, ap,
+              form, h->nz >= 0 ? "nz" : h->nz == -1 ? "n + 1" : "m + 1", h->np);
+    goto done;
+  }
+  if (h->nz >= 0 ? h->ni != ai : h->ni > ai) {
+    st = fail(c, SLV_ERR_INVALID, "expected %s/i to hold %s %ld values (%s), found %ld", g,
+              h->nz >= 0 ? "exactly" : "at most", ai, h->nz >= 0 ? "nz" : "nzmax", h->ni);
+    goto done;
+  }
+  if (h->nx > h->nzmax || (h->nz >= 0 && h->nx < h->nz)) {
+    st = fail(c, SLV_ERR_INVALID, "expected %s/x to hold %s values (nzmax = %d), found %ld", g,
+              h->nz >= 0 ? "nz to nzmax" : "at most nzmax", h->nzmax, h->nx);
+    goto done;
+  }
+  if ((st = spend(c, g, 4.0 * (double)(ap + ai) + 8.0 * (double)h->nzmax))) goto done;
+  /* the optional matrix info: read by libfclib when "conditioning" exists */
+  if (kind_of(id, "conditioning") != K_ABSENT) {
+    long np;
+    int has;
+    if ((st = check_ds(c, id, g, "conditioning", D_NUM, 1, &np, NULL))) goto done;
+    if (np == 1 && !(st = check_ds(c, id, g, "determinant", D_NUM, 1, &np, NULL)) && np == 1 &&
+        !(st = check_ds(c, id, g, "rank", D_INT, 1, &np, NULL)) && np == 1)
+      st = check_ds(c, id, g, "comment", D_STR, 0, &np, &has);
+    else if (!st)
+      st = fail(c, SLV_ERR_INVALID, "expected %s/conditioning, determinant and rank to hold one "
+                "value each, found %ld", g, np);
+  }
+done:
+  H5Gclose(id);
+  return st;
+}
+
+/* The optional info group: title, description, math_info as strings. */
+static slv_status check_info(fc_ctx *c, hid_t loc, const char *gpath) {
+  if (kind_of(loc, "info") == K_ABSENT) return SLV_CONVERGED; /* optional */
+  char g[64];
+  hid_t id;
+  slv_status st;
+  snprintf(g, sizeof g, "%s/info", gpath);
+  if ((st = open_group(c, loc, gpath, "info", &id))) return st;
+  static const char *const names[3] = {"title", "description", "math_info"};
+  for (int k = 0; k < 3 && !st; k++) {
+    long np;
+    int has;
+    st = check_ds(c, id, g, names[k], D_STR, 0, &np, &has);
+  }
+  H5Gclose(id);
+  return st;
+}
+
+static slv_status check_spacedim(fc_ctx *c, hid_t g, const char *gpath) {
+  int d;
+  slv_status st = read_int(c, g, gpath, "spacedim", &d);
+  if (st) return st;
+  if (d == 2)
+    return fail(c, SLV_ERR_UNSUPPORTED, "expected %s/spacedim = 3, found 2 (2-D frictional "
+                "contact is not supported)", gpath);
+  if (d != 3) return fail(c, SLV_ERR_INVALID, "expected %s/spacedim = 3, found %d", gpath, d);
+  return SLV_CONVERGED;
+}
+
+/* The whole local problem, as fclib_read_local reads it. */
+static slv_status check_local(fc_ctx *c, mat_hdr *W) {
+  static const char *const G = "/fclib_local";
+  hid_t g, v = -1;
+  slv_status st = open_group(c, c->file, "", "fclib_local", &g);
+  if (st) return st;
+  if ((st = check_spacedim(c, g, G))) goto done;
+  for (int k = 0; k < 2; k++) {
+    const char *name = k ? "R" : "V";
+    if (kind_of(g, name) != K_ABSENT) {
+      st = fail(c, SLV_ERR_UNSUPPORTED, "expected no %s/%s, found one: problems with the extra "
+                "multipliers lambda (V' r + R lambda + s = 0) are not supported", G, name);
+      goto done;
+    }
+  }
+  if ((st = check_matrix(c, g, G, "W", W))) goto done;
+  if (W->m != W->n || W->m % 3) {
+    st = fail(c, SLV_ERR_INVALID, "expected %s/W to be square, 3 nc x 3 nc, found %d x %d", G, W->m,
+              W->n);
+    goto done;
+  }
+  if ((st = open_group(c, g, G, "vectors", &v))) goto done;
+  char why[96];
+  snprintf(why, sizeof why, "W is %d x %d", W->m, W->n);
+  if ((st = check_vec(c, v, "/fclib_local/vectors", "q", W->m, why))) goto done;
+  snprintf(why, sizeof why, "W is %d x %d: nc = %d", W->m, W->n, W->m / 3);
+  if ((st = check_vec(c, v, "/fclib_local/vectors", "mu", W->m / 3, why))) goto done;
+  st = check_info(c, g, G);
+done:
+  if (v >= 0) H5Gclose(v);
+  H5Gclose(g);
+  return st;
+}
+
+/* The whole global problem, as fclib_read_global reads it. */
+static slv_status check_global(fc_ctx *c, mat_hdr *M, mat_hdr *H) {
+  static const char *const G = "/fclib_global";
+  hid_t g, v = -1;
+  slv_status st = open_group(c, c->file, "", "fclib_global", &g);
+  if (st) return st;
+  if ((st = check_spacedim(c, g, G))) goto done;
+  if (kind_of(g, "G") != K_ABSENT) {
+    st = fail(c, SLV_ERR_UNSUPPORTED, "expected no %s/G, found one: equality constraints "
+              "(G' v + b = 0) are not supported", G);
+    goto done;
+  }
+  if ((st = check_matrix(c, g, G, "M", M)) || (st = check_matrix(c, g, G, "H", H))) goto done;
+  if (M->m != M->n) {
+    st = fail(c, SLV_ERR_INVALID, "expected %s/M to be square (ndof x ndof), found %d x %d", G,
+              M->m, M->n);
+    goto done;
+  }
+  if (H->m != M->m || H->n % 3) {
+    st = fail(c, SLV_ERR_INVALID, "expected %s/H to be ndof x 3 nc = %d x (a multiple of 3), "
+              "found %d x %d", G, M->m, H->m, H->n);
+    goto done;
+  }
+  if ((st = open_group(c, g, G, "vectors", &v))) goto done;
+  char why[96];
+  snprintf(why, sizeof why, "M is %d x %d", M->m, M->n);
+  if ((st = check_vec(c, v, "/fclib_global/vectors", "f", M->m, why))) goto done;
+  snprintf(why, sizeof why, "H is %d x %d", H->m, H->n);
+  if ((st = check_vec(c, v, "/fclib_global/vectors", "w", H->n, why))) goto done;
+  snprintf(why, sizeof why, "H is %d x %d: nc = %d", H->m, H->n, H->n / 3);
+  if ((st = check_vec(c, v, "/fclib_global/vectors", "mu", H->n / 3, why))) goto done;
+  st = check_info(c, g, G);
+done:
+  if (v >= 0) H5Gclose(v);
+  H5Gclose(g);
+  return st;
+}
+
+/* ---- after libfclib's read: entries, checked ------------------------------------ */
+
+typedef struct trip {
+  long nnz;
+  int *row, *col;
+  double *val;
+} trip;
+
+static void trip_free(trip *t) {
+  free(t->row);
+  free(t->col);
+  free(t->val);
+  t->row = t->col = NULL;
+  t->val = NULL;
+}
+
+/* The entries of an fclib matrix (read as declared by h) as triplets, every
+ * index checked against m x n and every value for finiteness. */
+static slv_status entries(fc_ctx *c, const char *g, const struct fclib_matrix *a, const mat_hdr *h,
+                          trip *t) {
+  long nnz;
+  memset(t, 0, sizeof *t);
+  if (a->nz >= 0) {
+    nnz = a->nz;
+  } else {
+    int outer = a->nz == -1 ? a->n : a->m;
+    if (a->p[0] != 0)
+      return fail(c, SLV_ERR_INVALID, "expected %s/p[0] = 0, found %d", g, a->p[0]);
+    for (int k = 0; k < outer; k++)
+      if (a->p[k + 1] < a->p[k])
+        return fail(c, SLV_ERR_INVALID, "expected %s/p non-decreasing, found p[%d] = %d < p[%d] "
+                    "= %d", g, k + 1, a->p[k + 1], k, a->p[k]);
+    nnz = a->p[outer];
+    long have = h->ni < h->nx ? h->ni : h->nx;
+    if (nnz > have)
+      return fail(c, SLV_ERR_INVALID, "expected %s/p[%d] (the number of entries) <= %ld, the "
+                  "length of i and x, found %ld", g, outer, have, nnz);
+  }
+  size_t cnt = nnz ? (size_t)nnz : 1;
+  t->row = malloc(cnt * sizeof(int));
+  t->col = malloc(cnt * sizeof(int));
+  t->val = malloc(cnt * sizeof(double));
+  if (!t->row || !t->col || !t->val) {
+    trip_free(t);
+    return fail(c, SLV_ERR_NOMEM, "out of memory for the %ld entries of %s", nnz, g);
+  }
+  t->nnz = nnz;
+  for (long k = 0; k < nnz; k++) {
+    int r, q;
+    if (a->nz >= 0) {
+      r = a->i[k];
+      q = a->p[k];
+    } else {
+      r = q = a->i[k];
+    }
+    t->val[k] = a->x[k];
+    t->row[k] = r;
+    t->col[k] = q;
+  }
+  if (a->nz < 0) { /* the outer index from the pointers */
+    int outer = a->nz == -1 ? a->n : a->m;
+    for (int o = 0; o < outer; o++)
+      for (int k = a->p[o]; k < a->p[o + 1]; k++) {
+        if (a->nz == -1)
+          t->col[k] = o;
+        else
+          t->row[k] = o;
+      }
+  }
+  for (long k = 0; k < nnz; k++) {
+    const char *bad = NULL;
+    int v = 0, lim = 0;
+    if (t->row[k] < 0 || t->row[k] >= a->m) {
+      bad = "row";
+      v = t->row[k];
+      lim = a->m;
+    } else if (t->col[k] < 0 || t->col[k] >= a->n) {
+      bad = "column";
+      v = t->col[k];
+      lim = a->n;
+    }
+    if (bad) {
+      /* the dataset that holds this index */
+      const char *ds = a->nz >= 0 ? (bad[0] == 'r' ? "i" : "p") : "i";
+      slv_status st = fail(c, SLV_ERR_INVALID, "expected a %s index in [0, %d) in %s/%s[%ld], "
+                           "found %d", bad, lim, g, ds, k, v);
+      trip_free(t);
+      return st;
+    }
+    if (!isfinite(t->val[k])) {
+      slv_status st = fail(c, SLV_ERR_INVALID, "expected a finite number in %s/x[%ld], found %g", g,
+                           k, t->val[k]);
+      trip_free(t);
+      return st;
+    }
+  }
+  return SLV_CONVERGED;
+}
+
+static slv_status check_finite(fc_ctx *c, const char *name, const double *v, int n, int nonneg) {
+  for (int k = 0; k < n; k++)
+    if (!isfinite(v[k]) || (nonneg && v[k] < 0))
+      return fail(c, SLV_ERR_INVALID, "expected %s%s, found %s[%d] = %g", nonneg ? "mu >= 0 in " :
+                  "finite values in ", name, name, k, v[k]);
+  return SLV_CONVERGED;
+}
+
+/* A new instance of n = 3 nc rows with A from the triplets (CSR, then dense
+ * when small), b = q, cones mu. */
+static slv_status make_instance(fc_ctx *c, int n, const trip *t, const double *q, const double *mu,
+                                slv_instance **out) {
+  slv_instance *inst = slv_io_instance_alloc(n);
+  slv_status st = inst ? SLV_CONVERGED : SLV_ERR_NOMEM;
+  if (!st) st = slv_io_csr_from_triplets(inst, t->nnz, t->row, t->col, t->val);
+  if (!st) st = slv_io_fc_densify(inst);
+  if (!st) st = slv_io_set_fc3d_cones(inst, n / 3, mu);
+  if (st) {
+    slv_instance_free(inst);
+    return fail(c, st, "out of memory for the problem (n = %d)", n);
+  }
+  memcpy(inst->b, q, (size_t)n * sizeof(double));
+  *out = inst;
+  return SLV_CONVERGED;
+}
+
+static slv_status read_local(fc_ctx *c, const mat_hdr *h, slv_instance **out) {
+  struct fclib_local *p = fclib_read_local(c->path);
+  if (!p)
+    return fail(c, SLV_ERR_INVALID, "expected libfclib to read /fclib_local, found it refused");
+  trip t;
+  slv_status st = entries(c, "/fclib_local/W", p->W, h, &t);
+  int n = p->W->m;
+  if (!st) st = check_finite(c, "/fclib_local/vectors/q", p->q, n, 0);
+  if (!st) st = check_finite(c, "/fclib_local/vectors/mu", p->mu, n / 3, 1);
+  if (!st) st = make_instance(c, n, &t, p->q, p->mu, out);
+  trip_free(&t);
+  fclib_delete_local(p);
+  free(p); /* fclib_delete_local frees the members, not the struct (3.1) */
+  return st;
+}
+
+/* ---- global: condensation ------------------------------------------------------- */
+
+static int uf_find(int *parent, int a) {
+  while (parent[a] != a) {
+    parent[a] = parent[parent[a]];
+    a = parent[a];
+  }
+  return a;
+}
+
+/* W (dense m x m, column-major, zeroed) and q (= w on entry) from M, H, f. */
+static slv_status condense(fc_ctx *c, int ndof, int m, const trip *M, const trip *H,
+                           const double *f, double *W, double *q) {
+  slv_status st = SLV_CONVERGED;
+  int *parent = malloc(((size_t)ndof + 1) * sizeof(int));
+  int *comp = malloc(((size_t)ndof + 1) * sizeof(int));  /* component of each dof */
+  int *cptr = calloc((size_t)ndof + 2, sizeof(int));      /* dofs of component k */
+  int *dofs = malloc(((size_t)ndof + 1) * sizeof(int));
+  int *loc = malloc(((size_t)ndof + 1) * sizeof(int));    /* index within its block */
+  int *mptr = calloc((size_t)ndof + 2, sizeof(int));      /* M entries by component */
+  long *ment = malloc(((size_t)M->nnz + 1) * sizeof(long));
+  int *hptr = calloc((size_t)ndof + 2, sizeof(int));      /* H entries by row */
+  long *hent = malloc(((size_t)H->nnz + 1) * sizeof(long));
+  int *colmark = malloc(((size_t)m + 1) * sizeof(int));  /* block column of H's column j */
+  int *cols = malloc(((size_t)m + 1) * sizeof(int));
+  double *B = NULL, *Z = NULL, *S = NULL, *gz = NULL;
+  if (!parent || !comp || !cptr || !dofs || !loc || !mptr || !ment || !hptr || !hent || !colmark ||
+      !cols) {
+    st = fail(c, SLV_ERR_NOMEM, "out of memory condensing the global problem (ndof = %d)", ndof);
+    goto done;
+  }
+  /* blocks: connected components of M's pattern (non-zero entries) */
+  for (int i = 0; i < ndof; i++) parent[i] = i;
+  for (long k = 0; k < M->nnz; k++)
+    if (M->row[k] != M->col[k] && M->val[k] != 0.0) {
+      int a = uf_find(parent, M->row[k]), b = uf_find(parent, M->col[k]);
+      if (a != b) parent[a < b ? b : a] = a < b ? a : b;
+    }
+  /* one triangle only (LMGC's dumps store the upper triangle of the
+   * symmetric M): mirror it */
+  long upper = 0, lower = 0;
+  for (long k = 0; k < M->nnz; k++)
+    if (M->val[k] != 0.0) {
+      upper += M->row[k] < M->col[k];
+      lower += M->row[k] > M->col[k];
+    }
+  int half = (upper == 0) != (lower == 0);
+  int ncomp = 0, kmax = 0;
+  for (int i = 0; i < ndof; i++) {
+    int r = uf_find(parent, i);
+    comp[i] = r == i ? ncomp++ : comp[r]; /* roots are the smallest dof, seen first */
+    cptr[comp[i] + 1]++;
+  }
+  for (int k = 0; k < ncomp; k++) {
+    if (cptr[k + 1] > kmax) kmax = cptr[k + 1];
+    cptr[k + 1] += cptr[k];
+  }
+  if (kmax > SLV_FCLIB_MAX_BLOCK) {
+    int big = 0;
+    for (int i = 0; i < ndof; i++)
+      if (cptr[comp[i] + 1] - cptr[comp[i]] == kmax) {
+        big = i;
+        break;
+      }
+    st = fail(c, SLV_ERR_UNSUPPORTED, "expected the diagonal blocks of /fclib_global/M to have at "
+              "most %d dofs, found one of %d (containing dof %d)", SLV_FCLIB_MAX_BLOCK, kmax, big);
+    goto done;
+  }
+  {
+    int *pos = parent; /* reuse: fill positions */
+    for (int k = 0; k < ncomp; k++) pos[k] = cptr[k];
+    for (int i = 0; i < ndof; i++) {
+      loc[i] = pos[comp[i]] - cptr[comp[i]];
+      dofs[pos[comp[i]]++] = i;
+    }
+  }
+  for (long k = 0; k < M->nnz; k++) mptr[comp[M->row[k]] + 1]++;
+  for (int k = 0; k < ncomp; k++) mptr[k + 1] += mptr[k];
+  for (int k = 0; k <= ncomp; k++) parent[k] = mptr[k];
+  for (long k = 0; k < M->nnz; k++) ment[parent[comp[M->row[k]]]++] = k;
+  for (long k = 0; k < H->nnz; k++) hptr[H->row[k] + 1]++;
+  for (int i = 0; i < ndof; i++) hptr[i + 1] += hptr[i];
+  for (int i = 0; i <= ndof; i++) parent[i] = hptr[i];
+  for (long k = 0; k < H->nnz; k++) hent[parent[H->row[k]]++] = k;
+  B = malloc(((size_t)kmax * kmax + 1) * sizeof(double));
+  gz = malloc(((size_t)kmax + 1) * sizeof(double));
+  if (!B || !gz) {
+    st = fail(c, SLV_ERR_NOMEM, "out of memory for a %d x %d block of M", kmax, kmax);
+    goto done;
+  }
+  for (int j = 0; j < m; j++) colmark[j] = -1;
+  for (int k = 0; k < ncomp && !st; k++) {
+    int nk = cptr[k + 1] - cptr[k];
+    size_t ld = (size_t)nk;
+    memset(B, 0, ld * ld * sizeof(double));
+    double amax = 0;
+    for (int e = mptr[k]; e < mptr[k + 1]; e++) {
+      long q0 = ment[e];
+      if (comp[M->col[q0]] != k) continue; /* an explicit 0.0 linking two blocks */
+      size_t a = (size_t)loc[M->row[q0]], b = (size_t)loc[M->col[q0]];
+      B[a + ld * b] += M->val[q0];
+      if (half && a != b) B[b + ld * a] += M->val[q0];
+    }
+    for (size_t e = 0; e < ld * ld; e++) amax = fmax(amax, fabs(B[e]));
+    for (int a = 0; a < nk; a++)
+      for (int b = 0; b < a; b++) {
+        double x = B[a + ld * b], y = B[b + ld * a];
+        if (fabs(x - y) > 1e-10 * amax) {
+          st = fail(c, SLV_ERR_UNSUPPORTED, "expected /fclib_global/M symmetric (Cholesky), found "
+                    "M(%d,%d) = %.17g, M(%d,%d) = %.17g", dofs[cptr[k] + a], dofs[cptr[k] + b], x,
+                    dofs[cptr[k] + b], dofs[cptr[k] + a], y);
+          goto done;
+        }
+      }
+    lapack_int info = nk ? LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', nk, B, (lapack_int)ld) : 0;
+    if (info != 0) {
+      st = fail(c, SLV_ERR_UNSUPPORTED, "expected /fclib_global/M positive definite, found its "
+                "diagonal block of %d dofs from dof %d not (LAPACKE_dpotrf info %d)", nk,
+                dofs[cptr[k]], (int)info);
+      goto done;
+    }
+    /* the columns of H touched by the block's rows */
+    int nj = 0;
+    for (int a = 0; a < nk; a++) {
+      int i = dofs[cptr[k] + a];
+      for (int e = hptr[i]; e < hptr[i + 1]; e++) {
+        int j = H->col[hent[e]];
+        if (colmark[j] < 0) {
+          colmark[j] = nj;
+          cols[nj++] = j;
+        }
+      }
+    }
+    for (int a = 0; a < nk; a++) gz[a] = f[dofs[cptr[k] + a]];
+    cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, nk, B, (int)ld, gz, 1);
+    if (nj > 0) {
+      free(Z);
+      free(S);
+      Z = calloc(ld * (size_t)nj, sizeof(double));
+      S = malloc((size_t)nj * (size_t)nj * sizeof(double));
+      if (!Z || !S) {
+        st = fail(c, SLV_ERR_NOMEM, "out of memory condensing a block of %d dofs, %d columns", nk,
+                  nj);
+        goto done;
+      }
+      for (int a = 0; a < nk; a++) {
+        int i = dofs[cptr[k] + a];
+        for (int e = hptr[i]; e < hptr[i + 1]; e++) {
+          long q0 = hent[e];
+          Z[(size_t)a + ld * (size_t)colmark[H->col[q0]]] += H->val[q0];
+        }
+      }
+      /* Z := L^-1 H(block, cols);  S = Z' Z (lower);  W += S;  q += Z' g */
+      cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, nk, nj, 1.0, B,
+                  (int)ld, Z, (int)ld);
+      cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, nj, nk, 1.0, Z, (int)ld, 0.0, S, nj);
+      for (int b = 0; b < nj; b++) {
+        for (int a = b; a < nj; a++) {
+          double s = S[(size_t)a + (size_t)nj * (size_t)b];
+          W[(size_t)cols[a] + (size_t)m * (size_t)cols[b]] += s;
+          if (a != b) W[(size_t)cols[b] + (size_t)m * (size_t)cols[a]] += s;
+        }
+        q[cols[b]] += cblas_ddot(nk, Z + ld * (size_t)b, 1, gz, 1);
+      }
+    }
+    for (int a = 0; a < nj; a++) colmark[cols[a]] = -1;
+  }
+done:
+  free(parent);
+  free(comp);
+  free(cptr);
+  free(dofs);
+  free(loc);
+  free(mptr);
+  free(ment);
+  free(hptr);
+  free(hent);
+  free(colmark);
+  free(cols);
+  free(B);
+  free(Z);
+  free(S);
+  free(gz);
+  return st;
+}
+
+static slv_status read_global(fc_ctx *c, const mat_hdr *hm, const mat_hdr *hh, slv_instance **out) {
+  int m = hh->n;
+  if ((double)m * (double)m > (double)SLV_IO_MAX_DENSE)
+    return fail(c, SLV_ERR_UNSUPPORTED, "expected at most %ld entries in the condensed W = H' M^-1 "
+                "H (it is built dense), found 3 nc = %d", SLV_IO_MAX_DENSE, m);
+  struct fclib_global *p = fclib_read_global(c->path);
+  if (!p)
+    return fail(c, SLV_ERR_INVALID, "expected libfclib to read /fclib_global, found it refused");
+  trip M, H, Wt;
+  memset(&Wt, 0, sizeof Wt);
+  double *W = NULL, *q = NULL;
+  slv_status st = entries(c, "/fclib_global/M", p->M, hm, &M);
+  if (!st && (st = entries(c, "/fclib_global/H", p->H, hh, &H))) trip_free(&M);
+  if (st) goto done;
+  if (!(st = check_finite(c, "/fclib_global/vectors/f", p->f, hm->m, 0)) &&
+      !(st = check_finite(c, "/fclib_global/vectors/w", p->w, m, 0)))
+    st = check_finite(c, "/fclib_global/vectors/mu", p->mu, m / 3, 1);
+  if (!st) {
+    W = calloc((size_t)m * (size_t)m + 1, sizeof(double));
+    q = malloc(((size_t)m + 1) * sizeof(double));
+    if (!W || !q) st = fail(c, SLV_ERR_NOMEM, "out of memory for W (3 nc = %d)", m);
+  }
+  if (!st) {
+    memcpy(q, p->w, (size_t)m * sizeof(double));
+    st = condense(c, hm->m, m, &M, &H, p->f, W, q);
+  }
+  if (!st) { /* W's non-zeros as triplets, column by column */
+    long nnz = 0;
+    for (size_t e = 0; e < (size_t)m * (size_t)m; e++) nnz += W[e] != 0.0;
+    Wt.row = malloc(((size_t)nnz + 1) * sizeof(int));
+    Wt.col = malloc(((size_t)nnz + 1) * sizeof(int));
+    Wt.val = malloc(((size_t)nnz + 1) * sizeof(double));
+    if (!Wt.row || !Wt.col || !Wt.val) {
+      st = fail(c, SLV_ERR_NOMEM, "out of memory for W (3 nc = %d)", m);
+    } else {
+      for (int j = 0; j < m; j++)
+        for (int i = 0; i < m; i++) {
+          double v = W[(size_t)i + (size_t)m * (size_t)j];
+          if (v == 0.0) continue;
+          Wt.row[Wt.nnz] = i;
+          Wt.col[Wt.nnz] = j;
+          Wt.val[Wt.nnz++] = v;
+        }
+      st = make_instance(c, m, &Wt, q, p->mu, out);
+    }
+  }
+  trip_free(&M);
+  trip_free(&H);
+done:
+  trip_free(&Wt);
+  free(W);
+  free(q);
+  fclib_delete_global(p);
+  free(p); /* fclib_delete_global frees the members, not the struct (3.1) */
+  return st;
+}
+
+/* ---- reading: entry ------------------------------------------------------------- */
+
+slv_status slv_io_read_fclib(const char *path, slv_instance **out, char *err, size_t errlen) {
+  fc_ctx c = {path, err, errlen, -1, 0};
+  *out = NULL;
+  /* readable?  its first bytes HDF5's? (plain stdio: clear messages) */
+  errno = 0;
+  FILE *f = fopen(path, "rb");
+  struct stat sb;
+  if (!f || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    int e = errno;
+    if (f) fclose(f);
+    slv_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
+             e ? strerror(e) : "not a regular file");
+    return SLV_ERR_INVALID;
+  }
+  char head[8];
+  size_t got = fread(head, 1, sizeof head, f);
+  fclose(f);
+  if (!slv_io_is_hdf5_bytes(head, got) && got == sizeof head) {
+    /* the signature may also follow a user block: let HDF5 decide below */
+    if (sb.st_size < 512)
+      return fail(&c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB), found other data (no HDF5 "
+                  "signature)");
+  } else if (got < sizeof head) {
+    return fail(&c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB), found %zu bytes", got);
+  }
+  c.budget = 64.0 * (double)sb.st_size + 16.0 * 1048576.0;
+  h5quiet hq;
+  quiet_on(&hq);
+  slv_status st;
+  c.file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (c.file < 0) {
+    st = fail(&c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB) that HDF5 can open, found one "
+              "it cannot (not HDF5, truncated or corrupt)");
+    quiet_off(&hq);
+    return st;
+  }
+  mat_hdr W, M, H;
+  if (kind_of(c.file, "fclib_local") != K_ABSENT) {
+    st = check_local(&c, &W);
+    H5Fclose(c.file);
+    if (!st) st = read_local(&c, &W, out);
+  } else if (kind_of(c.file, "fclib_global") != K_ABSENT) {
+    st = check_global(&c, &M, &H);
+    H5Fclose(c.file);
+    if (!st) st = read_global(&c, &M, &H, out);
+  } else {
+    int rolling = kind_of(c.file, "fclib_global_rolling") != K_ABSENT;
+    H5Fclose(c.file);
+    st = rolling ? fail(&c, SLV_ERR_UNSUPPORTED, "expected /fclib_local or /fclib_global, found "
+                        "/fclib_global_rolling (rolling friction is not supported)")
+                 : fail(&c, SLV_ERR_INVALID, "expected the group /fclib_local or /fclib_global, "
+                        "found neither");
+  }
+  quiet_off(&hq);
+  return st;
+}
+
+/* ---- writing -------------------------------------------------------------------- */
+
+slv_status slv_io_write_fclib(const char *path, const slv_instance *inst, char *err,
+                              size_t errlen) {
+  slv_status st = slv_io_check_fc3d(path, "fclib", inst, err, errlen);
+  if (st) return st;
+  int n = inst->n; /* >= 3: an FC3D instance has a cone */
+  /* W as CSR (entries of a dense A that are not +0.0, column order) */
+  long nnz = 0;
+  if (inst->storage == SLV_CSR) {
+    nnz = inst->Ap[n];
+  } else {
+    for (size_t e = 0; e < (size_t)n * (size_t)n; e++) nnz += !slv_io_is_pos_zero(inst->A[e]);
+  }
+  if (nnz > INT_MAX) {
+    slv_msgf(err, errlen, "%s: fclib stores at most %d entries, found %ld", path, INT_MAX, nnz);
+    return SLV_ERR_DIM;
+  }
+  struct fclib_matrix W;
+  memset(&W, 0, sizeof W);
+  W.m = W.n = n;
+  W.nz = -2;
+  W.nzmax = (int)nnz;
+  W.p = malloc(((size_t)n + 1) * sizeof(int));
+  W.i = malloc(((size_t)nnz + 1) * sizeof(int));
+  W.x = malloc(((size_t)nnz + 1) * sizeof(double));
+  double *q = malloc((size_t)n * sizeof(double));
+  double *mu = malloc((size_t)inst->ncones * sizeof(double));
+  char *tmp = malloc(strlen(path) + 16);
+  if (!W.p || !W.i || !W.x || !q || !mu || !tmp) {
+    slv_msgf(err, errlen, "%s: out of memory writing fclib", path);
+    st = SLV_ERR_NOMEM;
+    goto done;
+  }
+  if (inst->storage == SLV_CSR) {
+    memcpy(W.p, inst->Ap, ((size_t)n + 1) * sizeof(int));
+    memcpy(W.i, inst->Aj, (size_t)nnz * sizeof(int));
+    memcpy(W.x, inst->Ax, (size_t)nnz * sizeof(double));
+  } else {
+    int k = 0;
+    W.p[0] = 0;
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        double v = inst->A[(size_t)i + (size_t)j * (size_t)n];
+        if (slv_io_is_pos_zero(v)) continue;
+        W.i[k] = j;
+        W.x[k++] = v;
+      }
+      W.p[i + 1] = k;
+    }
+  }
+  memcpy(q, inst->b, (size_t)n * sizeof(double));
+  memcpy(mu, inst->cone_mu, (size_t)inst->ncones * sizeof(double));
+  char title[sizeof inst->name + 8], desc[160];
+  snprintf(title, sizeof title, "%s", inst->name[0] ? inst->name : "lcplab");
+  snprintf(desc, sizeof desc, "written by lcplab (libsolvers %s): local FC3D problem u = W r + q, "
+           "Coulomb's law with De Saxce's shift, %d contacts", SLV_VERSION, inst->ncones);
+  struct fclib_info info = {title, desc, NULL};
+  struct fclib_local prob;
+  memset(&prob, 0, sizeof prob);
+  prob.W = &W;
+  prob.q = q;
+  prob.mu = mu;
+  prob.spacedim = 3;
+  prob.info = &info;
+  /* a fresh name beside PATH: libfclib creates it; renamed over PATH */
+  sprintf(tmp, "%s.XXXXXX", path);
+  errno = 0;
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    slv_msgf(err, errlen, "%s: cannot write: %s", path, errno ? strerror(errno) : "mkstemp failed");
+    st = SLV_ERR_INVALID;
+    goto done;
+  }
+  close(fd);
+  remove(tmp);
+  h5quiet hq;
+  quiet_on(&hq);
+  int ok = fclib_write_local(&prob, tmp);
+  quiet_off(&hq);
+  if (!ok) {
+    remove(tmp);
+    slv_msgf(err, errlen, "%s: cannot write: libfclib's fclib_write_local failed", path);
+    st = SLV_ERR_INVALID;
+    goto done;
+  }
+  errno = 0;
+  if (rename(tmp, path) != 0) {
+    int e = errno;
+    remove(tmp);
+    slv_msgf(err, errlen, "%s: cannot write: %s", path, e ? strerror(e) : "rename failed");
+    st = SLV_ERR_INVALID;
+  }
+done:
+  free(W.p);
+  free(W.i);
+  free(W.x);
+  free(q);
+  free(mu);
+  free(tmp);
+  return st;
+}

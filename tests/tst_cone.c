@@ -1,0 +1,451 @@
+/* tst_cone.c -- see tst_cone.h.  The cases, for the solver named at
+ * registration (pcg_cone or apgd; both solve the cone QP, and Coulomb's law
+ * by the De Saxce fixed point around it):
+ *   - one contact, A = I or diagonal, hand-derived sticking / sliding /
+ *     separating answers under both laws;
+ *   - mu = 0: the normal rows are the LCP (A_nn, b_n), solved by pgs and
+ *     lemke; tangential reactions exactly 0;
+ *   - planted multi-contact problems (A SPD, unique solution) with box and
+ *     free rows interleaved, associated law: x = x*, own residual <= tol;
+ *   - planted Coulomb-law problems (sliding: w_n = 0, w_t = -lambda x_t/|x_t|;
+ *     sticking: w = 0; separated: w_n > 0): x = x*, both solvers agree;
+ *   - CSR gives the dense answer; warm start; history; honest failures.
+ */
+#include "tst_cone.h"
+
+#include "slv.h"
+#include "tst_util.h"
+
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *solver_name;
+
+/* ---- independent measures ------------------------------------------------ */
+
+/* Projection on K_mu = {|t| <= mu n}, written out again here (not the
+ * library's): inside -> itself; in the polar cone -> 0; else onto the
+ * boundary ray through (1, mu t/|t|). */
+static void proj(double mu, const double *v, double *out) {
+  double s = sqrt(v[1] * v[1] + v[2] * v[2]);
+  if (s <= mu * v[0]) {
+    memcpy(out, v, 3 * sizeof *v);
+  } else if (mu * s <= -v[0]) {
+    out[0] = out[1] = out[2] = 0;
+  } else {
+    double nn = (v[0] + mu * s) / (1 + mu * mu);
+    out[0] = nn;
+    out[1] = s > 0 ? mu * nn * v[1] / s : 0;
+    out[2] = s > 0 ? mu * nn * v[2] / s : 0;
+  }
+}
+
+double tst_cone_natres(int n, const double *A, const double *b, const double *lo,
+                       const double *hi, int nc, const int *rows, const double *mu, int coulomb,
+                       const double *x) {
+  double *w = malloc((size_t)n * sizeof *w), m = 0;
+  for (int i = 0; i < n; i++) {
+    long double s = b[i];
+    for (int j = 0; j < n; j++) s += (long double)A[i + (size_t)j * n] * x[j];
+    w[i] = (double)s;
+  }
+  int c = 0;
+  for (int i = 0; i < n;) {
+    if (c < nc && rows[c] == i) {
+      double wh0 = w[i] + (coulomb ? mu[c] * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]) : 0);
+      double v[3] = {x[i] - wh0, x[i + 1] - w[i + 1], x[i + 2] - w[i + 2]}, pr[3];
+      proj(mu[c], v, pr);
+      for (int k = 0; k < 3; k++) m = fmax(m, fabs(x[i + k] - pr[k]));
+      c++;
+      i += 3;
+      continue;
+    }
+    double l = lo ? lo[i] : 0, h = hi ? hi[i] : INFINITY;
+    double r = fmax(x[i] - h, fmin(w[i], x[i] - l));
+    m = fmax(m, fabs(r));
+    i++;
+  }
+  free(w);
+  return m;
+}
+
+int tst_cone_planted(int nc, int nbox, double eps, unsigned long seed, int coulomb, int keep_A,
+                     double *A, double *b, double *lo, double *hi, int *rows, double *mu,
+                     double *xs) {
+  int n = 3 * nc + nbox;
+  if (!keep_A) tst_planted_spd(n, eps, seed, NULL, NULL, A, b, xs);
+  gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(r, seed + 1000);
+  double *w = malloc((size_t)n * sizeof *w);
+  int i = 0, boxes = 0;
+  for (int c = 0; c <= nc; c++) {
+    /* a box row before every third contact, the rest at the end */
+    while (boxes < nbox && (c == nc || c % 3 == 1)) {
+      int freerow = boxes % 2 == 0;
+      lo[i] = freerow ? -INFINITY : -0.5;
+      hi[i] = freerow ? INFINITY : 0.7;
+      double u = gsl_rng_uniform(r);
+      if (freerow || (u > 0.3 && u < 0.7)) {
+        xs[i] = freerow ? 2 * gsl_rng_uniform(r) - 1 : -0.4 + gsl_rng_uniform(r);
+        w[i] = 0;
+      } else if (u <= 0.3) {
+        xs[i] = lo[i];
+        w[i] = 0.1 + gsl_rng_uniform(r);
+      } else {
+        xs[i] = hi[i];
+        w[i] = -0.1 - gsl_rng_uniform(r);
+      }
+      i++;
+      boxes++;
+      if (c < nc) break;
+    }
+    if (c == nc) break;
+    rows[c] = i;
+    lo[i] = lo[i + 1] = lo[i + 2] = -INFINITY; /* cone rows: lo/hi are ignored */
+    hi[i] = hi[i + 1] = hi[i + 2] = INFINITY;
+    double m = c == 4 ? 0 : 0.2 + 0.6 * gsl_rng_uniform(r);
+    mu[c] = m;
+    double th = 6.283185307179586 * gsl_rng_uniform(r), e1 = cos(th), e2 = sin(th);
+    double xn = 0.5 + gsl_rng_uniform(r), lam = 0.2 + gsl_rng_uniform(r);
+    int kind = c % 3; /* 0 sticking, 1 sliding, 2 separated */
+    if (kind == 0) {
+      double rr = m * xn * (0.1 + 0.7 * gsl_rng_uniform(r));
+      xs[i] = xn; xs[i + 1] = rr * e1; xs[i + 2] = rr * e2;
+      w[i] = w[i + 1] = w[i + 2] = 0;
+    } else if (kind == 1) {
+      /* x on the boundary; w^ = lambda (mu, -e) in K* (De Saxce: w_n = 0) */
+      xs[i] = xn; xs[i + 1] = m * xn * e1; xs[i + 2] = m * xn * e2;
+      w[i] = coulomb ? 0 : lam * m;
+      w[i + 1] = -lam * e1;
+      w[i + 2] = -lam * e2;
+    } else {
+      /* x = 0; associated: w inside K* = {|w_t| <= w_n / mu}; Coulomb: w_n > 0 */
+      xs[i] = xs[i + 1] = xs[i + 2] = 0;
+      w[i] = 0.2 + gsl_rng_uniform(r);
+      double rr = coulomb ? 2 * gsl_rng_uniform(r) : w[i] / m * 0.8 * gsl_rng_uniform(r);
+      w[i + 1] = rr * e1;
+      w[i + 2] = rr * e2;
+    }
+    i += 3;
+  }
+  for (int k = 0; k < n; k++) {
+    double s = 0;
+    for (int j = 0; j < n; j++) s += A[k + (size_t)j * n] * xs[j];
+    b[k] = w[k] - s;
+  }
+  free(w);
+  gsl_rng_free(r);
+  return n;
+}
+
+/* ---- helpers ----------------------------------------------------------------- */
+
+static slv_status run_with(const char *name, const slv_problem *p, const slv_options *o, double *x,
+                           slv_result *res) {
+  const slv_solver *s = slv_solver_find(name);
+  slv_workspace *ws = NULL;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  if (slv_workspace_new(s, p->n, o, &ws)) return SLV_ERR_NOMEM;
+  slv_status st = slv_solve(ws, p, o, x, NULL, res);
+  slv_workspace_free(ws);
+  return st;
+}
+
+static slv_status run(const slv_problem *p, const slv_options *o, double *x, slv_result *res) {
+  return run_with(solver_name, p, o, x, res);
+}
+
+static const char *other_solver(void) {
+  return strcmp(solver_name, "pcg_cone") == 0 ? "apgd" : "pcg_cone";
+}
+
+/* ---- one contact, hand-derived ---------------------------------------------- */
+
+typedef struct {
+  double a[3];   /* A = diag(a) */
+  double b[3];
+  int law;       /* SLV_CONE_COULOMB / SLV_CONE_ASSOCIATED */
+  double x[3];   /* the answer */
+  const char *what;
+} one_case;
+
+/* mu = 0.5 throughout.  K* = {|w_t| <= w_n / mu}; De Saxce w^ = w + mu|w_t| e_n.
+ * A = I:
+ *  sticking, b = (-1, 0.2, 0): x = -b = (1, -0.2, 0) is inside K (0.2 <= 0.5),
+ *     w = 0: a solution under both laws.
+ *  sliding, b = (-2, 1.5, 2), |b_t| = 2.5.  Coulomb: w_n = x_n - 2 = 0 -> x_n = 2;
+ *     x_t = -mu x_n b_t/|b_t| = -(0.6, 0.8); w_t = x_t + b_t = (0.9, 1.2),
+ *     opposite to x_t, so w^ = (0.75, 0.9, 1.2) = 1.5 (mu, -e): in K*, x.w^ = 0.
+ *     Associated: with A = I the QP is min |x + b|^2 / 2, x = P_K(-b) =
+ *     P_K(2, -1.5, -2): s = 2.5 > mu n = 1, n' = (2 + 0.5*2.5)/1.25 = 2.6,
+ *     t' = 0.5*2.6*(-1.5, -2)/2.5 = (-0.78, -1.04).
+ *  separated, b = (1, 0.3, -0.2): x = 0.  Associated: P_K(-1, -0.3, 0.2) = 0
+ *     (mu s = 0.18 <= 1).  Coulomb: w = b, w^_n = 1 + 0.5*0.36 = 1.18 >=
+ *     mu |w_t| ... i.e. |w_t| = 0.36 <= w^_n / mu = 2.36: w^ in K*.
+ * A = diag(2, 4, 4):
+ *  sliding (Coulomb), b = (-2, 3, 0): w_n = 2 x_n - 2 = 0 -> x_n = 1; sticking
+ *     would need x_t = -b_t/4 = (-0.75, 0), |x_t| > mu x_n = 0.5, so slide:
+ *     x_t = (-0.5, 0), w_t = 4 (-0.5) + 3 = 1 > 0 against x_t.  x = (1, -0.5, 0).
+ *  sticking, b = (-2, 1, 0): x = (1, -0.25, 0), w = 0 (0.25 <= 0.5): both laws. */
+static const one_case one_cases[] = {
+    {{1, 1, 1}, {-1, 0.2, 0}, SLV_CONE_COULOMB, {1, -0.2, 0}, "stick"},
+    {{1, 1, 1}, {-1, 0.2, 0}, SLV_CONE_ASSOCIATED, {1, -0.2, 0}, "stick"},
+    {{1, 1, 1}, {-2, 1.5, 2}, SLV_CONE_COULOMB, {2, -0.6, -0.8}, "slide"},
+    {{1, 1, 1}, {-2, 1.5, 2}, SLV_CONE_ASSOCIATED, {2.6, -0.78, -1.04}, "slide"},
+    {{1, 1, 1}, {1, 0.3, -0.2}, SLV_CONE_COULOMB, {0, 0, 0}, "separate"},
+    {{1, 1, 1}, {1, 0.3, -0.2}, SLV_CONE_ASSOCIATED, {0, 0, 0}, "separate"},
+    {{2, 4, 4}, {-2, 3, 0}, SLV_CONE_COULOMB, {1, -0.5, 0}, "slide, diag A"},
+    {{2, 4, 4}, {-2, 1, 0}, SLV_CONE_COULOMB, {1, -0.25, 0}, "stick, diag A"},
+    {{2, 4, 4}, {-2, 1, 0}, SLV_CONE_ASSOCIATED, {1, -0.25, 0}, "stick, diag A"},
+};
+
+static void test_one_contact(void) {
+  for (size_t k = 0; k < sizeof one_cases / sizeof one_cases[0]; k++) {
+    const one_case *c = &one_cases[k];
+    double A[9] = {0}, x[3], mu = 0.5;
+    int row = 0;
+    for (int i = 0; i < 3; i++) A[i + 3 * i] = c->a[i];
+    slv_problem p = slv_problem_empty();
+    p.n = 3; p.A = A; p.lda = 3; p.b = c->b;
+    p.ncones = 1; p.cone_rows = &row; p.cone_mu = &mu; p.cone_law = c->law;
+    slv_options o = slv_options_default();
+    o.tol = 1e-13; o.max_iter = 10000;
+    slv_result res;
+    slv_status st = run(&p, &o, x, &res);
+    if (st != SLV_CONVERGED)
+      fprintf(stderr, "%s, %s, %s: %s (%s)\n", solver_name, c->what, slv_cone_law_str(c->law),
+              slv_status_str(st), res.message);
+    CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+    TST_VEC_CLOSE(x, c->x, 3, 1e-12, 0);
+    /* the answer satisfies its own law (this file's projection) */
+    CU_ASSERT(tst_cone_natres(3, A, c->b, NULL, NULL, 1, &row, &mu, c->law == SLV_CONE_COULOMB,
+                              x) <= 1e-13);
+    /* the result says which law was solved */
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.message, slv_cone_law_str(c->law)));
+  }
+}
+
+/* ---- mu = 0: the LCP on the normal rows -------------------------------------- */
+
+static void test_mu0_is_lcp(void) {
+  enum { NC = 12, N = 3 * NC };
+  double *A = malloc(sizeof(double) * N * N), b[N], xs[N], x[N], mu[NC];
+  double Ann[NC * NC], bn[NC], xl[NC], xp[NC];
+  int rows[NC];
+  tst_planted_spd(N, 0.1, 41, NULL, NULL, A, b, xs);
+  for (int c = 0; c < NC; c++) {
+    rows[c] = 3 * c;
+    mu[c] = 0;
+    b[3 * c] = c % 3 == 0 ? 0.5 : -1.0 + 0.1 * c; /* some contacts open, some closed */
+    b[3 * c + 1] = 0.3 * (c % 4) - 0.5;         /* irrelevant for mu = 0 */
+    b[3 * c + 2] = -0.2 * (c % 5);
+    bn[c] = b[3 * c];
+    for (int d = 0; d < NC; d++) Ann[c + d * NC] = A[3 * c + 3 * d * N];
+  }
+  slv_problem lcp = slv_problem_empty();
+  lcp.n = NC; lcp.A = Ann; lcp.lda = NC; lcp.b = bn;
+  slv_options o = slv_options_default();
+  o.tol = 1e-12; o.max_iter = 100000;
+  slv_result res;
+  CU_ASSERT_EQUAL(run_with("pgs", &lcp, &o, xp, &res), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(run_with("lemke", &lcp, &o, xl, &res), SLV_CONVERGED);
+  TST_VEC_CLOSE(xl, xp, NC, 1e-10, 0);
+  int closed = 0;
+  for (int c = 0; c < NC; c++) closed += xl[c] > 1e-6;
+  CU_ASSERT(closed >= 3 && closed <= NC - 2); /* a real complementarity problem */
+  slv_problem p = slv_problem_empty();
+  p.n = N; p.A = A; p.lda = N; p.b = b; p.ncones = NC; p.cone_rows = rows; p.cone_mu = mu;
+  for (int law = 0; law < 2; law++) {
+    p.cone_law = law ? SLV_CONE_ASSOCIATED : SLV_CONE_COULOMB;
+    CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
+    for (int c = 0; c < NC; c++) {
+      TST_CLOSE(x[3 * c], xl[c], 1e-10, 0);
+      CU_ASSERT(x[3 * c + 1] == 0 && x[3 * c + 2] == 0); /* mu = 0: no friction at all */
+    }
+  }
+  free(A);
+}
+
+/* ---- planted multi-contact problems ------------------------------------------ */
+
+static void planted(int nc, int nbox, double eps, unsigned long seed, int coulomb, double tol) {
+  int n = 3 * nc + nbox;
+  double *A = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n);
+  double *lo = malloc(sizeof(double) * n), *hi = malloc(sizeof(double) * n);
+  double *xs = malloc(sizeof(double) * n), *x = malloc(sizeof(double) * n);
+  double *x2 = malloc(sizeof(double) * n), *mu = malloc(sizeof(double) * nc);
+  int *rows = malloc(sizeof(int) * nc);
+  tst_cone_planted(nc, nbox, eps, seed, coulomb, 0, A, b, lo, hi, rows, mu, xs);
+  slv_problem p = slv_problem_empty();
+  p.n = n; p.A = A; p.lda = n; p.b = b; p.lo = lo; p.hi = hi;
+  p.ncones = nc; p.cone_rows = rows; p.cone_mu = mu;
+  p.cone_law = coulomb ? SLV_CONE_COULOMB : SLV_CONE_ASSOCIATED;
+  /* the planted point is a solution, by this file's own measure */
+  CU_ASSERT(tst_cone_natres(n, A, b, lo, hi, nc, rows, mu, coulomb, xs) <= 1e-13);
+  slv_options o = slv_options_default();
+  o.tol = tol; o.max_iter = 200000;
+  slv_result res;
+  slv_status st = run(&p, &o, x, &res);
+  if (st != SLV_CONVERGED)
+    fprintf(stderr, "%s planted nc=%d seed=%lu %s: %s (%s)\n", solver_name, nc, seed,
+            coulomb ? "coulomb" : "associated", slv_status_str(st), res.message);
+  CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+  CU_ASSERT(tst_cone_natres(n, A, b, lo, hi, nc, rows, mu, coulomb, x) <= tol * 1.01);
+  /* A SPD with lambda_min >= eps: the associated solution is unique and
+   * |x - x*| is at most about |r| / eps (r: the natural map) */
+  TST_VEC_CLOSE(x, xs, n, 100 * tol / eps, 0);
+  if (coulomb) {
+    /* the other QP solver, through the same fixed point, finds the same x */
+    st = run_with(other_solver(), &p, &o, x2, &res);
+    CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+    TST_VEC_CLOSE(x2, x, n, 200 * tol / eps, 0);
+  }
+  free(A); free(b); free(lo); free(hi); free(xs); free(x); free(x2); free(mu); free(rows);
+}
+
+static void test_planted_associated(void) {
+  planted(20, 6, 0.1, 51, 0, 1e-10);
+  planted(12, 0, 0.05, 52, 0, 1e-10);
+  planted(30, 9, 0.2, 53, 0, 1e-10);
+}
+
+static void test_planted_coulomb(void) {
+  planted(20, 6, 0.3, 61, 1, 1e-10);
+  planted(12, 0, 0.3, 62, 1, 1e-10);
+}
+
+/* ---- CSR = dense --------------------------------------------------------------- */
+
+static void test_csr_matches_dense(void) {
+  /* contact-like sparse A (each contact coupled to its neighbours), diagonally
+   * dominant so SPD: 4 on the diagonal, -1 on the first off-diagonal, 0.5 at
+   * distance 3 (the same row of the next contact) */
+  enum { NC = 25, NB = 5, N = 3 * NC + NB };
+  double *A = calloc((size_t)N * N, sizeof *A), b[N], lo[N], hi[N], xs[N], xd[N], xc[N], mu[NC];
+  int rows[NC];
+  for (int i = 0; i < N; i++) {
+    A[i + i * N] = 4;
+    if (i + 1 < N) A[i + (i + 1) * N] = A[(i + 1) + i * N] = -1;
+    if (i + 3 < N) A[i + (i + 3) * N] = A[(i + 3) + i * N] = 0.5;
+  }
+  int *Ap = malloc((N + 1) * sizeof *Ap), *Aj = malloc(5 * N * sizeof *Aj), nnz = 0;
+  double *Ax = malloc(5 * N * sizeof *Ax);
+  for (int i = 0; i < N; i++) {
+    Ap[i] = nnz;
+    for (int j = 0; j < N; j++)
+      if (A[i + j * N] != 0) { Aj[nnz] = j; Ax[nnz++] = A[i + j * N]; }
+  }
+  Ap[N] = nnz;
+  for (int law = 0; law < 2; law++) {
+    int coulomb = law == 0;
+    tst_cone_planted(NC, NB, 0, 71, coulomb, 1, A, b, lo, hi, rows, mu, xs);
+    slv_problem d = slv_problem_empty();
+    d.n = N; d.A = A; d.lda = N; d.b = b; d.lo = lo; d.hi = hi;
+    d.ncones = NC; d.cone_rows = rows; d.cone_mu = mu;
+    d.cone_law = coulomb ? SLV_CONE_COULOMB : SLV_CONE_ASSOCIATED;
+    slv_problem c = d;
+    c.storage = SLV_CSR; c.A = NULL; c.lda = 0; c.Ap = Ap; c.Aj = Aj; c.Ax = Ax;
+    slv_options o = slv_options_default();
+    o.tol = 1e-11; o.max_iter = 100000;
+    slv_result rd, rc;
+    CU_ASSERT_EQUAL(run(&d, &o, xd, &rd), SLV_CONVERGED);
+    CU_ASSERT_EQUAL(run(&c, &o, xc, &rc), SLV_CONVERGED);
+    TST_VEC_CLOSE(xd, xs, N, 1e-9, 0);
+    TST_VEC_CLOSE(xc, xd, N, 1e-9, 0);
+    CU_ASSERT(tst_cone_natres(N, A, b, lo, hi, NC, rows, mu, coulomb, xc) <= 1.01e-11);
+  }
+  free(A); free(Ap); free(Aj); free(Ax);
+}
+
+/* ---- warm start and history ------------------------------------------------------ */
+
+static void test_warm_start_history(void) {
+  enum { NC = 16, NB = 4, N = 3 * NC + NB };
+  double *A = malloc(sizeof(double) * N * N), b[N], lo[N], hi[N], xs[N], x[N], mu[NC];
+  int rows[NC];
+  for (int law = 0; law < 2; law++) {
+    int coulomb = law == 0;
+    tst_cone_planted(NC, NB, 0.1, 81 + law, coulomb, 0, A, b, lo, hi, rows, mu, xs);
+    slv_problem p = slv_problem_empty();
+    p.n = N; p.A = A; p.lda = N; p.b = b; p.lo = lo; p.hi = hi;
+    p.ncones = NC; p.cone_rows = rows; p.cone_mu = mu;
+    p.cone_law = coulomb ? SLV_CONE_COULOMB : SLV_CONE_ASSOCIATED;
+    slv_options o = slv_options_default();
+    o.tol = 1e-10; o.max_iter = 100000; o.record_history = 1;
+    slv_workspace *ws;
+    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(solver_name), N, &o, &ws),
+                          SLV_CONVERGED);
+    slv_result cold, warm;
+    CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &cold), SLV_CONVERGED);
+    CU_ASSERT(cold.iterations > 3);
+    /* one history entry per inner iteration: res_rel of the problem's law */
+    CU_ASSERT_EQUAL(cold.history_len, cold.iterations);
+    CU_ASSERT(cold.history[0] > o.tol);
+    TST_CLOSE(cold.history[cold.history_len - 1], cold.res.res_rel, 1e-12, 1e-3);
+    CU_ASSERT_PTR_NOT_NULL(strstr(cold.message, coulomb ? "coulomb" : "associated"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(cold.message, "outer"));
+    /* warm start from the answer: nothing to do */
+    o.warm_start = 1;
+    CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &warm), SLV_CONVERGED);
+    CU_ASSERT_EQUAL(warm.iterations, 0);
+    CU_ASSERT_EQUAL(warm.history_len, 0);
+    /* near the answer (x* + 1e-6, projected by the solver): fewer iterations */
+    for (int i = 0; i < N; i++) x[i] = xs[i] + 1e-6 * (1 + i % 3);
+    CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &warm), SLV_CONVERGED);
+    CU_ASSERT(warm.iterations < cold.iterations);
+    TST_VEC_CLOSE(x, xs, N, 1e-8, 0);
+    slv_workspace_free(ws);
+  }
+  free(A);
+}
+
+/* ---- honest failures ---------------------------------------------------------------- */
+
+static void test_honest_failures(void) {
+  enum { NC = 10, N = 3 * NC };
+  double *A = malloc(sizeof(double) * N * N), b[N], lo[N], hi[N], xs[N], x[N], mu[NC];
+  int rows[NC];
+  tst_cone_planted(NC, 0, 0.05, 91, 1, 0, A, b, lo, hi, rows, mu, xs);
+  slv_problem p = slv_problem_empty();
+  p.n = N; p.A = A; p.lda = N; p.b = b; p.ncones = NC; p.cone_rows = rows; p.cone_mu = mu;
+  slv_options o = slv_options_default();
+  o.tol = 1e-10; o.max_iter = 1;
+  slv_result res;
+  for (int law = 0; law < 2; law++) {
+    p.cone_law = law ? SLV_CONE_ASSOCIATED : SLV_CONE_COULOMB;
+    CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_MAX_ITER);
+    CU_ASSERT_EQUAL(res.iterations, 1);
+    CU_ASSERT(res.res.res_nat_inf > o.tol);
+    CU_ASSERT(tst_cone_natres(N, A, b, NULL, NULL, NC, rows, mu, law == 0, x) > o.tol);
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.message, solver_name));
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "max_iter"));
+  }
+  /* a non-symmetric A is refused before solving (the QP needs A = A^T) */
+  A[0 + 1 * N] += 0.01;
+  CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_ERR_UNSUPPORTED);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "symmetric"));
+  A[0 + 1 * N] -= 0.01;
+  /* findex rows are not for this solver (cones are its friction model) */
+  int fx[N];
+  double fmu[N];
+  for (int i = 0; i < N; i++) { fx[i] = -1; fmu[i] = 0; }
+  p.ncones = 0;
+  fx[1] = 0; fmu[1] = 0.5;
+  p.findex = fx; p.mu = fmu;
+  CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_ERR_UNSUPPORTED);
+  free(A);
+}
+
+void tst_cone_add_tests(CU_pSuite s, const char *name) {
+  solver_name = name;
+  CU_add_test(s, "one contact: stick, slide, separate, both laws (hand-derived)", test_one_contact);
+  CU_add_test(s, "mu = 0: the normal rows are the LCP (pgs, lemke)", test_mu0_is_lcp);
+  CU_add_test(s, "planted, associated law, with box and free rows", test_planted_associated);
+  CU_add_test(s, "planted, Coulomb law, both cone QP solvers agree", test_planted_coulomb);
+  CU_add_test(s, "CSR gives the dense answer, both laws", test_csr_matches_dense);
+  CU_add_test(s, "warm start, history, message", test_warm_start_history);
+  CU_add_test(s, "honest failures: max_iter, non-symmetric, findex", test_honest_failures);
+}

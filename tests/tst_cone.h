@@ -1,0 +1,38 @@
+/* tst_cone.h -- test cases shared by the Coulomb-cone QP solvers (pcg_cone,
+ * apgd): hand-derived single-contact cases under both laws, mu = 0 against
+ * the LCP, planted multi-contact problems, Coulomb-law agreement, CSR =
+ * dense, warm start, history, honest failures.  Every case is run for the
+ * solver named at registration; the residuals are recomputed here, with
+ * this file's own projection, not the library's.
+ */
+#ifndef TST_CONE_H
+#define TST_CONE_H
+
+#include <CUnit/CUnit.h>
+
+/* Add the shared cone cases to suite s, run with solver `name`. */
+void tst_cone_add_tests(CU_pSuite s, const char *name);
+
+/* Independent natural map of a dense n x n problem: rows[0..nc) are the
+ * first rows of the cones (3 rows each, increasing), every other row is a
+ * box row [lo, hi] (lo/hi NULL: 0 / +inf).  coulomb: with the De Saxce
+ * shift w^ = w + (mu |w_t|, 0, 0).  Returns the inf-norm of x - P(x - w^)
+ * over the cones and of mid(x - hi, w, x - lo) over the rows (w = A x + b
+ * in long double; this file's own cone projection). */
+double tst_cone_natres(int n, const double *A, const double *b, const double *lo,
+                       const double *hi, int nc, const int *rows, const double *mu, int coulomb,
+                       const double *x);
+
+/* Planted problem with nc contacts and nbox extra rows interleaved (free and
+ * two-sided boxes [-0.5, 0.7], alternately): unless keep_A, A = B B^T / n +
+ * eps I (tst_planted_spd); contact c is sticking (x* inside K, w* = 0),
+ * sliding (x* on the boundary) or separated (x* = 0) for c % 3 = 0, 1, 2,
+ * with w* complementary to x* under the law (coulomb: De Saxce, else
+ * associated), and b = w* - A x*.  mu in [0.2, 0.8], except contact 4 (if
+ * nc > 4), mu = 0.  Sizes: n = 3 nc + nbox (A: n*n; b, lo, hi, xs: n;
+ * rows, mu: nc).  Returns n. */
+int tst_cone_planted(int nc, int nbox, double eps, unsigned long seed, int coulomb, int keep_A,
+                     double *A, double *b, double *lo, double *hi, int *rows, double *mu,
+                     double *xs);
+
+#endif
