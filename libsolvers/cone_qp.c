@@ -70,24 +70,8 @@ fail:
 static int pack(slv_cqp *q, const slv_problem *p) {
   int n = p->n;
   if (p->storage != SLV_DENSE || !q->val || n < 64) return 0;
-  size_t cap = (size_t)n * n / 4, nnz = 0;
-  for (int j = 0; j < n; j++) {
-    const double *a = p->A + (size_t)j * p->lda;
-    for (int i = 0; i < n; i++) nnz += a[i] != 0.0;
-    if (nnz > cap) return 0;
-  }
-  nnz = 0;
-  for (int j = 0; j < n; j++) {
-    const double *a = p->A + (size_t)j * p->lda;
-    q->colptr[j] = (int)nnz;
-    for (int i = 0; i < n; i++)
-      if (a[i] != 0.0) {
-        q->rowind[nnz] = i;
-        q->val[nnz++] = a[i];
-      }
-  }
-  q->colptr[n] = (int)nnz;
-  return 1;
+  size_t cap = (size_t)n * n / 4;
+  return slv_pack_columns(p, cap, q->colptr, q->rowind, q->val);
 }
 
 void slv_cqp_matvec(const slv_cqp *q, const double *v, double *y) {

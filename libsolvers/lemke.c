@@ -529,25 +529,9 @@ static void set_core_col(const lcp_view *L, int q, int v) {
  * returns 1 if packed.  The count stops as soon as the cap is passed. */
 static int pack_columns(lemke_state *s, const slv_problem *p) {
   int n = p->n;
-  size_t cap = (size_t)n * n / 4, nnz = 0;
+  size_t cap = (size_t)n * n / 4;
   if (cap > s->cap) return 0;
-  for (int j = 0; j < n; j++) {
-    const double *a = p->A + (size_t)j * p->lda;
-    for (int i = 0; i < n; i++) nnz += a[i] != 0.0;
-    if (nnz > cap) return 0;
-  }
-  nnz = 0;
-  for (int j = 0; j < n; j++) {
-    const double *a = p->A + (size_t)j * p->lda;
-    s->colptr[j] = (int)nnz;
-    for (int i = 0; i < n; i++)
-      if (a[i] != 0.0) {
-        s->rowind[nnz] = i;
-        s->val[nnz++] = a[i];
-      }
-  }
-  s->colptr[n] = (int)nnz;
-  return 1;
+  return slv_pack_columns(p, cap, s->colptr, s->rowind, s->val);
 }
 
 /* max |[M, d]_ij|: A's entries, 1 (the couplings of E) and d; a scale for

@@ -92,25 +92,9 @@ fail:
 static int pack_columns(const slv_problem *p, pjc_state *s) {
   int n = p->n;
   if (p->storage != SLV_DENSE || !s->val || n < PJC_PACK_MIN_N) return 0;
-  size_t cap = (size_t)n * n / 4, nnz = 0;
+  size_t cap = (size_t)n * n / 4;
   if (cap > s->cap) cap = s->cap;
-  for (int j = 0; j < n; j++) {
-    const double *a = p->A + (size_t)j * p->lda;
-    for (int i = 0; i < n; i++) nnz += a[i] != 0.0;
-    if (nnz > cap) return 0;
-  }
-  nnz = 0;
-  for (int j = 0; j < n; j++) {
-    const double *a = p->A + (size_t)j * p->lda;
-    s->colptr[j] = (int)nnz;
-    for (int i = 0; i < n; i++)
-      if (a[i] != 0.0) {
-        s->rowind[nnz] = i;
-        s->val[nnz++] = a[i];
-      }
-  }
-  s->colptr[n] = (int)nnz;
-  return 1;
+  return slv_pack_columns(p, cap, s->colptr, s->rowind, s->val);
 }
 
 /* w = A x + b (b may be the zero buffer). */

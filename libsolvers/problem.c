@@ -282,3 +282,26 @@ int slv_is_symmetric(const slv_problem *p, double rtol, int *ii, int *jj) {
     }
   return 1;
 }
+
+int slv_pack_columns(const slv_problem *p, size_t cap, int *colptr, int *rowind, double *val) {
+  int n = p->n;
+  size_t nnz = 0;
+  if (p->storage != SLV_DENSE || !colptr || !rowind || !val) return 0;
+  for (int j = 0; j < n; j++) {
+    const double *a = p->A + (size_t)j * p->lda;
+    for (int i = 0; i < n; i++) nnz += a[i] != 0.0;
+    if (nnz > cap) return 0;
+  }
+  nnz = 0;
+  for (int j = 0; j < n; j++) {
+    const double *a = p->A + (size_t)j * p->lda;
+    colptr[j] = (int)nnz;
+    for (int i = 0; i < n; i++)
+      if (a[i] != 0.0) {
+        rowind[nnz] = i;
+        val[nnz++] = a[i];
+      }
+  }
+  colptr[n] = (int)nnz;
+  return 1;
+}

@@ -83,6 +83,13 @@ static inline int slv_pivot_limit(const slv_options *opt, int n) {
   return n > 20 ? 50 * n : 1000;
 }
 
+/* Pack the nonzeros of a dense A by columns (compressed sparse columns:
+ * colptr[n+1], rowind / val of capacity cap) if there are at most cap of
+ * them; returns 1 if packed, 0 (buffers unspecified) if not.  The count
+ * stops as soon as cap is passed, so a full matrix costs a fraction of a
+ * pass.  Used by the solvers whose sweeps update w by columns (problem.c). */
+int slv_pack_columns(const slv_problem *p, size_t cap, int *colptr, int *rowind, double *val);
+
 /* Is x[0..n) all finite? */
 int slv_all_finite(int n, const double *x);
 

@@ -345,11 +345,12 @@ static void plant(planted *P, int nc, int nbox, double mu, slv_cone_law law, int
     P->b[i] = w[i] - s;
   }
   /* CSR copy */
-  P->Ap = malloc((n + 1) * sizeof(int));
+  P->Ap = malloc((size_t)(n > 0 ? n + 1 : 1) * sizeof(int));
   int nnz = 0;
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++) nnz += P->A[i + (size_t)j * n] != 0;
-  P->Aj = malloc((nnz + 1) * sizeof(int)); P->Ax = malloc((nnz + 1) * sizeof(double));
+  P->Aj = malloc((size_t)(nnz + 1) * sizeof(int));
+  P->Ax = malloc((size_t)(nnz + 1) * sizeof(double));
   nnz = 0;
   for (int i = 0; i < n; i++) {
     P->Ap[i] = nnz;
