@@ -43,7 +43,7 @@ xmax = real(system("awk -F, '" . body . " {if ($4 + 0 > m) m = $4 + 0} END {prin
 nprob = system("awk '/^# Dolan-More/ {for (i = 1; i <= NF; i++) if ($i == \"problems\") print $(i - 1); exit}' '" . csv . "'")
 
 widx(list, w, i) = i > words(list) ? 0 : (word(list, i) eq w ? i : widx(list, w, i + 1))
-colour(k) = word("#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9 #8C564B #7F7F7F #BCBD22 #17BECF #000000 #9467BD", (k - 1) % 12 + 1)
+colour(k) = word("#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9 #8C564B #7F7F7F #808000 #000000 #9467BD #E41A1C", (k - 1) % 12 + 1)
 islcp(s) = strstrt(s, "lcplab:") == 1
 sel(t, s, v) = (strcol(1) eq t && strcol(2) eq s) ? v : NaN
 
@@ -64,7 +64,7 @@ if (!have_pdf) {
 
 title_ = "Performance profiles, " . nprob . " local FC3D problems: lcplab (solid) vs Siconos (dashed)"
 if (strlen(info) > 0) {
-  title_ = title_ . "   (" . info . ")"
+  title_ = title_ . "\n(" . info . ")"
 }
 
 do for [fmt in "png pdf"] {

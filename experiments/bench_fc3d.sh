@@ -51,9 +51,8 @@
 # 4. profile.py judges every returned x / r with one residual function (the
 #    natural map with the De Saxce shift, 2-norm, over max(1, ||q||_2), by
 #    default; solved iff <= tol: its header comment has the details and
-#    why), builds
-#    the profiles and writes, in BUILDDIR/experiments/results/HOST/ (HOST =
-#    uname -n):
+#    why), builds the profiles and writes, in
+#    BUILDDIR/experiments/results/HOST/ (HOST = uname -n):
 #      bench_fc3d.csv          one row per run (problem, nc, solver, program,
 #                              tol, status, time, residual, solved, ...)
 #      bench_fc3d_profile.csv  rho_s(tau) breakpoints per (tol, solver)
@@ -65,15 +64,19 @@
 #                              panel per tolerance
 #    Earlier files of the same names are moved aside with a UTC timestamp.
 #
-# Environment: BENCH_FC3D_QUICK=1 (tol 1e-4 only, peers NSGS PROX NSN_AC),
-# BENCH_FC3D_NORM=2 (default) or inf: the norm of the criterion (inf is
-# lcplab's own res_rel; it needs live peers); the .md counts both anyway,
-# BENCH_FC3D_TOLS (default "1e-4 1e-8"), BENCH_FC3D_TIMEOUT (default 20 s per
-# run), BENCH_FC3D_BUDGET (default 5 s: peer_fc3d stops repeating once the
-# summed solve time exceeds it), BENCH_FC3D_REPEAT (default 3).  The defaults
-# keep a full live run near 15 minutes on 2 cores (the peers take most of it:
-# their non-converging runs go to 100000 iterations or to the timeout).
-# Everything runs one process at a time (timings).
+# Environment: BENCH_FC3D_QUICK=1 (tol 1e-4 only, peers NSGS PROX NSN_AC;
+# about 1.5 minutes), BENCH_FC3D_NORM=2 (default) or inf: the norm of the
+# criterion (inf is lcplab's own res_rel; it needs live peers; the .md counts
+# both anyway), BENCH_FC3D_TOLS (default "1e-4 1e-8"), BENCH_FC3D_TIMEOUT
+# (default 10 s per run, the same for every program), BENCH_FC3D_BUDGET
+# (default 3 s: no more repeats once the summed solve time would pass it),
+# BENCH_FC3D_REPEAT (default 3), BENCH_FC3D_KEEP=1 (keep the temporary
+# directory: runs.tsv, every program's output and x, the converted problems).
+# The defaults keep a full live run near 10 minutes on 2 cores; most of it is
+# the peers' runs that do not converge (100000 iterations or the timeout).
+# A run killed at the timeout is not solved: with BENCH_FC3D_TIMEOUT=20
+# BENCH_FC3D_BUDGET=5 the run took 21 minutes and 2 more peer runs (single
+# solves of 10-20 s) were solved.  Everything runs one process at a time.
 # Exit status: 0 tables written; 1 the harness could not be built (try
 # BENCH_FC3D_PEERS=stored); 2 usage / missing inputs.
 set -eu
@@ -92,8 +95,8 @@ lcplab=$builddir/cli/lcplab
 mode=${BENCH_FC3D_PEERS:-live}
 quick=${BENCH_FC3D_QUICK:-0}
 norm=${BENCH_FC3D_NORM:-2}
-tlimit=${BENCH_FC3D_TIMEOUT:-20}
-budget=${BENCH_FC3D_BUDGET:-5}
+tlimit=${BENCH_FC3D_TIMEOUT:-10}
+budget=${BENCH_FC3D_BUDGET:-3}
 repeat=${BENCH_FC3D_REPEAT:-3}
 maxit=100000
 if [ "$quick" = 1 ]; then
@@ -159,9 +162,13 @@ if [ -z "$csolvers" ]; then
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lcplab-bench-fc3d.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-mkdir -p "$tmp/lcp" "$tmp/x"
+if [ "${BENCH_FC3D_KEEP:-0}" = 1 ]; then
+  trap 'echo "bench_fc3d.sh: runs, outputs and x kept in $tmp"' EXIT
+else
+  trap 'rm -rf "$tmp"' EXIT
+fi
+trap 'exit 130' HUP INT PIPE TERM
+mkdir -p "$tmp/lcp" "$tmp/x" "$tmp/out"
 start=$(date +%s)
 load0=$(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null || echo '?')
 
@@ -193,35 +200,11 @@ else
   peerdesc="none"
 fi
 
-runs=$tmp/runs.jsonl
+# one line per run (tab-separated; profile.py reads the files):
+# problem program solver tol exit OUT ERR X source one_solve
+runs=$tmp/runs.tsv
 : >"$runs"
-
-# record PROBLEM PROGRAM SOLVER TOL EXIT OUTFILE ERRFILE XFILE SOURCE FALLBACK
-record() {
-  python3 - "$@" >>"$runs" <<'EOF'
-import json, os, sys
-prob, prog, solver, tol, code, outf, errf, xf, source, fallback = sys.argv[1:11]
-def load(path):
-    try:
-        txt = open(path).read().strip()
-    except OSError:
-        return None
-    for line in reversed(txt.splitlines()):
-        try:
-            return json.loads(line)
-        except ValueError:
-            continue
-    return None
-try:
-    err = next((l.strip() for l in open(errf) if l.strip()), "")
-except OSError:
-    err = ""
-print(json.dumps({"problem": prob, "program": prog, "solver": solver, "tol": tol, "exit": int(code),
-                  "out": load(outf), "err": err[:300],
-                  "x": xf if xf and os.path.isfile(xf) and os.path.getsize(xf) > 0 else None,
-                  "source": source, "repeat_fallback": fallback == "1"}))
-EOF
-}
+nrun=0
 
 # ---- 1. the problems, converted for the judge ------------------------------------------
 problems=$tmp/problems.tsv
@@ -242,60 +225,42 @@ done
 # and that median is kept, else the single solve is (like peer_fc3d --budget)
 run_lcplab() {
   b=$(basename "$1")
-  x=$tmp/x/$b.lcplab.$2.$3.x
+  nrun=$((nrun + 1))
+  out=$tmp/out/$nrun.json
+  err=$tmp/out/$nrun.err
+  x=$tmp/x/$nrun.x
   rc=0
   one=1
   timeout "$tlimit" "$lcplab" solve "$1" --solver "$2" --tol "$3" --max-iter "$maxit" \
-    --repeat 1 --solution "$x" --force >"$tmp/out.json" 2>"$tmp/err.txt" || rc=$?
+    --repeat 1 --solution "$x" --force >"$out" 2>"$err" || rc=$?
   if { [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]; } && [ "$repeat" -gt 1 ] &&
-     python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if d["time_s"] * int(sys.argv[2]) <= float(sys.argv[3]) else 1)' \
-       "$tmp/out.json" "$repeat" "$budget" 2>/dev/null; then
+     sed -n 's/.*"time_s":\([-+.0-9eE]*\).*/\1/p' "$out" |
+       awk -v r="$repeat" -v b="$budget" 'NR == 1 {ok = ($1 * r <= b)} END {exit ok ? 0 : 1}'; then
     one=0
     rc=0
     timeout "$tlimit" "$lcplab" solve "$1" --solver "$2" --tol "$3" --max-iter "$maxit" \
-      --repeat "$repeat" --solution "$x" --force >"$tmp/out.json" 2>"$tmp/err.txt" || rc=$?
+      --repeat "$repeat" --solution "$x" --force >"$out" 2>"$err" || rc=$?
   fi
   [ "$rc" -eq 124 ] && rm -f "$x"
-  record "$b" lcplab "$2" "$3" "$rc" "$tmp/out.json" "$tmp/err.txt" "$x" live "$one"
+  printf '%s\tlcplab\t%s\t%s\t%s\t%s\t%s\t%s\tlive\t%s\n' "$b" "$2" "$3" "$rc" "$out" "$err" "$x" "$one" >>"$runs"
 }
 
-# run_peer FILE SOLVER TOL
+# run_peer FILE SOLVER TOL (a killed run leaves no JSON; an assert leaves stderr)
 run_peer() {
   b=$(basename "$1")
-  pfx=$tmp/x/$b.siconos.$3
+  nrun=$((nrun + 1))
+  out=$tmp/out/$nrun.json
+  err=$tmp/out/$nrun.err
   rc=0
   timeout -k 5 "$tlimit" "$peer" -s "$2" --tol "$3" --maxit "$maxit" --repeat "$repeat" \
-    --budget "$budget" --save-r "$pfx" "$1" >"$tmp/out.json" 2>"$tmp/err.txt" || rc=$?
+    --budget "$budget" --save-r "$tmp/x/$nrun" "$1" >"$out" 2>"$err" || rc=$?
   [ "$rc" -eq 137 ] && rc=124
-  # a killed run may leave no JSON; an assert leaves stderr
-  record "$b" siconos "$2" "$3" "$rc" "$tmp/out.json" "$tmp/err.txt" "$pfx.$2.r" live 0
+  printf '%s\tsiconos\t%s\t%s\t%s\t%s\t%s\t%s\tlive\t0\n' "$b" "$2" "$3" "$rc" "$out" "$err" "$tmp/x/$nrun.$2.r" >>"$runs"
 }
 
-# record_stored FILE SOLVER TOL: the stored sweep's line for (file, solver)
+# record_stored FILE SOLVER TOL: profile.py looks the run up in the stored sweeps
 record_stored() {
-  b=$(basename "$1")
-  python3 - "$b" "$2" "$3" "$peersrc/results/main_tol$3.jsonl" "$peersrc/results/extra_tol$3.jsonl" \
-    >"$tmp/out.json" <<'EOF'
-import json, os, sys
-b, solver, tol = sys.argv[1:4]
-hit = None
-for path in sys.argv[4:]:
-    for line in open(path):
-        try:
-            d = json.loads(line)
-        except ValueError:
-            continue
-        if os.path.basename(d.get("file", "")) == b and d.get("solver") == solver:
-            hit = d
-if hit is not None:
-    print(json.dumps(hit))
-EOF
-  if [ -s "$tmp/out.json" ]; then
-    record "$b" siconos "$2" "$3" 0 "$tmp/out.json" /dev/null "" stored 0
-  else
-    echo '{"status":"not_applicable","note":"not in the stored sweeps"}' >"$tmp/out.json"
-    record "$b" siconos "$2" "$3" 0 "$tmp/out.json" /dev/null "" stored 0
-  fi
+  printf '%s\tsiconos\t%s\t%s\t0\t\t\t\tstored\t0\n' "$(basename "$1")" "$2" "$3" >>"$runs"
 }
 
 nfiles=$(echo $files | wc -w)
@@ -339,8 +304,15 @@ for so in "$builddir/libsolvers/.libs/libsolvers.so" "$lcplab"; do
   [ -n "$blas" ] && break
 done
 
+stored=
+if [ "$mode" = stored ]; then
+  for t in $tols; do
+    stored="$stored --stored $peersrc/results/main_tol$t.jsonl --stored $peersrc/results/extra_tol$t.jsonl"
+  done
+fi
+# shellcheck disable=SC2086 # $stored: word splitting wanted (paths without blanks)
 python3 "$srcdir/experiments/profile.py" --runs "$runs" --problems "$problems" \
-  --out "$results/bench_fc3d" --norm "$norm" \
+  --out "$results/bench_fc3d" --norm "$norm" $stored \
   --meta "rev=$rev" --meta "host=$host" --meta "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
   --meta "blas=${blas:-unknown}" --meta "OPENBLAS_NUM_THREADS=1" \
   --meta "peers=$peerdesc" --meta "peers_source=$mode" \

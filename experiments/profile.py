@@ -2,21 +2,26 @@
 # profile.py -- the judge and the Dolan-More performance profile of
 # bench_fc3d.sh (`make bench-fc3d`; a benchmark, not a test).
 #
-#   python3 profile.py --runs RUNS.jsonl --problems PROBLEMS.tsv --out PREFIX
-#                      [--norm 2|inf] [--meta KEY=VALUE]...
+#   python3 profile.py --runs RUNS.tsv --problems PROBLEMS.tsv --out PREFIX
+#                      [--norm 2|inf] [--stored SWEEP.jsonl]... [--meta KEY=VALUE]...
 #
 # Inputs (written by bench_fc3d.sh):
 #   PROBLEMS.tsv  one line per problem: name <TAB> original file <TAB> the
 #                 same problem converted by `lcplab convert` to lcplab's text
 #                 format (.lcp, datasets/README.md section 7; empty if the
 #                 conversion failed).
-#   RUNS.jsonl    one JSON object per run: problem, program ("lcplab" or
-#                 "siconos"), solver, tol, exit (process exit code; 124 =
-#                 killed by timeout), out (the program's JSON line or null),
-#                 err (first stderr line), x (file of the returned x / r, one
-#                 value per line, or null), source ("live" or "stored"),
-#                 repeat_fallback (lcplab only: true when R solves would not
-#                 fit in the budget, so one solve was kept).
+#   RUNS.tsv      one line per run, tab-separated: problem, program
+#                 ("lcplab" or "siconos"), solver, tol, exit (process exit
+#                 code; 124 = killed by timeout), OUT (file holding the
+#                 program's stdout: its last line that parses as JSON is
+#                 used), ERR (its stderr: the first non-blank line is kept as
+#                 a note), X (file of the returned x / r, one value per line;
+#                 absent or empty = none), source ("live" or "stored"),
+#                 one_solve (lcplab: 1 when R solves would not fit in the
+#                 budget, so a single solve was kept).  A "stored" run has no
+#                 OUT: its line is looked up in the --stored sweeps (the
+#                 peer harness's results/*.jsonl) by file base name, solver
+#                 and tol.
 #
 # THE JUDGE (one residual function for every program, from its returned x):
 #   u = A x + b (A = W, b = q read from the .lcp; every row sum is math.fsum,
@@ -180,6 +185,18 @@ class Problem:
         return [math.fsum([Ax[k] * x[Aj[k]] for k in range(Ap[i], Ap[i + 1])] + [self.b[i]])
                 for i in range(n)]
 
+    def uscale(self, x):
+        """max_i sum_j |A_ij x_j| + |b_i|, plus max |x|: the size that rounding in u and m scales with."""
+        n = self.n
+        if self.A is not None:
+            s = max(math.fsum([abs(a * xj) for a, xj in zip(self.rows[i], x)] + [abs(self.b[i])])
+                    for i in range(n))
+        else:
+            Ap, Aj, Ax = self.Ap, self.Aj, self.Ax
+            s = max(math.fsum([abs(Ax[k] * x[Aj[k]]) for k in range(Ap[i], Ap[i + 1])] +
+                              [abs(self.b[i])]) for i in range(n))
+        return s + max(abs(v) for v in x)
+
     def judge(self, x):
         """(||m||_2, ||m||_inf) of the De Saxce natural map m at x."""
         u = self.u(x)
@@ -223,6 +240,30 @@ def read_x(path, n):
 
 
 # ---------------------------------------------------------------- helpers
+def load_json(path):
+    """The last line of a file that parses as a JSON object, or None."""
+    try:
+        lines = open(path).read().splitlines()
+    except OSError:
+        return None
+    for line in reversed(lines):
+        try:
+            d = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(d, dict):
+            return d
+    return None
+
+
+def first_line(path):
+    try:
+        with open(path) as fh:
+            return next((l.strip() for l in fh if l.strip()), "")[:300]
+    except OSError:
+        return ""
+
+
 def fnum(v):
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
@@ -261,6 +302,7 @@ def main():
     ap.add_argument("--problems", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--norm", choices=["2", "inf"], default="2")
+    ap.add_argument("--stored", action="append", default=[])
     ap.add_argument("--meta", action="append", default=[])
     a = ap.parse_args()
     other = "inf" if a.norm == "2" else "2"
@@ -298,8 +340,35 @@ def main():
     names = [p[0] for p in problems]
 
     # ---- runs
+    stored = {}
+    for path in a.stored:
+        try:
+            for line in open(path):
+                try:
+                    d = json.loads(line)
+                    key = (os.path.basename(d.get("file", "")), d.get("solver"), float(d.get("tol")))
+                except (ValueError, TypeError):
+                    continue
+                stored[key] = d
+        except OSError as e:
+            die("cannot read %s: %s" % (path, e))
+    runs = []
     try:
-        runs = [json.loads(l) for l in open(a.runs) if l.strip()]
+        for line in open(a.runs):
+            f = line.rstrip("\n").split("\t")
+            if len(f) < 10:
+                continue
+            prob, prog, solver, tol, code, outf, errf, xf, source, one = f[:10]
+            if source == "stored":
+                out = stored.get((prob, solver, float(tol)))
+                if out is None:
+                    out = {"status": "not_applicable", "note": "not in the stored sweeps"}
+            else:
+                out = load_json(outf)
+            runs.append({"problem": prob, "program": prog, "solver": solver, "tol": tol,
+                         "exit": int(code), "out": out, "err": first_line(errf),
+                         "x": xf if xf and os.path.isfile(xf) and os.path.getsize(xf) > 0 else None,
+                         "source": source, "repeat_fallback": one == "1"})
     except (OSError, ValueError) as e:
         die("cannot read %s: %s" % (a.runs, e))
 
@@ -370,15 +439,18 @@ def main():
                 m2, minf = prob.judge(x)
                 row["residual_2"] = m2 / max(1.0, prob.q2)
                 row["residual_inf"] = minf / max(1.0, prob.qinf)
-                scale = max(1.0, prob.q2)
+                # compared only well above rounding: 1e-8 x the size of the terms of u and m
+                floor = 1e-8 * prob.uscale(x)
                 if prog == "lcplab" and out:
                     ref = fnum(out.get("res_nat_inf"))
-                    if finite(ref) and max(ref, minf) > 1e-10 * scale:
-                        xcheck["lcplab"].append((abs(minf - ref) / max(ref, minf), name, r["solver"]))
+                    if finite(ref) and max(ref, minf) > floor:
+                        xcheck["lcplab"].append((abs(minf - ref) / max(ref, minf), name, r["solver"],
+                                                 r["tol"]))
                 elif out:
                     ref = fnum(out.get("res_nat_abs"))
-                    if finite(ref) and max(ref, m2) > 1e-10 * scale:
-                        xcheck["siconos"].append((abs(m2 - ref) / max(ref, m2), name, r["solver"]))
+                    if finite(ref) and max(ref, m2) > floor * math.sqrt(prob.n):
+                        xcheck["siconos"].append((abs(m2 - ref) / max(ref, m2), name, r["solver"],
+                                                  r["tol"]))
         elif has_run and prog != "lcplab" and r.get("source") == "stored" and out:
             ra, nq = fnum(out.get("res_nat_abs")), fnum(out.get("norm_q"))
             if ra is not None and nq is not None:
@@ -596,11 +668,11 @@ def main():
             ok = pct(best[0], P) >= 70.0 and pct(best[1], P) >= 95.0
             out.append("")
             out.append("**Goal line (tol %g, %s-norm): lcplab's best solver (%s) is the fastest on "
-                       "%.0f%% of the problems and solves %.0f%%** (goal >= 70%% and >= 95%%: %s)."
-                       % (tol, a.norm, best[2], pct(best[0], P), pct(best[1], P),
-                          "met" if ok else "NOT met"))
+                       "%.1f%% of the problems (%d/%d) and solves %.1f%% (%d/%d)** (goal >= 70%% and "
+                       ">= 95%%: %s)." % (tol, a.norm, best[2], pct(best[0], P), best[0], P,
+                                          pct(best[1], P), best[1], P, "met" if ok else "NOT met"))
             out.append("Virtual best lcplab (per problem the fastest lcplab solver; not one solver): "
-                       "fastest on %.0f%% (%d), solves %.0f%% (%d)." % (pct(vf, P), vf, pct(vs, P), vs))
+                       "fastest on %.1f%% (%d), solves %.1f%% (%d)." % (pct(vf, P), vf, pct(vs, P), vs))
             have_alt = all(r_["solved_alt"] is not None for r_ in rows
                            if r_["tol"] == tol and r_["residual"] is not None)
             if have_alt:
@@ -608,7 +680,7 @@ def main():
                 best2 = sorted(goal2, key=lambda g: (-g[0], -g[1], g[2]))[0]
                 out.append("")
                 out.append("Same with the %s-norm (%s): lcplab's best solver (%s) is the fastest on "
-                           "%.0f%% and solves %.0f%%; virtual best lcplab %.0f%% / %.0f%%.  Per "
+                           "%.1f%% and solves %.1f%%; virtual best lcplab %.1f%% / %.1f%%.  Per "
                            "solver (fastest on / solves): %s." % (
                                other, "lcplab's own res_rel" if other == "inf" else "FCLIB's norm",
                                best2[2], pct(best2[0], P), pct(best2[1], P), pct(vf2, P),
@@ -661,7 +733,8 @@ def main():
     out.append("")
     out.append("Relative difference between the judge's norm of the natural map and the program's "
                "(lcplab: res_nat_inf, inf-norm; Siconos harness: res_nat_abs, 2-norm, printed with 7 "
-               "digits), over runs whose residual exceeds 1e-10 max(1, ||q||_2).")
+               "digits), over runs whose residual is well above rounding: > 1e-8 s (inf-norm) or "
+               "1e-8 s sqrt(n) (2-norm), s = max_i (sum_j |W_ij x_j| + |q_i|) + max |x|.")
     out.append("")
     out.append("| program | runs compared | max rel. difference | where |")
     out.append("|---|---:|---:|---|")
@@ -669,7 +742,7 @@ def main():
         xc = xcheck[prog]
         if xc:
             m = max(xc)
-            out.append("| %s | %d | %.1e | %s %s |" % (prog, len(xc), m[0], m[1], m[2]))
+            out.append("| %s | %d | %.1e | %s %s tol %s |" % (prog, len(xc), m[0], m[1], m[2], m[3]))
         else:
             out.append("| %s | 0 | - | - |" % prog)
     notes = [(p[0], p[3]) for p in problems if p[3]]
