@@ -5,9 +5,10 @@
  * laws), mu = 0 against lemke on the normal rows, CSR = dense (and packed
  * columns), warm start and history, honest failures (max_iter, a step too
  * long for the spectrum: divergence reported, never convergence).
- * The planted generator and the independent residual are the same as in
+ * The planted generator (tst_cone_case_plant, tst_cone.c) and the independent residual are the same as in
  * test_nsgs.c (each test program stands alone). */
 #include "slv.h"
+#include "tst_cone.h"
 #include "tst_util.h"
 
 #include <gsl/gsl_rng.h>
@@ -83,133 +84,6 @@ static double own_residual(const slv_problem *p, const double *x) {
 
 /* ---- planted multi-contact problems ---------------------------------------------- */
 
-typedef struct {
-  int n, nc;
-  double *A, *b, *lo, *hi, *xs, *cmu;
-  int *rows;
-  int *Ap, *Aj; /* CSR copy of A */
-  double *Ax;
-} planted;
-
-static void planted_free(planted *P) {
-  free(P->A); free(P->b); free(P->lo); free(P->hi); free(P->xs); free(P->cmu);
-  free(P->rows); free(P->Ap); free(P->Aj); free(P->Ax);
-}
-
-/* nc contacts with mu, nbox box rows (free / LCP / box [-0.5, 0.5] in turn),
- * the box rows interleaved before the first contacts.  A = G G^T + 0.1 I:
- * sparse = 1: G has 3 nonzeros per row (A about 7 per row), else dense G.
- * Per contact (in turn): x = 0 with w in the interior of K*, x inside K
- * with w = 0, x on the boundary with w the orthogonal boundary ray of the
- * law (associated: s (mu, -d); Coulomb: (0, -s d)).  b = w* - A x*. */
-static void plant(planted *P, int nc, int nbox, double mu, slv_cone_law law, int sparse,
-                  unsigned long seed) {
-  int n = 3 * nc + nbox;
-  P->n = n; P->nc = nc;
-  P->A = calloc((size_t)n * n, sizeof(double));
-  P->b = malloc(n * sizeof(double)); P->lo = malloc(n * sizeof(double));
-  P->hi = malloc(n * sizeof(double)); P->xs = malloc(n * sizeof(double));
-  P->cmu = malloc((nc + 1) * sizeof(double)); P->rows = malloc((nc + 1) * sizeof(int));
-  double *G = calloc((size_t)n * n, sizeof(double)), *w = malloc(n * sizeof(double));
-  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-  gsl_rng_set(rng, seed);
-  for (int i = 0; i < n; i++) {
-    if (sparse) {
-      G[i + (size_t)i * n] = 1.0;
-      G[i + (size_t)((i + 1) % n) * n] = gsl_rng_uniform(rng) - 0.5;
-      G[i + (size_t)((i + 7) % n) * n] = gsl_rng_uniform(rng) - 0.5;
-    } else {
-      for (int j = 0; j < n; j++) G[i + (size_t)j * n] = (2 * gsl_rng_uniform(rng) - 1) / sqrt(n);
-    }
-  }
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++) {
-      double s = i == j ? 0.1 : 0;
-      for (int k = 0; k < n; k++) s += G[i + (size_t)k * n] * G[j + (size_t)k * n];
-      if (s != 0 || i == j) P->A[i + (size_t)j * n] = s;
-    }
-  /* layout: box row, cone, box row, cone, ... then the remaining cones/boxes */
-  int r = 0, kc = 0, kb = 0;
-  while (r < n) {
-    if (kb < nbox && (kb <= kc || kc == nc)) {
-      int t = kb % 3;
-      P->lo[r] = t == 0 ? -INFINITY : (t == 1 ? 0 : -0.5);
-      P->hi[r] = t == 0 ? INFINITY : (t == 1 ? INFINITY : 0.5);
-      double u = gsl_rng_uniform(rng);
-      if (t == 0) { P->xs[r] = 2 * u - 1; w[r] = 0; }
-      else if (t == 1) {
-        if (kb % 2) { P->xs[r] = 0; w[r] = 0.1 + u; } else { P->xs[r] = 0.1 + u; w[r] = 0; }
-      } else {
-        int s = kb % 4;
-        if (s == 0) { P->xs[r] = -0.5; w[r] = 0.1 + u; }
-        else if (s == 1) { P->xs[r] = 0.5; w[r] = -0.1 - u; }
-        else { P->xs[r] = u - 0.5; w[r] = 0; }
-      }
-      r++; kb++;
-      continue;
-    }
-    P->rows[kc] = r; P->cmu[kc] = mu;
-    P->lo[r] = P->lo[r + 1] = P->lo[r + 2] = -INFINITY;
-    P->hi[r] = P->hi[r + 1] = P->hi[r + 2] = INFINITY;
-    double ang = 6.283185307179586 * gsl_rng_uniform(rng), d1 = cos(ang), d2 = sin(ang);
-    double u = gsl_rng_uniform(rng), v = gsl_rng_uniform(rng);
-    double *x = P->xs + r, *ww = w + r;
-    switch (kc % 3) {
-      case 0: /* take-off: x = 0, mu |w_t| < w_n */
-        x[0] = x[1] = x[2] = 0;
-        ww[0] = 0.2 + u;
-        ww[1] = 0.8 * v * ww[0] / fmax(mu, 1e-300) * d1;
-        ww[2] = 0.8 * v * ww[0] / fmax(mu, 1e-300) * d2;
-        if (mu == 0) ww[1] = ww[2] = v;
-        break;
-      case 1: /* sticking: x inside K, w = 0 */
-        x[0] = 0.5 + u;
-        x[1] = 0.8 * v * mu * x[0] * d1;
-        x[2] = 0.8 * v * mu * x[0] * d2;
-        ww[0] = ww[1] = ww[2] = 0;
-        break;
-      default: /* sliding: x = r (1, mu d), w on the orthogonal boundary ray */
-        x[0] = 0.5 + u;
-        x[1] = mu * x[0] * d1;
-        x[2] = mu * x[0] * d2;
-        ww[0] = law == SLV_CONE_ASSOCIATED ? (0.2 + v) * mu : 0;
-        ww[1] = -(0.2 + v) * d1;
-        ww[2] = -(0.2 + v) * d2;
-        if (mu == 0) ww[1] = ww[2] = 0.3;
-    }
-    r += 3; kc++;
-  }
-  for (int i = 0; i < n; i++) {
-    double s = 0;
-    for (int j = 0; j < n; j++) s += P->A[i + (size_t)j * n] * P->xs[j];
-    P->b[i] = w[i] - s;
-  }
-  /* CSR copy */
-  P->Ap = malloc((n + 1) * sizeof(int));
-  int nnz = 0;
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++) nnz += P->A[i + (size_t)j * n] != 0;
-  P->Aj = malloc((nnz + 1) * sizeof(int)); P->Ax = malloc((nnz + 1) * sizeof(double));
-  nnz = 0;
-  for (int i = 0; i < n; i++) {
-    P->Ap[i] = nnz;
-    for (int j = 0; j < n; j++)
-      if (P->A[i + (size_t)j * n] != 0) { P->Aj[nnz] = j; P->Ax[nnz++] = P->A[i + (size_t)j * n]; }
-  }
-  P->Ap[n] = nnz;
-  free(G); free(w);
-  gsl_rng_free(rng);
-}
-
-static slv_problem view(const planted *P, slv_cone_law law, int csr) {
-  slv_problem p = slv_problem_empty();
-  p.n = P->n; p.b = P->b; p.lo = P->lo; p.hi = P->hi;
-  p.ncones = P->nc; p.cone_rows = P->rows; p.cone_mu = P->cmu; p.cone_law = law;
-  if (csr) { p.storage = SLV_CSR; p.Ap = P->Ap; p.Aj = P->Aj; p.Ax = P->Ax; }
-  else { p.A = P->A; p.lda = P->n; }
-  return p;
-}
-
 
 /* ---- single contacts -------------------------------------------------------------- */
 
@@ -255,13 +129,13 @@ static void test_one_contact_identity(void) {
   }
 }
 
-/* ---- planted ------------------------------------------------------------------------ */
+/* ---- tst_cone_case ------------------------------------------------------------------------ */
 
 static void solve_planted(int nc, int nbox, double mu, slv_cone_law law, int sparse,
                           unsigned long seed, double omega) {
-  planted P;
-  plant(&P, nc, nbox, mu, law, sparse, seed);
-  slv_problem p = view(&P, law, 0);
+  tst_cone_case P;
+  tst_cone_case_plant(&P, nc, nbox, mu, law, sparse, seed);
+  slv_problem p = tst_cone_case_view(&P, law, 0);
   double *x = malloc(P.n * sizeof(double)), *xg = malloc(P.n * sizeof(double));
   slv_options o = slv_options_default();
   o.tol = 1e-11; o.max_iter = 200000; o.omega = omega;
@@ -278,7 +152,7 @@ static void solve_planted(int nc, int nbox, double mu, slv_cone_law law, int spa
   CU_ASSERT_EQUAL(run_with(slv_solver_find("nsgs"), &p, &o, xg, &res), SLV_CONVERGED);
   TST_VEC_CLOSE(x, xg, P.n, 2e-8, 0);
   free(x); free(xg);
-  planted_free(&P);
+  tst_cone_case_free(&P);
 }
 
 static void test_planted_associated(void) {
@@ -298,9 +172,9 @@ static void test_planted_coulomb(void) {
 }
 
 static void test_mu_zero_is_lcp(void) {
-  planted P;
-  plant(&P, 12, 0, 0.0, SLV_CONE_ASSOCIATED, 0, 27);
-  slv_problem p = view(&P, SLV_CONE_ASSOCIATED, 0);
+  tst_cone_case P;
+  tst_cone_case_plant(&P, 12, 0, 0.0, SLV_CONE_ASSOCIATED, 0, 27);
+  slv_problem p = tst_cone_case_view(&P, SLV_CONE_ASSOCIATED, 0);
   int m = P.nc;
   double *x = malloc(P.n * sizeof(double)), *AN = malloc(m * m * sizeof(double));
   double *bN = malloc(m * sizeof(double)), *z = malloc(m * sizeof(double));
@@ -320,14 +194,14 @@ static void test_mu_zero_is_lcp(void) {
     CU_ASSERT(x[P.rows[i] + 1] == 0 && x[P.rows[i] + 2] == 0);
   }
   free(x); free(AN); free(bN); free(z);
-  planted_free(&P);
+  tst_cone_case_free(&P);
 }
 
 static void test_csr_matches_dense(void) {
   /* n = 96 >= 64 with a sparse A: the dense-stored A is packed by columns */
-  planted P;
-  plant(&P, 30, 6, 0.5, SLV_CONE_ASSOCIATED, 1, 28);
-  slv_problem d = view(&P, SLV_CONE_ASSOCIATED, 0), c = view(&P, SLV_CONE_ASSOCIATED, 1);
+  tst_cone_case P;
+  tst_cone_case_plant(&P, 30, 6, 0.5, SLV_CONE_ASSOCIATED, 1, 28);
+  slv_problem d = tst_cone_case_view(&P, SLV_CONE_ASSOCIATED, 0), c = tst_cone_case_view(&P, SLV_CONE_ASSOCIATED, 1);
   double *xd = malloc(P.n * sizeof(double)), *xc = malloc(P.n * sizeof(double));
   slv_options o = slv_options_default();
   o.tol = 1e-11; o.max_iter = 100000;
@@ -338,13 +212,13 @@ static void test_csr_matches_dense(void) {
   TST_VEC_CLOSE(xc, xd, P.n, 1e-10, 0);
   CU_ASSERT(abs(rd.iterations - rc.iterations) <= 1);
   free(xd); free(xc);
-  planted_free(&P);
+  tst_cone_case_free(&P);
 }
 
 static void test_warm_start_history(void) {
-  planted P;
-  plant(&P, 15, 3, 0.5, SLV_CONE_ASSOCIATED, 0, 29);
-  slv_problem p = view(&P, SLV_CONE_ASSOCIATED, 0);
+  tst_cone_case P;
+  tst_cone_case_plant(&P, 15, 3, 0.5, SLV_CONE_ASSOCIATED, 0, 29);
+  slv_problem p = tst_cone_case_view(&P, SLV_CONE_ASSOCIATED, 0);
   double *x = malloc(P.n * sizeof(double));
   slv_options o = slv_options_default();
   o.tol = 1e-10; o.max_iter = 100000; o.record_history = 1;
@@ -364,13 +238,13 @@ static void test_warm_start_history(void) {
   TST_VEC_CLOSE(x, P.xs, P.n, 1e-8, 0);
   slv_workspace_free(ws);
   free(x);
-  planted_free(&P);
+  tst_cone_case_free(&P);
 }
 
 static void test_honest_failures(void) {
-  planted P;
-  plant(&P, 10, 2, 0.5, SLV_CONE_ASSOCIATED, 0, 30);
-  slv_problem p = view(&P, SLV_CONE_ASSOCIATED, 0);
+  tst_cone_case P;
+  tst_cone_case_plant(&P, 10, 2, 0.5, SLV_CONE_ASSOCIATED, 0, 30);
+  slv_problem p = tst_cone_case_view(&P, SLV_CONE_ASSOCIATED, 0);
   double *x = malloc(P.n * sizeof(double));
   slv_options o = slv_options_default();
   o.max_iter = 2; o.tol = 1e-12;
@@ -385,7 +259,7 @@ static void test_honest_failures(void) {
   CU_ASSERT(st == SLV_NOT_FINITE);
   CU_ASSERT(res.iterations < 5000);
   free(x);
-  planted_free(&P);
+  tst_cone_case_free(&P);
 }
 
 int main(void) {
@@ -395,7 +269,7 @@ int main(void) {
   CU_add_test(s, "one contact, A = I: both laws", test_one_contact_identity);
   CU_add_test(s, "planted associated, agrees with nsgs", test_planted_associated);
   CU_add_test(s, "planted with free / LCP / box rows", test_planted_mixed_rows);
-  CU_add_test(s, "planted Coulomb, small mu, agrees with nsgs", test_planted_coulomb);
+  CU_add_test(s, "tst_cone_case Coulomb, small mu, agrees with nsgs", test_planted_coulomb);
   CU_add_test(s, "mu = 0 equals lemke on the normal rows", test_mu_zero_is_lcp);
   CU_add_test(s, "CSR = dense (packed columns)", test_csr_matches_dense);
   CU_add_test(s, "warm start and history", test_warm_start_history);

@@ -10,6 +10,8 @@
 
 #include <CUnit/CUnit.h>
 
+#include "slv.h"
+
 /* Add the shared cone cases to suite s, run with solver `name`. */
 void tst_cone_add_tests(CU_pSuite s, const char *name);
 
@@ -34,5 +36,21 @@ double tst_cone_natres(int n, const double *A, const double *b, const double *lo
 int tst_cone_planted(int nc, int nbox, double eps, unsigned long seed, int coulomb, int keep_A,
                      double *A, double *b, double *lo, double *hi, int *rows, double *mu,
                      double *xs);
+
+
+/* A planted multi-contact problem owned by the test (dense A and its CSR
+ * copy); see tst_cone_case_plant in tst_cone.c for the construction. */
+typedef struct {
+  int n, nc;
+  double *A, *b, *lo, *hi, *xs, *cmu;
+  int *rows;
+  int *Ap, *Aj; /* CSR copy of A */
+  double *Ax;
+} tst_cone_case;
+void tst_cone_case_plant(tst_cone_case *P, int nc, int nbox, double mu, slv_cone_law law,
+                         int sparse, unsigned long seed);
+void tst_cone_case_free(tst_cone_case *P);
+/* The problem view of P under law, dense or CSR. */
+slv_problem tst_cone_case_view(const tst_cone_case *P, slv_cone_law law, int csr);
 
 #endif
