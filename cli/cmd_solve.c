@@ -2,7 +2,7 @@
  * solver chosen by name, print one JSON object.
  *
  *     lcplab solve FILE --solver NAME [--tol T] [--max-iter N] [--repeat R]
- *                  [--omega W] [--format FMT] [--warm XFILE]
+ *                  [--omega W] [--norm inf|2] [--format FMT] [--warm XFILE]
  *                  [--solution OUT] [--force] [--history] [--json]
  *
  * The problem (sign convention w = A x + b):
@@ -28,7 +28,8 @@
  * x)), then, for a problem with Coulomb cones (kind "cone"), cone_law (the
  * law the residuals and the solver refer to: "coulomb" = De Saxce, FCLIB;
  * "associated" = CCP) and merit_fclib (FCLIB's MERIT_1, slv.h), then
- * pivots, solver_residual, time_min_s, repeat, tol, max_iter,
+ * res_rel_2 (the natural map's 2-norm over max(1, ||b||_2)), pivots,
+ * solver_residual, time_min_s, repeat, tol, norm ("inf" or "2"), max_iter,
  * omega, warm_start, format, message (only when not converged) and history
  * (only with --history).  Numbers are %.17g (times %.6g); NaN and infinities
  * are null.
@@ -65,6 +66,8 @@ static void usage(FILE *f)
           "  --tol T           converged iff res_rel <= T (T > 0; default: library's)\n"
           "  --max-iter N      iteration / pivot limit (N >= 1; default: library's)\n"
           "  --omega W         relaxation (pgs: SOR factor in (0, 2))\n"
+          "  --norm inf|2      inf (default): the test above; 2: also res_rel_2 <= T,\n"
+          "                    the 2-norm residual of Siconos and Acary et al. 2018\n"
           "  --repeat R        solve R times (1..1000000), report the median time\n"
           "  --format FMT      read FILE as FMT: siconos-lcp, siconos-mlcp, siconos-relay,\n"
           "                    siconos-fc3d, blcp, mtx, lcplab, fclib (default: auto)\n"
@@ -85,7 +88,7 @@ typedef struct solve_args {
   const char *solution;
   const char *warm;
   slv_format format;
-  int have_tol, have_max_iter, have_omega;
+  int have_tol, have_max_iter, have_omega, norm;
   double tol, omega;
   long max_iter, repeat;
   int history, force;
@@ -205,6 +208,17 @@ static int parse_args(int argc, char **argv, solve_args *a)
                   SOLVE_MAX_REPEAT, v);
         return CLI_EXIT_USAGE;
       }
+    } else if ((r = cli_option_value("solve", argc, argv, &i, "norm", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      if (strcmp(v, "inf") == 0) {
+        a->norm = SLV_NORM_INF;
+      } else if (strcmp(v, "2") == 0) {
+        a->norm = SLV_NORM_2;
+      } else {
+        cli_error("solve: --norm must be 'inf' or '2', got '%s'", v);
+        return CLI_EXIT_USAGE;
+      }
     } else if ((r = cli_option_value("solve", argc, argv, &i, "omega", &v)) != 0) {
       if (r < 0)
         return CLI_EXIT_USAGE;
@@ -288,12 +302,15 @@ static void print_json(const solve_args *a, const slv_solver *solver, const slv_
     fputs(",\"merit_fclib\":", f);
     cli_json_number(f, res->res.merit_fclib, 17);
   }
+  fputs(",\"res_rel_2\":", f);
+  cli_json_number(f, res->res.res_rel_2, 17);
   fprintf(f, ",\"pivots\":%d,\"solver_residual\":", res->pivots);
   cli_json_number(f, res->solver_residual, 17);
   fputs(",\"time_min_s\":", f);
   cli_json_number(f, t_min, 6);
   fprintf(f, ",\"repeat\":%ld,\"tol\":", a->repeat);
   cli_json_number(f, opt->tol, 17);
+  fprintf(f, ",\"norm\":\"%s\"", opt->norm == SLV_NORM_2 ? "2" : "inf");
   fprintf(f, ",\"max_iter\":%d,\"omega\":", opt->max_iter);
   cli_json_number(f, opt->omega, 17);
   fprintf(f, ",\"warm_start\":%s,\"format\":", opt->warm_start ? "true" : "false");
@@ -352,6 +369,7 @@ static int solve_run(const solve_args *a, solve_state *s)
     opt.max_iter = opt.max_pivots = (int)a->max_iter;
   if (a->have_omega)
     opt.omega = a->omega;
+  opt.norm = a->norm;
   opt.warm_start = a->warm ? 1 : 0;
   opt.record_history = a->history;
   msg[0] = '\0';

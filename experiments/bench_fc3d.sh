@@ -23,7 +23,9 @@
 #    judge (experiments/profile.py) reads W, q, mu from there;
 # 2. lcplab: every solver whose `lcplab solvers` line accepts "cone" (today
 #    nsgs, pjacobi_cone, pcg_cone, apgd), on every problem and tolerance:
-#      lcplab solve FILE --solver S --tol T --max-iter 100000 --repeat R --solution X
+#      lcplab solve FILE --solver S --tol T --max-iter 100000 --norm N --repeat R --solution X
+#    (N = the judge's norm, BENCH_FC3D_NORM: lcplab stops where the judge
+#    agrees, as the peers stop on their own 2-norm based errors)
 #    in its own process under `timeout` (BENCH_FC3D_TIMEOUT s), first with
 #    --repeat 1; when R x that time fits in BENCH_FC3D_BUDGET it is redone
 #    with --repeat R (the median of R is kept), else the single solve is
@@ -232,14 +234,14 @@ run_lcplab() {
   rc=0
   one=1
   timeout "$tlimit" "$lcplab" solve "$1" --solver "$2" --tol "$3" --max-iter "$maxit" \
-    --repeat 1 --solution "$x" --force >"$out" 2>"$err" || rc=$?
+    --norm "$norm" --repeat 1 --solution "$x" --force >"$out" 2>"$err" || rc=$?
   if { [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]; } && [ "$repeat" -gt 1 ] &&
      sed -n 's/.*"time_s":\([-+.0-9eE]*\).*/\1/p' "$out" |
        awk -v r="$repeat" -v b="$budget" 'NR == 1 {ok = ($1 * r <= b)} END {exit ok ? 0 : 1}'; then
     one=0
     rc=0
     timeout "$tlimit" "$lcplab" solve "$1" --solver "$2" --tol "$3" --max-iter "$maxit" \
-      --repeat "$repeat" --solution "$x" --force >"$out" 2>"$err" || rc=$?
+      --norm "$norm" --repeat "$repeat" --solution "$x" --force >"$out" 2>"$err" || rc=$?
   fi
   [ "$rc" -eq 124 ] && rm -f "$x"
   printf '%s\tlcplab\t%s\t%s\t%s\t%s\t%s\t%s\tlive\t%s\n' "$b" "$2" "$3" "$rc" "$out" "$err" "$x" "$one" >>"$runs"

@@ -334,7 +334,7 @@ slv_status slv_cqp_drive(slv_cqp *q, const slv_problem *p, const slv_options *op
                total, outer);
       return SLV_NOT_FINITE;
     }
-    if (r.res_rel <= opt->tol && (p->ncones == 0 || r.res_nat_inf <= opt->tol)) {
+    if (slv_met(p, opt, &r)) {
       slv_msgf(res->message, sizeof res->message, "%s: %s: %d outer iterations, %d inner", name,
                law, outer, total);
       return SLV_CONVERGED;

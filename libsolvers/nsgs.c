@@ -717,10 +717,12 @@ static void sweep(sweeper *sw, double *x, double *w) {
   }
 }
 
-/* ||natural map||_inf at the end of a sweep from the maintained w, O(n);
- * NaN if x or w is not finite.  The same formulas as residual.c. */
-static double sweep_residual(const slv_problem *p, int assoc, const double *x, const double *w) {
-  double m = 0, poison = 0;
+/* ||natural map||_inf (returned) and ||natural map||_2 (*n2) at the end of
+ * a sweep from the maintained w, O(n); NaN if x or w is not finite.  The
+ * same formulas as residual.c. */
+static double sweep_residual(const slv_problem *p, int assoc, const double *x, const double *w,
+                             double *n2) {
+  double m = 0, poison = 0, ss = 0;
   int k = 0;
   for (int i = 0; i < p->n; i++) {
     poison += (x[i] + w[i]) * 0.0; /* NaN iff x_i or w_i is NaN or Inf */
@@ -732,6 +734,7 @@ static double sweep_residual(const slv_problem *p, int assoc, const double *x, c
       for (int r = 0; r < 3; r++) {
         double d = fabs(x[i + r] - pr[r]);
         if (d > m) m = d;
+        ss += d * d;
         poison += (x[i + r] + w[i + r]) * 0.0;
       }
       i += 2;
@@ -740,12 +743,10 @@ static double sweep_residual(const slv_problem *p, int assoc, const double *x, c
     }
     double r = slv_mid_res(x[i], w[i], slv_lo_of(p, i), slv_hi_of(p, i));
     if (r > m) m = r;
+    ss += r * r;
   }
+  *n2 = sqrt(ss);
   return poison == 0.0 && isfinite(m) ? m : NAN;
-}
-
-static int met(const slv_problem *p, double res_inf, double res_rel, double tol) {
-  return res_rel <= tol && (p->ncones == 0 || res_inf <= tol);
 }
 
 static slv_status nsgs_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
@@ -763,25 +764,28 @@ static slv_status nsgs_solve(void *st, const slv_problem *p, const slv_options *
 
   slv_problem_w(p, x, w);
   slv_residuals r = slv_residual(p, x, w);
-  double scale = fmax(1.0, r.b_inf);
+  double scale = fmax(1.0, r.b_inf), scale2 = 0;
+  for (int i = 0; i < n; i++) scale2 += p->b[i] * p->b[i];
+  scale2 = fmax(1.0, sqrt(scale2));
   res->solver_residual = r.res_rel;
-  if (met(p, r.res_nat_inf, r.res_rel, opt->tol)) return SLV_CONVERGED;
+  if (slv_met(p, opt, &r)) return SLV_CONVERGED;
 
   for (int it = 1; it <= opt->max_iter; it++) {
     sweep(&sw, x, w);
     if (sw.rowform) slv_problem_w(p, x, w);
-    double ri = sweep_residual(p, sw.assoc, x, w);
+    double r2, ri = sweep_residual(p, sw.assoc, x, w, &r2);
     r.res_nat_inf = ri;
     r.res_rel = ri / scale;
+    r.res_rel_2 = r2 / scale2;
     res->iterations = it;
     if (isnan(ri)) {
       slv_msgf(res->message, sizeof res->message, "nsgs: iterate became non-finite at sweep %d",
                it);
       return SLV_NOT_FINITE;
     }
-    if (met(p, r.res_nat_inf, r.res_rel, opt->tol) || it % opt->check_every == 0) {
+    if (slv_met(p, opt, &r) || it % opt->check_every == 0) {
       /* confirm on (or drop the drift of) w recomputed exactly */
-      if (met(p, r.res_nat_inf, r.res_rel, opt->tol)) slv_problem_w(p, x, w);
+      if (slv_met(p, opt, &r)) slv_problem_w(p, x, w);
       else if (sw.blocks) w_blocks(p, s, x, w);
       else if (sw.packed) w_packed(p, s, x, w);
       else slv_problem_w(p, x, w);
@@ -789,7 +793,7 @@ static slv_status nsgs_solve(void *st, const slv_problem *p, const slv_options *
     }
     res->solver_residual = r.res_rel;
     slv_history_push(res, (double *)res->history, res->history_cap, r.res_rel);
-    if (met(p, r.res_nat_inf, r.res_rel, opt->tol)) return SLV_CONVERGED;
+    if (slv_met(p, opt, &r)) return SLV_CONVERGED;
   }
   slv_msgf(res->message, sizeof res->message,
            "nsgs: %d sweeps, res_nat_inf=%.3g res_rel=%.3g > tol=%.3g (%d local fallbacks)",

@@ -53,6 +53,10 @@ slv_status slv_options_validate(const slv_options *o, char *msg, size_t len) {
     slv_msgf(msg, len, "max_pivots=%d must be >= 0 (0 = automatic)", o->max_pivots);
     return SLV_ERR_OPTIONS;
   }
+  if (o->norm != SLV_NORM_INF && o->norm != SLV_NORM_2) {
+    slv_msgf(msg, len, "norm=%d must be SLV_NORM_INF (0) or SLV_NORM_2 (2)", o->norm);
+    return SLV_ERR_OPTIONS;
+  }
   if (o->check_every < 1) {
     slv_msgf(msg, len, "check_every=%d must be >= 1", o->check_every);
     return SLV_ERR_OPTIONS;

@@ -136,10 +136,6 @@ static double spectral_estimate(const slv_problem *p, pjc_state *s, int packed) 
   return lambda;
 }
 
-static int met(const slv_problem *p, const slv_residuals *r, double tol) {
-  return r->res_rel <= tol && (p->ncones == 0 || r->res_nat_inf <= tol);
-}
-
 static slv_status pjc_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
                             double *w, slv_result *res) {
   pjc_state *s = st;
@@ -166,7 +162,7 @@ static slv_status pjc_solve(void *st, const slv_problem *p, const slv_options *o
                "pjacobi_cone: iterate became non-finite at iteration %d (theta=%.3g)", it, theta);
       return SLV_NOT_FINITE;
     }
-    if (met(p, &r, opt->tol)) return SLV_CONVERGED;
+    if (slv_met(p, opt, &r)) return SLV_CONVERGED;
     if (it == opt->max_iter) break;
     /* every update reads only w (from the previous x) and its own x: in place */
     int k = 0;

@@ -16,6 +16,8 @@ extern const slv_solver slv_solver_direct;
 extern const slv_solver slv_solver_enum;
 extern const slv_solver slv_solver_lemke;
 extern const slv_solver slv_solver_nsgs;
+extern const slv_solver slv_solver_nsgs_newton;
+extern const slv_solver slv_solver_nsn_ac;
 extern const slv_solver slv_solver_pcg_cone;
 extern const slv_solver slv_solver_pgs;
 extern const slv_solver slv_solver_pjacobi;
@@ -29,6 +31,8 @@ static const slv_solver *const registry[] = {
     &slv_solver_dantzig,
     &slv_solver_enum,
     &slv_solver_nsgs,
+    &slv_solver_nsgs_newton,
+    &slv_solver_nsn_ac,
     &slv_solver_pjacobi_cone,
     &slv_solver_pcg_cone,
     &slv_solver_apgd,

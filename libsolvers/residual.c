@@ -15,6 +15,8 @@
  *   merit_fclib (cones only) = sqrt(sum_c |x_c - P_K(x_c - w^_c)|^2) with the
  *     De Saxce w^ always, / (1 + sqrt(||b||_2)): FCLIB's MERIT_1.
  *   res_nat_inf = ||r||_inf,   res_rel = res_nat_inf / max(1, ||b||_inf)
+ *   res_rel_2 = ||r||_2 / max(1, ||b||_2) (r over every row, cone rows by
+ *            their three components for the problem's law)
  *   compl  = sum_i |w_i^+ (x_i - lo_i)| (lo finite) + |w_i^- (hi_i - x_i)| (hi finite);
  *            cones add |x_c . w_c|
  *   infeas = max_i max(0, lo_i - x_i, x_i - hi_i); cones: max(0, |x_t| - mu x_n)
@@ -30,7 +32,7 @@ static int in_cone_rows(const slv_problem *p, int i, int *k) {
 }
 
 slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w) {
-  slv_residuals r = {0, 0, 0, 0, 0, NAN};
+  slv_residuals r = {0, 0, 0, 0, 0, 0, NAN};
   int n = p->n;
   for (int i = 0; i < n; i++)
     if (fabs(p->b[i]) > r.b_inf) r.b_inf = fabs(p->b[i]);
@@ -38,10 +40,10 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
 
   int finite = slv_all_finite(n, x) && (!w || slv_all_finite(n, w));
   if (!finite) {
-    r.res_nat_inf = r.res_rel = r.compl = r.infeas = NAN;
+    r.res_nat_inf = r.res_rel = r.res_rel_2 = r.compl = r.infeas = NAN;
     return r;
   }
-  double res = 0, compl = 0, infeas = 0, merit2 = 0;
+  double res = 0, compl = 0, infeas = 0, merit2 = 0, ss = 0;
   int k = 0;
   for (int i = 0; i < n; i++) {
     double wi = w ? w[i] : slv_row_dot(p, i, x) + p->b[i];
@@ -67,6 +69,7 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
         double ri = fmax(fabs(d0), fmax(fabs(d1), fabs(d2)));
         if (p->cone_law == (law == 0 ? SLV_CONE_COULOMB : SLV_CONE_ASSOCIATED)) {
           res = fmax(res, ri);
+          ss += d0 * d0 + d1 * d1 + d2 * d2;
           compl += fabs(x[i] * (ww[0] + s0) + x[i + 1] * ww[1] + x[i + 2] * ww[2]);
         }
       }
@@ -80,6 +83,7 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
      * cheaper than fmax/fmin, which this loop runs once per sweep) */
     double ri = slv_mid_res(x[i], wi, lo, hi);
     if (ri > res) res = ri;
+    ss += ri * ri;
     if (wi > 0 && lo > -INFINITY) compl += fabs(wi * (x[i] - lo));
     if (wi < 0 && hi < INFINITY) compl += fabs(wi * (hi - x[i]));
     if (lo - x[i] > infeas) infeas = lo - x[i];
@@ -88,6 +92,11 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
   if (!isfinite(res)) res = NAN;
   r.res_nat_inf = res;
   r.res_rel = res / fmax(1.0, r.b_inf);
+  {
+    double bn2 = 0;
+    for (int i = 0; i < n; i++) bn2 += p->b[i] * p->b[i];
+    r.res_rel_2 = isnan(res) ? NAN : sqrt(ss) / fmax(1.0, sqrt(bn2));
+  }
   r.compl = compl;
   r.infeas = fmax(0.0, infeas);
   if (p->ncones > 0) {

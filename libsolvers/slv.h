@@ -120,6 +120,8 @@ typedef struct slv_residuals {
   double res_nat_inf; /* || mid(x - hi, w, x - lo) ||_inf, findex bounds at x; cone rows:
                          x_c - P_K(x_c - w^_c) for p->cone_law (w^ = w for associated) */
   double res_rel;     /* res_nat_inf / max(1, ||b||_inf) */
+  double res_rel_2;   /* the same natural map in the 2-norm: ||r||_2 / max(1, ||b||_2) (the
+                         measure of Siconos' solvers and of acary2018's profiles) */
   double compl;       /* sum_i w_i^+ (x_i - lo_i) + w_i^- (hi_i - x_i), finite bounds;
                          cones: + sum_c |x_c . w^_c| */
   double infeas;      /* max_i max(0, lo_i - x_i, x_i - hi_i); cones: max(0, |x_t| - mu x_n) */
@@ -136,10 +138,14 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
 /* ---- options: named fields, only from slv_options_default() ------------- */
 typedef void (*slv_log_fn)(void *ctx, const char *line);
 
+enum { SLV_NORM_INF = 0, SLV_NORM_2 = 2 };
+
 typedef struct slv_options {
   int max_iter;        /* sweeps (iterative) or pivots (pivoting); default 1000 */
   double tol;          /* converged iff res_rel <= tol, and, with cones, also the absolute
                           res_nat_inf <= tol; default 1e-8 */
+  int norm;            /* SLV_NORM_INF (default): the test above; SLV_NORM_2: also
+                          res_rel_2 <= tol (to stop where a 2-norm judge agrees) */
   double omega;        /* pgs: SOR relaxation in (0, 2); default 1 */
   double damping;      /* pjacobi: step scale; 0 = automatic (1 / lambda_max of D^-1/2 A D^-1/2) */
   double pivot_tol;    /* relative zero-pivot threshold, default 1e-13: direct compares a

@@ -97,4 +97,39 @@ int slv_all_finite(int n, const double *x);
  * alias v. */
 void slv_cone_project(double mu, const double *v, double *out);
 
+/* The library's convergence test (slv.h, slv_options.tol and .norm) on
+ * measures a solver has at hand: res_inf = ||r||_inf, rel = res_inf /
+ * max(1, ||b||_inf), rel2 = ||r||_2 / max(1, ||b||_2). */
+static inline int slv_met_norms(const slv_problem *p, const slv_options *opt, double res_inf,
+                                double rel, double rel2) {
+  return rel <= opt->tol && (p->ncones == 0 || res_inf <= opt->tol) &&
+         (opt->norm != SLV_NORM_2 || rel2 <= opt->tol);
+}
+static inline int slv_met(const slv_problem *p, const slv_options *opt, const slv_residuals *r) {
+  return slv_met_norms(p, opt, r->res_nat_inf, r->res_rel, r->res_rel_2);
+}
+
+/* The nonsmooth Newton core of nsn_ac.c (Alart-Curnier, dense LU), shared
+ * with the nsgs_newton hybrid.  All buffers are allocated by slv_nsn_init
+ * for n <= n_max (n_max^2 doubles for the Newton matrix). */
+typedef struct slv_nsn {
+  int n_max;
+  double *H;     /* Newton matrix, then its LU, n_max^2 */
+  int *ipiv;     /* n_max */
+  double *buf;   /* 15 n_max doubles, cut into the vectors below */
+  double *phi, *phit, *d, *Ad, *xt, *wt, *xbest, *wbest, *rho;
+  double *ar, *bu; /* 3 per row: Jacobian rows dPhi/dx|_w, dPhi/dw|_x over the row's block */
+  int *blk0, *bw;  /* per row: first column and width (3 cone, 1 box) of its block */
+} slv_nsn;
+slv_status slv_nsn_init(slv_nsn *s, int n_max);
+void slv_nsn_free(slv_nsn *s);
+/* Up to max_it Newton iterations from x, with w = A x + b on entry; on
+ * return w = A x + b again.  Adds the iterations done to *iters, pushes
+ * res_rel per iteration into res's history and sets res->solver_residual;
+ * SLV_CONVERGED (the library's test, confirmed on an exact w) or, with x the
+ * best iterate seen, SLV_MAX_ITER / SLV_STAGNATED / SLV_BREAKDOWN /
+ * SLV_NOT_FINITE (message in res). */
+slv_status slv_nsn_run(slv_nsn *s, const slv_problem *p, const slv_options *opt, int max_it,
+                       double *x, double *w, slv_result *res, int *iters);
+
 #endif /* SLV_INTERNAL_H */

@@ -135,6 +135,12 @@ slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options 
     slv_msgf(res->message, sizeof res->message,
              "%s stopped on its own test but the absolute res_nat_inf=%.3g > tol=%.3g",
              ws->solver->name, res->res.res_nat_inf, opt->tol);
+  } else if (st == SLV_CONVERGED && opt->norm == SLV_NORM_2 &&
+             !(res->res.res_rel_2 <= opt->tol)) {
+    res->status = SLV_STAGNATED;
+    slv_msgf(res->message, sizeof res->message,
+             "%s stopped on its own test but res_rel_2=%.3g > tol=%.3g (norm 2 asked)",
+             ws->solver->name, res->res.res_rel_2, opt->tol);
   } else if (st > 0 && !finite && st != SLV_NOT_FINITE) {
     /* keep the solver's verdict but say what the iterate is */
     size_t l = strlen(res->message);

@@ -332,6 +332,9 @@ for bad in 0 1000001 two; do
   expect_err "bad --repeat '$bad'" "--repeat" solve "$T/sym.dat" --solver pgs --repeat "$bad"
 done
 expect_err "bad --omega" "--omega" solve "$T/sym.dat" --solver pgs --omega x
+for bad in 1 3 two ''; do
+  expect_err "bad --norm '$bad'" "--norm" solve "$T/sym.dat" --solver pgs --norm "$bad"
+done
 
 # ---- --solution never overwrites without --force -------------------------------------------
 printf 'keep me\n' >"$T/exists.x"

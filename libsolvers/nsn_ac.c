@@ -1,0 +1,459 @@
+/* nsn_ac.c -- nonsmooth (semismooth) Newton on the Alart-Curnier function
+ * for the Coulomb friction problem, with a line search on ||Phi||^2 / 2.
+ *
+ * Problem (slv.h): w = A x + b; cone rows in triples c = (n, t1, t2) with the
+ * Coulomb law K ∋ x_c ⊥ w^_c ∈ K*, w^_c = w_c + (mu |w_t|, 0, 0) (De Saxce);
+ * other rows are box rows lo <= x_i <= hi_i (free rows lo = -inf, hi = +inf).
+ *
+ * Alart-Curnier function (refs.bib: alart1991; acary2018 sec. 4.3; Siconos'
+ * FC3D_NSN_AC), per contact with a scalar rho_c > 0:
+ *     a_n = x_n - rho w_n,            Phi_n = x_n - max(0, a_n)
+ *     a_t = x_t - rho w_t,  R = mu max(0, a_n),
+ *                                     Phi_t = x_t - P_D(R)(a_t)
+ * with P_D(R) the projection on the disk of radius R.  Phi_c = 0 holds iff
+ * x_c satisfies Coulomb's law with velocity w_c (the same solutions as the
+ * De Saxce formulation the library measures).  Box rows:
+ *     Phi_i = x_i - mid(lo_i, hi_i, x_i - rho_i w_i).
+ * Phi(x) is piecewise smooth in x (w = A x + b); one element of its
+ * generalized Jacobian is dPhi/dx = Ar + Bu A, Ar = dPhi/dx|_w and
+ * Bu = dPhi/dw|_x block diagonal (3x3 per contact, 1x1 per box row):
+ *   normal, a_n > 0:   Phi_n = rho w_n           Bu(n,n) = rho
+ *            else:     Phi_n = x_n               Ar(n,n) = 1
+ *   stick, R > 0 and |a_t| <= R:  Phi_t = rho w_t     Bu(t,t) = rho I
+ *   slide (else), nh = a_t / |a_t|, P = (I - nh nh') / |a_t|:
+ *     Phi_t = x_t - R nh
+ *     Ar(t,t) = I - R P,  Ar(t,n) = -mu [a_n > 0] nh
+ *     Bu(t,t) = R rho P,  Bu(t,n) = mu rho [a_n > 0] nh
+ *   (a_t = 0 with R = 0 is a separated contact: Phi_t = x_t, Ar(t,t) = I);
+ *   box row strictly inside its bounds: Bu = rho_i, else Ar = 1.
+ * rho_c = 1 / (a Gershgorin bound on the largest eigenvalue of the contact's
+ * diagonal block A_cc), rho_i = 1 / A_ii; they scale Phi, not its zeros.
+ *
+ * Iteration: H = Ar + Bu (A + sigma I), assembled dense (column-major,
+ * n^2), factored by LU (LAPACKE dgetrf, partial pivoting; H is not
+ * symmetric), d = -H^-1 Phi.  sigma (per row sigma_i = tau / rho_i, tau =
+ * min(1e-2, ||Phi||_2)) is a proximal / Levenberg-Marquardt regularisation:
+ * Ar + Bu (A + sigma I) is the Jacobian of Phi(x, w + sigma (x - x_k)) at
+ * x_k, the AC function of the proximal problem (W + sigma I, q - sigma x_k)
+ * of Siconos' FC3D_PROX.  Contact matrices W = H M^-1 H' are singular as
+ * soon as the contacts outnumber the bodies' degrees of freedom; on sticking
+ * contacts the plain Newton matrix (rows rho W) is then singular, and the
+ * plain iteration stagnated on 8 of the 39 shared FC3D problems (Capsules,
+ * KaplasTower, BoxesStack, PerioBox, ...) where this one converges; tau -> 0
+ * with Phi keeps the local superlinear rate.
+ * Line search (Armijo on theta = ||Phi||^2 / 2, whose directional
+ * derivative along the Newton direction is -2 theta where Phi is
+ * differentiable): t = 1, 1/2, ..., 2^-10 until theta(x + t d) <= (1 - 2e-4
+ * t) theta(x); w is updated as w + t A d (one product per iteration).  When
+ * no t passes, the full step is taken anyway (Siconos' NSN_AC runs without
+ * a line search by default, and the AC merit has kinks where Armijo fails
+ * although the step is good); after NSN_MAX_NONMONO such steps in a row
+ * without a new best residual, the solver stops at SLV_STAGNATED with the
+ * best iterate.  A singular H is regularised by 1e-10 * max|H| (then 1e-6)
+ * on its diagonal; if that fails too: SLV_BREAKDOWN.
+ *
+ * Cost per iteration: O(n^2) to assemble H and update w, (2/3) n^3 for LU.
+ * The dense H needs n_max^2 doubles at init: max_n = 6000 (288 MB).
+ *
+ * Stopping test: the library's (res_rel <= tol, and res_nat_inf <= tol with
+ * cones) on the De Saxce natural map, confirmed on w = A x + b recomputed
+ * exactly.  Only the Coulomb law (SLV_ERR_UNSUPPORTED for the associated
+ * one: use pcg_cone / apgd, whose QP it is) and no findex rows (caps).
+ * Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_STAGNATED, SLV_BREAKDOWN,
+ * SLV_NOT_FINITE, SLV_ERR_UNSUPPORTED.  Reads opt->max_iter (Newton
+ * iterations), tol, record_history.
+ *
+ * The Newton core (slv_nsn_*) is also used by the nsgs_newton hybrid.
+ */
+#include "slv_internal.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+  NSN_HALVINGS = 10,   /* line search: smallest step 2^-10 */
+  NSN_MAX_NONMONO = 8  /* full steps without a new best residual before giving up */
+};
+#define NSN_ARMIJO 1e-4
+#define NSN_TAU_MAX 1e-2 /* proximal regularisation: tau = min(NSN_TAU_MAX, ||Phi||_2) */
+
+void slv_nsn_free(slv_nsn *s) {
+  free(s->H);
+  free(s->ipiv);
+  free(s->buf);
+  free(s->blk0);
+  memset(s, 0, sizeof *s);
+}
+
+slv_status slv_nsn_init(slv_nsn *s, int n_max) {
+  size_t m = (size_t)(n_max > 0 ? n_max : 1);
+  memset(s, 0, sizeof *s);
+  s->n_max = n_max;
+  s->H = malloc(m * m * sizeof *s->H);
+  s->ipiv = malloc(m * sizeof *s->ipiv);
+  s->buf = malloc(15 * m * sizeof *s->buf);
+  s->blk0 = malloc(2 * m * sizeof *s->blk0);
+  if (!s->H || !s->ipiv || !s->buf || !s->blk0) {
+    slv_nsn_free(s);
+    return SLV_ERR_NOMEM;
+  }
+  double *q = s->buf;
+  s->phi = q;
+  s->d = q + m;
+  s->Ad = q + 2 * m;
+  s->xt = q + 3 * m;
+  s->wt = q + 4 * m;
+  s->xbest = q + 5 * m;
+  s->wbest = q + 6 * m;
+  s->rho = q + 7 * m;
+  s->ar = q + 8 * m; /* 3 per row */
+  s->bu = q + 11 * m; /* 3 per row */
+  s->bw = s->blk0 + m;
+  /* q + 14 m: spare row buffer (phi of a trial point) */
+  s->phit = q + 14 * m;
+  return SLV_CONVERGED;
+}
+
+/* A(i, j), dense or CSR (a row scan: setup only). */
+static double nsn_at(const slv_problem *p, int i, int j) {
+  if (p->storage == SLV_DENSE) return p->A[i + (size_t)j * p->lda];
+  for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++)
+    if (p->Aj[k] == j) return p->Ax[k];
+  return 0.0;
+}
+
+/* Row structure (blk0, bw) and the scalings rho, once per solve. */
+static void nsn_setup(slv_nsn *s, const slv_problem *p) {
+  int k = 0;
+  for (int i = 0; i < p->n; i++) {
+    if (k < p->ncones && p->cone_rows[k] == i) {
+      /* Gershgorin: lambda_max(A_cc) <= max_r sum_c |A_cc(r, c)| */
+      double g = 0;
+      for (int r = 0; r < 3; r++) {
+        double sum = 0;
+        for (int c = 0; c < 3; c++) sum += fabs(nsn_at(p, i + r, i + c));
+        if (sum > g) g = sum;
+      }
+      double rho = g > 0 ? 1.0 / g : 1.0;
+      for (int r = 0; r < 3; r++) {
+        s->blk0[i + r] = i;
+        s->bw[i + r] = 3;
+        s->rho[i + r] = rho;
+      }
+      i += 2;
+      k++;
+      continue;
+    }
+    double d = slv_diag(p, i);
+    s->blk0[i] = i;
+    s->bw[i] = 1;
+    s->rho[i] = d > 0 ? 1.0 / d : 1.0;
+  }
+}
+
+/* Phi at (x, w) into phi; with jac, also the rows of Ar and Bu (3 entries
+ * per row over the row's block columns blk0 .. blk0 + bw - 1).  Returns
+ * theta = ||Phi||^2 / 2 (NaN if anything is not finite). */
+static double nsn_phi(const slv_nsn *s, const slv_problem *p, const double *x, const double *w,
+                      double *phi, int jac) {
+  double th = 0, poison = 0;
+  double *ar = s->ar, *bu = s->bu;
+  int k = 0;
+  for (int i = 0; i < p->n; i++) {
+    double rho = s->rho[i];
+    if (k < p->ncones && p->cone_rows[k] == i) {
+      double mu = p->cone_mu[k];
+      double an = x[i] - rho * w[i];
+      double at1 = x[i + 1] - rho * w[i + 1], at2 = x[i + 2] - rho * w[i + 2];
+      double na = sqrt(at1 * at1 + at2 * at2);
+      double R = an > 0 ? mu * an : 0.0;
+      if (jac) memset(ar + 3 * i, 0, 9 * sizeof *ar), memset(bu + 3 * i, 0, 9 * sizeof *bu);
+      if (an > 0) {
+        phi[i] = rho * w[i];
+        if (jac) bu[3 * i] = rho;
+      } else {
+        phi[i] = x[i];
+        if (jac) ar[3 * i] = 1;
+      }
+      if (R > 0 && na <= R) { /* stick */
+        phi[i + 1] = rho * w[i + 1];
+        phi[i + 2] = rho * w[i + 2];
+        if (jac) {
+          bu[3 * (i + 1) + 1] = rho;
+          bu[3 * (i + 2) + 2] = rho;
+        }
+      } else if (na > 0) { /* slide (or R = 0 with a_t != 0) */
+        double n1 = at1 / na, n2 = at2 / na;
+        phi[i + 1] = x[i + 1] - R * n1;
+        phi[i + 2] = x[i + 2] - R * n2;
+        if (jac) {
+          double P11 = (1 - n1 * n1) / na, P12 = -n1 * n2 / na, P22 = (1 - n2 * n2) / na;
+          double g = an > 0 ? mu : 0.0;
+          double *a1 = ar + 3 * (i + 1), *a2 = ar + 3 * (i + 2);
+          double *b1 = bu + 3 * (i + 1), *b2 = bu + 3 * (i + 2);
+          a1[0] = -g * n1, a1[1] = 1 - R * P11, a1[2] = -R * P12;
+          a2[0] = -g * n2, a2[1] = -R * P12, a2[2] = 1 - R * P22;
+          b1[0] = g * rho * n1, b1[1] = R * rho * P11, b1[2] = R * rho * P12;
+          b2[0] = g * rho * n2, b2[1] = R * rho * P12, b2[2] = R * rho * P22;
+        }
+      } else { /* a_t = 0 and R = 0: separated */
+        phi[i + 1] = x[i + 1];
+        phi[i + 2] = x[i + 2];
+        if (jac) {
+          ar[3 * (i + 1) + 1] = 1;
+          ar[3 * (i + 2) + 2] = 1;
+        }
+      }
+      for (int r = 0; r < 3; r++) {
+        th += phi[i + r] * phi[i + r];
+        poison += (x[i + r] + w[i + r]) * 0.0;
+      }
+      i += 2;
+      k++;
+      continue;
+    }
+    double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i), a = x[i] - rho * w[i];
+    int inside = a > lo && a < hi;
+    phi[i] = inside ? rho * w[i] : x[i] - (a <= lo ? lo : hi);
+    if (jac) {
+      ar[3 * i] = inside ? 0.0 : 1.0;
+      bu[3 * i] = inside ? rho : 0.0;
+      ar[3 * i + 1] = ar[3 * i + 2] = bu[3 * i + 1] = bu[3 * i + 2] = 0;
+    }
+    th += phi[i] * phi[i];
+    poison += (x[i] + w[i]) * 0.0;
+  }
+  return poison == 0.0 && isfinite(th) ? 0.5 * th : NAN;
+}
+
+/* H = Ar + Bu (A + sigma_i I) (+ delta I), column-major n x n, with
+ * sigma_i = tau / rho_i (the proximal regularisation, see the header). */
+static void nsn_build_H(const slv_nsn *s, const slv_problem *p, double tau, double delta) {
+  int n = p->n;
+  double *H = s->H;
+  const double *ar = s->ar, *bu = s->bu;
+  if (p->storage == SLV_DENSE) {
+    for (int j = 0; j < n; j++) {
+      const double *a = p->A + (size_t)j * p->lda;
+      double *h = H + (size_t)j * n;
+      for (int i = 0; i < n; i++) {
+        int b0 = s->blk0[i];
+        const double *u = bu + 3 * i;
+        h[i] = s->bw[i] == 3 ? u[0] * a[b0] + u[1] * a[b0 + 1] + u[2] * a[b0 + 2] : u[0] * a[b0];
+      }
+    }
+  } else {
+    memset(H, 0, (size_t)n * n * sizeof *H);
+    for (int kr = 0; kr < n; kr++) {
+      int b0 = s->blk0[kr], bw = s->bw[kr];
+      for (int e = p->Ap[kr]; e < p->Ap[kr + 1]; e++) {
+        double v = p->Ax[e];
+        double *h = H + (size_t)p->Aj[e] * n;
+        for (int i = b0; i < b0 + bw; i++) h[i] += bu[3 * i + (kr - b0)] * v;
+      }
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    int b0 = s->blk0[i];
+    double sg = tau / s->rho[i];
+    for (int c = 0; c < s->bw[i]; c++)
+      H[i + (size_t)(b0 + c) * n] += ar[3 * i + c] + sg * bu[3 * i + c];
+    H[i + (size_t)i * n] += delta;
+  }
+}
+
+/* y = A v */
+static void nsn_Av(const slv_problem *p, const double *v, double *y) {
+  int n = p->n;
+  if (p->storage == SLV_DENSE) {
+    cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, p->A, p->lda, v, 1, 0.0, y, 1);
+    return;
+  }
+  for (int i = 0; i < n; i++) {
+    double t = 0;
+    for (int e = p->Ap[i]; e < p->Ap[i + 1]; e++) t += p->Ax[e] * v[p->Aj[e]];
+    y[i] = t;
+  }
+}
+
+/* The library's natural-map residual (De Saxce for cones) at (x, w), inf-
+ * and 2-norm, O(n): the formulas of residual.c. */
+static void nsn_res(const slv_problem *p, const double *x, const double *w, double *rinf,
+                    double *r2) {
+  double m = 0, s2 = 0;
+  int k = 0;
+  for (int i = 0; i < p->n; i++) {
+    if (k < p->ncones && p->cone_rows[k] == i) {
+      double mu = p->cone_mu[k];
+      double sh = mu * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]);
+      double v[3] = {x[i] - (w[i] + sh), x[i + 1] - w[i + 1], x[i + 2] - w[i + 2]}, pr[3];
+      slv_cone_project(mu, v, pr);
+      for (int r = 0; r < 3; r++) {
+        double d = fabs(x[i + r] - pr[r]);
+        if (d > m || isnan(d)) m = d;
+        s2 += d * d;
+      }
+      i += 2;
+      k++;
+      continue;
+    }
+    double d = slv_mid_res(x[i], w[i], slv_lo_of(p, i), slv_hi_of(p, i));
+    if (d > m || isnan(d)) m = d;
+    s2 += d * d;
+  }
+  *rinf = m;
+  *r2 = sqrt(s2);
+}
+
+slv_status slv_nsn_run(slv_nsn *s, const slv_problem *p, const slv_options *opt, int max_it,
+                       double *x, double *w, slv_result *res, int *iters) {
+  int n = p->n;
+  if (p->cone_law == SLV_CONE_ASSOCIATED && p->ncones > 0) {
+    slv_msgf(res->message, sizeof res->message,
+             "nsn_ac: solves the Coulomb law only (Alart-Curnier); the associated cone is a QP: "
+             "use pcg_cone or apgd");
+    return SLV_ERR_UNSUPPORTED;
+  }
+  nsn_setup(s, p);
+  double bscale = 1.0, b2 = 0;
+  for (int i = 0; i < n; i++) {
+    if (fabs(p->b[i]) > bscale) bscale = fabs(p->b[i]);
+    b2 += p->b[i] * p->b[i];
+  }
+  double b2scale = fmax(1.0, sqrt(b2));
+  double rinf, r2, best;
+  nsn_res(p, x, w, &rinf, &r2);
+  best = rinf / bscale;
+  memcpy(s->xbest, x, (size_t)n * sizeof *x);
+  memcpy(s->wbest, w, (size_t)n * sizeof *w);
+  int nonmono = 0, ok = 0;
+  slv_status st = SLV_MAX_ITER;
+  for (int it = 1; it <= max_it; it++) {
+    double th = nsn_phi(s, p, x, w, s->phi, 1);
+    if (isnan(th)) {
+      slv_msgf(res->message, sizeof res->message, "nsn_ac: iterate became non-finite");
+      st = SLV_NOT_FINITE;
+      break;
+    }
+    /* Newton direction: (Ar + Bu A) d = -Phi, with a regularisation only
+     * when the LU meets an exactly singular pivot. */
+    int info = 0;
+    double delta = 0;
+    double tau = fmin(NSN_TAU_MAX, sqrt(2.0 * th));
+    for (int attempt = 0; attempt < 3; attempt++) {
+      nsn_build_H(s, p, tau, delta);
+      info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, s->H, n, s->ipiv);
+      if (info == 0) break;
+      double hmax = 0;
+      nsn_build_H(s, p, tau, 0.0);
+      for (size_t e = 0; e < (size_t)n * n; e++)
+        if (fabs(s->H[e]) > hmax) hmax = fabs(s->H[e]);
+      delta = (attempt == 0 ? 1e-10 : 1e-6) * (hmax > 0 ? hmax : 1.0);
+    }
+    if (info != 0) {
+      slv_msgf(res->message, sizeof res->message,
+               "nsn_ac: Newton matrix singular (LU pivot %d) even regularised", info);
+      st = SLV_BREAKDOWN;
+      break;
+    }
+    for (int i = 0; i < n; i++) s->d[i] = -s->phi[i];
+    LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, 1, s->H, n, s->ipiv, s->d, n);
+    nsn_Av(p, s->d, s->Ad);
+    /* Armijo backtracking on theta; full step if none passes */
+    double t = 1.0;
+    int accepted = 0;
+    for (int h = 0; h <= NSN_HALVINGS; h++, t *= 0.5) {
+      for (int i = 0; i < n; i++) {
+        s->xt[i] = x[i] + t * s->d[i];
+        s->wt[i] = w[i] + t * s->Ad[i];
+      }
+      double tht = nsn_phi(s, p, s->xt, s->wt, s->phit, 0);
+      if (tht <= (1.0 - 2.0 * NSN_ARMIJO * t) * th) {
+        accepted = 1;
+        break;
+      }
+    }
+    if (!accepted) {
+      for (int i = 0; i < n; i++) {
+        s->xt[i] = x[i] + s->d[i];
+        s->wt[i] = w[i] + s->Ad[i];
+      }
+    }
+    memcpy(x, s->xt, (size_t)n * sizeof *x);
+    memcpy(w, s->wt, (size_t)n * sizeof *w);
+    *iters += 1;
+    nsn_res(p, x, w, &rinf, &r2);
+    if (isnan(rinf)) {
+      slv_msgf(res->message, sizeof res->message, "nsn_ac: iterate became non-finite");
+      st = SLV_NOT_FINITE;
+      break;
+    }
+    if (slv_met_norms(p, opt, rinf, rinf / bscale, r2 / b2scale)) {
+      /* confirm on w recomputed exactly (drops the drift of w + t A d) */
+      slv_problem_w(p, x, w);
+      nsn_res(p, x, w, &rinf, &r2);
+      if (slv_met_norms(p, opt, rinf, rinf / bscale, r2 / b2scale)) {
+        ok = 1;
+        res->solver_residual = rinf / bscale;
+        slv_history_push(res, (double *)res->history, res->history_cap, rinf / bscale);
+        break;
+      }
+    }
+    res->solver_residual = rinf / bscale;
+    slv_history_push(res, (double *)res->history, res->history_cap, rinf / bscale);
+    if (rinf / bscale < best) {
+      best = rinf / bscale;
+      memcpy(s->xbest, x, (size_t)n * sizeof *x);
+      memcpy(s->wbest, w, (size_t)n * sizeof *w);
+      nonmono = 0;
+    } else if (!accepted && ++nonmono >= NSN_MAX_NONMONO) {
+      st = SLV_STAGNATED;
+      slv_msgf(res->message, sizeof res->message,
+               "nsn_ac: %d full steps without progress; best res_rel=%.3g", NSN_MAX_NONMONO, best);
+      break;
+    }
+  }
+  if (ok) return SLV_CONVERGED;
+  /* leave the best iterate, with its exact w */
+  memcpy(x, s->xbest, (size_t)n * sizeof *x);
+  slv_problem_w(p, x, w);
+  if (st == SLV_MAX_ITER)
+    slv_msgf(res->message, sizeof res->message,
+             "nsn_ac: %d Newton iterations, best res_rel=%.3g > tol=%.3g", max_it, best, opt->tol);
+  return st;
+}
+
+/* ---- the registered solver -------------------------------------------------- */
+
+static slv_status nsn_init(void *st, int n_max, const slv_options *opt) {
+  (void)opt;
+  return slv_nsn_init(st, n_max);
+}
+
+static void nsn_free(void *st) { slv_nsn_free(st); }
+
+static slv_status nsn_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
+                            double *w, slv_result *res) {
+  slv_problem_w(p, x, w);
+  slv_residuals r = slv_residual(p, x, w);
+  res->solver_residual = r.res_rel;
+  if (slv_met(p, opt, &r)) return SLV_CONVERGED;
+  int it = 0;
+  slv_status s = slv_nsn_run(st, p, opt, opt->max_iter, x, w, res, &it);
+  res->iterations = it;
+  return s;
+}
+
+const slv_solver slv_solver_nsn_ac = {
+    .name = "nsn_ac",
+    .summary = "nonsmooth Newton on the Alart-Curnier function, dense LU, line search (Coulomb)",
+    .cite = "alart1991",
+    .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
+    .max_n = 6000,
+    .state_size = sizeof(slv_nsn),
+    .init = nsn_init,
+    .free = nsn_free,
+    .solve = nsn_solve,
+};

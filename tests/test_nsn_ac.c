@@ -1,0 +1,349 @@
+/* test_nsn_ac.c -- the Alart-Curnier nonsmooth Newton (nsn_ac) and the
+ * NSGS-then-Newton hybrid (nsgs_newton), on the Coulomb law:
+ *   - planted multi-contact problems (tst_cone_case: sticking, sliding,
+ *     separated contacts, mixed with box and free rows), dense and CSR;
+ *   - a rank-deficient W = J M^-1 J' (more contact rows than body degrees of
+ *     freedom, the normal case of contact dynamics, where the plain Newton
+ *     matrix is singular on sticking contacts), planted;
+ *   - Newton's local rate: from a cold start on a small planted problem it
+ *     reaches 1e-12 within 20 iterations;
+ *   - the 2-norm stopping test (opt.norm = SLV_NORM_2) checked against an
+ *     independent 2-norm;
+ *   - refusals: the associated law, findex rows;
+ *   - the Siconos FC3D files on which Siconos' NSGS is expected to pass
+ *     (datasets README: collections dc1, dc2, fclib_1), solved to 1e-8 by
+ *     nsgs_newton, judged by the test's own residual.
+ * Residuals are recomputed here (tst_cone_natres: the test's own cone
+ * projection, w in long double), never taken from the library. */
+#include "slv.h"
+#include "slv_io.h"
+#include "tst_cone.h"
+#include "tst_util.h"
+
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const SOLVERS[] = {"nsn_ac", "nsgs_newton", NULL};
+
+static slv_status run(const char *name, const slv_problem *p, const slv_options *o, double *x,
+                      slv_result *res) {
+  const slv_solver *s = slv_solver_find(name);
+  slv_workspace *ws = NULL;
+  if (!s || slv_workspace_new(s, p->n, o, &ws)) return SLV_ERR_NOMEM;
+  slv_status st = slv_solve(ws, p, o, x, NULL, res);
+  slv_workspace_free(ws);
+  return st;
+}
+
+/* dense copy of a problem's A (dense or CSR), n x n column-major */
+static double *dense_of(const slv_problem *p) {
+  int n = p->n;
+  double *A = calloc((size_t)n * n + 1, sizeof *A);
+  for (int i = 0; i < n; i++) {
+    if (p->storage == SLV_CSR) {
+      for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) A[i + (size_t)p->Aj[k] * n] = p->Ax[k];
+    } else {
+      for (int j = 0; j < n; j++) A[i + (size_t)j * n] = p->A[i + (size_t)j * p->lda];
+    }
+  }
+  return A;
+}
+
+static double own_res(const slv_problem *p, const double *x) {
+  double *A = dense_of(p);
+  double r = tst_cone_natres(p->n, A, p->b, p->lo, p->hi, p->ncones, p->cone_rows, p->cone_mu,
+                             p->cone_law == SLV_CONE_COULOMB, x);
+  free(A);
+  return r;
+}
+
+/* ---- planted problems ------------------------------------------------------- */
+
+static void planted(int nc, int nbox, double mu, int csr, unsigned long seed) {
+  tst_cone_case P;
+  tst_cone_case_plant(&P, nc, nbox, mu, SLV_CONE_COULOMB, 0, seed);
+  slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, csr);
+  double *x = malloc((size_t)P.n * sizeof *x);
+  for (int s = 0; SOLVERS[s]; s++) {
+    slv_options o = slv_options_default();
+    o.tol = 1e-11;
+    o.max_iter = 20000;
+    slv_result res;
+    slv_status st = run(SOLVERS[s], &p, &o, x, &res);
+    if (st != SLV_CONVERGED)
+      fprintf(stderr, "%s nc=%d nbox=%d csr=%d: %s (%s)\n", SOLVERS[s], nc, nbox, csr,
+              slv_status_str(st), res.message);
+    CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+    CU_ASSERT(own_res(&p, x) <= 1.01e-11 * fmax(1.0, res.res.b_inf));
+    /* small mu and a well-conditioned A: the planted solution is the one */
+    double dx = 0;
+    for (int i = 0; i < P.n; i++) dx = fmax(dx, fabs(x[i] - P.xs[i]));
+    CU_ASSERT(dx <= 1e-8);
+  }
+  free(x);
+  tst_cone_case_free(&P);
+}
+
+static void test_planted(void) {
+  planted(12, 0, 0.3, 0, 11);
+  planted(12, 5, 0.3, 0, 12);
+  planted(20, 4, 0.5, 1, 13);
+}
+
+/* W = J M^-1 J' for nb bodies and nc contacts between random pairs (3 rows
+ * per contact, random orthonormal-ish rows; M^-1 = I), rank <= 6 nb < 3 nc.
+ * Planted: contact c sticks (w_c = 0, x_c inside K), slides (x_c on the
+ * boundary, w^_c on K*'s opposite ray) or separates (x_c = 0, w_n > 0) for
+ * c % 3 = 0, 1, 2; b = w* - W x*. */
+static void rank_deficient(int nb, int nc, double mu, unsigned long seed, double *W, double *b,
+                           double *xs, int *rows, double *cmu) {
+  int n = 3 * nc, m = 6 * nb;
+  double *J = calloc((size_t)n * m, sizeof *J), *w = malloc((size_t)n * sizeof *w);
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, seed);
+  for (int c = 0; c < nc; c++) {
+    int a = (int)gsl_rng_uniform_int(rng, (unsigned long)nb);
+    int bb = (int)gsl_rng_uniform_int(rng, (unsigned long)nb);
+    for (int r = 0; r < 3; r++)
+      for (int k = 0; k < 6; k++) {
+        J[3 * c + r + (size_t)(6 * a + k) * n] += 2 * gsl_rng_uniform(rng) - 1;
+        if (bb != a) J[3 * c + r + (size_t)(6 * bb + k) * n] -= 2 * gsl_rng_uniform(rng) - 1;
+      }
+  }
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double s = 0;
+      for (int k = 0; k < m; k++) s += J[i + (size_t)k * n] * J[j + (size_t)k * n];
+      W[i + (size_t)j * n] = s;
+    }
+  for (int c = 0; c < nc; c++) {
+    double *x3 = xs + 3 * c, *w3 = w + 3 * c;
+    double th = 6.283185307179586 * gsl_rng_uniform(rng), r = 0.5 + gsl_rng_uniform(rng);
+    rows[c] = 3 * c;
+    cmu[c] = mu;
+    if (c % 3 == 0) { /* stick */
+      x3[0] = r;
+      x3[1] = 0.5 * mu * r * cos(th);
+      x3[2] = 0.5 * mu * r * sin(th);
+      w3[0] = w3[1] = w3[2] = 0;
+    } else if (c % 3 == 1) { /* slide: x_t = mu x_n d, w_n = 0, w_t = -s d */
+      double s = 0.2 + gsl_rng_uniform(rng);
+      x3[0] = r;
+      x3[1] = mu * r * cos(th);
+      x3[2] = mu * r * sin(th);
+      w3[0] = 0;
+      w3[1] = -s * cos(th);
+      w3[2] = -s * sin(th);
+    } else { /* separated */
+      x3[0] = x3[1] = x3[2] = 0;
+      w3[0] = 0.3 + gsl_rng_uniform(rng);
+      w3[1] = gsl_rng_uniform(rng) - 0.5;
+      w3[2] = gsl_rng_uniform(rng) - 0.5;
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    double s = 0;
+    for (int j = 0; j < n; j++) s += W[i + (size_t)j * n] * xs[j];
+    b[i] = w[i] - s;
+  }
+  gsl_rng_free(rng);
+  free(J);
+  free(w);
+}
+
+static void test_rank_deficient(void) {
+  enum { NB = 2, NC = 24, N = 3 * NC }; /* rank(W) <= 12 < 72 rows */
+  double *W = malloc(sizeof(double) * N * N), b[N], xs[N], cmu[NC], x[N];
+  int rows[NC];
+  for (unsigned long seed = 1; seed <= 3; seed++) {
+    rank_deficient(NB, NC, 0.4, seed, W, b, xs, rows, cmu);
+    slv_problem p = slv_problem_empty();
+    p.n = N;
+    p.A = W;
+    p.lda = N;
+    p.b = b;
+    p.ncones = NC;
+    p.cone_rows = rows;
+    p.cone_mu = cmu;
+    /* the planted x* is a solution (the test's own residual) */
+    CU_ASSERT(own_res(&p, xs) <= 1e-12);
+    for (int s = 0; SOLVERS[s]; s++) {
+      slv_options o = slv_options_default();
+      o.tol = 1e-10;
+      o.max_iter = 20000;
+      slv_result res;
+      slv_status st = run(SOLVERS[s], &p, &o, x, &res);
+      if (st != SLV_CONVERGED)
+        fprintf(stderr, "%s rank-deficient seed %lu: %s (%s)\n", SOLVERS[s], seed,
+                slv_status_str(st), res.message);
+      CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+      CU_ASSERT(own_res(&p, x) <= 1.01e-10 * fmax(1.0, res.res.b_inf));
+    }
+  }
+  free(W);
+}
+
+/* ---- local rate ------------------------------------------------------------- */
+
+static void test_newton_rate(void) {
+  tst_cone_case P;
+  tst_cone_case_plant(&P, 8, 0, 0.3, SLV_CONE_COULOMB, 0, 21);
+  slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 0);
+  double *x = malloc((size_t)P.n * sizeof *x);
+  slv_options o = slv_options_default();
+  o.tol = 1e-12;
+  o.record_history = 1;
+  o.max_iter = 200;
+  slv_result res;
+  CU_ASSERT_EQUAL(run("nsn_ac", &p, &o, x, &res), SLV_CONVERGED);
+  /* Newton's local rate: 1e-12 from x = 0 within 20 iterations, each
+   * cutting the residual by orders of magnitude near the solution */
+  CU_ASSERT(res.iterations <= 20);
+  CU_ASSERT(own_res(&p, x) <= 1.01e-12 * fmax(1.0, res.res.b_inf));
+  free(x);
+  tst_cone_case_free(&P);
+}
+
+/* ---- the 2-norm stopping test ---------------------------------------------- */
+
+static void test_norm2(void) {
+  tst_cone_case P;
+  tst_cone_case_plant(&P, 30, 0, 0.3, SLV_CONE_COULOMB, 0, 31);
+  slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 0);
+  int n = P.n;
+  double *x = malloc((size_t)n * sizeof *x), *A = dense_of(&p);
+  const char *names[] = {"nsgs", "nsgs_newton", "nsn_ac", "pjacobi_cone", NULL};
+  for (int s = 0; names[s]; s++) {
+    slv_options o = slv_options_default();
+    o.tol = 1e-6;
+    o.norm = SLV_NORM_2;
+    o.max_iter = 100000;
+    slv_result res;
+    slv_status st = run(names[s], &p, &o, x, &res);
+    CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+    /* own 2-norm of the De Saxce natural map over max(1, ||b||_2) */
+    double ss = 0, bb = 0;
+    for (int c = 0; c < P.nc; c++) {
+      int i = P.rows[c];
+      double w[3];
+      for (int r = 0; r < 3; r++) {
+        long double t = p.b[i + r];
+        for (int j = 0; j < n; j++) t += (long double)A[i + r + (size_t)j * n] * x[j];
+        w[r] = (double)t;
+      }
+      double mu = P.cmu[c], v[3] = {x[i] - w[0] - mu * hypot(w[1], w[2]), x[i + 1] - w[1],
+                                    x[i + 2] - w[2]};
+      /* projection on K_mu (second-order cone formula) */
+      double t = hypot(v[1], v[2]), pr[3];
+      if (t <= mu * v[0]) pr[0] = v[0], pr[1] = v[1], pr[2] = v[2];
+      else if (mu * t <= -v[0]) pr[0] = pr[1] = pr[2] = 0;
+      else {
+        double a = (v[0] + mu * t) / (1 + mu * mu);
+        pr[0] = a, pr[1] = a * mu * v[1] / t, pr[2] = a * mu * v[2] / t;
+      }
+      for (int r = 0; r < 3; r++) ss += (x[i + r] - pr[r]) * (x[i + r] - pr[r]);
+    }
+    for (int i = 0; i < n; i++) bb += p.b[i] * p.b[i];
+    double own2 = sqrt(ss) / fmax(1.0, sqrt(bb));
+    CU_ASSERT(own2 <= 1.0001e-6);
+    CU_ASSERT(fabs(res.res.res_rel_2 - own2) <= 1e-9 + 1e-6 * own2);
+    /* 2-norm >= inf-norm */
+    CU_ASSERT(res.res.res_rel_2 * fmax(1.0, sqrt(bb)) >= res.res.res_nat_inf * (1 - 1e-12));
+  }
+  free(A);
+  free(x);
+  tst_cone_case_free(&P);
+}
+
+/* ---- refusals -------------------------------------------------------------- */
+
+static void test_refusals(void) {
+  tst_cone_case P;
+  tst_cone_case_plant(&P, 4, 0, 0.3, SLV_CONE_ASSOCIATED, 0, 41);
+  slv_problem p = tst_cone_case_view(&P, SLV_CONE_ASSOCIATED, 0);
+  double x[12];
+  for (int s = 0; SOLVERS[s]; s++) {
+    slv_options o = slv_options_default();
+    slv_result res;
+    CU_ASSERT_EQUAL(run(SOLVERS[s], &p, &o, x, &res), SLV_ERR_UNSUPPORTED);
+    CU_ASSERT(strstr(res.message, "associated") != NULL);
+  }
+  /* findex rows: refused by the capability check */
+  double A[4] = {2, 0, 0, 2}, b[2] = {-1, 1}, mu[2] = {0, 0.5};
+  int fx[2] = {-1, 0};
+  slv_problem q = slv_problem_empty();
+  q.n = 2, q.A = A, q.lda = 2, q.b = b, q.findex = fx, q.mu = mu;
+  for (int s = 0; SOLVERS[s]; s++) {
+    slv_options o = slv_options_default();
+    slv_result res;
+    CU_ASSERT_EQUAL(run(SOLVERS[s], &q, &o, x, &res), SLV_ERR_UNSUPPORTED);
+  }
+  /* an invalid norm option */
+  slv_options o = slv_options_default();
+  o.norm = 3;
+  char msg[256];
+  CU_ASSERT_EQUAL(slv_options_validate(&o, msg, sizeof msg), SLV_ERR_OPTIONS);
+  CU_ASSERT(strstr(msg, "norm") != NULL);
+  tst_cone_case_free(&P);
+}
+
+/* ---- Siconos files where Siconos' NSGS is expected to pass ------------------- */
+
+static void test_fc3d_files(void) {
+  const char *files[] = {
+      "FC3D_Example1.dat", "FC3D_Example1_SBM.dat", "FrictionContact3D_1c.dat",
+      "FrictionContact3D_RR_1c.dat", "Capsules-i100-1090.dat", "Capsules-i100-889.dat",
+      "Capsules-i101-404.dat", "Capsules-i103-990.dat", "Capsules-i122-1617.dat", "Rover1039.dat",
+      "Rover1040.dat", "Rover1041.dat", "Rover11035.dat", "Rover11211.dat", "Rover3865.dat",
+      "Rover4144.dat", "Rover4493.dat", "Rover4516.dat", "Rover4609.dat", "Rover4613.dat",
+      "Rover4622.dat", "Rover9770.dat", "NESpheres_10_1.dat", "NESpheres_30_1.dat",
+      "Confeti-ex13-Fc3D-SBM.dat", "Capsules-i125-1213.hdf5",
+      "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", NULL};
+  char path[4096];
+  if (!tst_shared_path("datasets/siconos/fc3d", path, sizeof path)) {
+    printf("SKIP: ../shared/datasets absent\n");
+    return;
+  }
+  for (int f = 0; files[f]; f++) {
+    tst_shared_path("datasets/siconos/fc3d/", path, sizeof path);
+    strncat(path, files[f], sizeof path - strlen(path) - 1);
+    slv_instance *in = NULL;
+    char err[512];
+    if (slv_read(path, SLV_FMT_AUTO, &in, err, sizeof err) != SLV_CONVERGED) {
+      fprintf(stderr, "%s: %s\n", files[f], err);
+      CU_FAIL("FC3D file not read");
+      continue;
+    }
+    slv_problem p = slv_instance_problem(in);
+    slv_options o = slv_options_default();
+    o.tol = 1e-8;
+    o.norm = SLV_NORM_2;
+    o.max_iter = 100000;
+    double *x = malloc((size_t)p.n * sizeof *x);
+    slv_result res;
+    slv_status st = run("nsgs_newton", &p, &o, x, &res);
+    if (st != SLV_CONVERGED)
+      fprintf(stderr, "%s: %s (%s)\n", files[f], slv_status_str(st), res.message);
+    CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+    CU_ASSERT(res.res.merit_fclib <= 1e-8);
+    CU_ASSERT(own_res(&p, x) <= 1.01e-8 * fmax(1.0, res.res.b_inf));
+    free(x);
+    slv_instance_free(in);
+  }
+}
+
+int main(void) {
+  gsl_set_error_handler_off();
+  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
+  CU_pSuite s = CU_add_suite("nsn_ac, nsgs_newton", NULL, NULL);
+  CU_add_test(s, "planted Coulomb problems, dense and CSR, box rows", test_planted);
+  CU_add_test(s, "rank-deficient W = J M^-1 J' (singular plain Newton)", test_rank_deficient);
+  CU_add_test(s, "superlinear local rate", test_newton_rate);
+  CU_add_test(s, "2-norm stopping test against an own 2-norm", test_norm2);
+  CU_add_test(s, "refusals: associated law, findex, bad norm", test_refusals);
+  CU_add_test(s, "Siconos FC3D files (NSGS collections) at 1e-8", test_fc3d_files);
+  return tst_run();
+}
