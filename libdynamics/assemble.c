@@ -1,0 +1,670 @@
+/*
+ * assemble.c -- dyn_system: from constraint rows (dyn_rows) to the
+ * libsolvers problem, and from its solution back to body velocities.
+ *
+ * Problem (seed 000's unified boxed LCP, right-hand side as corrected in
+ * DESIGN.md; sign convention of slv.h):
+ *
+ *     w = A x + b,   lo <= x <= hi (findex rows: |x_i| <= mu_i x_findex(i);
+ *                                   cones: |x_t| <= mu x_n)
+ *     A = J M^-1 J^T + diag(cfm)  (+ the friction pyramid's E, -E^T, mu)
+ *     b = J (u + h M^-1 f) - rhs,   f = (f_ext + m g, t_ext) per body
+ *     u+ = u + M^-1 (J^T x + h f)   (dyn_apply_impulse), so w = J u+ - rhs.
+ *
+ * J is nrows x 6nb, but each row touches at most two bodies: a row keeps
+ * J_i = (J_i,0 on body[0], J_i,1 on body[1]), 6-vectors (linear, angular)
+ * in the world frame.  M^-1 is block diagonal, one block per dynamic body:
+ *     M_b^-1 = diag(m_b^-1 I3, R_b I_b^-1 R_b^T)   (world inverse inertia)
+ * and zero for static bodies (and the index -1).  With G_i,k = M^-1 J_i,k^T
+ * (kept per row: it is also the velocity change per unit impulse),
+ *
+ *     A_ij = sum over k, l with body_i[k] = body_j[l] = beta dynamic of
+ *            J_i,k . G_j,l                                            (1)
+ *
+ * Dense storage: for each dynamic body beta, every pair (i, j) of rows in
+ * its row list adds (1): O(sum_beta deg(beta)^2), then diag(cfm).  CSR
+ * storage: row i's columns are the union of the row lists of its (at most
+ * two) bodies, merged in order (the lists are sorted by construction), plus
+ * the diagonal and the pyramid's auxiliary couplings; each entry is (1)
+ * evaluated directly.  A dense A is never formed on that path, so dense and
+ * CSR are two independent accumulations of the same numbers (test_assemble
+ * compares them entry by entry).
+ *
+ * Friction pyramid (seed 000; rows of kind DYN_ROW_AUX, contact.c): with
+ * lambda the auxiliary row, n its normal and beta_1..beta_eta its
+ * directions, A(lambda, n) += mu, A(lambda, beta_h) += -1,
+ * A(beta_h, lambda) += 1; lambda has J = 0, so b_lambda = -rhs = 0.
+ *
+ * Source: seed 000 (A = J M^-1 J^T, the unified system, CFM added to the
+ * diagonal, the contact LCP's E / mu blocks); ODE's quickstep/step for the
+ * row-per-body bookkeeping.
+ *
+ * Memory: every buffer is sized in dyn_system_new / dyn_system_reserve by
+ * max_rows, nb and max_nnz; dyn_assemble and dyn_apply_impulse allocate
+ * nothing and return DYN_ERR_INPUT with a message when a size is exceeded.
+ * Gyroscopic terms: not here (the caller's, through t_ext or w).
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dyn_assemble_internal.h"
+
+struct dyn_system {
+  int max_rows, max_nb;
+  unsigned storages;
+  long max_nnz;
+  /* the problem view's arrays */
+  double *A;                 /* dense, max_rows^2 (DYN_SYS_DENSE) */
+  int *Ap, *Aj;              /* CSR (DYN_SYS_CSR) */
+  double *Ax;
+  double *b, *lo, *hi, *mu, *cone_mu;
+  int *findex, *cone_rows;
+  /* kept for dyn_apply_impulse */
+  int *rbody;                /* 2 per row, -1 for static / none */
+  double *J;                 /* 12 per row */
+  double *G;                 /* 12 per row: M^-1 J^T per side */
+  double *Minv;              /* 10 per body: m^-1, world I^-1 (row-major) */
+  int *bptr;                 /* nb + 1: row list of each body */
+  int *blist;                /* 2 max_rows entries: 2 row + side */
+  int *aux_of;               /* max_rows: the aux row coupled to a beta row, or -1 */
+  int *mark;                 /* max_rows: CSR column marker */
+  int nrows, nb;             /* of the last successful assembly (nrows -1: none) */
+  char msg[200];
+};
+
+static void *sys_alloc(size_t n, size_t size, int *fail) {
+  if (*fail)
+    return NULL;
+  void *p = calloc(n ? n : 1, size);
+  if (!p)
+    *fail = 1;
+  return p;
+}
+
+void dyn_system_free(dyn_system *s) {
+  if (!s)
+    return;
+  free(s->A);
+  free(s->Ap);
+  free(s->Aj);
+  free(s->Ax);
+  free(s->b);
+  free(s->lo);
+  free(s->hi);
+  free(s->mu);
+  free(s->cone_mu);
+  free(s->findex);
+  free(s->cone_rows);
+  free(s->rbody);
+  free(s->J);
+  free(s->G);
+  free(s->Minv);
+  free(s->bptr);
+  free(s->blist);
+  free(s->aux_of);
+  free(s->mark);
+  free(s);
+}
+
+dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
+                       dyn_system **out, char *msg, size_t msgcap) {
+  if (!out) {
+    dyn_ai_msgf(msg, msgcap, "dyn_system_new: out is NULL");
+    return DYN_ERR_INPUT;
+  }
+  *out = NULL;
+  if (max_rows < 0 || nb < 0) {
+    dyn_ai_msgf(msg, msgcap, "dyn_system_new: max_rows=%d, nb=%d must be >= 0", max_rows, nb);
+    return DYN_ERR_INPUT;
+  }
+  if (storages == 0 || (storages & ~(unsigned)(DYN_SYS_DENSE | DYN_SYS_CSR))) {
+    dyn_ai_msgf(msg, msgcap, "dyn_system_new: storages=%u must be DYN_SYS_DENSE and/or DYN_SYS_CSR",
+                storages);
+    return DYN_ERR_INPUT;
+  }
+  size_t n = (size_t)max_rows;
+  if ((storages & DYN_SYS_DENSE) && n > 0 && n > SIZE_MAX / sizeof(double) / n) {
+    dyn_ai_msgf(msg, msgcap, "dyn_system_new: a dense %d x %d A does not fit in memory", max_rows,
+                max_rows);
+    return DYN_ERR_NOMEM;
+  }
+  if (storages & DYN_SYS_CSR) {
+    if (max_nnz <= 0)
+      max_nnz = (long)max_rows * (max_rows < 64 ? max_rows : 64);
+    if (max_nnz > INT_MAX) {
+      dyn_ai_msgf(msg, msgcap, "dyn_system_new: max_nnz=%ld exceeds the int indices of CSR", max_nnz);
+      return DYN_ERR_INPUT;
+    }
+  } else {
+    max_nnz = 0;
+  }
+  dyn_system *s = calloc(1, sizeof *s);
+  if (!s) {
+    dyn_ai_msgf(msg, msgcap, "dyn_system_new: out of memory");
+    return DYN_ERR_NOMEM;
+  }
+  int fail = 0;
+  s->max_rows = max_rows;
+  s->max_nb = nb;
+  s->storages = storages;
+  s->max_nnz = max_nnz;
+  if (storages & DYN_SYS_DENSE)
+    s->A = sys_alloc(n * n, sizeof(double), &fail);
+  if (storages & DYN_SYS_CSR) {
+    s->Ap = sys_alloc(n + 1, sizeof(int), &fail);
+    s->Aj = sys_alloc((size_t)max_nnz, sizeof(int), &fail);
+    s->Ax = sys_alloc((size_t)max_nnz, sizeof(double), &fail);
+  }
+  s->b = sys_alloc(n, sizeof(double), &fail);
+  s->lo = sys_alloc(n, sizeof(double), &fail);
+  s->hi = sys_alloc(n, sizeof(double), &fail);
+  s->mu = sys_alloc(n, sizeof(double), &fail);
+  s->cone_mu = sys_alloc(n / 3 + 1, sizeof(double), &fail);
+  s->findex = sys_alloc(n, sizeof(int), &fail);
+  s->cone_rows = sys_alloc(n / 3 + 1, sizeof(int), &fail);
+  s->rbody = sys_alloc(2 * n, sizeof(int), &fail);
+  s->J = sys_alloc(12 * n, sizeof(double), &fail);
+  s->G = sys_alloc(12 * n, sizeof(double), &fail);
+  s->Minv = sys_alloc(10 * (size_t)nb, sizeof(double), &fail);
+  s->bptr = sys_alloc((size_t)nb + 1, sizeof(int), &fail);
+  s->blist = sys_alloc(2 * n, sizeof(int), &fail);
+  s->aux_of = sys_alloc(n, sizeof(int), &fail);
+  s->mark = sys_alloc(n, sizeof(int), &fail);
+  if (fail) {
+    dyn_system_free(s);
+    dyn_ai_msgf(msg, msgcap, "dyn_system_new: out of memory (max_rows=%d, nb=%d, max_nnz=%ld)",
+                max_rows, nb, max_nnz);
+    return DYN_ERR_NOMEM;
+  }
+  s->nrows = -1;
+  s->nb = 0;
+  s->msg[0] = '\0';
+  *out = s;
+  return DYN_OK;
+}
+
+dyn_err dyn_system_reserve(dyn_system *s, int max_rows, int nb, unsigned storages, long max_nnz) {
+  if (!s)
+    return DYN_ERR_INPUT;
+  int r = max_rows > s->max_rows ? max_rows : s->max_rows;
+  int b = nb > s->max_nb ? nb : s->max_nb;
+  unsigned st = s->storages | storages;
+  long z = max_nnz > s->max_nnz ? max_nnz : s->max_nnz;
+  if (r == s->max_rows && b == s->max_nb && st == s->storages && z == s->max_nnz)
+    return DYN_OK;
+  dyn_system *t = NULL;
+  dyn_err e = dyn_system_new(r, b, st, z, &t, s->msg, sizeof s->msg);
+  if (e != DYN_OK)
+    return e;
+  /* swap the buffers: s takes t's, t (then freed) takes the old ones */
+  dyn_system tmp = *s;
+  *s = *t;
+  *t = tmp;
+  dyn_system_free(t);
+  return DYN_OK;
+}
+
+const char *dyn_system_message(const dyn_system *s) {
+  return s ? s->msg : "dyn_system is NULL";
+}
+
+#define FAIL(s, ...)                                   \
+  do {                                                 \
+    dyn_ai_msgf((s)->msg, sizeof (s)->msg, __VA_ARGS__); \
+    return DYN_ERR_INPUT;                              \
+  } while (0)
+
+static int row_finite(const dyn_rows *r) {
+  for (int k = 0; k < 2; k++)
+    for (int c = 0; c < 6; c++)
+      if (!isfinite(r->J[k][c]))
+        return 0;
+  return isfinite(r->rhs) && isfinite(r->cfm) && isfinite(r->mu);
+}
+
+/* Structure of the rows: indices, bounds, findex, aux and cone groups. */
+static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb) {
+  for (int i = 0; i < n; i++) {
+    const dyn_rows *r = &rows[i];
+    for (int k = 0; k < 2; k++)
+      if (r->body[k] < -1 || r->body[k] >= nb)
+        FAIL(s, "row %d: body[%d]=%d outside [-1, %d)", i, k, r->body[k], nb);
+    if (r->body[0] >= 0 && r->body[0] == r->body[1])
+      FAIL(s, "row %d: both sides are body %d", i, r->body[0]);
+    if (!row_finite(r))
+      FAIL(s, "row %d: a non-finite J, rhs, cfm or mu", i);
+    if (!(r->cfm >= 0))
+      FAIL(s, "row %d: cfm=%g < 0", i, r->cfm);
+    if (r->base < 0 || r->base > i)
+      FAIL(s, "row %d: base=%d outside [0, %d]", i, r->base, i);
+    switch (r->kind) {
+    case DYN_ROW_PLAIN:
+      if (r->findex >= 0) {
+        int j = r->base + r->findex;
+        if (j >= n || j == i)
+          FAIL(s, "row %d: findex %d (global %d) outside the %d rows or itself", i, r->findex, j, n);
+        if (!(r->mu >= 0))
+          FAIL(s, "row %d: mu=%g < 0", i, r->mu);
+      } else if (!(r->lo <= r->hi) || r->lo == INFINITY || r->hi == -INFINITY || isnan(r->lo)
+                 || isnan(r->hi)) {
+        FAIL(s, "row %d: bounds lo=%g, hi=%g", i, r->lo, r->hi);
+      }
+      break;
+    case DYN_ROW_CONE_N:
+      if (i + 2 >= n || rows[i + 1].kind != DYN_ROW_CONE_T || rows[i + 2].kind != DYN_ROW_CONE_T
+          || rows[i + 1].base != r->base || rows[i + 2].base != r->base)
+        FAIL(s, "row %d: a cone's normal row must be followed by its two tangent rows", i);
+      if (!(r->mu >= 0))
+        FAIL(s, "row %d: cone mu=%g < 0", i, r->mu);
+      break;
+    case DYN_ROW_CONE_T:
+      if (!((i >= 1 && rows[i - 1].kind == DYN_ROW_CONE_N)
+            || (i >= 2 && rows[i - 2].kind == DYN_ROW_CONE_N && rows[i - 1].kind == DYN_ROW_CONE_T)))
+        FAIL(s, "row %d: a cone tangent row without its normal row", i);
+      break;
+    case DYN_ROW_AUX: {
+      int j = r->base + r->findex, f = r->base + r->aux_first;
+      if (r->findex < 0 || j >= n || j == i)
+        FAIL(s, "row %d: aux normal row %d (global %d) out of range", i, r->findex, j);
+      if (r->aux_count < 1 || r->aux_first < 0 || f + r->aux_count > n
+          || (i >= f && i < f + r->aux_count))
+        FAIL(s, "row %d: aux rows [%d, %d) out of range", i, f, f + r->aux_count);
+      if (!(r->mu >= 0))
+        FAIL(s, "row %d: aux mu=%g < 0", i, r->mu);
+      if (r->body[0] >= 0 || r->body[1] >= 0)
+        FAIL(s, "row %d: an aux row has no bodies", i);
+      break;
+    }
+    default:
+      FAIL(s, "row %d: kind=%d unknown", i, (int)r->kind);
+    }
+  }
+  return DYN_OK;
+}
+
+/* Row lists of the dynamic bodies (counting sort, so each list is in row
+ * order) and the beta -> aux map.  bodies may be NULL (then every index >= 0
+ * counts as dynamic: structure only). */
+static dyn_err build_lists(dyn_system *s, const dyn_body *bodies, const dyn_rows *rows, int n,
+                           int nb) {
+  int *bptr = s->bptr;
+  memset(bptr, 0, sizeof(int) * ((size_t)nb + 1));
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < 2; k++) {
+      int bi = rows[i].body[k];
+      s->rbody[2 * i + k] = (bi >= 0 && (!bodies || !bodies[bi].is_static)) ? bi : -1;
+      if (s->rbody[2 * i + k] >= 0)
+        bptr[bi + 1]++;
+    }
+    s->aux_of[i] = -1;
+  }
+  for (int bi = 0; bi < nb; bi++)
+    bptr[bi + 1] += bptr[bi];
+  /* place each entry at bptr[bi]++ (bptr[bi] then ends at the start of
+   * body bi + 1's list), then shift bptr back by one body */
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 2; k++) {
+      int bi = s->rbody[2 * i + k];
+      if (bi >= 0)
+        s->blist[bptr[bi]++] = 2 * i + k;
+    }
+  for (int bi = nb; bi > 0; bi--)
+    bptr[bi] = bptr[bi - 1];
+  bptr[0] = 0;
+  for (int i = 0; i < n; i++)
+    if (rows[i].kind == DYN_ROW_AUX) {
+      int f = rows[i].base + rows[i].aux_first;
+      for (int h = f; h < f + rows[i].aux_count; h++) {
+        if (s->aux_of[h] >= 0)
+          FAIL(s, "row %d is a direction of two aux rows (%d and %d)", h, s->aux_of[h], i);
+        s->aux_of[h] = i;
+      }
+    }
+  return DYN_OK;
+}
+
+static double dot6(const double *a, const double *b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+
+/* (1): the J M^-1 J^T entry of rows i and j. */
+static double jmj(const dyn_system *s, int i, int j) {
+  double v = 0.0;
+  for (int k = 0; k < 2; k++) {
+    int bi = s->rbody[2 * i + k];
+    if (bi < 0)
+      continue;
+    for (int l = 0; l < 2; l++)
+      if (s->rbody[2 * j + l] == bi)
+        v += dot6(s->J + 12 * i + 6 * k, s->G + 12 * j + 6 * l);
+  }
+  return v;
+}
+
+/* The pyramid's non-J entries of A(i, j) (seed 000's E, -E^T, mu). */
+static double aux_entry(const dyn_rows *rows, const dyn_system *s, int i, int j) {
+  double v = 0.0;
+  const dyn_rows *r = &rows[i];
+  if (r->kind == DYN_ROW_AUX) {
+    int f = r->base + r->aux_first;
+    if (j == r->base + r->findex)
+      v += r->mu;
+    if (j >= f && j < f + r->aux_count)
+      v -= 1.0;
+  }
+  if (s->aux_of[i] == j)
+    v += 1.0;
+  return v;
+}
+
+/* Columns of CSR row i into cols (or only counted when cols is NULL), in
+ * increasing order; returns their number, or -1 if more than cap. */
+static long csr_row_cols(dyn_system *s, const dyn_rows *rows, int i, int *cols, long cap) {
+  long m = 0;
+  int stamp = i + 1;
+  const int *la = NULL, *lb = NULL;
+  int na = 0, nbl = 0;
+  int b0 = s->rbody[2 * i], b1 = s->rbody[2 * i + 1];
+  if (b0 >= 0) {
+    la = s->blist + s->bptr[b0];
+    na = s->bptr[b0 + 1] - s->bptr[b0];
+  }
+  if (b1 >= 0) {
+    lb = s->blist + s->bptr[b1];
+    nbl = s->bptr[b1 + 1] - s->bptr[b1];
+  }
+  /* merge the two sorted lists (entries 2 row + side), dropping repeats */
+  int p = 0, q = 0;
+  while (p < na || q < nbl) {
+    int ra = p < na ? la[p] / 2 : INT_MAX, rb = q < nbl ? lb[q] / 2 : INT_MAX;
+    int c = ra < rb ? ra : rb;
+    if (ra == c)
+      p++;
+    if (rb == c)
+      q++;
+    if (s->mark[c] == stamp)
+      continue;
+    s->mark[c] = stamp;
+    if (cols) {
+      if (m >= cap)
+        return -1;
+      cols[m] = c;
+    }
+    m++;
+  }
+  long sorted_upto = m;
+  /* the diagonal, and the pyramid couplings */
+  int extra[3];
+  int ne = 0;
+  extra[ne++] = i;
+  if (s->aux_of[i] >= 0)
+    extra[ne++] = s->aux_of[i];
+  const dyn_rows *r = &rows[i];
+  for (int e = 0; e < ne + (r->kind == DYN_ROW_AUX ? 1 + r->aux_count : 0); e++) {
+    int c;
+    if (e < ne)
+      c = extra[e];
+    else if (e == ne)
+      c = r->base + r->findex;
+    else
+      c = r->base + r->aux_first + (e - ne - 1);
+    if (s->mark[c] == stamp)
+      continue;
+    s->mark[c] = stamp;
+    if (cols) {
+      if (m >= cap)
+        return -1;
+      cols[m] = c;
+    }
+    m++;
+  }
+  if (cols && m > sorted_upto) {
+    /* insertion sort of the few appended columns into the sorted prefix */
+    for (long a = sorted_upto; a < m; a++) {
+      int c = cols[a];
+      long z = a;
+      while (z > 0 && cols[z - 1] > c) {
+        cols[z] = cols[z - 1];
+        z--;
+      }
+      cols[z] = c;
+    }
+  }
+  return m;
+}
+
+static dyn_err check_sizes(dyn_system *s, const dyn_rows *rows, int nrows, int nb) {
+  if (nrows < 0 || nrows > s->max_rows)
+    FAIL(s, "%d rows exceed the system's max_rows=%d (dyn_system_reserve grows it)", nrows,
+         s->max_rows);
+  if (nb < 0 || nb > s->max_nb)
+    FAIL(s, "%d bodies exceed the system's nb=%d (dyn_system_reserve grows it)", nb, s->max_nb);
+  if (nrows > 0 && !rows)
+    FAIL(s, "rows is NULL with nrows=%d", nrows);
+  return DYN_OK;
+}
+
+long dyn_system_csr_nnz(dyn_system *s, const dyn_rows *rows, int nrows) {
+  if (!s)
+    return -1;
+  int nb = s->max_nb;
+  if (check_sizes(s, rows, nrows, nb) != DYN_OK || check_rows(s, rows, nrows, nb) != DYN_OK
+      || build_lists(s, NULL, rows, nrows, nb) != DYN_OK)
+    return -1;
+  s->nrows = -1; /* the lists now describe these rows, not the last assembly */
+  memset(s->mark, 0, sizeof(int) * (size_t)nrows);
+  long nnz = 0;
+  for (int i = 0; i < nrows; i++)
+    nnz += csr_row_cols(s, rows, i, NULL, 0);
+  return nnz;
+}
+
+dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows,
+                     int nrows, double h, dyn_v3 g, slv_storage storage, slv_problem *out) {
+  if (!s)
+    return DYN_ERR_INPUT;
+  s->msg[0] = '\0';
+  s->nrows = -1;
+  if (!out)
+    FAIL(s, "dyn_assemble: out is NULL");
+  dyn_err e = check_sizes(s, rows, nrows, nb);
+  if (e != DYN_OK)
+    return e;
+  if (nb > 0 && !bodies)
+    FAIL(s, "dyn_assemble: bodies is NULL with nb=%d", nb);
+  if (!(h > 0) || !isfinite(h) || !dyn_ai_v3_finite(g))
+    FAIL(s, "dyn_assemble: h=%g must be > 0 and finite, g finite", h);
+  if (storage == SLV_DENSE && !(s->storages & DYN_SYS_DENSE))
+    FAIL(s, "dyn_assemble: dense storage not reserved (DYN_SYS_DENSE)");
+  if (storage == SLV_CSR && !(s->storages & DYN_SYS_CSR))
+    FAIL(s, "dyn_assemble: CSR storage not reserved (DYN_SYS_CSR)");
+  if (storage != SLV_DENSE && storage != SLV_CSR)
+    FAIL(s, "dyn_assemble: storage=%d unknown", (int)storage);
+  if ((e = check_rows(s, rows, nrows, nb)) != DYN_OK)
+    return e;
+  if ((e = build_lists(s, bodies, rows, nrows, nb)) != DYN_OK)
+    return e;
+
+  /* M^-1 blocks of the dynamic bodies; free velocity u + h M^-1 f goes
+   * into b below */
+  for (int bi = 0; bi < nb; bi++) {
+    double *Mi = s->Minv + 10 * bi;
+    if (bodies[bi].is_static) {
+      memset(Mi, 0, 10 * sizeof(double));
+      continue;
+    }
+    dyn_m3 I = dyn_ai_inv_inertia_world(&bodies[bi]);
+    Mi[0] = bodies[bi].inv_mass;
+    memcpy(Mi + 1, I.m, 9 * sizeof(double));
+  }
+
+  /* J and G = M^-1 J^T per row side; b = J u_free - rhs */
+  for (int i = 0; i < nrows; i++) {
+    double bi_sum = 0.0;
+    for (int k = 0; k < 2; k++) {
+      double *Jk = s->J + 12 * i + 6 * k, *Gk = s->G + 12 * i + 6 * k;
+      int bi = s->rbody[2 * i + k];
+      if (bi < 0) {
+        memset(Jk, 0, 6 * sizeof(double));
+        memset(Gk, 0, 6 * sizeof(double));
+        continue;
+      }
+      memcpy(Jk, rows[i].J[k], 6 * sizeof(double));
+      const double *Mi = s->Minv + 10 * bi;
+      const dyn_body *B = &bodies[bi];
+      dyn_m3 I;
+      memcpy(I.m, Mi + 1, 9 * sizeof(double));
+      dyn_v3 jl = dyn_v3_make(Jk[0], Jk[1], Jk[2]), ja = dyn_v3_make(Jk[3], Jk[4], Jk[5]);
+      dyn_v3 ga = dyn_m3_mulv(I, ja);
+      Gk[0] = Mi[0] * jl.x;
+      Gk[1] = Mi[0] * jl.y;
+      Gk[2] = Mi[0] * jl.z;
+      Gk[3] = ga.x;
+      Gk[4] = ga.y;
+      Gk[5] = ga.z;
+      /* u_free = u + h M^-1 (f_ext + m g, t_ext) = u + h (f_ext/m + g, I^-1 t_ext) */
+      dyn_v3 vf = dyn_v3_add(B->v, dyn_v3_scale(dyn_v3_axpy(g, Mi[0], B->f_ext), h));
+      dyn_v3 wf = dyn_v3_add(B->w, dyn_v3_scale(dyn_m3_mulv(I, B->t_ext), h));
+      bi_sum += dyn_v3_dot(jl, vf) + dyn_v3_dot(ja, wf);
+    }
+    s->b[i] = bi_sum - rows[i].rhs;
+    if (!isfinite(s->b[i]))
+      FAIL(s, "row %d: b=%g is not finite (body state or load)", i, s->b[i]);
+    const dyn_rows *r = &rows[i];
+    s->findex[i] = -1;
+    s->mu[i] = 0.0;
+    if (r->kind == DYN_ROW_PLAIN && r->findex >= 0) {
+      s->findex[i] = r->base + r->findex;
+      s->mu[i] = r->mu;
+      s->lo[i] = -INFINITY;
+      s->hi[i] = INFINITY;
+    } else if (r->kind == DYN_ROW_PLAIN || r->kind == DYN_ROW_AUX) {
+      s->lo[i] = r->kind == DYN_ROW_AUX ? 0.0 : r->lo;
+      s->hi[i] = r->kind == DYN_ROW_AUX ? INFINITY : r->hi;
+    } else {
+      /* cone rows: the cone is their constraint; slv.h ignores these bounds */
+      s->lo[i] = r->kind == DYN_ROW_CONE_N ? 0.0 : -INFINITY;
+      s->hi[i] = INFINITY;
+    }
+  }
+  int ncones = 0;
+  for (int i = 0; i < nrows; i++)
+    if (rows[i].kind == DYN_ROW_CONE_N) {
+      s->cone_rows[ncones] = i;
+      s->cone_mu[ncones] = rows[i].mu;
+      ncones++;
+    }
+
+  if (storage == SLV_DENSE) {
+    size_t n = (size_t)nrows;
+    double *A = s->A;
+    memset(A, 0, sizeof(double) * n * n);
+    /* (1) body by body: every pair of rows sharing body beta */
+    for (int bi = 0; bi < nb; bi++)
+      for (int p = s->bptr[bi]; p < s->bptr[bi + 1]; p++) {
+        int i = s->blist[p] / 2, k = s->blist[p] % 2;
+        const double *Jik = s->J + 12 * i + 6 * k;
+        for (int q = s->bptr[bi]; q < s->bptr[bi + 1]; q++) {
+          int j = s->blist[q] / 2, l = s->blist[q] % 2;
+          A[i + n * j] += dot6(Jik, s->G + 12 * j + 6 * l);
+        }
+      }
+    for (int i = 0; i < nrows; i++) {
+      A[i + n * i] += rows[i].cfm;
+      if (rows[i].kind == DYN_ROW_AUX) {
+        int f = rows[i].base + rows[i].aux_first, nr = rows[i].base + rows[i].findex;
+        A[i + n * nr] += rows[i].mu;
+        for (int hh = f; hh < f + rows[i].aux_count; hh++) {
+          A[i + n * hh] -= 1.0;
+          A[hh + n * i] += 1.0;
+        }
+      }
+    }
+  } else {
+    memset(s->mark, 0, sizeof(int) * (size_t)nrows);
+    long nnz = 0;
+    s->Ap[0] = 0;
+    for (int i = 0; i < nrows; i++) {
+      long m = csr_row_cols(s, rows, i, s->Aj + nnz, s->max_nnz - nnz);
+      if (m < 0)
+        FAIL(s, "CSR A needs more than max_nnz=%ld entries at row %d (dyn_system_csr_nnz counts, "
+                "dyn_system_reserve grows)", s->max_nnz, i);
+      for (long a = nnz; a < nnz + m; a++) {
+        int j = s->Aj[a];
+        double v = jmj(s, i, j) + aux_entry(rows, s, i, j);
+        if (j == i)
+          v += rows[i].cfm;
+        s->Ax[a] = v;
+      }
+      nnz += m;
+      s->Ap[i + 1] = (int)nnz;
+    }
+  }
+
+  slv_problem p = slv_problem_empty();
+  p.n = nrows;
+  p.storage = storage;
+  if (storage == SLV_DENSE) {
+    p.A = s->A;
+    p.lda = nrows > 1 ? nrows : 1;
+  } else {
+    p.Ap = s->Ap;
+    p.Aj = s->Aj;
+    p.Ax = s->Ax;
+  }
+  p.b = s->b;
+  p.lo = s->lo;
+  p.hi = s->hi;
+  p.findex = s->findex;
+  p.mu = s->mu;
+  p.ncones = ncones;
+  p.cone_rows = ncones ? s->cone_rows : NULL;
+  p.cone_mu = ncones ? s->cone_mu : NULL;
+  p.cone_law = SLV_CONE_COULOMB;
+  *out = p;
+  s->nrows = nrows;
+  s->nb = nb;
+  return DYN_OK;
+}
+
+dyn_err dyn_apply_impulse(const dyn_system *s, dyn_body *bodies, int nb, const double *x,
+                          double h, dyn_v3 g) {
+  if (!s || s->nrows < 0 || nb != s->nb || (nb > 0 && !bodies) || (s->nrows > 0 && !x))
+    return DYN_ERR_INPUT;
+  if (!(h > 0) || !isfinite(h) || !dyn_ai_v3_finite(g))
+    return DYN_ERR_INPUT;
+  for (int i = 0; i < s->nrows; i++)
+    if (!isfinite(x[i]))
+      return DYN_ERR_NUMERIC;
+  for (int bi = 0; bi < nb; bi++) {
+    dyn_body *B = &bodies[bi];
+    if (B->is_static)
+      continue;
+    const double *Mi = s->Minv + 10 * bi;
+    dyn_m3 I;
+    memcpy(I.m, Mi + 1, 9 * sizeof(double));
+    /* h M^-1 f: the external load and gravity over the step */
+    double dv[6];
+    dyn_v3 lin = dyn_v3_scale(dyn_v3_axpy(g, Mi[0], B->f_ext), h);
+    dyn_v3 ang = dyn_v3_scale(dyn_m3_mulv(I, B->t_ext), h);
+    dv[0] = lin.x;
+    dv[1] = lin.y;
+    dv[2] = lin.z;
+    dv[3] = ang.x;
+    dv[4] = ang.y;
+    dv[5] = ang.z;
+    /* M^-1 J^T x restricted to this body: sum of G_i,k x_i over its rows */
+    for (int p = s->bptr[bi]; p < s->bptr[bi + 1]; p++) {
+      int i = s->blist[p] / 2, k = s->blist[p] % 2;
+      const double *G = s->G + 12 * i + 6 * k;
+      for (int c = 0; c < 6; c++)
+        dv[c] += G[c] * x[i];
+    }
+    B->v = dyn_v3_add(B->v, dyn_v3_make(dv[0], dv[1], dv[2]));
+    B->w = dyn_v3_add(B->w, dyn_v3_make(dv[3], dv[4], dv[5]));
+  }
+  return DYN_OK;
+}

@@ -1,0 +1,258 @@
+/* body.c -- rigid bodies: construction with input validation, inertia
+ * tensors of the uniform solids, world-frame inertia, kinetic energy and
+ * momenta.
+ *
+ * State (dyn.h): mass m, body-frame inertia I_b (constant), centre of mass r,
+ * orientation q (unit, body -> world, R = R(q)), linear velocity v and
+ * angular velocity w, both world frame.
+ *
+ * World inertia (seed 001, "inertia tensor in the inertial frame"):
+ *     I_w = R I_b R^T,        I_w^-1 = R I_b^-1 R^T.
+ * Kinetic energy and momenta:
+ *     T = m |v|^2 / 2 + w . (I_w w) / 2
+ *     p = m v,        L_O = r x (m v) + I_w w    (about the world origin).
+ * I_w w is evaluated as R (I_b (R^T w)), two quaternion rotations, without
+ * forming R.
+ *
+ * Validation in dyn_body_init: mass finite and > 0; inertia finite,
+ * symmetric to 1e-12 relative to its largest entry, positive definite by a
+ * 3x3 Cholesky factorisation whose pivots (the ratios of successive leading
+ * principal minors, Sylvester's criterion) must exceed 16 eps max_i I(i,i);
+ * quaternion finite and nonzero (normalised here); r finite; a PLANE shape
+ * only on static bodies (dyn.h).  The stored I_b is the symmetric part
+ * (I_b + I_b^T)/2 of the input, so I_b and its inverse are exactly symmetric.
+ * Indices in messages are 0-based, I(i,j) = m[3 i + j] (dyn_math.h).
+ *
+ * Inertia of the uniform solids (principal axes = body axes, about the
+ * centre of mass):
+ *   sphere, radius a:        I = 2/5 m a^2 (each axis)
+ *   box, half extents a,b,c: Ixx = m (b^2 + c^2) / 3, ... (full sides 2a,2b,2c
+ *                            in m (Ly^2 + Lz^2) / 12)
+ *   capsule: see dyn_inertia_capsule below (cylinder + two hemispheres,
+ *   parallel-axis theorem; the same decomposition as ODE's dMassSetCapsule,
+ *   whose length is our 2 half_length).
+ * These functions do not validate m or the dimensions (a negative mass gives
+ * a negative tensor, which dyn_body_init then rejects).
+ *
+ * Limitations: the triangle inequalities I1 + I2 >= I3 that every physical
+ * body satisfies are not checked (an SPD tensor violating them integrates
+ * fine, it just is no real solid).  Static bodies have mass 0, I_b = 0,
+ * inv_I_b = 0: their kinetic energy and momenta are 0 whatever v and w hold.
+ */
+#include "dyn.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Write a formatted message into msg[msgcap] when the caller gave a buffer;
+ * always returns DYN_ERR_INPUT so that error paths read `return fail(...)`. */
+static dyn_err fail(char *msg, size_t msgcap, const char *fmt, ...) {
+  if (msg && msgcap > 0) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, msgcap, fmt, ap);
+    va_end(ap);
+  }
+  return DYN_ERR_INPUT;
+}
+
+/* Checks I finite, symmetric and positive definite; on success *Isym is its
+ * symmetric part.  Returns DYN_OK or DYN_ERR_INPUT with a message. */
+static dyn_err check_inertia(dyn_m3 I, dyn_m3 *Isym, char *msg, size_t msgcap) {
+  double amax = 0.0, dmax = 0.0;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      double a = I.m[3 * i + j];
+      if (!isfinite(a))
+        return fail(msg, msgcap, "inertia is not finite (I(%d,%d)=%g)", i, j, a);
+      amax = fmax(amax, fabs(a));
+    }
+  /* Symmetry to 1e-12 relative: a tensor assembled from products of the
+   * body's dimensions carries a few ulps of asymmetry at most; anything
+   * larger is a wrong input, not rounding. */
+  for (int i = 0; i < 3; i++)
+    for (int j = i + 1; j < 3; j++) {
+      double a = I.m[3 * i + j], b = I.m[3 * j + i];
+      if (fabs(a - b) > 1e-12 * amax)
+        return fail(msg, msgcap, "inertia is not symmetric (I(%d,%d)=%g, I(%d,%d)=%g)", i, j, a,
+                    j, i, b);
+    }
+  dyn_m3 S;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      S.m[3 * i + j] = 0.5 * (I.m[3 * i + j] + I.m[3 * j + i]);
+  for (int i = 0; i < 3; i++)
+    dmax = fmax(dmax, S.m[4 * i]);
+  /* Cholesky S = C C^T, C lower triangular.  The k-th pivot d_k = C(k,k)^2 is
+   * the k-th leading principal minor over the (k-1)-th (Sylvester).  A pivot
+   * below 16 eps max_i S(i,i) is within the rounding of the entries: the
+   * inverse would have no correct digit in that direction, so it counts as
+   * not positive definite.  (dmax <= 0 already fails at k = 0.) */
+  double tol = 16.0 * DBL_EPSILON * dmax;
+  double C[9] = { 0.0 };
+  for (int k = 0; k < 3; k++) {
+    double d = S.m[4 * k];
+    for (int p = 0; p < k; p++)
+      d -= C[3 * k + p] * C[3 * k + p];
+    if (!(d > tol) || !(dmax > 0.0))
+      return fail(msg, msgcap,
+                  "inertia is not positive definite (I(%d,%d)=%g, Cholesky pivot %d = %g)", k, k,
+                  S.m[4 * k], k, d);
+    C[4 * k] = sqrt(d);
+    for (int i = k + 1; i < 3; i++) {
+      double s = S.m[3 * i + k];
+      for (int p = 0; p < k; p++)
+        s -= C[3 * i + p] * C[3 * k + p];
+      C[3 * i + k] = s / C[4 * k];
+    }
+  }
+  *Isym = S;
+  return DYN_OK;
+}
+
+dyn_err dyn_body_init(dyn_body *b, double mass, dyn_m3 I_b, dyn_shape shape, dyn_v3 r,
+                      dyn_quat q, char *msg, size_t msgcap) {
+  if (msg && msgcap > 0)
+    msg[0] = '\0';
+  if (!b)
+    return fail(msg, msgcap, "body pointer is NULL");
+  if (!(mass > 0.0) || !isfinite(mass))
+    return fail(msg, msgcap, "mass must be finite and > 0 (mass=%g)", mass);
+  dyn_m3 S;
+  dyn_err e = check_inertia(I_b, &S, msg, msgcap);
+  if (e != DYN_OK)
+    return e;
+  /* S is SPD with pivots >= 16 eps max diag, so det >= (16 eps)^2 dmax^3 >
+   * 1e-300 unless the tensor itself is below ~1e-85 kg m^2. */
+  int ok = 0;
+  dyn_m3 Sinv = dyn_m3_inverse(S, &ok);
+  if (!ok)
+    return fail(msg, msgcap, "inertia is numerically singular (det=%g)", dyn_m3_det(S));
+  double qn = dyn_quat_norm(q);
+  if (!isfinite(qn))
+    return fail(msg, msgcap, "quaternion q is not finite (%g, %g, %g, %g)", q.w, q.x, q.y, q.z);
+  if (!(qn > 0.0))
+    return fail(msg, msgcap, "quaternion q is zero");
+  if (!isfinite(r.x) || !isfinite(r.y) || !isfinite(r.z))
+    return fail(msg, msgcap, "position r is not finite (%g, %g, %g)", r.x, r.y, r.z);
+  if (shape.kind == DYN_SHAPE_PLANE)
+    return fail(msg, msgcap, "shape PLANE is allowed on static bodies only");
+
+  memset(b, 0, sizeof *b);
+  b->mass = mass;
+  b->inv_mass = 1.0 / mass;
+  b->I_b = S;
+  /* the adjugate inverse of a symmetric matrix is symmetric up to rounding;
+   * make it exactly so, as I_b is */
+  for (int i = 0; i < 3; i++)
+    for (int j = i + 1; j < 3; j++) {
+      double s = 0.5 * (Sinv.m[3 * i + j] + Sinv.m[3 * j + i]);
+      Sinv.m[3 * i + j] = Sinv.m[3 * j + i] = s;
+    }
+  b->inv_I_b = Sinv;
+  b->shape = shape;
+  b->is_static = 0;
+  b->r = r;
+  b->q = dyn_quat_make(q.w / qn, q.x / qn, q.y / qn, q.z / qn);
+  b->v = b->w = b->f_ext = b->t_ext = dyn_v3_make(0.0, 0.0, 0.0);
+  return DYN_OK;
+}
+
+void dyn_body_init_static(dyn_body *b, dyn_shape shape, dyn_v3 r, dyn_quat q) {
+  memset(b, 0, sizeof *b);
+  b->mass = b->inv_mass = 0.0;
+  b->I_b = b->inv_I_b = dyn_m3_zero();
+  b->shape = shape;
+  b->is_static = 1;
+  b->r = r;
+  b->q = dyn_quat_normalize(q); /* a zero q becomes the identity */
+  b->v = b->w = b->f_ext = b->t_ext = dyn_v3_make(0.0, 0.0, 0.0);
+}
+
+dyn_m3 dyn_inertia_sphere(double m, double radius) {
+  double I = 0.4 * m * radius * radius;
+  return dyn_m3_diag(I, I, I);
+}
+
+dyn_m3 dyn_inertia_box(double m, dyn_v3 half) {
+  double x2 = half.x * half.x, y2 = half.y * half.y, z2 = half.z * half.z;
+  return dyn_m3_diag(m * (y2 + z2) / 3.0, m * (x2 + z2) / 3.0, m * (x2 + y2) / 3.0);
+}
+
+/* Capsule of radius a whose axis segment runs from -h to +h on z (h =
+ * half_length): a cylinder of length 2h plus a hemisphere on each end.
+ * Mass split by volume:
+ *     Vc = 2 pi a^2 h,  Vs = 4/3 pi a^3 (the two hemispheres),
+ *     mc = m Vc / (Vc + Vs) = m h / (h + 2a/3),  ms = m - mc.
+ * Cylinder (about its centre):
+ *     Izz_c = mc a^2 / 2,   Ixx_c = mc (3 a^2 + (2h)^2) / 12 = mc (a^2/4 + h^2/3).
+ * One hemisphere of mass ms/2: about the centre of its flat face its
+ * inertia is half a sphere's, (ms/2) 2/5 a^2 on every axis.  Its centre of
+ * mass lies 3a/8 from the face, so by the parallel-axis theorem, about its
+ * own centroid Ixx = (ms/2)(2/5 a^2 - (3a/8)^2), and about the capsule's
+ * centre, whose distance from the centroid is h + 3a/8,
+ *     Ixx = (ms/2) (2/5 a^2 - 9a^2/64 + (h + 3a/8)^2)
+ *         = (ms/2) (2/5 a^2 + h^2 + 3 h a / 4).
+ * Both hemispheres together:
+ *     Ixx_s = ms (2/5 a^2 + h^2 + 3 h a / 4),   Izz_s = 2/5 ms a^2.
+ * Check: h = 0 gives the sphere 2/5 m a^2; a = 0 the thin rod m (2h)^2 / 12. */
+dyn_m3 dyn_inertia_capsule(double m, double radius, double half_length) {
+  double a = radius, h = half_length;
+  double den = h + 2.0 * a / 3.0;
+  double mc = den > 0.0 ? m * h / den : 0.0;
+  double ms = m - mc;
+  double Ixx = mc * (a * a / 4.0 + h * h / 3.0) + ms * (0.4 * a * a + h * h + 0.75 * h * a);
+  double Izz = mc * a * a / 2.0 + ms * 0.4 * a * a;
+  return dyn_m3_diag(Ixx, Ixx, Izz);
+}
+
+/* R M R^T for a symmetric M, with R = R(q). */
+static dyn_m3 rotate_tensor(dyn_quat q, dyn_m3 M) {
+  dyn_m3 R = dyn_quat_to_m3(q);
+  dyn_m3 W = dyn_m3_mul(dyn_m3_mul(R, M), dyn_m3_transpose(R));
+  /* symmetrise: the two products round differently above and below the
+   * diagonal */
+  for (int i = 0; i < 3; i++)
+    for (int j = i + 1; j < 3; j++) {
+      double s = 0.5 * (W.m[3 * i + j] + W.m[3 * j + i]);
+      W.m[3 * i + j] = W.m[3 * j + i] = s;
+    }
+  return W;
+}
+
+dyn_m3 dyn_body_inertia_world(const dyn_body *b) {
+  return rotate_tensor(b->q, b->I_b);
+}
+
+dyn_m3 dyn_body_inv_inertia_world(const dyn_body *b) {
+  return rotate_tensor(b->q, b->inv_I_b);
+}
+
+/* I_w w = R I_b R^T w */
+static dyn_v3 world_inertia_times(const dyn_body *b, dyn_v3 w) {
+  dyn_v3 w_b = dyn_quat_rotate_inv(b->q, w);
+  return dyn_quat_rotate(b->q, dyn_m3_mulv(b->I_b, w_b));
+}
+
+double dyn_body_kinetic(const dyn_body *b) {
+  if (b->is_static)
+    return 0.0;
+  return 0.5 * b->mass * dyn_v3_dot(b->v, b->v)
+         + 0.5 * dyn_v3_dot(b->w, world_inertia_times(b, b->w));
+}
+
+dyn_v3 dyn_body_linear_momentum(const dyn_body *b) {
+  if (b->is_static)
+    return dyn_v3_make(0.0, 0.0, 0.0);
+  return dyn_v3_scale(b->v, b->mass);
+}
+
+dyn_v3 dyn_body_angular_momentum(const dyn_body *b) {
+  if (b->is_static)
+    return dyn_v3_make(0.0, 0.0, 0.0);
+  return dyn_v3_add(dyn_v3_cross(b->r, dyn_v3_scale(b->v, b->mass)),
+                    world_inertia_times(b, b->w));
+}

@@ -1,0 +1,289 @@
+/*
+ * contact.c -- the constraint rows of one contact point, for the four
+ * friction models of dyn_constraint.h.
+ *
+ * Geometry (dyn.h's dyn_contact, seed 000's contact table): bodies a and b,
+ * unit normal n from a to b, world point p, depth d (> 0 penetration,
+ * < 0 a gap).  Lever arms r_a = p - r_a^com, r_b = p - r_b^com.
+ *
+ * Position-level constraint (the gap along a direction e held fixed, with
+ * the witness points P_a, P_b fixed in each body and equal to p now):
+ *     C_e(s) = e . (P_b(s) - P_a(s))
+ *     dC_e/dt = e . (v_b + w_b x r_b - v_a - w_a x r_a)
+ *             = [-e^T, -(r_a x e)^T | e^T, (r_b x e)^T] (v_a, w_a, v_b, w_b)
+ * using e . (w x r) = w . (r x e).  So each row is J = (J_a, J_b) with
+ *     J_a = (-e, -(r_a x e)),   J_b = (e, r_b x e)
+ * (seed 000's "contact joint" rows, seed 002's J_n, J_t1, J_t2), and J u is
+ * the velocity of b relative to a at p along e, positive when separating.
+ * Effective mass of a row: K = J M^-1 J^T
+ *     = m_a^-1 + m_b^-1 + (r_a x e).I_a^-1 (r_a x e) + (r_b x e).I_b^-1 (r_b x e).
+ *
+ * Normal row (x_n >= 0 the normal impulse, w_n = J_n u+ - rhs >= 0, x_n w_n = 0).
+ * With v_n = J_n u (pre-step velocity):
+ *     d >= 0:  rhs = max( min(k_erp max(0, d - slop) / h, v_max),     Baumgarte
+ *                          e_r (-v_n) if -v_n > v_thr else 0 )        restitution
+ *     d <  0:  rhs = d / h    (speculative: the bodies may close the gap in this
+ *                              step but not pass it; no restitution)
+ * k_erp / h is seed 000's k_cor.  The maximum of the two terms (ODE's
+ * contact rule) rather than seed 002's sum: with the sum, an elastic
+ * contact that also penetrates leaves faster than it arrived.
+ *
+ * Tangent basis (dyn_contact_basis): e = the world axis with the smallest
+ * |n_i| (the first on ties), t1 = (e x n)/|e x n|, t2 = n x t1, so
+ * (t1, t2, n) is right-handed and t1 is orthogonal to e.  Deterministic and
+ * well conditioned (|e x n|^2 = 1 - n_e^2 >= 2/3), but not continuous in n
+ * where the smallest axis switches.
+ *
+ * Friction models (rows in this order):
+ *   NONE:     n.
+ *   BOX:      n, t1, t2; t rows: rhs 0, findex -> n, bounds -mu x_n .. mu x_n
+ *             (ODE dContactApprox1, seed 002).  Anisotropic: the friction
+ *             force can reach sqrt(2) mu x_n diagonally.
+ *   CONE:     n, t1, t2 as one cone, |x_t| <= mu x_n (for the cone solvers;
+ *             the law, Coulomb or associated, is the problem's cone_law).
+ *   PYRAMID:  seed 000, with eta directions
+ *                 d_h = cos(2 pi (h-1)/eta) t1 + sin(2 pi (h-1)/eta) t2
+ *             and unknowns x_n = h f, x_h = h beta_h >= 0, lambda >= 0:
+ *                 w_n = J_n u+ - rhs                     >= 0  _|_ x_n    >= 0
+ *                 w_h = J_dh u+ + lambda                 >= 0  _|_ x_h    >= 0
+ *                 w_l = mu x_n - sum_h x_h               >= 0  _|_ lambda >= 0
+ *             i.e. A(beta, lambda) = E = 1, A(lambda, beta) = -E^T = -1,
+ *             A(lambda, n) = mu, A(lambda, lambda) = 0 (seed 000's (eta+2)K
+ *             LCP, block rows reordered per contact).  Sliding: lambda is the
+ *             sliding speed, the beta of the direction most opposed to the
+ *             slip takes mu x_n.  The aux row has J = 0, cfm 0 and kind
+ *             DYN_ROW_AUX; A is not symmetric, so use lemke / enum.
+ *
+ * Source: seed 000 (contact Jacobian, friction pyramid LCP, k_cor = k_erp/h,
+ * unified boxed LCP with b = J(u + h M^-1 f_ext) - b_error, DESIGN.md);
+ * seed 002 (Baumgarte, restitution C_R, box friction with t1, t2).
+ *
+ * Limitations: the normal is taken as fixed (its rotation is a second-order
+ * effect the Jacobian does not carry, as in every engine listed); a
+ * speculative contact gets no restitution; rolling/torsional friction is not
+ * modelled.  Returns DYN_ERR_INPUT for bad indices, parameters or geometry.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "dyn_assemble_internal.h"
+
+dyn_contact_params dyn_contact_params_default(void) {
+  dyn_contact_params p;
+  memset(&p, 0, sizeof p);
+  p.friction = DYN_FRICTION_NONE;
+  p.mu = 0.0;
+  p.eta = 4;
+  p.restitution = 0.0;
+  p.rest_threshold = 0.0;
+  p.k_erp = 0.2;
+  p.slop = 0.0;
+  p.cfm = 0.0;
+  p.max_correct_vel = INFINITY;
+  return p;
+}
+
+dyn_err dyn_contact_params_validate(const dyn_contact_params *p, char *msg, size_t cap) {
+  if (!p) {
+    dyn_ai_msgf(msg, cap, "contact params: NULL");
+    return DYN_ERR_INPUT;
+  }
+  if (p->friction < DYN_FRICTION_NONE || p->friction > DYN_FRICTION_CONE) {
+    dyn_ai_msgf(msg, cap, "contact params: friction=%d is not a dyn_friction", (int)p->friction);
+    return DYN_ERR_INPUT;
+  }
+  if (!(p->mu >= 0.0) || !isfinite(p->mu)) {
+    dyn_ai_msgf(msg, cap, "contact params: mu=%g must be finite and >= 0", p->mu);
+    return DYN_ERR_INPUT;
+  }
+  /* eta >= 3: three unit vectors at 120 degrees are the fewest whose
+   * non-negative combinations cover the tangent plane */
+  if (p->friction == DYN_FRICTION_PYRAMID && (p->eta < 3 || p->eta > 1024)) {
+    dyn_ai_msgf(msg, cap, "contact params: eta=%d must be in [3, 1024]", p->eta);
+    return DYN_ERR_INPUT;
+  }
+  if (!(p->restitution >= 0.0 && p->restitution <= 1.0)) {
+    dyn_ai_msgf(msg, cap, "contact params: restitution=%g must be in [0, 1]", p->restitution);
+    return DYN_ERR_INPUT;
+  }
+  if (!(p->rest_threshold >= 0.0) || !isfinite(p->rest_threshold)) {
+    dyn_ai_msgf(msg, cap, "contact params: rest_threshold=%g must be finite and >= 0",
+                p->rest_threshold);
+    return DYN_ERR_INPUT;
+  }
+  if (!(p->k_erp >= 0.0 && p->k_erp <= 1.0)) {
+    dyn_ai_msgf(msg, cap, "contact params: k_erp=%g must be in [0, 1]", p->k_erp);
+    return DYN_ERR_INPUT;
+  }
+  if (!(p->slop >= 0.0) || !isfinite(p->slop)) {
+    dyn_ai_msgf(msg, cap, "contact params: slop=%g must be finite and >= 0", p->slop);
+    return DYN_ERR_INPUT;
+  }
+  if (!(p->cfm >= 0.0) || !isfinite(p->cfm)) {
+    dyn_ai_msgf(msg, cap, "contact params: cfm=%g must be finite and >= 0", p->cfm);
+    return DYN_ERR_INPUT;
+  }
+  if (!(p->max_correct_vel > 0.0)) {
+    dyn_ai_msgf(msg, cap, "contact params: max_correct_vel=%g must be > 0", p->max_correct_vel);
+    return DYN_ERR_INPUT;
+  }
+  return DYN_OK;
+}
+
+int dyn_contact_max_rows(const dyn_contact_params *p) {
+  if (dyn_contact_params_validate(p, NULL, 0) != DYN_OK)
+    return 0;
+  switch (p->friction) {
+  case DYN_FRICTION_NONE:
+    return 1;
+  case DYN_FRICTION_BOX:
+  case DYN_FRICTION_CONE:
+    return 3;
+  case DYN_FRICTION_PYRAMID:
+    return p->eta + 2;
+  }
+  return 0;
+}
+
+void dyn_contact_basis(dyn_v3 n, dyn_v3 *t1, dyn_v3 *t2) {
+  double ax = fabs(n.x), ay = fabs(n.y), az = fabs(n.z);
+  dyn_v3 e;
+  if (ax <= ay && ax <= az)
+    e = dyn_v3_make(1.0, 0.0, 0.0);
+  else if (ay <= az)
+    e = dyn_v3_make(0.0, 1.0, 0.0);
+  else
+    e = dyn_v3_make(0.0, 0.0, 1.0);
+  dyn_v3 a = dyn_v3_normalize(dyn_v3_cross(e, n));
+  *t1 = a;
+  *t2 = dyn_v3_cross(n, a);
+}
+
+/* One row along direction e: J_a = (-e, -(r_a x e)), J_b = (e, r_b x e);
+ * a side whose body is static (index -1) has J = 0. */
+static void put_row(dyn_rows *r, int ia, int ib, dyn_v3 e, dyn_v3 ra, dyn_v3 rb, int base) {
+  memset(r, 0, sizeof *r);
+  r->body[0] = ia;
+  r->body[1] = ib;
+  if (ia >= 0) {
+    dyn_v3 ang = dyn_v3_cross(ra, e);
+    r->J[0][0] = -e.x;
+    r->J[0][1] = -e.y;
+    r->J[0][2] = -e.z;
+    r->J[0][3] = -ang.x;
+    r->J[0][4] = -ang.y;
+    r->J[0][5] = -ang.z;
+  }
+  if (ib >= 0) {
+    dyn_v3 ang = dyn_v3_cross(rb, e);
+    r->J[1][0] = e.x;
+    r->J[1][1] = e.y;
+    r->J[1][2] = e.z;
+    r->J[1][3] = ang.x;
+    r->J[1][4] = ang.y;
+    r->J[1][5] = ang.z;
+  }
+  r->findex = -1;
+  r->lo = 0.0;
+  r->hi = INFINITY;
+  r->kind = DYN_ROW_PLAIN;
+  r->base = base;
+}
+
+int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
+                     const dyn_contact_params *prm, double h, dyn_rows *out, int row0) {
+  if (!bodies || !c || !out || row0 < 0 || dyn_contact_params_validate(prm, NULL, 0) != DYN_OK)
+    return DYN_ERR_INPUT;
+  if (!(h > 0.0) || !isfinite(h))
+    return DYN_ERR_INPUT;
+  if (c->a < 0 || c->a >= nb || c->b < 0 || c->b >= nb || c->a == c->b)
+    return DYN_ERR_INPUT;
+  dyn_v3 n = c->normal;
+  /* a unit normal to 1e-6: the rows' scale (and mu's meaning) depend on it */
+  if (!dyn_ai_v3_finite(n) || fabs(dyn_v3_norm(n) - 1.0) > 1e-6 || !dyn_ai_v3_finite(c->p)
+      || !isfinite(c->depth))
+    return DYN_ERR_INPUT;
+  const dyn_body *A = &bodies[c->a], *B = &bodies[c->b];
+  if (A->is_static && B->is_static)
+    return DYN_ERR_INPUT; /* nothing can move: every row would be J = 0 */
+  int ia = A->is_static ? -1 : c->a, ib = B->is_static ? -1 : c->b;
+  dyn_v3 ra = dyn_v3_sub(c->p, A->r), rb = dyn_v3_sub(c->p, B->r);
+
+  /* pre-step relative velocity of b w.r.t. a at p (static bodies do not move) */
+  dyn_v3 va = dyn_v3_make(0.0, 0.0, 0.0), vb = va;
+  if (ia >= 0)
+    va = dyn_v3_add(A->v, dyn_v3_cross(A->w, ra));
+  if (ib >= 0)
+    vb = dyn_v3_add(B->v, dyn_v3_cross(B->w, rb));
+  double vn = dyn_v3_dot(n, dyn_v3_sub(vb, va));
+
+  double rhs;
+  if (c->depth >= 0.0) {
+    /* Baumgarte: k_cor (d - slop)^+ with k_cor = k_erp / h, capped */
+    double pos = prm->k_erp * fmax(0.0, c->depth - prm->slop) / h;
+    pos = fmin(pos, prm->max_correct_vel);
+    /* Newton's restitution on the approach speed -v_n */
+    double rest = (-vn > prm->rest_threshold) ? -prm->restitution * vn : 0.0;
+    rhs = fmax(pos, rest);
+  } else {
+    rhs = c->depth / h; /* speculative: J u+ >= -gap / h */
+  }
+  if (!isfinite(rhs))
+    return DYN_ERR_INPUT;
+
+  dyn_rows *o = out + row0;
+  put_row(&o[0], ia, ib, n, ra, rb, row0);
+  o[0].rhs = rhs;
+  o[0].cfm = prm->cfm;
+  if (prm->friction == DYN_FRICTION_NONE)
+    return 1;
+
+  dyn_v3 t1, t2;
+  dyn_contact_basis(n, &t1, &t2);
+  if (prm->friction == DYN_FRICTION_BOX || prm->friction == DYN_FRICTION_CONE) {
+    put_row(&o[1], ia, ib, t1, ra, rb, row0);
+    put_row(&o[2], ia, ib, t2, ra, rb, row0);
+    for (int k = 1; k <= 2; k++) {
+      o[k].cfm = prm->cfm;
+      o[k].lo = -INFINITY;
+      o[k].hi = INFINITY;
+    }
+    if (prm->friction == DYN_FRICTION_BOX) {
+      /* -mu x_n <= x_t <= mu x_n through findex */
+      for (int k = 1; k <= 2; k++) {
+        o[k].findex = 0;
+        o[k].mu = prm->mu;
+      }
+    } else {
+      o[0].kind = DYN_ROW_CONE_N;
+      o[0].mu = prm->mu;
+      o[1].kind = DYN_ROW_CONE_T;
+      o[2].kind = DYN_ROW_CONE_T;
+    }
+    return 3;
+  }
+
+  /* pyramid: eta directions d_h at angles 2 pi (h-1) / eta from t1 */
+  int eta = prm->eta;
+  const double two_pi = 6.283185307179586476925286766559;
+  for (int k = 1; k <= eta; k++) {
+    double th = two_pi * (double)(k - 1) / (double)eta;
+    dyn_v3 d = dyn_v3_add(dyn_v3_scale(t1, cos(th)), dyn_v3_scale(t2, sin(th)));
+    put_row(&o[k], ia, ib, d, ra, rb, row0);
+    o[k].cfm = prm->cfm;
+  }
+  /* auxiliary lambda: no body, the couplings are added by dyn_assemble */
+  dyn_rows *x = &o[eta + 1];
+  memset(x, 0, sizeof *x);
+  x->body[0] = -1;
+  x->body[1] = -1;
+  x->lo = 0.0;
+  x->hi = INFINITY;
+  x->findex = 0;
+  x->mu = prm->mu;
+  x->kind = DYN_ROW_AUX;
+  x->aux_first = 1;
+  x->aux_count = eta;
+  x->base = row0;
+  return eta + 2;
+}

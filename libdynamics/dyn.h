@@ -1,0 +1,177 @@
+/*
+ * dyn.h -- public header of libdynamics: rigid bodies, their shapes,
+ * integration, collision detection.  (Constraint rows, assembly into a
+ * libsolvers slv_problem, worlds and scenes are added by later files.)
+ *
+ * Units: SI (m, kg, s, rad).  Frames and quaternion convention: dyn_math.h.
+ * Nothing here allocates except functions named _new; nothing aborts on user
+ * input: functions that can fail return a dyn_err (0 = DYN_OK) and, where it
+ * helps, a message in a caller buffer.
+ */
+#ifndef DYN_H
+#define DYN_H
+
+#include <stddef.h>
+
+#include "dyn_math.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum dyn_err {
+  DYN_OK = 0,
+  DYN_ERR_INPUT = -1,  /* a parameter out of its domain (message says which) */
+  DYN_ERR_NOMEM = -2,
+  DYN_ERR_NUMERIC = -3 /* NaN / Inf produced, singular inertia, ... */
+} dyn_err;
+
+/* ---- shapes ------------------------------------------------------------ */
+
+typedef enum dyn_shape_kind {
+  DYN_SHAPE_NONE = 0, /* a body without geometry (e.g. a massless-link bob) */
+  DYN_SHAPE_SPHERE,   /* radius */
+  DYN_SHAPE_BOX,      /* half extents along the body axes */
+  DYN_SHAPE_CAPSULE,  /* segment from -half_length to +half_length on the body
+               z axis, swept by radius */
+  DYN_SHAPE_PLANE,    /* static half-space n . x >= d (world frame: normal,
+               offset); only on static bodies */
+  DYN_SHAPE_HULL      /* convex hull of verts (body frame), through GJK+EPA */
+} dyn_shape_kind;
+
+typedef struct dyn_shape {
+  dyn_shape_kind kind;
+  double radius;        /* SPHERE, CAPSULE */
+  double half_length;   /* CAPSULE */
+  dyn_v3 half;          /* BOX */
+  dyn_v3 normal;        /* PLANE: unit outward normal (world) */
+  double offset;        /* PLANE: d in n . x >= d */
+  const dyn_v3 *verts;  /* HULL: borrowed, body frame, nverts >= 4 */
+  int nverts;
+} dyn_shape;
+
+/* ---- bodies ------------------------------------------------------------ */
+
+typedef struct dyn_body {
+  /* constant */
+  double mass;          /* kg; 0 for static bodies */
+  double inv_mass;      /* 0 for static bodies */
+  dyn_m3 I_b;           /* body-frame inertia tensor (symmetric positive definite;
+                           zero for static bodies) */
+  dyn_m3 inv_I_b;       /* its inverse; zero for static bodies */
+  dyn_shape shape;
+  int is_static;        /* never moves; inv_mass = 0, inv_I_b = 0 */
+  /* state */
+  dyn_v3 r;             /* centre of mass, world */
+  dyn_quat q;           /* orientation, unit, body -> world */
+  dyn_v3 v;             /* linear velocity, world */
+  dyn_v3 w;             /* angular velocity, world */
+  /* external load for the current step (world); read, never cleared, by
+   * the integration functions */
+  dyn_v3 f_ext;
+  dyn_v3 t_ext;
+} dyn_body;
+
+/* Fill *b as a dynamic body of the given mass, body-frame inertia, shape,
+ * at rest at r with orientation q (normalised here).  Returns DYN_ERR_INPUT
+ * (and a message in msg[msgcap] if msg != NULL) for mass <= 0, a non-finite
+ * or not positive definite inertia, a zero quaternion. */
+dyn_err dyn_body_init(dyn_body *b, double mass, dyn_m3 I_b, dyn_shape shape,
+            dyn_v3 r, dyn_quat q, char *msg, size_t msgcap);
+/* A static body (infinite mass): planes, fixed geometry, the world anchor. */
+void dyn_body_init_static(dyn_body *b, dyn_shape shape, dyn_v3 r, dyn_quat q);
+
+/* Principal inertias of uniform solids of mass m. */
+dyn_m3 dyn_inertia_sphere(double m, double radius);
+dyn_m3 dyn_inertia_box(double m, dyn_v3 half);
+dyn_m3 dyn_inertia_capsule(double m, double radius, double half_length);
+
+/* World inertia R I_b R^T and its inverse R I_b^-1 R^T. */
+dyn_m3 dyn_body_inertia_world(const dyn_body *b);
+dyn_m3 dyn_body_inv_inertia_world(const dyn_body *b);
+
+/* m |v|^2 / 2 + w . (I w) / 2 */
+double dyn_body_kinetic(const dyn_body *b);
+/* Momenta: m v, and the angular momentum about the world origin
+ * r x m v + I w. */
+dyn_v3 dyn_body_linear_momentum(const dyn_body *b);
+dyn_v3 dyn_body_angular_momentum(const dyn_body *b);
+
+/* ---- unconstrained integration (seed 001, seed 002) -------------------- */
+
+typedef enum dyn_gyro {
+  DYN_GYRO_NONE = 0,    /* drop w x (I w) */
+  DYN_GYRO_EXPLICIT,    /* torque -w x (I w) at the start of the step */
+  DYN_GYRO_IMPLICIT     /* implicit Euler in the body frame, one Newton step (seed 001) */
+} dyn_gyro;
+
+typedef enum dyn_orient {
+  DYN_ORIENT_EXP = 0,   /* q <- exp(h w / 2) q, small-angle series (seed 001) */
+  DYN_ORIENT_LINEAR     /* q <- q + h/2 (0, w) q, renormalised (seed 003's L/G form) */
+} dyn_orient;
+
+typedef enum dyn_integrator {
+  DYN_INT_SYMPLECTIC_EULER = 0, /* v+ = v + h a(x); x+ = x + h v+ (default) */
+  DYN_INT_EXPLICIT_EULER,       /* x+ = x + h v; v+ = v + h a(x) */
+  DYN_INT_VERLET                /* position Verlet: half drift, kick, half drift (seed 002) */
+} dyn_integrator;
+
+/* v += h inv_mass (f_ext + m g); w += h I^-1 (t_ext - gyro term), the
+ * gyroscopic term per `gyro`.  g is the gravity vector (m/s^2).  Static
+ * bodies are left alone. */
+void dyn_body_update_velocity(dyn_body *b, double h, dyn_v3 g, dyn_gyro gyro);
+/* r += h v; q advanced by the angular velocity w over h per `orient`. */
+void dyn_body_update_position(dyn_body *b, double h, dyn_orient orient);
+/* q advanced by angular velocity w (world) over h, as above. */
+dyn_quat dyn_quat_integrate(dyn_quat q, dyn_v3 w, double h, dyn_orient orient);
+
+/* ---- collision --------------------------------------------------------- */
+
+/* One contact point between bodies a and b (indices into the caller's body
+ * array; a static body is an ordinary index).  normal is the unit vector
+ * from a towards b (seed 000's contact table), depth >= 0 the penetration
+ * (a negative depth, a gap, is allowed for speculative contacts), p the
+ * world point, midway between the two surfaces. */
+typedef struct dyn_contact {
+  int a, b;
+  dyn_v3 p;
+  dyn_v3 normal;
+  double depth;
+} dyn_contact;
+
+#define DYN_MAX_MANIFOLD 4 /* points one pair can produce (box-box, box-plane) */
+
+/* Narrow phase for one pair: writes up to DYN_MAX_MANIFOLD contacts (with
+ * a, b set to ia, ib) into out and returns their number; 0 when apart by
+ * more than `margin` (m, >= 0; contacts with -margin < depth are kept).
+ * Dispatches on the two shape kinds (either order). */
+int dyn_collide_pair(const dyn_body *bodies, int ia, int ib, double margin,
+           dyn_contact *out);
+
+/* World-frame axis-aligned bounding box of a body's shape, grown by margin;
+ * planes get infinite extents where they are unbounded. */
+void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi);
+
+/* Broad phase: sweep-and-prune on x (seed 002) over nb bodies.  Writes
+ * candidate pairs (i < j, AABBs overlapping, not both static) into
+ * pairs[2k], pairs[2k+1], at most maxpairs; returns the number found (which
+ * may exceed maxpairs: then only maxpairs were written and the caller grows
+ * its buffer).  ws is caller workspace of dyn_sap_workspace_size(nb) bytes,
+ * so that a step allocates nothing. */
+size_t dyn_sap_workspace_size(int nb);
+long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws,
+            int *pairs, long maxpairs);
+/* The same by testing all pairs: the reference for tests. */
+long dyn_broadphase_all(const dyn_body *bodies, int nb, double margin, int *pairs,
+            long maxpairs);
+
+/* GJK distance / EPA penetration between two convex shapes given by support
+ * functions (used for HULL, and for any pair without a dedicated routine). */
+int dyn_collide_gjk_epa(const dyn_body *bodies, int ia, int ib, double margin,
+            dyn_contact *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DYN_H */

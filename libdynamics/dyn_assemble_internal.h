@@ -1,0 +1,37 @@
+/*
+ * dyn_assemble_internal.h -- private helpers of contact.c and assemble.c
+ * (never installed).
+ */
+#ifndef DYN_ASSEMBLE_INTERNAL_H
+#define DYN_ASSEMBLE_INTERNAL_H
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "dyn_constraint.h"
+
+/* World inverse inertia R inv_I_b R^T, R = R(q): the angular block of
+ * M^-1 (world frame, since J's angular parts are world vectors). */
+static inline dyn_m3 dyn_ai_inv_inertia_world(const dyn_body *b) {
+  dyn_m3 R = dyn_quat_to_m3(b->q);
+  return dyn_m3_mul(dyn_m3_mul(R, b->inv_I_b), dyn_m3_transpose(R));
+}
+
+static inline int dyn_ai_v3_finite(dyn_v3 a) {
+  return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
+}
+
+/* snprintf into a message buffer that may be NULL. */
+static inline void dyn_ai_msgf(char *msg, size_t cap, const char *fmt, ...)
+  __attribute__((format(printf, 3, 4)));
+static inline void dyn_ai_msgf(char *msg, size_t cap, const char *fmt, ...) {
+  if (!msg || cap == 0)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, cap, fmt, ap);
+  va_end(ap);
+}
+
+#endif /* DYN_ASSEMBLE_INTERNAL_H */

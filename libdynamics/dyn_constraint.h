@@ -1,0 +1,191 @@
+/*
+ * dyn_constraint.h -- constraint rows and their assembly into a libsolvers
+ * problem (public header of libdynamics, part 2).
+ *
+ * Every constraint kind gives max_rows() (a cheap bound, for reservation)
+ * and fill() (STYLE.md sec. 6, ODE's getSureMaxInfo / getInfo2 split).  fill
+ * writes one dyn_rows record per row; dyn_assemble turns an array of them
+ * into the boxed LCP of seed 000's unified system (with the misprint fixed,
+ * DESIGN.md):
+ *
+ *     w = A x + b,   A = J M^-1 J^T + diag(cfm) (+ the pyramid's auxiliary
+ *                        entries, below),
+ *                    b = J (u + h M^-1 (f_ext + m g, t_ext)) - rhs,
+ *
+ * x the impulses (h times the constraint forces), lo <= x <= hi, findex
+ * friction rows, Coulomb cones.  A row asks for J u+ >= rhs when x sits at
+ * lo = 0 (contacts): rhs is seed 000's b_error (k_cor times the error,
+ * restitution, speculative gap).  After the solve, dyn_apply_impulse gives
+ *     u+ = u + M^-1 (J^T x + h f_ext) + h g
+ * so that w = J u+ - rhs.
+ *
+ * u is the body velocity stack (v, w) per body, world frame; M^-1 per
+ * dynamic body is diag(inv_mass I3, R inv_I_b R^T).  Static bodies (and the
+ * world) appear as body index -1 in the rows and contribute nothing.
+ *
+ * Gyroscopic terms are not handled here: the caller puts -w x (I w) into
+ * t_ext (explicit) or updates w beforehand (implicit, seed 001).
+ *
+ * Errors: functions return dyn_err (dyn.h); dyn_assemble, dyn_system_reserve
+ * and dyn_system_csr_nnz leave a one-line message in the system
+ * (dyn_system_message).  Only dyn_system_new and dyn_system_reserve
+ * allocate.
+ */
+#ifndef DYN_CONSTRAINT_H
+#define DYN_CONSTRAINT_H
+
+#include <stddef.h>
+
+#include "dyn.h"
+#include "slv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- rows ---------------------------------------------------------------- */
+
+typedef enum dyn_row_kind {
+  DYN_ROW_PLAIN = 0, /* bounds lo..hi, or +-mu x[findex] when findex >= 0 */
+  DYN_ROW_CONE_N,    /* first (normal) row of a Coulomb cone (n, t1, t2); mu = cone mu */
+  DYN_ROW_CONE_T,    /* the two tangent rows following a DYN_ROW_CONE_N row */
+  DYN_ROW_AUX        /* friction pyramid's auxiliary row lambda (seed 000): J = 0 and
+                        A(aux, n) = mu, A(aux, beta_h) = -1, A(beta_h, aux) = +1 for the
+                        aux_count rows beta_h starting at local row aux_first; n = findex */
+} dyn_row_kind;
+
+/* One constraint row, as fill() writes it.  Local indices (findex,
+ * aux_first) count from the first row of the same constraint, whose global
+ * index is base; dyn_assemble adds base. */
+typedef struct dyn_rows {
+  int body[2];       /* body indices (into the bodies array) or -1 (world, static body) */
+  double J[2][6];    /* J[k] = (linear 3, angular 3) on body[k], world frame */
+  double rhs;        /* velocity target (m/s or rad/s): w = J u+ - rhs */
+  double cfm;        /* >= 0, added to A(i,i) */
+  double lo, hi;     /* bounds on x_i (impulse); ignored for findex and cone rows */
+  int findex;        /* local index of the normal row, or -1 (PLAIN: friction; AUX: its n) */
+  double mu;         /* friction coefficient of a findex row, the cone's mu (CONE_N),
+                        the contact's mu (AUX); 0 otherwise */
+  dyn_row_kind kind;
+  int aux_first;     /* AUX: local index of beta_1 */
+  int aux_count;     /* AUX: number of beta rows (eta) */
+  int base;          /* global index of the constraint's first row (fill's row0) */
+} dyn_rows;
+
+/* ---- contacts ------------------------------------------------------------ */
+
+typedef enum dyn_friction {
+  DYN_FRICTION_NONE = 0, /* one row: the normal */
+  DYN_FRICTION_BOX,      /* n, t1, t2; t rows findex'ed to n with mu: ODE's dContactApprox1,
+                            seed 002's box friction (-mu x_n <= x_t <= mu x_n) */
+  DYN_FRICTION_PYRAMID,  /* n, beta_1..beta_eta >= 0, one auxiliary lambda >= 0 (seed 000):
+                            a pure LCP of size (eta+2) per contact, not symmetric */
+  DYN_FRICTION_CONE      /* n, t1, t2 as one Coulomb cone with mu (cone solvers) */
+} dyn_friction;
+
+typedef struct dyn_contact_params {
+  dyn_friction friction;
+  double mu;          /* friction coefficient, >= 0 */
+  int eta;            /* PYRAMID: number of directions, >= 3 (seed 000: eta even >= 4) */
+  double restitution; /* e in [0, 1] */
+  double rest_threshold; /* m/s >= 0: restitution only when approaching faster than this */
+  double k_erp;       /* error reduction in [0, 1]; k_cor = k_erp / h (seed 000) */
+  double slop;        /* m >= 0: penetration left uncorrected */
+  double cfm;         /* >= 0, on every contact row except the pyramid's auxiliary one */
+  double max_correct_vel; /* m/s > 0: cap of the Baumgarte velocity; INFINITY = none */
+} dyn_contact_params;
+
+/* friction NONE, mu 0, eta 4, restitution 0, rest_threshold 0, k_erp 0.2,
+ * slop 0, cfm 0, max_correct_vel INFINITY. */
+dyn_contact_params dyn_contact_params_default(void);
+
+/* DYN_OK, or DYN_ERR_INPUT with msg (if non-NULL, size msgcap) naming the field. */
+dyn_err dyn_contact_params_validate(const dyn_contact_params *prm, char *msg, size_t msgcap);
+
+/* Rows one contact produces: NONE 1, BOX 3, PYRAMID eta + 2, CONE 3
+ * (0 for parameters that do not validate). */
+int dyn_contact_max_rows(const dyn_contact_params *prm);
+
+/* Tangent basis of a unit normal n (deterministic, documented in contact.c):
+ * e = the world axis with the smallest |n_i| (first one on ties),
+ * t1 = (e x n) / |e x n|, t2 = n x t1; (t1, t2, n) is right-handed. */
+void dyn_contact_basis(dyn_v3 n, dyn_v3 *t1, dyn_v3 *t2);
+
+/* Writes the rows of contact c into out[row0 .. row0 + m - 1] and returns m
+ * (= dyn_contact_max_rows(prm)), or a negative dyn_err:
+ *   bodies  in, size nb: positions r, velocities v, w (pre-step, for
+ *           restitution), is_static;
+ *   c       in: a != b in [0, nb), not both static, |normal| = 1 to 1e-6
+ *           (normal from a to b), depth (> 0 penetration, < 0 gap);
+ *   prm     in: validated here;
+ *   h       in: time step (s), > 0;
+ *   out     out: array with at least row0 + m records.
+ * Row order: NONE n; BOX n, t1, t2; PYRAMID n, beta_1..beta_eta, aux; CONE n, t1, t2. */
+int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
+                     const dyn_contact_params *prm, double h, dyn_rows *out, int row0);
+
+/* ---- assembly ------------------------------------------------------------- */
+
+typedef struct dyn_system dyn_system;
+
+enum {
+  DYN_SYS_DENSE = 1u << 0, /* reserve a dense max_rows x max_rows A */
+  DYN_SYS_CSR = 1u << 1    /* reserve a CSR A of max_nnz entries */
+};
+
+/* Allocates every buffer assembly and dyn_apply_impulse need for up to
+ * max_rows rows (>= 0) over nb bodies (>= 0).  storages: DYN_SYS_DENSE
+ * and/or DYN_SYS_CSR.  max_nnz: CSR capacity (entries of A); <= 0 means
+ * max_rows * min(max_rows, 64).  *out = NULL and DYN_ERR_INPUT /
+ * DYN_ERR_NOMEM (message in msg, size msgcap, if msg != NULL) on failure. */
+dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
+                       dyn_system **out, char *msg, size_t msgcap);
+void dyn_system_free(dyn_system *sys); /* NULL is fine */
+
+/* Grows the buffers (never shrinks) to at least max_rows, nb, max_nnz;
+ * storages may add DYN_SYS_DENSE / DYN_SYS_CSR.  Allocates: call between
+ * steps, not inside one.  On failure the system keeps its old buffers. */
+dyn_err dyn_system_reserve(dyn_system *sys, int max_rows, int nb, unsigned storages,
+                           long max_nnz);
+
+/* The message of the last failed dyn_assemble / dyn_apply_impulse /
+ * dyn_system_reserve (empty string if none); never NULL. */
+const char *dyn_system_message(const dyn_system *sys);
+
+/* Number of CSR entries dyn_assemble would produce for these rows, counting
+ * every body index >= 0 as dynamic (so an upper bound if rows name static
+ * bodies; contact rows never do).  No allocation: it uses the system's
+ * scratch, so nrows <= max_rows and body indices < the system's nb are
+ * required (else -1 and a message), and it ends the last assembly's
+ * validity for dyn_apply_impulse: call it before dyn_assemble. */
+long dyn_system_csr_nnz(dyn_system *sys, const dyn_rows *rows, int nrows);
+
+/* Builds the problem of the rows:
+ *   bodies  in, size nb (<= the system's nb): state u = (v, w), r, q, loads
+ *           f_ext, t_ext, inv_mass, inv_I_b, is_static;
+ *   rows    in, size nrows (<= max_rows), as written by the fill functions;
+ *   h       in: time step (s), > 0;  g in: gravity (m/s^2);
+ *   storage in: SLV_DENSE (column-major, lda = nrows) or SLV_CSR (built per
+ *           body pair, never through a dense A; columns sorted in each row);
+ *   out     out: a view into the system's buffers, valid until the next
+ *           dyn_assemble / reserve / free.  cone_law is SLV_CONE_COULOMB; the
+ *           caller may change it.  findex is global; mu is set on findex rows.
+ * The J rows and M^-1 are kept in the system for dyn_apply_impulse.
+ * Returns DYN_OK or DYN_ERR_INPUT (size exceeded, bad body index, a row
+ * whose two bodies are the same, findex / aux / cone structure out of
+ * range, a non-finite entry; message in dyn_system_message). */
+dyn_err dyn_assemble(dyn_system *sys, const dyn_body *bodies, int nb, const dyn_rows *rows,
+                     int nrows, double h, dyn_v3 g, slv_storage storage, slv_problem *out);
+
+/* u+ = u + M^-1 (J^T x + h (f_ext, t_ext)) + h g for every dynamic body,
+ * with the J and M^-1 of the last dyn_assemble (x: in, size of that
+ * problem's n).  Static bodies are left alone; gyroscopic terms are the
+ * caller's.  DYN_ERR_INPUT if nothing was assembled or nb differs;
+ * DYN_ERR_NUMERIC (bodies untouched) if x has a non-finite entry. */
+dyn_err dyn_apply_impulse(const dyn_system *sys, dyn_body *bodies, int nb, const double *x,
+                          double h, dyn_v3 g);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DYN_CONSTRAINT_H */

@@ -1,0 +1,30 @@
+/*
+ * dyn_internal.h -- private declarations shared by libdynamics' own files
+ * and its tests.  Never installed.
+ */
+#ifndef DYN_INTERNAL_H
+#define DYN_INTERNAL_H
+
+#include "dyn.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One unconstrained step of a single body (integrate.c): gravity g (m/s^2),
+ * the body's f_ext / t_ext (held constant over the step, not cleared), the
+ * gyroscopic option `gyro` and the orientation update `orient`, advanced by
+ * the scheme `integ`:
+ *   DYN_INT_SYMPLECTIC_EULER  velocity update (h), then position update (h);
+ *   DYN_INT_EXPLICIT_EULER    position update (h) with the old v, w, and
+ *                             velocity update (h) evaluated at the old state;
+ *   DYN_INT_VERLET            position (h/2), velocity (h), position (h/2).
+ * b: in/out.  h: step (s).  Static bodies are left unchanged. */
+void dyn_body_step_free(dyn_body *b, double h, dyn_v3 g, dyn_integrator integ, dyn_gyro gyro,
+                        dyn_orient orient);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DYN_INTERNAL_H */

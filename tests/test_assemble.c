@@ -1,0 +1,875 @@
+/* test_assemble.c -- contact rows (contact.c) and the assembly of the
+ * libsolvers problem (assemble.c):
+ *   - every contact row's J against central finite differences of its
+ *     position-level gap, for all four friction models;
+ *   - the tangent basis rule;
+ *   - A = J M^-1 J^T + diag(cfm) against an independent dense product,
+ *     symmetric PSD (LAPACKE dsyev), dense = CSR entry by entry, the
+ *     pyramid's auxiliary entries, b and the velocity update recomputed;
+ *   - hand-solved scenes through libsolvers: a sphere at rest on a plane, a
+ *     box on an incline (stick at 20 deg, slide at 40 deg) with box, cone
+ *     and pyramid friction, restitution, Baumgarte, speculative gap;
+ *   - size and input errors.
+ * Bodies are filled by hand (no body.c): inertia of a box of half extents
+ * (a, b, c) is m/3 diag(b^2 + c^2, a^2 + c^2, a^2 + b^2), of a sphere 2/5 m R^2. */
+#include "dyn_constraint.h"
+#include "slv.h"
+#include "tst_util.h"
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_rng.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double GRAV = 9.81;
+static const double PI = 3.14159265358979323846;
+
+static dyn_body dyn_box(double m, dyn_v3 half, dyn_v3 r, dyn_quat q) {
+  dyn_body b;
+  memset(&b, 0, sizeof b);
+  double a2 = half.x * half.x, b2 = half.y * half.y, c2 = half.z * half.z;
+  b.mass = m;
+  b.inv_mass = 1.0 / m;
+  b.I_b = dyn_m3_diag(m / 3 * (b2 + c2), m / 3 * (a2 + c2), m / 3 * (a2 + b2));
+  b.inv_I_b = dyn_m3_diag(3 / (m * (b2 + c2)), 3 / (m * (a2 + c2)), 3 / (m * (a2 + b2)));
+  b.shape.kind = DYN_SHAPE_BOX;
+  b.shape.half = half;
+  b.r = r;
+  b.q = dyn_quat_normalize(q);
+  return b;
+}
+
+static dyn_body dyn_ball(double m, double R, dyn_v3 r) {
+  dyn_body b;
+  memset(&b, 0, sizeof b);
+  double Ib = 0.4 * m * R * R;
+  b.mass = m;
+  b.inv_mass = 1.0 / m;
+  b.I_b = dyn_m3_diag(Ib, Ib, Ib);
+  b.inv_I_b = dyn_m3_diag(1 / Ib, 1 / Ib, 1 / Ib);
+  b.shape.kind = DYN_SHAPE_SPHERE;
+  b.shape.radius = R;
+  b.r = r;
+  b.q = dyn_quat_identity();
+  return b;
+}
+
+static dyn_body plane(dyn_v3 n, double d) {
+  dyn_body b;
+  memset(&b, 0, sizeof b);
+  b.is_static = 1;
+  b.shape.kind = DYN_SHAPE_PLANE;
+  b.shape.normal = n;
+  b.shape.offset = d;
+  b.q = dyn_quat_identity();
+  return b;
+}
+
+static double urand(gsl_rng *r, double lo, double hi) {
+  return lo + (hi - lo) * gsl_rng_uniform(r);
+}
+
+static dyn_v3 rvec(gsl_rng *r, double s) {
+  return dyn_v3_make(urand(r, -s, s), urand(r, -s, s), urand(r, -s, s));
+}
+
+static dyn_v3 runit(gsl_rng *r) {
+  for (;;) {
+    dyn_v3 v = rvec(r, 1);
+    double l = dyn_v3_norm(v);
+    if (l > 0.1 && l < 1) return dyn_v3_scale(v, 1 / l);
+  }
+}
+
+static dyn_quat rquat(gsl_rng *r) {
+  return dyn_quat_normalize(dyn_quat_make(urand(r, -1, 1), urand(r, -1, 1), urand(r, -1, 1),
+                                          urand(r, -1, 1)));
+}
+
+/* q advanced by the world rotation vector phi: exp(phi/2) q */
+static dyn_quat rotate_by(dyn_quat q, dyn_v3 phi) {
+  double a = dyn_v3_norm(phi);
+  if (a == 0) return q;
+  return dyn_quat_mul(dyn_quat_axis_angle(dyn_v3_scale(phi, 1 / a), a), q);
+}
+
+/* ---- finite differences of the position-level gap ------------------------ */
+
+/* Directions of the rows of one contact, as the models define them (seed 000
+ * d_h formula for the pyramid); nd directions, aux rows excluded. */
+static int model_dirs(const dyn_contact_params *p, dyn_v3 n, dyn_v3 *d) {
+  dyn_v3 t1, t2;
+  dyn_contact_basis(n, &t1, &t2);
+  d[0] = n;
+  if (p->friction == DYN_FRICTION_NONE) return 1;
+  if (p->friction != DYN_FRICTION_PYRAMID) {
+    d[1] = t1;
+    d[2] = t2;
+    return 3;
+  }
+  for (int h = 1; h <= p->eta; h++) {
+    double th = 2 * PI * (h - 1) / p->eta;
+    d[h] = dyn_v3_add(dyn_v3_scale(t1, cos(th)), dyn_v3_scale(t2, sin(th)));
+  }
+  return 1 + p->eta;
+}
+
+static void test_jacobian_fd(void) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 2024);
+  dyn_friction models[4] = {DYN_FRICTION_NONE, DYN_FRICTION_BOX, DYN_FRICTION_PYRAMID,
+                            DYN_FRICTION_CONE};
+  dyn_rows rows[16];
+  dyn_v3 dirs[16];
+  int checked = 0;
+  for (int trial = 0; trial < 40; trial++) {
+    dyn_body B[2];
+    B[0] = dyn_box(urand(rng, 0.5, 3), dyn_v3_make(0.3, 0.5, 0.2), rvec(rng, 1), rquat(rng));
+    B[1] = dyn_box(urand(rng, 0.5, 3), dyn_v3_make(0.4, 0.2, 0.6), rvec(rng, 1), rquat(rng));
+    int a_static = trial % 4 == 3; /* a is the world in a quarter of the trials */
+    if (a_static) B[0].is_static = 1;
+    dyn_contact c;
+    c.a = 0;
+    c.b = 1;
+    c.p = rvec(rng, 1.5);
+    c.normal = runit(rng);
+    c.depth = urand(rng, -0.01, 0.02);
+    /* witness points fixed in each body, both at p now */
+    dyn_v3 pa = dyn_quat_rotate_inv(B[0].q, dyn_v3_sub(c.p, B[0].r));
+    dyn_v3 pb = dyn_quat_rotate_inv(B[1].q, dyn_v3_sub(c.p, B[1].r));
+    /* a direction of motion (v_a, w_a, v_b, w_b) */
+    dyn_v3 va = a_static ? dyn_v3_make(0, 0, 0) : rvec(rng, 1),
+           wa = a_static ? dyn_v3_make(0, 0, 0) : rvec(rng, 2), vb = rvec(rng, 1),
+           wb = rvec(rng, 2);
+    dyn_contact_params prm = dyn_contact_params_default();
+    prm.mu = 0.7;
+    prm.eta = 5 + trial % 3;
+    prm.friction = models[trial % 4];
+    int m = dyn_contact_fill(B, 2, &c, &prm, 0.01, rows, 0);
+    CU_ASSERT_EQUAL_FATAL(m, dyn_contact_max_rows(&prm));
+    int nd = model_dirs(&prm, c.normal, dirs);
+    CU_ASSERT_EQUAL(m, prm.friction == DYN_FRICTION_PYRAMID ? nd + 1 : nd);
+    for (int r = 0; r < nd; r++) {
+      dyn_v3 e = dirs[r];
+      /* g(eps) = e . (P_b(s(eps)) - P_a(s(eps))), s(eps) = (r + eps v, exp(eps w) q) */
+      double eps = 1e-6, gpm[2];
+      for (int sgn = 0; sgn < 2; sgn++) {
+        double t = sgn ? -eps : eps;
+        dyn_v3 ra = dyn_v3_axpy(B[0].r, t, va), rb = dyn_v3_axpy(B[1].r, t, vb);
+        dyn_quat qa = rotate_by(B[0].q, dyn_v3_scale(wa, t)),
+                 qb = rotate_by(B[1].q, dyn_v3_scale(wb, t));
+        dyn_v3 Pa = dyn_v3_add(ra, dyn_quat_rotate(qa, pa)),
+               Pb = dyn_v3_add(rb, dyn_quat_rotate(qb, pb));
+        gpm[sgn] = dyn_v3_dot(e, dyn_v3_sub(Pb, Pa));
+      }
+      double fd = (gpm[0] - gpm[1]) / (2 * eps);
+      const double *Ja = rows[r].J[0], *Jb = rows[r].J[1];
+      double ua[6] = {va.x, va.y, va.z, wa.x, wa.y, wa.z}, ub[6] = {vb.x, vb.y, vb.z, wb.x, wb.y, wb.z};
+      double Jv = 0;
+      for (int k = 0; k < 6; k++) Jv += Ja[k] * ua[k] + Jb[k] * ub[k];
+      /* central differences: O(eps^2 |g'''|) ~ 1e-12, rounding ~ 1e-16 / eps ~ 1e-10 */
+      TST_CLOSE(Jv, fd, 1e-7, 1e-7);
+      CU_ASSERT_EQUAL(rows[r].body[0], a_static ? -1 : 0);
+      CU_ASSERT_EQUAL(rows[r].body[1], 1);
+      checked++;
+    }
+    if (prm.friction == DYN_FRICTION_PYRAMID) {
+      const dyn_rows *x = &rows[m - 1];
+      CU_ASSERT_EQUAL(x->kind, DYN_ROW_AUX);
+      CU_ASSERT_EQUAL(x->body[0], -1);
+      CU_ASSERT_EQUAL(x->body[1], -1);
+      CU_ASSERT_EQUAL(x->findex, 0);
+      CU_ASSERT_EQUAL(x->aux_first, 1);
+      CU_ASSERT_EQUAL(x->aux_count, prm.eta);
+    }
+  }
+  CU_ASSERT(checked > 100);
+  gsl_rng_free(rng);
+}
+
+static void test_basis(void) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 7);
+  for (int k = 0; k < 200; k++) {
+    dyn_v3 n = runit(rng), t1, t2;
+    dyn_contact_basis(n, &t1, &t2);
+    TST_CLOSE(dyn_v3_dot(t1, t1), 1, 1e-14, 0);
+    TST_CLOSE(dyn_v3_dot(t2, t2), 1, 1e-14, 0);
+    TST_CLOSE(dyn_v3_dot(t1, n), 0, 1e-14, 0);
+    TST_CLOSE(dyn_v3_dot(t2, n), 0, 1e-14, 0);
+    TST_CLOSE(dyn_v3_dot(t1, t2), 0, 1e-14, 0);
+    /* (t1, t2, n) right-handed: t1 x t2 = n */
+    dyn_v3 c = dyn_v3_cross(t1, t2);
+    double cv[3] = {c.x, c.y, c.z}, nv[3] = {n.x, n.y, n.z};
+    TST_VEC_CLOSE(cv, nv, 3, 1e-14, 0);
+  }
+  /* the incline rule, by hand: n = (sin a, 0, cos a) has smallest |n_y|, so
+   * e = y and t1 = y x n = (cos a, 0, -sin a), the downhill direction */
+  double a = 0.3;
+  dyn_v3 t1, t2;
+  dyn_contact_basis(dyn_v3_make(sin(a), 0, cos(a)), &t1, &t2);
+  double got[3] = {t1.x, t1.y, t1.z}, want[3] = {cos(a), 0, -sin(a)};
+  TST_VEC_CLOSE(got, want, 3, 1e-15, 0);
+  /* n = z: ties x/y broken to x: t1 = x x z = -y, t2 = z x (-y) = x */
+  dyn_contact_basis(dyn_v3_make(0, 0, 1), &t1, &t2);
+  double g1[3] = {t1.x, t1.y, t1.z}, w1[3] = {0, -1, 0}, g2[3] = {t2.x, t2.y, t2.z}, w2[3] = {1, 0, 0};
+  TST_VEC_CLOSE(g1, w1, 3, 0, 0);
+  TST_VEC_CLOSE(g2, w2, 3, 0, 0);
+  gsl_rng_free(rng);
+}
+
+/* ---- A against an independent dense product ------------------------------ */
+
+typedef struct scene {
+  int nb, nc, nrows;
+  dyn_body B[8];
+  dyn_contact C[12];
+  dyn_rows rows[12 * 9];
+  int base[12];
+} scene;
+
+/* nb - 1 dynamic random boxes and one static plane (index 0), nc contacts
+ * between random pairs with random points and normals. */
+static void random_scene(gsl_rng *rng, scene *s, int nb, int nc, const dyn_contact_params *prm) {
+  s->nb = nb;
+  s->nc = nc;
+  s->B[0] = plane(dyn_v3_make(0, 0, 1), 0);
+  for (int i = 1; i < nb; i++) {
+    s->B[i] = dyn_box(urand(rng, 0.5, 4), dyn_v3_make(urand(rng, 0.1, 0.5), urand(rng, 0.1, 0.5),
+                                                     urand(rng, 0.1, 0.5)),
+                      rvec(rng, 2), rquat(rng));
+    s->B[i].v = rvec(rng, 1);
+    s->B[i].w = rvec(rng, 1);
+    s->B[i].f_ext = rvec(rng, 3);
+    s->B[i].t_ext = rvec(rng, 3);
+  }
+  int row = 0;
+  for (int k = 0; k < nc; k++) {
+    int a = (int)gsl_rng_uniform_int(rng, (unsigned long)nb), b;
+    do b = (int)gsl_rng_uniform_int(rng, (unsigned long)nb); while (b == a);
+    dyn_contact *c = &s->C[k];
+    c->a = a;
+    c->b = b;
+    c->p = rvec(rng, 2);
+    c->normal = runit(rng);
+    c->depth = urand(rng, -0.01, 0.03);
+    s->base[k] = row;
+    int m = dyn_contact_fill(s->B, nb, c, prm, 0.01, s->rows, row);
+    CU_ASSERT_EQUAL_FATAL(m, dyn_contact_max_rows(prm));
+    row += m;
+  }
+  s->nrows = row;
+}
+
+/* M^-1 (6nb x 6nb, column-major) computed here: R inv_I_b R^T by loops */
+static void dense_minv(const scene *s, double *Mi) {
+  int N = 6 * s->nb;
+  memset(Mi, 0, sizeof(double) * N * N);
+  for (int b = 0; b < s->nb; b++) {
+    if (s->B[b].is_static) continue;
+    dyn_m3 R = dyn_quat_to_m3(s->B[b].q);
+    for (int k = 0; k < 3; k++) Mi[(6 * b + k) + N * (6 * b + k)] = s->B[b].inv_mass;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) {
+        double v = 0;
+        for (int k = 0; k < 3; k++)
+          for (int l = 0; l < 3; l++)
+            v += R.m[3 * i + k] * s->B[b].inv_I_b.m[3 * k + l] * R.m[3 * j + l];
+        Mi[(6 * b + 3 + i) + N * (6 * b + 3 + j)] = v;
+      }
+  }
+}
+
+/* J (nrows x 6nb, column-major) from the rows */
+static void dense_J(const scene *s, double *J) {
+  int n = s->nrows, N = 6 * s->nb;
+  memset(J, 0, sizeof(double) * n * N);
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 2; k++) {
+      int b = s->rows[i].body[k];
+      if (b < 0) continue;
+      for (int c = 0; c < 6; c++) J[i + n * (6 * b + c)] += s->rows[i].J[k][c];
+    }
+}
+
+static void check_scene(const scene *s, dyn_friction fr) {
+  int n = s->nrows, N = 6 * s->nb;
+  dyn_v3 g = dyn_v3_make(0.3, -0.2, -GRAV);
+  double h = 0.01;
+  double *J = malloc(sizeof(double) * n * N), *Mi = malloc(sizeof(double) * N * N);
+  double *Aref = calloc((size_t)n * n, sizeof(double)), *MJt = calloc((size_t)N * n, sizeof(double));
+  double *Ad = malloc(sizeof(double) * n * n), *Ac = calloc((size_t)n * n, sizeof(double));
+  dense_J(s, J);
+  dense_minv(s, Mi);
+  /* MJt = M^-1 J^T, Aref = J MJt + diag(cfm) */
+  for (int c = 0; c < n; c++)
+    for (int r = 0; r < N; r++) {
+      double v = 0;
+      for (int k = 0; k < N; k++) v += Mi[r + N * k] * J[c + n * k];
+      MJt[r + N * c] = v;
+    }
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double v = 0;
+      for (int k = 0; k < N; k++) v += J[i + n * k] * MJt[k + N * j];
+      Aref[i + n * j] = v + (i == j ? s->rows[i].cfm : 0);
+    }
+  /* pyramid: seed 000's E, -E^T, mu blocks, placed by the known row layout
+   * (n, beta_1..beta_eta, aux) of each contact */
+  if (fr == DYN_FRICTION_PYRAMID)
+    for (int k = 0; k < s->nc; k++) {
+      int b0 = s->base[k], eta = 0;
+      while (s->rows[b0 + 1 + eta].kind != DYN_ROW_AUX) eta++;
+      int l = b0 + 1 + eta;
+      Aref[l + n * b0] += s->rows[l].mu;
+      for (int hh = b0 + 1; hh < l; hh++) {
+        Aref[l + n * hh] -= 1;
+        Aref[hh + n * l] += 1;
+      }
+    }
+
+  dyn_system *sys = NULL;
+  char msg[200];
+  CU_ASSERT_EQUAL_FATAL(dyn_system_new(n, s->nb, DYN_SYS_DENSE | DYN_SYS_CSR, (long)n * n, &sys,
+                                       msg, sizeof msg),
+                        DYN_OK);
+  slv_problem pd, pc;
+  CU_ASSERT_EQUAL_FATAL(dyn_assemble(sys, s->B, s->nb, s->rows, n, h, g, SLV_DENSE, &pd), DYN_OK);
+  CU_ASSERT_EQUAL(pd.n, n);
+  CU_ASSERT_EQUAL(pd.lda, n);
+  memcpy(Ad, pd.A, sizeof(double) * n * n);
+  double amax = 0;
+  for (int i = 0; i < n * n; i++) amax = fmax(amax, fabs(Aref[i]));
+  /* two orderings of the same sums of a few products: 1e-13 relative */
+  TST_VEC_CLOSE(Ad, Aref, n * n, 1e-13 * amax, 0);
+  /* b = J (u + h M^-1 (f_ext + m g, t_ext)) - rhs, with u_free computed here */
+  double *uf = malloc(sizeof(double) * N), *bref = malloc(sizeof(double) * n);
+  for (int b = 0; b < s->nb; b++) {
+    const dyn_body *B = &s->B[b];
+    double f[6] = {B->f_ext.x + B->mass * g.x, B->f_ext.y + B->mass * g.y, B->f_ext.z + B->mass * g.z,
+                   B->t_ext.x, B->t_ext.y, B->t_ext.z};
+    double u[6] = {B->v.x, B->v.y, B->v.z, B->w.x, B->w.y, B->w.z};
+    for (int r = 0; r < 6; r++) {
+      double v = 0;
+      for (int c = 0; c < 6; c++) v += Mi[(6 * b + r) + N * (6 * b + c)] * f[c];
+      uf[6 * b + r] = B->is_static ? 0 : u[r] + h * v;
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    double v = 0;
+    for (int k = 0; k < N; k++) v += J[i + n * k] * uf[k];
+    bref[i] = v - s->rows[i].rhs;
+  }
+  TST_VEC_CLOSE(pd.b, bref, n, 1e-12, 1e-12);
+
+  if (fr != DYN_FRICTION_PYRAMID) {
+    /* symmetric, PSD: eigenvalues >= -1e-12 max|lambda| */
+    double asym = 0;
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) asym = fmax(asym, fabs(Ad[i + n * j] - Ad[j + n * i]));
+    CU_ASSERT(asym <= 1e-14 * amax);
+    double *ev = malloc(sizeof(double) * n), *W = malloc(sizeof(double) * n * n);
+    memcpy(W, Ad, sizeof(double) * n * n);
+    CU_ASSERT_EQUAL(LAPACKE_dsyev(LAPACK_COL_MAJOR, 'N', 'U', n, W, n, ev), 0);
+    double emax = 0;
+    for (int i = 0; i < n; i++) emax = fmax(emax, fabs(ev[i]));
+    CU_ASSERT(ev[0] >= -1e-12 * emax);
+    free(ev);
+    free(W);
+  }
+
+  /* the velocity update with a random x: u+ = u + M^-1 (J^T x + h f) */
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 99);
+  double *x = malloc(sizeof(double) * n), *up = malloc(sizeof(double) * N), *got = malloc(sizeof(double) * N);
+  for (int i = 0; i < n; i++) x[i] = urand(rng, -1, 1);
+  for (int r = 0; r < N; r++) {
+    double v = 0;
+    for (int i = 0; i < n; i++) v += MJt[r + N * i] * x[i];
+    up[r] = uf[r] + v;
+  }
+  dyn_body B2[8];
+  memcpy(B2, s->B, sizeof(dyn_body) * s->nb);
+  CU_ASSERT_EQUAL(dyn_apply_impulse(sys, B2, s->nb, x, h, g), DYN_OK);
+  for (int b = 0; b < s->nb; b++) {
+    double u[6] = {B2[b].v.x, B2[b].v.y, B2[b].v.z, B2[b].w.x, B2[b].w.y, B2[b].w.z};
+    memcpy(got + 6 * b, u, sizeof u);
+    if (s->B[b].is_static) memcpy(up + 6 * b, u, sizeof u); /* untouched, checked below */
+  }
+  TST_VEC_CLOSE(got, up, N, 1e-12, 1e-12);
+  CU_ASSERT(memcmp(&B2[0], &s->B[0], sizeof(dyn_body)) == 0);
+  /* and w = J u+ - rhs equals A x + b (the definition of the problem) */
+  double *w = malloc(sizeof(double) * n);
+  slv_problem_w(&pd, x, w);
+  for (int i = 0; i < n; i++) {
+    if (s->rows[i].kind == DYN_ROW_AUX) continue; /* lambda's w is mu x_n - sum x_h, not J u */
+    double v = 0;
+    for (int k = 0; k < N; k++) v += J[i + n * k] * up[k];
+    double cfm_x = s->rows[i].cfm * x[i];
+    double pyr = 0; /* beta rows add lambda (the E block) */
+    if (fr == DYN_FRICTION_PYRAMID)
+      for (int l = i + 1; l < n; l++)
+        if (s->rows[l].kind == DYN_ROW_AUX) {
+          if (s->rows[l].base == s->rows[i].base && i != s->rows[i].base) pyr = x[l];
+          break;
+        }
+    TST_CLOSE(w[i], v - s->rows[i].rhs + cfm_x + pyr, 1e-11, 1e-11);
+  }
+
+  /* CSR: entry by entry equal to dense, no entry outside the structure */
+  CU_ASSERT_EQUAL_FATAL(dyn_assemble(sys, s->B, s->nb, s->rows, n, h, g, SLV_CSR, &pc), DYN_OK);
+  CU_ASSERT_EQUAL(pc.storage, SLV_CSR);
+  CU_ASSERT_EQUAL(pc.Ap[0], 0);
+  CU_ASSERT_EQUAL(dyn_system_csr_nnz(sys, s->rows, n), pc.Ap[n]);
+  int sorted = 1;
+  for (int i = 0; i < n; i++)
+    for (int p = pc.Ap[i]; p < pc.Ap[i + 1]; p++) {
+      if (p > pc.Ap[i] && pc.Aj[p] <= pc.Aj[p - 1]) sorted = 0;
+      Ac[i + n * pc.Aj[p]] += pc.Ax[p];
+    }
+  CU_ASSERT(sorted);
+  TST_VEC_CLOSE(Ac, Ad, n * n, 1e-14 * amax, 0);
+  TST_VEC_CLOSE(pc.b, pd.b, n, 0, 0);
+  /* the bounds and couplings */
+  int ncone = 0;
+  for (int i = 0; i < n; i++) {
+    const dyn_rows *r = &s->rows[i];
+    if (fr == DYN_FRICTION_BOX && r->findex >= 0) {
+      CU_ASSERT_EQUAL(pc.findex[i], r->base);
+      TST_CLOSE(pc.mu[i], r->mu, 0, 0);
+    } else {
+      CU_ASSERT_EQUAL(pc.findex[i], -1);
+    }
+    if (r->kind == DYN_ROW_CONE_N) {
+      CU_ASSERT_EQUAL(pc.cone_rows[ncone], i);
+      TST_CLOSE(pc.cone_mu[ncone], r->mu, 0, 0);
+      ncone++;
+    }
+  }
+  CU_ASSERT_EQUAL(pc.ncones, ncone);
+  char vmsg[160];
+  CU_ASSERT_EQUAL(slv_problem_validate(&pd, vmsg, sizeof vmsg), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_problem_validate(&pc, vmsg, sizeof vmsg), SLV_CONVERGED);
+
+  dyn_system_free(sys);
+  gsl_rng_free(rng);
+  free(J); free(Mi); free(Aref); free(MJt); free(Ad); free(Ac); free(uf); free(bref);
+  free(x); free(up); free(got); free(w);
+}
+
+static void test_A_random(void) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 12345);
+  dyn_friction models[4] = {DYN_FRICTION_NONE, DYN_FRICTION_BOX, DYN_FRICTION_CONE,
+                            DYN_FRICTION_PYRAMID};
+  scene *s = malloc(sizeof *s);
+  for (int trial = 0; trial < 24; trial++) {
+    dyn_contact_params prm = dyn_contact_params_default();
+    prm.friction = models[trial % 4];
+    prm.mu = urand(rng, 0, 1);
+    prm.eta = 4 + trial % 3;
+    prm.restitution = 0.5;
+    prm.k_erp = 0.3;
+    prm.cfm = trial % 2 ? 1e-6 : 0;
+    random_scene(rng, s, 3 + trial % 6, 2 + trial % 11, &prm);
+    check_scene(s, prm.friction);
+  }
+  free(s);
+  gsl_rng_free(rng);
+}
+
+/* ---- solving small scenes ---------------------------------------------- */
+
+static slv_status solve(const char *name, const slv_problem *p, double *x, slv_result *res) {
+  const slv_solver *sv = slv_solver_find(name);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sv);
+  slv_options o = slv_options_default();
+  o.tol = 1e-13;
+  o.max_iter = 200000;
+  slv_workspace *ws = NULL;
+  if (slv_workspace_new(sv, p->n, &o, &ws) != SLV_CONVERGED) return SLV_ERR_NOMEM;
+  memset(x, 0, sizeof(double) * p->n);
+  slv_status st = slv_solve(ws, p, &o, x, NULL, res);
+  if (st != SLV_CONVERGED) fprintf(stderr, "%s: %s (%s)\n", name, slv_status_str(st), res->message);
+  slv_workspace_free(ws);
+  return st;
+}
+
+/* one step: fill the contacts, assemble, solve, apply; returns the status */
+static slv_status step(dyn_body *B, int nb, const dyn_contact *C, int nc,
+                       const dyn_contact_params *prm, double h, const char *solver, double *x) {
+  dyn_rows rows[64];
+  int n = 0;
+  for (int k = 0; k < nc; k++) {
+    int m = dyn_contact_fill(B, nb, &C[k], prm, h, rows, n);
+    CU_ASSERT_FATAL(m > 0);
+    n += m;
+  }
+  dyn_system *sys = NULL;
+  CU_ASSERT_EQUAL_FATAL(dyn_system_new(n, nb, DYN_SYS_DENSE, 0, &sys, NULL, 0), DYN_OK);
+  slv_problem p;
+  dyn_v3 g = dyn_v3_make(0, 0, -GRAV);
+  CU_ASSERT_EQUAL_FATAL(dyn_assemble(sys, B, nb, rows, n, h, g, SLV_DENSE, &p), DYN_OK);
+  slv_result res;
+  slv_status st = solve(solver, &p, x, &res);
+  CU_ASSERT_EQUAL(dyn_apply_impulse(sys, B, nb, x, h, g), DYN_OK);
+  dyn_system_free(sys);
+  return st;
+}
+
+static void test_sphere_on_plane(void) {
+  /* Plane z = 0 (static, index 0), ball m = 2, R = 0.5 touching it at rest.
+   * One normal row, J = (0,0,1 | r_b x n = (0,0,-0.5) x (0,0,1) = 0), so
+   * A = 1/m and b = J u_free = -g h: x = m g h, v+ = 0 (by hand). */
+  const char *solvers[2] = {"lemke", "pgs"};
+  for (int s = 0; s < 2; s++) {
+    dyn_body B[2] = {plane(dyn_v3_make(0, 0, 1), 0), dyn_ball(2, 0.5, dyn_v3_make(0, 0, 0.5))};
+    dyn_contact c = {0, 1, {0, 0, 0}, {0, 0, 1}, 0.0};
+    dyn_contact_params prm = dyn_contact_params_default();
+    double x[1], h = 0.01;
+    CU_ASSERT_EQUAL(step(B, 2, &c, 1, &prm, h, solvers[s], x), SLV_CONVERGED);
+    TST_CLOSE(x[0], 2 * GRAV * h, 1e-15, 1e-12);
+    TST_CLOSE(B[1].v.z, 0, 1e-14, 0);
+    TST_CLOSE(B[1].v.x, 0, 0, 0);
+    TST_CLOSE(B[1].w.x, 0, 0, 0);
+    TST_CLOSE(B[1].w.y, 0, 0, 0);
+  }
+}
+
+/* Box (half 0.4, 0.3, 0.2; m = 3) resting on the plane through the origin
+ * with normal n = (sin a, 0, cos a), its bottom face on the plane: q =
+ * rotation by a about y (R e_z = n), centre 0.2 n, corners
+ * r + R (+-0.4, +-0.3, -0.2), depth 0.  t1 = (cos a, 0, -sin a) is downhill
+ * (test_basis).  Free velocity h g: normal part -h g cos a, downhill part
+ * h g sin a.  Sticking (tan a < mu): v+ = 0.  Sliding: the normal impulse
+ * sum is m g h cos a, friction mu times that opposes the slide, and a pure
+ * translation is consistent (the tipping moment mu hz sum N = 0.1 sum N is
+ * balanced by unequal normals, since hx = 0.4 > mu hz): v+ = h g (sin a -
+ * mu cos a) t1. */
+static void incline(double deg, dyn_friction fr, const char *solver) {
+  double a = deg * PI / 180, mu = 0.5, h = 0.01;
+  dyn_v3 n = dyn_v3_make(sin(a), 0, cos(a)), t1 = dyn_v3_make(cos(a), 0, -sin(a));
+  dyn_v3 half = dyn_v3_make(0.4, 0.3, 0.2);
+  dyn_quat q = dyn_quat_axis_angle(dyn_v3_make(0, 1, 0), a);
+  dyn_body B[2] = {plane(n, 0), dyn_box(3, half, dyn_v3_scale(n, half.z), q)};
+  dyn_contact C[4];
+  for (int k = 0; k < 4; k++) {
+    dyn_v3 corner = dyn_v3_make(k & 1 ? half.x : -half.x, k & 2 ? half.y : -half.y, -half.z);
+    C[k].a = 0;
+    C[k].b = 1;
+    C[k].p = dyn_v3_add(B[1].r, dyn_quat_rotate(q, corner));
+    C[k].normal = n;
+    C[k].depth = 0;
+  }
+  dyn_contact_params prm = dyn_contact_params_default();
+  prm.friction = fr;
+  prm.mu = mu;
+  prm.eta = 4;
+  double x[64];
+  CU_ASSERT_EQUAL(step(B, 2, C, 4, &prm, h, solver, x), SLV_CONVERGED);
+  double vt = dyn_v3_dot(B[1].v, t1), vn = dyn_v3_dot(B[1].v, n), vy = B[1].v.y;
+  double wn = dyn_v3_norm(B[1].w);
+  double hg = h * GRAV;
+  /* the solvers stop at res_rel <= 1e-13 on velocities of size h g ~ 0.1:
+   * 1e-9 h g leaves room for the conditioning of 4 coplanar contacts */
+  if (tan(a) < mu) {
+    TST_CLOSE(vt, 0, 1e-9 * hg, 0);
+  } else {
+    TST_CLOSE(vt, hg * (sin(a) - mu * cos(a)), 0, 1e-6);
+  }
+  TST_CLOSE(vn, 0, 1e-9 * hg, 0);
+  TST_CLOSE(vy, 0, 1e-9 * hg, 0);
+  TST_CLOSE(wn, 0, 1e-8 * hg, 0);
+  /* the normal impulses add up to m g h cos a (v_n+ = 0 from -h g cos a) */
+  double sn = 0;
+  int m = dyn_contact_max_rows(&prm);
+  for (int k = 0; k < 4; k++) sn += x[m * k];
+  TST_CLOSE(sn, 3 * hg * cos(a), 0, 1e-8);
+}
+
+static void test_incline_stick(void) {
+  incline(20, DYN_FRICTION_BOX, "pgs");
+  incline(20, DYN_FRICTION_CONE, "nsgs");
+  incline(20, DYN_FRICTION_PYRAMID, "lemke");
+}
+
+static void test_incline_slide(void) {
+  incline(40, DYN_FRICTION_BOX, "pgs");
+  incline(40, DYN_FRICTION_CONE, "nsgs");
+  incline(40, DYN_FRICTION_PYRAMID, "lemke");
+}
+
+/* Ball m = 1, R = 0.1 on the plane z = 0, h = 0.01.  With v_n the pre-step
+ * normal velocity and u_free = v_n - h g, the single row reads
+ * w = (v+) - rhs, v+ = u_free + x / m, so an active contact gives
+ * v+ = rhs and x = m (rhs - u_free). */
+static void ball_case(double vz, double depth, double e, double thr, double k_erp, double slop,
+                      double vmax, double want_v, const char *what) {
+  double h = 0.01, m = 1;
+  dyn_body B[2] = {plane(dyn_v3_make(0, 0, 1), 0), dyn_ball(m, 0.1, dyn_v3_make(0, 0, 0.1 - depth))};
+  B[1].v = dyn_v3_make(0, 0, vz);
+  dyn_contact c = {0, 1, {0, 0, -depth / 2}, {0, 0, 1}, depth};
+  dyn_contact_params prm = dyn_contact_params_default();
+  prm.restitution = e;
+  prm.rest_threshold = thr;
+  prm.k_erp = k_erp;
+  prm.slop = slop;
+  prm.max_correct_vel = vmax;
+  double x[1];
+  CU_ASSERT_EQUAL(step(B, 2, &c, 1, &prm, h, "lemke", x), SLV_CONVERGED);
+  if (!tst_close(B[1].v.z, want_v, 1e-13, 1e-13, what, __FILE__, __LINE__)) CU_FAIL(what);
+  TST_CLOSE(x[0], m * (want_v - (vz - h * GRAV)), 1e-13, 1e-12);
+}
+
+static void test_restitution_baumgarte(void) {
+  /* e = 1 at 2 m/s: rhs = -e v_n = 2, v+ = 2 (the pre-step velocity is
+   * reflected, so gravity over the step does not enter), x = 4 + h g */
+  ball_case(-2, 0, 1, 0.1, 0.2, 0, INFINITY, 2.0, "e=1");
+  /* e = 0: rhs = 0, v+ = 0, x = 2 + h g */
+  ball_case(-2, 0, 0, 0.1, 0.2, 0, INFINITY, 0.0, "e=0");
+  ball_case(-2, 0, 0.5, 0.1, 0.2, 0, INFINITY, 1.0, "e=0.5");
+  /* below the threshold (2 < 3): no bounce */
+  ball_case(-2, 0, 1, 3.0, 0.2, 0, INFINITY, 0.0, "threshold");
+  /* Baumgarte at rest: depth 0.01, slop 0.002, k_erp 0.2: rhs = 0.2 * 0.008 / 0.01 = 0.16 */
+  ball_case(0, 0.01, 0, 0, 0.2, 0.002, INFINITY, 0.16, "baumgarte");
+  /* capped at max_correct_vel = 0.1 */
+  ball_case(0, 0.01, 0, 0, 0.2, 0.002, 0.1, 0.1, "baumgarte cap");
+  /* restitution and Baumgarte together: the larger, max(0.16, 1) = 1 */
+  ball_case(-2, 0.01, 0.5, 0.1, 0.2, 0.002, INFINITY, 1.0, "max of the two");
+  /* speculative: gap 0.005 at 2 m/s: rhs = -0.005 / 0.01 = -0.5, the ball
+   * closes the gap exactly (free velocity -2.098 < -0.5) and no bounce */
+  ball_case(-2, -0.005, 1, 0.1, 0.2, 0, INFINITY, -0.5, "speculative");
+  /* a gap it does not close: inactive, v+ = u_free = -0.1 - h g, x = 0 */
+  ball_case(-0.1, -0.005, 0, 0, 0.2, 0, INFINITY, -0.1 - 0.01 * GRAV, "gap kept");
+}
+
+/* A chain of N boxes (bodies 1..N) on a plane (body 0): ground contacts g_i
+ * (plane, i) and chain contacts c_i (i, i+1), cone friction (3 rows each),
+ * assembled in CSR with no dense buffer reserved.  By hand, a row of g_i
+ * couples with the contacts touching body i: g_i, c_{i-1} (i > 1), c_i
+ * (i < N); a row of c_i with those touching i or i+1: g_i, g_{i+1}, c_i,
+ * c_{i-1} (i > 1), c_{i+1} (i + 1 < N); 3 columns per contact.  Each entry
+ * is checked against sum over shared bodies of J_i^T M^-1 J_j computed
+ * here. */
+static void test_csr_chain(void) {
+  enum { N = 400 };
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 4242);
+  dyn_body *B = malloc(sizeof(dyn_body) * (N + 1));
+  B[0] = plane(dyn_v3_make(0, 0, 1), 0);
+  for (int i = 1; i <= N; i++) {
+    B[i] = dyn_box(urand(rng, 1, 2), dyn_v3_make(0.5, 0.5, 0.5), dyn_v3_make(i, 0, 0.5), rquat(rng));
+    B[i].v = rvec(rng, 1);
+  }
+  int nc = 2 * N - 1, maxr = 3 * nc;
+  dyn_rows *rows = malloc(sizeof(dyn_rows) * maxr);
+  dyn_contact_params prm = dyn_contact_params_default();
+  prm.friction = DYN_FRICTION_CONE;
+  prm.mu = 0.4;
+  prm.cfm = 1e-8;
+  int n = 0;
+  for (int i = 1; i <= N; i++) {
+    dyn_contact g = {0, i, {i, 0, 0}, {0, 0, 1}, 0.001};
+    n += dyn_contact_fill(B, N + 1, &g, &prm, 0.01, rows, n);
+    if (i < N) {
+      dyn_contact c = {i, i + 1, {i + 0.5, 0, 0.5}, {1, 0, 0}, 0.002};
+      n += dyn_contact_fill(B, N + 1, &c, &prm, 0.01, rows, n);
+    }
+  }
+  CU_ASSERT_EQUAL_FATAL(n, maxr);
+  long want = 0;
+  for (int i = 1; i <= N; i++) {
+    want += 9 * (1 + (i > 1) + (i < N));                 /* g_i */
+    if (i < N) want += 9 * (3 + (i > 1) + (i + 1 < N)); /* c_i */
+  }
+  dyn_system *sys = NULL;
+  char msg[200];
+  /* capacity 1000: too small; the count tells how much to reserve */
+  CU_ASSERT_EQUAL_FATAL(dyn_system_new(n, N + 1, DYN_SYS_CSR, 1000, &sys, msg, sizeof msg), DYN_OK);
+  slv_problem p;
+  dyn_v3 gv = dyn_v3_make(0, 0, -GRAV);
+  CU_ASSERT_EQUAL(dyn_assemble(sys, B, N + 1, rows, n, 0.01, gv, SLV_CSR, &p), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(dyn_system_message(sys), "max_nnz"));
+  CU_ASSERT_EQUAL(dyn_assemble(sys, B, N + 1, rows, n, 0.01, gv, SLV_DENSE, &p), DYN_ERR_INPUT);
+  long nnz = dyn_system_csr_nnz(sys, rows, n);
+  CU_ASSERT_EQUAL(nnz, want);
+  CU_ASSERT_EQUAL_FATAL(dyn_system_reserve(sys, n, N + 1, DYN_SYS_CSR, nnz), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(dyn_assemble(sys, B, N + 1, rows, n, 0.01, gv, SLV_CSR, &p), DYN_OK);
+  CU_ASSERT_EQUAL(p.Ap[n], want);
+  CU_ASSERT_EQUAL(p.ncones, nc);
+  /* M^-1 per body, here */
+  dyn_m3 *Iw = malloc(sizeof(dyn_m3) * (N + 1));
+  for (int b = 1; b <= N; b++) {
+    dyn_m3 R = dyn_quat_to_m3(B[b].q);
+    Iw[b] = dyn_m3_mul(dyn_m3_mul(R, B[b].inv_I_b), dyn_m3_transpose(R));
+  }
+  int bad = 0, unshared = 0;
+  double worst = 0;
+  for (int i = 0; i < n; i++)
+    for (int q = p.Ap[i]; q < p.Ap[i + 1]; q++) {
+      int j = p.Aj[q], shared = 0;
+      double v = i == j ? prm.cfm : 0;
+      for (int k = 0; k < 2; k++)
+        for (int l = 0; l < 2; l++) {
+          int b = rows[i].body[k];
+          if (b < 0 || rows[j].body[l] != b) continue;
+          shared = 1;
+          const double *a = rows[i].J[k], *c = rows[j].J[l];
+          dyn_v3 ca = dyn_m3_mulv(Iw[b], dyn_v3_make(c[3], c[4], c[5]));
+          v += B[b].inv_mass * (a[0] * c[0] + a[1] * c[1] + a[2] * c[2]) + a[3] * ca.x
+               + a[4] * ca.y + a[5] * ca.z;
+        }
+      if (!shared) unshared++;
+      double d = fabs(p.Ax[q] - v);
+      worst = fmax(worst, d);
+      if (d > 1e-12 * (1 + fabs(v))) bad++;
+    }
+  CU_ASSERT_EQUAL(bad, 0);
+  CU_ASSERT_EQUAL(unshared, 0);
+  if (bad) fprintf(stderr, "chain: %d entries off, worst %g\n", bad, worst);
+  char vmsg[160];
+  CU_ASSERT_EQUAL(slv_problem_validate(&p, vmsg, sizeof vmsg), SLV_CONVERGED);
+  /* a cone solver with CSR capability takes it as it is */
+  CU_ASSERT_EQUAL(slv_solver_accepts(slv_solver_find("nsgs"), &p, vmsg, sizeof vmsg), SLV_CONVERGED);
+  free(Iw);
+  dyn_system_free(sys);
+  free(rows);
+  free(B);
+  gsl_rng_free(rng);
+}
+
+/* ---- errors -------------------------------------------------------------- */
+
+static void test_errors(void) {
+  dyn_body B[2] = {plane(dyn_v3_make(0, 0, 1), 0), dyn_ball(1, 0.1, dyn_v3_make(0, 0, 0.1))};
+  dyn_contact c = {0, 1, {0, 0, 0}, {0, 0, 1}, 0.0};
+  dyn_contact_params prm = dyn_contact_params_default();
+  prm.friction = DYN_FRICTION_BOX;
+  prm.mu = 0.5;
+  dyn_rows rows[8];
+  CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c, &prm, 0.01, rows, 0), 3);
+  dyn_v3 g = dyn_v3_make(0, 0, -GRAV);
+  slv_problem p;
+  dyn_system *sys = NULL;
+  char msg[200] = "";
+
+  /* too many rows for the system */
+  CU_ASSERT_EQUAL_FATAL(dyn_system_new(2, 2, DYN_SYS_DENSE, 0, &sys, msg, sizeof msg), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(dyn_system_message(sys), "max_rows"));
+  /* too many bodies */
+  dyn_body B3[3] = {B[0], B[1], B[1]};
+  CU_ASSERT_EQUAL(dyn_assemble(sys, B3, 3, rows, 1, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
+  CU_ASSERT(strlen(dyn_system_message(sys)) > 0);
+  /* storage not reserved */
+  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 1, 0.01, g, SLV_CSR, &p), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(dyn_system_message(sys), "CSR"));
+  /* nothing assembled: apply refuses */
+  double x[3] = {0, 0, 0};
+  CU_ASSERT_EQUAL(dyn_apply_impulse(sys, B, 2, x, 0.01, g), DYN_ERR_INPUT);
+  /* reserve grows it, then it works */
+  CU_ASSERT_EQUAL(dyn_system_reserve(sys, 3, 2, DYN_SYS_CSR, 4), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_DENSE, &p), DYN_OK);
+  CU_ASSERT_EQUAL(p.n, 3);
+  CU_ASSERT_STRING_EQUAL(dyn_system_message(sys), "");
+  /* CSR capacity 4 < 9 entries (one body, three rows: a full 3x3 block) */
+  CU_ASSERT_EQUAL(dyn_system_csr_nnz(sys, rows, 3), 9);
+  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_CSR, &p), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(dyn_system_message(sys), "max_nnz"));
+  CU_ASSERT_EQUAL(dyn_system_reserve(sys, 3, 2, DYN_SYS_CSR, 9), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_CSR, &p), DYN_OK);
+  /* a row naming a body outside nb */
+  dyn_rows bad[3];
+  memcpy(bad, rows, sizeof bad);
+  bad[1].body[1] = 7;
+  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(dyn_system_message(sys), "row 1"));
+  /* a findex pointing outside the rows */
+  memcpy(bad, rows, sizeof bad);
+  bad[2].findex = 5;
+  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
+  CU_ASSERT(strlen(dyn_system_message(sys)) > 0);
+  /* a NaN in J */
+  memcpy(bad, rows, sizeof bad);
+  bad[0].J[1][2] = NAN;
+  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(dyn_system_message(sys), "non-finite"));
+  /* h <= 0 */
+  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 3, 0, g, SLV_DENSE, &p), DYN_ERR_INPUT);
+  /* a NaN impulse leaves the bodies alone */
+  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_DENSE, &p), DYN_OK);
+  double xn[3] = {0, NAN, 0};
+  dyn_body before = B[1];
+  CU_ASSERT_EQUAL(dyn_apply_impulse(sys, B, 2, xn, 0.01, g), DYN_ERR_NUMERIC);
+  CU_ASSERT(memcmp(&before, &B[1], sizeof before) == 0);
+  CU_ASSERT_EQUAL(dyn_apply_impulse(sys, B, 1, x, 0.01, g), DYN_ERR_INPUT); /* nb differs */
+  dyn_system_free(sys);
+  dyn_system_free(NULL);
+
+  /* system construction */
+  sys = (dyn_system *)&msg; /* overwritten with NULL on failure */
+  CU_ASSERT_EQUAL(dyn_system_new(-1, 2, DYN_SYS_DENSE, 0, &sys, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NULL(sys);
+  CU_ASSERT(strlen(msg) > 0);
+  CU_ASSERT_EQUAL(dyn_system_new(4, 2, 0, 0, &sys, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "storages"));
+
+  /* contact fill and parameter errors */
+  CU_ASSERT_EQUAL(dyn_contact_fill(B, 1, &c, &prm, 0.01, rows, 0), DYN_ERR_INPUT); /* b = 1 >= nb */
+  dyn_contact c2 = c;
+  c2.normal = dyn_v3_make(0, 0, 2);
+  CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
+  c2 = c;
+  c2.b = 0;
+  CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c, &prm, -0.01, rows, 0), DYN_ERR_INPUT);
+  dyn_body two_static[2] = {B[0], B[0]};
+  CU_ASSERT_EQUAL(dyn_contact_fill(two_static, 2, &c, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
+  dyn_contact_params bp = prm;
+  bp.friction = DYN_FRICTION_PYRAMID;
+  bp.eta = 2;
+  CU_ASSERT_EQUAL(dyn_contact_params_validate(&bp, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "eta"));
+  CU_ASSERT_EQUAL(dyn_contact_max_rows(&bp), 0);
+  CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c, &bp, 0.01, rows, 0), DYN_ERR_INPUT);
+  bp = prm;
+  bp.mu = -1;
+  CU_ASSERT_EQUAL(dyn_contact_params_validate(&bp, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "mu"));
+  bp = prm;
+  bp.restitution = 1.5;
+  CU_ASSERT_EQUAL(dyn_contact_params_validate(&bp, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "restitution"));
+  bp = prm;
+  bp.k_erp = NAN;
+  CU_ASSERT_EQUAL(dyn_contact_params_validate(&bp, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "k_erp"));
+  /* max_rows of each model */
+  bp = prm;
+  bp.friction = DYN_FRICTION_NONE;
+  CU_ASSERT_EQUAL(dyn_contact_max_rows(&bp), 1);
+  bp.friction = DYN_FRICTION_CONE;
+  CU_ASSERT_EQUAL(dyn_contact_max_rows(&bp), 3);
+  bp.friction = DYN_FRICTION_PYRAMID;
+  bp.eta = 6;
+  CU_ASSERT_EQUAL(dyn_contact_max_rows(&bp), 8);
+}
+
+int main(void) {
+  gsl_set_error_handler_off();
+  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
+  CU_pSuite s = CU_add_suite("assemble", NULL, NULL);
+  CU_add_test(s, "contact J = central differences of the gap, 4 models", test_jacobian_fd);
+  CU_add_test(s, "tangent basis rule", test_basis);
+  CU_add_test(s, "A vs dense J M^-1 J^T, PSD, dense = CSR, b, u+", test_A_random);
+  CU_add_test(s, "CSR of a 400-body chain: nnz by hand, entries, no dense A", test_csr_chain);
+  CU_add_test(s, "sphere resting on a plane (lemke, pgs)", test_sphere_on_plane);
+  CU_add_test(s, "box on a 20 deg incline sticks (box/pgs, cone/nsgs, pyramid/lemke)",
+              test_incline_stick);
+  CU_add_test(s, "box on a 40 deg incline slides at h g (sin a - mu cos a)", test_incline_slide);
+  CU_add_test(s, "restitution, Baumgarte, cap, speculative gap", test_restitution_baumgarte);
+  CU_add_test(s, "size and input errors", test_errors);
+  return tst_run();
+}
