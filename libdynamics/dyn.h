@@ -144,7 +144,10 @@ typedef struct dyn_contact {
 /* Narrow phase for one pair: writes up to DYN_MAX_MANIFOLD contacts (with
  * a, b set to ia, ib) into out and returns their number; 0 when apart by
  * more than `margin` (m, >= 0; contacts with -margin < depth are kept).
- * Dispatches on the two shape kinds (either order). */
+ * Dispatches on the two shape kinds (either order).  A contact is kept
+ * iff depth > -margin (so two bodies exactly touching give none at margin
+ * 0).  Returns DYN_ERR_INPUT (< 0) for invalid input: bad indices, ia ==
+ * ib, margin < 0 or NaN, a non-finite pose, a negative size. */
 int dyn_collide_pair(const dyn_body *bodies, int ia, int ib, double margin,
            dyn_contact *out);
 
@@ -157,7 +160,8 @@ void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi);
  * pairs[2k], pairs[2k+1], at most maxpairs; returns the number found (which
  * may exceed maxpairs: then only maxpairs were written and the caller grows
  * its buffer).  ws is caller workspace of dyn_sap_workspace_size(nb) bytes,
- * so that a step allocates nothing. */
+ * so that a step allocates nothing (aligned for double, as malloc'd memory
+ * is).  Both broad phases return -1 on bad arguments. */
 size_t dyn_sap_workspace_size(int nb);
 long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws,
             int *pairs, long maxpairs);
@@ -166,7 +170,8 @@ long dyn_broadphase_all(const dyn_body *bodies, int nb, double margin, int *pair
             long maxpairs);
 
 /* GJK distance / EPA penetration between two convex shapes given by support
- * functions (used for HULL, and for any pair without a dedicated routine). */
+ * functions (used for HULL, and for any pair without a dedicated routine).
+ * One contact; DYN_ERR_INPUT (< 0) for invalid input. */
 int dyn_collide_gjk_epa(const dyn_body *bodies, int ia, int ib, double margin,
             dyn_contact *out);
 

@@ -23,6 +23,16 @@ extern "C" {
 void dyn_body_step_free(dyn_body *b, double h, dyn_v3 g, dyn_integrator integ, dyn_gyro gyro,
                         dyn_orient orient);
 
+/* Box narrow-phase routines of collide_box.c, called by collide.c's
+ * dispatch with the bodies in this order (first argument's shape kind as
+ * named); each writes up to DYN_MAX_MANIFOLD contacts with the normal from
+ * the first body to the second and returns their number. */
+int dyn_cb_plane_box(const dyn_body *P, const dyn_body *B, double margin, dyn_contact *out);
+int dyn_cb_plane_hull(const dyn_body *P, const dyn_body *H, double margin, dyn_contact *out);
+int dyn_cb_box_sphere(const dyn_body *B, const dyn_body *S, double margin, dyn_contact *out);
+int dyn_cb_box_box(const dyn_body *A, const dyn_body *B, double margin, dyn_contact *out);
+int dyn_cb_box_capsule(const dyn_body *B, const dyn_body *C, double margin, dyn_contact *out);
+
 #ifdef __cplusplus
 }
 #endif

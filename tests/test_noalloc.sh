@@ -1,12 +1,14 @@
 #!/bin/sh
 # test_noalloc.sh -- "only *_new / *_init allocate" (STYLE.md section 5), checked
-# on the solver sources: every malloc/calloc/realloc in libsolvers/*.c must sit
-# inside a function whose name ends in _new, _init, _reserve or _alloc.  The
-# instance readers (io_*.c, instance.c) allocate by design and are exempt.
+# on the library sources: every malloc/calloc/realloc in libsolvers/*.c and
+# libdynamics/*.c must sit inside a function whose name ends in _new, _init,
+# _reserve or _alloc.  The instance readers (io_*.c, instance.c) allocate by
+# design and are exempt.
 # A function starts at a line "type name(args...) {" or "name(...)" at column 0.
-src=${LCPLAB_SRCDIR:-$(dirname "$0")/..}/libsolvers
+top=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
 pass=0 fail=0
-for f in "$src"/*.c; do
+for f in "$top"/libsolvers/*.c "$top"/libdynamics/*.c; do
+  [ -f "$f" ] || continue
   case $(basename "$f") in io_*.c|instance.c) continue ;; esac
   bad=$(awk '
     /^[A-Za-z_].*[A-Za-z_0-9]+\(/ && !/;[[:space:]]*$/ {

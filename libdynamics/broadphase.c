@@ -1,0 +1,235 @@
+/* broadphase.c -- bounding boxes and the broad phase: which pairs of
+ * bodies may touch, so that the narrow phase (collide.c) runs on those
+ * only.
+ *
+ * AABB (seed 002, "bounding volumes"): the world-axis box [lo, hi] of a
+ * shape, grown by margin on every side:
+ *   sphere   c +- (r, r, r)
+ *   box      c +- |R| h          (|R| elementwise; the extent along world
+ *                                 axis i is sum_k |R_ik| h_k)
+ *   capsule  c +- (|a| + (r, r, r)),  a = half_length R e_z  (elementwise |a|)
+ *   hull     min / max of the world vertices
+ *   plane    the solid n . x <= d: unbounded on every axis, except when n
+ *            is exactly +-e_k: then hi_k = d (n = +e_k) or lo_k = -d
+ *            (n = -e_k), the other bounds infinite
+ *   none     empty: lo = +inf, hi = -inf (overlaps nothing).
+ * Two AABBs overlap when lo_a,k <= hi_b,k and lo_b,k <= hi_a,k on all three
+ * axes (closed intervals: touching boxes overlap; an infinite bound
+ * overlaps everything on its side).
+ *
+ * Sweep and prune (seed 002, "sweep and prune"; Baraff 1992, sec 7.2;
+ * Ericson 2005, Real-Time Collision Detection, sec 7.5.2): sort the
+ * x-intervals by their start lo.x; for body i in that order, the bodies j
+ * after it with lo_j.x <= hi_i.x are exactly those whose x-interval meets
+ * i's (a later start cannot precede lo_i.x), and the pair is reported if y
+ * and z overlap too.  Cost O(n log n + pairs + sum of the x-overlaps); an
+ * unbounded body (a half-space whose normal is not +-e_x) meets every later
+ * one on x, O(n) each.  The sort is a heap sort on (lo.x, index), in place
+ * in the caller's workspace, so the result is deterministic and no memory
+ * is allocated (qsort may allocate).  Insertion sort from the previous
+ * step's order would make a step O(n) for coherent scenes; it needs the
+ * order to persist in the workspace between calls, which the present
+ * interface does not promise (a workspace-init call would).
+ *
+ * Pairs are reported as i < j, never both static (is_static, or a plane,
+ * which never moves), never a body without shape or whose AABB has a NaN.
+ * dyn_broadphase_all tests every pair with the same rule: the reference.
+ * Both return the number of pairs found, write at most maxpairs of them,
+ * and return -1 (DYN_ERR_INPUT) on invalid arguments (NULL bodies with
+ * nb > 0, NULL ws or pairs where needed, maxpairs < 0, margin < 0 or NaN).
+ */
+#include "dyn.h"
+
+#include <math.h>
+#include <stddef.h>
+
+typedef struct {
+  dyn_v3 lo, hi;
+  int id;
+  int stat;
+} sap_box;
+
+void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi) {
+  const dyn_shape *s = &b->shape;
+  dyn_v3 e = dyn_v3_make(0.0, 0.0, 0.0), c = b->r;
+  switch (s->kind) {
+  case DYN_SHAPE_SPHERE:
+    e = dyn_v3_make(s->radius, s->radius, s->radius);
+    break;
+  case DYN_SHAPE_BOX: {
+    dyn_m3 R = dyn_quat_to_m3(dyn_quat_normalize(b->q));
+    const double *m = R.m;
+    e.x = fabs(m[0]) * s->half.x + fabs(m[1]) * s->half.y + fabs(m[2]) * s->half.z;
+    e.y = fabs(m[3]) * s->half.x + fabs(m[4]) * s->half.y + fabs(m[5]) * s->half.z;
+    e.z = fabs(m[6]) * s->half.x + fabs(m[7]) * s->half.y + fabs(m[8]) * s->half.z;
+    break;
+  }
+  case DYN_SHAPE_CAPSULE: {
+    dyn_v3 a = dyn_quat_rotate(dyn_quat_normalize(b->q), dyn_v3_make(0.0, 0.0, s->half_length));
+    e = dyn_v3_make(fabs(a.x) + s->radius, fabs(a.y) + s->radius, fabs(a.z) + s->radius);
+    break;
+  }
+  case DYN_SHAPE_HULL: {
+    if (!s->verts || s->nverts < 1)
+      goto empty;
+    dyn_quat q = dyn_quat_normalize(b->q);
+    dyn_v3 l = dyn_v3_make(INFINITY, INFINITY, INFINITY), h = dyn_v3_neg(l);
+    for (int i = 0; i < s->nverts; i++) {
+      dyn_v3 x = dyn_v3_add(c, dyn_quat_rotate(q, s->verts[i]));
+      l = dyn_v3_make(fmin(l.x, x.x), fmin(l.y, x.y), fmin(l.z, x.z));
+      h = dyn_v3_make(fmax(h.x, x.x), fmax(h.y, x.y), fmax(h.z, x.z));
+    }
+    *lo = dyn_v3_make(l.x - margin, l.y - margin, l.z - margin);
+    *hi = dyn_v3_make(h.x + margin, h.y + margin, h.z + margin);
+    return;
+  }
+  case DYN_SHAPE_PLANE: {
+    double n[3] = { s->normal.x, s->normal.y, s->normal.z }, l[3], h[3];
+    int axis = -1;
+    for (int k = 0; k < 3; k++) {
+      l[k] = -INFINITY;
+      h[k] = INFINITY;
+    }
+    /* bounded on one side only when the normal is exactly +-e_k */
+    for (int k = 0; k < 3; k++)
+      if (n[k] != 0.0 && n[(k + 1) % 3] == 0.0 && n[(k + 2) % 3] == 0.0)
+        axis = k;
+    if (axis >= 0) {
+      /* n_k x_k >= d is free: the solid is x_k <= d / n_k (n_k > 0) or
+       * x_k >= d / n_k (n_k < 0) */
+      double bound = s->offset / n[axis];
+      if (n[axis] > 0.0)
+        h[axis] = bound + margin;
+      else
+        l[axis] = bound - margin;
+    }
+    *lo = dyn_v3_make(l[0], l[1], l[2]);
+    *hi = dyn_v3_make(h[0], h[1], h[2]);
+    return;
+  }
+  default:
+    goto empty;
+  }
+  *lo = dyn_v3_make(c.x - e.x - margin, c.y - e.y - margin, c.z - e.z - margin);
+  *hi = dyn_v3_make(c.x + e.x + margin, c.y + e.y + margin, c.z + e.z + margin);
+  return;
+empty:
+  *lo = dyn_v3_make(INFINITY, INFINITY, INFINITY);
+  *hi = dyn_v3_make(-INFINITY, -INFINITY, -INFINITY);
+}
+
+size_t dyn_sap_workspace_size(int nb) {
+  return nb > 0 ? (size_t)nb * sizeof(sap_box) : 0;
+}
+
+static int is_static_body(const dyn_body *b) {
+  return b->is_static || b->shape.kind == DYN_SHAPE_PLANE;
+}
+
+/* A usable box: not empty, no NaN (every comparison below then means what
+ * it says). */
+static int box_usable(dyn_v3 lo, dyn_v3 hi) {
+  return lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z;
+}
+
+static int overlap_yz(const sap_box *a, const sap_box *b) {
+  return a->lo.y <= b->hi.y && b->lo.y <= a->hi.y && a->lo.z <= b->hi.z && b->lo.z <= a->hi.z;
+}
+
+/* (lo.x, id) order */
+static int box_less(const sap_box *a, const sap_box *b) {
+  return a->lo.x < b->lo.x || (a->lo.x == b->lo.x && a->id < b->id);
+}
+
+static void sift_down(sap_box *v, size_t root, size_t n) {
+  for (;;) {
+    size_t child = 2 * root + 1;
+    if (child >= n)
+      return;
+    if (child + 1 < n && box_less(&v[child], &v[child + 1]))
+      child++;
+    if (!box_less(&v[root], &v[child]))
+      return;
+    sap_box t = v[root];
+    v[root] = v[child];
+    v[child] = t;
+    root = child;
+  }
+}
+
+static void heap_sort(sap_box *v, size_t n) {
+  if (n < 2)
+    return;
+  for (size_t i = n / 2; i-- > 0;)
+    sift_down(v, i, n);
+  for (size_t end = n - 1; end > 0; end--) {
+    sap_box t = v[0];
+    v[0] = v[end];
+    v[end] = t;
+    sift_down(v, 0, end);
+  }
+}
+
+static void emit(int i, int j, int *pairs, long maxpairs, long *count) {
+  if (*count < maxpairs) {
+    pairs[2 * *count] = i < j ? i : j;
+    pairs[2 * *count + 1] = i < j ? j : i;
+  }
+  (*count)++;
+}
+
+long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws, int *pairs,
+                        long maxpairs) {
+  if (nb <= 0)
+    return 0;
+  if (!bodies || !ws || maxpairs < 0 || (maxpairs > 0 && !pairs) || !(margin >= 0.0))
+    return DYN_ERR_INPUT;
+  sap_box *v = ws;
+  size_t n = 0;
+  for (int i = 0; i < nb; i++) {
+    sap_box b;
+    dyn_body_aabb(&bodies[i], margin, &b.lo, &b.hi);
+    if (!box_usable(b.lo, b.hi))
+      continue;
+    b.id = i;
+    b.stat = is_static_body(&bodies[i]);
+    v[n++] = b;
+  }
+  heap_sort(v, n);
+  long count = 0;
+  for (size_t i = 0; i < n; i++) {
+    const sap_box *a = &v[i];
+    for (size_t j = i + 1; j < n && v[j].lo.x <= a->hi.x; j++) {
+      const sap_box *b = &v[j];
+      if ((a->stat && b->stat) || !overlap_yz(a, b))
+        continue;
+      emit(a->id, b->id, pairs, maxpairs, &count);
+    }
+  }
+  return count;
+}
+
+long dyn_broadphase_all(const dyn_body *bodies, int nb, double margin, int *pairs, long maxpairs) {
+  if (nb <= 0)
+    return 0;
+  if (!bodies || maxpairs < 0 || (maxpairs > 0 && !pairs) || !(margin >= 0.0))
+    return DYN_ERR_INPUT;
+  long count = 0;
+  for (int i = 0; i < nb; i++) {
+    sap_box a;
+    dyn_body_aabb(&bodies[i], margin, &a.lo, &a.hi);
+    a.stat = is_static_body(&bodies[i]);
+    if (!box_usable(a.lo, a.hi))
+      continue;
+    for (int j = i + 1; j < nb; j++) {
+      sap_box b;
+      dyn_body_aabb(&bodies[j], margin, &b.lo, &b.hi);
+      b.stat = is_static_body(&bodies[j]);
+      if ((a.stat && b.stat) || !box_usable(b.lo, b.hi))
+        continue;
+      if (a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && overlap_yz(&a, &b))
+        emit(i, j, pairs, maxpairs, &count);
+    }
+  }
+  return count;
+}
