@@ -232,7 +232,7 @@ static int capsule_capsule(const dyn_body *A, const dyn_body *B, double margin, 
 
 typedef int (*pair_fn)(const dyn_body *, const dyn_body *, double, dyn_contact *);
 
-static int body_valid(const dyn_body *b) {
+int dyn_body_shape_valid(const dyn_body *b) {
   const dyn_shape *s = &b->shape;
   if (!(isfinite(b->r.x) && isfinite(b->r.y) && isfinite(b->r.z) && isfinite(b->q.w)
         && isfinite(b->q.x) && isfinite(b->q.y) && isfinite(b->q.z)))
@@ -299,7 +299,7 @@ int dyn_collide_pair(const dyn_body *bodies, int ia, int ib, double margin, dyn_
   if (!bodies || !out || ia < 0 || ib < 0 || ia == ib || !(margin >= 0.0) || !isfinite(margin))
     return DYN_ERR_INPUT;
   const dyn_body *A = &bodies[ia], *B = &bodies[ib];
-  if (!body_valid(A) || !body_valid(B))
+  if (!dyn_body_shape_valid(A) || !dyn_body_shape_valid(B))
     return DYN_ERR_INPUT;
   dyn_shape_kind ka = A->shape.kind, kb = B->shape.kind;
   if (ka == DYN_SHAPE_NONE || kb == DYN_SHAPE_NONE)

@@ -23,6 +23,11 @@ extern "C" {
 void dyn_body_step_free(dyn_body *b, double h, dyn_v3 g, dyn_integrator integ, dyn_gyro gyro,
                         dyn_orient orient);
 
+/* 1 iff the body's pose is finite and its shape parameters are in their
+ * domain (sizes >= 0 and finite, a plane normal nonzero, a hull with
+ * vertices): the input check of the narrow phase (collide.c). */
+int dyn_body_shape_valid(const dyn_body *b);
+
 /* Box narrow-phase routines of collide_box.c, called by collide.c's
  * dispatch with the bodies in this order (first argument's shape kind as
  * named); each writes up to DYN_MAX_MANIFOLD contacts with the normal from

@@ -58,6 +58,7 @@
  * planes; static flags are ignored here (the caller's business).
  */
 #include "dyn.h"
+#include "dyn_internal.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -650,31 +651,6 @@ static int epa(const core *A, const core *B, const simplex *s, double L, dyn_v3 
 
 /* ---- the public entry ---------------------------------------------------- */
 
-static int shape_ok(const dyn_body *b) {
-  const dyn_shape *s = &b->shape;
-  if (!(isfinite(b->r.x) && isfinite(b->r.y) && isfinite(b->r.z) && isfinite(b->q.w)
-        && isfinite(b->q.x) && isfinite(b->q.y) && isfinite(b->q.z)))
-    return 0;
-  switch (s->kind) {
-  case DYN_SHAPE_NONE:
-    return 1;
-  case DYN_SHAPE_SPHERE:
-    return s->radius >= 0.0 && isfinite(s->radius);
-  case DYN_SHAPE_CAPSULE:
-    return s->radius >= 0.0 && isfinite(s->radius) && s->half_length >= 0.0
-           && isfinite(s->half_length);
-  case DYN_SHAPE_BOX:
-    return s->half.x >= 0.0 && s->half.y >= 0.0 && s->half.z >= 0.0 && isfinite(s->half.x)
-           && isfinite(s->half.y) && isfinite(s->half.z);
-  case DYN_SHAPE_PLANE:
-    return isfinite(s->normal.x) && isfinite(s->normal.y) && isfinite(s->normal.z)
-           && isfinite(s->offset) && dyn_v3_norm(s->normal) > 0.0;
-  case DYN_SHAPE_HULL:
-    return s->verts != NULL && s->nverts >= 1;
-  }
-  return 0;
-}
-
 /* Half-space P against the convex body C: deepest core point s(-n). */
 static int plane_convex(const dyn_body *P, const dyn_body *C, double margin, dyn_contact *out) {
   core c;
@@ -694,7 +670,7 @@ int dyn_collide_gjk_epa(const dyn_body *bodies, int ia, int ib, double margin, d
   if (!bodies || !out || ia < 0 || ib < 0 || ia == ib || !(margin >= 0.0) || !isfinite(margin))
     return DYN_ERR_INPUT;
   const dyn_body *Ab = &bodies[ia], *Bb = &bodies[ib];
-  if (!shape_ok(Ab) || !shape_ok(Bb))
+  if (!dyn_body_shape_valid(Ab) || !dyn_body_shape_valid(Bb))
     return DYN_ERR_INPUT;
   dyn_shape_kind ka = Ab->shape.kind, kb = Bb->shape.kind;
   if (ka == DYN_SHAPE_NONE || kb == DYN_SHAPE_NONE)
