@@ -14,9 +14,12 @@
  * solvers in acary2018 sec. 7, and of Siconos' "NSGS then local Newton"
  * polishing).
  *
+ * A dense A of NSGSN_CSR_MIN_N rows or more is copied to CSR once per solve
+ * (below that, nsgs's own packing per chunk is cheaper than the copy).
  * Schedule: NSGS in chunks of max(NSGSN_CHUNK, sweeps so far / 2) sweeps
  * (nsgs.c itself, warm-started; a restart costs about ten sweeps, so the
- * chunks grow geometrically and the restarts cost O(log) sweeps).  After each chunk the observed contraction per sweep
+ * chunks grow geometrically and the restarts cost O(log) sweeps).  After
+ * each chunk but the first, the observed contraction per sweep
  *     q = (r_now / r_before)^(1 / sweeps),  r = res_rel,
  * predicts the sweeps still needed, k = log(tol / r_now) / log(q) (infinite
  * when q >= 1).  Newton is tried when their cost exceeds that of
@@ -47,7 +50,8 @@
 extern const slv_solver slv_solver_nsgs;
 
 enum {
-  NSGSN_CHUNK = 10,         /* sweeps between two decisions */
+  NSGSN_CHUNK = 30,         /* sweeps between two decisions (at least) */
+  NSGSN_CSR_MIN_N = 300,    /* rows: from here a dense A is copied to CSR once */
   NSGSN_NEWTON_IT = 30,     /* Newton iterations per attempt */
   NSGSN_NEWTON_MAX_N = 4000 /* rows: above, no Newton (its matrix is n^2 doubles) */
 };
@@ -153,11 +157,8 @@ static slv_status nsgsn_solve(void *st, const slv_problem *p0, const slv_options
   int n = p0->n;
   slv_problem csr;
   const slv_problem *p = p0;
-  if (p0->storage == SLV_DENSE && n > 0 && dense_to_csr(p0, s, &csr)) p = &csr;
-  slv_problem_w(p, x, w);
-  slv_residuals r = slv_residual(p, x, w);
-  res->solver_residual = r.res_rel;
-  if (slv_met(p, opt, &r)) return SLV_CONVERGED;
+  if (p0->storage == SLV_DENSE && n >= NSGSN_CSR_MIN_N && dense_to_csr(p0, s, &csr)) p = &csr;
+  slv_residuals r;
   if (p->cone_law == SLV_CONE_ASSOCIATED && p->ncones > 0) {
     slv_msgf(res->message, sizeof res->message,
              "nsgs_newton: solves the Coulomb law only; for the associated cone use nsgs, "
@@ -173,7 +174,7 @@ static slv_status nsgsn_solve(void *st, const slv_problem *p0, const slv_options
   o.warm_start = 1;
   int sweeps = 0, newton = 0, attempts = 0;
   double debt = 0; /* cost of the last failed Newton attempt, paid back by sweeps */
-  double r_before = r.res_rel;
+  double r_before = NAN; /* no rate before the first chunk (nsgs computes the start) */
   slv_status last = SLV_MAX_ITER;
   while (sweeps + newton < opt->max_iter) {
     slv_result sub = *res;
@@ -194,6 +195,10 @@ static slv_status nsgsn_solve(void *st, const slv_problem *p0, const slv_options
     double r_now = sub.solver_residual;
     debt -= sub.iterations * c_sweep;
     if (!s->has_newton || sweeps + newton >= opt->max_iter || debt > 0) {
+      r_before = r_now;
+      continue;
+    }
+    if (isnan(r_before)) { /* first chunk: rate unknown */
       r_before = r_now;
       continue;
     }
