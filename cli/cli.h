@@ -39,6 +39,48 @@ enum {
 int cli_cmd_solvers(int argc, char **argv);
 int cli_cmd_solve(int argc, char **argv);
 int cli_cmd_convert(int argc, char **argv);
+int cli_cmd_simulate(int argc, char **argv);
+int cli_cmd_export(int argc, char **argv);
+
+/* ---- scene options shared by simulate and export (cmd_simulate.c) -------- */
+
+#define CLI_MAX_PARAMS 64
+
+/* The options that choose a scene and the world's settings.  Fields left
+ * unset (have_* = 0, enums -1) keep the library's defaults
+ * (dyn_world_settings_default) or the scene's (dyn_scene_new). */
+typedef struct cli_world_args {
+  const char *scene;
+  const char *params[CLI_MAX_PARAMS]; /* "key=value", borrowed from argv */
+  int nparams;
+  const char *solver;
+  long steps;                 /* 0: the scene's default (dyn_scene_default_steps) */
+  int have_dt, have_max_iter, have_tol, have_omega, have_margin, have_eta;
+  double dt, tol, omega, margin;
+  long max_iter, eta;
+  int friction, integrator, gyro, orient, storage, cone_law, warm; /* -1: default */
+} cli_world_args;
+
+/* Set every field to "not given". */
+void cli_world_args_init(cli_world_args *a);
+
+/* If argv[*i] is one of the scene/world options (--scene, --param, --solver,
+ * --steps, --dt, --friction, --eta, --integrator, --gyro, --orient,
+ * --max-iter, --tol, --omega, --margin, --storage, --cone-law,
+ * --warm-start), consume it (and its value), store it in *a and return 1;
+ * 0 if it is another option; -1 after printing the one-line error for a bad
+ * value.  cmd names the subcommand in messages. */
+int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_args *a);
+
+/* The usage lines of those options, for --help texts. */
+void cli_world_usage(FILE *f);
+
+/* Build the scene's world with the settings the options ask for; *steps
+ * gets the step count (given or the scene's default).  Returns -1 on
+ * success (with *w set, to be freed with dyn_world_free), else the exit
+ * status after printing the one-line error. */
+struct dyn_world;
+int cli_world_build(const char *cmd, const cli_world_args *a, struct dyn_world **w, long *steps);
 
 /* ---- shared helpers (lcplab.c) -------------------------------------------- */
 

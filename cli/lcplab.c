@@ -5,7 +5,9 @@
  *     lcplab solvers   [--help]
  *     lcplab solve     FILE --solver NAME [options]     (cmd_solve.c)
  *     lcplab convert   IN OUT [options]                 (cmd_convert.c)
- *     lcplab export | simulate | experiment             not yet available
+ *     lcplab simulate  --scene NAME --solver NAME [...]  (cmd_simulate.c)
+ *     lcplab export    --scene NAME --format F --out DIR  (cmd_export.c)
+ *     lcplab experiment                                   not yet available
  *
  * The command line is a contract (DESIGN.md, "The command line"): exit 0 on
  * success, 2 on bad input or usage with exactly one line "lcplab: ..." on
@@ -42,8 +44,8 @@ static void usage(FILE *f)
           "  solvers      list the registered solvers and the problems they accept\n"
           "  solve        solve one instance file, print one JSON object\n"
           "  convert      convert an instance file between the supported formats\n"
-          "  export       (not yet available) write the problems of a simulated scene\n"
-          "  simulate     (not yet available) run a scene, write per-step metrics as CSV\n"
+          "  export       write the problems of a simulated scene, step by step\n"
+          "  simulate     run a scene, write per-step metrics as CSV\n"
           "  experiment   (not yet available) a solver comparison, its CSV and figures\n"
           "\n"
           "options:\n"
@@ -65,8 +67,8 @@ static const cli_command cli_commands[] = {
   {"solvers", cli_cmd_solvers},
   {"solve", cli_cmd_solve},
   {"convert", cli_cmd_convert},
-  {"export", NULL},
-  {"simulate", NULL},
+  {"export", cli_cmd_export},
+  {"simulate", cli_cmd_simulate},
   {"experiment", NULL},
 };
 

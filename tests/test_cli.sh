@@ -179,11 +179,11 @@ else
   fail "unknown command" "exit $rc"
 fi
 
-for c in export simulate experiment; do
+for c in experiment; do
   expect_err "'$c' is not implemented yet" "lcplab: '$c' is not implemented yet" "$c"
 done
 
-for c in solvers solve convert; do
+for c in solvers solve convert simulate export; do
   lcp "$c" --help
   if [ "$rc" -eq 0 ] && grep -q "^usage: lcplab $c" "$T/out"; then
     pass "$c --help: usage on stdout, exit 0"

@@ -1,0 +1,339 @@
+/* cmd_export.c -- `lcplab export`: run a named scene and write the contact
+ * problems of its steps as instance files, for other tools.
+ *
+ *     lcplab export --scene NAME [--param k=v ...] --format dat|blcp|hdf5|mtx|lcplab
+ *                   --out DIR [--steps K] [--every E] [--solver NAME] [--force]
+ *                   [scene and world options as for simulate]
+ *
+ * The world is stepped exactly as `lcplab simulate` steps it (same options,
+ * same defaults; --solver defaults to pgs).  After step k (k = 1..K) with
+ * k mod E = 0 and at least one contact row, the problem that step solved,
+ *     w = A x + b,  lo <= x <= hi, findex rows, Coulomb cones,
+ * is written to DIR/SCENE_stepKKKKKK.EXT through libsolvers' writer
+ * (slv_write) -- EXT dat (Siconos: siconos-lcp for the frictionless LCP,
+ * siconos-fc3d for cones), blcp, hdf5 (FCLIB, cones only), mtx (plus the
+ * sidecars .b/.lo/.hi/.findex/.mu), lcp (lcplab) -- and the impulses the
+ * world applied (the step's solution by that solver, started from the
+ * warm-start guess unless --warm-start off) to DIR/SCENE_stepKKKKKK.x, one
+ * value per line (%.17g).  Steps without contacts are skipped.  One JSON
+ * line per file goes to stdout (file, step, n, kind, status, solution), and
+ * a last line with the counts (written, skipped_empty).
+ *
+ * A format that cannot hold the problem kind is refused by the writer
+ * (e.g. box friction (findex rows) in a Siconos .dat, a problem without
+ * cones in FCLIB, cones in .blcp): its message is passed on, exit 2.
+ * DIR is created if missing (its parent must exist).  Without --force no
+ * file that would be written may exist (all candidate names are checked
+ * before the run).  Exit 0 done, 2 bad input or usage (one line on stderr).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "cli.h"
+#include "dyn_world.h"
+#include "slv.h"
+#include "slv_io.h"
+
+static void usage(FILE *f)
+{
+  fprintf(f,
+          "usage: lcplab export --scene NAME [--param KEY=VALUE ...] --format FMT --out DIR\n"
+          "                     [--steps K] [--every E] [--force] [options]\n"
+          "\n"
+          "Run a scene and write the contact problem of every E-th step (with contacts)\n"
+          "to DIR/SCENE_stepKKKKKK.EXT, and the impulses the world applied to .x beside it.\n"
+          "\n"
+          "  --format FMT        dat (Siconos LCP / FC3D), blcp, hdf5 (FCLIB, cones only),\n"
+          "                      mtx (MatrixMarket + sidecars), lcplab (.lcp)\n"
+          "  --out DIR           output directory (created if missing)\n"
+          "  --every E           export every E-th step (default 1)\n"
+          "  --force             overwrite files that exist\n"
+          "  --solver NAME       default pgs\n"
+          "\n");
+  cli_world_usage(f);
+  fprintf(f, "\nexit status: 0 done, 2 bad input or usage (one line on stderr).\n");
+}
+
+typedef struct fmt_def {
+  const char *name, *ext;
+  slv_format fmt;
+} fmt_def;
+
+static const fmt_def formats[] = {
+  {"dat", "dat", SLV_FMT_AUTO}, /* the writer picks the Siconos layout from the problem */
+  {"blcp", "blcp", SLV_FMT_BLCP},
+  {"hdf5", "hdf5", SLV_FMT_FCLIB},
+  {"mtx", "mtx", SLV_FMT_MTX},
+  {"lcplab", "lcp", SLV_FMT_LCPLAB},
+};
+enum { NFORMATS = (int)(sizeof formats / sizeof formats[0]) };
+
+/* A new instance owning copies of p's arrays (NULL on allocation failure).
+ * slv_instance_free releases it: every array comes from malloc/calloc. */
+static slv_instance *instance_of(const slv_problem *p, const char *name)
+{
+  slv_instance *inst = calloc(1, sizeof *inst);
+  if (!inst)
+    return NULL;
+  int n = p->n;
+  size_t m = n > 0 ? (size_t)n : 1;
+  inst->n = n;
+  inst->format = SLV_FMT_AUTO;
+  inst->storage = p->storage;
+  inst->cone_law = p->cone_law;
+  snprintf(inst->name, sizeof inst->name, "%s", name);
+  int ok = 1;
+  if (p->storage == SLV_DENSE) {
+    inst->A = malloc(m * m * sizeof *inst->A);
+    if ((ok = inst->A != NULL))
+      for (int j = 0; j < n; j++)
+        memcpy(inst->A + (size_t)j * (size_t)n, p->A + (size_t)j * (size_t)p->lda,
+               (size_t)n * sizeof *inst->A);
+  } else {
+    size_t nnz = (size_t)p->Ap[n];
+    inst->Ap = malloc((m + 1) * sizeof *inst->Ap);
+    inst->Aj = malloc((nnz ? nnz : 1) * sizeof *inst->Aj);
+    inst->Ax = malloc((nnz ? nnz : 1) * sizeof *inst->Ax);
+    if ((ok = inst->Ap && inst->Aj && inst->Ax)) {
+      memcpy(inst->Ap, p->Ap, ((size_t)n + 1) * sizeof *inst->Ap);
+      memcpy(inst->Aj, p->Aj, nnz * sizeof *inst->Aj);
+      memcpy(inst->Ax, p->Ax, nnz * sizeof *inst->Ax);
+    }
+  }
+  inst->b = malloc(m * sizeof *inst->b);
+  inst->lo = malloc(m * sizeof *inst->lo);
+  inst->hi = malloc(m * sizeof *inst->hi);
+  if (!ok || !inst->b || !inst->lo || !inst->hi) {
+    slv_instance_free(inst);
+    return NULL;
+  }
+  for (int i = 0; i < n; i++) {
+    inst->b[i] = p->b[i];
+    inst->lo[i] = p->lo ? p->lo[i] : 0.0;
+    inst->hi[i] = p->hi ? p->hi[i] : INFINITY;
+  }
+  int has_findex = 0;
+  for (int i = 0; p->findex && i < n; i++)
+    has_findex |= p->findex[i] >= 0;
+  if (has_findex) {
+    inst->findex = malloc(m * sizeof *inst->findex);
+    inst->mu = malloc(m * sizeof *inst->mu);
+    if (!inst->findex || !inst->mu) {
+      slv_instance_free(inst);
+      return NULL;
+    }
+    memcpy(inst->findex, p->findex, (size_t)n * sizeof *inst->findex);
+    for (int i = 0; i < n; i++)
+      inst->mu[i] = p->mu ? p->mu[i] : 0.0;
+  }
+  if (p->ncones > 0) {
+    inst->cone_rows = malloc((size_t)p->ncones * sizeof *inst->cone_rows);
+    inst->cone_mu = malloc((size_t)p->ncones * sizeof *inst->cone_mu);
+    if (!inst->cone_rows || !inst->cone_mu) {
+      slv_instance_free(inst);
+      return NULL;
+    }
+    memcpy(inst->cone_rows, p->cone_rows, (size_t)p->ncones * sizeof *inst->cone_rows);
+    memcpy(inst->cone_mu, p->cone_mu, (size_t)p->ncones * sizeof *inst->cone_mu);
+    inst->ncones = p->ncones;
+  }
+  slv_instance_classify(inst);
+  return inst;
+}
+
+/* DIR/SCENE_stepKKKKKK.SUFFIX into buf; 0 if too long (after the message). */
+static int out_name(char *buf, size_t len, const char *dir, const char *scene, long k,
+                    const char *suffix)
+{
+  int r = snprintf(buf, len, "%s/%s_step%06ld.%s", dir, scene, k, suffix);
+  if (r < 0 || (size_t)r >= len) {
+    cli_error("export: output path for step %ld is too long", k);
+    return 0;
+  }
+  return 1;
+}
+
+/* 1 (after the message) if a file the export of step k would write exists. */
+static int step_files_exist(const char *dir, const char *scene, long k, const fmt_def *fd)
+{
+  static const char *const mtx_sfx[] = {"b", "lo", "hi", "findex", "mu"};
+  char path[4096];
+  const char *sfx[8];
+  int ns = 0;
+  sfx[ns++] = fd->ext;
+  sfx[ns++] = "x";
+  if (fd->fmt == SLV_FMT_MTX)
+    for (int j = 0; j < 5; j++)
+      sfx[ns++] = mtx_sfx[j];
+  for (int j = 0; j < ns; j++) {
+    if (!out_name(path, sizeof path, dir, scene, k, sfx[j]))
+      return 1;
+    if (cli_path_exists(path)) {
+      cli_error("%s exists (use --force to overwrite)", path);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int export_run(const cli_world_args *wa0, const char *fmt_name, const char *dir, long every,
+                      int force, dyn_world **wp)
+{
+  cli_world_args wa = *wa0;
+  if (!wa.solver)
+    wa.solver = "pgs";
+  if (!fmt_name) {
+    cli_error("export: missing --format (dat, blcp, hdf5, mtx or lcplab)");
+    return CLI_EXIT_USAGE;
+  }
+  const fmt_def *fd = NULL;
+  for (int k = 0; k < NFORMATS; k++)
+    if (strcmp(formats[k].name, fmt_name) == 0)
+      fd = &formats[k];
+  if (!fd) {
+    cli_error("export: --format must be one of dat, blcp, hdf5, mtx, lcplab, got '%s'", fmt_name);
+    return CLI_EXIT_USAGE;
+  }
+  if (!dir || !dir[0]) {
+    cli_error("export: missing --out DIR");
+    return CLI_EXIT_USAGE;
+  }
+  long K = 0;
+  int rc = cli_world_build("export", &wa, wp, &K);
+  if (rc >= 0)
+    return rc;
+  dyn_world *w = *wp;
+
+  struct stat st;
+  if (stat(dir, &st) == 0) {
+    if (!S_ISDIR(st.st_mode)) {
+      cli_error("%s exists and is not a directory", dir);
+      return CLI_EXIT_USAGE;
+    }
+    if (!force)
+      for (long k = every; k <= K; k += every)
+        if (step_files_exist(dir, wa.scene, k, fd))
+          return CLI_EXIT_USAGE;
+  } else if (mkdir(dir, 0777) != 0) {
+    cli_error("%s: cannot create the directory: %s", dir, strerror(errno));
+    return CLI_EXIT_USAGE;
+  }
+
+  long written = 0, empty = 0;
+  for (long k = 1; k <= K; k++) {
+    dyn_world_metrics m;
+    if (dyn_world_step(w, &m) != DYN_OK) {
+      cli_error("export: scene %s: %s", wa.scene, dyn_world_message(w));
+      return CLI_EXIT_USAGE;
+    }
+    if (k % every != 0)
+      continue;
+    slv_problem p;
+    const double *x = NULL;
+    dyn_world_last_problem(w, &p, &x);
+    if (p.n == 0) {
+      empty++;
+      continue;
+    }
+    char path[4096], xpath[4096], name[128], err[512] = "";
+    if (!out_name(path, sizeof path, dir, wa.scene, k, fd->ext)
+        || !out_name(xpath, sizeof xpath, dir, wa.scene, k, "x"))
+      return CLI_EXIT_USAGE;
+    snprintf(name, sizeof name, "%s_step%06ld", wa.scene, k);
+    slv_instance *inst = instance_of(&p, name);
+    if (!inst) {
+      cli_error("export: out of memory for the problem of step %ld (n=%d)", k, p.n);
+      return CLI_EXIT_USAGE;
+    }
+    slv_status s = slv_write(path, fd->fmt, inst, err, sizeof err);
+    char kind[sizeof inst->kind];
+    memcpy(kind, inst->kind, sizeof kind);
+    slv_instance_free(inst);
+    if (s != SLV_CONVERGED) {
+      cli_error_lib(path, err);
+      return CLI_EXIT_USAGE;
+    }
+    err[0] = '\0';
+    if (slv_write_vector(xpath, p.n, x, err, sizeof err) != SLV_CONVERGED) {
+      cli_error_lib(xpath, err);
+      return CLI_EXIT_USAGE;
+    }
+    written++;
+    fputs("{\"file\":", stdout);
+    cli_json_string(stdout, path);
+    fprintf(stdout, ",\"step\":%ld,\"n\":%d,\"kind\":", k, p.n);
+    cli_json_string(stdout, kind);
+    fputs(",\"status\":", stdout);
+    cli_json_string(stdout, slv_status_str(m.status));
+    fputs(",\"solution\":", stdout);
+    cli_json_string(stdout, xpath);
+    fputs("}\n", stdout);
+  }
+  fputs("{\"scene\":", stdout);
+  cli_json_string(stdout, wa.scene);
+  fprintf(stdout, ",\"steps\":%ld,\"every\":%ld,\"format\":", K, every);
+  cli_json_string(stdout, fd->name);
+  fprintf(stdout, ",\"written\":%ld,\"skipped_empty\":%ld}\n", written, empty);
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    cli_error("export: cannot write to standard output");
+    return CLI_EXIT_USAGE;
+  }
+  return CLI_EXIT_OK;
+}
+
+int cli_cmd_export(int argc, char **argv)
+{
+  if (cli_wants_help(argc, argv)) {
+    usage(stdout);
+    return CLI_EXIT_OK;
+  }
+  cli_world_args wa;
+  cli_world_args_init(&wa);
+  const char *fmt = NULL, *dir = NULL;
+  long every = 1;
+  int force = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i], *v = NULL;
+    int r = cli_world_option("export", argc, argv, &i, &wa);
+    if (r < 0)
+      return CLI_EXIT_USAGE;
+    if (r > 0)
+      continue;
+    if (strcmp(arg, "--force") == 0) {
+      force = 1;
+    } else if ((r = cli_option_value("export", argc, argv, &i, "format", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      fmt = v;
+    } else if ((r = cli_option_value("export", argc, argv, &i, "out", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      dir = v;
+    } else if ((r = cli_option_value("export", argc, argv, &i, "every", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      if (!cli_parse_long(v, &every) || every < 1 || every > 1000000000L) {
+        cli_error("export: --every must be an integer between 1 and 1000000000, got '%s'", v);
+        return CLI_EXIT_USAGE;
+      }
+    } else if (arg[0] == '-') {
+      cli_error("export: unknown option '%s' (see 'lcplab export --help')", arg);
+      return CLI_EXIT_USAGE;
+    } else {
+      cli_error("export: unexpected argument '%s' (see 'lcplab export --help')", arg);
+      return CLI_EXIT_USAGE;
+    }
+  }
+  dyn_world *w = NULL;
+  int rc = export_run(&wa, fmt, dir, every, force, &w);
+  dyn_world_free(w);
+  return rc;
+}

@@ -1,0 +1,595 @@
+/* cmd_simulate.c -- `lcplab simulate`: run a named scene (libdynamics'
+ * dyn_world) and write its per-step metrics as CSV; also the scene/world
+ * options that `lcplab export` shares (cli.h: cli_world_*).
+ *
+ *     lcplab simulate --scene NAME [--param k=v ...] --solver NAME --csv FILE
+ *                     [--steps K] [--dt H] [--friction none|box|pyramid|cone]
+ *                     [--integrator symplectic|explicit|verlet]
+ *                     [--gyro none|explicit|implicit] [--trace FILE] [--force] ...
+ *
+ * Each step of the world (libdynamics/world.c) is: collision, contact rows,
+ * w = A x + b assembled (dense or CSR), solved by the named solver, impulses
+ * applied, positions integrated.  The CSV has a header row and one row per
+ * step k = 1..K:
+ *     step, t, kinetic, potential, energy, max_penetration, contacts, rows,
+ *     iterations, res_nat_inf, solve_time_s
+ * (t = k H after the step; energies after the step, potential m g z with the
+ * floor at z = 0; max_penetration = the deepest contact found at the start
+ * of the step; res_nat_inf = the library's natural-map residual of the
+ * step's solve; solve_time_s = wall time of slv_solve alone).  --trace FILE
+ * writes one row per step and dynamic body:
+ *     step, t, body, x, y, z, qw, qx, qy, qz, vx, vy, vz, wx, wy, wz
+ * (body = its index in the scene, dynamic bodies first).  Numbers are %.17g,
+ * times %.6g.  At the end one JSON object goes to stdout: scene, solver,
+ * friction, steps, dt, bodies, contacts_mean (all steps), contacts_mean_timed
+ * (the last 80 %), contacts_max, not_converged (steps
+ * whose solve did not converge), energy_start/_end, kinetic_end,
+ * max_penetration_end (an extra collision pass on the final state, as the
+ * peers do), time_step_median_s / _mean_s, time_collide_mean_s,
+ * time_solve_mean_s (over the last 80 % of the steps, the peers' rule) and
+ * wall_total_s.
+ *
+ * Exit status: 0 the run completed (steps whose solver did not converge are
+ * counted in the JSON, not an error: pgs at 50 sweeps rarely meets 1e-8);
+ * 2 bad input or usage -- unknown scene or key, a bad value (mu < 0,
+ * dt <= 0, a negative mass...), an existing --csv / --trace FILE without
+ * --force, a solver that refuses the scene's problem kind (e.g. pgs with
+ * --friction cone) -- with one line "lcplab: ..." on stderr; files this run
+ * created are removed then.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "dyn_world.h"
+#include "slv.h"
+
+/* ---- shared scene / world options ----------------------------------------------- */
+
+void cli_world_args_init(cli_world_args *a)
+{
+  memset(a, 0, sizeof *a);
+  a->friction = a->integrator = a->gyro = a->orient = a->storage = a->cone_law = a->warm = -1;
+}
+
+/* Index of v in the NULL-terminated names, or -1 (after the message). */
+static int pick(const char *cmd, const char *opt, const char *v, const char *const *names)
+{
+  for (int k = 0; names[k]; k++)
+    if (strcmp(v, names[k]) == 0)
+      return k;
+  char list[160] = "";
+  size_t used = 0;
+  for (int k = 0; names[k]; k++) {
+    int r = snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "", names[k]);
+    if (r < 0 || (size_t)r >= sizeof list - used)
+      break;
+    used += (size_t)r;
+  }
+  cli_error("%s: %s must be one of %s, got '%s'", cmd, opt, list, v);
+  return -1;
+}
+
+/* "H" or "A/B" (the peers accept "1/120"). */
+static int parse_dt(const char *v, double *out)
+{
+  const char *slash = strchr(v, '/');
+  if (!slash)
+    return cli_parse_double(v, out);
+  char num[64];
+  size_t len = (size_t)(slash - v);
+  if (len == 0 || len >= sizeof num)
+    return 0;
+  memcpy(num, v, len);
+  num[len] = '\0';
+  double a, b;
+  if (!cli_parse_double(num, &a) || !cli_parse_double(slash + 1, &b) || b == 0.0)
+    return 0;
+  *out = a / b;
+  return isfinite(*out);
+}
+
+static const char *const friction_names[] = {"none", "box", "pyramid", "cone", NULL};
+static const char *const integrator_names[] = {"symplectic", "explicit", "verlet", NULL};
+static const char *const gyro_names[] = {"none", "explicit", "implicit", NULL};
+static const char *const orient_names[] = {"exp", "linear", NULL};
+static const char *const storage_names[] = {"auto", "dense", "csr", NULL};
+static const char *const cone_law_names[] = {"coulomb", "associated", NULL};
+static const char *const onoff_names[] = {"off", "on", NULL};
+
+int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_args *a)
+{
+  const char *v = NULL;
+  int r;
+#define OPT(name) ((r = cli_option_value(cmd, argc, argv, i, name, &v)) != 0)
+  if (OPT("scene")) {
+    if (r < 0)
+      return -1;
+    a->scene = v;
+  } else if (OPT("param")) {
+    if (r < 0)
+      return -1;
+    if (a->nparams >= CLI_MAX_PARAMS) {
+      cli_error("%s: more than %d --param options", cmd, CLI_MAX_PARAMS);
+      return -1;
+    }
+    a->params[a->nparams++] = v;
+  } else if (OPT("solver")) {
+    if (r < 0)
+      return -1;
+    a->solver = v;
+  } else if (OPT("steps")) {
+    if (r < 0)
+      return -1;
+    if (!cli_parse_long(v, &a->steps) || a->steps < 1 || a->steps > 1000000000L) {
+      cli_error("%s: --steps must be an integer between 1 and 1000000000, got '%s'", cmd, v);
+      return -1;
+    }
+  } else if (OPT("dt")) {
+    if (r < 0)
+      return -1;
+    if (!parse_dt(v, &a->dt) || !(a->dt > 0.0)) {
+      cli_error("%s: --dt must be a finite number > 0 (or A/B), got '%s'", cmd, v);
+      return -1;
+    }
+    a->have_dt = 1;
+  } else if (OPT("friction")) {
+    if (r < 0 || (a->friction = pick(cmd, "--friction", v, friction_names)) < 0)
+      return -1;
+  } else if (OPT("integrator")) {
+    if (r < 0 || (a->integrator = pick(cmd, "--integrator", v, integrator_names)) < 0)
+      return -1;
+  } else if (OPT("gyro")) {
+    if (r < 0 || (a->gyro = pick(cmd, "--gyro", v, gyro_names)) < 0)
+      return -1;
+  } else if (OPT("orient")) {
+    if (r < 0 || (a->orient = pick(cmd, "--orient", v, orient_names)) < 0)
+      return -1;
+  } else if (OPT("storage")) {
+    if (r < 0 || (a->storage = pick(cmd, "--storage", v, storage_names)) < 0)
+      return -1;
+  } else if (OPT("cone-law")) {
+    if (r < 0 || (a->cone_law = pick(cmd, "--cone-law", v, cone_law_names)) < 0)
+      return -1;
+  } else if (OPT("warm-start")) {
+    if (r < 0 || (a->warm = pick(cmd, "--warm-start", v, onoff_names)) < 0)
+      return -1;
+  } else if (OPT("eta")) {
+    if (r < 0)
+      return -1;
+    if (!cli_parse_long(v, &a->eta) || a->eta < 3 || a->eta > 1024) {
+      cli_error("%s: --eta must be an integer between 3 and 1024, got '%s'", cmd, v);
+      return -1;
+    }
+    a->have_eta = 1;
+  } else if (OPT("max-iter")) {
+    if (r < 0)
+      return -1;
+    if (!cli_parse_long(v, &a->max_iter) || a->max_iter < 1 || a->max_iter > INT_MAX) {
+      cli_error("%s: --max-iter must be an integer between 1 and %d, got '%s'", cmd, INT_MAX, v);
+      return -1;
+    }
+    a->have_max_iter = 1;
+  } else if (OPT("tol")) {
+    if (r < 0)
+      return -1;
+    if (!cli_parse_double(v, &a->tol) || !(a->tol > 0)) {
+      cli_error("%s: --tol must be a finite number > 0, got '%s'", cmd, v);
+      return -1;
+    }
+    a->have_tol = 1;
+  } else if (OPT("omega")) {
+    if (r < 0)
+      return -1;
+    if (!cli_parse_double(v, &a->omega)) {
+      cli_error("%s: --omega must be a finite number, got '%s'", cmd, v);
+      return -1;
+    }
+    a->have_omega = 1;
+  } else if (OPT("margin")) {
+    if (r < 0)
+      return -1;
+    if (!cli_parse_double(v, &a->margin) || !(a->margin >= 0)) {
+      cli_error("%s: --margin must be a finite number >= 0 (m), got '%s'", cmd, v);
+      return -1;
+    }
+    a->have_margin = 1;
+  } else {
+    return 0;
+  }
+#undef OPT
+  return 1;
+}
+
+void cli_world_usage(FILE *f)
+{
+  fprintf(f,
+          "scene and world options:\n"
+          "  --scene NAME        scene to build (required; list below)\n"
+          "  --param KEY=VALUE   scene parameter (repeatable; keys below)\n"
+          "  --solver NAME       solver of the contact problems (see 'lcplab solvers')\n"
+          "  --steps K           steps to run (default: 600; incline: round(1 s / H))\n"
+          "  --dt H              time step in s, a number or A/B (default 1/120)\n"
+          "  --friction MODEL    none, box (default), pyramid (the (eta+2)K LCP), cone\n"
+          "  --eta N             pyramid: friction directions (default 4)\n"
+          "  --integrator I      symplectic (default), explicit, verlet\n"
+          "  --gyro G            none, explicit, implicit (default)\n"
+          "  --orient O          exp (default), linear\n"
+          "  --max-iter N        solver iterations per step (default 50)\n"
+          "  --tol T             solver tolerance (default: library's, 1e-8)\n"
+          "  --omega W           pgs relaxation (default 1)\n"
+          "  --warm-start on|off start each solve from the last step's impulses (default on)\n"
+          "  --margin M          collision margin in m: speculative contacts (default 0)\n"
+          "  --storage S         auto (dense up to 256 rows, CSR above), dense, csr\n"
+          "  --cone-law L        coulomb (default, De Saxce) or associated\n"
+          "\n"
+          "scenes:\n");
+  for (int i = 0; i < dyn_scene_count(); i++)
+    fprintf(f, "  %-9s %s\n", dyn_scene_name(i), dyn_scene_summary(i));
+}
+
+/* "pgs, pjacobi, ..." */
+static void solver_names(char *buf, size_t len)
+{
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < slv_solver_count(); i++) {
+    const slv_solver *s = slv_solver_at(i);
+    int r = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", s ? s->name : "?");
+    if (r < 0 || (size_t)r >= len - used)
+      return;
+    used += (size_t)r;
+  }
+}
+
+int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, long *steps)
+{
+  *w = NULL;
+  if (!a->scene) {
+    cli_error("%s: missing --scene NAME (see 'lcplab %s --help')", cmd, cmd);
+    return CLI_EXIT_USAGE;
+  }
+  dyn_world_settings s = dyn_world_settings_default();
+  if (a->solver) {
+    if (!slv_solver_find(a->solver) || strlen(a->solver) >= sizeof s.solver) {
+      char list[512];
+      solver_names(list, sizeof list);
+      cli_error("%s: unknown solver '%s' (known: %s)", cmd, a->solver, list);
+      return CLI_EXIT_USAGE;
+    }
+    snprintf(s.solver, sizeof s.solver, "%s", a->solver);
+  }
+  if (a->have_dt)
+    s.dt = a->dt;
+  if (a->friction >= 0)
+    s.contact.friction = (dyn_friction)a->friction;
+  if (a->have_eta)
+    s.contact.eta = (int)a->eta;
+  if (a->integrator >= 0)
+    s.integrator = (dyn_integrator)a->integrator;
+  if (a->gyro >= 0)
+    s.gyro = (dyn_gyro)a->gyro;
+  if (a->orient >= 0)
+    s.orient = (dyn_orient)a->orient;
+  if (a->storage >= 0)
+    s.storage = (dyn_storage)a->storage;
+  if (a->cone_law >= 0)
+    s.cone_law = (slv_cone_law)a->cone_law;
+  if (a->warm >= 0)
+    s.warm_start = a->warm;
+  if (a->have_max_iter)
+    s.opt.max_iter = (int)a->max_iter;
+  if (a->have_tol)
+    s.opt.tol = a->tol;
+  if (a->have_omega)
+    s.opt.omega = a->omega;
+  if (a->have_margin)
+    s.margin = a->margin;
+  char msg[512] = "";
+  if (dyn_scene_new(a->scene, a->params, a->nparams, &s, w, msg, sizeof msg) != DYN_OK) {
+    cli_error("%s: %s", cmd, msg[0] ? msg : "cannot build the scene");
+    return CLI_EXIT_USAGE;
+  }
+  *steps = a->steps > 0 ? a->steps : dyn_scene_default_steps(a->scene, s.dt);
+  if (*steps < 1) {
+    dyn_world_free(*w);
+    *w = NULL;
+    cli_error("%s: no default step count for dt=%g: give --steps", cmd, s.dt);
+    return CLI_EXIT_USAGE;
+  }
+  return -1;
+}
+
+/* ---- simulate ---------------------------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+  fprintf(f,
+          "usage: lcplab simulate --scene NAME [--param KEY=VALUE ...] --solver NAME\n"
+          "                       --csv FILE [--trace FILE] [--force] [options]\n"
+          "\n"
+          "Run a scene and write one CSV row of metrics per step: step, t, kinetic,\n"
+          "potential, energy, max_penetration, contacts, rows, iterations, res_nat_inf,\n"
+          "solve_time_s.  A JSON summary goes to stdout.\n"
+          "\n"
+          "  --csv FILE          the per-step metrics (required)\n"
+          "  --trace FILE        per step and dynamic body: step, t, body, x, y, z, qw, qx, qy,\n"
+          "                      qz, vx, vy, vz, wx, wy, wz\n"
+          "  --force             overwrite FILEs that exist\n"
+          "\n");
+  cli_world_usage(f);
+  fprintf(f, "\nexit status: 0 done, 2 bad input or usage (one line on stderr).\n");
+}
+
+static double now_s(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+  double x = *(const double *)pa, y = *(const double *)pb;
+  return (x > y) - (x < y);
+}
+
+/* Opens path for writing: exclusively unless force.  NULL after the message. */
+static FILE *open_out(const char *path, int force)
+{
+  FILE *f = fopen(path, force ? "w" : "wx");
+  if (!f) {
+    if (!force && errno == EEXIST)
+      cli_error("%s exists (use --force to overwrite)", path);
+    else
+      cli_error("%s: cannot open for writing: %s", path, strerror(errno));
+  }
+  return f;
+}
+
+typedef struct sim_state {
+  dyn_world *w;
+  FILE *csv, *trace;
+  double *tstep, *tcol, *tsolve;
+  int *contacts;
+  const char *csv_path, *trace_path;
+} sim_state;
+
+/* Release everything; on failure also remove the files this run made. */
+static void sim_free(sim_state *s, int failed)
+{
+  if (s->csv)
+    fclose(s->csv);
+  if (s->trace)
+    fclose(s->trace);
+  if (failed) {
+    if (s->csv)
+      remove(s->csv_path);
+    if (s->trace)
+      remove(s->trace_path);
+  }
+  dyn_world_free(s->w);
+  free(s->tstep);
+  free(s->tcol);
+  free(s->tsolve);
+  free(s->contacts);
+}
+
+static void trace_rows(FILE *f, dyn_world *w, long step, double t)
+{
+  const dyn_body *b = dyn_world_bodies(w);
+  for (int i = 0; i < dyn_world_body_count(w); i++) {
+    if (b[i].is_static)
+      continue;
+    fprintf(f,
+            "%ld,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,"
+            "%.17g,%.17g\n",
+            step, t, i, b[i].r.x, b[i].r.y, b[i].r.z, b[i].q.w, b[i].q.x, b[i].q.y, b[i].q.z,
+            b[i].v.x, b[i].v.y, b[i].v.z, b[i].w.x, b[i].w.y, b[i].w.z);
+  }
+}
+
+static int sim_run(const cli_world_args *wa, const char *csv, const char *trace, int force,
+                   sim_state *s)
+{
+  long K = 0;
+  if (!wa->solver) {
+    cli_error("simulate: missing --solver NAME (see 'lcplab solvers')");
+    return CLI_EXIT_USAGE;
+  }
+  if (!csv) {
+    cli_error("simulate: missing --csv FILE");
+    return CLI_EXIT_USAGE;
+  }
+  if (trace && strcmp(trace, csv) == 0) {
+    cli_error("simulate: --csv and --trace name the same file '%s'", csv);
+    return CLI_EXIT_USAGE;
+  }
+  int rc = cli_world_build("simulate", wa, &s->w, &K);
+  if (rc >= 0)
+    return rc;
+  /* checked before any work is done */
+  if (!force) {
+    if (cli_path_exists(csv)) {
+      cli_error("%s exists (use --force to overwrite)", csv);
+      return CLI_EXIT_USAGE;
+    }
+    if (trace && cli_path_exists(trace)) {
+      cli_error("%s exists (use --force to overwrite)", trace);
+      return CLI_EXIT_USAGE;
+    }
+  }
+  s->tstep = calloc((size_t)K, sizeof *s->tstep);
+  s->tcol = calloc((size_t)K, sizeof *s->tcol);
+  s->tsolve = calloc((size_t)K, sizeof *s->tsolve);
+  s->contacts = calloc((size_t)K, sizeof *s->contacts);
+  if (!s->tstep || !s->tcol || !s->tsolve || !s->contacts) {
+    cli_error("simulate: out of memory for %ld steps", K);
+    return CLI_EXIT_USAGE;
+  }
+  s->csv_path = csv;
+  s->trace_path = trace;
+  if (!(s->csv = open_out(csv, force)))
+    return CLI_EXIT_USAGE;
+  if (trace && !(s->trace = open_out(trace, force)))
+    return CLI_EXIT_USAGE;
+
+  dyn_world *w = s->w;
+  const dyn_world_settings *set = dyn_world_get_settings(w);
+  fputs("step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,"
+        "solve_time_s\n", s->csv);
+  if (s->trace)
+    fputs("step,t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", s->trace);
+
+  double E0 = dyn_world_energy(w, NULL, NULL);
+  long not_conv = 0;
+  double csum = 0.0, csum_timed = 0.0;
+  int cmax = 0;
+  double wall0 = now_s();
+  for (long k = 0; k < K; k++) {
+    dyn_world_metrics m;
+    if (dyn_world_step(w, &m) != DYN_OK) {
+      cli_error("simulate: scene %s: %s", wa->scene, dyn_world_message(w));
+      return CLI_EXIT_USAGE;
+    }
+    fprintf(s->csv, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%d,%.17g,%.6g\n", m.step, m.t,
+            m.kinetic, m.potential, m.energy, m.max_penetration, m.contacts, m.rows,
+            m.iterations, m.res_nat_inf, m.solve_time_s);
+    if (s->trace)
+      trace_rows(s->trace, w, m.step, m.t);
+    s->tstep[k] = m.step_time_s;
+    s->tcol[k] = m.collide_time_s;
+    s->tsolve[k] = m.solve_time_s;
+    s->contacts[k] = m.contacts;
+    if (m.status != SLV_CONVERGED)
+      not_conv++;
+    csum += m.contacts;
+    if (m.contacts > cmax)
+      cmax = m.contacts;
+  }
+  double wall = now_s() - wall0;
+  if (fflush(s->csv) != 0 || ferror(s->csv)) {
+    cli_error("%s: write error", csv);
+    return CLI_EXIT_USAGE;
+  }
+  if (s->trace && (fflush(s->trace) != 0 || ferror(s->trace))) {
+    cli_error("%s: write error", trace);
+    return CLI_EXIT_USAGE;
+  }
+  double KE1 = 0.0, pen = 0.0;
+  double E1 = dyn_world_energy(w, &KE1, NULL);
+  if (dyn_world_penetration(w, &pen, NULL) != DYN_OK)
+    pen = NAN;
+
+  /* the peers' timing rule: the last 80 % of the steps */
+  long k0 = K / 5, nt = K - k0;
+  double mean_step = 0, mean_col = 0, mean_solve = 0;
+  for (long k = k0; k < K; k++) {
+    csum_timed += s->contacts[k];
+    mean_step += s->tstep[k];
+    mean_col += s->tcol[k];
+    mean_solve += s->tsolve[k];
+  }
+  csum_timed /= (double)nt;
+  mean_step /= (double)nt;
+  mean_col /= (double)nt;
+  mean_solve /= (double)nt;
+  qsort(s->tstep + k0, (size_t)nt, sizeof *s->tstep, cmp_double);
+  double median = (nt % 2) ? s->tstep[k0 + nt / 2]
+                           : 0.5 * (s->tstep[k0 + nt / 2 - 1] + s->tstep[k0 + nt / 2]);
+
+  FILE *o = stdout;
+  fputs("{\"scene\":", o);
+  cli_json_string(o, wa->scene);
+  fputs(",\"solver\":", o);
+  cli_json_string(o, set->solver);
+  fputs(",\"friction\":", o);
+  cli_json_string(o, friction_names[set->contact.friction]);
+  fprintf(o, ",\"steps\":%ld,\"dt\":", K);
+  cli_json_number(o, set->dt, 17);
+  fprintf(o, ",\"bodies\":%d,\"contacts_mean\":", dyn_world_body_count(w));
+  cli_json_number(o, csum / (double)K, 6);
+  fputs(",\"contacts_mean_timed\":", o);
+  cli_json_number(o, csum_timed, 6);
+  fprintf(o, ",\"contacts_max\":%d,\"not_converged\":%ld,\"energy_start\":", cmax, not_conv);
+  cli_json_number(o, E0, 17);
+  fputs(",\"energy_end\":", o);
+  cli_json_number(o, E1, 17);
+  fputs(",\"kinetic_end\":", o);
+  cli_json_number(o, KE1, 17);
+  fputs(",\"max_penetration_end\":", o);
+  cli_json_number(o, pen, 17);
+  fputs(",\"time_step_median_s\":", o);
+  cli_json_number(o, median, 6);
+  fputs(",\"time_step_mean_s\":", o);
+  cli_json_number(o, mean_step, 6);
+  fputs(",\"time_collide_mean_s\":", o);
+  cli_json_number(o, mean_col, 6);
+  fputs(",\"time_solve_mean_s\":", o);
+  cli_json_number(o, mean_solve, 6);
+  fputs(",\"wall_total_s\":", o);
+  cli_json_number(o, wall, 6);
+  fputs("}\n", o);
+  if (fflush(o) != 0 || ferror(o)) {
+    cli_error("simulate: cannot write the summary to standard output");
+    return CLI_EXIT_USAGE;
+  }
+  return CLI_EXIT_OK;
+}
+
+int cli_cmd_simulate(int argc, char **argv)
+{
+  if (cli_wants_help(argc, argv)) {
+    usage(stdout);
+    return CLI_EXIT_OK;
+  }
+  cli_world_args wa;
+  cli_world_args_init(&wa);
+  const char *csv = NULL, *trace = NULL;
+  int force = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i], *v = NULL;
+    int r = cli_world_option("simulate", argc, argv, &i, &wa);
+    if (r < 0)
+      return CLI_EXIT_USAGE;
+    if (r > 0)
+      continue;
+    if (strcmp(arg, "--force") == 0) {
+      force = 1;
+    } else if ((r = cli_option_value("simulate", argc, argv, &i, "csv", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      if (!v[0]) {
+        cli_error("simulate: --csv needs a file name");
+        return CLI_EXIT_USAGE;
+      }
+      csv = v;
+    } else if ((r = cli_option_value("simulate", argc, argv, &i, "trace", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      if (!v[0]) {
+        cli_error("simulate: --trace needs a file name");
+        return CLI_EXIT_USAGE;
+      }
+      trace = v;
+    } else if (arg[0] == '-') {
+      cli_error("simulate: unknown option '%s' (see 'lcplab simulate --help')", arg);
+      return CLI_EXIT_USAGE;
+    } else {
+      cli_error("simulate: unexpected argument '%s' (see 'lcplab simulate --help')", arg);
+      return CLI_EXIT_USAGE;
+    }
+  }
+  sim_state s;
+  memset(&s, 0, sizeof s);
+  int rc = sim_run(&wa, csv, trace, force, &s);
+  sim_free(&s, rc != CLI_EXIT_OK);
+  return rc;
+}

@@ -1,0 +1,205 @@
+/*
+ * dyn_world.h -- public header of libdynamics, part 3: a world of rigid
+ * bodies stepped through contact problems solved by any registered
+ * libsolvers solver, and the named scenes of the lcplab command line.
+ *
+ * A world owns its bodies (copied in by dyn_world_add_body), its settings
+ * (dyn_world_settings, from dyn_world_settings_default) and every buffer a
+ * step needs.  One step (dyn_world_step, world.c) is
+ *
+ *   collide (broad phase SAP, narrow phase) -> contact rows (friction model
+ *   of the settings) -> dyn_assemble (dense or CSR A) -> slv_solve (the
+ *   named solver, warm-started from the previous step's impulses) ->
+ *   dyn_apply_impulse -> position update (the settings' integrator),
+ *
+ * and fills a dyn_world_metrics record.  Buffers grow (geometrically) only
+ * when a step needs more than any earlier step; a step of a scene whose
+ * contact count has settled allocates nothing.
+ *
+ * Errors: functions return dyn_err (dyn.h) and leave a one-line message
+ * (dyn_world_message, or the caller's msg buffer for constructors).  A
+ * solver that runs but does not converge is not an error: its status is in
+ * the metrics.  A solver that refuses the problem (SLV_ERR_UNSUPPORTED,
+ * e.g. a cone solver given the friction pyramid) is: dyn_world_step then
+ * returns DYN_ERR_INPUT with the library's message and the world is left as
+ * it was before the step.
+ */
+#ifndef DYN_WORLD_H
+#define DYN_WORLD_H
+
+#include <stddef.h>
+
+#include "dyn.h"
+#include "dyn_constraint.h"
+#include "slv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- settings ------------------------------------------------------------ */
+
+typedef enum dyn_storage {
+  DYN_STORAGE_AUTO = 0, /* dense up to dense_max_rows rows (or whenever the solver
+                           takes dense storage only), CSR above */
+  DYN_STORAGE_DENSE,    /* always dense (column-major n x n) */
+  DYN_STORAGE_CSR       /* always CSR (the solver must accept SLV_CAP_SPARSE) */
+} dyn_storage;
+
+#define DYN_WORLD_SOLVER_NAME_MAX 32
+
+typedef struct dyn_world_settings {
+  double dt;                 /* time step (s), finite, > 0; default 1/120 */
+  dyn_v3 gravity;            /* m/s^2, finite; default (0, 0, -9.81) */
+  dyn_integrator integrator; /* default DYN_INT_SYMPLECTIC_EULER */
+  dyn_gyro gyro;             /* default DYN_GYRO_IMPLICIT */
+  dyn_orient orient;         /* default DYN_ORIENT_EXP */
+  dyn_contact_params contact;/* default dyn_contact_params_default() with friction
+                                DYN_FRICTION_BOX and mu 0.5 */
+  double margin;             /* collision margin (m), >= 0: pairs closer than this give
+                                speculative contacts (dyn_contact_fill: rhs = gap / h, no
+                                restitution); default 0 (penetrating points only, as ODE) */
+  char solver[DYN_WORLD_SOLVER_NAME_MAX]; /* registry name; default "pgs" */
+  slv_options opt;           /* default slv_options_default() with max_iter 50 */
+  int warm_start;            /* 1: start each solve from the previous step's impulses,
+                                matched by body pair and nearest contact point; default 1 */
+  double warm_factor;        /* the kept impulses are scaled by this, in [0, 1] (Bullet's
+                                warmstartingFactor is 0.85); default 0.7: with pgs at 50
+                                sweeps, 1 leaves a 10-cube stack jittering (mean kinetic
+                                energy 0.34 J against 0.007 J at 0.7, world.c) */
+  dyn_storage storage;       /* default DYN_STORAGE_AUTO */
+  int dense_max_rows;        /* AUTO: dense up to this many rows, >= 0; default 256 */
+  slv_cone_law cone_law;     /* meaning of the cone rows (friction CONE); default
+                                SLV_CONE_COULOMB */
+} dyn_world_settings;
+
+dyn_world_settings dyn_world_settings_default(void);
+
+/* DYN_OK, or DYN_ERR_INPUT with a message (msg of size msgcap, may be NULL)
+ * naming the field: dt <= 0 or not finite, gravity not finite, an enum out
+ * of range, contact parameters (dyn_contact_params_validate: mu < 0, ...),
+ * margin < 0, an unknown solver name, options slv_options_validate rejects,
+ * dense_max_rows < 0. */
+dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size_t msgcap);
+
+/* ---- per-step metrics ---------------------------------------------------- */
+
+typedef struct dyn_world_metrics {
+  long step;              /* steps done, counting this one (1, 2, ...) */
+  double t;               /* time after the step (s) */
+  double kinetic;         /* sum m |v|^2/2 + w.(I w)/2 after the step (J) */
+  double potential;       /* sum -m g.r after the step (J): m |g| z for g = (0,0,-|g|),
+                             zero at z = 0 (the scenes' floor / slope origin) */
+  double energy;          /* kinetic + potential */
+  double max_penetration; /* deepest contact (m, >= 0) found by this step's collision pass,
+                             i.e. of the state at the start of the step */
+  int contacts;           /* contact points of the step */
+  int rows;               /* rows of the step's problem (n) */
+  int iterations;         /* the solver's iterations (0 when rows = 0) */
+  double res_nat_inf;     /* the library's natural-map residual of the step's solve */
+  double solve_time_s;    /* wall time of slv_solve alone */
+  double collide_time_s;  /* wall time of the broad and narrow phases */
+  double step_time_s;     /* wall time of the whole dyn_world_step */
+  slv_status status;      /* of the solve; SLV_CONVERGED when rows = 0 */
+  int dense;              /* 1 if the step's A was dense, 0 if CSR (or no rows) */
+} dyn_world_metrics;
+
+/* ---- the world ------------------------------------------------------------- */
+
+typedef struct dyn_world dyn_world;
+
+/* A world with no bodies and room for body_capacity (>= 0) of them.
+ * *out = NULL and DYN_ERR_INPUT (settings rejected, message in msg) or
+ * DYN_ERR_NOMEM on failure. */
+dyn_err dyn_world_new(const dyn_world_settings *s, int body_capacity, dyn_world **out,
+                      char *msg, size_t msgcap);
+void dyn_world_free(dyn_world *w); /* NULL is fine */
+
+/* Replace the settings between steps (validated as above).  A change of
+ * friction model (or eta) drops the warm-start data; a change of solver
+ * drops its workspace.  On error the old settings stay. */
+dyn_err dyn_world_set_settings(dyn_world *w, const dyn_world_settings *s);
+const dyn_world_settings *dyn_world_get_settings(const dyn_world *w);
+
+/* Copy *b into the world (may grow the body array: call between steps).
+ * Checks: a static body has inv_mass 0 and inv_I_b 0; a dynamic body has a
+ * finite mass > 0 with inv_mass = 1/mass, finite inertia, no PLANE shape;
+ * finite r, v, w, a nonzero q (normalised here).  Returns the body's index
+ * (>= 0), or DYN_ERR_INPUT / DYN_ERR_NOMEM with the message in
+ * dyn_world_message. */
+int dyn_world_add_body(dyn_world *w, const dyn_body *b);
+
+int dyn_world_body_count(const dyn_world *w);
+/* The body array (size dyn_world_body_count); valid until the next
+ * dyn_world_add_body.  Writing state or loads (r, q, v, w, f_ext, t_ext)
+ * between steps is allowed; f_ext and t_ext are held over each step and never
+ * cleared. */
+dyn_body *dyn_world_bodies(dyn_world *w);
+
+/* One step of settings.dt; m (may be NULL) receives the metrics.  Errors
+ * (the world is then restored to its state before the step):
+ *   DYN_ERR_INPUT   the solver refused the problem, storage impossible for
+ *                   the solver, a contact the rows code rejects;
+ *   DYN_ERR_NOMEM   a buffer could not grow;
+ *   DYN_ERR_NUMERIC the solver returned non-finite impulses.
+ * The message names the step and the cause. */
+dyn_err dyn_world_step(dyn_world *w, dyn_world_metrics *m);
+
+/* The message of the last failed call (empty string if none); never NULL. */
+const char *dyn_world_message(const dyn_world *w);
+
+long dyn_world_step_count(const dyn_world *w);
+/* How many times the world's buffers grew, or its solver workspace or
+ * assembly systems were (re)created, since dyn_world_new: the only
+ * allocations a step makes.  Constant over the steps of a settled scene. */
+long dyn_world_grow_count(const dyn_world *w);
+double dyn_world_time(const dyn_world *w);
+
+/* Kinetic and potential energy of the current state, as in the metrics
+ * (either pointer may be NULL); returns their sum. */
+double dyn_world_energy(const dyn_world *w, double *kinetic, double *potential);
+
+/* An extra collision pass on the current state (the peers' end-of-run
+ * penetration): *max_pen = deepest contact (>= 0), *ncontacts = points (both
+ * may be NULL).  Uses the step's buffers (grows them if needed); the last
+ * step's problem and contacts stay valid. */
+dyn_err dyn_world_penetration(dyn_world *w, double *max_pen, int *ncontacts);
+
+/* The problem of the last step and the impulses x that were applied (its
+ * solution), as borrowed views valid until the next step / free.  n = 0 (and
+ * *x = NULL) if the last step had no rows or there was no step yet. */
+void dyn_world_last_problem(const dyn_world *w, slv_problem *p, const double **x);
+
+/* The contacts of the last step (size *n), valid until the next step. */
+const dyn_contact *dyn_world_contacts(const dyn_world *w, int *n);
+
+/* ---- scenes (scenes.c) ------------------------------------------------------ */
+
+/* Number of named scenes, and the i-th one's name and one-line description
+ * (keys with their defaults); NULL if i is out of range. */
+int dyn_scene_count(void);
+const char *dyn_scene_name(int i);
+const char *dyn_scene_summary(int i);
+
+/* Builds the named scene: params are nparams strings "key=value" (value a
+ * number; integer keys must be whole numbers), base the settings to start
+ * from (NULL: dyn_world_settings_default()).  The scene sets its physical
+ * settings over base: gravity, contact.mu, contact.restitution and
+ * contact.rest_threshold; the rest of base is kept.  Dynamic bodies come
+ * first (index i = the peers' body i), static half-spaces after them.
+ * Errors (DYN_ERR_INPUT, *out = NULL, one line in msg naming it): unknown
+ * scene, unknown or repeated key, a value that is not a number, a count out
+ * of range, mass or density <= 0, mu < 0, restitution outside [0, 1], and
+ * any settings error (dt <= 0, ...). */
+dyn_err dyn_scene_new(const char *name, const char *const *params, int nparams,
+                      const dyn_world_settings *base, dyn_world **out, char *msg,
+                      size_t msgcap);
+
+/* Steps a scene runs by default at step dt: 600 (the peers' default), the
+ * incline round(1 s / dt).  0 for an unknown name or dt <= 0. */
+long dyn_scene_default_steps(const char *name, double dt);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DYN_WORLD_H */

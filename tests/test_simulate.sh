@@ -1,0 +1,221 @@
+#!/bin/sh
+# test_simulate.sh -- `lcplab simulate` and `lcplab export` against their
+# contract (DESIGN.md, "The command line"; cli/cmd_simulate.c,
+# cli/cmd_export.c): the CSV header and row count, the trace, no overwrite
+# without --force, exit 2 with one line naming the bad scene / key / value,
+# a solver refusing the problem kind, and exported step problems read back
+# by `lcplab solve` giving the impulses the world applied.
+#
+# Environment (as test_cli.sh):
+#   LCPLAB_BIN     the built program (required; without it: SKIP, exit 77)
+#   LCPLAB_VALGRIND=1  optional: run every lcplab invocation under memcheck.
+#
+# Expected values:
+#   - rows: --steps K gives K CSV rows after the header; the trace has K rows
+#     per dynamic body (stack n=3: 3 bodies); the incline runs round(1 s / dt)
+#     = 120 steps by default, as the peers do.
+#   - the incline at 40 deg, mu 0.5, slides: the box's kinetic energy after
+#     1 s is m v^2 / 2 with v = a T, a = g (sin 40 - 0.5 cos 40) = 2.5483
+#     m/s^2: 8 * 2.5483^2 / 2 = 25.97 J (semi-implicit Euler gives exactly
+#     a T at t = T once sliding); checked to 1 %.
+#   - export round trip: with --warm-start off every step's solve starts at
+#     x = 0; `lcplab solve FILE --solver pgs --max-iter 50` runs the same
+#     deterministic sweeps on the same problem (the writers print %.17g, so
+#     the problem is read back bit for bit; .blcp's b = -b_ode is exact), so
+#     its solution must equal the .x file written beside (to 1e-12, for the
+#     rounding of the MatrixMarket path, whose A is read as CSR).
+# Exit: 0 all passed, 1 any failure, 77 skipped.  Last line: "N passed, M failed".
+
+BIN=${LCPLAB_BIN:-}
+if [ -z "$BIN" ] || [ ! -x "$BIN" ]; then
+  echo "SKIP: LCPLAB_BIN is not set or not an executable ('$BIN')"
+  echo "0 passed, 0 failed"
+  exit 77
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/test_simulate.XXXXXX") || { echo "cannot create a temporary directory"; exit 1; }
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' HUP INT TERM
+
+npass=0
+nfail=0
+pass() { npass=$((npass + 1)); echo "ok   - $1"; }
+fail() {
+  nfail=$((nfail + 1))
+  echo "FAIL - $1: $2"
+  if [ -f "$T/out" ]; then echo "  stdout: $(head -c 600 "$T/out")"; fi
+  if [ -f "$T/err" ]; then echo "  stderr: $(head -c 600 "$T/err")"; fi
+}
+
+VG=
+if [ "${LCPLAB_VALGRIND:-0}" = 1 ]; then
+  VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
+  top=$(dirname "$(dirname "$BIN")")
+  if [ -x "$top/libtool" ]; then
+    VG="$top/libtool --mode=execute $VG"
+  fi
+  echo "running lcplab under: $VG"
+fi
+
+lcp() {
+  if [ -n "$VG" ]; then
+    # shellcheck disable=SC2086
+    $VG "$BIN" "$@" >"$T/out" 2>"$T/err"
+  else
+    "$BIN" "$@" >"$T/out" 2>"$T/err"
+  fi
+  rc=$?
+}
+
+# expect_err DESC WANT ARGS...: exit 2, nothing on stdout, exactly one line
+# on stderr starting with "lcplab: " and containing WANT.
+expect_err() {
+  desc=$1
+  want=$2
+  shift 2
+  lcp "$@"
+  nl=$(wc -l <"$T/err")
+  if [ "$rc" -ne 2 ]; then
+    fail "$desc" "exit $rc, expected 2"
+  elif [ -s "$T/out" ]; then
+    fail "$desc" "stdout is not empty"
+  elif [ "$nl" -ne 1 ]; then
+    fail "$desc" "$nl lines on stderr, expected exactly 1"
+  elif ! head -n 1 "$T/err" | grep -q '^lcplab: '; then
+    fail "$desc" "stderr does not start with 'lcplab: '"
+  elif ! grep -qF -- "$want" "$T/err"; then
+    fail "$desc" "stderr does not mention '$want'"
+  else
+    pass "$desc"
+  fi
+}
+
+# same_vectors A B TOL: two files of one number per line, same length, equal to TOL.
+same_vectors() {
+  paste "$1" "$2" | awk -v tol="$3" '
+    NF != 2 { bad = 1 }
+    { d = $1 - $2; if (d < 0) d = -d; s = $2 < 0 ? -$2 : $2; if (d > tol * (1 + s)) bad = 1; n++ }
+    END { exit (bad || n == 0) }'
+}
+
+HEADER='step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,solve_time_s'
+THEADER='step,t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz'
+
+# ---- simulate: CSV, trace, summary -------------------------------------------------------
+lcp simulate --scene stack --param n=3 --solver pgs --steps 50 --csv "$T/a.csv" --trace "$T/a.trace"
+if [ "$rc" -ne 0 ]; then
+  fail "simulate stack n=3" "exit $rc"
+else
+  rows=$(($(wc -l <"$T/a.csv") - 1))
+  trows=$(($(wc -l <"$T/a.trace") - 1))
+  if [ "$(head -n 1 "$T/a.csv")" != "$HEADER" ]; then
+    fail "CSV header" "got '$(head -n 1 "$T/a.csv")'"
+  elif [ "$rows" -ne 50 ]; then
+    fail "CSV rows" "$rows rows, expected 50"
+  else
+    pass "CSV header and 50 rows for --steps 50"
+  fi
+  if [ "$(head -n 1 "$T/a.trace")" = "$THEADER" ] && [ "$trows" -eq 150 ]; then
+    pass "trace header and 50 steps x 3 bodies"
+  else
+    fail "trace" "header '$(head -n 1 "$T/a.trace")', $trows rows (expected 150)"
+  fi
+  # every CSV row has 11 fields, steps 1..50, t = step / 120
+  if awk -F, 'NR > 1 && (NF != 11 || $1 != NR - 1 || ($2 - (NR - 1) / 120) > 1e-12 || ($2 - (NR - 1) / 120) < -1e-12) { bad = 1 } END { exit bad }' "$T/a.csv"; then
+    pass "CSV rows: 11 fields, step k at t = k/120"
+  else
+    fail "CSV rows" "a row has the wrong field count, step or time"
+  fi
+  if grep -q '"scene":"stack"' "$T/out" && grep -q '"steps":50' "$T/out"; then
+    pass "JSON summary on stdout"
+  else
+    fail "JSON summary" "missing scene or steps"
+  fi
+fi
+
+# ---- no overwrite without --force ------------------------------------------------------------
+before=$(cksum <"$T/a.csv")
+expect_err "existing --csv without --force" "exists" \
+  simulate --scene stack --param n=3 --solver pgs --steps 5 --csv "$T/a.csv"
+if [ "$(cksum <"$T/a.csv")" = "$before" ]; then pass "existing CSV left untouched"; else fail "existing CSV" "changed"; fi
+expect_err "existing --trace without --force" "exists" \
+  simulate --scene stack --param n=3 --solver pgs --steps 5 --csv "$T/new.csv" --trace "$T/a.trace"
+if [ ! -e "$T/new.csv" ]; then pass "nothing written when a file exists"; else fail "no-overwrite" "$T/new.csv was created"; fi
+lcp simulate --scene stack --param n=3 --solver pgs --steps 5 --csv "$T/a.csv" --force
+if [ "$rc" -eq 0 ] && [ "$(($(wc -l <"$T/a.csv") - 1))" -eq 5 ]; then
+  pass "--force overwrites"
+else
+  fail "--force" "exit $rc"
+fi
+
+# ---- bad input ---------------------------------------------------------------------------------
+expect_err "unknown scene" "unknown scene 'nope'" simulate --scene nope --solver pgs --csv "$T/e.csv"
+expect_err "unknown key" "unknown key 'foo'" simulate --scene pile --param foo=1 --solver pgs --csv "$T/e.csv"
+expect_err "mu < 0" "mu=-1" simulate --scene incline --param mu=-1 --solver pgs --csv "$T/e.csv"
+expect_err "negative mass" "mass=-2" simulate --scene ball --param mass=-2 --solver pgs --csv "$T/e.csv"
+expect_err "dt = 0" "--dt" simulate --scene stack --solver pgs --dt 0 --csv "$T/e.csv"
+expect_err "dt < 0" "--dt" simulate --scene stack --solver pgs --dt -0.01 --csv "$T/e.csv"
+expect_err "unknown solver" "unknown solver 'nosuch'" simulate --scene stack --solver nosuch --csv "$T/e.csv"
+expect_err "missing --csv" "--csv" simulate --scene stack --solver pgs
+expect_err "bad --friction" "--friction" simulate --scene stack --solver pgs --friction sticky --csv "$T/e.csv"
+expect_err "refusal: pgs with cones" "refused" \
+  simulate --scene stack --param n=2 --solver pgs --friction cone --steps 20 --csv "$T/e.csv"
+if [ ! -e "$T/e.csv" ]; then pass "no CSV left after an error"; else fail "error cleanup" "$T/e.csv exists"; fi
+
+# ---- physics through the command line ---------------------------------------------------------------
+lcp simulate --scene incline --param angle_deg=40 --param mu=0.5 --solver pgs --dt 1/120 --csv "$T/inc.csv"
+if [ "$rc" -eq 0 ] && [ "$(($(wc -l <"$T/inc.csv") - 1))" -eq 120 ] \
+   && awk -F, 'END { a = 9.81 * (sin(40 * atan2(0, -1) / 180) - 0.5 * cos(40 * atan2(0, -1) / 180));
+                     want = 8 * a * a / 2; d = $3 - want; if (d < 0) d = -d; exit !(d < 0.01 * want) }' "$T/inc.csv"; then
+  pass "incline 40 deg: 120 steps by default, kinetic energy m (a T)^2 / 2 to 1 %"
+else
+  fail "incline 40 deg" "exit $rc or kinetic energy off: $(tail -n 1 "$T/inc.csv")"
+fi
+
+# ---- export round trips ---------------------------------------------------------------------------------
+# export_check FMT EXT SOLVER [world options...]
+export_check() {
+  fmt=$1
+  ext=$2
+  solver=$3
+  shift 3
+  d="$T/ex_$fmt"
+  lcp export --scene stack --param n=3 --steps 10 --every 5 --format "$fmt" --out "$d" --warm-start off --solver "$solver" "$@"
+  if [ "$rc" -ne 0 ]; then
+    fail "export $fmt" "exit $rc"
+    return
+  fi
+  nfiles=$(grep -c '"file"' "$T/out")
+  ok=1
+  for k in 000005 000010; do
+    f="$d/stack_step$k.$ext"
+    [ -f "$f" ] && [ -f "$d/stack_step$k.x" ] || { ok=0; continue; }
+    lcp solve "$f" --solver "$solver" --max-iter 50 --solution "$d/$k.sol"
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then ok=0; fi
+    same_vectors "$d/$k.sol" "$d/stack_step$k.x" 1e-12 || ok=0
+  done
+  if [ "$ok" -eq 1 ] && [ "$nfiles" -eq 2 ]; then
+    pass "export --format $fmt: 2 files, lcplab solve gives the world's impulses"
+  else
+    fail "export --format $fmt" "$nfiles files, or the solutions differ"
+  fi
+}
+export_check lcplab lcp pgs
+export_check blcp blcp pgs
+export_check mtx mtx pgs
+export_check dat dat pgs --friction none
+export_check hdf5 hdf5 nsgs --friction cone
+
+expect_err "export: box friction in a Siconos .dat is refused" "findex" \
+  export --scene stack --param n=3 --steps 10 --every 10 --format dat --out "$T/ex_bad"
+expect_err "export: FCLIB without cones is refused" "cones" \
+  export --scene stack --param n=3 --steps 10 --every 10 --format hdf5 --out "$T/ex_bad2"
+expect_err "export: existing files without --force" "exists" \
+  export --scene stack --param n=3 --steps 10 --every 5 --format lcplab --out "$T/ex_lcplab" --warm-start off
+expect_err "export: unknown format" "--format" \
+  export --scene stack --steps 10 --format xls --out "$T/ex_bad3"
+lcp export --scene stack --param n=3 --steps 10 --every 5 --format lcplab --out "$T/ex_lcplab" --warm-start off --force
+if [ "$rc" -eq 0 ]; then pass "export --force rewrites"; else fail "export --force" "exit $rc"; fi
+
+echo "$npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]

@@ -1,0 +1,613 @@
+/* test_world.c -- dyn_world (libdynamics/world.c) and the named scenes
+ * (libdynamics/scenes.c): whole steps through collision, rows, assembly,
+ * a registered solver and integration, checked against hand-derived
+ * answers and conservation laws.
+ *
+ * What is checked, and how each expected value is derived:
+ *   - free fall / projectile: constant gravity, no contact.  With v_k = v0 -
+ *     g k h exact in every scheme, the discrete positions are
+ *       symplectic Euler  z_K = z0 + v0 T - g h^2 K (K+1) / 2
+ *       explicit Euler    z_K = z0 + v0 T - g h^2 K (K-1) / 2
+ *       Verlet (drift-kick-drift) z_K = z0 + v0 T - g T^2 / 2 (exact)
+ *     (T = K h; sums of arithmetic series), so the error against the exact
+ *     motion is -+ g T h / 2 for the Euler schemes (first order: halving h
+ *     halves it, ratio 2) and rounding for Verlet (second order, and exact
+ *     for a constant acceleration).
+ *   - incline (the peers' scene), mu = 0.5: a block on a slope of angle a
+ *     sticks iff tan a <= mu (20 deg: 0.364 < 0.5), else slides with
+ *     m a_an = m g sin a - mu m g cos a  ->  a_an = g (sin a - mu cos a)
+ *     (40 deg: 2.5483 m/s^2).  Measured as the peers do: displacement along
+ *     d = (-cos a, 0, -sin a) < 1 mm (stick), and the least-squares slope of
+ *     the downhill velocity over t in [T/4, T] within 2 % of a_an (slide),
+ *     with box friction (pgs) and with the Coulomb cone (nsgs).
+ *   - ball, e = 1, no friction, 100+ bounces: how energy is kept.  Restitution
+ *     acts on the pre-step normal velocity v_n (contact.c: rhs = max(k_erp d/h,
+ *     -e v_n)), so a bounce maps v_z -> -v_z exactly; the Baumgarte term
+ *     k_erp d / h <= 0.2 |v_n| (the first contact penetrates d <= |v_n| h)
+ *     never wins the max; margin 0 so the contact is never speculative (a
+ *     speculative contact gets no restitution).  Symplectic Euler then keeps
+ *     E~ = E - m g h v_z / 2 exactly in flight (E~_{k+1} - E~_k = 0 by
+ *     expanding v_{k+1} = v_k - g h, z_{k+1} = z_k + h v_{k+1}), and the bounce
+ *     (v -> -v_k, z_{k+1} = z_k - h v_k) leaves E~ unchanged too, so
+ *     |E - E0| <= m g h |v|max / 2: with h = 1e-3, drop from 0.5 m (radius 0.1,
+ *     |v|max = sqrt(2 g 0.4) = 2.80 m/s), 0.28 % of E0 = m g 0.5.  The
+ *     test asserts 1 %.
+ *   - two spheres colliding in free space (no gravity), with friction and
+ *     restitution: the contact impulses act equal and opposite at one point,
+ *     so total linear momentum and angular momentum about the origin are
+ *     conserved to rounding whatever the solver's accuracy; kinetic energy
+ *     does not grow (e <= 1).  Head-on, equal masses, e = 1, frictionless: the
+ *     velocities swap (1D elastic collision: v1' = 0, v2' = v1).
+ *   - scenes against ../shared/peers/scenes/README.md, by hand: sphere mass
+ *     1000 * 4/3 pi 0.05^3, inertia 0.4 m r^2, cube 8 kg and 8 * 0.2^2 / 6;
+ *     pile n = 500: k = ceil(sqrt(62.5)) = 8, W = 0.8, m = floor(0.68 / 0.11)
+ *     + 1 = 7, x0 = -3 * 0.11 = -0.33; sphere 0 at (x0 + U1, x0 + U2, 0.06),
+ *     U = -g/4 + (g/2) (out >> 11) 2^-53 with out the first two outputs of
+ *     splitmix64 seeded with 1, 0x910a2dec89025cc1 and 0xbeeb8da1658eec67
+ *     (Vigna's reference splitmix64.c); sphere 49 starts layer 1 at z =
+ *     0.06 + 0.11; walls at +-0.4.  Pyramid 10 layers: 55 cubes, the first at
+ *     x = -4.5 * 0.21, z = 0.101, the last at x = 0, z = 0.101 + 9 * 0.201.
+ *   - errors: unknown scene / key, negative mass, mu < 0, dt <= 0 give
+ *     DYN_ERR_INPUT and a message naming it; a solver that refuses the
+ *     problem kind (pcg_cone with the pyramid's non-symmetric LCP) is an error
+ *     and leaves the bodies as they were.
+ *   - storage: the same scene stepped with dense and CSR A (pgs's column and
+ *     row forms: the same Gauss-Seidel iterates, different rounding) agrees.
+ *   - warm start: on a settled stack, the warm-started solve needs fewer
+ *     sweeps than the cold one to reach the same tolerance.
+ *   - no allocation on the steps of a settled scene (dyn_world_grow_count).
+ *   - racket (intermediate axis): with the implicit gyroscopic term the
+ *     energy never grows and drifts < 5 % in 4 s at h = 1e-3, |L| < 3 %, and
+ *     the body-frame w_y changes sign (the flip); explicit gains energy; the
+ *     drifts of the three options are printed.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
+
+#include "dyn_world.h"
+#include "tst_util.h"
+
+static const double G = 9.81;
+
+static dyn_body make_sphere(double m, double r, dyn_v3 pos, dyn_v3 v) {
+  dyn_body b;
+  dyn_shape sh;
+  memset(&sh, 0, sizeof sh);
+  sh.kind = DYN_SHAPE_SPHERE;
+  sh.radius = r;
+  char msg[160];
+  CU_ASSERT_EQUAL(dyn_body_init(&b, m, dyn_inertia_sphere(m, r), sh, pos, dyn_quat_identity(),
+                                msg, sizeof msg),
+                  DYN_OK);
+  b.v = v;
+  return b;
+}
+
+static dyn_world *new_world(const dyn_world_settings *s) {
+  dyn_world *w = NULL;
+  char msg[256] = "";
+  dyn_err e = dyn_world_new(s, 4, &w, msg, sizeof msg);
+  CU_ASSERT_EQUAL(e, DYN_OK);
+  if (e != DYN_OK)
+    printf("dyn_world_new: %s\n", msg);
+  return w;
+}
+
+static dyn_world *new_scene(const char *name, const char *const *params, int np,
+                            const dyn_world_settings *s) {
+  dyn_world *w = NULL;
+  char msg[256] = "";
+  dyn_err e = dyn_scene_new(name, params, np, s, &w, msg, sizeof msg);
+  CU_ASSERT_EQUAL(e, DYN_OK);
+  if (e != DYN_OK)
+    printf("dyn_scene_new(%s): %s\n", name, msg);
+  return w;
+}
+
+static int run(dyn_world *w, long K) {
+  for (long k = 0; k < K; k++)
+    if (dyn_world_step(w, NULL) != DYN_OK) {
+      printf("step %ld: %s\n", k + 1, dyn_world_message(w));
+      return 0;
+    }
+  return 1;
+}
+
+/* ---- free fall and projectile --------------------------------------------------- */
+
+/* z error against the exact motion after T = 1 s with K = 1/h steps */
+static double projectile(dyn_integrator integ, long K, double *x_err, double *z_disc_err) {
+  double h = 1.0 / (double)K, T = 1.0;
+  dyn_world_settings s = dyn_world_settings_default();
+  s.dt = h;
+  s.integrator = integ;
+  dyn_world *w = new_world(&s);
+  if (!w)
+    return NAN;
+  dyn_body b = make_sphere(2.0, 0.1, dyn_v3_make(1.0, -2.0, 10.0), dyn_v3_make(3.0, 0.5, 4.0));
+  CU_ASSERT_EQUAL(dyn_world_add_body(w, &b), 0);
+  CU_ASSERT(run(w, K));
+  const dyn_body *e = dyn_world_bodies(w);
+  double kk = (double)K;
+  double z_exact = 10.0 + 4.0 * T - 0.5 * G * T * T;
+  double z_disc = integ == DYN_INT_SYMPLECTIC_EULER ? 10.0 + 4.0 * T - G * h * h * kk * (kk + 1) / 2
+                  : integ == DYN_INT_EXPLICIT_EULER ? 10.0 + 4.0 * T - G * h * h * kk * (kk - 1) / 2
+                                                    : z_exact;
+  *z_disc_err = e->r.z - z_disc;
+  *x_err = fmax(fabs(e->r.x - (1.0 + 3.0 * T)), fabs(e->r.y - (-2.0 + 0.5 * T)));
+  /* v_K = v0 - g T in every scheme */
+  TST_CLOSE(e->v.z, 4.0 - G * T, 1e-12, 0);
+  TST_CLOSE(e->v.x, 3.0, 1e-14, 0);
+  double zerr = e->r.z - z_exact;
+  dyn_world_free(w);
+  return zerr;
+}
+
+static void test_free_fall(void) {
+  dyn_integrator integ[3] = { DYN_INT_SYMPLECTIC_EULER, DYN_INT_EXPLICIT_EULER, DYN_INT_VERLET };
+  for (int i = 0; i < 3; i++) {
+    double xe1, xe2, d1, d2;
+    double e1 = projectile(integ[i], 100, &xe1, &d1);
+    double e2 = projectile(integ[i], 200, &xe2, &d2);
+    /* the discrete formulas hold to rounding (sums of ~200 terms of size 10) */
+    TST_CLOSE(d1, 0.0, 1e-11, 0);
+    TST_CLOSE(d2, 0.0, 1e-11, 0);
+    TST_CLOSE(xe1, 0.0, 1e-12, 0);
+    TST_CLOSE(xe2, 0.0, 1e-12, 0);
+    if (integ[i] == DYN_INT_VERLET) {
+      TST_CLOSE(e1, 0.0, 1e-11, 0);
+      TST_CLOSE(e2, 0.0, 1e-11, 0);
+    } else {
+      double sgn = integ[i] == DYN_INT_SYMPLECTIC_EULER ? -1.0 : 1.0;
+      TST_CLOSE(e1, sgn * G * 1.0 * 0.01 / 2, 1e-11, 0);
+      TST_CLOSE(e1 / e2, 2.0, 1e-8, 0); /* first order */
+    }
+  }
+}
+
+/* ---- incline -------------------------------------------------------------------- */
+
+/* Runs the peers' incline for 1 s at h = 1/120; returns the displacement
+ * along the downhill d and the least-squares acceleration over [T/4, T]. */
+static void incline(double angle_deg, dyn_friction fr, const char *solver, double *disp,
+                    double *acc) {
+  char p1[64], p2[64];
+  snprintf(p1, sizeof p1, "angle_deg=%g", angle_deg);
+  snprintf(p2, sizeof p2, "mu=0.5");
+  const char *params[2] = { p1, p2 };
+  dyn_world_settings s = dyn_world_settings_default();
+  s.contact.friction = fr;
+  snprintf(s.solver, sizeof s.solver, "%s", solver);
+  dyn_world *w = new_scene("incline", params, 2, &s);
+  *disp = *acc = NAN;
+  if (!w)
+    return;
+  double a = angle_deg * 3.14159265358979323846 / 180.0;
+  dyn_v3 d = dyn_v3_make(-cos(a), 0.0, -sin(a));
+  dyn_v3 r0 = dyn_world_bodies(w)[0].r;
+  long K = dyn_scene_default_steps("incline", s.dt);
+  CU_ASSERT_EQUAL(K, 120);
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  int cnt = 0;
+  for (long k = 0; k < K; k++) {
+    dyn_world_metrics m;
+    CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, &m), DYN_OK);
+    double t = (double)(k + 1) * s.dt, v = dyn_v3_dot(dyn_world_bodies(w)[0].v, d);
+    if (t >= 0.25 - 1e-12) {
+      sx += t;
+      sy += v;
+      sxx += t * t;
+      sxy += t * v;
+      cnt++;
+    }
+  }
+  *disp = dyn_v3_dot(dyn_v3_sub(dyn_world_bodies(w)[0].r, r0), d);
+  *acc = (cnt * sxy - sx * sy) / (cnt * sxx - sx * sx);
+  dyn_world_free(w);
+}
+
+static void test_incline(void) {
+  struct {
+    dyn_friction fr;
+    const char *solver;
+  } cases[2] = { { DYN_FRICTION_BOX, "pgs" }, { DYN_FRICTION_CONE, "nsgs" } };
+  for (int c = 0; c < 2; c++) {
+    double disp, acc;
+    incline(20.0, cases[c].fr, cases[c].solver, &disp, &acc);
+    printf("\n  incline 20 deg %s/%s: displacement %.3g m",
+           cases[c].fr == DYN_FRICTION_BOX ? "box" : "cone", cases[c].solver, disp);
+    CU_ASSERT(fabs(disp) < 1e-3);
+    incline(40.0, cases[c].fr, cases[c].solver, &disp, &acc);
+    double a40 = 40.0 * 3.14159265358979323846 / 180.0;
+    double a_an = G * (sin(a40) - 0.5 * cos(a40));
+    printf("; 40 deg: a = %.6g (analytic %.6g), displacement %.6g m", acc, a_an, disp);
+    TST_CLOSE(acc, a_an, 0.0, 0.02);
+    /* semi-implicit Euler of the same motion: a h^2 K (K+1) / 2 */
+    TST_CLOSE(disp, a_an * 121.0 * 120.0 / 2.0 / (120.0 * 120.0), 0.0, 0.02);
+  }
+}
+
+/* ---- ball ----------------------------------------------------------------------------- */
+
+static void test_ball_bounces(void) {
+  const char *params[3] = { "height=0.5", "restitution=1", "mu=0" };
+  dyn_world_settings s = dyn_world_settings_default();
+  s.dt = 1e-3;
+  s.contact.friction = DYN_FRICTION_NONE;
+  dyn_world *w = new_scene("ball", params, 3, &s);
+  if (!w)
+    return;
+  double E0 = dyn_world_energy(w, NULL, NULL);
+  TST_CLOSE(E0, 1.0 * G * 0.5, 1e-14, 0);
+  double dmax = 0.0;
+  int bounces = 0, prev = 0;
+  for (long k = 0; k < 60000; k++) {
+    dyn_world_metrics m;
+    CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, &m), DYN_OK);
+    dmax = fmax(dmax, fabs(m.energy - E0));
+    bounces += (m.contacts > 0 && !prev);
+    prev = m.contacts > 0;
+  }
+  printf("\n  ball e=1: %d bounces, max |E - E0| / E0 = %.3g (bound 0.28 %%)", bounces, dmax / E0);
+  CU_ASSERT(bounces >= 100);
+  CU_ASSERT(dmax / E0 < 0.01);
+  /* the derived bound m g h |v|max / 2, with 10 % slack */
+  CU_ASSERT(dmax <= 1.1 * 0.5 * G * 1e-3 * sqrt(2 * G * 0.4));
+  dyn_world_free(w);
+}
+
+/* ---- two spheres ------------------------------------------------------------------------ */
+
+static void momenta(dyn_world *w, dyn_v3 *P, dyn_v3 *L, double *T) {
+  *P = *L = dyn_v3_make(0, 0, 0);
+  *T = 0;
+  const dyn_body *b = dyn_world_bodies(w);
+  for (int i = 0; i < dyn_world_body_count(w); i++) {
+    *P = dyn_v3_add(*P, dyn_body_linear_momentum(&b[i]));
+    *L = dyn_v3_add(*L, dyn_body_angular_momentum(&b[i]));
+    *T += dyn_body_kinetic(&b[i]);
+  }
+}
+
+static void test_two_spheres(void) {
+  /* oblique, spinning, with friction and e = 0.5 */
+  dyn_world_settings s = dyn_world_settings_default();
+  s.gravity = dyn_v3_make(0, 0, 0);
+  s.contact.mu = 0.3;
+  s.contact.restitution = 0.5;
+  dyn_world *w = new_world(&s);
+  dyn_body a = make_sphere(1.0, 0.1, dyn_v3_make(0, 0, 0), dyn_v3_make(1.0, 0, 0));
+  a.w = dyn_v3_make(0, 0, 5.0);
+  dyn_body b = make_sphere(2.0, 0.1, dyn_v3_make(0.25, 0.05, 0.02), dyn_v3_make(0, 0, 0));
+  dyn_world_add_body(w, &a);
+  dyn_world_add_body(w, &b);
+  dyn_v3 P0, L0, P1, L1;
+  double T0, T1;
+  momenta(w, &P0, &L0, &T0);
+  int contacts = 0;
+  for (int k = 0; k < 60; k++) {
+    dyn_world_metrics m;
+    CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, &m), DYN_OK);
+    contacts += m.contacts;
+  }
+  momenta(w, &P1, &L1, &T1);
+  CU_ASSERT(contacts > 0);
+  double p[3] = { P1.x, P1.y, P1.z }, p0[3] = { P0.x, P0.y, P0.z };
+  double l[3] = { L1.x, L1.y, L1.z }, l0[3] = { L0.x, L0.y, L0.z };
+  TST_VEC_CLOSE(p, p0, 3, 1e-13, 0);
+  TST_VEC_CLOSE(l, l0, 3, 1e-13, 0);
+  CU_ASSERT(T1 <= T0 * (1 + 1e-9));
+  CU_ASSERT(T1 < 0.99 * T0); /* e = 0.5 and friction did take energy */
+  /* the spheres did change velocity (the collision happened) */
+  CU_ASSERT(dyn_world_bodies(w)[1].v.x > 0.1);
+  dyn_world_free(w);
+
+  /* head-on, equal masses, e = 1, frictionless: velocities swap */
+  s.contact.friction = DYN_FRICTION_NONE;
+  s.contact.restitution = 1.0;
+  s.opt.max_iter = 1000;
+  w = new_world(&s);
+  a = make_sphere(1.0, 0.1, dyn_v3_make(0, 0, 0), dyn_v3_make(1.0, 0, 0));
+  b = make_sphere(1.0, 0.1, dyn_v3_make(0.25, 0, 0), dyn_v3_make(0, 0, 0));
+  dyn_world_add_body(w, &a);
+  dyn_world_add_body(w, &b);
+  CU_ASSERT(run(w, 30));
+  TST_CLOSE(dyn_world_bodies(w)[0].v.x, 0.0, 1e-7, 0);
+  TST_CLOSE(dyn_world_bodies(w)[1].v.x, 1.0, 1e-7, 0);
+  dyn_world_free(w);
+}
+
+/* ---- scenes ------------------------------------------------------------------------------- */
+
+static void test_scene_definitions(void) {
+  const double pi = 3.14159265358979323846;
+  dyn_world *w = new_scene("pile", NULL, 0, NULL);
+  if (w) {
+    const dyn_body *b = dyn_world_bodies(w);
+    CU_ASSERT_EQUAL(dyn_world_body_count(w), 505);
+    double m = 1000.0 * 4.0 / 3.0 * pi * 0.05 * 0.05 * 0.05;
+    TST_CLOSE(b[0].mass, m, 0, 1e-15);
+    TST_CLOSE(b[0].I_b.m[0], 0.4 * m * 0.05 * 0.05, 0, 1e-15);
+    TST_CLOSE(b[0].I_b.m[4], 0.4 * m * 0.05 * 0.05, 0, 1e-15);
+    double u1 = -0.0025 + 0.005 * ((double)(0x910a2dec89025cc1ULL >> 11) / 9007199254740992.0);
+    double u2 = -0.0025 + 0.005 * ((double)(0xbeeb8da1658eec67ULL >> 11) / 9007199254740992.0);
+    TST_CLOSE(b[0].r.x, -0.33 + u1, 1e-15, 0);
+    TST_CLOSE(b[0].r.y, -0.33 + u2, 1e-15, 0);
+    TST_CLOSE(b[0].r.z, 0.06, 1e-15, 0);
+    /* sphere 1: next column (x0 + p), sphere 7: next row, 49: layer 1 */
+    CU_ASSERT(fabs(b[1].r.x - (-0.22)) <= 0.0025 && fabs(b[1].r.y - (-0.33)) <= 0.0025);
+    CU_ASSERT(fabs(b[7].r.x - (-0.33)) <= 0.0025 && fabs(b[7].r.y - (-0.22)) <= 0.0025);
+    TST_CLOSE(b[49].r.z, 0.17, 1e-15, 0);
+    CU_ASSERT(b[499].is_static == 0 && b[500].is_static && b[504].is_static);
+    /* floor z >= 0 and the wall x >= -W/2 = -0.4 */
+    CU_ASSERT(b[500].shape.kind == DYN_SHAPE_PLANE && b[500].shape.normal.z == 1.0
+              && b[500].shape.offset == 0.0);
+    TST_CLOSE(b[501].shape.offset, -0.4, 1e-15, 0);
+    CU_ASSERT(b[501].shape.normal.x == 1.0);
+    dyn_world_free(w);
+  }
+  w = new_scene("pyramid", NULL, 0, NULL);
+  if (w) {
+    const dyn_body *b = dyn_world_bodies(w);
+    CU_ASSERT_EQUAL(dyn_world_body_count(w), 56);
+    TST_CLOSE(b[0].mass, 8.0, 0, 1e-15);
+    TST_CLOSE(b[0].I_b.m[8], 8.0 * 0.04 / 6.0, 0, 1e-15);
+    TST_CLOSE(b[0].r.x, -4.5 * 0.21, 1e-15, 0);
+    TST_CLOSE(b[0].r.z, 0.101, 1e-15, 0);
+    TST_CLOSE(b[54].r.x, 0.0, 1e-15, 0);
+    TST_CLOSE(b[54].r.z, 0.101 + 9 * 0.201, 1e-14, 0);
+    CU_ASSERT(b[55].is_static);
+    dyn_world_free(w);
+  }
+  const char *pi40[1] = { "angle_deg=40" };
+  w = new_scene("incline", pi40, 1, NULL);
+  if (w) {
+    const dyn_body *b = dyn_world_bodies(w);
+    double a = 40.0 * pi / 180.0;
+    /* centre (s/2 + 1e-4) n, n = (-sin a, 0, cos a); q = rotation by -a about y */
+    TST_CLOSE(b[0].r.x, -0.1001 * sin(a), 1e-15, 0);
+    TST_CLOSE(b[0].r.z, 0.1001 * cos(a), 1e-15, 0);
+    TST_CLOSE(b[0].q.w, cos(a / 2), 1e-15, 0);
+    TST_CLOSE(b[0].q.y, -sin(a / 2), 1e-15, 0);
+    /* the body's z axis is the slope normal */
+    dyn_v3 ez = dyn_quat_rotate(b[0].q, dyn_v3_make(0, 0, 1));
+    TST_CLOSE(ez.x, -sin(a), 1e-15, 0);
+    TST_CLOSE(b[1].shape.normal.x, -sin(a), 1e-15, 0);
+    dyn_world_free(w);
+  }
+  const char *n3[1] = { "n=3" };
+  w = new_scene("stack", n3, 1, NULL);
+  if (w) {
+    CU_ASSERT_EQUAL(dyn_world_body_count(w), 4);
+    TST_CLOSE(dyn_world_bodies(w)[2].r.z, 0.101 + 2 * 0.201, 1e-15, 0);
+    dyn_world_free(w);
+  }
+  /* every scene builds with its defaults and runs a step */
+  for (int i = 0; i < dyn_scene_count(); i++) {
+    w = new_scene(dyn_scene_name(i), NULL, 0, NULL);
+    if (w) {
+      CU_ASSERT(dyn_world_body_count(w) > 0);
+      CU_ASSERT_EQUAL(dyn_world_step(w, NULL), DYN_OK);
+      dyn_world_free(w);
+    }
+  }
+}
+
+static void expect_scene_error(const char *name, const char *param, const char *word) {
+  dyn_world *w = (dyn_world *)1;
+  char msg[256] = "";
+  const char *params[1] = { param };
+  CU_ASSERT_EQUAL(dyn_scene_new(name, params, param ? 1 : 0, NULL, &w, msg, sizeof msg),
+                  DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NULL(w);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, word));
+  if (!strstr(msg, word))
+    printf("\n  message for %s %s: '%s' (wanted '%s')", name, param ? param : "", msg, word);
+}
+
+static void test_errors(void) {
+  expect_scene_error("nope", NULL, "nope");
+  expect_scene_error("pile", "foo=1", "foo");
+  expect_scene_error("pile", "n=2.5", "n=2.5");
+  expect_scene_error("pile", "n", "key=value");
+  expect_scene_error("pile", "n=abc", "not a number");
+  expect_scene_error("ball", "mass=-1", "mass");
+  expect_scene_error("pile", "density=-1000", "density");
+  expect_scene_error("incline", "mu=-0.1", "mu");
+  expect_scene_error("ball", "restitution=1.5", "restitution");
+  /* dt <= 0 */
+  dyn_world_settings s = dyn_world_settings_default();
+  s.dt = 0.0;
+  dyn_world *w = NULL;
+  char msg[256] = "";
+  CU_ASSERT_EQUAL(dyn_scene_new("stack", NULL, 0, &s, &w, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "dt"));
+  s = dyn_world_settings_default();
+  snprintf(s.solver, sizeof s.solver, "nosuch");
+  CU_ASSERT_EQUAL(dyn_world_settings_validate(&s, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "nosuch"));
+  /* a dynamic body with mass 0 */
+  s = dyn_world_settings_default();
+  w = new_world(&s);
+  dyn_body b = make_sphere(1.0, 0.1, dyn_v3_make(0, 0, 1), dyn_v3_make(0, 0, 0));
+  b.mass = 0.0;
+  CU_ASSERT_EQUAL(dyn_world_add_body(w, &b), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(dyn_world_message(w), "mass"));
+  dyn_world_free(w);
+}
+
+/* A solver that refuses the problem kind: an error, bodies untouched. */
+static void test_refusal(void) {
+  const char *n1[1] = { "n=1" };
+  dyn_world_settings s = dyn_world_settings_default();
+  s.contact.friction = DYN_FRICTION_PYRAMID;
+  snprintf(s.solver, sizeof s.solver, "pcg_cone");
+  dyn_world *w = new_scene("stack", n1, 1, &s);
+  if (!w)
+    return;
+  dyn_err e = DYN_OK;
+  dyn_body before;
+  long k;
+  for (k = 0; k < 20 && e == DYN_OK; k++) {
+    before = dyn_world_bodies(w)[0];
+    e = dyn_world_step(w, NULL);
+  }
+  CU_ASSERT_EQUAL(e, DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(dyn_world_message(w), "pcg_cone"));
+  const dyn_body *after = dyn_world_bodies(w);
+  CU_ASSERT(memcmp(&before.r, &after->r, sizeof before.r) == 0);
+  CU_ASSERT(memcmp(&before.v, &after->v, sizeof before.v) == 0);
+  CU_ASSERT(memcmp(&before.q, &after->q, sizeof before.q) == 0);
+  CU_ASSERT_EQUAL(dyn_world_step_count(w), k - 1);
+  dyn_world_free(w);
+}
+
+/* ---- storage, warm start, allocation -------------------------------------------------- */
+
+static void test_dense_vs_csr(void) {
+  const char *l3[1] = { "layers=3" };
+  dyn_world_settings s = dyn_world_settings_default();
+  s.storage = DYN_STORAGE_DENSE;
+  dyn_world *wd = new_scene("pyramid", l3, 1, &s);
+  s.storage = DYN_STORAGE_CSR;
+  dyn_world *wc = new_scene("pyramid", l3, 1, &s);
+  if (!wd || !wc)
+    return;
+  int seen_rows = 0;
+  for (int k = 0; k < 60; k++) {
+    dyn_world_metrics md, mc;
+    CU_ASSERT_EQUAL_FATAL(dyn_world_step(wd, &md), DYN_OK);
+    CU_ASSERT_EQUAL_FATAL(dyn_world_step(wc, &mc), DYN_OK);
+    CU_ASSERT_EQUAL(md.rows, mc.rows);
+    if (md.rows > 0) {
+      CU_ASSERT_EQUAL(md.dense, 1);
+      CU_ASSERT_EQUAL(mc.dense, 0);
+      seen_rows = 1;
+    }
+  }
+  CU_ASSERT(seen_rows);
+  for (int i = 0; i < 6; i++) {
+    dyn_v3 a = dyn_world_bodies(wd)[i].r, c = dyn_world_bodies(wc)[i].r;
+    double ra[3] = { a.x, a.y, a.z }, rc[3] = { c.x, c.y, c.z };
+    TST_VEC_CLOSE(ra, rc, 3, 1e-9, 0);
+  }
+  dyn_world_free(wd);
+  dyn_world_free(wc);
+}
+
+static void test_warm_start_and_alloc(void) {
+  const char *n3[1] = { "n=3" };
+  dyn_world_settings s = dyn_world_settings_default();
+  s.opt.max_iter = 5000;
+  s.opt.tol = 1e-8;
+  s.warm_factor = 1.0;
+  /* speculative contacts keep every resting contact from step to step
+   * (margin 0 lets a corner whose depth has decayed to ~0 drop out) */
+  s.margin = 0.002;
+  dyn_world *w1 = new_scene("stack", n3, 1, &s);
+  dyn_world *w2 = new_scene("stack", n3, 1, &s);
+  if (!w1 || !w2)
+    return;
+  CU_ASSERT(run(w1, 300));
+  CU_ASSERT(run(w2, 300));
+  /* settled: the same number of contacts every step, no growth */
+  long g0 = dyn_world_grow_count(w1);
+  CU_ASSERT(run(w1, 100));
+  CU_ASSERT_EQUAL(dyn_world_grow_count(w1), g0);
+  CU_ASSERT(run(w2, 100));
+  /* same state in both; one more step warm and cold */
+  dyn_world_settings cold = *dyn_world_get_settings(w2);
+  cold.warm_start = 0;
+  CU_ASSERT_EQUAL(dyn_world_set_settings(w2, &cold), DYN_OK);
+  dyn_world_metrics mw, mc;
+  CU_ASSERT_EQUAL(dyn_world_step(w1, &mw), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_world_step(w2, &mc), DYN_OK);
+  printf("\n  settled 3-stack: %d sweeps warm, %d cold", mw.iterations, mc.iterations);
+  CU_ASSERT_EQUAL(mw.status, SLV_CONVERGED);
+  CU_ASSERT_EQUAL(mc.status, SLV_CONVERGED);
+  CU_ASSERT(2 * mw.iterations < mc.iterations);
+  /* the last problem is the one solved: n = rows, and x has that size */
+  slv_problem p;
+  const double *x;
+  dyn_world_last_problem(w1, &p, &x);
+  CU_ASSERT_EQUAL(p.n, mw.rows);
+  CU_ASSERT_PTR_NOT_NULL(x);
+  slv_residuals r = slv_residual(&p, x, NULL);
+  TST_CLOSE(r.res_nat_inf, mw.res_nat_inf, 1e-15, 1e-9);
+  dyn_world_free(w1);
+  dyn_world_free(w2);
+}
+
+/* ---- racket ----------------------------------------------------------------------------- */
+
+static void racket(dyn_gyro gyro, double h, double *dE, double *dL, int *flips, int *grew) {
+  dyn_world_settings s = dyn_world_settings_default();
+  s.gyro = gyro;
+  s.dt = h;
+  dyn_world *w = new_scene("racket", NULL, 0, &s);
+  *dE = *dL = NAN;
+  *flips = *grew = 0;
+  if (!w)
+    return;
+  const dyn_body *b = dyn_world_bodies(w);
+  double E0 = dyn_body_kinetic(b), Eprev = E0;
+  dyn_v3 L0 = dyn_body_angular_momentum(b);
+  double wy_prev = dyn_quat_rotate_inv(b->q, b->w).y;
+  long K = (long)floor(4.0 / h + 0.5);
+  *dE = *dL = 0.0;
+  for (long k = 0; k < K; k++) {
+    CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
+    double E = dyn_body_kinetic(b);
+    *dE = fmax(*dE, fabs(E - E0) / E0);
+    *dL = fmax(*dL, dyn_v3_norm(dyn_v3_sub(dyn_body_angular_momentum(b), L0)) / dyn_v3_norm(L0));
+    *grew |= E > Eprev * (1 + 1e-12);
+    Eprev = E;
+    double wy = dyn_quat_rotate_inv(b->q, b->w).y;
+    *flips += wy * wy_prev < 0;
+    wy_prev = wy;
+  }
+  dyn_world_free(w);
+}
+
+static void test_racket(void) {
+  const char *names[3] = { "none", "explicit", "implicit" };
+  double dE[3], dL[3];
+  int flips[3], grew[3];
+  for (int g = 0; g < 3; g++) {
+    racket((dyn_gyro)g, 1e-3, &dE[g], &dL[g], &flips[g], &grew[g]);
+    printf("\n  racket 4 s, h=1e-3, gyro %-8s: max |dE|/E %.3g, max |dL|/|L| %.3g, flips %d",
+           names[g], dE[g], dL[g], flips[g]);
+  }
+  /* none: w is constant in the world, no flip, L turns with the body */
+  CU_ASSERT_EQUAL(flips[DYN_GYRO_NONE], 0);
+  /* implicit: energy never grows, bounded drift, flips */
+  CU_ASSERT(!grew[DYN_GYRO_IMPLICIT]);
+  CU_ASSERT(dE[DYN_GYRO_IMPLICIT] < 0.05);
+  CU_ASSERT(dL[DYN_GYRO_IMPLICIT] < 0.03);
+  CU_ASSERT(flips[DYN_GYRO_IMPLICIT] >= 1);
+  /* explicit gains energy */
+  CU_ASSERT(grew[DYN_GYRO_EXPLICIT]);
+  CU_ASSERT(flips[DYN_GYRO_EXPLICIT] >= 1);
+}
+
+int main(void) {
+  if (CU_initialize_registry() != CUE_SUCCESS)
+    return 1;
+  CU_pSuite s = CU_add_suite("world", NULL, NULL);
+  CU_add_test(s, "free fall and projectile, integrator order", test_free_fall);
+  CU_add_test(s, "incline mu 0.5: sticks at 20 deg, a = g(sin - mu cos) at 40", test_incline);
+  CU_add_test(s, "ball e=1: energy within 1% over 100 bounces", test_ball_bounces);
+  CU_add_test(s, "two spheres: momentum, angular momentum, elastic swap", test_two_spheres);
+  CU_add_test(s, "scenes match the peers' definitions", test_scene_definitions);
+  CU_add_test(s, "bad scene, key, mass, mu, dt", test_errors);
+  CU_add_test(s, "solver refusal is an error, world restored", test_refusal);
+  CU_add_test(s, "dense and CSR storage agree", test_dense_vs_csr);
+  CU_add_test(s, "warm start, no growth when settled", test_warm_start_and_alloc);
+  CU_add_test(s, "racket: gyroscopic options, the flip", test_racket);
+  return tst_run();
+}
