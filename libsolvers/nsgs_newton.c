@@ -25,9 +25,11 @@
  * when q >= 1).  Newton is tried when their cost exceeds that of
  * NSGSN_NEWTON_GUESS Newton iterations, in a flop model:
  *     sweep  ~ 2 nnz(A) + 60 ncones        (column updates + one-contact solves)
- *     Newton ~ (2/3) n^3 / 8 + 8 n^2       (LU at ~8x the flop rate of the
- *                                           sparse sweep, measured on this
- *                                           machine; assembly, products)
+ *     Newton ~ (2/3) m^3 / 8 + 2 n m + 4 sweeps   (LU of the m rows Newton
+ *              keeps, at ~8x the flop rate of the sparse sweep, measured
+ *              on this machine; assembly; products)
+ * with m estimated from the current x (contacts with x_n > 0, box rows
+ * strictly inside their bounds: nsn_ac.c eliminates the others).
  * A Newton phase runs at most NSGSN_NEWTON_IT iterations; if it does not
  * converge, the best iterate (Newton's or the last NSGS one, by res_rel) is
  * kept, NSGS resumes, and the next attempt waits until the sweeps since
@@ -151,6 +153,22 @@ static int dense_to_csr(const slv_problem *p, nsgsn_state *s, slv_problem *q) {
   return 1;
 }
 
+/* Rows the Newton system would keep at x: the three rows of each contact
+ * with x_n > 0, box rows strictly inside their bounds. */
+static double active_rows(const slv_problem *p, const double *x) {
+  int k = 0, m = 0;
+  for (int i = 0; i < p->n; i++) {
+    if (k < p->ncones && p->cone_rows[k] == i) {
+      if (x[i] > 0) m += 3;
+      i += 2;
+      k++;
+      continue;
+    }
+    m += x[i] > slv_lo_of(p, i) && x[i] < slv_hi_of(p, i);
+  }
+  return m;
+}
+
 static slv_status nsgsn_solve(void *st, const slv_problem *p0, const slv_options *opt, double *x,
                               double *w, slv_result *res) {
   nsgsn_state *s = st;
@@ -167,7 +185,7 @@ static slv_status nsgsn_solve(void *st, const slv_problem *p0, const slv_options
   }
   double nd = n;
   double c_sweep = 2.0 * (p->storage == SLV_CSR ? p->Ap[n] : (double)n * n) + 60.0 * p->ncones;
-  double c_newton = nd * nd * nd / 12.0 + 8.0 * nd * nd;
+  double c_newton = 0;
   double need = NSGSN_NEWTON_GUESS; /* grows 4x after each failed attempt */
 
   slv_options o = *opt;
@@ -206,6 +224,10 @@ static slv_status nsgsn_solve(void *st, const slv_problem *p0, const slv_options
                                                   : 1.0;
     double k_left = q < 1.0 && q > 0.0 ? log(opt->tol / r_now) / log(q) : INFINITY;
     r_before = r_now;
+    /* Newton factors only the rows not at a bound (nsn_ac.c eliminates
+     * the rest): estimated from the current x, contacts with x_n > 0 */
+    double me = active_rows(p, x);
+    c_newton = me * me * me / 12.0 + 2.0 * nd * me + 4.0 * c_sweep;
     if (!(k_left * c_sweep > need * c_newton)) continue;
 
     /* Newton from the NSGS iterate; keep whichever ends better */

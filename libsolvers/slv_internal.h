@@ -116,10 +116,11 @@ typedef struct slv_nsn {
   int n_max;
   double *H;     /* Newton matrix, then its LU, n_max^2 */
   int *ipiv;     /* n_max */
-  double *buf;   /* 15 n_max doubles, cut into the vectors below */
-  double *phi, *phit, *d, *Ad, *xt, *wt, *xbest, *wbest, *rho;
+  double *buf;   /* 16 n_max doubles, cut into the vectors below */
+  double *phi, *phit, *d, *Ad, *xt, *wt, *xbest, *wbest, *rho, *v;
   double *ar, *bu; /* 3 per row: Jacobian rows dPhi/dx|_w, dPhi/dw|_x over the row's block */
   int *blk0, *bw;  /* per row: first column and width (3 cone, 1 box) of its block */
+  int *act, *pos;  /* rows kept in the Newton system, and row -> index in act (or -1) */
 } slv_nsn;
 slv_status slv_nsn_init(slv_nsn *s, int n_max);
 void slv_nsn_free(slv_nsn *s);
