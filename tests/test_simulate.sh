@@ -26,69 +26,9 @@
 #     rounding of the MatrixMarket path, whose A is read as CSR).
 # Exit: 0 all passed, 1 any failure, 77 skipped.  Last line: "N passed, M failed".
 
-BIN=${LCPLAB_BIN:-}
-if [ -z "$BIN" ] || [ ! -x "$BIN" ]; then
-  echo "SKIP: LCPLAB_BIN is not set or not an executable ('$BIN')"
-  echo "0 passed, 0 failed"
-  exit 77
-fi
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_simulate.XXXXXX") || { echo "cannot create a temporary directory"; exit 1; }
-trap 'rm -rf "$T"' EXIT
-trap 'exit 1' HUP INT TERM
-
-npass=0
-nfail=0
-pass() { npass=$((npass + 1)); echo "ok   - $1"; }
-fail() {
-  nfail=$((nfail + 1))
-  echo "FAIL - $1: $2"
-  if [ -f "$T/out" ]; then echo "  stdout: $(head -c 600 "$T/out")"; fi
-  if [ -f "$T/err" ]; then echo "  stderr: $(head -c 600 "$T/err")"; fi
-}
-
-VG=
-if [ "${LCPLAB_VALGRIND:-0}" = 1 ]; then
-  VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
-  top=$(dirname "$(dirname "$BIN")")
-  if [ -x "$top/libtool" ]; then
-    VG="$top/libtool --mode=execute $VG"
-  fi
-  echo "running lcplab under: $VG"
-fi
-
-lcp() {
-  if [ -n "$VG" ]; then
-    # shellcheck disable=SC2086
-    $VG "$BIN" "$@" >"$T/out" 2>"$T/err"
-  else
-    "$BIN" "$@" >"$T/out" 2>"$T/err"
-  fi
-  rc=$?
-}
-
-# expect_err DESC WANT ARGS...: exit 2, nothing on stdout, exactly one line
-# on stderr starting with "lcplab: " and containing WANT.
-expect_err() {
-  desc=$1
-  want=$2
-  shift 2
-  lcp "$@"
-  nl=$(wc -l <"$T/err")
-  if [ "$rc" -ne 2 ]; then
-    fail "$desc" "exit $rc, expected 2"
-  elif [ -s "$T/out" ]; then
-    fail "$desc" "stdout is not empty"
-  elif [ "$nl" -ne 1 ]; then
-    fail "$desc" "$nl lines on stderr, expected exactly 1"
-  elif ! head -n 1 "$T/err" | grep -q '^lcplab: '; then
-    fail "$desc" "stderr does not start with 'lcplab: '"
-  elif ! grep -qF -- "$want" "$T/err"; then
-    fail "$desc" "stderr does not mention '$want'"
-  else
-    pass "$desc"
-  fi
-}
+TST_NAME=test_simulate
+# shellcheck source=tst_cli_lib.sh
+. "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/tst_cli_lib.sh"
 
 # same_vectors A B TOL: two files of one number per line, same length, equal to TOL.
 same_vectors() {
