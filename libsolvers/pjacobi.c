@@ -50,29 +50,15 @@ static slv_status pjacobi_init(void *st, int n_max, const slv_options *opt) {
   return SLV_CONVERGED;
 }
 
-/* lambda_max of D^-1/2 A D^-1/2 by power iteration (u = A (D^-1/2 v)). */
+/* y = A v (the problem with b = 0; ctx: that problem). */
+static void product(void *ctx, const double *v, double *y) { slv_problem_w(ctx, v, y); }
+
+/* lambda_max of D^-1/2 A D^-1/2 by 50 power iterations. */
 static double spectral_estimate(const slv_problem *p, pjacobi_state *s) {
-  int n = p->n;
   slv_problem q = *p;
-  double *zero = s->xo; /* b = 0 for the products */
-  memset(zero, 0, (size_t)n * sizeof *zero);
-  q.b = zero;
-  double lambda = 1.0;
-  for (int i = 0; i < n; i++) s->v[i] = 1.0 / sqrt((double)n);
-  for (int k = 0; k < 50; k++) {
-    for (int i = 0; i < n; i++) s->v[i] *= sqrt(s->invd[i]);
-    slv_problem_w(&q, s->v, s->u);
-    double nrm = 0;
-    for (int i = 0; i < n; i++) {
-      s->u[i] *= sqrt(s->invd[i]);
-      nrm += s->u[i] * s->u[i];
-    }
-    nrm = sqrt(nrm);
-    if (!(nrm > 0) || !isfinite(nrm)) break;
-    lambda = nrm;
-    for (int i = 0; i < n; i++) s->v[i] = s->u[i] / nrm;
-  }
-  return lambda;
+  memset(s->xo, 0, (size_t)p->n * sizeof *s->xo); /* b = 0 for the products */
+  q.b = s->xo;
+  return slv_power_lambda(p->n, s->invd, 50, product, &q, s->v, s->u);
 }
 
 static slv_status pjacobi_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,

@@ -115,25 +115,22 @@ static void product(const slv_problem *p, const pjc_state *s, int packed, const 
   }
 }
 
+typedef struct {
+  const slv_problem *p;
+  const pjc_state *s;
+  int packed;
+} pjc_product;
+
+/* y = A v, for the power iteration (ctx: a pjc_product). */
+static void product_av(void *ctx, const double *v, double *y) {
+  const pjc_product *c = ctx;
+  product(c->p, c->s, c->packed, c->s->zero, v, y);
+}
+
 /* lambda_max of D^-1/2 A D^-1/2 by power iteration. */
 static double spectral_estimate(const slv_problem *p, pjc_state *s, int packed) {
-  int n = p->n;
-  double lambda = 1.0;
-  for (int i = 0; i < n; i++) s->v[i] = 1.0 / sqrt((double)n);
-  for (int k = 0; k < PJC_POWER_IT; k++) {
-    for (int i = 0; i < n; i++) s->v[i] *= sqrt(s->invd[i]);
-    product(p, s, packed, s->zero, s->v, s->u);
-    double nrm = 0;
-    for (int i = 0; i < n; i++) {
-      s->u[i] *= sqrt(s->invd[i]);
-      nrm += s->u[i] * s->u[i];
-    }
-    nrm = sqrt(nrm);
-    if (!(nrm > 0) || !isfinite(nrm)) break;
-    lambda = nrm;
-    for (int i = 0; i < n; i++) s->v[i] = s->u[i] / nrm;
-  }
-  return lambda;
+  pjc_product c = {p, s, packed};
+  return slv_power_lambda(p->n, s->invd, PJC_POWER_IT, product_av, &c, s->v, s->u);
 }
 
 static slv_status pjc_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,

@@ -210,6 +210,27 @@ void slv_problem_w(const slv_problem *p, const double *x, double *w) {
   }
 }
 
+double slv_power_lambda(int n, const double *invd, int iters,
+                        void (*Av)(void *ctx, const double *v, double *y), void *ctx, double *v,
+                        double *u) {
+  double lambda = 1.0;
+  for (int i = 0; i < n; i++) v[i] = 1.0 / sqrt((double)n);
+  for (int k = 0; k < iters; k++) {
+    for (int i = 0; i < n; i++) v[i] *= sqrt(invd[i]);
+    Av(ctx, v, u);
+    double nrm = 0;
+    for (int i = 0; i < n; i++) {
+      u[i] *= sqrt(invd[i]);
+      nrm += u[i] * u[i];
+    }
+    nrm = sqrt(nrm);
+    if (!(nrm > 0) || !isfinite(nrm)) break;
+    lambda = nrm;
+    for (int i = 0; i < n; i++) v[i] = u[i] / nrm;
+  }
+  return lambda;
+}
+
 double slv_diag(const slv_problem *p, int i) {
   if (p->storage == SLV_DENSE) return p->A[i + (size_t)i * p->lda];
   double d = 0;

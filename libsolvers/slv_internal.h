@@ -90,6 +90,14 @@ static inline int slv_pivot_limit(const slv_options *opt, int n) {
  * pass.  Used by the solvers whose sweeps update w by columns (problem.c). */
 int slv_pack_columns(const slv_problem *p, size_t cap, int *colptr, int *rowind, double *val);
 
+/* lambda_max of D^-1/2 A D^-1/2 (D = diag(1 / invd)) by `iters` steps of
+ * the power iteration from the normalised ones vector, with Av(ctx, v, y)
+ * computing y = A v; v, u: workspace of size n.  Returns the last finite
+ * estimate (1 if none).  The damping of the Jacobi solvers (problem.c). */
+double slv_power_lambda(int n, const double *invd, int iters,
+                        void (*Av)(void *ctx, const double *v, double *y), void *ctx, double *v,
+                        double *u);
+
 /* Is x[0..n) all finite? */
 int slv_all_finite(int n, const double *x);
 
