@@ -87,7 +87,8 @@
  * guarantee exists (acary2018 sec. 5), and the solver may end at
  * SLV_MAX_ITER.  The stopping test is the library's: res_rel <= tol and,
  * with cones, res_nat_inf <= tol, confirmed on w = A x + b recomputed exactly
- * (slv_residual) before returning SLV_CONVERGED; w is also recomputed every
+ * (slv_residual) before returning SLV_CONVERGED; the per-sweep measure is
+ * slv_natmap_norms on the maintained w; w is also recomputed every
  * opt->check_every sweeps to drop the rounding drift of the updates.
  *
  * Needs A(i,i) > 0 on box rows (SLV_CAP_NEEDS_POS_DIAG) and a positive
@@ -175,19 +176,6 @@ static slv_status nsgs_init(void *st, int n_max, const slv_options *opt) {
 /* |(a, b)| without hypot's overflow guard (hypot was half of a sweep's time;
  * contact impulses and velocities are far from 1e150). */
 static inline double norm2(double a, double b) { return sqrt(a * a + b * b); }
-
-/* slv_cone_project (cone.c) with norm2: the per-sweep residual's projection. */
-static inline void project(double mu, const double *v, double *out) {
-  double n = v[0], s = norm2(v[1], v[2]);
-  if (s <= mu * n) {
-    out[0] = n; out[1] = v[1]; out[2] = v[2];
-  } else if (mu * s <= -n) {
-    out[0] = out[1] = out[2] = 0.0;
-  } else {
-    double np = (n + mu * s) / (1.0 + mu * mu), k = s > 0 ? mu * np / s : 0.0;
-    out[0] = np; out[1] = k * v[1]; out[2] = k * v[2];
-  }
-}
 
 typedef struct {
   const double *W; /* 3x3 column-major */
@@ -717,38 +705,6 @@ static void sweep(sweeper *sw, double *x, double *w) {
   }
 }
 
-/* ||natural map||_inf (returned) and ||natural map||_2 (*n2) at the end of
- * a sweep from the maintained w, O(n); NaN if x or w is not finite.  The
- * same formulas as residual.c. */
-static double sweep_residual(const slv_problem *p, int assoc, const double *x, const double *w,
-                             double *n2) {
-  double m = 0, poison = 0, ss = 0;
-  int k = 0;
-  for (int i = 0; i < p->n; i++) {
-    poison += (x[i] + w[i]) * 0.0; /* NaN iff x_i or w_i is NaN or Inf */
-    if (k < p->ncones && p->cone_rows[k] == i) {
-      double mu = p->cone_mu[k];
-      double sh = assoc ? 0.0 : mu * norm2(w[i + 1], w[i + 2]);
-      double v[3] = {x[i] - (w[i] + sh), x[i + 1] - w[i + 1], x[i + 2] - w[i + 2]}, pr[3];
-      project(mu, v, pr);
-      for (int r = 0; r < 3; r++) {
-        double d = fabs(x[i + r] - pr[r]);
-        if (d > m) m = d;
-        ss += d * d;
-        poison += (x[i + r] + w[i + r]) * 0.0;
-      }
-      i += 2;
-      k++;
-      continue;
-    }
-    double r = slv_mid_res(x[i], w[i], slv_lo_of(p, i), slv_hi_of(p, i));
-    if (r > m) m = r;
-    ss += r * r;
-  }
-  *n2 = sqrt(ss);
-  return poison == 0.0 && isfinite(m) ? m : NAN;
-}
-
 static slv_status nsgs_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
                              double *w, slv_result *res) {
   nsgs_state *s = st;
@@ -773,7 +729,7 @@ static slv_status nsgs_solve(void *st, const slv_problem *p, const slv_options *
   for (int it = 1; it <= opt->max_iter; it++) {
     sweep(&sw, x, w);
     if (sw.rowform) slv_problem_w(p, x, w);
-    double r2, ri = sweep_residual(p, sw.assoc, x, w, &r2);
+    double r2, ri = slv_natmap_norms(p, x, w, &r2);
     r.res_nat_inf = ri;
     r.res_rel = ri / scale;
     r.res_rel_2 = r2 / scale2;

@@ -329,35 +329,6 @@ static void nsn_direction(slv_nsn *s, const slv_problem *p, int m, double tau) {
   for (int ib = 0; ib < m; ib++) s->d[s->act[ib]] = r[ib];
 }
 
-/* The library's natural-map residual (De Saxce for cones) at (x, w), inf-
- * and 2-norm, O(n): the formulas of residual.c. */
-static void nsn_res(const slv_problem *p, const double *x, const double *w, double *rinf,
-                    double *r2) {
-  double m = 0, s2 = 0;
-  int k = 0;
-  for (int i = 0; i < p->n; i++) {
-    if (k < p->ncones && p->cone_rows[k] == i) {
-      double mu = p->cone_mu[k];
-      double sh = mu * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]);
-      double v[3] = {x[i] - (w[i] + sh), x[i + 1] - w[i + 1], x[i + 2] - w[i + 2]}, pr[3];
-      slv_cone_project(mu, v, pr);
-      for (int r = 0; r < 3; r++) {
-        double d = fabs(x[i + r] - pr[r]);
-        if (d > m || isnan(d)) m = d;
-        s2 += d * d;
-      }
-      i += 2;
-      k++;
-      continue;
-    }
-    double d = slv_mid_res(x[i], w[i], slv_lo_of(p, i), slv_hi_of(p, i));
-    if (d > m || isnan(d)) m = d;
-    s2 += d * d;
-  }
-  *rinf = m;
-  *r2 = sqrt(s2);
-}
-
 slv_status slv_nsn_run(slv_nsn *s, const slv_problem *p, const slv_options *opt, int max_it,
                        double *x, double *w, slv_result *res, int *iters) {
   int n = p->n;
@@ -375,7 +346,7 @@ slv_status slv_nsn_run(slv_nsn *s, const slv_problem *p, const slv_options *opt,
   }
   double b2scale = fmax(1.0, sqrt(b2));
   double rinf, r2, best;
-  nsn_res(p, x, w, &rinf, &r2);
+  rinf = slv_natmap_norms(p, x, w, &r2);
   best = rinf / bscale;
   memcpy(s->xbest, x, (size_t)n * sizeof *x);
   memcpy(s->wbest, w, (size_t)n * sizeof *w);
@@ -434,7 +405,7 @@ slv_status slv_nsn_run(slv_nsn *s, const slv_problem *p, const slv_options *opt,
     memcpy(x, s->xt, (size_t)n * sizeof *x);
     memcpy(w, s->wt, (size_t)n * sizeof *w);
     *iters += 1;
-    nsn_res(p, x, w, &rinf, &r2);
+    rinf = slv_natmap_norms(p, x, w, &r2);
     if (isnan(rinf)) {
       slv_msgf(res->message, sizeof res->message, "nsn_ac: iterate became non-finite");
       st = SLV_NOT_FINITE;
@@ -443,7 +414,7 @@ slv_status slv_nsn_run(slv_nsn *s, const slv_problem *p, const slv_options *opt,
     if (slv_met_norms(p, opt, rinf, rinf / bscale, r2 / b2scale)) {
       /* confirm on w recomputed exactly (drops the drift of w + t A d) */
       slv_problem_w(p, x, w);
-      nsn_res(p, x, w, &rinf, &r2);
+      rinf = slv_natmap_norms(p, x, w, &r2);
       if (slv_met_norms(p, opt, rinf, rinf / bscale, r2 / b2scale)) {
         ok = 1;
         res->solver_residual = rinf / bscale;

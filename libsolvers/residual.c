@@ -106,3 +106,46 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
   }
   return r;
 }
+
+/* slv_cone_project with sqrt for hypot: contact impulses and velocities are
+ * far from the 1e150 where the guard matters. */
+static inline void project_fast(double mu, const double *v, double *out) {
+  double n = v[0], s = sqrt(v[1] * v[1] + v[2] * v[2]);
+  if (s <= mu * n) {
+    out[0] = n; out[1] = v[1]; out[2] = v[2];
+  } else if (mu * s <= -n) {
+    out[0] = out[1] = out[2] = 0.0;
+  } else {
+    double np = (n + mu * s) / (1.0 + mu * mu), k = s > 0 ? mu * np / s : 0.0;
+    out[0] = np; out[1] = k * v[1]; out[2] = k * v[2];
+  }
+}
+
+double slv_natmap_norms(const slv_problem *p, const double *x, const double *w, double *n2) {
+  int assoc = p->cone_law == SLV_CONE_ASSOCIATED;
+  double m = 0, poison = 0, ss = 0;
+  int k = 0;
+  for (int i = 0; i < p->n; i++) {
+    poison += (x[i] + w[i]) * 0.0; /* NaN iff x_i or w_i is NaN or Inf */
+    if (k < p->ncones && p->cone_rows[k] == i) {
+      double mu = p->cone_mu[k];
+      double sh = assoc ? 0.0 : mu * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]);
+      double v[3] = {x[i] - (w[i] + sh), x[i + 1] - w[i + 1], x[i + 2] - w[i + 2]}, pr[3];
+      project_fast(mu, v, pr);
+      for (int r = 0; r < 3; r++) {
+        double d = fabs(x[i + r] - pr[r]);
+        if (d > m) m = d;
+        ss += d * d;
+        poison += (x[i + r] + w[i + r]) * 0.0;
+      }
+      i += 2;
+      k++;
+      continue;
+    }
+    double r = slv_mid_res(x[i], w[i], slv_lo_of(p, i), slv_hi_of(p, i));
+    if (r > m) m = r;
+    ss += r * r;
+  }
+  *n2 = sqrt(ss);
+  return poison == 0.0 && isfinite(m) ? m : NAN;
+}

@@ -98,6 +98,12 @@ double slv_power_lambda(int n, const double *invd, int iters,
                         void (*Av)(void *ctx, const double *v, double *y), void *ctx, double *v,
                         double *u);
 
+/* The natural map of slv_residual (cones by p->cone_law) from a w the
+ * solver maintains, in O(n) and without libm's hypot (once per sweep in
+ * nsgs, where hypot was half the sweep): returns ||r||_inf and sets *n2 =
+ * ||r||_2; NaN if x or w is not finite (residual.c). */
+double slv_natmap_norms(const slv_problem *p, const double *x, const double *w, double *n2);
+
 /* Is x[0..n) all finite? */
 int slv_all_finite(int n, const double *x);
 
