@@ -246,10 +246,9 @@ static slv_status nsgsn_solve(void *st, const slv_problem *p0, const slv_options
       last = ns;
       break;
     }
-    double r_newton = res->solver_residual; /* best Newton iterate's res_rel */
     slv_problem_w(p, x, w);
     slv_residuals rn = slv_residual(p, x, w);
-    r_newton = rn.res_rel;
+    double r_newton = rn.res_rel; /* at Newton's best iterate, left in x */
     if (!(r_newton < r_now)) { /* Newton did not help: back to the NSGS point */
       memcpy(x, s->xs, (size_t)n * sizeof *x);
       slv_problem_w(p, x, w);
