@@ -246,8 +246,7 @@ static slv_status nsgsn_solve(void *st, const slv_problem *p0, const slv_options
       last = ns;
       break;
     }
-    slv_problem_w(p, x, w);
-    slv_residuals rn = slv_residual(p, x, w);
+    slv_residuals rn = slv_residual(p, x, w); /* slv_nsn_run left w = A x + b */
     double r_newton = rn.res_rel; /* at Newton's best iterate, left in x */
     if (!(r_newton < r_now)) { /* Newton did not help: back to the NSGS point */
       memcpy(x, s->xs, (size_t)n * sizeof *x);
