@@ -112,22 +112,22 @@ void dyn_system_free(dyn_system *s) {
 dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
                        dyn_system **out, char *msg, size_t msgcap) {
   if (!out) {
-    dyn_ai_msgf(msg, msgcap, "dyn_system_new: out is NULL");
+    dyn_msgf(msg, msgcap, "dyn_system_new: out is NULL");
     return DYN_ERR_INPUT;
   }
   *out = NULL;
   if (max_rows < 0 || nb < 0) {
-    dyn_ai_msgf(msg, msgcap, "dyn_system_new: max_rows=%d, nb=%d must be >= 0", max_rows, nb);
+    dyn_msgf(msg, msgcap, "dyn_system_new: max_rows=%d, nb=%d must be >= 0", max_rows, nb);
     return DYN_ERR_INPUT;
   }
   if (storages == 0 || (storages & ~(unsigned)(DYN_SYS_DENSE | DYN_SYS_CSR))) {
-    dyn_ai_msgf(msg, msgcap, "dyn_system_new: storages=%u must be DYN_SYS_DENSE and/or DYN_SYS_CSR",
+    dyn_msgf(msg, msgcap, "dyn_system_new: storages=%u must be DYN_SYS_DENSE and/or DYN_SYS_CSR",
                 storages);
     return DYN_ERR_INPUT;
   }
   size_t n = (size_t)max_rows;
   if ((storages & DYN_SYS_DENSE) && n > 0 && n > SIZE_MAX / sizeof(double) / n) {
-    dyn_ai_msgf(msg, msgcap, "dyn_system_new: a dense %d x %d A does not fit in memory", max_rows,
+    dyn_msgf(msg, msgcap, "dyn_system_new: a dense %d x %d A does not fit in memory", max_rows,
                 max_rows);
     return DYN_ERR_NOMEM;
   }
@@ -135,7 +135,7 @@ dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
     if (max_nnz <= 0)
       max_nnz = (long)max_rows * (max_rows < 64 ? max_rows : 64);
     if (max_nnz > INT_MAX) {
-      dyn_ai_msgf(msg, msgcap, "dyn_system_new: max_nnz=%ld exceeds the int indices of CSR", max_nnz);
+      dyn_msgf(msg, msgcap, "dyn_system_new: max_nnz=%ld exceeds the int indices of CSR", max_nnz);
       return DYN_ERR_INPUT;
     }
   } else {
@@ -143,7 +143,7 @@ dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
   }
   dyn_system *s = calloc(1, sizeof *s);
   if (!s) {
-    dyn_ai_msgf(msg, msgcap, "dyn_system_new: out of memory");
+    dyn_msgf(msg, msgcap, "dyn_system_new: out of memory");
     return DYN_ERR_NOMEM;
   }
   int fail = 0;
@@ -175,7 +175,7 @@ dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
   s->mark = sys_alloc(n, sizeof(int), &fail);
   if (fail) {
     dyn_system_free(s);
-    dyn_ai_msgf(msg, msgcap, "dyn_system_new: out of memory (max_rows=%d, nb=%d, max_nnz=%ld)",
+    dyn_msgf(msg, msgcap, "dyn_system_new: out of memory (max_rows=%d, nb=%d, max_nnz=%ld)",
                 max_rows, nb, max_nnz);
     return DYN_ERR_NOMEM;
   }
@@ -213,7 +213,7 @@ const char *dyn_system_message(const dyn_system *s) {
 
 #define FAIL(s, ...)                                   \
   do {                                                 \
-    dyn_ai_msgf((s)->msg, sizeof (s)->msg, __VA_ARGS__); \
+    dyn_msgf((s)->msg, sizeof (s)->msg, __VA_ARGS__); \
     return DYN_ERR_INPUT;                              \
   } while (0)
 

@@ -40,6 +40,7 @@
  * inv_I_b = 0: their kinetic energy and momenta are 0 whatever v and w hold.
  */
 #include "dyn.h"
+#include "dyn_internal.h"
 
 #include <float.h>
 #include <math.h>
@@ -50,12 +51,10 @@
 /* Write a formatted message into msg[msgcap] when the caller gave a buffer;
  * always returns DYN_ERR_INPUT so that error paths read `return fail(...)`. */
 static dyn_err fail(char *msg, size_t msgcap, const char *fmt, ...) {
-  if (msg && msgcap > 0) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, msgcap, fmt, ap);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  dyn_vmsgf(msg, msgcap, fmt, ap);
+  va_end(ap);
   return DYN_ERR_INPUT;
 }
 

@@ -85,46 +85,46 @@ dyn_contact_params dyn_contact_params_default(void) {
 
 dyn_err dyn_contact_params_validate(const dyn_contact_params *p, char *msg, size_t cap) {
   if (!p) {
-    dyn_ai_msgf(msg, cap, "contact params: NULL");
+    dyn_msgf(msg, cap, "contact params: NULL");
     return DYN_ERR_INPUT;
   }
   if (p->friction < DYN_FRICTION_NONE || p->friction > DYN_FRICTION_CONE) {
-    dyn_ai_msgf(msg, cap, "contact params: friction=%d is not a dyn_friction", (int)p->friction);
+    dyn_msgf(msg, cap, "contact params: friction=%d is not a dyn_friction", (int)p->friction);
     return DYN_ERR_INPUT;
   }
   if (!(p->mu >= 0.0) || !isfinite(p->mu)) {
-    dyn_ai_msgf(msg, cap, "contact params: mu=%g must be finite and >= 0", p->mu);
+    dyn_msgf(msg, cap, "contact params: mu=%g must be finite and >= 0", p->mu);
     return DYN_ERR_INPUT;
   }
   /* eta >= 3: three unit vectors at 120 degrees are the fewest whose
    * non-negative combinations cover the tangent plane */
   if (p->friction == DYN_FRICTION_PYRAMID && (p->eta < 3 || p->eta > 1024)) {
-    dyn_ai_msgf(msg, cap, "contact params: eta=%d must be in [3, 1024]", p->eta);
+    dyn_msgf(msg, cap, "contact params: eta=%d must be in [3, 1024]", p->eta);
     return DYN_ERR_INPUT;
   }
   if (!(p->restitution >= 0.0 && p->restitution <= 1.0)) {
-    dyn_ai_msgf(msg, cap, "contact params: restitution=%g must be in [0, 1]", p->restitution);
+    dyn_msgf(msg, cap, "contact params: restitution=%g must be in [0, 1]", p->restitution);
     return DYN_ERR_INPUT;
   }
   if (!(p->rest_threshold >= 0.0) || !isfinite(p->rest_threshold)) {
-    dyn_ai_msgf(msg, cap, "contact params: rest_threshold=%g must be finite and >= 0",
+    dyn_msgf(msg, cap, "contact params: rest_threshold=%g must be finite and >= 0",
                 p->rest_threshold);
     return DYN_ERR_INPUT;
   }
   if (!(p->k_erp >= 0.0 && p->k_erp <= 1.0)) {
-    dyn_ai_msgf(msg, cap, "contact params: k_erp=%g must be in [0, 1]", p->k_erp);
+    dyn_msgf(msg, cap, "contact params: k_erp=%g must be in [0, 1]", p->k_erp);
     return DYN_ERR_INPUT;
   }
   if (!(p->slop >= 0.0) || !isfinite(p->slop)) {
-    dyn_ai_msgf(msg, cap, "contact params: slop=%g must be finite and >= 0", p->slop);
+    dyn_msgf(msg, cap, "contact params: slop=%g must be finite and >= 0", p->slop);
     return DYN_ERR_INPUT;
   }
   if (!(p->cfm >= 0.0) || !isfinite(p->cfm)) {
-    dyn_ai_msgf(msg, cap, "contact params: cfm=%g must be finite and >= 0", p->cfm);
+    dyn_msgf(msg, cap, "contact params: cfm=%g must be finite and >= 0", p->cfm);
     return DYN_ERR_INPUT;
   }
   if (!(p->max_correct_vel > 0.0)) {
-    dyn_ai_msgf(msg, cap, "contact params: max_correct_vel=%g must be > 0", p->max_correct_vel);
+    dyn_msgf(msg, cap, "contact params: max_correct_vel=%g must be > 0", p->max_correct_vel);
     return DYN_ERR_INPUT;
   }
   return DYN_OK;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "dyn_constraint.h"
+#include "dyn_internal.h"
 
 /* World inverse inertia R inv_I_b R^T, R = R(q): the angular block of
  * M^-1 (world frame, since J's angular parts are world vectors). */
@@ -20,18 +21,6 @@ static inline dyn_m3 dyn_ai_inv_inertia_world(const dyn_body *b) {
 
 static inline int dyn_ai_v3_finite(dyn_v3 a) {
   return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
-}
-
-/* snprintf into a message buffer that may be NULL. */
-static inline void dyn_ai_msgf(char *msg, size_t cap, const char *fmt, ...)
-  __attribute__((format(printf, 3, 4)));
-static inline void dyn_ai_msgf(char *msg, size_t cap, const char *fmt, ...) {
-  if (!msg || cap == 0)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, cap, fmt, ap);
-  va_end(ap);
 }
 
 #endif /* DYN_ASSEMBLE_INTERNAL_H */

@@ -7,9 +7,26 @@
 
 #include "dyn.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Format a message into msg[cap] when the caller gave a buffer (msg may
+ * be NULL, cap 0): every libdynamics error path reports through these. */
+static inline void dyn_vmsgf(char *msg, size_t cap, const char *fmt, va_list ap) {
+  if (msg && cap > 0) vsnprintf(msg, cap, fmt, ap);
+}
+static inline void dyn_msgf(char *msg, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static inline void dyn_msgf(char *msg, size_t cap, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  dyn_vmsgf(msg, cap, fmt, ap);
+  va_end(ap);
+}
 
 /* One unconstrained step of a single body (integrate.c): gravity g (m/s^2),
  * the body's f_ext / t_ext (held constant over the step, not cleared), the

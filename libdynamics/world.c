@@ -73,6 +73,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "dyn_world.h"
+#include "dyn_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -152,20 +153,11 @@ static dyn_err wfail(dyn_world *w, dyn_err e, const char *fmt, ...)
 static dyn_err wfail(dyn_world *w, dyn_err e, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(w->msg, sizeof w->msg, fmt, ap);
+  dyn_vmsgf(w->msg, sizeof w->msg, fmt, ap);
   va_end(ap);
   return e;
 }
 
-static void msgf(char *msg, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void msgf(char *msg, size_t cap, const char *fmt, ...) {
-  if (!msg || cap == 0)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, cap, fmt, ap);
-  va_end(ap);
-}
 
 /* Grows p to hold at least need elements of elem bytes (x 1.5 steps),
  * counting the growth in *grows; returns the (possibly moved) buffer, or p
@@ -219,63 +211,63 @@ dyn_world_settings dyn_world_settings_default(void) {
 
 dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size_t cap) {
   if (!s) {
-    msgf(msg, cap, "world settings: NULL");
+    dyn_msgf(msg, cap, "world settings: NULL");
     return DYN_ERR_INPUT;
   }
   if (!(s->dt > 0.0) || !isfinite(s->dt)) {
-    msgf(msg, cap, "dt=%g must be finite and > 0", s->dt);
+    dyn_msgf(msg, cap, "dt=%g must be finite and > 0", s->dt);
     return DYN_ERR_INPUT;
   }
   if (!v3_finite(s->gravity)) {
-    msgf(msg, cap, "gravity (%g, %g, %g) must be finite", s->gravity.x, s->gravity.y,
+    dyn_msgf(msg, cap, "gravity (%g, %g, %g) must be finite", s->gravity.x, s->gravity.y,
          s->gravity.z);
     return DYN_ERR_INPUT;
   }
   if (s->integrator < DYN_INT_SYMPLECTIC_EULER || s->integrator > DYN_INT_VERLET) {
-    msgf(msg, cap, "integrator=%d is not a dyn_integrator", (int)s->integrator);
+    dyn_msgf(msg, cap, "integrator=%d is not a dyn_integrator", (int)s->integrator);
     return DYN_ERR_INPUT;
   }
   if (s->gyro < DYN_GYRO_NONE || s->gyro > DYN_GYRO_IMPLICIT) {
-    msgf(msg, cap, "gyro=%d is not a dyn_gyro", (int)s->gyro);
+    dyn_msgf(msg, cap, "gyro=%d is not a dyn_gyro", (int)s->gyro);
     return DYN_ERR_INPUT;
   }
   if (s->orient < DYN_ORIENT_EXP || s->orient > DYN_ORIENT_LINEAR) {
-    msgf(msg, cap, "orient=%d is not a dyn_orient", (int)s->orient);
+    dyn_msgf(msg, cap, "orient=%d is not a dyn_orient", (int)s->orient);
     return DYN_ERR_INPUT;
   }
   char m2[200];
   if (dyn_contact_params_validate(&s->contact, m2, sizeof m2) != DYN_OK) {
-    msgf(msg, cap, "%s", m2);
+    dyn_msgf(msg, cap, "%s", m2);
     return DYN_ERR_INPUT;
   }
   if (!(s->margin >= 0.0) || !isfinite(s->margin)) {
-    msgf(msg, cap, "margin=%g must be finite and >= 0", s->margin);
+    dyn_msgf(msg, cap, "margin=%g must be finite and >= 0", s->margin);
     return DYN_ERR_INPUT;
   }
   if (!memchr(s->solver, '\0', sizeof s->solver) || !slv_solver_find(s->solver)) {
-    msgf(msg, cap, "unknown solver '%.*s' (see 'lcplab solvers')", (int)sizeof s->solver,
+    dyn_msgf(msg, cap, "unknown solver '%.*s' (see 'lcplab solvers')", (int)sizeof s->solver,
          s->solver);
     return DYN_ERR_INPUT;
   }
   m2[0] = '\0';
   if (slv_options_validate(&s->opt, m2, sizeof m2) != SLV_CONVERGED) {
-    msgf(msg, cap, "solver options: %s", m2[0] ? m2 : "rejected");
+    dyn_msgf(msg, cap, "solver options: %s", m2[0] ? m2 : "rejected");
     return DYN_ERR_INPUT;
   }
   if (!(s->warm_factor >= 0.0 && s->warm_factor <= 1.0)) {
-    msgf(msg, cap, "warm_factor=%g must be in [0, 1]", s->warm_factor);
+    dyn_msgf(msg, cap, "warm_factor=%g must be in [0, 1]", s->warm_factor);
     return DYN_ERR_INPUT;
   }
   if (s->storage < DYN_STORAGE_AUTO || s->storage > DYN_STORAGE_CSR) {
-    msgf(msg, cap, "storage=%d is not a dyn_storage", (int)s->storage);
+    dyn_msgf(msg, cap, "storage=%d is not a dyn_storage", (int)s->storage);
     return DYN_ERR_INPUT;
   }
   if (s->dense_max_rows < 0) {
-    msgf(msg, cap, "dense_max_rows=%d must be >= 0", s->dense_max_rows);
+    dyn_msgf(msg, cap, "dense_max_rows=%d must be >= 0", s->dense_max_rows);
     return DYN_ERR_INPUT;
   }
   if (s->cone_law != SLV_CONE_COULOMB && s->cone_law != SLV_CONE_ASSOCIATED) {
-    msgf(msg, cap, "cone_law=%d is not a slv_cone_law", (int)s->cone_law);
+    dyn_msgf(msg, cap, "cone_law=%d is not a slv_cone_law", (int)s->cone_law);
     return DYN_ERR_INPUT;
   }
   return DYN_OK;
@@ -322,12 +314,12 @@ static dyn_err bodies_reserve(dyn_world *w, size_t nb) {
 dyn_err dyn_world_new(const dyn_world_settings *s, int body_capacity, dyn_world **out,
                       char *msg, size_t msgcap) {
   if (!out) {
-    msgf(msg, msgcap, "dyn_world_new: out is NULL");
+    dyn_msgf(msg, msgcap, "dyn_world_new: out is NULL");
     return DYN_ERR_INPUT;
   }
   *out = NULL;
   if (body_capacity < 0) {
-    msgf(msg, msgcap, "dyn_world_new: body_capacity=%d must be >= 0", body_capacity);
+    dyn_msgf(msg, msgcap, "dyn_world_new: body_capacity=%d must be >= 0", body_capacity);
     return DYN_ERR_INPUT;
   }
   dyn_err e = dyn_world_settings_validate(s, msg, msgcap);
@@ -335,14 +327,14 @@ dyn_err dyn_world_new(const dyn_world_settings *s, int body_capacity, dyn_world 
     return e;
   dyn_world *w = calloc(1, sizeof *w);
   if (!w) {
-    msgf(msg, msgcap, "dyn_world_new: out of memory");
+    dyn_msgf(msg, msgcap, "dyn_world_new: out of memory");
     return DYN_ERR_NOMEM;
   }
   w->set = *s;
   w->solver = slv_solver_find(s->solver);
   w->rpc = dyn_contact_max_rows(&s->contact);
   if (bodies_reserve(w, (size_t)body_capacity) != DYN_OK) {
-    msgf(msg, msgcap, "dyn_world_new: %s", w->msg);
+    dyn_msgf(msg, msgcap, "dyn_world_new: %s", w->msg);
     dyn_world_free(w);
     return DYN_ERR_NOMEM;
   }
