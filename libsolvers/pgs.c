@@ -11,8 +11,9 @@
  * w itself up to date: a change d of x_i adds d A(:,i) to w, one contiguous
  * daxpy, skipped entirely when x_i does not move (rows at a bound stay
  * there: inactive contacts cost O(1) per sweep).  The natural-map residual
- * at the end of a sweep then costs O(n), not the extra O(n^2) product that
- * Siconos spends per sweep on lcp_compute_error.
+ * of a sweep, taken from the w_i each row meets when visited (before its own
+ * move: the quantity the sweep drives to zero), then costs O(n), not the
+ * extra O(n^2) product that Siconos spends per sweep on lcp_compute_error.
  *
  * Rounding drift of the updated w is bounded by recomputing w = A x + b with
  * dgemv every opt->check_every sweeps and whenever the cheap residual meets
@@ -25,8 +26,18 @@
  * allocated once for n_max^2/4 entries) and the column update touches only
  * the nonzeros: a sweep costs O(nnz) instead of O(n^2) [Bullet's
  * btSolveProjectedGaussSeidel exploits the same sparsity by rows].
- * CSR storage uses the row form (w_i = A(i,:) x + b_i) and recomputes w each
- * sweep (O(nnz)).
+ * CSR storage uses the row form (w_i = A(i,:) x + b_i, O(nnz) a sweep) and
+ * measures the sweep by the w_i each row met, as the factored form below.
+ *
+ * Factored storage (slv.h: A = J K^T + diag(d), K = J M^-1 for contacts;
+ * ODE quickstep, Box2D's sequential impulses): the solve keeps t = K^T x
+ * (the velocity change of every body) in p->fwork; row i reads
+ *     w_i = b_i + J_i . t + d_i x_i          (two 6-blocks: 12 flops)
+ * and a move d of x_i adds d K_i to t (12 more), so a sweep costs O(n)
+ * whatever the contact graph, and A is never formed.  The sweep's
+ * residual is measured as in the dense form, and replaced by the one of the
+ * exact w = A x + b every check_every sweeps and before "converged" is
+ * declared.
  *
  * Needs A(i,i) > 0 (SLV_CAP_NEEDS_POS_DIAG).  Converges for symmetric
  * positive definite A and 0 < omega < 2; on other matrices it may not.
@@ -98,16 +109,22 @@ static void w_packed(const slv_problem *p, const pgs_state *s, const double *x, 
 }
 
 /* One sweep with the column update of w (dense storage): a move d of x_i
- * adds d A(:,i) to w, over the packed nonzeros when the columns are packed. */
-static void sweep_columns(const slv_problem *p, const pgs_state *s, int packed, double omega,
-                          double *x, double *w) {
+ * adds d A(:,i) to w, over the packed nonzeros when the columns are packed.
+ * Returns the natural-map residual (inf-norm) of the w_i met at each row,
+ * as the CSR and factored sweeps. */
+static double sweep_columns(const slv_problem *p, const pgs_state *s, int packed, double omega,
+                            double *x, double *w) {
   int n = p->n;
   const double *invd = s->invd;
+  double m = 0, poison = 0;
   for (int i = 0; i < n; i++) {
     double lo, hi;
     slv_bounds_at(p, x, i, &lo, &hi);
-    double xi = x[i];
-    double xn = xi - omega * w[i] * invd[i];
+    double xi = x[i], wi = w[i];
+    poison += wi * 0.0;
+    double r = slv_mid_res(xi, wi, lo, hi);
+    if (r > m) m = r;
+    double xn = xi - omega * wi * invd[i];
     if (xn < lo) xn = lo;
     if (xn > hi) xn = hi;
     double d = xn - xi;
@@ -119,29 +136,53 @@ static void sweep_columns(const slv_problem *p, const pgs_state *s, int packed, 
       cblas_daxpy(n, d, p->A + (size_t)i * p->lda, 1, w, 1);
     }
   }
+  return poison == 0.0 ? m : NAN;
 }
 
-/* One sweep in row form (CSR); w is recomputed by the caller. */
-static void sweep_csr(const slv_problem *p, const double *invd, double omega, double *x) {
-  for (int i = 0; i < p->n; i++) {
-    double lo, hi;
-    slv_bounds_at(p, x, i, &lo, &hi);
-    double wi = slv_row_dot(p, i, x) + p->b[i];
-    double xn = x[i] - omega * wi * invd[i];
-    x[i] = xn < lo ? lo : (xn > hi ? hi : xn);
-  }
-}
-
-/* ||natural-map residual||_inf at the end of a sweep, from the maintained w,
- * O(n); NaN if x or w is not finite.  Box rows only: pgs takes no cones. */
-static double sweep_residual(const slv_problem *p, const double *x, const double *w) {
+/* One sweep in row form (CSR); returns the natural-map residual
+ * (inf-norm) of the w_i met at each row, as sweep_factored. */
+static double sweep_csr(const slv_problem *p, const double *invd, double omega, double *x) {
   double m = 0, poison = 0;
   for (int i = 0; i < p->n; i++) {
     double lo, hi;
     slv_bounds_at(p, x, i, &lo, &hi);
-    poison += (x[i] + w[i]) * 0.0; /* NaN iff x_i or w_i is NaN or Inf */
-    double r = slv_mid_res(x[i], w[i], lo, hi);
+    double wi = slv_row_dot(p, i, x) + p->b[i];
+    poison += wi * 0.0;
+    double r = slv_mid_res(x[i], wi, lo, hi);
     if (r > m) m = r;
+    double xn = x[i] - omega * wi * invd[i];
+    x[i] = xn < lo ? lo : (xn > hi ? hi : xn);
+  }
+  return poison == 0.0 ? m : NAN;
+}
+
+/* One sweep on factored storage with t = K^T x kept current; returns the
+ * natural-map residual (inf-norm) of the w_i met at each row, NaN if a
+ * value is not finite. */
+static double sweep_factored(const slv_problem *p, const double *invd, double omega, double *x,
+                             double *t) {
+  double m = 0, poison = 0;
+  for (int i = 0; i < p->n; i++) {
+    double lo, hi;
+    slv_bounds_at(p, x, i, &lo, &hi);
+    double xi = x[i];
+    double wi = p->b[i] + slv_factored_row(p, i, t, xi);
+    poison += wi * 0.0;
+    double r = slv_mid_res(xi, wi, lo, hi);
+    if (r > m) m = r;
+    double xn = xi - omega * wi * invd[i];
+    xn = xn < lo ? lo : (xn > hi ? hi : xn);
+    double d = xn - xi;
+    if (d == 0.0) continue;
+    x[i] = xn;
+    const double *K = p->fK + 12 * (size_t)i;
+    for (int k = 0; k < 2; k++) {
+      int b = p->fblk[2 * i + k];
+      if (b < 0) continue;
+      double *tb = t + 6 * (size_t)b;
+      const double *Kk = K + 6 * k;
+      for (int c = 0; c < 6; c++) tb[c] += d * Kk[c];
+    }
   }
   return poison == 0.0 ? m : NAN;
 }
@@ -151,7 +192,11 @@ static slv_status pgs_solve(void *st, const slv_problem *p, const slv_options *o
   pgs_state *s = st;
   int n = p->n;
   for (int i = 0; i < n; i++) s->invd[i] = 1.0 / slv_diag(p, i);
-  int dense = p->storage == SLV_DENSE;
+  int dense = p->storage == SLV_DENSE, factored = p->storage == SLV_FACTORED;
+  /* every sweep measures itself by the w_i its rows met (the same rule for
+   * the three storages, so they stop at the same sweep); w is exact only
+   * after a recomputation (start, check, convergence; the generic layer's
+   * at the end) */
   int packed = dense && pack_columns(p, s);
 
   slv_problem_w(p, x, w);
@@ -161,23 +206,26 @@ static slv_status pgs_solve(void *st, const slv_problem *p, const slv_options *o
   if (r.res_rel <= opt->tol) return SLV_CONVERGED;
 
   for (int it = 1; it <= opt->max_iter; it++) {
-    if (dense) {
-      sweep_columns(p, s, packed, opt->omega, x, w);
+    if (factored) {
+      /* p->fwork holds K^T x: slv_problem_w left it there, and the sweep
+       * keeps it current */
+      r.res_rel = sweep_factored(p, s->invd, opt->omega, x, p->fwork) / scale;
+    } else if (dense) {
+      r.res_rel = sweep_columns(p, s, packed, opt->omega, x, w) / scale;
     } else {
-      sweep_csr(p, s->invd, opt->omega, x);
-      slv_problem_w(p, x, w);
+      r.res_rel = sweep_csr(p, s->invd, opt->omega, x) / scale;
     }
-    r.res_rel = sweep_residual(p, x, w) / scale;
     res->iterations = it;
     if (isnan(r.res_rel)) {
       slv_msgf(res->message, sizeof res->message, "pgs: iterate became non-finite at sweep %d", it);
       return SLV_NOT_FINITE;
     }
-    if (dense && r.res_rel <= opt->tol) {
-      /* confirm on w recomputed exactly as the generic layer will */
+    if (r.res_rel <= opt->tol) {
+      /* confirm on w recomputed exactly as the generic layer will (factored:
+       * this also drops the rounding drift of t) */
       slv_problem_w(p, x, w);
       r = slv_residual(p, x, w);
-    } else if (dense && it % opt->check_every == 0) {
+    } else if (it % opt->check_every == 0) {
       /* drop the rounding drift of the updates */
       if (packed) w_packed(p, s, x, w);
       else slv_problem_w(p, x, w);
@@ -196,7 +244,8 @@ const slv_solver slv_solver_pgs = {
     .name = "pgs",
     .summary = "projected Gauss-Seidel / SOR (omega), boxed and findex rows, warm start",
     .cite = "cottle1992",
-    .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_NEEDS_POS_DIAG,
+    .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_FACTORED |
+            SLV_CAP_NEEDS_POS_DIAG,
     .state_size = sizeof(pgs_state),
     .init = pgs_init,
     .free = pgs_free,

@@ -5,6 +5,8 @@
  * the values [OSQP validate_data]:
  *   n >= 0; dense: A != NULL, lda >= max(1, n), every A(i,j) finite;
  *   CSR: Ap[0] = 0, Ap non-decreasing, 0 <= Aj < n, every value finite;
+ *   factored: nblk >= 0, fblk in {-1} u [0, nblk) and the two slots of a row
+ *   not the same block, fJ, fK, fd finite, fwork given when nblk > 0;
  *   b finite; lo, hi not NaN, lo <= hi, lo < +inf, hi > -inf;
  *   findex[i] in {-1} u [0, n), not i, and findex[findex[i]] = -1 (a friction
  *   row couples to a normal row, not to another friction row); mu[i] finite,
@@ -25,6 +27,42 @@ slv_problem slv_problem_empty(void) {
   p.storage = SLV_DENSE;
   p.lda = 1;
   return p;
+}
+
+static slv_status validate_factored(const slv_problem *p, char *msg, size_t len) {
+  int n = p->n;
+  if (p->nblk < 0) {
+    slv_msgf(msg, len, "factored: nblk=%d < 0", p->nblk);
+    return SLV_ERR_INVALID;
+  }
+  if (n > 0 && (!p->fblk || !p->fJ || !p->fK)) {
+    slv_msgf(msg, len, "factored arrays fblk/fJ/fK missing (n=%d)", n);
+    return SLV_ERR_INVALID;
+  }
+  if (p->nblk > 0 && !p->fwork) {
+    slv_msgf(msg, len, "factored: fwork (6 nblk scratch doubles) is NULL (nblk=%d)", p->nblk);
+    return SLV_ERR_INVALID;
+  }
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < 2; k++) {
+      int b = p->fblk[2 * i + k];
+      if (b < -1 || b >= p->nblk) {
+        slv_msgf(msg, len, "fblk[%d] (row %d, slot %d) = %d is outside [-1, %d)", 2 * i + k, i, k,
+                 b, p->nblk);
+        return SLV_ERR_INVALID;
+      }
+    }
+    if (p->fblk[2 * i] >= 0 && p->fblk[2 * i] == p->fblk[2 * i + 1]) {
+      slv_msgf(msg, len, "row %d: both factored slots are block %d", i, p->fblk[2 * i]);
+      return SLV_ERR_INVALID;
+    }
+    if (!slv_all_finite(12, p->fJ + 12 * (size_t)i) || !slv_all_finite(12, p->fK + 12 * (size_t)i) ||
+        (p->fd && !isfinite(p->fd[i]))) {
+      slv_msgf(msg, len, "row %d: a non-finite factored entry (fJ, fK or fd)", i);
+      return SLV_ERR_INVALID;
+    }
+  }
+  return SLV_CONVERGED;
 }
 
 static slv_status validate_matrix(const slv_problem *p, char *msg, size_t len) {
@@ -50,8 +88,9 @@ static slv_status validate_matrix(const slv_problem *p, char *msg, size_t len) {
     }
     return SLV_CONVERGED;
   }
+  if (p->storage == SLV_FACTORED) return validate_factored(p, msg, len);
   if (p->storage != SLV_CSR) {
-    slv_msgf(msg, len, "storage=%d is neither dense (0) nor CSR (1)", (int)p->storage);
+    slv_msgf(msg, len, "storage=%d is not dense (0), CSR (1) or factored (2)", (int)p->storage);
     return SLV_ERR_INVALID;
   }
   if (!p->Ap || (n > 0 && (!p->Aj || !p->Ax))) {
@@ -198,6 +237,11 @@ slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t len) {
 void slv_problem_w(const slv_problem *p, const double *x, double *w) {
   int n = p->n;
   if (n == 0) return;
+  if (p->storage == SLV_FACTORED) {
+    slv_factored_ktx(p, x, p->fwork);
+    for (int i = 0; i < n; i++) w[i] = p->b[i] + slv_factored_row(p, i, p->fwork, x[i]);
+    return;
+  }
   memcpy(w, p->b, (size_t)n * sizeof *w);
   if (p->storage == SLV_DENSE) {
     cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, p->A, p->lda, x, 1, 1.0, w, 1);
@@ -233,6 +277,15 @@ double slv_power_lambda(int n, const double *invd, int iters,
 
 double slv_diag(const slv_problem *p, int i) {
   if (p->storage == SLV_DENSE) return p->A[i + (size_t)i * p->lda];
+  if (p->storage == SLV_FACTORED) {
+    /* the two slots are different blocks (validated): J_i,k . K_i,k */
+    const double *J = p->fJ + 12 * (size_t)i, *K = p->fK + 12 * (size_t)i;
+    double d = p->fd ? p->fd[i] : 0.0;
+    for (int k = 0; k < 2; k++)
+      if (p->fblk[2 * i + k] >= 0)
+        for (int c = 0; c < 6; c++) d += J[6 * k + c] * K[6 * k + c];
+    return d;
+  }
   double d = 0;
   for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++)
     if (p->Aj[k] == i) d += p->Ax[k];
@@ -241,6 +294,7 @@ double slv_diag(const slv_problem *p, int i) {
 
 double slv_row_dot(const slv_problem *p, int i, const double *x) {
   double s = 0;
+  if (p->storage == SLV_FACTORED) return slv_factored_row(p, i, p->fwork, x[i]);
   if (p->storage == SLV_DENSE) {
     const double *a = p->A + i;
     for (int j = 0; j < p->n; j++) s += a[(size_t)j * p->lda] * x[j];
@@ -253,6 +307,7 @@ double slv_row_dot(const slv_problem *p, int i, const double *x) {
 int slv_is_symmetric(const slv_problem *p, double rtol, int *ii, int *jj) {
   int n = p->n;
   *ii = *jj = -1;
+  if (p->storage == SLV_FACTORED) return 0; /* not checked (slv.h): never claimed */
   if (p->storage == SLV_DENSE) {
     /* one pass in 32 x 32 tiles (tile (ti,tj) against tile (tj,ti) stays in
      * cache): the largest |A_ij - A_ji| and max |A_ij| together; the

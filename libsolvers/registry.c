@@ -59,14 +59,15 @@ const slv_solver *slv_solver_find(const char *name) {
 
 void slv_solver_caps_str(const slv_solver *s, char *buf, size_t len) {
   unsigned c = s->caps;
-  slv_msgf(buf, len, "%s%s%s%s%s%s%s",
+  slv_msgf(buf, len, "%s%s%s%s%s%s%s%s",
            (c & SLV_CAP_ONLY_FREE) ? "equality-rows-only" : "lcp",
            (c & SLV_CAP_BOX) ? " box" : "",
            ((c & SLV_CAP_FREE) && !(c & SLV_CAP_ONLY_FREE)) ? " free" : "",
            (c & SLV_CAP_FINDEX) ? " findex" : "",
            (c & SLV_CAP_CONE) ? " cone" : "",
            " dense",
-           (c & SLV_CAP_SPARSE) ? " csr" : "");
+           (c & SLV_CAP_SPARSE) ? " csr" : "",
+           (c & SLV_CAP_FACTORED) ? " factored" : "");
 }
 
 slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *msg, size_t len) {
@@ -74,6 +75,11 @@ slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *m
   slv_msgf(msg, len, "%s", "");
   if (s->max_n > 0 && p->n > s->max_n) {
     slv_msgf(msg, len, "%s takes n <= %d (n=%d)", s->name, s->max_n, p->n);
+    return SLV_ERR_UNSUPPORTED;
+  }
+  if (p->storage == SLV_FACTORED && !(c & SLV_CAP_FACTORED)) {
+    slv_msgf(msg, len, "%s needs an explicit A (dense%s); the problem is factored (matrix-free)",
+             s->name, (c & SLV_CAP_SPARSE) ? " or CSR" : "");
     return SLV_ERR_UNSUPPORTED;
   }
   if (p->storage == SLV_CSR && !(c & SLV_CAP_SPARSE)) {

@@ -45,6 +45,7 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
   }
   double res = 0, compl = 0, infeas = 0, merit2 = 0, ss = 0;
   int k = 0;
+  if (!w && p->storage == SLV_FACTORED) slv_factored_ktx(p, x, p->fwork); /* for slv_row_dot */
   for (int i = 0; i < n; i++) {
     double wi = w ? w[i] : slv_row_dot(p, i, x) + p->b[i];
     if (p->ncones > 0 && in_cone_rows(p, i, &k)) {

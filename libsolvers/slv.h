@@ -62,8 +62,9 @@ const char *slv_status_str(slv_status s);
 
 /* ---- the problem (borrowed: the library never writes through it) ------- */
 typedef enum slv_storage {
-  SLV_DENSE = 0, /* A[i + j*lda], column-major (LAPACK), lda >= n */
-  SLV_CSR = 1    /* Ap[n+1] row pointers, Aj[nnz] column indices, Ax[nnz] */
+  SLV_DENSE = 0,   /* A[i + j*lda], column-major (LAPACK), lda >= n */
+  SLV_CSR = 1,     /* Ap[n+1] row pointers, Aj[nnz] column indices, Ax[nnz] */
+  SLV_FACTORED = 2 /* matrix-free: A = J K^T + diag(fd), below; never formed */
 } slv_storage;
 
 /* What a Coulomb cone row triple (normal n, tangents t1, t2) means, with
@@ -90,6 +91,26 @@ typedef struct slv_problem {
   const int *Ap;          /* CSR: row pointers, size n+1, Ap[0] = 0 */
   const int *Aj;          /* CSR: column indices, size Ap[n], each in [0, n) */
   const double *Ax;       /* CSR: values, size Ap[n] */
+  /* Factored (matrix-free) storage, the form of a contact problem
+   * A = J M^-1 J^T + diag(cfm) kept as its factors J and K = J M^-1
+   * (ODE quickstep, Box2D): J and K are n x 6 nblk, and each row i is
+   * nonzero on at most two blocks of 6 columns, fblk[2i] and fblk[2i+1]
+   * (a block index in [0, nblk), or -1 for an unused slot), with the values
+   * fJ[12i + 6k + c] and fK[12i + 6k + c] for slot k, column c.
+   *     A(i,j) = sum over slots k, l with fblk[2i+k] = fblk[2j+l] >= 0 of
+   *              fJ_i,k . fK_j,l,   plus fd[i] when i = j.
+   * Solvers see it only through products; fwork is the caller's scratch
+   * of 6 nblk doubles that the library overwrites (with K^T x) in
+   * slv_problem_w, slv_residual (w NULL) and slv_solve: the one exception
+   * to "never writes through the problem"; so two threads must not use
+   * one factored problem at once.  Solvers take it only with
+   * SLV_CAP_FACTORED; symmetry is not checked (A is symmetric when
+   * K = J W with W symmetric, as for M^-1). */
+  int nblk;               /* factored: number of column blocks (bodies) */
+  const int *fblk;        /* factored: size 2n */
+  const double *fJ, *fK;  /* factored: size 12n each */
+  const double *fd;       /* factored: size n (diagonal term, e.g. CFM), or NULL = 0 */
+  double *fwork;          /* factored: scratch, size 6 nblk */
   const double *b;        /* size n */
   const double *lo, *hi;  /* size n, +-INFINITY allowed; NULL = 0 / +INFINITY */
   const int *findex;      /* size n or NULL; -1 = none, else the normal row */
@@ -114,6 +135,13 @@ slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t msglen);
 
 /* w = A x + b  (x, w: size n; w must not alias x). */
 void slv_problem_w(const slv_problem *p, const double *x, double *w);
+
+/* The explicit A of a factored problem in CSR (columns sorted in each row,
+ * every diagonal entry stored), for the tools and solvers that need one:
+ * *Ap (n+1), *Aj, *Ax newly allocated (free() each).  SLV_ERR_INVALID if p
+ * does not validate or is not factored, SLV_ERR_NOMEM; msg says which. */
+slv_status slv_factored_csr_new(const slv_problem *p, int **Ap, int **Aj, double **Ax,
+                               char *msg, size_t msglen);
 
 /* ---- accuracy measures (DESIGN.md): the same code for every solver ------ */
 typedef struct slv_residuals {
@@ -190,7 +218,8 @@ enum {
   SLV_CAP_SPARSE = 1u << 4,    /* CSR storage */
   SLV_CAP_ONLY_FREE = 1u << 5, /* refuses any bounded row (direct solvers) */
   SLV_CAP_NEEDS_POS_DIAG = 1u << 6, /* A(i,i) > 0 required */
-  SLV_CAP_NEEDS_SYMMETRIC = 1u << 7 /* A = A^T required (to 1e-12 * max|A_ij|) */
+  SLV_CAP_NEEDS_SYMMETRIC = 1u << 7, /* A = A^T required (to 1e-12 * max|A_ij|) */
+  SLV_CAP_FACTORED = 1u << 8 /* factored (matrix-free) storage A = J K^T + diag(fd) */
 };
 
 typedef struct slv_solver slv_solver;

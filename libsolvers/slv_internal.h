@@ -65,8 +65,26 @@ static inline double slv_mid_res(double x, double w, double lo, double hi) {
 /* Diagonal entry A(i,i) (dense or CSR; 0 if absent). */
 double slv_diag(const slv_problem *p, int i);
 
-/* Row i of A times x (dense: strided access; CSR: one row). */
+/* Row i of A times x (dense: strided access; CSR: one row; factored: needs
+ * p->fwork = K^T x, as slv_factored_ktx leaves it). */
 double slv_row_dot(const slv_problem *p, int i, const double *x);
+
+/* Factored storage (slv.h): t = K^T x (size 6 nblk). */
+void slv_factored_ktx(const slv_problem *p, const double *x, double *t);
+
+/* Factored storage: (A x)_i = J_i . t + fd_i x_i, given t = K^T x. */
+static inline double slv_factored_row(const slv_problem *p, int i, const double *t, double xi) {
+  const double *J = p->fJ + 12 * (size_t)i;
+  double s = p->fd ? p->fd[i] * xi : 0.0;
+  for (int k = 0; k < 2; k++) {
+    int b = p->fblk[2 * i + k];
+    if (b < 0) continue;
+    const double *tb = t + 6 * (size_t)b, *Jk = J + 6 * k;
+    s += Jk[0] * tb[0] + Jk[1] * tb[1] + Jk[2] * tb[2] + Jk[3] * tb[3] + Jk[4] * tb[4] +
+         Jk[5] * tb[5];
+  }
+  return s;
+}
 
 /* The history helper: appends v if there is room. */
 static inline void slv_history_push(slv_result *res, double *buf, int cap, double v) {

@@ -1,0 +1,161 @@
+/* factored.c -- the factored (matrix-free) storage of slv.h:
+ *
+ *     A = J K^T + diag(d),   J, K: n x 6 nblk, row i nonzero on the two
+ *                            6-column blocks fblk[2i], fblk[2i+1] (or -1)
+ *
+ * the form of a contact problem A = J M^-1 J^T + diag(cfm) with K = J M^-1
+ * (ODE quickstep, Box2D: the solver works on body velocities, never on A).
+ * Here: the product t = K^T x that every row access needs, and the
+ * expansion into CSR for the tools that need an explicit A (export, the
+ * solvers without SLV_CAP_FACTORED).
+ *
+ * Expansion: A(i,j) = sum over slots k of row i and l of row j on the same
+ * block beta of J_i,k . K_j,l.  With the list of (row, slot) entries of each
+ * block (a counting sort over fblk), row i's columns are the rows on the
+ * blocks of its two slots: O(sum_beta deg(beta)^2) work, never O(n^2).
+ * Columns are sorted within each row, the diagonal is always stored.
+ */
+#include "slv_internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+void slv_factored_ktx(const slv_problem *p, const double *x, double *t) {
+  memset(t, 0, sizeof(double) * 6 * (size_t)p->nblk);
+  for (int i = 0; i < p->n; i++) {
+    double xi = x[i];
+    if (xi == 0.0) continue;
+    for (int k = 0; k < 2; k++) {
+      int b = p->fblk[2 * i + k];
+      if (b < 0) continue;
+      const double *K = p->fK + 12 * (size_t)i + 6 * k;
+      double *tb = t + 6 * (size_t)b;
+      for (int c = 0; c < 6; c++) tb[c] += K[c] * xi;
+    }
+  }
+}
+
+/* Sort one row's columns (and values) by insertion: rows hold the contacts
+ * of two bodies, tens of entries. */
+static void sort_row(int *col, double *val, int m) {
+  for (int a = 1; a < m; a++) {
+    int c = col[a];
+    double v = val[a];
+    int b = a - 1;
+    for (; b >= 0 && col[b] > c; b--) {
+      col[b + 1] = col[b];
+      val[b + 1] = val[b];
+    }
+    col[b + 1] = c;
+    val[b + 1] = v;
+  }
+}
+
+/* Columns of row i into cols (if non-NULL; vals too) and their number;
+ * mark: size n, != i on entry for every column (uses row stamps). */
+static int row_entries(const slv_problem *p, const int *bptr, const int *blist, int i, int *mark,
+                       int *pos, int *cols, double *vals) {
+  int m = 0;
+  /* the diagonal first, so that it is stored even when J_i = 0 */
+  mark[i] = i;
+  pos[i] = m;
+  if (cols) {
+    cols[m] = i;
+    vals[m] = p->fd ? p->fd[i] : 0.0;
+  }
+  m++;
+  for (int k = 0; k < 2; k++) {
+    int b = p->fblk[2 * i + k];
+    if (b < 0) continue;
+    const double *Jik = p->fJ + 12 * (size_t)i + 6 * k;
+    for (int q = bptr[b]; q < bptr[b + 1]; q++) {
+      int j = blist[q] / 2, l = blist[q] % 2;
+      if (mark[j] != i) {
+        mark[j] = i;
+        pos[j] = m;
+        if (cols) {
+          cols[m] = j;
+          vals[m] = 0.0;
+        }
+        m++;
+      }
+      if (cols) {
+        const double *Kjl = p->fK + 12 * (size_t)j + 6 * l;
+        vals[pos[j]] += Jik[0] * Kjl[0] + Jik[1] * Kjl[1] + Jik[2] * Kjl[2] + Jik[3] * Kjl[3] +
+                        Jik[4] * Kjl[4] + Jik[5] * Kjl[5];
+      }
+    }
+  }
+  return m;
+}
+
+slv_status slv_factored_csr_new(const slv_problem *p, int **Ap_out, int **Aj_out,
+                               double **Ax_out, char *msg, size_t len) {
+  *Ap_out = *Aj_out = NULL;
+  *Ax_out = NULL;
+  slv_status st = slv_problem_validate(p, msg, len);
+  if (st) return st;
+  if (p->storage != SLV_FACTORED) {
+    slv_msgf(msg, len, "slv_factored_csr_new: storage=%d is not factored", (int)p->storage);
+    return SLV_ERR_INVALID;
+  }
+  int n = p->n, nb = p->nblk;
+  size_t un = (size_t)(n > 0 ? n : 1);
+  int *bptr = calloc((size_t)nb + 2, sizeof *bptr);
+  int *blist = malloc(2 * un * sizeof *blist);
+  int *mark = malloc(un * sizeof *mark), *pos = malloc(un * sizeof *pos);
+  int *Ap = malloc((un + 1) * sizeof *Ap), *Aj = NULL;
+  double *Ax = NULL;
+  if (!bptr || !blist || !mark || !pos || !Ap) goto nomem;
+
+  /* (row, slot) entries of each block, in row order: bptr[b] .. bptr[b+1] */
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 2; k++)
+      if (p->fblk[2 * i + k] >= 0) bptr[p->fblk[2 * i + k] + 2]++;
+  for (int b = 0; b < nb; b++) bptr[b + 2] += bptr[b + 1];
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 2; k++)
+      if (p->fblk[2 * i + k] >= 0) blist[bptr[p->fblk[2 * i + k] + 1]++] = 2 * i + k;
+
+  /* pass 1: the row lengths; pass 2: the entries */
+  for (int i = 0; i < n; i++) mark[i] = -1;
+  long nnz = 0;
+  Ap[0] = 0;
+  for (int i = 0; i < n; i++) {
+    nnz += row_entries(p, bptr, blist, i, mark, pos, NULL, NULL);
+    if (nnz > INT_MAX) {
+      slv_msgf(msg, len, "slv_factored_csr_new: more than %d entries", INT_MAX);
+      st = SLV_ERR_INVALID;
+      goto out;
+    }
+    Ap[i + 1] = (int)nnz;
+  }
+  Aj = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *Aj);
+  Ax = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *Ax);
+  if (!Aj || !Ax) goto nomem;
+  for (int i = 0; i < n; i++) mark[i] = -1;
+  for (int i = 0; i < n; i++) {
+    int m = row_entries(p, bptr, blist, i, mark, pos, Aj + Ap[i], Ax + Ap[i]);
+    sort_row(Aj + Ap[i], Ax + Ap[i], m);
+  }
+  *Ap_out = Ap;
+  *Aj_out = Aj;
+  *Ax_out = Ax;
+  Ap = Aj = NULL;
+  Ax = NULL;
+  st = SLV_CONVERGED;
+  goto out;
+nomem:
+  slv_msgf(msg, len, "slv_factored_csr_new: out of memory (n=%d)", n);
+  st = SLV_ERR_NOMEM;
+out:
+  free(bptr);
+  free(blist);
+  free(mark);
+  free(pos);
+  free(Ap);
+  free(Aj);
+  free(Ax);
+  return st;
+}
