@@ -97,6 +97,12 @@ static slv_instance *instance_of(const slv_problem *p, const char *name)
       for (int j = 0; j < n; j++)
         memcpy(inst->A + (size_t)j * (size_t)n, p->A + (size_t)j * (size_t)p->lda,
                (size_t)n * sizeof *inst->A);
+  } else if (p->storage == SLV_FACTORED) {
+    /* the matrix-free form of large scenes: files need the explicit A */
+    char msg[160];
+    inst->storage = SLV_CSR;
+    ok = slv_factored_csr_new(p, &inst->Ap, &inst->Aj, &inst->Ax, msg, sizeof msg) ==
+         SLV_CONVERGED;
   } else {
     size_t nnz = (size_t)p->Ap[n];
     inst->Ap = malloc((m + 1) * sizeof *inst->Ap);

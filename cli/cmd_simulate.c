@@ -100,7 +100,7 @@ static const char *const friction_names[] = {"none", "box", "pyramid", "cone", N
 static const char *const integrator_names[] = {"symplectic", "explicit", "verlet", NULL};
 static const char *const gyro_names[] = {"none", "explicit", "implicit", NULL};
 static const char *const orient_names[] = {"exp", "linear", NULL};
-static const char *const storage_names[] = {"auto", "dense", "csr", NULL};
+static const char *const storage_names[] = {"auto", "dense", "csr", "factored", NULL};
 static const char *const cone_law_names[] = {"coulomb", "associated", NULL};
 static const char *const onoff_names[] = {"off", "on", NULL};
 
@@ -227,7 +227,9 @@ void cli_world_usage(FILE *f)
           "  --omega W           pgs relaxation (default 1)\n"
           "  --warm-start on|off start each solve from the last step's impulses (default on)\n"
           "  --margin M          collision margin in m: speculative contacts (default 0)\n"
-          "  --storage S         auto (dense up to 256 rows, CSR above), dense, csr\n"
+          "  --storage S         auto (dense up to 256 rows; above, factored if the solver\n"
+          "                      takes it and friction is not pyramid, else CSR), dense,\n"
+          "                      csr, factored (matrix-free J, M^-1 J^T: pgs)\n"
           "  --cone-law L        coulomb (default, De Saxce) or associated\n"
           "\n"
           "scenes:\n");

@@ -21,6 +21,12 @@
  *     A_ij = sum over k, l with body_i[k] = body_j[l] = beta dynamic of
  *            J_i,k . G_j,l                                            (1)
  *
+ * Factored storage (slv.h, SLV_FACTORED): A is not formed; the problem
+ * points at the per-row J and G (as its J and K = J M^-1), the body of each
+ * side (-1 for static) and the CFM diagonal, which is all a matrix-free
+ * solver (pgs) needs.  The friction pyramid's auxiliary rows have no such
+ * form and are refused.
+ *
  * Dense storage: for each dynamic body beta, every pair (i, j) of rows in
  * its row list adds (1): O(sum_beta deg(beta)^2), then diag(cfm).  CSR
  * storage: row i's columns are the union of the row lists of its (at most
@@ -67,6 +73,8 @@ struct dyn_system {
   double *J;                 /* 12 per row */
   double *G;                 /* 12 per row: M^-1 J^T per side */
   double *Minv;              /* 10 per body: m^-1, world I^-1 (row-major) */
+  double *cfm;               /* max_rows: the diagonal term of factored storage */
+  double *fwork;             /* 6 per body: factored storage's scratch (slv.h) */
   int *bptr;                 /* nb + 1: row list of each body */
   int *blist;                /* 2 max_rows entries: 2 row + side */
   int *aux_of;               /* max_rows: the aux row coupled to a beta row, or -1 */
@@ -102,6 +110,8 @@ void dyn_system_free(dyn_system *s) {
   free(s->J);
   free(s->G);
   free(s->Minv);
+  free(s->cfm);
+  free(s->fwork);
   free(s->bptr);
   free(s->blist);
   free(s->aux_of);
@@ -120,9 +130,10 @@ dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
     dyn_msgf(msg, msgcap, "dyn_system_new: max_rows=%d, nb=%d must be >= 0", max_rows, nb);
     return DYN_ERR_INPUT;
   }
-  if (storages == 0 || (storages & ~(unsigned)(DYN_SYS_DENSE | DYN_SYS_CSR))) {
-    dyn_msgf(msg, msgcap, "dyn_system_new: storages=%u must be DYN_SYS_DENSE and/or DYN_SYS_CSR",
-                storages);
+  if (storages == 0 || (storages & ~(unsigned)(DYN_SYS_DENSE | DYN_SYS_CSR | DYN_SYS_FACTORED))) {
+    dyn_msgf(msg, msgcap,
+             "dyn_system_new: storages=%u must combine DYN_SYS_DENSE, DYN_SYS_CSR, DYN_SYS_FACTORED",
+             storages);
     return DYN_ERR_INPUT;
   }
   size_t n = (size_t)max_rows;
@@ -169,6 +180,8 @@ dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
   s->J = sys_alloc(12 * n, sizeof(double), &fail);
   s->G = sys_alloc(12 * n, sizeof(double), &fail);
   s->Minv = sys_alloc(10 * (size_t)nb, sizeof(double), &fail);
+  s->cfm = sys_alloc(n, sizeof(double), &fail);
+  s->fwork = sys_alloc(6 * (size_t)nb, sizeof(double), &fail);
   s->bptr = sys_alloc((size_t)nb + 1, sizeof(int), &fail);
   s->blist = sys_alloc(2 * n, sizeof(int), &fail);
   s->aux_of = sys_alloc(n, sizeof(int), &fail);
@@ -481,10 +494,15 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
     FAIL(s, "dyn_assemble: dense storage not reserved (DYN_SYS_DENSE)");
   if (storage == SLV_CSR && !(s->storages & DYN_SYS_CSR))
     FAIL(s, "dyn_assemble: CSR storage not reserved (DYN_SYS_CSR)");
-  if (storage != SLV_DENSE && storage != SLV_CSR)
+  if (storage != SLV_DENSE && storage != SLV_CSR && storage != SLV_FACTORED)
     FAIL(s, "dyn_assemble: storage=%d unknown", (int)storage);
   if ((e = check_rows(s, rows, nrows, nb)) != DYN_OK)
     return e;
+  if (storage == SLV_FACTORED)
+    for (int i = 0; i < nrows; i++)
+      if (rows[i].kind == DYN_ROW_AUX)
+        FAIL(s, "row %d: the friction pyramid's auxiliary row has no J M^-1 J^T form; factored "
+                "storage cannot hold it (use dense or CSR)", i);
   if ((e = build_lists(s, bodies, rows, nrows, nb)) != DYN_OK)
     return e;
 
@@ -583,6 +601,10 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
         }
       }
     }
+  } else if (storage == SLV_FACTORED) {
+    /* nothing to form: the problem is (J, G = M^-1 J^T per row side, cfm) */
+    for (int i = 0; i < nrows; i++)
+      s->cfm[i] = rows[i].cfm;
   } else {
     memset(s->mark, 0, sizeof(int) * (size_t)nrows);
     long nnz = 0;
@@ -610,6 +632,13 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
   if (storage == SLV_DENSE) {
     p.A = s->A;
     p.lda = nrows > 1 ? nrows : 1;
+  } else if (storage == SLV_FACTORED) {
+    p.nblk = nb;
+    p.fblk = s->rbody;
+    p.fJ = s->J;
+    p.fK = s->G;
+    p.fd = s->cfm;
+    p.fwork = s->fwork;
   } else {
     p.Ap = s->Ap;
     p.Aj = s->Aj;

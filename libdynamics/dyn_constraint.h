@@ -130,13 +130,15 @@ typedef struct dyn_system dyn_system;
 
 enum {
   DYN_SYS_DENSE = 1u << 0, /* reserve a dense max_rows x max_rows A */
-  DYN_SYS_CSR = 1u << 1    /* reserve a CSR A of max_nnz entries */
+  DYN_SYS_CSR = 1u << 1,   /* reserve a CSR A of max_nnz entries */
+  DYN_SYS_FACTORED = 1u << 2 /* no A at all: factored (matrix-free) problems only */
 };
 
 /* Allocates every buffer assembly and dyn_apply_impulse need for up to
- * max_rows rows (>= 0) over nb bodies (>= 0).  storages: DYN_SYS_DENSE
- * and/or DYN_SYS_CSR.  max_nnz: CSR capacity (entries of A); <= 0 means
- * max_rows * min(max_rows, 64).  *out = NULL and DYN_ERR_INPUT /
+ * max_rows rows (>= 0) over nb bodies (>= 0).  storages: any of
+ * DYN_SYS_DENSE, DYN_SYS_CSR, DYN_SYS_FACTORED (the last reserves nothing
+ * more: factored problems use the per-row buffers every system has).
+ * max_nnz: CSR capacity (entries of A); <= 0 means max_rows * min(max_rows, 64).  *out = NULL and DYN_ERR_INPUT /
  * DYN_ERR_NOMEM (message in msg, size msgcap, if msg != NULL) on failure. */
 dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
                        dyn_system **out, char *msg, size_t msgcap);
@@ -165,8 +167,11 @@ long dyn_system_csr_nnz(dyn_system *sys, const dyn_rows *rows, int nrows);
  *           f_ext, t_ext, inv_mass, inv_I_b, is_static;
  *   rows    in, size nrows (<= max_rows), as written by the fill functions;
  *   h       in: time step (s), > 0;  g in: gravity (m/s^2);
- *   storage in: SLV_DENSE (column-major, lda = nrows) or SLV_CSR (built per
- *           body pair, never through a dense A; columns sorted in each row);
+ *   storage in: SLV_DENSE (column-major, lda = nrows), SLV_CSR (built per
+ *           body pair, never through a dense A; columns sorted in each row)
+ *           or SLV_FACTORED (matrix-free: J, K = J M^-1 and the CFM
+ *           diagonal, nothing formed; no friction-pyramid rows; needs no
+ *           storage flag);
  *   out     out: a view into the system's buffers, valid until the next
  *           dyn_assemble / reserve / free.  cone_law is SLV_CONE_COULOMB; the
  *           caller may change it.  findex is global; mu is set on findex rows.

@@ -41,9 +41,13 @@ extern "C" {
 
 typedef enum dyn_storage {
   DYN_STORAGE_AUTO = 0, /* dense up to dense_max_rows rows (or whenever the solver
-                           takes dense storage only), CSR above */
+                           takes dense storage only); above, factored (matrix-free) when
+                           the solver takes it and there are no friction-pyramid rows,
+                           else CSR */
   DYN_STORAGE_DENSE,    /* always dense (column-major n x n) */
-  DYN_STORAGE_CSR       /* always CSR (the solver must accept SLV_CAP_SPARSE) */
+  DYN_STORAGE_CSR,      /* always CSR (the solver must accept SLV_CAP_SPARSE) */
+  DYN_STORAGE_FACTORED  /* always matrix-free J, M^-1 J^T (slv.h SLV_FACTORED; the solver
+                           must accept SLV_CAP_FACTORED; no friction pyramid) */
 } dyn_storage;
 
 #define DYN_WORLD_SOLVER_NAME_MAX 32
@@ -101,7 +105,8 @@ typedef struct dyn_world_metrics {
   double collide_time_s;  /* wall time of the broad and narrow phases */
   double step_time_s;     /* wall time of the whole dyn_world_step */
   slv_status status;      /* of the solve; SLV_CONVERGED when rows = 0 */
-  int dense;              /* 1 if the step's A was dense, 0 if CSR (or no rows) */
+  int dense;              /* 1 if the step's A was dense, 0 if not (or no rows) */
+  slv_storage storage;    /* the step's problem storage (SLV_DENSE when no rows) */
 } dyn_world_metrics;
 
 /* ---- the world ------------------------------------------------------------- */

@@ -31,9 +31,12 @@
  * z = 0 for g along -z), E = T + V.
  *
  * Storage: DYN_STORAGE_AUTO gives a dense A up to settings.dense_max_rows
- * rows and CSR above (a dense A never exists for a large scene: its own
- * dyn_system holds only the CSR buffers), or dense at any size when the
- * solver takes no CSR (then at most DYN_WORLD_DENSE_LIMIT rows).  The CSR
+ * rows; above, the matrix-free factored form (J and M^-1 J^T per row, slv.h
+ * SLV_FACTORED: nothing O(nnz(A)) is formed, a pgs sweep costs 24 flops a
+ * row) when the solver takes it and the friction model is not the pyramid,
+ * else CSR (a dense A never exists for a large scene: each storage has its
+ * own dyn_system), or dense at any size when the solver takes no CSR (then
+ * at most DYN_WORLD_DENSE_LIMIT rows).  The CSR
  * capacity is an upper bound on nnz(A) counted in O(rows) from the row
  * count deg(beta) of each body: row i has at most deg(b0) + deg(b1) + 2
  * (+ the pyramid's eta + 1) entries.  Nothing per step is O(bodies^2) or
@@ -113,8 +116,8 @@ struct dyn_world {
   double *x, *wv;
   size_t cap_x, cap_wv;
 
-  dyn_system *sys_dense, *sys_csr, *sys_last;
-  int dense_rows, dense_nb, csr_rows, csr_nb;
+  dyn_system *sys_dense, *sys_csr, *sys_fact, *sys_last;
+  int dense_rows, dense_nb, csr_rows, csr_nb, fact_rows, fact_nb;
   long csr_nnz;
   slv_problem prob;
   int have_prob;
@@ -258,7 +261,7 @@ dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size
     dyn_msgf(msg, cap, "warm_factor=%g must be in [0, 1]", s->warm_factor);
     return DYN_ERR_INPUT;
   }
-  if (s->storage < DYN_STORAGE_AUTO || s->storage > DYN_STORAGE_CSR) {
+  if (s->storage < DYN_STORAGE_AUTO || s->storage > DYN_STORAGE_FACTORED) {
     dyn_msgf(msg, cap, "storage=%d is not a dyn_storage", (int)s->storage);
     return DYN_ERR_INPUT;
   }
@@ -289,6 +292,7 @@ void dyn_world_free(dyn_world *w) {
   free(w->wv);
   dyn_system_free(w->sys_dense);
   dyn_system_free(w->sys_csr);
+  dyn_system_free(w->sys_fact);
   slv_workspace_free(w->ws);
   free(w->pcon);
   free(w->px);
@@ -643,11 +647,29 @@ static long csr_bound(dyn_world *w) {
   return nnz;
 }
 
-static dyn_err system_reserve(dyn_world *w, int dense, dyn_system **out) {
+static dyn_err system_reserve(dyn_world *w, slv_storage storage, dyn_system **out) {
   int n = w->nrows, nb = (int)w->cap_b;
   char m[200];
   m[0] = '\0';
-  if (dense) {
+  if (storage == SLV_FACTORED) {
+    if (!w->sys_fact || n > w->fact_rows || nb > w->fact_nb) {
+      int r = n > w->fact_rows ? n + n / 2 : w->fact_rows;
+      dyn_err e;
+      if (!w->sys_fact)
+        e = dyn_system_new(r, nb, DYN_SYS_FACTORED, 0, &w->sys_fact, m, sizeof m);
+      else
+        e = dyn_system_reserve(w->sys_fact, r, nb, DYN_SYS_FACTORED, 0);
+      if (e != DYN_OK)
+        return wfail(w, e, "cannot reserve a factored system of %d rows: %s", r,
+                     w->sys_fact ? dyn_system_message(w->sys_fact) : m);
+      w->grows++;
+      w->fact_rows = r;
+      w->fact_nb = nb;
+    }
+    *out = w->sys_fact;
+    return DYN_OK;
+  }
+  if (storage == SLV_DENSE) {
     if (n > DYN_WORLD_DENSE_LIMIT)
       return wfail(w, DYN_ERR_INPUT,
                    "a dense A of %d rows is too large (limit %d): use a solver that takes CSR",
@@ -695,6 +717,42 @@ static dyn_err system_reserve(dyn_world *w, int dense, dyn_system **out) {
   }
   *out = w->sys_csr;
   return DYN_OK;
+}
+
+/* The storage of this step's problem (settings.storage, dyn_world.h). */
+static dyn_err pick_storage(dyn_world *w, slv_storage *out) {
+  const dyn_world_settings *S = &w->set;
+  unsigned caps = w->solver->caps;
+  int sparse_ok = (caps & SLV_CAP_SPARSE) != 0, fact_ok = (caps & SLV_CAP_FACTORED) != 0;
+  int pyramid = S->contact.friction == DYN_FRICTION_PYRAMID;
+  switch (S->storage) {
+  case DYN_STORAGE_DENSE:
+    *out = SLV_DENSE;
+    return DYN_OK;
+  case DYN_STORAGE_CSR:
+    if (!sparse_ok)
+      return wfail(w, DYN_ERR_INPUT, "solver %s takes dense storage only (storage csr asked)",
+                   w->solver->name);
+    *out = SLV_CSR;
+    return DYN_OK;
+  case DYN_STORAGE_FACTORED:
+    if (!fact_ok)
+      return wfail(w, DYN_ERR_INPUT,
+                   "solver %s needs an explicit A (storage factored asked; pgs takes it)",
+                   w->solver->name);
+    if (pyramid)
+      return wfail(w, DYN_ERR_INPUT,
+                   "the friction pyramid has no factored form (storage factored asked)");
+    *out = SLV_FACTORED;
+    return DYN_OK;
+  case DYN_STORAGE_AUTO:
+  default:
+    if (!sparse_ok || w->nrows <= S->dense_max_rows)
+      *out = SLV_DENSE;
+    else
+      *out = fact_ok && !pyramid ? SLV_FACTORED : SLV_CSR;
+    return DYN_OK;
+  }
 }
 
 static dyn_err solver_reserve(dyn_world *w) {
@@ -830,29 +888,18 @@ dyn_err dyn_world_step(dyn_world *w, dyn_world_metrics *m) {
   memset(&res, 0, sizeof res);
   res.status = SLV_CONVERGED;
   double solve_time = 0.0;
-  int dense = 0;
+  slv_storage storage = SLV_DENSE;
   if (nrows == 0) {
     /* 5. without rows: u+ = u + h M^-1 f */
     for (int i = 0; i < nb; i++)
       dyn_body_update_velocity(&w->bodies[i], h, g, DYN_GYRO_NONE);
   } else {
-    int sparse_ok = (w->solver->caps & SLV_CAP_SPARSE) != 0;
-    if (S->storage == DYN_STORAGE_DENSE || !sparse_ok)
-      dense = 1;
-    else if (S->storage == DYN_STORAGE_CSR)
-      dense = 0;
-    else
-      dense = w->nrows <= S->dense_max_rows;
-    if (S->storage == DYN_STORAGE_CSR && !sparse_ok) {
-      wfail(w, DYN_ERR_INPUT, "solver %s takes dense storage only (storage csr asked)",
-            w->solver->name);
-      return step_fail(w, DYN_ERR_INPUT);
-    }
-    dyn_system *sys = NULL;
-    if ((e = system_reserve(w, dense, &sys)) != DYN_OK || (e = solver_reserve(w)) != DYN_OK)
+    if ((e = pick_storage(w, &storage)) != DYN_OK)
       return step_fail(w, e);
-    e = dyn_assemble(sys, w->bodies, nb, w->rows, w->nrows, h, g, dense ? SLV_DENSE : SLV_CSR,
-                     &w->prob);
+    dyn_system *sys = NULL;
+    if ((e = system_reserve(w, storage, &sys)) != DYN_OK || (e = solver_reserve(w)) != DYN_OK)
+      return step_fail(w, e);
+    e = dyn_assemble(sys, w->bodies, nb, w->rows, w->nrows, h, g, storage, &w->prob);
     if (e != DYN_OK) {
       wfail(w, e, "step %ld: assembly: %s", k, dyn_system_message(sys));
       return step_fail(w, e);
@@ -926,7 +973,8 @@ dyn_err dyn_world_step(dyn_world *w, dyn_world_metrics *m) {
     m->solve_time_s = solve_time;
     m->collide_time_s = collide_time;
     m->status = res.status;
-    m->dense = nrows ? dense : 0;
+    m->dense = nrows && storage == SLV_DENSE;
+    m->storage = storage;
     m->step_time_s = now_s() - t_start;
   }
   return DYN_OK;
