@@ -72,18 +72,19 @@ double slv_row_dot(const slv_problem *p, int i, const double *x);
 /* Factored storage (slv.h): t = K^T x (size 6 nblk). */
 void slv_factored_ktx(const slv_problem *p, const double *x, double *t);
 
-/* Factored storage: (A x)_i = J_i . t + fd_i x_i, given t = K^T x. */
+/* Factored storage: (A x)_i = J_i . t + fd_i x_i, given t = K^T x.  The
+ * sums are pairwise: in a sweep this dot product is on the dependency
+ * chain from one row to the next, and a tree of additions shortens it
+ * (-O2 does not reassociate a serial sum). */
+static inline double slv_dot6(const double *a, const double *b) {
+  return ((a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3])) + (a[4] * b[4] + a[5] * b[5]);
+}
 static inline double slv_factored_row(const slv_problem *p, int i, const double *t, double xi) {
   const double *J = p->fJ + 12 * (size_t)i;
-  double s = p->fd ? p->fd[i] * xi : 0.0;
-  for (int k = 0; k < 2; k++) {
-    int b = p->fblk[2 * i + k];
-    if (b < 0) continue;
-    const double *tb = t + 6 * (size_t)b, *Jk = J + 6 * k;
-    s += Jk[0] * tb[0] + Jk[1] * tb[1] + Jk[2] * tb[2] + Jk[3] * tb[3] + Jk[4] * tb[4] +
-         Jk[5] * tb[5];
-  }
-  return s;
+  int b0 = p->fblk[2 * i], b1 = p->fblk[2 * i + 1];
+  double s0 = b0 >= 0 ? slv_dot6(J, t + 6 * (size_t)b0) : 0.0;
+  double s1 = b1 >= 0 ? slv_dot6(J + 6, t + 6 * (size_t)b1) : 0.0;
+  return (p->fd ? p->fd[i] * xi : 0.0) + (s0 + s1);
 }
 
 /* The history helper: appends v if there is room. */
