@@ -1,0 +1,800 @@
+/*
+ * redmax.c -- reduced-coordinate dynamics of articulated trees of rigid
+ * bodies joined by hinges and ball joints, after RedMax (seed 004, sec. 4,
+ * eqs. 17-28 and Algorithms 1-2; Wang, Weidner, Baxter, Hwang, Kaufman,
+ * Sueda 2019, "RedMax: Efficient & flexible approach for articulated
+ * dynamics", ACM TOG 38(4)).  Public interface and state layout:
+ * dyn_redmax.h.
+ *
+ * Frames.  Body i's frame has its origin at the centre of mass, its axes the
+ * body axes (so its 6x6 spatial mass is the constant M_i = diag(I_b, m I3)).
+ * Joint i has a frame j fixed to the parent p (origin at the anchor, axes
+ * parallel to the world at the initial configuration) and a copy j' carried
+ * by the child.  With E = [R p; 0 1] (seed eq. 17) the fixed transforms
+ * taken at the initial configuration (r0, R0 the initial poses, a the
+ * anchor) are
+ *     E_j^p  = (R_p0^T, R_p0^T (a - r_p0))     (E_j^0 = (I, a) for a root)
+ *     E_i^j' = (R_i0,   r_i0 - a)
+ * and the joint transform between j and j' is a pure rotation Q(q):
+ *     hinge: Q = AngleAxis(theta, axis),   ball: Q = R(joint quaternion).
+ * Forward kinematics (seed eqs. 15-16), by a traversal parents first:
+ *     E_i^0 = E_p^0 E_j^p Q(q_i) E_i^j'.
+ *
+ * Twists (seed eq. 18), ordered (omega, v), body frame; v is the body-frame
+ * velocity of the origin, here the centre of mass.  The adjoint of
+ * E = (R, p) is
+ *     Ad(E) = [ R     0 ]          ad(V) = [ [w]  0  ]  for V = (w, v).
+ *             [ [p]R  R ],                 [ [v] [w] ]
+ * Joint twists phi_j = S u (seed eq. 20), constant S here:
+ *     hinge: S = (axis, 0) (6x1), u = dtheta/dt;
+ *     ball:  S = [I3; 0]   (6x3), u = relative angular velocity in j',
+ *            dQ/dt = 1/2 Q (0, u): u is a quasi-velocity (dyn_redmax.h
+ *            explains the departure from the seed's S(q) = [B(q); 0]).
+ * Jacobian phi = J u (seed eqs. 22-25) assembled by Algorithm 1/2:
+ *     J(i, j_i)  = Ad(E_j'^i) S                       (constant here)
+ *     J(i, j_a)  = Ad(E_p^i) J(p, j_a)                for every ancestor a
+ *     dJ(i, j_i) = Ad(E_j'^i) dS/dt = 0
+ *     dJ(i, j_a) = dAd(E_p^i) J(p, j_a) + Ad(E_p^i) dJ(p, j_a)
+ *   with E_p^i = (E_i^p)^-1.  E_i^p moves with body twist V = J(i, j_i) u_i
+ *   relative to p (dE/dt = E [V]^), so d(E^-1)/dt = -[V]^ E^-1 and
+ *     dAd(E_p^i)/dt = -ad(V) Ad(E_p^i).
+ *   Ad(E_p^i) is formed from the world poses: R = R_i^T R_p,
+ *   p = R_i^T (r_p - r_i).
+ *
+ * Dynamics.  Per body, in the body frame (seed eq. 26):
+ *     M_i dphi_i/dt = f_i,  f_i = ( R^T t - w x I_b w,  R^T (f + m g) - w x m v )
+ * and projecting with the virtual power principle J^T f_joint = 0 (seed
+ * eq. 28, which holds for quasi-velocities too):
+ *     Mr du/dt = f_r,  Mr = J^T M J,
+ *     f_r = J^T (f - M dJ/dt u) - K q - D u
+ * with the joint springs K q (hinge: k theta; ball: k log(Q), the rotation
+ * vector, whose power k log(Q).u is exactly d/dt (k |log Q|^2 / 2) because
+ * the right Jacobian of the exponential map leaves log(Q) fixed) and the
+ * dampers D u.
+ *
+ * Time stepping (dyn_redmax_step).  The seed gives eq. 28 in continuous
+ * time.  RedMax integrates with linearly implicit (BDF1) Euler; for the
+ * conservative part we take semi-implicit (symplectic) Euler, as the rest of
+ * libdynamics does (integrate.c), and keep the springs and dampers
+ * linearly implicit, as RedMax does, so stiff joints stay stable:
+ *     (Mr + h D + h^2 K) du = h (f_r(q, u) - h K u),   u+ = u + du,
+ *     hinge: theta+ = theta + h u+;  ball: Q+ = Q exp(h u+ / 2)
+ * (for the ball the implicit spring term uses d log(Q)/dt ~ u, exact at
+ * Q = I; the step remains first order).  Global error O(h); the energy of a
+ * conservative system oscillates with an amplitude O(h) (tests check the
+ * order).  Mr is factored by LAPACKE dpotrf/dpotrs.
+ *
+ * Data layout: J and dJ/dt are dense 6 nb x ndof, column-major, rows
+ * 6 i .. 6 i + 5 for body i (omega then v); Mr dense ndof x ndof.  Only the
+ * blocks of ancestor joints are written (the rest stays 0).  Cost per step
+ * O(nb ndof^2 + ndof^3), fine for chains of tens of bodies.
+ *
+ * Limitations: trees only (no loops, seed sec. 4.3); hinge and ball joints
+ * only (no free or prismatic joint: a root is always jointed to the world);
+ * no joint limits or contact; the ball joint's implicit spring is
+ * linearised at Q = I.  Returns DYN_ERR_INPUT, DYN_ERR_NOMEM, DYN_ERR_NUMERIC
+ * (dyn.h) with a message.  Only dyn_redmax_new allocates.
+ */
+#include "dyn_redmax.h"
+#include "dyn_internal.h"
+
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct dyn_redmax {
+  int nb, nq, ndof;
+  int *parent, *kind, *qoff, *uoff, *nd, *order;
+  double *mass;
+  dyn_m3 *I_b;
+  dyn_quat *q_jp; /* rotation of E_j^p */
+  dyn_v3 *p_jp;   /* translation of E_j^p */
+  dyn_quat *q_ij; /* rotation of E_i^j' */
+  dyn_v3 *p_ij;   /* translation of E_i^j' */
+  dyn_v3 *axis;   /* hinge axis in the joint frame (unit) */
+  double *JS;     /* 18 per body: Ad(E_j'^i) S, 6 x nd column-major */
+  double *kdof, *ddof; /* spring and damper per dof */
+  /* state */
+  double *q, *u;
+  /* workspace, filled by kinematics */
+  dyn_v3 *r;
+  dyn_quat *qw;
+  double *J, *Jd; /* 6 nb x ndof column-major */
+  double *phi;    /* J u */
+  double *fb;     /* body forces (6 nb) */
+  double *Mr, *A; /* ndof x ndof */
+  double *rhs, *du, *qnew; /* ndof, ndof, nq */
+};
+
+/* ---- small 6x6 helpers (row-major) ------------------------------------- */
+
+/* Ad(E) for E = (R, p): [R 0; [p]R R] */
+static void adjoint(dyn_m3 R, dyn_v3 p, double A[36]) {
+  dyn_m3 PR = dyn_m3_mul(dyn_m3_skew(p), R);
+  memset(A, 0, 36 * sizeof(double));
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++) {
+      A[6 * a + b] = R.m[3 * a + b];
+      A[6 * (a + 3) + b] = PR.m[3 * a + b];
+      A[6 * (a + 3) + b + 3] = R.m[3 * a + b];
+    }
+}
+
+/* C = -ad(V) A with V = (w, v): ad(V) = [[w] 0; [v] [w]] */
+static void neg_ad_times(const double V[6], const double A[36], double C[36]) {
+  dyn_m3 W = dyn_m3_skew(dyn_v3_make(V[0], V[1], V[2]));
+  dyn_m3 Vx = dyn_m3_skew(dyn_v3_make(V[3], V[4], V[5]));
+  for (int col = 0; col < 6; col++) {
+    dyn_v3 top = dyn_v3_make(A[col], A[6 + col], A[12 + col]);
+    dyn_v3 bot = dyn_v3_make(A[18 + col], A[24 + col], A[30 + col]);
+    dyn_v3 ct = dyn_m3_mulv(W, top);
+    dyn_v3 cb = dyn_v3_add(dyn_m3_mulv(Vx, top), dyn_m3_mulv(W, bot));
+    C[col] = -ct.x;
+    C[6 + col] = -ct.y;
+    C[12 + col] = -ct.z;
+    C[18 + col] = -cb.x;
+    C[24 + col] = -cb.y;
+    C[30 + col] = -cb.z;
+  }
+}
+
+/* y[6] (+)= A[36] x[6] */
+static void mul6(const double A[36], const double *x, double *y, int accumulate) {
+  for (int a = 0; a < 6; a++) {
+    double s = accumulate ? y[a] : 0.0;
+    for (int b = 0; b < 6; b++)
+      s += A[6 * a + b] * x[b];
+    y[a] = s;
+  }
+}
+
+static int all_finite(const double *x, int n) {
+  for (int k = 0; k < n; k++)
+    if (!isfinite(x[k]))
+      return 0;
+  return 1;
+}
+
+static int v3_finite(dyn_v3 a) {
+  return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
+}
+
+/* Rotation vector log(Q) of a unit quaternion, angle in [0, pi]:
+ * Q = (cos(t/2), sin(t/2) n) -> t n, with t = 2 atan2(|x|, |w|) after
+ * choosing the sign w >= 0 (Q and -Q are one rotation).  For |x| small,
+ * t / |x| = 2 atan(s/w)/s = (2/w)(1 - s^2/(3 w^2) + ...): below s = 1e-4
+ * the next term (s/w)^4/5 < 2e-17 is under rounding. */
+static dyn_v3 quat_log(dyn_quat Q) {
+  if (Q.w < 0.0)
+    Q = dyn_quat_make(-Q.w, -Q.x, -Q.y, -Q.z);
+  dyn_v3 x = dyn_v3_make(Q.x, Q.y, Q.z);
+  double s = dyn_v3_norm(x);
+  double f = s < 1e-4 ? (2.0 / Q.w) * (1.0 - s * s / (3.0 * Q.w * Q.w)) : 2.0 * atan2(s, Q.w) / s;
+  return dyn_v3_scale(x, f);
+}
+
+/* ---- construction ------------------------------------------------------ */
+
+dyn_rm_body_def dyn_rm_body_def_default(void) {
+  dyn_rm_body_def d;
+  memset(&d, 0, sizeof d);
+  d.parent = -1;
+  d.joint = DYN_RM_HINGE;
+  d.I_b = dyn_m3_zero();
+  d.q = dyn_quat_identity();
+  d.axis = dyn_v3_make(0.0, 0.0, 1.0);
+  return d;
+}
+
+void dyn_redmax_free(dyn_redmax *rm) {
+  if (!rm)
+    return;
+  free(rm->parent);
+  free(rm->kind);
+  free(rm->qoff);
+  free(rm->uoff);
+  free(rm->nd);
+  free(rm->order);
+  free(rm->mass);
+  free(rm->I_b);
+  free(rm->q_jp);
+  free(rm->p_jp);
+  free(rm->q_ij);
+  free(rm->p_ij);
+  free(rm->axis);
+  free(rm->JS);
+  free(rm->kdof);
+  free(rm->ddof);
+  free(rm->q);
+  free(rm->u);
+  free(rm->r);
+  free(rm->qw);
+  free(rm->J);
+  free(rm->Jd);
+  free(rm->phi);
+  free(rm->fb);
+  free(rm->Mr);
+  free(rm->A);
+  free(rm->rhs);
+  free(rm->du);
+  free(rm->qnew);
+  free(rm);
+}
+
+/* Check defs[i] alone (parents are checked by the caller). */
+static dyn_err check_def(const dyn_rm_body_def *d, int i, int nb, char *msg, size_t msgcap) {
+  if (d->parent < -1 || d->parent >= nb || d->parent == i) {
+    dyn_msgf(msg, msgcap, "defs[%d].parent = %d: must be -1 (world) or another body in 0..%d", i,
+             d->parent, nb - 1);
+    return DYN_ERR_INPUT;
+  }
+  if (d->joint != DYN_RM_HINGE && d->joint != DYN_RM_BALL) {
+    dyn_msgf(msg, msgcap, "defs[%d].joint = %d: not a joint kind (HINGE = 1, BALL = 2)", i,
+             (int)d->joint);
+    return DYN_ERR_INPUT;
+  }
+  if (d->joint == DYN_RM_HINGE && (!v3_finite(d->axis) || !(dyn_v3_norm(d->axis) > 0.0))) {
+    dyn_msgf(msg, msgcap, "defs[%d].axis = (%g, %g, %g): a hinge axis must be finite and nonzero",
+             i, d->axis.x, d->axis.y, d->axis.z);
+    return DYN_ERR_INPUT;
+  }
+  if (!v3_finite(d->anchor)) {
+    dyn_msgf(msg, msgcap, "defs[%d].anchor is not finite", i);
+    return DYN_ERR_INPUT;
+  }
+  if (!(d->stiffness >= 0.0) || !isfinite(d->stiffness)) {
+    dyn_msgf(msg, msgcap, "defs[%d].stiffness = %g: must be finite and >= 0", i, d->stiffness);
+    return DYN_ERR_INPUT;
+  }
+  if (!(d->damping >= 0.0) || !isfinite(d->damping)) {
+    dyn_msgf(msg, msgcap, "defs[%d].damping = %g: must be finite and >= 0", i, d->damping);
+    return DYN_ERR_INPUT;
+  }
+  /* mass, inertia, q and r: the same rules as a maximal-coordinate body */
+  dyn_body tmp;
+  char sub[128];
+  dyn_shape none;
+  memset(&none, 0, sizeof none);
+  none.kind = DYN_SHAPE_NONE;
+  if (dyn_body_init(&tmp, d->mass, d->I_b, none, d->r, d->q, sub, sizeof sub) != DYN_OK) {
+    dyn_msgf(msg, msgcap, "defs[%d]: %s", i, sub);
+    return DYN_ERR_INPUT;
+  }
+  return DYN_OK;
+}
+
+/* zeroed array of n elements of size sz (n = 0 still gives a pointer) */
+static void *rm_alloc(size_t n, size_t sz) {
+  return calloc(n > 0 ? n : 1, sz);
+}
+
+#define RM_ALLOC(ptr, count)                                  \
+  do {                                                        \
+    (ptr) = rm_alloc((size_t)(count), sizeof *(ptr));         \
+    if (!(ptr))                                               \
+      goto nomem;                                             \
+  } while (0)
+
+dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, char *msg,
+                       size_t msgcap) {
+  if (msg && msgcap > 0)
+    msg[0] = '\0';
+  if (!out) {
+    dyn_msgf(msg, msgcap, "out pointer is NULL");
+    return DYN_ERR_INPUT;
+  }
+  *out = NULL;
+  if (!defs || nb < 1) {
+    dyn_msgf(msg, msgcap, "nb = %d: need defs and at least one body", nb);
+    return DYN_ERR_INPUT;
+  }
+  for (int i = 0; i < nb; i++) {
+    dyn_err e = check_def(&defs[i], i, nb, msg, msgcap);
+    if (e != DYN_OK)
+      return e;
+  }
+  /* every chain of parents must reach the world within nb steps; a longer
+   * one revisits a body: a cycle */
+  for (int i = 0; i < nb; i++) {
+    int a = i, steps = 0;
+    while (a >= 0 && steps <= nb) {
+      a = defs[a].parent;
+      steps++;
+    }
+    if (a >= 0) {
+      dyn_msgf(msg, msgcap, "defs[%d].parent: the chain of parents from body %d is a cycle", i, i);
+      return DYN_ERR_INPUT;
+    }
+  }
+
+  dyn_redmax *rm = calloc(1, sizeof *rm);
+  if (!rm)
+    goto nomem;
+  rm->nb = nb;
+  RM_ALLOC(rm->parent, nb);
+  RM_ALLOC(rm->kind, nb);
+  RM_ALLOC(rm->qoff, nb);
+  RM_ALLOC(rm->uoff, nb);
+  RM_ALLOC(rm->nd, nb);
+  RM_ALLOC(rm->order, nb);
+  RM_ALLOC(rm->mass, nb);
+  RM_ALLOC(rm->I_b, nb);
+  RM_ALLOC(rm->q_jp, nb);
+  RM_ALLOC(rm->p_jp, nb);
+  RM_ALLOC(rm->q_ij, nb);
+  RM_ALLOC(rm->p_ij, nb);
+  RM_ALLOC(rm->axis, nb);
+  RM_ALLOC(rm->JS, 18 * nb);
+  RM_ALLOC(rm->r, nb);
+  RM_ALLOC(rm->qw, nb);
+
+  int nq = 0, ndof = 0;
+  for (int i = 0; i < nb; i++) {
+    const dyn_rm_body_def *d = &defs[i];
+    rm->parent[i] = d->parent;
+    rm->kind[i] = d->joint;
+    rm->qoff[i] = nq;
+    rm->uoff[i] = ndof;
+    rm->nd[i] = d->joint == DYN_RM_HINGE ? 1 : 3;
+    nq += d->joint == DYN_RM_HINGE ? 1 : 4;
+    ndof += rm->nd[i];
+    dyn_body tmp; /* validated above: reuse body.c's normalisation and symmetrisation */
+    dyn_shape none;
+    memset(&none, 0, sizeof none);
+    dyn_body_init(&tmp, d->mass, d->I_b, none, d->r, d->q, NULL, 0);
+    rm->mass[i] = tmp.mass;
+    rm->I_b[i] = tmp.I_b;
+    dyn_quat qi0 = tmp.q;
+    /* E_j^p: joint frame parallel to the world at the initial pose */
+    if (d->parent < 0) {
+      rm->q_jp[i] = dyn_quat_identity();
+      rm->p_jp[i] = d->anchor;
+    } else {
+      dyn_quat qp0 = dyn_quat_normalize(defs[d->parent].q);
+      rm->q_jp[i] = dyn_quat_conj(qp0);
+      rm->p_jp[i] = dyn_quat_rotate_inv(qp0, dyn_v3_sub(d->anchor, defs[d->parent].r));
+    }
+    /* E_i^j' */
+    rm->q_ij[i] = qi0;
+    rm->p_ij[i] = dyn_v3_sub(d->r, d->anchor);
+    rm->axis[i] = dyn_v3_normalize(d->axis);
+    /* J(i, j_i) = Ad(E_j'^i) S, E_j'^i = (R_ij^T, -R_ij^T p_ij) */
+    dyn_m3 Rt = dyn_m3_transpose(dyn_quat_to_m3(qi0));
+    dyn_v3 pt = dyn_v3_neg(dyn_m3_mulv(Rt, rm->p_ij[i]));
+    double Ad[36];
+    adjoint(Rt, pt, Ad);
+    double *JS = rm->JS + 18 * i;
+    if (d->joint == DYN_RM_HINGE) {
+      double S[6] = { rm->axis[i].x, rm->axis[i].y, rm->axis[i].z, 0.0, 0.0, 0.0 };
+      mul6(Ad, S, JS, 0);
+    } else {
+      for (int c = 0; c < 3; c++) {
+        double S[6] = { 0.0 };
+        S[c] = 1.0;
+        mul6(Ad, S, JS + 6 * c, 0);
+      }
+    }
+  }
+  rm->nq = nq;
+  rm->ndof = ndof;
+
+  /* traversal order: by depth, so that every parent precedes its children */
+  {
+    int k = 0;
+    for (int depth = 0; k < nb && depth < nb; depth++)
+      for (int i = 0; i < nb; i++) {
+        int dd = 0;
+        for (int a = rm->parent[i]; a >= 0; a = rm->parent[a])
+          dd++;
+        if (dd == depth)
+          rm->order[k++] = i;
+      }
+  }
+
+  RM_ALLOC(rm->kdof, ndof);
+  RM_ALLOC(rm->ddof, ndof);
+  for (int i = 0; i < nb; i++)
+    for (int c = 0; c < rm->nd[i]; c++) {
+      rm->kdof[rm->uoff[i] + c] = defs[i].stiffness;
+      rm->ddof[rm->uoff[i] + c] = defs[i].damping;
+    }
+  RM_ALLOC(rm->q, nq);
+  RM_ALLOC(rm->u, ndof);
+  for (int i = 0; i < nb; i++)
+    if (rm->kind[i] == DYN_RM_BALL)
+      rm->q[rm->qoff[i]] = 1.0; /* identity quaternion */
+  RM_ALLOC(rm->J, 6 * nb * ndof);
+  RM_ALLOC(rm->Jd, 6 * nb * ndof);
+  RM_ALLOC(rm->phi, 6 * nb);
+  RM_ALLOC(rm->fb, 6 * nb);
+  RM_ALLOC(rm->Mr, ndof * ndof);
+  RM_ALLOC(rm->A, ndof * ndof);
+  RM_ALLOC(rm->rhs, ndof);
+  RM_ALLOC(rm->du, ndof);
+  RM_ALLOC(rm->qnew, nq);
+  dyn_redmax_kinematics(rm);
+  *out = rm;
+  return DYN_OK;
+
+nomem:
+  dyn_redmax_free(rm);
+  dyn_msgf(msg, msgcap, "out of memory for %d bodies", nb);
+  return DYN_ERR_NOMEM;
+}
+
+/* ---- accessors --------------------------------------------------------- */
+
+int dyn_redmax_nbodies(const dyn_redmax *rm) { return rm->nb; }
+int dyn_redmax_nq(const dyn_redmax *rm) { return rm->nq; }
+int dyn_redmax_ndof(const dyn_redmax *rm) { return rm->ndof; }
+
+dyn_err dyn_redmax_offsets(const dyn_redmax *rm, int i, int *qoff, int *uoff) {
+  if (i < 0 || i >= rm->nb)
+    return DYN_ERR_INPUT;
+  if (qoff)
+    *qoff = rm->qoff[i];
+  if (uoff)
+    *uoff = rm->uoff[i];
+  return DYN_OK;
+}
+
+void dyn_redmax_get_state(const dyn_redmax *rm, double *q, double *u) {
+  if (q)
+    memcpy(q, rm->q, (size_t)rm->nq * sizeof *q);
+  if (u)
+    memcpy(u, rm->u, (size_t)rm->ndof * sizeof *u);
+}
+
+dyn_err dyn_redmax_set_state(dyn_redmax *rm, const double *q, const double *u, char *msg,
+                             size_t msgcap) {
+  if (msg && msgcap > 0)
+    msg[0] = '\0';
+  if (q) {
+    for (int k = 0; k < rm->nq; k++)
+      if (!isfinite(q[k])) {
+        dyn_msgf(msg, msgcap, "q[%d] = %g is not finite", k, q[k]);
+        return DYN_ERR_INPUT;
+      }
+    for (int i = 0; i < rm->nb; i++) {
+      const double *Q = q + rm->qoff[i];
+      if (rm->kind[i] == DYN_RM_BALL
+          && !(Q[0] * Q[0] + Q[1] * Q[1] + Q[2] * Q[2] + Q[3] * Q[3] > 0.0)) {
+        dyn_msgf(msg, msgcap, "q[%d..%d]: the quaternion of ball joint %d is zero", rm->qoff[i],
+                 rm->qoff[i] + 3, i);
+        return DYN_ERR_INPUT;
+      }
+    }
+  }
+  if (u)
+    for (int k = 0; k < rm->ndof; k++)
+      if (!isfinite(u[k])) {
+        dyn_msgf(msg, msgcap, "u[%d] = %g is not finite", k, u[k]);
+        return DYN_ERR_INPUT;
+      }
+  if (q) {
+    memcpy(rm->q, q, (size_t)rm->nq * sizeof *q);
+    for (int i = 0; i < rm->nb; i++)
+      if (rm->kind[i] == DYN_RM_BALL) {
+        double *Q = rm->q + rm->qoff[i];
+        dyn_quat n = dyn_quat_normalize(dyn_quat_make(Q[0], Q[1], Q[2], Q[3]));
+        Q[0] = n.w, Q[1] = n.x, Q[2] = n.y, Q[3] = n.z;
+      }
+  }
+  if (u)
+    memcpy(rm->u, u, (size_t)rm->ndof * sizeof *u);
+  return DYN_OK;
+}
+
+/* joint rotation Q(q_i) between the frames j and j' */
+static dyn_quat joint_rotation(const dyn_redmax *rm, int i) {
+  const double *q = rm->q + rm->qoff[i];
+  if (rm->kind[i] == DYN_RM_HINGE)
+    return dyn_quat_axis_angle(rm->axis[i], q[0]);
+  return dyn_quat_make(q[0], q[1], q[2], q[3]);
+}
+
+/* ---- kinematics: poses, J, dJ/dt (Algorithm 2) ------------------------- */
+
+void dyn_redmax_kinematics(dyn_redmax *rm) {
+  const int nb = rm->nb, n6 = 6 * nb, ndof = rm->ndof;
+  memset(rm->J, 0, (size_t)n6 * (size_t)ndof * sizeof(double));
+  memset(rm->Jd, 0, (size_t)n6 * (size_t)ndof * sizeof(double));
+  for (int k = 0; k < nb; k++) {
+    const int i = rm->order[k], p = rm->parent[i];
+    dyn_quat qp = p < 0 ? dyn_quat_identity() : rm->qw[p];
+    dyn_v3 rp = p < 0 ? dyn_v3_make(0.0, 0.0, 0.0) : rm->r[p];
+    dyn_quat Q = joint_rotation(rm, i);
+    /* E_i^0 = E_p^0 E_j^p Q E_i^j' */
+    dyn_quat qj = dyn_quat_mul(qp, rm->q_jp[i]); /* joint frame j in the world */
+    rm->qw[i] = dyn_quat_normalize(dyn_quat_mul(dyn_quat_mul(qj, Q), rm->q_ij[i]));
+    dyn_v3 anchor = dyn_v3_add(rp, dyn_quat_rotate(qp, rm->p_jp[i]));
+    rm->r[i] = dyn_v3_add(anchor, dyn_quat_rotate(dyn_quat_mul(qj, Q), rm->p_ij[i]));
+
+    /* diagonal block J(i, j_i) = Ad(E_j'^i) S (Algorithm 1 line 3); its
+     * derivative is 0 since S and E_j'^i are constant */
+    const double *JS = rm->JS + 18 * i;
+    for (int c = 0; c < rm->nd[i]; c++)
+      memcpy(rm->J + (size_t)(rm->uoff[i] + c) * n6 + 6 * i, JS + 6 * c, 6 * sizeof(double));
+    if (p < 0)
+      continue;
+    /* Ad(E_p^i): R = R_i^T R_p, p = R_i^T (r_p - r_i) (Algorithm 2 line 7) */
+    dyn_m3 Ri = dyn_quat_to_m3(rm->qw[i]), Rp = dyn_quat_to_m3(qp);
+    dyn_m3 Rpi = dyn_m3_mul(dyn_m3_transpose(Ri), Rp);
+    dyn_v3 ppi = dyn_m3_tmulv(Ri, dyn_v3_sub(rp, rm->r[i]));
+    double Ad[36], dAd[36], V[6] = { 0.0 };
+    adjoint(Rpi, ppi, Ad);
+    /* relative twist V = J(i, j_i) u_i; dAd = -ad(V) Ad */
+    for (int c = 0; c < rm->nd[i]; c++)
+      for (int a = 0; a < 6; a++)
+        V[a] += JS[6 * c + a] * rm->u[rm->uoff[i] + c];
+    neg_ad_times(V, Ad, dAd);
+    /* off-diagonal blocks for every ancestor joint (lines 9-12) */
+    for (int a = p; a >= 0; a = rm->parent[a])
+      for (int c = 0; c < rm->nd[a]; c++) {
+        size_t col = (size_t)(rm->uoff[a] + c) * n6;
+        const double *Jp = rm->J + col + 6 * p, *Jdp = rm->Jd + col + 6 * p;
+        mul6(Ad, Jp, rm->J + col + 6 * i, 0);
+        mul6(dAd, Jp, rm->Jd + col + 6 * i, 0);
+        mul6(Ad, Jdp, rm->Jd + col + 6 * i, 1);
+      }
+  }
+  /* body twists phi = J u */
+  for (int a = 0; a < n6; a++) {
+    double s = 0.0;
+    for (int c = 0; c < ndof; c++)
+      s += rm->J[(size_t)c * n6 + a] * rm->u[c];
+    rm->phi[a] = s;
+  }
+}
+
+void dyn_redmax_jacobian(const dyn_redmax *rm, double *J, double *Jdot, int ld) {
+  const int n6 = 6 * rm->nb;
+  for (int c = 0; c < rm->ndof; c++)
+    for (int a = 0; a < n6; a++) {
+      if (J)
+        J[(size_t)c * ld + a] = rm->J[(size_t)c * n6 + a];
+      if (Jdot)
+        Jdot[(size_t)c * ld + a] = rm->Jd[(size_t)c * n6 + a];
+    }
+}
+
+dyn_err dyn_redmax_body_state(dyn_redmax *rm, int i, dyn_v3 *r, dyn_quat *q, dyn_v3 *v,
+                              dyn_v3 *w) {
+  if (i < 0 || i >= rm->nb)
+    return DYN_ERR_INPUT;
+  dyn_redmax_kinematics(rm);
+  const double *ph = rm->phi + 6 * i;
+  if (r)
+    *r = rm->r[i];
+  if (q)
+    *q = rm->qw[i];
+  /* world = R times the body-frame twist */
+  if (w)
+    *w = dyn_quat_rotate(rm->qw[i], dyn_v3_make(ph[0], ph[1], ph[2]));
+  if (v)
+    *v = dyn_quat_rotate(rm->qw[i], dyn_v3_make(ph[3], ph[4], ph[5]));
+  return DYN_OK;
+}
+
+dyn_err dyn_redmax_export_bodies(dyn_redmax *rm, dyn_body *bodies, char *msg, size_t msgcap) {
+  if (!bodies) {
+    dyn_msgf(msg, msgcap, "bodies is NULL");
+    return DYN_ERR_INPUT;
+  }
+  dyn_redmax_kinematics(rm);
+  dyn_shape none;
+  memset(&none, 0, sizeof none);
+  none.kind = DYN_SHAPE_NONE;
+  for (int i = 0; i < rm->nb; i++) {
+    dyn_err e = dyn_body_init(&bodies[i], rm->mass[i], rm->I_b[i], none, rm->r[i], rm->qw[i], msg,
+                              msgcap);
+    if (e != DYN_OK)
+      return e;
+    const double *ph = rm->phi + 6 * i;
+    bodies[i].w = dyn_quat_rotate(rm->qw[i], dyn_v3_make(ph[0], ph[1], ph[2]));
+    bodies[i].v = dyn_quat_rotate(rm->qw[i], dyn_v3_make(ph[3], ph[4], ph[5]));
+  }
+  return DYN_OK;
+}
+
+/* ---- dynamics ---------------------------------------------------------- */
+
+/* Mr = sum_i J_i^T M_i J_i, M_i = diag(I_b, m I3), after kinematics */
+static void assemble_mass(dyn_redmax *rm) {
+  const int n6 = 6 * rm->nb, ndof = rm->ndof;
+  memset(rm->Mr, 0, (size_t)ndof * (size_t)ndof * sizeof(double));
+  for (int i = 0; i < rm->nb; i++) {
+    const dyn_m3 Ib = rm->I_b[i];
+    const double m = rm->mass[i];
+    for (int c2 = 0; c2 < ndof; c2++) {
+      const double *x = rm->J + (size_t)c2 * n6 + 6 * i;
+      if (x[0] == 0.0 && x[1] == 0.0 && x[2] == 0.0 && x[3] == 0.0 && x[4] == 0.0 && x[5] == 0.0)
+        continue; /* not an ancestor joint of body i */
+      dyn_v3 Iw = dyn_m3_mulv(Ib, dyn_v3_make(x[0], x[1], x[2]));
+      double Mx[6] = { Iw.x, Iw.y, Iw.z, m * x[3], m * x[4], m * x[5] };
+      for (int c1 = 0; c1 < ndof; c1++) {
+        const double *y = rm->J + (size_t)c1 * n6 + 6 * i;
+        double s = 0.0;
+        for (int a = 0; a < 6; a++)
+          s += y[a] * Mx[a];
+        rm->Mr[(size_t)c2 * ndof + c1] += s;
+      }
+    }
+  }
+}
+
+/* rhs = J^T (f - M dJ/dt u) - K q, without the damper term (seed eq. 28),
+ * after kinematics */
+static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dyn_v3 *t_ext) {
+  const int n6 = 6 * rm->nb, ndof = rm->ndof;
+  for (int i = 0; i < rm->nb; i++) {
+    const dyn_m3 Ib = rm->I_b[i];
+    const double m = rm->mass[i];
+    const double *ph = rm->phi + 6 * i;
+    dyn_v3 w = dyn_v3_make(ph[0], ph[1], ph[2]), v = dyn_v3_make(ph[3], ph[4], ph[5]);
+    /* a = dJ/dt u for this body */
+    double a[6] = { 0.0 };
+    for (int c = 0; c < ndof; c++) {
+      const double *col = rm->Jd + (size_t)c * n6 + 6 * i;
+      for (int k = 0; k < 6; k++)
+        a[k] += col[k] * rm->u[c];
+    }
+    dyn_v3 fw = dyn_v3_scale(g, m), tw = dyn_v3_make(0.0, 0.0, 0.0);
+    if (f_ext)
+      fw = dyn_v3_add(fw, f_ext[i]);
+    if (t_ext)
+      tw = t_ext[i];
+    /* eq. 26: (R^T t - w x I w,  R^T f - w x m v), minus M dJ/dt u */
+    dyn_v3 tb = dyn_v3_sub(dyn_quat_rotate_inv(rm->qw[i], tw), dyn_v3_cross(w, dyn_m3_mulv(Ib, w)));
+    dyn_v3 fb = dyn_v3_sub(dyn_quat_rotate_inv(rm->qw[i], fw), dyn_v3_scale(dyn_v3_cross(w, v), m));
+    tb = dyn_v3_sub(tb, dyn_m3_mulv(Ib, dyn_v3_make(a[0], a[1], a[2])));
+    fb = dyn_v3_sub(fb, dyn_v3_scale(dyn_v3_make(a[3], a[4], a[5]), m));
+    double *f = rm->fb + 6 * i;
+    f[0] = tb.x, f[1] = tb.y, f[2] = tb.z, f[3] = fb.x, f[4] = fb.y, f[5] = fb.z;
+  }
+  for (int c = 0; c < ndof; c++) {
+    const double *col = rm->J + (size_t)c * n6;
+    double s = 0.0;
+    for (int a = 0; a < n6; a++)
+      s += col[a] * rm->fb[a];
+    rm->rhs[c] = s;
+  }
+  /* springs: -k theta, -k log(Q) */
+  for (int i = 0; i < rm->nb; i++) {
+    const int o = rm->uoff[i];
+    if (rm->kdof[o] == 0.0)
+      continue;
+    if (rm->kind[i] == DYN_RM_HINGE) {
+      rm->rhs[o] -= rm->kdof[o] * rm->q[rm->qoff[i]];
+    } else {
+      dyn_v3 th = quat_log(joint_rotation(rm, i));
+      rm->rhs[o] -= rm->kdof[o] * th.x;
+      rm->rhs[o + 1] -= rm->kdof[o] * th.y;
+      rm->rhs[o + 2] -= rm->kdof[o] * th.z;
+    }
+  }
+}
+
+/* Cholesky of rm->A (ndof x ndof) and solve A x = rm->du in place */
+static dyn_err solve_spd(dyn_redmax *rm, char *msg, size_t msgcap) {
+  const int n = rm->ndof;
+  lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, rm->A, n);
+  if (info != 0) {
+    dyn_msgf(msg, msgcap, "reduced mass matrix not positive definite (dpotrf info = %d)",
+             (int)info);
+    return DYN_ERR_NUMERIC;
+  }
+  info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', n, 1, rm->A, n, rm->du, n);
+  if (info != 0) {
+    dyn_msgf(msg, msgcap, "dpotrs failed (info = %d)", (int)info);
+    return DYN_ERR_NUMERIC;
+  }
+  return DYN_OK;
+}
+
+void dyn_redmax_mass_matrix(dyn_redmax *rm, double *Mr, int ld) {
+  dyn_redmax_kinematics(rm);
+  assemble_mass(rm);
+  for (int c = 0; c < rm->ndof; c++)
+    for (int a = 0; a < rm->ndof; a++)
+      Mr[(size_t)c * ld + a] = rm->Mr[(size_t)c * rm->ndof + a];
+}
+
+dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dyn_v3 *t_ext,
+                         double *udot, char *msg, size_t msgcap) {
+  if (msg && msgcap > 0)
+    msg[0] = '\0';
+  const int n = rm->ndof;
+  dyn_redmax_kinematics(rm);
+  assemble_mass(rm);
+  assemble_force(rm, g, f_ext, t_ext);
+  memcpy(rm->A, rm->Mr, (size_t)n * (size_t)n * sizeof(double));
+  for (int c = 0; c < n; c++)
+    rm->du[c] = rm->rhs[c] - rm->ddof[c] * rm->u[c];
+  if (!all_finite(rm->du, n)) {
+    dyn_msgf(msg, msgcap, "generalised force is not finite");
+    return DYN_ERR_NUMERIC;
+  }
+  dyn_err e = solve_spd(rm, msg, msgcap);
+  if (e != DYN_OK)
+    return e;
+  memcpy(udot, rm->du, (size_t)n * sizeof(double));
+  return DYN_OK;
+}
+
+dyn_err dyn_redmax_step(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
+                        const dyn_v3 *t_ext, char *msg, size_t msgcap) {
+  if (msg && msgcap > 0)
+    msg[0] = '\0';
+  if (!(h > 0.0) || !isfinite(h)) {
+    dyn_msgf(msg, msgcap, "step h = %g: must be finite and > 0", h);
+    return DYN_ERR_INPUT;
+  }
+  const int n = rm->ndof;
+  dyn_redmax_kinematics(rm);
+  assemble_mass(rm);
+  assemble_force(rm, g, f_ext, t_ext);
+  /* (Mr + h D + h^2 K) du = h (f_r - D u - h K u) */
+  memcpy(rm->A, rm->Mr, (size_t)n * (size_t)n * sizeof(double));
+  for (int c = 0; c < n; c++) {
+    rm->A[(size_t)c * n + c] += h * rm->ddof[c] + h * h * rm->kdof[c];
+    rm->du[c] = h * (rm->rhs[c] - rm->ddof[c] * rm->u[c] - h * rm->kdof[c] * rm->u[c]);
+  }
+  if (!all_finite(rm->du, n)) {
+    dyn_msgf(msg, msgcap, "generalised force is not finite");
+    return DYN_ERR_NUMERIC;
+  }
+  dyn_err e = solve_spd(rm, msg, msgcap);
+  if (e != DYN_OK)
+    return e;
+  for (int c = 0; c < n; c++)
+    rm->du[c] += rm->u[c]; /* du now holds u+ */
+  /* positions with the new velocities */
+  for (int i = 0; i < rm->nb; i++) {
+    const double *uq = rm->du + rm->uoff[i];
+    double *qn = rm->qnew + rm->qoff[i];
+    if (rm->kind[i] == DYN_RM_HINGE) {
+      qn[0] = rm->q[rm->qoff[i]] + h * uq[0];
+    } else {
+      /* Q+ = Q exp(h u / 2) = exp(h (R(Q) u) / 2) Q: integrate.c's exact
+       * exponential map with the joint-frame velocity R(Q) u */
+      dyn_quat Q = joint_rotation(rm, i);
+      dyn_v3 wj = dyn_quat_rotate(Q, dyn_v3_make(uq[0], uq[1], uq[2]));
+      dyn_quat Qn = dyn_quat_integrate(Q, wj, h, DYN_ORIENT_EXP);
+      qn[0] = Qn.w, qn[1] = Qn.x, qn[2] = Qn.y, qn[3] = Qn.z;
+    }
+  }
+  if (!all_finite(rm->du, n) || !all_finite(rm->qnew, rm->nq)) {
+    dyn_msgf(msg, msgcap, "new state is not finite");
+    return DYN_ERR_NUMERIC;
+  }
+  memcpy(rm->u, rm->du, (size_t)n * sizeof(double));
+  memcpy(rm->q, rm->qnew, (size_t)rm->nq * sizeof(double));
+  return DYN_OK;
+}
+
+void dyn_redmax_energy(dyn_redmax *rm, dyn_v3 g, double *T, double *V) {
+  dyn_redmax_kinematics(rm);
+  double t = 0.0, v = 0.0;
+  for (int i = 0; i < rm->nb; i++) {
+    const double *ph = rm->phi + 6 * i;
+    dyn_v3 w = dyn_v3_make(ph[0], ph[1], ph[2]), vc = dyn_v3_make(ph[3], ph[4], ph[5]);
+    t += 0.5 * rm->mass[i] * dyn_v3_dot(vc, vc) + 0.5 * dyn_v3_dot(w, dyn_m3_mulv(rm->I_b[i], w));
+    v -= rm->mass[i] * dyn_v3_dot(g, rm->r[i]);
+    const double k = rm->kdof[rm->uoff[i]];
+    if (k == 0.0)
+      continue;
+    if (rm->kind[i] == DYN_RM_HINGE) {
+      double th = rm->q[rm->qoff[i]];
+      v += 0.5 * k * th * th;
+    } else {
+      dyn_v3 th = quat_log(joint_rotation(rm, i));
+      v += 0.5 * k * dyn_v3_dot(th, th);
+    }
+  }
+  if (T)
+    *T = t;
+  if (V)
+    *V = v;
+}
