@@ -500,6 +500,62 @@ static void test_dense_vs_csr(void) {
   dyn_world_free(wc);
 }
 
+/* Factored (matrix-free) storage takes the same pgs sweeps as CSR: the
+ * same motion up to rounding; AUTO picks it above dense_max_rows for pgs.
+ * (The friction pyramid, which has no factored form, is out of pgs's reach
+ * anyway: its auxiliary rows have A(i,i) = 0.) */
+static void test_factored_vs_csr(void) {
+  const char *l3[1] = { "layers=3" };
+  dyn_world_settings s = dyn_world_settings_default();
+  s.storage = DYN_STORAGE_FACTORED;
+  dyn_world *wf = new_scene("pyramid", l3, 1, &s);
+  s.storage = DYN_STORAGE_CSR;
+  dyn_world *wc = new_scene("pyramid", l3, 1, &s);
+  s.storage = DYN_STORAGE_AUTO;
+  s.dense_max_rows = 10;
+  dyn_world *wa = new_scene("pyramid", l3, 1, &s);
+  if (!wf || !wc || !wa)
+    return;
+  int seen_rows = 0;
+  for (int k = 0; k < 60; k++) {
+    dyn_world_metrics mf, mc, ma;
+    CU_ASSERT_EQUAL_FATAL(dyn_world_step(wf, &mf), DYN_OK);
+    CU_ASSERT_EQUAL_FATAL(dyn_world_step(wc, &mc), DYN_OK);
+    CU_ASSERT_EQUAL_FATAL(dyn_world_step(wa, &ma), DYN_OK);
+    CU_ASSERT_EQUAL(mf.rows, mc.rows);
+    CU_ASSERT_EQUAL(mf.iterations, mc.iterations);
+    if (mf.rows > 10) {
+      CU_ASSERT_EQUAL(mf.storage, SLV_FACTORED);
+      CU_ASSERT_EQUAL(mc.storage, SLV_CSR);
+      CU_ASSERT_EQUAL(ma.storage, SLV_FACTORED);
+      CU_ASSERT_EQUAL(mf.dense, 0);
+      seen_rows = 1;
+    }
+  }
+  CU_ASSERT(seen_rows);
+  for (int i = 0; i < 6; i++) {
+    dyn_v3 a = dyn_world_bodies(wf)[i].r, c = dyn_world_bodies(wc)[i].r;
+    double ra[3] = { a.x, a.y, a.z }, rc[3] = { c.x, c.y, c.z };
+    TST_VEC_CLOSE(ra, rc, 3, 1e-9, 0);
+  }
+  /* a solver that needs an explicit A cannot be asked for factored storage */
+  s = dyn_world_settings_default();
+  s.storage = DYN_STORAGE_FACTORED;
+  snprintf(s.solver, sizeof s.solver, "%s", "lemke");
+  dyn_world *wl = new_scene("pyramid", l3, 1, &s);
+  if (wl) {
+    dyn_err e = DYN_OK;
+    for (int k = 0; k < 60 && e == DYN_OK; k++)
+      e = dyn_world_step(wl, NULL);
+    CU_ASSERT_EQUAL(e, DYN_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(dyn_world_message(wl), "factored"));
+    dyn_world_free(wl);
+  }
+  dyn_world_free(wf);
+  dyn_world_free(wc);
+  dyn_world_free(wa);
+}
+
 static void test_warm_start_and_alloc(void) {
   const char *n3[1] = { "n=3" };
   dyn_world_settings s = dyn_world_settings_default();
@@ -607,6 +663,7 @@ int main(void) {
   CU_add_test(s, "bad scene, key, mass, mu, dt", test_errors);
   CU_add_test(s, "solver refusal is an error, world restored", test_refusal);
   CU_add_test(s, "dense and CSR storage agree", test_dense_vs_csr);
+  CU_add_test(s, "factored and CSR storage agree; AUTO picks factored", test_factored_vs_csr);
   CU_add_test(s, "warm start, no growth when settled", test_warm_start_and_alloc);
   CU_add_test(s, "racket: gyroscopic options, the flip", test_racket);
   return tst_run();
