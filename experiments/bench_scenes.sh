@@ -1,0 +1,135 @@
+#!/bin/sh
+# bench_scenes.sh -- benchmark (`make bench-scenes`, also run by `make bench`;
+# not a test): whole simulation steps of lcplab next to ODE quickstep and
+# Bullet on the peers' scenes (../shared/peers/scenes: the same geometry,
+# masses, friction, dt = 1/120, 600 steps, 50 solver iterations).
+#
+#   sh experiments/bench_scenes.sh BUILDDIR SRCDIR [GNUPLOT]
+#
+# lcplab runs `simulate --solver pgs --max-iter 50` (box friction, warm
+# start, AUTO storage: matrix-free factored above 256 rows) on pile N =
+# $PILES and pyramid L = $PYRAMIDS (environment, defaults below).  The
+# peers' numbers are read from their stored sweep,
+# ../shared/peers/scenes/results/bench.jsonl (measured on this machine type
+# by scripts/bench.sh, ~15 min; LCPLAB_PEERS_LIVE=1 reruns it first).  Both
+# sides report the median step time and the mean contacts per step over the
+# last 480 of 600 steps, and the deepest penetration at the end.
+#
+# Output in BUILDDIR/experiments/results/HOST/: bench_scenes.csv (one row per
+# engine, scene, size), bench_scenes.md (the table, with lcplab's speed-up
+# over each peer per contact: (t_peer / c_peer) / (t_lcplab / c_lcplab)), and
+# bench_scenes.png / .pdf (time per step against contacts, log-log, every
+# engine).  Earlier results are moved aside with a UTC timestamp suffix.
+# Exit: 0 done, 1 a run failed, 2 usage / missing inputs.
+set -eu
+if [ $# -lt 2 ]; then
+  echo "usage: $0 BUILDDIR SRCDIR [GNUPLOT]" >&2
+  exit 2
+fi
+builddir=$1
+srcdir=$2
+gnuplot=${3:-gnuplot}
+peers=${LCPLAB_PEERS:-$srcdir/../shared/peers}
+lcplab=$builddir/cli/lcplab
+piles=${PILES:-500 1000 2000 3000 5000}
+pyramids=${PYRAMIDS:-10 20 30 40 50}
+if [ ! -x "$lcplab" ]; then
+  echo "$0: $lcplab is not built" >&2
+  exit 2
+fi
+jsonl=$peers/scenes/results/bench.jsonl
+if [ "${LCPLAB_PEERS_LIVE:-0}" = 1 ]; then
+  tmp=$(mktemp -d)
+  cp -r "$peers/scenes" "$tmp/" && (cd "$tmp/scenes" && make >/dev/null && sh scripts/bench.sh) || exit 1
+  jsonl=$tmp/scenes/results/bench.jsonl
+fi
+if [ ! -f "$jsonl" ]; then
+  echo "$0: $jsonl not found (the peers' stored sweep)" >&2
+  exit 2
+fi
+out=$builddir/experiments/results/$(uname -n)
+mkdir -p "$out"
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+for f in bench_scenes.csv bench_scenes.md bench_scenes.png bench_scenes.pdf; do
+  [ -e "$out/$f" ] && mv "$out/$f" "$out/$f.$stamp"
+done
+runs=$(mktemp)
+work=$(mktemp -d)
+trap 'rm -rf "$runs" "$work"' EXIT
+export OPENBLAS_NUM_THREADS=1
+for n in $piles; do
+  echo "lcplab pile n=$n ..." >&2
+  s=$("$lcplab" simulate --scene pile --param "n=$n" --solver pgs --max-iter 50 --steps 600 \
+        --dt 1/120 --csv "$work/pile_$n.csv") || exit 1
+  echo "pile $n $s" >>"$runs"
+done
+for l in $pyramids; do
+  echo "lcplab pyramid layers=$l ..." >&2
+  s=$("$lcplab" simulate --scene pyramid --param "layers=$l" --solver pgs --max-iter 50 \
+        --steps 600 --dt 1/120 --csv "$work/pyramid_$l.csv") || exit 1
+  echo "pyramid $l $s" >>"$runs"
+done
+python3 - "$runs" "$jsonl" "$out" <<'PY'
+import json, sys
+runs, jsonl, out = sys.argv[1:4]
+rows = []
+for line in open(runs):
+    scene, size, js = line.split(" ", 2)
+    d = json.loads(js)
+    rows.append(dict(engine="lcplab-pgs", scene=scene, size=int(size),
+                     contacts=d["contacts_mean_timed"], step_ms=1e3 * d["time_step_median_s"],
+                     pen_end=d["max_penetration_end"]))
+for line in open(jsonl):
+    d = json.loads(line)
+    if d["engine"] not in ("ode-quickstep", "bullet"):
+        continue
+    p = d["params"]
+    rows.append(dict(engine=d["engine"], scene=d["scene"],
+                     size=int(p.get("n", p.get("layers", 0))), contacts=d["contacts_mean_timed"],
+                     step_ms=1e3 * d["time_step_median_s"], pen_end=d["max_penetration"]))
+rows.sort(key=lambda r: (r["scene"], r["size"], r["engine"]))
+with open(out + "/bench_scenes.csv", "w") as f:
+    f.write("# bench_scenes: median step over the last 480 of 600 steps, dt 1/120, 50 iterations\n")
+    f.write("engine,scene,size,contacts,step_ms,us_per_contact,max_penetration_end_m\n")
+    for r in rows:
+        f.write("%s,%s,%d,%.1f,%.4g,%.4g,%.3g\n" % (r["engine"], r["scene"], r["size"], r["contacts"],
+                r["step_ms"], 1e3 * r["step_ms"] / r["contacts"], r["pen_end"]))
+    f.write("\n\n")  # gnuplot indices 1..6: one block per engine and scene
+    for eng in ("lcplab-pgs", "ode-quickstep", "bullet"):
+        for scene in ("pile", "pyramid"):
+            f.write("# %s %s\n" % (eng, scene))
+            for r in rows:
+                if r["engine"] == eng and r["scene"] == scene:
+                    f.write("%s,%s,%d,%.1f,%.4g,%.4g,%.3g\n" % (r["engine"], r["scene"], r["size"],
+                            r["contacts"], r["step_ms"], 1e3 * r["step_ms"] / r["contacts"],
+                            r["pen_end"]))
+            f.write("\n\n")
+by = {(r["engine"], r["scene"], r["size"]): r for r in rows}
+md = ["| scene | size | lcplab contacts | lcplab ms | ODE contacts | ODE ms | Bullet contacts | Bullet ms "
+      "| speed-up per contact vs ODE | vs Bullet | penetration end lcplab / ODE / Bullet (mm) |",
+      "|---|---|---|---|---|---|---|---|---|---|---|"]
+for (eng, scene, size), r in sorted(by.items(), key=lambda kv: (kv[0][1], kv[0][2])):
+    if eng != "lcplab-pgs":
+        continue
+    o, b = by.get(("ode-quickstep", scene, size)), by.get(("bullet", scene, size))
+    per = lambda x: x["step_ms"] / x["contacts"]
+    md.append("| %s | %d | %.0f | %.2f | %s | %s | %s | %s | %s | %s | %.2f / %s / %s |" % (
+        scene, size, r["contacts"], r["step_ms"],
+        "%.0f" % o["contacts"] if o else "-", "%.2f" % o["step_ms"] if o else "-",
+        "%.0f" % b["contacts"] if b else "-", "%.2f" % b["step_ms"] if b else "-",
+        "%.2fx" % (per(o) / per(r)) if o else "-", "%.2fx" % (per(b) / per(r)) if b else "-",
+        1e3 * r["pen_end"], "%.2f" % (1e3 * o["pen_end"]) if o else "-",
+        "%.2f" % (1e3 * b["pen_end"]) if b else "-"))
+open(out + "/bench_scenes.md", "w").write("\n".join(md) + "\n")
+print("\n".join(md))
+PY
+if command -v "$gnuplot" >/dev/null 2>&1; then
+  "$gnuplot" -e "csv='$out/bench_scenes.csv'; outbase='$out/bench_scenes'" \
+    "$srcdir/experiments/bench_scenes.gp" || exit 1
+  echo "$out/bench_scenes.png"
+  echo "$out/bench_scenes.pdf"
+else
+  echo "$0: gnuplot not found: no figure" >&2
+fi
+echo "$out/bench_scenes.csv"
+echo "$out/bench_scenes.md"
