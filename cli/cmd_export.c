@@ -1,5 +1,6 @@
-/* cmd_export.c -- `lcplab export`: run a named scene and write the contact
- * problems of its steps as instance files, for other tools.
+/* cmd_export.c -- `lcplab export`: run a named scene and write the
+ * constraint problems of its steps (joint rows, then contact rows) as
+ * instance files, for other tools.
  *
  *     lcplab export --scene NAME [--param k=v ...] --format dat|blcp|hdf5|mtx|lcplab
  *                   --out DIR [--steps K] [--every E] [--solver NAME] [--force]
@@ -7,15 +8,19 @@
  *
  * The world is stepped exactly as `lcplab simulate` steps it (same options,
  * same defaults; --solver defaults to pgs).  After step k (k = 1..K) with
- * k mod E = 0 and at least one contact row, the problem that step solved,
- *     w = A x + b,  lo <= x <= hi, findex rows, Coulomb cones,
+ * k mod E = 0 and at least one row, the problem that step solved,
+ *     w = A x + b,  lo <= x <= hi, findex rows, Coulomb cones
+ * (the joint rows of an articulated scene first: equality rows with lo =
+ * -inf, hi = +inf, limit rows, motor rows boxed at +-F h; so a scene with
+ * joints has rows at every step, and formats that take only lo = 0, hi =
+ * +inf, such as a Siconos LCP .dat, refuse them),
  * is written to DIR/SCENE_stepKKKKKK.EXT through libsolvers' writer
  * (slv_write) -- EXT dat (Siconos: siconos-lcp for the frictionless LCP,
  * siconos-fc3d for cones), blcp, hdf5 (FCLIB, cones only), mtx (plus the
  * sidecars .b/.lo/.hi/.findex/.mu), lcp (lcplab) -- and the impulses the
  * world applied (the step's solution by that solver, started from the
  * warm-start guess unless --warm-start off) to DIR/SCENE_stepKKKKKK.x, one
- * value per line (%.17g).  Steps without contacts are skipped.  One JSON
+ * value per line (%.17g).  Steps without rows are skipped.  One JSON
  * line per file goes to stdout (file, step, n, kind, status, solution), and
  * a last line with the counts (written, skipped_empty).
  *
@@ -48,8 +53,9 @@ static void usage(FILE *f)
           "usage: lcplab export --scene NAME [--param KEY=VALUE ...] --format FMT --out DIR\n"
           "                     [--steps K] [--every E] [--force] [options]\n"
           "\n"
-          "Run a scene and write the contact problem of every E-th step (with contacts)\n"
-          "to DIR/SCENE_stepKKKKKK.EXT, and the impulses the world applied to .x beside it.\n"
+          "Run a scene and write the problem (joint, then contact rows) of every E-th step\n"
+          "that has rows to DIR/SCENE_stepKKKKKK.EXT, and the impulses the world applied\n"
+          "to .x beside it.\n"
           "\n"
           "  --format FMT        dat (Siconos LCP / FC3D), blcp, hdf5 (FCLIB, cones only),\n"
           "                      mtx (MatrixMarket + sidecars), lcplab (.lcp)\n"

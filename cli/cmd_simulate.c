@@ -12,11 +12,14 @@
  * applied, positions integrated.  The CSV has a header row and one row per
  * step k = 1..K:
  *     step, t, kinetic, potential, energy, max_penetration, contacts, rows,
- *     iterations, res_nat_inf, solve_time_s
+ *     iterations, res_nat_inf, solve_time_s, joint_error
  * (t = k H after the step; energies after the step, potential m g z with the
  * floor at z = 0; max_penetration = the deepest contact found at the start
  * of the step; res_nat_inf = the library's natural-map residual of the
- * step's solve; solve_time_s = wall time of slv_solve alone).  --trace FILE
+ * step's solve; solve_time_s = wall time of slv_solve alone; joint_error =
+ * the largest anchor separation of the scene's joints after the step, m,
+ * dyn_joint_anchor_error; 0 for scenes without joints).  rows counts the
+ * joint rows too (they come first in each step's problem).  --trace FILE
  * writes one row per step and dynamic body:
  *     step, t, body, x, y, z, qw, qx, qy, qz, vx, vy, vz, wx, wy, wz
  * (body = its index in the scene, dynamic bodies first).  Numbers are %.17g,
@@ -25,7 +28,8 @@
  * (the last 80 %), contacts_max, not_converged (steps
  * whose solve did not converge), energy_start/_end, kinetic_end,
  * max_penetration_end (an extra collision pass on the final state, as the
- * peers do), time_step_median_s / _mean_s, time_collide_mean_s,
+ * peers do), joints (their number), joint_error_max (the largest
+ * joint_error of the run), time_step_median_s / _mean_s, time_collide_mean_s,
  * time_solve_mean_s (over the last 80 % of the steps, the peers' rule) and
  * wall_total_s.
  *
@@ -319,7 +323,8 @@ static void usage(FILE *f)
           "\n"
           "Run a scene and write one CSV row of metrics per step: step, t, kinetic,\n"
           "potential, energy, max_penetration, contacts, rows, iterations, res_nat_inf,\n"
-          "solve_time_s.  A JSON summary goes to stdout.\n"
+          "solve_time_s, joint_error (max anchor separation of the joints, m).\n"
+          "A JSON summary goes to stdout.\n"
           "\n"
           "  --csv FILE          the per-step metrics (required)\n"
           "  --trace FILE        per step and dynamic body: step, t, body, x, y, z, qw, qx, qy,\n"
@@ -446,13 +451,13 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   dyn_world *w = s->w;
   const dyn_world_settings *set = dyn_world_get_settings(w);
   fputs("step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,"
-        "solve_time_s\n", s->csv);
+        "solve_time_s,joint_error\n", s->csv);
   if (s->trace)
     fputs("step,t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", s->trace);
 
   double E0 = dyn_world_energy(w, NULL, NULL);
   long not_conv = 0;
-  double csum = 0.0, csum_timed = 0.0;
+  double csum = 0.0, csum_timed = 0.0, jerr_max = 0.0;
   int cmax = 0;
   double wall0 = now_s();
   for (long k = 0; k < K; k++) {
@@ -461,9 +466,9 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
       cli_error("simulate: scene %s: %s", wa->scene, dyn_world_message(w));
       return CLI_EXIT_USAGE;
     }
-    fprintf(s->csv, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%d,%.17g,%.6g\n", m.step, m.t,
-            m.kinetic, m.potential, m.energy, m.max_penetration, m.contacts, m.rows,
-            m.iterations, m.res_nat_inf, m.solve_time_s);
+    fprintf(s->csv, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%d,%.17g,%.6g,%.17g\n", m.step,
+            m.t, m.kinetic, m.potential, m.energy, m.max_penetration, m.contacts, m.rows,
+            m.iterations, m.res_nat_inf, m.solve_time_s, m.joint_error);
     if (s->trace)
       trace_rows(s->trace, w, m.step, m.t);
     s->tstep[k] = m.step_time_s;
@@ -475,6 +480,8 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
     csum += m.contacts;
     if (m.contacts > cmax)
       cmax = m.contacts;
+    if (!(m.joint_error <= jerr_max)) /* NaN sticks */
+      jerr_max = m.joint_error;
   }
   double wall = now_s() - wall0;
   if (fflush(s->csv) != 0 || ferror(s->csv)) {
@@ -528,6 +535,8 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   cli_json_number(o, KE1, 17);
   fputs(",\"max_penetration_end\":", o);
   cli_json_number(o, pen, 17);
+  fprintf(o, ",\"joints\":%d,\"joint_error_max\":", dyn_world_joint_count(w));
+  cli_json_number(o, jerr_max, 17);
   fputs(",\"time_step_median_s\":", o);
   cli_json_number(o, median, 6);
   fputs(",\"time_step_mean_s\":", o);

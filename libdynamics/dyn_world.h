@@ -7,10 +7,12 @@
  * (dyn_world_settings, from dyn_world_settings_default) and every buffer a
  * step needs.  One step (dyn_world_step, world.c) is
  *
- *   collide (broad phase SAP, narrow phase) -> contact rows (friction model
- *   of the settings) -> dyn_assemble (dense or CSR A) -> slv_solve (the
- *   named solver, warm-started from the previous step's impulses) ->
- *   dyn_apply_impulse -> position update (the settings' integrator),
+ *   collide (broad phase SAP, narrow phase; pairs tied by a joint skipped)
+ *   -> joint rows (dyn_joint_fill, joints in the order they were added)
+ *   then contact rows (friction model of the settings) -> dyn_assemble
+ *   (dense, CSR or factored) -> slv_solve (the named solver, warm-started
+ *   from the previous step's impulses) -> dyn_apply_impulse -> position
+ *   update (the settings' integrator),
  *
  * and fills a dyn_world_metrics record.  Buffers grow (geometrically) only
  * when a step needs more than any earlier step; a step of a scene whose
@@ -31,6 +33,7 @@
 
 #include "dyn.h"
 #include "dyn_constraint.h"
+#include "dyn_joint.h"
 #include "slv.h"
 
 #ifdef __cplusplus
@@ -107,6 +110,9 @@ typedef struct dyn_world_metrics {
   slv_status status;      /* of the solve; SLV_CONVERGED when rows = 0 */
   int dense;              /* 1 if the step's A was dense, 0 if not (or no rows) */
   slv_storage storage;    /* the step's problem storage (SLV_DENSE when no rows) */
+  int joint_rows;         /* of rows, those of the joints (the first joint_rows rows) */
+  double joint_error;     /* max over joints of dyn_joint_anchor_error after the step
+                             (m; 0 without joints) */
 } dyn_world_metrics;
 
 /* ---- the world ------------------------------------------------------------- */
@@ -135,6 +141,26 @@ const dyn_world_settings *dyn_world_get_settings(const dyn_world *w);
 int dyn_world_add_body(dyn_world *w, const dyn_body *b);
 
 int dyn_world_body_count(const dyn_world *w);
+
+/* Copy the joint *j (dyn_joint.h, built by dyn_joint_init on this world's
+ * bodies) into the world; call between steps.  Checks: dyn_joint_validate
+ * against the current body count, and at least one of its bodies dynamic.
+ * Contacts between the two bodies of a joint are skipped from then on (the
+ * joint, not the collision, says how they touch).  Returns the joint's
+ * index (>= 0), or DYN_ERR_INPUT / DYN_ERR_NOMEM with the message in
+ * dyn_world_message.  Joint rows come first in every step's problem (rows
+ * 0 .. joint_rows - 1, joints in index order, each in dyn_joint_fill's
+ * order), the contact rows after them. */
+int dyn_world_add_joint(dyn_world *w, const dyn_joint *j);
+int dyn_world_joint_count(const dyn_world *w);
+/* The joint array (size dyn_world_joint_count); valid until the next
+ * dyn_world_add_joint.  Changing a joint's motor, limit or softness between
+ * steps is allowed (a step re-validates every joint: an invalid one makes it
+ * fail with DYN_ERR_INPUT); its bodies a, b must not change. */
+dyn_joint *dyn_world_joints(dyn_world *w);
+/* max over joints of dyn_joint_anchor_error at the current state (m); 0
+ * without joints. */
+double dyn_world_joint_error(const dyn_world *w);
 /* The body array (size dyn_world_body_count); valid until the next
  * dyn_world_add_body.  Writing state or loads (r, q, v, w, f_ext, t_ext)
  * between steps is allowed; f_ext and t_ext are held over each step and never
@@ -143,8 +169,10 @@ dyn_body *dyn_world_bodies(dyn_world *w);
 
 /* One step of settings.dt; m (may be NULL) receives the metrics.  Errors
  * (the world is then restored to its state before the step):
- *   DYN_ERR_INPUT   the solver refused the problem, storage impossible for
- *                   the solver, a contact the rows code rejects;
+ *   DYN_ERR_INPUT   the solver refused the problem (e.g. joint rows, which are
+ *                   free, lo = -inf and hi = +inf, given to a solver without
+ *                   SLV_CAP_FREE), storage impossible for the solver, a
+ *                   contact or joint the rows code rejects;
  *   DYN_ERR_NOMEM   a buffer could not grow;
  *   DYN_ERR_NUMERIC the solver returned non-finite impulses.
  * The message names the step and the cause. */
@@ -192,6 +220,12 @@ const char *dyn_scene_summary(int i);
  * settings over base: gravity, contact.mu, contact.restitution and
  * contact.rest_threshold; the rest of base is kept.  Dynamic bodies come
  * first (index i = the peers' body i), static half-spaces after them.
+ * Articulated scenes (pendulum, double_pendulum, chain, door, wheel,
+ * slider, car, slider_crank, ragdoll; scenes.c documents each) also add
+ * joints (dyn_world_joints): their rows are free (lo = -inf, hi = +inf)
+ * besides any limit or motor rows, so they need a solver with
+ * SLV_CAP_FREE (every registered one has it; "direct" takes only free rows,
+ * so not the door, wheel, slider, car, slider_crank or ragdoll).
  * Errors (DYN_ERR_INPUT, *out = NULL, one line in msg naming it): unknown
  * scene, unknown or repeated key, a value that is not a number, a count out
  * of range, mass or density <= 0, mu < 0, restitution outside [0, 1], and

@@ -11,8 +11,11 @@
  *      with zero loads): w <- w + dw_gyro(w), before the solve, as
  *      dyn_constraint.h asks ("updates w beforehand")
  *   2. collide at s: SAP pairs (dyn_broadphase_sap), narrow phase
- *      (dyn_collide_pair, margin = settings.margin)
- *   3. contact rows (dyn_contact_fill, settings.contact), assembled into
+ *      (dyn_collide_pair, margin = settings.margin); a pair of bodies tied
+ *      by a joint is skipped (a sorted array of pair keys, binary search)
+ *   3. joint rows first (dyn_joint_fill: equality rows lo = -inf, hi = +inf,
+ *      limit and motor rows; room from dyn_joint_max_rows), then the
+ *      contact rows (dyn_contact_fill, settings.contact), assembled into
  *          w = A x + b,  A = J M^-1 J^T + cfm,  b = J (u + h M^-1 f) - rhs
  *      (dyn_assemble; seed 000's unified boxed LCP), dense or CSR
  *   4. slv_solve with the named solver; x = impulses
@@ -55,7 +58,15 @@
  * (default 0.7; Bullet uses 0.85): with pgs stopped at 50 sweeps, a full
  * warm start (1) left a 10-cube stack jittering (mean kinetic energy 0.34 J
  * over steps 120-600 of the stack scene, margin 0) where 0.7 gave 0.007 J.
- * A change of friction model drops the kept data.
+ * A change of friction model drops the kept data.  Joint rows (rows
+ * 0 .. joint_rows - 1) are kept per joint: joint i starts from its last
+ * impulses, unscaled, when it wrote as many rows then (Catto's accumulated
+ * joint impulses; a limit or motor row that appeared or went away changes
+ * the count and drops them); the contact rows' slots follow the joint rows.
+ *
+ * Joint error (metrics.joint_error): max over joints of
+ * dyn_joint_anchor_error after the position update, the drift the next
+ * step's Baumgarte term (erp / h) Phi corrects.
  *
  * Memory: every buffer grows geometrically (x 1.5) inside functions named
  * *_reserve, and only when a step needs more than any earlier one; the
@@ -106,6 +117,22 @@ struct dyn_world {
   size_t cap_sap;
   int *pairs; /* 2 per pair */
   size_t cap_pairs;
+
+  /* joints (dyn_joint.h), their rows first in every step's problem */
+  dyn_joint *joints;
+  int nj;
+  size_t cap_j;
+  uint64_t *jpairs; /* sorted pair_key(min, max) of the jointed body pairs: no contact */
+  int njp;
+  size_t cap_jpairs;
+  int *jcnt; /* rows each joint wrote in this step */
+  size_t cap_jcnt;
+  int njrows; /* rows of the joints in this step */
+  int *pjcnt; /* rows of each joint in the step kept for warm start (-1: none) */
+  size_t cap_pjcnt;
+  double *pjx; /* their impulses */
+  size_t cap_pjx;
+  int pj_valid;
 
   dyn_contact *con;
   int nc;
@@ -299,6 +326,11 @@ void dyn_world_free(dyn_world *w) {
   free(w->hkey);
   free(w->hfirst);
   free(w->hcount);
+  free(w->joints);
+  free(w->jpairs);
+  free(w->jcnt);
+  free(w->pjcnt);
+  free(w->pjx);
   free(w);
 }
 
@@ -419,6 +451,88 @@ int dyn_world_add_body(dyn_world *w, const dyn_body *b) {
 }
 
 int dyn_world_body_count(const dyn_world *w) { return w ? w->nb : 0; }
+
+/* ---- joints ------------------------------------------------------------------------ */
+
+static uint64_t pair_key(int a, int b);
+
+/* Room for nj joints and their per-joint data, and njp jointed pairs. */
+static dyn_err joints_reserve(dyn_world *w, size_t nj, size_t njp) {
+  int fail = 0;
+  w->joints = buf_reserve(w->joints, &w->cap_j, nj, sizeof *w->joints, &fail, &w->grows);
+  w->jcnt = buf_reserve(w->jcnt, &w->cap_jcnt, nj, sizeof *w->jcnt, &fail, &w->grows);
+  w->pjcnt = buf_reserve(w->pjcnt, &w->cap_pjcnt, nj, sizeof *w->pjcnt, &fail, &w->grows);
+  w->jpairs = buf_reserve(w->jpairs, &w->cap_jpairs, njp, sizeof *w->jpairs, &fail, &w->grows);
+  if (fail)
+    return wfail(w, DYN_ERR_NOMEM, "out of memory for %zu joints", nj);
+  return DYN_OK;
+}
+
+/* 1 iff bodies a < b are tied by a joint (binary search in jpairs). */
+static int jointed(const dyn_world *w, int a, int b) {
+  uint64_t key = pair_key(a, b);
+  int lo = 0, hi = w->njp;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (w->jpairs[mid] < key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < w->njp && w->jpairs[lo] == key;
+}
+
+int dyn_world_add_joint(dyn_world *w, const dyn_joint *j) {
+  if (!w)
+    return DYN_ERR_INPUT;
+  w->msg[0] = '\0';
+  int i = w->nj;
+  if (!j)
+    return wfail(w, DYN_ERR_INPUT, "joint %d: NULL", i);
+  char m[200];
+  if (dyn_joint_validate(j, w->nb, m, sizeof m) != DYN_OK)
+    return wfail(w, DYN_ERR_INPUT, "joint %d: %s", i, m);
+  int sa = w->bodies[j->a].is_static, sb = j->b < 0 || w->bodies[j->b].is_static;
+  if (sa && sb)
+    return wfail(w, DYN_ERR_INPUT, "joint %d: bodies %d and %d are both static", i, j->a, j->b);
+  if (w->nj == INT32_MAX)
+    return wfail(w, DYN_ERR_INPUT, "too many joints");
+  dyn_err e = joints_reserve(w, (size_t)w->nj + 1, (size_t)w->njp + 1);
+  if (e != DYN_OK)
+    return e;
+  w->joints[i] = *j;
+  w->pjcnt[i] = -1;
+  w->jcnt[i] = 0;
+  w->nj++;
+  if (j->b >= 0) {
+    int a = j->a < j->b ? j->a : j->b, b = j->a < j->b ? j->b : j->a;
+    if (!jointed(w, a, b)) {
+      /* insertion keeps jpairs sorted */
+      uint64_t key = pair_key(a, b);
+      int k = w->njp;
+      while (k > 0 && w->jpairs[k - 1] > key) {
+        w->jpairs[k] = w->jpairs[k - 1];
+        k--;
+      }
+      w->jpairs[k] = key;
+      w->njp++;
+    }
+  }
+  return i;
+}
+
+int dyn_world_joint_count(const dyn_world *w) { return w ? w->nj : 0; }
+dyn_joint *dyn_world_joints(dyn_world *w) { return w ? w->joints : NULL; }
+
+double dyn_world_joint_error(const dyn_world *w) {
+  double err = 0.0;
+  for (int i = 0; w && i < w->nj; i++) {
+    double e = dyn_joint_anchor_error(w->bodies, w->nb, &w->joints[i]);
+    if (!(e <= err)) /* NaN wins: a broken joint must show */
+      err = e;
+  }
+  return err;
+}
 dyn_body *dyn_world_bodies(dyn_world *w) { return w ? w->bodies : NULL; }
 const char *dyn_world_message(const dyn_world *w) { return w ? w->msg : "world is NULL"; }
 long dyn_world_step_count(const dyn_world *w) { return w ? w->step : 0; }
@@ -485,6 +599,8 @@ static dyn_err collide_reserve(dyn_world *w, int offset, int *nout, double *maxp
   double pen = 0.0;
   for (long k = 0; k < np; k++) {
     int ia = w->pairs[2 * k], ib = w->pairs[2 * k + 1];
+    if (w->njp > 0 && jointed(w, ia < ib ? ia : ib, ia < ib ? ib : ia))
+      continue; /* a joint ties them: no contact between them */
     dyn_contact *c = w->con + offset + nc;
     int m = dyn_collide_pair(w->bodies, ia, ib, margin, c);
     if (m < 0)
@@ -531,7 +647,7 @@ static size_t hash_slot(uint64_t key, size_t cap) {
 /* Keep this step's contacts and impulses for the next one. */
 static dyn_err warm_reserve(dyn_world *w) {
   int fail = 0, nc = w->nc;
-  size_t nr = (size_t)w->nrows;
+  size_t nr = (size_t)nc * (size_t)w->rpc;
   w->pcon = buf_reserve(w->pcon, &w->cap_pcon, (size_t)nc, sizeof *w->pcon, &fail, &w->grows);
   w->px = buf_reserve(w->px, &w->cap_px, nr, sizeof *w->px, &fail, &w->grows);
   size_t hc = 16;
@@ -545,7 +661,7 @@ static dyn_err warm_reserve(dyn_world *w) {
     return wfail(w, DYN_ERR_NOMEM, "out of memory for the warm-start data of %d contacts", nc);
   }
   memcpy(w->pcon, w->con, (size_t)nc * sizeof *w->pcon);
-  memcpy(w->px, w->x, nr * sizeof *w->px);
+  memcpy(w->px, w->x + w->njrows, nr * sizeof *w->px);
   w->pnc = nc;
   w->prpc = w->rpc;
   w->pfric = w->set.contact.friction;
@@ -575,11 +691,46 @@ static dyn_err warm_reserve(dyn_world *w) {
   return DYN_OK;
 }
 
+/* Keep this step's joint impulses (rows 0 .. njrows - 1) for the next one. */
+static dyn_err joint_warm_reserve(dyn_world *w) {
+  int fail = 0;
+  w->pjx = buf_reserve(w->pjx, &w->cap_pjx, (size_t)w->njrows, sizeof *w->pjx, &fail, &w->grows);
+  if (fail) {
+    w->pj_valid = 0;
+    return wfail(w, DYN_ERR_NOMEM, "out of memory for the warm-start data of %d joint rows",
+                 w->njrows);
+  }
+  memcpy(w->pjx, w->x, (size_t)w->njrows * sizeof *w->pjx);
+  memcpy(w->pjcnt, w->jcnt, (size_t)w->nj * sizeof *w->pjcnt);
+  w->pj_valid = 1;
+  return DYN_OK;
+}
+
+/* Joint rows from the kept impulses: joint i's rows start from its last
+ * impulses when it wrote as many rows then (same rows in the same order: a
+ * limit or motor row that came or went changes the count and drops them).
+ * Joint impulses are persistent (the load a joint carries changes slowly),
+ * so they are taken whole, not scaled by warm_factor, which tames the
+ * re-matched contact points only. */
+static void warm_fill_joints(dyn_world *w) {
+  if (!w->set.warm_start || !w->pj_valid)
+    return;
+  int off = 0, poff = 0;
+  for (int i = 0; i < w->nj; i++) {
+    int m = w->jcnt[i], pm = w->pjcnt[i];
+    if (pm == m)
+      memcpy(w->x + off, w->pjx + poff, (size_t)m * sizeof *w->x);
+    off += m;
+    poff += pm > 0 ? pm : 0;
+  }
+}
+
 /* x of this step's rows from the kept impulses (zeros where nothing
- * matches). */
+ * matches); joint rows first, contact c's rows at njrows + c rpc. */
 static void warm_fill(dyn_world *w) {
   int rpc = w->rpc;
   memset(w->x, 0, (size_t)w->nrows * sizeof *w->x);
+  warm_fill_joints(w);
   if (!w->set.warm_start || w->pnc == 0 || w->prpc != rpc
       || w->pfric != w->set.contact.friction)
     return;
@@ -603,7 +754,7 @@ static void warm_fill(dyn_world *w) {
       }
     }
     const double *xp = w->px + (size_t)best * (size_t)rpc;
-    double *xc = w->x + (size_t)c * (size_t)rpc;
+    double *xc = w->x + (size_t)w->njrows + (size_t)c * (size_t)rpc;
     double f = w->set.warm_factor;
     xc[0] = f * xp[0];
     if (fr == DYN_FRICTION_BOX || fr == DYN_FRICTION_CONE) {
@@ -813,6 +964,7 @@ static dyn_err step_fail(dyn_world *w, dyn_err e) {
   w->have_prob = 0;
   w->nc = 0;
   w->nrows = 0;
+  w->njrows = 0;
   return e;
 }
 
@@ -862,18 +1014,45 @@ dyn_err dyn_world_step(dyn_world *w, dyn_world_metrics *m) {
   w->nc = nc;
   double collide_time = now_s() - tc;
 
-  /* 3. rows */
+  /* 3. rows: the joints' (dyn_joint_max_rows reserves them), then the contacts' */
   int rpc = w->rpc;
-  size_t nrows = (size_t)nc * (size_t)rpc;
+  size_t jmax = 0;
+  for (int j = 0; j < w->nj; j++) {
+    int mr = dyn_joint_max_rows(&w->joints[j]);
+    if (mr <= 0) {
+      char jm[200] = "";
+      dyn_joint_validate(&w->joints[j], nb, jm, sizeof jm);
+      wfail(w, DYN_ERR_INPUT, "step %ld: joint %d: %s", k, j, jm[0] ? jm : "invalid");
+      return step_fail(w, DYN_ERR_INPUT);
+    }
+    jmax += (size_t)mr;
+  }
+  size_t nrows = jmax + (size_t)nc * (size_t)rpc;
   if (nrows > (size_t)INT32_MAX / 2) {
     wfail(w, DYN_ERR_NOMEM, "step %ld: %zu rows are too many", k, nrows);
     return step_fail(w, DYN_ERR_NOMEM);
   }
   if ((e = rows_reserve(w, nrows)) != DYN_OK)
     return step_fail(w, e);
+  int jr = 0;
+  for (int j = 0; j < w->nj; j++) {
+    int r = dyn_joint_fill(w->bodies, nb, &w->joints[j], h, w->rows, jr);
+    if (r < 0) {
+      char jm[200] = "";
+      dyn_joint_validate(&w->joints[j], nb, jm, sizeof jm);
+      wfail(w, DYN_ERR_INPUT, "step %ld: joint %d between bodies %d and %d rejected by the "
+            "rows code: %s", k, j, w->joints[j].a, w->joints[j].b,
+            jm[0] ? jm : "a non-finite pose");
+      return step_fail(w, DYN_ERR_INPUT);
+    }
+    w->jcnt[j] = r;
+    jr += r;
+  }
+  w->njrows = jr;
+  nrows = (size_t)jr + (size_t)nc * (size_t)rpc;
   w->nrows = (int)nrows;
   for (int c = 0; c < nc; c++) {
-    int r = dyn_contact_fill(w->bodies, nb, &w->con[c], &S->contact, h, w->rows, c * rpc);
+    int r = dyn_contact_fill(w->bodies, nb, &w->con[c], &S->contact, h, w->rows, jr + c * rpc);
     if (r != rpc) {
       const dyn_contact *cc = &w->con[c];
       wfail(w, DYN_ERR_INPUT,
@@ -925,7 +1104,7 @@ dyn_err dyn_world_step(dyn_world *w, dyn_world_metrics *m) {
     }
     w->sys_last = sys;
     w->have_prob = 1;
-    if (S->warm_start && (e = warm_reserve(w)) != DYN_OK)
+    if (S->warm_start && ((e = warm_reserve(w)) != DYN_OK || (e = joint_warm_reserve(w)) != DYN_OK))
       return step_fail(w, e);
   }
   if (nrows == 0)
@@ -975,6 +1154,8 @@ dyn_err dyn_world_step(dyn_world *w, dyn_world_metrics *m) {
     m->status = res.status;
     m->dense = nrows && storage == SLV_DENSE;
     m->storage = storage;
+    m->joint_rows = w->njrows;
+    m->joint_error = dyn_world_joint_error(w);
     m->step_time_s = now_s() - t_start;
   }
   return DYN_OK;

@@ -38,7 +38,7 @@ same_vectors() {
     END { exit (bad || n == 0) }'
 }
 
-HEADER='step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,solve_time_s'
+HEADER='step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,solve_time_s,joint_error'
 THEADER='step,t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz'
 
 # ---- simulate: CSV, trace, summary -------------------------------------------------------
@@ -60,9 +60,9 @@ else
   else
     fail "trace" "header '$(head -n 1 "$T/a.trace")', $trows rows (expected 150)"
   fi
-  # every CSV row has 11 fields, steps 1..50, t = step / 120
-  if awk -F, 'NR > 1 && (NF != 11 || $1 != NR - 1 || ($2 - (NR - 1) / 120) > 1e-12 || ($2 - (NR - 1) / 120) < -1e-12) { bad = 1 } END { exit bad }' "$T/a.csv"; then
-    pass "CSV rows: 11 fields, step k at t = k/120"
+  # every CSV row has 12 fields, steps 1..50, t = step / 120; no joints: joint_error 0
+  if awk -F, 'NR > 1 && (NF != 12 || $12 != 0 || $1 != NR - 1 || ($2 - (NR - 1) / 120) > 1e-12 || ($2 - (NR - 1) / 120) < -1e-12) { bad = 1 } END { exit bad }' "$T/a.csv"; then
+    pass "CSV rows: 12 fields, step k at t = k/120, joint_error 0 without joints"
   else
     fail "CSV rows" "a row has the wrong field count, step or time"
   fi
@@ -111,6 +111,48 @@ if [ "$rc" -eq 0 ] && [ "$(($(wc -l <"$T/inc.csv") - 1))" -eq 120 ] \
 else
   fail "incline 40 deg" "exit $rc or kinetic energy off: $(tail -n 1 "$T/inc.csv")"
 fi
+
+# ---- articulated scenes ------------------------------------------------------------------------
+# Each runs 20 steps with pgs (it takes every row kind: equality, limit, motor,
+# contact): exit 0, 20 rows of 12 fields, joint_error a finite number >= 0 and
+# below 5 cm (a few steps from a consistent start: the bodies begin exactly on
+# their joints, so the error is the drift of 20 steps, mm at most), and the JSON
+# counts the joints.
+for sc in pendulum:1 double_pendulum:2 chain:10 door:1 wheel:1 slider:1 car:4 slider_crank:4 ragdoll:9; do
+  name=${sc%%:*}
+  nj=${sc#*:}
+  lcp simulate --scene "$name" --solver pgs --steps 20 --csv "$T/j_$name.csv"
+  if [ "$rc" -eq 0 ] && [ "$(head -n 1 "$T/j_$name.csv")" = "$HEADER" ] \
+     && [ "$(($(wc -l <"$T/j_$name.csv") - 1))" -eq 20 ] \
+     && awk -F, 'NR > 1 && (NF != 12 || $12 !~ /^[0-9.e+-]+$/ || $12 + 0 < 0 || $12 + 0 > 0.05) { bad = 1 } END { exit bad }' "$T/j_$name.csv" \
+     && grep -q "\"joints\":$nj," "$T/out"; then
+    pass "simulate $name: 20 steps, joint_error finite, $nj joints"
+  else
+    fail "simulate $name" "exit $rc, $(head -n 1 "$T/err"), last row $(tail -n 1 "$T/j_$name.csv" 2>/dev/null)"
+  fi
+done
+expect_err "pendulum length <= 0" "length=-1" simulate --scene pendulum --param length=-1 --solver pgs --csv "$T/e.csv"
+expect_err "chain n > 100" "n=101" simulate --scene chain --param n=101 --solver pgs --csv "$T/e.csv"
+expect_err "chain n not whole" "n=2.5" simulate --scene chain --param n=2.5 --solver pgs --csv "$T/e.csv"
+expect_err "double_pendulum unknown key" "unknown key 'length3'" simulate --scene double_pendulum --param length3=1 --solver pgs --csv "$T/e.csv"
+expect_err "door negative mass" "mass=-20" simulate --scene door --param mass=-20 --solver pgs --csv "$T/e.csv"
+expect_err "door limit out of range" "limit_deg=400" simulate --scene door --param limit_deg=400 --solver pgs --csv "$T/e.csv"
+expect_err "wheel negative torque" "torque=-1" simulate --scene wheel --param torque=-1 --solver pgs --csv "$T/e.csv"
+expect_err "slider lo > hi" "lo=1" simulate --scene slider --param lo=1 --param hi=0.5 --solver pgs --csv "$T/e.csv"
+expect_err "car mu < 0" "mu=-1" simulate --scene car --param mu=-1 --solver pgs --csv "$T/e.csv"
+expect_err "slider_crank rod shorter than crank" "rod=0.1" simulate --scene slider_crank --param rod=0.1 --solver pgs --csv "$T/e.csv"
+expect_err "ragdoll not a number" "height='x'" simulate --scene ragdoll --param height=x --solver pgs --csv "$T/e.csv"
+expect_err "refusal: direct with a hinge limit" "refused" \
+  simulate --scene door --solver direct --steps 20 --csv "$T/e.csv"
+# export of an articulated scene: the joint rows are written (lcplab format,
+# free rows), and lcplab solve with pgs gives back the world's impulses
+lcp export --scene pendulum --steps 10 --every 5 --format lcplab --out "$T/ex_pend" --warm-start off --solver pgs
+ok=0
+if [ "$rc" -eq 0 ] && [ -f "$T/ex_pend/pendulum_step000010.lcp" ]; then
+  lcp solve "$T/ex_pend/pendulum_step000010.lcp" --solver pgs --max-iter 50 --solution "$T/ex_pend/10.sol"
+  if { [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]; } && same_vectors "$T/ex_pend/10.sol" "$T/ex_pend/pendulum_step000010.x" 1e-12; then ok=1; fi
+fi
+if [ "$ok" -eq 1 ]; then pass "export pendulum: joint rows written, solve gives the world's impulses"; else fail "export pendulum" "exit $rc"; fi
 
 # ---- export round trips ---------------------------------------------------------------------------------
 # export_check FMT EXT SOLVER [world options...]

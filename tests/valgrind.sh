@@ -23,6 +23,9 @@ case $1 in
     if [ -x "$1" ]; then exec "$@"; else exec "${SHELL:-/bin/sh}" "$@"; fi
     ;;
 esac
+# C tests may shorten long loops under memcheck (test_articulated's chain)
+LCPLAB_VALGRIND=1
+export LCPLAB_VALGRIND
 VG="valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=1 -q"
 if [ -x ./libtool ]; then
   exec ./libtool --mode=execute $VG "$@"
