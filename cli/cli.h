@@ -41,6 +41,7 @@ int cli_cmd_solve(int argc, char **argv);
 int cli_cmd_convert(int argc, char **argv);
 int cli_cmd_simulate(int argc, char **argv);
 int cli_cmd_export(int argc, char **argv);
+int cli_cmd_experiment(int argc, char **argv);
 
 /* ---- scene options shared by simulate and export (cmd_simulate.c) -------- */
 

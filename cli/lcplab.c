@@ -7,7 +7,7 @@
  *     lcplab convert   IN OUT [options]                 (cmd_convert.c)
  *     lcplab simulate  --scene NAME --solver NAME [...]  (cmd_simulate.c)
  *     lcplab export    --scene NAME --format F --out DIR  (cmd_export.c)
- *     lcplab experiment                                   not yet available
+ *     lcplab experiment CONFIG [--out DIR] [--force]     (cmd_experiment.c)
  *
  * The command line is a contract (DESIGN.md, "The command line"): exit 0 on
  * success, 2 on bad input or usage with exactly one line "lcplab: ..." on
@@ -46,7 +46,7 @@ static void usage(FILE *f)
           "  convert      convert an instance file between the supported formats\n"
           "  export       write the problems of a simulated scene, step by step\n"
           "  simulate     run a scene, write per-step metrics as CSV\n"
-          "  experiment   (not yet available) a solver comparison, its CSV and figures\n"
+          "  experiment   run an experiment file: solver comparisons, CSVs and figures\n"
           "\n"
           "options:\n"
           "  --help       this text\n"
@@ -69,7 +69,7 @@ static const cli_command cli_commands[] = {
   {"convert", cli_cmd_convert},
   {"export", cli_cmd_export},
   {"simulate", cli_cmd_simulate},
-  {"experiment", NULL},
+  {"experiment", cli_cmd_experiment},
 };
 
 int main(int argc, char **argv)

@@ -1,14 +1,18 @@
 #!/bin/bash
 # run-main-job.sh -- lcplab's main job on a fresh Debian 12 machine (as root):
-# every solver on the bundled instance set, a CSV and its figure.
+# the default experiment set (experiments/default.exp): every registered
+# solver on LCP, boxed and cone problems, one convergence, scaling, drift and
+# accuracy run; CSVs and figures.
 #
 #   bash scripts/run-main-job.sh          (from anywhere; works in the checkout)
 #
 # 1. installs the Debian packages of scripts/deps.sh if any is missing (apt-get update only
 #    then; needs root for that step only);
 # 2. autoreconf -fi; out-of-tree build in build/ (../configure; make -j2);
-# 3. make main-job: experiments/run_compare.sh, which prints the paths of
-#    build/experiments/results/HOST/compare.{csv,png,pdf} at the end.
+# 3. make main-job: experiments/run_main.sh, which runs `lcplab experiment
+#    experiments/default.exp` and prints the paths of
+#    build/experiments/results/HOST/{profile,convergence,scaling,drift,accuracy}.*
+#    at the end.
 set -euo pipefail
 
 # shellcheck source=scripts/deps.sh

@@ -115,11 +115,7 @@ else
   fail "unknown command" "exit $rc"
 fi
 
-for c in experiment; do
-  expect_err "'$c' is not implemented yet" "lcplab: '$c' is not implemented yet" "$c"
-done
-
-for c in solvers solve convert simulate export; do
+for c in solvers solve convert simulate export experiment; do
   lcp "$c" --help
   if [ "$rc" -eq 0 ] && grep -q "^usage: lcplab $c" "$T/out"; then
     pass "$c --help: usage on stdout, exit 0"

@@ -1,0 +1,246 @@
+#!/bin/sh
+# test_experiment.sh -- `lcplab experiment`: the pipeline, not timings
+# (experiments/README.md, "Experiment files").  Tiny configs in a temporary
+# directory: the CSV header columns and the provenance keys of every kind,
+# the rows of unsupported (problem, solver) pairs, the profile CSV's shape
+# and its rho at tau = 1 / at the end against the main CSV's own rows (the
+# Dolan-More arithmetic itself is checked on a hand example in
+# test_experiment_profile.c), figures present and non-empty when gnuplot is
+# installed, refusal to overwrite, --force, and exit 2 with one line
+# "lcplab: FILE:LINE: ..." for an unknown solver, a missing file, a bad key, a
+# bad number, an unknown scene and an undefined variable.
+#
+# Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR (the gnuplot
+# scripts in experiments/), LCPLAB_GEN_INSTANCES (optional: gen_instances;
+# found next to lcplab otherwise; the generate checks are skipped without it).
+# Exit: 0 all passed, 1 any failure, 77 skipped.
+
+TST_NAME=test_experiment
+# shellcheck source=tst_cli_lib.sh
+. "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/tst_cli_lib.sh"
+SRC=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
+
+# gen_instances: next to lcplab in the build tree (cli/lcplab -> datasets/)
+GEN=${LCPLAB_GEN_INSTANCES:-$(dirname "$BIN")/../datasets/gen_instances}
+HAVE_GEN=0
+if [ -x "$GEN" ]; then HAVE_GEN=1; export LCPLAB_GEN_INSTANCES="$GEN"; fi
+export LCPLAB_EXPERIMENTS="$SRC/experiments"
+
+# header FILE: the first line that is not a '#' comment
+header() { grep -v '^#' "$1" | head -n 1; }
+# rows FILE: the data rows
+rows() { grep -v '^#' "$1" | tail -n +2; }
+
+# ---- a tiny problem file (hand-solvable: M = diag(2, 2), q = (-2, 1):
+#      x = (1, 0), w = (0, 1)) --------------------------------------------------------
+cat >"$T/p2.dat" <<'DAT'
+2
+0
+2
+2
+2 2
+2 0
+0 2
+-2 1
+DAT
+mkdir -p "$T/coll"
+cp "$T/p2.dat" "$T/coll/a.dat"
+cat >"$T/coll/b.dat" <<'DAT'
+2
+0
+2
+2
+2 2
+4 0
+0 4
+-2 -1
+DAT
+
+# ---- 1. every kind on tiny inputs ---------------------------------------------------------
+cat >"$T/all.exp" <<'EOF2'
+# tiny sections of every kind
+experiment profile prof
+solvers pgs lemke direct nsgs
+instances coll p2.dat
+scene stack n=2 steps=20 friction=cone
+tol 1e-4 1e-8
+repeat 1
+
+experiment convergence conv
+solvers pgs lemke direct
+instances p2.dat
+
+experiment drift
+solvers pgs direct
+scene ball steps=30
+integrators symplectic verlet
+
+experiment accuracy acc
+solvers pgs
+scene stack n=2 steps=20
+EOF2
+lcp experiment "$T/all.exp" --out "$T/o1"
+if [ "$rc" -ne 0 ]; then
+  fail "experiment runs every kind" "exit $rc"
+else
+  pass "experiment runs every kind"
+fi
+
+check_header() {
+  want=$2
+  got=$(header "$1")
+  if [ "$got" = "$want" ]; then pass "header of $(basename "$1")"; else fail "header of $(basename "$1")" "got '$got'"; fi
+}
+check_header "$T/o1/prof.csv" "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,res_rel,res_nat_inf,solved"
+check_header "$T/o1/prof_profile.csv" "tol,solver,tau,log2_tau,rho,solved_share,problems"
+check_header "$T/o1/conv.csv" "problem,kind,n,solver,status,iteration,time_s,res_rel,final"
+check_header "$T/o1/drift.csv" "scene,solver,integrator,friction,step,t,energy,rel_drift,max_penetration,contacts,iterations,res_nat_inf,status"
+check_header "$T/o1/acc.csv" "scene,solver,integrator,friction,step,t,max_penetration,joint_error,compl,infeas,res_nat_inf,iterations,status"
+
+for f in prof conv drift acc; do
+  miss=
+  for key in rev lcplab compiler cflags blas threads seed date host config; do
+    grep -q "^# $key: ." "$T/o1/$f.csv" || miss="$miss $key"
+  done
+  if [ -z "$miss" ]; then pass "provenance keys of $f.csv"; else fail "provenance keys of $f.csv" "missing:$miss"; fi
+done
+if grep -q '^# config> experiment profile prof$' "$T/o1/prof.csv"; then
+  pass "the section's config lines are in the preamble"
+else
+  fail "the section's config lines are in the preamble" "no '# config> experiment profile prof'"
+fi
+
+# prof: 4 problems (a, b, p2, the stack's last step) x 2 tols x 4 solvers
+n=$(rows "$T/o1/prof.csv" | wc -l)
+if [ "$n" -eq 32 ]; then pass "profile: one row per (problem, tol, solver)"; else fail "profile: one row per (problem, tol, solver)" "$n rows, expected 32"; fi
+# direct takes only equality rows: unsupported everywhere, with empty numbers
+u=$(rows "$T/o1/prof.csv" | awk -F, '$4 == "direct" && $6 == "unsupported" && $9 == "" && $14 == "0"' | wc -l)
+if [ "$u" -eq 8 ]; then pass "unsupported pairs are rows, not skipped"; else fail "unsupported pairs are rows, not skipped" "$u of 8"; fi
+# the hand problem p2: x = (1, 0); lemke solves it exactly
+r=$(rows "$T/o1/prof.csv" | awk -F, '$1 == "p2" && $4 == "lemke" && $5 == "1e-08" {print $6, ($12 + 0 <= 1e-14)}')
+if [ "$r" = "converged 1" ]; then pass "lemke on the hand problem: converged, res_rel <= 1e-14"; else fail "lemke on the hand problem" "got '$r'"; fi
+# the cone problem: only cone solvers take it
+r=$(rows "$T/o1/prof.csv" | awk -F, '$2 == "cone" && $4 == "pgs" {print $6; exit}')
+if [ "$r" = "unsupported" ]; then pass "pgs on the scene's cone problem: unsupported"; else fail "pgs on the scene's cone problem" "got '$r'"; fi
+# profile CSV against the main CSV: the solved share of each (tol, solver) is
+# (converged rows) / 4, and rho(1) is the share where it has the least time
+bad=$(awk -F, '
+  FNR == 1 { file++ }
+  /^#/ { next }
+  file == 1 && !h1 { h1 = 1; next }
+  file == 2 && !h2 { h2 = 1; next }
+  file == 1 { key = $5 "/" $4; if ($14 == "1") { solved[key]++; t[$1 "/" $5 "/" $4] = $9 + 0;
+              if (!($1 "/" $5 in best) || $9 + 0 < best[$1 "/" $5]) best[$1 "/" $5] = $9 + 0 } next }
+  file == 2 { key = $1 "/" $2; share[key] = $6 + 0; if ($3 + 0 == 1) rho1[key] = $5 + 0; np = $7 }
+  END {
+    for (k in share) {
+      want = (k in solved ? solved[k] : 0) / 4
+      if (share[k] < want - 1e-9 || share[k] > want + 1e-9) { print "share " k; continue }
+      split(k, a, "/"); fast = 0
+      for (pt in best) { split(pt, b, "/"); if (b[2] == a[1] && (pt "/" a[2]) in t && t[pt "/" a[2]] == best[pt]) fast++ }
+      if (rho1[k] < fast / 4 - 1e-9 || rho1[k] > fast / 4 + 1e-9) print "rho1 " k
+    }
+    if (np != 4) print "problems " np
+  }' "$T/o1/prof.csv" "$T/o1/prof_profile.csv")
+if [ -z "$bad" ]; then pass "profile CSV agrees with the rows (solved share, rho(1))"; else fail "profile CSV agrees with the rows" "$bad"; fi
+
+# convergence: pgs has a history (final = 0 rows) and one final row; lemke only the final row
+h=$(rows "$T/o1/conv.csv" | awk -F, '$4 == "pgs" && $9 == "0"' | wc -l)
+fl=$(rows "$T/o1/conv.csv" | awk -F, '$4 == "lemke" && $9 == "1"' | wc -l)
+fh=$(rows "$T/o1/conv.csv" | awk -F, '$4 == "lemke" && $9 == "0"' | wc -l)
+if [ "$h" -ge 1 ] && [ "$fl" -eq 1 ] && [ "$fh" -eq 0 ]; then pass "convergence: histories and final rows"; else fail "convergence: histories and final rows" "pgs history $h, lemke final $fl / history $fh"; fi
+# drift: 30 steps x 2 integrators for pgs, 1 unsupported row per integrator for direct
+d=$(rows "$T/o1/drift.csv" | awk -F, '$2 == "pgs" && $5 != ""' | wc -l)
+du=$(rows "$T/o1/drift.csv" | awk -F, '$2 == "direct" && $13 == "unsupported"' | wc -l)
+if [ "$d" -eq 60 ] && [ "$du" -eq 2 ]; then pass "drift: rows per step, per integrator; direct unsupported"; else fail "drift rows" "pgs $d (want 60), direct unsupported $du (want 2)"; fi
+# the ball falls freely before it lands: rel_drift at step 1 is tiny, energy finite
+e=$(rows "$T/o1/drift.csv" | awk -F, '$2 == "pgs" && $3 == "verlet" && $5 == "1" {print ($8 < 1e-9 && $8 > -1e-9)}')
+if [ "$e" = "1" ]; then pass "drift: verlet free fall conserves energy at step 1"; else fail "drift: verlet free fall" "got '$e'"; fi
+
+# figures
+if command -v gnuplot >/dev/null 2>&1; then
+  miss=
+  for f in prof conv drift acc; do
+    for e in pdf png; do
+      [ -s "$T/o1/$f.$e" ] || miss="$miss $f.$e"
+    done
+  done
+  if [ -z "$miss" ]; then pass "figures written and non-empty"; else fail "figures written and non-empty" "missing:$miss"; fi
+  if grep -qF "$T/o1/prof.pdf" "$T/out" && grep -qF "$T/o1/prof.csv" "$T/out"; then
+    pass "the paths are printed"
+  else
+    fail "the paths are printed" "stdout lacks prof.csv / prof.pdf"
+  fi
+else
+  echo "SKIP: gnuplot not installed: no figure checks"
+fi
+
+# ---- 2. scaling with generated families ------------------------------------------------------
+if [ "$HAVE_GEN" = 1 ]; then
+  cat >"$T/scal.exp" <<'EOF2'
+experiment scaling scal
+solvers pgs lemke
+generate spd 10 20 40
+repeat 1
+EOF2
+  lcp experiment "$T/scal.exp" --out "$T/o2" --no-plot
+  got=$(header "$T/o2/scal_slopes.csv")
+  n=$(rows "$T/o2/scal.csv" | wc -l)
+  s=$(rows "$T/o2/scal_slopes.csv" | awk -F, '$2 == "lemke" {print $3, ($4 != "")}')
+  if [ "$rc" -eq 0 ] && [ "$n" -eq 6 ] && [ "$got" = "family,solver,points,slope,intercept,r2" ] && [ "$s" = "3 1" ]; then
+    pass "scaling: rows, slopes CSV with a fit over 3 sizes"
+  else
+    fail "scaling" "exit $rc, $n rows, slopes header '$got', lemke '$s'"
+  fi
+  [ -s "$T/o2/generated/spd_40_s1.lcp" ] && pass "generated instances in OUT/generated" || fail "generated instances" "no spd_40_s1.lcp"
+else
+  echo "SKIP: gen_instances not found: no scaling check"
+fi
+
+# ---- 3. overwriting ----------------------------------------------------------------------------
+expect_err "existing outputs are refused" "exists" experiment "$T/all.exp" --out "$T/o1"
+lcp experiment "$T/all.exp" --out "$T/o1" --force --no-plot
+if [ "$rc" -eq 0 ]; then pass "--force overwrites"; else fail "--force overwrites" "exit $rc"; fi
+
+# ---- 4. errors: exit 2, one line naming FILE:LINE and the key -----------------------------
+bad() {
+  desc=$1
+  want=$2
+  printf '%s\n' "$3" >"$T/bad.exp"
+  expect_err "$desc" "$want" experiment "$T/bad.exp" --out "$T/obad"
+  if [ -e "$T/obad/prof.csv" ]; then fail "$desc: nothing written" "prof.csv exists"; fi
+}
+bad "unknown solver" "bad.exp:3: solvers: unknown solver 'nope'" "experiment profile prof
+instances p2.dat
+solvers pgs nope"
+bad "missing file" "bad.exp:2: instances:" "experiment profile prof
+instances missing.dat"
+bad "bad key" "bad.exp:2: colour: unknown key" "experiment profile prof
+colour red"
+bad "bad number" "bad.exp:3: tol: expected a finite number > 0, got '1e-8x'" "experiment profile prof
+instances p2.dat
+tol 1e-8x"
+bad "negative repeat" "bad.exp:3: repeat:" "experiment profile prof
+instances p2.dat
+repeat -1"
+bad "unknown kind" "bad.exp:1: experiment: unknown kind 'speed'" "experiment speed"
+bad "unknown scene" "bad.exp:2: scene: unknown scene 'pendulum9'" "experiment drift
+scene pendulum9 steps=10"
+bad "bad scene parameter" "bad.exp:2: scene:" "experiment drift
+scene ball radius=-1"
+bad "key of another kind" "bad.exp:3: integrators: not a key of a profile experiment" "experiment profile prof
+instances p2.dat
+integrators verlet"
+bad "undefined variable" "bad.exp:2: instances: undefined variable \${NOPE_X}" "experiment profile prof
+instances \${NOPE_X}/p.dat"
+bad "no problems" "bad.exp:1: experiment: section 'prof' names no problems" "experiment profile prof"
+expect_err "missing config" "nofile.exp" experiment "$T/nofile.exp"
+expect_err "unknown option" "unknown option '--bogus'" experiment "$T/all.exp" --bogus
+
+# a --var fills ${NAME}
+printf 'experiment profile prof\ninstances ${HERE}/p2.dat\nsolvers pgs\nrepeat 1\n' >"$T/var.exp"
+lcp experiment "$T/var.exp" --out "$T/o3" --var HERE="$T" --no-plot
+if [ "$rc" -eq 0 ] && [ "$(rows "$T/o3/prof.csv" | wc -l)" -eq 2 ]; then pass "--var NAME=VALUE"; else fail "--var NAME=VALUE" "exit $rc"; fi
+
+echo "$npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]
