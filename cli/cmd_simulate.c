@@ -28,7 +28,8 @@
  * (the last 80 %), contacts_max, not_converged (steps
  * whose solve did not converge), energy_start/_end, kinetic_end,
  * max_penetration_end (an extra collision pass on the final state, as the
- * peers do), joints (their number), joint_error_max (the largest
+ * peers do), max_body_displacement (the largest |r_end - r_start| of a
+ * body, the peers' field), joints (their number), joint_error_max (the largest
  * joint_error of the run), time_step_median_s / _mean_s, time_collide_mean_s,
  * time_solve_mean_s (over the last 80 % of the steps, the peers' rule) and
  * wall_total_s.
@@ -205,6 +206,14 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
       return -1;
     }
     a->have_margin = 1;
+  } else if (OPT("warm-factor")) {
+    if (r < 0)
+      return -1;
+    if (!cli_parse_double(v, &a->warm_factor) || !(a->warm_factor >= 0 && a->warm_factor <= 1)) {
+      cli_error("%s: --warm-factor must be a number in [0, 1], got '%s'", cmd, v);
+      return -1;
+    }
+    a->have_warm_factor = 1;
   } else {
     return 0;
   }
@@ -231,6 +240,7 @@ void cli_world_usage(FILE *f)
           "  --omega W           pgs relaxation (default 1)\n"
           "  --warm-start on|off start each solve from the last step's impulses (default on)\n"
           "  --margin M          collision margin in m: speculative contacts (default 0)\n"
+          "  --warm-factor F     scale of the kept impulses, in [0, 1] (default 0.7)\n"
           "  --storage S         auto (dense up to 256 rows; above, factored if the solver\n"
           "                      takes it and friction is not pyramid, else CSR), dense,\n"
           "                      csr, factored (matrix-free J, M^-1 J^T: pgs)\n"
@@ -298,6 +308,8 @@ int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, lon
     s.opt.omega = a->omega;
   if (a->have_margin)
     s.margin = a->margin;
+  if (a->have_warm_factor)
+    s.warm_factor = a->warm_factor;
   char msg[512] = "";
   if (dyn_scene_new(a->scene, a->params, a->nparams, &s, w, msg, sizeof msg) != DYN_OK) {
     cli_error("%s: %s", cmd, msg[0] ? msg : "cannot build the scene");
@@ -365,6 +377,7 @@ typedef struct sim_state {
   dyn_world *w;
   FILE *csv, *trace;
   double *tstep, *tcol, *tsolve;
+  double *r0; /* 3 per body: the initial positions (max_body_displacement) */
   int *contacts;
   const char *csv_path, *trace_path;
 } sim_state;
@@ -387,6 +400,7 @@ static void sim_free(sim_state *s, int failed)
   free(s->tcol);
   free(s->tsolve);
   free(s->contacts);
+  free(s->r0);
 }
 
 static void trace_rows(FILE *f, dyn_world *w, long step, double t)
@@ -437,7 +451,9 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   s->tcol = calloc((size_t)K, sizeof *s->tcol);
   s->tsolve = calloc((size_t)K, sizeof *s->tsolve);
   s->contacts = calloc((size_t)K, sizeof *s->contacts);
-  if (!s->tstep || !s->tcol || !s->tsolve || !s->contacts) {
+  int nbod = dyn_world_body_count(s->w);
+  s->r0 = calloc(3 * (size_t)(nbod > 0 ? nbod : 1), sizeof *s->r0);
+  if (!s->tstep || !s->tcol || !s->tsolve || !s->contacts || !s->r0) {
     cli_error("simulate: out of memory for %ld steps", K);
     return CLI_EXIT_USAGE;
   }
@@ -456,6 +472,12 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
     fputs("step,t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", s->trace);
 
   double E0 = dyn_world_energy(w, NULL, NULL);
+  for (int i = 0; i < nbod; i++) {
+    const dyn_body *b = &dyn_world_bodies(w)[i];
+    s->r0[3 * i] = b->r.x;
+    s->r0[3 * i + 1] = b->r.y;
+    s->r0[3 * i + 2] = b->r.z;
+  }
   long not_conv = 0;
   double csum = 0.0, csum_timed = 0.0, jerr_max = 0.0;
   int cmax = 0;
@@ -491,6 +513,16 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   if (s->trace && (fflush(s->trace) != 0 || ferror(s->trace))) {
     cli_error("%s: write error", trace);
     return CLI_EXIT_USAGE;
+  }
+  /* the peers' max_body_displacement: the largest |r_end - r_start| */
+  double dmax = 0.0;
+  for (int i = 0; i < nbod; i++) {
+    const dyn_body *b = &dyn_world_bodies(w)[i];
+    double dx = b->r.x - s->r0[3 * i], dy = b->r.y - s->r0[3 * i + 1],
+           dz = b->r.z - s->r0[3 * i + 2];
+    double d = sqrt(dx * dx + dy * dy + dz * dz);
+    if (!(d <= dmax))
+      dmax = d;
   }
   double KE1 = 0.0, pen = 0.0;
   double E1 = dyn_world_energy(w, &KE1, NULL);
@@ -535,6 +567,8 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   cli_json_number(o, KE1, 17);
   fputs(",\"max_penetration_end\":", o);
   cli_json_number(o, pen, 17);
+  fputs(",\"max_body_displacement\":", o);
+  cli_json_number(o, dmax, 17);
   fprintf(o, ",\"joints\":%d,\"joint_error_max\":", dyn_world_joint_count(w));
   cli_json_number(o, jerr_max, 17);
   fputs(",\"time_step_median_s\":", o);

@@ -73,6 +73,19 @@ else
   fi
 fi
 
+# ---- max_body_displacement: the 40-degree incline against the analytic slide ------------------
+# a = g (sin 40 - 0.5 cos 40) = 2.5483 m/s^2; 120 steps of 1/120 by semi-implicit
+# Euler slide a h^2 K (K + 1) / 2 = 1.2848 m (../shared/peers/scenes/README.md)
+lcp simulate --scene incline --param angle_deg=40 --param mu=0.5 --solver pgs --steps 120 \
+  --csv "$T/slide40.csv"
+d=$(sed -n 's/.*"max_body_displacement":\([^,}]*\).*/\1/p' "$T/out")
+if [ "$rc" -eq 0 ] && awk -v d="$d" 'BEGIN { e = (d - 1.2848) / 1.2848; exit !(e < 0.02 && e > -0.02) }'; then
+  pass "max_body_displacement: incline 40 deg slides 1.2848 m within 2% ($d)"
+else
+  fail "max_body_displacement" "exit $rc, displacement '$d', expected 1.2848 m within 2%"
+fi
+expect_err "bad --warm-factor" "--warm-factor" simulate --scene stack --solver pgs --warm-factor 1.5 --csv "$T/e.csv"
+
 # ---- no overwrite without --force ------------------------------------------------------------
 before=$(cksum <"$T/a.csv")
 expect_err "existing --csv without --force" "exists" \
