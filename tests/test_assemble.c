@@ -14,6 +14,7 @@
  * (a, b, c) is m/3 diag(b^2 + c^2, a^2 + c^2, a^2 + b^2), of a sphere 2/5 m R^2. */
 #include "dyn_constraint.h"
 #include "slv.h"
+#include "tst_dyn.h"
 #include "tst_util.h"
 
 #include <gsl/gsl_errno.h>
@@ -67,33 +68,6 @@ static dyn_body plane(dyn_v3 n, double d) {
   return b;
 }
 
-static double urand(gsl_rng *r, double lo, double hi) {
-  return lo + (hi - lo) * gsl_rng_uniform(r);
-}
-
-static dyn_v3 rvec(gsl_rng *r, double s) {
-  return dyn_v3_make(urand(r, -s, s), urand(r, -s, s), urand(r, -s, s));
-}
-
-static dyn_v3 runit(gsl_rng *r) {
-  for (;;) {
-    dyn_v3 v = rvec(r, 1);
-    double l = dyn_v3_norm(v);
-    if (l > 0.1 && l < 1) return dyn_v3_scale(v, 1 / l);
-  }
-}
-
-static dyn_quat rquat(gsl_rng *r) {
-  return dyn_quat_normalize(dyn_quat_make(urand(r, -1, 1), urand(r, -1, 1), urand(r, -1, 1),
-                                          urand(r, -1, 1)));
-}
-
-/* q advanced by the world rotation vector phi: exp(phi/2) q */
-static dyn_quat rotate_by(dyn_quat q, dyn_v3 phi) {
-  double a = dyn_v3_norm(phi);
-  if (a == 0) return q;
-  return dyn_quat_mul(dyn_quat_axis_angle(dyn_v3_scale(phi, 1 / a), a), q);
-}
 
 /* ---- finite differences of the position-level gap ------------------------ */
 
@@ -126,23 +100,23 @@ static void test_jacobian_fd(void) {
   int checked = 0;
   for (int trial = 0; trial < 40; trial++) {
     dyn_body B[2];
-    B[0] = dyn_box(urand(rng, 0.5, 3), dyn_v3_make(0.3, 0.5, 0.2), rvec(rng, 1), rquat(rng));
-    B[1] = dyn_box(urand(rng, 0.5, 3), dyn_v3_make(0.4, 0.2, 0.6), rvec(rng, 1), rquat(rng));
+    B[0] = dyn_box(tst_urand(rng, 0.5, 3), dyn_v3_make(0.3, 0.5, 0.2), tst_rvec(rng, 1), tst_rquat(rng));
+    B[1] = dyn_box(tst_urand(rng, 0.5, 3), dyn_v3_make(0.4, 0.2, 0.6), tst_rvec(rng, 1), tst_rquat(rng));
     int a_static = trial % 4 == 3; /* a is the world in a quarter of the trials */
     if (a_static) B[0].is_static = 1;
     dyn_contact c;
     c.a = 0;
     c.b = 1;
-    c.p = rvec(rng, 1.5);
-    c.normal = runit(rng);
-    c.depth = urand(rng, -0.01, 0.02);
+    c.p = tst_rvec(rng, 1.5);
+    c.normal = tst_runit(rng);
+    c.depth = tst_urand(rng, -0.01, 0.02);
     /* witness points fixed in each body, both at p now */
     dyn_v3 pa = dyn_quat_rotate_inv(B[0].q, dyn_v3_sub(c.p, B[0].r));
     dyn_v3 pb = dyn_quat_rotate_inv(B[1].q, dyn_v3_sub(c.p, B[1].r));
     /* a direction of motion (v_a, w_a, v_b, w_b) */
-    dyn_v3 va = a_static ? dyn_v3_make(0, 0, 0) : rvec(rng, 1),
-           wa = a_static ? dyn_v3_make(0, 0, 0) : rvec(rng, 2), vb = rvec(rng, 1),
-           wb = rvec(rng, 2);
+    dyn_v3 va = a_static ? dyn_v3_make(0, 0, 0) : tst_rvec(rng, 1),
+           wa = a_static ? dyn_v3_make(0, 0, 0) : tst_rvec(rng, 2), vb = tst_rvec(rng, 1),
+           wb = tst_rvec(rng, 2);
     dyn_contact_params prm = dyn_contact_params_default();
     prm.mu = 0.7;
     prm.eta = 5 + trial % 3;
@@ -158,8 +132,8 @@ static void test_jacobian_fd(void) {
       for (int sgn = 0; sgn < 2; sgn++) {
         double t = sgn ? -eps : eps;
         dyn_v3 ra = dyn_v3_axpy(B[0].r, t, va), rb = dyn_v3_axpy(B[1].r, t, vb);
-        dyn_quat qa = rotate_by(B[0].q, dyn_v3_scale(wa, t)),
-                 qb = rotate_by(B[1].q, dyn_v3_scale(wb, t));
+        dyn_quat qa = tst_rotate_by(B[0].q, dyn_v3_scale(wa, t)),
+                 qb = tst_rotate_by(B[1].q, dyn_v3_scale(wb, t));
         dyn_v3 Pa = dyn_v3_add(ra, dyn_quat_rotate(qa, pa)),
                Pb = dyn_v3_add(rb, dyn_quat_rotate(qb, pb));
         gpm[sgn] = dyn_v3_dot(e, dyn_v3_sub(Pb, Pa));
@@ -193,7 +167,7 @@ static void test_basis(void) {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 7);
   for (int k = 0; k < 200; k++) {
-    dyn_v3 n = runit(rng), t1, t2;
+    dyn_v3 n = tst_runit(rng), t1, t2;
     dyn_contact_basis(n, &t1, &t2);
     TST_CLOSE(dyn_v3_dot(t1, t1), 1, 1e-14, 0);
     TST_CLOSE(dyn_v3_dot(t2, t2), 1, 1e-14, 0);
@@ -237,13 +211,13 @@ static void random_scene(gsl_rng *rng, scene *s, int nb, int nc, const dyn_conta
   s->nc = nc;
   s->B[0] = plane(dyn_v3_make(0, 0, 1), 0);
   for (int i = 1; i < nb; i++) {
-    s->B[i] = dyn_box(urand(rng, 0.5, 4), dyn_v3_make(urand(rng, 0.1, 0.5), urand(rng, 0.1, 0.5),
-                                                     urand(rng, 0.1, 0.5)),
-                      rvec(rng, 2), rquat(rng));
-    s->B[i].v = rvec(rng, 1);
-    s->B[i].w = rvec(rng, 1);
-    s->B[i].f_ext = rvec(rng, 3);
-    s->B[i].t_ext = rvec(rng, 3);
+    s->B[i] = dyn_box(tst_urand(rng, 0.5, 4), dyn_v3_make(tst_urand(rng, 0.1, 0.5), tst_urand(rng, 0.1, 0.5),
+                                                     tst_urand(rng, 0.1, 0.5)),
+                      tst_rvec(rng, 2), tst_rquat(rng));
+    s->B[i].v = tst_rvec(rng, 1);
+    s->B[i].w = tst_rvec(rng, 1);
+    s->B[i].f_ext = tst_rvec(rng, 3);
+    s->B[i].t_ext = tst_rvec(rng, 3);
   }
   int row = 0;
   for (int k = 0; k < nc; k++) {
@@ -252,9 +226,9 @@ static void random_scene(gsl_rng *rng, scene *s, int nb, int nc, const dyn_conta
     dyn_contact *c = &s->C[k];
     c->a = a;
     c->b = b;
-    c->p = rvec(rng, 2);
-    c->normal = runit(rng);
-    c->depth = urand(rng, -0.01, 0.03);
+    c->p = tst_rvec(rng, 2);
+    c->normal = tst_runit(rng);
+    c->depth = tst_urand(rng, -0.01, 0.03);
     s->base[k] = row;
     int m = dyn_contact_fill(s->B, nb, c, prm, 0.01, s->rows, row);
     CU_ASSERT_EQUAL_FATAL(m, dyn_contact_max_rows(prm));
@@ -384,7 +358,7 @@ static void check_scene(const scene *s, dyn_friction fr) {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 99);
   double *x = malloc(sizeof(double) * n), *up = malloc(sizeof(double) * N), *got = malloc(sizeof(double) * N);
-  for (int i = 0; i < n; i++) x[i] = urand(rng, -1, 1);
+  for (int i = 0; i < n; i++) x[i] = tst_urand(rng, -1, 1);
   for (int r = 0; r < N; r++) {
     double v = 0;
     for (int i = 0; i < n; i++) v += MJt[r + N * i] * x[i];
@@ -468,7 +442,7 @@ static void test_A_random(void) {
   for (int trial = 0; trial < 24; trial++) {
     dyn_contact_params prm = dyn_contact_params_default();
     prm.friction = models[trial % 4];
-    prm.mu = urand(rng, 0, 1);
+    prm.mu = tst_urand(rng, 0, 1);
     prm.eta = 4 + trial % 3;
     prm.restitution = 0.5;
     prm.k_erp = 0.3;
@@ -660,8 +634,8 @@ static void test_csr_chain(void) {
   dyn_body *B = malloc(sizeof(dyn_body) * (N + 1));
   B[0] = plane(dyn_v3_make(0, 0, 1), 0);
   for (int i = 1; i <= N; i++) {
-    B[i] = dyn_box(urand(rng, 1, 2), dyn_v3_make(0.5, 0.5, 0.5), dyn_v3_make(i, 0, 0.5), rquat(rng));
-    B[i].v = rvec(rng, 1);
+    B[i] = dyn_box(tst_urand(rng, 1, 2), dyn_v3_make(0.5, 0.5, 0.5), dyn_v3_make(i, 0, 0.5), tst_rquat(rng));
+    B[i].v = tst_rvec(rng, 1);
   }
   int nc = 2 * N - 1, maxr = 3 * nc;
   dyn_rows *rows = malloc(sizeof(dyn_rows) * maxr);

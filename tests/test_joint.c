@@ -18,6 +18,7 @@
 #include "dyn_constraint.h"
 #include "dyn_joint.h"
 #include "slv.h"
+#include "tst_dyn.h"
 #include "tst_util.h"
 
 #include <gsl/gsl_errno.h>
@@ -61,33 +62,6 @@ static dyn_body ball_body(double m, double R, dyn_v3 r) {
   return b;
 }
 
-static double urand(gsl_rng *r, double lo, double hi) {
-  return lo + (hi - lo) * gsl_rng_uniform(r);
-}
-
-static dyn_v3 rvec(gsl_rng *r, double s) {
-  return dyn_v3_make(urand(r, -s, s), urand(r, -s, s), urand(r, -s, s));
-}
-
-static dyn_v3 runit(gsl_rng *r) {
-  for (;;) {
-    dyn_v3 v = rvec(r, 1);
-    double l = dyn_v3_norm(v);
-    if (l > 0.1 && l < 1) return dyn_v3_scale(v, 1 / l);
-  }
-}
-
-static dyn_quat rquat(gsl_rng *r) {
-  return dyn_quat_normalize(dyn_quat_make(urand(r, -1, 1), urand(r, -1, 1), urand(r, -1, 1),
-                                          urand(r, -1, 1)));
-}
-
-/* q advanced by the world rotation vector phi: exp(phi/2) q */
-static dyn_quat rotate_by(dyn_quat q, dyn_v3 phi) {
-  double a = dyn_v3_norm(phi);
-  if (a == 0) return q;
-  return dyn_quat_mul(dyn_quat_axis_angle(dyn_v3_scale(phi, 1 / a), a), q);
-}
 
 /* ---- a small stepper over the lower-level API ----------------------------- */
 
@@ -161,7 +135,7 @@ static void perturb(dyn_body *b, int col, double t) {
   if (col < 3)
     b->r = dyn_v3_axpy(b->r, t, e);
   else
-    b->q = rotate_by(b->q, dyn_v3_scale(e, t));
+    b->q = tst_rotate_by(b->q, dyn_v3_scale(e, t));
 }
 
 static int fd_check(dyn_body *B, int nb, const dyn_joint *j, const dyn_rows *rows, int m) {
@@ -206,8 +180,8 @@ static int fd_check(dyn_body *B, int nb, const dyn_joint *j, const dyn_rows *row
 
 static dyn_joint make_joint(gsl_rng *rng, dyn_joint_kind kind, dyn_body *B, int nb, int a, int b) {
   dyn_v3 anchor = dyn_v3_add(dyn_v3_scale(dyn_v3_add(B[a].r, b >= 0 ? B[b].r : B[a].r), 0.5),
-                             rvec(rng, 0.3));
-  dyn_v3 s1 = runit(rng), s2 = runit(rng);
+                             tst_rvec(rng, 0.3));
+  dyn_v3 s1 = tst_runit(rng), s2 = tst_runit(rng);
   if (kind == DYN_JOINT_UNIVERSAL) s2 = dyn_v3_normalize(dyn_v3_cross(s1, s2));
   dyn_joint j;
   char msg[160];
@@ -225,8 +199,8 @@ static void test_jacobian_fd(void) {
   for (int kind = DYN_JOINT_BALL; kind <= DYN_JOINT_FIXED; kind++)
     for (int trial = 0; trial < 12; trial++) {
       dyn_body B[2];
-      B[0] = box_body(urand(rng, 0.5, 3), dyn_v3_make(0.3, 0.5, 0.2), rvec(rng, 1), rquat(rng));
-      B[1] = box_body(urand(rng, 0.5, 3), dyn_v3_make(0.4, 0.2, 0.6), rvec(rng, 1), rquat(rng));
+      B[0] = box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.3, 0.5, 0.2), tst_rvec(rng, 1), tst_rquat(rng));
+      B[1] = box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.4, 0.2, 0.6), tst_rvec(rng, 1), tst_rquat(rng));
       /* b: a dynamic body, the world (-1), or a static body */
       int b = trial % 3 == 1 ? -1 : 1;
       if (trial % 3 == 2) B[1].is_static = 1;
@@ -240,11 +214,11 @@ static void test_jacobian_fd(void) {
       double c0;
       if (dyn_joint_coord(B, 2, &j, &c0) == DYN_OK) TST_CLOSE(c0, 0.0, 1e-14, 0);
       /* violate the joint: move and turn a (and b if it is dynamic) */
-      B[0].r = dyn_v3_add(B[0].r, rvec(rng, 0.3));
-      B[0].q = rotate_by(B[0].q, rvec(rng, 0.5));
+      B[0].r = dyn_v3_add(B[0].r, tst_rvec(rng, 0.3));
+      B[0].q = tst_rotate_by(B[0].q, tst_rvec(rng, 0.5));
       if (b >= 0 && !B[1].is_static) {
-        B[1].r = dyn_v3_add(B[1].r, rvec(rng, 0.3));
-        B[1].q = rotate_by(B[1].q, rvec(rng, 0.5));
+        B[1].r = dyn_v3_add(B[1].r, tst_rvec(rng, 0.3));
+        B[1].q = tst_rotate_by(B[1].q, tst_rvec(rng, 0.5));
       }
       int coord_kind = kind == DYN_JOINT_SLIDER || kind == DYN_JOINT_HINGE
                        || kind == DYN_JOINT_HINGE2;
@@ -331,14 +305,14 @@ static void test_error_decay(void) {
   for (int kind = DYN_JOINT_BALL; kind <= DYN_JOINT_FIXED; kind++)
     for (int two = 0; two < 2; two++) {
       dyn_body B[2];
-      B[0] = box_body(1.5, dyn_v3_make(0.3, 0.4, 0.2), rvec(rng, 1), rquat(rng));
-      B[1] = box_body(2.5, dyn_v3_make(0.2, 0.3, 0.5), rvec(rng, 1), rquat(rng));
+      B[0] = box_body(1.5, dyn_v3_make(0.3, 0.4, 0.2), tst_rvec(rng, 1), tst_rquat(rng));
+      B[1] = box_body(2.5, dyn_v3_make(0.2, 0.3, 0.5), tst_rvec(rng, 1), tst_rquat(rng));
       int b = two ? 1 : -1;
       dyn_joint j = make_joint(rng, (dyn_joint_kind)kind, B, 2, 0, b);
       /* an initial error of order 1e-3 (m, rad): first-order decay is then
        * exact to O(1e-3) relative */
-      B[0].r = dyn_v3_add(B[0].r, rvec(rng, 1e-3));
-      B[0].q = rotate_by(B[0].q, rvec(rng, 1e-3));
+      B[0].r = dyn_v3_add(B[0].r, tst_rvec(rng, 1e-3));
+      B[0].q = tst_rotate_by(B[0].q, tst_rvec(rng, 1e-3));
       double phi[8];
       int m = dyn_joint_phi(B, 2, &j, phi);
       double e0 = 0;
