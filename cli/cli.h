@@ -43,6 +43,13 @@ int cli_cmd_simulate(int argc, char **argv);
 int cli_cmd_export(int argc, char **argv);
 int cli_cmd_experiment(int argc, char **argv);
 
+/* ---- timing (lcplab.c) ----------------------------------------------------- */
+
+/* CLOCK_MONOTONIC in seconds. */
+double cli_now_s(void);
+/* qsort comparator of doubles, ascending (medians of timings). */
+int cli_cmp_double(const void *pa, const void *pb);
+
 /* ---- scene options shared by simulate and export (cmd_simulate.c) -------- */
 
 #define CLI_MAX_PARAMS 64

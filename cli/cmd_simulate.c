@@ -347,19 +347,6 @@ static void usage(FILE *f)
   fprintf(f, "\nexit status: 0 done, 2 bad input or usage (one line on stderr).\n");
 }
 
-static double now_s(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *pa, const void *pb)
-{
-  double x = *(const double *)pa, y = *(const double *)pb;
-  return (x > y) - (x < y);
-}
-
 /* Opens path for writing: exclusively unless force.  NULL after the message. */
 static FILE *open_out(const char *path, int force)
 {
@@ -481,7 +468,7 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   long not_conv = 0;
   double csum = 0.0, csum_timed = 0.0, jerr_max = 0.0;
   int cmax = 0;
-  double wall0 = now_s();
+  double wall0 = cli_now_s();
   for (long k = 0; k < K; k++) {
     dyn_world_metrics m;
     if (dyn_world_step(w, &m) != DYN_OK) {
@@ -505,7 +492,7 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
     if (!(m.joint_error <= jerr_max)) /* NaN sticks */
       jerr_max = m.joint_error;
   }
-  double wall = now_s() - wall0;
+  double wall = cli_now_s() - wall0;
   if (fflush(s->csv) != 0 || ferror(s->csv)) {
     cli_error("%s: write error", csv);
     return CLI_EXIT_USAGE;
@@ -542,7 +529,7 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   mean_step /= (double)nt;
   mean_col /= (double)nt;
   mean_solve /= (double)nt;
-  qsort(s->tstep + k0, (size_t)nt, sizeof *s->tstep, cmp_double);
+  qsort(s->tstep + k0, (size_t)nt, sizeof *s->tstep, cli_cmp_double);
   double median = (nt % 2) ? s->tstep[k0 + nt / 2]
                            : 0.5 * (s->tstep[k0 + nt / 2 - 1] + s->tstep[k0 + nt / 2]);
 

@@ -260,16 +260,10 @@ static double seconds_between(const struct timespec *t0, const struct timespec *
   return (double)(t1->tv_sec - t0->tv_sec) + 1e-9 * (double)(t1->tv_nsec - t0->tv_nsec);
 }
 
-static int cmp_double(const void *pa, const void *pb)
-{
-  double a = *(const double *)pa, b = *(const double *)pb;
-  return (a > b) - (a < b);
-}
-
 /* Median of t[0..m-1] (sorts t); mean of the two middle values if m is even. */
 static double median_sorted(double *t, long m)
 {
-  qsort(t, (size_t)m, sizeof *t, cmp_double);
+  qsort(t, (size_t)m, sizeof *t, cli_cmp_double);
   return (m % 2) ? t[m / 2] : 0.5 * (t[m / 2 - 1] + t[m / 2]);
 }
 

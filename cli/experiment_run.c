@@ -109,19 +109,6 @@ static const char *const integrator_str[] = {"symplectic", "explicit", "verlet"}
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
-static double now_s(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *pa, const void *pb)
-{
-  double x = *(const double *)pa, y = *(const double *)pb;
-  return (x > y) - (x < y);
-}
-
 static int cmp_str(const void *pa, const void *pb)
 {
   return strcmp(*(char *const *)pa, *(char *const *)pb);
@@ -548,18 +535,18 @@ static void measure(const exp_section *s, const slv_solver *sv, const slv_proble
     return;
   }
   slv_result res;
-  double t0 = now_s();
+  double t0 = cli_now_s();
   st = slv_solve(*ws, p, opt, b->x, b->w, &res);
-  double twarm = now_s() - t0;
+  double twarm = cli_now_s() - t0;
   long R = s->repeat;
   if (st >= 0 && twarm * (double)R > s->budget) {
     b->t[0] = twarm; /* too slow to repeat within the budget: the warm-up is the measurement */
     R = 1;
   } else {
     for (long r = 0; st >= 0 && r < R; r++) {
-      t0 = now_s();
+      t0 = cli_now_s();
       st = slv_solve(*ws, p, opt, b->x, b->w, &res);
-      b->t[r] = now_s() - t0;
+      b->t[r] = cli_now_s() - t0;
     }
   }
   m->status = st;
@@ -577,7 +564,7 @@ static void measure(const exp_section *s, const slv_solver *sv, const slv_proble
   for (long r = 1; r < R; r++)
     if (b->t[r] < m->tmin)
       m->tmin = b->t[r];
-  qsort(b->t, (size_t)R, sizeof *b->t, cmp_double);
+  qsort(b->t, (size_t)R, sizeof *b->t, cli_cmp_double);
   m->tmed = (R % 2) ? b->t[R / 2] : 0.5 * (b->t[R / 2 - 1] + b->t[R / 2]);
 }
 

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "slv.h"
 
@@ -54,6 +55,21 @@ static void usage(FILE *f)
           "\n"
           "'lcplab COMMAND --help' describes each command.\n"
           "exit status: 0 success, 2 bad input or usage, 3 solver did not converge.\n");
+}
+
+/* ---- timing ---------------------------------------------------------------------- */
+
+double cli_now_s(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int cli_cmp_double(const void *pa, const void *pb)
+{
+  double x = *(const double *)pa, y = *(const double *)pb;
+  return (x > y) - (x < y);
 }
 
 /* ---- dispatch ----------------------------------------------------------------- */
