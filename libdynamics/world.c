@@ -660,8 +660,10 @@ static dyn_err warm_reserve(dyn_world *w) {
     w->pnc = 0;
     return wfail(w, DYN_ERR_NOMEM, "out of memory for the warm-start data of %d contacts", nc);
   }
-  memcpy(w->pcon, w->con, (size_t)nc * sizeof *w->pcon);
-  memcpy(w->px, w->x + w->njrows, nr * sizeof *w->px);
+  if (nc > 0) /* a step with joint rows only may have no contact buffers yet */
+    memcpy(w->pcon, w->con, (size_t)nc * sizeof *w->pcon);
+  if (nr > 0)
+    memcpy(w->px, w->x + w->njrows, nr * sizeof *w->px);
   w->pnc = nc;
   w->prpc = w->rpc;
   w->pfric = w->set.contact.friction;
@@ -700,8 +702,12 @@ static dyn_err joint_warm_reserve(dyn_world *w) {
     return wfail(w, DYN_ERR_NOMEM, "out of memory for the warm-start data of %d joint rows",
                  w->njrows);
   }
-  memcpy(w->pjx, w->x, (size_t)w->njrows * sizeof *w->pjx);
-  memcpy(w->pjcnt, w->jcnt, (size_t)w->nj * sizeof *w->pjcnt);
+  /* no joint rows: the buffers may still be NULL (memcpy wants valid
+   * pointers even for 0 bytes) */
+  if (w->njrows > 0)
+    memcpy(w->pjx, w->x, (size_t)w->njrows * sizeof *w->pjx);
+  if (w->nj > 0)
+    memcpy(w->pjcnt, w->jcnt, (size_t)w->nj * sizeof *w->pjcnt);
   w->pj_valid = 1;
   return DYN_OK;
 }
