@@ -27,36 +27,6 @@
 static const double GRAV = 9.81;
 static const double PI = 3.14159265358979323846;
 
-static dyn_body dyn_box(double m, dyn_v3 half, dyn_v3 r, dyn_quat q) {
-  dyn_body b;
-  memset(&b, 0, sizeof b);
-  double a2 = half.x * half.x, b2 = half.y * half.y, c2 = half.z * half.z;
-  b.mass = m;
-  b.inv_mass = 1.0 / m;
-  b.I_b = dyn_m3_diag(m / 3 * (b2 + c2), m / 3 * (a2 + c2), m / 3 * (a2 + b2));
-  b.inv_I_b = dyn_m3_diag(3 / (m * (b2 + c2)), 3 / (m * (a2 + c2)), 3 / (m * (a2 + b2)));
-  b.shape.kind = DYN_SHAPE_BOX;
-  b.shape.half = half;
-  b.r = r;
-  b.q = dyn_quat_normalize(q);
-  return b;
-}
-
-static dyn_body dyn_ball(double m, double R, dyn_v3 r) {
-  dyn_body b;
-  memset(&b, 0, sizeof b);
-  double Ib = 0.4 * m * R * R;
-  b.mass = m;
-  b.inv_mass = 1.0 / m;
-  b.I_b = dyn_m3_diag(Ib, Ib, Ib);
-  b.inv_I_b = dyn_m3_diag(1 / Ib, 1 / Ib, 1 / Ib);
-  b.shape.kind = DYN_SHAPE_SPHERE;
-  b.shape.radius = R;
-  b.r = r;
-  b.q = dyn_quat_identity();
-  return b;
-}
-
 static dyn_body plane(dyn_v3 n, double d) {
   dyn_body b;
   memset(&b, 0, sizeof b);
@@ -100,8 +70,8 @@ static void test_jacobian_fd(void) {
   int checked = 0;
   for (int trial = 0; trial < 40; trial++) {
     dyn_body B[2];
-    B[0] = dyn_box(tst_urand(rng, 0.5, 3), dyn_v3_make(0.3, 0.5, 0.2), tst_rvec(rng, 1), tst_rquat(rng));
-    B[1] = dyn_box(tst_urand(rng, 0.5, 3), dyn_v3_make(0.4, 0.2, 0.6), tst_rvec(rng, 1), tst_rquat(rng));
+    B[0] = tst_box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.3, 0.5, 0.2), tst_rvec(rng, 1), tst_rquat(rng));
+    B[1] = tst_box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.4, 0.2, 0.6), tst_rvec(rng, 1), tst_rquat(rng));
     int a_static = trial % 4 == 3; /* a is the world in a quarter of the trials */
     if (a_static) B[0].is_static = 1;
     dyn_contact c;
@@ -211,7 +181,7 @@ static void random_scene(gsl_rng *rng, scene *s, int nb, int nc, const dyn_conta
   s->nc = nc;
   s->B[0] = plane(dyn_v3_make(0, 0, 1), 0);
   for (int i = 1; i < nb; i++) {
-    s->B[i] = dyn_box(tst_urand(rng, 0.5, 4), dyn_v3_make(tst_urand(rng, 0.1, 0.5), tst_urand(rng, 0.1, 0.5),
+    s->B[i] = tst_box_body(tst_urand(rng, 0.5, 4), dyn_v3_make(tst_urand(rng, 0.1, 0.5), tst_urand(rng, 0.1, 0.5),
                                                      tst_urand(rng, 0.1, 0.5)),
                       tst_rvec(rng, 2), tst_rquat(rng));
     s->B[i].v = tst_rvec(rng, 1);
@@ -499,7 +469,7 @@ static void test_sphere_on_plane(void) {
    * A = 1/m and b = J u_free = -g h: x = m g h, v+ = 0 (by hand). */
   const char *solvers[2] = {"lemke", "pgs"};
   for (int s = 0; s < 2; s++) {
-    dyn_body B[2] = {plane(dyn_v3_make(0, 0, 1), 0), dyn_ball(2, 0.5, dyn_v3_make(0, 0, 0.5))};
+    dyn_body B[2] = {plane(dyn_v3_make(0, 0, 1), 0), tst_ball_body(2, 0.5, dyn_v3_make(0, 0, 0.5))};
     dyn_contact c = {0, 1, {0, 0, 0}, {0, 0, 1}, 0.0};
     dyn_contact_params prm = dyn_contact_params_default();
     double x[1], h = 0.01;
@@ -527,7 +497,7 @@ static void incline(double deg, dyn_friction fr, const char *solver) {
   dyn_v3 n = dyn_v3_make(sin(a), 0, cos(a)), t1 = dyn_v3_make(cos(a), 0, -sin(a));
   dyn_v3 half = dyn_v3_make(0.4, 0.3, 0.2);
   dyn_quat q = dyn_quat_axis_angle(dyn_v3_make(0, 1, 0), a);
-  dyn_body B[2] = {plane(n, 0), dyn_box(3, half, dyn_v3_scale(n, half.z), q)};
+  dyn_body B[2] = {plane(n, 0), tst_box_body(3, half, dyn_v3_scale(n, half.z), q)};
   dyn_contact C[4];
   for (int k = 0; k < 4; k++) {
     dyn_v3 corner = dyn_v3_make(k & 1 ? half.x : -half.x, k & 2 ? half.y : -half.y, -half.z);
@@ -582,7 +552,7 @@ static void test_incline_slide(void) {
 static void ball_case(double vz, double depth, double e, double thr, double k_erp, double slop,
                       double vmax, double want_v, const char *what) {
   double h = 0.01, m = 1;
-  dyn_body B[2] = {plane(dyn_v3_make(0, 0, 1), 0), dyn_ball(m, 0.1, dyn_v3_make(0, 0, 0.1 - depth))};
+  dyn_body B[2] = {plane(dyn_v3_make(0, 0, 1), 0), tst_ball_body(m, 0.1, dyn_v3_make(0, 0, 0.1 - depth))};
   B[1].v = dyn_v3_make(0, 0, vz);
   dyn_contact c = {0, 1, {0, 0, -depth / 2}, {0, 0, 1}, depth};
   dyn_contact_params prm = dyn_contact_params_default();
@@ -634,7 +604,7 @@ static void test_csr_chain(void) {
   dyn_body *B = malloc(sizeof(dyn_body) * (N + 1));
   B[0] = plane(dyn_v3_make(0, 0, 1), 0);
   for (int i = 1; i <= N; i++) {
-    B[i] = dyn_box(tst_urand(rng, 1, 2), dyn_v3_make(0.5, 0.5, 0.5), dyn_v3_make(i, 0, 0.5), tst_rquat(rng));
+    B[i] = tst_box_body(tst_urand(rng, 1, 2), dyn_v3_make(0.5, 0.5, 0.5), dyn_v3_make(i, 0, 0.5), tst_rquat(rng));
     B[i].v = tst_rvec(rng, 1);
   }
   int nc = 2 * N - 1, maxr = 3 * nc;
@@ -717,7 +687,7 @@ static void test_csr_chain(void) {
 /* ---- errors -------------------------------------------------------------- */
 
 static void test_errors(void) {
-  dyn_body B[2] = {plane(dyn_v3_make(0, 0, 1), 0), dyn_ball(1, 0.1, dyn_v3_make(0, 0, 0.1))};
+  dyn_body B[2] = {plane(dyn_v3_make(0, 0, 1), 0), tst_ball_body(1, 0.1, dyn_v3_make(0, 0, 0.1))};
   dyn_contact c = {0, 1, {0, 0, 0}, {0, 0, 1}, 0.0};
   dyn_contact_params prm = dyn_contact_params_default();
   prm.friction = DYN_FRICTION_BOX;

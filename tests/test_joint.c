@@ -29,40 +29,6 @@
 
 static const double PI = 3.14159265358979323846;
 
-/* ---- bodies (filled by hand, as test_assemble.c does) ---------------------- */
-
-static dyn_body box_body(double m, dyn_v3 half, dyn_v3 r, dyn_quat q) {
-  dyn_body b;
-  memset(&b, 0, sizeof b);
-  double a2 = half.x * half.x, b2 = half.y * half.y, c2 = half.z * half.z;
-  b.mass = m;
-  b.inv_mass = 1.0 / m;
-  /* box of half extents (a, b, c): m/3 diag(b^2 + c^2, a^2 + c^2, a^2 + b^2) */
-  b.I_b = dyn_m3_diag(m / 3 * (b2 + c2), m / 3 * (a2 + c2), m / 3 * (a2 + b2));
-  b.inv_I_b = dyn_m3_diag(3 / (m * (b2 + c2)), 3 / (m * (a2 + c2)), 3 / (m * (a2 + b2)));
-  b.shape.kind = DYN_SHAPE_BOX;
-  b.shape.half = half;
-  b.r = r;
-  b.q = dyn_quat_normalize(q);
-  return b;
-}
-
-static dyn_body ball_body(double m, double R, dyn_v3 r) {
-  dyn_body b;
-  memset(&b, 0, sizeof b);
-  double Ib = 0.4 * m * R * R; /* solid sphere 2/5 m R^2 */
-  b.mass = m;
-  b.inv_mass = 1.0 / m;
-  b.I_b = dyn_m3_diag(Ib, Ib, Ib);
-  b.inv_I_b = dyn_m3_diag(1 / Ib, 1 / Ib, 1 / Ib);
-  b.shape.kind = DYN_SHAPE_SPHERE;
-  b.shape.radius = R;
-  b.r = r;
-  b.q = dyn_quat_identity();
-  return b;
-}
-
-
 /* ---- a small stepper over the lower-level API ----------------------------- */
 
 typedef struct stepper {
@@ -199,8 +165,8 @@ static void test_jacobian_fd(void) {
   for (int kind = DYN_JOINT_BALL; kind <= DYN_JOINT_FIXED; kind++)
     for (int trial = 0; trial < 12; trial++) {
       dyn_body B[2];
-      B[0] = box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.3, 0.5, 0.2), tst_rvec(rng, 1), tst_rquat(rng));
-      B[1] = box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.4, 0.2, 0.6), tst_rvec(rng, 1), tst_rquat(rng));
+      B[0] = tst_box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.3, 0.5, 0.2), tst_rvec(rng, 1), tst_rquat(rng));
+      B[1] = tst_box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.4, 0.2, 0.6), tst_rvec(rng, 1), tst_rquat(rng));
       /* b: a dynamic body, the world (-1), or a static body */
       int b = trial % 3 == 1 ? -1 : 1;
       if (trial % 3 == 2) B[1].is_static = 1;
@@ -272,7 +238,7 @@ static void test_jacobian_fd(void) {
  * theta = alpha, for alpha beyond pi too (up to 2 pi, the double cover). */
 static void test_hinge_angle(void) {
   dyn_body B[1];
-  B[0] = box_body(1, dyn_v3_make(0.2, 0.3, 0.4), dyn_v3_make(1, 0, 0), dyn_quat_identity());
+  B[0] = tst_box_body(1, dyn_v3_make(0.2, 0.3, 0.4), dyn_v3_make(1, 0, 0), dyn_quat_identity());
   dyn_joint j;
   dyn_v3 ax = dyn_v3_normalize(dyn_v3_make(1, 2, 2));
   CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_HINGE, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
@@ -305,8 +271,8 @@ static void test_error_decay(void) {
   for (int kind = DYN_JOINT_BALL; kind <= DYN_JOINT_FIXED; kind++)
     for (int two = 0; two < 2; two++) {
       dyn_body B[2];
-      B[0] = box_body(1.5, dyn_v3_make(0.3, 0.4, 0.2), tst_rvec(rng, 1), tst_rquat(rng));
-      B[1] = box_body(2.5, dyn_v3_make(0.2, 0.3, 0.5), tst_rvec(rng, 1), tst_rquat(rng));
+      B[0] = tst_box_body(1.5, dyn_v3_make(0.3, 0.4, 0.2), tst_rvec(rng, 1), tst_rquat(rng));
+      B[1] = tst_box_body(2.5, dyn_v3_make(0.2, 0.3, 0.5), tst_rvec(rng, 1), tst_rquat(rng));
       int b = two ? 1 : -1;
       dyn_joint j = make_joint(rng, (dyn_joint_kind)kind, B, 2, 0, b);
       /* an initial error of order 1e-3 (m, rad): first-order decay is then
@@ -351,7 +317,7 @@ static void test_error_decay(void) {
 static double pendulum_period(dyn_joint_kind kind) {
   const double L = 1.0, r = 0.01, m = 0.7, g = 9.81, th0 = 0.05, h = 1e-3;
   dyn_body B[1];
-  B[0] = ball_body(m, r, dyn_v3_make(L * sin(th0), 0, -L * cos(th0)));
+  B[0] = tst_ball_body(m, r, dyn_v3_make(L * sin(th0), 0, -L * cos(th0)));
   dyn_joint j;
   CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, kind, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
                                        dyn_v3_make(0, 1, 0), dyn_v3_make(0, 0, 1), NULL, 0),
@@ -406,7 +372,7 @@ static void test_motor_hinge(void) {
   double taus[2] = { 100.0, 0.5 }; /* sufficient: tau h = 1 >= I target = 0.39; saturating */
   for (int c = 0; c < 2; c++) {
     dyn_body B[1];
-    B[0] = box_body(m, dyn_v3_make(0.5, 0.2, 0.1), dyn_v3_make(0, 0, 0), dyn_quat_identity());
+    B[0] = tst_box_body(m, dyn_v3_make(0.5, 0.2, 0.1), dyn_v3_make(0, 0, 0), dyn_quat_identity());
     dyn_joint j;
     CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_HINGE, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
                                          dyn_v3_make(0, 0, 1), dyn_v3_make(1, 0, 0), NULL, 0),
@@ -446,7 +412,7 @@ static void test_motor_slider(void) {
   double Fs[2] = { 1000.0, 4.0 };
   for (int c = 0; c < 2; c++) {
     dyn_body B[1];
-    B[0] = box_body(m, dyn_v3_make(0.2, 0.2, 0.2), dyn_v3_make(0, 0, 1), dyn_quat_identity());
+    B[0] = tst_box_body(m, dyn_v3_make(0.2, 0.2, 0.2), dyn_v3_make(0, 0, 1), dyn_quat_identity());
     dyn_joint j;
     CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_SLIDER, B, 1, 0, -1, dyn_v3_make(0, 0, 1),
                                          dyn_v3_make(1, 0, 0), dyn_v3_make(0, 0, 1), NULL, 0),
@@ -472,7 +438,7 @@ static void test_motor_slider(void) {
 static void test_joint_friction(void) {
   const double m = 2, h = 0.01, Izz = m / 3 * (0.25 + 0.04), tau = 0.3, w0 = 1.0;
   dyn_body B[1];
-  B[0] = box_body(m, dyn_v3_make(0.5, 0.2, 0.1), dyn_v3_make(0, 0, 0), dyn_quat_identity());
+  B[0] = tst_box_body(m, dyn_v3_make(0.5, 0.2, 0.1), dyn_v3_make(0, 0, 0), dyn_quat_identity());
   B[0].w = dyn_v3_make(0, 0, w0);
   dyn_joint j;
   CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_HINGE, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
@@ -502,7 +468,7 @@ static void test_joint_friction(void) {
 static void test_limit_hinge(void) {
   const double h = 5e-3, lo = -0.6;
   dyn_body B[1];
-  B[0] = box_body(1, dyn_v3_make(0.5, 0.05, 0.05), dyn_v3_make(0.5, 0, 0), dyn_quat_identity());
+  B[0] = tst_box_body(1, dyn_v3_make(0.5, 0.05, 0.05), dyn_v3_make(0.5, 0, 0), dyn_quat_identity());
   dyn_joint j;
   CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_HINGE, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
                                        dyn_v3_make(0, 1, 0), dyn_v3_make(1, 0, 0), NULL, 0),
@@ -532,7 +498,7 @@ static void test_limit_hinge(void) {
 static void test_limit_slider(void) {
   const double h = 5e-3, hi = 0.5;
   dyn_body B[1];
-  B[0] = box_body(2, dyn_v3_make(0.1, 0.1, 0.1), dyn_v3_make(0, 0, 2), dyn_quat_identity());
+  B[0] = tst_box_body(2, dyn_v3_make(0.1, 0.1, 0.1), dyn_v3_make(0, 0, 2), dyn_quat_identity());
   dyn_joint j;
   CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_SLIDER, B, 1, 0, -1, dyn_v3_make(0, 0, 2),
                                        dyn_v3_make(0, 0, 1), dyn_v3_make(1, 0, 0), NULL, 0),
@@ -564,7 +530,7 @@ static void test_limit_slider(void) {
 static void test_limit_restitution(void) {
   const double h = 0.01, e = 0.5;
   dyn_body B[1];
-  B[0] = box_body(2, dyn_v3_make(0.1, 0.1, 0.1), dyn_v3_make(0, 0, 0), dyn_quat_identity());
+  B[0] = tst_box_body(2, dyn_v3_make(0.1, 0.1, 0.1), dyn_v3_make(0, 0, 0), dyn_quat_identity());
   dyn_joint j;
   CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_SLIDER, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
                                        dyn_v3_make(1, 0, 0), dyn_v3_make(0, 0, 1), NULL, 0),
@@ -594,7 +560,7 @@ static void test_limit_restitution(void) {
 static void test_motor_into_stop(void) {
   const double h = 0.01, m = 2, F = 4, hi = 0.1;
   dyn_body B[1];
-  B[0] = box_body(m, dyn_v3_make(0.1, 0.1, 0.1), dyn_v3_make(0, 0, 0), dyn_quat_identity());
+  B[0] = tst_box_body(m, dyn_v3_make(0.1, 0.1, 0.1), dyn_v3_make(0, 0, 0), dyn_quat_identity());
   dyn_joint j;
   CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_SLIDER, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
                                        dyn_v3_make(-1, 0, 0), dyn_v3_make(0, 0, 1), NULL, 0),
@@ -632,9 +598,9 @@ static void test_motor_into_stop(void) {
 static void test_motor_hinge2(void) {
   const double h = 0.01, target = 5;
   dyn_body B[2];
-  B[0] = box_body(10, dyn_v3_make(1, 0.5, 0.2), dyn_v3_make(0, 0, 1), dyn_quat_identity());
+  B[0] = tst_box_body(10, dyn_v3_make(1, 0.5, 0.2), dyn_v3_make(0, 0, 1), dyn_quat_identity());
   B[0].is_static = 1;
-  B[1] = ball_body(1, 0.3, dyn_v3_make(0, 0.8, 0.5));
+  B[1] = tst_ball_body(1, 0.3, dyn_v3_make(0, 0.8, 0.5));
   dyn_joint j;
   CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_HINGE2, B, 2, 0, 1, dyn_v3_make(0, 0.8, 0.5),
                                        dyn_v3_make(0, 0, 1), dyn_v3_make(0, 1, 0), NULL, 0),
@@ -661,7 +627,7 @@ static void test_motor_hinge2(void) {
 static void test_servo(void) {
   const double h = 0.01, target = 0.3;
   dyn_body B[1];
-  B[0] = box_body(2, dyn_v3_make(0.5, 0.2, 0.1), dyn_v3_make(0, 0, 0), dyn_quat_identity());
+  B[0] = tst_box_body(2, dyn_v3_make(0.5, 0.2, 0.1), dyn_v3_make(0, 0, 0), dyn_quat_identity());
   dyn_joint j;
   CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_HINGE, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
                                        dyn_v3_make(0, 0, 1), dyn_v3_make(1, 0, 0), NULL, 0),
@@ -697,7 +663,7 @@ static void test_spring_damper(void) {
   const double m = 2, w0 = 2 * PI, zeta = 0.1, h = 2e-4, x0 = 0.01;
   const double k = m * w0 * w0, c = 2 * zeta * sqrt(k * m);
   dyn_body B[1];
-  B[0] = ball_body(m, 0.1, dyn_v3_make(0, 0, 0));
+  B[0] = tst_ball_body(m, 0.1, dyn_v3_make(0, 0, 0));
   dyn_joint j;
   CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_BALL, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
                                        dyn_v3_make(0, 0, 1), dyn_v3_make(1, 0, 0), NULL, 0),
@@ -740,7 +706,7 @@ static void test_eq14_damper(void) {
   TST_CLOSE(cf, 1 / c, 0, 1e-15);
   TST_CLOSE(cr, 1 / (h * c), 0, 1e-15); /* = 1 / k' with k' = h c */
   dyn_body B[1];
-  B[0] = ball_body(m, 0.1, dyn_v3_make(0, 0, 0));
+  B[0] = tst_ball_body(m, 0.1, dyn_v3_make(0, 0, 0));
   B[0].v = dyn_v3_make(v0, 0, 0);
   dyn_joint j;
   CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_BALL, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
@@ -760,8 +726,8 @@ static void test_eq14_damper(void) {
 
 static void test_validation(void) {
   dyn_body B[2];
-  B[0] = box_body(1, dyn_v3_make(0.1, 0.1, 0.1), dyn_v3_make(0, 0, 0), dyn_quat_identity());
-  B[1] = box_body(1, dyn_v3_make(0.1, 0.1, 0.1), dyn_v3_make(1, 0, 0), dyn_quat_identity());
+  B[0] = tst_box_body(1, dyn_v3_make(0.1, 0.1, 0.1), dyn_v3_make(0, 0, 0), dyn_quat_identity());
+  B[1] = tst_box_body(1, dyn_v3_make(0.1, 0.1, 0.1), dyn_v3_make(1, 0, 0), dyn_quat_identity());
   dyn_v3 o = dyn_v3_make(0.5, 0, 0), x = dyn_v3_make(1, 0, 0), y = dyn_v3_make(0, 1, 0);
   dyn_v3 zero = dyn_v3_make(0, 0, 0);
   dyn_joint j;

@@ -8,8 +8,43 @@
 #define TST_DYN_H
 
 #include <gsl/gsl_rng.h>
+#include <string.h>
 
+#include "dyn.h"
 #include "dyn_math.h"
+
+/* Bodies filled by hand (not by dyn_body_init, whose checks are tested
+ * elsewhere): a solid box of half extents (a, b, c), I = m/3 diag(b^2 + c^2,
+ * a^2 + c^2, a^2 + b^2), and a solid sphere, I = 2/5 m R^2. */
+static inline dyn_body tst_box_body(double m, dyn_v3 half, dyn_v3 r, dyn_quat q) {
+  dyn_body b;
+  memset(&b, 0, sizeof b);
+  double a2 = half.x * half.x, b2 = half.y * half.y, c2 = half.z * half.z;
+  b.mass = m;
+  b.inv_mass = 1.0 / m;
+  b.I_b = dyn_m3_diag(m / 3 * (b2 + c2), m / 3 * (a2 + c2), m / 3 * (a2 + b2));
+  b.inv_I_b = dyn_m3_diag(3 / (m * (b2 + c2)), 3 / (m * (a2 + c2)), 3 / (m * (a2 + b2)));
+  b.shape.kind = DYN_SHAPE_BOX;
+  b.shape.half = half;
+  b.r = r;
+  b.q = dyn_quat_normalize(q);
+  return b;
+}
+
+static inline dyn_body tst_ball_body(double m, double R, dyn_v3 r) {
+  dyn_body b;
+  memset(&b, 0, sizeof b);
+  double Ib = 0.4 * m * R * R;
+  b.mass = m;
+  b.inv_mass = 1.0 / m;
+  b.I_b = dyn_m3_diag(Ib, Ib, Ib);
+  b.inv_I_b = dyn_m3_diag(1 / Ib, 1 / Ib, 1 / Ib);
+  b.shape.kind = DYN_SHAPE_SPHERE;
+  b.shape.radius = R;
+  b.r = r;
+  b.q = dyn_quat_identity();
+  return b;
+}
 
 /* Uniform in [lo, hi). */
 static inline double tst_urand(gsl_rng *r, double lo, double hi) {
