@@ -31,6 +31,22 @@ static int in_cone_rows(const slv_problem *p, int i, int *k) {
   return *k < p->ncones && p->cone_rows[*k] <= i;
 }
 
+/* slv_cone_project with sqrt for hypot (hypot's overflow guard made it the
+ * costliest call of a small solve): contact impulses and velocities are far
+ * from the 1e154 where the guard matters, and beyond it the square
+ * overflows to Inf, which makes res NaN (not finite, never converged). */
+static inline void project_fast(double mu, const double *v, double *out) {
+  double n = v[0], s = sqrt(v[1] * v[1] + v[2] * v[2]);
+  if (s <= mu * n) {
+    out[0] = n; out[1] = v[1]; out[2] = v[2];
+  } else if (mu * s <= -n) {
+    out[0] = out[1] = out[2] = 0.0;
+  } else {
+    double np = (n + mu * s) / (1.0 + mu * mu), k = s > 0 ? mu * np / s : 0.0;
+    out[0] = np; out[1] = k * v[1]; out[2] = k * v[2];
+  }
+}
+
 slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w) {
   slv_residuals r = {0, 0, 0, 0, 0, 0, NAN};
   int n = p->n;
@@ -54,7 +70,7 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
       for (int c = 0; c < 3; c++)
         ww[c] = w ? w[i + c] : slv_row_dot(p, i + c, x) + p->b[i + c];
       /* De Saxce: w^ = w + (mu |w_t|, 0, 0) */
-      double shift = mu * hypot(ww[1], ww[2]);
+      double shift = mu * sqrt(ww[1] * ww[1] + ww[2] * ww[2]);
       double m2 = 0;
       for (int law = 0; law < 2; law++) {
         /* law 0: the De Saxce map (merit_fclib, and res for Coulomb);
@@ -64,7 +80,7 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
         v[0] = x[i] - (ww[0] + s0);
         v[1] = x[i + 1] - ww[1];
         v[2] = x[i + 2] - ww[2];
-        slv_cone_project(mu, v, pr);
+        project_fast(mu, v, pr);
         double d0 = x[i] - pr[0], d1 = x[i + 1] - pr[1], d2 = x[i + 2] - pr[2];
         if (law == 0) m2 = d0 * d0 + d1 * d1 + d2 * d2;
         double ri = fmax(fabs(d0), fmax(fabs(d1), fabs(d2)));
@@ -75,7 +91,7 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
         }
       }
       merit2 += m2;
-      infeas = fmax(infeas, hypot(x[i + 1], x[i + 2]) - mu * x[i]);
+      infeas = fmax(infeas, sqrt(x[i + 1] * x[i + 1] + x[i + 2] * x[i + 2]) - mu * x[i]);
       continue;
     }
     double lo, hi;
@@ -106,20 +122,6 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
     r.merit_fclib = sqrt(merit2) / (1.0 + sqrt(sqrt(bn)));
   }
   return r;
-}
-
-/* slv_cone_project with sqrt for hypot: contact impulses and velocities are
- * far from the 1e150 where the guard matters. */
-static inline void project_fast(double mu, const double *v, double *out) {
-  double n = v[0], s = sqrt(v[1] * v[1] + v[2] * v[2]);
-  if (s <= mu * n) {
-    out[0] = n; out[1] = v[1]; out[2] = v[2];
-  } else if (mu * s <= -n) {
-    out[0] = out[1] = out[2] = 0.0;
-  } else {
-    double np = (n + mu * s) / (1.0 + mu * mu), k = s > 0 ? mu * np / s : 0.0;
-    out[0] = np; out[1] = k * v[1]; out[2] = k * v[2];
-  }
 }
 
 double slv_natmap_norms(const slv_problem *p, const double *x, const double *w, double *n2) {
