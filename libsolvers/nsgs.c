@@ -101,6 +101,7 @@
 #include "slv_internal.h"
 
 #include <float.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,7 +121,7 @@ enum {
 typedef struct {
   int n_max;
   double *blk;     /* per cone: W (9, column-major) then W^-1 (9); size 18 * n_max / 3 */
-  double *theta;   /* per cone: last sliding angle in this solve, NAN if none yet */
+  double *dir;     /* per cone: (cos, sin) of the last sliding angle in this solve, NAN if none */
   double *invd;    /* per row: 1 / A(i,i) (box rows) */
   double *grid;    /* cos, sin of 2 pi k / NSGS_GRID: 2 * NSGS_GRID */
   int *colptr;     /* packed columns: size n_max + 1 */
@@ -133,7 +134,7 @@ typedef struct {
 static void nsgs_free(void *st) {
   nsgs_state *s = st;
   free(s->blk);
-  free(s->theta);
+  free(s->dir);
   free(s->invd);
   free(s->grid);
   free(s->colptr);
@@ -151,14 +152,14 @@ static slv_status nsgs_init(void *st, int n_max, const slv_options *opt) {
   s->cap = m < 64 ? m * m : m * m / 4;
   if (s->cap > NSGS_PACK_MAX) s->cap = NSGS_PACK_MAX;
   s->blk = malloc(18 * nc * sizeof *s->blk);
-  s->theta = malloc(nc * sizeof *s->theta);
+  s->dir = malloc(2 * nc * sizeof *s->dir);
   s->invd = malloc(m * sizeof *s->invd);
   s->grid = malloc(2 * NSGS_GRID * sizeof *s->grid);
   s->colptr = malloc((m + 1) * sizeof *s->colptr);
   s->rowind = malloc(s->cap * sizeof *s->rowind);
   s->val = malloc(s->cap * sizeof *s->val);
   s->next = malloc(m * sizeof *s->next);
-  if (!s->blk || !s->theta || !s->invd || !s->grid || !s->colptr || !s->rowind || !s->val ||
+  if (!s->blk || !s->dir || !s->invd || !s->grid || !s->colptr || !s->rowind || !s->val ||
       !s->next) {
     nsgs_free(s);
     return SLV_ERR_NOMEM;
@@ -328,20 +329,13 @@ static double dist2(const double *a, const double *b) {
   return d0 * d0 + d1 * d1 + d2 * d2;
 }
 
-/* Angle in (-pi, pi] (cos and sin do not care; this only keeps the stored
- * angle from drifting by turns). */
-static double wrap(double t) {
-  while (t > 0.5 * TWO_PI) t -= TWO_PI;
-  while (t <= -0.5 * TWO_PI) t += TWO_PI;
-  return t;
-}
-
-/* Newton on F from t; 1 and x, *theta if it converges to a solution.  The
- * iterate is carried as (cos t, sin t) and rotated by each step, with the
- * step's cos/sin from their Taylor series below 1e-3 rad (error < 1e-21):
- * no libm call once Newton is close. */
-static int newton_from(const contact *ct, double t, double *theta, double x[3]) {
-  double c = cos(t), s = sin(t);
+/* Newton on F from the angle with cos/sin (c, s); 1 and x, dir = its
+ * (cos, sin) if it converges to a solution.  The iterate is carried as
+ * (cos t, sin t) and rotated by each step, with the step's cos/sin from
+ * their Taylor series below 1e-3 rad (error < 1e-21): no libm call once
+ * Newton is close.  A rotation keeps c^2 + s^2 = 1 up to rounding, which
+ * the first-order correction 1/sqrt(1 + e) ~ 1 - e/2 removes. */
+static int newton_from(const contact *ct, double c, double s, double dir[2], double x[3]) {
   int conv = 0;
   for (int it = 0; it < 12 && !conv; it++) {
     double f, fp;
@@ -364,27 +358,30 @@ static int newton_from(const contact *ct, double t, double *theta, double x[3]) 
     }
     /* t <- t - step */
     double cn = c * cs + s * sn, snew = s * cs - c * sn;
-    double nrm = 1.0 / sqrt(cn * cn + snew * snew);
+    double nrm = 1.5 - 0.5 * (cn * cn + snew * snew);
     c = cn * nrm;
     s = snew * nrm;
-    t -= step;
-    conv = fabs(step) <= 4 * DBL_EPSILON * (1 + fabs(t));
+    /* converged at a step of rounding size for an angle in (-pi, pi] */
+    conv = fabs(step) <= 4 * DBL_EPSILON * (1 + 0.5 * TWO_PI);
   }
   if (!conv || !sliding_point(ct, c, s, x)) return 0;
-  *theta = wrap(t);
+  dir[0] = c;
+  dir[1] = s;
   return 1;
 }
 
-/* Sliding case: fills x and *theta, returns 1; 0 if no sliding solution.
+/* Sliding case: fills x and dir, returns 1; 0 if no sliding solution.
  * (g1, g2): the sticking impulse's tangential part, the second guess. */
 static int solve_sliding(contact *ct, const double *grid, const double *xold, double g1,
-                         double g2, double *theta, double x[3]) {
+                         double g2, double dir[2], double x[3]) {
   contact_setup(ct);
   if (!(ct->fscale > 0) || !isfinite(ct->fscale)) return 0;
   /* fast paths: Newton from the contact's last sliding angle, then from the
    * direction of the sticking impulse (exact for an isotropic W) */
-  if (!isnan(*theta) && newton_from(ct, *theta, theta, x)) return 1;
-  if (newton_from(ct, atan2(g2, g1), theta, x)) return 1;
+  if (!isnan(dir[0]) && newton_from(ct, dir[0], dir[1], dir, x)) return 1;
+  double g = norm2(g1, g2), c0 = 1, s0 = 0; /* angle 0 when g = 0, as atan2(0, 0) */
+  if (g > 0) c0 = g1 / g, s0 = g2 / g;
+  if (isfinite(g) && newton_from(ct, c0, s0, dir, x)) return 1;
   /* certified isolation over the circle */
   rootlist rl = {{0}, 0, 0};
   double f[NSGS_GRID + 1], fp[NSGS_GRID + 1];
@@ -397,12 +394,14 @@ static int solve_sliding(contact *ct, const double *grid, const double *xold, do
   int found = 0;
   double best = INFINITY, xc[3];
   for (int i = 0; i < rl.n; i++) {
-    if (!sliding_point(ct, cos(rl.th[i]), sin(rl.th[i]), xc)) continue;
+    double c = cos(rl.th[i]), sn = sin(rl.th[i]);
+    if (!sliding_point(ct, c, sn, xc)) continue;
     double d = dist2(xc, xold);
     if (d < best) {
       best = d;
       memcpy(x, xc, sizeof xc);
-      *theta = wrap(rl.th[i]);
+      dir[0] = c;
+      dir[1] = sn;
       found = 1;
     }
   }
@@ -424,9 +423,9 @@ static void local_fixed_point(const contact *ct, const double *xold, double x[3]
 }
 
 /* Solve the one-contact problem; returns 1 if the fallback was used.
- * *theta: in/out, the contact's last sliding angle (NAN: none yet). */
+ * dir: in/out, (cos, sin) of the contact's last sliding angle (NAN: none yet). */
 static int solve_contact(const double *W, const double *Winv, double mu, int assoc,
-                         const double *q, const double *xold, double *theta, const double *grid,
+                         const double *q, const double *xold, double *dir, const double *grid,
                          double x[3]) {
   if (mu == 0) {
     x[0] = q[0] < 0 ? -q[0] / W[0] : 0.0;
@@ -440,7 +439,7 @@ static int solve_contact(const double *W, const double *Winv, double mu, int ass
   for (int i = 0; i < 3; i++) x[i] = -(Winv[i] * q[0] + Winv[3 + i] * q[1] + Winv[6 + i] * q[2]);
   if (norm2(x[1], x[2]) <= mu * x[0]) return 0; /* sticking */
   contact ct = {.W = W, .q = q, .mu = mu, .assoc = assoc};
-  if (solve_sliding(&ct, grid, xold, x[1], x[2], theta, x)) return 0;
+  if (solve_sliding(&ct, grid, xold, x[1], x[2], dir, x)) return 0;
   local_fixed_point(&ct, xold, x);
   return 1;
 }
@@ -477,30 +476,53 @@ static int pack_columns(const slv_problem *p, nsgs_state *s) {
  * columns, rowind = block row, val = 9 values column-major per block), if
  * the nonzero blocks fit the buffers; returns 1 if packed.  A column-block
  * update is then one index and 9 multiply-adds per block instead of 3
- * indices and 3 per column entry.  Uses next[] as two nc-sized scratch
- * arrays (last block row seen per block column, and its slot). */
+ * indices and 3 per column entry.  Dense A: one pass in block order.  CSR:
+ * count then fill, using next[] as two nc-sized scratch arrays (last block
+ * row seen per block column, and its slot). */
+/* Nonzero bits of a[0..2] ignoring the signs: 0 iff all three are +-0 (a
+ * NaN counts as nonzero, as a != 0 does); branch-free, so the scan of a
+ * mostly-zero dense A runs at load speed. */
+static inline uint64_t nz_bits(const double *a) {
+  uint64_t u0, u1, u2;
+  memcpy(&u0, a, sizeof u0);
+  memcpy(&u1, a + 1, sizeof u1);
+  memcpy(&u2, a + 2, sizeof u2);
+  return (u0 | u1 | u2) << 1;
+}
+
 static int pack_blocks(const slv_problem *p, nsgs_state *s) {
   int n = p->n, nc = p->ncones;
   if (nc == 0 || 3 * nc != n) return 0;
-  int *last = s->next, *slot = s->next + nc;
   size_t nb = 0, cap = s->cap / 9;
+  if (p->storage == SLV_DENSE) {
+    /* one pass in block order, no index arithmetic per entry: block (I, J)
+     * is kept iff one of its 9 entries is nonzero */
+    for (int J = 0; J < nc; J++) {
+      s->colptr[J] = (int)nb;
+      const double *c0 = p->A + (size_t)(3 * J) * p->lda, *c1 = c0 + p->lda, *c2 = c1 + p->lda;
+      for (int I = 0; I < nc; I++) {
+        const double *a0 = c0 + 3 * I, *a1 = c1 + 3 * I, *a2 = c2 + 3 * I;
+        if (!(nz_bits(a0) | nz_bits(a1) | nz_bits(a2))) continue;
+        if (nb == cap) return 0;
+        double *B = s->val + 9 * nb;
+        B[0] = a0[0], B[1] = a0[1], B[2] = a0[2];
+        B[3] = a1[0], B[4] = a1[1], B[5] = a1[2];
+        B[6] = a2[0], B[7] = a2[1], B[8] = a2[2];
+        s->rowind[nb++] = I;
+      }
+    }
+    s->colptr[nc] = (int)nb;
+    return 1;
+  }
+  int *last = s->next, *slot = s->next + nc;
   for (int J = 0; J <= nc; J++) s->colptr[J] = 0;
   for (int J = 0; J < nc; J++) last[J] = -1;
   /* count the nonzero blocks of each block column (rows in increasing order) */
   for (int i = 0; i < n; i++) {
     int I = i / 3;
-    if (p->storage == SLV_CSR) {
-      for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) {
-        int J = p->Aj[k] / 3;
-        if (p->Ax[k] != 0.0 && last[J] != I) { last[J] = I; s->colptr[J + 1]++; nb++; }
-      }
-    } else {
-      for (int j = 0; j < n; j++) {
-        int J = j / 3;
-        if (p->A[(size_t)i + (size_t)j * p->lda] != 0.0 && last[J] != I) {
-          last[J] = I; s->colptr[J + 1]++; nb++;
-        }
-      }
+    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) {
+      int J = p->Aj[k] / 3;
+      if (p->Ax[k] != 0.0 && last[J] != I) { last[J] = I; s->colptr[J + 1]++; nb++; }
     }
     if (nb > cap) return 0;
   }
@@ -509,10 +531,9 @@ static int pack_blocks(const slv_problem *p, nsgs_state *s) {
   for (int J = 0; J < nc; J++) { last[J] = -1; slot[J] = s->colptr[J]; }
   for (int i = 0; i < n; i++) {
     int I = i / 3, r = i - 3 * I;
-    int k0 = p->storage == SLV_CSR ? p->Ap[i] : 0, k1 = p->storage == SLV_CSR ? p->Ap[i + 1] : n;
-    for (int k = k0; k < k1; k++) {
-      int j = p->storage == SLV_CSR ? p->Aj[k] : k;
-      double a = p->storage == SLV_CSR ? p->Ax[k] : p->A[(size_t)i + (size_t)j * p->lda];
+    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) {
+      int j = p->Aj[k];
+      double a = p->Ax[k];
       if (a == 0.0) continue;
       int J = j / 3;
       if (last[J] != I) {
@@ -678,7 +699,7 @@ static void sweep(sweeper *sw, double *x, double *w) {
       for (int r = 0; r < 3; r++) q[r] = wc[r] - (W[r] * xo[0] + W[3 + r] * xo[1] + W[6 + r] * xo[2]);
       double mu = p->cone_mu[k];
       sw->fallbacks +=
-          solve_contact(W, W + 9, mu, sw->assoc, q, xo, &s->theta[k], s->grid, xn);
+          solve_contact(W, W + 9, mu, sw->assoc, q, xo, &s->dir[2 * k], s->grid, xn);
       if (omega != 1.0) {
         for (int r = 0; r < 3; r++) xn[r] = xo[r] + omega * (xn[r] - xo[r]);
         if (omega > 1.0) slv_cone_project(mu, xn, xn);
@@ -711,7 +732,7 @@ static slv_status nsgs_solve(void *st, const slv_problem *p, const slv_options *
   int n = p->n;
   slv_status cs = cache_blocks(p, s, res);
   if (cs) return cs;
-  for (int k = 0; k < p->ncones; k++) s->theta[k] = NAN;
+  for (int k = 0; k < 2 * p->ncones; k++) s->dir[k] = NAN;
   for (int i = 0; i < n; i++) s->invd[i] = 1.0 / slv_diag(p, i);
   sweeper sw = {.p = p, .s = s, .assoc = p->cone_law == SLV_CONE_ASSOCIATED, .omega = opt->omega};
   sw.blocks = pack_blocks(p, s);
