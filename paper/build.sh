@@ -211,6 +211,21 @@ for i, integ in enumerate(ints[:2]):
     nums += macro('DriftInteg' + tag, tex(integ))
     nums += macro('DriftFirstMax' + tag, ('%.1e' % max(v)).replace('e', '\\times10^{') + '}' if v else '--')
 
+# the other scenes: range over solvers and integrators of the final relative
+# energy change (dissipative scenes lose energy by design)
+def sci(v):
+    m, e = ('%.1e' % v).split('e')
+    return '%s\\times10^{%d}' % (m, int(e))
+others = []
+for sc_name in scenes[1:]:
+    v = [(num(r['rel_drift']), k[1]) for k, r in last.items()
+         if k[0] == sc_name and not math.isnan(num(r['rel_drift']))]
+    if v:
+        lo, hi = min(v), max(v)
+        others.append('$%s$ (\\texttt{%s}) to $%s$ (\\texttt{%s}) on \\texttt{%s}'
+                      % (sci(lo[0]), tex(lo[1]), sci(hi[0]), tex(hi[1]), tex(sc_name)))
+nums += macro('DriftOthers', '; '.join(others) if others else '--')
+
 # ---- accuracy: status counts over all steps ----
 _, ac = read('accuracy.csv')
 ac = [r for r in ac if r['step']]
@@ -230,6 +245,54 @@ for r in cv:
     if r['problem'] not in probs:
         probs.append(r['problem'])
 nums += macro('ConvProblems', ', '.join('\\texttt{%s}' % tex(p) for p in probs))
+# per problem and solver: iterations and time to the tolerance (final rows)
+fin = {(r['problem'], r['solver']): r for r in cv if r['final'] == '1'}
+hist = {}
+for r in cv:
+    if r['final'] == '0' and r['iteration'] == '0':
+        hist[(r['problem'], r['solver'])] = num(r['res_rel'])
+cv_solvers = []
+for r in cv:
+    if r['solver'] not in cv_solvers and any(
+            fin.get((p, r['solver']), {}).get('status') not in (None, 'unsupported') for p in probs):
+        cv_solvers.append(r['solver'])
+def cell(p, s):
+    r = fin.get((p, s))
+    if r is None or r['status'] == 'unsupported':
+        return '--'
+    if r['status'] != 'converged':
+        return tex(r['status'])
+    return '%s / %.3g' % (r['iteration'], 1e3 * num(r['time_s']))
+with open(os.path.join(gen, 'conv.tex'), 'w') as fh:
+    fh.write('\\begin{tabular}{l' + 'r' * len(probs) + '}\n\\toprule\n')
+    fh.write('solver & ' + ' & '.join('\\texttt{%s}' % tex(p) for p in probs) + ' \\\\\n\\midrule\n')
+    for sv in cv_solvers:
+        fh.write('\\texttt{%s} & %s \\\\\n' % (tex(sv), ' & '.join(cell(p, sv) for p in probs)))
+    fh.write('\\bottomrule\n\\end{tabular}\n')
+# fastest converged solver per problem, and the mean contraction per
+# iteration (res_k / res_0)^(1/k) of the runs with k >= 20 iterations
+fastest = []
+rates = []
+for p in probs:
+    ok = [r for (pp, _), r in fin.items() if pp == p and r['status'] == 'converged']
+    if ok:
+        b = min(ok, key=lambda r: num(r['time_s']))
+        fastest.append('\\texttt{%s} on \\texttt{%s} (%.3g\\,ms)' % (tex(b['solver']), tex(p), 1e3 * num(b['time_s'])))
+    for r in ok:
+        k = int(r['iteration'])
+        r0 = hist.get((p, r['solver']))
+        if k >= 20 and r0 and r0 > 0 and num(r['res_rel']) > 0:
+            rates.append(((num(r['res_rel']) / r0) ** (1.0 / k), r['solver'], p, k))
+nums += macro('ConvFastest', '; '.join(fastest) if fastest else '--')
+if rates:
+    lo, hi = min(rates), max(rates)
+    nums += macro('ConvRateMin', '%.3f' % lo[0])
+    nums += macro('ConvRateMinWho', '\\texttt{%s} on \\texttt{%s}, %d iterations' % (tex(lo[1]), tex(lo[2]), lo[3]))
+    nums += macro('ConvRateMax', '%.4f' % hi[0])
+    nums += macro('ConvRateMaxWho', '\\texttt{%s} on \\texttt{%s}, %d iterations' % (tex(hi[1]), tex(hi[2]), hi[3]))
+else:
+    for m in ('ConvRateMin', 'ConvRateMinWho', 'ConvRateMax', 'ConvRateMaxWho'):
+        nums += macro(m, '--')
 
 with open(os.path.join(gen, 'numbers.tex'), 'w') as fh:
     fh.write(nums)
