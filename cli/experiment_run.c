@@ -30,7 +30,13 @@
  * Scene kinds run the named scene (libdynamics dyn_scene_new / dyn_world_step)
  * once per (scene, integrator, solver), one row per step:
  *   drift: energy E (kinetic + potential, floor at z = 0) and its relative
- *     drift (E - E0) / |E0| (E0 before the first step; empty if E0 = 0), the
+ *     drift (E - E0) / S with E0 before the first step and the scale
+ *     S = max(|E0|, M |g| D) fixed then: M the dynamic bodies' total mass, D
+ *     the diagonal of the box around their centres (the potential energy a
+ *     fall across the scene's own extent releases).  |E0| alone is
+ *     meaningless when a scene starts at E0 = 0, as the chain released at
+ *     rest at z = 0 does; a fixed S keeps a blow-up visible (empty if S = 0),
+ *     the
  *     deepest penetration of the step, contacts, iterations, res_nat_inf;
  *   accuracy: penetration, joint error (dyn_world_metrics.joint_error: the
  *     largest anchor error after the step, m; empty when the scene has no
@@ -931,7 +937,27 @@ static int run_scenes(const exp_section *s, const exp_env *env, FILE *f)
           continue;
         }
         long K = scene_steps(src, dyn_world_get_settings(w)->dt);
-        double E0 = dyn_world_energy(w, NULL, NULL);
+        double E0 = dyn_world_energy(w, NULL, NULL), scale = fabs(E0);
+        {
+          const dyn_body *bd = dyn_world_bodies(w);
+          double M = 0, lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+          for (int i = 0; i < dyn_world_body_count(w); i++) {
+            if (bd[i].is_static)
+              continue;
+            double c[3] = {bd[i].r.x, bd[i].r.y, bd[i].r.z};
+            M += bd[i].mass;
+            for (int a = 0; a < 3; a++) {
+              lo[a] = fmin(lo[a], c[a]);
+              hi[a] = fmax(hi[a], c[a]);
+            }
+          }
+          if (M > 0) {
+            dyn_v3 g = dyn_world_get_settings(w)->gravity;
+            double D = sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                            (hi[2] - lo[2]) * (hi[2] - lo[2]));
+            scale = fmax(scale, M * sqrt(g.x * g.x + g.y * g.y + g.z * g.z) * D);
+          }
+        }
         const char *last = "converged";
         for (long k = 0; k < K; k++) {
           if (*env->stop)
@@ -947,8 +973,8 @@ static int run_scenes(const exp_section *s, const exp_env *env, FILE *f)
           put_num(f, m.t);
           if (s->kind == EXP_DRIFT) {
             put_num(f, m.energy);
-            if (E0 != 0.0)
-              put_num(f, (m.energy - E0) / fabs(E0));
+            if (scale > 0.0)
+              put_num(f, (m.energy - E0) / scale);
             else
               fputc(',', f);
             put_num(f, m.max_penetration);

@@ -6,7 +6,8 @@
 #
 # csv: scene, solver, integrator, friction, step, t, energy, rel_drift,
 # max_penetration, contacts, iterations, res_nat_inf, status.
-# Left: |E(t) - E0| / |E0| (log y; 0 drawn at 1e-17): on a conservative scene
+# Left: |E(t) - E0| / S, S = max(|E0|, M |g| D) (the rel_drift
+# column, cli/experiment_run.c; log y; 0 drawn at 1e-17): on a conservative scene
 # (elastic bounce, no friction) any value is error, on a dissipative one
 # (stack, pyramid) it is mostly the dissipation.  Right: the deepest
 # penetration of each step in mm.  Writes out.pdf and out.png.
@@ -55,7 +56,7 @@ do for [fmt in "pdf png"] {
       if (panel == 1) {
         set logscale y
         set format y "10^{%L}"
-        set ylabel "|E - E_0| / |E_0|  [-]"
+        set ylabel "|E - E_0| / S  [-]"
       } else {
         unset logscale y
         set format y "%g"
