@@ -897,6 +897,29 @@ static int auto_friction(const slv_solver *sv)
   return DYN_FRICTION_PYRAMID;
 }
 
+/* The drift scale S = max(|E0|, M |g| D): M the moving bodies' mass, D the
+ * diagonal of the box around their centres (header comment). */
+static double drift_scale(dyn_world *w, double E0) {
+  const dyn_body *bd = dyn_world_bodies(w);
+  double M = 0, lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (int i = 0; i < dyn_world_body_count(w); i++) {
+    if (bd[i].is_static)
+      continue;
+    double c[3] = {bd[i].r.x, bd[i].r.y, bd[i].r.z};
+    M += bd[i].mass;
+    for (int a = 0; a < 3; a++) {
+      lo[a] = fmin(lo[a], c[a]);
+      hi[a] = fmax(hi[a], c[a]);
+    }
+  }
+  if (!(M > 0))
+    return fabs(E0);
+  dyn_v3 g = dyn_world_get_settings(w)->gravity;
+  double d0 = hi[0] - lo[0], d1 = hi[1] - lo[1], d2 = hi[2] - lo[2];
+  double D = sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+  return fmax(fabs(E0), M * sqrt(g.x * g.x + g.y * g.y + g.z * g.z) * D);
+}
+
 static int run_scenes(const exp_section *s, const exp_env *env, FILE *f)
 {
   int nint = s->nint ? s->nint : 1;
@@ -937,27 +960,7 @@ static int run_scenes(const exp_section *s, const exp_env *env, FILE *f)
           continue;
         }
         long K = scene_steps(src, dyn_world_get_settings(w)->dt);
-        double E0 = dyn_world_energy(w, NULL, NULL), scale = fabs(E0);
-        {
-          const dyn_body *bd = dyn_world_bodies(w);
-          double M = 0, lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-          for (int i = 0; i < dyn_world_body_count(w); i++) {
-            if (bd[i].is_static)
-              continue;
-            double c[3] = {bd[i].r.x, bd[i].r.y, bd[i].r.z};
-            M += bd[i].mass;
-            for (int a = 0; a < 3; a++) {
-              lo[a] = fmin(lo[a], c[a]);
-              hi[a] = fmax(hi[a], c[a]);
-            }
-          }
-          if (M > 0) {
-            dyn_v3 g = dyn_world_get_settings(w)->gravity;
-            double D = sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
-                            (hi[2] - lo[2]) * (hi[2] - lo[2]));
-            scale = fmax(scale, M * sqrt(g.x * g.x + g.y * g.y + g.z * g.z) * D);
-          }
-        }
+        double E0 = dyn_world_energy(w, NULL, NULL), scale = drift_scale(w, E0);
         const char *last = "converged";
         for (long k = 0; k < K; k++) {
           if (*env->stop)
