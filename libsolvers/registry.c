@@ -20,11 +20,13 @@ extern const slv_solver slv_solver_nsgs_newton;
 extern const slv_solver slv_solver_nsn_ac;
 extern const slv_solver slv_solver_pcg_cone;
 extern const slv_solver slv_solver_pgs;
+extern const slv_solver slv_solver_pgs_wide;
 extern const slv_solver slv_solver_pjacobi;
 extern const slv_solver slv_solver_pjacobi_cone;
 
 static const slv_solver *const registry[] = {
     &slv_solver_pgs,
+    &slv_solver_pgs_wide,
     &slv_solver_pjacobi,
     &slv_solver_direct,
     &slv_solver_lemke,

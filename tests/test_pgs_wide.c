@@ -1,0 +1,307 @@
+/* test_pgs_wide.c -- pgs_wide against pgs.
+ *
+ * pgs_wide claims (libsolvers/pgs_wide.c): on factored storage its sweep is
+ * pgs's Gauss-Seidel sweep in the order of a greedy colouring, bit for bit.
+ * The test builds that order itself from the documented rule (row i takes
+ * the smallest colour < 63 unused by earlier rows on its bodies and by its
+ * findex row; rows whose findex row comes later, or that find no colour,
+ * go last in row order; the sweep visits colour 0's rows, colour 1's, ...,
+ * then those), permutes the problem's rows into it, and runs pgs on the
+ * permuted problem:
+ *   - same status and sweep count; x equal bit for bit after 7 sweeps from
+ *     zero, and to 1e-12 after 45 (past the exact recomputations of
+ *     t = K^T x at 20 and 40, which sum the rows in another order) and from
+ *     a warm start; on random contact-like problems (tst_fprob.h),
+ *     on one where a few bodies carry hundreds of rows (the colours run out:
+ *     the sequential group) and on one whose friction rows come before their
+ *     normal rows (findex pointing forward: the sequential group);
+ *   - converged at 1e-10, the test's own natural-map residual with findex
+ *     bounds is below 1e-10;
+ *   - dense storage is solved by pgs itself: the same x, bit for bit;
+ *   - an overflowing problem ends in SLV_NOT_FINITE, never "converged".
+ */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slv.h"
+#include "tst_fprob.h"
+#include "tst_util.h"
+
+/* The documented sweep order of pgs_wide: ord[k] = row visited k-th. */
+static void wide_order(const slv_problem *p, int *ord) {
+  int n = p->n, *col = malloc((size_t)n * sizeof(int));
+  uint64_t *mask = calloc((size_t)p->nblk, sizeof(uint64_t));
+  for (int i = 0; i < n; i++) {
+    int b0 = p->fblk[2 * i], b1 = p->fblk[2 * i + 1], f = p->findex ? p->findex[i] : -1;
+    int c = 63;
+    if (f < i) {
+      uint64_t u = 0;
+      if (b0 >= 0) u |= mask[b0];
+      if (b1 >= 0) u |= mask[b1];
+      if (f >= 0 && col[f] < 63) u |= (uint64_t)1 << col[f];
+      for (c = 0; c < 63 && (u >> c & 1); c++) {
+      }
+    }
+    col[i] = c;
+    if (c < 63) {
+      if (b0 >= 0) mask[b0] |= (uint64_t)1 << c;
+      if (b1 >= 0) mask[b1] |= (uint64_t)1 << c;
+    }
+  }
+  int k = 0;
+  for (int c = 0; c <= 63; c++)
+    for (int i = 0; i < n; i++)
+      if (col[i] == c) ord[k++] = i;
+  free(col);
+  free(mask);
+}
+
+/* The rows of f permuted: row k of *q is row ord[k] of f (findex remapped). */
+typedef struct {
+  int *fblk, *findex;
+  double *fJ, *fK, *fd, *b, *lo, *hi, *mu, *fwork;
+  slv_problem p;
+} permuted;
+
+static void permute(const fprob *f, const int *ord, permuted *q) {
+  int n = f->n;
+  int *pos = malloc((size_t)n * sizeof(int));
+  for (int k = 0; k < n; k++) pos[ord[k]] = k;
+  q->fblk = malloc(2 * (size_t)n * sizeof(int));
+  q->findex = malloc((size_t)n * sizeof(int));
+  q->fJ = malloc(12 * (size_t)n * sizeof(double));
+  q->fK = malloc(12 * (size_t)n * sizeof(double));
+  double **v[] = { &q->fd, &q->b, &q->lo, &q->hi, &q->mu };
+  const double *src[] = { f->fd, f->b, f->lo, f->hi, f->mu };
+  for (int a = 0; a < 5; a++) {
+    *v[a] = malloc((size_t)n * sizeof(double));
+    for (int k = 0; k < n; k++) (*v[a])[k] = src[a][ord[k]];
+  }
+  q->fwork = malloc(6 * (size_t)f->nblk * sizeof(double));
+  for (int k = 0; k < n; k++) {
+    int i = ord[k];
+    q->fblk[2 * k] = f->fblk[2 * i];
+    q->fblk[2 * k + 1] = f->fblk[2 * i + 1];
+    q->findex[k] = f->findex[i] >= 0 ? pos[f->findex[i]] : -1;
+    memcpy(q->fJ + 12 * k, f->fJ + 12 * i, 12 * sizeof(double));
+    memcpy(q->fK + 12 * k, f->fK + 12 * i, 12 * sizeof(double));
+  }
+  q->p = f->p;
+  q->p.fblk = q->fblk;
+  q->p.findex = q->findex;
+  q->p.fJ = q->fJ;
+  q->p.fK = q->fK;
+  q->p.fd = q->fd;
+  q->p.b = q->b;
+  q->p.lo = q->lo;
+  q->p.hi = q->hi;
+  q->p.mu = q->mu;
+  q->p.fwork = q->fwork;
+  free(pos);
+}
+
+static void permuted_free(permuted *q) {
+  free(q->fblk);
+  free(q->findex);
+  free(q->fJ);
+  free(q->fK);
+  free(q->fd);
+  free(q->b);
+  free(q->lo);
+  free(q->hi);
+  free(q->mu);
+  free(q->fwork);
+}
+
+/* pgs_wide on f and pgs on f's rows in pgs_wide's order: `sweeps` sweeps
+ * (tol unreachable), from x0 (NULL: zero).  Returns the number of rows
+ * whose x differ in any bit; *dmax gets the largest |difference|.  (Bits
+ * agree until the first exact recomputation of t = K^T x, at start from a
+ * warm x or at sweep 20: the two problems sum K^T x over their rows in
+ * different orders.) */
+static int mismatches(const fprob *f, int sweeps, const double *x0, double *dmax) {
+  int n = f->n, *ord = malloc((size_t)n * sizeof(int));
+  wide_order(&f->p, ord);
+  permuted q;
+  permute(f, ord, &q);
+  slv_options opt = slv_options_default();
+  opt.tol = 1e-300;
+  opt.max_iter = sweeps;
+  opt.warm_start = x0 != NULL;
+  slv_workspace *ww, *wp;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ww), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs"), n, &opt, &wp), SLV_CONVERGED);
+  double *xw = calloc((size_t)n, sizeof(double)), *xp = calloc((size_t)n, sizeof(double));
+  if (x0)
+    for (int k = 0; k < n; k++) {
+      xw[k] = x0[k];
+      xp[k] = x0[ord[k]];
+    }
+  slv_result rw, rp;
+  CU_ASSERT_EQUAL(slv_solve(ww, &f->p, &opt, xw, NULL, &rw), SLV_MAX_ITER);
+  CU_ASSERT_EQUAL(slv_solve(wp, &q.p, &opt, xp, NULL, &rp), SLV_MAX_ITER);
+  CU_ASSERT_EQUAL(rw.iterations, sweeps);
+  CU_ASSERT_EQUAL(rp.iterations, sweeps);
+  int bad = 0, moved = 0;
+  *dmax = 0;
+  for (int k = 0; k < n; k++) {
+    bad += memcmp(&xw[ord[k]], &xp[k], sizeof(double)) != 0;
+    *dmax = fmax(*dmax, fabs(xw[ord[k]] - xp[k]));
+    moved += xp[k] != 0.0;
+  }
+  CU_ASSERT(moved > n / 4); /* the sweeps did something to compare */
+  slv_workspace_free(ww);
+  slv_workspace_free(wp);
+  free(xw);
+  free(xp);
+  free(ord);
+  permuted_free(&q);
+  return bad;
+}
+
+/* Bit for bit over 7 sweeps from zero; after a recomputation of t (45
+ * sweeps, or a warm start) to rounding: |x| is O(1) here. */
+static void check_same(const fprob *f) {
+  double d;
+  CU_ASSERT_EQUAL(mismatches(f, 7, NULL, &d), 0);
+  CU_ASSERT(mismatches(f, 45, NULL, &d) >= 0 && d <= 1e-12);
+  double *x0 = malloc((size_t)f->n * sizeof(double));
+  for (int i = 0; i < f->n; i++) x0[i] = f->findex[i] < 0 ? 0.1 * (i % 7) : 0.01 * (i % 5 - 2);
+  CU_ASSERT(mismatches(f, 7, x0, &d) >= 0 && d <= 1e-12);
+  free(x0);
+}
+
+static void test_same_iterates(void) {
+  fprob f;
+  fprob_make(&f, 300, 80, 31);
+  check_same(&f);
+  fprob_free(&f);
+}
+
+/* 4 bodies, 150 contacts: each body is on ~225 rows, more than 63 colours'
+ * worth, so most rows go to the sequential group. */
+static void test_crowded_bodies(void) {
+  fprob f;
+  fprob_make(&f, 150, 4, 37);
+  check_same(&f);
+  fprob_free(&f);
+}
+
+/* The rows of a problem in reverse order: every friction row comes before
+ * its normal row. */
+static void test_findex_forward(void) {
+  fprob f;
+  fprob_make(&f, 80, 30, 41);
+  int n = f.n, *rev = malloc((size_t)n * sizeof(int));
+  for (int k = 0; k < n; k++) rev[k] = n - 1 - k;
+  permuted q;
+  permute(&f, rev, &q);
+  fprob g = f; /* the reversed rows; f keeps ownership of the rest */
+  g.fblk = q.fblk;
+  g.findex = q.findex;
+  g.fJ = q.fJ;
+  g.fK = q.fK;
+  g.fd = q.fd;
+  g.b = q.b;
+  g.lo = q.lo;
+  g.hi = q.hi;
+  g.mu = q.mu;
+  g.p = q.p;
+  check_same(&g);
+  permuted_free(&q);
+  free(rev);
+  fprob_free(&f);
+}
+
+static void test_converges(void) {
+  fprob f;
+  fprob_make(&f, 120, 40, 43);
+  int n = f.n;
+  slv_options opt = slv_options_default();
+  opt.tol = 1e-10;
+  opt.max_iter = 20000;
+  slv_workspace *ws;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ws), SLV_CONVERGED);
+  double *x = calloc((size_t)n, sizeof(double));
+  slv_result r;
+  CU_ASSERT_EQUAL(slv_solve(ws, &f.p, &opt, x, NULL, &r), SLV_CONVERGED);
+  CU_ASSERT(r.iterations > 5);
+  double worst = 0;
+  for (int i = 0; i < n; i++) {
+    double wi = f.b[i];
+    for (int j = 0; j < n; j++) wi += f.A[i + (size_t)j * n] * x[j];
+    double lo = f.lo[i], hi = f.hi[i];
+    if (f.findex[i] >= 0) {
+      hi = f.mu[i] * fabs(x[f.findex[i]]);
+      lo = -hi;
+    }
+    worst = fmax(worst, fabs(fmax(x[i] - hi, fmin(wi, x[i] - lo))));
+  }
+  CU_ASSERT(worst <= 1e-10); /* ||b||_inf <= 1: relative = absolute */
+  slv_workspace_free(ws);
+  free(x);
+  fprob_free(&f);
+}
+
+static void test_dense_is_pgs(void) {
+  fprob f;
+  fprob_make(&f, 40, 15, 47);
+  slv_problem d = fprob_dense(&f);
+  int n = f.n;
+  slv_options opt = slv_options_default();
+  opt.tol = 1e-9;
+  opt.max_iter = 5000;
+  slv_workspace *ww, *wp;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ww), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs"), n, &opt, &wp), SLV_CONVERGED);
+  double *xw = calloc((size_t)n, sizeof(double)), *xp = calloc((size_t)n, sizeof(double));
+  slv_result rw, rp;
+  CU_ASSERT_EQUAL(slv_solve(ww, &d, &opt, xw, NULL, &rw), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_solve(wp, &d, &opt, xp, NULL, &rp), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(rw.iterations, rp.iterations);
+  CU_ASSERT(memcmp(xw, xp, (size_t)n * sizeof(double)) == 0);
+  slv_workspace_free(ww);
+  slv_workspace_free(wp);
+  free(xw);
+  free(xp);
+  fprob_free(&f);
+}
+
+/* Contact 0's J and K scaled by 1e160: A(0,0) overflows, and from a warm
+ * start w does; the solve must say so. */
+static void test_not_finite(void) {
+  fprob f;
+  fprob_make(&f, 30, 10, 53);
+  int n = f.n;
+  for (int e = 0; e < 36; e++) {
+    f.fJ[e] *= 1e160;
+    f.fK[e] *= 1e160;
+  }
+  slv_options opt = slv_options_default();
+  opt.warm_start = 1;
+  slv_workspace *ws;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ws), SLV_CONVERGED);
+  double *x = calloc((size_t)n, sizeof(double));
+  x[0] = 1.0;
+  slv_result r;
+  slv_status st = slv_solve(ws, &f.p, &opt, x, NULL, &r);
+  CU_ASSERT_EQUAL(st, SLV_NOT_FINITE);
+  slv_workspace_free(ws);
+  free(x);
+  fprob_free(&f);
+}
+
+int main(void) {
+  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
+  CU_pSuite s = CU_add_suite("pgs_wide", NULL, NULL);
+  CU_add_test(s, "factored: pgs's iterates in the colour order, bit for bit", test_same_iterates);
+  CU_add_test(s, "colours run out: the sequential group", test_crowded_bodies);
+  CU_add_test(s, "findex pointing forward: the sequential group", test_findex_forward);
+  CU_add_test(s, "converges; the test's own residual", test_converges);
+  CU_add_test(s, "dense storage: pgs itself", test_dense_is_pgs);
+  CU_add_test(s, "overflow: not_finite", test_not_finite);
+  return tst_run();
+}

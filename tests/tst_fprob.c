@@ -1,0 +1,126 @@
+/* tst_fprob.c -- see tst_fprob.h. */
+#include "tst_fprob.h"
+
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void fprob_free(fprob *f) {
+  free(f->fblk);
+  free(f->fJ);
+  free(f->fK);
+  free(f->fd);
+  free(f->fwork);
+  free(f->b);
+  free(f->lo);
+  free(f->hi);
+  free(f->mu);
+  free(f->findex);
+  free(f->A);
+}
+
+/* A random contact-like problem: ncon groups of 3 rows (normal, two
+ * friction rows findex'ed to it) on random block pairs (a slot is -1 with
+ * probability 1/4, as for a static body), W_beta = B B^T / 6 + 0.5 I. */
+void fprob_make(fprob *f, int ncon, int nblk, unsigned long seed) {
+  gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(r, seed);
+  int n = 3 * ncon, m = 6 * nblk;
+  memset(f, 0, sizeof *f);
+  f->n = n;
+  f->nblk = nblk;
+  f->fblk = malloc(2 * (size_t)n * sizeof(int));
+  f->fJ = calloc(12 * (size_t)n, sizeof(double));
+  f->fK = calloc(12 * (size_t)n, sizeof(double));
+  f->fd = malloc((size_t)n * sizeof(double));
+  f->fwork = malloc((size_t)m * sizeof(double));
+  f->b = malloc((size_t)n * sizeof(double));
+  f->lo = malloc((size_t)n * sizeof(double));
+  f->hi = malloc((size_t)n * sizeof(double));
+  f->mu = calloc((size_t)n, sizeof(double));
+  f->findex = malloc((size_t)n * sizeof(int));
+  f->A = calloc((size_t)n * n, sizeof(double));
+  double *W = malloc(36 * (size_t)nblk * sizeof(double));
+  for (int bb = 0; bb < nblk; bb++) {
+    double B[36];
+    for (int k = 0; k < 36; k++) B[k] = gsl_rng_uniform(r) - 0.5;
+    for (int i = 0; i < 6; i++)
+      for (int j = 0; j < 6; j++) {
+        double s = i == j ? 0.5 : 0.0;
+        for (int k = 0; k < 6; k++) s += B[i * 6 + k] * B[j * 6 + k] / 6.0;
+        W[36 * bb + i * 6 + j] = s;
+      }
+  }
+  for (int c = 0; c < ncon; c++) {
+    int b0 = (int)gsl_rng_uniform_int(r, (unsigned long)nblk), b1;
+    do b1 = (int)gsl_rng_uniform_int(r, (unsigned long)nblk); while (b1 == b0);
+    if (gsl_rng_uniform(r) < 0.25) b1 = -1;
+    for (int q = 0; q < 3; q++) {
+      int i = 3 * c + q;
+      f->fblk[2 * i] = b0;
+      f->fblk[2 * i + 1] = b1;
+      for (int k = 0; k < 2; k++) {
+        int bb = f->fblk[2 * i + k];
+        if (bb < 0) continue;
+        double *J = f->fJ + 12 * i + 6 * k, *K = f->fK + 12 * i + 6 * k;
+        for (int e = 0; e < 6; e++) J[e] = gsl_rng_uniform(r) - 0.5;
+        for (int e = 0; e < 6; e++) {
+          K[e] = 0;
+          for (int g = 0; g < 6; g++) K[e] += W[36 * bb + e * 6 + g] * J[g];
+        }
+      }
+      f->fd[i] = 1e-3 * gsl_rng_uniform(r);
+      f->b[i] = 2.0 * gsl_rng_uniform(r) - 1.0;
+      f->lo[i] = q == 0 ? 0.0 : -INFINITY;
+      f->hi[i] = INFINITY;
+      f->findex[i] = q == 0 ? -1 : 3 * c;
+      f->mu[i] = q == 0 ? 0.0 : 0.5;
+    }
+  }
+  /* the reference A: dense J and K over all 6 nblk columns, A = J K^T + D */
+  double *Jd = calloc((size_t)n * m, sizeof(double)), *Kd = calloc((size_t)n * m, sizeof(double));
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 2; k++) {
+      int bb = f->fblk[2 * i + k];
+      if (bb < 0) continue;
+      for (int e = 0; e < 6; e++) {
+        Jd[(size_t)i * m + 6 * bb + e] = f->fJ[12 * i + 6 * k + e];
+        Kd[(size_t)i * m + 6 * bb + e] = f->fK[12 * i + 6 * k + e];
+      }
+    }
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double s = i == j ? f->fd[i] : 0.0;
+      for (int c = 0; c < m; c++) s += Jd[(size_t)i * m + c] * Kd[(size_t)j * m + c];
+      f->A[i + (size_t)j * n] = s;
+    }
+  free(Jd);
+  free(Kd);
+  free(W);
+  gsl_rng_free(r);
+
+  slv_problem p = slv_problem_empty();
+  p.n = n;
+  p.storage = SLV_FACTORED;
+  p.nblk = nblk;
+  p.fblk = f->fblk;
+  p.fJ = f->fJ;
+  p.fK = f->fK;
+  p.fd = f->fd;
+  p.fwork = f->fwork;
+  p.b = f->b;
+  p.lo = f->lo;
+  p.hi = f->hi;
+  p.findex = f->findex;
+  p.mu = f->mu;
+  f->p = p;
+}
+
+slv_problem fprob_dense(const fprob *f) {
+  slv_problem q = f->p;
+  q.storage = SLV_DENSE;
+  q.A = f->A;
+  q.lda = f->n;
+  return q;
+}

@@ -1,0 +1,31 @@
+/* tst_fprob.h -- a random contact-like problem in factored storage (slv.h)
+ * with its dense A formed independently, for the tests of the solvers that
+ * take SLV_FACTORED (test_factored, test_pgs_wide).
+ *
+ * fprob_make(f, ncon, nblk, seed): ncon groups of 3 rows (normal, two
+ * friction rows findex'ed to it, mu 0.5) on random block pairs (slot 1 is -1
+ * with probability 1/4, as for a static body); J uniform in [-0.5, 0.5),
+ * K = J W with W_beta = B B^T / 6 + 0.5 I (B uniform), d uniform in
+ * [0, 1e-3), b uniform in [-1, 1).  The dense reference A = J K^T + diag(d)
+ * is formed by a triple loop over dense copies of J and K that shares no
+ * code with the library.  fprob_dense(f) is the same problem, dense.
+ */
+#ifndef TST_FPROB_H
+#define TST_FPROB_H
+
+#include "slv.h"
+
+typedef struct {
+  int n, nblk;
+  int *fblk;
+  double *fJ, *fK, *fd, *fwork, *b, *lo, *hi, *mu;
+  int *findex;
+  double *A; /* dense reference, column-major */
+  slv_problem p;
+} fprob;
+
+void fprob_make(fprob *f, int ncon, int nblk, unsigned long seed);
+void fprob_free(fprob *f);
+slv_problem fprob_dense(const fprob *f);
+
+#endif
