@@ -24,12 +24,16 @@
  * i's (a later start cannot precede lo_i.x), and the pair is reported if y
  * and z overlap too.  Cost O(n log n + pairs + sum of the x-overlaps); an
  * unbounded body (a half-space whose normal is not +-e_x) meets every later
- * one on x, O(n) each.  The sort is a heap sort on (lo.x, index), in place
- * in the caller's workspace, so the result is deterministic and no memory
- * is allocated (qsort may allocate).  Insertion sort from the previous
- * step's order would make a step O(n) for coherent scenes; it needs the
- * order to persist in the workspace between calls, which the present
- * interface does not promise (a workspace-init call would).
+ * one on x, O(n) each.  The sort is on (lo.x, index), a strict total
+ * order, so the result does not depend on how it is reached.  The
+ * workspace keeps the last call's order (tagged with a magic number and
+ * nb; a workspace without the tag, or with an index out of range, starts
+ * from index order), and the boxes are re-sorted from it by insertion
+ * sort: O(n + moves), O(n) a step for a coherent scene [Baraff 1992, sec
+ * 7.2; Ericson 2005, sec 7.5.2, "exploit temporal coherence"].  When the
+ * moves pass 8 n + 64 (a first call, a scene that jumped), a heap sort
+ * takes over: never worse than O(n log n) plus that budget.  No memory is
+ * allocated (qsort may allocate).
  *
  * Pairs are reported as i < j, never both static (is_static, or a plane,
  * which never moves), never a body without shape or whose AABB has a NaN.
@@ -47,7 +51,16 @@ typedef struct {
   dyn_v3 lo, hi;
   int id;
   int stat;
+  int use; /* a usable box (box_usable); the others sort last, by id */
 } sap_box;
+
+/* The workspace: this header, then nb sap_box in the last call's order. */
+typedef struct {
+  unsigned magic;
+  int nb;
+} sap_head;
+
+#define SAP_MAGIC 0x5a9c0b1du
 
 void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi) {
   const dyn_shape *s = &b->shape;
@@ -119,7 +132,7 @@ empty:
 }
 
 size_t dyn_sap_workspace_size(int nb) {
-  return nb > 0 ? (size_t)nb * sizeof(sap_box) : 0;
+  return nb > 0 ? sizeof(sap_head) + (size_t)nb * sizeof(sap_box) : 0;
 }
 
 static int is_static_body(const dyn_body *b) {
@@ -136,9 +149,29 @@ static int overlap_yz(const sap_box *a, const sap_box *b) {
   return a->lo.y <= b->hi.y && b->lo.y <= a->hi.y && a->lo.z <= b->hi.z && b->lo.z <= a->hi.z;
 }
 
-/* (lo.x, id) order */
+/* usable boxes first, in (lo.x, id) order; then the others by id */
 static int box_less(const sap_box *a, const sap_box *b) {
+  if (a->use != b->use)
+    return a->use > b->use;
+  if (!a->use)
+    return a->id < b->id;
   return a->lo.x < b->lo.x || (a->lo.x == b->lo.x && a->id < b->id);
+}
+
+/* Insertion sort from the present order; 0 if it gave up after `budget`
+ * moves (v is then a permutation of what it was, not sorted). */
+static int insertion_sort(sap_box *v, size_t n, size_t budget) {
+  size_t moves = 0;
+  for (size_t i = 1; i < n; i++) {
+    sap_box t = v[i];
+    size_t j = i;
+    for (; j > 0 && box_less(&t, &v[j - 1]); j--) v[j] = v[j - 1];
+    v[j] = t;
+    moves += i - j;
+    if (moves > budget)
+      return 0;
+  }
+  return 1;
 }
 
 static void sift_down(sap_box *v, size_t root, size_t n) {
@@ -184,18 +217,25 @@ long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws,
     return 0;
   if (!bodies || !ws || maxpairs < 0 || (maxpairs > 0 && !pairs) || !(margin >= 0.0))
     return DYN_ERR_INPUT;
-  sap_box *v = ws;
+  sap_head *head = ws;
+  sap_box *v = (sap_box *)(head + 1);
+  int kept = head->magic == SAP_MAGIC && head->nb == nb;
+  for (int k = 0; kept && k < nb; k++)
+    kept = v[k].id >= 0 && v[k].id < nb;
   size_t n = 0;
-  for (int i = 0; i < nb; i++) {
-    sap_box b;
-    dyn_body_aabb(&bodies[i], margin, &b.lo, &b.hi);
-    if (!box_usable(b.lo, b.hi))
-      continue;
-    b.id = i;
-    b.stat = is_static_body(&bodies[i]);
-    v[n++] = b;
+  for (int k = 0; k < nb; k++) {
+    int i = kept ? v[k].id : k;
+    sap_box *b = &v[k];
+    dyn_body_aabb(&bodies[i], margin, &b->lo, &b->hi);
+    b->use = box_usable(b->lo, b->hi);
+    b->id = i;
+    b->stat = is_static_body(&bodies[i]);
+    n += (size_t)b->use;
   }
-  heap_sort(v, n);
+  if (!insertion_sort(v, (size_t)nb, 8 * (size_t)nb + 64))
+    heap_sort(v, (size_t)nb);
+  head->magic = SAP_MAGIC;
+  head->nb = nb;
   long count = 0;
   for (size_t i = 0; i < n; i++) {
     const sap_box *a = &v[i];

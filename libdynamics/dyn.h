@@ -161,7 +161,9 @@ void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi);
  * may exceed maxpairs: then only maxpairs were written and the caller grows
  * its buffer).  ws is caller workspace of dyn_sap_workspace_size(nb) bytes,
  * so that a step allocates nothing (aligned for double, as malloc'd memory
- * is).  Both broad phases return -1 on bad arguments. */
+ * is); it keeps the sorted order between calls (pass the same ws each step:
+ * a coherent scene then sorts in O(n); any ws content gives the same
+ * pairs).  Both broad phases return -1 on bad arguments. */
 size_t dyn_sap_workspace_size(int nb);
 long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws,
             int *pairs, long maxpairs);

@@ -1278,6 +1278,31 @@ static void test_broadphase(void) {
   CU_ASSERT_EQUAL(missed, 0);
   CU_ASSERT(touching > 50);
 
+  /* ws keeps the last order: the same pairs as all-pairs after a small
+   * move of every body (insertion sort from the kept order), after the
+   * mirror x -> -x (the kept order is now reversed: the moves budget runs
+   * out and the heap sort takes over), and from a ws of garbage bytes
+   * (index order) */
+  for (int round = 0; round < 3; round++) {
+    for (int i = 0; i < nb; i++) {
+      if (b[i].shape.kind == DYN_SHAPE_PLANE)
+        continue;
+      if (round == 1)
+        b[i].r.x = -b[i].r.x;
+      else
+        b[i].r = dyn_v3_add(b[i].r, rand_v3(r, -0.05, 0.05));
+    }
+    if (round == 2)
+      memset(ws, 0xff, dyn_sap_workspace_size(nb));
+    long ns = dyn_broadphase_sap(b, nb, 0.02, ws, ps, cap);
+    long nall = dyn_broadphase_all(b, nb, 0.02, pa, cap);
+    CU_ASSERT_FATAL(ns > 0 && ns <= cap && nall <= cap);
+    CU_ASSERT_EQUAL_FATAL(ns, nall);
+    qsort(ps, (size_t)ns, 2 * sizeof *ps, cmp_pair);
+    qsort(pa, (size_t)nall, 2 * sizeof *pa, cmp_pair);
+    CU_ASSERT(memcmp(ps, pa, (size_t)ns * 2 * sizeof *ps) == 0);
+  }
+
   free(ws);
   free(ps);
   free(pa);
