@@ -101,8 +101,13 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
     double ri = slv_mid_res(x[i], wi, lo, hi);
     if (ri > res) res = ri;
     ss += ri * ri;
-    if (wi > 0 && lo > -INFINITY) compl += fabs(wi * (x[i] - lo));
-    if (wi < 0 && hi < INFINITY) compl += fabs(wi * (hi - x[i]));
+    /* |w_i (x_i - lo_i)| where w_i > 0 and lo_i finite, |w_i (hi_i - x_i)|
+     * where w_i < 0 and hi_i finite: as selects, since the sign of w_i is
+     * a coin toss on friction rows (a branch here mispredicted every other
+     * row) */
+    double wp = wi > 0 ? wi : 0.0, wn = wi < 0 ? wi : 0.0;
+    double gl = lo > -INFINITY ? x[i] - lo : 0.0, gh = hi < INFINITY ? hi - x[i] : 0.0;
+    compl += fabs(wp * gl) + fabs(wn * gh);
     if (lo - x[i] > infeas) infeas = lo - x[i];
     if (x[i] - hi > infeas) infeas = x[i] - hi;
   }
