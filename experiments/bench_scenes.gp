@@ -1,6 +1,6 @@
 # bench_scenes.gp -- time per step against contacts per step, lcplab, ODE
 # quickstep and Bullet on the peers' pile and pyramid scenes (log-log).
-#   gnuplot -e "csv='FILE'; outbase='BASE'" bench_scenes.gp  -> BASE.png, BASE.pdf
+#   gnuplot -e "csv='FILE'; outbase='BASE'; lcp='lcplab SOLVER'" bench_scenes.gp  -> BASE.png, BASE.pdf
 set datafile separator ","
 set logscale xy
 set xlabel "contacts per step (mean over the last 480 of 600 steps)"
@@ -10,7 +10,8 @@ set grid
 set title "Whole step (collide + assemble + solve + integrate), 50 iterations, dt 1/120"
 # blocks 1..6: (lcplab, ODE, Bullet) x (pile, pyramid); colour by engine, dashes by scene
 eng(k) = (k - 1) / 2
-name(k) = (eng(k) == 0 ? "lcplab pgs" : eng(k) == 1 ? "ODE quickstep" : "Bullet") . ((k - 1) % 2 == 0 ? ", pile" : ", pyramid")
+if (!exists("lcp")) lcp = "lcplab"
+name(k) = (eng(k) == 0 ? lcp : eng(k) == 1 ? "ODE quickstep" : "Bullet") . ((k - 1) % 2 == 0 ? ", pile" : ", pyramid")
 plot_all = "plot for [k=1:6] csv index k using 4:5 with linespoints lw 2 lc (eng(k) + 1) dt 1+(k - 1) % 2 pt ((k - 1) % 2 == 0 ? 7 : 5) title name(k)"
 set terminal pngcairo size 900,600
 set output outbase.".png"

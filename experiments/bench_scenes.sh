@@ -6,9 +6,11 @@
 #
 #   sh experiments/bench_scenes.sh BUILDDIR SRCDIR [GNUPLOT]
 #
-# lcplab runs `simulate --solver pgs --max-iter 50` (box friction, warm
-# start, AUTO storage: matrix-free factored above 256 rows) on pile N =
-# $PILES and pyramid L = $PYRAMIDS (environment, defaults below).  The
+# lcplab runs `simulate --solver $SOLVER --max-iter 50` (default pgs_wide:
+# pgs's sweep over graph-coloured rows, four per AVX2 instruction; SOLVER=pgs
+# for the plain row order; box friction, warm start, AUTO storage:
+# matrix-free factored above 256 rows) on pile N = $PILES and pyramid
+# L = $PYRAMIDS (environment, defaults below).  The
 # peers' numbers are read from their stored sweep,
 # ../shared/peers/scenes/results/bench.jsonl (measured on this machine type
 # by scripts/bench.sh, ~15 min; LCPLAB_PEERS_LIVE=1 reruns it first).  Both
@@ -33,6 +35,7 @@ peers=${LCPLAB_PEERS:-$srcdir/../shared/peers}
 lcplab=$builddir/cli/lcplab
 piles=${PILES:-500 1000 2000 3000 5000}
 pyramids=${PYRAMIDS:-10 20 30 40 50}
+solver=${SOLVER:-pgs_wide}
 if [ ! -x "$lcplab" ]; then
   echo "$0: $lcplab is not built" >&2
   exit 2
@@ -59,24 +62,24 @@ trap 'rm -rf "$runs" "$work"' EXIT
 export OPENBLAS_NUM_THREADS=1
 for n in $piles; do
   echo "lcplab pile n=$n ..." >&2
-  s=$("$lcplab" simulate --scene pile --param "n=$n" --solver pgs --max-iter 50 --steps 600 \
+  s=$("$lcplab" simulate --scene pile --param "n=$n" --solver "$solver" --max-iter 50 --steps 600 \
         --dt 1/120 --csv "$work/pile_$n.csv") || exit 1
   echo "pile $n $s" >>"$runs"
 done
 for l in $pyramids; do
   echo "lcplab pyramid layers=$l ..." >&2
-  s=$("$lcplab" simulate --scene pyramid --param "layers=$l" --solver pgs --max-iter 50 \
+  s=$("$lcplab" simulate --scene pyramid --param "layers=$l" --solver "$solver" --max-iter 50 \
         --steps 600 --dt 1/120 --csv "$work/pyramid_$l.csv") || exit 1
   echo "pyramid $l $s" >>"$runs"
 done
-python3 - "$runs" "$jsonl" "$out" <<'PY'
+python3 - "$runs" "$jsonl" "$out" "lcplab-$solver" <<'PY'
 import json, sys
-runs, jsonl, out = sys.argv[1:4]
+runs, jsonl, out, lcp = sys.argv[1:5]
 rows = []
 for line in open(runs):
     scene, size, js = line.split(" ", 2)
     d = json.loads(js)
-    rows.append(dict(engine="lcplab-pgs", scene=scene, size=int(size),
+    rows.append(dict(engine=lcp, scene=scene, size=int(size),
                      contacts=d["contacts_mean_timed"], step_ms=1e3 * d["time_step_median_s"],
                      pen_end=d["max_penetration_end"]))
 for line in open(jsonl):
@@ -95,7 +98,7 @@ with open(out + "/bench_scenes.csv", "w") as f:
         f.write("%s,%s,%d,%.1f,%.4g,%.4g,%.3g\n" % (r["engine"], r["scene"], r["size"], r["contacts"],
                 r["step_ms"], 1e3 * r["step_ms"] / r["contacts"], r["pen_end"]))
     f.write("\n\n")  # gnuplot indices 1..6: one block per engine and scene
-    for eng in ("lcplab-pgs", "ode-quickstep", "bullet"):
+    for eng in (lcp, "ode-quickstep", "bullet"):
         for scene in ("pile", "pyramid"):
             f.write("# %s %s\n" % (eng, scene))
             for r in rows:
@@ -105,11 +108,11 @@ with open(out + "/bench_scenes.csv", "w") as f:
                             r["pen_end"]))
             f.write("\n\n")
 by = {(r["engine"], r["scene"], r["size"]): r for r in rows}
-md = ["| scene | size | lcplab contacts | lcplab ms | ODE contacts | ODE ms | Bullet contacts | Bullet ms "
+md = ["| scene | size | " + lcp + " contacts | " + lcp + " ms | ODE contacts | ODE ms | Bullet contacts | Bullet ms "
       "| speed-up per contact vs ODE | vs Bullet | penetration end lcplab / ODE / Bullet (mm) |",
       "|---|---|---|---|---|---|---|---|---|---|---|"]
 for (eng, scene, size), r in sorted(by.items(), key=lambda kv: (kv[0][1], kv[0][2])):
-    if eng != "lcplab-pgs":
+    if eng != lcp:
         continue
     o, b = by.get(("ode-quickstep", scene, size)), by.get(("bullet", scene, size))
     per = lambda x: x["step_ms"] / x["contacts"]
@@ -124,7 +127,7 @@ open(out + "/bench_scenes.md", "w").write("\n".join(md) + "\n")
 print("\n".join(md))
 PY
 if command -v "$gnuplot" >/dev/null 2>&1; then
-  "$gnuplot" -e "csv='$out/bench_scenes.csv'; outbase='$out/bench_scenes'" \
+  "$gnuplot" -e "csv='$out/bench_scenes.csv'; outbase='$out/bench_scenes'; lcp='lcplab $solver'" \
     "$srcdir/experiments/bench_scenes.gp" || exit 1
   echo "$out/bench_scenes.png"
   echo "$out/bench_scenes.pdf"
