@@ -27,8 +27,8 @@
  * one on x, O(n) each.  The sort is on (lo.x, index), a strict total
  * order, so the result does not depend on how it is reached.  The
  * workspace keeps the last call's order (tagged with a magic number and
- * nb; a workspace without the tag, or with an index out of range, starts
- * from index order), and the boxes are re-sorted from it by insertion
+ * nb; a workspace fresh from dyn_sap_workspace_init, or whose tag or
+ * indices do not fit, starts from index order), and the boxes are re-sorted from it by insertion
  * sort: O(n + moves), O(n) a step for a coherent scene [Baraff 1992, sec
  * 7.2; Ericson 2005, sec 7.5.2, "exploit temporal coherence"].  When the
  * moves pass 8 n + 64 (a first call, a scene that jumped), a heap sort
@@ -129,6 +129,14 @@ void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi) {
 empty:
   *lo = dyn_v3_make(INFINITY, INFINITY, INFINITY);
   *hi = dyn_v3_make(-INFINITY, -INFINITY, -INFINITY);
+}
+
+void dyn_sap_workspace_init(void *ws) {
+  if (ws) {
+    sap_head *head = ws;
+    head->magic = 0;
+    head->nb = 0;
+  }
 }
 
 size_t dyn_sap_workspace_size(int nb) {

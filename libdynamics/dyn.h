@@ -162,9 +162,12 @@ void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi);
  * its buffer).  ws is caller workspace of dyn_sap_workspace_size(nb) bytes,
  * so that a step allocates nothing (aligned for double, as malloc'd memory
  * is); it keeps the sorted order between calls (pass the same ws each step:
- * a coherent scene then sorts in O(n); any ws content gives the same
- * pairs).  Both broad phases return -1 on bad arguments. */
+ * a coherent scene then sorts in O(n)).  Call dyn_sap_workspace_init(ws)
+ * once after allocating it, and again to forget the order (any content
+ * then gives the same pairs, but the first call reads the tag, so it must
+ * be initialised memory).  Both broad phases return -1 on bad arguments. */
 size_t dyn_sap_workspace_size(int nb);
+void dyn_sap_workspace_init(void *ws);
 long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws,
             int *pairs, long maxpairs);
 /* The same by testing all pairs: the reference for tests. */

@@ -340,10 +340,12 @@ static dyn_err bodies_reserve(dyn_world *w, size_t nb) {
   w->bodies = buf_reserve(w->bodies, &w->cap_b, nb, sizeof *w->bodies, &fail, &w->grows);
   w->saved = buf_reserve(w->saved, &w->cap_saved, 13 * nb, sizeof *w->saved, &fail, &w->grows);
   w->deg = buf_reserve(w->deg, &w->cap_deg, nb, sizeof *w->deg, &fail, &w->grows);
-  size_t sapb = dyn_sap_workspace_size((int)nb);
+  size_t sapb = dyn_sap_workspace_size((int)nb), sap_had = w->cap_sap;
   w->sap = buf_reserve(w->sap, &w->cap_sap, sapb > 0 ? sapb : 1, 1, &fail, &w->grows);
   if (fail)
     return wfail(w, DYN_ERR_NOMEM, "out of memory for %zu bodies", nb);
+  if (w->cap_sap != sap_had) /* new memory: its tag must be read as "no order kept" */
+    dyn_sap_workspace_init(w->sap);
   return DYN_OK;
 }
 

@@ -1212,6 +1212,7 @@ static void test_broadphase(void) {
   }
 
   void *ws = malloc(dyn_sap_workspace_size(nb));
+  dyn_sap_workspace_init(ws);
   long cap = 400000;
   int *ps = malloc(2 * cap * sizeof *ps), *pa = malloc(2 * cap * sizeof *pa);
   double margins[2] = { 0.0, 0.02 };
