@@ -20,11 +20,14 @@
  *
  * Errors: functions return dyn_err (dyn.h) and leave a one-line message
  * (dyn_world_message, or the caller's msg buffer for constructors).  A
- * solver that runs but does not converge is not an error: its status is in
- * the metrics.  A solver that refuses the problem (SLV_ERR_UNSUPPORTED,
- * e.g. a cone solver given the friction pyramid) is: dyn_world_step then
- * returns DYN_ERR_INPUT with the library's message and the world is left as
- * it was before the step.
+ * solver that runs but does not converge is not an error as long as its x
+ * does no worse than no impulse (or it is an iterative solver stopped by
+ * its iteration budget): its status is in the metrics.  A solver that
+ * refuses the problem (SLV_ERR_UNSUPPORTED, e.g. a cone solver given the
+ * friction pyramid) is: dyn_world_step then returns DYN_ERR_INPUT with the
+ * library's message and the world is left as it was before the step.  So
+ * is a failed solve whose x is worse than no impulse (DYN_ERR_NUMERIC, see
+ * dyn_world_step).
  */
 #ifndef DYN_WORLD_H
 #define DYN_WORLD_H
@@ -174,8 +177,20 @@ dyn_body *dyn_world_bodies(dyn_world *w);
  *                   SLV_CAP_FREE), storage impossible for the solver, a
  *                   contact or joint the rows code rejects;
  *   DYN_ERR_NOMEM   a buffer could not grow;
- *   DYN_ERR_NUMERIC the solver returned non-finite impulses.
- * The message names the step and the cause. */
+ *   DYN_ERR_NUMERIC the solver returned non-finite impulses, or its solve
+ *                   failed (any positive slv_status except max_iter with
+ *                   iterations > 0, an iterative solver's budget stop) with
+ *                   an x worse than no impulse: res_nat_inf(x) >
+ *                   res_nat_inf(x0), x0 = mid(lo, hi, 0) (0 for the rows
+ *                   of every scene).  The impulses are not applied; the
+ *                   message names the step, the solver, its status and
+ *                   both residuals, e.g. "step 32: solver lemke ended in
+ *                   singular_pivot with res_nat_inf 3.32e+00, worse than
+ *                   applying no impulse (res_nat_inf of x = 0: 2.68e+00);
+ *                   impulses not applied".
+ * The message names the step and the cause.  A failed step does not
+ * advance the step count or the time; the last step's problem is dropped
+ * (dyn_world_last_problem: n = 0). */
 dyn_err dyn_world_step(dyn_world *w, dyn_world_metrics *m);
 
 /* The message of the last failed call (empty string if none); never NULL. */

@@ -60,10 +60,36 @@
  *     energy never grows and drifts < 5 % in 4 s at h = 1e-3, |L| < 3 %, and
  *     the body-frame w_y changes sign (the flip); explicit gains energy; the
  *     drifts of the three options are printed.
+ *   - a failed solve whose x is worse than no impulse (world.c, step 4b).
+ *     A sphere (1 kg, r 0.1 m, at rest, no floor) held by two ball joints
+ *     to the world that disagree: both tie the same body point A, one to
+ *     P1 = A - (d/2) e_x, the other to P2 = A + (d/2) e_x (d = 1 cm), cfm 0.
+ *     Their rows are identical (J u = velocity of A), their rhs are
+ *     -(erp/h) Phi = -+ erp d / (2h) e_x, so A = J M^-1 J^T is singular and
+ *     b = J u* - rhs, u* = (0, 0, -g h), is not in its range: no x solves
+ *     the equality rows.  At x = 0, w = b and every row is free (r_i = w_i),
+ *     so res_nat_inf(0) = max(erp d / (2h), g h) = max(0.12, 0.0818) = 0.12
+ *     (h = 1/120, erp = 0.2).  The two e_x rows (0 and 3) read
+ *     w = s + 0.12 and s - 0.12 (up to sign) with the same s = (A x)_0, so
+ *     no x does better than 0.12 and any x with s != 0 does worse.  direct
+ *     ends on the zero pivot (singular_pivot) with such an x: the step must
+ *     fail with DYN_ERR_NUMERIC, a message naming direct, its status and
+ *     both residuals, and every body exactly as before.  The problem is
+ *     then recovered from a pgs step on the same state (same A, b), direct
+ *     re-run on it by the test, and its status and both residuals
+ *     recomputed by the test's own natural map: they must match the
+ *     message.  pgs stops at 50 sweeps on this problem with an x worse
+ *     than 0 too (measured by the test), and its step must be applied: an
+ *     iterative solver's budget stop is not judged.  lemke (ray
+ *     termination) must be applied when its x is no worse than 0.
+ *   - pgs at 5 sweeps on the 4-layer pyramid: every step succeeds, and at
+ *     every step that did not converge the test's own residual of x is <=
+ *     that of x = 0 (the rule would not fire) and equals the metrics'.
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <CUnit/Basic.h>
@@ -599,6 +625,192 @@ static void test_warm_start_and_alloc(void) {
   dyn_world_free(w2);
 }
 
+/* ---- failed solves (world.c, step 4b) ------------------------------------------------------ */
+
+/* The natural map ||mid(x - hi, w, x - lo)||_inf of a dense problem with
+ * findex rows (bounds -+mu_i |x_j|), w = A x + b recomputed here: the
+ * test's own measure, independent of slv_residual.  NaN propagates. */
+static double own_natres(const slv_problem *p, const double *x) {
+  double r = 0.0;
+  for (int i = 0; i < p->n; i++) {
+    double w = p->b[i];
+    for (int j = 0; j < p->n; j++)
+      w += p->A[i + (size_t)j * (size_t)p->lda] * x[j];
+    double lo = p->lo ? p->lo[i] : 0.0, hi = p->hi ? p->hi[i] : INFINITY;
+    if (p->findex && p->findex[i] >= 0) {
+      hi = p->mu[i] * fabs(x[p->findex[i]]);
+      lo = -hi;
+    }
+    double ri = fabs(fmax(x[i] - hi, fmin(w, x[i] - lo)));
+    if (!(ri <= r))
+      r = ri;
+  }
+  return r;
+}
+
+/* The sphere held by two disagreeing ball joints (see the header), solver
+ * named; d = 1 cm.  NULL on failure (asserted). */
+static dyn_world *twin_joint_world(const char *solver) {
+  const double d = 0.01;
+  dyn_world_settings s = dyn_world_settings_default();
+  snprintf(s.solver, sizeof s.solver, "%s", solver);
+  dyn_world *w = new_world(&s);
+  if (!w)
+    return NULL;
+  dyn_body b = make_sphere(1.0, 0.1, dyn_v3_make(0, 0, 1), dyn_v3_make(0, 0, 0));
+  CU_ASSERT_EQUAL(dyn_world_add_body(w, &b), 0);
+  dyn_v3 ax = dyn_v3_make(0, 1, 0);
+  dyn_joint j;
+  char msg[200] = "";
+  /* body point A = (0.5, 0, 0) in the body frame, tied to P1 = (0.5, 0, 1) */
+  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_BALL, dyn_world_bodies(w), 1, 0, -1,
+                                 dyn_v3_make(0.5, 0, 1), ax, ax, msg, sizeof msg), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_world_add_joint(w, &j), 0);
+  /* the same body point tied to P2 = P1 + d e_x */
+  dyn_world_bodies(w)[0].r.x += d;
+  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_BALL, dyn_world_bodies(w), 1, 0, -1,
+                                 dyn_v3_make(0.5 + d, 0, 1), ax, ax, msg, sizeof msg), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_world_add_joint(w, &j), 1);
+  /* A halfway: Phi1 = +d/2 e_x, Phi2 = -d/2 e_x */
+  dyn_world_bodies(w)[0].r.x -= d / 2;
+  return w;
+}
+
+static void test_failed_solve_not_applied(void) {
+  const double h = 1.0 / 120.0, r0_hand = fmax(0.2 * 0.01 / (2 * h), G * h); /* 0.12 */
+  dyn_world *w = twin_joint_world("direct");
+  if (!w)
+    return;
+  const dyn_body before = dyn_world_bodies(w)[0];
+  dyn_world_metrics m;
+  CU_ASSERT_EQUAL(dyn_world_step(w, &m), DYN_ERR_NUMERIC);
+  const char *msg = dyn_world_message(w);
+  printf("\n  %s", msg);
+  long step = 0;
+  char solver[32] = "", status[32] = "";
+  double rx = NAN, r0 = NAN;
+  int got = sscanf(msg, "step %ld: solver %31s ended in %31s with res_nat_inf %lf, worse than "
+                   "applying no impulse (res_nat_inf of x = 0: %lf); impulses not applied",
+                   &step, solver, status, &rx, &r0);
+  CU_ASSERT_EQUAL(got, 5);
+  CU_ASSERT_EQUAL(step, 1);
+  CU_ASSERT_STRING_EQUAL(solver, "direct");
+  /* printed with 3 digits: 0.5 % */
+  TST_CLOSE(r0, r0_hand, 0, 5e-3);
+  CU_ASSERT(rx > r0);
+  /* nothing moved, nothing counted */
+  const dyn_body *after = dyn_world_bodies(w);
+  CU_ASSERT(memcmp(&before.r, &after->r, sizeof before.r) == 0);
+  CU_ASSERT(memcmp(&before.q, &after->q, sizeof before.q) == 0);
+  CU_ASSERT(memcmp(&before.v, &after->v, sizeof before.v) == 0);
+  CU_ASSERT(memcmp(&before.w, &after->w, sizeof before.w) == 0);
+  CU_ASSERT_EQUAL(dyn_world_step_count(w), 0);
+  CU_ASSERT_EQUAL(dyn_world_time(w), 0.0);
+  slv_problem p;
+  const double *x;
+  dyn_world_last_problem(w, &p, &x);
+  CU_ASSERT_EQUAL(p.n, 0);
+
+  /* the same state stepped by pgs: the problem direct failed on (6 rows,
+   * dense), and pgs's own x, which is worse than 0 but applied */
+  dyn_world_settings s = *dyn_world_get_settings(w);
+  snprintf(s.solver, sizeof s.solver, "pgs");
+  CU_ASSERT_EQUAL_FATAL(dyn_world_set_settings(w, &s), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, &m), DYN_OK);
+  dyn_world_last_problem(w, &p, &x);
+  CU_ASSERT_EQUAL_FATAL(p.n, 6);
+  CU_ASSERT_EQUAL_FATAL(p.storage, SLV_DENSE);
+  double zero[6] = {0, 0, 0, 0, 0, 0};
+  double r0_own = own_natres(&p, zero), rx_pgs = own_natres(&p, x);
+  TST_CLOSE(r0_own, r0_hand, 1e-15, 1e-12);
+  CU_ASSERT_EQUAL(m.status, SLV_MAX_ITER);
+  CU_ASSERT(m.iterations == s.opt.max_iter);
+  CU_ASSERT(rx_pgs > r0_own * (1 + 1e-6));
+  TST_CLOSE(m.res_nat_inf, rx_pgs, 1e-15, 1e-9);
+  CU_ASSERT_EQUAL(dyn_world_step_count(w), 1);
+  printf("\n  pgs, 50 sweeps: res_nat_inf %.3g > %.3g of x = 0, applied", rx_pgs, r0_own);
+
+  /* direct again on that problem, by the test: its status and residual are
+   * the message's */
+  const slv_solver *dir = slv_solver_find("direct");
+  slv_options opt = slv_options_default();
+  opt.max_iter = 50;
+  slv_workspace *ws = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(dir, p.n, &opt, &ws), SLV_CONVERGED);
+  double xd[6], wd[6];
+  slv_result res;
+  slv_status st = slv_solve(ws, &p, &opt, xd, wd, &res);
+  CU_ASSERT(st > 0 && st != SLV_MAX_ITER);
+  CU_ASSERT_STRING_EQUAL(status, slv_status_str(st));
+  double rx_own = own_natres(&p, xd);
+  TST_CLOSE(rx, rx_own, 0, 5e-3);
+  CU_ASSERT(rx_own > r0_own);
+  slv_workspace_free(ws);
+  dyn_world_free(w);
+
+  /* lemke on the same world: its ray ends where the LCP path starts, and
+   * an x no worse than 0 is applied although the solve failed */
+  w = twin_joint_world("lemke");
+  if (!w)
+    return;
+  CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, &m), DYN_OK);
+  CU_ASSERT(m.status != SLV_CONVERGED && m.status != SLV_MAX_ITER);
+  dyn_world_last_problem(w, &p, &x);
+  CU_ASSERT_EQUAL_FATAL(p.n, 6);
+  double rx_l = own_natres(&p, x);
+  CU_ASSERT(rx_l <= own_natres(&p, zero) * (1 + 1e-12));
+  printf("\n  lemke: %s, res_nat_inf %.3g (x = 0: %.3g), applied", slv_status_str(m.status),
+         rx_l, own_natres(&p, zero));
+  dyn_world_free(w);
+}
+
+/* pgs at 5 sweeps on a pyramid: the usual max_iter step, never judged, and
+ * its x beats x = 0 anyway: the steps run as before the rule. */
+static void test_budget_stop_applied(void) {
+  const char *l4[1] = { "layers=4" };
+  dyn_world_settings s = dyn_world_settings_default();
+  s.opt.max_iter = 5;
+  dyn_world *w = new_scene("pyramid", l4, 1, &s);
+  if (!w)
+    return;
+  int nonconv = 0, bad = 0, failed = 0, nmax = 0;
+  double *zero = NULL;
+  for (long k = 0; k < 300 && !failed; k++) {
+    dyn_world_metrics m;
+    if (dyn_world_step(w, &m) != DYN_OK) {
+      printf("\n  step %ld: %s", k + 1, dyn_world_message(w));
+      failed = 1;
+      break;
+    }
+    if (m.status == SLV_CONVERGED)
+      continue;
+    nonconv++;
+    slv_problem p;
+    const double *x;
+    dyn_world_last_problem(w, &p, &x);
+    if (p.storage != SLV_DENSE || p.n > 400) {
+      bad++;
+      continue;
+    }
+    if (p.n > nmax) {
+      free(zero);
+      zero = calloc((size_t)p.n, sizeof *zero);
+      nmax = p.n;
+    }
+    double rx = own_natres(&p, x), r0 = own_natres(&p, zero);
+    if (!(rx <= r0) || !(fabs(rx - m.res_nat_inf) <= 1e-12 + 1e-9 * rx))
+      bad++;
+  }
+  free(zero);
+  CU_ASSERT(!failed);
+  CU_ASSERT_EQUAL(dyn_world_step_count(w), 300);
+  CU_ASSERT(nonconv > 100); /* pgs at 5 sweeps misses 1e-8 on most steps */
+  CU_ASSERT_EQUAL(bad, 0);
+  printf("\n  pyramid, pgs 5 sweeps: %d of 300 steps max_iter, all with res(x) <= res(0)",
+         nonconv);
+  dyn_world_free(w);
+}
+
 /* ---- racket ----------------------------------------------------------------------------- */
 
 static void racket(dyn_gyro gyro, double h, double *dE, double *dL, int *flips, int *grew) {
@@ -666,5 +878,8 @@ int main(void) {
   CU_add_test(s, "factored and CSR storage agree; AUTO picks factored", test_factored_vs_csr);
   CU_add_test(s, "warm start, no growth when settled", test_warm_start_and_alloc);
   CU_add_test(s, "racket: gyroscopic options, the flip", test_racket);
+  CU_add_test(s, "failed solve worse than x = 0: step fails, world restored",
+              test_failed_solve_not_applied);
+  CU_add_test(s, "pgs budget stop on a pyramid: applied as before", test_budget_stop_applied);
   return tst_run();
 }
