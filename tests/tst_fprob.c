@@ -124,3 +124,19 @@ slv_problem fprob_dense(const fprob *f) {
   q.lda = f->n;
   return q;
 }
+
+double fprob_residual(const fprob *f, const double *x) {
+  int n = f->n;
+  double worst = 0;
+  for (int i = 0; i < n; i++) {
+    double wi = f->b[i];
+    for (int j = 0; j < n; j++) wi += f->A[i + (size_t)j * n] * x[j];
+    double lo = f->lo[i], hi = f->hi[i];
+    if (f->findex[i] >= 0) {
+      hi = f->mu[i] * fabs(x[f->findex[i]]);
+      lo = -hi;
+    }
+    worst = fmax(worst, fabs(fmax(x[i] - hi, fmin(wi, x[i] - lo))));
+  }
+  return worst;
+}

@@ -9,6 +9,7 @@
  * [0, 1e-3), b uniform in [-1, 1).  The dense reference A = J K^T + diag(d)
  * is formed by a triple loop over dense copies of J and K that shares no
  * code with the library.  fprob_dense(f) is the same problem, dense.
+ * fprob_residual(f, x) judges a solution without the library.
  */
 #ifndef TST_FPROB_H
 #define TST_FPROB_H
@@ -27,5 +28,8 @@ typedef struct {
 void fprob_make(fprob *f, int ncon, int nblk, unsigned long seed);
 void fprob_free(fprob *f);
 slv_problem fprob_dense(const fprob *f);
+/* The test's own natural-map residual of x (inf-norm), from the dense A
+ * and the findex bounds at x: max_i |max(x_i - hi_i, min(w_i, x_i - lo_i))|. */
+double fprob_residual(const fprob *f, const double *x);
 
 #endif
