@@ -1,39 +1,55 @@
-/* pgs_wide.c -- projected Gauss-Seidel on factored storage, rows swept in
- * graph-coloured batches of four, one row per SIMD lane.
+/* pgs_wide.c -- projected Gauss-Seidel on factored storage, groups of rows
+ * on one body pair swept four at a time, one group per SIMD lane.
  *
  * The sweep is pgs's factored sweep (pgs.c: t = K^T x kept current, row i
  * reads w_i = b_i + J_i . t + d_i x_i and moves x_i <- mid(lo_i, hi_i,
  * x_i - omega w_i / A_ii), adding the change times K_i to t), with the rows
  * visited in another order.  Rows that touch no common body (block) commute:
- * their updates read and write disjoint parts of t.  So the rows are
- * coloured first (greedy first fit in row order: row i takes the smallest
- * colour that no earlier row on either of its bodies took, and, when its
- * findex row comes before it, not that row's colour), and a sweep visits
- * colour 0's rows, then colour 1's, ... .  Within a colour, four rows at a
- * time go through the AVX2 lanes: gather the two 6-blocks of t of each lane
- * (4x4 transposes), 24 products, clamp, scatter back.  This is Gauss-Seidel
- * in the order (colour, row): the iterates are those of pgs on the problem
- * whose rows are permuted to that order, bit for bit (the lanes do the same
- * operations in the same association as pgs; no fused multiply-add).
- * [Graph colouring for parallel Gauss-Seidel: Adams 2001; the wide,
- * coloured contact solver of Box2D v3 (Catto 2024, "Solver2D") and PhysX.]
+ * their updates read and write disjoint parts of t.
  *
- * Why: a contact's three rows and the four points of a box-box manifold all
- * act on the same two bodies, so pgs's natural order is a chain of
- * dependent updates; the lanes here do four unrelated rows per
- * instruction.  The colouring costs O(rows) per solve; the per-body colour
- * masks live in p->fwork before it gets K^T x (so nothing is allocated).
+ * Groups.  A group is a run of consecutive rows on the same (ordered) pair
+ * of blocks, at most WIDE_GMAX = 12 rows (a contact's normal and friction
+ * rows, a box-box manifold's four points, a joint's rows); a longer run is
+ * cut every 12 rows.  Within a group the rows keep their order.
  *
- * Layout, built once per solve (sized at init for n_max rows): every colour
- * is padded to a multiple of 4 with idle lanes (zero J and K, bounds 0..0,
- * 1 / A_ii = 0: they never move); x, b, the bounds and 1 / A_ii are copied
- * into the sweep order, and J, K into 4-lane columns.  Colours beyond 62
- * (rows with more than 62 coloured neighbours on their bodies) and rows
- * whose findex row comes later go to a last, sequential group, visited one
- * by one after the coloured ones.  On a CPU without AVX2 the same order is
- * swept one row at a time (same iterates).
+ * Colours.  In group order, a group takes the smallest colour < 63 that no
+ * earlier group on either of its blocks took and that no group holding the
+ * findex row of one of its rows took (findex rows inside the group itself
+ * do not count).  A group with a row whose findex row lies in a later
+ * group, or that finds no colour (its blocks are on 63 coloured groups),
+ * goes to the sequential group.
  *
- * Dense and CSR problems have no bodies to colour: they are solved by pgs
+ * Order.  The sweep visits colour 0's groups, colour 1's, ..., colour 62's,
+ * within a colour the longest groups first (ties: group order), then the
+ * sequential groups' rows in row order.  Four groups of a colour go through
+ * the AVX2 lanes together: the two 6-blocks of t of each lane are gathered
+ * once (4x4 transposes), the groups' rows run in lock step with t in
+ * registers (24 products, clamp, 12 updates per row), and t is scattered
+ * back after the last row.  Lanes of one colour share no block and read no
+ * x of each other, so this is Gauss-Seidel in the sequential order above:
+ * the iterates are those of pgs on the problem whose rows are permuted to
+ * it, bit for bit (each lane does pgs's operations in pgs's association;
+ * no fused multiply-add).  [Graph colouring for parallel Gauss-Seidel:
+ * Adams 2001; the wide, coloured contact solver of Box2D v3 (Catto 2024,
+ * "Solver2D"), which also keeps a manifold's bodies in registers.]
+ *
+ * Why: a contact's three rows and the four points of a box-box manifold
+ * all act on the same two bodies, so pgs's natural order is a chain of
+ * dependent updates through memory.  Here four unrelated chains run per
+ * instruction and the blocks of t stay in registers across a group.
+ *
+ * Layout, built once per solve (sized at init for n_max rows): a batch of
+ * four groups of lengths L0 >= L1 >= L2 >= L3 takes 4 L0 plan positions
+ * (row step r, lane l at 4 r + l); positions past a lane's group are idle
+ * (zero J and K, bounds 0..0, 1 / A_ii = 0: they never move).  Sorting by
+ * length within a colour bounds the idle positions by 3 * 12 per colour.
+ * x, b, the bounds and 1 / A_ii are copied into plan order, J and K into
+ * 4-lane columns per row step.  The colouring costs O(rows) per solve; the
+ * per-block colour masks live in p->fwork before it gets K^T x (so nothing
+ * is allocated).  On a CPU without AVX2 the same order is swept one row at
+ * a time (same iterates).
+ *
+ * Dense and CSR problems have no blocks to group: they are solved by pgs
  * itself (same options, same result).  Statuses and the stopping rule are
  * pgs's: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE.
  */
@@ -52,21 +68,30 @@
 
 extern const slv_solver slv_solver_pgs;
 
-enum { WIDE_COLORS = 63, WIDE_SEQ = 63 }; /* colours 0..62 in lanes; group 63 sequential */
+enum {
+  WIDE_COLORS = 63, /* colours 0..62 go through the lanes */
+  WIDE_SEQ = 63,    /* the sequential group */
+  WIDE_GMAX = 12,   /* rows per group at most */
+  WIDE_KEYS = WIDE_COLORS * WIDE_GMAX + 1 /* sort keys: (colour, 12 - length), then sequential */
+};
 
 typedef struct {
   void *pgs;       /* pgs's state, for dense and CSR problems */
-  int cap;         /* plan length: n_max + 3 per colour of padding */
+  int cap;         /* plan length: n_max + 3 * 12 idle positions per colour */
   int have_avx2;
-  int *color;      /* n_max: colour of each row */
-  int *order;      /* cap: row at each plan position, -1 for an idle lane */
+  int *color;      /* n_max: colour of each row's group; then the plan position of each row */
+  int *gfirst;     /* n_max + 1: first row of each group (and n after the last) */
+  int *gsorted;    /* n_max: the groups in sweep order */
+  int *order;      /* cap: row at each plan position, -1 for an idle position */
   int *fpos;       /* cap: plan position of the findex row (own position if none) */
   double *xp, *bp, *invd, *lo, *hi, *fd; /* cap, in plan order */
   double *mu;      /* cap: friction coefficient of findex rows, -1 for other rows */
-  double *JK;      /* cap / 4 batches x 96: J slot 0 (6 columns x 4 lanes), J slot 1, then
-                      K by lanes (lane l: 12 values, slot 0 then slot 1) */
+  double *JK;      /* cap / 4 row steps x 96: J slot 0 (6 columns x 4 lanes), J slot 1,
+                      K slot 0, K slot 1 */
+  int *bk, *bL;    /* cap / 4 batches: first plan position, row steps */
   double **tp;     /* cap / 4 batches x 8: the t block of slot 0 of lanes 0..3, of slot 1 */
   double *idle;    /* 6 doubles: the t block of static slots and idle lanes (stays 0) */
+  int nbat;        /* batches in the lanes */
   int ncol;        /* plan positions [0, ncol) are in lanes, [ncol, len) sequential */
   int len;
 } wide_state;
@@ -77,19 +102,11 @@ static void wide_free(void *st) {
     slv_solver_pgs.free(s->pgs);
     free(s->pgs);
   }
-  free(s->color);
-  free(s->order);
-  free(s->fpos);
-  free(s->xp);
-  free(s->bp);
-  free(s->invd);
-  free(s->lo);
-  free(s->hi);
-  free(s->mu);
-  free(s->fd);
-  free(s->JK);
+  int *iv[] = { s->color, s->gfirst, s->gsorted, s->order, s->fpos, s->bk, s->bL };
+  for (size_t k = 0; k < sizeof iv / sizeof iv[0]; k++) free(iv[k]);
+  double *dv[] = { s->xp, s->bp, s->invd, s->lo, s->hi, s->mu, s->fd, s->JK, s->idle };
+  for (size_t k = 0; k < sizeof dv / sizeof dv[0]; k++) free(dv[k]);
   free(s->tp);
-  free(s->idle);
   memset(s, 0, sizeof *s);
 }
 
@@ -104,14 +121,18 @@ static slv_status wide_init(void *st, int n_max, const slv_options *opt) {
     return r;
   }
   size_t m = (size_t)(n_max > 0 ? n_max : 1);
-  size_t cap = m + 3 * WIDE_COLORS + 4;
+  size_t cap = m + 3 * WIDE_GMAX * WIDE_COLORS + 4;
   cap = (cap + 3) / 4 * 4;
   s->cap = (int)cap;
-  s->color = malloc(m * sizeof *s->color);
-  s->order = malloc(cap * sizeof *s->order);
-  s->fpos = malloc(cap * sizeof *s->fpos);
+  s->color = malloc(m * sizeof(int));
+  s->gfirst = malloc((m + 1) * sizeof(int));
+  s->gsorted = malloc(m * sizeof(int));
+  s->order = malloc(cap * sizeof(int));
+  s->fpos = malloc(cap * sizeof(int));
+  s->bk = malloc(cap / 4 * sizeof(int));
+  s->bL = malloc(cap / 4 * sizeof(int));
+  int fail = !s->color || !s->gfirst || !s->gsorted || !s->order || !s->fpos || !s->bk || !s->bL;
   double **d[] = { &s->xp, &s->bp, &s->invd, &s->lo, &s->hi, &s->mu, &s->fd };
-  int fail = !s->color || !s->order || !s->fpos;
   for (size_t k = 0; k < sizeof d / sizeof d[0]; k++) {
     *d[k] = aligned_alloc(32, cap * sizeof(double));
     fail |= !*d[k];
@@ -130,72 +151,111 @@ static slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   return SLV_CONVERGED;
 }
 
-/* Colour the rows and lay out the plan (see the header).  p->fwork holds
- * the per-body colour masks meanwhile. */
-static void plan(wide_state *s, const slv_problem *p) {
-  int n = p->n, cnt[WIDE_SEQ + 1] = { 0 }, start[WIDE_SEQ + 2];
+/* Cut the rows into groups and colour them (see the header); returns the
+ * number of groups.  p->fwork holds the per-block colour masks meanwhile. */
+static int group_and_colour(wide_state *s, const slv_problem *p) {
+  int n = p->n, ng = 0;
+  const int *fb = p->fblk;
   uint64_t *mask = (uint64_t *)p->fwork;
   memset(mask, 0, (size_t)p->nblk * sizeof *mask);
-  for (int i = 0; i < n; i++) {
-    int b0 = p->fblk[2 * i], b1 = p->fblk[2 * i + 1];
-    int f = p->findex ? p->findex[i] : -1;
-    int c = WIDE_SEQ;
-    if (f < i) {
-      uint64_t u = (b0 >= 0 ? mask[b0] : 0) | (b1 >= 0 ? mask[b1] : 0);
-      if (f >= 0 && s->color[f] < WIDE_COLORS) u |= (uint64_t)1 << s->color[f];
-      if (~u) c = __builtin_ctzll(~u);
-      if (c >= WIDE_COLORS) c = WIDE_SEQ;
+  for (int i = 0, e; i < n; i = e) {
+    int b0 = fb[2 * i], b1 = fb[2 * i + 1];
+    for (e = i + 1; e < n && e - i < WIDE_GMAX && fb[2 * e] == b0 && fb[2 * e + 1] == b1; e++) {
     }
+    uint64_t u = (b0 >= 0 ? mask[b0] : 0) | (b1 >= 0 ? mask[b1] : 0);
+    int seq = 0;
+    for (int r = i; p->findex && r < e; r++) {
+      int f = p->findex[r];
+      if (f >= e)
+        seq = 1;
+      else if (f >= 0 && f < i && s->color[f] < WIDE_COLORS)
+        u |= (uint64_t)1 << s->color[f];
+    }
+    int c = seq ? WIDE_SEQ : __builtin_ctzll(~u); /* bit 63 is never set: ~u != 0 */
     if (c < WIDE_COLORS) {
       if (b0 >= 0) mask[b0] |= (uint64_t)1 << c;
       if (b1 >= 0) mask[b1] |= (uint64_t)1 << c;
     }
-    s->color[i] = c;
-    cnt[c]++;
+    for (int r = i; r < e; r++) s->color[r] = c;
+    s->gfirst[ng++] = i;
   }
-  start[0] = 0;
-  for (int c = 0; c < WIDE_SEQ; c++) start[c + 1] = start[c] + (cnt[c] + 3) / 4 * 4;
-  s->ncol = start[WIDE_SEQ];
-  s->len = s->ncol + cnt[WIDE_SEQ];
-  for (int k = 0; k < s->ncol; k++) s->order[k] = -1;
-  int *next = cnt; /* reused: the next free position of each colour */
-  for (int c = 0; c <= WIDE_SEQ; c++) next[c] = start[c];
-  for (int i = 0; i < n; i++) s->order[next[s->color[i]]++] = i;
+  s->gfirst[ng] = n;
+  return ng;
+}
+
+/* Colour, group length and plan layout (see the header). */
+static void plan(wide_state *s, const slv_problem *p) {
+  int ng = group_and_colour(s, p);
+  const int *gf = s->gfirst;
+  /* counting sort of the groups by (colour, longest first), stable */
+  int cnt[WIDE_KEYS + 1];
+  memset(cnt, 0, sizeof cnt);
+#define WIDE_KEY(g)                                                                              \
+  (s->color[gf[g]] < WIDE_COLORS ? s->color[gf[g]] * WIDE_GMAX + WIDE_GMAX - (gf[(g) + 1] - gf[g]) \
+                                 : WIDE_KEYS - 1)
+  for (int g = 0; g < ng; g++) cnt[WIDE_KEY(g) + 1]++;
+  for (int k = 0; k < WIDE_KEYS; k++) cnt[k + 1] += cnt[k];
+  for (int g = 0; g < ng; g++) s->gsorted[cnt[WIDE_KEY(g)]++] = g;
+#undef WIDE_KEY
+
+  /* batches of up to four groups of one colour; then the sequential rows */
+  int k = 0, q = 0, nb = 0;
+  memset(s->idle, 0, 8 * sizeof *s->idle);
+  while (q < ng && s->color[gf[s->gsorted[q]]] < WIDE_COLORS) {
+    int c = s->color[gf[s->gsorted[q]]], m = 1;
+    while (m < 4 && q + m < ng && s->color[gf[s->gsorted[q + m]]] == c) m++;
+    int L = gf[s->gsorted[q] + 1] - gf[s->gsorted[q]];
+    double **tp = s->tp + 8 * (size_t)nb;
+    for (int l = 0; l < 4; l++) {
+      int g = l < m ? s->gsorted[q + l] : -1, i0 = g >= 0 ? gf[g] : 0;
+      int len = g >= 0 ? gf[g + 1] - i0 : 0;
+      for (int r = 0; r < L; r++) s->order[k + 4 * r + l] = r < len ? i0 + r : -1;
+      for (int slot = 0; slot < 2; slot++) {
+        int b = g >= 0 ? p->fblk[2 * i0 + slot] : -1;
+        tp[4 * slot + l] = b >= 0 ? p->fwork + 6 * (size_t)b : s->idle;
+      }
+    }
+    s->bk[nb] = k;
+    s->bL[nb++] = L;
+    k += 4 * L;
+    q += m;
+  }
+  s->nbat = nb;
+  s->ncol = k;
+  for (; q < ng; q++)
+    for (int i = gf[s->gsorted[q]]; i < gf[s->gsorted[q] + 1]; i++) s->order[k++] = i;
+  s->len = k;
+
   /* color[] now becomes the plan position of each row */
-  for (int k = 0; k < s->len; k++)
+  for (k = 0; k < s->len; k++)
     if (s->order[k] >= 0) s->color[s->order[k]] = k;
-  for (int k = 0; k < s->len; k++) {
+  for (k = 0; k < s->len; k++) {
     int i = s->order[k];
     if (i < 0) {
       s->fpos[k] = k;
       s->bp[k] = s->invd[k] = s->lo[k] = s->hi[k] = s->fd[k] = 0.0;
       s->mu[k] = -1.0;
-      continue;
+    } else {
+      int f = p->findex ? p->findex[i] : -1;
+      s->fpos[k] = f >= 0 ? s->color[f] : k; /* non-findex rows read their own x (unused) */
+      s->bp[k] = p->b[i];
+      s->invd[k] = 1.0 / slv_diag(p, i);
+      s->lo[k] = slv_lo_of(p, i);
+      s->hi[k] = slv_hi_of(p, i);
+      s->mu[k] = f >= 0 ? fabs(p->mu[i]) : -1.0; /* the sign says "no findex" */
+      s->fd[k] = p->fd ? p->fd[i] : 0.0;
     }
-    int f = p->findex ? p->findex[i] : -1;
-    s->fpos[k] = f >= 0 ? s->color[f] : k; /* non-findex rows read their own x (unused) */
-    s->bp[k] = p->b[i];
-    s->invd[k] = 1.0 / slv_diag(p, i);
-    s->lo[k] = slv_lo_of(p, i);
-    s->hi[k] = slv_hi_of(p, i);
-    s->mu[k] = f >= 0 ? fabs(p->mu[i]) : -1.0; /* the sign says "no findex" */
-    s->fd[k] = p->fd ? p->fd[i] : 0.0;
-  }
-  memset(s->idle, 0, 8 * sizeof *s->idle);
-  for (int k4 = 0; k4 < s->ncol / 4; k4++) {
-    double *JK = s->JK + 96 * (size_t)k4;
-    double **tp = s->tp + 8 * (size_t)k4;
-    for (int l = 0; l < 4; l++) {
-      int i = s->order[4 * k4 + l];
-      for (int slot = 0; slot < 2; slot++) {
-        int b = i >= 0 ? p->fblk[2 * i + slot] : -1;
-        tp[4 * slot + l] = b >= 0 ? p->fwork + 6 * (size_t)b : s->idle;
-        const double *J = b >= 0 ? p->fJ + 12 * (size_t)i + 6 * slot : s->idle;
-        const double *K = b >= 0 ? p->fK + 12 * (size_t)i + 6 * slot : s->idle;
-        for (int c = 0; c < 6; c++) {
-          JK[24 * slot + 4 * c + l] = J[c];
-          JK[48 + 12 * l + 6 * slot + c] = K[c];
-        }
+    if (k >= s->ncol) continue;
+    /* row step k / 4, lane k % 4: J and K by columns */
+    double *JK = s->JK + 24 * (size_t)(k & ~3);
+    int l = k & 3;
+    for (int slot = 0; slot < 2; slot++) {
+      int live = i >= 0 && p->fblk[2 * i + slot] >= 0;
+      const double *J = p->fJ + 12 * (size_t)(live ? i : 0) + 6 * slot;
+      const double *K = p->fK + 12 * (size_t)(live ? i : 0) + 6 * slot;
+      for (int c = 0; c < 6; c++) {
+        JK[24 * slot + 4 * c + l] = live ? J[c] : 0.0;
+        JK[48 + 24 * slot + 4 * c + l] = live ? K[c] : 0.0;
       }
     }
   }
@@ -261,6 +321,22 @@ __attribute__((target("avx2"))) static inline void gather6(double *const *tp, __
   T[5] = _mm256_unpackhi_pd(u02, u13);
 }
 
+/* The inverse of gather6: six 4-lane columns back to the blocks at tp[0..3].
+ * Lanes whose block is the idle one all write its zeros. */
+__attribute__((target("avx2"))) static inline void scatter6(double *const *tp, const __m256d T[6]) {
+  __m256d t0 = _mm256_unpacklo_pd(T[0], T[1]), t1 = _mm256_unpackhi_pd(T[0], T[1]);
+  __m256d t2 = _mm256_unpacklo_pd(T[2], T[3]), t3 = _mm256_unpackhi_pd(T[2], T[3]);
+  __m256d u02 = _mm256_unpacklo_pd(T[4], T[5]), u13 = _mm256_unpackhi_pd(T[4], T[5]);
+  _mm256_storeu_pd(tp[0], _mm256_permute2f128_pd(t0, t2, 0x20));
+  _mm_storeu_pd(tp[0] + 4, _mm256_castpd256_pd128(u02));
+  _mm256_storeu_pd(tp[1], _mm256_permute2f128_pd(t1, t3, 0x20));
+  _mm_storeu_pd(tp[1] + 4, _mm256_castpd256_pd128(u13));
+  _mm256_storeu_pd(tp[2], _mm256_permute2f128_pd(t0, t2, 0x31));
+  _mm_storeu_pd(tp[2] + 4, _mm256_extractf128_pd(u02, 1));
+  _mm256_storeu_pd(tp[3], _mm256_permute2f128_pd(t1, t3, 0x31));
+  _mm_storeu_pd(tp[3] + 4, _mm256_extractf128_pd(u13, 1));
+}
+
 /* J . T over one slot, in slv_dot6's association. */
 __attribute__((target("avx2"))) static inline __m256d dot6(const double *J, const __m256d T[6]) {
   __m256d a = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(J), T[0]),
@@ -272,73 +348,67 @@ __attribute__((target("avx2"))) static inline __m256d dot6(const double *J, cons
   return _mm256_add_pd(_mm256_add_pd(a, b), c);
 }
 
-/* t_b += d K_b for the two slots of one lane (row layout, as row_one). */
-__attribute__((target("avx2"))) static inline void lane_update(__m256d d, const double *K,
-                                                               double *t0, double *t1) {
-  __m128d d2 = _mm256_castpd256_pd128(d);
-  _mm256_storeu_pd(t0, _mm256_add_pd(_mm256_loadu_pd(t0), _mm256_mul_pd(d, _mm256_load_pd(K))));
-  _mm_storeu_pd(t0 + 4, _mm_add_pd(_mm_loadu_pd(t0 + 4), _mm_mul_pd(d2, _mm_load_pd(K + 4))));
-  _mm256_storeu_pd(t1, _mm256_add_pd(_mm256_loadu_pd(t1), _mm256_mul_pd(d, _mm256_loadu_pd(K + 6))));
-  _mm_storeu_pd(t1 + 4, _mm_add_pd(_mm_loadu_pd(t1 + 4), _mm_mul_pd(d2, _mm_load_pd(K + 10))));
-}
-
-/* The coloured positions [0, ncol), four rows per instruction: each lane
- * does what row_one does, in the same operation order. */
+/* The lanes: batch by batch, t of the lanes' blocks in registers across the
+ * batch's row steps; each lane does what row_one does, in the same
+ * operation order (t + d K with d = 0 leaves t as pgs's skip does). */
 __attribute__((target("avx2"))) static double sweep_lanes(wide_state *s, double omega,
                                                          double *poison) {
   const __m256d om = _mm256_set1_pd(omega), sign = _mm256_set1_pd(-0.0);
   const __m256d zero = _mm256_setzero_pd();
-  __m256d m = zero, pz = zero;
+  __m256d m = zero;
   double *xp = s->xp;
-  for (int k = 0; k < s->ncol; k += 4) {
-    const double *JK = s->JK + 24 * (size_t)k;
-    double *const *tp = s->tp + 2 * (size_t)k;
-    __m256d x = _mm256_load_pd(xp + k);
-    __m256d lo = _mm256_load_pd(s->lo + k), hi = _mm256_load_pd(s->hi + k);
-    __m256d mu = _mm256_load_pd(s->mu + k);
-    if (_mm256_movemask_pd(mu) != 0xf) {
-      /* findex lanes (mu >= 0): -mu |x_f| .. mu |x_f| */
-      const int *f = s->fpos + k;
-      __m256d xf = _mm256_set_pd(xp[f[3]], xp[f[2]], xp[f[1]], xp[f[0]]);
-      __m256d h = _mm256_mul_pd(mu, _mm256_andnot_pd(sign, xf));
-      hi = _mm256_blendv_pd(h, hi, mu);
-      lo = _mm256_blendv_pd(_mm256_xor_pd(h, sign), lo, mu);
+  for (int bt = 0; bt < s->nbat; bt++) {
+    double *const *tp = s->tp + 8 * (size_t)bt;
+    __m256d T0[6], T1[6];
+    gather6(tp, T0);
+    gather6(tp + 4, T1);
+    int k = s->bk[bt], kend = k + 4 * s->bL[bt];
+    for (; k < kend; k += 4) {
+      const double *JK = s->JK + 24 * (size_t)k;
+      __m256d x = _mm256_load_pd(xp + k);
+      __m256d lo = _mm256_load_pd(s->lo + k), hi = _mm256_load_pd(s->hi + k);
+      __m256d mu = _mm256_load_pd(s->mu + k);
+      if (_mm256_movemask_pd(mu) != 0xf) {
+        /* findex lanes (mu >= 0): -mu |x_f| .. mu |x_f| */
+        const int *f = s->fpos + k;
+        __m256d xf = _mm256_set_pd(xp[f[3]], xp[f[2]], xp[f[1]], xp[f[0]]);
+        __m256d h = _mm256_mul_pd(mu, _mm256_andnot_pd(sign, xf));
+        hi = _mm256_blendv_pd(h, hi, mu);
+        lo = _mm256_blendv_pd(_mm256_xor_pd(h, sign), lo, mu);
+      }
+      __m256d s01 = _mm256_add_pd(dot6(JK, T0), dot6(JK + 24, T1));
+      __m256d w = _mm256_add_pd(_mm256_load_pd(s->bp + k),
+                                _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(s->fd + k), x), s01));
+      /* slv_mid_res: |max(min(w, x - lo), x - hi)|; + w * 0 makes m NaN for
+       * good if w is not finite (max_pd returns its second operand on NaN) */
+      __m256d r = _mm256_max_pd(_mm256_min_pd(w, _mm256_sub_pd(x, lo)), _mm256_sub_pd(x, hi));
+      m = _mm256_add_pd(_mm256_max_pd(_mm256_andnot_pd(sign, r), m), _mm256_mul_pd(w, zero));
+      __m256d xn =
+          _mm256_sub_pd(x, _mm256_mul_pd(_mm256_mul_pd(om, w), _mm256_load_pd(s->invd + k)));
+      xn = _mm256_max_pd(lo, _mm256_min_pd(hi, xn));
+      __m256d d = _mm256_sub_pd(xn, x);
+      __m256d moved = _mm256_cmp_pd(d, zero, _CMP_NEQ_UQ);
+      _mm256_store_pd(xp + k, _mm256_blendv_pd(x, xn, moved)); /* as pgs: x kept where d = 0 */
+      const double *K = JK + 48;
+#pragma GCC unroll 6
+      for (int c = 0; c < 6; c++) {
+        T0[c] = _mm256_add_pd(T0[c], _mm256_mul_pd(d, _mm256_load_pd(K + 4 * c)));
+        T1[c] = _mm256_add_pd(T1[c], _mm256_mul_pd(d, _mm256_load_pd(K + 24 + 4 * c)));
+      }
     }
-    __m256d T[6];
-    gather6(tp, T);
-    __m256d s0 = dot6(JK, T);
-    gather6(tp + 4, T);
-    __m256d s01 = _mm256_add_pd(s0, dot6(JK + 24, T));
-    __m256d w = _mm256_add_pd(_mm256_load_pd(s->bp + k),
-                              _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(s->fd + k), x), s01));
-    pz = _mm256_add_pd(pz, _mm256_mul_pd(w, zero));
-    /* slv_mid_res: |max(min(w, x - lo), x - hi)| */
-    __m256d r = _mm256_max_pd(_mm256_min_pd(w, _mm256_sub_pd(x, lo)), _mm256_sub_pd(x, hi));
-    m = _mm256_max_pd(_mm256_andnot_pd(sign, r), m);
-    __m256d xn = _mm256_sub_pd(x, _mm256_mul_pd(_mm256_mul_pd(om, w), _mm256_load_pd(s->invd + k)));
-    xn = _mm256_max_pd(lo, _mm256_min_pd(hi, xn));
-    __m256d d = _mm256_sub_pd(xn, x);
-    __m256d moved = _mm256_cmp_pd(d, zero, _CMP_NEQ_UQ);
-    if (_mm256_movemask_pd(moved) == 0) continue;
-    _mm256_store_pd(xp + k, _mm256_blendv_pd(x, xn, moved)); /* as pgs: x kept where d = 0 */
-    /* lane by lane: a lane's two blocks differ from every other lane's, and
-     * an idle or static slot adds 0 to the idle block */
-    lane_update(_mm256_permute4x64_pd(d, 0x00), JK + 48, tp[0], tp[4]);
-    lane_update(_mm256_permute4x64_pd(d, 0x55), JK + 60, tp[1], tp[5]);
-    lane_update(_mm256_permute4x64_pd(d, 0xaa), JK + 72, tp[2], tp[6]);
-    lane_update(_mm256_permute4x64_pd(d, 0xff), JK + 84, tp[3], tp[7]);
+    scatter6(tp, T0);
+    scatter6(tp + 4, T1);
   }
-  double mm[4], pp[4];
+  double mm[4];
   _mm256_storeu_pd(mm, m);
-  _mm256_storeu_pd(pp, pz);
-  *poison += (pp[0] + pp[1]) + (pp[2] + pp[3]);
   double r = mm[0];
-  for (int l = 1; l < 4; l++)
+  for (int l = 0; l < 4; l++) {
+    *poison += mm[l] * 0.0;
     if (mm[l] > r) r = mm[l];
+  }
   return r;
 }
 #endif
-
 /* One sweep in plan order; the natural-map residual (inf-norm) of the w_i
  * met at each row, NaN if a value was not finite. */
 static double sweep(wide_state *s, const slv_problem *p, double omega) {

@@ -1,20 +1,20 @@
 /* test_pgs_wide.c -- pgs_wide against pgs.
  *
  * pgs_wide claims (libsolvers/pgs_wide.c): on factored storage its sweep is
- * pgs's Gauss-Seidel sweep in the order of a greedy colouring, bit for bit.
- * The test builds that order itself from the documented rule (row i takes
- * the smallest colour < 63 unused by earlier rows on its bodies and by its
- * findex row; rows whose findex row comes later, or that find no colour,
- * go last in row order; the sweep visits colour 0's rows, colour 1's, ...,
- * then those), permutes the problem's rows into it, and runs pgs on the
- * permuted problem:
+ * pgs's Gauss-Seidel sweep in the order of a greedy colouring of row
+ * groups, bit for bit.  The test builds that order itself from the
+ * documented rule (wide_order below), permutes the problem's rows into it,
+ * and runs pgs on the permuted problem:
  *   - same status and sweep count; x equal bit for bit after 7 sweeps from
  *     zero, and to 1e-12 after 45 (past the exact recomputations of
  *     t = K^T x at 20 and 40, which sum the rows in another order) and from
  *     a warm start; on random contact-like problems (tst_fprob.h),
  *     on one where a few bodies carry hundreds of rows (the colours run out:
- *     the sequential group) and on one whose friction rows come before their
- *     normal rows (findex pointing forward: the sequential group);
+ *     the sequential group), on one whose friction rows come before their
+ *     normal rows (findex pointing forward: the sequential group) and on
+ *     one with contacts sorted by body pair (manifold-like runs of several
+ *     contacts on one pair, the longest over 12 rows: groups of many
+ *     lengths, and runs cut at 12);
  *   - converged at 1e-10, the test's own natural-map residual with findex
  *     bounds is below 1e-10;
  *   - dense storage is solved by pgs itself: the same x, bit for bit;
@@ -30,32 +30,51 @@
 #include "tst_fprob.h"
 #include "tst_util.h"
 
-/* The documented sweep order of pgs_wide: ord[k] = row visited k-th. */
+/* The documented sweep order of pgs_wide: ord[k] = row visited k-th.
+ * Groups: runs of consecutive rows on the same block pair, cut every 12
+ * rows.  A group takes the smallest colour < 63 unused by earlier groups on
+ * its blocks and by the groups of its rows' findex rows (outside the
+ * group); a findex row in a later group, or no free colour, sends it to
+ * the sequential group.  Order: by colour, longest groups first (ties in
+ * group order), then the sequential groups' rows in row order. */
+enum { GMAX = 12 };
 static void wide_order(const slv_problem *p, int *ord) {
-  int n = p->n, *col = malloc((size_t)n * sizeof(int));
+  int n = p->n, ng = 0, *col = malloc((size_t)n * sizeof(int));
+  int *gs = malloc(((size_t)n + 1) * sizeof(int));
   uint64_t *mask = calloc((size_t)p->nblk, sizeof(uint64_t));
-  for (int i = 0; i < n; i++) {
-    int b0 = p->fblk[2 * i], b1 = p->fblk[2 * i + 1], f = p->findex ? p->findex[i] : -1;
-    int c = 63;
-    if (f < i) {
-      uint64_t u = 0;
-      if (b0 >= 0) u |= mask[b0];
-      if (b1 >= 0) u |= mask[b1];
-      if (f >= 0 && col[f] < 63) u |= (uint64_t)1 << col[f];
-      for (c = 0; c < 63 && (u >> c & 1); c++) {
-      }
+  for (int i = 0, e; i < n; i = e) {
+    int b0 = p->fblk[2 * i], b1 = p->fblk[2 * i + 1];
+    for (e = i + 1; e < n && e - i < GMAX; e++)
+      if (p->fblk[2 * e] != b0 || p->fblk[2 * e + 1] != b1) break;
+    uint64_t u = 0;
+    if (b0 >= 0) u |= mask[b0];
+    if (b1 >= 0) u |= mask[b1];
+    int c = 0, seq = 0;
+    for (int r = i; r < e; r++) {
+      int f = p->findex ? p->findex[r] : -1;
+      if (f >= e) seq = 1;
+      if (f >= 0 && f < i && col[f] < 63) u |= (uint64_t)1 << col[f];
     }
-    col[i] = c;
+    while (c < 63 && (u >> c & 1)) c++;
+    if (seq) c = 63;
+    for (int r = i; r < e; r++) col[r] = c;
     if (c < 63) {
       if (b0 >= 0) mask[b0] |= (uint64_t)1 << c;
       if (b1 >= 0) mask[b1] |= (uint64_t)1 << c;
     }
+    gs[ng++] = i;
   }
+  gs[ng] = n;
   int k = 0;
-  for (int c = 0; c <= 63; c++)
-    for (int i = 0; i < n; i++)
-      if (col[i] == c) ord[k++] = i;
+  for (int c = 0; c < 63; c++)
+    for (int len = GMAX; len >= 1; len--)
+      for (int g = 0; g < ng; g++)
+        if (col[gs[g]] == c && gs[g + 1] - gs[g] == len)
+          for (int i = gs[g]; i < gs[g + 1]; i++) ord[k++] = i;
+  for (int i = 0; i < n; i++)
+    if (col[i] == 63) ord[k++] = i;
   free(col);
+  free(gs);
   free(mask);
 }
 
@@ -216,6 +235,52 @@ static void test_findex_forward(void) {
   fprob_free(&f);
 }
 
+/* Contacts sorted by block pair, as a collision pass emits manifolds: runs
+ * of several contacts on one pair (3 rows each), the longest over 12 rows,
+ * so groups of several lengths and runs cut at 12. */
+static void test_manifolds(void) {
+  fprob f;
+  fprob_make(&f, 240, 10, 59);
+  int nc = f.n / 3, *cs = malloc((size_t)nc * sizeof(int)), *ord = malloc((size_t)f.n * sizeof(int));
+  for (int c = 0; c < nc; c++) cs[c] = c;
+  for (int a = 1; a < nc; a++) /* insertion sort by (slot 0, slot 1): stable */
+    for (int b = a; b > 0; b--) {
+      const int *p = f.fblk + 6 * cs[b - 1], *q = f.fblk + 6 * cs[b];
+      if (p[0] < q[0] || (p[0] == q[0] && p[1] <= q[1])) break;
+      int t = cs[b];
+      cs[b] = cs[b - 1];
+      cs[b - 1] = t;
+    }
+  for (int c = 0; c < nc; c++)
+    for (int j = 0; j < 3; j++) ord[3 * c + j] = 3 * cs[c] + j;
+  permuted q;
+  permute(&f, ord, &q);
+  int longest = 0;
+  for (int i = 0, run = 0; i < f.n; i++) {
+    run = i > 0 && q.fblk[2 * i] == q.fblk[2 * i - 2] && q.fblk[2 * i + 1] == q.fblk[2 * i - 1]
+              ? run + 1
+              : 1;
+    if (run > longest) longest = run;
+  }
+  CU_ASSERT(longest > 12); /* the cut at 12 rows is exercised */
+  fprob g = f;
+  g.fblk = q.fblk;
+  g.findex = q.findex;
+  g.fJ = q.fJ;
+  g.fK = q.fK;
+  g.fd = q.fd;
+  g.b = q.b;
+  g.lo = q.lo;
+  g.hi = q.hi;
+  g.mu = q.mu;
+  g.p = q.p;
+  check_same(&g);
+  permuted_free(&q);
+  free(cs);
+  free(ord);
+  fprob_free(&f);
+}
+
 static void test_converges(void) {
   fprob f;
   fprob_make(&f, 120, 40, 43);
@@ -289,6 +354,7 @@ int main(void) {
   CU_add_test(s, "factored: pgs's iterates in the colour order, bit for bit", test_same_iterates);
   CU_add_test(s, "colours run out: the sequential group", test_crowded_bodies);
   CU_add_test(s, "findex pointing forward: the sequential group", test_findex_forward);
+  CU_add_test(s, "manifold runs: groups of 3 to 12 rows", test_manifolds);
   CU_add_test(s, "converges; the test's own residual", test_converges);
   CU_add_test(s, "dense storage: pgs itself", test_dense_is_pgs);
   CU_add_test(s, "overflow: not_finite", test_not_finite);
