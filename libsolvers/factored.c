@@ -21,18 +21,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* t = K^T x.  Consecutive rows on the same pair of blocks (a contact's
+ * rows, a manifold's points) are summed in registers first and added to
+ * t once per run: adding each row into t directly made every row wait for
+ * the previous row's store to the same block. */
 void slv_factored_ktx(const slv_problem *p, const double *x, double *t) {
   memset(t, 0, sizeof(double) * 6 * (size_t)p->nblk);
-  for (int i = 0; i < p->n; i++) {
-    double xi = x[i];
-    if (xi == 0.0) continue;
-    for (int k = 0; k < 2; k++) {
-      int b = p->fblk[2 * i + k];
-      if (b < 0) continue;
-      const double *K = p->fK + 12 * (size_t)i + 6 * k;
-      double *tb = t + 6 * (size_t)b;
-      for (int c = 0; c < 6; c++) tb[c] += K[c] * xi;
+  const int *fb = p->fblk;
+  for (int i = 0, e; i < p->n; i = e) {
+    int b0 = fb[2 * i], b1 = fb[2 * i + 1];
+    double a[12] = { 0 };
+    for (e = i; e < p->n && fb[2 * e] == b0 && fb[2 * e + 1] == b1; e++) {
+      const double *K = p->fK + 12 * (size_t)e;
+      for (int c = 0; c < 12; c++) a[c] += K[c] * x[e];
     }
+    /* a static slot (-1) has no block; its K is never read into t */
+    if (b0 >= 0)
+      for (int c = 0; c < 6; c++) t[6 * (size_t)b0 + c] += a[c];
+    if (b1 >= 0)
+      for (int c = 0; c < 6; c++) t[6 * (size_t)b1 + c] += a[6 + c];
   }
 }
 

@@ -239,23 +239,26 @@ static void plan(wide_state *s, const slv_problem *p) {
       int f = p->findex ? p->findex[i] : -1;
       s->fpos[k] = f >= 0 ? s->color[f] : k; /* non-findex rows read their own x (unused) */
       s->bp[k] = p->b[i];
-      s->invd[k] = 1.0 / slv_diag(p, i);
+      s->invd[k] = 1.0 / slv_factored_diag(p, i);
       s->lo[k] = slv_lo_of(p, i);
       s->hi[k] = slv_hi_of(p, i);
       s->mu[k] = f >= 0 ? fabs(p->mu[i]) : -1.0; /* the sign says "no findex" */
       s->fd[k] = p->fd ? p->fd[i] : 0.0;
     }
-    if (k >= s->ncol) continue;
-    /* row step k / 4, lane k % 4: J and K by columns */
-    double *JK = s->JK + 24 * (size_t)(k & ~3);
-    int l = k & 3;
+  }
+  /* row step k / 4, lane k % 4: J and K by columns; idle lanes and static
+   * slots stay 0 */
+  memset(s->JK, 0, 24 * (size_t)s->ncol * sizeof *s->JK);
+  for (k = 0; k < s->ncol; k++) {
+    int i = s->order[k];
+    if (i < 0) continue;
+    double *JK = s->JK + 24 * (size_t)(k & ~3) + (k & 3);
     for (int slot = 0; slot < 2; slot++) {
-      int live = i >= 0 && p->fblk[2 * i + slot] >= 0;
-      const double *J = p->fJ + 12 * (size_t)(live ? i : 0) + 6 * slot;
-      const double *K = p->fK + 12 * (size_t)(live ? i : 0) + 6 * slot;
+      if (p->fblk[2 * i + slot] < 0) continue;
+      const double *J = p->fJ + 12 * (size_t)i + 6 * slot, *K = p->fK + 12 * (size_t)i + 6 * slot;
       for (int c = 0; c < 6; c++) {
-        JK[24 * slot + 4 * c + l] = live ? J[c] : 0.0;
-        JK[48 + 24 * slot + 4 * c + l] = live ? K[c] : 0.0;
+        JK[24 * slot + 4 * c] = J[c];
+        JK[48 + 24 * slot + 4 * c] = K[c];
       }
     }
   }
@@ -451,12 +454,18 @@ static slv_status wide_solve(void *st, const slv_problem *p, const slv_options *
                it);
       return SLV_NOT_FINITE;
     }
-    if (r.res_rel <= opt->tol || it % opt->check_every == 0) {
-      /* exact w = A x + b: confirms convergence as the generic layer will,
-       * and drops the rounding drift of t */
+    if (r.res_rel <= opt->tol || (it % opt->check_every == 0 && opt->record_history)) {
+      /* exact w = A x + b: confirms convergence as the generic layer will
+       * (and gives the history its exact points), and drops the rounding
+       * drift of t */
       unpermute(s, x);
       slv_problem_w(p, x, w);
       r = slv_residual(p, x, w);
+    } else if (it % opt->check_every == 0) {
+      /* only the drift: t = K^T x afresh (the residual of a sweep that did
+       * not meet tol is not needed exactly) */
+      unpermute(s, x);
+      slv_factored_ktx(p, x, p->fwork);
     }
     res->solver_residual = r.res_rel;
     slv_history_push(res, (double *)res->history, res->history_cap, r.res_rel);

@@ -277,15 +277,7 @@ double slv_power_lambda(int n, const double *invd, int iters,
 
 double slv_diag(const slv_problem *p, int i) {
   if (p->storage == SLV_DENSE) return p->A[i + (size_t)i * p->lda];
-  if (p->storage == SLV_FACTORED) {
-    /* the two slots are different blocks (validated): J_i,k . K_i,k */
-    const double *J = p->fJ + 12 * (size_t)i, *K = p->fK + 12 * (size_t)i;
-    double d = p->fd ? p->fd[i] : 0.0;
-    for (int k = 0; k < 2; k++)
-      if (p->fblk[2 * i + k] >= 0)
-        for (int c = 0; c < 6; c++) d += J[6 * k + c] * K[6 * k + c];
-    return d;
-  }
+  if (p->storage == SLV_FACTORED) return slv_factored_diag(p, i);
   double d = 0;
   for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++)
     if (p->Aj[k] == i) d += p->Ax[k];

@@ -63,7 +63,7 @@ static inline double slv_mid_res(double x, double w, double lo, double hi) {
                      other friction row */
 }
 
-/* Diagonal entry A(i,i) (dense or CSR; 0 if absent). */
+/* Diagonal entry A(i,i) (dense, CSR: 0 if absent; factored). */
 double slv_diag(const slv_problem *p, int i);
 
 /* Row i of A times x (dense: strided access; CSR: one row; factored: needs
@@ -86,6 +86,17 @@ static inline double slv_factored_row(const slv_problem *p, int i, const double 
   double s0 = b0 >= 0 ? slv_dot6(J, t + 6 * (size_t)b0) : 0.0;
   double s1 = b1 >= 0 ? slv_dot6(J + 6, t + 6 * (size_t)b1) : 0.0;
   return (p->fd ? p->fd[i] * xi : 0.0) + (s0 + s1);
+}
+/* Factored storage: A(i,i) = fd_i + sum over the live slots of J . K (the
+ * two slots are different blocks, validated); slv_diag's factored case,
+ * inline for the solvers that take it once per row and solve, summed
+ * pairwise as slv_factored_row (a serial sum of 12 products was a chain
+ * of 12 dependent additions per row). */
+static inline double slv_factored_diag(const slv_problem *p, int i) {
+  const double *J = p->fJ + 12 * (size_t)i, *K = p->fK + 12 * (size_t)i;
+  double s0 = p->fblk[2 * i] >= 0 ? slv_dot6(J, K) : 0.0;
+  double s1 = p->fblk[2 * i + 1] >= 0 ? slv_dot6(J + 6, K + 6) : 0.0;
+  return (p->fd ? p->fd[i] : 0.0) + (s0 + s1);
 }
 
 /* The history helper: appends v if there is room. */
