@@ -73,6 +73,8 @@ struct dyn_system {
   double *J;                 /* 12 per row */
   double *G;                 /* 12 per row: M^-1 J^T per side */
   double *Minv;              /* 10 per body: m^-1, world I^-1 (row-major) */
+  double *ufree;             /* 6 per body: u + h M^-1 f, the free velocity in b */
+  int *bdyn;                 /* nb: 1 for a dynamic body (is_static read once per body) */
   double *cfm;               /* max_rows: the diagonal term of factored storage */
   double *fwork;             /* 6 per body: factored storage's scratch (slv.h) */
   int *bptr;                 /* nb + 1: row list of each body */
@@ -110,6 +112,8 @@ void dyn_system_free(dyn_system *s) {
   free(s->J);
   free(s->G);
   free(s->Minv);
+  free(s->ufree);
+  free(s->bdyn);
   free(s->cfm);
   free(s->fwork);
   free(s->bptr);
@@ -180,6 +184,8 @@ dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
   s->J = sys_alloc(12 * n, sizeof(double), &fail);
   s->G = sys_alloc(12 * n, sizeof(double), &fail);
   s->Minv = sys_alloc(10 * (size_t)nb, sizeof(double), &fail);
+  s->ufree = sys_alloc(6 * (size_t)nb, sizeof(double), &fail);
+  s->bdyn = sys_alloc((size_t)nb, sizeof(int), &fail);
   s->cfm = sys_alloc(n, sizeof(double), &fail);
   s->fwork = sys_alloc(6 * (size_t)nb, sizeof(double), &fail);
   s->bptr = sys_alloc((size_t)nb + 1, sizeof(int), &fail);
@@ -230,16 +236,26 @@ const char *dyn_system_message(const dyn_system *s) {
     return DYN_ERR_INPUT;                              \
   } while (0)
 
+/* x * 0 is +-0 for a finite x and NaN for +-inf or NaN, so the sum of the
+ * 15 products is 0 iff every entry is finite: one test, not 15 branches;
+ * four partial sums keep the additions from forming one long chain. */
 static int row_finite(const dyn_rows *r) {
-  for (int k = 0; k < 2; k++)
-    for (int c = 0; c < 6; c++)
-      if (!isfinite(r->J[k][c]))
-        return 0;
-  return isfinite(r->rhs) && isfinite(r->cfm) && isfinite(r->mu);
+  const double *J = &r->J[0][0];
+  double z0 = r->rhs * 0.0, z1 = r->cfm * 0.0, z2 = r->mu * 0.0, z3 = 0.0;
+  for (int c = 0; c < 12; c += 4) {
+    z0 += J[c] * 0.0;
+    z1 += J[c + 1] * 0.0;
+    z2 += J[c + 2] * 0.0;
+    z3 += J[c + 3] * 0.0;
+  }
+  return (z0 + z1) + (z2 + z3) == 0.0;
 }
 
-/* Structure of the rows: indices, bounds, findex, aux and cone groups. */
-static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb) {
+/* Structure of the rows: indices, bounds, findex, aux and cone groups.
+ * *naux: the number of DYN_ROW_AUX rows (the later passes that only
+ * concern the pyramid are skipped without them). */
+static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb, int *naux) {
+  *naux = 0;
   for (int i = 0; i < n; i++) {
     const dyn_rows *r = &rows[i];
     for (int k = 0; k < 2; k++)
@@ -289,6 +305,7 @@ static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb) {
         FAIL(s, "row %d: aux mu=%g < 0", i, r->mu);
       if (r->body[0] >= 0 || r->body[1] >= 0)
         FAIL(s, "row %d: an aux row has no bodies", i);
+      ++*naux;
       break;
     }
     default:
@@ -299,16 +316,16 @@ static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb) {
 }
 
 /* Row lists of the dynamic bodies (counting sort, so each list is in row
- * order) and the beta -> aux map.  bodies may be NULL (then every index >= 0
- * counts as dynamic: structure only). */
-static dyn_err build_lists(dyn_system *s, const dyn_body *bodies, const dyn_rows *rows, int n,
-                           int nb) {
+ * order) and the beta -> aux map.  bdyn[b] != 0 for a dynamic body; bdyn may
+ * be NULL (then every index >= 0 counts as dynamic: structure only). */
+static dyn_err build_lists(dyn_system *s, const int *bdyn, const dyn_rows *rows, int n, int nb,
+                           int naux) {
   int *bptr = s->bptr;
   memset(bptr, 0, sizeof(int) * ((size_t)nb + 1));
   for (int i = 0; i < n; i++) {
     for (int k = 0; k < 2; k++) {
       int bi = rows[i].body[k];
-      s->rbody[2 * i + k] = (bi >= 0 && (!bodies || !bodies[bi].is_static)) ? bi : -1;
+      s->rbody[2 * i + k] = (bi >= 0 && (!bdyn || bdyn[bi])) ? bi : -1;
       if (s->rbody[2 * i + k] >= 0)
         bptr[bi + 1]++;
     }
@@ -327,7 +344,7 @@ static dyn_err build_lists(dyn_system *s, const dyn_body *bodies, const dyn_rows
   for (int bi = nb; bi > 0; bi--)
     bptr[bi] = bptr[bi - 1];
   bptr[0] = 0;
-  for (int i = 0; i < n; i++)
+  for (int i = 0; naux > 0 && i < n; i++)
     if (rows[i].kind == DYN_ROW_AUX) {
       int f = rows[i].base + rows[i].aux_first;
       for (int h = f; h < f + rows[i].aux_count; h++) {
@@ -463,9 +480,9 @@ static dyn_err check_sizes(dyn_system *s, const dyn_rows *rows, int nrows, int n
 long dyn_system_csr_nnz(dyn_system *s, const dyn_rows *rows, int nrows) {
   if (!s)
     return -1;
-  int nb = s->max_nb;
-  if (check_sizes(s, rows, nrows, nb) != DYN_OK || check_rows(s, rows, nrows, nb) != DYN_OK
-      || build_lists(s, NULL, rows, nrows, nb) != DYN_OK)
+  int nb = s->max_nb, naux = 0;
+  if (check_sizes(s, rows, nrows, nb) != DYN_OK || check_rows(s, rows, nrows, nb, &naux) != DYN_OK
+      || build_lists(s, NULL, rows, nrows, nb, naux) != DYN_OK)
     return -1;
   s->nrows = -1; /* the lists now describe these rows, not the last assembly */
   memset(s->mark, 0, sizeof(int) * (size_t)nrows);
@@ -496,31 +513,48 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
     FAIL(s, "dyn_assemble: CSR storage not reserved (DYN_SYS_CSR)");
   if (storage != SLV_DENSE && storage != SLV_CSR && storage != SLV_FACTORED)
     FAIL(s, "dyn_assemble: storage=%d unknown", (int)storage);
-  if ((e = check_rows(s, rows, nrows, nb)) != DYN_OK)
+  int naux = 0;
+  if ((e = check_rows(s, rows, nrows, nb, &naux)) != DYN_OK)
     return e;
   if (storage == SLV_FACTORED)
-    for (int i = 0; i < nrows; i++)
+    for (int i = 0; naux > 0 && i < nrows; i++)
       if (rows[i].kind == DYN_ROW_AUX)
         FAIL(s, "row %d: the friction pyramid's auxiliary row has no J M^-1 J^T form; factored "
                 "storage cannot hold it (use dense or CSR)", i);
-  if ((e = build_lists(s, bodies, rows, nrows, nb)) != DYN_OK)
-    return e;
 
-  /* M^-1 blocks of the dynamic bodies; free velocity u + h M^-1 f goes
-   * into b below */
+  /* Per dynamic body, once (not once per row side): the M^-1 block and the
+   * free velocity u_free = u + h M^-1 (f_ext + m g, t_ext)
+   *                      = u + h (f_ext/m + g, I^-1 t_ext)
+   * that b = J u_free - rhs needs; and bdyn, which build_lists reads in
+   * place of the (large, scattered) body records. */
   for (int bi = 0; bi < nb; bi++) {
-    double *Mi = s->Minv + 10 * bi;
-    if (bodies[bi].is_static) {
+    double *Mi = s->Minv + 10 * bi, *uf = s->ufree + 6 * bi;
+    const dyn_body *B = &bodies[bi];
+    s->bdyn[bi] = !B->is_static;
+    if (B->is_static) {
       memset(Mi, 0, 10 * sizeof(double));
       continue;
     }
-    dyn_m3 I = dyn_ai_inv_inertia_world(&bodies[bi]);
-    Mi[0] = bodies[bi].inv_mass;
+    dyn_m3 I = dyn_ai_inv_inertia_world(B);
+    Mi[0] = B->inv_mass;
     memcpy(Mi + 1, I.m, 9 * sizeof(double));
+    dyn_v3 vf = dyn_v3_add(B->v, dyn_v3_scale(dyn_v3_axpy(g, Mi[0], B->f_ext), h));
+    dyn_v3 wf = dyn_v3_add(B->w, dyn_v3_scale(dyn_m3_mulv(I, B->t_ext), h));
+    uf[0] = vf.x;
+    uf[1] = vf.y;
+    uf[2] = vf.z;
+    uf[3] = wf.x;
+    uf[4] = wf.y;
+    uf[5] = wf.z;
   }
+  if ((e = build_lists(s, s->bdyn, rows, nrows, nb, naux)) != DYN_OK)
+    return e;
 
-  /* J and G = M^-1 J^T per row side; b = J u_free - rhs */
+  /* J and G = M^-1 J^T per row side; b = J u_free - rhs; the bounds, and
+   * the cone list and factored storage's cfm in the same pass over rows */
+  int ncones = 0;
   for (int i = 0; i < nrows; i++) {
+    const dyn_rows *r = &rows[i];
     double bi_sum = 0.0;
     for (int k = 0; k < 2; k++) {
       double *Jk = s->J + 12 * i + 6 * k, *Gk = s->G + 12 * i + 6 * k;
@@ -530,51 +564,55 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
         memset(Gk, 0, 6 * sizeof(double));
         continue;
       }
-      memcpy(Jk, rows[i].J[k], 6 * sizeof(double));
-      const double *Mi = s->Minv + 10 * bi;
-      const dyn_body *B = &bodies[bi];
-      dyn_m3 I;
-      memcpy(I.m, Mi + 1, 9 * sizeof(double));
-      dyn_v3 jl = dyn_v3_make(Jk[0], Jk[1], Jk[2]), ja = dyn_v3_make(Jk[3], Jk[4], Jk[5]);
-      dyn_v3 ga = dyn_m3_mulv(I, ja);
-      Gk[0] = Mi[0] * jl.x;
-      Gk[1] = Mi[0] * jl.y;
-      Gk[2] = Mi[0] * jl.z;
-      Gk[3] = ga.x;
-      Gk[4] = ga.y;
-      Gk[5] = ga.z;
-      /* u_free = u + h M^-1 (f_ext + m g, t_ext) = u + h (f_ext/m + g, I^-1 t_ext) */
-      dyn_v3 vf = dyn_v3_add(B->v, dyn_v3_scale(dyn_v3_axpy(g, Mi[0], B->f_ext), h));
-      dyn_v3 wf = dyn_v3_add(B->w, dyn_v3_scale(dyn_m3_mulv(I, B->t_ext), h));
-      bi_sum += dyn_v3_dot(jl, vf) + dyn_v3_dot(ja, wf);
+      memcpy(Jk, r->J[k], 6 * sizeof(double));
+      const double *Mi = s->Minv + 10 * bi, *I = Mi + 1, *uf = s->ufree + 6 * bi;
+      /* G = (m^-1 J_lin, I^-1 J_ang); b's term J_lin . v_free + J_ang . w_free */
+      Gk[0] = Mi[0] * Jk[0];
+      Gk[1] = Mi[0] * Jk[1];
+      Gk[2] = Mi[0] * Jk[2];
+      Gk[3] = I[0] * Jk[3] + I[1] * Jk[4] + I[2] * Jk[5];
+      Gk[4] = I[3] * Jk[3] + I[4] * Jk[4] + I[5] * Jk[5];
+      Gk[5] = I[6] * Jk[3] + I[7] * Jk[4] + I[8] * Jk[5];
+      bi_sum += (Jk[0] * uf[0] + Jk[1] * uf[1] + Jk[2] * uf[2])
+                + (Jk[3] * uf[3] + Jk[4] * uf[4] + Jk[5] * uf[5]);
     }
-    s->b[i] = bi_sum - rows[i].rhs;
+    s->b[i] = bi_sum - r->rhs;
     if (!isfinite(s->b[i]))
       FAIL(s, "row %d: b=%g is not finite (body state or load)", i, s->b[i]);
-    const dyn_rows *r = &rows[i];
     s->findex[i] = -1;
     s->mu[i] = 0.0;
-    if (r->kind == DYN_ROW_PLAIN && r->findex >= 0) {
-      s->findex[i] = r->base + r->findex;
-      s->mu[i] = r->mu;
+    switch (r->kind) {
+    case DYN_ROW_PLAIN:
+      if (r->findex >= 0) {
+        s->findex[i] = r->base + r->findex;
+        s->mu[i] = r->mu;
+        s->lo[i] = -INFINITY;
+        s->hi[i] = INFINITY;
+      } else {
+        s->lo[i] = r->lo;
+        s->hi[i] = r->hi;
+      }
+      break;
+    case DYN_ROW_AUX:
+      s->lo[i] = 0.0;
+      s->hi[i] = INFINITY;
+      break;
+    case DYN_ROW_CONE_N:
+      /* cone rows: the cone is their constraint; slv.h ignores these bounds */
+      s->lo[i] = 0.0;
+      s->hi[i] = INFINITY;
+      s->cone_rows[ncones] = i;
+      s->cone_mu[ncones] = r->mu;
+      ncones++;
+      break;
+    default: /* DYN_ROW_CONE_T (check_rows admits no other kind) */
       s->lo[i] = -INFINITY;
       s->hi[i] = INFINITY;
-    } else if (r->kind == DYN_ROW_PLAIN || r->kind == DYN_ROW_AUX) {
-      s->lo[i] = r->kind == DYN_ROW_AUX ? 0.0 : r->lo;
-      s->hi[i] = r->kind == DYN_ROW_AUX ? INFINITY : r->hi;
-    } else {
-      /* cone rows: the cone is their constraint; slv.h ignores these bounds */
-      s->lo[i] = r->kind == DYN_ROW_CONE_N ? 0.0 : -INFINITY;
-      s->hi[i] = INFINITY;
+      break;
     }
+    if (storage == SLV_FACTORED)
+      s->cfm[i] = r->cfm;
   }
-  int ncones = 0;
-  for (int i = 0; i < nrows; i++)
-    if (rows[i].kind == DYN_ROW_CONE_N) {
-      s->cone_rows[ncones] = i;
-      s->cone_mu[ncones] = rows[i].mu;
-      ncones++;
-    }
 
   if (storage == SLV_DENSE) {
     size_t n = (size_t)nrows;
@@ -601,11 +639,9 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
         }
       }
     }
-  } else if (storage == SLV_FACTORED) {
-    /* nothing to form: the problem is (J, G = M^-1 J^T per row side, cfm) */
-    for (int i = 0; i < nrows; i++)
-      s->cfm[i] = rows[i].cfm;
-  } else {
+  } else if (storage == SLV_CSR) {
+    /* (factored storage forms nothing: the problem is J, G = M^-1 J^T per
+     * row side and the cfm the pass above copied) */
     memset(s->mark, 0, sizeof(int) * (size_t)nrows);
     long nnz = 0;
     s->Ap[0] = 0;

@@ -329,16 +329,23 @@ static void seg_seg(dyn_v3 p1, dyn_v3 d1, dyn_v3 p2, dyn_v3 d2, dyn_v3 *x1, dyn_
 }
 
 /* Sutherland-Hodgman: keep the part of polygon in[0..n) with
- * g . (x - f) <= h; returns the new count (at most cap). */
+ * g . (x - f) <= h; returns the new count (at most cap).  The signed
+ * distance of each vertex is computed once: the end of edge i is the
+ * start of edge i + 1. */
 static int clip_side(const dyn_v3 *in, int n, dyn_v3 g, dyn_v3 f, double h, dyn_v3 *outp, int cap) {
   int m = 0;
+  if (n <= 0)
+    return 0;
+  double f0 = dyn_v3_dot(g, dyn_v3_sub(in[0], f)) - h, fa = f0;
   for (int i = 0; i < n; i++) {
-    dyn_v3 a = in[i], b = in[(i + 1) % n];
-    double fa = dyn_v3_dot(g, dyn_v3_sub(a, f)) - h, fb = dyn_v3_dot(g, dyn_v3_sub(b, f)) - h;
+    int last = i + 1 == n;
+    dyn_v3 a = in[i], b = last ? in[0] : in[i + 1];
+    double fb = last ? f0 : dyn_v3_dot(g, dyn_v3_sub(b, f)) - h;
     if (fa <= 0.0 && m < cap)
       outp[m++] = a;
     if (((fa < 0.0 && fb > 0.0) || (fa > 0.0 && fb < 0.0)) && m < cap)
       outp[m++] = dyn_v3_axpy(a, fa / (fa - fb), dyn_v3_sub(b, a));
+    fa = fb;
   }
   return m;
 }
@@ -426,15 +433,23 @@ int dyn_cb_box_box(const dyn_body *Ab, const dyn_body *Bb, double margin, dyn_co
   double esep = -INFINITY;
   int ei = -1, ej = -1;
   dyn_v3 en = fn;
+  /* the nine |u_i x v_j| first: their square roots do not wait on the
+   * tests of the previous axis */
+  dyn_v3 Ls[3][3];
+  double ls[3][3];
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
-      dyn_v3 L = dyn_v3_cross(A.u[i], B.u[j]);
-      double l = dyn_v3_norm(L);
+      Ls[i][j] = dyn_v3_cross(A.u[i], B.u[j]);
+      ls[i][j] = dyn_v3_norm(Ls[i][j]);
+    }
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      double l = ls[i][j];
       /* |u_i x v_j| = sin(angle) < 1e-6: the edges are parallel and the
        * axis, whatever its direction, is covered by the face axes */
       if (l < 1e-6)
         continue;
-      L = dyn_v3_scale(L, 1.0 / l);
+      dyn_v3 L = dyn_v3_scale(Ls[i][j], 1.0 / l);
       double ra = 0.0, rb = 0.0;
       for (int k = 0; k < 3; k++) {
         ra += A.h[k] * fabs(dyn_v3_dot(A.u[k], L));

@@ -160,33 +160,46 @@ void dyn_contact_basis(dyn_v3 n, dyn_v3 *t1, dyn_v3 *t2) {
 }
 
 /* One row along direction e: J_a = (-e, -(r_a x e)), J_b = (e, r_b x e);
- * a side whose body is static (index -1) has J = 0. */
-static void put_row(dyn_rows *r, int ia, int ib, dyn_v3 e, dyn_v3 ra, dyn_v3 rb, int base) {
-  memset(r, 0, sizeof *r);
+ * a side whose body is static (index -1) has J = 0.  Every field is
+ * written (rhs, cfm, mu 0; bounds 0..inf): a plain contact row. */
+static void put_row(dyn_rows *r, int ia, int ib, const dyn_v3 *pe, const dyn_v3 *ra,
+                    const dyn_v3 *rb, int base) {
+  const dyn_v3 e = *pe;
   r->body[0] = ia;
   r->body[1] = ib;
   if (ia >= 0) {
-    dyn_v3 ang = dyn_v3_cross(ra, e);
+    dyn_v3 ang = dyn_v3_cross(*ra, e);
     r->J[0][0] = -e.x;
     r->J[0][1] = -e.y;
     r->J[0][2] = -e.z;
     r->J[0][3] = -ang.x;
     r->J[0][4] = -ang.y;
     r->J[0][5] = -ang.z;
+  } else {
+    for (int c = 0; c < 6; c++)
+      r->J[0][c] = 0.0;
   }
   if (ib >= 0) {
-    dyn_v3 ang = dyn_v3_cross(rb, e);
+    dyn_v3 ang = dyn_v3_cross(*rb, e);
     r->J[1][0] = e.x;
     r->J[1][1] = e.y;
     r->J[1][2] = e.z;
     r->J[1][3] = ang.x;
     r->J[1][4] = ang.y;
     r->J[1][5] = ang.z;
+  } else {
+    for (int c = 0; c < 6; c++)
+      r->J[1][c] = 0.0;
   }
-  r->findex = -1;
+  r->rhs = 0.0;
+  r->cfm = 0.0;
   r->lo = 0.0;
   r->hi = INFINITY;
+  r->findex = -1;
+  r->mu = 0.0;
   r->kind = DYN_ROW_PLAIN;
+  r->aux_first = 0;
+  r->aux_count = 0;
   r->base = base;
 }
 
@@ -232,7 +245,7 @@ int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
     return DYN_ERR_INPUT;
 
   dyn_rows *o = out + row0;
-  put_row(&o[0], ia, ib, n, ra, rb, row0);
+  put_row(&o[0], ia, ib, &n, &ra, &rb, row0);
   o[0].rhs = rhs;
   o[0].cfm = prm->cfm;
   if (prm->friction == DYN_FRICTION_NONE)
@@ -241,8 +254,8 @@ int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
   dyn_v3 t1, t2;
   dyn_contact_basis(n, &t1, &t2);
   if (prm->friction == DYN_FRICTION_BOX || prm->friction == DYN_FRICTION_CONE) {
-    put_row(&o[1], ia, ib, t1, ra, rb, row0);
-    put_row(&o[2], ia, ib, t2, ra, rb, row0);
+    put_row(&o[1], ia, ib, &t1, &ra, &rb, row0);
+    put_row(&o[2], ia, ib, &t2, &ra, &rb, row0);
     for (int k = 1; k <= 2; k++) {
       o[k].cfm = prm->cfm;
       o[k].lo = -INFINITY;
@@ -269,7 +282,7 @@ int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
   for (int k = 1; k <= eta; k++) {
     double th = two_pi * (double)(k - 1) / (double)eta;
     dyn_v3 d = dyn_v3_add(dyn_v3_scale(t1, cos(th)), dyn_v3_scale(t2, sin(th)));
-    put_row(&o[k], ia, ib, d, ra, rb, row0);
+    put_row(&o[k], ia, ib, &d, &ra, &rb, row0);
     o[k].cfm = prm->cfm;
   }
   /* auxiliary lambda: no body, the couplings are added by dyn_assemble */
