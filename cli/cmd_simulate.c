@@ -40,7 +40,12 @@
  * dt <= 0, a negative mass...), an existing --csv / --trace FILE without
  * --force, a solver that refuses the scene's problem kind (e.g. pgs with
  * --friction cone) -- with one line "lcplab: ..." on stderr; files this run
- * created are removed then.
+ * created are removed then (also when the refusal comes at a later step,
+ * e.g. enum once the rows pass 16);
+ * 3 a step failed numerically after others ran (the world refuses a solve
+ * that is non-finite or worse than no impulse, libdynamics/world.c): the
+ * message names the step, the CSV and trace keep the rows of the steps
+ * before it, and no JSON is written.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -344,7 +349,8 @@ static void usage(FILE *f)
           "  --force             overwrite FILEs that exist\n"
           "\n");
   cli_world_usage(f);
-  fprintf(f, "\nexit status: 0 done, 2 bad input or usage (one line on stderr).\n");
+  fprintf(f, "\nexit status: 0 done, 2 bad input or usage (one line on stderr), 3 a step failed\n"
+             "numerically after others ran (the CSV keeps the steps before it).\n");
 }
 
 /* Opens path for writing: exclusively unless force.  NULL after the message. */
@@ -367,6 +373,7 @@ typedef struct sim_state {
   double *r0; /* 3 per body: the initial positions (max_body_displacement) */
   int *contacts;
   const char *csv_path, *trace_path;
+  int keep; /* a step failed after others ran: keep the files even on failure */
 } sim_state;
 
 /* Release everything; on failure also remove the files this run made. */
@@ -376,7 +383,7 @@ static void sim_free(sim_state *s, int failed)
     fclose(s->csv);
   if (s->trace)
     fclose(s->trace);
-  if (failed) {
+  if (failed && !s->keep) {
     if (s->csv)
       remove(s->csv_path);
     if (s->trace)
@@ -471,7 +478,18 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   double wall0 = cli_now_s();
   for (long k = 0; k < K; k++) {
     dyn_world_metrics m;
-    if (dyn_world_step(w, &m) != DYN_OK) {
+    dyn_err e = dyn_world_step(w, &m);
+    if (e == DYN_ERR_NUMERIC && k > 0) {
+      /* the run went wrong, not the request: steps 1..k stay (flushed, the
+       * files kept) to show how it got there */
+      s->keep = 1;
+      if (fflush(s->csv) != 0 || (s->trace && fflush(s->trace) != 0))
+        cli_error("%s: write error", csv);
+      cli_error("simulate: scene %s: %s (%s keeps steps 1..%ld)", wa->scene, dyn_world_message(w),
+                csv, k);
+      return CLI_EXIT_NOCONV;
+    }
+    if (e != DYN_OK) {
       cli_error("simulate: scene %s: %s", wa->scene, dyn_world_message(w));
       return CLI_EXIT_USAGE;
     }

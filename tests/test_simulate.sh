@@ -3,7 +3,8 @@
 # contract (DESIGN.md, "The command line"; cli/cmd_simulate.c,
 # cli/cmd_export.c): the CSV header and row count, the trace, no overwrite
 # without --force, exit 2 with one line naming the bad scene / key / value,
-# a solver refusing the problem kind, and exported step problems read back
+# a solver refusing the problem kind, a step failing mid-run (exit 3 for a
+# numeric failure; the rows before it kept), and exported step problems read back
 # by `lcplab solve` giving the impulses the world applied.
 #
 # Environment (as test_cli.sh):
@@ -114,6 +115,32 @@ expect_err "bad --friction" "--friction" simulate --scene stack --solver pgs --f
 expect_err "refusal: pgs with cones" "refused" \
   simulate --scene stack --param n=2 --solver pgs --friction cone --steps 20 --csv "$T/e.csv"
 if [ ! -e "$T/e.csv" ]; then pass "no CSV left after an error"; else fail "error cleanup" "$T/e.csv exists"; fi
+
+# ---- a step that fails after others ran: the rows so far stay ----------------------------------
+# lemke on a 4-layer pyramid with position Verlet ends a step in a singular
+# pivot whose x is worse than no impulse (libdynamics/world.c refuses it):
+# exit 3, one line naming step N, and the CSV / trace keep steps 1..N-1
+# (10 boxes: 10 trace rows a step).  enum refuses a step once the pile's
+# contacts bring findex rows: that is the request's fault (exit 2), and as
+# for every usage error the files are removed.
+lcp simulate --scene pyramid --param layers=4 --solver lemke --integrator verlet --steps 100 \
+  --csv "$T/lf.csv" --trace "$T/lf.trace"
+n=$(sed -n 's/.*: step \([0-9]*\): .*/\1/p' "$T/err")
+rows=$(($(wc -l <"$T/lf.csv") - 1))
+if [ "$rc" -eq 3 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && [ -n "$n" ] && [ "$n" -gt 1 ] \
+   && [ "$rows" -eq $((n - 1)) ] && [ "$(tail -n 1 "$T/lf.csv" | cut -d, -f1)" -eq $((n - 1)) ] \
+   && [ "$(($(wc -l <"$T/lf.trace") - 1))" -eq $((10 * (n - 1))) ] && [ ! -s "$T/out" ]; then
+  pass "numeric failure at step $n: exit 3, CSV and trace keep steps 1..$((n - 1)), no JSON"
+else
+  fail "numeric failure mid-run" "exit $rc, step '$n', $rows CSV rows"
+fi
+lcp simulate --scene pile --param n=10 --solver enum --steps 300 --csv "$T/ef.csv"
+if [ "$rc" -eq 2 ] && grep -q "refused" "$T/err" && grep -q ": step [0-9]*: " "$T/err" \
+   && [ ! -e "$T/ef.csv" ]; then
+  pass "solver refusal at a later step: exit 2, a usage error: no CSV left"
+else
+  fail "refusal mid-run" "exit $rc"
+fi
 
 # ---- physics through the command line ---------------------------------------------------------------
 lcp simulate --scene incline --param angle_deg=40 --param mu=0.5 --solver pgs --dt 1/120 --csv "$T/inc.csv"
