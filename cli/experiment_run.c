@@ -46,9 +46,10 @@
  * friction "auto" picks, per solver, box (findex rows) if the solver takes
  * them, else cone if it takes cones, else the pyramid LCP; a solver that
  * takes none of these (direct: equality rows only) is "unsupported".  A
- * world step that fails (the solver refuses the step's problem, e.g. enum
- * beyond 16 rows) ends that run with a row of status "refused" and a
- * "# note:" line giving the library's message.
+ * world step that fails ends that run with a row of status "refused" (the
+ * solver refuses the step's problem, e.g. enum beyond 16 rows) or "failed"
+ * (the solve was non-finite or worse than no impulse, DYN_ERR_NUMERIC) and
+ * a "# note:" line giving the library's message.
  *
  * Interruption: *env->stop is checked between runs (and between steps of a
  * scene run); the rows written so far stay (each run's rows are flushed).
@@ -966,10 +967,13 @@ static int run_scenes(const exp_section *s, const exp_env *env, FILE *f)
           if (*env->stop)
             break;
           dyn_world_metrics m;
-          if (dyn_world_step(w, &m) != DYN_OK) {
-            fprintf(f, "%s,%s,%s,%s,%ld,,,,,,,,refused\n# note: %s\n", src->scene, sv->name,
-                    integ, friction_str[fr], k + 1, dyn_world_message(w));
-            last = "refused";
+          dyn_err e = dyn_world_step(w, &m);
+          if (e != DYN_OK) {
+            /* the solver turned the step's problem down, or solved it into
+             * something worse than no impulse (world.c): say which */
+            last = e == DYN_ERR_NUMERIC ? "failed" : "refused";
+            fprintf(f, "%s,%s,%s,%s,%ld,,,,,,,,%s\n# note: %s\n", src->scene, sv->name, integ,
+                    friction_str[fr], k + 1, last, dyn_world_message(w));
             break;
           }
           fprintf(f, "%s,%s,%s,%s,%ld", src->scene, sv->name, integ, friction_str[fr], m.step);

@@ -253,5 +253,25 @@ printf 'experiment profile prof\ninstances ${HERE}/p2.dat\nsolvers pgs\nrepeat 1
 lcp experiment "$T/var.exp" --out "$T/o3" --var HERE="$T" --no-plot
 if [ "$rc" -eq 0 ] && [ "$(rows "$T/o3/prof.csv" | wc -l)" -eq 2 ]; then pass "--var NAME=VALUE"; else fail "--var NAME=VALUE" "exit $rc"; fi
 
+# a step the world rejects: lemke on the 4-layer pyramid with Verlet ends a
+# step in a singular pivot worse than no impulse (libdynamics/world.c): the
+# run ends with a "failed" row at that step, after the steps before it, and
+# a note naming the solver
+cat >"$T/fail.exp" <<'EOF2'
+experiment drift lf
+solvers lemke
+scene pyramid layers=4 steps=60
+integrators verlet
+EOF2
+lcp experiment "$T/fail.exp" --out "$T/of" --no-plot
+st=$(rows "$T/of/lf.csv" | awk -F, 'END { print $5, $13 }')
+nrows=$(rows "$T/of/lf.csv" | wc -l)
+if [ "$rc" -eq 0 ] && [ "${st#* }" = "failed" ] && [ "$nrows" -eq "${st%% *}" ] && [ "$nrows" -gt 1 ] \
+   && grep -q '^# note: .*lemke.*worse than applying no impulse' "$T/of/lf.csv"; then
+  pass "drift: a rejected step ends the run as failed at step ${st%% *}, with a note"
+else
+  fail "drift: rejected step" "exit $rc, last row '$st', $nrows rows"
+fi
+
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]
