@@ -7,7 +7,7 @@
 #   sh experiments/bench_scenes.sh BUILDDIR SRCDIR [GNUPLOT]
 #
 # lcplab runs `simulate --solver $SOLVER --max-iter 50` (default pgs_wide:
-# pgs's sweep over graph-coloured rows, four per AVX2 instruction; SOLVER=pgs
+# pgs's sweep over graph-coloured groups of rows, four per AVX2 instruction; SOLVER=pgs
 # for the plain row order; box friction, warm start, AUTO storage:
 # matrix-free factored above 256 rows) on pile N = $PILES and pyramid
 # L = $PYRAMIDS (environment, defaults below).  The

@@ -479,8 +479,8 @@ static slv_status wide_solve(void *st, const slv_problem *p, const slv_options *
 
 const slv_solver slv_solver_pgs_wide = {
     .name = "pgs_wide",
-    .summary = "projected Gauss-Seidel, factored rows graph-coloured and swept 4 per AVX2 "
-               "instruction (dense, CSR: pgs)",
+    .summary = "projected Gauss-Seidel, factored rows grouped by body pair, groups "
+               "graph-coloured and swept 4 per AVX2 instruction (dense, CSR: pgs)",
     .cite = "cottle1992",
     .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_FACTORED |
             SLV_CAP_NEEDS_POS_DIAG,
