@@ -122,6 +122,22 @@ static void permute(const fprob *f, const int *ord, permuted *q) {
   free(pos);
 }
 
+/* f with its rows replaced by q's (f keeps ownership of the rest: A, fwork). */
+static fprob permuted_view(const fprob *f, const permuted *q) {
+  fprob g = *f;
+  g.fblk = q->fblk;
+  g.findex = q->findex;
+  g.fJ = q->fJ;
+  g.fK = q->fK;
+  g.fd = q->fd;
+  g.b = q->b;
+  g.lo = q->lo;
+  g.hi = q->hi;
+  g.mu = q->mu;
+  g.p = q->p;
+  return g;
+}
+
 static void permuted_free(permuted *q) {
   free(q->fblk);
   free(q->findex);
@@ -218,17 +234,7 @@ static void test_findex_forward(void) {
   for (int k = 0; k < n; k++) rev[k] = n - 1 - k;
   permuted q;
   permute(&f, rev, &q);
-  fprob g = f; /* the reversed rows; f keeps ownership of the rest */
-  g.fblk = q.fblk;
-  g.findex = q.findex;
-  g.fJ = q.fJ;
-  g.fK = q.fK;
-  g.fd = q.fd;
-  g.b = q.b;
-  g.lo = q.lo;
-  g.hi = q.hi;
-  g.mu = q.mu;
-  g.p = q.p;
+  fprob g = permuted_view(&f, &q); /* the reversed rows */
   check_same(&g);
   permuted_free(&q);
   free(rev);
@@ -263,17 +269,7 @@ static void test_manifolds(void) {
     if (run > longest) longest = run;
   }
   CU_ASSERT(longest > 12); /* the cut at 12 rows is exercised */
-  fprob g = f;
-  g.fblk = q.fblk;
-  g.findex = q.findex;
-  g.fJ = q.fJ;
-  g.fK = q.fK;
-  g.fd = q.fd;
-  g.b = q.b;
-  g.lo = q.lo;
-  g.hi = q.hi;
-  g.mu = q.mu;
-  g.p = q.p;
+  fprob g = permuted_view(&f, &q);
   check_same(&g);
   permuted_free(&q);
   free(cs);
