@@ -492,6 +492,15 @@ long dyn_system_csr_nnz(dyn_system *s, const dyn_rows *rows, int nrows) {
   return nnz;
 }
 
+/* h M^-1 (f_ext + m g, t_ext) = h (f_ext / m + g, I^-1 t_ext): the velocity
+ * change of body B's external load and gravity over a step (dyn_assemble's
+ * free velocity, dyn_apply_impulse's update); I = its world I^-1. */
+static void load_dv(const dyn_body *B, const dyn_m3 *I, double inv_mass, dyn_v3 g, double h,
+                    dyn_v3 *lin, dyn_v3 *ang) {
+  *lin = dyn_v3_scale(dyn_v3_axpy(g, inv_mass, B->f_ext), h);
+  *ang = dyn_v3_scale(dyn_m3_mulv(*I, B->t_ext), h);
+}
+
 dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows,
                      int nrows, double h, dyn_v3 g, slv_storage storage, slv_problem *out) {
   if (!s)
@@ -538,8 +547,9 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
     dyn_m3 I = dyn_ai_inv_inertia_world(B);
     Mi[0] = B->inv_mass;
     memcpy(Mi + 1, I.m, 9 * sizeof(double));
-    dyn_v3 vf = dyn_v3_add(B->v, dyn_v3_scale(dyn_v3_axpy(g, Mi[0], B->f_ext), h));
-    dyn_v3 wf = dyn_v3_add(B->w, dyn_v3_scale(dyn_m3_mulv(I, B->t_ext), h));
+    dyn_v3 lin, ang;
+    load_dv(B, &I, Mi[0], g, h, &lin, &ang);
+    dyn_v3 vf = dyn_v3_add(B->v, lin), wf = dyn_v3_add(B->w, ang);
     uf[0] = vf.x;
     uf[1] = vf.y;
     uf[2] = vf.z;
@@ -713,8 +723,8 @@ dyn_err dyn_apply_impulse(const dyn_system *s, dyn_body *bodies, int nb, const d
     memcpy(I.m, Mi + 1, 9 * sizeof(double));
     /* h M^-1 f: the external load and gravity over the step */
     double dv[6];
-    dyn_v3 lin = dyn_v3_scale(dyn_v3_axpy(g, Mi[0], B->f_ext), h);
-    dyn_v3 ang = dyn_v3_scale(dyn_m3_mulv(I, B->t_ext), h);
+    dyn_v3 lin, ang;
+    load_dv(B, &I, Mi[0], g, h, &lin, &ang);
     dv[0] = lin.x;
     dv[1] = lin.y;
     dv[2] = lin.z;
