@@ -17,9 +17,9 @@
 # csv_list(csv, awk_filter, awk_expr) (distinct values, in file order),
 # rows(csv, awk_filter) (a data source of the matching rows), csv_meta(csv, key).
 
-style_solvers = "pgs pjacobi direct lemke dantzig enum nsgs nsgs_newton nsn_ac pjacobi_cone pcg_cone apgd"
-style_colours = "#0072B2 #56B4E9 #000000 #D55E00 #E69F00 #999933 #009E73 #117733 #CC79A7 #882255 #332288 #AA4499"
-style_points = "7 5 9 11 13 15 6 4 8 10 12 14"
+style_solvers = "pgs pgs_wide pjacobi direct lemke dantzig enum nsgs nsgs_newton nsn_ac pjacobi_cone pcg_cone apgd"
+style_colours = "#0072B2 #44AA99 #56B4E9 #000000 #D55E00 #E69F00 #999933 #009E73 #117733 #CC79A7 #882255 #332288 #AA4499"
+style_points = "7 3 5 9 11 13 15 6 4 8 10 12 14"
 
 sidx(name, i) = i > words(style_solvers) ? 0 : (word(style_solvers, i) eq name ? i : sidx(name, i + 1))
 scolour(name) = sidx(name, 1) > 0 ? word(style_colours, sidx(name, 1)) : "#888888"
