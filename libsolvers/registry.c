@@ -134,7 +134,7 @@ slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *m
   }
   if (c & SLV_CAP_NEEDS_POS_DIAG)
     for (int i = 0; i < p->n; i++) {
-      double d = p->storage == SLV_FACTORED ? slv_factored_diag(p, i) : slv_diag(p, i);
+      double d = slv_diag(p, i);
       if (!(d > 0)) {
         slv_msgf(msg, len, "%s needs A(i,i) > 0; A(%d,%d)=%g", s->name, i, i, d);
         return SLV_ERR_UNSUPPORTED;
