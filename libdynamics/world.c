@@ -986,30 +986,17 @@ static dyn_err rows_reserve(dyn_world *w, size_t nrows) {
  * projection of 0 on the bounds, rather than 0 itself: a row whose box
  * excludes 0 (lo > 0 or hi < 0; no contact, joint, limit or motor row
  * writes one today, but slv_problem allows it) would make x = 0
- * infeasible, a yardstick no solver could be blamed for missing; P(0) is
- * also where slv_solve starts without a warm start.  A findex row's bounds
+ * infeasible, a yardstick no solver could be blamed for missing; P(0)
+ * (slv_start_point) is also where slv_solve starts without a warm start.
+ * A findex row's bounds
  * at x0 are -mu |x0_j| .. mu |x0_j| = 0 .. 0, and a cone's apex 0 lies in
  * the cone, so both take 0.  When P(0) = 0 (*moved = 0), w = A 0 + b = b
  * exactly, so the measure costs O(n): no product of A, and the factored
  * form's fwork is not touched.  Otherwise w is recomputed (one product). */
 static slv_residuals no_impulse_residual(dyn_world *w, int *moved) {
   const slv_problem *p = &w->prob;
-  int n = p->n, k = 0, mv = 0;
-  for (int i = 0; i < n; i++) {
-    /* cone_rows is sorted (slv_problem_validate): advance k with i */
-    while (k < p->ncones && p->cone_rows[k] + 2 < i)
-      k++;
-    int cone = k < p->ncones && p->cone_rows[k] <= i;
-    double xi = 0.0;
-    if (!cone && !(p->findex && p->findex[i] >= 0)) {
-      double lo = p->lo ? p->lo[i] : 0.0, hi = p->hi ? p->hi[i] : INFINITY;
-      xi = fmax(lo, fmin(hi, 0.0));
-    }
-    w->x0[i] = xi;
-    mv |= xi != 0.0;
-  }
-  *moved = mv;
-  return slv_residual(p, w->x0, mv ? NULL : p->b);
+  *moved = slv_start_point(p, w->x0);
+  return slv_residual(p, w->x0, *moved ? NULL : p->b);
 }
 
 static void save_state(dyn_world *w) {

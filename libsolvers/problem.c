@@ -254,6 +254,20 @@ void slv_problem_w(const slv_problem *p, const double *x, double *w) {
   }
 }
 
+int slv_start_point(const slv_problem *p, double *x) {
+  int k = 0, moved = 0;
+  for (int i = 0; i < p->n; i++) {
+    /* cone_rows is sorted (validated): advance k with i */
+    while (k < p->ncones && p->cone_rows[k] + 2 < i) k++;
+    int cone = k < p->ncones && p->cone_rows[k] <= i;
+    x[i] = 0.0;
+    if (!cone && !(p->findex && p->findex[i] >= 0))
+      x[i] = fmax(slv_lo_of(p, i), fmin(slv_hi_of(p, i), 0.0));
+    moved |= x[i] != 0.0;
+  }
+  return moved;
+}
+
 double slv_power_lambda(int n, const double *invd, int iters,
                         void (*Av)(void *ctx, const double *v, double *y), void *ctx, double *v,
                         double *u) {

@@ -136,6 +136,12 @@ slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t msglen);
 /* w = A x + b  (x, w: size n; w must not alias x). */
 void slv_problem_w(const slv_problem *p, const double *x, double *w);
 
+/* x = P(0), where slv_solve starts without a warm start: 0 projected on
+ * [lo_i, hi_i]; findex rows (bounds -mu |x_j| .. mu |x_j| = 0 .. 0 there)
+ * and cone rows (the apex; their lo, hi are ignored) at 0.  Returns 1 if
+ * any x_i != 0 (else w = A x + b = b exactly). */
+int slv_start_point(const slv_problem *p, double *x);
+
 /* The explicit A of a factored problem in CSR (columns sorted in each row,
  * every diagonal entry stored), for the tools and solvers that need one:
  * *Ap (n+1), *Aj, *Ax newly allocated (free() each).  SLV_ERR_INVALID if p

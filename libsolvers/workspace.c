@@ -100,12 +100,7 @@ slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options 
         return refuse(res, SLV_ERR_INVALID);
       }
   } else {
-    /* projection of 0 on the bounds; friction rows start at 0 */
-    for (int i = 0; i < n; i++) {
-      double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
-      if (p->findex && p->findex[i] >= 0) lo = hi = 0;
-      x[i] = fmax(lo, fmin(hi, 0.0));
-    }
+    slv_start_point(p, x); /* P(0) */
   }
   double *wb = w ? w : ws->w;
   res->history = ws->history;

@@ -369,6 +369,25 @@ static void test_accepts(void) {
   CU_ASSERT_EQUAL(slv_solver_accepts(&picky2, &p, msg, sizeof msg), SLV_CONVERGED);
 }
 
+/* P(0) by hand: 0 projected on [lo, hi] for a plain row (1 on [1, 5], -2
+ * on [-3, -2], 0 on [-1, 1]); 0 for a findex row whatever its lo, hi, and
+ * for the three rows of a cone (bounds ignored, even [2, 3]). */
+static void test_start_point(void) {
+  double lo[8] = {1, -3, -1, 0.5, 2, 2, 2, 0}, hi[8] = {5, -2, 1, 1, 3, 3, 3, INFINITY};
+  double b[8] = {0}, A[64] = {0}, mu[8] = {0}, cmu[1] = {0.5};
+  int findex[8] = {-1, -1, -1, 2, -1, -1, -1, -1}, rows[1] = {4};
+  slv_problem p = slv_problem_empty();
+  p.n = 8; p.A = A; p.lda = 8; p.b = b; p.lo = lo; p.hi = hi; p.findex = findex; p.mu = mu;
+  p.ncones = 1; p.cone_rows = rows; p.cone_mu = cmu;
+  double x[8], want[8] = {1, -2, 0, 0, 0, 0, 0, 0};
+  CU_ASSERT_EQUAL(slv_start_point(&p, x), 1);
+  for (int i = 0; i < 8; i++) CU_ASSERT_EQUAL(x[i], want[i]);
+  lo[0] = -1; /* now every row starts at 0 */
+  hi[1] = 0;
+  CU_ASSERT_EQUAL(slv_start_point(&p, x), 0);
+  for (int i = 0; i < 8; i++) CU_ASSERT_EQUAL(x[i], 0.0);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("problem", NULL, NULL);
@@ -386,5 +405,6 @@ int main(void) {
   CU_add_test(g, "registry", test_registry);
   CU_add_test(g, "converged is a promise", test_promise);
   CU_add_test(g, "capabilities", test_accepts);
+  CU_add_test(g, "start point P(0)", test_start_point);
   return tst_run();
 }
