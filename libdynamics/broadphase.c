@@ -232,6 +232,14 @@ long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws,
   int kept = head->magic == SAP_MAGIC && head->nb == nb;
   for (int k = 0; kept && k < nb; k++)
     kept = v[k].id >= 0 && v[k].id < nb;
+  /* and a permutation of 0..nb-1: slot id's `use` (rewritten below) marks
+   * id as seen, so a repeated id (a workspace written over) is caught */
+  for (int k = 0; kept && k < nb; k++)
+    v[k].use = 0;
+  for (int k = 0; kept && k < nb; k++) {
+    kept = !v[v[k].id].use;
+    v[v[k].id].use = 1;
+  }
   size_t n = 0;
   for (int k = 0; k < nb; k++) {
     int i = kept ? v[k].id : k;

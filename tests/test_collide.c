@@ -1282,9 +1282,14 @@ static void test_broadphase(void) {
   /* ws keeps the last order: the same pairs as all-pairs after a small
    * move of every body (insertion sort from the kept order), after the
    * mirror x -> -x (the kept order is now reversed: the moves budget runs
-   * out and the heap sort takes over), and from a ws of garbage bytes
-   * (index order) */
-  for (int round = 0; round < 3; round++) {
+   * out and the heap sort takes over), from a ws of garbage bytes
+   * (index order), and from a ws whose tag is intact but whose second box
+   * is a copy of its first (a repeated index: index order again; without
+   * the check one body would go missing).  The box size and the header
+   * follow from dyn_sap_workspace_size. */
+  size_t boxsz = dyn_sap_workspace_size(2) - dyn_sap_workspace_size(1);
+  size_t headsz = dyn_sap_workspace_size(1) - boxsz;
+  for (int round = 0; round < 4; round++) {
     for (int i = 0; i < nb; i++) {
       if (b[i].shape.kind == DYN_SHAPE_PLANE)
         continue;
@@ -1295,6 +1300,10 @@ static void test_broadphase(void) {
     }
     if (round == 2)
       memset(ws, 0xff, dyn_sap_workspace_size(nb));
+    if (round == 3) {
+      dyn_broadphase_sap(b, nb, 0.02, ws, ps, cap); /* a valid tag and order first */
+      memcpy((char *)ws + headsz + boxsz, (char *)ws + headsz, boxsz);
+    }
     long ns = dyn_broadphase_sap(b, nb, 0.02, ws, ps, cap);
     long nall = dyn_broadphase_all(b, nb, 0.02, pa, cap);
     CU_ASSERT_FATAL(ns > 0 && ns <= cap && nall <= cap);
