@@ -29,6 +29,17 @@ slv_problem slv_problem_empty(void) {
   return p;
 }
 
+/* Are the n rows of w doubles at a all finite?  In chunks of whole rows
+ * that keep the count an int. */
+static int finite_rows(const double *a, int n, int w) {
+  const int chunk = (1 << 20) / w;
+  for (int i = 0; i < n; i += chunk) {
+    int m = n - i < chunk ? n - i : chunk;
+    if (!slv_all_finite(m * w, a + (size_t)i * (size_t)w)) return 0;
+  }
+  return 1;
+}
+
 static slv_status validate_factored(const slv_problem *p, char *msg, size_t len) {
   int n = p->n;
   if (p->nblk < 0) {
@@ -56,11 +67,17 @@ static slv_status validate_factored(const slv_problem *p, char *msg, size_t len)
       slv_msgf(msg, len, "row %d: both factored slots are block %d", i, p->fblk[2 * i]);
       return SLV_ERR_INVALID;
     }
-    if (!slv_all_finite(12, p->fJ + 12 * (size_t)i) || !slv_all_finite(12, p->fK + 12 * (size_t)i) ||
-        (p->fd && !isfinite(p->fd[i]))) {
-      slv_msgf(msg, len, "row %d: a non-finite factored entry (fJ, fK or fd)", i);
-      return SLV_ERR_INVALID;
-    }
+  }
+  /* finiteness over whole arrays (one streaming pass each, as every solve
+   * pays it); the row is looked for only when something is not finite */
+  if (n > 0 && (!finite_rows(p->fJ, n, 12) || !finite_rows(p->fK, n, 12) ||
+                (p->fd && !finite_rows(p->fd, n, 1)))) {
+    for (int i = 0; i < n; i++)
+      if (!slv_all_finite(12, p->fJ + 12 * (size_t)i) ||
+          !slv_all_finite(12, p->fK + 12 * (size_t)i) || (p->fd && !isfinite(p->fd[i]))) {
+        slv_msgf(msg, len, "row %d: a non-finite factored entry (fJ, fK or fd)", i);
+        return SLV_ERR_INVALID;
+      }
   }
   return SLV_CONVERGED;
 }

@@ -18,6 +18,7 @@
 #include <CUnit/CUnit.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,7 +89,7 @@ static void test_products(void) {
 static void test_validate(void) {
   fprob f;
   fprob_make(&f, 4, 3, 3);
-  char msg[200];
+  char msg[200], buf[32];
   slv_problem q = f.p;
   int save = f.fblk[5];
   f.fblk[5] = 3; /* row 2, slot 1: outside [-1, 3) */
@@ -102,6 +103,18 @@ static void test_validate(void) {
   CU_ASSERT_EQUAL(slv_problem_validate(&q, msg, sizeof msg), SLV_ERR_INVALID);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "row 1"));
   f.fK[13] = 0.0;
+  /* the last entry of the last row (the tail of the whole-array pass), and fd */
+  int last = f.p.n - 1;
+  double save_j = f.fJ[12 * last + 11], save_d = f.fd[last];
+  f.fJ[12 * last + 11] = INFINITY;
+  CU_ASSERT_EQUAL(slv_problem_validate(&q, msg, sizeof msg), SLV_ERR_INVALID);
+  snprintf(buf, sizeof buf, "row %d:", last);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, buf));
+  f.fJ[12 * last + 11] = save_j;
+  f.fd[last] = NAN;
+  CU_ASSERT_EQUAL(slv_problem_validate(&q, msg, sizeof msg), SLV_ERR_INVALID);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, buf));
+  f.fd[last] = save_d;
   q.fwork = NULL;
   CU_ASSERT_EQUAL(slv_problem_validate(&q, msg, sizeof msg), SLV_ERR_INVALID);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "fwork"));
