@@ -183,6 +183,52 @@ static int group_and_colour(wide_state *s, const slv_problem *p) {
   return ng;
 }
 
+#if PGS_WIDE_X86
+/* Columns c0..c0+3 of the rows at r[0..3] into four 4-lane columns at
+ * out, out + 4, out + 8, out + 12 (a 4x4 transpose); lane l of the first
+ * two columns kept where ma has it set, of the last two where mb has,
+ * else 0. */
+__attribute__((target("avx2"))) static inline void tr4(const double *const r[4], int c0,
+                                                      __m256d ma, __m256d mb, double *out) {
+  __m256d a = _mm256_loadu_pd(r[0] + c0), b = _mm256_loadu_pd(r[1] + c0);
+  __m256d c = _mm256_loadu_pd(r[2] + c0), d = _mm256_loadu_pd(r[3] + c0);
+  __m256d t0 = _mm256_unpacklo_pd(a, b), t1 = _mm256_unpackhi_pd(a, b);
+  __m256d t2 = _mm256_unpacklo_pd(c, d), t3 = _mm256_unpackhi_pd(c, d);
+  _mm256_store_pd(out, _mm256_and_pd(ma, _mm256_permute2f128_pd(t0, t2, 0x20)));
+  _mm256_store_pd(out + 4, _mm256_and_pd(ma, _mm256_permute2f128_pd(t1, t3, 0x20)));
+  _mm256_store_pd(out + 8, _mm256_and_pd(mb, _mm256_permute2f128_pd(t0, t2, 0x31)));
+  _mm256_store_pd(out + 12, _mm256_and_pd(mb, _mm256_permute2f128_pd(t1, t3, 0x31)));
+}
+
+/* plan()'s J and K columns of the lanes, four rows at a time by 4x4
+ * transposes: the same values as its scalar loop (moves and masks only).
+ * A row's 12 columns are slot 0's six then slot 1's; a static slot
+ * (fblk < 0) and an idle lane get zeros, whatever fJ, fK hold there. */
+__attribute__((target("avx2"))) static void fill_jk(wide_state *s, const slv_problem *p) {
+  static const double zero_row[12] = { 0 };
+  for (int k = 0; k < s->ncol; k += 4) {
+    const double *J[4], *K[4];
+    int64_t m0[4], m1[4];
+    for (int l = 0; l < 4; l++) {
+      int i = s->order[k + l];
+      J[l] = i >= 0 ? p->fJ + 12 * (size_t)i : zero_row;
+      K[l] = i >= 0 ? p->fK + 12 * (size_t)i : zero_row;
+      m0[l] = i >= 0 && p->fblk[2 * i] >= 0 ? -1 : 0;
+      m1[l] = i >= 0 && p->fblk[2 * i + 1] >= 0 ? -1 : 0;
+    }
+    __m256d M0 = _mm256_castsi256_pd(_mm256_loadu_si256((const __m256i *)m0));
+    __m256d M1 = _mm256_castsi256_pd(_mm256_loadu_si256((const __m256i *)m1));
+    double *JK = s->JK + 24 * (size_t)k;
+    for (int h = 0; h < 2; h++) { /* J, then K 48 doubles further */
+      const double *const *src = h ? K : J;
+      tr4(src, 0, M0, M0, JK + 48 * h);
+      tr4(src, 4, M0, M1, JK + 48 * h + 16);
+      tr4(src, 8, M1, M1, JK + 48 * h + 32);
+    }
+  }
+}
+#endif
+
 /* Colour, group length and plan layout (see the header). */
 static void plan(wide_state *s, const slv_problem *p) {
   int ng = group_and_colour(s, p);
@@ -248,6 +294,12 @@ static void plan(wide_state *s, const slv_problem *p) {
   }
   /* row step k / 4, lane k % 4: J and K by columns; idle lanes and static
    * slots stay 0 */
+#if PGS_WIDE_X86
+  if (s->have_avx2) {
+    fill_jk(s, p);
+    return;
+  }
+#endif
   memset(s->JK, 0, 24 * (size_t)s->ncol * sizeof *s->JK);
   for (k = 0; k < s->ncol; k++) {
     int i = s->order[k];

@@ -241,6 +241,37 @@ static void test_findex_forward(void) {
   fprob_free(&f);
 }
 
+/* Unused slots (fblk -1) with junk in fJ and fK, which pgs never reads:
+ * half of the one-body contacts move their body to slot 1 (slot 0 unused),
+ * so that both slots' masks in the lanes' columns are exercised. */
+static void test_unused_slots(void) {
+  fprob f;
+  fprob_make(&f, 300, 80, 43);
+  int moved = 0, kept = 0;
+  for (int c = 0; c < f.n / 3; c++) {
+    if (f.fblk[6 * c + 1] >= 0) continue;
+    int swap = (moved + kept) % 2 == 0;
+    for (int i = 3 * c; i < 3 * c + 3; i++) {
+      double *J = f.fJ + 12 * i, *K = f.fK + 12 * i;
+      if (swap) {
+        f.fblk[2 * i + 1] = f.fblk[2 * i];
+        f.fblk[2 * i] = -1;
+        memcpy(J + 6, J, 6 * sizeof *J);
+        memcpy(K + 6, K, 6 * sizeof *K);
+      }
+      int u = swap ? 0 : 6; /* the unused slot's first column */
+      for (int e = 0; e < 6; e++) {
+        J[u + e] = 7.0 + e;
+        K[u + e] = -3.0 - e;
+      }
+    }
+    swap ? moved++ : kept++;
+  }
+  CU_ASSERT(moved > 10 && kept > 10);
+  check_same(&f);
+  fprob_free(&f);
+}
+
 /* Contacts sorted by block pair, as a collision pass emits manifolds: runs
  * of several contacts on one pair (3 rows each), the longest over 12 rows,
  * so groups of several lengths and runs cut at 12. */
@@ -351,6 +382,7 @@ int main(void) {
   CU_add_test(s, "colours run out: the sequential group", test_crowded_bodies);
   CU_add_test(s, "findex pointing forward: the sequential group", test_findex_forward);
   CU_add_test(s, "manifold runs: groups of 3 to 12 rows", test_manifolds);
+  CU_add_test(s, "unused slots hold junk: never read", test_unused_slots);
   CU_add_test(s, "converges; the test's own residual", test_converges);
   CU_add_test(s, "dense storage: pgs itself", test_dense_is_pgs);
   CU_add_test(s, "overflow: not_finite", test_not_finite);
