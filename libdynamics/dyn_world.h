@@ -253,6 +253,26 @@ dyn_err dyn_scene_new(const char *name, const char *const *params, int nparams,
  * incline round(1 s / dt).  0 for an unknown name or dt <= 0. */
 long dyn_scene_default_steps(const char *name, double dt);
 
+/* Rest positions of the scene `name` just built by dyn_scene_new (w, before
+ * any step): where each body sits with the scene's own start gaps closed.
+ * stack and pyramid start every layer of cubes gz = 1 mm above the one
+ * below (layer 0 above the floor), so a cube of layer j gets
+ * r_rest = r_start - (j + 1) gz e_z; every other scene, and every static
+ * body, r_rest = r_start.  |r_end - r_rest| then tells "settled" from
+ * "moved" where |r_end - r_start| cannot.
+ *   name    in, the scene's name as given to dyn_scene_new
+ *   w       in, the world it built, not modified
+ *   r_rest  out, 3 nbodies doubles (m): body i (world index, dynamic
+ *           bodies first) at r_rest[3 i .. 3 i + 2]
+ *   nbodies in, dyn_world_body_count(w)
+ *   msg     out, msgcap chars: the error line (may be NULL)
+ * Errors (DYN_ERR_INPUT, r_rest untouched, one line in msg): unknown scene,
+ * w or r_rest NULL, nbodies not the world's count, a world that has
+ * stepped, bodies not in the scene's layout (stack / pyramid: n or
+ * L (L + 1) / 2 cubes, then the floor). */
+dyn_err dyn_scene_rest_positions(const char *name, const dyn_world *w, double *r_rest,
+                                 int nbodies, char *msg, size_t msgcap);
+
 #ifdef __cplusplus
 }
 #endif

@@ -23,6 +23,10 @@
  *   pyramid (layers L): s = 0.2, gx = 0.01, gz = 0.001; layer j holds L - j
  *     cubes at x = (i - (L-j-1)/2)(s + gx), y = 0, z = s/2 + gz + j (s + gz).
  *   stack (n): cubes at x = y = 0, z_k = s/2 + gz + k (s + gz).
+ *   Rest positions (dyn_scene_rest_positions): the gz gaps of pyramid and
+ *     stack closed, r_rest = r_start - (j + 1) gz e_z for a cube of layer
+ *     j (stack: layer k = cube k), i.e. z_rest = s/2 + j s, the cubes
+ *     face to face on the floor; every other scene r_rest = r_start.
  *   incline (angle_deg a, mu): slope n = (-sin a, 0, cos a), d = 0; one
  *     cube rotated by -a about y, q = (cos(-a/2), 0, sin(-a/2), 0), centre
  *     (s/2 + 1e-4) n.
@@ -369,12 +373,17 @@ static dyn_err build_incline(scene_ctx *c) {
   return sc_plane(c, n[0], n[1], n[2], 0);
 }
 
+/* stack and pyramid: the gap gz (m) left under each layer of cubes at the
+ * start (floor to layer 0, layer j to j + 1), so that nothing touches at
+ * t = 0; dyn_scene_rest_positions closes it again. */
+#define SC_LAYER_GZ 0.001
+
 /* keys: n, mu, density */
 static dyn_err build_stack(scene_ctx *c) {
   int N = (int)c->v[0];
   sc_physics(c, -9.81, c->v[1], 0.0, 0.0);
   TRY(sc_world(c, N + 1));
-  const double s = 0.2, gz = 0.001;
+  const double s = 0.2, gz = SC_LAYER_GZ;
   for (int k = 0; k < N; ++k)
     TRY(sc_cube(c, s, c->v[2], dyn_v3_make(0, 0, s / 2 + gz + k * (s + gz)), dyn_quat_identity()));
   return sc_plane(c, 0, 0, 1, 0);
@@ -385,7 +394,7 @@ static dyn_err build_pyramid(scene_ctx *c) {
   int L = (int)c->v[0];
   sc_physics(c, -9.81, c->v[1], 0.0, 0.0);
   TRY(sc_world(c, L * (L + 1) / 2 + 1));
-  const double s = 0.2, gx = 0.01, gz = 0.001;
+  const double s = 0.2, gx = 0.01, gz = SC_LAYER_GZ;
   for (int j = 0; j < L; ++j)
     for (int i = 0; i < L - j; ++i)
       TRY(sc_cube(c, s, c->v[2],
@@ -842,6 +851,72 @@ long dyn_scene_default_steps(const char *name, double dt) {
     return k < 1 ? 1 : (k > 1e15 ? 0 : (long)k);
   }
   return 600;
+}
+
+/* Layers L of a pyramid of ndyn cubes, ndyn = L (L + 1) / 2; -1 when
+ * ndyn is not such a number (not a pyramid's count). */
+static long pyramid_layers(long ndyn) {
+  long L = 0;
+  while (L * (L + 1) / 2 < ndyn)
+    L++;
+  return (L >= 1 && L * (L + 1) / 2 == ndyn) ? L : -1;
+}
+
+dyn_err dyn_scene_rest_positions(const char *name, const dyn_world *w, double *r_rest,
+                                 int nbodies, char *msg, size_t msgcap) {
+  scene_ctx c; /* for scmsg only */
+  memset(&c, 0, sizeof c);
+  c.msg = msg;
+  c.cap = msgcap;
+  c.name = name ? name : "(null)";
+  if (!find_scene(name)) {
+    scmsg(&c, "unknown scene (rest positions)");
+    return DYN_ERR_INPUT;
+  }
+  if (!w || !r_rest || nbodies != dyn_world_body_count(w)) {
+    scmsg(&c, "rest positions: world %s, r_rest %s, nbodies=%d for %d bodies",
+          w ? "given" : "NULL", r_rest ? "given" : "NULL", nbodies,
+          w ? dyn_world_body_count(w) : 0);
+    return DYN_ERR_INPUT;
+  }
+  if (dyn_world_step_count(w) != 0) {
+    scmsg(&c, "rest positions need the world as built, not after %ld steps",
+          dyn_world_step_count(w));
+    return DYN_ERR_INPUT;
+  }
+  /* dyn_world_bodies has no const form; the bodies are only read here */
+  const dyn_body *b = dyn_world_bodies((dyn_world *)w);
+  int ndyn = 0;
+  while (ndyn < nbodies && !b[ndyn].is_static)
+    ndyn++;
+  int stack = strcmp(name, "stack") == 0, pyramid = strcmp(name, "pyramid") == 0;
+  if (stack || pyramid) {
+    /* the builders' layout: the cubes first, then the floor alone */
+    int ok = nbodies == ndyn + 1 && (stack || pyramid_layers(ndyn) > 0);
+    if (!ok) {
+      scmsg(&c, "rest positions: %d dynamic of %d bodies is not this scene's layout", ndyn,
+            nbodies);
+      return DYN_ERR_INPUT;
+    }
+  }
+  /* the builders' order: stack, cube k is layer k; pyramid of L layers,
+   * layer j holds the next L - j cubes */
+  long L = pyramid ? pyramid_layers(ndyn) : 0, j = 0, in_layer = 0;
+  for (int i = 0; i < nbodies; i++) {
+    r_rest[3 * i] = b[i].r.x;
+    r_rest[3 * i + 1] = b[i].r.y;
+    r_rest[3 * i + 2] = b[i].r.z;
+    if (!(stack || pyramid) || i >= ndyn)
+      continue;
+    /* a cube of layer j rests (j + 1) gz lower: the gaps under it, from the
+     * floor up, closed (cubes face to face, no penetration) */
+    r_rest[3 * i + 2] -= (double)(j + 1) * SC_LAYER_GZ;
+    if (stack || ++in_layer == L - j) {
+      j++;
+      in_layer = 0;
+    }
+  }
+  return DYN_OK;
 }
 
 static void key_list(const scene_def *d, char *buf, size_t len) {

@@ -19,6 +19,11 @@
 #     1 s is m v^2 / 2 with v = a T, a = g (sin 40 - 0.5 cos 40) = 2.5483
 #     m/s^2: 8 * 2.5483^2 / 2 = 25.97 J (semi-implicit Euler gives exactly
 #     a T at t = T once sliding); checked to 1 %.
+#   - max_settled_displacement (|r_end - r_rest|, the scene's 1 mm start
+#     gaps closed): see "settled" below for the stack / pyramid values; on
+#     the incline r_rest = r_start, so it prints the same number as
+#     max_body_displacement.  A non-finite field prints null, which none of
+#     these checks takes for a number.
 #   - export round trip: with --warm-start off every step's solve starts at
 #     x = 0; `lcplab solve FILE --solver pgs --max-iter 50` runs the same
 #     deterministic sweeps on the same problem (the writers print %.17g, so
@@ -30,6 +35,11 @@
 TST_NAME=test_simulate
 # shellcheck source=tst_cli_lib.sh
 . "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/tst_cli_lib.sh"
+
+# json_field NAME: the number NAME of the JSON summary in $T/out (empty if absent).
+json_field() {
+  sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" "$T/out"
+}
 
 # same_vectors A B TOL: two files of one number per line, same length, equal to TOL.
 same_vectors() {
@@ -85,6 +95,48 @@ if [ "$rc" -eq 0 ] && awk -v d="$d" 'BEGIN { e = (d - 1.2848) / 1.2848; exit !(e
 else
   fail "max_body_displacement" "exit $rc, displacement '$d', expected 1.2848 m within 2%"
 fi
+# the incline has no start gaps to close (r_rest = r_start): both fields are
+# the same |r_end - r_start|, printed from the same double
+ds=$(json_field max_settled_displacement)
+if [ "$rc" -eq 0 ] && [ -n "$ds" ] && [ "$ds" = "$d" ]; then
+  pass "max_settled_displacement = max_body_displacement on the incline ($ds)"
+else
+  fail "max_settled_displacement on the incline" "'$ds', expected '$d' (r_rest = r_start)"
+fi
+
+# ---- settled: max_settled_displacement of an intact stack / pyramid ----------------------------
+# stack and pyramid start layer j (0 on the floor) (j + 1) gz above its
+# resting place, gz = 1 mm (../shared/peers/scenes/README.md), so boxes that
+# merely settle move by (j + 1) gz: the top box of a 2-stack by 2 mm, of a
+# 3-layer pyramid by 3 mm, which is then max_body_displacement.  r_rest
+# closes those gaps, so max_settled_displacement is only the residual slack
+# of the rest state: the penetration of the contacts the solve leaves (the
+# speculative contacts of --margin 0.002 keep the boxes from entering each
+# other; pgs_wide with 200 sweeps meets its tolerance nearly every step)
+# plus any sideways creep, both orders below 1 mm.  Both are checked to
+# gz / 2 = 0.5 mm: an error of whole gaps (r_rest of the wrong layer, or no
+# r_rest at all: 2 / 3 mm) cannot pass, while the rest-state slack fits
+# many times over.  120 steps (1 s): a 1 mm drop takes sqrt(2 gz / g) =
+# 14 ms, and the boxes are at rest (kinetic_end ~ 1e-15 J) well before.
+# settled_check DESC DROP SCENE-ARGS...: DROP = (top layer + 1) gz in m.
+settled_check() {
+  desc=$1
+  drop=$2
+  shift 2
+  lcp simulate "$@" --solver pgs_wide --max-iter 200 --omega 1.3 --margin 0.002 \
+    --warm-factor 1 --steps 120 --dt 1/120 --csv "$T/settle.csv" --force
+  dm=$(json_field max_body_displacement)
+  ds=$(json_field max_settled_displacement)
+  if [ "$rc" -eq 0 ] && awk -v d="$dm" -v want="$drop" -v s="$ds" \
+       'BEGIN { num = "^[0-9][0-9.e+-]*$"; e = d - want; if (e < 0) e = -e
+                exit !(d ~ num && s ~ num && e < 5e-4 && s < 5e-4) }'; then
+    pass "$desc: max_body_displacement $dm ~ $drop m, max_settled_displacement $ds < 0.5 mm"
+  else
+    fail "$desc" "exit $rc, max_body_displacement '$dm' (want $drop +- 5e-4), max_settled_displacement '$ds' (want < 5e-4)"
+  fi
+}
+settled_check "settled stack n=2" 0.002 --scene stack --param n=2
+settled_check "settled pyramid layers=3" 0.003 --scene pyramid --param layers=3
 expect_err "bad --warm-factor" "--warm-factor" simulate --scene stack --solver pgs --warm-factor 1.5 --csv "$T/e.csv"
 
 # ---- no overwrite without --force ------------------------------------------------------------
