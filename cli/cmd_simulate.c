@@ -521,7 +521,7 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
     csum += m.contacts;
     if (m.contacts > cmax)
       cmax = m.contacts;
-    if (!(m.joint_error <= jerr_max)) /* NaN sticks */
+    if (!(m.joint_error <= jerr_max) && !isnan(jerr_max)) /* NaN sticks */
       jerr_max = m.joint_error;
   }
   double wall = cli_now_s() - wall0;
@@ -540,13 +540,13 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
     double dx = b->r.x - s->r0[3 * i], dy = b->r.y - s->r0[3 * i + 1],
            dz = b->r.z - s->r0[3 * i + 2];
     double d = sqrt(dx * dx + dy * dy + dz * dz);
-    if (!(d <= dmax))
+    if (!(d <= dmax) && !isnan(dmax)) /* NaN sticks, as dset below */
       dmax = d;
   }
   /* the same against the rest positions (the start gaps closed), over the
    * dynamic bodies.  A non-finite distance wins and stays: NaN is not
    * <= dset, so it is taken, and once dset is NaN no later d replaces it
-   * (the bare !(d <= dset) of dmax would let a later finite d through) */
+   * (a bare !(d <= dset) would let a later finite d through) */
   double dset = 0.0;
   for (int i = 0; i < nbod; i++) {
     const dyn_body *b = &dyn_world_bodies(w)[i];
