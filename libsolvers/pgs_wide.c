@@ -183,6 +183,25 @@ static int group_and_colour(wide_state *s, const slv_problem *p) {
   return ng;
 }
 
+/* plan()'s J and K columns of the lanes one double at a time (the CPUs
+ * without AVX2; fill_jk gives the same values). */
+static void fill_jk_rows(wide_state *s, const slv_problem *p) {
+  memset(s->JK, 0, 24 * (size_t)s->ncol * sizeof *s->JK);
+  for (int k = 0; k < s->ncol; k++) {
+    int i = s->order[k];
+    if (i < 0) continue;
+    double *JK = s->JK + 24 * (size_t)(k & ~3) + (k & 3);
+    for (int slot = 0; slot < 2; slot++) {
+      if (p->fblk[2 * i + slot] < 0) continue;
+      const double *J = p->fJ + 12 * (size_t)i + 6 * slot, *K = p->fK + 12 * (size_t)i + 6 * slot;
+      for (int c = 0; c < 6; c++) {
+        JK[24 * slot + 4 * c] = J[c];
+        JK[48 + 24 * slot + 4 * c] = K[c];
+      }
+    }
+  }
+}
+
 #if PGS_WIDE_X86
 /* Columns c0..c0+3 of the rows at r[0..3] into four 4-lane columns at
  * out, out + 4, out + 8, out + 12 (a 4x4 transpose); lane l of the first
@@ -295,25 +314,11 @@ static void plan(wide_state *s, const slv_problem *p) {
   /* row step k / 4, lane k % 4: J and K by columns; idle lanes and static
    * slots stay 0 */
 #if PGS_WIDE_X86
-  if (s->have_avx2) {
+  if (s->have_avx2)
     fill_jk(s, p);
-    return;
-  }
+  else
 #endif
-  memset(s->JK, 0, 24 * (size_t)s->ncol * sizeof *s->JK);
-  for (k = 0; k < s->ncol; k++) {
-    int i = s->order[k];
-    if (i < 0) continue;
-    double *JK = s->JK + 24 * (size_t)(k & ~3) + (k & 3);
-    for (int slot = 0; slot < 2; slot++) {
-      if (p->fblk[2 * i + slot] < 0) continue;
-      const double *J = p->fJ + 12 * (size_t)i + 6 * slot, *K = p->fK + 12 * (size_t)i + 6 * slot;
-      for (int c = 0; c < 6; c++) {
-        JK[24 * slot + 4 * c] = J[c];
-        JK[48 + 24 * slot + 4 * c] = K[c];
-      }
-    }
-  }
+    fill_jk_rows(s, p);
 }
 
 /* One row at plan position k, as pgs's factored sweep does it; returns the
