@@ -89,7 +89,7 @@ fi
 # Euler slide a h^2 K (K + 1) / 2 = 1.2848 m (../shared/peers/scenes/README.md)
 lcp simulate --scene incline --param angle_deg=40 --param mu=0.5 --solver pgs --steps 120 \
   --csv "$T/slide40.csv"
-d=$(sed -n 's/.*"max_body_displacement":\([^,}]*\).*/\1/p' "$T/out")
+d=$(json_field max_body_displacement)
 if [ "$rc" -eq 0 ] && awk -v d="$d" 'BEGIN { e = (d - 1.2848) / 1.2848; exit !(e < 0.02 && e > -0.02) }'; then
   pass "max_body_displacement: incline 40 deg slides 1.2848 m within 2% ($d)"
 else
