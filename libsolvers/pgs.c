@@ -51,7 +51,7 @@
 enum { PGS_SPARSE_MIN_N = 64 };
 
 typedef struct {
-  double *invd;   /* 1 / A(i,i), size n_max */
+  double *invd;   /* omega / A(i,i) (slv_pgs_step), size n_max */
   int *colptr;    /* packed columns of a dense A: size n_max + 1 */
   int *rowind;    /* size cap */
   double *val;    /* size cap */
@@ -112,8 +112,8 @@ static void w_packed(const slv_problem *p, const pgs_state *s, const double *x, 
  * adds d A(:,i) to w, over the packed nonzeros when the columns are packed.
  * Returns the natural-map residual (inf-norm) of the w_i met at each row,
  * as the CSR and factored sweeps. */
-static double sweep_columns(const slv_problem *p, const pgs_state *s, int packed, double omega,
-                            double *x, double *w) {
+static double sweep_columns(const slv_problem *p, const pgs_state *s, int packed, double *x,
+                            double *w) {
   int n = p->n;
   const double *invd = s->invd;
   double m = 0, poison = 0;
@@ -124,7 +124,7 @@ static double sweep_columns(const slv_problem *p, const pgs_state *s, int packed
     poison += wi * 0.0;
     double r = slv_mid_res(xi, wi, lo, hi);
     if (r > m) m = r;
-    double xn = xi - omega * wi * invd[i];
+    double xn = xi - wi * invd[i];
     if (xn < lo) xn = lo;
     if (xn > hi) xn = hi;
     double d = xn - xi;
@@ -141,7 +141,7 @@ static double sweep_columns(const slv_problem *p, const pgs_state *s, int packed
 
 /* One sweep in row form (CSR); returns the natural-map residual
  * (inf-norm) of the w_i met at each row, as sweep_factored. */
-static double sweep_csr(const slv_problem *p, const double *invd, double omega, double *x) {
+static double sweep_csr(const slv_problem *p, const double *invd, double *x) {
   double m = 0, poison = 0;
   for (int i = 0; i < p->n; i++) {
     double lo, hi;
@@ -150,7 +150,7 @@ static double sweep_csr(const slv_problem *p, const double *invd, double omega, 
     poison += wi * 0.0;
     double r = slv_mid_res(x[i], wi, lo, hi);
     if (r > m) m = r;
-    double xn = x[i] - omega * wi * invd[i];
+    double xn = x[i] - wi * invd[i];
     x[i] = xn < lo ? lo : (xn > hi ? hi : xn);
   }
   return poison == 0.0 ? m : NAN;
@@ -170,8 +170,7 @@ static inline void axpy6(double d, const double *K, double *tb) {
 /* One sweep on factored storage with t = K^T x kept current; returns the
  * natural-map residual (inf-norm) of the w_i met at each row, NaN if a
  * value is not finite. */
-static double sweep_factored(const slv_problem *p, const double *invd, double omega, double *x,
-                             double *t) {
+static double sweep_factored(const slv_problem *p, const double *invd, double *x, double *t) {
   double m = 0, poison = 0;
   const int *fblk = p->fblk;
   const double *fK = p->fK, *b = p->b;
@@ -179,11 +178,12 @@ static double sweep_factored(const slv_problem *p, const double *invd, double om
     double lo, hi;
     slv_bounds_at(p, x, i, &lo, &hi);
     double xi = x[i];
-    double wi = b[i] + slv_factored_row(p, i, t, xi);
+    /* b + fd x first: off the chain from the last row's t update */
+    double wi = (b[i] + (p->fd ? p->fd[i] * xi : 0.0)) + slv_factored_dots(p, i, t);
     poison += wi * 0.0;
     double r = slv_mid_res(xi, wi, lo, hi);
     if (r > m) m = r;
-    double xn = xi - omega * wi * invd[i];
+    double xn = xi - wi * invd[i];
     xn = xn < lo ? lo : (xn > hi ? hi : xn);
     double d = xn - xi;
     if (d == 0.0) continue;
@@ -200,7 +200,7 @@ static slv_status pgs_solve(void *st, const slv_problem *p, const slv_options *o
                             double *w, slv_result *res) {
   pgs_state *s = st;
   int n = p->n;
-  for (int i = 0; i < n; i++) s->invd[i] = 1.0 / slv_diag(p, i);
+  for (int i = 0; i < n; i++) s->invd[i] = slv_pgs_step(opt->omega, slv_diag(p, i));
   int dense = p->storage == SLV_DENSE, factored = p->storage == SLV_FACTORED;
   /* every sweep measures itself by the w_i its rows met (the same rule for
    * the three storages, so they stop at the same sweep); w is exact only
@@ -218,11 +218,11 @@ static slv_status pgs_solve(void *st, const slv_problem *p, const slv_options *o
     if (factored) {
       /* p->fwork holds K^T x: slv_problem_w left it there, and the sweep
        * keeps it current */
-      r.res_rel = sweep_factored(p, s->invd, opt->omega, x, p->fwork) / scale;
+      r.res_rel = sweep_factored(p, s->invd, x, p->fwork) / scale;
     } else if (dense) {
-      r.res_rel = sweep_columns(p, s, packed, opt->omega, x, w) / scale;
+      r.res_rel = sweep_columns(p, s, packed, x, w) / scale;
     } else {
-      r.res_rel = sweep_csr(p, s->invd, opt->omega, x) / scale;
+      r.res_rel = sweep_csr(p, s->invd, x) / scale;
     }
     res->iterations = it;
     if (isnan(r.res_rel)) {

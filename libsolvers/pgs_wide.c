@@ -84,7 +84,7 @@ typedef struct {
   int *gsorted;    /* n_max: the groups in sweep order */
   int *order;      /* cap: row at each plan position, -1 for an idle position */
   int *fpos;       /* cap: plan position of the findex row (own position if none) */
-  double *xp, *bp, *invd, *lo, *hi, *fd; /* cap, in plan order */
+  double *xp, *bp, *invd, *lo, *hi, *fd; /* cap, in plan order; invd: omega / A_ii */
   double *mu;      /* cap: friction coefficient of findex rows, -1 for other rows */
   double *JK;      /* cap / 4 row steps x 96: J slot 0 (6 columns x 4 lanes), J slot 1,
                       K slot 0, K slot 1 */
@@ -249,7 +249,7 @@ __attribute__((target("avx2"))) static void fill_jk(wide_state *s, const slv_pro
 #endif
 
 /* Colour, group length and plan layout (see the header). */
-static void plan(wide_state *s, const slv_problem *p) {
+static void plan(wide_state *s, const slv_problem *p, double omega) {
   int ng = group_and_colour(s, p);
   const int *gf = s->gfirst;
   /* counting sort of the groups by (colour, longest first), stable */
@@ -304,7 +304,7 @@ static void plan(wide_state *s, const slv_problem *p) {
       int f = p->findex ? p->findex[i] : -1;
       s->fpos[k] = f >= 0 ? s->color[f] : k; /* non-findex rows read their own x (unused) */
       s->bp[k] = p->b[i];
-      s->invd[k] = 1.0 / slv_factored_diag(p, i);
+      s->invd[k] = slv_pgs_step(omega, slv_factored_diag(p, i));
       s->lo[k] = slv_lo_of(p, i);
       s->hi[k] = slv_hi_of(p, i);
       s->mu[k] = f >= 0 ? fabs(p->mu[i]) : -1.0; /* the sign says "no findex" */
@@ -323,7 +323,7 @@ static void plan(wide_state *s, const slv_problem *p) {
 
 /* One row at plan position k, as pgs's factored sweep does it; returns the
  * row's residual and adds w * 0 to *poison. */
-static inline double row_one(wide_state *s, const slv_problem *p, int k, double omega, double *t,
+static inline double row_one(wide_state *s, const slv_problem *p, int k, double *t,
                              double *poison) {
   int i = s->order[k];
   if (i < 0) return 0.0;
@@ -334,10 +334,10 @@ static inline double row_one(wide_state *s, const slv_problem *p, int k, double 
     hi = h;
   }
   double xi = s->xp[k];
-  double wi = s->bp[k] + slv_factored_row(p, i, t, xi);
+  double wi = (s->bp[k] + s->fd[k] * xi) + slv_factored_dots(p, i, t);
   *poison += wi * 0.0;
   double r = slv_mid_res(xi, wi, lo, hi);
-  double xn = xi - omega * wi * s->invd[k];
+  double xn = xi - wi * s->invd[k];
   xn = xn < lo ? lo : (xn > hi ? hi : xn);
   double d = xn - xi;
   if (d == 0.0) return r;
@@ -352,11 +352,11 @@ static inline double row_one(wide_state *s, const slv_problem *p, int k, double 
 }
 
 /* Plan positions [k0, k1) one row at a time. */
-static double sweep_rows(wide_state *s, const slv_problem *p, int k0, int k1, double omega,
+static double sweep_rows(wide_state *s, const slv_problem *p, int k0, int k1,
                          double *poison) {
   double m = 0;
   for (int k = k0; k < k1; k++) {
-    double r = row_one(s, p, k, omega, p->fwork, poison);
+    double r = row_one(s, p, k, p->fwork, poison);
     if (r > m) m = r;
   }
   return m;
@@ -411,9 +411,9 @@ __attribute__((target("avx2"))) static inline __m256d dot6(const double *J, cons
 /* The lanes: batch by batch, t of the lanes' blocks in registers across the
  * batch's row steps; each lane does what row_one does, in the same
  * operation order (t + d K with d = 0 leaves t as pgs's skip does). */
-__attribute__((target("avx2"))) static double sweep_lanes(wide_state *s, double omega,
+__attribute__((target("avx2"))) static double sweep_lanes(wide_state *s,
                                                          double *poison) {
-  const __m256d om = _mm256_set1_pd(omega), sign = _mm256_set1_pd(-0.0);
+  const __m256d sign = _mm256_set1_pd(-0.0);
   const __m256d zero = _mm256_setzero_pd();
   __m256d m = zero;
   double *xp = s->xp;
@@ -436,15 +436,14 @@ __attribute__((target("avx2"))) static double sweep_lanes(wide_state *s, double 
         hi = _mm256_blendv_pd(h, hi, mu);
         lo = _mm256_blendv_pd(_mm256_xor_pd(h, sign), lo, mu);
       }
-      __m256d s01 = _mm256_add_pd(dot6(JK, T0), dot6(JK + 24, T1));
-      __m256d w = _mm256_add_pd(_mm256_load_pd(s->bp + k),
-                                _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(s->fd + k), x), s01));
+      /* b + fd x off the chain through t, as pgs */
+      __m256d bx = _mm256_add_pd(_mm256_load_pd(s->bp + k), _mm256_mul_pd(_mm256_load_pd(s->fd + k), x));
+      __m256d w = _mm256_add_pd(bx, _mm256_add_pd(dot6(JK, T0), dot6(JK + 24, T1)));
       /* slv_mid_res: |max(min(w, x - lo), x - hi)|; + w * 0 makes m NaN for
        * good if w is not finite (max_pd returns its second operand on NaN) */
       __m256d r = _mm256_max_pd(_mm256_min_pd(w, _mm256_sub_pd(x, lo)), _mm256_sub_pd(x, hi));
       m = _mm256_add_pd(_mm256_max_pd(_mm256_andnot_pd(sign, r), m), _mm256_mul_pd(w, zero));
-      __m256d xn =
-          _mm256_sub_pd(x, _mm256_mul_pd(_mm256_mul_pd(om, w), _mm256_load_pd(s->invd + k)));
+      __m256d xn = _mm256_sub_pd(x, _mm256_mul_pd(w, _mm256_load_pd(s->invd + k)));
       xn = _mm256_max_pd(lo, _mm256_min_pd(hi, xn));
       __m256d d = _mm256_sub_pd(xn, x);
       __m256d moved = _mm256_cmp_pd(d, zero, _CMP_NEQ_UQ);
@@ -471,15 +470,15 @@ __attribute__((target("avx2"))) static double sweep_lanes(wide_state *s, double 
 #endif
 /* One sweep in plan order; the natural-map residual (inf-norm) of the w_i
  * met at each row, NaN if a value was not finite. */
-static double sweep(wide_state *s, const slv_problem *p, double omega) {
+static double sweep(wide_state *s, const slv_problem *p) {
   double poison = 0, m;
 #if PGS_WIDE_X86
   if (s->have_avx2)
-    m = sweep_lanes(s, omega, &poison);
+    m = sweep_lanes(s, &poison);
   else
 #endif
-    m = sweep_rows(s, p, 0, s->ncol, omega, &poison);
-  double r = sweep_rows(s, p, s->ncol, s->len, omega, &poison);
+    m = sweep_rows(s, p, 0, s->ncol, &poison);
+  double r = sweep_rows(s, p, s->ncol, s->len, &poison);
   if (r > m) m = r;
   return poison == 0.0 ? m : NAN;
 }
@@ -493,7 +492,7 @@ static slv_status wide_solve(void *st, const slv_problem *p, const slv_options *
                              double *w, slv_result *res) {
   wide_state *s = st;
   if (p->storage != SLV_FACTORED) return slv_solver_pgs.solve(s->pgs, p, opt, x, w, res);
-  plan(s, p); /* before slv_problem_w: it uses p->fwork as scratch */
+  plan(s, p, opt->omega); /* before slv_problem_w: it uses p->fwork as scratch */
   slv_problem_w(p, x, w);
   slv_residuals r = slv_residual(p, x, w);
   double scale = fmax(1.0, r.b_inf);
@@ -503,7 +502,7 @@ static slv_status wide_solve(void *st, const slv_problem *p, const slv_options *
 
   for (int it = 1; it <= opt->max_iter; it++) {
     /* p->fwork holds K^T x (slv_problem_w), and the sweep keeps it current */
-    r.res_rel = sweep(s, p, opt->omega) / scale;
+    r.res_rel = sweep(s, p) / scale;
     res->iterations = it;
     if (isnan(r.res_rel)) {
       unpermute(s, x);

@@ -80,13 +80,21 @@ void slv_factored_ktx(const slv_problem *p, const double *x, double *t);
 static inline double slv_dot6(const double *a, const double *b) {
   return ((a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3])) + (a[4] * b[4] + a[5] * b[5]);
 }
-static inline double slv_factored_row(const slv_problem *p, int i, const double *t, double xi) {
+/* J_i . t over the live slots, slot 0's six products plus slot 1's. */
+static inline double slv_factored_dots(const slv_problem *p, int i, const double *t) {
   const double *J = p->fJ + 12 * (size_t)i;
   int b0 = p->fblk[2 * i], b1 = p->fblk[2 * i + 1];
   double s0 = b0 >= 0 ? slv_dot6(J, t + 6 * (size_t)b0) : 0.0;
   double s1 = b1 >= 0 ? slv_dot6(J + 6, t + 6 * (size_t)b1) : 0.0;
-  return (p->fd ? p->fd[i] * xi : 0.0) + (s0 + s1);
+  return s0 + s1;
 }
+static inline double slv_factored_row(const slv_problem *p, int i, const double *t, double xi) {
+  return (p->fd ? p->fd[i] * xi : 0.0) + slv_factored_dots(p, i, t);
+}
+/* pgs's step on row i: x_i - w_i omega / A(i,i), with omega / A(i,i)
+ * formed once per solve as omega * (1 / A(i,i)); pgs and pgs_wide share
+ * it (their iterates agree bit for bit). */
+static inline double slv_pgs_step(double omega, double aii) { return omega * (1.0 / aii); }
 /* Factored storage: A(i,i) = fd_i + sum over the live slots of J . K (the
  * two slots are different blocks, validated); slv_diag's factored case,
  * inline for the solvers that take it once per row and solve, summed
