@@ -7,8 +7,8 @@
 #   sh experiments/bench_scenes.sh BUILDDIR SRCDIR [GNUPLOT]
 #
 # lcplab runs `simulate --solver $SOLVER --max-iter 50` (default pgs_wide:
-# pgs's sweep over graph-coloured groups of rows, four per AVX2 instruction; SOLVER=pgs
-# for the plain row order; box friction, warm start, AUTO storage:
+# pgs's sweep with four independent groups of rows per AVX2 instruction, pgs's
+# iterates bit for bit; SOLVER=pgs for the plain loop; box friction, warm start, AUTO storage:
 # matrix-free factored above 256 rows) on pile N = $PILES and pyramid
 # L = $PYRAMIDS (environment, defaults below).  The
 # peers' numbers are read from their stored sweep,
