@@ -156,15 +156,15 @@ static double sweep_csr(const slv_problem *p, const double *invd, double *x) {
   return poison == 0.0 ? m : NAN;
 }
 
-/* t_b += d K (one 6-block), written out: the loop form was a scalar
+/* t_b -= e K (one 6-block), written out: the loop form was a scalar
  * load-add-store chain at -O2. */
-static inline void axpy6(double d, const double *K, double *tb) {
-  tb[0] += d * K[0];
-  tb[1] += d * K[1];
-  tb[2] += d * K[2];
-  tb[3] += d * K[3];
-  tb[4] += d * K[4];
-  tb[5] += d * K[5];
+static inline void axmy6(double e, const double *K, double *tb) {
+  tb[0] -= e * K[0];
+  tb[1] -= e * K[1];
+  tb[2] -= e * K[2];
+  tb[3] -= e * K[3];
+  tb[4] -= e * K[4];
+  tb[5] -= e * K[5];
 }
 
 /* One sweep on factored storage with t = K^T x kept current; returns the
@@ -183,15 +183,13 @@ static double sweep_factored(const slv_problem *p, const double *invd, double *x
     poison += wi * 0.0;
     double r = slv_mid_res(xi, wi, lo, hi);
     if (r > m) m = r;
-    double xn = xi - wi * invd[i];
-    xn = xn < lo ? lo : (xn > hi ? hi : xn);
-    double d = xn - xi;
-    if (d == 0.0) continue;
+    double xn, e = slv_pgs_move(xi, wi, invd[i], lo, hi, &xn);
+    if (e == 0.0) continue;
     x[i] = xn;
     int b0 = fblk[2 * i], b1 = fblk[2 * i + 1];
     const double *K = fK + 12 * (size_t)i;
-    if (b0 >= 0) axpy6(d, K, t + 6 * (size_t)b0);
-    if (b1 >= 0) axpy6(d, K + 6, t + 6 * (size_t)b1);
+    if (b0 >= 0) axmy6(e, K, t + 6 * (size_t)b0);
+    if (b1 >= 0) axmy6(e, K + 6, t + 6 * (size_t)b1);
   }
   return poison == 0.0 ? m : NAN;
 }

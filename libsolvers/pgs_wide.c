@@ -370,17 +370,15 @@ static inline double row_one(wide_state *s, const slv_problem *p, int k, double 
   double wi = (s->bp[k] + s->fd[k] * xi) + slv_factored_dots(p, i, t);
   *poison += wi * 0.0;
   double r = slv_mid_res(xi, wi, lo, hi);
-  double xn = xi - wi * s->invd[k];
-  xn = xn < lo ? lo : (xn > hi ? hi : xn);
-  double d = xn - xi;
-  if (d == 0.0) return r;
+  double xn, e = slv_pgs_move(xi, wi, s->invd[k], lo, hi, &xn);
+  if (e == 0.0) return r;
   s->xp[k] = xn;
   int b0 = p->fblk[2 * i], b1 = p->fblk[2 * i + 1];
   const double *K = p->fK + 12 * (size_t)i;
   if (b0 >= 0)
-    for (int c = 0; c < 6; c++) t[6 * (size_t)b0 + c] += d * K[c];
+    for (int c = 0; c < 6; c++) t[6 * (size_t)b0 + c] -= e * K[c];
   if (b1 >= 0)
-    for (int c = 0; c < 6; c++) t[6 * (size_t)b1 + c] += d * K[6 + c];
+    for (int c = 0; c < 6; c++) t[6 * (size_t)b1 + c] -= e * K[6 + c];
   return r;
 }
 
@@ -449,43 +447,51 @@ __attribute__((target("avx2"))) static double sweep_lanes(wide_state *s,
   const __m256d sign = _mm256_set1_pd(-0.0);
   const __m256d zero = _mm256_setzero_pd();
   __m256d m = zero;
-  double *xp = s->xp;
-  for (int bt = 0; bt < s->nbat; bt++) {
-    double *const *tp = s->tp + 8 * (size_t)bt;
+  /* the plan's arrays in locals: x is the only one written, so the others
+   * need not be reloaded from s after each store to it */
+  double *restrict xp = s->xp;
+  const double *restrict plo = s->lo, *restrict phi = s->hi, *restrict pmu = s->mu;
+  const double *restrict pbp = s->bp, *restrict pfd = s->fd, *restrict pinvd = s->invd;
+  const double *restrict pJK = s->JK;
+  const int *restrict pfpos = s->fpos, *restrict pbk = s->bk, *restrict pbL = s->bL;
+  double *const *restrict ptp = s->tp;
+  for (int bt = 0, nbat = s->nbat; bt < nbat; bt++) {
+    double *const *tp = ptp + 8 * (size_t)bt;
     __m256d T0[6], T1[6];
     gather6(tp, T0);
     gather6(tp + 4, T1);
-    int k = s->bk[bt], kend = k + 4 * s->bL[bt];
+    int k = pbk[bt], kend = k + 4 * pbL[bt];
     for (; k < kend; k += 4) {
-      const double *JK = s->JK + 24 * (size_t)k;
+      const double *JK = pJK + 24 * (size_t)k;
       __m256d x = _mm256_load_pd(xp + k);
-      __m256d lo = _mm256_load_pd(s->lo + k), hi = _mm256_load_pd(s->hi + k);
-      __m256d mu = _mm256_load_pd(s->mu + k);
+      __m256d lo = _mm256_load_pd(plo + k), hi = _mm256_load_pd(phi + k);
+      __m256d mu = _mm256_load_pd(pmu + k);
       if (_mm256_movemask_pd(mu) != 0xf) {
         /* findex lanes (mu >= 0): -mu |x_f| .. mu |x_f| */
-        const int *f = s->fpos + k;
+        const int *f = pfpos + k;
         __m256d xf = _mm256_set_pd(xp[f[3]], xp[f[2]], xp[f[1]], xp[f[0]]);
         __m256d h = _mm256_mul_pd(mu, _mm256_andnot_pd(sign, xf));
         hi = _mm256_blendv_pd(h, hi, mu);
         lo = _mm256_blendv_pd(_mm256_xor_pd(h, sign), lo, mu);
       }
       /* b + fd x off the chain through t, as pgs */
-      __m256d bx = _mm256_add_pd(_mm256_load_pd(s->bp + k), _mm256_mul_pd(_mm256_load_pd(s->fd + k), x));
+      __m256d bx = _mm256_add_pd(_mm256_load_pd(pbp + k), _mm256_mul_pd(_mm256_load_pd(pfd + k), x));
       __m256d w = _mm256_add_pd(bx, _mm256_add_pd(dot6(JK, T0), dot6(JK + 24, T1)));
       /* slv_mid_res: |max(min(w, x - lo), x - hi)|; + w * 0 makes m NaN for
        * good if w is not finite (max_pd returns its second operand on NaN) */
       __m256d r = _mm256_max_pd(_mm256_min_pd(w, _mm256_sub_pd(x, lo)), _mm256_sub_pd(x, hi));
       m = _mm256_add_pd(_mm256_max_pd(_mm256_andnot_pd(sign, r), m), _mm256_mul_pd(w, zero));
-      __m256d xn = _mm256_sub_pd(x, _mm256_mul_pd(w, _mm256_load_pd(s->invd + k)));
-      xn = _mm256_max_pd(lo, _mm256_min_pd(hi, xn));
-      __m256d d = _mm256_sub_pd(xn, x);
-      __m256d moved = _mm256_cmp_pd(d, zero, _CMP_NEQ_UQ);
-      _mm256_store_pd(xp + k, _mm256_blendv_pd(x, xn, moved)); /* as pgs: x kept where d = 0 */
+      /* slv_pgs_move: e = mid(x - hi, w omega / A_ii, x - lo) */
+      __m256d e = _mm256_mul_pd(w, _mm256_load_pd(pinvd + k));
+      e = _mm256_max_pd(_mm256_sub_pd(x, hi), _mm256_min_pd(_mm256_sub_pd(x, lo), e));
+      __m256d xn = _mm256_max_pd(lo, _mm256_min_pd(hi, _mm256_sub_pd(x, e)));
+      __m256d moved = _mm256_cmp_pd(e, zero, _CMP_NEQ_UQ);
+      _mm256_store_pd(xp + k, _mm256_blendv_pd(x, xn, moved)); /* as pgs: x kept where e = 0 */
       const double *K = JK + 48;
 #pragma GCC unroll 6
       for (int c = 0; c < 6; c++) {
-        T0[c] = _mm256_add_pd(T0[c], _mm256_mul_pd(d, _mm256_load_pd(K + 4 * c)));
-        T1[c] = _mm256_add_pd(T1[c], _mm256_mul_pd(d, _mm256_load_pd(K + 24 + 4 * c)));
+        T0[c] = _mm256_sub_pd(T0[c], _mm256_mul_pd(e, _mm256_load_pd(K + 4 * c)));
+        T1[c] = _mm256_sub_pd(T1[c], _mm256_mul_pd(e, _mm256_load_pd(K + 24 + 4 * c)));
       }
     }
     scatter6(tp, T0);

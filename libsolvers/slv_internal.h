@@ -95,6 +95,21 @@ static inline double slv_factored_row(const slv_problem *p, int i, const double 
  * formed once per solve as omega * (1 / A(i,i)); pgs and pgs_wide share
  * it (their iterates agree bit for bit). */
 static inline double slv_pgs_step(double omega, double aii) { return omega * (1.0 / aii); }
+/* pgs's move on a factored row, shared with pgs_wide: x_i goes down by
+ * e = mid(x_i - hi, w_i step, x_i - lo) (x_i - e is mid(lo, hi, x_i - w_i
+ * step) up to rounding), t by e K_i; *xn = mid(lo, hi, x_i - e), inside
+ * the bounds whatever the rounding.  Clamping e instead of x_i - w_i step
+ * keeps two subtractions off the chain from w_i to the t update (x_i - lo
+ * and x_i - hi do not wait for w_i).  Returns e; 0 means no move. */
+static inline double slv_pgs_move(double xi, double wi, double step, double lo, double hi,
+                                  double *xn) {
+  double e = wi * step, up = xi - lo, down = xi - hi;
+  e = e > up ? up : e;
+  e = e < down ? down : e;
+  double y = xi - e;
+  *xn = y < lo ? lo : (y > hi ? hi : y);
+  return e;
+}
 /* Factored storage: A(i,i) = fd_i + sum over the live slots of J . K (the
  * two slots are different blocks, validated); slv_diag's factored case,
  * inline for the solvers that take it once per row and solve, summed
