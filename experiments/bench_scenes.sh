@@ -10,7 +10,10 @@
 # pgs's sweep with four independent groups of rows per AVX2 instruction, pgs's
 # iterates bit for bit; SOLVER=pgs for the plain loop; box friction, warm start, AUTO storage:
 # matrix-free factored above 256 rows) on pile N = $PILES and pyramid
-# L = $PYRAMIDS (environment, defaults below).  The
+# L = $PYRAMIDS (environment, defaults below), with collision margin
+# $MARGIN m (default 0; 0.001 gives Bullet's contact counts, since Bullet
+# keeps contacts up to a small positive distance; the engine label then
+# ends in -margin0.001).  The
 # peers' numbers are read from their stored sweep,
 # ../shared/peers/scenes/results/bench.jsonl (measured on this machine type
 # by scripts/bench.sh, ~15 min; LCPLAB_PEERS_LIVE=1 reruns it first).  Both
@@ -36,6 +39,7 @@ lcplab=$builddir/cli/lcplab
 piles=${PILES:-500 1000 2000 3000 5000}
 pyramids=${PYRAMIDS:-10 20 30 40 50}
 solver=${SOLVER:-pgs_wide}
+margin=${MARGIN:-0}
 if [ ! -x "$lcplab" ]; then
   echo "$0: $lcplab is not built" >&2
   exit 2
@@ -62,17 +66,19 @@ trap 'rm -rf "$runs" "$work"' EXIT
 export OPENBLAS_NUM_THREADS=1
 for n in $piles; do
   echo "lcplab pile n=$n ..." >&2
-  s=$("$lcplab" simulate --scene pile --param "n=$n" --solver "$solver" --max-iter 50 --steps 600 \
+  s=$("$lcplab" simulate --scene pile --param "n=$n" --solver "$solver" --margin "$margin" --max-iter 50 --steps 600 \
         --dt 1/120 --csv "$work/pile_$n.csv") || exit 1
   echo "pile $n $s" >>"$runs"
 done
 for l in $pyramids; do
   echo "lcplab pyramid layers=$l ..." >&2
-  s=$("$lcplab" simulate --scene pyramid --param "layers=$l" --solver "$solver" --max-iter 50 \
+  s=$("$lcplab" simulate --scene pyramid --param "layers=$l" --solver "$solver" --margin "$margin" --max-iter 50 \
         --steps 600 --dt 1/120 --csv "$work/pyramid_$l.csv") || exit 1
   echo "pyramid $l $s" >>"$runs"
 done
-python3 - "$runs" "$jsonl" "$out" "lcplab-$solver" <<'PY'
+label=lcplab-$solver
+[ "$margin" = 0 ] || label=$label-margin$margin
+python3 - "$runs" "$jsonl" "$out" "$label" <<'PY'
 import json, sys
 runs, jsonl, out, lcp = sys.argv[1:5]
 rows = []
