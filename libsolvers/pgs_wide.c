@@ -83,7 +83,7 @@ typedef struct {
   void *pgs;       /* pgs's state, for dense and CSR problems */
   int cap;         /* plan length: 4 n_max (a batch of one group of L rows takes 4 L) */
   int have_avx2;
-  int *color;      /* n_max: batch of each row's group; then the plan position of each row */
+  int *rowb;       /* n_max: batch of each row's group; then the plan position of each row */
   int *gfirst;     /* n_max + 1: first row of each group (and n after the last) */
   int *gsorted;    /* n_max: the groups in sweep order */
   int *nfree;      /* n_max + 1: union-find to the first batch at or after b with a free lane */
@@ -108,7 +108,7 @@ static void wide_free(void *st) {
     slv_solver_pgs.free(s->pgs);
     free(s->pgs);
   }
-  int *iv[] = { s->color, s->gfirst, s->gsorted, s->nfree, s->cnt, s->order, s->fpos, s->bk, s->bL };
+  int *iv[] = { s->rowb, s->gfirst, s->gsorted, s->nfree, s->cnt, s->order, s->fpos, s->bk, s->bL };
   for (size_t k = 0; k < sizeof iv / sizeof iv[0]; k++) free(iv[k]);
   double *dv[] = { s->xp, s->bp, s->invd, s->lo, s->hi, s->mu, s->fd, s->JK, s->idle };
   for (size_t k = 0; k < sizeof dv / sizeof dv[0]; k++) free(dv[k]);
@@ -133,7 +133,7 @@ static slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   }
   size_t cap = 4 * m;
   s->cap = (int)cap;
-  s->color = malloc(m * sizeof(int));
+  s->rowb = malloc(m * sizeof(int));
   s->gfirst = malloc((m + 1) * sizeof(int));
   s->gsorted = malloc(m * sizeof(int));
   s->nfree = malloc((m + 1) * sizeof(int));
@@ -142,7 +142,8 @@ static slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   s->fpos = malloc(cap * sizeof(int));
   s->bk = malloc(cap / 4 * sizeof(int));
   s->bL = malloc(cap / 4 * sizeof(int));
-  int fail = !s->color || !s->gfirst || !s->gsorted || !s->nfree || !s->cnt || !s->order || !s->fpos || !s->bk || !s->bL;
+  int fail = !s->rowb || !s->gfirst || !s->gsorted || !s->nfree || !s->cnt || !s->order ||
+             !s->fpos || !s->bk || !s->bL;
   double **d[] = { &s->xp, &s->bp, &s->invd, &s->lo, &s->hi, &s->mu, &s->fd };
   for (size_t k = 0; k < sizeof d / sizeof d[0]; k++) {
     *d[k] = aligned_alloc(32, cap * sizeof(double));
@@ -192,8 +193,8 @@ static int group_and_schedule(wide_state *s, const slv_problem *p) {
       int f = p->findex[r];
       if (f >= e)
         seq = 1;
-      else if (f >= 0 && f < i && s->color[f] != WIDE_SEQ && s->color[f] + 1 > c)
-        c = s->color[f] + 1;
+      else if (f >= 0 && f < i && s->rowb[f] != WIDE_SEQ && s->rowb[f] + 1 > c)
+        c = s->rowb[f] + 1;
     }
     if (seq) {
       c = WIDE_SEQ;
@@ -204,7 +205,7 @@ static int group_and_schedule(wide_state *s, const slv_problem *p) {
       if (b1 >= 0) next[b1] = c + 1;
       if (c + 1 > nb) nb = c + 1;
     }
-    for (int r = i; r < e; r++) s->color[r] = c;
+    for (int r = i; r < e; r++) s->rowb[r] = c;
     s->gfirst[ng++] = i;
   }
   s->gfirst[ng] = n;
@@ -290,9 +291,9 @@ static void plan(wide_state *s, const slv_problem *p, double omega) {
   }
   int q = 0;
   for (int g = 0; g < ng; g++)
-    if (s->color[gf[g]] != WIDE_SEQ) s->gsorted[cnt[s->color[gf[g]]]++] = g, q++;
+    if (s->rowb[gf[g]] != WIDE_SEQ) s->gsorted[cnt[s->rowb[gf[g]]]++] = g, q++;
   for (int g = 0; g < ng; g++)
-    if (s->color[gf[g]] == WIDE_SEQ) s->gsorted[q++] = g;
+    if (s->rowb[gf[g]] == WIDE_SEQ) s->gsorted[q++] = g;
 
   /* the batches: up to four groups each; then the sequential rows */
   int k = 0;
@@ -324,9 +325,9 @@ static void plan(wide_state *s, const slv_problem *p, double omega) {
     for (int i = gf[s->gsorted[q]]; i < gf[s->gsorted[q] + 1]; i++) s->order[k++] = i;
   s->len = k;
 
-  /* color[] now becomes the plan position of each row */
+  /* rowb[] now becomes the plan position of each row */
   for (k = 0; k < s->len; k++)
-    if (s->order[k] >= 0) s->color[s->order[k]] = k;
+    if (s->order[k] >= 0) s->rowb[s->order[k]] = k;
   for (k = 0; k < s->len; k++) {
     int i = s->order[k];
     if (i < 0) {
@@ -335,7 +336,7 @@ static void plan(wide_state *s, const slv_problem *p, double omega) {
       s->mu[k] = -1.0;
     } else {
       int f = p->findex ? p->findex[i] : -1;
-      s->fpos[k] = f >= 0 ? s->color[f] : k; /* non-findex rows read their own x (unused) */
+      s->fpos[k] = f >= 0 ? s->rowb[f] : k; /* non-findex rows read their own x (unused) */
       s->bp[k] = p->b[i];
       s->invd[k] = slv_pgs_step(omega, slv_factored_diag(p, i));
       s->lo[k] = slv_lo_of(p, i);
@@ -475,7 +476,8 @@ __attribute__((target("avx2"))) static double sweep_lanes(wide_state *s,
         lo = _mm256_blendv_pd(_mm256_xor_pd(h, sign), lo, mu);
       }
       /* b + fd x off the chain through t, as pgs */
-      __m256d bx = _mm256_add_pd(_mm256_load_pd(pbp + k), _mm256_mul_pd(_mm256_load_pd(pfd + k), x));
+      __m256d bx =
+          _mm256_add_pd(_mm256_load_pd(pbp + k), _mm256_mul_pd(_mm256_load_pd(pfd + k), x));
       __m256d w = _mm256_add_pd(bx, _mm256_add_pd(dot6(JK, T0), dot6(JK + 24, T1)));
       /* slv_mid_res: |max(min(w, x - lo), x - hi)|; + w * 0 makes m NaN for
        * good if w is not finite (max_pd returns its second operand on NaN) */

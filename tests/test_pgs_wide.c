@@ -258,7 +258,8 @@ static void test_findex_other_pair(void) {
   for (int i = 3; i < f.n; i++)
     if (f.findex[i] >= 0) {
       f.findex[i] -= 3;
-      moved += f.fblk[2 * i] != f.fblk[2 * f.findex[i]] || f.fblk[2 * i + 1] != f.fblk[2 * f.findex[i] + 1];
+      int g = f.findex[i];
+      moved += f.fblk[2 * i] != f.fblk[2 * g] || f.fblk[2 * i + 1] != f.fblk[2 * g + 1];
     }
   CU_ASSERT(moved > f.n / 2);
   CU_ASSERT_EQUAL(check_same(&f), 1);
