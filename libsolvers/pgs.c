@@ -32,8 +32,11 @@
  * Factored storage (slv.h: A = J K^T + diag(d), K = J M^-1 for contacts;
  * ODE quickstep, Box2D's sequential impulses): the solve keeps t = K^T x
  * (the velocity change of every body) in p->fwork; row i reads
- *     w_i = b_i + J_i . t + d_i x_i          (two 6-blocks: 12 flops)
- * and a move d of x_i adds d K_i to t (12 more), so a sweep costs O(n)
+ *     w_i = (b_i + d_i x_i) + J_i . t        (two 6-blocks: 12 flops)
+ * and moves x_i down by the clamped step e = mid(x_i - hi_i,
+ * w_i omega / A_ii, x_i - lo_i) (slv_pgs_move: the same move, with
+ * nothing between w_i and the t update that could be formed before) and
+ * t by e K_i (12 more), so a sweep costs O(n)
  * whatever the contact graph, and A is never formed.  The sweep's
  * residual is measured as in the dense form, and replaced by the one of the
  * exact w = A x + b every check_every sweeps and before "converged" is
