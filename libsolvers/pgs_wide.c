@@ -87,7 +87,7 @@ typedef struct {
   int *gfirst;     /* n_max + 1: first row of each group (and n after the last) */
   int *gsorted;    /* n_max: the groups in sweep order */
   int *nfree;      /* n_max + 1: union-find to the first batch at or after b with a free lane */
-  int *cnt;        /* n_max + 2: groups per batch, then the counting sort's buckets */
+  int *cnt;        /* n_max + 2: groups per batch, then where each batch ends in gsorted */
   int *order;      /* cap: row at each plan position, -1 for an idle position */
   int *fpos;       /* cap: plan position of the findex row (own position if none) */
   double *xp, *bp, *invd, *lo, *hi, *fd; /* cap, in plan order; invd: omega / A_ii */
