@@ -11,18 +11,25 @@
 # iterates bit for bit; SOLVER=pgs for the plain loop; box friction, warm start, AUTO storage:
 # matrix-free factored above 256 rows) on pile N = $PILES and pyramid
 # L = $PYRAMIDS (environment, defaults below), with collision margin
-# $MARGIN m (default 0; 0.001 gives Bullet's contact counts, since Bullet
-# keeps contacts up to a small positive distance; the engine label then
-# ends in -margin0.001).  The
-# peers' numbers are read from their stored sweep,
+# $MARGIN m and warm-start factor $WARM.  Their defaults are Bullet's
+# contact settings, not the world's (0 and 0.7): MARGIN=0.001 gives
+# Bullet's contact counts (Bullet keeps contacts up to a small positive
+# distance), WARM=0.85 is Bullet's m_warmstartingFactor.  A value other
+# than the world's default shows in the engine label (-margin0.001-warm0.85).
+# The peers' numbers are read from their stored sweep,
 # ../shared/peers/scenes/results/bench.jsonl (measured on this machine type
 # by scripts/bench.sh, ~15 min; LCPLAB_PEERS_LIVE=1 reruns it first).  Both
 # sides report the median step time and the mean contacts per step over the
-# last 480 of 600 steps, and the deepest penetration at the end.
+# last 480 of 600 steps, and the deepest penetration at the end; the
+# pyramids' largest |r_end - r_start| of a box comes from the peers'
+# results/pyramid_check.jsonl (same settings; absent from bench.jsonl).
 #
 # Output in BUILDDIR/experiments/results/HOST/: bench_scenes.csv (one row per
 # engine, scene, size), bench_scenes.md (the table, with lcplab's speed-up
-# over each peer per contact: (t_peer / c_peer) / (t_lcplab / c_lcplab)), and
+# over each peer per contact: (t_peer / c_peer) / (t_lcplab / c_lcplab);
+# and over Bullet per constraint row, since Bullet solves two rows a contact
+# (normal and one friction direction, solver mode 260: peers' README) where
+# lcplab's box friction and ODE's dContactApprox1 solve three), and
 # bench_scenes.png / .pdf (time per step against contacts, log-log, every
 # engine).  Earlier results are moved aside with a UTC timestamp suffix.
 # Exit: 0 done, 1 a run failed, 2 usage / missing inputs.
@@ -39,7 +46,8 @@ lcplab=$builddir/cli/lcplab
 piles=${PILES:-500 1000 2000 3000 5000}
 pyramids=${PYRAMIDS:-10 20 30 40 50}
 solver=${SOLVER:-pgs_wide}
-margin=${MARGIN:-0}
+margin=${MARGIN:-0.001}
+warm=${WARM:-0.85}
 if [ ! -x "$lcplab" ]; then
   echo "$0: $lcplab is not built" >&2
   exit 2
@@ -66,28 +74,38 @@ trap 'rm -rf "$runs" "$work"' EXIT
 export OPENBLAS_NUM_THREADS=1
 for n in $piles; do
   echo "lcplab pile n=$n ..." >&2
-  s=$("$lcplab" simulate --scene pile --param "n=$n" --solver "$solver" --margin "$margin" --max-iter 50 --steps 600 \
-        --dt 1/120 --csv "$work/pile_$n.csv") || exit 1
-  echo "pile $n $s" >>"$runs"
+  s=$("$lcplab" simulate --scene pile --param "n=$n" --solver "$solver" --margin "$margin" --warm-factor "$warm" \
+        --max-iter 50 --steps 600 --dt 1/120 --csv "$work/pile_$n.csv") || exit 1
+  echo "pile $n $work/pile_$n.csv $s" >>"$runs"
 done
 for l in $pyramids; do
   echo "lcplab pyramid layers=$l ..." >&2
-  s=$("$lcplab" simulate --scene pyramid --param "layers=$l" --solver "$solver" --margin "$margin" --max-iter 50 \
-        --steps 600 --dt 1/120 --csv "$work/pyramid_$l.csv") || exit 1
-  echo "pyramid $l $s" >>"$runs"
+  s=$("$lcplab" simulate --scene pyramid --param "layers=$l" --solver "$solver" --margin "$margin" \
+        --warm-factor "$warm" --max-iter 50 --steps 600 --dt 1/120 --csv "$work/pyramid_$l.csv") || exit 1
+  echo "pyramid $l $work/pyramid_$l.csv $s" >>"$runs"
 done
 label=lcplab-$solver
 [ "$margin" = 0 ] || label=$label-margin$margin
+[ "$warm" = 0.7 ] || label=$label-warm$warm
 python3 - "$runs" "$jsonl" "$out" "$label" <<'PY'
-import json, sys
+import csv, json, os, sys
 runs, jsonl, out, lcp = sys.argv[1:5]
 rows = []
 for line in open(runs):
-    scene, size, js = line.split(" ", 2)
+    scene, size, steps_csv, js = line.split(" ", 3)
     d = json.loads(js)
+    # rows per step over the same last 480 steps as the contacts
+    nrows = [float(r["rows"]) for r in csv.DictReader(open(steps_csv))][-480:]
     rows.append(dict(engine=lcp, scene=scene, size=int(size),
                      contacts=d["contacts_mean_timed"], step_ms=1e3 * d["time_step_median_s"],
-                     pen_end=d["max_penetration_end"]))
+                     pen_end=d["max_penetration_end"], rows=sum(nrows) / len(nrows),
+                     disp=d["max_body_displacement"] if scene == "pyramid" else None))
+disp = {}  # (engine, layers) -> the peers' max_body_displacement
+check = os.path.join(os.path.dirname(jsonl), "pyramid_check.jsonl")
+if os.path.exists(check):
+    for line in open(check):
+        d = json.loads(line)
+        disp[(d["engine"], d["params"].get("layers"))] = d.get("max_body_displacement")
 for line in open(jsonl):
     d = json.loads(line)
     if d["engine"] not in ("ode-quickstep", "bullet"):
@@ -95,7 +113,9 @@ for line in open(jsonl):
     p = d["params"]
     rows.append(dict(engine=d["engine"], scene=d["scene"],
                      size=int(p.get("n", p.get("layers", 0))), contacts=d["contacts_mean_timed"],
-                     step_ms=1e3 * d["time_step_median_s"], pen_end=d["max_penetration"]))
+                     step_ms=1e3 * d["time_step_median_s"], pen_end=d["max_penetration"],
+                     rows=(2 if d["engine"] == "bullet" else 3) * d["contacts_mean_timed"],
+                     disp=disp.get((d["engine"], p.get("layers")) if d["scene"] == "pyramid" else None)))
 rows.sort(key=lambda r: (r["scene"], r["size"], r["engine"]))
 with open(out + "/bench_scenes.csv", "w") as f:
     f.write("# bench_scenes: median step over the last 480 of 600 steps, dt 1/120, 50 iterations\n")
@@ -115,20 +135,25 @@ with open(out + "/bench_scenes.csv", "w") as f:
             f.write("\n\n")
 by = {(r["engine"], r["scene"], r["size"]): r for r in rows}
 md = ["| scene | size | " + lcp + " contacts | " + lcp + " ms | ODE contacts | ODE ms | Bullet contacts | Bullet ms "
-      "| speed-up per contact vs ODE | vs Bullet | penetration end lcplab / ODE / Bullet (mm) |",
-      "|---|---|---|---|---|---|---|---|---|---|---|"]
+      "| speed-up per contact vs ODE | vs Bullet | per row vs Bullet "
+      "| penetration end lcplab / ODE / Bullet (mm) | max box displacement lcplab / ODE / Bullet (m) |",
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+fmt = lambda v, f: f % v if v is not None else "-"
 for (eng, scene, size), r in sorted(by.items(), key=lambda kv: (kv[0][1], kv[0][2])):
     if eng != lcp:
         continue
     o, b = by.get(("ode-quickstep", scene, size)), by.get(("bullet", scene, size))
     per = lambda x: x["step_ms"] / x["contacts"]
-    md.append("| %s | %d | %.0f | %.2f | %s | %s | %s | %s | %s | %s | %.2f / %s / %s |" % (
+    perrow = lambda x: x["step_ms"] / x["rows"]
+    md.append("| %s | %d | %.0f | %.2f | %s | %s | %s | %s | %s | %s | %s | %.2f / %s / %s | %s / %s / %s |" % (
         scene, size, r["contacts"], r["step_ms"],
         "%.0f" % o["contacts"] if o else "-", "%.2f" % o["step_ms"] if o else "-",
         "%.0f" % b["contacts"] if b else "-", "%.2f" % b["step_ms"] if b else "-",
         "%.2fx" % (per(o) / per(r)) if o else "-", "%.2fx" % (per(b) / per(r)) if b else "-",
+        "%.2fx" % (perrow(b) / perrow(r)) if b else "-",
         1e3 * r["pen_end"], "%.2f" % (1e3 * o["pen_end"]) if o else "-",
-        "%.2f" % (1e3 * b["pen_end"]) if b else "-"))
+        "%.2f" % (1e3 * b["pen_end"]) if b else "-",
+        fmt(r["disp"], "%.3g"), fmt(o and o["disp"], "%.3g"), fmt(b and b["disp"], "%.3g")))
 open(out + "/bench_scenes.md", "w").write("\n".join(md) + "\n")
 print("\n".join(md))
 PY
