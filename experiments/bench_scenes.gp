@@ -5,7 +5,7 @@ set datafile separator ","
 set logscale xy
 set xlabel "contacts per step (mean over the last 480 of 600 steps)"
 set ylabel "median time per step (ms)"
-set key top left noenhanced  # solver names have underscores
+set key bottom right noenhanced  # solver names have underscores; the data rise to the top right
 set grid
 set title "Whole step (collide + assemble + solve + integrate), 50 iterations, dt 1/120"
 # blocks 1..6: (lcplab, ODE, Bullet) x (pile, pyramid); colour by engine, dashes by scene
