@@ -31,7 +31,9 @@
 # (normal and one friction direction, solver mode 260: peers' README) where
 # lcplab's box friction and ODE's dContactApprox1 solve three), and
 # bench_scenes.png / .pdf (time per step against contacts, log-log, every
-# engine).  Earlier results are moved aside with a UTC timestamp suffix.
+# engine), and under the table the least-squares slope of log(step time)
+# on log(contacts) per engine and scene (1 = linear growth).  Earlier
+# results are moved aside with a UTC timestamp suffix.
 # Exit: 0 done, 1 a run failed, 2 usage / missing inputs.
 set -eu
 if [ $# -lt 2 ]; then
@@ -154,6 +156,26 @@ for (eng, scene, size), r in sorted(by.items(), key=lambda kv: (kv[0][1], kv[0][
         1e3 * r["pen_end"], "%.2f" % (1e3 * o["pen_end"]) if o else "-",
         "%.2f" % (1e3 * b["pen_end"]) if b else "-",
         fmt(r["disp"], "%.3g"), fmt(o and o["disp"], "%.3g"), fmt(b and b["disp"], "%.3g")))
+# growth of the step with contacts: least-squares slope of log(ms) on
+# log(contacts) per engine and scene (1 = linear)
+import math
+md.append("")
+md.append("| slope of log(step ms) on log(contacts) | pile | pyramid |")
+md.append("|---|---|---|")
+for eng, name in ((lcp, lcp), ("ode-quickstep", "ODE quickstep"), ("bullet", "Bullet")):
+    cells = []
+    for scene in ("pile", "pyramid"):
+        pts = [(math.log(r["contacts"]), math.log(r["step_ms"])) for r in rows
+               if r["engine"] == eng and r["scene"] == scene and r["contacts"] > 0]
+        if len(pts) < 2:
+            cells.append("-")
+            continue
+        mx = sum(x for x, _ in pts) / len(pts)
+        my = sum(y for _, y in pts) / len(pts)
+        sxx = sum((x - mx) ** 2 for x, _ in pts)
+        cells.append("%.2f (%d sizes)" % (sum((x - mx) * (y - my) for x, y in pts) / sxx, len(pts))
+                     if sxx > 0 else "-")
+    md.append("| %s | %s | %s |" % (name, cells[0], cells[1]))
 open(out + "/bench_scenes.md", "w").write("\n".join(md) + "\n")
 print("\n".join(md))
 PY
