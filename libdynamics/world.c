@@ -192,6 +192,8 @@ struct dyn_world {
   size_t cap_pcon;
   double *px;
   size_t cap_px;
+  double *ptan; /* box and cone friction: t1, t2 of each kept contact (6 doubles) */
+  size_t cap_ptan;
   int prpc;
   dyn_friction pfric;
   uint64_t *hkey; /* open addressing; UINT64_MAX = empty */
@@ -358,6 +360,7 @@ void dyn_world_free(dyn_world *w) {
   slv_workspace_free(w->ws);
   free(w->pcon);
   free(w->px);
+  free(w->ptan);
   free(w->hkey);
   free(w->hfirst);
   free(w->hcount);
@@ -681,12 +684,30 @@ static size_t hash_slot(uint64_t key, size_t cap) {
   return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 17) & (cap - 1);
 }
 
-/* Keep this step's contacts and impulses for the next one. */
+/* The unit direction e of a contact row (dyn_contact_fill's put_row:
+ * J_b = (e, ..) on a moving body b, else J_a = (-e, ..)); negation is
+ * exact, so these are dyn_contact_basis's vectors bit for bit. */
+static dyn_v3 row_dir(const dyn_rows *r) {
+  if (r->body[1] >= 0)
+    return dyn_v3_make(r->J[1][0], r->J[1][1], r->J[1][2]);
+  return dyn_v3_make(-r->J[0][0], -r->J[0][1], -r->J[0][2]);
+}
+
+static int has_tangents(dyn_friction fr) {
+  return fr == DYN_FRICTION_BOX || fr == DYN_FRICTION_CONE;
+}
+
+/* Keep this step's contacts and impulses (and, for box and cone friction,
+ * the tangents t1, t2 their friction impulses are along) for the next one. */
 static dyn_err warm_reserve(dyn_world *w) {
   int fail = 0, nc = w->nc;
   size_t nr = (size_t)nc * (size_t)w->rpc;
+  int tan = has_tangents(w->set.contact.friction);
   w->pcon = buf_reserve(w->pcon, &w->cap_pcon, (size_t)nc, sizeof *w->pcon, &fail, &w->grows);
   w->px = buf_reserve(w->px, &w->cap_px, nr, sizeof *w->px, &fail, &w->grows);
+  if (tan)
+    w->ptan = buf_reserve(w->ptan, &w->cap_ptan, 6 * (size_t)nc, sizeof *w->ptan, &fail,
+                          &w->grows);
   size_t hc = 16;
   while (hc < 2 * (size_t)nc)
     hc *= 2;
@@ -701,6 +722,12 @@ static dyn_err warm_reserve(dyn_world *w) {
     memcpy(w->pcon, w->con, (size_t)nc * sizeof *w->pcon);
   if (nr > 0)
     memcpy(w->px, w->x + w->njrows, nr * sizeof *w->px);
+  for (int c = 0; tan && c < nc; c++) {
+    const dyn_rows *r = w->rows + w->njrows + (size_t)c * (size_t)w->rpc;
+    dyn_v3 t1 = row_dir(r + 1), t2 = row_dir(r + 2);
+    double *t = w->ptan + 6 * (size_t)c;
+    t[0] = t1.x, t[1] = t1.y, t[2] = t1.z, t[3] = t2.x, t[4] = t2.y, t[5] = t2.z;
+  }
   w->pnc = nc;
   w->prpc = w->rpc;
   w->pfric = w->set.contact.friction;
@@ -800,10 +827,13 @@ static void warm_fill(dyn_world *w) {
     double *xc = w->x + (size_t)w->njrows + (size_t)c * (size_t)rpc;
     double f = w->set.warm_factor;
     xc[0] = f * xp[0];
-    if (fr == DYN_FRICTION_BOX || fr == DYN_FRICTION_CONE) {
-      dyn_v3 t1p, t2p, t1, t2;
-      dyn_contact_basis(w->pcon[best].normal, &t1p, &t2p);
-      dyn_contact_basis(cc->normal, &t1, &t2);
+    if (has_tangents(fr)) {
+      /* the kept tangents and this step's, from the rows: dyn_contact_basis
+       * of each contact's normal */
+      const double *tp = w->ptan + 6 * (size_t)best;
+      dyn_v3 t1p = dyn_v3_make(tp[0], tp[1], tp[2]), t2p = dyn_v3_make(tp[3], tp[4], tp[5]);
+      const dyn_rows *r = w->rows + (size_t)w->njrows + (size_t)c * (size_t)rpc;
+      dyn_v3 t1 = row_dir(r + 1), t2 = row_dir(r + 2);
       dyn_v3 F = dyn_v3_add(dyn_v3_scale(t1p, f * xp[1]), dyn_v3_scale(t2p, f * xp[2]));
       xc[1] = dyn_v3_dot(F, t1);
       xc[2] = dyn_v3_dot(F, t2);
