@@ -1,0 +1,111 @@
+#!/bin/sh
+# bench_stacking.sh -- benchmark (`make bench-stacking`, also run by `make
+# bench`; not a test): does the peers' box pyramid stand, and what does it
+# cost per step?  Issue 7's stacking goal: with 50 iterations at dt 1/120 the
+# pyramid collapses in Bullet from 20 layers and in ODE from 30; lcplab is to
+# keep the 30-layer pyramid standing (every box within 1 cm after 5 s) with
+# some solver or warm-started combination, and report that step's time next
+# to the peers'.
+#
+#   sh experiments/bench_stacking.sh BUILDDIR SRCDIR
+#
+# Runs `lcplab simulate --scene pyramid --param layers=$LAYERS` (default 30),
+# 600 steps of 1/120 s (5 s), with each configuration below, and reads the
+# peers' ODE quickstep and Bullet runs of the same scene (50 iterations)
+# from ../shared/peers/scenes/results: the step times from bench.jsonl, the
+# largest box displacement from pyramid_check.jsonl.
+#
+# "Within 1 cm" is judged on max_settled_displacement (lcplab simulate's
+# JSON): the largest distance of a box from its rest place, the start with
+# the 1 mm gaps between layers closed (a box of layer j drops (j + 1) mm
+# just by settling, 30 mm at the top of 30 layers).  The peers' field is
+# max_body_displacement, from the start itself; lcplab's is listed too.  A
+# peer counts as standing when that is under 1 cm plus the top layer's
+# settling drop (layers x 1 mm).
+#
+# Output in BUILDDIR/experiments/results/HOST/: bench_stacking.md (one row
+# per configuration and peer); an earlier one is moved aside with a UTC
+# timestamp suffix.  Exit: 0 done, 1 a run failed, 2 usage / missing inputs.
+set -eu
+if [ $# -lt 2 ]; then
+  echo "usage: $0 BUILDDIR SRCDIR" >&2
+  exit 2
+fi
+builddir=$1
+srcdir=$2
+peers=${LCPLAB_PEERS:-$srcdir/../shared/peers}
+lcplab=$builddir/cli/lcplab
+layers=${LAYERS:-30}
+if [ ! -x "$lcplab" ]; then
+  echo "$0: $lcplab is not built" >&2
+  exit 2
+fi
+results=$peers/scenes/results
+if [ ! -f "$results/bench.jsonl" ]; then
+  echo "$0: $results/bench.jsonl not found (the peers' stored sweep)" >&2
+  exit 2
+fi
+out=$builddir/experiments/results/$(uname -n)
+mkdir -p "$out"
+[ -e "$out/bench_stacking.md" ] &&
+  mv "$out/bench_stacking.md" "$out/bench_stacking.md.$(date -u +%Y%m%dT%H%M%SZ)"
+runs=$(mktemp)
+work=$(mktemp -d)
+trap 'rm -rf "$runs" "$work"' EXIT
+export OPENBLAS_NUM_THREADS=1
+# label|options: the world's defaults, bench-scenes' (Bullet's contact
+# settings), then a 2 mm margin with 50, 100 and 150 sweeps (the 30-layer
+# pyramid stood from 100 sweeps when this was written)
+k=0
+while IFS='|' read -r label opts; do
+  k=$((k + 1))
+  echo "lcplab pyramid layers=$layers: $label ..." >&2
+  # shellcheck disable=SC2086 # opts is a list of options
+  s=$("$lcplab" simulate --scene pyramid --param "layers=$layers" --solver pgs_wide $opts \
+        --steps 600 --dt 1/120 --csv "$work/run_$k.csv") || exit 1
+  printf '%s|%s|%s\n' "$label" "$opts" "$s" >>"$runs"
+done <<EOF
+pgs_wide, 50 sweeps, world defaults|--max-iter 50
+pgs_wide, 50 sweeps, margin 0.001, warm 0.85 (bench-scenes)|--max-iter 50 --margin 0.001 --warm-factor 0.85
+pgs_wide, 50 sweeps, margin 0.002, warm 0.85|--max-iter 50 --margin 0.002 --warm-factor 0.85
+pgs_wide, 100 sweeps, margin 0.002, warm 0.85|--max-iter 100 --margin 0.002 --warm-factor 0.85
+pgs_wide, 150 sweeps, margin 0.002, warm 0.85|--max-iter 150 --margin 0.002 --warm-factor 0.85
+EOF
+python3 - "$runs" "$results" "$layers" "$out/bench_stacking.md" <<'PY'
+import json, os, sys
+runs, results, layers, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+md = ["Pyramid of %d layers, 600 steps of 1/120 s; standing = every box within 1 cm of its rest "
+      "place after 5 s (lcplab's max_settled_displacement)." % layers, "",
+      "| engine | options | median step ms | contacts | max settled displacement (m) "
+      "| max displacement from the start (m) | penetration end (mm) | kinetic end (J) | standing |",
+      "|---|---|---|---|---|---|---|---|---|"]
+for line in open(runs):
+    label, opts, js = line.rstrip("\n").split("|", 2)
+    d = json.loads(js)
+    ds = d["max_settled_displacement"]
+    md.append("| lcplab %s | `%s` | %.2f | %.0f | %.3g | %.3g | %.2f | %.3g | %s |" % (
+        label, opts, 1e3 * d["time_step_median_s"], d["contacts_mean_timed"], ds,
+        d["max_body_displacement"], 1e3 * d["max_penetration_end"], d["kinetic_end"],
+        "yes" if ds < 0.01 else "no"))
+disp = {}
+check = os.path.join(results, "pyramid_check.jsonl")
+if os.path.exists(check):
+    for line in open(check):
+        d = json.loads(line)
+        if d["scene"] == "pyramid" and d["params"].get("layers") == layers:
+            disp[d["engine"]] = d.get("max_body_displacement")
+for line in open(os.path.join(results, "bench.jsonl")):
+    d = json.loads(line)
+    if d["scene"] != "pyramid" or d["params"].get("layers") != layers:
+        continue
+    if d["engine"] not in ("ode-quickstep", "bullet"):
+        continue
+    dm = disp.get(d["engine"])
+    md.append("| %s (peers' stored run) | %d iterations | %.2f | %.0f | - | %s | %.2f | %.3g | %s |" % (
+        d["engine"], d["iters"], 1e3 * d["time_step_median_s"], d["contacts_mean_timed"],
+        "%.3g" % dm if dm is not None else "-", 1e3 * d["max_penetration"], d["kinetic_end"],
+        "-" if dm is None else ("no" if dm > 0.01 + 0.001 * layers else "yes")))
+open(out, "w").write("\n".join(md) + "\n")
+print("\n".join(md))
+PY
+echo "$out/bench_stacking.md"
