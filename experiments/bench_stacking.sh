@@ -53,9 +53,9 @@ runs=$(mktemp)
 work=$(mktemp -d)
 trap 'rm -rf "$runs" "$work"' EXIT
 export OPENBLAS_NUM_THREADS=1
-# label|options: the world's defaults, bench-scenes' (Bullet's contact
-# settings), then a 2 mm margin with 50, 100 and 150 sweeps (the 30-layer
-# pyramid stood from 100 sweeps when this was written)
+# label|options: the world's defaults, Bullet's contact count and warm
+# factor, then bench-scenes' 2 mm margin with 50, 100 and 150 sweeps (the
+# 30-layer pyramid stood from 100 sweeps when this was written)
 k=0
 while IFS='|' read -r label opts; do
   k=$((k + 1))
@@ -66,8 +66,8 @@ while IFS='|' read -r label opts; do
   printf '%s|%s|%s\n' "$label" "$opts" "$s" >>"$runs"
 done <<EOF
 pgs_wide, 50 sweeps, world defaults|--max-iter 50
-pgs_wide, 50 sweeps, margin 0.001, warm 0.85 (bench-scenes)|--max-iter 50 --margin 0.001 --warm-factor 0.85
-pgs_wide, 50 sweeps, margin 0.002, warm 0.85|--max-iter 50 --margin 0.002 --warm-factor 0.85
+pgs_wide, 50 sweeps, margin 0.001, warm 0.85|--max-iter 50 --margin 0.001 --warm-factor 0.85
+pgs_wide, 50 sweeps, margin 0.002, warm 0.85 (bench-scenes)|--max-iter 50 --margin 0.002 --warm-factor 0.85
 pgs_wide, 100 sweeps, margin 0.002, warm 0.85|--max-iter 100 --margin 0.002 --warm-factor 0.85
 pgs_wide, 150 sweeps, margin 0.002, warm 0.85|--max-iter 150 --margin 0.002 --warm-factor 0.85
 EOF
