@@ -92,7 +92,7 @@ label=lcplab-$solver
 [ "$margin" = 0 ] || label=$label-margin$margin
 [ "$warm" = 0.7 ] || label=$label-warm$warm
 python3 - "$runs" "$jsonl" "$out" "$label" <<'PY'
-import csv, json, os, sys
+import csv, json, math, os, sys
 runs, jsonl, out, lcp = sys.argv[1:5]
 rows = []
 for line in open(runs):
@@ -160,7 +160,6 @@ for (eng, scene, size), r in sorted(by.items(), key=lambda kv: (kv[0][1], kv[0][
         fmt(r["disp"], "%.3g"), fmt(o and o["disp"], "%.3g"), fmt(b and b["disp"], "%.3g")))
 # growth of the step with contacts: least-squares slope of log(ms) on
 # log(contacts) per engine and scene (1 = linear)
-import math
 md.append("")
 md.append("| slope of log(step ms) on log(contacts) | pile | pyramid |")
 md.append("|---|---|---|")
