@@ -20,7 +20,11 @@
 # the engine label (-margin0.002-warm0.85).
 # The peers' numbers are read from their stored sweep,
 # ../shared/peers/scenes/results/bench.jsonl (measured on this machine type
-# by scripts/bench.sh, ~15 min; LCPLAB_PEERS_LIVE=1 reruns it first).  Both
+# by scripts/bench.sh).  LCPLAB_PEERS_LIVE=1 builds the peers and runs them
+# here instead, on the same sizes, each size's ODE and Bullet runs just
+# before lcplab's: on a shared machine whose speed drifts by tens of per cent
+# within an hour, interleaving keeps the drift out of the ratios (~20 min
+# for the default sizes).  Both
 # sides report the median step time and the mean contacts per step over the
 # last 480 of 600 steps, and the deepest penetration at the end; the
 # pyramids' largest |r_end - r_start| of a box comes from the peers'
@@ -57,10 +61,16 @@ if [ ! -x "$lcplab" ]; then
   exit 2
 fi
 jsonl=$peers/scenes/results/bench.jsonl
+peer=
+tmp=
 if [ "${LCPLAB_PEERS_LIVE:-0}" = 1 ]; then
+  # the peers are built in a copy and run on the same sizes, interleaved
+  # with lcplab (below); the copy's stored results are replaced
   tmp=$(mktemp -d)
-  cp -r "$peers/scenes" "$tmp/" && (cd "$tmp/scenes" && make >/dev/null && sh scripts/bench.sh) || exit 1
+  cp -r "$peers/scenes" "$tmp/" && (cd "$tmp/scenes" && make >/dev/null) || exit 1
+  peer=$tmp/scenes/peer_scene
   jsonl=$tmp/scenes/results/bench.jsonl
+  : >"$jsonl"
 fi
 if [ ! -f "$jsonl" ]; then
   echo "$0: $jsonl not found (the peers' stored sweep)" >&2
@@ -74,15 +84,25 @@ for f in bench_scenes.csv bench_scenes.md bench_scenes.png bench_scenes.pdf; do
 done
 runs=$(mktemp)
 work=$(mktemp -d)
-trap 'rm -rf "$runs" "$work"' EXIT
+trap 'rm -rf "$runs" "$work" ${tmp:+"$tmp"}' EXIT
 export OPENBLAS_NUM_THREADS=1
+# live peers: ODE and Bullet on one scene size, just before lcplab's run
+live_peers() {
+  [ -n "$peer" ] || return 0
+  for e in ode-quickstep bullet; do
+    echo "$e $* ..." >&2
+    "$peer" "$@" --engine "$e" --iters 50 --dt 1/120 --steps 600 >>"$jsonl" || exit 1
+  done
+}
 for n in $piles; do
+  live_peers pile --n "$n"
   echo "lcplab pile n=$n ..." >&2
   s=$("$lcplab" simulate --scene pile --param "n=$n" --solver "$solver" --margin "$margin" --warm-factor "$warm" \
         --max-iter 50 --steps 600 --dt 1/120 --csv "$work/pile_$n.csv") || exit 1
   echo "pile $n $work/pile_$n.csv $s" >>"$runs"
 done
 for l in $pyramids; do
+  live_peers pyramid --layers "$l"
   echo "lcplab pyramid layers=$l ..." >&2
   s=$("$lcplab" simulate --scene pyramid --param "layers=$l" --solver "$solver" --margin "$margin" \
         --warm-factor "$warm" --max-iter 50 --steps 600 --dt 1/120 --csv "$work/pyramid_$l.csv") || exit 1
