@@ -1,13 +1,15 @@
 # bench_scenes.gp -- time per step against contacts per step, lcplab, ODE
 # quickstep and Bullet on the peers' pile and pyramid scenes (log-log).
-#   gnuplot -e "csv='FILE'; outbase='BASE'; lcp='lcplab SOLVER'" bench_scenes.gp  -> BASE.png, BASE.pdf
+#   gnuplot -e "csv='FILE'; outbase='BASE'; lcp='lcplab SOLVER'; note=\"\\nTEXT\"" bench_scenes.gp
+#   -> BASE.png, BASE.pdf (note: optional, appended to the title)
 set datafile separator ","
 set logscale xy
 set xlabel "contacts per step (mean over the last 480 of 600 steps)"
 set ylabel "median time per step (ms)"
-set key bottom right noenhanced  # solver names have underscores; the data rise to the top right
+set key top left noenhanced  # solver names have underscores
 set grid
-set title "Whole step (collide + assemble + solve + integrate), 50 iterations, dt 1/120"
+if (!exists("note")) note = ""  # e.g. lcplab's contact settings, on a second title line
+set title "Whole step (collide + assemble + solve + integrate), 50 iterations, dt 1/120".note noenhanced
 # blocks 1..6: (lcplab, ODE, Bullet) x (pile, pyramid); colour by engine, dashes by scene
 eng(k) = (k - 1) / 2
 if (!exists("lcp")) lcp = "lcplab"

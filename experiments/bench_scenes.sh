@@ -201,7 +201,7 @@ open(out + "/bench_scenes.md", "w").write("\n".join(md) + "\n")
 print("\n".join(md))
 PY
 if command -v "$gnuplot" >/dev/null 2>&1; then
-  "$gnuplot" -e "csv='$out/bench_scenes.csv'; outbase='$out/bench_scenes'; lcp='lcplab $solver, margin $margin, warm $warm'" \
+  "$gnuplot" -e "csv='$out/bench_scenes.csv'; outbase='$out/bench_scenes'; lcp='lcplab $solver'; note=\"\\nlcplab: collision margin $margin m, warm-start factor $warm\"" \
     "$srcdir/experiments/bench_scenes.gp" || exit 1
   echo "$out/bench_scenes.png"
   echo "$out/bench_scenes.pdf"
