@@ -405,6 +405,25 @@ static void sim_free(sim_state *s, int failed)
   free(s->rrest);
 }
 
+/* The largest |r_i - ref_i| over the nbod bodies of w (only the dynamic
+ * ones if dynamic_only).  A non-finite distance wins and stays: NaN is not
+ * <= m, so it is taken, and once m is NaN no later d replaces it (a bare
+ * !(d <= m) would let a later finite d through). */
+static double max_distance(dyn_world *w, const double *ref, int nbod, int dynamic_only)
+{
+  double m = 0.0;
+  for (int i = 0; i < nbod; i++) {
+    const dyn_body *b = &dyn_world_bodies(w)[i];
+    if (dynamic_only && b->is_static)
+      continue;
+    double dx = b->r.x - ref[3 * i], dy = b->r.y - ref[3 * i + 1], dz = b->r.z - ref[3 * i + 2];
+    double d = sqrt(dx * dx + dy * dy + dz * dz);
+    if (!(d <= m) && !isnan(m))
+      m = d;
+  }
+  return m;
+}
+
 static void trace_rows(FILE *f, dyn_world *w, long step, double t)
 {
   const dyn_body *b = dyn_world_bodies(w);
@@ -533,31 +552,11 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
     cli_error("%s: write error", trace);
     return CLI_EXIT_USAGE;
   }
-  /* the peers' max_body_displacement: the largest |r_end - r_start| */
-  double dmax = 0.0;
-  for (int i = 0; i < nbod; i++) {
-    const dyn_body *b = &dyn_world_bodies(w)[i];
-    double dx = b->r.x - s->r0[3 * i], dy = b->r.y - s->r0[3 * i + 1],
-           dz = b->r.z - s->r0[3 * i + 2];
-    double d = sqrt(dx * dx + dy * dy + dz * dz);
-    if (!(d <= dmax) && !isnan(dmax)) /* NaN sticks, as dset below */
-      dmax = d;
-  }
-  /* the same against the rest positions (the start gaps closed), over the
-   * dynamic bodies.  A non-finite distance wins and stays: NaN is not
-   * <= dset, so it is taken, and once dset is NaN no later d replaces it
-   * (a bare !(d <= dset) would let a later finite d through) */
-  double dset = 0.0;
-  for (int i = 0; i < nbod; i++) {
-    const dyn_body *b = &dyn_world_bodies(w)[i];
-    if (b->is_static)
-      continue;
-    double dx = b->r.x - s->rrest[3 * i], dy = b->r.y - s->rrest[3 * i + 1],
-           dz = b->r.z - s->rrest[3 * i + 2];
-    double d = sqrt(dx * dx + dy * dy + dz * dz);
-    if (!(d <= dset) && !isnan(dset))
-      dset = d;
-  }
+  /* the peers' max_body_displacement: the largest |r_end - r_start|; and
+   * the same against the rest positions (the start gaps closed), over the
+   * dynamic bodies */
+  double dmax = max_distance(w, s->r0, nbod, 0);
+  double dset = max_distance(w, s->rrest, nbod, 1);
   double KE1 = 0.0, pen = 0.0;
   double E1 = dyn_world_energy(w, &KE1, NULL);
   if (dyn_world_penetration(w, &pen, NULL) != DYN_OK)
