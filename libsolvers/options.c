@@ -6,21 +6,24 @@
 #include "slv_internal.h"
 
 slv_options slv_options_default(void) {
-  slv_options o;
-  o.max_iter = 1000;
-  o.tol = 1e-8;
-  o.omega = 1.0;
-  o.damping = 0.0;
-  o.pivot_tol = 1e-13;
-  o.warm_start = 0;
-  o.record_history = 0;
-  o.check_every = 20;
-  o.max_pivots = 0;
-  o.covering = NULL;
-  o.seed = 1;
-  o.log_fn = NULL;
-  o.log_ctx = NULL;
-  o.magic = SLV_OPTIONS_MAGIC;
+  /* designated: every field not named here is zero (norm = SLV_NORM_INF) */
+  slv_options o = {
+      .max_iter = 1000,
+      .tol = 1e-8,
+      .norm = SLV_NORM_INF,
+      .omega = 1.0,
+      .damping = 0.0,
+      .pivot_tol = 1e-13,
+      .warm_start = 0,
+      .record_history = 0,
+      .check_every = 20,
+      .max_pivots = 0,
+      .covering = NULL,
+      .seed = 1,
+      .log_fn = NULL,
+      .log_ctx = NULL,
+      .magic = SLV_OPTIONS_MAGIC,
+  };
   return o;
 }
 

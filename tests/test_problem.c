@@ -243,6 +243,13 @@ static void test_options(void) {
   slv_options o = slv_options_default();
   char msg[160];
   CU_ASSERT_EQUAL(slv_options_validate(&o, msg, sizeof msg), SLV_CONVERGED);
+  /* the defaults slv.h documents */
+  CU_ASSERT_EQUAL(o.max_iter, 1000);
+  CU_ASSERT_EQUAL(o.tol, 1e-8);
+  CU_ASSERT_EQUAL(o.norm, SLV_NORM_INF);
+  CU_ASSERT_EQUAL(o.omega, 1.0);
+  CU_ASSERT_EQUAL(o.check_every, 20);
+  CU_ASSERT_EQUAL(o.warm_start, 0);
   slv_options bad = o;
   bad.tol = 0;
   CU_ASSERT_EQUAL(slv_options_validate(&bad, msg, sizeof msg), SLV_ERR_OPTIONS);
