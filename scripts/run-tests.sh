@@ -11,6 +11,9 @@
 #   check       build/:     ../configure; make -j2; make -j2 check
 #   sanitizers  build-san/: ../configure --enable-sanitizers --enable-asserts;
 #               make -j2; make -j2 check (AddressSanitizer + UBSan)
+#   clang       build-clang/: ../configure CC=clang; make -j2; make -j2 check
+#               (a second compiler: undefined behaviour that gcc happens to
+#               hide, such as a field left uninitialised, shows up here)
 #   valgrind    build/:     make check-valgrind (every test binary under
 #               memcheck through tests/valgrind.sh; leaks are errors), with
 #               LCPLAB_QUICK=1 so the slowest data-driven tests may trim
@@ -20,9 +23,10 @@ set -uo pipefail
 
 # shellcheck source=scripts/deps.sh
 . "$(dirname "$0")/deps.sh"
+PACKAGES="$PACKAGES clang" # the clang stage only
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
+cd "$root" || exit 1
 export OPENBLAS_NUM_THREADS=1
 
 passed=0
@@ -78,6 +82,7 @@ configure_build() { # DIR [configure options]: (re)configure and build in DIR
 
 stage_check() { configure_build build && make_check build check; }
 stage_san() { configure_build build-san --enable-sanitizers --enable-asserts && make_check build-san check; }
+stage_clang() { configure_build build-clang CC=clang && make_check build-clang check; }
 stage_valgrind() {
   command -v valgrind >/dev/null || { echo "valgrind not found (apt-get install valgrind)"; return 1; }
   [ -f build/Makefile ] || configure_build build || return 1
@@ -91,6 +96,7 @@ stage_valgrind() {
 if stage packages install_packages && stage autoreconf autoreconf -fi; then
   stage check stage_check
   stage sanitizers stage_san
+  stage clang stage_clang
   stage valgrind stage_valgrind
 fi
 
