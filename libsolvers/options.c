@@ -6,7 +6,8 @@
 #include "slv_internal.h"
 
 slv_options slv_options_default(void) {
-  /* designated: every field not named here is zero (norm = SLV_NORM_INF) */
+  /* a designated initializer, so that a field added later and not named here
+   * is zero rather than stack garbage (as norm once was) */
   slv_options o = {
       .max_iter = 1000,
       .tol = 1e-8,
