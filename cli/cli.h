@@ -66,7 +66,7 @@ typedef struct cli_world_args {
   int have_dt, have_max_iter, have_tol, have_omega, have_margin, have_eta, have_warm_factor;
   double dt, tol, omega, margin, warm_factor;
   long max_iter, eta;
-  int friction, integrator, gyro, orient, storage, cone_law, warm; /* -1: default */
+  int friction, integrator, gyro, orient, storage, cone_law, warm, order; /* -1: default */
 } cli_world_args;
 
 /* Set every field to "not given". */
@@ -75,7 +75,7 @@ void cli_world_args_init(cli_world_args *a);
 /* If argv[*i] is one of the scene/world options (--scene, --param, --solver,
  * --steps, --dt, --friction, --eta, --integrator, --gyro, --orient,
  * --max-iter, --tol, --omega, --margin, --storage, --cone-law,
- * --warm-start, --warm-factor), consume it (and its value), store it in *a and return 1;
+ * --warm-start, --warm-factor, --contact-order), consume it (and its value), store it in *a and return 1;
  * 0 if it is another option; -1 after printing the one-line error for a bad
  * value.  cmd names the subcommand in messages. */
 int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_args *a);

@@ -72,7 +72,8 @@
 void cli_world_args_init(cli_world_args *a)
 {
   memset(a, 0, sizeof *a);
-  a->friction = a->integrator = a->gyro = a->orient = a->storage = a->cone_law = a->warm = -1;
+  a->friction = a->integrator = a->gyro = a->orient = a->storage = a->cone_law = a->warm =
+      a->order = -1;
 }
 
 /* Index of v in the NULL-terminated names, or -1 (after the message). */
@@ -119,6 +120,7 @@ static const char *const orient_names[] = {"exp", "linear", NULL};
 static const char *const storage_names[] = {"auto", "dense", "csr", "factored", NULL};
 static const char *const cone_law_names[] = {"coulomb", "associated", NULL};
 static const char *const onoff_names[] = {"off", "on", NULL};
+static const char *const order_names[] = {"broadphase", "top-down", NULL}; /* dyn_contact_order */
 
 int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_args *a)
 {
@@ -176,6 +178,9 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
       return -1;
   } else if (OPT("warm-start")) {
     if (r < 0 || (a->warm = pick(cmd, "--warm-start", v, onoff_names)) < 0)
+      return -1;
+  } else if (OPT("contact-order")) {
+    if (r < 0 || (a->order = pick(cmd, "--contact-order", v, order_names)) < 0)
       return -1;
   } else if (OPT("eta")) {
     if (r < 0)
@@ -252,6 +257,8 @@ void cli_world_usage(FILE *f)
           "  --warm-start on|off start each solve from the last step's impulses (default on)\n"
           "  --margin M          collision margin in m: speculative contacts (default 0)\n"
           "  --warm-factor F     scale of the kept impulses, in [0, 1] (default 0.7)\n"
+          "  --contact-order O   order of the contact rows: broadphase (default: sweep and\n"
+          "                      prune's, along x) or top-down (highest pair first)\n"
           "  --storage S         auto (dense up to 256 rows; above, factored if the solver\n"
           "                      takes it and friction is not pyramid, else CSR), dense,\n"
           "                      csr, factored (matrix-free J, M^-1 J^T: pgs)\n"
@@ -311,6 +318,8 @@ int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, lon
     s.cone_law = (slv_cone_law)a->cone_law;
   if (a->warm >= 0)
     s.warm_start = a->warm;
+  if (a->order >= 0)
+    s.contact_order = (dyn_contact_order)a->order;
   if (a->have_max_iter)
     s.opt.max_iter = (int)a->max_iter;
   if (a->have_tol)

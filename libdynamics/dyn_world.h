@@ -56,6 +56,16 @@ typedef enum dyn_storage {
                            must accept SLV_CAP_FACTORED; no friction pyramid) */
 } dyn_storage;
 
+/* The order of the contact pairs, hence of their rows in the problem: a
+ * Gauss-Seidel solver (pgs, pgs_wide, nsgs) visits the rows in this order. */
+typedef enum dyn_contact_order {
+  DYN_ORDER_BROADPHASE = 0, /* as the broad phase reports them: by the lower x of the pair's
+                               boxes (sweep-and-prune) */
+  DYN_ORDER_TOP_DOWN        /* by height along -gravity, highest pair first (a pair's height:
+                               the mean of its dynamic bodies' centres; ties in broad-phase
+                               order); what it changes: world.c */
+} dyn_contact_order;
+
 #define DYN_WORLD_SOLVER_NAME_MAX 32
 
 typedef struct dyn_world_settings {
@@ -81,6 +91,7 @@ typedef struct dyn_world_settings {
   int dense_max_rows;        /* AUTO: dense up to this many rows, >= 0; default 256 */
   slv_cone_law cone_law;     /* meaning of the cone rows (friction CONE); default
                                 SLV_CONE_COULOMB */
+  dyn_contact_order contact_order; /* default DYN_ORDER_BROADPHASE */
 } dyn_world_settings;
 
 dyn_world_settings dyn_world_settings_default(void);

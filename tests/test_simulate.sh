@@ -137,6 +137,10 @@ settled_check() {
 }
 settled_check "settled stack n=2" 0.002 --scene stack --param n=2
 settled_check "settled pyramid layers=3" 0.003 --scene pyramid --param layers=3
+settled_check "settled pyramid layers=3, contacts top-down" 0.003 --scene pyramid --param layers=3 \
+  --contact-order top-down
+expect_err "bad --contact-order" "broadphase, top-down" simulate --scene stack --solver pgs \
+  --contact-order up --csv "$T/e.csv"
 expect_err "bad --warm-factor" "--warm-factor" simulate --scene stack --solver pgs --warm-factor 1.5 --csv "$T/e.csv"
 
 # ---- no overwrite without --force ------------------------------------------------------------

@@ -863,6 +863,79 @@ static void test_racket(void) {
   CU_ASSERT(flips[DYN_GYRO_EXPLICIT] >= 1);
 }
 
+/* ---- contact order ------------------------------------------------------------------------ */
+
+/* -g . (mean centre of the pair's dynamic bodies) with the positions r
+ * (z up, g along -z: the mean z). */
+static double pair_height(const dyn_body *b, const dyn_v3 *r, int i, int j) {
+  if (b[i].is_static != b[j].is_static)
+    return b[i].is_static ? r[j].z : r[i].z;
+  return 0.5 * (r[i].z + r[j].z);
+}
+
+/* DYN_ORDER_TOP_DOWN: the same contacts as the broad phase's order,
+ * highest pair first; solved to convergence, the step's outcome is the
+ * same (the order changes how pgs gets there, not where). */
+static void test_contact_order(void) {
+  dyn_world_settings s = dyn_world_settings_default();
+  char msg[256] = "";
+  s.contact_order = (dyn_contact_order)7;
+  CU_ASSERT_EQUAL(dyn_world_settings_validate(&s, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "contact_order"));
+
+  const char *l3[1] = { "layers=3" };
+  s = dyn_world_settings_default();
+  s.margin = 0.002; /* the resting boxes touch: contacts from the first step */
+  s.warm_start = 0;
+  s.opt.max_iter = 100000;
+  s.opt.tol = 1e-11;
+  dyn_world *wb = new_scene("pyramid", l3, 1, &s);
+  s.contact_order = DYN_ORDER_TOP_DOWN;
+  dyn_world *wt = new_scene("pyramid", l3, 1, &s);
+  if (!wb || !wt)
+    return;
+  int nb = dyn_world_body_count(wb);
+  dyn_v3 r0[16];
+  CU_ASSERT_FATAL(nb <= 16);
+  for (int i = 0; i < nb; i++)
+    r0[i] = dyn_world_bodies(wb)[i].r;
+  dyn_world_metrics mb, mt;
+  CU_ASSERT_EQUAL_FATAL(dyn_world_step(wb, &mb), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(dyn_world_step(wt, &mt), DYN_OK);
+  CU_ASSERT_EQUAL(mb.status, SLV_CONVERGED);
+  CU_ASSERT_EQUAL(mt.status, SLV_CONVERGED);
+  int ncb = 0, nct = 0;
+  const dyn_contact *cb = dyn_world_contacts(wb, &ncb), *ct = dyn_world_contacts(wt, &nct);
+  CU_ASSERT_EQUAL_FATAL(ncb, nct);
+  CU_ASSERT(ncb >= 4 * 7); /* 3 boxes on the ground, 2 + 2 box-box faces (4 points each) */
+  const dyn_body *B = dyn_world_bodies(wt);
+  int inversions_b = 0, inversions_t = 0, unmatched = 0;
+  for (int k = 0; k < nct; k++) {
+    if (k > 0) {
+      inversions_t += pair_height(B, r0, ct[k].a, ct[k].b) > pair_height(B, r0, ct[k - 1].a, ct[k - 1].b);
+      inversions_b += pair_height(B, r0, cb[k].a, cb[k].b) > pair_height(B, r0, cb[k - 1].a, cb[k - 1].b);
+    }
+    /* the same contact (pair, point, normal, depth, bit for bit) in the other list */
+    int found = 0;
+    for (int q = 0; q < ncb && !found; q++)
+      found = cb[q].a == ct[k].a && cb[q].b == ct[k].b && cb[q].p.x == ct[k].p.x &&
+              cb[q].p.y == ct[k].p.y && cb[q].p.z == ct[k].p.z && cb[q].depth == ct[k].depth &&
+              cb[q].normal.z == ct[k].normal.z;
+    unmatched += !found;
+  }
+  CU_ASSERT_EQUAL(unmatched, 0);
+  CU_ASSERT_EQUAL(inversions_t, 0);
+  CU_ASSERT(inversions_b > 0); /* sweep and prune's x order is not the height order */
+  for (int i = 0; i < nb; i++) {
+    dyn_v3 vb = dyn_world_bodies(wb)[i].v, vt = dyn_world_bodies(wt)[i].v;
+    dyn_v3 ob = dyn_world_bodies(wb)[i].w, ot = dyn_world_bodies(wt)[i].w;
+    double a[6] = { vb.x, vb.y, vb.z, ob.x, ob.y, ob.z }, c[6] = { vt.x, vt.y, vt.z, ot.x, ot.y, ot.z };
+    TST_VEC_CLOSE(a, c, 6, 1e-8, 0);
+  }
+  dyn_world_free(wb);
+  dyn_world_free(wt);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS)
     return 1;
@@ -881,5 +954,7 @@ int main(void) {
   CU_add_test(s, "failed solve worse than x = 0: step fails, world restored",
               test_failed_solve_not_applied);
   CU_add_test(s, "pgs budget stop on a pyramid: applied as before", test_budget_stop_applied);
+  CU_add_test(s, "contact order top-down: same contacts, sorted by height, same outcome",
+              test_contact_order);
   return tst_run();
 }
