@@ -16,8 +16,11 @@
 # contacts up to a small positive distance too; MARGIN=0.001 gives its
 # contact counts, 0.002 up to 9 % more) and Bullet's m_warmstartingFactor.
 # With them the pyramids up to 40 layers stay up at 50 sweeps (see
+# experiments/README.md).  Contact order $ORDER, default top-down
+# (--contact-order top-down: the pairs highest first, not the broad phase's
+# order along x; less penetration on every pyramid, fuller pgs_wide lanes:
 # experiments/README.md).  A value other than the world's default shows in
-# the engine label (-margin0.002-warm0.85).
+# the engine label (-margin0.002-warm0.85-top-down).
 # The peers' numbers are read from their stored sweep,
 # ../shared/peers/scenes/results/bench.jsonl (measured on this machine type
 # by scripts/bench.sh).  LCPLAB_PEERS_LIVE=1 builds the peers and runs them
@@ -56,6 +59,7 @@ pyramids=${PYRAMIDS:-10 20 30 40 50}
 solver=${SOLVER:-pgs_wide}
 margin=${MARGIN:-0.002}
 warm=${WARM:-0.85}
+order=${ORDER:-top-down}
 if [ ! -x "$lcplab" ]; then
   echo "$0: $lcplab is not built" >&2
   exit 2
@@ -98,19 +102,20 @@ for n in $piles; do
   live_peers pile --n "$n"
   echo "lcplab pile n=$n ..." >&2
   s=$("$lcplab" simulate --scene pile --param "n=$n" --solver "$solver" --margin "$margin" --warm-factor "$warm" \
-        --max-iter 50 --steps 600 --dt 1/120 --csv "$work/pile_$n.csv") || exit 1
+        --contact-order "$order" --max-iter 50 --steps 600 --dt 1/120 --csv "$work/pile_$n.csv") || exit 1
   echo "pile $n $work/pile_$n.csv $s" >>"$runs"
 done
 for l in $pyramids; do
   live_peers pyramid --layers "$l"
   echo "lcplab pyramid layers=$l ..." >&2
   s=$("$lcplab" simulate --scene pyramid --param "layers=$l" --solver "$solver" --margin "$margin" \
-        --warm-factor "$warm" --max-iter 50 --steps 600 --dt 1/120 --csv "$work/pyramid_$l.csv") || exit 1
+        --warm-factor "$warm" --contact-order "$order" --max-iter 50 --steps 600 --dt 1/120 --csv "$work/pyramid_$l.csv") || exit 1
   echo "pyramid $l $work/pyramid_$l.csv $s" >>"$runs"
 done
 label=lcplab-$solver
 [ "$margin" = 0 ] || label=$label-margin$margin
 [ "$warm" = 0.7 ] || label=$label-warm$warm
+[ "$order" = broadphase ] || label=$label-$order
 python3 - "$runs" "$jsonl" "$out" "$label" <<'PY'
 import csv, json, math, os, sys
 runs, jsonl, out, lcp = sys.argv[1:5]
@@ -201,7 +206,7 @@ open(out + "/bench_scenes.md", "w").write("\n".join(md) + "\n")
 print("\n".join(md))
 PY
 if command -v "$gnuplot" >/dev/null 2>&1; then
-  "$gnuplot" -e "csv='$out/bench_scenes.csv'; outbase='$out/bench_scenes'; lcp='lcplab $solver'; note=\"\\nlcplab: collision margin $margin m, warm-start factor $warm\"" \
+  "$gnuplot" -e "csv='$out/bench_scenes.csv'; outbase='$out/bench_scenes'; lcp='lcplab $solver'; note=\"\\nlcplab: collision margin $margin m, warm-start factor $warm, contact order $order\"" \
     "$srcdir/experiments/bench_scenes.gp" || exit 1
   echo "$out/bench_scenes.png"
   echo "$out/bench_scenes.pdf"

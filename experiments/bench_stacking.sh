@@ -54,8 +54,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$runs" "$work"' EXIT
 export OPENBLAS_NUM_THREADS=1
 # label|options: the world's defaults, Bullet's contact count and warm
-# factor, then bench-scenes' 2 mm margin with 50, 100 and 150 sweeps (the
-# 30-layer pyramid stood from 100 sweeps when this was written)
+# factor, then the 2 mm margin with 50, 100 and 150 sweeps, each in the
+# broad phase's contact order and top-down (bench-scenes' settings: 50
+# sweeps, top-down); the 30-layer pyramid stood from 100 sweeps in the
+# broad phase's order when this was written
 k=0
 while IFS='|' read -r label opts; do
   k=$((k + 1))
@@ -67,9 +69,12 @@ while IFS='|' read -r label opts; do
 done <<EOF
 pgs_wide, 50 sweeps, world defaults|--max-iter 50
 pgs_wide, 50 sweeps, margin 0.001, warm 0.85|--max-iter 50 --margin 0.001 --warm-factor 0.85
-pgs_wide, 50 sweeps, margin 0.002, warm 0.85 (bench-scenes)|--max-iter 50 --margin 0.002 --warm-factor 0.85
+pgs_wide, 50 sweeps, margin 0.002, warm 0.85|--max-iter 50 --margin 0.002 --warm-factor 0.85
+pgs_wide, 50 sweeps, margin 0.002, warm 0.85, top-down (bench-scenes)|--max-iter 50 --margin 0.002 --warm-factor 0.85 --contact-order top-down
 pgs_wide, 100 sweeps, margin 0.002, warm 0.85|--max-iter 100 --margin 0.002 --warm-factor 0.85
+pgs_wide, 100 sweeps, margin 0.002, warm 0.85, top-down|--max-iter 100 --margin 0.002 --warm-factor 0.85 --contact-order top-down
 pgs_wide, 150 sweeps, margin 0.002, warm 0.85|--max-iter 150 --margin 0.002 --warm-factor 0.85
+pgs_wide, 150 sweeps, margin 0.002, warm 0.85, top-down|--max-iter 150 --margin 0.002 --warm-factor 0.85 --contact-order top-down
 EOF
 python3 - "$runs" "$results" "$layers" "$out/bench_stacking.md" <<'PY'
 import json, os, sys
