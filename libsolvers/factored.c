@@ -30,11 +30,17 @@ void slv_factored_ktx(const slv_problem *p, const double *x, double *t) {
   const int *fb = p->fblk;
   for (int i = 0, e; i < p->n; i = e) {
     int b0 = fb[2 * i], b1 = fb[2 * i + 1];
-    double a[12] = { 0 };
+    /* twelve named sums, not an array: gcc kept a[12] on the stack, and
+     * each row's additions then waited on the last row's stores */
+    double a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0;
+    double a6 = 0, a7 = 0, a8 = 0, a9 = 0, a10 = 0, a11 = 0;
     for (e = i; e < p->n && fb[2 * e] == b0 && fb[2 * e + 1] == b1; e++) {
-      const double *K = p->fK + 12 * (size_t)e;
-      for (int c = 0; c < 12; c++) a[c] += K[c] * x[e];
+      const double *K = p->fK + 12 * (size_t)e, xe = x[e];
+      a0 += K[0] * xe, a1 += K[1] * xe, a2 += K[2] * xe, a3 += K[3] * xe;
+      a4 += K[4] * xe, a5 += K[5] * xe, a6 += K[6] * xe, a7 += K[7] * xe;
+      a8 += K[8] * xe, a9 += K[9] * xe, a10 += K[10] * xe, a11 += K[11] * xe;
     }
+    const double a[12] = { a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11 };
     /* a static slot (-1) has no block; its K is never read into t */
     if (b0 >= 0)
       for (int c = 0; c < 6; c++) t[6 * (size_t)b0 + c] += a[c];
