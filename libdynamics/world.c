@@ -77,7 +77,7 @@
  * solver visits them in that order.  Sweep and prune reports pairs along x,
  * which on the peers' box pyramid interleaves the layers; top-down sorts
  * the pairs by the height of their dynamic bodies' mean centre along -g
- * (stable merge sort, O(pairs log pairs), into a reserved buffer).  On
+ * (a stable radix sort, O(pairs), into a reserved buffer).  On
  * those pyramids at 50 warm-started pgs sweeps it leaves less penetration
  * (50 layers: 0.57 against 1.12 mm) and puts whole layers side by side,
  * which fills pgs_wide's lanes (10 layers: 27 batches of 4 groups instead
@@ -146,9 +146,11 @@
 /* A dense A of n rows holds n^2 doubles: 8192 rows are 512 MiB. */
 #define DYN_WORLD_DENSE_LIMIT 8192
 
-/* A broad-phase pair and its height (DYN_ORDER_TOP_DOWN). */
+/* A broad-phase pair, its height and that height quantised
+ * (DYN_ORDER_TOP_DOWN). */
 struct pair_key_s {
   double h;
+  unsigned q;
   int a, b;
 };
 
@@ -169,7 +171,7 @@ struct dyn_world {
   size_t cap_sap;
   int *pairs; /* 2 per pair */
   size_t cap_pairs;
-  struct pair_key_s *psort; /* DYN_ORDER_TOP_DOWN: 2 per pair (keys, merge scratch) */
+  struct pair_key_s *psort; /* DYN_ORDER_TOP_DOWN: 2 per pair (keys, radix sort scratch) */
   size_t cap_psort;
 
   /* joints (dyn_joint.h), their rows first in every step's problem */
@@ -640,12 +642,17 @@ const dyn_contact *dyn_world_contacts(const dyn_world *w, int *n) {
 
 /* The np pairs of w->pairs highest first (DYN_ORDER_TOP_DOWN): height
  * h = -g . c, c the mean centre of the pair's dynamic bodies (of both when
- * neither is); a stable bottom-up merge sort on w->psort (2 np entries,
- * reserved by the caller), so equal heights keep the broad phase's order
- * and nothing is allocated. */
+ * neither is), quantised to 22 bits over [min h, max h] and sorted by a
+ * stable two-pass radix sort (11 bits a pass) on w->psort (2 np entries,
+ * reserved by the caller): O(pairs), no branch on the data (a merge sort's
+ * comparisons took 6 % of a 3000-sphere pile's step), nothing allocated.
+ * Heights within one quantum (2.4e-7 of the range) keep the broad phase's
+ * order, as do all pairs when the range is 0 or not finite. */
 static void sort_pairs_top_down(dyn_world *w, long np) {
+  enum { BITS = 11, NBUCKET = 1 << BITS };
   struct pair_key_s *k = w->psort, *t = w->psort + np;
   dyn_v3 g = w->set.gravity;
+  double hmin = INFINITY, hmax = -INFINITY;
   for (long i = 0; i < np; i++) {
     int a = w->pairs[2 * i], b = w->pairs[2 * i + 1];
     const dyn_body *A = &w->bodies[a], *B = &w->bodies[b];
@@ -654,19 +661,33 @@ static void sort_pairs_top_down(dyn_world *w, long np) {
       c = dyn_v3_scale(dyn_v3_add(A->r, B->r), 0.5);
     else
       c = A->is_static ? B->r : A->r;
-    k[i] = (struct pair_key_s){ -dyn_v3_dot(g, c), a, b };
+    double h = -dyn_v3_dot(g, c);
+    k[i] = (struct pair_key_s){ h, 0, a, b };
+    hmin = h < hmin ? h : hmin;
+    hmax = h > hmax ? h : hmax;
   }
-  for (long width = 1; width < np; width *= 2) {
-    for (long lo = 0; lo < np; lo += 2 * width) {
-      long mid = lo + width < np ? lo + width : np, hi = lo + 2 * width < np ? lo + 2 * width : np;
-      long i = lo, j = mid, o = lo;
-      while (i < mid && j < hi) /* the left run wins ties: stable */
-        t[o++] = k[j].h > k[i].h ? k[j++] : k[i++];
-      while (i < mid)
-        t[o++] = k[i++];
-      while (j < hi)
-        t[o++] = k[j++];
+  double range = hmax - hmin;
+  if (!(range > 0.0) || !isfinite(range))
+    return;
+  /* q = 0 for the highest pair: ascending q is descending height */
+  double scale = (double)((1u << (2 * BITS)) - 1) / range;
+  for (long i = 0; i < np; i++) {
+    double q = (hmax - k[i].h) * scale; /* in [0, 2^22 - 1] for finite h */
+    k[i].q = q >= 0.0 && q < 4194304.0 ? (unsigned)q : 0u;
+  }
+  unsigned cnt[NBUCKET];
+  for (int pass = 0; pass < 2; pass++) {
+    int shift = pass * BITS;
+    memset(cnt, 0, sizeof cnt);
+    for (long i = 0; i < np; i++)
+      cnt[(k[i].q >> shift) & (NBUCKET - 1)]++;
+    for (unsigned d = 0, acc = 0; d < NBUCKET; d++) {
+      unsigned c = cnt[d];
+      cnt[d] = acc;
+      acc += c;
     }
+    for (long i = 0; i < np; i++)
+      t[cnt[(k[i].q >> shift) & (NBUCKET - 1)]++] = k[i];
     struct pair_key_s *swap = k;
     k = t;
     t = swap;

@@ -910,10 +910,13 @@ static void test_contact_order(void) {
   CU_ASSERT(ncb >= 4 * 7); /* 3 boxes on the ground, 2 + 2 box-box faces (4 points each) */
   const dyn_body *B = dyn_world_bodies(wt);
   int inversions_b = 0, inversions_t = 0, unmatched = 0;
+  const double quantum = 1e-6; /* the sort's: 2^-22 of the heights' range (~1 m) */
   for (int k = 0; k < nct; k++) {
     if (k > 0) {
-      inversions_t += pair_height(B, r0, ct[k].a, ct[k].b) > pair_height(B, r0, ct[k - 1].a, ct[k - 1].b);
-      inversions_b += pair_height(B, r0, cb[k].a, cb[k].b) > pair_height(B, r0, cb[k - 1].a, cb[k - 1].b);
+      inversions_t += pair_height(B, r0, ct[k].a, ct[k].b) >
+                      pair_height(B, r0, ct[k - 1].a, ct[k - 1].b) + quantum;
+      inversions_b += pair_height(B, r0, cb[k].a, cb[k].b) >
+                      pair_height(B, r0, cb[k - 1].a, cb[k - 1].b) + quantum;
     }
     /* the same contact (pair, point, normal, depth, bit for bit) in the other list */
     int found = 0;
