@@ -79,8 +79,8 @@
  * the pairs by the height of their dynamic bodies' mean centre along -g
  * (a stable radix sort, O(pairs), into a reserved buffer).  On
  * those pyramids at 50 warm-started pgs sweeps it leaves less penetration
- * (50 layers: 0.57 against 1.12 mm) and puts whole layers side by side,
- * which fills pgs_wide's lanes (10 layers: 27 batches of 4 groups instead
+ * (50 layers: 0.47 against 1.12 mm) and puts whole layers side by side,
+ * which fills pgs_wide's lanes (10 layers: 30 batches of 4 groups instead
  * of 37), but the 30- and 40-layer pyramids creep further from their rest
  * place, and a 10-cube stack at the world's defaults settles less well
  * (experiments/README.md); so the default stays the broad phase's order.
