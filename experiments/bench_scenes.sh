@@ -108,25 +108,20 @@ live_peers() {
     "$peer" "$@" --engine "$e" --iters 50 --dt 1/120 --steps 600 >>"$jsonl" || exit 1
   done
 }
-for n in $piles; do
+# one scene size, REPEAT times: the live peers (if any), then lcplab.
+# run_size SCENE KEY SIZE: KEY is the scene parameter, and the peers' --KEY
+run_size() {
   for r in $(seq "$repeat"); do
-    live_peers pile --n "$n"
-    echo "lcplab pile n=$n ($r of $repeat) ..." >&2
-    s=$("$lcplab" simulate --scene pile --param "n=$n" --solver "$solver" --margin "$margin" --warm-factor "$warm" \
-          --contact-order "$order" --max-iter 50 --steps 600 --dt 1/120 --csv "$work/pile_${n}_$r.csv") || exit 1
-    echo "pile $n $work/pile_${n}_$r.csv $s" >>"$runs"
-  done
-done
-for l in $pyramids; do
-  for r in $(seq "$repeat"); do
-    live_peers pyramid --layers "$l"
-    echo "lcplab pyramid layers=$l ($r of $repeat) ..." >&2
-    s=$("$lcplab" simulate --scene pyramid --param "layers=$l" --solver "$solver" --margin "$margin" \
+    live_peers "$1" --"$2" "$3"
+    echo "lcplab $1 $2=$3 ($r of $repeat) ..." >&2
+    s=$("$lcplab" simulate --scene "$1" --param "$2=$3" --solver "$solver" --margin "$margin" \
           --warm-factor "$warm" --contact-order "$order" --max-iter 50 --steps 600 --dt 1/120 \
-          --csv "$work/pyramid_${l}_$r.csv") || exit 1
-    echo "pyramid $l $work/pyramid_${l}_$r.csv $s" >>"$runs"
+          --csv "$work/$1_$3_$r.csv") || exit 1
+    echo "$1 $3 $work/$1_$3_$r.csv $s" >>"$runs"
   done
-done
+}
+for n in $piles; do run_size pile n "$n"; done
+for l in $pyramids; do run_size pyramid layers "$l"; done
 label=lcplab-$solver
 [ "$margin" = 0 ] || label=$label-margin$margin
 [ "$warm" = 0.7 ] || label=$label-warm$warm
