@@ -670,10 +670,10 @@ static void sort_pairs_top_down(dyn_world *w, long np) {
   if (!(range > 0.0) || !isfinite(range))
     return;
   /* q = 0 for the highest pair: ascending q is descending height */
-  double scale = (double)((1u << (2 * BITS)) - 1) / range;
+  const double qend = (double)(1u << (2 * BITS)), scale = (qend - 1.0) / range;
   for (long i = 0; i < np; i++) {
-    double q = (hmax - k[i].h) * scale; /* in [0, 2^22 - 1] for finite h */
-    k[i].q = q >= 0.0 && q < 4194304.0 ? (unsigned)q : 0u;
+    double q = (hmax - k[i].h) * scale; /* in [0, qend) for finite h */
+    k[i].q = q >= 0.0 && q < qend ? (unsigned)q : 0u;
   }
   unsigned cnt[NBUCKET];
   for (int pass = 0; pass < 2; pass++) {
