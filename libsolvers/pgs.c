@@ -209,16 +209,21 @@ static slv_status pgs_solve(void *st, const slv_problem *p, const slv_options *o
    * at the end) */
   int packed = dense && pack_columns(p, s);
 
-  slv_problem_w(p, x, w);
-  slv_residuals r = slv_residual(p, x, w);
+  slv_residuals r = { 0 };
+  if (factored) {
+    r.res_rel = slv_factored_start_res(p, x, &r.b_inf); /* leaves K^T x in p->fwork */
+  } else {
+    slv_problem_w(p, x, w);
+    r = slv_residual(p, x, w);
+  }
   double scale = fmax(1.0, r.b_inf);
   res->solver_residual = r.res_rel;
   if (r.res_rel <= opt->tol) return SLV_CONVERGED;
 
   for (int it = 1; it <= opt->max_iter; it++) {
     if (factored) {
-      /* p->fwork holds K^T x: slv_problem_w left it there, and the sweep
-       * keeps it current */
+      /* p->fwork holds K^T x: slv_factored_start_res left it there, and
+       * the sweep keeps it current */
       r.res_rel = sweep_factored(p, s->invd, x, p->fwork) / scale;
     } else if (dense) {
       r.res_rel = sweep_columns(p, s, packed, x, w) / scale;

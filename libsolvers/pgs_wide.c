@@ -249,11 +249,29 @@ __attribute__((target("avx2"))) static inline void tr4(const double *const r[4],
   _mm256_store_pd(out + 12, _mm256_and_pd(mb, _mm256_permute2f128_pd(t1, t3, 0x31)));
 }
 
+/* J . K over one slot of the four lanes, from their columns: slv_dot6's
+ * products and association. */
+__attribute__((target("avx2"))) static inline __m256d diag6(const double *J, const double *K) {
+  __m256d a = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(J), _mm256_load_pd(K)),
+                            _mm256_mul_pd(_mm256_load_pd(J + 4), _mm256_load_pd(K + 4)));
+  __m256d b = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(J + 8), _mm256_load_pd(K + 8)),
+                            _mm256_mul_pd(_mm256_load_pd(J + 12), _mm256_load_pd(K + 12)));
+  __m256d c = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(J + 16), _mm256_load_pd(K + 16)),
+                            _mm256_mul_pd(_mm256_load_pd(J + 20), _mm256_load_pd(K + 20)));
+  return _mm256_add_pd(_mm256_add_pd(a, b), c);
+}
+
 /* plan()'s J and K columns of the lanes, four rows at a time by 4x4
  * transposes: the same values as its scalar loop (moves and masks only).
  * A row's 12 columns are slot 0's six then slot 1's; a static slot
- * (fblk < 0) and an idle lane get zeros, whatever fJ, fK hold there. */
-__attribute__((target("avx2"))) static void fill_jk(wide_state *s, const slv_problem *p) {
+ * (fblk < 0) and an idle lane get zeros, whatever fJ, fK hold there.
+ * While the columns are in cache it also forms omega / A_ii from them,
+ * four lanes per operation: slv_factored_diag's fd + (s0 + s1) (a static
+ * slot's zeros give its s = 0.0) and slv_pgs_step's omega * (1 / A_ii),
+ * the same IEEE operations, so the same bits; 0 on idle lanes. */
+__attribute__((target("avx2"))) static void fill_jk(wide_state *s, const slv_problem *p,
+                                                    double omega) {
+  const __m256d om = _mm256_set1_pd(omega), one = _mm256_set1_pd(1.0);
   static const double zero_row[12] = { 0 };
   for (int k = 0; k < s->ncol; k += 4) {
     const double *J[4], *K[4];
@@ -274,6 +292,13 @@ __attribute__((target("avx2"))) static void fill_jk(wide_state *s, const slv_pro
       tr4(src, 4, M0, M1, JK + 48 * h + 16);
       tr4(src, 8, M1, M1, JK + 48 * h + 32);
     }
+    __m256d d = _mm256_add_pd(_mm256_load_pd(s->fd + k),
+                              _mm256_add_pd(diag6(JK, JK + 48), diag6(JK + 24, JK + 72)));
+    __m256d busy = _mm256_castsi256_pd(_mm256_cmpgt_epi64(
+        _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(s->order + k))),
+        _mm256_set1_epi64x(-1)));
+    _mm256_store_pd(s->invd + k,
+                    _mm256_and_pd(busy, _mm256_mul_pd(om, _mm256_div_pd(one, d))));
   }
 }
 #endif
@@ -325,6 +350,10 @@ static void plan(wide_state *s, const slv_problem *p, double omega) {
     for (int i = gf[s->gsorted[q]]; i < gf[s->gsorted[q] + 1]; i++) s->order[k++] = i;
   s->len = k;
 
+  int lanes_jk = 0; /* fill_jk, not the loop below, forms the lanes' omega / A_ii */
+#if PGS_WIDE_X86
+  lanes_jk = s->have_avx2;
+#endif
   /* rowb[] now becomes the plan position of each row */
   for (k = 0; k < s->len; k++)
     if (s->order[k] >= 0) s->rowb[s->order[k]] = k;
@@ -338,7 +367,8 @@ static void plan(wide_state *s, const slv_problem *p, double omega) {
       int f = p->findex ? p->findex[i] : -1;
       s->fpos[k] = f >= 0 ? s->rowb[f] : k; /* non-findex rows read their own x (unused) */
       s->bp[k] = p->b[i];
-      s->invd[k] = slv_pgs_step(omega, slv_factored_diag(p, i));
+      if (!lanes_jk || k >= s->ncol) /* fill_jk forms the lanes' */
+        s->invd[k] = slv_pgs_step(omega, slv_factored_diag(p, i));
       s->lo[k] = slv_lo_of(p, i);
       s->hi[k] = slv_hi_of(p, i);
       s->mu[k] = f >= 0 ? fabs(p->mu[i]) : -1.0; /* the sign says "no findex" */
@@ -348,8 +378,8 @@ static void plan(wide_state *s, const slv_problem *p, double omega) {
   /* row step k / 4, lane k % 4: J and K by columns; idle lanes and static
    * slots stay 0 */
 #if PGS_WIDE_X86
-  if (s->have_avx2)
-    fill_jk(s, p);
+  if (lanes_jk)
+    fill_jk(s, p, omega);
   else
 #endif
     fill_jk_rows(s, p);
@@ -533,16 +563,16 @@ static slv_status wide_solve(void *st, const slv_problem *p, const slv_options *
                              double *w, slv_result *res) {
   wide_state *s = st;
   if (p->storage != SLV_FACTORED) return slv_solver_pgs.solve(s->pgs, p, opt, x, w, res);
-  plan(s, p, opt->omega); /* before slv_problem_w: it uses p->fwork as scratch */
-  slv_problem_w(p, x, w);
-  slv_residuals r = slv_residual(p, x, w);
+  plan(s, p, opt->omega); /* before K^T x: it uses p->fwork as scratch */
+  slv_residuals r = { 0 };
+  r.res_rel = slv_factored_start_res(p, x, &r.b_inf); /* leaves K^T x in p->fwork */
   double scale = fmax(1.0, r.b_inf);
   res->solver_residual = r.res_rel;
   if (r.res_rel <= opt->tol) return SLV_CONVERGED;
   for (int k = 0; k < s->len; k++) s->xp[k] = s->order[k] >= 0 ? x[s->order[k]] : 0.0;
 
   for (int it = 1; it <= opt->max_iter; it++) {
-    /* p->fwork holds K^T x (slv_problem_w), and the sweep keeps it current */
+    /* p->fwork holds K^T x (slv_factored_start_res), and the sweep keeps it current */
     r.res_rel = sweep(s, p) / scale;
     res->iterations = it;
     if (isnan(r.res_rel)) {

@@ -129,6 +129,24 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
   return r;
 }
 
+double slv_factored_start_res(const slv_problem *p, const double *x, double *b_inf) {
+  /* slv_residual's box-row measure, fused with slv_problem_w's w_i: the
+   * solvers that start with it pass over J once instead of over J, w, x,
+   * b (twice) and w again */
+  slv_factored_ktx(p, x, p->fwork);
+  double res = 0, bmax = 0, poison = 0;
+  for (int i = 0; i < p->n; i++) {
+    double wi = p->b[i] + slv_factored_row(p, i, p->fwork, x[i]), lo, hi;
+    poison += (x[i] + wi) * 0.0; /* NaN iff x_i or w_i is NaN or Inf */
+    if (fabs(p->b[i]) > bmax) bmax = fabs(p->b[i]);
+    slv_bounds_at(p, x, i, &lo, &hi);
+    double ri = slv_mid_res(x[i], wi, lo, hi);
+    if (ri > res) res = ri;
+  }
+  *b_inf = bmax;
+  return poison == 0.0 ? res / fmax(1.0, bmax) : NAN;
+}
+
 double slv_natmap_norms(const slv_problem *p, const double *x, const double *w, double *n2) {
   int assoc = p->cone_law == SLV_CONE_ASSOCIATED;
   double m = 0, poison = 0, ss = 0;

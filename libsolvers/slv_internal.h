@@ -73,6 +73,13 @@ double slv_row_dot(const slv_problem *p, int i, const double *x);
 /* Factored storage (slv.h): t = K^T x (size 6 nblk). */
 void slv_factored_ktx(const slv_problem *p, const double *x, double *t);
 
+/* The start test of pgs and pgs_wide on a factored problem without cones:
+ * leaves t = K^T x in p->fwork and returns res_rel of (x, w = A x + b),
+ * the number slv_problem_w + slv_residual give, bit for bit, in one pass
+ * that stores no w (NaN if an x_i or w_i is not finite); *b_inf gets
+ * max |b_i|. */
+double slv_factored_start_res(const slv_problem *p, const double *x, double *b_inf);
+
 /* Factored storage: (A x)_i = J_i . t + fd_i x_i, given t = K^T x.  The
  * sums are pairwise: in a sweep this dot product is on the dependency
  * chain from one row to the next, and a tree of additions shortens it
