@@ -73,6 +73,7 @@ struct dyn_system {
   double *J;                 /* 12 per row */
   double *G;                 /* 12 per row: M^-1 J^T per side */
   double *Minv;              /* 10 per body: m^-1, world I^-1 (row-major) */
+  double *invm;              /* 1 per body: m^-1 (0 if static), factored storage's finvm */
   double *ufree;             /* 6 per body: u + h M^-1 f, the free velocity in b */
   int *bdyn;                 /* nb: 1 for a dynamic body (is_static read once per body) */
   double *cfm;               /* max_rows: the diagonal term of factored storage */
@@ -112,6 +113,7 @@ void dyn_system_free(dyn_system *s) {
   free(s->J);
   free(s->G);
   free(s->Minv);
+  free(s->invm);
   free(s->ufree);
   free(s->bdyn);
   free(s->cfm);
@@ -184,6 +186,7 @@ dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
   s->J = sys_alloc(12 * n, sizeof(double), &fail);
   s->G = sys_alloc(12 * n, sizeof(double), &fail);
   s->Minv = sys_alloc(10 * (size_t)nb, sizeof(double), &fail);
+  s->invm = sys_alloc((size_t)nb, sizeof(double), &fail);
   s->ufree = sys_alloc(6 * (size_t)nb, sizeof(double), &fail);
   s->bdyn = sys_alloc((size_t)nb, sizeof(int), &fail);
   s->cfm = sys_alloc(n, sizeof(double), &fail);
@@ -542,10 +545,11 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
     s->bdyn[bi] = !B->is_static;
     if (B->is_static) {
       memset(Mi, 0, 10 * sizeof(double));
+      s->invm[bi] = 0.0;
       continue;
     }
     dyn_m3 I = dyn_ai_inv_inertia_world(B);
-    Mi[0] = B->inv_mass;
+    Mi[0] = s->invm[bi] = B->inv_mass;
     memcpy(Mi + 1, I.m, 9 * sizeof(double));
     dyn_v3 lin, ang;
     load_dv(B, &I, Mi[0], g, h, &lin, &ang);
@@ -685,6 +689,7 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
     p.fK = s->G;
     p.fd = s->cfm;
     p.fwork = s->fwork;
+    p.finvm = s->invm; /* G's linear columns are Mi[0] J's, as formed above */
   } else {
     p.Ap = s->Ap;
     p.Aj = s->Aj;

@@ -111,6 +111,11 @@ typedef struct slv_problem {
   const double *fJ, *fK;  /* factored: size 12n each */
   const double *fd;       /* factored: size n (diagonal term, e.g. CFM), or NULL = 0 */
   double *fwork;          /* factored: scratch, size 6 nblk */
+  const double *finvm;    /* factored, optional (NULL): size nblk, a scalar per block
+                             with fK's columns 0..2 = finvm[b] fJ's columns 0..2 on
+                             every row slot on block b (a rigid body: 1 / mass).  A
+                             claim: pgs_wide checks it row by row and then uses it
+                             (a false one costs it only speed); others ignore it. */
   const double *b;        /* size n */
   const double *lo, *hi;  /* size n, +-INFINITY allowed; NULL = 0 / +INFINITY */
   const int *findex;      /* size n or NULL; -1 = none, else the normal row */
