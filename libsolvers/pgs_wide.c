@@ -1,5 +1,5 @@
 /* pgs_wide.c -- projected Gauss-Seidel on factored storage, groups of rows
- * on one body pair swept four at a time, one group per SIMD lane.
+ * on one body pair swept four (or eight) at a time, one group per SIMD lane.
  *
  * The sweep is pgs's factored sweep (pgs.c: t = K^T x kept current, row i
  * reads w_i = b_i + J_i . t + d_i x_i and moves x_i <- mid(lo_i, hi_i,
@@ -15,16 +15,19 @@
  * sequential.  The others get batches in group order: a group must come
  * after every earlier group on either of its blocks and after the groups
  * of its rows' findex rows (findex rows inside the group do not count),
- * and it takes the first batch past those that has fewer than four groups
- * (first fit: a union-find over the full batches).  Groups of one batch
+ * and it takes the first batch past those that has fewer than eight
+ * groups (first fit: a union-find over the full batches).  Groups of one batch
  * therefore share no block and read no x of each other, and every pair of
  * groups that does share a block, or a findex row, is swept in row order.
  *
  * Order.  The sweep visits batch 0, 1, ..., then the sequential groups'
- * rows in row order.  A batch's groups go through the AVX2 lanes together:
+ * rows in row order.  A batch's groups go through the AVX2 lanes together,
+ * its first four in one half, the rest (if any) in a second half:
  * the two 6-blocks of t of each lane are gathered once (4x4 transposes),
  * the groups' rows run in lock step with t in registers (24 products,
  * clamp, 12 updates per row), and t is scattered back after the last row.
+ * The two halves of a batch run in the same loop, a row step of each per
+ * iteration: independent chains, so one half's latency hides the other's.
  * Rows that share no block commute (their updates read and write disjoint
  * parts of t), so this computes what pgs computes in row order: the
  * iterates are pgs's on the problem itself, bit for bit (each lane does
@@ -40,16 +43,29 @@
  * Why: a contact's three rows and the four points of a box-box manifold
  * all act on the same two bodies, so pgs's natural order is a chain of
  * dependent updates through memory.  Here four unrelated chains run per
- * instruction and the blocks of t stay in registers across a group.  Each
+ * instruction (two such instructions in flight when the batch has two
+ * halves) and the blocks of t stay in registers across a group.  Each
  * row is still a chain of dependent operations (t, J . t, w, the clamp, the
  * move, t again), so pgs forms b + fd x and omega / A_ii off that chain.
  *
  * Layout, built once per solve (sized at init for n_max rows): a batch of
- * groups of lengths L0, .., L3 takes 4 max(L) plan positions (row step r,
- * lane l at 4 r + l); positions past a lane's group are idle (zero J and
- * K, bounds 0..0, omega / A_ii = 0: they never move), at most 4 n
- * positions in all.  x, b, the bounds and omega / A_ii are copied into
- * plan order, J and K into 4-lane columns per row step.  Grouping and
+ * groups of lengths L0, .., L7 in h halves takes 4 h max(L) plan positions
+ * (row step r, half u, lane l at 4 h r + 4 u + l); positions past a lane's
+ * group are idle (zero J and K, bounds 0..0, omega / A_ii = 0: they never
+ * move), at most 8 n positions in all.  x, b, the bounds and omega / A_ii
+ * are copied into plan order, J and K into 4-lane columns per half row
+ * step: 96 doubles (J slot 0's six columns, J slot 1's, K slot 0's, K
+ * slot 1's).  Compact layout: when the problem gives finvm (slv.h) and
+ * every row in the lanes has K's linear columns finvm times J's and, if
+ * both slots are bodies, J slot 1's linear columns minus slot 0's (a
+ * direction at a point, as a rigid body pair sees it; checked value by
+ * value while the columns are formed), 60 doubles: JL (slot 0's linear
+ * J, or minus slot 1's if slot 0 is static), J's angular columns of each
+ * slot, K's of each slot; the sweep forms K's linear columns as
+ * finvm JL, which pgs's K holds to the bit.  That is 480 bytes a half row
+ * step in place of 768: with two halves in flight, a large world's sweep
+ * waits on that stream (neither change was faster without the other).
+ * Same products, same sums: the iterates do not change.  Grouping and
  * batching cost O(rows) per solve; the per-block batch marks live in
  * p->fwork before it gets K^T x (so nothing is allocated).  On a CPU
  * without AVX2 the same order is swept one row at a time (same iterates).
@@ -76,12 +92,13 @@ extern const slv_solver slv_solver_pgs;
 
 enum {
   WIDE_SEQ = INT_MAX, /* the batch of the sequential group */
-  WIDE_GMAX = 12      /* rows per group at most */
+  WIDE_GMAX = 12,     /* rows per group at most */
+  WIDE_BATCH = 8      /* groups per batch at most: two halves of four lanes */
 };
 
 typedef struct {
   void *pgs;       /* pgs's state, for dense and CSR problems */
-  int cap;         /* plan length: 4 n_max (a batch of one group of L rows takes 4 L) */
+  int cap;         /* plan length: 8 n_max (a batch of L row steps takes 4 L or 8 L) */
   int have_avx2;
   int *rowb;       /* n_max: batch of each row's group; then the plan position of each row */
   int *gfirst;     /* n_max + 1: first row of each group (and n after the last) */
@@ -92,10 +109,14 @@ typedef struct {
   int *fpos;       /* cap: plan position of the findex row (own position if none) */
   double *xp, *bp, *invd, *lo, *hi, *fd; /* cap, in plan order; invd: omega / A_ii */
   double *mu;      /* cap: friction coefficient of findex rows, -1 for other rows */
-  double *JK;      /* cap / 4 row steps x 96: J slot 0 (6 columns x 4 lanes), J slot 1,
-                      K slot 0, K slot 1 */
-  int *bk, *bL;    /* cap / 4 batches: first plan position, row steps */
-  double **tp;     /* cap / 4 batches x 8: the t block of slot 0 of lanes 0..3, of slot 1 */
+  double *JK;      /* cap / 4 half row steps x 96: J slot 0 (6 columns x 4 lanes), J slot 1,
+                      K slot 0, K slot 1; or x 60 when compact (see the header) */
+  int *bk, *bL, *bh; /* n_max batches: first plan position, row steps, halves (1 or 2) */
+  double **tp;     /* n_max batches x 16: per half, the t block of slot 0 of lanes 0..3,
+                      of slot 1 */
+  double *im;      /* n_max batches x 16: per half, slot 0's finvm of lanes 0..3, slot 1's
+                      (0 for a static slot or an idle lane) */
+  int compact;     /* this solve's JK is the compact layout */
   double *idle;    /* 6 doubles: the t block of static slots and idle lanes (stays 0) */
   int nbat;        /* batches in the lanes */
   int ncol;        /* plan positions [0, ncol) are in lanes, [ncol, len) sequential */
@@ -108,9 +129,10 @@ static void wide_free(void *st) {
     slv_solver_pgs.free(s->pgs);
     free(s->pgs);
   }
-  int *iv[] = { s->rowb, s->gfirst, s->gsorted, s->nfree, s->cnt, s->order, s->fpos, s->bk, s->bL };
+  int *iv[] = { s->rowb, s->gfirst, s->gsorted, s->nfree, s->cnt, s->order, s->fpos,
+                 s->bk,   s->bL,     s->bh };
   for (size_t k = 0; k < sizeof iv / sizeof iv[0]; k++) free(iv[k]);
-  double *dv[] = { s->xp, s->bp, s->invd, s->lo, s->hi, s->mu, s->fd, s->JK, s->idle };
+  double *dv[] = { s->xp, s->bp, s->invd, s->lo, s->hi, s->mu, s->fd, s->JK, s->im, s->idle };
   for (size_t k = 0; k < sizeof dv / sizeof dv[0]; k++) free(dv[k]);
   free(s->tp);
   memset(s, 0, sizeof *s);
@@ -127,11 +149,11 @@ static slv_status wide_init(void *st, int n_max, const slv_options *opt) {
     return r;
   }
   size_t m = (size_t)(n_max > 0 ? n_max : 1);
-  if (m > (size_t)INT_MAX / 4 - 4) {
+  if (m > (size_t)INT_MAX / 8 - 8) {
     wide_free(s);
     return SLV_ERR_NOMEM;
   }
-  size_t cap = 4 * m;
+  size_t cap = 8 * m;
   s->cap = (int)cap;
   s->rowb = malloc(m * sizeof(int));
   s->gfirst = malloc((m + 1) * sizeof(int));
@@ -140,19 +162,21 @@ static slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   s->cnt = malloc((m + 2) * sizeof(int));
   s->order = malloc(cap * sizeof(int));
   s->fpos = malloc(cap * sizeof(int));
-  s->bk = malloc(cap / 4 * sizeof(int));
-  s->bL = malloc(cap / 4 * sizeof(int));
+  s->bk = malloc(m * sizeof(int));
+  s->bL = malloc(m * sizeof(int));
+  s->bh = malloc(m * sizeof(int));
   int fail = !s->rowb || !s->gfirst || !s->gsorted || !s->nfree || !s->cnt || !s->order ||
-             !s->fpos || !s->bk || !s->bL;
+             !s->fpos || !s->bk || !s->bL || !s->bh;
   double **d[] = { &s->xp, &s->bp, &s->invd, &s->lo, &s->hi, &s->mu, &s->fd };
   for (size_t k = 0; k < sizeof d / sizeof d[0]; k++) {
     *d[k] = aligned_alloc(32, cap * sizeof(double));
     fail |= !*d[k];
   }
   s->JK = aligned_alloc(32, (cap / 4) * 96 * sizeof(double));
-  s->tp = malloc((cap / 4) * 8 * sizeof *s->tp);
+  s->tp = malloc(m * 16 * sizeof *s->tp);
+  s->im = aligned_alloc(32, m * 16 * sizeof(double));
   s->idle = aligned_alloc(32, 8 * sizeof(double));
-  if (fail || !s->JK || !s->tp || !s->idle) {
+  if (fail || !s->JK || !s->tp || !s->im || !s->idle) {
     wide_free(s);
     return SLV_ERR_NOMEM;
   }
@@ -200,7 +224,7 @@ static int group_and_schedule(wide_state *s, const slv_problem *p) {
       c = WIDE_SEQ;
     } else {
       c = first_free(s->nfree, c); /* c <= ng - 1 < n: batch ng - 1 is never full */
-      if (++s->cnt[c] == 4) s->nfree[c] = c + 1;
+      if (++s->cnt[c] == WIDE_BATCH) s->nfree[c] = c + 1;
       if (b0 >= 0) next[b0] = c + 1;
       if (b1 >= 0) next[b1] = c + 1;
       if (c + 1 > nb) nb = c + 1;
@@ -268,24 +292,34 @@ __attribute__((target("avx2"))) static inline __m256d diag6(const double *J, con
  * While the columns are in cache it also forms omega / A_ii from them,
  * four lanes per operation: slv_factored_diag's fd + (s0 + s1) (a static
  * slot's zeros give its s = 0.0) and slv_pgs_step's omega * (1 / A_ii),
- * the same IEEE operations, so the same bits; 0 on idle lanes. */
-__attribute__((target("avx2"))) static void fill_jk(wide_state *s, const slv_problem *p,
-                                                    double omega) {
+ * the same IEEE operations, so the same bits; 0 on idle lanes.
+ * compact: writes the compact layout instead (see the header) and returns
+ * 1 if every row has the form it needs, else 0 (then JK is unusable). */
+__attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_problem *p,
+                                                   double omega, int compact) {
   const __m256d om = _mm256_set1_pd(omega), one = _mm256_set1_pd(1.0);
+  const __m256d sign = _mm256_set1_pd(-0.0);
+  const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
   static const double zero_row[12] = { 0 };
+  double tmp[96] __attribute__((aligned(32)));
+  __m256d ok = all;
   for (int k = 0; k < s->ncol; k += 4) {
     const double *J[4], *K[4];
     int64_t m0[4], m1[4];
+    double im0[4], im1[4];
     for (int l = 0; l < 4; l++) {
       int i = s->order[k + l];
+      int b0 = i >= 0 ? p->fblk[2 * i] : -1, b1 = i >= 0 ? p->fblk[2 * i + 1] : -1;
       J[l] = i >= 0 ? p->fJ + 12 * (size_t)i : zero_row;
       K[l] = i >= 0 ? p->fK + 12 * (size_t)i : zero_row;
-      m0[l] = i >= 0 && p->fblk[2 * i] >= 0 ? -1 : 0;
-      m1[l] = i >= 0 && p->fblk[2 * i + 1] >= 0 ? -1 : 0;
+      m0[l] = b0 >= 0 ? -1 : 0;
+      m1[l] = b1 >= 0 ? -1 : 0;
+      im0[l] = compact && b0 >= 0 ? p->finvm[b0] : 0.0;
+      im1[l] = compact && b1 >= 0 ? p->finvm[b1] : 0.0;
     }
     __m256d M0 = _mm256_castsi256_pd(_mm256_loadu_si256((const __m256i *)m0));
     __m256d M1 = _mm256_castsi256_pd(_mm256_loadu_si256((const __m256i *)m1));
-    double *JK = s->JK + 24 * (size_t)k;
+    double *JK = compact ? tmp : s->JK + 24 * (size_t)k;
     for (int h = 0; h < 2; h++) { /* J, then K 48 doubles further */
       const double *const *src = h ? K : J;
       tr4(src, 0, M0, M0, JK + 48 * h);
@@ -299,7 +333,28 @@ __attribute__((target("avx2"))) static void fill_jk(wide_state *s, const slv_pro
         _mm256_set1_epi64x(-1)));
     _mm256_store_pd(s->invd + k,
                     _mm256_and_pd(busy, _mm256_mul_pd(om, _mm256_div_pd(one, d))));
+    if (!compact) continue;
+    /* the compact form: K's linear columns finvm J's, and J's of slot 1
+     * minus slot 0's when both are bodies (a static slot's are zeros) */
+    __m256d I0 = _mm256_loadu_pd(im0), I1 = _mm256_loadu_pd(im1);
+    __m256d both = _mm256_and_pd(M0, M1);
+    double *C = s->JK + 15 * (size_t)k;
+    for (int c = 0; c < 3; c++) {
+      __m256d j0 = _mm256_load_pd(tmp + 4 * c), j1 = _mm256_load_pd(tmp + 24 + 4 * c);
+      __m256d k0 = _mm256_load_pd(tmp + 48 + 4 * c), k1 = _mm256_load_pd(tmp + 72 + 4 * c);
+      __m256d nj1 = _mm256_xor_pd(j1, sign);
+      ok = _mm256_and_pd(ok, _mm256_cmp_pd(k0, _mm256_mul_pd(I0, j0), _CMP_EQ_OQ));
+      ok = _mm256_and_pd(ok, _mm256_cmp_pd(k1, _mm256_mul_pd(I1, j1), _CMP_EQ_OQ));
+      ok = _mm256_and_pd(ok, _mm256_or_pd(_mm256_cmp_pd(j0, nj1, _CMP_EQ_OQ),
+                                          _mm256_andnot_pd(both, all)));
+      _mm256_store_pd(C + 4 * c, _mm256_blendv_pd(nj1, j0, M0)); /* JL */
+    }
+    memcpy(C + 12, tmp + 12, 12 * sizeof *C); /* J slot 0, columns 3..5 */
+    memcpy(C + 24, tmp + 36, 12 * sizeof *C); /* J slot 1 */
+    memcpy(C + 36, tmp + 60, 12 * sizeof *C); /* K slot 0 */
+    memcpy(C + 48, tmp + 84, 12 * sizeof *C); /* K slot 1 */
   }
+  return _mm256_movemask_pd(ok) == 0xf;
 }
 #endif
 
@@ -320,7 +375,8 @@ static void plan(wide_state *s, const slv_problem *p, double omega) {
   for (int g = 0; g < ng; g++)
     if (s->rowb[gf[g]] == WIDE_SEQ) s->gsorted[q++] = g;
 
-  /* the batches: up to four groups each; then the sequential rows */
+  /* the batches: up to eight groups each, in one or two halves of four
+   * lanes; then the sequential rows */
   int k = 0;
   q = 0;
   memset(s->idle, 0, 8 * sizeof *s->idle);
@@ -330,19 +386,22 @@ static void plan(wide_state *s, const slv_problem *p, double omega) {
       int g = s->gsorted[q + l];
       if (gf[g + 1] - gf[g] > L) L = gf[g + 1] - gf[g];
     }
-    double **tp = s->tp + 8 * (size_t)bt;
-    for (int l = 0; l < 4; l++) {
+    int h = m > 4 ? 2 : 1; /* halves; lane l of half u is column 4 u + l of a row step */
+    double **tp = s->tp + 16 * (size_t)bt, *im = s->im + 16 * (size_t)bt;
+    for (int l = 0; l < 4 * h; l++) {
       int g = l < m ? s->gsorted[q + l] : -1, i0 = g >= 0 ? gf[g] : 0;
       int len = g >= 0 ? gf[g + 1] - i0 : 0;
-      for (int r = 0; r < L; r++) s->order[k + 4 * r + l] = r < len ? i0 + r : -1;
+      for (int r = 0; r < L; r++) s->order[k + 4 * h * r + l] = r < len ? i0 + r : -1;
       for (int slot = 0; slot < 2; slot++) {
-        int b = g >= 0 ? p->fblk[2 * i0 + slot] : -1;
-        tp[4 * slot + l] = b >= 0 ? p->fwork + 6 * (size_t)b : s->idle;
+        int b = g >= 0 ? p->fblk[2 * i0 + slot] : -1, at = 8 * (l / 4) + 4 * slot + l % 4;
+        tp[at] = b >= 0 ? p->fwork + 6 * (size_t)b : s->idle;
+        im[at] = b >= 0 && p->finvm ? p->finvm[b] : 0.0;
       }
     }
     s->bk[bt] = k;
     s->bL[bt] = L;
-    k += 4 * L;
+    s->bh[bt] = h;
+    k += 4 * h * L;
     q += m;
   }
   s->ncol = k;
@@ -377,10 +436,12 @@ static void plan(wide_state *s, const slv_problem *p, double omega) {
   }
   /* row step k / 4, lane k % 4: J and K by columns; idle lanes and static
    * slots stay 0 */
+  s->compact = 0;
 #if PGS_WIDE_X86
-  if (lanes_jk)
-    fill_jk(s, p, omega);
-  else
+  if (lanes_jk) {
+    s->compact = p->finvm && fill_jk(s, p, omega, 1);
+    if (!s->compact) fill_jk(s, p, omega, 0);
+  } else
 #endif
     fill_jk_rows(s, p);
 }
@@ -470,73 +531,142 @@ __attribute__((target("avx2"))) static inline __m256d dot6(const double *J, cons
   return _mm256_add_pd(_mm256_add_pd(a, b), c);
 }
 
-/* The lanes: batch by batch, t of the lanes' blocks in registers across the
- * batch's row steps; each lane does what row_one does, in the same
- * operation order (t + d K with d = 0 leaves t as pgs's skip does). */
-__attribute__((target("avx2"))) static double sweep_lanes(wide_state *s,
-                                                         double *poison) {
+/* The plan's arrays, for the sweep: x is the only one written, so held in
+ * locals the others need not be reloaded after each store to it. */
+typedef struct {
+  double *restrict xp;
+  const double *restrict lo, *restrict hi, *restrict mu, *restrict bp, *restrict fd,
+      *restrict invd, *restrict JK;
+  const int *restrict fpos;
+} lane_arrays;
+
+/* One row step of one half (four lanes) at plan position k, t of the
+ * lanes' blocks in T0 (slot 0) and T1 (slot 1): each lane does what
+ * row_one does, in the same operation order (t + d K with d = 0 leaves t as
+ * pgs's skip does).  compact: J and K in the compact layout, im0 and im1
+ * the lanes' finvm; the products and sums are the full layout's, with
+ * J slot 1's linear columns -JL and K's finvm J (the same IEEE results,
+ * signs of zero aside).  Returns max(m, the lanes' residuals). */
+__attribute__((target("avx2"), always_inline)) static inline __m256d
+row_step(const lane_arrays *a, int k, int compact, __m256d T0[6], __m256d T1[6], __m256d im0,
+         __m256d im1, __m256d m) {
   const __m256d sign = _mm256_set1_pd(-0.0);
   const __m256d zero = _mm256_setzero_pd();
-  __m256d m = zero;
-  /* the plan's arrays in locals: x is the only one written, so the others
-   * need not be reloaded from s after each store to it */
-  double *restrict xp = s->xp;
-  const double *restrict plo = s->lo, *restrict phi = s->hi, *restrict pmu = s->mu;
-  const double *restrict pbp = s->bp, *restrict pfd = s->fd, *restrict pinvd = s->invd;
-  const double *restrict pJK = s->JK;
-  const int *restrict pfpos = s->fpos, *restrict pbk = s->bk, *restrict pbL = s->bL;
-  double *const *restrict ptp = s->tp;
-  for (int bt = 0, nbat = s->nbat; bt < nbat; bt++) {
-    double *const *tp = ptp + 8 * (size_t)bt;
-    __m256d T0[6], T1[6];
-    gather6(tp, T0);
-    gather6(tp + 4, T1);
-    int k = pbk[bt], kend = k + 4 * pbL[bt];
-    for (; k < kend; k += 4) {
-      const double *JK = pJK + 24 * (size_t)k;
-      __m256d x = _mm256_load_pd(xp + k);
-      __m256d lo = _mm256_load_pd(plo + k), hi = _mm256_load_pd(phi + k);
-      __m256d mu = _mm256_load_pd(pmu + k);
-      if (_mm256_movemask_pd(mu) != 0xf) {
-        /* findex lanes (mu >= 0): -mu |x_f| .. mu |x_f| */
-        const int *f = pfpos + k;
-        __m256d xf = _mm256_set_pd(xp[f[3]], xp[f[2]], xp[f[1]], xp[f[0]]);
-        __m256d h = _mm256_mul_pd(mu, _mm256_andnot_pd(sign, xf));
-        hi = _mm256_blendv_pd(h, hi, mu);
-        lo = _mm256_blendv_pd(_mm256_xor_pd(h, sign), lo, mu);
-      }
-      /* b + fd x off the chain through t, as pgs */
-      __m256d bx =
-          _mm256_add_pd(_mm256_load_pd(pbp + k), _mm256_mul_pd(_mm256_load_pd(pfd + k), x));
-      __m256d w = _mm256_add_pd(bx, _mm256_add_pd(dot6(JK, T0), dot6(JK + 24, T1)));
-      /* slv_mid_res: |max(min(w, x - lo), x - hi)|; + w * 0 makes m NaN for
-       * good if w is not finite (max_pd returns its second operand on NaN) */
-      __m256d r = _mm256_max_pd(_mm256_min_pd(w, _mm256_sub_pd(x, lo)), _mm256_sub_pd(x, hi));
-      m = _mm256_add_pd(_mm256_max_pd(_mm256_andnot_pd(sign, r), m), _mm256_mul_pd(w, zero));
-      /* slv_pgs_move: e = mid(x - hi, w omega / A_ii, x - lo) */
-      __m256d e = _mm256_mul_pd(w, _mm256_load_pd(pinvd + k));
-      e = _mm256_max_pd(_mm256_sub_pd(x, hi), _mm256_min_pd(_mm256_sub_pd(x, lo), e));
-      __m256d xn = _mm256_max_pd(lo, _mm256_min_pd(hi, _mm256_sub_pd(x, e)));
-      __m256d moved = _mm256_cmp_pd(e, zero, _CMP_NEQ_UQ);
-      _mm256_store_pd(xp + k, _mm256_blendv_pd(x, xn, moved)); /* as pgs: x kept where e = 0 */
-      const double *K = JK + 48;
-#pragma GCC unroll 6
-      for (int c = 0; c < 6; c++) {
-        T0[c] = _mm256_sub_pd(T0[c], _mm256_mul_pd(e, _mm256_load_pd(K + 4 * c)));
-        T1[c] = _mm256_sub_pd(T1[c], _mm256_mul_pd(e, _mm256_load_pd(K + 24 + 4 * c)));
-      }
-    }
-    scatter6(tp, T0);
-    scatter6(tp + 4, T1);
+  __m256d x = _mm256_load_pd(a->xp + k);
+  __m256d lo = _mm256_load_pd(a->lo + k), hi = _mm256_load_pd(a->hi + k);
+  __m256d mu = _mm256_load_pd(a->mu + k);
+  if (_mm256_movemask_pd(mu) != 0xf) {
+    /* findex lanes (mu >= 0): -mu |x_f| .. mu |x_f| */
+    const int *f = a->fpos + k;
+    __m256d xf = _mm256_set_pd(a->xp[f[3]], a->xp[f[2]], a->xp[f[1]], a->xp[f[0]]);
+    __m256d h = _mm256_mul_pd(mu, _mm256_andnot_pd(sign, xf));
+    hi = _mm256_blendv_pd(h, hi, mu);
+    lo = _mm256_blendv_pd(_mm256_xor_pd(h, sign), lo, mu);
   }
-  double mm[4];
+  /* b + fd x off the chain through t, as pgs */
+  __m256d bx =
+      _mm256_add_pd(_mm256_load_pd(a->bp + k), _mm256_mul_pd(_mm256_load_pd(a->fd + k), x));
+  __m256d d, jl[3];
+  const double *JK;
+  if (compact) {
+    /* dot6 of each slot, slot 1's linear products negated: (-p) + q = q - p */
+    JK = a->JK + 15 * (size_t)k;
+    for (int c = 0; c < 3; c++) jl[c] = _mm256_load_pd(JK + 4 * c);
+    __m256d a0 = _mm256_add_pd(_mm256_mul_pd(jl[0], T0[0]), _mm256_mul_pd(jl[1], T0[1]));
+    __m256d b0 = _mm256_add_pd(_mm256_mul_pd(jl[2], T0[2]),
+                               _mm256_mul_pd(_mm256_load_pd(JK + 12), T0[3]));
+    __m256d c0 = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(JK + 16), T0[4]),
+                               _mm256_mul_pd(_mm256_load_pd(JK + 20), T0[5]));
+    __m256d a1 = _mm256_add_pd(_mm256_mul_pd(jl[0], T1[0]), _mm256_mul_pd(jl[1], T1[1]));
+    __m256d b1 = _mm256_sub_pd(_mm256_mul_pd(_mm256_load_pd(JK + 24), T1[3]),
+                               _mm256_mul_pd(jl[2], T1[2]));
+    __m256d c1 = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(JK + 28), T1[4]),
+                               _mm256_mul_pd(_mm256_load_pd(JK + 32), T1[5]));
+    d = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(a0, b0), c0),
+                      _mm256_add_pd(_mm256_sub_pd(b1, a1), c1));
+  } else {
+    JK = a->JK + 24 * (size_t)k;
+    d = _mm256_add_pd(dot6(JK, T0), dot6(JK + 24, T1));
+  }
+  __m256d w = _mm256_add_pd(bx, d);
+  /* slv_mid_res: |max(min(w, x - lo), x - hi)|; + w * 0 makes m NaN for
+   * good if w is not finite (max_pd returns its second operand on NaN) */
+  __m256d r = _mm256_max_pd(_mm256_min_pd(w, _mm256_sub_pd(x, lo)), _mm256_sub_pd(x, hi));
+  m = _mm256_add_pd(_mm256_max_pd(_mm256_andnot_pd(sign, r), m), _mm256_mul_pd(w, zero));
+  /* slv_pgs_move: e = mid(x - hi, w omega / A_ii, x - lo) */
+  __m256d e = _mm256_mul_pd(w, _mm256_load_pd(a->invd + k));
+  e = _mm256_max_pd(_mm256_sub_pd(x, hi), _mm256_min_pd(_mm256_sub_pd(x, lo), e));
+  __m256d xn = _mm256_max_pd(lo, _mm256_min_pd(hi, _mm256_sub_pd(x, e)));
+  __m256d moved = _mm256_cmp_pd(e, zero, _CMP_NEQ_UQ);
+  _mm256_store_pd(a->xp + k, _mm256_blendv_pd(x, xn, moved)); /* as pgs: x kept where e = 0 */
+  if (compact) {
+    /* K slot 1's linear columns im1 (-JL): t - e (-q) = t + e q */
+#pragma GCC unroll 3
+    for (int c = 0; c < 3; c++) {
+      T0[c] = _mm256_sub_pd(T0[c], _mm256_mul_pd(e, _mm256_mul_pd(im0, jl[c])));
+      T1[c] = _mm256_add_pd(T1[c], _mm256_mul_pd(e, _mm256_mul_pd(im1, jl[c])));
+      T0[3 + c] = _mm256_sub_pd(T0[3 + c], _mm256_mul_pd(e, _mm256_load_pd(JK + 36 + 4 * c)));
+      T1[3 + c] = _mm256_sub_pd(T1[3 + c], _mm256_mul_pd(e, _mm256_load_pd(JK + 48 + 4 * c)));
+    }
+  } else {
+    const double *K = JK + 48;
+#pragma GCC unroll 6
+    for (int c = 0; c < 6; c++) {
+      T0[c] = _mm256_sub_pd(T0[c], _mm256_mul_pd(e, _mm256_load_pd(K + 4 * c)));
+      T1[c] = _mm256_sub_pd(T1[c], _mm256_mul_pd(e, _mm256_load_pd(K + 24 + 4 * c)));
+    }
+  }
+  return m;
+}
+
+/* The lanes: batch by batch, t of the lanes' blocks in registers across the
+ * batch's row steps.  A batch of two halves runs them in the same loop:
+ * their rows are independent chains, so one's latency hides the other's. */
+__attribute__((target("avx2"), always_inline)) static inline double
+sweep_lanes_as(wide_state *s, double *poison, int compact) {
+  const lane_arrays a = { s->xp, s->lo, s->hi, s->mu, s->bp, s->fd, s->invd, s->JK, s->fpos };
+  __m256d m = _mm256_setzero_pd(), mb = m;
+  const int *restrict pbk = s->bk, *restrict pbL = s->bL, *restrict pbh = s->bh;
+  double *const *restrict ptp = s->tp;
+  const double *restrict pim = s->im;
+  for (int bt = 0, nbat = s->nbat; bt < nbat; bt++) {
+    double *const *tp = ptp + 16 * (size_t)bt;
+    const double *im = pim + 16 * (size_t)bt;
+    int k = pbk[bt], L = pbL[bt];
+    __m256d A0[6], A1[6];
+    __m256d ia0 = _mm256_load_pd(im), ia1 = _mm256_load_pd(im + 4);
+    gather6(tp, A0);
+    gather6(tp + 4, A1);
+    if (pbh[bt] == 1) {
+      for (int r = 0; r < L; r++, k += 4) m = row_step(&a, k, compact, A0, A1, ia0, ia1, m);
+    } else {
+      __m256d B0[6], B1[6];
+      __m256d ib0 = _mm256_load_pd(im + 8), ib1 = _mm256_load_pd(im + 12);
+      gather6(tp + 8, B0);
+      gather6(tp + 12, B1);
+      for (int r = 0; r < L; r++, k += 8) {
+        m = row_step(&a, k, compact, A0, A1, ia0, ia1, m);
+        mb = row_step(&a, k + 4, compact, B0, B1, ib0, ib1, mb);
+      }
+      scatter6(tp + 8, B0);
+      scatter6(tp + 12, B1);
+    }
+    scatter6(tp, A0);
+    scatter6(tp + 4, A1);
+  }
+  double mm[8];
   _mm256_storeu_pd(mm, m);
+  _mm256_storeu_pd(mm + 4, mb);
   double r = mm[0];
-  for (int l = 0; l < 4; l++) {
+  for (int l = 0; l < 8; l++) {
     *poison += mm[l] * 0.0;
     if (mm[l] > r) r = mm[l];
   }
   return r;
+}
+
+__attribute__((target("avx2"))) static double sweep_lanes(wide_state *s, double *poison) {
+  return s->compact ? sweep_lanes_as(s, poison, 1) : sweep_lanes_as(s, poison, 0);
 }
 #endif
 /* One sweep in plan order; the natural-map residual (inf-norm) of the w_i

@@ -202,13 +202,40 @@ static int check_same(const fprob *f) {
   return identity;
 }
 
+typedef void (*maker)(fprob *, int, int, unsigned long);
+static const maker makers[] = { fprob_make, fprob_make_rigid };
+
 /* Normal rows before their friction rows: no sequential group, so
- * pgs_wide is pgs on the problem itself. */
+ * pgs_wide is pgs on the problem itself; in general and in rigid-body
+ * form (pgs_wide's compact layout). */
 static void test_same_iterates(void) {
-  fprob f;
-  fprob_make(&f, 300, 80, 31);
-  CU_ASSERT_EQUAL(check_same(&f), 1);
-  fprob_free(&f);
+  for (int v = 0; v < 2; v++) {
+    fprob f;
+    makers[v](&f, 300, 80, 31);
+    CU_ASSERT_EQUAL(check_same(&f), 1);
+    fprob_free(&f);
+  }
+}
+
+/* The rigid-body form with its claim broken, which pgs_wide must notice
+ * (else its compact sweep computes another problem's iterates): one
+ * block's finvm off by an ulp; one row's linear J on slot 1 not minus
+ * slot 0's (K kept finvm J).  Still pgs's iterates. */
+static void test_rigid_claim_false(void) {
+  for (int v = 0; v < 2; v++) {
+    fprob f;
+    fprob_make_rigid(&f, 300, 80, 61);
+    if (v == 0) {
+      f.finvm[f.fblk[0]] = nextafter(f.finvm[f.fblk[0]], 2.0);
+    } else {
+      int i = 0;
+      while (f.fblk[2 * i + 1] < 0) i++;
+      f.fJ[12 * i + 6] *= 1.5;
+      f.fK[12 * i + 6] = f.finvm[f.fblk[2 * i + 1]] * f.fJ[12 * i + 6];
+    }
+    CU_ASSERT_EQUAL(check_same(&f), 1);
+    fprob_free(&f);
+  }
 }
 
 /* 4 bodies, 150 contacts: each body is on ~225 rows, so the batches form
@@ -269,9 +296,9 @@ static void test_findex_other_pair(void) {
 /* Unused slots (fblk -1) with junk in fJ and fK, which pgs never reads:
  * half of the one-body contacts move their body to slot 1 (slot 0 unused),
  * so that both slots' masks in the lanes' columns are exercised. */
-static void test_unused_slots(void) {
+static void unused_slots(maker make) {
   fprob f;
-  fprob_make(&f, 300, 80, 43);
+  make(&f, 300, 80, 43);
   int moved = 0, kept = 0;
   for (int c = 0; c < f.n / 3; c++) {
     if (f.fblk[6 * c + 1] >= 0) continue;
@@ -297,12 +324,17 @@ static void test_unused_slots(void) {
   fprob_free(&f);
 }
 
+static void test_unused_slots(void) {
+  unused_slots(fprob_make);
+  unused_slots(fprob_make_rigid);
+}
+
 /* Contacts sorted by block pair, as a collision pass emits manifolds: runs
  * of several contacts on one pair (3 rows each), the longest over 12 rows,
  * so groups of several lengths and runs cut at 12. */
-static void test_manifolds(void) {
+static void manifolds(maker make) {
   fprob f;
-  fprob_make(&f, 240, 10, 59);
+  make(&f, 240, 10, 59);
   int nc = f.n / 3, *cs = malloc((size_t)nc * sizeof(int)), *ord = malloc((size_t)f.n * sizeof(int));
   for (int c = 0; c < nc; c++) cs[c] = c;
   for (int a = 1; a < nc; a++) /* insertion sort by (slot 0, slot 1): stable */
@@ -331,6 +363,11 @@ static void test_manifolds(void) {
   free(cs);
   free(ord);
   fprob_free(&f);
+}
+
+static void test_manifolds(void) {
+  manifolds(fprob_make);
+  manifolds(fprob_make_rigid);
 }
 
 static void test_converges(void) {
@@ -403,12 +440,13 @@ static void test_not_finite(void) {
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("pgs_wide", NULL, NULL);
-  CU_add_test(s, "factored: pgs's iterates, bit for bit", test_same_iterates);
+  CU_add_test(s, "factored: pgs's iterates, bit for bit (also rigid form)", test_same_iterates);
   CU_add_test(s, "crowded bodies: long chains of batches", test_crowded_bodies);
   CU_add_test(s, "findex pointing forward: the sequential group", test_findex_forward);
   CU_add_test(s, "findex on another body pair", test_findex_other_pair);
   CU_add_test(s, "manifold runs: groups of 3 to 12 rows", test_manifolds);
   CU_add_test(s, "unused slots hold junk: never read", test_unused_slots);
+  CU_add_test(s, "rigid form, claim false: noticed", test_rigid_claim_false);
   CU_add_test(s, "converges; the test's own residual", test_converges);
   CU_add_test(s, "dense storage: pgs itself", test_dense_is_pgs);
   CU_add_test(s, "overflow: not_finite", test_not_finite);

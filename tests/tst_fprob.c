@@ -18,12 +18,14 @@ void fprob_free(fprob *f) {
   free(f->mu);
   free(f->findex);
   free(f->A);
+  free(f->finvm);
 }
 
 /* A random contact-like problem: ncon groups of 3 rows (normal, two
  * friction rows findex'ed to it) on random block pairs (a slot is -1 with
- * probability 1/4, as for a static body), W_beta = B B^T / 6 + 0.5 I. */
-void fprob_make(fprob *f, int ncon, int nblk, unsigned long seed) {
+ * probability 1/4, as for a static body), W_beta = B B^T / 6 + 0.5 I; or,
+ * rigid, the rigid-body form (see tst_fprob.h). */
+static void make(fprob *f, int ncon, int nblk, unsigned long seed, int rigid) {
   gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(r, seed);
   int n = 3 * ncon, m = 6 * nblk;
@@ -42,6 +44,7 @@ void fprob_make(fprob *f, int ncon, int nblk, unsigned long seed) {
   f->findex = malloc((size_t)n * sizeof(int));
   f->A = calloc((size_t)n * n, sizeof(double));
   double *W = malloc(36 * (size_t)nblk * sizeof(double));
+  if (rigid) f->finvm = malloc((size_t)nblk * sizeof(double));
   for (int bb = 0; bb < nblk; bb++) {
     double B[36];
     for (int k = 0; k < 36; k++) B[k] = gsl_rng_uniform(r) - 0.5;
@@ -51,6 +54,12 @@ void fprob_make(fprob *f, int ncon, int nblk, unsigned long seed) {
         for (int k = 0; k < 6; k++) s += B[i * 6 + k] * B[j * 6 + k] / 6.0;
         W[36 * bb + i * 6 + j] = s;
       }
+    if (rigid) { /* diag(m^-1 I3, the angular 3x3 block) */
+      f->finvm[bb] = 0.5 + gsl_rng_uniform(r);
+      for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++)
+          if (i < 3 || j < 3) W[36 * bb + i * 6 + j] = i == j ? f->finvm[bb] : 0.0;
+    }
   }
   for (int c = 0; c < ncon; c++) {
     int b0 = (int)gsl_rng_uniform_int(r, (unsigned long)nblk), b1;
@@ -65,10 +74,14 @@ void fprob_make(fprob *f, int ncon, int nblk, unsigned long seed) {
         if (bb < 0) continue;
         double *J = f->fJ + 12 * i + 6 * k, *K = f->fK + 12 * i + 6 * k;
         for (int e = 0; e < 6; e++) J[e] = gsl_rng_uniform(r) - 0.5;
+        if (rigid && k == 1 && b0 >= 0) /* one direction at one point: -n on body 1 */
+          for (int e = 0; e < 3; e++) J[e] = -J[e - 6];
         for (int e = 0; e < 6; e++) {
           K[e] = 0;
           for (int g = 0; g < 6; g++) K[e] += W[36 * bb + e * 6 + g] * J[g];
         }
+        if (rigid) /* one multiply, as libdynamics forms it */
+          for (int e = 0; e < 3; e++) K[e] = f->finvm[bb] * J[e];
       }
       f->fd[i] = 1e-3 * gsl_rng_uniform(r);
       f->b[i] = 2.0 * gsl_rng_uniform(r) - 1.0;
@@ -114,7 +127,16 @@ void fprob_make(fprob *f, int ncon, int nblk, unsigned long seed) {
   p.hi = f->hi;
   p.findex = f->findex;
   p.mu = f->mu;
+  p.finvm = f->finvm;
   f->p = p;
+}
+
+void fprob_make(fprob *f, int ncon, int nblk, unsigned long seed) {
+  make(f, ncon, nblk, seed, 0);
+}
+
+void fprob_make_rigid(fprob *f, int ncon, int nblk, unsigned long seed) {
+  make(f, ncon, nblk, seed, 1);
 }
 
 slv_problem fprob_dense(const fprob *f) {

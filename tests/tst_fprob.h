@@ -9,6 +9,11 @@
  * [0, 1e-3), b uniform in [-1, 1).  The dense reference A = J K^T + diag(d)
  * is formed by a triple loop over dense copies of J and K that shares no
  * code with the library.  fprob_dense(f) is the same problem, dense.
+ * fprob_make_rigid: the same, in rigid-body form: W_beta = diag(m^-1 I3,
+ * the angular block of the above), m^-1 uniform in [0.5, 1.5) and given
+ * as finvm; slot 1's linear J is minus slot 0's (a direction at a point,
+ * as body 1 sees it); K's linear columns are finvm J's, one multiply each
+ * (as libdynamics forms them).
  * fprob_residual(f, x) judges a solution without the library.
  */
 #ifndef TST_FPROB_H
@@ -22,10 +27,12 @@ typedef struct {
   double *fJ, *fK, *fd, *fwork, *b, *lo, *hi, *mu;
   int *findex;
   double *A; /* dense reference, column-major */
+  double *finvm; /* rigid form: per block, m^-1 (else NULL) */
   slv_problem p;
 } fprob;
 
 void fprob_make(fprob *f, int ncon, int nblk, unsigned long seed);
+void fprob_make_rigid(fprob *f, int ncon, int nblk, unsigned long seed);
 void fprob_free(fprob *f);
 slv_problem fprob_dense(const fprob *f);
 /* The test's own natural-map residual of x (inf-norm), from the dense A
