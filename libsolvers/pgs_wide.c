@@ -16,9 +16,10 @@
  * after every earlier group on either of its blocks and after the groups
  * of its rows' findex rows (findex rows inside the group do not count),
  * and it takes the first batch past those that has fewer than eight
- * groups (first fit: a union-find over the full batches).  Groups of one batch
- * therefore share no block and read no x of each other, and every pair of
- * groups that does share a block, or a findex row, is swept in row order.
+ * groups (first fit: a union-find over the full batches).  Groups of one
+ * batch therefore share no block and read no x of each other, and every
+ * pair of groups that does share a block, or a findex row, is swept in row
+ * order.
  *
  * Order.  The sweep visits batch 0, 1, ..., then the sequential groups'
  * rows in row order.  A batch's groups go through the AVX2 lanes together,
@@ -129,8 +130,8 @@ static void wide_free(void *st) {
     slv_solver_pgs.free(s->pgs);
     free(s->pgs);
   }
-  int *iv[] = { s->rowb, s->gfirst, s->gsorted, s->nfree, s->cnt, s->order, s->fpos,
-                 s->bk,   s->bL,     s->bh };
+  int *iv[] = { s->rowb, s->gfirst, s->gsorted, s->nfree, s->cnt,
+                s->order, s->fpos, s->bk, s->bL, s->bh };
   for (size_t k = 0; k < sizeof iv / sizeof iv[0]; k++) free(iv[k]);
   double *dv[] = { s->xp, s->bp, s->invd, s->lo, s->hi, s->mu, s->fd, s->JK, s->im, s->idle };
   for (size_t k = 0; k < sizeof dv / sizeof dv[0]; k++) free(dv[k]);
@@ -434,8 +435,8 @@ static void plan(wide_state *s, const slv_problem *p, double omega) {
       s->fd[k] = p->fd ? p->fd[i] : 0.0;
     }
   }
-  /* row step k / 4, lane k % 4: J and K by columns; idle lanes and static
-   * slots stay 0 */
+  /* each four positions (a half row step): J and K by columns; idle lanes
+   * and static slots stay 0 */
   s->compact = 0;
 #if PGS_WIDE_X86
   if (lanes_jk) {
