@@ -238,25 +238,6 @@ static int group_and_schedule(wide_state *s, const slv_problem *p) {
   return ng;
 }
 
-/* plan()'s J and K columns of the lanes one double at a time (the CPUs
- * without AVX2; fill_jk gives the same values). */
-static void fill_jk_rows(wide_state *s, const slv_problem *p) {
-  memset(s->JK, 0, 24 * (size_t)s->ncol * sizeof *s->JK);
-  for (int k = 0; k < s->ncol; k++) {
-    int i = s->order[k];
-    if (i < 0) continue;
-    double *JK = s->JK + 24 * (size_t)(k & ~3) + (k & 3);
-    for (int slot = 0; slot < 2; slot++) {
-      if (p->fblk[2 * i + slot] < 0) continue;
-      const double *J = p->fJ + 12 * (size_t)i + 6 * slot, *K = p->fK + 12 * (size_t)i + 6 * slot;
-      for (int c = 0; c < 6; c++) {
-        JK[24 * slot + 4 * c] = J[c];
-        JK[48 + 24 * slot + 4 * c] = K[c];
-      }
-    }
-  }
-}
-
 #if PGS_WIDE_X86
 /* Columns c0..c0+3 of the rows at r[0..3] into four 4-lane columns at
  * out, out + 4, out + 8, out + 12 (a 4x4 transpose); lane l of the first
@@ -436,15 +417,15 @@ static void plan(wide_state *s, const slv_problem *p, double omega) {
     }
   }
   /* each four positions (a half row step): J and K by columns; idle lanes
-   * and static slots stay 0 */
+   * and static slots stay 0.  Only the lanes read them: without AVX2 the
+   * sweep reads the rows of fJ and fK (row_one) */
   s->compact = 0;
 #if PGS_WIDE_X86
   if (lanes_jk) {
     s->compact = p->finvm && fill_jk(s, p, omega, 1);
     if (!s->compact) fill_jk(s, p, omega, 0);
-  } else
+  }
 #endif
-    fill_jk_rows(s, p);
 }
 
 /* One row at plan position k, as pgs's factored sweep does it; returns the
