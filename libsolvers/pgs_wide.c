@@ -74,6 +74,11 @@
  * Dense and CSR problems have no blocks to group: they are solved by pgs
  * itself (same options, same result).  Statuses and the stopping rule are
  * pgs's: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE.
+ *
+ * The environment variable LCPLAB_NO_AVX2 (set and not "0", read when the
+ * workspace is made) takes the row-at-a-time sweep on any CPU: to test it
+ * and to time it.  With opt.log_fn set, each solve logs its plan: rows,
+ * batches, busy lane slots, sequential rows and the sweep taken.
  */
 #include "slv_internal.h"
 
@@ -123,6 +128,14 @@ typedef struct {
   int ncol;        /* plan positions [0, ncol) are in lanes, [ncol, len) sequential */
   int len;
 } wide_state;
+
+#if PGS_WIDE_X86
+/* LCPLAB_NO_AVX2 set to anything but "" or "0" (see the header). */
+static int no_avx2(void) {
+  const char *v = getenv("LCPLAB_NO_AVX2");
+  return v && *v && strcmp(v, "0") != 0;
+}
+#endif
 
 static void wide_free(void *st) {
   wide_state *s = st;
@@ -183,7 +196,7 @@ static slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   }
 #if PGS_WIDE_X86
   __builtin_cpu_init();
-  s->have_avx2 = __builtin_cpu_supports("avx2");
+  s->have_avx2 = __builtin_cpu_supports("avx2") && !no_avx2();
 #endif
   return SLV_CONVERGED;
 }
@@ -666,6 +679,19 @@ static double sweep(wide_state *s, const slv_problem *p) {
   return poison == 0.0 ? m : NAN;
 }
 
+/* The plan, through opt->log_fn (once a solve, only if one is set): what
+ * the lanes hold and which sweep runs, so that a caller (and the tests)
+ * can see the path taken. */
+static void log_plan(const wide_state *s, const slv_problem *p, const slv_options *opt) {
+  int busy = 0;
+  for (int k = 0; k < s->ncol; k++) busy += s->order[k] >= 0;
+  const char *how = !s->have_avx2 ? "rows one at a time (no AVX2)"
+                    : s->compact  ? "AVX2 lanes, compact rigid-body rows"
+                                  : "AVX2 lanes, full rows";
+  slv_logf(opt, "pgs_wide: %d rows, %d batches, %d of %d lane slots busy, %d sequential rows: %s",
+           p->n, s->nbat, busy, s->ncol, s->len - s->ncol, how);
+}
+
 static void unpermute(const wide_state *s, double *x) {
   for (int k = 0; k < s->len; k++)
     if (s->order[k] >= 0) x[s->order[k]] = s->xp[k];
@@ -676,6 +702,7 @@ static slv_status wide_solve(void *st, const slv_problem *p, const slv_options *
   wide_state *s = st;
   if (p->storage != SLV_FACTORED) return slv_solver_pgs.solve(s->pgs, p, opt, x, w, res);
   plan(s, p, opt->omega); /* before K^T x: it uses p->fwork as scratch */
+  if (opt->log_fn) log_plan(s, p, opt);
   slv_residuals r = { 0 };
   r.res_rel = slv_factored_start_res(p, x, &r.b_inf); /* leaves K^T x in p->fwork */
   double scale = fmax(1.0, r.b_inf);

@@ -20,11 +20,18 @@
  *   - converged at 1e-10, the test's own natural-map residual with findex
  *     bounds is below 1e-10;
  *   - dense storage is solved by pgs itself: the same x, bit for bit;
- *   - an overflowing problem ends in SLV_NOT_FINITE, never "converged".
+ *   - an overflowing problem ends in SLV_NOT_FINITE, never "converged";
+ *   - each solve's plan line (opt.log_fn) names the sweep taken: the lanes
+ *     in the compact layout exactly for the rigid-body problems whose claim
+ *     holds, the full layout otherwise; and its counts add up;
+ *   - a second suite runs with LCPLAB_NO_AVX2=1, the row-at-a-time sweep of
+ *     CPUs without AVX2, to the same iterates ("0" or "" keep the lanes).
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,15 +142,63 @@ static void permuted_free(permuted *q) {
   free(q->fwork);
 }
 
+/* The sweep pgs_wide must log taking: rows one at a time on a CPU without
+ * AVX2 or with LCPLAB_NO_AVX2 set (and not "0"), else the lanes, compact
+ * when the problem is in rigid-body form with its claim true. */
+static const char *expected_sweep(int compact) {
+  const char *no = getenv("LCPLAB_NO_AVX2");
+  int avx2 = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+  __builtin_cpu_init();
+  avx2 = __builtin_cpu_supports("avx2");
+#endif
+  if (!avx2 || (no && *no && strcmp(no, "0") != 0)) return "rows one at a time (no AVX2)";
+  return compact ? "AVX2 lanes, compact rigid-body rows" : "AVX2 lanes, full rows";
+}
+
+/* pgs_wide's plan lines (opt.log_fn): how many, and the last one. */
+typedef struct {
+  int count;
+  char line[256];
+} plan_log;
+
+static void log_plan(void *ctx, const char *line) {
+  plan_log *l = ctx;
+  if (strncmp(line, "pgs_wide:", 9) != 0) return;
+  l->count++;
+  snprintf(l->line, sizeof l->line, "%s", line);
+}
+
+/* One solve's plan line: one line, about n rows of which none sequential
+ * when pgs_wide's order is the row order (the others are in the lanes),
+ * the lanes not overfull, and the sweep named as expected_sweep says. */
+static void check_plan(const plan_log *l, int n, int identity, int compact) {
+  CU_ASSERT_EQUAL(l->count, 1);
+  int rows = -1, nbat = -1, busy = -1, ncol = -1, seq = -1;
+  CU_ASSERT_EQUAL(sscanf(l->line,
+                         "pgs_wide: %d rows, %d batches, %d of %d lane slots busy, %d sequential",
+                         &rows, &nbat, &busy, &ncol, &seq),
+                  5);
+  CU_ASSERT_EQUAL(rows, n);
+  CU_ASSERT_EQUAL(busy + seq, n);
+  CU_ASSERT(identity ? seq == 0 : seq > 0);
+  CU_ASSERT(nbat > 0 && busy <= ncol && ncol <= 8 * n);
+  const char *how = strstr(l->line, ": ");
+  how = how ? strstr(how + 2, ": ") : NULL;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(how);
+  CU_ASSERT_STRING_EQUAL(how + 2, expected_sweep(compact));
+}
+
 /* pgs_wide on f and pgs on f's rows in pgs_wide's order: `sweeps` sweeps
  * (tol unreachable), from x0 (NULL: zero).  Returns the number of rows
  * whose x differ in any bit; *dmax gets the largest |difference|.  (Bits
  * agree until the first exact recomputation of t = K^T x, at start from a
  * warm x or at sweep 20: the two problems sum K^T x over their rows in
  * different orders.) */
-static int mismatches(const fprob *f, int sweeps, const double *x0, double *dmax) {
+static int mismatches(const fprob *f, int sweeps, const double *x0, int compact,
+                      double *dmax) {
   int n = f->n, *ord = malloc((size_t)n * sizeof(int));
-  (void)wide_order(&f->p, ord);
+  int identity = wide_order(&f->p, ord);
   permuted q;
   permute(f, ord, &q);
   slv_options opt = slv_options_default();
@@ -160,7 +215,12 @@ static int mismatches(const fprob *f, int sweeps, const double *x0, double *dmax
       xp[k] = x0[ord[k]];
     }
   slv_result rw, rp;
-  CU_ASSERT_EQUAL(slv_solve(ww, &f->p, &opt, xw, NULL, &rw), SLV_MAX_ITER);
+  plan_log log = { 0 };
+  slv_options lopt = opt;
+  lopt.log_fn = log_plan;
+  lopt.log_ctx = &log;
+  CU_ASSERT_EQUAL(slv_solve(ww, &f->p, &lopt, xw, NULL, &rw), SLV_MAX_ITER);
+  check_plan(&log, n, identity, compact);
   CU_ASSERT_EQUAL(slv_solve(wp, &q.p, &opt, xp, NULL, &rp), SLV_MAX_ITER);
   CU_ASSERT_EQUAL(rw.iterations, sweeps);
   CU_ASSERT_EQUAL(rp.iterations, sweeps);
@@ -186,17 +246,17 @@ static int mismatches(const fprob *f, int sweeps, const double *x0, double *dmax
  * row order; else to rounding (|x| is O(1) here): the two problems sum
  * K^T x over their rows in different orders.  Returns 1 if the order was
  * the row order. */
-static int check_same(const fprob *f) {
+static int check_same(const fprob *f, int compact) {
   double d;
   int *ord = malloc((size_t)f->n * sizeof(int));
   int identity = wide_order(&f->p, ord);
   free(ord);
-  CU_ASSERT_EQUAL(mismatches(f, 7, NULL, &d), 0);
-  int bad = mismatches(f, 45, NULL, &d);
+  CU_ASSERT_EQUAL(mismatches(f, 7, NULL, compact, &d), 0);
+  int bad = mismatches(f, 45, NULL, compact, &d);
   CU_ASSERT(identity ? bad == 0 : d <= 1e-12);
-  double *x0 = malloc((size_t)f->n * sizeof(double));
+  double *x0 = calloc((size_t)f->n, sizeof(double)); /* calloc: no maybe-uninitialized for n = 0 */
   for (int i = 0; i < f->n; i++) x0[i] = f->findex[i] < 0 ? 0.1 * (i % 7) : 0.01 * (i % 5 - 2);
-  bad = mismatches(f, 7, x0, &d);
+  bad = mismatches(f, 7, x0, compact, &d);
   CU_ASSERT(identity ? bad == 0 : d <= 1e-12);
   free(x0);
   return identity;
@@ -212,7 +272,7 @@ static void test_same_iterates(void) {
   for (int v = 0; v < 2; v++) {
     fprob f;
     makers[v](&f, 300, 80, 31);
-    CU_ASSERT_EQUAL(check_same(&f), 1);
+    CU_ASSERT_EQUAL(check_same(&f, v == 1), 1);
     fprob_free(&f);
   }
 }
@@ -233,7 +293,7 @@ static void test_rigid_claim_false(void) {
       f.fJ[12 * i + 6] *= 1.5;
       f.fK[12 * i + 6] = f.finvm[f.fblk[2 * i + 1]] * f.fJ[12 * i + 6];
     }
-    CU_ASSERT_EQUAL(check_same(&f), 1);
+    CU_ASSERT_EQUAL(check_same(&f, 0), 1);
     fprob_free(&f);
   }
 }
@@ -243,7 +303,7 @@ static void test_rigid_claim_false(void) {
 static void test_crowded_bodies(void) {
   fprob f;
   fprob_make(&f, 150, 4, 37);
-  CU_ASSERT_EQUAL(check_same(&f), 1);
+  CU_ASSERT_EQUAL(check_same(&f, 0), 1);
   fprob_free(&f);
 }
 
@@ -268,7 +328,7 @@ static void test_findex_forward(void) {
     permuted q;
     permute(&f, ord, &q);
     fprob g = permuted_view(&f, &q);
-    CU_ASSERT_EQUAL(check_same(&g), pass == 0);
+    CU_ASSERT_EQUAL(check_same(&g, 0), pass == 0);
     permuted_free(&q);
   }
   free(ord);
@@ -289,7 +349,7 @@ static void test_findex_other_pair(void) {
       moved += f.fblk[2 * i] != f.fblk[2 * g] || f.fblk[2 * i + 1] != f.fblk[2 * g + 1];
     }
   CU_ASSERT(moved > f.n / 2);
-  CU_ASSERT_EQUAL(check_same(&f), 1);
+  CU_ASSERT_EQUAL(check_same(&f, 0), 1);
   fprob_free(&f);
 }
 
@@ -320,7 +380,7 @@ static void unused_slots(maker make) {
     swap ? moved++ : kept++;
   }
   CU_ASSERT(moved > 10 && kept > 10);
-  CU_ASSERT_EQUAL(check_same(&f), 1);
+  CU_ASSERT_EQUAL(check_same(&f, make == fprob_make_rigid), 1);
   fprob_free(&f);
 }
 
@@ -358,7 +418,7 @@ static void manifolds(maker make) {
   }
   CU_ASSERT(longest > 12); /* the cut at 12 rows is exercised */
   fprob g = permuted_view(&f, &q);
-  CU_ASSERT_EQUAL(check_same(&g), 1);
+  CU_ASSERT_EQUAL(check_same(&g, make == fprob_make_rigid), 1);
   permuted_free(&q);
   free(cs);
   free(ord);
@@ -437,6 +497,25 @@ static void test_not_finite(void) {
   fprob_free(&f);
 }
 
+/* The second suite runs with LCPLAB_NO_AVX2=1: the row-at-a-time sweep
+ * that CPUs without AVX2 take, which must give the same iterates. */
+static int no_avx2_on(void) { return setenv("LCPLAB_NO_AVX2", "1", 1); }
+static int no_avx2_off(void) { return unsetenv("LCPLAB_NO_AVX2"); }
+
+/* "0" and "" leave the lanes on: the plan line says which sweep ran. */
+static void test_no_avx2_values(void) {
+  const char *v[] = { "0", "" };
+  fprob f;
+  fprob_make_rigid(&f, 60, 20, 67);
+  for (int k = 0; k < 2; k++) {
+    CU_ASSERT_EQUAL_FATAL(setenv("LCPLAB_NO_AVX2", v[k], 1), 0);
+    double d;
+    CU_ASSERT_EQUAL(mismatches(&f, 7, NULL, 1, &d), 0);
+  }
+  CU_ASSERT_EQUAL(setenv("LCPLAB_NO_AVX2", "1", 1), 0);
+  fprob_free(&f);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("pgs_wide", NULL, NULL);
@@ -450,5 +529,12 @@ int main(void) {
   CU_add_test(s, "converges; the test's own residual", test_converges);
   CU_add_test(s, "dense storage: pgs itself", test_dense_is_pgs);
   CU_add_test(s, "overflow: not_finite", test_not_finite);
+  s = CU_add_suite("pgs_wide, LCPLAB_NO_AVX2=1: rows one at a time", no_avx2_on, no_avx2_off);
+  CU_add_test(s, "factored: pgs's iterates, bit for bit (also rigid form)", test_same_iterates);
+  CU_add_test(s, "findex pointing forward: the sequential group", test_findex_forward);
+  CU_add_test(s, "manifold runs: groups of 3 to 12 rows", test_manifolds);
+  CU_add_test(s, "unused slots hold junk: never read", test_unused_slots);
+  CU_add_test(s, "overflow: not_finite", test_not_finite);
+  CU_add_test(s, "LCPLAB_NO_AVX2=0 or empty: the lanes", test_no_avx2_values);
   return tst_run();
 }
