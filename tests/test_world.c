@@ -892,8 +892,11 @@ static void test_contact_order(void) {
   dyn_world *wb = new_scene("pyramid", l3, 1, &s);
   s.contact_order = DYN_ORDER_TOP_DOWN;
   dyn_world *wt = new_scene("pyramid", l3, 1, &s);
-  if (!wb || !wt)
+  if (!wb || !wt) { /* new_scene has failed an assertion already */
+    dyn_world_free(wb);
+    dyn_world_free(wt);
     return;
+  }
   int nb = dyn_world_body_count(wb);
   dyn_v3 r0[16];
   CU_ASSERT_FATAL(nb <= 16);
