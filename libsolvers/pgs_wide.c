@@ -69,15 +69,17 @@
  * Same products, same sums: the iterates do not change.  Grouping and
  * batching cost O(rows) per solve; the per-block batch marks live in
  * p->fwork before it gets K^T x (so nothing is allocated).  On a CPU
- * without AVX2 the same order is swept one row at a time (same iterates).
+ * without AVX2 the same order is swept one row at a time (same iterates):
+ * by pgs itself when it is the row order (no sequential group; pgs's loop
+ * has no plan to build or read through), else by the plan.
  *
  * Dense and CSR problems have no blocks to group: they are solved by pgs
  * itself (same options, same result).  Statuses and the stopping rule are
  * pgs's: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE.
  *
  * The environment variable LCPLAB_NO_AVX2 (set and not "0", read when the
- * workspace is made) takes the row-at-a-time sweep on any CPU: to test it
- * and to time it.  With opt.log_fn set, each solve logs its plan: rows,
+ * workspace is made) takes the path of a CPU without AVX2 on any CPU: to
+ * test it and to time it.  With opt.log_fn set, each solve logs its plan: rows,
  * batches, busy lane slots, sequential rows and the sweep taken.
  */
 #include "slv_internal.h"
@@ -210,6 +212,28 @@ static int first_free(int *nfree, int b) {
   return b;
 }
 
+/* The end of the group that starts at row i: the run of rows on i's block
+ * pair, at most WIDE_GMAX rows. */
+static int group_end(const slv_problem *p, int i) {
+  const int *fb = p->fblk;
+  int e = i + 1;
+  while (e < p->n && e - i < WIDE_GMAX && fb[2 * e] == fb[2 * i] && fb[2 * e + 1] == fb[2 * i + 1])
+    e++;
+  return e;
+}
+
+/* Whether a group is sequential: a row of it has its findex row in a
+ * later group (then the plan's order is not the row order). */
+static int has_sequential(const slv_problem *p) {
+  if (!p->findex) return 0;
+  for (int i = 0, e; i < p->n; i = e) {
+    e = group_end(p, i);
+    for (int r = i; r < e; r++)
+      if (p->findex[r] >= e) return 1;
+  }
+  return 0;
+}
+
 /* Cut the rows into groups and give each its batch (see the header);
  * returns the number of groups, s->nbat the number of batches, s->cnt[b]
  * the groups in batch b.  p->fwork holds per-block ints meanwhile. */
@@ -222,8 +246,7 @@ static int group_and_schedule(wide_state *s, const slv_problem *p) {
   memset(s->cnt, 0, ((size_t)n + 1) * sizeof *s->cnt);
   for (int i = 0, e; i < n; i = e) {
     int b0 = fb[2 * i], b1 = fb[2 * i + 1];
-    for (e = i + 1; e < n && e - i < WIDE_GMAX && fb[2 * e] == b0 && fb[2 * e + 1] == b1; e++) {
-    }
+    e = group_end(p, i);
     int c = 0, seq = 0; /* c: the first batch after every group this one must follow */
     if (b0 >= 0 && next[b0] > c) c = next[b0];
     if (b1 >= 0 && next[b1] > c) c = next[b1];
@@ -701,6 +724,12 @@ static slv_status wide_solve(void *st, const slv_problem *p, const slv_options *
                              double *w, slv_result *res) {
   wide_state *s = st;
   if (p->storage != SLV_FACTORED) return slv_solver_pgs.solve(s->pgs, p, opt, x, w, res);
+  if (!s->have_avx2 && !has_sequential(p)) {
+    /* one row at a time in the row order: that is pgs's sweep, and pgs
+     * runs it without the plan's indirections */
+    slv_logf(opt, "pgs_wide: %d rows, no AVX2, row order: pgs's own sweep", p->n);
+    return slv_solver_pgs.solve(s->pgs, p, opt, x, w, res);
+  }
   plan(s, p, opt->omega); /* before K^T x: it uses p->fwork as scratch */
   if (opt->log_fn) log_plan(s, p, opt);
   slv_residuals r = { 0 };
