@@ -3,7 +3,8 @@
 # packages lcplab needs, and install_packages, which installs the missing ones
 # (apt-get update only when something is missing; nothing at all otherwise).
 PACKAGES="build-essential autoconf automake libtool pkg-config libopenblas-dev liblapacke-dev
-libgsl-dev libcunit1-dev libhdf5-dev libfclib-dev gnuplot-nox valgrind python3
+libgsl-dev libcunit1-dev libhdf5-dev libfclib-dev libsuitesparse-dev gnuplot-nox valgrind python3
+parallel
 texlive-latex-base texlive-latex-recommended texlive-fonts-recommended"
 
 install_packages() {
