@@ -357,6 +357,7 @@ static int prepare_plan(const args *a, exp_plan *pl, const char *plan_dir)
   if ((rc = exp_prepare(&pl->cfg, &env, &pl->probs, &pl->nprobs)) >= 0)
     return rc;
   pl->time_limit = a->time_limit;
+  pl->memory_mb = exp_default_memory_mb();
   char adir[EXP_PATH_MAX];
   abs_path(pl->cfg.dir, adir, sizeof adir);
   exp_fmt(pl->cfg.dir, sizeof pl->cfg.dir, "%s", adir);
@@ -514,6 +515,7 @@ int cli_cmd_task(int argc, char **argv)
       return CLI_EXIT_OK; /* done before: resume */
     }
   }
+  exp_limit_memory(pl.memory_mb);
   exp_cache cache;
   memset(&cache, 0, sizeof cache);
   cache.prob = -1;

@@ -296,6 +296,11 @@ void exp_prov_gather(exp_prov *p);
 double exp_loadavg(void);
 /* The source revision: LCPLAB_REV, else git rev-parse in dir (+ -dirty). */
 void exp_git_rev(const char *dir, char *rev, size_t len);
+/* Limits this process's address space to mb megabytes (RLIMIT_AS), unless
+ * mb <= 0, LCPLAB_MEMORY_LIMIT=0 (valgrind) or an AddressSanitizer build. */
+void exp_limit_memory(double mb);
+/* Physical memory / online CPUs, in MB: the default limit of a task. */
+double exp_default_memory_mb(void);
 /* Runs argv; stdout into out (NUL-terminated, may be NULL), stderr to
  * /dev/null when quiet.  Exit status, or -1 if it could not run. */
 int exp_run_prog(char *const *argv, char *out, size_t len, int quiet);
@@ -358,6 +363,7 @@ typedef struct exp_plan {
   char rev[160];                /* the source revision when planned */
   char config_path[EXP_PATH_MAX]; /* the original config */
   double time_limit;            /* --time-limit (0: each section's own) */
+  double memory_mb;             /* address-space limit of a task process (0: none) */
 } exp_plan;
 
 /* The effective tolerance list of a section (the kind's default when none

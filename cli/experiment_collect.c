@@ -259,6 +259,8 @@ static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const lo
       fprintf(f, " %g", tols[k]);
     fprintf(f, "  max_iter: %ld\n", s->max_iter ? s->max_iter : 10000L);
     fprintf(f, "# time_limit_s: %g (each solve)\n", exp_time_limit(pl, s));
+    fprintf(f, "# memory_limit_mb: %.0f per task (RLIMIT_AS: a solver whose workspace does not "
+               "fit is refused, out_of_memory)\n", pl->memory_mb);
     fprintf(f, "# timing: clock_gettime(CLOCK_MONOTONIC) around slv_solve only (external "
                "solvers: see time_source), cold start, one warm-up, then runs until >= %ld runs "
                "and >= %g s in all, or %g s in all (one run when the warm-up takes that long); "

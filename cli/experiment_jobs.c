@@ -82,6 +82,7 @@ static void worker_main(const exp_plan *pl, int in, int out)
 {
   signal(SIGINT, SIG_IGN);
   signal(SIGTERM, SIG_DFL);
+  exp_limit_memory(pl->memory_mb);
   exp_cache cache;
   memset(&cache, 0, sizeof cache);
   cache.prob = -1;

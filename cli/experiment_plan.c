@@ -357,9 +357,9 @@ static int render_info(const exp_plan *pl, exp_rbuf *b)
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return exp_rbuf_add(b,
                       "lcplab-plan 1\nid %s\nrev %s\nconfig %s\ndir %s\ntime_limit %.17g\n"
-                      "tasks %d\nproblems %d\ncreated %s\n",
-                      pl->id, pl->rev, pl->config_path, pl->cfg.dir, pl->time_limit, pl->ntasks,
-                      pl->nprobs, date);
+                      "memory_mb %.0f\ntasks %d\nproblems %d\ncreated %s\n",
+                      pl->id, pl->rev, pl->config_path, pl->cfg.dir, pl->time_limit,
+                      pl->memory_mb, pl->ntasks, pl->nprobs, date);
 }
 
 static int mkdir_one(const char *dir, const char *sub)
@@ -446,6 +446,8 @@ static int read_info(const char *dir, exp_plan *pl, char *cfgdir, size_t len)
       exp_fmt(cfgdir, len, "%s", line + 4);
     else if (strncmp(line, "time_limit ", 11) == 0)
       pl->time_limit = atof(line + 11);
+    else if (strncmp(line, "memory_mb ", 10) == 0)
+      pl->memory_mb = atof(line + 10);
   }
   fclose(f);
   if (!magic || !pl->id[0]) {

@@ -25,10 +25,12 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -237,4 +239,35 @@ void exp_prov_gather(exp_prov *p)
   snprintf(p->precision, sizeof p->precision, "double (binary64)");
   p->load_start = exp_loadavg();
   p->load_end = p->load_start;
+}
+
+double exp_default_memory_mb(void)
+{
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  if (pages <= 0 || size <= 0)
+    return 0.0;
+  double mb = (double)pages * (double)size / 1048576.0 / (double)(cpus > 0 ? cpus : 1);
+  return mb < 1024.0 ? 1024.0 : floor(mb);
+}
+
+void exp_limit_memory(double mb)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  (void)mb; /* AddressSanitizer reserves terabytes of shadow memory */
+#else
+  const char *env = getenv("LCPLAB_MEMORY_LIMIT");
+  if (env && env[0])
+    mb = atof(env);
+  if (!(mb > 0))
+    return;
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) != 0)
+    return;
+  rlim_t want = (rlim_t)(mb * 1048576.0);
+  if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max)
+    want = rl.rlim_max;
+  rl.rlim_cur = want;
+  setrlimit(RLIMIT_AS, &rl);
+#endif
 }
