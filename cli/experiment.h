@@ -119,7 +119,8 @@ int exp_status_column(const char *status);
 int exp_tex_escape(const char *s, char *out, size_t len);
 
 /* The key under which refusal messages are grouped in the coverage table:
- * msg after the solver's own name, up to the first ';' or ':', without the
+ * msg after the solver's own name ("NAME " or "NAME: "), up to the first ';'
+ * or ':' outside parentheses, without the
  * parenthesised groups that hold a digit (this problem's details):
  * "pgs needs A(i,i) > 0; A(3,3)=0" -> "needs A(i,i) > 0",
  * "enum takes n <= 16 (n=200)" -> "takes n <= 16". */

@@ -627,7 +627,12 @@ static int build_world(const exp_source *src, const dyn_world_settings *set, dyn
 static dyn_world_settings export_settings(const exp_source *src, int fr)
 {
   dyn_world_settings set = dyn_world_settings_default();
-  const char *solver = src->solver[0] ? src->solver : (fr == DYN_FRICTION_CONE ? "nsgs" : "pgs");
+  /* the pyramid LCP has rows with A_ii = 0 (the auxiliary lambda): of the
+   * registered solvers only lemke takes it (dantzig needs a symmetric A) */
+  const char *solver = src->solver[0]                  ? src->solver
+                       : fr == DYN_FRICTION_CONE    ? "nsgs"
+                       : fr == DYN_FRICTION_PYRAMID ? "lemke"
+                                                    : "pgs";
   exp_fmt(set.solver, sizeof set.solver, "%s", solver);
   set.contact.friction = (dyn_friction)fr;
   if (src->cone_law >= 0)
@@ -703,8 +708,10 @@ static int simulate_exports(const ctx *c, const exp_source *src, int fr, const l
   for (long k = 1; k <= steps[ns - 1] && rc < 0; k++) {
     dyn_world_metrics m;
     if (dyn_world_step(w, &m) != DYN_OK) {
-      cli_error("%s:%d: scene: step %ld: %s", c->cfg->path, src->line, k, dyn_world_message(w));
-      rc = CLI_EXIT_USAGE;
+      /* the trajectory ends there: the problems of the steps before it stay */
+      fprintf(stderr, "lcplab: note: %s:%d: scene %s stopped at step %ld (%s): the problems of "
+                      "later steps are not exported\n", c->cfg->path, src->line, src->scene, k,
+              dyn_world_message(w));
       break;
     }
     if (k != steps[next])

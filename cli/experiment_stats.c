@@ -292,6 +292,8 @@ void exp_reason_key(const char *solver, const char *msg, char *out, size_t len)
   size_t sl = solver ? strlen(solver) : 0;
   if (sl && strncmp(msg, solver, sl) == 0 && msg[sl] == ' ')
     msg += sl + 1;
+  else if (sl && strncmp(msg, solver, sl) == 0 && msg[sl] == ':')
+    msg += sl + 1 + (msg[sl + 1] == ' ');
   size_t o = 0;
   int depth = 0;
   for (const char *c = msg; *c && o + 1 < len; c++) {

@@ -25,7 +25,10 @@ allsolvers = csv_list(csv, "$5 != \"\"".sfilter(2), "$2")
 tmax = real(system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} $6 != \"\" && $6 + 0 > m {m = $6 + 0} END {printf \"%%.6f\", m}' '%s'", csv)))
 set xtics nicestep(tmax)
 set xrange [0:tmax]
-joints = words(csv_list(csv, "$8 != \"\"", "$1")) > 0
+# the joint error is a metric of the scenes drawn that have joints
+hasj(sc) = words(csv_list(csv, sprintf("$1 \"|\" $4 == \"%s\" && $8 != \"\"", sc), "$1")) > 0
+joints = 0
+do for [si = 1:ns] { if (hasj(word(scenes, si))) { joints = 1 } }
 nm = joints ? 4 : 3
 # metric m: column, label, log scale
 mcol(m) = word(joints ? "7 8 9 11" : "7 9 11", m) + 0
@@ -67,8 +70,17 @@ do for [fmt in "pdf png"] {
       set format x (m == nm ? "%g" : "")
       set ylabel (si == 1 ? mlabel(m) : "")
       set title (m == 1 ? sctitle(sc) : "") noenhanced font kf
+      if (mcol(m) == 8 && !hasj(sc)) {
+        # no joint in this scene: an empty panel, not a line at the floor
+        set label 1 "no joints" at graph 0.5, 0.5 center font kf
+        set yrange [1e-17:1]
+        plot NaN notitle
+        unset label 1
+        set autoscale y
+      } else {
       plot for [k = 1:words(solvers)] rows(csv, sel(sc, word(solvers, k))) \
              using 6:(mval(m, column(mcol(m)))) with lines lw 1 lc rgb scolour(word(solvers, k)) notitle
+      }
     }
   }
   unset multiplot

@@ -25,7 +25,7 @@ sidx(name, i) = i > words(style_solvers) ? 0 : (word(style_solvers, i) eq name ?
 scolour(name) = sidx(name, 1) > 0 ? word(style_colours, sidx(name, 1)) : "#888888"
 spt(name) = sidx(name, 1) > 0 ? word(style_points, sidx(name, 1)) + 0 : 1
 sdt(integ) = integ eq "verlet" ? 2 : (integ eq "explicit" ? 3 : 1)
-floor17(v) = (v > 1e-17) ? v : 1e-17
+floor17(v) = (v != v) ? NaN : ((v > 1e-17) ? v : 1e-17)  # NaN (no value) stays undrawn
 # a round tic step giving about 4 intervals over [0, v]
 nicestep(v) = (v <= 0) ? 1 : (10**floor(log10(v / 4))) * \
   ((v / 4) / 10**floor(log10(v / 4)) < 1.5 ? 1 : ((v / 4) / 10**floor(log10(v / 4)) < 3.5 ? 2 : 5))

@@ -30,6 +30,8 @@ if [ ! -x "$GEN" ]; then
 fi
 export LCPLAB_GEN_INSTANCES="$GEN"
 export LCPLAB_EXPERIMENTS="$SRC/experiments"
+# memcheck keeps its own address space: no RLIMIT_AS on the tasks under it
+if [ "${LCPLAB_VALGRIND:-0}" = 1 ]; then export LCPLAB_MEMORY_LIMIT=0; fi
 
 rows() { grep -v '^#' "$1" | tail -n +2; }
 # untimed FILE: the rows without the columns that are measurements of time

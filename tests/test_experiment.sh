@@ -28,6 +28,8 @@ GEN=${LCPLAB_GEN_INSTANCES:-$(dirname "$BIN")/../datasets/gen_instances}
 HAVE_GEN=0
 if [ -x "$GEN" ]; then HAVE_GEN=1; export LCPLAB_GEN_INSTANCES="$GEN"; fi
 export LCPLAB_EXPERIMENTS="$SRC/experiments"
+# memcheck keeps its own address space: no RLIMIT_AS on the tasks under it
+if [ "${LCPLAB_VALGRIND:-0}" = 1 ]; then export LCPLAB_MEMORY_LIMIT=0; fi
 
 # header FILE: the first line that is not a '#' comment
 header() { grep -v '^#' "$1" | head -n 1; }

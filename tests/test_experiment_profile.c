@@ -267,6 +267,10 @@ static void test_reason(void)
   exp_reason_key("direct", "direct solves only equality rows (lo=-inf; hi=inf); row 3 has lo=0",
                  k, sizeof k);
   CU_ASSERT_STRING_EQUAL(k, "solves only equality rows (lo=-inf; hi=inf)");
+  /* "NAME: ..." as well as "NAME ..." */
+  exp_reason_key("nsn_ac", "nsn_ac: solves the Coulomb law only (Alart-Curnier); the associated "
+                           "cone is a QP", k, sizeof k);
+  CU_ASSERT_STRING_EQUAL(k, "solves the Coulomb law only (Alart-Curnier)");
   exp_reason_key("lemke", "lemke needs dense storage (the problem is CSR)", k, sizeof k);
   CU_ASSERT_STRING_EQUAL(k, "needs dense storage (the problem is CSR)");
 }
