@@ -17,6 +17,12 @@
 #   valgrind    build/:     make check-valgrind (every test binary under
 #               memcheck through tests/valgrind.sh; leaks are errors), with
 #               LCPLAB_QUICK=1 so the slowest data-driven tests may trim
+#   slurm       tests/test_slurm.sh with build/'s lcplab: installs slurm-wlm
+#               and munge if missing, starts munged, slurmctld and slurmd on
+#               localhost with a generated key and slurm.conf, runs a campaign
+#               plan as a job array and compares its CSVs with --jobs 1's;
+#               the daemons are stopped by their process ids.  If they cannot
+#               start, the stage fails with the reason.
 # A failed make check prints its test-suite.log.  The last line is
 # "N passed, M failed" (stages); exit status 0 iff no stage failed.
 set -uo pipefail
@@ -93,11 +99,19 @@ stage_valgrind() {
   return 1
 }
 
+stage_slurm() {
+  PACKAGES="slurm-wlm munge" install_packages || return 1
+  [ -x build/cli/lcplab ] || configure_build build || return 1
+  LCPLAB_BIN="$root/build/cli/lcplab" LCPLAB_SRCDIR="$root" \
+    LCPLAB_GEN_INSTANCES="$root/build/datasets/gen_instances" sh tests/test_slurm.sh
+}
+
 if stage packages install_packages && stage autoreconf autoreconf -fi; then
   stage check stage_check
   stage sanitizers stage_san
   stage clang stage_clang
   stage valgrind stage_valgrind
+  stage slurm stage_slurm
 fi
 
 echo
