@@ -714,8 +714,7 @@ static int write_steps(const exp_section *s, const char *base, exp_row *rows, in
       tcell(t, k == 0, g[q].key[k], k == 3);
     fprintf(t, " & %d", g[q].n);
     tcell(t, 0, endtxt, 0);
-    fprintf(t, " & %d & %d & %d & %d \\\\\n", g[q].count[0], g[q].count[1], rest - (end[q] ? 1 : 0),
-            other[q]);
+    fprintf(t, " & %d & %d & %d & %d \\\\\n", g[q].count[0], g[q].count[1], rest, other[q]);
   }
   tend(t);
   free(g);

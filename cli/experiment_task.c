@@ -45,7 +45,7 @@ const char *exp_csv_header(exp_kind k)
   switch (k) {
   case EXP_CONVERGENCE:
     return "problem,kind,n,solver,status,iteration,time_s,res_rel,final,class,method,time_source,"
-           "tol";
+           "tol,note";
   case EXP_PROFILE:
     return "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,"
            "res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,"
@@ -223,7 +223,7 @@ void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l)
 /* A convergence row: history entry k (final 0) or the final one (final 1). */
 static void conv_row(const exp_tctx *c, const char *status, long iteration, double t,
                      double res_rel, int final, const char *method, const char *tsrc, double tol,
-                     exp_line *l)
+                     const char *note, exp_line *l)
 {
   const exp_prob *p = c->prob;
   memset(l, 0, sizeof *l);
@@ -246,6 +246,7 @@ static void conv_row(const exp_tctx *c, const char *status, long iteration, doub
   exp_line_str(l, method);
   exp_line_str(l, tsrc);
   line_tol(l, tol);
+  exp_line_str(l, note);
 }
 
 /* The rows a problem task gets for tols[from..nt) without numbers. */
@@ -255,8 +256,7 @@ static void empty_rows(exp_tctx *c, const double *tols, int from, int nt, const 
   for (int k = from; k < nt; k++) {
     exp_line l;
     if (c->s->kind == EXP_CONVERGENCE) {
-      conv_row(c, status, -1, 0, 0, 1, "", "", tols[k], &l);
-      /* the note has no column in the convergence CSV */
+      conv_row(c, status, -1, 0, 0, 1, "", "", tols[k], note, &l);
     } else {
       exp_prow r = {.status = status, .tol = tols[k], .note = note};
       exp_problem_row(c, &r, &l);
@@ -485,12 +485,13 @@ static void history_rows(exp_tctx *c, const meas *m, double tol)
     last_grid = k;
     exp_line l;
     double tk = iter_time(&m->res, k, K, m->t.median, &src);
-    conv_row(c, st, k, tk, m->res.history[k], 0, m->method, src, tol, &l);
+    conv_row(c, st, k, tk, m->res.history[k], 0, m->method, src, tol, "", &l);
     exp_tctx_row(c, &l);
   }
   exp_line l;
   conv_row(c, st, m->res.iterations > 0 ? m->res.iterations : m->res.pivots, m->t.median,
-           m->res.res.res_rel, 1, m->method, K >= 0 ? src : "library", tol, &l);
+           m->res.res.res_rel, 1, m->method, K >= 0 ? src : "library", tol,
+           m->status == SLV_CONVERGED ? "" : m->res.message, &l);
   exp_tctx_row(c, &l);
 }
 
