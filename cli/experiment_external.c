@@ -261,6 +261,7 @@ typedef struct xmeas {
   int runs;
   const char *source;
   slv_residuals res;
+  double wall;                  /* the processes' wall time in all */
 } xmeas;
 
 /* Reads and judges the solution of the last run. */
@@ -309,6 +310,7 @@ static void measure_external(exp_tctx *c, const exp_external *e, const slv_insta
     double dt = isfinite(r.reported) && reported_all ? r.reported : r.wall;
     times[m->runs++] = dt;
     total += r.wall;
+    m->wall = total;
     if (m->runs == 1 && (r.exit != 0 || !cli_path_exists(out_file)))
       break; /* a failed run is not repeated */
   }
@@ -372,7 +374,7 @@ int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, 
     }
     int numbers = m.runs > 0 && strcmp(m.status, "time_limit") != 0;
     exp_prow pr = {m.status, tols[ti], 0, 0, m.runs, m.t, m.source, e->name,
-                   m.res.res_rel, m.res.res_nat_inf, numbers, m.note};
+                   m.res.res_rel, m.res.res_nat_inf, numbers, m.note, m.wall};
     exp_problem_row(c, &pr, &l);
     exp_tctx_row(c, &l);
     c->nonconv |= strcmp(m.status, "converged") != 0;

@@ -49,10 +49,10 @@ const char *exp_csv_header(exp_kind k)
   case EXP_PROFILE:
     return "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,"
            "res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,"
-           "time_source,note";
+           "time_source,note,time_total_s";
   case EXP_SCALING:
     return "family,problem,kind,n,solver,status,iterations,pivots,time_s,time_min_s,repeats,"
-           "res_rel,class,nnz,method,time_q1_s,time_q3_s,solved,tol,note";
+           "res_rel,class,nnz,method,time_q1_s,time_q3_s,solved,tol,note,time_total_s";
   case EXP_DRIFT:
     return "scene,solver,integrator,friction,step,t,energy,rel_drift,max_penetration,contacts,"
            "iterations,res_nat_inf,status,applied,note";
@@ -150,6 +150,16 @@ static void line_tol(exp_line *l, double tol)
   line_raw(l, b);
 }
 
+/* time_total_s: the seconds the timed runs took in all (external solvers:
+ * their processes' wall time), what the repetition rule counted. */
+static void row_total(exp_line *l, const exp_prow *r)
+{
+  if (r->have_numbers)
+    exp_line_num(l, r->wall_total > 0 ? r->wall_total : r->t.total);
+  else
+    exp_line_empty(l);
+}
+
 void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l)
 {
   const exp_prob *p = c->prob;
@@ -197,6 +207,7 @@ void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l)
     exp_line_int(l, solved);
     line_tol(l, r->tol);
     exp_line_str(l, r->note);
+    row_total(l, r);
     return;
   }
   if (num)
@@ -218,6 +229,7 @@ void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l)
   }
   exp_line_str(l, num ? r->time_source : "");
   exp_line_str(l, r->note);
+  row_total(l, r);
 }
 
 /* A convergence row: history entry k (final 0) or the final one (final 1). */
@@ -555,7 +567,7 @@ static int run_builtin(exp_tctx *c, const slv_instance *inst, const double *tols
     }
     exp_prow r = {slv_status_str(m.status), tols[ti], m.res.iterations, m.res.pivots, m.runs, m.t,
                   "library", m.method, m.res.res.res_rel, m.res.res.res_nat_inf, 1,
-                  m.status == SLV_CONVERGED ? "" : m.res.message};
+                  m.status == SLV_CONVERGED ? "" : m.res.message, 0.0};
     exp_line l;
     exp_problem_row(c, &r, &l);
     exp_tctx_row(c, &l);

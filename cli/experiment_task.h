@@ -64,6 +64,7 @@ typedef struct exp_prow {
   double res_rel, res_nat_inf;
   int have_numbers;             /* 0: refused, time_limit, error: empty numbers */
   const char *note;
+  double wall_total;            /* external: the runs' process wall time in all (0: t.total) */
 } exp_prow;
 void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l);
 
