@@ -26,8 +26,12 @@ csel(c, t, s) = sprintf("$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\"", c, t, s)
 share(c, t, s) = system(sprintf("awk -F, '$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\" {printf \"%%.0f\", 100 * $6; exit}' '%s'", c, t, s, csv2))
 nprob(c) = system(sprintf("awk -F, '$8 == \"%s\" {print $7; exit}' '%s'", c, csv2))
 
+# the legend goes under each panel, three solvers a line, so that many
+# solvers (the peers included) never squeeze the plot itself
+nsmax = int(system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} !s[$8 \"/\" $2]++ {n[$8]++} END {m = 0; for (c in n) if (n[c] > m) m = n[c]; print m}' '%s'", csv2)))
 W = 3.4 * (nt > 1 ? 2 : 1)
-H = 0.3 + 1.9 * nc
+PH = 1.7 + 0.13 * int((nsmax + 2) / 3)
+H = 0.3 + PH * nc
 do for [fmt in "pdf png"] {
   if (fmt eq "pdf" && !have_pdf) { print "exp_profile.gp: no pdfcairo terminal: no PDF"; continue }
   eval(figterm(fmt, W, H))
@@ -44,7 +48,7 @@ do for [fmt in "pdf png"] {
       set ylabel "{/Symbol r}_s({/Symbol t})"
       set xrange [0:xmax]
       set yrange [0:1.02]
-      set key outside right top vertical Left reverse samplen 1.5 spacing 0.9 font kf
+      set key outside below center horizontal maxcols 3 Left reverse samplen 1.5 spacing 0.9 width -2 font kf
       plot for [k = 1:words(solvers)] rows(csv2, csel(c, t, word(solvers, k))) using 4:5 with steps \
            lw 1.5 lc rgb scolour(word(solvers, k)) \
            title sprintf("%s (%s%%)", word(solvers, k), share(c, t, word(solvers, k)))
