@@ -68,6 +68,53 @@ typedef enum dyn_contact_order {
 
 #define DYN_WORLD_SOLVER_NAME_MAX 32
 
+/* What a step does when its solve failed (docs/dynamics.md, "The world
+ * step").  A solve has failed when its status is not converged, except the
+ * budget stop (max_iter after iterations > 0, finite x) of a Gauss-Seidel
+ * solver -- pgs, pgs_wide, nsgs: every sweep solves each row or contact
+ * exactly given its neighbours, so a truncated run is the usual mode of a
+ * fixed-sweep simulation and its x is applied.  Under DYN_ON_FAILURE_KEEP
+ * every iterative solver's budget stop is exempt, as before the policy
+ * existed.  Candidates are compared by the library's res_nat_inf
+ * (slv_residual); a non-finite x is never applied.
+ *   FALLBACK  (default) the fallback chain: the step is solved again by the
+ *             fallback solver (settings.fallback_solver; "" picks pgs, or
+ *             nsgs when the problem has Coulomb cones) started from the
+ *             better of the solver's x and the warm start, with
+ *             fallback_max_iter iterations; then the candidate with the
+ *             smallest res_nat_inf among the fallback's x, the solver's x,
+ *             the warm start and P(0) = mid(lo, hi, 0) is applied (ties go
+ *             in that order).  So the step never applies an impulse worse
+ *             than any candidate.
+ *   BEST      no second solve: the best of the solver's x, the warm start
+ *             and P(0).
+ *   KEEP      the solver's x if it is finite and no worse than P(0); else
+ *             the step fails with DYN_ERR_NUMERIC (the behaviour before
+ *             the policy).
+ *   STOP      the step fails with DYN_ERR_NUMERIC, naming the step, the
+ *             solver, its status and residual. */
+typedef enum dyn_failure_policy {
+  DYN_ON_FAILURE_FALLBACK = 0,
+  DYN_ON_FAILURE_BEST,
+  DYN_ON_FAILURE_KEEP,
+  DYN_ON_FAILURE_STOP
+} dyn_failure_policy;
+
+/* "fallback", "best", "keep", "stop"; "?" out of range. */
+const char *dyn_failure_policy_str(dyn_failure_policy p);
+
+/* Which impulses a step applied. */
+typedef enum dyn_applied {
+  DYN_APPLIED_NONE = 0, /* none: the step had no rows */
+  DYN_APPLIED_SOLVER,   /* the solver's x */
+  DYN_APPLIED_FALLBACK, /* the fallback solve's x */
+  DYN_APPLIED_WARM,     /* the warm start the solver was given */
+  DYN_APPLIED_ZERO      /* P(0) = mid(lo, hi, 0): no impulse (0 on every scene row) */
+} dyn_applied;
+
+/* "none", "solver", "fallback", "warm", "zero"; "?" out of range. */
+const char *dyn_applied_str(dyn_applied a);
+
 typedef struct dyn_world_settings {
   double dt;                 /* time step (s), finite, > 0; default 1/120 */
   dyn_v3 gravity;            /* m/s^2, finite; default (0, 0, -9.81) */
@@ -92,6 +139,10 @@ typedef struct dyn_world_settings {
   slv_cone_law cone_law;     /* meaning of the cone rows (friction CONE); default
                                 SLV_CONE_COULOMB */
   dyn_contact_order contact_order; /* default DYN_ORDER_BROADPHASE */
+  dyn_failure_policy on_failure; /* default DYN_ON_FAILURE_FALLBACK */
+  char fallback_solver[DYN_WORLD_SOLVER_NAME_MAX]; /* FALLBACK's solver, a registry name;
+                                default "": pgs, or nsgs for problems with cones */
+  int fallback_max_iter;     /* FALLBACK's iterations, >= 1; default 200 */
 } dyn_world_settings;
 
 dyn_world_settings dyn_world_settings_default(void);
@@ -100,10 +151,16 @@ dyn_world_settings dyn_world_settings_default(void);
  * naming the field: dt <= 0 or not finite, gravity not finite, an enum out
  * of range, contact parameters (dyn_contact_params_validate: mu < 0, ...),
  * margin < 0, an unknown solver name, options slv_options_validate rejects,
- * dense_max_rows < 0. */
+ * dense_max_rows < 0, an unknown fallback solver, fallback_max_iter < 1. */
 dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size_t msgcap);
 
 /* ---- per-step metrics ---------------------------------------------------- */
+
+/* The stages of a step (world_step.c), for stage_time_s: prepare, collide,
+ * build rows, assemble, solve, judge, apply, integrate, metrics. */
+#define DYN_WORLD_STAGES 9
+/* The name of stage i ("collide", ...); NULL out of range. */
+const char *dyn_world_stage_name(int i);
 
 typedef struct dyn_world_metrics {
   long step;              /* steps done, counting this one (1, 2, ...) */
@@ -127,7 +184,31 @@ typedef struct dyn_world_metrics {
   int joint_rows;         /* of rows, those of the joints (the first joint_rows rows) */
   double joint_error;     /* max over joints of dyn_joint_anchor_error after the step
                              (m; 0 without joints) */
+  int failed;             /* 1 iff the solve failed (dyn_failure_policy) */
+  dyn_applied applied;    /* which impulses were applied (NONE without rows) */
+  const char *fallback_solver; /* the fallback's registry name if one ran, else NULL */
+  slv_status fallback_status;  /* its status (SLV_CONVERGED if none ran) */
+  double res_applied;     /* res_nat_inf of the applied impulses (0 without rows) */
+  double stage_time_s[DYN_WORLD_STAGES]; /* wall time of each stage */
 } dyn_world_metrics;
+
+/* The last solve of a world (dyn_world_last_solve): enough to write the
+ * step's problem to a file and solve it again bit for bit. */
+typedef struct dyn_world_solve {
+  long step;               /* the step it belongs to (1, 2, ...) */
+  slv_problem prob;        /* the problem as the solver got it (borrowed) */
+  const char *solver;      /* its registry name */
+  slv_options opt;         /* the options it got (opt.warm_start as used) */
+  const double *x_start;   /* size n: the start the solver got (the warm start when
+                              opt.warm_start; else slv_solve started from P(0)) */
+  const double *x_solver;  /* size n: the solver's x */
+  const double *x_applied; /* size n: the impulses applied; NULL if the step failed */
+  slv_status status;       /* the solver's */
+  int iterations;
+  double res_nat_inf;      /* of x_solver */
+  int failed;              /* as in the metrics */
+  dyn_applied applied;
+} dyn_world_solve;
 
 /* ---- the world ------------------------------------------------------------- */
 
@@ -228,6 +309,14 @@ dyn_err dyn_world_penetration(dyn_world *w, double *max_pen, int *ncontacts);
  * solution), as borrowed views valid until the next step / free.  n = 0 (and
  * *x = NULL) if the last step had no rows or there was no step yet. */
 void dyn_world_last_problem(const dyn_world *w, slv_problem *p, const double **x);
+
+/* The last solve (*out), valid until the next step or dyn_world_free: also
+ * after a step that failed in its judge stage (DYN_ON_FAILURE_KEEP or
+ * STOP: then x_applied is NULL), so that the failing problem can be
+ * written (lcplab simulate --dump-failures).  Returns 0 if there was no
+ * solve since the last successful step without rows, or none at all (*out
+ * zeroed), else 1. */
+int dyn_world_last_solve(const dyn_world *w, dyn_world_solve *out);
 
 /* The contacts of the last step (size *n), valid until the next step. */
 const dyn_contact *dyn_world_contacts(const dyn_world *w, int *n);

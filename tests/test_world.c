@@ -649,11 +649,12 @@ static double own_natres(const slv_problem *p, const double *x) {
 }
 
 /* The sphere held by two disagreeing ball joints (see the header), solver
- * named; d = 1 cm.  NULL on failure (asserted). */
-static dyn_world *twin_joint_world(const char *solver) {
+ * named, failure policy given; d = 1 cm.  NULL on failure (asserted). */
+static dyn_world *twin_joint_world(const char *solver, dyn_failure_policy policy) {
   const double d = 0.01;
   dyn_world_settings s = dyn_world_settings_default();
   snprintf(s.solver, sizeof s.solver, "%s", solver);
+  s.on_failure = policy;
   dyn_world *w = new_world(&s);
   if (!w)
     return NULL;
@@ -678,7 +679,7 @@ static dyn_world *twin_joint_world(const char *solver) {
 
 static void test_failed_solve_not_applied(void) {
   const double h = 1.0 / 120.0, r0_hand = fmax(0.2 * 0.01 / (2 * h), G * h); /* 0.12 */
-  dyn_world *w = twin_joint_world("direct");
+  dyn_world *w = twin_joint_world("direct", DYN_ON_FAILURE_KEEP);
   if (!w)
     return;
   const dyn_body before = dyn_world_bodies(w)[0];
@@ -750,7 +751,7 @@ static void test_failed_solve_not_applied(void) {
 
   /* lemke on the same world: its ray ends where the LCP path starts, and
    * an x no worse than 0 is applied although the solve failed */
-  w = twin_joint_world("lemke");
+  w = twin_joint_world("lemke", DYN_ON_FAILURE_KEEP);
   if (!w)
     return;
   CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, &m), DYN_OK);
