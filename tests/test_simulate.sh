@@ -49,7 +49,7 @@ same_vectors() {
     END { exit (bad || n == 0) }'
 }
 
-HEADER='step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,solve_time_s,joint_error'
+HEADER='step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,solve_time_s,joint_error,status,applied'
 THEADER='step,t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz'
 
 # ---- simulate: CSV, trace, summary -------------------------------------------------------
@@ -72,8 +72,8 @@ else
     fail "trace" "header '$(head -n 1 "$T/a.trace")', $trows rows (expected 150)"
   fi
   # every CSV row has 12 fields, steps 1..50, t = step / 120; no joints: joint_error 0
-  if awk -F, 'NR > 1 && (NF != 12 || $12 != 0 || $1 != NR - 1 || ($2 - (NR - 1) / 120) > 1e-12 || ($2 - (NR - 1) / 120) < -1e-12) { bad = 1 } END { exit bad }' "$T/a.csv"; then
-    pass "CSV rows: 12 fields, step k at t = k/120, joint_error 0 without joints"
+  if awk -F, 'NR > 1 && (NF != 14 || $12 != 0 || $1 != NR - 1 || ($13 != "converged" && $13 != "max_iter") || ($14 != "solver" && !($8 == 0 && $14 == "none")) || ($2 - (NR - 1) / 120) > 1e-12 || ($2 - (NR - 1) / 120) < -1e-12) { bad = 1 } END { exit bad }' "$T/a.csv"; then
+    pass "CSV rows: 14 fields, step k at t = k/120, joint_error 0 without joints, pgs applied"
   else
     fail "CSV rows" "a row has the wrong field count, step or time"
   fi
@@ -174,12 +174,13 @@ if [ ! -e "$T/e.csv" ]; then pass "no CSV left after an error"; else fail "error
 
 # ---- a step that fails after others ran: the rows so far stay ----------------------------------
 # lemke on a 2-layer pyramid ends a step stagnated with an x worse than no
-# impulse (libdynamics/world.c refuses it; step 108 today): exit 3, one
+# impulse; --on-failure keep (the rule before the failure policy) refuses it
+# (libdynamics/world_failure.c; step 108 today): exit 3, one
 # line naming step N, and the CSV / trace keep steps 1..N-1 (3 boxes: 3
 # trace rows a step).  enum refuses a step once the pile's
 # contacts bring findex rows: that is the request's fault (exit 2), and as
 # for every usage error the files are removed.
-lcp simulate --scene pyramid --param layers=2 --solver lemke --steps 150 \
+lcp simulate --scene pyramid --param layers=2 --solver lemke --steps 150 --on-failure keep \
   --csv "$T/lf.csv" --trace "$T/lf.trace"
 n=$(sed -n 's/.*: step \([0-9]*\): .*/\1/p' "$T/err")
 rows=$(($(wc -l <"$T/lf.csv") - 1))
@@ -190,6 +191,152 @@ if [ "$rc" -eq 3 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && [ -n "$n" ] && [ "$n" -g
 else
   fail "numeric failure mid-run" "exit $rc, step '$n', $rows CSV rows"
 fi
+# ---- the failure policy (--on-failure) and --dump-failures ----------------------------------------
+# The lemke run above, under the default policy (fallback): all 150 steps
+# run.  lemke is a pivoting solver, so every step whose status is not
+# converged failed (libdynamics/world_failure.c): the JSON's failed_steps
+# counts the CSV's rows with rows > 0 and another status, status_counts and
+# applied_counts count the CSV's status and applied columns, no failed row
+# applied the warm start or zero without the policy having compared them
+# (every applied value is one of solver, fallback:pgs, warm, zero, none),
+# and each failed step, and only those, has its three dump files.
+lcp simulate --scene pyramid --param layers=2 --solver lemke --steps 150 --csv "$T/fb.csv" \
+  --dump-failures "$T/dump"
+cp "$T/out" "$T/fb.json"
+nfailrows=$(awk -F, 'NR > 1 && $8 > 0 && $13 != "converged"' "$T/fb.csv" | wc -l)
+ndump=$(ls "$T/dump" 2>/dev/null | grep -c '\.lcp$')
+counts_ok=1
+for st in converged max_iter stagnated ray_termination singular_pivot; do
+  c=$(awk -F, -v s="$st" 'NR > 1 && $13 == s' "$T/fb.csv" | wc -l)
+  j=$(sed -n "s/.*\"status_counts\":{[^}]*\"$st\":\([0-9]*\).*/\1/p" "$T/out")
+  [ "${j:-0}" -eq "$c" ] || counts_ok=0
+done
+for ap in solver fallback:pgs warm zero none; do
+  c=$(awk -F, -v a="$ap" 'NR > 1 && $14 == a' "$T/fb.csv" | wc -l)
+  j=$(sed -n "s/.*\"applied_counts\":{[^}]*\"$ap\":\([0-9]*\).*/\1/p" "$T/out")
+  [ "${j:-0}" -eq "$c" ] || counts_ok=0
+done
+dumps_ok=1
+for k in $(awk -F, 'NR > 1 { print $1 }' "$T/fb.csv"); do
+  want=$(awk -F, -v k="$k" 'NR > 1 && $1 == k { print ($8 > 0 && $13 != "converged") }' "$T/fb.csv")
+  have=0
+  [ -f "$T/dump/step$k.lcp" ] && [ -f "$T/dump/step$k.warm" ] && [ -f "$T/dump/step$k.x" ] && have=1
+  [ "$have" -eq "$want" ] || dumps_ok=0
+done
+if [ "$rc" -eq 0 ] && [ "$(($(wc -l <"$T/fb.csv") - 1))" -eq 150 ] && [ "$nfailrows" -gt 0 ] \
+   && [ "$(json_field failed_steps)" = "$nfailrows" ] && [ "$(json_field dumped)" = "$nfailrows" ] \
+   && [ "$ndump" -eq "$nfailrows" ] && [ "$counts_ok" -eq 1 ] && [ "$dumps_ok" -eq 1 ] \
+   && grep -q '"on_failure":"fallback"' "$T/out" \
+   && ! awk -F, 'NR > 1 && $14 !~ /^(solver|fallback:pgs|warm|zero|none)$/' "$T/fb.csv" | grep -q .; then
+  pass "fallback: 150 steps, $nfailrows failed steps counted, dumped, status and applied counted"
+else
+  fail "fallback policy" "exit $rc, $nfailrows failed rows, $ndump dumps, json: $(sed 's/.*"on_failure"/"on_failure"/' "$T/out")"
+fi
+
+# repro DIR K CSV LABEL [solve options]: lcplab solve DIR/stepK.lcp (its
+# recorded solver and options) from DIR/stepK.warm gives the status and the
+# res_nat_inf (%.17g, the same digits) of row K of CSV.
+repro() {
+  d=$1 k=$2 csv=$3 label=$4
+  shift 4
+  if [ -f "$d/step$k.warm" ]; then
+    lcp solve "$d/step$k.lcp" --warm "$d/step$k.warm" "$@"
+  else
+    lcp solve "$d/step$k.lcp" "$@"
+  fi
+  got=$(sed -n 's/.*"status":"\([a-z_]*\)".*"res_nat_inf":\([^,]*\),.*/\1 \2/p' "$T/out")
+  want=$(awk -F, -v k="$k" 'NR > 1 && $1 == k { print $13, $10 }' "$csv")
+  if { [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]; } && [ -n "$want" ] && [ "$got" = "$want" ] \
+     && grep -q '"options_from_file":\["solver","max_iter","tol"' "$T/out"; then
+    pass "$label: step $k repeated bit for bit ($got)"
+  else
+    fail "$label: step $k" "exit $rc, solve gave '$got', the world '$want'"
+  fi
+}
+for k in $(ls "$T/dump" | sed -n 's/^step\([0-9]*\)\.lcp$/\1/p' | sort -n | head -n 3); do
+  repro "$T/dump" "$k" "$T/fb.csv" "dump lemke (dense)"
+done
+# CSR (pjacobi's budget stop is judged: a gradient method's truncated
+# iterate) and Coulomb cones (apgd)
+lcp simulate --scene pyramid --param layers=2 --solver pjacobi --storage csr --steps 30 \
+  --csv "$T/pj.csv" --dump-failures "$T/dump_pj"
+k=$(ls "$T/dump_pj" 2>/dev/null | sed -n 's/^step\([0-9]*\)\.lcp$/\1/p' | sort -n | tail -n 1)
+if [ "$rc" -eq 0 ] && [ -n "$k" ] && grep -q '^storage csr' "$T/dump_pj/step$k.lcp"; then
+  repro "$T/dump_pj" "$k" "$T/pj.csv" "dump pjacobi (CSR)"
+else
+  fail "dump pjacobi (CSR)" "exit $rc, no CSR dump"
+fi
+lcp simulate --scene stack --param n=2 --solver apgd --friction cone --steps 30 \
+  --csv "$T/ap.csv" --dump-failures "$T/dump_ap"
+k=$(ls "$T/dump_ap" 2>/dev/null | sed -n 's/^step\([0-9]*\)\.lcp$/\1/p' | sort -n | tail -n 1)
+if [ "$rc" -eq 0 ] && [ -n "$k" ] && grep -q '^cones' "$T/dump_ap/step$k.lcp"; then
+  repro "$T/dump_ap" "$k" "$T/ap.csv" "dump apgd (cones)"
+  # a flag overrides the file's option, and the JSON no longer lists it
+  lcp solve "$T/dump_ap/step$k.lcp" --warm "$T/dump_ap/step$k.warm" --max-iter 7
+  if grep -q '"max_iter":7,' "$T/out" && ! grep -q '"options_from_file":\[[^]]*"max_iter"' "$T/out"; then
+    pass "solve: --max-iter overrides the file's max_iter"
+  else
+    fail "solve: flag over file option" "$(cat "$T/out")"
+  fi
+else
+  fail "dump apgd (cones)" "exit $rc, no dump with cones"
+fi
+expect_err "dump dir with step files, no --force" "--force" \
+  simulate --scene pyramid --param layers=2 --solver lemke --steps 5 --csv "$T/fb2.csv" \
+  --dump-failures "$T/dump"
+expect_err "bad --on-failure" "--on-failure" \
+  simulate --scene stack --solver pgs --on-failure maybe --csv "$T/e.csv"
+expect_err "unknown --fallback-solver" "fallback solver 'nosuch'" \
+  simulate --scene stack --solver pgs --fallback-solver nosuch --csv "$T/e.csv"
+
+# stop: the first failed step ends the run, exit 3, one line naming it and
+# the policy; the CSV keeps the steps before it; the step is dumped
+first=$(awk -F, 'NR > 1 && $8 > 0 && $13 != "converged" { print $1; exit }' "$T/fb.csv")
+lcp simulate --scene pyramid --param layers=2 --solver lemke --steps 150 --on-failure stop \
+  --csv "$T/st.csv" --dump-failures "$T/dump_st"
+if [ "$rc" -eq 3 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q ": step $first: solver lemke .*failure policy stop" "$T/err" \
+   && [ "$(($(wc -l <"$T/st.csv") - 1))" -eq $((first - 1)) ] && [ -f "$T/dump_st/step$first.lcp" ] \
+   && [ ! -s "$T/out" ]; then
+  pass "stop: exit 3 at step $first, the steps before it kept, the step dumped"
+else
+  fail "stop policy" "exit $rc, first failed step '$first', $(head -n 1 "$T/err")"
+fi
+if [ -n "$first" ] && [ -f "$T/dump_st/step$first.lcp" ]; then
+  repro "$T/dump_st" "$first" "$T/fb.csv" "dump at a stop"
+fi
+# best: no second solve, so no fallback row; every failed row applied one
+# of solver, warm, zero
+lcp simulate --scene pyramid --param layers=2 --solver lemke --steps 150 --on-failure best \
+  --csv "$T/be.csv"
+if [ "$rc" -eq 0 ] && [ "$(($(wc -l <"$T/be.csv") - 1))" -eq 150 ] \
+   && ! grep -q fallback "$T/be.csv" && grep -q '"on_failure":"best"' "$T/out"; then
+  pass "best: 150 steps, no fallback solve"
+else
+  fail "best policy" "exit $rc"
+fi
+
+# ---- deterministic runs: the same command, the same CSV and trace ------------------------------
+# Only solve_time_s (column 11) may differ between two runs; a pile with the
+# benchmark's settings (factored storage above 256 rows, pgs_wide) and the
+# lemke run with its fallback solves.
+det() {
+  label=$1
+  shift
+  lcp simulate "$@" --csv "$T/d1.csv" --trace "$T/d1.trace" --force
+  rc1=$rc
+  lcp simulate "$@" --csv "$T/d2.csv" --trace "$T/d2.trace" --force
+  if [ "$rc1" -eq 0 ] && [ "$rc" -eq 0 ] \
+     && [ "$(cut -d, -f1-10,12- "$T/d1.csv" | cksum)" = "$(cut -d, -f1-10,12- "$T/d2.csv" | cksum)" ] \
+     && cmp -s "$T/d1.trace" "$T/d2.trace"; then
+    pass "deterministic: $label, two runs byte-identical but for solve_time_s"
+  else
+    fail "deterministic: $label" "exit $rc1/$rc, or the CSVs / traces differ"
+  fi
+}
+det "pile 300, pgs_wide" --scene pile --param n=300 --solver pgs_wide --steps 60 --margin 0.002 \
+  --warm-factor 0.85 --contact-order top-down
+det "lemke pyramid, fallback" --scene pyramid --param layers=2 --solver lemke --steps 60
+
 lcp simulate --scene pile --param n=10 --solver enum --steps 300 --csv "$T/ef.csv"
 if [ "$rc" -eq 2 ] && grep -q "refused" "$T/err" && grep -q ": step [0-9]*: " "$T/err" \
    && [ ! -e "$T/ef.csv" ]; then
@@ -210,7 +357,7 @@ fi
 
 # ---- articulated scenes ------------------------------------------------------------------------
 # Each runs 20 steps with pgs (it takes every row kind: equality, limit, motor,
-# contact): exit 0, 20 rows of 12 fields, joint_error a finite number >= 0 and
+# contact): exit 0, 20 rows of 14 fields, joint_error a finite number >= 0 and
 # below 5 cm (a few steps from a consistent start: the bodies begin exactly on
 # their joints, so the error is the drift of 20 steps, mm at most), and the JSON
 # counts the joints.
@@ -220,7 +367,7 @@ for sc in pendulum:1 double_pendulum:2 chain:10 door:1 wheel:1 slider:1 car:4 sl
   lcp simulate --scene "$name" --solver pgs --steps 20 --csv "$T/j_$name.csv"
   if [ "$rc" -eq 0 ] && [ "$(head -n 1 "$T/j_$name.csv")" = "$HEADER" ] \
      && [ "$(($(wc -l <"$T/j_$name.csv") - 1))" -eq 20 ] \
-     && awk -F, 'NR > 1 && (NF != 12 || $12 !~ /^[0-9.e+-]+$/ || $12 + 0 < 0 || $12 + 0 > 0.05) { bad = 1 } END { exit bad }' "$T/j_$name.csv" \
+     && awk -F, 'NR > 1 && (NF != 14 || $12 !~ /^[0-9.e+-]+$/ || $12 + 0 < 0 || $12 + 0 > 0.05) { bad = 1 } END { exit bad }' "$T/j_$name.csv" \
      && grep -q "\"joints\":$nj," "$T/out"; then
     pass "simulate $name: 20 steps, joint_error finite, $nj joints"
   else
