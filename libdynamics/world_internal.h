@@ -279,6 +279,13 @@ typedef struct dyn_step {
 
 typedef dyn_err (*dyn_stage_fn)(dyn_step *s);
 
+/* A step driven stage by stage (dyn_world_step is these two): begin fills
+ * the context for the world's next step (m may be NULL) and reserves the
+ * per-body buffers; stage runs stage i (dyn_stage order), timed, and on
+ * failure restores the world as dyn_world_step does. */
+dyn_err dyn_step_begin(dyn_world *w, dyn_step *s, dyn_world_metrics *m);
+dyn_err dyn_step_stage(dyn_step *s, int i);
+
 /* The stage functions, each over the step context; the world's pipeline
  * runs them in dyn_stage order (world_step.c).  Exposed for tests. */
 dyn_err dyn_stage_prepare(dyn_step *s);

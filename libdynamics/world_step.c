@@ -367,30 +367,39 @@ static dyn_err step_fail(dyn_world *w, dyn_err e) {
   return e;
 }
 
+dyn_err dyn_step_begin(dyn_world *w, dyn_step *s, dyn_world_metrics *m) {
+  memset(s, 0, sizeof *s);
+  s->t0 = now_s();
+  s->w = w;
+  s->m = m;
+  s->k = w->step + 1;
+  s->h = w->set.dt;
+  s->g = w->set.gravity;
+  s->storage = SLV_DENSE;
+  s->res.status = SLV_CONVERGED;
+  w->msg[0] = '\0';
+  return dyn_world_reserve_bodies(w, (size_t)w->nb);
+}
+
+dyn_err dyn_step_stage(dyn_step *s, int i) {
+  double t = now_s();
+  dyn_err e = pipeline[i].run(s);
+  if (e != DYN_OK)
+    return step_fail(s->w, e);
+  if (i != DYN_STAGE_SOLVE)
+    s->time[i] = now_s() - t;
+  return DYN_OK;
+}
+
 dyn_err dyn_world_step(dyn_world *w, dyn_world_metrics *m) {
   if (!w)
     return DYN_ERR_INPUT;
   dyn_step s;
-  memset(&s, 0, sizeof s);
-  s.t0 = now_s();
-  s.w = w;
-  s.m = m;
-  s.k = w->step + 1;
-  s.h = w->set.dt;
-  s.g = w->set.gravity;
-  s.storage = SLV_DENSE;
-  s.res.status = SLV_CONVERGED;
-  w->msg[0] = '\0';
-  dyn_err e = dyn_world_reserve_bodies(w, (size_t)w->nb);
+  dyn_err e = dyn_step_begin(w, &s, m);
+  for (int i = 0; i < DYN_WORLD_STAGES && e == DYN_OK; i++)
+    e = dyn_step_stage(&s, i);
   if (e != DYN_OK)
     return e;
-  for (int i = 0; i < DYN_WORLD_STAGES; i++) {
-    double t = now_s();
-    if ((e = pipeline[i].run(&s)) != DYN_OK)
-      return step_fail(w, e);
-    if (i != DYN_STAGE_SOLVE)
-      s.time[i] = now_s() - t;
-  }
   if (m) {
     m->stage_time_s[DYN_STAGE_METRICS] = s.time[DYN_STAGE_METRICS];
     m->step_time_s = now_s() - s.t0;
