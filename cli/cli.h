@@ -7,8 +7,8 @@
  *     int cli_cmd_NAME(int argc, char **argv);
  *
  * where argv[0] is the subcommand's own name and the return value is the
- * process exit status.  The exit statuses are a contract (DESIGN.md, "The
- * command line"): experiments and outside scripts rely on them.
+ * process exit status.  The exit statuses are a contract (README.md and
+ * each subcommand's --help): experiments and outside scripts rely on them.
  *
  *     CLI_EXIT_OK       0  success; for `solve`: the solver converged
  *     CLI_EXIT_USAGE    2  bad input or usage: one line "lcplab: ..." on

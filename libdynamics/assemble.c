@@ -2,8 +2,8 @@
  * assemble.c -- dyn_system: from constraint rows (dyn_rows) to the
  * libsolvers problem, and from its solution back to body velocities.
  *
- * Problem (seed 000's unified boxed LCP, right-hand side as corrected in
- * DESIGN.md; sign convention of slv.h):
+ * Problem (the unified boxed LCP of docs/dynamics.md, "The world step";
+ * sign convention of slv.h, docs/problem.md, "Sign convention"):
  *
  *     w = A x + b,   lo <= x <= hi (findex rows: |x_i| <= mu_i x_findex(i);
  *                                   cones: |x_t| <= mu x_n)
@@ -36,14 +36,15 @@
  * CSR are two independent accumulations of the same numbers (test_assemble
  * compares them entry by entry).
  *
- * Friction pyramid (seed 000; rows of kind DYN_ROW_AUX, contact.c): with
+ * Friction pyramid (docs/contact.md, "Friction models"; rows of kind
+ * DYN_ROW_AUX, contact.c): with
  * lambda the auxiliary row, n its normal and beta_1..beta_eta its
  * directions, A(lambda, n) += mu, A(lambda, beta_h) += -1,
  * A(beta_h, lambda) += 1; lambda has J = 0, so b_lambda = -rhs = 0.
  *
- * Source: seed 000 (A = J M^-1 J^T, the unified system, CFM added to the
- * diagonal, the contact LCP's E / mu blocks); ODE's quickstep/step for the
- * row-per-body bookkeeping.
+ * Source: docs/contact.md, "Contact Jacobian" and "CFM and ERP" (A = J M^-1
+ * J^T, CFM added to the diagonal), "Friction models" (the pyramid's E / mu
+ * blocks); ODE's quickstep/step for the row-per-body bookkeeping.
  *
  * Memory: every buffer is sized in dyn_system_new / dyn_system_reserve by
  * max_rows, nb and max_nnz; dyn_assemble and dyn_apply_impulse allocate
@@ -377,7 +378,8 @@ static double jmj(const dyn_system *s, int i, int j) {
   return v;
 }
 
-/* The pyramid's non-J entries of A(i, j) (seed 000's E, -E^T, mu). */
+/* The pyramid's non-J entries of A(i, j) (E, -E^T, mu: docs/contact.md,
+ * "Friction models"). */
 static double aux_entry(const dyn_rows *rows, const dyn_system *s, int i, int j) {
   double v = 0.0;
   const dyn_rows *r = &rows[i];

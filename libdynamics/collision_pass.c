@@ -109,7 +109,8 @@ static void sort_pairs_top_down(dyn_collider *c, const dyn_body *bodies, dyn_v3 
 static long broad_phase(dyn_collider *c, const dyn_body *bodies, int nb, double margin,
                         char *msg, size_t msgcap, long *grows) {
   for (;;) {
-    long np = dyn_broadphase_sap(bodies, nb, margin, c->sap.p, c->pairs.p, (long)(c->pairs.cap / 2));
+    long cap = (long)(c->pairs.cap / 2), np;
+    np = dyn_broadphase_sap(bodies, nb, margin, c->sap.p, c->pairs.p, cap);
     if (np < 0) {
       dyn_msgf(msg, msgcap, "broad phase rejected the bodies (%ld)", np);
       return DYN_ERR_INPUT;

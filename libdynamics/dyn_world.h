@@ -5,14 +5,17 @@
  *
  * A world owns its bodies (copied in by dyn_world_add_body), its settings
  * (dyn_world_settings, from dyn_world_settings_default) and every buffer a
- * step needs.  One step (dyn_world_step, world.c) is
+ * step needs.  One step (dyn_world_step, world_step.c; docs/dynamics.md,
+ * "The world step") is a pipeline of named stages:
  *
- *   collide (broad phase SAP, narrow phase; pairs tied by a joint skipped)
- *   -> joint rows (dyn_joint_fill, joints in the order they were added)
- *   then contact rows (friction model of the settings) -> dyn_assemble
- *   (dense, CSR or factored) -> slv_solve (the named solver, warm-started
- *   from the previous step's impulses) -> dyn_apply_impulse -> position
- *   update (the settings' integrator),
+ *   prepare (state saved; Verlet's half drift; gyroscopic term)
+ *   -> collide (broad phase SAP, narrow phase; pairs tied by a joint skipped)
+ *   -> build rows (dyn_joint_fill, joints in the order they were added,
+ *   then contact rows of the settings' friction model) -> assemble
+ *   (dense, CSR or factored; the warm start from the previous step's
+ *   impulses) -> solve (the named solver) -> judge (a failed solve goes to
+ *   the failure policy, dyn_failure_policy) -> apply (dyn_apply_impulse)
+ *   -> integrate (the settings' integrator) -> metrics,
  *
  * and fills a dyn_world_metrics record.  Buffers grow (geometrically) only
  * when a step needs more than any earlier step; a step of a scene whose
@@ -20,14 +23,14 @@
  *
  * Errors: functions return dyn_err (dyn.h) and leave a one-line message
  * (dyn_world_message, or the caller's msg buffer for constructors).  A
- * solver that runs but does not converge is not an error as long as its x
- * does no worse than no impulse (or it is an iterative solver stopped by
- * its iteration budget): its status is in the metrics.  A solver that
- * refuses the problem (SLV_ERR_UNSUPPORTED, e.g. a cone solver given the
- * friction pyramid) is: dyn_world_step then returns DYN_ERR_INPUT with the
- * library's message and the world is left as it was before the step.  So
- * is a failed solve whose x is worse than no impulse (DYN_ERR_NUMERIC, see
- * dyn_world_step).
+ * solver that runs but does not converge is not an error: the failure
+ * policy (settings.on_failure) decides what the step applies, and the
+ * metrics say which candidate it was.  A solver that refuses the problem
+ * (SLV_ERR_UNSUPPORTED, e.g. a cone solver given the friction pyramid) is:
+ * dyn_world_step then returns DYN_ERR_INPUT with the library's message and
+ * the world is left as it was before the step.  So is a failed solve under
+ * the policies keep (x worse than no impulse) and stop (DYN_ERR_NUMERIC,
+ * see dyn_world_step).
  */
 #ifndef DYN_WORLD_H
 #define DYN_WORLD_H
@@ -63,7 +66,8 @@ typedef enum dyn_contact_order {
                                boxes (sweep-and-prune) */
   DYN_ORDER_TOP_DOWN        /* by height along -gravity, highest pair first (a pair's height:
                                the mean of its dynamic bodies' centres; ties in broad-phase
-                               order); what it changes: world.c */
+                               order); what it changes: experiments/README.md,
+                               "Measurements: dynamics" */
 } dyn_contact_order;
 
 #define DYN_WORLD_SOLVER_NAME_MAX 32
@@ -132,8 +136,8 @@ typedef struct dyn_world_settings {
                                 matched by body pair and nearest contact point; default 1 */
   double warm_factor;        /* the kept impulses are scaled by this, in [0, 1] (Bullet's
                                 warmstartingFactor is 0.85); default 0.7: with pgs at 50
-                                sweeps, 1 leaves a 10-cube stack jittering (mean kinetic
-                                energy 0.34 J against 0.007 J at 0.7, world.c) */
+                                sweeps, 1 leaves a 10-cube stack jittering (measured:
+                                experiments/README.md, "Measurements: dynamics") */
   dyn_storage storage;       /* default DYN_STORAGE_AUTO */
   int dense_max_rows;        /* AUTO: dense up to this many rows, >= 0; default 256 */
   slv_cone_law cone_law;     /* meaning of the cone rows (friction CONE); default
@@ -269,17 +273,19 @@ dyn_body *dyn_world_bodies(dyn_world *w);
  *                   SLV_CAP_FREE), storage impossible for the solver, a
  *                   contact or joint the rows code rejects;
  *   DYN_ERR_NOMEM   a buffer could not grow;
- *   DYN_ERR_NUMERIC the solver returned non-finite impulses, or its solve
- *                   failed (any positive slv_status except max_iter with
- *                   iterations > 0, an iterative solver's budget stop) with
- *                   an x worse than no impulse: res_nat_inf(x) >
- *                   res_nat_inf(x0), x0 = mid(lo, hi, 0) (0 for the rows
- *                   of every scene).  The impulses are not applied; the
- *                   message names the step, the solver, its status and
- *                   both residuals, e.g. "step 32: solver lemke ended in
+ *   DYN_ERR_NUMERIC its solve failed (dyn_failure_policy) and the policy
+ *                   is stop, or keep with an x that is not finite or worse
+ *                   than no impulse: res_nat_inf(x) > res_nat_inf(x0), x0
+ *                   = mid(lo, hi, 0) (0 for the rows of every scene); or
+ *                   no candidate is finite.  The impulses are not applied;
+ *                   the message names the step, the solver, its status and
+ *                   residual, e.g. "step 32: solver lemke ended in
  *                   singular_pivot with res_nat_inf 3.32e+00, worse than
  *                   applying no impulse (res_nat_inf of x = 0: 2.68e+00);
- *                   impulses not applied".
+ *                   impulses not applied" (keep) or "step 89: solver lemke
+ *                   ended in singular_pivot with res_nat_inf 5.64e-04;
+ *                   impulses not applied (failure policy stop)"; the solve
+ *                   stays readable through dyn_world_last_solve.
  * The message names the step and the cause.  A failed step does not
  * advance the step count or the time; the last step's problem is dropped
  * (dyn_world_last_problem: n = 0). */

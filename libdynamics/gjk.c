@@ -9,7 +9,7 @@
  * polytopes, so GJK and EPA on the cores terminate exactly (a support
  * vertex repeats) and the radii are added afterwards in closed form.
  *
- * Minkowski difference of the cores (seed 002, "GJK / Minkowski
+ * Minkowski difference of the cores (docs/dynamics.md, "Collision"; "GJK / Minkowski
  * difference"):  M = A - B = { a - b },  support s_M(d) = s_A(d) - s_B(-d).
  * The cores overlap iff 0 is in M.
  *

@@ -1,8 +1,8 @@
 /*
  * warmstart.c -- the warm-start cache of a world: the impulses of the last
  * step, found again in the next one (docs/dynamics.md, "Warm starting";
- * [catto2005]: ODE quickstep and Bullet keep the last step's impulses the
- * same way).
+ * Catto 2005, "Iterative dynamics with temporal coherence": ODE quickstep
+ * and Bullet keep the last step's impulses the same way).
  *
  * Contacts: after each step the contacts and their impulses are kept; in
  * the next step a contact of the body pair (a, b) takes the impulses of the

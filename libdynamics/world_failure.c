@@ -3,25 +3,25 @@
  * the step's solve failed (dyn_failure_policy, dyn_world.h;
  * docs/dynamics.md, "The world step").
  *
- * A failed solve: any status but converged, except the budget stop
- * (max_iter after iterations > 0, finite res_nat_inf) of a Gauss-Seidel
- * solver -- pgs, pgs_wide, nsgs -- whose every sweep solves each row (or
- * contact) exactly given its neighbours, so that a truncated run is still
- * a consistent set of sequential impulses [catto2005]: the normal mode of
- * a fixed-sweep simulation.  The natural map in the inf-norm is no measure
- * of harm for such an x: pgs at 50 sweeps has res_nat_inf 0.72 against
- * 0.08 for x = 0 on the first step of the pendulum scene (its joint rows
- * have effective masses 5e4 apart), and 0.37 against 0.095 on step 3 of
- * slider_crank, yet the pendulum keeps its period within 0.5 %
- * (test_articulated) and slider_crank its joints within 0.9 mm, while x = 0
- * would let the joints come apart.  A gradient method's truncated iterate
- * (apgd, pjacobi, the cone projections, pcg_cone) moves every row a
- * fraction of the way at once and has no such meaning: apgd at 50
- * iterations on the pendulum ends worse than x = 0 on 118 of 1200 steps
- * and the energy grows by 1.9e5 J (experiments/README.md, "Measurements:
- * dynamics"); its budget stops are judged.  A pivoting solver's max_iter
- * (its pivot limit; iterations 0) is judged.  Under DYN_ON_FAILURE_KEEP
- * every budget stop is exempt, as before the policy existed.
+ * A failed solve: any status but converged, except the budget stop (max_iter
+ * after iterations > 0, finite res_nat_inf) of a Gauss-Seidel solver -- pgs,
+ * pgs_wide, nsgs -- whose every sweep solves each row (or contact) exactly
+ * given its neighbours, so that a truncated run is still a consistent set of
+ * sequential impulses (Catto 2005, "Iterative dynamics with temporal
+ * coherence"): the normal mode of a fixed-sweep simulation.  The natural map
+ * in the inf-norm is no measure of harm for such an x: pgs at 50 sweeps has
+ * res_nat_inf 0.72 against 0.08 for x = 0 on the first step of the pendulum
+ * scene (its A has eigenvalues from about 1 to 5e4), and 0.37 against
+ * 0.095 on step 3 of slider_crank, yet the pendulum keeps its period within
+ * 0.5 % (test_articulated) and slider_crank its joints within 0.9 mm, while
+ * x = 0 would let the joints come apart.  A gradient method's truncated iterate
+ * (apgd, pjacobi, the cone projections, pcg_cone) moves every row a fraction
+ * of the way at once and has no such meaning: apgd at 50 iterations on the
+ * pendulum ends worse than x = 0 on 118 of 1200 steps and the energy grows past
+ * 1e5 J (experiments/README.md, "Measurements: dynamics"); its budget stops
+ * are judged.  A pivoting solver's max_iter (its pivot limit; iterations 0) is
+ * judged.  Under DYN_ON_FAILURE_KEEP every budget stop is exempt, as before
+ * the policy existed.
  *
  * The candidates, compared by the library's res_nat_inf (slv_residual):
  *   solver    the solver's x (only if its residual is finite);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_simulate.sh -- `lcplab simulate` and `lcplab export` against their
-# contract (DESIGN.md, "The command line"; cli/cmd_simulate.c,
+# contract (cli/cli.h's exit statuses; cli/cmd_simulate.c,
 # cli/cmd_export.c): the CSV header and row count, the trace, no overwrite
 # without --force, exit 2 with one line naming the bad scene / key / value,
 # a solver refusing the problem kind, a step failing mid-run (exit 3 for a
@@ -86,7 +86,7 @@ fi
 
 # ---- max_body_displacement: the 40-degree incline against the analytic slide ------------------
 # a = g (sin 40 - 0.5 cos 40) = 2.5483 m/s^2; 120 steps of 1/120 by semi-implicit
-# Euler slide a h^2 K (K + 1) / 2 = 1.2848 m (../shared/peers/scenes/README.md)
+# Euler slide a h^2 K (K + 1) / 2 = 1.2848 m (the peers' scene, libdynamics/scenes.c)
 lcp simulate --scene incline --param angle_deg=40 --param mu=0.5 --solver pgs --steps 120 \
   --csv "$T/slide40.csv"
 d=$(json_field max_body_displacement)
@@ -106,7 +106,7 @@ fi
 
 # ---- settled: max_settled_displacement of an intact stack / pyramid ----------------------------
 # stack and pyramid start layer j (0 on the floor) (j + 1) gz above its
-# resting place, gz = 1 mm (../shared/peers/scenes/README.md), so boxes that
+# resting place, gz = 1 mm (the peers' scenes, libdynamics/scenes.c), so boxes that
 # merely settle move by (j + 1) gz: the top box of a 2-stack by 2 mm, of a
 # 3-layer pyramid by 3 mm, which is then max_body_displacement.  r_rest
 # closes those gaps, so max_settled_displacement is only the residual slack

@@ -38,7 +38,7 @@
  *     conserved to rounding whatever the solver's accuracy; kinetic energy
  *     does not grow (e <= 1).  Head-on, equal masses, e = 1, frictionless: the
  *     velocities swap (1D elastic collision: v1' = 0, v2' = v1).
- *   - scenes against ../shared/peers/scenes/README.md, by hand: sphere mass
+ *   - scenes against the peers' definitions (libdynamics/scenes.c), by hand: sphere mass
  *     1000 * 4/3 pi 0.05^3, inertia 0.4 m r^2, cube 8 kg and 8 * 0.2^2 / 6;
  *     pile n = 500: k = ceil(sqrt(62.5)) = 8, W = 0.8, m = floor(0.68 / 0.11)
  *     + 1 = 7, x0 = -3 * 0.11 = -0.33; sphere 0 at (x0 + U1, x0 + U2, 0.06),
