@@ -4,8 +4,13 @@
 # cli/cmd_export.c): the CSV header and row count, the trace, no overwrite
 # without --force, exit 2 with one line naming the bad scene / key / value,
 # a solver refusing the problem kind, a step failing mid-run (exit 3 for a
-# numeric failure; the rows before it kept), and exported step problems read back
-# by `lcplab solve` giving the impulses the world applied.
+# numeric failure; the rows before it kept), exported step problems read back
+# by `lcplab solve` giving the impulses the world applied, the failure policy
+# (--on-failure: fallback, best, stop; the status and applied columns and
+# their counts in the JSON), --dump-failures repeated bit for bit by
+# `lcplab solve` (dense, CSR, cones), the .lcp sections of a dump (factored
+# storage, the recorded solve), and two runs of one command giving the same
+# CSV and trace but for solve_time_s.
 #
 # Environment (as test_cli.sh):
 #   LCPLAB_BIN     the built program (required; without it: SKIP, exit 77)
@@ -314,6 +319,44 @@ if [ "$rc" -eq 0 ] && [ "$(($(wc -l <"$T/be.csv") - 1))" -eq 150 ] \
 else
   fail "best policy" "exit $rc"
 fi
+
+# ---- the .lcp sections of a dump: factored storage, the recorded solve -------------------------
+# A 2-row factored problem by hand: one body (block 0), rows J = e_x and
+# e_y with K = J (M^-1 = I), fd = (1, 0): A = [[2, 0], [0, 1]], b = (-2, 1)
+# -> x = (1, 0), w = (0, 1): pgs converges; the file's solver and tol are
+# taken (options_from_file), its bad variants are refused with the line.
+fact_file() {
+  printf 'lcplab-problem 1\nn 2\nstorage factored\nnblk 1\nfblk\n0 -1\n0 -1\n'
+  printf 'fJ\n1 0 0 0 0 0 0 0 0 0 0 0\n0 1 0 0 0 0 0 0 0 0 0 0\n'
+  printf 'fK\n1 0 0 0 0 0 0 0 0 0 0 0\n0 1 0 0 0 0 0 0 0 0 0 0\n'
+  printf 'fd\n1 0\nb\n-2 1\n%s%send\n' "$1" "$2"
+}
+fact_file 'solver pgs
+' 'options 2
+tol 1e-10
+max_iter 100
+' >"$T/f.lcp"
+lcp solve "$T/f.lcp" --solution "$T/f.sol"
+if [ "$rc" -eq 0 ] && grep -q '"solver":"pgs"' "$T/out" && grep -q '"tol":1e-10' "$T/out" \
+   && grep -q '"options_from_file":\["solver","max_iter","tol"\]' "$T/out" \
+   && same_vectors "$T/f.sol" /dev/stdin 1e-12 <<EOF2
+1
+0
+EOF2
+then
+  pass "a hand-written factored .lcp: solver and options from the file, x = (1, 0)"
+else
+  fail "factored .lcp" "exit $rc, $(cat "$T/out" "$T/err")"
+fi
+fact_file '' 'options 1
+tolerance 1
+' >"$T/fbad.lcp"
+expect_err "unknown option name in a .lcp" "option name" solve "$T/fbad.lcp" --solver pgs
+printf 'lcplab-problem 1\nn 1\nstorage factored\nfblk\n0 -1\nb\n1\nend\n' >"$T/fbad2.lcp"
+expect_err "fblk before nblk" "section 'nblk' before 'fblk'" solve "$T/fbad2.lcp" --solver pgs
+fact_file '' '' | sed '/^fK/,/^0 1 0/s/^/# /' >"$T/fbad3.lcp"
+expect_err "factored without fK" "sections 'nblk', 'fblk', 'fJ' and 'fK'" solve "$T/fbad3.lcp" --solver pgs
+expect_err "a factored .lcp has no .dat form" "factored" convert "$T/f.lcp" "$T/f.dat"
 
 # ---- deterministic runs: the same command, the same CSV and trace ------------------------------
 # Only solve_time_s (column 11) may differ between two runs; a pile with the
