@@ -63,8 +63,8 @@ static void pair_heights(const dyn_collider *c, const dyn_body *bodies, dyn_v3 g
 /* The pairs highest first (DYN_ORDER_TOP_DOWN): heights quantised to 22
  * bits over [min h, max h] and sorted by a stable two-pass radix sort (11
  * bits a pass) on c->psort (2 np entries, reserved by the caller): no
- * branch on the data (a merge sort's comparisons took 6 % of a
- * 3000-sphere pile's step), nothing allocated.  Heights within one
+ * branch on the data (a merge sort's comparisons cost more:
+ * experiments/README.md, "Measurements: dynamics"), nothing allocated.  Heights within one
  * quantum (2.4e-7 of the range) keep the broad phase's order, as do all
  * pairs when the range is 0 or not finite. */
 static void sort_pairs_top_down(dyn_collider *c, const dyn_body *bodies, dyn_v3 g, long np) {
