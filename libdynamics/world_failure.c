@@ -174,7 +174,7 @@ dyn_err dyn_stage_judge(dyn_step *s) {
     return DYN_OK;
   v->applied = DYN_APPLIED_SOLVER;
   v->res_applied = s->res.res.res_nat_inf;
-  v->failed = dyn_solve_failed(w, &s->res);
+  v->failed = w->last.failed = dyn_solve_failed(w, &s->res);
   if (!v->failed)
     return DYN_OK;
   if (w->set.on_failure == DYN_ON_FAILURE_STOP)

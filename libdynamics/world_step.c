@@ -258,9 +258,12 @@ dyn_err dyn_stage_solve(dyn_step *s) {
     return dyn_world_fail(w, DYN_ERR_INPUT, "step %ld: solver %s refused the problem (%s): %s",
                           s->k, w->solver->name, slv_status_str(st),
                           s->res.message[0] ? s->res.message : "no detail");
-  w->last = (dyn_world_solve){ s->k, w->prob, w->solver->name, s->opt, w->xstart.p, w->x.p,
-                               NULL, st, s->res.iterations, s->res.res.res_nat_inf, 0,
-                               DYN_APPLIED_NONE };
+  w->last = (dyn_world_solve){ .step = s->k, .prob = w->prob, .solver = w->solver->name,
+                               .opt = s->opt, .x_start = w->xstart.p, .x_solver = w->x.p,
+                               .x_applied = NULL, .status = st,
+                               .iterations = s->res.iterations,
+                               .res_nat_inf = s->res.res.res_nat_inf, .failed = 0,
+                               .applied = DYN_APPLIED_NONE };
   w->have_solve = 1;
   return DYN_OK;
 }

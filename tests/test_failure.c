@@ -312,6 +312,7 @@ static void test_policies_one_step(void) {
   CU_ASSERT_EQUAL(ls.prob.n, 6);
   CU_ASSERT_PTR_NULL(ls.x_applied);
   CU_ASSERT_EQUAL(ls.status, SLV_SINGULAR_PIVOT);
+  CU_ASSERT_EQUAL(ls.failed, 1);
   CU_ASSERT_STRING_EQUAL(ls.solver, "direct");
   printf("\n  stop: %s", msg);
   dyn_world_free(w);
