@@ -221,21 +221,22 @@ static void test_lemke_pyramid3(void) {
 
 static void test_apgd_pendulum(void) {
   run_out o;
+  long K = steps_of(1200, 300); /* |dE| passes 1e3 J at step 112 under keep */
   dyn_world *w = run_scene("pendulum", NULL, "apgd", DYN_INT_SYMPLECTIC_EULER,
-                           DYN_ON_FAILURE_KEEP, 1200, &o);
+                           DYN_ON_FAILURE_KEEP, K, &o);
   CU_ASSERT_EQUAL(o.err, DYN_OK);
   CU_ASSERT_EQUAL(o.failed, 0); /* keep exempts every budget stop */
   CU_ASSERT(o.dE_max > 1e3);   /* the defect */
   printf("\n  apgd pendulum, keep: |dE| reaches %.3g J", o.dE_max);
   dyn_world_free(w);
   w = run_scene("pendulum", NULL, "apgd", DYN_INT_SYMPLECTIC_EULER, DYN_ON_FAILURE_FALLBACK,
-                1200, &o);
+                K, &o);
   CU_ASSERT_EQUAL(o.err, DYN_OK);
-  CU_ASSERT_EQUAL(o.failed, 1200); /* apgd's budget stops are judged */
+  CU_ASSERT_EQUAL(o.failed, K); /* apgd's budget stops are judged */
   CU_ASSERT_EQUAL(o.bad, 0);
   CU_ASSERT(o.dE_max < 1.0);
-  printf("\n  apgd pendulum, fallback: 1200 failed steps, none worse than the best candidate, "
-         "|dE| <= %.3g J", o.dE_max);
+  printf("\n  apgd pendulum, fallback: %ld failed steps, none worse than the best candidate, "
+         "|dE| <= %.3g J", K, o.dE_max);
   dyn_world_free(w);
 }
 
