@@ -21,12 +21,12 @@
 
 static slv_status check_n(const char *path, int n, const void *x, char *err, size_t errlen) {
   if (n < 0 || n > SLV_IO_MAX_N) {
-    slv_msgf(err, errlen, "%s: expected a vector size in [0, %d], found %d", path ? path : "(null)",
+    slv_io_msgf(err, errlen, "%s: expected a vector size in [0, %d], found %d", path ? path : "(null)",
              SLV_IO_MAX_N, n);
     return SLV_ERR_DIM;
   }
   if (!path || (!x && n > 0)) {
-    slv_msgf(err, errlen, "%s: expected a path and a vector, found NULL", path ? path : "(null)");
+    slv_io_msgf(err, errlen, "%s: expected a path and a vector, found NULL", path ? path : "(null)");
     return SLV_ERR_INVALID;
   }
   return SLV_CONVERGED;
@@ -91,11 +91,11 @@ slv_status slv_io_write_ivec(const char *path, int n, const int *x, char *err, s
 }
 
 slv_status slv_read_vector(const char *path, int n, double *x, char *err, size_t errlen) {
-  slv_msgf(err, errlen, "%s", "");
+  slv_io_msgf(err, errlen, "%s", "");
   return slv_io_read_vec(path, n, SLV_RD_FINITE, x, "x", err, errlen);
 }
 
 slv_status slv_write_vector(const char *path, int n, const double *x, char *err, size_t errlen) {
-  slv_msgf(err, errlen, "%s", "");
+  slv_io_msgf(err, errlen, "%s", "");
   return slv_io_write_vec(path, n, x, err, errlen);
 }

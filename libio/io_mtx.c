@@ -190,7 +190,7 @@ slv_status slv_io_read_mtx(const char *path, slv_instance **out, char *err, size
   int n = inst->n;
   for (int k = 0; k < 5; k++)
     if (!(side[k] = sidecar(path, sfx[k]))) {
-      slv_msgf(err, errlen, "%s: out of memory", path);
+      slv_io_msgf(err, errlen, "%s: out of memory", path);
       st = SLV_ERR_NOMEM;
       goto done;
     }
@@ -206,7 +206,7 @@ slv_status slv_io_read_mtx(const char *path, slv_instance **out, char *err, size
     if ((st = slv_io_read_ivec(side[3], n, -1, n - 1, 1, inst->findex, "findex", err, errlen)))
       goto done;
     if (slv_io_has_friction(inst) && !exists(side[4])) {
-      slv_msgf(err, errlen, "%s: expected a readable file (%s has friction rows), found: %s",
+      slv_io_msgf(err, errlen, "%s: expected a readable file (%s has friction rows), found: %s",
                side[4], side[3], strerror(ENOENT));
       st = SLV_ERR_INVALID;
       goto done;
@@ -218,7 +218,7 @@ slv_status slv_io_read_mtx(const char *path, slv_instance **out, char *err, size
   }
   goto done;
 nomem:
-  slv_msgf(err, errlen, "%s: out of memory", path);
+  slv_io_msgf(err, errlen, "%s: out of memory", path);
 done:
   for (int k = 0; k < 5; k++) free(side[k]);
   if (st) {
@@ -236,7 +236,7 @@ static void write_entry(slv_writer *w, int i, int j, double v) {
 
 slv_status slv_io_write_mtx(const char *path, const slv_instance *inst, char *err, size_t errlen) {
   if (inst->ncones > 0) {
-    slv_msgf(err, errlen, "%s: mtx cannot hold Coulomb cones (ncones = %d)", path, inst->ncones);
+    slv_io_msgf(err, errlen, "%s: mtx cannot hold Coulomb cones (ncones = %d)", path, inst->ncones);
     return SLV_ERR_UNSUPPORTED;
   }
   static const char *const sfx[5] = {".b", ".lo", ".hi", ".findex", ".mu"};
@@ -245,7 +245,7 @@ slv_status slv_io_write_mtx(const char *path, const slv_instance *inst, char *er
   int n = inst->n;
   for (int k = 0; k < 5; k++)
     if (!(side[k] = sidecar(path, sfx[k]))) {
-      slv_msgf(err, errlen, "%s: out of memory", path);
+      slv_io_msgf(err, errlen, "%s: out of memory", path);
       st = SLV_ERR_NOMEM;
       goto done;
     }

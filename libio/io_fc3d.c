@@ -87,25 +87,25 @@ slv_status slv_io_set_fc3d_cones(slv_instance *inst, int nc, const double *mu) {
 slv_status slv_io_check_fc3d(const char *path, const char *fmt, const slv_instance *inst,
                              char *err, size_t errlen) {
   if (inst->ncones == 0) {
-    slv_msgf(err, errlen, "%s: %s holds only frictional-contact problems (a Coulomb cone on "
+    slv_io_msgf(err, errlen, "%s: %s holds only frictional-contact problems (a Coulomb cone on "
              "every row); this instance has no cones (kind %s)", path, fmt, slv_io_kind_of(inst));
     return SLV_ERR_UNSUPPORTED;
   }
   if (inst->n != 3 * inst->ncones) {
-    slv_msgf(err, errlen, "%s: %s needs every row in a cone: n = %d rows, but %d cones cover %d",
+    slv_io_msgf(err, errlen, "%s: %s needs every row in a cone: n = %d rows, but %d cones cover %d",
              path, fmt, inst->n, inst->ncones, 3 * inst->ncones);
     return SLV_ERR_UNSUPPORTED;
   }
   /* valid cones are sorted and disjoint (slv_problem_validate), so with
    * n = 3 ncones they sit at rows 0, 3, 6, ... */
   if (inst->cone_law != SLV_CONE_COULOMB) {
-    slv_msgf(err, errlen, "%s: %s holds Coulomb's law (De Saxce); this instance's cone_law is %s",
+    slv_io_msgf(err, errlen, "%s: %s holds Coulomb's law (De Saxce); this instance's cone_law is %s",
              path, fmt, slv_cone_law_str(inst->cone_law));
     return SLV_ERR_UNSUPPORTED;
   }
   for (int i = 0; inst->findex && i < inst->n; i++)
     if (inst->findex[i] >= 0) {
-      slv_msgf(err, errlen, "%s: %s cannot hold friction rows; row %d has findex %d", path, fmt, i,
+      slv_io_msgf(err, errlen, "%s: %s cannot hold friction rows; row %d has findex %d", path, fmt, i,
                inst->findex[i]);
       return SLV_ERR_UNSUPPORTED;
     }
@@ -287,7 +287,7 @@ static slv_status write_sbm(slv_writer *w, const slv_instance *inst) {
         }
       }
     if (nb > INT_MAX / 9) {
-      slv_msgf(w->err, w->errlen, "%s: expected at most %d 3x3 blocks, found more", w->path,
+      slv_io_msgf(w->err, w->errlen, "%s: expected at most %d 3x3 blocks, found more", w->path,
                INT_MAX / 9);
       st = SLV_ERR_DIM;
       goto done;
@@ -335,7 +335,7 @@ static slv_status write_sbm(slv_writer *w, const slv_instance *inst) {
   }
   goto done;
 nomem:
-  slv_msgf(w->err, w->errlen, "%s: out of memory writing the sparse-block matrix", w->path);
+  slv_io_msgf(w->err, w->errlen, "%s: out of memory writing the sparse-block matrix", w->path);
   st = SLV_ERR_NOMEM;
 done:
   free(idx1);

@@ -1,4 +1,5 @@
-/* slv_io.h -- reading and writing problem instances (public, part of libsolvers).
+/* slv_io.h -- reading and writing problem instances: the public header of
+ * libslvio, lcplab's I/O library (pkg-config lcplab-io; it needs libsolvers).
  *
  * An slv_instance owns the arrays of one problem and exposes them as a
  * borrowed slv_problem view.  Formats (see datasets/README.md):
@@ -67,15 +68,15 @@ typedef enum slv_format {
 
 /* "siconos-lcp", "siconos-mlcp", "siconos-relay", "blcp", "mtx", "lcplab",
  * "siconos-fc3d", "fclib", "auto". */
-const char *slv_format_str(slv_format f);
+SLV_API const char *slv_format_str(slv_format f);
 /* Parses one of those names; returns -1 if unknown. */
-int slv_format_from_str(const char *s);
+SLV_API int slv_format_from_str(const char *s);
 /* The format a path's extension implies (.dat -> siconos-lcp; .blcp; .mtx;
  * .lcp -> lcplab; .hdf5, .h5 -> fclib); SLV_FMT_AUTO if unknown.  For a
  * .dat, slv_write with SLV_FMT_AUTO then picks siconos-fc3d (cones),
  * siconos-lcp, siconos-mlcp or siconos-relay from the instance, and slv_read
  * decides from the content. */
-slv_format slv_format_for_path(const char *path);
+SLV_API slv_format slv_format_for_path(const char *path);
 
 /* What kind of problem the data is (for reports): "lcp" (lo=0, hi=inf),
  * "mlcp" (free and lcp rows only), "blcp" (any finite bounds), "findex"
@@ -101,30 +102,30 @@ typedef struct slv_instance {
 
 /* Allocate an instance with dense n x n storage, b = 0, lo = 0, hi = +inf,
  * no findex; NULL on failure or n out of range. */
-slv_instance *slv_instance_new_dense(int n);
-void slv_instance_free(slv_instance *inst);       /* NULL is fine */
+SLV_API slv_instance *slv_instance_new_dense(int n);
+SLV_API void slv_instance_free(slv_instance *inst);       /* NULL is fine */
 /* Fill kind[] from the data (call after changing bounds / findex). */
-void slv_instance_classify(slv_instance *inst);
+SLV_API void slv_instance_classify(slv_instance *inst);
 /* The borrowed view; valid while inst lives. */
-slv_problem slv_instance_problem(const slv_instance *inst);
+SLV_API slv_problem slv_instance_problem(const slv_instance *inst);
 
 /* Read path.  fmt = SLV_FMT_AUTO picks by extension, then by content.
  * Returns 0 and *out on success; else a negative status, *out = NULL and the
  * one-line message in err (size errlen). */
-slv_status slv_read(const char *path, slv_format fmt, slv_instance **out,
+SLV_API slv_status slv_read(const char *path, slv_format fmt, slv_instance **out,
                     char *err, size_t errlen);
 
 /* Write inst to path in fmt (SLV_FMT_AUTO: from the extension).  A format
  * that cannot hold the instance (findex in siconos-lcp, ...) gives
  * SLV_ERR_UNSUPPORTED and a message; nothing is written then. */
-slv_status slv_write(const char *path, slv_format fmt, const slv_instance *inst,
+SLV_API slv_status slv_write(const char *path, slv_format fmt, const slv_instance *inst,
                      char *err, size_t errlen);
 
 /* Read a plain vector (one value per line, '#' comments) of exactly n
  * values: used for --warm and reference solutions. */
-slv_status slv_read_vector(const char *path, int n, double *x, char *err, size_t errlen);
+SLV_API slv_status slv_read_vector(const char *path, int n, double *x, char *err, size_t errlen);
 /* Write x (n values, %.17g, one per line). */
-slv_status slv_write_vector(const char *path, int n, const double *x, char *err, size_t errlen);
+SLV_API slv_status slv_write_vector(const char *path, int n, const double *x, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

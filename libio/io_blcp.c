@@ -87,13 +87,13 @@ fail:
 slv_status slv_io_write_blcp(const char *path, const slv_instance *inst, char *err,
                              size_t errlen) {
   if (inst->ncones > 0) {
-    slv_msgf(err, errlen, "%s: blcp cannot hold Coulomb cones (ncones = %d)", path, inst->ncones);
+    slv_io_msgf(err, errlen, "%s: blcp cannot hold Coulomb cones (ncones = %d)", path, inst->ncones);
     return SLV_ERR_UNSUPPORTED;
   }
   int n = inst->n, owned;
   const double *A = slv_io_dense_of(inst, &owned);
   if (!A) {
-    slv_msgf(err, errlen, "%s: expected a matrix small enough to write dense, found n = %d", path,
+    slv_io_msgf(err, errlen, "%s: expected a matrix small enough to write dense, found n = %d", path,
              n);
     return SLV_ERR_DIM;
   }

@@ -154,7 +154,7 @@ static slv_status fail(fc_ctx *c, slv_status st, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(m, sizeof m, fmt, ap);
   va_end(ap);
-  slv_msgf(c->err, c->errlen, "%s: %s", c->path, m);
+  slv_io_msgf(c->err, c->errlen, "%s: %s", c->path, m);
   return st;
 }
 
@@ -884,7 +884,7 @@ slv_status slv_io_read_fclib(const char *path, slv_instance **out, char *err, si
   if (!f || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
     int e = errno;
     if (f) fclose(f);
-    slv_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
+    slv_io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
              e ? strerror(e) : "not a regular file");
     return SLV_ERR_INVALID;
   }
@@ -946,7 +946,7 @@ slv_status slv_io_write_fclib(const char *path, const slv_instance *inst, char *
     for (size_t e = 0; e < (size_t)n * (size_t)n; e++) nnz += !slv_io_is_pos_zero(inst->A[e]);
   }
   if (nnz > INT_MAX) {
-    slv_msgf(err, errlen, "%s: fclib stores at most %d entries, found %ld", path, INT_MAX, nnz);
+    slv_io_msgf(err, errlen, "%s: fclib stores at most %d entries, found %ld", path, INT_MAX, nnz);
     return SLV_ERR_DIM;
   }
   struct fclib_matrix W;
@@ -961,7 +961,7 @@ slv_status slv_io_write_fclib(const char *path, const slv_instance *inst, char *
   double *mu = malloc((size_t)inst->ncones * sizeof(double));
   char *tmp = malloc(strlen(path) + 16);
   if (!W.p || !W.i || !W.x || !q || !mu || !tmp) {
-    slv_msgf(err, errlen, "%s: out of memory writing fclib", path);
+    slv_io_msgf(err, errlen, "%s: out of memory writing fclib", path);
     st = SLV_ERR_NOMEM;
     goto done;
   }
@@ -1001,7 +1001,7 @@ slv_status slv_io_write_fclib(const char *path, const slv_instance *inst, char *
   errno = 0;
   int fd = mkstemp(tmp);
   if (fd < 0) {
-    slv_msgf(err, errlen, "%s: cannot write: %s", path, errno ? strerror(errno) : "mkstemp failed");
+    slv_io_msgf(err, errlen, "%s: cannot write: %s", path, errno ? strerror(errno) : "mkstemp failed");
     st = SLV_ERR_INVALID;
     goto done;
   }
@@ -1013,7 +1013,7 @@ slv_status slv_io_write_fclib(const char *path, const slv_instance *inst, char *
   quiet_off(&hq);
   if (!ok) {
     remove(tmp);
-    slv_msgf(err, errlen, "%s: cannot write: libfclib's fclib_write_local failed", path);
+    slv_io_msgf(err, errlen, "%s: cannot write: libfclib's fclib_write_local failed", path);
     st = SLV_ERR_INVALID;
     goto done;
   }
@@ -1021,7 +1021,7 @@ slv_status slv_io_write_fclib(const char *path, const slv_instance *inst, char *
   if (rename(tmp, path) != 0) {
     int e = errno;
     remove(tmp);
-    slv_msgf(err, errlen, "%s: cannot write: %s", path, e ? strerror(e) : "rename failed");
+    slv_io_msgf(err, errlen, "%s: cannot write: %s", path, e ? strerror(e) : "rename failed");
     st = SLV_ERR_INVALID;
   }
 done:

@@ -32,10 +32,18 @@
 #ifndef SLV_IO_INTERNAL_H
 #define SLV_IO_INTERNAL_H
 
-#include "slv_internal.h"
+#include "slv.h"
 #include "slv_io.h"
 
 #include <stdio.h>
+
+/* snprintf into msg (if non-NULL and len > 0); always NUL-terminated.  The
+ * I/O library's own helper: it uses only libsolvers' public interface. */
+void slv_io_msgf(char *msg, size_t len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 /* Dense entries we accept to build from a sparse file: n = 5000. */
 #define SLV_IO_MAX_DENSE 25000000L

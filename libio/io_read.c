@@ -36,6 +36,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+void slv_io_msgf(char *msg, size_t len, const char *fmt, ...) {
+  if (!msg || len == 0) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, len, fmt, ap);
+  va_end(ap);
+}
+
 /* ---- format names ------------------------------------------------------- */
 
 const char *slv_format_str(slv_format f) {
@@ -107,7 +115,7 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, char *err,
   errno = 0;
   FILE *f = fopen(path, "rb");
   if (!f) {
-    slv_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
+    slv_io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
              errno ? strerror(errno) : "cannot open");
     return SLV_ERR_INVALID;
   }
@@ -122,7 +130,7 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, char *err,
   char *buf = malloc(cap);
   if (!buf) {
     fclose(f);
-    slv_msgf(err, errlen, "%s: out of memory reading the file", path);
+    slv_io_msgf(err, errlen, "%s: out of memory reading the file", path);
     return SLV_ERR_NOMEM;
   }
   size_t len = 0;
@@ -136,7 +144,7 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, char *err,
     if (!nb) {
       free(buf);
       fclose(f);
-      slv_msgf(err, errlen, "%s: out of memory reading the file", path);
+      slv_io_msgf(err, errlen, "%s: out of memory reading the file", path);
       return SLV_ERR_NOMEM;
     }
     buf = nb;
@@ -147,7 +155,7 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, char *err,
     int e = errno;
     free(buf);
     fclose(f);
-    slv_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
+    slv_io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
              e ? strerror(e) : "read error");
     return SLV_ERR_INVALID;
   }
@@ -247,7 +255,7 @@ static slv_status rd_vfail(const slv_reader *r, const slv_token *t, slv_status s
   char w[256], tok[256];
   vsnprintf(w, sizeof w, what, ap);
   show_token(t, tok, sizeof tok);
-  slv_msgf(r->err, r->errlen, "%s:%ld: expected %s, found %s", r->path,
+  slv_io_msgf(r->err, r->errlen, "%s:%ld: expected %s, found %s", r->path,
            t ? t->line : r->line, w, tok);
   return st;
 }
@@ -267,7 +275,7 @@ slv_status slv_rd_failf(const slv_reader *r, long line, slv_status st, const cha
   va_start(ap, fmt);
   vsnprintf(m, sizeof m, fmt, ap);
   va_end(ap);
-  slv_msgf(r->err, r->errlen, "%s:%ld: %s", r->path, line, m);
+  slv_io_msgf(r->err, r->errlen, "%s:%ld: %s", r->path, line, m);
   return st;
 }
 
@@ -440,7 +448,7 @@ slv_status slv_wr_open(slv_writer *w, const char *path, char *err, size_t errlen
   errno = 0;
   w->f = fopen(path, "w");
   if (!w->f) {
-    slv_msgf(err, errlen, "%s: cannot write: %s", path, errno ? strerror(errno) : "fopen failed");
+    slv_io_msgf(err, errlen, "%s: cannot write: %s", path, errno ? strerror(errno) : "fopen failed");
     return SLV_ERR_INVALID;
   }
   return SLV_CONVERGED;
@@ -456,7 +464,7 @@ slv_status slv_wr_close(slv_writer *w) {
   w->f = NULL;
   if (!bad) return SLV_CONVERGED;
   remove(w->path);
-  slv_msgf(w->err, w->errlen, "%s: write failed: %s", w->path, e ? strerror(e) : "I/O error");
+  slv_io_msgf(w->err, w->errlen, "%s: write failed: %s", w->path, e ? strerror(e) : "I/O error");
   return SLV_ERR_INVALID;
 }
 
@@ -511,10 +519,10 @@ static void set_name(slv_instance *inst, const char *path) {
 
 slv_status slv_read(const char *path, slv_format fmt, slv_instance **out, char *err,
                     size_t errlen) {
-  slv_msgf(err, errlen, "%s", "");
+  slv_io_msgf(err, errlen, "%s", "");
   if (out) *out = NULL;
   if (!path || !out) {
-    slv_msgf(err, errlen, "slv_read: path and out must not be NULL");
+    slv_io_msgf(err, errlen, "slv_read: path and out must not be NULL");
     return SLV_ERR_INVALID;
   }
   /* want: the reader to run; found: what the instance will say it was read
@@ -554,7 +562,7 @@ slv_status slv_read(const char *path, slv_format fmt, slv_instance **out, char *
     slv_rd_close(&r);
     break;
   default:
-    slv_msgf(err, errlen, "%s: expected a format in [0, %d], found %d", path, (int)SLV_FMT_LAST,
+    slv_io_msgf(err, errlen, "%s: expected a format in [0, %d], found %d", path, (int)SLV_FMT_LAST,
              (int)want);
     return SLV_ERR_INVALID;
   }
@@ -566,7 +574,7 @@ slv_status slv_read(const char *path, slv_format fmt, slv_instance **out, char *
   char msg[256];
   st = slv_problem_validate(&p, msg, sizeof msg);
   if (st) {
-    slv_msgf(err, errlen, "%s: %s", path, msg);
+    slv_io_msgf(err, errlen, "%s: %s", path, msg);
     slv_instance_free(inst);
     return st;
   }
@@ -579,22 +587,22 @@ slv_status slv_read(const char *path, slv_format fmt, slv_instance **out, char *
 
 slv_status slv_write(const char *path, slv_format fmt, const slv_instance *inst, char *err,
                      size_t errlen) {
-  slv_msgf(err, errlen, "%s", "");
+  slv_io_msgf(err, errlen, "%s", "");
   if (!path || !inst) {
-    slv_msgf(err, errlen, "slv_write: path and instance must not be NULL");
+    slv_io_msgf(err, errlen, "slv_write: path and instance must not be NULL");
     return SLV_ERR_INVALID;
   }
   slv_problem p = slv_instance_problem(inst);
   char msg[256];
   slv_status st = slv_problem_validate(&p, msg, sizeof msg);
   if (st) {
-    slv_msgf(err, errlen, "%s: cannot write an invalid problem: %s", path, msg);
+    slv_io_msgf(err, errlen, "%s: cannot write an invalid problem: %s", path, msg);
     return st;
   }
   if (fmt == SLV_FMT_AUTO) {
     fmt = slv_format_for_path(path);
     if (fmt == SLV_FMT_AUTO) {
-      slv_msgf(err, errlen, "%s: expected an extension .dat, .blcp, .mtx, .lcp or .hdf5 to "
+      slv_io_msgf(err, errlen, "%s: expected an extension .dat, .blcp, .mtx, .lcp or .hdf5 to "
                "choose the format, found '%s'", path, extension(path));
       return SLV_ERR_UNSUPPORTED;
     }
@@ -618,7 +626,7 @@ slv_status slv_write(const char *path, slv_format fmt, const slv_instance *inst,
   default:
     break;
   }
-  slv_msgf(err, errlen, "%s: expected a format in [1, %d], found %d", path, (int)SLV_FMT_LAST,
+  slv_io_msgf(err, errlen, "%s: expected a format in [1, %d], found %d", path, (int)SLV_FMT_LAST,
            (int)fmt);
   return SLV_ERR_INVALID;
 }

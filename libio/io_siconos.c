@@ -502,14 +502,14 @@ static slv_status check_siconos(const char *path, slv_format fmt, const slv_inst
                                 int *nfree, char *err, size_t errlen) {
   const char *name = slv_format_str(fmt);
   if (inst->ncones > 0) {
-    slv_msgf(err, errlen, "%s: %s cannot hold Coulomb cones; cone 0 covers rows %d..%d (ncones = "
+    slv_io_msgf(err, errlen, "%s: %s cannot hold Coulomb cones; cone 0 covers rows %d..%d (ncones = "
              "%d; use siconos-fc3d, fclib or lcplab)", path, name, inst->cone_rows[0],
              inst->cone_rows[0] + 2, inst->ncones);
     return SLV_ERR_UNSUPPORTED;
   }
   for (int i = 0; inst->findex && i < inst->n; i++)
     if (inst->findex[i] >= 0) {
-      slv_msgf(err, errlen, "%s: %s cannot hold friction rows; row %d has findex %d", path, name,
+      slv_io_msgf(err, errlen, "%s: %s cannot hold friction rows; row %d has findex %d", path, name,
                i, inst->findex[i]);
       return SLV_ERR_UNSUPPORTED;
     }
@@ -522,18 +522,18 @@ static slv_status check_siconos(const char *path, slv_format fmt, const slv_inst
     fmt_bound(l, sizeof l, lo);
     fmt_bound(h, sizeof h, hi);
     if (fmt == SLV_FMT_SICONOS_LCP && !lcp) {
-      slv_msgf(err, errlen, "%s: siconos-lcp holds only lo=0, hi=inf; row %d has lo=%s, hi=%s",
+      slv_io_msgf(err, errlen, "%s: siconos-lcp holds only lo=0, hi=inf; row %d has lo=%s, hi=%s",
                path, i, l, h);
       return SLV_ERR_UNSUPPORTED;
     }
     if (fmt == SLV_FMT_SICONOS_MLCP) {
       if (!lcp && !fr) {
-        slv_msgf(err, errlen, "%s: siconos-mlcp holds only free rows (lo=-inf, hi=inf) followed "
+        slv_io_msgf(err, errlen, "%s: siconos-mlcp holds only free rows (lo=-inf, hi=inf) followed "
                  "by LCP rows (lo=0, hi=inf); row %d has lo=%s, hi=%s", path, i, l, h);
         return SLV_ERR_UNSUPPORTED;
       }
       if (fr && seen_lcp >= 0) {
-        slv_msgf(err, errlen, "%s: siconos-mlcp needs the free rows first; row %d is free but "
+        slv_io_msgf(err, errlen, "%s: siconos-mlcp needs the free rows first; row %d is free but "
                  "follows LCP row %d", path, i, seen_lcp);
         return SLV_ERR_UNSUPPORTED;
       }
@@ -576,7 +576,7 @@ slv_status slv_io_write_siconos(const char *path, slv_format fmt, const slv_inst
   if (st) return st;
   const double *A = slv_io_dense_of(inst, &owned);
   if (!A) {
-    slv_msgf(err, errlen, "%s: expected a matrix small enough to write dense, found n = %d", path,
+    slv_io_msgf(err, errlen, "%s: expected a matrix small enough to write dense, found n = %d", path,
              n);
     return SLV_ERR_DIM;
   }
