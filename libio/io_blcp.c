@@ -24,7 +24,7 @@
  * Writing: A row by row, b_ode = -b, lo and hi with friction rows written as
  * -mu, mu, and the findex block when the instance has a findex array; %.17g
  * and inf/-inf.  Cones cannot be stored: SLV_ERR_UNSUPPORTED, nothing
- * written.  Round trip is bit-identical for instances whose friction rows
+ * written (slv_io_holds_no_cones, also MatrixMarket's check).  Round trip is bit-identical for instances whose friction rows
  * hold lo = -mu, hi = mu and whose mu is 0 on the other rows.
  */
 #include "io_internal.h"
@@ -32,7 +32,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-slv_status slv_io_read_blcp(slv_reader *r, slv_instance **out) {
+static slv_status read_blcp(slv_reader *r, slv_instance **out) {
   int n;
   long line;
   slv_status st;
@@ -84,12 +84,25 @@ fail:
   return st;
 }
 
-slv_status slv_io_write_blcp(const char *path, const slv_instance *inst, char *err,
-                             size_t errlen) {
-  if (inst->ncones > 0) {
-    slv_io_msgf(err, errlen, "%s: blcp cannot hold Coulomb cones (ncones = %d)", path, inst->ncones);
-    return SLV_ERR_UNSUPPORTED;
-  }
+slv_status slv_io_read_blcp(const slv_io_req *rq, slv_instance **out) {
+  slv_reader r;
+  slv_status st = slv_rd_open_req(&r, rq, '#');
+  if (!st) st = read_blcp(&r, out);
+  slv_rd_close(&r);
+  return st;
+}
+
+slv_status slv_io_holds_no_cones(const slv_io_req *rq, const slv_instance *inst) {
+  if (inst->ncones == 0) return SLV_CONVERGED;
+  slv_io_msgf(rq->err, rq->errlen, "%s: %s cannot hold Coulomb cones (ncones = %d)", rq->path,
+              slv_format_str(rq->fmt), inst->ncones);
+  return SLV_ERR_UNSUPPORTED;
+}
+
+slv_status slv_io_write_blcp(const slv_io_req *rq, const slv_instance *inst) {
+  const char *path = rq->path;
+  char *err = rq->err;
+  size_t errlen = rq->errlen;
   int n = inst->n, owned;
   const double *A = slv_io_dense_of(inst, &owned);
   if (!A) {

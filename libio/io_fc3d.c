@@ -41,7 +41,7 @@
  * local problem, as it would in Siconos' local reader.
  *
  * Writing (siconos-fc3d): only instances in which every row belongs to a
- * cone (so cone c is at rows 3c..3c+2), with the Coulomb law (slv_io_check_fc3d;
+ * cone (so cone c is at rows 3c..3c+2), with the Coulomb law (slv_io_holds_fc3d;
  * else SLV_ERR_UNSUPPORTED and nothing written).  Layout of Siconos' writer:
  * "3", nc, the matrix, q on one line, mu on one line, %.17g.  A dense
  * instance is written as a dense NumericsMatrix (one column per line); a
@@ -84,8 +84,10 @@ slv_status slv_io_set_fc3d_cones(slv_instance *inst, int nc, const double *mu) {
   return SLV_CONVERGED;
 }
 
-slv_status slv_io_check_fc3d(const char *path, const char *fmt, const slv_instance *inst,
-                             char *err, size_t errlen) {
+slv_status slv_io_holds_fc3d(const slv_io_req *rq, const slv_instance *inst) {
+  const char *path = rq->path, *fmt = slv_format_str(rq->fmt);
+  char *err = rq->err;
+  size_t errlen = rq->errlen;
   if (inst->ncones == 0) {
     slv_io_msgf(err, errlen, "%s: %s holds only frictional-contact problems (a Coulomb cone on "
              "every row); this instance has no cones (kind %s)", path, fmt, slv_io_kind_of(inst));
@@ -345,12 +347,12 @@ done:
   return st;
 }
 
-slv_status slv_io_write_fc3d(const char *path, const slv_instance *inst, char *err, size_t errlen) {
-  slv_status st = slv_io_check_fc3d(path, "siconos-fc3d", inst, err, errlen);
-  if (st) return st;
+slv_status slv_io_write_fc3d(const slv_io_req *rq, const slv_instance *inst) {
   int n = inst->n, nc = inst->ncones;
+  const char *path = rq->path;
   slv_writer w;
-  if ((st = slv_wr_open(&w, path, err, errlen))) return st;
+  slv_status st = slv_wr_open(&w, path, rq->err, rq->errlen);
+  if (st) return st;
   fprintf(w.f, "3\n%d\n", nc);
   if (inst->storage == SLV_DENSE) {
     slv_io_write_dense_nm(&w, n, inst->A);

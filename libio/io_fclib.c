@@ -74,7 +74,7 @@
  * Writing (slv_io_write_fclib): fclib_write_local, W as CSR (nz = -2; a
  * dense instance gives the entries that are not +0.0, so -0.0 survives),
  * q = b, mu, spacedim 3, info/title = the instance name, info/description
- * = "written by lcplab".  Only local FC3D instances (slv_io_check_fc3d:
+ * = "written by lcplab".  Only local FC3D instances (slv_io_holds_fc3d:
  * every row in a cone, Coulomb's law); else
  * SLV_ERR_UNSUPPORTED and nothing written.  libfclib refuses to write into
  * a file that already holds a problem and exits on HDF5 errors, so the
@@ -874,7 +874,10 @@ done:
 
 /* ---- reading: entry ------------------------------------------------------------- */
 
-slv_status slv_io_read_fclib(const char *path, slv_instance **out, char *err, size_t errlen) {
+slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out) {
+  const char *path = rq->path;
+  char *err = rq->err;
+  size_t errlen = rq->errlen;
   fc_ctx c = {path, err, errlen, -1, 0};
   *out = NULL;
   /* readable?  its first bytes HDF5's? (plain stdio: clear messages) */
@@ -933,10 +936,11 @@ slv_status slv_io_read_fclib(const char *path, slv_instance **out, char *err, si
 
 /* ---- writing -------------------------------------------------------------------- */
 
-slv_status slv_io_write_fclib(const char *path, const slv_instance *inst, char *err,
-                              size_t errlen) {
-  slv_status st = slv_io_check_fc3d(path, "fclib", inst, err, errlen);
-  if (st) return st;
+slv_status slv_io_write_fclib(const slv_io_req *rq, const slv_instance *inst) {
+  const char *path = rq->path;
+  char *err = rq->err;
+  size_t errlen = rq->errlen;
+  slv_status st = SLV_CONVERGED;
   int n = inst->n; /* >= 3: an FC3D instance has a cone */
   /* W as CSR (entries of a dense A that are not +0.0, column order) */
   long nnz = 0;

@@ -55,7 +55,7 @@ static const char *const SECTION[S_COUNT] = {"kind", "n",  "storage", "A",      
                                              "findex", "mu", "cones", "cone_law", "x_ref",
                                              "end"};
 
-slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
+static slv_status read_lcplab(slv_reader *r, slv_instance **out) {
   slv_token t, kind_tok;
   slv_status st = SLV_CONVERGED;
   slv_instance *inst = NULL;
@@ -311,17 +311,24 @@ fail:
   return st;
 }
 
+slv_status slv_io_read_lcplab(const slv_io_req *rq, slv_instance **out) {
+  slv_reader r;
+  slv_status st = slv_rd_open_req(&r, rq, '#');
+  if (!st) st = read_lcplab(&r, out);
+  slv_rd_close(&r);
+  return st;
+}
+
 static void write_vec_line(slv_writer *w, const char *name, int n, const double *v) {
   fprintf(w->f, "%s\n", name);
   for (int i = 0; i < n; i++) slv_wr_double(w, v[i], i + 1 < n ? ' ' : 0);
   fputc('\n', w->f);
 }
 
-slv_status slv_io_write_lcplab(const char *path, const slv_instance *inst, char *err,
-                               size_t errlen) {
+slv_status slv_io_write_lcplab(const slv_io_req *rq, const slv_instance *inst) {
   int n = inst->n;
   slv_writer w;
-  slv_status st = slv_wr_open(&w, path, err, errlen);
+  slv_status st = slv_wr_open(&w, rq->path, rq->err, rq->errlen);
   if (st) return st;
   FILE *f = w.f;
   fputs("lcplab-problem 1\n"

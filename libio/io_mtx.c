@@ -176,11 +176,15 @@ static slv_status read_matrix(slv_reader *r, slv_instance **out) {
   return SLV_CONVERGED;
 }
 
-slv_status slv_io_read_mtx(const char *path, slv_instance **out, char *err, size_t errlen) {
+slv_status slv_io_read_mtx(const slv_io_req *rq, slv_instance **out) {
+  const char *path = rq->path;
+  char *err = rq->err;
+  size_t errlen = rq->errlen;
+  size_t cap = rq->max_memory;
   slv_reader r;
   slv_instance *inst = NULL;
   *out = NULL;
-  slv_status st = slv_rd_open(&r, path, 0, err, errlen);
+  slv_status st = slv_rd_open_req(&r, rq, 0);
   if (st) return st;
   st = read_matrix(&r, &inst);
   slv_rd_close(&r);
@@ -194,16 +198,16 @@ slv_status slv_io_read_mtx(const char *path, slv_instance **out, char *err, size
       st = SLV_ERR_NOMEM;
       goto done;
     }
-  if ((st = slv_io_read_vec(side[0], n, SLV_RD_FINITE, inst->b, "b", err, errlen))) goto done;
+  if ((st = slv_io_read_vec(side[0], n, SLV_RD_FINITE, inst->b, "b", cap, err, errlen))) goto done;
   if (exists(side[1]) &&
-      (st = slv_io_read_vec(side[1], n, SLV_RD_INF_OK, inst->lo, "lo", err, errlen)))
+      (st = slv_io_read_vec(side[1], n, SLV_RD_INF_OK, inst->lo, "lo", cap, err, errlen)))
     goto done;
   if (exists(side[2]) &&
-      (st = slv_io_read_vec(side[2], n, SLV_RD_INF_OK, inst->hi, "hi", err, errlen)))
+      (st = slv_io_read_vec(side[2], n, SLV_RD_INF_OK, inst->hi, "hi", cap, err, errlen)))
     goto done;
   if (exists(side[3])) {
     if ((st = slv_io_alloc_findex(inst))) goto nomem;
-    if ((st = slv_io_read_ivec(side[3], n, -1, n - 1, 1, inst->findex, "findex", err, errlen)))
+    if ((st = slv_io_read_ivec(side[3], n, -1, n - 1, 1, inst->findex, "findex", cap, err, errlen)))
       goto done;
     if (slv_io_has_friction(inst) && !exists(side[4])) {
       slv_io_msgf(err, errlen, "%s: expected a readable file (%s has friction rows), found: %s",
@@ -214,7 +218,7 @@ slv_status slv_io_read_mtx(const char *path, slv_instance **out, char *err, size
   }
   if (exists(side[4])) {
     if ((st = slv_io_alloc_mu(inst))) goto nomem;
-    if ((st = slv_io_read_vec(side[4], n, SLV_RD_FINITE, inst->mu, "mu", err, errlen))) goto done;
+    if ((st = slv_io_read_vec(side[4], n, SLV_RD_FINITE, inst->mu, "mu", cap, err, errlen))) goto done;
   }
   goto done;
 nomem:
@@ -234,11 +238,10 @@ static void write_entry(slv_writer *w, int i, int j, double v) {
   slv_wr_double(w, v, '\n');
 }
 
-slv_status slv_io_write_mtx(const char *path, const slv_instance *inst, char *err, size_t errlen) {
-  if (inst->ncones > 0) {
-    slv_io_msgf(err, errlen, "%s: mtx cannot hold Coulomb cones (ncones = %d)", path, inst->ncones);
-    return SLV_ERR_UNSUPPORTED;
-  }
+slv_status slv_io_write_mtx(const slv_io_req *rq, const slv_instance *inst) {
+  const char *path = rq->path;
+  char *err = rq->err;
+  size_t errlen = rq->errlen;
   static const char *const sfx[5] = {".b", ".lo", ".hi", ".findex", ".mu"};
   char *side[5] = {NULL, NULL, NULL, NULL, NULL};
   slv_status st = SLV_CONVERGED;

@@ -457,9 +457,10 @@ done:
   return st;
 }
 
-slv_status slv_io_read_siconos(slv_reader *r, slv_format fmt, slv_instance **out,
+/* The variant fmt (SLV_FMT_AUTO: decided from the content); *found gets
+ * the variant read. */
+static slv_status read_variant(slv_reader *r, slv_format fmt, slv_instance **out,
                                slv_format *found) {
-  *out = NULL;
   if (fmt == SLV_FMT_AUTO && looks_like_mlcp(r)) fmt = SLV_FMT_SICONOS_MLCP;
   if (fmt == SLV_FMT_AUTO && slv_io_looks_like_fc(r)) fmt = SLV_FMT_SICONOS_FC3D;
   if (fmt == SLV_FMT_SICONOS_FC3D) {
@@ -471,6 +472,17 @@ slv_status slv_io_read_siconos(slv_reader *r, slv_format fmt, slv_instance **out
     return read_mlcp(r, out);
   }
   return read_lcp_relay(r, fmt, out, found);
+}
+
+slv_status slv_io_read_siconos(const slv_io_req *rq, slv_instance **out) {
+  slv_reader r;
+  slv_format found = rq->fmt;
+  *out = NULL;
+  slv_status st = slv_rd_open_req(&r, rq, 0);
+  if (!st) st = read_variant(&r, rq->fmt, out, &found);
+  slv_rd_close(&r);
+  if (!st) (*out)->format = found;
+  return st;
 }
 
 /* ---- writing ------------------------------------------------------------- */
@@ -569,8 +581,16 @@ static void write_block_rows(slv_writer *w, int n, const double *A, int r0, int 
   }
 }
 
-slv_status slv_io_write_siconos(const char *path, slv_format fmt, const slv_instance *inst,
-                                char *err, size_t errlen) {
+slv_status slv_io_holds_siconos(const slv_io_req *rq, const slv_instance *inst) {
+  int nfree;
+  return check_siconos(rq->path, rq->fmt, inst, &nfree, rq->err, rq->errlen);
+}
+
+slv_status slv_io_write_siconos(const slv_io_req *rq, const slv_instance *inst) {
+  const char *path = rq->path;
+  slv_format fmt = rq->fmt;
+  char *err = rq->err;
+  size_t errlen = rq->errlen;
   int nfree = 0, owned = 0, n = inst->n;
   slv_status st = check_siconos(path, fmt, inst, &nfree, err, errlen);
   if (st) return st;

@@ -40,11 +40,11 @@ static slv_status expect_end(slv_reader *r, int n) {
 }
 
 slv_status slv_io_read_vec(const char *path, int n, int flags, double *x, const char *name,
-                           char *err, size_t errlen) {
+                           size_t max_memory, char *err, size_t errlen) {
   slv_status st = check_n(path, n, x, err, errlen);
   if (st) return st;
   slv_reader r;
-  if ((st = slv_rd_open(&r, path, '#', err, errlen))) return st;
+  if ((st = slv_rd_open(&r, path, '#', max_memory, err, errlen))) return st;
   if (!(st = slv_rd_need(&r, n, "%s (n = %d)", name, n)) &&
       !(st = slv_rd_doubles(&r, (size_t)n, flags, x, name)))
     st = expect_end(&r, n);
@@ -53,11 +53,11 @@ slv_status slv_io_read_vec(const char *path, int n, int flags, double *x, const 
 }
 
 slv_status slv_io_read_ivec(const char *path, int n, long lo, long hi, int not_self, int *x,
-                            const char *name, char *err, size_t errlen) {
+                            const char *name, size_t max_memory, char *err, size_t errlen) {
   slv_status st = check_n(path, n, x, err, errlen);
   if (st) return st;
   slv_reader r;
-  if ((st = slv_rd_open(&r, path, '#', err, errlen))) return st;
+  if ((st = slv_rd_open(&r, path, '#', max_memory, err, errlen))) return st;
   st = slv_rd_need(&r, n, "%s (n = %d)", name, n);
   for (int i = 0; i < n && !st; i++) {
     slv_token t;
@@ -92,7 +92,7 @@ slv_status slv_io_write_ivec(const char *path, int n, const int *x, char *err, s
 
 slv_status slv_read_vector(const char *path, int n, double *x, char *err, size_t errlen) {
   slv_io_msgf(err, errlen, "%s", "");
-  return slv_io_read_vec(path, n, SLV_RD_FINITE, x, "x", err, errlen);
+  return slv_io_read_vec(path, n, SLV_RD_FINITE, x, "x", SLV_IO_DEFAULT_MAX_MEMORY, err, errlen);
 }
 
 slv_status slv_write_vector(const char *path, int n, const double *x, char *err, size_t errlen) {

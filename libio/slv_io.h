@@ -44,6 +44,8 @@
 #ifndef SLV_IO_H
 #define SLV_IO_H
 
+#include <stdint.h>
+
 #include "slv.h"
 
 #ifdef __cplusplus
@@ -111,9 +113,34 @@ SLV_API slv_problem slv_instance_problem(const slv_instance *inst);
 
 /* Read path.  fmt = SLV_FMT_AUTO picks by extension, then by content.
  * Returns 0 and *out on success; else a negative status, *out = NULL and the
- * one-line message in err (size errlen). */
+ * one-line message in err (size errlen).  The same as slv_read_with with
+ * slv_read_options_default(). */
 SLV_API slv_status slv_read(const char *path, slv_format fmt, slv_instance **out,
                     char *err, size_t errlen);
+
+/* The memory cap of a read when none is given: 4 GiB (all of size_t's range
+ * where that is less). */
+#define SLV_IO_DEFAULT_MAX_MEMORY \
+  (SIZE_MAX / 2 > 0x7fffffffu ? (size_t)0x100000000ull : (size_t)SIZE_MAX)
+
+/* Options of a read; only from slv_read_options_default() (a cookie, as
+ * slv_options). */
+typedef struct slv_read_options {
+  size_t max_memory;  /* bytes that the sizes a file declares may make the reader
+                         allocate, the file's own bytes included; a file that would need
+                         more is refused (SLV_ERR_DIM, the message names the file, line
+                         and field) before its arrays are allocated.  Default
+                         SLV_IO_DEFAULT_MAX_MEMORY; SIZE_MAX: no cap but the format
+                         limits above */
+  unsigned magic;     /* private: stamped by slv_read_options_default */
+} slv_read_options;
+
+SLV_API slv_read_options slv_read_options_default(void);
+
+/* slv_read with options (opt NULL: the defaults).  Options not from
+ * slv_read_options_default give SLV_ERR_OPTIONS. */
+SLV_API slv_status slv_read_with(const char *path, slv_format fmt, const slv_read_options *opt,
+                                 slv_instance **out, char *err, size_t errlen);
 
 /* Write inst to path in fmt (SLV_FMT_AUTO: from the extension).  A format
  * that cannot hold the instance (findex in siconos-lcp, ...) gives
