@@ -3,7 +3,7 @@
  *
  *     lcplab solve FILE --solver NAME [--tol T] [--max-iter N] [--repeat R]
  *                  [--omega W] [--norm inf|2] [--format FMT] [--warm XFILE]
- *                  [--solution OUT] [--force] [--history] [--json]
+ *                  [--solution OUT] [--max-memory B] [--force] [--history] [--json]
  *
  * The problem (sign convention w = A x + b):
  *     lo <= x <= hi;  x_i = lo_i => w_i >= 0;  x_i = hi_i => w_i <= 0;
@@ -73,6 +73,7 @@ static void usage(FILE *f)
           "                    siconos-fc3d, blcp, mtx, lcplab, fclib (default: auto)\n"
           "  --warm XFILE      start from the vector in XFILE (n values, one per line)\n"
           "  --solution OUT    write x to OUT, one value per line (%%.17g)\n"
+          CLI_MAX_MEMORY_USAGE
           "  --force           overwrite OUT if it exists\n"
           "  --history         add \"history\": res_rel after each iteration\n"
           "  --json            accepted for compatibility (the output is always JSON)\n"
@@ -88,6 +89,7 @@ typedef struct solve_args {
   const char *solution;
   const char *warm;
   slv_format format;
+  slv_read_options read;  /* --max-memory */
   int have_tol, have_max_iter, have_omega, norm;
   double tol, omega;
   long max_iter, repeat;
@@ -129,6 +131,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
 {
   memset(a, 0, sizeof *a);
   a->format = SLV_FMT_AUTO;
+  a->read = slv_read_options_default();
   a->repeat = 1;
 
   /* --help wins wherever it is (but not after "--", where it is a file). */
@@ -227,6 +230,14 @@ static int parse_args(int argc, char **argv, solve_args *a)
         return CLI_EXIT_USAGE;
       }
       a->have_omega = 1;
+    } else if ((r = cli_option_value("solve", argc, argv, &i, "max-memory", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      if (!cli_parse_bytes(v, &a->read.max_memory)) {
+        cli_error("solve: --max-memory must be a byte count > 0 (K, M, G, T: powers of 1024), "
+                  "got '%s'", v);
+        return CLI_EXIT_USAGE;
+      }
     } else if ((r = cli_option_value("solve", argc, argv, &i, "format", &v)) != 0) {
       if (r < 0)
         return CLI_EXIT_USAGE;
@@ -379,7 +390,8 @@ static int solve_run(const solve_args *a, solve_state *s)
   }
 
   err[0] = '\0';
-  if (slv_read(a->file, a->format, &s->inst, err, sizeof err) != SLV_CONVERGED || !s->inst) {
+  if (slv_read_with(a->file, a->format, &a->read, &s->inst, err, sizeof err) != SLV_CONVERGED ||
+      !s->inst) {
     cli_error_lib(a->file, err);
     return CLI_EXIT_USAGE;
   }

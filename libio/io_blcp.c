@@ -43,6 +43,9 @@ static slv_status read_blcp(slv_reader *r, slv_instance **out) {
     return slv_rd_failf(r, line, SLV_ERR_DIM, "expected n*n <= %ld (a dense A), found n = %d",
                         (long)SLV_IO_MAX_NNZ, n);
   if ((st = slv_rd_need(r, nn + 3.0 * n, "A, b, lo and hi (n = %d)", n))) return st;
+  if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 1), "n = %d: A (n x n), b, lo, hi",
+                           n)))
+    return st;
   slv_instance *inst = slv_io_instance_alloc(n);
   if (!inst || slv_io_alloc_dense(inst)) {
     slv_instance_free(inst);
@@ -55,6 +58,9 @@ static slv_status read_blcp(slv_reader *r, slv_instance **out) {
   if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_INF_OK, inst->lo, "lo"))) goto fail;
   if ((st = slv_rd_upper(r, n, inst->lo, inst->hi, "hi", "lo"))) goto fail;
   if (!slv_rd_at_end(r)) {
+    slv_token f;
+    slv_rd_peek(r, &f);
+    if ((st = slv_rd_reserve(r, f.line, 12.0 * n, "findex and mu (n = %d)", n))) goto fail;
     if ((st = slv_io_alloc_findex(inst)) || (st = slv_io_alloc_mu(inst))) {
       slv_rd_failf(r, r->line, st, "out of memory for findex");
       goto fail;

@@ -215,19 +215,25 @@ slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out) {
   if ((st = slv_rd_size(r, SLV_IO_MAX_N / 3, &nc, &line, "the number of contacts nc")))
     return st;
   int n = 3 * nc;
+  /* q, lo, hi, mu and the cones here, M in slv_io_read_nm: both before any
+   * allocation */
   /* M's header (at least 3 numbers), q and mu must still be in the file */
   if ((st = slv_rd_need(r, 3.0 + 4.0 * nc, "M, q (3 nc = %d) and mu (nc = %d)", n, nc)))
     return st;
-  inst = slv_io_instance_alloc(n);
-  mu = malloc((nc ? (size_t)nc : 1) * sizeof(double));
-  if (!inst || !mu) {
-    st = slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for nc = %d", nc);
-    goto fail;
-  }
+  if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 0) + 28.0 * nc,
+                           "nc = %d: q, lo, hi (3 nc), mu and the cones (nc)", nc)))
+    return st;
   char why[48];
   snprintf(why, sizeof why, "3 nc = %d", n);
   slv_nm nm;
-  if ((st = slv_io_read_nm(r, "M", n, n, why, SLV_IO_FC_DENSE_MAX, &nm, NULL))) goto fail;
+  if ((st = slv_io_read_nm(r, "M", n, n, why, SLV_IO_FC_DENSE_MAX, &nm, NULL))) return st;
+  inst = slv_io_instance_alloc(n);
+  mu = malloc((nc ? (size_t)nc : 1) * sizeof(double));
+  if (!inst || !mu) {
+    slv_io_nm_free(&nm);
+    st = slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for nc = %d", nc);
+    goto fail;
+  }
   inst->storage = nm.storage;
   inst->A = nm.a;
   inst->Ap = nm.Ap;

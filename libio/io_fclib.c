@@ -126,6 +126,8 @@ typedef struct fc_ctx {
   size_t errlen;
   hid_t file;
   double budget; /* bytes the declared sizes may still claim */
+  double mem;    /* bytes reserved against the memory cap */
+  double cap;    /* the memory cap (slv_read_options.max_memory) */
 } fc_ctx;
 
 typedef struct h5quiet {
@@ -249,10 +251,14 @@ static slv_status check_ds(fc_ctx *c, hid_t loc, const char *gpath, const char *
     /* read it once, as libfclib will (same memory type), so that a damaged
      * dataset fails here and not in libfclib (which would exit) */
     size_t esz = what == D_INT ? sizeof(int) : what == D_NUM ? sizeof(double) : H5Tget_size(ty);
-    double bytes = (double)np * (double)esz;
+    double bytes = (double)np * (double)esz, mem = c->mem;
     if (bytes > c->budget) {
       st = fail(c, SLV_ERR_DIM, "expected sizes that the file can back, found %s/%s declaring "
                 "%.0f bytes (the limit is 64 x the file size + 16 MiB)", gpath, name, bytes);
+    } else if ((st = slv_io_reserve(c->path, &mem, c->cap, bytes, c->err, c->errlen, "%s/%s",
+                                    gpath, name))) {
+      /* refused before the test read; when it passes, mem is not kept: the
+       * dataset is counted once, by spend, as libfclib's copy */
     } else {
       void *buf = malloc(bytes > 0 ? (size_t)bytes : 1);
       hid_t mt = what == D_INT ? H5T_NATIVE_INT : what == D_NUM ? H5T_NATIVE_DOUBLE : ty;
@@ -288,12 +294,13 @@ static slv_status read_int(fc_ctx *c, hid_t loc, const char *gpath, const char *
   return SLV_CONVERGED;
 }
 
-/* Charges bytes against the budget. */
+/* Charges bytes against the budget and the memory cap. */
 static slv_status spend(fc_ctx *c, const char *what, double bytes) {
   c->budget -= bytes;
-  if (c->budget >= 0) return SLV_CONVERGED;
-  return fail(c, SLV_ERR_DIM, "expected sizes that the file can back, found %s declaring %.0f "
-              "bytes (the limit is 64 x the file size + 16 MiB)", what, bytes);
+  if (c->budget < 0)
+    return fail(c, SLV_ERR_DIM, "expected sizes that the file can back, found %s declaring %.0f "
+                "bytes (the limit is 64 x the file size + 16 MiB)", what, bytes);
+  return slv_io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen, "%s", what);
 }
 
 /* A numeric vector of exactly want elements (libfclib allocates want). */
@@ -613,12 +620,24 @@ static slv_status make_instance(fc_ctx *c, int n, const trip *t, const double *q
   return SLV_CONVERGED;
 }
 
+/* What lcplab allocates beside libfclib's copy (spend): the entries as
+ * triplets, then the instance (CSR, and the dense copy up to
+ * SLV_IO_FC_DENSE_MAX rows), at most nzmax entries. */
+static slv_status reserve_instance(fc_ctx *c, const char *what, int n, double nzmax) {
+  double bytes = 16.0 * nzmax + slv_io_instance_bytes(n, n <= SLV_IO_FC_DENSE_MAX) +
+                 16.0 * nzmax + 12.0 * (n + 1.0) + 12.0 * (n / 3 + 1.0);
+  return slv_io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen,
+                        "%s: the problem, 3 nc = %d rows, at most %.0f entries", what, n, nzmax);
+}
+
 static slv_status read_local(fc_ctx *c, const mat_hdr *h, slv_instance **out) {
+  slv_status st = reserve_instance(c, "/fclib_local/W", h->m, (double)h->nzmax);
+  if (st) return st;
   struct fclib_local *p = fclib_read_local(c->path);
   if (!p)
     return fail(c, SLV_ERR_INVALID, "expected libfclib to read /fclib_local, found it refused");
   trip t;
-  slv_status st = entries(c, "/fclib_local/W", p->W, h, &t);
+  st = entries(c, "/fclib_local/W", p->W, h, &t);
   int n = p->W->m;
   if (!st) st = check_finite(c, "/fclib_local/vectors/q", p->q, n, 0);
   if (!st) st = check_finite(c, "/fclib_local/vectors/mu", p->mu, n / 3, 1);
@@ -820,6 +839,15 @@ static slv_status read_global(fc_ctx *c, const mat_hdr *hm, const mat_hdr *hh, s
   if ((double)m * (double)m > (double)SLV_IO_MAX_DENSE)
     return fail(c, SLV_ERR_UNSUPPORTED, "expected at most %ld entries in the condensed W = H' M^-1 "
                 "H (it is built dense), found 3 nc = %d", SLV_IO_MAX_DENSE, m);
+  /* beside libfclib's copy: M and H as triplets, the condensation's index
+   * arrays and one diagonal block of M (at most SLV_FCLIB_MAX_BLOCK dofs),
+   * W dense, then W's entries as the instance (at most m^2) */
+  double mm = (double)m * (double)m, kb = fmin((double)hm->m, SLV_FCLIB_MAX_BLOCK);
+  double bytes = 16.0 * ((double)hm->nzmax + (double)hh->nzmax) + 40.0 * (hm->m + 2.0) +
+                 8.0 * ((double)hm->nzmax + (double)hh->nzmax) + 8.0 * kb * kb + 8.0 * mm;
+  slv_status st0 = slv_io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen,
+                                  "/fclib_global: the condensation, ndof = %d, 3 nc = %d", hm->m, m);
+  if (st0 || (st0 = reserve_instance(c, "/fclib_global/H", m, mm))) return st0;
   struct fclib_global *p = fclib_read_global(c->path);
   if (!p)
     return fail(c, SLV_ERR_INVALID, "expected libfclib to read /fclib_global, found it refused");
@@ -878,7 +906,7 @@ slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out) {
   const char *path = rq->path;
   char *err = rq->err;
   size_t errlen = rq->errlen;
-  fc_ctx c = {path, err, errlen, -1, 0};
+  fc_ctx c = {path, err, errlen, -1, 0, 0, (double)rq->max_memory};
   *out = NULL;
   /* readable?  its first bytes HDF5's? (plain stdio: clear messages) */
   errno = 0;

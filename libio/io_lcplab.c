@@ -102,6 +102,8 @@ static slv_status read_lcplab(slv_reader *r, slv_instance **out) {
       long line;
       if ((st = slv_rd_size(r, SLV_IO_MAX_N, &n, &line, "the size n"))) goto fail;
       if ((st = slv_rd_need(r, n, "b (n = %d)", n))) goto fail;
+      if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 0), "n = %d: b, lo, hi", n)))
+        goto fail;
       if (!(inst = slv_io_instance_alloc(n))) {
         st = slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
         goto fail;
@@ -133,6 +135,7 @@ static slv_status read_lcplab(slv_reader *r, slv_instance **out) {
         goto fail;
       }
       if ((st = slv_rd_need(r, (double)n * n, "the dense %d x %d A", n, n))) goto fail;
+      if ((st = slv_rd_reserve(r, t.line, 8.0 * n * n, "A, %d x %d dense", n, n))) goto fail;
       if ((st = slv_io_alloc_dense(inst))) {
         slv_rd_failf(r, t.line, st, "out of memory for A (n = %d)", n);
         goto fail;
@@ -146,6 +149,7 @@ static slv_status read_lcplab(slv_reader *r, slv_instance **out) {
         goto fail;
       }
       if ((st = slv_rd_need(r, n + 1.0, "Ap (n + 1 = %d row pointers)", n + 1))) goto fail;
+      if ((st = slv_rd_reserve(r, t.line, 4.0 * (n + 1.0), "Ap (n + 1 = %d)", n + 1))) goto fail;
       if ((st = slv_io_alloc_csr_rows(inst))) {
         slv_rd_failf(r, t.line, st, "out of memory for Ap");
         goto fail;
@@ -156,6 +160,8 @@ static slv_status read_lcplab(slv_reader *r, slv_instance **out) {
           goto fail;
       nnz = inst->Ap[n];
       if ((st = slv_rd_need(r, 2.0 * nnz, "Aj and Ax (Ap[n] = %ld entries)", nnz))) goto fail;
+      if ((st = slv_rd_reserve(r, r->line, 12.0 * nnz, "Aj and Ax (Ap[n] = %ld entries)", nnz)))
+        goto fail;
       if ((st = slv_io_alloc_csr_entries(inst, nnz))) {
         slv_rd_failf(r, t.line, st, "out of memory for %ld entries", nnz);
         goto fail;
@@ -187,6 +193,7 @@ static slv_status read_lcplab(slv_reader *r, slv_instance **out) {
       break;
     case S_FINDEX:
       if ((st = slv_rd_need(r, n, "findex (n = %d)", n))) goto fail;
+      if ((st = slv_rd_reserve(r, t.line, 4.0 * n, "findex (n = %d)", n))) goto fail;
       if ((st = slv_io_alloc_findex(inst))) {
         slv_rd_failf(r, t.line, st, "out of memory for findex");
         goto fail;
@@ -206,6 +213,7 @@ static slv_status read_lcplab(slv_reader *r, slv_instance **out) {
       break;
     case S_MU:
       if ((st = slv_rd_need(r, n, "mu (n = %d)", n))) goto fail;
+      if ((st = slv_rd_reserve(r, t.line, 8.0 * n, "mu (n = %d)", n))) goto fail;
       if ((st = slv_io_alloc_mu(inst))) {
         slv_rd_failf(r, t.line, st, "out of memory for mu");
         goto fail;
@@ -225,6 +233,7 @@ static slv_status read_lcplab(slv_reader *r, slv_instance **out) {
       if ((st = slv_rd_size(r, n / 3, &k, NULL, "the number of cones, 3 rows each in n = %d", n)))
         goto fail;
       if ((st = slv_rd_need(r, 2.0 * k, "%d cones 'first-row mu'", k))) goto fail;
+      if ((st = slv_rd_reserve(r, t.line, 12.0 * k, "%d cones", k))) goto fail;
       if ((st = slv_io_alloc_cones(inst, k))) {
         slv_rd_failf(r, t.line, st, "out of memory for %d cones", k);
         goto fail;
@@ -256,6 +265,7 @@ static slv_status read_lcplab(slv_reader *r, slv_instance **out) {
       break;
     case S_XREF:
       if ((st = slv_rd_need(r, n, "x_ref (n = %d)", n))) goto fail;
+      if ((st = slv_rd_reserve(r, t.line, 8.0 * n, "x_ref (n = %d)", n))) goto fail;
       if ((st = slv_io_alloc_xref(inst))) {
         slv_rd_failf(r, t.line, st, "out of memory for x_ref");
         goto fail;

@@ -58,7 +58,7 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max
    * reservation against the cap. */
   size_t cap = 1 << 16;
   struct stat sb;
-  if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && (double)sb.st_size + 1.0 > r->cap) {
+  if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && (double)sb.st_size > r->cap) {
     fclose(f);
     slv_io_msgf(err, errlen, "%s: expected a file that fits the memory cap of %.0f bytes "
                 "(max_memory), found %.0f bytes", path, r->cap, (double)sb.st_size);

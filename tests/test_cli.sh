@@ -422,6 +422,29 @@ printf '3\n1\n0\n3\n3\n3\t3\n1 0 0\n0 1 0\n0 0 1\n-1 0.25 0\n-0.5\n' >"$T/negmu.
 expect_err "solve an FC3D .dat with mu < 0" "negmu.dat:11: expected mu[0] >= 0, found '-0.5'" \
   solve "$T/negmu.dat" --solver pgs
 
+# ---- the memory cap (--max-memory) -----------------------------------------------------
+# A read refuses a file whose sizes need more than the cap, naming the file, the line and the
+# field, before allocating for them: exit 2, one line, nothing written.
+expect_err "solve --max-memory 10: the file itself is over the cap" \
+  "$T/sym.dat: expected a file that fits the memory cap of 10 bytes (max_memory)" \
+  solve "$T/sym.dat" --solver pgs --max-memory 10
+expect_err "solve --max-memory 100: n = 2 is over the cap" \
+  "$T/sym.dat:1: expected sizes that fit the memory cap of 100 bytes (max_memory), found n = 2" \
+  solve "$T/sym.dat" --solver pgs --max-memory 100
+lcp solve "$T/sym.dat" --solver pgs --tol 1e-12 --max-memory 1K
+if [ "$rc" -eq 0 ]; then pass "solve --max-memory 1K: sym.dat fits"; else fail "solve --max-memory 1K" "exit $rc"; fi
+# MatrixMarket: three lines of text, but n = 2000 is a dense A of 32 MB
+printf '%%%%MatrixMarket matrix coordinate real general\n2000 2000 1\n1 1 2\n' >"$T/big.mtx"
+printf '1\n' >"$T/big.b"
+expect_err "convert --max-memory 16M: a small header that needs 32 MB" \
+  "$T/big.mtx:2: expected sizes that fit the memory cap of 16777216 bytes (max_memory), found n = 2000" \
+  convert "$T/big.mtx" "$T/big.lcp" --max-memory 16M
+if [ ! -e "$T/big.lcp" ]; then pass "nothing written over the cap"; else fail "over the cap" "file written"; fi
+for v in 0 -5 12X 1.5G ''; do
+  expect_err "solve --max-memory '$v' is refused" "--max-memory must be a byte count" \
+    solve "$T/sym.dat" --solver pgs --max-memory "$v"
+done
+
 # ---- shared dataset (optional) -----------------------------------------------------------
 triv="${LCPLAB_SHARED:-../shared}/datasets/siconos/lcp/lcp_trivial.dat"
 if [ -f "$triv" ]; then

@@ -1106,6 +1106,77 @@ static void test_roundtrip_shared(void) {
   CU_ASSERT_EQUAL(count, 37 + 5 + 4);
 }
 
+/* ---- the memory cap --------------------------------------------------------------- */
+
+/* Reading path with the cap must fail with SLV_ERR_DIM, *out NULL, one line
+ * "PATH: expected sizes that fit the memory cap of CAP bytes (max_memory),
+ * found <must>...". */
+static void capped_read(const char *name, size_t cap, const char *must) {
+  char p[512], err[512], prefix[700];
+  tpath(p, sizeof p, name);
+  slv_read_options o = slv_read_options_default();
+  o.max_memory = cap;
+  slv_instance *inst = (slv_instance *)1;
+  slv_status st = slv_read_with(p, SLV_FMT_AUTO, &o, &inst, err, sizeof err);
+  printf("\n  %s", err);
+  CU_ASSERT_EQUAL(st, SLV_ERR_DIM);
+  CU_ASSERT_PTR_NULL(inst);
+  CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+  snprintf(prefix, sizeof prefix, "%s: expected sizes that fit the memory cap of %zu bytes "
+           "(max_memory), found %s", p, cap, must);
+  if (strncmp(err, prefix, strlen(prefix)) != 0) printf("\n  (wanted the prefix '%s')", prefix);
+  CU_ASSERT_EQUAL(strncmp(err, prefix, strlen(prefix)), 0);
+}
+
+/* The declared sizes are charged against the cap before libfclib reads
+ * (it allocates what they say) and before lcplab's own copies: a small
+ * local file under a 100-byte cap is refused at W's values (16 entries,
+ * 128 bytes: before the test read of W/x), and a small global file whose H has
+ * 4500 columns, which would condense to a dense 4500 x 4500 W (162 MB), is
+ * refused under a 64 MiB cap before anything of that size is allocated. */
+static void test_memory_cap(void) {
+  char p[512], err[512];
+  slv_instance *fc = small_fc(2);
+  tpath(p, sizeof p, "capsmall.hdf5");
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, fc, err, sizeof err), SLV_CONVERGED);
+  slv_instance_free(fc);
+  capped_read("capsmall.hdf5", 100, "/fclib_local/W/x: 128 bytes");
+  slv_read_options o = slv_read_options_default();
+  slv_instance *inst = NULL;
+  CU_ASSERT_EQUAL(slv_read_with(p, SLV_FMT_AUTO, &o, &inst, err, sizeof err), SLV_CONVERGED);
+  slv_instance_free(inst);
+
+  enum { NDOF = 4500 };
+  int *ij = malloc(NDOF * sizeof(int));
+  double *one = malloc(NDOF * sizeof(double)), *w = calloc(NDOF, sizeof(double));
+  double *mu = malloc(NDOF / 3 * sizeof(double));
+  for (int k = 0; k < NDOF; k++) {
+    ij[k] = k;
+    one[k] = 1.0;
+  }
+  for (int c = 0; c < NDOF / 3; c++) mu[c] = 0.5;
+  struct fclib_matrix M = {NDOF, NDOF, NDOF, ij, ij, one, NDOF, NULL};
+  struct fclib_matrix H = {NDOF, NDOF, NDOF, ij, ij, one, NDOF, NULL};
+  struct fclib_global g;
+  memset(&g, 0, sizeof g);
+  g.M = &M;
+  g.H = &H;
+  g.f = one;
+  g.w = w;
+  g.mu = mu;
+  g.spacedim = 3;
+  tpath(p, sizeof p, "capglobal.hdf5");
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(fclib_write_global(&g, p), 1);
+  free(ij);
+  free(one);
+  free(w);
+  free(mu);
+  capped_read("capglobal.hdf5", (size_t)64 << 20,
+              "/fclib_global: the condensation, ndof = 4500, 3 nc = 4500");
+}
+
 int main(void) {
   gsl_set_error_handler_off();
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the test's own probing stays quiet */
@@ -1118,5 +1189,6 @@ int main(void) {
   CU_add_test(s, "damaged HDF5 files: no exit, no crash", test_damaged);
   CU_add_test(s, "writing: bit-identical, refusals", test_write);
   CU_add_test(s, "round trips of every shared problem", test_roundtrip_shared);
+  CU_add_test(s, "the memory cap", test_memory_cap);
   return tst_run();
 }
