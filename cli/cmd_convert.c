@@ -7,8 +7,10 @@
  * content); OUT is written with slv_write in the format --to names, else the
  * one OUT's extension implies (slv_format_for_path: .dat -> the Siconos
  * FC3D layout for a frictional-contact problem, else the LCP / MLCP / relay
- * layout that fits the bounds; .blcp, .mtx, .lcp; .hdf5 / .h5 -> FCLIB).
- * The writers use %.17g (FCLIB: binary doubles), so IN and the re-read OUT
+ * layout that fits the bounds; .blcp, .mtx, .lcp; .hdf5 / .h5 -> FCLIB;
+ * .npz -> ContactBench's G, g, mus, each contact permuted between
+ * ContactBench's normal-last and lcplab's normal-first order).
+ * The writers use %.17g (FCLIB, npz: binary doubles), so IN and the re-read OUT
  * are the same problem bit for bit (the sign change of .blcp, b = -b_ode,
  * is exact).  A global FCLIB problem is read condensed to its local form
  * (libsolvers/io_fclib.c) and written as that.
@@ -46,14 +48,14 @@ static void usage(FILE *f)
           "  --from FMT   read IN as FMT (default: from its extension, then its content)\n"
           "  --to FMT     write OUT as FMT (default: from OUT's extension:\n"
           "               .dat siconos-fc3d/lcp/mlcp/relay, .blcp, .mtx, .lcp lcplab,\n"
-          "               .hdf5 fclib)\n"
+          "               .hdf5 fclib, .npz ContactBench)\n"
           "  --max-memory B  refuse an IN whose sizes need more than B bytes in memory\n"
           "               (K, M, G, T: powers of 1024; default 4G)\n"
           "  --force      overwrite OUT if it exists\n"
           "  --help       this text\n"
           "\n"
           "formats: siconos-lcp, siconos-mlcp, siconos-relay, siconos-fc3d, blcp, mtx, lcplab,\n"
-          "         fclib\n"
+          "         fclib, npz (ContactBench: G, g, mus, the normal last in each contact)\n"
           "exit status: 0 written, 2 error (one line on stderr, nothing written).\n");
 }
 
@@ -63,7 +65,7 @@ static int parse_format(const char *opt, const char *v, slv_format *out)
   int f = slv_format_from_str(v);
   if (f < 0) {
     cli_error("convert: unknown %s format '%s' (one of: siconos-lcp, siconos-mlcp, "
-              "siconos-relay, siconos-fc3d, blcp, mtx, lcplab, fclib)",
+              "siconos-relay, siconos-fc3d, blcp, mtx, lcplab, fclib, npz)",
               opt, v);
     return -1;
   }

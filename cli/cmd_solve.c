@@ -15,12 +15,15 @@
  *   3. refuse an existing --solution OUT unless --force;
  *   4. read FILE (slv_read, SLV_FMT_AUTO unless --format), validate the
  *      problem, check that the solver accepts it (slv_solver_accepts);
- *   5. read the --warm vector (exactly n values);
+ *   5. check that --solution's format can hold the problem (FCLIB: cones);
+ *      read the --warm start (exactly n values: a plain vector, FCLIB's
+ *      /solution/r or /guesses/1/r, or a ContactBench .npz's lam0);
  *   6. create the workspace, then solve R times, each repeat from the same
  *      start (zeros, or the --warm vector, copied fresh), timing only
  *      slv_solve with CLOCK_MONOTONIC (I/O and workspace creation excluded);
- *   7. write --solution (x of the last repeat, %.17g one per line), print
- *      the JSON object on stdout.
+ *   7. write --solution (x of the last repeat: %.17g one per line, or by
+ *      its extension .hdf5 / .h5 an FCLIB file with the problem, /solution
+ *      and the --warm start as /guesses/1), print the JSON object.
  *
  * JSON fields, in this order: instance (FILE's base name), solver, kind, n,
  * status, iterations, time_s (median over the repeats), res_nat_inf,
@@ -70,9 +73,12 @@ static void usage(FILE *f)
           "                    the 2-norm residual of Siconos and Acary et al. 2018\n"
           "  --repeat R        solve R times (1..1000000), report the median time\n"
           "  --format FMT      read FILE as FMT: siconos-lcp, siconos-mlcp, siconos-relay,\n"
-          "                    siconos-fc3d, blcp, mtx, lcplab, fclib (default: auto)\n"
-          "  --warm XFILE      start from the vector in XFILE (n values, one per line)\n"
-          "  --solution OUT    write x to OUT, one value per line (%%.17g)\n"
+          "                    siconos-fc3d, blcp, mtx, lcplab, fclib, npz (default: auto)\n"
+          "  --warm XFILE      start from XFILE: n values, one per line; an FCLIB .hdf5\n"
+          "                    (its /solution/r, else /guesses/1/r); a ContactBench .npz (lam0)\n"
+          "  --solution OUT    write x to OUT, one value per line (%%.17g); OUT.hdf5: an FCLIB\n"
+          "                    file with the problem, /solution (r = x, u = w) and the\n"
+          "                    --warm start as /guesses/1\n"
           CLI_MAX_MEMORY_USAGE
           "  --force           overwrite OUT if it exists\n"
           "  --history         add \"history\": res_rel after each iteration\n"
@@ -412,6 +418,14 @@ static int solve_run(const solve_args *a, solve_state *s)
     return CLI_EXIT_USAGE;
   }
 
+  /* Checked before the solve: the format --solution's extension asks for
+   * can hold the problem (FCLIB: cones only). */
+  err[0] = '\0';
+  if (a->solution && slv_can_write_solution(a->solution, inst, err, sizeof err) != SLV_CONVERGED) {
+    cli_error_lib(a->solution, err);
+    return CLI_EXIT_USAGE;
+  }
+
   int n = inst->n;
   size_t nalloc = n > 0 ? (size_t)n : 1;
   s->x0 = calloc(nalloc, sizeof *s->x0);
@@ -425,7 +439,7 @@ static int solve_run(const solve_args *a, solve_state *s)
 
   if (a->warm) {
     err[0] = '\0';
-    if (slv_read_vector(a->warm, n, s->x0, err, sizeof err) != SLV_CONVERGED) {
+    if (slv_read_start(a->warm, n, s->x0, err, sizeof err) != SLV_CONVERGED) {
       cli_error_lib(a->warm, err);
       return CLI_EXIT_USAGE;
     }
@@ -463,7 +477,8 @@ static int solve_run(const solve_args *a, solve_state *s)
 
   if (a->solution) {
     err[0] = '\0';
-    if (slv_write_vector(a->solution, n, s->x, err, sizeof err) != SLV_CONVERGED) {
+    if (slv_write_solution(a->solution, inst, s->x, a->warm ? s->x0 : NULL, err, sizeof err) !=
+        SLV_CONVERGED) {
       cli_error_lib(a->solution, err);
       return CLI_EXIT_USAGE;
     }

@@ -15,8 +15,8 @@
  *      or FC3D) from the content (io_siconos.c);
  *   2. any other extension: by the first bytes of the file, the first row
  *      whose sniff recognises them (the HDF5 signature: fclib; a zip local
- *      header: npz; first word "lcplab-problem": lcplab; "%%MatrixMarket":
- *      mtx);
+ *      header "PK\3\4": npz; first word "lcplab-problem": lcplab;
+ *      "%%MatrixMarket": mtx);
  *   3. else SLV_ERR_INVALID with a message listing the supported formats.
  * After a successful parse the problem view goes through
  * slv_problem_validate (lo <= hi, finite A and b, findex structure, ...);
@@ -71,6 +71,11 @@ static int sniff_mtx(const char *head, size_t len) {
 
 static int sniff_hdf5(const char *head, size_t len) { return slv_io_is_hdf5_bytes(head, len); }
 
+/* A zip archive starts with a local file header, "PK\3\4". */
+static int sniff_zip(const char *head, size_t len) {
+  return len >= 4 && memcmp(head, "PK\x03\x04", 4) == 0;
+}
+
 /* ---- the table ----------------------------------------------------------- */
 
 /* The first row that lists an extension is the one reading by extension
@@ -93,13 +98,16 @@ static const slv_io_format FORMATS[] = {
      slv_io_holds_fc3d, slv_io_write_fc3d, NULL},
     {SLV_FMT_FCLIB, "fclib", {".hdf5", ".h5", NULL}, sniff_hdf5, slv_io_read_fclib,
      slv_io_holds_fc3d, slv_io_write_fclib, NULL},
+    {SLV_FMT_NPZ, "npz", {".npz", NULL, NULL}, sniff_zip, slv_io_read_npz, slv_io_holds_fc3d,
+     slv_io_write_npz, NULL},
 };
 enum { NFORMATS = sizeof FORMATS / sizeof FORMATS[0] };
 
 /* Every supported format, for the message of a file nothing recognises. */
 static const char *const SUPPORTED =
     ".dat (Siconos LCP, MLCP, relay or FC3D), .blcp, .mtx (MatrixMarket), .lcp (lcplab), "
-    ".hdf5 (FCLIB), or a file whose first word is 'lcplab-problem' or '%%MatrixMarket'";
+    ".hdf5 (FCLIB), .npz (ContactBench), or a file whose first word is 'lcplab-problem' or "
+    "'%%MatrixMarket'";
 
 const slv_io_format *slv_io_format_row(slv_format f) {
   for (int k = 0; k < NFORMATS; k++)
@@ -286,8 +294,8 @@ static slv_status writer_row(const char *path, slv_format fmt, const slv_instanc
   if (fmt == SLV_FMT_AUTO) {
     *row = slv_io_format_by_ext(path);
     if (!*row) {
-      slv_io_msgf(err, errlen, "%s: expected an extension .dat, .blcp, .mtx, .lcp or .hdf5 to "
-                  "choose the format, found '%s'", path, slv_io_extension(path));
+      slv_io_msgf(err, errlen, "%s: expected an extension .dat, .blcp, .mtx, .lcp, .hdf5 or "
+                  ".npz to choose the format, found '%s'", path, slv_io_extension(path));
       return SLV_ERR_UNSUPPORTED;
     }
     if ((*row)->variant) *row = slv_io_format_row((*row)->variant(inst));

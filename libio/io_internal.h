@@ -365,9 +365,25 @@ slv_status slv_io_write_lcplab(const slv_io_req *rq, const slv_instance *inst);
 /* FCLIB HDF5 (io_fclib.c): local, or global condensed to local. */
 slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out);
 slv_status slv_io_write_fclib(const slv_io_req *rq, const slv_instance *inst);
+/* An FCLIB file with the local problem of inst, /solution (r = x, u = A x +
+ * b) and, if x0 is not NULL, /guesses/1 (r = x0, u = A x0 + b); inst must
+ * pass slv_io_holds_fc3d.  Written beside path and renamed over it. */
+slv_status slv_io_fclib_write_solution(const char *path, const slv_instance *inst, const double *x,
+                                       const double *x0, char *err, size_t errlen);
+/* x (n values) from /solution/r, else /guesses/1/r, checked with HDF5. */
+slv_status slv_io_fclib_read_start(const char *path, int n, double *x, size_t max_memory,
+                                   char *err, size_t errlen);
 /* Does buf start with the HDF5 signature (\x89HDF\r\n\x1a\n), at 0 or
  * after a user block of 512, 1024, ... bytes? */
 int slv_io_is_hdf5_bytes(const char *buf, size_t len);
+
+/* ContactBench numpy .npz (io_npz.c): G, g, mus with the normal last in
+ * each contact, permuted to lcplab's normal-first cones. */
+slv_status slv_io_read_npz(const slv_io_req *rq, slv_instance **out);
+slv_status slv_io_write_npz(const slv_io_req *rq, const slv_instance *inst);
+/* lam0.npy of a .npz (n values, normal-first after the permutation) into x. */
+slv_status slv_io_npz_read_guess(const char *path, int n, double *x, size_t max_memory, char *err,
+                                 size_t errlen);
 
 /* ---- plain vectors (io_vector.c) -------------------------------------------- */
 /* Exactly n values, '#' comments.  flags as slv_rd_double; name for

@@ -1,8 +1,14 @@
-/* io_vector.c -- plain vectors: one value per line, '#' comments.
+/* io_vector.c -- plain vectors, and solutions and starting points.
  *
- * Used for --warm / --solution files (slv_read_vector, slv_write_vector)
- * and for the MatrixMarket sidecars FOO.b, FOO.lo, FOO.hi, FOO.findex,
- * FOO.mu (slv_io_read_vec / slv_io_read_ivec / slv_io_write_vec).
+ * Plain vectors: one value per line, '#' comments.  Used for --warm /
+ * --solution files (slv_read_vector, slv_write_vector) and for the
+ * MatrixMarket sidecars FOO.b, FOO.lo, FOO.hi, FOO.findex, FOO.mu
+ * (slv_io_read_vec / slv_io_read_ivec / slv_io_write_vec).
+ *
+ * Solutions and starting points (slv_read_start, slv_write_solution) go by
+ * the extension: FCLIB's /solution and /guesses in .hdf5 / .h5
+ * (io_fclib.c), ContactBench's lam0 in .npz (a start only, io_npz.c), else
+ * a plain vector.
  *
  * Reading: white space separates the values (one per line is what we write;
  * any layout is read), '#' starts a comment to the end of the line.  Exactly
@@ -98,4 +104,46 @@ slv_status slv_read_vector(const char *path, int n, double *x, char *err, size_t
 slv_status slv_write_vector(const char *path, int n, const double *x, char *err, size_t errlen) {
   slv_io_msgf(err, errlen, "%s", "");
   return slv_io_write_vec(path, n, x, err, errlen);
+}
+
+/* ---- solutions and starting points ------------------------------------------ */
+
+slv_status slv_read_start(const char *path, int n, double *x, char *err, size_t errlen) {
+  slv_io_msgf(err, errlen, "%s", "");
+  slv_status st = check_n(path, n, x, err, errlen);
+  if (st) return st;
+  slv_format f = slv_format_for_path(path);
+  if (f == SLV_FMT_FCLIB)
+    return slv_io_fclib_read_start(path, n, x, SLV_IO_DEFAULT_MAX_MEMORY, err, errlen);
+  if (f == SLV_FMT_NPZ)
+    return slv_io_npz_read_guess(path, n, x, SLV_IO_DEFAULT_MAX_MEMORY, err, errlen);
+  return slv_io_read_vec(path, n, SLV_RD_FINITE, x, "x", SLV_IO_DEFAULT_MAX_MEMORY, err, errlen);
+}
+
+slv_status slv_can_write_solution(const char *path, const slv_instance *inst, char *err,
+                                  size_t errlen) {
+  slv_io_msgf(err, errlen, "%s", "");
+  if (!path || !inst) {
+    slv_io_msgf(err, errlen, "slv_write_solution: path and instance must not be NULL");
+    return SLV_ERR_INVALID;
+  }
+  slv_format f = slv_format_for_path(path);
+  if (f == SLV_FMT_NPZ) {
+    slv_io_msgf(err, errlen, "%s: a solution is written as FCLIB (.hdf5, .h5) or as a plain "
+                "vector (another extension), not as .npz", path);
+    return SLV_ERR_UNSUPPORTED;
+  }
+  if (f != SLV_FMT_FCLIB) return SLV_CONVERGED;
+  slv_io_req rq = {path, SLV_FMT_FCLIB, 0, err, errlen};
+  return slv_io_holds_fc3d(&rq, inst);
+}
+
+slv_status slv_write_solution(const char *path, const slv_instance *inst, const double *x,
+                              const double *x0, char *err, size_t errlen) {
+  slv_status st = slv_can_write_solution(path, inst, err, errlen);
+  if (st) return st;
+  if ((st = check_n(path, inst->n, x, err, errlen))) return st;
+  if (slv_format_for_path(path) == SLV_FMT_FCLIB)
+    return slv_io_fclib_write_solution(path, inst, x, x0, err, errlen);
+  return slv_io_write_vec(path, inst->n, x, err, errlen);
 }

@@ -26,6 +26,11 @@
  *                          a global problem (/fclib_global: M, H, f, w, mu)
  *                          is condensed on reading to W = H' M^-1 H,
  *                          q = w + H' M^-1 f.
+ *   SLV_FMT_NPZ            ContactBench numpy .npz (libzip): G (3 nc x 3
+ *                          nc), g, mus, c = G lambda + g, each contact
+ *                          (t1, t2, n) with the normal LAST; read and
+ *                          written permuted to lcplab's (n, t1, t2): one
+ *                          Coulomb cone (De Saxce) per contact, as FC3D.
  *
  * Readers never allocate from an unchecked size: every size is checked
  * against SLV_IO_MAX_N / SLV_IO_MAX_NNZ and against the bytes left in the
@@ -65,16 +70,17 @@ typedef enum slv_format {
   SLV_FMT_LCPLAB,
   SLV_FMT_SICONOS_FC3D,
   SLV_FMT_FCLIB,
-  SLV_FMT_LAST = SLV_FMT_FCLIB /* the last format, for loops over all of them */
+  SLV_FMT_NPZ,            /* ContactBench numpy .npz (G, g, mus) */
+  SLV_FMT_LAST = SLV_FMT_NPZ /* the last format, for loops over all of them */
 } slv_format;
 
 /* "siconos-lcp", "siconos-mlcp", "siconos-relay", "blcp", "mtx", "lcplab",
- * "siconos-fc3d", "fclib", "auto". */
+ * "siconos-fc3d", "fclib", "npz", "auto". */
 SLV_API const char *slv_format_str(slv_format f);
 /* Parses one of those names; returns -1 if unknown. */
 SLV_API int slv_format_from_str(const char *s);
 /* The format a path's extension implies (.dat -> siconos-lcp; .blcp; .mtx;
- * .lcp -> lcplab; .hdf5, .h5 -> fclib); SLV_FMT_AUTO if unknown.  For a
+ * .lcp -> lcplab; .hdf5, .h5 -> fclib; .npz); SLV_FMT_AUTO if unknown.  For a
  * .dat, slv_write with SLV_FMT_AUTO then picks siconos-fc3d (cones),
  * siconos-lcp, siconos-mlcp or siconos-relay from the instance, and slv_read
  * decides from the content. */
@@ -147,6 +153,31 @@ SLV_API slv_status slv_read_with(const char *path, slv_format fmt, const slv_rea
  * SLV_ERR_UNSUPPORTED and a message; nothing is written then. */
 SLV_API slv_status slv_write(const char *path, slv_format fmt, const slv_instance *inst,
                      char *err, size_t errlen);
+
+/* ---- solutions and starting points ------------------------------------------ */
+
+/* A starting point x (exactly n finite values) for a solve, by path's
+ * extension: .hdf5 / .h5, an FCLIB file: /solution/r if there is one, else
+ * /guesses/1/r (FCLIB's fclib_solution: r is the contact impulse, lcplab's
+ * x; u is w); .npz, a ContactBench problem: its lam0.npy, permuted
+ * normal-first as G and g; any other: a plain vector (slv_read_vector). */
+SLV_API slv_status slv_read_start(const char *path, int n, double *x, char *err, size_t errlen);
+
+/* Can slv_write_solution write a solution of inst to path?  SLV_CONVERGED,
+ * or SLV_ERR_UNSUPPORTED and a message (.hdf5 needs a problem FCLIB holds:
+ * every row in a Coulomb cone; .npz is not a solution format). */
+SLV_API slv_status slv_can_write_solution(const char *path, const slv_instance *inst, char *err,
+                                          size_t errlen);
+
+/* Writes the solution x (size inst->n) of inst, by path's extension:
+ * .hdf5 / .h5, an FCLIB file that libfclib's fclib_read_solution and
+ * fclib_read_guesses read: the local problem (as slv_write), /solution with
+ * r = x, u = A x + b and, when x0 is not NULL (the start the solve was
+ * given), /guesses/1 with r = x0, u = A x0 + b; any other extension but
+ * .npz: x as a plain vector (slv_write_vector).  Nothing is written when
+ * slv_can_write_solution refuses. */
+SLV_API slv_status slv_write_solution(const char *path, const slv_instance *inst, const double *x,
+                                      const double *x0, char *err, size_t errlen);
 
 /* Read a plain vector (one value per line, '#' comments) of exactly n
  * values: used for --warm and reference solutions. */

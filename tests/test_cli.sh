@@ -400,9 +400,29 @@ if [ -n "$cone_solver" ]; then
       fail "solve the converted $f" "exit $rc"
     fi
   done
+  # FCLIB solutions and guesses: --solution OUT.hdf5 holds the problem, /solution and the
+  # --warm start as /guesses/1; --warm OUT.hdf5 starts from /solution/r, the exact r, so
+  # the solve stops at once with it
+  lcp solve "$T/fc1.dat" --solver "$cone_solver" --tol 1e-12 --warm "$T/fc1.x" \
+    --solution "$T/fc1sol.hdf5"
+  rc1=$rc
+  lcp solve "$T/fc1sol.hdf5" --solver "$cone_solver" --tol 1e-12 --warm "$T/fc1sol.hdf5" \
+    --solution "$T/fc1sol.x"
+  if [ "$rc1" -eq 0 ] && [ "$rc" -eq 0 ] && close "$T/fc1sol.x" 1 -0.25 0 &&
+    [ "$(json_field iterations)" = 0 ] && [ "$(json_field warm_start)" = true ]; then
+    pass "solve --solution x.hdf5 (FCLIB), then --warm x.hdf5: starts at /solution/r, 0 iterations"
+  else
+    fail "FCLIB solution and warm start" "exit $rc1/$rc, iterations $(json_field iterations)"
+  fi
 else
   echo "SKIP: no cone solver registered (the conversions above were still checked)"
 fi
+expect_err "solve --solution x.hdf5 for an LCP (FCLIB holds cones only)" \
+  "fclib holds only frictional-contact problems" solve "$T/sym.dat" --solver pgs --solution "$T/sym.hdf5"
+if [ ! -e "$T/sym.hdf5" ]; then pass "nothing written (nor solved) for an LCP solution in .hdf5"; else fail "LCP solution in .hdf5" "file written"; fi
+expect_err "solve --warm x.hdf5 without /solution or /guesses" \
+  "expected a starting point in /solution/r or /guesses/1/r" \
+  solve "$T/fc1c.hdf5" --solver nsgs --warm "$T/fc1c.hdf5"
 expect_err "a solver without cones on an FC3D problem" "cones" solve "$T/fc1.dat" --solver pgs
 expect_err "convert an FC3D problem to .blcp (unsupported)" "cannot hold Coulomb cones" \
   convert "$T/fc1.dat" "$T/fc1.blcp"
