@@ -1,4 +1,5 @@
-/* io_blcp.c -- the boxed-LCP text format of ../shared/peers (.blcp).
+/* io_blcp.c -- the boxed-LCP text format (.blcp) of the peer harnesses
+ * (ODE, Bullet, DART; datasets/README.md section 5).
  *
  * The peers harness (ODE, Bullet, DART) solves A x = b_ode + w with
  * lo <= x <= hi and ODE's findex.  The file, free-form white space, '#'

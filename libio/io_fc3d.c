@@ -11,7 +11,7 @@
  * lo = -inf, hi = +inf there (and no findex).
  *
  * File layout (frictionContact_newFromFile, numerics/src/FrictionContact;
- * ../shared/datasets/README.md section 2.2), white-space separated:
+ * datasets/README.md section 4.7), white-space separated:
  *     d          the dimension: 3 (2 is 2-D friction: SLV_ERR_UNSUPPORTED)
  *     nc         the number of contacts, n = 3 nc rows
  *     M          NumericsMatrix (io_siconos.c) n x n: dense (0) or SBM (1);
@@ -47,7 +47,7 @@
  * instance is written as a dense NumericsMatrix (one column per line); a
  * CSR instance as SBM with 3x3 blocks (every block that holds an entry,
  * duplicates summed), which Siconos 4.4's frictionContact_newFromFile reads
- * (checked with ../shared/peers/fc3d).  lo / hi of the cone rows and x_ref
+ * (checked with the Siconos FC3D peer harness).  lo / hi of the cone rows and x_ref
  * are not written.  A write followed by a read gives back A, b and the
  * cones bit for bit when the instance came from this reader (a CSR matrix
  * from a read has sorted columns and no +0.0 entries).

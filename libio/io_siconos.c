@@ -2,8 +2,7 @@
  *
  * The layouts are those of Siconos' readers (linearComplementarity_newFromFile,
  * mixedLinearComplementarity_newFromFile, relay_newFromFile, NM_new_from_file,
- * SBM_new_from_file), as documented in ../shared/datasets/README.md section 2
- * and in datasets/README.md.  Numbers are white-space separated; line breaks
+ * SBM_new_from_file), as documented in datasets/README.md section 4.  Numbers are white-space separated; line breaks
  * do not matter; whatever follows the last expected number is ignored, as
  * Siconos ignores it (several files carry remarks or extra numbers there).
  *

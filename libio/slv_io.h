@@ -9,7 +9,7 @@
  *   SLV_FMT_SICONOS_MLCP   Siconos MLCP .dat: first n rows free (lo=-inf,
  *                          hi=+inf), last m rows LCP.
  *   SLV_FMT_SICONOS_RELAY  Siconos relay .dat: n, M, q, lb, ub.
- *   SLV_FMT_BLCP           ../shared/peers boxed format: row-major A, ODE sign
+ *   SLV_FMT_BLCP           the peer harnesses' boxed format: row-major A, ODE sign
  *                          A x = b_ode + w (so b = -b_ode), lo, hi, optional
  *                          findex (friction rows store lo = -mu, hi = mu).
  *   SLV_FMT_MTX            MatrixMarket A in FILE.mtx, plain vectors in

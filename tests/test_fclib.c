@@ -2,8 +2,8 @@
  * .hdf5) and FCLIB's merit function against libfclib itself.
  *
  * Merit (the accuracy measure of Acary et al. 2018): on EVERY local problem
- * of ../shared/datasets/siconos/fc3d (35 .dat, 2 .hdf5) and
- * ../shared/datasets/fclib (2 local .hdf5), for x = 0, x = the file's
+ * of the shared datasets siconos/fc3d (35 .dat, 2 .hdf5) and fclib (2 local
+ * .hdf5; LCPLAB_SHARED), for x = 0, x = the file's
  * guesses/1/r (the .hdf5 files that have one) and a random x (GSL mt19937,
  * seed 4242), slv_residual(...).merit_fclib must equal libfclib's
  * fclib_merit_local(problem, MERIT_1, {r = x}) to 1e-12 relative.  Both are
@@ -14,8 +14,7 @@
  * accepts a column-stored matrix (nz = -1) and silently does nothing for
  * the row-stored W that fclib_read_local returns (nz = -2): the merit then
  * measures u = q and ignores W.  So libfclib is handed a COLUMN-stored (CSC)
- * copy of W, as ../shared/peers/fc3d does (src/peer_fc3d.c,
- * fclib_csc_from_csr; README "fclib merit").  For the .hdf5 files the copy
+ * copy of W, as the Siconos FC3D peer harness does (its fclib_csc_from_csr).  For the .hdf5 files the copy
  * is built here from libfclib's own reading of the file, so the comparison
  * also checks that lcplab's reader gives the same W, q and mu bit for bit;
  * for the .dat files (which libfclib cannot read) it is built from
@@ -41,7 +40,7 @@
  * with the path and naming the HDF5 object; 300 files with random bytes
  * overwritten (libfclib would exit the process on an HDF5 error).  The
  * HDF5 error printer of the caller is restored after every call.  The
- * shared-data parts SKIP (pass) without ../shared.
+ * shared-data parts SKIP (pass) without the shared datasets.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "slv.h"

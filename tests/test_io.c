@@ -9,7 +9,7 @@
  * problem; formats that cannot hold an instance must refuse with
  * SLV_ERR_UNSUPPORTED, name the row, and write nothing.
  *
- * Siconos files (../shared/datasets/siconos/{lcp,mlcp,relay}, SKIP when
+ * Siconos files (the shared datasets siconos/{lcp,mlcp,relay}, SKIP when
  * absent): every file reads, its variant is recognised from the content, its
  * sizes match the tables of the datasets README (section 4), and known
  * values hold: lcp_exp_murty is Murty's upper-triangular matrix (1 on the
