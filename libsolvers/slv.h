@@ -173,8 +173,12 @@ typedef struct slv_residuals {
   double res_rel;     /* res_nat_inf / max(1, ||b||_inf) */
   double res_rel_2;   /* the same natural map in the 2-norm: ||r||_2 / max(1, ||b||_2) (the
                          measure of Siconos' solvers and of acary2018's profiles) */
+#ifndef __cplusplus
   double compl;       /* sum_i w_i^+ (x_i - lo_i) + w_i^- (hi_i - x_i), finite bounds;
                          cones: + sum_c |x_c . w^_c| */
+#else
+  double compl_;      /* the same field: in C++ 'compl' is an operator name (~) */
+#endif
   double infeas;      /* max_i max(0, lo_i - x_i, x_i - hi_i); cones: max(0, |x_t| - mu x_n) */
   double b_inf;       /* ||b||_inf */
   double merit_fclib; /* cones only (else NaN): FCLIB's MERIT_1, the 2-norm of the De Saxce
