@@ -44,7 +44,9 @@ done
 
 mkdir -p "$out/gen" "$out/fig"
 case $out in /*) ;; *) out=$(cd "$out" && pwd) ;; esac
-cp "$srcdir/paper.tex" "$srcdir/refs.bib" "$out/"
+cp "$srcdir/paper.tex" "$out/"
+# the single bibliography of the project, under the name paper.tex cites
+cp "$srcdir/../docs/references.bib" "$out/refs.bib"
 for f in profile convergence scaling drift accuracy; do
   cp "$res/$f.pdf" "$out/fig/$f.pdf"
 done
