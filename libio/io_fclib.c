@@ -1,6 +1,6 @@
 /* io_fclib.c -- FCLIB HDF5 instances (.hdf5, .h5) through Debian's libfclib.
  *
- * FCLIB (fclib.h, datasets/README.md section 10; [acary2018]) stores one
+ * FCLIB (fclib.h, datasets/README.md section 10; [acary2014fclib]) stores one
  * frictional-contact problem per file:
  *
  *   /fclib_local   M3DFC(W, V, R, q, s, mu):  u = W r + V lambda + q,
