@@ -18,15 +18,15 @@
 #   install     build/:     make install into a temporary DESTDIR, then make
 #               installcheck (tests/test_install.sh: the installed libraries,
 #               headers, pkg-config files, program and man page, used by a C
-#               and a C++ consumer built with pkg-config only; about 10 CPU s)
+#               and a C++ consumer built with pkg-config only)
 #   valgrind    build/:     make check-valgrind (every test binary under
 #               memcheck through tests/valgrind.sh; leaks are errors), with
 #               LCPLAB_QUICK=1 so the slowest data-driven tests may trim
 #   distcheck   only with --distcheck: make distcheck in build/ (the tarball
 #               builds, passes make check and installcheck, uninstalls
-#               cleanly); it repeats a build and the whole check (about 250
-#               CPU s, 4 to 13 minutes here), so it is not in the default
-#               run, which must stay under 20 minutes on 2 cores
+#               cleanly); it repeats a build and the whole check, so it is
+#               not in the default run, which must stay under 20 minutes on
+#               2 cores (experiments/README.md, "Measurements: distcheck")
 # A failed make check prints its test-suite.log.  The last line is
 # "N passed, M failed" (stages); exit status 0 iff no stage failed.
 set -uo pipefail
