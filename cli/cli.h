@@ -136,6 +136,16 @@ void cli_error_lib(const char *path, const char *err);
 int cli_parse_double(const char *s, double *out);
 int cli_parse_long(const char *s, long *out);
 
+/* A byte count for --max-memory: a positive integer, optionally followed by
+ * K, M, G or T (powers of 1024; lower case too, "KiB" ... accepted).
+ * Returns 1 with *out set, 0 if s is not one (or does not fit size_t). */
+int cli_parse_bytes(const char *s, size_t *out);
+
+/* The usage line of --max-memory (default SLV_IO_DEFAULT_MAX_MEMORY). */
+#define CLI_MAX_MEMORY_USAGE \
+  "  --max-memory B    refuse a file whose sizes need more than B bytes in memory\n" \
+  "                    (K, M, G, T: powers of 1024; default 4G)\n"
+
 /* If argv[*i] is the option `name` given as "--name VALUE" or
  * "--name=VALUE", set *value, advance *i past the value and return 1.
  * Return 0 if argv[*i] is another option.  Return -1 (after printing

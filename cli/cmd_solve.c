@@ -3,7 +3,7 @@
  *
  *     lcplab solve FILE --solver NAME [--tol T] [--max-iter N] [--repeat R]
  *                  [--omega W] [--norm inf|2] [--format FMT] [--warm XFILE]
- *                  [--solution OUT] [--force] [--history] [--json]
+ *                  [--solution OUT] [--max-memory B] [--force] [--history] [--json]
  *
  * The problem (sign convention w = A x + b):
  *     lo <= x <= hi;  x_i = lo_i => w_i >= 0;  x_i = hi_i => w_i <= 0;
@@ -15,12 +15,15 @@
  *   3. refuse an existing --solution OUT unless --force;
  *   4. read FILE (slv_read, SLV_FMT_AUTO unless --format), validate the
  *      problem, check that the solver accepts it (slv_solver_accepts);
- *   5. read the --warm vector (exactly n values);
+ *   5. check that --solution's format can hold the problem (FCLIB: cones);
+ *      read the --warm start (exactly n values: a plain vector, FCLIB's
+ *      /solution/r or /guesses/1/r, or a ContactBench .npz's lam0);
  *   6. create the workspace, then solve R times, each repeat from the same
  *      start (zeros, or the --warm vector, copied fresh), timing only
  *      slv_solve with CLOCK_MONOTONIC (I/O and workspace creation excluded);
- *   7. write --solution (x of the last repeat, %.17g one per line), print
- *      the JSON object on stdout.
+ *   7. write --solution (x of the last repeat: %.17g one per line, or by
+ *      its extension .hdf5 / .h5 an FCLIB file with the problem, /solution
+ *      and the --warm start as /guesses/1), print the JSON object.
  *
  * JSON fields, in this order: instance (FILE's base name), solver, kind, n,
  * status, iterations, time_s (median over the repeats), res_nat_inf,
@@ -80,9 +83,13 @@ static void usage(FILE *f)
           "                    the 2-norm residual of Siconos and Acary et al. 2018\n"
           "  --repeat R        solve R times (1..1000000), report the median time\n"
           "  --format FMT      read FILE as FMT: siconos-lcp, siconos-mlcp, siconos-relay,\n"
-          "                    siconos-fc3d, blcp, mtx, lcplab, fclib (default: auto)\n"
-          "  --warm XFILE      start from the vector in XFILE (n values, one per line)\n"
-          "  --solution OUT    write x to OUT, one value per line (%%.17g)\n"
+          "                    siconos-fc3d, blcp, mtx, lcplab, fclib, npz (default: auto)\n"
+          "  --warm XFILE      start from XFILE: n values, one per line; an FCLIB .hdf5\n"
+          "                    (its /solution/r, else /guesses/1/r); a ContactBench .npz (lam0)\n"
+          "  --solution OUT    write x to OUT, one value per line (%%.17g); OUT.hdf5: an FCLIB\n"
+          "                    file with the problem, /solution (r = x, u = w) and the\n"
+          "                    --warm start as /guesses/1\n"
+          CLI_MAX_MEMORY_USAGE
           "  --force           overwrite OUT if it exists\n"
           "  --history         add \"history\": res_rel after each iteration\n"
           "  --json            accepted for compatibility (the output is always JSON)\n"
@@ -98,6 +105,7 @@ typedef struct solve_args {
   const char *solution;
   const char *warm;
   slv_format format;
+  slv_read_options read;  /* --max-memory */
   int have_tol, have_max_iter, have_omega, have_norm, norm;
   double tol, omega;
   long max_iter, repeat;
@@ -139,6 +147,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
 {
   memset(a, 0, sizeof *a);
   a->format = SLV_FMT_AUTO;
+  a->read = slv_read_options_default();
   a->repeat = 1;
 
   /* --help wins wherever it is (but not after "--", where it is a file). */
@@ -238,6 +247,14 @@ static int parse_args(int argc, char **argv, solve_args *a)
         return CLI_EXIT_USAGE;
       }
       a->have_omega = 1;
+    } else if ((r = cli_option_value("solve", argc, argv, &i, "max-memory", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      if (!cli_parse_bytes(v, &a->read.max_memory)) {
+        cli_error("solve: --max-memory must be a byte count > 0 (K, M, G, T: powers of 1024), "
+                  "got '%s'", v);
+        return CLI_EXIT_USAGE;
+      }
     } else if ((r = cli_option_value("solve", argc, argv, &i, "format", &v)) != 0) {
       if (r < 0)
         return CLI_EXIT_USAGE;
@@ -430,7 +447,8 @@ static int solve_run(const solve_args *a, solve_state *s)
   }
 
   err[0] = '\0';
-  if (slv_read(a->file, a->format, &s->inst, err, sizeof err) != SLV_CONVERGED || !s->inst) {
+  if (slv_read_with(a->file, a->format, &a->read, &s->inst, err, sizeof err) != SLV_CONVERGED ||
+      !s->inst) {
     cli_error_lib(a->file, err);
     return CLI_EXIT_USAGE;
   }
@@ -467,6 +485,14 @@ static int solve_run(const solve_args *a, solve_state *s)
     return CLI_EXIT_USAGE;
   }
 
+  /* Checked before the solve: the format --solution's extension asks for
+   * can hold the problem (FCLIB: cones only). */
+  err[0] = '\0';
+  if (a->solution && slv_can_write_solution(a->solution, inst, err, sizeof err) != SLV_CONVERGED) {
+    cli_error_lib(a->solution, err);
+    return CLI_EXIT_USAGE;
+  }
+
   int n = inst->n;
   size_t nalloc = n > 0 ? (size_t)n : 1;
   s->x0 = calloc(nalloc, sizeof *s->x0);
@@ -480,7 +506,7 @@ static int solve_run(const solve_args *a, solve_state *s)
 
   if (a->warm) {
     err[0] = '\0';
-    if (slv_read_vector(a->warm, n, s->x0, err, sizeof err) != SLV_CONVERGED) {
+    if (slv_read_start(a->warm, n, s->x0, err, sizeof err) != SLV_CONVERGED) {
       cli_error_lib(a->warm, err);
       return CLI_EXIT_USAGE;
     }
@@ -518,7 +544,8 @@ static int solve_run(const solve_args *a, solve_state *s)
 
   if (a->solution) {
     err[0] = '\0';
-    if (slv_write_vector(a->solution, n, s->x, err, sizeof err) != SLV_CONVERGED) {
+    if (slv_write_solution(a->solution, inst, s->x, a->warm ? s->x0 : NULL, err, sizeof err) !=
+        SLV_CONVERGED) {
       cli_error_lib(a->solution, err);
       return CLI_EXIT_USAGE;
     }

@@ -31,6 +31,18 @@
 
 #include <stddef.h>
 
+/* SLV_API marks the functions of the public interface (this header and
+ * slv_io.h).  The libraries are compiled with -fvisibility=hidden, so a
+ * shared library exports exactly the functions so marked (Makefile.am, "the
+ * libraries"; tests/test_exports.sh checks it); consumers may ignore it. */
+#ifndef SLV_API
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define SLV_API __attribute__((visibility("default")))
+#else
+#define SLV_API
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -58,7 +70,7 @@ typedef enum slv_status {
 } slv_status;
 
 /* Short lower-case name ("converged", "max_iter", ...); never NULL. */
-const char *slv_status_str(slv_status s);
+SLV_API const char *slv_status_str(slv_status s);
 
 /* ---- the problem (borrowed: the library never writes through it) ------- */
 typedef enum slv_storage {
@@ -81,7 +93,7 @@ typedef enum slv_cone_law {
 } slv_cone_law;
 
 /* "coulomb" or "associated". */
-const char *slv_cone_law_str(slv_cone_law law);
+SLV_API const char *slv_cone_law_str(slv_cone_law law);
 
 typedef struct slv_problem {
   int n;                  /* number of rows = unknowns, n >= 0 */
@@ -127,7 +139,7 @@ typedef struct slv_problem {
 } slv_problem;
 
 /* A problem with every pointer NULL and n = 0 (dense). */
-slv_problem slv_problem_empty(void);
+SLV_API slv_problem slv_problem_empty(void);
 
 /* Cone rows ignore lo/hi (the cone is their constraint); findex must be -1
  * on them.
@@ -136,22 +148,22 @@ slv_problem slv_problem_empty(void);
  * >= 0, CSR structure.  Returns SLV_CONVERGED (0) when valid, else
  * SLV_ERR_INVALID or SLV_ERR_DIM with msg (if non-NULL, size msglen) naming
  * the index and the values, e.g. "lo[3]=2 > hi[3]=1". */
-slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t msglen);
+SLV_API slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t msglen);
 
 /* w = A x + b  (x, w: size n; w must not alias x). */
-void slv_problem_w(const slv_problem *p, const double *x, double *w);
+SLV_API void slv_problem_w(const slv_problem *p, const double *x, double *w);
 
 /* x = P(0), where slv_solve starts without a warm start: 0 projected on
  * [lo_i, hi_i]; findex rows (bounds -mu |x_j| .. mu |x_j| = 0 .. 0 there)
  * and cone rows (the apex; their lo, hi are ignored) at 0.  Returns 1 if
  * any x_i != 0 (else w = A x + b = b exactly). */
-int slv_start_point(const slv_problem *p, double *x);
+SLV_API int slv_start_point(const slv_problem *p, double *x);
 
 /* The explicit A of a factored problem in CSR (columns sorted in each row,
  * every diagonal entry stored), for the tools and solvers that need one:
  * *Ap (n+1), *Aj, *Ax newly allocated (free() each).  SLV_ERR_INVALID if p
  * does not validate or is not factored, SLV_ERR_NOMEM; msg says which. */
-slv_status slv_factored_csr_new(const slv_problem *p, int **Ap, int **Aj, double **Ax,
+SLV_API slv_status slv_factored_csr_new(const slv_problem *p, int **Ap, int **Aj, double **Ax,
                                char *msg, size_t msglen);
 
 /* ---- accuracy measures (DESIGN.md): the same code for every solver ------ */
@@ -161,8 +173,12 @@ typedef struct slv_residuals {
   double res_rel;     /* res_nat_inf / max(1, ||b||_inf) */
   double res_rel_2;   /* the same natural map in the 2-norm: ||r||_2 / max(1, ||b||_2) (the
                          measure of Siconos' solvers and of acary2018's profiles) */
+#ifndef __cplusplus
   double compl;       /* sum_i w_i^+ (x_i - lo_i) + w_i^- (hi_i - x_i), finite bounds;
                          cones: + sum_c |x_c . w^_c| */
+#else
+  double compl_;      /* the same field: in C++ 'compl' is an operator name (~) */
+#endif
   double infeas;      /* max_i max(0, lo_i - x_i, x_i - hi_i); cones: max(0, |x_t| - mu x_n) */
   double b_inf;       /* ||b||_inf */
   double merit_fclib; /* cones only (else NaN): FCLIB's MERIT_1, the 2-norm of the De Saxce
@@ -172,7 +188,7 @@ typedef struct slv_residuals {
 /* Computes the measures at x with w = A x + b given (w may be NULL: then it
  * is recomputed, which needs no allocation but costs one product).  Any NaN
  * in x or w gives NaN measures. */
-slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w);
+SLV_API slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w);
 
 /* ---- options: named fields, only from slv_options_default() ------------- */
 typedef void (*slv_log_fn)(void *ctx, const char *line);
@@ -202,10 +218,10 @@ typedef struct slv_options {
   unsigned magic;      /* private: stamped by slv_options_default */
 } slv_options;
 
-slv_options slv_options_default(void);
+SLV_API slv_options slv_options_default(void);
 
 /* Checks the cookie and the ranges; SLV_ERR_OPTIONS with a message if bad. */
-slv_status slv_options_validate(const slv_options *opt, char *msg, size_t msglen);
+SLV_API slv_status slv_options_validate(const slv_options *opt, char *msg, size_t msglen);
 
 /* ---- result (output only) ----------------------------------------------- */
 typedef struct slv_result {
@@ -252,16 +268,16 @@ struct slv_solver {
                       double *x, double *w, slv_result *res);
 };
 
-int slv_solver_count(void);
-const slv_solver *slv_solver_at(int i);          /* NULL if out of range */
-const slv_solver *slv_solver_find(const char *name); /* NULL if unknown */
+SLV_API int slv_solver_count(void);
+SLV_API const slv_solver *slv_solver_at(int i);          /* NULL if out of range */
+SLV_API const slv_solver *slv_solver_find(const char *name); /* NULL if unknown */
 
 /* Human-readable list of what the solver accepts, e.g. "lcp box free findex
  * dense csr"; buf of size len. */
-void slv_solver_caps_str(const slv_solver *s, char *buf, size_t len);
+SLV_API void slv_solver_caps_str(const slv_solver *s, char *buf, size_t len);
 
 /* Can solver s take problem p?  0 if yes, else SLV_ERR_UNSUPPORTED and msg. */
-slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p,
+SLV_API slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p,
                               char *msg, size_t msglen);
 
 /* ---- workspace: generic new / solve / free ------------------------------ */
@@ -271,14 +287,14 @@ typedef struct slv_workspace slv_workspace;
  * sizes the history buffer (opt->max_iter + 1 entries when record_history).
  * On failure *out is NULL and SLV_ERR_NOMEM / SLV_ERR_OPTIONS / SLV_ERR_DIM
  * is returned. */
-slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_options *opt,
+SLV_API slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_options *opt,
                              slv_workspace **out);
-void slv_workspace_free(slv_workspace *ws);     /* NULL is fine */
-const slv_solver *slv_workspace_solver(const slv_workspace *ws);
+SLV_API void slv_workspace_free(slv_workspace *ws);     /* NULL is fine */
+SLV_API const slv_solver *slv_workspace_solver(const slv_workspace *ws);
 
 /* Solve p.  x: in/out, size n (read when opt->warm_start); w: out, size n,
  * or NULL.  res: out.  Returns res->status. */
-slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
+SLV_API slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                      double *x, double *w, slv_result *res);
 
 #ifdef __cplusplus

@@ -1,5 +1,5 @@
 /* test_datasets.c -- solvers on the Siconos LCP test problems in
- * ../shared/datasets/siconos/lcp (read through slv_read).
+ * the shared datasets siconos/lcp (LCPLAB_SHARED; read through slv_read).
  *
  * Expectations come from Siconos' own test collections (datasets README,
  * section 4.1): where Siconos' PGS must pass, lcplab's pgs must converge to
@@ -7,7 +7,7 @@
  * must not report convergence: on all of them here a zero diagonal makes pgs
  * refuse the problem up front.  Whatever the status, "converged" must agree
  * with an independent recomputation of the residual.  The table is keyed by
- * (solver, file) with a reason, never by position.  Skips when ../shared is
+ * (solver, file) with a reason, never by position.  Skips when the datasets are
  * absent.
  */
 #include "slv.h"

@@ -107,6 +107,11 @@ slv_status slv_io_alloc_xref(slv_instance *inst) {
   return inst->x_ref ? SLV_CONVERGED : SLV_ERR_NOMEM;
 }
 
+double slv_io_instance_bytes(double n, int dense) {
+  double m = n > 1 ? n : 1;
+  return (double)sizeof(slv_instance) + 3.0 * 8.0 * m + (dense ? 8.0 * m * m : 0.0);
+}
+
 slv_instance *slv_instance_new_dense(int n) {
   slv_instance *inst = slv_io_instance_alloc(n);
   if (!inst) return NULL;
