@@ -150,21 +150,14 @@ static slv_status enum_init(void *st, int n_max, const slv_options *opt) {
     enum_free(s);
     return SLV_ERR_NOMEM;
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* D = A (n x n, ld n), dense or CSR; returns max |A_ij|. */
-static double load(const slv_problem *p, double *D) {
-  int n = p->n;
+static double load(const slv_op *op, double *D) {
+  int n = op->n;
   double amax = 0;
-  if (p->storage == SLV_DENSE) {
-    for (int j = 0; j < n; j++)
-      memcpy(D + (size_t)j * n, p->A + (size_t)j * p->lda, (size_t)n * sizeof *D);
-  } else {
-    memset(D, 0, (size_t)n * n * sizeof *D);
-    for (int i = 0; i < n; i++)
-      for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) D[i + (size_t)p->Aj[k] * n] += p->Ax[k];
-  }
+  slv_op_to_dense(op, D, n);
   for (size_t k = 0; k < (size_t)n * n; k++) amax = fmax(amax, fabs(D[k]));
   return amax;
 }
@@ -251,9 +244,11 @@ static void refine(enum_state *s, const double *b, int n, int nb) {
   }
 }
 
-static slv_status enum_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
-                             double *w, slv_result *res) {
+static slv_status enum_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                             slv_result *res, slv_hist *h) {
+  (void)h;
   enum_state *s = st;
+  const slv_problem *p = op->p;
   int n = p->n;
   if (n == 0) return SLV_CONVERGED;
   if (n > s->m) { /* the generic layer's max_n check makes this unreachable */
@@ -286,7 +281,7 @@ static slv_status enum_solve(void *st, const slv_problem *p, const slv_options *
     return SLV_ERR_UNSUPPORTED;
   }
 
-  double amax = load(p, s->D);
+  double amax = load(op, s->D);
   double ptol = opt->pivot_tol * amax;
   double rscale = fmax(1.0, bnorm);
   long cases = 0, skipped = 0;
@@ -388,14 +383,18 @@ static slv_status enum_solve(void *st, const slv_problem *p, const slv_options *
   return SLV_NO_SOLUTION;
 }
 
+static const slv_impl enum_impl = {
+    .state_size = sizeof(enum_state),
+    .init = enum_init,
+    .free = enum_free,
+    .solve = enum_solve,
+};
+
 const slv_solver slv_solver_enum = {
     .name = "enum",
     .summary = "exhaustive enumeration of the active sets (n <= 16, <= 2^18 cases): exact oracle",
     .cite = "cottle1992",
     .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
     .max_n = ENUM_MAX_N,
-    .state_size = sizeof(enum_state),
-    .init = enum_init,
-    .free = enum_free,
-    .solve = enum_solve,
+    .impl = &enum_impl,
 };

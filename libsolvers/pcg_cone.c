@@ -146,7 +146,7 @@ static slv_status pcg_init(void *st, int n_max, const slv_options *opt) {
     pcg_free(s);
     return SLV_ERR_NOMEM;
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* g = A x + bq */
@@ -268,7 +268,7 @@ static void projected_gradient_step(pcg_state *s, slv_cqp *q, double *x, double 
 }
 
 static slv_status mpgp(void *st, slv_cqp *q, const slv_options *opt, double tol_in, int budget,
-                       double *x, slv_result *res, int *iters) {
+                       double *x, slv_result *res, slv_hist *h, int *iters) {
   pcg_state *s = st;
   int n = q->p->n;
   double *g = s->g, *p = s->p, *Ap = s->Ap, *phi = s->phi, *beta = s->beta, *Ad = s->Ad;
@@ -355,17 +355,22 @@ static slv_status mpgp(void *st, slv_cqp *q, const slv_options *opt, double tol_
       gradient(q, x, g);
       fresh = 1;
     }
-    if (res->history_cap > 0)
-      slv_history_push(res, (double *)res->history, res->history_cap,
-                       slv_cqp_lawres(q, x, g) * q->hist_scale);
+    if (h->cap > 0) slv_history_push(h, res, slv_cqp_lawres(q, x, g) * q->hist_scale);
   }
 }
 
-static slv_status pcg_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
-                            double *w, slv_result *res) {
+static slv_status pcg_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                            slv_result *res, slv_hist *h) {
   pcg_state *s = st;
-  return slv_cqp_drive(&s->q, p, opt, "pcg_cone", 1, PCG_INNER_FACTOR, mpgp, s, x, w, res);
+  return slv_cqp_drive(&s->q, op, opt, "pcg_cone", 1, PCG_INNER_FACTOR, mpgp, s, x, w, res, h);
 }
+
+static const slv_impl pcg_impl = {
+    .state_size = sizeof(pcg_state),
+    .init = pcg_init,
+    .free = pcg_free,
+    .solve = pcg_solve,
+};
 
 const slv_solver slv_solver_pcg_cone = {
     .name = "pcg_cone",
@@ -373,8 +378,5 @@ const slv_solver slv_solver_pcg_cone = {
                "Coulomb law by the De Saxce fixed point",
     .cite = "dostal2012",
     .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_SYMMETRIC,
-    .state_size = sizeof(pcg_state),
-    .init = pcg_init,
-    .free = pcg_free,
-    .solve = pcg_solve,
+    .impl = &pcg_impl,
 };

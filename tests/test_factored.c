@@ -115,10 +115,6 @@ static void test_validate(void) {
   CU_ASSERT_EQUAL(slv_problem_validate(&q, msg, sizeof msg), SLV_ERR_INVALID);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, buf));
   f.fd[last] = save_d;
-  q.fwork = NULL;
-  CU_ASSERT_EQUAL(slv_problem_validate(&q, msg, sizeof msg), SLV_ERR_INVALID);
-  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "fwork"));
-  q.fwork = f.fwork;
   q.nblk = -1;
   CU_ASSERT_EQUAL(slv_problem_validate(&q, msg, sizeof msg), SLV_ERR_INVALID);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "nblk"));

@@ -2,6 +2,7 @@
  * options, registry and the generic layer's promise ("converged" only when
  * the library's own residual meets tol), using fake solvers that lie. */
 #include "slv.h"
+#include "slv_internal.h" /* slv_impl: the lying solvers of test_promise */
 #include "tst_util.h"
 
 #include <math.h>
@@ -291,24 +292,25 @@ static void test_registry(void) {
 
 /* ---- the generic layer's promise, with solvers that lie ------------------- */
 
-static slv_status liar_solve(void *st, const slv_problem *p, const slv_options *o, double *x,
-                             double *w, slv_result *r) {
-  (void)st; (void)o; (void)w; (void)r;
-  for (int i = 0; i < p->n; i++) x[i] = 5; /* far from the solution */
+static slv_status liar_solve(void *st, slv_op *op, const slv_options *o, double *x, double *w,
+                             slv_result *r, slv_hist *h) {
+  (void)st; (void)o; (void)w; (void)r; (void)h;
+  for (int i = 0; i < op->n; i++) x[i] = 5; /* far from the solution */
   return SLV_CONVERGED;
 }
-static slv_status nan_solve(void *st, const slv_problem *p, const slv_options *o, double *x,
-                            double *w, slv_result *r) {
-  (void)st; (void)o; (void)w; (void)r;
-  for (int i = 0; i < p->n; i++) x[i] = NAN;
+static slv_status nan_solve(void *st, slv_op *op, const slv_options *o, double *x, double *w,
+                            slv_result *r, slv_hist *h) {
+  (void)st; (void)o; (void)w; (void)r; (void)h;
+  for (int i = 0; i < op->n; i++) x[i] = NAN;
   return SLV_CONVERGED;
 }
+static const slv_impl liar_impl = {.solve = liar_solve}, nan_impl = {.solve = nan_solve};
 static const slv_solver liar = {.name = "liar", .summary = "claims convergence", .cite = "",
-                                .caps = SLV_CAP_BOX | SLV_CAP_FREE, .solve = liar_solve};
+                                .caps = SLV_CAP_BOX | SLV_CAP_FREE, .impl = &liar_impl};
 static const slv_solver nanner = {.name = "nanner", .summary = "returns NaN", .cite = "",
-                                  .caps = SLV_CAP_BOX | SLV_CAP_FREE, .solve = nan_solve};
+                                  .caps = SLV_CAP_BOX | SLV_CAP_FREE, .impl = &nan_impl};
 static const slv_solver picky = {.name = "picky", .summary = "n <= 1, symmetric A", .cite = "",
-                                 .caps = SLV_CAP_NEEDS_SYMMETRIC, .max_n = 1, .solve = liar_solve};
+                                 .caps = SLV_CAP_NEEDS_SYMMETRIC, .max_n = 1, .impl = &liar_impl};
 
 static void test_promise(void) {
   double A[4] = {2, 1, 1, 2}, b[2] = {-5, -6}, x[2];
