@@ -108,7 +108,7 @@ static slv_instance *instance_of(const slv_problem *p, const char *name)
     char msg[160];
     inst->storage = SLV_CSR;
     ok = slv_factored_csr_new(p, &inst->Ap, &inst->Aj, &inst->Ax, msg, sizeof msg) ==
-         SLV_CONVERGED;
+         SLV_OK;
   } else {
     size_t nnz = (size_t)p->Ap[n];
     inst->Ap = malloc((m + 1) * sizeof *inst->Ap);

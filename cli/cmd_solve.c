@@ -433,7 +433,7 @@ static int solve_run(const solve_args *a, solve_state *s)
   }
 
   slv_status st = slv_workspace_new(solver, n > 0 ? n : 1, &opt, &s->ws);
-  if (st != SLV_CONVERGED || !s->ws) {
+  if (st != SLV_OK || !s->ws) {
     cli_error("%s: cannot create the workspace of solver '%s' for n=%d: %s", a->file,
               solver->name, n, slv_status_str(st));
     return CLI_EXIT_USAGE;

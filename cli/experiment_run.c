@@ -531,12 +531,12 @@ static void measure(const exp_section *s, const slv_solver *sv, const slv_proble
 {
   memset(m, 0, sizeof *m);
   *ws = NULL;
-  if (slv_solver_accepts(sv, p, m->msg, sizeof m->msg) != SLV_CONVERGED) {
+  if (slv_solver_accepts(sv, p, m->msg, sizeof m->msg) != SLV_OK) {
     m->unsupported = 1;
     return;
   }
   slv_status st = slv_workspace_new(sv, p->n > 0 ? p->n : 1, opt, ws);
-  if (st != SLV_CONVERGED) {
+  if (st != SLV_OK) {
     m->status = st;
     snprintf(m->msg, sizeof m->msg, "workspace: %s", slv_status_str(st));
     return;

@@ -341,7 +341,7 @@ dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size
     return DYN_ERR_INPUT;
   }
   m2[0] = '\0';
-  if (slv_options_validate(&s->opt, m2, sizeof m2) != SLV_CONVERGED) {
+  if (slv_options_validate(&s->opt, m2, sizeof m2) != SLV_OK) {
     dyn_msgf(msg, cap, "solver options: %s", m2[0] ? m2 : "rejected");
     return DYN_ERR_INPUT;
   }
@@ -1085,7 +1085,7 @@ static dyn_err solver_reserve(dyn_world *w) {
   w->ws = NULL;
   w->ws_n = 0;
   slv_status st = slv_workspace_new(w->solver, nn, &w->set.opt, &w->ws);
-  if (st != SLV_CONVERGED || !w->ws)
+  if (st != SLV_OK || !w->ws)
     return wfail(w, st == SLV_ERR_NOMEM ? DYN_ERR_NOMEM : DYN_ERR_INPUT,
                  "cannot create the workspace of solver %s for n=%d: %s", w->solver->name, nn,
                  slv_status_str(st));

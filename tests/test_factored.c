@@ -36,7 +36,7 @@ static void test_products(void) {
   fprob f;
   fprob_make(&f, 40, 12, 11);
   char msg[200];
-  CU_ASSERT_EQUAL(slv_problem_validate(&f.p, msg, sizeof msg), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_problem_validate(&f.p, msg, sizeof msg), SLV_OK);
   int n = f.n;
   double *x = malloc((size_t)n * sizeof(double)), *w = malloc((size_t)n * sizeof(double)),
          *wref = malloc((size_t)n * sizeof(double));
@@ -58,7 +58,7 @@ static void test_products(void) {
   /* explicit CSR: every entry of A, diagonal always stored, sorted columns */
   int *Ap, *Aj;
   double *Ax;
-  CU_ASSERT_EQUAL_FATAL(slv_factored_csr_new(&f.p, &Ap, &Aj, &Ax, msg, sizeof msg), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_factored_csr_new(&f.p, &Ap, &Aj, &Ax, msg, sizeof msg), SLV_OK);
   double *Ad = calloc((size_t)n * n, sizeof(double));
   int sorted = 1, diag = 1;
   for (int i = 0; i < n; i++) {
@@ -125,7 +125,7 @@ static void test_validate(void) {
   CU_ASSERT_EQUAL(slv_problem_validate(&q, msg, sizeof msg), SLV_ERR_INVALID);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "nblk"));
   q.nblk = f.nblk;
-  CU_ASSERT_EQUAL(slv_problem_validate(&q, msg, sizeof msg), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_problem_validate(&q, msg, sizeof msg), SLV_OK);
   /* a dense problem is not expanded */
   slv_problem d = fprob_dense(&f);
   int *Ap, *Aj;
@@ -147,7 +147,7 @@ static void test_pgs_agrees(void) {
   opt.tol = 1e-10;
   opt.max_iter = 20000;
   slv_workspace *ws;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(s, n, &opt, &ws), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(s, n, &opt, &ws), SLV_OK);
   double *xf = calloc((size_t)n, sizeof(double)), *xd = calloc((size_t)n, sizeof(double));
   slv_result rf, rd;
   slv_problem d = fprob_dense(&f);

@@ -223,8 +223,8 @@ static int mismatches(const fprob *f, int sweeps, const double *x0, int compact,
   opt.warm_start = x0 != NULL;
   opt.simd = simd;
   slv_workspace *ww, *wp;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ww), SLV_CONVERGED);
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs"), n, &opt, &wp), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ww), SLV_OK);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs"), n, &opt, &wp), SLV_OK);
   double *xw = calloc((size_t)n, sizeof(double)), *xp = calloc((size_t)n, sizeof(double));
   if (x0)
     for (int k = 0; k < n; k++) {
@@ -459,7 +459,7 @@ static void test_converges(void) {
   opt.tol = 1e-10;
   opt.max_iter = 20000;
   slv_workspace *ws;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ws), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ws), SLV_OK);
   double *x = calloc((size_t)n, sizeof(double));
   slv_result r;
   CU_ASSERT_EQUAL(slv_solve(ws, &f.p, &opt, x, NULL, &r), SLV_CONVERGED);
@@ -479,8 +479,8 @@ static void test_dense_is_pgs(void) {
   opt.tol = 1e-9;
   opt.max_iter = 5000;
   slv_workspace *ww, *wp;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ww), SLV_CONVERGED);
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs"), n, &opt, &wp), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ww), SLV_OK);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs"), n, &opt, &wp), SLV_OK);
   double *xw = calloc((size_t)n, sizeof(double)), *xp = calloc((size_t)n, sizeof(double));
   slv_result rw, rp;
   CU_ASSERT_EQUAL(slv_solve(ww, &d, &opt, xw, NULL, &rw), SLV_CONVERGED);
@@ -510,7 +510,7 @@ static void test_not_finite(void) {
   opt.warm_start = 1;
   opt.simd = simd;
   slv_workspace *ws;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ws), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ws), SLV_OK);
   double *x = calloc((size_t)n, sizeof(double));
   x[0] = 1.0;
   slv_result r;
