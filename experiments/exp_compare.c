@@ -352,7 +352,7 @@ static int run_instance(FILE *f, const exp_args *a, const slv_options *base,
 
     slv_workspace *ws = NULL;
     slv_status st = slv_workspace_new(sv, n > 0 ? n : 1, &opt, &ws);
-    if (st != SLV_CONVERGED) {
+    if (st != SLV_OK) {
       fprintf(f, ",%s,,,,,,,,,\n", slv_status_str(st));
       fflush(f);
       if (tty) fprintf(stderr, "[%d/%d] %s %s: workspace: %s\n", file_idx + 1, a->nfiles, name, sv->name, slv_status_str(st));
