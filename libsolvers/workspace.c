@@ -80,6 +80,44 @@ static slv_status refuse(slv_result *res, slv_status st) {
   return st;
 }
 
+/* The promise: the solver's "converged" stands only if the library's own
+ * measures (res->res) confirm it; else SLV_NOT_FINITE or SLV_STAGNATED
+ * with a message.  A failure keeps its status, with "x is not finite"
+ * added when it is so. */
+static void judge(const slv_solver *s, const slv_problem *p, const slv_options *opt,
+                  slv_result *res) {
+  slv_status st = res->status;
+  int finite = isfinite(res->res.res_rel);
+  if (st == SLV_CONVERGED && !finite) {
+    res->status = SLV_NOT_FINITE;
+    slv_msgf(res->message, sizeof res->message, "%s returned a non-finite x", s->name);
+  } else if (st == SLV_CONVERGED && !(res->res.res_rel <= opt->tol)) {
+    res->status = SLV_STAGNATED;
+    slv_msgf(res->message, sizeof res->message,
+             "%s stopped on its own test but res_rel=%.3g > tol=%.3g", s->name,
+             res->res.res_rel, opt->tol);
+  } else if (st == SLV_CONVERGED && p->ncones > 0 && !(res->res.res_nat_inf <= opt->tol)) {
+    /* with cones, "converged" needs the absolute measure too (issue: Siconos'
+     * relative FC3D error accepts far-off answers) */
+    res->status = SLV_STAGNATED;
+    slv_msgf(res->message, sizeof res->message,
+             "%s stopped on its own test but the absolute res_nat_inf=%.3g > tol=%.3g",
+             s->name, res->res.res_nat_inf, opt->tol);
+  } else if (st == SLV_CONVERGED && opt->norm == SLV_NORM_2 &&
+             !(res->res.res_rel_2 <= opt->tol)) {
+    res->status = SLV_STAGNATED;
+    slv_msgf(res->message, sizeof res->message,
+             "%s stopped on its own test but res_rel_2=%.3g > tol=%.3g (norm 2 asked)",
+             s->name, res->res.res_rel_2, opt->tol);
+  } else if (st > 0 && !finite && st != SLV_NOT_FINITE) {
+    /* keep the solver's verdict but say what the iterate is */
+    size_t l = strlen(res->message);
+    if (l + 24 < sizeof res->message)
+      slv_msgf(res->message + l, sizeof res->message - l, "%sx is not finite",
+               l ? "; " : "");
+  }
+}
+
 slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options *opt, double *x,
                      double *w, slv_result *res) {
   slv_result dummy;
@@ -130,34 +168,6 @@ slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options 
   /* the library's own measures, from (A, b, bounds, x) alone */
   slv_op_w(&op, x, wb);
   res->res = slv_residual(p, x, wb);
-  int finite = isfinite(res->res.res_rel);
-  if (st == SLV_CONVERGED && !finite) {
-    res->status = SLV_NOT_FINITE;
-    slv_msgf(res->message, sizeof res->message, "%s returned a non-finite x", ws->solver->name);
-  } else if (st == SLV_CONVERGED && !(res->res.res_rel <= opt->tol)) {
-    res->status = SLV_STAGNATED;
-    slv_msgf(res->message, sizeof res->message,
-             "%s stopped on its own test but res_rel=%.3g > tol=%.3g", ws->solver->name,
-             res->res.res_rel, opt->tol);
-  } else if (st == SLV_CONVERGED && p->ncones > 0 && !(res->res.res_nat_inf <= opt->tol)) {
-    /* with cones, "converged" needs the absolute measure too (issue: Siconos'
-     * relative FC3D error accepts far-off answers) */
-    res->status = SLV_STAGNATED;
-    slv_msgf(res->message, sizeof res->message,
-             "%s stopped on its own test but the absolute res_nat_inf=%.3g > tol=%.3g",
-             ws->solver->name, res->res.res_nat_inf, opt->tol);
-  } else if (st == SLV_CONVERGED && opt->norm == SLV_NORM_2 &&
-             !(res->res.res_rel_2 <= opt->tol)) {
-    res->status = SLV_STAGNATED;
-    slv_msgf(res->message, sizeof res->message,
-             "%s stopped on its own test but res_rel_2=%.3g > tol=%.3g (norm 2 asked)",
-             ws->solver->name, res->res.res_rel_2, opt->tol);
-  } else if (st > 0 && !finite && st != SLV_NOT_FINITE) {
-    /* keep the solver's verdict but say what the iterate is */
-    size_t l = strlen(res->message);
-    if (l + 24 < sizeof res->message)
-      slv_msgf(res->message + l, sizeof res->message - l, "%sx is not finite",
-               l ? "; " : "");
-  }
+  judge(ws->solver, p, opt, res);
   return res->status;
 }
