@@ -1,4 +1,5 @@
-/* apgd.c -- accelerated projected gradient descent (Nesterov) on the cone QP.
+/* apgd.c -- accelerated projected gradient descent (Nesterov) on the cone QP
+ * (docs/solvers.md, "APGD").
  *
  * Problem (cone_qp.h): minimize f(x) = 1/2 x'Ax + bq'x over
  * Omega = prod_c K_mu(c) x prod_i [lo_i, hi_i], A symmetric positive
@@ -56,9 +57,9 @@
 enum { APGD_MAX_BACKTRACK = 60 };
 
 /* Coulomb's law: each QP of the De Saxce fixed point is solved to 0.1 times
- * the residual it starts from (cone_qp.h).  On the shared symmetric FC3D
- * files at 1e-8, 0.1 took 0.42 s in all, 0.3 and 0.5 took 0.7 s, 0.03 did
- * not finish KaplasTower in 1e5 iterations. */
+ * the residual it starts from (cone_qp.h): the fastest of the factors
+ * tried on the symmetric FC3D files (experiments/README.md, "Measurements:
+ * solvers"). */
 static const double APGD_INNER_FACTOR = 0.1;
 
 typedef struct {

@@ -6,8 +6,9 @@
  * free rows have lo = -inf, hi = +inf; a friction row i with findex[i] = j
  * has the bounds -mu_i |x_j| .. mu_i |x_j| at the FINAL x.
  *
- * ---- Method (baraff1994 sec. 4-5, Dantzig's algorithm extended to bounds
- * as in ODE's dLCP; cottle1992 sec. 4.2 for principal pivoting) -----------
+ * ---- Method ([baraff1994] sec. 4-5, Dantzig's algorithm extended to
+ * bounds as in ODE's dLCP; [cottle1992] sec. 4.2 for principal pivoting;
+ * docs/solvers.md, "Principal pivoting (Dantzig)") -------------------------
  * The rows are in three sets:
  *     C  "clamped":     w = 0, lo <= x <= hi (free rows are always here);
  *     N  "at a bound":  x = lo with w >= 0, or x = hi with w <= 0;
@@ -27,7 +28,8 @@
  * hi < 0 (ODE needs lo <= 0 <= hi) need neither a shift nor a refusal: they
  * start at the projection of the starting x.  Rows are driven most violated
  * first (order_rows), which cuts the pivots that later move rows back and
- * forth between C and N (on the peers' spd_1000: 2352 -> 966 pivots).
+ * forth between C and N (by more than half on the peers' SPD instances:
+ * experiments/README.md, "Measurements: solvers").
  *
  * Failure modes.  For A positive definite every s and every new pivot is
  * positive and the method ends.  If s <= 0 and nothing else blocks the
@@ -86,10 +88,8 @@
  * its bounds perturbed by +-30 % (seeded by opt->seed); after DZ_RESTARTS
  * restarts the status is SLV_STAGNATED, after opt->max_iter passes
  * SLV_MAX_ITER, each with the best x seen and its residual in the message.
- * Measured on ../shared/peers' contact-box instances (gen_lcp seeds 1..8,
- * tol 1e-9; J W J^T of rank n/2 + 1e-6 cfm, solutions up to |x| ~ 1e5):
- * n = 99, 198, 297, 498, 699, 999 reach 1e-9 in 8, 8, 6, 8, 5, 3 of 8
- * (ODE, DART and Bullet in none).
+ * How often that converges on the peers' contact-box instances:
+ * experiments/README.md, "Measurements: solvers".
  *
  * Requires A symmetric (SLV_CAP_NEEDS_SYMMETRIC: the factor reads the lower
  * triangle) and dense storage.  slv_pivot_limit(opt, n) bounds the pivots of

@@ -1,4 +1,5 @@
-/* direct.c -- direct solution of problems whose rows are all equalities.
+/* direct.c -- direct solution of problems whose rows are all equalities
+ * (docs/solvers.md, "Direct").
  *
  * Problem: every row free (lo = -inf, hi = +inf), so the conditions reduce
  * to w = A x + b = 0, i.e. A x = -b (pure joints, no contact).

@@ -4,10 +4,11 @@
  * Problem: w = A x + b;  lo <= x <= hi;  x_i = lo_i => w_i >= 0;
  * x_i = hi_i => w_i <= 0;  lo_i < x_i < hi_i => w_i = 0  (slv.h).
  * No findex rows (SLV_CAP_FINDEX is not set: refused by the generic layer),
- * no cones.  Dense or CSR storage (CSR is expanded into the workspace).
+ * no cones.  Dense or CSR storage (the operator copies A into the
+ * workspace, dense: slv_op_to_dense).
  *
- * Method: every solution lies in one "complementary cone" (refs.bib:
- * cottle1992): each row is either strictly inside its bounds (basic: w_i = 0,
+ * Method ([cottle1992]; docs/solvers.md, "Enumeration"): every solution
+ * lies in one "complementary cone": each row is either strictly inside its bounds (basic: w_i = 0,
  * x_i unknown) or at one of its bounds (non-basic: x_i = lo_i or hi_i known,
  * w_i only sign-constrained).  Row kinds and their states:
  *     free   lo = -inf, hi = +inf     1 state: basic
@@ -30,10 +31,11 @@
  *                                               max|A_ij| ||x||_inf),
  *
  * i.e. the candidate solves the problem up to the rounding of (1) and of the
- * product A x (c n eps scale, as in STYLE.md sec. 8; ||x||_inf covers the x
- * side of r, max|A| ||x||_inf + ||b||_inf the w side).  A basis whose LU has a
- * pivot |U_kk| <= opt->pivot_tol * max|A_ij| is singular and skipped (all of
- * its lo/hi choices).  If no case passes tau, the case with the smallest
+ * product A x (a c n eps scale, the usual bound on a direct method's
+ * rounding; ||x||_inf covers the x side of r, max|A| ||x||_inf +
+ * ||b||_inf the w side).  A basis whose LU has a pivot |U_kk| <=
+ * opt->pivot_tol * max|A_ij| is singular and skipped (all of its lo/hi
+ * choices).  If no case passes tau, the case with the smallest
  * res_rel = ||r||_inf / max(1, ||b||_inf) is taken when that is <= opt->tol
  * (an ill-conditioned A_BB: accurate to the user's tolerance, not to
  * rounding); otherwise there is no solution.

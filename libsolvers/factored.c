@@ -1,4 +1,5 @@
-/* factored.c -- the factored (matrix-free) storage of slv.h:
+/* factored.c -- the factored (matrix-free) storage of slv.h (docs/problem.md,
+ * "Storage"):
  *
  *     A = J K^T + diag(d),   J, K: n x 6 nblk, row i nonzero on the two
  *                            6-column blocks fblk[2i], fblk[2i+1] (or -1)

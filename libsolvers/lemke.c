@@ -106,8 +106,8 @@
  * when it exceeds LEMKE_DRIFT relative to ||q|| and also LEMKE_DRIFT_FLOOR
  * max|[M, d]| max|x_B| (the rounding floor of that product: on the contact
  * matrices with a 1e-6 cfm, |x| reaches 1e5 for |b| ~ 1, and without the
- * floor the check refactorized every 4 pivots in vain: 72 s instead of
- * 9 s on gen_lcp --type contact-box --n 999 --seed 4), refactorizes S by LU
+ * floor the check refactorized every few pivots in vain; experiments/
+ * README.md, "Measurements: solvers"), refactorizes S by LU
  * (LAPACKE dgetrf + dgetri, 2k^3 flops) and recomputes x_B from it; after
  * a refactorization the check period is halved (down to LEMKE_CHECK_MIN),
  * after a clean check doubled back.  At the end, up to LEMKE_REFINE steps
@@ -180,12 +180,9 @@
  * (z = e_lambda gives z^T M z = 0 with (M + M^T) z = mu_i e_j != 0).
  * Lemke may then end on a secondary ray even when the problem has a
  * solution; that is reported as SLV_RAY_TERMINATION, and the message says
- * the ray proves nothing.  Measured on ../shared/peers' contact-box
- * instances (gen_lcp seeds 1..8, n = 99, 198, 297, 498, 699, 999; A =
- * J W J^T of rank ~n/2 + 1e-6 cfm, mu = 0.5, solutions up to |x| ~ 2e5):
- * all 48 converged, res_rel <= 8e-11 (1e-14 .. 1e-16 where |x| is
- * moderate), no ray, 228 .. 9326 pivots; dantzig reaches tol 1e-9 in 38
- * of them, ODE's dLCP in none.
+ * the ray proves nothing.  On the peers' contact-box instances (rank
+ * ~n/2 plus a 1e-6 cfm) no ray has been met (experiments/README.md,
+ * "Measurements: solvers").
  * Sizes: N = n + #box + #free + 2 #friction < 3n.
  *
  * Notation: the paper's z, q, M are u, q, M here; x and w stay the problem's.

@@ -1,5 +1,6 @@
 /* nsgs_newton.c -- NSGS sweeps, switching to the Alart-Curnier nonsmooth
- * Newton (nsn_ac.c) when the sweeps converge too slowly to pay.
+ * Newton (nsn_ac.c) when the sweeps converge too slowly to pay
+ * (docs/solvers.md, "NSGS-Newton hybrid").
  *
  * Problem: the Coulomb friction problem of nsgs.c / nsn_ac.c (w = A x + b,
  * cone rows with the De Saxce law, box rows).
@@ -29,8 +30,9 @@
  *                                           A under NSGSN_DENSE_N rows, where the
  *                                           model was calibrated)
  *     Newton ~ (2/3) m^3 / 8 + 2 n m + 4 sweeps   (LU of the m rows Newton
- *              keeps, at ~8x the flop rate of the sparse sweep, measured
- *              on this machine; assembly; products)
+ *              keeps, at ~8x the flop rate of the sparse sweep: a
+ *              calibration, experiments/README.md, "Measurements:
+ *              solvers"; assembly; products)
  * with m estimated from the current x (contacts with x_n > 0, box rows
  * strictly inside their bounds: nsn_ac.c eliminates the others).
  * A Newton phase runs at most NSGSN_NEWTON_IT iterations; if it does not

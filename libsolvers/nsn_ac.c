@@ -39,9 +39,9 @@
  * of Siconos' FC3D_PROX.  Contact matrices W = H M^-1 H' are singular as
  * soon as the contacts outnumber the bodies' degrees of freedom; on sticking
  * contacts the plain Newton matrix (rows rho W) is then singular, and the
- * plain iteration stagnated on 8 of the 39 shared FC3D problems (Capsules,
- * KaplasTower, BoxesStack, PerioBox, ...) where this one converges; tau -> 0
- * with Phi keeps the local superlinear rate.
+ * plain iteration stagnates on FC3D problems where this one converges
+ * (experiments/README.md, "Measurements: solvers"); tau -> 0 with Phi
+ * keeps the local superlinear rate.
  * Line search (Armijo on theta = ||Phi||^2 / 2, whose directional
  * derivative along the Newton direction is -2 theta where Phi is
  * differentiable): t = 1, 1/2, ..., 2^-10 until theta(x + t d) <= (1 - 2e-4
@@ -56,8 +56,9 @@
  * Rows with Phi_i = x_i, Ar = e_i, Bu = 0 (separated contacts, box rows at
  * a bound) have d_i = -Phi_i and are eliminated before the LU: only the m
  * other rows are factored.
- * Cost per iteration: O(n^2) (dense) or O(nnz) (CSR) for the products,
- * O(m n) to assemble H_AA, (2/3) m^3 for its LU.
+ * Cost per iteration: the products over the operator's packed copy of A,
+ * O(nnz) (else dgemv, O(n^2)), O(m n) to assemble H_AA from columns of A
+ * (slv_op_col), (2/3) m^3 for its LU.
  * The dense H needs n_max^2 doubles at init: max_n = 6000 (288 MB).
  *
  * Stopping test: the library's (res_rel <= tol, and res_nat_inf <= tol with

@@ -38,8 +38,9 @@
  * of the sweep.  [Level scheduling of a Gauss-Seidel / triangular sweep:
  * Anderson and Saad 1989; the wide contact solver of Box2D v3 (Catto 2024,
  * "Solver2D") colours the graph greedily instead, which reorders dependent
- * rows: on the peers' 20-layer box pyramid that order left 0.56 mm of
- * penetration at 50 sweeps where the row order leaves 0.31 mm.]
+ * rows, and on the peers' box pyramid left more penetration at 50 sweeps
+ * than the row order does: experiments/README.md, "Measurements:
+ * solvers".]
  *
  * Why: a contact's three rows and the four points of a box-box manifold
  * all act on the same two bodies, so pgs's natural order is a chain of

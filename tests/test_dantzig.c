@@ -5,7 +5,8 @@
  * wrong, the outer passes reach 1e-9) and an honest status on random contact
  * problems, breakdown on indefinite A and on a ray, singular PSD A and
  * redundant rows, the pivot limit, warm start, workspace reuse, refusals,
- * and the Siconos relay / MLCP files (skipped without ../shared).
+ * and the Siconos relay / MLCP files (skipped without the shared datasets,
+ * LCPLAB_SHARED).
  *
  * Every solution is judged by this file's own residual (findex bounds taken
  * at the final x), never by the library's numbers alone.  Pivoting is exact
@@ -388,8 +389,8 @@ static void test_singular_psd(void) {
 
 /* ---- findex: friction bounds that move -------------------------------------- */
 
-/* A small contact problem A = J W J^T + cfm I in the style of
- * ../shared/peers' contact-box generator: nc contacts on nb free bodies
+/* A small contact problem A = J W J^T + cfm I in the style of the peers'
+ * contact-box generator (gen_lcp): nc contacts on nb free bodies
  * (6 DOF, W = diag of inverse masses), each contact a normal row
  * (lo 0, hi inf) and two tangent rows with findex = the normal, mu; b = J v
  * with a random v, minus |N| on the normals (approaching contacts). */

@@ -171,7 +171,7 @@ static void test_cps1_solution_set(void) {
   TST_VEC_CLOSE(x, xe2, 2, 1e-15, 0);
   CU_ASSERT_EQUAL(res.iterations, 4);
 
-  /* the Siconos file itself, when ../shared is present */
+  /* the Siconos file itself, when the shared datasets are (LCPLAB_SHARED) */
   char path[4096], err[512];
   if (!tst_shared_path("datasets/siconos/lcp/lcp_CPS_1.dat", path, sizeof path)) {
     printf("\n    SKIP: ../shared/datasets absent (lcp_CPS_1.dat) ");

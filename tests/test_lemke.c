@@ -871,7 +871,7 @@ static void test_friction_ray(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "not copositive-plus"));
 }
 
-/* A contact-box-like problem in the style of ../shared/peers' gen_lcp
+/* A contact-box-like problem in the style of the peers' gen_lcp
  * --type contact-box: nc contacts on nb = ceil(nc / 4) rigid bodies (6 DOF,
  * W = diag of inverse masses 1/m and inverse inertias), each contact
  * between a random body and a second one (70 %) or the ground, with a
@@ -1201,7 +1201,7 @@ int main(void) {
   CU_add_test(s, "hand-derived boxed, upper-only and free rows", test_hand_box_free);
   CU_add_test(s, "Murty's examples n=4..16: 2^n pivots, degenerate b=-1: 2", test_murty);
   CU_add_test(s, "secondary rays: A=-I, infeasible PSD", test_ray);
-  CU_add_test(s, "Siconos LCP collection (../shared)", test_siconos_lcp);
+  CU_add_test(s, "Siconos LCP collection (LCPLAB_SHARED)", test_siconos_lcp);
   CU_add_test(s, "degenerate problems (ties) terminate with the solution", test_degenerate);
   CU_add_test(s, "planted SPD, agreement with pgs, covering, scaling", test_spd_vs_pgs);
   CU_add_test(s, "planted non-symmetric P-matrices", test_pmatrix_planted);
