@@ -182,8 +182,9 @@ typedef struct slv_nsn {
 slv_status slv_nsn_init(slv_nsn *s, int n_max);
 void slv_nsn_free(slv_nsn *s);
 /* Up to max_it Newton iterations from x, with w = A x + b on entry; on
- * return w = A x + b again.  Adds the iterations done to *iters, pushes
- * res_rel per iteration into res's history and sets res->solver_residual;
+ * return w = A x + b again.  A is read through op (whose packed copy it
+ * forms).  Adds the iterations done to *iters, pushes res_rel per
+ * iteration into h and sets res->solver_residual;
  * SLV_CONVERGED (the library's test, confirmed on an exact w) or, with x the
  * best iterate seen, SLV_MAX_ITER / SLV_STAGNATED / SLV_BREAKDOWN /
  * SLV_NOT_FINITE (message in res). */
