@@ -173,14 +173,14 @@ int cli_cmd_convert(int argc, char **argv)
 
   char err[512] = "";
   slv_instance *inst = NULL;
-  if (slv_read_with(in, from, &ropt, &inst, err, sizeof err) != SLV_CONVERGED || !inst) {
+  if (slv_read_with(in, from, &ropt, &inst, err, sizeof err) != SLV_OK || !inst) {
     cli_error_lib(in, err);
     return CLI_EXIT_USAGE;
   }
   err[0] = '\0';
   slv_status st = slv_write(out, to, inst, err, sizeof err);
   slv_instance_free(inst);
-  if (st != SLV_CONVERGED) {
+  if (st != SLV_OK) {
     cli_error_lib(out, err);
     return CLI_EXIT_USAGE;
   }

@@ -63,6 +63,15 @@
 
 #define SOLVE_MAX_REPEAT 1000000L
 
+/* LCPLAB_NO_AVX2 set and not "" or "0": the library's opt.simd =
+ * SLV_SIMD_OFF (pgs_wide without its AVX2 lanes, the path of a CPU without
+ * them, to time it; the library itself reads no environment). */
+static int simd_from_env(void)
+{
+  const char *v = getenv("LCPLAB_NO_AVX2");
+  return v && *v && strcmp(v, "0") != 0 ? SLV_SIMD_OFF : SLV_SIMD_AUTO;
+}
+
 static void usage(FILE *f)
 {
   fprintf(f,
@@ -94,6 +103,9 @@ static void usage(FILE *f)
           "  --history         add \"history\": res_rel after each iteration\n"
           "  --json            accepted for compatibility (the output is always JSON)\n"
           "  --help            this text\n"
+          "\n"
+          "environment: LCPLAB_NO_AVX2=1 runs pgs_wide without its AVX2 lanes (the same\n"
+          "iterates; to time that path).\n"
           "\n"
           "exit status: 0 converged, 3 did not converge (JSON still printed),\n"
           "2 bad input or usage (one line on stderr, no JSON).\n");
@@ -339,6 +351,7 @@ static slv_options solve_options(const solve_args *a, const slv_instance *inst)
   if (a->warm)
     opt.warm_start = 1;
   opt.record_history = a->history;
+  opt.simd = simd_from_env();
   return opt;
 }
 
@@ -447,7 +460,7 @@ static int solve_run(const solve_args *a, solve_state *s)
   }
 
   err[0] = '\0';
-  if (slv_read_with(a->file, a->format, &a->read, &s->inst, err, sizeof err) != SLV_CONVERGED ||
+  if (slv_read_with(a->file, a->format, &a->read, &s->inst, err, sizeof err) != SLV_OK ||
       !s->inst) {
     cli_error_lib(a->file, err);
     return CLI_EXIT_USAGE;
@@ -465,18 +478,18 @@ static int solve_run(const solve_args *a, solve_state *s)
   }
   slv_options opt = solve_options(a, inst);
   msg[0] = '\0';
-  if (slv_options_validate(&opt, msg, sizeof msg) != SLV_CONVERGED) {
+  if (slv_options_validate(&opt, msg, sizeof msg) != SLV_OK) {
     cli_error("solve: invalid options: %s", msg[0] ? msg : "rejected by the library");
     return CLI_EXIT_USAGE;
   }
   slv_problem prob = slv_instance_problem(inst);
   msg[0] = '\0';
-  if (slv_problem_validate(&prob, msg, sizeof msg) != SLV_CONVERGED) {
+  if (slv_problem_validate(&prob, msg, sizeof msg) != SLV_OK) {
     cli_error("%s: invalid problem: %s", a->file, msg[0] ? msg : "rejected by the library");
     return CLI_EXIT_USAGE;
   }
   msg[0] = '\0';
-  if (slv_solver_accepts(solver, &prob, msg, sizeof msg) != SLV_CONVERGED) {
+  if (slv_solver_accepts(solver, &prob, msg, sizeof msg) != SLV_OK) {
     /* The library's message names the solver and the offending row. */
     if (msg[0])
       cli_error("%s: %s", a->file, msg);
@@ -488,7 +501,7 @@ static int solve_run(const solve_args *a, solve_state *s)
   /* Checked before the solve: the format --solution's extension asks for
    * can hold the problem (FCLIB: cones only). */
   err[0] = '\0';
-  if (a->solution && slv_can_write_solution(a->solution, inst, err, sizeof err) != SLV_CONVERGED) {
+  if (a->solution && slv_can_write_solution(a->solution, inst, err, sizeof err) != SLV_OK) {
     cli_error_lib(a->solution, err);
     return CLI_EXIT_USAGE;
   }
@@ -506,14 +519,14 @@ static int solve_run(const solve_args *a, solve_state *s)
 
   if (a->warm) {
     err[0] = '\0';
-    if (slv_read_start(a->warm, n, s->x0, err, sizeof err) != SLV_CONVERGED) {
+    if (slv_read_start(a->warm, n, s->x0, err, sizeof err) != SLV_OK) {
       cli_error_lib(a->warm, err);
       return CLI_EXIT_USAGE;
     }
   }
 
   slv_status st = slv_workspace_new(solver, n > 0 ? n : 1, &opt, &s->ws);
-  if (st != SLV_CONVERGED || !s->ws) {
+  if (st != SLV_OK || !s->ws) {
     cli_error("%s: cannot create the workspace of solver '%s' for n=%d: %s", a->file,
               solver->name, n, slv_status_str(st));
     return CLI_EXIT_USAGE;
@@ -545,7 +558,7 @@ static int solve_run(const solve_args *a, solve_state *s)
   if (a->solution) {
     err[0] = '\0';
     if (slv_write_solution(a->solution, inst, s->x, a->warm ? s->x0 : NULL, err, sizeof err) !=
-        SLV_CONVERGED) {
+        SLV_OK) {
       cli_error_lib(a->solution, err);
       return CLI_EXIT_USAGE;
     }

@@ -200,7 +200,7 @@ static int read_one(const exp_config *cfg, const exp_source *src, const char *pa
   slv_instance *inst = NULL;
   char err[512] = "";
   slv_status st = slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err);
-  if (st != SLV_CONVERGED) {
+  if (st != SLV_OK) {
     cli_error("%s:%d: instances: %s", cfg->path, src->line, err[0] ? err : slv_status_str(st));
     return CLI_EXIT_USAGE;
   }
@@ -531,12 +531,12 @@ static void measure(const exp_section *s, const slv_solver *sv, const slv_proble
 {
   memset(m, 0, sizeof *m);
   *ws = NULL;
-  if (slv_solver_accepts(sv, p, m->msg, sizeof m->msg) != SLV_CONVERGED) {
+  if (slv_solver_accepts(sv, p, m->msg, sizeof m->msg) != SLV_OK) {
     m->unsupported = 1;
     return;
   }
   slv_status st = slv_workspace_new(sv, p->n > 0 ? p->n : 1, opt, ws);
-  if (st != SLV_CONVERGED) {
+  if (st != SLV_OK) {
     m->status = st;
     snprintf(m->msg, sizeof m->msg, "workspace: %s", slv_status_str(st));
     return;
@@ -752,7 +752,7 @@ static int run_profile(const exp_section *s, const exp_problem *probs, int np,
         if (m.unsupported || m.status < 0) {
           fprintf(f, ",%s,,,,,,,,0\n", m.unsupported ? "unsupported" : slv_status_str(m.status));
         } else {
-          int ok = m.status == SLV_CONVERGED;
+          int ok = m.status == SLV_OK;
           fprintf(f, ",%s,%d,%d", slv_status_str(m.status), m.iterations, m.pivots);
           put_num(f, m.tmed);
           put_num(f, m.tmin);
@@ -834,7 +834,7 @@ static int run_scaling(const exp_section *s, const exp_problem *probs, int np,
         fprintf(f, ",%d", m.repeats);
         put_num(f, m.res.res_rel);
         fputc('\n', f);
-        if (m.status == SLV_CONVERGED && m.tmed > 0)
+        if (m.status == SLV_OK && m.tmed > 0)
           T[(size_t)pi * ns + si] = m.tmed;
       }
       progress(env, "%s [%d/%d] %s %s: %s", s->name, pi + 1, np, pr->label, sv->name,

@@ -85,7 +85,7 @@ static slv_status read_blcp(slv_reader *r, slv_instance **out) {
     }
   }
   *out = inst;
-  return SLV_CONVERGED;
+  return SLV_OK;
 fail:
   slv_instance_free(inst);
   return st;
@@ -100,7 +100,7 @@ slv_status slv_io_read_blcp(const slv_io_req *rq, slv_instance **out) {
 }
 
 slv_status slv_io_holds_no_cones(const slv_io_req *rq, const slv_instance *inst) {
-  if (inst->ncones == 0) return SLV_CONVERGED;
+  if (inst->ncones == 0) return SLV_OK;
   slv_io_msgf(rq->err, rq->errlen, "%s: %s cannot hold Coulomb cones (ncones = %d)", rq->path,
               slv_format_str(rq->fmt), inst->ncones);
   return SLV_ERR_UNSUPPORTED;

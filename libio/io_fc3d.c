@@ -81,7 +81,7 @@ slv_status slv_io_set_fc3d_cones(slv_instance *inst, int nc, const double *mu) {
   free(inst->mu);
   inst->findex = NULL;
   inst->mu = NULL;
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_io_holds_fc3d(const slv_io_req *rq, const slv_instance *inst) {
@@ -111,7 +111,7 @@ slv_status slv_io_holds_fc3d(const slv_io_req *rq, const slv_instance *inst) {
                inst->findex[i]);
       return SLV_ERR_UNSUPPORTED;
     }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_io_csr_from_triplets(slv_instance *inst, long nnz, const int *row, const int *col,
@@ -150,11 +150,11 @@ slv_status slv_io_csr_from_triplets(slv_instance *inst, long nnz, const int *row
   free(perm);
   free(pos);
   inst->storage = SLV_CSR;
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_io_fc_densify(slv_instance *inst) {
-  if (inst->storage != SLV_CSR || inst->n > SLV_IO_FC_DENSE_MAX) return SLV_CONVERGED;
+  if (inst->storage != SLV_CSR || inst->n > SLV_IO_FC_DENSE_MAX) return SLV_OK;
   int owned;
   double *A = slv_io_dense_of(inst, &owned);
   if (!A) return SLV_ERR_NOMEM;
@@ -165,7 +165,7 @@ slv_status slv_io_fc_densify(slv_instance *inst) {
   inst->Ax = NULL;
   inst->A = A;
   inst->storage = SLV_DENSE;
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* ---- recognising and reading ---------------------------------------------- */
@@ -256,7 +256,7 @@ slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out) {
   }
   free(mu);
   *out = inst;
-  return SLV_CONVERGED;
+  return SLV_OK;
 fail:
   free(mu);
   slv_instance_free(inst);
@@ -280,7 +280,7 @@ static slv_status write_sbm(slv_writer *w, const slv_instance *inst) {
   int *idx2 = NULL;
   double *blk = NULL;
   long nb = 0;
-  slv_status st = SLV_CONVERGED;
+  slv_status st = SLV_OK;
   if (!idx1 || !mark) goto nomem;
   /* count the blocks of each block row */
   for (int J = 0; J < nb3; J++) mark[J] = -1;

@@ -208,7 +208,7 @@ static slv_status open_group(fc_ctx *c, hid_t loc, const char *gpath, const char
   if (*g < 0)
     return fail(c, SLV_ERR_INVALID, "expected the group %s/%s to open, found a damaged object",
                 gpath, name);
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 enum { D_INT, D_NUM, D_STR };
@@ -221,7 +221,7 @@ static slv_status check_ds(fc_ctx *c, hid_t loc, const char *gpath, const char *
   int k = kind_of(loc, name);
   *npts = 0;
   if (present) *present = k != K_ABSENT;
-  if (k == K_ABSENT && !required) return SLV_CONVERGED;
+  if (k == K_ABSENT && !required) return SLV_OK;
   if (k != K_DATASET)
     return fail(c, SLV_ERR_INVALID, "expected the dataset %s/%s, found %s", gpath, name,
                 kind_name(k));
@@ -229,7 +229,7 @@ static slv_status check_ds(fc_ctx *c, hid_t loc, const char *gpath, const char *
   if (d < 0)
     return fail(c, SLV_ERR_INVALID, "expected %s/%s to open, found a damaged dataset", gpath, name);
   hid_t sp = H5Dget_space(d), ty = H5Dget_type(d);
-  slv_status st = SLV_CONVERGED;
+  slv_status st = SLV_OK;
   H5S_class_t sc = sp >= 0 ? H5Sget_simple_extent_type(sp) : H5S_NO_CLASS;
   H5T_class_t tc = ty >= 0 ? H5Tget_class(ty) : H5T_NO_CLASS;
   int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
@@ -291,7 +291,7 @@ static slv_status read_int(fc_ctx *c, hid_t loc, const char *gpath, const char *
   if (e < 0)
     return fail(c, SLV_ERR_INVALID, "expected %s/%s to be readable, found a read error", gpath,
                 name);
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* Charges bytes against the budget and the memory cap. */
@@ -396,7 +396,7 @@ done:
 
 /* The optional info group: title, description, math_info as strings. */
 static slv_status check_info(fc_ctx *c, hid_t loc, const char *gpath) {
-  if (kind_of(loc, "info") == K_ABSENT) return SLV_CONVERGED; /* optional */
+  if (kind_of(loc, "info") == K_ABSENT) return SLV_OK; /* optional */
   char g[64];
   hid_t id;
   slv_status st;
@@ -420,7 +420,7 @@ static slv_status check_spacedim(fc_ctx *c, hid_t g, const char *gpath) {
     return fail(c, SLV_ERR_UNSUPPORTED, "expected %s/spacedim = 3, found 2 (2-D frictional "
                 "contact is not supported)", gpath);
   if (d != 3) return fail(c, SLV_ERR_INVALID, "expected %s/spacedim = 3, found %d", gpath, d);
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* The whole local problem, as fclib_read_local reads it. */
@@ -591,7 +591,7 @@ static slv_status entries(fc_ctx *c, const char *g, const struct fclib_matrix *a
       return st;
     }
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 static slv_status check_finite(fc_ctx *c, const char *name, const double *v, int n, int nonneg) {
@@ -599,7 +599,7 @@ static slv_status check_finite(fc_ctx *c, const char *name, const double *v, int
     if (!isfinite(v[k]) || (nonneg && v[k] < 0))
       return fail(c, SLV_ERR_INVALID, "expected %s%s, found %s[%d] = %g", nonneg ? "mu >= 0 in " :
                   "finite values in ", name, name, k, v[k]);
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* A new instance of n = 3 nc rows with A from the triplets (CSR, then dense
@@ -607,7 +607,7 @@ static slv_status check_finite(fc_ctx *c, const char *name, const double *v, int
 static slv_status make_instance(fc_ctx *c, int n, const trip *t, const double *q, const double *mu,
                                 slv_instance **out) {
   slv_instance *inst = slv_io_instance_alloc(n);
-  slv_status st = inst ? SLV_CONVERGED : SLV_ERR_NOMEM;
+  slv_status st = inst ? SLV_OK : SLV_ERR_NOMEM;
   if (!st) st = slv_io_csr_from_triplets(inst, t->nnz, t->row, t->col, t->val);
   if (!st) st = slv_io_fc_densify(inst);
   if (!st) st = slv_io_set_fc3d_cones(inst, n / 3, mu);
@@ -617,7 +617,7 @@ static slv_status make_instance(fc_ctx *c, int n, const trip *t, const double *q
   }
   memcpy(inst->b, q, (size_t)n * sizeof(double));
   *out = inst;
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* What lcplab allocates beside libfclib's copy (spend): the entries as
@@ -661,7 +661,7 @@ static int uf_find(int *parent, int a) {
 /* W (dense m x m, column-major, zeroed) and q (= w on entry) from M, H, f. */
 static slv_status condense(fc_ctx *c, int ndof, int m, const trip *M, const trip *H,
                            const double *f, double *W, double *q) {
-  slv_status st = SLV_CONVERGED;
+  slv_status st = SLV_OK;
   int *parent = malloc(((size_t)ndof + 1) * sizeof(int));
   int *comp = malloc(((size_t)ndof + 1) * sizeof(int));  /* component of each dof */
   int *cptr = calloc((size_t)ndof + 2, sizeof(int));      /* dofs of component k */
@@ -982,13 +982,13 @@ static slv_status fresh_name(const char *path, char **tmp, char *err, size_t err
   }
   close(fd);
   remove(*tmp);
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* Renames the complete tmp over path (tmp removed on failure). */
 static slv_status publish(const char *tmp, const char *path, char *err, size_t errlen) {
   errno = 0;
-  if (rename(tmp, path) == 0) return SLV_CONVERGED;
+  if (rename(tmp, path) == 0) return SLV_OK;
   int e = errno;
   remove(tmp);
   slv_io_msgf(err, errlen, "%s: cannot write: %s", path, e ? strerror(e) : "rename failed");
@@ -1025,7 +1025,7 @@ static slv_status csr_of(const slv_instance *inst, struct fclib_matrix *W, char 
     memcpy(W->p, inst->Ap, ((size_t)n + 1) * sizeof(int));
     memcpy(W->i, inst->Aj, (size_t)nnz * sizeof(int));
     memcpy(W->x, inst->Ax, (size_t)nnz * sizeof(double));
-    return SLV_CONVERGED;
+    return SLV_OK;
   }
   int k = 0;
   W->p[0] = 0;
@@ -1038,7 +1038,7 @@ static slv_status csr_of(const slv_instance *inst, struct fclib_matrix *W, char 
     }
     W->p[i + 1] = k;
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* The local problem of inst into the new file tmp (fclib_write_local). */
@@ -1104,7 +1104,7 @@ static slv_status write_solution(const char *path, const char *tmp, const slv_in
                                  const double *x, const double *x0, char *err, size_t errlen) {
   size_t n = (size_t)inst->n;
   double *r = malloc(2 * n * sizeof(double)), *u = malloc(2 * n * sizeof(double));
-  slv_status st = SLV_CONVERGED;
+  slv_status st = SLV_OK;
   if (!r || !u) {
     slv_io_msgf(err, errlen, "%s: out of memory writing the solution", path);
     st = SLV_ERR_NOMEM;

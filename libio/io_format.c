@@ -188,7 +188,7 @@ static slv_status sniff_file(const slv_io_req *rq, const slv_io_format **row) {
   for (int k = 0; k < NFORMATS && !*row; k++)
     if (FORMATS[k].sniff && FORMATS[k].sniff(head, len)) *row = &FORMATS[k];
   free(head);
-  if (*row) return SLV_CONVERGED;
+  if (*row) return SLV_OK;
   /* the first word, named in the message as the text reader shows it */
   slv_reader r;
   slv_status st = slv_rd_open_req(&r, rq, 0);
@@ -217,13 +217,13 @@ static slv_status reader_row(slv_io_req *rq, slv_format fmt, const slv_io_format
   rq->fmt = fmt;
   if (fmt != SLV_FMT_AUTO) {
     *row = slv_io_format_row(fmt);
-    if (*row) return SLV_CONVERGED;
+    if (*row) return SLV_OK;
     slv_io_msgf(rq->err, rq->errlen, "%s: expected a format in [0, %d], found %d", rq->path,
                 (int)SLV_FMT_LAST, (int)fmt);
     return SLV_ERR_INVALID;
   }
   *row = slv_io_format_by_ext(rq->path);
-  return *row ? SLV_CONVERGED : sniff_file(rq, row);
+  return *row ? SLV_OK : sniff_file(rq, row);
 }
 
 /* After a parse: validate, then name, format and kind. */
@@ -238,7 +238,7 @@ static slv_status finish_read(const slv_io_req *rq, const slv_io_format *row, sl
   if (inst->format == SLV_FMT_AUTO) inst->format = row->id;
   set_name(inst, rq->path);
   slv_instance_classify(inst);
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 #define SLV_READ_OPTIONS_MAGIC 0x10ca7e5du
@@ -277,7 +277,7 @@ slv_status slv_read_with(const char *path, slv_format fmt, const slv_read_option
     return st;
   }
   *out = inst;
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_read(const char *path, slv_format fmt, slv_instance **out, char *err,
@@ -299,10 +299,10 @@ static slv_status writer_row(const char *path, slv_format fmt, const slv_instanc
       return SLV_ERR_UNSUPPORTED;
     }
     if ((*row)->variant) *row = slv_io_format_row((*row)->variant(inst));
-    return SLV_CONVERGED;
+    return SLV_OK;
   }
   *row = slv_io_format_row(fmt);
-  if (*row) return SLV_CONVERGED;
+  if (*row) return SLV_OK;
   slv_io_msgf(err, errlen, "%s: expected a format in [1, %d], found %d", path, (int)SLV_FMT_LAST,
               (int)fmt);
   return SLV_ERR_INVALID;

@@ -87,7 +87,7 @@ typedef slv_status (*slv_io_write_fn)(const slv_io_req *rq, const slv_instance *
 /* One row of the format table.  A reader returns a new instance in *out
  * (NULL on failure, with the message in rq->err) and may set its format
  * (the Siconos reader sets the variant it found; slv_read sets the row's id
- * otherwise).  holds returns SLV_CONVERGED if the format can hold the
+ * otherwise).  holds returns SLV_OK if the format can hold the
  * (valid) instance, else SLV_ERR_UNSUPPORTED and a message naming the row or
  * cone; slv_write calls it before write, so a writer may assume it. */
 typedef struct slv_io_format {
@@ -270,7 +270,7 @@ slv_status slv_io_alloc_findex(slv_instance *inst);
 slv_status slv_io_alloc_mu(slv_instance *inst);
 slv_status slv_io_alloc_cones(slv_instance *inst, int ncones);
 slv_status slv_io_alloc_xref(slv_instance *inst);
-/* Factored storage over nblk blocks: fblk, fJ, fK, fwork (and fd when
+/* Factored storage over nblk blocks: fblk, fJ, fK (and fd when
  * with_fd), zeroed; storage becomes SLV_FACTORED. */
 slv_status slv_io_alloc_factored(slv_instance *inst, int nblk, int with_fd);
 

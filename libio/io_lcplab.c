@@ -78,7 +78,7 @@ const char *slv_io_option_name(int k) { return k >= 0 && k < SLV_IO_OPT_COUNT ? 
 static slv_status read_option(slv_reader *r, slv_instance *inst) {
   slv_token t = {NULL, 0, 0};
   int k = 0, v = 0;
-  slv_status st = SLV_CONVERGED;
+  slv_status st = SLV_OK;
   slv_options *o = &inst->opt;
   if (slv_rd_next(r, &t))
     while (k < SLV_IO_OPT_COUNT && !slv_tok_is(&t, OPTION[k])) k++;
@@ -122,7 +122,7 @@ static slv_status read_extension(slv_reader *r, slv_instance *inst, int s, const
                                  int fact, int nblk_seen) {
   int n = inst->n, k;
   slv_token v = {NULL, 0, 0};
-  slv_status st = SLV_CONVERGED;
+  slv_status st = SLV_OK;
   if (s >= S_NBLK && s <= S_FD && !fact)
     return slv_rd_fail(r, t, SLV_ERR_INVALID, "'storage factored' before '%s'", SECTION[s]);
   if (s > S_NBLK && s <= S_FD && !nblk_seen)
@@ -166,7 +166,7 @@ static slv_status read_extension(slv_reader *r, slv_instance *inst, int s, const
 
 static slv_status read_lcplab(slv_reader *r, slv_instance **out) {
   slv_token t, kind_tok;
-  slv_status st = SLV_CONVERGED;
+  slv_status st = SLV_OK;
   slv_instance *inst = NULL;
   int seen[S_COUNT] = {0}, version, csr = 0, fact = 0, n = -1;
   slv_cone_law law = SLV_CONE_COULOMB;
@@ -433,7 +433,7 @@ static slv_status read_lcplab(slv_reader *r, slv_instance **out) {
     }
   }
   *out = inst;
-  return SLV_CONVERGED;
+  return SLV_OK;
 fail:
   slv_instance_free(inst);
   return st;

@@ -176,7 +176,7 @@ static slv_status read_matrix(slv_reader *r, slv_instance **out) {
     return st;
   }
   *out = inst;
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* What is left of the cap once mem bytes are reserved: the cap on a sidecar
@@ -250,7 +250,7 @@ done:
     return st;
   }
   *out = inst;
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 static void write_entry(slv_writer *w, int i, int j, double v) {
@@ -264,7 +264,7 @@ slv_status slv_io_write_mtx(const slv_io_req *rq, const slv_instance *inst) {
   size_t errlen = rq->errlen;
   static const char *const sfx[5] = {".b", ".lo", ".hi", ".findex", ".mu"};
   char *side[5] = {NULL, NULL, NULL, NULL, NULL};
-  slv_status st = SLV_CONVERGED;
+  slv_status st = SLV_OK;
   int n = inst->n;
   for (int k = 0; k < 5; k++)
     if (!(side[k] = sidecar(path, sfx[k]))) {

@@ -204,14 +204,14 @@ static slv_status parse_dict(npz_ctx *c, npy_array *a, const char *text, size_t 
   a->swap = descr[0] == '>';
   a->count = 1;
   for (int d = 0; d < a->ndim; d++) a->count *= (double)a->shape[d];
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* Reads exactly len bytes of the member. */
 static slv_status member_read(npz_ctx *c, const npy_array *a, void *buf, size_t len,
                               const char *what) {
   zip_int64_t got = zip_fread(a->zf, buf, len);
-  if (got == (zip_int64_t)len) return SLV_CONVERGED;
+  if (got == (zip_int64_t)len) return SLV_OK;
   return npz_fail(c, SLV_ERR_INVALID, "expected %zu bytes of %s in %s, found %s", len, what,
                   a->name, got < 0 ? zip_error_strerror(zip_file_get_error(a->zf)) : "fewer");
 }
@@ -221,7 +221,7 @@ static slv_status member_read(npz_ctx *c, const npy_array *a, void *buf, size_t 
 static slv_status open_array(npz_ctx *c, npy_array *a, int required) {
   zip_int64_t idx = zip_name_locate(c->za, a->name, 0);
   if (idx < 0) {
-    if (!required) return SLV_CONVERGED;
+    if (!required) return SLV_OK;
     return npz_fail(c, SLV_ERR_INVALID, "expected the array %s in the npz (G, g, mus: "
                     "ContactBench), found none", a->name);
   }
@@ -266,7 +266,7 @@ static slv_status open_array(npz_ctx *c, npy_array *a, int required) {
     return npz_fail(c, SLV_ERR_INVALID, "expected %s to hold %.0f bytes (a %zu-byte header and "
                     "%.0f float64), found %.0f", a->name, want, head + hlen, a->count,
                     (double)zs.size);
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* The length of a vector-shaped array, (k,), (k, 1) or (1, k); -1 if not. */
@@ -314,7 +314,7 @@ static slv_status read_values(npz_ctx *c, const npy_array *a, double *out, size_
     return npz_fail(c, SLV_ERR_INVALID, "expected %s in %s, found [%s] = %g",
                     nonneg ? "finite values >= 0" : "finite values", a->name, at, out[k]);
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* The file's row r (normal last in each contact) is lcplab's row lab_row(r)
@@ -329,7 +329,7 @@ static size_t lab_row(size_t r) {
 static slv_status open_zip(npz_ctx *c, int flags) {
   int code = 0;
   c->za = zip_open(c->path, flags, &code);
-  if (c->za) return SLV_CONVERGED;
+  if (c->za) return SLV_OK;
   zip_error_t ze;
   zip_error_init_with_code(&ze, code);
   slv_status st = npz_fail(c, SLV_ERR_INVALID, "expected a numpy .npz (a zip archive), found: %s",
@@ -366,7 +366,7 @@ static slv_status open_problem(npz_ctx *c, npy_array a[3], long *nc) {
   if ((double)n * (double)n > (double)SLV_IO_MAX_NNZ)
     return npz_fail(c, SLV_ERR_DIM, "expected n*n <= %ld for a dense G, found n = %ld",
                     (long)SLV_IO_MAX_NNZ, n);
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* G into the dense column-major A, line by line (a row of G in C order, a
@@ -386,7 +386,7 @@ static slv_status read_G(npz_ctx *c, const npy_array *g, slv_instance *inst, dou
         inst->A[i + j * n] = buf[s];
     }
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_io_read_npz(const slv_io_req *rq, slv_instance **out) {
@@ -499,7 +499,7 @@ static slv_status add_member(npz_ctx *c, const char *name, const unsigned char *
   }
   if (zip_set_file_compression(c->za, (zip_uint64_t)idx, ZIP_CM_STORE, 0) != 0)
     return npz_fail(c, SLV_ERR_INVALID, "cannot write %s: %s", name, zip_strerror(c->za));
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_io_write_npz(const slv_io_req *rq, const slv_instance *inst) {
@@ -510,7 +510,7 @@ slv_status slv_io_write_npz(const slv_io_req *rq, const slv_instance *inst) {
   int owned = 0;
   const double *A = slv_io_dense_of(inst, &owned);
   double *G = malloc((n * n + 1) * sizeof(double)), *g = malloc((n + 1) * sizeof(double));
-  slv_status st = SLV_CONVERGED;
+  slv_status st = SLV_OK;
   if (!A || !G || !g) {
     st = npz_fail(&c, A ? SLV_ERR_NOMEM : SLV_ERR_DIM, "expected a problem small enough to "
                   "write G dense, found n = %zu", n);

@@ -113,7 +113,7 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max
   r->buf = buf;
   r->len = len;
   r->mem = (double)len + 1.0;
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_rd_open_req(slv_reader *r, const slv_io_req *rq, char comment) {
@@ -134,7 +134,7 @@ slv_status slv_rd_reserve(slv_reader *r, long line, double bytes, const char *wh
   double total = r->mem + bytes;
   if (total <= r->cap) {
     r->mem = total;
-    return SLV_CONVERGED;
+    return SLV_OK;
   }
   char m[400];
   va_list ap;
@@ -149,7 +149,7 @@ slv_status slv_io_reserve(const char *path, double *mem, double cap, double byte
   double total = *mem + bytes;
   if (total <= cap) {
     *mem = total;
-    return SLV_CONVERGED;
+    return SLV_OK;
   }
   char m[400];
   va_list ap;
@@ -304,7 +304,7 @@ slv_status slv_rd_int(slv_reader *r, long lo, long hi, int *out, const char *wha
   long v = 0;
   if (slv_rd_next(r, &t) && parse_long(&t, &v) == 1 && v >= lo && v <= hi) {
     *out = (int)v;
-    return SLV_CONVERGED;
+    return SLV_OK;
   }
   char w[256];
   va_list ap;
@@ -322,7 +322,7 @@ slv_status slv_rd_size(slv_reader *r, long max, int *out, long *line, const char
   if (line) *line = t.line;
   if (kind == 1 && v >= 0 && v <= max) {
     *out = (int)v;
-    return SLV_CONVERGED;
+    return SLV_OK;
   }
   char w[256];
   va_list ap;
@@ -352,7 +352,7 @@ static const char *num_kind(int flags, int why) {
 slv_status slv_rd_double(slv_reader *r, int flags, double *out, const char *what, ...) {
   slv_token t;
   int why = rd_num(r, flags, out, &t);
-  if (!why) return SLV_CONVERGED;
+  if (!why) return SLV_OK;
   char w[256];
   va_list ap;
   va_start(ap, what);
@@ -368,7 +368,7 @@ slv_status slv_rd_doubles(slv_reader *r, size_t count, int flags, double *out, c
     if (why)
       return slv_rd_fail(r, &t, SLV_ERR_INVALID, "%s for %s[%zu]", num_kind(flags, why), name, i);
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_rd_matrix(slv_reader *r, int rows, int cols, int colmajor, double *dst, size_t ld,
@@ -384,7 +384,7 @@ slv_status slv_rd_matrix(slv_reader *r, int rows, int cols, int colmajor, double
                            num_kind(flags, why), name, i, j, rows, cols,
                            colmajor ? "column-major" : "row-major");
     }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_rd_upper(slv_reader *r, int n, const double *lo, double *hi, const char *name_hi,
@@ -399,12 +399,12 @@ slv_status slv_rd_upper(slv_reader *r, int n, const double *lo, double *hi, cons
       return slv_rd_fail(r, &t, SLV_ERR_INVALID, "%s[%d] >= %s[%d] = %.17g", name_hi, i, name_lo,
                          i, lo[i]);
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_rd_need(const slv_reader *r, double count, const char *what, ...) {
   double left = (double)(r->len - r->pos);
-  if (count <= 0 || 2.0 * count - 1.0 <= left) return SLV_CONVERGED;
+  if (count <= 0 || 2.0 * count - 1.0 <= left) return SLV_OK;
   char w[256];
   va_list ap;
   va_start(ap, what);
@@ -445,7 +445,7 @@ slv_status slv_wr_open(slv_writer *w, const char *path, char *err, size_t errlen
     slv_io_msgf(err, errlen, "%s: cannot write: %s", path, errno ? strerror(errno) : "fopen failed");
     return SLV_ERR_INVALID;
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_wr_close(slv_writer *w) {
@@ -456,7 +456,7 @@ slv_status slv_wr_close(slv_writer *w) {
     e = errno;
   }
   w->f = NULL;
-  if (!bad) return SLV_CONVERGED;
+  if (!bad) return SLV_OK;
   remove(w->path);
   slv_io_msgf(w->err, w->errlen, "%s: write failed: %s", w->path, e ? strerror(e) : "I/O error");
   return SLV_ERR_INVALID;

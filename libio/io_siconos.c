@@ -86,7 +86,7 @@ static slv_status read_sbm(slv_reader *r, const char *name, slv_nm *out) {
   if ((st = slv_rd_size(r, SLV_IO_MAX_DENSE, &nb, NULL, "the number of stored blocks of %s", name)))
     return st;
   if (nb == 0) { /* an all-zero matrix: nothing follows */
-    if (out->storage == SLV_DENSE) return SLV_CONVERGED;
+    if (out->storage == SLV_DENSE) return SLV_OK;
     if ((st = slv_rd_reserve(r, r->line, 4.0 * rows + 16.0, "the row pointers of %s (%d rows)",
                              name, rows)))
       return st;
@@ -95,7 +95,7 @@ static slv_status read_sbm(slv_reader *r, const char *name, slv_nm *out) {
     out->Ax = malloc(sizeof(double));
     if (!out->Ap || !out->Aj || !out->Ax)
       return slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for %s", name);
-    return SLV_CONVERGED;
+    return SLV_OK;
   }
   if ((st = slv_rd_int(r, 1, rows > 0 ? rows : 1, &bn0, "the number of block rows of %s", name)))
     return st;
@@ -352,7 +352,7 @@ static slv_status read_lcp_relay(slv_reader *r, slv_format fmt, slv_instance **o
   }
   *found = relay ? SLV_FMT_SICONOS_RELAY : SLV_FMT_SICONOS_LCP;
   *out = inst;
-  return SLV_CONVERGED;
+  return SLV_OK;
 fail:
   slv_instance_free(inst);
   return st;
@@ -583,7 +583,7 @@ static slv_status check_siconos(const char *path, slv_format fmt, const slv_inst
       if (fr) (*nfree)++;
     }
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* NumericsMatrix, dense: "0", size0, size1, "size0<TAB>size1", then one

@@ -35,14 +35,14 @@ static slv_status check_n(const char *path, int n, const void *x, char *err, siz
     slv_io_msgf(err, errlen, "%s: expected a path and a vector, found NULL", path ? path : "(null)");
     return SLV_ERR_INVALID;
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 static slv_status expect_end(slv_reader *r, int n) {
   slv_token t;
   if (slv_rd_next(r, &t))
     return slv_rd_fail(r, &t, SLV_ERR_INVALID, "end of file after the %d values", n);
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_io_read_vec(const char *path, int n, int flags, double *x, const char *name,
@@ -133,7 +133,7 @@ slv_status slv_can_write_solution(const char *path, const slv_instance *inst, ch
                 "vector (another extension), not as .npz", path);
     return SLV_ERR_UNSUPPORTED;
   }
-  if (f != SLV_FMT_FCLIB) return SLV_CONVERGED;
+  if (f != SLV_FMT_FCLIB) return SLV_OK;
   slv_io_req rq = {path, SLV_FMT_FCLIB, 0, err, errlen};
   return slv_io_holds_fc3d(&rq, inst);
 }

@@ -111,7 +111,6 @@ typedef struct slv_instance {
   int *fblk;              /* 2n */
   double *fJ, *fK;        /* 12n each */
   double *fd;             /* n, or NULL */
-  double *fwork;          /* 6 nblk: the view's scratch (slv.h) */
   /* The solve the file records (lcplab format: sections 'solver', 'options'),
    * e.g. a world step's that failed: lcplab solve takes them as defaults. */
   char solver[32];        /* registry name; "" if none */
@@ -194,7 +193,7 @@ SLV_API slv_status slv_write(const char *path, slv_format fmt, const slv_instanc
  * normal-first as G and g; any other: a plain vector (slv_read_vector). */
 SLV_API slv_status slv_read_start(const char *path, int n, double *x, char *err, size_t errlen);
 
-/* Can slv_write_solution write a solution of inst to path?  SLV_CONVERGED,
+/* Can slv_write_solution write a solution of inst to path?  SLV_OK,
  * or SLV_ERR_UNSUPPORTED and a message (.hdf5 needs a problem FCLIB holds:
  * every row in a Coulomb cone; .npz is not a solution format). */
 SLV_API slv_status slv_can_write_solution(const char *path, const slv_instance *inst, char *err,
