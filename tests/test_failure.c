@@ -183,10 +183,11 @@ static void pyramid_case(const char *layers, dyn_integrator integ, long steps, i
   dyn_world *w = run_scene("pyramid", layers, "lemke", integ, DYN_ON_FAILURE_KEEP, steps, &o);
   /* The defect shows either way; which one first depends on lemke's
    * singular pivots, which the last bit of A's products decides. */
-  if (keep_stops)
+  if (keep_stops) {
     CU_ASSERT((o.err == DYN_ERR_NUMERIC && o.steps < steps) || o.bad > 0);
-  else
+  } else {
     CU_ASSERT(o.bad > 0);
+  }
   printf("\n  lemke %s, keep: %ld steps run, %ld failed, %ld of them applied worse than a "
          "candidate%s", layers, o.steps, o.failed, o.bad, o.err ? ", then a step failed" : "");
   dyn_world_free(w);
