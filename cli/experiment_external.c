@@ -90,7 +90,7 @@ static int instance_file(exp_tctx *c, const exp_external *e, const slv_instance 
   if (cli_path_exists(path))
     return 0;
   slv_status st = slv_write(path, formats[f].fmt, inst, why, wl);
-  if (st != SLV_CONVERGED) {
+  if (st != SLV_OK) {
     if (!why[0])
       snprintf(why, wl, "cannot write the problem as %s: %s", e->format, slv_status_str(st));
     return -1;
@@ -269,7 +269,7 @@ static void judge(const slv_instance *inst, const char *out_file, const xrun *r,
                   double *x, xmeas *m)
 {
   char err[256] = "";
-  if (slv_read_vector(out_file, inst->n, x, err, sizeof err) != SLV_CONVERGED) {
+  if (slv_read_vector(out_file, inst->n, x, err, sizeof err) != SLV_OK) {
     m->status = "failed";
     snprintf(m->note, sizeof m->note, "exit %d; no usable solution: %s", r->exit, err);
     return;

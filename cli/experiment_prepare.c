@@ -374,7 +374,7 @@ static int describe(const exp_config *cfg, int line, const char *key, meta_cache
   slv_instance *inst = NULL;
   char err[512] = "";
   slv_status st = slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err);
-  if (st != SLV_CONVERGED) {
+  if (st != SLV_OK) {
     cli_error("%s:%d: %s: %s", cfg->path, line, key, err[0] ? err : slv_status_str(st));
     return CLI_EXIT_USAGE;
   }
@@ -534,77 +534,6 @@ static int load_generated(const ctx *c, const exp_source *src)
 
 static const char *const friction_str[] = {"none", "box", "pyramid", "cone"};
 
-/* A new instance owning copies of p's arrays, the explicit A of a factored
- * problem in CSR (NULL on failure). */
-static slv_instance *instance_of(const slv_problem *p)
-{
-  slv_instance *inst = calloc(1, sizeof *inst);
-  if (!inst)
-    return NULL;
-  int n = p->n, ok = 1;
-  size_t m = n > 0 ? (size_t)n : 1;
-  inst->n = n;
-  inst->storage = p->storage == SLV_DENSE ? SLV_DENSE : SLV_CSR;
-  inst->cone_law = p->cone_law;
-  if (p->storage == SLV_DENSE) {
-    inst->A = malloc(m * m * sizeof *inst->A);
-    if ((ok = inst->A != NULL))
-      for (int j = 0; j < n; j++)
-        memcpy(inst->A + (size_t)j * n, p->A + (size_t)j * p->lda, (size_t)n * sizeof(double));
-  } else if (p->storage == SLV_FACTORED) {
-    char msg[160];
-    ok = slv_factored_csr_new(p, &inst->Ap, &inst->Aj, &inst->Ax, msg, sizeof msg) ==
-         SLV_CONVERGED;
-  } else {
-    size_t nnz = (size_t)p->Ap[n];
-    inst->Ap = malloc((m + 1) * sizeof *inst->Ap);
-    inst->Aj = malloc((nnz ? nnz : 1) * sizeof *inst->Aj);
-    inst->Ax = malloc((nnz ? nnz : 1) * sizeof *inst->Ax);
-    if ((ok = inst->Ap && inst->Aj && inst->Ax)) {
-      memcpy(inst->Ap, p->Ap, (m + 1) * sizeof *inst->Ap);
-      memcpy(inst->Aj, p->Aj, nnz * sizeof *inst->Aj);
-      memcpy(inst->Ax, p->Ax, nnz * sizeof *inst->Ax);
-    }
-  }
-  inst->b = malloc(m * sizeof *inst->b);
-  inst->lo = malloc(m * sizeof *inst->lo);
-  inst->hi = malloc(m * sizeof *inst->hi);
-  int has_findex = 0;
-  for (int i = 0; p->findex && i < n; i++)
-    has_findex |= p->findex[i] >= 0;
-  if (has_findex) {
-    inst->findex = malloc(m * sizeof *inst->findex);
-    inst->mu = calloc(m, sizeof *inst->mu);
-    ok = ok && inst->findex && inst->mu;
-  }
-  if (p->ncones > 0) {
-    inst->cone_rows = malloc((size_t)p->ncones * sizeof *inst->cone_rows);
-    inst->cone_mu = malloc((size_t)p->ncones * sizeof *inst->cone_mu);
-    ok = ok && inst->cone_rows && inst->cone_mu;
-  }
-  if (!ok || !inst->b || !inst->lo || !inst->hi) {
-    slv_instance_free(inst);
-    return NULL;
-  }
-  for (int i = 0; i < n; i++) {
-    inst->b[i] = p->b[i];
-    inst->lo[i] = p->lo ? p->lo[i] : 0.0;
-    inst->hi[i] = p->hi ? p->hi[i] : INFINITY;
-  }
-  if (has_findex) {
-    memcpy(inst->findex, p->findex, (size_t)n * sizeof *inst->findex);
-    if (p->mu)
-      memcpy(inst->mu, p->mu, (size_t)n * sizeof *inst->mu);
-  }
-  if (p->ncones > 0) {
-    memcpy(inst->cone_rows, p->cone_rows, (size_t)p->ncones * sizeof *inst->cone_rows);
-    memcpy(inst->cone_mu, p->cone_mu, (size_t)p->ncones * sizeof *inst->cone_mu);
-    inst->ncones = p->ncones;
-  }
-  slv_instance_classify(inst);
-  return inst;
-}
-
 /* The label of a scene export at step k. */
 static void scene_label(const exp_source *src, int fr, long k, char *out, size_t len)
 {
@@ -644,14 +573,14 @@ static dyn_world_settings export_settings(const exp_source *src, int fr)
 
 static int write_export(const char *path, const slv_problem *p, int contacts)
 {
-  slv_instance *inst = instance_of(p);
+  slv_instance *inst = cli_instance_of(p, "", 0); /* a factored A as CSR */
   char err[512] = "", tmp[EXP_PATH_MAX + 64];
   if (!inst)
     return -1;
   snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
   slv_status st = slv_write(tmp, SLV_FMT_LCPLAB, inst, err, sizeof err);
   slv_instance_free(inst);
-  if (st != SLV_CONVERGED || rename(tmp, path) != 0) {
+  if (st != SLV_OK || rename(tmp, path) != 0) {
     unlink(tmp);
     cli_error("%s: cannot write: %s", path, err[0] ? err : strerror(errno));
     return -1;

@@ -524,14 +524,14 @@ static int run_builtin(exp_tctx *c, const slv_instance *inst, const double *tols
   const slv_solver *sv = c->t->solver.sv;
   slv_problem p = slv_instance_problem(inst);
   char msg[256] = "";
-  if (slv_solver_accepts(sv, &p, msg, sizeof msg) != SLV_CONVERGED) {
+  if (slv_solver_accepts(sv, &p, msg, sizeof msg) != SLV_OK) {
     empty_rows(c, tols, 0, nt, "refused", msg, NULL);
     return 0;
   }
   slv_options opt = base_options(c->s, tols[nt - 1]);
   slv_workspace *ws = NULL;
   slv_status st = slv_workspace_new(sv, p.n > 0 ? p.n : 1, &opt, &ws);
-  if (st != SLV_CONVERGED) {
+  if (st != SLV_OK) {
     snprintf(msg, sizeof msg, "workspace: %s", slv_status_str(st));
     empty_rows(c, tols, 0, nt, "refused", msg, NULL);
     return 0;
@@ -596,7 +596,7 @@ static const slv_instance *load_problem(const exp_plan *pl, int prob, exp_cache 
   exp_cache_free(cache);
   slv_instance *inst = NULL;
   slv_status st = slv_read(pl->probs[prob].path, SLV_FMT_AUTO, &inst, err, len);
-  if (st != SLV_CONVERGED) {
+  if (st != SLV_OK) {
     if (!err[0])
       exp_fmt(err, len, "%s: %s", pl->probs[prob].path, slv_status_str(st));
     return NULL;

@@ -27,6 +27,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -183,6 +184,34 @@ int cli_parse_long(const char *s, long *out)
   if (end == s || *end != '\0' || errno == ERANGE)
     return 0;
   *out = v;
+  return 1;
+}
+
+int cli_parse_bytes(const char *s, size_t *out)
+{
+  if (!starts_like_number(s) || s[0] < '0' || s[0] > '9')
+    return 0;
+  char *end = NULL;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (end == s || errno == ERANGE || v == 0)
+    return 0;
+  static const char units[] = "KMGT";
+  unsigned shift = 0;
+  if (*end) {
+    const char *u = strchr(units, *end >= 'a' && *end <= 'z' ? *end - 'a' + 'A' : *end);
+    if (!u)
+      return 0;
+    shift = 10u * (unsigned)(u - units + 1);
+    end++;
+    if (strcmp(end, "iB") == 0 || strcmp(end, "B") == 0)
+      end += strlen(end);
+    if (*end)
+      return 0;
+  }
+  if (v > (SIZE_MAX >> shift))
+    return 0;
+  *out = (size_t)(v << shift);
   return 1;
 }
 

@@ -595,7 +595,7 @@ static int write_instance(const slv_instance *inst, const char *out, int force)
     return 2;
   }
   slv_status st = slv_write(tmp, SLV_FMT_LCPLAB, inst, err, sizeof err);
-  if (st != SLV_CONVERGED) {
+  if (st != SLV_OK) {
     fprintf(stderr, "gen_instances: writing %s: %s (%s)\n", out, err, slv_status_str(st));
     unlink(tmp);
     return 1;

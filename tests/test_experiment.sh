@@ -142,6 +142,7 @@ bad=$(awk -F, '
                 if (!(($15 "/" $5 "/" $1) in best) || $9 + 0 < best[$15 "/" $5 "/" $1]) best[$15 "/" $5 "/" $1] = $9 + 0 } next }
   file == 2 { key = $8 "/" $1 "/" $2; share[key] = $6 + 0; if ($3 + 0 == 1) rho1[key] = $5 + 0; probs[$8 "/" $1] = $7; seen[key] = 1 }
   END {
+    for (k in t) { split(k, a, "/"); pt = a[1] "/" a[2] "/" a[3]; if (t[k] == best[pt]) nbest[pt]++ }
     for (k in np) { split(k, a, "/"); n[a[1] "/" a[2]]++ }
     for (k in part) if (!(k in seen)) print "no curve " k
     for (k in seen) {
@@ -150,9 +151,11 @@ bad=$(awk -F, '
       if (probs[ct] != n[ct]) print "problems " ct " " probs[ct] " != " n[ct]
       want = (k in solved ? solved[k] : 0) / n[ct]
       if (share[k] < want - 1e-9 || share[k] > want + 1e-9) print "share " k
-      fast = 0
-      for (pt in best) { split(pt, b, "/"); if (b[1] "/" b[2] == ct && (pt "/" a[3]) in t && t[pt "/" a[3]] == best[pt]) fast++ }
-      if (rho1[k] < fast / n[ct] - 1e-9 || rho1[k] > fast / n[ct] + 1e-9) print "rho1 " k
+      # the CSV prints times to 7 digits: a tie there may be a strict win in
+      # the engine, so rho(1) lies between the unshared wins and all wins
+      fast = 0; alone = 0
+      for (pt in best) { split(pt, b, "/"); if (b[1] "/" b[2] == ct && (pt "/" a[3]) in t && t[pt "/" a[3]] == best[pt]) { fast++; if (nbest[pt] == 1) alone++ } }
+      if (rho1[k] < alone / n[ct] - 1e-9 || rho1[k] > fast / n[ct] + 1e-9) print "rho1 " k
     }
   }' "$T/o1/prof.csv" "$T/o1/prof_profile.csv")
 if [ -z "$bad" ]; then pass "profile CSV agrees with the rows per class (participants, solved share, rho(1))"; else fail "profile CSV agrees with the rows" "$bad"; fi
@@ -295,10 +298,12 @@ printf 'experiment profile prof\ninstances ${HERE}/p2.dat\nsolvers pgs\nrepeat 1
 lcp experiment "$T/var.exp" --out "$T/o4" --var HERE="$T" --no-plot
 if [ "$rc" -eq 0 ] && [ "$(rows "$T/o4/prof.csv" | wc -l)" -eq 2 ]; then pass "--var NAME=VALUE"; else fail "--var NAME=VALUE" "exit $rc"; fi
 
-# a step the world rejects: lemke on the 2-layer pyramid ends a step
-# stagnated, worse than no impulse (libdynamics/world.c; step 108): the
-# run ends with a "failed" row at that step, after the steps before it, and
-# a note naming the solver
+# lemke on the 2-layer pyramid ends steps singular or stagnated (step 108:
+# worse than no impulse); under the world's default failure policy
+# (fallback, libdynamics/world_failure.c) such a step is solved again by pgs
+# and the run goes on: 150 rows, none "failed".  (Before the policy the run
+# ended with a "failed" row and a note; the engine sets no policy of its
+# own yet.)
 cat >"$T/fail.exp" <<'EOF2'
 experiment drift lf
 solvers lemke
@@ -309,11 +314,11 @@ EOF2
 lcp experiment "$T/fail.exp" --out "$T/of" --no-plot
 st=$(rows "$T/of/lf.csv" | awk -F, 'END { print $5, $13 }')
 nrows=$(rows "$T/of/lf.csv" | wc -l)
-if [ "$rc" -eq 0 ] && [ "${st#* }" = "failed" ] && [ "$nrows" -eq "${st%% *}" ] && [ "$nrows" -gt 1 ] \
-   && rows "$T/of/lf.csv" | tail -n 1 | grep -q 'lemke.*worse than applying no impulse'; then
-  pass "drift: a rejected step ends the run as failed at step ${st%% *}, with a note"
+if [ "$rc" -eq 0 ] && [ "${st%% *}" = 150 ] && [ "$nrows" -eq 150 ] \
+   && ! rows "$T/of/lf.csv" | grep -q ',failed$'; then
+  pass "drift: lemke's failed steps carried by the fallback policy, 150 rows"
 else
-  fail "drift: rejected step" "exit $rc, last row '$st', $nrows rows"
+  fail "drift: lemke under the failure policy" "exit $rc, last row '$st', $nrows rows"
 fi
 
 echo "$npass passed, $nfail failed"
