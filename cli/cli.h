@@ -15,7 +15,9 @@
  *                          stderr naming the file, line or option, nothing
  *                          on stdout
  *     CLI_EXIT_NOCONV   3  `solve`: the solver ran but did not converge
- *                          (any positive slv_status); the JSON is printed
+ *                          (any positive slv_status); the JSON is printed;
+ *                          `collect` / `experiment`: results missing,
+ *                          failed, corrupted or of mixed provenance
  *
  * Nothing here is global mutable state: every helper works on its arguments.
  */
@@ -44,6 +46,8 @@ int cli_cmd_convert(int argc, char **argv);
 int cli_cmd_simulate(int argc, char **argv);
 int cli_cmd_export(int argc, char **argv);
 int cli_cmd_experiment(int argc, char **argv);
+int cli_cmd_task(int argc, char **argv);
+int cli_cmd_collect(int argc, char **argv);
 
 /* ---- timing (lcplab.c) ----------------------------------------------------- */
 

@@ -7,7 +7,9 @@
  *     lcplab convert   IN OUT [options]                 (cmd_convert.c)
  *     lcplab simulate  --scene NAME --solver NAME [...]  (cmd_simulate.c)
  *     lcplab export    --scene NAME --format F --out DIR  (cmd_export.c)
- *     lcplab experiment CONFIG [--out DIR] [--force]     (cmd_experiment.c)
+ *     lcplab experiment CONFIG [--out DIR] [--jobs N] [--plan DIR] ... (cmd_experiment.c)
+ *     lcplab task       DIR N                           (cmd_experiment.c)
+ *     lcplab collect    DIR [--out OUT]                 (cmd_experiment.c)
  *
  * The command line is a contract (DESIGN.md, "The command line"): exit 0 on
  * success, 2 on bad input or usage with exactly one line "lcplab: ..." on
@@ -48,7 +50,9 @@ static void usage(FILE *f)
           "  convert      convert an instance file between the supported formats\n"
           "  export       write the problems of a simulated scene, step by step\n"
           "  simulate     run a scene, write per-step metrics as CSV\n"
-          "  experiment   run an experiment file: solver comparisons, CSVs and figures\n"
+          "  experiment   run an experiment file: solver comparisons, CSVs, tables, figures\n"
+          "  task         run one task of a campaign plan (GNU parallel, Slurm arrays)\n"
+          "  collect      merge a campaign's task results into CSVs, tables, figures\n"
           "\n"
           "options:\n"
           "  --help       this text\n"
@@ -87,6 +91,8 @@ static const cli_command cli_commands[] = {
   {"export", cli_cmd_export},
   {"simulate", cli_cmd_simulate},
   {"experiment", cli_cmd_experiment},
+  {"task", cli_cmd_task},
+  {"collect", cli_cmd_collect},
 };
 
 int main(int argc, char **argv)

@@ -446,7 +446,7 @@ int main(int argc, char **argv)
     slv_instance *inst = NULL;
     char err[512];
     slv_status st = slv_read(a.files[k], SLV_FMT_AUTO, &inst, err, sizeof err);
-    if (st != SLV_CONVERGED) {
+    if (st != SLV_OK) {
       fprintf(stderr, "exp_compare: %s (%s); skipped\n", err, slv_status_str(st));
       rc = 2;
       continue;

@@ -5,8 +5,9 @@
 # libzip-dev: the zip store of ContactBench .npz files (libio/io_npz.c);
 # python3-numpy: tests/test_npz.sh checks files numpy itself writes.
 PACKAGES="build-essential autoconf automake libtool pkg-config libopenblas-dev liblapacke-dev
-libgsl-dev libcunit1-dev libhdf5-dev libfclib-dev libzip-dev gnuplot-nox valgrind python3
-python3-numpy texlive-latex-base texlive-latex-recommended texlive-fonts-recommended"
+libgsl-dev libcunit1-dev libhdf5-dev libfclib-dev libsuitesparse-dev libzip-dev gnuplot-nox
+valgrind python3 python3-numpy parallel
+texlive-latex-base texlive-latex-recommended texlive-fonts-recommended"
 
 install_packages() {
   local missing="" p

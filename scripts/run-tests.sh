@@ -22,6 +22,12 @@
 #   valgrind    build/:     make check-valgrind (every test binary under
 #               memcheck through tests/valgrind.sh; leaks are errors), with
 #               LCPLAB_QUICK=1 so the slowest data-driven tests may trim
+#   slurm       tests/test_slurm.sh with build/'s lcplab: installs slurm-wlm
+#               and munge if missing, starts munged, slurmctld and slurmd on
+#               localhost with a generated key and slurm.conf, runs a campaign
+#               plan as a job array and compares its CSVs with --jobs 1's;
+#               the daemons are stopped by their process ids.  If they cannot
+#               start, the stage fails with the reason.
 #   distcheck   only with --distcheck: make distcheck in build/ (the tarball
 #               builds, passes make check and installcheck, uninstalls
 #               cleanly); it repeats a build and the whole check, so it is
@@ -113,12 +119,20 @@ stage_valgrind() {
   return 1
 }
 
+stage_slurm() {
+  PACKAGES="slurm-wlm munge" install_packages || return 1
+  [ -x build/cli/lcplab ] || configure_build build || return 1
+  LCPLAB_BIN="$root/build/cli/lcplab" LCPLAB_SRCDIR="$root" \
+    LCPLAB_GEN_INSTANCES="$root/build/datasets/gen_instances" sh tests/test_slurm.sh
+}
+
 if stage packages install_packages && stage autoreconf autoreconf -fi; then
   stage check stage_check
   stage sanitizers stage_san
   stage clang stage_clang
   stage install stage_install
   stage valgrind stage_valgrind
+  stage slurm stage_slurm
   [ "${1:-}" = --distcheck ] && stage distcheck stage_distcheck
 fi
 
