@@ -544,13 +544,23 @@ static void unit_step(dz_state *s, driven *d, const double *x) {
   unit_dw(s, i);
 }
 
+/* max(m, max_q |v_q|), NaN entries skipped as fmax would (a compare, not a
+ * call to libm's fmax in the ratio test's loops). */
+static inline double abs_max(const double *v, int n, double m) {
+  for (int q = 0; q < n; q++) {
+    double a = fabs(v[q]);
+    m = a > m || m != m ? a : m; /* fmax: a NaN m gives way */
+  }
+  return m;
+}
+
 /* The ratio test: the largest t >= 0 keeping every processed row valid,
  * and what blocks it (BLK_*; *which: the slot or the N position). */
 static int ratio_test(const dz_state *s, const driven *d, const double *x, const double *w,
                       double *tbest, int *which) {
   int k = s->k, nN = s->nN, i = d->i, kind = BLK_NONE;
   double best = INFINITY, dir = d->dir, dxmax = 0, dwmax = fabs(d->sc);
-  for (int q = 0; q < k; q++) dxmax = fmax(dxmax, fabs(s->dx[q]));
+  dxmax = abs_max(s->dx, k, dxmax);
   /* entries at rounding level of the largest one do not block */
   double dxtiny = 64 * DBL_EPSILON * (1 + dxmax);
   if (d->sc > pivot_zero(s, d->aii)) {
@@ -573,7 +583,7 @@ static int ratio_test(const dz_state *s, const driven *d, const double *x, const
     if (t < 0) t = 0;
     if (t < best) best = t, kind = BLK_C_N, *which = q;
   }
-  for (int e = 0; e < nN; e++) dwmax = fmax(dwmax, fabs(s->dw[e]));
+  dwmax = abs_max(s->dw, nN, dwmax);
   double dwtiny = 64 * DBL_EPSILON * (1 + dwmax);
   for (int e = 0; e < nN; e++) {
     int r = s->perm[k + e];

@@ -111,17 +111,12 @@ void slv_op_begin(slv_op *op, const slv_problem *p, slv_op_buf *b) {
 static int pack_dense_cols(const slv_op *op, size_t cap, int *colptr, int *rowind, double *val) {
   int n = op->n;
   size_t nnz = 0;
-  for (int j = 0; j < n; j++) {
-    const double *a = op->A + (size_t)j * op->lda;
-    for (int i = 0; i < n; i++) nnz += a[i] != 0.0;
-    if (nnz > cap) return 0;
-  }
-  nnz = 0;
-  for (int j = 0; j < n; j++) {
+  for (int j = 0; j < n; j++) { /* one pass: fill as we count, give up past cap */
     const double *a = op->A + (size_t)j * op->lda;
     colptr[j] = (int)nnz;
     for (int i = 0; i < n; i++)
       if (a[i] != 0.0) {
+        if (nnz == cap) return 0;
         rowind[nnz] = i;
         val[nnz++] = a[i];
       }

@@ -500,7 +500,7 @@ static int mass_entry(wide_state *s, int b, double j, double k) {
  * block's scalar is any point in the intersection over its entries, bm[b]
  * (0 for a block with no nonzero entry).  Returns 0 at the first entry no
  * scalar of its block reproduces (then the full layout is used). */
-static int derive_masses(wide_state *s, const slv_fac *f) {
+static int derive_mass_intervals(wide_state *s, const slv_fac *f) {
   for (int b = 0; b < f->nb; b++) {
     s->bm[b] = 1.0; /* empty: bm > bhi */
     s->bhi[b] = 0.0;
@@ -515,6 +515,32 @@ static int derive_masses(wide_state *s, const slv_fac *f) {
     }
   for (int b = 0; b < f->nb; b++)
     if (s->bm[b] > s->bhi[b]) s->bm[b] = 0.0; /* no nonzero entry: any scalar */
+  return 1;
+}
+
+/* A candidate scalar per block, cheaply: from the block's first entry with
+ * j != 0, k / j moved by an ulp or two until fl(m j) = k; 0 for a block
+ * with none.  fill_jk then checks fl(m J) = K on every entry while it
+ * forms the lanes (plan() falls back to derive_mass_intervals when the
+ * candidate misses another entry).  Returns 0 if some first entry has no
+ * such scalar. */
+static int derive_masses(wide_state *s, const slv_fac *f) {
+  for (int b = 0; b < f->nb; b++) s->bm[b] = NAN; /* no candidate yet */
+  for (int i = 0; i < f->n; i++)
+    for (int slot = 0; slot < 2; slot++) {
+      int b = f->blk[2 * i + slot];
+      if (b < 0 || s->bm[b] == s->bm[b]) continue;
+      const double *J = f->J + 12 * (size_t)i + 6 * slot, *K = f->K + 12 * (size_t)i + 6 * slot;
+      int c = 0;
+      while (c < 3 && J[c] == 0.0) c++;
+      if (c == 3) continue;
+      double m = mass_seek(K[c] / J[c], J[c], K[c], INFINITY);
+      if (m * J[c] != K[c]) m = mass_seek(K[c] / J[c], J[c], K[c], -INFINITY);
+      if (m * J[c] != K[c]) return 0;
+      s->bm[b] = m;
+    }
+  for (int b = 0; b < f->nb; b++)
+    if (s->bm[b] != s->bm[b]) s->bm[b] = 0.0; /* no nonzero entry: any scalar */
   return 1;
 }
 
@@ -535,8 +561,14 @@ static void plan(wide_state *s, const slv_op *op, double omega) {
 #if PGS_WIDE_X86
   if (s->lanes) {
     s->compact = rigid && fill_jk(s, &op->f, omega, 1);
+    if (!s->compact && rigid && derive_mass_intervals(s, &op->f)) {
+      lay_out(s, op, ng); /* the lanes' masses are the intervals' points now */
+      s->compact = fill_jk(s, &op->f, omega, 1);
+    }
     if (!s->compact) fill_jk(s, &op->f, omega, 0);
   }
+#else
+  (void)derive_mass_intervals; /* the lanes' fallback: x86 only */
 #endif
 }
 
