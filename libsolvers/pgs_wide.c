@@ -462,16 +462,27 @@ static void fill_rows(wide_state *s, const slv_op *op, double omega) {
   }
 }
 
+/* The next double after m towards dir (+-inf), nextafter's answer for the
+ * finite m these loops see, without the call into libm. */
+static inline double next_toward(double m, double dir) {
+  if (m == 0.0 || !isfinite(m)) return nextafter(m, dir);
+  uint64_t u;
+  memcpy(&u, &m, sizeof u);
+  u += (m > 0) == (dir > 0) ? 1 : (uint64_t)-1; /* away from 0 or towards it */
+  memcpy(&m, &u, sizeof m);
+  return m;
+}
+
 /* Step m up (dir = +inf) or down until fl(m j) = k, at most 16 ulps:
  * fl(m j) is monotone in m, so {m : fl(m j) = k} is an interval. */
 static double mass_seek(double m, double j, double k, double dir) {
-  for (int step = 0; step < 16 && m * j != k; step++) m = nextafter(m, dir);
+  for (int step = 0; step < 16 && m * j != k; step++) m = next_toward(m, dir);
   return m;
 }
 
 /* Widen m in direction dir while fl(m j) = k still holds (16 ulps at most). */
 static double mass_widen(double m, double j, double k, double dir) {
-  for (int step = 0; step < 16 && nextafter(m, dir) * j == k; step++) m = nextafter(m, dir);
+  for (int step = 0; step < 16 && next_toward(m, dir) * j == k; step++) m = next_toward(m, dir);
   return m;
 }
 
@@ -488,6 +499,7 @@ static int mass_entry(wide_state *s, int b, double j, double k) {
     *hi = mass_widen(m, j, k, INFINITY);
     return 1;
   }
+  if (*lo * j == k && *hi * j == k) return 1; /* the interval reproduces it already */
   *lo = mass_seek(*lo, j, k, INFINITY);
   *hi = mass_seek(*hi, j, k, -INFINITY);
   return *lo <= *hi && *lo * j == k && *hi * j == k;
@@ -500,7 +512,7 @@ static int mass_entry(wide_state *s, int b, double j, double k) {
  * block's scalar is any point in the intersection over its entries, bm[b]
  * (0 for a block with no nonzero entry).  Returns 0 at the first entry no
  * scalar of its block reproduces (then the full layout is used). */
-static int derive_mass_intervals(wide_state *s, const slv_fac *f) {
+static int derive_masses(wide_state *s, const slv_fac *f) {
   for (int b = 0; b < f->nb; b++) {
     s->bm[b] = 1.0; /* empty: bm > bhi */
     s->bhi[b] = 0.0;
@@ -510,37 +522,15 @@ static int derive_mass_intervals(wide_state *s, const slv_fac *f) {
       int b = f->blk[2 * i + slot];
       if (b < 0) continue;
       const double *J = f->J + 12 * (size_t)i + 6 * slot, *K = f->K + 12 * (size_t)i + 6 * slot;
+      double lo = s->bm[b], hi = s->bhi[b];
+      if (lo <= hi && lo * J[0] == K[0] && hi * J[0] == K[0] && lo * J[1] == K[1] &&
+          hi * J[1] == K[1] && lo * J[2] == K[2] && hi * J[2] == K[2])
+        continue; /* the usual case: the block's interval reproduces all three */
       for (int c = 0; c < 3; c++)
         if (!mass_entry(s, b, J[c], K[c])) return 0;
     }
   for (int b = 0; b < f->nb; b++)
     if (s->bm[b] > s->bhi[b]) s->bm[b] = 0.0; /* no nonzero entry: any scalar */
-  return 1;
-}
-
-/* A candidate scalar per block, cheaply: from the block's first entry with
- * j != 0, k / j moved by an ulp or two until fl(m j) = k; 0 for a block
- * with none.  fill_jk then checks fl(m J) = K on every entry while it
- * forms the lanes (plan() falls back to derive_mass_intervals when the
- * candidate misses another entry).  Returns 0 if some first entry has no
- * such scalar. */
-static int derive_masses(wide_state *s, const slv_fac *f) {
-  for (int b = 0; b < f->nb; b++) s->bm[b] = NAN; /* no candidate yet */
-  for (int i = 0; i < f->n; i++)
-    for (int slot = 0; slot < 2; slot++) {
-      int b = f->blk[2 * i + slot];
-      if (b < 0 || s->bm[b] == s->bm[b]) continue;
-      const double *J = f->J + 12 * (size_t)i + 6 * slot, *K = f->K + 12 * (size_t)i + 6 * slot;
-      int c = 0;
-      while (c < 3 && J[c] == 0.0) c++;
-      if (c == 3) continue;
-      double m = mass_seek(K[c] / J[c], J[c], K[c], INFINITY);
-      if (m * J[c] != K[c]) m = mass_seek(K[c] / J[c], J[c], K[c], -INFINITY);
-      if (m * J[c] != K[c]) return 0;
-      s->bm[b] = m;
-    }
-  for (int b = 0; b < f->nb; b++)
-    if (s->bm[b] != s->bm[b]) s->bm[b] = 0.0; /* no nonzero entry: any scalar */
   return 1;
 }
 
@@ -561,14 +551,8 @@ static void plan(wide_state *s, const slv_op *op, double omega) {
 #if PGS_WIDE_X86
   if (s->lanes) {
     s->compact = rigid && fill_jk(s, &op->f, omega, 1);
-    if (!s->compact && rigid && derive_mass_intervals(s, &op->f)) {
-      lay_out(s, op, ng); /* the lanes' masses are the intervals' points now */
-      s->compact = fill_jk(s, &op->f, omega, 1);
-    }
     if (!s->compact) fill_jk(s, &op->f, omega, 0);
   }
-#else
-  (void)derive_mass_intervals; /* the lanes' fallback: x86 only */
 #endif
 }
 
