@@ -97,7 +97,7 @@ do for [fmt in figformats] {
       set logscale y
       set format y "10^{%L}"
       set yrange [logfloor(lo):logceil(hi)]
-      set ytics 10**ceil(log10(logceil(hi) / logfloor(lo)) / 4 - 1e-9)
+      set ytics 10.0**ceil(log10(logceil(hi) / logfloor(lo)) / 4 - 1e-9)
       set ylabel "|E - E_0| / S" offset 0.5, 0
     } else {
       unset logscale y

@@ -67,8 +67,8 @@ letter(k) = sprintf("(%s)", "abcdefghijklmnopqrstuvwxyz"[k:k])
 panel_letter(k) = sprintf("set label 90 '{/:Bold %s}' at graph -0.02, graph 1.06 right front font '%s,8'", letter(k), fontname)
 
 # a round tic step giving about 4 intervals over [0, v]
-nicestep(v) = (v <= 0) ? 1 : (10**floor(log10(v / 4))) * \
-  ((v / 4) / 10**floor(log10(v / 4)) < 1.5 ? 1 : ((v / 4) / 10**floor(log10(v / 4)) < 3.5 ? 2 : 5))
+nicestep(v) = (v <= 0) ? 1 : nicestep_q(real(v) / 4, 10.0**floor(log10(real(v) / 4)))
+nicestep_q(q, d) = d * (q / d < 1.5 ? 1 : (q / d < 3.5 ? 2 : 5))
 # the margins (screen fractions) of panel (r, c) of an nr x nc grid inside
 # [L, R] x [B, T] with gaps gx, gy between panels; eval the string
 gridpanel(r, c, nr, nc, L, R, B, T, gx, gy) = sprintf( \
@@ -121,8 +121,8 @@ colmin(file, cond, expr, pos) = colext(file, cond, expr, pos, "<")
 colmax(file, cond, expr, pos) = colext(file, cond, expr, pos, ">")
 isnan_s(s) = (s eq "nan" || s eq "" || s eq "inf" || s eq "-inf")
 # log-axis limits that hug [lo, hi] (whole decades; one decade at least)
-logfloor(v) = 10**floor(log10(v))
-logceil(v) = 10**ceil(log10(v) - 1e-9)
+logfloor(v) = 10.0**floor(log10(v))
+logceil(v) = 10.0**ceil(log10(v) - 1e-9)
 
 # the figure's solver subset (`figure solvers=a,b,c` in the .exp file, given
 # to gnuplot as fig_solvers): an awk condition on the solver in column c
