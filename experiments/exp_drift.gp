@@ -86,7 +86,7 @@ do for [fmt in figformats] {
     m = int(pp[strstrt(pp, ":") + 1:])
     sc = word(scenes, si)
     runs = csv_list(csv, scsel(sc), "$2 \"/\" $3")
-    eval(gridpanel(int((p - p0 - 1) / ncols) + 1, (p - p0 - 1) % ncols + 1, nr, ncols, 0.09 * 6.7 / W, 0.975, 0.4 / H, top - 0.2 / H, 0.09 * 6.7 / W, 0.78 / H))
+    eval(gridpanel(int((p - p0 - 1) / ncols) + 1, (p - p0 - 1) % ncols + 1, nr, ncols, 0.1 * 6.7 / W, 0.975, 0.4 / H, top - 0.2 / H, 0.105 * 6.7 / W, 0.78 / H))
     tmax = real(colmax(csv, scsel(sc), "$6", 1))
     set xrange [0:tmax]
     set xtics nicestep(tmax)
@@ -96,6 +96,7 @@ do for [fmt in figformats] {
     if (m == 1) {
       set logscale y
       set format y "10^{%L}"
+      lo = lo > hi * 1e-12 ? lo : hi * 1e-12
       set yrange [logfloor(lo):logceil(hi)]
       set ytics 10.0**ceil(log10(logceil(hi) / logfloor(lo)) / 4 - 1e-9)
       set ylabel "|E - E_0| / S" offset 0.5, 0
