@@ -33,8 +33,17 @@ W = figwidth(6.7)
 ncols = exists("fig_cols") ? int(fig_cols) : (W < 4 ? 2 : 3)
 
 scsel(sc) = sprintf("$1 \"|\" $4 == \"%s\" && $5 != \"\"", sc).sfilter(2)
+# more than six runs in a scene (a joint-only scene, which every solver
+# takes): two panels, the box solvers (g = 1) and the contact solvers (g = 2)
+group1 = ",pgs,pgs_wide,pjacobi,direct,lemke,dantzig,enum,"
+gfilter(g) = g == 0 ? "" : (g == 1 ? sprintf(" && index(\"%s\", \",\" $2 \",\") > 0", group1) : \
+                                     sprintf(" && index(\"%s\", \",\" $2 \",\") == 0", group1))
+gtitle(g) = g == 0 ? "" : (g == 1 ? ", box" : ", contact")
+# the runs of a scene that the scene's solver group took (a run that was
+# refused at its first problem is in the coverage table, not in the figure)
+okruns(sc, g) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} ($1 \"|\" $4 == \"%s\"%s%s) {r = $2 \"/\" $3; if (!(r in s)) {s[r] = 1; o[++n] = r} if ($13 == \"refused\") bad[r] = 1} END {for (i = 1; i <= n; i++) if (!(o[i] in bad)) printf \"%%s \", o[i]}' '%s'", sc, sfilter(2), gfilter(g), csv))
 sel(sc, run) = sprintf("$1 \"|\" $4 == \"%s\" && $2 \"/\" $3 == \"%s\" && $5 != \"\"", sc, run)
-sctitle(sc) = sprintf("%s, %s", sc[1:strstrt(sc, "|") - 1], sc[strstrt(sc, "|") + 1:] eq "none" ? "joints only" : sc[strstrt(sc, "|") + 1:]." friction")
+sctitle(sc) = sprintf("%s, %s", sc[1:strstrt(sc, "|") - 1], sc[strstrt(sc, "|") + 1:] eq "none" ? "joints only" : sc[strstrt(sc, "|") + 1:])
 rsolver(run) = run[1:strstrt(run, "/") - 1]
 rint(run) = run[strstrt(run, "/") + 1:]
 rundt(run) = nints > 1 ? sdt(rint(run)) : sdt_s(rsolver(run))
@@ -42,7 +51,7 @@ rundt(run) = nints > 1 ? sdt(rint(run)) : sdt_s(rsolver(run))
 # 4 natural-map residual
 mexpr(m) = m == 1 ? "1000 * $7" : sprintf("$%d", word("7 8 9 11", m) + 0)
 mlog(m) = m > 1
-mname(m) = m == 1 ? "penetration [mm]" : m == 2 ? "joint error [m]" : m == 3 ? "complementarity" : "residual (nat., inf)"
+mname(m) = m == 1 ? "penetration [mm]" : m == 2 ? "joint error [m]" : m == 3 ? "compl. gap" : "res_{nat}"
 
 # the panels that carry information: (scene, metric) with a metric that varies
 panels = ""
@@ -51,7 +60,16 @@ do for [si = 1:ns] {
   do for [m = 1:4] {
     lo = colmin(csv, scsel(sc), mexpr(m), 0)
     hi = colmax(csv, scsel(sc), mexpr(m), 0)
-    if (!isnan_s(hi) && real(hi) > real(lo) && real(hi) > 0 && real(hi) > 1e-14) { panels = panels.sprintf(" %d:%d", si, m) }
+    if (!isnan_s(hi) && real(hi) > real(lo) && real(hi) > 0 && real(hi) > 1e-14) {
+      nruns = words(okruns(sc, 0))
+      if (nruns > 6) {
+        do for [g = 1:2] {
+          if (words(okruns(sc, g)) > 0) { panels = panels.sprintf(" %d:%d:%d", si, m, g) }
+        }
+      } else {
+        if (nruns > 0) { panels = panels.sprintf(" %d:%d:0", si, m) }
+      }
+    }
   }
 }
 np = words(panels)
@@ -85,9 +103,11 @@ do for [fmt in figformats] {
   do for [p = p0 + 1:p0 + np_here] {
     pp = word(panels, p)
     si = int(pp[1:strstrt(pp, ":") - 1])
-    m = int(pp[strstrt(pp, ":") + 1:])
+    rest = pp[strstrt(pp, ":") + 1:]
+    m = int(rest[1:strstrt(rest, ":") - 1])
+    g = int(rest[strstrt(rest, ":") + 1:])
     sc = word(scenes, si)
-    runs = csv_list(csv, scsel(sc), "$2 \"/\" $3")
+    runs = okruns(sc, g)
     eval(gridpanel(int((p - p0 - 1) / ncols) + 1, (p - p0 - 1) % ncols + 1, nr, ncols, 0.1 * 6.7 / W, 0.975, 0.4 / H, top - 0.2 / H, 0.105 * 6.7 / W, 0.78 / H))
     tmax = real(colmax(csv, scsel(sc), "$6", 1))
     set xrange [0:tmax]
@@ -108,7 +128,7 @@ do for [fmt in figformats] {
       set ytics nicestep(hi)
     }
     set ylabel mname(m) offset 0.2, 0
-    set title sprintf("%s %s", letter(p), sctitle(sc)) noenhanced font tf offset 0, -0.7
+    set title sprintf("%s %s%s", letter(p), sctitle(sc), gtitle(g)) noenhanced font tf offset 0, -0.7
     nstep = int(real(colmax(csv, scsel(sc), "$5", 1)))
     pint = nstep > 12 ? int(nstep / 6) : 1
     plot for [k = 1:words(runs)] rows(csv, sel(sc, word(runs, k))) \

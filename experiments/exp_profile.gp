@@ -10,12 +10,12 @@
 # At most `figure per_panel=K` curves a panel (default 6): a class with more
 # solvers is drawn as small multiples, its solvers ordered by the share they
 # solve (the most robust first) and dealt into ceil(n / K) panels of nearly
-# equal size; each panel has its own legend (solver and solved share) under
-# it.  Panels flow in `figure cols=N` columns (default 3 at the two-column
-# width 6.7 in, 1 below 4 in), lettered.  One tolerance a file: the first
+# equal size; each panel has its own legend (solver and solved share) at
+# the plot's right.  Panels flow in `figure cols=N` columns (default 2 at
+# the two-column width 6.7 in, 1 below 4 in), lettered.  One tolerance a file: the first
 # tolerance's first page goes to out.pdf/png, page q of the k-th tolerance
-# to out-k-q.pdf/png (`figure tol=T` draws only T; `figure rows=R`, default 3,
-# rows of panels a page).  The x axis ends at the largest log2(tau) of the
+# to out-k-q.pdf/png (`figure tol=T` draws only T; `figure rows=R`,
+# rows of panels a page, default 4).  The x axis ends at the largest log2(tau) of the
 # class (every curve is flat after it).
 # Options: solvers=, classes=a,b, per_panel=, cols=, width=, font=, title=, tol=.
 # Writes out.pdf and out.png (and out-k.* for more tolerances).
@@ -32,7 +32,7 @@ nc = words(classes)
 if (nt == 0 || nc == 0) { print "exp_profile.gp: no rows in ".csv2; exit status 1 }
 K = exists("fig_per_panel") ? int(fig_per_panel) : 6
 W = figwidth(6.7)
-ncols = exists("fig_cols") ? int(fig_cols) : (W < 4 ? 1 : 3)
+ncols = exists("fig_cols") ? int(fig_cols) : (W < 4 ? 1 : 2)
 
 csel(c, t, s) = sprintf("$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\"", c, t, s)
 share(c, t, s) = system(sprintf("awk -F, '$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\" {printf \"%%.0f\", 100 * $6; exit}' '%s'", c, t, s, csv2))
@@ -57,14 +57,14 @@ do for [ti = 1:nt] {
   }
   np = words(panels)
   if (np == 0) { continue }
-  # at most `figure rows=R` rows of panels a page (default 3)
-  maxrows = exists("fig_rows") ? int(fig_rows) : 3
+  # at most `figure rows=R` rows of panels a page (default 4)
+  maxrows = exists("fig_rows") ? int(fig_rows) : 4
   perpage = maxrows * ncols
   npages = int((np + perpage - 1) / perpage)
-  PH = 1.45
-  LH = 0.2 * K + 0.1
+  PH = 1.5
+  LH = 0.2 * K - PH > 0 ? 0.2 * K - PH : 0
   titleh = strlen(fig_title_opt) > 0 ? 0.2 : 0
-  RH = PH + LH + 0.5
+  RH = PH + LH + 0.78
 do for [page = 1:npages] {
   p0 = (page - 1) * perpage
   np_here = (np - p0 < perpage) ? np - p0 : perpage
@@ -87,9 +87,10 @@ do for [page = 1:npages] {
       hi = chunkhi(words(all), nch, k)
       r = int((p - p0 - 1) / ncols)
       col = (p - p0 - 1) % ncols
-      x0 = 0.075 * 6.7 / W + col * (1.0 / ncols)
-      x1 = (col + 1) * (1.0 / ncols) - 0.025
-      ytop = 1.0 - (titleh + r * RH + 0.22) / H
+      cw = 1.0 / ncols
+      x0 = col * cw + 0.5 / W
+      x1 = col * cw + 0.5 * cw
+      ytop = 1.0 - (titleh + r * RH + 0.25) / H
       set lmargin at screen x0
       set rmargin at screen x1
       set tmargin at screen ytop
@@ -104,7 +105,7 @@ do for [page = 1:npages] {
       set xlabel "log_2 {/Symbol t}" offset 0, 0.9
       set ylabel "{/Symbol r}_s({/Symbol t})" offset 1.8, 0
       set title sprintf("%s %s, %s problems%s", letter(p), cname(c), nprob(c), nch > 1 ? sprintf(" (%d/%d)", k, nch) : "") noenhanced font kf offset 0, -0.7
-      set key at screen x0 - 0.05 * 6.7 / W, screen ytop - (PH + 0.45) / H left top vertical Left reverse samplen 2.5 spacing 1.0 width 0 font kf
+      set key at screen x1 + 0.04 / W, screen ytop left top vertical Left reverse samplen 2.5 spacing 1.0 width 0 font kf
       plot for [j = lo:hi] rows(csv2, csel(c, t, word(all, j))) using 4:5 with steps \
              lw 1.2 dt pdt(j - lo + 1) lc rgb pcol(j - lo + 1) notitle, \
            for [j = lo:hi] rows(csv2, csel(c, t, word(all, j))) using 4:5 \

@@ -62,7 +62,7 @@ pcol(k) = word(pos_colours, (k - 1) % 7 + 1)
 ppt(k) = word("7 5 9 11 13 6 4", (k - 1) % 7 + 1) + 0
 pdt(k) = word("1 2 3 4 5 6 1", (k - 1) % 7 + 1) + 0
 
-letter(k) = sprintf("(%s)", "abcdefghijklmnopqrstuvwxyz"[k:k])
+letter(k) = k <= 26 ? sprintf("(%s)", "abcdefghijklmnopqrstuvwxyz"[k:k]) : sprintf("(%s')", "abcdefghijklmnopqrstuvwxyz"[(k - 27) % 26 + 1:(k - 27) % 26 + 1])
 # the panel letter, bold, above the top left corner of the next plot
 panel_letter(k) = sprintf("set label 90 '{/:Bold %s}' at graph -0.02, graph 1.06 right front font '%s,8'", letter(k), fontname)
 
