@@ -477,20 +477,22 @@ def step_summary(scene, solver, friction, ex='drift'):
     return None
 
 
-# lemke on the pyramid and the stack
-lem = []
-for scene in ('stack', 'pyramid', 'pile'):
-    for fr in ('box', 'pyramid'):
-        r = step_summary(scene, 'lemke', fr)
-        if r is None:
-            continue
-        n = note_of(scene, 'lemke', fr)
+# lemke on the pyramid and the stack: the runs a failed step stopped, and
+# those the run's time limit stopped
+lem, lem_tl = [], []
+for ex, r in scene_rows:
+    if r['solver'] != 'lemke' or ex != 'drift':
+        continue
+    if r['end'].startswith('failed'):
+        n = note_of(r['scene'], 'lemke', r['friction'])
         lem.append('on the %s with %s friction it ran %s steps (%s converged, %s at the iteration limit, '
-                   '%s singular pivots, %s rays, %s stagnated) and ended %s%s' % (
-                       tex(scene), tex(fr), r['steps'], r['converged'], r['max_iter'],
-                       r.get('singular_pivot', '0'), r.get('ray_termination', '0'), r.get('stagnated', '0'),
-                       tex(r['end'].replace('_', ' ')),
-                       (': ``' + tex(n) + "''") if n else ''))
+                   '%s singular pivots) and stopped: ``%s\'\'' % (
+                       tex(r['scene']), tex(r['friction']), r['steps'], r['converged'], r['max_iter'],
+                       r.get('singular_pivot', '0'), tex(n)))
+    elif r['end'].startswith('time'):
+        lem_tl.append('%s/%s after %s steps' % (tex(r['scene']), tex(r['friction']), r['steps']))
+if lem_tl:
+    lem.append('the run\'s time limit stopped it on %s' % ', '.join(lem_tl))
 nums += macro('LemkeScenes', '; '.join(lem) if lem else 'no scene run of lemke is in this results folder')
 
 # apgd on the pendulum: energy at the end
