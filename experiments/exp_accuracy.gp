@@ -43,7 +43,7 @@ gtitle(g) = g == 0 ? "" : (g == 1 ? ", box" : ", contact")
 # refused at its first problem is in the coverage table, not in the figure)
 okruns(sc, g) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} ($1 \"|\" $4 == \"%s\"%s%s) {r = $2 \"/\" $3; if (!(r in s)) {s[r] = 1; o[++n] = r} if ($13 == \"refused\") bad[r] = 1} END {for (i = 1; i <= n; i++) if (!(o[i] in bad)) printf \"%%s \", o[i]}' '%s'", sc, sfilter(2), gfilter(g), csv))
 sel(sc, run) = sprintf("$1 \"|\" $4 == \"%s\" && $2 \"/\" $3 == \"%s\" && $5 != \"\"", sc, run)
-sctitle(sc) = sprintf("%s, %s", sc[1:strstrt(sc, "|") - 1], sc[strstrt(sc, "|") + 1:] eq "none" ? "joints only" : sc[strstrt(sc, "|") + 1:])
+sctitle(sc) = sprintf("%s, %s", sc[1:strstrt(sc, "|") - 1], sc[strstrt(sc, "|") + 1:] eq "none" ? "no friction" : sc[strstrt(sc, "|") + 1:])
 rsolver(run) = run[1:strstrt(run, "/") - 1]
 rint(run) = run[strstrt(run, "/") + 1:]
 rundt(run) = nints > 1 ? sdt(rint(run)) : sdt_s(rsolver(run))

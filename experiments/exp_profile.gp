@@ -52,6 +52,10 @@ do for [ti = 1:nt] {
   do for [ci = 1:nc] {
     c = word(classes, ci)
     m = words(ranked(c, t))
+    # a class that no solver solved at this tolerance has no panel (an empty
+    # plot); the failure table says why
+    rmax = colmax(csv2, sprintf("$8 == \"%s\" && $1 == \"%s\"", c, t), "$5", 1)
+    if (isnan_s(rmax)) { print sprintf("exp_profile.gp: %s, tol %s: no solver solved a problem: no panel", c, t); m = 0 }
     nch = m > 0 ? int((m + K - 1) / K) : 0
     do for [k = 1:nch] { panels = panels.sprintf(" %d:%d:%d", ci, k, nch) }
   }
