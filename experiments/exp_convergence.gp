@@ -39,7 +39,7 @@ if (tolstr ne "?") { eval("tol = " . tolstr) }
 group1 = ",pgs,pgs_wide,pjacobi,direct,lemke,dantzig,enum,"
 gsel(g) = g == 1 ? sprintf(" && index(\"%s\", \",\" $4 \",\") > 0", group1) : sprintf(" && index(\"%s\", \",\" $4 \",\") == 0", group1)
 gname(g) = g == 1 ? "box solvers" : "contact solvers"
-W = figwidth(6.7)
+W = figwidth(6.65)
 maxrows = exists("fig_rows") ? int(fig_rows) : 5
 npages = int((np + maxrows - 1) / maxrows)
 PH = 1.62

@@ -30,7 +30,7 @@ if (ns == 0) { print "exp_drift.gp: no measured rows in ".csv; exit status 1 }
 allsolvers = csv_list(csv, "$5 != \"\"".sfilter(2), "$2")
 allints = csv_list(csv, "$5 != \"\"".sfilter(2), "$3")
 nints = words(allints)
-W = figwidth(6.7)
+W = figwidth(6.65)
 ncols = exists("fig_cols") ? int(fig_cols) : (W < 4 ? 2 : 3)
 
 scsel(sc) = sprintf("$1 \"|\" $4 == \"%s\" && $5 != \"\"", sc).sfilter(2)

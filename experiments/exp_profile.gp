@@ -31,7 +31,7 @@ nt = words(tols)
 nc = words(classes)
 if (nt == 0 || nc == 0) { print "exp_profile.gp: no rows in ".csv2; exit status 1 }
 K = exists("fig_per_panel") ? int(fig_per_panel) : 6
-W = figwidth(6.7)
+W = figwidth(6.65)
 ncols = exists("fig_cols") ? int(fig_cols) : (W < 4 ? 1 : 2)
 
 csel(c, t, s) = sprintf("$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\"", c, t, s)

@@ -30,7 +30,7 @@ fit(f, s, col) = system(sprintf("awk -F, '$1 == \"%s\" && $2 == \"%s\" && $4 != 
 slopetxt(f, s) = (fit(f, s, 4) eq "") ? "no fit" : sprintf("slope %.2f", real(fit(f, s, 4)))
 fitline(f, s, n) = (fit(f, s, 4) eq "") ? NaN : exp(real(fit(f, s, 5)) + real(fit(f, s, 4)) * log(n))
 
-W = figwidth(6.7)
+W = figwidth(nf < 2 ? 3.3 : 6.65)
 ncols = nf < 3 ? nf : 3
 # the slope and its 95 % interval (slope_lo, slope_hi of csv2)
 slopetxt(f, s) = (fit(f, s, 4) eq "") ? "no fit" : sprintf("%.2f [%.2f, %.2f]", real(fit(f, s, 4)), real(fit(f, s, 7)), real(fit(f, s, 8)))

@@ -4,7 +4,7 @@
 #   load gpdir."/exp_style.gp"
 #
 # Sizes: the figures are drawn at the width they are printed at in a
-# two-column paper (one column 3.3 in, both 6.7 in; `figure width=IN`
+# two-column paper (one column 3.3 in, both 6.65 in; `figure width=IN`
 # overrides), 8 pt text and 7.5 pt legends, so that no text is below 7 pt when
 # LaTeX includes them at \columnwidth or \textwidth.  The PDF is drawn by
 # pdfcairo; the PNG is the same page rasterised at 200 dpi by pdftoppm
