@@ -192,6 +192,20 @@ for name, rows in sets:
         runs_all.append(k)
         if k < 5 and k * num(r['time_s']) < 0.1:
             bad += 1
+ptimed = pbad = 0
+pruns = []
+for name, rows in sets:
+    for r in rows:
+        if r.get('status') != 'converged' or r.get('time_source', 'library') in ('library', ''):
+            continue
+        k = int(num(r['repeats']))
+        ptimed += 1
+        pruns.append(k)
+        if k < 5 and k * num(r['time_s']) < 0.1:
+            pbad += 1
+nums += macro('NTimedPeerRows', ptimed)
+nums += macro('NTimedPeerShort', pbad)
+nums += macro('PeerRunsMin', min(pruns) if pruns else '--')
 nums += macro('NTimedRows', timed)
 nums += macro('NTimedShort', bad)
 runs_all.sort()
