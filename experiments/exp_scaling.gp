@@ -11,7 +11,9 @@
 # circled in black; the fitted line is dotted.  The legend gives each
 # solver's slope with its 95 % confidence interval.  Panels side by side (at
 # most 3 a row), lettered, legends under them; axes hug the data.
-# Options: solvers=, width= (default 6.7), font=, title=.
+# A family with more than six solvers is drawn as two panels, the box
+# solvers and the contact solvers.
+# Options: solvers=, width= (default 6.65, 3.3 for one panel), font=, title=.
 # Writes out.pdf, out.png.
 if (!exists("gpdir")) { gpdir = "." }
 load gpdir."/exp_style.gp"
@@ -30,14 +32,32 @@ fit(f, s, col) = system(sprintf("awk -F, '$1 == \"%s\" && $2 == \"%s\" && $4 != 
 slopetxt(f, s) = (fit(f, s, 4) eq "") ? "no fit" : sprintf("slope %.2f", real(fit(f, s, 4)))
 fitline(f, s, n) = (fit(f, s, 4) eq "") ? NaN : exp(real(fit(f, s, 5)) + real(fit(f, s, 4)) * log(n))
 
-W = figwidth(nf < 2 ? 3.3 : 6.65)
-ncols = nf < 3 ? nf : 3
+# panels: one a family, or two (the box solvers, the contact solvers) when a
+# family has more than six solvers, so that no panel has more than six curves
+group1 = ",pgs,pgs_wide,pjacobi,direct,lemke,dantzig,enum,"
+gfilter(g) = g == 0 ? "" : (g == 1 ? sprintf(" && index(\"%s\", \",\" $5 \",\") > 0", group1) : \
+                                     sprintf(" && index(\"%s\", \",\" $5 \",\") == 0", group1))
+panels = ""
+do for [fi = 1:nf] {
+  f = word(fams, fi)
+  nsv = words(csv_list(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f).sfilter(5), "$5"))
+  if (nsv > 6) {
+    do for [g = 1:2] {
+      if (words(csv_list(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f).sfilter(5).gfilter(g), "$5")) > 0) { panels = panels.sprintf(" %d:%d", fi, g) }
+    }
+  } else {
+    panels = panels.sprintf(" %d:0", fi)
+  }
+}
+np = words(panels)
+W = figwidth(np < 2 ? 3.3 : 6.65)
+ncols = np < 3 ? np : 3
 # the slope and its 95 % interval (slope_lo, slope_hi of csv2)
 slopetxt(f, s) = (fit(f, s, 4) eq "") ? "no fit" : sprintf("%.2f [%.2f, %.2f]", real(fit(f, s, 4)), real(fit(f, s, 7)), real(fit(f, s, 8)))
-nsmax = int(system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} $9 != \"\" && !s[$1 \"/\" $5]++ {n[$1]++} END {m = 0; for (f in n) if (n[f] > m) m = n[f]; print m}' '%s'", csv)))
+nsmax = 6
 PH = 1.8
 LH = 0.2 * (nsmax + 1) + 0.2
-nr = int((nf + ncols - 1) / ncols)
+nr = int((np + ncols - 1) / ncols)
 H = (PH + LH + 0.5) * nr + (strlen(fig_title_opt) > 0 ? 0.2 : 0)
 do for [fmt in figformats] {
   eval(figset(fmt, W, H))
@@ -47,12 +67,15 @@ do for [fmt in figformats] {
   set format y "10^{%L}"
   set format x "%g"
   set xlabel "n (unknowns)" offset 0, 0.7
-  do for [fi = 1:nf] {
+  do for [pi = 1:np] {
+    pp = word(panels, pi)
+    fi = int(pp[1:strstrt(pp, ":") - 1])
+    g = int(pp[strstrt(pp, ":") + 1:])
     f = word(fams, fi)
-    solvers = csv_list(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f).sfilter(5), "$5")
-    bads = csv_list(csv, sprintf("$1 == \"%s\" && $9 != \"\" && $6 != \"converged\"", f), "$5")
-    r = int((fi - 1) / ncols)
-    c = (fi - 1) % ncols
+    solvers = csv_list(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f).sfilter(5).gfilter(g), "$5")
+    bads = csv_list(csv, sprintf("$1 == \"%s\" && $9 != \"\" && $6 != \"converged\"", f).gfilter(g), "$5")
+    r = int((pi - 1) / ncols)
+    c = (pi - 1) % ncols
     x0 = c * (1.0 / ncols) + 0.085 * 6.7 / W
     x1 = (c + 1) * (1.0 / ncols) - 0.03
     ytop = 1.0 - (r * (PH + LH + 0.5) + 0.25) / H
@@ -67,12 +90,12 @@ do for [fmt in figformats] {
     tlo = real(colmin(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f), "$9", 1))
     thi = real(colmax(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f), "$9", 1))
     set yrange [logfloor(tlo):logceil(thi)]
-    set title sprintf("%s family %s", letter(fi), f) noenhanced font tf offset 0, -0.6
+    set title sprintf("%s family %s%s", letter(pi), f, g == 0 ? "" : (g == 1 ? ", box solvers" : ", contact solvers")) noenhanced font tf offset 0, -0.6
     set key at screen x0 - 0.08 * 6.7 / W, screen ytop - (PH + 0.5) / H left top vertical Left reverse samplen 2.5 spacing 1.0 width 0 font kf
     plot for [k = 1:words(solvers)] rows(csv, sel(f, word(solvers, k), "==")) using 4:9 with linespoints \
            lw 1.1 dt sdt_s(word(solvers, k)) pt spt(word(solvers, k)) ps 0.6 lc rgb scolour(word(solvers, k)) \
            title sprintf("%s: %s", word(solvers, k), slopetxt(f, word(solvers, k))), \
-         rows(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f)) \
+         rows(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f).gfilter(g)) \
            using 4:(strcol(6) ne "converged" ? $9 : NaN) with points pt 6 ps 1.2 lc rgb "black" \
            title (words(bads) > 0 ? "not converged" : ""), \
          for [k = 1:words(solvers)] rows(csv, sel(f, word(solvers, k), "==")) \

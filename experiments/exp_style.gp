@@ -24,8 +24,10 @@
 #   - per solver (scolour, spt, sdt_s): fixed wherever the solver appears;
 #     the solvers of one friction model (box: pgs, pgs_wide, pjacobi, direct,
 #     lemke, dantzig, enum; cone: nsgs, nsgs_newton, nsn_ac, pjacobi_cone,
-#     pcg_cone, apgd) have six different colours; external solvers get grey
-#     shades with their own marks;
+#     pcg_cone, apgd) have six different colours, and a box solver and a
+#     contact solver that share a colour differ in dash or mark (pgs blue
+#     solid, nsgs black solid: they meet in the scaling and LCP panels);
+#     external solvers get grey shades with their own marks;
 #   - by position in a panel (pcol, ppt, pdt, k = 1..6): for panels whose
 #     curves are any subset (the profiles, with the peers).
 # Integrators have fixed dash types (symplectic solid, verlet dashed,
@@ -43,7 +45,7 @@
 # nicestep, colmin/colmax (awk extremes of a column over matching rows).
 
 style_solvers = "pgs pgs_wide pjacobi direct lemke dantzig enum nsgs nsgs_newton nsn_ac pjacobi_cone pcg_cone apgd"
-style_colours = "#0072B2 #56B4E9 #009E73 #000000 #D55E00 #E69F00 #CC79A7 #0072B2 #D55E00 #009E73 #E69F00 #CC79A7 #56B4E9"
+style_colours = "#0072B2 #56B4E9 #009E73 #000000 #D55E00 #E69F00 #CC79A7 #000000 #D55E00 #009E73 #E69F00 #CC79A7 #56B4E9"
 style_points  = "7 6 5 1 9 11 2 13 4 8 10 12 3"
 style_dashes  = "1 2 3 1 1 4 5 1 2 3 4 5 6"
 grey_colours  = "#555555 #777777 #999999 #333333 #666666 #888888"
