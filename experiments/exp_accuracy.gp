@@ -43,7 +43,7 @@ gtitle(g) = g == 0 ? "" : (g == 1 ? ", box" : ", contact")
 # refused at its first problem is in the coverage table, not in the figure)
 okruns(sc, g) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} ($1 \"|\" $4 == \"%s\"%s%s) {r = $2 \"/\" $3; if (!(r in s)) {s[r] = 1; o[++n] = r} if ($13 == \"refused\") bad[r] = 1} END {for (i = 1; i <= n; i++) if (!(o[i] in bad)) printf \"%%s \", o[i]}' '%s'", sc, sfilter(2), gfilter(g), csv))
 sel(sc, run) = sprintf("$1 \"|\" $4 == \"%s\" && $2 \"/\" $3 == \"%s\" && $5 != \"\"", sc, run)
-sctitle(sc) = sprintf("%s, %s", sc[1:strstrt(sc, "|") - 1], sc[strstrt(sc, "|") + 1:] eq "none" ? "no friction" : sc[strstrt(sc, "|") + 1:])
+sctitle(sc) = sc[strstrt(sc, "|") + 1:] eq "none" ? sc[1:strstrt(sc, "|") - 1] : sprintf("%s, %s", sc[1:strstrt(sc, "|") - 1], sc[strstrt(sc, "|") + 1:])
 rsolver(run) = run[1:strstrt(run, "/") - 1]
 rint(run) = run[strstrt(run, "/") + 1:]
 rundt(run) = nints > 1 ? sdt(rint(run)) : sdt_s(rsolver(run))
@@ -108,7 +108,7 @@ do for [fmt in figformats] {
     g = int(rest[strstrt(rest, ":") + 1:])
     sc = word(scenes, si)
     runs = okruns(sc, g)
-    eval(gridpanel(int((p - p0 - 1) / ncols) + 1, (p - p0 - 1) % ncols + 1, nr, ncols, 0.1 * 6.7 / W, 0.975, 0.4 / H, top - 0.2 / H, 0.105 * 6.7 / W, 0.78 / H))
+    eval(gridpanel(int((p - p0 - 1) / ncols) + 1, (p - p0 - 1) % ncols + 1, nr, ncols, 0.1 * 6.7 / W, 0.975, 0.5 / H, top - 0.2 / H, 0.105 * 6.7 / W, 0.78 / H))
     tmax = real(colmax(csv, scsel(sc), "$6", 1))
     set xrange [0:tmax]
     set xtics nicestep(tmax)
