@@ -1,7 +1,7 @@
 # exp_accuracy.gp -- figure of an `accuracy` experiment: per step, the
-# deepest penetration, the complementarity and the natural-map residual of
-# the step's solve (and the joint error when a scene has joints), one column
-# of panels per scene, one line per solver (experiments/README.md).
+# deepest penetration, the joint error, the complementarity and the
+# natural-map residual of the step's solve, per scene and friction model;
+# colour, dash and marks = solver (experiments/README.md, "Figures").
 #
 #   gnuplot -e "csv='NAME.csv'; out='NAME'; gpdir='experiments'" exp_accuracy.gp
 #
@@ -9,80 +9,136 @@
 # joint_error, compl, infeas, res_nat_inf, iterations, status.
 # compl = sum_i w_i^+ (x_i - lo_i) + w_i^- (hi_i - x_i) (+ |x_c . w^_c| per
 # cone), recomputed by slv_residual from the step's problem and impulses.
-# Values of exactly 0 are drawn at 1e-17 on the log axes.  Writes out.pdf and
-# out.png.
+# Only the panels that carry information are drawn: a metric a scene does
+# not have (no joints: no joint error) or that is the same at every step of
+# every run (no contact: penetration 0) has no panel.  Log axes span the
+# decades of the positive values (exact zeros are not drawn, and no floor is
+# invented); time ends at the last step any run of the scene reached.
+# Panels flow in `figure cols=N` columns (default 3 at the two-column width,
+# 2 below 4 in), `figure rows=R` rows a page (default 5; more go to out-2.*,
+# ...), lettered.  Options: solvers=, width=, cols=, rows=, font=, title=.
+# Writes out.pdf and out.png.
 if (!exists("gpdir")) { gpdir = "." }
 load gpdir."/exp_style.gp"
 if (!exists("csv")) { print "exp_accuracy.gp: give csv='NAME.csv'"; exit status 2 }
 if (!exists("out")) { out = csv[1:strlen(csv)-4] }
 
-# one column of panels per (scene, friction model): solvers are compared on one model
 scenes = csv_list(csv, "$5 != \"\"".sfilter(2), "$1 \"|\" $4")
 ns = words(scenes)
 if (ns == 0) { print "exp_accuracy.gp: no measured rows in ".csv; exit status 1 }
-if (ns > 3) { print "exp_accuracy.gp: more than 3 scenes: only the first 3 are drawn"; ns = 3 }
 allsolvers = csv_list(csv, "$5 != \"\"".sfilter(2), "$2")
-tmax = real(system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} $6 != \"\" && $6 + 0 > m {m = $6 + 0} END {printf \"%%.6f\", m}' '%s'", csv)))
-set xtics nicestep(tmax)
-set xrange [0:tmax]
-# the joint error is a metric of the scenes drawn that have joints
-hasj(sc) = words(csv_list(csv, sprintf("$1 \"|\" $4 == \"%s\" && $8 != \"\"", sc), "$1")) > 0
-joints = 0
-do for [si = 1:ns] { if (hasj(word(scenes, si))) { joints = 1 } }
-nm = joints ? 4 : 3
-# metric m: column, label, log scale
-mcol(m) = word(joints ? "7 8 9 11" : "7 9 11", m) + 0
-mlabel(m) = mcol(m) == 7 ? "max penetration [mm]" : mcol(m) == 8 ? "joint error [m]" : \
-            mcol(m) == 9 ? "complementarity [-]" : "res\\_nat\\_inf [-]"
-mval(m, v) = mcol(m) == 7 ? 1000 * v : floor17(v)
+allints = csv_list(csv, "$5 != \"\"".sfilter(2), "$3")
+nints = words(allints)
+W = figwidth(6.65)
+ncols = exists("fig_cols") ? int(fig_cols) : (W < 4 ? 2 : 3)
 
-H = 0.7 + 1.6 * nm
-W = 3.4
-top = 1.0 - 0.45 / H
-sel(sc, s) = sprintf("$1 \"|\" $4 == \"%s\" && $2 == \"%s\" && $5 != \"\"", sc, s)
-sctitle(sc) = sprintf("%s (%s)", sc[1:strstrt(sc, "|") - 1], sc[strstrt(sc, "|") + 1:])
+scsel(sc) = sprintf("$1 \"|\" $4 == \"%s\" && $5 != \"\"", sc).sfilter(2)
+# more than six runs in a scene (a joint-only scene, which every solver
+# takes): two panels, the box solvers (g = 1) and the contact solvers (g = 2)
+group1 = ",pgs,pgs_wide,pjacobi,direct,lemke,dantzig,enum,"
+gfilter(g) = g == 0 ? "" : (g == 1 ? sprintf(" && index(\"%s\", \",\" $2 \",\") > 0", group1) : \
+                                     sprintf(" && index(\"%s\", \",\" $2 \",\") == 0", group1))
+gtitle(g) = g == 0 ? "" : (g == 1 ? ", box" : ", contact")
+# the runs of a scene that the scene's solver group took (a run that was
+# refused at its first problem is in the coverage table, not in the figure)
+okruns(sc, g) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} ($1 \"|\" $4 == \"%s\"%s%s) {r = $2 \"/\" $3; if (!(r in s)) {s[r] = 1; o[++n] = r} if ($13 == \"refused\") bad[r] = 1} END {for (i = 1; i <= n; i++) if (!(o[i] in bad)) printf \"%%s \", o[i]}' '%s'", sc, sfilter(2), gfilter(g), csv))
+sel(sc, run) = sprintf("$1 \"|\" $4 == \"%s\" && $2 \"/\" $3 == \"%s\" && $5 != \"\"", sc, run)
+sctitle(sc) = sc[strstrt(sc, "|") + 1:] eq "none" ? sc[1:strstrt(sc, "|") - 1] : sprintf("%s, %s", sc[1:strstrt(sc, "|") - 1], sc[strstrt(sc, "|") + 1:])
+rsolver(run) = run[1:strstrt(run, "/") - 1]
+rint(run) = run[strstrt(run, "/") + 1:]
+rundt(run) = nints > 1 ? sdt(rint(run)) : sdt_s(rsolver(run))
+# metric m of a panel: 1 penetration (mm), 2 joint error, 3 complementarity,
+# 4 natural-map residual
+mexpr(m) = m == 1 ? "1000 * $7" : sprintf("$%d", word("7 8 9 11", m) + 0)
+mlog(m) = m > 1
+mname(m) = m == 1 ? "penetration [mm]" : m == 2 ? "joint error [m]" : m == 3 ? "compl. gap" : "res_{nat}"
 
-do for [fmt in "pdf png"] {
-  if (fmt eq "pdf" && !have_pdf) { print "exp_accuracy.gp: no pdfcairo terminal: no PDF"; continue }
-  eval(figterm(fmt, W, H))
-  kf = keyfont(fmt)
-  set output out.".".fmt
-  set multiplot
-  eval(keystrip(top, kf))
-  plot for [k = 1:words(allsolvers)] NaN with lines lw 1.5 lc rgb scolour(word(allsolvers, k)) \
-         title word(allsolvers, k)
-  eval(keyend)
-  set xtics nicestep(tmax)
-  set xrange [0:tmax]
-  do for [si = 1:ns] {
-    sc = word(scenes, si)
-    solvers = csv_list(csv, sprintf("$1 \"|\" $4 == \"%s\" && $5 != \"\"", sc).sfilter(2), "$2")
-    do for [m = 1:nm] {
-      eval(gridpanel(m, si, nm, ns, 0.17, 0.98, 0.35 / H, top - 0.25 / H, 0.06, 0.3 / H))
-      if (mcol(m) == 7) {
-        unset logscale y
-        set format y "%g"
+# the panels that carry information: (scene, metric) with a metric that varies
+panels = ""
+do for [si = 1:ns] {
+  sc = word(scenes, si)
+  do for [m = 1:4] {
+    lo = colmin(csv, scsel(sc), mexpr(m), 0)
+    hi = colmax(csv, scsel(sc), mexpr(m), 0)
+    if (!isnan_s(hi) && real(hi) > real(lo) && real(hi) > 0 && real(hi) > 1e-14) {
+      nruns = words(okruns(sc, 0))
+      if (nruns > 6) {
+        do for [g = 1:2] {
+          if (words(okruns(sc, g)) > 0) { panels = panels.sprintf(" %d:%d:%d", si, m, g) }
+        }
       } else {
-        set logscale y
-        set format y "10^{%L}"
-      }
-      set xlabel (m == nm ? "t [s]" : "")
-      set format x (m == nm ? "%g" : "")
-      set ylabel (si == 1 ? mlabel(m) : "")
-      set title (m == 1 ? sctitle(sc) : "") noenhanced font kf
-      if (mcol(m) == 8 && !hasj(sc)) {
-        # no joint in this scene: an empty panel, not a line at the floor
-        set label 1 "no joints" at graph 0.5, 0.5 center font kf
-        set yrange [1e-17:1]
-        plot NaN notitle
-        unset label 1
-        set autoscale y
-      } else {
-      plot for [k = 1:words(solvers)] rows(csv, sel(sc, word(solvers, k))) \
-             using 6:(mval(m, column(mcol(m)))) with lines lw 1 lc rgb scolour(word(solvers, k)) notitle
+        if (nruns > 0) { panels = panels.sprintf(" %d:%d:0", si, m) }
       }
     }
   }
+}
+np = words(panels)
+if (np == 0) { print "exp_accuracy.gp: every metric is constant in ".csv.": no figure"; exit status 1 }
+# at most `figure rows=R` rows of panels a page (default 5): more panels go
+# to out-2.pdf, out-3.pdf, ... (and their PNGs)
+maxrows = exists("fig_rows") ? int(fig_rows) : 5
+perpage = maxrows * ncols
+npages = int((np + perpage - 1) / perpage)
+PH = 1.62
+keyh = 0.16 * (int((words(allsolvers) + nints * (nints > 1) + 5) / 6) + 1)
+titleh = strlen(fig_title_opt) > 0 ? 0.2 : 0
+
+do for [page = 1:npages] {
+p0 = (page - 1) * perpage
+np_here = (np - p0 < perpage) ? np - p0 : perpage
+nr = int((np_here + ncols - 1) / ncols)
+H = titleh + keyh + PH * nr + 0.1
+top = 1.0 - (titleh + keyh) / H
+base = page == 1 ? out : sprintf("%s-%d", out, page)
+do for [fmt in figformats] {
+  eval(figset(fmt, W, H))
+  set output base.".".fmt
+  set multiplot title fig_title_opt font tf
+  eval(keystrip(top, 1.0 - titleh / H, 6))
+  plot for [k = 1:words(allsolvers)] NaN with linespoints lw 1.2 dt sdt_s(word(allsolvers, k)) \
+         pt spt(word(allsolvers, k)) ps 0.6 lc rgb scolour(word(allsolvers, k)) title word(allsolvers, k), \
+       for [k = 1:(nints > 1 ? nints : 0)] NaN with lines lw 1 dt sdt(word(allints, k)) lc rgb "black" \
+         title word(allints, k)
+  eval(keyend)
+  do for [p = p0 + 1:p0 + np_here] {
+    pp = word(panels, p)
+    si = int(pp[1:strstrt(pp, ":") - 1])
+    rest = pp[strstrt(pp, ":") + 1:]
+    m = int(rest[1:strstrt(rest, ":") - 1])
+    g = int(rest[strstrt(rest, ":") + 1:])
+    sc = word(scenes, si)
+    runs = okruns(sc, g)
+    eval(gridpanel(int((p - p0 - 1) / ncols) + 1, (p - p0 - 1) % ncols + 1, nr, ncols, 0.1 * 6.7 / W, 0.975, 0.5 / H, top - 0.2 / H, 0.105 * 6.7 / W, 0.78 / H))
+    tmax = real(colmax(csv, scsel(sc), "$6", 1))
+    set xrange [0:tmax]
+    set xtics nicestep(tmax)
+    set xlabel "t [s]" offset 0, 0.9
+    lo = real(colmin(csv, scsel(sc), mexpr(m), 1))
+    hi = real(colmax(csv, scsel(sc), mexpr(m), 1))
+    if (mlog(m)) {
+      set logscale y
+      set format y "10^{%L}"
+      lo = lo > hi * 1e-12 ? lo : hi * 1e-12
+      set yrange [logfloor(lo):logceil(hi)]
+      set ytics 10.0**ceil(log10(logceil(hi) / logfloor(lo)) / 4 - 1e-9)
+    } else {
+      unset logscale y
+      set format y "%g"
+      set yrange [0:hi * 1.05]
+      set ytics nicestep(hi)
+    }
+    set ylabel mname(m) offset 0.2, 0
+    set title sprintf("%s %s%s", letter(p), sctitle(sc), gtitle(g)) noenhanced font tf offset 0, -0.7
+    nstep = int(real(colmax(csv, scsel(sc), "$5", 1)))
+    pint = nstep > 12 ? int(nstep / 6) : 1
+    plot for [k = 1:words(runs)] rows(csv, sel(sc, word(runs, k))) \
+           using 6:(m == 1 ? 1000 * $7 : (column(word("7 8 9 11", m) + 0) > 0 ? column(word("7 8 9 11", m) + 0) : NaN)) \
+           with linespoints lw 1 pi pint pt spt(rsolver(word(runs, k))) ps 0.5 \
+           dt rundt(word(runs, k)) \
+           lc rgb scolour(rsolver(word(runs, k))) notitle
+  }
   unset multiplot
   set output
+  if (fmt eq "pdf") { dummy = figpng(base) }
+}
 }

@@ -1,16 +1,29 @@
 # exp_convergence.gp -- figure of a `convergence` experiment (work-precision):
-# res_rel against iterations (left) and against time (right), one row of
-# panels per problem, one line per solver (experiments/README.md).
+# res_rel against iterations and against measured time, per problem, in two
+# groups of solvers so that no panel has more than six curves
+# (experiments/README.md, "Figures").
 #
 #   gnuplot -e "csv='NAME.csv'; out='NAME'; gpdir='experiments'" exp_convergence.gp
 #
-# csv: problem, kind, n, solver, status, iteration, time_s, res_rel, final.
-# Lines: the solver's history (final = 0; iterations >= 1, log-log); the
-# filled point: its final state as the library recomputed it (final = 1),
-# which is also the only mark of solvers without a history (pivoting,
-# direct).  Time of iteration k is the estimate T k / K (see the README).
-# The run's tolerance is the dashed line.  Residuals of exactly 0 are drawn
-# at 1e-17.  Writes out.pdf and out.png.
+# csv: problem, kind, n, solver, status, iteration, time_s, res_rel, final,
+# class, method, time_source, tol.
+# Groups: the box solvers (pgs, pgs_wide, pjacobi, direct, lemke, dantzig,
+# enum) and the contact/cone solvers (nsgs, nsgs_newton, nsn_ac,
+# pjacobi_cone, pcg_cone, apgd, and any external solver); a group with no
+# run on a problem has no panel.  One row a problem: group 1 against
+# iterations, then against time, then group 2 likewise.  Lines: the
+# solver's history (final = 0, iterations >= 1, log-log); the mark at the
+# end: its final state as the library recomputed it (final = 1), the only
+# mark of solvers without a history (pivoting, direct).
+# The time axis is
+# the measured timestamp of each iteration when time_source is "measured"
+# (the caption should say which).  Residuals of exactly 0 are not drawn;
+# the y axis spans at most 14 decades down from the largest residual; a
+# final mark whose residual is below the axis (or exactly 0: a pivoting
+# method's exact solution) sits on the bottom axis.  The
+# run's tolerance is the dashed grey line.
+# Options: solvers=, width= (default 6.7), font=, title=, rows= (problems a
+# page, default 5).  Writes out.pdf and out.png (out-2.* ... for more pages).
 if (!exists("gpdir")) { gpdir = "." }
 load gpdir."/exp_style.gp"
 if (!exists("csv")) { print "exp_convergence.gp: give csv='NAME.csv'"; exit status 2 }
@@ -19,48 +32,72 @@ if (!exists("out")) { out = csv[1:strlen(csv)-4] }
 probs = csv_list(csv, "$9 == \"1\" && $6 != \"\"", "$1")
 np = words(probs)
 if (np == 0) { print "exp_convergence.gp: no measured rows in ".csv; exit status 1 }
-if (np > 6) { print "exp_convergence.gp: more than 6 problems: only the first 6 are drawn"; np = 6 }
-allsolvers = csv_list(csv, "$6 != \"\"".sfilter(4), "$4")
-rev = word(csv_meta(csv, "rev"), 1)
+allsolvers = csv_list(csv, "$6 != \"\" && $5 != \"unsupported\" && $5 != \"refused\"".sfilter(4), "$4")
 tolstr = word(csv_meta(csv, "tol"), 1)
 tol = 0.0
 if (tolstr ne "?") { eval("tol = " . tolstr) }
+group1 = ",pgs,pgs_wide,pjacobi,direct,lemke,dantzig,enum,"
+gsel(g) = g == 1 ? sprintf(" && index(\"%s\", \",\" $4 \",\") > 0", group1) : sprintf(" && index(\"%s\", \",\" $4 \",\") == 0", group1)
+gname(g) = g == 1 ? "box solvers" : "contact solvers"
+W = figwidth(6.65)
+maxrows = exists("fig_rows") ? int(fig_rows) : 5
+npages = int((np + maxrows - 1) / maxrows)
+PH = 1.62
+keyh = 0.16 * (int((words(allsolvers) + 1 + 5) / 6) + 1)
 
-H = 0.75 + 1.8 * np
-top = 1.0 - 0.5 / H
-
-do for [fmt in "pdf png"] {
-  if (fmt eq "pdf" && !have_pdf) { print "exp_convergence.gp: no pdfcairo terminal: no PDF"; continue }
-  eval(figterm(fmt, 3.4, H))
-  kf = keyfont(fmt)
-  set output out.".".fmt
-  set multiplot
-  eval(keystrip(top, kf))
-  plot for [k = 1:words(allsolvers)] NaN with linespoints lw 1.2 pt spt(word(allsolvers, k)) ps 0.8 \
-         lc rgb scolour(word(allsolvers, k)) title word(allsolvers, k), \
-       NaN with lines dt 2 lc rgb "#666666" title sprintf("tol %s", tolstr)
-  eval(keyend)
-  set logscale xy
-  set format y "10^{%L}"
-  set format x "10^{%L}"
-  set ytics 100
-  do for [pi = 1:np] {
-    p = word(probs, pi)
-    hist = csv_list(csv, sprintf("$1 == \"%s\" && $9 == \"0\" && $6 + 0 >= 1", p).sfilter(4), "$4")
-    fin = csv_list(csv, sprintf("$1 == \"%s\" && $9 == \"1\" && $6 != \"\"", p).sfilter(4), "$4")
-    do for [panel = 1:2] {
-      eval(gridpanel(pi, panel, np, 2, 0.14, 0.97, 0.4 / H, top - 0.25 / H, 0.1, 0.62 / H))
-      xcol = panel == 1 ? 6 : 7
-      set xlabel (panel == 1 ? "iteration" : "time [s]")
-      set ylabel (panel == 1 ? "res\\_rel  [-]" : "")
-      set title sprintf("%s%s", p, panel == 1 ? "" : " (time)") noenhanced font kf
-      plot for [k = 1:words(hist)] rows(csv, sprintf("$1 == \"%s\" && $4 == \"%s\" && $9 == \"0\" && $%d + 0 > 0", p, word(hist, k), xcol)) \
-             using xcol:(floor17($8)) with lines lw 1.2 lc rgb scolour(word(hist, k)) notitle, \
-           for [k = 1:words(fin)] rows(csv, sprintf("$1 == \"%s\" && $4 == \"%s\" && $9 == \"1\" && $%d + 0 > 0", p, word(fin, k), xcol)) \
-             using xcol:(floor17($8)) with points pt spt(word(fin, k)) ps 0.8 lc rgb scolour(word(fin, k)) notitle, \
-           (tol > 0 ? tol : NaN) with lines dt 2 lc rgb "#666666" notitle
+do for [page = 1:npages] {
+  p0 = (page - 1) * maxrows
+  nh = (np - p0 < maxrows) ? np - p0 : maxrows
+  H = keyh + PH * nh + 0.1
+  top = 1.0 - keyh / H
+  base = page == 1 ? out : sprintf("%s-%d", out, page)
+  do for [fmt in figformats] {
+    eval(figset(fmt, W, H))
+    set output base.".".fmt
+    set multiplot title fig_title_opt font tf
+    eval(keystrip(top, 1.0, 7))
+    plot for [k = 1:words(allsolvers)] NaN with linespoints lw 1.2 dt sdt_s(word(allsolvers, k)) \
+           pt spt(word(allsolvers, k)) ps 0.6 lc rgb scolour(word(allsolvers, k)) title word(allsolvers, k), \
+         NaN with lines dt 2 lc rgb "#888888" title sprintf("tol %s", tolstr)
+    eval(keyend)
+    set logscale xy
+    set format y "10^{%L}"
+    set format x "10^{%L}"
+    letterk = 0
+    do for [pi = p0 + 1:p0 + nh] {
+      p = word(probs, pi)
+      do for [g = 1:2] {
+        run = sprintf("$1 == \"%s\" && $5 != \"unsupported\" && $5 != \"refused\"", p).gsel(g).sfilter(4)
+        hist = csv_list(csv, run." && $9 == \"0\" && $6 + 0 >= 1", "$4")
+        fin = csv_list(csv, run." && $9 == \"1\" && $6 != \"\"", "$4")
+        if (words(fin) > 0) {
+          hi = real(colmax(csv, run, "$8", 1))
+          lo = real(colmin(csv, run, "$8", 1))
+          lo = lo < tol && tol > 0 ? lo : (tol > 0 ? tol : lo)
+          lo = lo > hi * 1e-14 ? lo : hi * 1e-14
+          do for [panel = 1:2] {
+            letterk = letterk + 1
+            col = (g - 1) * 2 + panel
+            eval(gridpanel(pi - p0, col, nh, 4, 0.09 * 6.7 / W, 0.985, 0.45 / H, top - 0.22 / H, 0.065 * 6.7 / W, 0.85 / H))
+            xcol = panel == 1 ? 6 : 7
+            set xlabel (panel == 1 ? "iteration" : "time [s]") offset 0, 0.7
+            set ylabel (panel == 1 ? "res_{rel}" : "") offset 0.8, 0
+            set yrange [logfloor(lo):logceil(hi)]
+            set ytics 10.0**ceil(log10(logceil(hi) / logfloor(lo)) / 4 - 1e-9)
+            set autoscale x
+            set xtics 100
+            set title (panel == 1 ? sprintf("%s %s: %s", letter(letterk), p, g == 1 ? "box" : "contact") : letter(letterk)) noenhanced font kf offset 0, -0.7
+            plot for [k = 1:words(hist)] rows(csv, sprintf("$1 == \"%s\" && $4 == \"%s\" && $9 == \"0\" && $%d + 0 > 0 && $8 + 0 > 0", p, word(hist, k), xcol)) \
+                   using xcol:8 with lines lw 1.1 dt sdt_s(word(hist, k)) lc rgb scolour(word(hist, k)) notitle, \
+                 for [k = 1:words(fin)] rows(csv, sprintf("$1 == \"%s\" && $4 == \"%s\" && $9 == \"1\" && $%d + 0 > 0", p, word(fin, k), xcol)) \
+                   using xcol:($8 > logfloor(lo) ? $8 : logfloor(lo)) with points pt spt(word(fin, k)) ps 0.7 lc rgb scolour(word(fin, k)) notitle, \
+                 (tol > 0 ? tol : NaN) with lines dt 2 lc rgb "#888888" notitle
+          }
+        }
+      }
     }
+    unset multiplot
+    set output
+    if (fmt eq "pdf") { dummy = figpng(base) }
   }
-  unset multiplot
-  set output
 }

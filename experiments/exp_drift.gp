@@ -1,75 +1,143 @@
 # exp_drift.gp -- figure of a `drift` experiment: energy drift and penetration
-# against simulated time, one row of panels per scene, colour = solver, dash
-# = integrator (experiments/README.md).
+# against simulated time, per scene and friction model; colour, dash and
+# marks = solver, dash = integrator when several (experiments/README.md,
+# "Figures").
 #
 #   gnuplot -e "csv='NAME.csv'; out='NAME'; gpdir='experiments'" exp_drift.gp
 #
 # csv: scene, solver, integrator, friction, step, t, energy, rel_drift,
-# max_penetration, contacts, iterations, res_nat_inf, status.
-# Left: |E(t) - E0| / S, S = max(|E0|, M |g| D) (the rel_drift
-# column, cli/experiment_run.c; log y; 0 drawn at 1e-17): on a conservative scene
-# (elastic bounce, no friction) any value is error, on a dissipative one
-# (stack, pyramid) it is mostly the dissipation.  Right: the deepest
-# penetration of each step in mm.  Writes out.pdf and out.png.
+# max_penetration, contacts, iterations, res_nat_inf, status, applied, note.
+# Energy panel: |E(t) - E0| / S, S = max(|E0|, M |g| D) (rel_drift; log y;
+# exact zeros are not drawn): on a conservative scene any value is error, on
+# a dissipative one (stack, pyramid) it is mostly the dissipation.
+# Penetration panel: the deepest penetration of each step in mm.
+# Only the panels that carry information are drawn: a metric that is the
+# same at every step of every run of a scene (no contact: penetration 0) has
+# no panel.  Each panel's axes hug its data: time up to the last step any of
+# its runs reached (a run that stopped early ends where it stopped), the log
+# axis over the decades the values span.  Panels flow in `figure cols=N`
+# columns (default 2 when the width is one column, 4 otherwise), lettered.
+# Options: solvers=, width= (default 6.7 in), cols=, font=, title=.
+# Writes out.pdf and out.png.
 if (!exists("gpdir")) { gpdir = "." }
 load gpdir."/exp_style.gp"
 if (!exists("csv")) { print "exp_drift.gp: give csv='NAME.csv'"; exit status 2 }
 if (!exists("out")) { out = csv[1:strlen(csv)-4] }
 
-# one row of panels per (scene, friction model): solvers are compared on one model
 scenes = csv_list(csv, "$5 != \"\"".sfilter(2), "$1 \"|\" $4")
 ns = words(scenes)
 if (ns == 0) { print "exp_drift.gp: no measured rows in ".csv; exit status 1 }
-if (ns > 6) { print "exp_drift.gp: more than 6 scenes: only the first 6 are drawn"; ns = 6 }
 allsolvers = csv_list(csv, "$5 != \"\"".sfilter(2), "$2")
 allints = csv_list(csv, "$5 != \"\"".sfilter(2), "$3")
-rev = word(csv_meta(csv, "rev"), 1)
-tmax = real(system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} $6 != \"\" && $6 + 0 > m {m = $6 + 0} END {printf \"%%.6f\", m}' '%s'", csv)))
-set xtics nicestep(tmax)
-set xrange [0:tmax]
+nints = words(allints)
+W = figwidth(6.65)
+ncols = exists("fig_cols") ? int(fig_cols) : (W < 4 ? 2 : 3)
 
-H = 0.75 + 1.8 * ns
-top = 1.0 - 0.5 / H
+scsel(sc) = sprintf("$1 \"|\" $4 == \"%s\" && $5 != \"\"", sc).sfilter(2)
+# more than six runs in a scene (a joint-only scene, which every solver
+# takes): two panels, the box solvers (g = 1) and the contact solvers (g = 2)
+group1 = ",pgs,pgs_wide,pjacobi,direct,lemke,dantzig,enum,"
+gfilter(g) = g == 0 ? "" : (g == 1 ? sprintf(" && index(\"%s\", \",\" $2 \",\") > 0", group1) : \
+                                     sprintf(" && index(\"%s\", \",\" $2 \",\") == 0", group1))
+gtitle(g) = g == 0 ? "" : (g == 1 ? ", box" : ", contact")
+# the runs of a scene that the scene's solver group took (a run that was
+# refused at its first problem is in the coverage table, not in the figure)
+okruns(sc, g) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} ($1 \"|\" $4 == \"%s\"%s%s) {r = $2 \"/\" $3; if (!(r in s)) {s[r] = 1; o[++n] = r} if ($13 == \"refused\") bad[r] = 1} END {for (i = 1; i <= n; i++) if (!(o[i] in bad)) printf \"%%s \", o[i]}' '%s'", sc, sfilter(2), gfilter(g), csv))
 sel(sc, run) = sprintf("$1 \"|\" $4 == \"%s\" && $2 \"/\" $3 == \"%s\" && $5 != \"\"", sc, run)
-sctitle(sc) = sprintf("%s (%s friction)", sc[1:strstrt(sc, "|") - 1], sc[strstrt(sc, "|") + 1:])
+sctitle(sc) = sc[strstrt(sc, "|") + 1:] eq "none" ? sc[1:strstrt(sc, "|") - 1] : sprintf("%s, %s", sc[1:strstrt(sc, "|") - 1], sc[strstrt(sc, "|") + 1:])
 rsolver(run) = run[1:strstrt(run, "/") - 1]
 rint(run) = run[strstrt(run, "/") + 1:]
+rundt(run) = nints > 1 ? sdt(rint(run)) : sdt_s(rsolver(run))
+# metric m of a panel: 1 energy drift, 2 penetration (mm)
+mexpr(m) = m == 1 ? "($8 < 0 ? -$8 : $8)" : "1000 * $9"
 
-do for [fmt in "pdf png"] {
-  if (fmt eq "pdf" && !have_pdf) { print "exp_drift.gp: no pdfcairo terminal: no PDF"; continue }
-  eval(figterm(fmt, 3.4, H))
-  kf = keyfont(fmt)
-  set output out.".".fmt
-  set multiplot
-  eval(keystrip(top, kf))
-  plot for [k = 1:words(allsolvers)] NaN with lines lw 1.5 lc rgb scolour(word(allsolvers, k)) \
-         title word(allsolvers, k), \
-       for [k = 1:words(allints)] NaN with lines lw 1 dt sdt(word(allints, k)) lc rgb "black" \
+# the panels that carry information: (scene, metric) with a metric that varies
+panels = ""
+do for [si = 1:ns] {
+  sc = word(scenes, si)
+  do for [m = 1:2] {
+    lo = colmin(csv, scsel(sc), mexpr(m), 0)
+    hi = colmax(csv, scsel(sc), mexpr(m), 0)
+    if (!isnan_s(hi) && real(hi) > real(lo) && real(hi) > 0) {
+      nruns = words(okruns(sc, 0))
+      if (nruns > 6) {
+        do for [g = 1:2] {
+          if (words(okruns(sc, g)) > 0) { panels = panels.sprintf(" %d:%d:%d", si, m, g) }
+        }
+      } else {
+        if (nruns > 0) { panels = panels.sprintf(" %d:%d:0", si, m) }
+      }
+    }
+  }
+}
+np = words(panels)
+if (np == 0) { print "exp_drift.gp: every metric is constant in ".csv.": no figure"; exit status 1 }
+# at most `figure rows=R` rows of panels a page (default 5): more panels go
+# to out-2.pdf, out-3.pdf, ... (and their PNGs)
+maxrows = exists("fig_rows") ? int(fig_rows) : 5
+perpage = maxrows * ncols
+npages = int((np + perpage - 1) / perpage)
+PH = 1.62
+keyh = 0.16 * (int((words(allsolvers) + nints * (nints > 1) + 5) / 6) + 1)
+titleh = strlen(fig_title_opt) > 0 ? 0.2 : 0
+
+do for [page = 1:npages] {
+p0 = (page - 1) * perpage
+np_here = (np - p0 < perpage) ? np - p0 : perpage
+nr = int((np_here + ncols - 1) / ncols)
+H = titleh + keyh + PH * nr + 0.1
+top = 1.0 - (titleh + keyh) / H
+base = page == 1 ? out : sprintf("%s-%d", out, page)
+do for [fmt in figformats] {
+  eval(figset(fmt, W, H))
+  set output base.".".fmt
+  set multiplot title fig_title_opt font tf
+  eval(keystrip(top, 1.0 - titleh / H, 6))
+  plot for [k = 1:words(allsolvers)] NaN with linespoints lw 1.2 dt sdt_s(word(allsolvers, k)) \
+         pt spt(word(allsolvers, k)) ps 0.6 lc rgb scolour(word(allsolvers, k)) title word(allsolvers, k), \
+       for [k = 1:(nints > 1 ? nints : 0)] NaN with lines lw 1 dt sdt(word(allints, k)) lc rgb "black" \
          title word(allints, k)
   eval(keyend)
-  set xtics nicestep(tmax)
-  set xrange [0:tmax]
-  set xlabel "t [s]"
-  do for [si = 1:ns] {
+  do for [p = p0 + 1:p0 + np_here] {
+    pp = word(panels, p)
+    si = int(pp[1:strstrt(pp, ":") - 1])
+    rest = pp[strstrt(pp, ":") + 1:]
+    m = int(rest[1:strstrt(rest, ":") - 1])
+    g = int(rest[strstrt(rest, ":") + 1:])
     sc = word(scenes, si)
-    runs = csv_list(csv, sprintf("$1 \"|\" $4 == \"%s\" && $5 != \"\"", sc).sfilter(2), "$2 \"/\" $3")
-    do for [panel = 1:2] {
-      eval(gridpanel(si, panel, ns, 2, 0.15, 0.98, 0.4 / H, top - 0.25 / H, 0.14, 0.62 / H))
-      if (panel == 1) {
-        set logscale y
-        set format y "10^{%L}"
-        set ylabel "|E - E_0| / S  [-]"
-      } else {
-        unset logscale y
-        set format y "%g"
-        set ylabel "max penetration [mm]"
-      }
-      set title sprintf("%s%s", sctitle(sc), panel == 1 ? ": energy drift" : ": penetration") noenhanced font kf
-      plot for [k = 1:words(runs)] rows(csv, sel(sc, word(runs, k))) \
-             using 6:(panel == 1 ? floor17(abs($8)) : 1000 * $9) with lines lw 1 \
-             dt sdt(rint(word(runs, k))) lc rgb scolour(rsolver(word(runs, k))) notitle
+    runs = okruns(sc, g)
+    eval(gridpanel(int((p - p0 - 1) / ncols) + 1, (p - p0 - 1) % ncols + 1, nr, ncols, 0.1 * 6.7 / W, 0.975, 0.5 / H, top - 0.2 / H, 0.105 * 6.7 / W, 0.78 / H))
+    tmax = real(colmax(csv, scsel(sc), "$6", 1))
+    set xrange [0:tmax]
+    set xtics nicestep(tmax)
+    set xlabel "t [s]" offset 0, 0.9
+    lo = real(colmin(csv, scsel(sc), mexpr(m), 1))
+    hi = real(colmax(csv, scsel(sc), mexpr(m), 1))
+    if (m == 1) {
+      set logscale y
+      set format y "10^{%L}"
+      lo = lo > hi * 1e-12 ? lo : hi * 1e-12
+      set yrange [logfloor(lo):logceil(hi)]
+      set ytics 10.0**ceil(log10(logceil(hi) / logfloor(lo)) / 4 - 1e-9)
+      set ylabel "|E - E_0| / S" offset 0.5, 0
+    } else {
+      unset logscale y
+      set format y "%g"
+      set yrange [0:hi * 1.05]
+      set ytics nicestep(hi)
+      set ylabel "penetration [mm]" offset 0.5, 0
     }
+    set title sprintf("%s %s%s", letter(p), sctitle(sc), gtitle(g)) noenhanced font tf offset 0, -0.7
+    nstep = int(real(colmax(csv, scsel(sc), "$5", 1)))
+    pint = nstep > 12 ? int(nstep / 6) : 1
+    plot for [k = 1:words(runs)] rows(csv, sel(sc, word(runs, k))) \
+           using 6:(m == 1 ? (($8 < 0 ? -$8 : $8) > 0 ? ($8 < 0 ? -$8 : $8) : NaN) : 1000 * $9) \
+           with linespoints lw 1 pi pint pt spt(rsolver(word(runs, k))) ps 0.5 \
+           dt rundt(word(runs, k)) \
+           lc rgb scolour(rsolver(word(runs, k))) notitle
   }
   unset multiplot
   set output
+  if (fmt eq "pdf") { dummy = figpng(base) }
+}
 }

@@ -1,59 +1,125 @@
 # exp_profile.gp -- figure of a `profile` experiment: Dolan-More performance
-# profiles, one panel per (problem class, tolerance) (experiments/README.md).
+# profiles per problem class (experiments/README.md, "Figures").
 #
 #   gnuplot -e "csv='NAME.csv'; csv2='NAME_profile.csv'; out='NAME'; gpdir='experiments'" exp_profile.gp
 #
 # Reads csv2 (tol, solver, tau, log2_tau, rho, solved_share, problems, class),
 # the curves lcplab computed per class (cli/experiment_tables.c): only the
 # solvers that take part in a class (accepted one of its problems) have a
-# curve there.  Draws rho_s(tau) against log2(tau) as steps, a row of panels
-# per class and a column per tolerance, the legend giving each solver's share
-# of the class's problems solved.  fig_solvers='a,b' (`figure solvers=a,b`)
-# draws only those.  Writes out.pdf and out.png.
+# curve there.  Draws rho_s(tau) against log2(tau) as steps with marks.
+# At most `figure per_panel=K` curves a panel (default 6): a class with more
+# solvers is drawn as small multiples, its solvers ordered by the share they
+# solve (the most robust first) and dealt into ceil(n / K) panels of nearly
+# equal size; each panel has its own legend (solver and solved share) at
+# the plot's right.  Panels flow in `figure cols=N` columns (default 2 at
+# the two-column width 6.7 in, 1 below 4 in), lettered.  One tolerance a file: the first
+# tolerance's first page goes to out.pdf/png, page q of the k-th tolerance
+# to out-k-q.pdf/png (`figure tol=T` draws only T; `figure rows=R`,
+# rows of panels a page, default 4).  The x axis ends at the largest log2(tau) of the
+# class (every curve is flat after it).
+# Options: solvers=, classes=a,b, per_panel=, cols=, width=, font=, title=, tol=.
+# Writes out.pdf and out.png (and out-k.* for more tolerances).
 if (!exists("gpdir")) { gpdir = "." }
 load gpdir."/exp_style.gp"
 if (!exists("csv2") || strlen(csv2) == 0) { print "exp_profile.gp: give csv2='NAME_profile.csv'"; exit status 2 }
 if (!exists("out")) { out = csv2[1:strlen(csv2)-12] }
 
-tols = csv_list(csv2, "1", "$1")
-classes = csv_list(csv2, "1", "$8")
+cfilter = exists("fig_classes") ? sprintf(" && index(\",%s,\", \",\" $8 \",\") > 0", fig_classes) : ""
+tols = exists("fig_tol") ? fig_tol : csv_list(csv2, "1", "$1")
+classes = csv_list(csv2, "1".cfilter, "$8")
 nt = words(tols)
 nc = words(classes)
 if (nt == 0 || nc == 0) { print "exp_profile.gp: no rows in ".csv2; exit status 1 }
-xmax = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} {if ($4 + 0 > m) m = $4 + 0} END {printf \"%%.3f\", (m > 1 ? m : 1)}' '%s'", csv2))
+K = exists("fig_per_panel") ? int(fig_per_panel) : 6
+W = figwidth(6.65)
+ncols = exists("fig_cols") ? int(fig_cols) : (W < 4 ? 1 : 2)
 
 csel(c, t, s) = sprintf("$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\"", c, t, s)
 share(c, t, s) = system(sprintf("awk -F, '$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\" {printf \"%%.0f\", 100 * $6; exit}' '%s'", c, t, s, csv2))
 nprob(c) = system(sprintf("awk -F, '$8 == \"%s\" {print $7; exit}' '%s'", c, csv2))
+# the solvers of a class at a tolerance, the most robust (solved share) first
+ranked(c, t) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} $8 == \"%s\" && $1 == \"%s\"%s && !s[$2]++ {print $6, NR, $2}' '%s' | sort -k1,1gr -k2,2n | awk '{printf \"%%s \", $3}'", c, t, sfilter(2), csv2))
+# the k-th of n chunks of a list of m words: words lo..hi
+chunklo(m, n, k) = int((k - 1) * m / n) + 1
+chunkhi(m, n, k) = int(k * m / n)
+cname(c) = c eq "lcp" ? "LCP" : c eq "box" ? "box/findex" : c eq "mlcp" ? "MLCP" : \
+           c eq "fc3d" ? "FC3D" : c eq "cone-assoc" ? "assoc. cone" : c
 
-# the legend goes under each panel, three solvers a line, so that many
-# solvers (the peers included) never squeeze the plot itself
-nsmax = int(system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} !s[$8 \"/\" $2]++ {n[$8]++} END {m = 0; for (c in n) if (n[c] > m) m = n[c]; print m}' '%s'", csv2)))
-W = 3.4 * (nt > 1 ? 2 : 1)
-PH = 1.7 + 0.13 * int((nsmax + 2) / 3)
-H = 0.3 + PH * nc
-do for [fmt in "pdf png"] {
-  if (fmt eq "pdf" && !have_pdf) { print "exp_profile.gp: no pdfcairo terminal: no PDF"; continue }
-  eval(figterm(fmt, W, H))
-  kf = keyfont(fmt)
-  set output out.".".fmt
-  set multiplot layout nc,nt
+do for [ti = 1:nt] {
+  t = word(tols, ti)
+  # the panels: (class, chunk, chunks)
+  panels = ""
   do for [ci = 1:nc] {
     c = word(classes, ci)
-    do for [ti = 1:nt] {
-      t = word(tols, ti)
-      solvers = csv_list(csv2, sprintf("$8 == \"%s\" && $1 == \"%s\"", c, t).sfilter(2), "$2")
-      set title sprintf("%s (%s problems), tol %s", c, nprob(c), t) noenhanced font kf
-      set xlabel "log_2 {/Symbol t}   (time / fastest time)"
-      set ylabel "{/Symbol r}_s({/Symbol t})"
-      set xrange [0:xmax]
-      set yrange [0:1.02]
-      set key outside below center horizontal maxcols 3 Left reverse samplen 1.5 spacing 0.9 width -2 font kf
-      plot for [k = 1:words(solvers)] rows(csv2, csel(c, t, word(solvers, k))) using 4:5 with steps \
-           lw 1.5 lc rgb scolour(word(solvers, k)) \
-           title sprintf("%s (%s%%)", word(solvers, k), share(c, t, word(solvers, k)))
-    }
+    m = words(ranked(c, t))
+    # a class that no solver solved at this tolerance has no panel (an empty
+    # plot); the failure table says why
+    rmax = colmax(csv2, sprintf("$8 == \"%s\" && $1 == \"%s\"", c, t), "$5", 1)
+    if (isnan_s(rmax)) { print sprintf("exp_profile.gp: %s, tol %s: no solver solved a problem: no panel", c, t); m = 0 }
+    nch = m > 0 ? int((m + K - 1) / K) : 0
+    do for [k = 1:nch] { panels = panels.sprintf(" %d:%d:%d", ci, k, nch) }
   }
-  unset multiplot
-  set output
+  np = words(panels)
+  if (np == 0) { continue }
+  # at most `figure rows=R` rows of panels a page (default 4)
+  maxrows = exists("fig_rows") ? int(fig_rows) : 4
+  perpage = maxrows * ncols
+  npages = int((np + perpage - 1) / perpage)
+  PH = 1.5
+  LH = 0.2 * K - PH > 0 ? 0.2 * K - PH : 0
+  titleh = strlen(fig_title_opt) > 0 ? 0.2 : 0
+  RH = PH + LH + 0.78
+do for [page = 1:npages] {
+  p0 = (page - 1) * perpage
+  np_here = (np - p0 < perpage) ? np - p0 : perpage
+  nr = int((np_here + ncols - 1) / ncols)
+  H = titleh + RH * nr + 0.05
+  base = (ti == 1 && page == 1) ? out : sprintf("%s-%d-%d", out, ti, page)
+  do for [fmt in figformats] {
+    eval(figset(fmt, W, H))
+    set output base.".".fmt
+    set multiplot title fig_title_opt font tf
+    do for [p = p0 + 1:p0 + np_here] {
+      pp = word(panels, p)
+      ci = int(pp[1:strstrt(pp, ":") - 1])
+      rest = pp[strstrt(pp, ":") + 1:]
+      k = int(rest[1:strstrt(rest, ":") - 1])
+      nch = int(rest[strstrt(rest, ":") + 1:])
+      c = word(classes, ci)
+      all = ranked(c, t)
+      lo = chunklo(words(all), nch, k)
+      hi = chunkhi(words(all), nch, k)
+      r = int((p - p0 - 1) / ncols)
+      col = (p - p0 - 1) % ncols
+      cw = 1.0 / ncols
+      x0 = col * cw + 0.5 / W
+      x1 = col * cw + 0.5 * cw
+      ytop = 1.0 - (titleh + r * RH + 0.25) / H
+      set lmargin at screen x0
+      set rmargin at screen x1
+      set tmargin at screen ytop
+      set bmargin at screen ytop - PH / H
+      xmax = real(colmax(csv2, sprintf("$8 == \"%s\" && $1 == \"%s\"", c, t), "$4", 0))
+      xmax = xmax > 1 ? xmax : 1
+      set xrange [0:xmax * 1.02]
+      set xtics nicestep(xmax)
+      set yrange [0:1.02]
+      set ytics 0.2
+      set format y "%.1f"
+      set xlabel "log_2 {/Symbol t}" offset 0, 0.9
+      set ylabel "{/Symbol r}_s({/Symbol t})" offset 1.8, 0
+      set title sprintf("%s %s, %s problems%s", letter(p), cname(c), nprob(c), nch > 1 ? sprintf(" (%d/%d)", k, nch) : "") noenhanced font kf offset 0, -0.7
+      set key at screen x1 + 0.04 / W, screen ytop left top vertical Left reverse samplen 2.5 spacing 1.0 width 0 font kf
+      plot for [j = lo:hi] rows(csv2, csel(c, t, word(all, j))) using 4:5 with steps \
+             lw 1.2 dt pdt(j - lo + 1) lc rgb pcol(j - lo + 1) notitle, \
+           for [j = lo:hi] rows(csv2, csel(c, t, word(all, j))) using 4:5 \
+             every 7::(j - lo) with points pt ppt(j - lo + 1) ps 0.55 lc rgb pcol(j - lo + 1) notitle, \
+           for [j = lo:hi] NaN with linespoints lw 1.2 dt pdt(j - lo + 1) pt ppt(j - lo + 1) ps 0.55 \
+             lc rgb pcol(j - lo + 1) title sprintf("%s (%s%%)", word(all, j), share(c, t, word(all, j)))
+    }
+    unset multiplot
+    set output
+    if (fmt eq "pdf") { dummy = figpng(base) }
+  }
+}
 }

@@ -8,7 +8,13 @@
 # csv2: family, solver, points, slope, intercept, r2 (least squares of
 # log t = a + s log n over the converged points, cli/experiment_stats.c).
 # Converged points are filled and joined; runs that did not converge are
-# circled in black; the fitted line is dashed.  Writes out.pdf, out.png.
+# circled in black; the fitted line is dotted.  The legend gives each
+# solver's slope with its 95 % confidence interval.  Panels side by side (at
+# most 3 a row), lettered, legends under them; axes hug the data.
+# A family with more than six solvers is drawn as two panels, the box
+# solvers and the contact solvers.
+# Options: solvers=, width= (default 6.65, 3.3 for one panel), font=, title=.
+# Writes out.pdf, out.png.
 if (!exists("gpdir")) { gpdir = "." }
 load gpdir."/exp_style.gp"
 if (!exists("csv")) { print "exp_scaling.gp: give csv='NAME.csv'"; exit status 2 }
@@ -18,7 +24,6 @@ if (!exists("csv2") || strlen(csv2) == 0) { csv2 = out."_slopes.csv" }
 fams = csv_list(csv, "$9 != \"\"", "$1")
 nf = words(fams)
 if (nf == 0) { print "exp_scaling.gp: no measured rows in ".csv; exit status 1 }
-rev = word(csv_meta(csv, "rev"), 1)
 tol = csv_meta(csv, "tol")
 
 # awk condition: family f, solver s, status == / != converged
@@ -27,32 +32,76 @@ fit(f, s, col) = system(sprintf("awk -F, '$1 == \"%s\" && $2 == \"%s\" && $4 != 
 slopetxt(f, s) = (fit(f, s, 4) eq "") ? "no fit" : sprintf("slope %.2f", real(fit(f, s, 4)))
 fitline(f, s, n) = (fit(f, s, 4) eq "") ? NaN : exp(real(fit(f, s, 5)) + real(fit(f, s, 4)) * log(n))
 
-do for [fmt in "pdf png"] {
-  if (fmt eq "pdf" && !have_pdf) { print "exp_scaling.gp: no pdfcairo terminal: no PDF"; continue }
-  eval(figterm(fmt, 3.4, 0.4 + 2.4 * nf))
-  kf = keyfont(fmt)
+# panels: one a family, or two (the box solvers, the contact solvers) when a
+# family has more than six solvers, so that no panel has more than six curves
+group1 = ",pgs,pgs_wide,pjacobi,direct,lemke,dantzig,enum,"
+gfilter(g) = g == 0 ? "" : (g == 1 ? sprintf(" && index(\"%s\", \",\" $5 \",\") > 0", group1) : \
+                                     sprintf(" && index(\"%s\", \",\" $5 \",\") == 0", group1))
+panels = ""
+do for [fi = 1:nf] {
+  f = word(fams, fi)
+  nsv = words(csv_list(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f).sfilter(5), "$5"))
+  if (nsv > 6) {
+    do for [g = 1:2] {
+      if (words(csv_list(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f).sfilter(5).gfilter(g), "$5")) > 0) { panels = panels.sprintf(" %d:%d", fi, g) }
+    }
+  } else {
+    panels = panels.sprintf(" %d:0", fi)
+  }
+}
+np = words(panels)
+W = figwidth(np < 2 ? 3.3 : 6.65)
+ncols = np < 3 ? np : 3
+# the slope and its 95 % interval (slope_lo, slope_hi of csv2)
+slopetxt(f, s) = (fit(f, s, 4) eq "") ? "no fit" : sprintf("%.2f [%.2f, %.2f]", real(fit(f, s, 4)), real(fit(f, s, 7)), real(fit(f, s, 8)))
+nsmax = 6
+PH = 1.8
+LH = 0.2 * (nsmax + 1) + 0.2
+nr = int((np + ncols - 1) / ncols)
+H = (PH + LH + 0.5) * nr + (strlen(fig_title_opt) > 0 ? 0.2 : 0)
+do for [fmt in figformats] {
+  eval(figset(fmt, W, H))
   set output out.".".fmt
-  set multiplot layout nf,1 title sprintf("solve time against n (tol %s, rev %s)", word(tol, 1), rev) noenhanced
+  set multiplot title fig_title_opt font tf
   set logscale xy
   set format y "10^{%L}"
   set format x "%g"
-  set xlabel "n (rows = unknowns)"
-  set ylabel "median solve time [s]"
-  set key outside right top vertical Left reverse samplen 1.5 spacing 0.9 font kf
-  do for [fi = 1:nf] {
+  set xlabel "n (unknowns)" offset 0, 0.7
+  do for [pi = 1:np] {
+    pp = word(panels, pi)
+    fi = int(pp[1:strstrt(pp, ":") - 1])
+    g = int(pp[strstrt(pp, ":") + 1:])
     f = word(fams, fi)
-    solvers = csv_list(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f).sfilter(5), "$5")
-    bads = csv_list(csv, sprintf("$1 == \"%s\" && $9 != \"\" && $6 != \"converged\"", f), "$5")
-    set title sprintf("family %s", f) noenhanced
+    solvers = csv_list(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f).sfilter(5).gfilter(g), "$5")
+    bads = csv_list(csv, sprintf("$1 == \"%s\" && $9 != \"\" && $6 != \"converged\"", f).gfilter(g), "$5")
+    r = int((pi - 1) / ncols)
+    c = (pi - 1) % ncols
+    x0 = c * (1.0 / ncols) + 0.085 * 6.7 / W
+    x1 = (c + 1) * (1.0 / ncols) - 0.03
+    ytop = 1.0 - (r * (PH + LH + 0.5) + 0.25) / H
+    set lmargin at screen x0
+    set rmargin at screen x1
+    set tmargin at screen ytop
+    set bmargin at screen ytop - PH / H
+    set ylabel (c == 0 ? "median solve time [s]" : "") offset 1, 0
+    nlo = real(colmin(csv, sprintf("$1 == \"%s\"", f), "$4", 1))
+    nhi = real(colmax(csv, sprintf("$1 == \"%s\"", f), "$4", 1))
+    set xrange [nlo / 1.3:nhi * 1.3]
+    tlo = real(colmin(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f), "$9", 1))
+    thi = real(colmax(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f), "$9", 1))
+    set yrange [logfloor(tlo):logceil(thi)]
+    set title sprintf("%s family %s%s", letter(pi), f, g == 0 ? "" : (g == 1 ? ", box solvers" : ", contact solvers")) noenhanced font tf offset 0, -0.6
+    set key at screen x0 - 0.08 * 6.7 / W, screen ytop - (PH + 0.5) / H left top vertical Left reverse samplen 2.5 spacing 1.0 width 0 font kf
     plot for [k = 1:words(solvers)] rows(csv, sel(f, word(solvers, k), "==")) using 4:9 with linespoints \
-           lw 1.2 pt spt(word(solvers, k)) ps 0.6 lc rgb scolour(word(solvers, k)) \
+           lw 1.1 dt sdt_s(word(solvers, k)) pt spt(word(solvers, k)) ps 0.6 lc rgb scolour(word(solvers, k)) \
            title sprintf("%s: %s", word(solvers, k), slopetxt(f, word(solvers, k))), \
-         rows(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f)) \
-           using 4:(strcol(6) ne "converged" ? $9 : NaN) with points pt 6 ps 1.4 lc rgb "black" \
+         rows(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f).gfilter(g)) \
+           using 4:(strcol(6) ne "converged" ? $9 : NaN) with points pt 6 ps 1.2 lc rgb "black" \
            title (words(bads) > 0 ? "not converged" : ""), \
          for [k = 1:words(solvers)] rows(csv, sel(f, word(solvers, k), "==")) \
-           using 4:(fitline(f, word(solvers, k), $4)) with lines dt 2 lw 0.8 lc rgb scolour(word(solvers, k)) notitle
+           using 4:(fitline(f, word(solvers, k), $4)) with lines dt 3 lw 0.6 lc rgb scolour(word(solvers, k)) notitle
   }
   unset multiplot
   set output
+  if (fmt eq "pdf") { dummy = figpng(out) }
 }

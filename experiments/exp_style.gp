@@ -3,60 +3,128 @@
 #
 #   load gpdir."/exp_style.gp"
 #
-# Sizes are for one column of a two-column paper: 3.4 in wide, 7 pt text
-# (PDF, vector, pdfcairo) and the same layout at 200 dpi for the PNG
-# (pngcairo; the plain png terminal if cairo is absent).  Each solver has a
-# fixed colour and point type wherever it appears (the registry's names, in
-# registry order; an unknown name is grey), integrators have fixed dash types
-# (symplectic solid, verlet dashed, explicit dotted).  Colours: the Okabe-Ito
-# palette plus darker shades, distinguishable in print; point types back them
-# up in black and white.
+# Sizes: the figures are drawn at the width they are printed at in a
+# two-column paper (one column 3.3 in, both 6.65 in; `figure width=IN`
+# overrides), 8 pt text and 7.5 pt legends, so that no text is below 7 pt when
+# LaTeX includes them at \columnwidth or \textwidth.  The PDF is drawn by
+# pdfcairo; the PNG is the same page rasterised at 200 dpi by pdftoppm
+# (poppler-utils), so PNG and PDF show the same content; without pdftoppm the
+# PNG is drawn by pngcairo with the same layout and font sizes scaled to
+# 200 dpi.
 #
-# Defines: sfilter(c) (the `figure solvers=` subset), style_solvers, scolour(name), spt(name), sdt(integrator),
-# figterm(fmt, w_in, h_in) (the "set terminal" command), keyfont(fmt), have_pdf, floor17(v),
-# csv_list(csv, awk_filter, awk_expr) (distinct values, in file order),
-# rows(csv, awk_filter) (a data source of the matching rows), csv_meta(csv, key).
+# Fonts: `figure font=latex` (Latin Modern Roman, the OpenType version of
+# LaTeX's Computer Modern, installed with texlive) matches the paper's text;
+# `font=sans` (the default) is DejaVu Sans; any other value is a fontconfig
+# family name.  The font is named explicitly so that nothing is substituted
+# silently.
+#
+# Lines: every curve has a colour of the Okabe-Ito palette (safe for the
+# common colour-vision deficiencies), a dash type and a point type, so that
+# six curves stay apart in grayscale.  Two schemes:
+#   - per solver (scolour, spt, sdt_s): fixed wherever the solver appears;
+#     the solvers of one friction model (box: pgs, pgs_wide, pjacobi, direct,
+#     lemke, dantzig, enum; cone: nsgs, nsgs_newton, nsn_ac, pjacobi_cone,
+#     pcg_cone, apgd) have six different colours, and a box solver and a
+#     contact solver that share a colour differ in dash or mark (pgs blue
+#     solid, nsgs black solid: they meet in the scaling and LCP panels);
+#     external solvers get grey shades with their own marks;
+#   - by position in a panel (pcol, ppt, pdt, k = 1..6): for panels whose
+#     curves are any subset (the profiles, with the peers).
+# Integrators have fixed dash types (symplectic solid, verlet dashed,
+# explicit dotted).
+#
+# Figure options (`figure key=value ...` in the .exp file; gnuplot gets
+# fig_KEY): solvers=a,b,c (the subset drawn), width=IN, font=latex|sans|NAME,
+# title=TEXT (underscores for blanks; none by default: the caption says it),
+# and each script's own (see its header).
+#
+# Defines: sfilter(c), scolour(name), spt(name), sdt_s(name), sdt(integrator),
+# pcol(k), ppt(k), pdt(k), figterm(w_in, h_in), figpng(base, w_in, h_in),
+# fontname, kf (legend font), tf (title font), letter(k) ("(a)", ...),
+# panel_letter(k) (sets label 90), csv_list, rows, csv_meta, gridpanel,
+# nicestep, colmin/colmax (awk extremes of a column over matching rows).
 
 style_solvers = "pgs pgs_wide pjacobi direct lemke dantzig enum nsgs nsgs_newton nsn_ac pjacobi_cone pcg_cone apgd"
-style_colours = "#0072B2 #44AA99 #56B4E9 #000000 #D55E00 #E69F00 #999933 #009E73 #117733 #CC79A7 #882255 #332288 #AA4499"
-style_points = "7 3 5 9 11 13 15 6 4 8 10 12 14"
+style_colours = "#0072B2 #56B4E9 #009E73 #000000 #D55E00 #E69F00 #CC79A7 #000000 #D55E00 #009E73 #E69F00 #CC79A7 #56B4E9"
+style_points  = "7 6 5 1 9 11 2 13 4 8 10 12 3"
+style_dashes  = "1 2 3 1 1 4 5 1 2 3 4 5 6"
+grey_colours  = "#555555 #777777 #999999 #333333 #666666 #888888"
 
 sidx(name, i) = i > words(style_solvers) ? 0 : (word(style_solvers, i) eq name ? i : sidx(name, i + 1))
-scolour(name) = sidx(name, 1) > 0 ? word(style_colours, sidx(name, 1)) : "#888888"
-spt(name) = sidx(name, 1) > 0 ? word(style_points, sidx(name, 1)) + 0 : 1
+# a stable small number of an unknown (external) name, for its grey and marks
+shash(name, i, h) = i > strlen(name) ? h : shash(name, i + 1, (h * 31 + strstrt("abcdefghijklmnopqrstuvwxyz-_0123456789", name[i:i])) % 997)
+scolour(name) = sidx(name, 1) > 0 ? word(style_colours, sidx(name, 1)) : word(grey_colours, shash(name, 1, 7) % 6 + 1)
+spt(name) = sidx(name, 1) > 0 ? word(style_points, sidx(name, 1)) + 0 : word("1 2 3 4 6 8", shash(name, 1, 7) % 6 + 1) + 0
+sdt_s(name) = sidx(name, 1) > 0 ? word(style_dashes, sidx(name, 1)) + 0 : (shash(name, 1, 7) % 5) + 2
 sdt(integ) = integ eq "verlet" ? 2 : (integ eq "explicit" ? 3 : 1)
-floor17(v) = (v != v) ? NaN : ((v > 1e-17) ? v : 1e-17)  # NaN (no value) stays undrawn
+
+# by position in a panel: six Okabe-Ito colours, six dash types, six marks
+pos_colours = "#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9 #000000"
+pcol(k) = word(pos_colours, (k - 1) % 7 + 1)
+ppt(k) = word("7 5 9 11 13 6 4", (k - 1) % 7 + 1) + 0
+pdt(k) = word("1 2 3 4 5 6 1", (k - 1) % 7 + 1) + 0
+
+letter(k) = k <= 26 ? sprintf("(%s)", "abcdefghijklmnopqrstuvwxyz"[k:k]) : sprintf("(%s')", "abcdefghijklmnopqrstuvwxyz"[(k - 27) % 26 + 1:(k - 27) % 26 + 1])
+# the panel letter, bold, above the top left corner of the next plot
+panel_letter(k) = sprintf("set label 90 '{/:Bold %s}' at graph -0.02, graph 1.06 right front font '%s,8'", letter(k), fontname)
+
 # a round tic step giving about 4 intervals over [0, v]
-nicestep(v) = (v <= 0) ? 1 : (10**floor(log10(v / 4))) * \
-  ((v / 4) / 10**floor(log10(v / 4)) < 1.5 ? 1 : ((v / 4) / 10**floor(log10(v / 4)) < 3.5 ? 2 : 5))
+nicestep(v) = (v <= 0) ? 1 : nicestep_q(real(v) / 4, 10.0**floor(log10(real(v) / 4)))
+nicestep_q(q, d) = d * (q / d < 1.5 ? 1 : (q / d < 3.5 ? 2 : 5))
 # the margins (screen fractions) of panel (r, c) of an nr x nc grid inside
 # [L, R] x [B, T] with gaps gx, gy between panels; eval the string
 gridpanel(r, c, nr, nc, L, R, B, T, gx, gy) = sprintf( \
   "set lmargin at screen %g; set rmargin at screen %g; set bmargin at screen %g; set tmargin at screen %g", \
   L + (c - 1) * ((R - L + gx) / nc), L + (c - 1) * ((R - L + gx) / nc) + (R - L + gx) / nc - gx, \
   T - r * ((T - B + gy) / nr) + gy, T - (r - 1) * ((T - B + gy) / nr))
-# a legend strip across the top of the figure, from screen y0 to the top:
-# eval(keystrip(y0, kf)), then plot NaN series with titles, then eval(keyend)
-keystrip(y0, kf) = sprintf("set lmargin at screen 0.02; set rmargin at screen 0.98; set bmargin at screen %g; set tmargin at screen 0.995; unset border; unset tics; unset xlabel; unset ylabel; unset title; unset logscale; set xrange [0:1]; set yrange [0:1]; set key inside center center horizontal maxcols 5 samplen 2 width -1 font '%s'", y0, kf)
+# a legend strip from screen y0 to y1: eval(keystrip(y0, y1, cols)), plot
+# NaN series with titles, then eval(keyend)
+keystrip(y0, y1, cols) = sprintf("set lmargin at screen 0.01; set rmargin at screen 0.99; set bmargin at screen %g; set tmargin at screen %g; unset border; unset tics; unset xlabel; unset ylabel; unset title; unset logscale; unset label 90; set xrange [0:1]; set yrange [0:1]; set key inside center center horizontal maxcols %d samplen 2.5 width 0 spacing 1.0 font kf", y0, y1, cols)
 keyend = "set border 3 lw 0.8; set xtics nomirror out scale 0.5 autofreq; set ytics nomirror out scale 0.5 autofreq; unset x2tics; unset y2tics; unset key; set autoscale xy"
-keyfont(fmt) = fmt eq "pdf" ? "Helvetica,6" : "Helvetica,12"
 
+# ---- fonts and terminals -------------------------------------------------------------------
+fig_font_opt = exists("fig_font") ? fig_font : "sans"
+fontname = fig_font_opt eq "latex" ? "Latin Modern Roman" : (fig_font_opt eq "sans" ? "DejaVu Sans" : fig_font_opt)
+kf = fontname.",7.5"
+tf = fontname.",8"
 have_pdf = strstrt(GPVAL_TERMINALS, "pdfcairo") > 0
 have_pngcairo = strstrt(GPVAL_TERMINALS, "pngcairo") > 0
-figterm(fmt, w, h) = fmt eq "pdf" ? \
-  sprintf("set terminal pdfcairo size %gin,%gin font 'Helvetica,7' linewidth 1 rounded enhanced", w, h) : \
-  (have_pngcairo ? \
-    sprintf("set terminal pngcairo size %d,%d font 'Helvetica,14' linewidth 2 rounded enhanced", int(w * 200), int(h * 200)) : \
-    sprintf("set terminal png size %d,%d enhanced", int(w * 200), int(h * 200)))
+have_pdftoppm = system("command -v pdftoppm >/dev/null 2>&1 && echo 1 || echo 0") eq "1"
+fig_title_opt = exists("fig_title") ? system(sprintf("printf '%%s' '%s' | tr _ ' '", fig_title)) : ""
+# the figure's width in inches: `figure width=IN`, else the script's default
+figwidth(def) = exists("fig_width") ? real(fig_width) : def
+# PDF: the printed size and font; the PNG is then rasterised from it
+figterm(w, h) = sprintf("set terminal pdfcairo size %gin,%gin font '%s' fontscale 1 linewidth 0.75 rounded enhanced", w, h, tf)
+# PNG without pdftoppm: the same layout at 200 dpi (cairo fonts are 72 dpi points)
+figterm_png(w, h) = have_pngcairo ? \
+  sprintf("set terminal pngcairo size %d,%d font '%s' fontscale %g linewidth %g rounded enhanced", int(w * 200), int(h * 200), tf, 200.0 / 72, 200.0 / 72 * 0.75) : \
+  sprintf("set terminal png size %d,%d enhanced", int(w * 200), int(h * 200))
+# the formats to draw: "pdf" (and the PNG from it) or "pdf png" / "png"
+figformats = have_pdf ? (have_pdftoppm ? "pdf" : "pdf png") : "png"
+figset(fmt, w, h) = fmt eq "pdf" ? figterm(w, h) : figterm_png(w, h)
+# after the PDF is closed: its PNG, 200 dpi
+figpng(base) = have_pdftoppm ? system(sprintf("pdftoppm -r 200 -png -singlefile '%s.pdf' '%s' 2>&1", base, base)) : ""
 
+# ---- reading the CSVs ----------------------------------------------------------------------
 # distinct values of an awk expression over the data rows (not '#', not the
 # header) that pass an awk condition, space-separated, in file order
 csv_list(file, cond, expr) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} (%s) {v = %s; if (!s[v]++) printf \"%%s \", v}' '%s'", cond, expr, file))
 # the data rows passing an awk condition, as a gnuplot data source (a pipe):
 # selecting rows this way keeps lines unbroken (NaN rows would break them)
 rows(file, cond) = sprintf("< awk -F, '/^#/ {next} !h {h=1; next} (%s)' '%s'", cond, file)
+# the number of matching rows
+nrows(file, cond) = int(system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} (%s) {n++} END {print n + 0}' '%s'", cond, file)))
 # one value of the preamble ("# key: value"), or "?"
 csv_meta(file, key) = system(sprintf("awk '/^# %s:/ {sub(/^# %s: */, \"\"); print; f=1; exit} END {if (!f) print \"?\"}' '%s'", key, key, file))
+# the least and greatest value of an awk expression over the matching rows
+# whose value is finite and, for pos = 1, > 0 ("nan" when there is none)
+colext(file, cond, expr, pos, op) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} (%s) {v = %s \"\"; if (v !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/) next; v += 0; if (%d && v <= 0) next; if (!n++ || v %s m) m = v} END {if (n) printf \"%%.17g\", m; else print \"nan\"}' '%s'", cond, expr, pos, op, file))
+colmin(file, cond, expr, pos) = colext(file, cond, expr, pos, "<")
+colmax(file, cond, expr, pos) = colext(file, cond, expr, pos, ">")
+isnan_s(s) = (s eq "nan" || s eq "" || s eq "inf" || s eq "-inf")
+# log-axis limits that hug [lo, hi] (whole decades; one decade at least)
+logfloor(v) = 10.0**floor(log10(v))
+logceil(v) = 10.0**ceil(log10(v) - 1e-9)
 
 # the figure's solver subset (`figure solvers=a,b,c` in the .exp file, given
 # to gnuplot as fig_solvers): an awk condition on the solver in column c
@@ -68,7 +136,7 @@ set datafile separator ","
 set datafile commentschars "#"
 set datafile missing ""
 set encoding utf8
-set grid xtics ytics lc rgb "#dddddd" lw 0.5
+set grid xtics ytics lc rgb "#e0e0e0" lw 0.5
 set border 3 lw 0.8
 set tics nomirror out scale 0.5
 set key noenhanced
