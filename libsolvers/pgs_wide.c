@@ -702,9 +702,9 @@ static double sweep(wide_state *s, const slv_problem *p) {
   return poison == 0.0 ? m : NAN;
 }
 
-/* The plan, through opt->log_fn (once a solve, only if one is set): what
- * the lanes hold and which sweep runs, so that a caller (and the tests)
- * can see the path taken. */
+/* The plan, through the log callback at SLV_LOG_DEBUG (once a solve, only
+ * if one is set): what the lanes hold and which sweep runs, so that a
+ * caller (and the tests) can see the path taken. */
 static void log_plan(const wide_state *s, const slv_problem *p, const slv_options *opt) {
   int busy = 0;
   for (int k = 0; k < s->ncol; k++) busy += s->order[k] >= 0;
@@ -731,7 +731,7 @@ static slv_status wide_solve(void *st, const slv_problem *p, const slv_options *
     return slv_solver_pgs.solve(s->pgs, p, opt, x, w, res);
   }
   plan(s, p, opt->omega); /* before K^T x: it uses p->fwork as scratch */
-  if (opt->log_fn) log_plan(s, p, opt);
+  if (opt->log_fn || opt->log_level_fn) log_plan(s, p, opt);
   slv_residuals r = { 0 };
   r.res_rel = slv_factored_start_res(p, x, &r.b_inf); /* leaves K^T x in p->fwork */
   double scale = fmax(1.0, r.b_inf);

@@ -30,7 +30,7 @@ void slv_msgf(char *msg, size_t len, const char *fmt, ...)
 #endif
     ;
 
-/* Logging through opt->log_fn, if any. */
+/* A solver's internal detail, at SLV_LOG_DEBUG (slv.h, "logging"). */
 void slv_logf(const slv_options *opt, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
