@@ -20,6 +20,7 @@
  *   compl  = sum_i |w_i^+ (x_i - lo_i)| (lo finite) + |w_i^- (hi_i - x_i)| (hi finite);
  *            cones add |x_c . w_c|
  *   infeas = max_i max(0, lo_i - x_i, x_i - hi_i); cones: max(0, |x_t| - mu x_n)
+ *   contact (cones only, else NaN): ContactBench's criteria, metrics.c
  * A NaN or Inf anywhere in x or w makes every measure NaN, so no comparison
  * with a tolerance can pass.
  */
@@ -48,7 +49,7 @@ static inline void project_fast(double mu, const double *v, double *out) {
 }
 
 slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w) {
-  slv_residuals r = {0, 0, 0, 0, 0, 0, NAN};
+  slv_residuals r = {0, 0, 0, 0, 0, 0, NAN, slv_contact_metrics_nan()};
   int n = p->n;
   for (int i = 0; i < n; i++)
     if (fabs(p->b[i]) > r.b_inf) r.b_inf = fabs(p->b[i]);
@@ -61,6 +62,7 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
   }
   double res = 0, compl = 0, infeas = 0, merit2 = 0, ss = 0;
   int k = 0;
+  if (p->ncones > 0) r.contact = slv_contact_metrics_zero(); /* maxima over the cones */
   if (!w && p->storage == SLV_FACTORED) slv_factored_ktx(p, x, p->fwork); /* for slv_row_dot */
   for (int i = 0; i < n; i++) {
     double wi = w ? w[i] : slv_row_dot(p, i, x) + p->b[i];
@@ -91,6 +93,7 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
         }
       }
       merit2 += m2;
+      slv_contact_metrics_add(&r.contact, mu, x + i, ww);
       infeas = fmax(infeas, sqrt(x[i + 1] * x[i + 1] + x[i + 2] * x[i + 2]) - mu * x[i]);
       continue;
     }

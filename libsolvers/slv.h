@@ -156,6 +156,22 @@ slv_status slv_factored_csr_new(const slv_problem *p, int **Ap, int **Aj, double
 
 /* ---- accuracy measures (DESIGN.md): the same code for every solver ------ */
 
+/* ContactBench's physical criteria [lelidec2024] for the cone rows, with,
+ * per cone c, the impulse l = x_c and the velocity v = w_c (normal first),
+ * K = K_mu, K* = K_{1/mu} and the De Saxce velocity v^ = v + (mu |v_t|, 0, 0);
+ * each is the largest over the cones (docs/problem.md, "Residuals",
+ * "Contact metrics").  NaN without cones, and when x or w is not finite.
+ * They judge any solution by Coulomb's law, whatever p->cone_law. */
+typedef struct slv_contact_metrics {
+  double signorini;   /* |l_n v_n|: Signorini complementarity */
+  double conic_compl; /* |l . v|: conic complementarity */
+  double ncp_compl;   /* |l . v^|: NCP complementarity with De Saxce's correction */
+  double dual_feas;   /* ||v^ - P_K*(v^)||_inf: dual feasibility */
+  double primal_feas; /* ||l - P_K(l)||_inf: primal feasibility */
+  double mdp_gap;     /* |l_t . v_t + mu l_n |v_t||: the maximum-dissipation gap, the power
+                         friction could dissipate at most (mu l_n |v_t|) minus what it does */
+} slv_contact_metrics;
+
 typedef struct slv_residuals {
   double res_nat_inf; /* || mid(x - hi, w, x - lo) ||_inf, findex bounds at x; cone rows:
                          x_c - P_K(x_c - w^_c) for p->cone_law (w^ = w for associated) */
@@ -168,6 +184,7 @@ typedef struct slv_residuals {
   double b_inf;       /* ||b||_inf */
   double merit_fclib; /* cones only (else NaN): FCLIB's MERIT_1, the 2-norm of the De Saxce
                          natural map over the cone rows / (1 + sqrt(||b||_2)) */
+  slv_contact_metrics contact; /* cones only (else NaN): ContactBench's criteria, above */
 } slv_residuals;
 
 /* Computes the measures at x with w = A x + b given (w may be NULL: then it

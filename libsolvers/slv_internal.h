@@ -172,6 +172,14 @@ int slv_all_finite(int n, const double *x);
  * alias v. */
 void slv_cone_project(double mu, const double *v, double *out);
 
+/* ContactBench's criteria (slv.h, slv_contact_metrics; metrics.c): all NaN
+ * (no cones, or a non-finite x or w), all 0 (before the first cone), and
+ * the running maxima updated with one cone of coefficient mu, impulse
+ * l = x_c and velocity v = w_c (3 values each, normal first). */
+slv_contact_metrics slv_contact_metrics_nan(void);
+slv_contact_metrics slv_contact_metrics_zero(void);
+void slv_contact_metrics_add(slv_contact_metrics *m, double mu, const double *l, const double *v);
+
 /* The library's convergence test (slv.h, slv_options.tol and .norm) on
  * measures a solver has at hand: res_inf = ||r||_inf, rel = res_inf /
  * max(1, ||b||_inf), rel2 = ||r||_2 / max(1, ||b||_2). */

@@ -70,6 +70,7 @@ static slv_status refuse(slv_result *res, slv_status st) {
   res->status = st;
   res->res.res_nat_inf = res->res.res_rel = res->res.compl = res->res.infeas = NAN;
   res->res.merit_fclib = NAN;
+  res->res.contact = slv_contact_metrics_nan();
   return st;
 }
 
