@@ -4,6 +4,7 @@
 # (apt-get update only when something is missing; nothing at all otherwise).
 PACKAGES="build-essential autoconf automake libtool pkg-config libopenblas-dev liblapacke-dev
 libgsl-dev libcunit1-dev libhdf5-dev libfclib-dev gnuplot-nox valgrind python3
+python3-dev python3-numpy python3-pytest python3-scipy
 texlive-latex-base texlive-latex-recommended texlive-fonts-recommended"
 
 install_packages() {
