@@ -114,3 +114,24 @@ def test_the_library_never_prints(capfd, tmp_path):
         lcplab.logger.propagate = propagate
     out, err = capfd.readouterr()
     assert out == "" and err == ""
+
+
+def test_a_fresh_interpreter_stays_quiet():
+    # logging left as a fresh interpreter has it (root without handlers,
+    # where Python's last-resort handler would print warnings to stderr):
+    # the package's NullHandler keeps a failed solve and a failed
+    # simulation silent
+    import os
+    import subprocess
+    import sys
+    code = ("import lcplab, numpy as np\n"
+            "p = lcplab.Problem(np.array([[2.0, 1.0], [1.0, 2.0]]), [-1.0, -1.0])\n"
+            "r = lcplab.solve(p, 'pgs', max_iter=1)\n"
+            "assert not r.converged\n"
+            "try:\n"
+            "    lcplab.simulate('stack', {'n': 2}, solver='pgs', friction='cone', steps=30)\n"
+            "except lcplab.SimulationError:\n"
+            "    pass\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=dict(os.environ), timeout=120)
+    assert r.returncode == 0 and r.stdout == "" and r.stderr == ""
