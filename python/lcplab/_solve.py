@@ -191,6 +191,9 @@ def solvers(details=False):
     return [SolverInfo(d["name"], d["summary"], d["cite"], d["caps"], d["max_n"]) for d in table]
 
 
+# the registry is a static table of the library: its names, once
+_NAMES = tuple(d["name"] for d in _lcplab.solvers())
+
 _OPTION_TYPES = {"omega": float, "damping": float, "pivot_tol": float, "check_every": int,
                  "max_pivots": int, "seed": int}
 
@@ -301,9 +304,8 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
     _check_problem(problem)
     if not isinstance(solver, str):
         raise TypeError(f"solver must be a name, got {type(solver).__name__}")
-    names = [d["name"] for d in _lcplab.solvers()]
-    if solver not in names:
-        raise ValueError(f"unknown solver {solver!r} (known: {', '.join(names)})")
+    if solver not in _NAMES:
+        raise ValueError(f"unknown solver {solver!r} (known: {', '.join(_NAMES)})")
     opts = _options(tol, max_iter, norm, options)
     x0 = None
     if warm is not None:
