@@ -36,6 +36,14 @@
  * (only with --history).  Numbers are %.17g (times %.6g); NaN and infinities
  * are null.
  *
+ * A file that records the solve it came from (lcplab format, sections
+ * 'solver' and 'options', e.g. a step written by simulate --dump-failures)
+ * gives the defaults for that file: its solver when --solver is not given,
+ * and its options (tol, max_iter, max_pivots, omega, norm, warm_start, ...)
+ * where no flag sets them (--max-iter sets max_iter and max_pivots; --warm
+ * sets warm_start).  The JSON then lists what it took from the file in
+ * options_from_file, e.g. ["solver","max_iter","tol","warm_start"].
+ *
  * Exit status: 0 converged; 3 the solver ran but did not converge (the JSON
  * is printed); 2 usage or input error (one line "lcplab: ..." on stderr, no
  * JSON), which includes a solver that refuses the problem kind.
@@ -64,7 +72,9 @@ static void usage(FILE *f)
           "time_s (median solve time, I/O excluded), res_nat_inf, res_rel, compl, infeas, ...\n"
           "\n"
           "options (before or after FILE):\n"
-          "  --solver NAME     solver to use (required; see 'lcplab solvers')\n"
+          "  --solver NAME     solver to use (see 'lcplab solvers'); required unless FILE\n"
+          "                    names one (a file written by simulate --dump-failures names\n"
+          "                    its solver and options: they are the defaults for it)\n"
           "  --tol T           converged iff res_rel <= T (T > 0; default: library's)\n"
           "  --max-iter N      iteration / pivot limit (N >= 1; default: library's)\n"
           "  --omega W         relaxation (pgs: SOR factor in (0, 2))\n"
@@ -90,7 +100,7 @@ typedef struct solve_args {
   const char *solution;
   const char *warm;
   slv_format format;
-  int have_tol, have_max_iter, have_omega, norm;
+  int have_tol, have_max_iter, have_omega, have_norm, norm;
   double tol, omega;
   long max_iter, repeat;
   int history, force;
@@ -213,6 +223,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
     } else if ((r = cli_option_value("solve", argc, argv, &i, "norm", &v)) != 0) {
       if (r < 0)
         return CLI_EXIT_USAGE;
+      a->have_norm = 1;
       if (strcmp(v, "inf") == 0) {
         a->norm = SLV_NORM_INF;
       } else if (strcmp(v, "2") == 0) {
@@ -250,10 +261,6 @@ static int parse_args(int argc, char **argv, solve_args *a)
     cli_error("solve: missing FILE (usage: lcplab solve FILE --solver NAME [options])");
     return CLI_EXIT_USAGE;
   }
-  if (!a->solver) {
-    cli_error("solve: missing --solver NAME (see 'lcplab solvers')");
-    return CLI_EXIT_USAGE;
-  }
   return -1;
 }
 
@@ -281,6 +288,57 @@ static void print_contact_metrics(FILE *f, const slv_contact_metrics *m)
     fprintf(f, ",\"%s\":", name[k]);
     cli_json_number(f, v[k], 17);
   }
+}
+
+/* 1 if option bit `bit` comes from the file: recorded there, no flag. */
+static int from_file(const solve_args *a, const slv_instance *inst, unsigned bit)
+{
+  if (!(inst->opt_given & bit))
+    return 0;
+  switch (bit) {
+  case SLV_IO_OPT_TOL: return !a->have_tol;
+  case SLV_IO_OPT_MAX_ITER:
+  case SLV_IO_OPT_MAX_PIVOTS: return !a->have_max_iter;
+  case SLV_IO_OPT_OMEGA: return !a->have_omega;
+  case SLV_IO_OPT_NORM: return !a->have_norm;
+  case SLV_IO_OPT_WARM_START: return !a->warm;
+  default: return 1;
+  }
+}
+
+/* The options: the file's recorded ones, then the flags over them. */
+static slv_options solve_options(const solve_args *a, const slv_instance *inst)
+{
+  slv_options opt = slv_options_default(), fo = inst->opt;
+  for (int k = 0; k < SLV_IO_OPT_COUNT; k++) {
+    unsigned bit = 1u << k;
+    if (!from_file(a, inst, bit))
+      continue;
+    switch (bit) {
+    case SLV_IO_OPT_MAX_ITER: opt.max_iter = fo.max_iter; break;
+    case SLV_IO_OPT_TOL: opt.tol = fo.tol; break;
+    case SLV_IO_OPT_NORM: opt.norm = fo.norm; break;
+    case SLV_IO_OPT_OMEGA: opt.omega = fo.omega; break;
+    case SLV_IO_OPT_DAMPING: opt.damping = fo.damping; break;
+    case SLV_IO_OPT_PIVOT_TOL: opt.pivot_tol = fo.pivot_tol; break;
+    case SLV_IO_OPT_WARM_START: opt.warm_start = fo.warm_start; break;
+    case SLV_IO_OPT_CHECK_EVERY: opt.check_every = fo.check_every; break;
+    case SLV_IO_OPT_MAX_PIVOTS: opt.max_pivots = fo.max_pivots; break;
+    default: opt.seed = fo.seed; break;
+    }
+  }
+  if (a->have_tol)
+    opt.tol = a->tol;
+  if (a->have_max_iter) /* sweeps for iterative solvers, pivots for pivoting ones */
+    opt.max_iter = opt.max_pivots = (int)a->max_iter;
+  if (a->have_omega)
+    opt.omega = a->omega;
+  if (a->have_norm)
+    opt.norm = a->norm;
+  if (a->warm)
+    opt.warm_start = 1;
+  opt.record_history = a->history;
+  return opt;
 }
 
 static void print_json(const solve_args *a, const slv_solver *solver, const slv_instance *inst,
@@ -326,6 +384,16 @@ static void print_json(const solve_args *a, const slv_solver *solver, const slv_
   cli_json_number(f, opt->omega, 17);
   fprintf(f, ",\"warm_start\":%s,\"format\":", opt->warm_start ? "true" : "false");
   cli_json_string(f, slv_format_str(inst->format));
+  if (inst->solver[0] || inst->opt_given) {
+    fprintf(f, ",\"options_from_file\":[%s", a->solver || !inst->solver[0] ? "" : "\"solver\"");
+    int first = a->solver || !inst->solver[0];
+    for (int k = 0; k < SLV_IO_OPT_COUNT; k++)
+      if (from_file(a, inst, 1u << k)) {
+        fprintf(f, "%s\"%s\"", first ? "" : ",", slv_io_option_name(k));
+        first = 0;
+      }
+    fputc(']', f);
+  }
   if (res->status != SLV_CONVERGED) {
     fputs(",\"message\":", f);
     cli_json_string(f, res->message);
@@ -365,27 +433,10 @@ static int solve_run(const solve_args *a, solve_state *s)
 {
   char err[512], msg[512];
 
-  const slv_solver *solver = slv_solver_find(a->solver);
-  if (!solver) {
+  if (a->solver && !slv_solver_find(a->solver)) {
     char list[256];
     solver_list(list, sizeof list);
     cli_error("solve: unknown solver '%s' (known: %s)", a->solver, list);
-    return CLI_EXIT_USAGE;
-  }
-
-  slv_options opt = slv_options_default();
-  if (a->have_tol)
-    opt.tol = a->tol;
-  if (a->have_max_iter) /* sweeps for iterative solvers, pivots for pivoting ones */
-    opt.max_iter = opt.max_pivots = (int)a->max_iter;
-  if (a->have_omega)
-    opt.omega = a->omega;
-  opt.norm = a->norm;
-  opt.warm_start = a->warm ? 1 : 0;
-  opt.record_history = a->history;
-  msg[0] = '\0';
-  if (slv_options_validate(&opt, msg, sizeof msg) != SLV_CONVERGED) {
-    cli_error("solve: invalid options: %s", msg[0] ? msg : "rejected by the library");
     return CLI_EXIT_USAGE;
   }
 
@@ -401,6 +452,22 @@ static int solve_run(const solve_args *a, solve_state *s)
     return CLI_EXIT_USAGE;
   }
   const slv_instance *inst = s->inst;
+  const char *name = a->solver ? a->solver : inst->solver[0] ? inst->solver : NULL;
+  const slv_solver *solver = name ? slv_solver_find(name) : NULL;
+  if (!name) {
+    cli_error("solve: missing --solver NAME (see 'lcplab solvers')");
+    return CLI_EXIT_USAGE;
+  }
+  if (!solver) {
+    cli_error("%s: the file's solver '%s' is not a known solver (give --solver)", a->file, name);
+    return CLI_EXIT_USAGE;
+  }
+  slv_options opt = solve_options(a, inst);
+  msg[0] = '\0';
+  if (slv_options_validate(&opt, msg, sizeof msg) != SLV_CONVERGED) {
+    cli_error("solve: invalid options: %s", msg[0] ? msg : "rejected by the library");
+    return CLI_EXIT_USAGE;
+  }
   slv_problem prob = slv_instance_problem(inst);
   msg[0] = '\0';
   if (slv_problem_validate(&prob, msg, sizeof msg) != SLV_CONVERGED) {

@@ -97,23 +97,25 @@ double dyn_body_kinetic(const dyn_body *b);
 dyn_v3 dyn_body_linear_momentum(const dyn_body *b);
 dyn_v3 dyn_body_angular_momentum(const dyn_body *b);
 
-/* ---- unconstrained integration (seed 001, seed 002) -------------------- */
+/* ---- unconstrained integration (docs/dynamics.md, "Integrators") -------- */
 
 typedef enum dyn_gyro {
   DYN_GYRO_NONE = 0,    /* drop w x (I w) */
   DYN_GYRO_EXPLICIT,    /* torque -w x (I w) at the start of the step */
-  DYN_GYRO_IMPLICIT     /* implicit Euler in the body frame, one Newton step (seed 001) */
+  DYN_GYRO_IMPLICIT     /* implicit Euler in the body frame, one Newton step (docs/dynamics.md,
+                           "Rotation and the gyroscopic term") */
 } dyn_gyro;
 
 typedef enum dyn_orient {
-  DYN_ORIENT_EXP = 0,   /* q <- exp(h w / 2) q, small-angle series (seed 001) */
-  DYN_ORIENT_LINEAR     /* q <- q + h/2 (0, w) q, renormalised (seed 003's L/G form) */
+  DYN_ORIENT_EXP = 0,   /* q <- exp(h w / 2) q, small-angle series */
+  DYN_ORIENT_LINEAR     /* q <- q + h/2 (0, w) q, renormalised (the L/G form); both in
+                           docs/dynamics.md, "Rotation and the gyroscopic term" */
 } dyn_orient;
 
 typedef enum dyn_integrator {
   DYN_INT_SYMPLECTIC_EULER = 0, /* v+ = v + h a(x); x+ = x + h v+ (default) */
   DYN_INT_EXPLICIT_EULER,       /* x+ = x + h v; v+ = v + h a(x) */
-  DYN_INT_VERLET                /* position Verlet: half drift, kick, half drift (seed 002) */
+  DYN_INT_VERLET                /* position Verlet: half drift, kick, half drift */
 } dyn_integrator;
 
 /* v += h inv_mass (f_ext + m g); w += h I^-1 (t_ext - gyro term), the
@@ -129,7 +131,7 @@ dyn_quat dyn_quat_integrate(dyn_quat q, dyn_v3 w, double h, dyn_orient orient);
 
 /* One contact point between bodies a and b (indices into the caller's body
  * array; a static body is an ordinary index).  normal is the unit vector
- * from a towards b (seed 000's contact table), depth >= 0 the penetration
+ * from a towards b (docs/contact.md, "Contact Jacobian"), depth >= 0 the penetration
  * (a negative depth, a gap, is allowed for speculative contacts), p the
  * world point, midway between the two surfaces. */
 typedef struct dyn_contact {
@@ -155,7 +157,7 @@ int dyn_collide_pair(const dyn_body *bodies, int ia, int ib, double margin,
  * planes get infinite extents where they are unbounded. */
 void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi);
 
-/* Broad phase: sweep-and-prune on x (seed 002) over nb bodies.  Writes
+/* Broad phase: sweep-and-prune on x (docs/dynamics.md, "Collision") over nb bodies.  Writes
  * candidate pairs (i < j, AABBs overlapping, not both static) into
  * pairs[2k], pairs[2k+1], at most maxpairs; returns the number found (which
  * may exceed maxpairs: then only maxpairs were written and the caller grows

@@ -3,10 +3,9 @@
  * problem (public header of libdynamics, part 2).
  *
  * Every constraint kind gives max_rows() (a cheap bound, for reservation)
- * and fill() (STYLE.md sec. 6, ODE's getSureMaxInfo / getInfo2 split).  fill
+ * and fill() (ODE's getSureMaxInfo / getInfo2 split).  fill
  * writes one dyn_rows record per row; dyn_assemble turns an array of them
- * into the boxed LCP of seed 000's unified system (with the misprint fixed,
- * DESIGN.md):
+ * into the unified boxed LCP of docs/dynamics.md, "The world step":
  *
  *     w = A x + b,   A = J M^-1 J^T + diag(cfm) (+ the pyramid's auxiliary
  *                        entries, below),
@@ -14,7 +13,7 @@
  *
  * x the impulses (h times the constraint forces), lo <= x <= hi, findex
  * friction rows, Coulomb cones.  A row asks for J u+ >= rhs when x sits at
- * lo = 0 (contacts): rhs is seed 000's b_error (k_cor times the error,
+ * lo = 0 (contacts): rhs is b_error (k_cor times the error, docs/contact.md, "CFM and ERP";
  * restitution, speculative gap).  After the solve, dyn_apply_impulse gives
  *     u+ = u + M^-1 (J^T x + h f_ext) + h g
  * so that w = J u+ - rhs.
@@ -24,7 +23,8 @@
  * world) appear as body index -1 in the rows and contribute nothing.
  *
  * Gyroscopic terms are not handled here: the caller puts -w x (I w) into
- * t_ext (explicit) or updates w beforehand (implicit, seed 001).
+ * t_ext (explicit) or updates w beforehand (implicit; docs/dynamics.md,
+ * "Rotation and the gyroscopic term").
  *
  * Errors: functions return dyn_err (dyn.h); dyn_assemble, dyn_system_reserve
  * and dyn_system_csr_nnz leave a one-line message in the system
@@ -49,7 +49,7 @@ typedef enum dyn_row_kind {
   DYN_ROW_PLAIN = 0, /* bounds lo..hi, or +-mu x[findex] when findex >= 0 */
   DYN_ROW_CONE_N,    /* first (normal) row of a Coulomb cone (n, t1, t2); mu = cone mu */
   DYN_ROW_CONE_T,    /* the two tangent rows following a DYN_ROW_CONE_N row */
-  DYN_ROW_AUX        /* friction pyramid's auxiliary row lambda (seed 000): J = 0 and
+  DYN_ROW_AUX        /* friction pyramid's auxiliary row lambda (docs/contact.md): J = 0 and
                         A(aux, n) = mu, A(aux, beta_h) = -1, A(beta_h, aux) = +1 for the
                         aux_count rows beta_h starting at local row aux_first; n = findex */
 } dyn_row_kind;
@@ -77,8 +77,9 @@ typedef struct dyn_rows {
 typedef enum dyn_friction {
   DYN_FRICTION_NONE = 0, /* one row: the normal */
   DYN_FRICTION_BOX,      /* n, t1, t2; t rows findex'ed to n with mu: ODE's dContactApprox1,
-                            seed 002's box friction (-mu x_n <= x_t <= mu x_n) */
-  DYN_FRICTION_PYRAMID,  /* n, beta_1..beta_eta >= 0, one auxiliary lambda >= 0 (seed 000):
+                            box friction (-mu x_n <= x_t <= mu x_n) */
+  DYN_FRICTION_PYRAMID,  /* n, beta_1..beta_eta >= 0, one auxiliary lambda >= 0
+                            (docs/contact.md, "Friction models"):
                             a pure LCP of size (eta+2) per contact, not symmetric */
   DYN_FRICTION_CONE      /* n, t1, t2 as one Coulomb cone with mu (cone solvers) */
 } dyn_friction;
@@ -86,10 +87,11 @@ typedef enum dyn_friction {
 typedef struct dyn_contact_params {
   dyn_friction friction;
   double mu;          /* friction coefficient, >= 0 */
-  int eta;            /* PYRAMID: number of directions, >= 3 (seed 000: eta even >= 4) */
+  int eta;            /* PYRAMID: number of directions, >= 3 (the derivation takes eta even >= 4) */
   double restitution; /* e in [0, 1] */
   double rest_threshold; /* m/s >= 0: restitution only when approaching faster than this */
-  double k_erp;       /* error reduction in [0, 1]; k_cor = k_erp / h (seed 000) */
+  double k_erp;       /* error reduction in [0, 1]; k_cor = k_erp / h (docs/contact.md,
+                         "CFM and ERP") */
   double slop;        /* m >= 0: penetration left uncorrected */
   double cfm;         /* >= 0, on every contact row except the pyramid's auxiliary one */
   double max_correct_vel; /* m/s > 0: cap of the Baumgarte velocity; INFINITY = none */

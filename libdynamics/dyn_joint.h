@@ -10,9 +10,9 @@
  * dyn_rows format of dyn_constraint.h (the same as dyn_contact_fill), to be
  * assembled with the contact rows:
  *     w = J u+ - rhs + cfm x,   x = impulses (N s, or N m s for a torque):
- *         h times the constraint forces of seed 000.
- * Equality rows: lo = -inf, hi = +inf, rhs = -(erp / h) Phi (seed 000's
- * b_error = k_cor * error with k_cor = k_erp / h, signed so that the error
+ *         h times the constraint forces (docs/contact.md, "Joints").
+ * Equality rows: lo = -inf, hi = +inf, rhs = -(erp / h) Phi (docs/contact.md,
+ * "CFM and ERP": b_error = k_cor * error with k_cor = k_erp / h, signed so that the error
  * shrinks: Phi+ ~ Phi + h J u+ = (1 - erp) Phi).
  *
  * The struct is plain data (body indices only, no pointers), so a world can
@@ -88,8 +88,8 @@ typedef struct dyn_joint {
 /* Initialises *j of the given kind between bodies a (in [0, nb)) and b (in
  * [-1, nb), b != a) at their current poses:
  *   anchor  world point (m) where the joint sits (every kind; slider: the
- *           point whose sideways drift is measured, seed 000's choice being the
- *           midpoint of the two centres; fixed: seed 000 uses b's centre);
+ *           point whose sideways drift is measured, docs/contact.md's choice
+ *           being the midpoint of the two centres; fixed: b's centre there);
  *   axis1   unit world axis: hinge / slider axis, hinge-2 steering axis,
  *           universal axis 1 (ignored by ball, fixed);
  *   axis2   unit world axis: hinge-2 wheel axis, universal axis 2 (must be
@@ -124,12 +124,13 @@ int dyn_joint_max_rows(const dyn_joint *j);
  *   lower, c <= lo: J = dc, rhs = max((erp/h)(lo - c), -e dc.u), x in [0, inf)
  *   upper, c >= hi: J = dc, rhs = min((erp/h)(hi - c), -e dc.u), x in (-inf, 0]
  *   motor:          J = dc, rhs = target_vel, x in [-F h, F h]
- * (the upper row is the lower one mirrored in x, so that seed 000's b^hi =
- * k_cor (d_hi - d) holds as printed after DESIGN.md's fix; with the seed's
- * J^hi = -J^lo and x >= 0 the bias would need the opposite sign)
+ * (the upper row is the lower one mirrored in x, so that b^hi = k_cor (d_hi
+ * - d) of docs/contact.md, "Limits and motors", holds; with J^hi = -J^lo and
+ * x >= 0 the bias would need the opposite sign)
  * and the combinations: lo == hi: one row J = dc, rhs = (erp/h)(lo - c), x
- * free, or with the motor on x in [-F h, F h] and rhs + target_vel (seed
- * 000's position servo: limits at the target, force bounded by the motor);
+ * free, or with the motor on x in [-F h, F h] and rhs + target_vel (a
+ * position servo, docs/contact.md, "Limits and motors": limits at the
+ * target, force bounded by the motor);
  * at a limit with the motor driving into it (target_vel at or past the
  * limit's rhs), the two merge into one row with x in [-F h, inf) (lower; upper
  * (-inf, F h]) (exact: the motor saturates against the stop); a motor driving away from an
@@ -167,7 +168,7 @@ double dyn_joint_anchor_error(const dyn_body *bodies, int nb, const dyn_joint *j
  * h > 0, behaves as f = -k Phi - c dPhi/dt integrated by implicit Euler when
  *     erp = h k / (h k + c),   cfm_force = 1 / (h k + c).
  * Since x is an impulse here, the row's cfm (dyn_rows.cfm, dyn_joint.cfm[]) is
- * cfm_force / h.  Seed 004 eq. 14 (lambda = -k' J v, -J v - lambda / k' = 0)
+ * cfm_force / h.  RedMax's eq. 14 ([wang2019]; lambda = -k' J v, -J v - lambda / k' = 0)
  * is the case k = 0: its compliance 1 / k' is the row cfm with k' = h c (a
  * damper; a positional spring also needs the erp term).  Outputs may be
  * NULL.  DYN_ERR_INPUT for negative, non-finite or all-zero k, c, or bad h. */

@@ -1,6 +1,6 @@
 /*
- * dyn_redmax.h -- reduced-coordinate articulated trees after RedMax (seed
- * 004, sec. 4; Wang et al. 2019, "RedMax: Efficient & flexible approach for
+ * dyn_redmax.h -- reduced-coordinate articulated trees after RedMax
+ * (docs/redmax.md; [wang2019], sec. 4: Wang et al. 2019, "RedMax: Efficient & flexible approach for
  * articulated dynamics", ACM TOG 38(4)).
  *
  * A tree of nb rigid bodies; body i is attached to its parent (or, with
@@ -24,7 +24,7 @@
  *              in the joint frame carried by the child (rad/s).
  * For a ball joint nq = 4 and ndof = 3: u is a quasi-velocity with
  * dQ/dt = 1/2 Q (0, u), and S = [I3; 0] is constant.  This departs from
- * seed 004's ball S(q) = [B(q); 0] of eq. (21) (a 3-parameter rotation with
+ * RedMax's ball S(q) = [B(q); 0] of eq. (21) (docs/redmax.md; a 3-parameter rotation with
  * a configuration-dependent B), which is singular somewhere for every
  * 3-parameter choice; eq. (28) holds unchanged for quasi-velocities.
  * The joint frame of joint i is parallel to the world frame at the initial
@@ -102,7 +102,7 @@ void dyn_redmax_get_state(const dyn_redmax *rm, double *q, double *u);
 dyn_err dyn_redmax_set_state(dyn_redmax *rm, const double *q, const double *u, char *msg,
                              size_t msgcap);
 
-/* Forward kinematics, J and dJ/dt (seed 004, Algorithms 1 and 2) at the
+/* Forward kinematics, J and dJ/dt (docs/redmax.md; RedMax's Algorithms 1 and 2) at the
  * current state, into the workspace.  The functions below call it
  * themselves; it is public for tests and for callers that read J. */
 void dyn_redmax_kinematics(dyn_redmax *rm);
@@ -110,7 +110,7 @@ void dyn_redmax_kinematics(dyn_redmax *rm);
 /* After dyn_redmax_kinematics: copy J and dJ/dt (6 nb x ndof, column-major,
  * leading dimension ld >= 6 nb; either may be NULL).  Row block i holds
  * body i's twist (omega_b, v_b): body-frame angular velocity and body-frame
- * velocity of its centre of mass (seed 004 eq. 18's phi^i with the body
+ * velocity of its centre of mass (RedMax eq. 18's phi^i, docs/redmax.md, with the body
  * frame at the centre of mass). */
 void dyn_redmax_jacobian(const dyn_redmax *rm, double *J, double *Jdot, int ld);
 

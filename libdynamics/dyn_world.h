@@ -5,14 +5,17 @@
  *
  * A world owns its bodies (copied in by dyn_world_add_body), its settings
  * (dyn_world_settings, from dyn_world_settings_default) and every buffer a
- * step needs.  One step (dyn_world_step, world.c) is
+ * step needs.  One step (dyn_world_step, world_step.c; docs/dynamics.md,
+ * "The world step") is a pipeline of named stages:
  *
- *   collide (broad phase SAP, narrow phase; pairs tied by a joint skipped)
- *   -> joint rows (dyn_joint_fill, joints in the order they were added)
- *   then contact rows (friction model of the settings) -> dyn_assemble
- *   (dense, CSR or factored) -> slv_solve (the named solver, warm-started
- *   from the previous step's impulses) -> dyn_apply_impulse -> position
- *   update (the settings' integrator),
+ *   prepare (state saved; Verlet's half drift; gyroscopic term)
+ *   -> collide (broad phase SAP, narrow phase; pairs tied by a joint skipped)
+ *   -> build rows (dyn_joint_fill, joints in the order they were added,
+ *   then contact rows of the settings' friction model) -> assemble
+ *   (dense, CSR or factored; the warm start from the previous step's
+ *   impulses) -> solve (the named solver) -> judge (a failed solve goes to
+ *   the failure policy, dyn_failure_policy) -> apply (dyn_apply_impulse)
+ *   -> integrate (the settings' integrator) -> metrics,
  *
  * and fills a dyn_world_metrics record.  Buffers grow (geometrically) only
  * when a step needs more than any earlier step; a step of a scene whose
@@ -20,14 +23,14 @@
  *
  * Errors: functions return dyn_err (dyn.h) and leave a one-line message
  * (dyn_world_message, or the caller's msg buffer for constructors).  A
- * solver that runs but does not converge is not an error as long as its x
- * does no worse than no impulse (or it is an iterative solver stopped by
- * its iteration budget): its status is in the metrics.  A solver that
- * refuses the problem (SLV_ERR_UNSUPPORTED, e.g. a cone solver given the
- * friction pyramid) is: dyn_world_step then returns DYN_ERR_INPUT with the
- * library's message and the world is left as it was before the step.  So
- * is a failed solve whose x is worse than no impulse (DYN_ERR_NUMERIC, see
- * dyn_world_step).
+ * solver that runs but does not converge is not an error: the failure
+ * policy (settings.on_failure) decides what the step applies, and the
+ * metrics say which candidate it was.  A solver that refuses the problem
+ * (SLV_ERR_UNSUPPORTED, e.g. a cone solver given the friction pyramid) is:
+ * dyn_world_step then returns DYN_ERR_INPUT with the library's message and
+ * the world is left as it was before the step.  So is a failed solve under
+ * the policies keep (x worse than no impulse) and stop (DYN_ERR_NUMERIC,
+ * see dyn_world_step).
  */
 #ifndef DYN_WORLD_H
 #define DYN_WORLD_H
@@ -63,10 +66,58 @@ typedef enum dyn_contact_order {
                                boxes (sweep-and-prune) */
   DYN_ORDER_TOP_DOWN        /* by height along -gravity, highest pair first (a pair's height:
                                the mean of its dynamic bodies' centres; ties in broad-phase
-                               order); what it changes: world.c */
+                               order); what it changes: experiments/README.md,
+                               "Measurements: dynamics" */
 } dyn_contact_order;
 
 #define DYN_WORLD_SOLVER_NAME_MAX 32
+
+/* What a step does when its solve failed (docs/dynamics.md, "The world
+ * step").  A solve has failed when its status is not converged, except the
+ * budget stop (max_iter after iterations > 0, finite x) of a Gauss-Seidel
+ * solver -- pgs, pgs_wide, nsgs: every sweep solves each row or contact
+ * exactly given its neighbours, so a truncated run is the usual mode of a
+ * fixed-sweep simulation and its x is applied.  Under DYN_ON_FAILURE_KEEP
+ * every iterative solver's budget stop is exempt, as before the policy
+ * existed.  Candidates are compared by the library's res_nat_inf
+ * (slv_residual); a non-finite x is never applied.
+ *   FALLBACK  (default) the fallback chain: the step is solved again by the
+ *             fallback solver (settings.fallback_solver; "" picks pgs, or
+ *             nsgs when the problem has Coulomb cones) started from the
+ *             better of the solver's x and the warm start, with
+ *             fallback_max_iter iterations; then the candidate with the
+ *             smallest res_nat_inf among the fallback's x, the solver's x,
+ *             the warm start and P(0) = mid(lo, hi, 0) is applied (ties go
+ *             in that order).  So the step never applies an impulse worse
+ *             than any candidate.
+ *   BEST      no second solve: the best of the solver's x, the warm start
+ *             and P(0).
+ *   KEEP      the solver's x if it is finite and no worse than P(0); else
+ *             the step fails with DYN_ERR_NUMERIC (the behaviour before
+ *             the policy).
+ *   STOP      the step fails with DYN_ERR_NUMERIC, naming the step, the
+ *             solver, its status and residual. */
+typedef enum dyn_failure_policy {
+  DYN_ON_FAILURE_FALLBACK = 0,
+  DYN_ON_FAILURE_BEST,
+  DYN_ON_FAILURE_KEEP,
+  DYN_ON_FAILURE_STOP
+} dyn_failure_policy;
+
+/* "fallback", "best", "keep", "stop"; "?" out of range. */
+const char *dyn_failure_policy_str(dyn_failure_policy p);
+
+/* Which impulses a step applied. */
+typedef enum dyn_applied {
+  DYN_APPLIED_NONE = 0, /* none: the step had no rows */
+  DYN_APPLIED_SOLVER,   /* the solver's x */
+  DYN_APPLIED_FALLBACK, /* the fallback solve's x */
+  DYN_APPLIED_WARM,     /* the warm start the solver was given */
+  DYN_APPLIED_ZERO      /* P(0) = mid(lo, hi, 0): no impulse (0 on every scene row) */
+} dyn_applied;
+
+/* "none", "solver", "fallback", "warm", "zero"; "?" out of range. */
+const char *dyn_applied_str(dyn_applied a);
 
 typedef struct dyn_world_settings {
   double dt;                 /* time step (s), finite, > 0; default 1/120 */
@@ -85,13 +136,17 @@ typedef struct dyn_world_settings {
                                 matched by body pair and nearest contact point; default 1 */
   double warm_factor;        /* the kept impulses are scaled by this, in [0, 1] (Bullet's
                                 warmstartingFactor is 0.85); default 0.7: with pgs at 50
-                                sweeps, 1 leaves a 10-cube stack jittering (mean kinetic
-                                energy 0.34 J against 0.007 J at 0.7, world.c) */
+                                sweeps, 1 leaves a 10-cube stack jittering (measured:
+                                experiments/README.md, "Measurements: dynamics") */
   dyn_storage storage;       /* default DYN_STORAGE_AUTO */
   int dense_max_rows;        /* AUTO: dense up to this many rows, >= 0; default 256 */
   slv_cone_law cone_law;     /* meaning of the cone rows (friction CONE); default
                                 SLV_CONE_COULOMB */
   dyn_contact_order contact_order; /* default DYN_ORDER_BROADPHASE */
+  dyn_failure_policy on_failure; /* default DYN_ON_FAILURE_FALLBACK */
+  char fallback_solver[DYN_WORLD_SOLVER_NAME_MAX]; /* FALLBACK's solver, a registry name;
+                                default "": pgs, or nsgs for problems with cones */
+  int fallback_max_iter;     /* FALLBACK's iterations, >= 1; default 200 */
 } dyn_world_settings;
 
 dyn_world_settings dyn_world_settings_default(void);
@@ -100,10 +155,16 @@ dyn_world_settings dyn_world_settings_default(void);
  * naming the field: dt <= 0 or not finite, gravity not finite, an enum out
  * of range, contact parameters (dyn_contact_params_validate: mu < 0, ...),
  * margin < 0, an unknown solver name, options slv_options_validate rejects,
- * dense_max_rows < 0. */
+ * dense_max_rows < 0, an unknown fallback solver, fallback_max_iter < 1. */
 dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size_t msgcap);
 
 /* ---- per-step metrics ---------------------------------------------------- */
+
+/* The stages of a step (world_step.c), for stage_time_s: prepare, collide,
+ * build rows, assemble, solve, judge, apply, integrate, metrics. */
+#define DYN_WORLD_STAGES 9
+/* The name of stage i ("collide", ...); NULL out of range. */
+const char *dyn_world_stage_name(int i);
 
 typedef struct dyn_world_metrics {
   long step;              /* steps done, counting this one (1, 2, ...) */
@@ -127,7 +188,31 @@ typedef struct dyn_world_metrics {
   int joint_rows;         /* of rows, those of the joints (the first joint_rows rows) */
   double joint_error;     /* max over joints of dyn_joint_anchor_error after the step
                              (m; 0 without joints) */
+  int failed;             /* 1 iff the solve failed (dyn_failure_policy) */
+  dyn_applied applied;    /* which impulses were applied (NONE without rows) */
+  const char *fallback_solver; /* the fallback's registry name if one ran, else NULL */
+  slv_status fallback_status;  /* its status (SLV_CONVERGED if none ran) */
+  double res_applied;     /* res_nat_inf of the applied impulses (0 without rows) */
+  double stage_time_s[DYN_WORLD_STAGES]; /* wall time of each stage */
 } dyn_world_metrics;
+
+/* The last solve of a world (dyn_world_last_solve): enough to write the
+ * step's problem to a file and solve it again bit for bit. */
+typedef struct dyn_world_solve {
+  long step;               /* the step it belongs to (1, 2, ...) */
+  slv_problem prob;        /* the problem as the solver got it (borrowed) */
+  const char *solver;      /* its registry name */
+  slv_options opt;         /* the options it got (opt.warm_start as used) */
+  const double *x_start;   /* size n: the start the solver got (the warm start when
+                              opt.warm_start; else slv_solve started from P(0)) */
+  const double *x_solver;  /* size n: the solver's x */
+  const double *x_applied; /* size n: the impulses applied; NULL if the step failed */
+  slv_status status;       /* the solver's */
+  int iterations;
+  double res_nat_inf;      /* of x_solver */
+  int failed;              /* as in the metrics */
+  dyn_applied applied;
+} dyn_world_solve;
 
 /* ---- the world ------------------------------------------------------------- */
 
@@ -188,17 +273,19 @@ dyn_body *dyn_world_bodies(dyn_world *w);
  *                   SLV_CAP_FREE), storage impossible for the solver, a
  *                   contact or joint the rows code rejects;
  *   DYN_ERR_NOMEM   a buffer could not grow;
- *   DYN_ERR_NUMERIC the solver returned non-finite impulses, or its solve
- *                   failed (any positive slv_status except max_iter with
- *                   iterations > 0, an iterative solver's budget stop) with
- *                   an x worse than no impulse: res_nat_inf(x) >
- *                   res_nat_inf(x0), x0 = mid(lo, hi, 0) (0 for the rows
- *                   of every scene).  The impulses are not applied; the
- *                   message names the step, the solver, its status and
- *                   both residuals, e.g. "step 32: solver lemke ended in
+ *   DYN_ERR_NUMERIC its solve failed (dyn_failure_policy) and the policy
+ *                   is stop, or keep with an x that is not finite or worse
+ *                   than no impulse: res_nat_inf(x) > res_nat_inf(x0), x0
+ *                   = mid(lo, hi, 0) (0 for the rows of every scene); or
+ *                   no candidate is finite.  The impulses are not applied;
+ *                   the message names the step, the solver, its status and
+ *                   residual, e.g. "step 32: solver lemke ended in
  *                   singular_pivot with res_nat_inf 3.32e+00, worse than
  *                   applying no impulse (res_nat_inf of x = 0: 2.68e+00);
- *                   impulses not applied".
+ *                   impulses not applied" (keep) or "step 89: solver lemke
+ *                   ended in singular_pivot with res_nat_inf 5.64e-04;
+ *                   impulses not applied (failure policy stop)"; the solve
+ *                   stays readable through dyn_world_last_solve.
  * The message names the step and the cause.  A failed step does not
  * advance the step count or the time; the last step's problem is dropped
  * (dyn_world_last_problem: n = 0). */
@@ -228,6 +315,14 @@ dyn_err dyn_world_penetration(dyn_world *w, double *max_pen, int *ncontacts);
  * solution), as borrowed views valid until the next step / free.  n = 0 (and
  * *x = NULL) if the last step had no rows or there was no step yet. */
 void dyn_world_last_problem(const dyn_world *w, slv_problem *p, const double **x);
+
+/* The last solve (*out), valid until the next step or dyn_world_free: also
+ * after a step that failed in its judge stage (DYN_ON_FAILURE_KEEP or
+ * STOP: then x_applied is NULL), so that the failing problem can be
+ * written (lcplab simulate --dump-failures).  Returns 0 if there was no
+ * solve since the last successful step without rows, or none at all (*out
+ * zeroed), else 1. */
+int dyn_world_last_solve(const dyn_world *w, dyn_world_solve *out);
 
 /* The contacts of the last step (size *n), valid until the next step. */
 const dyn_contact *dyn_world_contacts(const dyn_world *w, int *n);

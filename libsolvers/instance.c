@@ -2,7 +2,9 @@
  *
  * An instance owns every array of one problem (see slv_io.h):
  *   dense:  A[i + j*n], n x n column-major (lda = n), or
- *   CSR:    Ap[n+1], Aj[nnz], Ax[nnz];
+ *   CSR:    Ap[n+1], Aj[nnz], Ax[nnz], or
+ *   factored (lcplab format only): nblk, fblk[2n], fJ[12n], fK[12n],
+ *           optional fd[n], and the view's scratch fwork[6 nblk];
  *   b, lo, hi (size n, always allocated), optional findex + mu (size n),
  *   optional cones (cone_rows, cone_mu: ncones), optional x_ref (size n).
  * Arrays of size 0 are allocated with one element so that a pointer is NULL
@@ -35,6 +37,7 @@ slv_instance *slv_io_instance_alloc(int n) {
   inst->format = SLV_FMT_AUTO;
   inst->n = n;
   inst->storage = SLV_DENSE;
+  inst->opt = slv_options_default();
   size_t m = at_least_1((size_t)n);
   inst->b = calloc(m, sizeof(double));
   inst->lo = calloc(m, sizeof(double));
@@ -128,7 +131,27 @@ void slv_instance_free(slv_instance *inst) {
   free(inst->cone_rows);
   free(inst->cone_mu);
   free(inst->x_ref);
+  free(inst->fblk);
+  free(inst->fJ);
+  free(inst->fK);
+  free(inst->fd);
+  free(inst->fwork);
   free(inst);
+}
+
+slv_status slv_io_alloc_factored(slv_instance *inst, int nblk, int with_fd) {
+  size_t n = (size_t)inst->n;
+  if (nblk < 0 || nblk > SLV_IO_MAX_N) return SLV_ERR_DIM;
+  inst->storage = SLV_FACTORED;
+  inst->nblk = nblk;
+  inst->fblk = calloc(at_least_1(2 * n), sizeof(int));
+  inst->fJ = calloc(at_least_1(12 * n), sizeof(double));
+  inst->fK = calloc(at_least_1(12 * n), sizeof(double));
+  inst->fwork = calloc(at_least_1(6 * (size_t)nblk), sizeof(double));
+  if (with_fd) inst->fd = calloc(at_least_1(n), sizeof(double));
+  return inst->fblk && inst->fJ && inst->fK && inst->fwork && (!with_fd || inst->fd)
+             ? SLV_CONVERGED
+             : SLV_ERR_NOMEM;
 }
 
 int slv_io_has_friction(const slv_instance *inst) {
@@ -184,6 +207,14 @@ slv_problem slv_instance_problem(const slv_instance *inst) {
   p.cone_rows = inst->cone_rows;
   p.cone_mu = inst->cone_mu;
   p.cone_law = inst->cone_law;
+  if (inst->storage == SLV_FACTORED) {
+    p.nblk = inst->nblk;
+    p.fblk = inst->fblk;
+    p.fJ = inst->fJ;
+    p.fK = inst->fK;
+    p.fd = inst->fd;
+    p.fwork = inst->fwork;
+  }
   return p;
 }
 

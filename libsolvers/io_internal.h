@@ -172,6 +172,9 @@ slv_status slv_io_alloc_findex(slv_instance *inst);
 slv_status slv_io_alloc_mu(slv_instance *inst);
 slv_status slv_io_alloc_cones(slv_instance *inst, int ncones);
 slv_status slv_io_alloc_xref(slv_instance *inst);
+/* Factored storage over nblk blocks: fblk, fJ, fK, fwork (and fd when
+ * with_fd), zeroed; storage becomes SLV_FACTORED. */
+slv_status slv_io_alloc_factored(slv_instance *inst, int nblk, int with_fd);
 
 /* The instance's A as a dense column-major n x n array: inst->A itself when
  * dense (*owned = 0), else a new copy (*owned = 1, caller frees).  NULL if

@@ -591,6 +591,11 @@ slv_status slv_write(const char *path, slv_format fmt, const slv_instance *inst,
     slv_msgf(err, errlen, "%s: cannot write an invalid problem: %s", path, msg);
     return st;
   }
+  if (inst->storage == SLV_FACTORED && fmt != SLV_FMT_LCPLAB
+      && !(fmt == SLV_FMT_AUTO && slv_format_for_path(path) == SLV_FMT_LCPLAB)) {
+    slv_msgf(err, errlen, "%s: only the lcplab format (.lcp) holds factored storage", path);
+    return SLV_ERR_UNSUPPORTED;
+  }
   if (fmt == SLV_FMT_AUTO) {
     fmt = slv_format_for_path(path);
     if (fmt == SLV_FMT_AUTO) {

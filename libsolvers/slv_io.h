@@ -8,7 +8,7 @@
  *   SLV_FMT_SICONOS_MLCP   Siconos MLCP .dat: first n rows free (lo=-inf,
  *                          hi=+inf), last m rows LCP.
  *   SLV_FMT_SICONOS_RELAY  Siconos relay .dat: n, M, q, lb, ub.
- *   SLV_FMT_BLCP           ../shared/peers boxed format: row-major A, ODE sign
+ *   SLV_FMT_BLCP           the peers' boxed format: row-major A, ODE sign
  *                          A x = b_ode + w (so b = -b_ode), lo, hi, optional
  *                          findex (friction rows store lo = -mu, hi = mu).
  *   SLV_FMT_MTX            MatrixMarket A in FILE.mtx, plain vectors in
@@ -97,7 +97,38 @@ typedef struct slv_instance {
   double *cone_mu;
   slv_cone_law cone_law;  /* meaning of the cones (slv.h); 0 = Coulomb with De Saxce */
   double *x_ref;          /* optional reference solution (lcplab format), or NULL */
+  /* SLV_FACTORED storage (lcplab format only; slv.h): A, Ap, Aj, Ax are NULL */
+  int nblk;
+  int *fblk;              /* 2n */
+  double *fJ, *fK;        /* 12n each */
+  double *fd;             /* n, or NULL */
+  double *fwork;          /* 6 nblk: the view's scratch (slv.h) */
+  /* The solve the file records (lcplab format: sections 'solver', 'options'),
+   * e.g. a world step's that failed: lcplab solve takes them as defaults. */
+  char solver[32];        /* registry name; "" if none */
+  slv_options opt;        /* slv_options_default() with the recorded fields */
+  unsigned opt_given;     /* SLV_IO_OPT_* bits: the fields of opt the file gives */
 } slv_instance;
+
+/* The options an lcplab file can record, one bit each (slv_instance.opt_given). */
+enum {
+  SLV_IO_OPT_MAX_ITER = 1u << 0,
+  SLV_IO_OPT_TOL = 1u << 1,
+  SLV_IO_OPT_NORM = 1u << 2,
+  SLV_IO_OPT_OMEGA = 1u << 3,
+  SLV_IO_OPT_DAMPING = 1u << 4,
+  SLV_IO_OPT_PIVOT_TOL = 1u << 5,
+  SLV_IO_OPT_WARM_START = 1u << 6,
+  SLV_IO_OPT_CHECK_EVERY = 1u << 7,
+  SLV_IO_OPT_MAX_PIVOTS = 1u << 8,
+  SLV_IO_OPT_SEED = 1u << 9,
+  SLV_IO_OPT_COUNT = 10
+};
+
+/* The keyword of option bit 1 << k in the lcplab format ("max_iter", "tol",
+ * "norm", "omega", "damping", "pivot_tol", "warm_start", "check_every",
+ * "max_pivots", "seed", the slv_options field names); NULL out of range. */
+const char *slv_io_option_name(int k);
 
 /* Allocate an instance with dense n x n storage, b = 0, lo = 0, hi = +inf,
  * no findex; NULL on failure or n out of range. */

@@ -41,8 +41,9 @@ static dyn_body plane(dyn_v3 n, double d) {
 
 /* ---- finite differences of the position-level gap ------------------------ */
 
-/* Directions of the rows of one contact, as the models define them (seed 000
- * d_h formula for the pyramid); nd directions, aux rows excluded. */
+/* Directions of the rows of one contact, as the models define them (the
+ * pyramid's d_h of docs/contact.md, "Friction models"); nd directions, aux
+ * rows excluded. */
 static int model_dirs(const dyn_contact_params *p, dyn_v3 n, dyn_v3 *d) {
   dyn_v3 t1, t2;
   dyn_contact_basis(n, &t1, &t2);
@@ -260,7 +261,8 @@ static void check_scene(const scene *s, dyn_friction fr) {
       for (int k = 0; k < N; k++) v += J[i + n * k] * MJt[k + N * j];
       Aref[i + n * j] = v + (i == j ? s->rows[i].cfm : 0);
     }
-  /* pyramid: seed 000's E, -E^T, mu blocks, placed by the known row layout
+  /* pyramid: the E, -E^T, mu blocks (docs/contact.md, "Friction models"),
+   * placed by the known row layout
    * (n, beta_1..beta_eta, aux) of each contact */
   if (fr == DYN_FRICTION_PYRAMID)
     for (int k = 0; k < s->nc; k++) {

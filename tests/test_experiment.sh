@@ -253,10 +253,12 @@ printf 'experiment profile prof\ninstances ${HERE}/p2.dat\nsolvers pgs\nrepeat 1
 lcp experiment "$T/var.exp" --out "$T/o3" --var HERE="$T" --no-plot
 if [ "$rc" -eq 0 ] && [ "$(rows "$T/o3/prof.csv" | wc -l)" -eq 2 ]; then pass "--var NAME=VALUE"; else fail "--var NAME=VALUE" "exit $rc"; fi
 
-# a step the world rejects: lemke on the 2-layer pyramid ends a step
-# stagnated, worse than no impulse (libdynamics/world.c; step 108): the
-# run ends with a "failed" row at that step, after the steps before it, and
-# a note naming the solver
+# lemke on the 2-layer pyramid ends steps singular or stagnated (step 108:
+# worse than no impulse); under the world's default failure policy
+# (fallback, libdynamics/world_failure.c) such a step is solved again by pgs
+# and the run goes on: 150 rows, none "failed".  (Before the policy the run
+# ended with a "failed" row and a note; the engine sets no policy of its
+# own yet.)
 cat >"$T/fail.exp" <<'EOF2'
 experiment drift lf
 solvers lemke
@@ -266,11 +268,11 @@ EOF2
 lcp experiment "$T/fail.exp" --out "$T/of" --no-plot
 st=$(rows "$T/of/lf.csv" | awk -F, 'END { print $5, $13 }')
 nrows=$(rows "$T/of/lf.csv" | wc -l)
-if [ "$rc" -eq 0 ] && [ "${st#* }" = "failed" ] && [ "$nrows" -eq "${st%% *}" ] && [ "$nrows" -gt 1 ] \
-   && grep -q '^# note: .*lemke.*worse than applying no impulse' "$T/of/lf.csv"; then
-  pass "drift: a rejected step ends the run as failed at step ${st%% *}, with a note"
+if [ "$rc" -eq 0 ] && [ "${st%% *}" = 150 ] && [ "$nrows" -eq 150 ] \
+   && ! rows "$T/of/lf.csv" | grep -q ',failed$'; then
+  pass "drift: lemke's failed steps carried by the fallback policy, 150 rows"
 else
-  fail "drift: rejected step" "exit $rc, last row '$st', $nrows rows"
+  fail "drift: lemke under the failure policy" "exit $rc, last row '$st', $nrows rows"
 fi
 
 echo "$npass passed, $nfail failed"
