@@ -10,7 +10,7 @@
  *       dyn_world_settings_default() (the names of the table below; the
  *       package turns enum names into their values).
  *   run(steps, trace, log, log_level) -> dict: the metric columns over the
- *       steps done, "trace" (steps x dynamic bodies x 13: r, q, v, w) or
+ *       steps done (with "stage_time_s", steps x DYN_WORLD_STAGES), "trace" (steps x dynamic bodies x 13: r, q, v, w) or
  *       None, "done", "error" (0 or the dyn_err of the step that failed)
  *       and "message".
  *   bodies(), last_problem(), energy(), and time, step_count, body_count.
@@ -44,7 +44,8 @@ typedef struct {
 } set_field;
 
 _Static_assert(sizeof(dyn_friction) == sizeof(int) && sizeof(dyn_integrator) == sizeof(int) &&
-                   sizeof(dyn_storage) == sizeof(int) && sizeof(slv_cone_law) == sizeof(int),
+                   sizeof(dyn_storage) == sizeof(int) && sizeof(slv_cone_law) == sizeof(int) &&
+                   sizeof(dyn_failure_policy) == sizeof(int),
                "the settings' enums are stored as int");
 
 #define S_OFF(f) offsetof(dyn_world_settings, f)
@@ -71,6 +72,9 @@ static const set_field set_fields[] = {
     {"dense_max_rows", SET_INT, S_OFF(dense_max_rows)},
     {"cone_law", SET_ENUM, S_OFF(cone_law)},
     {"contact_order", SET_ENUM, S_OFF(contact_order)},
+    {"on_failure", SET_ENUM, S_OFF(on_failure)},
+    {"fallback_solver", SET_NAME, S_OFF(fallback_solver)},
+    {"fallback_max_iter", SET_INT, S_OFF(fallback_max_iter)},
 };
 
 static int set_double(const char *name, PyObject *v, double *out) {
@@ -230,20 +234,23 @@ static int world_init(lx_world *self, PyObject *args, PyObject *kwargs) {
 
 enum { COL_STEP, COL_T, COL_KINETIC, COL_POTENTIAL, COL_ENERGY, COL_PEN, COL_CONTACTS, COL_ROWS,
        COL_ITER, COL_RES, COL_SOLVE_T, COL_COLLIDE_T, COL_STEP_T, COL_STATUS, COL_JOINT_ERR,
+       COL_FAILED, COL_APPLIED, COL_FB_STATUS, COL_RES_APPLIED,
        COL_SIG, COL_CONIC, COL_NCP, COL_DUAL, COL_PRIMAL, COL_MDP, NCOL };
 static const char *const col_name[NCOL] = {
     "step", "t", "kinetic", "potential", "energy", "max_penetration", "contacts", "rows",
     "iterations", "res_nat_inf", "solve_time_s", "collide_time_s", "step_time_s", "status",
-    "joint_error", "signorini", "conic_compl", "ncp_compl", "dual_feas", "primal_feas",
-    "mdp_gap"};
+    "joint_error", "failed", "applied", "fallback_status", "res_applied", "signorini",
+    "conic_compl", "ncp_compl", "dual_feas", "primal_feas", "mdp_gap"};
 /* integer columns (int64) */
 static int col_is_int(int c) {
-  return c == COL_STEP || c == COL_CONTACTS || c == COL_ROWS || c == COL_ITER || c == COL_STATUS;
+  return c == COL_STEP || c == COL_CONTACTS || c == COL_ROWS || c == COL_ITER ||
+         c == COL_STATUS || c == COL_FAILED || c == COL_APPLIED || c == COL_FB_STATUS;
 }
 
 typedef struct {
   double *f[NCOL];
   long long *i[NCOL];
+  double *stages; /* DYN_WORLD_STAGES per step */
 } columns;
 
 static void put(columns *c, int col, long k, double v) {
@@ -255,13 +262,14 @@ static void put(columns *c, int col, long k, double v) {
 
 /* The step's metrics, and ContactBench's criteria of its solve (NaN
  * without cones), recomputed from the step's problem and the impulses
- * applied (slv_residual: for a factored problem it writes the world's own
- * scratch fwork, which nothing else uses between steps). */
+ * applied. */
 static void record(dyn_world *w, const dyn_world_metrics *m, columns *c, long k) {
   double v[NCOL] = {(double)m->step, m->t, m->kinetic, m->potential, m->energy,
                     m->max_penetration, m->contacts, m->rows, m->iterations, m->res_nat_inf,
                     m->solve_time_s, m->collide_time_s, m->step_time_s, (double)m->status,
-                    m->joint_error};
+                    m->joint_error, m->failed, (double)m->applied, (double)m->fallback_status,
+                    m->res_applied};
+  memcpy(c->stages + (size_t)k * DYN_WORLD_STAGES, m->stage_time_s, sizeof m->stage_time_s);
   slv_problem p;
   const double *x = NULL;
   dyn_world_last_problem(w, &p, &x);
@@ -308,6 +316,11 @@ static PyObject *make_columns(npy_intp K, columns *c) {
     if (a && !col_is_int(col)) c->f[col] = PyArray_DATA((PyArrayObject *)a);
     Py_XDECREF(a);
   }
+  npy_intp dims[2] = {K, DYN_WORLD_STAGES};
+  PyObject *st = d ? PyArray_ZEROS(2, dims, NPY_DOUBLE, 0) : NULL;
+  if (!st || PyDict_SetItemString(d, "stage_time_s", st) < 0) Py_CLEAR(d);
+  if (st) c->stages = PyArray_DATA((PyArrayObject *)st);
+  Py_XDECREF(st);
   return d;
 }
 
@@ -490,6 +503,38 @@ PyObject *lx_scenes(PyObject *self, PyObject *args) {
     Py_XDECREF(t);
   }
   return list;
+}
+
+/* names() -> {"stages": [...], "applied": [...], "on_failure": [...]}: the
+ * world's enum names, read from libdynamics (dyn_world_stage_name,
+ * dyn_applied_str, dyn_failure_policy_str) */
+PyObject *lx_world_names(PyObject *self, PyObject *args) {
+  (void)self; (void)args;
+  PyObject *stages = PyList_New(0), *applied = PyList_New(0), *policies = PyList_New(0);
+  PyObject *out = NULL;
+  int ok = stages && applied && policies;
+  for (int i = 0; ok && i < DYN_WORLD_STAGES; i++) {
+    PyObject *u = PyUnicode_FromString(dyn_world_stage_name(i) ? dyn_world_stage_name(i) : "?");
+    ok = u && PyList_Append(stages, u) == 0;
+    Py_XDECREF(u);
+  }
+  for (int i = 0; ok && strcmp(dyn_applied_str((dyn_applied)i), "?") != 0; i++) {
+    PyObject *u = PyUnicode_FromString(dyn_applied_str((dyn_applied)i));
+    ok = u && PyList_Append(applied, u) == 0;
+    Py_XDECREF(u);
+  }
+  for (int i = 0; ok && strcmp(dyn_failure_policy_str((dyn_failure_policy)i), "?") != 0; i++) {
+    PyObject *u = PyUnicode_FromString(dyn_failure_policy_str((dyn_failure_policy)i));
+    ok = u && PyList_Append(policies, u) == 0;
+    Py_XDECREF(u);
+  }
+  if (ok)
+    out = Py_BuildValue("{s:O,s:O,s:O}", "stages", stages, "applied", applied, "on_failure",
+                        policies);
+  Py_XDECREF(stages);
+  Py_XDECREF(applied);
+  Py_XDECREF(policies);
+  return out;
 }
 
 /* default_steps(scene, dt) -> the steps the scene runs by default (0 for

@@ -111,6 +111,7 @@ PyObject *lx_write(PyObject *self, PyObject *args);
 PyObject *lx_kind(PyObject *self, PyObject *args);
 PyObject *lx_scenes(PyObject *self, PyObject *args);
 PyObject *lx_default_steps(PyObject *self, PyObject *args);
+PyObject *lx_world_names(PyObject *self, PyObject *args);
 
 extern PyTypeObject lx_world_type;
 

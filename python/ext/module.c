@@ -171,6 +171,7 @@ static PyMethodDef methods[] = {
     {"default_options", lx_default_options, METH_NOARGS, "slv_options_default() as a dict."},
     {"scenes", lx_scenes, METH_NOARGS, "[(name, summary)] of the named scenes."},
     {"default_steps", lx_default_steps, METH_VARARGS, "default_steps(scene, dt) -> steps."},
+    {"world_names", lx_world_names, METH_NOARGS, "The names of the world's stages and enums."},
     {"validate", lx_validate, METH_VARARGS, "validate(problem) -> (status, message)."},
     {"residual", lx_residual, METH_VARARGS, "residual(problem, x, w) -> dict."},
     {"solve", (PyCFunction)(void (*)(void))lx_solve, METH_VARARGS | METH_KEYWORDS,

@@ -12,7 +12,8 @@ Problems and solving
 Files
     read, write, formats
 Scenes
-    World, simulate, scenes, SimulationResult, METRICS, TRACE_FIELDS
+    World, simulate, scenes, SimulationResult, METRICS, TRACE_FIELDS, STAGES,
+    APPLIED
 Errors
     LcplabError, InvalidProblemError, UnsupportedError, OptionsError,
     FileError, SceneError, SimulationError
@@ -36,13 +37,14 @@ from ._io import formats, read, write
 from ._log import logger
 from ._problem import Problem
 from ._solve import DEFAULT_SOLVER, Residuals, Result, SolverInfo, Status, solve, solvers
-from ._world import METRICS, TRACE_FIELDS, SimulationResult, World, scenes, simulate
+from ._world import (APPLIED, METRICS, STAGES, TRACE_FIELDS, SimulationResult, World, scenes,
+                     simulate)
 
 __version__ = _lcplab.VERSION
 
 __all__ = [
-    "DEFAULT_SOLVER", "FileError", "InvalidProblemError", "LcplabError", "METRICS",
-    "OptionsError", "Problem", "Residuals", "Result", "SceneError", "SimulationError",
+    "APPLIED", "DEFAULT_SOLVER", "FileError", "InvalidProblemError", "LcplabError", "METRICS",
+    "OptionsError", "Problem", "Residuals", "Result", "STAGES", "SceneError", "SimulationError",
     "SimulationResult", "SolverInfo", "Status", "TRACE_FIELDS", "UnsupportedError", "World",
     "formats", "logger", "read", "scenes", "simulate", "solve", "solvers", "write",
 ]

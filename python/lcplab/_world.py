@@ -11,21 +11,38 @@ from . import _lcplab, _log
 from ._errors import SceneError, SimulationError
 from ._problem import Problem, _is_int
 
-__all__ = ["World", "SimulationResult", "simulate", "scenes", "METRICS", "TRACE_FIELDS"]
+__all__ = ["World", "SimulationResult", "simulate", "scenes", "METRICS", "TRACE_FIELDS",
+           "STAGES", "APPLIED"]
+
+_NAMES = _lcplab.world_names()
+
+#: The stages of a world step, in order (docs/dynamics.md, "The world
+#: step"): the second axis of the metrics' ``stage_time_s``.
+STAGES = tuple(_NAMES["stages"])
+
+#: Which impulses a step applied (the metrics' ``applied`` is an index
+#: into this): none (no rows), the solver's, the fallback solve's, the warm
+#: start, or P(0) (no impulse).
+APPLIED = tuple(_NAMES["applied"])
 
 #: The columns of ``SimulationResult.metrics``: those of ``lcplab simulate``'s
 #: CSV (step, t, kinetic, potential, energy, max_penetration, contacts, rows,
-#: iterations, res_nat_inf, solve_time_s, joint_error), the step's other
-#: times and solve status, and ContactBench's criteria of the step's solve
-#: (NaN unless the step's problem has Coulomb cones, ``friction="cone"``).
+#: iterations, res_nat_inf, solve_time_s, joint_error, status and applied,
+#: the last two as numbers: ``lcplab.Status`` and an index of ``APPLIED``),
+#: the step's other times, whether its solve failed (``on_failure``), the
+#: fallback's status and the residual of the impulses applied, ContactBench's
+#: criteria of the step's solve (NaN unless the step's problem has Coulomb
+#: cones, ``friction="cone"``), and the time of each stage (``STAGES``).
 METRICS = (("step", np.int64), ("t", np.float64), ("kinetic", np.float64),
            ("potential", np.float64), ("energy", np.float64), ("max_penetration", np.float64),
            ("contacts", np.int64), ("rows", np.int64), ("iterations", np.int64),
            ("res_nat_inf", np.float64), ("solve_time_s", np.float64),
            ("collide_time_s", np.float64), ("step_time_s", np.float64), ("status", np.int64),
-           ("joint_error", np.float64), ("signorini", np.float64), ("conic_compl", np.float64),
-           ("ncp_compl", np.float64), ("dual_feas", np.float64), ("primal_feas", np.float64),
-           ("mdp_gap", np.float64))
+           ("joint_error", np.float64), ("failed", np.int64), ("applied", np.int64),
+           ("fallback_status", np.int64), ("res_applied", np.float64),
+           ("signorini", np.float64), ("conic_compl", np.float64), ("ncp_compl", np.float64),
+           ("dual_feas", np.float64), ("primal_feas", np.float64), ("mdp_gap", np.float64),
+           ("stage_time_s", np.float64, (len(STAGES),)))
 
 #: The last axis of ``SimulationResult.trace``, as in ``lcplab simulate
 #: --trace``: position, orientation quaternion (w first), linear and angular
@@ -42,10 +59,12 @@ _ENUMS = {
     "storage": ("auto", "dense", "csr", "factored"),
     "cone_law": ("coulomb", "associated"),
     "contact_order": ("broadphase", "top-down"),
+    "on_failure": tuple(_NAMES["on_failure"]),
 }
 _NUMBERS = ("dt", "k_erp", "slop", "cfm", "max_correct_vel", "margin", "tol", "omega",
             "warm_factor")
-_INTEGERS = ("eta", "max_iter", "dense_max_rows")
+_INTEGERS = ("eta", "max_iter", "dense_max_rows", "fallback_max_iter")
+_STRINGS = ("fallback_solver",)
 _ERR_KIND = {-1: "input", -2: "memory", -3: "numeric"}
 
 
@@ -96,9 +115,13 @@ def _settings(solver, dt, settings):
             if not _is_int(value):
                 raise SceneError(f"{key} must be an integer, got {value!r}")
             out[key] = int(value)
+        elif key in _STRINGS:
+            if not isinstance(value, str):
+                raise SceneError(f"{key} must be a name, got {value!r}")
+            out[key] = value
         else:
-            known = sorted(set(_ENUMS) | set(_NUMBERS) | set(_INTEGERS) | {"gravity",
-                                                                             "warm_start"})
+            known = sorted(set(_ENUMS) | set(_NUMBERS) | set(_INTEGERS) | set(_STRINGS) |
+                           {"gravity", "warm_start"})
             raise TypeError(f"unknown setting {key!r} (settings: {', '.join(known)})")
     return out
 
@@ -177,8 +200,11 @@ class World:
         ``orient``, ``max_iter``, ``tol``, ``omega``, ``warm_start``,
         ``warm_factor``, ``margin``, ``storage`` ("auto", "dense", "csr",
         "factored"), ``dense_max_rows``, ``cone_law``, ``contact_order``
-        ("broadphase", "top-down"), ``gravity``, and the contact
-        parameters ``k_erp``, ``slop``, ``cfm``, ``max_correct_vel``.
+        ("broadphase", "top-down"), ``gravity``, the contact parameters
+        ``k_erp``, ``slop``, ``cfm``, ``max_correct_vel``, and what a step
+        does when its solve failed: ``on_failure`` ("fallback", "best",
+        "keep", "stop"; docs/dynamics.md, "The world step"),
+        ``fallback_solver``, ``fallback_max_iter``.
 
     Raises
     ------
@@ -271,8 +297,8 @@ class World:
         d = self._w.run(int(steps), bool(trace), log_fn, log_level)
         done = d["done"]
         metrics = np.empty(done, dtype=list(METRICS))
-        for name, _ in METRICS:
-            metrics[name] = d["metrics"][name][:done]
+        for field in METRICS:
+            metrics[field[0]] = d["metrics"][field[0]][:done]
         bodies = np.flatnonzero(~self._w.bodies()["is_static"])
         tr = None if d["trace"] is None else d["trace"][:done]
         result = SimulationResult(metrics=metrics, trace=tr, bodies=bodies, scene=self.scene,

@@ -26,7 +26,7 @@ def cli_simulate(tmp_path, scene, params, solver, steps, *extra):
         args += ["--param", f"{k}={v}"]
     rc, _, err = run_cli(args)
     assert rc == 0, err
-    m = np.genfromtxt(csv, delimiter=",", names=True)
+    m = np.genfromtxt(csv, delimiter=",", names=True, dtype=None, encoding="utf-8")
     t = np.genfromtxt(trace, delimiter=",", names=True)
     return m, t
 
@@ -46,6 +46,10 @@ def test_same_as_cli(tmp_path, scene, params, solver, extra):
     for name in CSV:
         if name != "solve_time_s":
             np.testing.assert_array_equal(r.metrics[name], m[name], err_msg=name)
+    # the status and the impulses applied, which the CSV names
+    assert [str(lcplab.Status(s)) for s in r.metrics["status"]] == list(m["status"])
+    assert [lcplab.APPLIED[a] for a in r.metrics["applied"]] == \
+        [a.split(":")[0] for a in m["applied"]]
     # the trace: one CSV row per step and dynamic body
     nb = r.bodies.size
     assert r.trace.shape == (steps, nb, 13)
@@ -95,6 +99,31 @@ def test_factored_step_comes_back_in_csr():
     # the explicit A = J M^-1 J^T + cfm measures the impulses as the
     # matrix-free one did
     assert p.residuals(x).res_nat_inf == pytest.approx(r.metrics["res_nat_inf"][-1], rel=1e-9)
+
+
+def test_failure_policy(tmp_path):
+    # pjacobi stopped after one sweep has failed (it is not a Gauss-Seidel
+    # solver, whose budget stop counts as done): the default policy solves
+    # the step again with the fallback and applies the best candidate, as
+    # `lcplab simulate` does; "stop" makes the step an error
+    r = lcplab.simulate("stack", {"n": 3}, solver="pjacobi", max_iter=1, steps=20)
+    m = r.metrics
+    rows = m["rows"] > 0
+    assert np.all(m["failed"][rows] == 1) and np.all(m["failed"][~rows] == 0)
+    assert set(lcplab.APPLIED[a] for a in m["applied"][rows]) <= {"fallback", "solver", "warm",
+                                                                  "zero"}
+    assert np.all(m["res_applied"][rows] <= m["res_nat_inf"][rows])
+    assert m["stage_time_s"].shape == (20, len(lcplab.STAGES))
+    c, _ = cli_simulate(tmp_path, "stack", {"n": 3}, "pjacobi", 20, "--max-iter", 1)
+    # the CSV writes "fallback:pgs": the fallback and its solver
+    assert [lcplab.APPLIED[a] for a in m["applied"]] == [a.split(":")[0] for a in c["applied"]]
+    np.testing.assert_array_equal(m["energy"], c["energy"])
+    w = lcplab.World("stack", {"n": 3}, solver="pjacobi", max_iter=1, on_failure="stop")
+    with pytest.raises(lcplab.SimulationError, match="failure policy stop") as e:
+        w.run(20)
+    assert e.value.kind == "numeric" and e.value.result.steps == w.step_count
+    with pytest.raises(lcplab.SceneError, match="on_failure must be one of"):
+        lcplab.World("stack", on_failure="retry")
 
 
 def test_scene_errors():
