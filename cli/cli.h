@@ -15,7 +15,9 @@
  *                          stderr naming the file, line or option, nothing
  *                          on stdout
  *     CLI_EXIT_NOCONV   3  `solve`: the solver ran but did not converge
- *                          (any positive slv_status); the JSON is printed
+ *                          (any positive slv_status); the JSON is printed;
+ *                          `collect` / `experiment`: results missing,
+ *                          failed, corrupted or of mixed provenance
  *
  * Nothing here is global mutable state: every helper works on its arguments.
  */
@@ -44,6 +46,8 @@ int cli_cmd_convert(int argc, char **argv);
 int cli_cmd_simulate(int argc, char **argv);
 int cli_cmd_export(int argc, char **argv);
 int cli_cmd_experiment(int argc, char **argv);
+int cli_cmd_task(int argc, char **argv);
+int cli_cmd_collect(int argc, char **argv);
 
 /* ---- timing (lcplab.c) ----------------------------------------------------- */
 
@@ -135,6 +139,16 @@ void cli_error_lib(const char *path, const char *err);
  * infinities; cli_parse_long uses base 10. */
 int cli_parse_double(const char *s, double *out);
 int cli_parse_long(const char *s, long *out);
+
+/* A byte count for --max-memory: a positive integer, optionally followed by
+ * K, M, G or T (powers of 1024; lower case too, "KiB" ... accepted).
+ * Returns 1 with *out set, 0 if s is not one (or does not fit size_t). */
+int cli_parse_bytes(const char *s, size_t *out);
+
+/* The usage line of --max-memory (default SLV_IO_DEFAULT_MAX_MEMORY). */
+#define CLI_MAX_MEMORY_USAGE \
+  "  --max-memory B    refuse a file whose sizes need more than B bytes in memory\n" \
+  "                    (K, M, G, T: powers of 1024; default 4G)\n"
 
 /* If argv[*i] is the option `name` given as "--name VALUE" or
  * "--name=VALUE", set *value, advance *i past the value and return 1.

@@ -196,12 +196,12 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
     char kind[sizeof inst->kind];
     memcpy(kind, inst->kind, sizeof kind);
     slv_instance_free(inst);
-    if (s != SLV_CONVERGED) {
+    if (s != SLV_OK) {
       cli_error_lib(path, err);
       return CLI_EXIT_USAGE;
     }
     err[0] = '\0';
-    if (slv_write_vector(xpath, p.n, x, err, sizeof err) != SLV_CONVERGED) {
+    if (slv_write_vector(xpath, p.n, x, err, sizeof err) != SLV_OK) {
       cli_error_lib(xpath, err);
       return CLI_EXIT_USAGE;
     }

@@ -315,6 +315,8 @@ void cli_world_usage(FILE *f)
           "  --fallback-solver S the fallback's solver (default pgs; nsgs with --friction\n"
           "                      cone)\n"
           "  --fallback-max-iter N  the fallback's iterations (default 200)\n"
+          "environment: LCPLAB_NO_AVX2=1 runs pgs_wide without its AVX2 lanes (the same\n"
+          "iterates; to time that path)\n"
           "\n"
           "scenes:\n");
   for (int i = 0; i < dyn_scene_count(); i++)
@@ -333,6 +335,15 @@ static void solver_names(char *buf, size_t len)
       return;
     used += (size_t)r;
   }
+}
+
+/* LCPLAB_NO_AVX2 set and not "" or "0": the library's opt.simd =
+ * SLV_SIMD_OFF (pgs_wide without its AVX2 lanes, the path of a CPU without
+ * them, to time it; the library itself reads no environment). */
+static int simd_from_env(void)
+{
+  const char *v = getenv("LCPLAB_NO_AVX2");
+  return v && *v && strcmp(v, "0") != 0 ? SLV_SIMD_OFF : SLV_SIMD_AUTO;
 }
 
 int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, long *steps)
@@ -378,6 +389,7 @@ int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, lon
     s.opt.tol = a->tol;
   if (a->have_omega)
     s.opt.omega = a->omega;
+  s.opt.simd = simd_from_env();
   if (a->have_margin)
     s.margin = a->margin;
   if (a->have_warm_factor)

@@ -3,7 +3,7 @@
  *
  *     lcplab solve FILE --solver NAME [--tol T] [--max-iter N] [--repeat R]
  *                  [--omega W] [--norm inf|2] [--format FMT] [--warm XFILE]
- *                  [--solution OUT] [--force] [--history] [--json]
+ *                  [--solution OUT] [--max-memory B] [--force] [--history] [--json]
  *
  * The problem (sign convention w = A x + b):
  *     lo <= x <= hi;  x_i = lo_i => w_i >= 0;  x_i = hi_i => w_i <= 0;
@@ -15,12 +15,15 @@
  *   3. refuse an existing --solution OUT unless --force;
  *   4. read FILE (slv_read, SLV_FMT_AUTO unless --format), validate the
  *      problem, check that the solver accepts it (slv_solver_accepts);
- *   5. read the --warm vector (exactly n values);
+ *   5. check that --solution's format can hold the problem (FCLIB: cones);
+ *      read the --warm start (exactly n values: a plain vector, FCLIB's
+ *      /solution/r or /guesses/1/r, or a ContactBench .npz's lam0);
  *   6. create the workspace, then solve R times, each repeat from the same
  *      start (zeros, or the --warm vector, copied fresh), timing only
  *      slv_solve with CLOCK_MONOTONIC (I/O and workspace creation excluded);
- *   7. write --solution (x of the last repeat, %.17g one per line), print
- *      the JSON object on stdout.
+ *   7. write --solution (x of the last repeat: %.17g one per line, or by
+ *      its extension .hdf5 / .h5 an FCLIB file with the problem, /solution
+ *      and the --warm start as /guesses/1), print the JSON object.
  *
  * JSON fields, in this order: instance (FILE's base name), solver, kind, n,
  * status, iterations, time_s (median over the repeats), res_nat_inf,
@@ -62,6 +65,15 @@
 
 #define SOLVE_MAX_REPEAT 1000000L
 
+/* LCPLAB_NO_AVX2 set and not "" or "0": the library's opt.simd =
+ * SLV_SIMD_OFF (pgs_wide without its AVX2 lanes, the path of a CPU without
+ * them, to time it; the library itself reads no environment). */
+static int simd_from_env(void)
+{
+  const char *v = getenv("LCPLAB_NO_AVX2");
+  return v && *v && strcmp(v, "0") != 0 ? SLV_SIMD_OFF : SLV_SIMD_AUTO;
+}
+
 static void usage(FILE *f)
 {
   fprintf(f,
@@ -82,13 +94,20 @@ static void usage(FILE *f)
           "                    the 2-norm residual of Siconos and Acary et al. 2018\n"
           "  --repeat R        solve R times (1..1000000), report the median time\n"
           "  --format FMT      read FILE as FMT: siconos-lcp, siconos-mlcp, siconos-relay,\n"
-          "                    siconos-fc3d, blcp, mtx, lcplab, fclib (default: auto)\n"
-          "  --warm XFILE      start from the vector in XFILE (n values, one per line)\n"
-          "  --solution OUT    write x to OUT, one value per line (%%.17g)\n"
+          "                    siconos-fc3d, blcp, mtx, lcplab, fclib, npz (default: auto)\n"
+          "  --warm XFILE      start from XFILE: n values, one per line; an FCLIB .hdf5\n"
+          "                    (its /solution/r, else /guesses/1/r); a ContactBench .npz (lam0)\n"
+          "  --solution OUT    write x to OUT, one value per line (%%.17g); OUT.hdf5: an FCLIB\n"
+          "                    file with the problem, /solution (r = x, u = w) and the\n"
+          "                    --warm start as /guesses/1\n"
+          CLI_MAX_MEMORY_USAGE
           "  --force           overwrite OUT if it exists\n"
           "  --history         add \"history\": res_rel after each iteration\n"
           "  --json            accepted for compatibility (the output is always JSON)\n"
           "  --help            this text\n"
+          "\n"
+          "environment: LCPLAB_NO_AVX2=1 runs pgs_wide without its AVX2 lanes (the same\n"
+          "iterates; to time that path).\n"
           "\n"
           "exit status: 0 converged, 3 did not converge (JSON still printed),\n"
           "2 bad input or usage (one line on stderr, no JSON).\n");
@@ -100,6 +119,7 @@ typedef struct solve_args {
   const char *solution;
   const char *warm;
   slv_format format;
+  slv_read_options read;  /* --max-memory */
   int have_tol, have_max_iter, have_omega, have_norm, norm;
   double tol, omega;
   long max_iter, repeat;
@@ -141,6 +161,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
 {
   memset(a, 0, sizeof *a);
   a->format = SLV_FMT_AUTO;
+  a->read = slv_read_options_default();
   a->repeat = 1;
 
   /* --help wins wherever it is (but not after "--", where it is a file). */
@@ -240,6 +261,14 @@ static int parse_args(int argc, char **argv, solve_args *a)
         return CLI_EXIT_USAGE;
       }
       a->have_omega = 1;
+    } else if ((r = cli_option_value("solve", argc, argv, &i, "max-memory", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      if (!cli_parse_bytes(v, &a->read.max_memory)) {
+        cli_error("solve: --max-memory must be a byte count > 0 (K, M, G, T: powers of 1024), "
+                  "got '%s'", v);
+        return CLI_EXIT_USAGE;
+      }
     } else if ((r = cli_option_value("solve", argc, argv, &i, "format", &v)) != 0) {
       if (r < 0)
         return CLI_EXIT_USAGE;
@@ -338,6 +367,7 @@ static slv_options solve_options(const solve_args *a, const slv_instance *inst)
   if (a->warm)
     opt.warm_start = 1;
   opt.record_history = a->history;
+  opt.simd = simd_from_env();
   return opt;
 }
 
@@ -447,7 +477,8 @@ static int solve_run(const solve_args *a, solve_state *s)
   }
 
   err[0] = '\0';
-  if (slv_read(a->file, a->format, &s->inst, err, sizeof err) != SLV_CONVERGED || !s->inst) {
+  if (slv_read_with(a->file, a->format, &a->read, &s->inst, err, sizeof err) != SLV_OK ||
+      !s->inst) {
     cli_error_lib(a->file, err);
     return CLI_EXIT_USAGE;
   }
@@ -464,23 +495,31 @@ static int solve_run(const solve_args *a, solve_state *s)
   }
   slv_options opt = solve_options(a, inst);
   msg[0] = '\0';
-  if (slv_options_validate(&opt, msg, sizeof msg) != SLV_CONVERGED) {
+  if (slv_options_validate(&opt, msg, sizeof msg) != SLV_OK) {
     cli_error("solve: invalid options: %s", msg[0] ? msg : "rejected by the library");
     return CLI_EXIT_USAGE;
   }
   slv_problem prob = slv_instance_problem(inst);
   msg[0] = '\0';
-  if (slv_problem_validate(&prob, msg, sizeof msg) != SLV_CONVERGED) {
+  if (slv_problem_validate(&prob, msg, sizeof msg) != SLV_OK) {
     cli_error("%s: invalid problem: %s", a->file, msg[0] ? msg : "rejected by the library");
     return CLI_EXIT_USAGE;
   }
   msg[0] = '\0';
-  if (slv_solver_accepts(solver, &prob, msg, sizeof msg) != SLV_CONVERGED) {
+  if (slv_solver_accepts(solver, &prob, msg, sizeof msg) != SLV_OK) {
     /* The library's message names the solver and the offending row. */
     if (msg[0])
       cli_error("%s: %s", a->file, msg);
     else
       cli_error("%s: solver %s cannot take this %s problem", a->file, solver->name, inst->kind);
+    return CLI_EXIT_USAGE;
+  }
+
+  /* Checked before the solve: the format --solution's extension asks for
+   * can hold the problem (FCLIB: cones only). */
+  err[0] = '\0';
+  if (a->solution && slv_can_write_solution(a->solution, inst, err, sizeof err) != SLV_OK) {
+    cli_error_lib(a->solution, err);
     return CLI_EXIT_USAGE;
   }
 
@@ -497,14 +536,14 @@ static int solve_run(const solve_args *a, solve_state *s)
 
   if (a->warm) {
     err[0] = '\0';
-    if (slv_read_vector(a->warm, n, s->x0, err, sizeof err) != SLV_CONVERGED) {
+    if (slv_read_start(a->warm, n, s->x0, err, sizeof err) != SLV_OK) {
       cli_error_lib(a->warm, err);
       return CLI_EXIT_USAGE;
     }
   }
 
   slv_status st = slv_workspace_new(solver, n > 0 ? n : 1, &opt, &s->ws);
-  if (st != SLV_CONVERGED || !s->ws) {
+  if (st != SLV_OK || !s->ws) {
     cli_error("%s: cannot create the workspace of solver '%s' for n=%d: %s", a->file,
               solver->name, n, slv_status_str(st));
     return CLI_EXIT_USAGE;
@@ -535,7 +574,8 @@ static int solve_run(const solve_args *a, solve_state *s)
 
   if (a->solution) {
     err[0] = '\0';
-    if (slv_write_vector(a->solution, n, s->x, err, sizeof err) != SLV_CONVERGED) {
+    if (slv_write_solution(a->solution, inst, s->x, a->warm ? s->x0 : NULL, err, sizeof err) !=
+        SLV_OK) {
       cli_error_lib(a->solution, err);
       return CLI_EXIT_USAGE;
     }

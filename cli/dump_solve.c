@@ -50,16 +50,15 @@ static int copy_matrix(slv_instance *inst, const slv_problem *p, int keep_factor
     char msg[160];
     inst->storage = SLV_CSR;
     return slv_factored_csr_new(p, &inst->Ap, &inst->Aj, &inst->Ax, msg, sizeof msg) ==
-           SLV_CONVERGED;
+           SLV_OK;
   }
   if (p->storage == SLV_FACTORED) {
     inst->nblk = p->nblk;
     inst->fblk = malloc(2 * m * sizeof *inst->fblk);
     inst->fJ = malloc(12 * m * sizeof *inst->fJ);
     inst->fK = malloc(12 * m * sizeof *inst->fK);
-    inst->fwork = calloc(6 * (size_t)(p->nblk > 0 ? p->nblk : 1), sizeof *inst->fwork);
     inst->fd = p->fd ? malloc(m * sizeof *inst->fd) : NULL;
-    if (!inst->fblk || !inst->fJ || !inst->fK || !inst->fwork || (p->fd && !inst->fd))
+    if (!inst->fblk || !inst->fJ || !inst->fK || (p->fd && !inst->fd))
       return 0;
     memcpy(inst->fblk, p->fblk, 2 * (size_t)n * sizeof *inst->fblk);
     memcpy(inst->fJ, p->fJ, 12 * (size_t)n * sizeof *inst->fJ);
@@ -168,13 +167,13 @@ int cli_dump_solve(const char *dir, long step, const slv_problem *p, const doubl
   step_path(path, sizeof path, dir, step, "lcp");
   slv_status st = slv_write(path, SLV_FMT_LCPLAB, inst, err, errlen);
   slv_instance_free(inst);
-  if (st == SLV_CONVERGED && opt->warm_start) {
+  if (st == SLV_OK && opt->warm_start) {
     step_path(path, sizeof path, dir, step, "warm");
     st = slv_write_vector(path, p->n, x_start, err, errlen);
   }
-  if (st == SLV_CONVERGED) {
+  if (st == SLV_OK) {
     step_path(path, sizeof path, dir, step, "x");
     st = slv_write_vector(path, p->n, x_solver, err, errlen);
   }
-  return st == SLV_CONVERGED ? 0 : -1;
+  return st == SLV_OK ? 0 : -1;
 }

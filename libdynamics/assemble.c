@@ -74,11 +74,10 @@ struct dyn_system {
   double *J;                 /* 12 per row */
   double *G;                 /* 12 per row: M^-1 J^T per side */
   double *Minv;              /* 10 per body: m^-1, world I^-1 (row-major) */
-  double *invm;              /* 1 per body: m^-1 (0 if static), factored storage's finvm */
+  double *invm;              /* 1 per body: m^-1 (0 if static) */
   double *ufree;             /* 6 per body: u + h M^-1 f, the free velocity in b */
   int *bdyn;                 /* nb: 1 for a dynamic body (is_static read once per body) */
   double *cfm;               /* max_rows: the diagonal term of factored storage */
-  double *fwork;             /* 6 per body: factored storage's scratch (slv.h) */
   int *bptr;                 /* nb + 1: row list of each body */
   int *blist;                /* 2 max_rows entries: 2 row + side */
   int *aux_of;               /* max_rows: the aux row coupled to a beta row, or -1 */
@@ -118,7 +117,6 @@ void dyn_system_free(dyn_system *s) {
   free(s->ufree);
   free(s->bdyn);
   free(s->cfm);
-  free(s->fwork);
   free(s->bptr);
   free(s->blist);
   free(s->aux_of);
@@ -191,7 +189,6 @@ dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
   s->ufree = sys_alloc(6 * (size_t)nb, sizeof(double), &fail);
   s->bdyn = sys_alloc((size_t)nb, sizeof(int), &fail);
   s->cfm = sys_alloc(n, sizeof(double), &fail);
-  s->fwork = sys_alloc(6 * (size_t)nb, sizeof(double), &fail);
   s->bptr = sys_alloc((size_t)nb + 1, sizeof(int), &fail);
   s->blist = sys_alloc(2 * n, sizeof(int), &fail);
   s->aux_of = sys_alloc(n, sizeof(int), &fail);
@@ -709,9 +706,7 @@ static slv_problem problem_view(dyn_system *s, int nrows, int nb, slv_storage st
     p.fblk = s->rbody;
     p.fJ = s->J;
     p.fK = s->G;
-    p.fd = s->cfm;
-    p.fwork = s->fwork;
-    p.finvm = s->invm; /* G's linear columns are Mi[0] J's, as formed above */
+    p.fd = s->cfm; /* G's linear columns are Mi[0] J's: pgs_wide finds the masses */
   } else {
     p.Ap = s->Ap;
     p.Aj = s->Aj;

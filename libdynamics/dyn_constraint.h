@@ -99,19 +99,19 @@ typedef struct dyn_contact_params {
 
 /* friction NONE, mu 0, eta 4, restitution 0, rest_threshold 0, k_erp 0.2,
  * slop 0, cfm 0, max_correct_vel INFINITY. */
-dyn_contact_params dyn_contact_params_default(void);
+DYN_API dyn_contact_params dyn_contact_params_default(void);
 
 /* DYN_OK, or DYN_ERR_INPUT with msg (if non-NULL, size msgcap) naming the field. */
-dyn_err dyn_contact_params_validate(const dyn_contact_params *prm, char *msg, size_t msgcap);
+DYN_API dyn_err dyn_contact_params_validate(const dyn_contact_params *prm, char *msg, size_t msgcap);
 
 /* Rows one contact produces: NONE 1, BOX 3, PYRAMID eta + 2, CONE 3
  * (0 for parameters that do not validate). */
-int dyn_contact_max_rows(const dyn_contact_params *prm);
+DYN_API int dyn_contact_max_rows(const dyn_contact_params *prm);
 
 /* Tangent basis of a unit normal n (deterministic, documented in contact.c):
  * e = the world axis with the smallest |n_i| (first one on ties),
  * t1 = (e x n) / |e x n|, t2 = n x t1; (t1, t2, n) is right-handed. */
-void dyn_contact_basis(dyn_v3 n, dyn_v3 *t1, dyn_v3 *t2);
+DYN_API void dyn_contact_basis(dyn_v3 n, dyn_v3 *t1, dyn_v3 *t2);
 
 /* Writes the rows of contact c into out[row0 .. row0 + m - 1] and returns m
  * (= dyn_contact_max_rows(prm)), or a negative dyn_err:
@@ -123,7 +123,7 @@ void dyn_contact_basis(dyn_v3 n, dyn_v3 *t1, dyn_v3 *t2);
  *   h       in: time step (s), > 0;
  *   out     out: array with at least row0 + m records.
  * Row order: NONE n; BOX n, t1, t2; PYRAMID n, beta_1..beta_eta, aux; CONE n, t1, t2. */
-int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
+DYN_API int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
                      const dyn_contact_params *prm, double h, dyn_rows *out, int row0);
 
 /* ---- assembly ------------------------------------------------------------- */
@@ -142,19 +142,19 @@ enum {
  * more: factored problems use the per-row buffers every system has).
  * max_nnz: CSR capacity (entries of A); <= 0 means max_rows * min(max_rows, 64).  *out = NULL and DYN_ERR_INPUT /
  * DYN_ERR_NOMEM (message in msg, size msgcap, if msg != NULL) on failure. */
-dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
+DYN_API dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
                        dyn_system **out, char *msg, size_t msgcap);
-void dyn_system_free(dyn_system *sys); /* NULL is fine */
+DYN_API void dyn_system_free(dyn_system *sys); /* NULL is fine */
 
 /* Grows the buffers (never shrinks) to at least max_rows, nb, max_nnz;
  * storages may add DYN_SYS_DENSE / DYN_SYS_CSR.  Allocates: call between
  * steps, not inside one.  On failure the system keeps its old buffers. */
-dyn_err dyn_system_reserve(dyn_system *sys, int max_rows, int nb, unsigned storages,
+DYN_API dyn_err dyn_system_reserve(dyn_system *sys, int max_rows, int nb, unsigned storages,
                            long max_nnz);
 
 /* The message of the last failed dyn_assemble / dyn_apply_impulse /
  * dyn_system_reserve (empty string if none); never NULL. */
-const char *dyn_system_message(const dyn_system *sys);
+DYN_API const char *dyn_system_message(const dyn_system *sys);
 
 /* Number of CSR entries dyn_assemble would produce for these rows, counting
  * every body index >= 0 as dynamic (so an upper bound if rows name static
@@ -162,7 +162,7 @@ const char *dyn_system_message(const dyn_system *sys);
  * scratch, so nrows <= max_rows and body indices < the system's nb are
  * required (else -1 and a message), and it ends the last assembly's
  * validity for dyn_apply_impulse: call it before dyn_assemble. */
-long dyn_system_csr_nnz(dyn_system *sys, const dyn_rows *rows, int nrows);
+DYN_API long dyn_system_csr_nnz(dyn_system *sys, const dyn_rows *rows, int nrows);
 
 /* Builds the problem of the rows:
  *   bodies  in, size nb (<= the system's nb): state u = (v, w), r, q, loads
@@ -181,7 +181,7 @@ long dyn_system_csr_nnz(dyn_system *sys, const dyn_rows *rows, int nrows);
  * Returns DYN_OK or DYN_ERR_INPUT (size exceeded, bad body index, a row
  * whose two bodies are the same, findex / aux / cone structure out of
  * range, a non-finite entry; message in dyn_system_message). */
-dyn_err dyn_assemble(dyn_system *sys, const dyn_body *bodies, int nb, const dyn_rows *rows,
+DYN_API dyn_err dyn_assemble(dyn_system *sys, const dyn_body *bodies, int nb, const dyn_rows *rows,
                      int nrows, double h, dyn_v3 g, slv_storage storage, slv_problem *out);
 
 /* u+ = u + M^-1 (J^T x + h (f_ext, t_ext)) + h g for every dynamic body,
@@ -189,7 +189,7 @@ dyn_err dyn_assemble(dyn_system *sys, const dyn_body *bodies, int nb, const dyn_
  * problem's n).  Static bodies are left alone; gyroscopic terms are the
  * caller's.  DYN_ERR_INPUT if nothing was assembled or nb differs;
  * DYN_ERR_NUMERIC (bodies untouched) if x has a non-finite entry. */
-dyn_err dyn_apply_impulse(const dyn_system *sys, dyn_body *bodies, int nb, const double *x,
+DYN_API dyn_err dyn_apply_impulse(const dyn_system *sys, dyn_body *bodies, int nb, const double *x,
                           double h, dyn_v3 g);
 
 #ifdef __cplusplus

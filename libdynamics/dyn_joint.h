@@ -97,21 +97,21 @@ typedef struct dyn_joint {
  * Axes are normalised here; a zero axis is an error.  erp = 0.2 and cfm = 0
  * on every row, limit and motor off (limit erp 0.2).  Returns DYN_OK or
  * DYN_ERR_INPUT with a message (msg may be NULL) naming the argument. */
-dyn_err dyn_joint_init(dyn_joint *j, dyn_joint_kind kind, const dyn_body *bodies, int nb, int a,
+DYN_API dyn_err dyn_joint_init(dyn_joint *j, dyn_joint_kind kind, const dyn_body *bodies, int nb, int a,
                        int b, dyn_v3 anchor, dyn_v3 axis1, dyn_v3 axis2, char *msg, size_t msgcap);
 
 /* DYN_OK or DYN_ERR_INPUT with a message naming the field ("joint.erp[2]=1.5
  * must be in [0, 1]"): kind, indices against nb, unit axes, finite
  * geometry, erp / cfm, limit (lo <= hi, angle range) and motor fields. */
-dyn_err dyn_joint_validate(const dyn_joint *j, int nb, char *msg, size_t msgcap);
+DYN_API dyn_err dyn_joint_validate(const dyn_joint *j, int nb, char *msg, size_t msgcap);
 
 /* Number of equality rows of a kind: 3, 5, 5, 4, 4, 6 (0 for a bad kind). */
-int dyn_joint_base_rows(dyn_joint_kind kind);
+DYN_API int dyn_joint_base_rows(dyn_joint_kind kind);
 
 /* Upper bound on the rows dyn_joint_fill writes: base rows + 1 if the limit
  * is enabled + 1 if the motor is enabled; 0 for a joint that does not
  * validate (nb unknown here: indices are checked in fill). */
-int dyn_joint_max_rows(const dyn_joint *j);
+DYN_API int dyn_joint_max_rows(const dyn_joint *j);
 
 /* Writes the rows of joint j into out[row0 ..] and returns their number m
  * (<= dyn_joint_max_rows), or a negative dyn_err (DYN_ERR_INPUT):
@@ -137,7 +137,7 @@ int dyn_joint_max_rows(const dyn_joint *j);
  * active limit keeps both rows (same J up to sign: A is then singular on
  * those two rows; give the limit a cfm > 0 for solvers that need A(i,i) > 0
  * pivots). */
-int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h, dyn_rows *out,
+DYN_API int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h, dyn_rows *out,
                    int row0);
 
 /* Position-level constraint of the base rows: writes Phi (dyn_joint_base_rows
@@ -149,19 +149,19 @@ int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h,
  *   slider rows 3, 4:  t1_a . (p_a - p_b),  t2_a . (p_a - p_b)
  *   hinge-2, universal row 3:  s1_a . s2_b - cos0
  * Returns the count or DYN_ERR_INPUT. */
-int dyn_joint_phi(const dyn_body *bodies, int nb, const dyn_joint *j, double *phi);
+DYN_API int dyn_joint_phi(const dyn_body *bodies, int nb, const dyn_joint *j, double *phi);
 
 /* The joint coordinate of limits and motors: slider d = s_a . (p_b - p_a)
  * (m); hinge theta and hinge-2 wheel angle = 2 atan2(v . n, w) (rad) of the
  * relative rotation (w, v) = q_a^* q_b q0^* about n = twist_a: continuous in
  * (-2 pi, 2 pi) as the quaternions move continuously (no jump at +-pi).
  * DYN_ERR_INPUT for the other kinds or bad indices. */
-dyn_err dyn_joint_coord(const dyn_body *bodies, int nb, const dyn_joint *j, double *coord);
+DYN_API dyn_err dyn_joint_coord(const dyn_body *bodies, int nb, const dyn_joint *j, double *coord);
 
 /* Joint error for reports: |p_a - p_b| (m) between the two anchors; for the
  * slider, the sideways part (the anchors may separate along the axis).
  * NaN for bad input. */
-double dyn_joint_anchor_error(const dyn_body *bodies, int nb, const dyn_joint *j);
+DYN_API double dyn_joint_anchor_error(const dyn_body *bodies, int nb, const dyn_joint *j);
 
 /* Spring-damper to soft-row mapping (ODE's, force form): a row of stiffness
  * k >= 0 (N/m or N m/rad) and damping c >= 0 (N s/m), k + c > 0, stepped with
@@ -172,13 +172,13 @@ double dyn_joint_anchor_error(const dyn_body *bodies, int nb, const dyn_joint *j
  * is the case k = 0: its compliance 1 / k' is the row cfm with k' = h c (a
  * damper; a positional spring also needs the erp term).  Outputs may be
  * NULL.  DYN_ERR_INPUT for negative, non-finite or all-zero k, c, or bad h. */
-dyn_err dyn_joint_spring(double k, double c, double h, double *erp, double *cfm_force,
+DYN_API dyn_err dyn_joint_spring(double k, double c, double h, double *erp, double *cfm_force,
                          double *cfm_row);
 
 /* Sets erp[r], cfm[r] of every base row (r < dyn_joint_base_rows) from the
  * spring k, c at step h (dyn_joint_spring); rows < 0 means all rows, else only
  * row `row`.  DYN_ERR_INPUT as dyn_joint_spring, or a bad row. */
-dyn_err dyn_joint_set_spring(dyn_joint *j, int row, double k, double c, double h);
+DYN_API dyn_err dyn_joint_set_spring(dyn_joint *j, int row, double k, double c, double h);
 
 #ifdef __cplusplus
 }

@@ -105,7 +105,7 @@ typedef enum dyn_failure_policy {
 } dyn_failure_policy;
 
 /* "fallback", "best", "keep", "stop"; "?" out of range. */
-const char *dyn_failure_policy_str(dyn_failure_policy p);
+DYN_API const char *dyn_failure_policy_str(dyn_failure_policy p);
 
 /* Which impulses a step applied. */
 typedef enum dyn_applied {
@@ -117,7 +117,7 @@ typedef enum dyn_applied {
 } dyn_applied;
 
 /* "none", "solver", "fallback", "warm", "zero"; "?" out of range. */
-const char *dyn_applied_str(dyn_applied a);
+DYN_API const char *dyn_applied_str(dyn_applied a);
 
 typedef struct dyn_world_settings {
   double dt;                 /* time step (s), finite, > 0; default 1/120 */
@@ -149,14 +149,14 @@ typedef struct dyn_world_settings {
   int fallback_max_iter;     /* FALLBACK's iterations, >= 1; default 200 */
 } dyn_world_settings;
 
-dyn_world_settings dyn_world_settings_default(void);
+DYN_API dyn_world_settings dyn_world_settings_default(void);
 
 /* DYN_OK, or DYN_ERR_INPUT with a message (msg of size msgcap, may be NULL)
  * naming the field: dt <= 0 or not finite, gravity not finite, an enum out
  * of range, contact parameters (dyn_contact_params_validate: mu < 0, ...),
  * margin < 0, an unknown solver name, options slv_options_validate rejects,
  * dense_max_rows < 0, an unknown fallback solver, fallback_max_iter < 1. */
-dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size_t msgcap);
+DYN_API dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size_t msgcap);
 
 /* ---- per-step metrics ---------------------------------------------------- */
 
@@ -164,7 +164,7 @@ dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size
  * build rows, assemble, solve, judge, apply, integrate, metrics. */
 #define DYN_WORLD_STAGES 9
 /* The name of stage i ("collide", ...); NULL out of range. */
-const char *dyn_world_stage_name(int i);
+DYN_API const char *dyn_world_stage_name(int i);
 
 typedef struct dyn_world_metrics {
   long step;              /* steps done, counting this one (1, 2, ...) */
@@ -221,15 +221,15 @@ typedef struct dyn_world dyn_world;
 /* A world with no bodies and room for body_capacity (>= 0) of them.
  * *out = NULL and DYN_ERR_INPUT (settings rejected, message in msg) or
  * DYN_ERR_NOMEM on failure. */
-dyn_err dyn_world_new(const dyn_world_settings *s, int body_capacity, dyn_world **out,
+DYN_API dyn_err dyn_world_new(const dyn_world_settings *s, int body_capacity, dyn_world **out,
                       char *msg, size_t msgcap);
-void dyn_world_free(dyn_world *w); /* NULL is fine */
+DYN_API void dyn_world_free(dyn_world *w); /* NULL is fine */
 
 /* Replace the settings between steps (validated as above).  A change of
  * friction model (or eta) drops the warm-start data; a change of solver
  * drops its workspace.  On error the old settings stay. */
-dyn_err dyn_world_set_settings(dyn_world *w, const dyn_world_settings *s);
-const dyn_world_settings *dyn_world_get_settings(const dyn_world *w);
+DYN_API dyn_err dyn_world_set_settings(dyn_world *w, const dyn_world_settings *s);
+DYN_API const dyn_world_settings *dyn_world_get_settings(const dyn_world *w);
 
 /* Copy *b into the world (may grow the body array: call between steps).
  * Checks: a static body has inv_mass 0 and inv_I_b 0; a dynamic body has a
@@ -237,9 +237,9 @@ const dyn_world_settings *dyn_world_get_settings(const dyn_world *w);
  * finite r, v, w, a nonzero q (normalised here).  Returns the body's index
  * (>= 0), or DYN_ERR_INPUT / DYN_ERR_NOMEM with the message in
  * dyn_world_message. */
-int dyn_world_add_body(dyn_world *w, const dyn_body *b);
+DYN_API int dyn_world_add_body(dyn_world *w, const dyn_body *b);
 
-int dyn_world_body_count(const dyn_world *w);
+DYN_API int dyn_world_body_count(const dyn_world *w);
 
 /* Copy the joint *j (dyn_joint.h, built by dyn_joint_init on this world's
  * bodies) into the world; call between steps.  Checks: dyn_joint_validate
@@ -250,21 +250,21 @@ int dyn_world_body_count(const dyn_world *w);
  * dyn_world_message.  Joint rows come first in every step's problem (rows
  * 0 .. joint_rows - 1, joints in index order, each in dyn_joint_fill's
  * order), the contact rows after them. */
-int dyn_world_add_joint(dyn_world *w, const dyn_joint *j);
-int dyn_world_joint_count(const dyn_world *w);
+DYN_API int dyn_world_add_joint(dyn_world *w, const dyn_joint *j);
+DYN_API int dyn_world_joint_count(const dyn_world *w);
 /* The joint array (size dyn_world_joint_count); valid until the next
  * dyn_world_add_joint.  Changing a joint's motor, limit or softness between
  * steps is allowed (a step re-validates every joint: an invalid one makes it
  * fail with DYN_ERR_INPUT); its bodies a, b must not change. */
-dyn_joint *dyn_world_joints(dyn_world *w);
+DYN_API dyn_joint *dyn_world_joints(dyn_world *w);
 /* max over joints of dyn_joint_anchor_error at the current state (m); 0
  * without joints. */
-double dyn_world_joint_error(const dyn_world *w);
+DYN_API double dyn_world_joint_error(const dyn_world *w);
 /* The body array (size dyn_world_body_count); valid until the next
  * dyn_world_add_body.  Writing state or loads (r, q, v, w, f_ext, t_ext)
  * between steps is allowed; f_ext and t_ext are held over each step and never
  * cleared. */
-dyn_body *dyn_world_bodies(dyn_world *w);
+DYN_API dyn_body *dyn_world_bodies(dyn_world *w);
 
 /* One step of settings.dt; m (may be NULL) receives the metrics.  Errors
  * (the world is then restored to its state before the step):
@@ -289,32 +289,32 @@ dyn_body *dyn_world_bodies(dyn_world *w);
  * The message names the step and the cause.  A failed step does not
  * advance the step count or the time; the last step's problem is dropped
  * (dyn_world_last_problem: n = 0). */
-dyn_err dyn_world_step(dyn_world *w, dyn_world_metrics *m);
+DYN_API dyn_err dyn_world_step(dyn_world *w, dyn_world_metrics *m);
 
 /* The message of the last failed call (empty string if none); never NULL. */
-const char *dyn_world_message(const dyn_world *w);
+DYN_API const char *dyn_world_message(const dyn_world *w);
 
-long dyn_world_step_count(const dyn_world *w);
+DYN_API long dyn_world_step_count(const dyn_world *w);
 /* How many times the world's buffers grew, or its solver workspace or
  * assembly systems were (re)created, since dyn_world_new: the only
  * allocations a step makes.  Constant over the steps of a settled scene. */
-long dyn_world_grow_count(const dyn_world *w);
-double dyn_world_time(const dyn_world *w);
+DYN_API long dyn_world_grow_count(const dyn_world *w);
+DYN_API double dyn_world_time(const dyn_world *w);
 
 /* Kinetic and potential energy of the current state, as in the metrics
  * (either pointer may be NULL); returns their sum. */
-double dyn_world_energy(const dyn_world *w, double *kinetic, double *potential);
+DYN_API double dyn_world_energy(const dyn_world *w, double *kinetic, double *potential);
 
 /* An extra collision pass on the current state (the peers' end-of-run
  * penetration): *max_pen = deepest contact (>= 0), *ncontacts = points (both
  * may be NULL).  Uses the step's buffers (grows them if needed); the last
  * step's problem and contacts stay valid. */
-dyn_err dyn_world_penetration(dyn_world *w, double *max_pen, int *ncontacts);
+DYN_API dyn_err dyn_world_penetration(dyn_world *w, double *max_pen, int *ncontacts);
 
 /* The problem of the last step and the impulses x that were applied (its
  * solution), as borrowed views valid until the next step / free.  n = 0 (and
  * *x = NULL) if the last step had no rows or there was no step yet. */
-void dyn_world_last_problem(const dyn_world *w, slv_problem *p, const double **x);
+DYN_API void dyn_world_last_problem(const dyn_world *w, slv_problem *p, const double **x);
 
 /* The last solve (*out), valid until the next step or dyn_world_free: also
  * after a step that failed in its judge stage (DYN_ON_FAILURE_KEEP or
@@ -322,18 +322,18 @@ void dyn_world_last_problem(const dyn_world *w, slv_problem *p, const double **x
  * written (lcplab simulate --dump-failures).  Returns 0 if there was no
  * solve since the last successful step without rows, or none at all (*out
  * zeroed), else 1. */
-int dyn_world_last_solve(const dyn_world *w, dyn_world_solve *out);
+DYN_API int dyn_world_last_solve(const dyn_world *w, dyn_world_solve *out);
 
 /* The contacts of the last step (size *n), valid until the next step. */
-const dyn_contact *dyn_world_contacts(const dyn_world *w, int *n);
+DYN_API const dyn_contact *dyn_world_contacts(const dyn_world *w, int *n);
 
 /* ---- scenes (scenes.c) ------------------------------------------------------ */
 
 /* Number of named scenes, and the i-th one's name and one-line description
  * (keys with their defaults); NULL if i is out of range. */
-int dyn_scene_count(void);
-const char *dyn_scene_name(int i);
-const char *dyn_scene_summary(int i);
+DYN_API int dyn_scene_count(void);
+DYN_API const char *dyn_scene_name(int i);
+DYN_API const char *dyn_scene_summary(int i);
 
 /* Builds the named scene: params are nparams strings "key=value" (value a
  * number; integer keys must be whole numbers), base the settings to start
@@ -351,13 +351,13 @@ const char *dyn_scene_summary(int i);
  * scene, unknown or repeated key, a value that is not a number, a count out
  * of range, mass or density <= 0, mu < 0, restitution outside [0, 1], and
  * any settings error (dt <= 0, ...). */
-dyn_err dyn_scene_new(const char *name, const char *const *params, int nparams,
+DYN_API dyn_err dyn_scene_new(const char *name, const char *const *params, int nparams,
                       const dyn_world_settings *base, dyn_world **out, char *msg,
                       size_t msgcap);
 
 /* Steps a scene runs by default at step dt: 600 (the peers' default), the
  * incline round(1 s / dt).  0 for an unknown name or dt <= 0. */
-long dyn_scene_default_steps(const char *name, double dt);
+DYN_API long dyn_scene_default_steps(const char *name, double dt);
 
 /* Rest positions of the scene `name` just built by dyn_scene_new (w, before
  * any step): where each body sits with the scene's own start gaps closed.
@@ -376,7 +376,7 @@ long dyn_scene_default_steps(const char *name, double dt);
  * w or r_rest NULL, nbodies not the world's count, a world that has
  * stepped, bodies not in the scene's layout (stack / pyramid: n or
  * L (L + 1) / 2 cubes, then the floor). */
-dyn_err dyn_scene_rest_positions(const char *name, const dyn_world *w, double *r_rest,
+DYN_API dyn_err dyn_scene_rest_positions(const char *name, const dyn_world *w, double *r_rest,
                                  int nbodies, char *msg, size_t msgcap);
 
 #ifdef __cplusplus

@@ -103,7 +103,7 @@ static dyn_err validate_solver(const dyn_world_settings *s, char *msg, size_t ca
     return DYN_ERR_INPUT;
   }
   m2[0] = '\0';
-  if (slv_options_validate(&s->opt, m2, sizeof m2) != SLV_CONVERGED) {
+  if (slv_options_validate(&s->opt, m2, sizeof m2) != SLV_OK) {
     dyn_msgf(msg, cap, "solver options: %s", m2[0] ? m2 : "rejected");
     return DYN_ERR_INPUT;
   }

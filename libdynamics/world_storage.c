@@ -175,7 +175,7 @@ dyn_err dyn_world_reserve_solver(dyn_world *w, dyn_solver_slot *slot, const slv_
   int nn = n + n / 4 > had ? n + n / 4 : had;
   dyn_solver_slot_free(slot);
   slv_status st = slv_workspace_new(s, nn, opt, &slot->ws);
-  if (st != SLV_CONVERGED || !slot->ws)
+  if (st != SLV_OK || !slot->ws)
     return dyn_world_fail(w, st == SLV_ERR_NOMEM ? DYN_ERR_NOMEM : DYN_ERR_INPUT,
                           "cannot create the workspace of solver %s for n=%d: %s", s->name, nn,
                           slv_status_str(st));

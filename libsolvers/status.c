@@ -1,5 +1,6 @@
 /* status.c -- slv_status to string (a switch, so no table to keep in sync),
- * and the message/log helpers of slv_internal.h. */
+ * and the message, log and history helpers of slv_internal.h. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "slv_internal.h"
 
 #include <stdint.h>
@@ -59,7 +60,7 @@ const char *slv_log_level_str(slv_log_level level) {
  * validation, so that a garbage struct's pointers are never called. */
 static void log_vline(const slv_options *opt, slv_log_level level, const char *fmt, va_list ap) {
   if (!opt || (!opt->log_fn && !opt->log_level_fn) || (int)level > opt->log_level) return;
-  if (slv_options_validate(opt, NULL, 0) != SLV_CONVERGED) return;
+  if (slv_options_validate(opt, NULL, 0) != SLV_OK) return;
   char line[256];
   vsnprintf(line, sizeof line, fmt, ap);
   if (opt->log_level_fn)
@@ -80,6 +81,18 @@ void slv_logf(const slv_options *opt, const char *fmt, ...) {
   va_start(ap, fmt);
   log_vline(opt, SLV_LOG_DEBUG, fmt, ap);
   va_end(ap);
+}
+
+void slv_history_push(slv_hist *h, slv_result *res, double v) {
+  if (res->history_len >= h->cap) return;
+  /* the time of this entry, measured now (only a recorded history pays
+   * for the clock: cap is 0 otherwise) */
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  h->val[res->history_len] = v;
+  h->time[res->history_len] =
+      (double)(now.tv_sec - h->t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - h->t0.tv_nsec);
+  res->history_len++;
 }
 
 int slv_all_finite(int n, const double *x) {

@@ -396,8 +396,8 @@ static void check_scene(const scene *s, dyn_friction fr) {
   }
   CU_ASSERT_EQUAL(pc.ncones, ncone);
   char vmsg[160];
-  CU_ASSERT_EQUAL(slv_problem_validate(&pd, vmsg, sizeof vmsg), SLV_CONVERGED);
-  CU_ASSERT_EQUAL(slv_problem_validate(&pc, vmsg, sizeof vmsg), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_problem_validate(&pd, vmsg, sizeof vmsg), SLV_OK);
+  CU_ASSERT_EQUAL(slv_problem_validate(&pc, vmsg, sizeof vmsg), SLV_OK);
 
   dyn_system_free(sys);
   gsl_rng_free(rng);
@@ -435,7 +435,7 @@ static slv_status solve(const char *name, const slv_problem *p, double *x, slv_r
   o.tol = 1e-13;
   o.max_iter = 200000;
   slv_workspace *ws = NULL;
-  if (slv_workspace_new(sv, p->n, &o, &ws) != SLV_CONVERGED) return SLV_ERR_NOMEM;
+  if (slv_workspace_new(sv, p->n, &o, &ws) != SLV_OK) return SLV_ERR_NOMEM;
   memset(x, 0, sizeof(double) * p->n);
   slv_status st = slv_solve(ws, p, &o, x, NULL, res);
   if (st != SLV_CONVERGED) fprintf(stderr, "%s: %s (%s)\n", name, slv_status_str(st), res->message);
@@ -676,9 +676,9 @@ static void test_csr_chain(void) {
   CU_ASSERT_EQUAL(unshared, 0);
   if (bad) fprintf(stderr, "chain: %d entries off, worst %g\n", bad, worst);
   char vmsg[160];
-  CU_ASSERT_EQUAL(slv_problem_validate(&p, vmsg, sizeof vmsg), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_problem_validate(&p, vmsg, sizeof vmsg), SLV_OK);
   /* a cone solver with CSR capability takes it as it is */
-  CU_ASSERT_EQUAL(slv_solver_accepts(slv_solver_find("nsgs"), &p, vmsg, sizeof vmsg), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_solver_accepts(slv_solver_find("nsgs"), &p, vmsg, sizeof vmsg), SLV_OK);
   free(Iw);
   dyn_system_free(sys);
   free(rows);

@@ -181,9 +181,10 @@ static double settled_distance(dyn_world *w, const char *name, const char *param
 static void pyramid_case(const char *layers, dyn_integrator integ, long steps, int keep_stops) {
   run_out o;
   dyn_world *w = run_scene("pyramid", layers, "lemke", integ, DYN_ON_FAILURE_KEEP, steps, &o);
+  /* The defect shows either way; which one first depends on lemke's
+   * singular pivots, which the last bit of A's products decides. */
   if (keep_stops) {
-    CU_ASSERT_EQUAL(o.err, DYN_ERR_NUMERIC);
-    CU_ASSERT(o.steps < steps);
+    CU_ASSERT((o.err == DYN_ERR_NUMERIC && o.steps < steps) || o.bad > 0);
   } else {
     CU_ASSERT(o.bad > 0);
   }

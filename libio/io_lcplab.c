@@ -78,7 +78,7 @@ const char *slv_io_option_name(int k) { return k >= 0 && k < SLV_IO_OPT_COUNT ? 
 static slv_status read_option(slv_reader *r, slv_instance *inst) {
   slv_token t = {NULL, 0, 0};
   int k = 0, v = 0;
-  slv_status st = SLV_CONVERGED;
+  slv_status st = SLV_OK;
   slv_options *o = &inst->opt;
   if (slv_rd_next(r, &t))
     while (k < SLV_IO_OPT_COUNT && !slv_tok_is(&t, OPTION[k])) k++;
@@ -122,7 +122,7 @@ static slv_status read_extension(slv_reader *r, slv_instance *inst, int s, const
                                  int fact, int nblk_seen) {
   int n = inst->n, k;
   slv_token v = {NULL, 0, 0};
-  slv_status st = SLV_CONVERGED;
+  slv_status st = SLV_OK;
   if (s >= S_NBLK && s <= S_FD && !fact)
     return slv_rd_fail(r, t, SLV_ERR_INVALID, "'storage factored' before '%s'", SECTION[s]);
   if (s > S_NBLK && s <= S_FD && !nblk_seen)
@@ -131,6 +131,9 @@ static slv_status read_extension(slv_reader *r, slv_instance *inst, int s, const
   case S_NBLK:
     if ((st = slv_rd_size(r, SLV_IO_MAX_N, &k, NULL, "the number of blocks nblk"))) return st;
     if ((st = slv_rd_need(r, 26.0 * n, "fblk, fJ and fK (n = %d)", n))) return st;
+    if ((st = slv_rd_reserve(r, t->line, 8.0 * n + 192.0 * n + 48.0 * k,
+                             "fblk, fJ, fK (n = %d) and the scratch of nblk = %d blocks", n, k)))
+      return st;
     if ((st = slv_io_alloc_factored(inst, k, 0)))
       return slv_rd_failf(r, t->line, st, "out of memory for factored storage (n = %d)", n);
     return st;
@@ -143,6 +146,7 @@ static slv_status read_extension(slv_reader *r, slv_instance *inst, int s, const
   case S_FK: return slv_rd_doubles(r, 12 * (size_t)n, SLV_RD_FINITE, inst->fK, "fK");
   case S_FD:
     if ((st = slv_rd_need(r, n, "fd (n = %d)", n))) return st;
+    if ((st = slv_rd_reserve(r, t->line, 8.0 * n, "fd (n = %d)", n))) return st;
     if (!(inst->fd = calloc(n > 0 ? (size_t)n : 1, sizeof(double))))
       return slv_rd_failf(r, t->line, SLV_ERR_NOMEM, "out of memory for fd");
     return slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->fd, "fd");
@@ -160,9 +164,9 @@ static slv_status read_extension(slv_reader *r, slv_instance *inst, int s, const
   }
 }
 
-slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
+static slv_status read_lcplab(slv_reader *r, slv_instance **out) {
   slv_token t, kind_tok;
-  slv_status st = SLV_CONVERGED;
+  slv_status st = SLV_OK;
   slv_instance *inst = NULL;
   int seen[S_COUNT] = {0}, version, csr = 0, fact = 0, n = -1;
   slv_cone_law law = SLV_CONE_COULOMB;
@@ -207,6 +211,8 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
       long line;
       if ((st = slv_rd_size(r, SLV_IO_MAX_N, &n, &line, "the size n"))) goto fail;
       if ((st = slv_rd_need(r, n, "b (n = %d)", n))) goto fail;
+      if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 0), "n = %d: b, lo, hi", n)))
+        goto fail;
       if (!(inst = slv_io_instance_alloc(n))) {
         st = slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
         goto fail;
@@ -240,6 +246,7 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
         goto fail;
       }
       if ((st = slv_rd_need(r, (double)n * n, "the dense %d x %d A", n, n))) goto fail;
+      if ((st = slv_rd_reserve(r, t.line, 8.0 * n * n, "A, %d x %d dense", n, n))) goto fail;
       if ((st = slv_io_alloc_dense(inst))) {
         slv_rd_failf(r, t.line, st, "out of memory for A (n = %d)", n);
         goto fail;
@@ -253,6 +260,7 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
         goto fail;
       }
       if ((st = slv_rd_need(r, n + 1.0, "Ap (n + 1 = %d row pointers)", n + 1))) goto fail;
+      if ((st = slv_rd_reserve(r, t.line, 4.0 * (n + 1.0), "Ap (n + 1 = %d)", n + 1))) goto fail;
       if ((st = slv_io_alloc_csr_rows(inst))) {
         slv_rd_failf(r, t.line, st, "out of memory for Ap");
         goto fail;
@@ -263,6 +271,8 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
           goto fail;
       nnz = inst->Ap[n];
       if ((st = slv_rd_need(r, 2.0 * nnz, "Aj and Ax (Ap[n] = %ld entries)", nnz))) goto fail;
+      if ((st = slv_rd_reserve(r, r->line, 12.0 * nnz, "Aj and Ax (Ap[n] = %ld entries)", nnz)))
+        goto fail;
       if ((st = slv_io_alloc_csr_entries(inst, nnz))) {
         slv_rd_failf(r, t.line, st, "out of memory for %ld entries", nnz);
         goto fail;
@@ -294,6 +304,7 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
       break;
     case S_FINDEX:
       if ((st = slv_rd_need(r, n, "findex (n = %d)", n))) goto fail;
+      if ((st = slv_rd_reserve(r, t.line, 4.0 * n, "findex (n = %d)", n))) goto fail;
       if ((st = slv_io_alloc_findex(inst))) {
         slv_rd_failf(r, t.line, st, "out of memory for findex");
         goto fail;
@@ -313,6 +324,7 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
       break;
     case S_MU:
       if ((st = slv_rd_need(r, n, "mu (n = %d)", n))) goto fail;
+      if ((st = slv_rd_reserve(r, t.line, 8.0 * n, "mu (n = %d)", n))) goto fail;
       if ((st = slv_io_alloc_mu(inst))) {
         slv_rd_failf(r, t.line, st, "out of memory for mu");
         goto fail;
@@ -332,6 +344,7 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
       if ((st = slv_rd_size(r, n / 3, &k, NULL, "the number of cones, 3 rows each in n = %d", n)))
         goto fail;
       if ((st = slv_rd_need(r, 2.0 * k, "%d cones 'first-row mu'", k))) goto fail;
+      if ((st = slv_rd_reserve(r, t.line, 12.0 * k, "%d cones", k))) goto fail;
       if ((st = slv_io_alloc_cones(inst, k))) {
         slv_rd_failf(r, t.line, st, "out of memory for %d cones", k);
         goto fail;
@@ -363,6 +376,7 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
       break;
     case S_XREF:
       if ((st = slv_rd_need(r, n, "x_ref (n = %d)", n))) goto fail;
+      if ((st = slv_rd_reserve(r, t.line, 8.0 * n, "x_ref (n = %d)", n))) goto fail;
       if ((st = slv_io_alloc_xref(inst))) {
         slv_rd_failf(r, t.line, st, "out of memory for x_ref");
         goto fail;
@@ -419,9 +433,17 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
     }
   }
   *out = inst;
-  return SLV_CONVERGED;
+  return SLV_OK;
 fail:
   slv_instance_free(inst);
+  return st;
+}
+
+slv_status slv_io_read_lcplab(const slv_io_req *rq, slv_instance **out) {
+  slv_reader r;
+  slv_status st = slv_rd_open_req(&r, rq, '#');
+  if (!st) st = read_lcplab(&r, out);
+  slv_rd_close(&r);
   return st;
 }
 
@@ -471,11 +493,10 @@ static void write_solve(slv_writer *w, const slv_instance *inst) {
   }
 }
 
-slv_status slv_io_write_lcplab(const char *path, const slv_instance *inst, char *err,
-                               size_t errlen) {
+slv_status slv_io_write_lcplab(const slv_io_req *rq, const slv_instance *inst) {
   int n = inst->n;
   slv_writer w;
-  slv_status st = slv_wr_open(&w, path, err, errlen);
+  slv_status st = slv_wr_open(&w, rq->path, rq->err, rq->errlen);
   if (st) return st;
   FILE *f = w.f;
   fputs("lcplab-problem 1\n"

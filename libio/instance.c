@@ -4,7 +4,7 @@
  *   dense:  A[i + j*n], n x n column-major (lda = n), or
  *   CSR:    Ap[n+1], Aj[nnz], Ax[nnz], or
  *   factored (lcplab format only): nblk, fblk[2n], fJ[12n], fK[12n],
- *           optional fd[n], and the view's scratch fwork[6 nblk];
+ *           optional fd[n];
  *   b, lo, hi (size n, always allocated), optional findex + mu (size n),
  *   optional cones (cone_rows, cone_mu: ncones), optional x_ref (size n).
  * Arrays of size 0 are allocated with one element so that a pointer is NULL
@@ -56,14 +56,14 @@ slv_status slv_io_alloc_dense(slv_instance *inst) {
   free(inst->A);
   inst->A = calloc(at_least_1((size_t)inst->n * (size_t)inst->n), sizeof(double));
   inst->storage = SLV_DENSE;
-  return inst->A ? SLV_CONVERGED : SLV_ERR_NOMEM;
+  return inst->A ? SLV_OK : SLV_ERR_NOMEM;
 }
 
 slv_status slv_io_alloc_csr_rows(slv_instance *inst) {
   inst->storage = SLV_CSR;
   free(inst->Ap);
   inst->Ap = calloc((size_t)inst->n + 1, sizeof(int));
-  return inst->Ap ? SLV_CONVERGED : SLV_ERR_NOMEM;
+  return inst->Ap ? SLV_OK : SLV_ERR_NOMEM;
 }
 
 slv_status slv_io_alloc_csr_entries(slv_instance *inst, long nnz) {
@@ -72,7 +72,7 @@ slv_status slv_io_alloc_csr_entries(slv_instance *inst, long nnz) {
   free(inst->Ax);
   inst->Aj = calloc(at_least_1((size_t)nnz), sizeof(int));
   inst->Ax = calloc(at_least_1((size_t)nnz), sizeof(double));
-  return (inst->Aj && inst->Ax) ? SLV_CONVERGED : SLV_ERR_NOMEM;
+  return (inst->Aj && inst->Ax) ? SLV_OK : SLV_ERR_NOMEM;
 }
 
 slv_status slv_io_alloc_findex(slv_instance *inst) {
@@ -82,12 +82,12 @@ slv_status slv_io_alloc_findex(slv_instance *inst) {
     if (!inst->findex) return SLV_ERR_NOMEM;
     for (size_t i = 0; i < m; i++) inst->findex[i] = -1;
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_io_alloc_mu(slv_instance *inst) {
   if (!inst->mu) inst->mu = calloc(at_least_1((size_t)inst->n), sizeof(double));
-  return inst->mu ? SLV_CONVERGED : SLV_ERR_NOMEM;
+  return inst->mu ? SLV_OK : SLV_ERR_NOMEM;
 }
 
 slv_status slv_io_alloc_cones(slv_instance *inst, int ncones) {
@@ -99,12 +99,17 @@ slv_status slv_io_alloc_cones(slv_instance *inst, int ncones) {
   inst->cone_mu = calloc(at_least_1((size_t)ncones), sizeof(double));
   if (!inst->cone_rows || !inst->cone_mu) return SLV_ERR_NOMEM;
   inst->ncones = ncones;
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_io_alloc_xref(slv_instance *inst) {
   if (!inst->x_ref) inst->x_ref = calloc(at_least_1((size_t)inst->n), sizeof(double));
-  return inst->x_ref ? SLV_CONVERGED : SLV_ERR_NOMEM;
+  return inst->x_ref ? SLV_OK : SLV_ERR_NOMEM;
+}
+
+double slv_io_instance_bytes(double n, int dense) {
+  double m = n > 1 ? n : 1;
+  return (double)sizeof(slv_instance) + 3.0 * 8.0 * m + (dense ? 8.0 * m * m : 0.0);
 }
 
 slv_instance *slv_instance_new_dense(int n) {
@@ -135,7 +140,6 @@ void slv_instance_free(slv_instance *inst) {
   free(inst->fJ);
   free(inst->fK);
   free(inst->fd);
-  free(inst->fwork);
   free(inst);
 }
 
@@ -147,10 +151,9 @@ slv_status slv_io_alloc_factored(slv_instance *inst, int nblk, int with_fd) {
   inst->fblk = calloc(at_least_1(2 * n), sizeof(int));
   inst->fJ = calloc(at_least_1(12 * n), sizeof(double));
   inst->fK = calloc(at_least_1(12 * n), sizeof(double));
-  inst->fwork = calloc(at_least_1(6 * (size_t)nblk), sizeof(double));
   if (with_fd) inst->fd = calloc(at_least_1(n), sizeof(double));
-  return inst->fblk && inst->fJ && inst->fK && inst->fwork && (!with_fd || inst->fd)
-             ? SLV_CONVERGED
+  return inst->fblk && inst->fJ && inst->fK && (!with_fd || inst->fd)
+             ? SLV_OK
              : SLV_ERR_NOMEM;
 }
 
@@ -213,7 +216,6 @@ slv_problem slv_instance_problem(const slv_instance *inst) {
     p.fJ = inst->fJ;
     p.fK = inst->fK;
     p.fd = inst->fd;
-    p.fwork = inst->fwork;
   }
   return p;
 }
