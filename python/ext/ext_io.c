@@ -26,7 +26,7 @@ PyObject *lx_read(PyObject *self, PyObject *args) {
   slv_instance *inst = NULL;
   char err[512] = "";
   slv_status st = slv_read(path, (slv_format)fmt, &inst, err, sizeof err);
-  if (st != SLV_CONVERGED || !inst) {
+  if (st != SLV_OK || !inst) {
     slv_instance_free(inst);
     return Py_BuildValue("(is)", (int)st, err[0] ? err : slv_status_str(st));
   }
@@ -106,10 +106,10 @@ PyObject *lx_write(PyObject *self, PyObject *args) {
   }
   char err[512] = "";
   slv_status st = slv_problem_validate(&p, err, sizeof err);
-  if (st != SLV_CONVERGED) return Py_BuildValue("(is)", (int)st, err);
+  if (st != SLV_OK) return Py_BuildValue("(is)", (int)st, err);
   slv_instance inst;
   instance_view(&p, name, fmt, x_ref, &inst);
   slv_instance_classify(&inst);
   st = slv_write(path, (slv_format)fmt, &inst, err, sizeof err);
-  return Py_BuildValue("(is)", (int)st, st == SLV_CONVERGED ? "" : (err[0] ? err : slv_status_str(st)));
+  return Py_BuildValue("(is)", (int)st, st == SLV_OK ? "" : (err[0] ? err : slv_status_str(st)));
 }

@@ -135,7 +135,7 @@ PyObject *lx_residual(PyObject *self, PyObject *args) {
   if (PyErr_Occurred()) return NULL;
   char msg[256] = "";
   slv_status st = slv_problem_validate(&p, msg, sizeof msg);
-  if (st != SLV_CONVERGED) return Py_BuildValue("(is)", (int)st, msg);
+  if (st != SLV_OK) return Py_BuildValue("(is)", (int)st, msg);
   slv_residuals r = slv_residual(&p, x, w);
   return lx_residuals_dict(&r);
 }
@@ -187,7 +187,7 @@ PyObject *lx_problem_tuple(const slv_problem *p) {
   double *Ax = NULL;
   char msg[256] = "";
   slv_status st = slv_factored_csr_new(p, &Ap, &Aj, &Ax, msg, sizeof msg);
-  if (st != SLV_CONVERGED) {
+  if (st != SLV_OK) {
     if (st == SLV_ERR_NOMEM)
       PyErr_NoMemory();
     else

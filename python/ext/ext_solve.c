@@ -6,9 +6,10 @@
  * fields changed, the start from x0 (warm) or the library's P(0), only
  * slv_solve timed (CLOCK_MONOTONIC).
  *
- * Returns a dict: status, message, x, w, iterations, pivots, residuals
- * (lx_residuals_dict), solver_residual, history (float64 array, or None
- * unless asked), time (s).  A refusal is a status < 0 with the library's
+ * Returns a dict: status, message, method (result.method: the algorithm
+ * that ran), x, w, iterations, pivots, residuals (lx_residuals_dict),
+ * solver_residual, history and history_time (float64 arrays of the same
+ * length, or None unless asked), time (s).  A refusal is a status < 0 with the library's
  * message, not an exception: the package raises the exception that fits.
  */
 #include "lcplab_ext.h"
@@ -39,6 +40,7 @@ static const opt_field fields[] = {
     {"check_every", OPT_INT, offsetof(slv_options, check_every)},
     {"max_pivots", OPT_INT, offsetof(slv_options, max_pivots)},
     {"seed", OPT_ULONG, offsetof(slv_options, seed)},
+    {"simd", OPT_INT, offsetof(slv_options, simd)},
 };
 
 /* opt's field `name` = value; 0, or -1 with KeyError / TypeError /
@@ -107,16 +109,21 @@ static double seconds(const struct timespec *a, const struct timespec *b) {
 static PyObject *result_dict(const slv_result *res, PyObject *x, PyObject *w, double t) {
   PyObject *d = PyDict_New();
   if (!d) return NULL;
-  PyObject *hist = res->history && res->history_cap > 0
-                       ? lx_vector(res->history_len, res->history)
-                       : Py_NewRef(Py_None);
-  if (lx_set_int(d, "status", res->status) < 0 ||
+  int asked = res->history && res->history_cap > 0;
+  PyObject *hist = asked ? lx_vector(res->history_len, res->history) : Py_NewRef(Py_None);
+  PyObject *htime = asked && res->history_time ? lx_vector(res->history_len, res->history_time)
+                                               : Py_NewRef(Py_None);
+  int bad = lx_set_steal(d, "history", hist) < 0;
+  if (bad) Py_XDECREF(htime); /* each lx_set_steal takes its reference */
+  if (bad || lx_set_steal(d, "history_time", htime) < 0 ||
+      lx_set_steal(d, "method", PyUnicode_FromString(res->method ? res->method : "")) < 0 ||
+      lx_set_int(d, "status", res->status) < 0 ||
       lx_set_steal(d, "message", PyUnicode_DecodeUTF8(res->message, (Py_ssize_t)strlen(res->message), "replace")) < 0 ||
       PyDict_SetItemString(d, "x", x) < 0 || PyDict_SetItemString(d, "w", w) < 0 ||
       lx_set_int(d, "iterations", res->iterations) < 0 || lx_set_int(d, "pivots", res->pivots) < 0 ||
       lx_set_steal(d, "residuals", lx_residuals_dict(&res->res)) < 0 ||
       lx_set_float(d, "solver_residual", res->solver_residual) < 0 ||
-      lx_set_steal(d, "history", hist) < 0 || lx_set_float(d, "time", t) < 0) {
+      lx_set_float(d, "time", t) < 0) {
     Py_DECREF(d);
     return NULL;
   }
@@ -166,7 +173,7 @@ PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
   if (!x || !w) goto done;
   char msg[256] = "";
   slv_status st = slv_options_validate(&opt, msg, sizeof msg);
-  if (st != SLV_CONVERGED) {
+  if (st != SLV_OK) {
     out = refusal(st, msg, x, w);
     goto done;
   }
@@ -177,7 +184,7 @@ PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
   double *xd = PyArray_DATA((PyArrayObject *)x), *wd = PyArray_DATA((PyArrayObject *)w);
   Py_BEGIN_ALLOW_THREADS
   st = slv_workspace_new(solver, p.n > 0 ? p.n : 1, &opt, &ws);
-  if (st == SLV_CONVERGED) {
+  if (st == SLV_OK) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     slv_solve(ws, &p, &opt, xd, wd, &res);
@@ -185,7 +192,7 @@ PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     tsolve = seconds(&t0, &t1);
   }
   Py_END_ALLOW_THREADS
-  if (st != SLV_CONVERGED) {
+  if (st != SLV_OK) {
     snprintf(msg, sizeof msg, "cannot create the workspace of %s for n=%d: %s", name, p.n,
              slv_status_str(st));
     out = st == SLV_ERR_NOMEM ? PyErr_NoMemory() : refusal(st, msg, x, w);

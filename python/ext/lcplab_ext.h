@@ -1,6 +1,8 @@
 /* lcplab_ext.h -- private header of the C extension lcplab._lcplab, the thin
  * layer between the Python package (python/lcplab/) and the public C
- * interface of libsolvers (slv.h, slv_io.h) and libdynamics (dyn_world.h).
+ * interface of libsolvers (slv.h), libslvio (slv_io.h) and libdynamics
+ * (dyn_world.h): only SLV_API / DYN_API functions, the ones the shared
+ * libraries export.
  *
  * The Python package checks and converts its arguments (shapes, dtypes,
  * names) and raises its own exceptions; this layer checks them again where

@@ -1,5 +1,5 @@
 """lcplab.read and lcplab.write: instance files through the I/O library
-(libsolvers/slv_io.h; docs/io.md; the formats: datasets/README.md)."""
+(the I/O library libslvio, libio/slv_io.h; docs/io.md; the formats: datasets/README.md)."""
 
 import os
 
@@ -21,7 +21,8 @@ def formats():
     list of str
         ``"auto"`` (by extension, then content), ``"siconos-lcp"``,
         ``"siconos-mlcp"``, ``"siconos-relay"``, ``"blcp"``, ``"mtx"``,
-        ``"lcplab"``, ``"siconos-fc3d"``, ``"fclib"``, ...
+        ``"lcplab"``, ``"siconos-fc3d"``, ``"fclib"``, ``"npz"`` (ContactBench),
+        ...
     """
     return list(_FORMATS)
 
@@ -44,7 +45,9 @@ def read(path, format=None):
         read from the files beside it (``FILE.b``, ...).
     format : str, optional
         One of ``formats()``; default: from the extension (``.dat``,
-        ``.blcp``, ``.mtx``, ``.lcp``, ``.hdf5``), then from the content.
+        ``.blcp``, ``.mtx``, ``.lcp``, ``.hdf5``, ``.npz``), then from the
+        content. A ContactBench ``.npz`` (G, g, mus, each contact's normal
+        last) becomes lcplab's normal-first cone problem (datasets/README.md).
 
     Returns
     -------
@@ -96,7 +99,8 @@ def write(problem, path, format=None, *, force=False):
         The file exists and ``force`` is False.
     UnsupportedError
         The format cannot hold this problem (friction rows in a Siconos LCP
-        file, ...); nothing is written then.
+        file, a row outside the cones in a ContactBench ``.npz``, ...);
+        nothing is written then.
     FileError
         The library could not write the file.
     """

@@ -105,11 +105,20 @@ class Result:
         The solver's own stopping measure (for diagnosis).
     history : ndarray or None
         ``res_rel`` after each iteration, when asked with ``history=True``.
+    history_time : ndarray or None
+        The seconds from the start of the library's solve to each entry of
+        ``history`` (same length), when asked with ``history=True``: the
+        x axis of a residual-against-time plot.
     time : float
         Wall time of the library's solve alone (s), the number ``lcplab
         solve`` reports as ``time_s``.
     solver : str
         The solver's name.
+    method : str
+        The algorithm that ran: the solver's name, or the one it handed the
+        problem to when that computes the same iterates (``"pgs"`` for
+        ``pgs_wide`` on dense or CSR storage; libsolvers/slv.h,
+        slv_result.method).
     message : str
         The library's detail when not converged, else empty.
     """
@@ -126,6 +135,8 @@ class Result:
     time: float
     solver: str
     message: str
+    history_time: object = None
+    method: str = ""
 
     @property
     def converged(self):
@@ -195,7 +206,7 @@ def solvers(details=False):
 _NAMES = tuple(d["name"] for d in _lcplab.solvers())
 
 _OPTION_TYPES = {"omega": float, "damping": float, "pivot_tol": float, "check_every": int,
-                 "max_pivots": int, "seed": int}
+                 "max_pivots": int, "seed": int, "simd": bool}
 
 
 def _options(tol, max_iter, norm, extra):
@@ -220,6 +231,10 @@ def _options(tol, max_iter, norm, extra):
                             f"norm, {', '.join(sorted(_OPTION_TYPES))})")
         if kind is int and not _is_int(value):
             raise OptionsError(f"{key} must be an integer, got {value!r}")
+        if kind is bool:
+            if not isinstance(value, bool):
+                raise OptionsError(f"{key} must be True or False, got {value!r}")
+            value = 0 if value else 1  # SLV_SIMD_AUTO, SLV_SIMD_OFF
         opts[key] = value
     if "tol" in opts and not isinstance(opts["tol"], (int, float)):
         raise OptionsError(f"tol must be a number, got {opts['tol']!r}")
@@ -273,7 +288,9 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
     **options
         Named solver options: ``omega`` (pgs: SOR factor in (0, 2)),
         ``damping``, ``pivot_tol``, ``check_every``, ``max_pivots``,
-        ``seed`` (libsolvers/slv.h, slv_options).
+        ``seed``, ``simd`` (True, the default: vector code where the CPU
+        has it; False: the scalar path only, the same iterates)
+        (libsolvers/slv.h, slv_options).
 
     Returns
     -------
@@ -321,4 +338,5 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
     return Result(x=d["x"], w=d["w"], status=st, status_str=str(st), iterations=d["iterations"],
                   pivots=d["pivots"], residuals=Residuals(**d["residuals"]),
                   solver_residual=d["solver_residual"], history=d["history"], time=d["time"],
-                  solver=solver, message=d["message"] if status != 0 else "")
+                  solver=solver, message=d["message"] if status != 0 else "",
+                  history_time=d["history_time"], method=d["method"])

@@ -66,6 +66,7 @@ def test_formats_listed():
     (lambda: planted_lcp(8, seed=2, bounds="box")[0], ".blcp", None),
     (lambda: planted_lcp(8, seed=3, bounds="box")[0], ".mtx", None),
     (cone_problem, ".hdf5", None),
+    (cone_problem, ".npz", None),
     (lambda: planted_lcp(8, seed=1)[0], ".txt", "lcplab"),
 ])
 def test_round_trip(tmp_path, make, ext, fmt):
@@ -78,7 +79,8 @@ def test_round_trip(tmp_path, make, ext, fmt):
 
 
 def test_csr_round_trip(tmp_path):
-    sp = pytest.importorskip("scipy.sparse")
+    sp = pytest.importorskip("scipy.sparse", reason="python3-scipy is not installed: "
+                             "scipy.sparse input is not tested")
     D = np.array([[4.0, 1.0, 0.0], [1.0, 3.0, 0.0], [0.0, 0.0, 2.0]])
     p = lcplab.Problem(sp.csr_matrix(D), [-1.0 / 3, 2.0, -2.0])
     lcplab.write(p, tmp_path / "p.lcp")
@@ -141,3 +143,48 @@ def test_shared_fc3d_as_cli(tmp_path):
     for key in ("res_nat_inf", "res_rel", "merit_fclib", "signorini", "conic_compl",
                 "ncp_compl", "dual_feas", "primal_feas", "mdp_gap"):
         assert json_number(j[key]) == getattr(r.residuals, key), key
+
+
+# lcplab's row 3c + k is the file's row NPZ_PERM[3c + k] (normal last there)
+def npz_perm(nc):
+    return np.array([3 * c + k for c in range(nc) for k in (2, 0, 1)])
+
+
+def test_npz_is_contactbench_layout(tmp_path):
+    # what lcplab.write puts in the .npz is what ContactBench reads: G, g,
+    # mus with each contact's normal last, checked with numpy's own reader
+    p = cone_problem()
+    f = tmp_path / "p.npz"
+    lcplab.write(p, f)
+    with np.load(f) as z:
+        G, g, mus = z["G"], z["g"], z["mus"]
+    P = npz_perm(3)
+    np.testing.assert_array_equal(G[np.ix_(P, P)], p.to_dense())
+    np.testing.assert_array_equal(g.reshape(-1)[P], p.b)
+    np.testing.assert_array_equal(mus.reshape(-1), p.cone_mu)
+    # and a file numpy.savez wrote, by hand, with one contact: normal last
+    G1 = np.array([[1.0, 0.1, 0.2], [0.1, 2.0, 0.3], [0.2, 0.3, 3.0]])  # (t1, t2, n)
+    g1 = np.array([0.5, -0.25, -1.0])
+    h = tmp_path / "one.npz"
+    np.savez(h, G=G1, g=g1, mus=np.array([0.4]))
+    q = lcplab.read(h)
+    assert q.format == "npz" and q.kind == "cone" and q.cones == [(0, 0.4)]
+    np.testing.assert_array_equal(q.to_dense(), [[3.0, 0.2, 0.3], [0.2, 1.0, 0.1],
+                                                 [0.3, 0.1, 2.0]])
+    np.testing.assert_array_equal(q.b, [-1.0, 0.5, -0.25])
+    # its solution, taken back to the file's order, satisfies ContactBench's
+    # law there, computed here with numpy alone: lambda in K_mu, c^ = c +
+    # mu |c_t| e_n in the dual cone, lambda . c^ = 0 (c = G lambda + g)
+    r = lcplab.solve(q, "nsn_ac", tol=1e-12, max_iter=100)
+    assert r.converged
+    lam = np.empty(3)
+    lam[npz_perm(1)] = r.x
+    c = G1 @ lam + g1
+    ch = c + np.array([0.0, 0.0, 0.4 * np.hypot(c[0], c[1])])
+    assert np.hypot(lam[0], lam[1]) <= 0.4 * lam[2] + 1e-12 and lam[2] > 0
+    assert 0.4 * np.hypot(ch[0], ch[1]) <= ch[2] + 1e-10
+    assert abs(lam @ ch) <= 1e-10
+    # a problem with a row outside the cones cannot be a ContactBench file
+    with pytest.raises(lcplab.UnsupportedError):
+        lcplab.write(findex_problem(), tmp_path / "f.npz")
+    assert not (tmp_path / "f.npz").exists()

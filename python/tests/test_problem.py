@@ -44,7 +44,8 @@ def test_cones_and_law():
 
 
 def test_csr_from_scipy():
-    sp = pytest.importorskip("scipy.sparse")
+    sp = pytest.importorskip("scipy.sparse", reason="python3-scipy is not installed: "
+                             "scipy.sparse input is not tested")
     D = np.array([[4.0, 1.0, 0.0], [1.0, 3.0, 0.0], [0.0, 0.0, 2.0]])
     # COO with a duplicate entry: summed, indices sorted, as CSR
     C = sp.coo_matrix(([4.0, 0.5, 0.5, 1.0, 3.0, 2.0], ([0, 0, 0, 1, 1, 2], [0, 1, 1, 0, 1, 2])),

@@ -152,3 +152,31 @@ def test_gil_released_during_solve():
     count, r = gil_released_during(prepare, call)
     assert count > 0, "the main thread never ran during the solve: the GIL was held"
     assert r["status"] == lcplab.Status.MAX_ITER and r["iterations"] == 300
+
+
+def test_history_time_and_method():
+    p, _ = planted_lcp(30, seed=23)
+    r = lcplab.solve(p, "pgs", tol=1e-10, max_iter=10000, history=True)
+    assert r.converged and r.method == "pgs"
+    # one time per history entry, from the start of the solve, never going
+    # back, and none after the solve's own end
+    t = r.history_time
+    assert t.shape == r.history.shape and t.shape[0] == r.iterations
+    assert np.all(t >= 0) and np.all(np.diff(t) >= 0) and t[-1] <= r.time + 1e-3
+    assert lcplab.solve(p, "pgs").history_time is None
+    # pgs_wide hands a dense problem to pgs, which computes the same
+    # iterates: the result says which algorithm ran
+    w = lcplab.solve(p, "pgs_wide", tol=1e-10, max_iter=10000)
+    assert w.solver == "pgs_wide" and w.method == "pgs"
+    np.testing.assert_array_equal(w.x, r.x)
+    assert lcplab.solve(p, "lemke").method == "lemke"
+
+
+def test_simd_option():
+    p, _ = planted_lcp(30, seed=29)
+    a = lcplab.solve(p, "pgs_wide", tol=1e-10, max_iter=10000, simd=True)
+    b = lcplab.solve(p, "pgs_wide", tol=1e-10, max_iter=10000, simd=False)
+    assert a.converged and b.converged
+    np.testing.assert_array_equal(a.x, b.x)  # the same iterates, by design
+    with pytest.raises(lcplab.OptionsError, match="simd must be True or False"):
+        lcplab.solve(p, "pgs", simd=2)

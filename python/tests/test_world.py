@@ -91,7 +91,6 @@ def test_world_steps_and_last_problem():
 
 
 def test_factored_step_comes_back_in_csr():
-    pytest.importorskip("scipy.sparse")
     w = lcplab.World("stack", {"n": 3}, solver="pgs", storage="factored")
     r = w.run(5)
     p, x = w.last_problem()
