@@ -125,6 +125,42 @@ def test_failure_policy(tmp_path):
         lcplab.World("stack", on_failure="retry")
 
 
+@pytest.mark.parametrize("policy, fallback", [("best", None), ("keep", None),
+                                              ("fallback", "lemke")])
+def test_failure_policies_as_cli(tmp_path, policy, fallback):
+    # each policy (and another fallback solver) gives the steps `lcplab
+    # simulate` gives with the same flags: the impulses applied, the
+    # statuses, the energies
+    settings = {"on_failure": policy}
+    cli = ["--max-iter", 1, "--on-failure", policy]
+    if fallback:
+        settings["fallback_solver"] = fallback
+        cli += ["--fallback-solver", fallback]
+    r = lcplab.simulate("stack", {"n": 3}, solver="pjacobi", max_iter=1, steps=20, **settings)
+    c, _ = cli_simulate(tmp_path, "stack", {"n": 3}, "pjacobi", 20, *cli)
+    m = r.metrics
+    assert [lcplab.APPLIED[a] for a in m["applied"]] == [a.split(":")[0] for a in c["applied"]]
+    assert [str(lcplab.Status(s)) for s in m["status"]] == list(c["status"])
+    np.testing.assert_array_equal(m["energy"], c["energy"])
+    rows = m["rows"] > 0
+    assert np.all(m["status"][rows] == lcplab.Status.MAX_ITER)
+    applied = set(lcplab.APPLIED[a] for a in m["applied"][rows])
+    if policy == "keep":
+        # as before the policy: an iterative solver's budget stop is not a
+        # failure, and its x is applied
+        assert np.all(m["failed"] == 0) and applied == {"solver"}
+        return
+    assert np.all(m["failed"][rows] == 1)
+    if fallback:
+        # lemke solves each step's LCP exactly: the fallback's x is applied,
+        # converged, and its residual is what the step applied
+        assert applied == {"fallback"}
+        assert np.all(m["fallback_status"][rows] == lcplab.Status.CONVERGED)
+        assert np.all(m["res_applied"][rows] <= 1e-8)
+    else:
+        assert "fallback" not in applied  # best: no second solve
+
+
 def test_scene_errors():
     assert "stack" in lcplab.scenes() and "n=10" in lcplab.scenes()["stack"]
     with pytest.raises(lcplab.SceneError, match="unknown scene 'stak'"):
