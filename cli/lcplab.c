@@ -11,7 +11,7 @@
  *     lcplab task       DIR N                           (cmd_experiment.c)
  *     lcplab collect    DIR [--out OUT]                 (cmd_experiment.c)
  *
- * The command line is a contract (DESIGN.md, "The command line"): exit 0 on
+ * The command line is a contract (lcplab(1), docs/lcplab.1, "EXIT STATUS"): exit 0 on
  * success, 2 on bad input or usage with exactly one line "lcplab: ..." on
  * stderr, 3 when `solve` ran but did not converge.  With no arguments or an
  * unknown subcommand the usage goes to stderr and the exit status is 2.

@@ -131,8 +131,7 @@ static slv_status read_extension(slv_reader *r, slv_instance *inst, int s, const
   case S_NBLK:
     if ((st = slv_rd_size(r, SLV_IO_MAX_N, &k, NULL, "the number of blocks nblk"))) return st;
     if ((st = slv_rd_need(r, 26.0 * n, "fblk, fJ and fK (n = %d)", n))) return st;
-    if ((st = slv_rd_reserve(r, t->line, 8.0 * n + 192.0 * n + 48.0 * k,
-                             "fblk, fJ, fK (n = %d) and the scratch of nblk = %d blocks", n, k)))
+    if ((st = slv_rd_reserve(r, t->line, 8.0 * n + 192.0 * n, "fblk, fJ, fK (n = %d)", n)))
       return st;
     if ((st = slv_io_alloc_factored(inst, k, 0)))
       return slv_rd_failf(r, t->line, st, "out of memory for factored storage (n = %d)", n);
@@ -164,279 +163,289 @@ static slv_status read_extension(slv_reader *r, slv_instance *inst, int s, const
   }
 }
 
-static slv_status read_lcplab(slv_reader *r, slv_instance **out) {
-  slv_token t, kind_tok;
+/* ---- the reader: one function per section ------------------------------------ */
+
+/* What the sections read so far have set. */
+typedef struct lcp_parse {
+  slv_instance *inst; /* allocated by section n */
+  int seen[S_COUNT];
+  int csr, fact, n;
+  slv_cone_law law;
+  long nnz;           /* Ap[n] of a CSR matrix */
+  slv_token kind_tok; /* the kind section's word (len 0: none) */
+} lcp_parse;
+
+static slv_status sec_kind(slv_reader *r, lcp_parse *ps) {
+  slv_token *k = &ps->kind_tok;
+  if (!slv_rd_next(r, k) || !(slv_tok_is(k, "lcp") || slv_tok_is(k, "mlcp") ||
+                              slv_tok_is(k, "blcp") || slv_tok_is(k, "findex") ||
+                              slv_tok_is(k, "cone")))
+    return slv_rd_fail(r, k, SLV_ERR_INVALID, "a kind (lcp, mlcp, blcp, findex, cone)");
+  return SLV_OK;
+}
+
+static slv_status sec_n(slv_reader *r, lcp_parse *ps) {
+  long line;
+  slv_status st;
+  int n;
+  if ((st = slv_rd_size(r, SLV_IO_MAX_N, &n, &line, "the size n"))) return st;
+  if ((st = slv_rd_need(r, n, "b (n = %d)", n))) return st;
+  if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 0), "n = %d: b, lo, hi", n)))
+    return st;
+  if (!(ps->inst = slv_io_instance_alloc(n)))
+    return slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
+  ps->n = n;
+  return SLV_OK;
+}
+
+static slv_status sec_storage(slv_reader *r, lcp_parse *ps, slv_token *t) {
+  if (ps->seen[S_A] || ps->seen[S_AP])
+    return slv_rd_fail(r, t, SLV_ERR_INVALID, "'storage' before the matrix");
+  if (slv_rd_next(r, t) && slv_tok_is(t, "dense"))
+    ps->csr = 0;
+  else if (t->len && slv_tok_is(t, "csr"))
+    ps->csr = 1;
+  else if (t->len && slv_tok_is(t, "factored"))
+    ps->fact = 1;
+  else
+    return slv_rd_fail(r, t, SLV_ERR_INVALID, "a storage 'dense', 'csr' or 'factored'");
+  return SLV_OK;
+}
+
+static slv_status sec_dense(slv_reader *r, lcp_parse *ps, const slv_token *t) {
+  int n = ps->n;
+  slv_status st;
+  if (ps->csr || ps->fact)
+    return slv_rd_fail(r, t, SLV_ERR_INVALID, "the storage's sections, not 'A'");
+  if ((double)n * n > (double)SLV_IO_MAX_NNZ)
+    return slv_rd_failf(r, t->line, SLV_ERR_DIM, "expected n*n <= %ld for a dense A, found n = %d",
+                        (long)SLV_IO_MAX_NNZ, n);
+  if ((st = slv_rd_need(r, (double)n * n, "the dense %d x %d A", n, n))) return st;
+  if ((st = slv_rd_reserve(r, t->line, 8.0 * n * n, "A, %d x %d dense", n, n))) return st;
+  if ((st = slv_io_alloc_dense(ps->inst)))
+    return slv_rd_failf(r, t->line, st, "out of memory for A (n = %d)", n);
+  return slv_rd_matrix(r, n, n, 1, ps->inst->A, n > 0 ? (size_t)n : 1, SLV_RD_FINITE, "A");
+}
+
+/* Ap, then the room for Aj and Ax. */
+static slv_status sec_row_pointers(slv_reader *r, lcp_parse *ps, const slv_token *t) {
+  int n = ps->n;
+  slv_instance *inst = ps->inst;
+  slv_status st;
+  if (!ps->csr) return slv_rd_fail(r, t, SLV_ERR_INVALID, "'A' (storage dense), not 'Ap'");
+  if ((st = slv_rd_need(r, n + 1.0, "Ap (n + 1 = %d row pointers)", n + 1))) return st;
+  if ((st = slv_rd_reserve(r, t->line, 4.0 * (n + 1.0), "Ap (n + 1 = %d)", n + 1))) return st;
+  if ((st = slv_io_alloc_csr_rows(inst)))
+    return slv_rd_failf(r, t->line, st, "out of memory for Ap");
+  for (int i = 0; i <= n; i++)
+    if ((st = slv_rd_int(r, i ? inst->Ap[i - 1] : 0, i ? SLV_IO_MAX_NNZ : 0, &inst->Ap[i],
+                         "the row pointer Ap[%d], non-decreasing from 0", i)))
+      return st;
+  long nnz = ps->nnz = inst->Ap[n];
+  if ((st = slv_rd_need(r, 2.0 * nnz, "Aj and Ax (Ap[n] = %ld entries)", nnz))) return st;
+  if ((st = slv_rd_reserve(r, r->line, 12.0 * nnz, "Aj and Ax (Ap[n] = %ld entries)", nnz)))
+    return st;
+  if ((st = slv_io_alloc_csr_entries(inst, nnz)))
+    return slv_rd_failf(r, t->line, st, "out of memory for %ld entries", nnz);
+  return SLV_OK;
+}
+
+static slv_status sec_columns_or_values(slv_reader *r, lcp_parse *ps, int s, const slv_token *t) {
   slv_status st = SLV_OK;
-  slv_instance *inst = NULL;
-  int seen[S_COUNT] = {0}, version, csr = 0, fact = 0, n = -1;
-  slv_cone_law law = SLV_CONE_COULOMB;
-  long nnz = 0;
+  if (!ps->seen[S_AP])
+    return slv_rd_fail(r, t, SLV_ERR_INVALID, "section 'Ap' before '%s'", SECTION[s]);
+  if (s == S_AX) return slv_rd_doubles(r, (size_t)ps->nnz, SLV_RD_FINITE, ps->inst->Ax, "Ax");
+  for (long k = 0; k < ps->nnz && !st; k++)
+    st = slv_rd_int(r, 0, ps->n - 1, &ps->inst->Aj[k], "the column Aj[%ld]", k);
+  return st;
+}
+
+static slv_status sec_findex(slv_reader *r, lcp_parse *ps, const slv_token *t) {
+  int n = ps->n;
+  slv_instance *inst = ps->inst;
+  slv_status st;
+  if ((st = slv_rd_need(r, n, "findex (n = %d)", n))) return st;
+  if ((st = slv_rd_reserve(r, t->line, 4.0 * n, "findex (n = %d)", n))) return st;
+  if ((st = slv_io_alloc_findex(inst)))
+    return slv_rd_failf(r, t->line, st, "out of memory for findex");
+  for (int i = 0; i < n; i++) {
+    slv_token v;
+    slv_rd_peek(r, &v);
+    if ((st = slv_rd_int(r, -1, n - 1, &inst->findex[i], "findex[%d]", i))) return st;
+    if (inst->findex[i] == i)
+      return slv_rd_fail(r, &v, SLV_ERR_INVALID,
+                         "findex[%d] != %d (a friction row couples to another, normal row)", i, i);
+  }
+  return SLV_OK;
+}
+
+static slv_status sec_mu(slv_reader *r, lcp_parse *ps, const slv_token *t) {
+  int n = ps->n;
+  slv_instance *inst = ps->inst;
+  slv_status st;
+  if ((st = slv_rd_need(r, n, "mu (n = %d)", n))) return st;
+  if ((st = slv_rd_reserve(r, t->line, 8.0 * n, "mu (n = %d)", n))) return st;
+  if ((st = slv_io_alloc_mu(inst))) return slv_rd_failf(r, t->line, st, "out of memory for mu");
+  for (int i = 0; i < n; i++) {
+    slv_token v;
+    slv_rd_peek(r, &v);
+    if ((st = slv_rd_double(r, SLV_RD_FINITE, &inst->mu[i], "mu[%d]", i))) return st;
+    if (inst->mu[i] < 0) return slv_rd_fail(r, &v, SLV_ERR_INVALID, "mu[%d] >= 0", i);
+  }
+  return SLV_OK;
+}
+
+static slv_status sec_cones(slv_reader *r, lcp_parse *ps, const slv_token *t) {
+  int n = ps->n, k;
+  slv_instance *inst = ps->inst;
+  slv_status st;
+  if ((st = slv_rd_size(r, n / 3, &k, NULL, "the number of cones, 3 rows each in n = %d", n)))
+    return st;
+  if ((st = slv_rd_need(r, 2.0 * k, "%d cones 'first-row mu'", k))) return st;
+  if ((st = slv_rd_reserve(r, t->line, 12.0 * k, "%d cones", k))) return st;
+  if ((st = slv_io_alloc_cones(inst, k)))
+    return slv_rd_failf(r, t->line, st, "out of memory for %d cones", k);
+  for (int c = 0; c < k; c++) {
+    if ((st = slv_rd_int(r, c ? inst->cone_rows[c - 1] + 3 : 0, n - 3, &inst->cone_rows[c],
+                         "the first row of cone %d, 3 or more after the previous cone's", c)))
+      return st;
+    slv_token v;
+    slv_rd_peek(r, &v);
+    if ((st = slv_rd_double(r, SLV_RD_FINITE, &inst->cone_mu[c], "mu of cone %d", c))) return st;
+    if (inst->cone_mu[c] < 0) return slv_rd_fail(r, &v, SLV_ERR_INVALID, "mu of cone %d >= 0", c);
+  }
+  return SLV_OK;
+}
+
+static slv_status sec_cone_law(slv_reader *r, lcp_parse *ps, slv_token *t) {
+  if (slv_rd_next(r, t) && slv_tok_is(t, "coulomb"))
+    ps->law = SLV_CONE_COULOMB;
+  else if (t->len && slv_tok_is(t, "associated"))
+    ps->law = SLV_CONE_ASSOCIATED;
+  else
+    return slv_rd_fail(r, t, SLV_ERR_INVALID, "a cone law 'coulomb' or 'associated'");
+  return SLV_OK;
+}
+
+static slv_status sec_xref(slv_reader *r, lcp_parse *ps, const slv_token *t) {
+  int n = ps->n;
+  slv_status st;
+  if ((st = slv_rd_need(r, n, "x_ref (n = %d)", n))) return st;
+  if ((st = slv_rd_reserve(r, t->line, 8.0 * n, "x_ref (n = %d)", n))) return st;
+  if ((st = slv_io_alloc_xref(ps->inst)))
+    return slv_rd_failf(r, t->line, st, "out of memory for x_ref");
+  return slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, ps->inst->x_ref, "x_ref");
+}
+
+/* Section s, whose keyword t was just read. */
+static slv_status read_section(slv_reader *r, lcp_parse *ps, int s, slv_token *t) {
+  slv_instance *inst = ps->inst;
+  int n = ps->n;
+  slv_status st;
+  switch (s) {
+  case S_KIND: return sec_kind(r, ps);
+  case S_N: return sec_n(r, ps);
+  case S_STORAGE: return sec_storage(r, ps, t);
+  case S_A: return sec_dense(r, ps, t);
+  case S_AP: return sec_row_pointers(r, ps, t);
+  case S_AJ:
+  case S_AX: return sec_columns_or_values(r, ps, s, t);
+  case S_B: return slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->b, "b");
+  case S_LO:
+    if ((st = slv_rd_need(r, n, "lo (n = %d)", n))) return st;
+    return slv_rd_doubles(r, (size_t)n, SLV_RD_INF_OK, inst->lo, "lo");
+  case S_HI:
+    if ((st = slv_rd_need(r, n, "hi (n = %d)", n))) return st;
+    return slv_rd_upper(r, n, inst->lo, inst->hi, "hi", "lo");
+  case S_FINDEX: return sec_findex(r, ps, t);
+  case S_MU: return sec_mu(r, ps, t);
+  case S_CONES: return sec_cones(r, ps, t);
+  case S_CONE_LAW: return sec_cone_law(r, ps, t);
+  case S_XREF: return sec_xref(r, ps, t);
+  default: return read_extension(r, inst, s, t, ps->fact, ps->seen[S_NBLK]);
+  }
+}
+
+/* The next section keyword into *s (S_END for 'end'), in an order the format
+ * allows: each section once, n before any sized one. */
+static slv_status next_section(slv_reader *r, lcp_parse *ps, slv_token *t, int *s) {
+  if (!slv_rd_next(r, t))
+    return slv_rd_fail(r, t, SLV_ERR_INVALID, "a section keyword (%s)", KEYWORDS);
+  int k = 0;
+  while (k < S_COUNT && !slv_tok_is(t, SECTION[k])) k++;
+  if (k == S_COUNT) return slv_rd_fail(r, t, SLV_ERR_INVALID, "a section keyword (%s)", KEYWORDS);
+  if (ps->seen[k])
+    return slv_rd_fail(r, t, SLV_ERR_INVALID, "each section once, '%s' already given", SECTION[k]);
+  ps->seen[k] = 1;
+  if (k != S_KIND && k != S_N && k != S_END && k != S_CONE_LAW && ps->n < 0)
+    return slv_rd_fail(r, t, SLV_ERR_INVALID, "section 'n' before '%s'", SECTION[k]);
+  *s = k;
+  return SLV_OK;
+}
+
+/* At 'end' (line end_line): the sections the storage and the data need. */
+static slv_status check_complete(slv_reader *r, const lcp_parse *ps, long end_line) {
+  const int *seen = ps->seen;
+  static const int required[] = {S_N, S_B};
+  for (size_t k = 0; k < sizeof required / sizeof required[0]; k++)
+    if (!seen[required[k]])
+      return slv_rd_failf(r, end_line, SLV_ERR_INVALID, "expected section '%s' before 'end'",
+                          SECTION[required[k]]);
+  if (ps->fact && !(seen[S_NBLK] && seen[S_FBLK] && seen[S_FJ] && seen[S_FK]))
+    return slv_rd_failf(r, end_line, SLV_ERR_INVALID,
+                        "expected sections 'nblk', 'fblk', 'fJ' and 'fK' before 'end' (storage "
+                        "factored)");
+  if (!ps->csr && !ps->fact && !seen[S_A])
+    return slv_rd_failf(r, end_line, SLV_ERR_INVALID, "expected section 'A' before 'end'");
+  if (ps->csr && !(seen[S_AP] && seen[S_AJ] && seen[S_AX]))
+    return slv_rd_failf(r, end_line, SLV_ERR_INVALID,
+                        "expected sections 'Ap', 'Aj' and 'Ax' before 'end' (storage csr)");
+  if (slv_io_has_friction(ps->inst) && !seen[S_MU])
+    return slv_rd_failf(r, end_line, SLV_ERR_INVALID,
+                        "expected section 'mu' before 'end' (findex has friction rows)");
+  return SLV_OK;
+}
+
+/* After 'end': nothing but comments; the cone law, the cones' bounds, and the
+ * kind checked against what the data holds. */
+static slv_status finish(slv_reader *r, lcp_parse *ps) {
+  slv_instance *inst = ps->inst;
+  slv_token t;
+  if (slv_rd_next(r, &t)) return slv_rd_fail(r, &t, SLV_ERR_INVALID, "end of file after 'end'");
+  inst->cone_law = ps->law;
+  if (!ps->seen[S_LO]) /* cone rows: the cone replaces the bounds */
+    for (int c = 0; c < inst->ncones; c++)
+      for (int i = inst->cone_rows[c]; i < inst->cone_rows[c] + 3; i++) inst->lo[i] = -INFINITY;
+  if (ps->kind_tok.len) {
+    const char *k = slv_io_kind_of(inst);
+    if (!slv_tok_is(&ps->kind_tok, k))
+      return slv_rd_fail(r, &ps->kind_tok, SLV_ERR_INVALID, "kind '%s' (what the data holds)", k);
+  }
+  return SLV_OK;
+}
+
+static slv_status read_lcplab(slv_reader *r, slv_instance **out) {
+  slv_token t;
+  slv_status st;
+  int version, s = 0;
+  lcp_parse ps;
+  memset(&ps, 0, sizeof ps);
+  ps.n = -1;
+  ps.law = SLV_CONE_COULOMB;
   *out = NULL;
   if (!slv_rd_next(r, &t) || !slv_tok_is(&t, "lcplab-problem"))
     return slv_rd_fail(r, &t, SLV_ERR_INVALID, "'lcplab-problem' as the first word");
   if ((st = slv_rd_int(r, 1, 1, &version, "the format version"))) return st;
-  memset(&kind_tok, 0, sizeof kind_tok);
-  for (;;) {
-    if (!slv_rd_next(r, &t)) {
-      st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "a section keyword (%s)", KEYWORDS);
-      goto fail;
-    }
-    int s = 0;
-    while (s < S_COUNT && !slv_tok_is(&t, SECTION[s])) s++;
-    if (s == S_COUNT) {
-      st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "a section keyword (%s)", KEYWORDS);
-      goto fail;
-    }
-    if (seen[s]) {
-      st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "each section once, '%s' already given", SECTION[s]);
-      goto fail;
-    }
-    seen[s] = 1;
-    if (s != S_KIND && s != S_N && s != S_END && s != S_CONE_LAW && n < 0) {
-      st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "section 'n' before '%s'", SECTION[s]);
-      goto fail;
-    }
-    if (s == S_END) break;
-    switch (s) {
-    case S_KIND:
-      if (!slv_rd_next(r, &kind_tok) ||
-          !(slv_tok_is(&kind_tok, "lcp") || slv_tok_is(&kind_tok, "mlcp") ||
-            slv_tok_is(&kind_tok, "blcp") || slv_tok_is(&kind_tok, "findex") ||
-            slv_tok_is(&kind_tok, "cone"))) {
-        st = slv_rd_fail(r, &kind_tok, SLV_ERR_INVALID, "a kind (lcp, mlcp, blcp, findex, cone)");
-        goto fail;
-      }
-      break;
-    case S_N: {
-      long line;
-      if ((st = slv_rd_size(r, SLV_IO_MAX_N, &n, &line, "the size n"))) goto fail;
-      if ((st = slv_rd_need(r, n, "b (n = %d)", n))) goto fail;
-      if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 0), "n = %d: b, lo, hi", n)))
-        goto fail;
-      if (!(inst = slv_io_instance_alloc(n))) {
-        st = slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
-        goto fail;
-      }
-      break;
-    }
-    case S_STORAGE:
-      if (seen[S_A] || seen[S_AP]) {
-        st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "'storage' before the matrix");
-        goto fail;
-      }
-      if (slv_rd_next(r, &t) && slv_tok_is(&t, "dense")) {
-        csr = 0;
-      } else if (t.len && slv_tok_is(&t, "csr")) {
-        csr = 1;
-      } else if (t.len && slv_tok_is(&t, "factored")) {
-        fact = 1;
-      } else {
-        st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "a storage 'dense', 'csr' or 'factored'");
-        goto fail;
-      }
-      break;
-    case S_A:
-      if (csr || fact) {
-        st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "the storage's sections, not 'A'");
-        goto fail;
-      }
-      if ((double)n * n > (double)SLV_IO_MAX_NNZ) {
-        st = slv_rd_failf(r, t.line, SLV_ERR_DIM, "expected n*n <= %ld for a dense A, found n = %d",
-                          (long)SLV_IO_MAX_NNZ, n);
-        goto fail;
-      }
-      if ((st = slv_rd_need(r, (double)n * n, "the dense %d x %d A", n, n))) goto fail;
-      if ((st = slv_rd_reserve(r, t.line, 8.0 * n * n, "A, %d x %d dense", n, n))) goto fail;
-      if ((st = slv_io_alloc_dense(inst))) {
-        slv_rd_failf(r, t.line, st, "out of memory for A (n = %d)", n);
-        goto fail;
-      }
-      if ((st = slv_rd_matrix(r, n, n, 1, inst->A, n > 0 ? (size_t)n : 1, SLV_RD_FINITE, "A")))
-        goto fail;
-      break;
-    case S_AP:
-      if (!csr) {
-        st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "'A' (storage dense), not 'Ap'");
-        goto fail;
-      }
-      if ((st = slv_rd_need(r, n + 1.0, "Ap (n + 1 = %d row pointers)", n + 1))) goto fail;
-      if ((st = slv_rd_reserve(r, t.line, 4.0 * (n + 1.0), "Ap (n + 1 = %d)", n + 1))) goto fail;
-      if ((st = slv_io_alloc_csr_rows(inst))) {
-        slv_rd_failf(r, t.line, st, "out of memory for Ap");
-        goto fail;
-      }
-      for (int i = 0; i <= n; i++)
-        if ((st = slv_rd_int(r, i ? inst->Ap[i - 1] : 0, i ? SLV_IO_MAX_NNZ : 0, &inst->Ap[i],
-                             "the row pointer Ap[%d], non-decreasing from 0", i)))
-          goto fail;
-      nnz = inst->Ap[n];
-      if ((st = slv_rd_need(r, 2.0 * nnz, "Aj and Ax (Ap[n] = %ld entries)", nnz))) goto fail;
-      if ((st = slv_rd_reserve(r, r->line, 12.0 * nnz, "Aj and Ax (Ap[n] = %ld entries)", nnz)))
-        goto fail;
-      if ((st = slv_io_alloc_csr_entries(inst, nnz))) {
-        slv_rd_failf(r, t.line, st, "out of memory for %ld entries", nnz);
-        goto fail;
-      }
-      break;
-    case S_AJ:
-    case S_AX:
-      if (!seen[S_AP]) {
-        st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "section 'Ap' before '%s'", SECTION[s]);
-        goto fail;
-      }
-      if (s == S_AX) {
-        if ((st = slv_rd_doubles(r, (size_t)nnz, SLV_RD_FINITE, inst->Ax, "Ax"))) goto fail;
-        break;
-      }
-      for (long k = 0; k < nnz; k++)
-        if ((st = slv_rd_int(r, 0, n - 1, &inst->Aj[k], "the column Aj[%ld]", k))) goto fail;
-      break;
-    case S_B:
-      if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->b, "b"))) goto fail;
-      break;
-    case S_LO:
-      if ((st = slv_rd_need(r, n, "lo (n = %d)", n))) goto fail;
-      if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_INF_OK, inst->lo, "lo"))) goto fail;
-      break;
-    case S_HI:
-      if ((st = slv_rd_need(r, n, "hi (n = %d)", n))) goto fail;
-      if ((st = slv_rd_upper(r, n, inst->lo, inst->hi, "hi", "lo"))) goto fail;
-      break;
-    case S_FINDEX:
-      if ((st = slv_rd_need(r, n, "findex (n = %d)", n))) goto fail;
-      if ((st = slv_rd_reserve(r, t.line, 4.0 * n, "findex (n = %d)", n))) goto fail;
-      if ((st = slv_io_alloc_findex(inst))) {
-        slv_rd_failf(r, t.line, st, "out of memory for findex");
-        goto fail;
-      }
-      for (int i = 0; i < n; i++) {
-        slv_token v;
-        slv_rd_peek(r, &v);
-        if ((st = slv_rd_int(r, -1, n - 1, &inst->findex[i], "findex[%d]", i)))
-          goto fail;
-        if (inst->findex[i] == i) {
-          st = slv_rd_fail(r, &v, SLV_ERR_INVALID,
-                           "findex[%d] != %d (a friction row couples to another, normal row)", i,
-                           i);
-          goto fail;
-        }
-      }
-      break;
-    case S_MU:
-      if ((st = slv_rd_need(r, n, "mu (n = %d)", n))) goto fail;
-      if ((st = slv_rd_reserve(r, t.line, 8.0 * n, "mu (n = %d)", n))) goto fail;
-      if ((st = slv_io_alloc_mu(inst))) {
-        slv_rd_failf(r, t.line, st, "out of memory for mu");
-        goto fail;
-      }
-      for (int i = 0; i < n; i++) {
-        slv_token v;
-        slv_rd_peek(r, &v);
-        if ((st = slv_rd_double(r, SLV_RD_FINITE, &inst->mu[i], "mu[%d]", i))) goto fail;
-        if (inst->mu[i] < 0) {
-          st = slv_rd_fail(r, &v, SLV_ERR_INVALID, "mu[%d] >= 0", i);
-          goto fail;
-        }
-      }
-      break;
-    case S_CONES: {
-      int k;
-      if ((st = slv_rd_size(r, n / 3, &k, NULL, "the number of cones, 3 rows each in n = %d", n)))
-        goto fail;
-      if ((st = slv_rd_need(r, 2.0 * k, "%d cones 'first-row mu'", k))) goto fail;
-      if ((st = slv_rd_reserve(r, t.line, 12.0 * k, "%d cones", k))) goto fail;
-      if ((st = slv_io_alloc_cones(inst, k))) {
-        slv_rd_failf(r, t.line, st, "out of memory for %d cones", k);
-        goto fail;
-      }
-      for (int c = 0; c < k; c++) {
-        if ((st = slv_rd_int(r, c ? inst->cone_rows[c - 1] + 3 : 0, n - 3, &inst->cone_rows[c],
-                             "the first row of cone %d, 3 or more after the previous cone's", c)))
-          goto fail;
-        slv_token v;
-        slv_rd_peek(r, &v);
-        if ((st = slv_rd_double(r, SLV_RD_FINITE, &inst->cone_mu[c], "mu of cone %d", c)))
-          goto fail;
-        if (inst->cone_mu[c] < 0) {
-          st = slv_rd_fail(r, &v, SLV_ERR_INVALID, "mu of cone %d >= 0", c);
-          goto fail;
-        }
-      }
-      break;
-    }
-    case S_CONE_LAW:
-      if (slv_rd_next(r, &t) && slv_tok_is(&t, "coulomb")) {
-        law = SLV_CONE_COULOMB;
-      } else if (t.len && slv_tok_is(&t, "associated")) {
-        law = SLV_CONE_ASSOCIATED;
-      } else {
-        st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "a cone law 'coulomb' or 'associated'");
-        goto fail;
-      }
-      break;
-    case S_XREF:
-      if ((st = slv_rd_need(r, n, "x_ref (n = %d)", n))) goto fail;
-      if ((st = slv_rd_reserve(r, t.line, 8.0 * n, "x_ref (n = %d)", n))) goto fail;
-      if ((st = slv_io_alloc_xref(inst))) {
-        slv_rd_failf(r, t.line, st, "out of memory for x_ref");
-        goto fail;
-      }
-      if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->x_ref, "x_ref"))) goto fail;
-      break;
-    default:
-      if ((st = read_extension(r, inst, s, &t, fact, seen[S_NBLK]))) goto fail;
-      break;
-    }
+  while (!(st = next_section(r, &ps, &t, &s)) && s != S_END)
+    if ((st = read_section(r, &ps, s, &t))) break;
+  if (!st) st = check_complete(r, &ps, t.line); /* t is the 'end' token */
+  if (!st) st = finish(r, &ps);
+  if (st) {
+    slv_instance_free(ps.inst);
+    return st;
   }
-  /* t is the 'end' token */
-  long end_line = t.line;
-  static const int required[] = {S_N, S_B};
-  for (size_t k = 0; k < sizeof required / sizeof required[0]; k++)
-    if (!seen[required[k]]) {
-      st = slv_rd_failf(r, end_line, SLV_ERR_INVALID, "expected section '%s' before 'end'",
-                        SECTION[required[k]]);
-      goto fail;
-    }
-  if (fact && !(seen[S_NBLK] && seen[S_FBLK] && seen[S_FJ] && seen[S_FK])) {
-    st = slv_rd_failf(r, end_line, SLV_ERR_INVALID,
-                      "expected sections 'nblk', 'fblk', 'fJ' and 'fK' before 'end' (storage "
-                      "factored)");
-    goto fail;
-  }
-  if (!csr && !fact && !seen[S_A]) {
-    st = slv_rd_failf(r, end_line, SLV_ERR_INVALID, "expected section 'A' before 'end'");
-    goto fail;
-  }
-  if (csr && !(seen[S_AP] && seen[S_AJ] && seen[S_AX])) {
-    st = slv_rd_failf(r, end_line, SLV_ERR_INVALID,
-                      "expected sections 'Ap', 'Aj' and 'Ax' before 'end' (storage csr)");
-    goto fail;
-  }
-  if (slv_io_has_friction(inst) && !seen[S_MU]) {
-    st = slv_rd_failf(r, end_line, SLV_ERR_INVALID,
-                      "expected section 'mu' before 'end' (findex has friction rows)");
-    goto fail;
-  }
-  if (slv_rd_next(r, &t)) {
-    st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "end of file after 'end'");
-    goto fail;
-  }
-  inst->cone_law = law;
-  if (!seen[S_LO]) /* cone rows: the cone replaces the bounds */
-    for (int c = 0; c < inst->ncones; c++)
-      for (int i = inst->cone_rows[c]; i < inst->cone_rows[c] + 3; i++) inst->lo[i] = -INFINITY;
-  if (kind_tok.len) {
-    const char *k = slv_io_kind_of(inst);
-    if (!slv_tok_is(&kind_tok, k)) {
-      st = slv_rd_fail(r, &kind_tok, SLV_ERR_INVALID, "kind '%s' (what the data holds)", k);
-      goto fail;
-    }
-  }
-  *out = inst;
+  *out = ps.inst;
   return SLV_OK;
-fail:
-  slv_instance_free(inst);
-  return st;
 }
 
 slv_status slv_io_read_lcplab(const slv_io_req *rq, slv_instance **out) {

@@ -3,7 +3,8 @@
  * solid, world inertia against a rotation done independently, validation
  * of dyn_body_init, free fall and a harmonic oscillator against their exact
  * solutions (order of convergence of the three schemes), the quaternion
- * maps of seed 003 and the orientation updates against exact rotations and
+ * maps L, Lb, G, E (docs/dynamics.md, "Rotation and the gyroscopic
+ * term") and the orientation updates against exact rotations and
  * central differences, the Newton step of the implicit gyroscopic term, the
  * intermediate-axis (Dzhanibekov / tennis racket) instability per gyroscopic
  * option, and conservation of momentum of a free body.
@@ -851,7 +852,7 @@ int main(void) {
   CU_pSuite t = CU_add_suite("integrate", NULL, NULL);
   CU_add_test(t, "free fall: exact errors and order of the three schemes", test_free_fall);
   CU_add_test(t, "harmonic oscillator: order 1, 1, 2", test_oscillator_order);
-  CU_add_test(t, "quaternion maps L, Lb, G, E (seed 003)", test_quat_maps);
+  CU_add_test(t, "quaternion maps L, Lb, G, E", test_quat_maps);
   CU_add_test(t, "orientation updates vs central differences", test_quat_fd);
   CU_add_test(t, "EXP exact for constant w, LINEAR lag", test_exp_exact_angle);
   CU_add_test(t, "EXP small-angle series across its threshold", test_exp_small_angle);

@@ -1,6 +1,6 @@
 #!/bin/sh
-# test_cli.sh -- the `lcplab` command line against its contract (DESIGN.md,
-# "The command line"): exit statuses, the JSON object of `solve`, solution
+# test_cli.sh -- the `lcplab` command line against its contract (lcplab(1),
+# docs/lcplab.1, "EXIT STATUS"): exit statuses, the JSON object of `solve`, solution
 # files, one-line error messages naming the file, and `convert` round trips.
 #
 # Environment (set by `make check`, see Makefile.am AM_TESTS_ENVIRONMENT):

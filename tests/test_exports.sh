@@ -16,9 +16,9 @@
 top=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
 build=${LCPLAB_BUILDDIR:-.}
 command -v nm >/dev/null 2>&1 || { echo "SKIP: nm not found"; exit 77; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_exports.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
+TST_NAME=test_exports
+# shellcheck source=tst_lib.sh
+. "$top/tests/tst_lib.sh"
 
 # The shared object of a libtool library: .libs/ + the .la's dlname.
 shared_of() {
@@ -45,18 +45,15 @@ check() {
   marked "$macro" "$@" >"$T/want"
   nm -D --defined-only "$so" | awk '$2 ~ /^[TDRBVW]$/ { print $3 }' | sort -u >"$T/have"
   if [ ! -s "$T/want" ]; then
-    fail=$((fail + 1))
-    echo "FAIL - $name: no function marked $macro in $*"
+    fail "$name" "no function marked $macro in $*"
     return
   fi
   missing=$(comm -23 "$T/want" "$T/have" | tr '\n' ' ')
   extra=$(comm -13 "$T/want" "$T/have" | tr '\n' ' ')
   if [ -z "$missing$extra" ]; then
-    pass=$((pass + 1))
-    echo "ok   - $name: exports exactly its $(wc -l <"$T/want") public functions"
+    pass "$name: exports exactly its $(wc -l <"$T/want") public functions"
   else
-    fail=$((fail + 1))
-    echo "FAIL - $name ($so)"
+    fail "$name ($so)"
     [ -n "$missing" ] && echo "  declared $macro but not exported: $missing"
     [ -n "$extra" ] && echo "  exported but not declared $macro in $*: $extra"
   fi
@@ -67,5 +64,4 @@ check libslvio libio/libslvio.la SLV_API "$top/libio/slv_io.h"
 dynh=$(ls "$top"/libdynamics/dyn*.h | grep -v '_internal\.h$')
 # shellcheck disable=SC2086
 check libdynamics libdynamics/libdynamics.la DYN_API $dynh
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tst_done

@@ -7,9 +7,9 @@
 # that the extern "C" names are the C names (checked by linking in tests/test_install.sh).
 # Environment: LCPLAB_SRCDIR, LCPLAB_CC.  Last line "N passed, M failed"; 77 if no compiler.
 top=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_headers.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
+TST_NAME=test_headers
+# shellcheck source=tst_lib.sh
+. "$top/tests/tst_lib.sh"
 headers="libsolvers/slv.h libio/slv_io.h libdynamics/dyn.h libdynamics/dyn_constraint.h
 libdynamics/dyn_joint.h libdynamics/dyn_math.h libdynamics/dyn_redmax.h libdynamics/dyn_world.h"
 inc="-I$top/libsolvers -I$top/libio -I$top/libdynamics"
@@ -22,11 +22,9 @@ check() { # DESC COMMAND...
   desc=$1
   shift
   if "$@" >"$T/log" 2>&1; then
-    pass=$((pass + 1))
-    echo "ok   - $desc"
+    pass "$desc"
   else
-    fail=$((fail + 1))
-    echo "FAIL - $desc"
+    fail "$desc"
     head -n 20 "$T/log"
   fi
 }
@@ -48,5 +46,4 @@ for cxx in $cxxs; do
     $cxx -std=c++11 -Wall -Wextra -pedantic -Werror $inc -fsyntax-only "$top/tests/install/consumer.cpp"
 done
 [ -n "$cxxs" ] || echo "SKIP: no C++ compiler (g++, clang++): the C++ checks"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tst_done

@@ -16,11 +16,11 @@
 # With a DESTDIR the .pc files are read through copies whose absolute paths get DESTDIR.
 # Last line "N passed, M failed".
 src=$1 dest=$2 prefix=$3 libdir=$4 includedir=$5 bindir=$6 mandir=$7 pcdir=$8 version=$9
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_install.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL - $1${2:+: $2}"; }
+TST_NAME=test_install
+# shellcheck source=tst_lib.sh
+. "$src/tests/tst_lib.sh"
+ok() { pass "$@"; }
+bad() { fail "$@"; }
 command -v pkg-config >/dev/null 2>&1 || { echo "FAIL - pkg-config not found"; echo "0 passed, 1 failed"; exit 1; }
 
 # pkg-config files (with DESTDIR: copies whose absolute paths are under it)
@@ -109,5 +109,4 @@ for cxx in g++ clang++; do
     bad "$cxx: C++ consumer" "$(head -c 600 "$T/log") $(cat "$T/out" 2>/dev/null)"
   fi
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tst_done

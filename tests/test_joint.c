@@ -9,8 +9,8 @@
  *   - motors: the target velocity reached, or the analytic saturated
  *     acceleration; the hinge angle continuous through +-pi;
  *   - limits: a hinge and a slider falling onto their stops stay there;
- *   - soft rows: the damped oscillator's frequency and decay, and seed 004
- *     eq. 14's damper;
+ *   - soft rows: the damped oscillator's frequency and decay, and the
+ *     damper of docs/contact.md, "CFM and ERP" (soft rows);
  *   - validation messages and input errors.
  * Stepping uses the lower-level API: rows -> dyn_assemble (dense) ->
  * slv_solve ("dantzig": free and boxed rows, symmetric A) ->
@@ -623,7 +623,7 @@ static void test_motor_hinge2(void) {
   stepper_free(&s);
 }
 
-/* Position servo (seed 000): lo = hi = target with the motor's force bound. */
+/* Position servo (docs/contact.md, "Limits and motors"): lo = hi = target with the motor's force bound. */
 static void test_servo(void) {
   const double h = 0.01, target = 0.3;
   dyn_body B[1];
@@ -695,7 +695,7 @@ static void test_spring_damper(void) {
   TST_CLOSE(rate, zeta * w0, 0, 2e-2);
 }
 
-/* Seed 004 eq. 14: lambda = -k' J v with an impulse lambda is the row cfm
+/* [wang2019] eq. 14 (docs/contact.md, "CFM and ERP"): lambda = -k' J v with an impulse lambda is the row cfm
  * 1/k' and erp 0; with k' = h c it is the damper k = 0 of the mapping:
  * m v+ = m v - h c v+  =>  v_n = v0 / (1 + h c / m)^n exactly. */
 static void test_eq14_damper(void) {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_noalloc.sh -- "only *_new / *_init allocate" (STYLE.md section 5), checked
+# test_noalloc.sh -- "only *_new / *_init allocate" (docs/README.md, "No allocation in solve loops"), checked
 # on the library sources: every malloc/calloc/realloc in libsolvers/*.c and
 # libdynamics/*.c must sit inside a function whose name ends in _new, _init,
 # _reserve or _alloc.  The instance readers (io_*.c, instance.c) allocate by

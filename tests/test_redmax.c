@@ -1,5 +1,5 @@
 /* test_redmax.c -- reduced-coordinate articulated trees (libdynamics/redmax.c,
- * seed 004 sec. 4): the Jacobian J and dJ/dt of Algorithms 1-2 against
+ * docs/redmax.md, [wang2019]): the Jacobian J and dJ/dt of Algorithms 1-2 against
  * central finite differences of the forward kinematics, the joints seen in
  * maximal coordinates (anchors and hinge axes coincide, eq. 5-8), the
  * reduced mass J^T M J against the bodies' kinetic energy, eq. 28's

@@ -15,19 +15,8 @@ if [ -z "$BIN" ] || [ ! -x "$BIN" ]; then
   exit 77
 fi
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/${TST_NAME:-test}.XXXXXX") || { echo "cannot create a temporary directory"; exit 1; }
-trap 'rm -rf "$T"' EXIT
-trap 'exit 1' HUP INT TERM
-
-npass=0
-nfail=0
-pass() { npass=$((npass + 1)); echo "ok   - $1"; }
-fail() {
-  nfail=$((nfail + 1))
-  echo "FAIL - $1: $2"
-  if [ -f "$T/out" ]; then echo "  stdout: $(head -c 600 "$T/out")"; fi
-  if [ -f "$T/err" ]; then echo "  stderr: $(head -c 600 "$T/err")"; fi
-}
+# shellcheck source=tst_lib.sh
+. "$(dirname "${BASH_SOURCE:-$0}")/tst_lib.sh"
 
 # Under LCPLAB_VALGRIND=1, memcheck must see lcplab itself: in a build tree
 # with shared libraries, LCPLAB_BIN is a libtool wrapper script, which
