@@ -30,7 +30,9 @@
  * res_rel, compl, infeas (all recomputed by the library from (A, b, lo, hi,
  * x)), then, for a problem with Coulomb cones (kind "cone"), cone_law (the
  * law the residuals and the solver refer to: "coulomb" = De Saxce, FCLIB;
- * "associated" = CCP) and merit_fclib (FCLIB's MERIT_1, slv.h), then
+ * "associated" = CCP), merit_fclib (FCLIB's MERIT_1, slv.h) and
+ * ContactBench's criteria signorini, conic_compl, ncp_compl, dual_feas,
+ * primal_feas, mdp_gap (docs/problem.md, "Contact metrics"), then
  * res_rel_2 (the natural map's 2-norm over max(1, ||b||_2)), pivots,
  * solver_residual, time_min_s, repeat, tol, norm ("inf" or "2"), max_iter,
  * omega, warm_start, format, message (only when not converged) and history
@@ -303,6 +305,20 @@ static double median_sorted(double *t, long m)
   return (m % 2) ? t[m / 2] : 0.5 * (t[m / 2 - 1] + t[m / 2]);
 }
 
+/* ContactBench's criteria (slv.h, slv_contact_metrics; docs/problem.md,
+ * "Contact metrics"), cone problems only. */
+static void print_contact_metrics(FILE *f, const slv_contact_metrics *m)
+{
+  const char *name[6] = {"signorini", "conic_compl", "ncp_compl", "dual_feas", "primal_feas",
+                         "mdp_gap"};
+  double v[6] = {m->signorini, m->conic_compl, m->ncp_compl, m->dual_feas, m->primal_feas,
+                 m->mdp_gap};
+  for (int k = 0; k < 6; k++) {
+    fprintf(f, ",\"%s\":", name[k]);
+    cli_json_number(f, v[k], 17);
+  }
+}
+
 /* 1 if option bit `bit` comes from the file: recorded there, no flag. */
 static int from_file(const solve_args *a, const slv_instance *inst, unsigned bit)
 {
@@ -383,6 +399,7 @@ static void print_json(const solve_args *a, const slv_solver *solver, const slv_
     cli_json_string(f, slv_cone_law_str(inst->cone_law));
     fputs(",\"merit_fclib\":", f);
     cli_json_number(f, res->res.merit_fclib, 17);
+    print_contact_metrics(f, &res->res.contact);
   }
   fputs(",\"res_rel_2\":", f);
   cli_json_number(f, res->res.res_rel_2, 17);

@@ -105,7 +105,10 @@ static dyn_err run_fallback(dyn_step *s, candidates *c) {
   o.tol = w->set.opt.tol;
   o.norm = w->set.opt.norm;
   o.seed = w->set.opt.seed;
-  o.log_fn = w->set.opt.log_fn;
+  o.simd = w->set.opt.simd;
+  o.log_fn = w->set.opt.log_fn; /* the same log callback, at the same level */
+  o.log_level_fn = w->set.opt.log_level_fn;
+  o.log_level = w->set.opt.log_level;
   o.log_ctx = w->set.opt.log_ctx;
   o.warm_start = 1;
   dyn_err e = dyn_world_reserve_solver(w, &w->fallback, fs, p->n, &o);

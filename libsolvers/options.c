@@ -24,6 +24,8 @@ slv_options slv_options_default(void) {
       .simd = SLV_SIMD_AUTO,
       .log_fn = NULL,
       .log_ctx = NULL,
+      .log_level_fn = NULL,
+      .log_level = SLV_LOG_DEBUG,
       .magic = SLV_OPTIONS_MAGIC,
   };
   return o;
@@ -64,6 +66,11 @@ slv_status slv_options_validate(const slv_options *o, char *msg, size_t len) {
   }
   if (o->check_every < 1) {
     slv_msgf(msg, len, "check_every=%d must be >= 1", o->check_every);
+    return SLV_ERR_OPTIONS;
+  }
+  if (o->log_level < SLV_LOG_ERROR || o->log_level > SLV_LOG_DEBUG) {
+    slv_msgf(msg, len, "log_level=%d must be in SLV_LOG_ERROR (0) .. SLV_LOG_DEBUG (3)",
+             o->log_level);
     return SLV_ERR_OPTIONS;
   }
   if (o->simd != SLV_SIMD_AUTO && o->simd != SLV_SIMD_OFF) {

@@ -82,7 +82,7 @@
  * itself (same options, same result, result.method "pgs").  Statuses and
  * the stopping rule are pgs's: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE.
  *
- * With opt.log_fn set, each solve logs its plan: rows, batches, busy lane
+ * With a log callback set, each solve logs its plan (SLV_LOG_DEBUG): rows, batches, busy lane
  * slots, sequential rows and the sweep taken.  docs/solvers.md,
  * "pgs_wide".
  */
@@ -793,9 +793,9 @@ static double sweep(wide_state *s, const slv_op *op) {
   return poison == 0.0 ? m : NAN;
 }
 
-/* The plan, through opt->log_fn (once a solve, only if one is set): what
- * the lanes hold and which sweep runs, so that a caller (and the tests)
- * can see the path taken. */
+/* The plan, through the log callback at SLV_LOG_DEBUG (once a solve, only
+ * if one is set): what the lanes hold and which sweep runs, so that a
+ * caller (and the tests) can see the path taken. */
 static void log_plan(const wide_state *s, const slv_problem *p, const slv_options *opt) {
   int busy = 0;
   for (int k = 0; k < s->ncol; k++) busy += s->order[k] >= 0;
@@ -875,7 +875,7 @@ static slv_status wide_solve(void *st, slv_op *op, const slv_options *opt, doubl
     return to_pgs(s, op, opt, x, w, res, h);
   }
   plan(s, op, opt->omega); /* before K^T x: it uses op->t as scratch */
-  if (opt->log_fn) log_plan(s, op->p, opt);
+  if (opt->log_fn || opt->log_level_fn) log_plan(s, op->p, opt);
   return wide_sweeps(s, op, opt, x, w, res, h);
 }
 

@@ -21,6 +21,7 @@
  *   compl  = sum_i |w_i^+ (x_i - lo_i)| (lo finite) + |w_i^- (hi_i - x_i)| (hi finite);
  *            cones add |x_c . w_c|
  *   infeas = max_i max(0, lo_i - x_i, x_i - hi_i); cones: max(0, |x_t| - mu x_n)
+ *   contact (cones only, else NaN): ContactBench's criteria, metrics.c
  * A NaN or Inf anywhere in x or w makes every measure NaN, so no comparison
  * with a tolerance can pass.  Without w, w is recomputed a slice of rows at
  * a time on the stack (never splitting a cone), so no scratch is needed.
@@ -53,6 +54,7 @@ static inline void project_fast(double mu, const double *v, double *out) {
 typedef struct {
   double res, compl, infeas, merit2, ss;
   int k; /* the next cone, or the cone of the current row */
+  slv_contact_metrics contact; /* maxima over the cones */
 } racc;
 
 /* One cone (rows i..i+2, cone k) with its w (ww) into the sums. */
@@ -81,6 +83,7 @@ static void cone_rows(const slv_problem *p, const double *x, int i, int k, const
     }
   }
   a->merit2 += m2;
+  slv_contact_metrics_add(&a->contact, mu, x + i, ww);
   a->infeas = fmax(a->infeas, sqrt(x[i + 1] * x[i + 1] + x[i + 2] * x[i + 2]) - mu * x[i]);
 }
 
@@ -155,14 +158,14 @@ static void slice_w(const slv_problem *p, const double *x, int i0, int i1, doubl
 }
 
 slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w) {
-  slv_residuals r = {0, 0, 0, 0, 0, 0, NAN};
+  slv_residuals r = {0, 0, 0, 0, 0, 0, NAN, slv_contact_metrics_nan()};
   int n = p->n;
   for (int i = 0; i < n; i++)
     if (fabs(p->b[i]) > r.b_inf) r.b_inf = fabs(p->b[i]);
   if (n == 0) return r;
 
   int finite = slv_all_finite(n, x) && (!w || slv_all_finite(n, w));
-  racc a = {0, 0, 0, 0, 0, 0};
+  racc a = {0, 0, 0, 0, 0, 0, slv_contact_metrics_zero()};
   if (w) {
     rows_into(p, x, w, 0, n, &a);
   } else {
@@ -194,6 +197,7 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
     double bn = 0;
     for (int i = 0; i < n; i++) bn += p->b[i] * p->b[i];
     r.merit_fclib = sqrt(a.merit2) / (1.0 + sqrt(sqrt(bn)));
+    r.contact = a.contact;
   }
   return r;
 }

@@ -172,6 +172,23 @@ SLV_API slv_status slv_factored_csr_new(const slv_problem *p, int **Ap, int **Aj
 
 /* ---- accuracy measures (docs/problem.md, "Residuals"): the same code for
  * every solver ------------------------------------------------------------ */
+
+/* ContactBench's physical criteria [lelidec2024] for the cone rows, with,
+ * per cone c, the impulse l = x_c and the velocity v = w_c (normal first),
+ * K = K_mu, K* = K_{1/mu} and the De Saxce velocity v^ = v + (mu |v_t|, 0, 0);
+ * each is the largest over the cones (docs/problem.md, "Residuals",
+ * "Contact metrics").  NaN without cones, and when x or w is not finite.
+ * They judge any solution by Coulomb's law, whatever p->cone_law. */
+typedef struct slv_contact_metrics {
+  double signorini;   /* |l_n v_n|: Signorini complementarity */
+  double conic_compl; /* |l . v|: conic complementarity */
+  double ncp_compl;   /* |l . v^|: NCP complementarity with De Saxce's correction */
+  double dual_feas;   /* ||v^ - P_K*(v^)||_inf: dual feasibility */
+  double primal_feas; /* ||l - P_K(l)||_inf: primal feasibility */
+  double mdp_gap;     /* |l_t . v_t + mu l_n |v_t||: the maximum-dissipation gap, the power
+                         friction could dissipate at most (mu l_n |v_t|) minus what it does */
+} slv_contact_metrics;
+
 typedef struct slv_residuals {
   double res_nat_inf; /* || mid(x - hi, w, x - lo) ||_inf, findex bounds at x; cone rows:
                          x_c - P_K(x_c - w^_c) for p->cone_law (w^ = w for associated) */
@@ -188,6 +205,7 @@ typedef struct slv_residuals {
   double b_inf;       /* ||b||_inf */
   double merit_fclib; /* cones only (else NaN): FCLIB's MERIT_1, the 2-norm of the De Saxce
                          natural map over the cone rows / (1 + sqrt(||b||_2)) */
+  slv_contact_metrics contact; /* cones only (else NaN): ContactBench's criteria, above */
 } slv_residuals;
 
 /* Computes the measures at x with w = A x + b given (w may be NULL: then it
@@ -197,8 +215,35 @@ typedef struct slv_residuals {
  * NaN in x or w gives NaN measures. */
 SLV_API slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w);
 
-/* ---- options: named fields, only from slv_options_default() ------------- */
+/* ---- logging: the library's only output --------------------------------- */
+/* The library never prints.  It hands one-line messages (no newline) to the
+ * caller's callback, if the options carry one, each with a level:
+ *   SLV_LOG_ERROR    slv_solve refused its input (a negative status), with
+ *                    the message of res.message;
+ *   SLV_LOG_WARNING  a solve ran and did not converge (a positive status);
+ *   SLV_LOG_INFO     one line per converged solve: solver, status,
+ *                    iterations, pivots, res_rel;
+ *   SLV_LOG_DEBUG    solver internals: pgs_wide's plan, lemke's tentative
+ *                    exits, the outer iterations of the cone QP solvers...
+ * A line is delivered only if its level <= opt.log_level (default
+ * SLV_LOG_DEBUG: everything), to opt.log_level_fn with its level or, if
+ * that is NULL, to opt.log_fn without it (the callback of lcplab 0.1, which
+ * keeps working unchanged).  Both NULL (the default): silent.  The callbacks
+ * run on the thread that called slv_solve, during the call. */
+typedef enum slv_log_level {
+  SLV_LOG_ERROR = 0,
+  SLV_LOG_WARNING = 1,
+  SLV_LOG_INFO = 2,
+  SLV_LOG_DEBUG = 3
+} slv_log_level;
+
+/* "error", "warning", "info", "debug"; never NULL. */
+SLV_API const char *slv_log_level_str(slv_log_level level);
+
 typedef void (*slv_log_fn)(void *ctx, const char *line);
+typedef void (*slv_log_level_fn)(void *ctx, slv_log_level level, const char *line);
+
+/* ---- options: named fields, only from slv_options_default() ------------- */
 
 enum { SLV_NORM_INF = 0, SLV_NORM_2 = 2 };
 enum { SLV_SIMD_AUTO = 0, SLV_SIMD_OFF = 1 };
@@ -224,8 +269,11 @@ typedef struct slv_options {
   int simd;            /* SLV_SIMD_AUTO (default): vector code where the CPU has it
                           (pgs_wide's AVX2 lanes); SLV_SIMD_OFF: scalar code only, the
                           path of a CPU without it (same iterates), to test and time it */
-  slv_log_fn log_fn;   /* NULL: silent */
-  void *log_ctx;
+  slv_log_fn log_fn;   /* NULL: silent (see "logging" above) */
+  void *log_ctx;       /* passed to log_fn or log_level_fn */
+  slv_log_level_fn log_level_fn; /* with the level; when set, log_fn is not called */
+  int log_level;       /* the most detailed level delivered, SLV_LOG_ERROR..SLV_LOG_DEBUG;
+                          default SLV_LOG_DEBUG */
   unsigned magic;      /* private: stamped by slv_options_default */
 } slv_options;
 
@@ -234,6 +282,17 @@ SLV_API slv_options slv_options_default(void);
 /* Checks the cookie and the ranges: SLV_OK, or SLV_ERR_OPTIONS with a
  * message. */
 SLV_API slv_status slv_options_validate(const slv_options *opt, char *msg, size_t msglen);
+
+/* Formats one line (at most 255 characters, longer ones are cut) and hands
+ * it to opt's callback if level <= opt->log_level (see "logging" above);
+ * nothing at all if opt is NULL, has no callback or fails
+ * slv_options_validate.  For the libraries built on libsolvers (libdynamics
+ * logs through its settings' options). */
+SLV_API void slv_log(const slv_options *opt, slv_log_level level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 /* ---- result (output only) ----------------------------------------------- */
 typedef struct slv_result {

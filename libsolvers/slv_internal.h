@@ -64,7 +64,7 @@ void slv_msgf(char *msg, size_t len, const char *fmt, ...)
 #endif
     ;
 
-/* Logging through opt->log_fn, if any. */
+/* A solver's internal detail, at SLV_LOG_DEBUG (slv.h, "logging"). */
 void slv_logf(const slv_options *opt, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -153,6 +153,14 @@ int slv_all_finite(int n, const double *x);
 /* Projection of v (n, t1, t2) onto the Coulomb cone K_mu (cone.c); out may
  * alias v. */
 void slv_cone_project(double mu, const double *v, double *out);
+
+/* ContactBench's criteria (slv.h, slv_contact_metrics; metrics.c): all NaN
+ * (no cones, or a non-finite x or w), all 0 (before the first cone), and
+ * the running maxima updated with one cone of coefficient mu, impulse
+ * l = x_c and velocity v = w_c (3 values each, normal first). */
+slv_contact_metrics slv_contact_metrics_nan(void);
+slv_contact_metrics slv_contact_metrics_zero(void);
+void slv_contact_metrics_add(slv_contact_metrics *m, double mu, const double *l, const double *v);
 
 /* The library's convergence test (slv.h, slv_options.tol and .norm) on
  * measures a solver has at hand: res_inf = ||r||_inf, rel = res_inf /

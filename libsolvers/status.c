@@ -45,14 +45,42 @@ void slv_msgf(char *msg, size_t len, const char *fmt, ...) {
   va_end(ap);
 }
 
-void slv_logf(const slv_options *opt, const char *fmt, ...) {
-  if (!opt || !opt->log_fn) return;
+const char *slv_log_level_str(slv_log_level level) {
+  switch (level) {
+  case SLV_LOG_ERROR: return "error";
+  case SLV_LOG_WARNING: return "warning";
+  case SLV_LOG_INFO: return "info";
+  case SLV_LOG_DEBUG: return "debug";
+  }
+  return "unknown_log_level";
+}
+
+/* The one place a line leaves the library (slv.h, "logging"): to the
+ * leveled callback if set, else to the plain one; only options that pass
+ * validation, so that a garbage struct's pointers are never called. */
+static void log_vline(const slv_options *opt, slv_log_level level, const char *fmt, va_list ap) {
+  if (!opt || (!opt->log_fn && !opt->log_level_fn) || (int)level > opt->log_level) return;
+  if (slv_options_validate(opt, NULL, 0) != SLV_OK) return;
   char line[256];
+  vsnprintf(line, sizeof line, fmt, ap);
+  if (opt->log_level_fn)
+    opt->log_level_fn(opt->log_ctx, level, line);
+  else
+    opt->log_fn(opt->log_ctx, line);
+}
+
+void slv_log(const slv_options *opt, slv_log_level level, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(line, sizeof line, fmt, ap);
+  log_vline(opt, level, fmt, ap);
   va_end(ap);
-  opt->log_fn(opt->log_ctx, line);
+}
+
+void slv_logf(const slv_options *opt, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  log_vline(opt, SLV_LOG_DEBUG, fmt, ap);
+  va_end(ap);
 }
 
 void slv_history_push(slv_hist *h, slv_result *res, double v) {

@@ -13,7 +13,9 @@
  *      the promise: "converged" stands only if res_rel <= tol with finite
  *      numbers (and, when the problem has cones, the absolute res_nat_inf
  *      <= tol too; with opt->norm = SLV_NORM_2 also res_rel_2 <= tol);
- *      otherwise it becomes SLV_NOT_FINITE or SLV_STAGNATED with a message.
+ *      otherwise it becomes SLV_NOT_FINITE or SLV_STAGNATED with a message;
+ *   8. one line through the options' log callback, if any: the refusal
+ *      (error), the failure (warning) or the convergence (info).
  * Only slv_workspace_new allocates; the problem is only read, so threads
  * may share it (one workspace each).
  */
@@ -77,6 +79,7 @@ static slv_status refuse(slv_result *res, slv_status st) {
   res->status = st;
   res->res.res_nat_inf = res->res.res_rel = res->res.compl = res->res.infeas = NAN;
   res->res.merit_fclib = NAN;
+  res->res.contact = slv_contact_metrics_nan();
   return st;
 }
 
@@ -118,10 +121,8 @@ static void judge(const slv_solver *s, const slv_problem *p, const slv_options *
   }
 }
 
-slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options *opt, double *x,
-                     double *w, slv_result *res) {
-  slv_result dummy;
-  if (!res) res = &dummy;
+static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
+                                double *x, double *w, slv_result *res) {
   memset(res, 0, sizeof *res);
   if (ws) res->method = ws->solver->name;
   if (!ws || !p || !x) {
@@ -170,4 +171,31 @@ slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options 
   res->res = slv_residual(p, x, wb);
   judge(ws->solver, p, opt, res);
   return res->status;
+}
+
+/* One line per solve through the options' callback (slv.h, "logging"):
+ * a refusal is an error, a solve that ran and failed a warning, a converged
+ * one info.  slv_log delivers nothing for options that fail validation. */
+static void log_outcome(const slv_workspace *ws, const slv_options *opt, const slv_result *res) {
+  const char *name = ws && ws->solver ? ws->solver->name : "?";
+  if (res->status < 0)
+    slv_log(opt, SLV_LOG_ERROR, "slv_solve(%s): %s: %s", name, slv_status_str(res->status),
+            res->message);
+  else if (res->status > 0)
+    slv_log(opt, SLV_LOG_WARNING,
+            "slv_solve(%s): %s after %d iterations, %d pivots, res_rel %.3g: %s", name,
+            slv_status_str(res->status), res->iterations, res->pivots, res->res.res_rel,
+            res->message);
+  else
+    slv_log(opt, SLV_LOG_INFO, "slv_solve(%s): converged in %d iterations, %d pivots, res_rel %.3g",
+            name, res->iterations, res->pivots, res->res.res_rel);
+}
+
+slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options *opt, double *x,
+                     double *w, slv_result *res) {
+  slv_result dummy;
+  if (!res) res = &dummy;
+  slv_status st = solve_checked(ws, p, opt, x, w, res);
+  log_outcome(ws, opt, res);
+  return st;
 }

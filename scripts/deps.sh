@@ -8,7 +8,7 @@
 # both show the same content (experiments/exp_style.gp).
 PACKAGES="build-essential autoconf automake libtool pkg-config libopenblas-dev liblapacke-dev
 libgsl-dev libcunit1-dev libhdf5-dev libfclib-dev libsuitesparse-dev libzip-dev gnuplot-nox
-valgrind python3 python3-numpy parallel poppler-utils
+valgrind python3 python3-dev python3-numpy python3-pytest python3-scipy parallel poppler-utils
 texlive-latex-base texlive-latex-recommended texlive-fonts-recommended"
 
 install_packages() {

@@ -1,0 +1,548 @@
+/* ext_world.c -- the World type: a libdynamics world built from a named
+ * scene (dyn_scene_new), stepped with the GIL released, with numpy arrays
+ * of the per-step metrics (those of `lcplab simulate`'s CSV, cli/
+ * cmd_simulate.c, plus ContactBench's criteria of each step's solve,
+ * docs/problem.md, "Contact metrics") and of the trace of the dynamic
+ * bodies.
+ *
+ *   World(scene, params, settings)   params: ["key=value", ...] as the
+ *       scene reads them; settings: {name: value} over
+ *       dyn_world_settings_default() (the names of the table below; the
+ *       package turns enum names into their values).
+ *   run(steps, trace, log, log_level) -> dict: the metric columns over the
+ *       steps done (with "stage_time_s", steps x DYN_WORLD_STAGES), "trace" (steps x dynamic bodies x 13: r, q, v, w) or
+ *       None, "done", "error" (0 or the dyn_err of the step that failed)
+ *       and "message".
+ *   bodies(), last_problem(), energy(), and time, step_count, body_count.
+ *
+ * A world is stepped by one thread at a time: a call made while another
+ * thread is inside run() raises RuntimeError rather than wait or race.
+ */
+#include "lcplab_ext.h"
+
+#include "dyn_world.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+  PyObject_HEAD
+  dyn_world *w;
+  int busy; /* set while run() steps without the GIL */
+} lx_world;
+
+/* ---- settings by name ----------------------------------------------------------- */
+
+typedef enum { SET_DOUBLE, SET_INT, SET_ENUM, SET_V3, SET_NAME } set_kind;
+typedef struct {
+  const char *name;
+  set_kind kind;
+  size_t offset;
+} set_field;
+
+_Static_assert(sizeof(dyn_friction) == sizeof(int) && sizeof(dyn_integrator) == sizeof(int) &&
+                   sizeof(dyn_storage) == sizeof(int) && sizeof(slv_cone_law) == sizeof(int) &&
+                   sizeof(dyn_failure_policy) == sizeof(int),
+               "the settings' enums are stored as int");
+
+#define S_OFF(f) offsetof(dyn_world_settings, f)
+static const set_field set_fields[] = {
+    {"dt", SET_DOUBLE, S_OFF(dt)},
+    {"gravity", SET_V3, S_OFF(gravity)},
+    {"integrator", SET_ENUM, S_OFF(integrator)},
+    {"gyro", SET_ENUM, S_OFF(gyro)},
+    {"orient", SET_ENUM, S_OFF(orient)},
+    {"friction", SET_ENUM, S_OFF(contact.friction)},
+    {"eta", SET_INT, S_OFF(contact.eta)},
+    {"k_erp", SET_DOUBLE, S_OFF(contact.k_erp)},
+    {"slop", SET_DOUBLE, S_OFF(contact.slop)},
+    {"cfm", SET_DOUBLE, S_OFF(contact.cfm)},
+    {"max_correct_vel", SET_DOUBLE, S_OFF(contact.max_correct_vel)},
+    {"margin", SET_DOUBLE, S_OFF(margin)},
+    {"solver", SET_NAME, S_OFF(solver)},
+    {"max_iter", SET_INT, S_OFF(opt.max_iter)},
+    {"tol", SET_DOUBLE, S_OFF(opt.tol)},
+    {"omega", SET_DOUBLE, S_OFF(opt.omega)},
+    {"warm_start", SET_INT, S_OFF(warm_start)},
+    {"warm_factor", SET_DOUBLE, S_OFF(warm_factor)},
+    {"storage", SET_ENUM, S_OFF(storage)},
+    {"dense_max_rows", SET_INT, S_OFF(dense_max_rows)},
+    {"cone_law", SET_ENUM, S_OFF(cone_law)},
+    {"contact_order", SET_ENUM, S_OFF(contact_order)},
+    {"on_failure", SET_ENUM, S_OFF(on_failure)},
+    {"fallback_solver", SET_NAME, S_OFF(fallback_solver)},
+    {"fallback_max_iter", SET_INT, S_OFF(fallback_max_iter)},
+};
+
+static int set_double(const char *name, PyObject *v, double *out) {
+  if (!PyFloat_Check(v) && !PyLong_Check(v)) {
+    PyErr_Format(PyExc_TypeError, "setting %s must be a number", name);
+    return -1;
+  }
+  *out = PyFloat_AsDouble(v);
+  return *out == -1.0 && PyErr_Occurred() ? -1 : 0;
+}
+
+static int set_int(const char *name, PyObject *v, int *out) {
+  if (!PyLong_Check(v)) {
+    PyErr_Format(PyExc_TypeError, "setting %s must be an integer", name);
+    return -1;
+  }
+  long l = PyLong_AsLong(v);
+  if (l == -1 && PyErr_Occurred()) return -1;
+  if (l < INT_MIN || l > INT_MAX) {
+    PyErr_Format(PyExc_OverflowError, "setting %s=%ld does not fit an int", name, l);
+    return -1;
+  }
+  *out = (int)l;
+  return 0;
+}
+
+static int set_one(dyn_world_settings *s, const set_field *f, PyObject *v) {
+  char *at = (char *)s + f->offset;
+  switch (f->kind) {
+  case SET_DOUBLE: return set_double(f->name, v, (double *)(void *)at);
+  case SET_INT:
+  case SET_ENUM: return set_int(f->name, v, (int *)(void *)at);
+  case SET_NAME: {
+    const char *str = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
+    if (!str || strlen(str) >= DYN_WORLD_SOLVER_NAME_MAX) {
+      if (!PyErr_Occurred())
+        PyErr_Format(PyExc_ValueError, "setting %s must be a name shorter than %d characters",
+                     f->name, DYN_WORLD_SOLVER_NAME_MAX);
+      return -1;
+    }
+    snprintf(at, DYN_WORLD_SOLVER_NAME_MAX, "%s", str);
+    return 0;
+  }
+  case SET_V3: {
+    dyn_v3 g;
+    if (!PyArg_ParseTuple(v, "ddd", &g.x, &g.y, &g.z)) {
+      PyErr_Clear();
+      PyErr_Format(PyExc_TypeError, "setting %s must be a tuple of 3 numbers", f->name);
+      return -1;
+    }
+    memcpy(at, &g, sizeof g);
+    return 0;
+  }
+  }
+  return 0;
+}
+
+static int settings_from(PyObject *dict, dyn_world_settings *s) {
+  *s = dyn_world_settings_default();
+  if (dict == Py_None) return 0;
+  if (!PyDict_Check(dict)) {
+    PyErr_SetString(PyExc_TypeError, "settings must be a dict");
+    return -1;
+  }
+  PyObject *key, *value;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(dict, &pos, &key, &value)) {
+    const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+    if (!name) {
+      if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "setting names must be strings");
+      return -1;
+    }
+    size_t k = 0, nf = sizeof set_fields / sizeof set_fields[0];
+    while (k < nf && strcmp(set_fields[k].name, name) != 0) k++;
+    if (k == nf) {
+      PyErr_Format(PyExc_KeyError, "unknown setting '%s'", name);
+      return -1;
+    }
+    if (set_one(s, &set_fields[k], value) < 0) return -1;
+  }
+  return 0;
+}
+
+/* ---- the type ------------------------------------------------------------------------ */
+
+static int ready(lx_world *self) {
+  if (!self->w) {
+    PyErr_SetString(PyExc_RuntimeError, "the World was not built");
+    return 0;
+  }
+  if (self->busy) {
+    PyErr_SetString(PyExc_RuntimeError, "the World is stepping in another thread");
+    return 0;
+  }
+  return 1;
+}
+
+static void world_dealloc(lx_world *self) {
+  dyn_world_free(self->w);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* World(scene, params, settings): (status, message) of a refusal go into
+ * ValueError("...") with the library's message; the package re-raises it
+ * as its own error type. */
+static int world_init(lx_world *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"scene", "params", "settings", NULL};
+  const char *scene;
+  PyObject *params = Py_None, *settings = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|OO", kwlist, &scene, &params, &settings))
+    return -1;
+  if (self->busy) {
+    PyErr_SetString(PyExc_RuntimeError, "the World is stepping in another thread");
+    return -1;
+  }
+  dyn_world_settings s;
+  if (settings_from(settings, &s) < 0) return -1;
+  Py_ssize_t np = 0;
+  if (params != Py_None) {
+    if (!PyList_Check(params)) {
+      PyErr_SetString(PyExc_TypeError, "params must be a list of 'key=value' strings");
+      return -1;
+    }
+    np = PyList_GET_SIZE(params);
+  }
+  const char **pv = PyMem_Calloc(np > 0 ? (size_t)np : 1, sizeof *pv);
+  if (!pv) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < np; i++) {
+    PyObject *it = PyList_GET_ITEM(params, i);
+    pv[i] = PyUnicode_Check(it) ? PyUnicode_AsUTF8(it) : NULL;
+    if (!pv[i]) {
+      if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "params must be strings");
+      PyMem_Free(pv);
+      return -1;
+    }
+  }
+  char msg[512] = "";
+  dyn_world *w = NULL;
+  dyn_err e = dyn_scene_new(scene, pv, (int)np, &s, &w, msg, sizeof msg);
+  PyMem_Free(pv);
+  if (e != DYN_OK) {
+    if (e == DYN_ERR_NOMEM)
+      PyErr_NoMemory();
+    else
+      PyErr_SetString(PyExc_ValueError, msg[0] ? msg : "cannot build the scene");
+    return -1;
+  }
+  dyn_world_free(self->w);
+  self->w = w;
+  return 0;
+}
+
+/* ---- run ------------------------------------------------------------------------------ */
+
+enum { COL_STEP, COL_T, COL_KINETIC, COL_POTENTIAL, COL_ENERGY, COL_PEN, COL_CONTACTS, COL_ROWS,
+       COL_ITER, COL_RES, COL_SOLVE_T, COL_COLLIDE_T, COL_STEP_T, COL_STATUS, COL_JOINT_ERR,
+       COL_FAILED, COL_APPLIED, COL_FB_STATUS, COL_RES_APPLIED,
+       COL_SIG, COL_CONIC, COL_NCP, COL_DUAL, COL_PRIMAL, COL_MDP, NCOL };
+static const char *const col_name[NCOL] = {
+    "step", "t", "kinetic", "potential", "energy", "max_penetration", "contacts", "rows",
+    "iterations", "res_nat_inf", "solve_time_s", "collide_time_s", "step_time_s", "status",
+    "joint_error", "failed", "applied", "fallback_status", "res_applied", "signorini",
+    "conic_compl", "ncp_compl", "dual_feas", "primal_feas", "mdp_gap"};
+/* integer columns (int64) */
+static int col_is_int(int c) {
+  return c == COL_STEP || c == COL_CONTACTS || c == COL_ROWS || c == COL_ITER ||
+         c == COL_STATUS || c == COL_FAILED || c == COL_APPLIED || c == COL_FB_STATUS;
+}
+
+typedef struct {
+  double *f[NCOL];
+  long long *i[NCOL];
+  double *stages; /* DYN_WORLD_STAGES per step */
+} columns;
+
+static void put(columns *c, int col, long k, double v) {
+  if (col_is_int(col))
+    c->i[col][k] = (long long)v;
+  else
+    c->f[col][k] = v;
+}
+
+/* The step's metrics, and ContactBench's criteria of its solve (NaN
+ * without cones), recomputed from the step's problem and the impulses
+ * applied. */
+static void record(dyn_world *w, const dyn_world_metrics *m, columns *c, long k) {
+  double v[NCOL] = {(double)m->step, m->t, m->kinetic, m->potential, m->energy,
+                    m->max_penetration, m->contacts, m->rows, m->iterations, m->res_nat_inf,
+                    m->solve_time_s, m->collide_time_s, m->step_time_s, (double)m->status,
+                    m->joint_error, m->failed, (double)m->applied, (double)m->fallback_status,
+                    m->res_applied};
+  memcpy(c->stages + (size_t)k * DYN_WORLD_STAGES, m->stage_time_s, sizeof m->stage_time_s);
+  slv_problem p;
+  const double *x = NULL;
+  dyn_world_last_problem(w, &p, &x);
+  slv_contact_metrics cm = {NAN, NAN, NAN, NAN, NAN, NAN};
+  if (p.n > 0 && p.ncones > 0 && x) cm = slv_residual(&p, x, NULL).contact;
+  v[COL_SIG] = cm.signorini;
+  v[COL_CONIC] = cm.conic_compl;
+  v[COL_NCP] = cm.ncp_compl;
+  v[COL_DUAL] = cm.dual_feas;
+  v[COL_PRIMAL] = cm.primal_feas;
+  v[COL_MDP] = cm.mdp_gap;
+  for (int col = 0; col < NCOL; col++) put(c, col, k, v[col]);
+}
+
+static void trace_step(dyn_world *w, const int *dyn, int nd, double *tr) {
+  const dyn_body *b = dyn_world_bodies(w);
+  for (int j = 0; j < nd; j++) {
+    const dyn_body *q = &b[dyn[j]];
+    double s[13] = {q->r.x, q->r.y, q->r.z, q->q.w, q->q.x, q->q.y, q->q.z,
+                    q->v.x, q->v.y, q->v.z, q->w.x, q->w.y, q->w.z};
+    memcpy(tr + 13 * (size_t)j, s, sizeof s);
+  }
+}
+
+/* The world's settings with the log callback (or none) installed. */
+static int install_log(dyn_world *w, slv_log_level_fn fn, void *ctx, int level) {
+  dyn_world_settings s = *dyn_world_get_settings(w);
+  s.opt.log_level_fn = fn;
+  s.opt.log_ctx = ctx;
+  s.opt.log_level = level;
+  if (dyn_world_set_settings(w, &s) != DYN_OK) {
+    PyErr_Format(PyExc_RuntimeError, "cannot set the log callback: %s", dyn_world_message(w));
+    return -1;
+  }
+  return 0;
+}
+
+static PyObject *make_columns(npy_intp K, columns *c) {
+  PyObject *d = PyDict_New();
+  for (int col = 0; d && col < NCOL; col++) {
+    PyObject *a = PyArray_ZEROS(1, &K, col_is_int(col) ? NPY_INT64 : NPY_DOUBLE, 0);
+    if (!a || PyDict_SetItemString(d, col_name[col], a) < 0) Py_CLEAR(d);
+    if (a && col_is_int(col)) c->i[col] = PyArray_DATA((PyArrayObject *)a);
+    if (a && !col_is_int(col)) c->f[col] = PyArray_DATA((PyArrayObject *)a);
+    Py_XDECREF(a);
+  }
+  npy_intp dims[2] = {K, DYN_WORLD_STAGES};
+  PyObject *st = d ? PyArray_ZEROS(2, dims, NPY_DOUBLE, 0) : NULL;
+  if (!st || PyDict_SetItemString(d, "stage_time_s", st) < 0) Py_CLEAR(d);
+  if (st) c->stages = PyArray_DATA((PyArrayObject *)st);
+  Py_XDECREF(st);
+  return d;
+}
+
+/* The dynamic bodies' indices, in world order. */
+static int dynamic_bodies(dyn_world *w, int **out) {
+  int nb = dyn_world_body_count(w), nd = 0;
+  *out = PyMem_Calloc(nb > 0 ? (size_t)nb : 1, sizeof **out);
+  if (!*out) return -1;
+  for (int i = 0; i < nb; i++)
+    if (!dyn_world_bodies(w)[i].is_static) (*out)[nd++] = i;
+  return nd;
+}
+
+static PyObject *world_run(lx_world *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"steps", "trace", "log", "log_level", NULL};
+  long K;
+  int want_trace = 0, level = SLV_LOG_DEBUG;
+  PyObject *logfn = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "l|pOi", kwlist, &K, &want_trace, &logfn, &level))
+    return NULL;
+  if (!ready(self)) return NULL;
+  if (K < 0) {
+    PyErr_Format(PyExc_ValueError, "steps=%ld < 0", K);
+    return NULL;
+  }
+  slv_options scratch = slv_options_default();
+  lx_log log;
+  if (lx_log_start(&log, logfn, level, &scratch) < 0) return NULL;
+  int *dyn = NULL, nd = dynamic_bodies(self->w, &dyn);
+  if (nd < 0) return PyErr_NoMemory();
+  columns c;
+  memset(&c, 0, sizeof c);
+  PyObject *cols = make_columns((npy_intp)K, &c), *trace = Py_NewRef(Py_None), *out = NULL;
+  if (cols && want_trace) {
+    npy_intp dims[3] = {K, nd, 13};
+    Py_DECREF(trace);
+    trace = PyArray_ZEROS(3, dims, NPY_DOUBLE, 0);
+  }
+  if (!cols || !trace || install_log(self->w, scratch.log_level_fn, scratch.log_ctx, scratch.log_level) < 0)
+    goto done;
+  double *tr = want_trace ? PyArray_DATA((PyArrayObject *)trace) : NULL;
+  long k = 0;
+  dyn_err e = DYN_OK;
+  self->busy = 1;
+  Py_BEGIN_ALLOW_THREADS
+  for (; k < K; k++) {
+    dyn_world_metrics m;
+    e = dyn_world_step(self->w, &m);
+    if (e != DYN_OK) break;
+    record(self->w, &m, &c, k);
+    if (tr) trace_step(self->w, dyn, nd, tr + (size_t)k * 13 * (size_t)nd);
+  }
+  Py_END_ALLOW_THREADS
+  self->busy = 0;
+  if (install_log(self->w, NULL, NULL, SLV_LOG_DEBUG) < 0) goto done;
+  out = Py_BuildValue("{s:O,s:O,s:l,s:i,s:s}", "metrics", cols, "trace", trace, "done", k,
+                      "error", (int)e, "message", e == DYN_OK ? "" : dyn_world_message(self->w));
+done:
+  PyMem_Free(dyn);
+  Py_XDECREF(cols);
+  Py_XDECREF(trace);
+  if (lx_log_finish(&log) < 0) Py_CLEAR(out);
+  return out;
+}
+
+/* ---- state ------------------------------------------------------------------------------ */
+
+static PyObject *world_bodies(lx_world *self, PyObject *noargs) {
+  (void)noargs;
+  if (!ready(self)) return NULL;
+  int nb = dyn_world_body_count(self->w);
+  npy_intp n = nb, d3[2] = {nb, 3}, d4[2] = {nb, 4};
+  PyObject *r = PyArray_ZEROS(2, d3, NPY_DOUBLE, 0), *q = PyArray_ZEROS(2, d4, NPY_DOUBLE, 0);
+  PyObject *v = PyArray_ZEROS(2, d3, NPY_DOUBLE, 0), *w = PyArray_ZEROS(2, d3, NPY_DOUBLE, 0);
+  PyObject *m = PyArray_ZEROS(1, &n, NPY_DOUBLE, 0), *st = PyArray_ZEROS(1, &n, NPY_BOOL, 0);
+  PyObject *out = NULL;
+  if (r && q && v && w && m && st) {
+    const dyn_body *b = dyn_world_bodies(self->w);
+    double *rd = PyArray_DATA((PyArrayObject *)r), *qd = PyArray_DATA((PyArrayObject *)q);
+    double *vd = PyArray_DATA((PyArrayObject *)v), *wd = PyArray_DATA((PyArrayObject *)w);
+    double *md = PyArray_DATA((PyArrayObject *)m);
+    npy_bool *sd = PyArray_DATA((PyArrayObject *)st);
+    for (int i = 0; i < nb; i++) {
+      rd[3 * i] = b[i].r.x; rd[3 * i + 1] = b[i].r.y; rd[3 * i + 2] = b[i].r.z;
+      qd[4 * i] = b[i].q.w; qd[4 * i + 1] = b[i].q.x; qd[4 * i + 2] = b[i].q.y; qd[4 * i + 3] = b[i].q.z;
+      vd[3 * i] = b[i].v.x; vd[3 * i + 1] = b[i].v.y; vd[3 * i + 2] = b[i].v.z;
+      wd[3 * i] = b[i].w.x; wd[3 * i + 1] = b[i].w.y; wd[3 * i + 2] = b[i].w.z;
+      md[i] = b[i].mass;
+      sd[i] = (npy_bool)(b[i].is_static != 0);
+    }
+    out = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:O}", "r", r, "q", q, "v", v, "w", w, "mass", m,
+                        "is_static", st);
+  }
+  Py_XDECREF(r); Py_XDECREF(q); Py_XDECREF(v); Py_XDECREF(w); Py_XDECREF(m); Py_XDECREF(st);
+  return out;
+}
+
+/* last_problem() -> (problem tuple, x applied), or None before any step
+ * with rows */
+static PyObject *world_last_problem(lx_world *self, PyObject *noargs) {
+  (void)noargs;
+  if (!ready(self)) return NULL;
+  slv_problem p;
+  const double *x = NULL;
+  dyn_world_last_problem(self->w, &p, &x);
+  if (p.n == 0 || !x) Py_RETURN_NONE;
+  PyObject *t = lx_problem_tuple(&p), *xa = t ? lx_vector(p.n, x) : NULL, *out = NULL;
+  if (t && xa) out = PyTuple_Pack(2, t, xa);
+  Py_XDECREF(t);
+  Py_XDECREF(xa);
+  return out;
+}
+
+static PyObject *world_energy(lx_world *self, PyObject *noargs) {
+  (void)noargs;
+  if (!ready(self)) return NULL;
+  double ke = 0, pe = 0;
+  dyn_world_energy(self->w, &ke, &pe);
+  return Py_BuildValue("(dd)", ke, pe);
+}
+
+static PyObject *world_get_time(lx_world *self, void *closure) {
+  (void)closure;
+  return ready(self) ? PyFloat_FromDouble(dyn_world_time(self->w)) : NULL;
+}
+static PyObject *world_get_steps(lx_world *self, void *closure) {
+  (void)closure;
+  return ready(self) ? PyLong_FromLong(dyn_world_step_count(self->w)) : NULL;
+}
+static PyObject *world_get_nbodies(lx_world *self, void *closure) {
+  (void)closure;
+  return ready(self) ? PyLong_FromLong(dyn_world_body_count(self->w)) : NULL;
+}
+static PyObject *world_get_solver(lx_world *self, void *closure) {
+  (void)closure;
+  return ready(self) ? PyUnicode_FromString(dyn_world_get_settings(self->w)->solver) : NULL;
+}
+static PyObject *world_get_dt(lx_world *self, void *closure) {
+  (void)closure;
+  return ready(self) ? PyFloat_FromDouble(dyn_world_get_settings(self->w)->dt) : NULL;
+}
+
+static PyMethodDef world_methods[] = {
+    {"run", (PyCFunction)(void (*)(void))world_run, METH_VARARGS | METH_KEYWORDS,
+     "run(steps, trace=False, log=None, log_level=3) -> dict"},
+    {"bodies", (PyCFunction)world_bodies, METH_NOARGS, "bodies() -> dict of arrays"},
+    {"last_problem", (PyCFunction)world_last_problem, METH_NOARGS,
+     "last_problem() -> (problem tuple, x) or None"},
+    {"energy", (PyCFunction)world_energy, METH_NOARGS, "energy() -> (kinetic, potential)"},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef world_getset[] = {
+    {"time", (getter)world_get_time, NULL, "time (s)", NULL},
+    {"step_count", (getter)world_get_steps, NULL, "steps done", NULL},
+    {"body_count", (getter)world_get_nbodies, NULL, "bodies", NULL},
+    {"solver", (getter)world_get_solver, NULL, "solver name", NULL},
+    {"dt", (getter)world_get_dt, NULL, "time step (s)", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+PyTypeObject lx_world_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "lcplab._lcplab.World",
+    .tp_basicsize = sizeof(lx_world),
+    .tp_dealloc = (destructor)world_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "A libdynamics world built from a named scene (private: use lcplab.World).",
+    .tp_methods = world_methods,
+    .tp_getset = world_getset,
+    .tp_init = (initproc)world_init,
+    .tp_new = PyType_GenericNew,
+};
+
+/* scenes() -> [(name, summary)] */
+PyObject *lx_scenes(PyObject *self, PyObject *args) {
+  (void)self; (void)args;
+  PyObject *list = PyList_New(0);
+  for (int i = 0; list && i < dyn_scene_count(); i++) {
+    PyObject *t = Py_BuildValue("(ss)", dyn_scene_name(i), dyn_scene_summary(i));
+    if (!t || PyList_Append(list, t) < 0) Py_CLEAR(list);
+    Py_XDECREF(t);
+  }
+  return list;
+}
+
+/* names() -> {"stages": [...], "applied": [...], "on_failure": [...]}: the
+ * world's enum names, read from libdynamics (dyn_world_stage_name,
+ * dyn_applied_str, dyn_failure_policy_str) */
+PyObject *lx_world_names(PyObject *self, PyObject *args) {
+  (void)self; (void)args;
+  PyObject *stages = PyList_New(0), *applied = PyList_New(0), *policies = PyList_New(0);
+  PyObject *out = NULL;
+  int ok = stages && applied && policies;
+  for (int i = 0; ok && i < DYN_WORLD_STAGES; i++) {
+    PyObject *u = PyUnicode_FromString(dyn_world_stage_name(i) ? dyn_world_stage_name(i) : "?");
+    ok = u && PyList_Append(stages, u) == 0;
+    Py_XDECREF(u);
+  }
+  for (int i = 0; ok && strcmp(dyn_applied_str((dyn_applied)i), "?") != 0; i++) {
+    PyObject *u = PyUnicode_FromString(dyn_applied_str((dyn_applied)i));
+    ok = u && PyList_Append(applied, u) == 0;
+    Py_XDECREF(u);
+  }
+  for (int i = 0; ok && strcmp(dyn_failure_policy_str((dyn_failure_policy)i), "?") != 0; i++) {
+    PyObject *u = PyUnicode_FromString(dyn_failure_policy_str((dyn_failure_policy)i));
+    ok = u && PyList_Append(policies, u) == 0;
+    Py_XDECREF(u);
+  }
+  if (ok)
+    out = Py_BuildValue("{s:O,s:O,s:O}", "stages", stages, "applied", applied, "on_failure",
+                        policies);
+  Py_XDECREF(stages);
+  Py_XDECREF(applied);
+  Py_XDECREF(policies);
+  return out;
+}
+
+/* default_steps(scene, dt) -> the steps the scene runs by default (0 for
+ * an unknown scene or dt <= 0) */
+PyObject *lx_default_steps(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *scene;
+  double dt;
+  if (!PyArg_ParseTuple(args, "sd", &scene, &dt)) return NULL;
+  return PyLong_FromLong(dyn_scene_default_steps(scene, dt));
+}

@@ -1,0 +1,120 @@
+/* lcplab_ext.h -- private header of the C extension lcplab._lcplab, the thin
+ * layer between the Python package (python/lcplab/) and the public C
+ * interface of libsolvers (slv.h), libslvio (slv_io.h) and libdynamics
+ * (dyn_world.h): only SLV_API / DYN_API functions, the ones the shared
+ * libraries export.
+ *
+ * The Python package checks and converts its arguments (shapes, dtypes,
+ * names) and raises its own exceptions; this layer checks them again where
+ * a wrong one would be undefined behaviour (a NULL, a short array, the
+ * wrong dtype), raising TypeError or ValueError naming the field, and
+ * otherwise hands back the library's status and one-line message so that
+ * the package can raise the right exception with it.  Nothing here calls
+ * exit or abort, and nothing prints.
+ *
+ * The GIL is released around slv_solve and dyn_world_step.  While it is
+ * released no Python object is touched: the arrays read or written are
+ * owned by objects this layer holds a reference to.  The log callback
+ * (slv.h, "logging") takes the GIL back to call the package's logging
+ * bridge; an exception there is kept and raised after the call.
+ *
+ * Files: module.c (the module, helpers, status and solver tables),
+ * ext_problem.c (a problem from the package's arrays, validation,
+ * residuals), ext_solve.c (solve), ext_io.c (read, write), ext_world.c
+ * (the World type).
+ */
+#ifndef LCPLAB_EXT_H
+#define LCPLAB_EXT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL lcplab_ARRAY_API
+#ifndef LCPLAB_EXT_MODULE_C
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include "slv.h"
+
+#if PY_VERSION_HEX < 0x030A0000
+static inline PyObject *Py_NewRef(PyObject *o) {
+  Py_INCREF(o);
+  return o;
+}
+#endif
+
+/* ---- arrays -------------------------------------------------------------- */
+
+/* The data of obj if it is a numpy array of dtype typenum (NPY_DOUBLE,
+ * NPY_INT32), aligned, contiguous (C order, or Fortran order when fortran)
+ * with exactly size elements; else NULL with TypeError / ValueError naming
+ * field.  none_ok: None gives NULL without an error (check PyErr_Occurred). */
+void *lx_array_data(PyObject *obj, int typenum, npy_intp size, int fortran, int none_ok,
+                    const char *field);
+
+/* A new 1-D float64 array of n values copied from v (NULL: zeros). */
+PyObject *lx_vector(npy_intp n, const double *v);
+/* A new 1-D int32 array of n values copied from v. */
+PyObject *lx_ivector(npy_intp n, const int *v);
+
+/* d[key] = PyFloat(v) / PyLong(v); 0 on success, -1 with an exception. */
+int lx_set_float(PyObject *d, const char *key, double v);
+int lx_set_int(PyObject *d, const char *key, long v);
+/* d[key] = v, stealing the reference to v (NULL: -1, the error is set). */
+int lx_set_steal(PyObject *d, const char *key, PyObject *v);
+
+/* ---- problems (ext_problem.c) ------------------------------------------- */
+
+/* The package's problem tuple (lcplab.Problem._c):
+ *   (n, storage, A, indptr, indices, data, b, lo, hi, findex, mu,
+ *    cone_rows, cone_mu, cone_law)
+ * storage 0 (dense: A an n x n float64 array in Fortran order) or 1 (CSR:
+ * indptr int32 n+1, indices int32, data float64); lo, hi float64 n;
+ * findex int32 n and mu float64 n, or both None; cone_rows int32 and
+ * cone_mu float64 of the same length, or both None; cone_law 0 / 1.
+ * Fills *p with borrowed pointers into the arrays (valid while the tuple
+ * lives); 0, or -1 with an exception naming the field. */
+int lx_problem_from(PyObject *tuple, slv_problem *p);
+
+/* The residual measures as a dict (slv_residuals and its contact metrics). */
+PyObject *lx_residuals_dict(const slv_residuals *r);
+
+/* A new problem tuple (as above) with copies of p's arrays; factored
+ * storage is converted to CSR (slv_factored_csr_new).  NULL with an
+ * exception on failure. */
+PyObject *lx_problem_tuple(const slv_problem *p);
+
+/* ---- logging (module.c) -------------------------------------------------- */
+
+/* The log context of one call: fn(level, line) is called with the GIL
+ * taken back; the first exception it raises is kept in exc_* (and later
+ * lines are dropped), to be restored by lx_log_finish. */
+typedef struct lx_log {
+  PyObject *fn;
+  PyObject *exc_type, *exc_value, *exc_tb;
+} lx_log;
+
+/* Sets opt's leveled callback to fn (None: silent) at level; 0, or -1
+ * with ValueError for a level out of range. */
+int lx_log_start(lx_log *log, PyObject *fn, int level, slv_options *opt);
+/* With the GIL held: 0, or -1 with the exception the callback raised. */
+int lx_log_finish(lx_log *log);
+void lx_log_line(void *ctx, slv_log_level level, const char *line);
+
+/* ---- the functions and the type of the module --------------------------- */
+
+PyObject *lx_validate(PyObject *self, PyObject *args);
+PyObject *lx_residual(PyObject *self, PyObject *args);
+PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *lx_read(PyObject *self, PyObject *args);
+PyObject *lx_write(PyObject *self, PyObject *args);
+PyObject *lx_kind(PyObject *self, PyObject *args);
+PyObject *lx_scenes(PyObject *self, PyObject *args);
+PyObject *lx_default_steps(PyObject *self, PyObject *args);
+PyObject *lx_world_names(PyObject *self, PyObject *args);
+
+extern PyTypeObject lx_world_type;
+
+#endif /* LCPLAB_EXT_H */

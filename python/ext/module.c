@@ -1,0 +1,206 @@
+/* module.c -- the module lcplab._lcplab: its function table, the array and
+ * dict helpers of lcplab_ext.h, the log bridge, and the tables the package
+ * builds its enums from (statuses, solvers, formats), read from the
+ * library so that nothing is listed twice.
+ */
+#define LCPLAB_EXT_MODULE_C
+#include "lcplab_ext.h"
+
+#include "slv_io.h"
+
+/* ---- arrays and dicts ----------------------------------------------------- */
+
+static const char *dtype_name(int typenum) {
+  return typenum == NPY_DOUBLE ? "float64" : typenum == NPY_INT32 ? "int32" : "?";
+}
+
+void *lx_array_data(PyObject *obj, int typenum, npy_intp size, int fortran, int none_ok,
+                    const char *field) {
+  if (obj == Py_None && none_ok) return NULL;
+  if (!PyArray_Check(obj)) {
+    PyErr_Format(PyExc_TypeError, "%s must be a numpy array, got %s", field,
+                 Py_TYPE(obj)->tp_name);
+    return NULL;
+  }
+  PyArrayObject *a = (PyArrayObject *)obj;
+  if (PyArray_TYPE(a) != typenum) {
+    PyErr_Format(PyExc_TypeError, "%s must have dtype %s", field, dtype_name(typenum));
+    return NULL;
+  }
+  int contiguous = fortran ? PyArray_IS_F_CONTIGUOUS(a) : PyArray_IS_C_CONTIGUOUS(a);
+  if (!contiguous || !PyArray_ISALIGNED(a)) {
+    PyErr_Format(PyExc_ValueError, "%s must be %s-contiguous and aligned", field,
+                 fortran ? "Fortran" : "C");
+    return NULL;
+  }
+  if (PyArray_SIZE(a) != size) {
+    PyErr_Format(PyExc_ValueError, "%s has %zd values, %zd expected", field,
+                 (Py_ssize_t)PyArray_SIZE(a), (Py_ssize_t)size);
+    return NULL;
+  }
+  return PyArray_DATA(a);
+}
+
+PyObject *lx_vector(npy_intp n, const double *v) {
+  PyObject *a = PyArray_ZEROS(1, &n, NPY_DOUBLE, 0);
+  if (a && v && n > 0) memcpy(PyArray_DATA((PyArrayObject *)a), v, (size_t)n * sizeof *v);
+  return a;
+}
+
+PyObject *lx_ivector(npy_intp n, const int *v) {
+  PyObject *a = PyArray_ZEROS(1, &n, NPY_INT32, 0);
+  if (a && v && n > 0) memcpy(PyArray_DATA((PyArrayObject *)a), v, (size_t)n * sizeof *v);
+  return a;
+}
+
+int lx_set_steal(PyObject *d, const char *key, PyObject *v) {
+  if (!v) return -1;
+  int r = PyDict_SetItemString(d, key, v);
+  Py_DECREF(v);
+  return r;
+}
+
+int lx_set_float(PyObject *d, const char *key, double v) {
+  return lx_set_steal(d, key, PyFloat_FromDouble(v));
+}
+
+int lx_set_int(PyObject *d, const char *key, long v) {
+  return lx_set_steal(d, key, PyLong_FromLong(v));
+}
+
+/* ---- the log bridge --------------------------------------------------------- */
+
+void lx_log_line(void *ctx, slv_log_level level, const char *line) {
+  lx_log *log = ctx;
+  PyGILState_STATE g = PyGILState_Ensure();
+  if (!log->exc_type) {
+    PyObject *r = PyObject_CallFunction(log->fn, "is", (int)level, line);
+    if (r)
+      Py_DECREF(r);
+    else
+      PyErr_Fetch(&log->exc_type, &log->exc_value, &log->exc_tb);
+  }
+  PyGILState_Release(g);
+}
+
+int lx_log_start(lx_log *log, PyObject *fn, int level, slv_options *opt) {
+  memset(log, 0, sizeof *log);
+  if (fn == Py_None) return 0;
+  if (!PyCallable_Check(fn)) {
+    PyErr_SetString(PyExc_TypeError, "the log function must be callable");
+    return -1;
+  }
+  if (level < SLV_LOG_ERROR || level > SLV_LOG_DEBUG) {
+    PyErr_Format(PyExc_ValueError, "log level %d out of range", level);
+    return -1;
+  }
+  log->fn = fn;
+  opt->log_level_fn = lx_log_line;
+  opt->log_ctx = log;
+  opt->log_level = level;
+  return 0;
+}
+
+int lx_log_finish(lx_log *log) {
+  if (!log->exc_type) return 0;
+  PyErr_Restore(log->exc_type, log->exc_value, log->exc_tb);
+  log->exc_type = log->exc_value = log->exc_tb = NULL;
+  return -1;
+}
+
+/* ---- tables ----------------------------------------------------------------- */
+
+/* [(value, name)] of every status slv_status_str knows (the enum's range
+ * with margin: an unknown value names itself "unknown_status"). */
+static PyObject *lx_statuses(PyObject *self, PyObject *args) {
+  (void)self; (void)args;
+  PyObject *list = PyList_New(0);
+  for (int s = -32; list && s <= 32; s++) {
+    const char *name = slv_status_str((slv_status)s);
+    if (strcmp(name, "unknown_status") == 0) continue;
+    PyObject *t = Py_BuildValue("(is)", s, name);
+    if (!t || PyList_Append(list, t) < 0) Py_CLEAR(list);
+    Py_XDECREF(t);
+  }
+  return list;
+}
+
+/* [dict(name, summary, cite, caps, max_n)] in registry order. */
+static PyObject *lx_solvers(PyObject *self, PyObject *args) {
+  (void)self; (void)args;
+  PyObject *list = PyList_New(0);
+  for (int i = 0; list && i < slv_solver_count(); i++) {
+    const slv_solver *s = slv_solver_at(i);
+    char caps[256];
+    slv_solver_caps_str(s, caps, sizeof caps);
+    PyObject *d = Py_BuildValue("{s:s,s:s,s:s,s:s,s:i,s:I}", "name", s->name, "summary",
+                                s->summary ? s->summary : "", "cite", s->cite ? s->cite : "",
+                                "caps", caps, "max_n", s->max_n, "cap_bits", s->caps);
+    if (!d || PyList_Append(list, d) < 0) Py_CLEAR(list);
+    Py_XDECREF(d);
+  }
+  return list;
+}
+
+/* [(value, name)] of the file formats, SLV_FMT_AUTO first. */
+static PyObject *lx_formats(PyObject *self, PyObject *args) {
+  (void)self; (void)args;
+  PyObject *list = PyList_New(0);
+  for (int f = SLV_FMT_AUTO; list && f <= SLV_FMT_LAST; f++) {
+    PyObject *t = Py_BuildValue("(is)", f, slv_format_str((slv_format)f));
+    if (!t || PyList_Append(list, t) < 0) Py_CLEAR(list);
+    Py_XDECREF(t);
+  }
+  return list;
+}
+
+/* The library's default options as a dict of the fields the package sets. */
+static PyObject *lx_default_options(PyObject *self, PyObject *args) {
+  (void)self; (void)args;
+  slv_options o = slv_options_default();
+  return Py_BuildValue("{s:i,s:d,s:i,s:d,s:d,s:d,s:i,s:i,s:k}", "max_iter", o.max_iter, "tol",
+                       o.tol, "norm", o.norm, "omega", o.omega, "damping", o.damping,
+                       "pivot_tol", o.pivot_tol, "check_every", o.check_every, "max_pivots",
+                       o.max_pivots, "seed", o.seed);
+}
+
+static PyMethodDef methods[] = {
+    {"statuses", lx_statuses, METH_NOARGS, "[(value, name)] of the library's statuses."},
+    {"solvers", lx_solvers, METH_NOARGS, "The solver registry, in order, as dicts."},
+    {"formats", lx_formats, METH_NOARGS, "[(value, name)] of the file formats."},
+    {"default_options", lx_default_options, METH_NOARGS, "slv_options_default() as a dict."},
+    {"scenes", lx_scenes, METH_NOARGS, "[(name, summary)] of the named scenes."},
+    {"default_steps", lx_default_steps, METH_VARARGS, "default_steps(scene, dt) -> steps."},
+    {"world_names", lx_world_names, METH_NOARGS, "The names of the world's stages and enums."},
+    {"validate", lx_validate, METH_VARARGS, "validate(problem) -> (status, message)."},
+    {"residual", lx_residual, METH_VARARGS, "residual(problem, x, w) -> dict."},
+    {"solve", (PyCFunction)(void (*)(void))lx_solve, METH_VARARGS | METH_KEYWORDS,
+     "solve(problem, solver, options, x0, history, log, log_level) -> dict."},
+    {"read", lx_read, METH_VARARGS, "read(path, format) -> dict or (status, message)."},
+    {"kind", lx_kind, METH_VARARGS, "kind(problem) -> the I/O library's classification."},
+    {"write", lx_write, METH_VARARGS, "write(problem, path, format, name) -> (status, message)."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_lcplab",
+                                    "The C layer of the lcplab package (private).", -1, methods,
+                                    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__lcplab(void);
+PyMODINIT_FUNC PyInit__lcplab(void) {
+  if (_import_array() < 0) return NULL; /* not import_array(): it prints */
+  if (PyType_Ready(&lx_world_type) < 0) return NULL;
+  PyObject *m = PyModule_Create(&module);
+  if (!m) return NULL;
+  Py_INCREF(&lx_world_type);
+  if (PyModule_AddObject(m, "World", (PyObject *)&lx_world_type) < 0 ||
+      PyModule_AddStringConstant(m, "VERSION", SLV_VERSION) < 0 ||
+      PyModule_AddIntConstant(m, "LOG_ERROR", SLV_LOG_ERROR) < 0 ||
+      PyModule_AddIntConstant(m, "LOG_WARNING", SLV_LOG_WARNING) < 0 ||
+      PyModule_AddIntConstant(m, "LOG_INFO", SLV_LOG_INFO) < 0 ||
+      PyModule_AddIntConstant(m, "LOG_DEBUG", SLV_LOG_DEBUG) < 0) {
+    Py_DECREF(&lx_world_type);
+    Py_DECREF(m);
+    return NULL;
+  }
+  return m;
+}

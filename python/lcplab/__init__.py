@@ -1,0 +1,50 @@
+"""lcplab: complementarity problems for rigid-body contact dynamics.
+
+The Python interface of lcplab's C libraries: libsolvers (one problem type,
+every solver by name, one set of accuracy measures) and libdynamics (worlds
+of rigid bodies, named scenes). numpy arrays in, numpy arrays out; errors
+are exceptions carrying the library's message; the GIL is released while a
+solver or a world runs; the library's log lines go to the ``logging`` logger
+``"lcplab"``.
+
+Problems and solving
+    Problem, solve, solvers, Result, Residuals, Status, DEFAULT_SOLVER
+Files
+    read, write, formats
+Scenes
+    World, simulate, scenes, SimulationResult, METRICS, TRACE_FIELDS, STAGES,
+    APPLIED
+Errors
+    LcplabError, InvalidProblemError, UnsupportedError, OptionsError,
+    FileError, SceneError, SimulationError
+
+The documentation of the problem, the measures and the solvers is in the
+repository's docs/ folder (problem.md, solvers.md, dynamics.md).
+
+Examples
+--------
+>>> import numpy as np, lcplab
+>>> A = np.array([[2.0, 1.0], [1.0, 2.0]])
+>>> r = lcplab.solve(lcplab.Problem(A, [-1.0, -1.0]))
+>>> r.converged, r.x
+(True, array([0.33333333, 0.33333333]))
+"""
+
+from . import _lcplab
+from ._errors import (FileError, InvalidProblemError, LcplabError, OptionsError, SceneError,
+                      SimulationError, UnsupportedError)
+from ._io import formats, read, write
+from ._log import logger
+from ._problem import Problem
+from ._solve import DEFAULT_SOLVER, Residuals, Result, SolverInfo, Status, solve, solvers
+from ._world import (APPLIED, METRICS, STAGES, TRACE_FIELDS, SimulationResult, World, scenes,
+                     simulate)
+
+__version__ = _lcplab.VERSION
+
+__all__ = [
+    "APPLIED", "DEFAULT_SOLVER", "FileError", "InvalidProblemError", "LcplabError", "METRICS",
+    "OptionsError", "Problem", "Residuals", "Result", "STAGES", "SceneError", "SimulationError",
+    "SimulationResult", "SolverInfo", "Status", "TRACE_FIELDS", "UnsupportedError", "World",
+    "formats", "logger", "read", "scenes", "simulate", "solve", "solvers", "write",
+]

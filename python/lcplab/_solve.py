@@ -1,0 +1,342 @@
+"""lcplab.solve and what it returns: the Python side of slv_solve
+(docs/README.md, "Follow one solve")."""
+
+import dataclasses
+import enum
+
+import numpy as np
+
+from . import _lcplab, _log
+from ._errors import InvalidProblemError, LcplabError, OptionsError, UnsupportedError
+from ._problem import _check_problem, _is_int
+
+__all__ = ["DEFAULT_SOLVER", "Status", "Residuals", "Result", "SolverInfo", "solve", "solvers"]
+
+#: The solver ``lcplab.solve`` uses when none is named. Issue 29 plans an
+#: automatic choice; until then the lexicographic Lemke method, which needs
+#: no tuning and terminates on every problem it accepts
+#: (docs/solvers.md, "Lexicographic Lemke").
+DEFAULT_SOLVER = "lemke"
+
+Status = enum.IntEnum("Status", [(name.upper(), value) for value, name in _lcplab.statuses()],
+                      module=__name__)
+Status.__doc__ = """The library's status codes (docs/problem.md, "Status codes"): 0
+converged; > 0 the solver ran but did not converge (MAX_ITER, STAGNATED,
+RAY_TERMINATION, SINGULAR_PIVOT, NOT_FINITE, BREAKDOWN, NO_SOLUTION); < 0 it
+refused to run (INVALID_PROBLEM, UNSUPPORTED, BAD_DIMENSION, OUT_OF_MEMORY,
+INVALID_OPTIONS). ``str(status)`` is the library's name, e.g. ``"max_iter"``."""
+Status.__str__ = lambda self: self.name.lower()
+
+
+@dataclasses.dataclass(frozen=True)
+class Residuals:
+    """The library's accuracy measures of a solution, recomputed from
+    (A, b, lo, hi, findex, mu, cones, x) alone, the same code for every
+    solver (docs/problem.md, "Residuals").
+
+    Attributes
+    ----------
+    res_nat_inf : float
+        The natural map's inf-norm, ``||mid(x - hi, w, x - lo)||_inf``
+        (cones: ``x_c - P_K(x_c - w^_c)``).
+    res_rel : float
+        ``res_nat_inf / max(1, ||b||_inf)``, the number ``tol`` is compared to.
+    res_rel_2 : float
+        The natural map's 2-norm over ``max(1, ||b||_2)``.
+    compl : float
+        The complementarity sum.
+    infeas : float
+        The largest bound (or cone) violation of x.
+    b_inf : float
+        ``||b||_inf``.
+    merit_fclib : float
+        FCLIB's MERIT_1 (cone problems, else NaN).
+    signorini, conic_compl, ncp_compl, dual_feas, primal_feas, mdp_gap : float
+        ContactBench's criteria for cone problems (else NaN): Signorini
+        complementarity ``|l_n v_n|``, conic complementarity ``|l . v|``,
+        NCP complementarity with De Saxce's correction ``|l . v^|``, dual
+        feasibility ``||v^ - P_K*(v^)||``, primal feasibility
+        ``||l - P_K(l)||`` and the maximum-dissipation gap
+        ``|l_t . v_t + mu l_n |v_t||``, each the largest over the cones
+        (docs/problem.md, "Contact metrics").
+    """
+
+    res_nat_inf: float
+    res_rel: float
+    res_rel_2: float
+    compl: float
+    infeas: float
+    b_inf: float
+    merit_fclib: float
+    signorini: float
+    conic_compl: float
+    ncp_compl: float
+    dual_feas: float
+    primal_feas: float
+    mdp_gap: float
+
+    def as_dict(self):
+        """The measures as a dict."""
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass(frozen=True)
+class Result:
+    """The outcome of one ``lcplab.solve``.
+
+    Attributes
+    ----------
+    x, w : ndarray
+        The solution and ``w = A x + b`` (x holds the last iterate, whatever
+        the status).
+    status : Status
+        Converged, or why not; ``str(result.status)`` is the library's name.
+    status_str : str
+        The same name, e.g. ``"converged"`` or ``"max_iter"``.
+    converged : bool
+        ``status == Status.CONVERGED``: the library's own measures confirm
+        the tolerance (a solver cannot report success on an unmet one).
+    iterations, pivots : int
+        Sweeps or Newton steps; pivots of the pivoting and factorizing
+        methods.
+    residuals : Residuals
+        The library's measures of x.
+    solver_residual : float
+        The solver's own stopping measure (for diagnosis).
+    history : ndarray or None
+        ``res_rel`` after each iteration, when asked with ``history=True``.
+    history_time : ndarray or None
+        The seconds from the start of the library's solve to each entry of
+        ``history`` (same length), when asked with ``history=True``: the
+        x axis of a residual-against-time plot.
+    time : float
+        Wall time of the library's solve alone (s), the number ``lcplab
+        solve`` reports as ``time_s``.
+    solver : str
+        The solver's name.
+    method : str
+        The algorithm that ran: the solver's name, or the one it handed the
+        problem to when that computes the same iterates (``"pgs"`` for
+        ``pgs_wide`` on dense or CSR storage; libsolvers/slv.h,
+        slv_result.method).
+    message : str
+        The library's detail when not converged, else empty.
+    """
+
+    x: np.ndarray
+    w: np.ndarray
+    status: Status
+    status_str: str
+    iterations: int
+    pivots: int
+    residuals: Residuals
+    solver_residual: float
+    history: object
+    time: float
+    solver: str
+    message: str
+    history_time: object = None
+    method: str = ""
+
+    @property
+    def converged(self):
+        return self.status == Status.CONVERGED
+
+    def __repr__(self):
+        return (f"Result(solver={self.solver!r}, status={self.status_str!r}, "
+                f"iterations={self.iterations}, pivots={self.pivots}, "
+                f"res_rel={self.residuals.res_rel:.3g}, time={self.time:.3g})")
+
+
+@dataclasses.dataclass(frozen=True)
+class SolverInfo:
+    """One entry of the solver registry (``lcplab.solvers(details=True)``).
+
+    Attributes
+    ----------
+    name : str
+        The name ``solve`` takes.
+    summary : str
+        One line.
+    cite : str
+        Its key in docs/references.bib.
+    caps : str
+        What it accepts, e.g. ``"lcp box free findex dense csr"``.
+    max_n : int
+        The largest n it takes (0: no limit).
+    """
+
+    name: str
+    summary: str
+    cite: str
+    caps: str
+    max_n: int
+
+
+
+def solvers(details=False):
+    """The registered solvers, in the registry's order.
+
+    Parameters
+    ----------
+    details : bool, optional
+        Return a ``SolverInfo`` per solver (summary, citation key,
+        capabilities, size limit) instead of the names.
+
+    Returns
+    -------
+    list of str, or list of SolverInfo
+        The names ``solve`` accepts.
+
+    Examples
+    --------
+    >>> import lcplab
+    >>> "lemke" in lcplab.solvers()
+    True
+    >>> lcplab.solvers(details=True)[0].caps
+    'lcp box free findex dense csr factored'
+    """
+    table = _lcplab.solvers()
+    if not details:
+        return [d["name"] for d in table]
+    return [SolverInfo(d["name"], d["summary"], d["cite"], d["caps"], d["max_n"]) for d in table]
+
+
+# the registry is a static table of the library: its names, once
+_NAMES = tuple(d["name"] for d in _lcplab.solvers())
+
+_OPTION_TYPES = {"omega": float, "damping": float, "pivot_tol": float, "check_every": int,
+                 "max_pivots": int, "seed": int, "simd": bool}
+
+
+def _options(tol, max_iter, norm, extra):
+    opts = {}
+    if tol is not None:
+        opts["tol"] = tol
+    if max_iter is not None:
+        if not _is_int(max_iter):
+            raise OptionsError(f"max_iter must be an integer, got {max_iter!r}")
+        # sweeps for the iterative solvers, pivots for the pivoting ones, as
+        # `lcplab solve --max-iter` sets both
+        opts["max_iter"] = int(max_iter)
+        opts["max_pivots"] = int(max_iter)
+    if norm is not None:
+        if norm not in ("inf", "2", 2):
+            raise OptionsError(f"norm must be 'inf' or '2', got {norm!r}")
+        opts["norm"] = 2 if norm in ("2", 2) else 0
+    for key, value in extra.items():
+        kind = _OPTION_TYPES.get(key)
+        if kind is None:
+            raise TypeError(f"solve() got an unexpected option {key!r} (options: tol, max_iter, "
+                            f"norm, {', '.join(sorted(_OPTION_TYPES))})")
+        if kind is int and not _is_int(value):
+            raise OptionsError(f"{key} must be an integer, got {value!r}")
+        if kind is bool:
+            if not isinstance(value, bool):
+                raise OptionsError(f"{key} must be True or False, got {value!r}")
+            value = 0 if value else 1  # SLV_SIMD_AUTO, SLV_SIMD_OFF
+        opts[key] = value
+    if "tol" in opts and not isinstance(opts["tol"], (int, float)):
+        raise OptionsError(f"tol must be a number, got {opts['tol']!r}")
+    return opts
+
+
+def _raise_for(status, message, what):
+    if status == Status.INVALID_OPTIONS:
+        raise OptionsError(f"{what}: {message}", Status(status))
+    if status in (Status.INVALID_PROBLEM, Status.BAD_DIMENSION):
+        raise InvalidProblemError(f"{what}: {message}", Status(status))
+    if status == Status.UNSUPPORTED:
+        raise UnsupportedError(f"{what}: {message}", Status(status))
+    if status == Status.OUT_OF_MEMORY:
+        raise MemoryError(f"{what}: {message}")
+    raise LcplabError(f"{what}: {message}", Status(status))
+
+
+def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None, history=False,
+          norm=None, **options):
+    """Solve a problem with a solver chosen by name.
+
+    The steps are those of ``lcplab solve`` (docs/README.md, "Follow one
+    solve"): the options start from the library's defaults, the problem is
+    validated and checked against the solver's capabilities, the solver
+    runs from ``warm`` or from the projection of 0, and the library
+    recomputes every measure and keeps "converged" only if they meet the
+    tolerance. The GIL is released during the solve, so solves in several
+    threads run in parallel.
+
+    Parameters
+    ----------
+    problem : Problem
+        The problem.
+    solver : str, optional
+        A name of ``lcplab.solvers()``; default ``DEFAULT_SOLVER``.
+    tol : float, optional
+        Converged iff ``res_rel <= tol`` (and, with cones, the absolute
+        ``res_nat_inf <= tol``); default 1e-8.
+    max_iter : int, optional
+        Iteration limit of the iterative solvers and pivot limit of the
+        pivoting ones (both, as ``lcplab solve --max-iter``); default the
+        library's (1000 iterations; pivots max(1000, 50 n)).
+    warm : (n,) array_like, optional
+        The starting point (it must be finite); default the projection of 0
+        on the bounds.
+    history : bool, optional
+        Record ``res_rel`` after each iteration in ``Result.history``.
+    norm : {"inf", "2"}, optional
+        ``"2"`` also requires the 2-norm measure ``res_rel_2 <= tol``.
+    **options
+        Named solver options: ``omega`` (pgs: SOR factor in (0, 2)),
+        ``damping``, ``pivot_tol``, ``check_every``, ``max_pivots``,
+        ``seed``, ``simd`` (True, the default: vector code where the CPU
+        has it; False: the scalar path only, the same iterates)
+        (libsolvers/slv.h, slv_options).
+
+    Returns
+    -------
+    Result
+        A solve that ran but did not converge is a result too
+        (``result.converged`` is False and ``result.message`` says why);
+        check it.
+
+    Raises
+    ------
+    InvalidProblemError
+        The problem or ``warm`` is invalid (message naming the field).
+    UnsupportedError
+        The solver does not take this kind of problem.
+    OptionsError
+        An option is out of range.
+    ValueError
+        An unknown solver name.
+
+    Examples
+    --------
+    >>> import numpy as np, lcplab
+    >>> p = lcplab.Problem(np.eye(2), [-1.0, 1.0])
+    >>> r = lcplab.solve(p, "pgs", tol=1e-10)
+    >>> r.status, r.x
+    (<Status.CONVERGED: 0>, array([1., 0.]))
+    """
+    _check_problem(problem)
+    if not isinstance(solver, str):
+        raise TypeError(f"solver must be a name, got {type(solver).__name__}")
+    if solver not in _NAMES:
+        raise ValueError(f"unknown solver {solver!r} (known: {', '.join(_NAMES)})")
+    opts = _options(tol, max_iter, norm, options)
+    x0 = None
+    if warm is not None:
+        x0 = np.array(warm, dtype=np.float64, copy=True)
+        if x0.shape != (problem.n,):
+            raise InvalidProblemError(f"warm has shape {x0.shape}, expected ({problem.n},)")
+    log_fn, log_level = _log.bridge()
+    d = _lcplab.solve(problem._c(), solver, opts, x0, bool(history), log_fn, log_level)
+    status = d["status"]
+    if status < 0:
+        _raise_for(status, d["message"], solver)
+    st = Status(status)
+    return Result(x=d["x"], w=d["w"], status=st, status_str=str(st), iterations=d["iterations"],
+                  pivots=d["pivots"], residuals=Residuals(**d["residuals"]),
+                  solver_residual=d["solver_residual"], history=d["history"], time=d["time"],
+                  solver=solver, message=d["message"] if status != 0 else "",
+                  history_time=d["history_time"], method=d["method"])

@@ -1,0 +1,387 @@
+"""lcplab.World and lcplab.simulate: libdynamics' worlds and named scenes
+(libdynamics/dyn_world.h; docs/dynamics.md, "The world step"), with the
+metrics of ``lcplab simulate`` as numpy arrays."""
+
+import dataclasses
+import numbers
+
+import numpy as np
+
+from . import _lcplab, _log
+from ._errors import SceneError, SimulationError
+from ._problem import Problem, _is_int
+
+__all__ = ["World", "SimulationResult", "simulate", "scenes", "METRICS", "TRACE_FIELDS",
+           "STAGES", "APPLIED"]
+
+_NAMES = _lcplab.world_names()
+
+#: The stages of a world step, in order (docs/dynamics.md, "The world
+#: step"): the second axis of the metrics' ``stage_time_s``.
+STAGES = tuple(_NAMES["stages"])
+
+#: Which impulses a step applied (the metrics' ``applied`` is an index
+#: into this): none (no rows), the solver's, the fallback solve's, the warm
+#: start, or P(0) (no impulse).
+APPLIED = tuple(_NAMES["applied"])
+
+#: The columns of ``SimulationResult.metrics``: those of ``lcplab simulate``'s
+#: CSV (step, t, kinetic, potential, energy, max_penetration, contacts, rows,
+#: iterations, res_nat_inf, solve_time_s, joint_error, status and applied,
+#: the last two as numbers: ``lcplab.Status`` and an index of ``APPLIED``),
+#: the step's other times, whether its solve failed (``on_failure``), the
+#: fallback's status and the residual of the impulses applied, ContactBench's
+#: criteria of the step's solve (NaN unless the step's problem has Coulomb
+#: cones, ``friction="cone"``), and the time of each stage (``STAGES``).
+METRICS = (("step", np.int64), ("t", np.float64), ("kinetic", np.float64),
+           ("potential", np.float64), ("energy", np.float64), ("max_penetration", np.float64),
+           ("contacts", np.int64), ("rows", np.int64), ("iterations", np.int64),
+           ("res_nat_inf", np.float64), ("solve_time_s", np.float64),
+           ("collide_time_s", np.float64), ("step_time_s", np.float64), ("status", np.int64),
+           ("joint_error", np.float64), ("failed", np.int64), ("applied", np.int64),
+           ("fallback_status", np.int64), ("res_applied", np.float64),
+           ("signorini", np.float64), ("conic_compl", np.float64), ("ncp_compl", np.float64),
+           ("dual_feas", np.float64), ("primal_feas", np.float64), ("mdp_gap", np.float64),
+           ("stage_time_s", np.float64, (len(STAGES),)))
+
+#: The last axis of ``SimulationResult.trace``, as in ``lcplab simulate
+#: --trace``: position, orientation quaternion (w first), linear and angular
+#: velocity, world frame.
+TRACE_FIELDS = ("x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz")
+
+# the names of the settings' enums, in their C order (libdynamics/dyn.h,
+# dyn_constraint.h, dyn_world.h; the names of `lcplab simulate`'s options)
+_ENUMS = {
+    "friction": ("none", "box", "pyramid", "cone"),
+    "integrator": ("symplectic", "explicit", "verlet"),
+    "gyro": ("none", "explicit", "implicit"),
+    "orient": ("exp", "linear"),
+    "storage": ("auto", "dense", "csr", "factored"),
+    "cone_law": ("coulomb", "associated"),
+    "contact_order": ("broadphase", "top-down"),
+    "on_failure": tuple(_NAMES["on_failure"]),
+}
+_NUMBERS = ("dt", "k_erp", "slop", "cfm", "max_correct_vel", "margin", "tol", "omega",
+            "warm_factor")
+_INTEGERS = ("eta", "max_iter", "dense_max_rows", "fallback_max_iter")
+_STRINGS = ("fallback_solver",)
+_ERR_KIND = {-1: "input", -2: "memory", -3: "numeric"}
+
+
+def scenes():
+    """The named scenes.
+
+    Returns
+    -------
+    dict
+        name -> one-line description with the scene's parameters (keys)
+        and their defaults.
+    """
+    return dict(_lcplab.scenes())
+
+
+def _settings(solver, dt, settings):
+    out = {}
+    if solver is not None:
+        if not isinstance(solver, str):
+            raise TypeError(f"solver must be a name, got {type(solver).__name__}")
+        out["solver"] = solver
+    if dt is not None:
+        settings = dict(settings, dt=dt)
+    for key, value in settings.items():
+        if value is None:
+            continue
+        if key in _ENUMS:
+            names = _ENUMS[key]
+            v = value.replace("_", "-") if key == "contact_order" and isinstance(value, str) \
+                else value
+            if v not in names:
+                raise SceneError(f"{key} must be one of {', '.join(names)}, got {value!r}")
+            out[key] = names.index(v)
+        elif key == "warm_start":
+            if not isinstance(value, (bool, np.bool_)) and value not in (0, 1):
+                raise SceneError(f"warm_start must be True or False, got {value!r}")
+            out[key] = int(bool(value))
+        elif key == "gravity":
+            g = np.asarray(value, dtype=np.float64)
+            if g.shape != (3,):
+                raise SceneError(f"gravity must have 3 components, got shape {g.shape}")
+            out[key] = tuple(float(c) for c in g)
+        elif key in _NUMBERS:
+            if not isinstance(value, numbers.Real) or isinstance(value, bool):
+                raise SceneError(f"{key} must be a number, got {value!r}")
+            out[key] = float(value)
+        elif key in _INTEGERS:
+            if not _is_int(value):
+                raise SceneError(f"{key} must be an integer, got {value!r}")
+            out[key] = int(value)
+        elif key in _STRINGS:
+            if not isinstance(value, str):
+                raise SceneError(f"{key} must be a name, got {value!r}")
+            out[key] = value
+        else:
+            known = sorted(set(_ENUMS) | set(_NUMBERS) | set(_INTEGERS) | set(_STRINGS) |
+                           {"gravity", "warm_start"})
+            raise TypeError(f"unknown setting {key!r} (settings: {', '.join(known)})")
+    return out
+
+
+def _params(params):
+    if params is None:
+        return []
+    if not isinstance(params, dict):
+        raise TypeError("params must be a dict {key: number}")
+    out = []
+    for key, value in params.items():
+        if not isinstance(key, str) or "=" in key:
+            raise SceneError(f"parameter name {key!r} must be a string without '='")
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise SceneError(f"parameter {key} must be a number, got {value!r}")
+        # repr: the shortest string that reads back as the same double
+        out.append(f"{key}={int(value) if _is_int(value) else repr(float(value))}")
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class SimulationResult:
+    """The steps of one ``World.run`` or ``simulate``.
+
+    Attributes
+    ----------
+    metrics : ndarray
+        A structured array, one record per step, with the fields of
+        ``lcplab.METRICS``: ``result.metrics["energy"]``, ...
+    trace : ndarray or None
+        ``(steps, len(bodies), 13)``: after each step, each dynamic body's
+        state (``lcplab.TRACE_FIELDS``), when asked with ``trace=True``.
+    bodies : ndarray of int
+        The world indices of the dynamic bodies, the second axis of trace.
+    scene : str
+    solver : str
+    dt : float
+    """
+
+    metrics: np.ndarray
+    trace: object
+    bodies: np.ndarray
+    scene: str
+    solver: str
+    dt: float
+
+    @property
+    def steps(self):
+        """The number of steps recorded."""
+        return int(self.metrics.shape[0])
+
+    def __repr__(self):
+        return (f"SimulationResult(scene={self.scene!r}, solver={self.solver!r}, "
+                f"steps={self.steps}, dt={self.dt})")
+
+
+class World:
+    """A world of rigid bodies built from a named scene, stepped through
+    contact problems solved by any registered solver.
+
+    Parameters
+    ----------
+    scene : str
+        One of ``lcplab.scenes()``.
+    params : dict, optional
+        The scene's parameters, ``{key: number}`` (``lcplab.scenes()``
+        lists each scene's keys and defaults), e.g. ``{"n": 5, "mu": 0.3}``.
+    solver : str, optional
+        The solver of each step's problem; default the library's ("pgs").
+    dt : float, optional
+        The time step (s); default 1/120.
+    **settings
+        The world's settings by name (``lcplab simulate``'s options):
+        ``friction`` ("none", "box", "pyramid", "cone"), ``eta``,
+        ``integrator`` ("symplectic", "explicit", "verlet"), ``gyro``,
+        ``orient``, ``max_iter``, ``tol``, ``omega``, ``warm_start``,
+        ``warm_factor``, ``margin``, ``storage`` ("auto", "dense", "csr",
+        "factored"), ``dense_max_rows``, ``cone_law``, ``contact_order``
+        ("broadphase", "top-down"), ``gravity``, the contact parameters
+        ``k_erp``, ``slop``, ``cfm``, ``max_correct_vel``, and what a step
+        does when its solve failed: ``on_failure`` ("fallback", "best",
+        "keep", "stop"; docs/dynamics.md, "The world step"),
+        ``fallback_solver``, ``fallback_max_iter``.
+
+    Raises
+    ------
+    SceneError
+        The scene, a parameter or a setting is refused (the message names
+        it).
+
+    Notes
+    -----
+    The GIL is released while the world steps. One thread at a time may use
+    a world: a call while another thread is inside ``run`` raises
+    RuntimeError.
+
+    Examples
+    --------
+    >>> import lcplab
+    >>> w = lcplab.World("stack", {"n": 3}, solver="pgs")
+    >>> r = w.run(10)
+    >>> r.metrics["energy"].shape
+    (10,)
+    """
+
+    def __init__(self, scene, params=None, *, solver=None, dt=None, **settings):
+        if not isinstance(scene, str):
+            raise TypeError(f"scene must be a name, got {type(scene).__name__}")
+        s = _settings(solver, dt, settings)
+        try:
+            self._w = _lcplab.World(scene, _params(params), s)
+        except ValueError as e:
+            raise SceneError(str(e)) from None
+        self.scene = scene
+        self.params = dict(params or {})
+
+    @property
+    def time(self):
+        """The simulated time (s)."""
+        return self._w.time
+
+    @property
+    def step_count(self):
+        """The steps done."""
+        return self._w.step_count
+
+    @property
+    def body_count(self):
+        """The bodies, static ones included."""
+        return self._w.body_count
+
+    @property
+    def solver(self):
+        """The solver's name."""
+        return self._w.solver
+
+    @property
+    def dt(self):
+        """The time step (s)."""
+        return self._w.dt
+
+    def default_steps(self):
+        """The steps ``lcplab simulate`` runs for this scene at this dt."""
+        return _lcplab.default_steps(self.scene, self.dt)
+
+    def run(self, steps=None, *, trace=False):
+        """Advance the world.
+
+        Parameters
+        ----------
+        steps : int, optional
+            How many steps; default ``default_steps()``.
+        trace : bool, optional
+            Also record the dynamic bodies' state after each step.
+
+        Returns
+        -------
+        SimulationResult
+
+        Raises
+        ------
+        SimulationError
+            A step failed (the solver refused the step's problem, or its
+            solve failed in a way the world does not apply); the world is
+            left as it was before that step, and ``error.result`` holds the
+            steps done before it.
+        """
+        if steps is None:
+            steps = self.default_steps()
+        if not _is_int(steps) or steps < 0:
+            raise ValueError(f"steps must be an integer >= 0, got {steps!r}")
+        log_fn, log_level = _log.bridge()
+        d = self._w.run(int(steps), bool(trace), log_fn, log_level)
+        done = d["done"]
+        metrics = np.empty(done, dtype=list(METRICS))
+        for field in METRICS:
+            metrics[field[0]] = d["metrics"][field[0]][:done]
+        bodies = np.flatnonzero(~self._w.bodies()["is_static"])
+        tr = None if d["trace"] is None else d["trace"][:done]
+        result = SimulationResult(metrics=metrics, trace=tr, bodies=bodies, scene=self.scene,
+                                  solver=self.solver, dt=self.dt)
+        if d["error"] != 0:
+            kind = _ERR_KIND.get(d["error"], "numeric")
+            raise SimulationError(f"scene {self.scene}: {d['message']}", kind, result)
+        return result
+
+    def step(self):
+        """One step; returns its metrics record (``METRICS``)."""
+        return self.run(1).metrics[0]
+
+    def bodies(self):
+        """The bodies' state.
+
+        Returns
+        -------
+        dict
+            ``r`` (nb, 3), ``q`` (nb, 4; w first), ``v`` (nb, 3), ``w``
+            (nb, 3), ``mass`` (nb,), ``is_static`` (nb,), in world order
+            (dynamic bodies first).
+        """
+        return self._w.bodies()
+
+    def energy(self):
+        """``(kinetic, potential)`` of the current state (J)."""
+        return self._w.energy()
+
+    def last_problem(self):
+        """The contact problem of the last step and the impulses applied.
+
+        Returns
+        -------
+        (Problem, ndarray) or None
+            A copy: solve it with any solver, write it to a file, compare.
+            A matrix-free (factored) step comes back in CSR. None before any
+            step with rows.
+        """
+        t = self._w.last_problem()
+        if t is None:
+            return None
+        prob, x = t
+        return Problem._from_c(prob, name=f"{self.scene}-step{self.step_count}"), x
+
+
+def simulate(scene, params=None, solver=None, steps=None, dt=None, *, trace=False, **settings):
+    """Run a named scene and return its per-step metrics, as ``lcplab
+    simulate`` does.
+
+    Parameters
+    ----------
+    scene : str
+        One of ``lcplab.scenes()``.
+    params : dict, optional
+        The scene's parameters, ``{key: number}``.
+    solver : str, optional
+        The solver of the contact problems; default the library's ("pgs").
+    steps : int, optional
+        Steps to run; default the scene's (600; incline: 1 s).
+    dt : float, optional
+        The time step (s); default 1/120.
+    trace : bool, optional
+        Also return the dynamic bodies' states after each step.
+    **settings
+        The world's settings by name (see ``World``).
+
+    Returns
+    -------
+    SimulationResult
+
+    Raises
+    ------
+    SceneError
+        The scene, a parameter or a setting is refused.
+    SimulationError
+        A step failed; ``error.result`` holds the steps before it.
+
+    Examples
+    --------
+    >>> import lcplab
+    >>> r = lcplab.simulate("stack", {"n": 3}, solver="pgs", steps=20)
+    >>> float(r.metrics["max_penetration"].max()) < 0.01
+    True
+    """
+    return World(scene, params, solver=solver, dt=dt, **settings).run(steps, trace=trace)

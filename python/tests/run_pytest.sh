@@ -1,0 +1,41 @@
+#!/bin/sh
+# run_pytest.sh -- `make check`'s driver of the Python package's pytest suite
+# (python/tests), with the interpreter configure chose and the package the
+# build assembled (build/python/lcplab).  The environment comes from
+# Makefile.am (AM_TESTS_ENVIRONMENT): LCPLAB_PYTHON, LCPLAB_PYTHONPATH,
+# LCPLAB_BIN (the lcplab program the tests compare with), LCPLAB_SAN_FLAGS,
+# LCPLAB_CC.
+#
+# Exit 77 (skipped) when pytest is missing, and under `make check-valgrind`
+# (LCPLAB_VALGRIND=1): memcheck would trace the interpreter, and the suite
+# already ran in the plain `make check` of the same build.  In a sanitizer
+# build the extension needs the sanitizer runtime loaded first: it is
+# preloaded (the compiler says where it is), and LeakSanitizer is off, since
+# the interpreter keeps its own allocations until exit.
+here=$(cd "$(dirname "$0")" && pwd)
+py=${LCPLAB_PYTHON:-python3}
+if [ "${LCPLAB_VALGRIND:-0}" = 1 ]; then
+  echo "SKIP: the Python tests do not run under memcheck (they ran in make check)"
+  exit 77
+fi
+if ! "$py" -c "import pytest" 2>/dev/null; then
+  echo "SKIP: pytest not found for $py (apt-get install python3-pytest)"
+  exit 77
+fi
+PYTHONPATH=${LCPLAB_PYTHONPATH:+$LCPLAB_PYTHONPATH}${PYTHONPATH:+:$PYTHONPATH}
+PYTHONDONTWRITEBYTECODE=1
+export PYTHONPATH PYTHONDONTWRITEBYTECODE
+case ${LCPLAB_SAN_FLAGS:-} in
+  *address*)
+    asan=$(${LCPLAB_CC:-cc} -print-file-name=libasan.so)
+    ubsan=$(${LCPLAB_CC:-cc} -print-file-name=libubsan.so)
+    if [ ! -f "$asan" ]; then
+      echo "SKIP: sanitizer build, but no libasan.so to preload ($asan)"
+      exit 77
+    fi
+    LD_PRELOAD="$asan${ubsan:+ $ubsan}${LD_PRELOAD:+ $LD_PRELOAD}"
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 # the last one wins
+    export LD_PRELOAD ASAN_OPTIONS
+    ;;
+esac
+exec "$py" -m pytest -q -p no:cacheprovider "$here"

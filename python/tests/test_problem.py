@@ -1,0 +1,102 @@
+"""lcplab.Problem: storage, defaults, kinds, copies, and every validation
+rule raising InvalidProblemError with a message naming the field."""
+
+import numpy as np
+import pytest
+
+import lcplab
+from conftest import natural_map, planted_lcp
+
+
+def test_dense_defaults_and_copies():
+    A = np.array([[2.0, 1.0], [1.0, 2.0]])
+    b = np.array([-1.0, -1.0])
+    p = lcplab.Problem(A, b)
+    assert p.n == 2 and p.storage == "dense" and p.kind == "lcp"
+    np.testing.assert_array_equal(p.lo, [0.0, 0.0])
+    np.testing.assert_array_equal(p.hi, [np.inf, np.inf])
+    assert p.findex is None and p.mu is None and p.ncones == 0
+    # the problem owns read-only copies: changing the caller's arrays does
+    # not change it, and its arrays cannot be written
+    A[0, 0] = 100.0
+    b[0] = 100.0
+    assert p.A[0, 0] == 2.0 and p.b[0] == -1.0
+    with pytest.raises(ValueError):
+        p.b[0] = 3.0
+    assert p.A.flags.f_contiguous  # column-major, as slv_problem's dense storage
+
+
+def test_kinds():
+    A = np.eye(3)
+    b = np.zeros(3)
+    assert lcplab.Problem(A, b).kind == "lcp"
+    assert lcplab.Problem(A, b, lo=[-np.inf, 0, 0], hi=[np.inf, np.inf, np.inf]).kind == "mlcp"
+    assert lcplab.Problem(A, b, lo=[-1, 0, 0], hi=[1, np.inf, np.inf]).kind == "blcp"
+    assert lcplab.Problem(A, b, findex=[-1, 0, 0], mu=[0, 0.5, 0.5]).kind == "findex"
+    assert lcplab.Problem(A, b, cones=[(0, 0.5)]).kind == "cone"
+
+
+def test_cones_and_law():
+    p = lcplab.Problem(np.eye(6), np.zeros(6), cones=[(0, 0.5), (3, 0.25)],
+                       cone_law="associated")
+    assert p.cones == [(0, 0.5), (3, 0.25)]
+    assert p.cone_rows.dtype == np.int32 and p.cone_law == "associated"
+
+
+def test_csr_from_scipy():
+    sp = pytest.importorskip("scipy.sparse", reason="python3-scipy is not installed: "
+                             "scipy.sparse input is not tested")
+    D = np.array([[4.0, 1.0, 0.0], [1.0, 3.0, 0.0], [0.0, 0.0, 2.0]])
+    # COO with a duplicate entry: summed, indices sorted, as CSR
+    C = sp.coo_matrix(([4.0, 0.5, 0.5, 1.0, 3.0, 2.0], ([0, 0, 0, 1, 1, 2], [0, 1, 1, 0, 1, 2])),
+                      shape=(3, 3))
+    p = lcplab.Problem(C, [-1.0, 2.0, -2.0])
+    assert p.storage == "csr"
+    np.testing.assert_array_equal(p.to_dense(), D)
+    np.testing.assert_array_equal(p.indptr, [0, 2, 4, 5])
+    assert sp.issparse(p.A)
+    # dense and CSR give the same solution, and the same w
+    q = lcplab.Problem(D, [-1.0, 2.0, -2.0])
+    rp, rq = lcplab.solve(p, "pgs", tol=1e-13), lcplab.solve(q, "pgs", tol=1e-13)
+    np.testing.assert_allclose(rp.x, rq.x, atol=1e-12)
+    np.testing.assert_allclose(p.w(rp.x), q.w(rp.x), atol=1e-15)
+
+
+@pytest.mark.parametrize("kwargs, field", [
+    (dict(A=np.ones((2, 3)), b=[0, 0]), "A must be square"),
+    (dict(A=np.eye(2), b=[0, 0, 0]), "b has shape (3,)"),
+    (dict(A=np.eye(2), b=[0, 0], lo=[0, 2], hi=[1, 1]), "lo[1]=2 > hi[1]=1"),
+    (dict(A=[[1, np.nan], [0, 1]], b=[0, 0]), "A(0,1) is nan"),
+    (dict(A=np.eye(2), b=[0, np.inf]), "b[1] is inf"),
+    (dict(A=np.eye(2), b=[0, 0], findex=[-1, 0]), "findex and mu come together"),
+    (dict(A=np.eye(2), b=[0, 0], findex=[-1, 5], mu=[0, 1]), "findex[1]=5"),
+    (dict(A=np.eye(2), b=[0, 0], findex=[-1, 0], mu=[0, -1]), "mu[1]=-1"),
+    (dict(A=np.eye(2), b=[0, 0], findex=[-1, 0.5], mu=[0, 1]), "findex must hold integers"),
+    (dict(A=np.eye(6), b=np.zeros(6), cones=[(0, 0.5), (2, 0.5)]), "cone_rows[1]=2"),
+    (dict(A=np.eye(3), b=np.zeros(3), cones=[(0, -0.5)]), "cone_mu[0]=-0.5"),
+    (dict(A=np.eye(3), b=np.zeros(3), cones=[0, 1]), "(first_row, mu) pairs"),
+    (dict(A=np.eye(3), b=np.zeros(3), cones=[(0, 0.5)], cone_law="tresca"), "cone_law"),
+    (dict(A=np.eye(2), b=["a", 0]), "b must be numbers"),
+])
+def test_validation_names_the_field(kwargs, field):
+    with pytest.raises(lcplab.InvalidProblemError) as e:
+        lcplab.Problem(**kwargs)
+    assert field in str(e.value)
+    assert str(e.value).startswith("Problem: ")
+    assert isinstance(e.value, ValueError)
+
+
+def test_residuals_of_any_x():
+    p, xs = planted_lcp(12, seed=3)
+    r = p.residuals(xs)
+    # the planted x* solves it: the measures vanish to rounding, as this
+    # file's own natural map does
+    assert r.res_nat_inf <= 1e-14 and natural_map(p, xs) <= 1e-14
+    np.testing.assert_allclose(p.w(xs), p.to_dense() @ xs + p.b)
+    # a wrong x: the library's measure is this file's own
+    x = xs + 0.25
+    assert r.b_inf == np.max(np.abs(p.b))
+    assert p.residuals(x).res_nat_inf == pytest.approx(natural_map(p, x), rel=1e-12)
+    assert p.residuals(x, w=p.w(x)).res_nat_inf == pytest.approx(natural_map(p, x), rel=1e-12)
+    with pytest.raises(ValueError, match="x has shape"):
+        p.residuals(np.zeros(3))

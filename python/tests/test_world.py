@@ -1,0 +1,231 @@
+"""lcplab.simulate and lcplab.World: the metrics and the trace as numpy
+arrays, equal to ``lcplab simulate``'s CSV files for the same scene; the
+step's problem as an lcplab.Problem; ContactBench's criteria per step;
+refusals and failures as exceptions; the GIL released while stepping."""
+
+import logging
+import threading
+
+import numpy as np
+import pytest
+
+import lcplab
+from conftest import gil_released_during, run_cli
+
+# the columns of `lcplab simulate --csv`, in its order (cli/cmd_simulate.c);
+# solve_time_s is a measured time, the others are deterministic
+CSV = ("step", "t", "kinetic", "potential", "energy", "max_penetration", "contacts", "rows",
+       "iterations", "res_nat_inf", "solve_time_s", "joint_error")
+
+
+def cli_simulate(tmp_path, scene, params, solver, steps, *extra):
+    csv, trace = tmp_path / "m.csv", tmp_path / "t.csv"
+    args = ["simulate", "--scene", scene, "--solver", solver, "--steps", steps, "--csv", csv,
+            "--trace", trace, "--force", *extra]
+    for k, v in params.items():
+        args += ["--param", f"{k}={v}"]
+    rc, _, err = run_cli(args)
+    assert rc == 0, err
+    m = np.genfromtxt(csv, delimiter=",", names=True, dtype=None, encoding="utf-8")
+    t = np.genfromtxt(trace, delimiter=",", names=True)
+    return m, t
+
+
+@pytest.mark.parametrize("scene, params, solver, extra", [
+    ("stack", {"n": 4}, "pgs", {}),
+    ("pyramid", {"layers": 3, "mu": 0.3}, "pgs", {"friction": "box"}),
+    ("stack", {"n": 3}, "nsgs", {"friction": "cone"}),
+    ("pendulum", {"angle_deg": 30}, "lemke", {}),
+])
+def test_same_as_cli(tmp_path, scene, params, solver, extra):
+    steps = 40
+    r = lcplab.simulate(scene, params, solver=solver, steps=steps, trace=True, **extra)
+    cli_extra = [a for k, v in extra.items() for a in (f"--{k}", v)]
+    m, t = cli_simulate(tmp_path, scene, params, solver, steps, *cli_extra)
+    assert r.metrics.shape == (steps,) and r.steps == steps
+    for name in CSV:
+        if name != "solve_time_s":
+            np.testing.assert_array_equal(r.metrics[name], m[name], err_msg=name)
+    # the status and the impulses applied, which the CSV names
+    assert [str(lcplab.Status(s)) for s in r.metrics["status"]] == list(m["status"])
+    assert [lcplab.APPLIED[a] for a in r.metrics["applied"]] == \
+        [a.split(":")[0] for a in m["applied"]]
+    # the trace: one CSV row per step and dynamic body
+    nb = r.bodies.size
+    assert r.trace.shape == (steps, nb, 13)
+    np.testing.assert_array_equal(t["body"].reshape(steps, nb)[0], r.bodies)
+    for k, field in enumerate(lcplab.TRACE_FIELDS):
+        np.testing.assert_array_equal(r.trace[:, :, k], t[field].reshape(steps, nb),
+                                      err_msg=field)
+    # ContactBench's criteria only for the cone friction model
+    cone = extra.get("friction") == "cone"
+    with_rows = r.metrics["rows"] > 0
+    assert np.all(np.isnan(r.metrics["signorini"][~with_rows]))
+    assert np.all(np.isfinite(r.metrics["ncp_compl"][with_rows]) == cone)
+
+
+def test_world_steps_and_last_problem():
+    w = lcplab.World("stack", {"n": 3}, solver="nsgs", friction="cone", max_iter=200)
+    assert w.body_count == 4 and w.solver == "nsgs" and w.last_problem() is None
+    r = w.run(25)
+    assert w.step_count == 25 and w.time == pytest.approx(25 * w.dt)
+    p, x = w.last_problem()
+    assert p.kind == "cone" and p.n == r.metrics["rows"][-1] and x.shape == (p.n,)
+    # the step's numbers are the library's measures of the applied impulses
+    # (the world's res_nat_inf from the solve's own w = A x + b, the same
+    # sums in another order: to rounding)
+    res = p.residuals(x)
+    assert res.res_nat_inf == pytest.approx(r.metrics["res_nat_inf"][-1], rel=1e-9)
+    for k in ("signorini", "conic_compl", "ncp_compl", "dual_feas", "primal_feas", "mdp_gap"):
+        assert getattr(res, k) == r.metrics[k][-1], k
+    # the step's problem can go to any other cone solver
+    q = lcplab.solve(p, "nsn_ac", tol=1e-10, max_iter=200)
+    assert q.converged and q.residuals.ncp_compl <= 1e-8
+    # one more step
+    rec = w.step()
+    assert rec["step"] == 26 and w.step_count == 26
+    b = w.bodies()
+    assert b["r"].shape == (4, 3) and list(b["is_static"]) == [False, False, False, True]
+    ke, pe = w.energy()
+    assert ke + pe == pytest.approx(rec["energy"], rel=1e-12)
+
+
+def test_factored_step_comes_back_in_csr():
+    w = lcplab.World("stack", {"n": 3}, solver="pgs", storage="factored")
+    r = w.run(5)
+    p, x = w.last_problem()
+    assert p.storage == "csr" and p.n == r.metrics["rows"][-1] > 0
+    # the explicit A = J M^-1 J^T + cfm measures the impulses as the
+    # matrix-free one did
+    assert p.residuals(x).res_nat_inf == pytest.approx(r.metrics["res_nat_inf"][-1], rel=1e-9)
+
+
+def test_failure_policy(tmp_path):
+    # pjacobi stopped after one sweep has failed (it is not a Gauss-Seidel
+    # solver, whose budget stop counts as done): the default policy solves
+    # the step again with the fallback and applies the best candidate, as
+    # `lcplab simulate` does; "stop" makes the step an error
+    r = lcplab.simulate("stack", {"n": 3}, solver="pjacobi", max_iter=1, steps=20)
+    m = r.metrics
+    rows = m["rows"] > 0
+    assert np.all(m["failed"][rows] == 1) and np.all(m["failed"][~rows] == 0)
+    assert set(lcplab.APPLIED[a] for a in m["applied"][rows]) <= {"fallback", "solver", "warm",
+                                                                  "zero"}
+    assert np.all(m["res_applied"][rows] <= m["res_nat_inf"][rows])
+    assert m["stage_time_s"].shape == (20, len(lcplab.STAGES))
+    c, _ = cli_simulate(tmp_path, "stack", {"n": 3}, "pjacobi", 20, "--max-iter", 1)
+    # the CSV writes "fallback:pgs": the fallback and its solver
+    assert [lcplab.APPLIED[a] for a in m["applied"]] == [a.split(":")[0] for a in c["applied"]]
+    np.testing.assert_array_equal(m["energy"], c["energy"])
+    w = lcplab.World("stack", {"n": 3}, solver="pjacobi", max_iter=1, on_failure="stop")
+    with pytest.raises(lcplab.SimulationError, match="failure policy stop") as e:
+        w.run(20)
+    assert e.value.kind == "numeric" and e.value.result.steps == w.step_count
+    with pytest.raises(lcplab.SceneError, match="on_failure must be one of"):
+        lcplab.World("stack", on_failure="retry")
+
+
+@pytest.mark.parametrize("policy, fallback", [("best", None), ("keep", None),
+                                              ("fallback", "lemke")])
+def test_failure_policies_as_cli(tmp_path, policy, fallback):
+    # each policy (and another fallback solver) gives the steps `lcplab
+    # simulate` gives with the same flags: the impulses applied, the
+    # statuses, the energies
+    settings = {"on_failure": policy}
+    cli = ["--max-iter", 1, "--on-failure", policy]
+    if fallback:
+        settings["fallback_solver"] = fallback
+        cli += ["--fallback-solver", fallback]
+    r = lcplab.simulate("stack", {"n": 3}, solver="pjacobi", max_iter=1, steps=20, **settings)
+    c, _ = cli_simulate(tmp_path, "stack", {"n": 3}, "pjacobi", 20, *cli)
+    m = r.metrics
+    assert [lcplab.APPLIED[a] for a in m["applied"]] == [a.split(":")[0] for a in c["applied"]]
+    assert [str(lcplab.Status(s)) for s in m["status"]] == list(c["status"])
+    np.testing.assert_array_equal(m["energy"], c["energy"])
+    rows = m["rows"] > 0
+    assert np.all(m["status"][rows] == lcplab.Status.MAX_ITER)
+    applied = set(lcplab.APPLIED[a] for a in m["applied"][rows])
+    if policy == "keep":
+        # as before the policy: an iterative solver's budget stop is not a
+        # failure, and its x is applied
+        assert np.all(m["failed"] == 0) and applied == {"solver"}
+        return
+    assert np.all(m["failed"][rows] == 1)
+    if fallback:
+        # lemke solves each step's LCP exactly: the fallback's x is applied,
+        # converged, and its residual is what the step applied
+        assert applied == {"fallback"}
+        assert np.all(m["fallback_status"][rows] == lcplab.Status.CONVERGED)
+        assert np.all(m["res_applied"][rows] <= 1e-8)
+    else:
+        assert "fallback" not in applied  # best: no second solve
+
+
+def test_scene_errors():
+    assert "stack" in lcplab.scenes() and "n=10" in lcplab.scenes()["stack"]
+    with pytest.raises(lcplab.SceneError, match="unknown scene 'stak'"):
+        lcplab.World("stak")
+    with pytest.raises(lcplab.SceneError, match="mu=-1"):
+        lcplab.World("stack", {"mu": -1})
+    with pytest.raises(lcplab.SceneError, match="friction must be one of"):
+        lcplab.World("stack", friction="viscous")
+    with pytest.raises(lcplab.SceneError, match="max_iter must be an integer"):
+        lcplab.World("stack", max_iter=2.5)
+    with pytest.raises(TypeError, match="unknown setting 'frction'"):
+        lcplab.World("stack", frction="box")
+    with pytest.raises(lcplab.SceneError, match="dt"):
+        lcplab.World("stack", dt=-1.0)
+
+
+def test_a_refused_step_keeps_the_steps_before():
+    # pgs takes no cones: the first step with contacts is refused; the
+    # world stays where it was, and the error carries the steps done
+    w = lcplab.World("stack", {"n": 3}, solver="pgs", friction="cone")
+    with pytest.raises(lcplab.SimulationError, match="pgs") as e:
+        w.run(50)
+    assert e.value.kind == "input"
+    done = e.value.result.steps
+    assert done == w.step_count and done < 50
+    assert np.all(e.value.result.metrics["rows"] == 0)
+
+
+def test_gil_released_during_run():
+    def prepare(k):
+        return lcplab.World("pyramid", {"layers": 6 * (k + 1)}, solver="pgs")
+
+    def call(w):
+        # the C layer's run alone: the package's numpy copies afterwards
+        # release the GIL themselves
+        return w._w.run(40, False, None, 0)
+
+    count, r = gil_released_during(prepare, call)
+    assert count > 0, "the main thread never ran during the steps: the GIL was held"
+    assert r["done"] == 40 and r["error"] == 0
+
+
+def test_one_thread_at_a_time():
+    w = lcplab.World("pyramid", {"layers": 12}, solver="pgs")
+    errors, started = [], threading.Event()
+
+    def other():
+        started.set()
+        w.run(200)
+
+    t = threading.Thread(target=other)
+    level = lcplab.logger.level
+    lcplab.logger.setLevel(logging.CRITICAL)  # no log line: its I/O releases the GIL too
+    try:
+        t.start()
+        started.wait()
+        # while the other thread steps (without the GIL), this one is
+        # refused, not raced
+        while t.is_alive() and not errors:
+            try:
+                w.bodies()
+            except RuntimeError as e:
+                errors.append(str(e))
+        t.join()
+    finally:
+        lcplab.logger.setLevel(level)
+    assert w.step_count == 200
+    assert errors and "another thread" in errors[0]
