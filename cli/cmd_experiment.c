@@ -190,6 +190,90 @@ static const char *gnuplot_prog(void)
   return g && g[0] ? g : "gnuplot";
 }
 
+/* ---- writing the outputs under SIGINT / SIGTERM ------------------------------------------- */
+
+/* exp_collect with SIGINT and SIGTERM held back: a signal that comes while
+ * the CSVs, tables and figures are written waits until they are complete
+ * (a CSV is never left half written), then is taken here (sigtimedwait):
+ * *late = that signal, or 0.  Children (gnuplot) inherit the mask, so the
+ * terminal's Ctrl-C does not cut a figure either. */
+static int collect_held(const exp_plan *pl, const exp_collect_opts *co, int *late)
+{
+  sigset_t hold, old;
+  sigemptyset(&hold);
+  sigaddset(&hold, SIGINT);
+  sigaddset(&hold, SIGTERM);
+  sigprocmask(SIG_BLOCK, &hold, &old);
+  int rc = exp_collect(pl, co);
+  const struct timespec now = {0, 0};
+  int sig;
+  *late = 0;
+  while ((sig = sigtimedwait(&hold, NULL, &now)) > 0)
+    *late = *late == SIGTERM ? SIGTERM : sig;
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  return rc;
+}
+
+/* The tasks without a result, as ranges "3, 7-12, ..." (at most len), and
+ * the first of them (-1: none). */
+static int tasks_left(const exp_plan *pl, char *buf, size_t len)
+{
+  int first = -1;
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < pl->ntasks; i++) {
+    char path[EXP_PATH_MAX + 64];
+    exp_result_path(pl, i, path, sizeof path);
+    if (cli_path_exists(path))
+      continue;
+    int j = i;
+    while (j + 1 < pl->ntasks) {
+      exp_result_path(pl, j + 1, path, sizeof path);
+      if (cli_path_exists(path))
+        break;
+      j++;
+    }
+    if (first < 0)
+      first = i;
+    char r[48];
+    if (j > i)
+      snprintf(r, sizeof r, "%s%d-%d", used ? ", " : "", i, j);
+    else
+      snprintf(r, sizeof r, "%s%d", used ? ", " : "", i);
+    if (used + strlen(r) + 5 >= len) {
+      snprintf(buf + used, len - used, ", ...");
+      break;
+    }
+    used += (size_t)snprintf(buf + used, len - used, "%s", r);
+    i = j;
+  }
+  return first;
+}
+
+/* The message of a campaign stopped by a signal (where it stopped, how to
+ * go on); returns the exit status 130 / 143. */
+static int report_stop(const exp_plan *pl, int sig, const exp_jobs_report *rep, const char *out)
+{
+  char left[512], spec[512];
+  int first = tasks_left(pl, left, sizeof left);
+  const char *name = sig == SIGTERM ? "SIGTERM" : "SIGINT";
+  if (first < 0) {
+    fprintf(stderr, "lcplab: experiment: %s came while the outputs were written; they were "
+                    "finished first: every task has a result and the CSVs in %s are complete\n",
+            name, out);
+  } else {
+    exp_task_spec(pl, first, spec, sizeof spec);
+    for (char *c = spec; *c; c++)
+      if (*c == '\t')
+        *c = ' ';
+    fprintf(stderr, "lcplab: experiment stopped by %s: %d of %d tasks have a result, %d left "
+                    "(tasks %s; the first: %s); the CSVs in %s hold the tasks done (no "
+                    "figures); run the same command again to finish\n",
+            name, rep->total - rep->left, rep->total, rep->left, left, spec, out);
+  }
+  return sig == SIGTERM ? 143 : 130;
+}
+
 /* ---- lcplab experiment -------------------------------------------------------------------- */
 
 /* --max-memory B into *out; 0 after the message if B is not a byte count. */
@@ -475,14 +559,13 @@ static int run_campaign(const args *a)
   int jr = exp_jobs_run(&pl, &jo, &rep);
   exp_collect_opts co = {out, scripts_dir(a->scripts, pl.cfg.dir), gnuplot_prog(), a->allow_mixed,
                          a->no_plot || jr != 0, 0};
-  rc = jr < 0 ? CLI_EXIT_USAGE : exp_collect(&pl, &co);
-  if (jr == 1) {
-    fprintf(stderr, "lcplab: experiment stopped by %s: %d of %d tasks have a result, %d left; "
-                    "the CSVs in %s hold the tasks done (no figures); run the same command again "
-                    "to finish\n",
-            rep.stopped_by == SIGTERM ? "SIGTERM" : "SIGINT", rep.done + rep.skipped, rep.total,
-            rep.left, out);
-    rc = rep.stopped_by == SIGTERM ? 143 : 130;
+  int late = 0;
+  rc = jr < 0 ? CLI_EXIT_USAGE : collect_held(&pl, &co, &late);
+  if (jr == 1 || late) {
+    int sig = jr == 1 ? rep.stopped_by : late;
+    if (late == SIGTERM)
+      sig = SIGTERM;
+    rc = report_stop(&pl, sig, &rep, out);
   } else if (rc == 0) {
     fprintf(stderr, "lcplab: experiment: %d tasks (%d resumed) in %.1f s on %d processes\n",
             rep.total, rep.skipped, rep.elapsed, a->jobs);
@@ -633,7 +716,11 @@ int cli_cmd_collect(int argc, char **argv)
     return CLI_EXIT_USAGE;
   }
   exp_collect_opts co = {out, scripts_dir(scripts, pl.cfg.dir), gnuplot_prog(), allow, no_plot, 0};
-  rc = exp_collect(&pl, &co);
+  int late;
+  rc = collect_held(&pl, &co, &late);
   exp_plan_free(&pl);
-  return rc;
+  if (late)
+    fprintf(stderr, "lcplab: collect: %s came while the outputs were written; they were finished "
+                    "first\n", late == SIGTERM ? "SIGTERM" : "SIGINT");
+  return late ? (late == SIGTERM ? 143 : 130) : rc;
 }
