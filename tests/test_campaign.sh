@@ -15,7 +15,7 @@
 # result are named and left out with exit 3; results of mixed provenance
 # are refused (exit 3) unless --allow-mixed; bad input exits 2: --plan DIR
 # exists, a task number out of range or not a number, a folder that is not
-# a plan.
+# a plan; --dump-failures and --max-memory given with --plan reach its tasks.
 #
 # Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR,
 # LCPLAB_GEN_INSTANCES.  Exit: 0 all passed, 1 any failure, 77 skipped.
@@ -317,6 +317,22 @@ if [ "$rc" -eq 0 ] && grep -q '^# cpu: .*Another CPU 9000 (1 tasks)' "$T/mxo/pro
   pass "--allow-mixed merges them and lists each CPU with its count"
 else
   fail "--allow-mixed" "exit $rc; $(grep '^# cpu' "$T/mxo/prof.csv")"
+fi
+
+# ---- 5b. --dump-failures and --max-memory given with --plan reach the plan's tasks ----------------
+# (plan.info records them; lcplab task, as run-parallel.sh and slurm.sbatch
+# run it, takes them from there).  lemke on the 2-layer pyramid has failed
+# steps (tests/test_experiment.sh checks their rows and dumps in detail).
+printf 'experiment drift lf\nsolvers lemke\nscene pyramid layers=2 steps=120\nfriction box\n' >"$T/pd.exp"
+lcp experiment "$T/pd.exp" --plan "$T/pd" --dump-failures "$T/pdump" --max-memory 64M
+lcp task "$T/pd" 0
+d=$(ls -d "$T/pdump/lf"/t000000_pyramid_lemke_symplectic_box 2>/dev/null)
+nf=$(grep -v '^#' "$T/pd/results/t000000.res" 2>/dev/null | awk -F, 'NF > 10 && $13 != "converged" && $5 != ""' | wc -l)
+if [ "$rc" -eq 0 ] && grep -q "^dump_failures $T/pdump$" "$T/pd/plan.info" && grep -q '^max_memory 67108864$' "$T/pd/plan.info" \
+   && [ -n "$d" ] && [ "$nf" -gt 0 ] && [ "$(($(wc -l <"$d/failures.csv") - 1))" -eq "$nf" ]; then
+  pass "--plan records --dump-failures and --max-memory; the task dumps its $nf failed steps"
+else
+  fail "--plan with --dump-failures" "exit $rc, dump '$d', $nf failed rows; $(grep -E '^(dump|max_mem)' "$T/pd/plan.info")"
 fi
 
 # ---- 6. bad input ---------------------------------------------------------------------------
