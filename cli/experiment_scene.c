@@ -28,7 +28,7 @@
  *     recomputed with slv_residual from the step's problem and the impulses
  *     applied (dyn_world_last_problem).
  * Every step row has the step's solve status and what the world applied
- * (step_outcome below): a failed solve goes to the world's failure policy
+ * (applied_label, policy_note): a failed solve goes to the world's failure policy
  * (the section's on_failure, fallback_solver, fallback_max_iter;
  * docs/dynamics.md, "The world step"), and the row says which impulses the
  * step applied -- solution (the solver's x), fallback:SOLVER, warm, zero --
