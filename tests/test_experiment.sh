@@ -138,15 +138,19 @@ if [ "$r" = "refused fc3d" ]; then pass "pgs on the scene's cone problem: refuse
 # rho(1) is the curve's first row, the one with log2_tau = 0 exactly: a jump
 # at a near tie (pgs 3.210007e-07 against nsgs 3.210006e-07: tau = 1.0000003)
 # also prints tau as 1.000000e+00, and its rho counts the near tie as a win
-# (that row, read as rho(1), made this check fail now and then under load)
+# (that row, read as rho(1), made this check fail now and then under load).
+# rho and the share are printed to 7 digits (%.6e): 1/3 is 3.333333e-01, so
+# they are compared within 1e-6, not 1e-9 (which failed whenever the timings
+# split the wins 1 : 2 over the three LCPs); a time under 1e-9 s counts as
+# 1e-9 s, as in the engine's profile
 bad=$(awk -F, '
   FNR == 1 { file++ }
   /^#/ { next }
   file == 1 && !h1 { h1 = 1; next }
   file == 2 && !h2 { h2 = 1; next }
   file == 1 { np[$15 "/" $5 "/" $1] = 1; if ($6 != "refused") part[$15 "/" $5 "/" $4] = 1
-              if ($14 == "1") { solved[$15 "/" $5 "/" $4]++; t[$15 "/" $5 "/" $1 "/" $4] = $9 + 0
-                if (!(($15 "/" $5 "/" $1) in best) || $9 + 0 < best[$15 "/" $5 "/" $1]) best[$15 "/" $5 "/" $1] = $9 + 0 } next }
+              if ($14 == "1") { solved[$15 "/" $5 "/" $4]++; tt = $9 + 0 < 1e-9 ? 1e-9 : $9 + 0; t[$15 "/" $5 "/" $1 "/" $4] = tt
+                if (!(($15 "/" $5 "/" $1) in best) || tt < best[$15 "/" $5 "/" $1]) best[$15 "/" $5 "/" $1] = tt } next }
   file == 2 { key = $8 "/" $1 "/" $2; share[key] = $6 + 0; if ($4 + 0 == 0 && !(key in rho1)) rho1[key] = $5 + 0; probs[$8 "/" $1] = $7; seen[key] = 1 }
   END {
     for (k in t) { split(k, a, "/"); pt = a[1] "/" a[2] "/" a[3]; if (t[k] == best[pt]) nbest[pt]++ }
@@ -157,12 +161,12 @@ bad=$(awk -F, '
       split(k, a, "/"); ct = a[1] "/" a[2]
       if (probs[ct] != n[ct]) print "problems " ct " " probs[ct] " != " n[ct]
       want = (k in solved ? solved[k] : 0) / n[ct]
-      if (share[k] < want - 1e-9 || share[k] > want + 1e-9) print "share " k
+      if (share[k] < want - 1e-6 || share[k] > want + 1e-6) print "share " k
       # the CSV prints times to 7 digits: a tie there may be a strict win in
       # the engine, so rho(1) lies between the unshared wins and all wins
       fast = 0; alone = 0
       for (pt in best) { split(pt, b, "/"); if (b[1] "/" b[2] == ct && (pt "/" a[3]) in t && t[pt "/" a[3]] == best[pt]) { fast++; if (nbest[pt] == 1) alone++ } }
-      if (rho1[k] < alone / n[ct] - 1e-9 || rho1[k] > fast / n[ct] + 1e-9) print "rho1 " k
+      if (rho1[k] < alone / n[ct] - 1e-6 || rho1[k] > fast / n[ct] + 1e-6) print "rho1 " k
     }
   }' "$T/o1/prof.csv" "$T/o1/prof_profile.csv")
 if [ -z "$bad" ]; then pass "profile CSV agrees with the rows per class (participants, solved share, rho(1))"; else fail "profile CSV agrees with the rows" "$bad"; fi
