@@ -4,7 +4,8 @@
  *
  *   lcplab experiment CONFIG [--out DIR] [--jobs N] [--time-limit S] [--force]
  *                            [--var NAME=VALUE]... [--data DIR] [--scripts DIR]
- *                            [--no-plot] [--allow-mixed]
+ *                            [--no-plot] [--allow-mixed] [--dump-failures D]
+ *                            [--max-memory B]
  *       prepares the problems, writes the plan to DIR/campaign, runs its
  *       tasks on N local processes (default: the online CPUs), then collects
  *       into DIR.  Run again, it resumes: the tasks with a result are not
@@ -13,7 +14,7 @@
  *   lcplab experiment CONFIG --plan DIR [--time-limit S] [--chunk K] [--force] ...
  *       writes the plan only: DIR/tasks.tsv, DIR/run-parallel.sh (GNU
  *       parallel), DIR/slurm.sbatch (a job array of K tasks per element).
- *   lcplab task DIR N [--force]
+ *   lcplab task DIR N [--force] [--dump-failures D] [--max-memory B]
  *       runs task N of the plan in DIR, writes DIR/results/tNNNNNN.res
  *       atomically; a task with an intact result is not run again.
  *   lcplab collect DIR [--out OUT] [--allow-mixed] [--scripts DIR] [--no-plot]
@@ -48,9 +49,10 @@ static void usage(FILE *f)
   fprintf(f,
           "usage: lcplab experiment CONFIG [--out DIR] [--jobs N] [--time-limit S] [--force]\n"
           "                                [--var NAME=VALUE]... [--data DIR] [--scripts DIR]\n"
-          "                                [--no-plot] [--allow-mixed]\n"
+          "                                [--no-plot] [--allow-mixed] [--dump-failures D]\n"
+          "                                [--max-memory B]\n"
           "       lcplab experiment CONFIG --plan DIR [--chunk K] [--time-limit S] [--force] ...\n"
-          "       lcplab task DIR N [--force]\n"
+          "       lcplab task DIR N [--force] [--dump-failures D] [--max-memory B]\n"
           "       lcplab collect DIR [--out OUT] [--allow-mixed] [--scripts DIR] [--no-plot]\n"
           "\n"
           "Run the experiment sections of CONFIG (experiments/*.exp; format in\n"
@@ -77,6 +79,17 @@ static void usage(FILE *f)
           "                     LCPLAB_EXPERIMENTS, else CONFIG's folder)\n"
           "  --no-plot          CSV and tables only\n"
           "  --allow-mixed      merge results of differing provenance (listed in the CSVs)\n"
+          "  --dump-failures D  write every failed step of the scene runs (its problem,\n"
+          "                     solver, options, start) to D/SECTION/tN_SCENE_SOLVER_.../\n"
+          "                     stepK.lcp, .warm, .x, listed in failures.csv there: 'lcplab\n"
+          "                     solve stepK.lcp --warm stepK.warm' repeats it bit for bit;\n"
+          "                     with --plan, the tasks of the plan dump there too\n"
+          "  --max-memory B     refuse a problem file whose sizes need more than B bytes\n"
+          "                     (K, M, G, T: powers of 1024; default 4G); with --plan, the\n"
+          "                     tasks of the plan take it too\n"
+          "\n"
+          "A task (lcplab task) takes --dump-failures and --max-memory as well; they\n"
+          "replace those recorded in the plan.\n"
           "\n"
           "environment: GNUPLOT, LCPLAB_GEN_INSTANCES (datasets/gen_instances), LCPLAB_REV.\n"
           "exit status: 0 done, 2 bad input or usage, 3 tasks missing or failed or results\n"
@@ -177,11 +190,123 @@ static const char *gnuplot_prog(void)
   return g && g[0] ? g : "gnuplot";
 }
 
+/* ---- writing the outputs under SIGINT / SIGTERM ------------------------------------------- */
+
+/* exp_collect with SIGINT and SIGTERM held back: a signal that comes while
+ * the CSVs, tables and figures are written waits until they are complete
+ * (a CSV is never left half written), then is taken here (sigtimedwait):
+ * *late = that signal, or 0.  Children (gnuplot) inherit the mask, so the
+ * terminal's Ctrl-C does not cut a figure either. */
+static int collect_held(const exp_plan *pl, const exp_collect_opts *co, int *late)
+{
+  sigset_t hold, old;
+  sigemptyset(&hold);
+  sigaddset(&hold, SIGINT);
+  sigaddset(&hold, SIGTERM);
+  sigprocmask(SIG_BLOCK, &hold, &old);
+  int rc = exp_collect(pl, co);
+  const struct timespec now = {0, 0};
+  int sig;
+  *late = 0;
+  while ((sig = sigtimedwait(&hold, NULL, &now)) > 0)
+    *late = *late == SIGTERM ? SIGTERM : sig;
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  return rc;
+}
+
+/* The tasks without a result, as ranges "3, 7-12, ..." (at most len), and
+ * the first of them (-1: none). */
+static int tasks_left(const exp_plan *pl, char *buf, size_t len)
+{
+  int first = -1;
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < pl->ntasks; i++) {
+    char path[EXP_PATH_MAX + 64];
+    exp_result_path(pl, i, path, sizeof path);
+    if (cli_path_exists(path))
+      continue;
+    int j = i;
+    while (j + 1 < pl->ntasks) {
+      exp_result_path(pl, j + 1, path, sizeof path);
+      if (cli_path_exists(path))
+        break;
+      j++;
+    }
+    if (first < 0)
+      first = i;
+    char r[48];
+    if (j > i)
+      snprintf(r, sizeof r, "%s%d-%d", used ? ", " : "", i, j);
+    else
+      snprintf(r, sizeof r, "%s%d", used ? ", " : "", i);
+    if (used + strlen(r) + 5 >= len) {
+      snprintf(buf + used, len - used, ", ...");
+      break;
+    }
+    used += (size_t)snprintf(buf + used, len - used, "%s", r);
+    i = j;
+  }
+  return first;
+}
+
+/* The message of a campaign stopped by a signal (where it stopped, how to
+ * go on); returns the exit status 130 / 143. */
+static int report_stop(const exp_plan *pl, int sig, const exp_jobs_report *rep, const char *out)
+{
+  char left[512], spec[512];
+  int first = tasks_left(pl, left, sizeof left);
+  const char *name = sig == SIGTERM ? "SIGTERM" : "SIGINT";
+  if (first < 0) {
+    fprintf(stderr, "lcplab: experiment: %s came while the outputs were written; they were "
+                    "finished first: every task has a result and the CSVs in %s are complete\n",
+            name, out);
+  } else {
+    exp_task_spec(pl, first, spec, sizeof spec);
+    for (char *c = spec; *c; c++)
+      if (*c == '\t')
+        *c = ' ';
+    fprintf(stderr, "lcplab: experiment stopped by %s: %d of %d tasks have a result, %d left "
+                    "(tasks %s; the first: %s); the CSVs in %s hold the tasks done (no "
+                    "figures); run the same command again to finish\n",
+            name, rep->total - rep->left, rep->total, rep->left, left, spec, out);
+  }
+  return sig == SIGTERM ? 143 : 130;
+}
+
 /* ---- lcplab experiment -------------------------------------------------------------------- */
 
+/* --max-memory B into *out; 0 after the message if B is not a byte count. */
+static int max_memory_arg(const char *cmd, const char *v, size_t *out)
+{
+  if (cli_parse_bytes(v, out))
+    return 1;
+  cli_error("%s: --max-memory must be a byte count > 0 (K, M, G, T: powers of 1024), got '%s'",
+            cmd, v);
+  return 0;
+}
+
+/* --dump-failures DIR: made if missing, its absolute path into out (size
+ * EXP_PATH_MAX).  0 after the message on failure. */
+static int dump_dir_arg(const char *cmd, const char *dir, char *out)
+{
+  struct stat st;
+  if (!dir[0] || (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))) {
+    cli_error("%s: --dump-failures %s: not a folder", cmd, dir);
+    return 0;
+  }
+  if (mkdir_p(dir) != 0) {
+    cli_error("%s: --dump-failures %s: cannot create the folder: %s", cmd, dir, strerror(errno));
+    return 0;
+  }
+  abs_path(dir, out, EXP_PATH_MAX);
+  return 1;
+}
+
 typedef struct args {
-  const char *config, *out, *data, *scripts, *plan;
+  const char *config, *out, *data, *scripts, *plan, *dump;
   int force, no_plot, allow_mixed, jobs, chunk;
+  size_t max_memory;
   double time_limit;
   exp_vars vars;
 } args;
@@ -193,11 +318,14 @@ static int parse_value(int argc, char **argv, int *i, args *a)
   struct {
     const char *name;
     const char **dst;
-  } strs[] = {{"out", &a->out}, {"data", &a->data}, {"scripts", &a->scripts}, {"plan", &a->plan}};
+  } strs[] = {{"out", &a->out},   {"data", &a->data},          {"scripts", &a->scripts},
+               {"plan", &a->plan}, {"dump-failures", &a->dump}};
   for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++)
     if ((r = cli_option_value("experiment", argc, argv, i, strs[k].name, strs[k].dst)) != 0)
       return r < 0 ? CLI_EXIT_USAGE : -1;
   long n;
+  if ((r = cli_option_value("experiment", argc, argv, i, "max-memory", &v)) != 0)
+    return r < 0 || !max_memory_arg("experiment", v, &a->max_memory) ? CLI_EXIT_USAGE : -1;
   if ((r = cli_option_value("experiment", argc, argv, i, "jobs", &v)) != 0) {
     if (r < 0 || !cli_parse_long(v, &n) || n < 1 || n > 1024) {
       if (r > 0)
@@ -353,11 +481,14 @@ static int prepare_plan(const args *a, exp_plan *pl, const char *plan_dir)
   }
   char adata[EXP_PATH_MAX];
   abs_path(data, adata, sizeof adata);
-  exp_env env = {gen, adata, isatty(STDERR_FILENO)};
+  exp_env env = {gen, adata, isatty(STDERR_FILENO), a->max_memory};
   if ((rc = exp_prepare(&pl->cfg, &env, &pl->probs, &pl->nprobs)) >= 0)
     return rc;
   pl->time_limit = a->time_limit;
   pl->memory_mb = exp_default_memory_mb();
+  pl->max_memory = a->max_memory;
+  if (a->dump && !dump_dir_arg("experiment", a->dump, pl->dump_dir))
+    return CLI_EXIT_USAGE;
   char adir[EXP_PATH_MAX];
   abs_path(pl->cfg.dir, adir, sizeof adir);
   exp_fmt(pl->cfg.dir, sizeof pl->cfg.dir, "%s", adir);
@@ -428,14 +559,13 @@ static int run_campaign(const args *a)
   int jr = exp_jobs_run(&pl, &jo, &rep);
   exp_collect_opts co = {out, scripts_dir(a->scripts, pl.cfg.dir), gnuplot_prog(), a->allow_mixed,
                          a->no_plot || jr != 0, 0};
-  rc = jr < 0 ? CLI_EXIT_USAGE : exp_collect(&pl, &co);
-  if (jr == 1) {
-    fprintf(stderr, "lcplab: experiment stopped by %s: %d of %d tasks have a result, %d left; "
-                    "the CSVs in %s hold the tasks done (no figures); run the same command again "
-                    "to finish\n",
-            rep.stopped_by == SIGTERM ? "SIGTERM" : "SIGINT", rep.done + rep.skipped, rep.total,
-            rep.left, out);
-    rc = rep.stopped_by == SIGTERM ? 143 : 130;
+  int late = 0;
+  rc = jr < 0 ? CLI_EXIT_USAGE : collect_held(&pl, &co, &late);
+  if (jr == 1 || late) {
+    int sig = jr == 1 ? rep.stopped_by : late;
+    if (late == SIGTERM)
+      sig = SIGTERM;
+    rc = report_stop(&pl, sig, &rep, out);
   } else if (rc == 0) {
     fprintf(stderr, "lcplab: experiment: %d tasks (%d resumed) in %.1f s on %d processes\n",
             rep.total, rep.skipped, rep.elapsed, a->jobs);
@@ -466,12 +596,19 @@ int cli_cmd_task(int argc, char **argv)
     usage(stdout);
     return CLI_EXIT_OK;
   }
-  const char *dir = NULL, *num = NULL;
-  int force = 0;
+  const char *dir = NULL, *num = NULL, *dump = NULL, *v = NULL;
+  int force = 0, ov;
+  size_t max_memory = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--force") == 0)
       force = 1;
-    else if (argv[i][0] == '-' && argv[i][1] != '\0' && !(argv[i][1] >= '0' && argv[i][1] <= '9')) {
+    else if ((ov = cli_option_value("task", argc, argv, &i, "dump-failures", &dump)) != 0) {
+      if (ov < 0)
+        return CLI_EXIT_USAGE;
+    } else if ((ov = cli_option_value("task", argc, argv, &i, "max-memory", &v)) != 0) {
+      if (ov < 0 || !max_memory_arg("task", v, &max_memory))
+        return CLI_EXIT_USAGE;
+    } else if (argv[i][0] == '-' && argv[i][1] != '\0' && !(argv[i][1] >= '0' && argv[i][1] <= '9')) {
       cli_error("task: unknown option '%s' (see 'lcplab task --help')", argv[i]);
       return CLI_EXIT_USAGE;
     } else if (!dir)
@@ -501,6 +638,12 @@ int cli_cmd_task(int argc, char **argv)
   }
   if (n < 0 || n >= pl.ntasks) {
     cli_error("task: %s: task %ld out of range (the plan has tasks 0..%d)", dir, n, pl.ntasks - 1);
+    exp_plan_free(&pl);
+    return CLI_EXIT_USAGE;
+  }
+  if (max_memory > 0)
+    pl.max_memory = max_memory;
+  if (dump && !dump_dir_arg("task", dump, pl.dump_dir)) {
     exp_plan_free(&pl);
     return CLI_EXIT_USAGE;
   }
@@ -573,7 +716,11 @@ int cli_cmd_collect(int argc, char **argv)
     return CLI_EXIT_USAGE;
   }
   exp_collect_opts co = {out, scripts_dir(scripts, pl.cfg.dir), gnuplot_prog(), allow, no_plot, 0};
-  rc = exp_collect(&pl, &co);
+  int late;
+  rc = collect_held(&pl, &co, &late);
   exp_plan_free(&pl);
-  return rc;
+  if (late)
+    fprintf(stderr, "lcplab: collect: %s came while the outputs were written; they were finished "
+                    "first\n", late == SIGTERM ? "SIGTERM" : "SIGINT");
+  return late ? (late == SIGTERM ? 143 : 130) : rc;
 }

@@ -215,6 +215,16 @@ typedef struct exp_external {
   int available;                /* requires found (or none) */
 } exp_external;
 
+/* What the world does with a failed step of a scene run (dyn_failure_policy,
+ * docs/dynamics.md, "The world step"): keys on_failure, fallback_solver and
+ * fallback_max_iter, per section or for the whole file (before the first
+ * `experiment` line; a section's own keys win). */
+typedef struct exp_failure {
+  int on_failure;               /* dyn_failure_policy, -1 = not given (the world's: fallback) */
+  char fallback_solver[EXP_NAME_MAX]; /* "" = not given (the world's: pgs, nsgs for cones) */
+  long fallback_max_iter;       /* 0 = not given (the world's: 200) */
+} exp_failure;
+
 /* A solver of a section: a registered one or an external. */
 typedef struct exp_solver_ref {
   const slv_solver *sv;         /* NULL for an external */
@@ -246,6 +256,7 @@ typedef struct exp_section {
   int nfriction;                /* 0: box and cone, a group each */
   int compare_integrators;      /* scene kinds: `compare integrators` (presentation) */
   unsigned long seed;           /* opt.seed and the default seed of `generate`; default 1 */
+  exp_failure failure;          /* scene kinds: the failed-step policy (file's, then own) */
   char figure[512];             /* `figure key=value...`, for the figure scripts */
 } exp_section;
 
@@ -258,6 +269,7 @@ typedef struct exp_config {
   exp_external ext[EXP_MAX_EXTERNALS];
   int next;
   char used_vars[1024];         /* "NAME=VALUE\n" of every ${NAME} expanded (plan.vars) */
+  exp_failure failure;          /* the file's failed-step policy (keys before any section) */
 } exp_config;
 
 /* Variables for ${NAME} (or ${NAME:-DEFAULT}) in values: `--var NAME=VALUE`
@@ -327,6 +339,7 @@ typedef struct exp_env {
   const char *gen;              /* path of gen_instances ("" if not found) */
   const char *datadir;          /* where generated instances and scene exports go */
   int tty;                      /* progress on stderr */
+  size_t max_memory;            /* --max-memory: the readers' cap, bytes (0: the default) */
 } exp_env;
 
 /* Materialises the problems of every problem-kind section as files
@@ -365,6 +378,9 @@ typedef struct exp_plan {
   char config_path[EXP_PATH_MAX]; /* the original config */
   double time_limit;            /* --time-limit (0: each section's own) */
   double memory_mb;             /* address-space limit of a task process (0: none) */
+  size_t max_memory;            /* --max-memory: the readers' cap, bytes (0: the library's
+                                   default, slv_read_options_default) */
+  char dump_dir[EXP_PATH_MAX];  /* --dump-failures: absolute folder ("" = none) */
 } exp_plan;
 
 /* The effective tolerance list of a section (the kind's default when none

@@ -24,6 +24,8 @@
 
 #include "experiment.h"
 
+#include "dyn_world.h"
+
 #include <errno.h>
 #include <stddef.h>
 #include <math.h>
@@ -180,6 +182,22 @@ static void section_lines(FILE *f, const exp_config *cfg, const exp_section *s)
   }
 }
 
+/* The failed-step policy of a scene section (docs/dynamics.md, "The world
+ * step"): what the file or the section set, else the world's defaults. */
+static void failure_line(FILE *f, const exp_failure *fl)
+{
+  char it[32];
+  if (fl->fallback_max_iter > 0)
+    snprintf(it, sizeof it, "%ld", fl->fallback_max_iter);
+  else
+    snprintf(it, sizeof it, "200");
+  fprintf(f, "# on_failure: %s (fallback solver %s, %s iterations; a failed step's row says "
+             "what it applied)\n",
+          fl->on_failure >= 0 ? dyn_failure_policy_str((dyn_failure_policy)fl->on_failure)
+                              : "fallback",
+          fl->fallback_solver[0] ? fl->fallback_solver : "pgs, nsgs for cones", it);
+}
+
 static void load_summary(const loaded *L, const int *sel, int ntasks, FILE *f)
 {
   double lo = INFINITY, hi = -INFINITY, first = NAN, last = NAN;
@@ -253,6 +271,7 @@ static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const lo
             s->ntol ? "given" : "default", s->max_iter ? "given" : "default");
     fprintf(f, "# time_limit_s: %g (a whole scene run)\n", exp_time_limit(pl, s));
     fprintf(f, "# comparison: %s\n", s->compare_integrators ? "integrators" : "solvers");
+    failure_line(f, &s->failure);
   } else {
     fprintf(f, "# tol:");
     for (int k = 0; k < nt; k++)

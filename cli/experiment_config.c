@@ -21,6 +21,10 @@
  *   max_time S (budget)  time_limit S  tie T  seed S
  *   integrators NAME...  friction F...  compare solvers|integrators
  *   figure key=value...
+ *   on_failure fallback|best|keep|stop  fallback_solver S  fallback_max_iter N
+ *                              the world's failed-step policy of scene runs
+ *                              (drift, accuracy; before the first section:
+ *                              the whole file's)
  *
  * Every error is one line "lcplab: FILE:LINE: KEY: what" and exit status 2,
  * before anything runs.  Scene parameters are checked when the problems are
@@ -655,6 +659,68 @@ static int key_figure(const parser *ps, exp_section *s, char **w, int nw)
   return -1;
 }
 
+/* ---- the failed-step policy (file level or section) ------------------------------------------ */
+
+static int key_on_failure(const parser *ps, exp_failure *f, char **w, int nw)
+{
+  int rc = one_value(ps, w[0], nw);
+  if (rc >= 0)
+    return rc;
+  for (int k = 0; strcmp(dyn_failure_policy_str((dyn_failure_policy)k), "?") != 0; k++)
+    if (strcmp(w[1], dyn_failure_policy_str((dyn_failure_policy)k)) == 0) {
+      f->on_failure = k;
+      return -1;
+    }
+  return perr(ps, w[0], "expected fallback, best, keep or stop, got '%s'", w[1]);
+}
+
+static int key_fallback_solver(const parser *ps, exp_failure *f, char **w, int nw)
+{
+  int rc = one_value(ps, w[0], nw);
+  if (rc >= 0)
+    return rc;
+  if (!slv_solver_find(w[1]) || strlen(w[1]) >= sizeof f->fallback_solver) {
+    char list[2048];
+    solver_list(ps->cfg, list, sizeof list);
+    return perr(ps, w[0], "unknown solver '%s' (known: %s)", w[1], list);
+  }
+  snprintf(f->fallback_solver, sizeof f->fallback_solver, "%s", w[1]);
+  return -1;
+}
+
+static int key_fallback_max_iter(const parser *ps, exp_failure *f, char **w, int nw)
+{
+  int rc = one_value(ps, w[0], nw);
+  if (rc < 0)
+    rc = whole(ps, w[0], w[1], 1, INT_MAX, &f->fallback_max_iter);
+  return rc;
+}
+
+/* -1 (not a failure key) or the result of parsing it into f. */
+static int failure_key(const parser *ps, exp_failure *f, char **w, int nw, int *handled)
+{
+  *handled = 1;
+  if (strcmp(w[0], "on_failure") == 0)
+    return key_on_failure(ps, f, w, nw);
+  if (strcmp(w[0], "fallback_solver") == 0)
+    return key_fallback_solver(ps, f, w, nw);
+  if (strcmp(w[0], "fallback_max_iter") == 0)
+    return key_fallback_max_iter(ps, f, w, nw);
+  *handled = 0;
+  return -1;
+}
+
+/* A section's policy: its own keys, else the file's. */
+static void inherit_failure(exp_failure *s, const exp_failure *file)
+{
+  if (s->on_failure < 0)
+    s->on_failure = file->on_failure;
+  if (!s->fallback_solver[0])
+    snprintf(s->fallback_solver, sizeof s->fallback_solver, "%s", file->fallback_solver);
+  if (s->fallback_max_iter <= 0)
+    s->fallback_max_iter = file->fallback_max_iter;
+}
+
 static const key_rule rules[] = {
   {"solvers", K_ALL, key_solvers},
   {"instances", K_PROB, key_instances},
@@ -713,6 +779,7 @@ static int open_section(const parser *ps, exp_config *cfg, char **w, int nw)
   s->time_limit = exp_kind_is_scene(s->kind) ? 600.0 : 60.0;
   s->tie = 0.05;
   s->seed = 1;
+  s->failure.on_failure = -1;
   return -1;
 }
 
@@ -791,6 +858,17 @@ static int parse_line(const parser *ps, exp_config *cfg, char **w, int nw)
     return open_section(ps, cfg, w, nw);
   if (strcmp(key, "external") == 0)
     return declare_external(ps, cfg, w, nw);
+  int handled, rc;
+  exp_section *cur = cfg->nsec > 0 ? &cfg->sec[cfg->nsec - 1] : NULL;
+  int is_failure_key = strcmp(key, "on_failure") == 0 || strcmp(key, "fallback_solver") == 0 ||
+                       strcmp(key, "fallback_max_iter") == 0;
+  if (cur && is_failure_key)
+    cur->last_line = ps->line;
+  if (cur && !exp_kind_is_scene(cur->kind) && is_failure_key)
+    return perr(ps, key, "not a key of a %s experiment (drift and accuracy only, or before the "
+                         "first 'experiment' line for the whole file)", exp_kind_str(cur->kind));
+  if ((rc = failure_key(ps, cur ? &cur->failure : &cfg->failure, w, nw, &handled)) >= 0 || handled)
+    return rc;
   const key_rule *rule = NULL;
   for (int k = 0; rules[k].key; k++)
     if (strcmp(key, rules[k].key) == 0)
@@ -798,7 +876,8 @@ static int parse_line(const parser *ps, exp_config *cfg, char **w, int nw)
   if (!rule)
     return perr(ps, key, "unknown key (experiment, external, solvers, instances, generate, scene, "
                          "classes, tol, max_iter, min_runs, min_time, max_time, time_limit, tie, "
-                         "seed, integrators, friction, compare, figure)");
+                         "seed, integrators, friction, compare, figure, on_failure, "
+                         "fallback_solver, fallback_max_iter)");
   if (cfg->nsec == 0)
     return perr(ps, key, "comes before any 'experiment KIND' line");
   exp_section *s = &cfg->sec[cfg->nsec - 1];
@@ -832,6 +911,7 @@ static int finish_section(const exp_config *cfg, exp_section *s)
       s->solvers[m++] = s->solvers[i];
   }
   s->nsolvers = m;
+  inherit_failure(&s->failure, &cfg->failure);
   return -1;
 }
 
@@ -920,6 +1000,7 @@ static int handle_line(parser *ps, exp_config *cfg, char *line)
 int exp_config_read(const char *path, const char *dir, const exp_vars *vars, exp_config *cfg)
 {
   memset(cfg, 0, sizeof *cfg);
+  cfg->failure.on_failure = -1;
   if (snprintf(cfg->path, sizeof cfg->path, "%s", path) >= (int)sizeof cfg->path) {
     cli_error("%s: path too long", path);
     return CLI_EXIT_USAGE;

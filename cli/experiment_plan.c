@@ -11,7 +11,9 @@
  * a row, so that a worker keeps the problem loaded between them).
  *
  * The plan folder:
- *   plan.info        lcplab-plan 1, id, rev, config, dir, time_limit, tasks
+ *   plan.info        lcplab-plan 1, id, rev, config, dir, time_limit, memory_mb,
+ *                    max_memory (--max-memory, 0: the default), dump_failures
+ *                    (--dump-failures, empty: none), tasks
  *   plan.exp         the experiment file, verbatim
  *   plan.vars        the ${NAME} values it was read with (NAME=VALUE)
  *   problems.tsv     the problems (experiment_prepare.c): id, section, label,
@@ -357,9 +359,10 @@ static int render_info(const exp_plan *pl, exp_rbuf *b)
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return exp_rbuf_add(b,
                       "lcplab-plan 1\nid %s\nrev %s\nconfig %s\ndir %s\ntime_limit %.17g\n"
-                      "memory_mb %.0f\ntasks %d\nproblems %d\ncreated %s\n",
+                      "memory_mb %.0f\nmax_memory %zu\ndump_failures %s\ntasks %d\nproblems %d\n"
+                      "created %s\n",
                       pl->id, pl->rev, pl->config_path, pl->cfg.dir, pl->time_limit,
-                      pl->memory_mb, pl->ntasks, pl->nprobs, date);
+                      pl->memory_mb, pl->max_memory, pl->dump_dir, pl->ntasks, pl->nprobs, date);
 }
 
 static int mkdir_one(const char *dir, const char *sub)
@@ -448,6 +451,10 @@ static int read_info(const char *dir, exp_plan *pl, char *cfgdir, size_t len)
       pl->time_limit = atof(line + 11);
     else if (strncmp(line, "memory_mb ", 10) == 0)
       pl->memory_mb = atof(line + 10);
+    else if (strncmp(line, "max_memory ", 11) == 0)
+      pl->max_memory = (size_t)strtoull(line + 11, NULL, 10);
+    else if (strncmp(line, "dump_failures ", 14) == 0)
+      exp_fmt(pl->dump_dir, sizeof pl->dump_dir, "%s", line + 14);
   }
   fclose(f);
   if (!magic || !pl->id[0]) {

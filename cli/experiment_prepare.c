@@ -358,8 +358,8 @@ static long count_nnz(const slv_instance *inst)
 
 /* The metadata of the file at path into *e (from the cache or by reading
  * it).  contacts < 0: count them from the problem.  -1 ok, else exit 2. */
-static int describe(const exp_config *cfg, int line, const char *key, meta_cache *mc,
-                    const char *path, int contacts, exp_prob *e)
+static int describe(const exp_config *cfg, const exp_env *env, int line, const char *key,
+                    meta_cache *mc, const char *path, int contacts, exp_prob *e)
 {
   const meta *m = cache_find(mc, path);
   if (m) {
@@ -373,7 +373,10 @@ static int describe(const exp_config *cfg, int line, const char *key, meta_cache
   }
   slv_instance *inst = NULL;
   char err[512] = "";
-  slv_status st = slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err);
+  slv_read_options ro = slv_read_options_default();
+  if (env->max_memory > 0)
+    ro.max_memory = env->max_memory;
+  slv_status st = slv_read_with(path, SLV_FMT_AUTO, &ro, &inst, err, sizeof err);
   if (st != SLV_OK) {
     cli_error("%s:%d: %s: %s", cfg->path, line, key, err[0] ? err : slv_status_str(st));
     return CLI_EXIT_USAGE;
@@ -442,7 +445,7 @@ static int add_file(const ctx *c, const exp_source *src, const char *path, const
   char label[128];
   base_label(path, label, sizeof label);
   set_label(e, label, family);
-  return describe(c->cfg, src->line, src->kind == EXP_SRC_FILE ? "instances" : "generate", c->mc,
+  return describe(c->cfg, c->env, src->line, src->kind == EXP_SRC_FILE ? "instances" : "generate", c->mc,
                   e->path, contacts, e);
 }
 

@@ -28,17 +28,30 @@
  *     recomputed with slv_residual from the step's problem and the impulses
  *     applied (dyn_world_last_problem).
  * Every step row has the step's solve status and what the world applied
- * (step_outcome below).  The whole run is under the watchdog with the
- * section's time limit: a run that passes it ends with a time_limit row at
- * the step in progress.
+ * (applied_label, policy_note): a failed solve goes to the world's failure policy
+ * (the section's on_failure, fallback_solver, fallback_max_iter;
+ * docs/dynamics.md, "The world step"), and the row says which impulses the
+ * step applied -- solution (the solver's x), fallback:SOLVER, warm, zero --
+ * with the policy's verdict in note.  A step the policy stops (stop, or
+ * keep with an x worse than no impulse) ends the run with a row of the
+ * solver's status, applied none.  With --dump-failures DIR every failed
+ * step's problem, solver, options and start are written (cli_dump_solve)
+ * to DIR/SECTION/tNNNNNN_SCENE_SOLVER_INTEGRATOR_FRICTION/stepK.*, listed
+ * with the status and res_nat_inf (%.17g) in failures.csv there, so that
+ * `lcplab solve stepK.lcp --warm stepK.warm` repeats them bit for bit.  The
+ * whole run is under the watchdog with the section's time limit: a run
+ * that passes it ends with a time_limit row at the step in progress.
  */
 #define _GNU_SOURCE
 
 #include "experiment_task.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dyn_world.h"
 
@@ -88,6 +101,12 @@ static dyn_world_settings settings_of(const exp_section *s, const exp_source *sr
   if (s->ntol > 0)
     set.opt.tol = s->tol[0];
   set.opt.seed = s->seed;
+  if (s->failure.on_failure >= 0)
+    set.on_failure = (dyn_failure_policy)s->failure.on_failure;
+  if (s->failure.fallback_solver[0])
+    exp_fmt(set.fallback_solver, sizeof set.fallback_solver, "%s", s->failure.fallback_solver);
+  if (s->failure.fallback_max_iter > 0)
+    set.fallback_max_iter = (int)s->failure.fallback_max_iter;
   return set;
 }
 
@@ -114,26 +133,41 @@ static double drift_scale(dyn_world *w, double E0)
   return fmax(fabs(E0), M * sqrt(g.x * g.x + g.y * g.y + g.z * g.z) * D);
 }
 
-/* What a step did: the solve's status and what the world applied.  The
- * world is to report its failure policy's action per step
- * (dyn_world_metrics status/applied, `--on-failure`); until then a step
- * that returns DYN_OK applied the solver's impulses ("solution"), and one
- * that does not ends the run ("none"). */
-static void step_outcome(dyn_err e, const dyn_world_metrics *m, const char **status,
-                         const char **applied)
+/* The applied column: what the step applied (a step without rows applied
+ * its empty solution). */
+static void applied_label(const dyn_world_metrics *m, char *buf, size_t len)
 {
-  if (e == DYN_OK) {
-    *status = slv_status_str(m->status);
-    *applied = "solution";
-  } else {
-    *status = e == DYN_ERR_NUMERIC ? "failed" : "refused";
-    *applied = "none";
-  }
+  if (m->rows == 0 || m->applied == DYN_APPLIED_SOLVER)
+    snprintf(buf, len, "solution");
+  else if (m->applied == DYN_APPLIED_FALLBACK)
+    snprintf(buf, len, "fallback:%s", m->fallback_solver ? m->fallback_solver : "?");
+  else
+    snprintf(buf, len, "%s", dyn_applied_str(m->applied));
+}
+
+/* The note of a failed step the policy carried: the policy, what it
+ * applied and that candidate's residual. */
+static void policy_note(const dyn_world *w, const dyn_world_metrics *m, const char *applied,
+                        char *buf, size_t len)
+{
+  buf[0] = '\0';
+  if (!m->failed)
+    return;
+  const char *pol = dyn_failure_policy_str(dyn_world_get_settings(w)->on_failure);
+  if (m->fallback_solver)
+    snprintf(buf, len, "failed solve (on_failure %s; fallback %s: %s): applied %s res_nat_inf "
+             "%.3e", pol, m->fallback_solver, slv_status_str(m->fallback_status), applied,
+             m->res_applied);
+  else
+    snprintf(buf, len, "failed solve (on_failure %s): applied %s res_nat_inf %.3e", pol, applied,
+             m->res_applied);
 }
 
 typedef struct srun {
   exp_tctx *c;
   const char *scene, *solver, *integ, *fric;
+  char dump[EXP_PATH_MAX];      /* --dump-failures: this run's folder ("" = none) */
+  FILE *index;                  /* its failures.csv, open from the first dump */
 } srun;
 
 static void row_head(const srun *r, exp_line *l)
@@ -162,7 +196,7 @@ static void bare_row(const srun *r, long step, const char *status, const char *a
 }
 
 static void step_row(const srun *r, dyn_world *w, const dyn_world_metrics *m, double E0,
-                     double scale, const char *status, const char *applied, exp_line *l)
+                     double scale, const char *applied, const char *note, exp_line *l)
 {
   row_head(r, l);
   exp_line_int(l, m->step);
@@ -194,9 +228,9 @@ static void step_row(const srun *r, dyn_world *w, const dyn_world_metrics *m, do
     exp_line_num(l, m->res_nat_inf);
     exp_line_int(l, m->iterations);
   }
-  exp_line_str(l, status);
+  exp_line_str(l, slv_status_str(m->status));
   exp_line_str(l, applied);
-  exp_line_str(l, "");
+  exp_line_str(l, note);
 }
 
 static void arm_for_step(srun *r, long step, double limit, double t_end)
@@ -216,13 +250,116 @@ static void build_params(const exp_source *src, const char **params)
     params[k] = src->params[k];
 }
 
+/* ---- --dump-failures -------------------------------------------------------------------- */
+
+static int mkdir_ok(const char *path)
+{
+  return mkdir(path, 0777) == 0 || errno == EEXIST;
+}
+
+/* The run's dump folder DUMP/SECTION/tNNNNNN_SCENE_SOLVER_INTEGRATOR_FRICTION
+ * and its failures.csv (made at the first failed step).  0, or -1 with err. */
+static int dump_open(srun *r, char *err, size_t len)
+{
+  const exp_tctx *c = r->c;
+  char sec[EXP_PATH_MAX + EXP_NAME_MAX + 2], path[EXP_PATH_MAX + 32];
+  exp_fmt(sec, sizeof sec, "%s/%s", c->pl->dump_dir, c->s->name);
+  if (exp_fmt(r->dump, sizeof r->dump, "%s/t%06d_%s_%s_%s_%s", sec, c->index, r->scene, r->solver,
+              r->integ, r->fric) || !mkdir_ok(c->pl->dump_dir) || !mkdir_ok(sec) ||
+      !mkdir_ok(r->dump)) {
+    exp_fmt(err, len, "--dump-failures: cannot create %s: %s", r->dump, strerror(errno));
+    return -1;
+  }
+  exp_fmt(path, sizeof path, "%s/failures.csv", r->dump);
+  r->index = fopen(path, "w");
+  if (!r->index) {
+    exp_fmt(err, len, "--dump-failures: %s: %s", path, strerror(errno));
+    return -1;
+  }
+  fprintf(r->index, "step,solver,status,iterations,res_nat_inf,warm,applied\n");
+  fflush(r->index);
+  return 0;
+}
+
+/* The solve of step k, if it failed, into the run's dump folder (header).
+ * 0 (written or nothing to write), or -1 with err. */
+static int dump_step(srun *r, dyn_world *w, long k, const char *applied, char *err, size_t len)
+{
+  dyn_world_solve ls;
+  if (!r->c->pl->dump_dir[0] || !dyn_world_last_solve(w, &ls) || ls.step != k || !ls.failed)
+    return 0;
+  if (!r->index && dump_open(r, err, len) != 0)
+    return -1;
+  if (cli_dump_solve(r->dump, k, &ls.prob, ls.x_start, ls.x_solver, ls.solver, &ls.opt, err,
+                     len) != 0)
+    return -1;
+  fprintf(r->index, "%ld,%s,%s,%d,%.17g,%d,%s\n", k, ls.solver, slv_status_str(ls.status),
+          ls.iterations, ls.res_nat_inf, ls.opt.warm_start ? 1 : 0, applied);
+  if (fflush(r->index) != 0) {
+    exp_fmt(err, len, "--dump-failures: %s/failures.csv: %s", r->dump, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+/* A step the world rejected: one row ending the run, with the solver's
+ * status when its solve failed (stop, or keep worse than no impulse). */
+static void rejected_row(const srun *r, dyn_world *w, long k, dyn_err e, exp_line *l)
+{
+  dyn_world_solve ls;
+  const char *status = e == DYN_ERR_NUMERIC ? "failed" : "refused";
+  if (e == DYN_ERR_NUMERIC && dyn_world_last_solve(w, &ls) && ls.step == k && ls.failed)
+    status = slv_status_str(ls.status);
+  bare_row(r, k, status, "none", dyn_world_message(w), l);
+}
+
+/* The steps of a built scene; 0, or 3 when a dump could not be written. */
+static int run_steps(srun *r, dyn_world *w, const exp_source *src)
+{
+  exp_tctx *c = r->c;
+  exp_line l;
+  long K = src->steps > 0 ? src->steps
+                          : dyn_scene_default_steps(src->scene, dyn_world_get_settings(w)->dt);
+  double E0 = dyn_world_energy(w, NULL, NULL), scale = drift_scale(w, E0);
+  double limit = exp_time_limit(c->pl, c->s), t_end = cli_now_s() + limit;
+  int rc = 0;
+  for (long k = 1; k <= K; k++) {
+    arm_for_step(r, k, limit, t_end);
+    dyn_world_metrics m;
+    dyn_err e = dyn_world_step(w, &m);
+    char applied[48] = "none", note[160], err[512] = "";
+    if (e == DYN_OK)
+      applied_label(&m, applied, sizeof applied);
+    if (dump_step(r, w, k, applied, err, sizeof err) != 0) {
+      bare_row(r, k, "error", "none", err, &l);
+      exp_tctx_row(c, &l);
+      exp_fmt(c->head->message, sizeof c->head->message, "%s", err);
+      rc = 3;
+      break;
+    }
+    if (e != DYN_OK) {
+      rejected_row(r, w, k, e, &l);
+      exp_tctx_row(c, &l);
+      c->nonconv = 1;
+      break;
+    }
+    c->nonconv |= m.status != SLV_CONVERGED;
+    policy_note(w, &m, applied, note, sizeof note);
+    step_row(r, w, &m, E0, scale, applied, note, &l);
+    exp_tctx_row(c, &l);
+  }
+  exp_wd_disarm(c->wd);
+  return rc;
+}
+
 int exp_scene_run(exp_tctx *c)
 {
   const exp_task *t = c->t;
   const exp_source *src = &c->s->src[t->src];
   const slv_solver *sv = t->solver.sv;
   int fr = t->friction == EXP_FRICTION_AUTO ? auto_friction(sv) : t->friction;
-  srun r = {c, src->scene, sv->name, integrator_str[t->integrator], fr >= 0 ? friction_str[fr] : "auto"};
+  srun r = {c, src->scene, sv->name, integrator_str[t->integrator], fr >= 0 ? friction_str[fr] : "auto",
+            "", NULL};
   exp_line l;
   char why[256];
   if (fr < 0 || !takes_friction(sv, fr, why, sizeof why)) {
@@ -243,27 +380,9 @@ int exp_scene_run(exp_tctx *c)
     dyn_world_free(w);
     return 0;
   }
-  long K = src->steps > 0 ? src->steps
-                          : dyn_scene_default_steps(src->scene, dyn_world_get_settings(w)->dt);
-  double E0 = dyn_world_energy(w, NULL, NULL), scale = drift_scale(w, E0);
-  double limit = exp_time_limit(c->pl, c->s), t_end = cli_now_s() + limit;
-  for (long k = 0; k < K; k++) {
-    arm_for_step(&r, k + 1, limit, t_end);
-    dyn_world_metrics m;
-    dyn_err e = dyn_world_step(w, &m);
-    const char *status, *applied;
-    step_outcome(e, &m, &status, &applied);
-    if (e != DYN_OK) {
-      bare_row(&r, k + 1, status, applied, dyn_world_message(w), &l);
-      exp_tctx_row(c, &l);
-      c->nonconv = 1;
-      break;
-    }
-    c->nonconv |= m.status != SLV_CONVERGED;
-    step_row(&r, w, &m, E0, scale, status, applied, &l);
-    exp_tctx_row(c, &l);
-  }
-  exp_wd_disarm(c->wd);
+  int rc = run_steps(&r, w, src);
+  if (r.index)
+    fclose(r.index);
   dyn_world_free(w);
-  return 0;
+  return rc;
 }

@@ -595,7 +595,10 @@ static const slv_instance *load_problem(const exp_plan *pl, int prob, exp_cache 
     return cache->inst;
   exp_cache_free(cache);
   slv_instance *inst = NULL;
-  slv_status st = slv_read(pl->probs[prob].path, SLV_FMT_AUTO, &inst, err, len);
+  slv_read_options ro = slv_read_options_default();
+  if (pl->max_memory > 0)
+    ro.max_memory = pl->max_memory;
+  slv_status st = slv_read_with(pl->probs[prob].path, SLV_FMT_AUTO, &ro, &inst, err, len);
   if (st != SLV_OK) {
     if (!err[0])
       exp_fmt(err, len, "%s: %s", pl->probs[prob].path, slv_status_str(st));

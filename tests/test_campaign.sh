@@ -8,12 +8,14 @@
 # limit reached (time_limit rows written by the task's watchdog, the
 # stricter tolerance not run); an external solver judged by the library's
 # residual (lcplab itself through `solve`, and one that writes a wrong
-# answer); a campaign stopped by SIGTERM leaves valid CSVs and finishes on
-# the next run without redoing the tasks done; a truncated and an altered
+# answer); a campaign stopped by SIGTERM, or by SIGINT under --jobs 2,
+# leaves valid CSVs, names the tasks left, and finishes on the next run
+# without redoing the tasks done, with the CSV of an uninterrupted run
+# (timing columns aside); a truncated and an altered
 # result are named and left out with exit 3; results of mixed provenance
 # are refused (exit 3) unless --allow-mixed; bad input exits 2: --plan DIR
 # exists, a task number out of range or not a number, a folder that is not
-# a plan.
+# a plan; --dump-failures and --max-memory given with --plan reach its tasks.
 #
 # Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR,
 # LCPLAB_GEN_INSTANCES.  Exit: 0 all passed, 1 any failure, 77 skipped.
@@ -225,6 +227,53 @@ else
   fail "resume after SIGTERM" "exit $rc, kept $kept of $done1; $(tail -2 "$T/err")"
 fi
 
+# the same campaign uninterrupted, on one process: the resumed one gives the
+# same CSV, timing columns aside
+lcp experiment "$T/long.exp" --out "$T/lgref" --jobs 1 --no-plot --data "$T/lg/generated"
+untimed "$T/lgref/long.csv" >"$T/lgref.u"
+untimed "$T/lg/long.csv" >"$T/lg.u"
+if [ "$rc" -eq 0 ] && cmp -s "$T/lgref.u" "$T/lg.u"; then
+  pass "stopped by SIGTERM and resumed: the same CSV as an uninterrupted run (timing aside)"
+else
+  fail "SIGTERM and resume against an uninterrupted run" "exit $rc; $(diff "$T/lgref.u" "$T/lg.u" | head -3)"
+fi
+
+# ---- 4b. SIGINT with --jobs 2: the running tasks finish, the CSV holds the
+# tasks done (each row as in the uninterrupted run), the message says which
+# tasks are left; the next run resumes and gives the uninterrupted CSV.
+# (A background job of a non-interactive shell starts with SIGINT ignored;
+# lcplab sets its own handler.)
+"$BIN" experiment "$T/long.exp" --out "$T/li" --jobs 2 --no-plot --data "$T/lg/generated" >"$T/li.out" 2>"$T/li.err" &
+pid=$!
+k=0
+while [ "$k" -lt 300 ]; do
+  nres=$(ls "$T/li/campaign/results" 2>/dev/null | grep -c '\.res$')
+  [ "$nres" -ge 2 ] && break
+  sleep 0.1
+  k=$((k + 1))
+done
+kill -INT "$pid"
+wait "$pid"
+src=$?
+done1=$(ls "$T/li/campaign/results" | grep -c '\.res$')
+nrow=$(rows "$T/li/long.csv" 2>/dev/null | wc -l)
+untimed "$T/li/long.csv" >"$T/li.u" 2>/dev/null
+notin=$(awk 'NR == FNR { ref[$0] = 1; next } !($0 in ref)' "$T/lgref.u" "$T/li.u" | wc -l)
+if [ "$src" -eq 130 ] && [ "$done1" -lt "$total" ] && [ "$nrow" -eq "$done1" ] && [ "$notin" -eq 0 ] && \
+   grep -q "^# tasks: $done1 of $total" "$T/li/long.csv" && \
+   grep -q "stopped by SIGINT: $done1 of $total tasks have a result, $((total - done1)) left (tasks [0-9]" "$T/li.err"; then
+  pass "SIGINT: exit 130, the CSV is valid with the $done1 of $total tasks done (rows as uninterrupted), the tasks left named"
+else
+  fail "SIGINT stop" "exit $src, $done1 of $total results, $nrow rows, $notin rows unlike the reference; $(tail -2 "$T/li.err")"
+fi
+lcp experiment "$T/long.exp" --out "$T/li" --jobs 2 --no-plot --data "$T/lg/generated"
+untimed "$T/li/long.csv" >"$T/li.u"
+if [ "$rc" -eq 0 ] && grep -q "($done1 resumed)" "$T/err" && cmp -s "$T/lgref.u" "$T/li.u"; then
+  pass "after SIGINT the next run resumes ($done1 tasks kept) and gives the uninterrupted CSV (timing aside)"
+else
+  fail "resume after SIGINT" "exit $rc; $(tail -1 "$T/err"); $(diff "$T/lgref.u" "$T/li.u" | head -3)"
+fi
+
 # ---- 5. corrupted and truncated results; mixed provenance ---------------------------------
 cp -r "$T/j1/campaign" "$T/cc"
 # the plan folder moved: its results are still its own (plan id), collect it there
@@ -268,6 +317,22 @@ if [ "$rc" -eq 0 ] && grep -q '^# cpu: .*Another CPU 9000 (1 tasks)' "$T/mxo/pro
   pass "--allow-mixed merges them and lists each CPU with its count"
 else
   fail "--allow-mixed" "exit $rc; $(grep '^# cpu' "$T/mxo/prof.csv")"
+fi
+
+# ---- 5b. --dump-failures and --max-memory given with --plan reach the plan's tasks ----------------
+# (plan.info records them; lcplab task, as run-parallel.sh and slurm.sbatch
+# run it, takes them from there).  lemke on the 2-layer pyramid has failed
+# steps (tests/test_experiment.sh checks their rows and dumps in detail).
+printf 'experiment drift lf\nsolvers lemke\nscene pyramid layers=2 steps=120\nfriction box\n' >"$T/pd.exp"
+lcp experiment "$T/pd.exp" --plan "$T/pd" --dump-failures "$T/pdump" --max-memory 64M
+lcp task "$T/pd" 0
+d=$(ls -d "$T/pdump/lf"/t000000_pyramid_lemke_symplectic_box 2>/dev/null)
+nf=$(grep -v '^#' "$T/pd/results/t000000.res" 2>/dev/null | awk -F, 'NF > 10 && $13 != "converged" && $5 != ""' | wc -l)
+if [ "$rc" -eq 0 ] && grep -q "^dump_failures $T/pdump$" "$T/pd/plan.info" && grep -q '^max_memory 67108864$' "$T/pd/plan.info" \
+   && [ -n "$d" ] && [ "$nf" -gt 0 ] && [ "$(($(wc -l <"$d/failures.csv") - 1))" -eq "$nf" ]; then
+  pass "--plan records --dump-failures and --max-memory; the task dumps its $nf failed steps"
+else
+  fail "--plan with --dump-failures" "exit $rc, dump '$d', $nf failed rows; $(grep -E '^(dump|max_mem)' "$T/pd/plan.info")"
 fi
 
 # ---- 6. bad input ---------------------------------------------------------------------------

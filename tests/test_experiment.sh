@@ -10,7 +10,10 @@
 # refusing another configuration's campaign and outputs without one,
 # --force, and exit 2 with one line "lcplab: FILE:LINE: ..." for an unknown
 # solver, a missing file, a bad key, a bad number, an unknown scene and an
-# undefined variable.  The campaign machinery (jobs, GNU parallel, resume,
+# undefined variable; the world's failure policy of scene sections
+# (on_failure per file and per section) with the status and applied
+# columns, the steps table's counts of them, --dump-failures repeated bit for
+# bit by `lcplab solve`, and --max-memory reaching the readers.  The campaign machinery (jobs, GNU parallel, resume,
 # corrupted results, provenance) is test_campaign.sh's.
 #
 # Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR (the gnuplot
@@ -131,16 +134,24 @@ if [ "$r" = "refused fc3d" ]; then pass "pgs on the scene's cone problem: refuse
 # profile CSV against the main CSV, per class: the solved share of each
 # (class, tol, solver) is (converged rows) / (problems of the class), and
 # rho(1) the share where it has the least time; a solver that refuses every
-# problem of a class (direct; pgs and lemke on the cone) has no curve there
+# problem of a class (direct; pgs and lemke on the cone) has no curve there.
+# rho(1) is the curve's first row, the one with log2_tau = 0 exactly: a jump
+# at a near tie (pgs 3.210007e-07 against nsgs 3.210006e-07: tau = 1.0000003)
+# also prints tau as 1.000000e+00, and its rho counts the near tie as a win
+# (that row, read as rho(1), made this check fail now and then under load).
+# rho and the share are printed to 7 digits (%.6e): 1/3 is 3.333333e-01, so
+# they are compared within 1e-6, not 1e-9 (which failed whenever the timings
+# split the wins 1 : 2 over the three LCPs); a time under 1e-9 s counts as
+# 1e-9 s, as in the engine's profile
 bad=$(awk -F, '
   FNR == 1 { file++ }
   /^#/ { next }
   file == 1 && !h1 { h1 = 1; next }
   file == 2 && !h2 { h2 = 1; next }
   file == 1 { np[$15 "/" $5 "/" $1] = 1; if ($6 != "refused") part[$15 "/" $5 "/" $4] = 1
-              if ($14 == "1") { solved[$15 "/" $5 "/" $4]++; t[$15 "/" $5 "/" $1 "/" $4] = $9 + 0
-                if (!(($15 "/" $5 "/" $1) in best) || $9 + 0 < best[$15 "/" $5 "/" $1]) best[$15 "/" $5 "/" $1] = $9 + 0 } next }
-  file == 2 { key = $8 "/" $1 "/" $2; share[key] = $6 + 0; if ($3 + 0 == 1) rho1[key] = $5 + 0; probs[$8 "/" $1] = $7; seen[key] = 1 }
+              if ($14 == "1") { solved[$15 "/" $5 "/" $4]++; tt = $9 + 0 < 1e-9 ? 1e-9 : $9 + 0; t[$15 "/" $5 "/" $1 "/" $4] = tt
+                if (!(($15 "/" $5 "/" $1) in best) || tt < best[$15 "/" $5 "/" $1]) best[$15 "/" $5 "/" $1] = tt } next }
+  file == 2 { key = $8 "/" $1 "/" $2; share[key] = $6 + 0; if ($4 + 0 == 0 && !(key in rho1)) rho1[key] = $5 + 0; probs[$8 "/" $1] = $7; seen[key] = 1 }
   END {
     for (k in t) { split(k, a, "/"); pt = a[1] "/" a[2] "/" a[3]; if (t[k] == best[pt]) nbest[pt]++ }
     for (k in np) { split(k, a, "/"); n[a[1] "/" a[2]]++ }
@@ -150,12 +161,12 @@ bad=$(awk -F, '
       split(k, a, "/"); ct = a[1] "/" a[2]
       if (probs[ct] != n[ct]) print "problems " ct " " probs[ct] " != " n[ct]
       want = (k in solved ? solved[k] : 0) / n[ct]
-      if (share[k] < want - 1e-9 || share[k] > want + 1e-9) print "share " k
+      if (share[k] < want - 1e-6 || share[k] > want + 1e-6) print "share " k
       # the CSV prints times to 7 digits: a tie there may be a strict win in
       # the engine, so rho(1) lies between the unshared wins and all wins
       fast = 0; alone = 0
       for (pt in best) { split(pt, b, "/"); if (b[1] "/" b[2] == ct && (pt "/" a[3]) in t && t[pt "/" a[3]] == best[pt]) { fast++; if (nbest[pt] == 1) alone++ } }
-      if (rho1[k] < alone / n[ct] - 1e-9 || rho1[k] > fast / n[ct] + 1e-9) print "rho1 " k
+      if (rho1[k] < alone / n[ct] - 1e-6 || rho1[k] > fast / n[ct] + 1e-6) print "rho1 " k
     }
   }' "$T/o1/prof.csv" "$T/o1/prof_profile.csv")
 if [ -z "$bad" ]; then pass "profile CSV agrees with the rows per class (participants, solved share, rho(1))"; else fail "profile CSV agrees with the rows" "$bad"; fi
@@ -298,27 +309,136 @@ printf 'experiment profile prof\ninstances ${HERE}/p2.dat\nsolvers pgs\nrepeat 1
 lcp experiment "$T/var.exp" --out "$T/o4" --var HERE="$T" --no-plot
 if [ "$rc" -eq 0 ] && [ "$(rows "$T/o4/prof.csv" | wc -l)" -eq 2 ]; then pass "--var NAME=VALUE"; else fail "--var NAME=VALUE" "exit $rc"; fi
 
-# lemke on the 2-layer pyramid ends steps singular or stagnated (step 108:
-# worse than no impulse); under the world's default failure policy
-# (fallback, libdynamics/world_failure.c) such a step is solved again by pgs
-# and the run goes on: 150 rows, none "failed".  (Before the policy the run
-# ended with a "failed" row and a note; the engine sets no policy of its
-# own yet.)
+# ---- 5. the world's failure policy and --dump-failures ----------------------------------------
+# lemke on the 2-layer pyramid ends some steps singular, stagnated, in a ray
+# or at its pivot limit; lemke pivots, so each of them is a failed solve
+# (libdynamics/world_failure.c).  The file's policy is stop; section lf sets
+# fallback (the world solves such a step again with pgs and applies the best
+# candidate), section ls keeps the file's stop, section lb sets best.
 cat >"$T/fail.exp" <<'EOF2'
+on_failure stop
 experiment drift lf
+on_failure fallback
+fallback_max_iter 200
 solvers lemke
 scene pyramid layers=2 steps=150
 integrators symplectic
 friction box
+
+experiment drift ls
+solvers lemke
+scene pyramid layers=2 steps=150
+friction box
+
+experiment accuracy lb
+on_failure best
+solvers lemke
+scene pyramid layers=2 steps=150
+friction box
 EOF2
-lcp experiment "$T/fail.exp" --out "$T/of" --no-plot
-st=$(rows "$T/of/lf.csv" | awk -F, 'END { print $5, $13 }')
+lcp experiment "$T/fail.exp" --out "$T/of" --no-plot --jobs 2 --dump-failures "$T/dump"
+# fallback: 150 rows; every failed (non-converged) step says what was
+# applied, at least one of them pgs's x; none is "failed"
 nrows=$(rows "$T/of/lf.csv" | wc -l)
-if [ "$rc" -eq 0 ] && [ "${st%% *}" = 150 ] && [ "$nrows" -eq 150 ] \
-   && ! rows "$T/of/lf.csv" | grep -q ',failed$'; then
-  pass "drift: lemke's failed steps carried by the fallback policy, 150 rows"
+nfailed=$(rows "$T/of/lf.csv" | awk -F, '$13 != "converged"' | wc -l)
+nfb=$(rows "$T/of/lf.csv" | awk -F, '$14 == "fallback:pgs"' | wc -l)
+badap=$(rows "$T/of/lf.csv" | awk -F, '$14 !~ /^(solution|fallback:pgs|warm|zero)$/ || ($13 != "converged" && $15 !~ /^failed solve \(on_failure fallback; fallback pgs: /) || ($13 == "converged" && $14 != "solution")' | wc -l)
+if [ "$rc" -eq 0 ] && [ "$nrows" -eq 150 ] && [ "$nfailed" -gt 0 ] && [ "$nfb" -gt 0 ] && [ "$badap" -eq 0 ]; then
+  pass "on_failure fallback: 150 rows, $nfailed failed steps each with what was applied ($nfb pgs's x)"
 else
-  fail "drift: lemke under the failure policy" "exit $rc, last row '$st', $nrows rows"
+  fail "on_failure fallback" "exit $rc, $nrows rows, $nfailed failed, $nfb fallback:pgs, $badap bad applied/note"
+fi
+# the steps table counts them: applied_other = rows not applying the solution,
+# and the status columns the rows' statuses
+want=$(rows "$T/of/lf.csv" | awk -F, '{ n++; o += $14 != "solution"; c += $13 == "converged"; m += $13 == "max_iter" } END { print n, "ran", n - o, o, c, m }')
+got=$(grep -v '^#' "$T/of/lf_steps.csv" | awk -F, '$4 == "lemke" { print $5, $7, $8, $9, $10, $11 }')
+if [ "$got" = "$want" ]; then pass "steps table counts the failed steps' statuses and what they applied ($got)"; else fail "steps table of lf" "got '$got', rows say '$want'"; fi
+# stop (the file's policy): the run ends at its first failed step with the
+# solver's status and applied none; best: no fallback solve
+first=$(rows "$T/of/lf.csv" | awk -F, '$13 != "converged" { print $5; exit }')
+last=$(rows "$T/of/ls.csv" | awk -F, 'END { print $5, $13, $14 }')
+nls=$(rows "$T/of/ls.csv" | wc -l)
+fst=$(rows "$T/of/lf.csv" | awk -F, -v k="$first" '$5 == k { print $13 }')
+if [ -n "$first" ] && [ "$last" = "$first $fst none" ] && [ "$nls" -eq "$first" ] \
+   && grep -q "failure policy stop" "$T/of/ls.csv"; then
+  pass "on_failure stop (the file's): the run ends at step $first ($fst), applied none"
+else
+  fail "on_failure stop" "first failed step '$first' ($fst), ls ends '$last' after $nls rows"
+fi
+nb=$(rows "$T/of/lb.csv" | awk -F, '$13 != "converged" && $14 ~ /^(solution|warm|zero)$/ && $15 ~ /on_failure best\)/' | wc -l)
+nbf=$(rows "$T/of/lb.csv" | awk -F, '$13 != "converged"' | wc -l)
+if [ "$(rows "$T/of/lb.csv" | wc -l)" -eq 150 ] && [ "$nbf" -gt 0 ] && [ "$nb" -eq "$nbf" ]; then
+  pass "on_failure best (the section's): $nbf failed steps, the best of solution, warm, zero"
+else
+  fail "on_failure best" "$nb of $nbf failed steps applied a plain candidate"
+fi
+# --dump-failures: every failed step, and only those, has its files and a
+# line in failures.csv, with the row's status and applied
+dumps_ok=1
+for sec in lf ls lb; do
+  d=$(ls -d "$T/dump/$sec"/t*_pyramid_lemke_symplectic_box 2>/dev/null)
+  [ -n "$d" ] && [ -f "$d/failures.csv" ] || { dumps_ok=0; continue; }
+  w=$(rows "$T/of/$sec.csv" | awk -F, '$13 != "converged" { print $5, $13, $14 }')
+  g=$(tail -n +2 "$d/failures.csv" | awk -F, '{ print $1, $3, $7 }')
+  [ "$w" = "$g" ] || dumps_ok=0
+  for k in $(tail -n +2 "$d/failures.csv" | cut -d, -f1); do
+    [ -f "$d/step$k.lcp" ] && [ -f "$d/step$k.warm" ] && [ -f "$d/step$k.x" ] || dumps_ok=0
+  done
+  [ "$(ls "$d" | grep -c '\.lcp$')" -eq "$(($(wc -l <"$d/failures.csv") - 1))" ] || dumps_ok=0
+done
+if [ "$dumps_ok" -eq 1 ]; then pass "--dump-failures: each failed step of each section dumped and listed"; else fail "--dump-failures" "dumps and failures.csv do not match the rows"; fi
+# lcplab solve repeats each dumped step bit for bit: status and res_nat_inf
+# (%.17g) as failures.csv recorded them, and the CSV's %.6e is that number
+d=$(ls -d "$T/dump/lf"/t*_pyramid_lemke_symplectic_box 2>/dev/null)
+nrep=0
+for k in $(tail -n +2 "$d/failures.csv" | cut -d, -f1 | head -n 4); do
+  lcp solve "$d/step$k.lcp" --warm "$d/step$k.warm"
+  got=$(sed -n 's/.*"status":"\([a-z_]*\)".*"res_nat_inf":\([^,]*\),.*/\1 \2/p' "$T/out")
+  want=$(awk -F, -v k="$k" '$1 == k { print $3, $5 }' "$d/failures.csv")
+  csv=$(rows "$T/of/lf.csv" | awk -F, -v k="$k" '$5 == k { print $13, $12 }')
+  six=$(printf '%s %.6e' "${want%% *}" "${want#* }")
+  if { [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]; } && [ -n "$want" ] && [ "$got" = "$want" ] && [ "$csv" = "$six" ] \
+     && grep -q '"options_from_file":\["solver","max_iter","tol"' "$T/out"; then
+    nrep=$((nrep + 1))
+  else
+    fail "dumped step $k repeated by lcplab solve" "exit $rc, solve '$got', dump '$want', CSV '$csv'"
+  fi
+done
+if [ "$nrep" -ge 1 ]; then pass "lcplab solve repeats $nrep dumped steps bit for bit (status, res_nat_inf)"; fi
+# lcplab task --dump-failures writes the same files
+lcp experiment "$T/fail.exp" --plan "$T/pf"
+lcp task "$T/pf" 0 --dump-failures "$T/dump2"
+d2=$(ls -d "$T/dump2/lf"/t*_pyramid_lemke_symplectic_box 2>/dev/null)
+if [ "$rc" -eq 0 ] && [ -n "$d2" ] && diff -r "$d" "$d2" >/dev/null; then
+  pass "lcplab task --dump-failures: the same dump as the experiment's"
+else
+  fail "lcplab task --dump-failures" "exit $rc, dump '$d2' differs from '$d'"
+fi
+bad "unknown failure policy" "bad.exp:2: on_failure: expected fallback, best, keep or stop, got 'retry'" "experiment drift
+on_failure retry
+scene ball steps=3"
+bad "unknown fallback solver" "bad.exp:1: fallback_solver: unknown solver 'nope'" "fallback_solver nope
+experiment drift
+scene ball steps=3"
+bad "failure policy in a problem section" "bad.exp:3: on_failure: not a key of a profile experiment" "experiment profile prof
+instances p2.dat
+on_failure stop"
+: >"$T/dumpfile"
+expect_err "--dump-failures on a file" "not a folder" experiment "$T/all.exp" --out "$T/odf" --dump-failures "$T/dumpfile"
+# --max-memory reaches the readers: p2.dat (a few bytes) passes 1K, not 16 bytes
+printf 'experiment profile prof\ninstances p2.dat\nsolvers lemke\nrepeat 1\n' >"$T/mm.exp"
+expect_err "--max-memory refuses a file over the cap" "mm.exp:2: instances:" experiment "$T/mm.exp" --out "$T/omm" --max-memory 16 --no-plot
+lcp experiment "$T/mm.exp" --out "$T/omm2" --max-memory 1K --no-plot
+if [ "$rc" -eq 0 ] && [ "$(rows "$T/omm2/prof.csv" | awk -F, '$6 == "converged"' | wc -l)" -eq 2 ]; then
+  pass "--max-memory 1K: the small file is read and solved (both tolerances)"
+else
+  fail "--max-memory 1K" "exit $rc"
+fi
+lcp task "$T/omm2/campaign" 0 --force --max-memory 16
+if [ "$rc" -eq 3 ] && grep -q 'max_memory' "$T/omm2/campaign/results/t000000.res"; then
+  pass "lcplab task --max-memory: over the cap, the task records the reader's error (exit 3)"
+else
+  fail "lcplab task --max-memory" "exit $rc"
 fi
 
 echo "$npass passed, $nfail failed"

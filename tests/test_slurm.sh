@@ -50,7 +50,13 @@ cleanup() {
   for p in $pids; do kill "$p" 2>/dev/null; done
   sleep 1
   for p in $pids; do kill -9 "$p" 2>/dev/null; done
-  if [ -f "$S/munge/munged.pid" ]; then kill "$(cat "$S/munge/munged.pid")" 2>/dev/null; fi
+  if [ -f "$S/munge/munged.pid" ]; then
+    mp=$(cat "$S/munge/munged.pid")
+    kill "$mp" 2>/dev/null
+    # munged removes its socket and pid file as it exits: let it, then remove the folder
+    k=0
+    while kill -0 "$mp" 2>/dev/null && [ "$k" -lt 50 ]; do sleep 0.1; k=$((k + 1)); done
+  fi
   rm -rf "$T"
 }
 trap cleanup EXIT
@@ -175,7 +181,7 @@ else
 fi
 untimed() {
   hdr=$(grep -v '^#' "$1" | head -n 1)
-  drop=$(printf '%s\n' "$hdr" | awk -F, '{ for (i = 1; i <= NF; i++) if ($i ~ /^(time_s|time_min_s|time_q1_s|time_q3_s|repeats)$/) printf "%d ", i }')
+  drop=$(printf '%s\n' "$hdr" | awk -F, '{ for (i = 1; i <= NF; i++) if ($i ~ /^(time_s|time_min_s|time_q1_s|time_q3_s|repeats|time_total_s)$/) printf "%d ", i }')
   grep -v '^#' "$1" | awk -F, -v drop="$drop" 'BEGIN { n = split(drop, d, " "); for (k = 1; k <= n; k++) skip[d[k]] = 1 }
     { s = ""; for (i = 1; i <= NF; i++) if (!(i in skip)) s = s $i ","; print s }'
 }
