@@ -71,6 +71,18 @@
  * printer is switched off during slv_io_read_fclib / slv_io_write_fclib and
  * restored after: process-global HDF5 state (slv_io.h).
  *
+ * From memory (slv_io_read_fclib_image, for the fuzz harness
+ * tests/fuzz/fuzz_fclib.c): the same checks on a file image opened through
+ * HDF5's core driver (H5Pset_fapl_core, no backing store, H5Pset_file_image),
+ * then libfclib, which opens paths only, on a temporary file holding the
+ * same bytes (in /dev/shm, memory, when it can).  Both drivers give HDF5
+ * the same bytes and the same end of file; they differ on some damaged
+ * superblocks (a driver-information block at an address in HDF5's
+ * temporary space: the core driver opens the file, the default driver
+ * refuses it), and then libfclib's H5Fopen fails, libfclib returns
+ * nothing, and the read fails with a message.  tests/fuzz/fuzz_fclib.c
+ * checks on every input that the two routes accept the same files.
+ *
  * Writing (slv_io_write_fclib): fclib_write_local, W as CSR (nz = -2; a
  * dense instance gives the entries that are not +0.0, so -0.0 survives),
  * q = b, mu, spacedim 3, info/title = the instance name, info/description
@@ -101,6 +113,7 @@
 #include <lapacke.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -121,11 +134,13 @@ int slv_io_is_hdf5_bytes(const char *buf, size_t len) {
 /* ---- the HDF5 context ---------------------------------------------------------- */
 
 typedef struct fc_ctx {
-  const char *path;
+  const char *path;       /* the name in messages */
   char *err;
   size_t errlen;
   hid_t file;
-  double budget; /* bytes the declared sizes may still claim */
+  double budget;          /* bytes the declared sizes may still claim */
+  const void *image;      /* slv_io_read_fclib_image: the file's bytes, else NULL */
+  size_t image_len;
 } fc_ctx;
 
 typedef struct h5quiet {
@@ -613,8 +628,9 @@ static slv_status make_instance(fc_ctx *c, int n, const trip *t, const double *q
   return SLV_CONVERGED;
 }
 
-static slv_status read_local(fc_ctx *c, const mat_hdr *h, slv_instance **out) {
-  struct fclib_local *p = fclib_read_local(c->path);
+static slv_status read_local(fc_ctx *c, const char *lib_path, const mat_hdr *h,
+                             slv_instance **out) {
+  struct fclib_local *p = fclib_read_local(lib_path);
   if (!p)
     return fail(c, SLV_ERR_INVALID, "expected libfclib to read /fclib_local, found it refused");
   trip t;
@@ -815,12 +831,13 @@ done:
   return st;
 }
 
-static slv_status read_global(fc_ctx *c, const mat_hdr *hm, const mat_hdr *hh, slv_instance **out) {
+static slv_status read_global(fc_ctx *c, const char *lib_path, const mat_hdr *hm,
+                              const mat_hdr *hh, slv_instance **out) {
   int m = hh->n;
   if ((double)m * (double)m > (double)SLV_IO_MAX_DENSE)
     return fail(c, SLV_ERR_UNSUPPORTED, "expected at most %ld entries in the condensed W = H' M^-1 "
                 "H (it is built dense), found 3 nc = %d", SLV_IO_MAX_DENSE, m);
-  struct fclib_global *p = fclib_read_global(c->path);
+  struct fclib_global *p = fclib_read_global(lib_path);
   if (!p)
     return fail(c, SLV_ERR_INVALID, "expected libfclib to read /fclib_global, found it refused");
   trip M, H, Wt;
@@ -874,8 +891,80 @@ done:
 
 /* ---- reading: entry ------------------------------------------------------------- */
 
+/* The file's first bytes (got of them, of a file of size bytes) HDF5's?
+ * The signature may also follow a user block: then HDF5 decides. */
+static slv_status check_head(fc_ctx *c, const char *head, size_t got, double size) {
+  if (got < 8)
+    return fail(c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB), found %zu bytes", got);
+  if (!slv_io_is_hdf5_bytes(head, got) && size < 512)
+    return fail(c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB), found other data (no HDF5 "
+                "signature)");
+  return SLV_CONVERGED;
+}
+
+/* libfclib opens paths only: for an image, a temporary file holding its
+ * bytes (*tmp = 1: the caller removes it), in /dev/shm (memory) when it is
+ * a writable directory, else in /tmp; for a file, the file itself.  (A
+ * memfd would stay in memory, but HDF5 resolves the /proc/self/fd/N link
+ * with realpath, and the link of a memfd names no file: H5Fopen fails.)
+ * *lib_path gets the one to give libfclib. */
+static slv_status lib_path_of(fc_ctx *c, char *buf, size_t len, const char **lib_path, int *tmp) {
+  *tmp = 0;
+  *lib_path = c->path;
+  if (!c->image) return SLV_CONVERGED;
+  snprintf(buf, len, "%s/lcplab-fclib-XXXXXX", access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm"
+                                                                                  : "/tmp");
+  int fd = mkstemp(buf);
+  const char *p = c->image;
+  size_t left = c->image_len;
+  while (fd >= 0 && left > 0) {
+    ssize_t k = write(fd, p, left);
+    if (k <= 0) break;
+    p += k;
+    left -= (size_t)k;
+  }
+  int e = errno;
+  if (fd >= 0 && close(fd) == 0 && left == 0) {
+    *lib_path = buf;
+    *tmp = 1;
+    return SLV_CONVERGED;
+  }
+  if (fd >= 0) remove(buf);
+  return fail(c, SLV_ERR_INVALID, "expected a temporary file %s for libfclib, found: %s", buf,
+              strerror(e ? e : EIO));
+}
+
+/* Checks the open file (c->file, closed here) and reads it with libfclib. */
+static slv_status read_open(fc_ctx *c, slv_instance **out) {
+  mat_hdr W, M, H;
+  slv_status st;
+  int local = 0;
+  if (kind_of(c->file, "fclib_local") != K_ABSENT) {
+    local = 1;
+    st = check_local(c, &W);
+  } else if (kind_of(c->file, "fclib_global") != K_ABSENT) {
+    st = check_global(c, &M, &H);
+  } else {
+    int rolling = kind_of(c->file, "fclib_global_rolling") != K_ABSENT;
+    st = rolling ? fail(c, SLV_ERR_UNSUPPORTED, "expected /fclib_local or /fclib_global, found "
+                        "/fclib_global_rolling (rolling friction is not supported)")
+                 : fail(c, SLV_ERR_INVALID, "expected the group /fclib_local or /fclib_global, "
+                        "found neither");
+  }
+  H5Fclose(c->file);
+  c->file = -1;
+  if (st) return st;
+  char buf[64];
+  const char *lib_path;
+  int tmp;
+  if ((st = lib_path_of(c, buf, sizeof buf, &lib_path, &tmp))) return st;
+  st = local ? read_local(c, lib_path, &W, out) : read_global(c, lib_path, &M, &H, out);
+  if (tmp) remove(buf);
+  return st;
+}
+
 slv_status slv_io_read_fclib(const char *path, slv_instance **out, char *err, size_t errlen) {
-  fc_ctx c = {path, err, errlen, -1, 0};
+  fc_ctx c = {path, err, errlen, -1, 0, NULL, 0};
   *out = NULL;
   /* readable?  its first bytes HDF5's? (plain stdio: clear messages) */
   errno = 0;
@@ -891,43 +980,60 @@ slv_status slv_io_read_fclib(const char *path, slv_instance **out, char *err, si
   char head[8];
   size_t got = fread(head, 1, sizeof head, f);
   fclose(f);
-  if (!slv_io_is_hdf5_bytes(head, got) && got == sizeof head) {
-    /* the signature may also follow a user block: let HDF5 decide below */
-    if (sb.st_size < 512)
-      return fail(&c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB), found other data (no HDF5 "
-                  "signature)");
-  } else if (got < sizeof head) {
-    return fail(&c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB), found %zu bytes", got);
-  }
+  slv_status st = check_head(&c, head, got, (double)sb.st_size);
+  if (st) return st;
   c.budget = 64.0 * (double)sb.st_size + 16.0 * 1048576.0;
   h5quiet hq;
   quiet_on(&hq);
-  slv_status st;
   c.file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (c.file < 0) {
+  if (c.file < 0)
     st = fail(&c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB) that HDF5 can open, found one "
               "it cannot (not HDF5, truncated or corrupt)");
-    quiet_off(&hq);
-    return st;
-  }
-  mat_hdr W, M, H;
-  if (kind_of(c.file, "fclib_local") != K_ABSENT) {
-    st = check_local(&c, &W);
-    H5Fclose(c.file);
-    if (!st) st = read_local(&c, &W, out);
-  } else if (kind_of(c.file, "fclib_global") != K_ABSENT) {
-    st = check_global(&c, &M, &H);
-    H5Fclose(c.file);
-    if (!st) st = read_global(&c, &M, &H, out);
-  } else {
-    int rolling = kind_of(c.file, "fclib_global_rolling") != K_ABSENT;
-    H5Fclose(c.file);
-    st = rolling ? fail(&c, SLV_ERR_UNSUPPORTED, "expected /fclib_local or /fclib_global, found "
-                        "/fclib_global_rolling (rolling friction is not supported)")
-                 : fail(&c, SLV_ERR_INVALID, "expected the group /fclib_local or /fclib_global, "
-                        "found neither");
-  }
+  else
+    st = read_open(&c, out);
   quiet_off(&hq);
+  return st;
+}
+
+slv_status slv_io_read_fclib_image(const void *image, size_t len, const char *name,
+                                   slv_instance **out, char *err, size_t errlen) {
+  fc_ctx c = {name, err, errlen, -1, 0, image, len};
+  *out = NULL;
+  slv_msgf(err, errlen, "%s", "");
+  slv_status st = check_head(&c, image, len, (double)len);
+  if (st) return st;
+  c.budget = 64.0 * (double)len + 16.0 * 1048576.0;
+  h5quiet hq;
+  quiet_on(&hq);
+  /* the core driver on a copy of the image, no backing store */
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  if (fapl < 0 || H5Pset_fapl_core(fapl, 1 << 16, 0) < 0 ||
+      H5Pset_file_image(fapl, (void *)(uintptr_t)image, len) < 0) {
+    st = fail(&c, SLV_ERR_NOMEM, "expected HDF5 to take the file image, found it refused");
+  } else {
+    /* with an image, the core driver opens no file but refuses a name
+     * that exists: this one cannot (/dev/null is not a directory) */
+    c.file = H5Fopen("/dev/null/lcplab-fclib-image", H5F_ACC_RDONLY, fapl);
+    if (c.file < 0)
+      st = fail(&c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB) that HDF5 can open, found "
+                "one it cannot (not HDF5, truncated or corrupt)");
+    else
+      st = read_open(&c, out);
+  }
+  if (fapl >= 0) H5Pclose(fapl);
+  quiet_off(&hq);
+  if (!st) {
+    slv_problem p = slv_instance_problem(*out);
+    char msg[256];
+    if ((st = slv_problem_validate(&p, msg, sizeof msg))) {
+      fail(&c, st, "%s", msg);
+      slv_instance_free(*out);
+      *out = NULL;
+    } else {
+      (*out)->format = SLV_FMT_FCLIB;
+      slv_instance_classify(*out);
+    }
+  }
   return st;
 }
 

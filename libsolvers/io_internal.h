@@ -246,6 +246,18 @@ int slv_io_looks_like_fc(const slv_reader *r);
 
 /* FCLIB HDF5 (io_fclib.c): local, or global condensed to local. */
 slv_status slv_io_read_fclib(const char *path, slv_instance **out, char *err, size_t errlen);
+/* The same from a file image in memory (image[0..len), the file's bytes;
+ * name for messages): the checks run on the image through HDF5's core
+ * driver (H5Pset_file_image), then libfclib, which opens paths only, reads
+ * a temporary file holding the same bytes (in /dev/shm, which is memory,
+ * when it is writable; else /tmp), removed after.  Both see the same
+ * bytes; where HDF5's two drivers differ (a damaged superblock that the
+ * core driver opens and the default one refuses), libfclib's H5Fopen
+ * fails, it returns nothing, and the read fails with a message.  Then
+ * slv_problem_validate, as slv_read.  Used by the fuzz harness
+ * tests/fuzz/fuzz_fclib.c. */
+slv_status slv_io_read_fclib_image(const void *image, size_t len, const char *name,
+                                   slv_instance **out, char *err, size_t errlen);
 slv_status slv_io_write_fclib(const char *path, const slv_instance *inst, char *err, size_t errlen);
 /* Does the file start with the HDF5 signature (\x89HDF\r\n\x1a\n)? */
 int slv_io_is_hdf5_bytes(const char *buf, size_t len);
