@@ -260,10 +260,17 @@ static slv_status check_ds(fc_ctx *c, hid_t loc, const char *gpath, const char *
   } else if (what == D_STR && (np != 1 || rank > 1)) {
     st = fail(c, SLV_ERR_INVALID, "expected %s/%s to hold one string, found %lld elements", gpath,
               name, (long long)np);
+  } else if (what != D_STR && (H5Tget_size(ty) < 1 || H5Tget_size(ty) > 16)) {
+    /* HDF5's numbers take 1 to 16 bytes; HDF5 converts a damaged type of
+     * gigabytes per element through a buffer of that size */
+    st = fail(c, SLV_ERR_INVALID, "expected %s/%s to hold %s of 1 to 16 bytes, found %zu-byte "
+              "elements", gpath, name, want, H5Tget_size(ty));
   } else {
     /* read it once, as libfclib will (same memory type), so that a damaged
-     * dataset fails here and not in libfclib (which would exit) */
+     * dataset fails here and not in libfclib (which would exit); HDF5
+     * converts through elements of the larger of the two sizes */
     size_t esz = what == D_INT ? sizeof(int) : what == D_NUM ? sizeof(double) : H5Tget_size(ty);
+    if (H5Tget_size(ty) > esz) esz = H5Tget_size(ty);
     double bytes = (double)np * (double)esz;
     if (bytes > c->budget) {
       st = fail(c, SLV_ERR_DIM, "expected sizes that the file can back, found %s/%s declaring "
