@@ -310,13 +310,21 @@ static slv_status read_lcp_relay(slv_reader *r, slv_format fmt, slv_instance **o
   slv_status st;
   char why[48];
   if ((st = slv_rd_size(r, SLV_IO_MAX_N, &n, NULL, "the size n"))) return st;
-  slv_instance *inst = slv_io_instance_alloc(n);
-  if (!inst) return slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
   snprintf(why, sizeof why, "n = %d", n);
   slv_nm nm;
-  if ((st = slv_io_read_nm(r, "M", n, n, why, INT_MAX, &nm, &line))) goto fail;
+  if ((st = slv_io_read_nm(r, "M", n, n, why, INT_MAX, &nm, &line))) return st;
+  /* the arrays of size n only once q is known to follow: a sparse M of a
+   * few bytes may declare any n (read_nm bounds its dense copy) */
+  if ((st = slv_rd_need(r, n, "q (n = %d)", n))) {
+    slv_io_nm_free(&nm);
+    return st;
+  }
+  slv_instance *inst = slv_io_instance_alloc(n);
+  if (!inst) {
+    slv_io_nm_free(&nm);
+    return slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
+  }
   inst->A = nm_take_dense(&nm);
-  if ((st = slv_rd_need(r, n, "q (n = %d)", n))) goto fail;
   if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->b, "q"))) goto fail;
   int relay = fmt == SLV_FMT_SICONOS_RELAY;
   if (fmt == SLV_FMT_AUTO) relay = relay_bounds_follow(r, n, inst->lo);
