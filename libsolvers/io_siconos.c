@@ -420,6 +420,17 @@ static slv_status read_mlcp(slv_reader *r, slv_instance **out) {
     }
     if ((st = slv_rd_doubles(r, (size_t)cols, SLV_RD_FINITE, q, "q"))) goto done;
   }
+  /* the dense (n+m)^2 instance only once the data to fill it is there:
+   * M of that size already read, or the storage-2 blocks in what is left */
+  if (!st2 && !(rows == N && cols == N)) {
+    st = slv_rd_failf(r, mline, SLV_ERR_INVALID,
+                      "expected M to be (n+m) x (n+m) = %d x %d, found %d x %d (and no "
+                      "storage-2 blocks to use instead)", N, N, rows, cols);
+    goto done;
+  }
+  if (st2 && (st = slv_rd_need(r, (double)N * N + N, "the storage-2 blocks (n = %d, m = %d)", n,
+                               m)))
+    goto done;
   inst = slv_io_instance_alloc(N);
   if (!inst || slv_io_alloc_dense(inst)) {
     st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for n + m = %d", N);
@@ -429,8 +440,6 @@ static slv_status read_mlcp(slv_reader *r, slv_instance **out) {
     /* [[A, C], [D, B]], each block row-major in the file, into a dense
      * column-major (n+m) x (n+m) array; then [a; b]. */
     size_t ld = N > 0 ? (size_t)N : 1;
-    if ((st = slv_rd_need(r, (double)N * N + N, "the storage-2 blocks (n = %d, m = %d)", n, m)))
-      goto done;
     blk = calloc(ld * ld, sizeof(double));
     if (!blk) {
       st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for the blocks");
@@ -446,13 +455,8 @@ static slv_status read_mlcp(slv_reader *r, slv_instance **out) {
   if (st1 && rows == N && cols == N) {
     memcpy(inst->A, M, (size_t)N * N * sizeof(double));
     memcpy(inst->b, q, (size_t)N * sizeof(double));
-  } else if (st2) {
-    memcpy(inst->A, blk, (size_t)N * N * sizeof(double));
   } else {
-    st = slv_rd_failf(r, mline, SLV_ERR_INVALID,
-                      "expected M to be (n+m) x (n+m) = %d x %d, found %d x %d (and no "
-                      "storage-2 blocks to use instead)", N, N, rows, cols);
-    goto done;
+    memcpy(inst->A, blk, (size_t)N * N * sizeof(double));
   }
   for (int i = 0; i < n; i++) inst->lo[i] = -INFINITY; /* free rows; the last m keep 0, +inf */
   *out = inst;
