@@ -48,25 +48,26 @@ for fam in spd contact boxed-findex box joints; do
     "$gen" --type "$fam" --n "$n" --seed "$n" --out "$work/gen/${fam}_$n.lcp" >/dev/null 2>&1
   done
 done
-for f in "$work"/gen/*.lcp; do
-  b=$(basename "$f" .lcp)
-  for ext in dat blcp mtx hdf5; do
-    "$lcplab" convert "$f" "$work/conv/$b.$ext" >/dev/null 2>&1
+convert_all() { # DIR: each .lcp in it to every format that holds it, into $work/conv
+  local f b ext
+  for f in "$1"/*.lcp; do
+    [ -f "$f" ] || continue
+    b=$(basename "$(dirname "$f")")_$(basename "$f" .lcp)
+    for ext in dat blcp mtx hdf5; do
+      "$lcplab" convert "$f" "$work/conv/$b.$ext" >/dev/null 2>&1
+    done
   done
-done
+}
+convert_all "$work/gen"
 
 # ---- exported scene steps ------------------------------------------------------
-export_scene() { # NAME FRICTION SOLVER PARAMS...
-  local scene=$1 fr=$2 solver=$3 fmt
+export_scene() { # NAME FRICTION SOLVER PARAMS...: lcplab's format, converted below
+  local scene=$1 fr=$2 solver=$3
   shift 3
   local params=()
   for p in "$@"; do params+=(--param "$p"); done
-  for fmt in dat blcp hdf5 mtx lcplab; do
-    [ "$fmt" = hdf5 ] && [ "$fr" != cone ] && continue
-    "$lcplab" export --scene "$scene" "${params[@]}" --friction "$fr" --solver "$solver" \
-      --format "$fmt" --steps 40 --every 13 --out "$work/export/${scene}_$fr" --force \
-      >/dev/null 2>&1
-  done
+  "$lcplab" export --scene "$scene" "${params[@]}" --friction "$fr" --solver "$solver" \
+    --format lcplab --steps 40 --every 13 --out "$work/export/${scene}_$fr" --force >/dev/null 2>&1
 }
 for fr in box pyramid cone; do
   solver=pgs
@@ -80,6 +81,7 @@ export_scene ball box pgs
 export_scene chain box pgs n=3
 export_scene car box pgs
 export_scene door box pgs
+for d in "$work"/export/*; do convert_all "$d"; done
 
 # ---- arrange per harness ---------------------------------------------------------
 n=0

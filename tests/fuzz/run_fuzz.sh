@@ -18,8 +18,8 @@
 #           BUILDDIR/fuzz/corpus/HARNESS across runs.  Writes the table of
 #           executions, time, coverage and findings to
 #           BUILDDIR/fuzz/results.md (tests/fuzz/README.md keeps a copy).
-# Seeds: BUILDDIR/fuzz/seeds (build_seeds.sh), rebuilt when missing or older
-# than cli/lcplab.  Findings (crash, leak, timeout, out of memory) go to
+# Seeds: BUILDDIR/fuzz/seeds (build_seeds.sh), rebuilt when cli/lcplab,
+# gen_instances, build_seeds.sh or a hand-written seed is newer.  Findings (crash, leak, timeout, out of memory) go to
 # BUILDDIR/fuzz/artifacts/HARNESS/; any finding makes the exit status 1.
 set -uo pipefail
 
@@ -94,10 +94,13 @@ replay() {
 }
 
 # ---- seeds -------------------------------------------------------------------------
-seeds() {
-  if [ ! -d "$fz/seeds" ] || [ "$build/cli/lcplab" -nt "$fz/seeds" ]; then
+seeds() { # rebuilt when a tool, the script or a hand-written seed is newer
+  local stamp=$fz/seeds/.stamp
+  if [ ! -f "$stamp" ] || [ -n "$(find "$build/cli/lcplab" "$build/datasets/gen_instances" \
+    "$src/tests/fuzz/build_seeds.sh" "$src/tests/fuzz/seeds" "$src/experiments" -newer "$stamp" \
+    2>/dev/null | head -1)" ]; then
     bash "$src/tests/fuzz/build_seeds.sh" "$build" "$src" "$fz/seeds" || return 1
-    touch "$fz/seeds"
+    touch "$stamp"
   fi
 }
 
