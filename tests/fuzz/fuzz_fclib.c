@@ -10,7 +10,9 @@
  *      the reader exactly as `lcplab solve x.hdf5` runs it (HDF5's default
  *      driver on a path).
  * Both must keep the reader's contract (fz_check_read: a negative status
- * and one line naming the file, or a valid problem), and agree: both read
+ * and one line naming the file, or a valid problem; and for this reader
+ * "PATH: expected <what>, found <what>", the form of the twelve malformed
+ * classes of tests/test_fclib.c), and agree: both read
  * the same problem, bit for bit, or both refuse the file.  (Their messages
  * may differ: HDF5's two drivers do not fail alike on every damaged file.
  * A superblock whose driver-information block lies at an address in
@@ -28,6 +30,16 @@
 #include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+/* The FCLIB reader's messages are "PATH: expected <what>, found <what>"
+ * (io_fclib.c), "PATH: out of memory ..." with SLV_ERR_NOMEM. */
+static void precise(const char *path, slv_status st, const char *err) {
+  if (st == SLV_CONVERGED) return;
+  const char *m = err + strlen(path) + 2;
+  if (strncmp(m, "expected ", 9) != 0 &&
+      !(st == SLV_ERR_NOMEM && strncmp(m, "out of memory", 13) == 0))
+    fz_fail("%s: not an 'expected ..., found ...' message: %s", path, err);
+}
 
 static void no_open_objects(const char *when) {
   ssize_t n = H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL);
@@ -59,9 +71,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   slv_status st_a = slv_io_read_fclib_image(data, size, name, &a, err_a, sizeof err_a);
   no_open_objects("the image read");
   fz_check_read(name, st_a, a, err_a);
+  precise(name, st_a, err_a);
   slv_status st_b = read_path(data, size, path, sizeof path, &b, err_b, sizeof err_b);
   no_open_objects("the path read");
   fz_check_read(path, st_b, b, err_b);
+  precise(path, st_b, err_b);
   if ((st_a == SLV_CONVERGED) != (st_b == SLV_CONVERGED))
     fz_fail("image and path reads differ: %d '%s' / %d '%s'", (int)st_a, err_a, (int)st_b,
             err_b);
