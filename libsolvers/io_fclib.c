@@ -867,6 +867,22 @@ done:
   return st;
 }
 
+/* Finite data can condense to an overflow (an M close to singular, huge H
+ * or f): say so here, naming what overflowed, rather than leave it to
+ * slv_problem_validate's "A(i,j) is inf". */
+static slv_status check_condensed(fc_ctx *c, int m, const double *W, const double *q) {
+  for (size_t e = 0; e < (size_t)m * (size_t)m; e++)
+    if (!isfinite(W[e]))
+      return fail(c, SLV_ERR_INVALID, "expected a finite condensed W = H' M^-1 H, found W(%d,%d) "
+                  "= %g (M nearly singular, or H too large)", (int)(e % (size_t)m),
+                  (int)(e / (size_t)m), W[e]);
+  for (int i = 0; i < m; i++)
+    if (!isfinite(q[i]))
+      return fail(c, SLV_ERR_INVALID, "expected a finite condensed q = w + H' M^-1 f, found "
+                  "q[%d] = %g (M nearly singular, or H, f too large)", i, q[i]);
+  return SLV_CONVERGED;
+}
+
 static slv_status read_global(fc_ctx *c, const char *lib_path, const mat_hdr *hm,
                               const mat_hdr *hh, slv_instance **out) {
   int m = hh->n;
@@ -894,6 +910,7 @@ static slv_status read_global(fc_ctx *c, const char *lib_path, const mat_hdr *hm
     memcpy(q, p->w, (size_t)m * sizeof(double));
     st = condense(c, hm->m, m, &M, &H, p->f, W, q);
   }
+  if (!st) st = check_condensed(c, m, W, q);
   if (!st) { /* W's non-zeros as triplets, column by column */
     long nnz = 0;
     for (size_t e = 0; e < (size_t)m * (size_t)m; e++) nnz += W[e] != 0.0;

@@ -8,6 +8,10 @@ stored as the few bytes that differ.
     edits.py make BASE_REL DATASETS INPUT > NAME.edits
         BASE_REL: the shared file, relative to DATASETS (the datasets folder);
         INPUT: the crashing input.  Writes the edits.
+    edits.py reduce DATASETS NAME.edits CMD... > SMALLER.edits
+        Drops edits (halves, quarters, ... single ones) as long as CMD FILE
+        still exits 0 on the rebuilt input FILE ("still shows the finding"),
+        and writes the edits that remain.
     edits.py apply DATASETS NAME.edits OUTPUT
         Rebuilds the input from the shared file; exit 77 (skip) when the
         shared file is absent, 1 when it is not the one the edits were made
@@ -60,7 +64,7 @@ def make(base_rel, datasets, path):
     sys.stdout.write("\n".join(out) + "\n")
 
 
-def apply(datasets, edits, output):
+def read_edits(edits):
     fields, ops = {}, []
     for line in open(edits):
         w = line.split()
@@ -70,6 +74,57 @@ def apply(datasets, edits, output):
             ops.append((int(w[1]), int(w[2]), bytes.fromhex(w[3] if len(w) > 3 else "")))
         else:
             fields[w[0]] = w[1]
+    return fields, ops
+
+
+def rebuild(base, ops):
+    parts, pos = [], 0
+    for at, length, new in ops:
+        parts.append(base[pos:at])
+        parts.append(new)
+        pos = at + length
+    parts.append(base[pos:])
+    return b"".join(parts)
+
+
+def reduce(datasets, edits, cmd):
+    import subprocess
+    import tempfile
+    fields, ops = read_edits(edits)
+    base = open(os.path.join(datasets, fields["base"]), "rb").read()
+    tmp = tempfile.NamedTemporaryFile(delete=False)
+    tmp.close()
+
+    def interesting(o):
+        open(tmp.name, "wb").write(rebuild(base, o))
+        return subprocess.call(cmd + [tmp.name], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL) == 0
+
+    if not interesting(ops):
+        print("edits.py: the command does not accept the input as it is", file=sys.stderr)
+        os.unlink(tmp.name)
+        return 1
+    chunk = max(1, len(ops) // 2)
+    while True:
+        i = 0
+        while i < len(ops):
+            trial = ops[:i] + ops[i + chunk:]
+            if interesting(trial):
+                ops = trial
+            else:
+                i += chunk
+        if chunk == 1:
+            break
+        chunk //= 2
+    data = rebuild(base, ops)
+    open(tmp.name, "wb").write(data)
+    make(fields["base"], datasets, tmp.name)
+    os.unlink(tmp.name)
+    return 0
+
+
+def apply(datasets, edits, output):
+    fields, ops = read_edits(edits)
     src = os.path.join(datasets, fields["base"])
     if not os.path.isfile(src):
         print("edits.py: %s absent: skipped" % src, file=sys.stderr)
@@ -79,13 +134,7 @@ def apply(datasets, edits, output):
             hashlib.sha256(base).hexdigest() != fields["base-sha256"]:
         print("edits.py: %s is not the file the edits were made from" % src, file=sys.stderr)
         return 1
-    parts, pos = [], 0
-    for at, length, new in ops:
-        parts.append(base[pos:at])
-        parts.append(new)
-        pos = at + length
-    parts.append(base[pos:])
-    data = b"".join(parts)
+    data = rebuild(base, ops)
     if hashlib.sha256(data).hexdigest() != fields["sha256"]:
         print("edits.py: %s: the rebuilt input does not match" % edits, file=sys.stderr)
         return 1
@@ -97,6 +146,8 @@ if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "make":
         make(sys.argv[2], sys.argv[3], sys.argv[4])
         sys.exit(0)
+    if len(sys.argv) >= 5 and sys.argv[1] == "reduce":
+        sys.exit(reduce(sys.argv[2], sys.argv[3], sys.argv[4:]))
     if len(sys.argv) == 5 and sys.argv[1] == "apply":
         sys.exit(apply(sys.argv[2], sys.argv[3], sys.argv[4]))
     print(__doc__, file=sys.stderr)
