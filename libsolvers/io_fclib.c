@@ -664,6 +664,19 @@ static slv_status make_instance(fc_ctx *c, int n, const trip *t, const double *q
   return SLV_CONVERGED;
 }
 
+/* W's entries are finite, but duplicates add up (README 2.3), and when W is
+ * kept dense (n <= SLV_IO_FC_DENSE_MAX) their sum may overflow. */
+static slv_status check_dense_sums(fc_ctx *c, const slv_instance *inst) {
+  if (inst->storage != SLV_DENSE) return SLV_CONVERGED;
+  size_t n = (size_t)inst->n;
+  for (size_t e = 0; e < n * n; e++)
+    if (!isfinite(inst->A[e]))
+      return fail(c, SLV_ERR_INVALID, "expected the entries of /fclib_local/W to add up to finite "
+                  "values, found W(%d,%d) = %g from duplicate entries", (int)(e % n), (int)(e / n),
+                  inst->A[e]);
+  return SLV_CONVERGED;
+}
+
 static slv_status read_local(fc_ctx *c, const char *lib_path, const mat_hdr *h,
                              slv_instance **out) {
   struct fclib_local *p = fclib_read_local(lib_path);
@@ -675,6 +688,10 @@ static slv_status read_local(fc_ctx *c, const char *lib_path, const mat_hdr *h,
   if (!st) st = check_finite(c, "/fclib_local/vectors/q", p->q, n, 0);
   if (!st) st = check_finite(c, "/fclib_local/vectors/mu", p->mu, n / 3, 1);
   if (!st) st = make_instance(c, n, &t, p->q, p->mu, out);
+  if (!st && (st = check_dense_sums(c, *out))) {
+    slv_instance_free(*out);
+    *out = NULL;
+  }
   trip_free(&t);
   fclib_delete_local(p);
   free(p); /* fclib_delete_local frees the members, not the struct (3.1) */
