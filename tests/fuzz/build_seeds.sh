@@ -13,8 +13,9 @@
 #              chain, car) with box, pyramid and cone friction, in every
 #              format, with their impulse vectors (.x);
 #   shared     the Siconos .dat files up to 64 KiB (siconos), the FCLIB
-#              .hdf5 files (fclib/*.hdf5, siconos/fc3d and siconos/gfc3d:
-#              local and global problems);
+#              .hdf5 files up to 160 KiB (8 of the 11 in fclib/, siconos/fc3d
+#              and siconos/gfc3d: local and global problems; the three
+#              larger ones cost 1 to 3 s per execution, run_fuzz.sh);
 #   in tree    experiments/*.exp and tests/fuzz/seeds/<harness>/ (small
 #              hand-written seeds); the scene seeds are written from
 #              `lcplab simulate --help` (every scene, its keys at their
@@ -117,7 +118,7 @@ done < <(find "$work/gen" "$work/conv" "$work/export" -type f | sort)
 
 if [ -d "$shared" ]; then
   while IFS= read -r f; do link "$f" siconos; done < <(find "$shared/siconos" -name '*.dat' -size -65k | sort)
-  while IFS= read -r f; do link "$f" fclib; done < <(find "$shared" -name '*.hdf5' | sort)
+  while IFS= read -r f; do link "$f" fclib; done < <(find "$shared" -name '*.hdf5' -size -160k | sort)
 fi
 for f in "$src"/experiments/*.exp; do link "$f" experiment; done
 for h in $harnesses; do

@@ -86,5 +86,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   slv_instance_free(a);
   slv_instance_free(b);
   fz_files_clear();
+  fz_leak_check_each();
   return 0;
 }

@@ -31,6 +31,15 @@ static fz_file files[FZ_MAX_FILES];
  * -close_fd_mask closes stderr (weak: absent without a sanitizer). */
 void __sanitizer_report_error_summary(const char *summary) __attribute__((weak));
 
+int __lsan_do_recoverable_leak_check(void) __attribute__((weak));
+
+void fz_leak_check_each(void) {
+  static int on = -1; /* the environment, read once */
+  if (on < 0) on = getenv("FZ_LEAK_CHECK_EACH") && strcmp(getenv("FZ_LEAK_CHECK_EACH"), "1") == 0;
+  if (on && __lsan_do_recoverable_leak_check && __lsan_do_recoverable_leak_check())
+    fz_fail("LeakSanitizer found a leak after this input");
+}
+
 void fz_fail(const char *fmt, ...) {
   char msg[1024];
   va_list ap;

@@ -56,6 +56,13 @@ void fz_same_instance(const slv_instance *a, const slv_instance *b);
 #define FZ_ROUND_TRIP_MAX_N 200
 void fz_read_one(const char *path, slv_format fmt, const uint8_t *data, size_t size);
 
+/* With FZ_LEAK_CHECK_EACH=1 in the environment: LeakSanitizer's check
+ * after this input (libFuzzer's own check runs only after inputs that
+ * allocated more than they freed, and reports every leak since the start,
+ * so a leak of an earlier input shows up there).  Run a corpus file by file
+ * with it to find which input leaks. */
+void fz_leak_check_each(void);
+
 /* Prints "fuzz invariant: <message>" and aborts. */
 void fz_fail(const char *fmt, ...)
 #if defined(__GNUC__)
