@@ -7,15 +7,17 @@
  *     int cli_cmd_NAME(int argc, char **argv);
  *
  * where argv[0] is the subcommand's own name and the return value is the
- * process exit status.  The exit statuses are a contract (DESIGN.md, "The
- * command line"): experiments and outside scripts rely on them.
+ * process exit status.  The exit statuses are a contract (README.md and
+ * each subcommand's --help): experiments and outside scripts rely on them.
  *
  *     CLI_EXIT_OK       0  success; for `solve`: the solver converged
  *     CLI_EXIT_USAGE    2  bad input or usage: one line "lcplab: ..." on
  *                          stderr naming the file, line or option, nothing
  *                          on stdout
  *     CLI_EXIT_NOCONV   3  `solve`: the solver ran but did not converge
- *                          (any positive slv_status); the JSON is printed
+ *                          (any positive slv_status); the JSON is printed;
+ *                          `collect` / `experiment`: results missing,
+ *                          failed, corrupted or of mixed provenance
  *
  * Nothing here is global mutable state: every helper works on its arguments.
  */
@@ -24,6 +26,8 @@
 
 #include <stddef.h>
 #include <stdio.h>
+
+#include "slv.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -42,6 +46,8 @@ int cli_cmd_convert(int argc, char **argv);
 int cli_cmd_simulate(int argc, char **argv);
 int cli_cmd_export(int argc, char **argv);
 int cli_cmd_experiment(int argc, char **argv);
+int cli_cmd_task(int argc, char **argv);
+int cli_cmd_collect(int argc, char **argv);
 
 /* ---- timing (lcplab.c) ----------------------------------------------------- */
 
@@ -67,6 +73,10 @@ typedef struct cli_world_args {
   double dt, tol, omega, margin, warm_factor;
   long max_iter, eta;
   int friction, integrator, gyro, orient, storage, cone_law, warm, order; /* -1: default */
+  int on_failure;             /* dyn_failure_policy, -1: default (fallback) */
+  const char *fallback_solver; /* NULL: default (pgs, or nsgs with cones) */
+  int have_fallback_max_iter;
+  long fallback_max_iter;
 } cli_world_args;
 
 /* Set every field to "not given". */
@@ -75,7 +85,8 @@ void cli_world_args_init(cli_world_args *a);
 /* If argv[*i] is one of the scene/world options (--scene, --param, --solver,
  * --steps, --dt, --friction, --eta, --integrator, --gyro, --orient,
  * --max-iter, --tol, --omega, --margin, --storage, --cone-law,
- * --warm-start, --warm-factor, --contact-order), consume it (and its value), store it in *a and return 1;
+ * --warm-start, --warm-factor, --contact-order, --on-failure, --fallback-solver,
+ * --fallback-max-iter), consume it (and its value), store it in *a and return 1;
  * 0 if it is another option; -1 after printing the one-line error for a bad
  * value.  cmd names the subcommand in messages. */
 int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_args *a);
@@ -89,6 +100,23 @@ void cli_world_usage(FILE *f);
  * status after printing the one-line error. */
 struct dyn_world;
 int cli_world_build(const char *cmd, const cli_world_args *a, struct dyn_world **w, long *steps);
+
+/* ---- problems to files (dump_solve.c) ------------------------------------- */
+
+struct slv_instance;
+/* A new instance owning copies of p's arrays, named name; a factored p
+ * stays factored when keep_factored, else becomes its explicit CSR.  NULL
+ * on allocation failure; slv_instance_free releases it. */
+struct slv_instance *cli_instance_of(const slv_problem *p, const char *name, int keep_factored);
+
+/* One solve written so that `lcplab solve` reproduces it bit for bit:
+ * DIR/stepN.lcp (p in its own storage, with the solver's name and opt),
+ * DIR/stepN.warm (x_start, when opt->warm_start) and DIR/stepN.x
+ * (x_solver); details in dump_solve.c.  Files are overwritten.  0, or -1
+ * with the one-line reason in err. */
+int cli_dump_solve(const char *dir, long step, const slv_problem *p, const double *x_start,
+                   const double *x_solver, const char *solver, const slv_options *opt,
+                   char *err, size_t errlen);
 
 /* ---- shared helpers (lcplab.c) -------------------------------------------- */
 
@@ -111,6 +139,16 @@ void cli_error_lib(const char *path, const char *err);
  * infinities; cli_parse_long uses base 10. */
 int cli_parse_double(const char *s, double *out);
 int cli_parse_long(const char *s, long *out);
+
+/* A byte count for --max-memory: a positive integer, optionally followed by
+ * K, M, G or T (powers of 1024; lower case too, "KiB" ... accepted).
+ * Returns 1 with *out set, 0 if s is not one (or does not fit size_t). */
+int cli_parse_bytes(const char *s, size_t *out);
+
+/* The usage line of --max-memory (default SLV_IO_DEFAULT_MAX_MEMORY). */
+#define CLI_MAX_MEMORY_USAGE \
+  "  --max-memory B    refuse a file whose sizes need more than B bytes in memory\n" \
+  "                    (K, M, G, T: powers of 1024; default 4G)\n"
 
 /* If argv[*i] is the option `name` given as "--name VALUE" or
  * "--name=VALUE", set *value, advance *i past the value and return 1.

@@ -1,17 +1,23 @@
 /* cmd_convert.c -- `lcplab convert`: rewrite an instance file in another
  * format.
  *
- *     lcplab convert IN OUT [--from FMT] [--to FMT] [--force]
+ *     lcplab convert IN OUT [--from FMT] [--to FMT] [--max-memory B] [--force]
  *
  * IN is read with slv_read (format from --from, else its extension, else its
  * content); OUT is written with slv_write in the format --to names, else the
  * one OUT's extension implies (slv_format_for_path: .dat -> the Siconos
  * FC3D layout for a frictional-contact problem, else the LCP / MLCP / relay
- * layout that fits the bounds; .blcp, .mtx, .lcp; .hdf5 / .h5 -> FCLIB).
- * The writers use %.17g (FCLIB: binary doubles), so IN and the re-read OUT
+ * layout that fits the bounds; .blcp, .mtx, .lcp; .hdf5 / .h5 -> FCLIB;
+ * .npz -> ContactBench's G, g, mus, each contact permuted between
+ * ContactBench's normal-last and lcplab's normal-first order).
+ * The writers use %.17g (FCLIB, npz: binary doubles), so IN and the re-read OUT
  * are the same problem bit for bit (the sign change of .blcp, b = -b_ode,
  * is exact).  A global FCLIB problem is read condensed to its local form
  * (libsolvers/io_fclib.c) and written as that.
+ *
+ * IN is read with the memory cap --max-memory (slv_read_options.max_memory,
+ * default 4 GiB): a file whose sizes need more is refused before anything
+ * of that size is allocated.
  *
  * Nothing is written when: OUT exists and --force is not given (checked
  * before reading IN; for MatrixMarket also its sidecars STEM.b, .lo, .hi,
@@ -34,7 +40,7 @@
 static void usage(FILE *f)
 {
   fprintf(f,
-          "usage: lcplab convert IN OUT [--from FMT] [--to FMT] [--force]\n"
+          "usage: lcplab convert IN OUT [--from FMT] [--to FMT] [--max-memory B] [--force]\n"
           "\n"
           "Read IN and write the same problem to OUT.\n"
           "\n"
@@ -42,12 +48,14 @@ static void usage(FILE *f)
           "  --from FMT   read IN as FMT (default: from its extension, then its content)\n"
           "  --to FMT     write OUT as FMT (default: from OUT's extension:\n"
           "               .dat siconos-fc3d/lcp/mlcp/relay, .blcp, .mtx, .lcp lcplab,\n"
-          "               .hdf5 fclib)\n"
+          "               .hdf5 fclib, .npz ContactBench)\n"
+          "  --max-memory B  refuse an IN whose sizes need more than B bytes in memory\n"
+          "               (K, M, G, T: powers of 1024; default 4G)\n"
           "  --force      overwrite OUT if it exists\n"
           "  --help       this text\n"
           "\n"
           "formats: siconos-lcp, siconos-mlcp, siconos-relay, siconos-fc3d, blcp, mtx, lcplab,\n"
-          "         fclib\n"
+          "         fclib, npz (ContactBench: G, g, mus, the normal last in each contact)\n"
           "exit status: 0 written, 2 error (one line on stderr, nothing written).\n");
 }
 
@@ -57,7 +65,7 @@ static int parse_format(const char *opt, const char *v, slv_format *out)
   int f = slv_format_from_str(v);
   if (f < 0) {
     cli_error("convert: unknown %s format '%s' (one of: siconos-lcp, siconos-mlcp, "
-              "siconos-relay, siconos-fc3d, blcp, mtx, lcplab, fclib)",
+              "siconos-relay, siconos-fc3d, blcp, mtx, lcplab, fclib, npz)",
               opt, v);
     return -1;
   }
@@ -98,6 +106,7 @@ int cli_cmd_convert(int argc, char **argv)
 {
   const char *in = NULL, *out = NULL;
   slv_format from = SLV_FMT_AUTO, to = SLV_FMT_AUTO;
+  slv_read_options ropt = slv_read_options_default();
   int force = 0;
 
   if (cli_wants_help(argc, argv)) {
@@ -131,6 +140,14 @@ int cli_cmd_convert(int argc, char **argv)
     } else if ((r = cli_option_value("convert", argc, argv, &i, "to", &v)) != 0) {
       if (r < 0 || parse_format("--to", v, &to) < 0)
         return CLI_EXIT_USAGE;
+    } else if ((r = cli_option_value("convert", argc, argv, &i, "max-memory", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      if (!cli_parse_bytes(v, &ropt.max_memory)) {
+        cli_error("convert: --max-memory must be a byte count > 0 (K, M, G, T: powers of "
+                  "1024), got '%s'", v);
+        return CLI_EXIT_USAGE;
+      }
     } else {
       cli_error("convert: unknown option '%s' (see 'lcplab convert --help')", arg);
       return CLI_EXIT_USAGE;
@@ -156,14 +173,14 @@ int cli_cmd_convert(int argc, char **argv)
 
   char err[512] = "";
   slv_instance *inst = NULL;
-  if (slv_read(in, from, &inst, err, sizeof err) != SLV_CONVERGED || !inst) {
+  if (slv_read_with(in, from, &ropt, &inst, err, sizeof err) != SLV_OK || !inst) {
     cli_error_lib(in, err);
     return CLI_EXIT_USAGE;
   }
   err[0] = '\0';
   slv_status st = slv_write(out, to, inst, err, sizeof err);
   slv_instance_free(inst);
-  if (st != SLV_CONVERGED) {
+  if (st != SLV_OK) {
     cli_error_lib(out, err);
     return CLI_EXIT_USAGE;
   }

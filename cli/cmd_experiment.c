@@ -1,296 +1,89 @@
-/* cmd_experiment.c -- `lcplab experiment`: run the sections of an experiment
- * file (experiments/NAME.exp), write one CSV per section with a provenance
- * preamble, and draw its figures with the section kind's gnuplot script.
+/* cmd_experiment.c -- `lcplab experiment`, `lcplab task` and `lcplab
+ * collect`: an experiment file run as a campaign of tasks
+ * (experiments/README.md, "Experiment files" and "Campaigns").
  *
- *     lcplab experiment CONFIG [--out DIR] [--force] [--var NAME=VALUE]...
- *                              [--data DIR] [--scripts DIR] [--no-plot]
+ *   lcplab experiment CONFIG [--out DIR] [--jobs N] [--time-limit S] [--force]
+ *                            [--var NAME=VALUE]... [--data DIR] [--scripts DIR]
+ *                            [--no-plot] [--allow-mixed]
+ *       prepares the problems, writes the plan to DIR/campaign, runs its
+ *       tasks on N local processes (default: the online CPUs), then collects
+ *       into DIR.  Run again, it resumes: the tasks with a result are not
+ *       run again (the plan must be the same: same file, same variables,
+ *       same problems; else exit 2, or --force to start over).
+ *   lcplab experiment CONFIG --plan DIR [--time-limit S] [--chunk K] [--force] ...
+ *       writes the plan only: DIR/tasks.tsv, DIR/run-parallel.sh (GNU
+ *       parallel), DIR/slurm.sbatch (a job array of K tasks per element).
+ *   lcplab task DIR N [--force]
+ *       runs task N of the plan in DIR, writes DIR/results/tNNNNNN.res
+ *       atomically; a task with an intact result is not run again.
+ *   lcplab collect DIR [--out OUT] [--allow-mixed] [--scripts DIR] [--no-plot]
+ *       merges the results into OUT (default DIR): CSVs, tables, figures.
  *
- * Outputs, for each section NAME of kind KIND (experiments/README.md):
- *   DIR/NAME.csv               the rows (experiment_run.c has the columns)
- *   DIR/NAME_profile.csv       profile: the Dolan-More curves
- *   DIR/NAME_slopes.csv        scaling: the fitted log-log slopes
- *   DIR/NAME.pdf, DIR/NAME.png the figure (gnuplot SCRIPTS/exp_KIND.gp)
- * and their paths on stdout, one per line, when done.  Existing outputs are
- * refused (exit 2, before anything runs) unless --force.
- *
- * Provenance ('# key: value' lines before the header): the config and the
- * section's own lines, git revision (LCPLAB_REV, else `git rev-parse` in the
- * config's folder with "-dirty" when `git status` lists changes, else the
- * build-time LCPLAB_GIT_REV, else "unknown"), lcplab version, compiler
- * (__VERSION__) and flags (the build-time LCPLAB_CFLAGS define, else what the
- * compiler macros tell: optimisation, sanitizers), BLAS (OpenBLAS's
- * openblas_get_config(), looked up with dlsym), threads (OPENBLAS_NUM_THREADS,
- * openblas_get_num_threads(), online CPUs), seed, tolerances, timing rule,
- * UTC date, host.
- *
- * Rows are flushed after every run.  SIGINT sets a flag (the only global
- * state: a volatile sig_atomic_t, as signal handlers require) that the
- * runners check between runs; the current section's CSV is then completed
- * with a "# interrupted" line, no figure is drawn, the paths written so far
- * are printed and the exit status is 130.  A second SIGINT kills at once
- * (SA_RESETHAND).  Progress goes to stderr only when it is a terminal.
- *
- * Exit status: 0 done (whatever the solvers did: experiments never assert;
- * a missing gnuplot or a failing script is a note on stderr); 2 bad usage or
- * config (one line "lcplab: ..."); 130 interrupted.
+ * Exit status: 0 done; 2 bad usage or input (one line "lcplab: ..."; --plan
+ * DIR exists without --force; task N out of range; the plan folder is not
+ * one); 3 results missing, failed, corrupted or of mixed provenance
+ * (collect; experiment when a task failed); 130 / 143 interrupted by
+ * SIGINT / SIGTERM (the CSVs are then written from the tasks done, and the
+ * message says how many are left).
  */
-#define _GNU_SOURCE /* RTLD_DEFAULT */
+#define _GNU_SOURCE
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "experiment.h"
 
-extern char **environ;
-
-static volatile sig_atomic_t exp_interrupted = 0;
-
-/* snprintf that reports truncation (1) instead of warning about it. */
-static int fmt(char *buf, size_t len, const char *f, ...)
-#if defined(__GNUC__)
-  __attribute__((format(printf, 3, 4)))
-#endif
-  ;
-
-static int fmt(char *buf, size_t len, const char *f, ...)
-{
-  va_list ap;
-  va_start(ap, f);
-  int r = vsnprintf(buf, len, f, ap);
-  va_end(ap);
-  return (r < 0 || (size_t)r >= len) ? 1 : 0;
-}
-
-static void on_sigint(int sig)
-{
-  (void)sig;
-  exp_interrupted = 1;
-}
-
 static void usage(FILE *f)
 {
   fprintf(f,
-          "usage: lcplab experiment CONFIG [--out DIR] [--force] [--var NAME=VALUE]...\n"
-          "                                [--data DIR] [--scripts DIR] [--no-plot]\n"
+          "usage: lcplab experiment CONFIG [--out DIR] [--jobs N] [--time-limit S] [--force]\n"
+          "                                [--var NAME=VALUE]... [--data DIR] [--scripts DIR]\n"
+          "                                [--no-plot] [--allow-mixed]\n"
+          "       lcplab experiment CONFIG --plan DIR [--chunk K] [--time-limit S] [--force] ...\n"
+          "       lcplab task DIR N [--force]\n"
+          "       lcplab collect DIR [--out OUT] [--allow-mixed] [--scripts DIR] [--no-plot]\n"
           "\n"
           "Run the experiment sections of CONFIG (experiments/*.exp; format in\n"
-          "experiments/README.md): convergence, profile, scaling, drift, accuracy.\n"
-          "Each section NAME writes DIR/NAME.csv (provenance preamble, header, rows),\n"
-          "NAME_profile.csv or NAME_slopes.csv for profile / scaling, and the figure\n"
-          "DIR/NAME.pdf and .png with gnuplot; their paths are printed at the end.\n"
+          "experiments/README.md) as a campaign of independent tasks: the problems are\n"
+          "prepared (generated, exported from scenes), each (problem, solver) or (scene,\n"
+          "friction, integrator, solver) is a task whose result is one file, and the\n"
+          "results are merged into DIR/NAME.csv per section, its tables (.csv and .tex)\n"
+          "and figures (.pdf, .png); the paths are printed at the end.\n"
           "\n"
-          "  --out DIR          output folder (created; default: .)\n"
-          "  --force            overwrite existing outputs (default: refuse, exit 2)\n"
+          "  --out DIR          output folder (created; default .); the plan and the\n"
+          "                     task results go to DIR/campaign; run again to resume\n"
+          "  --jobs N           tasks at once, each in its own process (default: online CPUs)\n"
+          "  --time-limit S     the limit of each solve (each scene run), enforced by the\n"
+          "                     task itself: status time_limit (default: the sections')\n"
+          "  --plan DIR         write the plan only (tasks.tsv, run-parallel.sh for GNU\n"
+          "                     parallel, slurm.sbatch for a Slurm array); then lcplab task,\n"
+          "                     then lcplab collect DIR\n"
+          "  --chunk K          tasks per Slurm array element (default: T/1000 rounded up)\n"
+          "  --force            start over: discard earlier results and outputs\n"
           "  --var NAME=VALUE   value of ${NAME} in CONFIG (default: env LCPLAB_NAME)\n"
-          "  --data DIR         where generated instances go (default: DIR/generated);\n"
-          "                     existing files there are reused\n"
+          "  --data DIR         generated instances and scene exports (default:\n"
+          "                     OUT/generated); existing files there are reused\n"
           "  --scripts DIR      folder of the exp_KIND.gp scripts (default: env\n"
           "                     LCPLAB_EXPERIMENTS, else CONFIG's folder)\n"
-          "  --no-plot          CSV only\n"
+          "  --no-plot          CSV and tables only\n"
+          "  --allow-mixed      merge results of differing provenance (listed in the CSVs)\n"
           "\n"
-          "environment: GNUPLOT (the gnuplot program), LCPLAB_GEN_INSTANCES (path of\n"
-          "datasets/gen_instances; default: found next to lcplab in the build tree),\n"
-          "LCPLAB_REV (the revision for the preamble).\n"
-          "exit status: 0 done, 2 bad input or usage, 130 interrupted.\n");
+          "environment: GNUPLOT, LCPLAB_GEN_INSTANCES (datasets/gen_instances), LCPLAB_REV.\n"
+          "exit status: 0 done, 2 bad input or usage, 3 tasks missing or failed or results\n"
+          "corrupted or of mixed provenance, 130 / 143 interrupted (resume by running again).\n");
 }
 
-/* ---- running a program -------------------------------------------------------------- */
-
-/* Runs argv; stdout into out (size len, NUL-terminated, may be NULL: then
- * stdout is kept), stderr to /dev/null when quiet.  Returns the exit status,
- * or -1 if it could not run. */
-static int run_prog(char *const *argv, char *out, size_t len, int quiet)
-{
-  int fd[2] = {-1, -1};
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  if (out) {
-    if (pipe(fd) != 0) {
-      posix_spawn_file_actions_destroy(&fa);
-      return -1;
-    }
-    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-    posix_spawn_file_actions_addclose(&fa, fd[0]);
-    posix_spawn_file_actions_addclose(&fa, fd[1]);
-  }
-  if (quiet)
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  pid_t pid;
-  int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (out)
-    close(fd[1]);
-  if (err != 0) {
-    if (out)
-      close(fd[0]);
-    return -1;
-  }
-  if (out) {
-    size_t used = 0;
-    for (;;) {
-      ssize_t r = read(fd[0], out + used, len - 1 - used);
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r <= 0)
-        break;
-      used += (size_t)r;
-      if (used + 1 >= len) {
-        char sink[256]; /* drain the rest */
-        while (read(fd[0], sink, sizeof sink) > 0) {
-        }
-        break;
-      }
-    }
-    out[used] = '\0';
-    close(fd[0]);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR)
-      return -1;
-  if (WIFEXITED(status))
-    return WEXITSTATUS(status);
-  /* gnuplot killed by the user's SIGINT etc. */
-  return -1;
-}
-
-static void chomp(char *s)
-{
-  size_t n = strlen(s);
-  while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' '))
-    s[--n] = '\0';
-}
-
-/* ---- provenance --------------------------------------------------------------------- */
-
-static void git_rev(const char *dir, char *rev, size_t len)
-{
-  const char *env = getenv("LCPLAB_REV");
-  if (env && env[0]) {
-    fmt(rev, len, "%s", env);
-    return;
-  }
-  char out[256] = "";
-  char *a1[] = {"git", "-C", (char *)dir, "rev-parse", "--short=12", "HEAD", NULL};
-  if (run_prog(a1, out, sizeof out, 1) == 0 && out[0]) {
-    chomp(out);
-    char st[64] = "";
-    /* --no-optional-locks: never write the index (status would refresh it) */
-    char *a2[] = {"git", "--no-optional-locks", "-C", (char *)dir, "status", "--porcelain", NULL};
-    int dirty = run_prog(a2, st, sizeof st, 1) == 0 && st[0];
-    fmt(rev, len, "%s%s", out, dirty ? "-dirty" : "");
-    return;
-  }
-#ifdef LCPLAB_GIT_REV
-  fmt(rev, len, "%s (build time)", LCPLAB_GIT_REV);
-#else
-  fmt(rev, len, "unknown (no git checkout at %s; set LCPLAB_REV)", dir);
-#endif
-}
-
-static void preamble(FILE *f, const exp_config *cfg, const exp_section *s, const char *rev)
-{
-  fprintf(f, "# lcplab experiment: %s %s (experiments/README.md)\n", exp_kind_str(s->kind),
-          s->name);
-  fprintf(f, "# config: %s (lines %d-%d)\n", cfg->path, s->first_line, s->last_line);
-  /* the section's own lines, verbatim, so the CSV says what produced it */
-  const char *p = cfg->text;
-  for (int line = 1; *p && line <= s->last_line; line++) {
-    const char *e = strchr(p, '\n');
-    int ll = e ? (int)(e - p) : (int)strlen(p);
-    if (line >= s->first_line && ll > 0)
-      fprintf(f, "# config> %.*s\n", ll, p);
-    p += ll + (e ? 1 : 0);
-  }
-  fprintf(f, "# rev: %s\n", rev);
-  fprintf(f, "# lcplab: %s\n", SLV_VERSION);
-#if defined(__clang__)
-  fprintf(f, "# compiler: clang %s\n", __VERSION__);
-#elif defined(__GNUC__)
-  fprintf(f, "# compiler: gcc %s\n", __VERSION__);
-#else
-  fprintf(f, "# compiler: unknown\n");
-#endif
-#ifdef LCPLAB_CFLAGS
-  fprintf(f, "# cflags: %s\n", LCPLAB_CFLAGS);
-#else
-  fprintf(f, "# cflags: not recorded at build time;%s%s%s\n",
-#ifdef __OPTIMIZE__
-          " optimized (-O1 or more)",
-#else
-          " not optimized (-O0)",
-#endif
-#ifdef __SANITIZE_ADDRESS__
-          ", -fsanitize=address",
-#else
-          "",
-#endif
-#ifdef NDEBUG
-          ", -DNDEBUG"
-#else
-          ""
-#endif
-  );
-#endif
-  const char *blas = "unknown (not OpenBLAS: no openblas_get_config symbol)";
-  char *(*get_config)(void);
-  int (*get_threads)(void);
-  *(void **)&get_config = dlsym(RTLD_DEFAULT, "openblas_get_config");
-  *(void **)&get_threads = dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
-  if (get_config)
-    blas = get_config();
-  fprintf(f, "# blas: %s\n", blas);
-  const char *nt = getenv("OPENBLAS_NUM_THREADS");
-  fprintf(f, "# threads: OPENBLAS_NUM_THREADS=%s openblas_get_num_threads=%d online_cpus=%ld "
-             "(lcplab's solvers are single-threaded)\n",
-          nt ? nt : "(unset)", get_threads ? get_threads() : -1, sysconf(_SC_NPROCESSORS_ONLN));
-  fprintf(f, "# seed: %lu\n", s->seed);
-  if (s->kind == EXP_DRIFT || s->kind == EXP_ACCURACY) {
-    fprintf(f, "# solver settings: tol %s max_iter %s per step (world defaults: 1e-08, 50), "
-               "warm start from the previous step\n",
-            s->ntol ? "given" : "default", s->max_iter ? "given" : "default");
-    fprintf(f, "# timing: none (per-step metrics; see lcplab simulate for step times)\n");
-  } else {
-    fprintf(f, "# tol:");
-    if (s->ntol)
-      for (int k = 0; k < s->ntol; k++)
-        fprintf(f, " %g", s->tol[k]);
-    else
-      fprintf(f, s->kind == EXP_PROFILE ? " 0.0001 1e-08" : " 1e-08");
-    fprintf(f, "  max_iter: %ld  repeat: %ld  budget_s: %g\n",
-            s->max_iter ? s->max_iter : 10000L, s->repeat, s->budget);
-    fprintf(f, "# timing: clock_gettime(CLOCK_MONOTONIC) around slv_solve only, cold start, "
-               "one warm-up then repeat solves (one when warm-up x repeat > budget); "
-               "median (time_s) and min\n");
-  }
-  char date[64] = "unknown";
-  time_t t = time(NULL);
-  struct tm tm;
-  if (gmtime_r(&t, &tm))
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  fprintf(f, "# date: %s\n", date);
-  struct utsname u;
-  if (uname(&u) == 0)
-    fprintf(f, "# host: %s %s %s %s\n", u.nodename, u.sysname, u.release, u.machine);
-  else
-    fprintf(f, "# host: unknown\n");
-}
-
-/* ---- locating helpers ------------------------------------------------------------------- */
+/* ---- helpers ------------------------------------------------------------------------------ */
 
 static int is_exec(const char *p)
 {
@@ -298,14 +91,14 @@ static int is_exec(const char *p)
   return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
 }
 
-/* datasets/gen_instances: LCPLAB_GEN_INSTANCES, else next to this program
- * in the build tree (cli/lcplab or, under libtool, cli/.libs/lcplab). */
+/* datasets/gen_instances: LCPLAB_GEN_INSTANCES, else next to this program in
+ * the build tree (cli/lcplab or, under libtool, cli/.libs/lcplab). */
 static void find_gen(char *out, size_t len)
 {
   out[0] = '\0';
   const char *env = getenv("LCPLAB_GEN_INSTANCES");
   if (env && env[0]) {
-    fmt(out, len, "%s", env);
+    snprintf(out, len, "%s", env);
     return;
   }
   char exe[PATH_MAX];
@@ -321,9 +114,9 @@ static void find_gen(char *out, size_t len)
                                     "/../../datasets/gen_instances", "/gen_instances", NULL};
   for (int k = 0; rel[k]; k++) {
     char c[PATH_MAX + 64];
-    fmt(c, sizeof c, "%s%s", exe, rel[k]);
+    snprintf(c, sizeof c, "%s%s", exe, rel[k]);
     if (is_exec(c)) {
-      fmt(out, len, "%s", c);
+      exp_fmt(out, len, "%s", c);
       return;
     }
   }
@@ -347,114 +140,124 @@ static int mkdir_p(const char *path)
   return (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) ? 0 : -1;
 }
 
-/* ---- the outputs of a section --------------------------------------------------------- */
-
-typedef struct outs {
-  char csv[EXP_PATH_MAX + 80], csv2[EXP_PATH_MAX + 96];
-  char pdf[EXP_PATH_MAX + 80], png[EXP_PATH_MAX + 80], base[EXP_PATH_MAX + 80];
-  int have2;
-} outs;
-
-static void section_outs(const char *dir, const exp_section *s, outs *o)
+static void abs_path(const char *p, char *out, size_t len)
 {
-  fmt(o->base, sizeof o->base, "%s/%s", dir, s->name);
-  fmt(o->csv, sizeof o->csv, "%s.csv", o->base);
-  const char *suf = exp_csv2_suffix(s->kind);
-  o->have2 = suf != NULL;
-  fmt(o->csv2, sizeof o->csv2, "%s%s.csv", o->base, suf ? suf : "");
-  fmt(o->pdf, sizeof o->pdf, "%s.pdf", o->base);
-  fmt(o->png, sizeof o->png, "%s.png", o->base);
+  char r[PATH_MAX];
+  exp_fmt(out, len, "%s", realpath(p, r) ? r : p);
 }
 
-static FILE *open_out(const char *path, int force)
+/* Every task process runs BLAS on one thread (the timings of a comparison;
+ * lcplab's solvers are single-threaded, and N tasks run at once). */
+static void blas_one_thread(void)
 {
-  FILE *f = fopen(path, force ? "w" : "wx");
-  if (!f)
-    cli_error("%s: cannot open for writing: %s%s", path, strerror(errno),
-              (!force && errno == EEXIST) ? " (use --force to overwrite)" : "");
-  return f;
+  void (*set)(int);
+  *(void **)&set = dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
+  if (set)
+    set(1);
 }
 
-static int nonempty(const char *p)
+/* Removes DIR/results/\* (files only) before a plan is started over. */
+static void clear_results(const char *dir)
 {
-  struct stat st;
-  return stat(p, &st) == 0 && st.st_size > 0;
+  char cmd[EXP_PATH_MAX + 64];
+  snprintf(cmd, sizeof cmd, "%s/results", dir);
+  char *argv[] = {"find", cmd, "-mindepth", "1", "-maxdepth", "1", "-type", "f", "-delete", NULL};
+  exp_run_prog(argv, NULL, 0, 1);
 }
 
-/* Draws the figure; prints a note and returns 0 when it cannot. */
-static int plot(const exp_section *s, const outs *o, const char *scripts_dir, const char *gnuplot)
+static const char *scripts_dir(const char *given, const char *cfgdir)
 {
-  char script[EXP_PATH_MAX + 64];
-  fmt(script, sizeof script, "%s/exp_%s.gp", scripts_dir, exp_kind_str(s->kind));
-  if (access(script, R_OK) != 0) {
-    fprintf(stderr, "lcplab: note: %s: %s: no figure for %s\n", script, strerror(errno), s->name);
-    return 0;
-  }
-  if (strchr(o->base, '\'') || strchr(scripts_dir, '\'')) {
-    fprintf(stderr, "lcplab: note: a path contains a quote: no figure for %s\n", s->name);
-    return 0;
-  }
-  char expr[4 * EXP_PATH_MAX + 512];
-  fmt(expr, sizeof expr, "csv='%s'; csv2='%s'; out='%s'; gpdir='%s'", o->csv,
-           o->have2 ? o->csv2 : "", o->base, scripts_dir);
-  char *argv[] = {(char *)gnuplot, "-e", expr, script, NULL};
-  int rc = run_prog(argv, NULL, 0, 0);
-  if (rc < 0) {
-    fprintf(stderr, "lcplab: note: cannot run %s (install gnuplot-nox, or set GNUPLOT): no "
-                    "figure for %s; draw it later with: gnuplot -e \"%s\" %s\n",
-            gnuplot, s->name, expr, script);
-    return -1;
-  }
-  if (rc != 0)
-    fprintf(stderr, "lcplab: note: %s exited with %d for %s (the CSV is complete)\n", script, rc,
-            s->name);
-  return 0;
+  const char *env = getenv("LCPLAB_EXPERIMENTS");
+  return given ? given : (env && env[0]) ? env : cfgdir;
 }
 
-/* ---- the command ------------------------------------------------------------------------ */
+static const char *gnuplot_prog(void)
+{
+  const char *g = getenv("GNUPLOT");
+  return g && g[0] ? g : "gnuplot";
+}
+
+/* ---- lcplab experiment -------------------------------------------------------------------- */
 
 typedef struct args {
-  const char *config, *out, *data, *scripts;
-  int force, no_plot;
+  const char *config, *out, *data, *scripts, *plan;
+  int force, no_plot, allow_mixed, jobs, chunk;
+  double time_limit;
   exp_vars vars;
 } args;
+
+static int parse_value(int argc, char **argv, int *i, args *a)
+{
+  const char *v = NULL;
+  int r;
+  struct {
+    const char *name;
+    const char **dst;
+  } strs[] = {{"out", &a->out}, {"data", &a->data}, {"scripts", &a->scripts}, {"plan", &a->plan}};
+  for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++)
+    if ((r = cli_option_value("experiment", argc, argv, i, strs[k].name, strs[k].dst)) != 0)
+      return r < 0 ? CLI_EXIT_USAGE : -1;
+  long n;
+  if ((r = cli_option_value("experiment", argc, argv, i, "jobs", &v)) != 0) {
+    if (r < 0 || !cli_parse_long(v, &n) || n < 1 || n > 1024) {
+      if (r > 0)
+        cli_error("experiment: --jobs expects an integer in 1..1024, got '%s'", v);
+      return CLI_EXIT_USAGE;
+    }
+    a->jobs = (int)n;
+    return -1;
+  }
+  if ((r = cli_option_value("experiment", argc, argv, i, "chunk", &v)) != 0) {
+    if (r < 0 || !cli_parse_long(v, &n) || n < 1 || n > 1000000) {
+      if (r > 0)
+        cli_error("experiment: --chunk expects a positive integer, got '%s'", v);
+      return CLI_EXIT_USAGE;
+    }
+    a->chunk = (int)n;
+    return -1;
+  }
+  if ((r = cli_option_value("experiment", argc, argv, i, "time-limit", &v)) != 0) {
+    if (r < 0 || !cli_parse_double(v, &a->time_limit) || !(a->time_limit > 0)) {
+      if (r > 0)
+        cli_error("experiment: --time-limit expects seconds > 0, got '%s'", v);
+      return CLI_EXIT_USAGE;
+    }
+    return -1;
+  }
+  if ((r = cli_option_value("experiment", argc, argv, i, "var", &v)) != 0) {
+    if (r < 0)
+      return CLI_EXIT_USAGE;
+    const char *eq = strchr(v, '=');
+    if (!eq || eq == v) {
+      cli_error("experiment: --var expects NAME=VALUE, got '%s'", v);
+      return CLI_EXIT_USAGE;
+    }
+    if (a->vars.ndef == 32) {
+      cli_error("experiment: more than 32 --var options");
+      return CLI_EXIT_USAGE;
+    }
+    a->vars.def[a->vars.ndef++] = v;
+    return -1;
+  }
+  return 0;
+}
 
 static int parse_args(int argc, char **argv, args *a)
 {
   memset(a, 0, sizeof *a);
   a->out = ".";
   for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i], *v = NULL;
+    const char *arg = argv[i];
     int r;
     if (strcmp(arg, "--force") == 0) {
       a->force = 1;
     } else if (strcmp(arg, "--no-plot") == 0) {
       a->no_plot = 1;
-    } else if ((r = cli_option_value("experiment", argc, argv, &i, "out", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
-      a->out = v;
-    } else if ((r = cli_option_value("experiment", argc, argv, &i, "data", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
-      a->data = v;
-    } else if ((r = cli_option_value("experiment", argc, argv, &i, "scripts", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
-      a->scripts = v;
-    } else if ((r = cli_option_value("experiment", argc, argv, &i, "var", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
-      const char *eq = strchr(v, '=');
-      if (!eq || eq == v) {
-        cli_error("experiment: --var expects NAME=VALUE, got '%s'", v);
-        return CLI_EXIT_USAGE;
-      }
-      if (a->vars.ndef == (int)(sizeof a->vars.def / sizeof a->vars.def[0])) {
-        cli_error("experiment: more than 32 --var options");
-        return CLI_EXIT_USAGE;
-      }
-      a->vars.def[a->vars.ndef++] = v;
+    } else if (strcmp(arg, "--allow-mixed") == 0) {
+      a->allow_mixed = 1;
+    } else if ((r = parse_value(argc, argv, &i, a)) != 0) {
+      if (r > 0)
+        return r;
     } else if (arg[0] == '-' && strcmp(arg, "-") != 0) {
       cli_error("experiment: unknown option '%s' (see 'lcplab experiment --help')", arg);
       return CLI_EXIT_USAGE;
@@ -469,185 +272,175 @@ static int parse_args(int argc, char **argv, args *a)
     cli_error("experiment: missing CONFIG (see 'lcplab experiment --help')");
     return CLI_EXIT_USAGE;
   }
-  if (!a->out[0]) {
-    cli_error("experiment: --out needs a folder name");
+  if (!a->out[0] || (a->plan && !a->plan[0])) {
+    cli_error("experiment: --out and --plan need a folder name");
+    return CLI_EXIT_USAGE;
+  }
+  if (a->jobs == 0) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    a->jobs = n > 0 ? (int)n : 1;
+  }
+  return -1;
+}
+
+static void note_absent_externals(const exp_config *cfg)
+{
+  char list[1024] = "";
+  size_t used = 0;
+  for (int i = 0; i < cfg->next; i++)
+    if (!cfg->ext[i].available && used < sizeof list - 100)
+      used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
+                               cfg->ext[i].name);
+  if (used)
+    fprintf(stderr, "lcplab: note: external solvers left out (their programs are not built or "
+                    "not found; see requires= in %s): %s\n", cfg->path, list);
+}
+
+/* The outputs of the sections exist in out (a run without a plan there). */
+static int outputs_exist(const exp_config *cfg, const char *out)
+{
+  for (int k = 0; k < cfg->nsec; k++) {
+    char p[EXP_PATH_MAX + 80];
+    snprintf(p, sizeof p, "%s/%s.csv", out, cfg->sec[k].name);
+    if (cli_path_exists(p)) {
+      cli_error("%s exists (use --force to overwrite, or another --out)", p);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Decides what to do with an existing plan folder: -1 go on (resume or
+ * new), else the exit status. */
+static int check_plan_dir(const exp_plan *pl, const args *a, int plan_only)
+{
+  char id[24];
+  if (!cli_path_exists(pl->dir))
+    return (!plan_only && !a->force && outputs_exist(&pl->cfg, a->out)) ? CLI_EXIT_USAGE : -1;
+  if (plan_only && !a->force) {
+    cli_error("experiment: --plan %s exists (use --force to replace it)", pl->dir);
+    return CLI_EXIT_USAGE;
+  }
+  if (exp_plan_peek_id(pl->dir, id) == 0 && strcmp(id, pl->id) == 0 && !a->force) {
+    fprintf(stderr, "lcplab: resuming the campaign in %s (plan %s)\n", pl->dir, pl->id);
+    return -1;
+  }
+  if (!a->force) {
+    cli_error("experiment: %s holds a plan of another configuration (or other variables, or "
+              "other problems); use --force to start over, or another --out",
+              pl->dir);
+    return CLI_EXIT_USAGE;
+  }
+  clear_results(pl->dir);
+  return -1;
+}
+
+static int prepare_plan(const args *a, exp_plan *pl, const char *plan_dir)
+{
+  int rc = exp_config_read(a->config, NULL, &a->vars, &pl->cfg);
+  if (rc >= 0)
+    return rc;
+  note_absent_externals(&pl->cfg);
+  char gen[EXP_PATH_MAX] = "", data[EXP_PATH_MAX + 32];
+  find_gen(gen, sizeof gen);
+  if (a->data)
+    snprintf(data, sizeof data, "%s", a->data);
+  else
+    snprintf(data, sizeof data, "%s/generated", a->plan ? a->plan : a->out);
+  if (mkdir_p(data) != 0) {
+    cli_error("experiment: %s: cannot create the folder: %s", data, strerror(errno));
+    return CLI_EXIT_USAGE;
+  }
+  char adata[EXP_PATH_MAX];
+  abs_path(data, adata, sizeof adata);
+  exp_env env = {gen, adata, isatty(STDERR_FILENO)};
+  if ((rc = exp_prepare(&pl->cfg, &env, &pl->probs, &pl->nprobs)) >= 0)
+    return rc;
+  pl->time_limit = a->time_limit;
+  pl->memory_mb = exp_default_memory_mb();
+  char adir[EXP_PATH_MAX];
+  abs_path(pl->cfg.dir, adir, sizeof adir);
+  exp_fmt(pl->cfg.dir, sizeof pl->cfg.dir, "%s", adir);
+  exp_git_rev(pl->cfg.dir, pl->rev, sizeof pl->rev);
+  abs_path(a->config, pl->config_path, sizeof pl->config_path);
+  snprintf(pl->dir, sizeof pl->dir, "%s", plan_dir);
+  if (exp_plan_expand(pl)) {
+    cli_error("experiment: out of memory expanding the tasks");
     return CLI_EXIT_USAGE;
   }
   return -1;
 }
 
-typedef struct state {
-  exp_config cfg;
-  exp_problem **probs;
-  int *nprob;
-  outs *o;
-  int *written; /* per section: 0 nothing, 1 CSV(s) written, 2 figures too */
-} state;
-
-static void state_free(state *st)
+static int plan_only(const args *a)
 {
-  for (int k = 0; k < st->cfg.nsec; k++)
-    if (st->probs)
-      exp_problems_free(st->probs[k], st->nprob[k]);
-  free(st->probs);
-  free(st->nprob);
-  free(st->o);
-  free(st->written);
-  exp_config_free(&st->cfg);
-}
-
-static void print_paths(const state *st)
-{
-  for (int k = 0; k < st->cfg.nsec; k++) {
-    if (!st->written[k])
-      continue;
-    const outs *o = &st->o[k];
-    printf("%s\n", o->csv);
-    if (o->have2 && nonempty(o->csv2))
-      printf("%s\n", o->csv2);
-    if (st->written[k] == 2) {
-      if (nonempty(o->pdf))
-        printf("%s\n", o->pdf);
-      if (nonempty(o->png))
-        printf("%s\n", o->png);
-    }
-  }
-  fflush(stdout);
-}
-
-static int run(const args *a, state *st)
-{
-  int rc = exp_config_read(a->config, &a->vars, &st->cfg);
-  if (rc >= 0)
-    return rc;
-  exp_config *cfg = &st->cfg;
-  int ns = cfg->nsec;
-  st->probs = calloc((size_t)ns, sizeof *st->probs);
-  st->nprob = calloc((size_t)ns, sizeof *st->nprob);
-  st->o = calloc((size_t)ns, sizeof *st->o);
-  st->written = calloc((size_t)ns, sizeof *st->written);
-  if (!st->probs || !st->nprob || !st->o || !st->written) {
-    cli_error("experiment: out of memory");
+  exp_plan pl;
+  memset(&pl, 0, sizeof pl);
+  char dir[EXP_PATH_MAX];
+  int existed = cli_path_exists(a->plan);
+  if (existed && !a->force) {
+    cli_error("experiment: --plan %s exists (use --force to replace it)", a->plan);
     return CLI_EXIT_USAGE;
   }
+  if (mkdir_p(a->plan) != 0) {
+    cli_error("experiment: --plan %s: cannot create the folder: %s", a->plan, strerror(errno));
+    return CLI_EXIT_USAGE;
+  }
+  abs_path(a->plan, dir, sizeof dir);
+  int rc = prepare_plan(a, &pl, dir);
+  if (rc < 0 && existed)
+    clear_results(dir);
+  if (rc < 0 && exp_plan_write(&pl, a->chunk) != 0)
+    rc = CLI_EXIT_USAGE;
+  if (rc < 0) {
+    printf("%s/tasks.tsv\n%s/run-parallel.sh\n%s/slurm.sbatch\n", dir, dir, dir);
+    fprintf(stderr, "lcplab: plan %s: %d tasks over %d problems; run them with 'sh "
+                    "%s/run-parallel.sh', 'sbatch %s/slurm.sbatch' or 'lcplab task %s N', then "
+                    "'lcplab collect %s'\n",
+            dir, pl.ntasks, pl.nprobs, dir, dir, dir, dir);
+    rc = CLI_EXIT_OK;
+  }
+  exp_plan_free(&pl);
+  return rc;
+}
+
+static int run_campaign(const args *a)
+{
   if (mkdir_p(a->out) != 0) {
     cli_error("experiment: --out %s: cannot create the folder: %s", a->out, strerror(errno));
     return CLI_EXIT_USAGE;
   }
-  /* refuse to overwrite, before anything runs */
-  for (int k = 0; k < ns; k++) {
-    section_outs(a->out, &cfg->sec[k], &st->o[k]);
-    const outs *o = &st->o[k];
-    const char *paths[4] = {o->csv, o->have2 ? o->csv2 : NULL, o->pdf, o->png};
-    for (int j = 0; j < 4 && !a->force; j++)
-      if (paths[j] && cli_path_exists(paths[j])) {
-        cli_error("%s exists (use --force to overwrite, or another --out)", paths[j]);
-        return CLI_EXIT_USAGE;
-      }
+  char out[EXP_PATH_MAX], dir[EXP_PATH_MAX + 16];
+  abs_path(a->out, out, sizeof out);
+  snprintf(dir, sizeof dir, "%s/campaign", out);
+  exp_plan pl;
+  memset(&pl, 0, sizeof pl);
+  int rc = prepare_plan(a, &pl, dir);
+  if (rc < 0)
+    rc = check_plan_dir(&pl, a, 0);
+  if (rc < 0 && exp_plan_write(&pl, 0) != 0)
+    rc = CLI_EXIT_USAGE;
+  if (rc >= 0) {
+    exp_plan_free(&pl);
+    return rc;
   }
-  char gen[EXP_PATH_MAX] = "", data[EXP_PATH_MAX];
-  find_gen(gen, sizeof gen);
-  fmt(data, sizeof data, "%s", a->data ? a->data : "");
-  if (!a->data)
-    fmt(data, sizeof data, "%s/generated", a->out);
-  int need_gen = 0;
-  for (int k = 0; k < ns; k++)
-    for (int j = 0; j < cfg->sec[k].nsrc; j++)
-      need_gen |= cfg->sec[k].src[j].kind == EXP_SRC_GEN;
-  if (need_gen && mkdir_p(data) != 0) {
-    cli_error("experiment: %s: cannot create the folder: %s", data, strerror(errno));
-    return CLI_EXIT_USAGE;
+  exp_jobs_opts jo = {a->jobs, isatty(STDERR_FILENO)};
+  exp_jobs_report rep;
+  int jr = exp_jobs_run(&pl, &jo, &rep);
+  exp_collect_opts co = {out, scripts_dir(a->scripts, pl.cfg.dir), gnuplot_prog(), a->allow_mixed,
+                         a->no_plot || jr != 0, 0};
+  rc = jr < 0 ? CLI_EXIT_USAGE : exp_collect(&pl, &co);
+  if (jr == 1) {
+    fprintf(stderr, "lcplab: experiment stopped by %s: %d of %d tasks have a result, %d left; "
+                    "the CSVs in %s hold the tasks done (no figures); run the same command again "
+                    "to finish\n",
+            rep.stopped_by == SIGTERM ? "SIGTERM" : "SIGINT", rep.done + rep.skipped, rep.total,
+            rep.left, out);
+    rc = rep.stopped_by == SIGTERM ? 143 : 130;
+  } else if (rc == 0) {
+    fprintf(stderr, "lcplab: experiment: %d tasks (%d resumed) in %.1f s on %d processes\n",
+            rep.total, rep.skipped, rep.elapsed, a->jobs);
   }
-  exp_env env = {gen, data, isatty(STDERR_FILENO), &exp_interrupted};
-
-  /* every problem loaded and every scene built before the first run */
-  for (int k = 0; k < ns; k++) {
-    rc = exp_section_prepare(cfg, &cfg->sec[k], &env, &st->probs[k], &st->nprob[k]);
-    if (rc >= 0)
-      return rc;
-  }
-
-  char scripts[EXP_PATH_MAX] = "";
-  const char *env_scripts = getenv("LCPLAB_EXPERIMENTS");
-  fmt(scripts, sizeof scripts, "%s",
-           a->scripts ? a->scripts : (env_scripts && env_scripts[0]) ? env_scripts : cfg->dir);
-  const char *gnuplot = getenv("GNUPLOT");
-  if (!gnuplot || !gnuplot[0])
-    gnuplot = "gnuplot";
-  char rev[256];
-  git_rev(cfg->dir, rev, sizeof rev);
-
-  struct sigaction sa, old;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_sigint;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C ends the program at once */
-  sigaction(SIGINT, &sa, &old);
-
-  int plot_ok = !a->no_plot;
-  rc = CLI_EXIT_OK;
-  for (int k = 0; k < ns && rc == CLI_EXIT_OK; k++) {
-    const exp_section *s = &cfg->sec[k];
-    outs *o = &st->o[k];
-    FILE *f = open_out(o->csv, a->force), *g = NULL;
-    if (!f) {
-      rc = CLI_EXIT_USAGE;
-      break;
-    }
-    if (o->have2 && !(g = open_out(o->csv2, a->force))) {
-      fclose(f);
-      rc = CLI_EXIT_USAGE;
-      break;
-    }
-    preamble(f, cfg, s, rev);
-    fprintf(f, "%s\n", exp_csv_header(s->kind));
-    if (g) {
-      preamble(g, cfg, s, rev);
-      fprintf(g, "# computed from %s\n%s\n", cli_basename(o->csv), exp_csv2_header(s->kind));
-    }
-    fflush(f);
-    if (env.tty)
-      fprintf(stderr, "lcplab experiment: section %s (%s) -> %s\n", s->name,
-              exp_kind_str(s->kind), o->csv);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    int r = exp_section_run(s, st->probs[k], st->nprob[k], &env, f, g);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    fprintf(f, "# elapsed_s: %.1f (wall time of the section)\n",
-            (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
-    if (r == 1) {
-      fprintf(f, "# interrupted (SIGINT): the rows above were written before it (a scene run stops between steps)\n");
-      if (g)
-        fprintf(g, "# interrupted (SIGINT): computed over the problems completed\n");
-    }
-    int bad = (fclose(f) != 0);
-    if (g)
-      bad |= (fclose(g) != 0);
-    st->written[k] = 1;
-    if (r < 0 || bad) {
-      if (bad)
-        cli_error("%s: write error", o->csv);
-      rc = CLI_EXIT_USAGE;
-      break;
-    }
-    if (r == 1) {
-      rc = 130;
-      break;
-    }
-    if (plot_ok) {
-      if (a->force) {
-        remove(o->pdf);
-        remove(o->png);
-      }
-      if (plot(s, o, scripts, gnuplot) < 0)
-        plot_ok = 0; /* no gnuplot: said once */
-      st->written[k] = 2;
-    }
-  }
-  sigaction(SIGINT, &old, NULL);
-  print_paths(st);
-  if (rc == 130)
-    fprintf(stderr, "lcplab: experiment interrupted: the CSVs above hold the completed runs\n");
+  exp_plan_free(&pl);
   return rc;
 }
 
@@ -661,9 +454,126 @@ int cli_cmd_experiment(int argc, char **argv)
   int rc = parse_args(argc, argv, &a);
   if (rc >= 0)
     return rc;
-  state st;
-  memset(&st, 0, sizeof st);
-  rc = run(&a, &st);
-  state_free(&st);
+  blas_one_thread();
+  return a.plan ? plan_only(&a) : run_campaign(&a);
+}
+
+/* ---- lcplab task --------------------------------------------------------------------------- */
+
+int cli_cmd_task(int argc, char **argv)
+{
+  if (cli_wants_help(argc, argv)) {
+    usage(stdout);
+    return CLI_EXIT_OK;
+  }
+  const char *dir = NULL, *num = NULL;
+  int force = 0;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--force") == 0)
+      force = 1;
+    else if (argv[i][0] == '-' && argv[i][1] != '\0' && !(argv[i][1] >= '0' && argv[i][1] <= '9')) {
+      cli_error("task: unknown option '%s' (see 'lcplab task --help')", argv[i]);
+      return CLI_EXIT_USAGE;
+    } else if (!dir)
+      dir = argv[i];
+    else if (!num)
+      num = argv[i];
+    else {
+      cli_error("task: unexpected argument '%s' (DIR N)", argv[i]);
+      return CLI_EXIT_USAGE;
+    }
+  }
+  long n;
+  if (!dir || !num) {
+    cli_error("task: expected DIR N (see 'lcplab task --help')");
+    return CLI_EXIT_USAGE;
+  }
+  if (!cli_parse_long(num, &n)) {
+    cli_error("task: N must be a task number, got '%s'", num);
+    return CLI_EXIT_USAGE;
+  }
+  blas_one_thread();
+  exp_plan pl;
+  int rc = exp_plan_read(dir, &pl);
+  if (rc >= 0) {
+    exp_plan_free(&pl);
+    return rc;
+  }
+  if (n < 0 || n >= pl.ntasks) {
+    cli_error("task: %s: task %ld out of range (the plan has tasks 0..%d)", dir, n, pl.ntasks - 1);
+    exp_plan_free(&pl);
+    return CLI_EXIT_USAGE;
+  }
+  char path[EXP_PATH_MAX + 64], why[256];
+  exp_result_path(&pl, (int)n, path, sizeof path);
+  exp_result r;
+  if (!force && exp_result_read(path, &r, why, sizeof why) == 0) {
+    int same = strcmp(r.plan, pl.id) == 0 && r.task == (int)n;
+    exp_result_free(&r);
+    if (same) {
+      exp_plan_free(&pl);
+      return CLI_EXIT_OK; /* done before: resume */
+    }
+  }
+  exp_limit_memory(pl.memory_mb);
+  exp_cache cache;
+  memset(&cache, 0, sizeof cache);
+  cache.prob = -1;
+  rc = exp_task_run(&pl, (int)n, &cache, NULL);
+  exp_cache_free(&cache);
+  exp_plan_free(&pl);
+  return rc == 0 ? CLI_EXIT_OK : CLI_EXIT_NOCONV;
+}
+
+/* ---- lcplab collect ------------------------------------------------------------------------ */
+
+int cli_cmd_collect(int argc, char **argv)
+{
+  if (cli_wants_help(argc, argv)) {
+    usage(stdout);
+    return CLI_EXIT_OK;
+  }
+  const char *dir = NULL, *out = NULL, *scripts = NULL;
+  int allow = 0, no_plot = 0;
+  for (int i = 1; i < argc; i++) {
+    int r;
+    if (strcmp(argv[i], "--allow-mixed") == 0)
+      allow = 1;
+    else if (strcmp(argv[i], "--no-plot") == 0)
+      no_plot = 1;
+    else if ((r = cli_option_value("collect", argc, argv, &i, "out", &out)) != 0 ||
+             (r = cli_option_value("collect", argc, argv, &i, "scripts", &scripts)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+    } else if (argv[i][0] == '-') {
+      cli_error("collect: unknown option '%s' (see 'lcplab collect --help')", argv[i]);
+      return CLI_EXIT_USAGE;
+    } else if (!dir) {
+      dir = argv[i];
+    } else {
+      cli_error("collect: unexpected argument '%s' (one DIR)", argv[i]);
+      return CLI_EXIT_USAGE;
+    }
+  }
+  if (!dir) {
+    cli_error("collect: expected the plan folder DIR");
+    return CLI_EXIT_USAGE;
+  }
+  exp_plan pl;
+  int rc = exp_plan_read(dir, &pl);
+  if (rc >= 0) {
+    exp_plan_free(&pl);
+    return rc;
+  }
+  if (!out)
+    out = dir;
+  if (mkdir_p(out) != 0) {
+    cli_error("collect: --out %s: cannot create the folder: %s", out, strerror(errno));
+    exp_plan_free(&pl);
+    return CLI_EXIT_USAGE;
+  }
+  exp_collect_opts co = {out, scripts_dir(scripts, pl.cfg.dir), gnuplot_prog(), allow, no_plot, 0};
+  rc = exp_collect(&pl, &co);
+  exp_plan_free(&pl);
   return rc;
 }

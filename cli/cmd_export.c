@@ -19,17 +19,21 @@
  * siconos-fc3d for cones), blcp, hdf5 (FCLIB, cones only), mtx (plus the
  * sidecars .b/.lo/.hi/.findex/.mu), lcp (lcplab) -- and the impulses the
  * world applied (the step's solution by that solver, started from the
- * warm-start guess unless --warm-start off) to DIR/SCENE_stepKKKKKK.x, one
+ * warm-start guess unless --warm-start off; when the solve failed, what the
+ * failure policy --on-failure picked) to DIR/SCENE_stepKKKKKK.x, one
  * value per line (%.17g).  Steps without rows are skipped.  One JSON
- * line per file goes to stdout (file, step, n, kind, status, solution), and
- * a last line with the counts (written, skipped_empty).
+ * line per file goes to stdout (file, step, n, kind, status, applied:
+ * solver, fallback:SOLVER, warm or zero, solution), and a last line with the
+ * counts (written, skipped_empty).  A factored problem (a large scene) is
+ * written as its explicit CSR, which every format holds.
  *
  * A format that cannot hold the problem kind is refused by the writer
  * (e.g. box friction (findex rows) in a Siconos .dat, a problem without
  * cones in FCLIB, cones in .blcp): its message is passed on, exit 2.
  * DIR is created if missing (its parent must exist).  Without --force no
  * file that would be written may exist (all candidate names are checked
- * before the run).  Exit 0 done, 2 bad input or usage (one line on stderr).
+ * before the run).  Exit 0 done, 2 bad input or usage (one line on stderr),
+ * 3 a step failed numerically (--on-failure keep or stop).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -65,7 +69,8 @@ static void usage(FILE *f)
           "  --solver NAME       default pgs\n"
           "\n");
   cli_world_usage(f);
-  fprintf(f, "\nexit status: 0 done, 2 bad input or usage (one line on stderr).\n");
+  fprintf(f, "\nexit status: 0 done, 2 bad input or usage (one line on stderr), 3 a step\n"
+             "failed numerically (--on-failure keep or stop).\n");
 }
 
 typedef struct fmt_def {
@@ -81,85 +86,6 @@ static const fmt_def formats[] = {
   {"lcplab", "lcp", SLV_FMT_LCPLAB},
 };
 enum { NFORMATS = (int)(sizeof formats / sizeof formats[0]) };
-
-/* A new instance owning copies of p's arrays (NULL on allocation failure).
- * slv_instance_free releases it: every array comes from malloc/calloc. */
-static slv_instance *instance_of(const slv_problem *p, const char *name)
-{
-  slv_instance *inst = calloc(1, sizeof *inst);
-  if (!inst)
-    return NULL;
-  int n = p->n;
-  size_t m = n > 0 ? (size_t)n : 1;
-  inst->n = n;
-  inst->format = SLV_FMT_AUTO;
-  inst->storage = p->storage;
-  inst->cone_law = p->cone_law;
-  snprintf(inst->name, sizeof inst->name, "%s", name);
-  int ok = 1;
-  if (p->storage == SLV_DENSE) {
-    inst->A = malloc(m * m * sizeof *inst->A);
-    if ((ok = inst->A != NULL))
-      for (int j = 0; j < n; j++)
-        memcpy(inst->A + (size_t)j * (size_t)n, p->A + (size_t)j * (size_t)p->lda,
-               (size_t)n * sizeof *inst->A);
-  } else if (p->storage == SLV_FACTORED) {
-    /* the matrix-free form of large scenes: files need the explicit A */
-    char msg[160];
-    inst->storage = SLV_CSR;
-    ok = slv_factored_csr_new(p, &inst->Ap, &inst->Aj, &inst->Ax, msg, sizeof msg) ==
-         SLV_CONVERGED;
-  } else {
-    size_t nnz = (size_t)p->Ap[n];
-    inst->Ap = malloc((m + 1) * sizeof *inst->Ap);
-    inst->Aj = malloc((nnz ? nnz : 1) * sizeof *inst->Aj);
-    inst->Ax = malloc((nnz ? nnz : 1) * sizeof *inst->Ax);
-    if ((ok = inst->Ap && inst->Aj && inst->Ax)) {
-      memcpy(inst->Ap, p->Ap, ((size_t)n + 1) * sizeof *inst->Ap);
-      memcpy(inst->Aj, p->Aj, nnz * sizeof *inst->Aj);
-      memcpy(inst->Ax, p->Ax, nnz * sizeof *inst->Ax);
-    }
-  }
-  inst->b = malloc(m * sizeof *inst->b);
-  inst->lo = malloc(m * sizeof *inst->lo);
-  inst->hi = malloc(m * sizeof *inst->hi);
-  if (!ok || !inst->b || !inst->lo || !inst->hi) {
-    slv_instance_free(inst);
-    return NULL;
-  }
-  for (int i = 0; i < n; i++) {
-    inst->b[i] = p->b[i];
-    inst->lo[i] = p->lo ? p->lo[i] : 0.0;
-    inst->hi[i] = p->hi ? p->hi[i] : INFINITY;
-  }
-  int has_findex = 0;
-  for (int i = 0; p->findex && i < n; i++)
-    has_findex |= p->findex[i] >= 0;
-  if (has_findex) {
-    inst->findex = malloc(m * sizeof *inst->findex);
-    inst->mu = malloc(m * sizeof *inst->mu);
-    if (!inst->findex || !inst->mu) {
-      slv_instance_free(inst);
-      return NULL;
-    }
-    memcpy(inst->findex, p->findex, (size_t)n * sizeof *inst->findex);
-    for (int i = 0; i < n; i++)
-      inst->mu[i] = p->mu ? p->mu[i] : 0.0;
-  }
-  if (p->ncones > 0) {
-    inst->cone_rows = malloc((size_t)p->ncones * sizeof *inst->cone_rows);
-    inst->cone_mu = malloc((size_t)p->ncones * sizeof *inst->cone_mu);
-    if (!inst->cone_rows || !inst->cone_mu) {
-      slv_instance_free(inst);
-      return NULL;
-    }
-    memcpy(inst->cone_rows, p->cone_rows, (size_t)p->ncones * sizeof *inst->cone_rows);
-    memcpy(inst->cone_mu, p->cone_mu, (size_t)p->ncones * sizeof *inst->cone_mu);
-    inst->ncones = p->ncones;
-  }
-  slv_instance_classify(inst);
-  return inst;
-}
 
 /* DIR/SCENE_stepKKKKKK.SUFFIX into buf; 0 if too long (after the message). */
 static int out_name(char *buf, size_t len, const char *dir, const char *scene, long k,
@@ -242,9 +168,10 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
   long written = 0, empty = 0;
   for (long k = 1; k <= K; k++) {
     dyn_world_metrics m;
-    if (dyn_world_step(w, &m) != DYN_OK) {
+    dyn_err e = dyn_world_step(w, &m);
+    if (e != DYN_OK) {
       cli_error("export: scene %s: %s", wa.scene, dyn_world_message(w));
-      return CLI_EXIT_USAGE;
+      return e == DYN_ERR_NUMERIC ? CLI_EXIT_NOCONV : CLI_EXIT_USAGE;
     }
     if (k % every != 0)
       continue;
@@ -260,7 +187,7 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
         || !out_name(xpath, sizeof xpath, dir, wa.scene, k, "x"))
       return CLI_EXIT_USAGE;
     snprintf(name, sizeof name, "%s_step%06ld", wa.scene, k);
-    slv_instance *inst = instance_of(&p, name);
+    slv_instance *inst = cli_instance_of(&p, name, 0);
     if (!inst) {
       cli_error("export: out of memory for the problem of step %ld (n=%d)", k, p.n);
       return CLI_EXIT_USAGE;
@@ -269,12 +196,12 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
     char kind[sizeof inst->kind];
     memcpy(kind, inst->kind, sizeof kind);
     slv_instance_free(inst);
-    if (s != SLV_CONVERGED) {
+    if (s != SLV_OK) {
       cli_error_lib(path, err);
       return CLI_EXIT_USAGE;
     }
     err[0] = '\0';
-    if (slv_write_vector(xpath, p.n, x, err, sizeof err) != SLV_CONVERGED) {
+    if (slv_write_vector(xpath, p.n, x, err, sizeof err) != SLV_OK) {
       cli_error_lib(xpath, err);
       return CLI_EXIT_USAGE;
     }
@@ -285,6 +212,11 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
     cli_json_string(stdout, kind);
     fputs(",\"status\":", stdout);
     cli_json_string(stdout, slv_status_str(m.status));
+    fputs(",\"applied\":", stdout);
+    if (m.applied == DYN_APPLIED_FALLBACK)
+      fprintf(stdout, "\"fallback:%s\"", m.fallback_solver);
+    else
+      cli_json_string(stdout, dyn_applied_str(m.applied));
     fputs(",\"solution\":", stdout);
     cli_json_string(stdout, xpath);
     fputs("}\n", stdout);

@@ -5,21 +5,30 @@
  *     lcplab simulate --scene NAME [--param k=v ...] --solver NAME --csv FILE
  *                     [--steps K] [--dt H] [--friction none|box|pyramid|cone]
  *                     [--integrator symplectic|explicit|verlet]
- *                     [--gyro none|explicit|implicit] [--trace FILE] [--force] ...
+ *                     [--gyro none|explicit|implicit] [--trace FILE]
+ *                     [--on-failure fallback|best|keep|stop]
+ *                     [--dump-failures DIR] [--force] ...
  *
- * Each step of the world (libdynamics/world.c) is: collision, contact rows,
- * w = A x + b assembled (dense or CSR), solved by the named solver, impulses
- * applied, positions integrated.  The CSV has a header row and one row per
- * step k = 1..K:
+ * Each step of the world (libdynamics/world_step.c) is: collision, contact
+ * rows, w = A x + b assembled (dense, CSR or factored), solved by the named
+ * solver, the solve judged (a failed one goes to the failure policy,
+ * --on-failure; docs/dynamics.md, "The world step"), impulses applied,
+ * positions integrated.  The CSV has a header row and one row per step
+ * k = 1..K:
  *     step, t, kinetic, potential, energy, max_penetration, contacts, rows,
- *     iterations, res_nat_inf, solve_time_s, joint_error
+ *     iterations, res_nat_inf, solve_time_s, joint_error, status, applied
  * (t = k H after the step; energies after the step, potential m g z with the
  * floor at z = 0; max_penetration = the deepest contact found at the start
  * of the step; res_nat_inf = the library's natural-map residual of the
  * step's solve; solve_time_s = wall time of slv_solve alone; joint_error =
  * the largest anchor separation of the scene's joints after the step, m,
- * dyn_joint_anchor_error; 0 for scenes without joints).  rows counts the
- * joint rows too (they come first in each step's problem).  --trace FILE
+ * dyn_joint_anchor_error; 0 for scenes without joints; status = the
+ * solver's slv_status, "converged" for a step without rows; applied = the
+ * impulses the step applied: solver, fallback:SOLVER (the fallback's x),
+ * warm (the warm start), zero (no impulse) or none (no rows)).  rows counts
+ * the joint rows too (they come first in each step's problem).  Only
+ * solve_time_s depends on the run: the same command gives the same CSV and
+ * trace byte for byte otherwise (tests/test_simulate.sh).  --trace FILE
  * writes one row per step and dynamic body:
  *     step, t, body, x, y, z, qw, qx, qy, qz, vx, vy, vz, wx, wy, wz
  * (body = its index in the scene, dynamic bodies first).  Numbers are %.17g,
@@ -37,8 +46,18 @@
  * that slid or fell shows; r_rest = r_start in the other scenes, where the
  * two fields are equal), joints (their number), joint_error_max (the largest
  * joint_error of the run), time_step_median_s / _mean_s, time_collide_mean_s,
- * time_solve_mean_s (over the last 80 % of the steps, the peers' rule) and
- * wall_total_s.
+ * time_solve_mean_s (over the last 80 % of the steps, the peers' rule),
+ * wall_total_s, on_failure (the policy), failed_steps (steps whose solve
+ * failed), status_counts (steps per status, e.g. {"converged":9,
+ * "singular_pivot":487}), applied_counts (steps per applied candidate, e.g.
+ * {"solver":7,"fallback:pgs":591}) and, with --dump-failures, dumped.
+ *
+ * --dump-failures DIR writes each failed step's problem (DIR/stepN.lcp, in
+ * the storage the solver got, with the solver's name and options), its
+ * warm start (DIR/stepN.warm) and the solver's x (DIR/stepN.x): `lcplab
+ * solve DIR/stepN.lcp --warm DIR/stepN.warm` repeats the solve bit for bit
+ * (dump_solve.c).  DIR is made if missing; step files already there are
+ * refused without --force.
  *
  * Exit status: 0 the run completed (steps whose solver did not converge are
  * counted in the JSON, not an error: pgs at 50 sweeps rarely meets 1e-8);
@@ -48,10 +67,10 @@
  * --friction cone) -- with one line "lcplab: ..." on stderr; files this run
  * created are removed then (also when the refusal comes at a later step,
  * e.g. enum once the rows pass 16);
- * 3 a step failed numerically after others ran (the world refuses a solve
- * that is non-finite or worse than no impulse, libdynamics/world.c): the
- * message names the step, the CSV and trace keep the rows of the steps
- * before it, and no JSON is written.
+ * 3 a step failed numerically (--on-failure stop, or keep with an x worse
+ * than no impulse; libdynamics/world_failure.c): the message names the
+ * step, the CSV and trace keep the rows of the steps before it (and the
+ * failed step is dumped with --dump-failures), and no JSON is written.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -62,6 +81,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 
 #include "cli.h"
 #include "dyn_world.h"
@@ -73,7 +95,7 @@ void cli_world_args_init(cli_world_args *a)
 {
   memset(a, 0, sizeof *a);
   a->friction = a->integrator = a->gyro = a->orient = a->storage = a->cone_law = a->warm =
-      a->order = -1;
+      a->order = a->on_failure = -1;
 }
 
 /* Index of v in the NULL-terminated names, or -1 (after the message). */
@@ -121,6 +143,8 @@ static const char *const storage_names[] = {"auto", "dense", "csr", "factored", 
 static const char *const cone_law_names[] = {"coulomb", "associated", NULL};
 static const char *const onoff_names[] = {"off", "on", NULL};
 static const char *const order_names[] = {"broadphase", "top-down", NULL}; /* dyn_contact_order */
+/* dyn_failure_policy, in its order */
+static const char *const on_failure_names[] = {"fallback", "best", "keep", "stop", NULL};
 
 int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_args *a)
 {
@@ -182,6 +206,23 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
   } else if (OPT("contact-order")) {
     if (r < 0 || (a->order = pick(cmd, "--contact-order", v, order_names)) < 0)
       return -1;
+  } else if (OPT("on-failure")) {
+    if (r < 0 || (a->on_failure = pick(cmd, "--on-failure", v, on_failure_names)) < 0)
+      return -1;
+  } else if (OPT("fallback-solver")) {
+    if (r < 0)
+      return -1;
+    a->fallback_solver = v;
+  } else if (OPT("fallback-max-iter")) {
+    if (r < 0)
+      return -1;
+    if (!cli_parse_long(v, &a->fallback_max_iter) || a->fallback_max_iter < 1
+        || a->fallback_max_iter > INT_MAX) {
+      cli_error("%s: --fallback-max-iter must be an integer between 1 and %d, got '%s'", cmd,
+                INT_MAX, v);
+      return -1;
+    }
+    a->have_fallback_max_iter = 1;
   } else if (OPT("eta")) {
     if (r < 0)
       return -1;
@@ -263,6 +304,19 @@ void cli_world_usage(FILE *f)
           "                      takes it and friction is not pyramid, else CSR), dense,\n"
           "                      csr, factored (matrix-free J, M^-1 J^T: pgs)\n"
           "  --cone-law L        coulomb (default, De Saxce) or associated\n"
+          "  --on-failure P      what a step does when its solve failed (any status but\n"
+          "                      converged, except the sweep budget of pgs, pgs_wide, nsgs):\n"
+          "                      fallback (default: solve again with the fallback solver\n"
+          "                      from the better of x and the warm start, then apply the\n"
+          "                      best of its x, the solver's x, the warm start and no\n"
+          "                      impulse, by res_nat_inf), best (the best of the last three),\n"
+          "                      keep (x if no worse than no impulse, else stop), stop\n"
+          "                      (end the run, exit 3, naming the step)\n"
+          "  --fallback-solver S the fallback's solver (default pgs; nsgs with --friction\n"
+          "                      cone)\n"
+          "  --fallback-max-iter N  the fallback's iterations (default 200)\n"
+          "environment: LCPLAB_NO_AVX2=1 runs pgs_wide without its AVX2 lanes (the same\n"
+          "iterates; to time that path)\n"
           "\n"
           "scenes:\n");
   for (int i = 0; i < dyn_scene_count(); i++)
@@ -281,6 +335,15 @@ static void solver_names(char *buf, size_t len)
       return;
     used += (size_t)r;
   }
+}
+
+/* LCPLAB_NO_AVX2 set and not "" or "0": the library's opt.simd =
+ * SLV_SIMD_OFF (pgs_wide without its AVX2 lanes, the path of a CPU without
+ * them, to time it; the library itself reads no environment). */
+static int simd_from_env(void)
+{
+  const char *v = getenv("LCPLAB_NO_AVX2");
+  return v && *v && strcmp(v, "0") != 0 ? SLV_SIMD_OFF : SLV_SIMD_AUTO;
 }
 
 int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, long *steps)
@@ -326,10 +389,24 @@ int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, lon
     s.opt.tol = a->tol;
   if (a->have_omega)
     s.opt.omega = a->omega;
+  s.opt.simd = simd_from_env();
   if (a->have_margin)
     s.margin = a->margin;
   if (a->have_warm_factor)
     s.warm_factor = a->warm_factor;
+  if (a->on_failure >= 0)
+    s.on_failure = (dyn_failure_policy)a->on_failure;
+  if (a->fallback_solver) {
+    if (!slv_solver_find(a->fallback_solver) || strlen(a->fallback_solver) >= sizeof s.solver) {
+      char list[512];
+      solver_names(list, sizeof list);
+      cli_error("%s: unknown fallback solver '%s' (known: %s)", cmd, a->fallback_solver, list);
+      return CLI_EXIT_USAGE;
+    }
+    snprintf(s.fallback_solver, sizeof s.fallback_solver, "%s", a->fallback_solver);
+  }
+  if (a->have_fallback_max_iter)
+    s.fallback_max_iter = (int)a->fallback_max_iter;
   char msg[512] = "";
   if (dyn_scene_new(a->scene, a->params, a->nparams, &s, w, msg, sizeof msg) != DYN_OK) {
     cli_error("%s: %s", cmd, msg[0] ? msg : "cannot build the scene");
@@ -355,17 +432,22 @@ static void usage(FILE *f)
           "\n"
           "Run a scene and write one CSV row of metrics per step: step, t, kinetic,\n"
           "potential, energy, max_penetration, contacts, rows, iterations, res_nat_inf,\n"
-          "solve_time_s, joint_error (max anchor separation of the joints, m).\n"
-          "A JSON summary goes to stdout.\n"
+          "solve_time_s, joint_error (max anchor separation of the joints, m), status (the\n"
+          "solver's), applied (the impulses the step applied: solver, fallback:SOLVER, warm,\n"
+          "zero or none; see --on-failure).  A JSON summary goes to stdout.\n"
           "\n"
           "  --csv FILE          the per-step metrics (required)\n"
           "  --trace FILE        per step and dynamic body: step, t, body, x, y, z, qw, qx, qy,\n"
           "                      qz, vx, vy, vz, wx, wy, wz\n"
-          "  --force             overwrite FILEs that exist\n"
+          "  --dump-failures DIR write each failed step's problem, solver and options to\n"
+          "                      DIR/stepN.lcp, its warm start to DIR/stepN.warm and the\n"
+          "                      solver's x to DIR/stepN.x: 'lcplab solve DIR/stepN.lcp\n"
+          "                      --warm DIR/stepN.warm' repeats that solve bit for bit\n"
+          "  --force             overwrite FILEs (and DIR's step files) that exist\n"
           "\n");
   cli_world_usage(f);
   fprintf(f, "\nexit status: 0 done, 2 bad input or usage (one line on stderr), 3 a step failed\n"
-             "numerically after others ran (the CSV keeps the steps before it).\n");
+             "numerically (--on-failure keep or stop; the CSV keeps the steps before it).\n");
 }
 
 /* Opens path for writing: exclusively unless force.  NULL after the message. */
@@ -381,6 +463,18 @@ static FILE *open_out(const char *path, int force)
   return f;
 }
 
+enum { SIM_NSTATUS = SLV_NO_SOLUTION - SLV_ERR_OPTIONS + 1, SIM_NFALLBACK = 4 };
+
+/* What the steps were and what they applied (the JSON's counts). */
+typedef struct sim_counts {
+  long status[SIM_NSTATUS];           /* by slv_status - SLV_ERR_OPTIONS */
+  long applied[DYN_APPLIED_ZERO + 1]; /* by dyn_applied, FALLBACK split below */
+  const char *fb_name[SIM_NFALLBACK];
+  long fb_count[SIM_NFALLBACK];
+  int nfb;
+  long failed, dumped;
+} sim_counts;
+
 typedef struct sim_state {
   dyn_world *w;
   FILE *csv, *trace;
@@ -388,8 +482,10 @@ typedef struct sim_state {
   double *r0; /* 3 per body: the initial positions (max_body_displacement) */
   double *rrest; /* 3 per body: the rest positions (max_settled_displacement) */
   int *contacts;
-  const char *csv_path, *trace_path;
+  const char *csv_path, *trace_path, *dump_dir;
   int keep; /* a step failed after others ran: keep the files even on failure */
+  double jerr_max; /* the largest joint_error so far (NaN sticks) */
+  sim_counts n;
 } sim_state;
 
 /* Release everything; on failure also remove the files this run made. */
@@ -447,120 +543,138 @@ static void trace_rows(FILE *f, dyn_world *w, long step, double t)
   }
 }
 
-static int sim_run(const cli_world_args *wa, const char *csv, const char *trace, int force,
-                   sim_state *s)
+/* 1 if DIR holds a file a dump would write (stepN.lcp / .warm / .x). */
+static int dump_files_exist(const char *dir)
 {
-  long K = 0;
-  if (!wa->solver) {
-    cli_error("simulate: missing --solver NAME (see 'lcplab solvers')");
-    return CLI_EXIT_USAGE;
+  DIR *d = opendir(dir);
+  if (!d)
+    return 0;
+  int found = 0;
+  for (struct dirent *e; !found && (e = readdir(d)) != NULL;) {
+    long k;
+    char sfx[8];
+    found = sscanf(e->d_name, "step%ld.%7s", &k, sfx) == 2
+         && (strcmp(sfx, "lcp") == 0 || strcmp(sfx, "warm") == 0 || strcmp(sfx, "x") == 0);
   }
-  if (!csv) {
-    cli_error("simulate: missing --csv FILE");
-    return CLI_EXIT_USAGE;
-  }
-  if (trace && strcmp(trace, csv) == 0) {
-    cli_error("simulate: --csv and --trace name the same file '%s'", csv);
-    return CLI_EXIT_USAGE;
-  }
-  int rc = cli_world_build("simulate", wa, &s->w, &K);
-  if (rc >= 0)
-    return rc;
-  /* checked before any work is done */
-  if (!force) {
-    if (cli_path_exists(csv)) {
-      cli_error("%s exists (use --force to overwrite)", csv);
-      return CLI_EXIT_USAGE;
-    }
-    if (trace && cli_path_exists(trace)) {
-      cli_error("%s exists (use --force to overwrite)", trace);
-      return CLI_EXIT_USAGE;
-    }
-  }
-  s->tstep = calloc((size_t)K, sizeof *s->tstep);
-  s->tcol = calloc((size_t)K, sizeof *s->tcol);
-  s->tsolve = calloc((size_t)K, sizeof *s->tsolve);
-  s->contacts = calloc((size_t)K, sizeof *s->contacts);
-  int nbod = dyn_world_body_count(s->w);
-  s->r0 = calloc(3 * (size_t)(nbod > 0 ? nbod : 1), sizeof *s->r0);
-  s->rrest = calloc(3 * (size_t)(nbod > 0 ? nbod : 1), sizeof *s->rrest);
-  if (!s->tstep || !s->tcol || !s->tsolve || !s->contacts || !s->r0 || !s->rrest) {
-    cli_error("simulate: out of memory for %ld steps", K);
-    return CLI_EXIT_USAGE;
-  }
-  s->csv_path = csv;
-  s->trace_path = trace;
-  char rmsg[256] = "";
-  if (dyn_scene_rest_positions(wa->scene, s->w, s->rrest, nbod, rmsg, sizeof rmsg) != DYN_OK) {
-    cli_error("simulate: %s", rmsg[0] ? rmsg : "no rest positions for the scene");
-    return CLI_EXIT_USAGE;
-  }
-  if (!(s->csv = open_out(csv, force)))
-    return CLI_EXIT_USAGE;
-  if (trace && !(s->trace = open_out(trace, force)))
-    return CLI_EXIT_USAGE;
+  closedir(d);
+  return found;
+}
 
+/* The dump directory: made if missing; refused if it holds step files and
+ * not force.  0 after the message on failure. */
+static int dump_dir_ready(const char *dir, int force)
+{
+  struct stat st;
+  if (stat(dir, &st) != 0) {
+    if (mkdir(dir, 0777) != 0) {
+      cli_error("%s: cannot create the directory: %s", dir, strerror(errno));
+      return 0;
+    }
+    return 1;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    cli_error("%s exists and is not a directory", dir);
+    return 0;
+  }
+  if (!force && dump_files_exist(dir)) {
+    cli_error("%s holds step files of an earlier dump (use --force to overwrite)", dir);
+    return 0;
+  }
+  return 1;
+}
+
+/* The last solve of w, if it belongs to step k, into DIR (--dump-failures).
+ * 0 after the message if it cannot be written. */
+static int dump_failure(sim_state *s, long k)
+{
+  dyn_world_solve ls;
+  if (!s->dump_dir || !dyn_world_last_solve(s->w, &ls) || ls.step != k)
+    return 1;
+  char err[512] = "";
+  if (cli_dump_solve(s->dump_dir, k, &ls.prob, ls.x_start, ls.x_solver, ls.solver, &ls.opt, err,
+                     sizeof err) != 0) {
+    cli_error("%s", err[0] ? err : "cannot write the failed step");
+    return 0;
+  }
+  s->n.dumped++;
+  return 1;
+}
+
+/* The applied column: solver, fallback:NAME, warm, zero, none. */
+static void applied_label(const dyn_world_metrics *m, char *buf, size_t len)
+{
+  if (m->applied == DYN_APPLIED_FALLBACK)
+    snprintf(buf, len, "fallback:%s", m->fallback_solver ? m->fallback_solver : "?");
+  else
+    snprintf(buf, len, "%s", dyn_applied_str(m->applied));
+}
+
+/* One step's CSV row and its counts. */
+static void record_step(sim_state *s, long k, const dyn_world_metrics *m)
+{
+  char applied[48];
+  applied_label(m, applied, sizeof applied);
+  fprintf(s->csv, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%d,%.17g,%.6g,%.17g,%s,%s\n",
+          m->step, m->t, m->kinetic, m->potential, m->energy, m->max_penetration, m->contacts,
+          m->rows, m->iterations, m->res_nat_inf, m->solve_time_s, m->joint_error,
+          slv_status_str(m->status), applied);
+  if (s->trace)
+    trace_rows(s->trace, s->w, m->step, m->t);
+  s->tstep[k] = m->step_time_s;
+  s->tcol[k] = m->collide_time_s;
+  s->tsolve[k] = m->solve_time_s;
+  s->contacts[k] = m->contacts;
+  sim_counts *n = &s->n;
+  n->status[m->status - SLV_ERR_OPTIONS]++;
+  n->failed += m->failed;
+  if (m->applied != DYN_APPLIED_FALLBACK) {
+    n->applied[m->applied]++;
+    return;
+  }
+  int j = 0;
+  while (j < n->nfb && strcmp(n->fb_name[j], m->fallback_solver) != 0)
+    j++;
+  if (j == n->nfb && n->nfb < SIM_NFALLBACK)
+    n->fb_name[n->nfb++] = m->fallback_solver;
+  if (j < n->nfb)
+    n->fb_count[j]++;
+}
+
+/* ,"on_failure":...,"failed_steps":N,"status_counts":{...},"applied_counts":{...} */
+static void print_counts(FILE *o, const sim_state *s)
+{
+  const sim_counts *n = &s->n;
+  fputs(",\"on_failure\":", o);
+  cli_json_string(o, dyn_failure_policy_str(dyn_world_get_settings(s->w)->on_failure));
+  fprintf(o, ",\"failed_steps\":%ld,\"status_counts\":{", n->failed);
+  for (int i = 0, first = 1; i < SIM_NSTATUS; i++)
+    if (n->status[i]) {
+      fprintf(o, "%s\"%s\":%ld", first ? "" : ",", slv_status_str((slv_status)(i + SLV_ERR_OPTIONS)),
+              n->status[i]);
+      first = 0;
+    }
+  fputs("},\"applied_counts\":{", o);
+  int first = 1;
+  for (int a = DYN_APPLIED_NONE; a <= DYN_APPLIED_ZERO; a++) {
+    if (a == DYN_APPLIED_FALLBACK) {
+      for (int j = 0; j < n->nfb; j++, first = 0)
+        fprintf(o, "%s\"fallback:%s\":%ld", first ? "" : ",", n->fb_name[j], n->fb_count[j]);
+    } else if (n->applied[a]) {
+      fprintf(o, "%s\"%s\":%ld", first ? "" : ",", dyn_applied_str((dyn_applied)a), n->applied[a]);
+      first = 0;
+    }
+  }
+  fputc('}', o);
+  if (s->dump_dir)
+    fprintf(o, ",\"dumped\":%ld", n->dumped);
+}
+
+/* The JSON summary after K steps (the header lists its fields). */
+static int print_summary(sim_state *s, const cli_world_args *wa, long K, double E0, double wall)
+{
   dyn_world *w = s->w;
   const dyn_world_settings *set = dyn_world_get_settings(w);
-  fputs("step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,"
-        "solve_time_s,joint_error\n", s->csv);
-  if (s->trace)
-    fputs("step,t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", s->trace);
-
-  double E0 = dyn_world_energy(w, NULL, NULL);
-  for (int i = 0; i < nbod; i++) {
-    const dyn_body *b = &dyn_world_bodies(w)[i];
-    s->r0[3 * i] = b->r.x;
-    s->r0[3 * i + 1] = b->r.y;
-    s->r0[3 * i + 2] = b->r.z;
-  }
-  long not_conv = 0;
-  double csum = 0.0, csum_timed = 0.0, jerr_max = 0.0;
-  int cmax = 0;
-  double wall0 = cli_now_s();
-  for (long k = 0; k < K; k++) {
-    dyn_world_metrics m;
-    dyn_err e = dyn_world_step(w, &m);
-    if (e == DYN_ERR_NUMERIC && k > 0) {
-      /* the run went wrong, not the request: steps 1..k stay (flushed, the
-       * files kept) to show how it got there */
-      s->keep = 1;
-      if (fflush(s->csv) != 0 || (s->trace && fflush(s->trace) != 0))
-        cli_error("%s: write error", csv);
-      cli_error("simulate: scene %s: %s (%s keeps steps 1..%ld)", wa->scene, dyn_world_message(w),
-                csv, k);
-      return CLI_EXIT_NOCONV;
-    }
-    if (e != DYN_OK) {
-      cli_error("simulate: scene %s: %s", wa->scene, dyn_world_message(w));
-      return CLI_EXIT_USAGE;
-    }
-    fprintf(s->csv, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%d,%.17g,%.6g,%.17g\n", m.step,
-            m.t, m.kinetic, m.potential, m.energy, m.max_penetration, m.contacts, m.rows,
-            m.iterations, m.res_nat_inf, m.solve_time_s, m.joint_error);
-    if (s->trace)
-      trace_rows(s->trace, w, m.step, m.t);
-    s->tstep[k] = m.step_time_s;
-    s->tcol[k] = m.collide_time_s;
-    s->tsolve[k] = m.solve_time_s;
-    s->contacts[k] = m.contacts;
-    if (m.status != SLV_CONVERGED)
-      not_conv++;
-    csum += m.contacts;
-    if (m.contacts > cmax)
-      cmax = m.contacts;
-    if (!(m.joint_error <= jerr_max) && !isnan(jerr_max)) /* NaN sticks */
-      jerr_max = m.joint_error;
-  }
-  double wall = cli_now_s() - wall0;
-  if (fflush(s->csv) != 0 || ferror(s->csv)) {
-    cli_error("%s: write error", csv);
-    return CLI_EXIT_USAGE;
-  }
-  if (s->trace && (fflush(s->trace) != 0 || ferror(s->trace))) {
-    cli_error("%s: write error", trace);
-    return CLI_EXIT_USAGE;
-  }
+  int nbod = dyn_world_body_count(w);
   /* the peers' max_body_displacement: the largest |r_end - r_start|; and
    * the same against the rest positions (the start gaps closed), over the
    * dynamic bodies */
@@ -572,8 +686,13 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
     pen = NAN;
 
   /* the peers' timing rule: the last 80 % of the steps */
-  long k0 = K / 5, nt = K - k0;
-  double mean_step = 0, mean_col = 0, mean_solve = 0;
+  long k0 = K / 5, nt = K - k0, cmax = 0;
+  double csum = 0.0, csum_timed = 0.0, jerr_max = 0.0, mean_step = 0, mean_col = 0,
+         mean_solve = 0;
+  for (long k = 0; k < K; k++) {
+    csum += s->contacts[k];
+    cmax = s->contacts[k] > cmax ? s->contacts[k] : cmax;
+  }
   for (long k = k0; k < K; k++) {
     csum_timed += s->contacts[k];
     mean_step += s->tstep[k];
@@ -587,6 +706,8 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   qsort(s->tstep + k0, (size_t)nt, sizeof *s->tstep, cli_cmp_double);
   double median = (nt % 2) ? s->tstep[k0 + nt / 2]
                            : 0.5 * (s->tstep[k0 + nt / 2 - 1] + s->tstep[k0 + nt / 2]);
+  jerr_max = s->jerr_max;
+  long not_conv = K - s->n.status[SLV_CONVERGED - SLV_ERR_OPTIONS];
 
   FILE *o = stdout;
   fputs("{\"scene\":", o);
@@ -597,11 +718,11 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   cli_json_string(o, friction_names[set->contact.friction]);
   fprintf(o, ",\"steps\":%ld,\"dt\":", K);
   cli_json_number(o, set->dt, 17);
-  fprintf(o, ",\"bodies\":%d,\"contacts_mean\":", dyn_world_body_count(w));
+  fprintf(o, ",\"bodies\":%d,\"contacts_mean\":", nbod);
   cli_json_number(o, csum / (double)K, 6);
   fputs(",\"contacts_mean_timed\":", o);
   cli_json_number(o, csum_timed, 6);
-  fprintf(o, ",\"contacts_max\":%d,\"not_converged\":%ld,\"energy_start\":", cmax, not_conv);
+  fprintf(o, ",\"contacts_max\":%ld,\"not_converged\":%ld,\"energy_start\":", cmax, not_conv);
   cli_json_number(o, E0, 17);
   fputs(",\"energy_end\":", o);
   cli_json_number(o, E1, 17);
@@ -625,12 +746,138 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   cli_json_number(o, mean_solve, 6);
   fputs(",\"wall_total_s\":", o);
   cli_json_number(o, wall, 6);
+  print_counts(o, s);
   fputs("}\n", o);
   if (fflush(o) != 0 || ferror(o)) {
     cli_error("simulate: cannot write the summary to standard output");
     return CLI_EXIT_USAGE;
   }
   return CLI_EXIT_OK;
+}
+
+/* Checks and allocations before the first step; -1 to go on, else the
+ * exit status after the message. */
+static int sim_setup(const cli_world_args *wa, const char *csv, const char *trace, int force,
+                     sim_state *s, long *K)
+{
+  if (!wa->solver) {
+    cli_error("simulate: missing --solver NAME (see 'lcplab solvers')");
+    return CLI_EXIT_USAGE;
+  }
+  if (!csv) {
+    cli_error("simulate: missing --csv FILE");
+    return CLI_EXIT_USAGE;
+  }
+  if (trace && strcmp(trace, csv) == 0) {
+    cli_error("simulate: --csv and --trace name the same file '%s'", csv);
+    return CLI_EXIT_USAGE;
+  }
+  int rc = cli_world_build("simulate", wa, &s->w, K);
+  if (rc >= 0)
+    return rc;
+  /* checked before any work is done */
+  if (!force) {
+    if (cli_path_exists(csv)) {
+      cli_error("%s exists (use --force to overwrite)", csv);
+      return CLI_EXIT_USAGE;
+    }
+    if (trace && cli_path_exists(trace)) {
+      cli_error("%s exists (use --force to overwrite)", trace);
+      return CLI_EXIT_USAGE;
+    }
+  }
+  if (s->dump_dir && !dump_dir_ready(s->dump_dir, force))
+    return CLI_EXIT_USAGE;
+  s->tstep = calloc((size_t)*K, sizeof *s->tstep);
+  s->tcol = calloc((size_t)*K, sizeof *s->tcol);
+  s->tsolve = calloc((size_t)*K, sizeof *s->tsolve);
+  s->contacts = calloc((size_t)*K, sizeof *s->contacts);
+  int nbod = dyn_world_body_count(s->w);
+  s->r0 = calloc(3 * (size_t)(nbod > 0 ? nbod : 1), sizeof *s->r0);
+  s->rrest = calloc(3 * (size_t)(nbod > 0 ? nbod : 1), sizeof *s->rrest);
+  if (!s->tstep || !s->tcol || !s->tsolve || !s->contacts || !s->r0 || !s->rrest) {
+    cli_error("simulate: out of memory for %ld steps", *K);
+    return CLI_EXIT_USAGE;
+  }
+  s->csv_path = csv;
+  s->trace_path = trace;
+  char rmsg[256] = "";
+  if (dyn_scene_rest_positions(wa->scene, s->w, s->rrest, nbod, rmsg, sizeof rmsg) != DYN_OK) {
+    cli_error("simulate: %s", rmsg[0] ? rmsg : "no rest positions for the scene");
+    return CLI_EXIT_USAGE;
+  }
+  for (int i = 0; i < nbod; i++) {
+    const dyn_body *b = &dyn_world_bodies(s->w)[i];
+    s->r0[3 * i] = b->r.x;
+    s->r0[3 * i + 1] = b->r.y;
+    s->r0[3 * i + 2] = b->r.z;
+  }
+  if (!(s->csv = open_out(csv, force)))
+    return CLI_EXIT_USAGE;
+  if (trace && !(s->trace = open_out(trace, force)))
+    return CLI_EXIT_USAGE;
+  return -1;
+}
+
+/* A step that failed: numerically (exit 3, the files kept with the steps
+ * before it) or as a usage error (exit 2). */
+static int step_failed(sim_state *s, const cli_world_args *wa, dyn_err e, long k)
+{
+  if (e != DYN_ERR_NUMERIC) {
+    cli_error("simulate: scene %s: %s", wa->scene, dyn_world_message(s->w));
+    return CLI_EXIT_USAGE;
+  }
+  /* the run went wrong, not the request: steps 1..k stay (flushed, the
+   * files kept) to show how it got there */
+  s->keep = 1;
+  if (!dump_failure(s, k + 1))
+    return CLI_EXIT_USAGE;
+  if (fflush(s->csv) != 0 || (s->trace && fflush(s->trace) != 0))
+    cli_error("%s: write error", s->csv_path);
+  if (k > 0)
+    cli_error("simulate: scene %s: %s (%s keeps steps 1..%ld)", wa->scene,
+              dyn_world_message(s->w), s->csv_path, k);
+  else
+    cli_error("simulate: scene %s: %s (%s has no step)", wa->scene, dyn_world_message(s->w),
+              s->csv_path);
+  return CLI_EXIT_NOCONV;
+}
+
+static int sim_run(const cli_world_args *wa, const char *csv, const char *trace, int force,
+                   sim_state *s)
+{
+  long K = 0;
+  int rc = sim_setup(wa, csv, trace, force, s, &K);
+  if (rc >= 0)
+    return rc;
+  dyn_world *w = s->w;
+  fputs("step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,"
+        "solve_time_s,joint_error,status,applied\n", s->csv);
+  if (s->trace)
+    fputs("step,t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", s->trace);
+  double E0 = dyn_world_energy(w, NULL, NULL);
+  double wall0 = cli_now_s();
+  for (long k = 0; k < K; k++) {
+    dyn_world_metrics m;
+    dyn_err e = dyn_world_step(w, &m);
+    if (e != DYN_OK)
+      return step_failed(s, wa, e, k);
+    record_step(s, k, &m);
+    if (m.failed && !dump_failure(s, k + 1))
+      return CLI_EXIT_USAGE;
+    if (!(m.joint_error <= s->jerr_max) && !isnan(s->jerr_max)) /* NaN sticks */
+      s->jerr_max = m.joint_error;
+  }
+  double wall = cli_now_s() - wall0;
+  if (fflush(s->csv) != 0 || ferror(s->csv)) {
+    cli_error("%s: write error", csv);
+    return CLI_EXIT_USAGE;
+  }
+  if (s->trace && (fflush(s->trace) != 0 || ferror(s->trace))) {
+    cli_error("%s: write error", trace);
+    return CLI_EXIT_USAGE;
+  }
+  return print_summary(s, wa, K, E0, wall);
 }
 
 int cli_cmd_simulate(int argc, char **argv)
@@ -641,7 +888,7 @@ int cli_cmd_simulate(int argc, char **argv)
   }
   cli_world_args wa;
   cli_world_args_init(&wa);
-  const char *csv = NULL, *trace = NULL;
+  const char *csv = NULL, *trace = NULL, *dump = NULL;
   int force = 0;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *v = NULL;
@@ -660,6 +907,14 @@ int cli_cmd_simulate(int argc, char **argv)
         return CLI_EXIT_USAGE;
       }
       csv = v;
+    } else if ((r = cli_option_value("simulate", argc, argv, &i, "dump-failures", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      if (!v[0]) {
+        cli_error("simulate: --dump-failures needs a directory");
+        return CLI_EXIT_USAGE;
+      }
+      dump = v;
     } else if ((r = cli_option_value("simulate", argc, argv, &i, "trace", &v)) != 0) {
       if (r < 0)
         return CLI_EXIT_USAGE;
@@ -678,6 +933,7 @@ int cli_cmd_simulate(int argc, char **argv)
   }
   sim_state s;
   memset(&s, 0, sizeof s);
+  s.dump_dir = dump;
   int rc = sim_run(&wa, csv, trace, force, &s);
   sim_free(&s, rc != CLI_EXIT_OK);
   return rc;

@@ -3,7 +3,7 @@
  *
  *     lcplab solve FILE --solver NAME [--tol T] [--max-iter N] [--repeat R]
  *                  [--omega W] [--norm inf|2] [--format FMT] [--warm XFILE]
- *                  [--solution OUT] [--force] [--history] [--json]
+ *                  [--solution OUT] [--max-memory B] [--force] [--history] [--json]
  *
  * The problem (sign convention w = A x + b):
  *     lo <= x <= hi;  x_i = lo_i => w_i >= 0;  x_i = hi_i => w_i <= 0;
@@ -15,12 +15,15 @@
  *   3. refuse an existing --solution OUT unless --force;
  *   4. read FILE (slv_read, SLV_FMT_AUTO unless --format), validate the
  *      problem, check that the solver accepts it (slv_solver_accepts);
- *   5. read the --warm vector (exactly n values);
+ *   5. check that --solution's format can hold the problem (FCLIB: cones);
+ *      read the --warm start (exactly n values: a plain vector, FCLIB's
+ *      /solution/r or /guesses/1/r, or a ContactBench .npz's lam0);
  *   6. create the workspace, then solve R times, each repeat from the same
  *      start (zeros, or the --warm vector, copied fresh), timing only
  *      slv_solve with CLOCK_MONOTONIC (I/O and workspace creation excluded);
- *   7. write --solution (x of the last repeat, %.17g one per line), print
- *      the JSON object on stdout.
+ *   7. write --solution (x of the last repeat: %.17g one per line, or by
+ *      its extension .hdf5 / .h5 an FCLIB file with the problem, /solution
+ *      and the --warm start as /guesses/1), print the JSON object.
  *
  * JSON fields, in this order: instance (FILE's base name), solver, kind, n,
  * status, iterations, time_s (median over the repeats), res_nat_inf,
@@ -33,6 +36,14 @@
  * omega, warm_start, format, message (only when not converged) and history
  * (only with --history).  Numbers are %.17g (times %.6g); NaN and infinities
  * are null.
+ *
+ * A file that records the solve it came from (lcplab format, sections
+ * 'solver' and 'options', e.g. a step written by simulate --dump-failures)
+ * gives the defaults for that file: its solver when --solver is not given,
+ * and its options (tol, max_iter, max_pivots, omega, norm, warm_start, ...)
+ * where no flag sets them (--max-iter sets max_iter and max_pivots; --warm
+ * sets warm_start).  The JSON then lists what it took from the file in
+ * options_from_file, e.g. ["solver","max_iter","tol","warm_start"].
  *
  * Exit status: 0 converged; 3 the solver ran but did not converge (the JSON
  * is printed); 2 usage or input error (one line "lcplab: ..." on stderr, no
@@ -52,6 +63,15 @@
 
 #define SOLVE_MAX_REPEAT 1000000L
 
+/* LCPLAB_NO_AVX2 set and not "" or "0": the library's opt.simd =
+ * SLV_SIMD_OFF (pgs_wide without its AVX2 lanes, the path of a CPU without
+ * them, to time it; the library itself reads no environment). */
+static int simd_from_env(void)
+{
+  const char *v = getenv("LCPLAB_NO_AVX2");
+  return v && *v && strcmp(v, "0") != 0 ? SLV_SIMD_OFF : SLV_SIMD_AUTO;
+}
+
 static void usage(FILE *f)
 {
   fprintf(f,
@@ -62,7 +82,9 @@ static void usage(FILE *f)
           "time_s (median solve time, I/O excluded), res_nat_inf, res_rel, compl, infeas, ...\n"
           "\n"
           "options (before or after FILE):\n"
-          "  --solver NAME     solver to use (required; see 'lcplab solvers')\n"
+          "  --solver NAME     solver to use (see 'lcplab solvers'); required unless FILE\n"
+          "                    names one (a file written by simulate --dump-failures names\n"
+          "                    its solver and options: they are the defaults for it)\n"
           "  --tol T           converged iff res_rel <= T (T > 0; default: library's)\n"
           "  --max-iter N      iteration / pivot limit (N >= 1; default: library's)\n"
           "  --omega W         relaxation (pgs: SOR factor in (0, 2))\n"
@@ -70,13 +92,20 @@ static void usage(FILE *f)
           "                    the 2-norm residual of Siconos and Acary et al. 2018\n"
           "  --repeat R        solve R times (1..1000000), report the median time\n"
           "  --format FMT      read FILE as FMT: siconos-lcp, siconos-mlcp, siconos-relay,\n"
-          "                    siconos-fc3d, blcp, mtx, lcplab, fclib (default: auto)\n"
-          "  --warm XFILE      start from the vector in XFILE (n values, one per line)\n"
-          "  --solution OUT    write x to OUT, one value per line (%%.17g)\n"
+          "                    siconos-fc3d, blcp, mtx, lcplab, fclib, npz (default: auto)\n"
+          "  --warm XFILE      start from XFILE: n values, one per line; an FCLIB .hdf5\n"
+          "                    (its /solution/r, else /guesses/1/r); a ContactBench .npz (lam0)\n"
+          "  --solution OUT    write x to OUT, one value per line (%%.17g); OUT.hdf5: an FCLIB\n"
+          "                    file with the problem, /solution (r = x, u = w) and the\n"
+          "                    --warm start as /guesses/1\n"
+          CLI_MAX_MEMORY_USAGE
           "  --force           overwrite OUT if it exists\n"
           "  --history         add \"history\": res_rel after each iteration\n"
           "  --json            accepted for compatibility (the output is always JSON)\n"
           "  --help            this text\n"
+          "\n"
+          "environment: LCPLAB_NO_AVX2=1 runs pgs_wide without its AVX2 lanes (the same\n"
+          "iterates; to time that path).\n"
           "\n"
           "exit status: 0 converged, 3 did not converge (JSON still printed),\n"
           "2 bad input or usage (one line on stderr, no JSON).\n");
@@ -88,7 +117,8 @@ typedef struct solve_args {
   const char *solution;
   const char *warm;
   slv_format format;
-  int have_tol, have_max_iter, have_omega, norm;
+  slv_read_options read;  /* --max-memory */
+  int have_tol, have_max_iter, have_omega, have_norm, norm;
   double tol, omega;
   long max_iter, repeat;
   int history, force;
@@ -129,6 +159,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
 {
   memset(a, 0, sizeof *a);
   a->format = SLV_FMT_AUTO;
+  a->read = slv_read_options_default();
   a->repeat = 1;
 
   /* --help wins wherever it is (but not after "--", where it is a file). */
@@ -211,6 +242,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
     } else if ((r = cli_option_value("solve", argc, argv, &i, "norm", &v)) != 0) {
       if (r < 0)
         return CLI_EXIT_USAGE;
+      a->have_norm = 1;
       if (strcmp(v, "inf") == 0) {
         a->norm = SLV_NORM_INF;
       } else if (strcmp(v, "2") == 0) {
@@ -227,6 +259,14 @@ static int parse_args(int argc, char **argv, solve_args *a)
         return CLI_EXIT_USAGE;
       }
       a->have_omega = 1;
+    } else if ((r = cli_option_value("solve", argc, argv, &i, "max-memory", &v)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      if (!cli_parse_bytes(v, &a->read.max_memory)) {
+        cli_error("solve: --max-memory must be a byte count > 0 (K, M, G, T: powers of 1024), "
+                  "got '%s'", v);
+        return CLI_EXIT_USAGE;
+      }
     } else if ((r = cli_option_value("solve", argc, argv, &i, "format", &v)) != 0) {
       if (r < 0)
         return CLI_EXIT_USAGE;
@@ -248,10 +288,6 @@ static int parse_args(int argc, char **argv, solve_args *a)
     cli_error("solve: missing FILE (usage: lcplab solve FILE --solver NAME [options])");
     return CLI_EXIT_USAGE;
   }
-  if (!a->solver) {
-    cli_error("solve: missing --solver NAME (see 'lcplab solvers')");
-    return CLI_EXIT_USAGE;
-  }
   return -1;
 }
 
@@ -265,6 +301,58 @@ static double median_sorted(double *t, long m)
 {
   qsort(t, (size_t)m, sizeof *t, cli_cmp_double);
   return (m % 2) ? t[m / 2] : 0.5 * (t[m / 2 - 1] + t[m / 2]);
+}
+
+/* 1 if option bit `bit` comes from the file: recorded there, no flag. */
+static int from_file(const solve_args *a, const slv_instance *inst, unsigned bit)
+{
+  if (!(inst->opt_given & bit))
+    return 0;
+  switch (bit) {
+  case SLV_IO_OPT_TOL: return !a->have_tol;
+  case SLV_IO_OPT_MAX_ITER:
+  case SLV_IO_OPT_MAX_PIVOTS: return !a->have_max_iter;
+  case SLV_IO_OPT_OMEGA: return !a->have_omega;
+  case SLV_IO_OPT_NORM: return !a->have_norm;
+  case SLV_IO_OPT_WARM_START: return !a->warm;
+  default: return 1;
+  }
+}
+
+/* The options: the file's recorded ones, then the flags over them. */
+static slv_options solve_options(const solve_args *a, const slv_instance *inst)
+{
+  slv_options opt = slv_options_default(), fo = inst->opt;
+  for (int k = 0; k < SLV_IO_OPT_COUNT; k++) {
+    unsigned bit = 1u << k;
+    if (!from_file(a, inst, bit))
+      continue;
+    switch (bit) {
+    case SLV_IO_OPT_MAX_ITER: opt.max_iter = fo.max_iter; break;
+    case SLV_IO_OPT_TOL: opt.tol = fo.tol; break;
+    case SLV_IO_OPT_NORM: opt.norm = fo.norm; break;
+    case SLV_IO_OPT_OMEGA: opt.omega = fo.omega; break;
+    case SLV_IO_OPT_DAMPING: opt.damping = fo.damping; break;
+    case SLV_IO_OPT_PIVOT_TOL: opt.pivot_tol = fo.pivot_tol; break;
+    case SLV_IO_OPT_WARM_START: opt.warm_start = fo.warm_start; break;
+    case SLV_IO_OPT_CHECK_EVERY: opt.check_every = fo.check_every; break;
+    case SLV_IO_OPT_MAX_PIVOTS: opt.max_pivots = fo.max_pivots; break;
+    default: opt.seed = fo.seed; break;
+    }
+  }
+  if (a->have_tol)
+    opt.tol = a->tol;
+  if (a->have_max_iter) /* sweeps for iterative solvers, pivots for pivoting ones */
+    opt.max_iter = opt.max_pivots = (int)a->max_iter;
+  if (a->have_omega)
+    opt.omega = a->omega;
+  if (a->have_norm)
+    opt.norm = a->norm;
+  if (a->warm)
+    opt.warm_start = 1;
+  opt.record_history = a->history;
+  opt.simd = simd_from_env();
+  return opt;
 }
 
 static void print_json(const solve_args *a, const slv_solver *solver, const slv_instance *inst,
@@ -309,6 +397,16 @@ static void print_json(const solve_args *a, const slv_solver *solver, const slv_
   cli_json_number(f, opt->omega, 17);
   fprintf(f, ",\"warm_start\":%s,\"format\":", opt->warm_start ? "true" : "false");
   cli_json_string(f, slv_format_str(inst->format));
+  if (inst->solver[0] || inst->opt_given) {
+    fprintf(f, ",\"options_from_file\":[%s", a->solver || !inst->solver[0] ? "" : "\"solver\"");
+    int first = a->solver || !inst->solver[0];
+    for (int k = 0; k < SLV_IO_OPT_COUNT; k++)
+      if (from_file(a, inst, 1u << k)) {
+        fprintf(f, "%s\"%s\"", first ? "" : ",", slv_io_option_name(k));
+        first = 0;
+      }
+    fputc(']', f);
+  }
   if (res->status != SLV_CONVERGED) {
     fputs(",\"message\":", f);
     cli_json_string(f, res->message);
@@ -348,27 +446,10 @@ static int solve_run(const solve_args *a, solve_state *s)
 {
   char err[512], msg[512];
 
-  const slv_solver *solver = slv_solver_find(a->solver);
-  if (!solver) {
+  if (a->solver && !slv_solver_find(a->solver)) {
     char list[256];
     solver_list(list, sizeof list);
     cli_error("solve: unknown solver '%s' (known: %s)", a->solver, list);
-    return CLI_EXIT_USAGE;
-  }
-
-  slv_options opt = slv_options_default();
-  if (a->have_tol)
-    opt.tol = a->tol;
-  if (a->have_max_iter) /* sweeps for iterative solvers, pivots for pivoting ones */
-    opt.max_iter = opt.max_pivots = (int)a->max_iter;
-  if (a->have_omega)
-    opt.omega = a->omega;
-  opt.norm = a->norm;
-  opt.warm_start = a->warm ? 1 : 0;
-  opt.record_history = a->history;
-  msg[0] = '\0';
-  if (slv_options_validate(&opt, msg, sizeof msg) != SLV_CONVERGED) {
-    cli_error("solve: invalid options: %s", msg[0] ? msg : "rejected by the library");
     return CLI_EXIT_USAGE;
   }
 
@@ -379,24 +460,49 @@ static int solve_run(const solve_args *a, solve_state *s)
   }
 
   err[0] = '\0';
-  if (slv_read(a->file, a->format, &s->inst, err, sizeof err) != SLV_CONVERGED || !s->inst) {
+  if (slv_read_with(a->file, a->format, &a->read, &s->inst, err, sizeof err) != SLV_OK ||
+      !s->inst) {
     cli_error_lib(a->file, err);
     return CLI_EXIT_USAGE;
   }
   const slv_instance *inst = s->inst;
+  const char *name = a->solver ? a->solver : inst->solver[0] ? inst->solver : NULL;
+  const slv_solver *solver = name ? slv_solver_find(name) : NULL;
+  if (!name) {
+    cli_error("solve: missing --solver NAME (see 'lcplab solvers')");
+    return CLI_EXIT_USAGE;
+  }
+  if (!solver) {
+    cli_error("%s: the file's solver '%s' is not a known solver (give --solver)", a->file, name);
+    return CLI_EXIT_USAGE;
+  }
+  slv_options opt = solve_options(a, inst);
+  msg[0] = '\0';
+  if (slv_options_validate(&opt, msg, sizeof msg) != SLV_OK) {
+    cli_error("solve: invalid options: %s", msg[0] ? msg : "rejected by the library");
+    return CLI_EXIT_USAGE;
+  }
   slv_problem prob = slv_instance_problem(inst);
   msg[0] = '\0';
-  if (slv_problem_validate(&prob, msg, sizeof msg) != SLV_CONVERGED) {
+  if (slv_problem_validate(&prob, msg, sizeof msg) != SLV_OK) {
     cli_error("%s: invalid problem: %s", a->file, msg[0] ? msg : "rejected by the library");
     return CLI_EXIT_USAGE;
   }
   msg[0] = '\0';
-  if (slv_solver_accepts(solver, &prob, msg, sizeof msg) != SLV_CONVERGED) {
+  if (slv_solver_accepts(solver, &prob, msg, sizeof msg) != SLV_OK) {
     /* The library's message names the solver and the offending row. */
     if (msg[0])
       cli_error("%s: %s", a->file, msg);
     else
       cli_error("%s: solver %s cannot take this %s problem", a->file, solver->name, inst->kind);
+    return CLI_EXIT_USAGE;
+  }
+
+  /* Checked before the solve: the format --solution's extension asks for
+   * can hold the problem (FCLIB: cones only). */
+  err[0] = '\0';
+  if (a->solution && slv_can_write_solution(a->solution, inst, err, sizeof err) != SLV_OK) {
+    cli_error_lib(a->solution, err);
     return CLI_EXIT_USAGE;
   }
 
@@ -413,14 +519,14 @@ static int solve_run(const solve_args *a, solve_state *s)
 
   if (a->warm) {
     err[0] = '\0';
-    if (slv_read_vector(a->warm, n, s->x0, err, sizeof err) != SLV_CONVERGED) {
+    if (slv_read_start(a->warm, n, s->x0, err, sizeof err) != SLV_OK) {
       cli_error_lib(a->warm, err);
       return CLI_EXIT_USAGE;
     }
   }
 
   slv_status st = slv_workspace_new(solver, n > 0 ? n : 1, &opt, &s->ws);
-  if (st != SLV_CONVERGED || !s->ws) {
+  if (st != SLV_OK || !s->ws) {
     cli_error("%s: cannot create the workspace of solver '%s' for n=%d: %s", a->file,
               solver->name, n, slv_status_str(st));
     return CLI_EXIT_USAGE;
@@ -451,7 +557,8 @@ static int solve_run(const solve_args *a, solve_state *s)
 
   if (a->solution) {
     err[0] = '\0';
-    if (slv_write_vector(a->solution, n, s->x, err, sizeof err) != SLV_CONVERGED) {
+    if (slv_write_solution(a->solution, inst, s->x, a->warm ? s->x0 : NULL, err, sizeof err) !=
+        SLV_OK) {
       cli_error_lib(a->solution, err);
       return CLI_EXIT_USAGE;
     }

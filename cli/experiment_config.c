@@ -1,29 +1,32 @@
 /* experiment_config.c -- the parser of `lcplab experiment` files.
  *
  * Format (experiments/README.md, "Experiment files"): line-oriented text,
- * one "KEY VALUE..." per line, words separated by blanks, '#' to the end of
- * the line is a comment (at the start of a word), ${NAME} in a value expands
- * to `--var NAME=VALUE`, else to the environment's LCPLAB_NAME.  Keys:
+ * one "KEY VALUE..." per line, words separated by blanks, '#' at the start of
+ * a word comments out the rest of the line, ${NAME} in a value expands to
+ * `--var NAME=VALUE`, else to the environment's LCPLAB_NAME, else to DEFAULT
+ * in ${NAME:-DEFAULT}.  Keys:
  *
+ *   external NAME [format=F] [time=KEY] [classes=C,...] [requires=PATH]
+ *            command TEMPLATE...        an external solver, used by name in
+ *                                       `solvers` (anywhere in the file,
+ *                                       before its first use)
  *   experiment KIND [NAME]     opens a section (KIND: convergence, profile,
- *                              scaling, drift, accuracy; NAME: the output's
- *                              base name, default KIND, unique in the file)
- *   solvers all | NAME...      registry names (default: all)
- *   instances PATH...          files or folders; relative to the file's folder
- *   generate FAMILY N... [seed=S]   datasets/gen_instances families
- *   scene NAME [k=v...]        a scene; steps=K dt=H friction=F solver=S are
- *                              lcplab's, the other keys the scene's
- *   tol T...  max_iter N  repeat R  budget S  seed S
- *   integrators NAME...        symplectic explicit verlet
- *   friction auto|none|box|pyramid|cone
+ *                              scaling, drift, accuracy)
+ *   solvers all | externals | NAME...
+ *   instances PATH...          files, folders or glob patterns
+ *   generate FAMILY N... [seed=S | seeds=A-B | seeds=S,S,...]
+ *   scene NAME [k=v...]        steps=K dt=H every=E friction=F cone_law=L
+ *                              solver=S are lcplab's, the rest the scene's
+ *   classes C...  tol T...  max_iter N  min_runs N (repeat)  min_time S
+ *   max_time S (budget)  time_limit S  tie T  seed S
+ *   integrators NAME...  friction F...  compare solvers|integrators
+ *   figure key=value...
  *
  * Every error is one line "lcplab: FILE:LINE: KEY: what" and exit status 2,
- * before anything runs: unknown key or kind, a key the kind does not use, an
- * unknown solver, scene or family, a number that does not parse or is out of
- * range, a missing instance path, an undefined variable.  Scene parameters
- * are checked when the section is prepared (dyn_scene_new), still before any
- * run.  Limitations: no quoting (paths with blanks cannot be named), lines
- * up to 4095 characters.
+ * before anything runs.  Scene parameters are checked when the problems are
+ * prepared (dyn_scene_new), still before any run.  Limitations: no quoting
+ * (paths with blanks cannot be named; an external's command is run by
+ * /bin/sh -c, which sees its own quotes), lines up to 4095 characters.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -36,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "dyn_world.h"
 
@@ -47,14 +51,55 @@ const char *exp_kind_str(exp_kind k)
   return (k >= 0 && k < EXP_KIND_COUNT) ? kind_names[k] : "?";
 }
 
-static const char *const families[] = {"spd", "contact", "boxed-findex", "box", "joints", NULL};
+int exp_kind_is_scene(exp_kind k)
+{
+  return k == EXP_DRIFT || k == EXP_ACCURACY;
+}
+
+static const char *const class_names[EXP_CLASS_COUNT + 1] = {"lcp", "box", "mlcp", "fc3d",
+                                                              "cone-assoc", NULL};
+
+const char *exp_class_str(int c)
+{
+  return (c >= 0 && c < EXP_CLASS_COUNT) ? class_names[c] : "?";
+}
+
+int exp_class_from_str(const char *s)
+{
+  for (int k = 0; class_names[k]; k++)
+    if (strcmp(s, class_names[k]) == 0)
+      return k;
+  return -1;
+}
+
+int exp_class_of(const slv_instance *inst)
+{
+  if (inst->ncones > 0)
+    return inst->cone_law == SLV_CONE_ASSOCIATED ? EXP_CLASS_CONE_ASSOC : EXP_CLASS_FC3D;
+  if (strcmp(inst->kind, "lcp") == 0)
+    return EXP_CLASS_LCP;
+  if (strcmp(inst->kind, "mlcp") == 0)
+    return EXP_CLASS_MLCP;
+  return EXP_CLASS_BOX; /* blcp, findex */
+}
+
+const char *exp_solver_name(const exp_config *cfg, const exp_solver_ref *r)
+{
+  return r->sv ? r->sv->name : cfg->ext[r->ext].name;
+}
+
+static const char *const families[] = {"spd",           "contact",      "boxed-findex",
+                                       "box",           "joints",       "sparse-contact",
+                                       "sparse-box",    "sparse-findex", NULL};
 static const char *const integrator_names[] = {"symplectic", "explicit", "verlet", NULL};
 static const char *const friction_names[] = {"none", "box", "pyramid", "cone", NULL};
+static const char *const formats[] = {"dat", "blcp", "lcp", "hdf5", "mtx", NULL};
 
 typedef struct parser {
   const char *file;
   int line;
   const exp_vars *vars;
+  exp_config *cfg;
 } parser;
 
 static int perr(const parser *ps, const char *key, const char *fmt, ...)
@@ -94,12 +139,15 @@ static void join_names(const char *const *names, char *buf, size_t len)
   }
 }
 
-static void solver_list(char *buf, size_t len)
+static void solver_list(const exp_config *cfg, char *buf, size_t len)
 {
   size_t used = 0;
   buf[0] = '\0';
-  for (int i = 0; i < slv_solver_count(); i++) {
-    int r = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", slv_solver_at(i)->name);
+  int total = slv_solver_count() + cfg->next;
+  for (int i = 0; i < total; i++) {
+    const char *nm = i < slv_solver_count() ? slv_solver_at(i)->name
+                                            : cfg->ext[i - slv_solver_count()].name;
+    int r = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", nm);
     if (r < 0 || (size_t)r >= len - used)
       return;
     used += (size_t)r;
@@ -118,7 +166,33 @@ static void scene_list(char *buf, size_t len)
   }
 }
 
-/* Expands ${NAME} in word into out (size len).  -1 ok, else exit status. */
+/* The value of variable name (length nl): --var, LCPLAB_NAME, or NULL. */
+static const char *var_value(const parser *ps, const char *name, size_t nl)
+{
+  for (int k = ps->vars ? ps->vars->ndef - 1 : -1; k >= 0; k--) {
+    const char *d = ps->vars->def[k];
+    if (strncmp(d, name, nl) == 0 && d[nl] == '=')
+      return d + nl + 1;
+  }
+  char env[80];
+  snprintf(env, sizeof env, "LCPLAB_%.*s", (int)nl, name);
+  return getenv(env);
+}
+
+/* Records NAME=VALUE in cfg->used_vars (once), for plan.vars. */
+static void record_var(exp_config *cfg, const char *name, size_t nl, const char *val)
+{
+  char line[600];
+  int r = snprintf(line, sizeof line, "%.*s=%s\n", (int)nl, name, val);
+  if (r < 0 || (size_t)r >= sizeof line || strstr(cfg->used_vars, line))
+    return;
+  size_t used = strlen(cfg->used_vars);
+  if (used + (size_t)r < sizeof cfg->used_vars)
+    memcpy(cfg->used_vars + used, line, (size_t)r + 1);
+}
+
+/* Expands ${NAME} and ${NAME:-DEFAULT} in word into out (size len).  -1 ok,
+ * else exit status. */
 static int expand(const parser *ps, const char *key, const char *word, char *out, size_t len)
 {
   size_t o = 0;
@@ -127,31 +201,29 @@ static int expand(const parser *ps, const char *key, const char *word, char *out
       const char *end = strchr(c + 2, '}');
       if (!end)
         return perr(ps, key, "unterminated ${ in '%s'", word);
-      char name[64];
-      size_t nl = (size_t)(end - (c + 2));
-      if (nl == 0 || nl >= sizeof name)
-        return perr(ps, key, "bad variable name in '%s'", word);
-      memcpy(name, c + 2, nl);
-      name[nl] = '\0';
-      const char *val = NULL;
-      for (int k = ps->vars ? ps->vars->ndef - 1 : -1; k >= 0; k--) {
-        const char *d = ps->vars->def[k];
-        if (strncmp(d, name, nl) == 0 && d[nl] == '=') {
-          val = d + nl + 1;
-          break;
-        }
+      const char *name = c + 2, *dflt = NULL;
+      size_t nl = (size_t)(end - name);
+      const char *colon = memchr(name, ':', nl);
+      if (colon && colon[1] == '-') {
+        dflt = colon + 2;
+        nl = (size_t)(colon - name);
       }
-      if (!val) {
-        char env[80];
-        snprintf(env, sizeof env, "LCPLAB_%s", name);
-        val = getenv(env);
+      if (nl == 0 || nl >= 64 || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                "0123456789_") < nl)
+        return perr(ps, key, "bad variable name in '%s'", word);
+      const char *val = var_value(ps, name, nl);
+      char dbuf[EXP_PATH_MAX];
+      if (!val && dflt) {
+        snprintf(dbuf, sizeof dbuf, "%.*s", (int)(end - dflt), dflt);
+        val = dbuf;
       }
       if (!val)
-        return perr(ps, key, "undefined variable ${%s} (give --var %s=VALUE or set LCPLAB_%s)",
-                    name, name, name);
+        return perr(ps, key, "undefined variable ${%.*s} (give --var %.*s=VALUE or set LCPLAB_%.*s)",
+                    (int)nl, name, (int)nl, name, (int)nl, name);
+      record_var(ps->cfg, name, nl, val);
       size_t vl = strlen(val);
       if (o + vl >= len)
-        return perr(ps, key, "value too long after expanding ${%s}", name);
+        return perr(ps, key, "value too long after expanding ${%.*s}", (int)nl, name);
       memcpy(out + o, val, vl);
       o += vl;
       c = end + 1;
@@ -189,6 +261,11 @@ static int whole(const parser *ps, const char *key, const char *v, long lo, long
   return -1;
 }
 
+static int one_value(const parser *ps, const char *key, int nw)
+{
+  return nw != 2 ? perr(ps, key, "expected one value") : -1;
+}
+
 static int resolve(const exp_config *cfg, const char *p, char *out, size_t len)
 {
   int r = (p[0] == '/') ? snprintf(out, len, "%s", p) : snprintf(out, len, "%s/%s", cfg->dir, p);
@@ -208,35 +285,228 @@ static exp_source *add_source(exp_section *s)
   exp_source *src = &s->src[s->nsrc++];
   memset(src, 0, sizeof *src);
   src->friction = -2;
+  src->cone_law = -1;
   return src;
 }
 
-/* Which keys each kind uses (bit k = kind k). */
+/* A comma-separated class list into a bit mask.  -1 ok, else exit status. */
+static int class_mask(const parser *ps, const char *key, const char *v, unsigned *mask)
+{
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", v);
+  char *save = NULL;
+  for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    int c = exp_class_from_str(t);
+    if (c < 0) {
+      char list[128];
+      join_names(class_names, list, sizeof list);
+      return perr(ps, key, "unknown class '%s' (known: %s)", t, list);
+    }
+    *mask |= 1u << c;
+  }
+  return -1;
+}
+
+/* ---- keys of sections -------------------------------------------------------------- */
+
 #define K_PROB ((1u << EXP_CONVERGENCE) | (1u << EXP_PROFILE) | (1u << EXP_SCALING))
 #define K_SCENE ((1u << EXP_DRIFT) | (1u << EXP_ACCURACY))
 #define K_ALL (K_PROB | K_SCENE)
 
+typedef int (*key_fn)(const parser *ps, exp_section *s, char **w, int nw);
+
 typedef struct key_rule {
   const char *key;
   unsigned kinds;
+  key_fn fn;
 } key_rule;
 
-static const key_rule rules[] = {
-  {"solvers", K_ALL},   {"instances", K_PROB}, {"generate", K_PROB},
-  {"scene", (1u << EXP_CONVERGENCE) | (1u << EXP_PROFILE) | K_SCENE},
-  {"tol", K_ALL},       {"max_iter", K_ALL},   {"repeat", K_PROB},
-  {"budget", K_PROB},   {"seed", K_ALL},       {"integrators", K_SCENE},
-  {"friction", K_SCENE}, {NULL, 0}};
+static int key_solvers(const parser *ps, exp_section *s, char **w, int nw)
+{
+  const exp_config *cfg = ps->cfg;
+  s->solvers_given = 1;
+  for (int k = 1; k < nw; k++) {
+    if (strcmp(w[k], "all") == 0) {
+      for (int i = 0; i < slv_solver_count() && s->nsolvers < EXP_MAX_SOLVERS; i++)
+        s->solvers[s->nsolvers++] = (exp_solver_ref){slv_solver_at(i), -1};
+      continue;
+    }
+    if (strcmp(w[k], "externals") == 0) {
+      if (exp_kind_is_scene(s->kind))
+        return perr(ps, w[0], "external solvers take problems, not scenes");
+      for (int i = 0; i < cfg->next && s->nsolvers < EXP_MAX_SOLVERS; i++)
+        if (cfg->ext[i].available)
+          s->solvers[s->nsolvers++] = (exp_solver_ref){NULL, i};
+      continue;
+    }
+    const slv_solver *sv = slv_solver_find(w[k]);
+    int ext = -1;
+    for (int i = 0; !sv && i < cfg->next; i++)
+      if (strcmp(cfg->ext[i].name, w[k]) == 0)
+        ext = i;
+    if (!sv && ext < 0) {
+      char list[1024];
+      solver_list(cfg, list, sizeof list);
+      return perr(ps, w[0], "unknown solver '%s' (known: %s; externals are declared before "
+                            "their use)", w[k], list);
+    }
+    if (ext >= 0 && exp_kind_is_scene(s->kind))
+      return perr(ps, w[0], "external solver '%s' takes problems, not scenes", w[k]);
+    if (s->nsolvers >= EXP_MAX_SOLVERS)
+      return perr(ps, w[0], "more than 64 solvers");
+    if (ext >= 0 && !cfg->ext[ext].available)
+      continue; /* absent: left out (reported once by the command) */
+    s->solvers[s->nsolvers++] = (exp_solver_ref){sv, ext};
+  }
+  return -1;
+}
 
-static int parse_scene(const parser *ps, exp_section *s, char **w, int nw, int is_problem)
+static int key_instances(const parser *ps, exp_section *s, char **w, int nw)
+{
+  for (int k = 1; k < nw; k++) {
+    exp_source *src = add_source(s);
+    if (!src)
+      return perr(ps, w[0], "out of memory");
+    src->kind = EXP_SRC_FILE;
+    src->line = ps->line;
+    if (resolve(ps->cfg, w[k], src->path, sizeof src->path))
+      return perr(ps, w[0], "path too long: '%s'", w[k]);
+    if (strpbrk(src->path, "*?["))
+      continue; /* a glob pattern: matched when the problems are prepared */
+    struct stat st;
+    if (stat(src->path, &st) != 0)
+      return perr(ps, w[0], "%s: %s", src->path, strerror(errno));
+  }
+  return -1;
+}
+
+/* seeds=A-B or seeds=S,S,... or seed=S into seeds (size 64); count in *ns. */
+static int parse_seeds(const parser *ps, const char *v, int range_ok, unsigned long *seeds, int *ns)
+{
+  long a, b;
+  const char *dash = strchr(v, '-');
+  if (range_ok && dash && dash != v) {
+    char left[32];
+    snprintf(left, sizeof left, "%.*s", (int)(dash - v), v);
+    int rc;
+    if ((rc = whole(ps, "generate seeds", left, 0, LONG_MAX, &a)) >= 0 ||
+        (rc = whole(ps, "generate seeds", dash + 1, 0, LONG_MAX, &b)) >= 0)
+      return rc;
+    if (b < a || b - a >= 64)
+      return perr(ps, "generate seeds", "expected A-B with A <= B and at most 64 seeds, got '%s'", v);
+    for (long x = a; x <= b; x++)
+      seeds[(*ns)++] = (unsigned long)x;
+    return -1;
+  }
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", v);
+  char *save = NULL;
+  for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    int rc = whole(ps, "generate seed", t, 0, LONG_MAX, &a);
+    if (rc >= 0)
+      return rc;
+    if (*ns >= 64)
+      return perr(ps, "generate seeds", "at most 64 seeds");
+    seeds[(*ns)++] = (unsigned long)a;
+  }
+  return -1;
+}
+
+static int key_generate(const parser *ps, exp_section *s, char **w, int nw)
+{
+  if (find_name(w[1], families) < 0) {
+    char list[256];
+    join_names(families, list, sizeof list);
+    return perr(ps, w[0], "unknown family '%s' (known: %s)", w[1], list);
+  }
+  unsigned long seeds[64];
+  int ns = 0, rc, nsizes = 0;
+  for (int k = 2; k < nw; k++) {
+    if (strncmp(w[k], "seed=", 5) == 0 && (rc = parse_seeds(ps, w[k] + 5, 0, seeds, &ns)) >= 0)
+      return rc;
+    if (strncmp(w[k], "seeds=", 6) == 0 && (rc = parse_seeds(ps, w[k] + 6, 1, seeds, &ns)) >= 0)
+      return rc;
+  }
+  if (ns == 0)
+    seeds[ns++] = s->seed;
+  int sparse = strncmp(w[1], "sparse-", 7) == 0;
+  long nmax = sparse ? 1000000L : 10000L;
+  for (int k = 2; k < nw; k++) {
+    if (strncmp(w[k], "seed=", 5) == 0 || strncmp(w[k], "seeds=", 6) == 0)
+      continue;
+    long n;
+    long nmin = strstr(w[1], "findex") ? 3 : 1;
+    if ((rc = whole(ps, w[0], w[k], nmin, nmax, &n)) >= 0)
+      return rc;
+    nsizes++;
+    for (int j = 0; j < ns; j++) {
+      exp_source *src = add_source(s);
+      if (!src)
+        return perr(ps, w[0], "out of memory");
+      src->kind = EXP_SRC_GEN;
+      src->line = ps->line;
+      snprintf(src->family, sizeof src->family, "%s", w[1]);
+      src->n = n;
+      src->seed = seeds[j];
+    }
+  }
+  if (nsizes == 0)
+    return perr(ps, w[0], "expected FAMILY N... (one or more sizes)");
+  return -1;
+}
+
+static int scene_key(const parser *ps, exp_source *src, const char *kv, int is_problem)
+{
+  const char *eq = strchr(kv, '=');
+  const char *v = eq + 1;
+  size_t kl = (size_t)(eq - kv);
+  int rc = -1;
+#define IS(name) (kl == strlen(name) && strncmp(kv, name, kl) == 0)
+  if (IS("steps")) {
+    rc = whole(ps, "scene steps", v, 1, 100000000L, &src->steps);
+  } else if (IS("every")) {
+    if (!is_problem)
+      return perr(ps, "scene", "every= is for problem sources (drift and accuracy run every step)");
+    rc = whole(ps, "scene every", v, 1, 100000000L, &src->every);
+  } else if (IS("dt")) {
+    rc = num(ps, "scene dt", v, 0.0, &src->dt);
+  } else if (IS("friction")) {
+    if (strcmp(v, "auto") == 0)
+      src->friction = EXP_FRICTION_AUTO;
+    else if ((src->friction = find_name(v, friction_names)) < 0)
+      return perr(ps, "scene friction", "expected auto, none, box, pyramid or cone, got '%s'", v);
+  } else if (IS("cone_law")) {
+    if (strcmp(v, "coulomb") == 0)
+      src->cone_law = SLV_CONE_COULOMB;
+    else if (strcmp(v, "associated") == 0)
+      src->cone_law = SLV_CONE_ASSOCIATED;
+    else
+      return perr(ps, "scene cone_law", "expected coulomb or associated, got '%s'", v);
+  } else if (IS("solver")) {
+    if (!is_problem)
+      return perr(ps, "scene", "solver= is for problem sources; this kind runs its `solvers`");
+    if (!slv_solver_find(v) || strlen(v) >= sizeof src->solver) {
+      char list[1024];
+      solver_list(ps->cfg, list, sizeof list);
+      return perr(ps, "scene solver", "unknown solver '%s' (known: %s)", v, list);
+    }
+    snprintf(src->solver, sizeof src->solver, "%s", v);
+  } else {
+    if (src->nparams >= CLI_MAX_PARAMS || strlen(kv) >= EXP_PARAM_MAX)
+      return perr(ps, "scene", "too many or too long parameters at '%s'", kv);
+    snprintf(src->params[src->nparams++], EXP_PARAM_MAX, "%s", kv);
+  }
+#undef IS
+  return rc;
+}
+
+static int key_scene(const parser *ps, exp_section *s, char **w, int nw)
 {
   exp_source *src = add_source(s);
   if (!src)
     return perr(ps, "scene", "out of memory");
   src->kind = EXP_SRC_SCENE;
   src->line = ps->line;
-  if (nw < 2)
-    return perr(ps, "scene", "expected a scene name");
   int known = 0;
   for (int i = 0; i < dyn_scene_count(); i++)
     if (strcmp(w[1], dyn_scene_name(i)) == 0)
@@ -251,82 +521,284 @@ static int parse_scene(const parser *ps, exp_section *s, char **w, int nw, int i
     const char *eq = strchr(w[k], '=');
     if (!eq || eq == w[k])
       return perr(ps, "scene", "expected key=value, got '%s'", w[k]);
-    const char *v = eq + 1;
-    size_t kl = (size_t)(eq - w[k]);
-    if (kl == 5 && strncmp(w[k], "steps", 5) == 0) {
-      int rc = whole(ps, "scene steps", v, 1, 100000000L, &src->steps);
-      if (rc >= 0)
-        return rc;
-    } else if (kl == 2 && strncmp(w[k], "dt", 2) == 0) {
-      int rc = num(ps, "scene dt", v, 0.0, &src->dt);
-      if (rc >= 0)
-        return rc;
-    } else if (kl == 8 && strncmp(w[k], "friction", 8) == 0) {
-      if (strcmp(v, "auto") == 0) {
-        src->friction = EXP_FRICTION_AUTO;
-      } else if ((src->friction = find_name(v, friction_names)) < 0) {
-        return perr(ps, "scene friction", "expected auto, none, box, pyramid or cone, got '%s'", v);
-      }
-    } else if (kl == 6 && strncmp(w[k], "solver", 6) == 0) {
-      if (!is_problem)
-        return perr(ps, "scene", "solver= is for problem sources; this kind runs its `solvers`");
-      if (!slv_solver_find(v) || strlen(v) >= sizeof src->solver) {
-        char list[512];
-        solver_list(list, sizeof list);
-        return perr(ps, "scene solver", "unknown solver '%s' (known: %s)", v, list);
-      }
-      snprintf(src->solver, sizeof src->solver, "%s", v);
-    } else {
-      if (src->nparams >= CLI_MAX_PARAMS || strlen(w[k]) >= EXP_PARAM_MAX)
-        return perr(ps, "scene", "too many or too long parameters at '%s'", w[k]);
-      snprintf(src->params[src->nparams++], EXP_PARAM_MAX, "%s", w[k]);
-    }
+    int rc = scene_key(ps, src, w[k], !exp_kind_is_scene(s->kind));
+    if (rc >= 0)
+      return rc;
   }
+  return -1;
+}
+
+static int key_classes(const parser *ps, exp_section *s, char **w, int nw)
+{
+  for (int k = 1; k < nw; k++) {
+    int rc = class_mask(ps, w[0], w[k], &s->classes);
+    if (rc >= 0)
+      return rc;
+  }
+  return -1;
+}
+
+static int key_tol(const parser *ps, exp_section *s, char **w, int nw)
+{
+  if (nw - 1 > EXP_MAX_TOLS)
+    return perr(ps, w[0], "at most 4 tolerances");
+  if (s->kind != EXP_PROFILE && nw != 2)
+    return perr(ps, w[0], "one tolerance (several are for profile experiments)");
+  s->ntol = 0;
+  for (int k = 1; k < nw; k++) {
+    int rc = num(ps, w[0], w[k], 0.0, &s->tol[s->ntol++]);
+    if (rc >= 0)
+      return rc;
+  }
+  return -1;
+}
+
+static int key_max_iter(const parser *ps, exp_section *s, char **w, int nw)
+{
+  int rc = one_value(ps, w[0], nw);
+  return rc >= 0 ? rc : whole(ps, w[0], w[1], 1, INT_MAX, &s->max_iter);
+}
+
+static int key_min_runs(const parser *ps, exp_section *s, char **w, int nw)
+{
+  int rc = one_value(ps, w[0], nw);
+  return rc >= 0 ? rc : whole(ps, w[0], w[1], 1, 100000, &s->min_runs);
+}
+
+static int key_min_time(const parser *ps, exp_section *s, char **w, int nw)
+{
+  int rc = one_value(ps, w[0], nw);
+  return rc >= 0 ? rc : num(ps, w[0], w[1], -1e-300, &s->min_time);
+}
+
+static int key_max_time(const parser *ps, exp_section *s, char **w, int nw)
+{
+  int rc = one_value(ps, w[0], nw);
+  return rc >= 0 ? rc : num(ps, w[0], w[1], 0.0, &s->max_time);
+}
+
+static int key_time_limit(const parser *ps, exp_section *s, char **w, int nw)
+{
+  int rc = one_value(ps, w[0], nw);
+  return rc >= 0 ? rc : num(ps, w[0], w[1], 0.0, &s->time_limit);
+}
+
+static int key_tie(const parser *ps, exp_section *s, char **w, int nw)
+{
+  int rc = one_value(ps, w[0], nw);
+  if (rc < 0 && (rc = num(ps, w[0], w[1], -1e-300, &s->tie)) < 0 && s->tie > 1.0)
+    rc = perr(ps, w[0], "expected a tolerance in [0, 1] (0.05 = 5 %%), got '%s'", w[1]);
+  return rc;
+}
+
+static int key_seed(const parser *ps, exp_section *s, char **w, int nw)
+{
+  long v;
+  int rc = one_value(ps, w[0], nw);
+  if (rc < 0 && (rc = whole(ps, w[0], w[1], 0, LONG_MAX, &v)) < 0)
+    s->seed = (unsigned long)v;
+  return rc;
+}
+
+static int key_integrators(const parser *ps, exp_section *s, char **w, int nw)
+{
+  if (nw - 1 > 3)
+    return perr(ps, w[0], "at most 3 (symplectic explicit verlet)");
+  s->nint = 0;
+  for (int k = 1; k < nw; k++) {
+    int i = find_name(w[k], integrator_names);
+    if (i < 0)
+      return perr(ps, w[0], "expected symplectic, explicit or verlet, got '%s'", w[k]);
+    s->integrators[s->nint++] = i;
+  }
+  return -1;
+}
+
+static int key_friction(const parser *ps, exp_section *s, char **w, int nw)
+{
+  if (nw - 1 > 4)
+    return perr(ps, w[0], "at most 4 models");
+  s->nfriction = 0;
+  for (int k = 1; k < nw; k++) {
+    int f = strcmp(w[k], "auto") == 0 ? EXP_FRICTION_AUTO : find_name(w[k], friction_names);
+    if (f == -1 && strcmp(w[k], "auto") != 0)
+      return perr(ps, w[0], "expected auto, none, box, pyramid or cone, got '%s'", w[k]);
+    s->friction[s->nfriction++] = f;
+  }
+  return -1;
+}
+
+static int key_compare(const parser *ps, exp_section *s, char **w, int nw)
+{
+  int rc = one_value(ps, w[0], nw);
+  if (rc >= 0)
+    return rc;
+  if (strcmp(w[1], "integrators") == 0)
+    s->compare_integrators = 1;
+  else if (strcmp(w[1], "solvers") == 0)
+    s->compare_integrators = 0;
+  else
+    return perr(ps, w[0], "expected solvers or integrators, got '%s'", w[1]);
+  return -1;
+}
+
+static int key_figure(const parser *ps, exp_section *s, char **w, int nw)
+{
+  for (int k = 1; k < nw; k++) {
+    if (!strchr(w[k], '=') || w[k][0] == '=' || strchr(w[k], '\''))
+      return perr(ps, w[0], "expected key=value without quotes, got '%s'", w[k]);
+    size_t used = strlen(s->figure);
+    if (used + strlen(w[k]) + 2 >= sizeof s->figure)
+      return perr(ps, w[0], "figure options longer than %zu characters", sizeof s->figure - 1);
+    snprintf(s->figure + used, sizeof s->figure - used, "%s%s", used ? " " : "", w[k]);
+  }
+  return -1;
+}
+
+static const key_rule rules[] = {
+  {"solvers", K_ALL, key_solvers},
+  {"instances", K_PROB, key_instances},
+  {"generate", K_PROB, key_generate},
+  {"scene", (1u << EXP_CONVERGENCE) | (1u << EXP_PROFILE) | K_SCENE, key_scene},
+  {"classes", K_PROB, key_classes},
+  {"tol", K_ALL, key_tol},
+  {"max_iter", K_ALL, key_max_iter},
+  {"min_runs", K_PROB, key_min_runs},
+  {"repeat", K_PROB, key_min_runs},
+  {"min_time", K_PROB, key_min_time},
+  {"max_time", K_PROB, key_max_time},
+  {"budget", K_PROB, key_max_time},
+  {"time_limit", K_ALL, key_time_limit},
+  {"tie", K_PROB, key_tie},
+  {"seed", K_ALL, key_seed},
+  {"integrators", K_SCENE, key_integrators},
+  {"friction", K_SCENE, key_friction},
+  {"compare", K_SCENE, key_compare},
+  {"figure", K_ALL, key_figure},
+  {NULL, 0, NULL}};
+
+/* ---- experiment and external -------------------------------------------------------- */
+
+static int open_section(const parser *ps, exp_config *cfg, char **w, int nw)
+{
+  const char *key = w[0];
+  if (nw < 2 || nw > 3)
+    return perr(ps, key, "expected KIND [NAME]");
+  int k = find_name(w[1], kind_names);
+  if (k < 0) {
+    char list[256];
+    join_names(kind_names, list, sizeof list);
+    return perr(ps, key, "unknown kind '%s' (known: %s)", w[1], list);
+  }
+  const char *name = nw == 3 ? w[2] : w[1];
+  if (strlen(name) >= EXP_NAME_MAX || strspn(name, "abcdefghijklmnopqrstuvwxyz"
+                                                   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") !=
+                                          strlen(name) || name[0] == '.')
+    return perr(ps, key, "NAME '%s' must be letters, digits, '_', '-', '.' (not first)", name);
+  for (int i = 0; i < cfg->nsec; i++)
+    if (strcmp(cfg->sec[i].name, name) == 0)
+      return perr(ps, key, "a section named '%s' already exists (give another NAME)", name);
+  exp_section *n = realloc(cfg->sec, (size_t)(cfg->nsec + 1) * sizeof *n);
+  if (!n)
+    return perr(ps, key, "out of memory");
+  cfg->sec = n;
+  exp_section *s = &cfg->sec[cfg->nsec++];
+  memset(s, 0, sizeof *s);
+  s->kind = (exp_kind)k;
+  snprintf(s->name, sizeof s->name, "%s", name);
+  s->line = s->first_line = s->last_line = ps->line;
+  s->min_runs = 5;
+  s->min_time = 0.1;
+  s->max_time = 2.0;
+  s->time_limit = exp_kind_is_scene(s->kind) ? 600.0 : 60.0;
+  s->tie = 0.05;
+  s->seed = 1;
+  return -1;
+}
+
+static int external_opt(const parser *ps, exp_external *e, const char *kv)
+{
+  const char *v = strchr(kv, '=') + 1;
+  if (strncmp(kv, "format=", 7) == 0) {
+    if (find_name(v, formats) < 0)
+      return perr(ps, "external format", "expected dat, blcp, lcp, hdf5 or mtx, got '%s'", v);
+    snprintf(e->format, sizeof e->format, "%s", v);
+  } else if (strncmp(kv, "time=", 5) == 0) {
+    if (strlen(v) >= sizeof e->time_key || strcmp(v, "process") == 0)
+      e->time_key[0] = '\0';
+    else
+      snprintf(e->time_key, sizeof e->time_key, "%s", v);
+  } else if (strncmp(kv, "classes=", 8) == 0) {
+    return class_mask(ps, "external classes", v, &e->classes);
+  } else if (strncmp(kv, "requires=", 9) == 0) {
+    snprintf(e->requires, sizeof e->requires, "%s", v);
+  } else {
+    return perr(ps, "external", "unknown option '%s' (format=, time=, classes=, requires=, "
+                                "then command ...)", kv);
+  }
+  return -1;
+}
+
+static int declare_external(const parser *ps, exp_config *cfg, char **w, int nw)
+{
+  if (nw < 4)
+    return perr(ps, "external", "expected NAME [options] command TEMPLATE...");
+  if (cfg->next >= EXP_MAX_EXTERNALS)
+    return perr(ps, "external", "more than %d external solvers", EXP_MAX_EXTERNALS);
+  const char *name = w[1];
+  if (strlen(name) >= EXP_NAME_MAX || strspn(name, "abcdefghijklmnopqrstuvwxyz"
+                                                   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:") !=
+                                          strlen(name) || slv_solver_find(name))
+    return perr(ps, "external", "NAME '%s' must be letters, digits, '_-.:' and not a registered "
+                                "solver's", name);
+  for (int i = 0; i < cfg->next; i++)
+    if (strcmp(cfg->ext[i].name, name) == 0)
+      return perr(ps, "external", "'%s' is declared twice", name);
+  exp_external *e = &cfg->ext[cfg->next];
+  memset(e, 0, sizeof *e);
+  snprintf(e->name, sizeof e->name, "%s", name);
+  snprintf(e->format, sizeof e->format, "lcp");
+  e->line = ps->line;
+  int k = 2;
+  for (; k < nw && strcmp(w[k], "command") != 0; k++) {
+    if (!strchr(w[k], '='))
+      return perr(ps, "external", "expected an option key=value or 'command', got '%s'", w[k]);
+    int rc = external_opt(ps, e, w[k]);
+    if (rc >= 0)
+      return rc;
+  }
+  if (k >= nw - 1)
+    return perr(ps, "external", "expected 'command TEMPLATE...' after the options");
+  size_t used = 0;
+  for (k++; k < nw; k++) {
+    int r = snprintf(e->command + used, sizeof e->command - used, "%s%s", used ? " " : "", w[k]);
+    if (r < 0 || (size_t)r >= sizeof e->command - used)
+      return perr(ps, "external", "command longer than %zu characters", sizeof e->command - 1);
+    used += (size_t)r;
+  }
+  if (!strstr(e->command, "{in}") || !strstr(e->command, "{out}"))
+    return perr(ps, "external", "the command must name {in} (the instance) and {out} (the "
+                                "solution file it writes)");
+  e->available = !e->requires[0] || access(e->requires, X_OK) == 0;
+  cfg->next++;
   return -1;
 }
 
 static int parse_line(const parser *ps, exp_config *cfg, char **w, int nw)
 {
   const char *key = w[0];
-  if (strcmp(key, "experiment") == 0) {
-    if (nw < 2 || nw > 3)
-      return perr(ps, key, "expected KIND [NAME]");
-    int k = find_name(w[1], kind_names);
-    if (k < 0) {
-      char list[256];
-      join_names(kind_names, list, sizeof list);
-      return perr(ps, key, "unknown kind '%s' (known: %s)", w[1], list);
-    }
-    const char *name = nw == 3 ? w[2] : w[1];
-    if (strlen(name) >= EXP_NAME_MAX || strspn(name, "abcdefghijklmnopqrstuvwxyz"
-                                                     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") !=
-                                            strlen(name) || name[0] == '.')
-      return perr(ps, key, "NAME '%s' must be letters, digits, '_', '-', '.' (not first)", name);
-    for (int i = 0; i < cfg->nsec; i++)
-      if (strcmp(cfg->sec[i].name, name) == 0)
-        return perr(ps, key, "a section named '%s' already exists (give another NAME)", name);
-    exp_section *n = realloc(cfg->sec, (size_t)(cfg->nsec + 1) * sizeof *n);
-    if (!n)
-      return perr(ps, key, "out of memory");
-    cfg->sec = n;
-    exp_section *s = &cfg->sec[cfg->nsec++];
-    memset(s, 0, sizeof *s);
-    s->kind = (exp_kind)k;
-    snprintf(s->name, sizeof s->name, "%s", name);
-    s->line = s->first_line = s->last_line = ps->line;
-    s->repeat = 3;
-    s->budget = 2.0;
-    s->friction = EXP_FRICTION_AUTO;
-    s->seed = 1;
-    return -1;
-  }
+  if (strcmp(key, "experiment") == 0)
+    return open_section(ps, cfg, w, nw);
+  if (strcmp(key, "external") == 0)
+    return declare_external(ps, cfg, w, nw);
   const key_rule *rule = NULL;
   for (int k = 0; rules[k].key; k++)
     if (strcmp(key, rules[k].key) == 0)
       rule = &rules[k];
   if (!rule)
-    return perr(ps, key, "unknown key (experiment, solvers, instances, generate, scene, tol, "
-                         "max_iter, repeat, budget, seed, integrators, friction)");
+    return perr(ps, key, "unknown key (experiment, external, solvers, instances, generate, scene, "
+                         "classes, tol, max_iter, min_runs, min_time, max_time, time_limit, tie, "
+                         "seed, integrators, friction, compare, figure)");
   if (cfg->nsec == 0)
     return perr(ps, key, "comes before any 'experiment KIND' line");
   exp_section *s = &cfg->sec[cfg->nsec - 1];
@@ -335,155 +807,36 @@ static int parse_line(const parser *ps, exp_config *cfg, char **w, int nw)
     return perr(ps, key, "not a key of a %s experiment", exp_kind_str(s->kind));
   if (nw < 2)
     return perr(ps, key, "expected a value");
-  int rc = -1;
-
-  if (strcmp(key, "solvers") == 0) {
-    for (int k = 1; k < nw; k++) {
-      if (strcmp(w[k], "all") == 0) {
-        for (int i = 0; i < slv_solver_count() && s->nsolvers < EXP_MAX_SOLVERS; i++)
-          s->solvers[s->nsolvers++] = slv_solver_at(i);
-        continue;
-      }
-      const slv_solver *sv = slv_solver_find(w[k]);
-      if (!sv) {
-        char list[512];
-        solver_list(list, sizeof list);
-        return perr(ps, key, "unknown solver '%s' (known: %s)", w[k], list);
-      }
-      if (s->nsolvers >= EXP_MAX_SOLVERS)
-        return perr(ps, key, "more than 64 solvers");
-      s->solvers[s->nsolvers++] = sv;
-    }
-  } else if (strcmp(key, "instances") == 0) {
-    for (int k = 1; k < nw; k++) {
-      exp_source *src = add_source(s);
-      if (!src)
-        return perr(ps, key, "out of memory");
-      src->kind = EXP_SRC_FILE;
-      src->line = ps->line;
-      if (resolve(cfg, w[k], src->path, sizeof src->path))
-        return perr(ps, key, "path too long: '%s'", w[k]);
-      struct stat st;
-      if (stat(src->path, &st) != 0)
-        return perr(ps, key, "%s: %s", src->path, strerror(errno));
-    }
-  } else if (strcmp(key, "generate") == 0) {
-    if (find_name(w[1], families) < 0) {
-      char list[128];
-      join_names(families, list, sizeof list);
-      return perr(ps, key, "unknown family '%s' (known: %s)", w[1], list);
-    }
-    unsigned long seed = s->seed;
-    int nsizes = 0;
-    for (int k = 2; k < nw; k++)
-      if (strncmp(w[k], "seed=", 5) == 0) {
-        long v;
-        if ((rc = whole(ps, "generate seed", w[k] + 5, 0, LONG_MAX, &v)) >= 0)
-          return rc;
-        seed = (unsigned long)v;
-      }
-    for (int k = 2; k < nw; k++) {
-      if (strncmp(w[k], "seed=", 5) == 0)
-        continue;
-      exp_source *src = add_source(s);
-      if (!src)
-        return perr(ps, key, "out of memory");
-      src->kind = EXP_SRC_GEN;
-      src->line = ps->line;
-      snprintf(src->family, sizeof src->family, "%s", w[1]);
-      if ((rc = whole(ps, key, w[k], strcmp(w[1], "boxed-findex") == 0 ? 3 : 1, 10000,
-                      &src->n)) >= 0)
-        return rc;
-      src->seed = seed;
-      nsizes++;
-    }
-    if (nsizes == 0)
-      return perr(ps, key, "expected FAMILY N... (one or more sizes)");
-  } else if (strcmp(key, "scene") == 0) {
-    return parse_scene(ps, s, w, nw, s->kind == EXP_CONVERGENCE || s->kind == EXP_PROFILE);
-  } else if (strcmp(key, "tol") == 0) {
-    if (nw - 1 > EXP_MAX_TOLS)
-      return perr(ps, key, "at most 4 tolerances");
-    if (s->kind != EXP_PROFILE && nw != 2)
-      return perr(ps, key, "one tolerance (several are for profile experiments)");
-    s->ntol = 0;
-    for (int k = 1; k < nw; k++)
-      if ((rc = num(ps, key, w[k], 0.0, &s->tol[s->ntol++])) >= 0)
-        return rc;
-  } else if (strcmp(key, "max_iter") == 0) {
-    if (nw != 2)
-      return perr(ps, key, "expected one value");
-    rc = whole(ps, key, w[1], 1, INT_MAX, &s->max_iter);
-  } else if (strcmp(key, "repeat") == 0) {
-    if (nw != 2)
-      return perr(ps, key, "expected one value");
-    rc = whole(ps, key, w[1], 1, 1000, &s->repeat);
-  } else if (strcmp(key, "budget") == 0) {
-    if (nw != 2)
-      return perr(ps, key, "expected one value");
-    rc = num(ps, key, w[1], 0.0, &s->budget);
-  } else if (strcmp(key, "seed") == 0) {
-    long v;
-    if (nw != 2)
-      return perr(ps, key, "expected one value");
-    if ((rc = whole(ps, key, w[1], 0, LONG_MAX, &v)) < 0)
-      s->seed = (unsigned long)v;
-  } else if (strcmp(key, "integrators") == 0) {
-    if (nw - 1 > 3)
-      return perr(ps, key, "at most 3 (symplectic explicit verlet)");
-    s->nint = 0;
-    for (int k = 1; k < nw; k++) {
-      int i = find_name(w[k], integrator_names);
-      if (i < 0)
-        return perr(ps, key, "expected symplectic, explicit or verlet, got '%s'", w[k]);
-      s->integrators[s->nint++] = i;
-    }
-  } else if (strcmp(key, "friction") == 0) {
-    if (nw != 2)
-      return perr(ps, key, "expected one value");
-    if (strcmp(w[1], "auto") == 0)
-      s->friction = EXP_FRICTION_AUTO;
-    else if ((s->friction = find_name(w[1], friction_names)) < 0)
-      return perr(ps, key, "expected auto, none, box, pyramid or cone, got '%s'", w[1]);
-  }
-  return rc;
+  return rule->fn(ps, s, w, nw);
 }
 
 /* The checks that need the whole section. */
 static int finish_section(const exp_config *cfg, exp_section *s)
 {
-  parser ps = {cfg->path, s->line, NULL};
+  parser ps = {cfg->path, s->line, NULL, (exp_config *)cfg};
   if (s->nsrc == 0)
     return perr(&ps, "experiment", "section '%s' names no problems (instances, generate or scene)",
                 s->name);
-  if (s->kind == EXP_SCALING) {
-    int ngen = 0;
-    for (int k = 0; k < s->nsrc; k++)
-      ngen += s->src[k].kind == EXP_SRC_GEN;
-    if (ngen < 2 && s->nsrc < 2)
-      return perr(&ps, "experiment", "scaling '%s' needs at least two sizes", s->name);
-  }
-  if (s->nsolvers == 0)
+  if (s->kind == EXP_SCALING && s->nsrc < 2)
+    return perr(&ps, "experiment", "scaling '%s' needs at least two sizes", s->name);
+  if (s->nsolvers == 0 && !s->solvers_given)
     for (int i = 0; i < slv_solver_count() && s->nsolvers < EXP_MAX_SOLVERS; i++)
-      s->solvers[s->nsolvers++] = slv_solver_at(i);
+      s->solvers[s->nsolvers++] = (exp_solver_ref){slv_solver_at(i), -1};
+  /* one entry per solver name */
+  int m = 0;
+  for (int i = 0; i < s->nsolvers; i++) {
+    int dup = 0;
+    for (int j = 0; j < m; j++)
+      dup |= s->solvers[j].sv == s->solvers[i].sv && s->solvers[j].ext == s->solvers[i].ext;
+    if (!dup)
+      s->solvers[m++] = s->solvers[i];
+  }
+  s->nsolvers = m;
   return -1;
 }
 
-int exp_config_read(const char *path, const exp_vars *vars, exp_config *cfg)
+static int read_text(const char *path, exp_config *cfg)
 {
-  memset(cfg, 0, sizeof *cfg);
-  if (snprintf(cfg->path, sizeof cfg->path, "%s", path) >= (int)sizeof cfg->path) {
-    cli_error("%s: path too long", path);
-    return CLI_EXIT_USAGE;
-  }
-  const char *slash = strrchr(path, '/');
-  if (!slash)
-    snprintf(cfg->dir, sizeof cfg->dir, ".");
-  else if (slash == path)
-    snprintf(cfg->dir, sizeof cfg->dir, "/");
-  else
-    snprintf(cfg->dir, sizeof cfg->dir, "%.*s", (int)(slash - path), path);
-
   FILE *f = fopen(path, "r");
   if (!f) {
     cli_error("%s: %s", path, strerror(errno));
@@ -525,10 +878,67 @@ int exp_config_read(const char *path, const exp_vars *vars, exp_config *cfg)
     cli_error("%s: contains a NUL byte: not an experiment file", path);
     return CLI_EXIT_USAGE;
   }
+  return -1;
+}
 
-  parser ps = {cfg->path, 0, vars};
-  const char *p = cfg->text;
+/* Splits and expands one line, then parses it.  -1 ok, else exit status. */
+static int handle_line(parser *ps, exp_config *cfg, char *line)
+{
+  char *words[512];
   static const int max_words = 512;
+  int nw = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(line, " \t\r\f\v", &save); tok;
+       tok = strtok_r(NULL, " \t\r\f\v", &save)) {
+    if (tok[0] == '#')
+      break;
+    if (nw == max_words) {
+      cli_error("%s:%d: more than %d words", cfg->path, ps->line, max_words);
+      return CLI_EXIT_USAGE;
+    }
+    words[nw++] = tok;
+  }
+  if (nw == 0)
+    return -1;
+  char exp_buf[8][EXP_PATH_MAX];
+  int nexp = 0;
+  for (int k = 1; k < nw; k++) {
+    if (!strstr(words[k], "${"))
+      continue;
+    if (nexp == 8) {
+      cli_error("%s:%d: %s: more than 8 words with ${...}", cfg->path, ps->line, words[0]);
+      return CLI_EXIT_USAGE;
+    }
+    int rc = expand(ps, words[0], words[k], exp_buf[nexp], EXP_PATH_MAX);
+    if (rc >= 0)
+      return rc;
+    words[k] = exp_buf[nexp++];
+  }
+  return parse_line(ps, cfg, words, nw);
+}
+
+int exp_config_read(const char *path, const char *dir, const exp_vars *vars, exp_config *cfg)
+{
+  memset(cfg, 0, sizeof *cfg);
+  if (snprintf(cfg->path, sizeof cfg->path, "%s", path) >= (int)sizeof cfg->path) {
+    cli_error("%s: path too long", path);
+    return CLI_EXIT_USAGE;
+  }
+  const char *slash = strrchr(path, '/');
+  if (dir)
+    snprintf(cfg->dir, sizeof cfg->dir, "%s", dir);
+  else if (!slash)
+    snprintf(cfg->dir, sizeof cfg->dir, ".");
+  else if (slash == path)
+    snprintf(cfg->dir, sizeof cfg->dir, "/");
+  else
+    snprintf(cfg->dir, sizeof cfg->dir, "%.*s", (int)(slash - path), path);
+  int rc = read_text(path, cfg);
+  if (rc >= 0)
+    return rc;
+
+  parser ps = {cfg->path, 0, vars, cfg};
+  const char *p = cfg->text;
   while (*p) {
     ps.line++;
     const char *e = strchr(p, '\n');
@@ -541,50 +951,16 @@ int exp_config_read(const char *path, const exp_vars *vars, exp_config *cfg)
     memcpy(line, p, ll);
     line[ll] = '\0';
     p += ll + (e ? 1 : 0);
-    /* split into words; '#' at the start of a word ends the line */
-    char *words[512];
-    char exp_buf[8][EXP_PATH_MAX];
-    int nw = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(line, " \t\r\f\v", &save); tok;
-         tok = strtok_r(NULL, " \t\r\f\v", &save)) {
-      if (tok[0] == '#')
-        break;
-      if (nw == max_words) {
-        cli_error("%s:%d: more than %d words", cfg->path, ps.line, max_words);
-        return CLI_EXIT_USAGE;
-      }
-      words[nw++] = tok;
-    }
-    if (nw == 0)
-      continue;
-    /* ${NAME}: expand words that use it (few per line) */
-    int nexp = 0;
-    for (int k = 1; k < nw; k++) {
-      if (!strstr(words[k], "${"))
-        continue;
-      if (nexp == 8) {
-        cli_error("%s:%d: %s: more than 8 words with ${...}", cfg->path, ps.line, words[0]);
-        return CLI_EXIT_USAGE;
-      }
-      int rc = expand(&ps, words[0], words[k], exp_buf[nexp], EXP_PATH_MAX);
-      if (rc >= 0)
-        return rc;
-      words[k] = exp_buf[nexp++];
-    }
-    int rc = parse_line(&ps, cfg, words, nw);
-    if (rc >= 0)
+    if ((rc = handle_line(&ps, cfg, line)) >= 0)
       return rc;
   }
   if (cfg->nsec == 0) {
     cli_error("%s: no 'experiment KIND' line: nothing to run", cfg->path);
     return CLI_EXIT_USAGE;
   }
-  for (int i = 0; i < cfg->nsec; i++) {
-    int rc = finish_section(cfg, &cfg->sec[i]);
-    if (rc >= 0)
+  for (int i = 0; i < cfg->nsec; i++)
+    if ((rc = finish_section(cfg, &cfg->sec[i])) >= 0)
       return rc;
-  }
   return -1;
 }
 

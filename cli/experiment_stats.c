@@ -1,6 +1,9 @@
-/* experiment_stats.c -- the pure computations of `lcplab experiment`:
- * Dolan-More performance profiles and the least-squares line of the scaling
- * fits.  No I/O, no allocation: tests/test_experiment_profile.c checks them
+/* experiment_stats.c -- the pure computations of the experiment engine:
+ * Dolan-More performance profiles (with identical algorithms and ties),
+ * quantiles of run times, the repetition rule, least-squares lines with a
+ * confidence interval of the slope, the failure table's status columns,
+ * LaTeX escaping, refusal keys and the FNV-1a checksum of result files.
+ * No I/O, no allocation: tests/test_experiment_profile.c checks each
  * against hand-worked examples.
  *
  * Performance profile (Dolan and More 2002, "Benchmarking optimization
@@ -12,19 +15,30 @@
  *
  * A problem that no solver solves keeps every r_ps = +inf and stays in the
  * denominator n_p, so rho_s(inf) is the share of problems s solves.
- * rho_s(1) is the share on which s is (one of) the fastest.
+ * Identical algorithms: when a solver ran another solver's algorithm on p
+ * (slv_result.method: pgs_wide on a dense problem is pgs's loop), its time
+ * is that algorithm's time plus noise; it is left out of the minimum and of
+ * the winners, and its ratio is the other solver's (one algorithm, one run).
+ * Ties: at tau = 1, every solver within a factor 1 + tie of the fastest is
+ * "fastest (tied)"; a sole fastest is a win.
  *
  * Least squares (scaling slopes): for log t = a + b log n,
- *     b = sum (x - xbar)(y - ybar) / sum (x - xbar)^2,   a = ybar - b xbar,
- *     r2 = 1 - SS_res / SS_tot  (1 when SS_tot = 0: the line is exact);
- * the centred sums avoid the cancellation of the textbook normal equations.
+ *     b = Sxy / Sxx,  a = ybar - b xbar,  r2 = 1 - SSres / SStot,
+ * centred sums (no cancellation of the normal equations); the slope's 95 %
+ * interval b +- t_{0.975, k-2} sqrt(SSres / (k - 2) / Sxx) (Student's t,
+ * GSL's gsl_cdf_tdist_Pinv), the textbook interval for normal residuals.
  *
- * Limitations: ratios of times below the clock's resolution are noisy; the
- * caller decides what counts as a failure (lcplab: not "converged").
+ * Quantiles: type 7 of Hyndman and Fan (1996), R's and numpy's default.
  */
 #include "experiment.h"
 
+#include <ctype.h>
+#include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static int solved(double t)
 {
@@ -33,13 +47,31 @@ static int solved(double t)
 
 void exp_profile_ratios(int np, int ns, const double *t, double *r)
 {
+  exp_profile_ratios_alias(np, ns, t, NULL, r);
+}
+
+void exp_profile_ratios_alias(int np, int ns, const double *t, const int *alias, double *r)
+{
   for (int p = 0; p < np; p++) {
+    const double *tp = t + (size_t)p * ns;
+    const int *ap = alias ? alias + (size_t)p * ns : NULL;
+    double *rp = r + (size_t)p * ns;
+    /* an alias counts as its own run only when the algorithm it ran failed
+     * under its own name (or is not in the comparison) */
     double best = INFINITY;
+    for (int s = 0; s < ns; s++) {
+      int a = ap ? ap[s] : -1;
+      int own = a < 0 || a >= ns || !solved(tp[a]);
+      if (own && solved(tp[s]) && tp[s] < best)
+        best = tp[s];
+    }
     for (int s = 0; s < ns; s++)
-      if (solved(t[p * ns + s]) && t[p * ns + s] < best)
-        best = t[p * ns + s];
-    for (int s = 0; s < ns; s++)
-      r[p * ns + s] = (solved(t[p * ns + s]) && isfinite(best)) ? t[p * ns + s] / best : INFINITY;
+      rp[s] = (solved(tp[s]) && isfinite(best)) ? tp[s] / best : INFINITY;
+    for (int s = 0; s < ns; s++) {
+      int a = ap ? ap[s] : -1;
+      if (a >= 0 && a < ns && solved(tp[a]) && solved(tp[s]))
+        rp[s] = rp[a];
+    }
   }
 }
 
@@ -49,7 +81,7 @@ double exp_profile_rho(int np, int ns, const double *r, int s, double tau)
     return 0.0;
   int k = 0;
   for (int p = 0; p < np; p++)
-    if (r[p * ns + s] <= tau)
+    if (r[(size_t)p * ns + s] <= tau)
       k++;
   return (double)k / (double)np;
 }
@@ -58,10 +90,10 @@ int exp_profile_breaks(int np, int ns, const double *r, int s, double *taus)
 {
   int k = 0;
   for (int p = 0; p < np; p++) {
-    double v = r[p * ns + s];
+    double v = r[(size_t)p * ns + s];
     if (!isfinite(v))
       continue;
-    /* insertion into the sorted distinct list (np is small: a collection) */
+    /* insertion into the sorted distinct list */
     int j = 0;
     while (j < k && taus[j] < v)
       j++;
@@ -75,7 +107,72 @@ int exp_profile_breaks(int np, int ns, const double *r, int s, double *taus)
   return k;
 }
 
-int exp_fit_line(const double *x, const double *y, int k, double *a, double *b, double *r2)
+void exp_profile_winners(int np, int ns, const double *r, const int *alias, double tie,
+                         int *wins, int *ties)
+{
+  for (int s = 0; s < ns; s++)
+    wins[s] = ties[s] = 0;
+  for (int p = 0; p < np; p++) {
+    const double *rp = r + (size_t)p * ns;
+    int nfast = 0, last = -1;
+    for (int s = 0; s < ns; s++)
+      if ((!alias || alias[(size_t)p * ns + s] < 0) && rp[s] <= 1.0 + tie) {
+        nfast++;
+        last = s;
+      }
+    if (nfast == 1) {
+      wins[last]++;
+    } else if (nfast > 1) {
+      for (int s = 0; s < ns; s++)
+        if ((!alias || alias[(size_t)p * ns + s] < 0) && rp[s] <= 1.0 + tie)
+          ties[s]++;
+    }
+  }
+}
+
+double exp_quantile(const double *x, int k, double q)
+{
+  if (k <= 0)
+    return NAN;
+  if (k == 1 || q <= 0.0)
+    return x[0];
+  if (q >= 1.0)
+    return x[k - 1];
+  double h = (k - 1) * q;
+  int lo = (int)floor(h);
+  if (lo >= k - 1)
+    return x[k - 1];
+  return x[lo] + (h - lo) * (x[lo + 1] - x[lo]);
+}
+
+static int cmp_dbl(const void *pa, const void *pb)
+{
+  double a = *(const double *)pa, b = *(const double *)pb;
+  return (a > b) - (a < b);
+}
+
+void exp_time_summary(double *t, int k, exp_tsum *out)
+{
+  out->total = 0.0;
+  for (int i = 0; i < k; i++)
+    out->total += t[i];
+  qsort(t, (size_t)k, sizeof *t, cmp_dbl);
+  out->min = k > 0 ? t[0] : NAN;
+  out->median = exp_quantile(t, k, 0.5);
+  out->q1 = exp_quantile(t, k, 0.25);
+  out->q3 = exp_quantile(t, k, 0.75);
+}
+
+int exp_repeat_done(int runs, double total, int min_runs, double min_time, double max_time)
+{
+  if (runs >= 1 && total >= max_time)
+    return 1;
+  return runs >= min_runs && total >= min_time;
+}
+
+/* The centred sums of the fit; -1 when k < 2 or all x are equal. */
+static int fit_sums(const double *x, const double *y, int k, double *a, double *b, double *r2,
+                    double *ssres, double *sxx)
 {
   if (k < 2)
     return -1;
@@ -86,22 +183,154 @@ int exp_fit_line(const double *x, const double *y, int k, double *a, double *b, 
   }
   xbar /= k;
   ybar /= k;
-  double sxx = 0.0, sxy = 0.0, syy = 0.0;
+  double sxy = 0.0, syy = 0.0;
+  *sxx = 0.0;
   for (int i = 0; i < k; i++) {
     double dx = x[i] - xbar, dy = y[i] - ybar;
-    sxx += dx * dx;
+    *sxx += dx * dx;
     sxy += dx * dy;
     syy += dy * dy;
   }
-  if (!(sxx > 0.0))
+  if (!(*sxx > 0.0))
     return -1;
-  *b = sxy / sxx;
+  *b = sxy / *sxx;
   *a = ybar - *b * xbar;
-  double ssres = 0.0;
+  *ssres = 0.0;
   for (int i = 0; i < k; i++) {
     double e = y[i] - (*a + *b * x[i]);
-    ssres += e * e;
+    *ssres += e * e;
   }
-  *r2 = syy > 0.0 ? 1.0 - ssres / syy : 1.0;
+  *r2 = syy > 0.0 ? 1.0 - *ssres / syy : 1.0;
   return 0;
+}
+
+int exp_fit_line(const double *x, const double *y, int k, double *a, double *b, double *r2)
+{
+  double ssres, sxx;
+  return fit_sums(x, y, k, a, b, r2, &ssres, &sxx);
+}
+
+int exp_fit_line_ci(const double *x, const double *y, int k, double *a, double *b, double *r2,
+                    double *b_lo, double *b_hi)
+{
+  double ssres, sxx;
+  if (fit_sums(x, y, k, a, b, r2, &ssres, &sxx))
+    return -1;
+  if (k < 3) {
+    *b_lo = -INFINITY;
+    *b_hi = INFINITY;
+    return 0;
+  }
+  double se = sqrt(ssres / (k - 2) / sxx);
+  double tq = gsl_cdf_tdist_Pinv(0.975, (double)(k - 2));
+  *b_lo = *b - tq * se;
+  *b_hi = *b + tq * se;
+  return 0;
+}
+
+static const char *const status_cols[EXP_NSTATUS] = {
+  "converged",      "max_iter", "stagnated",  "ray_termination", "singular_pivot",
+  "breakdown",      "no_solution", "not_finite", "refused",      "time_limit",
+  "unconverged",    "failed",   "error",      "other"};
+
+const char *exp_status_name(int col)
+{
+  return (col >= 0 && col < EXP_NSTATUS) ? status_cols[col] : "other";
+}
+
+int exp_status_column(const char *status)
+{
+  for (int k = 0; k < EXP_NSTATUS - 1; k++)
+    if (strcmp(status, status_cols[k]) == 0)
+      return k;
+  return EXP_NSTATUS - 1;
+}
+
+int exp_tex_escape(const char *s, char *out, size_t len)
+{
+  size_t o = 0;
+  if (len == 0)
+    return -1;
+  for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+    const char *rep = NULL;
+    char one[2] = {(char)*c, '\0'};
+    switch (*c) {
+    case '\\': rep = "\\textbackslash{}"; break;
+    case '_': rep = "\\_"; break;
+    case '%': rep = "\\%"; break;
+    case '&': rep = "\\&"; break;
+    case '#': rep = "\\#"; break;
+    case '$': rep = "\\$"; break;
+    case '{': rep = "\\{"; break;
+    case '}': rep = "\\}"; break;
+    case '~': rep = "\\textasciitilde{}"; break;
+    case '^': rep = "\\textasciicircum{}"; break;
+    case '<': rep = "\\textless{}"; break;
+    case '>': rep = "\\textgreater{}"; break;
+    case '|': rep = "\\textbar{}"; break;
+    default:
+      if (*c < 0x20 || *c == 0x7f)
+        continue;
+      rep = one;
+    }
+    size_t rl = strlen(rep);
+    if (o + rl >= len) {
+      out[o] = '\0';
+      return -1;
+    }
+    memcpy(out + o, rep, rl);
+    o += rl;
+  }
+  out[o] = '\0';
+  return 0;
+}
+
+void exp_reason_key(const char *solver, const char *msg, char *out, size_t len)
+{
+  if (len == 0)
+    return;
+  size_t sl = solver ? strlen(solver) : 0;
+  if (sl && strncmp(msg, solver, sl) == 0 && msg[sl] == ' ')
+    msg += sl + 1;
+  else if (sl && strncmp(msg, solver, sl) == 0 && msg[sl] == ':')
+    msg += sl + 1 + (msg[sl + 1] == ' ');
+  size_t o = 0;
+  int depth = 0;
+  for (const char *c = msg; *c && o + 1 < len; c++) {
+    if (depth == 0 && (*c == ';' || *c == ':'))
+      break;
+    if (*c == '(' && depth == 0) {
+      /* a parenthesised group with a digit in it is this problem's detail */
+      const char *e = strchr(c, ')');
+      const char *d = strpbrk(c, "0123456789");
+      if (e && d && d < e) {
+        c = e;
+        continue;
+      }
+    }
+    depth += (*c == '(') - (*c == ')' && depth > 0);
+    out[o++] = *c;
+  }
+  while (o > 0 && out[o - 1] == ' ')
+    o--;
+  out[o] = '\0';
+}
+
+uint64_t exp_fnv1a(uint64_t h, const void *data, size_t len)
+{
+  const unsigned char *p = data;
+  for (size_t i = 0; i < len; i++) {
+    h ^= p[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+int exp_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  int r = vsnprintf(buf, len, fmt, ap);
+  va_end(ap);
+  return (r < 0 || (size_t)r >= len) ? 1 : 0;
 }

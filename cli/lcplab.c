@@ -7,7 +7,9 @@
  *     lcplab convert   IN OUT [options]                 (cmd_convert.c)
  *     lcplab simulate  --scene NAME --solver NAME [...]  (cmd_simulate.c)
  *     lcplab export    --scene NAME --format F --out DIR  (cmd_export.c)
- *     lcplab experiment CONFIG [--out DIR] [--force]     (cmd_experiment.c)
+ *     lcplab experiment CONFIG [--out DIR] [--jobs N] [--plan DIR] ... (cmd_experiment.c)
+ *     lcplab task       DIR N                           (cmd_experiment.c)
+ *     lcplab collect    DIR [--out OUT]                 (cmd_experiment.c)
  *
  * The command line is a contract (DESIGN.md, "The command line"): exit 0 on
  * success, 2 on bad input or usage with exactly one line "lcplab: ..." on
@@ -25,6 +27,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -47,7 +50,9 @@ static void usage(FILE *f)
           "  convert      convert an instance file between the supported formats\n"
           "  export       write the problems of a simulated scene, step by step\n"
           "  simulate     run a scene, write per-step metrics as CSV\n"
-          "  experiment   run an experiment file: solver comparisons, CSVs and figures\n"
+          "  experiment   run an experiment file: solver comparisons, CSVs, tables, figures\n"
+          "  task         run one task of a campaign plan (GNU parallel, Slurm arrays)\n"
+          "  collect      merge a campaign's task results into CSVs, tables, figures\n"
           "\n"
           "options:\n"
           "  --help       this text\n"
@@ -86,6 +91,8 @@ static const cli_command cli_commands[] = {
   {"export", cli_cmd_export},
   {"simulate", cli_cmd_simulate},
   {"experiment", cli_cmd_experiment},
+  {"task", cli_cmd_task},
+  {"collect", cli_cmd_collect},
 };
 
 int main(int argc, char **argv)
@@ -177,6 +184,34 @@ int cli_parse_long(const char *s, long *out)
   if (end == s || *end != '\0' || errno == ERANGE)
     return 0;
   *out = v;
+  return 1;
+}
+
+int cli_parse_bytes(const char *s, size_t *out)
+{
+  if (!starts_like_number(s) || s[0] < '0' || s[0] > '9')
+    return 0;
+  char *end = NULL;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (end == s || errno == ERANGE || v == 0)
+    return 0;
+  static const char units[] = "KMGT";
+  unsigned shift = 0;
+  if (*end) {
+    const char *u = strchr(units, *end >= 'a' && *end <= 'z' ? *end - 'a' + 'A' : *end);
+    if (!u)
+      return 0;
+    shift = 10u * (unsigned)(u - units + 1);
+    end++;
+    if (strcmp(end, "iB") == 0 || strcmp(end, "B") == 0)
+      end += strlen(end);
+    if (*end)
+      return 0;
+  }
+  if (v > (SIZE_MAX >> shift))
+    return 0;
+  *out = (size_t)(v << shift);
   return 1;
 }
 

@@ -54,6 +54,31 @@
  *                 pure joints, the problems the `direct` solver takes).
  *                 Planted: x*_i = 2 U(0,1) - 1, w* = 0, b = -A x*; x_ref = x*.
  *
+ *   sparse-contact, sparse-box, sparse-findex: the contact construction
+ *                 above with neighbouring bodies and A stored as CSR, for
+ *                 sizes up to 10^6 rows (a dense A of n = 10^4 is 800 MB).
+ *                 nb = nc bodies (one contact per body on average: with
+ *                 four, as in contact, the local clusters are so over-
+ *                 constrained that pgs stalls on most sparse-findex
+ *                 instances, measured at n = 999); they stand in a row; a
+ *                 contact joins body a
+ *                 (uniform) to body b = a + d, d uniform in {-3..-1, 1..3}
+ *                 (the ground when b falls outside) with probability 0.7,
+ *                 else to the ground; so each row couples to the few rows
+ *                 on its two bodies (about 30 nonzeros a row), and a sparse
+ *                 LU of A fills little.  A = (J M^-1/2)(J M^-1/2)^T + eps I
+ *                 entry by entry, the bodies of a pair in ascending order,
+ *                 so A is exactly symmetric; eps as in contact.
+ *                   sparse-contact  one normal row per contact, lo = 0,
+ *                                   hi = inf (LCP);
+ *                   sparse-box      the same rows with lo_i = -U(0.1, 1),
+ *                                   hi_i = U(0.1, 1), drawn after b
+ *                                   (boxed, as bounded motor rows);
+ *                   sparse-findex   rows (normal, t1, t2) per contact,
+ *                                   findex friction with mu = 0.5, as
+ *                                   boxed-findex (n rounded down to 3 nc).
+ *                 b as in contact.  Not planted: no x_ref.
+ *
  * For the idea of the contact family compare ../shared/peers/src/gen_lcp.c
  * (types contact / contact-box); this is an independent implementation, the
  * files are not identical to the peers'.
@@ -86,18 +111,21 @@
 #include "slv.h"
 #include "slv_io.h"
 
-#define GEN_MAX_N 10000 /* dense A of 800 MB; larger sets need a sparse generator */
+#define GEN_MAX_N 10000 /* dense A of 800 MB; larger sets: the sparse families */
+#define GEN_MAX_N_SPARSE 1000000
 #define GEN_MU 0.5      /* friction coefficient of the boxed-findex family */
 
 static void usage(FILE *f)
 {
   fprintf(f,
-          "usage: gen_instances --type spd|contact|boxed-findex|box|joints --n N [--seed S]\n"
+          "usage: gen_instances --type spd|contact|boxed-findex|box|joints|sparse-contact|\n"
+          "                            sparse-box|sparse-findex --n N [--seed S]\n"
           "                     --out FILE [--force]\n"
           "  writes one instance in lcplab's text format (datasets/README.md);\n"
           "  N in 1..%d (boxed-findex: 3..%d, rounded down to a multiple of 3);\n"
+          "  sparse-*: N up to %d, A in CSR (sparse-findex: a multiple of 3);\n"
           "  S: GSL mt19937 seed, default 1; an existing FILE is kept unless --force.\n",
-          GEN_MAX_N, GEN_MAX_N);
+          GEN_MAX_N, GEN_MAX_N, GEN_MAX_N_SPARSE);
 }
 
 /* ---- small helpers --------------------------------------------------------- */
@@ -344,6 +372,207 @@ done:
   return rc;
 }
 
+/* ---- sparse families ------------------------------------------------------------ */
+
+/* One row of J M^-1/2 on at most two bodies (body -1: none). */
+typedef struct srow {
+  int body[2];
+  double v[2][6];
+} srow;
+
+static double dot6(const double *a, const double *b)
+{
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+
+/* A(i, j) of the rows' J M^-1/2: the shared bodies in ascending order. */
+static double sparse_entry(const srow *ri, const srow *rj)
+{
+  double a = 0.0;
+  for (int k = 0; k < 2; k++)
+    for (int l = 0; l < 2; l++)
+      if (ri->body[k] >= 0 && ri->body[k] == rj->body[l])
+        a += dot6(ri->v[k], rj->v[l]);
+  return a;
+}
+
+/* The rows of each body (CSR-like: start[nb+1], list). */
+static int body_rows(const srow *R, int n, int nb, int **start, int **list)
+{
+  *start = calloc((size_t)nb + 1, sizeof **start);
+  *list = malloc((size_t)(2 * n + 1) * sizeof **list);
+  if (!*start || !*list) return -1;
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 2; k++)
+      if (R[i].body[k] >= 0) (*start)[R[i].body[k] + 1]++;
+  for (int q = 0; q < nb; q++) (*start)[q + 1] += (*start)[q];
+  int *fill = calloc((size_t)nb, sizeof *fill);
+  if (!fill) return -1;
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 2; k++) {
+      int q = R[i].body[k];
+      if (q >= 0) (*list)[(*start)[q] + fill[q]++] = i;
+    }
+  free(fill);
+  return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* A = R R^T + eps I in CSR, columns sorted, into inst. */
+static int sparse_assemble(const srow *R, int n, int nb, slv_instance *inst)
+{
+  int *start = NULL, *list = NULL, *cols = NULL, *mark = NULL, rc = -1;
+  if (body_rows(R, n, nb, &start, &list)) goto done;
+  double tr = 0.0;
+  for (int i = 0; i < n; i++) tr += sparse_entry(&R[i], &R[i]);
+  double eps = 1e-6 * tr / n;
+  cols = malloc((size_t)(2 * n + 1) * sizeof *cols);
+  mark = malloc((size_t)n * sizeof *mark);
+  inst->Ap = malloc(((size_t)n + 1) * sizeof *inst->Ap);
+  size_t cap = (size_t)n * 16, nnz = 0;
+  inst->Aj = malloc(cap * sizeof *inst->Aj);
+  inst->Ax = malloc(cap * sizeof *inst->Ax);
+  if (!cols || !mark || !inst->Ap || !inst->Aj || !inst->Ax) goto done;
+  for (int i = 0; i < n; i++) mark[i] = -1;
+  for (int i = 0; i < n; i++) {
+    int nc = 0;
+    for (int k = 0; k < 2; k++) {
+      int q = R[i].body[k];
+      for (int t = q >= 0 ? start[q] : 0; q >= 0 && t < start[q + 1]; t++)
+        if (mark[list[t]] != i) {
+          mark[list[t]] = i;
+          cols[nc++] = list[t];
+        }
+    }
+    qsort(cols, (size_t)nc, sizeof *cols, cmp_int);
+    if (nnz + (size_t)nc > cap) {
+      cap = 2 * (nnz + (size_t)nc);
+      int *aj = realloc(inst->Aj, cap * sizeof *aj);
+      if (!aj) goto done;
+      inst->Aj = aj;
+      double *ax = realloc(inst->Ax, cap * sizeof *ax);
+      if (!ax) goto done;
+      inst->Ax = ax;
+    }
+    inst->Ap[i] = (int)nnz;
+    for (int t = 0; t < nc; t++) {
+      inst->Aj[nnz] = cols[t];
+      inst->Ax[nnz++] = sparse_entry(&R[i], &R[cols[t]]) + (cols[t] == i ? eps : 0.0);
+    }
+  }
+  inst->Ap[n] = (int)nnz;
+  rc = 0;
+done:
+  free(start);
+  free(list);
+  free(cols);
+  free(mark);
+  return rc;
+}
+
+/* The rows of the sparse families (header); family 5 contact, 6 box, 7 findex. */
+static int gen_sparse(gsl_rng *r, int n, int family, slv_instance *inst)
+{
+  int rows_per = family == 7 ? 3 : 1, nc = n / rows_per;
+  int nb = nc, rc = -1;
+  double *minv = malloc((size_t)6 * nb * sizeof *minv), *v = malloc((size_t)6 * nb * sizeof *v);
+  srow *R = calloc((size_t)n, sizeof *R);
+  inst->b = calloc((size_t)n, sizeof *inst->b);
+  inst->lo = calloc((size_t)n, sizeof *inst->lo);
+  inst->hi = malloc((size_t)n * sizeof *inst->hi);
+  if (family == 7) {
+    inst->findex = malloc((size_t)n * sizeof *inst->findex);
+    inst->mu = calloc((size_t)n, sizeof *inst->mu);
+  }
+  if (!minv || !v || !R || !inst->b || !inst->lo || !inst->hi ||
+      (family == 7 && (!inst->findex || !inst->mu)))
+    goto done;
+  for (int k = 0; k < nb; k++) {
+    double m = 0.5 + 1.5 * gsl_rng_uniform(r);
+    for (int d = 0; d < 3; d++) minv[6 * k + d] = 1.0 / m;
+    for (int d = 0; d < 3; d++) minv[6 * k + 3 + d] = 1.0 / (m * (0.1 + 0.9 * gsl_rng_uniform(r)));
+  }
+  for (int c = 0; c < nc; c++) {
+    int a = (int)gsl_rng_uniform_int(r, (unsigned long)nb), bb = -1;
+    if (nb > 1 && gsl_rng_uniform(r) < 0.7) {
+      int d = 1 + (int)gsl_rng_uniform_int(r, 3);
+      bb = gsl_rng_uniform(r) < 0.5 ? a - d : a + d;
+      if (bb < 0 || bb >= nb) bb = -1;
+    }
+    double nrm[3], t1[3], t2[3], tmp[3], ra[3], rb[3], s;
+    unit3(r, nrm);
+    do {
+      unit3(r, tmp);
+      cross3(nrm, tmp, t1);
+      s = norm3(t1);
+    } while (s < 1e-3);
+    for (int d = 0; d < 3; d++) t1[d] /= s;
+    cross3(nrm, t1, t2);
+    for (int d = 0; d < 3; d++) {
+      ra[d] = 2.0 * gsl_rng_uniform(r) - 1.0;
+      rb[d] = 2.0 * gsl_rng_uniform(r) - 1.0;
+    }
+    const double *dir[3] = { nrm, t1, t2 };
+    for (int q = 0; q < rows_per; q++) {
+      int i = rows_per * c + q;
+      srow *row = &R[i];
+      double ang[3];
+      /* slot 0 the lower body index, so the sums run over bodies in order */
+      int lo_first = bb < 0 || a < bb;
+      int sa = lo_first ? 0 : 1, sb = 1 - sa;
+      row->body[sa] = a;
+      row->body[sb] = bb;
+      cross3(ra, dir[q], ang);
+      for (int d = 0; d < 3; d++) {
+        row->v[sa][d] = dir[q][d];
+        row->v[sa][3 + d] = ang[d];
+      }
+      if (bb >= 0) {
+        cross3(rb, dir[q], ang);
+        for (int d = 0; d < 3; d++) {
+          row->v[sb][d] = -dir[q][d];
+          row->v[sb][3 + d] = -ang[d];
+        }
+      }
+      if (family == 7) {
+        inst->findex[i] = q == 0 ? -1 : rows_per * c;
+        inst->mu[i] = q == 0 ? 0.0 : GEN_MU;
+        inst->lo[i] = q == 0 ? 0.0 : -GEN_MU;
+        inst->hi[i] = q == 0 ? INFINITY : GEN_MU;
+      } else {
+        inst->hi[i] = INFINITY;
+      }
+    }
+  }
+  /* b = J v - |N(0, 0.5)| on normal rows, J v on tangent rows (J unscaled) */
+  for (int k = 0; k < 6 * nb; k++) v[k] = gsl_ran_gaussian(r, 1.0);
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < 2; k++)
+      if (R[i].body[k] >= 0) inst->b[i] += dot6(R[i].v[k], v + 6 * R[i].body[k]);
+    if (i % rows_per == 0) inst->b[i] -= fabs(gsl_ran_gaussian(r, 0.5));
+  }
+  if (family == 6)
+    for (int i = 0; i < n; i++) {
+      inst->lo[i] = -(0.1 + 0.9 * gsl_rng_uniform(r));
+      inst->hi[i] = 0.1 + 0.9 * gsl_rng_uniform(r);
+    }
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 2; k++)
+      for (int c = 0; c < 6 && R[i].body[k] >= 0; c++)
+        R[i].v[k][c] *= sqrt(minv[6 * R[i].body[k] + c]);
+  rc = sparse_assemble(R, n, nb, inst);
+done:
+  free(minv);
+  free(v);
+  free(R);
+  return rc;
+}
+
 /* ---- output ------------------------------------------------------------------ */
 
 /* inst->name = base name of path without its extension. */
@@ -366,7 +595,7 @@ static int write_instance(const slv_instance *inst, const char *out, int force)
     return 2;
   }
   slv_status st = slv_write(tmp, SLV_FMT_LCPLAB, inst, err, sizeof err);
-  if (st != SLV_CONVERGED) {
+  if (st != SLV_OK) {
     fprintf(stderr, "gen_instances: writing %s: %s (%s)\n", out, err, slv_status_str(st));
     unlink(tmp);
     return 1;
@@ -420,8 +649,9 @@ int main(int argc, char **argv)
       } else if (!strcmp(a, "--out")) {
         out = val;
       } else if (!strcmp(a, "--n")) {
-        if (parse_int(val, 1, GEN_MAX_N, &n)) {
-          fprintf(stderr, "gen_instances: --n '%s': expected an integer in 1..%d\n", val, GEN_MAX_N);
+        if (parse_int(val, 1, GEN_MAX_N_SPARSE, &n)) {
+          fprintf(stderr, "gen_instances: --n '%s': expected an integer in 1..%d\n", val,
+                  GEN_MAX_N_SPARSE);
           return 2;
         }
       } else if (parse_ulong(val, &seed)) {
@@ -445,14 +675,22 @@ int main(int argc, char **argv)
   else if (!strcmp(type, "boxed-findex")) family = 2;
   else if (!strcmp(type, "box")) family = 3;
   else if (!strcmp(type, "joints")) family = 4;
+  else if (!strcmp(type, "sparse-contact")) family = 5;
+  else if (!strcmp(type, "sparse-box")) family = 6;
+  else if (!strcmp(type, "sparse-findex")) family = 7;
   else {
-    fprintf(stderr, "gen_instances: --type '%s': expected spd, contact, boxed-findex, box or joints\n",
-            type);
+    fprintf(stderr, "gen_instances: --type '%s': expected spd, contact, boxed-findex, box, joints, "
+            "sparse-contact, sparse-box or sparse-findex\n", type);
     return 2;
   }
-  if (family == 2) {
+  if (family < 5 && n > GEN_MAX_N) {
+    fprintf(stderr, "gen_instances: --n %ld: the dense family %s takes n <= %d (sparse-* go "
+            "further)\n", n, type, GEN_MAX_N);
+    return 2;
+  }
+  if (family == 2 || family == 7) {
     if (n < 3) {
-      fprintf(stderr, "gen_instances: --n %ld: boxed-findex needs n >= 3 (3 rows per contact)\n", n);
+      fprintf(stderr, "gen_instances: --n %ld: %s needs n >= 3 (3 rows per contact)\n", n, type);
       return 2;
     }
     n -= n % 3;
@@ -477,7 +715,11 @@ int main(int argc, char **argv)
 
   gsl_set_error_handler_off();
   gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-  slv_instance *inst = slv_instance_new_dense((int)n);
+  slv_instance *inst = family >= 5 ? calloc(1, sizeof *inst) : slv_instance_new_dense((int)n);
+  if (inst && family >= 5) {
+    inst->n = (int)n;
+    inst->storage = SLV_CSR;
+  }
   if (!r || !inst) {
     fprintf(stderr, "gen_instances: out of memory for n = %ld\n", n);
     gsl_rng_free(r);
@@ -493,7 +735,8 @@ int main(int argc, char **argv)
   case 1: rc = gen_contact(r, inst, 0); break;
   case 2: rc = gen_contact(r, inst, 1); break;
   case 3: rc = gen_box(r, inst); break;
-  default: rc = gen_joints(r, inst); break;
+  case 4: rc = gen_joints(r, inst); break;
+  default: rc = gen_sparse(r, (int)n, family, inst); break;
   }
   if (rc) {
     fprintf(stderr, "gen_instances: out of memory building %s n = %ld\n", type, n);

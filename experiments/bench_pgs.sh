@@ -19,7 +19,7 @@
 #   peer_solve --check-z X FILE            (the peer's metrics on our x)
 #   peer_solve -s siconos:pgs,bullet:pgs --tol 1e-10 --maxit 100000 --repeat 5 FILE
 # and print one markdown table (file, n, solver, status, iterations, median
-# time, time per sweep, res_nat_inf), also written to
+# time, time per sweep, res_nat_inf; experiments/bench_pgs.py), also written to
 # BUILDDIR/experiments/results/HOST/bench_pgs.md (an earlier one is moved aside
 # with a UTC timestamp suffix).  OPENBLAS_NUM_THREADS=1.  Times are medians of
 # the solver call only, as each program measures it; the stopping tests differ
@@ -116,48 +116,7 @@ if [ -e "$md" ]; then
   echo "bench_pgs.sh: previous bench_pgs.md moved to $md.$stamp"
 fi
 
-python3 - "$runs" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$host" >"$tmp/table.md" <<'EOF'
-import json, sys
-
-runs, date, host = sys.argv[1], sys.argv[2], sys.argv[3]
-
-def num(v, fmt="%.3g"):
-    return "-" if v is None else fmt % v
-
-def per_sweep(t, it):
-    return "-" if t is None or it is None or it <= 0 else "%.3g" % (t / it)
-
-rows = []
-for line in open(runs):
-    r = json.loads(line)
-    rec, f = r["record"], r["file"].rsplit(".", 1)[0]
-    if r["tag"] == "lcplab":
-        rows.append((f, rec["n"], "lcplab:pgs", rec["status"], rec["iterations"],
-                     rec["time_s"], rec["res_nat_inf"]))
-    elif r["tag"] == "lcplab-tight":
-        rows.append((f, rec["n"], "lcplab:pgs (tol 2e-12)", rec["status"], rec["iterations"],
-                     rec["time_s"], rec["res_nat_inf"]))
-    elif r["tag"] == "check":
-        rows.append((f, rec["n"], "lcplab:pgs x, judged by peer_solve --check-z",
-                     "-", None, None, rec["res_nat"]))
-    else:
-        st = rec["status"] + (", solved" if rec.get("solved") else ", not solved")
-        it = rec.get("iterations")
-        rows.append((f, rec["n"], "%s:%s" % (rec["peer"], rec["solver"]), st,
-                     it if it is not None and it >= 0 else None, rec.get("time_s"), rec.get("res_nat")))
-
-print("## PGS: lcplab vs peers (tol 1e-10, max 100000 sweeps, median of 5 runs)")
-print()
-print("%s, host %s, OPENBLAS_NUM_THREADS=1.  res_nat_inf = ||x - mid(lo, hi, x - w)||_inf, "
-      "from each program's own code; the check-z row is the peer harness's number for "
-      "lcplab's x.  Bullet does not report its sweep count (-)." % (date, host))
-print()
-print("| file | n | solver | status | iterations | median time [s] | time per sweep [s] | res_nat_inf |")
-print("|---|---|---|---|---|---|---|---|")
-for f, n, s, st, it, t, res in rows:
-    print("| %s | %d | %s | %s | %s | %s | %s | %s |" % (
-        f, n, s, st, "-" if it is None else str(it), num(t), per_sweep(t, it), num(res, "%.2e")))
-EOF
+python3 "$srcdir/experiments/bench_pgs.py" "$runs" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$host" >"$tmp/table.md"
 cp "$tmp/table.md" "$md"
 cat "$md"
 echo

@@ -43,7 +43,8 @@
 # lcplab's box friction and ODE's dContactApprox1 solve three), and
 # bench_scenes.png / .pdf (time per step against contacts, log-log, every
 # engine), and under the table the least-squares slope of log(step time)
-# on log(contacts) per engine and scene (1 = linear growth).  Earlier
+# on log(contacts) per engine and scene (1 = linear growth); the CSV and
+# the table are written by experiments/bench_scenes.py.  Earlier
 # results are moved aside with a UTC timestamp suffix.
 # Exit: 0 done, 1 a run failed, 2 usage / missing inputs.
 set -eu
@@ -126,102 +127,7 @@ label=lcplab-$solver
 [ "$margin" = 0 ] || label=$label-margin$margin
 [ "$warm" = 0.7 ] || label=$label-warm$warm
 [ "$order" = broadphase ] || label=$label-$order
-python3 - "$runs" "$jsonl" "$out" "$label" <<'PY'
-import csv, json, math, os, sys
-runs, jsonl, out, lcp = sys.argv[1:5]
-rows = []
-for line in open(runs):
-    scene, size, steps_csv, js = line.split(" ", 3)
-    d = json.loads(js)
-    # rows per step over the same last 480 steps as the contacts
-    nrows = [float(r["rows"]) for r in csv.DictReader(open(steps_csv))][-480:]
-    rows.append(dict(engine=lcp, scene=scene, size=int(size),
-                     contacts=d["contacts_mean_timed"], step_ms=1e3 * d["time_step_median_s"],
-                     pen_end=d["max_penetration_end"], rows=sum(nrows) / len(nrows),
-                     disp=d["max_body_displacement"] if scene == "pyramid" else None))
-disp = {}  # (engine, layers) -> the peers' max_body_displacement
-check = os.path.join(os.path.dirname(jsonl), "pyramid_check.jsonl")
-if os.path.exists(check):
-    for line in open(check):
-        d = json.loads(line)
-        disp[(d["engine"], d["params"].get("layers"))] = d.get("max_body_displacement")
-for line in open(jsonl):
-    d = json.loads(line)
-    if d["engine"] not in ("ode-quickstep", "bullet"):
-        continue
-    p = d["params"]
-    rows.append(dict(engine=d["engine"], scene=d["scene"],
-                     size=int(p.get("n", p.get("layers", 0))), contacts=d["contacts_mean_timed"],
-                     step_ms=1e3 * d["time_step_median_s"], pen_end=d["max_penetration"],
-                     rows=(2 if d["engine"] == "bullet" else 3) * d["contacts_mean_timed"],
-                     disp=disp.get((d["engine"], p.get("layers")) if d["scene"] == "pyramid" else None)))
-# REPEAT > 1: each engine's fastest run per scene and size (the runs are
-# deterministic; only the time differs)
-best = {}
-for r in rows:
-    k = (r["engine"], r["scene"], r["size"])
-    if k not in best or r["step_ms"] < best[k]["step_ms"]:
-        best[k] = r
-rows = sorted(best.values(), key=lambda r: (r["scene"], r["size"], r["engine"]))
-with open(out + "/bench_scenes.csv", "w") as f:
-    f.write("# bench_scenes: median step over the last 480 of 600 steps, dt 1/120, 50 iterations\n")
-    f.write("engine,scene,size,contacts,step_ms,us_per_contact,max_penetration_end_m\n")
-    for r in rows:
-        f.write("%s,%s,%d,%.1f,%.4g,%.4g,%.3g\n" % (r["engine"], r["scene"], r["size"], r["contacts"],
-                r["step_ms"], 1e3 * r["step_ms"] / r["contacts"], r["pen_end"]))
-    f.write("\n\n")  # gnuplot indices 1..6: one block per engine and scene
-    for eng in (lcp, "ode-quickstep", "bullet"):
-        for scene in ("pile", "pyramid"):
-            f.write("# %s %s\n" % (eng, scene))
-            for r in rows:
-                if r["engine"] == eng and r["scene"] == scene:
-                    f.write("%s,%s,%d,%.1f,%.4g,%.4g,%.3g\n" % (r["engine"], r["scene"], r["size"],
-                            r["contacts"], r["step_ms"], 1e3 * r["step_ms"] / r["contacts"],
-                            r["pen_end"]))
-            f.write("\n\n")
-by = {(r["engine"], r["scene"], r["size"]): r for r in rows}
-md = ["| scene | size | " + lcp + " contacts | " + lcp + " ms | ODE contacts | ODE ms | Bullet contacts | Bullet ms "
-      "| speed-up per contact vs ODE | vs Bullet | per row vs Bullet "
-      "| penetration end lcplab / ODE / Bullet (mm) | max box displacement lcplab / ODE / Bullet (m) |",
-      "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-fmt = lambda v, f: f % v if v is not None else "-"
-for (eng, scene, size), r in sorted(by.items(), key=lambda kv: (kv[0][1], kv[0][2])):
-    if eng != lcp:
-        continue
-    o, b = by.get(("ode-quickstep", scene, size)), by.get(("bullet", scene, size))
-    per = lambda x: x["step_ms"] / x["contacts"]
-    perrow = lambda x: x["step_ms"] / x["rows"]
-    md.append("| %s | %d | %.0f | %.2f | %s | %s | %s | %s | %s | %s | %s | %.2f / %s / %s | %s / %s / %s |" % (
-        scene, size, r["contacts"], r["step_ms"],
-        "%.0f" % o["contacts"] if o else "-", "%.2f" % o["step_ms"] if o else "-",
-        "%.0f" % b["contacts"] if b else "-", "%.2f" % b["step_ms"] if b else "-",
-        "%.2fx" % (per(o) / per(r)) if o else "-", "%.2fx" % (per(b) / per(r)) if b else "-",
-        "%.2fx" % (perrow(b) / perrow(r)) if b else "-",
-        1e3 * r["pen_end"], "%.2f" % (1e3 * o["pen_end"]) if o else "-",
-        "%.2f" % (1e3 * b["pen_end"]) if b else "-",
-        fmt(r["disp"], "%.3g"), fmt(o and o["disp"], "%.3g"), fmt(b and b["disp"], "%.3g")))
-# growth of the step with contacts: least-squares slope of log(ms) on
-# log(contacts) per engine and scene (1 = linear)
-md.append("")
-md.append("| slope of log(step ms) on log(contacts) | pile | pyramid |")
-md.append("|---|---|---|")
-for eng, name in ((lcp, lcp), ("ode-quickstep", "ODE quickstep"), ("bullet", "Bullet")):
-    cells = []
-    for scene in ("pile", "pyramid"):
-        pts = [(math.log(r["contacts"]), math.log(r["step_ms"])) for r in rows
-               if r["engine"] == eng and r["scene"] == scene and r["contacts"] > 0]
-        if len(pts) < 2:
-            cells.append("-")
-            continue
-        mx = sum(x for x, _ in pts) / len(pts)
-        my = sum(y for _, y in pts) / len(pts)
-        sxx = sum((x - mx) ** 2 for x, _ in pts)
-        cells.append("%.2f (%d sizes)" % (sum((x - mx) * (y - my) for x, y in pts) / sxx, len(pts))
-                     if sxx > 0 else "-")
-    md.append("| %s | %s | %s |" % (name, cells[0], cells[1]))
-open(out + "/bench_scenes.md", "w").write("\n".join(md) + "\n")
-print("\n".join(md))
-PY
+python3 "$srcdir/experiments/bench_scenes.py" "$runs" "$jsonl" "$out" "$label"
 if command -v "$gnuplot" >/dev/null 2>&1; then
   "$gnuplot" -e "csv='$out/bench_scenes.csv'; outbase='$out/bench_scenes'; lcp='lcplab $solver'; note=\"\\nlcplab: collision margin $margin m, warm-start factor $warm, contact order $order\"" \
     "$srcdir/experiments/bench_scenes.gp" || exit 1

@@ -24,8 +24,8 @@
 # settling drop (layers x 1 mm).
 #
 # Output in BUILDDIR/experiments/results/HOST/: bench_stacking.md (one row
-# per configuration and peer); an earlier one is moved aside with a UTC
-# timestamp suffix.  Exit: 0 done, 1 a run failed, 2 usage / missing inputs.
+# per configuration and peer, written by experiments/bench_stacking.py); an
+# earlier one is moved aside with a UTC timestamp suffix.  Exit: 0 done, 1 a run failed, 2 usage / missing inputs.
 set -eu
 if [ $# -lt 2 ]; then
   echo "usage: $0 BUILDDIR SRCDIR" >&2
@@ -76,41 +76,5 @@ pgs_wide, 100 sweeps, margin 0.002, warm 0.85, top-down|--max-iter 100 --margin 
 pgs_wide, 150 sweeps, margin 0.002, warm 0.85|--max-iter 150 --margin 0.002 --warm-factor 0.85
 pgs_wide, 150 sweeps, margin 0.002, warm 0.85, top-down|--max-iter 150 --margin 0.002 --warm-factor 0.85 --contact-order top-down
 EOF
-python3 - "$runs" "$results" "$layers" "$out/bench_stacking.md" <<'PY'
-import json, os, sys
-runs, results, layers, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-md = ["Pyramid of %d layers, 600 steps of 1/120 s; standing = every box within 1 cm of its rest "
-      "place after 5 s (lcplab's max_settled_displacement)." % layers, "",
-      "| engine | options | median step ms | contacts | max settled displacement (m) "
-      "| max displacement from the start (m) | penetration end (mm) | kinetic end (J) | standing |",
-      "|---|---|---|---|---|---|---|---|---|"]
-for line in open(runs):
-    label, opts, js = line.rstrip("\n").split("|", 2)
-    d = json.loads(js)
-    ds = d["max_settled_displacement"]
-    md.append("| lcplab %s | `%s` | %.2f | %.0f | %.3g | %.3g | %.2f | %.3g | %s |" % (
-        label, opts, 1e3 * d["time_step_median_s"], d["contacts_mean_timed"], ds,
-        d["max_body_displacement"], 1e3 * d["max_penetration_end"], d["kinetic_end"],
-        "yes" if ds < 0.01 else "no"))
-disp = {}
-check = os.path.join(results, "pyramid_check.jsonl")
-if os.path.exists(check):
-    for line in open(check):
-        d = json.loads(line)
-        if d["scene"] == "pyramid" and d["params"].get("layers") == layers:
-            disp[d["engine"]] = d.get("max_body_displacement")
-for line in open(os.path.join(results, "bench.jsonl")):
-    d = json.loads(line)
-    if d["scene"] != "pyramid" or d["params"].get("layers") != layers:
-        continue
-    if d["engine"] not in ("ode-quickstep", "bullet"):
-        continue
-    dm = disp.get(d["engine"])
-    md.append("| %s (peers' stored run) | %d iterations | %.2f | %.0f | - | %s | %.2f | %.3g | %s |" % (
-        d["engine"], d["iters"], 1e3 * d["time_step_median_s"], d["contacts_mean_timed"],
-        "%.3g" % dm if dm is not None else "-", 1e3 * d["max_penetration"], d["kinetic_end"],
-        "-" if dm is None else ("no" if dm > 0.01 + 0.001 * layers else "yes")))
-open(out, "w").write("\n".join(md) + "\n")
-print("\n".join(md))
-PY
+python3 "$srcdir/experiments/bench_stacking.py" "$runs" "$results" "$layers" "$out/bench_stacking.md"
 echo "$out/bench_stacking.md"

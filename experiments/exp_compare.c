@@ -340,7 +340,7 @@ static int run_instance(FILE *f, const exp_args *a, const slv_options *base,
     if (!selected(a->solvers, sv->name)) continue;
     char msg[256];
     fprintf(f, "%s,%s,%d,%s", name, kind, n, sv->name);
-    if (slv_solver_accepts(sv, &p, msg, sizeof msg) != SLV_CONVERGED) {
+    if (slv_solver_accepts(sv, &p, msg, sizeof msg) != SLV_OK) {
       fputs(",unsupported,,,,,,,,,\n", f);
       fflush(f);
       if (tty) fprintf(stderr, "[%d/%d] %s %s: unsupported (%s)\n", file_idx + 1, a->nfiles, name, sv->name, msg);
@@ -352,7 +352,7 @@ static int run_instance(FILE *f, const exp_args *a, const slv_options *base,
 
     slv_workspace *ws = NULL;
     slv_status st = slv_workspace_new(sv, n > 0 ? n : 1, &opt, &ws);
-    if (st != SLV_CONVERGED) {
+    if (st != SLV_OK) {
       fprintf(f, ",%s,,,,,,,,,\n", slv_status_str(st));
       fflush(f);
       if (tty) fprintf(stderr, "[%d/%d] %s %s: workspace: %s\n", file_idx + 1, a->nfiles, name, sv->name, slv_status_str(st));
@@ -418,7 +418,7 @@ int main(int argc, char **argv)
   opt.warm_start = 0;
   opt.record_history = 0;
   char msg[256];
-  if (slv_options_validate(&opt, msg, sizeof msg) != SLV_CONVERGED) {
+  if (slv_options_validate(&opt, msg, sizeof msg) != SLV_OK) {
     fprintf(stderr, "exp_compare: options: %s\n", msg);
     return 2;
   }
@@ -446,7 +446,7 @@ int main(int argc, char **argv)
     slv_instance *inst = NULL;
     char err[512];
     slv_status st = slv_read(a.files[k], SLV_FMT_AUTO, &inst, err, sizeof err);
-    if (st != SLV_CONVERGED) {
+    if (st != SLV_OK) {
       fprintf(stderr, "exp_compare: %s (%s); skipped\n", err, slv_status_str(st));
       rc = 2;
       continue;

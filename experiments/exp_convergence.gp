@@ -20,7 +20,7 @@ probs = csv_list(csv, "$9 == \"1\" && $6 != \"\"", "$1")
 np = words(probs)
 if (np == 0) { print "exp_convergence.gp: no measured rows in ".csv; exit status 1 }
 if (np > 6) { print "exp_convergence.gp: more than 6 problems: only the first 6 are drawn"; np = 6 }
-allsolvers = csv_list(csv, "$6 != \"\"", "$4")
+allsolvers = csv_list(csv, "$6 != \"\"".sfilter(4), "$4")
 rev = word(csv_meta(csv, "rev"), 1)
 tolstr = word(csv_meta(csv, "tol"), 1)
 tol = 0.0
@@ -46,8 +46,8 @@ do for [fmt in "pdf png"] {
   set ytics 100
   do for [pi = 1:np] {
     p = word(probs, pi)
-    hist = csv_list(csv, sprintf("$1 == \"%s\" && $9 == \"0\" && $6 + 0 >= 1", p), "$4")
-    fin = csv_list(csv, sprintf("$1 == \"%s\" && $9 == \"1\" && $6 != \"\"", p), "$4")
+    hist = csv_list(csv, sprintf("$1 == \"%s\" && $9 == \"0\" && $6 + 0 >= 1", p).sfilter(4), "$4")
+    fin = csv_list(csv, sprintf("$1 == \"%s\" && $9 == \"1\" && $6 != \"\"", p).sfilter(4), "$4")
     do for [panel = 1:2] {
       eval(gridpanel(pi, panel, np, 2, 0.14, 0.97, 0.4 / H, top - 0.25 / H, 0.1, 0.62 / H))
       xcol = panel == 1 ? 6 : 7

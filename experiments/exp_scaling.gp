@@ -41,7 +41,7 @@ do for [fmt in "pdf png"] {
   set key outside right top vertical Left reverse samplen 1.5 spacing 0.9 font kf
   do for [fi = 1:nf] {
     f = word(fams, fi)
-    solvers = csv_list(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f), "$5")
+    solvers = csv_list(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f).sfilter(5), "$5")
     bads = csv_list(csv, sprintf("$1 == \"%s\" && $9 != \"\" && $6 != \"converged\"", f), "$5")
     set title sprintf("family %s", f) noenhanced
     plot for [k = 1:words(solvers)] rows(csv, sel(f, word(solvers, k), "==")) using 4:9 with linespoints \

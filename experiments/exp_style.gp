@@ -12,7 +12,7 @@
 # palette plus darker shades, distinguishable in print; point types back them
 # up in black and white.
 #
-# Defines: style_solvers, scolour(name), spt(name), sdt(integrator),
+# Defines: sfilter(c) (the `figure solvers=` subset), style_solvers, scolour(name), spt(name), sdt(integrator),
 # figterm(fmt, w_in, h_in) (the "set terminal" command), keyfont(fmt), have_pdf, floor17(v),
 # csv_list(csv, awk_filter, awk_expr) (distinct values, in file order),
 # rows(csv, awk_filter) (a data source of the matching rows), csv_meta(csv, key).
@@ -25,7 +25,7 @@ sidx(name, i) = i > words(style_solvers) ? 0 : (word(style_solvers, i) eq name ?
 scolour(name) = sidx(name, 1) > 0 ? word(style_colours, sidx(name, 1)) : "#888888"
 spt(name) = sidx(name, 1) > 0 ? word(style_points, sidx(name, 1)) + 0 : 1
 sdt(integ) = integ eq "verlet" ? 2 : (integ eq "explicit" ? 3 : 1)
-floor17(v) = (v > 1e-17) ? v : 1e-17
+floor17(v) = (v != v) ? NaN : ((v > 1e-17) ? v : 1e-17)  # NaN (no value) stays undrawn
 # a round tic step giving about 4 intervals over [0, v]
 nicestep(v) = (v <= 0) ? 1 : (10**floor(log10(v / 4))) * \
   ((v / 4) / 10**floor(log10(v / 4)) < 1.5 ? 1 : ((v / 4) / 10**floor(log10(v / 4)) < 3.5 ? 2 : 5))
@@ -57,6 +57,12 @@ csv_list(file, cond, expr) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next}
 rows(file, cond) = sprintf("< awk -F, '/^#/ {next} !h {h=1; next} (%s)' '%s'", cond, file)
 # one value of the preamble ("# key: value"), or "?"
 csv_meta(file, key) = system(sprintf("awk '/^# %s:/ {sub(/^# %s: */, \"\"); print; f=1; exit} END {if (!f) print \"?\"}' '%s'", key, key, file))
+
+# the figure's solver subset (`figure solvers=a,b,c` in the .exp file, given
+# to gnuplot as fig_solvers): an awk condition on the solver in column c
+fig_solvers_list = exists("fig_solvers") ? fig_solvers : ""
+sfilter(c) = strlen(fig_solvers_list) > 0 ? \
+  sprintf(" && index(\",%s,\", \",\" $%d \",\") > 0", fig_solvers_list, c) : ""
 
 set datafile separator ","
 set datafile commentschars "#"

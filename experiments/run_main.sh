@@ -4,15 +4,18 @@
 #
 #   sh experiments/run_main.sh BUILDDIR SRCDIR [GNUPLOT]
 #
-# - every registered solver on LCP (spd, contact), boxed (box, boxed-findex),
-#   equality (joints) and Coulomb-cone problems (scenes' last steps and 16
-#   Siconos FC3D files read in place from SRCDIR/../shared): a performance
-#   profile at two tolerances, a convergence run, a scaling run (spd up to
-#   n = 1600), a drift run (ball, stack; two integrators) and an accuracy run;
-# - results in BUILDDIR/experiments/results/HOST/: NAME.csv (+ NAME_profile.csv,
-#   NAME_slopes.csv), NAME.pdf and NAME.png for NAME in the sections of
-#   default.exp.  Earlier results there are moved aside with a UTC timestamp
-#   suffix (profile.csv.20250101T120000Z), never overwritten;
+# - every registered solver on a sample of every problem class (LCP, boxed,
+#   MLCP, Coulomb cone, associated cone; Siconos and FCLIB files read in
+#   place from SRCDIR/../shared): per-class performance profiles at two
+#   tolerances, a convergence run, a scaling run, drift and accuracy runs per
+#   friction group, and an integrator comparison, as a campaign of tasks on
+#   the machine's cores (lcplab experiment --jobs, default: all of them);
+# - results in BUILDDIR/experiments/results/HOST/: NAME.csv, its tables
+#   NAME_*.csv / NAME_*.tex, NAME.pdf and NAME.png for NAME in the sections
+#   of default.exp, and the campaign (plan and task results) in campaign/.
+#   Earlier results there are moved aside with a UTC timestamp suffix
+#   (profile.csv.20250101T120000Z, campaign.20250101T120000Z), never
+#   overwritten;
 # - generated instances in BUILDDIR/datasets/generated (kept and reused);
 # - OPENBLAS_NUM_THREADS=1; the paths of the results are the last lines.
 # Measured on the 2-core development machine: about 1 min 20 s (README).
@@ -50,17 +53,20 @@ data=$builddir/datasets/generated
 mkdir -p "$results" "$data"
 config=$srcdir/experiments/default.exp
 
-# move earlier results of the same sections aside
+# move earlier results of the same sections, and the campaign, aside
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 for name in $(awk '$1 == "experiment" {print (NF >= 3 ? $3 : $2)}' "$config"); do
-  for old in "$results/$name.csv" "$results/${name}_profile.csv" "$results/${name}_slopes.csv" \
+  for old in "$results/$name.csv" "$results/${name}"_*.csv "$results/${name}"_*.tex \
     "$results/$name.pdf" "$results/$name.png"; do
     if [ -e "$old" ]; then
       mv "$old" "$old.$stamp"
-      echo "run_main.sh: previous $(basename "$old") moved to $old.$stamp"
     fi
   done
 done
+if [ -e "$results/campaign" ]; then
+  mv "$results/campaign" "$results/campaign.$stamp"
+  echo "run_main.sh: earlier results moved aside with the suffix .$stamp"
+fi
 
 start=$(date +%s)
 rc=0

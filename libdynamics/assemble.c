@@ -2,8 +2,8 @@
  * assemble.c -- dyn_system: from constraint rows (dyn_rows) to the
  * libsolvers problem, and from its solution back to body velocities.
  *
- * Problem (seed 000's unified boxed LCP, right-hand side as corrected in
- * DESIGN.md; sign convention of slv.h):
+ * Problem (the unified boxed LCP of docs/dynamics.md, "The world step";
+ * sign convention of slv.h, docs/problem.md, "Sign convention"):
  *
  *     w = A x + b,   lo <= x <= hi (findex rows: |x_i| <= mu_i x_findex(i);
  *                                   cones: |x_t| <= mu x_n)
@@ -36,14 +36,15 @@
  * CSR are two independent accumulations of the same numbers (test_assemble
  * compares them entry by entry).
  *
- * Friction pyramid (seed 000; rows of kind DYN_ROW_AUX, contact.c): with
+ * Friction pyramid (docs/contact.md, "Friction models"; rows of kind
+ * DYN_ROW_AUX, contact.c): with
  * lambda the auxiliary row, n its normal and beta_1..beta_eta its
  * directions, A(lambda, n) += mu, A(lambda, beta_h) += -1,
  * A(beta_h, lambda) += 1; lambda has J = 0, so b_lambda = -rhs = 0.
  *
- * Source: seed 000 (A = J M^-1 J^T, the unified system, CFM added to the
- * diagonal, the contact LCP's E / mu blocks); ODE's quickstep/step for the
- * row-per-body bookkeeping.
+ * Source: docs/contact.md, "Contact Jacobian" and "CFM and ERP" (A = J M^-1
+ * J^T, CFM added to the diagonal), "Friction models" (the pyramid's E / mu
+ * blocks); ODE's quickstep/step for the row-per-body bookkeeping.
  *
  * Memory: every buffer is sized in dyn_system_new / dyn_system_reserve by
  * max_rows, nb and max_nnz; dyn_assemble and dyn_apply_impulse allocate
@@ -73,11 +74,10 @@ struct dyn_system {
   double *J;                 /* 12 per row */
   double *G;                 /* 12 per row: M^-1 J^T per side */
   double *Minv;              /* 10 per body: m^-1, world I^-1 (row-major) */
-  double *invm;              /* 1 per body: m^-1 (0 if static), factored storage's finvm */
+  double *invm;              /* 1 per body: m^-1 (0 if static) */
   double *ufree;             /* 6 per body: u + h M^-1 f, the free velocity in b */
   int *bdyn;                 /* nb: 1 for a dynamic body (is_static read once per body) */
   double *cfm;               /* max_rows: the diagonal term of factored storage */
-  double *fwork;             /* 6 per body: factored storage's scratch (slv.h) */
   int *bptr;                 /* nb + 1: row list of each body */
   int *blist;                /* 2 max_rows entries: 2 row + side */
   int *aux_of;               /* max_rows: the aux row coupled to a beta row, or -1 */
@@ -117,7 +117,6 @@ void dyn_system_free(dyn_system *s) {
   free(s->ufree);
   free(s->bdyn);
   free(s->cfm);
-  free(s->fwork);
   free(s->bptr);
   free(s->blist);
   free(s->aux_of);
@@ -190,7 +189,6 @@ dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
   s->ufree = sys_alloc(6 * (size_t)nb, sizeof(double), &fail);
   s->bdyn = sys_alloc((size_t)nb, sizeof(int), &fail);
   s->cfm = sys_alloc(n, sizeof(double), &fail);
-  s->fwork = sys_alloc(6 * (size_t)nb, sizeof(double), &fail);
   s->bptr = sys_alloc((size_t)nb + 1, sizeof(int), &fail);
   s->blist = sys_alloc(2 * n, sizeof(int), &fail);
   s->aux_of = sys_alloc(n, sizeof(int), &fail);
@@ -377,7 +375,8 @@ static double jmj(const dyn_system *s, int i, int j) {
   return v;
 }
 
-/* The pyramid's non-J entries of A(i, j) (seed 000's E, -E^T, mu). */
+/* The pyramid's non-J entries of A(i, j) (E, -E^T, mu: docs/contact.md,
+ * "Friction models"). */
 static double aux_entry(const dyn_rows *rows, const dyn_system *s, int i, int j) {
   double v = 0.0;
   const dyn_rows *r = &rows[i];
@@ -504,14 +503,11 @@ static void load_dv(const dyn_body *B, const dyn_m3 *I, double inv_mass, dyn_v3 
   *ang = dyn_v3_scale(dyn_m3_mulv(*I, B->t_ext), h);
 }
 
-dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows,
-                     int nrows, double h, dyn_v3 g, slv_storage storage, slv_problem *out) {
-  if (!s)
-    return DYN_ERR_INPUT;
-  s->msg[0] = '\0';
-  s->nrows = -1;
-  if (!out)
-    FAIL(s, "dyn_assemble: out is NULL");
+/* The arguments of dyn_assemble, and the rows (check_rows; *naux the
+ * pyramid's auxiliary rows). */
+static dyn_err check_assembly(dyn_system *s, const dyn_body *bodies, int nb,
+                              const dyn_rows *rows, int nrows, double h, dyn_v3 g,
+                              slv_storage storage, int *naux) {
   dyn_err e = check_sizes(s, rows, nrows, nb);
   if (e != DYN_OK)
     return e;
@@ -525,20 +521,23 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
     FAIL(s, "dyn_assemble: CSR storage not reserved (DYN_SYS_CSR)");
   if (storage != SLV_DENSE && storage != SLV_CSR && storage != SLV_FACTORED)
     FAIL(s, "dyn_assemble: storage=%d unknown", (int)storage);
-  int naux = 0;
-  if ((e = check_rows(s, rows, nrows, nb, &naux)) != DYN_OK)
+  *naux = 0;
+  if ((e = check_rows(s, rows, nrows, nb, naux)) != DYN_OK)
     return e;
   if (storage == SLV_FACTORED)
-    for (int i = 0; naux > 0 && i < nrows; i++)
+    for (int i = 0; *naux > 0 && i < nrows; i++)
       if (rows[i].kind == DYN_ROW_AUX)
         FAIL(s, "row %d: the friction pyramid's auxiliary row has no J M^-1 J^T form; factored "
                 "storage cannot hold it (use dense or CSR)", i);
+  return DYN_OK;
+}
 
-  /* Per dynamic body, once (not once per row side): the M^-1 block and the
-   * free velocity u_free = u + h M^-1 (f_ext + m g, t_ext)
-   *                      = u + h (f_ext/m + g, I^-1 t_ext)
-   * that b = J u_free - rhs needs; and bdyn, which build_lists reads in
-   * place of the (large, scattered) body records. */
+/* Per dynamic body, once (not once per row side): the M^-1 block and the
+ * free velocity u_free = u + h M^-1 (f_ext + m g, t_ext)
+ *                      = u + h (f_ext/m + g, I^-1 t_ext)
+ * that b = J u_free - rhs needs; and bdyn, which build_lists reads in
+ * place of the (large, scattered) body records. */
+static void body_blocks(dyn_system *s, const dyn_body *bodies, int nb, double h, dyn_v3 g) {
   for (int bi = 0; bi < nb; bi++) {
     double *Mi = s->Minv + 10 * bi, *uf = s->ufree + 6 * bi;
     const dyn_body *B = &bodies[bi];
@@ -561,121 +560,141 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
     uf[4] = wf.y;
     uf[5] = wf.z;
   }
-  if ((e = build_lists(s, s->bdyn, rows, nrows, nb, naux)) != DYN_OK)
-    return e;
+}
 
-  /* J and G = M^-1 J^T per row side; b = J u_free - rhs; the bounds, and
-   * the cone list and factored storage's cfm in the same pass over rows */
-  int ncones = 0;
-  for (int i = 0; i < nrows; i++) {
-    const dyn_rows *r = &rows[i];
-    double bi_sum = 0.0;
-    for (int k = 0; k < 2; k++) {
-      double *Jk = s->J + 12 * i + 6 * k, *Gk = s->G + 12 * i + 6 * k;
-      int bi = s->rbody[2 * i + k];
-      if (bi < 0) {
-        memset(Jk, 0, 6 * sizeof(double));
-        memset(Gk, 0, 6 * sizeof(double));
-        continue;
-      }
-      memcpy(Jk, r->J[k], 6 * sizeof(double));
-      const double *Mi = s->Minv + 10 * bi, *I = Mi + 1, *uf = s->ufree + 6 * bi;
-      /* G = (m^-1 J_lin, I^-1 J_ang); b's term J_lin . v_free + J_ang . w_free */
-      Gk[0] = Mi[0] * Jk[0];
-      Gk[1] = Mi[0] * Jk[1];
-      Gk[2] = Mi[0] * Jk[2];
-      Gk[3] = I[0] * Jk[3] + I[1] * Jk[4] + I[2] * Jk[5];
-      Gk[4] = I[3] * Jk[3] + I[4] * Jk[4] + I[5] * Jk[5];
-      Gk[5] = I[6] * Jk[3] + I[7] * Jk[4] + I[8] * Jk[5];
-      bi_sum += (Jk[0] * uf[0] + Jk[1] * uf[1] + Jk[2] * uf[2])
-                + (Jk[3] * uf[3] + Jk[4] * uf[4] + Jk[5] * uf[5]);
+/* Row i's J and G = M^-1 J^T per row side; returns J u_free. */
+static double row_sides(dyn_system *s, const dyn_rows *r, int i) {
+  double bi_sum = 0.0;
+  for (int k = 0; k < 2; k++) {
+    double *Jk = s->J + 12 * i + 6 * k, *Gk = s->G + 12 * i + 6 * k;
+    int bi = s->rbody[2 * i + k];
+    if (bi < 0) {
+      memset(Jk, 0, 6 * sizeof(double));
+      memset(Gk, 0, 6 * sizeof(double));
+      continue;
     }
-    s->b[i] = bi_sum - r->rhs;
-    if (!isfinite(s->b[i]))
-      FAIL(s, "row %d: b=%g is not finite (body state or load)", i, s->b[i]);
-    s->findex[i] = -1;
-    s->mu[i] = 0.0;
-    switch (r->kind) {
-    case DYN_ROW_PLAIN:
-      if (r->findex >= 0) {
-        s->findex[i] = r->base + r->findex;
-        s->mu[i] = r->mu;
-        s->lo[i] = -INFINITY;
-        s->hi[i] = INFINITY;
-      } else {
-        s->lo[i] = r->lo;
-        s->hi[i] = r->hi;
-      }
-      break;
-    case DYN_ROW_AUX:
-      s->lo[i] = 0.0;
-      s->hi[i] = INFINITY;
-      break;
-    case DYN_ROW_CONE_N:
-      /* cone rows: the cone is their constraint; slv.h ignores these bounds */
-      s->lo[i] = 0.0;
-      s->hi[i] = INFINITY;
-      s->cone_rows[ncones] = i;
-      s->cone_mu[ncones] = r->mu;
-      ncones++;
-      break;
-    default: /* DYN_ROW_CONE_T (check_rows admits no other kind) */
+    memcpy(Jk, r->J[k], 6 * sizeof(double));
+    const double *Mi = s->Minv + 10 * bi, *I = Mi + 1, *uf = s->ufree + 6 * bi;
+    /* G = (m^-1 J_lin, I^-1 J_ang); b's term J_lin . v_free + J_ang . w_free */
+    Gk[0] = Mi[0] * Jk[0];
+    Gk[1] = Mi[0] * Jk[1];
+    Gk[2] = Mi[0] * Jk[2];
+    Gk[3] = I[0] * Jk[3] + I[1] * Jk[4] + I[2] * Jk[5];
+    Gk[4] = I[3] * Jk[3] + I[4] * Jk[4] + I[5] * Jk[5];
+    Gk[5] = I[6] * Jk[3] + I[7] * Jk[4] + I[8] * Jk[5];
+    bi_sum += (Jk[0] * uf[0] + Jk[1] * uf[1] + Jk[2] * uf[2])
+              + (Jk[3] * uf[3] + Jk[4] * uf[4] + Jk[5] * uf[5]);
+  }
+  return bi_sum;
+}
+
+/* Row i's bounds, findex and mu, and its cone (a cone's normal row) at
+ * cone_rows[*ncones]. */
+static void row_bounds(dyn_system *s, const dyn_rows *r, int i, int *ncones) {
+  s->findex[i] = -1;
+  s->mu[i] = 0.0;
+  switch (r->kind) {
+  case DYN_ROW_PLAIN:
+    if (r->findex >= 0) {
+      s->findex[i] = r->base + r->findex;
+      s->mu[i] = r->mu;
       s->lo[i] = -INFINITY;
       s->hi[i] = INFINITY;
-      break;
+    } else {
+      s->lo[i] = r->lo;
+      s->hi[i] = r->hi;
     }
+    break;
+  case DYN_ROW_AUX:
+    s->lo[i] = 0.0;
+    s->hi[i] = INFINITY;
+    break;
+  case DYN_ROW_CONE_N:
+    /* cone rows: the cone is their constraint; slv.h ignores these bounds */
+    s->lo[i] = 0.0;
+    s->hi[i] = INFINITY;
+    s->cone_rows[*ncones] = i;
+    s->cone_mu[*ncones] = r->mu;
+    (*ncones)++;
+    break;
+  default: /* DYN_ROW_CONE_T (check_rows admits no other kind) */
+    s->lo[i] = -INFINITY;
+    s->hi[i] = INFINITY;
+    break;
+  }
+}
+
+/* J, G, b = J u_free - rhs and the bounds of every row, and the cone list
+ * and factored storage's cfm in the same pass; *ncones cones. */
+static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows, slv_storage storage,
+                        int *ncones) {
+  *ncones = 0;
+  for (int i = 0; i < nrows; i++) {
+    const dyn_rows *r = &rows[i];
+    s->b[i] = row_sides(s, r, i) - r->rhs;
+    if (!isfinite(s->b[i]))
+      FAIL(s, "row %d: b=%g is not finite (body state or load)", i, s->b[i]);
+    row_bounds(s, r, i, ncones);
     if (storage == SLV_FACTORED)
       s->cfm[i] = r->cfm;
   }
+  return DYN_OK;
+}
 
-  if (storage == SLV_DENSE) {
-    size_t n = (size_t)nrows;
-    double *A = s->A;
-    memset(A, 0, sizeof(double) * n * n);
-    /* (1) body by body: every pair of rows sharing body beta */
-    for (int bi = 0; bi < nb; bi++)
-      for (int p = s->bptr[bi]; p < s->bptr[bi + 1]; p++) {
-        int i = s->blist[p] / 2, k = s->blist[p] % 2;
-        const double *Jik = s->J + 12 * i + 6 * k;
-        for (int q = s->bptr[bi]; q < s->bptr[bi + 1]; q++) {
-          int j = s->blist[q] / 2, l = s->blist[q] % 2;
-          A[i + n * j] += dot6(Jik, s->G + 12 * j + 6 * l);
-        }
-      }
-    for (int i = 0; i < nrows; i++) {
-      A[i + n * i] += rows[i].cfm;
-      if (rows[i].kind == DYN_ROW_AUX) {
-        int f = rows[i].base + rows[i].aux_first, nr = rows[i].base + rows[i].findex;
-        A[i + n * nr] += rows[i].mu;
-        for (int hh = f; hh < f + rows[i].aux_count; hh++) {
-          A[i + n * hh] -= 1.0;
-          A[hh + n * i] += 1.0;
-        }
+/* The dense A: body by body, every pair of rows sharing body beta, then
+ * cfm and the pyramid's auxiliary entries. */
+static void fill_dense(dyn_system *s, const dyn_rows *rows, int nrows, int nb) {
+  size_t n = (size_t)nrows;
+  double *A = s->A;
+  memset(A, 0, sizeof(double) * n * n);
+  for (int bi = 0; bi < nb; bi++)
+    for (int p = s->bptr[bi]; p < s->bptr[bi + 1]; p++) {
+      int i = s->blist[p] / 2, k = s->blist[p] % 2;
+      const double *Jik = s->J + 12 * i + 6 * k;
+      for (int q = s->bptr[bi]; q < s->bptr[bi + 1]; q++) {
+        int j = s->blist[q] / 2, l = s->blist[q] % 2;
+        A[i + n * j] += dot6(Jik, s->G + 12 * j + 6 * l);
       }
     }
-  } else if (storage == SLV_CSR) {
-    /* (factored storage forms nothing: the problem is J, G = M^-1 J^T per
-     * row side and the cfm the pass above copied) */
-    memset(s->mark, 0, sizeof(int) * (size_t)nrows);
-    long nnz = 0;
-    s->Ap[0] = 0;
-    for (int i = 0; i < nrows; i++) {
-      long m = csr_row_cols(s, rows, i, s->Aj + nnz, s->max_nnz - nnz);
-      if (m < 0)
-        FAIL(s, "CSR A needs more than max_nnz=%ld entries at row %d (dyn_system_csr_nnz counts, "
-                "dyn_system_reserve grows)", s->max_nnz, i);
-      for (long a = nnz; a < nnz + m; a++) {
-        int j = s->Aj[a];
-        double v = jmj(s, i, j) + aux_entry(rows, s, i, j);
-        if (j == i)
-          v += rows[i].cfm;
-        s->Ax[a] = v;
+  for (int i = 0; i < nrows; i++) {
+    A[i + n * i] += rows[i].cfm;
+    if (rows[i].kind == DYN_ROW_AUX) {
+      int f = rows[i].base + rows[i].aux_first, nr = rows[i].base + rows[i].findex;
+      A[i + n * nr] += rows[i].mu;
+      for (int hh = f; hh < f + rows[i].aux_count; hh++) {
+        A[i + n * hh] -= 1.0;
+        A[hh + n * i] += 1.0;
       }
-      nnz += m;
-      s->Ap[i + 1] = (int)nnz;
     }
   }
+}
 
+/* The CSR A, row by row through the body lists. */
+static dyn_err fill_csr(dyn_system *s, const dyn_rows *rows, int nrows) {
+  memset(s->mark, 0, sizeof(int) * (size_t)nrows);
+  long nnz = 0;
+  s->Ap[0] = 0;
+  for (int i = 0; i < nrows; i++) {
+    long m = csr_row_cols(s, rows, i, s->Aj + nnz, s->max_nnz - nnz);
+    if (m < 0)
+      FAIL(s, "CSR A needs more than max_nnz=%ld entries at row %d (dyn_system_csr_nnz counts, "
+              "dyn_system_reserve grows)", s->max_nnz, i);
+    for (long a = nnz; a < nnz + m; a++) {
+      int j = s->Aj[a];
+      double v = jmj(s, i, j) + aux_entry(rows, s, i, j);
+      if (j == i)
+        v += rows[i].cfm;
+      s->Ax[a] = v;
+    }
+    nnz += m;
+    s->Ap[i + 1] = (int)nnz;
+  }
+  return DYN_OK;
+}
+
+/* The borrowed problem view of the system's buffers. */
+static slv_problem problem_view(dyn_system *s, int nrows, int nb, slv_storage storage,
+                                int ncones) {
   slv_problem p = slv_problem_empty();
   p.n = nrows;
   p.storage = storage;
@@ -687,9 +706,7 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
     p.fblk = s->rbody;
     p.fJ = s->J;
     p.fK = s->G;
-    p.fd = s->cfm;
-    p.fwork = s->fwork;
-    p.finvm = s->invm; /* G's linear columns are Mi[0] J's, as formed above */
+    p.fd = s->cfm; /* G's linear columns are Mi[0] J's: pgs_wide finds the masses */
   } else {
     p.Ap = s->Ap;
     p.Aj = s->Aj;
@@ -704,7 +721,33 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
   p.cone_rows = ncones ? s->cone_rows : NULL;
   p.cone_mu = ncones ? s->cone_mu : NULL;
   p.cone_law = SLV_CONE_COULOMB;
-  *out = p;
+  return p;
+}
+
+dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows,
+                     int nrows, double h, dyn_v3 g, slv_storage storage, slv_problem *out) {
+  if (!s)
+    return DYN_ERR_INPUT;
+  s->msg[0] = '\0';
+  s->nrows = -1;
+  if (!out)
+    FAIL(s, "dyn_assemble: out is NULL");
+  int naux = 0, ncones = 0;
+  dyn_err e = check_assembly(s, bodies, nb, rows, nrows, h, g, storage, &naux);
+  if (e != DYN_OK)
+    return e;
+  body_blocks(s, bodies, nb, h, g);
+  if ((e = build_lists(s, s->bdyn, rows, nrows, nb, naux)) != DYN_OK)
+    return e;
+  if ((e = row_pass(s, rows, nrows, storage, &ncones)) != DYN_OK)
+    return e;
+  /* factored storage forms nothing: the problem is J, G = M^-1 J^T per
+   * row side and the cfm the pass above copied */
+  if (storage == SLV_DENSE)
+    fill_dense(s, rows, nrows, nb);
+  else if (storage == SLV_CSR && (e = fill_csr(s, rows, nrows)) != DYN_OK)
+    return e;
+  *out = problem_view(s, nrows, nb, storage, ncones);
   s->nrows = nrows;
   s->nb = nb;
   return DYN_OK;

@@ -6,7 +6,7 @@
  * orientation q (unit, body -> world, R = R(q)), linear velocity v and
  * angular velocity w, both world frame.
  *
- * World inertia (seed 001, "inertia tensor in the inertial frame"):
+ * World inertia (docs/dynamics.md, "Rigid bodies"):
  *     I_w = R I_b R^T,        I_w^-1 = R I_b^-1 R^T.
  * Kinetic energy and momenta:
  *     T = m |v|^2 / 2 + w . (I_w w) / 2

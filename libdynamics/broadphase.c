@@ -2,7 +2,7 @@
  * bodies may touch, so that the narrow phase (collide.c) runs on those
  * only.
  *
- * AABB (seed 002, "bounding volumes"): the world-axis box [lo, hi] of a
+ * AABB (docs/dynamics.md, "Collision"): the world-axis box [lo, hi] of a
  * shape, grown by margin on every side:
  *   sphere   c +- (r, r, r)
  *   box      c +- |R| h          (|R| elementwise; the extent along world
@@ -17,7 +17,7 @@
  * axes (closed intervals: touching boxes overlap; an infinite bound
  * overlaps everything on its side).
  *
- * Sweep and prune (seed 002, "sweep and prune"; Baraff 1992, sec 7.2;
+ * Sweep and prune (docs/dynamics.md, "Collision"; Baraff 1992, sec 7.2;
  * Ericson 2005, Real-Time Collision Detection, sec 7.5.2): sort the
  * x-intervals by their start lo.x; for body i in that order, the bodies j
  * after it with lo_j.x <= hi_i.x are exactly those whose x-interval meets

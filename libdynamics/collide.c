@@ -2,7 +2,7 @@
  * kinds, and the closed-form routines for round shapes (spheres, capsules)
  * against each other and against static half-spaces.
  *
- * Contract (dyn.h, seed 000's contact table): a contact between bodies
+ * Contract (dyn.h; docs/contact.md, "Contact Jacobian"): a contact between bodies
  * a = ia and b = ib has a unit normal n pointing from a towards b, a depth
  * (penetration, > 0 when overlapping, < 0 for a gap) and a world point p
  * midway between the two surface points:

@@ -393,53 +393,64 @@ static int face_contacts(const obb *R, int k, dyn_v3 m, const obb *I, double mar
   return cnt;
 }
 
-int dyn_cb_box_box(const dyn_body *Ab, const dyn_body *Bb, double margin, dyn_contact *out) {
-  obb A = obb_of(Ab), B = obb_of(Bb);
-  dyn_v3 t = dyn_v3_sub(B.c, A.c);
+/* The separating-axis test's best axes: the face axis of least
+ * penetration (kind 0 = a's face fidx, 1 = b's; normal fn from a to b) and
+ * the edge axis u_ei x v_ej (normal en), with their separations. */
+typedef struct sat_axes {
+  double fsep, esep;
+  int fkind, fidx, ei, ej;
+  dyn_v3 fn, en;
+} sat_axes;
+
+/* The six face axes; 0 if one separates the boxes beyond the margin. */
+static int face_axes(const obb *A, const obb *B, dyn_v3 t, double margin, sat_axes *x) {
   double C[3][3];
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
-      C[i][j] = fabs(dyn_v3_dot(A.u[i], B.u[j]));
-
-  /* face axes: kind 0 = a's face i, 1 = b's face j */
-  double fsep = -INFINITY;
-  int fkind = 0, fidx = 0;
-  dyn_v3 fn = A.u[0];
+      C[i][j] = fabs(dyn_v3_dot(A->u[i], B->u[j]));
+  x->fsep = -INFINITY;
+  x->fkind = 0;
+  x->fidx = 0;
+  x->fn = A->u[0];
   for (int i = 0; i < 3; i++) {
-    double d = dyn_v3_dot(t, A.u[i]);
-    double sep = fabs(d) - A.h[i] - (B.h[0] * C[i][0] + B.h[1] * C[i][1] + B.h[2] * C[i][2]);
+    double d = dyn_v3_dot(t, A->u[i]);
+    double sep = fabs(d) - A->h[i] - (B->h[0] * C[i][0] + B->h[1] * C[i][1] + B->h[2] * C[i][2]);
     if (sep > margin)
       return 0;
-    if (sep > fsep) {
-      fsep = sep;
-      fkind = 0;
-      fidx = i;
-      fn = dyn_v3_scale(A.u[i], sgn(d));
+    if (sep > x->fsep) {
+      x->fsep = sep;
+      x->fkind = 0;
+      x->fidx = i;
+      x->fn = dyn_v3_scale(A->u[i], sgn(d));
     }
   }
   for (int j = 0; j < 3; j++) {
-    double d = dyn_v3_dot(t, B.u[j]);
-    double sep = fabs(d) - B.h[j] - (A.h[0] * C[0][j] + A.h[1] * C[1][j] + A.h[2] * C[2][j]);
+    double d = dyn_v3_dot(t, B->u[j]);
+    double sep = fabs(d) - B->h[j] - (A->h[0] * C[0][j] + A->h[1] * C[1][j] + A->h[2] * C[2][j]);
     if (sep > margin)
       return 0;
-    if (sep > fsep) {
-      fsep = sep;
-      fkind = 1;
-      fidx = j;
-      fn = dyn_v3_scale(B.u[j], sgn(d));
+    if (sep > x->fsep) {
+      x->fsep = sep;
+      x->fkind = 1;
+      x->fidx = j;
+      x->fn = dyn_v3_scale(B->u[j], sgn(d));
     }
   }
-  /* edge axes */
-  double esep = -INFINITY;
-  int ei = -1, ej = -1;
-  dyn_v3 en = fn;
+  return 1;
+}
+
+/* The nine edge axes; 0 if one separates the boxes beyond the margin. */
+static int edge_axes(const obb *A, const obb *B, dyn_v3 t, double margin, sat_axes *x) {
+  x->esep = -INFINITY;
+  x->ei = x->ej = -1;
+  x->en = x->fn;
   /* the nine |u_i x v_j| first: their square roots do not wait on the
    * tests of the previous axis */
   dyn_v3 Ls[3][3];
   double ls[3][3];
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
-      Ls[i][j] = dyn_v3_cross(A.u[i], B.u[j]);
+      Ls[i][j] = dyn_v3_cross(A->u[i], B->u[j]);
       ls[i][j] = dyn_v3_norm(Ls[i][j]);
     }
   for (int i = 0; i < 3; i++)
@@ -452,100 +463,110 @@ int dyn_cb_box_box(const dyn_body *Ab, const dyn_body *Bb, double margin, dyn_co
       dyn_v3 L = dyn_v3_scale(Ls[i][j], 1.0 / l);
       double ra = 0.0, rb = 0.0;
       for (int k = 0; k < 3; k++) {
-        ra += A.h[k] * fabs(dyn_v3_dot(A.u[k], L));
-        rb += B.h[k] * fabs(dyn_v3_dot(B.u[k], L));
+        ra += A->h[k] * fabs(dyn_v3_dot(A->u[k], L));
+        rb += B->h[k] * fabs(dyn_v3_dot(B->u[k], L));
       }
       double d = dyn_v3_dot(t, L);
       double sep = fabs(d) - ra - rb;
       if (sep > margin)
         return 0;
-      if (sep > esep) {
-        esep = sep;
-        ei = i;
-        ej = j;
-        en = dyn_v3_scale(L, sgn(d));
+      if (sep > x->esep) {
+        x->esep = sep;
+        x->ei = i;
+        x->ej = j;
+        x->en = dyn_v3_scale(L, sgn(d));
       }
     }
+  return 1;
+}
 
-  double hsum = A.h[0] + A.h[1] + A.h[2] + B.h[0] + B.h[1] + B.h[2];
-  int edge = ei >= 0 && esep > fsep + 0.05 * fabs(fsep) + 1e-9 * hsum;
-  if (fmax(fsep, esep) > 0.0) {
-    /* Separated (within the margin): the gap comes from GJK, exact; the
-     * face manifold is kept when its closest point has that gap (boxes
-     * hovering face to face), else the single GJK point. */
-    dyn_body pr[2];
-    pr[0] = *Ab;
-    pr[1] = *Bb;
-    dyn_contact g, c[16];
-    int kg = dyn_collide_gjk_epa(pr, 0, 1, margin, &g);
-    if (kg <= 0)
-      return kg;
-    int m = 0;
-    if (!edge) {
-      m = fkind == 0 ? face_contacts(&A, fidx, fn, &B, margin, c)
-                     : face_contacts(&B, fidx, dyn_v3_neg(fn), &A, margin, c);
-    }
-    double cmax = -INFINITY;
-    for (int i = 0; i < m; i++) {
-      c[i].normal = fn;
-      cmax = fmax(cmax, c[i].depth);
-    }
-    /* 1e-9 of the boxes' size: far above the rounding of both gaps */
-    if (m > 0 && fabs(cmax - g.depth) <= 1e-9 * hsum) {
-      m = reduce4(c, m, fn);
-      for (int i = 0; i < m; i++)
-        out[i] = c[i];
-      return m;
-    }
-    *out = g;
-    return 1;
+/* Separated within the margin: the gap comes from GJK, exact; the face
+ * manifold is kept when its closest point has that gap (boxes hovering
+ * face to face), else the single GJK point. */
+static int separated_contacts(const dyn_body *Ab, const dyn_body *Bb, const obb *A,
+                              const obb *B, const sat_axes *x, int edge, double margin,
+                              double hsum, dyn_contact *out) {
+  dyn_body pr[2];
+  pr[0] = *Ab;
+  pr[1] = *Bb;
+  dyn_contact g, c[16];
+  int kg = dyn_collide_gjk_epa(pr, 0, 1, margin, &g);
+  if (kg <= 0)
+    return kg;
+  int m = 0;
+  if (!edge) {
+    m = x->fkind == 0 ? face_contacts(A, x->fidx, x->fn, B, margin, c)
+                      : face_contacts(B, x->fidx, dyn_v3_neg(x->fn), A, margin, c);
   }
-  if (edge) {
-    /* edge-edge: the supporting edges of a (along n) and b (along -n) */
-    dyn_v3 pa = A.c, pb = B.c;
-    for (int k = 0; k < 3; k++) {
-      if (k != ei)
-        pa = dyn_v3_axpy(pa, A.h[k] * sgn(dyn_v3_dot(A.u[k], en)), A.u[k]);
-      if (k != ej)
-        pb = dyn_v3_axpy(pb, -B.h[k] * sgn(dyn_v3_dot(B.u[k], en)), B.u[k]);
-    }
-    dyn_v3 da = dyn_v3_scale(A.u[ei], 2.0 * A.h[ei]), db = dyn_v3_scale(B.u[ej], 2.0 * B.h[ej]);
-    pa = dyn_v3_axpy(pa, -A.h[ei], A.u[ei]);
-    pb = dyn_v3_axpy(pb, -B.h[ej], B.u[ej]);
-    dyn_v3 xa, xb;
-    seg_seg(pa, da, pb, db, &xa, &xb);
-    double depth = -esep;
-    if (!(depth > -margin))
-      return 0;
-    out->p = dyn_v3_scale(dyn_v3_add(xa, xb), 0.5);
-    out->normal = en;
-    out->depth = depth;
-    return 1;
+  double cmax = -INFINITY;
+  for (int i = 0; i < m; i++) {
+    c[i].normal = x->fn;
+    cmax = fmax(cmax, c[i].depth);
   }
+  /* 1e-9 of the boxes' size: far above the rounding of both gaps */
+  if (m > 0 && fabs(cmax - g.depth) <= 1e-9 * hsum) {
+    m = reduce4(c, m, x->fn);
+    for (int i = 0; i < m; i++)
+      out[i] = c[i];
+    return m;
+  }
+  *out = g;
+  return 1;
+}
 
+/* Edge-edge: the closest points of the supporting edges of a (along n)
+ * and b (along -n). */
+static int edge_contact(const obb *A, const obb *B, const sat_axes *x, double margin,
+                        dyn_contact *out) {
+  int ei = x->ei, ej = x->ej;
+  dyn_v3 pa = A->c, pb = B->c;
+  for (int k = 0; k < 3; k++) {
+    if (k != ei)
+      pa = dyn_v3_axpy(pa, A->h[k] * sgn(dyn_v3_dot(A->u[k], x->en)), A->u[k]);
+    if (k != ej)
+      pb = dyn_v3_axpy(pb, -B->h[k] * sgn(dyn_v3_dot(B->u[k], x->en)), B->u[k]);
+  }
+  dyn_v3 da = dyn_v3_scale(A->u[ei], 2.0 * A->h[ei]), db = dyn_v3_scale(B->u[ej], 2.0 * B->h[ej]);
+  pa = dyn_v3_axpy(pa, -A->h[ei], A->u[ei]);
+  pb = dyn_v3_axpy(pb, -B->h[ej], B->u[ej]);
+  dyn_v3 xa, xb;
+  seg_seg(pa, da, pb, db, &xa, &xb);
+  double depth = -x->esep;
+  if (!(depth > -margin))
+    return 0;
+  out->p = dyn_v3_scale(dyn_v3_add(xa, xb), 0.5);
+  out->normal = x->en;
+  out->depth = depth;
+  return 1;
+}
+
+/* Face contact: the incident face clipped against the reference face;
+ * when nothing is left, the incident box's deepest corner. */
+static int face_manifold(const obb *A, const obb *B, const sat_axes *x, double margin,
+                         dyn_contact *out) {
   dyn_contact c[16];
-  int m;
+  int m, fkind = x->fkind;
+  dyn_v3 fn = x->fn;
   if (fkind == 0) {
-    m = face_contacts(&A, fidx, fn, &B, margin, c);
+    m = face_contacts(A, x->fidx, fn, B, margin, c);
   } else {
     /* reference face on b: its outward normal is -n; flip back after */
-    m = face_contacts(&B, fidx, dyn_v3_neg(fn), &A, margin, c);
+    m = face_contacts(B, x->fidx, dyn_v3_neg(fn), A, margin, c);
     for (int i = 0; i < m; i++)
       c[i].normal = fn;
   }
   if (m == 0) {
-    /* nothing left after clipping: the incident box's deepest corner */
-    double depth = -fsep;
+    double depth = -x->fsep;
     if (!(depth > -margin))
       return 0;
-    const obb *I = fkind == 0 ? &B : &A;
+    const obb *I = fkind == 0 ? B : A;
     dyn_v3 dir = fkind == 0 ? dyn_v3_neg(fn) : fn; /* into the reference box */
-    dyn_v3 x = I->c;
+    dyn_v3 p = I->c;
     for (int k = 0; k < 3; k++)
-      x = dyn_v3_axpy(x, I->h[k] * sgn(dyn_v3_dot(I->u[k], dir)), I->u[k]);
-    /* x is b's deepest point (fkind 0) or a's (fkind 1); the midpoint lies
+      p = dyn_v3_axpy(p, I->h[k] * sgn(dyn_v3_dot(I->u[k], dir)), I->u[k]);
+    /* p is b's deepest point (fkind 0) or a's (fkind 1); the midpoint lies
      * depth/2 back towards the reference box's surface */
-    out->p = dyn_v3_axpy(x, fkind == 0 ? 0.5 * depth : -0.5 * depth, fn);
+    out->p = dyn_v3_axpy(p, fkind == 0 ? 0.5 * depth : -0.5 * depth, fn);
     out->normal = fn;
     out->depth = depth;
     return 1;
@@ -554,6 +575,21 @@ int dyn_cb_box_box(const dyn_body *Ab, const dyn_body *Bb, double margin, dyn_co
   for (int i = 0; i < m; i++)
     out[i] = c[i];
   return m;
+}
+
+int dyn_cb_box_box(const dyn_body *Ab, const dyn_body *Bb, double margin, dyn_contact *out) {
+  obb A = obb_of(Ab), B = obb_of(Bb);
+  dyn_v3 t = dyn_v3_sub(B.c, A.c);
+  sat_axes x;
+  if (!face_axes(&A, &B, t, margin, &x) || !edge_axes(&A, &B, t, margin, &x))
+    return 0;
+  double hsum = A.h[0] + A.h[1] + A.h[2] + B.h[0] + B.h[1] + B.h[2];
+  int edge = x.ei >= 0 && x.esep > x.fsep + 0.05 * fabs(x.fsep) + 1e-9 * hsum;
+  if (fmax(x.fsep, x.esep) > 0.0)
+    return separated_contacts(Ab, Bb, &A, &B, &x, edge, margin, hsum, out);
+  if (edge)
+    return edge_contact(&A, &B, &x, margin, out);
+  return face_manifold(&A, &B, &x, margin, out);
 }
 
 /* ---- box-capsule --------------------------------------------------------- */

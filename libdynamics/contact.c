@@ -2,7 +2,7 @@
  * contact.c -- the constraint rows of one contact point, for the four
  * friction models of dyn_constraint.h.
  *
- * Geometry (dyn.h's dyn_contact, seed 000's contact table): bodies a and b,
+ * Geometry (dyn.h's dyn_contact; docs/contact.md, "Contact Jacobian"): bodies a and b,
  * unit normal n from a to b, world point p, depth d (> 0 penetration,
  * < 0 a gap).  Lever arms r_a = p - r_a^com, r_b = p - r_b^com.
  *
@@ -13,7 +13,7 @@
  *             = [-e^T, -(r_a x e)^T | e^T, (r_b x e)^T] (v_a, w_a, v_b, w_b)
  * using e . (w x r) = w . (r x e).  So each row is J = (J_a, J_b) with
  *     J_a = (-e, -(r_a x e)),   J_b = (e, r_b x e)
- * (seed 000's "contact joint" rows, seed 002's J_n, J_t1, J_t2), and J u is
+ * (docs/contact.md, "Contact Jacobian": J_n, J_t1, J_t2), and J u is
  * the velocity of b relative to a at p along e, positive when separating.
  * Effective mass of a row: K = J M^-1 J^T
  *     = m_a^-1 + m_b^-1 + (r_a x e).I_a^-1 (r_a x e) + (r_b x e).I_b^-1 (r_b x e).
@@ -24,8 +24,9 @@
  *                          e_r (-v_n) if -v_n > v_thr else 0 )        restitution
  *     d <  0:  rhs = d / h    (speculative: the bodies may close the gap in this
  *                              step but not pass it; no restitution)
- * k_erp / h is seed 000's k_cor.  The maximum of the two terms (ODE's
- * contact rule) rather than seed 002's sum: with the sum, an elastic
+ * k_erp / h is k_cor (docs/contact.md, "CFM and ERP").  The maximum of the
+ * two terms (ODE's contact rule; docs/contact.md, "Restitution") rather
+ * than their sum: with the sum, an elastic
  * contact that also penetrates leaves faster than it arrived.
  *
  * Tangent basis (dyn_contact_basis): e = the world axis with the smallest
@@ -37,26 +38,27 @@
  * Friction models (rows in this order):
  *   NONE:     n.
  *   BOX:      n, t1, t2; t rows: rhs 0, findex -> n, bounds -mu x_n .. mu x_n
- *             (ODE dContactApprox1, seed 002).  Anisotropic: the friction
+ *             (ODE dContactApprox1).  Anisotropic: the friction
  *             force can reach sqrt(2) mu x_n diagonally.
  *   CONE:     n, t1, t2 as one cone, |x_t| <= mu x_n (for the cone solvers;
  *             the law, Coulomb or associated, is the problem's cone_law).
- *   PYRAMID:  seed 000, with eta directions
+ *   PYRAMID:  docs/contact.md, "Friction models", with eta directions
  *                 d_h = cos(2 pi (h-1)/eta) t1 + sin(2 pi (h-1)/eta) t2
  *             and unknowns x_n = h f, x_h = h beta_h >= 0, lambda >= 0:
  *                 w_n = J_n u+ - rhs                     >= 0  _|_ x_n    >= 0
  *                 w_h = J_dh u+ + lambda                 >= 0  _|_ x_h    >= 0
  *                 w_l = mu x_n - sum_h x_h               >= 0  _|_ lambda >= 0
  *             i.e. A(beta, lambda) = E = 1, A(lambda, beta) = -E^T = -1,
- *             A(lambda, n) = mu, A(lambda, lambda) = 0 (seed 000's (eta+2)K
+ *             A(lambda, n) = mu, A(lambda, lambda) = 0 (the (eta+2)K
  *             LCP, block rows reordered per contact).  Sliding: lambda is the
  *             sliding speed, the beta of the direction most opposed to the
  *             slip takes mu x_n.  The aux row has J = 0, cfm 0 and kind
  *             DYN_ROW_AUX; A is not symmetric, so use lemke / enum.
  *
- * Source: seed 000 (contact Jacobian, friction pyramid LCP, k_cor = k_erp/h,
- * unified boxed LCP with b = J(u + h M^-1 f_ext) - b_error, DESIGN.md);
- * seed 002 (Baumgarte, restitution C_R, box friction with t1, t2).
+ * Source: docs/contact.md, "Contact Jacobian", "Friction models" (box with
+ * t1, t2; the pyramid LCP), "CFM and ERP" (Baumgarte, k_cor = k_erp / h),
+ * "Restitution"; docs/dynamics.md, "The world step" (the unified boxed LCP,
+ * b = J (u + h M^-1 f_ext) - b_error).
  *
  * Limitations: the normal is taken as fixed (its rotation is a second-order
  * effect the Jacobian does not carry, as in every engine listed); a

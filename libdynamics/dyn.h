@@ -15,6 +15,17 @@
 
 #include "dyn_math.h"
 
+/* DYN_API marks the functions of libdynamics' public interface (dyn*.h):
+ * the library is compiled with -fvisibility=hidden and exports only these
+ * (as SLV_API in slv.h). */
+#ifndef DYN_API
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define DYN_API __attribute__((visibility("default")))
+#else
+#define DYN_API
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -76,60 +87,62 @@ typedef struct dyn_body {
  * at rest at r with orientation q (normalised here).  Returns DYN_ERR_INPUT
  * (and a message in msg[msgcap] if msg != NULL) for mass <= 0, a non-finite
  * or not positive definite inertia, a zero quaternion. */
-dyn_err dyn_body_init(dyn_body *b, double mass, dyn_m3 I_b, dyn_shape shape,
+DYN_API dyn_err dyn_body_init(dyn_body *b, double mass, dyn_m3 I_b, dyn_shape shape,
             dyn_v3 r, dyn_quat q, char *msg, size_t msgcap);
 /* A static body (infinite mass): planes, fixed geometry, the world anchor. */
-void dyn_body_init_static(dyn_body *b, dyn_shape shape, dyn_v3 r, dyn_quat q);
+DYN_API void dyn_body_init_static(dyn_body *b, dyn_shape shape, dyn_v3 r, dyn_quat q);
 
 /* Principal inertias of uniform solids of mass m. */
-dyn_m3 dyn_inertia_sphere(double m, double radius);
-dyn_m3 dyn_inertia_box(double m, dyn_v3 half);
-dyn_m3 dyn_inertia_capsule(double m, double radius, double half_length);
+DYN_API dyn_m3 dyn_inertia_sphere(double m, double radius);
+DYN_API dyn_m3 dyn_inertia_box(double m, dyn_v3 half);
+DYN_API dyn_m3 dyn_inertia_capsule(double m, double radius, double half_length);
 
 /* World inertia R I_b R^T and its inverse R I_b^-1 R^T. */
-dyn_m3 dyn_body_inertia_world(const dyn_body *b);
-dyn_m3 dyn_body_inv_inertia_world(const dyn_body *b);
+DYN_API dyn_m3 dyn_body_inertia_world(const dyn_body *b);
+DYN_API dyn_m3 dyn_body_inv_inertia_world(const dyn_body *b);
 
 /* m |v|^2 / 2 + w . (I w) / 2 */
-double dyn_body_kinetic(const dyn_body *b);
+DYN_API double dyn_body_kinetic(const dyn_body *b);
 /* Momenta: m v, and the angular momentum about the world origin
  * r x m v + I w. */
-dyn_v3 dyn_body_linear_momentum(const dyn_body *b);
-dyn_v3 dyn_body_angular_momentum(const dyn_body *b);
+DYN_API dyn_v3 dyn_body_linear_momentum(const dyn_body *b);
+DYN_API dyn_v3 dyn_body_angular_momentum(const dyn_body *b);
 
-/* ---- unconstrained integration (seed 001, seed 002) -------------------- */
+/* ---- unconstrained integration (docs/dynamics.md, "Integrators") -------- */
 
 typedef enum dyn_gyro {
   DYN_GYRO_NONE = 0,    /* drop w x (I w) */
   DYN_GYRO_EXPLICIT,    /* torque -w x (I w) at the start of the step */
-  DYN_GYRO_IMPLICIT     /* implicit Euler in the body frame, one Newton step (seed 001) */
+  DYN_GYRO_IMPLICIT     /* implicit Euler in the body frame, one Newton step (docs/dynamics.md,
+                           "Rotation and the gyroscopic term") */
 } dyn_gyro;
 
 typedef enum dyn_orient {
-  DYN_ORIENT_EXP = 0,   /* q <- exp(h w / 2) q, small-angle series (seed 001) */
-  DYN_ORIENT_LINEAR     /* q <- q + h/2 (0, w) q, renormalised (seed 003's L/G form) */
+  DYN_ORIENT_EXP = 0,   /* q <- exp(h w / 2) q, small-angle series */
+  DYN_ORIENT_LINEAR     /* q <- q + h/2 (0, w) q, renormalised (the L/G form); both in
+                           docs/dynamics.md, "Rotation and the gyroscopic term" */
 } dyn_orient;
 
 typedef enum dyn_integrator {
   DYN_INT_SYMPLECTIC_EULER = 0, /* v+ = v + h a(x); x+ = x + h v+ (default) */
   DYN_INT_EXPLICIT_EULER,       /* x+ = x + h v; v+ = v + h a(x) */
-  DYN_INT_VERLET                /* position Verlet: half drift, kick, half drift (seed 002) */
+  DYN_INT_VERLET                /* position Verlet: half drift, kick, half drift */
 } dyn_integrator;
 
 /* v += h inv_mass (f_ext + m g); w += h I^-1 (t_ext - gyro term), the
  * gyroscopic term per `gyro`.  g is the gravity vector (m/s^2).  Static
  * bodies are left alone. */
-void dyn_body_update_velocity(dyn_body *b, double h, dyn_v3 g, dyn_gyro gyro);
+DYN_API void dyn_body_update_velocity(dyn_body *b, double h, dyn_v3 g, dyn_gyro gyro);
 /* r += h v; q advanced by the angular velocity w over h per `orient`. */
-void dyn_body_update_position(dyn_body *b, double h, dyn_orient orient);
+DYN_API void dyn_body_update_position(dyn_body *b, double h, dyn_orient orient);
 /* q advanced by angular velocity w (world) over h, as above. */
-dyn_quat dyn_quat_integrate(dyn_quat q, dyn_v3 w, double h, dyn_orient orient);
+DYN_API dyn_quat dyn_quat_integrate(dyn_quat q, dyn_v3 w, double h, dyn_orient orient);
 
 /* ---- collision --------------------------------------------------------- */
 
 /* One contact point between bodies a and b (indices into the caller's body
  * array; a static body is an ordinary index).  normal is the unit vector
- * from a towards b (seed 000's contact table), depth >= 0 the penetration
+ * from a towards b (docs/contact.md, "Contact Jacobian"), depth >= 0 the penetration
  * (a negative depth, a gap, is allowed for speculative contacts), p the
  * world point, midway between the two surfaces. */
 typedef struct dyn_contact {
@@ -148,14 +161,14 @@ typedef struct dyn_contact {
  * iff depth > -margin (so two bodies exactly touching give none at margin
  * 0).  Returns DYN_ERR_INPUT (< 0) for invalid input: bad indices, ia ==
  * ib, margin < 0 or NaN, a non-finite pose, a negative size. */
-int dyn_collide_pair(const dyn_body *bodies, int ia, int ib, double margin,
+DYN_API int dyn_collide_pair(const dyn_body *bodies, int ia, int ib, double margin,
            dyn_contact *out);
 
 /* World-frame axis-aligned bounding box of a body's shape, grown by margin;
  * planes get infinite extents where they are unbounded. */
-void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi);
+DYN_API void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi);
 
-/* Broad phase: sweep-and-prune on x (seed 002) over nb bodies.  Writes
+/* Broad phase: sweep-and-prune on x (docs/dynamics.md, "Collision") over nb bodies.  Writes
  * candidate pairs (i < j, AABBs overlapping, not both static) into
  * pairs[2k], pairs[2k+1], at most maxpairs; returns the number found (which
  * may exceed maxpairs: then only maxpairs were written and the caller grows
@@ -166,18 +179,18 @@ void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi);
  * once after allocating it, and again to forget the order (any content
  * then gives the same pairs, but the first call reads the tag, so it must
  * be initialised memory).  Both broad phases return -1 on bad arguments. */
-size_t dyn_sap_workspace_size(int nb);
-void dyn_sap_workspace_init(void *ws);
-long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws,
+DYN_API size_t dyn_sap_workspace_size(int nb);
+DYN_API void dyn_sap_workspace_init(void *ws);
+DYN_API long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws,
             int *pairs, long maxpairs);
 /* The same by testing all pairs: the reference for tests. */
-long dyn_broadphase_all(const dyn_body *bodies, int nb, double margin, int *pairs,
+DYN_API long dyn_broadphase_all(const dyn_body *bodies, int nb, double margin, int *pairs,
             long maxpairs);
 
 /* GJK distance / EPA penetration between two convex shapes given by support
  * functions (used for HULL, and for any pair without a dedicated routine).
  * One contact; DYN_ERR_INPUT (< 0) for invalid input. */
-int dyn_collide_gjk_epa(const dyn_body *bodies, int ia, int ib, double margin,
+DYN_API int dyn_collide_gjk_epa(const dyn_body *bodies, int ia, int ib, double margin,
             dyn_contact *out);
 
 #ifdef __cplusplus

@@ -3,10 +3,9 @@
  * problem (public header of libdynamics, part 2).
  *
  * Every constraint kind gives max_rows() (a cheap bound, for reservation)
- * and fill() (STYLE.md sec. 6, ODE's getSureMaxInfo / getInfo2 split).  fill
+ * and fill() (ODE's getSureMaxInfo / getInfo2 split).  fill
  * writes one dyn_rows record per row; dyn_assemble turns an array of them
- * into the boxed LCP of seed 000's unified system (with the misprint fixed,
- * DESIGN.md):
+ * into the unified boxed LCP of docs/dynamics.md, "The world step":
  *
  *     w = A x + b,   A = J M^-1 J^T + diag(cfm) (+ the pyramid's auxiliary
  *                        entries, below),
@@ -14,7 +13,7 @@
  *
  * x the impulses (h times the constraint forces), lo <= x <= hi, findex
  * friction rows, Coulomb cones.  A row asks for J u+ >= rhs when x sits at
- * lo = 0 (contacts): rhs is seed 000's b_error (k_cor times the error,
+ * lo = 0 (contacts): rhs is b_error (k_cor times the error, docs/contact.md, "CFM and ERP";
  * restitution, speculative gap).  After the solve, dyn_apply_impulse gives
  *     u+ = u + M^-1 (J^T x + h f_ext) + h g
  * so that w = J u+ - rhs.
@@ -24,7 +23,8 @@
  * world) appear as body index -1 in the rows and contribute nothing.
  *
  * Gyroscopic terms are not handled here: the caller puts -w x (I w) into
- * t_ext (explicit) or updates w beforehand (implicit, seed 001).
+ * t_ext (explicit) or updates w beforehand (implicit; docs/dynamics.md,
+ * "Rotation and the gyroscopic term").
  *
  * Errors: functions return dyn_err (dyn.h); dyn_assemble, dyn_system_reserve
  * and dyn_system_csr_nnz leave a one-line message in the system
@@ -49,7 +49,7 @@ typedef enum dyn_row_kind {
   DYN_ROW_PLAIN = 0, /* bounds lo..hi, or +-mu x[findex] when findex >= 0 */
   DYN_ROW_CONE_N,    /* first (normal) row of a Coulomb cone (n, t1, t2); mu = cone mu */
   DYN_ROW_CONE_T,    /* the two tangent rows following a DYN_ROW_CONE_N row */
-  DYN_ROW_AUX        /* friction pyramid's auxiliary row lambda (seed 000): J = 0 and
+  DYN_ROW_AUX        /* friction pyramid's auxiliary row lambda (docs/contact.md): J = 0 and
                         A(aux, n) = mu, A(aux, beta_h) = -1, A(beta_h, aux) = +1 for the
                         aux_count rows beta_h starting at local row aux_first; n = findex */
 } dyn_row_kind;
@@ -77,8 +77,9 @@ typedef struct dyn_rows {
 typedef enum dyn_friction {
   DYN_FRICTION_NONE = 0, /* one row: the normal */
   DYN_FRICTION_BOX,      /* n, t1, t2; t rows findex'ed to n with mu: ODE's dContactApprox1,
-                            seed 002's box friction (-mu x_n <= x_t <= mu x_n) */
-  DYN_FRICTION_PYRAMID,  /* n, beta_1..beta_eta >= 0, one auxiliary lambda >= 0 (seed 000):
+                            box friction (-mu x_n <= x_t <= mu x_n) */
+  DYN_FRICTION_PYRAMID,  /* n, beta_1..beta_eta >= 0, one auxiliary lambda >= 0
+                            (docs/contact.md, "Friction models"):
                             a pure LCP of size (eta+2) per contact, not symmetric */
   DYN_FRICTION_CONE      /* n, t1, t2 as one Coulomb cone with mu (cone solvers) */
 } dyn_friction;
@@ -86,10 +87,11 @@ typedef enum dyn_friction {
 typedef struct dyn_contact_params {
   dyn_friction friction;
   double mu;          /* friction coefficient, >= 0 */
-  int eta;            /* PYRAMID: number of directions, >= 3 (seed 000: eta even >= 4) */
+  int eta;            /* PYRAMID: number of directions, >= 3 (the derivation takes eta even >= 4) */
   double restitution; /* e in [0, 1] */
   double rest_threshold; /* m/s >= 0: restitution only when approaching faster than this */
-  double k_erp;       /* error reduction in [0, 1]; k_cor = k_erp / h (seed 000) */
+  double k_erp;       /* error reduction in [0, 1]; k_cor = k_erp / h (docs/contact.md,
+                         "CFM and ERP") */
   double slop;        /* m >= 0: penetration left uncorrected */
   double cfm;         /* >= 0, on every contact row except the pyramid's auxiliary one */
   double max_correct_vel; /* m/s > 0: cap of the Baumgarte velocity; INFINITY = none */
@@ -97,19 +99,19 @@ typedef struct dyn_contact_params {
 
 /* friction NONE, mu 0, eta 4, restitution 0, rest_threshold 0, k_erp 0.2,
  * slop 0, cfm 0, max_correct_vel INFINITY. */
-dyn_contact_params dyn_contact_params_default(void);
+DYN_API dyn_contact_params dyn_contact_params_default(void);
 
 /* DYN_OK, or DYN_ERR_INPUT with msg (if non-NULL, size msgcap) naming the field. */
-dyn_err dyn_contact_params_validate(const dyn_contact_params *prm, char *msg, size_t msgcap);
+DYN_API dyn_err dyn_contact_params_validate(const dyn_contact_params *prm, char *msg, size_t msgcap);
 
 /* Rows one contact produces: NONE 1, BOX 3, PYRAMID eta + 2, CONE 3
  * (0 for parameters that do not validate). */
-int dyn_contact_max_rows(const dyn_contact_params *prm);
+DYN_API int dyn_contact_max_rows(const dyn_contact_params *prm);
 
 /* Tangent basis of a unit normal n (deterministic, documented in contact.c):
  * e = the world axis with the smallest |n_i| (first one on ties),
  * t1 = (e x n) / |e x n|, t2 = n x t1; (t1, t2, n) is right-handed. */
-void dyn_contact_basis(dyn_v3 n, dyn_v3 *t1, dyn_v3 *t2);
+DYN_API void dyn_contact_basis(dyn_v3 n, dyn_v3 *t1, dyn_v3 *t2);
 
 /* Writes the rows of contact c into out[row0 .. row0 + m - 1] and returns m
  * (= dyn_contact_max_rows(prm)), or a negative dyn_err:
@@ -121,7 +123,7 @@ void dyn_contact_basis(dyn_v3 n, dyn_v3 *t1, dyn_v3 *t2);
  *   h       in: time step (s), > 0;
  *   out     out: array with at least row0 + m records.
  * Row order: NONE n; BOX n, t1, t2; PYRAMID n, beta_1..beta_eta, aux; CONE n, t1, t2. */
-int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
+DYN_API int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
                      const dyn_contact_params *prm, double h, dyn_rows *out, int row0);
 
 /* ---- assembly ------------------------------------------------------------- */
@@ -140,19 +142,19 @@ enum {
  * more: factored problems use the per-row buffers every system has).
  * max_nnz: CSR capacity (entries of A); <= 0 means max_rows * min(max_rows, 64).  *out = NULL and DYN_ERR_INPUT /
  * DYN_ERR_NOMEM (message in msg, size msgcap, if msg != NULL) on failure. */
-dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
+DYN_API dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
                        dyn_system **out, char *msg, size_t msgcap);
-void dyn_system_free(dyn_system *sys); /* NULL is fine */
+DYN_API void dyn_system_free(dyn_system *sys); /* NULL is fine */
 
 /* Grows the buffers (never shrinks) to at least max_rows, nb, max_nnz;
  * storages may add DYN_SYS_DENSE / DYN_SYS_CSR.  Allocates: call between
  * steps, not inside one.  On failure the system keeps its old buffers. */
-dyn_err dyn_system_reserve(dyn_system *sys, int max_rows, int nb, unsigned storages,
+DYN_API dyn_err dyn_system_reserve(dyn_system *sys, int max_rows, int nb, unsigned storages,
                            long max_nnz);
 
 /* The message of the last failed dyn_assemble / dyn_apply_impulse /
  * dyn_system_reserve (empty string if none); never NULL. */
-const char *dyn_system_message(const dyn_system *sys);
+DYN_API const char *dyn_system_message(const dyn_system *sys);
 
 /* Number of CSR entries dyn_assemble would produce for these rows, counting
  * every body index >= 0 as dynamic (so an upper bound if rows name static
@@ -160,7 +162,7 @@ const char *dyn_system_message(const dyn_system *sys);
  * scratch, so nrows <= max_rows and body indices < the system's nb are
  * required (else -1 and a message), and it ends the last assembly's
  * validity for dyn_apply_impulse: call it before dyn_assemble. */
-long dyn_system_csr_nnz(dyn_system *sys, const dyn_rows *rows, int nrows);
+DYN_API long dyn_system_csr_nnz(dyn_system *sys, const dyn_rows *rows, int nrows);
 
 /* Builds the problem of the rows:
  *   bodies  in, size nb (<= the system's nb): state u = (v, w), r, q, loads
@@ -179,7 +181,7 @@ long dyn_system_csr_nnz(dyn_system *sys, const dyn_rows *rows, int nrows);
  * Returns DYN_OK or DYN_ERR_INPUT (size exceeded, bad body index, a row
  * whose two bodies are the same, findex / aux / cone structure out of
  * range, a non-finite entry; message in dyn_system_message). */
-dyn_err dyn_assemble(dyn_system *sys, const dyn_body *bodies, int nb, const dyn_rows *rows,
+DYN_API dyn_err dyn_assemble(dyn_system *sys, const dyn_body *bodies, int nb, const dyn_rows *rows,
                      int nrows, double h, dyn_v3 g, slv_storage storage, slv_problem *out);
 
 /* u+ = u + M^-1 (J^T x + h (f_ext, t_ext)) + h g for every dynamic body,
@@ -187,7 +189,7 @@ dyn_err dyn_assemble(dyn_system *sys, const dyn_body *bodies, int nb, const dyn_
  * problem's n).  Static bodies are left alone; gyroscopic terms are the
  * caller's.  DYN_ERR_INPUT if nothing was assembled or nb differs;
  * DYN_ERR_NUMERIC (bodies untouched) if x has a non-finite entry. */
-dyn_err dyn_apply_impulse(const dyn_system *sys, dyn_body *bodies, int nb, const double *x,
+DYN_API dyn_err dyn_apply_impulse(const dyn_system *sys, dyn_body *bodies, int nb, const double *x,
                           double h, dyn_v3 g);
 
 #ifdef __cplusplus

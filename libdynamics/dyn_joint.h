@@ -10,9 +10,9 @@
  * dyn_rows format of dyn_constraint.h (the same as dyn_contact_fill), to be
  * assembled with the contact rows:
  *     w = J u+ - rhs + cfm x,   x = impulses (N s, or N m s for a torque):
- *         h times the constraint forces of seed 000.
- * Equality rows: lo = -inf, hi = +inf, rhs = -(erp / h) Phi (seed 000's
- * b_error = k_cor * error with k_cor = k_erp / h, signed so that the error
+ *         h times the constraint forces (docs/contact.md, "Joints").
+ * Equality rows: lo = -inf, hi = +inf, rhs = -(erp / h) Phi (docs/contact.md,
+ * "CFM and ERP": b_error = k_cor * error with k_cor = k_erp / h, signed so that the error
  * shrinks: Phi+ ~ Phi + h J u+ = (1 - erp) Phi).
  *
  * The struct is plain data (body indices only, no pointers), so a world can
@@ -88,8 +88,8 @@ typedef struct dyn_joint {
 /* Initialises *j of the given kind between bodies a (in [0, nb)) and b (in
  * [-1, nb), b != a) at their current poses:
  *   anchor  world point (m) where the joint sits (every kind; slider: the
- *           point whose sideways drift is measured, seed 000's choice being the
- *           midpoint of the two centres; fixed: seed 000 uses b's centre);
+ *           point whose sideways drift is measured, docs/contact.md's choice
+ *           being the midpoint of the two centres; fixed: b's centre there);
  *   axis1   unit world axis: hinge / slider axis, hinge-2 steering axis,
  *           universal axis 1 (ignored by ball, fixed);
  *   axis2   unit world axis: hinge-2 wheel axis, universal axis 2 (must be
@@ -97,21 +97,21 @@ typedef struct dyn_joint {
  * Axes are normalised here; a zero axis is an error.  erp = 0.2 and cfm = 0
  * on every row, limit and motor off (limit erp 0.2).  Returns DYN_OK or
  * DYN_ERR_INPUT with a message (msg may be NULL) naming the argument. */
-dyn_err dyn_joint_init(dyn_joint *j, dyn_joint_kind kind, const dyn_body *bodies, int nb, int a,
+DYN_API dyn_err dyn_joint_init(dyn_joint *j, dyn_joint_kind kind, const dyn_body *bodies, int nb, int a,
                        int b, dyn_v3 anchor, dyn_v3 axis1, dyn_v3 axis2, char *msg, size_t msgcap);
 
 /* DYN_OK or DYN_ERR_INPUT with a message naming the field ("joint.erp[2]=1.5
  * must be in [0, 1]"): kind, indices against nb, unit axes, finite
  * geometry, erp / cfm, limit (lo <= hi, angle range) and motor fields. */
-dyn_err dyn_joint_validate(const dyn_joint *j, int nb, char *msg, size_t msgcap);
+DYN_API dyn_err dyn_joint_validate(const dyn_joint *j, int nb, char *msg, size_t msgcap);
 
 /* Number of equality rows of a kind: 3, 5, 5, 4, 4, 6 (0 for a bad kind). */
-int dyn_joint_base_rows(dyn_joint_kind kind);
+DYN_API int dyn_joint_base_rows(dyn_joint_kind kind);
 
 /* Upper bound on the rows dyn_joint_fill writes: base rows + 1 if the limit
  * is enabled + 1 if the motor is enabled; 0 for a joint that does not
  * validate (nb unknown here: indices are checked in fill). */
-int dyn_joint_max_rows(const dyn_joint *j);
+DYN_API int dyn_joint_max_rows(const dyn_joint *j);
 
 /* Writes the rows of joint j into out[row0 ..] and returns their number m
  * (<= dyn_joint_max_rows), or a negative dyn_err (DYN_ERR_INPUT):
@@ -124,19 +124,20 @@ int dyn_joint_max_rows(const dyn_joint *j);
  *   lower, c <= lo: J = dc, rhs = max((erp/h)(lo - c), -e dc.u), x in [0, inf)
  *   upper, c >= hi: J = dc, rhs = min((erp/h)(hi - c), -e dc.u), x in (-inf, 0]
  *   motor:          J = dc, rhs = target_vel, x in [-F h, F h]
- * (the upper row is the lower one mirrored in x, so that seed 000's b^hi =
- * k_cor (d_hi - d) holds as printed after DESIGN.md's fix; with the seed's
- * J^hi = -J^lo and x >= 0 the bias would need the opposite sign)
+ * (the upper row is the lower one mirrored in x, so that b^hi = k_cor (d_hi
+ * - d) of docs/contact.md, "Limits and motors", holds; with J^hi = -J^lo and
+ * x >= 0 the bias would need the opposite sign)
  * and the combinations: lo == hi: one row J = dc, rhs = (erp/h)(lo - c), x
- * free, or with the motor on x in [-F h, F h] and rhs + target_vel (seed
- * 000's position servo: limits at the target, force bounded by the motor);
+ * free, or with the motor on x in [-F h, F h] and rhs + target_vel (a
+ * position servo, docs/contact.md, "Limits and motors": limits at the
+ * target, force bounded by the motor);
  * at a limit with the motor driving into it (target_vel at or past the
  * limit's rhs), the two merge into one row with x in [-F h, inf) (lower; upper
  * (-inf, F h]) (exact: the motor saturates against the stop); a motor driving away from an
  * active limit keeps both rows (same J up to sign: A is then singular on
  * those two rows; give the limit a cfm > 0 for solvers that need A(i,i) > 0
  * pivots). */
-int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h, dyn_rows *out,
+DYN_API int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h, dyn_rows *out,
                    int row0);
 
 /* Position-level constraint of the base rows: writes Phi (dyn_joint_base_rows
@@ -148,36 +149,36 @@ int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h,
  *   slider rows 3, 4:  t1_a . (p_a - p_b),  t2_a . (p_a - p_b)
  *   hinge-2, universal row 3:  s1_a . s2_b - cos0
  * Returns the count or DYN_ERR_INPUT. */
-int dyn_joint_phi(const dyn_body *bodies, int nb, const dyn_joint *j, double *phi);
+DYN_API int dyn_joint_phi(const dyn_body *bodies, int nb, const dyn_joint *j, double *phi);
 
 /* The joint coordinate of limits and motors: slider d = s_a . (p_b - p_a)
  * (m); hinge theta and hinge-2 wheel angle = 2 atan2(v . n, w) (rad) of the
  * relative rotation (w, v) = q_a^* q_b q0^* about n = twist_a: continuous in
  * (-2 pi, 2 pi) as the quaternions move continuously (no jump at +-pi).
  * DYN_ERR_INPUT for the other kinds or bad indices. */
-dyn_err dyn_joint_coord(const dyn_body *bodies, int nb, const dyn_joint *j, double *coord);
+DYN_API dyn_err dyn_joint_coord(const dyn_body *bodies, int nb, const dyn_joint *j, double *coord);
 
 /* Joint error for reports: |p_a - p_b| (m) between the two anchors; for the
  * slider, the sideways part (the anchors may separate along the axis).
  * NaN for bad input. */
-double dyn_joint_anchor_error(const dyn_body *bodies, int nb, const dyn_joint *j);
+DYN_API double dyn_joint_anchor_error(const dyn_body *bodies, int nb, const dyn_joint *j);
 
 /* Spring-damper to soft-row mapping (ODE's, force form): a row of stiffness
  * k >= 0 (N/m or N m/rad) and damping c >= 0 (N s/m), k + c > 0, stepped with
  * h > 0, behaves as f = -k Phi - c dPhi/dt integrated by implicit Euler when
  *     erp = h k / (h k + c),   cfm_force = 1 / (h k + c).
  * Since x is an impulse here, the row's cfm (dyn_rows.cfm, dyn_joint.cfm[]) is
- * cfm_force / h.  Seed 004 eq. 14 (lambda = -k' J v, -J v - lambda / k' = 0)
+ * cfm_force / h.  RedMax's eq. 14 ([wang2019]; lambda = -k' J v, -J v - lambda / k' = 0)
  * is the case k = 0: its compliance 1 / k' is the row cfm with k' = h c (a
  * damper; a positional spring also needs the erp term).  Outputs may be
  * NULL.  DYN_ERR_INPUT for negative, non-finite or all-zero k, c, or bad h. */
-dyn_err dyn_joint_spring(double k, double c, double h, double *erp, double *cfm_force,
+DYN_API dyn_err dyn_joint_spring(double k, double c, double h, double *erp, double *cfm_force,
                          double *cfm_row);
 
 /* Sets erp[r], cfm[r] of every base row (r < dyn_joint_base_rows) from the
  * spring k, c at step h (dyn_joint_spring); rows < 0 means all rows, else only
  * row `row`.  DYN_ERR_INPUT as dyn_joint_spring, or a bad row. */
-dyn_err dyn_joint_set_spring(dyn_joint *j, int row, double k, double c, double h);
+DYN_API dyn_err dyn_joint_set_spring(dyn_joint *j, int row, double k, double c, double h);
 
 #ifdef __cplusplus
 }

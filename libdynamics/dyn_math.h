@@ -4,7 +4,8 @@
  *
  * Conventions (fixed once, used by every libdynamics file):
  *   - right-handed world frame, z up, gravity (0, 0, -g);
- *   - dyn_quat q = (w, x, y, z) is the Euler-parameter vector of seed 003
+ *   - dyn_quat q = (w, x, y, z) is the Euler-parameter vector of
+ *     docs/dynamics.md, "Rotation and the gyroscopic term"
  *     (e0 = w), unit length, rotating body-frame vectors to the world frame:
  *     v_world = R(q) v_body = q (0, v_body) q^*;
  *   - dyn_m3 is row-major: m[3*i + j] = M(i, j);
@@ -101,8 +102,8 @@ static inline dyn_m3 dyn_m3_diag(double a, double b, double c)
   return r;
 }
 
-/* [a]x, the cross-product matrix: [a]x v = a x v (seed 000's r^x, with its
- * third row read as [-a2, a1, 0], see DESIGN.md). */
+/* [a]x, the cross-product matrix: [a]x v = a x v (r^x of docs/contact.md,
+ * "Contact Jacobian", third row [-a2, a1, 0]). */
 static inline dyn_m3 dyn_m3_skew(dyn_v3 a)
 {
   dyn_m3 r = { { 0.0, -a.z, a.y, a.z, 0.0, -a.x, -a.y, a.x, 0.0 } };

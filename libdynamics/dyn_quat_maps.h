@@ -1,7 +1,7 @@
 /*
  * dyn_quat_maps.h -- private: the linear maps between angular velocity and
- * the time derivative of the Euler parameters (seed 003, sec. 2: G(e),
- * L(q)).  Header-only, static inline, no state.  Never installed.
+ * the time derivative of the Euler parameters (docs/dynamics.md, "Rotation
+ * and the gyroscopic term": G(e), L(q)).  Header-only, static inline, no state.  Never installed.
  *
  * Convention (dyn_math.h): q = (w, x, y, z) = (e0, e1, e2, e3), unit,
  * Hamilton product, body -> world: v_world = q (0, v_body) q^*.  With the
@@ -15,12 +15,12 @@
  *   G(e) = [ -e2 -e3  e0  e1 ]     E(e) = [ -e2  e3  e0 -e1 ]
  *          [ -e3  e2 -e1  e0 ]            [ -e3 -e2  e1  e0 ]
  *
- * Under this convention G is exactly the matrix printed in seed 003, and
+ * Under this convention G is exactly the matrix of docs/dynamics.md, and
  * its "w_bar = 2 G(e) de/dt" holds with w_bar the body-frame angular
- * velocity.  (Seed 003 says G is given "up to sign and ordering", see
- * DESIGN.md "Known misprints": the other conventions -- scalar last, the
+ * velocity.  (G is often given only "up to sign and ordering": the other
+ * conventions -- scalar last, the
  * JPL product, a world -> body q -- permute the columns or flip the signs of
- * e1..e3.)  The seed's L(q) = diag(I, G^T/2) takes the body-frame w_bar; our
+ * e1..e3.)  docs/dynamics.md's L(q) = diag(I, G^T/2) takes the body-frame w_bar; our
  * bodies store the world w, for which the block is E^T/2; both are given.
  * For unit q the rows of G and of E are orthonormal and orthogonal to q:
  * G G^T = E E^T = I3, G q = E q = 0, and E^T w = G^T (R^T w).
@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-/* G(q), 3x4 row-major: w_b = 2 G(q) dq/dt (seed 003's G, as printed). */
+/* G(q), 3x4 row-major: w_b = 2 G(q) dq/dt (docs/dynamics.md's G). */
 static inline void dyn_quat_G(dyn_quat q, double G[12]) {
   const double e0 = q.w, e1 = q.x, e2 = q.y, e3 = q.z;
   const double g[12] = { -e1, e0, e3, -e2,
@@ -69,7 +69,7 @@ static inline void dyn_quat_L(dyn_quat q, double L[12]) {
 }
 
 /* Lb(q) = G(q)^T / 2, 4x3 row-major: dq/dt = Lb(q) w_b, w_b body frame
- * (seed 003's block of L(q)). */
+ * (docs/dynamics.md's block of L(q)). */
 static inline void dyn_quat_Lb(dyn_quat q, double Lb[12]) {
   double G[12];
   dyn_quat_G(q, G);

@@ -1,6 +1,6 @@
 /*
- * dyn_redmax.h -- reduced-coordinate articulated trees after RedMax (seed
- * 004, sec. 4; Wang et al. 2019, "RedMax: Efficient & flexible approach for
+ * dyn_redmax.h -- reduced-coordinate articulated trees after RedMax
+ * (docs/redmax.md; [wang2019], sec. 4: Wang et al. 2019, "RedMax: Efficient & flexible approach for
  * articulated dynamics", ACM TOG 38(4)).
  *
  * A tree of nb rigid bodies; body i is attached to its parent (or, with
@@ -24,7 +24,7 @@
  *              in the joint frame carried by the child (rad/s).
  * For a ball joint nq = 4 and ndof = 3: u is a quasi-velocity with
  * dQ/dt = 1/2 Q (0, u), and S = [I3; 0] is constant.  This departs from
- * seed 004's ball S(q) = [B(q); 0] of eq. (21) (a 3-parameter rotation with
+ * RedMax's ball S(q) = [B(q); 0] of eq. (21) (docs/redmax.md; a 3-parameter rotation with
  * a configuration-dependent B), which is singular somewhere for every
  * 3-parameter choice; eq. (28) holds unchanged for quasi-velocities.
  * The joint frame of joint i is parallel to the world frame at the initial
@@ -72,7 +72,7 @@ typedef struct dyn_rm_body_def {
 
 /* A dyn_rm_body_def with parent -1, a hinge about z, everything else 0 and
  * q the identity: fill the fields you need. */
-dyn_rm_body_def dyn_rm_body_def_default(void);
+DYN_API dyn_rm_body_def dyn_rm_body_def_default(void);
 
 typedef struct dyn_redmax dyn_redmax;
 
@@ -83,57 +83,57 @@ typedef struct dyn_redmax dyn_redmax;
  * of parents, unknown joint kind, zero or non-finite axis, mass <= 0, an
  * inertia that is not SPD, a zero quaternion, non-finite r or anchor,
  * negative stiffness/damping); DYN_ERR_NOMEM. */
-dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, char *msg,
+DYN_API dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, char *msg,
                        size_t msgcap);
-void dyn_redmax_free(dyn_redmax *rm); /* accepts NULL */
+DYN_API void dyn_redmax_free(dyn_redmax *rm); /* accepts NULL */
 
-int dyn_redmax_nbodies(const dyn_redmax *rm);
-int dyn_redmax_nq(const dyn_redmax *rm);   /* number of position coordinates */
-int dyn_redmax_ndof(const dyn_redmax *rm); /* number of velocities (dofs) */
+DYN_API int dyn_redmax_nbodies(const dyn_redmax *rm);
+DYN_API int dyn_redmax_nq(const dyn_redmax *rm);   /* number of position coordinates */
+DYN_API int dyn_redmax_ndof(const dyn_redmax *rm); /* number of velocities (dofs) */
 /* Offsets of joint i's coordinates in q and in u (either pointer may be
  * NULL); DYN_ERR_INPUT for i out of range. */
-dyn_err dyn_redmax_offsets(const dyn_redmax *rm, int i, int *qoff, int *uoff);
+DYN_API dyn_err dyn_redmax_offsets(const dyn_redmax *rm, int i, int *qoff, int *uoff);
 
 /* Copy the state out: q[nq], u[ndof] (either may be NULL). */
-void dyn_redmax_get_state(const dyn_redmax *rm, double *q, double *u);
+DYN_API void dyn_redmax_get_state(const dyn_redmax *rm, double *q, double *u);
 /* Set the state: q[nq] (ball quaternions are normalised), u[ndof]; either
  * may be NULL (kept).  DYN_ERR_INPUT for a non-finite value or a zero ball
  * quaternion (state left unchanged). */
-dyn_err dyn_redmax_set_state(dyn_redmax *rm, const double *q, const double *u, char *msg,
+DYN_API dyn_err dyn_redmax_set_state(dyn_redmax *rm, const double *q, const double *u, char *msg,
                              size_t msgcap);
 
-/* Forward kinematics, J and dJ/dt (seed 004, Algorithms 1 and 2) at the
+/* Forward kinematics, J and dJ/dt (docs/redmax.md; RedMax's Algorithms 1 and 2) at the
  * current state, into the workspace.  The functions below call it
  * themselves; it is public for tests and for callers that read J. */
-void dyn_redmax_kinematics(dyn_redmax *rm);
+DYN_API void dyn_redmax_kinematics(dyn_redmax *rm);
 
 /* After dyn_redmax_kinematics: copy J and dJ/dt (6 nb x ndof, column-major,
  * leading dimension ld >= 6 nb; either may be NULL).  Row block i holds
  * body i's twist (omega_b, v_b): body-frame angular velocity and body-frame
- * velocity of its centre of mass (seed 004 eq. 18's phi^i with the body
+ * velocity of its centre of mass (RedMax eq. 18's phi^i, docs/redmax.md, with the body
  * frame at the centre of mass). */
-void dyn_redmax_jacobian(const dyn_redmax *rm, double *J, double *Jdot, int ld);
+DYN_API void dyn_redmax_jacobian(const dyn_redmax *rm, double *J, double *Jdot, int ld);
 
 /* World pose and velocity of body i at the current state: centre of mass
  * r, orientation q (body -> world), linear velocity v of the centre of mass
  * and angular velocity w, world frame (any pointer may be NULL).  Computes
  * the kinematics.  DYN_ERR_INPUT for i out of range. */
-dyn_err dyn_redmax_body_state(dyn_redmax *rm, int i, dyn_v3 *r, dyn_quat *q, dyn_v3 *v,
+DYN_API dyn_err dyn_redmax_body_state(dyn_redmax *rm, int i, dyn_v3 *r, dyn_quat *q, dyn_v3 *v,
                               dyn_v3 *w);
 /* The same for all bodies as dyn_body structs (bodies[nb], out), ready for a
  * maximal-coordinate world: mass, inertia, pose, v, w; shape NONE, loads 0. */
-dyn_err dyn_redmax_export_bodies(dyn_redmax *rm, dyn_body *bodies, char *msg, size_t msgcap);
+DYN_API dyn_err dyn_redmax_export_bodies(dyn_redmax *rm, dyn_body *bodies, char *msg, size_t msgcap);
 
 /* Reduced mass Mr = J^T M J (ndof x ndof, column-major, leading dimension
  * ld >= ndof, out) at the current state. */
-void dyn_redmax_mass_matrix(dyn_redmax *rm, double *Mr, int ld);
+DYN_API void dyn_redmax_mass_matrix(dyn_redmax *rm, double *Mr, int ld);
 
 /* Accelerations du/dt[ndof] (out) of eq. (28) at the current state under
  * gravity g (m/s^2) and the optional world loads f_ext[nb] (N, at the
  * centres of mass) and t_ext[nb] (N m), springs and dampers explicit.
  * DYN_ERR_NUMERIC (message) when Mr is not positive definite or a value is
  * not finite. */
-dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dyn_v3 *t_ext,
+DYN_API dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dyn_v3 *t_ext,
                          double *udot, char *msg, size_t msgcap);
 
 /* One step of h (s) > 0: semi-implicit Euler with linearly implicit joint
@@ -142,14 +142,14 @@ dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dy
  * Loads as in dyn_redmax_accel.  DYN_ERR_INPUT for h <= 0 or non-finite;
  * DYN_ERR_NUMERIC when the matrix is not positive definite or the new state
  * is not finite (the state is then left unchanged). */
-dyn_err dyn_redmax_step(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
+DYN_API dyn_err dyn_redmax_step(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
                         const dyn_v3 *t_ext, char *msg, size_t msgcap);
 
 /* Kinetic energy T = u^T Mr u / 2 (the sum over bodies of
  * m |v|^2 / 2 + w.(I w) / 2) and potential energy V = -sum_i m_i g . r_i
  * plus the joint springs (k theta^2 / 2, k |log Q|^2 / 2), in J (either
  * pointer may be NULL). */
-void dyn_redmax_energy(dyn_redmax *rm, dyn_v3 g, double *T, double *V);
+DYN_API void dyn_redmax_energy(dyn_redmax *rm, dyn_v3 g, double *T, double *V);
 
 #ifdef __cplusplus
 }

@@ -5,14 +5,17 @@
  *
  * A world owns its bodies (copied in by dyn_world_add_body), its settings
  * (dyn_world_settings, from dyn_world_settings_default) and every buffer a
- * step needs.  One step (dyn_world_step, world.c) is
+ * step needs.  One step (dyn_world_step, world_step.c; docs/dynamics.md,
+ * "The world step") is a pipeline of named stages:
  *
- *   collide (broad phase SAP, narrow phase; pairs tied by a joint skipped)
- *   -> joint rows (dyn_joint_fill, joints in the order they were added)
- *   then contact rows (friction model of the settings) -> dyn_assemble
- *   (dense, CSR or factored) -> slv_solve (the named solver, warm-started
- *   from the previous step's impulses) -> dyn_apply_impulse -> position
- *   update (the settings' integrator),
+ *   prepare (state saved; Verlet's half drift; gyroscopic term)
+ *   -> collide (broad phase SAP, narrow phase; pairs tied by a joint skipped)
+ *   -> build rows (dyn_joint_fill, joints in the order they were added,
+ *   then contact rows of the settings' friction model) -> assemble
+ *   (dense, CSR or factored; the warm start from the previous step's
+ *   impulses) -> solve (the named solver) -> judge (a failed solve goes to
+ *   the failure policy, dyn_failure_policy) -> apply (dyn_apply_impulse)
+ *   -> integrate (the settings' integrator) -> metrics,
  *
  * and fills a dyn_world_metrics record.  Buffers grow (geometrically) only
  * when a step needs more than any earlier step; a step of a scene whose
@@ -20,14 +23,14 @@
  *
  * Errors: functions return dyn_err (dyn.h) and leave a one-line message
  * (dyn_world_message, or the caller's msg buffer for constructors).  A
- * solver that runs but does not converge is not an error as long as its x
- * does no worse than no impulse (or it is an iterative solver stopped by
- * its iteration budget): its status is in the metrics.  A solver that
- * refuses the problem (SLV_ERR_UNSUPPORTED, e.g. a cone solver given the
- * friction pyramid) is: dyn_world_step then returns DYN_ERR_INPUT with the
- * library's message and the world is left as it was before the step.  So
- * is a failed solve whose x is worse than no impulse (DYN_ERR_NUMERIC, see
- * dyn_world_step).
+ * solver that runs but does not converge is not an error: the failure
+ * policy (settings.on_failure) decides what the step applies, and the
+ * metrics say which candidate it was.  A solver that refuses the problem
+ * (SLV_ERR_UNSUPPORTED, e.g. a cone solver given the friction pyramid) is:
+ * dyn_world_step then returns DYN_ERR_INPUT with the library's message and
+ * the world is left as it was before the step.  So is a failed solve under
+ * the policies keep (x worse than no impulse) and stop (DYN_ERR_NUMERIC,
+ * see dyn_world_step).
  */
 #ifndef DYN_WORLD_H
 #define DYN_WORLD_H
@@ -63,10 +66,58 @@ typedef enum dyn_contact_order {
                                boxes (sweep-and-prune) */
   DYN_ORDER_TOP_DOWN        /* by height along -gravity, highest pair first (a pair's height:
                                the mean of its dynamic bodies' centres; ties in broad-phase
-                               order); what it changes: world.c */
+                               order); what it changes: experiments/README.md,
+                               "Measurements: dynamics" */
 } dyn_contact_order;
 
 #define DYN_WORLD_SOLVER_NAME_MAX 32
+
+/* What a step does when its solve failed (docs/dynamics.md, "The world
+ * step").  A solve has failed when its status is not converged, except the
+ * budget stop (max_iter after iterations > 0, finite x) of a Gauss-Seidel
+ * solver -- pgs, pgs_wide, nsgs: every sweep solves each row or contact
+ * exactly given its neighbours, so a truncated run is the usual mode of a
+ * fixed-sweep simulation and its x is applied.  Under DYN_ON_FAILURE_KEEP
+ * every iterative solver's budget stop is exempt, as before the policy
+ * existed.  Candidates are compared by the library's res_nat_inf
+ * (slv_residual); a non-finite x is never applied.
+ *   FALLBACK  (default) the fallback chain: the step is solved again by the
+ *             fallback solver (settings.fallback_solver; "" picks pgs, or
+ *             nsgs when the problem has Coulomb cones) started from the
+ *             better of the solver's x and the warm start, with
+ *             fallback_max_iter iterations; then the candidate with the
+ *             smallest res_nat_inf among the fallback's x, the solver's x,
+ *             the warm start and P(0) = mid(lo, hi, 0) is applied (ties go
+ *             in that order).  So the step never applies an impulse worse
+ *             than any candidate.
+ *   BEST      no second solve: the best of the solver's x, the warm start
+ *             and P(0).
+ *   KEEP      the solver's x if it is finite and no worse than P(0); else
+ *             the step fails with DYN_ERR_NUMERIC (the behaviour before
+ *             the policy).
+ *   STOP      the step fails with DYN_ERR_NUMERIC, naming the step, the
+ *             solver, its status and residual. */
+typedef enum dyn_failure_policy {
+  DYN_ON_FAILURE_FALLBACK = 0,
+  DYN_ON_FAILURE_BEST,
+  DYN_ON_FAILURE_KEEP,
+  DYN_ON_FAILURE_STOP
+} dyn_failure_policy;
+
+/* "fallback", "best", "keep", "stop"; "?" out of range. */
+DYN_API const char *dyn_failure_policy_str(dyn_failure_policy p);
+
+/* Which impulses a step applied. */
+typedef enum dyn_applied {
+  DYN_APPLIED_NONE = 0, /* none: the step had no rows */
+  DYN_APPLIED_SOLVER,   /* the solver's x */
+  DYN_APPLIED_FALLBACK, /* the fallback solve's x */
+  DYN_APPLIED_WARM,     /* the warm start the solver was given */
+  DYN_APPLIED_ZERO      /* P(0) = mid(lo, hi, 0): no impulse (0 on every scene row) */
+} dyn_applied;
+
+/* "none", "solver", "fallback", "warm", "zero"; "?" out of range. */
+DYN_API const char *dyn_applied_str(dyn_applied a);
 
 typedef struct dyn_world_settings {
   double dt;                 /* time step (s), finite, > 0; default 1/120 */
@@ -85,25 +136,35 @@ typedef struct dyn_world_settings {
                                 matched by body pair and nearest contact point; default 1 */
   double warm_factor;        /* the kept impulses are scaled by this, in [0, 1] (Bullet's
                                 warmstartingFactor is 0.85); default 0.7: with pgs at 50
-                                sweeps, 1 leaves a 10-cube stack jittering (mean kinetic
-                                energy 0.34 J against 0.007 J at 0.7, world.c) */
+                                sweeps, 1 leaves a 10-cube stack jittering (measured:
+                                experiments/README.md, "Measurements: dynamics") */
   dyn_storage storage;       /* default DYN_STORAGE_AUTO */
   int dense_max_rows;        /* AUTO: dense up to this many rows, >= 0; default 256 */
   slv_cone_law cone_law;     /* meaning of the cone rows (friction CONE); default
                                 SLV_CONE_COULOMB */
   dyn_contact_order contact_order; /* default DYN_ORDER_BROADPHASE */
+  dyn_failure_policy on_failure; /* default DYN_ON_FAILURE_FALLBACK */
+  char fallback_solver[DYN_WORLD_SOLVER_NAME_MAX]; /* FALLBACK's solver, a registry name;
+                                default "": pgs, or nsgs for problems with cones */
+  int fallback_max_iter;     /* FALLBACK's iterations, >= 1; default 200 */
 } dyn_world_settings;
 
-dyn_world_settings dyn_world_settings_default(void);
+DYN_API dyn_world_settings dyn_world_settings_default(void);
 
 /* DYN_OK, or DYN_ERR_INPUT with a message (msg of size msgcap, may be NULL)
  * naming the field: dt <= 0 or not finite, gravity not finite, an enum out
  * of range, contact parameters (dyn_contact_params_validate: mu < 0, ...),
  * margin < 0, an unknown solver name, options slv_options_validate rejects,
- * dense_max_rows < 0. */
-dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size_t msgcap);
+ * dense_max_rows < 0, an unknown fallback solver, fallback_max_iter < 1. */
+DYN_API dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size_t msgcap);
 
 /* ---- per-step metrics ---------------------------------------------------- */
+
+/* The stages of a step (world_step.c), for stage_time_s: prepare, collide,
+ * build rows, assemble, solve, judge, apply, integrate, metrics. */
+#define DYN_WORLD_STAGES 9
+/* The name of stage i ("collide", ...); NULL out of range. */
+DYN_API const char *dyn_world_stage_name(int i);
 
 typedef struct dyn_world_metrics {
   long step;              /* steps done, counting this one (1, 2, ...) */
@@ -127,7 +188,31 @@ typedef struct dyn_world_metrics {
   int joint_rows;         /* of rows, those of the joints (the first joint_rows rows) */
   double joint_error;     /* max over joints of dyn_joint_anchor_error after the step
                              (m; 0 without joints) */
+  int failed;             /* 1 iff the solve failed (dyn_failure_policy) */
+  dyn_applied applied;    /* which impulses were applied (NONE without rows) */
+  const char *fallback_solver; /* the fallback's registry name if one ran, else NULL */
+  slv_status fallback_status;  /* its status (SLV_CONVERGED if none ran) */
+  double res_applied;     /* res_nat_inf of the applied impulses (0 without rows) */
+  double stage_time_s[DYN_WORLD_STAGES]; /* wall time of each stage */
 } dyn_world_metrics;
+
+/* The last solve of a world (dyn_world_last_solve): enough to write the
+ * step's problem to a file and solve it again bit for bit. */
+typedef struct dyn_world_solve {
+  long step;               /* the step it belongs to (1, 2, ...) */
+  slv_problem prob;        /* the problem as the solver got it (borrowed) */
+  const char *solver;      /* its registry name */
+  slv_options opt;         /* the options it got (opt.warm_start as used) */
+  const double *x_start;   /* size n: the start the solver got (the warm start when
+                              opt.warm_start; else slv_solve started from P(0)) */
+  const double *x_solver;  /* size n: the solver's x */
+  const double *x_applied; /* size n: the impulses applied; NULL if the step failed */
+  slv_status status;       /* the solver's */
+  int iterations;
+  double res_nat_inf;      /* of x_solver */
+  int failed;              /* as in the metrics */
+  dyn_applied applied;
+} dyn_world_solve;
 
 /* ---- the world ------------------------------------------------------------- */
 
@@ -136,15 +221,15 @@ typedef struct dyn_world dyn_world;
 /* A world with no bodies and room for body_capacity (>= 0) of them.
  * *out = NULL and DYN_ERR_INPUT (settings rejected, message in msg) or
  * DYN_ERR_NOMEM on failure. */
-dyn_err dyn_world_new(const dyn_world_settings *s, int body_capacity, dyn_world **out,
+DYN_API dyn_err dyn_world_new(const dyn_world_settings *s, int body_capacity, dyn_world **out,
                       char *msg, size_t msgcap);
-void dyn_world_free(dyn_world *w); /* NULL is fine */
+DYN_API void dyn_world_free(dyn_world *w); /* NULL is fine */
 
 /* Replace the settings between steps (validated as above).  A change of
  * friction model (or eta) drops the warm-start data; a change of solver
  * drops its workspace.  On error the old settings stay. */
-dyn_err dyn_world_set_settings(dyn_world *w, const dyn_world_settings *s);
-const dyn_world_settings *dyn_world_get_settings(const dyn_world *w);
+DYN_API dyn_err dyn_world_set_settings(dyn_world *w, const dyn_world_settings *s);
+DYN_API const dyn_world_settings *dyn_world_get_settings(const dyn_world *w);
 
 /* Copy *b into the world (may grow the body array: call between steps).
  * Checks: a static body has inv_mass 0 and inv_I_b 0; a dynamic body has a
@@ -152,9 +237,9 @@ const dyn_world_settings *dyn_world_get_settings(const dyn_world *w);
  * finite r, v, w, a nonzero q (normalised here).  Returns the body's index
  * (>= 0), or DYN_ERR_INPUT / DYN_ERR_NOMEM with the message in
  * dyn_world_message. */
-int dyn_world_add_body(dyn_world *w, const dyn_body *b);
+DYN_API int dyn_world_add_body(dyn_world *w, const dyn_body *b);
 
-int dyn_world_body_count(const dyn_world *w);
+DYN_API int dyn_world_body_count(const dyn_world *w);
 
 /* Copy the joint *j (dyn_joint.h, built by dyn_joint_init on this world's
  * bodies) into the world; call between steps.  Checks: dyn_joint_validate
@@ -165,21 +250,21 @@ int dyn_world_body_count(const dyn_world *w);
  * dyn_world_message.  Joint rows come first in every step's problem (rows
  * 0 .. joint_rows - 1, joints in index order, each in dyn_joint_fill's
  * order), the contact rows after them. */
-int dyn_world_add_joint(dyn_world *w, const dyn_joint *j);
-int dyn_world_joint_count(const dyn_world *w);
+DYN_API int dyn_world_add_joint(dyn_world *w, const dyn_joint *j);
+DYN_API int dyn_world_joint_count(const dyn_world *w);
 /* The joint array (size dyn_world_joint_count); valid until the next
  * dyn_world_add_joint.  Changing a joint's motor, limit or softness between
  * steps is allowed (a step re-validates every joint: an invalid one makes it
  * fail with DYN_ERR_INPUT); its bodies a, b must not change. */
-dyn_joint *dyn_world_joints(dyn_world *w);
+DYN_API dyn_joint *dyn_world_joints(dyn_world *w);
 /* max over joints of dyn_joint_anchor_error at the current state (m); 0
  * without joints. */
-double dyn_world_joint_error(const dyn_world *w);
+DYN_API double dyn_world_joint_error(const dyn_world *w);
 /* The body array (size dyn_world_body_count); valid until the next
  * dyn_world_add_body.  Writing state or loads (r, q, v, w, f_ext, t_ext)
  * between steps is allowed; f_ext and t_ext are held over each step and never
  * cleared. */
-dyn_body *dyn_world_bodies(dyn_world *w);
+DYN_API dyn_body *dyn_world_bodies(dyn_world *w);
 
 /* One step of settings.dt; m (may be NULL) receives the metrics.  Errors
  * (the world is then restored to its state before the step):
@@ -188,57 +273,67 @@ dyn_body *dyn_world_bodies(dyn_world *w);
  *                   SLV_CAP_FREE), storage impossible for the solver, a
  *                   contact or joint the rows code rejects;
  *   DYN_ERR_NOMEM   a buffer could not grow;
- *   DYN_ERR_NUMERIC the solver returned non-finite impulses, or its solve
- *                   failed (any positive slv_status except max_iter with
- *                   iterations > 0, an iterative solver's budget stop) with
- *                   an x worse than no impulse: res_nat_inf(x) >
- *                   res_nat_inf(x0), x0 = mid(lo, hi, 0) (0 for the rows
- *                   of every scene).  The impulses are not applied; the
- *                   message names the step, the solver, its status and
- *                   both residuals, e.g. "step 32: solver lemke ended in
+ *   DYN_ERR_NUMERIC its solve failed (dyn_failure_policy) and the policy
+ *                   is stop, or keep with an x that is not finite or worse
+ *                   than no impulse: res_nat_inf(x) > res_nat_inf(x0), x0
+ *                   = mid(lo, hi, 0) (0 for the rows of every scene); or
+ *                   no candidate is finite.  The impulses are not applied;
+ *                   the message names the step, the solver, its status and
+ *                   residual, e.g. "step 32: solver lemke ended in
  *                   singular_pivot with res_nat_inf 3.32e+00, worse than
  *                   applying no impulse (res_nat_inf of x = 0: 2.68e+00);
- *                   impulses not applied".
+ *                   impulses not applied" (keep) or "step 89: solver lemke
+ *                   ended in singular_pivot with res_nat_inf 5.64e-04;
+ *                   impulses not applied (failure policy stop)"; the solve
+ *                   stays readable through dyn_world_last_solve.
  * The message names the step and the cause.  A failed step does not
  * advance the step count or the time; the last step's problem is dropped
  * (dyn_world_last_problem: n = 0). */
-dyn_err dyn_world_step(dyn_world *w, dyn_world_metrics *m);
+DYN_API dyn_err dyn_world_step(dyn_world *w, dyn_world_metrics *m);
 
 /* The message of the last failed call (empty string if none); never NULL. */
-const char *dyn_world_message(const dyn_world *w);
+DYN_API const char *dyn_world_message(const dyn_world *w);
 
-long dyn_world_step_count(const dyn_world *w);
+DYN_API long dyn_world_step_count(const dyn_world *w);
 /* How many times the world's buffers grew, or its solver workspace or
  * assembly systems were (re)created, since dyn_world_new: the only
  * allocations a step makes.  Constant over the steps of a settled scene. */
-long dyn_world_grow_count(const dyn_world *w);
-double dyn_world_time(const dyn_world *w);
+DYN_API long dyn_world_grow_count(const dyn_world *w);
+DYN_API double dyn_world_time(const dyn_world *w);
 
 /* Kinetic and potential energy of the current state, as in the metrics
  * (either pointer may be NULL); returns their sum. */
-double dyn_world_energy(const dyn_world *w, double *kinetic, double *potential);
+DYN_API double dyn_world_energy(const dyn_world *w, double *kinetic, double *potential);
 
 /* An extra collision pass on the current state (the peers' end-of-run
  * penetration): *max_pen = deepest contact (>= 0), *ncontacts = points (both
  * may be NULL).  Uses the step's buffers (grows them if needed); the last
  * step's problem and contacts stay valid. */
-dyn_err dyn_world_penetration(dyn_world *w, double *max_pen, int *ncontacts);
+DYN_API dyn_err dyn_world_penetration(dyn_world *w, double *max_pen, int *ncontacts);
 
 /* The problem of the last step and the impulses x that were applied (its
  * solution), as borrowed views valid until the next step / free.  n = 0 (and
  * *x = NULL) if the last step had no rows or there was no step yet. */
-void dyn_world_last_problem(const dyn_world *w, slv_problem *p, const double **x);
+DYN_API void dyn_world_last_problem(const dyn_world *w, slv_problem *p, const double **x);
+
+/* The last solve (*out), valid until the next step or dyn_world_free: also
+ * after a step that failed in its judge stage (DYN_ON_FAILURE_KEEP or
+ * STOP: then x_applied is NULL), so that the failing problem can be
+ * written (lcplab simulate --dump-failures).  Returns 0 if there was no
+ * solve since the last successful step without rows, or none at all (*out
+ * zeroed), else 1. */
+DYN_API int dyn_world_last_solve(const dyn_world *w, dyn_world_solve *out);
 
 /* The contacts of the last step (size *n), valid until the next step. */
-const dyn_contact *dyn_world_contacts(const dyn_world *w, int *n);
+DYN_API const dyn_contact *dyn_world_contacts(const dyn_world *w, int *n);
 
 /* ---- scenes (scenes.c) ------------------------------------------------------ */
 
 /* Number of named scenes, and the i-th one's name and one-line description
  * (keys with their defaults); NULL if i is out of range. */
-int dyn_scene_count(void);
-const char *dyn_scene_name(int i);
-const char *dyn_scene_summary(int i);
+DYN_API int dyn_scene_count(void);
+DYN_API const char *dyn_scene_name(int i);
+DYN_API const char *dyn_scene_summary(int i);
 
 /* Builds the named scene: params are nparams strings "key=value" (value a
  * number; integer keys must be whole numbers), base the settings to start
@@ -256,13 +351,13 @@ const char *dyn_scene_summary(int i);
  * scene, unknown or repeated key, a value that is not a number, a count out
  * of range, mass or density <= 0, mu < 0, restitution outside [0, 1], and
  * any settings error (dt <= 0, ...). */
-dyn_err dyn_scene_new(const char *name, const char *const *params, int nparams,
+DYN_API dyn_err dyn_scene_new(const char *name, const char *const *params, int nparams,
                       const dyn_world_settings *base, dyn_world **out, char *msg,
                       size_t msgcap);
 
 /* Steps a scene runs by default at step dt: 600 (the peers' default), the
  * incline round(1 s / dt).  0 for an unknown name or dt <= 0. */
-long dyn_scene_default_steps(const char *name, double dt);
+DYN_API long dyn_scene_default_steps(const char *name, double dt);
 
 /* Rest positions of the scene `name` just built by dyn_scene_new (w, before
  * any step): where each body sits with the scene's own start gaps closed.
@@ -281,7 +376,7 @@ long dyn_scene_default_steps(const char *name, double dt);
  * w or r_rest NULL, nbodies not the world's count, a world that has
  * stepped, bodies not in the scene's layout (stack / pyramid: n or
  * L (L + 1) / 2 cubes, then the floor). */
-dyn_err dyn_scene_rest_positions(const char *name, const dyn_world *w, double *r_rest,
+DYN_API dyn_err dyn_scene_rest_positions(const char *name, const dyn_world *w, double *r_rest,
                                  int nbodies, char *msg, size_t msgcap);
 
 #ifdef __cplusplus

@@ -9,7 +9,7 @@
  * polytopes, so GJK and EPA on the cores terminate exactly (a support
  * vertex repeats) and the radii are added afterwards in closed form.
  *
- * Minkowski difference of the cores (seed 002, "GJK / Minkowski
+ * Minkowski difference of the cores (docs/dynamics.md, "Collision"; "GJK / Minkowski
  * difference"):  M = A - B = { a - b },  support s_M(d) = s_A(d) - s_B(-d).
  * The cores overlap iff 0 is in M.
  *
@@ -452,185 +452,208 @@ static dyn_v3 any_perp(dyn_v3 d) {
   return dyn_v3_normalize(dyn_v3_cross(d, e));
 }
 
-/* Penetration of the cores.  In: the GJK simplex s (the origin on it).
- * Out: *n (unit, from A to B), *t (core depth), *pa, *pb (deepest core
- * points).  Returns EPA_OK, EPA_LIMIT (estimate), or EPA_FLAT (M is flat,
- * *t = 0, *n its normal with n . (c_B - c_A) >= 0). */
-static int epa(const core *A, const core *B, const simplex *s, double L, dyn_v3 *nout,
-               double *tout, dyn_v3 *pa, dyn_v3 *pb) {
+/* The polytope EPA grows inside M = A - B: vertices, faces, and the
+ * horizon edges of one expansion. */
+typedef struct epa_poly {
   svert V[EPA_MAX_VERTS];
   epa_face F[EPA_MAX_FACES];
   int E[EPA_MAX_EDGES][2];
-  int nv = s->n, nf = 0;
-  double tol_flat = FLAT_REL * L, tol = EPA_REL * L;
-  dyn_v3 cab = dyn_v3_sub(B->c, A->c);
-  for (int i = 0; i < nv; i++)
-    V[i] = s->v[i];
-  simplex_points(s, pa, pb);
+  int nv, nf;
+} epa_poly;
 
-  /* Blow the simplex up to a tetrahedron; the origin stays on it. */
-  while (nv < 4) {
-    if (nv == 1) {
-      static const double ax[6][3] = { { 1, 0, 0 }, { -1, 0, 0 }, { 0, 1, 0 },
-                                       { 0, -1, 0 }, { 0, 0, 1 }, { 0, 0, -1 } };
-      int k = 0;
-      for (; k < 6; k++) {
-        svert w = md_support(A, B, dyn_v3_make(ax[k][0], ax[k][1], ax[k][2]));
-        if (dyn_v3_norm(dyn_v3_sub(w.w, V[0].w)) > tol_flat) {
-          V[nv++] = w;
-          break;
-        }
-      }
-      if (k == 6) { /* M is a point: any normal; take the centre line */
-        dyn_v3 n = dyn_v3_normalize(cab);
-        *nout = dyn_v3_norm(n) > 0.0 ? n : dyn_v3_make(0.0, 0.0, 1.0);
-        *tout = 0.0;
-        return EPA_FLAT;
-      }
-    } else if (nv == 2) {
-      dyn_v3 d = dyn_v3_normalize(dyn_v3_sub(V[1].w, V[0].w));
-      dyn_v3 p1 = any_perp(d), p2 = dyn_v3_cross(d, p1);
-      dyn_v3 dirs[4] = { p1, dyn_v3_neg(p1), p2, dyn_v3_neg(p2) };
-      int k = 0;
-      for (; k < 4; k++) {
-        svert w = md_support(A, B, dirs[k]);
-        if (dyn_v3_norm(dyn_v3_cross(dyn_v3_sub(w.w, V[0].w), d)) > tol_flat) {
-          V[nv++] = w;
-          break;
-        }
-      }
-      if (k == 4) { /* M is a segment: normal across it, towards c_B - c_A */
-        dyn_v3 n = dyn_v3_normalize(dyn_v3_axpy(cab, -dyn_v3_dot(cab, d), d));
-        *nout = dyn_v3_norm(n) > 0.0 ? n : p1;
-        *tout = 0.0;
-        return EPA_FLAT;
-      }
-    } else {
-      dyn_v3 n = dyn_v3_cross(dyn_v3_sub(V[1].w, V[0].w), dyn_v3_sub(V[2].w, V[0].w));
-      if (!(dyn_v3_norm(n) > 0.0)) {
-        /* collinear triangle: keep its two farthest-apart vertices */
-        double d01 = dyn_v3_norm(dyn_v3_sub(V[1].w, V[0].w));
-        double d02 = dyn_v3_norm(dyn_v3_sub(V[2].w, V[0].w));
-        double d12 = dyn_v3_norm(dyn_v3_sub(V[2].w, V[1].w));
-        if (d02 >= d01 && d02 >= d12)
-          V[1] = V[2];
-        else if (d12 >= d01 && d12 >= d02)
-          V[0] = V[2];
-        nv = 2;
-        continue;
-      }
-      n = dyn_v3_normalize(n);
-      svert w = md_support(A, B, n);
-      if (dyn_v3_dot(n, dyn_v3_sub(w.w, V[0].w)) > tol_flat) {
-        V[nv++] = w;
-      } else {
-        w = md_support(A, B, dyn_v3_neg(n));
-        if (dyn_v3_dot(n, dyn_v3_sub(w.w, V[0].w)) < -tol_flat) {
-          V[nv++] = w;
-        } else { /* M is planar */
-          *nout = dyn_v3_dot(n, cab) >= 0.0 ? n : dyn_v3_neg(n);
-          *tout = 0.0;
-          return EPA_FLAT;
-        }
-      }
+/* The answer for a flat M: normal n (the centre line c_B - c_A if n = 0,
+ * else e_z), depth 0. */
+static int epa_flat(dyn_v3 n, dyn_v3 fallback, dyn_v3 *nout, double *tout) {
+  *nout = dyn_v3_norm(n) > 0.0 ? n : fallback;
+  *tout = 0.0;
+  return EPA_FLAT;
+}
+
+/* One vertex more for a simplex of one point: the first support point
+ * along the axes off it.  0 after epa_flat when M is a point. */
+static int grow_point(const core *A, const core *B, epa_poly *P, dyn_v3 cab, double tol_flat,
+                      dyn_v3 *nout, double *tout) {
+  static const double ax[6][3] = { { 1, 0, 0 }, { -1, 0, 0 }, { 0, 1, 0 },
+                                   { 0, -1, 0 }, { 0, 0, 1 }, { 0, 0, -1 } };
+  for (int k = 0; k < 6; k++) {
+    svert w = md_support(A, B, dyn_v3_make(ax[k][0], ax[k][1], ax[k][2]));
+    if (dyn_v3_norm(dyn_v3_sub(w.w, P->V[0].w)) > tol_flat) {
+      P->V[P->nv++] = w;
+      return 1;
     }
   }
+  /* M is a point: any normal; take the centre line */
+  epa_flat(dyn_v3_normalize(cab), dyn_v3_make(0.0, 0.0, 1.0), nout, tout);
+  return 0;
+}
 
-  /* the tetrahedron's faces, wound so that the normals point outwards */
+/* One vertex more for a segment: the first support point off its line
+ * across it.  0 after epa_flat when M is a segment. */
+static int grow_segment(const core *A, const core *B, epa_poly *P, dyn_v3 cab, double tol_flat,
+                        dyn_v3 *nout, double *tout) {
+  dyn_v3 d = dyn_v3_normalize(dyn_v3_sub(P->V[1].w, P->V[0].w));
+  dyn_v3 p1 = any_perp(d), p2 = dyn_v3_cross(d, p1);
+  dyn_v3 dirs[4] = { p1, dyn_v3_neg(p1), p2, dyn_v3_neg(p2) };
+  for (int k = 0; k < 4; k++) {
+    svert w = md_support(A, B, dirs[k]);
+    if (dyn_v3_norm(dyn_v3_cross(dyn_v3_sub(w.w, P->V[0].w), d)) > tol_flat) {
+      P->V[P->nv++] = w;
+      return 1;
+    }
+  }
+  /* M is a segment: normal across it, towards c_B - c_A */
+  epa_flat(dyn_v3_normalize(dyn_v3_axpy(cab, -dyn_v3_dot(cab, d), d)), p1, nout, tout);
+  return 0;
+}
+
+/* One vertex more for a triangle (or back to a segment when it is
+ * collinear): the support point off its plane.  0 after epa_flat when M
+ * is planar. */
+static int grow_triangle(const core *A, const core *B, epa_poly *P, dyn_v3 cab,
+                         double tol_flat, dyn_v3 *nout, double *tout) {
+  svert *V = P->V;
+  dyn_v3 n = dyn_v3_cross(dyn_v3_sub(V[1].w, V[0].w), dyn_v3_sub(V[2].w, V[0].w));
+  if (!(dyn_v3_norm(n) > 0.0)) {
+    /* collinear triangle: keep its two farthest-apart vertices */
+    double d01 = dyn_v3_norm(dyn_v3_sub(V[1].w, V[0].w));
+    double d02 = dyn_v3_norm(dyn_v3_sub(V[2].w, V[0].w));
+    double d12 = dyn_v3_norm(dyn_v3_sub(V[2].w, V[1].w));
+    if (d02 >= d01 && d02 >= d12)
+      V[1] = V[2];
+    else if (d12 >= d01 && d12 >= d02)
+      V[0] = V[2];
+    P->nv = 2;
+    return 1;
+  }
+  n = dyn_v3_normalize(n);
+  svert w = md_support(A, B, n);
+  if (dyn_v3_dot(n, dyn_v3_sub(w.w, V[0].w)) > tol_flat) {
+    V[P->nv++] = w;
+    return 1;
+  }
+  w = md_support(A, B, dyn_v3_neg(n));
+  if (dyn_v3_dot(n, dyn_v3_sub(w.w, V[0].w)) < -tol_flat) {
+    V[P->nv++] = w;
+    return 1;
+  }
+  /* M is planar */
+  *nout = dyn_v3_dot(n, cab) >= 0.0 ? n : dyn_v3_neg(n);
+  *tout = 0.0;
+  return 0;
+}
+
+/* The simplex blown up to a tetrahedron (the origin stays on it) and its
+ * four faces wound outwards.  0 after epa_flat when M is flat. */
+static int epa_start(const core *A, const core *B, epa_poly *P, dyn_v3 cab, double tol_flat,
+                     dyn_v3 *nout, double *tout) {
+  while (P->nv < 4) {
+    int grown = P->nv == 1   ? grow_point(A, B, P, cab, tol_flat, nout, tout)
+                : P->nv == 2 ? grow_segment(A, B, P, cab, tol_flat, nout, tout)
+                             : grow_triangle(A, B, P, cab, tol_flat, nout, tout);
+    if (!grown)
+      return 0;
+  }
   static const int T[4][4] = { { 0, 1, 2, 3 }, { 0, 3, 1, 2 }, { 0, 2, 3, 1 }, { 1, 3, 2, 0 } };
   for (int f = 0; f < 4; f++) {
     int i = T[f][0], j = T[f][1], k = T[f][2], o = T[f][3];
-    if (!face_make(&F[nf], V, i, j, k)) {
+    if (!face_make(&P->F[P->nf], P->V, i, j, k)) {
       /* cannot happen (the apex is off the base plane by > tol_flat);
        * answer as for a flat M rather than leave the outputs unset */
-      dyn_v3 n = dyn_v3_normalize(cab);
-      *nout = dyn_v3_norm(n) > 0.0 ? n : dyn_v3_make(0.0, 0.0, 1.0);
-      *tout = 0.0;
-      return EPA_FLAT;
+      epa_flat(dyn_v3_normalize(cab), dyn_v3_make(0.0, 0.0, 1.0), nout, tout);
+      return 0;
     }
-    if (dyn_v3_dot(F[nf].n, dyn_v3_sub(V[o].w, V[i].w)) > 0.0)
-      face_make(&F[nf], V, i, k, j);
-    nf++;
+    if (dyn_v3_dot(P->F[P->nf].n, dyn_v3_sub(P->V[o].w, P->V[i].w)) > 0.0)
+      face_make(&P->F[P->nf], P->V, i, k, j);
+    P->nf++;
   }
+  return 1;
+}
 
-  int status = EPA_LIMIT;
-  epa_face fb; /* the closest face of the last complete polytope */
+/* Remove every face the new point w sees (and face best); their edges not
+ * shared with another removed face form the horizon E[0 .. *ne - 1].
+ * Returns 1 if the horizon overflowed E. */
+static int epa_remove_visible(epa_poly *P, svert w, int best, double L, int *ne) {
+  int overflow = 0;
+  *ne = 0;
+  for (int f = P->nf - 1; f >= 0; f--) {
+    epa_face *F = P->F;
+    if (!(dyn_v3_dot(F[f].n, dyn_v3_sub(w.w, P->V[F[f].v[0]].w)) > 1e-14 * L) && f != best)
+      continue;
+    for (int e = 0; e < 3; e++) {
+      int a = F[f].v[e], b = F[f].v[(e + 1) % 3], found = -1;
+      for (int q = 0; q < *ne; q++)
+        if (P->E[q][0] == b && P->E[q][1] == a)
+          found = q;
+      if (found >= 0) {
+        P->E[found][0] = P->E[*ne - 1][0];
+        P->E[found][1] = P->E[*ne - 1][1];
+        (*ne)--;
+      } else if (*ne < EPA_MAX_EDGES) {
+        P->E[*ne][0] = a;
+        P->E[*ne][1] = b;
+        (*ne)++;
+      } else {
+        overflow = 1;
+      }
+    }
+    F[f] = F[--P->nf];
+    if (best == P->nf)
+      best = f;
+  }
+  return overflow;
+}
+
+/* Expand towards the face closest to the origin until its support gap is
+ * <= tol (EPA_OK) or room runs out (EPA_LIMIT); *fb the closest face of
+ * the last complete polytope. */
+static int epa_expand(const core *A, const core *B, epa_poly *P, double L, double tol,
+                      epa_face *fb) {
   for (;;) {
     int best = 0;
-    for (int f = 1; f < nf; f++)
-      if (F[f].dist < F[best].dist)
+    for (int f = 1; f < P->nf; f++)
+      if (P->F[f].dist < P->F[best].dist)
         best = f;
-    fb = F[best];
-    svert w = md_support(A, B, fb.n);
-    double gap = dyn_v3_dot(w.w, fb.n) - fb.dist;
-    if (gap <= tol) {
-      status = EPA_OK;
-      break;
-    }
-    if (nv == EPA_MAX_VERTS)
-      break;
-    int dup = 0;
-    for (int i = 0; i < nv; i++)
-      if (w.w.x == V[i].w.x && w.w.y == V[i].w.y && w.w.z == V[i].w.z)
-        dup = 1;
-    if (dup) { /* cannot expand further: this face is as good as it gets */
-      status = EPA_OK;
-      break;
-    }
-    V[nv] = w;
-    /* remove every face w sees; its edges not shared with another removed
-     * face form the horizon */
-    int ne = 0, overflow = 0;
-    for (int f = nf - 1; f >= 0; f--) {
-      if (!(dyn_v3_dot(F[f].n, dyn_v3_sub(w.w, V[F[f].v[0]].w)) > 1e-14 * L) && f != best)
-        continue;
-      for (int e = 0; e < 3; e++) {
-        int a = F[f].v[e], b = F[f].v[(e + 1) % 3], found = -1;
-        for (int q = 0; q < ne; q++)
-          if (E[q][0] == b && E[q][1] == a)
-            found = q;
-        if (found >= 0) {
-          E[found][0] = E[ne - 1][0];
-          E[found][1] = E[ne - 1][1];
-          ne--;
-        } else if (ne < EPA_MAX_EDGES) {
-          E[ne][0] = a;
-          E[ne][1] = b;
-          ne++;
-        } else {
-          overflow = 1;
-        }
-      }
-      F[f] = F[--nf];
-      if (best == nf)
-        best = f;
-    }
-    if (overflow || nf + ne > EPA_MAX_FACES)
-      break; /* out of room: stop with the estimate fb */
+    *fb = P->F[best];
+    svert w = md_support(A, B, fb->n);
+    if (dyn_v3_dot(w.w, fb->n) - fb->dist <= tol)
+      return EPA_OK;
+    if (P->nv == EPA_MAX_VERTS)
+      return EPA_LIMIT;
+    for (int i = 0; i < P->nv; i++)
+      if (w.w.x == P->V[i].w.x && w.w.y == P->V[i].w.y && w.w.z == P->V[i].w.z)
+        return EPA_OK; /* cannot expand further: this face is as good as it gets */
+    P->V[P->nv] = w;
+    int ne = 0;
+    if (epa_remove_visible(P, w, best, L, &ne) || P->nf + ne > EPA_MAX_FACES)
+      return EPA_LIMIT; /* out of room: stop with the estimate fb */
     int bad = 0;
     for (int q = 0; q < ne && !bad; q++)
-      bad = !face_make(&F[nf++], V, E[q][0], E[q][1], nv);
-    nv++;
+      bad = !face_make(&P->F[P->nf++], P->V, P->E[q][0], P->E[q][1], P->nv);
+    P->nv++;
     if (bad)
-      break; /* a degenerate new face: stop with the estimate fb */
+      return EPA_LIMIT; /* a degenerate new face: stop with the estimate fb */
   }
+}
 
-  /* Origin projected on the face: t n.  Several coplanar triangles tile
-   * one facet of M; the projection lies in one of them.  Take a triangle
-   * that contains it (weights >= -1e-9), else fb's affine weights
-   * unclamped: on one facet of M the split w = a - b is affine, so the
-   * extrapolated a, b are still the facet's points. */
-  const epa_face *f = &fb;
+/* The deepest points: the origin projected on the face, t n.  Several
+ * coplanar triangles tile one facet of M; the projection lies in one of
+ * them.  Take a triangle that contains it (weights >= -1e-9), else fb's
+ * affine weights unclamped: on one facet of M the split w = a - b is
+ * affine, so the extrapolated a, b are still the facet's points. */
+static void epa_points(const epa_poly *P, const epa_face *fb, int status, double tol,
+                       dyn_v3 *pa, dyn_v3 *pb) {
+  const epa_face *f = fb;
   double lw[3];
-  face_weights(V, &fb, lw);
+  face_weights(P->V, fb, lw);
   if (status == EPA_OK && fmin(lw[0], fmin(lw[1], lw[2])) < -1e-9) {
-    for (int q = 0; q < nf; q++) {
+    for (int q = 0; q < P->nf; q++) {
       double mw[3];
-      if (!(dyn_v3_dot(F[q].n, fb.n) > 1.0 - 1e-12) || !(fabs(F[q].dist - fb.dist) <= tol))
+      const epa_face *Fq = &P->F[q];
+      if (!(dyn_v3_dot(Fq->n, fb->n) > 1.0 - 1e-12) || !(fabs(Fq->dist - fb->dist) <= tol))
         continue;
-      face_weights(V, &F[q], mw);
+      face_weights(P->V, Fq, mw);
       if (fmin(mw[0], fmin(mw[1], mw[2])) >= -1e-9) {
-        f = &F[q];
+        f = Fq;
         lw[0] = mw[0];
         lw[1] = mw[1];
         lw[2] = mw[2];
@@ -641,9 +664,30 @@ static int epa(const core *A, const core *B, const simplex *s, double L, dyn_v3 
   *pa = dyn_v3_make(0.0, 0.0, 0.0);
   *pb = *pa;
   for (int q = 0; q < 3; q++) {
-    *pa = dyn_v3_axpy(*pa, lw[q], V[f->v[q]].a);
-    *pb = dyn_v3_axpy(*pb, lw[q], V[f->v[q]].b);
+    *pa = dyn_v3_axpy(*pa, lw[q], P->V[f->v[q]].a);
+    *pb = dyn_v3_axpy(*pb, lw[q], P->V[f->v[q]].b);
   }
+}
+
+/* Penetration of the cores.  In: the GJK simplex s (the origin on it).
+ * Out: *n (unit, from A to B), *t (core depth), *pa, *pb (deepest core
+ * points).  Returns EPA_OK, EPA_LIMIT (estimate), or EPA_FLAT (M is flat,
+ * *t = 0, *n its normal with n . (c_B - c_A) >= 0). */
+static int epa(const core *A, const core *B, const simplex *s, double L, dyn_v3 *nout,
+               double *tout, dyn_v3 *pa, dyn_v3 *pb) {
+  epa_poly P;
+  double tol_flat = FLAT_REL * L, tol = EPA_REL * L;
+  dyn_v3 cab = dyn_v3_sub(B->c, A->c);
+  P.nv = s->n;
+  P.nf = 0;
+  for (int i = 0; i < P.nv; i++)
+    P.V[i] = s->v[i];
+  simplex_points(s, pa, pb);
+  if (!epa_start(A, B, &P, cab, tol_flat, nout, tout))
+    return EPA_FLAT;
+  epa_face fb;
+  int status = epa_expand(A, B, &P, L, tol, &fb);
+  epa_points(&P, &fb, status, tol, pa, pb);
   *nout = fb.n;
   *tout = fb.dist;
   return status;

@@ -2,7 +2,8 @@
  * update (gravity, external force and torque, gyroscopic term), the
  * position and orientation update, and the three single-body schemes.
  *
- * Equations of motion (seed 001; world frame, R = R(q), I_w = R I_b R^T):
+ * Equations of motion (docs/dynamics.md, "Rigid bodies"; world frame,
+ * R = R(q), I_w = R I_b R^T):
  *     m dv/dt = f_ext + m g,               dr/dt = v
  *     I_w dw/dt + w x (I_w w) = t_ext,     dR/dt = [w]x R,  dq/dt = 1/2 (0,w) q
  *
@@ -10,8 +11,9 @@
  * I_b is constant: w_b0 = R^T w, t_b = R^T t_ext, and
  *     v+ = v + h (f_ext / m + g)
  *     w+ = w + R (dw_gyro + h I_b^-1 t_b)
- * the external torque always entering as an explicit impulse (seed 001,
- * "stage 1"; Bullet 2.83 btSequentialImpulseConstraintSolver), and
+ * the external torque always entering as an explicit impulse
+ * (docs/dynamics.md, "Rotation and the gyroscopic term", stage 1; Bullet
+ * 2.83 btSequentialImpulseConstraintSolver), and
  *   DYN_GYRO_NONE:     dw_gyro = 0                    (I dw/dt = t, games)
  *   DYN_GYRO_EXPLICIT: dw_gyro = -h I_b^-1 (w_b0 x I_b w_b0)
  *   DYN_GYRO_IMPLICIT: implicit Euler for the gyroscopic part ("stage 2"),
@@ -19,10 +21,10 @@
  *     with one Newton step from w_b0, where F(w_b0) = h w_b0 x (I_b w_b0):
  *       J = dF/dw_b = I_b + h ([w_b0]x I_b - [I_b w_b0]x)
  *       w_b1 = w_b0 - J^-1 F(w_b0),   dw_gyro = w_b1 - w_b0
- *     (seed 001, sec. 3, after Bullet 2.83's
+ *     (docs/dynamics.md, "Rotation and the gyroscopic term", after Bullet 2.83's
  *     computeGyroscopicImpulseImplicit_Body and E. Catto's "Numerical
  *     Methods" talk, both cited there).  Both stages start from the same
- *     w_b0, as in the seed (w2 = w1 + dw1 + dw2).
+ *     w_b0, as in that derivation (w2 = w1 + dw1 + dw2).
  *   Since w x (I w) is exactly quadratic in w, the Newton residual is
  *   F(w_b1) = h dw x (I_b dw) with dw = w_b1 - w_b0: O(h^3) per step, so
  *   one step keeps implicit Euler's first order.  Exact implicit Euler
@@ -33,12 +35,13 @@
  *   gyroscopic term is skipped for that step rather than produce Inf.
  *
  * Position update over h (dyn_body_update_position): r+ = r + h v, and
- *   DYN_ORIENT_EXP (seed 001, sec. 4; Grassia 1998, "Practical
+ *   DYN_ORIENT_EXP (docs/dynamics.md, "Rotation and the gyroscopic term";
+ *     Grassia 1998, "Practical
  *     parameterization of rotations using the exponential map"):
  *       q+ = dq q,   dq = (cos(|w| h/2), sin(|w| h/2) w / |w|),
  *     the exact rotation for a constant world w over the step.  With
  *     x = |w| h / 2, sin(x) w/|w| = (h/2) (sin(x)/x) w, and sin(x)/x is
- *     replaced by its Taylor series 1 - x^2/6 (the seed's two terms
+ *     replaced by its Taylor series 1 - x^2/6 (the derivation's two terms
  *     sin(theta/2) = theta/2 - theta^3/48) for x < 3e-4: the first dropped
  *     term x^4/120 is then below 6.8e-17 < eps/2, i.e. the series is as
  *     accurate as the rounded library value, and w = 0 needs no division.
@@ -46,19 +49,19 @@
  *     Bullet's test |w| < 0.001 compares an angular speed, so its switch
  *     depends on the unit of time and not on the angle; ours is on the
  *     dimensionless half angle.)  No clamp on the angle per step.
- *   DYN_ORIENT_LINEAR (seed 003's dq/dt = L(q) w, one forward-Euler step):
+ *   DYN_ORIENT_LINEAR (dq/dt = L(q) w, one forward-Euler step):
  *       q+ = (q + h/2 (0, w) q) / |q + h/2 (0, w) q|,
  *     which rotates about the right axis by 2 atan(|w| h/2) instead of
  *     |w| h: a lag of (|w| h)^3 / 12 per step, |w|^3 h^2 T / 12 after T.
  *   Both renormalise q, so |q| - 1 stays at rounding level.
  *
- * Single-body schemes (dyn_body_step_free, seed 002):
+ * Single-body schemes (dyn_body_step_free; docs/dynamics.md, "Integrators"):
  *   symplectic Euler: v+ = v + h a(x); x+ = x + h v+     global error O(h)
  *   explicit Euler:   x+ = x + h v;    v+ = v + h a(x)   global error O(h)
  *   position Verlet:  x' = x + h/2 v; v+ = v + h a(x'); x+ = x' + h/2 v+
- *     (drift-kick-drift; its half-step positions obey seed 002's Stormer
- *     form x(t+h) = 2x(t) - x(t-h) + a h^2, local error O(h^4), global
- *     O(h^2), DESIGN.md "Known misprints").  For constant acceleration it
+ *     (drift-kick-drift; its half-step positions obey the Stormer form
+ *     x(t+h) = 2x(t) - x(t-h) + a h^2, local error O(h^4), global O(h^2)).
+ *     For constant acceleration it
  *     is exact: x+ = x + h v + h^2 a / 2.
  *   Here "x" is (r, q) and "v" is (v, w); a(x) uses the orientation at which
  *   the velocity update is called.  f_ext and t_ext are read, not cleared:

@@ -2,7 +2,7 @@
  * joint.c -- the constraint rows of joints in maximal coordinates: ball,
  * hinge, slider, hinge-2, universal, fixed; limits, motors, soft rows.
  *
- * Notation (seed 000, "joint model"): bodies a (seed's i) and b (seed's j),
+ * Notation (docs/contact.md, "Joints"): bodies a (there i) and b (j),
  * centres r_a, r_b, rotations R_a = R(q_a), R_b; world angular velocities.
  * Body b = -1 is the world (r = 0, q = 1).  Anchors p_a = r_a + R_a anc_a,
  * p_b = r_b + R_b anc_b, lever arms ra = p_a - r_a, rb = p_b - r_b.  Every
@@ -13,56 +13,59 @@
  * dq/dt = 1/2 (0, w) q (dyn_math.h's convention).
  *
  * Building blocks (a joint kind is two of them):
- *   BALL (3 rows; seed 000 ball-in-socket), Phi = p_a - p_b:
+ *   BALL (3 rows; ball-in-socket), Phi = p_a - p_b:
  *       J_a = (E, -[ra]x) -> row k: (e_k, ra x e_k);  J_b row k: (-e_k, -(rb x e_k)).
- *   ROT (3 rows; seed 000 slider/fixed rotation rows, "2 v" of q_err):
+ *   ROT (3 rows; the slider/fixed rotation rows, "2 v" of q_err):
  *       E = q_a q0 q_b^* (identity when b keeps its initial attitude relative
  *       to a), sign chosen with E.w >= 0, Phi = 2 vec(E).  From
  *       dE/dt = 1/2 (0,w_a) E - 1/2 E (0,w_b):
  *           dPhi/dt = (e0 I - [e]x) w_a - (e0 I + [e]x) w_b,
- *       i.e. (w_a - w_b) on the manifold (seed's J_ang = E, -E).
- *   HINGE_ANG (2 rows; seed 000 hinge rows 4, 5): s = R_a axis_a, t1, t2 =
+ *       i.e. (w_a - w_b) on the manifold (docs/contact.md's J_ang = E, -E).
+ *   HINGE_ANG (2 rows; the hinge's rows 4, 5): s = R_a axis_a, t1, t2 =
  *       R_b perp_b, so that (t1, t2, s) is right-handed when aligned.
  *       Phi = (-s.t2, s.t1), d(s.t)/dt = (s x t).(w_a - w_b): the rows are
  *       t1.(w_a - w_b), t2.(w_a - w_b) on the manifold (s x t1 = t2,
  *       s x t2 = -t1), and -k_cor Phi = k_cor (t1.u, t2.u) with u = s_a x s_b,
- *       seed 000's b_hinge exactly.
- *   SLIDE (2 rows; seed 000 slider rows 4, 5, the garbled matrices rederived
- *       per DESIGN.md): t_k = R_a perp_k_a, Phi_k = t_k . (p_a - p_b):
+ *       docs/contact.md's b_hinge exactly.
+ *   SLIDE (2 rows; the slider's rows 4, 5, as derived in docs/contact.md,
+ *       "Joints"): t_k = R_a perp_k_a, Phi_k = t_k . (p_a - p_b):
  *           J_a = (t_k, (p_b - r_a) x t_k),  J_b = (-t_k, -(rb x t_k)).
  *       With the anchor at the midpoint of the centres (and p_a = p_b) this is
- *       seed 000's symmetric form (t, 1/2 c x t, -t, 1/2 c x t), c = r_b - r_a.
- *   AXES (1 row; seed 000 hinge-2 / universal row 4): s1 = R_a axis_a,
+ *       the symmetric form (t, 1/2 c x t, -t, 1/2 c x t), c = r_b - r_a.
+ *   AXES (1 row; the hinge-2 / universal row 4): s1 = R_a axis_a,
  *       s2 = R_b axis_b, Phi = s1.s2 - cos0,  J = (0, s1 x s2, 0, -(s1 x s2));
  *       -k_cor Phi = k_cor (cos phi - cos theta0) ~ k_cor sin(phi) (theta0 -
- *       phi): the seed's k_cor (theta - phi) (universal: k_cor s1.s2) with the
+ *       phi): docs/contact.md's k_cor (theta - phi) (universal: k_cor s1.s2) with the
  *       row u.(w_a - w_b) = -sin(phi) dphi/dt, u = s1 x s2.
  *   hinge = BALL + HINGE_ANG, slider = ROT + SLIDE, hinge-2 = universal =
  *   BALL + AXES (cos0 = initial s1.s2, 0 for universal), fixed = BALL + ROT
- *   (seed 000's fixed joint is BALL with the anchor at b's centre).
+ *   (docs/contact.md's fixed joint is BALL with the anchor at b's centre).
  *
  * Joint coordinates (limits, motors):
- *   slider: d = s . (p_b - p_a) (seed 000's d_dis = s . (c - r_off)), J = -(SLIDE row
+ *   slider: d = s . (p_b - p_a) (d_dis = s . (c - r_off)), J = -(SLIDE row
  *       with t = s).
- *   hinge, hinge-2 wheel: q_r = q_a^* q_b q0^* = (w, v) (a's frame; seed 000's
- *       q_rel, conjugated), n = twist_a, y = v.n, theta = 2 atan2(y, w): the
+ *   hinge, hinge-2 wheel: q_r = q_a^* q_b q0^* = (w, v) (a's frame; q_rel
+ *       of docs/contact.md, "Limits and motors", conjugated), n = twist_a,
+ *       y = v.n, theta = 2 atan2(y, w): the
  *       twist of q_r about n, continuous while the quaternions move
  *       continuously (it wraps only at +-2 pi).  dq_r/dt = 1/2 (0, W) q_r with
  *       W = R_a^T (w_b - w_a), so
  *           dtheta/dt = W . g,  g = (w^2 n + w (v x n) + y v) / (w^2 + y^2),
- *       J = (0, -R_a g, 0, R_a g); on the manifold g = n (seed's -s, +s).  For
+ *       J = (0, -R_a g, 0, R_a g); on the manifold g = n (docs' -s, +s).  For
  *       hinge-2 with q_r = R(s1, alpha) R(n, beta), this is beta exactly when
  *       s1 is perpendicular to n (g = n + tan(alpha/2) s1 x n, W.g = dbeta/dt).
  *       w^2 + y^2 -> 0 only at a 180-degree violation; there g = n is used.
  *
- * Bias: rhs = -(erp / h) Phi (seed 000: b = k_cor * error, k_cor = k_erp / h);
+ * Bias: rhs = -(erp / h) Phi (docs/contact.md, "CFM and ERP": b = k_cor *
+ * error, k_cor = k_erp / h);
  * the solved row gives J u+ = rhs - cfm x, so Phi+ ~ (1 - erp) Phi for a hard
- * row.  Limits: seed 000's unilateral rows, the general implicit form
+ * row.  Limits (docs/contact.md, "Limits and motors"): unilateral rows, the general implicit form
  * C(q) >= 0 with C = c - lo (lower) or hi - c (upper), written only when
  * C <= 0, rhs = k_cor (limit - c), restitution as contact.c's max rule.
- * Motors: seed 000's boxed row, |x| <= lambda_max h (x is an impulse).
+ * Motors: a boxed row, |x| <= lambda_max h (x is an impulse).
  *
- * Soft rows (seed 000 CFM, ODE's spring mapping, seed 004 eq. 14): the
+ * Soft rows (docs/contact.md, "CFM and ERP"; ODE's spring mapping; RedMax
+ * [wang2019] eq. 14): the
  * implicit-Euler spring-damper f = -k Phi - c dPhi/dt with Phi+ = Phi + h J u+
  * and x = h f gives J u+ = -(hk/(hk+c)) Phi / h - x / (h (hk + c)):
  *     erp = h k / (h k + c),  row cfm = 1 / (h (h k + c)) = cfm_force / h.
@@ -168,7 +171,7 @@ dyn_err dyn_joint_init(dyn_joint *j, dyn_joint_kind kind, const dyn_body *bodies
     dyn_msgf(msg, cap, "joint init: axis1 and axis2 are parallel (cos=%g)", c12);
     return DYN_ERR_INPUT;
   }
-  /* universal: seed 000's axes at 90 degrees; 1e-6 as the unit-axis tolerance */
+  /* universal: the axes at 90 degrees; 1e-6 as the unit-axis tolerance */
   if (kind == DYN_JOINT_UNIVERSAL && fabs(c12) > 1e-6) {
     dyn_msgf(msg, cap, "joint init: universal axes must be perpendicular (axis1.axis2=%g)", c12);
     return DYN_ERR_INPUT;
@@ -533,7 +536,7 @@ int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h,
   dyn_rows *R = out + row0;
   for (int r = 0; r < m; r++) {
     put(&R[r], &g, &o[r], row0);
-    /* rhs = -k_cor Phi, k_cor = erp / h (seed 000) */
+    /* rhs = -k_cor Phi, k_cor = erp / h (docs/contact.md, "CFM and ERP") */
     R[r].rhs = -j->erp[r] * o[r].phi / h;
     R[r].cfm = j->cfm[r];
   }
@@ -553,7 +556,7 @@ int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h,
     put(r, &g, &c, row0);
     r->cfm = L->cfm;
     if (L->lo == L->hi) {
-      /* locked at the target; with the motor: seed 000's position servo */
+      /* locked at the target; with the motor: a position servo */
       r->rhs = L->erp * (L->lo - cv) / h;
       if (M->enabled) {
         r->rhs += M->target_vel;

@@ -1,7 +1,7 @@
 /*
  * redmax.c -- reduced-coordinate dynamics of articulated trees of rigid
- * bodies joined by hinges and ball joints, after RedMax (seed 004, sec. 4,
- * eqs. 17-28 and Algorithms 1-2; Wang, Weidner, Baxter, Hwang, Kaufman,
+ * bodies joined by hinges and ball joints, after RedMax (docs/redmax.md;
+ * [wang2019], sec. 4, eqs. 17-28 and Algorithms 1-2; Wang, Weidner, Baxter, Hwang, Kaufman,
  * Sueda 2019, "RedMax: Efficient & flexible approach for articulated
  * dynamics", ACM TOG 38(4)).  Public interface and state layout:
  * dyn_redmax.h.
@@ -10,27 +10,27 @@
  * body axes (so its 6x6 spatial mass is the constant M_i = diag(I_b, m I3)).
  * Joint i has a frame j fixed to the parent p (origin at the anchor, axes
  * parallel to the world at the initial configuration) and a copy j' carried
- * by the child.  With E = [R p; 0 1] (seed eq. 17) the fixed transforms
+ * by the child.  With E = [R p; 0 1] ([wang2019] eq. 17) the fixed transforms
  * taken at the initial configuration (r0, R0 the initial poses, a the
  * anchor) are
  *     E_j^p  = (R_p0^T, R_p0^T (a - r_p0))     (E_j^0 = (I, a) for a root)
  *     E_i^j' = (R_i0,   r_i0 - a)
  * and the joint transform between j and j' is a pure rotation Q(q):
  *     hinge: Q = AngleAxis(theta, axis),   ball: Q = R(joint quaternion).
- * Forward kinematics (seed eqs. 15-16), by a traversal parents first:
+ * Forward kinematics ([wang2019] eqs. 15-16), by a traversal parents first:
  *     E_i^0 = E_p^0 E_j^p Q(q_i) E_i^j'.
  *
- * Twists (seed eq. 18), ordered (omega, v), body frame; v is the body-frame
+ * Twists ([wang2019] eq. 18), ordered (omega, v), body frame; v is the body-frame
  * velocity of the origin, here the centre of mass.  The adjoint of
  * E = (R, p) is
  *     Ad(E) = [ R     0 ]          ad(V) = [ [w]  0  ]  for V = (w, v).
  *             [ [p]R  R ],                 [ [v] [w] ]
- * Joint twists phi_j = S u (seed eq. 20), constant S here:
+ * Joint twists phi_j = S u ([wang2019] eq. 20), constant S here:
  *     hinge: S = (axis, 0) (6x1), u = dtheta/dt;
  *     ball:  S = [I3; 0]   (6x3), u = relative angular velocity in j',
  *            dQ/dt = 1/2 Q (0, u): u is a quasi-velocity (dyn_redmax.h
- *            explains the departure from the seed's S(q) = [B(q); 0]).
- * Jacobian phi = J u (seed eqs. 22-25) assembled by Algorithm 1/2:
+ *            explains the departure from RedMax's S(q) = [B(q); 0]).
+ * Jacobian phi = J u ([wang2019] eqs. 22-25) assembled by Algorithm 1/2:
  *     J(i, j_i)  = Ad(E_j'^i) S                       (constant here)
  *     J(i, j_a)  = Ad(E_p^i) J(p, j_a)                for every ancestor a
  *     dJ(i, j_i) = Ad(E_j'^i) dS/dt = 0
@@ -41,9 +41,9 @@
  *   Ad(E_p^i) is formed from the world poses: R = R_i^T R_p,
  *   p = R_i^T (r_p - r_i).
  *
- * Dynamics.  Per body, in the body frame (seed eq. 26):
+ * Dynamics.  Per body, in the body frame ([wang2019] eq. 26):
  *     M_i dphi_i/dt = f_i,  f_i = ( R^T t - w x I_b w,  R^T (f + m g) - w x m v )
- * and projecting with the virtual power principle J^T f_joint = 0 (seed
+ * and projecting with the virtual power principle J^T f_joint = 0 ([wang2019]
  * eq. 28, which holds for quasi-velocities too):
  *     Mr du/dt = f_r,  Mr = J^T M J,
  *     f_r = J^T (f - M dJ/dt u) - K q - D u
@@ -52,7 +52,7 @@
  * the right Jacobian of the exponential map leaves log(Q) fixed) and the
  * dampers D u.
  *
- * Time stepping (dyn_redmax_step).  The seed gives eq. 28 in continuous
+ * Time stepping (dyn_redmax_step).  [wang2019] gives eq. 28 in continuous
  * time.  RedMax integrates with linearly implicit (BDF1) Euler; for the
  * conservative part we take semi-implicit (symplectic) Euler, as the rest of
  * libdynamics does (integrate.c), and keep the springs and dampers
@@ -69,7 +69,7 @@
  * blocks of ancestor joints are written (the rest stays 0).  Cost per step
  * O(nb ndof^2 + ndof^3), fine for chains of tens of bodies.
  *
- * Limitations: trees only (no loops, seed sec. 4.3); hinge and ball joints
+ * Limitations: trees only (no loops, [wang2019] sec. 4.3); hinge and ball joints
  * only (no free or prismatic joint: a root is always jointed to the world);
  * no joint limits or contact; the ball joint's implicit spring is
  * linearised at Q = I.  Returns DYN_ERR_INPUT, DYN_ERR_NOMEM, DYN_ERR_NUMERIC
@@ -624,7 +624,7 @@ static void assemble_mass(dyn_redmax *rm) {
   }
 }
 
-/* rhs = J^T (f - M dJ/dt u) - K q, without the damper term (seed eq. 28),
+/* rhs = J^T (f - M dJ/dt u) - K q, without the damper term ([wang2019] eq. 28),
  * after kinematics */
 static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dyn_v3 *t_ext) {
   const int n6 = 6 * rm->nb, ndof = rm->ndof;

@@ -3,8 +3,9 @@
  * static half-spaces and physical settings (gravity, mu, restitution),
  * built from "key=value" parameters.
  *
- * incline, stack, pyramid and pile reproduce ../shared/peers/scenes
- * (README.md "Scenes (exact definitions)", src/main.cpp) one to one, with
+ * incline, stack, pyramid and pile reproduce the scenes of the ODE and
+ * Bullet harnesses that `make bench-scenes` compares against
+ * (experiments/README.md, "Benchmark: make bench-scenes") one to one, with
  * the same floating-point expressions, so that lcplab, ODE and Bullet start
  * from bit-identical states:
  *   common: g = (0, 0, -9.81), restitution 0, mu for every pair, bodies at
@@ -102,6 +103,7 @@
 #include "dyn_world.h"
 #include "dyn_joint.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -120,8 +122,11 @@ typedef struct scene_key {
   double lo, hi; /* closed range */
 } scene_key;
 
+struct scene_def;
+
 typedef struct scene_ctx {
   const char *name;
+  const struct scene_def *def; /* the scene's key table: v[k] is keys[k]'s value */
   double v[SC_MAXKEYS];
   dyn_world_settings set;
   dyn_world *w;
@@ -150,6 +155,18 @@ static void scmsg(scene_ctx *c, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(c->msg + k, c->cap - (size_t)k, fmt, ap);
   va_end(ap);
+}
+
+/* The value of the scene's parameter `key` (given, or its default): the
+ * builders read every parameter by name.  A key missing from the scene's
+ * table is a bug in this file: NaN (which the bodies' checks refuse), and
+ * an assertion under --enable-asserts. */
+static double sc_param(const scene_ctx *c, const char *key) {
+  for (int k = 0; k < c->def->nkeys; k++)
+    if (strcmp(c->def->keys[k].key, key) == 0)
+      return c->v[k];
+  assert(!"scene parameter not in the scene's key table");
+  return NAN;
 }
 
 /* ---- body helpers ---------------------------------------------------------------- */
@@ -342,12 +359,12 @@ static void sc_physics(scene_ctx *c, double gz, double mu, double e, double rest
 
 /* keys: height, radius, mass, restitution, mu */
 static dyn_err build_ball(scene_ctx *c) {
-  double height = c->v[0], r = c->v[1], mass = c->v[2];
+  double height = sc_param(c, "height"), r = sc_param(c, "radius"), mass = sc_param(c, "mass");
   if (height < r) {
     scmsg(c, "height=%g must be >= radius=%g (the ball would start in the floor)", height, r);
     return DYN_ERR_INPUT;
   }
-  sc_physics(c, -9.81, c->v[4], c->v[3], 2.0 * 9.81 * c->set.dt);
+  sc_physics(c, -9.81, sc_param(c, "mu"), sc_param(c, "restitution"), 2.0 * 9.81 * c->set.dt);
   TRY(sc_world(c, 2));
   dyn_shape sh;
   memset(&sh, 0, sizeof sh);
@@ -361,14 +378,14 @@ static dyn_err build_ball(scene_ctx *c) {
 
 /* keys: angle_deg, mu, density */
 static dyn_err build_incline(scene_ctx *c) {
-  double angle = c->v[0];
-  sc_physics(c, -9.81, c->v[1], 0.0, 0.0);
+  double angle = sc_param(c, "angle_deg");
+  sc_physics(c, -9.81, sc_param(c, "mu"), 0.0, 0.0);
   TRY(sc_world(c, 2));
   double a = angle * SC_PI / 180.0;
   const double s = 0.2, gap = 1e-4;
   double n[3] = { -sin(a), 0, cos(a) };
   double h = s / 2 + gap;
-  TRY(sc_cube(c, s, c->v[2], dyn_v3_make(n[0] * h, n[1] * h, n[2] * h),
+  TRY(sc_cube(c, s, sc_param(c, "density"), dyn_v3_make(n[0] * h, n[1] * h, n[2] * h),
               dyn_quat_make(cos(-a / 2), 0, sin(-a / 2), 0)));
   return sc_plane(c, n[0], n[1], n[2], 0);
 }
@@ -380,24 +397,25 @@ static dyn_err build_incline(scene_ctx *c) {
 
 /* keys: n, mu, density */
 static dyn_err build_stack(scene_ctx *c) {
-  int N = (int)c->v[0];
-  sc_physics(c, -9.81, c->v[1], 0.0, 0.0);
+  int N = (int)sc_param(c, "n");
+  sc_physics(c, -9.81, sc_param(c, "mu"), 0.0, 0.0);
   TRY(sc_world(c, N + 1));
   const double s = 0.2, gz = SC_LAYER_GZ;
   for (int k = 0; k < N; ++k)
-    TRY(sc_cube(c, s, c->v[2], dyn_v3_make(0, 0, s / 2 + gz + k * (s + gz)), dyn_quat_identity()));
+    TRY(sc_cube(c, s, sc_param(c, "density"), dyn_v3_make(0, 0, s / 2 + gz + k * (s + gz)),
+                dyn_quat_identity()));
   return sc_plane(c, 0, 0, 1, 0);
 }
 
 /* keys: layers, mu, density */
 static dyn_err build_pyramid(scene_ctx *c) {
-  int L = (int)c->v[0];
-  sc_physics(c, -9.81, c->v[1], 0.0, 0.0);
+  int L = (int)sc_param(c, "layers");
+  sc_physics(c, -9.81, sc_param(c, "mu"), 0.0, 0.0);
   TRY(sc_world(c, L * (L + 1) / 2 + 1));
   const double s = 0.2, gx = 0.01, gz = SC_LAYER_GZ;
   for (int j = 0; j < L; ++j)
     for (int i = 0; i < L - j; ++i)
-      TRY(sc_cube(c, s, c->v[2],
+      TRY(sc_cube(c, s, sc_param(c, "density"),
                   dyn_v3_make((i - (L - j - 1) / 2.0) * (s + gx), 0.0, s / 2 + gz + j * (s + gz)),
                   dyn_quat_identity()));
   return sc_plane(c, 0, 0, 1, 0);
@@ -405,9 +423,9 @@ static dyn_err build_pyramid(scene_ctx *c) {
 
 /* keys: n, seed, mu, density */
 static dyn_err build_pile(scene_ctx *c) {
-  int N = (int)c->v[0];
-  uint64_t rng = (uint64_t)c->v[1];
-  sc_physics(c, -9.81, c->v[2], 0.0, 0.0);
+  int N = (int)sc_param(c, "n");
+  uint64_t rng = (uint64_t)sc_param(c, "seed");
+  sc_physics(c, -9.81, sc_param(c, "mu"), 0.0, 0.0);
   TRY(sc_world(c, N + 5));
   const double r = 0.05, g = 0.01, p = 2 * r + g;
   int k = (int)ceil(sqrt(N / 8.0));
@@ -422,7 +440,7 @@ static dyn_err build_pile(scene_ctx *c) {
     double x = x0 + ix * p + splitmix_uniform(&rng, -g / 4, g / 4);
     double y = x0 + iy * p + splitmix_uniform(&rng, -g / 4, g / 4);
     double z = r + g + layer * p;
-    TRY(sc_sphere(c, r, c->v[3], dyn_v3_make(x, y, z), zero));
+    TRY(sc_sphere(c, r, sc_param(c, "density"), dyn_v3_make(x, y, z), zero));
   }
   TRY(sc_plane(c, 0, 0, 1, 0));
   TRY(sc_plane(c, 1, 0, 0, -W / 2));
@@ -433,16 +451,16 @@ static dyn_err build_pile(scene_ctx *c) {
 
 /* keys: n, spacing, push, mu, density */
 static dyn_err build_dominoes(scene_ctx *c) {
-  int N = (int)c->v[0];
-  double spacing = c->v[1];
-  sc_physics(c, -9.81, c->v[3], 0.0, 0.0);
+  int N = (int)sc_param(c, "n");
+  double spacing = sc_param(c, "spacing");
+  sc_physics(c, -9.81, sc_param(c, "mu"), 0.0, 0.0);
   TRY(sc_world(c, N + 1));
   const dyn_v3 side = dyn_v3_make(0.02, 0.1, 0.2);
   for (int i = 0; i < N; i++) {
     /* the first plate turns about its bottom +x edge: w = (0, push, 0),
      * v = w x (centre - edge) = push (h/2, 0, t/2) */
-    double push = i == 0 ? c->v[2] : 0.0;
-    TRY(sc_plate(c, side, c->v[4], dyn_v3_make(i * spacing, 0.0, side.z / 2 + 0.001),
+    double push = i == 0 ? sc_param(c, "push") : 0.0;
+    TRY(sc_plate(c, side, sc_param(c, "density"), dyn_v3_make(i * spacing, 0.0, side.z / 2 + 0.001),
                  dyn_v3_make(push * side.z / 2, 0.0, push * side.x / 2),
                  dyn_v3_make(0.0, push, 0.0)));
   }
@@ -451,23 +469,26 @@ static dyn_err build_dominoes(scene_ctx *c) {
 
 /* keys: n, speed, gap, restitution, density */
 static dyn_err build_cradle(scene_ctx *c) {
-  int N = (int)c->v[0];
+  int N = (int)sc_param(c, "n");
   const double r = 0.05;
-  sc_physics(c, 0.0, 0.0, c->v[3], 0.0);
+  sc_physics(c, 0.0, 0.0, sc_param(c, "restitution"), 0.0);
   TRY(sc_world(c, N));
   for (int i = 0; i < N; i++)
-    TRY(sc_sphere(c, r, c->v[4], dyn_v3_make(i * (2 * r + c->v[2]), 0.0, 0.0),
-                  dyn_v3_make(i == 0 ? c->v[1] : 0.0, 0.0, 0.0)));
+    TRY(sc_sphere(c, r, sc_param(c, "density"),
+                  dyn_v3_make(i * (2 * r + sc_param(c, "gap")), 0.0, 0.0),
+                  dyn_v3_make(i == 0 ? sc_param(c, "speed") : 0.0, 0.0, 0.0)));
   return DYN_OK;
 }
 
 /* keys: omega, perturb, density */
 static dyn_err build_racket(scene_ctx *c) {
-  double omega = c->v[0];
+  double omega = sc_param(c, "omega");
   sc_physics(c, 0.0, 0.0, 0.0, 0.0);
   TRY(sc_world(c, 1));
-  return sc_plate(c, dyn_v3_make(0.4, 0.2, 0.04), c->v[2], dyn_v3_make(0.0, 0.0, 1.0),
-                  dyn_v3_make(0.0, 0.0, 0.0), dyn_v3_make(omega * c->v[1], omega, 0.0));
+  return sc_plate(c, dyn_v3_make(0.4, 0.2, 0.04), sc_param(c, "density"),
+                  dyn_v3_make(0.0, 0.0, 1.0),
+                  dyn_v3_make(0.0, 0.0, 0.0),
+                  dyn_v3_make(omega * sc_param(c, "perturb"), omega, 0.0));
 }
 
 /* ---- articulated scenes (joints: dyn_joint.h) ------------------------------------------- */
@@ -476,7 +497,7 @@ static dyn_err build_racket(scene_ctx *c) {
 
 /* keys: length, angle_deg, mass */
 static dyn_err build_pendulum(scene_ctx *c) {
-  double L = c->v[0], a = c->v[1] * DEG, mass = c->v[2];
+  double L = sc_param(c, "length"), a = sc_param(c, "angle_deg") * DEG, mass = sc_param(c, "mass");
   const double r = 0.01;
   sc_physics(c, -9.81, 0.0, 0.0, 0.0);
   TRY(sc_world(c, 1));
@@ -494,7 +515,8 @@ static dyn_err build_pendulum(scene_ctx *c) {
 
 /* keys: length1, length2, mass1, mass2, angle1_deg, angle2_deg */
 static dyn_err build_double_pendulum(scene_ctx *c) {
-  double L1 = c->v[0], L2 = c->v[1], a1 = c->v[4] * DEG, a2 = c->v[5] * DEG;
+  double L1 = sc_param(c, "length1"), L2 = sc_param(c, "length2");
+  double a1 = sc_param(c, "angle1_deg") * DEG, a2 = sc_param(c, "angle2_deg") * DEG;
   sc_physics(c, -9.81, 0.0, 0.0, 0.0);
   TRY(sc_world(c, 2));
   /* two uniform rods (1 cm square section, as the chain's links), the
@@ -506,9 +528,10 @@ static dyn_err build_double_pendulum(scene_ctx *c) {
   dyn_v3 d1 = dyn_v3_make(sin(a1), 0.0, -cos(a1)), d2 = dyn_v3_make(sin(a2), 0.0, -cos(a2));
   dyn_v3 zero = dyn_v3_make(0.0, 0.0, 0.0), y = dyn_v3_make(0.0, 1.0, 0.0);
   dyn_v3 E = dyn_v3_scale(d1, L1);
-  TRY(sc_noshape(c, c->v[2], dyn_inertia_box(c->v[2], dyn_v3_make(0.005, 0.005, L1 / 2)),
+  double m1 = sc_param(c, "mass1"), m2 = sc_param(c, "mass2");
+  TRY(sc_noshape(c, m1, dyn_inertia_box(m1, dyn_v3_make(0.005, 0.005, L1 / 2)),
                  dyn_v3_scale(d1, L1 / 2), sc_roty(-a1)));
-  TRY(sc_noshape(c, c->v[3], dyn_inertia_box(c->v[3], dyn_v3_make(0.005, 0.005, L2 / 2)),
+  TRY(sc_noshape(c, m2, dyn_inertia_box(m2, dyn_v3_make(0.005, 0.005, L2 / 2)),
                  dyn_v3_add(E, dyn_v3_scale(d2, L2 / 2)), sc_roty(-a2)));
   sc_jspec j1 = sc_jdef(DYN_JOINT_HINGE, 0, -1, zero, y);
   TRY(sc_joint(c, &j1));
@@ -518,8 +541,8 @@ static dyn_err build_double_pendulum(scene_ctx *c) {
 
 /* keys: n, link, mass, angle_deg */
 static dyn_err build_chain(scene_ctx *c) {
-  int N = (int)c->v[0];
-  double l = c->v[1], m = c->v[2], a = c->v[3] * DEG;
+  int N = (int)sc_param(c, "n");
+  double l = sc_param(c, "link"), m = sc_param(c, "mass"), a = sc_param(c, "angle_deg") * DEG;
   sc_physics(c, -9.81, 0.0, 0.0, 0.0);
   TRY(sc_world(c, N));
   /* link k: a thin rod (box inertia, 1 cm square section) from the pivot
@@ -539,7 +562,7 @@ static dyn_err build_chain(scene_ctx *c) {
 
 /* keys: width, height, mass, push, limit_deg */
 static dyn_err build_door(scene_ctx *c) {
-  double W = c->v[0], H = c->v[1], push = c->v[3];
+  double W = sc_param(c, "width"), H = sc_param(c, "height"), push = sc_param(c, "push");
   const double t = 0.04;
   if (!(H > 0.0)) {
     scmsg(c, "height=%g must be > 0", H);
@@ -550,7 +573,7 @@ static dyn_err build_door(scene_ctx *c) {
   /* the plate's edge x = 0 on the hinge axis z; turning at push rad/s:
    * v = w x (centre - axis) = (0, push W/2, 0) */
   dyn_v3 side = dyn_v3_make(W, t, H);
-  double mass = c->v[2];
+  double mass = sc_param(c, "mass");
   dyn_shape sh;
   memset(&sh, 0, sizeof sh);
   sh.kind = DYN_SHAPE_BOX;
@@ -561,13 +584,13 @@ static dyn_err build_door(scene_ctx *c) {
   sc_jspec js = sc_jdef(DYN_JOINT_HINGE, 0, -1, dyn_v3_make(0.0, 0.0, H / 2),
                         dyn_v3_make(0.0, 0.0, 1.0));
   js.lim_lo = 0.0;
-  js.lim_hi = c->v[4] * DEG;
+  js.lim_hi = sc_param(c, "limit_deg") * DEG;
   return sc_joint(c, &js);
 }
 
 /* keys: radius, mass, speed, torque */
 static dyn_err build_wheel(scene_ctx *c) {
-  double R = c->v[0], m = c->v[1];
+  double R = sc_param(c, "radius"), m = sc_param(c, "mass");
   const double t = 0.05;
   sc_physics(c, -9.81, 0.0, 0.0, 0.0);
   TRY(sc_world(c, 1));
@@ -577,14 +600,14 @@ static dyn_err build_wheel(scene_ctx *c) {
   dyn_v3 ctr = dyn_v3_make(0.0, 0.0, 1.0);
   TRY(sc_noshape(c, m, dyn_m3_diag(Ia, Ip, Ip), ctr, dyn_quat_identity()));
   sc_jspec js = sc_jdef(DYN_JOINT_HINGE, 0, -1, ctr, dyn_v3_make(1.0, 0.0, 0.0));
-  js.target_vel = c->v[2];
-  js.motor_force = c->v[3];
+  js.target_vel = sc_param(c, "speed");
+  js.motor_force = sc_param(c, "torque");
   return sc_joint(c, &js);
 }
 
 /* keys: lo, hi, mass, angle_deg */
 static dyn_err build_slider(scene_ctx *c) {
-  double lo = c->v[0], hi = c->v[1], a = c->v[3] * DEG;
+  double lo = sc_param(c, "lo"), hi = sc_param(c, "hi"), a = sc_param(c, "angle_deg") * DEG;
   if (!(lo < hi)) {
     scmsg(c, "lo=%g must be < hi=%g", lo, hi);
     return DYN_ERR_INPUT;
@@ -596,7 +619,7 @@ static dyn_err build_slider(scene_ctx *c) {
   sc_physics(c, -9.81, 0.0, 0.0, 0.0);
   TRY(sc_world(c, 1));
   const double s = 0.1;
-  double mass = c->v[2], I = mass * (s * s + s * s) / 12.0;
+  double mass = sc_param(c, "mass"), I = mass * (s * s + s * s) / 12.0;
   dyn_shape sh;
   memset(&sh, 0, sizeof sh);
   sh.kind = DYN_SHAPE_BOX;
@@ -613,7 +636,7 @@ static dyn_err build_slider(scene_ctx *c) {
 
 /* keys: speed, torque, mu, mass */
 static dyn_err build_car(scene_ctx *c) {
-  sc_physics(c, -9.81, c->v[2], 0.0, 0.0);
+  sc_physics(c, -9.81, sc_param(c, "mu"), 0.0, 0.0);
   TRY(sc_world(c, 6));
   /* chassis 2 x 1 x 0.3 m, its centre 0.4 m up; wheels: spheres r = 0.3,
    * 10 kg, centres at (+-0.8, +-0.65, r + 1 mm); hinge-2 at each wheel
@@ -621,7 +644,7 @@ static dyn_err build_car(scene_ctx *c) {
    * motor on the wheel's spin: target `speed` rad/s (the car moves at
    * speed * r along +x), |torque| <= `torque` N m */
   const double r = 0.3, mw = 10.0;
-  double M = c->v[3];
+  double M = sc_param(c, "mass");
   dyn_v3 half = dyn_v3_make(1.0, 0.5, 0.15), zero = dyn_v3_make(0.0, 0.0, 0.0);
   dyn_shape sh;
   memset(&sh, 0, sizeof sh);
@@ -636,8 +659,8 @@ static dyn_err build_car(scene_ctx *c) {
   for (int k = 0; k < 4; k++) {
     sc_jspec js = sc_jdef(DYN_JOINT_HINGE2, 0, 1 + k, pos[k], dyn_v3_make(0.0, 0.0, 1.0));
     js.axis2 = dyn_v3_make(0.0, 1.0, 0.0);
-    js.target_vel = c->v[0];
-    js.motor_force = c->v[1];
+    js.target_vel = sc_param(c, "speed");
+    js.motor_force = sc_param(c, "torque");
     TRY(sc_joint(c, &js));
   }
   return sc_plane(c, 0, 0, 1, 0);
@@ -645,7 +668,7 @@ static dyn_err build_car(scene_ctx *c) {
 
 /* keys: crank, rod, speed, torque */
 static dyn_err build_slider_crank(scene_ctx *c) {
-  double rc = c->v[0], lr = c->v[1];
+  double rc = sc_param(c, "crank"), lr = sc_param(c, "rod");
   if (!(lr > rc)) {
     scmsg(c, "rod=%g must be longer than crank=%g", lr, rc);
     return DYN_ERR_INPUT;
@@ -671,8 +694,8 @@ static dyn_err build_slider_crank(scene_ctx *c) {
   TRY(sc_noshape(c, 2.0, dyn_inertia_box(2.0, dyn_v3_make(0.05, 0.05, 0.05)), P,
                  dyn_quat_identity()));
   sc_jspec crank = sc_jdef(DYN_JOINT_HINGE, 0, -1, zero, y);
-  crank.target_vel = c->v[2];
-  crank.motor_force = c->v[3];
+  crank.target_vel = sc_param(c, "speed");
+  crank.motor_force = sc_param(c, "torque");
   TRY(sc_joint(c, &crank));
   sc_jspec elbow = sc_jdef(DYN_JOINT_HINGE, 0, 1, E, y);
   TRY(sc_joint(c, &elbow));
@@ -685,8 +708,8 @@ static dyn_err build_slider_crank(scene_ctx *c) {
 
 /* keys: height, push, mu */
 static dyn_err build_ragdoll(scene_ctx *c) {
-  double z0 = c->v[0] + 1.09; /* the feet (shin bottoms) `height` above the floor */
-  sc_physics(c, -9.81, c->v[2], 0.0, 0.0);
+  double z0 = sc_param(c, "height") + 1.09; /* the feet (shin bottoms) `height` above the floor */
+  sc_physics(c, -9.81, sc_param(c, "mu"), 0.0, 0.0);
   TRY(sc_world(c, 11));
   /* T-pose: torso box 0.3 x 0.2 x 0.5 m (30 kg) centred at z0; head sphere
    * r 0.1 (5 kg); upper arms and forearms capsules r 0.05, 0.3 m (2, 1.5 kg)
@@ -700,7 +723,8 @@ static dyn_err build_ragdoll(scene_ctx *c) {
   dyn_quat qny = dyn_quat_axis_angle(dyn_v3_make(1, 0, 0), SC_PI / 2); /* body z -> world -y */
   TRY(sc_dynamic(c, 30.0, dyn_inertia_box(30.0, dyn_v3_make(0.15, 0.1, 0.25)),
                  (dyn_shape){ .kind = DYN_SHAPE_BOX, .half = dyn_v3_make(0.15, 0.1, 0.25) },
-                 dyn_v3_make(0, 0, z0), dyn_quat_identity(), zero, dyn_v3_make(0, c->v[1], 0)));
+                 dyn_v3_make(0, 0, z0), dyn_quat_identity(), zero,
+                 dyn_v3_make(0, sc_param(c, "push"), 0)));
   TRY(sc_dynamic(c, 5.0, dyn_inertia_sphere(5.0, 0.1),
                  (dyn_shape){ .kind = DYN_SHAPE_SPHERE, .radius = 0.1 },
                  dyn_v3_make(0, 0, z0 + 0.37), dyn_quat_identity(), zero, zero));
@@ -948,7 +972,8 @@ static int must_be_positive(const char *key) {
   return strcmp(key, "mass") == 0 || strcmp(key, "density") == 0 || strcmp(key, "radius") == 0
       || strcmp(key, "spacing") == 0 || strcmp(key, "length") == 0 || strcmp(key, "length1") == 0
       || strcmp(key, "length2") == 0 || strcmp(key, "mass1") == 0 || strcmp(key, "mass2") == 0
-      || strcmp(key, "link") == 0 || strcmp(key, "width") == 0 || strcmp(key, "crank") == 0 || strcmp(key, "rod") == 0;
+      || strcmp(key, "link") == 0 || strcmp(key, "width") == 0 || strcmp(key, "crank") == 0
+      || strcmp(key, "rod") == 0;
 }
 
 dyn_err dyn_scene_new(const char *name, const char *const *params, int nparams,
@@ -984,6 +1009,7 @@ dyn_err dyn_scene_new(const char *name, const char *const *params, int nparams,
     return DYN_ERR_INPUT;
   }
   int seen[SC_MAXKEYS] = { 0 };
+  c.def = d;
   for (int k = 0; k < d->nkeys; k++)
     c.v[k] = d->keys[k].def;
   char keys[128];

@@ -1,4 +1,5 @@
-/* apgd.c -- accelerated projected gradient descent (Nesterov) on the cone QP.
+/* apgd.c -- accelerated projected gradient descent (Nesterov) on the cone QP
+ * (docs/solvers.md, "APGD").
  *
  * Problem (cone_qp.h): minimize f(x) = 1/2 x'Ax + bq'x over
  * Omega = prod_c K_mu(c) x prod_i [lo_i, hi_i], A symmetric positive
@@ -11,7 +12,7 @@
  *
  * Algorithm: APGD of Mazhar, Heyn, Negrut, Tasora, "Using Nesterov's method
  * to accelerate multibody dynamics with friction and contact", ACM TOG 34(3)
- * (2015), Algorithm 2 (refs.bib mazhar2015), as in Chrono's ChSolverAPGD:
+ * (2015), Algorithm 2 [mazhar2015], as in Chrono's ChSolverAPGD:
  *     L_0 = |A (x_0 - x^)| / |x_0 - x^|,  x^ = x_0 - (1, ..., 1);  y_0 = x_0, theta_0 = 1
  *     for k = 0, 1, ...
  *       g = A y_k + bq
@@ -56,9 +57,9 @@
 enum { APGD_MAX_BACKTRACK = 60 };
 
 /* Coulomb's law: each QP of the De Saxce fixed point is solved to 0.1 times
- * the residual it starts from (cone_qp.h).  On the shared symmetric FC3D
- * files at 1e-8, 0.1 took 0.42 s in all, 0.3 and 0.5 took 0.7 s, 0.03 did
- * not finish KaplasTower in 1e5 iterations. */
+ * the residual it starts from (cone_qp.h): the fastest of the factors
+ * tried on the symmetric FC3D files (experiments/README.md, "Measurements:
+ * solvers"). */
 static const double APGD_INNER_FACTOR = 0.1;
 
 typedef struct {
@@ -105,11 +106,11 @@ static slv_status apgd_init(void *st, int n_max, const slv_options *opt) {
     apgd_free(s);
     return SLV_ERR_NOMEM;
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 static slv_status apgd_inner(void *st, slv_cqp *q, const slv_options *opt, double tol_in,
-                             int budget, double *x, slv_result *res, int *iters) {
+                             int budget, double *x, slv_result *res, slv_hist *h, int *iters) {
   apgd_state *s = st;
   int n = q->p->n;
   size_t bytes = (size_t)n * sizeof(double);
@@ -130,9 +131,7 @@ static slv_status apgd_inner(void *st, slv_cqp *q, const slv_options *opt, doubl
     /* residual at x_k from the gradient A x_k + bq */
     for (int i = 0; i < n; i++) g[i] = Ax[i] + q->bq[i];
     double rn = slv_cqp_natres(q, x, g);
-    if (pending && res->history_cap > 0)
-      slv_history_push(res, (double *)res->history, res->history_cap,
-                       slv_cqp_lawres(q, x, g) * q->hist_scale);
+    if (pending && h->cap > 0) slv_history_push(h, res, slv_cqp_lawres(q, x, g) * q->hist_scale);
     pending = 0;
     if (isnan(rn)) return SLV_NOT_FINITE;
     if (rn <= tol_in) {
@@ -211,12 +210,19 @@ static slv_status apgd_inner(void *st, slv_cqp *q, const slv_options *opt, doubl
   }
 }
 
-static slv_status apgd_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
-                             double *w, slv_result *res) {
+static slv_status apgd_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                             slv_result *res, slv_hist *h) {
   apgd_state *s = st;
   s->L = 0;
-  return slv_cqp_drive(&s->q, p, opt, "apgd", 0, APGD_INNER_FACTOR, apgd_inner, s, x, w, res);
+  return slv_cqp_drive(&s->q, op, opt, "apgd", 0, APGD_INNER_FACTOR, apgd_inner, s, x, w, res, h);
 }
+
+static const slv_impl apgd_impl = {
+    .state_size = sizeof(apgd_state),
+    .init = apgd_init,
+    .free = apgd_free,
+    .solve = apgd_solve,
+};
 
 const slv_solver slv_solver_apgd = {
     .name = "apgd",
@@ -224,8 +230,5 @@ const slv_solver slv_solver_apgd = {
                "Lipschitz estimate; Coulomb law by the De Saxce fixed point",
     .cite = "mazhar2015",
     .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_SYMMETRIC,
-    .state_size = sizeof(apgd_state),
-    .init = apgd_init,
-    .free = apgd_free,
-    .solve = apgd_solve,
+    .impl = &apgd_impl,
 };

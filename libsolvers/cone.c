@@ -1,4 +1,5 @@
-/* cone.c -- Euclidean projection onto the 3-D Coulomb cone
+/* cone.c -- Euclidean projection onto the 3-D Coulomb cone (docs/problem.md,
+ * "Cones")
  *
  *     K_mu = { (n, t1, t2) : |(t1, t2)| <= mu n },   mu >= 0.
  *

@@ -26,9 +26,6 @@ void slv_cqp_free(slv_cqp *q) {
   free(q->hi);
   free(q->bq);
   free(q->shift);
-  free(q->colptr);
-  free(q->rowind);
-  free(q->val);
   free(q->tmp1);
   free(q->tmp2);
   memset(q, 0, sizeof *q);
@@ -49,51 +46,14 @@ slv_status slv_cqp_alloc(slv_cqp *q, int n_max) {
   if (!q->blk_row || !q->blk_mu || !q->lo || !q->hi || !q->bq || !q->shift || !q->tmp1 ||
       !q->tmp2)
     goto fail;
-  /* packed columns of a mostly-zero dense A (contact matrices J M^-1 J^T
-   * stored dense): a quarter of n_max^2 entries, the break-even with dgemv.
-   * Not for n_max > 4096 (the buffer would pass 50 MB; such problems come
-   * as CSR). */
-  if (n_max >= 64 && n_max <= 4096) {
-    q->cap = m * m / 4;
-    q->colptr = malloc((m + 1) * sizeof *q->colptr);
-    q->rowind = malloc(q->cap * sizeof *q->rowind);
-    q->val = malloc(q->cap * sizeof *q->val);
-    if (!q->colptr || !q->rowind || !q->val) goto fail;
-  }
-  return SLV_CONVERGED;
+  return SLV_OK;
 fail:
   slv_cqp_free(q);
   return SLV_ERR_NOMEM;
 }
 
-/* Pack the nonzeros of dense A by columns if they fit in the buffer. */
-static int pack(slv_cqp *q, const slv_problem *p) {
-  int n = p->n;
-  if (p->storage != SLV_DENSE || !q->val || n < 64) return 0;
-  size_t cap = (size_t)n * n / 4;
-  return slv_pack_columns(p, cap, q->colptr, q->rowind, q->val);
-}
-
 void slv_cqp_matvec(const slv_cqp *q, const double *v, double *y) {
-  const slv_problem *p = q->p;
-  int n = p->n;
-  if (n == 0) return;
-  if (q->packed) {
-    memset(y, 0, (size_t)n * sizeof *y);
-    for (int j = 0; j < n; j++) {
-      double vj = v[j];
-      if (vj == 0.0) continue;
-      for (int k = q->colptr[j]; k < q->colptr[j + 1]; k++) y[q->rowind[k]] += vj * q->val[k];
-    }
-  } else if (p->storage == SLV_DENSE) {
-    cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, p->A, p->lda, v, 1, 0.0, y, 1);
-  } else {
-    for (int i = 0; i < n; i++) {
-      double s = 0;
-      for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) s += p->Ax[k] * v[p->Aj[k]];
-      y[i] = s;
-    }
-  }
+  if (q->op->n > 0) slv_op_matvec(q->op, v, NULL, y);
 }
 
 /* ||A||_2 of the symmetric positive semidefinite A (= lambda_max) by power
@@ -124,9 +84,11 @@ static double norm_estimate(slv_cqp *q, unsigned long seed) {
   return lam > 0 && isfinite(lam) ? lam : 1.0;
 }
 
-void slv_cqp_setup(slv_cqp *q, const slv_problem *p, const slv_options *opt, int need_norm) {
+void slv_cqp_setup(slv_cqp *q, slv_op *op, const slv_options *opt, int need_norm) {
+  const slv_problem *p = op->p;
   int n = p->n, nb = 0, k = 0;
   q->p = p;
+  q->op = op;
   for (int i = 0; i < n;) {
     if (k < p->ncones && p->cone_rows[k] == i) {
       double mu = p->cone_mu[k++];
@@ -158,7 +120,7 @@ void slv_cqp_setup(slv_cqp *q, const slv_problem *p, const slv_options *opt, int
   q->hist_scale = 1 / fmax(1.0, binf);
   memset(q->shift, 0, (size_t)n * sizeof *q->shift);
   q->coulomb = p->ncones > 0 && p->cone_law == SLV_CONE_COULOMB;
-  q->packed = pack(q, p);
+  slv_op_pack(op);
   q->lam = need_norm ? norm_estimate(q, opt->seed) : 1.0;
 }
 
@@ -311,11 +273,11 @@ int slv_cqp_cone_free(double mu, const double *x) {
  * fixed point is declared stalled. */
 enum { CQP_STALL = 25 };
 
-slv_status slv_cqp_drive(slv_cqp *q, const slv_problem *p, const slv_options *opt,
-                         const char *name, int need_norm, double inner_factor,
-                         slv_cqp_inner_fn inner, void *state, double *x, double *w,
-                         slv_result *res) {
-  slv_cqp_setup(q, p, opt, need_norm);
+slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const char *name,
+                         int need_norm, double inner_factor, slv_cqp_inner_fn inner, void *state,
+                         double *x, double *w, slv_result *res, slv_hist *h) {
+  const slv_problem *p = op->p;
+  slv_cqp_setup(q, op, opt, need_norm);
   slv_cqp_project(q, x);
   const char *law = p->ncones == 0 ? "box QP (no cones)"
                     : q->coulomb   ? "coulomb law (De Saxce fixed point)"
@@ -325,7 +287,7 @@ slv_status slv_cqp_drive(slv_cqp *q, const slv_problem *p, const slv_options *op
   res->iterations = 0;
   for (;;) {
     /* the verdict, exactly as the generic layer will recompute it */
-    slv_problem_w(p, x, w);
+    slv_op_w(op, x, w);
     slv_residuals r = slv_residual(p, x, w);
     res->solver_residual = r.res_rel;
     if (!isfinite(r.res_rel)) {
@@ -377,7 +339,7 @@ slv_status slv_cqp_drive(slv_cqp *q, const slv_problem *p, const slv_options *op
     }
     outer++;
     int it = 0;
-    slv_status st = inner(state, q, opt, tol_in, opt->max_iter - total, x, res, &it);
+    slv_status st = inner(state, q, opt, tol_in, opt->max_iter - total, x, res, h, &it);
     total += it;
     res->iterations = total;
     slv_logf(opt, "%s: outer %d: start res_nat_inf %.3e, inner tol %.3e: %s after %d iterations",

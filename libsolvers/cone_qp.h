@@ -21,7 +21,7 @@
  * s_c = (mu_c |w_t,c|, 0, 0) taken at the solution: with s fixed the QP's
  * natural map at x is exactly the De Saxce natural map once s = mu |w_t(x)|.
  * slv_cqp_drive runs the fixed point on s (Acary, Cadoux, Lemarechal, Malick
- * 2011, refs.bib acary2011; Siconos' ACLMFP): solve the QP with s fixed
+ * 2011, [acary2011]; Siconos' ACLMFP): solve the QP with s fixed
  * (warm-started, inexactly), update s from the new w, repeat until the
  * library's De Saxce residual meets tol.  For the associated law (or a
  * problem without cones) s = 0 and one QP solve suffices.
@@ -42,16 +42,11 @@ typedef struct slv_cqp {
   double *bq;       /* size n_max: b + shift */
   double *shift;    /* size n_max: mu |w_t| on the normal rows of cones, 0 elsewhere */
   int coulomb;      /* 1: the problem's law is Coulomb (De Saxce) and it has cones */
-  /* dense A packed by columns when it is mostly zeros (as pgs.c does) */
-  int *colptr;      /* size n_max + 1, or NULL */
-  int *rowind;      /* size cap */
-  double *val;      /* size cap */
-  size_t cap;       /* n_max^2 / 4 (0: never packed) */
-  int packed;
   double lam;       /* estimate of ||A||_2 (power iteration), set by slv_cqp_setup */
   double hist_scale; /* 1 / max(1, ||b||_inf): history values are res_rel */
   double *tmp1, *tmp2; /* size n_max: scratch of setup (power iteration) */
   const slv_problem *p;
+  slv_op *op;       /* the solve's operator: the products with A */
 } slv_cqp;
 
 /* Allocate for problems of up to n_max rows (the only allocating function). */
@@ -59,12 +54,13 @@ slv_status slv_cqp_alloc(slv_cqp *q, int n_max);
 /* Release; accepts a zeroed or partially allocated q. */
 void slv_cqp_free(slv_cqp *q);
 
-/* Build the blocks of Omega from p, pack a mostly-zero dense A, set
- * bq = b, shift = 0, and (need_norm) estimate ||A|| by power iteration
+/* Build the blocks of Omega from op->p, form the operator's packed copy,
+ * set bq = b, shift = 0, and (need_norm) estimate ||A|| by power iteration
  * (seed opt->seed) into q->lam (else q->lam = 1). */
-void slv_cqp_setup(slv_cqp *q, const slv_problem *p, const slv_options *opt, int need_norm);
+void slv_cqp_setup(slv_cqp *q, slv_op *op, const slv_options *opt, int need_norm);
 
-/* y = A v (dense dgemv, packed columns or CSR rows); y must not alias v. */
+/* y = A v (slv_op_matvec: the packed copy, else dgemv or the CSR rows); y
+ * must not alias v. */
 void slv_cqp_matvec(const slv_cqp *q, const double *v, double *y);
 
 /* x <- P_Omega(x), in place. */
@@ -105,11 +101,12 @@ int slv_cqp_cone_free(double mu, const double *x);
  * slv_cqp_natres(q, x, A x + bq) <= tol_in on an exactly recomputed
  * gradient (return SLV_CONVERGED), or until budget iterations are spent
  * (SLV_MAX_ITER), or a non-finite value appears (SLV_NOT_FINITE); add its
- * iterations to *iters and push one history value per iteration
- * (slv_cqp_lawres / max(1, ||b||_inf) when the history is recorded). */
+ * iterations to *iters and push one history value per iteration into h
+ * (slv_cqp_lawres / max(1, ||b||_inf) when the history is recorded:
+ * h->cap > 0). */
 typedef slv_status (*slv_cqp_inner_fn)(void *state, slv_cqp *q, const slv_options *opt,
                                        double tol_in, int budget, double *x, slv_result *res,
-                                       int *iters);
+                                       slv_hist *h, int *iters);
 
 /* The solve shared by the cone QP solvers: setup (slv_cqp_setup, need_norm
  * passed on), project x on Omega, then the outer loop described at the top
@@ -121,9 +118,8 @@ typedef slv_status (*slv_cqp_inner_fn)(void *state, slv_cqp *q, const slv_option
  * n, out (A x + b at the returned x).
  * Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE, SLV_STAGNATED (the
  * outer loop made no 1 % progress in 25 outer iterations). */
-slv_status slv_cqp_drive(slv_cqp *q, const slv_problem *p, const slv_options *opt,
-                         const char *name, int need_norm, double inner_factor,
-                         slv_cqp_inner_fn inner, void *state, double *x, double *w,
-                         slv_result *res);
+slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const char *name,
+                         int need_norm, double inner_factor, slv_cqp_inner_fn inner, void *state,
+                         double *x, double *w, slv_result *res, slv_hist *h);
 
 #endif /* CONE_QP_H */

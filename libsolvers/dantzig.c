@@ -6,8 +6,9 @@
  * free rows have lo = -inf, hi = +inf; a friction row i with findex[i] = j
  * has the bounds -mu_i |x_j| .. mu_i |x_j| at the FINAL x.
  *
- * ---- Method (baraff1994 sec. 4-5, Dantzig's algorithm extended to bounds
- * as in ODE's dLCP; cottle1992 sec. 4.2 for principal pivoting) -----------
+ * ---- Method ([baraff1994] sec. 4-5, Dantzig's algorithm extended to
+ * bounds as in ODE's dLCP; [cottle1992] sec. 4.2 for principal pivoting;
+ * docs/solvers.md, "Principal pivoting (Dantzig)") -------------------------
  * The rows are in three sets:
  *     C  "clamped":     w = 0, lo <= x <= hi (free rows are always here);
  *     N  "at a bound":  x = lo with w >= 0, or x = hi with w <= 0;
@@ -27,7 +28,8 @@
  * hi < 0 (ODE needs lo <= 0 <= hi) need neither a shift nor a refusal: they
  * start at the projection of the starting x.  Rows are driven most violated
  * first (order_rows), which cuts the pivots that later move rows back and
- * forth between C and N (on the peers' spd_1000: 2352 -> 966 pivots).
+ * forth between C and N (by more than half on the peers' SPD instances:
+ * experiments/README.md, "Measurements: solvers").
  *
  * Failure modes.  For A positive definite every s and every new pivot is
  * positive and the method ends.  If s <= 0 and nothing else blocks the
@@ -59,7 +61,8 @@
  * positions [0, k) and N in [k, k + |N|), so dw_N is one dgemv on a
  * contiguous block; a set change swaps two rows and columns of M, O(n).
  * Sparse A (contact matrices J W J^T stored dense, nonzeros <= n^2/4): dw
- * is accumulated over the packed nonzero columns of the clamped rows,
+ * is accumulated over the operator's packed nonzero columns (operator.h)
+ * of the clamped rows,
  * O(nnz(A(:,C))), M is not built, and the forward solves skip the zeros of
  * y.  Free rows (and, with opt->warm_start, the rows whose start is strictly
  * inside their box) start in C, factored in one block (LAPACK dpotrf,
@@ -85,10 +88,8 @@
  * its bounds perturbed by +-30 % (seeded by opt->seed); after DZ_RESTARTS
  * restarts the status is SLV_STAGNATED, after opt->max_iter passes
  * SLV_MAX_ITER, each with the best x seen and its residual in the message.
- * Measured on ../shared/peers' contact-box instances (gen_lcp seeds 1..8,
- * tol 1e-9; J W J^T of rank n/2 + 1e-6 cfm, solutions up to |x| ~ 1e5):
- * n = 99, 198, 297, 498, 699, 999 reach 1e-9 in 8, 8, 6, 8, 5, 3 of 8
- * (ODE, DART and Bullet in none).
+ * How often that converges on the peers' contact-box instances:
+ * experiments/README.md, "Measurements: solvers".
  *
  * Requires A symmetric (SLV_CAP_NEEDS_SYMMETRIC: the factor reads the lower
  * triangle) and dense storage.  slv_pivot_limit(opt, n) bounds the pivots of
@@ -114,7 +115,6 @@ enum { ST_U = 0, ST_C = 1, ST_LO = 2, ST_HI = 3, ST_Z = 4 };
 enum { BLK_NONE = 0, BLK_I_C, BLK_I_N, BLK_C_N, BLK_N_C };
 
 enum {
-  DZ_SPARSE_MIN_N = 64, /* below this the dense path is as fast */
   DZ_WARM_ROUNDS = 8,   /* block warm start: rounds of dropping rows that leave the box */
   DZ_STALL_PASSES = 50, /* findex: passes without a 10 % residual improvement ... */
   DZ_RESTARTS = 3       /* ... before a restart from perturbed bounds; then stop */
@@ -144,12 +144,14 @@ typedef struct {
   int *cacc;         /* n_max: clamped set of the accepted pass (findex) */
   signed char *st;   /* n_max: ST_* per row */
   int *stamp;        /* n_max: drive id at which a row was found singular */
-  int *colptr, *rowind; /* packed nonzero columns of A (sparse path) */
-  double *val;
-  size_t cap;        /* n_max^2 / 4 */
-
   /* per solve */
   const slv_problem *p;
+  slv_op *op;        /* the solve's operator */
+  const double *A;   /* its dense view: A(i,j) = A[i + j lda] */
+  size_t lda;
+  const int *colptr, *rowind; /* its packed nonzero columns (sparse path) */
+  const double *val;
+  slv_hist *h;       /* the solve's history */
   int n, k, nN, packed, pivots, pass_pivots0, limit;
   int drive_id;      /* counts drives: stamps of singular rows */
   int nsing, sing_row; /* singular N -> C pivots skipped; the last row */
@@ -184,9 +186,6 @@ static void dz_free(void *st) {
   free(s->cacc);
   free(s->st);
   free(s->stamp);
-  free(s->colptr);
-  free(s->rowind);
-  free(s->val);
   memset(s, 0, sizeof *s);
 }
 
@@ -223,59 +222,29 @@ static slv_status dz_init(void *st, int n_max, const slv_options *opt) {
   if (!s->M || !s->L || !s->d || !s->lo || !s->hi || !s->y || !s->v || !s->dx || !s->dw ||
       !s->tmp || !s->beta || !s->yj || !s->xb || !s->hN || !s->xa || !s->ipiv || !s->perm ||
       !s->iperm || !s->slot_pos || !s->pos_slot || !s->crow || !s->cand || !s->cacc ||
-      !s->stamp || !s->st)
-    goto fail;
-  if (n_max >= DZ_SPARSE_MIN_N) {
-    s->cap = m * m / 4;
-    s->colptr = malloc((m + 1) * sizeof *s->colptr);
-    s->rowind = malloc(s->cap * sizeof *s->rowind);
-    s->val = malloc(s->cap * sizeof *s->val);
-    if (!s->colptr || !s->rowind || !s->val) goto fail;
+      !s->stamp || !s->st) {
+    dz_free(s);
+    return SLV_ERR_NOMEM;
   }
-  return SLV_CONVERGED;
-fail:
-  dz_free(s);
-  return SLV_ERR_NOMEM;
+  return SLV_OK;
 }
 
 /* ---- data of A ------------------------------------------------------------ */
 
-/* Pack the nonzero columns of A when they fit in a quarter of n^2 (contact
- * matrices); returns 1 if packed.  One pass that gives up once past the
- * cap (a full matrix costs a quarter of a pass). */
-static int pack_columns(dz_state *s) {
-  const slv_problem *p = s->p;
-  int n = p->n;
-  if (!s->val || n < DZ_SPARSE_MIN_N) return 0;
-  size_t cap = (size_t)n * n / 4, nnz = 0;
-  for (int j = 0; j < n; j++) {
-    const double *a = p->A + (size_t)j * p->lda;
-    s->colptr[j] = (int)nnz;
-    for (int i = 0; i < n; i++)
-      if (a[i] != 0.0) {
-        if (nnz == cap) return 0;
-        s->rowind[nnz] = i;
-        s->val[nnz++] = a[i];
-      }
-  }
-  s->colptr[n] = (int)nnz;
+/* The operator's packed nonzero columns of A (operator.h: for n >= 64,
+ * when they fit in a quarter of n^2: contact matrices); returns 1 if it
+ * formed them. */
+static int packed_columns(dz_state *s) {
+  if (slv_op_pack(s->op) != SLV_OP_COLS) return 0;
+  s->colptr = s->op->colptr;
+  s->rowind = s->op->rowind;
+  s->val = s->op->val;
   return 1;
 }
 
 /* w = A x + b: over the packed columns when A is sparse, else dgemv. */
 static void full_w(const dz_state *s, const double *x, double *w) {
-  const slv_problem *p = s->p;
-  if (!s->packed) {
-    slv_problem_w(p, x, w);
-    return;
-  }
-  int n = p->n;
-  memcpy(w, p->b, (size_t)n * sizeof *w);
-  for (int j = 0; j < n; j++) {
-    double xj = x[j];
-    if (xj == 0.0) continue;
-    for (int q = s->colptr[j]; q < s->colptr[j + 1]; q++) w[s->rowind[q]] += xj * s->val[q];
-  }
+  slv_op_matvec(s->op, x, s->p->b, w);
 }
 
 /* w_i = b_i + A(i,:) x, read along column i (A is symmetric). */
@@ -286,19 +255,16 @@ static double row_w(const dz_state *s, int i, const double *x) {
     for (int q = s->colptr[i]; q < s->colptr[i + 1]; q++) r += s->val[q] * x[s->rowind[q]];
     return r;
   }
-  return r + cblas_ddot(p->n, p->A + (size_t)i * p->lda, 1, x, 1);
+  return r + cblas_ddot(p->n, s->A + (size_t)i * s->lda, 1, x, 1);
 }
 
-static inline double aij(const slv_problem *p, int i, int j) {
-  return p->A[i + (size_t)j * p->lda];
-}
+static inline double aij(const dz_state *s, int i, int j) { return s->A[i + (size_t)j * s->lda]; }
 
 /* M = A(perm, perm). */
 static void build_M(dz_state *s) {
-  const slv_problem *p = s->p;
   int n = s->n;
   for (int c = 0; c < n; c++) {
-    const double *a = p->A + (size_t)s->perm[c] * p->lda;
+    const double *a = s->A + (size_t)s->perm[c] * s->lda;
     double *m = s->M + (size_t)c * n;
     for (int r = 0; r < n; r++) m[r] = a[s->perm[r]];
   }
@@ -444,7 +410,7 @@ static void leave_C(dz_state *s, int sl) {
 
 /* y = A(C, i) in slot order. */
 static void gather_col(const dz_state *s, int i, double *y) {
-  const double *a = s->p->A + (size_t)i * s->p->lda;
+  const double *a = s->A + (size_t)i * s->lda;
   for (int q = 0; q < s->k; q++) y[q] = a[slot_row(s, q)];
 }
 
@@ -499,7 +465,7 @@ static double w_rounding(const dz_state *s, int i, const double *x) {
   if (s->packed) {
     for (int q = s->colptr[i]; q < s->colptr[i + 1]; q++) m += fabs(s->val[q] * x[s->rowind[q]]);
   } else {
-    const double *a = p->A + (size_t)i * p->lda;
+    const double *a = s->A + (size_t)i * s->lda;
     for (int j = 0; j < p->n; j++) m += fabs(a[j] * x[j]);
   }
   return 64 * DBL_EPSILON * m;
@@ -528,201 +494,212 @@ static void y_after_remove(const dz_state *s, double *y, int p, int kold) {
   }
 }
 
+/* The row being driven. */
+typedef struct {
+  int i, id;       /* its row, and the drive's stamp */
+  double lo, hi;   /* its bounds */
+  double wi, aii;  /* w_i, kept current; A_ii */
+  double dir, sc;  /* this pivot's direction of x_i, and the Schur complement */
+} driven;
+
+/* The row at position k+nN, its x_i in its box; 1 if it is valid at a
+ * bound already (it joins N without a pivot), else 0 with y = L^-1 A(C, i). */
+static int drive_start(dz_state *s, driven *d, double *x, double *w) {
+  int i = d->i = s->perm[s->k + s->nN];
+  d->lo = s->lo[i];
+  d->hi = s->hi[i];
+  d->wi = row_w(s, i, x);
+  if (x[i] < d->lo) x[i] = d->lo;
+  if (x[i] > d->hi) x[i] = d->hi;
+  if (d->lo == d->hi || (x[i] == d->lo && d->wi >= 0) || (x[i] == d->hi && d->wi <= 0)) {
+    s->st[i] = (x[i] == d->hi && d->wi <= 0 && d->lo != d->hi) ? ST_HI : ST_LO;
+    w[i] = d->wi;
+    s->nN++;
+    return 1;
+  }
+  d->aii = aij(s, i, i);
+  d->id = ++s->drive_id;
+  gather_col(s, i, s->y);
+  fac_fsolve(s, s->y);
+  return 0;
+}
+
+/* The unit step of this pivot: dir, the sign of the move of x_i that
+ * brings w_i toward 0 (w_i = 0 inside the box moves toward the nearer
+ * finite bound); dx_C = -A_CC^-1 A_Ci = -L^-T D^-1 y for dx_i = +1, with
+ * v = D^-1 y; the Schur complement sc = dw_i per unit dx_i; dw on N. */
+static void unit_step(dz_state *s, driven *d, const double *x) {
+  int k = s->k, i = d->i;
+  double *y = s->y, *v = s->v, *dx = s->dx, yv = 0;
+  if (d->wi < 0) d->dir = 1;
+  else if (d->wi > 0) d->dir = -1;
+  else d->dir = (d->hi - x[i] <= x[i] - d->lo) ? 1 : -1;
+  for (int q = 0; q < k; q++) {
+    v[q] = y[q] / s->d[q];
+    yv += y[q] * v[q];
+    dx[q] = -v[q];
+  }
+  fac_bsolve(s, dx);
+  d->sc = d->aii - yv;
+  unit_dw(s, i);
+}
+
+/* The ratio test: the largest t >= 0 keeping every processed row valid,
+ * and what blocks it (BLK_*; *which: the slot or the N position). */
+static int ratio_test(const dz_state *s, const driven *d, const double *x, const double *w,
+                      double *tbest, int *which) {
+  int k = s->k, nN = s->nN, i = d->i, kind = BLK_NONE;
+  double best = INFINITY, dir = d->dir, dxmax = 0, dwmax = fabs(d->sc);
+  for (int q = 0; q < k; q++) dxmax = fmax(dxmax, fabs(s->dx[q]));
+  /* entries at rounding level of the largest one do not block */
+  double dxtiny = 64 * DBL_EPSILON * (1 + dxmax);
+  if (d->sc > pivot_zero(s, d->aii)) {
+    best = fabs(d->wi) / d->sc;
+    kind = BLK_I_C;
+  }
+  double ti = dir > 0 ? d->hi - x[i] : x[i] - d->lo; /* inf if unbounded */
+  if (ti < 0) ti = 0;
+  if (ti <= best && ti < INFINITY) {
+    best = ti;
+    kind = BLK_I_N;
+  }
+  for (int q = 0; q < k; q++) {
+    double dq = dir * s->dx[q];
+    if (fabs(dq) <= dxtiny) continue;
+    int r = slot_row(s, q);
+    double bound = dq > 0 ? s->hi[r] : s->lo[r];
+    if (bound == INFINITY || bound == -INFINITY) continue;
+    double t = (bound - x[r]) / dq;
+    if (t < 0) t = 0;
+    if (t < best) best = t, kind = BLK_C_N, *which = q;
+  }
+  for (int e = 0; e < nN; e++) dwmax = fmax(dwmax, fabs(s->dw[e]));
+  double dwtiny = 64 * DBL_EPSILON * (1 + dwmax);
+  for (int e = 0; e < nN; e++) {
+    int r = s->perm[k + e];
+    if (s->lo[r] == s->hi[r] || s->stamp[r] == d->id) continue;
+    double dr = dir * s->dw[e], t;
+    if (s->st[r] == ST_LO && dr < -dwtiny) t = w[r] / -dr;
+    else if (s->st[r] == ST_HI && dr > dwtiny) t = -w[r] / dr;
+    else continue;
+    if (t < 0) t = 0;
+    if (t < best) best = t, kind = BLK_N_C, *which = k + e;
+  }
+  *tbest = best;
+  return kind;
+}
+
+/* Move by t along the unit step: x_i, x_C (kept in their boxes), w_N, w_i. */
+static void take_step(dz_state *s, driven *d, double t, double *x, double *w) {
+  if (!(t > 0)) return;
+  int k = s->k, nN = s->nN;
+  double tt = d->dir * t;
+  x[d->i] += tt;
+  for (int q = 0; q < k; q++) {
+    int r = slot_row(s, q);
+    double xr = x[r] + tt * s->dx[q];
+    x[r] = xr < s->lo[r] ? s->lo[r] : (xr > s->hi[r] ? s->hi[r] : xr);
+  }
+  for (int e = 0; e < nN; e++) w[s->perm[k + e]] += tt * s->dw[e];
+  d->wi += tt * d->sc;
+}
+
+/* Slot q of C reached a bound: it moves to N (the factor downdated, y
+ * kept current). */
+static void clamped_to_bound(dz_state *s, const driven *d, int q, double *x, double *w) {
+  int r = slot_row(s, q), k = s->k;
+  double dq = d->dir * s->dx[q];
+  x[r] = dq > 0 ? s->hi[r] : s->lo[r];
+  s->st[r] = dq > 0 ? ST_HI : ST_LO;
+  w[r] = 0;
+  leave_C(s, q);
+  y_after_remove(s, s->y, q, k);
+  s->nN++;
+}
+
+/* The row at N position `pos` reached w = 0: it joins C (the factor grows
+ * by its row, y by one entry), unless A_{C+r} is singular. */
+static void bound_to_clamped(dz_state *s, const driven *d, int pos, double *w) {
+  int r = s->perm[pos], k = s->k;
+  double *yj = s->yj, *y = s->y;
+  gather_col(s, r, yj);
+  fac_fsolve(s, yj);
+  double yv2 = 0, ly = 0;
+  for (int q = 0; q < k; q++) {
+    double lq = yj[q] / s->d[q]; /* the new factor row l = D^-1 L^-1 A(C, r) */
+    yv2 += yj[q] * lq;
+    ly += lq * y[q];
+    yj[q] = lq;
+  }
+  double dn = aij(s, r, r) - yv2;
+  if (!(dn > pivot_zero(s, aij(s, r, r)))) {
+    /* A_{C+r} is singular: for positive semidefinite A that means
+     * A [A_CC^-1 A_Cr; -1] = 0, so dw_r = 0 along every direction that
+     * keeps w_C = 0 and r blocked only by rounding.  r stays at its bound
+     * with w_r = 0 and blocks no more in this drive.  (If A is indefinite,
+     * w_r may then leave its sign: the final residual says so and the
+     * solve reports this pivot as a breakdown.) */
+    s->stamp[r] = d->id;
+    w[r] = 0;
+    s->nsing++;
+    s->sing_row = r;
+    s->sing_s = dn;
+    return;
+  }
+  fac_append(s, yj, dn);
+  y[k] = aij(s, r, d->i) - ly; /* y grows by one entry: A(r, i) - l . y */
+  s->st[r] = ST_C;
+  w[r] = 0;
+  enter_C(s, pos);
+  s->nN--;
+}
+
 /* Drive the row at position k+nN until it is valid (joins C or N).
  * y = L^-1 A(C, i) is solved once and then kept current through the set
  * changes in O(k) each (appended slot: one dot product; removed slot:
  * y_after_remove), so a pivot costs one backward solve L^-T and the dw
  * product. */
 static slv_status drive(dz_state *s, double *x, double *w, slv_result *res) {
-  const slv_problem *p = s->p;
-  int i = s->perm[s->k + s->nN];
-  double lo = s->lo[i], hi = s->hi[i];
-  double wi = row_w(s, i, x);
-  if (x[i] < lo) x[i] = lo;
-  if (x[i] > hi) x[i] = hi;
-  /* already valid at a bound: no pivot */
-  if (lo == hi || (x[i] == lo && wi >= 0) || (x[i] == hi && wi <= 0)) {
-    s->st[i] = (x[i] == hi && wi <= 0 && lo != hi) ? ST_HI : ST_LO;
-    w[i] = wi;
-    s->nN++;
-    return SLV_CONVERGED;
-  }
-  double aii = aij(p, i, i);
-  double *y = s->y, *v = s->v, *dx = s->dx;
-  int id = ++s->drive_id;
-  gather_col(s, i, y);
-  fac_fsolve(s, y);
+  driven d;
+  if (drive_start(s, &d, x, w)) return SLV_CONVERGED;
+  int i = d.i;
   for (;;) {
     if (s->pivots - s->pass_pivots0 >= s->limit) return max_pivots(s, res, i);
     s->pivots++;
-    int k = s->k, nN = s->nN;
-    /* dir: the sign of the move of x_i that brings w_i toward 0; w_i = 0
-     * inside the box moves toward the nearer finite bound */
-    double dir;
-    if (wi < 0) dir = 1;
-    else if (wi > 0) dir = -1;
-    else dir = (hi - x[i] <= x[i] - lo) ? 1 : -1;
-
-    /* dx_C = -A_CC^-1 A_Ci = -L^-T D^-1 y for dx_i = +1; v = D^-1 y */
-    double yv = 0, dxmax = 0;
-    for (int q = 0; q < k; q++) {
-      v[q] = y[q] / s->d[q];
-      yv += y[q] * v[q];
-      dx[q] = -v[q];
-    }
-    fac_bsolve(s, dx);
-    double sc = aii - yv; /* Schur complement: dw_i per unit dx_i */
-    unit_dw(s, i);
-    for (int q = 0; q < k; q++) {
-      double a = fabs(dx[q]);
-      if (a > dxmax) dxmax = a;
-    }
-    /* entries at rounding level of the largest one do not block */
-    double dxtiny = 64 * DBL_EPSILON * (1 + dxmax);
-
-    /* ratio test: the largest t >= 0 keeping every processed row valid */
-    double best = INFINITY;
-    int kind = BLK_NONE, which = -1;
-    if (sc > pivot_zero(s, aii)) {
-      best = fabs(wi) / sc;
-      kind = BLK_I_C;
-    }
-    {
-      double t = dir > 0 ? hi - x[i] : x[i] - lo; /* inf if unbounded */
-      if (t < 0) t = 0;
-      if (t <= best && t < INFINITY) {
-        best = t;
-        kind = BLK_I_N;
-      }
-    }
-    for (int q = 0; q < k; q++) {
-      double dq = dir * dx[q];
-      if (fabs(dq) <= dxtiny) continue;
-      int r = slot_row(s, q);
-      double t;
-      if (dq > 0) {
-        if (s->hi[r] == INFINITY) continue;
-        t = (s->hi[r] - x[r]) / dq;
-      } else {
-        if (s->lo[r] == -INFINITY) continue;
-        t = (s->lo[r] - x[r]) / dq;
-      }
-      if (t < 0) t = 0;
-      if (t < best) {
-        best = t;
-        kind = BLK_C_N;
-        which = q;
-      }
-    }
-    double dwmax = fabs(sc);
-    for (int e = 0; e < nN; e++) {
-      double a = fabs(s->dw[e]);
-      if (a > dwmax) dwmax = a;
-    }
-    double dwtiny = 64 * DBL_EPSILON * (1 + dwmax);
-    for (int e = 0; e < nN; e++) {
-      int r = s->perm[k + e];
-      if (s->lo[r] == s->hi[r] || s->stamp[r] == id) continue;
-      double dr = dir * s->dw[e];
-      double t;
-      if (s->st[r] == ST_LO && dr < -dwtiny) t = w[r] / -dr;
-      else if (s->st[r] == ST_HI && dr > dwtiny) t = -w[r] / dr;
-      else continue;
-      if (t < 0) t = 0;
-      if (t < best) {
-        best = t;
-        kind = BLK_N_C;
-        which = k + e;
-      }
-    }
+    unit_step(s, &d, x);
+    double t;
+    int which = -1, kind = ratio_test(s, &d, x, w, &t, &which);
     if (kind == BLK_NONE) {
       /* nothing blocks: fine if w_i is 0 already (a row that depends
        * linearly on C, e.g. a redundant free row), else a ray */
-      if (fabs(wi) <= w_rounding(s, i, x)) {
+      if (fabs(d.wi) <= w_rounding(s, i, x)) {
         s->st[i] = ST_Z;
-        w[i] = wi;
+        w[i] = d.wi;
         s->nN++;
         return SLV_CONVERGED;
       }
-      return breakdown(s, res, i, sc, pivot_zero(s, aii));
+      return breakdown(s, res, i, d.sc, pivot_zero(s, d.aii));
     }
-
-    /* the step */
-    double t = best, tt = dir * t;
-    if (t > 0) {
-      x[i] += tt;
-      for (int q = 0; q < k; q++) {
-        int r = slot_row(s, q);
-        double xr = x[r] + tt * dx[q];
-        x[r] = xr < s->lo[r] ? s->lo[r] : (xr > s->hi[r] ? s->hi[r] : xr);
-      }
-      for (int e = 0; e < nN; e++) w[s->perm[k + e]] += tt * s->dw[e];
-      wi += tt * sc;
-    }
-
-    switch (kind) {
-    case BLK_I_C:
+    take_step(s, &d, t, x, w);
+    if (kind == BLK_I_C) {
       /* new factor row: l = D^-1 L^-1 A_Ci = v, pivot s */
-      fac_append(s, v, sc);
+      fac_append(s, s->v, d.sc);
       s->st[i] = ST_C;
       w[i] = 0;
-      enter_C(s, k + nN);
+      enter_C(s, s->k + s->nN);
       return SLV_CONVERGED;
-    case BLK_I_N:
-      x[i] = dir > 0 ? hi : lo;
-      s->st[i] = dir > 0 ? ST_HI : ST_LO;
-      w[i] = wi;
+    }
+    if (kind == BLK_I_N) {
+      x[i] = d.dir > 0 ? d.hi : d.lo;
+      s->st[i] = d.dir > 0 ? ST_HI : ST_LO;
+      w[i] = d.wi;
       s->nN++;
       return SLV_CONVERGED;
-    case BLK_C_N: {
-      int r = slot_row(s, which);
-      double dq = dir * dx[which];
-      x[r] = dq > 0 ? s->hi[r] : s->lo[r];
-      s->st[r] = dq > 0 ? ST_HI : ST_LO;
-      w[r] = 0;
-      leave_C(s, which);
-      y_after_remove(s, y, which, k);
-      s->nN++;
-      break;
     }
-    case BLK_N_C: {
-      int r = s->perm[which];
-      double *yj = s->yj;
-      gather_col(s, r, yj);
-      fac_fsolve(s, yj);
-      double yv2 = 0, ly = 0;
-      for (int q = 0; q < k; q++) {
-        double lq = yj[q] / s->d[q]; /* the new factor row l = D^-1 L^-1 A(C, r) */
-        yv2 += yj[q] * lq;
-        ly += lq * y[q];
-        yj[q] = lq;
-      }
-      double dn = aij(p, r, r) - yv2;
-      if (!(dn > pivot_zero(s, aij(p, r, r)))) {
-        /* A_{C+r} is singular: for positive semidefinite A that means
-         * A [A_CC^-1 A_Cr; -1] = 0, so dw_r = 0 along every direction
-         * that keeps w_C = 0 and r blocked only by rounding.  r stays at
-         * its bound with w_r = 0 and blocks no more in this drive.  (If A
-         * is indefinite, w_r may then leave its sign: the final residual
-         * says so and the solve reports this pivot as a breakdown.) */
-        s->stamp[r] = id;
-        w[r] = 0;
-        s->nsing++;
-        s->sing_row = r;
-        s->sing_s = dn;
-        break;
-      }
-      fac_append(s, yj, dn);
-      y[k] = aij(p, r, i) - ly; /* y grows by one entry: A(r, i) - l . y */
-      s->st[r] = ST_C;
-      w[r] = 0;
-      enter_C(s, which);
-      s->nN--;
-      break;
-    }
-    default:
-      break;
-    }
+    if (kind == BLK_C_N)
+      clamped_to_bound(s, &d, which, x, w);
+    else
+      bound_to_clamped(s, &d, which, w);
   }
 }
 
@@ -747,11 +724,10 @@ static int chol_to_ldl(dz_state *s, int m) {
 /* Factor A_SS for the m rows cand[0..m) into L (slot order = cand order);
  * on a non-positive pivot the set is cut before it.  Returns the new m. */
 static int block_factor(dz_state *s, int m) {
-  const slv_problem *p = s->p;
   int n = s->n;
   while (m > 0) {
     for (int b = 0; b < m; b++) {
-      const double *a = p->A + (size_t)s->cand[b] * p->lda;
+      const double *a = s->A + (size_t)s->cand[b] * s->lda;
       double *c = s->L + (size_t)b * n;
       for (int r = b; r < m; r++) c[r] = a[s->cand[r]];
     }
@@ -952,7 +928,7 @@ static int newton_findex(dz_state *s, const double *x, double *xn) {
   double *G = s->M; /* free between passes (rebuilt by the next one) */
   for (int i = 0; i < n; i++) xn[i] = s->st[i] == ST_C ? 0.0 : x[i];
   for (int q = 0; q < k; q++) {
-    const double *a = p->A + (size_t)slot_row(s, q) * p->lda;
+    const double *a = s->A + (size_t)slot_row(s, q) * s->lda;
     double *g = G + (size_t)q * k;
     for (int r = 0; r < k; r++) g[r] = a[slot_row(s, r)];
   }
@@ -968,7 +944,7 @@ static int newton_findex(dz_state *s, const double *x, double *xn) {
     double c = sig * p->mu[r] * (x[j] >= 0 ? 1.0 : -1.0);
     xn[r] = 0;
     int qj = s->pos_slot[s->iperm[j]];
-    const double *a = p->A + (size_t)r * p->lda;
+    const double *a = s->A + (size_t)r * s->lda;
     double *g = G + (size_t)qj * k;
     for (int q = 0; q < k; q++) g[q] += c * a[slot_row(s, q)];
   }
@@ -1010,7 +986,7 @@ static slv_status pass_eval(dz_state *s, const double *h, double *x, double *w, 
   slv_residuals r = slv_residual(s->p, x, w);
   *rr = r.res_rel;
   res->solver_residual = r.res_rel;
-  slv_history_push(res, (double *)res->history, res->history_cap, r.res_rel);
+  slv_history_push(s->h, res, r.res_rel);
   if (!isfinite(r.res_rel)) {
     slv_msgf(res->message, sizeof res->message, "dantzig: x became non-finite in pass %d",
              res->iterations);
@@ -1025,168 +1001,230 @@ static int clamped_as_cand(dz_state *s) {
   return s->k;
 }
 
-static slv_status dz_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
-                           double *w, slv_result *res) {
-  dz_state *s = st;
-  int n = p->n;
-  if (n == 0) return SLV_CONVERGED;
+/* The per-solve state: the operator's views, the pivot limit and zero
+ * threshold, the stamps.  Returns whether p has findex rows. */
+static int dz_begin(dz_state *s, slv_op *op, const slv_options *opt, slv_hist *h) {
+  const slv_problem *p = op->p;
+  int n = p->n, findex = 0;
   s->p = p;
+  s->op = op;
+  s->h = h;
+  s->A = op->A;
+  s->lda = op->lda;
   s->n = n;
   s->pivots = 0;
   s->limit = slv_pivot_limit(opt, n);
   double amax = 0;
-  for (int i = 0; i < n; i++) amax = fmax(amax, fabs(aij(p, i, i)));
+  for (int i = 0; i < n; i++) amax = fmax(amax, fabs(aij(s, i, i)));
   s->ptol = opt->pivot_tol * (amax > 0 ? amax : 1.0);
-  s->packed = pack_columns(s);
+  s->packed = packed_columns(s);
   s->drive_id = 0;
   s->nsing = 0;
   for (int i = 0; i < n; i++) s->stamp[i] = 0;
-  int findex = 0;
-  if (p->findex)
-    for (int i = 0; i < n; i++) findex |= p->findex[i] >= 0;
+  for (int i = 0; p->findex && i < n; i++) findex |= p->findex[i] >= 0;
+  return findex;
+}
 
-  /* start set: the free rows, then (warm start) the rows strictly inside */
-  bounds_of(p, x, s->hN);
-  set_bounds(s, s->hN);
-  int m = 0;
+/* The start set: the free rows, then (warm start) the rows strictly
+ * inside their box; returns its size. */
+static int start_set(dz_state *s, const double *x, int warm) {
+  int m = 0, n = s->n;
   for (int i = 0; i < n; i++)
     if (s->lo[i] == -INFINITY && s->hi[i] == INFINITY) s->cand[m++] = i;
-  if (opt->warm_start)
+  if (warm)
     for (int i = 0; i < n; i++)
       if (s->lo[i] < x[i] && x[i] < s->hi[i] && !(s->lo[i] == -INFINITY && s->hi[i] == INFINITY))
         s->cand[m++] = i;
+  return m;
+}
 
+/* A boxed problem (no findex rows) whose pass ended at res_rel r > tol:
+ * SLV_BREAKDOWN if singular pivots were skipped, else SLV_STAGNATED with
+ * the rounding floor of w = A x + b, eps max_i sum_j |A_ij x_j|. */
+static slv_status boxed_failure(dz_state *s, const double *x, double r, const slv_options *opt,
+                                slv_result *res) {
+  if (s->nsing > 0) {
+    double z = pivot_zero(s, aij(s, s->sing_row, s->sing_row));
+    slv_msgf(res->message, sizeof res->message,
+             "dantzig: breakdown: res_rel=%.3g > tol=%.3g after %d singular pivots (last: row "
+             "%d, s=%.3g <= %.3g); A is singular or indefinite on the clamped set",
+             r, opt->tol, s->nsing, s->sing_row, s->sing_s, z);
+    return SLV_BREAKDOWN;
+  }
+  double fl = 0, xm = 0, bm = 1;
+  for (int i = 0; i < s->n; i++) {
+    fl = fmax(fl, w_rounding(s, i, x) / 64);
+    xm = fmax(xm, fabs(x[i]));
+    bm = fmax(bm, fabs(s->p->b[i]));
+  }
+  fl /= bm;
+  slv_msgf(res->message, sizeof res->message,
+           "dantzig: pivoting ended with res_rel=%.3g > tol=%.3g; the rounding floor of "
+           "w = A x + b is %.2g (max|x| = %.3g): A is ill-conditioned on the clamped set",
+           r, opt->tol, fl, xm);
+  return SLV_STAGNATED;
+}
+
+/* The outer passes on the friction bounds: the accepted pass (xa,
+ * residual r, clamped set cacc[0..macc)), the best x (xb, best). */
+typedef struct {
+  double r, best;
+  int stall, macc, kicks, stalled;
+  unsigned long long rng;
+} outer;
+
+/* The pass just run (x, residual r) becomes the accepted one. */
+static void accept_pass(dz_state *s, outer *o, const double *x) {
+  o->macc = clamped_as_cand(s);
+  memcpy(s->cacc, s->cand, (size_t)o->macc * sizeof *s->cacc);
+  memcpy(s->xa, x, (size_t)s->n * sizeof *x);
+}
+
+/* A boxed pass from the accepted clamped set and x = xa, with the friction
+ * bounds of xc (h = mu |xc_n|); *rt its residual. */
+static slv_status pass_from(dz_state *s, const outer *o, const double *xc, double *x, double *w,
+                            slv_result *res, double *rt) {
+  bounds_of(s->p, xc, s->hN);
+  memcpy(x, s->xa, (size_t)s->n * sizeof *x);
+  memcpy(s->cand, s->cacc, (size_t)o->macc * sizeof *s->cand);
+  return pass_eval(s, s->hN, x, w, o->macc, res, rt);
+}
+
+/* One outer step: the Newton point of the accepted active set
+ * (newton_findex) if it already meets tol, else a pass with its bounds,
+ * kept if it beats r; else the fixed-point pass, bounds h = mu |xa_n|.
+ * Returns SLV_CONVERGED when done (*done), SLV_OK to go on (*rt: the new
+ * pass's residual; *rt = INFINITY when max_iter stopped it), or a
+ * failure. */
+static slv_status outer_step(dz_state *s, outer *o, const slv_options *opt, double *x,
+                             double *w, slv_result *res, double *rt, int *done) {
+  int accepted = 0;
+  slv_status sts;
+  *rt = INFINITY;
+  *done = 0;
+  if (newton_findex(s, s->xa, x)) {
+    full_w(s, x, w);
+    slv_residuals rn = slv_residual(s->p, x, w);
+    if (rn.res_rel <= opt->tol) {
+      res->solver_residual = rn.res_rel;
+      *done = 1;
+      return SLV_CONVERGED;
+    }
+    if ((sts = pass_from(s, o, x, x, w, res, rt)) != SLV_CONVERGED) return sts;
+    if (*rt <= opt->tol) return *done = 1, SLV_CONVERGED;
+    accepted = *rt < o->r;
+  }
+  if (!accepted) {
+    if (res->iterations >= opt->max_iter) return *rt = -1, SLV_OK;
+    if ((sts = pass_from(s, o, s->xa, x, w, res, rt)) != SLV_CONVERGED) return sts;
+    if (*rt <= opt->tol) return *done = 1, SLV_CONVERGED;
+  }
+  return SLV_OK;
+}
+
+/* After DZ_STALL_PASSES passes without a 10 % gain: restart from the best
+ * x with its bounds scaled by 1 +- 0.3 (64-bit LCG seeded by opt->seed):
+ * it leaves the cycle the passes were caught in, and rescues about a third
+ * of them. */
+static slv_status restart_pass(dz_state *s, outer *o, const slv_options *opt, double *x,
+                               double *w, slv_result *res, int *done) {
+  o->kicks++;
+  o->stall = 0;
+  bounds_of(s->p, s->xb, s->hN);
+  for (int i = 0; i < s->n; i++) {
+    o->rng = o->rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    double u = (double)(o->rng >> 11) / 9007199254740992.0;
+    s->hN[i] *= 1 + 0.6 * (u - 0.5);
+  }
+  memcpy(x, s->xb, (size_t)s->n * sizeof *x);
+  slv_status sts = pass_eval(s, s->hN, x, w, 0, res, &o->r);
+  if (sts != SLV_CONVERGED) return sts;
+  if (o->r <= opt->tol) return *done = 1, SLV_CONVERGED;
+  accept_pass(s, o, x);
+  if (o->r < o->best) {
+    o->best = o->r;
+    memcpy(s->xb, x, (size_t)s->n * sizeof *x);
+  }
+  return SLV_OK;
+}
+
+/* findex: outer passes on the friction bounds h from the first pass (x,
+ * residual r).  Each step first tries the Newton point of the accepted
+ * active set, then the fixed point (outer_step); stalls restart
+ * (restart_pass).  The best x seen is returned when the passes end
+ * without convergence. */
+static slv_status findex_passes(dz_state *s, const slv_options *opt, double r, double *x,
+                                double *w, slv_result *res) {
+  int n = s->n, done = 0;
+  outer o = {.r = r, .best = r, .rng = opt->seed * 0x9E3779B97F4A7C15ULL + 1};
+  accept_pass(s, &o, x);
+  memcpy(s->xb, x, (size_t)n * sizeof *x);
+  while (res->iterations < opt->max_iter) {
+    double rt;
+    slv_status sts = outer_step(s, &o, opt, x, w, res, &rt, &done);
+    if (done || sts != SLV_OK) return sts; /* converged (SLV_CONVERGED is 0), or failed */
+    if (rt < 0) break; /* max_iter reached before the fixed-point pass */
+    o.r = rt;
+    accept_pass(s, &o, x);
+    if (o.r < o.best) memcpy(s->xb, x, (size_t)n * sizeof *x);
+    if (o.r < 0.9 * o.best) {
+      o.best = o.r;
+      o.stall = 0;
+      continue;
+    }
+    o.best = fmin(o.best, o.r);
+    if (++o.stall < DZ_STALL_PASSES) continue;
+    if (o.kicks < DZ_RESTARTS && res->iterations < opt->max_iter) {
+      sts = restart_pass(s, &o, opt, x, w, res, &done);
+      if (done || sts != SLV_OK) return sts;
+      continue;
+    }
+    o.stalled = o.kicks == DZ_RESTARTS;
+    break;
+  }
+  memcpy(x, s->xb, (size_t)n * sizeof *x);
+  res->solver_residual = o.best;
+  if (o.stalled)
+    slv_msgf(res->message, sizeof res->message,
+             "dantzig: findex bounds did not settle: no 10%% gain in %d passes, %d restarts, "
+             "%d passes in all; best res_rel=%.3g > tol=%.3g; exact: --solver lemke",
+             DZ_STALL_PASSES, DZ_RESTARTS, res->iterations, o.best, opt->tol);
+  else
+    slv_msgf(res->message, sizeof res->message,
+             "dantzig: findex bounds not settled in max_iter=%d passes: best res_rel=%.3g > "
+             "tol=%.3g",
+             opt->max_iter, o.best, opt->tol);
+  return o.stalled ? SLV_STAGNATED : SLV_MAX_ITER;
+}
+
+static slv_status dz_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                           slv_result *res, slv_hist *h) {
+  dz_state *s = st;
+  if (op->n == 0) return SLV_CONVERGED;
+  int findex = dz_begin(s, op, opt, h);
+  bounds_of(s->p, x, s->hN);
+  set_bounds(s, s->hN);
+  int m = start_set(s, x, opt->warm_start);
   double r = INFINITY;
   slv_status sts = pass_eval(s, s->hN, x, w, m, res, &r);
   if (sts != SLV_CONVERGED) return sts;
   if (r > opt->tol && !findex) {
     /* a second refinement step on the same C */
     refine(s, x, w);
-    slv_residuals rs = slv_residual(p, x, w);
+    slv_residuals rs = slv_residual(s->p, x, w);
     r = res->solver_residual = rs.res_rel;
   }
   if (r <= opt->tol) return SLV_CONVERGED;
-  if (!findex) {
-    if (s->nsing > 0) {
-      double z = pivot_zero(s, aij(p, s->sing_row, s->sing_row));
-      slv_msgf(res->message, sizeof res->message,
-               "dantzig: breakdown: res_rel=%.3g > tol=%.3g after %d singular pivots (last: row "
-               "%d, s=%.3g <= %.3g); A is singular or indefinite on the clamped set",
-               r, opt->tol, s->nsing, s->sing_row, s->sing_s, z);
-      return SLV_BREAKDOWN;
-    }
-    /* the floor of evaluating w = A x + b in double: eps max_i sum_j |A_ij x_j| */
-    double fl = 0, xm = 0, bm = 1;
-    for (int i = 0; i < n; i++) {
-      fl = fmax(fl, w_rounding(s, i, x) / 64);
-      xm = fmax(xm, fabs(x[i]));
-      bm = fmax(bm, fabs(p->b[i]));
-    }
-    fl /= bm;
-    slv_msgf(res->message, sizeof res->message,
-             "dantzig: pivoting ended with res_rel=%.3g > tol=%.3g; the rounding floor of "
-             "w = A x + b is %.2g (max|x| = %.3g): A is ill-conditioned on the clamped set",
-             r, opt->tol, fl, xm);
-    return SLV_STAGNATED;
-  }
-
-  /* findex: outer passes on the friction bounds h.  The accepted pass is
-   * (xa, residual r, clamped set cacc[0..macc)).  Each step first tries the
-   * Newton point of the accepted active set (newton_findex): it is returned
-   * if it already meets tol, else its bounds h = mu |x_n| are tried in a
-   * boxed pass, kept if the pass residual drops below r.  Otherwise the
-   * fixed-point step h = mu |xa_n| is taken from the accepted pass.  The
-   * best x seen is returned when the passes end without convergence. */
-  double best = r;
-  int stall = 0, macc = clamped_as_cand(s);
-  memcpy(s->cacc, s->cand, (size_t)macc * sizeof *s->cacc);
-  memcpy(s->xa, x, (size_t)n * sizeof *x);
-  memcpy(s->xb, x, (size_t)n * sizeof *x);
-  int kicks = 0, stalled = 0;
-  unsigned long long rng = opt->seed * 0x9E3779B97F4A7C15ULL + 1;
-  while (res->iterations < opt->max_iter) {
-    double rt = INFINITY;
-    int accepted = 0;
-    if (newton_findex(s, s->xa, x)) {
-      full_w(s, x, w);
-      slv_residuals rn = slv_residual(p, x, w);
-      if (rn.res_rel <= opt->tol) {
-        res->solver_residual = rn.res_rel;
-        return SLV_CONVERGED;
-      }
-      bounds_of(p, x, s->hN);
-      memcpy(x, s->xa, (size_t)n * sizeof *x);
-      memcpy(s->cand, s->cacc, (size_t)macc * sizeof *s->cand);
-      sts = pass_eval(s, s->hN, x, w, macc, res, &rt);
-      if (sts != SLV_CONVERGED) return sts;
-      if (rt <= opt->tol) return SLV_CONVERGED;
-      accepted = rt < r;
-    }
-    if (!accepted) {
-      if (res->iterations >= opt->max_iter) break;
-      bounds_of(p, s->xa, s->hN);
-      memcpy(x, s->xa, (size_t)n * sizeof *x);
-      memcpy(s->cand, s->cacc, (size_t)macc * sizeof *s->cand);
-      sts = pass_eval(s, s->hN, x, w, macc, res, &rt);
-      if (sts != SLV_CONVERGED) return sts;
-      if (rt <= opt->tol) return SLV_CONVERGED;
-    }
-    r = rt;
-    macc = clamped_as_cand(s);
-    memcpy(s->cacc, s->cand, (size_t)macc * sizeof *s->cacc);
-    memcpy(s->xa, x, (size_t)n * sizeof *x);
-    if (r < best) memcpy(s->xb, x, (size_t)n * sizeof *x);
-    if (r < 0.9 * best) {
-      best = r;
-      stall = 0;
-    } else {
-      best = fmin(best, r);
-      if (++stall >= DZ_STALL_PASSES) {
-        if (kicks < DZ_RESTARTS && res->iterations < opt->max_iter) {
-          /* restart from the best x with its bounds scaled by 1 +- 0.3
-           * (64-bit LCG seeded by opt->seed): it leaves the cycle the
-           * passes were caught in, and rescues about a third of them */
-          kicks++;
-          stall = 0;
-          bounds_of(p, s->xb, s->hN);
-          for (int i = 0; i < n; i++) {
-            rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
-            double u = (double)(rng >> 11) / 9007199254740992.0;
-            s->hN[i] *= 1 + 0.6 * (u - 0.5);
-          }
-          memcpy(x, s->xb, (size_t)n * sizeof *x);
-          m = 0;
-          sts = pass_eval(s, s->hN, x, w, m, res, &r);
-          if (sts != SLV_CONVERGED) return sts;
-          if (r <= opt->tol) return SLV_CONVERGED;
-          macc = clamped_as_cand(s);
-          memcpy(s->cacc, s->cand, (size_t)macc * sizeof *s->cacc);
-          memcpy(s->xa, x, (size_t)n * sizeof *x);
-          if (r < best) {
-            best = r;
-            memcpy(s->xb, x, (size_t)n * sizeof *x);
-          }
-          continue;
-        }
-        stalled = kicks == DZ_RESTARTS;
-        break;
-      }
-    }
-  }
-  memcpy(x, s->xb, (size_t)n * sizeof *x);
-  res->solver_residual = best;
-  if (stalled)
-    slv_msgf(res->message, sizeof res->message,
-             "dantzig: findex bounds did not settle: no 10%% gain in %d passes, %d restarts, "
-             "%d passes in all; best res_rel=%.3g > tol=%.3g; exact: --solver lemke",
-             DZ_STALL_PASSES, DZ_RESTARTS, res->iterations, best, opt->tol);
-  else
-    slv_msgf(res->message, sizeof res->message,
-             "dantzig: findex bounds not settled in max_iter=%d passes: best res_rel=%.3g > "
-             "tol=%.3g",
-             opt->max_iter, best, opt->tol);
-  return stalled ? SLV_STAGNATED : SLV_MAX_ITER;
+  if (!findex) return boxed_failure(s, x, r, opt, res);
+  return findex_passes(s, opt, r, x, w, res);
 }
+
+static const slv_impl dz_impl = {
+    .state_size = sizeof(dz_state),
+    .init = dz_init,
+    .free = dz_free,
+    .solve = dz_solve,
+};
 
 const slv_solver slv_solver_dantzig = {
     .name = "dantzig",
@@ -1194,8 +1232,5 @@ const slv_solver slv_solver_dantzig = {
                "(outer passes on the friction bounds); symmetric A",
     .cite = "baraff1994",
     .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_NEEDS_SYMMETRIC,
-    .state_size = sizeof(dz_state),
-    .init = dz_init,
-    .free = dz_free,
-    .solve = dz_solve,
+    .impl = &dz_impl,
 };

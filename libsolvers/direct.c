@@ -1,4 +1,5 @@
-/* direct.c -- direct solution of problems whose rows are all equalities.
+/* direct.c -- direct solution of problems whose rows are all equalities
+ * (docs/solvers.md, "Direct").
  *
  * Problem: every row free (lo = -inf, hi = +inf), so the conditions reduce
  * to w = A x + b = 0, i.e. A x = -b (pure joints, no contact).
@@ -42,21 +43,14 @@ static slv_status direct_init(void *st, int n_max, const slv_options *opt) {
     direct_free(s);
     return SLV_ERR_NOMEM;
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* F = A (n x n, lda = n); returns max |A_ij|. */
-static double load(const slv_problem *p, double *F) {
-  int n = p->n;
+static double load(const slv_op *op, double *F) {
+  int n = op->n;
   double amax = 0;
-  if (p->storage == SLV_DENSE) {
-    for (int j = 0; j < n; j++)
-      memcpy(F + (size_t)j * n, p->A + (size_t)j * p->lda, (size_t)n * sizeof *F);
-  } else {
-    memset(F, 0, (size_t)n * n * sizeof *F);
-    for (int i = 0; i < n; i++)
-      for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) F[i + (size_t)p->Aj[k] * n] += p->Ax[k];
-  }
+  slv_op_to_dense(op, F, n);
   for (size_t k = 0; k < (size_t)n * n; k++) amax = fmax(amax, fabs(F[k]));
   return amax;
 }
@@ -68,13 +62,15 @@ static int symmetric(int n, const double *F) {
   return 1;
 }
 
-static slv_status direct_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
-                               double *w, slv_result *res) {
+static slv_status direct_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                               slv_result *res, slv_hist *h) {
   (void)w;
+  (void)h;
   direct_state *s = st;
+  const slv_problem *p = op->p;
   int n = p->n;
   if (n == 0) return SLV_CONVERGED;
-  double amax = load(p, s->F);
+  double amax = load(op, s->F);
   for (int i = 0; i < n; i++) x[i] = -p->b[i];
   res->pivots = n;
   if (amax == 0) {
@@ -93,7 +89,7 @@ static slv_status direct_solve(void *st, const slv_problem *p, const slv_options
       info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, s->F, n, x, n);
       return info == 0 ? SLV_CONVERGED : SLV_SINGULAR_PIVOT;
     }
-    load(p, s->F); /* not positive definite: fall back to LU */
+    load(op, s->F); /* not positive definite: fall back to LU */
   }
   lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, s->F, n, s->ipiv);
   if (info < 0) {
@@ -111,13 +107,17 @@ static slv_status direct_solve(void *st, const slv_problem *p, const slv_options
   return info == 0 ? SLV_CONVERGED : SLV_SINGULAR_PIVOT;
 }
 
+static const slv_impl direct_impl = {
+    .state_size = sizeof(direct_state),
+    .init = direct_init,
+    .free = direct_free,
+    .solve = direct_solve,
+};
+
 const slv_solver slv_solver_direct = {
     .name = "direct",
     .summary = "equality rows only: Cholesky (LAPACKE dpotrf), LU fallback (dgetrf)",
     .cite = "golub2013",
     .caps = SLV_CAP_FREE | SLV_CAP_ONLY_FREE | SLV_CAP_SPARSE,
-    .state_size = sizeof(direct_state),
-    .init = direct_init,
-    .free = direct_free,
-    .solve = direct_solve,
+    .impl = &direct_impl,
 };

@@ -4,10 +4,11 @@
  * Problem: w = A x + b;  lo <= x <= hi;  x_i = lo_i => w_i >= 0;
  * x_i = hi_i => w_i <= 0;  lo_i < x_i < hi_i => w_i = 0  (slv.h).
  * No findex rows (SLV_CAP_FINDEX is not set: refused by the generic layer),
- * no cones.  Dense or CSR storage (CSR is expanded into the workspace).
+ * no cones.  Dense or CSR storage (the operator copies A into the
+ * workspace, dense: slv_op_to_dense).
  *
- * Method: every solution lies in one "complementary cone" (refs.bib:
- * cottle1992): each row is either strictly inside its bounds (basic: w_i = 0,
+ * Method ([cottle1992]; docs/solvers.md, "Enumeration"): every solution
+ * lies in one "complementary cone": each row is either strictly inside its bounds (basic: w_i = 0,
  * x_i unknown) or at one of its bounds (non-basic: x_i = lo_i or hi_i known,
  * w_i only sign-constrained).  Row kinds and their states:
  *     free   lo = -inf, hi = +inf     1 state: basic
@@ -30,10 +31,11 @@
  *                                               max|A_ij| ||x||_inf),
  *
  * i.e. the candidate solves the problem up to the rounding of (1) and of the
- * product A x (c n eps scale, as in STYLE.md sec. 8; ||x||_inf covers the x
- * side of r, max|A| ||x||_inf + ||b||_inf the w side).  A basis whose LU has a
- * pivot |U_kk| <= opt->pivot_tol * max|A_ij| is singular and skipped (all of
- * its lo/hi choices).  If no case passes tau, the case with the smallest
+ * product A x (a c n eps scale, the usual bound on a direct method's
+ * rounding; ||x||_inf covers the x side of r, max|A| ||x||_inf +
+ * ||b||_inf the w side).  A basis whose LU has a pivot |U_kk| <=
+ * opt->pivot_tol * max|A_ij| is singular and skipped (all of its lo/hi
+ * choices).  If no case passes tau, the case with the smallest
  * res_rel = ||r||_inf / max(1, ||b||_inf) is taken when that is <= opt->tol
  * (an ill-conditioned A_BB: accurate to the user's tolerance, not to
  * rounding); otherwise there is no solution.
@@ -150,21 +152,14 @@ static slv_status enum_init(void *st, int n_max, const slv_options *opt) {
     enum_free(s);
     return SLV_ERR_NOMEM;
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* D = A (n x n, ld n), dense or CSR; returns max |A_ij|. */
-static double load(const slv_problem *p, double *D) {
-  int n = p->n;
+static double load(const slv_op *op, double *D) {
+  int n = op->n;
   double amax = 0;
-  if (p->storage == SLV_DENSE) {
-    for (int j = 0; j < n; j++)
-      memcpy(D + (size_t)j * n, p->A + (size_t)j * p->lda, (size_t)n * sizeof *D);
-  } else {
-    memset(D, 0, (size_t)n * n * sizeof *D);
-    for (int i = 0; i < n; i++)
-      for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) D[i + (size_t)p->Aj[k] * n] += p->Ax[k];
-  }
+  slv_op_to_dense(op, D, n);
   for (size_t k = 0; k < (size_t)n * n; k++) amax = fmax(amax, fabs(D[k]));
   return amax;
 }
@@ -251,88 +246,85 @@ static void refine(enum_state *s, const double *b, int n, int nb) {
   }
 }
 
-static slv_status enum_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
-                             double *w, slv_result *res) {
-  enum_state *s = st;
-  int n = p->n;
-  if (n == 0) return SLV_CONVERGED;
-  if (n > s->m) { /* the generic layer's max_n check makes this unreachable */
-    slv_msgf(res->message, sizeof res->message, "enum: n=%d exceeds the workspace (%d)", n, s->m);
-    return SLV_ERR_DIM;
-  }
-
-  /* row kinds, the choice rows, the count of cases */
-  int nv = 0, nlu = 0, nbox = 0;
-  double bnorm = 0;
-  for (int i = 0; i < n; i++) {
+/* Row kinds and bounds, the rows with a choice (var, nv of them); returns
+ * nv; *nlu the one-sided rows, *nbox the box rows, *bnorm ||b||_inf. */
+static int classify(enum_state *s, const slv_problem *p, int *nlu, int *nbox, double *bnorm) {
+  int nv = 0;
+  *nlu = *nbox = 0;
+  *bnorm = 0;
+  for (int i = 0; i < p->n; i++) {
     double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
     s->lo[i] = lo;
     s->hi[i] = hi;
-    bnorm = fmax(bnorm, fabs(p->b[i]));
+    *bnorm = fmax(*bnorm, fabs(p->b[i]));
     if (lo == -INFINITY && hi == INFINITY) s->kind[i] = K_FREE;
     else if (lo == hi) s->kind[i] = K_FIXED;
     else if (hi == INFINITY) s->kind[i] = K_LOWER;
     else if (lo == -INFINITY) s->kind[i] = K_UPPER;
     else s->kind[i] = K_BOX;
-    if (s->kind[i] == K_LOWER || s->kind[i] == K_UPPER) nlu++;
-    if (s->kind[i] == K_BOX) nbox++;
+    if (s->kind[i] == K_LOWER || s->kind[i] == K_UPPER) (*nlu)++;
+    if (s->kind[i] == K_BOX) (*nbox)++;
     if (s->kind[i] >= K_LOWER) s->var[nv++] = i;
   }
-  double ncases = ldexp(pow(3.0, nbox), nlu);
-  if (ncases > (double)ENUM_MAX_CASES) {
-    slv_msgf(res->message, sizeof res->message,
-             "enum: 2^%d * 3^%d = %.0f cases (%d one-sided, %d box rows) exceed the limit %ld",
-             nlu, nbox, ncases, nlu, nbox, ENUM_MAX_CASES);
-    return SLV_ERR_UNSUPPORTED;
+  return nv;
+}
+
+/* The search's state and counts. */
+typedef struct {
+  int n, nv, bases, found, have_best;
+  long cases, skipped;
+  double ptol, amax, bnorm, rscale, best, acc_r;
+} search;
+
+/* The cases of the current basic set (states of s): its box rows at a
+ * bound take both bounds in turn; a case whose candidate has a natural
+ * map at rounding level is taken (refined; *found), else the smallest
+ * res_rel so far is remembered.  A singular A_BB skips them all. */
+static void basis_cases(enum_state *s, const double *b, search *q) {
+  int n = q->n, nb = basis(s, n), nbo = 0;
+  for (int i = 0; i < n; i++)
+    if (s->kind[i] == K_BOX && s->state[i] != S_BASIC) s->bo[nbo++] = i;
+  long nsub = 1L << nbo;
+  q->bases++;
+  if (factor(s, n, nb, q->ptol)) {
+    q->cases += nsub;
+    q->skipped += nsub;
+    return;
   }
+  for (long mask = 0; mask < nsub; mask++) {
+    for (int t = 0; t < nbo; t++) s->state[s->bo[t]] = (mask >> t) & 1 ? S_AT_HI : S_AT_LO;
+    candidate(s, b, n, nb);
+    q->cases++;
+    double xn = 0;
+    for (int i = 0; i < n; i++) xn = fmax(xn, fabs(s->x[i]));
+    double tau = ENUM_TOL_C * n * DBL_EPSILON * fmax(fmax(1.0, q->bnorm), fmax(xn, q->amax * xn));
+    double r = natres(s, n);
+    if (r <= tau) {
+      q->found = 1;
+      q->acc_r = r;
+      refine(s, b, n, nb);
+      return;
+    }
+    if (r / q->rscale < q->best) {
+      q->best = r / q->rscale;
+      q->have_best = 1;
+      memcpy(s->best, s->state, (size_t)n * sizeof *s->best);
+    }
+  }
+}
 
-  double amax = load(p, s->D);
-  double ptol = opt->pivot_tol * amax;
-  double rscale = fmax(1.0, bnorm);
-  long cases = 0, skipped = 0;
-  int bases = 0, found = 0, have_best = 0;
-  double best = INFINITY, acc_r = NAN;
-
-  for (int k = 0; k <= nv && !found; k++) {
+/* Every basic set of k choice rows, k = 0, 1, ..., until a case is found. */
+static void enumerate(enum_state *s, const double *b, search *q) {
+  int n = q->n, nv = q->nv;
+  for (int k = 0; k <= nv && !q->found; k++) {
     for (int c = 0; c < k; c++) s->comb[c] = c;
     for (;;) {
       /* states: free rows basic, the k chosen rows basic, others at a bound */
       for (int i = 0; i < n; i++)
         s->state[i] = s->kind[i] == K_FREE ? S_BASIC : (s->kind[i] == K_UPPER ? S_AT_HI : S_AT_LO);
       for (int c = 0; c < k; c++) s->state[s->var[s->comb[c]]] = S_BASIC;
-      int nb = basis(s, n), nbo = 0;
-      for (int i = 0; i < n; i++)
-        if (s->kind[i] == K_BOX && s->state[i] != S_BASIC) s->bo[nbo++] = i;
-      long nsub = 1L << nbo;
-      bases++;
-      if (factor(s, n, nb, ptol)) {
-        cases += nsub;
-        skipped += nsub;
-      } else {
-        for (long mask = 0; mask < nsub; mask++) {
-          for (int t = 0; t < nbo; t++) s->state[s->bo[t]] = (mask >> t) & 1 ? S_AT_HI : S_AT_LO;
-          candidate(s, p->b, n, nb);
-          cases++;
-          double xn = 0;
-          for (int i = 0; i < n; i++) xn = fmax(xn, fabs(s->x[i]));
-          double tau = ENUM_TOL_C * n * DBL_EPSILON * fmax(fmax(1.0, bnorm), fmax(xn, amax * xn));
-          double r = natres(s, n);
-          if (r <= tau) {
-            found = 1;
-            acc_r = r;
-            break;
-          }
-          if (r / rscale < best) {
-            best = r / rscale;
-            have_best = 1;
-            memcpy(s->best, s->state, (size_t)n * sizeof *s->best);
-          }
-        }
-        if (found) {
-          refine(s, p->b, n, nb);
-          break;
-        }
-      }
+      basis_cases(s, b, q);
+      if (q->found) break;
       /* next k-combination of 0..nv-1 in lexicographic order */
       int c = k - 1;
       while (c >= 0 && s->comb[c] == nv - k + c) c--;
@@ -341,52 +333,87 @@ static slv_status enum_solve(void *st, const slv_problem *p, const slv_options *
       for (int d = c + 1; d < k; d++) s->comb[d] = s->comb[d - 1] + 1;
     }
   }
+}
 
-  res->iterations = cases > INT_MAX ? INT_MAX : (int)cases;
-  res->pivots = bases;
-  if (!found && have_best && best <= opt->tol) {
-    /* no case at rounding level; the best one meets the user's tolerance */
-    memcpy(s->state, s->best, (size_t)n * sizeof *s->state);
-    int nb = basis(s, n);
-    factor(s, n, nb, ptol);
-    candidate(s, p->b, n, nb);
-    acc_r = natres(s, n);
-    refine(s, p->b, n, nb);
-    found = 1;
-    slv_logf(opt, "enum: no case at rounding level; best case res_rel %.3g <= tol %.3g taken",
-             best, opt->tol);
+/* The candidate of the remembered best case into s (x, w). */
+static void best_case(enum_state *s, const double *b, const search *q) {
+  memcpy(s->state, s->best, (size_t)q->n * sizeof *s->state);
+  int nb = basis(s, q->n);
+  factor(s, q->n, nb, q->ptol);
+  candidate(s, b, q->n, nb);
+}
+
+static slv_status enum_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                             slv_result *res, slv_hist *h) {
+  (void)h;
+  enum_state *s = st;
+  const slv_problem *p = op->p;
+  int n = p->n;
+  if (n == 0) return SLV_CONVERGED;
+  if (n > s->m) { /* the generic layer's max_n check makes this unreachable */
+    slv_msgf(res->message, sizeof res->message, "enum: n=%d exceeds the workspace (%d)", n, s->m);
+    return SLV_ERR_DIM;
   }
-  if (found) {
+  search q = {.n = n, .best = INFINITY, .acc_r = NAN};
+  int nlu, nbox;
+  q.nv = classify(s, p, &nlu, &nbox, &q.bnorm);
+  double ncases = ldexp(pow(3.0, nbox), nlu);
+  if (ncases > (double)ENUM_MAX_CASES) {
+    slv_msgf(res->message, sizeof res->message,
+             "enum: 2^%d * 3^%d = %.0f cases (%d one-sided, %d box rows) exceed the limit %ld",
+             nlu, nbox, ncases, nlu, nbox, ENUM_MAX_CASES);
+    return SLV_ERR_UNSUPPORTED;
+  }
+  q.amax = load(op, s->D);
+  q.ptol = opt->pivot_tol * q.amax;
+  q.rscale = fmax(1.0, q.bnorm);
+  enumerate(s, p->b, &q);
+  res->iterations = q.cases > INT_MAX ? INT_MAX : (int)q.cases;
+  res->pivots = q.bases;
+  if (!q.found && q.have_best && q.best <= opt->tol) {
+    /* no case at rounding level; the best one meets the user's tolerance */
+    best_case(s, p->b, &q);
+    q.acc_r = natres(s, n);
+    refine(s, p->b, n, basis(s, n));
+    q.found = 1;
+    slv_logf(opt, "enum: no case at rounding level; best case res_rel %.3g <= tol %.3g taken",
+             q.best, opt->tol);
+  }
+  if (q.found) {
     memcpy(x, s->x, (size_t)n * sizeof *x);
     memcpy(w, s->w, (size_t)n * sizeof *w);
     res->solver_residual = natres(s, n);
     slv_logf(opt, "enum: solution at case %ld of %.0f (candidate residual %.3g, refined %.3g)",
-             cases, ncases, acc_r, res->solver_residual);
+             q.cases, ncases, q.acc_r, res->solver_residual);
     return SLV_CONVERGED;
   }
   /* nothing accepted: report the closest case (x of that case, for
    * diagnosis) */
-  if (have_best) {
-    memcpy(s->state, s->best, (size_t)n * sizeof *s->state);
-    int nb = basis(s, n);
-    factor(s, n, nb, ptol);
-    candidate(s, p->b, n, nb);
+  if (q.have_best) {
+    best_case(s, p->b, &q);
     memcpy(x, s->x, (size_t)n * sizeof *x);
     memcpy(w, s->w, (size_t)n * sizeof *w);
   }
-  res->solver_residual = have_best ? best * rscale : NAN;
-  if (skipped > 0) {
+  res->solver_residual = q.have_best ? q.best * q.rscale : NAN;
+  if (q.skipped > 0) {
     slv_msgf(res->message, sizeof res->message,
              "enum: no solution among the %ld nonsingular cases; %ld of %ld cases have a singular "
              "A_BB (pivot <= %.3g) and were skipped",
-             cases - skipped, skipped, cases, ptol);
+             q.cases - q.skipped, q.skipped, q.cases, q.ptol);
     return SLV_SINGULAR_PIVOT;
   }
   slv_msgf(res->message, sizeof res->message,
-           "enum: no solution: none of the %ld cases meets tol %.3g (smallest res_rel %.3g)", cases,
-           opt->tol, best);
+           "enum: no solution: none of the %ld cases meets tol %.3g (smallest res_rel %.3g)",
+           q.cases, opt->tol, q.best);
   return SLV_NO_SOLUTION;
 }
+
+static const slv_impl enum_impl = {
+    .state_size = sizeof(enum_state),
+    .init = enum_init,
+    .free = enum_free,
+    .solve = enum_solve,
+};
 
 const slv_solver slv_solver_enum = {
     .name = "enum",
@@ -394,8 +421,5 @@ const slv_solver slv_solver_enum = {
     .cite = "cottle1992",
     .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
     .max_n = ENUM_MAX_N,
-    .state_size = sizeof(enum_state),
-    .init = enum_init,
-    .free = enum_free,
-    .solve = enum_solve,
+    .impl = &enum_impl,
 };

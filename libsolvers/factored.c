@@ -1,11 +1,13 @@
-/* factored.c -- the factored (matrix-free) storage of slv.h:
+/* factored.c -- the factored (matrix-free) storage of slv.h (docs/problem.md,
+ * "Storage"):
  *
  *     A = J K^T + diag(d),   J, K: n x 6 nblk, row i nonzero on the two
  *                            6-column blocks fblk[2i], fblk[2i+1] (or -1)
  *
  * the form of a contact problem A = J M^-1 J^T + diag(cfm) with K = J M^-1
  * (ODE quickstep, Box2D: the solver works on body velocities, never on A).
- * Here: the product t = K^T x that every row access needs, and the
+ * Here: the product t = K^T x that every row access needs (operator.h
+ * declares these kernels), w = A x + b with t of any size, and the
  * expansion into CSR for the tools that need an explicit A (export, the
  * solvers without SLV_CAP_FACTORED).
  *
@@ -15,38 +17,82 @@
  * blocks of its two slots: O(sum_beta deg(beta)^2) work, never O(n^2).
  * Columns are sorted within each row, the diagonal is always stored.
  */
+#include "operator.h"
 #include "slv_internal.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* t = K^T x.  Consecutive rows on the same pair of blocks (a contact's
- * rows, a manifold's points) are summed in registers first and added to
- * t once per run: adding each row into t directly made every row wait for
- * the previous row's store to the same block. */
-void slv_factored_ktx(const slv_problem *p, const double *x, double *t) {
-  memset(t, 0, sizeof(double) * 6 * (size_t)p->nblk);
-  const int *fb = p->fblk;
-  for (int i = 0, e; i < p->n; i = e) {
+slv_fac slv_fac_of(const slv_problem *p) {
+  slv_fac f = { p->n, p->nblk, p->fblk, p->fJ, p->fK, p->fd };
+  return f;
+}
+
+/* t = K^T x over the blocks [B0, B1).  Consecutive rows on the same pair
+ * of blocks (a contact's rows, a manifold's points) are summed in
+ * registers first and added to t once per run: adding each row into t
+ * directly made every row wait for the previous row's store to the same
+ * block. */
+void slv_fac_ktx(const slv_fac *f, const double *x, double *t, int B0, int B1) {
+  memset(t, 0, sizeof(double) * 6 * (size_t)(B1 - B0));
+  const int *fb = f->blk;
+  for (int i = 0, e; i < f->n; i = e) {
     int b0 = fb[2 * i], b1 = fb[2 * i + 1];
     /* twelve named sums, not an array: gcc kept a[12] on the stack, and
      * each row's additions then waited on the last row's stores */
     double a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0;
     double a6 = 0, a7 = 0, a8 = 0, a9 = 0, a10 = 0, a11 = 0;
-    for (e = i; e < p->n && fb[2 * e] == b0 && fb[2 * e + 1] == b1; e++) {
-      const double *K = p->fK + 12 * (size_t)e, xe = x[e];
+    for (e = i; e < f->n && fb[2 * e] == b0 && fb[2 * e + 1] == b1; e++) {
+      const double *K = f->K + 12 * (size_t)e, xe = x[e];
       a0 += K[0] * xe, a1 += K[1] * xe, a2 += K[2] * xe, a3 += K[3] * xe;
       a4 += K[4] * xe, a5 += K[5] * xe, a6 += K[6] * xe, a7 += K[7] * xe;
       a8 += K[8] * xe, a9 += K[9] * xe, a10 += K[10] * xe, a11 += K[11] * xe;
     }
     const double a[12] = { a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11 };
     /* a static slot (-1) has no block; its K is never read into t */
-    if (b0 >= 0)
-      for (int c = 0; c < 6; c++) t[6 * (size_t)b0 + c] += a[c];
-    if (b1 >= 0)
-      for (int c = 0; c < 6; c++) t[6 * (size_t)b1 + c] += a[6 + c];
+    if (b0 >= B0 && b0 < B1)
+      for (int c = 0; c < 6; c++) t[6 * (size_t)(b0 - B0) + c] += a[c];
+    if (b1 >= B0 && b1 < B1)
+      for (int c = 0; c < 6; c++) t[6 * (size_t)(b1 - B0) + c] += a[6 + c];
   }
+}
+
+/* Rows [i0, i1) of w = A x + b into w[0 .. i1 - i0), with t holding tcap
+ * blocks: for each slice [B0, B1) of tcap blocks, t = K^T x of the slice
+ * (a pass over every row), and each row adds J . t over its slots in the
+ * slice.  A row's slots may fall in two slices: the first one sets w_i
+ * (slot 0's product plus slot 1's, 0 for a slot elsewhere), the second
+ * adds.  With one slice (nb <= tcap) that is slv_fac_row's sum, s0 + s1;
+ * and then w_i = b_i + (d_i x_i + that). */
+void slv_fac_w_rows(const slv_fac *f, const double *x, const double *b, int i0, int i1,
+                    double *w, double *t, int tcap) {
+  if (i1 <= i0) return;
+  memset(w, 0, (size_t)(i1 - i0) * sizeof *w);
+  for (int B0 = 0; B0 < f->nb; B0 += tcap) {
+    int B1 = f->nb - B0 > tcap ? B0 + tcap : f->nb;
+    slv_fac_ktx(f, x, t, B0, B1);
+    for (int i = i0; i < i1; i++) {
+      int b0 = f->blk[2 * i], b1 = f->blk[2 * i + 1];
+      int in0 = b0 >= B0 && b0 < B1, in1 = b1 >= B0 && b1 < B1;
+      if (!in0 && !in1) continue;
+      const double *J = f->J + 12 * (size_t)i;
+      double s0 = in0 ? slv_dot6(J, t + 6 * (size_t)(b0 - B0)) : 0.0;
+      double s1 = in1 ? slv_dot6(J + 6, t + 6 * (size_t)(b1 - B0)) : 0.0;
+      /* first slice of this row: no live slot on a block below B0 */
+      int first = !((b0 >= 0 && b0 < B0) || (b1 >= 0 && b1 < B0));
+      w[i - i0] = first ? s0 + s1 : w[i - i0] + (s0 + s1);
+    }
+  }
+  for (int i = i0; i < i1; i++) {
+    double r = (f->d ? f->d[i] * x[i] : 0.0) + w[i - i0];
+    w[i - i0] = b ? b[i] + r : r;
+  }
+}
+
+void slv_fac_w(const slv_fac *f, const double *x, const double *b, double *w, double *t,
+               int tcap) {
+  slv_fac_w_rows(f, x, b, 0, f->n, w, t, tcap);
 }
 
 /* Sort one row's columns (and values) by insertion: rows hold the contacts
@@ -157,7 +203,7 @@ slv_status slv_factored_csr_new(const slv_problem *p, int **Ap_out, int **Aj_out
   *Ax_out = Ax;
   Ap = Aj = NULL;
   Ax = NULL;
-  st = SLV_CONVERGED;
+  st = SLV_OK;
   goto out;
 nomem:
   slv_msgf(msg, len, "slv_factored_csr_new: out of memory (n=%d)", n);

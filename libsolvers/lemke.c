@@ -7,7 +7,8 @@
  * no cones.
  *
  * ---- Lemke's method (Cottle-Pang-Stone 1992, ch. 4: Lemke's method and
- * the lexicographic resolution of degeneracy; refs.bib: cottle1992) --------
+ * the lexicographic resolution of degeneracy [cottle1992]; docs/solvers.md,
+ * "Lexicographic Lemke") ----------------------------------------------------
  * With a covering vector d > 0 (opt->covering, default all ones) and the
  * artificial variable z0, find a complementary point of
  *
@@ -95,16 +96,18 @@
  * against 2N(2N+2) for a full tableau sweep (Siconos lexicolemke).  For a
  * plain LCP the core columns of A are kept as a compact copy (N x k, in
  * H's buffer behind the inverse) so that B(W, K) y_K is one dgemv; when A
- * is mostly zeros (at most n^2/4 nonzeros: contact matrices J M^-1 J^T
- * stored dense), its nonzeros are packed by column once per solve and the
- * product costs the nonzeros of the core columns instead of 2 N k.
+ * is mostly zeros (n >= 64 and at most n^2/4 nonzeros: contact matrices
+ * J M^-1 J^T stored dense), the operator's packed copy of its columns
+ * (operator.h) is read instead, and the product costs the nonzeros of the
+ * core columns instead of 2 N k.  The columns themselves are the
+ * operator's dense view of A.
  * Rounding in H accumulates like in any product-form update: a drift check
  * every LEMKE_CHECK pivots recomputes B x_B - q (one more product) and,
  * when it exceeds LEMKE_DRIFT relative to ||q|| and also LEMKE_DRIFT_FLOOR
  * max|[M, d]| max|x_B| (the rounding floor of that product: on the contact
  * matrices with a 1e-6 cfm, |x| reaches 1e5 for |b| ~ 1, and without the
- * floor the check refactorized every 4 pivots in vain: 72 s instead of
- * 9 s on gen_lcp --type contact-box --n 999 --seed 4), refactorizes S by LU
+ * floor the check refactorized every few pivots in vain; experiments/
+ * README.md, "Measurements: solvers"), refactorizes S by LU
  * (LAPACKE dgetrf + dgetri, 2k^3 flops) and recomputes x_B from it; after
  * a refactorization the check period is halved (down to LEMKE_CHECK_MIN),
  * after a clean check doubled back.  At the end, up to LEMKE_REFINE steps
@@ -177,20 +180,16 @@
  * (z = e_lambda gives z^T M z = 0 with (M + M^T) z = mu_i e_j != 0).
  * Lemke may then end on a secondary ray even when the problem has a
  * solution; that is reported as SLV_RAY_TERMINATION, and the message says
- * the ray proves nothing.  Measured on ../shared/peers' contact-box
- * instances (gen_lcp seeds 1..8, n = 99, 198, 297, 498, 699, 999; A =
- * J W J^T of rank ~n/2 + 1e-6 cfm, mu = 0.5, solutions up to |x| ~ 2e5):
- * all 48 converged, res_rel <= 8e-11 (1e-14 .. 1e-16 where |x| is
- * moderate), no ray, 228 .. 9326 pivots; dantzig reaches tol 1e-9 in 38
- * of them, ODE's dLCP in none.
+ * the ray proves nothing.  On the peers' contact-box instances (rank
+ * ~n/2 plus a 1e-6 cfm) no ray has been met (experiments/README.md,
+ * "Measurements: solvers").
  * Sizes: N = n + #box + #free + 2 #friction < 3n.
  *
  * Notation: the paper's z, q, M are u, q, M here; x and w stay the problem's.
  * Memory (all in init): H (and the compact core columns) for
  * N_max = 3 n_max, i.e. 9 n_max^2 doubles (of which a plain LCP touches
- * 2 n^2, a boxed one 4 n^2), the packed nonzeros of A (n_max^2 / 4 values
- * and row indices), E (LEMKE_E_ROW n_max entries, twice) and O(n_max)
- * vectors; solve never allocates.
+ * 2 n^2, a boxed one 4 n^2), E (LEMKE_E_ROW n_max entries, twice) and
+ * O(n_max) vectors; solve never allocates.
  * warm_start is ignored (Lemke starts from its own basis).
  * res->pivots counts every basis change, the first (z0 in) and the last
  * (z0 out) included; res->iterations is 0.  The pivot limit is
@@ -260,11 +259,6 @@ typedef struct {
                         friction m; a friction row's lambda is xtra + 1), or -1 */
   int *mrow;         /* n_max: the extra that reads row i of A (free u', friction m), or -1 */
   double *c, *an;    /* n_max: a combination of A's columns and its product */
-  /* A's nonzeros by column, for a mostly-zero dense A (contact matrices) */
-  int *colptr;       /* n_max + 1 */
-  int *rowind;       /* cap */
-  double *val;       /* cap */
-  size_t cap;        /* n_max^2 / 4 */
 } lemke_state;
 
 static void lemke_free(void *st) {
@@ -307,9 +301,6 @@ static void lemke_free(void *st) {
   free(s->mrow);
   free(s->c);
   free(s->an);
-  free(s->colptr);
-  free(s->rowind);
-  free(s->val);
   memset(s, 0, sizeof *s);
 }
 
@@ -343,10 +334,6 @@ static slv_status lemke_init(void *st, int n_max, const slv_options *opt) {
   s->tv = malloc(s->ecap * sizeof *s->tv);
   s->xtra = malloc(n * sizeof *s->xtra);
   s->mrow = malloc(n * sizeof *s->mrow);
-  s->cap = n * n / 4 < (size_t)INT_MAX ? n * n / 4 : (size_t)INT_MAX; /* int indices */
-  s->colptr = malloc((n + 1) * sizeof *s->colptr);
-  s->rowind = malloc((s->cap > 0 ? s->cap : 1) * sizeof *s->rowind);
-  s->val = malloc((s->cap > 0 ? s->cap : 1) * sizeof *s->val);
   double **vN[] = {&s->xK, &s->wv, &s->yK, &s->yW, &s->u, &s->g, &s->t, &s->lexa, &s->lexb,
                    &s->qv, &s->dv, &s->af, &s->ws};
   for (size_t k = 0; k < sizeof vN / sizeof *vN; k++) *vN[k] = malloc(N * sizeof **vN[k]);
@@ -354,14 +341,14 @@ static slv_status lemke_init(void *st, int n_max, const slv_options *opt) {
   for (size_t k = 0; k < sizeof vn / sizeof *vn; k++) *vn[k] = calloc(n, sizeof **vn[k]);
   int ok = s->H && s->ipiv && s->work && s->K && s->R && s->posK && s->posR && s->ties && s->zs &&
            s->ao && s->erp && s->ecp && s->erj && s->eci && s->ti && s->tj && s->erv && s->ecv &&
-           s->tv && s->xtra && s->mrow && s->colptr && s->rowind && s->val;
+           s->tv && s->xtra && s->mrow;
   for (size_t k = 0; k < sizeof vN / sizeof *vN; k++) ok = ok && *vN[k];
   for (size_t k = 0; k < sizeof vn / sizeof *vn; k++) ok = ok && *vn[k];
   if (!ok) {
     lemke_free(s);
     return SLV_ERR_NOMEM;
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* ---- the LCP solved: M, q, d, read through A ------------------------------ */
@@ -377,8 +364,8 @@ typedef struct {
   int plain;         /* 1: M = A, q = b (every lo = 0, hi = +inf, no findex) */
   int friction;      /* 1: findex rows present (M not copositive-plus in general) */
   view_kind kind;
-  const double *A;
-  int lda;
+  const double *A;   /* the operator's dense view */
+  size_t lda;
   double *C;         /* VIEW_DENSE: [M, d](:, K), N x k, leading dimension N */
   const int *colptr, *rowind; /* A packed by column (VIEW_PACKED, or GENERAL), else NULL */
   const double *val;
@@ -525,13 +512,14 @@ static void set_core_col(const lcp_view *L, int q, int v) {
   memcpy(L->C + (size_t)q * L->N, src, (size_t)L->N * sizeof *L->C);
 }
 
-/* Pack the nonzeros of a dense A by column if they fit in a quarter of A;
- * returns 1 if packed.  The count stops as soon as the cap is passed. */
-static int pack_columns(lemke_state *s, const slv_problem *p) {
-  int n = p->n;
-  size_t cap = (size_t)n * n / 4;
-  if (cap > s->cap) return 0;
-  return slv_pack_columns(p, cap, s->colptr, s->rowind, s->val);
+/* A's nonzeros by column from the operator's packed copy (a mostly-zero
+ * A: contact matrices), if it formed one; returns 1 if so. */
+static int packed_columns(slv_op *op, lcp_view *L) {
+  if (slv_op_pack(op) != SLV_OP_COLS) return 0;
+  L->colptr = op->colptr;
+  L->rowind = op->rowind;
+  L->val = op->val;
+  return 1;
 }
 
 /* max |[M, d]_ij|: A's entries, 1 (the couplings of E) and d; a scale for
@@ -598,73 +586,65 @@ static void e_sort(lemke_state *s, int N, int ne) {
   rp[0] = cp[0] = 0;
 }
 
-/* Fill the view for problem p; returns 0, SLV_ERR_INVALID (covering) or
- * SLV_ERR_UNSUPPORTED (a friction row whose normal row is not lo = 0,
- * hi = +inf). */
-static slv_status setup(lemke_state *s, const slv_problem *p, const slv_options *opt, lcp_view *L,
-                        slv_result *res) {
-  int n = p->n;
-  const double *cov = opt->covering;
-  if (cov)
-    for (int i = 0; i < n; i++)
-      if (!(cov[i] > 0) || !isfinite(cov[i])) {
-        slv_msgf(res->message, sizeof res->message,
-                 "lemke: covering vector d[%d]=%g must be finite and > 0", i, cov[i]);
-        return SLV_ERR_INVALID;
-      }
-  memset(L, 0, sizeof *L);
-  L->n = n;
-  L->A = p->A;
-  L->lda = p->lda;
-  L->c = s->c;
-  L->an = s->an;
-  int plain = 1, friction = 0;
-  if (p->findex)
-    for (int i = 0; i < n; i++) {
-      if (p->findex[i] < 0) continue;
-      int j = p->findex[i];
-      double lj = slv_lo_of(p, j), hj = slv_hi_of(p, j);
-      if (lj != 0.0 || hj != INFINITY) {
-        slv_msgf(res->message, sizeof res->message,
-                 "lemke: friction row %d has normal row %d with lo=%g, hi=%g; the friction LCP "
-                 "reformulation needs lo=0, hi=inf there",
-                 i, j, lj, hj);
-        return SLV_ERR_UNSUPPORTED;
-      }
-      friction = 1;
+/* SLV_OK if the covering vector (if any) is finite and > 0, else
+ * SLV_ERR_INVALID with the message. */
+static slv_status check_covering(const double *cov, int n, slv_result *res) {
+  for (int i = 0; cov && i < n; i++)
+    if (!(cov[i] > 0) || !isfinite(cov[i])) {
+      slv_msgf(res->message, sizeof res->message,
+               "lemke: covering vector d[%d]=%g must be finite and > 0", i, cov[i]);
+      return SLV_ERR_INVALID;
     }
-  plain = !friction;
-  for (int i = 0; i < n && plain; i++)
-    if (slv_lo_of(p, i) != 0.0 || slv_hi_of(p, i) != INFINITY) plain = 0;
-  L->plain = plain;
-  L->friction = friction;
-  if (plain) {
-    L->N = n;
-    /* a mostly-zero A (contact) is read through its packed nonzeros; a dense
-     * one through a compact copy of the core columns, kept in H's buffer
-     * behind the k x k inverse (N^2 + N^2 <= N_max^2) */
-    if (pack_columns(s, p)) {
-      L->kind = VIEW_PACKED;
-      L->colptr = s->colptr;
-      L->rowind = s->rowind;
-      L->val = s->val;
-    } else {
-      L->kind = VIEW_DENSE;
-      L->C = s->H + (size_t)n * n;
+  return SLV_OK;
+}
+
+/* Whether p has friction rows (*friction), each with an LCP normal row
+ * (lo = 0, hi = +inf): SLV_OK, else SLV_ERR_UNSUPPORTED with the message. */
+static slv_status check_friction(const slv_problem *p, int *friction, slv_result *res) {
+  *friction = 0;
+  for (int i = 0; p->findex && i < p->n; i++) {
+    if (p->findex[i] < 0) continue;
+    int j = p->findex[i];
+    double lj = slv_lo_of(p, j), hj = slv_hi_of(p, j);
+    if (lj != 0.0 || hj != INFINITY) {
+      slv_msgf(res->message, sizeof res->message,
+               "lemke: friction row %d has normal row %d with lo=%g, hi=%g; the friction LCP "
+               "reformulation needs lo=0, hi=inf there",
+               i, j, lj, hj);
+      return SLV_ERR_UNSUPPORTED;
     }
-    L->q = p->b;
-    if (cov) {
-      L->d = cov;
-    } else {
-      for (int i = 0; i < n; i++) s->dv[i] = 1.0;
-      L->d = s->dv;
-    }
-    return SLV_CONVERGED;
+    *friction = 1;
   }
-  /* general bounds: x_i = o_i + sg_i u_i (- u'_i), extras after the n
-   * mains; a friction row is x_i = p_i - m_i (o = 0, sg = 1, m_i = the
-   * first extra) with lambda_i the second */
-  int m = 0;
+  return SLV_OK;
+}
+
+/* The plain LCP (M = A, q = b): a mostly-zero A (contact) is read through
+ * the operator's packed nonzeros; a dense one through a compact copy of
+ * the core columns, kept in H's buffer behind the k x k inverse
+ * (N^2 + N^2 <= N_max^2). */
+static void setup_plain(lemke_state *s, slv_op *op, const double *cov, lcp_view *L) {
+  int n = op->n;
+  L->N = n;
+  if (packed_columns(op, L)) {
+    L->kind = VIEW_PACKED;
+  } else {
+    L->kind = VIEW_DENSE;
+    L->C = s->H + (size_t)n * n;
+  }
+  L->q = op->p->b;
+  if (cov) {
+    L->d = cov;
+  } else {
+    for (int i = 0; i < n; i++) s->dv[i] = 1.0;
+    L->d = s->dv;
+  }
+}
+
+/* General bounds: x_i = o_i + sg_i u_i (- u'_i), extras after the n mains;
+ * a friction row is x_i = p_i - m_i (o = 0, sg = 1, m_i = the first extra)
+ * with lambda_i the second.  Returns N, the LCP's size. */
+static int setup_maps(lemke_state *s, const slv_problem *p) {
+  int n = p->n, m = 0;
   for (int i = 0; i < n; i++) {
     s->xtra[i] = -1;
     s->mrow[i] = -1;
@@ -679,70 +659,69 @@ static slv_status setup(lemke_state *s, const slv_problem *p, const slv_options 
     }
     double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
     int flo = lo > -INFINITY, fhi = hi < INFINITY;
-    if (flo) {
-      s->o[i] = lo;
-      s->sg[i] = 1;
-    } else if (fhi) {
-      s->o[i] = hi;
-      s->sg[i] = -1;
-    } else {
-      s->o[i] = 0;
-      s->sg[i] = 1;
-    }
+    s->o[i] = flo ? lo : (fhi ? hi : 0.0);
+    s->sg[i] = !flo && fhi ? -1 : 1;
     s->af[i] = s->sg[i];
     if (flo == fhi) s->xtra[i] = n + m++; /* box (both finite) or free (neither) */
   }
-  int N = n + m, ne = 0;
+  return n + m;
+}
+
+/* The extra LCP rows of row i (its first extra e), given r = A o + b; the
+ * entries of E as triplets (ne). */
+static void setup_extras(lemke_state *s, const slv_problem *p, int i, const double *r, int *ne) {
+  int e = s->xtra[i];
+  s->dv[e] = s->dv[i];
+  if (is_friction(p, i)) {
+    /* p_i _|_ lambda_i + w_i,  m_i _|_ lambda_i - w_i,
+     * lambda_i _|_ mu_i x_j - p_i - m_i  (x_j = u_j: o_j = 0) */
+    int l = e + 1, j = p->findex[i];
+    s->ao[e] = i;
+    s->af[e] = -1;
+    s->qv[e] = -r[i];
+    s->mrow[i] = e;
+    s->ao[l] = -1;
+    s->af[l] = 0;
+    s->qv[l] = 0;
+    s->dv[l] = s->dv[i];
+    e_add(s, ne, i, l, 1.0);
+    e_add(s, ne, e, l, 1.0);
+    e_add(s, ne, l, j, p->mu[i]);
+    e_add(s, ne, l, i, -1.0);
+    e_add(s, ne, l, e, -1.0);
+  } else if (slv_lo_of(p, i) > -INFINITY) {
+    /* box: s = (hi - lo) - u_i  _|_  v_i;  mu_i = w_i + v_i */
+    s->ao[e] = -1;
+    s->af[e] = 0;
+    s->qv[e] = slv_hi_of(p, i) - slv_lo_of(p, i);
+    e_add(s, ne, i, e, 1.0);
+    e_add(s, ne, e, i, -1.0);
+  } else {
+    /* free: -w_i >= 0  _|_  u'_i, x_i = u_i - u'_i */
+    s->ao[e] = i;
+    s->af[e] = -1;
+    s->qv[e] = -r[i];
+    s->mrow[i] = e;
+  }
+}
+
+/* The reformulated LCP (the header's block form): maps, q, d, E. */
+static void setup_general(lemke_state *s, slv_op *op, const double *cov, lcp_view *L) {
+  const slv_problem *p = op->p;
+  int n = p->n, N = setup_maps(s, p), ne = 0;
   L->N = N;
   /* r = A o + b (the w of x = o) */
   double *r = s->t;
   for (int i = 0; i < n; i++) r[i] = p->b[i];
   for (int j = 0; j < n; j++)
-    if (s->o[j] != 0.0) cblas_daxpy(n, s->o[j], p->A + (size_t)j * p->lda, 1, r, 1);
+    if (s->o[j] != 0.0) cblas_daxpy(n, s->o[j], op->A + (size_t)j * op->lda, 1, r, 1);
   for (int i = 0; i < n; i++) {
     s->qv[i] = s->sg[i] * r[i];
     s->dv[i] = cov ? cov[i] : 1.0;
-    int e = s->xtra[i];
-    if (e < 0) continue;
-    s->dv[e] = s->dv[i];
-    if (is_friction(p, i)) {
-      /* p_i _|_ lambda_i + w_i,  m_i _|_ lambda_i - w_i,
-       * lambda_i _|_ mu_i x_j - p_i - m_i  (x_j = u_j: o_j = 0) */
-      int l = e + 1, j = p->findex[i];
-      s->ao[e] = i;
-      s->af[e] = -1;
-      s->qv[e] = -r[i];
-      s->mrow[i] = e;
-      s->ao[l] = -1;
-      s->af[l] = 0;
-      s->qv[l] = 0;
-      s->dv[l] = s->dv[i];
-      e_add(s, &ne, i, l, 1.0);
-      e_add(s, &ne, e, l, 1.0);
-      e_add(s, &ne, l, j, p->mu[i]);
-      e_add(s, &ne, l, i, -1.0);
-      e_add(s, &ne, l, e, -1.0);
-    } else if (slv_lo_of(p, i) > -INFINITY) {
-      /* box: s = (hi - lo) - u_i  _|_  v_i;  mu_i = w_i + v_i */
-      s->ao[e] = -1;
-      s->af[e] = 0;
-      s->qv[e] = slv_hi_of(p, i) - slv_lo_of(p, i);
-      e_add(s, &ne, i, e, 1.0);
-      e_add(s, &ne, e, i, -1.0);
-    } else {
-      /* free: -w_i >= 0  _|_  u'_i, x_i = u_i - u'_i */
-      s->ao[e] = i;
-      s->af[e] = -1;
-      s->qv[e] = -r[i];
-      s->mrow[i] = e;
-    }
+    if (s->xtra[i] >= 0) setup_extras(s, p, i, r, &ne);
   }
   e_sort(s, N, ne);
-  if (pack_columns(s, p)) {
-    L->colptr = s->colptr;
-    L->rowind = s->rowind;
-    L->val = s->val;
-  }
+  packed_columns(op, L);
   L->q = s->qv;
   L->d = s->dv;
   L->ao = s->ao;
@@ -754,7 +733,35 @@ static slv_status setup(lemke_state *s, const slv_problem *p, const slv_options 
   L->ecp = s->ecp;
   L->eci = s->eci;
   L->ecv = s->ecv;
-  return SLV_CONVERGED;
+}
+
+/* Fill the view for the operator's problem; returns SLV_OK,
+ * SLV_ERR_INVALID (covering) or SLV_ERR_UNSUPPORTED (a friction row whose
+ * normal row is not lo = 0, hi = +inf).  A problem with every lo = 0 and
+ * hi = +inf and no findex rows is solved as it stands. */
+static slv_status setup(lemke_state *s, slv_op *op, const slv_options *opt, lcp_view *L,
+                        slv_result *res) {
+  const slv_problem *p = op->p;
+  int n = p->n, friction;
+  slv_status st = check_covering(opt->covering, n, res);
+  if (st == SLV_OK) st = check_friction(p, &friction, res);
+  if (st != SLV_OK) return st;
+  memset(L, 0, sizeof *L);
+  L->n = n;
+  L->A = op->A;
+  L->lda = op->lda;
+  L->c = s->c;
+  L->an = s->an;
+  int plain = !friction;
+  for (int i = 0; i < n && plain; i++)
+    if (slv_lo_of(p, i) != 0.0 || slv_hi_of(p, i) != INFINITY) plain = 0;
+  L->plain = plain;
+  L->friction = friction;
+  if (plain)
+    setup_plain(s, op, opt->covering, L);
+  else
+    setup_general(s, op, opt->covering, L);
+  return SLV_OK;
 }
 
 /* x from the LCP variables z (size N, dense): x_i = o_i + sg_i z_i - z_i'
@@ -1030,17 +1037,17 @@ static void refine(basis *B) {
  * re-enters, ent leaves: the inverse update) and restores the values, and
  * returns 0; positions in K and R may then be permuted, so the caller
  * recomputes the tableau column. */
-static int try_exit(basis *B, const slv_problem *p, const slv_options *opt, int ent, int qz0,
-                    double t, double *x, double *w) {
+static int try_exit(basis *B, slv_op *op, const slv_options *opt, int ent, int qz0, double t,
+                    double *x, double *w) {
   lemke_state *s = B->s;
   int N = B->N;
   for (int q = 0; q < B->k; q++) s->zs[s->K[q]] = s->xK[q];
   memcpy(s->ws, s->wv, (size_t)N * sizeof *s->ws);
   exchange(B, ent, qz0, t);
   refine(B);
-  solution(B, p, x);
-  slv_problem_w(p, x, w);
-  if (slv_residual(p, x, w).res_rel <= opt->tol) return 1;
+  solution(B, op->p, x);
+  slv_op_w(op, x, w);
+  if (slv_residual(op->p, x, w).res_rel <= opt->tol) return 1;
   tableau_column(B, N);
   exchange(B, N, ent >= 0 ? s->posK[ent] : ent, 0.0);
   for (int q = 0; q < B->k; q++) s->xK[q] = s->zs[s->K[q]];
@@ -1048,267 +1055,345 @@ static int try_exit(basis *B, const slv_problem *p, const slv_options *opt, int 
   return 0;
 }
 
-static slv_status lemke_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
-                              double *w, slv_result *res) {
+/* The state of the path between pivots. */
+typedef struct {
+  int pivots, ent;       /* basis changes so far; the variable entering next */
+  int trials, notrial, exited; /* tentative exits tried; pivot not to try again; last taken */
+  int limit, period, to_check; /* pivot limit; drift check period and countdown */
+  double piv_tol, qscale, dmax, vscale;
+  double amax;           /* max |[M, d]_ij|, computed when first needed (< 0: not yet) */
+  double tau, theta;     /* this pivot's zero threshold and minimum ratio */
+} path;
+
+/* The first pivot: z0 = max_i(-q_i / d_i); among ties (lexicographic rule
+ * on (q_i, e_i) / d_i) the largest index leaves, and its complement enters
+ * next.  Returns 0 when q >= 0 (u = 0 solves the LCP), else 1. */
+static int path_start(basis *B, path *P) {
+  lemke_state *s = B->s;
+  const lcp_view *L = B->L;
+  int N = B->N;
+  double best = 0;
+  for (int i = 0; i < N; i++) best = fmax(best, -L->q[i] / L->d[i]);
+  int r = -1;
+  if (best > 0)
+    for (int i = 0; i < N; i++)
+      if (-L->q[i] / L->d[i] >= best * (1 - LEMKE_TIE_REL)) r = i;
+  for (int i = 0; i <= N; i++) s->posK[i] = -1;
+  for (int i = 0; i < N; i++) s->posR[i] = -1;
+  if (r < 0) return 0;
+  /* z0 in at z0 = -q_r / d_r, mu_r out; S = [-d_r] */
+  for (int i = 0; i < N; i++) s->wv[i] = L->q[i] + L->d[i] * best;
+  s->K[0] = N;
+  s->R[0] = r;
+  s->posK[N] = 0;
+  s->posR[r] = 0;
+  s->xK[0] = best;
+  s->H[0] = -1.0 / L->d[r];
+  set_core_col(L, 0, N);
+  B->k = 1;
+  P->pivots = 1;
+  P->ent = r; /* u_r enters next */
+  P->qscale = P->dmax = 0;
+  for (int i = 0; i < N; i++) {
+    P->qscale = fmax(P->qscale, fabs(L->q[i]));
+    P->dmax = fmax(P->dmax, L->d[i]);
+  }
+  P->qscale = fmax(P->qscale, 1.0);
+  /* scale of the basic values for the tentative-exit test, refreshed at
+   * every drift check (a heuristic trigger: the trial itself is judged by
+   * the library residual) */
+  P->vscale = basic_scale(B, P->qscale);
+  return 1;
+}
+
+/* The minimum ratio over y_l > tau (tau = pivot_tol ||y||_inf) into
+ * P->theta, INFINITY on a secondary ray; SLV_NOT_FINITE if the tableau
+ * column is not finite. */
+static slv_status ratio_test(basis *B, path *P) {
+  lemke_state *s = B->s;
+  int k = B->k, N = B->N;
+  double ymax = 0;
+  for (int q = 0; q < k; q++) ymax = fmax(ymax, fabs(s->yK[q]));
+  for (int i = 0; i < N; i++)
+    if (s->posR[i] < 0) ymax = fmax(ymax, fabs(s->yW[i]));
+  if (!isfinite(ymax)) return SLV_NOT_FINITE;
+  double tau = P->piv_tol * ymax, theta = INFINITY;
+  for (int q = 0; q < k; q++)
+    if (s->yK[q] > tau) theta = fmin(theta, fmax(0.0, s->xK[q]) / s->yK[q]);
+  for (int i = 0; i < N; i++)
+    if (s->posR[i] < 0 && s->yW[i] > tau) theta = fmin(theta, fmax(0.0, s->wv[i]) / s->yW[i]);
+  P->tau = tau;
+  P->theta = theta;
+  return SLV_OK;
+}
+
+/* The rows tied at the minimum ratio into s->ties (core position, or
+ * -(i+1) for mu_i); returns their number, *lz0 the core position of z0 if
+ * it is among them, else -1. */
+static int tied_rows(basis *B, const path *P, int *lz0) {
+  lemke_state *s = B->s;
+  int N = B->N, nt = 0;
+  double thr = P->theta + P->theta * LEMKE_TIE_REL, tau = P->tau;
+  *lz0 = -1;
+  for (int q = 0; q < B->k; q++)
+    if (s->yK[q] > tau && fmax(0.0, s->xK[q]) / s->yK[q] <= thr) {
+      if (s->K[q] == N) *lz0 = q;
+      s->ties[nt++] = q;
+    }
+  for (int i = 0; i < N; i++)
+    if (s->posR[i] < 0 && s->yW[i] > tau && fmax(0.0, s->wv[i]) / s->yW[i] <= thr)
+      s->ties[nt++] = -(i + 1);
+  return nt;
+}
+
+/* The lowest basic value after z0's own step (core position qz0); the
+ * scan stops at the first value below `stop` (the usual case). */
+static double z0_worst(basis *B, const path *P, int qz0, double stop) {
+  lemke_state *s = B->s;
+  double tz0 = fmax(0.0, s->xK[qz0]) / s->yK[qz0], worst = 0, tau = P->tau;
+  for (int q = 0; q < B->k && worst >= stop; q++)
+    if (q != qz0 && s->yK[q] > tau) {
+      double v = (s->xK[q] > 0 ? s->xK[q] : 0.0) - tz0 * s->yK[q];
+      if (v < worst) worst = v;
+    }
+  for (int i = 0; i < B->N && worst >= stop; i++)
+    if (s->posR[i] < 0 && s->yW[i] > tau) {
+      double v = (s->wv[i] > 0 ? s->wv[i] : 0.0) - tz0 * s->yW[i];
+      if (v < worst) worst = v;
+    }
+  return worst;
+}
+
+enum { Z0_STAYS, Z0_LEAVES, Z0_EXITED, Z0_RETRY };
+
+/* z0 also leaves when its own step (beyond theta) would put no basic
+ * variable more than LEMKE_FEAS ||q|| below zero: a Harris-type test
+ * (Harris 1973) that catches ties split by rounding and blocking rows whose
+ * tiny pivot barely moves them.  On rank-deficient positive semidefinite A
+ * such near-ties of z0 are common; passing them by carries on with
+ * z0 ~ 1e-14 over near-singular bases (cycling or a singular basis: see
+ * test_lemke.c).  The final basis is re-solved and the library residual
+ * judges the result.  A larger violation, up to LEMKE_TRIAL max|x_B|, gets
+ * a tentative exit (try_exit): the friction LCP ties z0 exactly with the
+ * slack d z0 of every lambda row whose x_j, p_i, m_i are nonbasic
+ * (contacts at rest), and after thousands of pivots on ill-conditioned
+ * bases rounding splits such ties by ~1e-12 max|x_B|.  Returns Z0_STAYS,
+ * Z0_LEAVES (take it as the leaving row), Z0_EXITED (the trial exit stands:
+ * x, w hold its point) or Z0_RETRY (undone: redo this pivot, no trial). */
+static int z0_exit(basis *B, path *P, slv_op *op, const slv_options *opt, double *x, double *w) {
+  lemke_state *s = B->s;
+  int qz0 = s->posK[B->N];
+  if (!(s->yK[qz0] > P->tau)) return Z0_STAYS;
+  double feas = LEMKE_FEAS * P->qscale, tri = LEMKE_TRIAL * P->vscale;
+  double worst = z0_worst(B, P, qz0, -(feas > tri ? feas : tri));
+  if (worst >= -feas) return Z0_LEAVES;
+  if (worst < -tri || P->notrial == P->pivots) return Z0_STAYS;
+  P->trials++;
+  double tz0 = fmax(0.0, s->xK[qz0]) / s->yK[qz0];
+  if (try_exit(B, op, opt, P->ent, qz0, tz0, x, w)) {
+    P->pivots++;
+    P->exited = 1;
+    return Z0_EXITED;
+  }
+  /* undone: the positions in K, R changed, so redo this pivot's tableau
+   * column and ratio test, without a second trial */
+  P->notrial = P->pivots;
+  return Z0_RETRY;
+}
+
+/* Among nt tied rows, the lexicographically smallest row of B^-1 / y_l
+ * (ties of that: the larger pivot). */
+static int lex_choose(basis *B, int nt) {
+  lemke_state *s = B->s;
+  int l = s->ties[0];
+  if (nt < 2) return l;
+  double *ba = s->lexa, *cb = s->lexb;
+  double yl = l >= 0 ? s->yK[l] : s->yW[-l - 1];
+  lex_row(B, l, yl, ba);
+  for (int c = 1; c < nt; c++) {
+    int m = s->ties[c];
+    double ym = m >= 0 ? s->yK[m] : s->yW[-m - 1];
+    lex_row(B, m, ym, cb);
+    int cmp = lex_cmp(cb, ba, B->N);
+    if (cmp < 0 || (cmp == 0 && ym > yl)) {
+      double *tmp = ba;
+      ba = cb;
+      cb = tmp;
+      l = m;
+      yl = ym;
+    }
+  }
+  return l;
+}
+
+/* The drift check after a pivot; a period that needed a refactorization is
+ * halved (ill-conditioned bases lose digits fast), one that did not is
+ * doubled back towards LEMKE_CHECK.  SLV_SINGULAR_PIVOT if the
+ * refactorization finds S singular. */
+static slv_status drift_check(basis *B, path *P) {
+  double dft = drift(B);
+  int refac = dft > LEMKE_DRIFT * P->qscale;
+  P->vscale = basic_scale(B, P->qscale);
+  if (refac) {
+    /* the rounding floor of B x_B - q is ~ eps k max|M| max|x_B|: when the
+     * solution is large (|x| ~ 1e5 for |b| ~ 1 on the contact matrices
+     * with a 1e-6 cfm), refactorizing cannot bring the drift under
+     * LEMKE_DRIFT ||q||; judge it against that floor too */
+    if (P->amax < 0) P->amax = a_max(B->L);
+    refac = dft > LEMKE_DRIFT_FLOOR * P->amax * P->vscale;
+  }
+  if (refac) {
+    slv_status stt = refactor(B, P->piv_tol);
+    if (stt) return stt;
+    P->period = P->period / 2 > LEMKE_CHECK_MIN ? P->period / 2 : LEMKE_CHECK_MIN;
+  } else {
+    P->period = 2 * P->period < LEMKE_CHECK ? 2 * P->period : LEMKE_CHECK;
+  }
+  P->to_check = P->period;
+  return SLV_OK;
+}
+
+/* The secondary ray's message; SLV_RAY_TERMINATION. */
+static slv_status ray(basis *B, const path *P, slv_result *res) {
+  lemke_state *s = B->s;
+  int ent = P->ent, e = ent >= 0 ? ent : -ent - 1;
+  double z0 = s->xK[s->posK[B->N]];
+  if (B->L->friction)
+    slv_msgf(res->message, sizeof res->message,
+             "lemke: secondary ray at pivot %d (%s%d entering, z0=%.3g); the friction LCP "
+             "matrix is not copositive-plus, so this proves no infeasibility",
+             P->pivots, ent >= 0 ? "x" : "w", e, z0);
+  else
+    slv_msgf(res->message, sizeof res->message,
+             "lemke: secondary ray at pivot %d (%s%d entering, z0=%.3g): the LCP is "
+             "infeasible or A is outside the class Lemke is guaranteed for",
+             P->pivots, ent >= 0 ? "x" : "w", e, z0);
+  return SLV_RAY_TERMINATION;
+}
+
+/* One pivot of the path.  Returns 1 to go on, else 0 with *end =
+ * SLV_CONVERGED when the path ended (z0 left, or the safety net; x and w
+ * hold the point of a taken tentative exit), or a failure status with its
+ * message.  (A status alone cannot say "go on": SLV_OK is SLV_CONVERGED.) */
+static int pivot(basis *B, path *P, slv_op *op, const slv_options *opt, double *x, double *w,
+                 slv_result *res, slv_status *end) {
+  lemke_state *s = B->s;
+  int N = B->N, lz0;
+  if (P->pivots >= P->limit) {
+    slv_msgf(res->message, sizeof res->message,
+             "lemke: pivot limit %d reached (z0=%.3g still basic)", P->limit,
+             s->posK[N] >= 0 ? s->xK[s->posK[N]] : 0.0);
+    return *end = SLV_MAX_ITER, 0;
+  }
+  tableau_column(B, P->ent);
+  if (ratio_test(B, P) != SLV_OK) {
+    slv_msgf(res->message, sizeof res->message, "lemke: tableau column not finite at pivot %d",
+             P->pivots);
+    return *end = SLV_NOT_FINITE, 0;
+  }
+  if (P->theta == INFINITY) return *end = ray(B, P, res), 0;
+  int nt = tied_rows(B, P, &lz0);
+  if (lz0 < 0) {
+    int z = z0_exit(B, P, op, opt, x, w);
+    if (z == Z0_EXITED) return *end = SLV_CONVERGED, 0;
+    if (z == Z0_RETRY) return 1;
+    if (z == Z0_LEAVES) lz0 = s->posK[N];
+  }
+  int l = lz0 >= 0 ? lz0 : lex_choose(B, nt);
+  double yl = l >= 0 ? s->yK[l] : s->yW[-l - 1];
+  double step = fmax(0.0, l >= 0 ? s->xK[l] : s->wv[-l - 1]) / yl;
+  int leaving = l >= 0 ? s->K[l] : -1; /* u_j / z0, or -1 for a mu */
+  int lrow = l >= 0 ? -1 : -l - 1;
+  exchange(B, P->ent, l, step);
+  P->pivots++;
+  if (leaving == N) return *end = SLV_CONVERGED, 0; /* z0 left: complementary basis */
+  /* safety net: z0 at rounding level but still basic.  The point is
+   * complementary and w = A x + b + d z0, i.e. a solution up to z0 d;
+   * pivoting on would only wander among near-singular bases. */
+  if (fabs(s->xK[s->posK[N]]) * P->dmax <= LEMKE_Z0_NEGLIGIBLE * P->qscale)
+    return *end = SLV_CONVERGED, 0;
+  P->ent = leaving >= 0 ? -(leaving + 1) : lrow;
+  if (--P->to_check == 0 && drift_check(B, P) != SLV_OK) {
+    slv_msgf(res->message, sizeof res->message,
+             "lemke: core basis (k=%d) numerically singular at pivot %d", B->k, P->pivots);
+    return *end = SLV_SINGULAR_PIVOT, 0;
+  }
+  return 1;
+}
+
+/* The complementary basis: refine, check with the library's measure, and
+ * refactorize once if that is not enough; the verdict. */
+static slv_status finish(basis *B, const path *P, slv_op *op, const slv_options *opt, double *x,
+                         double *w, slv_result *res) {
+  lemke_state *s = B->s;
+  const slv_problem *p = op->p;
+  refine(B);
+  solution(B, p, x);
+  slv_op_w(op, x, w);
+  slv_residuals rr = slv_residual(p, x, w);
+  if (!(rr.res_rel <= opt->tol) && refactor(B, P->piv_tol) == SLV_OK) {
+    refine(B);
+    solution(B, p, x);
+    slv_op_w(op, x, w);
+    rr = slv_residual(p, x, w);
+  }
+  res->solver_residual = rr.res_rel;
+  if (!isfinite(rr.res_rel)) {
+    slv_msgf(res->message, sizeof res->message, "lemke: solution not finite after %d pivots",
+             P->pivots);
+    return SLV_NOT_FINITE;
+  }
+  if (rr.res_rel <= opt->tol) return SLV_CONVERGED;
+  if (s->posK[B->N] >= 0)
+    slv_msgf(res->message, sizeof res->message,
+             "lemke: z0=%.3g negligible after %d pivots but res_rel=%.3g > tol=%.3g "
+             "(ill-conditioned basis)",
+             s->xK[s->posK[B->N]], P->pivots, rr.res_rel, opt->tol);
+  else
+    slv_msgf(res->message, sizeof res->message,
+             "lemke: complementary basis after %d pivots but res_rel=%.3g > tol=%.3g "
+             "(ill-conditioned basis)",
+             P->pivots, rr.res_rel, opt->tol);
+  return SLV_STAGNATED;
+}
+
+static slv_status lemke_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                              slv_result *res, slv_hist *h) {
+  (void)h;
   lemke_state *s = st;
   lcp_view L;
-  slv_status stt = setup(s, p, opt, &L, res);
+  slv_status stt = setup(s, op, opt, &L, res);
   if (stt) return stt;
   int N = L.N;
   res->iterations = 0;
   res->pivots = 0;
   res->solver_residual = 0;
   if (N == 0) return SLV_CONVERGED;
-
-  /* start: z0 = max_i(-q_i / d_i); among ties (lexicographic rule on
-   * (q_i, e_i) / d_i) the largest index leaves.  q >= 0: u = 0 solves it. */
-  double best = 0;
-  for (int i = 0; i < N; i++) best = fmax(best, -L.q[i] / L.d[i]);
-  int r = -1;
-  if (best > 0)
-    for (int i = 0; i < N; i++)
-      if (-L.q[i] / L.d[i] >= best * (1 - LEMKE_TIE_REL)) r = i;
   basis B = {.s = s, .L = &L, .N = N, .k = 0, .ldh = N};
-  for (int i = 0; i <= N; i++) s->posK[i] = -1;
-  for (int i = 0; i < N; i++) s->posR[i] = -1;
-  if (r < 0) {
-    solution(&B, p, x);
+  path P = {.piv_tol = opt->pivot_tol, .limit = slv_pivot_limit(opt, N), .notrial = -1,
+            .amax = -1, .period = LEMKE_CHECK, .to_check = LEMKE_CHECK};
+  if (!path_start(&B, &P)) {
+    solution(&B, op->p, x);
     return SLV_CONVERGED;
   }
-
-  double piv_tol = opt->pivot_tol;
-  int limit = slv_pivot_limit(opt, N);
-  /* first pivot: z0 in at z0 = -q_r / d_r, mu_r out; S = [-d_r] */
-  double z0 = best;
-  for (int i = 0; i < N; i++) s->wv[i] = L.q[i] + L.d[i] * z0;
-  s->K[0] = N;
-  s->R[0] = r;
-  s->posK[N] = 0;
-  s->posR[r] = 0;
-  s->xK[0] = z0;
-  s->H[0] = -1.0 / L.d[r];
-  set_core_col(&L, 0, N);
-  B.k = 1;
-  int pivots = 1, ent = r, trials = 0, notrial = -1, exited = 0; /* u_r enters next */
-  double amax = -1; /* max |[M, d]_ij|, computed when first needed */
-  int period = LEMKE_CHECK, to_check = LEMKE_CHECK;
-  double qscale = 0, dmax = 0;
-  for (int i = 0; i < N; i++) {
-    qscale = fmax(qscale, fabs(L.q[i]));
-    dmax = fmax(dmax, L.d[i]);
+  while (pivot(&B, &P, op, opt, x, w, res, &stt)) {
   }
-  qscale = fmax(qscale, 1.0);
-  /* scale of the basic values for the tentative-exit test, refreshed at
-   * every drift check (a heuristic trigger: the trial itself is judged by
-   * the library residual) */
-  double vscale = basic_scale(&B, qscale);
-
-  for (;;) {
-    if (pivots >= limit) {
-      res->pivots = pivots;
-      solution(&B, p, x);
-      slv_msgf(res->message, sizeof res->message,
-               "lemke: pivot limit %d reached (z0=%.3g still basic)", limit,
-               s->posK[N] >= 0 ? s->xK[s->posK[N]] : 0.0);
-      return SLV_MAX_ITER;
-    }
-    tableau_column(&B, ent);
-    int k = B.k;
-    double ymax = 0;
-    for (int q = 0; q < k; q++) ymax = fmax(ymax, fabs(s->yK[q]));
-    for (int i = 0; i < N; i++)
-      if (s->posR[i] < 0) ymax = fmax(ymax, fabs(s->yW[i]));
-    if (!isfinite(ymax)) {
-      res->pivots = pivots;
-      solution(&B, p, x);
-      slv_msgf(res->message, sizeof res->message, "lemke: tableau column not finite at pivot %d",
-               pivots);
-      return SLV_NOT_FINITE;
-    }
-    /* minimum ratio over y_l > tau */
-    double tau = piv_tol * ymax, theta = INFINITY;
-    for (int q = 0; q < k; q++)
-      if (s->yK[q] > tau) theta = fmin(theta, fmax(0.0, s->xK[q]) / s->yK[q]);
-    for (int i = 0; i < N; i++)
-      if (s->posR[i] < 0 && s->yW[i] > tau) theta = fmin(theta, fmax(0.0, s->wv[i]) / s->yW[i]);
-    if (theta == INFINITY) {
-      res->pivots = pivots;
-      solution(&B, p, x);
-      int e = ent >= 0 ? ent : -ent - 1;
-      if (L.friction)
-        slv_msgf(res->message, sizeof res->message,
-                 "lemke: secondary ray at pivot %d (%s%d entering, z0=%.3g); the friction LCP "
-                 "matrix is not copositive-plus, so this proves no infeasibility",
-                 pivots, ent >= 0 ? "x" : "w", e, s->xK[s->posK[N]]);
-      else
-        slv_msgf(res->message, sizeof res->message,
-                 "lemke: secondary ray at pivot %d (%s%d entering, z0=%.3g): the LCP is "
-                 "infeasible or A is outside the class Lemke is guaranteed for",
-                 pivots, ent >= 0 ? "x" : "w", e, s->xK[s->posK[N]]);
-      return SLV_RAY_TERMINATION;
-    }
-    /* tied rows */
-    double thr = theta + theta * LEMKE_TIE_REL;
-    int nt = 0, lz0 = -1;
-    for (int q = 0; q < k; q++)
-      if (s->yK[q] > tau && fmax(0.0, s->xK[q]) / s->yK[q] <= thr) {
-        if (s->K[q] == N) lz0 = q;
-        s->ties[nt++] = q;
-      }
-    for (int i = 0; i < N; i++)
-      if (s->posR[i] < 0 && s->yW[i] > tau && fmax(0.0, s->wv[i]) / s->yW[i] <= thr)
-        s->ties[nt++] = -(i + 1);
-    /* z0 also leaves when its own step (beyond theta) would put no basic
-     * variable more than LEMKE_FEAS ||q|| below zero: a Harris-type test
-     * (Harris 1973) that catches ties split by rounding and blocking rows
-     * whose tiny pivot barely moves them.  On rank-deficient positive
-     * semidefinite A such near-ties of z0 are common; passing them by
-     * carries on with z0 ~ 1e-14 over near-singular bases (cycling or a
-     * singular basis: see test_lemke.c).  The final basis is re-solved and
-     * the library residual judges the result.  A larger violation, up to
-     * LEMKE_TRIAL max|x_B|, gets a tentative exit (try_exit): the friction
-     * LCP ties z0 exactly with the slack d z0 of every lambda row whose
-     * x_j, p_i, m_i are nonbasic (contacts at rest), and after thousands of
-     * pivots on ill-conditioned bases rounding splits such ties by ~1e-12
-     * max|x_B|. */
-    int qz0 = s->posK[N];
-    if (lz0 < 0 && s->yK[qz0] > tau) {
-      /* worst: the lowest basic value after z0's step; the scan stops at
-       * the first value below both thresholds (the usual case) */
-      double tz0 = fmax(0.0, s->xK[qz0]) / s->yK[qz0], worst = 0;
-      double feas = LEMKE_FEAS * qscale, tri = LEMKE_TRIAL * vscale;
-      double stop = -(feas > tri ? feas : tri);
-      for (int q = 0; q < k && worst >= stop; q++)
-        if (q != qz0 && s->yK[q] > tau) {
-          double v = (s->xK[q] > 0 ? s->xK[q] : 0.0) - tz0 * s->yK[q];
-          if (v < worst) worst = v;
-        }
-      for (int i = 0; i < N && worst >= stop; i++)
-        if (s->posR[i] < 0 && s->yW[i] > tau) {
-          double v = (s->wv[i] > 0 ? s->wv[i] : 0.0) - tz0 * s->yW[i];
-          if (v < worst) worst = v;
-        }
-      if (worst >= -feas) {
-        lz0 = qz0;
-      } else if (worst >= -tri && notrial != pivots) {
-        trials++;
-        if (try_exit(&B, p, opt, ent, qz0, tz0, x, w)) {
-          pivots++;
-          exited = 1;
-          break;
-        }
-        /* undone: the positions in K, R changed, so redo this pivot's
-         * tableau column and ratio test, without a second trial */
-        notrial = pivots;
-        continue;
-      }
-    }
-    int l;
-    if (lz0 >= 0) {
-      l = lz0;
-    } else {
-      l = s->ties[0];
-      if (nt > 1) {
-        double *ba = s->lexa, *cb = s->lexb;
-        double yl = l >= 0 ? s->yK[l] : s->yW[-l - 1];
-        lex_row(&B, l, yl, ba);
-        for (int c = 1; c < nt; c++) {
-          int m = s->ties[c];
-          double ym = m >= 0 ? s->yK[m] : s->yW[-m - 1];
-          lex_row(&B, m, ym, cb);
-          int cmp = lex_cmp(cb, ba, N);
-          if (cmp < 0 || (cmp == 0 && ym > yl)) {
-            double *tmp = ba;
-            ba = cb;
-            cb = tmp;
-            l = m;
-            yl = ym;
-          }
-        }
-      }
-    }
-    double yl = l >= 0 ? s->yK[l] : s->yW[-l - 1];
-    double step = fmax(0.0, l >= 0 ? s->xK[l] : s->wv[-l - 1]) / yl;
-    int leaving = l >= 0 ? s->K[l] : -1; /* u_j / z0, or -1 for a mu */
-    int lrow = l >= 0 ? -1 : -l - 1;
-    exchange(&B, ent, l, step);
-    pivots++;
-    if (leaving == N) break; /* z0 left: complementary basis */
-    /* safety net: z0 at rounding level but still basic.  The point is
-     * complementary and w = A x + b + d z0, i.e. a solution up to z0 d;
-     * pivoting on would only wander among near-singular bases. */
-    if (fabs(s->xK[s->posK[N]]) * dmax <= LEMKE_Z0_NEGLIGIBLE * qscale) break;
-    ent = leaving >= 0 ? -(leaving + 1) : lrow;
-    if (--to_check == 0) {
-      /* drift check; a period that needed a refactorization is halved
-       * (ill-conditioned bases lose digits fast), one that did not is
-       * doubled back towards LEMKE_CHECK */
-      double dft = drift(&B);
-      int refac = dft > LEMKE_DRIFT * qscale;
-      vscale = basic_scale(&B, qscale);
-      if (refac) {
-        /* the rounding floor of B x_B - q is ~ eps k max|M| max|x_B|: when
-         * the solution is large (|x| ~ 1e5 for |b| ~ 1 on the contact
-         * matrices with a 1e-6 cfm), refactorizing cannot bring the drift
-         * under LEMKE_DRIFT ||q||; judge it against that floor too */
-        if (amax < 0) amax = a_max(&L);
-        refac = dft > LEMKE_DRIFT_FLOOR * amax * vscale;
-      }
-      if (refac) {
-        stt = refactor(&B, piv_tol);
-        if (stt) {
-          res->pivots = pivots;
-          solution(&B, p, x);
-          slv_msgf(res->message, sizeof res->message,
-                   "lemke: core basis (k=%d) numerically singular at pivot %d", B.k, pivots);
-          return stt;
-        }
-        period = period / 2 > LEMKE_CHECK_MIN ? period / 2 : LEMKE_CHECK_MIN;
-      } else {
-        period = 2 * period < LEMKE_CHECK ? 2 * period : LEMKE_CHECK;
-      }
-      to_check = period;
-    }
+  res->pivots = P.pivots;
+  if (stt != SLV_CONVERGED) {
+    solution(&B, op->p, x);
+    return stt;
   }
-  res->pivots = pivots;
-  if (trials)
-    slv_logf(opt, "lemke: %d tentative exits of z0%s", trials, exited ? ", the last taken" : "");
-
-  /* complementary basis: refine, check with the library's measure, and
-   * refactorize once if that is not enough */
-  refine(&B);
-  solution(&B, p, x);
-  slv_problem_w(p, x, w);
-  slv_residuals rr = slv_residual(p, x, w);
-  if (!(rr.res_rel <= opt->tol)) {
-    if (refactor(&B, piv_tol) == SLV_CONVERGED) {
-      refine(&B);
-      solution(&B, p, x);
-      slv_problem_w(p, x, w);
-      rr = slv_residual(p, x, w);
-    }
-  }
-  res->solver_residual = rr.res_rel;
-  if (!isfinite(rr.res_rel)) {
-    slv_msgf(res->message, sizeof res->message, "lemke: solution not finite after %d pivots",
-             pivots);
-    return SLV_NOT_FINITE;
-  }
-  if (!(rr.res_rel <= opt->tol)) {
-    if (s->posK[N] >= 0)
-      slv_msgf(res->message, sizeof res->message,
-               "lemke: z0=%.3g negligible after %d pivots but res_rel=%.3g > tol=%.3g "
-               "(ill-conditioned basis)",
-               s->xK[s->posK[N]], pivots, rr.res_rel, opt->tol);
-    else
-      slv_msgf(res->message, sizeof res->message,
-               "lemke: complementary basis after %d pivots but res_rel=%.3g > tol=%.3g "
-               "(ill-conditioned basis)",
-               pivots, rr.res_rel, opt->tol);
-    return SLV_STAGNATED;
-  }
-  return SLV_CONVERGED;
+  if (P.trials)
+    slv_logf(opt, "lemke: %d tentative exits of z0%s", P.trials, P.exited ? ", the last taken" : "");
+  return finish(&B, &P, op, opt, x, w, res);
 }
+
+static const slv_impl lemke_impl = {
+    .state_size = sizeof(lemke_state),
+    .init = lemke_init,
+    .free = lemke_free,
+    .solve = lemke_solve,
+};
 
 const slv_solver slv_solver_lemke = {
     .name = "lemke",
@@ -1316,8 +1401,5 @@ const slv_solver slv_solver_lemke = {
                "findex friction by LCP reformulation",
     .cite = "cottle1992",
     .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX,
-    .state_size = sizeof(lemke_state),
-    .init = lemke_init,
-    .free = lemke_free,
-    .solve = lemke_solve,
+    .impl = &lemke_impl,
 };

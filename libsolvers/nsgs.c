@@ -1,4 +1,5 @@
-/* nsgs.c -- nonsmooth Gauss-Seidel over contacts with an exact one-contact solve.
+/* nsgs.c -- nonsmooth Gauss-Seidel over contacts with an exact one-contact solve
+ * (docs/solvers.md, "NSGS").
  *
  * Problem (slv.h): w = A x + b.  Cone rows come in triples c = (n, t1, t2)
  * with K = K_mu = { |x_t| <= mu x_n } and K* = K_{1/mu}:
@@ -7,7 +8,7 @@
  * every other row is a box row, lo <= x_i <= hi_i with the sign conditions of
  * slv.h (free rows: lo = -inf, hi = +inf).  findex rows are not taken.
  *
- * Method: the nonsmooth Gauss-Seidel of Jean and Moreau (refs.bib jean1999;
+ * Method: the nonsmooth Gauss-Seidel of Jean and Moreau ([jean1999];
  * Siconos' FC3D_NSGS, acary2018 sec. 5): sweep the contacts in row order and
  * solve each one-contact problem exactly with the others frozen.  With
  * W = A(c, c) the 3x3 diagonal block (cached) and w current,
@@ -17,14 +18,14 @@
  * new x_c' is over-relaxed, x_c <- x_c + omega (x_c' - x_c) (omega = 1:
  * plain Gauss-Seidel; omega > 1 is projected back on K).  As in pgs.c, w is
  * kept current by column updates: a move d of x_c adds A(:, c..c+2) d to w.
- * A is packed once per solve into buffers allocated at init: for a pure
- * contact problem (n = 3 ncones, Siconos/FCLIB files) by its nonzero 3x3
- * blocks (one index and 9 multiply-adds per block), otherwise by the
+ * The updates run over the operator's packed copy of A (operator.h): for a
+ * pure contact problem (n = 3 ncones, Siconos/FCLIB files) its nonzero 3x3
+ * blocks (one index and 9 multiply-adds per block), otherwise the
  * nonzeros of each column (a mostly-zero dense A, or the CSR matrix
  * transposed); a dense A with too many nonzeros is updated over the three
  * dense columns.  A sweep costs O(nnz) and its natural-map residual O(n).
- * When a CSR matrix has more nonzeros than the buffers hold, the row form
- * is used instead (each w_i from its row, then w recomputed for the
+ * When a CSR matrix has more nonzeros than the packed copy holds, the row
+ * form is used instead (each w_i from its row, then w recomputed for the
  * residual: two O(nnz) passes per sweep).
  *
  * One-contact problem (W with positive definite symmetric part, q, mu,
@@ -101,7 +102,6 @@
 #include "slv_internal.h"
 
 #include <float.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,10 +112,6 @@ enum {
   NSGS_MAX_EVALS = 2000, /* evaluations of F in one isolation (typically < 100) */
   NSGS_FALLBACK_IT = 50  /* projected fixed-point steps when no case applies */
 };
-/* Packed-column buffers: n_max^2 entries below 64 rows (any CSR fits),
- * n_max^2/4 above (beyond that the dense column update is as fast), and at
- * most 4M entries (48 MB) for very large n_max. */
-#define NSGS_PACK_MAX ((size_t)1 << 22)
 #define TWO_PI 6.283185307179586476925286766559
 
 typedef struct {
@@ -124,11 +120,6 @@ typedef struct {
   double *dir;     /* per cone: (cos, sin) of the last sliding angle in this solve, NAN if none */
   double *invd;    /* per row: 1 / A(i,i) (box rows) */
   double *grid;    /* cos, sin of 2 pi k / NSGS_GRID: 2 * NSGS_GRID */
-  int *colptr;     /* packed columns: size n_max + 1 */
-  int *rowind;     /* size cap */
-  double *val;     /* size cap */
-  int *next;       /* CSR transpose / block packing scratch, size n_max */
-  size_t cap;
 } nsgs_state;
 
 static void nsgs_free(void *st) {
@@ -137,10 +128,6 @@ static void nsgs_free(void *st) {
   free(s->dir);
   free(s->invd);
   free(s->grid);
-  free(s->colptr);
-  free(s->rowind);
-  free(s->val);
-  free(s->next);
   memset(s, 0, sizeof *s);
 }
 
@@ -149,18 +136,11 @@ static slv_status nsgs_init(void *st, int n_max, const slv_options *opt) {
   nsgs_state *s = st;
   size_t m = (size_t)(n_max > 0 ? n_max : 1), nc = m / 3 + 1;
   s->n_max = n_max;
-  s->cap = m < 64 ? m * m : m * m / 4;
-  if (s->cap > NSGS_PACK_MAX) s->cap = NSGS_PACK_MAX;
   s->blk = malloc(18 * nc * sizeof *s->blk);
   s->dir = malloc(2 * nc * sizeof *s->dir);
   s->invd = malloc(m * sizeof *s->invd);
   s->grid = malloc(2 * NSGS_GRID * sizeof *s->grid);
-  s->colptr = malloc((m + 1) * sizeof *s->colptr);
-  s->rowind = malloc(s->cap * sizeof *s->rowind);
-  s->val = malloc(s->cap * sizeof *s->val);
-  s->next = malloc(m * sizeof *s->next);
-  if (!s->blk || !s->dir || !s->invd || !s->grid || !s->colptr || !s->rowind || !s->val ||
-      !s->next) {
+  if (!s->blk || !s->dir || !s->invd || !s->grid) {
     nsgs_free(s);
     return SLV_ERR_NOMEM;
   }
@@ -169,7 +149,7 @@ static slv_status nsgs_init(void *st, int n_max, const slv_options *opt) {
     s->grid[2 * k] = cos(t);
     s->grid[2 * k + 1] = sin(t);
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* ---- the one-contact problem ---------------------------------------------- */
@@ -446,129 +426,16 @@ static int solve_contact(const double *W, const double *Winv, double mu, int ass
 
 /* ---- matrix access ---------------------------------------------------------- */
 
-/* Pack the nonzero columns of a dense A, or transpose a CSR A into columns,
- * if they fit the buffers; returns 1 if packed. */
-static int pack_columns(const slv_problem *p, nsgs_state *s) {
-  int n = p->n;
-  if (p->storage == SLV_CSR) {
-    size_t nnz = (size_t)p->Ap[n];
-    if (nnz > s->cap) return 0;
-    for (int j = 0; j <= n; j++) s->colptr[j] = 0;
-    for (size_t k = 0; k < nnz; k++) s->colptr[p->Aj[k] + 1]++;
-    for (int j = 0; j < n; j++) s->colptr[j + 1] += s->colptr[j];
-    for (int j = 0; j < n; j++) s->next[j] = s->colptr[j];
-    for (int i = 0; i < n; i++)
-      for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) {
-        int d = s->next[p->Aj[k]]++;
-        s->rowind[d] = i;
-        s->val[d] = p->Ax[k];
-      }
-    return 1;
-  }
-  if (n < 64) return 0; /* small dense: the three-column update is as fast */
-  size_t cap = (size_t)n * n / 4;
-  if (cap > s->cap) cap = s->cap;
-  return slv_pack_columns(p, cap, s->colptr, s->rowind, s->val);
-}
-
-/* Pure contact problems (n = 3 ncones, so cone k is rows 3k..3k+2): pack A
- * by 3x3 blocks instead, block-compressed columns (colptr over the nc block
- * columns, rowind = block row, val = 9 values column-major per block), if
- * the nonzero blocks fit the buffers; returns 1 if packed.  A column-block
- * update is then one index and 9 multiply-adds per block instead of 3
- * indices and 3 per column entry.  Dense A: one pass in block order.  CSR:
- * count then fill, using next[] as two nc-sized scratch arrays (last block
- * row seen per block column, and its slot). */
-/* Nonzero bits of a[0..2] ignoring the signs: 0 iff all three are +-0 (a
- * NaN counts as nonzero, as a != 0 does); branch-free, so the scan of a
- * mostly-zero dense A runs at load speed. */
-static inline uint64_t nz_bits(const double *a) {
-  uint64_t u0, u1, u2;
-  memcpy(&u0, a, sizeof u0);
-  memcpy(&u1, a + 1, sizeof u1);
-  memcpy(&u2, a + 2, sizeof u2);
-  return (u0 | u1 | u2) << 1;
-}
-
-static int pack_blocks(const slv_problem *p, nsgs_state *s) {
-  int n = p->n, nc = p->ncones;
-  if (nc == 0 || 3 * nc != n) return 0;
-  size_t nb = 0, cap = s->cap / 9;
-  if (p->storage == SLV_DENSE) {
-    /* one pass in block order, no index arithmetic per entry: block (I, J)
-     * is kept iff one of its 9 entries is nonzero */
-    for (int J = 0; J < nc; J++) {
-      s->colptr[J] = (int)nb;
-      const double *c0 = p->A + (size_t)(3 * J) * p->lda, *c1 = c0 + p->lda, *c2 = c1 + p->lda;
-      for (int I = 0; I < nc; I++) {
-        const double *a0 = c0 + 3 * I, *a1 = c1 + 3 * I, *a2 = c2 + 3 * I;
-        if (!(nz_bits(a0) | nz_bits(a1) | nz_bits(a2))) continue;
-        if (nb == cap) return 0;
-        double *B = s->val + 9 * nb;
-        B[0] = a0[0], B[1] = a0[1], B[2] = a0[2];
-        B[3] = a1[0], B[4] = a1[1], B[5] = a1[2];
-        B[6] = a2[0], B[7] = a2[1], B[8] = a2[2];
-        s->rowind[nb++] = I;
-      }
-    }
-    s->colptr[nc] = (int)nb;
-    return 1;
-  }
-  int *last = s->next, *slot = s->next + nc;
-  for (int J = 0; J <= nc; J++) s->colptr[J] = 0;
-  for (int J = 0; J < nc; J++) last[J] = -1;
-  /* count the nonzero blocks of each block column (rows in increasing order) */
-  for (int i = 0; i < n; i++) {
-    int I = i / 3;
-    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) {
-      int J = p->Aj[k] / 3;
-      if (p->Ax[k] != 0.0 && last[J] != I) { last[J] = I; s->colptr[J + 1]++; nb++; }
-    }
-    if (nb > cap) return 0;
-  }
-  for (int J = 0; J < nc; J++) s->colptr[J + 1] += s->colptr[J];
-  /* fill: a block gets its slot when its block row is first met */
-  for (int J = 0; J < nc; J++) { last[J] = -1; slot[J] = s->colptr[J]; }
-  for (int i = 0; i < n; i++) {
-    int I = i / 3, r = i - 3 * I;
-    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) {
-      int j = p->Aj[k];
-      double a = p->Ax[k];
-      if (a == 0.0) continue;
-      int J = j / 3;
-      if (last[J] != I) {
-        if (last[J] >= 0) slot[J]++;
-        last[J] = I;
-        s->rowind[slot[J]] = I;
-        memset(s->val + 9 * (size_t)slot[J], 0, 9 * sizeof *s->val);
-      }
-      s->val[9 * (size_t)slot[J] + r + 3 * (j - 3 * J)] = a;
-    }
-  }
-  return 1;
-}
-
-/* A(i, j) for CSR (0 if absent). */
-static double csr_at(const slv_problem *p, int i, int j) {
-  for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++)
-    if (p->Aj[k] == j) return p->Ax[k];
-  return 0.0;
-}
-
 /* Cache every cone's block and its inverse; SLV_ERR_UNSUPPORTED if a block's
  * symmetric part is not positive definite. */
-static slv_status cache_blocks(const slv_problem *p, nsgs_state *s, slv_result *res) {
+static slv_status cache_blocks(const slv_op *op, nsgs_state *s, slv_result *res) {
+  const slv_problem *p = op->p;
   for (int k = 0; k < p->ncones; k++) {
     int c = p->cone_rows[k];
     double *W = s->blk + 18 * (size_t)k, *Wi = W + 9;
     double mx = 0;
-    for (int j = 0; j < 3; j++)
-      for (int i = 0; i < 3; i++) {
-        double a = p->storage == SLV_DENSE ? p->A[(size_t)(c + i) + (size_t)(c + j) * p->lda]
-                                           : csr_at(p, c + i, c + j);
-        W[i + 3 * j] = a;
-        mx = fmax(mx, fabs(a));
-      }
+    slv_op_block3(op, c, W);
+    for (int e = 0; e < 9; e++) mx = fmax(mx, fabs(W[e]));
     /* Cholesky of the symmetric part S = (W + W^T)/2 */
     double S[9];
     for (int j = 0; j < 3; j++)
@@ -606,87 +473,23 @@ static slv_status cache_blocks(const slv_problem *p, nsgs_state *s, slv_result *
     Wi[7] = -(a * f - cc * d) * inv;
     Wi[8] = (a * e - b * d) * inv;
   }
-  return SLV_CONVERGED;
-}
-
-/* w = A x + b over the packed columns, O(nnz). */
-static void w_packed(const slv_problem *p, const nsgs_state *s, const double *x, double *w) {
-  int n = p->n;
-  for (int i = 0; i < n; i++) w[i] = p->b[i];
-  for (int j = 0; j < n; j++) {
-    double xj = x[j];
-    if (xj == 0.0) continue;
-    for (int k = s->colptr[j]; k < s->colptr[j + 1]; k++) w[s->rowind[k]] += xj * s->val[k];
-  }
-}
-
-/* w = A x + b over the 3x3 blocks, O(nnz). */
-static void w_blocks(const slv_problem *p, const nsgs_state *s, const double *x, double *w) {
-  int nc = p->ncones;
-  for (int i = 0; i < p->n; i++) w[i] = p->b[i];
-  for (int J = 0; J < nc; J++) {
-    double d0 = x[3 * J], d1 = x[3 * J + 1], d2 = x[3 * J + 2];
-    if (d0 == 0.0 && d1 == 0.0 && d2 == 0.0) continue;
-    for (int k = s->colptr[J]; k < s->colptr[J + 1]; k++) {
-      const double *B = s->val + 9 * (size_t)k;
-      double *wi = w + 3 * s->rowind[k];
-      wi[0] += B[0] * d0 + B[3] * d1 + B[6] * d2;
-      wi[1] += B[1] * d0 + B[4] * d1 + B[7] * d2;
-      wi[2] += B[2] * d0 + B[5] * d1 + B[8] * d2;
-    }
-  }
+  return SLV_OK;
 }
 
 /* ---- the sweep ------------------------------------------------------------- */
 
 typedef struct {
-  const slv_problem *p;
+  const slv_op *op;
   nsgs_state *s;
-  int packed;   /* column updates over the packed columns */
-  int blocks;   /* column-block updates over the packed 3x3 blocks */
   int rowform;  /* CSR too large to pack: w_i from the rows */
   int assoc;
   double omega;
   int fallbacks;
 } sweeper;
 
-/* w += d * A(:, j) */
-static void col_update(const sweeper *sw, int j, double d, double *w) {
-  const slv_problem *p = sw->p;
-  if (sw->packed) {
-    const nsgs_state *s = sw->s;
-    for (int k = s->colptr[j]; k < s->colptr[j + 1]; k++) w[s->rowind[k]] += d * s->val[k];
-  } else {
-    const double *a = p->A + (size_t)j * p->lda;
-    for (int i = 0; i < p->n; i++) w[i] += d * a[i];
-  }
-}
-
-/* w += A(:, c..c+2) d */
-static void col3_update(const sweeper *sw, int c, const double *d, double *w) {
-  const slv_problem *p = sw->p;
-  double d0 = d[0], d1 = d[1], d2 = d[2];
-  if (sw->blocks) {
-    const nsgs_state *s = sw->s;
-    int J = c / 3;
-    for (int k = s->colptr[J]; k < s->colptr[J + 1]; k++) {
-      const double *B = s->val + 9 * (size_t)k;
-      double *wi = w + 3 * s->rowind[k];
-      wi[0] += B[0] * d0 + B[3] * d1 + B[6] * d2;
-      wi[1] += B[1] * d0 + B[4] * d1 + B[7] * d2;
-      wi[2] += B[2] * d0 + B[5] * d1 + B[8] * d2;
-    }
-  } else if (sw->packed) {
-    for (int j = 0; j < 3; j++)
-      if (d[j] != 0) col_update(sw, c + j, d[j], w);
-  } else {
-    const double *a0 = p->A + (size_t)c * p->lda, *a1 = a0 + p->lda, *a2 = a1 + p->lda;
-    for (int i = 0; i < p->n; i++) w[i] += d0 * a0[i] + d1 * a1[i] + d2 * a2[i];
-  }
-}
-
 static void sweep(sweeper *sw, double *x, double *w) {
-  const slv_problem *p = sw->p;
+  const slv_op *op = sw->op;
+  const slv_problem *p = op->p;
   nsgs_state *s = sw->s;
   int n = p->n, k = 0;
   double omega = sw->omega;
@@ -695,7 +498,7 @@ static void sweep(sweeper *sw, double *x, double *w) {
       const double *W = s->blk + 18 * (size_t)k;
       double wc[3], q[3], xo[3] = {x[i], x[i + 1], x[i + 2]}, xn[3];
       for (int r = 0; r < 3; r++)
-        wc[r] = sw->rowform ? slv_row_dot(p, i + r, x) + p->b[i + r] : w[i + r];
+        wc[r] = sw->rowform ? slv_op_row_dot(op, i + r, x) + p->b[i + r] : w[i + r];
       for (int r = 0; r < 3; r++) q[r] = wc[r] - (W[r] * xo[0] + W[3 + r] * xo[1] + W[6 + r] * xo[2]);
       double mu = p->cone_mu[k];
       sw->fallbacks +=
@@ -708,38 +511,40 @@ static void sweep(sweeper *sw, double *x, double *w) {
       x[i] = xn[0];
       x[i + 1] = xn[1];
       x[i + 2] = xn[2];
-      if (!sw->rowform && (d[0] != 0 || d[1] != 0 || d[2] != 0)) col3_update(sw, i, d, w);
+      if (!sw->rowform && (d[0] != 0 || d[1] != 0 || d[2] != 0)) slv_op_col3_axpy(op, i, d, w);
       i += 2;
       k++;
       continue;
     }
     double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
     double xi = x[i];
-    double wi = sw->rowform ? slv_row_dot(p, i, x) + p->b[i] : w[i];
+    double wi = sw->rowform ? slv_op_row_dot(op, i, x) + p->b[i] : w[i];
     double xn = xi - omega * wi * s->invd[i];
     if (xn < lo) xn = lo;
     if (xn > hi) xn = hi;
     double d = xn - xi;
     if (d == 0.0) continue;
     x[i] = xn;
-    if (!sw->rowform) col_update(sw, i, d, w);
+    if (!sw->rowform) slv_op_col_axpy(op, i, d, w);
   }
 }
 
-static slv_status nsgs_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
-                             double *w, slv_result *res) {
+static slv_status nsgs_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                             slv_result *res, slv_hist *h) {
   nsgs_state *s = st;
+  const slv_problem *p = op->p;
   int n = p->n;
-  slv_status cs = cache_blocks(p, s, res);
+  slv_status cs = cache_blocks(op, s, res);
   if (cs) return cs;
   for (int k = 0; k < 2 * p->ncones; k++) s->dir[k] = NAN;
-  for (int i = 0; i < n; i++) s->invd[i] = 1.0 / slv_diag(p, i);
-  sweeper sw = {.p = p, .s = s, .assoc = p->cone_law == SLV_CONE_ASSOCIATED, .omega = opt->omega};
-  sw.blocks = pack_blocks(p, s);
-  sw.packed = !sw.blocks && pack_columns(p, s);
-  sw.rowform = p->storage == SLV_CSR && !sw.packed && !sw.blocks;
+  for (int i = 0; i < n; i++) s->invd[i] = 1.0 / slv_op_diag(op, i);
+  sweeper sw = {.op = op, .s = s, .assoc = p->cone_law == SLV_CONE_ASSOCIATED, .omega = opt->omega};
+  /* the packed copy (3x3 blocks of a pure contact problem, else columns);
+   * a CSR matrix too large for it is swept by rows */
+  slv_op_pack(op);
+  sw.rowform = !op->packed && !op->A;
 
-  slv_problem_w(p, x, w);
+  slv_op_w(op, x, w);
   slv_residuals r = slv_residual(p, x, w);
   double scale = fmax(1.0, r.b_inf), scale2 = 0;
   for (int i = 0; i < n; i++) scale2 += p->b[i] * p->b[i];
@@ -749,7 +554,7 @@ static slv_status nsgs_solve(void *st, const slv_problem *p, const slv_options *
 
   for (int it = 1; it <= opt->max_iter; it++) {
     sweep(&sw, x, w);
-    if (sw.rowform) slv_problem_w(p, x, w);
+    if (sw.rowform) slv_op_w(op, x, w);
     double r2, ri = slv_natmap_norms(p, x, w, &r2);
     r.res_nat_inf = ri;
     r.res_rel = ri / scale;
@@ -762,14 +567,12 @@ static slv_status nsgs_solve(void *st, const slv_problem *p, const slv_options *
     }
     if (slv_met(p, opt, &r) || it % opt->check_every == 0) {
       /* confirm on (or drop the drift of) w recomputed exactly */
-      if (slv_met(p, opt, &r)) slv_problem_w(p, x, w);
-      else if (sw.blocks) w_blocks(p, s, x, w);
-      else if (sw.packed) w_packed(p, s, x, w);
-      else slv_problem_w(p, x, w);
+      if (slv_met(p, opt, &r)) slv_op_w(op, x, w);
+      else slv_op_matvec(op, x, p->b, w);
       r = slv_residual(p, x, w);
     }
     res->solver_residual = r.res_rel;
-    slv_history_push(res, (double *)res->history, res->history_cap, r.res_rel);
+    slv_history_push(h, res, r.res_rel);
     if (slv_met(p, opt, &r)) return SLV_CONVERGED;
   }
   slv_msgf(res->message, sizeof res->message,
@@ -778,13 +581,17 @@ static slv_status nsgs_solve(void *st, const slv_problem *p, const slv_options *
   return SLV_MAX_ITER;
 }
 
+static const slv_impl nsgs_impl = {
+    .state_size = sizeof(nsgs_state),
+    .init = nsgs_init,
+    .free = nsgs_free,
+    .solve = nsgs_solve,
+};
+
 const slv_solver slv_solver_nsgs = {
     .name = "nsgs",
     .summary = "nonsmooth Gauss-Seidel over contacts, exact one-contact solve, both cone laws",
     .cite = "jean1999",
     .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_POS_DIAG,
-    .state_size = sizeof(nsgs_state),
-    .init = nsgs_init,
-    .free = nsgs_free,
-    .solve = nsgs_solve,
+    .impl = &nsgs_impl,
 };

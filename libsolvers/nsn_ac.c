@@ -5,8 +5,9 @@
  * Coulomb law K ∋ x_c ⊥ w^_c ∈ K*, w^_c = w_c + (mu |w_t|, 0, 0) (De Saxce);
  * other rows are box rows lo <= x_i <= hi_i (free rows lo = -inf, hi = +inf).
  *
- * Alart-Curnier function (refs.bib: alart1991; acary2018 sec. 4.3; Siconos'
- * FC3D_NSN_AC), per contact with a scalar rho_c > 0:
+ * Alart-Curnier function ([alart1991]; [acary2018] sec. 4.3; Siconos'
+ * FC3D_NSN_AC; docs/solvers.md, "Alart-Curnier Newton"), per contact with
+ * a scalar rho_c > 0:
  *     a_n = x_n - rho w_n,            Phi_n = x_n - max(0, a_n)
  *     a_t = x_t - rho w_t,  R = mu max(0, a_n),
  *                                     Phi_t = x_t - P_D(R)(a_t)
@@ -38,9 +39,9 @@
  * of Siconos' FC3D_PROX.  Contact matrices W = H M^-1 H' are singular as
  * soon as the contacts outnumber the bodies' degrees of freedom; on sticking
  * contacts the plain Newton matrix (rows rho W) is then singular, and the
- * plain iteration stagnated on 8 of the 39 shared FC3D problems (Capsules,
- * KaplasTower, BoxesStack, PerioBox, ...) where this one converges; tau -> 0
- * with Phi keeps the local superlinear rate.
+ * plain iteration stagnates on FC3D problems where this one converges
+ * (experiments/README.md, "Measurements: solvers"); tau -> 0 with Phi
+ * keeps the local superlinear rate.
  * Line search (Armijo on theta = ||Phi||^2 / 2, whose directional
  * derivative along the Newton direction is -2 theta where Phi is
  * differentiable): t = 1, 1/2, ..., 2^-10 until theta(x + t d) <= (1 - 2e-4
@@ -55,8 +56,9 @@
  * Rows with Phi_i = x_i, Ar = e_i, Bu = 0 (separated contacts, box rows at
  * a bound) have d_i = -Phi_i and are eliminated before the LU: only the m
  * other rows are factored.
- * Cost per iteration: O(n^2) (dense) or O(nnz) (CSR) for the products,
- * O(m n) to assemble H_AA, (2/3) m^3 for its LU.
+ * Cost per iteration: the products over the operator's packed copy of A,
+ * O(nnz) (else dgemv, O(n^2)), O(m n) to assemble H_AA from columns of A
+ * (slv_op_col), (2/3) m^3 for its LU.
  * The dense H needs n_max^2 doubles at init: max_n = 6000 (288 MB).
  *
  * Stopping test: the library's (res_rel <= tol, and res_nat_inf <= tol with
@@ -120,27 +122,21 @@ slv_status slv_nsn_init(slv_nsn *s, int n_max) {
   s->v = q + 15 * m;
   /* q + 14 m: spare row buffer (phi of a trial point) */
   s->phit = q + 14 * m;
-  return SLV_CONVERGED;
-}
-
-/* A(i, j), dense or CSR (a row scan: setup only). */
-static double nsn_at(const slv_problem *p, int i, int j) {
-  if (p->storage == SLV_DENSE) return p->A[i + (size_t)j * p->lda];
-  for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++)
-    if (p->Aj[k] == j) return p->Ax[k];
-  return 0.0;
+  return SLV_OK;
 }
 
 /* Row structure (blk0, bw) and the scalings rho, once per solve. */
-static void nsn_setup(slv_nsn *s, const slv_problem *p) {
+static void nsn_setup(slv_nsn *s, const slv_op *op) {
+  const slv_problem *p = op->p;
   int k = 0;
   for (int i = 0; i < p->n; i++) {
     if (k < p->ncones && p->cone_rows[k] == i) {
       /* Gershgorin: lambda_max(A_cc) <= max_r sum_c |A_cc(r, c)| */
-      double g = 0;
+      double g = 0, W[9];
+      slv_op_block3(op, i, W);
       for (int r = 0; r < 3; r++) {
         double sum = 0;
-        for (int c = 0; c < 3; c++) sum += fabs(nsn_at(p, i + r, i + c));
+        for (int c = 0; c < 3; c++) sum += fabs(W[r + 3 * c]);
         if (sum > g) g = sum;
       }
       double rho = g > 0 ? 1.0 / g : 1.0;
@@ -153,7 +149,7 @@ static void nsn_setup(slv_nsn *s, const slv_problem *p) {
       k++;
       continue;
     }
-    double d = slv_diag(p, i);
+    double d = slv_op_diag(op, i);
     s->blk0[i] = i;
     s->bw[i] = 1;
     s->rho[i] = d > 0 ? 1.0 / d : 1.0;
@@ -235,20 +231,6 @@ static double nsn_phi(const slv_nsn *s, const slv_problem *p, const double *x, c
   return poison == 0.0 && isfinite(th) ? 0.5 * th : NAN;
 }
 
-/* y = A v */
-static void nsn_Av(const slv_problem *p, const double *v, double *y) {
-  int n = p->n;
-  if (p->storage == SLV_DENSE) {
-    cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, p->A, p->lda, v, 1, 0.0, y, 1);
-    return;
-  }
-  for (int i = 0; i < n; i++) {
-    double t = 0;
-    for (int e = p->Ap[i]; e < p->Ap[i + 1]; e++) t += p->Ax[e] * v[p->Aj[e]];
-    y[i] = t;
-  }
-}
-
 /* Rows whose Newton equation is d_i = -Phi_i: Phi_i = x_i with Ar row e_i
  * and Bu row 0 (separated contacts, box rows at a bound).  Their d is known
  * and they are eliminated: only the m other ("active") rows enter the LU,
@@ -267,33 +249,20 @@ static int nsn_active(slv_nsn *s, int n) {
 }
 
 /* The reduced Newton matrix H_AA (m x m, column-major, leading dimension m)
- * of H = Ar + Bu (A + sigma_i I) (+ delta I), sigma_i = tau / rho_i (the
- * proximal regularisation, see the header). */
-static void nsn_build_H(const slv_nsn *s, const slv_problem *p, int m, double tau, double delta) {
-  int n = p->n;
+ * of H = Ar + Bu (A + sigma I) (+ delta I), sigma_i = tau / rho_i (the
+ * proximal regularisation, see the header): column jb of Bu A reads
+ * column act[jb] of A (slv_op_col; s->v is its scratch) on the rows of
+ * each active row's block. */
+static void nsn_build_H(slv_nsn *s, slv_op *op, int m, double tau, double delta) {
   double *H = s->H;
   const double *ar = s->ar, *bu = s->bu;
-  if (p->storage == SLV_DENSE) {
-    for (int jb = 0; jb < m; jb++) {
-      const double *a = p->A + (size_t)s->act[jb] * p->lda;
-      double *h = H + (size_t)jb * m;
-      for (int ib = 0; ib < m; ib++) {
-        int i = s->act[ib], b0 = s->blk0[i];
-        const double *u = bu + 3 * i;
-        h[ib] = s->bw[i] == 3 ? u[0] * a[b0] + u[1] * a[b0 + 1] + u[2] * a[b0 + 2] : u[0] * a[b0];
-      }
-    }
-  } else {
-    memset(H, 0, (size_t)m * m * sizeof *H);
-    for (int kr = 0; kr < n; kr++) {
-      int b0 = s->blk0[kr], bw = s->bw[kr];
-      for (int e = p->Ap[kr]; e < p->Ap[kr + 1]; e++) {
-        int jb = s->pos[p->Aj[e]];
-        if (jb < 0) continue;
-        double v = p->Ax[e], *h = H + (size_t)jb * m;
-        for (int i = b0; i < b0 + bw; i++)
-          if (s->pos[i] >= 0) h[s->pos[i]] += bu[3 * i + (kr - b0)] * v;
-      }
+  for (int jb = 0; jb < m; jb++) {
+    const double *a = slv_op_col(op, s->act[jb], s->v);
+    double *h = H + (size_t)jb * m;
+    for (int ib = 0; ib < m; ib++) {
+      int i = s->act[ib], b0 = s->blk0[i];
+      const double *u = bu + 3 * i;
+      h[ib] = s->bw[i] == 3 ? u[0] * a[b0] + u[1] * a[b0 + 1] + u[2] * a[b0 + 2] : u[0] * a[b0];
     }
   }
   for (int ib = 0; ib < m; ib++) {
@@ -311,10 +280,10 @@ static void nsn_build_H(const slv_nsn *s, const slv_problem *p, int m, double ta
  * H_AA d_A = -Phi_A - H_AS d_S, with H_AS d_S = Bu_A (A d_S) + (Ar + sigma
  * Bu)_AS d_S over the rows' own blocks; H_AA must hold its LU.  v: scratch
  * (A d_S). */
-static void nsn_direction(slv_nsn *s, const slv_problem *p, int m, double tau) {
-  int n = p->n;
+static void nsn_direction(slv_nsn *s, slv_op *op, int m, double tau) {
+  int n = op->n;
   for (int i = 0; i < n; i++) s->d[i] = s->pos[i] < 0 ? -s->phi[i] : 0.0;
-  if (m < n) nsn_Av(p, s->d, s->v);
+  if (m < n) slv_op_matvec(op, s->d, NULL, s->v);
   double *r = s->xt; /* reduced right-hand side, m entries */
   for (int ib = 0; ib < m; ib++) {
     int i = s->act[ib], b0 = s->blk0[i];
@@ -329,8 +298,65 @@ static void nsn_direction(slv_nsn *s, const slv_problem *p, int m, double tau) {
   for (int ib = 0; ib < m; ib++) s->d[s->act[ib]] = r[ib];
 }
 
-slv_status slv_nsn_run(slv_nsn *s, const slv_problem *p, const slv_options *opt, int max_it,
-                       double *x, double *w, slv_result *res, int *iters) {
+/* The Newton direction at the current phi (theta = ||Phi||^2 / 2, Ar and
+ * Bu formed): (Ar + Bu (A + sigma I)) d = -Phi on the active rows, with a
+ * diagonal shift only when the LU meets a singular pivot; 0, or the LU's
+ * info when even the shifted matrix is singular. */
+static int nsn_newton_dir(slv_nsn *s, slv_op *op, double th) {
+  int info = 0, m = nsn_active(s, op->n);
+  double delta = 0, tau = fmin(NSN_TAU_MAX, sqrt(2.0 * th));
+  for (int attempt = 0; attempt < 3 && m > 0; attempt++) {
+    nsn_build_H(s, op, m, tau, delta);
+    info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m, m, s->H, m, s->ipiv);
+    if (info == 0) break;
+    double hmax = 0;
+    nsn_build_H(s, op, m, tau, 0.0);
+    for (size_t e = 0; e < (size_t)m * m; e++)
+      if (fabs(s->H[e]) > hmax) hmax = fabs(s->H[e]);
+    delta = (attempt == 0 ? 1e-10 : 1e-6) * (hmax > 0 ? hmax : 1.0);
+  }
+  if (info != 0) return info;
+  nsn_direction(s, op, m, tau);
+  slv_op_matvec(op, s->d, NULL, s->Ad);
+  return 0;
+}
+
+/* Armijo backtracking on theta along d (w moves by t A d); the full step
+ * if no t passes.  The trial point is left in xt, wt; returns whether a t
+ * passed. */
+static int nsn_line_search(slv_nsn *s, const slv_problem *p, const double *x, const double *w,
+                           double th) {
+  int n = p->n;
+  double t = 1.0;
+  for (int h = 0; h <= NSN_HALVINGS; h++, t *= 0.5) {
+    for (int i = 0; i < n; i++) {
+      s->xt[i] = x[i] + t * s->d[i];
+      s->wt[i] = w[i] + t * s->Ad[i];
+    }
+    double tht = nsn_phi(s, p, s->xt, s->wt, s->phit, 0);
+    if (tht <= (1.0 - 2.0 * NSN_ARMIJO * t) * th) return 1;
+  }
+  for (int i = 0; i < n; i++) {
+    s->xt[i] = x[i] + s->d[i];
+    s->wt[i] = w[i] + s->Ad[i];
+  }
+  return 0;
+}
+
+/* The scales of the library's test: max(1, ||b||_inf), max(1, ||b||_2). */
+static void nsn_scales(const slv_problem *p, double *binf, double *b2) {
+  double s2 = 0;
+  *binf = 1.0;
+  for (int i = 0; i < p->n; i++) {
+    if (fabs(p->b[i]) > *binf) *binf = fabs(p->b[i]);
+    s2 += p->b[i] * p->b[i];
+  }
+  *b2 = fmax(1.0, sqrt(s2));
+}
+
+slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_it, double *x,
+                       double *w, slv_result *res, slv_hist *h, int *iters) {
+  const slv_problem *p = op->p;
   int n = p->n;
   if (p->cone_law == SLV_CONE_ASSOCIATED && p->ncones > 0) {
     slv_msgf(res->message, sizeof res->message,
@@ -338,16 +364,11 @@ slv_status slv_nsn_run(slv_nsn *s, const slv_problem *p, const slv_options *opt,
              "use pcg_cone or apgd");
     return SLV_ERR_UNSUPPORTED;
   }
-  nsn_setup(s, p);
-  double bscale = 1.0, b2 = 0;
-  for (int i = 0; i < n; i++) {
-    if (fabs(p->b[i]) > bscale) bscale = fabs(p->b[i]);
-    b2 += p->b[i] * p->b[i];
-  }
-  double b2scale = fmax(1.0, sqrt(b2));
-  double rinf, r2, best;
-  rinf = slv_natmap_norms(p, x, w, &r2);
-  best = rinf / bscale;
+  slv_op_pack(op);
+  nsn_setup(s, op);
+  double bscale, b2scale, r2;
+  nsn_scales(p, &bscale, &b2scale);
+  double rinf = slv_natmap_norms(p, x, w, &r2), best = rinf / bscale;
   memcpy(s->xbest, x, (size_t)n * sizeof *x);
   memcpy(s->wbest, w, (size_t)n * sizeof *w);
   int nonmono = 0, ok = 0;
@@ -359,49 +380,14 @@ slv_status slv_nsn_run(slv_nsn *s, const slv_problem *p, const slv_options *opt,
       st = SLV_NOT_FINITE;
       break;
     }
-    /* Newton direction: (Ar + Bu (A + sigma I)) d = -Phi on the active
-     * rows, with a diagonal shift only when the LU meets a singular pivot */
-    int info = 0, m = nsn_active(s, n);
-    double delta = 0;
-    double tau = fmin(NSN_TAU_MAX, sqrt(2.0 * th));
-    for (int attempt = 0; attempt < 3 && m > 0; attempt++) {
-      nsn_build_H(s, p, m, tau, delta);
-      info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m, m, s->H, m, s->ipiv);
-      if (info == 0) break;
-      double hmax = 0;
-      nsn_build_H(s, p, m, tau, 0.0);
-      for (size_t e = 0; e < (size_t)m * m; e++)
-        if (fabs(s->H[e]) > hmax) hmax = fabs(s->H[e]);
-      delta = (attempt == 0 ? 1e-10 : 1e-6) * (hmax > 0 ? hmax : 1.0);
-    }
+    int info = nsn_newton_dir(s, op, th);
     if (info != 0) {
       slv_msgf(res->message, sizeof res->message,
                "nsn_ac: Newton matrix singular (LU pivot %d) even regularised", info);
       st = SLV_BREAKDOWN;
       break;
     }
-    nsn_direction(s, p, m, tau);
-    nsn_Av(p, s->d, s->Ad);
-    /* Armijo backtracking on theta; full step if none passes */
-    double t = 1.0;
-    int accepted = 0;
-    for (int h = 0; h <= NSN_HALVINGS; h++, t *= 0.5) {
-      for (int i = 0; i < n; i++) {
-        s->xt[i] = x[i] + t * s->d[i];
-        s->wt[i] = w[i] + t * s->Ad[i];
-      }
-      double tht = nsn_phi(s, p, s->xt, s->wt, s->phit, 0);
-      if (tht <= (1.0 - 2.0 * NSN_ARMIJO * t) * th) {
-        accepted = 1;
-        break;
-      }
-    }
-    if (!accepted) {
-      for (int i = 0; i < n; i++) {
-        s->xt[i] = x[i] + s->d[i];
-        s->wt[i] = w[i] + s->Ad[i];
-      }
-    }
+    int accepted = nsn_line_search(s, p, x, w, th);
     memcpy(x, s->xt, (size_t)n * sizeof *x);
     memcpy(w, s->wt, (size_t)n * sizeof *w);
     *iters += 1;
@@ -413,17 +399,13 @@ slv_status slv_nsn_run(slv_nsn *s, const slv_problem *p, const slv_options *opt,
     }
     if (slv_met_norms(p, opt, rinf, rinf / bscale, r2 / b2scale)) {
       /* confirm on w recomputed exactly (drops the drift of w + t A d) */
-      slv_problem_w(p, x, w);
+      slv_op_w(op, x, w);
       rinf = slv_natmap_norms(p, x, w, &r2);
-      if (slv_met_norms(p, opt, rinf, rinf / bscale, r2 / b2scale)) {
-        ok = 1;
-        res->solver_residual = rinf / bscale;
-        slv_history_push(res, (double *)res->history, res->history_cap, rinf / bscale);
-        break;
-      }
+      ok = slv_met_norms(p, opt, rinf, rinf / bscale, r2 / b2scale);
     }
     res->solver_residual = rinf / bscale;
-    slv_history_push(res, (double *)res->history, res->history_cap, rinf / bscale);
+    slv_history_push(h, res, rinf / bscale);
+    if (ok) break;
     if (rinf / bscale < best) {
       best = rinf / bscale;
       memcpy(s->xbest, x, (size_t)n * sizeof *x);
@@ -439,7 +421,7 @@ slv_status slv_nsn_run(slv_nsn *s, const slv_problem *p, const slv_options *opt,
   if (ok) return SLV_CONVERGED;
   /* leave the best iterate, with its exact w */
   memcpy(x, s->xbest, (size_t)n * sizeof *x);
-  slv_problem_w(p, x, w);
+  slv_op_w(op, x, w);
   if (st == SLV_MAX_ITER)
     slv_msgf(res->message, sizeof res->message,
              "nsn_ac: %d Newton iterations, best res_rel=%.3g > tol=%.3g", max_it, best, opt->tol);
@@ -455,17 +437,24 @@ static slv_status nsn_init(void *st, int n_max, const slv_options *opt) {
 
 static void nsn_free(void *st) { slv_nsn_free(st); }
 
-static slv_status nsn_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
-                            double *w, slv_result *res) {
-  slv_problem_w(p, x, w);
-  slv_residuals r = slv_residual(p, x, w);
+static slv_status nsn_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                            slv_result *res, slv_hist *h) {
+  slv_op_w(op, x, w);
+  slv_residuals r = slv_residual(op->p, x, w);
   res->solver_residual = r.res_rel;
-  if (slv_met(p, opt, &r)) return SLV_CONVERGED;
+  if (slv_met(op->p, opt, &r)) return SLV_CONVERGED;
   int it = 0;
-  slv_status s = slv_nsn_run(st, p, opt, opt->max_iter, x, w, res, &it);
+  slv_status s = slv_nsn_run(st, op, opt, opt->max_iter, x, w, res, h, &it);
   res->iterations = it;
   return s;
 }
+
+static const slv_impl nsn_impl = {
+    .state_size = sizeof(slv_nsn),
+    .init = nsn_init,
+    .free = nsn_free,
+    .solve = nsn_solve,
+};
 
 const slv_solver slv_solver_nsn_ac = {
     .name = "nsn_ac",
@@ -473,8 +462,5 @@ const slv_solver slv_solver_nsn_ac = {
     .cite = "alart1991",
     .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
     .max_n = 6000,
-    .state_size = sizeof(slv_nsn),
-    .init = nsn_init,
-    .free = nsn_free,
-    .solve = nsn_solve,
+    .impl = &nsn_impl,
 };

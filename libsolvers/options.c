@@ -21,6 +21,7 @@ slv_options slv_options_default(void) {
       .max_pivots = 0,
       .covering = NULL,
       .seed = 1,
+      .simd = SLV_SIMD_AUTO,
       .log_fn = NULL,
       .log_ctx = NULL,
       .magic = SLV_OPTIONS_MAGIC,
@@ -65,5 +66,9 @@ slv_status slv_options_validate(const slv_options *o, char *msg, size_t len) {
     slv_msgf(msg, len, "check_every=%d must be >= 1", o->check_every);
     return SLV_ERR_OPTIONS;
   }
-  return SLV_CONVERGED;
+  if (o->simd != SLV_SIMD_AUTO && o->simd != SLV_SIMD_OFF) {
+    slv_msgf(msg, len, "simd=%d must be SLV_SIMD_AUTO (0) or SLV_SIMD_OFF (1)", o->simd);
+    return SLV_ERR_OPTIONS;
+  }
+  return SLV_OK;
 }

@@ -1,4 +1,5 @@
-/* pcg_cone.c -- the conjugate-gradient QP on the Coulomb cone: MPGP.
+/* pcg_cone.c -- the conjugate-gradient QP on the Coulomb cone: MPGP
+ * (docs/solvers.md, "MPGP (pcg_cone)").
  *
  * Problem (cone_qp.h): minimize f(x) = 1/2 x'Ax + bq'x over
  * Omega = prod_c K_mu(c) x prod_i [lo_i, hi_i], A symmetric positive
@@ -12,8 +13,8 @@
  * Algorithm: MPGP, modified proportioning with gradient projections
  * (Dostal & Kozubek, Math. Program. 135 (2012) 195-220, "An optimal
  * algorithm and superrelaxation for minimization of a quadratic function
- * subject to separable convex constraints with applications", refs.bib
- * dostal2012; Kucera, SIAM J. Optim. 19 (2008) 846-862, kucera2008), the
+ * subject to separable convex constraints with applications", [dostal2012];
+ * Kucera, SIAM J. Optim. 19 (2008) 846-862, [kucera2008]), the
  * extension of MPRGP (Dostal & Schoberl 2005) from bounds to separable
  * convex sets.  g = A x + bq, fixed step alpha = 1.9 / ||A|| (||A|| by a
  * power iteration, cone_qp.c).  Each block (a cone, or a row) is split by
@@ -40,23 +41,19 @@
  *   - PROPORTIONING (||beta_off||^2 > Gamma^2 phit'phi): exact line search
  *     along -beta, capped by the feasible step, which is at least alpha
  *     since x - alpha beta = P(x - alpha g) on the blocks beta moves.
- * Two departures from the paper, both measured on the shared FC3D files
- * and on planted rank-deficient problems:
+ * Two departures from the paper, both chosen by measurement on the FC3D
+ * files and on planted rank-deficient problems (experiments/README.md,
+ * "Measurements: solvers"):
  *   1. Faces.  Dostal-Kozubek split by blocks: a cone on its boundary is
  *      wholly active, so a sliding contact moves only in proportioning
  *      steps, each of which restarts CG.  With many sliding contacts MPGP
  *      then alternates one CG step and one proportioning step, i.e. it is
- *      steepest descent (a planted n = 180, rank-60 problem stalled at
- *      res_rel 2e-7 after 2e5 iterations).  Letting the ray of a sliding
- *      contact into the CG subspace (the minimal face of K_mu at x, as
- *      MPRGP's free set is the minimal face of a box) solves that problem
- *      in 239 iterations.
+ *      steepest descent.  Letting the ray of a sliding contact into the CG
+ *      subspace (the minimal face of K_mu at x, as MPRGP's free set is the
+ *      minimal face of a box) restores the conjugate gradient.
  *   2. The expansion projects with the full gradient g, not the free
  *      gradient phi (PERMON's MPGP offers both, "g" and "gf"): the
  *      projection then also turns and releases the sliding contacts.
- *   With both, KaplasTower (n = 1710) reaches 1e-8 in 6549 iterations (same
- *   inner tolerances); the paper's variant stopped at max_iter = 1e5 with
- *   res_rel 1.5e-5.
  * The proportioning step is capped by feasibility (Dostal-Kozubek take the
  * full alpha_cg; -beta need not stay feasible for cones and two-sided
  * boxes).  Gamma = 1 (Dostal's usual choice; slv_options has no field for
@@ -97,10 +94,8 @@
 
 /* Coulomb's law: each QP of the De Saxce fixed point is solved to 0.3 times
  * the residual it starts from (cone_qp.h).  MPGP's last digits are its
- * dearest (degenerate contacts): on the shared symmetric FC3D files at
- * 1e-8, 0.3 needed 3189 / 885 / 1177 MPGP iterations on BoxesStack /
- * KaplasTower / local_problem_test, 0.1 needed 27884 / 6549 / 10789, and
- * 0.03 did not finish KaplasTower in 1e5. */
+ * dearest (degenerate contacts), so a looser inner solve pays: the factors
+ * tried are in experiments/README.md, "Measurements: solvers". */
 static const double PCG_INNER_FACTOR = 0.3;
 
 /* Gamma of the proportioning test, squared. */
@@ -146,7 +141,7 @@ static slv_status pcg_init(void *st, int n_max, const slv_options *opt) {
     pcg_free(s);
     return SLV_ERR_NOMEM;
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* g = A x + bq */
@@ -268,7 +263,7 @@ static void projected_gradient_step(pcg_state *s, slv_cqp *q, double *x, double 
 }
 
 static slv_status mpgp(void *st, slv_cqp *q, const slv_options *opt, double tol_in, int budget,
-                       double *x, slv_result *res, int *iters) {
+                       double *x, slv_result *res, slv_hist *h, int *iters) {
   pcg_state *s = st;
   int n = q->p->n;
   double *g = s->g, *p = s->p, *Ap = s->Ap, *phi = s->phi, *beta = s->beta, *Ad = s->Ad;
@@ -355,17 +350,22 @@ static slv_status mpgp(void *st, slv_cqp *q, const slv_options *opt, double tol_
       gradient(q, x, g);
       fresh = 1;
     }
-    if (res->history_cap > 0)
-      slv_history_push(res, (double *)res->history, res->history_cap,
-                       slv_cqp_lawres(q, x, g) * q->hist_scale);
+    if (h->cap > 0) slv_history_push(h, res, slv_cqp_lawres(q, x, g) * q->hist_scale);
   }
 }
 
-static slv_status pcg_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
-                            double *w, slv_result *res) {
+static slv_status pcg_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                            slv_result *res, slv_hist *h) {
   pcg_state *s = st;
-  return slv_cqp_drive(&s->q, p, opt, "pcg_cone", 1, PCG_INNER_FACTOR, mpgp, s, x, w, res);
+  return slv_cqp_drive(&s->q, op, opt, "pcg_cone", 1, PCG_INNER_FACTOR, mpgp, s, x, w, res, h);
 }
+
+static const slv_impl pcg_impl = {
+    .state_size = sizeof(pcg_state),
+    .init = pcg_init,
+    .free = pcg_free,
+    .solve = pcg_solve,
+};
 
 const slv_solver slv_solver_pcg_cone = {
     .name = "pcg_cone",
@@ -373,8 +373,5 @@ const slv_solver slv_solver_pcg_cone = {
                "Coulomb law by the De Saxce fixed point",
     .cite = "dostal2012",
     .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_SYMMETRIC,
-    .state_size = sizeof(pcg_state),
-    .init = pcg_init,
-    .free = pcg_free,
-    .solve = pcg_solve,
+    .impl = &pcg_impl,
 };

@@ -4,7 +4,7 @@
  * bounds -mu_i |x_j| .. mu_i |x_j| taken at the current x.
  *
  * Sweep (Cottle-Pang-Stone 1992, sec. 5.2 "projected SOR"; ODE quickstep;
- * refs.bib: cottle1992, erleben2007): for i = 0..n-1
+ * [cottle1992], [erleben2007]; docs/solvers.md, "PGS"): for i = 0..n-1
  *     x_i <- mid(lo_i, hi_i, x_i - omega w_i / A_ii)
  * with w = A x + b kept current.  Dense storage is column-major, so instead
  * of a row dot product per row (the textbook form, Siconos lcp_pgs) we keep
@@ -20,10 +20,9 @@
  * the tolerance; convergence is declared only on the recomputed w, with the
  * library's slv_residual, so the generic layer's check agrees bit for bit.
  * Contact matrices J M^-1 J^T are mostly zeros even when stored dense (a
- * contact couples only the contacts on its two bodies).  For n >= 64 the
- * solve first counts the nonzeros of A; if they fit in a quarter of A, it
- * packs the columns (compressed sparse columns, into buffers the workspace
- * allocated once for n_max^2/4 entries) and the column update touches only
+ * contact couples only the contacts on its two bodies).  The solve asks
+ * the operator for its packed copy (operator.h: for n >= 64, when the
+ * nonzeros fit in a quarter of A) and the column update then touches only
  * the nonzeros: a sweep costs O(nnz) instead of O(n^2) [Bullet's
  * btSolveProjectedGaussSeidel exploits the same sparsity by rows].
  * CSR storage uses the row form (w_i = A(i,:) x + b_i, O(nnz) a sweep) and
@@ -31,7 +30,7 @@
  *
  * Factored storage (slv.h: A = J K^T + diag(d), K = J M^-1 for contacts;
  * ODE quickstep, Box2D's sequential impulses): the solve keeps t = K^T x
- * (the velocity change of every body) in p->fwork; row i reads
+ * (the velocity change of every body) in the operator's t; row i reads
  *     w_i = (b_i + d_i x_i) + J_i . t        (two 6-blocks: 12 flops)
  * and moves x_i down by the clamped step e = mid(x_i - hi_i,
  * w_i omega / A_ii, x_i - lo_i) (slv_pgs_move: the same move, with
@@ -48,79 +47,33 @@
  */
 #include "slv_internal.h"
 
-#include <cblas.h>
 #include <stdlib.h>
 
-enum { PGS_SPARSE_MIN_N = 64 };
-
 typedef struct {
-  double *invd;   /* omega / A(i,i) (slv_pgs_step), size n_max */
-  int *colptr;    /* packed columns of a dense A: size n_max + 1 */
-  int *rowind;    /* size cap */
-  double *val;    /* size cap */
-  size_t cap;     /* n_max^2 / 4: beyond that the dense daxpy is as fast */
+  double *invd; /* omega / A(i,i) (slv_pgs_step), size n_max */
 } pgs_state;
 
 static void pgs_free(void *st) {
   pgs_state *s = st;
   free(s->invd);
-  free(s->colptr);
-  free(s->rowind);
-  free(s->val);
-  s->invd = s->val = NULL;
-  s->colptr = s->rowind = NULL;
+  s->invd = NULL;
 }
 
 static slv_status pgs_init(void *st, int n_max, const slv_options *opt) {
   (void)opt;
   pgs_state *s = st;
-  size_t m = (size_t)(n_max > 0 ? n_max : 1);
-  s->invd = malloc(m * sizeof *s->invd);
-  if (!s->invd) return SLV_ERR_NOMEM;
-  if (n_max >= PGS_SPARSE_MIN_N) {
-    s->cap = m * m / 4;
-    s->colptr = malloc((m + 1) * sizeof *s->colptr);
-    s->rowind = malloc(s->cap * sizeof *s->rowind);
-    s->val = malloc(s->cap * sizeof *s->val);
-    if (!s->colptr || !s->rowind || !s->val) {
-      pgs_free(s);
-      return SLV_ERR_NOMEM;
-    }
-  }
-  return SLV_CONVERGED;
+  s->invd = malloc((size_t)(n_max > 0 ? n_max : 1) * sizeof *s->invd);
+  return s->invd ? SLV_OK : SLV_ERR_NOMEM;
 }
 
-/* Pack the nonzero columns of dense A if they fit in the buffers; returns 1
- * if packed.  The count stops as soon as the cap is passed, so a full matrix
- * costs a quarter of a pass. */
-static int pack_columns(const slv_problem *p, pgs_state *s) {
-  int n = p->n;
-  if (!s->val || n < PGS_SPARSE_MIN_N) return 0;
-  size_t cap = (size_t)n * n / 4;
-  return slv_pack_columns(p, cap, s->colptr, s->rowind, s->val);
-}
-
-/* w = A x + b over the packed columns, O(nnz). */
-static void w_packed(const slv_problem *p, const pgs_state *s, const double *x, double *w) {
-  int n = p->n;
-  for (int i = 0; i < n; i++) w[i] = p->b[i];
-  for (int j = 0; j < n; j++) {
-    double xj = x[j];
-    if (xj == 0.0) continue;
-    for (int k = s->colptr[j]; k < s->colptr[j + 1]; k++) w[s->rowind[k]] += xj * s->val[k];
-  }
-}
-
-/* One sweep with the column update of w (dense storage): a move d of x_i
- * adds d A(:,i) to w, over the packed nonzeros when the columns are packed.
- * Returns the natural-map residual (inf-norm) of the w_i met at each row,
- * as the CSR and factored sweeps. */
-static double sweep_columns(const slv_problem *p, const pgs_state *s, int packed, double *x,
-                            double *w) {
-  int n = p->n;
-  const double *invd = s->invd;
+/* One sweep with the column update of w (dense storage, or its packed
+ * copy): a move d of x_i adds d A(:,i) to w.  Returns the natural-map
+ * residual (inf-norm) of the w_i met at each row, as the CSR and factored
+ * sweeps. */
+static double sweep_columns(const slv_op *op, const double *invd, double *x, double *w) {
+  const slv_problem *p = op->p;
   double m = 0, poison = 0;
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < p->n; i++) {
     double lo, hi;
     slv_bounds_at(p, x, i, &lo, &hi);
     double xi = x[i], wi = w[i];
@@ -133,23 +86,20 @@ static double sweep_columns(const slv_problem *p, const pgs_state *s, int packed
     double d = xn - xi;
     if (d == 0.0) continue;
     x[i] = xn;
-    if (packed) {
-      for (int k = s->colptr[i]; k < s->colptr[i + 1]; k++) w[s->rowind[k]] += d * s->val[k];
-    } else {
-      cblas_daxpy(n, d, p->A + (size_t)i * p->lda, 1, w, 1);
-    }
+    slv_op_col_axpy(op, i, d, w);
   }
   return poison == 0.0 ? m : NAN;
 }
 
 /* One sweep in row form (CSR); returns the natural-map residual
  * (inf-norm) of the w_i met at each row, as sweep_factored. */
-static double sweep_csr(const slv_problem *p, const double *invd, double *x) {
+static double sweep_rows(const slv_op *op, const double *invd, double *x) {
+  const slv_problem *p = op->p;
   double m = 0, poison = 0;
   for (int i = 0; i < p->n; i++) {
     double lo, hi;
     slv_bounds_at(p, x, i, &lo, &hi);
-    double wi = slv_row_dot(p, i, x) + p->b[i];
+    double wi = slv_op_row_dot(op, i, x) + p->b[i];
     poison += wi * 0.0;
     double r = slv_mid_res(x[i], wi, lo, hi);
     if (r > m) m = r;
@@ -173,23 +123,25 @@ static inline void axmy6(double e, const double *K, double *tb) {
 /* One sweep on factored storage with t = K^T x kept current; returns the
  * natural-map residual (inf-norm) of the w_i met at each row, NaN if a
  * value is not finite. */
-static double sweep_factored(const slv_problem *p, const double *invd, double *x, double *t) {
+static double sweep_factored(const slv_op *op, const double *invd, double *x, double *t) {
+  const slv_problem *p = op->p;
+  const slv_fac *f = &op->f;
   double m = 0, poison = 0;
-  const int *fblk = p->fblk;
-  const double *fK = p->fK, *b = p->b;
+  const int *blk = f->blk;
+  const double *fK = f->K, *b = p->b;
   for (int i = 0; i < p->n; i++) {
     double lo, hi;
     slv_bounds_at(p, x, i, &lo, &hi);
     double xi = x[i];
-    /* b + fd x first: off the chain from the last row's t update */
-    double wi = (b[i] + (p->fd ? p->fd[i] * xi : 0.0)) + slv_factored_dots(p, i, t);
+    /* b + d x first: off the chain from the last row's t update */
+    double wi = (b[i] + (f->d ? f->d[i] * xi : 0.0)) + slv_fac_dots(f, i, t);
     poison += wi * 0.0;
     double r = slv_mid_res(xi, wi, lo, hi);
     if (r > m) m = r;
     double xn, e = slv_pgs_move(xi, wi, invd[i], lo, hi, &xn);
     if (e == 0.0) continue;
     x[i] = xn;
-    int b0 = fblk[2 * i], b1 = fblk[2 * i + 1];
+    int b0 = blk[2 * i], b1 = blk[2 * i + 1];
     const double *K = fK + 12 * (size_t)i;
     if (b0 >= 0) axmy6(e, K, t + 6 * (size_t)b0);
     if (b1 >= 0) axmy6(e, K + 6, t + 6 * (size_t)b1);
@@ -197,23 +149,31 @@ static double sweep_factored(const slv_problem *p, const double *invd, double *x
   return poison == 0.0 ? m : NAN;
 }
 
-static slv_status pgs_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
-                            double *w, slv_result *res) {
+/* The sweep that fits the operator: factored (t kept current), columns
+ * (w kept current: dense storage or the packed copy), else rows. */
+static double sweep(slv_op *op, const double *invd, double *x, double *w) {
+  if (op->fac) return sweep_factored(op, invd, x, op->t);
+  if (op->A || op->packed) return sweep_columns(op, invd, x, w);
+  return sweep_rows(op, invd, x);
+}
+
+static slv_status pgs_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                            slv_result *res, slv_hist *h) {
   pgs_state *s = st;
-  int n = p->n;
-  for (int i = 0; i < n; i++) s->invd[i] = slv_pgs_step(opt->omega, slv_diag(p, i));
-  int dense = p->storage == SLV_DENSE, factored = p->storage == SLV_FACTORED;
+  const slv_problem *p = op->p;
+  for (int i = 0; i < p->n; i++) s->invd[i] = slv_pgs_step(opt->omega, slv_op_diag(op, i));
+  /* a mostly-zero dense A: its packed columns (CSR keeps the row form) */
+  if (op->A) slv_op_pack(op);
+
   /* every sweep measures itself by the w_i its rows met (the same rule for
-   * the three storages, so they stop at the same sweep); w is exact only
+   * the three forms, so they stop at the same sweep); w is exact only
    * after a recomputation (start, check, convergence; the generic layer's
    * at the end) */
-  int packed = dense && pack_columns(p, s);
-
   slv_residuals r = { 0 };
-  if (factored) {
-    r.res_rel = slv_factored_start_res(p, x, &r.b_inf); /* leaves K^T x in p->fwork */
+  if (op->fac) {
+    r.res_rel = slv_op_start_res(op, x, &r.b_inf); /* leaves K^T x in op->t */
   } else {
-    slv_problem_w(p, x, w);
+    slv_op_w(op, x, w);
     r = slv_residual(p, x, w);
   }
   double scale = fmax(1.0, r.b_inf);
@@ -221,15 +181,9 @@ static slv_status pgs_solve(void *st, const slv_problem *p, const slv_options *o
   if (r.res_rel <= opt->tol) return SLV_CONVERGED;
 
   for (int it = 1; it <= opt->max_iter; it++) {
-    if (factored) {
-      /* p->fwork holds K^T x: slv_factored_start_res left it there, and
-       * the sweep keeps it current */
-      r.res_rel = sweep_factored(p, s->invd, x, p->fwork) / scale;
-    } else if (dense) {
-      r.res_rel = sweep_columns(p, s, packed, x, w) / scale;
-    } else {
-      r.res_rel = sweep_csr(p, s->invd, x) / scale;
-    }
+    /* factored: op->t holds K^T x (slv_op_start_res left it there, the
+     * sweep keeps it current) */
+    r.res_rel = sweep(op, s->invd, x, w) / scale;
     res->iterations = it;
     if (isnan(r.res_rel)) {
       slv_msgf(res->message, sizeof res->message, "pgs: iterate became non-finite at sweep %d", it);
@@ -238,16 +192,15 @@ static slv_status pgs_solve(void *st, const slv_problem *p, const slv_options *o
     if (r.res_rel <= opt->tol) {
       /* confirm on w recomputed exactly as the generic layer will (factored:
        * this also drops the rounding drift of t) */
-      slv_problem_w(p, x, w);
+      slv_op_w(op, x, w);
       r = slv_residual(p, x, w);
     } else if (it % opt->check_every == 0) {
       /* drop the rounding drift of the updates */
-      if (packed) w_packed(p, s, x, w);
-      else slv_problem_w(p, x, w);
+      slv_op_matvec(op, x, p->b, w);
       r = slv_residual(p, x, w);
     }
     res->solver_residual = r.res_rel;
-    slv_history_push(res, (double *)res->history, res->history_cap, r.res_rel);
+    slv_history_push(h, res, r.res_rel);
     if (r.res_rel <= opt->tol) return SLV_CONVERGED;
   }
   slv_msgf(res->message, sizeof res->message, "pgs: %d sweeps, res_rel=%.3g > tol=%.3g",
@@ -255,14 +208,18 @@ static slv_status pgs_solve(void *st, const slv_problem *p, const slv_options *o
   return SLV_MAX_ITER;
 }
 
+static const slv_impl pgs_impl = {
+    .state_size = sizeof(pgs_state),
+    .init = pgs_init,
+    .free = pgs_free,
+    .solve = pgs_solve,
+};
+
 const slv_solver slv_solver_pgs = {
     .name = "pgs",
     .summary = "projected Gauss-Seidel / SOR (omega), boxed and findex rows, warm start",
     .cite = "cottle1992",
     .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_FACTORED |
             SLV_CAP_NEEDS_POS_DIAG,
-    .state_size = sizeof(pgs_state),
-    .init = pgs_init,
-    .free = pgs_free,
-    .solve = pgs_solve,
+    .impl = &pgs_impl,
 };

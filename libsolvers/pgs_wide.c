@@ -38,8 +38,9 @@
  * of the sweep.  [Level scheduling of a Gauss-Seidel / triangular sweep:
  * Anderson and Saad 1989; the wide contact solver of Box2D v3 (Catto 2024,
  * "Solver2D") colours the graph greedily instead, which reorders dependent
- * rows: on the peers' 20-layer box pyramid that order left 0.56 mm of
- * penetration at 50 sweeps where the row order leaves 0.31 mm.]
+ * rows, and on the peers' box pyramid left more penetration at 50 sweeps
+ * than the row order does: experiments/README.md, "Measurements:
+ * solvers".]
  *
  * Why: a contact's three rows and the four points of a box-box manifold
  * all act on the same two bodies, so pgs's natural order is a chain of
@@ -56,31 +57,34 @@
  * move), at most 8 n positions in all.  x, b, the bounds and omega / A_ii
  * are copied into plan order, J and K into 4-lane columns per half row
  * step: 96 doubles (J slot 0's six columns, J slot 1's, K slot 0's, K
- * slot 1's).  Compact layout: when the problem gives finvm (slv.h) and
- * every row in the lanes has K's linear columns finvm times J's and, if
- * both slots are bodies, J slot 1's linear columns minus slot 0's (a
- * direction at a point, as a rigid body pair sees it; checked value by
- * value while the columns are formed), 60 doubles: JL (slot 0's linear
- * J, or minus slot 1's if slot 0 is static), J's angular columns of each
- * slot, K's of each slot; the sweep forms K's linear columns as
- * finvm JL, which pgs's K holds to the bit.  That is 480 bytes a half row
- * step in place of 768: with two halves in flight, a large world's sweep
- * waits on that stream (neither change was faster without the other).
- * Same products, same sums: the iterates do not change.  Grouping and
- * batching cost O(rows) per solve; the per-block batch marks live in
- * p->fwork before it gets K^T x (so nothing is allocated).  On a CPU
- * without AVX2 the same order is swept one row at a time (same iterates):
- * by pgs itself when it is the row order (no sequential group; pgs's loop
- * has no plan to build or read through), else by the plan.
+ * slot 1's).  Compact layout: when every block b has a scalar m_b with
+ * K's linear columns exactly fl(m_b J) on each of its row slots (a rigid
+ * body, m_b = 1 / mass: derive_masses finds it from J and K themselves,
+ * value by value) and every row in the lanes with both slots on bodies has
+ * J slot 1's linear columns minus slot 0's (a direction at a point, as a
+ * rigid body pair sees it; checked value by value while the columns are
+ * formed), 60 doubles: JL (slot 0's linear J, or minus slot 1's if slot 0
+ * is static), J's angular columns of each slot, K's of each slot; the
+ * sweep forms K's linear columns as m_b JL, which pgs's K holds to the
+ * bit.  That is 480 bytes a half row step in place of 768: with two halves
+ * in flight, a large world's sweep waits on that stream (neither change
+ * was faster without the other).  Same products, same sums: the iterates
+ * do not change.  Grouping, batching and the masses cost O(rows) per
+ * solve; the per-block batch marks live in the operator's t before it
+ * gets K^T x (so nothing is allocated).  On a CPU without AVX2, or with
+ * opt.simd = SLV_SIMD_OFF (to test that path and to time it on any CPU),
+ * the same order is swept one row at a time (same iterates): by pgs
+ * itself when it is the row order (no sequential group; pgs's loop has no
+ * plan to build or read through; result.method says "pgs"), else by the
+ * plan.
  *
  * Dense and CSR problems have no blocks to group: they are solved by pgs
- * itself (same options, same result).  Statuses and the stopping rule are
- * pgs's: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE.
+ * itself (same options, same result, result.method "pgs").  Statuses and
+ * the stopping rule are pgs's: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE.
  *
- * The environment variable LCPLAB_NO_AVX2 (set and not "0", read when the
- * workspace is made) takes the path of a CPU without AVX2 on any CPU: to
- * test it and to time it.  With opt.log_fn set, each solve logs its plan: rows,
- * batches, busy lane slots, sequential rows and the sweep taken.
+ * With opt.log_fn set, each solve logs its plan: rows, batches, busy lane
+ * slots, sequential rows and the sweep taken.  docs/solvers.md,
+ * "pgs_wide".
  */
 #include "slv_internal.h"
 
@@ -107,7 +111,8 @@ enum {
 typedef struct {
   void *pgs;       /* pgs's state, for dense and CSR problems */
   int cap;         /* plan length: 8 n_max (a batch of L row steps takes 4 L or 8 L) */
-  int have_avx2;
+  int have_avx2;   /* the CPU has AVX2 */
+  int lanes;       /* this solve sweeps in the AVX2 lanes (have_avx2, opt->simd auto) */
   int *rowb;       /* n_max: batch of each row's group; then the plan position of each row */
   int *gfirst;     /* n_max + 1: first row of each group (and n after the last) */
   int *gsorted;    /* n_max: the groups in sweep order */
@@ -122,8 +127,10 @@ typedef struct {
   int *bk, *bL, *bh; /* n_max batches: first plan position, row steps, halves (1 or 2) */
   double **tp;     /* n_max batches x 16: per half, the t block of slot 0 of lanes 0..3,
                       of slot 1 */
-  double *im;      /* n_max batches x 16: per half, slot 0's finvm of lanes 0..3, slot 1's
-                      (0 for a static slot or an idle lane) */
+  double *im;      /* n_max batches x 16: per half, slot 0's inverse mass (bm) of lanes
+                      0..3, slot 1's (0 for a static slot or an idle lane) */
+  double *bm, *bhi; /* 2 n_max blocks: the rigid-body scalar of each block (derive_masses),
+                      and the top of its interval */
   int compact;     /* this solve's JK is the compact layout */
   double *idle;    /* 6 doubles: the t block of static slots and idle lanes (stays 0) */
   int nbat;        /* batches in the lanes */
@@ -131,24 +138,17 @@ typedef struct {
   int len;
 } wide_state;
 
-#if PGS_WIDE_X86
-/* LCPLAB_NO_AVX2 set to anything but "" or "0" (see the header). */
-static int no_avx2(void) {
-  const char *v = getenv("LCPLAB_NO_AVX2");
-  return v && *v && strcmp(v, "0") != 0;
-}
-#endif
-
 static void wide_free(void *st) {
   wide_state *s = st;
   if (s->pgs) {
-    slv_solver_pgs.free(s->pgs);
+    slv_solver_pgs.impl->free(s->pgs);
     free(s->pgs);
   }
   int *iv[] = { s->rowb, s->gfirst, s->gsorted, s->nfree, s->cnt,
                 s->order, s->fpos, s->bk, s->bL, s->bh };
   for (size_t k = 0; k < sizeof iv / sizeof iv[0]; k++) free(iv[k]);
-  double *dv[] = { s->xp, s->bp, s->invd, s->lo, s->hi, s->mu, s->fd, s->JK, s->im, s->idle };
+  double *dv[] = { s->xp,  s->bp, s->invd, s->lo, s->hi,  s->mu,
+                   s->fd,  s->JK, s->im,   s->bm, s->bhi, s->idle };
   for (size_t k = 0; k < sizeof dv / sizeof dv[0]; k++) free(dv[k]);
   free(s->tp);
   memset(s, 0, sizeof *s);
@@ -156,10 +156,10 @@ static void wide_free(void *st) {
 
 static slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   wide_state *s = st;
-  s->pgs = calloc(1, slv_solver_pgs.state_size);
+  s->pgs = calloc(1, slv_solver_pgs.impl->state_size);
   if (!s->pgs) return SLV_ERR_NOMEM;
-  slv_status r = slv_solver_pgs.init(s->pgs, n_max, opt);
-  if (r != SLV_CONVERGED) {
+  slv_status r = slv_solver_pgs.impl->init(s->pgs, n_max, opt);
+  if (r != SLV_OK) {
     free(s->pgs);
     s->pgs = NULL;
     return r;
@@ -192,15 +192,17 @@ static slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   s->tp = malloc(m * 16 * sizeof *s->tp);
   s->im = aligned_alloc(32, m * 16 * sizeof(double));
   s->idle = aligned_alloc(32, 8 * sizeof(double));
-  if (fail || !s->JK || !s->tp || !s->im || !s->idle) {
+  s->bm = malloc(2 * m * sizeof(double));
+  s->bhi = malloc(2 * m * sizeof(double));
+  if (fail || !s->JK || !s->tp || !s->im || !s->idle || !s->bm || !s->bhi) {
     wide_free(s);
     return SLV_ERR_NOMEM;
   }
 #if PGS_WIDE_X86
   __builtin_cpu_init();
-  s->have_avx2 = __builtin_cpu_supports("avx2") && !no_avx2();
+  s->have_avx2 = __builtin_cpu_supports("avx2");
 #endif
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* The first batch at or after b with a free lane (path halving). */
@@ -214,20 +216,21 @@ static int first_free(int *nfree, int b) {
 
 /* The end of the group that starts at row i: the run of rows on i's block
  * pair, at most WIDE_GMAX rows. */
-static int group_end(const slv_problem *p, int i) {
-  const int *fb = p->fblk;
+static int group_end(const slv_fac *f, int i) {
+  const int *fb = f->blk;
   int e = i + 1;
-  while (e < p->n && e - i < WIDE_GMAX && fb[2 * e] == fb[2 * i] && fb[2 * e + 1] == fb[2 * i + 1])
+  while (e < f->n && e - i < WIDE_GMAX && fb[2 * e] == fb[2 * i] && fb[2 * e + 1] == fb[2 * i + 1])
     e++;
   return e;
 }
 
 /* Whether a group is sequential: a row of it has its findex row in a
  * later group (then the plan's order is not the row order). */
-static int has_sequential(const slv_problem *p) {
+static int has_sequential(const slv_op *op) {
+  const slv_problem *p = op->p;
   if (!p->findex) return 0;
   for (int i = 0, e; i < p->n; i = e) {
-    e = group_end(p, i);
+    e = group_end(&op->f, i);
     for (int r = i; r < e; r++)
       if (p->findex[r] >= e) return 1;
   }
@@ -236,17 +239,18 @@ static int has_sequential(const slv_problem *p) {
 
 /* Cut the rows into groups and give each its batch (see the header);
  * returns the number of groups, s->nbat the number of batches, s->cnt[b]
- * the groups in batch b.  p->fwork holds per-block ints meanwhile. */
-static int group_and_schedule(wide_state *s, const slv_problem *p) {
+ * the groups in batch b.  The operator's t holds per-block ints meanwhile. */
+static int group_and_schedule(wide_state *s, const slv_op *op) {
+  const slv_problem *p = op->p;
   int n = p->n, ng = 0, nb = 0;
-  const int *fb = p->fblk;
-  int *next = (int *)p->fwork; /* per block: 1 + the batch of its last group, 0 if none */
-  memset(next, 0, (size_t)p->nblk * sizeof *next);
+  const int *fb = op->f.blk;
+  int *next = (int *)op->t; /* per block: 1 + the batch of its last group, 0 if none */
+  memset(next, 0, (size_t)op->f.nb * sizeof *next);
   for (int b = 0; b <= n; b++) s->nfree[b] = b;
   memset(s->cnt, 0, ((size_t)n + 1) * sizeof *s->cnt);
   for (int i = 0, e; i < n; i = e) {
     int b0 = fb[2 * i], b1 = fb[2 * i + 1];
-    e = group_end(p, i);
+    e = group_end(&op->f, i);
     int c = 0, seq = 0; /* c: the first batch after every group this one must follow */
     if (b0 >= 0 && next[b0] > c) c = next[b0];
     if (b1 >= 0 && next[b1] > c) c = next[b1];
@@ -308,12 +312,12 @@ __attribute__((target("avx2"))) static inline __m256d diag6(const double *J, con
  * A row's 12 columns are slot 0's six then slot 1's; a static slot
  * (fblk < 0) and an idle lane get zeros, whatever fJ, fK hold there.
  * While the columns are in cache it also forms omega / A_ii from them,
- * four lanes per operation: slv_factored_diag's fd + (s0 + s1) (a static
+ * four lanes per operation: slv_fac_diag's d + (s0 + s1) (a static
  * slot's zeros give its s = 0.0) and slv_pgs_step's omega * (1 / A_ii),
  * the same IEEE operations, so the same bits; 0 on idle lanes.
  * compact: writes the compact layout instead (see the header) and returns
  * 1 if every row has the form it needs, else 0 (then JK is unusable). */
-__attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_problem *p,
+__attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac *f,
                                                    double omega, int compact) {
   const __m256d om = _mm256_set1_pd(omega), one = _mm256_set1_pd(1.0);
   const __m256d sign = _mm256_set1_pd(-0.0);
@@ -327,13 +331,13 @@ __attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_prob
     double im0[4], im1[4];
     for (int l = 0; l < 4; l++) {
       int i = s->order[k + l];
-      int b0 = i >= 0 ? p->fblk[2 * i] : -1, b1 = i >= 0 ? p->fblk[2 * i + 1] : -1;
-      J[l] = i >= 0 ? p->fJ + 12 * (size_t)i : zero_row;
-      K[l] = i >= 0 ? p->fK + 12 * (size_t)i : zero_row;
+      int b0 = i >= 0 ? f->blk[2 * i] : -1, b1 = i >= 0 ? f->blk[2 * i + 1] : -1;
+      J[l] = i >= 0 ? f->J + 12 * (size_t)i : zero_row;
+      K[l] = i >= 0 ? f->K + 12 * (size_t)i : zero_row;
       m0[l] = b0 >= 0 ? -1 : 0;
       m1[l] = b1 >= 0 ? -1 : 0;
-      im0[l] = compact && b0 >= 0 ? p->finvm[b0] : 0.0;
-      im1[l] = compact && b1 >= 0 ? p->finvm[b1] : 0.0;
+      im0[l] = compact && b0 >= 0 ? s->bm[b0] : 0.0;
+      im1[l] = compact && b1 >= 0 ? s->bm[b1] : 0.0;
     }
     __m256d M0 = _mm256_castsi256_pd(_mm256_loadu_si256((const __m256i *)m0));
     __m256d M1 = _mm256_castsi256_pd(_mm256_loadu_si256((const __m256i *)m1));
@@ -352,7 +356,7 @@ __attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_prob
     _mm256_store_pd(s->invd + k,
                     _mm256_and_pd(busy, _mm256_mul_pd(om, _mm256_div_pd(one, d))));
     if (!compact) continue;
-    /* the compact form: K's linear columns finvm J's, and J's of slot 1
+    /* the compact form: K's linear columns bm J's, and J's of slot 1
      * minus slot 0's when both are bodies (a static slot's are zeros) */
     __m256d I0 = _mm256_loadu_pd(im0), I1 = _mm256_loadu_pd(im1);
     __m256d both = _mm256_and_pd(M0, M1);
@@ -376,13 +380,13 @@ __attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_prob
 }
 #endif
 
-/* Groups, batches and the plan layout (see the header). */
-static void plan(wide_state *s, const slv_problem *p, double omega) {
-  int ng = group_and_schedule(s, p), nb = s->nbat, *cnt = s->cnt;
+/* The groups in sweep order: by batch, stable, the sequential groups last
+ * (a counting sort; cnt[b] holds batch b's group count on entry, where
+ * batch b ends in gsorted on return). */
+static void sort_groups(wide_state *s, int ng) {
+  int *cnt = s->cnt;
   const int *gf = s->gfirst;
-  /* the groups by batch, stable (the sequential group last): a counting
-   * sort; cnt[b] holds batch b's group count */
-  for (int b = 0, acc = 0; b < nb; b++) {
+  for (int b = 0, acc = 0; b < s->nbat; b++) {
     int c = cnt[b];
     cnt[b] = acc;
     acc += c;
@@ -392,14 +396,17 @@ static void plan(wide_state *s, const slv_problem *p, double omega) {
     if (s->rowb[gf[g]] != WIDE_SEQ) s->gsorted[cnt[s->rowb[gf[g]]]++] = g, q++;
   for (int g = 0; g < ng; g++)
     if (s->rowb[gf[g]] == WIDE_SEQ) s->gsorted[q++] = g;
+}
 
-  /* the batches: up to eight groups each, in one or two halves of four
-   * lanes; then the sequential rows */
-  int k = 0;
-  q = 0;
+/* The batches: up to eight groups each, in one or two halves of four
+ * lanes, each lane's t blocks and inverse masses; then the sequential
+ * rows.  Sets order, bk, bL, bh, tp, im, ncol and len. */
+static void lay_out(wide_state *s, const slv_op *op, int ng) {
+  const int *gf = s->gfirst, *cnt = s->cnt;
+  int k = 0, q = 0;
   memset(s->idle, 0, 8 * sizeof *s->idle);
-  for (int bt = 0; bt < nb; bt++) {
-    int m = cnt[bt] - q, L = 0; /* cnt[bt] is now the end of batch bt in gsorted */
+  for (int bt = 0; bt < s->nbat; bt++) {
+    int m = cnt[bt] - q, L = 0; /* cnt[bt] is the end of batch bt in gsorted */
     for (int l = 0; l < m; l++) {
       int g = s->gsorted[q + l];
       if (gf[g + 1] - gf[g] > L) L = gf[g + 1] - gf[g];
@@ -411,9 +418,9 @@ static void plan(wide_state *s, const slv_problem *p, double omega) {
       int len = g >= 0 ? gf[g + 1] - i0 : 0;
       for (int r = 0; r < L; r++) s->order[k + 4 * h * r + l] = r < len ? i0 + r : -1;
       for (int slot = 0; slot < 2; slot++) {
-        int b = g >= 0 ? p->fblk[2 * i0 + slot] : -1, at = 8 * (l / 4) + 4 * slot + l % 4;
-        tp[at] = b >= 0 ? p->fwork + 6 * (size_t)b : s->idle;
-        im[at] = b >= 0 && p->finvm ? p->finvm[b] : 0.0;
+        int b = g >= 0 ? op->f.blk[2 * i0 + slot] : -1, at = 8 * (l / 4) + 4 * slot + l % 4;
+        tp[at] = b >= 0 ? op->t + 6 * (size_t)b : s->idle;
+        im[at] = b >= 0 ? s->bm[b] : 0.0;
       }
     }
     s->bk[bt] = k;
@@ -426,47 +433,116 @@ static void plan(wide_state *s, const slv_problem *p, double omega) {
   for (; q < ng; q++)
     for (int i = gf[s->gsorted[q]]; i < gf[s->gsorted[q] + 1]; i++) s->order[k++] = i;
   s->len = k;
+}
 
-  int lanes_jk = 0; /* fill_jk, not the loop below, forms the lanes' omega / A_ii */
-#if PGS_WIDE_X86
-  lanes_jk = s->have_avx2;
-#endif
+/* Each plan position's row data: x's findex position, b, bounds, mu, d,
+ * and omega / A_ii (except in the lanes, where fill_jk forms it). */
+static void fill_rows(wide_state *s, const slv_op *op, double omega) {
+  const slv_problem *p = op->p;
   /* rowb[] now becomes the plan position of each row */
-  for (k = 0; k < s->len; k++)
+  for (int k = 0; k < s->len; k++)
     if (s->order[k] >= 0) s->rowb[s->order[k]] = k;
-  for (k = 0; k < s->len; k++) {
+  for (int k = 0; k < s->len; k++) {
     int i = s->order[k];
     if (i < 0) {
       s->fpos[k] = k;
       s->bp[k] = s->invd[k] = s->lo[k] = s->hi[k] = s->fd[k] = 0.0;
       s->mu[k] = -1.0;
-    } else {
-      int f = p->findex ? p->findex[i] : -1;
-      s->fpos[k] = f >= 0 ? s->rowb[f] : k; /* non-findex rows read their own x (unused) */
-      s->bp[k] = p->b[i];
-      if (!lanes_jk || k >= s->ncol) /* fill_jk forms the lanes' */
-        s->invd[k] = slv_pgs_step(omega, slv_factored_diag(p, i));
-      s->lo[k] = slv_lo_of(p, i);
-      s->hi[k] = slv_hi_of(p, i);
-      s->mu[k] = f >= 0 ? fabs(p->mu[i]) : -1.0; /* the sign says "no findex" */
-      s->fd[k] = p->fd ? p->fd[i] : 0.0;
+      continue;
     }
+    int f = p->findex ? p->findex[i] : -1;
+    s->fpos[k] = f >= 0 ? s->rowb[f] : k; /* non-findex rows read their own x (unused) */
+    s->bp[k] = p->b[i];
+    if (!s->lanes || k >= s->ncol) /* fill_jk forms the lanes' */
+      s->invd[k] = slv_pgs_step(omega, slv_fac_diag(&op->f, i));
+    s->lo[k] = slv_lo_of(p, i);
+    s->hi[k] = slv_hi_of(p, i);
+    s->mu[k] = f >= 0 ? fabs(p->mu[i]) : -1.0; /* the sign says "no findex" */
+    s->fd[k] = op->f.d ? op->f.d[i] : 0.0;
   }
+}
+
+/* Step m up (dir = +inf) or down until fl(m j) = k, at most 16 ulps:
+ * fl(m j) is monotone in m, so {m : fl(m j) = k} is an interval. */
+static double mass_seek(double m, double j, double k, double dir) {
+  for (int step = 0; step < 16 && m * j != k; step++) m = nextafter(m, dir);
+  return m;
+}
+
+/* Widen m in direction dir while fl(m j) = k still holds (16 ulps at most). */
+static double mass_widen(double m, double j, double k, double dir) {
+  for (int step = 0; step < 16 && nextafter(m, dir) * j == k; step++) m = nextafter(m, dir);
+  return m;
+}
+
+/* One linear entry (j of J, k of K) of block b into its interval of
+ * scalars [bm, bhi] with fl(m j) = k; returns 0 if none is left. */
+static int mass_entry(wide_state *s, int b, double j, double k) {
+  double *lo = s->bm + b, *hi = s->bhi + b;
+  if (j == 0.0) return k == 0.0;
+  if (*lo > *hi) { /* the block's first entry: the interval around k / j */
+    double m = mass_seek(k / j, j, k, INFINITY);
+    if (m * j != k) m = mass_seek(k / j, j, k, -INFINITY);
+    if (m * j != k) return 0;
+    *lo = mass_widen(m, j, k, -INFINITY);
+    *hi = mass_widen(m, j, k, INFINITY);
+    return 1;
+  }
+  *lo = mass_seek(*lo, j, k, INFINITY);
+  *hi = mass_seek(*hi, j, k, -INFINITY);
+  return *lo <= *hi && *lo * j == k && *hi * j == k;
+}
+
+/* The rigid-body form the compact layout needs (see the header): for every
+ * block a scalar m with K's linear columns fl(m J) on each of its row
+ * slots, exactly.  The scalars that reproduce one entry form an interval
+ * of doubles (around k / j: the quotient may miss the mass by an ulp); a
+ * block's scalar is any point in the intersection over its entries, bm[b]
+ * (0 for a block with no nonzero entry).  Returns 0 at the first entry no
+ * scalar of its block reproduces (then the full layout is used). */
+static int derive_masses(wide_state *s, const slv_fac *f) {
+  for (int b = 0; b < f->nb; b++) {
+    s->bm[b] = 1.0; /* empty: bm > bhi */
+    s->bhi[b] = 0.0;
+  }
+  for (int i = 0; i < f->n; i++)
+    for (int slot = 0; slot < 2; slot++) {
+      int b = f->blk[2 * i + slot];
+      if (b < 0) continue;
+      const double *J = f->J + 12 * (size_t)i + 6 * slot, *K = f->K + 12 * (size_t)i + 6 * slot;
+      for (int c = 0; c < 3; c++)
+        if (!mass_entry(s, b, J[c], K[c])) return 0;
+    }
+  for (int b = 0; b < f->nb; b++)
+    if (s->bm[b] > s->bhi[b]) s->bm[b] = 0.0; /* no nonzero entry: any scalar */
+  return 1;
+}
+
+/* Groups, batches and the plan layout (see the header); before K^T x, as
+ * the scheduling uses the operator's t as scratch. */
+static void plan(wide_state *s, const slv_op *op, double omega) {
+  int ng = group_and_schedule(s, op);
+  sort_groups(s, ng);
+  int rigid = s->lanes && derive_masses(s, &op->f);
+  if (!rigid)
+    for (int b = 0; b < op->f.nb; b++) s->bm[b] = 0.0;
+  lay_out(s, op, ng);
+  fill_rows(s, op, omega);
   /* each four positions (a half row step): J and K by columns; idle lanes
-   * and static slots stay 0.  Only the lanes read them: without AVX2 the
-   * sweep reads the rows of fJ and fK (row_one) */
+   * and static slots stay 0.  Only the lanes read them: without them the
+   * sweep reads the rows of J and K (row_one) */
   s->compact = 0;
 #if PGS_WIDE_X86
-  if (lanes_jk) {
-    s->compact = p->finvm && fill_jk(s, p, omega, 1);
-    if (!s->compact) fill_jk(s, p, omega, 0);
+  if (s->lanes) {
+    s->compact = rigid && fill_jk(s, &op->f, omega, 1);
+    if (!s->compact) fill_jk(s, &op->f, omega, 0);
   }
 #endif
 }
 
 /* One row at plan position k, as pgs's factored sweep does it; returns the
  * row's residual and adds w * 0 to *poison. */
-static inline double row_one(wide_state *s, const slv_problem *p, int k, double *t,
+static inline double row_one(wide_state *s, const slv_fac *f, int k, double *t,
                              double *poison) {
   int i = s->order[k];
   if (i < 0) return 0.0;
@@ -477,14 +553,14 @@ static inline double row_one(wide_state *s, const slv_problem *p, int k, double 
     hi = h;
   }
   double xi = s->xp[k];
-  double wi = (s->bp[k] + s->fd[k] * xi) + slv_factored_dots(p, i, t);
+  double wi = (s->bp[k] + s->fd[k] * xi) + slv_fac_dots(f, i, t);
   *poison += wi * 0.0;
   double r = slv_mid_res(xi, wi, lo, hi);
   double xn, e = slv_pgs_move(xi, wi, s->invd[k], lo, hi, &xn);
   if (e == 0.0) return r;
   s->xp[k] = xn;
-  int b0 = p->fblk[2 * i], b1 = p->fblk[2 * i + 1];
-  const double *K = p->fK + 12 * (size_t)i;
+  int b0 = f->blk[2 * i], b1 = f->blk[2 * i + 1];
+  const double *K = f->K + 12 * (size_t)i;
   if (b0 >= 0)
     for (int c = 0; c < 6; c++) t[6 * (size_t)b0 + c] -= e * K[c];
   if (b1 >= 0)
@@ -493,11 +569,10 @@ static inline double row_one(wide_state *s, const slv_problem *p, int k, double 
 }
 
 /* Plan positions [k0, k1) one row at a time. */
-static double sweep_rows(wide_state *s, const slv_problem *p, int k0, int k1,
-                         double *poison) {
+static double sweep_rows(wide_state *s, const slv_op *op, int k0, int k1, double *poison) {
   double m = 0;
   for (int k = k0; k < k1; k++) {
-    double r = row_one(s, p, k, p->fwork, poison);
+    double r = row_one(s, &op->f, k, op->t, poison);
     if (r > m) m = r;
   }
   return m;
@@ -562,8 +637,8 @@ typedef struct {
  * lanes' blocks in T0 (slot 0) and T1 (slot 1): each lane does what
  * row_one does, in the same operation order (t + d K with d = 0 leaves t as
  * pgs's skip does).  compact: J and K in the compact layout, im0 and im1
- * the lanes' finvm; the products and sums are the full layout's, with
- * J slot 1's linear columns -JL and K's finvm J (the same IEEE results,
+ * the lanes' inverse masses; the products and sums are the full layout's,
+ * with J slot 1's linear columns -JL and K's bm J (the same IEEE results,
  * signs of zero aside).  Returns max(m, the lanes' residuals). */
 __attribute__((target("avx2"), always_inline)) static inline __m256d
 row_step(const lane_arrays *a, int k, int compact, __m256d T0[6], __m256d T1[6], __m256d im0,
@@ -689,15 +764,15 @@ __attribute__((target("avx2"))) static double sweep_lanes(wide_state *s, double 
 #endif
 /* One sweep in plan order; the natural-map residual (inf-norm) of the w_i
  * met at each row, NaN if a value was not finite. */
-static double sweep(wide_state *s, const slv_problem *p) {
+static double sweep(wide_state *s, const slv_op *op) {
   double poison = 0, m;
 #if PGS_WIDE_X86
-  if (s->have_avx2)
+  if (s->lanes)
     m = sweep_lanes(s, &poison);
   else
 #endif
-    m = sweep_rows(s, p, 0, s->ncol, &poison);
-  double r = sweep_rows(s, p, s->ncol, s->len, &poison);
+    m = sweep_rows(s, op, 0, s->ncol, &poison);
+  double r = sweep_rows(s, op, s->ncol, s->len, &poison);
   if (r > m) m = r;
   return poison == 0.0 ? m : NAN;
 }
@@ -708,9 +783,9 @@ static double sweep(wide_state *s, const slv_problem *p) {
 static void log_plan(const wide_state *s, const slv_problem *p, const slv_options *opt) {
   int busy = 0;
   for (int k = 0; k < s->ncol; k++) busy += s->order[k] >= 0;
-  const char *how = !s->have_avx2 ? "rows one at a time (no AVX2)"
-                    : s->compact  ? "AVX2 lanes, compact rigid-body rows"
-                                  : "AVX2 lanes, full rows";
+  const char *how = !s->lanes   ? "rows one at a time (no AVX2 lanes)"
+                    : s->compact ? "AVX2 lanes, compact rigid-body rows"
+                                 : "AVX2 lanes, full rows";
   slv_logf(opt, "pgs_wide: %d rows, %d batches, %d of %d lane slots busy, %d sequential rows: %s",
            p->n, s->nbat, busy, s->ncol, s->len - s->ncol, how);
 }
@@ -720,28 +795,28 @@ static void unpermute(const wide_state *s, double *x) {
     if (s->order[k] >= 0) x[s->order[k]] = s->xp[k];
 }
 
-static slv_status wide_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
-                             double *w, slv_result *res) {
-  wide_state *s = st;
-  if (p->storage != SLV_FACTORED) return slv_solver_pgs.solve(s->pgs, p, opt, x, w, res);
-  if (!s->have_avx2 && !has_sequential(p)) {
-    /* one row at a time in the row order: that is pgs's sweep, and pgs
-     * runs it without the plan's indirections */
-    slv_logf(opt, "pgs_wide: %d rows, no AVX2, row order: pgs's own sweep", p->n);
-    return slv_solver_pgs.solve(s->pgs, p, opt, x, w, res);
-  }
-  plan(s, p, opt->omega); /* before K^T x: it uses p->fwork as scratch */
-  if (opt->log_fn) log_plan(s, p, opt);
+/* The problem to pgs itself, which computes the same iterates (dense and
+ * CSR; factored without the lanes in row order): result.method says so. */
+static slv_status to_pgs(wide_state *s, slv_op *op, const slv_options *opt, double *x, double *w,
+                         slv_result *res, slv_hist *h) {
+  res->method = slv_solver_pgs.name;
+  return slv_solver_pgs.impl->solve(s->pgs, op, opt, x, w, res, h);
+}
+
+/* The sweeps from the plan (the stopping rule is pgs's). */
+static slv_status wide_sweeps(wide_state *s, slv_op *op, const slv_options *opt, double *x,
+                              double *w, slv_result *res, slv_hist *h) {
+  const slv_problem *p = op->p;
   slv_residuals r = { 0 };
-  r.res_rel = slv_factored_start_res(p, x, &r.b_inf); /* leaves K^T x in p->fwork */
+  r.res_rel = slv_op_start_res(op, x, &r.b_inf); /* leaves K^T x in op->t */
   double scale = fmax(1.0, r.b_inf);
   res->solver_residual = r.res_rel;
   if (r.res_rel <= opt->tol) return SLV_CONVERGED;
   for (int k = 0; k < s->len; k++) s->xp[k] = s->order[k] >= 0 ? x[s->order[k]] : 0.0;
 
   for (int it = 1; it <= opt->max_iter; it++) {
-    /* p->fwork holds K^T x (slv_factored_start_res), and the sweep keeps it current */
-    r.res_rel = sweep(s, p) / scale;
+    /* op->t holds K^T x (slv_op_start_res), and the sweep keeps it current */
+    r.res_rel = sweep(s, op) / scale;
     res->iterations = it;
     if (isnan(r.res_rel)) {
       unpermute(s, x);
@@ -754,16 +829,16 @@ static slv_status wide_solve(void *st, const slv_problem *p, const slv_options *
        * (and gives the history its exact points), and drops the rounding
        * drift of t */
       unpermute(s, x);
-      slv_problem_w(p, x, w);
+      slv_op_w(op, x, w);
       r = slv_residual(p, x, w);
     } else if (it % opt->check_every == 0) {
       /* only the drift: t = K^T x afresh (the residual of a sweep that did
        * not meet tol is not needed exactly) */
       unpermute(s, x);
-      slv_factored_ktx(p, x, p->fwork);
+      slv_op_ktx(op, x);
     }
     res->solver_residual = r.res_rel;
-    slv_history_push(res, (double *)res->history, res->history_cap, r.res_rel);
+    slv_history_push(h, res, r.res_rel);
     if (r.res_rel <= opt->tol) return SLV_CONVERGED;
   }
   unpermute(s, x);
@@ -772,6 +847,29 @@ static slv_status wide_solve(void *st, const slv_problem *p, const slv_options *
   return SLV_MAX_ITER;
 }
 
+static slv_status wide_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                             slv_result *res, slv_hist *h) {
+  wide_state *s = st;
+  if (!op->fac) return to_pgs(s, op, opt, x, w, res, h);
+  s->lanes = s->have_avx2 && opt->simd == SLV_SIMD_AUTO;
+  if (!s->lanes && !has_sequential(op)) {
+    /* one row at a time in the row order: that is pgs's sweep, and pgs
+     * runs it without the plan's indirections */
+    slv_logf(opt, "pgs_wide: %d rows, no AVX2 lanes, row order: pgs's own sweep", op->n);
+    return to_pgs(s, op, opt, x, w, res, h);
+  }
+  plan(s, op, opt->omega); /* before K^T x: it uses op->t as scratch */
+  if (opt->log_fn) log_plan(s, op->p, opt);
+  return wide_sweeps(s, op, opt, x, w, res, h);
+}
+
+static const slv_impl wide_impl = {
+    .state_size = sizeof(wide_state),
+    .init = wide_init,
+    .free = wide_free,
+    .solve = wide_solve,
+};
+
 const slv_solver slv_solver_pgs_wide = {
     .name = "pgs_wide",
     .summary = "projected Gauss-Seidel, factored rows grouped by body pair, independent "
@@ -779,8 +877,5 @@ const slv_solver slv_solver_pgs_wide = {
     .cite = "cottle1992",
     .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_FACTORED |
             SLV_CAP_NEEDS_POS_DIAG,
-    .state_size = sizeof(wide_state),
-    .init = wide_init,
-    .free = wide_free,
-    .solve = wide_solve,
+    .impl = &wide_impl,
 };

@@ -3,7 +3,7 @@
  * Problem: w = A x + b, x = mid(lo, hi, x - w) (slv.h).
  *
  * Iteration (all rows at once, the parallel-friendly baseline; Cottle-Pang-
- * Stone 1992 sec. 5.2, refs.bib cottle1992):
+ * Stone 1992 sec. 5.2 [cottle1992]; docs/solvers.md, "Projected Jacobi"):
  *     w = A x + b                          (one dgemv)
  *     x_i <- mid(lo_i, hi_i, x_i - theta w_i / A_ii)
  * with friction bounds taken at the previous x.  This is projected gradient
@@ -47,34 +47,32 @@ static slv_status pjacobi_init(void *st, int n_max, const slv_options *opt) {
     pjacobi_free(s);
     return SLV_ERR_NOMEM;
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
-/* y = A v (the problem with b = 0; ctx: that problem). */
-static void product(void *ctx, const double *v, double *y) { slv_problem_w(ctx, v, y); }
+/* y = A v (ctx: the operator). */
+static void product(void *ctx, const double *v, double *y) { slv_op_matvec(ctx, v, NULL, y); }
 
 /* lambda_max of D^-1/2 A D^-1/2 by 50 power iterations. */
-static double spectral_estimate(const slv_problem *p, pjacobi_state *s) {
-  slv_problem q = *p;
-  memset(s->xo, 0, (size_t)p->n * sizeof *s->xo); /* b = 0 for the products */
-  q.b = s->xo;
-  return slv_power_lambda(p->n, s->invd, 50, product, &q, s->v, s->u);
+static double spectral_estimate(slv_op *op, pjacobi_state *s) {
+  return slv_power_lambda(op->n, s->invd, 50, product, op, s->v, s->u);
 }
 
-static slv_status pjacobi_solve(void *st, const slv_problem *p, const slv_options *opt, double *x,
-                                double *w, slv_result *res) {
+static slv_status pjacobi_solve(void *st, slv_op *op, const slv_options *opt, double *x,
+                                double *w, slv_result *res, slv_hist *h) {
   pjacobi_state *s = st;
+  const slv_problem *p = op->p;
   int n = p->n;
-  for (int i = 0; i < n; i++) s->invd[i] = 1.0 / slv_diag(p, i);
-  double theta = opt->damping > 0 ? opt->damping : 1.0 / spectral_estimate(p, s);
+  for (int i = 0; i < n; i++) s->invd[i] = 1.0 / slv_op_diag(op, i);
+  double theta = opt->damping > 0 ? opt->damping : 1.0 / spectral_estimate(op, s);
 
   slv_residuals r;
   for (int it = 0;; it++) {
-    slv_problem_w(p, x, w);
+    slv_op_w(op, x, w);
     r = slv_residual(p, x, w);
     res->iterations = it;
     res->solver_residual = r.res_rel;
-    if (it > 0) slv_history_push(res, (double *)res->history, res->history_cap, r.res_rel);
+    if (it > 0) slv_history_push(h, res, r.res_rel);
     if (isnan(r.res_rel)) {
       slv_msgf(res->message, sizeof res->message,
                "pjacobi: iterate became non-finite at iteration %d (theta=%.3g)", it, theta);
@@ -96,13 +94,17 @@ static slv_status pjacobi_solve(void *st, const slv_problem *p, const slv_option
   return SLV_MAX_ITER;
 }
 
+static const slv_impl pjacobi_impl = {
+    .state_size = sizeof(pjacobi_state),
+    .init = pjacobi_init,
+    .free = pjacobi_free,
+    .solve = pjacobi_solve,
+};
+
 const slv_solver slv_solver_pjacobi = {
     .name = "pjacobi",
     .summary = "damped projected Jacobi, automatic damping from a spectral estimate",
     .cite = "cottle1992",
     .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_NEEDS_POS_DIAG,
-    .state_size = sizeof(pjacobi_state),
-    .init = pjacobi_init,
-    .free = pjacobi_free,
-    .solve = pjacobi_solve,
+    .impl = &pjacobi_impl,
 };

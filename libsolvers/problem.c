@@ -6,20 +6,22 @@
  *   n >= 0; dense: A != NULL, lda >= max(1, n), every A(i,j) finite;
  *   CSR: Ap[0] = 0, Ap non-decreasing, 0 <= Aj < n, every value finite;
  *   factored: nblk >= 0, fblk in {-1} u [0, nblk) and the two slots of a row
- *   not the same block, fJ, fK, fd finite, fwork given when nblk > 0;
+ *   not the same block, fJ, fK, fd finite;
  *   b finite; lo, hi not NaN, lo <= hi, lo < +inf, hi > -inf;
  *   findex[i] in {-1} u [0, n), not i, and findex[findex[i]] = -1 (a friction
  *   row couples to a normal row, not to another friction row); mu[i] finite,
  *   >= 0 for every friction row;
  *   cones: first rows strictly increasing, 3 rows each, inside [0, n), not
  *   overlapping; mu finite, >= 0.
- * Returns SLV_CONVERGED (0) when valid, SLV_ERR_DIM for n < 0, else
+ * Returns SLV_OK (0) when valid, SLV_ERR_DIM for n < 0, else
  * SLV_ERR_INVALID.
  */
 #include "slv_internal.h"
 
-#include <cblas.h>
 #include <string.h>
+
+/* Blocks of K^T x that slv_problem_w keeps on the stack at once (6 KB). */
+enum { SLV_W_SLICE = 128 };
 
 slv_problem slv_problem_empty(void) {
   slv_problem p;
@@ -50,10 +52,6 @@ static slv_status validate_factored(const slv_problem *p, char *msg, size_t len)
     slv_msgf(msg, len, "factored arrays fblk/fJ/fK missing (n=%d)", n);
     return SLV_ERR_INVALID;
   }
-  if (p->nblk > 0 && !p->fwork) {
-    slv_msgf(msg, len, "factored: fwork (6 nblk scratch doubles) is NULL (nblk=%d)", p->nblk);
-    return SLV_ERR_INVALID;
-  }
   for (int i = 0; i < n; i++) {
     for (int k = 0; k < 2; k++) {
       int b = p->fblk[2 * i + k];
@@ -79,13 +77,13 @@ static slv_status validate_factored(const slv_problem *p, char *msg, size_t len)
         return SLV_ERR_INVALID;
       }
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 static slv_status validate_matrix(const slv_problem *p, char *msg, size_t len) {
   int n = p->n;
   if (p->storage == SLV_DENSE) {
-    if (n == 0) return SLV_CONVERGED;
+    if (n == 0) return SLV_OK;
     if (!p->A) {
       slv_msgf(msg, len, "A is NULL (n=%d, dense)", n);
       return SLV_ERR_INVALID;
@@ -103,7 +101,7 @@ static slv_status validate_matrix(const slv_problem *p, char *msg, size_t len) {
           return SLV_ERR_INVALID;
         }
     }
-    return SLV_CONVERGED;
+    return SLV_OK;
   }
   if (p->storage == SLV_FACTORED) return validate_factored(p, msg, len);
   if (p->storage != SLV_CSR) {
@@ -135,7 +133,7 @@ static slv_status validate_matrix(const slv_problem *p, char *msg, size_t len) {
       }
     }
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 static slv_status validate_bounds(const slv_problem *p, char *msg, size_t len) {
@@ -154,11 +152,11 @@ static slv_status validate_bounds(const slv_problem *p, char *msg, size_t len) {
       return SLV_ERR_INVALID;
     }
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 static slv_status validate_findex(const slv_problem *p, char *msg, size_t len) {
-  if (!p->findex) return SLV_CONVERGED;
+  if (!p->findex) return SLV_OK;
   int n = p->n;
   for (int i = 0; i < n; i++) {
     int j = p->findex[i];
@@ -185,7 +183,7 @@ static slv_status validate_findex(const slv_problem *p, char *msg, size_t len) {
       return SLV_ERR_INVALID;
     }
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 static slv_status validate_cones(const slv_problem *p, char *msg, size_t len) {
@@ -193,7 +191,7 @@ static slv_status validate_cones(const slv_problem *p, char *msg, size_t len) {
     slv_msgf(msg, len, "ncones=%d < 0", p->ncones);
     return SLV_ERR_INVALID;
   }
-  if (p->ncones == 0) return SLV_CONVERGED;
+  if (p->ncones == 0) return SLV_OK;
   if (p->cone_law != SLV_CONE_COULOMB && p->cone_law != SLV_CONE_ASSOCIATED) {
     slv_msgf(msg, len, "cone_law=%d is neither coulomb (0) nor associated (1)", (int)p->cone_law);
     return SLV_ERR_INVALID;
@@ -222,7 +220,7 @@ static slv_status validate_cones(const slv_problem *p, char *msg, size_t len) {
       }
     next_free = r + 3;
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t len) {
@@ -252,23 +250,13 @@ slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t len) {
 }
 
 void slv_problem_w(const slv_problem *p, const double *x, double *w) {
-  int n = p->n;
-  if (n == 0) return;
   if (p->storage == SLV_FACTORED) {
-    slv_factored_ktx(p, x, p->fwork);
-    for (int i = 0; i < n; i++) w[i] = p->b[i] + slv_factored_row(p, i, p->fwork, x[i]);
+    double t[6 * SLV_W_SLICE];
+    slv_fac f = slv_fac_of(p);
+    slv_fac_w(&f, x, p->b, w, t, SLV_W_SLICE);
     return;
   }
-  memcpy(w, p->b, (size_t)n * sizeof *w);
-  if (p->storage == SLV_DENSE) {
-    cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, p->A, p->lda, x, 1, 1.0, w, 1);
-    return;
-  }
-  for (int i = 0; i < n; i++) {
-    double s = 0;
-    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) s += p->Ax[k] * x[p->Aj[k]];
-    w[i] += s;
-  }
+  slv_explicit_w(p, x, p->b, w);
 }
 
 int slv_start_point(const slv_problem *p, double *x) {
@@ -308,23 +296,14 @@ double slv_power_lambda(int n, const double *invd, int iters,
 
 double slv_diag(const slv_problem *p, int i) {
   if (p->storage == SLV_DENSE) return p->A[i + (size_t)i * p->lda];
-  if (p->storage == SLV_FACTORED) return slv_factored_diag(p, i);
+  if (p->storage == SLV_FACTORED) {
+    slv_fac f = slv_fac_of(p);
+    return slv_fac_diag(&f, i);
+  }
   double d = 0;
   for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++)
     if (p->Aj[k] == i) d += p->Ax[k];
   return d;
-}
-
-double slv_row_dot(const slv_problem *p, int i, const double *x) {
-  double s = 0;
-  if (p->storage == SLV_FACTORED) return slv_factored_row(p, i, p->fwork, x[i]);
-  if (p->storage == SLV_DENSE) {
-    const double *a = p->A + i;
-    for (int j = 0; j < p->n; j++) s += a[(size_t)j * p->lda] * x[j];
-    return s;
-  }
-  for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) s += p->Ax[k] * x[p->Aj[k]];
-  return s;
 }
 
 int slv_is_symmetric(const slv_problem *p, double rtol, int *ii, int *jj) {
@@ -379,28 +358,5 @@ int slv_is_symmetric(const slv_problem *p, double rtol, int *ii, int *jj) {
         return 0;
       }
     }
-  return 1;
-}
-
-int slv_pack_columns(const slv_problem *p, size_t cap, int *colptr, int *rowind, double *val) {
-  int n = p->n;
-  size_t nnz = 0;
-  if (p->storage != SLV_DENSE || !colptr || !rowind || !val) return 0;
-  for (int j = 0; j < n; j++) {
-    const double *a = p->A + (size_t)j * p->lda;
-    for (int i = 0; i < n; i++) nnz += a[i] != 0.0;
-    if (nnz > cap) return 0;
-  }
-  nnz = 0;
-  for (int j = 0; j < n; j++) {
-    const double *a = p->A + (size_t)j * p->lda;
-    colptr[j] = (int)nnz;
-    for (int i = 0; i < n; i++)
-      if (a[i] != 0.0) {
-        rowind[nnz] = i;
-        val[nnz++] = a[i];
-      }
-  }
-  colptr[n] = (int)nnz;
   return 1;
 }

@@ -140,5 +140,5 @@ slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *m
         return SLV_ERR_UNSUPPORTED;
       }
     }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }

@@ -1,4 +1,5 @@
-/* residual.c -- the accuracy measures every solver is judged by (DESIGN.md).
+/* residual.c -- the accuracy measures every solver is judged by
+ * (docs/problem.md, "Residuals").
  *
  * Computed from (A, b, lo, hi, findex, mu, cones, x) alone, never taken
  * from a solver.  With w = A x + b:
@@ -21,7 +22,8 @@
  *            cones add |x_c . w_c|
  *   infeas = max_i max(0, lo_i - x_i, x_i - hi_i); cones: max(0, |x_t| - mu x_n)
  * A NaN or Inf anywhere in x or w makes every measure NaN, so no comparison
- * with a tolerance can pass.
+ * with a tolerance can pass.  Without w, w is recomputed a slice of rows at
+ * a time on the stack (never splitting a cone), so no scratch is needed.
  */
 #include "slv_internal.h"
 
@@ -47,6 +49,111 @@ static inline void project_fast(double mu, const double *v, double *out) {
   }
 }
 
+/* The running sums of the measures over the rows seen so far. */
+typedef struct {
+  double res, compl, infeas, merit2, ss;
+  int k; /* the next cone, or the cone of the current row */
+} racc;
+
+/* One cone (rows i..i+2, cone k) with its w (ww) into the sums. */
+static void cone_rows(const slv_problem *p, const double *x, int i, int k, const double *ww,
+                      racc *a) {
+  double mu = p->cone_mu[k], v[3], pr[3];
+  /* De Saxce: w^ = w + (mu |w_t|, 0, 0) */
+  double shift = mu * sqrt(ww[1] * ww[1] + ww[2] * ww[2]);
+  double m2 = 0;
+  for (int law = 0; law < 2; law++) {
+    /* law 0: the De Saxce map (merit_fclib, and res for Coulomb);
+     * law 1: the associated map, only when that is the problem's law */
+    if (law == 1 && p->cone_law != SLV_CONE_ASSOCIATED) break;
+    double s0 = law == 0 ? shift : 0.0;
+    v[0] = x[i] - (ww[0] + s0);
+    v[1] = x[i + 1] - ww[1];
+    v[2] = x[i + 2] - ww[2];
+    project_fast(mu, v, pr);
+    double d0 = x[i] - pr[0], d1 = x[i + 1] - pr[1], d2 = x[i + 2] - pr[2];
+    if (law == 0) m2 = d0 * d0 + d1 * d1 + d2 * d2;
+    double ri = fmax(fabs(d0), fmax(fabs(d1), fabs(d2)));
+    if (p->cone_law == (law == 0 ? SLV_CONE_COULOMB : SLV_CONE_ASSOCIATED)) {
+      a->res = fmax(a->res, ri);
+      a->ss += d0 * d0 + d1 * d1 + d2 * d2;
+      a->compl += fabs(x[i] * (ww[0] + s0) + x[i + 1] * ww[1] + x[i + 2] * ww[2]);
+    }
+  }
+  a->merit2 += m2;
+  a->infeas = fmax(a->infeas, sqrt(x[i + 1] * x[i + 1] + x[i + 2] * x[i + 2]) - mu * x[i]);
+}
+
+/* Rows [i0, i1) into the sums, with w_i at w[i - i0]; no cone straddles
+ * i0 or i1. */
+static void rows_into(const slv_problem *p, const double *x, const double *w, int i0, int i1,
+                      racc *a) {
+  for (int i = i0; i < i1; i++) {
+    if (p->ncones > 0 && in_cone_rows(p, i, &a->k)) {
+      if (i == p->cone_rows[a->k]) cone_rows(p, x, i, a->k, w + (i - i0), a);
+      continue; /* the other two rows were handled with the normal row */
+    }
+    double lo, hi, wi = w[i - i0];
+    slv_bounds_at(p, x, i, &lo, &hi);
+    /* x and w are finite here, so plain comparisons are exact (and much
+     * cheaper than fmax/fmin, which this loop runs once per sweep) */
+    double ri = slv_mid_res(x[i], wi, lo, hi);
+    if (ri > a->res) a->res = ri;
+    a->ss += ri * ri;
+    /* |w_i (x_i - lo_i)| where w_i > 0 and lo_i finite, |w_i (hi_i - x_i)|
+     * where w_i < 0 and hi_i finite: as selects, since the sign of w_i is
+     * a coin toss on friction rows (a branch here mispredicted every other
+     * row) */
+    double wp = wi > 0 ? wi : 0.0, wn = wi < 0 ? wi : 0.0;
+    double gl = lo > -INFINITY ? x[i] - lo : 0.0, gh = hi < INFINITY ? hi - x[i] : 0.0;
+    a->compl += fabs(wp * gl) + fabs(wn * gh);
+    if (lo - x[i] > a->infeas) a->infeas = lo - x[i];
+    if (x[i] - hi > a->infeas) a->infeas = x[i] - hi;
+  }
+}
+
+/* Rows and blocks of the stack slices of a residual without w. */
+enum { RES_ROWS = 512, RES_BLOCKS = 256 };
+
+/* The end of the slice of rows that starts at i0: RES_ROWS rows, cut
+ * before a cone that would straddle the end (*k: the cone search's
+ * position, advanced with i0). */
+static int slice_end(const slv_problem *p, int i0, int *k) {
+  int i1 = p->n - i0 > RES_ROWS ? i0 + RES_ROWS : p->n;
+  while (*k < p->ncones && p->cone_rows[*k] + 3 <= i0) (*k)++;
+  for (int c = *k; c < p->ncones && p->cone_rows[c] < i1; c++)
+    if (p->cone_rows[c] + 3 > i1) return p->cone_rows[c];
+  return i1;
+}
+
+/* Rows [i0, i1) of w = A x + b into wb[0 ..).  t: RES_BLOCKS blocks; a
+ * factored problem with no more blocks has its K^T x there already
+ * (*t_done) and reads it, else slv_fac_w_rows forms it slice by slice. */
+static void slice_w(const slv_problem *p, const double *x, int i0, int i1, double *wb, double *t,
+                    int *t_done) {
+  if (p->storage != SLV_FACTORED) {
+    for (int i = i0; i < i1; i++) {
+      double s = 0;
+      if (p->storage == SLV_DENSE) {
+        const double *a = p->A + i;
+        for (int j = 0; j < p->n; j++) s += a[(size_t)j * p->lda] * x[j];
+      } else {
+        for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) s += p->Ax[k] * x[p->Aj[k]];
+      }
+      wb[i - i0] = s + p->b[i];
+    }
+    return;
+  }
+  slv_fac f = slv_fac_of(p);
+  if (f.nb > RES_BLOCKS) {
+    slv_fac_w_rows(&f, x, p->b, i0, i1, wb, t, RES_BLOCKS);
+    return;
+  }
+  if (!*t_done) slv_fac_ktx(&f, x, t, 0, f.nb);
+  *t_done = 1;
+  for (int i = i0; i < i1; i++) wb[i - i0] = slv_fac_row(&f, i, t, x[i]) + p->b[i];
+}
+
 slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w) {
   slv_residuals r = {0, 0, 0, 0, 0, 0, NAN};
   int n = p->n;
@@ -55,96 +162,40 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
   if (n == 0) return r;
 
   int finite = slv_all_finite(n, x) && (!w || slv_all_finite(n, w));
+  racc a = {0, 0, 0, 0, 0, 0};
+  if (w) {
+    rows_into(p, x, w, 0, n, &a);
+  } else {
+    double wb[RES_ROWS], t[6 * RES_BLOCKS];
+    int t_done = 0, kc = 0;
+    for (int i0 = 0, i1; finite && i0 < n; i0 = i1) {
+      i1 = slice_end(p, i0, &kc);
+      slice_w(p, x, i0, i1, wb, t, &t_done);
+      finite = slv_all_finite(i1 - i0, wb);
+      if (finite) rows_into(p, x, wb, i0, i1, &a);
+    }
+  }
   if (!finite) {
     r.res_nat_inf = r.res_rel = r.res_rel_2 = r.compl = r.infeas = NAN;
     return r;
   }
-  double res = 0, compl = 0, infeas = 0, merit2 = 0, ss = 0;
-  int k = 0;
-  if (!w && p->storage == SLV_FACTORED) slv_factored_ktx(p, x, p->fwork); /* for slv_row_dot */
-  for (int i = 0; i < n; i++) {
-    double wi = w ? w[i] : slv_row_dot(p, i, x) + p->b[i];
-    if (p->ncones > 0 && in_cone_rows(p, i, &k)) {
-      if (i != p->cone_rows[k]) continue; /* handled with its normal row */
-      double mu = p->cone_mu[k], v[3], pr[3], ww[3];
-      for (int c = 0; c < 3; c++)
-        ww[c] = w ? w[i + c] : slv_row_dot(p, i + c, x) + p->b[i + c];
-      /* De Saxce: w^ = w + (mu |w_t|, 0, 0) */
-      double shift = mu * sqrt(ww[1] * ww[1] + ww[2] * ww[2]);
-      double m2 = 0;
-      for (int law = 0; law < 2; law++) {
-        /* law 0: the De Saxce map (merit_fclib, and res for Coulomb);
-         * law 1: the associated map, only when that is the problem's law */
-        if (law == 1 && p->cone_law != SLV_CONE_ASSOCIATED) break;
-        double s0 = law == 0 ? shift : 0.0;
-        v[0] = x[i] - (ww[0] + s0);
-        v[1] = x[i + 1] - ww[1];
-        v[2] = x[i + 2] - ww[2];
-        project_fast(mu, v, pr);
-        double d0 = x[i] - pr[0], d1 = x[i + 1] - pr[1], d2 = x[i + 2] - pr[2];
-        if (law == 0) m2 = d0 * d0 + d1 * d1 + d2 * d2;
-        double ri = fmax(fabs(d0), fmax(fabs(d1), fabs(d2)));
-        if (p->cone_law == (law == 0 ? SLV_CONE_COULOMB : SLV_CONE_ASSOCIATED)) {
-          res = fmax(res, ri);
-          ss += d0 * d0 + d1 * d1 + d2 * d2;
-          compl += fabs(x[i] * (ww[0] + s0) + x[i + 1] * ww[1] + x[i + 2] * ww[2]);
-        }
-      }
-      merit2 += m2;
-      infeas = fmax(infeas, sqrt(x[i + 1] * x[i + 1] + x[i + 2] * x[i + 2]) - mu * x[i]);
-      continue;
-    }
-    double lo, hi;
-    slv_bounds_at(p, x, i, &lo, &hi);
-    /* x and w are finite here, so plain comparisons are exact (and much
-     * cheaper than fmax/fmin, which this loop runs once per sweep) */
-    double ri = slv_mid_res(x[i], wi, lo, hi);
-    if (ri > res) res = ri;
-    ss += ri * ri;
-    /* |w_i (x_i - lo_i)| where w_i > 0 and lo_i finite, |w_i (hi_i - x_i)|
-     * where w_i < 0 and hi_i finite: as selects, since the sign of w_i is
-     * a coin toss on friction rows (a branch here mispredicted every other
-     * row) */
-    double wp = wi > 0 ? wi : 0.0, wn = wi < 0 ? wi : 0.0;
-    double gl = lo > -INFINITY ? x[i] - lo : 0.0, gh = hi < INFINITY ? hi - x[i] : 0.0;
-    compl += fabs(wp * gl) + fabs(wn * gh);
-    if (lo - x[i] > infeas) infeas = lo - x[i];
-    if (x[i] - hi > infeas) infeas = x[i] - hi;
-  }
+  double res = a.res;
   if (!isfinite(res)) res = NAN;
   r.res_nat_inf = res;
   r.res_rel = res / fmax(1.0, r.b_inf);
   {
     double bn2 = 0;
     for (int i = 0; i < n; i++) bn2 += p->b[i] * p->b[i];
-    r.res_rel_2 = isnan(res) ? NAN : sqrt(ss) / fmax(1.0, sqrt(bn2));
+    r.res_rel_2 = isnan(res) ? NAN : sqrt(a.ss) / fmax(1.0, sqrt(bn2));
   }
-  r.compl = compl;
-  r.infeas = fmax(0.0, infeas);
+  r.compl = a.compl;
+  r.infeas = fmax(0.0, a.infeas);
   if (p->ncones > 0) {
     double bn = 0;
     for (int i = 0; i < n; i++) bn += p->b[i] * p->b[i];
-    r.merit_fclib = sqrt(merit2) / (1.0 + sqrt(sqrt(bn)));
+    r.merit_fclib = sqrt(a.merit2) / (1.0 + sqrt(sqrt(bn)));
   }
   return r;
-}
-
-double slv_factored_start_res(const slv_problem *p, const double *x, double *b_inf) {
-  /* slv_residual's box-row measure, fused with slv_problem_w's w_i: the
-   * solvers that start with it pass over J once instead of over J, w, x,
-   * b (twice) and w again */
-  slv_factored_ktx(p, x, p->fwork);
-  double res = 0, bmax = 0, poison = 0;
-  for (int i = 0; i < p->n; i++) {
-    double wi = p->b[i] + slv_factored_row(p, i, p->fwork, x[i]), lo, hi;
-    poison += (x[i] + wi) * 0.0; /* NaN iff x_i or w_i is NaN or Inf */
-    if (fabs(p->b[i]) > bmax) bmax = fabs(p->b[i]);
-    slv_bounds_at(p, x, i, &lo, &hi);
-    double ri = slv_mid_res(x[i], wi, lo, hi);
-    if (ri > res) res = ri;
-  }
-  *b_inf = bmax;
-  return poison == 0.0 ? res / fmax(1.0, bmax) : NAN;
 }
 
 double slv_natmap_norms(const slv_problem *p, const double *x, const double *w, double *n2) {

@@ -21,15 +21,31 @@
  *     slv_result res;     slv_solve(ws, &prob, &opt, x, w, &res);   (repeatable)
  *     slv_workspace_free(ws);
  *
- * slv_solve validates the problem, checks the solver's capabilities, runs the
- * solver, then recomputes the accuracy measures from (A, b, lo, hi, x) alone
+ * slv_solve validates the problem, checks the solver's capabilities, builds
+ * the operator over the problem's storage (the few products of A the
+ * solvers use, in the workspace's buffers), runs the solver, then
+ * recomputes the accuracy measures from (A, b, lo, hi, x) alone
  * (slv_residual) and downgrades any "converged" that those measures do not
- * confirm.  Only slv_workspace_new allocates.
+ * confirm.  Only slv_workspace_new allocates; the problem is only read, so
+ * one problem may be solved on several threads, one workspace each.
+ * docs/README.md follows one solve through the library.
  */
 #ifndef SLV_H
 #define SLV_H
 
 #include <stddef.h>
+
+/* SLV_API marks the functions of the public interface (this header and
+ * slv_io.h).  The libraries are compiled with -fvisibility=hidden, so a
+ * shared library exports exactly the functions so marked (Makefile.am, "the
+ * libraries"; tests/test_exports.sh checks it); consumers may ignore it. */
+#ifndef SLV_API
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define SLV_API __attribute__((visibility("default")))
+#else
+#define SLV_API
+#endif
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,14 +54,17 @@ extern "C" {
 #define SLV_VERSION "0.1.0"
 
 /* ---- status: one enum for every solver --------------------------------- */
-/* 0 converged; > 0 ran but did not converge; < 0 refused to run. */
+/* 0 success (converged, for a solve); > 0 ran but did not converge; < 0
+ * refused to run (docs/problem.md, "Status codes"). */
 typedef enum slv_status {
   SLV_ERR_OPTIONS = -5,     /* options not from slv_options_default, or out of range */
   SLV_ERR_NOMEM = -4,       /* allocation failed (only in *_new) */
   SLV_ERR_DIM = -3,         /* n > n_max of the workspace, or n < 0 */
   SLV_ERR_UNSUPPORTED = -2, /* the solver cannot take this problem kind */
   SLV_ERR_INVALID = -1,     /* the problem data is invalid (NaN, lo > hi, ...) */
-  SLV_CONVERGED = 0,        /* res_rel <= tol, recomputed by the library */
+  SLV_OK = 0,               /* success of a function that is not a solve (validation,
+                               slv_workspace_new, ...) */
+  SLV_CONVERGED = 0,        /* a solve: res_rel <= tol, recomputed by the library */
   SLV_MAX_ITER = 1,         /* iteration or pivot limit reached */
   SLV_STAGNATED = 2,        /* stopped on its own test, library residual disagrees */
   SLV_RAY_TERMINATION = 3,  /* pivoting ended on a secondary ray */
@@ -57,8 +76,9 @@ typedef enum slv_status {
   SLV_NO_SOLUTION = 7       /* proved that no solution exists (exhaustive enumeration) */
 } slv_status;
 
-/* Short lower-case name ("converged", "max_iter", ...); never NULL. */
-const char *slv_status_str(slv_status s);
+/* Short lower-case name ("converged", "max_iter", ...; 0 is "converged");
+ * never NULL. */
+SLV_API const char *slv_status_str(slv_status s);
 
 /* ---- the problem (borrowed: the library never writes through it) ------- */
 typedef enum slv_storage {
@@ -81,7 +101,7 @@ typedef enum slv_cone_law {
 } slv_cone_law;
 
 /* "coulomb" or "associated". */
-const char *slv_cone_law_str(slv_cone_law law);
+SLV_API const char *slv_cone_law_str(slv_cone_law law);
 
 typedef struct slv_problem {
   int n;                  /* number of rows = unknowns, n >= 0 */
@@ -99,23 +119,17 @@ typedef struct slv_problem {
    * fJ[12i + 6k + c] and fK[12i + 6k + c] for slot k, column c.
    *     A(i,j) = sum over slots k, l with fblk[2i+k] = fblk[2j+l] >= 0 of
    *              fJ_i,k . fK_j,l,   plus fd[i] when i = j.
-   * Solvers see it only through products; fwork is the caller's scratch
-   * of 6 nblk doubles that the library overwrites (with K^T x) in
-   * slv_problem_w, slv_residual (w NULL) and slv_solve: the one exception
-   * to "never writes through the problem"; so two threads must not use
-   * one factored problem at once.  Solvers take it only with
-   * SLV_CAP_FACTORED; symmetry is not checked (A is symmetric when
-   * K = J W with W symmetric, as for M^-1). */
+   * The library never writes through these arrays (its scratch for
+   * K^T x lives in the workspace, or on the stack in slv_problem_w), so
+   * one problem may be solved by several workspaces on several threads at
+   * once.  Solvers take it only with SLV_CAP_FACTORED; symmetry is not
+   * checked (A is symmetric when K = J W with W symmetric, as for M^-1).
+   * pgs_wide recognises rigid bodies itself (K's linear columns a scalar
+   * times J's on every row of a block: docs/solvers.md, "pgs_wide"). */
   int nblk;               /* factored: number of column blocks (bodies) */
   const int *fblk;        /* factored: size 2n */
   const double *fJ, *fK;  /* factored: size 12n each */
   const double *fd;       /* factored: size n (diagonal term, e.g. CFM), or NULL = 0 */
-  double *fwork;          /* factored: scratch, size 6 nblk */
-  const double *finvm;    /* factored, optional (NULL): size nblk, a scalar per block
-                             with fK's columns 0..2 = finvm[b] fJ's columns 0..2 on
-                             every row slot on block b (a rigid body: 1 / mass).  A
-                             claim: pgs_wide checks it row by row and then uses it
-                             (a false one costs it only speed); others ignore it. */
   const double *b;        /* size n */
   const double *lo, *hi;  /* size n, +-INFINITY allowed; NULL = 0 / +INFINITY */
   const int *findex;      /* size n or NULL; -1 = none, else the normal row */
@@ -127,42 +141,49 @@ typedef struct slv_problem {
 } slv_problem;
 
 /* A problem with every pointer NULL and n = 0 (dense). */
-slv_problem slv_problem_empty(void);
+SLV_API slv_problem slv_problem_empty(void);
 
 /* Cone rows ignore lo/hi (the cone is their constraint); findex must be -1
  * on them.
  * Check the problem: sizes, finiteness of A and b, lo <= hi, lo < +inf,
  * hi > -inf, findex in range / not self- or chain-referencing, mu finite and
- * >= 0, CSR structure.  Returns SLV_CONVERGED (0) when valid, else
+ * >= 0, CSR structure.  Returns SLV_OK (0) when valid, else
  * SLV_ERR_INVALID or SLV_ERR_DIM with msg (if non-NULL, size msglen) naming
  * the index and the values, e.g. "lo[3]=2 > hi[3]=1". */
-slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t msglen);
+SLV_API slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t msglen);
 
-/* w = A x + b  (x, w: size n; w must not alias x). */
-void slv_problem_w(const slv_problem *p, const double *x, double *w);
+/* w = A x + b  (x, w: size n; w must not alias x).  Needs no scratch and
+ * never allocates: a factored problem's K^T x is formed on the stack, a
+ * slice of blocks at a time (one pass over the rows per 128 blocks). */
+SLV_API void slv_problem_w(const slv_problem *p, const double *x, double *w);
 
 /* x = P(0), where slv_solve starts without a warm start: 0 projected on
  * [lo_i, hi_i]; findex rows (bounds -mu |x_j| .. mu |x_j| = 0 .. 0 there)
  * and cone rows (the apex; their lo, hi are ignored) at 0.  Returns 1 if
  * any x_i != 0 (else w = A x + b = b exactly). */
-int slv_start_point(const slv_problem *p, double *x);
+SLV_API int slv_start_point(const slv_problem *p, double *x);
 
 /* The explicit A of a factored problem in CSR (columns sorted in each row,
  * every diagonal entry stored), for the tools and solvers that need one:
  * *Ap (n+1), *Aj, *Ax newly allocated (free() each).  SLV_ERR_INVALID if p
  * does not validate or is not factored, SLV_ERR_NOMEM; msg says which. */
-slv_status slv_factored_csr_new(const slv_problem *p, int **Ap, int **Aj, double **Ax,
+SLV_API slv_status slv_factored_csr_new(const slv_problem *p, int **Ap, int **Aj, double **Ax,
                                char *msg, size_t msglen);
 
-/* ---- accuracy measures (DESIGN.md): the same code for every solver ------ */
+/* ---- accuracy measures (docs/problem.md, "Residuals"): the same code for
+ * every solver ------------------------------------------------------------ */
 typedef struct slv_residuals {
   double res_nat_inf; /* || mid(x - hi, w, x - lo) ||_inf, findex bounds at x; cone rows:
                          x_c - P_K(x_c - w^_c) for p->cone_law (w^ = w for associated) */
   double res_rel;     /* res_nat_inf / max(1, ||b||_inf) */
   double res_rel_2;   /* the same natural map in the 2-norm: ||r||_2 / max(1, ||b||_2) (the
                          measure of Siconos' solvers and of acary2018's profiles) */
+#ifndef __cplusplus
   double compl;       /* sum_i w_i^+ (x_i - lo_i) + w_i^- (hi_i - x_i), finite bounds;
                          cones: + sum_c |x_c . w^_c| */
+#else
+  double compl_;      /* the same field: in C++ 'compl' is an operator name (~) */
+#endif
   double infeas;      /* max_i max(0, lo_i - x_i, x_i - hi_i); cones: max(0, |x_t| - mu x_n) */
   double b_inf;       /* ||b||_inf */
   double merit_fclib; /* cones only (else NaN): FCLIB's MERIT_1, the 2-norm of the De Saxce
@@ -170,14 +191,17 @@ typedef struct slv_residuals {
 } slv_residuals;
 
 /* Computes the measures at x with w = A x + b given (w may be NULL: then it
- * is recomputed, which needs no allocation but costs one product).  Any NaN
- * in x or w gives NaN measures. */
-slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w);
+ * is recomputed as slv_problem_w does, a slice of rows at a time on the
+ * stack: no allocation, one product (a factored problem with more than 128
+ * blocks: one pass over the rows per slice of rows and of blocks)).  Any
+ * NaN in x or w gives NaN measures. */
+SLV_API slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w);
 
 /* ---- options: named fields, only from slv_options_default() ------------- */
 typedef void (*slv_log_fn)(void *ctx, const char *line);
 
 enum { SLV_NORM_INF = 0, SLV_NORM_2 = 2 };
+enum { SLV_SIMD_AUTO = 0, SLV_SIMD_OFF = 1 };
 
 typedef struct slv_options {
   int max_iter;        /* sweeps (iterative) or pivots (pivoting); default 1000 */
@@ -197,15 +221,19 @@ typedef struct slv_options {
   const double *covering; /* lemke: covering vector d, size n, every d_i > 0; NULL = all ones
                              (borrowed, read during slv_solve only) */
   unsigned long seed;  /* randomized solvers; default 1 */
+  int simd;            /* SLV_SIMD_AUTO (default): vector code where the CPU has it
+                          (pgs_wide's AVX2 lanes); SLV_SIMD_OFF: scalar code only, the
+                          path of a CPU without it (same iterates), to test and time it */
   slv_log_fn log_fn;   /* NULL: silent */
   void *log_ctx;
   unsigned magic;      /* private: stamped by slv_options_default */
 } slv_options;
 
-slv_options slv_options_default(void);
+SLV_API slv_options slv_options_default(void);
 
-/* Checks the cookie and the ranges; SLV_ERR_OPTIONS with a message if bad. */
-slv_status slv_options_validate(const slv_options *opt, char *msg, size_t msglen);
+/* Checks the cookie and the ranges: SLV_OK, or SLV_ERR_OPTIONS with a
+ * message. */
+SLV_API slv_status slv_options_validate(const slv_options *opt, char *msg, size_t msglen);
 
 /* ---- result (output only) ----------------------------------------------- */
 typedef struct slv_result {
@@ -215,8 +243,16 @@ typedef struct slv_result {
   slv_residuals res;       /* recomputed by the library after every solve */
   double solver_residual;  /* the solver's own stopping measure (diagnosis) */
   const double *history;   /* res_rel per iteration; valid until next solve/free */
+  const double *history_time; /* seconds from the start of slv_solve to each history
+                             entry (CLOCK_MONOTONIC, measured when it was recorded);
+                             same length and lifetime as history */
   int history_len;
   int history_cap;         /* capacity of the history buffer (set by slv_solve) */
+  const char *method;      /* the algorithm that ran: the solver's name, or the one it
+                              handed the problem to when that computes the same iterates
+                              ("pgs" for pgs_wide on dense or CSR storage, or without
+                              the AVX2 lanes in row order); static, never NULL after
+                              slv_solve with a workspace */
   char message[160];       /* detail for any status other than converged */
 } slv_result;
 
@@ -237,48 +273,45 @@ typedef struct slv_solver slv_solver;
 struct slv_solver {
   const char *name;      /* "pgs", "pjacobi", "direct", ... */
   const char *summary;   /* one line */
-  const char *cite;      /* key in paper/refs.bib */
+  const char *cite;      /* key in docs/references.bib */
   unsigned caps;         /* SLV_CAP_* */
   int max_n;             /* largest n accepted (enumeration); 0 = no limit */
-  size_t state_size;     /* bytes of the solver's private state */
-  /* Allocate everything the solver needs for problems up to n_max. */
-  slv_status (*init)(void *state, int n_max, const slv_options *opt);
-  /* Release; must accept a zeroed or partially initialised state. */
-  void (*free)(void *state);
-  /* Solve a validated problem.  x: in/out (warm start); w: out, size n.
-   * Sets res->status, iterations, pivots, solver_residual, history, message;
-   * the generic layer fills res->res afterwards.  Never allocates. */
-  slv_status (*solve)(void *state, const slv_problem *p, const slv_options *opt,
-                      double *x, double *w, slv_result *res);
+  const struct slv_impl *impl; /* private: state size, init, free, solve (slv_internal.h) */
 };
 
-int slv_solver_count(void);
-const slv_solver *slv_solver_at(int i);          /* NULL if out of range */
-const slv_solver *slv_solver_find(const char *name); /* NULL if unknown */
+SLV_API int slv_solver_count(void);
+SLV_API const slv_solver *slv_solver_at(int i);          /* NULL if out of range */
+SLV_API const slv_solver *slv_solver_find(const char *name); /* NULL if unknown */
 
 /* Human-readable list of what the solver accepts, e.g. "lcp box free findex
  * dense csr"; buf of size len. */
-void slv_solver_caps_str(const slv_solver *s, char *buf, size_t len);
+SLV_API void slv_solver_caps_str(const slv_solver *s, char *buf, size_t len);
 
-/* Can solver s take problem p?  0 if yes, else SLV_ERR_UNSUPPORTED and msg. */
-slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p,
+/* Can solver s take problem p?  SLV_OK if yes, else SLV_ERR_UNSUPPORTED and msg. */
+SLV_API slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p,
                               char *msg, size_t msglen);
 
 /* ---- workspace: generic new / solve / free ------------------------------ */
 typedef struct slv_workspace slv_workspace;
 
-/* Allocates the workspace of solver s for problems with n <= n_max; opt
- * sizes the history buffer (opt->max_iter + 1 entries when record_history).
- * On failure *out is NULL and SLV_ERR_NOMEM / SLV_ERR_OPTIONS / SLV_ERR_DIM
- * is returned. */
-slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_options *opt,
+/* Allocates the workspace of solver s for problems with n <= n_max: the
+ * solver's state, the operator's buffers (one packed copy of A, the
+ * factored form's K^T x) and the history (opt->max_iter + 1 entries and
+ * their times when record_history).  Returns SLV_OK; on failure *out is
+ * NULL and SLV_ERR_NOMEM / SLV_ERR_OPTIONS / SLV_ERR_DIM is returned.
+ * Each thread needs its own workspace; the problem may be shared. */
+SLV_API slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_options *opt,
                              slv_workspace **out);
-void slv_workspace_free(slv_workspace *ws);     /* NULL is fine */
-const slv_solver *slv_workspace_solver(const slv_workspace *ws);
+SLV_API void slv_workspace_free(slv_workspace *ws);     /* NULL is fine */
+SLV_API const slv_solver *slv_workspace_solver(const slv_workspace *ws);
 
 /* Solve p.  x: in/out, size n (read when opt->warm_start); w: out, size n,
- * or NULL.  res: out.  Returns res->status. */
-slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
+ * or NULL.  res: out.  Returns res->status.  Never allocates; p is only
+ * read.  Steps (docs/solvers.md, "The operator layer"): options, size,
+ * validation and capabilities; the start point; the operator over p's
+ * storage; the solver; w = A x + b and the residuals recomputed, and a
+ * "converged" the residuals do not confirm downgraded. */
+SLV_API slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                      double *x, double *w, slv_result *res);
 
 #ifdef __cplusplus

@@ -1,17 +1,49 @@
 /* slv_internal.h -- private helpers of libsolvers; never installed.
  *
- * The workspace layout, the message helper and the bound helpers shared by
- * the generic layer (workspace.c, residual.c) and the solver files.
+ * What a solver is (slv_impl: its state, init, free and solve), what
+ * slv_solve hands it (the operator of operator.h, the history recorder),
+ * the workspace layout, and the message, bound and residual helpers shared
+ * by the generic layer (workspace.c, residual.c) and the solver files.
  */
 #ifndef SLV_INTERNAL_H
 #define SLV_INTERNAL_H
 
+#include "operator.h"
 #include "slv.h"
 
 #include <math.h>
 #include <stdarg.h>
+#include <time.h>
 
 #define SLV_OPTIONS_MAGIC 0x51a7b0c5u
+
+/* The history of one solve: res_rel and the seconds since t0 per entry,
+ * into the workspace's buffers (cap 0: not recorded). */
+typedef struct slv_hist {
+  double *val, *time;
+  int cap;
+  struct timespec t0;
+} slv_hist;
+
+/* Appends v and its time stamp if there is room. */
+void slv_history_push(slv_hist *h, slv_result *res, double v);
+
+/* A solver's functions (slv.h's descriptor points to one).
+ *   init:  allocate everything the solver needs for problems up to n_max
+ *          (SLV_OK, SLV_ERR_NOMEM);
+ *   free:  release; must accept a zeroed or partially initialised state;
+ *   solve: solve the validated problem op->p (read A only through op).
+ *          x: in/out (the start point); w: out, size n.  Sets
+ *          res->status, iterations, pivots, solver_residual, message, and
+ *          pushes its history into h; the generic layer fills res->res
+ *          afterwards.  Never allocates. */
+typedef struct slv_impl {
+  size_t state_size;
+  slv_status (*init)(void *state, int n_max, const slv_options *opt);
+  void (*free)(void *state);
+  slv_status (*solve)(void *state, slv_op *op, const slv_options *opt, double *x, double *w,
+                      slv_result *res, slv_hist *h);
+} slv_impl;
 
 /* The generic workspace: the solver's private state follows the struct. */
 struct slv_workspace {
@@ -19,8 +51,10 @@ struct slv_workspace {
   int n_max;
   double *w;          /* size n_max: used when the caller passes w = NULL */
   double *history;    /* size history_cap */
+  double *history_time; /* size history_cap */
   int history_cap;
-  void *state;        /* solver->state_size bytes, zeroed at creation */
+  slv_op_buf op;      /* the operator's buffers */
+  void *state;        /* solver->impl->state_size bytes, zeroed at creation */
 };
 
 /* snprintf into msg (if non-NULL); always NUL-terminated. */
@@ -63,41 +97,13 @@ static inline double slv_mid_res(double x, double w, double lo, double hi) {
                      other friction row */
 }
 
-/* Diagonal entry A(i,i) (dense, CSR: 0 if absent; factored). */
+/* Diagonal entry A(i,i) of a validated problem (dense, CSR: 0 if absent;
+ * factored): the capability check's, before the operator exists. */
 double slv_diag(const slv_problem *p, int i);
 
-/* Row i of A times x (dense: strided access; CSR: one row; factored: needs
- * p->fwork = K^T x, as slv_factored_ktx leaves it). */
-double slv_row_dot(const slv_problem *p, int i, const double *x);
+/* w = A x + b for dense and CSR storage (b NULL: A x) (operator.c). */
+void slv_explicit_w(const slv_problem *p, const double *x, const double *b, double *w);
 
-/* Factored storage (slv.h): t = K^T x (size 6 nblk). */
-void slv_factored_ktx(const slv_problem *p, const double *x, double *t);
-
-/* The start test of pgs and pgs_wide on a factored problem without cones:
- * leaves t = K^T x in p->fwork and returns res_rel of (x, w = A x + b),
- * the number slv_problem_w + slv_residual give, bit for bit, in one pass
- * that stores no w (NaN if an x_i or w_i is not finite); *b_inf gets
- * max |b_i|. */
-double slv_factored_start_res(const slv_problem *p, const double *x, double *b_inf);
-
-/* Factored storage: (A x)_i = J_i . t + fd_i x_i, given t = K^T x.  The
- * sums are pairwise: in a sweep this dot product is on the dependency
- * chain from one row to the next, and a tree of additions shortens it
- * (-O2 does not reassociate a serial sum). */
-static inline double slv_dot6(const double *a, const double *b) {
-  return ((a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3])) + (a[4] * b[4] + a[5] * b[5]);
-}
-/* J_i . t over the live slots, slot 0's six products plus slot 1's. */
-static inline double slv_factored_dots(const slv_problem *p, int i, const double *t) {
-  const double *J = p->fJ + 12 * (size_t)i;
-  int b0 = p->fblk[2 * i], b1 = p->fblk[2 * i + 1];
-  double s0 = b0 >= 0 ? slv_dot6(J, t + 6 * (size_t)b0) : 0.0;
-  double s1 = b1 >= 0 ? slv_dot6(J + 6, t + 6 * (size_t)b1) : 0.0;
-  return s0 + s1;
-}
-static inline double slv_factored_row(const slv_problem *p, int i, const double *t, double xi) {
-  return (p->fd ? p->fd[i] * xi : 0.0) + slv_factored_dots(p, i, t);
-}
 /* pgs's step on row i: x_i - w_i omega / A(i,i), with omega / A(i,i)
  * formed once per solve as omega * (1 / A(i,i)); pgs and pgs_wide share
  * it (their iterates agree bit for bit). */
@@ -117,23 +123,6 @@ static inline double slv_pgs_move(double xi, double wi, double step, double lo, 
   *xn = y < lo ? lo : (y > hi ? hi : y);
   return e;
 }
-/* Factored storage: A(i,i) = fd_i + sum over the live slots of J . K (the
- * two slots are different blocks, validated); slv_diag's factored case,
- * inline for the solvers that take it once per row and solve, summed
- * pairwise as slv_factored_row (a serial sum of 12 products was a chain
- * of 12 dependent additions per row). */
-static inline double slv_factored_diag(const slv_problem *p, int i) {
-  const double *J = p->fJ + 12 * (size_t)i, *K = p->fK + 12 * (size_t)i;
-  double s0 = p->fblk[2 * i] >= 0 ? slv_dot6(J, K) : 0.0;
-  double s1 = p->fblk[2 * i + 1] >= 0 ? slv_dot6(J + 6, K + 6) : 0.0;
-  return (p->fd ? p->fd[i] : 0.0) + (s0 + s1);
-}
-
-/* The history helper: appends v if there is room. */
-static inline void slv_history_push(slv_result *res, double *buf, int cap, double v) {
-  if (buf && res->history_len < cap) buf[res->history_len++] = v;
-}
-
 /* Is A symmetric to rtol * max|A_ij|?  If not, (*i, *j) is the first
  * offending pair (problem.c). */
 int slv_is_symmetric(const slv_problem *p, double rtol, int *i, int *j);
@@ -143,13 +132,6 @@ static inline int slv_pivot_limit(const slv_options *opt, int n) {
   if (opt->max_pivots > 0) return opt->max_pivots;
   return n > 20 ? 50 * n : 1000;
 }
-
-/* Pack the nonzeros of a dense A by columns (compressed sparse columns:
- * colptr[n+1], rowind / val of capacity cap) if there are at most cap of
- * them; returns 1 if packed, 0 (buffers unspecified) if not.  The count
- * stops as soon as cap is passed, so a full matrix costs a fraction of a
- * pass.  Used by the solvers whose sweeps update w by columns (problem.c). */
-int slv_pack_columns(const slv_problem *p, size_t cap, int *colptr, int *rowind, double *val);
 
 /* lambda_max of D^-1/2 A D^-1/2 (D = diag(1 / invd)) by `iters` steps of
  * the power iteration from the normalised ones vector, with Av(ctx, v, y)
@@ -200,12 +182,13 @@ typedef struct slv_nsn {
 slv_status slv_nsn_init(slv_nsn *s, int n_max);
 void slv_nsn_free(slv_nsn *s);
 /* Up to max_it Newton iterations from x, with w = A x + b on entry; on
- * return w = A x + b again.  Adds the iterations done to *iters, pushes
- * res_rel per iteration into res's history and sets res->solver_residual;
+ * return w = A x + b again.  A is read through op (whose packed copy it
+ * forms).  Adds the iterations done to *iters, pushes res_rel per
+ * iteration into h and sets res->solver_residual;
  * SLV_CONVERGED (the library's test, confirmed on an exact w) or, with x the
  * best iterate seen, SLV_MAX_ITER / SLV_STAGNATED / SLV_BREAKDOWN /
  * SLV_NOT_FINITE (message in res). */
-slv_status slv_nsn_run(slv_nsn *s, const slv_problem *p, const slv_options *opt, int max_it,
-                       double *x, double *w, slv_result *res, int *iters);
+slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_it, double *x,
+                       double *w, slv_result *res, slv_hist *h, int *iters);
 
 #endif /* SLV_INTERNAL_H */

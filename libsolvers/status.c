@@ -1,5 +1,6 @@
 /* status.c -- slv_status to string (a switch, so no table to keep in sync),
- * and the message/log helpers of slv_internal.h. */
+ * and the message, log and history helpers of slv_internal.h. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "slv_internal.h"
 
 #include <stdint.h>
@@ -52,6 +53,18 @@ void slv_logf(const slv_options *opt, const char *fmt, ...) {
   vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
   opt->log_fn(opt->log_ctx, line);
+}
+
+void slv_history_push(slv_hist *h, slv_result *res, double v) {
+  if (res->history_len >= h->cap) return;
+  /* the time of this entry, measured now (only a recorded history pays
+   * for the clock: cap is 0 otherwise) */
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  h->val[res->history_len] = v;
+  h->time[res->history_len] =
+      (double)(now.tv_sec - h->t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - h->t0.tv_nsec);
+  res->history_len++;
 }
 
 int slv_all_finite(int n, const double *x) {

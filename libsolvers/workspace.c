@@ -6,13 +6,18 @@
  *   3. capabilities (SLV_ERR_UNSUPPORTED, message from slv_solver_accepts);
  *   4. the starting point: the warm x if opt->warm_start (must be finite),
  *      else the projection of 0 on the bounds;
- *   5. the solver;
- *   6. w = A x + b recomputed, the measures of residual.c, and the promise:
- *      "converged" stands only if res_rel <= tol with finite numbers (and,
- *      when the problem has cones, the absolute res_nat_inf <= tol too);
+ *   5. the operator over the problem's storage, in the workspace's buffers
+ *      (operator.h), and the history recorder (its clock starts here);
+ *   6. the solver;
+ *   7. w = A x + b recomputed (slv_op_w), the measures of residual.c, and
+ *      the promise: "converged" stands only if res_rel <= tol with finite
+ *      numbers (and, when the problem has cones, the absolute res_nat_inf
+ *      <= tol too; with opt->norm = SLV_NORM_2 also res_rel_2 <= tol);
  *      otherwise it becomes SLV_NOT_FINITE or SLV_STAGNATED with a message.
- * Only slv_workspace_new allocates.
+ * Only slv_workspace_new allocates; the problem is only read, so threads
+ * may share it (one workspace each).
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "slv_internal.h"
 
 #include <stdlib.h>
@@ -21,11 +26,13 @@
 void slv_workspace_free(slv_workspace *ws) {
   if (!ws) return;
   if (ws->state) {
-    if (ws->solver && ws->solver->free) ws->solver->free(ws->state);
+    if (ws->solver && ws->solver->impl->free) ws->solver->impl->free(ws->state);
     free(ws->state);
   }
+  slv_op_buf_free(&ws->op);
   free(ws->w);
   free(ws->history);
+  free(ws->history_time);
   free(ws);
 }
 
@@ -41,22 +48,24 @@ slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_options *
   ws->solver = s;
   ws->n_max = n_max;
   ws->w = malloc((size_t)(n_max > 0 ? n_max : 1) * sizeof *ws->w);
-  ws->state = calloc(1, s->state_size > 0 ? s->state_size : 1);
-  if (!ws->w || !ws->state) goto fail;
+  size_t state_size = s->impl->state_size;
+  ws->state = calloc(1, state_size > 0 ? state_size : 1);
+  if (!ws->w || !ws->state || slv_op_buf_alloc(&ws->op, n_max)) goto fail;
   if (opt->record_history) {
     ws->history_cap = opt->max_iter + 1;
     ws->history = malloc((size_t)ws->history_cap * sizeof *ws->history);
-    if (!ws->history) goto fail;
+    ws->history_time = malloc((size_t)ws->history_cap * sizeof *ws->history_time);
+    if (!ws->history || !ws->history_time) goto fail;
   }
-  if (s->init) {
-    slv_status st = s->init(ws->state, n_max, opt);
+  if (s->impl->init) {
+    slv_status st = s->impl->init(ws->state, n_max, opt);
     if (st) {
       slv_workspace_free(ws);
       return st;
     }
   }
   *out = ws;
-  return SLV_CONVERGED;
+  return SLV_OK;
 fail:
   slv_workspace_free(ws);
   return SLV_ERR_NOMEM;
@@ -71,11 +80,50 @@ static slv_status refuse(slv_result *res, slv_status st) {
   return st;
 }
 
+/* The promise: the solver's "converged" stands only if the library's own
+ * measures (res->res) confirm it; else SLV_NOT_FINITE or SLV_STAGNATED
+ * with a message.  A failure keeps its status, with "x is not finite"
+ * added when it is so. */
+static void judge(const slv_solver *s, const slv_problem *p, const slv_options *opt,
+                  slv_result *res) {
+  slv_status st = res->status;
+  int finite = isfinite(res->res.res_rel);
+  if (st == SLV_CONVERGED && !finite) {
+    res->status = SLV_NOT_FINITE;
+    slv_msgf(res->message, sizeof res->message, "%s returned a non-finite x", s->name);
+  } else if (st == SLV_CONVERGED && !(res->res.res_rel <= opt->tol)) {
+    res->status = SLV_STAGNATED;
+    slv_msgf(res->message, sizeof res->message,
+             "%s stopped on its own test but res_rel=%.3g > tol=%.3g", s->name,
+             res->res.res_rel, opt->tol);
+  } else if (st == SLV_CONVERGED && p->ncones > 0 && !(res->res.res_nat_inf <= opt->tol)) {
+    /* with cones, "converged" needs the absolute measure too (issue: Siconos'
+     * relative FC3D error accepts far-off answers) */
+    res->status = SLV_STAGNATED;
+    slv_msgf(res->message, sizeof res->message,
+             "%s stopped on its own test but the absolute res_nat_inf=%.3g > tol=%.3g",
+             s->name, res->res.res_nat_inf, opt->tol);
+  } else if (st == SLV_CONVERGED && opt->norm == SLV_NORM_2 &&
+             !(res->res.res_rel_2 <= opt->tol)) {
+    res->status = SLV_STAGNATED;
+    slv_msgf(res->message, sizeof res->message,
+             "%s stopped on its own test but res_rel_2=%.3g > tol=%.3g (norm 2 asked)",
+             s->name, res->res.res_rel_2, opt->tol);
+  } else if (st > 0 && !finite && st != SLV_NOT_FINITE) {
+    /* keep the solver's verdict but say what the iterate is */
+    size_t l = strlen(res->message);
+    if (l + 24 < sizeof res->message)
+      slv_msgf(res->message + l, sizeof res->message - l, "%sx is not finite",
+               l ? "; " : "");
+  }
+}
+
 slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options *opt, double *x,
                      double *w, slv_result *res) {
   slv_result dummy;
   if (!res) res = &dummy;
   memset(res, 0, sizeof *res);
+  if (ws) res->method = ws->solver->name;
   if (!ws || !p || !x) {
     slv_msgf(res->message, sizeof res->message, "workspace, problem and x must not be NULL");
     return refuse(res, SLV_ERR_INVALID);
@@ -103,45 +151,23 @@ slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options 
     slv_start_point(p, x); /* P(0) */
   }
   double *wb = w ? w : ws->w;
+  slv_hist h = { ws->history, ws->history_time, opt->record_history ? ws->history_cap : 0,
+                 { 0, 0 } };
+  if (h.cap > 0) clock_gettime(CLOCK_MONOTONIC, &h.t0);
   res->history = ws->history;
-  res->history_cap = opt->record_history ? ws->history_cap : 0;
+  res->history_time = ws->history_time;
+  res->history_cap = h.cap;
   res->history_len = 0;
 
-  st = ws->solver->solve(ws->state, p, opt, x, wb, res);
+  slv_op op;
+  slv_op_begin(&op, p, &ws->op);
+  st = ws->solver->impl->solve(ws->state, &op, opt, x, wb, res, &h);
   res->status = st;
   if (st < 0) return refuse(res, st);
 
   /* the library's own measures, from (A, b, bounds, x) alone */
-  slv_problem_w(p, x, wb);
+  slv_op_w(&op, x, wb);
   res->res = slv_residual(p, x, wb);
-  int finite = isfinite(res->res.res_rel);
-  if (st == SLV_CONVERGED && !finite) {
-    res->status = SLV_NOT_FINITE;
-    slv_msgf(res->message, sizeof res->message, "%s returned a non-finite x", ws->solver->name);
-  } else if (st == SLV_CONVERGED && !(res->res.res_rel <= opt->tol)) {
-    res->status = SLV_STAGNATED;
-    slv_msgf(res->message, sizeof res->message,
-             "%s stopped on its own test but res_rel=%.3g > tol=%.3g", ws->solver->name,
-             res->res.res_rel, opt->tol);
-  } else if (st == SLV_CONVERGED && p->ncones > 0 && !(res->res.res_nat_inf <= opt->tol)) {
-    /* with cones, "converged" needs the absolute measure too (issue: Siconos'
-     * relative FC3D error accepts far-off answers) */
-    res->status = SLV_STAGNATED;
-    slv_msgf(res->message, sizeof res->message,
-             "%s stopped on its own test but the absolute res_nat_inf=%.3g > tol=%.3g",
-             ws->solver->name, res->res.res_nat_inf, opt->tol);
-  } else if (st == SLV_CONVERGED && opt->norm == SLV_NORM_2 &&
-             !(res->res.res_rel_2 <= opt->tol)) {
-    res->status = SLV_STAGNATED;
-    slv_msgf(res->message, sizeof res->message,
-             "%s stopped on its own test but res_rel_2=%.3g > tol=%.3g (norm 2 asked)",
-             ws->solver->name, res->res.res_rel_2, opt->tol);
-  } else if (st > 0 && !finite && st != SLV_NOT_FINITE) {
-    /* keep the solver's verdict but say what the iterate is */
-    size_t l = strlen(res->message);
-    if (l + 24 < sizeof res->message)
-      slv_msgf(res->message + l, sizeof res->message - l, "%sx is not finite",
-               l ? "; " : "");
-  }
+  judge(ws->solver, p, opt, res);
   return res->status;
 }

@@ -44,7 +44,9 @@ done
 
 mkdir -p "$out/gen" "$out/fig"
 case $out in /*) ;; *) out=$(cd "$out" && pwd) ;; esac
-cp "$srcdir/paper.tex" "$srcdir/refs.bib" "$out/"
+cp "$srcdir/paper.tex" "$out/"
+# the single bibliography of the project, under the name paper.tex cites
+cp "$srcdir/../docs/references.bib" "$out/refs.bib"
 for f in profile convergence scaling drift accuracy; do
   cp "$res/$f.pdf" "$out/fig/$f.pdf"
 done
@@ -187,7 +189,9 @@ nums += macro('ScalingNmin', ns[0])
 nums += macro('ScalingNmax', ns[-1])
 
 # ---- drift: worst |rel_drift| at the end of the elastic ball run ----
-_, dr = read('drift.csv')
+# (the integrator comparison, ball and racket, is its own section,
+# integrators.csv, when the results have one)
+_, dr = read('integrators.csv' if os.path.exists(os.path.join(res, 'integrators.csv')) else 'drift.csv')
 last = {}
 dr_all = dr
 dr = [r for r in dr if r['step']]
@@ -204,7 +208,8 @@ ints = sorted({r['integrator'] for r in dr})
 nums += macro('DriftIntegrators', ' and '.join(tex(i) for i in ints))
 steps = max(int(r['step']) for r in dr)
 nums += macro('DriftSteps', steps)
-for i, integ in enumerate(ints[:2]):
+for i in range(2):
+    integ = ints[i] if i < len(ints) else '--'
     v = [abs(num(r['rel_drift'])) for k, r in last.items()
          if k[0] == scenes[0] and k[2] == integ and not math.isnan(num(r['rel_drift']))]
     tag = 'AB'[i]

@@ -2,8 +2,11 @@
 # deps.sh -- sourced by run-main-job.sh and run-tests.sh: the Debian 12
 # packages lcplab needs, and install_packages, which installs the missing ones
 # (apt-get update only when something is missing; nothing at all otherwise).
+# libzip-dev: the zip store of ContactBench .npz files (libio/io_npz.c);
+# python3-numpy: tests/test_npz.sh checks files numpy itself writes.
 PACKAGES="build-essential autoconf automake libtool pkg-config libopenblas-dev liblapacke-dev
-libgsl-dev libcunit1-dev libhdf5-dev libfclib-dev gnuplot-nox valgrind python3
+libgsl-dev libcunit1-dev libhdf5-dev libfclib-dev libsuitesparse-dev libzip-dev gnuplot-nox
+valgrind python3 python3-numpy parallel
 texlive-latex-base texlive-latex-recommended texlive-fonts-recommended"
 
 install_packages() {

@@ -2,6 +2,7 @@
 # run-tests.sh -- lcplab's test suite on a fresh Debian 12 machine (as root).
 #
 #   bash scripts/run-tests.sh             (from anywhere; works in the checkout)
+#   bash scripts/run-tests.sh --distcheck (the same, then a distcheck stage)
 #
 # Stages (each reported PASS/FAIL; a failed stage does not stop the next
 # independent one):
@@ -14,6 +15,10 @@
 #   clang       build-clang/: ../configure CC=clang; make -j2; make -j2 check
 #               (a second compiler: undefined behaviour that gcc happens to
 #               hide, such as a field left uninitialised, shows up here)
+#   install     build/:     make install into a temporary DESTDIR, then make
+#               installcheck (tests/test_install.sh: the installed libraries,
+#               headers, pkg-config files, program and man page, used by a C
+#               and a C++ consumer built with pkg-config only)
 #   valgrind    build/:     make check-valgrind (every test binary under
 #               memcheck through tests/valgrind.sh; leaks are errors), with
 #               LCPLAB_QUICK=1 so the slowest data-driven tests may trim
@@ -23,6 +28,17 @@
 #               harness, then each harness for a few seconds from its seeds
 #               (tests/fuzz/README.md); any crash, sanitizer report, leak or
 #               timeout fails the stage
+#   slurm       tests/test_slurm.sh with build/'s lcplab: installs slurm-wlm
+#               and munge if missing, starts munged, slurmctld and slurmd on
+#               localhost with a generated key and slurm.conf, runs a campaign
+#               plan as a job array and compares its CSVs with --jobs 1's;
+#               the daemons are stopped by their process ids.  If they cannot
+#               start, the stage fails with the reason.
+#   distcheck   only with --distcheck: make distcheck in build/ (the tarball
+#               builds, passes make check and installcheck, uninstalls
+#               cleanly); it repeats a build and the whole check, so it is
+#               not in the default run, which must stay under 20 minutes on
+#               2 cores (experiments/README.md, "Measurements: distcheck")
 # A failed make check prints its test-suite.log.  The last line is
 # "N passed, M failed" (stages); exit status 0 iff no stage failed.
 set -uo pipefail
@@ -93,6 +109,16 @@ stage_fuzz() {
   configure_build build-fuzz CC=clang --enable-fuzzing --disable-shared &&
     make -C build-fuzz fuzz-check
 }
+stage_install() {
+  local dest rc
+  [ -f build/Makefile ] || configure_build build || return 1
+  dest=$(mktemp -d "${TMPDIR:-/tmp}/lcplab-install.XXXXXX") || return 1
+  make -C build install DESTDIR="$dest" >/dev/null && make -C build installcheck DESTDIR="$dest"
+  rc=$?
+  rm -rf "$dest"
+  return $rc
+}
+stage_distcheck() { make -C build distcheck; }
 stage_valgrind() {
   command -v valgrind >/dev/null || { echo "valgrind not found (apt-get install valgrind)"; return 1; }
   [ -f build/Makefile ] || configure_build build || return 1
@@ -103,12 +129,22 @@ stage_valgrind() {
   return 1
 }
 
+stage_slurm() {
+  PACKAGES="slurm-wlm munge" install_packages || return 1
+  [ -x build/cli/lcplab ] || configure_build build || return 1
+  LCPLAB_BIN="$root/build/cli/lcplab" LCPLAB_SRCDIR="$root" \
+    LCPLAB_GEN_INSTANCES="$root/build/datasets/gen_instances" sh tests/test_slurm.sh
+}
+
 if stage packages install_packages && stage autoreconf autoreconf -fi; then
   stage check stage_check
   stage sanitizers stage_san
   stage clang stage_clang
+  stage install stage_install
   stage valgrind stage_valgrind
   stage fuzz stage_fuzz
+  stage slurm stage_slurm
+  [ "${1:-}" = --distcheck ] && stage distcheck stage_distcheck
 fi
 
 echo

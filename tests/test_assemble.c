@@ -41,8 +41,9 @@ static dyn_body plane(dyn_v3 n, double d) {
 
 /* ---- finite differences of the position-level gap ------------------------ */
 
-/* Directions of the rows of one contact, as the models define them (seed 000
- * d_h formula for the pyramid); nd directions, aux rows excluded. */
+/* Directions of the rows of one contact, as the models define them (the
+ * pyramid's d_h of docs/contact.md, "Friction models"); nd directions, aux
+ * rows excluded. */
 static int model_dirs(const dyn_contact_params *p, dyn_v3 n, dyn_v3 *d) {
   dyn_v3 t1, t2;
   dyn_contact_basis(n, &t1, &t2);
@@ -260,7 +261,8 @@ static void check_scene(const scene *s, dyn_friction fr) {
       for (int k = 0; k < N; k++) v += J[i + n * k] * MJt[k + N * j];
       Aref[i + n * j] = v + (i == j ? s->rows[i].cfm : 0);
     }
-  /* pyramid: seed 000's E, -E^T, mu blocks, placed by the known row layout
+  /* pyramid: the E, -E^T, mu blocks (docs/contact.md, "Friction models"),
+   * placed by the known row layout
    * (n, beta_1..beta_eta, aux) of each contact */
   if (fr == DYN_FRICTION_PYRAMID)
     for (int k = 0; k < s->nc; k++) {
@@ -394,8 +396,8 @@ static void check_scene(const scene *s, dyn_friction fr) {
   }
   CU_ASSERT_EQUAL(pc.ncones, ncone);
   char vmsg[160];
-  CU_ASSERT_EQUAL(slv_problem_validate(&pd, vmsg, sizeof vmsg), SLV_CONVERGED);
-  CU_ASSERT_EQUAL(slv_problem_validate(&pc, vmsg, sizeof vmsg), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_problem_validate(&pd, vmsg, sizeof vmsg), SLV_OK);
+  CU_ASSERT_EQUAL(slv_problem_validate(&pc, vmsg, sizeof vmsg), SLV_OK);
 
   dyn_system_free(sys);
   gsl_rng_free(rng);
@@ -433,7 +435,7 @@ static slv_status solve(const char *name, const slv_problem *p, double *x, slv_r
   o.tol = 1e-13;
   o.max_iter = 200000;
   slv_workspace *ws = NULL;
-  if (slv_workspace_new(sv, p->n, &o, &ws) != SLV_CONVERGED) return SLV_ERR_NOMEM;
+  if (slv_workspace_new(sv, p->n, &o, &ws) != SLV_OK) return SLV_ERR_NOMEM;
   memset(x, 0, sizeof(double) * p->n);
   slv_status st = slv_solve(ws, p, &o, x, NULL, res);
   if (st != SLV_CONVERGED) fprintf(stderr, "%s: %s (%s)\n", name, slv_status_str(st), res->message);
@@ -674,9 +676,9 @@ static void test_csr_chain(void) {
   CU_ASSERT_EQUAL(unshared, 0);
   if (bad) fprintf(stderr, "chain: %d entries off, worst %g\n", bad, worst);
   char vmsg[160];
-  CU_ASSERT_EQUAL(slv_problem_validate(&p, vmsg, sizeof vmsg), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_problem_validate(&p, vmsg, sizeof vmsg), SLV_OK);
   /* a cone solver with CSR capability takes it as it is */
-  CU_ASSERT_EQUAL(slv_solver_accepts(slv_solver_find("nsgs"), &p, vmsg, sizeof vmsg), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_solver_accepts(slv_solver_find("nsgs"), &p, vmsg, sizeof vmsg), SLV_OK);
   free(Iw);
   dyn_system_free(sys);
   free(rows);

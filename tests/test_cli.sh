@@ -400,9 +400,29 @@ if [ -n "$cone_solver" ]; then
       fail "solve the converted $f" "exit $rc"
     fi
   done
+  # FCLIB solutions and guesses: --solution OUT.hdf5 holds the problem, /solution and the
+  # --warm start as /guesses/1; --warm OUT.hdf5 starts from /solution/r, the exact r, so
+  # the solve stops at once with it
+  lcp solve "$T/fc1.dat" --solver "$cone_solver" --tol 1e-12 --warm "$T/fc1.x" \
+    --solution "$T/fc1sol.hdf5"
+  rc1=$rc
+  lcp solve "$T/fc1sol.hdf5" --solver "$cone_solver" --tol 1e-12 --warm "$T/fc1sol.hdf5" \
+    --solution "$T/fc1sol.x"
+  if [ "$rc1" -eq 0 ] && [ "$rc" -eq 0 ] && close "$T/fc1sol.x" 1 -0.25 0 &&
+    [ "$(json_field iterations)" = 0 ] && [ "$(json_field warm_start)" = true ]; then
+    pass "solve --solution x.hdf5 (FCLIB), then --warm x.hdf5: starts at /solution/r, 0 iterations"
+  else
+    fail "FCLIB solution and warm start" "exit $rc1/$rc, iterations $(json_field iterations)"
+  fi
 else
   echo "SKIP: no cone solver registered (the conversions above were still checked)"
 fi
+expect_err "solve --solution x.hdf5 for an LCP (FCLIB holds cones only)" \
+  "fclib holds only frictional-contact problems" solve "$T/sym.dat" --solver pgs --solution "$T/sym.hdf5"
+if [ ! -e "$T/sym.hdf5" ]; then pass "nothing written (nor solved) for an LCP solution in .hdf5"; else fail "LCP solution in .hdf5" "file written"; fi
+expect_err "solve --warm x.hdf5 without /solution or /guesses" \
+  "expected a starting point in /solution/r or /guesses/1/r" \
+  solve "$T/fc1c.hdf5" --solver nsgs --warm "$T/fc1c.hdf5"
 expect_err "a solver without cones on an FC3D problem" "cones" solve "$T/fc1.dat" --solver pgs
 expect_err "convert an FC3D problem to .blcp (unsupported)" "cannot hold Coulomb cones" \
   convert "$T/fc1.dat" "$T/fc1.blcp"
@@ -421,6 +441,29 @@ expect_err "solve a 2-D frictional-contact .dat" "2-D frictional contact" solve 
 printf '3\n1\n0\n3\n3\n3\t3\n1 0 0\n0 1 0\n0 0 1\n-1 0.25 0\n-0.5\n' >"$T/negmu.dat"
 expect_err "solve an FC3D .dat with mu < 0" "negmu.dat:11: expected mu[0] >= 0, found '-0.5'" \
   solve "$T/negmu.dat" --solver pgs
+
+# ---- the memory cap (--max-memory) -----------------------------------------------------
+# A read refuses a file whose sizes need more than the cap, naming the file, the line and the
+# field, before allocating for them: exit 2, one line, nothing written.
+expect_err "solve --max-memory 10: the file itself is over the cap" \
+  "$T/sym.dat: expected a file that fits the memory cap of 10 bytes (max_memory)" \
+  solve "$T/sym.dat" --solver pgs --max-memory 10
+expect_err "solve --max-memory 100: n = 2 is over the cap" \
+  "$T/sym.dat:1: expected sizes that fit the memory cap of 100 bytes (max_memory), found n = 2" \
+  solve "$T/sym.dat" --solver pgs --max-memory 100
+lcp solve "$T/sym.dat" --solver pgs --tol 1e-12 --max-memory 1K
+if [ "$rc" -eq 0 ]; then pass "solve --max-memory 1K: sym.dat fits"; else fail "solve --max-memory 1K" "exit $rc"; fi
+# MatrixMarket: three lines of text, but n = 2000 is a dense A of 32 MB
+printf '%%%%MatrixMarket matrix coordinate real general\n2000 2000 1\n1 1 2\n' >"$T/big.mtx"
+printf '1\n' >"$T/big.b"
+expect_err "convert --max-memory 16M: a small header that needs 32 MB" \
+  "$T/big.mtx:2: expected sizes that fit the memory cap of 16777216 bytes (max_memory), found n = 2000" \
+  convert "$T/big.mtx" "$T/big.lcp" --max-memory 16M
+if [ ! -e "$T/big.lcp" ]; then pass "nothing written over the cap"; else fail "over the cap" "file written"; fi
+for v in 0 -5 12X 1.5G ''; do
+  expect_err "solve --max-memory '$v' is refused" "--max-memory must be a byte count" \
+    solve "$T/sym.dat" --solver pgs --max-memory "$v"
+done
 
 # ---- shared dataset (optional) -----------------------------------------------------------
 triv="${LCPLAB_SHARED:-../shared}/datasets/siconos/lcp/lcp_trivial.dat"

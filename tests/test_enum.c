@@ -27,7 +27,7 @@ static int init(void) {
   pgs = slv_solver_find("pgs");
   if (!en || !pgs) return 1;
   slv_options o = slv_options_default();
-  return slv_workspace_new(en, 16, &o, &ws16) != SLV_CONVERGED;
+  return slv_workspace_new(en, 16, &o, &ws16) != SLV_OK;
 }
 
 static int cleanup(void) {
@@ -171,7 +171,7 @@ static void test_cps1_solution_set(void) {
   TST_VEC_CLOSE(x, xe2, 2, 1e-15, 0);
   CU_ASSERT_EQUAL(res.iterations, 4);
 
-  /* the Siconos file itself, when ../shared is present */
+  /* the Siconos file itself, when the shared datasets are (LCPLAB_SHARED) */
   char path[4096], err[512];
   if (!tst_shared_path("datasets/siconos/lcp/lcp_CPS_1.dat", path, sizeof path)) {
     printf("\n    SKIP: ../shared/datasets absent (lcp_CPS_1.dat) ");
@@ -325,7 +325,7 @@ static void test_agrees_with_pgs(void) {
     slv_options o = slv_options_default();
     o.tol = 1e-13; o.max_iter = 100000;
     slv_workspace *wp;
-    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(pgs, n, &o, &wp), SLV_CONVERGED);
+    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(pgs, n, &o, &wp), SLV_OK);
     slv_result rp, re;
     CU_ASSERT_EQUAL(slv_solve(wp, &p, &o, xp, NULL, &rp), SLV_CONVERGED);
     slv_workspace_free(wp);
@@ -343,7 +343,7 @@ static void test_refusals(void) {
   slv_problem p = dense(n, A, b, NULL, NULL);
   slv_options o = slv_options_default();
   slv_workspace *w17;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(en, n, &o, &w17), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(en, n, &o, &w17), SLV_OK);
   slv_result res;
   CU_ASSERT_EQUAL(slv_solve(w17, &p, &o, x, NULL, &res), SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "n <= 16"));

@@ -19,6 +19,23 @@
  * r2 = 1.  Noisy example: x = 0, 1, 2, y = 0, 2, 1: xbar = 1, ybar = 1,
  * Sxy = (-1)(-1) + 0 + (1)(0) = 1, Sxx = 2, so b = 1/2, a = 1/2; residuals
  * -1/2, 1, -1/2 give SSres = 3/2 against SStot = 2: r2 = 1/4.
+ *
+ * Identical algorithms (B ran A's algorithm on p1 and p2): times
+ *            A      B      C
+ *     p1     1      0.9    2        B left out of the min: best 1 (A);
+ *                                   r = 1, r_A = 1, 2
+ *     p2     F      3      1.5      A failed: B is a run of its own:
+ *                                   best 1.5; r = inf, 2, 1
+ * Winners with tie 0.05 on r = p1 (1, 1.03, 2), p2 (1, 1.2, inf),
+ * p3 (inf, inf, inf): p1 A and B tied, p2 A alone, p3 nobody: wins A 1,
+ * ties A 1 and B 1; with B an alias on p1, A wins p1 alone: wins A 2.
+ *
+ * Quantiles (type 7): x = 1 2 3 4: h = 3 q, median 2.5, q1 = 1 + 0.75 =
+ * 1.75, q3 = 3 + 0.25 = 3.25.  x = 1..5: 3, 2, 4.
+ *
+ * Slope interval: x = 0 1 2 3, y = 0 2 1 3: Sxx = 5, Sxy = 4, b = 0.8,
+ * a = 0.3, residuals -0.3 0.9 -0.9 0.3, SSres = 1.8, se(b) = sqrt(1.8 / 2 / 5)
+ * = 0.4242641, t_{0.975, 2} = 4.3026527: b in 0.8 -+ 1.8254610 = [-1.0254610, 2.6254610].
  */
 #include "experiment.h"
 #include "tst_util.h"
@@ -127,6 +144,147 @@ static void test_fit(void)
   CU_ASSERT_EQUAL(exp_fit_line(xs, y2, 3, &a, &b, &r2), -1);
 }
 
+static void test_alias(void)
+{
+  const double F = INFINITY;
+  double t[6] = {1, 0.9, 2, F, 3, 1.5};
+  int alias[6] = {-1, 0, -1, -1, 0, -1};
+  double r[6];
+  exp_profile_ratios_alias(2, 3, t, alias, r);
+  TST_CLOSE(r[0], 1.0, 0, 0);
+  TST_CLOSE(r[1], 1.0, 0, 0);
+  TST_CLOSE(r[2], 2.0, 0, 1e-15);
+  CU_ASSERT(isinf(r[3]));
+  TST_CLOSE(r[4], 2.0, 0, 1e-15);
+  TST_CLOSE(r[5], 1.0, 0, 0);
+  /* without aliases B would be the fastest on p1 */
+  exp_profile_ratios(2, 3, t, r);
+  TST_CLOSE(r[1], 1.0, 0, 0);
+  TST_CLOSE(r[0], 1.0 / 0.9, 0, 1e-15);
+}
+
+static void test_winners(void)
+{
+  const double F = INFINITY;
+  double r[9] = {1, 1.03, 2, 1, 1.2, F, F, F, F};
+  int wins[3], ties[3];
+  exp_profile_winners(3, 3, r, NULL, 0.05, wins, ties);
+  CU_ASSERT_EQUAL(wins[0], 1);
+  CU_ASSERT_EQUAL(wins[1], 0);
+  CU_ASSERT_EQUAL(wins[2], 0);
+  CU_ASSERT_EQUAL(ties[0], 1);
+  CU_ASSERT_EQUAL(ties[1], 1);
+  CU_ASSERT_EQUAL(ties[2], 0);
+  /* no tie tolerance: 1.03 is not fastest */
+  exp_profile_winners(3, 3, r, NULL, 0.0, wins, ties);
+  CU_ASSERT_EQUAL(wins[0], 2);
+  CU_ASSERT_EQUAL(ties[0], 0);
+  int alias[9] = {-1, 0, -1, -1, -1, -1, -1, -1, -1};
+  exp_profile_winners(3, 3, r, alias, 0.05, wins, ties);
+  CU_ASSERT_EQUAL(wins[0], 2);
+  CU_ASSERT_EQUAL(ties[0], 0);
+  CU_ASSERT_EQUAL(ties[1], 0);
+}
+
+static void test_quantiles(void)
+{
+  double x4[4] = {4, 1, 3, 2}, x5[5] = {5, 3, 1, 4, 2};
+  exp_tsum s;
+  exp_time_summary(x4, 4, &s);
+  TST_CLOSE(s.median, 2.5, 0, 1e-15);
+  TST_CLOSE(s.q1, 1.75, 0, 1e-15);
+  TST_CLOSE(s.q3, 3.25, 0, 1e-15);
+  TST_CLOSE(s.min, 1.0, 0, 0);
+  TST_CLOSE(s.total, 10.0, 0, 0);
+  exp_time_summary(x5, 5, &s);
+  TST_CLOSE(s.median, 3.0, 0, 0);
+  TST_CLOSE(s.q1, 2.0, 0, 0);
+  TST_CLOSE(s.q3, 4.0, 0, 0);
+  double one = 7.0;
+  TST_CLOSE(exp_quantile(&one, 1, 0.25), 7.0, 0, 0);
+}
+
+static void test_repeat_rule(void)
+{
+  CU_ASSERT_EQUAL(exp_repeat_done(5, 0.1, 5, 0.1, 2.0), 1);
+  CU_ASSERT_EQUAL(exp_repeat_done(4, 1.0, 5, 0.1, 2.0), 0);
+  CU_ASSERT_EQUAL(exp_repeat_done(5, 0.05, 5, 0.1, 2.0), 0);
+  CU_ASSERT_EQUAL(exp_repeat_done(1, 2.5, 5, 0.1, 2.0), 1);
+  CU_ASSERT_EQUAL(exp_repeat_done(0, 0.0, 5, 0.1, 2.0), 0);
+}
+
+static void test_fit_ci(void)
+{
+  double x[4] = {0, 1, 2, 3}, y[4] = {0, 2, 1, 3}, a, b, r2, lo, hi;
+  CU_ASSERT_EQUAL_FATAL(exp_fit_line_ci(x, y, 4, &a, &b, &r2, &lo, &hi), 0);
+  TST_CLOSE(b, 0.8, 1e-15, 0);
+  TST_CLOSE(a, 0.3, 1e-15, 0);
+  TST_CLOSE(lo, -1.0254610, 1e-6, 0);
+  TST_CLOSE(hi, 2.6254610, 1e-6, 0);
+  /* two points: exact line, unbounded interval */
+  CU_ASSERT_EQUAL_FATAL(exp_fit_line_ci(x, y, 2, &a, &b, &r2, &lo, &hi), 0);
+  TST_CLOSE(b, 2.0, 0, 0);
+  CU_ASSERT(isinf(lo) && lo < 0 && isinf(hi) && hi > 0);
+}
+
+static void test_status_columns(void)
+{
+  CU_ASSERT_EQUAL(exp_status_column("converged"), 0);
+  CU_ASSERT_EQUAL(exp_status_column("singular_pivot"), 4);
+  CU_ASSERT_EQUAL(exp_status_column("refused"), 8);
+  CU_ASSERT_EQUAL(exp_status_column("time_limit"), 9);
+  CU_ASSERT_EQUAL(exp_status_column("something"), EXP_NSTATUS - 1);
+  CU_ASSERT_STRING_EQUAL(exp_status_name(9), "time_limit");
+  CU_ASSERT_STRING_EQUAL(exp_status_name(99), "other");
+}
+
+static void test_tex(void)
+{
+  char out[256];
+  CU_ASSERT_EQUAL(exp_tex_escape("a_b%c&d#e$f{g}h~i^j\\k<l>m|n", out, sizeof out), 0);
+  CU_ASSERT_STRING_EQUAL(out, "a\\_b\\%c\\&d\\#e\\$f\\{g\\}h\\textasciitilde{}i"
+                              "\\textasciicircum{}j\\textbackslash{}k\\textless{}l"
+                              "\\textgreater{}m\\textbar{}n");
+  CU_ASSERT_EQUAL(exp_tex_escape("repeat > budget", out, sizeof out), 0);
+  CU_ASSERT_STRING_EQUAL(out, "repeat \\textgreater{} budget");
+  CU_ASSERT_EQUAL(exp_tex_escape("a\tb", out, sizeof out), 0);
+  CU_ASSERT_STRING_EQUAL(out, "ab");
+  char small[4];
+  CU_ASSERT_EQUAL(exp_tex_escape("a_b", small, sizeof small), -1);
+  CU_ASSERT_STRING_EQUAL(small, "a\\_");
+}
+
+static void test_reason(void)
+{
+  char k[128];
+  exp_reason_key("pgs", "pgs needs A(i,i) > 0; A(3,3)=0", k, sizeof k);
+  CU_ASSERT_STRING_EQUAL(k, "needs A(i,i) > 0");
+  exp_reason_key("enum", "enum takes n <= 16 (n=200)", k, sizeof k);
+  CU_ASSERT_STRING_EQUAL(k, "takes n <= 16");
+  exp_reason_key("pgs", "pgs does not handle Coulomb cones (54 cones)", k, sizeof k);
+  CU_ASSERT_STRING_EQUAL(k, "does not handle Coulomb cones");
+  /* a ';' within parentheses (a ',' turned into ';' in a CSV note) does not cut */
+  exp_reason_key("direct", "direct solves only equality rows (lo=-inf; hi=inf); row 3 has lo=0",
+                 k, sizeof k);
+  CU_ASSERT_STRING_EQUAL(k, "solves only equality rows (lo=-inf; hi=inf)");
+  /* "NAME: ..." as well as "NAME ..." */
+  exp_reason_key("nsn_ac", "nsn_ac: solves the Coulomb law only (Alart-Curnier); the associated "
+                           "cone is a QP", k, sizeof k);
+  CU_ASSERT_STRING_EQUAL(k, "solves the Coulomb law only (Alart-Curnier)");
+  exp_reason_key("lemke", "lemke needs dense storage (the problem is CSR)", k, sizeof k);
+  CU_ASSERT_STRING_EQUAL(k, "needs dense storage (the problem is CSR)");
+}
+
+static void test_fnv(void)
+{
+  /* published FNV-1a 64 test vectors */
+  CU_ASSERT(exp_fnv1a(EXP_FNV_INIT, "", 0) == 0xcbf29ce484222325ull);
+  CU_ASSERT(exp_fnv1a(EXP_FNV_INIT, "a", 1) == 0xaf63dc4c8601ec8cull);
+  CU_ASSERT(exp_fnv1a(EXP_FNV_INIT, "foobar", 6) == 0x85944171f73967e8ull);
+  /* continued hashing equals hashing the concatenation */
+  CU_ASSERT(exp_fnv1a(exp_fnv1a(EXP_FNV_INIT, "foo", 3), "bar", 3) == 0x85944171f73967e8ull);
+}
+
 int main(void)
 {
   if (CU_initialize_registry() != CUE_SUCCESS)
@@ -137,5 +295,14 @@ int main(void)
   CU_add_test(s, "breakpoints", test_breaks);
   CU_add_test(s, "failures (0, NaN) and ties", test_failures_and_ties);
   CU_add_test(s, "least-squares line", test_fit);
+  CU_add_test(s, "identical algorithms", test_alias);
+  CU_add_test(s, "winners and ties at tau = 1", test_winners);
+  CU_add_test(s, "quantiles (type 7)", test_quantiles);
+  CU_add_test(s, "repetition rule", test_repeat_rule);
+  CU_add_test(s, "slope confidence interval", test_fit_ci);
+  CU_add_test(s, "failure table columns", test_status_columns);
+  CU_add_test(s, "LaTeX escaping", test_tex);
+  CU_add_test(s, "refusal reason keys", test_reason);
+  CU_add_test(s, "FNV-1a checksum", test_fnv);
   return tst_run();
 }

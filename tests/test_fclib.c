@@ -2,8 +2,8 @@
  * .hdf5) and FCLIB's merit function against libfclib itself.
  *
  * Merit (the accuracy measure of Acary et al. 2018): on EVERY local problem
- * of ../shared/datasets/siconos/fc3d (35 .dat, 2 .hdf5) and
- * ../shared/datasets/fclib (2 local .hdf5), for x = 0, x = the file's
+ * of the shared datasets siconos/fc3d (35 .dat, 2 .hdf5) and fclib (2 local
+ * .hdf5; LCPLAB_SHARED), for x = 0, x = the file's
  * guesses/1/r (the .hdf5 files that have one) and a random x (GSL mt19937,
  * seed 4242), slv_residual(...).merit_fclib must equal libfclib's
  * fclib_merit_local(problem, MERIT_1, {r = x}) to 1e-12 relative.  Both are
@@ -14,8 +14,7 @@
  * accepts a column-stored matrix (nz = -1) and silently does nothing for
  * the row-stored W that fclib_read_local returns (nz = -2): the merit then
  * measures u = q and ignores W.  So libfclib is handed a COLUMN-stored (CSC)
- * copy of W, as ../shared/peers/fc3d does (src/peer_fc3d.c,
- * fclib_csc_from_csr; README "fclib merit").  For the .hdf5 files the copy
+ * copy of W, as the Siconos FC3D peer harness does (its fclib_csc_from_csr).  For the .hdf5 files the copy
  * is built here from libfclib's own reading of the file, so the comparison
  * also checks that lcplab's reader gives the same W, q and mu bit for bit;
  * for the .dat files (which libfclib cannot read) it is built from
@@ -41,7 +40,7 @@
  * with the path and naming the HDF5 object; 300 files with random bytes
  * overwritten (libfclib would exit the process on an HDF5 error).  The
  * HDF5 error printer of the caller is restored after every call.  The
- * shared-data parts SKIP (pass) without ../shared.
+ * shared-data parts SKIP (pass) without the shared datasets.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "slv.h"
@@ -255,14 +254,18 @@ static int hdf5_is_local(const char *path) {
   return r;
 }
 
-/* guesses/1/r of the file (n values), or NULL. */
-static double *read_guess(const char *path, int n) {
+/* The dataset GROUP/SUB/r of the file (n values: guesses/1, or solution
+ * with sub NULL), or NULL. */
+static double *read_r_of(const char *path, const char *group, const char *sub, int n) {
   hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (f < 0) return NULL;
   double *r = NULL;
-  if (H5Lexists(f, "guesses", H5P_DEFAULT) > 0 && H5Lexists(f, "guesses/1", H5P_DEFAULT) > 0 &&
-      H5Lexists(f, "guesses/1/r", H5P_DEFAULT) > 0) {
-    hid_t d = H5Dopen2(f, "guesses/1/r", H5P_DEFAULT);
+  char g2[64], ds[80];
+  snprintf(g2, sizeof g2, "%s/%s", group, sub ? sub : "r");
+  snprintf(ds, sizeof ds, "%s/r", g2);
+  if (H5Lexists(f, group, H5P_DEFAULT) > 0 && H5Lexists(f, g2, H5P_DEFAULT) > 0 &&
+      (!sub || H5Lexists(f, ds, H5P_DEFAULT) > 0)) {
+    hid_t d = H5Dopen2(f, sub ? ds : g2, H5P_DEFAULT);
     hid_t s = H5Dget_space(d);
     if (H5Sget_simple_extent_npoints(s) == n) {
       r = malloc((size_t)n * sizeof(double));
@@ -278,10 +281,21 @@ static double *read_guess(const char *path, int n) {
   return r;
 }
 
+static double *read_guess(const char *path, int n) { return read_r_of(path, "guesses", "1", n); }
+
+/* Does the file have a /solution group? */
+static int has_solution(const char *path) {
+  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f < 0) return 0;
+  int yes = H5Lexists(f, "solution", H5P_DEFAULT) > 0;
+  H5Fclose(f);
+  return yes;
+}
+
 /* ---- merit: every local shared file --------------------------------------------- */
 
 static double worst_rel = 0;
-static int merit_files = 0, merit_points = 0, raw_differs = 0;
+static int merit_files = 0, merit_points = 0, raw_differs = 0, guesses_read = 0;
 
 static void merit_one(const char *rel, const char *name) {
   char path[4096], err[512];
@@ -324,6 +338,15 @@ static void merit_one(const char *rel, const char *name) {
   slv_problem p = slv_instance_problem(inst);
   double *x = calloc((size_t)n + 1, sizeof(double));
   double *guess = hdf5 ? read_guess(path, n) : NULL;
+  if (guess) { /* slv_read_start: the file's solution, else its guess, bit for bit */
+    double *want = has_solution(path) ? read_r_of(path, "solution", NULL, n) : NULL;
+    double *start = malloc((size_t)n * sizeof(double));
+    CU_ASSERT_EQUAL(slv_read_start(path, n, start, err, sizeof err), SLV_CONVERGED);
+    CU_ASSERT(memcmp(start, want ? want : guess, (size_t)n * sizeof(double)) == 0);
+    free(start);
+    free(want);
+    guesses_read++;
+  }
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 4242);
   printf("\n  %-44s n=%4d", name, n);
@@ -405,6 +428,9 @@ static void test_merit(void) {
   printf("\n  raw CSR W differs from the CSC one on %d of 4 .hdf5 files", raw_differs);
   CU_ASSERT(raw_differs >= 3);
   CU_ASSERT_EQUAL(fclib, 2); /* local_problem_test, Capsules-i97-269 (4.8) */
+  printf("\n  slv_read_start gave /solution/r or /guesses/1/r bit for bit on %d files",
+         guesses_read);
+  CU_ASSERT(guesses_read >= 1);
 }
 
 /* ---- global problems -------------------------------------------------------------- */
@@ -1106,6 +1132,158 @@ static void test_roundtrip_shared(void) {
   CU_ASSERT_EQUAL(count, 37 + 5 + 4);
 }
 
+/* ---- the memory cap --------------------------------------------------------------- */
+
+/* Reading path with the cap must fail with SLV_ERR_DIM, *out NULL, one line
+ * "PATH: expected sizes that fit the memory cap of CAP bytes (max_memory),
+ * found <must>...". */
+static void capped_read(const char *name, size_t cap, const char *must) {
+  char p[512], err[512], prefix[700];
+  tpath(p, sizeof p, name);
+  slv_read_options o = slv_read_options_default();
+  o.max_memory = cap;
+  slv_instance *inst = (slv_instance *)1;
+  slv_status st = slv_read_with(p, SLV_FMT_AUTO, &o, &inst, err, sizeof err);
+  printf("\n  %s", err);
+  CU_ASSERT_EQUAL(st, SLV_ERR_DIM);
+  CU_ASSERT_PTR_NULL(inst);
+  CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+  snprintf(prefix, sizeof prefix, "%s: expected sizes that fit the memory cap of %zu bytes "
+           "(max_memory), found %s", p, cap, must);
+  if (strncmp(err, prefix, strlen(prefix)) != 0) printf("\n  (wanted the prefix '%s')", prefix);
+  CU_ASSERT_EQUAL(strncmp(err, prefix, strlen(prefix)), 0);
+}
+
+/* The declared sizes are charged against the cap before libfclib reads
+ * (it allocates what they say) and before lcplab's own copies: a small
+ * local file under a 100-byte cap is refused at W's values (16 entries,
+ * 128 bytes: before the test read of W/x), and a small global file whose H has
+ * 4500 columns, which would condense to a dense 4500 x 4500 W (162 MB), is
+ * refused under a 64 MiB cap before anything of that size is allocated. */
+static void test_memory_cap(void) {
+  char p[512], err[512];
+  slv_instance *fc = small_fc(2);
+  tpath(p, sizeof p, "capsmall.hdf5");
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, fc, err, sizeof err), SLV_CONVERGED);
+  slv_instance_free(fc);
+  capped_read("capsmall.hdf5", 100, "/fclib_local/W/x: 128 bytes");
+  slv_read_options o = slv_read_options_default();
+  slv_instance *inst = NULL;
+  CU_ASSERT_EQUAL(slv_read_with(p, SLV_FMT_AUTO, &o, &inst, err, sizeof err), SLV_CONVERGED);
+  slv_instance_free(inst);
+
+  enum { NDOF = 4500 };
+  int *ij = malloc(NDOF * sizeof(int));
+  double *one = malloc(NDOF * sizeof(double)), *w = calloc(NDOF, sizeof(double));
+  double *mu = malloc(NDOF / 3 * sizeof(double));
+  for (int k = 0; k < NDOF; k++) {
+    ij[k] = k;
+    one[k] = 1.0;
+  }
+  for (int c = 0; c < NDOF / 3; c++) mu[c] = 0.5;
+  struct fclib_matrix M = {NDOF, NDOF, NDOF, ij, ij, one, NDOF, NULL};
+  struct fclib_matrix H = {NDOF, NDOF, NDOF, ij, ij, one, NDOF, NULL};
+  struct fclib_global g;
+  memset(&g, 0, sizeof g);
+  g.M = &M;
+  g.H = &H;
+  g.f = one;
+  g.w = w;
+  g.mu = mu;
+  g.spacedim = 3;
+  tpath(p, sizeof p, "capglobal.hdf5");
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(fclib_write_global(&g, p), 1);
+  free(ij);
+  free(one);
+  free(w);
+  free(mu);
+  capped_read("capglobal.hdf5", (size_t)64 << 20,
+              "/fclib_global: the condensation, ndof = 4500, 3 nc = 4500");
+}
+
+/* ---- solutions and guesses ------------------------------------------------------ */
+
+/* slv_write_solution to .hdf5: libfclib's own readers give back the
+ * problem, r = x and u = A x + b (/solution), r = x0 and u = A x0 + b
+ * (/guesses/1), bit for bit; slv_read_start reads the solution back, and
+ * the guess when there is no solution.  Refusals name the file. */
+static void test_solutions(void) {
+  char p[512], err[512];
+  slv_instance *inst = small_fc(2);
+  int n = inst->n;
+  double x[6] = {1.5, -0.25, 0.125, 2.0, 0.5, -0.75}, x0[6] = {1, 0, 0, 1, 0, 0};
+  double w[6], w0[6], back[6];
+  slv_problem pr = slv_instance_problem(inst);
+  slv_problem_w(&pr, x, w);
+  slv_problem_w(&pr, x0, w0);
+  tpath(p, sizeof p, "sol.hdf5");
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(slv_write_solution(p, inst, x, x0, err, sizeof err), SLV_CONVERGED);
+  slv_instance *prob = read_tmp("sol.hdf5");
+  CU_ASSERT(prob && same_problem(inst, prob, 1));
+  slv_instance_free(prob);
+  struct fclib_solution *sol = fclib_read_solution(p);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sol);
+  CU_ASSERT(memcmp(sol->r, x, sizeof x) == 0);
+  CU_ASSERT(memcmp(sol->u, w, sizeof w) == 0);
+  CU_ASSERT_PTR_NULL(sol->v);
+  free(sol->r);
+  free(sol->u);
+  free(sol);
+  int ng = 0;
+  struct fclib_solution *g = fclib_read_guesses(p, &ng);
+  CU_ASSERT_EQUAL_FATAL(ng, 1);
+  CU_ASSERT(memcmp(g[0].r, x0, sizeof x0) == 0);
+  CU_ASSERT(memcmp(g[0].u, w0, sizeof w0) == 0);
+  free(g[0].r);
+  free(g[0].u);
+  free(g);
+  CU_ASSERT_EQUAL(slv_read_start(p, n, back, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT(memcmp(back, x, sizeof x) == 0);
+  /* without x0 there are no guesses; a file with guesses only starts from guess 1 */
+  tpath(p, sizeof p, "sol_noguess.hdf5");
+  CU_ASSERT_EQUAL(slv_write_solution(p, inst, x, NULL, err, sizeof err), SLV_CONVERGED);
+  hid_t f = H5Fopen(p, H5F_ACC_RDWR, H5P_DEFAULT);
+  CU_ASSERT(H5Lexists(f, "guesses", H5P_DEFAULT) == 0);
+  H5Fclose(f);
+  tpath(p, sizeof p, "guessonly.hdf5");
+  remove(p);
+  CU_ASSERT_EQUAL(slv_write(p, SLV_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
+  struct fclib_solution gw = {NULL, w0, x0, NULL};
+  CU_ASSERT_EQUAL(fclib_write_guesses(1, &gw, p), 1);
+  CU_ASSERT_EQUAL(slv_read_start(p, n, back, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT(memcmp(back, x0, sizeof x0) == 0);
+  /* refusals: the size, a file without a start, an LCP in .hdf5, .npz */
+  CU_ASSERT_EQUAL(slv_read_start(p, 9, back, err, sizeof err), SLV_ERR_INVALID);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected /guesses/1/r to hold n = 9 values (the problem "
+                                     "solved), found 6"));
+  tpath(p, sizeof p, "nostart.hdf5");
+  remove(p);
+  CU_ASSERT_EQUAL(slv_write(p, SLV_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_read_start(p, n, back, err, sizeof err), SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(strncmp(err, p, strlen(p)), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected a starting point in /solution/r or /guesses/1/r"));
+  slv_instance *lcp = slv_instance_new_dense(2);
+  lcp->A[0] = lcp->A[3] = 1.0;
+  tpath(p, sizeof p, "lcp_sol.hdf5");
+  remove(p);
+  CU_ASSERT_EQUAL(slv_write_solution(p, lcp, x, NULL, err, sizeof err), SLV_ERR_UNSUPPORTED);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err, "fclib holds only frictional-contact problems"));
+  CU_ASSERT_FALSE(file_exists(p));
+  tpath(p, sizeof p, "x.npz");
+  CU_ASSERT_EQUAL(slv_can_write_solution(p, inst, err, sizeof err), SLV_ERR_UNSUPPORTED);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err, "not as .npz"));
+  /* any other extension: the plain vector */
+  tpath(p, sizeof p, "sol.txt");
+  CU_ASSERT_EQUAL(slv_write_solution(p, lcp, x, NULL, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_read_vector(p, 2, back, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT(memcmp(back, x, 2 * sizeof(double)) == 0);
+  slv_instance_free(lcp);
+  slv_instance_free(inst);
+}
+
 int main(void) {
   gsl_set_error_handler_off();
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the test's own probing stays quiet */
@@ -1118,5 +1296,7 @@ int main(void) {
   CU_add_test(s, "damaged HDF5 files: no exit, no crash", test_damaged);
   CU_add_test(s, "writing: bit-identical, refusals", test_write);
   CU_add_test(s, "round trips of every shared problem", test_roundtrip_shared);
+  CU_add_test(s, "the memory cap", test_memory_cap);
+  CU_add_test(s, "solutions and guesses (fclib_solution)", test_solutions);
   return tst_run();
 }

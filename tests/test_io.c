@@ -9,7 +9,7 @@
  * problem; formats that cannot hold an instance must refuse with
  * SLV_ERR_UNSUPPORTED, name the row, and write nothing.
  *
- * Siconos files (../shared/datasets/siconos/{lcp,mlcp,relay}, SKIP when
+ * Siconos files (the shared datasets siconos/{lcp,mlcp,relay}, SKIP when
  * absent): every file reads, its variant is recognised from the content, its
  * sizes match the tables of the datasets README (section 4), and known
  * values hold: lcp_exp_murty is Murty's upper-triangular matrix (1 on the
@@ -45,6 +45,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1522,6 +1523,101 @@ static void test_vectors(void) {
   CU_ASSERT_EQUAL(strncmp(err, p, strlen(p)), 0);
 }
 
+/* ---- the memory cap --------------------------------------------------------- */
+
+/* Reads NAME (TEXT) with the cap `cap`: returns the status; on a refusal
+ * checks *out NULL, one line "PATH:LINE: expected sizes that fit the memory
+ * cap of CAP bytes (max_memory), found FIELD..." (line 0: "PATH: "). */
+static slv_status read_capped(const char *name, const char *text, size_t cap, int line,
+                              const char *field) {
+  char p[512], err[512], prefix[700];
+  if (text) put_text(name, text);
+  tpath(p, sizeof p, name);
+  slv_read_options o = slv_read_options_default();
+  o.max_memory = cap;
+  slv_instance *inst = (slv_instance *)&inst;
+  slv_status st = slv_read_with(p, SLV_FMT_AUTO, &o, &inst, err, sizeof err);
+  if (st == SLV_CONVERGED) {
+    slv_instance_free(inst);
+    return st;
+  }
+  printf("\n  %-14s %s", slv_status_str(st), err);
+  CU_ASSERT_PTR_NULL(inst);
+  CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+  if (line > 0)
+    snprintf(prefix, sizeof prefix, "%s:%d: expected sizes that fit the memory cap of %zu bytes "
+             "(max_memory), found %s", p, line, cap, field);
+  else
+    snprintf(prefix, sizeof prefix, "%s: expected %s", p, field);
+  if (strncmp(err, prefix, strlen(prefix)) != 0) printf("\n  (wanted the prefix '%s')", prefix);
+  CU_ASSERT_EQUAL(strncmp(err, prefix, strlen(prefix)), 0);
+  return st;
+}
+
+/* The accounting, exactly: a read needs the file's bytes + 1 (its buffer)
+ * and, per size read, the bytes of the arrays it implies; with cap = that
+ * total the read passes, with one byte less it is refused, naming the
+ * field whose size crossed the cap (and nothing is allocated for it). */
+static void test_memory_cap(void) {
+  const double I = (double)sizeof(slv_instance);
+  /* blcp, n = 2: b, lo, hi (3 n) and A (n^2) at the header; findex + mu (12 n)
+   * when the block is there */
+  const char *blcp = "2\n4 1 1 4\n1 2\n0 0\ninf inf\n";
+  size_t need = strlen(blcp) + 1 + (size_t)(I + 8 * 6 + 8 * 4);
+  CU_ASSERT_EQUAL(read_capped("cap.blcp", blcp, need, 1, ""), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(read_capped("cap.blcp", NULL, need - 1, 1, "n = 2: A (n x n), b, lo, hi"),
+                  SLV_ERR_DIM);
+  const char *blcpf = "3\n2 0 0 0 2 0 0 0 2\n-1 0 0\n0 -1 -1\ninf 1 1\n-1 0 0\n";
+  need = strlen(blcpf) + 1 + (size_t)(I + 8 * 9 + 8 * 9);
+  CU_ASSERT_EQUAL(read_capped("capf.blcp", blcpf, need + 36, 6, ""), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(read_capped("capf.blcp", NULL, need + 35, 6, "findex and mu (n = 3)"),
+                  SLV_ERR_DIM);
+  /* Siconos LCP, n = 2: q, lo, hi at n (line 1), then M at its header (line 3) */
+  const char *dat = "2\n0\n2\n2\n2 2\n2 1\n1 2\n-5 -6\n";
+  need = strlen(dat) + 1 + (size_t)(I + 8 * 6);
+  CU_ASSERT_EQUAL(read_capped("cap.dat", dat, need + 32, 3, ""), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(read_capped("cap.dat", NULL, need + 31, 3, "M, 2 x 2 dense"), SLV_ERR_DIM);
+  CU_ASSERT_EQUAL(read_capped("cap.dat", NULL, need - 1, 1, "n = 2: q, lo, hi"), SLV_ERR_DIM);
+  /* lcplab: n at its line, then A at the line of 'A' */
+  const char *lcp = "lcplab-problem 1\nn 2\nA\n2 1\n1 2\nb -5 -6\nend\n";
+  need = strlen(lcp) + 1 + (size_t)(I + 8 * 6);
+  CU_ASSERT_EQUAL(read_capped("cap.lcp", lcp, need + 32, 3, ""), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(read_capped("cap.lcp", NULL, need + 31, 3, "A, 2 x 2 dense"), SLV_ERR_DIM);
+  /* MatrixMarket: a coordinate header of n = 1000 with one entry is 2 lines
+   * of text, but A is built dense: 8 MB, refused at the size line */
+  const char *mtx = "%%MatrixMarket matrix coordinate real general\n1000 1000 1\n1 1 2\n";
+  put_text("capbig.b", "1\n");
+  CU_ASSERT_EQUAL(read_capped("capbig.mtx", mtx, (size_t)1 << 20, 2,
+                              "n = 1000: A (n x n, built dense), b, lo, hi: 8024"),
+                  SLV_ERR_DIM);
+  /* a Siconos SBM of n = 3000 with one 1x1 block: 72 MB once stored dense */
+  const char *sbm = "3000\n1\n3000\n3000\n1\n1\n1\n3000\n3000\n2\n1\n0 1\n0\n0\n5\n";
+  CU_ASSERT_EQUAL(read_capped("capsbm.dat", sbm, (size_t)16 << 20, 3,
+                              "M, 3000 x 3000 sparse-block kept dense"),
+                  SLV_ERR_DIM);
+  /* FC3D: nc at line 2 */
+  const char *fc = "3\n1\n0\n3\n3\n3\t3\n1 0 0\n0 1 0\n0 0 1\n-1 0 0\n0.5\n";
+  char what[128];
+  snprintf(what, sizeof what, "a file that fits the memory cap of %zu bytes (max_memory), found "
+           "%zu bytes", strlen(fc) - 1, strlen(fc));
+  CU_ASSERT_EQUAL(read_capped("capfc.dat", fc, strlen(fc) - 1, 0, what), SLV_ERR_DIM);
+  need = strlen(fc) + 1 + (size_t)(I + 8 * 9 + 28);
+  CU_ASSERT_EQUAL(read_capped("capfc.dat", NULL, need - 1, 2, "nc = 1: q, lo, hi (3 nc)"),
+                  SLV_ERR_DIM);
+  CU_ASSERT_EQUAL(read_capped("capfc.dat", NULL, need + 72, 0, ""), SLV_CONVERGED);
+  /* options not from slv_read_options_default */
+  char p[512], err[512];
+  slv_read_options bad;
+  memset(&bad, 0, sizeof bad);
+  bad.max_memory = SIZE_MAX;
+  slv_instance *inst = NULL;
+  tpath(p, sizeof p, "cap.blcp");
+  CU_ASSERT_EQUAL(slv_read_with(p, SLV_FMT_AUTO, &bad, &inst, err, sizeof err), SLV_ERR_OPTIONS);
+  CU_ASSERT_PTR_NULL(inst);
+  CU_ASSERT_EQUAL(slv_read_options_default().max_memory, SLV_IO_DEFAULT_MAX_MEMORY);
+  CU_ASSERT_EQUAL(SLV_IO_DEFAULT_MAX_MEMORY, (size_t)4 << 30);
+}
+
 int main(void) {
   gsl_set_error_handler_off();
   if (CU_initialize_registry() != CUE_SUCCESS) return 2;
@@ -1551,6 +1647,7 @@ int main(void) {
   CU_add_test(s, "bad: findex", test_bad_findex);
   CU_add_test(s, "bad: missing file, unknown format", test_bad_missing_and_unknown);
   CU_add_test(s, "vectors", test_vectors);
+  CU_add_test(s, "the memory cap", test_memory_cap);
   CU_add_test(s, "fc3d: hand-written files", test_fc3d_handwritten);
   CU_add_test(s, "fc3d: round trips, layout, refusals", test_fc3d_roundtrip);
   CU_add_test(s, "lcplab: cone_law", test_lcplab_cone_law);

@@ -332,7 +332,7 @@ static void test_degenerate(void) {
   slv_options op = slv_options_default();
   op.tol = 1e-13;
   op.max_iter = 100000;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(pgs, N, &op, &ws), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(pgs, N, &op, &ws), SLV_OK);
   double xp[N];
   CU_ASSERT_EQUAL(slv_solve(ws, &p, &op, xp, NULL, &res), SLV_CONVERGED);
   slv_workspace_free(ws);
@@ -424,7 +424,7 @@ static void test_spd_vs_pgs(void) {
   slv_options op = slv_options_default();
   op.tol = 1e-12;
   op.max_iter = 100000;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(pgs, n, &op, &ws), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(pgs, n, &op, &ws), SLV_OK);
   CU_ASSERT_EQUAL(slv_solve(ws, &p, &op, xp, NULL, &res), SLV_CONVERGED);
   slv_workspace_free(ws);
   TST_VEC_CLOSE(x, xp, n, 1e-9, 0);
@@ -716,7 +716,7 @@ static void test_workspace_reuse(void) {
   slv_options o = slv_options_default();
   o.tol = 1e-12;
   slv_workspace *ws;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(lemke, n, &o, &ws), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(lemke, n, &o, &ws), SLV_OK);
   slv_problem p = slv_problem_empty();
   p.n = n; p.A = A; p.lda = n; p.b = b;
   slv_problem q = slv_problem_empty();
@@ -871,7 +871,7 @@ static void test_friction_ray(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "not copositive-plus"));
 }
 
-/* A contact-box-like problem in the style of ../shared/peers' gen_lcp
+/* A contact-box-like problem in the style of the peers' gen_lcp
  * --type contact-box: nc contacts on nb = ceil(nc / 4) rigid bodies (6 DOF,
  * W = diag of inverse masses 1/m and inverse inertias), each contact
  * between a random body and a second one (70 %) or the ground, with a
@@ -1038,7 +1038,7 @@ static void test_friction_vs_dantzig(void) {
     CU_ASSERT_EQUAL(run(&p, &o, xl, &rl), SLV_CONVERGED);
     CU_ASSERT(own_res(&p, xl) <= 1e-10);
     slv_workspace *ws;
-    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(dz, N, &o, &ws), SLV_CONVERGED);
+    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(dz, N, &o, &ws), SLV_OK);
     slv_status sd = slv_solve(ws, &p, &o, xd, NULL, &rd);
     slv_workspace_free(ws);
     if (sd != SLV_CONVERGED) continue;
@@ -1084,7 +1084,7 @@ static void test_friction_contact_family(void) {
       total++;
       slv_workspace *ws;
       slv_result rd;
-      CU_ASSERT_EQUAL_FATAL(slv_workspace_new(dz, n, &o, &ws), SLV_CONVERGED);
+      CU_ASSERT_EQUAL_FATAL(slv_workspace_new(dz, n, &o, &ws), SLV_OK);
       slv_status sd = slv_solve(ws, &p, &o, xd, NULL, &rd);
       slv_workspace_free(ws);
       dz_conv += sd == SLV_CONVERGED;
@@ -1127,7 +1127,7 @@ static void test_friction_workspace_reuse(void) {
   slv_result r0, r1;
   CU_ASSERT_EQUAL(run(&p, &o, xf, &r0), SLV_CONVERGED);
   slv_workspace *ws;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(lemke, N, &o, &ws), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(lemke, N, &o, &ws), SLV_OK);
   CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &r1), SLV_CONVERGED);
   TST_VEC_CLOSE(x, xf, N, 0, 0);
   CU_ASSERT_EQUAL(r1.pivots, r0.pivots);
@@ -1201,7 +1201,7 @@ int main(void) {
   CU_add_test(s, "hand-derived boxed, upper-only and free rows", test_hand_box_free);
   CU_add_test(s, "Murty's examples n=4..16: 2^n pivots, degenerate b=-1: 2", test_murty);
   CU_add_test(s, "secondary rays: A=-I, infeasible PSD", test_ray);
-  CU_add_test(s, "Siconos LCP collection (../shared)", test_siconos_lcp);
+  CU_add_test(s, "Siconos LCP collection (LCPLAB_SHARED)", test_siconos_lcp);
   CU_add_test(s, "degenerate problems (ties) terminate with the solution", test_degenerate);
   CU_add_test(s, "planted SPD, agreement with pgs, covering, scaling", test_spd_vs_pgs);
   CU_add_test(s, "planted non-symmetric P-matrices", test_pmatrix_planted);

@@ -22,14 +22,16 @@
  *   - dense storage is solved by pgs itself: the same x, bit for bit;
  *   - an overflowing problem ends in SLV_NOT_FINITE, never "converged";
  *   - each solve's plan line (opt.log_fn) names the sweep taken: the lanes
- *     in the compact layout exactly for the rigid-body problems whose claim
- *     holds, the full layout otherwise; and its counts add up;
- *   - a second suite runs with LCPLAB_NO_AVX2=1, the path of CPUs without
- *     AVX2, to the same iterates: pgs's own sweep in the row order, the
- *     plan one row at a time with sequential groups ("0" or "" keep the
- *     lanes).
+ *     in the compact layout exactly for the rigid-body problems (whose
+ *     masses pgs_wide finds in J and K), the full layout otherwise (also
+ *     when one row of a block has another mass); and its counts add up;
+ *   - result.method names the algorithm that ran: "pgs" where pgs_wide
+ *     hands the problem to pgs (dense, CSR, or no lanes in row order);
+ *   - a second suite runs with opt.simd = SLV_SIMD_OFF, the path of CPUs
+ *     without AVX2, to the same iterates: pgs's own sweep in the row
+ *     order, the plan one row at a time with sequential groups
+ *     (SLV_SIMD_AUTO keeps the lanes; other values are refused).
  */
-#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdint.h>
@@ -74,7 +76,7 @@ static int wide_order(const slv_problem *p, int *ord) {
 /* The rows of f permuted: row k of *q is row ord[k] of f (findex remapped). */
 typedef struct {
   int *fblk, *findex;
-  double *fJ, *fK, *fd, *b, *lo, *hi, *mu, *fwork;
+  double *fJ, *fK, *fd, *b, *lo, *hi, *mu;
   slv_problem p;
 } permuted;
 
@@ -92,7 +94,6 @@ static void permute(const fprob *f, const int *ord, permuted *q) {
     *v[a] = malloc((size_t)n * sizeof(double));
     for (int k = 0; k < n; k++) (*v[a])[k] = src[a][ord[k]];
   }
-  q->fwork = malloc(6 * (size_t)f->nblk * sizeof(double));
   for (int k = 0; k < n; k++) {
     int i = ord[k];
     q->fblk[2 * k] = f->fblk[2 * i];
@@ -111,11 +112,10 @@ static void permute(const fprob *f, const int *ord, permuted *q) {
   q->p.lo = q->lo;
   q->p.hi = q->hi;
   q->p.mu = q->mu;
-  q->p.fwork = q->fwork;
   free(pos);
 }
 
-/* f with its rows replaced by q's (f keeps ownership of the rest: A, fwork). */
+/* f with its rows replaced by q's (f keeps ownership of the rest: A). */
 static fprob permuted_view(const fprob *f, const permuted *q) {
   fprob g = *f;
   g.fblk = q->fblk;
@@ -141,20 +141,26 @@ static void permuted_free(permuted *q) {
   free(q->lo);
   free(q->hi);
   free(q->mu);
-  free(q->fwork);
 }
 
-/* The sweep pgs_wide must log taking: rows one at a time on a CPU without
- * AVX2 or with LCPLAB_NO_AVX2 set (and not "0"), else the lanes, compact
- * when the problem is in rigid-body form with its claim true. */
-static const char *expected_sweep(int compact) {
-  const char *no = getenv("LCPLAB_NO_AVX2");
+/* The suite's opt.simd (the second suite: SLV_SIMD_OFF). */
+static int simd = SLV_SIMD_AUTO;
+
+/* Whether pgs_wide sweeps in its AVX2 lanes: the CPU has them and
+ * opt.simd lets it. */
+static int lanes(void) {
   int avx2 = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
   __builtin_cpu_init();
   avx2 = __builtin_cpu_supports("avx2");
 #endif
-  if (!avx2 || (no && *no && strcmp(no, "0") != 0)) return "rows one at a time (no AVX2)";
+  return avx2 && simd == SLV_SIMD_AUTO;
+}
+
+/* The sweep pgs_wide must log taking: rows one at a time without the
+ * lanes, else the lanes, compact when the problem is in rigid-body form. */
+static const char *expected_sweep(int compact) {
+  if (!lanes()) return "rows one at a time (no AVX2 lanes)";
   return compact ? "AVX2 lanes, compact rigid-body rows" : "AVX2 lanes, full rows";
 }
 
@@ -178,9 +184,9 @@ static void log_plan(void *ctx, const char *line) {
 static void check_plan(const plan_log *l, int n, int identity, int compact) {
   CU_ASSERT_EQUAL(l->count, 1);
   int rows = -1, nbat = -1, busy = -1, ncol = -1, seq = -1;
-  if (identity && strcmp(expected_sweep(compact), "rows one at a time (no AVX2)") == 0) {
+  if (identity && !lanes()) {
     char tail[64] = "";
-    CU_ASSERT_EQUAL(sscanf(l->line, "pgs_wide: %d rows, no AVX2, %63[^\n]", &rows, tail), 2);
+    CU_ASSERT_EQUAL(sscanf(l->line, "pgs_wide: %d rows, no AVX2 lanes, %63[^\n]", &rows, tail), 2);
     CU_ASSERT_EQUAL(rows, n);
     CU_ASSERT_STRING_EQUAL(tail, "row order: pgs's own sweep");
     return;
@@ -215,9 +221,10 @@ static int mismatches(const fprob *f, int sweeps, const double *x0, int compact,
   opt.tol = 1e-300;
   opt.max_iter = sweeps;
   opt.warm_start = x0 != NULL;
+  opt.simd = simd;
   slv_workspace *ww, *wp;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ww), SLV_CONVERGED);
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs"), n, &opt, &wp), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ww), SLV_OK);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs"), n, &opt, &wp), SLV_OK);
   double *xw = calloc((size_t)n, sizeof(double)), *xp = calloc((size_t)n, sizeof(double));
   if (x0)
     for (int k = 0; k < n; k++) {
@@ -231,6 +238,7 @@ static int mismatches(const fprob *f, int sweeps, const double *x0, int compact,
   lopt.log_ctx = &log;
   CU_ASSERT_EQUAL(slv_solve(ww, &f->p, &lopt, xw, NULL, &rw), SLV_MAX_ITER);
   check_plan(&log, n, identity, compact);
+  CU_ASSERT_STRING_EQUAL(rw.method, identity && !lanes() ? "pgs" : "pgs_wide");
   CU_ASSERT_EQUAL(slv_solve(wp, &q.p, &opt, xp, NULL, &rp), SLV_MAX_ITER);
   CU_ASSERT_EQUAL(rw.iterations, sweeps);
   CU_ASSERT_EQUAL(rp.iterations, sweeps);
@@ -287,16 +295,19 @@ static void test_same_iterates(void) {
   }
 }
 
-/* The rigid-body form with its claim broken, which pgs_wide must notice
- * (else its compact sweep computes another problem's iterates): one
- * block's finvm off by an ulp; one row's linear J on slot 1 not minus
- * slot 0's (K kept finvm J).  Still pgs's iterates. */
+/* Not quite the rigid-body form, which pgs_wide must notice (else its
+ * compact sweep computes another problem's iterates): one row's K with
+ * twice its block's inverse mass on the linear columns (no one scalar
+ * fits the block); one row's linear J on slot 1 not minus slot 0's (K
+ * kept finvm J).  Still pgs's iterates, in the full layout. */
 static void test_rigid_claim_false(void) {
   for (int v = 0; v < 2; v++) {
     fprob f;
     fprob_make_rigid(&f, 300, 80, 61);
     if (v == 0) {
-      f.finvm[f.fblk[0]] = nextafter(f.finvm[f.fblk[0]], 2.0);
+      int i = 0;
+      while (f.fblk[2 * i] < 0) i++;
+      for (int c = 0; c < 3; c++) f.fK[12 * i + c] = 2.0 * f.finvm[f.fblk[2 * i]] * f.fJ[12 * i + c];
     } else {
       int i = 0;
       while (f.fblk[2 * i + 1] < 0) i++;
@@ -448,7 +459,7 @@ static void test_converges(void) {
   opt.tol = 1e-10;
   opt.max_iter = 20000;
   slv_workspace *ws;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ws), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ws), SLV_OK);
   double *x = calloc((size_t)n, sizeof(double));
   slv_result r;
   CU_ASSERT_EQUAL(slv_solve(ws, &f.p, &opt, x, NULL, &r), SLV_CONVERGED);
@@ -468,12 +479,14 @@ static void test_dense_is_pgs(void) {
   opt.tol = 1e-9;
   opt.max_iter = 5000;
   slv_workspace *ww, *wp;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ww), SLV_CONVERGED);
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs"), n, &opt, &wp), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ww), SLV_OK);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs"), n, &opt, &wp), SLV_OK);
   double *xw = calloc((size_t)n, sizeof(double)), *xp = calloc((size_t)n, sizeof(double));
   slv_result rw, rp;
   CU_ASSERT_EQUAL(slv_solve(ww, &d, &opt, xw, NULL, &rw), SLV_CONVERGED);
   CU_ASSERT_EQUAL(slv_solve(wp, &d, &opt, xp, NULL, &rp), SLV_CONVERGED);
+  CU_ASSERT_STRING_EQUAL(rw.method, "pgs");
+  CU_ASSERT_STRING_EQUAL(rp.method, "pgs");
   CU_ASSERT_EQUAL(rw.iterations, rp.iterations);
   CU_ASSERT(memcmp(xw, xp, (size_t)n * sizeof(double)) == 0);
   slv_workspace_free(ww);
@@ -495,8 +508,9 @@ static void test_not_finite(void) {
   }
   slv_options opt = slv_options_default();
   opt.warm_start = 1;
+  opt.simd = simd;
   slv_workspace *ws;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ws), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &ws), SLV_OK);
   double *x = calloc((size_t)n, sizeof(double));
   x[0] = 1.0;
   slv_result r;
@@ -507,22 +521,31 @@ static void test_not_finite(void) {
   fprob_free(&f);
 }
 
-/* The second suite runs with LCPLAB_NO_AVX2=1: the row-at-a-time sweep
- * that CPUs without AVX2 take, which must give the same iterates. */
-static int no_avx2_on(void) { return setenv("LCPLAB_NO_AVX2", "1", 1); }
-static int no_avx2_off(void) { return unsetenv("LCPLAB_NO_AVX2"); }
+/* The second suite runs with opt.simd = SLV_SIMD_OFF: the row-at-a-time
+ * sweep that CPUs without AVX2 take, which must give the same iterates. */
+static int simd_off(void) {
+  simd = SLV_SIMD_OFF;
+  return 0;
+}
+static int simd_auto(void) {
+  simd = SLV_SIMD_AUTO;
+  return 0;
+}
 
-/* "0" and "" leave the lanes on: the plan line says which sweep ran. */
-static void test_no_avx2_values(void) {
-  const char *v[] = { "0", "" };
+/* SLV_SIMD_AUTO gives the lanes back (the plan line says which sweep ran);
+ * other values than the two are refused, naming the field. */
+static void test_simd_values(void) {
   fprob f;
   fprob_make_rigid(&f, 60, 20, 67);
-  for (int k = 0; k < 2; k++) {
-    CU_ASSERT_EQUAL_FATAL(setenv("LCPLAB_NO_AVX2", v[k], 1), 0);
-    double d;
-    CU_ASSERT_EQUAL(mismatches(&f, 7, NULL, 1, &d), 0);
-  }
-  CU_ASSERT_EQUAL(setenv("LCPLAB_NO_AVX2", "1", 1), 0);
+  simd = SLV_SIMD_AUTO;
+  double d;
+  CU_ASSERT_EQUAL(mismatches(&f, 7, NULL, 1, &d), 0);
+  simd = SLV_SIMD_OFF;
+  slv_options opt = slv_options_default();
+  char msg[160];
+  opt.simd = 2;
+  CU_ASSERT_EQUAL(slv_options_validate(&opt, msg, sizeof msg), SLV_ERR_OPTIONS);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "simd"));
   fprob_free(&f);
 }
 
@@ -535,11 +558,11 @@ int main(void) {
   CU_add_test(s, "findex on another body pair", test_findex_other_pair);
   CU_add_test(s, "manifold runs: groups of 3 to 12 rows", test_manifolds);
   CU_add_test(s, "unused slots hold junk: never read", test_unused_slots);
-  CU_add_test(s, "rigid form, claim false: noticed", test_rigid_claim_false);
+  CU_add_test(s, "rigid form broken: noticed", test_rigid_claim_false);
   CU_add_test(s, "converges; the test's own residual", test_converges);
   CU_add_test(s, "dense storage: pgs itself", test_dense_is_pgs);
   CU_add_test(s, "overflow: not_finite", test_not_finite);
-  s = CU_add_suite("pgs_wide, LCPLAB_NO_AVX2=1: without the lanes", no_avx2_on, no_avx2_off);
+  s = CU_add_suite("pgs_wide, opt.simd off: without the lanes", simd_off, simd_auto);
   CU_add_test(s, "findex pointing forward: the sequential group", test_findex_forward);
   if (!getenv("LCPLAB_VALGRIND")) {
     /* pgs itself (test_pgs runs it under memcheck); 40 s more there */
@@ -548,6 +571,6 @@ int main(void) {
     CU_add_test(s, "unused slots hold junk: never read", test_unused_slots);
   }
   CU_add_test(s, "overflow: not_finite", test_not_finite);
-  CU_add_test(s, "LCPLAB_NO_AVX2=0 or empty: the lanes", test_no_avx2_values);
+  CU_add_test(s, "opt.simd: auto gives the lanes back, bad values refused", test_simd_values);
   return tst_run();
 }

@@ -2,6 +2,7 @@
  * options, registry and the generic layer's promise ("converged" only when
  * the library's own residual meets tol), using fake solvers that lie. */
 #include "slv.h"
+#include "slv_internal.h" /* slv_impl: the lying solvers of test_promise */
 #include "tst_util.h"
 
 #include <math.h>
@@ -44,11 +45,11 @@ static void expect_invalid(const slv_problem *p, slv_status want, const char *su
 static void test_validate_ok(void) {
   slv_problem p = base4();
   char msg[160];
-  CU_ASSERT_EQUAL(slv_problem_validate(&p, msg, sizeof msg), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_problem_validate(&p, msg, sizeof msg), SLV_OK);
   p.lo = p.hi = NULL; /* NULL bounds mean the standard LCP */
-  CU_ASSERT_EQUAL(slv_problem_validate(&p, msg, sizeof msg), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_problem_validate(&p, msg, sizeof msg), SLV_OK);
   slv_problem e = slv_problem_empty();
-  CU_ASSERT_EQUAL(slv_problem_validate(&e, msg, sizeof msg), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_problem_validate(&e, msg, sizeof msg), SLV_OK);
 }
 
 static void test_validate_rules(void) {
@@ -89,7 +90,7 @@ static void test_validate_csr_and_cones(void) {
   slv_problem p = slv_problem_empty();
   p.n = 3; p.storage = SLV_CSR; p.Ap = Ap; p.Aj = Aj; p.Ax = Ax; p.b = b;
   char msg[160];
-  CU_ASSERT_EQUAL(slv_problem_validate(&p, msg, sizeof msg), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_problem_validate(&p, msg, sizeof msg), SLV_OK);
   Aj[1] = 3;
   expect_invalid(&p, SLV_ERR_INVALID, "Aj[1]=3 in row 1");
   Aj[1] = 1; Ap[2] = 0;
@@ -106,7 +107,7 @@ static void test_validate_csr_and_cones(void) {
   rows[1] = 3; cmu[0] = -1;
   expect_invalid(&c, SLV_ERR_INVALID, "cone_mu[0]=-1");
   cmu[0] = 0.5;
-  CU_ASSERT_EQUAL(slv_problem_validate(&c, msg, sizeof msg), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_problem_validate(&c, msg, sizeof msg), SLV_OK);
 }
 
 /* ---- residuals on hand examples ------------------------------------------ */
@@ -242,7 +243,7 @@ static void test_residual_cone_laws(void) {
 static void test_options(void) {
   slv_options o = slv_options_default();
   char msg[160];
-  CU_ASSERT_EQUAL(slv_options_validate(&o, msg, sizeof msg), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_options_validate(&o, msg, sizeof msg), SLV_OK);
   /* the defaults slv.h documents */
   CU_ASSERT_EQUAL(o.max_iter, 1000);
   CU_ASSERT_EQUAL(o.tol, 1e-8);
@@ -291,24 +292,25 @@ static void test_registry(void) {
 
 /* ---- the generic layer's promise, with solvers that lie ------------------- */
 
-static slv_status liar_solve(void *st, const slv_problem *p, const slv_options *o, double *x,
-                             double *w, slv_result *r) {
-  (void)st; (void)o; (void)w; (void)r;
-  for (int i = 0; i < p->n; i++) x[i] = 5; /* far from the solution */
+static slv_status liar_solve(void *st, slv_op *op, const slv_options *o, double *x, double *w,
+                             slv_result *r, slv_hist *h) {
+  (void)st; (void)o; (void)w; (void)r; (void)h;
+  for (int i = 0; i < op->n; i++) x[i] = 5; /* far from the solution */
   return SLV_CONVERGED;
 }
-static slv_status nan_solve(void *st, const slv_problem *p, const slv_options *o, double *x,
-                            double *w, slv_result *r) {
-  (void)st; (void)o; (void)w; (void)r;
-  for (int i = 0; i < p->n; i++) x[i] = NAN;
+static slv_status nan_solve(void *st, slv_op *op, const slv_options *o, double *x, double *w,
+                            slv_result *r, slv_hist *h) {
+  (void)st; (void)o; (void)w; (void)r; (void)h;
+  for (int i = 0; i < op->n; i++) x[i] = NAN;
   return SLV_CONVERGED;
 }
+static const slv_impl liar_impl = {.solve = liar_solve}, nan_impl = {.solve = nan_solve};
 static const slv_solver liar = {.name = "liar", .summary = "claims convergence", .cite = "",
-                                .caps = SLV_CAP_BOX | SLV_CAP_FREE, .solve = liar_solve};
+                                .caps = SLV_CAP_BOX | SLV_CAP_FREE, .impl = &liar_impl};
 static const slv_solver nanner = {.name = "nanner", .summary = "returns NaN", .cite = "",
-                                  .caps = SLV_CAP_BOX | SLV_CAP_FREE, .solve = nan_solve};
+                                  .caps = SLV_CAP_BOX | SLV_CAP_FREE, .impl = &nan_impl};
 static const slv_solver picky = {.name = "picky", .summary = "n <= 1, symmetric A", .cite = "",
-                                 .caps = SLV_CAP_NEEDS_SYMMETRIC, .max_n = 1, .solve = liar_solve};
+                                 .caps = SLV_CAP_NEEDS_SYMMETRIC, .max_n = 1, .impl = &liar_impl};
 
 static void test_promise(void) {
   double A[4] = {2, 1, 1, 2}, b[2] = {-5, -6}, x[2];
@@ -317,13 +319,13 @@ static void test_promise(void) {
   slv_options o = slv_options_default();
   slv_workspace *ws;
   slv_result res;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(&liar, 2, &o, &ws), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(&liar, 2, &o, &ws), SLV_OK);
   CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &res), SLV_STAGNATED);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "res_rel"));
   /* x = (5,5): w = (10, 9), r = min(w, x) = (5, 5), res_rel = 5 / 6 */
   TST_CLOSE(res.res.res_rel, 5.0 / 6.0, 1e-15, 0);
   slv_workspace_free(ws);
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(&nanner, 2, &o, &ws), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(&nanner, 2, &o, &ws), SLV_OK);
   CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &res), SLV_NOT_FINITE);
   CU_ASSERT(isnan(res.res.res_nat_inf));
   /* the generic layer refuses before dispatch */
@@ -364,7 +366,7 @@ static void test_accepts(void) {
   CU_ASSERT_EQUAL(slv_solver_accepts(&picky, &p, msg, sizeof msg), SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "n <= 1"));
   p.n = 1;
-  CU_ASSERT_EQUAL(slv_solver_accepts(&picky, &p, msg, sizeof msg), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_solver_accepts(&picky, &p, msg, sizeof msg), SLV_OK);
   /* [[2,1],[1.5,0]] is not symmetric: (1,0) is the offending pair */
   double B[4] = {2, 1.5, 1, 0};
   p.n = 2; p.A = B;
@@ -373,7 +375,7 @@ static void test_accepts(void) {
   CU_ASSERT_EQUAL(slv_solver_accepts(&picky2, &p, msg, sizeof msg), SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "A(1,0) != A(0,1)"));
   B[1] = 1 + 1e-14; /* within 1e-12 * max|A| */
-  CU_ASSERT_EQUAL(slv_solver_accepts(&picky2, &p, msg, sizeof msg), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_solver_accepts(&picky2, &p, msg, sizeof msg), SLV_OK);
 }
 
 /* P(0) by hand: 0 projected on [lo, hi] for a plain row (1 on [1, 5], -2

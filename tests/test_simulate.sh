@@ -1,11 +1,16 @@
 #!/bin/sh
 # test_simulate.sh -- `lcplab simulate` and `lcplab export` against their
-# contract (DESIGN.md, "The command line"; cli/cmd_simulate.c,
+# contract (cli/cli.h's exit statuses; cli/cmd_simulate.c,
 # cli/cmd_export.c): the CSV header and row count, the trace, no overwrite
 # without --force, exit 2 with one line naming the bad scene / key / value,
 # a solver refusing the problem kind, a step failing mid-run (exit 3 for a
-# numeric failure; the rows before it kept), and exported step problems read back
-# by `lcplab solve` giving the impulses the world applied.
+# numeric failure; the rows before it kept), exported step problems read back
+# by `lcplab solve` giving the impulses the world applied, the failure policy
+# (--on-failure: fallback, best, stop; the status and applied columns and
+# their counts in the JSON), --dump-failures repeated bit for bit by
+# `lcplab solve` (dense, CSR, cones), the .lcp sections of a dump (factored
+# storage, the recorded solve), and two runs of one command giving the same
+# CSV and trace but for solve_time_s.
 #
 # Environment (as test_cli.sh):
 #   LCPLAB_BIN     the built program (required; without it: SKIP, exit 77)
@@ -49,7 +54,7 @@ same_vectors() {
     END { exit (bad || n == 0) }'
 }
 
-HEADER='step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,solve_time_s,joint_error'
+HEADER='step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,solve_time_s,joint_error,status,applied'
 THEADER='step,t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz'
 
 # ---- simulate: CSV, trace, summary -------------------------------------------------------
@@ -72,8 +77,8 @@ else
     fail "trace" "header '$(head -n 1 "$T/a.trace")', $trows rows (expected 150)"
   fi
   # every CSV row has 12 fields, steps 1..50, t = step / 120; no joints: joint_error 0
-  if awk -F, 'NR > 1 && (NF != 12 || $12 != 0 || $1 != NR - 1 || ($2 - (NR - 1) / 120) > 1e-12 || ($2 - (NR - 1) / 120) < -1e-12) { bad = 1 } END { exit bad }' "$T/a.csv"; then
-    pass "CSV rows: 12 fields, step k at t = k/120, joint_error 0 without joints"
+  if awk -F, 'NR > 1 && (NF != 14 || $12 != 0 || $1 != NR - 1 || ($13 != "converged" && $13 != "max_iter") || ($14 != "solver" && !($8 == 0 && $14 == "none")) || ($2 - (NR - 1) / 120) > 1e-12 || ($2 - (NR - 1) / 120) < -1e-12) { bad = 1 } END { exit bad }' "$T/a.csv"; then
+    pass "CSV rows: 14 fields, step k at t = k/120, joint_error 0 without joints, pgs applied"
   else
     fail "CSV rows" "a row has the wrong field count, step or time"
   fi
@@ -86,7 +91,7 @@ fi
 
 # ---- max_body_displacement: the 40-degree incline against the analytic slide ------------------
 # a = g (sin 40 - 0.5 cos 40) = 2.5483 m/s^2; 120 steps of 1/120 by semi-implicit
-# Euler slide a h^2 K (K + 1) / 2 = 1.2848 m (../shared/peers/scenes/README.md)
+# Euler slide a h^2 K (K + 1) / 2 = 1.2848 m (the peers' scene, libdynamics/scenes.c)
 lcp simulate --scene incline --param angle_deg=40 --param mu=0.5 --solver pgs --steps 120 \
   --csv "$T/slide40.csv"
 d=$(json_field max_body_displacement)
@@ -106,7 +111,7 @@ fi
 
 # ---- settled: max_settled_displacement of an intact stack / pyramid ----------------------------
 # stack and pyramid start layer j (0 on the floor) (j + 1) gz above its
-# resting place, gz = 1 mm (../shared/peers/scenes/README.md), so boxes that
+# resting place, gz = 1 mm (the peers' scenes, libdynamics/scenes.c), so boxes that
 # merely settle move by (j + 1) gz: the top box of a 2-stack by 2 mm, of a
 # 3-layer pyramid by 3 mm, which is then max_body_displacement.  r_rest
 # closes those gaps, so max_settled_displacement is only the residual slack
@@ -174,12 +179,13 @@ if [ ! -e "$T/e.csv" ]; then pass "no CSV left after an error"; else fail "error
 
 # ---- a step that fails after others ran: the rows so far stay ----------------------------------
 # lemke on a 2-layer pyramid ends a step stagnated with an x worse than no
-# impulse (libdynamics/world.c refuses it; step 108 today): exit 3, one
+# impulse; --on-failure keep (the rule before the failure policy) refuses it
+# (libdynamics/world_failure.c; step 108 today): exit 3, one
 # line naming step N, and the CSV / trace keep steps 1..N-1 (3 boxes: 3
 # trace rows a step).  enum refuses a step once the pile's
 # contacts bring findex rows: that is the request's fault (exit 2), and as
 # for every usage error the files are removed.
-lcp simulate --scene pyramid --param layers=2 --solver lemke --steps 150 \
+lcp simulate --scene pyramid --param layers=2 --solver lemke --steps 150 --on-failure keep \
   --csv "$T/lf.csv" --trace "$T/lf.trace"
 n=$(sed -n 's/.*: step \([0-9]*\): .*/\1/p' "$T/err")
 rows=$(($(wc -l <"$T/lf.csv") - 1))
@@ -190,6 +196,190 @@ if [ "$rc" -eq 3 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && [ -n "$n" ] && [ "$n" -g
 else
   fail "numeric failure mid-run" "exit $rc, step '$n', $rows CSV rows"
 fi
+# ---- the failure policy (--on-failure) and --dump-failures ----------------------------------------
+# The lemke run above, under the default policy (fallback): all 150 steps
+# run.  lemke is a pivoting solver, so every step whose status is not
+# converged failed (libdynamics/world_failure.c): the JSON's failed_steps
+# counts the CSV's rows with rows > 0 and another status, status_counts and
+# applied_counts count the CSV's status and applied columns, no failed row
+# applied the warm start or zero without the policy having compared them
+# (every applied value is one of solver, fallback:pgs, warm, zero, none),
+# and each failed step, and only those, has its three dump files.
+lcp simulate --scene pyramid --param layers=2 --solver lemke --steps 150 --csv "$T/fb.csv" \
+  --dump-failures "$T/dump"
+cp "$T/out" "$T/fb.json"
+nfailrows=$(awk -F, 'NR > 1 && $8 > 0 && $13 != "converged"' "$T/fb.csv" | wc -l)
+ndump=$(ls "$T/dump" 2>/dev/null | grep -c '\.lcp$')
+counts_ok=1
+for st in converged max_iter stagnated ray_termination singular_pivot; do
+  c=$(awk -F, -v s="$st" 'NR > 1 && $13 == s' "$T/fb.csv" | wc -l)
+  j=$(sed -n "s/.*\"status_counts\":{[^}]*\"$st\":\([0-9]*\).*/\1/p" "$T/out")
+  [ "${j:-0}" -eq "$c" ] || counts_ok=0
+done
+for ap in solver fallback:pgs warm zero none; do
+  c=$(awk -F, -v a="$ap" 'NR > 1 && $14 == a' "$T/fb.csv" | wc -l)
+  j=$(sed -n "s/.*\"applied_counts\":{[^}]*\"$ap\":\([0-9]*\).*/\1/p" "$T/out")
+  [ "${j:-0}" -eq "$c" ] || counts_ok=0
+done
+dumps_ok=1
+for k in $(awk -F, 'NR > 1 { print $1 }' "$T/fb.csv"); do
+  want=$(awk -F, -v k="$k" 'NR > 1 && $1 == k { print ($8 > 0 && $13 != "converged") }' "$T/fb.csv")
+  have=0
+  [ -f "$T/dump/step$k.lcp" ] && [ -f "$T/dump/step$k.warm" ] && [ -f "$T/dump/step$k.x" ] && have=1
+  [ "$have" -eq "$want" ] || dumps_ok=0
+done
+if [ "$rc" -eq 0 ] && [ "$(($(wc -l <"$T/fb.csv") - 1))" -eq 150 ] && [ "$nfailrows" -gt 0 ] \
+   && [ "$(json_field failed_steps)" = "$nfailrows" ] && [ "$(json_field dumped)" = "$nfailrows" ] \
+   && [ "$ndump" -eq "$nfailrows" ] && [ "$counts_ok" -eq 1 ] && [ "$dumps_ok" -eq 1 ] \
+   && grep -q '"on_failure":"fallback"' "$T/out" \
+   && ! awk -F, 'NR > 1 && $14 !~ /^(solver|fallback:pgs|warm|zero|none)$/' "$T/fb.csv" | grep -q .; then
+  pass "fallback: 150 steps, $nfailrows failed steps counted, dumped, status and applied counted"
+else
+  fail "fallback policy" "exit $rc, $nfailrows failed rows, $ndump dumps, json: $(sed 's/.*"on_failure"/"on_failure"/' "$T/out")"
+fi
+
+# repro DIR K CSV LABEL [solve options]: lcplab solve DIR/stepK.lcp (its
+# recorded solver and options) from DIR/stepK.warm gives the status and the
+# res_nat_inf (%.17g, the same digits) of row K of CSV.
+repro() {
+  d=$1 k=$2 csv=$3 label=$4
+  shift 4
+  if [ -f "$d/step$k.warm" ]; then
+    lcp solve "$d/step$k.lcp" --warm "$d/step$k.warm" "$@"
+  else
+    lcp solve "$d/step$k.lcp" "$@"
+  fi
+  got=$(sed -n 's/.*"status":"\([a-z_]*\)".*"res_nat_inf":\([^,]*\),.*/\1 \2/p' "$T/out")
+  want=$(awk -F, -v k="$k" 'NR > 1 && $1 == k { print $13, $10 }' "$csv")
+  if { [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]; } && [ -n "$want" ] && [ "$got" = "$want" ] \
+     && grep -q '"options_from_file":\["solver","max_iter","tol"' "$T/out"; then
+    pass "$label: step $k repeated bit for bit ($got)"
+  else
+    fail "$label: step $k" "exit $rc, solve gave '$got', the world '$want'"
+  fi
+}
+for k in $(ls "$T/dump" | sed -n 's/^step\([0-9]*\)\.lcp$/\1/p' | sort -n | head -n 3); do
+  repro "$T/dump" "$k" "$T/fb.csv" "dump lemke (dense)"
+done
+# CSR (pjacobi's budget stop is judged: a gradient method's truncated
+# iterate) and Coulomb cones (apgd)
+lcp simulate --scene pyramid --param layers=2 --solver pjacobi --storage csr --steps 30 \
+  --csv "$T/pj.csv" --dump-failures "$T/dump_pj"
+k=$(ls "$T/dump_pj" 2>/dev/null | sed -n 's/^step\([0-9]*\)\.lcp$/\1/p' | sort -n | tail -n 1)
+if [ "$rc" -eq 0 ] && [ -n "$k" ] && grep -q '^storage csr' "$T/dump_pj/step$k.lcp"; then
+  repro "$T/dump_pj" "$k" "$T/pj.csv" "dump pjacobi (CSR)"
+else
+  fail "dump pjacobi (CSR)" "exit $rc, no CSR dump"
+fi
+lcp simulate --scene stack --param n=2 --solver apgd --friction cone --steps 30 \
+  --csv "$T/ap.csv" --dump-failures "$T/dump_ap"
+k=$(ls "$T/dump_ap" 2>/dev/null | sed -n 's/^step\([0-9]*\)\.lcp$/\1/p' | sort -n | tail -n 1)
+if [ "$rc" -eq 0 ] && [ -n "$k" ] && grep -q '^cones' "$T/dump_ap/step$k.lcp"; then
+  repro "$T/dump_ap" "$k" "$T/ap.csv" "dump apgd (cones)"
+  # a flag overrides the file's option, and the JSON no longer lists it
+  lcp solve "$T/dump_ap/step$k.lcp" --warm "$T/dump_ap/step$k.warm" --max-iter 7
+  if grep -q '"max_iter":7,' "$T/out" && ! grep -q '"options_from_file":\[[^]]*"max_iter"' "$T/out"; then
+    pass "solve: --max-iter overrides the file's max_iter"
+  else
+    fail "solve: flag over file option" "$(cat "$T/out")"
+  fi
+else
+  fail "dump apgd (cones)" "exit $rc, no dump with cones"
+fi
+expect_err "dump dir with step files, no --force" "--force" \
+  simulate --scene pyramid --param layers=2 --solver lemke --steps 5 --csv "$T/fb2.csv" \
+  --dump-failures "$T/dump"
+expect_err "bad --on-failure" "--on-failure" \
+  simulate --scene stack --solver pgs --on-failure maybe --csv "$T/e.csv"
+expect_err "unknown --fallback-solver" "fallback solver 'nosuch'" \
+  simulate --scene stack --solver pgs --fallback-solver nosuch --csv "$T/e.csv"
+
+# stop: the first failed step ends the run, exit 3, one line naming it and
+# the policy; the CSV keeps the steps before it; the step is dumped
+first=$(awk -F, 'NR > 1 && $8 > 0 && $13 != "converged" { print $1; exit }' "$T/fb.csv")
+lcp simulate --scene pyramid --param layers=2 --solver lemke --steps 150 --on-failure stop \
+  --csv "$T/st.csv" --dump-failures "$T/dump_st"
+if [ "$rc" -eq 3 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q ": step $first: solver lemke .*failure policy stop" "$T/err" \
+   && [ "$(($(wc -l <"$T/st.csv") - 1))" -eq $((first - 1)) ] && [ -f "$T/dump_st/step$first.lcp" ] \
+   && [ ! -s "$T/out" ]; then
+  pass "stop: exit 3 at step $first, the steps before it kept, the step dumped"
+else
+  fail "stop policy" "exit $rc, first failed step '$first', $(head -n 1 "$T/err")"
+fi
+if [ -n "$first" ] && [ -f "$T/dump_st/step$first.lcp" ]; then
+  repro "$T/dump_st" "$first" "$T/fb.csv" "dump at a stop"
+fi
+# best: no second solve, so no fallback row; every failed row applied one
+# of solver, warm, zero
+lcp simulate --scene pyramid --param layers=2 --solver lemke --steps 150 --on-failure best \
+  --csv "$T/be.csv"
+if [ "$rc" -eq 0 ] && [ "$(($(wc -l <"$T/be.csv") - 1))" -eq 150 ] \
+   && ! grep -q fallback "$T/be.csv" && grep -q '"on_failure":"best"' "$T/out"; then
+  pass "best: 150 steps, no fallback solve"
+else
+  fail "best policy" "exit $rc"
+fi
+
+# ---- the .lcp sections of a dump: factored storage, the recorded solve -------------------------
+# A 2-row factored problem by hand: one body (block 0), rows J = e_x and
+# e_y with K = J (M^-1 = I), fd = (1, 0): A = [[2, 0], [0, 1]], b = (-2, 1)
+# -> x = (1, 0), w = (0, 1): pgs converges; the file's solver and tol are
+# taken (options_from_file), its bad variants are refused with the line.
+fact_file() {
+  printf 'lcplab-problem 1\nn 2\nstorage factored\nnblk 1\nfblk\n0 -1\n0 -1\n'
+  printf 'fJ\n1 0 0 0 0 0 0 0 0 0 0 0\n0 1 0 0 0 0 0 0 0 0 0 0\n'
+  printf 'fK\n1 0 0 0 0 0 0 0 0 0 0 0\n0 1 0 0 0 0 0 0 0 0 0 0\n'
+  printf 'fd\n1 0\nb\n-2 1\n%s%send\n' "$1" "$2"
+}
+fact_file 'solver pgs
+' 'options 2
+tol 1e-10
+max_iter 100
+' >"$T/f.lcp"
+lcp solve "$T/f.lcp" --solution "$T/f.sol"
+if [ "$rc" -eq 0 ] && grep -q '"solver":"pgs"' "$T/out" && grep -q '"tol":1e-10' "$T/out" \
+   && grep -q '"options_from_file":\["solver","max_iter","tol"\]' "$T/out" \
+   && same_vectors "$T/f.sol" /dev/stdin 1e-12 <<EOF2
+1
+0
+EOF2
+then
+  pass "a hand-written factored .lcp: solver and options from the file, x = (1, 0)"
+else
+  fail "factored .lcp" "exit $rc, $(cat "$T/out" "$T/err")"
+fi
+fact_file '' 'options 1
+tolerance 1
+' >"$T/fbad.lcp"
+expect_err "unknown option name in a .lcp" "option name" solve "$T/fbad.lcp" --solver pgs
+printf 'lcplab-problem 1\nn 1\nstorage factored\nfblk\n0 -1\nb\n1\nend\n' >"$T/fbad2.lcp"
+expect_err "fblk before nblk" "section 'nblk' before 'fblk'" solve "$T/fbad2.lcp" --solver pgs
+fact_file '' '' | sed '/^fK/,/^0 1 0/s/^/# /' >"$T/fbad3.lcp"
+expect_err "factored without fK" "sections 'nblk', 'fblk', 'fJ' and 'fK'" solve "$T/fbad3.lcp" --solver pgs
+expect_err "a factored .lcp has no .dat form" "factored" convert "$T/f.lcp" "$T/f.dat"
+
+# ---- deterministic runs: the same command, the same CSV and trace ------------------------------
+# Only solve_time_s (column 11) may differ between two runs; a pile with the
+# benchmark's settings (factored storage above 256 rows, pgs_wide) and the
+# lemke run with its fallback solves.
+det() {
+  label=$1
+  shift
+  lcp simulate "$@" --csv "$T/d1.csv" --trace "$T/d1.trace" --force
+  rc1=$rc
+  lcp simulate "$@" --csv "$T/d2.csv" --trace "$T/d2.trace" --force
+  if [ "$rc1" -eq 0 ] && [ "$rc" -eq 0 ] \
+     && [ "$(cut -d, -f1-10,12- "$T/d1.csv" | cksum)" = "$(cut -d, -f1-10,12- "$T/d2.csv" | cksum)" ] \
+     && cmp -s "$T/d1.trace" "$T/d2.trace"; then
+    pass "deterministic: $label, two runs byte-identical but for solve_time_s"
+  else
+    fail "deterministic: $label" "exit $rc1/$rc, or the CSVs / traces differ"
+  fi
+}
+det "pile 300, pgs_wide" --scene pile --param n=300 --solver pgs_wide --steps 60 --margin 0.002 \
+  --warm-factor 0.85 --contact-order top-down
+det "lemke pyramid, fallback" --scene pyramid --param layers=2 --solver lemke --steps 60
+
 lcp simulate --scene pile --param n=10 --solver enum --steps 300 --csv "$T/ef.csv"
 if [ "$rc" -eq 2 ] && grep -q "refused" "$T/err" && grep -q ": step [0-9]*: " "$T/err" \
    && [ ! -e "$T/ef.csv" ]; then
@@ -210,7 +400,7 @@ fi
 
 # ---- articulated scenes ------------------------------------------------------------------------
 # Each runs 20 steps with pgs (it takes every row kind: equality, limit, motor,
-# contact): exit 0, 20 rows of 12 fields, joint_error a finite number >= 0 and
+# contact): exit 0, 20 rows of 14 fields, joint_error a finite number >= 0 and
 # below 5 cm (a few steps from a consistent start: the bodies begin exactly on
 # their joints, so the error is the drift of 20 steps, mm at most), and the JSON
 # counts the joints.
@@ -220,7 +410,7 @@ for sc in pendulum:1 double_pendulum:2 chain:10 door:1 wheel:1 slider:1 car:4 sl
   lcp simulate --scene "$name" --solver pgs --steps 20 --csv "$T/j_$name.csv"
   if [ "$rc" -eq 0 ] && [ "$(head -n 1 "$T/j_$name.csv")" = "$HEADER" ] \
      && [ "$(($(wc -l <"$T/j_$name.csv") - 1))" -eq 20 ] \
-     && awk -F, 'NR > 1 && (NF != 12 || $12 !~ /^[0-9.e+-]+$/ || $12 + 0 < 0 || $12 + 0 > 0.05) { bad = 1 } END { exit bad }' "$T/j_$name.csv" \
+     && awk -F, 'NR > 1 && (NF != 14 || $12 !~ /^[0-9.e+-]+$/ || $12 + 0 < 0 || $12 + 0 > 0.05) { bad = 1 } END { exit bad }' "$T/j_$name.csv" \
      && grep -q "\"joints\":$nj," "$T/out"; then
     pass "simulate $name: 20 steps, joint_error finite, $nj joints"
   else

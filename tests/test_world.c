@@ -38,7 +38,7 @@
  *     conserved to rounding whatever the solver's accuracy; kinetic energy
  *     does not grow (e <= 1).  Head-on, equal masses, e = 1, frictionless: the
  *     velocities swap (1D elastic collision: v1' = 0, v2' = v1).
- *   - scenes against ../shared/peers/scenes/README.md, by hand: sphere mass
+ *   - scenes against the peers' definitions (libdynamics/scenes.c), by hand: sphere mass
  *     1000 * 4/3 pi 0.05^3, inertia 0.4 m r^2, cube 8 kg and 8 * 0.2^2 / 6;
  *     pile n = 500: k = ceil(sqrt(62.5)) = 8, W = 0.8, m = floor(0.68 / 0.11)
  *     + 1 = 7, x0 = -3 * 0.11 = -0.33; sphere 0 at (x0 + U1, x0 + U2, 0.06),
@@ -60,7 +60,11 @@
  *     energy never grows and drifts < 5 % in 4 s at h = 1e-3, |L| < 3 %, and
  *     the body-frame w_y changes sign (the flip); explicit gains energy; the
  *     drifts of the three options are printed.
- *   - a failed solve whose x is worse than no impulse (world.c, step 4b).
+ *   - the step driven stage by stage (world_internal.h) gives the same
+ *     bodies as dyn_world_step, bit for bit.
+ *   - a failed solve whose x is worse than no impulse, under the failure
+ *     policy keep (the rule before the policy; world_failure.c; the other
+ *     policies: test_failure.c).
  *     A sphere (1 kg, r 0.1 m, at rest, no floor) held by two ball joints
  *     to the world that disagree: both tie the same body point A, one to
  *     P1 = A - (d/2) e_x, the other to P2 = A + (d/2) e_x (d = 1 cm), cfm 0.
@@ -97,6 +101,7 @@
 
 #include "dyn_world.h"
 #include "tst_util.h"
+#include "world_internal.h"
 
 static const double G = 9.81;
 
@@ -649,11 +654,12 @@ static double own_natres(const slv_problem *p, const double *x) {
 }
 
 /* The sphere held by two disagreeing ball joints (see the header), solver
- * named; d = 1 cm.  NULL on failure (asserted). */
-static dyn_world *twin_joint_world(const char *solver) {
+ * named, failure policy given; d = 1 cm.  NULL on failure (asserted). */
+static dyn_world *twin_joint_world(const char *solver, dyn_failure_policy policy) {
   const double d = 0.01;
   dyn_world_settings s = dyn_world_settings_default();
   snprintf(s.solver, sizeof s.solver, "%s", solver);
+  s.on_failure = policy;
   dyn_world *w = new_world(&s);
   if (!w)
     return NULL;
@@ -678,7 +684,7 @@ static dyn_world *twin_joint_world(const char *solver) {
 
 static void test_failed_solve_not_applied(void) {
   const double h = 1.0 / 120.0, r0_hand = fmax(0.2 * 0.01 / (2 * h), G * h); /* 0.12 */
-  dyn_world *w = twin_joint_world("direct");
+  dyn_world *w = twin_joint_world("direct", DYN_ON_FAILURE_KEEP);
   if (!w)
     return;
   const dyn_body before = dyn_world_bodies(w)[0];
@@ -736,7 +742,7 @@ static void test_failed_solve_not_applied(void) {
   slv_options opt = slv_options_default();
   opt.max_iter = 50;
   slv_workspace *ws = NULL;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(dir, p.n, &opt, &ws), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(dir, p.n, &opt, &ws), SLV_OK);
   double xd[6], wd[6];
   slv_result res;
   slv_status st = slv_solve(ws, &p, &opt, xd, wd, &res);
@@ -750,7 +756,7 @@ static void test_failed_solve_not_applied(void) {
 
   /* lemke on the same world: its ray ends where the LCP path starts, and
    * an x no worse than 0 is applied although the solve failed */
-  w = twin_joint_world("lemke");
+  w = twin_joint_world("lemke", DYN_ON_FAILURE_KEEP);
   if (!w)
     return;
   CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, &m), DYN_OK);
@@ -942,6 +948,53 @@ static void test_contact_order(void) {
   dyn_world_free(wt);
 }
 
+/* ---- the step as stages ------------------------------------------------------------------ */
+
+/* The pipeline driven stage by stage (dyn_step_begin / dyn_step_stage,
+ * world_internal.h) gives the bodies of dyn_world_step bit for bit, and
+ * each stage leaves what the next one reads: the contacts after collide
+ * (those dyn_world_contacts reports on the twin world), joint rows + rpc
+ * rows a contact after build rows, an n-row problem after assemble, the
+ * step counted only after integrate.  The 4-layer pyramid, pgs. */
+static void test_stages(void) {
+  const char *l4[1] = { "layers=4" };
+  dyn_world *a = new_scene("pyramid", l4, 1, NULL), *b = new_scene("pyramid", l4, 1, NULL);
+  if (!a || !b)
+    return;
+  int bad = 0;
+  for (long k = 1; k <= 40 && !bad; k++) {
+    CU_ASSERT_EQUAL_FATAL(dyn_world_step(a, NULL), DYN_OK);
+    dyn_step st;
+    CU_ASSERT_EQUAL_FATAL(dyn_step_begin(b, &st, NULL), DYN_OK);
+    for (int i = 0; i < DYN_WORLD_STAGES; i++) {
+      CU_ASSERT_EQUAL_FATAL(dyn_step_stage(&st, i), DYN_OK);
+      int nc = 0;
+      dyn_world_contacts(a, &nc);
+      if (i == DYN_STAGE_COLLIDE)
+        bad |= st.nc != nc;
+      if (i == DYN_STAGE_BUILD_ROWS)
+        bad |= b->nrows != b->njrows + st.nc * b->rpc;
+      if (i == DYN_STAGE_ASSEMBLE)
+        bad |= b->nrows > 0 && b->prob.n != b->nrows;
+      if (i < DYN_STAGE_INTEGRATE)
+        bad |= dyn_world_step_count(b) != k - 1;
+    }
+    bad |= dyn_world_step_count(b) != k;
+    for (int i = 0; i < dyn_world_body_count(a); i++) {
+      const dyn_body *p = &dyn_world_bodies(a)[i], *q = &dyn_world_bodies(b)[i];
+      bad |= memcmp(&p->r, &q->r, sizeof p->r) || memcmp(&p->q, &q->q, sizeof p->q)
+          || memcmp(&p->v, &q->v, sizeof p->v) || memcmp(&p->w, &q->w, sizeof p->w);
+    }
+  }
+  CU_ASSERT_EQUAL(bad, 0);
+  for (int i = 0; i < DYN_WORLD_STAGES; i++)
+    CU_ASSERT_PTR_NOT_NULL(dyn_world_stage_name(i));
+  CU_ASSERT_PTR_NULL(dyn_world_stage_name(DYN_WORLD_STAGES));
+  CU_ASSERT_STRING_EQUAL(dyn_world_stage_name(DYN_STAGE_JUDGE), "judge");
+  dyn_world_free(a);
+  dyn_world_free(b);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS)
     return 1;
@@ -960,6 +1013,7 @@ int main(void) {
   CU_add_test(s, "failed solve worse than x = 0: step fails, world restored",
               test_failed_solve_not_applied);
   CU_add_test(s, "pgs budget stop on a pyramid: applied as before", test_budget_stop_applied);
+  CU_add_test(s, "the step stage by stage: the same bodies, each stage's output", test_stages);
   CU_add_test(s, "contact order top-down: same contacts, sorted by height, same outcome",
               test_contact_order);
   return tst_run();

@@ -11,7 +11,6 @@ void fprob_free(fprob *f) {
   free(f->fJ);
   free(f->fK);
   free(f->fd);
-  free(f->fwork);
   free(f->b);
   free(f->lo);
   free(f->hi);
@@ -28,7 +27,7 @@ void fprob_free(fprob *f) {
 static void make(fprob *f, int ncon, int nblk, unsigned long seed, int rigid) {
   gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(r, seed);
-  int n = 3 * ncon, m = 6 * nblk;
+  int n = 3 * ncon, m = 6 * nblk; /* rows; columns of J and K */
   memset(f, 0, sizeof *f);
   f->n = n;
   f->nblk = nblk;
@@ -36,7 +35,6 @@ static void make(fprob *f, int ncon, int nblk, unsigned long seed, int rigid) {
   f->fJ = calloc(12 * (size_t)n, sizeof(double));
   f->fK = calloc(12 * (size_t)n, sizeof(double));
   f->fd = malloc((size_t)n * sizeof(double));
-  f->fwork = malloc((size_t)m * sizeof(double));
   f->b = malloc((size_t)n * sizeof(double));
   f->lo = malloc((size_t)n * sizeof(double));
   f->hi = malloc((size_t)n * sizeof(double));
@@ -121,13 +119,11 @@ static void make(fprob *f, int ncon, int nblk, unsigned long seed, int rigid) {
   p.fJ = f->fJ;
   p.fK = f->fK;
   p.fd = f->fd;
-  p.fwork = f->fwork;
   p.b = f->b;
   p.lo = f->lo;
   p.hi = f->hi;
   p.findex = f->findex;
   p.mu = f->mu;
-  p.finvm = f->finvm;
   f->p = p;
 }
 

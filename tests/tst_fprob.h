@@ -10,10 +10,11 @@
  * is formed by a triple loop over dense copies of J and K that shares no
  * code with the library.  fprob_dense(f) is the same problem, dense.
  * fprob_make_rigid: the same, in rigid-body form: W_beta = diag(m^-1 I3,
- * the angular block of the above), m^-1 uniform in [0.5, 1.5) and given
- * as finvm; slot 1's linear J is minus slot 0's (a direction at a point,
- * as body 1 sees it); K's linear columns are finvm J's, one multiply each
- * (as libdynamics forms them).
+ * the angular block of the above), m^-1 uniform in [0.5, 1.5) and kept in
+ * finvm (the test's record: the problem does not carry it; pgs_wide finds
+ * it from J and K); slot 1's linear J is minus slot 0's (a direction at a
+ * point, as body 1 sees it); K's linear columns are finvm J's, one
+ * multiply each (as libdynamics forms them).
  * fprob_residual(f, x) judges a solution without the library.
  */
 #ifndef TST_FPROB_H
@@ -24,7 +25,7 @@
 typedef struct {
   int n, nblk;
   int *fblk;
-  double *fJ, *fK, *fd, *fwork, *b, *lo, *hi, *mu;
+  double *fJ, *fK, *fd, *b, *lo, *hi, *mu;
   int *findex;
   double *A; /* dense reference, column-major */
   double *finvm; /* rigid form: per block, m^-1 (else NULL) */

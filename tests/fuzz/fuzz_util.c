@@ -145,7 +145,7 @@ static int names_the_file(const char *path, const char *err) {
 }
 
 void fz_check_read(const char *path, slv_status st, const slv_instance *inst, const char *err) {
-  if (st == SLV_CONVERGED) {
+  if (st == SLV_OK) {
     if (!inst) fz_fail("%s: success without an instance", path);
     if (err[0]) fz_fail("%s: success with a message: %s", path, err);
     slv_problem p = slv_instance_problem(inst);

@@ -14,7 +14,8 @@
 #   bench   the benchmark: replay, then each harness for FUZZ_RUNS_<harness>
 #           executions (defaults below; 10^7 in all) or FUZZ_MAX_SECONDS
 #           (default 14400) whichever comes first, one after the other at
-#           nice 19 (-jobs 1: the machine is shared), growing the corpus in
+#           nice FUZZ_NICE (default 19; added to the caller's) in one process
+#           (-jobs 1: the machine is shared), growing the corpus in
 #           BUILDDIR/fuzz/corpus/HARNESS across runs.  Writes the table of
 #           executions, time, coverage and findings to
 #           BUILDDIR/fuzz/results.md (tests/fuzz/README.md keeps a copy).
@@ -127,7 +128,7 @@ run_one() {
   shift 3
   mkdir -p "$corpus" "$fz/artifacts/$h"
   [ "$h" = fclib ] && asan=$asan:fast_unwind_on_malloc=0
-  ASAN_OPTIONS=$asan nice -n 19 "$build/tests/fuzz/fuzz_$h" "$@" -timeout=25 -rss_limit_mb=2048 \
+  ASAN_OPTIONS=$asan nice -n "${FUZZ_NICE:-19}" "$build/tests/fuzz/fuzz_$h" "$@" -timeout=25 -rss_limit_mb=2048 \
     -malloc_limit_mb=256 -max_len="$(max_len "$h")" -close_fd_mask=3 -print_final_stats=1 \
     -artifact_prefix="$fz/artifacts/$h/" "$corpus" "$fz/seeds/$h" >"$log" 2>&1
 }

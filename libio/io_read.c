@@ -1,31 +1,16 @@
-/* io_read.c -- slv_read / slv_write dispatch, format names, and the buffered
- * reader and writer helpers of io_internal.h.
- *
- * Format choice when reading with SLV_FMT_AUTO:
- *   1. by extension: .dat -> Siconos (LCP, MLCP, relay or local FC3D,
- *      decided from the content by io_siconos.c), .blcp, .mtx, .lcp
- *      (lcplab), .hdf5 / .h5 (FCLIB, io_fclib.c);
- *   2. any other extension: by the content: the HDF5 signature -> FCLIB;
- *      first token "lcplab-problem" -> lcplab, "%%MatrixMarket" ->
- *      MatrixMarket;
- *   3. else SLV_ERR_INVALID with a message listing the supported formats.
- * After a successful parse the problem view goes through
- * slv_problem_validate (lo <= hi, finite A and b, findex structure, ...);
- * its message is returned as "FILE: <message>".  Then the instance gets its
- * name (base name without extension), format and kind.
- *
- * Writing with SLV_FMT_AUTO takes the format from the extension; for .dat
- * the Siconos variant that holds the instance (fc3d for cones, else lcp,
- * else mlcp, else relay).
- * Writers first check that the format can hold the instance
- * (SLV_ERR_UNSUPPORTED, nothing written) and refuse an invalid problem
- * (the status of slv_problem_validate).  Numbers are written with %.17g and
- * infinities as "inf" / "-inf", so that strtod gives back the same bits.
+/* io_read.c -- the buffered text reader and writer of io_internal.h, and
+ * the memory cap's accounting.
  *
  * The reader (see io_internal.h for the contract): the file is read whole
- * with fread into one NUL-terminated buffer; tokens are converted in place
- * with strtod / strtol and must be consumed entirely.
+ * with fread into one NUL-terminated buffer, after its size has been
+ * checked against the memory cap; tokens are converted in place with
+ * strtod / strtol and must be consumed entirely.  The writer prints numbers
+ * with %.17g and infinities as "inf" / "-inf", so that strtod gives back
+ * the same bits.  The format table and slv_read / slv_write are in
+ * io_format.c.
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include "io_internal.h"
 
 #include <errno.h>
@@ -35,60 +20,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-/* ---- format names ------------------------------------------------------- */
-
-const char *slv_format_str(slv_format f) {
-  switch (f) {
-  case SLV_FMT_AUTO: return "auto";
-  case SLV_FMT_SICONOS_LCP: return "siconos-lcp";
-  case SLV_FMT_SICONOS_MLCP: return "siconos-mlcp";
-  case SLV_FMT_SICONOS_RELAY: return "siconos-relay";
-  case SLV_FMT_BLCP: return "blcp";
-  case SLV_FMT_MTX: return "mtx";
-  case SLV_FMT_LCPLAB: return "lcplab";
-  case SLV_FMT_SICONOS_FC3D: return "siconos-fc3d";
-  case SLV_FMT_FCLIB: return "fclib";
-  }
-  return "unknown";
-}
-
-int slv_format_from_str(const char *s) {
-  static const slv_format all[] = {SLV_FMT_AUTO, SLV_FMT_SICONOS_LCP, SLV_FMT_SICONOS_MLCP,
-                                   SLV_FMT_SICONOS_RELAY, SLV_FMT_BLCP, SLV_FMT_MTX,
-                                   SLV_FMT_LCPLAB, SLV_FMT_SICONOS_FC3D, SLV_FMT_FCLIB};
-  if (!s) return -1;
-  for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
-    if (strcmp(s, slv_format_str(all[k])) == 0) return (int)all[k];
-  return -1;
-}
-
-/* The extension of path (after the last '.' of the last component), or "". */
-static const char *extension(const char *path) {
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  const char *dot = strrchr(base, '.');
-  return (dot && dot != base) ? dot : "";
-}
-
-static int same_ci(const char *a, const char *b) {
-  for (; *a && *b; a++, b++) {
-    int ca = (*a >= 'A' && *a <= 'Z') ? *a - 'A' + 'a' : *a;
-    int cb = (*b >= 'A' && *b <= 'Z') ? *b - 'A' + 'a' : *b;
-    if (ca != cb) return 0;
-  }
-  return *a == *b;
-}
-
-slv_format slv_format_for_path(const char *path) {
-  if (!path) return SLV_FMT_AUTO;
-  const char *ext = extension(path);
-  if (same_ci(ext, ".dat")) return SLV_FMT_SICONOS_LCP;
-  if (same_ci(ext, ".blcp")) return SLV_FMT_BLCP;
-  if (same_ci(ext, ".mtx")) return SLV_FMT_MTX;
-  if (same_ci(ext, ".lcp")) return SLV_FMT_LCPLAB;
-  if (same_ci(ext, ".hdf5") || same_ci(ext, ".h5")) return SLV_FMT_FCLIB;
-  return SLV_FMT_AUTO;
+void slv_io_msgf(char *msg, size_t len, const char *fmt, ...) {
+  if (!msg || len == 0) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, len, fmt, ap);
+  va_end(ap);
 }
 
 /* ---- the reader --------------------------------------------------------- */
@@ -97,23 +36,34 @@ static int is_ws(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-slv_status slv_rd_open(slv_reader *r, const char *path, char comment, char *err, size_t errlen) {
+slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max_memory,
+                       char *err, size_t errlen) {
   memset(r, 0, sizeof *r);
   r->path = path;
   r->err = err;
   r->errlen = errlen;
   r->line = 1;
   r->comment = comment;
+  r->cap = (double)max_memory;
   errno = 0;
   FILE *f = fopen(path, "rb");
   if (!f) {
-    slv_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
+    slv_io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
              errno ? strerror(errno) : "cannot open");
     return SLV_ERR_INVALID;
   }
   /* Size hint from the end offset; never trusted beyond 1 GiB (directories
-   * and special files report odd sizes), the loop below grows as needed. */
+   * and special files report odd sizes), the loop below grows as needed
+   * and checks the cap as it grows.  The buffer is the reader's first
+   * reservation against the cap. */
   size_t cap = 1 << 16;
+  struct stat sb;
+  if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && (double)sb.st_size > r->cap) {
+    fclose(f);
+    slv_io_msgf(err, errlen, "%s: expected a file that fits the memory cap of %.0f bytes "
+                "(max_memory), found %.0f bytes", path, r->cap, (double)sb.st_size);
+    return SLV_ERR_DIM;
+  }
   if (fseek(f, 0, SEEK_END) == 0) {
     long end = ftell(f);
     if (end >= 0 && end < (1L << 30)) cap = (size_t)end + 2;
@@ -122,7 +72,7 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, char *err,
   char *buf = malloc(cap);
   if (!buf) {
     fclose(f);
-    slv_msgf(err, errlen, "%s: out of memory reading the file", path);
+    slv_io_msgf(err, errlen, "%s: out of memory reading the file", path);
     return SLV_ERR_NOMEM;
   }
   size_t len = 0;
@@ -132,11 +82,18 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, char *err,
     if (cap > SIZE_MAX / 2) break;
     int c = fgetc(f);
     if (c == EOF) break;
+    if (2.0 * (double)cap > r->cap) {
+      free(buf);
+      fclose(f);
+      slv_io_msgf(err, errlen, "%s: expected a file that fits the memory cap of %.0f bytes "
+                  "(max_memory), found more than %zu bytes", path, r->cap, len);
+      return SLV_ERR_DIM;
+    }
     char *nb = realloc(buf, cap * 2);
     if (!nb) {
       free(buf);
       fclose(f);
-      slv_msgf(err, errlen, "%s: out of memory reading the file", path);
+      slv_io_msgf(err, errlen, "%s: out of memory reading the file", path);
       return SLV_ERR_NOMEM;
     }
     buf = nb;
@@ -147,7 +104,7 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, char *err,
     int e = errno;
     free(buf);
     fclose(f);
-    slv_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
+    slv_io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
              e ? strerror(e) : "read error");
     return SLV_ERR_INVALID;
   }
@@ -155,7 +112,52 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, char *err,
   buf[len] = '\0';
   r->buf = buf;
   r->len = len;
-  return SLV_CONVERGED;
+  r->mem = (double)len + 1.0;
+  return SLV_OK;
+}
+
+slv_status slv_rd_open_req(slv_reader *r, const slv_io_req *rq, char comment) {
+  return slv_rd_open(r, rq->path, comment, rq->max_memory, rq->err, rq->errlen);
+}
+
+/* "expected sizes that fit the memory cap of C bytes (max_memory), found
+ * <what>: B bytes (T in all)" */
+static void cap_message(char *out, size_t len, double cap, double bytes, double total,
+                        const char *what, va_list ap) {
+  char w[256];
+  vsnprintf(w, sizeof w, what, ap);
+  snprintf(out, len, "expected sizes that fit the memory cap of %.0f bytes (max_memory), found "
+           "%s: %.0f bytes (%.0f in all)", cap, w, bytes, total);
+}
+
+slv_status slv_rd_reserve(slv_reader *r, long line, double bytes, const char *what, ...) {
+  double total = r->mem + bytes;
+  if (total <= r->cap) {
+    r->mem = total;
+    return SLV_OK;
+  }
+  char m[400];
+  va_list ap;
+  va_start(ap, what);
+  cap_message(m, sizeof m, r->cap, bytes, total, what, ap);
+  va_end(ap);
+  return slv_rd_failf(r, line, SLV_ERR_DIM, "%s", m);
+}
+
+slv_status slv_io_reserve(const char *path, double *mem, double cap, double bytes, char *err,
+                          size_t errlen, const char *what, ...) {
+  double total = *mem + bytes;
+  if (total <= cap) {
+    *mem = total;
+    return SLV_OK;
+  }
+  char m[400];
+  va_list ap;
+  va_start(ap, what);
+  cap_message(m, sizeof m, cap, bytes, total, what, ap);
+  va_end(ap);
+  slv_io_msgf(err, errlen, "%s: %s", path, m);
+  return SLV_ERR_DIM;
 }
 
 void slv_rd_close(slv_reader *r) {
@@ -247,7 +249,7 @@ static slv_status rd_vfail(const slv_reader *r, const slv_token *t, slv_status s
   char w[256], tok[256];
   vsnprintf(w, sizeof w, what, ap);
   show_token(t, tok, sizeof tok);
-  slv_msgf(r->err, r->errlen, "%s:%ld: expected %s, found %s", r->path,
+  slv_io_msgf(r->err, r->errlen, "%s:%ld: expected %s, found %s", r->path,
            t ? t->line : r->line, w, tok);
   return st;
 }
@@ -267,7 +269,7 @@ slv_status slv_rd_failf(const slv_reader *r, long line, slv_status st, const cha
   va_start(ap, fmt);
   vsnprintf(m, sizeof m, fmt, ap);
   va_end(ap);
-  slv_msgf(r->err, r->errlen, "%s:%ld: %s", r->path, line, m);
+  slv_io_msgf(r->err, r->errlen, "%s:%ld: %s", r->path, line, m);
   return st;
 }
 
@@ -302,7 +304,7 @@ slv_status slv_rd_int(slv_reader *r, long lo, long hi, int *out, const char *wha
   long v = 0;
   if (slv_rd_next(r, &t) && parse_long(&t, &v) == 1 && v >= lo && v <= hi) {
     *out = (int)v;
-    return SLV_CONVERGED;
+    return SLV_OK;
   }
   char w[256];
   va_list ap;
@@ -320,7 +322,7 @@ slv_status slv_rd_size(slv_reader *r, long max, int *out, long *line, const char
   if (line) *line = t.line;
   if (kind == 1 && v >= 0 && v <= max) {
     *out = (int)v;
-    return SLV_CONVERGED;
+    return SLV_OK;
   }
   char w[256];
   va_list ap;
@@ -350,7 +352,7 @@ static const char *num_kind(int flags, int why) {
 slv_status slv_rd_double(slv_reader *r, int flags, double *out, const char *what, ...) {
   slv_token t;
   int why = rd_num(r, flags, out, &t);
-  if (!why) return SLV_CONVERGED;
+  if (!why) return SLV_OK;
   char w[256];
   va_list ap;
   va_start(ap, what);
@@ -366,7 +368,7 @@ slv_status slv_rd_doubles(slv_reader *r, size_t count, int flags, double *out, c
     if (why)
       return slv_rd_fail(r, &t, SLV_ERR_INVALID, "%s for %s[%zu]", num_kind(flags, why), name, i);
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_rd_matrix(slv_reader *r, int rows, int cols, int colmajor, double *dst, size_t ld,
@@ -382,7 +384,7 @@ slv_status slv_rd_matrix(slv_reader *r, int rows, int cols, int colmajor, double
                            num_kind(flags, why), name, i, j, rows, cols,
                            colmajor ? "column-major" : "row-major");
     }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_rd_upper(slv_reader *r, int n, const double *lo, double *hi, const char *name_hi,
@@ -397,12 +399,12 @@ slv_status slv_rd_upper(slv_reader *r, int n, const double *lo, double *hi, cons
       return slv_rd_fail(r, &t, SLV_ERR_INVALID, "%s[%d] >= %s[%d] = %.17g", name_hi, i, name_lo,
                          i, lo[i]);
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_rd_need(const slv_reader *r, double count, const char *what, ...) {
   double left = (double)(r->len - r->pos);
-  if (count <= 0 || 2.0 * count - 1.0 <= left) return SLV_CONVERGED;
+  if (count <= 0 || 2.0 * count - 1.0 <= left) return SLV_OK;
   char w[256];
   va_list ap;
   va_start(ap, what);
@@ -440,10 +442,10 @@ slv_status slv_wr_open(slv_writer *w, const char *path, char *err, size_t errlen
   errno = 0;
   w->f = fopen(path, "w");
   if (!w->f) {
-    slv_msgf(err, errlen, "%s: cannot write: %s", path, errno ? strerror(errno) : "fopen failed");
+    slv_io_msgf(err, errlen, "%s: cannot write: %s", path, errno ? strerror(errno) : "fopen failed");
     return SLV_ERR_INVALID;
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_wr_close(slv_writer *w) {
@@ -454,9 +456,9 @@ slv_status slv_wr_close(slv_writer *w) {
     e = errno;
   }
   w->f = NULL;
-  if (!bad) return SLV_CONVERGED;
+  if (!bad) return SLV_OK;
   remove(w->path);
-  slv_msgf(w->err, w->errlen, "%s: write failed: %s", w->path, e ? strerror(e) : "I/O error");
+  slv_io_msgf(w->err, w->errlen, "%s: write failed: %s", w->path, e ? strerror(e) : "I/O error");
   return SLV_ERR_INVALID;
 }
 
@@ -469,156 +471,3 @@ void slv_wr_double(slv_writer *w, double v, char sep) {
 }
 
 int slv_io_is_pos_zero(double x) { return x == 0.0 && !signbit(x); }
-
-/* ---- dispatch ------------------------------------------------------------ */
-
-static const char *const SUPPORTED =
-    ".dat (Siconos LCP, MLCP, relay or FC3D), .blcp, .mtx (MatrixMarket), .lcp (lcplab), "
-    ".hdf5 (FCLIB), or a file whose first token is 'lcplab-problem' or '%%MatrixMarket'";
-
-/* Sniffs the first token of a file of unknown extension. */
-static slv_status sniff(const char *path, slv_format *fmt, char *err, size_t errlen) {
-  slv_reader r;
-  slv_status st = slv_rd_open(&r, path, 0, err, errlen);
-  if (st) return st;
-  slv_token t;
-  *fmt = SLV_FMT_AUTO;
-  if (slv_io_is_hdf5_bytes(r.buf, r.len)) {
-    *fmt = SLV_FMT_FCLIB;
-    slv_rd_close(&r);
-    return SLV_CONVERGED;
-  }
-  int have = slv_rd_next(&r, &t);
-  if (have && slv_tok_is(&t, "lcplab-problem")) *fmt = SLV_FMT_LCPLAB;
-  if (have && t.len >= 14 && memcmp(t.s, "%%MatrixMarket", 14) == 0) *fmt = SLV_FMT_MTX;
-  if (*fmt == SLV_FMT_AUTO) {
-    st = slv_rd_fail(&r, &t, SLV_ERR_INVALID, "a supported format: %s (extension '%s')", SUPPORTED,
-                     extension(path));
-  }
-  slv_rd_close(&r);
-  return st;
-}
-
-static void set_name(slv_instance *inst, const char *path) {
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  size_t n = strlen(base), e = strlen(extension(path));
-  n -= e;
-  if (n >= sizeof inst->name) n = sizeof inst->name - 1;
-  memcpy(inst->name, base, n);
-  inst->name[n] = '\0';
-}
-
-slv_status slv_read(const char *path, slv_format fmt, slv_instance **out, char *err,
-                    size_t errlen) {
-  slv_msgf(err, errlen, "%s", "");
-  if (out) *out = NULL;
-  if (!path || !out) {
-    slv_msgf(err, errlen, "slv_read: path and out must not be NULL");
-    return SLV_ERR_INVALID;
-  }
-  /* want: the reader to run; found: what the instance will say it was read
-   * from (for a .dat read by content, the Siconos reader decides). */
-  slv_format want = fmt, found = fmt;
-  slv_status st;
-  if (fmt == SLV_FMT_AUTO) {
-    want = slv_format_for_path(path);
-    if (want == SLV_FMT_AUTO && (st = sniff(path, &want, err, errlen))) return st;
-    found = want == SLV_FMT_SICONOS_LCP ? SLV_FMT_AUTO : want;
-  }
-  slv_instance *inst = NULL;
-  slv_reader r;
-  switch (want) {
-  case SLV_FMT_MTX:
-    st = slv_io_read_mtx(path, &inst, err, errlen);
-    break;
-  case SLV_FMT_FCLIB:
-    st = slv_io_read_fclib(path, &inst, err, errlen);
-    break;
-  case SLV_FMT_SICONOS_LCP:
-  case SLV_FMT_SICONOS_MLCP:
-  case SLV_FMT_SICONOS_RELAY:
-  case SLV_FMT_SICONOS_FC3D:
-    if ((st = slv_rd_open(&r, path, 0, err, errlen))) return st;
-    st = slv_io_read_siconos(&r, found, &inst, &found);
-    slv_rd_close(&r);
-    break;
-  case SLV_FMT_BLCP:
-    if ((st = slv_rd_open(&r, path, '#', err, errlen))) return st;
-    st = slv_io_read_blcp(&r, &inst);
-    slv_rd_close(&r);
-    break;
-  case SLV_FMT_LCPLAB:
-    if ((st = slv_rd_open(&r, path, '#', err, errlen))) return st;
-    st = slv_io_read_lcplab(&r, &inst);
-    slv_rd_close(&r);
-    break;
-  default:
-    slv_msgf(err, errlen, "%s: expected a format in [0, %d], found %d", path, (int)SLV_FMT_LAST,
-             (int)want);
-    return SLV_ERR_INVALID;
-  }
-  if (st) {
-    slv_instance_free(inst);
-    return st;
-  }
-  slv_problem p = slv_instance_problem(inst);
-  char msg[256];
-  st = slv_problem_validate(&p, msg, sizeof msg);
-  if (st) {
-    slv_msgf(err, errlen, "%s: %s", path, msg);
-    slv_instance_free(inst);
-    return st;
-  }
-  inst->format = found;
-  set_name(inst, path);
-  slv_instance_classify(inst);
-  *out = inst;
-  return SLV_CONVERGED;
-}
-
-slv_status slv_write(const char *path, slv_format fmt, const slv_instance *inst, char *err,
-                     size_t errlen) {
-  slv_msgf(err, errlen, "%s", "");
-  if (!path || !inst) {
-    slv_msgf(err, errlen, "slv_write: path and instance must not be NULL");
-    return SLV_ERR_INVALID;
-  }
-  slv_problem p = slv_instance_problem(inst);
-  char msg[256];
-  slv_status st = slv_problem_validate(&p, msg, sizeof msg);
-  if (st) {
-    slv_msgf(err, errlen, "%s: cannot write an invalid problem: %s", path, msg);
-    return st;
-  }
-  if (fmt == SLV_FMT_AUTO) {
-    fmt = slv_format_for_path(path);
-    if (fmt == SLV_FMT_AUTO) {
-      slv_msgf(err, errlen, "%s: expected an extension .dat, .blcp, .mtx, .lcp or .hdf5 to "
-               "choose the format, found '%s'", path, extension(path));
-      return SLV_ERR_UNSUPPORTED;
-    }
-    if (fmt == SLV_FMT_SICONOS_LCP) fmt = slv_io_siconos_choose(inst);
-  }
-  switch (fmt) {
-  case SLV_FMT_SICONOS_LCP:
-  case SLV_FMT_SICONOS_MLCP:
-  case SLV_FMT_SICONOS_RELAY:
-    return slv_io_write_siconos(path, fmt, inst, err, errlen);
-  case SLV_FMT_BLCP:
-    return slv_io_write_blcp(path, inst, err, errlen);
-  case SLV_FMT_MTX:
-    return slv_io_write_mtx(path, inst, err, errlen);
-  case SLV_FMT_LCPLAB:
-    return slv_io_write_lcplab(path, inst, err, errlen);
-  case SLV_FMT_SICONOS_FC3D:
-    return slv_io_write_fc3d(path, inst, err, errlen);
-  case SLV_FMT_FCLIB:
-    return slv_io_write_fclib(path, inst, err, errlen);
-  default:
-    break;
-  }
-  slv_msgf(err, errlen, "%s: expected a format in [1, %d], found %d", path, (int)SLV_FMT_LAST,
-           (int)fmt);
-  return SLV_ERR_INVALID;
-}

@@ -11,7 +11,7 @@
  * lo = -inf, hi = +inf there (and no findex).
  *
  * File layout (frictionContact_newFromFile, numerics/src/FrictionContact;
- * ../shared/datasets/README.md section 2.2), white-space separated:
+ * datasets/README.md section 4.7), white-space separated:
  *     d          the dimension: 3 (2 is 2-D friction: SLV_ERR_UNSUPPORTED)
  *     nc         the number of contacts, n = 3 nc rows
  *     M          NumericsMatrix (io_siconos.c) n x n: dense (0) or SBM (1);
@@ -41,13 +41,13 @@
  * local problem, as it would in Siconos' local reader.
  *
  * Writing (siconos-fc3d): only instances in which every row belongs to a
- * cone (so cone c is at rows 3c..3c+2), with the Coulomb law (slv_io_check_fc3d;
+ * cone (so cone c is at rows 3c..3c+2), with the Coulomb law (slv_io_holds_fc3d;
  * else SLV_ERR_UNSUPPORTED and nothing written).  Layout of Siconos' writer:
  * "3", nc, the matrix, q on one line, mu on one line, %.17g.  A dense
  * instance is written as a dense NumericsMatrix (one column per line); a
  * CSR instance as SBM with 3x3 blocks (every block that holds an entry,
  * duplicates summed), which Siconos 4.4's frictionContact_newFromFile reads
- * (checked with ../shared/peers/fc3d).  lo / hi of the cone rows and x_ref
+ * (checked with the Siconos FC3D peer harness).  lo / hi of the cone rows and x_ref
  * are not written.  A write followed by a read gives back A, b and the
  * cones bit for bit when the instance came from this reader (a CSR matrix
  * from a read has sorted columns and no +0.0 entries).
@@ -81,35 +81,37 @@ slv_status slv_io_set_fc3d_cones(slv_instance *inst, int nc, const double *mu) {
   free(inst->mu);
   inst->findex = NULL;
   inst->mu = NULL;
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
-slv_status slv_io_check_fc3d(const char *path, const char *fmt, const slv_instance *inst,
-                             char *err, size_t errlen) {
+slv_status slv_io_holds_fc3d(const slv_io_req *rq, const slv_instance *inst) {
+  const char *path = rq->path, *fmt = slv_format_str(rq->fmt);
+  char *err = rq->err;
+  size_t errlen = rq->errlen;
   if (inst->ncones == 0) {
-    slv_msgf(err, errlen, "%s: %s holds only frictional-contact problems (a Coulomb cone on "
+    slv_io_msgf(err, errlen, "%s: %s holds only frictional-contact problems (a Coulomb cone on "
              "every row); this instance has no cones (kind %s)", path, fmt, slv_io_kind_of(inst));
     return SLV_ERR_UNSUPPORTED;
   }
   if (inst->n != 3 * inst->ncones) {
-    slv_msgf(err, errlen, "%s: %s needs every row in a cone: n = %d rows, but %d cones cover %d",
+    slv_io_msgf(err, errlen, "%s: %s needs every row in a cone: n = %d rows, but %d cones cover %d",
              path, fmt, inst->n, inst->ncones, 3 * inst->ncones);
     return SLV_ERR_UNSUPPORTED;
   }
   /* valid cones are sorted and disjoint (slv_problem_validate), so with
    * n = 3 ncones they sit at rows 0, 3, 6, ... */
   if (inst->cone_law != SLV_CONE_COULOMB) {
-    slv_msgf(err, errlen, "%s: %s holds Coulomb's law (De Saxce); this instance's cone_law is %s",
+    slv_io_msgf(err, errlen, "%s: %s holds Coulomb's law (De Saxce); this instance's cone_law is %s",
              path, fmt, slv_cone_law_str(inst->cone_law));
     return SLV_ERR_UNSUPPORTED;
   }
   for (int i = 0; inst->findex && i < inst->n; i++)
     if (inst->findex[i] >= 0) {
-      slv_msgf(err, errlen, "%s: %s cannot hold friction rows; row %d has findex %d", path, fmt, i,
+      slv_io_msgf(err, errlen, "%s: %s cannot hold friction rows; row %d has findex %d", path, fmt, i,
                inst->findex[i]);
       return SLV_ERR_UNSUPPORTED;
     }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_io_csr_from_triplets(slv_instance *inst, long nnz, const int *row, const int *col,
@@ -148,11 +150,11 @@ slv_status slv_io_csr_from_triplets(slv_instance *inst, long nnz, const int *row
   free(perm);
   free(pos);
   inst->storage = SLV_CSR;
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_io_fc_densify(slv_instance *inst) {
-  if (inst->storage != SLV_CSR || inst->n > SLV_IO_FC_DENSE_MAX) return SLV_CONVERGED;
+  if (inst->storage != SLV_CSR || inst->n > SLV_IO_FC_DENSE_MAX) return SLV_OK;
   int owned;
   double *A = slv_io_dense_of(inst, &owned);
   if (!A) return SLV_ERR_NOMEM;
@@ -163,7 +165,7 @@ slv_status slv_io_fc_densify(slv_instance *inst) {
   inst->Ax = NULL;
   inst->A = A;
   inst->storage = SLV_DENSE;
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* ---- recognising and reading ---------------------------------------------- */
@@ -213,19 +215,25 @@ slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out) {
   if ((st = slv_rd_size(r, SLV_IO_MAX_N / 3, &nc, &line, "the number of contacts nc")))
     return st;
   int n = 3 * nc;
+  /* q, lo, hi, mu and the cones here, M in slv_io_read_nm: both before any
+   * allocation */
   /* M's header (at least 3 numbers), q and mu must still be in the file */
   if ((st = slv_rd_need(r, 3.0 + 4.0 * nc, "M, q (3 nc = %d) and mu (nc = %d)", n, nc)))
     return st;
-  inst = slv_io_instance_alloc(n);
-  mu = malloc((nc ? (size_t)nc : 1) * sizeof(double));
-  if (!inst || !mu) {
-    st = slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for nc = %d", nc);
-    goto fail;
-  }
+  if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 0) + 28.0 * nc,
+                           "nc = %d: q, lo, hi (3 nc), mu and the cones (nc)", nc)))
+    return st;
   char why[48];
   snprintf(why, sizeof why, "3 nc = %d", n);
   slv_nm nm;
-  if ((st = slv_io_read_nm(r, "M", n, n, why, SLV_IO_FC_DENSE_MAX, &nm, NULL))) goto fail;
+  if ((st = slv_io_read_nm(r, "M", n, n, why, SLV_IO_FC_DENSE_MAX, &nm, NULL))) return st;
+  inst = slv_io_instance_alloc(n);
+  mu = malloc((nc ? (size_t)nc : 1) * sizeof(double));
+  if (!inst || !mu) {
+    slv_io_nm_free(&nm);
+    st = slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for nc = %d", nc);
+    goto fail;
+  }
   inst->storage = nm.storage;
   inst->A = nm.a;
   inst->Ap = nm.Ap;
@@ -248,7 +256,7 @@ slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out) {
   }
   free(mu);
   *out = inst;
-  return SLV_CONVERGED;
+  return SLV_OK;
 fail:
   free(mu);
   slv_instance_free(inst);
@@ -272,7 +280,7 @@ static slv_status write_sbm(slv_writer *w, const slv_instance *inst) {
   int *idx2 = NULL;
   double *blk = NULL;
   long nb = 0;
-  slv_status st = SLV_CONVERGED;
+  slv_status st = SLV_OK;
   if (!idx1 || !mark) goto nomem;
   /* count the blocks of each block row */
   for (int J = 0; J < nb3; J++) mark[J] = -1;
@@ -287,7 +295,7 @@ static slv_status write_sbm(slv_writer *w, const slv_instance *inst) {
         }
       }
     if (nb > INT_MAX / 9) {
-      slv_msgf(w->err, w->errlen, "%s: expected at most %d 3x3 blocks, found more", w->path,
+      slv_io_msgf(w->err, w->errlen, "%s: expected at most %d 3x3 blocks, found more", w->path,
                INT_MAX / 9);
       st = SLV_ERR_DIM;
       goto done;
@@ -335,7 +343,7 @@ static slv_status write_sbm(slv_writer *w, const slv_instance *inst) {
   }
   goto done;
 nomem:
-  slv_msgf(w->err, w->errlen, "%s: out of memory writing the sparse-block matrix", w->path);
+  slv_io_msgf(w->err, w->errlen, "%s: out of memory writing the sparse-block matrix", w->path);
   st = SLV_ERR_NOMEM;
 done:
   free(idx1);
@@ -345,12 +353,12 @@ done:
   return st;
 }
 
-slv_status slv_io_write_fc3d(const char *path, const slv_instance *inst, char *err, size_t errlen) {
-  slv_status st = slv_io_check_fc3d(path, "siconos-fc3d", inst, err, errlen);
-  if (st) return st;
+slv_status slv_io_write_fc3d(const slv_io_req *rq, const slv_instance *inst) {
   int n = inst->n, nc = inst->ncones;
+  const char *path = rq->path;
   slv_writer w;
-  if ((st = slv_wr_open(&w, path, err, errlen))) return st;
+  slv_status st = slv_wr_open(&w, path, rq->err, rq->errlen);
+  if (st) return st;
   fprintf(w.f, "3\n%d\n", nc);
   if (inst->storage == SLV_DENSE) {
     slv_io_write_dense_nm(&w, n, inst->A);

@@ -2,8 +2,7 @@
  *
  * The layouts are those of Siconos' readers (linearComplementarity_newFromFile,
  * mixedLinearComplementarity_newFromFile, relay_newFromFile, NM_new_from_file,
- * SBM_new_from_file), as documented in ../shared/datasets/README.md section 2
- * and in datasets/README.md.  Numbers are white-space separated; line breaks
+ * SBM_new_from_file), as documented in datasets/README.md section 4.  Numbers are white-space separated; line breaks
  * do not matter; whatever follows the last expected number is ignored, as
  * Siconos ignores it (several files carry remarks or extra numbers there).
  *
@@ -87,13 +86,16 @@ static slv_status read_sbm(slv_reader *r, const char *name, slv_nm *out) {
   if ((st = slv_rd_size(r, SLV_IO_MAX_DENSE, &nb, NULL, "the number of stored blocks of %s", name)))
     return st;
   if (nb == 0) { /* an all-zero matrix: nothing follows */
-    if (out->storage == SLV_DENSE) return SLV_CONVERGED;
+    if (out->storage == SLV_DENSE) return SLV_OK;
+    if ((st = slv_rd_reserve(r, r->line, 4.0 * rows + 16.0, "the row pointers of %s (%d rows)",
+                             name, rows)))
+      return st;
     out->Ap = calloc((size_t)rows + 1, sizeof(int));
     out->Aj = malloc(sizeof(int));
     out->Ax = malloc(sizeof(double));
     if (!out->Ap || !out->Aj || !out->Ax)
       return slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for %s", name);
-    return SLV_CONVERGED;
+    return SLV_OK;
   }
   if ((st = slv_rd_int(r, 1, rows > 0 ? rows : 1, &bn0, "the number of block rows of %s", name)))
     return st;
@@ -105,6 +107,9 @@ static slv_status read_sbm(slv_reader *r, const char *name, slv_nm *out) {
                         (double)bn0 * bn1, name, nb);
   if ((st = slv_rd_need(r, (double)bn0 * 2 + bn1 + 3 + 2.0 * nb, "the block structure of %s",
                         name)))
+    return st;
+  if ((st = slv_rd_reserve(r, r->line, 4.0 * (2.0 * bn0 + bn1 + 1 + nb) + 8.0 * (nb + 1.0),
+                           "the block structure of %s (%d blocks)", name, nb)))
     return st;
   cum0 = malloc(((size_t)bn0 + (size_t)bn1 + (size_t)bn0 + 1 + (size_t)nb) * sizeof(int));
   off = malloc(((size_t)nb + 1) * sizeof(size_t));
@@ -147,7 +152,9 @@ static slv_status read_sbm(slv_reader *r, const char *name, slv_nm *out) {
     }
   }
   if ((st = slv_rd_need(r, (double)off[nb] + nb, "the %d blocks of %s (%.0f numbers)", nb, name,
-                        (double)off[nb])))
+                        (double)off[nb])) ||
+      (st = slv_rd_reserve(r, r->line, 8.0 * (double)off[nb], "the %d blocks of %s (%.0f "
+                           "numbers)", nb, name, (double)off[nb])))
     goto done;
   vals = malloc((off[nb] ? off[nb] : 1) * sizeof(double));
   if (!vals) {
@@ -177,7 +184,11 @@ static slv_status read_sbm(slv_reader *r, const char *name, slv_nm *out) {
     }
     goto done;
   }
-  /* CSR: count, then fill row by row */
+  /* CSR: count, then fill row by row; at most as many entries as the blocks
+   * hold (the exact +0.0 are dropped) */
+  if ((st = slv_rd_reserve(r, r->line, 4.0 * rows + 4.0 + 12.0 * (double)off[nb],
+                           "%s in CSR (%.0f entries at most)", name, (double)off[nb])))
+    goto done;
   out->Ap = calloc((size_t)rows + 1, sizeof(int));
   if (!out->Ap) {
     st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for %s", name);
@@ -262,10 +273,16 @@ slv_status slv_io_read_nm(slv_reader *r, const char *name, int want_rows, int wa
                           "expected at most %ld entries in the dense %s, found %d x %d",
                           (long)SLV_IO_MAX_NNZ, name, *rows, *cols);
     if ((st = slv_rd_need(r, count, "the dense %d x %d %s", *rows, *cols, name))) return st;
+    if ((st = slv_rd_reserve(r, *line, 8.0 * count, "%s, %d x %d dense", name, *rows, *cols)))
+      return st;
   } else if (out->storage == SLV_DENSE && count > (double)SLV_IO_MAX_DENSE) {
     return slv_rd_failf(r, *line, SLV_ERR_DIM,
                         "expected at most %ld entries to store the sparse-block %s dense, found "
                         "%d x %d", SLV_IO_MAX_DENSE, name, *rows, *cols);
+  } else if (out->storage == SLV_DENSE &&
+             (st = slv_rd_reserve(r, *line, 8.0 * count, "%s, %d x %d sparse-block kept dense",
+                                  name, *rows, *cols))) {
+    return st;
   }
   if (out->storage == SLV_DENSE) {
     out->a = calloc(count > 0 ? (size_t)count : 1, sizeof(double));
@@ -309,7 +326,11 @@ static slv_status read_lcp_relay(slv_reader *r, slv_format fmt, slv_instance **o
   long line;
   slv_status st;
   char why[48];
-  if ((st = slv_rd_size(r, SLV_IO_MAX_N, &n, NULL, "the size n"))) return st;
+  if ((st = slv_rd_size(r, SLV_IO_MAX_N, &n, &line, "the size n"))) return st;
+  /* q, lo, hi here, M (n x n, dense) in slv_io_read_nm, both before any
+   * allocation */
+  if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 0), "n = %d: q, lo, hi", n)))
+    return st;
   snprintf(why, sizeof why, "n = %d", n);
   slv_nm nm;
   if ((st = slv_io_read_nm(r, "M", n, n, why, INT_MAX, &nm, &line))) return st;
@@ -336,7 +357,7 @@ static slv_status read_lcp_relay(slv_reader *r, slv_format fmt, slv_instance **o
   }
   *found = relay ? SLV_FMT_SICONOS_RELAY : SLV_FMT_SICONOS_LCP;
   *out = inst;
-  return SLV_CONVERGED;
+  return SLV_OK;
 fail:
   slv_instance_free(inst);
   return st;
@@ -387,6 +408,10 @@ static slv_status read_mlcp(slv_reader *r, slv_instance **out) {
                         "expected n + m <= %d with (n+m)^2 <= %ld, found n = %d, m = %d",
                         SLV_IO_MAX_N, (long)SLV_IO_MAX_NNZ, n, m);
   N = n + m;
+  /* the instance, and the storage-2 blocks (built dense) */
+  if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(N, 1) + (st2 ? 8.0 * N * N : 0.0),
+                           "n + m = %d: A, b, lo, hi%s", N, st2 ? " and the storage-2 blocks" : "")))
+    return st;
   if (st1) {
     /* blocksRows: 0 <= ... up to n+m; then one 0/1 flag per block */
     int nb = 0;
@@ -412,7 +437,9 @@ static slv_status read_mlcp(slv_reader *r, slv_instance **out) {
     rows = nm.rows;
     cols = nm.cols;
     M = nm_take_dense(&nm);
-    if ((st = slv_rd_need(r, cols, "q (the %d columns of M)", cols))) goto done;
+    if ((st = slv_rd_need(r, cols, "q (the %d columns of M)", cols)) ||
+        (st = slv_rd_reserve(r, r->line, 8.0 * cols, "q (the %d columns of M)", cols)))
+      goto done;
     q = malloc((cols > 0 ? (size_t)cols : 1) * sizeof(double));
     if (!q) {
       st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for q");
@@ -469,9 +496,10 @@ done:
   return st;
 }
 
-slv_status slv_io_read_siconos(slv_reader *r, slv_format fmt, slv_instance **out,
+/* The variant fmt (SLV_FMT_AUTO: decided from the content); *found gets
+ * the variant read. */
+static slv_status read_variant(slv_reader *r, slv_format fmt, slv_instance **out,
                                slv_format *found) {
-  *out = NULL;
   if (fmt == SLV_FMT_AUTO && looks_like_mlcp(r)) fmt = SLV_FMT_SICONOS_MLCP;
   if (fmt == SLV_FMT_AUTO && slv_io_looks_like_fc(r)) fmt = SLV_FMT_SICONOS_FC3D;
   if (fmt == SLV_FMT_SICONOS_FC3D) {
@@ -483,6 +511,17 @@ slv_status slv_io_read_siconos(slv_reader *r, slv_format fmt, slv_instance **out
     return read_mlcp(r, out);
   }
   return read_lcp_relay(r, fmt, out, found);
+}
+
+slv_status slv_io_read_siconos(const slv_io_req *rq, slv_instance **out) {
+  slv_reader r;
+  slv_format found = rq->fmt;
+  *out = NULL;
+  slv_status st = slv_rd_open_req(&r, rq, 0);
+  if (!st) st = read_variant(&r, rq->fmt, out, &found);
+  slv_rd_close(&r);
+  if (!st) (*out)->format = found;
+  return st;
 }
 
 /* ---- writing ------------------------------------------------------------- */
@@ -514,14 +553,14 @@ static slv_status check_siconos(const char *path, slv_format fmt, const slv_inst
                                 int *nfree, char *err, size_t errlen) {
   const char *name = slv_format_str(fmt);
   if (inst->ncones > 0) {
-    slv_msgf(err, errlen, "%s: %s cannot hold Coulomb cones; cone 0 covers rows %d..%d (ncones = "
+    slv_io_msgf(err, errlen, "%s: %s cannot hold Coulomb cones; cone 0 covers rows %d..%d (ncones = "
              "%d; use siconos-fc3d, fclib or lcplab)", path, name, inst->cone_rows[0],
              inst->cone_rows[0] + 2, inst->ncones);
     return SLV_ERR_UNSUPPORTED;
   }
   for (int i = 0; inst->findex && i < inst->n; i++)
     if (inst->findex[i] >= 0) {
-      slv_msgf(err, errlen, "%s: %s cannot hold friction rows; row %d has findex %d", path, name,
+      slv_io_msgf(err, errlen, "%s: %s cannot hold friction rows; row %d has findex %d", path, name,
                i, inst->findex[i]);
       return SLV_ERR_UNSUPPORTED;
     }
@@ -534,18 +573,18 @@ static slv_status check_siconos(const char *path, slv_format fmt, const slv_inst
     fmt_bound(l, sizeof l, lo);
     fmt_bound(h, sizeof h, hi);
     if (fmt == SLV_FMT_SICONOS_LCP && !lcp) {
-      slv_msgf(err, errlen, "%s: siconos-lcp holds only lo=0, hi=inf; row %d has lo=%s, hi=%s",
+      slv_io_msgf(err, errlen, "%s: siconos-lcp holds only lo=0, hi=inf; row %d has lo=%s, hi=%s",
                path, i, l, h);
       return SLV_ERR_UNSUPPORTED;
     }
     if (fmt == SLV_FMT_SICONOS_MLCP) {
       if (!lcp && !fr) {
-        slv_msgf(err, errlen, "%s: siconos-mlcp holds only free rows (lo=-inf, hi=inf) followed "
+        slv_io_msgf(err, errlen, "%s: siconos-mlcp holds only free rows (lo=-inf, hi=inf) followed "
                  "by LCP rows (lo=0, hi=inf); row %d has lo=%s, hi=%s", path, i, l, h);
         return SLV_ERR_UNSUPPORTED;
       }
       if (fr && seen_lcp >= 0) {
-        slv_msgf(err, errlen, "%s: siconos-mlcp needs the free rows first; row %d is free but "
+        slv_io_msgf(err, errlen, "%s: siconos-mlcp needs the free rows first; row %d is free but "
                  "follows LCP row %d", path, i, seen_lcp);
         return SLV_ERR_UNSUPPORTED;
       }
@@ -553,7 +592,7 @@ static slv_status check_siconos(const char *path, slv_format fmt, const slv_inst
       if (fr) (*nfree)++;
     }
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* NumericsMatrix, dense: "0", size0, size1, "size0<TAB>size1", then one
@@ -581,14 +620,22 @@ static void write_block_rows(slv_writer *w, int n, const double *A, int r0, int 
   }
 }
 
-slv_status slv_io_write_siconos(const char *path, slv_format fmt, const slv_instance *inst,
-                                char *err, size_t errlen) {
+slv_status slv_io_holds_siconos(const slv_io_req *rq, const slv_instance *inst) {
+  int nfree;
+  return check_siconos(rq->path, rq->fmt, inst, &nfree, rq->err, rq->errlen);
+}
+
+slv_status slv_io_write_siconos(const slv_io_req *rq, const slv_instance *inst) {
+  const char *path = rq->path;
+  slv_format fmt = rq->fmt;
+  char *err = rq->err;
+  size_t errlen = rq->errlen;
   int nfree = 0, owned = 0, n = inst->n;
   slv_status st = check_siconos(path, fmt, inst, &nfree, err, errlen);
   if (st) return st;
   const double *A = slv_io_dense_of(inst, &owned);
   if (!A) {
-    slv_msgf(err, errlen, "%s: expected a matrix small enough to write dense, found n = %d", path,
+    slv_io_msgf(err, errlen, "%s: expected a matrix small enough to write dense, found n = %d", path,
              n);
     return SLV_ERR_DIM;
   }

@@ -19,6 +19,22 @@
  * sparse file (SBM, MatrixMarket coordinate) is not backed by file bytes, so
  * it is bounded by SLV_IO_MAX_DENSE instead.
  *
+ * The memory cap.  Every read has a cap (slv_read_options.max_memory) on
+ * the bytes the sizes in the file may make the reader allocate.  The reader
+ * keeps a running total: the file's own buffer first (slv_rd_open refuses a
+ * file larger than the cap before reading it), then, at each header size and
+ * before the arrays that size implies are allocated, their bytes
+ * (slv_rd_reserve; FCLIB and npz keep the same total in their own contexts).
+ * A total above the cap is refused with SLV_ERR_DIM and a message naming the
+ * file, the line and the field, so no reader allocates more than the cap.
+ *
+ * The format table (io_format.c).  One row per format: its name, the
+ * extensions that select it, how to recognise it from the first bytes of a
+ * file, and its reader, its "can it hold this instance" check and its
+ * writer, all with one signature each (slv_io_req below).  slv_read,
+ * slv_write and the name and extension functions of slv_io.h only walk the
+ * table, so adding a format is one row and one file.
+ *
  * Messages.  Every reader error is ONE line
  *     FILE:LINE: expected <what>, found '<token>'     (or "found end of file")
  * with non-printable bytes of the token shown as \xNN and long tokens cut.
@@ -32,10 +48,18 @@
 #ifndef SLV_IO_INTERNAL_H
 #define SLV_IO_INTERNAL_H
 
-#include "slv_internal.h"
+#include "slv.h"
 #include "slv_io.h"
 
 #include <stdio.h>
+
+/* snprintf into msg (if non-NULL and len > 0); always NUL-terminated.  The
+ * I/O library's own helper: it uses only libsolvers' public interface. */
+void slv_io_msgf(char *msg, size_t len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 /* Dense entries we accept to build from a sparse file: n = 5000. */
 #define SLV_IO_MAX_DENSE 25000000L
@@ -44,6 +68,52 @@
  * are kept dense up to this many rows (100 contacts) and CSR beyond. */
 #define SLV_IO_FC_DENSE_MAX 300
 
+/* ---- one read or write ----------------------------------------------------- */
+/* What every reader, check and writer of the format table is given. */
+typedef struct slv_io_req {
+  const char *path;   /* the file (MatrixMarket: FOO.mtx, the sidecars beside it) */
+  slv_format fmt;     /* the format asked for; SLV_FMT_AUTO when it was chosen by the
+                         extension, so that the Siconos reader decides the .dat variant
+                         from the content */
+  size_t max_memory;  /* reading: the memory cap, bytes (see "The memory cap" above) */
+  char *err;          /* the caller's message buffer (one line) */
+  size_t errlen;
+} slv_io_req;
+
+typedef slv_status (*slv_io_read_fn)(const slv_io_req *rq, slv_instance **out);
+typedef slv_status (*slv_io_check_fn)(const slv_io_req *rq, const slv_instance *inst);
+typedef slv_status (*slv_io_write_fn)(const slv_io_req *rq, const slv_instance *inst);
+
+/* One row of the format table.  A reader returns a new instance in *out
+ * (NULL on failure, with the message in rq->err) and may set its format
+ * (the Siconos reader sets the variant it found; slv_read sets the row's id
+ * otherwise).  holds returns SLV_OK if the format can hold the
+ * (valid) instance, else SLV_ERR_UNSUPPORTED and a message naming the row or
+ * cone; slv_write calls it before write, so a writer may assume it. */
+typedef struct slv_io_format {
+  slv_format id;
+  const char *name;          /* slv_format_str: "siconos-lcp", "npz", ... */
+  const char *ext[3];        /* the extensions that select it, lower case with the dot,
+                                NULL-padded (every Siconos variant is ".dat": the table's
+                                first .dat row reads them all and picks by content) */
+  int (*sniff)(const char *head, size_t len); /* does a file that starts with head hold
+                                this format?  NULL: never recognised by content */
+  slv_io_read_fn read;
+  slv_io_check_fn holds;     /* NULL: holds every valid instance */
+  slv_io_write_fn write;
+  /* written by extension: the format of the family that holds inst (.dat: fc3d,
+     lcp, mlcp or relay); NULL: this row's id */
+  slv_format (*variant)(const slv_instance *inst);
+} slv_io_format;
+
+/* The row of format f, or NULL (SLV_FMT_AUTO, out of range). */
+const slv_io_format *slv_io_format_row(slv_format f);
+/* The row whose extension path has (case-insensitive), or NULL. */
+const slv_io_format *slv_io_format_by_ext(const char *path);
+/* The extension of path (from the last '.' of its last component), or "". */
+const char *slv_io_extension(const char *path);
+
+/* ---- the text reader -------------------------------------------------------- */
 typedef struct slv_reader {
   const char *path;  /* for messages */
   char *buf;         /* the whole file, NUL-terminated; owned by the original */
@@ -53,6 +123,8 @@ typedef struct slv_reader {
   char comment;      /* comment character ('#', '%') or 0 */
   char *err;         /* message buffer of the caller */
   size_t errlen;
+  double mem;        /* bytes reserved so far: the buffer, then slv_rd_reserve */
+  double cap;        /* the memory cap */
 } slv_reader;
 
 typedef struct slv_token {
@@ -67,10 +139,36 @@ enum {
   SLV_RD_INF_OK = 1   /* accept +-inf ("inf", "-inf", "infinity"), refuse NaN */
 };
 
-/* Reads path whole.  comment: '#', '%' or 0.  Missing or unreadable file:
- * SLV_ERR_INVALID, "FILE: expected a readable file, found <strerror>". */
-slv_status slv_rd_open(slv_reader *r, const char *path, char comment, char *err, size_t errlen);
+/* Reads path whole.  comment: '#', '%' or 0; max_memory: the cap, which
+ * the file's size must not exceed (SLV_ERR_DIM, before anything is read).
+ * Missing or unreadable file: SLV_ERR_INVALID, "FILE: expected a readable
+ * file, found <strerror>". */
+slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max_memory,
+                       char *err, size_t errlen);
+/* slv_rd_open of rq's file, cap and message buffer. */
+slv_status slv_rd_open_req(slv_reader *r, const slv_io_req *rq, char comment);
 void slv_rd_close(slv_reader *r);
+/* Adds bytes (what a size just read implies) to the reader's total; above
+ * the cap: SLV_ERR_DIM and "FILE:LINE: expected sizes that fit the memory
+ * cap of C bytes (max_memory), found <what>: B bytes (T in all)".  Call it
+ * before allocating.  `what` is a printf format naming the field. */
+slv_status slv_rd_reserve(slv_reader *r, long line, double bytes, const char *what, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* The same test for the readers that keep their own total (FCLIB, npz):
+ * *mem += bytes; above cap: SLV_ERR_DIM and "PATH: expected sizes that fit
+ * the memory cap of C bytes (max_memory), found <what>: ...". */
+slv_status slv_io_reserve(const char *path, double *mem, double cap, double bytes, char *err,
+                          size_t errlen, const char *what, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 7, 8)))
+#endif
+    ;
+/* Bytes of an instance with n rows: b, lo, hi, plus a dense n x n A when
+ * dense is set (findex, mu, cones are reserved where they are read). */
+double slv_io_instance_bytes(double n, int dense);
 
 /* Next token (advances) / the next token without advancing.  Return 1, or 0
  * at the end of the file (t->line is then the last line). */
@@ -172,6 +270,9 @@ slv_status slv_io_alloc_findex(slv_instance *inst);
 slv_status slv_io_alloc_mu(slv_instance *inst);
 slv_status slv_io_alloc_cones(slv_instance *inst, int ncones);
 slv_status slv_io_alloc_xref(slv_instance *inst);
+/* Factored storage over nblk blocks: fblk, fJ, fK (and fd when
+ * with_fd), zeroed; storage becomes SLV_FACTORED. */
+slv_status slv_io_alloc_factored(slv_instance *inst, int nblk, int with_fd);
 
 /* The instance's A as a dense column-major n x n array: inst->A itself when
  * dense (*owned = 0), else a new copy (*owned = 1, caller frees).  NULL if
@@ -217,14 +318,12 @@ void slv_io_write_dense_nm(slv_writer *w, int n, const double *A);
  * problem: one Coulomb cone (De Saxce) per contact at rows 3c, 3c+1, 3c+2
  * with cone_mu[c] = mu[c], lo = -inf, hi = +inf on every row, no findex. */
 slv_status slv_io_set_fc3d_cones(slv_instance *inst, int nc, const double *mu);
-/* Can a local FC3D format (fmt: "siconos-fc3d", "fclib") hold the valid
- * instance inst?  It must be a cone instance whose rows all belong to cones
- * (then at rows 0, 3, 6, ...), with the Coulomb law and no friction
- * (findex) rows.  Else SLV_ERR_UNSUPPORTED and
- * "PATH: FMT ..." in err.  lo / hi of cone rows are not stored (the cone
- * replaces them). */
-slv_status slv_io_check_fc3d(const char *path, const char *fmt, const slv_instance *inst,
-                             char *err, size_t errlen);
+/* Can a local FC3D format (rq->fmt: siconos-fc3d, fclib, npz) hold the
+ * valid instance inst?  It must be a cone instance whose rows all belong to
+ * cones (then at rows 0, 3, 6, ...), with the Coulomb law and no friction
+ * (findex) rows.  Else SLV_ERR_UNSUPPORTED and "PATH: FMT ..." in rq->err.
+ * lo / hi of cone rows are not stored (the cone replaces them). */
+slv_status slv_io_holds_fc3d(const slv_io_req *rq, const slv_instance *inst);
 /* CSR with the columns of every row in increasing order, from nnz entries
  * (row[k], col[k], val[k]) in any order: a stable two-pass counting sort, so
  * duplicates keep their order (they add up, as in every CSR here).  Fills
@@ -235,60 +334,80 @@ slv_status slv_io_csr_from_triplets(slv_instance *inst, long nnz, const int *row
  * -0.0 kept) when n <= SLV_IO_FC_DENSE_MAX; no-op otherwise. */
 slv_status slv_io_fc_densify(slv_instance *inst);
 
-/* Siconos local FC3D .dat (d nc M q mu): read / write. */
+/* Siconos local FC3D .dat (d nc M q mu): the body of a .dat read by
+ * slv_io_read_siconos, and the writer. */
 slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out);
-slv_status slv_io_write_fc3d(const char *path, const slv_instance *inst, char *err, size_t errlen);
+slv_status slv_io_write_fc3d(const slv_io_req *rq, const slv_instance *inst);
 /* Does the reader's text open like a frictional-contact .dat ("d nc
  * storage d*nc cols" with d in {2, 3}: 1) rather than like an LCP ("n
  * storage n n": 0)?  2: "d nc storage k k" with k != d*nc, the ndof x ndof
  * M of a global problem.  Look-ahead only. */
 int slv_io_looks_like_fc(const slv_reader *r);
 
-/* FCLIB HDF5 (io_fclib.c): local, or global condensed to local. */
-slv_status slv_io_read_fclib(const char *path, slv_instance **out, char *err, size_t errlen);
-/* The same from a file image in memory (image[0..len), the file's bytes;
- * name for messages): the checks run on the image through HDF5's core
- * driver (H5Pset_file_image), then libfclib, which opens paths only, reads
- * a temporary file holding the same bytes (in /dev/shm, which is memory,
- * when it is writable; else /tmp), removed after.  Both see the same
- * bytes; where HDF5's two drivers differ (a damaged superblock that the
- * core driver opens and the default one refuses), libfclib's H5Fopen
- * fails, it returns nothing, and the read fails with a message.  Then
- * slv_problem_validate, as slv_read.  Used by the fuzz harness
- * tests/fuzz/fuzz_fclib.c. */
-slv_status slv_io_read_fclib_image(const void *image, size_t len, const char *name,
-                                   slv_instance **out, char *err, size_t errlen);
-slv_status slv_io_write_fclib(const char *path, const slv_instance *inst, char *err, size_t errlen);
-/* Does the file start with the HDF5 signature (\x89HDF\r\n\x1a\n)? */
-int slv_io_is_hdf5_bytes(const char *buf, size_t len);
-
-/* ---- per format (io_siconos.c, io_blcp.c, io_mtx.c, io_lcplab.c) ----------- */
-/* Siconos: fmt SLV_FMT_SICONOS_LCP / _MLCP / _RELAY / _FC3D, or SLV_FMT_AUTO
- * to decide by content; *found gets the format actually read. */
-slv_status slv_io_read_siconos(slv_reader *r, slv_format fmt, slv_instance **out, slv_format *found);
-slv_status slv_io_write_siconos(const char *path, slv_format fmt, const slv_instance *inst,
-                                char *err, size_t errlen);
+/* ---- the rows of the format table: one reader, check and writer each ---- */
+/* Siconos .dat (io_siconos.c): rq->fmt SLV_FMT_SICONOS_LCP / _MLCP / _RELAY /
+ * _FC3D, or SLV_FMT_AUTO to decide by content; the instance's format is the
+ * variant read.  holds: lcp / mlcp / relay (rq->fmt). */
+slv_status slv_io_read_siconos(const slv_io_req *rq, slv_instance **out);
+slv_status slv_io_holds_siconos(const slv_io_req *rq, const slv_instance *inst);
+slv_status slv_io_write_siconos(const slv_io_req *rq, const slv_instance *inst);
 /* Which siconos-* format holds inst (for writing a .dat): fc3d if it has
  * cones, else lcp, else mlcp (free rows first), else relay. */
 slv_format slv_io_siconos_choose(const slv_instance *inst);
 
-slv_status slv_io_read_blcp(slv_reader *r, slv_instance **out);
-slv_status slv_io_write_blcp(const char *path, const slv_instance *inst, char *err, size_t errlen);
+/* .blcp and MatrixMarket hold anything but cones. */
+slv_status slv_io_holds_no_cones(const slv_io_req *rq, const slv_instance *inst);
+slv_status slv_io_read_blcp(const slv_io_req *rq, slv_instance **out);
+slv_status slv_io_write_blcp(const slv_io_req *rq, const slv_instance *inst);
+slv_status slv_io_read_mtx(const slv_io_req *rq, slv_instance **out);
+slv_status slv_io_write_mtx(const slv_io_req *rq, const slv_instance *inst);
 
-/* MatrixMarket takes the path (it opens the sidecars itself). */
-slv_status slv_io_read_mtx(const char *path, slv_instance **out, char *err, size_t errlen);
-slv_status slv_io_write_mtx(const char *path, const slv_instance *inst, char *err, size_t errlen);
+slv_status slv_io_read_lcplab(const slv_io_req *rq, slv_instance **out);
+slv_status slv_io_write_lcplab(const slv_io_req *rq, const slv_instance *inst);
 
-slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out);
-slv_status slv_io_write_lcplab(const char *path, const slv_instance *inst, char *err, size_t errlen);
+/* FCLIB HDF5 (io_fclib.c): local, or global condensed to local. */
+slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out);
+/* The same from a file image in memory (image[0..len), the file's bytes;
+ * rq->path names it in messages, rq->max_memory is the cap): the checks run
+ * on the image through HDF5's core driver (H5Pset_file_image), then
+ * libfclib, which opens paths only, reads a temporary file holding the same
+ * bytes (in /dev/shm, which is memory, when it is writable; else /tmp),
+ * removed after.  Both see the same bytes; where HDF5's two drivers differ
+ * (a damaged superblock that the core driver opens and the default one
+ * refuses), libfclib's H5Fopen fails, it returns nothing, and the read fails
+ * with a message.  Then slv_problem_validate, as slv_read.  Used by the fuzz
+ * harness tests/fuzz/fuzz_fclib.c (docs/io.md). */
+slv_status slv_io_read_fclib_image(const void *image, size_t len, const slv_io_req *rq,
+                                   slv_instance **out);
+slv_status slv_io_write_fclib(const slv_io_req *rq, const slv_instance *inst);
+/* An FCLIB file with the local problem of inst, /solution (r = x, u = A x +
+ * b) and, if x0 is not NULL, /guesses/1 (r = x0, u = A x0 + b); inst must
+ * pass slv_io_holds_fc3d.  Written beside path and renamed over it. */
+slv_status slv_io_fclib_write_solution(const char *path, const slv_instance *inst, const double *x,
+                                       const double *x0, char *err, size_t errlen);
+/* x (n values) from /solution/r, else /guesses/1/r, checked with HDF5. */
+slv_status slv_io_fclib_read_start(const char *path, int n, double *x, size_t max_memory,
+                                   char *err, size_t errlen);
+/* Does buf start with the HDF5 signature (\x89HDF\r\n\x1a\n), at 0 or
+ * after a user block of 512, 1024, ... bytes? */
+int slv_io_is_hdf5_bytes(const char *buf, size_t len);
 
-/* Plain vectors (io_vector.c): exactly n values, '#' comments.  flags as
- * slv_rd_double; name for messages ("x", "lo", ...). */
+/* ContactBench numpy .npz (io_npz.c): G, g, mus with the normal last in
+ * each contact, permuted to lcplab's normal-first cones. */
+slv_status slv_io_read_npz(const slv_io_req *rq, slv_instance **out);
+slv_status slv_io_write_npz(const slv_io_req *rq, const slv_instance *inst);
+/* lam0.npy of a .npz (n values, normal-first after the permutation) into x. */
+slv_status slv_io_npz_read_guess(const char *path, int n, double *x, size_t max_memory, char *err,
+                                 size_t errlen);
+
+/* ---- plain vectors (io_vector.c) -------------------------------------------- */
+/* Exactly n values, '#' comments.  flags as slv_rd_double; name for
+ * messages ("x", "lo", ...); max_memory: the cap on the file's size. */
 slv_status slv_io_read_vec(const char *path, int n, int flags, double *x, const char *name,
-                           char *err, size_t errlen);
+                           size_t max_memory, char *err, size_t errlen);
 /* Integers in [lo, hi]; not_self: x[i] != i (findex). */
 slv_status slv_io_read_ivec(const char *path, int n, long lo, long hi, int not_self, int *x,
-                            const char *name, char *err, size_t errlen);
+                            const char *name, size_t max_memory, char *err, size_t errlen);
 /* One value per line (%.17g, inf/-inf) / one integer per line; err gets
  * "FILE: cannot write: ..." on failure (SLV_ERR_INVALID). */
 slv_status slv_io_write_vec(const char *path, int n, const double *x, char *err, size_t errlen);

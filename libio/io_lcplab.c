@@ -6,7 +6,7 @@
  *     lcplab-problem 1          magic word and format version (first token)
  *     kind blcp                 optional; checked against the data
  *     n 3                       required, before any sized section
- *     storage dense             optional: dense (default) or csr
+ *     storage dense             optional: dense (default), csr or factored
  *     A                         dense: n*n numbers, COLUMN-major
  *     4 1 0                       (the writer puts column j on line j+1)
  *     1 4 1
@@ -23,10 +23,19 @@
  *     cone_law L                optional: coulomb (default; De Saxce, FCLIB)
  *                               or associated (CCP, the convex QP), slv.h
  *     x_ref                     optional reference solution, n numbers
+ *     nblk / fblk / fJ / fK / fd  factored instead of A (slv.h SLV_FACTORED):
+ *                               nblk blocks; fblk = 2n block indices in
+ *                               [-1, nblk); fJ, fK = 12n numbers each (row
+ *                               i's two slots of 6); fd = n numbers, optional
+ *     solver NAME               optional: the solver this problem was solved
+ *                               with (where it came from, e.g. a world step)
+ *     options K                 optional, then K pairs "name value" of that
+ *                               solve's slv_options (slv_io_option_name)
  *     end                       required; nothing but comments after it
  *
  * Sections other than n may come in any order, each at most once; storage
- * comes before A / Ap, Ap before Aj and Ax.  Without a lo section, cone
+ * comes before A / Ap / nblk, Ap before Aj and Ax, nblk before fblk, fJ,
+ * fK and fd.  Without a lo section, cone
  * rows get lo = -inf (the cone replaces their bounds; files written before
  * cone_law existed always have lo and hi, so they read as before).  Every
  * size is checked against what is left of the file before allocation.  Errors: "FILE:LINE: expected
@@ -44,22 +53,122 @@
 #include <string.h>
 
 static const char *const KEYWORDS =
-    "kind, n, storage, A, Ap, Aj, Ax, b, lo, hi, findex, mu, cones, cone_law, x_ref or end";
+    "kind, n, storage, A, Ap, Aj, Ax, b, lo, hi, findex, mu, cones, cone_law, x_ref, nblk, "
+    "fblk, fJ, fK, fd, solver, options or end";
 
 enum {
   S_KIND, S_N, S_STORAGE, S_A, S_AP, S_AJ, S_AX, S_B, S_LO, S_HI, S_FINDEX, S_MU, S_CONES,
-  S_CONE_LAW, S_XREF, S_END, S_COUNT
+  S_CONE_LAW, S_XREF, S_NBLK, S_FBLK, S_FJ, S_FK, S_FD, S_SOLVER, S_OPTIONS, S_END, S_COUNT
 };
 static const char *const SECTION[S_COUNT] = {"kind", "n",  "storage", "A",      "Ap",
                                              "Aj",   "Ax", "b",       "lo",     "hi",
                                              "findex", "mu", "cones", "cone_law", "x_ref",
-                                             "end"};
+                                             "nblk", "fblk", "fJ", "fK", "fd", "solver",
+                                             "options", "end"};
 
-slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
+/* ---- factored storage and the recorded solve -------------------------------- */
+
+static const char *const OPTION[SLV_IO_OPT_COUNT] = {
+  "max_iter", "tol", "norm", "omega", "damping", "pivot_tol", "warm_start", "check_every",
+  "max_pivots", "seed"};
+
+const char *slv_io_option_name(int k) { return k >= 0 && k < SLV_IO_OPT_COUNT ? OPTION[k] : NULL; }
+
+/* One "name value" pair of an options section into inst->opt. */
+static slv_status read_option(slv_reader *r, slv_instance *inst) {
+  slv_token t = {NULL, 0, 0};
+  int k = 0, v = 0;
+  slv_status st = SLV_OK;
+  slv_options *o = &inst->opt;
+  if (slv_rd_next(r, &t))
+    while (k < SLV_IO_OPT_COUNT && !slv_tok_is(&t, OPTION[k])) k++;
+  if (!t.len || k == SLV_IO_OPT_COUNT)
+    return slv_rd_fail(r, t.len ? &t : NULL, SLV_ERR_INVALID, "an option name (max_iter, tol, "
+                       "norm, omega, damping, pivot_tol, warm_start, check_every, max_pivots, "
+                       "seed)");
+  if (inst->opt_given & (1u << k))
+    return slv_rd_fail(r, &t, SLV_ERR_INVALID, "each option once, '%s' already given", OPTION[k]);
+  inst->opt_given |= 1u << k;
+  switch (1u << k) {
+  case SLV_IO_OPT_MAX_ITER: st = slv_rd_int(r, 1, 2147483647L, &o->max_iter, "max_iter"); break;
+  case SLV_IO_OPT_TOL: st = slv_rd_double(r, SLV_RD_FINITE, &o->tol, "tol"); break;
+  case SLV_IO_OPT_NORM:
+    st = slv_rd_int(r, 0, 2, &v, "norm (0: inf, 2)");
+    o->norm = v == 2 ? SLV_NORM_2 : SLV_NORM_INF;
+    break;
+  case SLV_IO_OPT_OMEGA: st = slv_rd_double(r, SLV_RD_FINITE, &o->omega, "omega"); break;
+  case SLV_IO_OPT_DAMPING: st = slv_rd_double(r, SLV_RD_FINITE, &o->damping, "damping"); break;
+  case SLV_IO_OPT_PIVOT_TOL:
+    st = slv_rd_double(r, SLV_RD_FINITE, &o->pivot_tol, "pivot_tol");
+    break;
+  case SLV_IO_OPT_WARM_START: st = slv_rd_int(r, 0, 1, &o->warm_start, "warm_start"); break;
+  case SLV_IO_OPT_CHECK_EVERY:
+    st = slv_rd_int(r, 0, 2147483647L, &o->check_every, "check_every");
+    break;
+  case SLV_IO_OPT_MAX_PIVOTS:
+    st = slv_rd_int(r, 0, 2147483647L, &o->max_pivots, "max_pivots");
+    break;
+  default:
+    st = slv_rd_int(r, 0, 2147483647L, &v, "seed");
+    o->seed = (unsigned long)v;
+    break;
+  }
+  return st;
+}
+
+/* The sections of factored storage (nblk, fblk, fJ, fK, fd) and of the
+ * recorded solve (solver, options); t is the section keyword. */
+static slv_status read_extension(slv_reader *r, slv_instance *inst, int s, const slv_token *t,
+                                 int fact, int nblk_seen) {
+  int n = inst->n, k;
+  slv_token v = {NULL, 0, 0};
+  slv_status st = SLV_OK;
+  if (s >= S_NBLK && s <= S_FD && !fact)
+    return slv_rd_fail(r, t, SLV_ERR_INVALID, "'storage factored' before '%s'", SECTION[s]);
+  if (s > S_NBLK && s <= S_FD && !nblk_seen)
+    return slv_rd_fail(r, t, SLV_ERR_INVALID, "section 'nblk' before '%s'", SECTION[s]);
+  switch (s) {
+  case S_NBLK:
+    if ((st = slv_rd_size(r, SLV_IO_MAX_N, &k, NULL, "the number of blocks nblk"))) return st;
+    if ((st = slv_rd_need(r, 26.0 * n, "fblk, fJ and fK (n = %d)", n))) return st;
+    if ((st = slv_rd_reserve(r, t->line, 8.0 * n + 192.0 * n + 48.0 * k,
+                             "fblk, fJ, fK (n = %d) and the scratch of nblk = %d blocks", n, k)))
+      return st;
+    if ((st = slv_io_alloc_factored(inst, k, 0)))
+      return slv_rd_failf(r, t->line, st, "out of memory for factored storage (n = %d)", n);
+    return st;
+  case S_FBLK:
+    for (long i = 0; i < 2L * n; i++)
+      if ((st = slv_rd_int(r, -1, inst->nblk - 1, &inst->fblk[i], "the block fblk[%ld]", i)))
+        return st;
+    return st;
+  case S_FJ: return slv_rd_doubles(r, 12 * (size_t)n, SLV_RD_FINITE, inst->fJ, "fJ");
+  case S_FK: return slv_rd_doubles(r, 12 * (size_t)n, SLV_RD_FINITE, inst->fK, "fK");
+  case S_FD:
+    if ((st = slv_rd_need(r, n, "fd (n = %d)", n))) return st;
+    if ((st = slv_rd_reserve(r, t->line, 8.0 * n, "fd (n = %d)", n))) return st;
+    if (!(inst->fd = calloc(n > 0 ? (size_t)n : 1, sizeof(double))))
+      return slv_rd_failf(r, t->line, SLV_ERR_NOMEM, "out of memory for fd");
+    return slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->fd, "fd");
+  case S_SOLVER:
+    if (!slv_rd_next(r, &v) || v.len >= sizeof inst->solver)
+      return slv_rd_fail(r, v.len ? &v : NULL, SLV_ERR_INVALID, "a solver name (< %d chars)",
+                         (int)sizeof inst->solver);
+    memcpy(inst->solver, v.s, v.len);
+    inst->solver[v.len] = '\0';
+    return st;
+  default: /* S_OPTIONS */
+    if ((st = slv_rd_size(r, SLV_IO_OPT_COUNT, &k, NULL, "the number of options"))) return st;
+    for (int i = 0; i < k && !st; i++) st = read_option(r, inst);
+    return st;
+  }
+}
+
+static slv_status read_lcplab(slv_reader *r, slv_instance **out) {
   slv_token t, kind_tok;
-  slv_status st = SLV_CONVERGED;
+  slv_status st = SLV_OK;
   slv_instance *inst = NULL;
-  int seen[S_COUNT] = {0}, version, csr = 0, n = -1;
+  int seen[S_COUNT] = {0}, version, csr = 0, fact = 0, n = -1;
   slv_cone_law law = SLV_CONE_COULOMB;
   long nnz = 0;
   *out = NULL;
@@ -102,6 +211,8 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
       long line;
       if ((st = slv_rd_size(r, SLV_IO_MAX_N, &n, &line, "the size n"))) goto fail;
       if ((st = slv_rd_need(r, n, "b (n = %d)", n))) goto fail;
+      if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 0), "n = %d: b, lo, hi", n)))
+        goto fail;
       if (!(inst = slv_io_instance_alloc(n))) {
         st = slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
         goto fail;
@@ -117,14 +228,16 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
         csr = 0;
       } else if (t.len && slv_tok_is(&t, "csr")) {
         csr = 1;
+      } else if (t.len && slv_tok_is(&t, "factored")) {
+        fact = 1;
       } else {
-        st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "a storage 'dense' or 'csr'");
+        st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "a storage 'dense', 'csr' or 'factored'");
         goto fail;
       }
       break;
     case S_A:
-      if (csr) {
-        st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "Ap, Aj, Ax (storage csr), not 'A'");
+      if (csr || fact) {
+        st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "the storage's sections, not 'A'");
         goto fail;
       }
       if ((double)n * n > (double)SLV_IO_MAX_NNZ) {
@@ -133,6 +246,7 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
         goto fail;
       }
       if ((st = slv_rd_need(r, (double)n * n, "the dense %d x %d A", n, n))) goto fail;
+      if ((st = slv_rd_reserve(r, t.line, 8.0 * n * n, "A, %d x %d dense", n, n))) goto fail;
       if ((st = slv_io_alloc_dense(inst))) {
         slv_rd_failf(r, t.line, st, "out of memory for A (n = %d)", n);
         goto fail;
@@ -146,6 +260,7 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
         goto fail;
       }
       if ((st = slv_rd_need(r, n + 1.0, "Ap (n + 1 = %d row pointers)", n + 1))) goto fail;
+      if ((st = slv_rd_reserve(r, t.line, 4.0 * (n + 1.0), "Ap (n + 1 = %d)", n + 1))) goto fail;
       if ((st = slv_io_alloc_csr_rows(inst))) {
         slv_rd_failf(r, t.line, st, "out of memory for Ap");
         goto fail;
@@ -156,6 +271,8 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
           goto fail;
       nnz = inst->Ap[n];
       if ((st = slv_rd_need(r, 2.0 * nnz, "Aj and Ax (Ap[n] = %ld entries)", nnz))) goto fail;
+      if ((st = slv_rd_reserve(r, r->line, 12.0 * nnz, "Aj and Ax (Ap[n] = %ld entries)", nnz)))
+        goto fail;
       if ((st = slv_io_alloc_csr_entries(inst, nnz))) {
         slv_rd_failf(r, t.line, st, "out of memory for %ld entries", nnz);
         goto fail;
@@ -187,6 +304,7 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
       break;
     case S_FINDEX:
       if ((st = slv_rd_need(r, n, "findex (n = %d)", n))) goto fail;
+      if ((st = slv_rd_reserve(r, t.line, 4.0 * n, "findex (n = %d)", n))) goto fail;
       if ((st = slv_io_alloc_findex(inst))) {
         slv_rd_failf(r, t.line, st, "out of memory for findex");
         goto fail;
@@ -206,6 +324,7 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
       break;
     case S_MU:
       if ((st = slv_rd_need(r, n, "mu (n = %d)", n))) goto fail;
+      if ((st = slv_rd_reserve(r, t.line, 8.0 * n, "mu (n = %d)", n))) goto fail;
       if ((st = slv_io_alloc_mu(inst))) {
         slv_rd_failf(r, t.line, st, "out of memory for mu");
         goto fail;
@@ -225,6 +344,7 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
       if ((st = slv_rd_size(r, n / 3, &k, NULL, "the number of cones, 3 rows each in n = %d", n)))
         goto fail;
       if ((st = slv_rd_need(r, 2.0 * k, "%d cones 'first-row mu'", k))) goto fail;
+      if ((st = slv_rd_reserve(r, t.line, 12.0 * k, "%d cones", k))) goto fail;
       if ((st = slv_io_alloc_cones(inst, k))) {
         slv_rd_failf(r, t.line, st, "out of memory for %d cones", k);
         goto fail;
@@ -256,6 +376,7 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
       break;
     case S_XREF:
       if ((st = slv_rd_need(r, n, "x_ref (n = %d)", n))) goto fail;
+      if ((st = slv_rd_reserve(r, t.line, 8.0 * n, "x_ref (n = %d)", n))) goto fail;
       if ((st = slv_io_alloc_xref(inst))) {
         slv_rd_failf(r, t.line, st, "out of memory for x_ref");
         goto fail;
@@ -263,6 +384,7 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
       if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->x_ref, "x_ref"))) goto fail;
       break;
     default:
+      if ((st = read_extension(r, inst, s, &t, fact, seen[S_NBLK]))) goto fail;
       break;
     }
   }
@@ -275,7 +397,13 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
                         SECTION[required[k]]);
       goto fail;
     }
-  if (!csr && !seen[S_A]) {
+  if (fact && !(seen[S_NBLK] && seen[S_FBLK] && seen[S_FJ] && seen[S_FK])) {
+    st = slv_rd_failf(r, end_line, SLV_ERR_INVALID,
+                      "expected sections 'nblk', 'fblk', 'fJ' and 'fK' before 'end' (storage "
+                      "factored)");
+    goto fail;
+  }
+  if (!csr && !fact && !seen[S_A]) {
     st = slv_rd_failf(r, end_line, SLV_ERR_INVALID, "expected section 'A' before 'end'");
     goto fail;
   }
@@ -305,9 +433,17 @@ slv_status slv_io_read_lcplab(slv_reader *r, slv_instance **out) {
     }
   }
   *out = inst;
-  return SLV_CONVERGED;
+  return SLV_OK;
 fail:
   slv_instance_free(inst);
+  return st;
+}
+
+slv_status slv_io_read_lcplab(const slv_io_req *rq, slv_instance **out) {
+  slv_reader r;
+  slv_status st = slv_rd_open_req(&r, rq, '#');
+  if (!st) st = read_lcplab(&r, out);
+  slv_rd_close(&r);
   return st;
 }
 
@@ -317,11 +453,50 @@ static void write_vec_line(slv_writer *w, const char *name, int n, const double 
   fputc('\n', w->f);
 }
 
-slv_status slv_io_write_lcplab(const char *path, const slv_instance *inst, char *err,
-                               size_t errlen) {
+/* nblk, then row i's fblk, fJ, fK on a line each, and fd. */
+static void write_factored(slv_writer *w, const slv_instance *inst) {
+  int n = inst->n;
+  fprintf(w->f, "nblk %d\nfblk\n# row i: its two blocks (-1: none)\n", inst->nblk);
+  for (int i = 0; i < n; i++) fprintf(w->f, "%d %d\n", inst->fblk[2 * i], inst->fblk[2 * i + 1]);
+  const double *M[2] = {inst->fJ, inst->fK};
+  for (int m = 0; m < 2; m++) {
+    fprintf(w->f, "%s\n# row i: slot 0's 6 columns, slot 1's 6\n", m ? "fK" : "fJ");
+    for (int i = 0; i < n; i++)
+      for (int c = 0; c < 12; c++) slv_wr_double(w, M[m][12 * (size_t)i + c], c < 11 ? ' ' : '\n');
+  }
+  if (inst->fd) write_vec_line(w, "fd", n, inst->fd);
+}
+
+/* The recorded solver and options, when there are any. */
+static void write_solve(slv_writer *w, const slv_instance *inst) {
+  const slv_options *o = &inst->opt;
+  int k = 0;
+  if (inst->solver[0]) fprintf(w->f, "solver %s\n", inst->solver);
+  for (int i = 0; i < SLV_IO_OPT_COUNT; i++) k += (inst->opt_given >> i) & 1u;
+  if (!k) return;
+  fprintf(w->f, "options %d\n", k);
+  for (int i = 0; i < SLV_IO_OPT_COUNT; i++) {
+    if (!(inst->opt_given & (1u << i))) continue;
+    fprintf(w->f, "%s ", OPTION[i]);
+    switch (1u << i) {
+    case SLV_IO_OPT_MAX_ITER: fprintf(w->f, "%d\n", o->max_iter); break;
+    case SLV_IO_OPT_TOL: slv_wr_double(w, o->tol, '\n'); break;
+    case SLV_IO_OPT_NORM: fprintf(w->f, "%d\n", o->norm == SLV_NORM_2 ? 2 : 0); break;
+    case SLV_IO_OPT_OMEGA: slv_wr_double(w, o->omega, '\n'); break;
+    case SLV_IO_OPT_DAMPING: slv_wr_double(w, o->damping, '\n'); break;
+    case SLV_IO_OPT_PIVOT_TOL: slv_wr_double(w, o->pivot_tol, '\n'); break;
+    case SLV_IO_OPT_WARM_START: fprintf(w->f, "%d\n", o->warm_start ? 1 : 0); break;
+    case SLV_IO_OPT_CHECK_EVERY: fprintf(w->f, "%d\n", o->check_every); break;
+    case SLV_IO_OPT_MAX_PIVOTS: fprintf(w->f, "%d\n", o->max_pivots); break;
+    default: fprintf(w->f, "%lu\n", o->seed); break;
+    }
+  }
+}
+
+slv_status slv_io_write_lcplab(const slv_io_req *rq, const slv_instance *inst) {
   int n = inst->n;
   slv_writer w;
-  slv_status st = slv_wr_open(&w, path, err, errlen);
+  slv_status st = slv_wr_open(&w, rq->path, rq->err, rq->errlen);
   if (st) return st;
   FILE *f = w.f;
   fputs("lcplab-problem 1\n"
@@ -329,8 +504,12 @@ slv_status slv_io_write_lcplab(const char *path, const slv_instance *inst, char 
         "# lo_i < x_i < hi_i => w_i = 0.  findex[i] = j >= 0: bounds -mu_i |x_j| .. mu_i |x_j|.\n"
         "# Format: datasets/README.md of lcplab.\n", f);
   fprintf(f, "kind %s\nn %d\nstorage %s\n", slv_io_kind_of(inst), n,
-          inst->storage == SLV_CSR ? "csr" : "dense");
-  if (inst->storage == SLV_CSR) {
+          inst->storage == SLV_CSR        ? "csr"
+          : inst->storage == SLV_FACTORED ? "factored"
+                                          : "dense");
+  if (inst->storage == SLV_FACTORED) {
+    write_factored(&w, inst);
+  } else if (inst->storage == SLV_CSR) {
     fputs("Ap\n", f);
     for (int i = 0; i <= n; i++) fprintf(f, i < n ? "%d " : "%d\n", inst->Ap[i]);
     fputs("Aj\n# one row per line\n", f);
@@ -370,6 +549,7 @@ slv_status slv_io_write_lcplab(const char *path, const slv_instance *inst, char 
     fprintf(f, "cone_law %s\n", slv_cone_law_str(inst->cone_law));
   }
   if (inst->x_ref) write_vec_line(&w, "x_ref", n, inst->x_ref);
+  write_solve(&w, inst);
   fputs("end\n", f);
   return slv_wr_close(&w);
 }

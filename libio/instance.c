@@ -2,7 +2,9 @@
  *
  * An instance owns every array of one problem (see slv_io.h):
  *   dense:  A[i + j*n], n x n column-major (lda = n), or
- *   CSR:    Ap[n+1], Aj[nnz], Ax[nnz];
+ *   CSR:    Ap[n+1], Aj[nnz], Ax[nnz], or
+ *   factored (lcplab format only): nblk, fblk[2n], fJ[12n], fK[12n],
+ *           optional fd[n];
  *   b, lo, hi (size n, always allocated), optional findex + mu (size n),
  *   optional cones (cone_rows, cone_mu: ncones), optional x_ref (size n).
  * Arrays of size 0 are allocated with one element so that a pointer is NULL
@@ -35,6 +37,7 @@ slv_instance *slv_io_instance_alloc(int n) {
   inst->format = SLV_FMT_AUTO;
   inst->n = n;
   inst->storage = SLV_DENSE;
+  inst->opt = slv_options_default();
   size_t m = at_least_1((size_t)n);
   inst->b = calloc(m, sizeof(double));
   inst->lo = calloc(m, sizeof(double));
@@ -53,14 +56,14 @@ slv_status slv_io_alloc_dense(slv_instance *inst) {
   free(inst->A);
   inst->A = calloc(at_least_1((size_t)inst->n * (size_t)inst->n), sizeof(double));
   inst->storage = SLV_DENSE;
-  return inst->A ? SLV_CONVERGED : SLV_ERR_NOMEM;
+  return inst->A ? SLV_OK : SLV_ERR_NOMEM;
 }
 
 slv_status slv_io_alloc_csr_rows(slv_instance *inst) {
   inst->storage = SLV_CSR;
   free(inst->Ap);
   inst->Ap = calloc((size_t)inst->n + 1, sizeof(int));
-  return inst->Ap ? SLV_CONVERGED : SLV_ERR_NOMEM;
+  return inst->Ap ? SLV_OK : SLV_ERR_NOMEM;
 }
 
 slv_status slv_io_alloc_csr_entries(slv_instance *inst, long nnz) {
@@ -69,7 +72,7 @@ slv_status slv_io_alloc_csr_entries(slv_instance *inst, long nnz) {
   free(inst->Ax);
   inst->Aj = calloc(at_least_1((size_t)nnz), sizeof(int));
   inst->Ax = calloc(at_least_1((size_t)nnz), sizeof(double));
-  return (inst->Aj && inst->Ax) ? SLV_CONVERGED : SLV_ERR_NOMEM;
+  return (inst->Aj && inst->Ax) ? SLV_OK : SLV_ERR_NOMEM;
 }
 
 slv_status slv_io_alloc_findex(slv_instance *inst) {
@@ -79,12 +82,12 @@ slv_status slv_io_alloc_findex(slv_instance *inst) {
     if (!inst->findex) return SLV_ERR_NOMEM;
     for (size_t i = 0; i < m; i++) inst->findex[i] = -1;
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_io_alloc_mu(slv_instance *inst) {
   if (!inst->mu) inst->mu = calloc(at_least_1((size_t)inst->n), sizeof(double));
-  return inst->mu ? SLV_CONVERGED : SLV_ERR_NOMEM;
+  return inst->mu ? SLV_OK : SLV_ERR_NOMEM;
 }
 
 slv_status slv_io_alloc_cones(slv_instance *inst, int ncones) {
@@ -96,12 +99,17 @@ slv_status slv_io_alloc_cones(slv_instance *inst, int ncones) {
   inst->cone_mu = calloc(at_least_1((size_t)ncones), sizeof(double));
   if (!inst->cone_rows || !inst->cone_mu) return SLV_ERR_NOMEM;
   inst->ncones = ncones;
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 slv_status slv_io_alloc_xref(slv_instance *inst) {
   if (!inst->x_ref) inst->x_ref = calloc(at_least_1((size_t)inst->n), sizeof(double));
-  return inst->x_ref ? SLV_CONVERGED : SLV_ERR_NOMEM;
+  return inst->x_ref ? SLV_OK : SLV_ERR_NOMEM;
+}
+
+double slv_io_instance_bytes(double n, int dense) {
+  double m = n > 1 ? n : 1;
+  return (double)sizeof(slv_instance) + 3.0 * 8.0 * m + (dense ? 8.0 * m * m : 0.0);
 }
 
 slv_instance *slv_instance_new_dense(int n) {
@@ -128,7 +136,25 @@ void slv_instance_free(slv_instance *inst) {
   free(inst->cone_rows);
   free(inst->cone_mu);
   free(inst->x_ref);
+  free(inst->fblk);
+  free(inst->fJ);
+  free(inst->fK);
+  free(inst->fd);
   free(inst);
+}
+
+slv_status slv_io_alloc_factored(slv_instance *inst, int nblk, int with_fd) {
+  size_t n = (size_t)inst->n;
+  if (nblk < 0 || nblk > SLV_IO_MAX_N) return SLV_ERR_DIM;
+  inst->storage = SLV_FACTORED;
+  inst->nblk = nblk;
+  inst->fblk = calloc(at_least_1(2 * n), sizeof(int));
+  inst->fJ = calloc(at_least_1(12 * n), sizeof(double));
+  inst->fK = calloc(at_least_1(12 * n), sizeof(double));
+  if (with_fd) inst->fd = calloc(at_least_1(n), sizeof(double));
+  return inst->fblk && inst->fJ && inst->fK && (!with_fd || inst->fd)
+             ? SLV_OK
+             : SLV_ERR_NOMEM;
 }
 
 int slv_io_has_friction(const slv_instance *inst) {
@@ -184,6 +210,13 @@ slv_problem slv_instance_problem(const slv_instance *inst) {
   p.cone_rows = inst->cone_rows;
   p.cone_mu = inst->cone_mu;
   p.cone_law = inst->cone_law;
+  if (inst->storage == SLV_FACTORED) {
+    p.nblk = inst->nblk;
+    p.fblk = inst->fblk;
+    p.fJ = inst->fJ;
+    p.fK = inst->fK;
+    p.fd = inst->fd;
+  }
   return p;
 }
 

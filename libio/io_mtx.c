@@ -116,6 +116,9 @@ static slv_status read_matrix(slv_reader *r, slv_instance **out) {
     return slv_rd_failf(r, line, SLV_ERR_DIM,
                         "expected at most %ld entries to store A dense, found %d x %d",
                         SLV_IO_MAX_DENSE, n, n);
+  if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 1), "n = %d: A (n x n, built "
+                           "dense), b, lo, hi", n)))
+    return st;
   if (!array) {
     if ((st = slv_rd_size(r, (long)maxnnz, &nnz, NULL,
                           "the number of entries of this %d x %d %s matrix", n, n,
@@ -173,16 +176,27 @@ static slv_status read_matrix(slv_reader *r, slv_instance **out) {
     return st;
   }
   *out = inst;
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
-slv_status slv_io_read_mtx(const char *path, slv_instance **out, char *err, size_t errlen) {
+/* What is left of the cap once mem bytes are reserved: the cap on a sidecar
+ * file's size. */
+static size_t cap_left(size_t cap, double mem) {
+  return (double)cap > mem ? (size_t)((double)cap - mem) : 0;
+}
+
+slv_status slv_io_read_mtx(const slv_io_req *rq, slv_instance **out) {
+  const char *path = rq->path;
+  char *err = rq->err;
+  size_t errlen = rq->errlen;
+  size_t cap = rq->max_memory;
   slv_reader r;
   slv_instance *inst = NULL;
   *out = NULL;
-  slv_status st = slv_rd_open(&r, path, 0, err, errlen);
+  slv_status st = slv_rd_open_req(&r, rq, 0);
   if (st) return st;
   st = read_matrix(&r, &inst);
+  double mem = r.mem - (double)r.len; /* the sidecars' buffers are checked when opened */
   slv_rd_close(&r);
   if (st) return st;
   static const char *const sfx[5] = {".b", ".lo", ".hi", ".findex", ".mu"};
@@ -190,35 +204,45 @@ slv_status slv_io_read_mtx(const char *path, slv_instance **out, char *err, size
   int n = inst->n;
   for (int k = 0; k < 5; k++)
     if (!(side[k] = sidecar(path, sfx[k]))) {
-      slv_msgf(err, errlen, "%s: out of memory", path);
+      slv_io_msgf(err, errlen, "%s: out of memory", path);
       st = SLV_ERR_NOMEM;
       goto done;
     }
-  if ((st = slv_io_read_vec(side[0], n, SLV_RD_FINITE, inst->b, "b", err, errlen))) goto done;
-  if (exists(side[1]) &&
-      (st = slv_io_read_vec(side[1], n, SLV_RD_INF_OK, inst->lo, "lo", err, errlen)))
+  if ((st = slv_io_read_vec(side[0], n, SLV_RD_FINITE, inst->b, "b", cap_left(cap, mem), err,
+                            errlen)))
     goto done;
-  if (exists(side[2]) &&
-      (st = slv_io_read_vec(side[2], n, SLV_RD_INF_OK, inst->hi, "hi", err, errlen)))
+  if (exists(side[1]) && (st = slv_io_read_vec(side[1], n, SLV_RD_INF_OK, inst->lo, "lo",
+                                               cap_left(cap, mem), err, errlen)))
+    goto done;
+  if (exists(side[2]) && (st = slv_io_read_vec(side[2], n, SLV_RD_INF_OK, inst->hi, "hi",
+                                               cap_left(cap, mem), err, errlen)))
     goto done;
   if (exists(side[3])) {
+    if ((st = slv_io_reserve(side[3], &mem, (double)cap, 4.0 * n, err, errlen, "findex (n = %d)",
+                             n)))
+      goto done;
     if ((st = slv_io_alloc_findex(inst))) goto nomem;
-    if ((st = slv_io_read_ivec(side[3], n, -1, n - 1, 1, inst->findex, "findex", err, errlen)))
+    if ((st = slv_io_read_ivec(side[3], n, -1, n - 1, 1, inst->findex, "findex",
+                               cap_left(cap, mem), err, errlen)))
       goto done;
     if (slv_io_has_friction(inst) && !exists(side[4])) {
-      slv_msgf(err, errlen, "%s: expected a readable file (%s has friction rows), found: %s",
+      slv_io_msgf(err, errlen, "%s: expected a readable file (%s has friction rows), found: %s",
                side[4], side[3], strerror(ENOENT));
       st = SLV_ERR_INVALID;
       goto done;
     }
   }
   if (exists(side[4])) {
+    if ((st = slv_io_reserve(side[4], &mem, (double)cap, 8.0 * n, err, errlen, "mu (n = %d)", n)))
+      goto done;
     if ((st = slv_io_alloc_mu(inst))) goto nomem;
-    if ((st = slv_io_read_vec(side[4], n, SLV_RD_FINITE, inst->mu, "mu", err, errlen))) goto done;
+    if ((st = slv_io_read_vec(side[4], n, SLV_RD_FINITE, inst->mu, "mu", cap_left(cap, mem), err,
+                              errlen)))
+      goto done;
   }
   goto done;
 nomem:
-  slv_msgf(err, errlen, "%s: out of memory", path);
+  slv_io_msgf(err, errlen, "%s: out of memory", path);
 done:
   for (int k = 0; k < 5; k++) free(side[k]);
   if (st) {
@@ -226,7 +250,7 @@ done:
     return st;
   }
   *out = inst;
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 static void write_entry(slv_writer *w, int i, int j, double v) {
@@ -234,18 +258,17 @@ static void write_entry(slv_writer *w, int i, int j, double v) {
   slv_wr_double(w, v, '\n');
 }
 
-slv_status slv_io_write_mtx(const char *path, const slv_instance *inst, char *err, size_t errlen) {
-  if (inst->ncones > 0) {
-    slv_msgf(err, errlen, "%s: mtx cannot hold Coulomb cones (ncones = %d)", path, inst->ncones);
-    return SLV_ERR_UNSUPPORTED;
-  }
+slv_status slv_io_write_mtx(const slv_io_req *rq, const slv_instance *inst) {
+  const char *path = rq->path;
+  char *err = rq->err;
+  size_t errlen = rq->errlen;
   static const char *const sfx[5] = {".b", ".lo", ".hi", ".findex", ".mu"};
   char *side[5] = {NULL, NULL, NULL, NULL, NULL};
-  slv_status st = SLV_CONVERGED;
+  slv_status st = SLV_OK;
   int n = inst->n;
   for (int k = 0; k < 5; k++)
     if (!(side[k] = sidecar(path, sfx[k]))) {
-      slv_msgf(err, errlen, "%s: out of memory", path);
+      slv_io_msgf(err, errlen, "%s: out of memory", path);
       st = SLV_ERR_NOMEM;
       goto done;
     }

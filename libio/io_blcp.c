@@ -1,4 +1,5 @@
-/* io_blcp.c -- the boxed-LCP text format of ../shared/peers (.blcp).
+/* io_blcp.c -- the boxed-LCP text format (.blcp) of the peer harnesses
+ * (ODE, Bullet, DART; datasets/README.md section 5).
  *
  * The peers harness (ODE, Bullet, DART) solves A x = b_ode + w with
  * lo <= x <= hi and ODE's findex.  The file, free-form white space, '#'
@@ -24,7 +25,7 @@
  * Writing: A row by row, b_ode = -b, lo and hi with friction rows written as
  * -mu, mu, and the findex block when the instance has a findex array; %.17g
  * and inf/-inf.  Cones cannot be stored: SLV_ERR_UNSUPPORTED, nothing
- * written.  Round trip is bit-identical for instances whose friction rows
+ * written (slv_io_holds_no_cones, also MatrixMarket's check).  Round trip is bit-identical for instances whose friction rows
  * hold lo = -mu, hi = mu and whose mu is 0 on the other rows.
  */
 #include "io_internal.h"
@@ -32,7 +33,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-slv_status slv_io_read_blcp(slv_reader *r, slv_instance **out) {
+static slv_status read_blcp(slv_reader *r, slv_instance **out) {
   int n;
   long line;
   slv_status st;
@@ -43,6 +44,9 @@ slv_status slv_io_read_blcp(slv_reader *r, slv_instance **out) {
     return slv_rd_failf(r, line, SLV_ERR_DIM, "expected n*n <= %ld (a dense A), found n = %d",
                         (long)SLV_IO_MAX_NNZ, n);
   if ((st = slv_rd_need(r, nn + 3.0 * n, "A, b, lo and hi (n = %d)", n))) return st;
+  if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 1), "n = %d: A (n x n), b, lo, hi",
+                           n)))
+    return st;
   slv_instance *inst = slv_io_instance_alloc(n);
   if (!inst || slv_io_alloc_dense(inst)) {
     slv_instance_free(inst);
@@ -55,6 +59,9 @@ slv_status slv_io_read_blcp(slv_reader *r, slv_instance **out) {
   if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_INF_OK, inst->lo, "lo"))) goto fail;
   if ((st = slv_rd_upper(r, n, inst->lo, inst->hi, "hi", "lo"))) goto fail;
   if (!slv_rd_at_end(r)) {
+    slv_token f;
+    slv_rd_peek(r, &f);
+    if ((st = slv_rd_reserve(r, f.line, 12.0 * n, "findex and mu (n = %d)", n))) goto fail;
     if ((st = slv_io_alloc_findex(inst)) || (st = slv_io_alloc_mu(inst))) {
       slv_rd_failf(r, r->line, st, "out of memory for findex");
       goto fail;
@@ -78,22 +85,35 @@ slv_status slv_io_read_blcp(slv_reader *r, slv_instance **out) {
     }
   }
   *out = inst;
-  return SLV_CONVERGED;
+  return SLV_OK;
 fail:
   slv_instance_free(inst);
   return st;
 }
 
-slv_status slv_io_write_blcp(const char *path, const slv_instance *inst, char *err,
-                             size_t errlen) {
-  if (inst->ncones > 0) {
-    slv_msgf(err, errlen, "%s: blcp cannot hold Coulomb cones (ncones = %d)", path, inst->ncones);
-    return SLV_ERR_UNSUPPORTED;
-  }
+slv_status slv_io_read_blcp(const slv_io_req *rq, slv_instance **out) {
+  slv_reader r;
+  slv_status st = slv_rd_open_req(&r, rq, '#');
+  if (!st) st = read_blcp(&r, out);
+  slv_rd_close(&r);
+  return st;
+}
+
+slv_status slv_io_holds_no_cones(const slv_io_req *rq, const slv_instance *inst) {
+  if (inst->ncones == 0) return SLV_OK;
+  slv_io_msgf(rq->err, rq->errlen, "%s: %s cannot hold Coulomb cones (ncones = %d)", rq->path,
+              slv_format_str(rq->fmt), inst->ncones);
+  return SLV_ERR_UNSUPPORTED;
+}
+
+slv_status slv_io_write_blcp(const slv_io_req *rq, const slv_instance *inst) {
+  const char *path = rq->path;
+  char *err = rq->err;
+  size_t errlen = rq->errlen;
   int n = inst->n, owned;
   const double *A = slv_io_dense_of(inst, &owned);
   if (!A) {
-    slv_msgf(err, errlen, "%s: expected a matrix small enough to write dense, found n = %d", path,
+    slv_io_msgf(err, errlen, "%s: expected a matrix small enough to write dense, found n = %d", path,
              n);
     return SLV_ERR_DIM;
   }

@@ -1,6 +1,6 @@
 /* io_fclib.c -- FCLIB HDF5 instances (.hdf5, .h5) through Debian's libfclib.
  *
- * FCLIB (fclib.h, ../shared/datasets/README.md section 2.3) stores one
+ * FCLIB (fclib.h, datasets/README.md section 10; [acary2014fclib]) stores one
  * frictional-contact problem per file:
  *
  *   /fclib_local   M3DFC(W, V, R, q, s, mu):  u = W r + V lambda + q,
@@ -86,7 +86,7 @@
  * Writing (slv_io_write_fclib): fclib_write_local, W as CSR (nz = -2; a
  * dense instance gives the entries that are not +0.0, so -0.0 survives),
  * q = b, mu, spacedim 3, info/title = the instance name, info/description
- * = "written by lcplab".  Only local FC3D instances (slv_io_check_fc3d:
+ * = "written by lcplab".  Only local FC3D instances (slv_io_holds_fc3d:
  * every row in a cone, Coulomb's law); else
  * SLV_ERR_UNSUPPORTED and nothing written.  libfclib refuses to write into
  * a file that already holds a problem and exits on HDF5 errors, so the
@@ -139,6 +139,8 @@ typedef struct fc_ctx {
   size_t errlen;
   hid_t file;
   double budget;          /* bytes the declared sizes may still claim */
+  double mem;             /* bytes reserved against the memory cap */
+  double cap;             /* the memory cap (slv_read_options.max_memory) */
   const void *image;      /* slv_io_read_fclib_image: the file's bytes, else NULL */
   size_t image_len;
 } fc_ctx;
@@ -169,7 +171,7 @@ static slv_status fail(fc_ctx *c, slv_status st, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(m, sizeof m, fmt, ap);
   va_end(ap);
-  slv_msgf(c->err, c->errlen, "%s: %s", c->path, m);
+  slv_io_msgf(c->err, c->errlen, "%s: %s", c->path, m);
   return st;
 }
 
@@ -221,7 +223,7 @@ static slv_status open_group(fc_ctx *c, hid_t loc, const char *gpath, const char
   if (*g < 0)
     return fail(c, SLV_ERR_INVALID, "expected the group %s/%s to open, found a damaged object",
                 gpath, name);
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 enum { D_INT, D_NUM, D_STR };
@@ -243,14 +245,14 @@ static slv_status check_storage(fc_ctx *c, hid_t d, const char *gpath, const cha
     return fail(c, SLV_ERR_INVALID, "expected %s/%s stored in this file, found %s", gpath, name,
                 ext > 0 ? "external files" : lay == H5D_VIRTUAL ? "a virtual dataset"
                                                                  : "an unreadable layout");
-  if (lay == H5D_CHUNKED || np == 0) return SLV_CONVERGED;
+  if (lay == H5D_CHUNKED || np == 0) return SLV_OK;
   haddr_t at = lay == H5D_CONTIGUOUS ? H5Dget_offset(d) : 0;
   hsize_t have = H5Dget_storage_size(d);
   if (at == HADDR_UNDEF || (double)have != (double)np * (double)esz)
     return fail(c, SLV_ERR_INVALID, "expected %s/%s to hold %.0f bytes of data, found %s%llu",
                 gpath, name, (double)np * (double)esz, at == HADDR_UNDEF ? "none written, " : "",
                 (unsigned long long)have);
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* Checks dataset gpath/name: its kind (D_INT: integer; D_NUM: integer or
@@ -261,7 +263,7 @@ static slv_status check_ds(fc_ctx *c, hid_t loc, const char *gpath, const char *
   int k = kind_of(loc, name);
   *npts = 0;
   if (present) *present = k != K_ABSENT;
-  if (k == K_ABSENT && !required) return SLV_CONVERGED;
+  if (k == K_ABSENT && !required) return SLV_OK;
   if (k != K_DATASET)
     return fail(c, SLV_ERR_INVALID, "expected the dataset %s/%s, found %s", gpath, name,
                 kind_name(k));
@@ -269,7 +271,7 @@ static slv_status check_ds(fc_ctx *c, hid_t loc, const char *gpath, const char *
   if (d < 0)
     return fail(c, SLV_ERR_INVALID, "expected %s/%s to open, found a damaged dataset", gpath, name);
   hid_t sp = H5Dget_space(d), ty = H5Dget_type(d);
-  slv_status st = SLV_CONVERGED;
+  slv_status st = SLV_OK;
   H5S_class_t sc = sp >= 0 ? H5Sget_simple_extent_type(sp) : H5S_NO_CLASS;
   H5T_class_t tc = ty >= 0 ? H5Tget_class(ty) : H5T_NO_CLASS;
   int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
@@ -298,12 +300,16 @@ static slv_status check_ds(fc_ctx *c, hid_t loc, const char *gpath, const char *
      * converts through elements of the larger of the two sizes */
     size_t esz = what == D_INT ? sizeof(int) : what == D_NUM ? sizeof(double) : H5Tget_size(ty);
     if (H5Tget_size(ty) > esz) esz = H5Tget_size(ty);
-    double bytes = (double)np * (double)esz;
+    double bytes = (double)np * (double)esz, mem = c->mem;
     if ((st = check_storage(c, d, gpath, name, np, H5Tget_size(ty)))) {
       /* message set */
     } else if (bytes > c->budget) {
       st = fail(c, SLV_ERR_DIM, "expected sizes that the file can back, found %s/%s declaring "
                 "%.0f bytes (the limit is 64 x the file size + 16 MiB)", gpath, name, bytes);
+    } else if ((st = slv_io_reserve(c->path, &mem, c->cap, bytes, c->err, c->errlen, "%s/%s",
+                                    gpath, name))) {
+      /* refused before the test read; when it passes, mem is not kept: the
+       * dataset is counted once, by spend, as libfclib's copy */
     } else {
       void *buf = malloc(bytes > 0 ? (size_t)bytes : 1);
       hid_t mt = what == D_INT ? H5T_NATIVE_INT : what == D_NUM ? H5T_NATIVE_DOUBLE : ty;
@@ -336,15 +342,16 @@ static slv_status read_int(fc_ctx *c, hid_t loc, const char *gpath, const char *
   if (e < 0)
     return fail(c, SLV_ERR_INVALID, "expected %s/%s to be readable, found a read error", gpath,
                 name);
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
-/* Charges bytes against the budget. */
+/* Charges bytes against the budget and the memory cap. */
 static slv_status spend(fc_ctx *c, const char *what, double bytes) {
   c->budget -= bytes;
-  if (c->budget >= 0) return SLV_CONVERGED;
-  return fail(c, SLV_ERR_DIM, "expected sizes that the file can back, found %s declaring %.0f "
-              "bytes (the limit is 64 x the file size + 16 MiB)", what, bytes);
+  if (c->budget < 0)
+    return fail(c, SLV_ERR_DIM, "expected sizes that the file can back, found %s declaring %.0f "
+                "bytes (the limit is 64 x the file size + 16 MiB)", what, bytes);
+  return slv_io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen, "%s", what);
 }
 
 /* A numeric vector of exactly want elements (libfclib allocates want). */
@@ -440,7 +447,7 @@ done:
 
 /* The optional info group: title, description, math_info as strings. */
 static slv_status check_info(fc_ctx *c, hid_t loc, const char *gpath) {
-  if (kind_of(loc, "info") == K_ABSENT) return SLV_CONVERGED; /* optional */
+  if (kind_of(loc, "info") == K_ABSENT) return SLV_OK; /* optional */
   char g[64];
   hid_t id;
   slv_status st;
@@ -464,7 +471,7 @@ static slv_status check_spacedim(fc_ctx *c, hid_t g, const char *gpath) {
     return fail(c, SLV_ERR_UNSUPPORTED, "expected %s/spacedim = 3, found 2 (2-D frictional "
                 "contact is not supported)", gpath);
   if (d != 3) return fail(c, SLV_ERR_INVALID, "expected %s/spacedim = 3, found %d", gpath, d);
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* The whole local problem, as fclib_read_local reads it. */
@@ -635,7 +642,7 @@ static slv_status entries(fc_ctx *c, const char *g, const struct fclib_matrix *a
       return st;
     }
   }
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 static slv_status check_finite(fc_ctx *c, const char *name, const double *v, int n, int nonneg) {
@@ -643,7 +650,7 @@ static slv_status check_finite(fc_ctx *c, const char *name, const double *v, int
     if (!isfinite(v[k]) || (nonneg && v[k] < 0))
       return fail(c, SLV_ERR_INVALID, "expected %s%s, found %s[%d] = %g", nonneg ? "mu >= 0 in " :
                   "finite values in ", name, name, k, v[k]);
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* A new instance of n = 3 nc rows with A from the triplets (CSR, then dense
@@ -651,7 +658,7 @@ static slv_status check_finite(fc_ctx *c, const char *name, const double *v, int
 static slv_status make_instance(fc_ctx *c, int n, const trip *t, const double *q, const double *mu,
                                 slv_instance **out) {
   slv_instance *inst = slv_io_instance_alloc(n);
-  slv_status st = inst ? SLV_CONVERGED : SLV_ERR_NOMEM;
+  slv_status st = inst ? SLV_OK : SLV_ERR_NOMEM;
   if (!st) st = slv_io_csr_from_triplets(inst, t->nnz, t->row, t->col, t->val);
   if (!st) st = slv_io_fc_densify(inst);
   if (!st) st = slv_io_set_fc3d_cones(inst, n / 3, mu);
@@ -661,29 +668,41 @@ static slv_status make_instance(fc_ctx *c, int n, const trip *t, const double *q
   }
   memcpy(inst->b, q, (size_t)n * sizeof(double));
   *out = inst;
-  return SLV_CONVERGED;
+  return SLV_OK;
+}
+
+/* What lcplab allocates beside libfclib's copy (spend): the entries as
+ * triplets, then the instance (CSR, and the dense copy up to
+ * SLV_IO_FC_DENSE_MAX rows), at most nzmax entries. */
+static slv_status reserve_instance(fc_ctx *c, const char *what, int n, double nzmax) {
+  double bytes = 16.0 * nzmax + slv_io_instance_bytes(n, n <= SLV_IO_FC_DENSE_MAX) +
+                 16.0 * nzmax + 12.0 * (n + 1.0) + 12.0 * (n / 3 + 1.0);
+  return slv_io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen,
+                        "%s: the problem, 3 nc = %d rows, at most %.0f entries", what, n, nzmax);
 }
 
 /* W's entries are finite, but duplicates add up (README 2.3), and when W is
  * kept dense (n <= SLV_IO_FC_DENSE_MAX) their sum may overflow. */
 static slv_status check_dense_sums(fc_ctx *c, const slv_instance *inst) {
-  if (inst->storage != SLV_DENSE) return SLV_CONVERGED;
+  if (inst->storage != SLV_DENSE) return SLV_OK;
   size_t n = (size_t)inst->n;
   for (size_t e = 0; e < n * n; e++)
     if (!isfinite(inst->A[e]))
       return fail(c, SLV_ERR_INVALID, "expected the entries of /fclib_local/W to add up to finite "
                   "values, found W(%d,%d) = %g from duplicate entries", (int)(e % n), (int)(e / n),
                   inst->A[e]);
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 static slv_status read_local(fc_ctx *c, const char *lib_path, const mat_hdr *h,
                              slv_instance **out) {
+  slv_status st = reserve_instance(c, "/fclib_local/W", h->m, (double)h->nzmax);
+  if (st) return st;
   struct fclib_local *p = fclib_read_local(lib_path);
   if (!p)
     return fail(c, SLV_ERR_INVALID, "expected libfclib to read /fclib_local, found it refused");
   trip t;
-  slv_status st = entries(c, "/fclib_local/W", p->W, h, &t);
+  st = entries(c, "/fclib_local/W", p->W, h, &t);
   int n = p->W->m;
   if (!st) st = check_finite(c, "/fclib_local/vectors/q", p->q, n, 0);
   if (!st) st = check_finite(c, "/fclib_local/vectors/mu", p->mu, n / 3, 1);
@@ -711,7 +730,7 @@ static int uf_find(int *parent, int a) {
 /* W (dense m x m, column-major, zeroed) and q (= w on entry) from M, H, f. */
 static slv_status condense(fc_ctx *c, int ndof, int m, const trip *M, const trip *H,
                            const double *f, double *W, double *q) {
-  slv_status st = SLV_CONVERGED;
+  slv_status st = SLV_OK;
   int *parent = malloc(((size_t)ndof + 1) * sizeof(int));
   int *comp = malloc(((size_t)ndof + 1) * sizeof(int));  /* component of each dof */
   int *cptr = calloc((size_t)ndof + 2, sizeof(int));      /* dofs of component k */
@@ -897,7 +916,7 @@ static slv_status check_condensed(fc_ctx *c, int m, const double *W, const doubl
     if (!isfinite(q[i]))
       return fail(c, SLV_ERR_INVALID, "expected a finite condensed q = w + H' M^-1 f, found "
                   "q[%d] = %g (M nearly singular, or H, f too large)", i, q[i]);
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 static slv_status read_global(fc_ctx *c, const char *lib_path, const mat_hdr *hm,
@@ -906,6 +925,15 @@ static slv_status read_global(fc_ctx *c, const char *lib_path, const mat_hdr *hm
   if ((double)m * (double)m > (double)SLV_IO_MAX_DENSE)
     return fail(c, SLV_ERR_UNSUPPORTED, "expected at most %ld entries in the condensed W = H' M^-1 "
                 "H (it is built dense), found 3 nc = %d", SLV_IO_MAX_DENSE, m);
+  /* beside libfclib's copy: M and H as triplets, the condensation's index
+   * arrays and one diagonal block of M (at most SLV_FCLIB_MAX_BLOCK dofs),
+   * W dense, then W's entries as the instance (at most m^2) */
+  double mm = (double)m * (double)m, kb = fmin((double)hm->m, SLV_FCLIB_MAX_BLOCK);
+  double bytes = 16.0 * ((double)hm->nzmax + (double)hh->nzmax) + 40.0 * (hm->m + 2.0) +
+                 8.0 * ((double)hm->nzmax + (double)hh->nzmax) + 8.0 * kb * kb + 8.0 * mm;
+  slv_status st0 = slv_io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen,
+                                  "/fclib_global: the condensation, ndof = %d, 3 nc = %d", hm->m, m);
+  if (st0 || (st0 = reserve_instance(c, "/fclib_global/H", m, mm))) return st0;
   struct fclib_global *p = fclib_read_global(lib_path);
   if (!p)
     return fail(c, SLV_ERR_INVALID, "expected libfclib to read /fclib_global, found it refused");
@@ -969,7 +997,7 @@ static slv_status check_head(fc_ctx *c, const char *head, size_t got, double siz
   if (!slv_io_is_hdf5_bytes(head, got) && size < 512)
     return fail(c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB), found other data (no HDF5 "
                 "signature)");
-  return SLV_CONVERGED;
+  return SLV_OK;
 }
 
 /* libfclib opens paths only: for an image, a temporary file holding its
@@ -981,7 +1009,7 @@ static slv_status check_head(fc_ctx *c, const char *head, size_t got, double siz
 static slv_status lib_path_of(fc_ctx *c, char *buf, size_t len, const char **lib_path, int *tmp) {
   *tmp = 0;
   *lib_path = c->path;
-  if (!c->image) return SLV_CONVERGED;
+  if (!c->image) return SLV_OK;
   snprintf(buf, len, "%s/lcplab-fclib-XXXXXX", access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm"
                                                                                   : "/tmp");
   int fd = mkstemp(buf);
@@ -997,7 +1025,7 @@ static slv_status lib_path_of(fc_ctx *c, char *buf, size_t len, const char **lib
   if (fd >= 0 && close(fd) == 0 && left == 0) {
     *lib_path = buf;
     *tmp = 1;
-    return SLV_CONVERGED;
+    return SLV_OK;
   }
   if (fd >= 0) remove(buf);
   return fail(c, SLV_ERR_INVALID, "expected a temporary file %s for libfclib, found: %s", buf,
@@ -1033,8 +1061,11 @@ static slv_status read_open(fc_ctx *c, slv_instance **out) {
   return st;
 }
 
-slv_status slv_io_read_fclib(const char *path, slv_instance **out, char *err, size_t errlen) {
-  fc_ctx c = {path, err, errlen, -1, 0, NULL, 0};
+slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out) {
+  const char *path = rq->path;
+  char *err = rq->err;
+  size_t errlen = rq->errlen;
+  fc_ctx c = {path, err, errlen, -1, 0, 0, (double)rq->max_memory, NULL, 0};
   *out = NULL;
   /* readable?  its first bytes HDF5's? (plain stdio: clear messages) */
   errno = 0;
@@ -1043,7 +1074,7 @@ slv_status slv_io_read_fclib(const char *path, slv_instance **out, char *err, si
   if (!f || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
     int e = errno;
     if (f) fclose(f);
-    slv_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
+    slv_io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
              e ? strerror(e) : "not a regular file");
     return SLV_ERR_INVALID;
   }
@@ -1065,11 +1096,11 @@ slv_status slv_io_read_fclib(const char *path, slv_instance **out, char *err, si
   return st;
 }
 
-slv_status slv_io_read_fclib_image(const void *image, size_t len, const char *name,
-                                   slv_instance **out, char *err, size_t errlen) {
-  fc_ctx c = {name, err, errlen, -1, 0, image, len};
+slv_status slv_io_read_fclib_image(const void *image, size_t len, const slv_io_req *rq,
+                                   slv_instance **out) {
+  fc_ctx c = {rq->path, rq->err, rq->errlen, -1, 0, 0, (double)rq->max_memory, image, len};
   *out = NULL;
-  slv_msgf(err, errlen, "%s", "");
+  slv_io_msgf(rq->err, rq->errlen, "%s", "");
   slv_status st = check_head(&c, image, len, (double)len);
   if (st) return st;
   c.budget = 64.0 * (double)len + 16.0 * 1048576.0;
@@ -1109,103 +1140,251 @@ slv_status slv_io_read_fclib_image(const void *image, size_t len, const char *na
 
 /* ---- writing -------------------------------------------------------------------- */
 
-slv_status slv_io_write_fclib(const char *path, const slv_instance *inst, char *err,
-                              size_t errlen) {
-  slv_status st = slv_io_check_fc3d(path, "fclib", inst, err, errlen);
-  if (st) return st;
-  int n = inst->n; /* >= 3: an FC3D instance has a cone */
-  /* W as CSR (entries of a dense A that are not +0.0, column order) */
+/* A fresh name beside path (path.XXXXXX, not existing): libfclib creates the
+ * file there and it is renamed over path once complete. */
+static slv_status fresh_name(const char *path, char **tmp, char *err, size_t errlen) {
+  *tmp = malloc(strlen(path) + 16);
+  if (!*tmp) {
+    slv_io_msgf(err, errlen, "%s: out of memory writing fclib", path);
+    return SLV_ERR_NOMEM;
+  }
+  sprintf(*tmp, "%s.XXXXXX", path);
+  errno = 0;
+  int fd = mkstemp(*tmp);
+  if (fd < 0) {
+    slv_io_msgf(err, errlen, "%s: cannot write: %s", path,
+                errno ? strerror(errno) : "mkstemp failed");
+    return SLV_ERR_INVALID;
+  }
+  close(fd);
+  remove(*tmp);
+  return SLV_OK;
+}
+
+/* Renames the complete tmp over path (tmp removed on failure). */
+static slv_status publish(const char *tmp, const char *path, char *err, size_t errlen) {
+  errno = 0;
+  if (rename(tmp, path) == 0) return SLV_OK;
+  int e = errno;
+  remove(tmp);
+  slv_io_msgf(err, errlen, "%s: cannot write: %s", path, e ? strerror(e) : "rename failed");
+  return SLV_ERR_INVALID;
+}
+
+/* W of inst as CSR (nz = -2): a CSR instance as it is, a dense one by its
+ * entries that are not +0.0 (so -0.0 survives), row by row. */
+static slv_status csr_of(const slv_instance *inst, struct fclib_matrix *W, char *err, size_t errlen,
+                         const char *path) {
+  int n = inst->n;
   long nnz = 0;
   if (inst->storage == SLV_CSR) {
     nnz = inst->Ap[n];
   } else {
     for (size_t e = 0; e < (size_t)n * (size_t)n; e++) nnz += !slv_io_is_pos_zero(inst->A[e]);
   }
+  memset(W, 0, sizeof *W);
   if (nnz > INT_MAX) {
-    slv_msgf(err, errlen, "%s: fclib stores at most %d entries, found %ld", path, INT_MAX, nnz);
+    slv_io_msgf(err, errlen, "%s: fclib stores at most %d entries, found %ld", path, INT_MAX, nnz);
     return SLV_ERR_DIM;
   }
-  struct fclib_matrix W;
-  memset(&W, 0, sizeof W);
-  W.m = W.n = n;
-  W.nz = -2;
-  W.nzmax = (int)nnz;
-  W.p = malloc(((size_t)n + 1) * sizeof(int));
-  W.i = malloc(((size_t)nnz + 1) * sizeof(int));
-  W.x = malloc(((size_t)nnz + 1) * sizeof(double));
-  double *q = malloc((size_t)n * sizeof(double));
-  double *mu = malloc((size_t)inst->ncones * sizeof(double));
-  char *tmp = malloc(strlen(path) + 16);
-  if (!W.p || !W.i || !W.x || !q || !mu || !tmp) {
-    slv_msgf(err, errlen, "%s: out of memory writing fclib", path);
-    st = SLV_ERR_NOMEM;
-    goto done;
+  W->m = W->n = n;
+  W->nz = -2;
+  W->nzmax = (int)nnz;
+  W->p = malloc(((size_t)n + 1) * sizeof(int));
+  W->i = malloc(((size_t)nnz + 1) * sizeof(int));
+  W->x = malloc(((size_t)nnz + 1) * sizeof(double));
+  if (!W->p || !W->i || !W->x) {
+    slv_io_msgf(err, errlen, "%s: out of memory writing fclib", path);
+    return SLV_ERR_NOMEM;
   }
   if (inst->storage == SLV_CSR) {
-    memcpy(W.p, inst->Ap, ((size_t)n + 1) * sizeof(int));
-    memcpy(W.i, inst->Aj, (size_t)nnz * sizeof(int));
-    memcpy(W.x, inst->Ax, (size_t)nnz * sizeof(double));
-  } else {
-    int k = 0;
-    W.p[0] = 0;
-    for (int i = 0; i < n; i++) {
-      for (int j = 0; j < n; j++) {
-        double v = inst->A[(size_t)i + (size_t)j * (size_t)n];
-        if (slv_io_is_pos_zero(v)) continue;
-        W.i[k] = j;
-        W.x[k++] = v;
-      }
-      W.p[i + 1] = k;
+    memcpy(W->p, inst->Ap, ((size_t)n + 1) * sizeof(int));
+    memcpy(W->i, inst->Aj, (size_t)nnz * sizeof(int));
+    memcpy(W->x, inst->Ax, (size_t)nnz * sizeof(double));
+    return SLV_OK;
+  }
+  int k = 0;
+  W->p[0] = 0;
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++) {
+      double v = inst->A[(size_t)i + (size_t)j * (size_t)n];
+      if (slv_io_is_pos_zero(v)) continue;
+      W->i[k] = j;
+      W->x[k++] = v;
+    }
+    W->p[i + 1] = k;
+  }
+  return SLV_OK;
+}
+
+/* The local problem of inst into the new file tmp (fclib_write_local). */
+static slv_status write_local(const char *path, const char *tmp, const slv_instance *inst,
+                              char *err, size_t errlen) {
+  int n = inst->n; /* >= 3: an FC3D instance has a cone */
+  struct fclib_matrix W;
+  slv_status st = csr_of(inst, &W, err, errlen, path);
+  double *q = malloc((size_t)n * sizeof(double));
+  double *mu = malloc((size_t)inst->ncones * sizeof(double));
+  if (!st && (!q || !mu)) {
+    slv_io_msgf(err, errlen, "%s: out of memory writing fclib", path);
+    st = SLV_ERR_NOMEM;
+  }
+  if (!st) {
+    memcpy(q, inst->b, (size_t)n * sizeof(double));
+    memcpy(mu, inst->cone_mu, (size_t)inst->ncones * sizeof(double));
+    char title[sizeof inst->name + 8], desc[160];
+    snprintf(title, sizeof title, "%s", inst->name[0] ? inst->name : "lcplab");
+    snprintf(desc, sizeof desc, "written by lcplab (libsolvers %s): local FC3D problem u = W r + "
+             "q, Coulomb's law with De Saxce's shift, %d contacts", SLV_VERSION, inst->ncones);
+    struct fclib_info info = {title, desc, NULL};
+    struct fclib_local prob;
+    memset(&prob, 0, sizeof prob);
+    prob.W = &W;
+    prob.q = q;
+    prob.mu = mu;
+    prob.spacedim = 3;
+    prob.info = &info;
+    if (!fclib_write_local(&prob, tmp)) {
+      slv_io_msgf(err, errlen, "%s: cannot write: libfclib's fclib_write_local failed", path);
+      st = SLV_ERR_INVALID;
     }
   }
-  memcpy(q, inst->b, (size_t)n * sizeof(double));
-  memcpy(mu, inst->cone_mu, (size_t)inst->ncones * sizeof(double));
-  char title[sizeof inst->name + 8], desc[160];
-  snprintf(title, sizeof title, "%s", inst->name[0] ? inst->name : "lcplab");
-  snprintf(desc, sizeof desc, "written by lcplab (libsolvers %s): local FC3D problem u = W r + q, "
-           "Coulomb's law with De Saxce's shift, %d contacts", SLV_VERSION, inst->ncones);
-  struct fclib_info info = {title, desc, NULL};
-  struct fclib_local prob;
-  memset(&prob, 0, sizeof prob);
-  prob.W = &W;
-  prob.q = q;
-  prob.mu = mu;
-  prob.spacedim = 3;
-  prob.info = &info;
-  /* a fresh name beside PATH: libfclib creates it; renamed over PATH */
-  sprintf(tmp, "%s.XXXXXX", path);
-  errno = 0;
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    slv_msgf(err, errlen, "%s: cannot write: %s", path, errno ? strerror(errno) : "mkstemp failed");
-    st = SLV_ERR_INVALID;
-    goto done;
-  }
-  close(fd);
-  remove(tmp);
-  h5quiet hq;
-  quiet_on(&hq);
-  int ok = fclib_write_local(&prob, tmp);
-  quiet_off(&hq);
-  if (!ok) {
-    remove(tmp);
-    slv_msgf(err, errlen, "%s: cannot write: libfclib's fclib_write_local failed", path);
-    st = SLV_ERR_INVALID;
-    goto done;
-  }
-  errno = 0;
-  if (rename(tmp, path) != 0) {
-    int e = errno;
-    remove(tmp);
-    slv_msgf(err, errlen, "%s: cannot write: %s", path, e ? strerror(e) : "rename failed");
-    st = SLV_ERR_INVALID;
-  }
-done:
   free(W.p);
   free(W.i);
   free(W.x);
   free(q);
   free(mu);
+  return st;
+}
+
+slv_status slv_io_write_fclib(const slv_io_req *rq, const slv_instance *inst) {
+  char *tmp = NULL;
+  slv_status st = fresh_name(rq->path, &tmp, rq->err, rq->errlen);
+  if (!st) {
+    h5quiet hq;
+    quiet_on(&hq);
+    st = write_local(rq->path, tmp, inst, rq->err, rq->errlen);
+    quiet_off(&hq);
+    st = st ? st : publish(tmp, rq->path, rq->err, rq->errlen);
+    if (st) remove(tmp);
+  }
   free(tmp);
+  return st;
+}
+
+/* ---- solutions and guesses ----------------------------------------------------- */
+
+/* /solution (r = x, u = A x + b) and, if x0, /guesses/1 (r = x0, u = A x0 + b)
+ * into tmp, which holds the local problem (libfclib's sizes come from it). */
+static slv_status write_solution(const char *path, const char *tmp, const slv_instance *inst,
+                                 const double *x, const double *x0, char *err, size_t errlen) {
+  size_t n = (size_t)inst->n;
+  double *r = malloc(2 * n * sizeof(double)), *u = malloc(2 * n * sizeof(double));
+  slv_status st = SLV_OK;
+  if (!r || !u) {
+    slv_io_msgf(err, errlen, "%s: out of memory writing the solution", path);
+    st = SLV_ERR_NOMEM;
+  } else {
+    slv_problem p = slv_instance_problem(inst);
+    memcpy(r, x, n * sizeof(double));
+    slv_problem_w(&p, r, u);
+    struct fclib_solution sol = {NULL, u, r, NULL};
+    if (!fclib_write_solution(&sol, tmp)) {
+      slv_io_msgf(err, errlen, "%s: cannot write: libfclib's fclib_write_solution failed", path);
+      st = SLV_ERR_INVALID;
+    } else if (x0) {
+      memcpy(r + n, x0, n * sizeof(double));
+      slv_problem_w(&p, r + n, u + n);
+      struct fclib_solution guess = {NULL, u + n, r + n, NULL};
+      if (!fclib_write_guesses(1, &guess, tmp)) {
+        slv_io_msgf(err, errlen, "%s: cannot write: libfclib's fclib_write_guesses failed", path);
+        st = SLV_ERR_INVALID;
+      }
+    }
+  }
+  free(r);
+  free(u);
+  return st;
+}
+
+slv_status slv_io_fclib_write_solution(const char *path, const slv_instance *inst, const double *x,
+                                       const double *x0, char *err, size_t errlen) {
+  char *tmp = NULL;
+  slv_status st = fresh_name(path, &tmp, err, errlen);
+  if (!st) {
+    h5quiet hq;
+    quiet_on(&hq);
+    st = write_local(path, tmp, inst, err, errlen);
+    if (!st) st = write_solution(path, tmp, inst, x, x0, err, errlen);
+    quiet_off(&hq);
+    st = st ? st : publish(tmp, path, err, errlen);
+    if (st) remove(tmp);
+  }
+  free(tmp);
+  return st;
+}
+
+/* x from the dataset gpath/name when it holds exactly n finite numbers. */
+static slv_status read_r(fc_ctx *c, hid_t g, const char *gpath, int n, double *x) {
+  long np;
+  slv_status st = check_ds(c, g, gpath, "r", D_NUM, 1, &np, NULL);
+  if (st) return st;
+  if (np != n)
+    return fail(c, SLV_ERR_INVALID, "expected %s/r to hold n = %d values (the problem solved), "
+                "found %ld", gpath, n, np);
+  hid_t d = H5Dopen2(g, "r", H5P_DEFAULT);
+  herr_t e = d >= 0 ? H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, x) : -1;
+  if (d >= 0) H5Dclose(d);
+  if (e < 0) return fail(c, SLV_ERR_INVALID, "expected %s/r to be readable, found a read error", gpath);
+  char name[64];
+  snprintf(name, sizeof name, "%s/r", gpath);
+  return check_finite(c, name, x, n, 0);
+}
+
+/* The group /solution, else /guesses/1, of the open file. */
+static slv_status read_start(fc_ctx *c, int n, double *x) {
+  hid_t g = -1, gs = -1;
+  slv_status st;
+  if (kind_of(c->file, "solution") == K_GROUP) {
+    if ((st = open_group(c, c->file, "", "solution", &g))) return st;
+    st = read_r(c, g, "/solution", n, x);
+    H5Gclose(g);
+    return st;
+  }
+  if (kind_of(c->file, "guesses") != K_GROUP || (gs = H5Gopen2(c->file, "guesses", H5P_DEFAULT)) < 0)
+    return fail(c, SLV_ERR_INVALID, "expected a starting point in /solution/r or /guesses/1/r "
+                "(FCLIB), found neither");
+  if (!(st = open_group(c, gs, "/guesses", "1", &g))) {
+    st = read_r(c, g, "/guesses/1", n, x);
+    H5Gclose(g);
+  }
+  H5Gclose(gs);
+  return st;
+}
+
+slv_status slv_io_fclib_read_start(const char *path, int n, double *x, size_t max_memory,
+                                   char *err, size_t errlen) {
+  fc_ctx c = {path, err, errlen, -1, 0, 0, (double)max_memory, NULL, 0};
+  struct stat sb;
+  errno = 0;
+  int rc = stat(path, &sb);
+  if (rc != 0 || !S_ISREG(sb.st_mode)) {
+    slv_io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
+                rc ? strerror(errno) : "not a regular file");
+    return SLV_ERR_INVALID;
+  }
+  c.budget = 64.0 * (double)sb.st_size + 16.0 * 1048576.0;
+  h5quiet hq;
+  quiet_on(&hq);
+  slv_status st;
+  c.file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (c.file < 0) {
+    st = fail(&c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB) that HDF5 can open, found one "
+              "it cannot (not HDF5, truncated or corrupt)");
+  } else {
+    st = read_start(&c, n, x);
+    H5Fclose(c.file);
+  }
+  quiet_off(&hq);
   return st;
 }

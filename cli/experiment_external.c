@@ -1,0 +1,388 @@
+/* experiment_external.c -- external solvers in a campaign: a command that
+ * reads the instance lcplab hands it and writes a solution file
+ * (experiments/README.md, "External solvers").
+ *
+ *   external NAME [format=F] [time=KEY] [classes=C,...] [requires=PATH]
+ *            command TEMPLATE...
+ *
+ * For each tolerance of the task:
+ *   1. the instance in format F (dat: Siconos numerics .dat -- LCP, MLCP,
+ *      relay or FC3D, whichever the problem is; blcp; lcp: lcplab's own;
+ *      hdf5: FCLIB, cones only; mtx): the problem's own file when it is
+ *      already in F, else written with slv_write into the task's scratch
+ *      folder; a format that cannot hold the problem is a refusal;
+ *   2. the command: TEMPLATE with {in} (the instance), {out} (the solution
+ *      file to write), {tol}, {max_iter}, {n}, {class}, {time_limit}
+ *      replaced (paths shell-quoted), run by /bin/sh -c in its own process
+ *      group, stdout read, stderr to the scratch folder;
+ *   3. the solution: {out} holds x, n values (one a line, '#' comments), for
+ *      a cone problem the reactions r (x = r, one triple per contact); it is
+ *      judged by the library's own residual (slv_residual), exactly as a
+ *      built-in solver's x: "converged" when res_rel <= tol (and, with
+ *      cones, res_nat_inf <= tol), else "unconverged"; no file, a file that
+ *      does not read, or a non-zero exit with no file: "failed"; NaN:
+ *      "not_finite";
+ *   4. timing: the same repetition rule as the built-in solvers, each run a
+ *      new process.  The time compared (time_source) is what the program
+ *      reports when time=KEY is given and every run printed a number for it
+ *      ("KEY": V, KEY: V, KEY=V or KEY V on stdout): "reported"; otherwise
+ *      the process's wall time from fork to exit (start-up and file reading
+ *      included): "process".  A run that passes the section's time limit is
+ *      killed (its process group, SIGKILL): time_limit.
+ */
+#define _GNU_SOURCE
+
+#include "experiment_task.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const struct {
+  const char *name, *ext;
+  slv_format fmt;
+} formats[] = {{"dat", ".dat", SLV_FMT_AUTO},
+               {"blcp", ".blcp", SLV_FMT_BLCP},
+               {"lcp", ".lcp", SLV_FMT_LCPLAB},
+               {"hdf5", ".hdf5", SLV_FMT_FCLIB},
+               {"mtx", ".mtx", SLV_FMT_MTX}};
+
+static int mkdir_p(const char *path)
+{
+  char buf[EXP_PATH_MAX];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *c = buf + 1; *c; c++)
+    if (*c == '/') {
+      *c = '\0';
+      if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return -1;
+      *c = '/';
+    }
+  return (mkdir(buf, 0777) != 0 && errno != EEXIST) ? -1 : 0;
+}
+
+/* The instance file in the external's format into path; 0, or -1 with why. */
+static int instance_file(exp_tctx *c, const exp_external *e, const slv_instance *inst,
+                         char *path, size_t len, char *why, size_t wl)
+{
+  int f = 0;
+  while (f < 4 && strcmp(formats[f].name, e->format) != 0)
+    f++;
+  const char *own = c->prob->path;
+  size_t ol = strlen(own), el = strlen(formats[f].ext);
+  /* the problem's own file when it is in the format; an FCLIB file may
+   * hold a global problem (condensed when lcplab reads it), so .hdf5 is
+   * always written anew as the local problem */
+  int same = f != 3 && ol > el && strcmp(own + ol - el, formats[f].ext) == 0;
+  if (same) {
+    snprintf(path, len, "%s", own);
+    return 0;
+  }
+  snprintf(path, len, "%s/problem%s", c->scratch, formats[f].ext);
+  if (cli_path_exists(path))
+    return 0;
+  slv_status st = slv_write(path, formats[f].fmt, inst, why, wl);
+  if (st != SLV_OK) {
+    if (!why[0])
+      snprintf(why, wl, "cannot write the problem as %s: %s", e->format, slv_status_str(st));
+    return -1;
+  }
+  return 0;
+}
+
+/* Appends s to the command, single-quoted for the shell. */
+static void quote(char *out, size_t len, size_t *o, const char *s)
+{
+  if (*o + 1 < len)
+    out[(*o)++] = '\'';
+  for (; *s && *o + 5 < len; s++) {
+    if (*s == '\'') {
+      memcpy(out + *o, "'\\''", 4);
+      *o += 4;
+    } else {
+      out[(*o)++] = *s;
+    }
+  }
+  if (*o + 1 < len)
+    out[(*o)++] = '\'';
+  out[*o] = '\0';
+}
+
+static void substitute(const exp_external *e, const char *in, const char *out_file, double tol,
+                       long max_iter, int n, const char *cls, double limit, char *cmd, size_t len)
+{
+  size_t o = 0;
+  char num[64];
+  for (const char *s = e->command; *s && o + 1 < len;) {
+    const char *val = NULL;
+    int quoted = 1;
+    size_t kl = 0;
+    if (*s == '{') {
+      const char *keys[] = {"{in}", "{out}", "{tol}", "{max_iter}", "{n}", "{class}",
+                            "{time_limit}"};
+      for (int k = 0; k < 7 && !val; k++)
+        if (strncmp(s, keys[k], strlen(keys[k])) == 0) {
+          kl = strlen(keys[k]);
+          quoted = k < 2;
+          switch (k) {
+          case 0: val = in; break;
+          case 1: val = out_file; break;
+          case 2: snprintf(num, sizeof num, "%g", tol); val = num; break;
+          case 3: snprintf(num, sizeof num, "%ld", max_iter); val = num; break;
+          case 4: snprintf(num, sizeof num, "%d", n); val = num; break;
+          case 5: val = cls; break;
+          default: snprintf(num, sizeof num, "%g", limit); val = num; break;
+          }
+        }
+    }
+    if (!val) {
+      cmd[o++] = *s++;
+      cmd[o] = '\0';
+      continue;
+    }
+    if (quoted) {
+      quote(cmd, len, &o, val);
+    } else {
+      size_t vl = strlen(val);
+      if (o + vl < len) {
+        memcpy(cmd + o, val, vl);
+        o += vl;
+      }
+    }
+    cmd[o] = '\0';
+    s += kl;
+  }
+  cmd[o] = '\0';
+}
+
+/* The number after key in text ("key": v, key: v, key=v, key v); NaN if none. */
+static double reported_time(const char *text, const char *key)
+{
+  size_t kl = strlen(key);
+  for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
+    const char *q = p + kl;
+    if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+      continue;
+    if (*q == '"')
+      q++;
+    while (*q == ' ' || *q == ':' || *q == '=' || *q == '\t')
+      q++;
+    char *end;
+    double v = strtod(q, &end);
+    if (end != q && isfinite(v) && v >= 0)
+      return v;
+  }
+  return NAN;
+}
+
+typedef struct xrun {
+  int exit;                     /* exit status, -1 killed by a signal */
+  int timed_out;
+  double wall;                  /* s, fork to exit */
+  double reported;              /* NaN if none */
+} xrun;
+
+/* Runs the command once under the time limit. */
+static int run_once(exp_tctx *c, const char *cmd, const char *time_key, double limit, xrun *r)
+{
+  char errpath[EXP_PATH_MAX + 32];
+  snprintf(errpath, sizeof errpath, "%s/stderr.txt", c->scratch);
+  int fd[2];
+  if (pipe(fd) != 0)
+    return -1;
+  double t0 = cli_now_s();
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fd[0]);
+    close(fd[1]);
+    return -1;
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    dup2(fd[1], 1);
+    close(fd[0]);
+    close(fd[1]);
+    int ef = open(errpath, O_WRONLY | O_CREAT | O_APPEND, 0666);
+    if (ef >= 0)
+      dup2(ef, 2);
+    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  exp_wd_set_child(c->wd, pid);
+  close(fd[1]);
+  char out[65536];
+  size_t used = 0;
+  memset(r, 0, sizeof *r);
+  for (;;) {
+    double left = limit - (cli_now_s() - t0);
+    if (left <= 0) {
+      r->timed_out = 1;
+      kill(-pid, SIGKILL);
+      break;
+    }
+    struct pollfd pf = {fd[0], POLLIN, 0};
+    int pr = poll(&pf, 1, (int)fmin(left * 1000.0 + 1.0, 1000.0));
+    if (pr < 0 && errno != EINTR)
+      break;
+    if (pr <= 0)
+      continue;
+    ssize_t n = read(fd[0], out + used, sizeof out - 1 - used);
+    if (n <= 0)
+      break;
+    used += (size_t)n;
+    if (used + 1 >= sizeof out)
+      used = 0; /* keep reading; a time is printed near the end */
+  }
+  out[used] = '\0';
+  close(fd[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  r->wall = cli_now_s() - t0;
+  exp_wd_set_child(c->wd, 0);
+  r->exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r->reported = time_key[0] ? reported_time(out, time_key) : NAN;
+  return 0;
+}
+
+typedef struct xmeas {
+  const char *status;
+  char note[256];
+  exp_tsum t;
+  int runs;
+  const char *source;
+  slv_residuals res;
+  double wall;                  /* the processes' wall time in all */
+} xmeas;
+
+/* Reads and judges the solution of the last run. */
+static void judge(const slv_instance *inst, const char *out_file, const xrun *r, double tol,
+                  double *x, xmeas *m)
+{
+  char err[256] = "";
+  if (slv_read_vector(out_file, inst->n, x, err, sizeof err) != SLV_OK) {
+    m->status = "failed";
+    snprintf(m->note, sizeof m->note, "exit %d; no usable solution: %s", r->exit, err);
+    return;
+  }
+  slv_problem p = slv_instance_problem(inst);
+  m->res = slv_residual(&p, x, NULL);
+  if (!isfinite(m->res.res_rel))
+    m->status = "not_finite";
+  else
+    m->status = exp_judge(&p, &m->res, tol) ? "converged" : "unconverged";
+  if (r->exit != 0)
+    snprintf(m->note, sizeof m->note, "exit %d", r->exit);
+}
+
+static void measure_external(exp_tctx *c, const exp_external *e, const slv_instance *inst,
+                             const char *cmd, const char *out_file, double tol, double *x,
+                             double *times, int cap, xmeas *m)
+{
+  double limit = exp_time_limit(c->pl, c->s), total = 0.0;
+  int reported_all = e->time_key[0] != 0;
+  xrun r;
+  m->runs = 0;
+  m->status = NULL;
+  while (m->runs < cap && !exp_repeat_done(m->runs, total, (int)c->s->min_runs, c->s->min_time,
+                                           c->s->max_time)) {
+    unlink(out_file);
+    if (run_once(c, cmd, e->time_key, limit, &r) != 0) {
+      m->status = "failed";
+      snprintf(m->note, sizeof m->note, "cannot start /bin/sh: %s", strerror(errno));
+      return;
+    }
+    if (r.timed_out) {
+      m->status = "time_limit";
+      snprintf(m->note, sizeof m->note, "killed at the time limit %g s", limit);
+      return;
+    }
+    reported_all &= isfinite(r.reported);
+    double dt = isfinite(r.reported) && reported_all ? r.reported : r.wall;
+    times[m->runs++] = dt;
+    total += r.wall;
+    m->wall = total;
+    if (m->runs == 1 && (r.exit != 0 || !cli_path_exists(out_file)))
+      break; /* a failed run is not repeated */
+  }
+  m->source = reported_all ? "reported" : "process";
+  exp_time_summary(times, m->runs, &m->t);
+  judge(inst, out_file, &r, tol, x, m);
+}
+
+int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, int nt)
+{
+  const exp_external *e = &c->pl->cfg.ext[c->t->solver.ext];
+  char why[512] = "";
+  for (int ti = 0; ti < nt; ti++) {
+    exp_prow r = {.status = "refused", .tol = tols[ti], .note = why};
+    exp_line l;
+    if (!e->available) {
+      snprintf(why, sizeof why, "external %s: %s not found on this host", e->name, e->requires);
+    } else if (e->classes && !(e->classes & (1u << c->prob->cls))) {
+      snprintf(why, sizeof why, "external %s does not take class %s", e->name,
+               exp_class_str(c->prob->cls));
+    } else {
+      why[0] = '\0';
+    }
+    if (why[0]) {
+      exp_problem_row(c, &r, &l);
+      exp_tctx_row(c, &l);
+      continue;
+    }
+    char in[EXP_PATH_MAX + 64], out_file[EXP_PATH_MAX + 64];
+    if (mkdir_p(c->scratch) != 0) {
+      snprintf(why, sizeof why, "%s: cannot create: %s", c->scratch, strerror(errno));
+      r.status = "error";
+      exp_problem_row(c, &r, &l);
+      exp_tctx_row(c, &l);
+      return 3;
+    }
+    if (instance_file(c, e, inst, in, sizeof in, why, sizeof why) != 0) {
+      exp_problem_row(c, &r, &l);
+      exp_tctx_row(c, &l);
+      continue;
+    }
+    snprintf(out_file, sizeof out_file, "%s/solution.txt", c->scratch);
+    char cmd[2 * EXP_PATH_MAX];
+    long max_iter = c->s->max_iter > 0 ? c->s->max_iter : 10000;
+    substitute(e, in, out_file, tols[ti], max_iter, inst->n, exp_class_str(c->prob->cls),
+               exp_time_limit(c->pl, c->s), cmd, sizeof cmd);
+    int cap = 10000;
+    double *x = malloc((size_t)(inst->n > 0 ? inst->n : 1) * sizeof *x);
+    double *times = malloc((size_t)cap * sizeof *times);
+    xmeas m;
+    memset(&m, 0, sizeof m);
+    if (x && times) {
+      /* the time limit is enforced on the child above; the watchdog is
+       * the backstop if lcplab itself hangs */
+      exp_wd_arm(c->wd, exp_time_limit(c->pl, c->s) + 30.0, NULL, 0);
+      measure_external(c, e, inst, cmd, out_file, tols[ti], x, times, cap, &m);
+      exp_wd_disarm(c->wd);
+    } else {
+      m.status = "error";
+      snprintf(m.note, sizeof m.note, "out of memory");
+    }
+    int numbers = m.runs > 0 && strcmp(m.status, "time_limit") != 0;
+    exp_prow pr = {m.status, tols[ti], 0, 0, m.runs, m.t, m.source, e->name,
+                   m.res.res_rel, m.res.res_nat_inf, numbers, m.note, m.wall};
+    exp_problem_row(c, &pr, &l);
+    exp_tctx_row(c, &l);
+    c->nonconv |= strcmp(m.status, "converged") != 0;
+    free(x);
+    free(times);
+    unlink(out_file);
+    if (strncmp(in, c->scratch, strlen(c->scratch)) == 0 && ti == nt - 1)
+      unlink(in);
+  }
+  return 0;
+}

@@ -1,0 +1,429 @@
+/* experiment_jobs.c -- the tasks of a plan on N local worker processes
+ * (`lcplab experiment --jobs N`; experiments/README.md, "Campaigns").
+ *
+ * The parent forks N workers.  Each reads task numbers from a pipe, runs
+ * each (exp_task_run: the task writes its own result file atomically) and
+ * answers "done I RC NONCONV" on a second pipe; it keeps the last problem
+ * it loaded, and the parent gives a worker the next task on the problem it
+ * has loaded when there is one (tasks are numbered problem by problem).
+ * A worker that ends without answering -- the watchdog ended it after
+ * writing a time_limit result, or it crashed -- is replaced; if the task
+ * has no result then, the parent writes one with task_status error and
+ * the signal, so a crashing solver is a row, not a hole.
+ *
+ * Tasks that already have an intact result of this plan are skipped
+ * (resume); a corrupted or stale one is run again.
+ *
+ * Signals: the first SIGINT stops handing out tasks and waits for the
+ * running ones (each writes its result); a second SIGINT, or SIGTERM,
+ * kills the workers at once (their tasks are left without a result and
+ * run again next time).  Workers ignore SIGINT (the terminal sends it to
+ * the whole process group): the parent decides.
+ *
+ * Progress on stderr: one line rewritten in place on a terminal (done /
+ * total, not converged, errors, elapsed, ETA), plain lines otherwise (every
+ * 5 % of the tasks, or every minute with progress).
+ */
+#define _GNU_SOURCE
+
+#include "experiment.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t got_int = 0, got_term = 0;
+
+static void on_int(int sig)
+{
+  (void)sig;
+  got_int++;
+}
+
+static void on_term(int sig)
+{
+  (void)sig;
+  got_term = 1;
+}
+
+typedef struct worker {
+  pid_t pid;
+  int to, from;                 /* task numbers down, answers up */
+  int task;                     /* running, or -1 */
+  int prob;                     /* last problem handed to it */
+  int closed;                   /* no more tasks for it: `to` closed */
+  char buf[256];
+  size_t used;
+} worker;
+
+enum { T_PENDING = 0, T_RUNNING, T_DONE, T_SKIP };
+
+typedef struct pool {
+  const exp_plan *pl;
+  worker *w;
+  int nw;
+  unsigned char *state;
+  int first;                    /* first task that may be pending */
+  exp_jobs_report *rep;
+  int tty;
+  double t0, last_line;
+  int last_done;
+} pool;
+
+/* ---- the worker ------------------------------------------------------------------------ */
+
+static void worker_main(const exp_plan *pl, int in, int out)
+{
+  signal(SIGINT, SIG_IGN);
+  signal(SIGTERM, SIG_DFL);
+  exp_limit_memory(pl->memory_mb);
+  exp_cache cache;
+  memset(&cache, 0, sizeof cache);
+  cache.prob = -1;
+  FILE *f = fdopen(in, "r");
+  char line[64];
+  while (f && fgets(line, sizeof line, f)) {
+    int i = atoi(line), nonconv = 0;
+    int rc = exp_task_run(pl, i, &cache, &nonconv);
+    char ans[64];
+    int n = snprintf(ans, sizeof ans, "done %d %d %d\n", i, rc, nonconv);
+    if (write(out, ans, (size_t)n) != n)
+      break;
+  }
+  _exit(0);
+}
+
+static int spawn(pool *p, worker *w)
+{
+  int down[2], up[2];
+  if (pipe(down) != 0)
+    return -1;
+  if (pipe(up) != 0) {
+    close(down[0]);
+    close(down[1]);
+    return -1;
+  }
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(down[0]), close(down[1]), close(up[0]), close(up[1]);
+    return -1;
+  }
+  if (pid == 0) {
+    close(down[1]);
+    close(up[0]);
+    for (int k = 0; k < p->nw; k++)
+      if (p->w[k].pid > 0) {
+        if (!p->w[k].closed)
+          close(p->w[k].to);
+        close(p->w[k].from);
+      }
+    worker_main(p->pl, down[0], up[1]);
+  }
+  close(down[0]);
+  close(up[1]);
+  fcntl(down[1], F_SETFD, FD_CLOEXEC);
+  fcntl(up[0], F_SETFD, FD_CLOEXEC);
+  w->pid = pid;
+  w->to = down[1];
+  w->from = up[0];
+  w->task = -1;
+  w->used = 0;
+  w->closed = 0;
+  return 0;
+}
+
+/* ---- bookkeeping ----------------------------------------------------------------------- */
+
+static int has_result(const exp_plan *pl, int i)
+{
+  char path[EXP_PATH_MAX + 64], why[256];
+  exp_result_path(pl, i, path, sizeof path);
+  exp_result r;
+  int rc = exp_result_read(path, &r, why, sizeof why);
+  int ok = rc == 0 && strcmp(r.plan, pl->id) == 0 && r.task == i;
+  if (rc == 0)
+    exp_result_free(&r);
+  return ok;
+}
+
+/* A result for a task whose worker died without writing one. */
+static void write_crash(const pool *p, int i, int status)
+{
+  char path[EXP_PATH_MAX + 64], msg[128];
+  exp_result_path(p->pl, i, path, sizeof path);
+  if (WIFSIGNALED(status))
+    snprintf(msg, sizeof msg, "the worker died of signal %d (%s)", WTERMSIG(status),
+             strsignal(WTERMSIG(status)));
+  else
+    snprintf(msg, sizeof msg, "the worker exited with status %d without a result",
+             WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  exp_result *h = calloc(1, sizeof *h);
+  if (!h)
+    return;
+  h->task = i;
+  snprintf(h->plan, sizeof h->plan, "%s", p->pl->id);
+  exp_task_spec(p->pl, i, h->spec, sizeof h->spec);
+  for (char *s = h->spec; *s; s++)
+    if (*s == '\t')
+      *s = ' ';
+  snprintf(h->task_status, sizeof h->task_status, "error");
+  snprintf(h->message, sizeof h->message, "%s", msg);
+  snprintf(h->rev, sizeof h->rev, "%s", p->pl->rev);
+  exp_prov_gather(&h->prov);
+  h->time_limit = exp_time_limit(p->pl, &p->pl->cfg.sec[p->pl->tasks[i].section]);
+  exp_result_commit(path, h, NULL, 0, NULL);
+  free(h);
+}
+
+static void progress(pool *p, int final)
+{
+  exp_jobs_report *r = p->rep;
+  double now = cli_now_s(), el = now - p->t0;
+  int todo = r->total - r->skipped, done = r->done;
+  double eta = done > 0 ? el / done * (todo - done) : NAN;
+  char etas[32] = "--";
+  if (eta == eta)
+    snprintf(etas, sizeof etas, "%d:%02d", (int)(eta / 60), (int)eta % 60);
+  if (p->tty) {
+    fprintf(stderr, "\rlcplab: tasks %d/%d (%d resumed)  not converged %d  errors %d  %d:%02d  "
+                    "ETA %s   %s",
+            done + r->skipped, r->total, r->skipped, r->nonconv, r->errors, (int)(el / 60),
+            (int)el % 60, etas, final ? "\n" : "");
+    fflush(stderr);
+    return;
+  }
+  int step = todo / 20 > 0 ? todo / 20 : 1;
+  if (final || done - p->last_done >= step || (done > p->last_done && now - p->last_line > 60)) {
+    fprintf(stderr, "lcplab: tasks %d/%d done (%d resumed), %d not converged, %d errors, %.0f s, "
+                    "ETA %s\n",
+            done + r->skipped, r->total, r->skipped, r->nonconv, r->errors, el, etas);
+    p->last_done = done;
+    p->last_line = now;
+  }
+}
+
+/* The next task for worker w: on its problem if one is pending, else on a
+ * problem no other worker has, else any; -1 if none is pending. */
+static int pick(pool *p, const worker *w)
+{
+  const exp_plan *pl = p->pl;
+  while (p->first < pl->ntasks && p->state[p->first] != T_PENDING)
+    p->first++;
+  int any = -1, fresh = -1;
+  for (int i = p->first; i < pl->ntasks; i++) {
+    if (p->state[i] != T_PENDING)
+      continue;
+    int pr = pl->tasks[i].prob;
+    if (pr >= 0 && pr == w->prob)
+      return i;
+    if (any < 0)
+      any = i;
+    if (fresh < 0) {
+      int busy = 0;
+      for (int k = 0; k < p->nw; k++)
+        busy |= p->w[k].pid > 0 && p->w[k].prob == pr && pr >= 0;
+      if (!busy)
+        fresh = i;
+    }
+    if (any >= 0 && fresh >= 0 && i > p->first + 4 * p->nw * 64)
+      break;
+  }
+  return fresh >= 0 ? fresh : any;
+}
+
+static int dispatch(pool *p, worker *w)
+{
+  int i = pick(p, w);
+  if (i < 0)
+    return 0;
+  char line[32];
+  int n = snprintf(line, sizeof line, "%d\n", i);
+  if (write(w->to, line, (size_t)n) != n)
+    return -1;
+  p->state[i] = T_RUNNING;
+  w->task = i;
+  w->prob = p->pl->tasks[i].prob;
+  return 1;
+}
+
+static void finish_task(pool *p, int i, int rc, int nonconv)
+{
+  p->state[i] = T_DONE;
+  p->rep->done++;
+  p->rep->nonconv += nonconv != 0;
+  p->rep->errors += rc != 0;
+  progress(p, 0);
+}
+
+/* Reads a worker's answers; returns -1 at EOF (the worker ended). */
+static int read_answers(pool *p, worker *w)
+{
+  ssize_t n = read(w->from, w->buf + w->used, sizeof w->buf - 1 - w->used);
+  if (n < 0 && errno == EINTR)
+    return 0;
+  if (n <= 0)
+    return -1;
+  w->used += (size_t)n;
+  w->buf[w->used] = '\0';
+  char *nl;
+  while ((nl = strchr(w->buf, '\n'))) {
+    int i, rc, nonconv;
+    if (sscanf(w->buf, "done %d %d %d", &i, &rc, &nonconv) == 3 && i == w->task) {
+      finish_task(p, i, rc, nonconv);
+      w->task = -1;
+    }
+    size_t rest = w->used - (size_t)(nl + 1 - w->buf);
+    memmove(w->buf, nl + 1, rest);
+    w->used = rest;
+    w->buf[rest] = '\0';
+  }
+  return 0;
+}
+
+/* A worker ended: reap it, account for its task. */
+static void reap(pool *p, worker *w)
+{
+  int status = 0;
+  while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!w->closed)
+    close(w->to);
+  close(w->from);
+  w->pid = 0;
+  if (w->task >= 0) {
+    int i = w->task;
+    if (!has_result(p->pl, i) && !got_term && got_int < 2) {
+      write_crash(p, i, status);
+      finish_task(p, i, 3, 1);
+    } else if (has_result(p->pl, i)) {
+      finish_task(p, i, 0, 1); /* the watchdog wrote a time_limit result */
+    } else {
+      p->state[i] = T_PENDING; /* killed by us: not done */
+    }
+    w->task = -1;
+  }
+}
+
+static void kill_all(pool *p)
+{
+  for (int k = 0; k < p->nw; k++)
+    if (p->w[k].pid > 0)
+      kill(p->w[k].pid, SIGKILL);
+}
+
+static int loop(pool *p)
+{
+  struct pollfd *pf = calloc((size_t)p->nw, sizeof *pf);
+  if (!pf)
+    return -1;
+  int stopping = 0, killed = 0, rc = 0;
+  for (;;) {
+    if (got_term || got_int >= 2) {
+      if (!killed)
+        kill_all(p);
+      killed = stopping = 1;
+    } else if (got_int == 1 && !stopping) {
+      stopping = 1;
+      fprintf(stderr, "%slcplab: interrupted: finishing the running tasks (Ctrl-C again to stop "
+                      "them now)\n", p->tty ? "\n" : "");
+    }
+    int alive = 0;
+    for (int k = 0; k < p->nw; k++) {
+      worker *w = &p->w[k];
+      if (w->pid <= 0 && !stopping && p->rep->done + p->rep->skipped < p->rep->total) {
+        int more = 0;
+        for (int i = p->first; i < p->pl->ntasks && !more; i++)
+          more = p->state[i] == T_PENDING;
+        if (more && spawn(p, w) != 0) {
+          cli_error("experiment: cannot start a worker: %s", strerror(errno));
+          rc = -1;
+          stopping = 1;
+        }
+      }
+      if (w->pid > 0 && w->task < 0 && !w->closed) {
+        int d = stopping ? 0 : dispatch(p, w);
+        if (d <= 0) {
+          close(w->to); /* nothing more for it: it exits */
+          w->closed = 1;
+        }
+      }
+      pf[k].fd = w->pid > 0 ? w->from : -1;
+      pf[k].events = POLLIN;
+      alive += w->pid > 0;
+    }
+    if (!alive)
+      break;
+    int r = poll(pf, (nfds_t)p->nw, 200);
+    if (r < 0 && errno != EINTR) {
+      rc = -1;
+      break;
+    }
+    for (int k = 0; r > 0 && k < p->nw; k++)
+      if (p->w[k].pid > 0 && (pf[k].revents & (POLLIN | POLLHUP | POLLERR)) &&
+          read_answers(p, &p->w[k]) < 0)
+        reap(p, &p->w[k]);
+    if (p->tty)
+      progress(p, 0);
+  }
+  free(pf);
+  return rc;
+}
+
+int exp_jobs_run(const exp_plan *pl, const exp_jobs_opts *o, exp_jobs_report *rep)
+{
+  memset(rep, 0, sizeof *rep);
+  rep->total = pl->ntasks;
+  pool p;
+  memset(&p, 0, sizeof p);
+  p.pl = pl;
+  p.rep = rep;
+  p.tty = o->tty;
+  p.t0 = p.last_line = cli_now_s();
+  p.state = calloc((size_t)(pl->ntasks > 0 ? pl->ntasks : 1), 1);
+  p.nw = o->jobs > 0 ? o->jobs : 1;
+  p.w = calloc((size_t)p.nw, sizeof *p.w);
+  if (!p.state || !p.w) {
+    free(p.state);
+    free(p.w);
+    cli_error("experiment: out of memory");
+    return -1;
+  }
+  for (int i = 0; i < pl->ntasks; i++)
+    if (has_result(pl, i)) {
+      p.state[i] = T_SKIP;
+      rep->skipped++;
+    }
+  for (int k = 0; k < p.nw; k++) {
+    p.w[k].task = -1;
+    p.w[k].prob = -2;
+  }
+  got_int = got_term = 0;
+  struct sigaction sa, old_int, old_term;
+  memset(&sa, 0, sizeof sa);
+  sigemptyset(&sa.sa_mask);
+  sa.sa_handler = on_int;
+  sigaction(SIGINT, &sa, &old_int);
+  sa.sa_handler = on_term;
+  sigaction(SIGTERM, &sa, &old_term);
+  int rc = rep->skipped == rep->total ? 0 : loop(&p);
+  if (rep->skipped < rep->total)
+    progress(&p, 1);
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
+  rep->stopped_by = got_term ? SIGTERM : got_int ? SIGINT : 0;
+  rep->left = rep->total - rep->skipped - rep->done;
+  rep->elapsed = cli_now_s() - p.t0;
+  free(p.state);
+  free(p.w);
+  if (rc < 0)
+    return -1;
+  return rep->stopped_by ? 1 : 0;
+}

@@ -1,0 +1,743 @@
+/* experiment_tables.c -- the summaries of a section, each as a CSV and as a
+ * booktabs LaTeX table (a bare tabular, every cell escaped by
+ * exp_tex_escape) beside the section's CSV (experiments/README.md,
+ * "Tables"):
+ *
+ *   NAME_profile.csv     Dolan-More curves per class and tolerance (profile)
+ *   NAME_winners.*       per class, tolerance, solver: problems, solved, the
+ *                        share solved, fastest alone, fastest tied (within
+ *                        the tie tolerance), rho(2), rho(10), and the runs
+ *                        that were another solver's algorithm (profile)
+ *   NAME_failures.*      per class, tolerance, solver: the count of each
+ *                        status (problem kinds)
+ *   NAME_coverage.*      per class, solver: problems accepted and refused,
+ *                        with the refusal reasons and their counts
+ *   NAME_timings.*       per class, tolerance, solver: over the solved
+ *                        problems, the median and geometric mean of time_s,
+ *                        the median relative spread (q3 - q1) / median, and
+ *                        the least and median number of runs (profile,
+ *                        scaling)
+ *   NAME_slopes.csv/.tex the fits of log t = a + s log n with the slope's
+ *                        95 % interval (scaling)
+ *   NAME_steps.*         per scene, friction, integrator, solver: steps run,
+ *                        how the run ended, the count of each step status
+ *                        and what the world applied (drift, accuracy)
+ * The profile curves and winners take part only the solvers that accepted
+ * at least one problem of the class: a refusal is coverage, not a failure.
+ */
+#define _GNU_SOURCE
+
+#include "experiment.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- small helpers --------------------------------------------------------------------- */
+
+static int index_of(char **names, int n, const char *s)
+{
+  for (int k = 0; k < n; k++)
+    if (strcmp(names[k], s) == 0)
+      return k;
+  return -1;
+}
+
+static int add_name(char **names, int *n, char *s)
+{
+  int k = index_of(names, *n, s);
+  if (k < 0) {
+    names[*n] = s;
+    k = (*n)++;
+  }
+  return k;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static FILE *open_table(const char *base, const char *suffix, const char *ext, FILE *list)
+{
+  char path[EXP_PATH_MAX + 128];
+  snprintf(path, sizeof path, "%s_%s.%s", base, suffix, ext);
+  FILE *f = fopen(path, "w");
+  if (!f)
+    cli_error("%s: cannot open for writing: %s", path, strerror(errno));
+  else if (list)
+    fprintf(list, "%s\n", path);
+  return f;
+}
+
+static int close_all(FILE *a, FILE *b)
+{
+  int bad = 0;
+  if (a)
+    bad |= fclose(a) != 0;
+  if (b)
+    bad |= fclose(b) != 0;
+  return bad ? -1 : 0;
+}
+
+/* One LaTeX cell, escaped, with the separator before it. */
+static void tcell(FILE *t, int first, const char *s, int tt)
+{
+  char esc[1024];
+  exp_tex_escape(s, esc, sizeof esc);
+  fprintf(t, "%s%s%s%s", first ? "" : " & ", tt ? "\\texttt{" : "", esc, tt ? "}" : "");
+}
+
+static void tnum(FILE *t, double v, const char *fmt)
+{
+  if (isfinite(v)) {
+    char b[64];
+    snprintf(b, sizeof b, fmt, v);
+    fprintf(t, " & %s", b);
+  } else {
+    fprintf(t, " & --");
+  }
+}
+
+static void tbegin(FILE *t, const char *spec, const char *const *head, int nh, const char *note)
+{
+  fprintf(t, "%% %s\n\\begin{tabular}{%s}\n\\toprule\n", note, spec);
+  for (int k = 0; k < nh; k++)
+    tcell(t, k == 0, head[k], 0);
+  fprintf(t, " \\\\\n\\midrule\n");
+}
+
+static void tend(FILE *t)
+{
+  fprintf(t, "\\bottomrule\n\\end{tabular}\n");
+}
+
+/* Column indices of a section's CSV. */
+typedef struct cols {
+  int problem, solver, tol, status, time, q1, q3, runs, cls, method, note, final, family, n;
+} cols;
+
+static cols cols_of(exp_kind k)
+{
+  cols c = {exp_col(k, "problem"), exp_col(k, "solver"),    exp_col(k, "tol"),
+            exp_col(k, "status"),  exp_col(k, "time_s"),    exp_col(k, "time_q1_s"),
+            exp_col(k, "time_q3_s"), exp_col(k, "repeats"), exp_col(k, "class"),
+            exp_col(k, "method"),  exp_col(k, "note"),      exp_col(k, "final"),
+            exp_col(k, "family"),  exp_col(k, "n")};
+  return c;
+}
+
+static const char *fld(const exp_row *r, int c)
+{
+  return (c >= 0 && c < r->nf) ? r->f[c] : "";
+}
+
+/* The rows that stand for one solve: every row but convergence history rows. */
+static int is_result_row(const exp_row *r, const cols *c)
+{
+  return c->final < 0 || strcmp(fld(r, c->final), "1") == 0;
+}
+
+/* ---- the profile matrix of one (class, tol) ----------------------------------------------- */
+
+typedef struct pmat {
+  char **probs, **solv;
+  int np, ns;
+  double *t, *r;                /* time if converged else inf; ratios */
+  int *alias;
+} pmat;
+
+static void pmat_free(pmat *m)
+{
+  free(m->probs);
+  free(m->solv);
+  free(m->t);
+  free(m->r);
+  free(m->alias);
+  memset(m, 0, sizeof *m);
+}
+
+static int pmat_build(exp_row *rows, int nrows, const cols *c, const char *cls, const char *tol,
+                      pmat *m)
+{
+  memset(m, 0, sizeof *m);
+  m->probs = malloc((size_t)(nrows + 1) * sizeof *m->probs);
+  m->solv = malloc((size_t)(nrows + 1) * sizeof *m->solv);
+  if (!m->probs || !m->solv)
+    return -1;
+  for (int k = 0; k < nrows; k++) {
+    exp_row *r = &rows[k];
+    if (strcmp(fld(r, c->cls), cls) != 0 || strcmp(fld(r, c->tol), tol) != 0 || !is_result_row(r, c))
+      continue;
+    add_name(m->probs, &m->np, r->f[c->problem]);
+    if (strcmp(fld(r, c->status), "refused") != 0)
+      add_name(m->solv, &m->ns, r->f[c->solver]);
+  }
+  size_t pn = (size_t)(m->np > 0 ? m->np : 1) * (size_t)(m->ns > 0 ? m->ns : 1);
+  m->t = malloc(pn * sizeof *m->t);
+  m->r = malloc(pn * sizeof *m->r);
+  m->alias = malloc(pn * sizeof *m->alias);
+  if (!m->t || !m->r || !m->alias)
+    return -1;
+  for (size_t q = 0; q < pn; q++) {
+    m->t[q] = INFINITY;
+    m->alias[q] = -1;
+  }
+  for (int k = 0; k < nrows; k++) {
+    exp_row *r = &rows[k];
+    if (strcmp(fld(r, c->cls), cls) != 0 || strcmp(fld(r, c->tol), tol) != 0 || !is_result_row(r, c))
+      continue;
+    int p = index_of(m->probs, m->np, r->f[c->problem]);
+    int s = index_of(m->solv, m->ns, r->f[c->solver]);
+    if (p < 0 || s < 0)
+      continue;
+    if (strcmp(fld(r, c->status), "converged") == 0 && fld(r, c->time)[0])
+      m->t[(size_t)p * m->ns + s] = fmax(atof(fld(r, c->time)), 1e-9);
+    int a = index_of(m->solv, m->ns, fld(r, c->method));
+    if (a >= 0 && a != s)
+      m->alias[(size_t)p * m->ns + s] = a;
+  }
+  exp_profile_ratios_alias(m->np, m->ns, m->t, m->alias, m->r);
+  return 0;
+}
+
+/* The classes and tolerances present, in order. */
+static void classes_tols(exp_row *rows, int nrows, const cols *c, char **cl, int *ncl, char **tl,
+                         int *ntl)
+{
+  *ncl = *ntl = 0;
+  for (int k = 0; k < nrows; k++) {
+    if (!is_result_row(&rows[k], c))
+      continue;
+    if (c->cls >= 0 && rows[k].nf > c->cls)
+      add_name(cl, ncl, rows[k].f[c->cls]);
+    if (c->tol >= 0 && rows[k].nf > c->tol)
+      add_name(tl, ntl, rows[k].f[c->tol]);
+  }
+}
+
+int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int nrows)
+{
+  (void)s;
+  cols c = cols_of(EXP_PROFILE);
+  char *cl[EXP_CLASS_COUNT + 8], *tl[EXP_MAX_TOLS + 8];
+  int ncl, ntl;
+  classes_tols(rows, nrows, &c, cl, &ncl, tl, &ntl);
+  for (int a = 0; a < ncl; a++)
+    for (int b = 0; b < ntl; b++) {
+      pmat m;
+      if (pmat_build(rows, nrows, &c, cl[a], tl[b], &m)) {
+        pmat_free(&m);
+        return -1;
+      }
+      double rmax = 1.0, *taus = malloc((size_t)(m.np + 1) * sizeof *taus);
+      for (size_t q = 0; q < (size_t)m.np * m.ns; q++)
+        if (isfinite(m.r[q]) && m.r[q] > rmax)
+          rmax = m.r[q];
+      rmax *= 2.0; /* the curves end right of the last jump */
+      for (int sv = 0; taus && sv < m.ns; sv++) {
+        int nb = exp_profile_breaks(m.np, m.ns, m.r, sv, taus);
+        double share = nb > 0 ? exp_profile_rho(m.np, m.ns, m.r, sv, taus[nb - 1]) : 0.0;
+        double prev = 0.0;
+        for (int k = -1; k <= nb; k++) {
+          double tau = k < 0 ? 1.0 : k < nb ? taus[k] : rmax;
+          if ((k >= 0 && k < nb && tau == 1.0) || (k >= 0 && tau < prev))
+            continue;
+          prev = tau;
+          fprintf(g, "%s,%s,%.6e,%.6e,%.6e,%.6e,%d,%s\n", tl[b], m.solv[sv], tau, log2(tau),
+                  exp_profile_rho(m.np, m.ns, m.r, sv, tau), share, m.np, cl[a]);
+        }
+      }
+      free(taus);
+      pmat_free(&m);
+    }
+  return 0;
+}
+
+/* ---- winners ------------------------------------------------------------------------------ */
+
+static int write_winners(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                         FILE *list)
+{
+  cols c = cols_of(EXP_PROFILE);
+  FILE *f = open_table(base, "winners", "csv", list), *t = open_table(base, "winners", "tex", list);
+  if (!f || !t)
+    return close_all(f, t), -1;
+  fprintf(f, "# per class and tolerance; fastest: alone within a factor %g of the best; tied: "
+             "with others; same_as: runs of another solver's algorithm, not counted\n"
+             "class,tol,solver,problems,solved,solved_share,fastest,tied,rho_2,rho_10,same_as\n",
+          1.0 + s->tie);
+  static const char *const head[] = {"class", "tol", "solver", "problems", "solved", "fastest",
+                                     "tied", "$\\rho(2)$", "$\\rho(10)$"};
+  fprintf(t, "%% fastest: alone within a factor %g of the best time; tied: within it with "
+             "others\n\\begin{tabular}{lllrrrrrr}\n\\toprule\n", 1.0 + s->tie);
+  for (int k = 0; k < 9; k++)
+    fprintf(t, "%s%s", k ? " & " : "", head[k]);
+  fprintf(t, " \\\\\n\\midrule\n");
+  char *cl[EXP_CLASS_COUNT + 8], *tl[EXP_MAX_TOLS + 8];
+  int ncl, ntl, rc = 0;
+  classes_tols(rows, nrows, &c, cl, &ncl, tl, &ntl);
+  for (int a = 0; a < ncl && rc == 0; a++)
+    for (int b = 0; b < ntl && rc == 0; b++) {
+      pmat m;
+      int *wins = NULL, *ties = NULL;
+      if (pmat_build(rows, nrows, &c, cl[a], tl[b], &m) ||
+          !(wins = calloc((size_t)m.ns + 1, sizeof *wins)) ||
+          !(ties = calloc((size_t)m.ns + 1, sizeof *ties))) {
+        rc = -1;
+      } else {
+        exp_profile_winners(m.np, m.ns, m.r, m.alias, s->tie, wins, ties);
+        for (int sv = 0; sv < m.ns; sv++) {
+          int solved = 0, same = 0;
+          char same_as[128] = "";
+          for (int p = 0; p < m.np; p++) {
+            solved += isfinite(m.t[(size_t)p * m.ns + sv]);
+            int al = m.alias[(size_t)p * m.ns + sv];
+            if (al >= 0) {
+              same++;
+              snprintf(same_as, sizeof same_as, "%s", m.solv[al]);
+            }
+          }
+          char same_txt[160] = "";
+          if (same)
+            snprintf(same_txt, sizeof same_txt, "%s on %d", same_as, same);
+          double r2 = exp_profile_rho(m.np, m.ns, m.r, sv, 2.0);
+          double r10 = exp_profile_rho(m.np, m.ns, m.r, sv, 10.0);
+          fprintf(f, "%s,%s,%s,%d,%d,%.4f,%d,%d,%.4f,%.4f,%s\n", cl[a], tl[b], m.solv[sv], m.np,
+                  solved, m.np ? (double)solved / m.np : 0.0, wins[sv], ties[sv], r2, r10,
+                  same_txt);
+          tcell(t, 1, cl[a], 0);
+          tcell(t, 0, tl[b], 0);
+          char sname[256];
+          snprintf(sname, sizeof sname, "%s%s%s%s", m.solv[sv], same ? " (= " : "",
+                   same ? same_txt : "", same ? ")" : "");
+          tcell(t, 0, sname, 0);
+          fprintf(t, " & %d & %d & %d & %d & %.2f & %.2f \\\\\n", m.np, solved, wins[sv], ties[sv],
+                  r2, r10);
+        }
+      }
+      free(wins);
+      free(ties);
+      pmat_free(&m);
+    }
+  tend(t);
+  return close_all(f, t) | rc;
+}
+
+/* ---- failures ------------------------------------------------------------------------------ */
+
+typedef struct group {
+  char *key[4];                 /* class, tol, solver (and more for scenes) */
+  int count[EXP_NSTATUS];
+  int n;
+} group;
+
+static group *find_group(group *g, int *ng, char **key, int nk)
+{
+  for (int k = 0; k < *ng; k++) {
+    int same = 1;
+    for (int j = 0; j < nk && same; j++)
+      same = strcmp(g[k].key[j], key[j]) == 0;
+    if (same)
+      return &g[k];
+  }
+  group *n = &g[(*ng)++];
+  memset(n, 0, sizeof *n);
+  for (int j = 0; j < nk; j++)
+    n->key[j] = key[j];
+  return n;
+}
+
+static int write_failures(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                          FILE *list)
+{
+  cols c = cols_of(s->kind);
+  group *g = calloc((size_t)(nrows + 1), sizeof *g);
+  if (!g)
+    return -1;
+  int ng = 0;
+  for (int k = 0; k < nrows; k++) {
+    exp_row *r = &rows[k];
+    if (!is_result_row(r, &c) || r->nf <= c.cls)
+      continue;
+    char *key[3] = {r->f[c.cls], c.tol >= 0 ? r->f[c.tol] : (char *)"", r->f[c.solver]};
+    group *e = find_group(g, &ng, key, 3);
+    e->count[exp_status_column(fld(r, c.status))]++;
+    e->n++;
+  }
+  int used[EXP_NSTATUS] = {0};
+  for (int k = 0; k < ng; k++)
+    for (int j = 0; j < EXP_NSTATUS; j++)
+      used[j] |= g[k].count[j] > 0;
+  used[0] = used[8] = 1; /* converged and refused always shown */
+  FILE *f = open_table(base, "failures", "csv", list), *t = open_table(base, "failures", "tex", list);
+  if (!f || !t) {
+    free(g);
+    return close_all(f, t), -1;
+  }
+  fprintf(f, "# status counts per class, tolerance and solver (refused: the solver does not "
+             "take the problem; not a failure)\nclass,tol,solver,problems");
+  char spec[64] = "lllr";
+  size_t sl = strlen(spec);
+  for (int j = 0; j < EXP_NSTATUS; j++) {
+    fprintf(f, ",%s", exp_status_name(j));
+    if (used[j] && sl + 2 < sizeof spec)
+      spec[sl++] = 'r';
+  }
+  spec[sl] = '\0';
+  fprintf(f, "\n");
+  fprintf(t, "%% status counts per class, tolerance and solver; refused is coverage, not "
+             "failure\n\\begin{tabular}{%s}\n\\toprule\nclass & tol & solver & problems", spec);
+  for (int j = 0; j < EXP_NSTATUS; j++)
+    if (used[j]) {
+      char name[32];
+      snprintf(name, sizeof name, "%s", exp_status_name(j));
+      for (char *q = name; *q; q++)
+        if (*q == '_')
+          *q = ' ';
+      fprintf(t, " & %s", name);
+    }
+  fprintf(t, " \\\\\n\\midrule\n");
+  for (int k = 0; k < ng; k++) {
+    fprintf(f, "%s,%s,%s,%d", g[k].key[0], g[k].key[1], g[k].key[2], g[k].n);
+    tcell(t, 1, g[k].key[0], 0);
+    tcell(t, 0, g[k].key[1], 0);
+    tcell(t, 0, g[k].key[2], 1);
+    fprintf(t, " & %d", g[k].n);
+    for (int j = 0; j < EXP_NSTATUS; j++) {
+      fprintf(f, ",%d", g[k].count[j]);
+      if (used[j])
+        fprintf(t, " & %d", g[k].count[j]);
+    }
+    fprintf(f, "\n");
+    fprintf(t, " \\\\\n");
+  }
+  tend(t);
+  free(g);
+  return close_all(f, t);
+}
+
+/* ---- coverage ------------------------------------------------------------------------------ */
+
+static int write_coverage(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                          FILE *list)
+{
+  cols c = cols_of(s->kind);
+  FILE *f = open_table(base, "coverage", "csv", list), *t = open_table(base, "coverage", "tex", list);
+  if (!f || !t)
+    return close_all(f, t), -1;
+  fprintf(f, "# per class and solver: problems accepted and refused, with the reasons\n"
+             "class,solver,problems,accepted,refused,reasons\n");
+  static const char *const head[] = {"class", "solver", "problems", "accepted", "refused: reason"};
+  tbegin(t, "llrrp{0.45\\linewidth}", head, 5,
+         "coverage: a refusal is the solver declining a problem it cannot take");
+  char *first_tol = NULL;
+  for (int k = 0; k < nrows && !first_tol; k++)
+    if (c.tol >= 0 && rows[k].nf > c.tol)
+      first_tol = rows[k].f[c.tol];
+  char **cl = malloc((size_t)(nrows + 1) * sizeof *cl), **sv = malloc((size_t)(nrows + 1) * sizeof *sv);
+  int ncl = 0, nsv = 0, rc = (!cl || !sv) ? -1 : 0;
+  for (int k = 0; rc == 0 && k < nrows; k++)
+    if (is_result_row(&rows[k], &c) && rows[k].nf > c.cls) {
+      add_name(cl, &ncl, rows[k].f[c.cls]);
+      add_name(sv, &nsv, rows[k].f[c.solver]);
+    }
+  for (int a = 0; rc == 0 && a < ncl; a++)
+    for (int b = 0; b < nsv; b++) {
+      int n = 0, acc = 0;
+      char reasons[1024] = "", keys[16][160];
+      int counts[16], nk = 0;
+      for (int k = 0; k < nrows; k++) {
+        exp_row *r = &rows[k];
+        if (!is_result_row(r, &c) || r->nf <= c.cls || strcmp(r->f[c.cls], cl[a]) != 0 ||
+            strcmp(r->f[c.solver], sv[b]) != 0 ||
+            (first_tol && strcmp(fld(r, c.tol), first_tol) != 0))
+          continue;
+        n++;
+        if (strcmp(fld(r, c.status), "refused") != 0) {
+          acc++;
+          continue;
+        }
+        char key[160];
+        exp_reason_key(sv[b], c.note >= 0 ? fld(r, c.note) : "", key, sizeof key);
+        int j = 0;
+        while (j < nk && strcmp(keys[j], key) != 0)
+          j++;
+        if (j == nk && nk < 16) {
+          snprintf(keys[nk], sizeof keys[nk], "%s", key);
+          counts[nk++] = 0;
+        }
+        if (j < 16)
+          counts[j]++;
+      }
+      if (n == 0)
+        continue;
+      size_t used = 0;
+      for (int j = 0; j < nk && used < sizeof reasons; j++) {
+        int w = snprintf(reasons + used, sizeof reasons - used, "%s%s (%d)", j ? "; " : "",
+                         keys[j][0] ? keys[j] : "no reason given", counts[j]);
+        if (w < 0)
+          break;
+        used += (size_t)w;
+      }
+      fprintf(f, "%s,%s,%d,%d,%d,%s\n", cl[a], sv[b], n, acc, n - acc, reasons);
+      tcell(t, 1, cl[a], 0);
+      tcell(t, 0, sv[b], 1);
+      fprintf(t, " & %d & %d", n, acc);
+      char cell[1100];
+      snprintf(cell, sizeof cell, "%d%s%s", n - acc, nk ? ": " : "", reasons);
+      tcell(t, 0, cell, 0);
+      fprintf(t, " \\\\\n");
+    }
+  tend(t);
+  free(cl);
+  free(sv);
+  return close_all(f, t) | rc;
+}
+
+/* ---- timings ------------------------------------------------------------------------------- */
+
+static int write_timings(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                         FILE *list)
+{
+  cols c = cols_of(s->kind);
+  FILE *f = open_table(base, "timings", "csv", list), *t = open_table(base, "timings", "tex", list);
+  if (!f || !t)
+    return close_all(f, t), -1;
+  fprintf(f, "# over the solved problems of each class, tolerance and solver: time_s (the median "
+             "of a problem's runs) summarised; spread = (q3 - q1) / median of a problem's runs\n"
+             "class,tol,solver,solved,time_median_s,time_gmean_s,spread_median,runs_min,"
+             "runs_median\n");
+  static const char *const head[] = {"class", "tol", "solver", "solved", "median (s)",
+                                     "geo.\\ mean (s)", "spread", "runs (min)", "runs (median)"};
+  fprintf(t, "%% over the solved problems; spread: median of (q3 - q1) / median of a problem's "
+             "runs\n\\begin{tabular}{lllrrrrrr}\n\\toprule\n");
+  for (int k = 0; k < 9; k++)
+    fprintf(t, "%s%s", k ? " & " : "", head[k]);
+  fprintf(t, " \\\\\n\\midrule\n");
+  group *g = calloc((size_t)(nrows + 1), sizeof *g);
+  double *tm = malloc((size_t)(nrows + 1) * sizeof *tm), *sp = malloc((size_t)(nrows + 1) * sizeof *sp);
+  double *ru = malloc((size_t)(nrows + 1) * sizeof *ru);
+  int ng = 0, rc = (!g || !tm || !sp || !ru) ? -1 : 0;
+  for (int k = 0; rc == 0 && k < nrows; k++)
+    if (is_result_row(&rows[k], &c) && rows[k].nf > c.cls) {
+      char *key[3] = {rows[k].f[c.cls], c.tol >= 0 ? rows[k].f[c.tol] : (char *)"",
+                      rows[k].f[c.solver]};
+      find_group(g, &ng, key, 3);
+    }
+  for (int q = 0; rc == 0 && q < ng; q++) {
+    int m = 0;
+    double lsum = 0.0;
+    for (int k = 0; k < nrows; k++) {
+      exp_row *r = &rows[k];
+      if (!is_result_row(r, &c) || r->nf <= c.cls || strcmp(r->f[c.cls], g[q].key[0]) != 0 ||
+          strcmp(fld(r, c.tol), g[q].key[1]) != 0 || strcmp(r->f[c.solver], g[q].key[2]) != 0 ||
+          strcmp(fld(r, c.status), "converged") != 0 || !fld(r, c.time)[0])
+        continue;
+      double med = atof(fld(r, c.time));
+      tm[m] = med;
+      sp[m] = med > 0 ? (atof(fld(r, c.q3)) - atof(fld(r, c.q1))) / med : NAN;
+      ru[m] = atof(fld(r, c.runs));
+      lsum += log(fmax(med, 1e-12));
+      m++;
+    }
+    double tmed = NAN, gmean = NAN, smed = NAN, rmin = NAN, rmed = NAN;
+    if (m > 0) {
+      qsort(tm, (size_t)m, sizeof *tm, cmp_dbl);
+      qsort(sp, (size_t)m, sizeof *sp, cmp_dbl);
+      qsort(ru, (size_t)m, sizeof *ru, cmp_dbl);
+      tmed = exp_quantile(tm, m, 0.5);
+      gmean = exp(lsum / m);
+      smed = exp_quantile(sp, m, 0.5);
+      rmin = ru[0];
+      rmed = exp_quantile(ru, m, 0.5);
+    }
+    fprintf(f, "%s,%s,%s,%d,%.6e,%.6e,%.4f,%.0f,%.1f\n", g[q].key[0], g[q].key[1], g[q].key[2], m,
+            tmed, gmean, smed, rmin, rmed);
+    tcell(t, 1, g[q].key[0], 0);
+    tcell(t, 0, g[q].key[1], 0);
+    tcell(t, 0, g[q].key[2], 1);
+    fprintf(t, " & %d", m);
+    tnum(t, tmed, "%.3g");
+    tnum(t, gmean, "%.3g");
+    tnum(t, smed, "%.3f");
+    tnum(t, rmin, "%.0f");
+    tnum(t, rmed, "%.0f");
+    fprintf(t, " \\\\\n");
+  }
+  tend(t);
+  free(g);
+  free(tm);
+  free(sp);
+  free(ru);
+  return close_all(f, t) | rc;
+}
+
+/* ---- slopes -------------------------------------------------------------------------------- */
+
+int exp_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows)
+{
+  cols c = cols_of(EXP_SCALING);
+  double *lx = malloc((size_t)(nrows + 1) * sizeof *lx), *ly = malloc((size_t)(nrows + 1) * sizeof *ly);
+  if (!lx || !ly) {
+    free(lx);
+    free(ly);
+    return -1;
+  }
+  if (tex) {
+    static const char *const head[] = {"family", "class", "solver", "points", "slope $s$",
+                                       "95\\,\\% interval", "$R^2$"};
+    fprintf(tex, "%% least squares of log t = a + s log n over the converged points\n"
+                 "\\begin{tabular}{lllrrrr}\n\\toprule\n");
+    for (int k = 0; k < 7; k++)
+      fprintf(tex, "%s%s", k ? " & " : "", head[k]);
+    fprintf(tex, " \\\\\n\\midrule\n");
+  }
+  for (int a = 0; a < nrows; a++) {
+    exp_row *ra = &rows[a];
+    if (ra->nf <= c.cls)
+      continue;
+    int first = 1;
+    for (int b = 0; b < a && first; b++)
+      first = !(strcmp(rows[b].f[c.family], ra->f[c.family]) == 0 &&
+                strcmp(rows[b].f[c.solver], ra->f[c.solver]) == 0);
+    if (!first)
+      continue;
+    int k = 0;
+    for (int b = a; b < nrows; b++)
+      if (strcmp(rows[b].f[c.family], ra->f[c.family]) == 0 &&
+          strcmp(rows[b].f[c.solver], ra->f[c.solver]) == 0 &&
+          strcmp(fld(&rows[b], c.status), "converged") == 0 && atof(fld(&rows[b], c.time)) > 0) {
+        lx[k] = log(atof(rows[b].f[c.n]));
+        ly[k] = log(atof(rows[b].f[c.time]));
+        k++;
+      }
+    double A, B, r2, lo, hi;
+    int ok = exp_fit_line_ci(lx, ly, k, &A, &B, &r2, &lo, &hi) == 0;
+    if (g) {
+      fprintf(g, "%s,%s,%d", ra->f[c.family], ra->f[c.solver], k);
+      if (ok)
+        fprintf(g, ",%.6e,%.6e,%.6e,%.6e,%.6e,%s\n", B, A, r2, lo, hi, ra->f[c.cls]);
+      else
+        fprintf(g, ",,,,,,%s\n", ra->f[c.cls]);
+    }
+    if (tex) {
+      tcell(tex, 1, ra->f[c.family], 0);
+      tcell(tex, 0, ra->f[c.cls], 0);
+      tcell(tex, 0, ra->f[c.solver], 1);
+      fprintf(tex, " & %d", k);
+      if (ok) {
+        fprintf(tex, " & %.2f", B);
+        if (isfinite(lo))
+          fprintf(tex, " & [%.2f, %.2f]", lo, hi);
+        else
+          fprintf(tex, " & --");
+        fprintf(tex, " & %.3f \\\\\n", r2);
+      } else {
+        fprintf(tex, " & -- & -- & -- \\\\\n");
+      }
+    }
+  }
+  if (tex)
+    tend(tex);
+  free(lx);
+  free(ly);
+  return 0;
+}
+
+/* ---- scene steps --------------------------------------------------------------------------- */
+
+static int write_steps(const exp_section *s, const char *base, exp_row *rows, int nrows, FILE *list)
+{
+  int cs = exp_col(s->kind, "scene"), cv = exp_col(s->kind, "solver");
+  int ci = exp_col(s->kind, "integrator"), cf = exp_col(s->kind, "friction");
+  int cstep = exp_col(s->kind, "step"), ct = exp_col(s->kind, "t");
+  int cst = exp_col(s->kind, "status"), ca = exp_col(s->kind, "applied");
+  FILE *f = open_table(base, "steps", "csv", list), *t = open_table(base, "steps", "tex", list);
+  group *g = calloc((size_t)(nrows + 1), sizeof *g);
+  int *last = calloc((size_t)(nrows + 1), sizeof *last), *other = calloc((size_t)(nrows + 1), sizeof *other);
+  char **end = calloc((size_t)(nrows + 1), sizeof *end);
+  if (!f || !t || !g || !last || !other || !end) {
+    free(g), free(last), free(other), free(end);
+    return close_all(f, t), -1;
+  }
+  int ng = 0;
+  for (int k = 0; k < nrows; k++) {
+    exp_row *r = &rows[k];
+    if (r->nf <= ca)
+      continue;
+    char *key[4] = {r->f[cs], r->f[cf], r->f[ci], r->f[cv]};
+    group *e = find_group(g, &ng, key, 4);
+    int q = (int)(e - g);
+    int col = exp_status_column(r->f[cst]);
+    e->count[col]++;
+    if (r->f[ct][0]) {
+      e->n++;
+      last[q] = atoi(r->f[cstep]);
+      other[q] += strcmp(r->f[ca], "solution") != 0;
+    } else {
+      end[q] = r->f[cst]; /* a row without numbers ends the run */
+      if (r->f[cstep][0])
+        last[q] = atoi(r->f[cstep]);
+    }
+  }
+  fprintf(f, "# per scene, friction, integrator and solver: steps run, how the run ended, the "
+             "status of each step and what the world applied\n"
+             "scene,friction,integrator,solver,steps,last_step,end,applied_solution,applied_other");
+  for (int j = 0; j < EXP_NSTATUS; j++)
+    fprintf(f, ",%s", exp_status_name(j));
+  fprintf(f, "\n");
+  static const char *const head[] = {"scene", "friction", "integrator", "solver", "steps", "end",
+                                     "converged", "max iter", "other status", "not applied"};
+  tbegin(t, "llllrlrrrr", head, 10,
+         "steps per run; end: ran (every step), or the status that ended it at its last step");
+  for (int q = 0; q < ng; q++) {
+    char endtxt[64];
+    if (end[q] && last[q] > 0)
+      snprintf(endtxt, sizeof endtxt, "%s at %d", end[q], last[q]);
+    else if (end[q])
+      snprintf(endtxt, sizeof endtxt, "%s", end[q]);
+    else
+      snprintf(endtxt, sizeof endtxt, "ran");
+    fprintf(f, "%s,%s,%s,%s,%d,%d,%s,%d,%d", g[q].key[0], g[q].key[1], g[q].key[2], g[q].key[3],
+            g[q].n, last[q], endtxt, g[q].n - other[q], other[q]);
+    int rest = 0;
+    for (int j = 0; j < EXP_NSTATUS; j++) {
+      fprintf(f, ",%d", g[q].count[j]);
+      if (j >= 2)
+        rest += g[q].count[j];
+    }
+    fprintf(f, "\n");
+    for (int k = 0; k < 4; k++)
+      tcell(t, k == 0, g[q].key[k], k == 3);
+    fprintf(t, " & %d", g[q].n);
+    tcell(t, 0, endtxt, 0);
+    fprintf(t, " & %d & %d & %d & %d \\\\\n", g[q].count[0], g[q].count[1], rest, other[q]);
+  }
+  tend(t);
+  free(g);
+  free(last);
+  free(other);
+  free(end);
+  return close_all(f, t);
+}
+
+int exp_tables_write(const exp_plan *pl, int section, const char *base, exp_row *rows, int nrows,
+                     FILE *list)
+{
+  const exp_section *s = &pl->cfg.sec[section];
+  if (exp_kind_is_scene(s->kind))
+    return write_steps(s, base, rows, nrows, list);
+  int rc = write_failures(s, base, rows, nrows, list) | write_coverage(s, base, rows, nrows, list);
+  if (s->kind == EXP_PROFILE)
+    rc |= write_winners(s, base, rows, nrows, list);
+  if (s->kind != EXP_CONVERGENCE)
+    rc |= write_timings(s, base, rows, nrows, list);
+  if (s->kind == EXP_SCALING) {
+    FILE *t = open_table(base, "slopes", "tex", list);
+    rc |= t ? exp_slopes_write(NULL, t, rows, nrows) | close_all(t, NULL) : -1;
+  }
+  return rc;
+}

@@ -1,0 +1,688 @@
+/* experiment_task.c -- one task of a plan: its solves, measured, and its
+ * result file (experiments/README.md, "Tasks" and "Timing").
+ *
+ * A problem task (problem, solver) runs, for each tolerance of the section
+ * (loosest first):
+ *   - the refusal check (slv_solver_accepts): a refused problem gets a row
+ *     with status "refused" and the reason as note, never a solve;
+ *   - one workspace, one warm-up slv_solve, then timed slv_solve calls from
+ *     the cold start (opt.warm_start = 0), clock_gettime(CLOCK_MONOTONIC)
+ *     around slv_solve only, until exp_repeat_done: at least min_runs runs
+ *     and min_time seconds in all (5 and 0.1 s by default), or max_time
+ *     seconds (2 s) for a slow solve; when the warm-up alone passes max_time
+ *     it is the one measurement.  The row has the median (time_s), the
+ *     quartiles (time_q1_s, time_q3_s: the spread), the minimum and the
+ *     number of runs (repeats);
+ *   - every solve under the watchdog: a solve that passes the time limit
+ *     ends the task with a result whose row for this tolerance, and for the
+ *     stricter ones not run, says time_limit;
+ *   - "converged" is the library's promise: res_rel <= tol recomputed from
+ *     (A, b, lo, hi, x) by slv_residual, the same code for every solver;
+ *   - method: the algorithm that ran (run_method below);
+ *   - convergence kind: the history of res_rel per iteration of the last
+ *     run, thinned to every k <= 20 then a 5 % geometric grid, with the time
+ *     of iteration k (iter_time below), and a final row.
+ * The watchdog is a thread of the task's process (exp_wd below).
+ */
+#define _GNU_SOURCE
+
+#include "experiment_task.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- CSV layout ---------------------------------------------------------------------- */
+
+const char *exp_csv_header(exp_kind k)
+{
+  switch (k) {
+  case EXP_CONVERGENCE:
+    return "problem,kind,n,solver,status,iteration,time_s,res_rel,final,class,method,time_source,"
+           "tol,note";
+  case EXP_PROFILE:
+    return "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,"
+           "res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,"
+           "time_source,note,time_total_s";
+  case EXP_SCALING:
+    return "family,problem,kind,n,solver,status,iterations,pivots,time_s,time_min_s,repeats,"
+           "res_rel,class,nnz,method,time_q1_s,time_q3_s,solved,tol,note,time_total_s";
+  case EXP_DRIFT:
+    return "scene,solver,integrator,friction,step,t,energy,rel_drift,max_penetration,contacts,"
+           "iterations,res_nat_inf,status,applied,note";
+  case EXP_ACCURACY:
+    return "scene,solver,integrator,friction,step,t,max_penetration,joint_error,compl,infeas,"
+           "res_nat_inf,iterations,status,applied,note";
+  default:
+    return "";
+  }
+}
+
+const char *exp_csv2_suffix(exp_kind k)
+{
+  return k == EXP_PROFILE ? "_profile" : k == EXP_SCALING ? "_slopes" : NULL;
+}
+
+const char *exp_csv2_header(exp_kind k)
+{
+  if (k == EXP_PROFILE)
+    return "tol,solver,tau,log2_tau,rho,solved_share,problems,class";
+  if (k == EXP_SCALING)
+    return "family,solver,points,slope,intercept,r2,slope_lo,slope_hi,class";
+  return NULL;
+}
+
+int exp_col(exp_kind k, const char *name)
+{
+  const char *h = exp_csv_header(k);
+  size_t nl = strlen(name);
+  int col = 0;
+  for (const char *c = h; *c; col++) {
+    const char *e = strchr(c, ',');
+    size_t fl = e ? (size_t)(e - c) : strlen(c);
+    if (fl == nl && strncmp(c, name, nl) == 0)
+      return col;
+    if (!e)
+      break;
+    c = e + 1;
+  }
+  return -1;
+}
+
+/* ---- rows ------------------------------------------------------------------------------ */
+
+static void line_raw(exp_line *l, const char *v)
+{
+  if (l->nf++ > 0 && l->len + 1 < sizeof l->s)
+    l->s[l->len++] = ',';
+  for (; *v && l->len + 1 < sizeof l->s; v++) {
+    char ch = *v;
+    if (ch == ',')
+      ch = ';';
+    else if (ch == '"')
+      ch = '\'';
+    else if (ch == '\n' || ch == '\r' || ch == '\t')
+      ch = ' ';
+    l->s[l->len++] = ch;
+  }
+  l->s[l->len] = '\0';
+}
+
+void exp_line_str(exp_line *l, const char *v)
+{
+  line_raw(l, v ? v : "");
+}
+
+void exp_line_num(exp_line *l, double v)
+{
+  char b[32];
+  if (isnan(v))
+    snprintf(b, sizeof b, "nan");
+  else if (isinf(v))
+    snprintf(b, sizeof b, v > 0 ? "inf" : "-inf");
+  else
+    snprintf(b, sizeof b, "%.6e", v);
+  line_raw(l, b);
+}
+
+void exp_line_int(exp_line *l, long v)
+{
+  char b[32];
+  snprintf(b, sizeof b, "%ld", v);
+  line_raw(l, b);
+}
+
+void exp_line_empty(exp_line *l)
+{
+  line_raw(l, "");
+}
+
+static void line_tol(exp_line *l, double tol)
+{
+  char b[32];
+  snprintf(b, sizeof b, "%g", tol);
+  line_raw(l, b);
+}
+
+/* time_total_s: the seconds the timed runs took in all (external solvers:
+ * their processes' wall time), what the repetition rule counted. */
+static void row_total(exp_line *l, const exp_prow *r)
+{
+  if (r->have_numbers)
+    exp_line_num(l, r->wall_total > 0 ? r->wall_total : r->t.total);
+  else
+    exp_line_empty(l);
+}
+
+void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l)
+{
+  const exp_prob *p = c->prob;
+  const char *solver = exp_solver_name(&c->pl->cfg, &c->t->solver);
+  memset(l, 0, sizeof *l);
+  int num = r->have_numbers;
+  if (c->s->kind == EXP_SCALING) {
+    exp_line_str(l, p->family);
+    exp_line_str(l, p->label);
+    exp_line_str(l, p->kind);
+    exp_line_int(l, p->n);
+    exp_line_str(l, solver);
+    exp_line_str(l, r->status);
+  } else {
+    exp_line_str(l, p->label);
+    exp_line_str(l, p->kind);
+    exp_line_int(l, p->n);
+    exp_line_str(l, solver);
+    line_tol(l, r->tol);
+    exp_line_str(l, r->status);
+  }
+  if (num) {
+    exp_line_int(l, r->iterations);
+    exp_line_int(l, r->pivots);
+    exp_line_num(l, r->t.median);
+    exp_line_num(l, r->t.min);
+    exp_line_int(l, r->runs);
+    exp_line_num(l, r->res_rel);
+  } else {
+    for (int k = 0; k < 6; k++)
+      exp_line_empty(l);
+  }
+  int solved = num && strcmp(r->status, "converged") == 0;
+  if (c->s->kind == EXP_SCALING) {
+    exp_line_str(l, exp_class_str(p->cls));
+    exp_line_int(l, p->nnz);
+    exp_line_str(l, num ? r->method : "");
+    if (num) {
+      exp_line_num(l, r->t.q1);
+      exp_line_num(l, r->t.q3);
+    } else {
+      exp_line_empty(l);
+      exp_line_empty(l);
+    }
+    exp_line_int(l, solved);
+    line_tol(l, r->tol);
+    exp_line_str(l, r->note);
+    row_total(l, r);
+    return;
+  }
+  if (num)
+    exp_line_num(l, r->res_nat_inf);
+  else
+    exp_line_empty(l);
+  exp_line_int(l, solved);
+  exp_line_str(l, exp_class_str(p->cls));
+  exp_line_int(l, p->nnz);
+  exp_line_int(l, p->contacts);
+  exp_line_num(l, p->cond);
+  exp_line_str(l, num ? r->method : "");
+  if (num) {
+    exp_line_num(l, r->t.q1);
+    exp_line_num(l, r->t.q3);
+  } else {
+    exp_line_empty(l);
+    exp_line_empty(l);
+  }
+  exp_line_str(l, num ? r->time_source : "");
+  exp_line_str(l, r->note);
+  row_total(l, r);
+}
+
+/* A convergence row: history entry k (final 0) or the final one (final 1). */
+static void conv_row(const exp_tctx *c, const char *status, long iteration, double t,
+                     double res_rel, int final, const char *method, const char *tsrc, double tol,
+                     const char *note, exp_line *l)
+{
+  const exp_prob *p = c->prob;
+  memset(l, 0, sizeof *l);
+  exp_line_str(l, p->label);
+  exp_line_str(l, p->kind);
+  exp_line_int(l, p->n);
+  exp_line_str(l, exp_solver_name(&c->pl->cfg, &c->t->solver));
+  exp_line_str(l, status);
+  if (iteration >= 0) {
+    exp_line_int(l, iteration);
+    exp_line_num(l, t);
+    exp_line_num(l, res_rel);
+  } else {
+    exp_line_empty(l);
+    exp_line_empty(l);
+    exp_line_empty(l);
+  }
+  exp_line_int(l, final);
+  exp_line_str(l, exp_class_str(p->cls));
+  exp_line_str(l, method);
+  exp_line_str(l, tsrc);
+  line_tol(l, tol);
+  exp_line_str(l, note);
+}
+
+/* The rows a problem task gets for tols[from..nt) without numbers. */
+static void empty_rows(exp_tctx *c, const double *tols, int from, int nt, const char *status,
+                       const char *note, exp_rbuf *out)
+{
+  for (int k = from; k < nt; k++) {
+    exp_line l;
+    if (c->s->kind == EXP_CONVERGENCE) {
+      conv_row(c, status, -1, 0, 0, 1, "", "", tols[k], note, &l);
+    } else {
+      exp_prow r = {.status = status, .tol = tols[k], .note = note};
+      exp_problem_row(c, &r, &l);
+    }
+    if (out) {
+      exp_rbuf_add(out, "%s\n", l.s);
+      out->nrows++;
+    } else {
+      exp_tctx_row(c, &l);
+    }
+  }
+}
+
+/* ---- the watchdog ----------------------------------------------------------------------- */
+
+struct exp_wd {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  pthread_t th;
+  int running, stop;
+  double deadline;              /* CLOCK_MONOTONIC s; 0: disarmed */
+  const char *path;             /* the result file */
+  exp_result *head;
+  exp_rbuf rows;                /* committed rows */
+  char *extra;                  /* rows if it fires */
+  int nextra;
+  pid_t child;                  /* an external solver's process group */
+  double t0;
+};
+
+static void *wd_main(void *arg)
+{
+  exp_wd *wd = arg;
+  pthread_mutex_lock(&wd->mu);
+  while (!wd->stop) {
+    if (wd->deadline <= 0) {
+      pthread_cond_wait(&wd->cv, &wd->mu);
+      continue;
+    }
+    struct timespec ts;
+    ts.tv_sec = (time_t)wd->deadline;
+    ts.tv_nsec = (long)((wd->deadline - (double)ts.tv_sec) * 1e9);
+    int r = pthread_cond_timedwait(&wd->cv, &wd->mu, &ts);
+    if (r != ETIMEDOUT || wd->stop || wd->deadline <= 0 || cli_now_s() < wd->deadline)
+      continue;
+    /* the limit passed while the task's own thread is still solving */
+    if (wd->child > 0)
+      kill(-wd->child, SIGKILL);
+    wd->head->prov.load_end = exp_loadavg();
+    wd->head->elapsed = cli_now_s() - wd->t0;
+    int bad = exp_result_commit(wd->path, wd->head, &wd->rows, wd->nextra, wd->extra);
+    _exit(bad ? 3 : 0);
+  }
+  pthread_mutex_unlock(&wd->mu);
+  return NULL;
+}
+
+static int wd_start(exp_wd *wd, const char *path, exp_result *head)
+{
+  memset(wd, 0, sizeof *wd);
+  wd->path = path;
+  wd->head = head;
+  wd->t0 = cli_now_s();
+  pthread_condattr_t ca;
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_mutex_init(&wd->mu, NULL);
+  pthread_cond_init(&wd->cv, &ca);
+  pthread_condattr_destroy(&ca);
+  if (pthread_create(&wd->th, NULL, wd_main, wd) != 0)
+    return -1;
+  wd->running = 1;
+  return 0;
+}
+
+static void wd_stop(exp_wd *wd)
+{
+  if (wd->running) {
+    pthread_mutex_lock(&wd->mu);
+    wd->stop = 1;
+    pthread_cond_signal(&wd->cv);
+    pthread_mutex_unlock(&wd->mu);
+    pthread_join(wd->th, NULL);
+  }
+  pthread_mutex_destroy(&wd->mu);
+  pthread_cond_destroy(&wd->cv);
+  free(wd->extra);
+  exp_rbuf_free(&wd->rows);
+}
+
+void exp_wd_arm(exp_wd *wd, double seconds, const char *extra, int nextra)
+{
+  char *copy = strdup(extra ? extra : "");
+  pthread_mutex_lock(&wd->mu);
+  free(wd->extra);
+  wd->extra = copy;
+  wd->nextra = copy ? nextra : 0;
+  wd->deadline = cli_now_s() + seconds;
+  pthread_cond_signal(&wd->cv);
+  pthread_mutex_unlock(&wd->mu);
+}
+
+void exp_wd_disarm(exp_wd *wd)
+{
+  pthread_mutex_lock(&wd->mu);
+  wd->deadline = 0;
+  pthread_mutex_unlock(&wd->mu);
+}
+
+void exp_wd_set_child(exp_wd *wd, pid_t pgid)
+{
+  pthread_mutex_lock(&wd->mu);
+  wd->child = pgid;
+  pthread_mutex_unlock(&wd->mu);
+}
+
+void exp_tctx_row(exp_tctx *c, const exp_line *l)
+{
+  pthread_mutex_lock(&c->wd->mu);
+  if (exp_rbuf_add(&c->wd->rows, "%s\n", l->s) == 0)
+    c->wd->rows.nrows++;
+  pthread_mutex_unlock(&c->wd->mu);
+}
+
+/* ---- measuring a built-in solver ---------------------------------------------------------- */
+
+/* The algorithm that ran.  libsolvers is to report it as res.method (the
+ * operator layer; then this returns res->method when set); until then
+ * pgs_wide's documented rule (docs/solvers.md, "pgs_wide"): on a dense or
+ * CSR problem it runs pgs's own loop. */
+static const char *run_method(const slv_solver *sv, const slv_problem *p, const slv_result *res)
+{
+  (void)res;
+  if (strcmp(sv->name, "pgs_wide") == 0 && p->storage != SLV_FACTORED)
+    return "pgs";
+  return sv->name;
+}
+
+/* Seconds from the start of the solve to history entry k of K, and whether
+ * measured: res.history_time once libsolvers records it (then this returns
+ * res->history_time[k], measured = 1); until then estimated as T k / K with
+ * T the median solve time (iterations taken to cost the same). */
+static double iter_time(const slv_result *res, int k, int K, double T, const char **source)
+{
+  (void)res;
+  *source = "interpolated";
+  return K > 0 ? T * k / K : 0.0;
+}
+
+int exp_judge(const slv_problem *p, const slv_residuals *res, double tol)
+{
+  if (!(res->res_rel <= tol))
+    return 0;
+  return p->ncones == 0 || res->res_nat_inf <= tol;
+}
+
+typedef struct meas {
+  slv_status status;
+  slv_result res;
+  exp_tsum t;
+  int runs;
+  const char *method;
+  char msg[256];
+} meas;
+
+static slv_options base_options(const exp_section *s, double tol)
+{
+  slv_options opt = slv_options_default();
+  opt.tol = tol;
+  opt.max_iter = s->max_iter > 0 ? (int)s->max_iter : 10000;
+  opt.seed = s->seed;
+  opt.warm_start = 0;
+  opt.record_history = s->kind == EXP_CONVERGENCE;
+  return opt;
+}
+
+/* One solve under the watchdog. */
+static slv_status timed_solve(exp_tctx *c, slv_workspace *ws, const slv_problem *p,
+                              const slv_options *opt, double *x, double *w, slv_result *res,
+                              double *dt)
+{
+  double t0 = cli_now_s();
+  slv_status st = slv_solve(ws, p, opt, x, w, res);
+  *dt = cli_now_s() - t0;
+  (void)c;
+  return st;
+}
+
+/* Warm-up, then runs until the repetition rule is met (header). */
+static void measure(exp_tctx *c, slv_workspace *ws, const slv_problem *p, const slv_options *opt,
+                    double *x, double *w, double *times, int cap, meas *m)
+{
+  const exp_section *s = c->s;
+  double dt;
+  m->status = timed_solve(c, ws, p, opt, x, w, &m->res, &dt);
+  m->runs = 0;
+  if (m->status >= 0 && dt >= s->max_time) {
+    times[m->runs++] = dt; /* the warm-up is the one measurement */
+  } else {
+    double total = 0.0;
+    while (m->status >= 0 && m->runs < cap &&
+           !exp_repeat_done(m->runs, total, (int)s->min_runs, s->min_time, s->max_time)) {
+      m->status = timed_solve(c, ws, p, opt, x, w, &m->res, &dt);
+      times[m->runs++] = dt;
+      total += dt;
+    }
+  }
+  if (m->status < 0) {
+    snprintf(m->msg, sizeof m->msg, "%s", m->res.message);
+    return;
+  }
+  exp_time_summary(times, m->runs, &m->t);
+  m->method = run_method(slv_workspace_solver(ws), p, &m->res);
+}
+
+/* The history rows of a convergence task. */
+static void history_rows(exp_tctx *c, const meas *m, double tol)
+{
+  const char *st = slv_status_str(m->status);
+  int K = m->res.history_len - 1;
+  double last_grid = -1.0;
+  const char *src = "library";
+  for (int k = 0; k <= K; k++) {
+    if (k > 20 && k < K && (double)k < last_grid * 1.05)
+      continue;
+    last_grid = k;
+    exp_line l;
+    double tk = iter_time(&m->res, k, K, m->t.median, &src);
+    conv_row(c, st, k, tk, m->res.history[k], 0, m->method, src, tol, "", &l);
+    exp_tctx_row(c, &l);
+  }
+  exp_line l;
+  conv_row(c, st, m->res.iterations > 0 ? m->res.iterations : m->res.pivots, m->t.median,
+           m->res.res.res_rel, 1, m->method, K >= 0 ? src : "library", tol,
+           m->status == SLV_CONVERGED ? "" : m->res.message, &l);
+  exp_tctx_row(c, &l);
+}
+
+/* The rows of tols[ti..nt) if the limit passes during tol ti. */
+static char *timeout_rows(exp_tctx *c, const double *tols, int ti, int nt, int *nrows)
+{
+  exp_rbuf b = {0};
+  char note[160];
+  snprintf(note, sizeof note, "time limit %g s reached%s", exp_time_limit(c->pl, c->s),
+           nt - ti > 1 ? " (stricter tolerances not run)" : "");
+  empty_rows(c, tols, ti, nt, "time_limit", note, &b);
+  *nrows = b.nrows;
+  return b.buf;
+}
+
+static int run_builtin(exp_tctx *c, const slv_instance *inst, const double *tols, int nt)
+{
+  const slv_solver *sv = c->t->solver.sv;
+  slv_problem p = slv_instance_problem(inst);
+  char msg[256] = "";
+  if (slv_solver_accepts(sv, &p, msg, sizeof msg) != SLV_OK) {
+    empty_rows(c, tols, 0, nt, "refused", msg, NULL);
+    return 0;
+  }
+  slv_options opt = base_options(c->s, tols[nt - 1]);
+  slv_workspace *ws = NULL;
+  slv_status st = slv_workspace_new(sv, p.n > 0 ? p.n : 1, &opt, &ws);
+  if (st != SLV_OK) {
+    snprintf(msg, sizeof msg, "workspace: %s", slv_status_str(st));
+    empty_rows(c, tols, 0, nt, "refused", msg, NULL);
+    return 0;
+  }
+  size_t m1 = (size_t)(p.n > 0 ? p.n : 1);
+  int cap = 100000;
+  double *x = malloc(m1 * sizeof *x), *w = malloc(m1 * sizeof *w);
+  double *times = malloc((size_t)cap * sizeof *times);
+  if (!x || !w || !times) {
+    empty_rows(c, tols, 0, nt, "error", "out of memory", NULL);
+    free(x), free(w), free(times);
+    slv_workspace_free(ws);
+    return 3;
+  }
+  for (int ti = 0; ti < nt; ti++) {
+    opt = base_options(c->s, tols[ti]);
+    int nx;
+    char *extra = timeout_rows(c, tols, ti, nt, &nx);
+    exp_wd_arm(c->wd, exp_time_limit(c->pl, c->s), extra, nx);
+    free(extra);
+    meas m;
+    memset(&m, 0, sizeof m);
+    measure(c, ws, &p, &opt, x, w, times, cap, &m);
+    exp_wd_disarm(c->wd);
+    if (m.status < 0) {
+      empty_rows(c, tols, ti, ti + 1, "refused", m.msg, NULL);
+      continue;
+    }
+    c->nonconv |= m.status != SLV_CONVERGED;
+    if (c->s->kind == EXP_CONVERGENCE) {
+      history_rows(c, &m, tols[ti]);
+      continue;
+    }
+    exp_prow r = {slv_status_str(m.status), tols[ti], m.res.iterations, m.res.pivots, m.runs, m.t,
+                  "library", m.method, m.res.res.res_rel, m.res.res.res_nat_inf, 1,
+                  m.status == SLV_CONVERGED ? "" : m.res.message, 0.0};
+    exp_line l;
+    exp_problem_row(c, &r, &l);
+    exp_tctx_row(c, &l);
+  }
+  free(x);
+  free(w);
+  free(times);
+  slv_workspace_free(ws);
+  return 0;
+}
+
+/* ---- the task ------------------------------------------------------------------------------ */
+
+void exp_cache_free(exp_cache *c)
+{
+  slv_instance_free(c->inst);
+  c->inst = NULL;
+  c->prob = -1;
+}
+
+static const slv_instance *load_problem(const exp_plan *pl, int prob, exp_cache *cache,
+                                        char *err, size_t len)
+{
+  if (cache->inst && cache->prob == prob)
+    return cache->inst;
+  exp_cache_free(cache);
+  slv_instance *inst = NULL;
+  slv_status st = slv_read(pl->probs[prob].path, SLV_FMT_AUTO, &inst, err, len);
+  if (st != SLV_OK) {
+    if (!err[0])
+      exp_fmt(err, len, "%s: %s", pl->probs[prob].path, slv_status_str(st));
+    return NULL;
+  }
+  cache->inst = inst;
+  cache->prob = prob;
+  return inst;
+}
+
+static int run_problem_task(exp_tctx *c, exp_cache *cache)
+{
+  exp_result *head = c->head;
+  double tols[EXP_MAX_TOLS];
+  int nt = exp_section_tols(c->s, tols);
+  char err[512] = "";
+  const slv_instance *inst = load_problem(c->pl, c->t->prob, cache, err, sizeof err);
+  if (!inst) {
+    snprintf(head->task_status, sizeof head->task_status, "error");
+    snprintf(head->message, sizeof head->message, "%s", err);
+    empty_rows(c, tols, 0, nt, "error", err, NULL);
+    return 3;
+  }
+  if (c->t->solver.sv)
+    return run_builtin(c, inst, tols, nt);
+  return exp_external_run(c, inst, tols, nt);
+}
+
+static void spec_line(const exp_plan *pl, int i, char *buf, size_t len)
+{
+  exp_task_spec(pl, i, buf, len);
+  for (char *s = buf; *s; s++)
+    if (*s == '\t')
+      *s = ' ';
+}
+
+int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv)
+{
+  char path[EXP_PATH_MAX + 64];
+  exp_result_path(pl, i, path, sizeof path);
+  exp_result *head = calloc(1, sizeof *head);
+  exp_wd *wd = calloc(1, sizeof *wd);
+  if (!head || !wd) {
+    free(head);
+    free(wd);
+    cli_error("task %d: out of memory", i);
+    return -1;
+  }
+  head->task = i;
+  snprintf(head->plan, sizeof head->plan, "%s", pl->id);
+  spec_line(pl, i, head->spec, sizeof head->spec);
+  snprintf(head->task_status, sizeof head->task_status, "ok");
+  snprintf(head->rev, sizeof head->rev, "%s", pl->rev);
+  if (!cache->have_prov) {
+    exp_prov_gather(&cache->prov);
+    cache->have_prov = 1;
+  }
+  head->prov = cache->prov;
+  head->prov.load_start = exp_loadavg();
+  const exp_task *t = &pl->tasks[i];
+  const exp_section *s = &pl->cfg.sec[t->section];
+  head->time_limit = exp_time_limit(pl, s);
+  exp_tctx c = {pl, i, t, s, t->prob >= 0 ? &pl->probs[t->prob] : NULL, wd, head, 0, ""};
+  exp_fmt(c.scratch, sizeof c.scratch, "%s/scratch/t%06d", pl->dir, i);
+  int rc;
+  if (wd_start(wd, path, head) != 0) {
+    cli_error("task %d: cannot start the watchdog thread", i);
+    rc = -1;
+  } else {
+    rc = t->prob >= 0 ? run_problem_task(&c, cache) : exp_scene_run(&c);
+    if (rc == 3 && strcmp(head->task_status, "ok") == 0)
+      snprintf(head->task_status, sizeof head->task_status, "error");
+    head->prov.load_end = exp_loadavg();
+    head->elapsed = cli_now_s() - wd->t0;
+    pthread_mutex_lock(&wd->mu);
+    wd->deadline = 0;
+    int bad = exp_result_commit(path, head, &wd->rows, 0, NULL);
+    pthread_mutex_unlock(&wd->mu);
+    if (bad) {
+      cli_error("%s: cannot write the result: %s", path, strerror(errno));
+      rc = -1;
+    }
+  }
+  wd_stop(wd);
+  if (nonconv)
+    *nonconv = c.nonconv;
+  free(wd);
+  free(head);
+  return rc;
+}

@@ -1,0 +1,81 @@
+/* experiment_task.h -- private to the task runner (experiment_task.c, the
+ * problem tasks and the watchdog; experiment_external.c, external solvers;
+ * experiment_scene.c, scene runs).
+ *
+ * A task appends its CSV rows through exp_tctx_row (under the watchdog's
+ * lock), and arms the watchdog around each solve with the rows to add if
+ * the time limit passes first (exp_wd_arm): the watchdog thread then writes
+ * the result itself -- the rows so far and those -- and ends the process
+ * (_exit), since a solver in the middle of a solve cannot be stopped any
+ * other way.  An external solver's process group is killed first.
+ */
+#ifndef CLI_EXPERIMENT_TASK_H
+#define CLI_EXPERIMENT_TASK_H
+
+#include <sys/types.h>
+
+#include "experiment.h"
+
+typedef struct exp_wd exp_wd;
+
+/* One CSV row being built: fields joined by ','. */
+typedef struct exp_line {
+  char s[4096];
+  size_t len;
+  int nf;
+} exp_line;
+
+void exp_line_str(exp_line *l, const char *v); /* v sanitised: ',' -> ';', '"' -> '\'' */
+void exp_line_num(exp_line *l, double v);      /* %.6e, nan, inf; */
+void exp_line_int(exp_line *l, long v);
+void exp_line_empty(exp_line *l);
+
+typedef struct exp_tctx {
+  const exp_plan *pl;
+  int index;
+  const exp_task *t;
+  const exp_section *s;
+  const exp_prob *prob;         /* problem tasks */
+  exp_wd *wd;
+  exp_result *head;             /* task_status and message of the result */
+  int nonconv;                  /* a solve did not converge */
+  char scratch[EXP_PATH_MAX];   /* the task's scratch folder (external solvers) */
+} exp_tctx;
+
+/* Appends a row (a '\n' is added). */
+void exp_tctx_row(exp_tctx *c, const exp_line *l);
+
+/* Arms the watchdog for `seconds` from now; extra (nextra rows, each ending
+ * in '\n') is what the result gets if it fires.  Disarm after the solve. */
+void exp_wd_arm(exp_wd *wd, double seconds, const char *extra, int nextra);
+void exp_wd_disarm(exp_wd *wd);
+/* The process group of a running external solver (0: none): killed when
+ * the watchdog fires. */
+void exp_wd_set_child(exp_wd *wd, pid_t pgid);
+
+/* The row prefix and suffix of a problem task's rows, by kind. */
+typedef struct exp_prow {
+  const char *status;
+  double tol;
+  int iterations, pivots, runs;
+  exp_tsum t;
+  const char *time_source;      /* library, reported, process */
+  const char *method;
+  double res_rel, res_nat_inf;
+  int have_numbers;             /* 0: refused, time_limit, error: empty numbers */
+  const char *note;
+  double wall_total;            /* external: the runs' process wall time in all (0: t.total) */
+} exp_prow;
+void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l);
+
+/* The judgement every solver gets (slv.h's promise): res_rel <= tol and,
+ * for cone problems, res_nat_inf <= tol too. */
+int exp_judge(const slv_problem *p, const slv_residuals *res, double tol);
+
+/* External solver tasks (experiment_external.c): rows for every tol. */
+int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tol, int nt);
+
+/* Scene tasks (experiment_scene.c). 0, or 3 when the task could not run. */
+int exp_scene_run(exp_tctx *c);
+
+#endif /* CLI_EXPERIMENT_TASK_H */

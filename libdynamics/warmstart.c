@@ -1,0 +1,228 @@
+/*
+ * warmstart.c -- the warm-start cache of a world: the impulses of the last
+ * step, found again in the next one (docs/dynamics.md, "Warm starting";
+ * Catto 2005, "Iterative dynamics with temporal coherence": ODE quickstep
+ * and Bullet keep the last step's impulses the same way).
+ *
+ * Contacts: after each step the contacts and their impulses are kept; in
+ * the next step a contact of the body pair (a, b) takes the impulses of the
+ * previous contact of the same pair whose point is nearest.  Pairs are
+ * found through an open-addressing hash on (a, b), so a step costs
+ * O(contacts).  The normal impulse is copied; a friction impulse of the box
+ * or cone model is carried as the world vector F = x_t1 t1 + x_t2 t2 and
+ * projected on the new tangents (the basis of dyn_contact_basis turns with
+ * the normal); the pyramid's beta and lambda are copied.  The contact
+ * impulses are scaled by settings.warm_factor (how that factor was chosen:
+ * experiments/README.md, "Measurements: dynamics").  A change of friction
+ * model drops the kept contacts.
+ *
+ * Joints: rows 0 .. njrows - 1 are kept per joint: joint i starts from its
+ * last impulses, unscaled, when it wrote as many rows then (Catto's
+ * accumulated joint impulses; a limit or motor row that appeared or went
+ * away changes the count and drops them).
+ *
+ * Limitations: matching is by nearest point, not by collision feature.
+ */
+#include "world_internal.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+static size_t hash_slot(uint64_t key, size_t cap) {
+  /* Fibonacci hashing; cap is a power of two */
+  return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 17) & (cap - 1);
+}
+
+/* The unit direction e of a contact row (dyn_contact_fill's put_row:
+ * J_b = (e, ..) on a moving body b, else J_a = (-e, ..)); negation is
+ * exact, so these are dyn_contact_basis's vectors bit for bit. */
+static dyn_v3 row_dir(const dyn_rows *r) {
+  if (r->body[1] >= 0)
+    return dyn_v3_make(r->J[1][0], r->J[1][1], r->J[1][2]);
+  return dyn_v3_make(-r->J[0][0], -r->J[0][1], -r->J[0][2]);
+}
+
+static int has_tangents(dyn_friction fr) {
+  return fr == DYN_FRICTION_BOX || fr == DYN_FRICTION_CONE;
+}
+
+dyn_err dyn_warm_reserve_joints(dyn_warm_cache *c, int nj, long *grows) {
+  return dyn_buf_reserve(&c->jrows, (size_t)nj, grows) == 0 ? DYN_OK : DYN_ERR_NOMEM;
+}
+
+void dyn_warm_add_joint(dyn_warm_cache *c, int i) { c->jrows.p[i] = -1; }
+
+void dyn_warm_drop_contacts(dyn_warm_cache *c) { c->nc = 0; }
+
+void dyn_warm_free(dyn_warm_cache *c) {
+  dyn_buf_free(&c->con);
+  dyn_buf_free(&c->x);
+  dyn_buf_free(&c->tan);
+  dyn_buf_free(&c->hkey);
+  dyn_buf_free(&c->hfirst);
+  dyn_buf_free(&c->hcount);
+  dyn_buf_free(&c->jrows);
+  dyn_buf_free(&c->jx);
+}
+
+/* The hash of the kept pairs: slot -> the first kept contact of the pair
+ * and how many.  The contacts of one pair are consecutive (one
+ * dyn_collide_pair call). */
+static void build_pair_hash(dyn_warm_cache *c) {
+  size_t hc = c->hcap, last = 0;
+  for (size_t s = 0; s < hc; s++)
+    c->hkey.p[s] = UINT64_MAX;
+  for (int i = 0; i < c->nc; i++) {
+    uint64_t key = dyn_pair_key(c->con.p[i].a, c->con.p[i].b);
+    if (i > 0 && c->hkey.p[last] == key) {
+      c->hcount.p[last]++;
+      continue;
+    }
+    size_t s = hash_slot(key, hc);
+    while (c->hkey.p[s] != UINT64_MAX && c->hkey.p[s] != key)
+      s = (s + 1) & (hc - 1);
+    if (c->hkey.p[s] == key) { /* a pair seen twice (not expected): keep the first run */
+      last = s;
+      continue;
+    }
+    c->hkey.p[s] = key;
+    c->hfirst.p[s] = i;
+    c->hcount.p[s] = 1;
+    last = s;
+  }
+}
+
+/* Keep the contacts, their impulses and (box and cone friction) the
+ * tangents t1, t2 their friction impulses are along. */
+static dyn_err keep_contacts(dyn_warm_cache *c, const dyn_warm_rows *r, const double *x,
+                             long *grows) {
+  int nc = r->nc, tan = has_tangents(r->fric), fail = 0;
+  size_t nr = (size_t)nc * (size_t)r->rpc, hc = 16;
+  while (hc < 2 * (size_t)nc)
+    hc *= 2;
+  fail |= dyn_buf_reserve(&c->con, (size_t)nc, grows);
+  fail |= dyn_buf_reserve(&c->x, nr, grows);
+  if (tan)
+    fail |= dyn_buf_reserve(&c->tan, 6 * (size_t)nc, grows);
+  fail |= dyn_buf_reserve(&c->hkey, hc, grows);
+  fail |= dyn_buf_reserve(&c->hfirst, hc, grows);
+  fail |= dyn_buf_reserve(&c->hcount, hc, grows);
+  if (fail) {
+    c->nc = 0;
+    return DYN_ERR_NOMEM;
+  }
+  if (nc > 0) /* a step with joint rows only may have no contact buffers yet */
+    memcpy(c->con.p, r->con, (size_t)nc * sizeof *c->con.p);
+  if (nr > 0)
+    memcpy(c->x.p, x + r->njrows, nr * sizeof *c->x.p);
+  for (int i = 0; tan && i < nc; i++) {
+    const dyn_rows *row = r->rows + (size_t)i * (size_t)r->rpc;
+    dyn_v3 t1 = row_dir(row + 1), t2 = row_dir(row + 2);
+    double *t = c->tan.p + 6 * (size_t)i;
+    t[0] = t1.x, t[1] = t1.y, t[2] = t1.z, t[3] = t2.x, t[4] = t2.y, t[5] = t2.z;
+  }
+  c->nc = nc;
+  c->rpc = r->rpc;
+  c->fric = r->fric;
+  c->hcap = hc;
+  build_pair_hash(c);
+  return DYN_OK;
+}
+
+/* Keep the joints' impulses (rows 0 .. njrows - 1) and row counts. */
+static dyn_err keep_joints(dyn_warm_cache *c, const dyn_warm_rows *r, const double *x,
+                           long *grows) {
+  if (dyn_buf_reserve(&c->jx, (size_t)r->njrows, grows) != 0) {
+    c->j_valid = 0;
+    return DYN_ERR_NOMEM;
+  }
+  /* no joint rows: the buffers may still be NULL (memcpy wants valid
+   * pointers even for 0 bytes) */
+  if (r->njrows > 0)
+    memcpy(c->jx.p, x, (size_t)r->njrows * sizeof *c->jx.p);
+  if (r->nj > 0)
+    memcpy(c->jrows.p, r->jrows, (size_t)r->nj * sizeof *c->jrows.p);
+  c->j_valid = 1;
+  return DYN_OK;
+}
+
+dyn_err dyn_warm_keep(dyn_warm_cache *c, const dyn_warm_rows *r, const double *x, long *grows) {
+  dyn_err e = keep_contacts(c, r, x, grows);
+  if (e != DYN_OK)
+    return e;
+  return keep_joints(c, r, x, grows);
+}
+
+/* Joint rows from the kept impulses: joint i's rows start from its last
+ * impulses when it wrote as many rows then.  Joint impulses are
+ * persistent (the load a joint carries changes slowly), so they are taken
+ * whole, not scaled by warm_factor, which tames the re-matched contact
+ * points only. */
+static void fill_joints(const dyn_warm_cache *c, const dyn_warm_rows *r, double *x) {
+  if (!c->j_valid)
+    return;
+  int off = 0, poff = 0;
+  for (int i = 0; i < r->nj; i++) {
+    int m = r->jrows[i], pm = c->jrows.p[i];
+    if (pm == m)
+      memcpy(x + off, c->jx.p + poff, (size_t)m * sizeof *x);
+    off += m;
+    poff += pm > 0 ? pm : 0;
+  }
+}
+
+/* The kept contact of the same pair nearest to cc, or -1. */
+static int nearest_kept(const dyn_warm_cache *c, const dyn_contact *cc) {
+  uint64_t key = dyn_pair_key(cc->a, cc->b);
+  size_t s = hash_slot(key, c->hcap);
+  while (c->hkey.p[s] != UINT64_MAX && c->hkey.p[s] != key)
+    s = (s + 1) & (c->hcap - 1);
+  if (c->hkey.p[s] != key)
+    return -1;
+  int best = -1;
+  double dbest = INFINITY;
+  for (int k = c->hfirst.p[s]; k < c->hfirst.p[s] + c->hcount.p[s]; k++) {
+    dyn_v3 d = dyn_v3_sub(c->con.p[k].p, cc->p);
+    double d2 = dyn_v3_dot(d, d);
+    if (d2 < dbest) {
+      dbest = d2;
+      best = k;
+    }
+  }
+  return best;
+}
+
+/* Contact i's impulses xc from kept contact k, scaled by f. */
+static void fill_contact(const dyn_warm_cache *c, const dyn_warm_rows *r, int i, int k,
+                         double f, double *xc) {
+  int rpc = r->rpc;
+  const double *xp = c->x.p + (size_t)k * (size_t)rpc;
+  xc[0] = f * xp[0];
+  if (has_tangents(r->fric)) {
+    /* the kept tangents and this step's, from the rows: dyn_contact_basis
+     * of each contact's normal */
+    const double *tp = c->tan.p + 6 * (size_t)k;
+    dyn_v3 t1p = dyn_v3_make(tp[0], tp[1], tp[2]), t2p = dyn_v3_make(tp[3], tp[4], tp[5]);
+    const dyn_rows *row = r->rows + (size_t)i * (size_t)rpc;
+    dyn_v3 t1 = row_dir(row + 1), t2 = row_dir(row + 2);
+    dyn_v3 F = dyn_v3_add(dyn_v3_scale(t1p, f * xp[1]), dyn_v3_scale(t2p, f * xp[2]));
+    xc[1] = dyn_v3_dot(F, t1);
+    xc[2] = dyn_v3_dot(F, t2);
+  } else {
+    for (int j = 1; j < rpc; j++)
+      xc[j] = f * xp[j];
+  }
+}
+
+void dyn_warm_fill(const dyn_warm_cache *c, const dyn_warm_rows *r, double factor, double *x) {
+  memset(x, 0, ((size_t)r->njrows + (size_t)r->nc * (size_t)r->rpc) * sizeof *x);
+  fill_joints(c, r, x);
+  if (c->nc == 0 || c->rpc != r->rpc || c->fric != r->fric)
+    return;
+  for (int i = 0; i < r->nc; i++) {
+    int k = nearest_kept(c, &r->con[i]);
+    if (k >= 0)
+      fill_contact(c, r, i, k, factor, x + (size_t)r->njrows + (size_t)i * (size_t)r->rpc);
+  }
+}

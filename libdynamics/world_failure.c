@@ -1,0 +1,201 @@
+/*
+ * world_failure.c -- the judge stage of a world step: what is applied when
+ * the step's solve failed (dyn_failure_policy, dyn_world.h;
+ * docs/dynamics.md, "The world step").
+ *
+ * A failed solve: any status but converged, except the budget stop (max_iter
+ * after iterations > 0, finite res_nat_inf) of a Gauss-Seidel solver -- pgs,
+ * pgs_wide, nsgs -- whose every sweep solves each row (or contact) exactly
+ * given its neighbours, so that a truncated run is still a consistent set of
+ * sequential impulses (Catto 2005, "Iterative dynamics with temporal
+ * coherence"): the normal mode of a fixed-sweep simulation.  The natural map
+ * in the inf-norm is no measure of harm for such an x: it weighs every row
+ * alike whatever its effective mass, and on the pendulum's joint rows (A's
+ * eigenvalues span about 1 .. 5e4) pgs's x scores worse than x = 0 on some
+ * steps while the pendulum keeps its period (test_articulated) and x = 0
+ * would let the joints come apart.  A gradient method's truncated iterate
+ * (apgd, pjacobi, the cone projections, pcg_cone) moves every row a fraction
+ * of the way at once and has no such meaning: apgd's, applied as it is, lets
+ * the pendulum's energy grow by orders of magnitude.  Its budget stops are
+ * judged.  (The counts: experiments/README.md, "Measurements: dynamics".)  A pivoting solver's max_iter (its pivot limit; iterations 0) is
+ * judged.  Under DYN_ON_FAILURE_KEEP every budget stop is exempt, as before
+ * the policy existed.
+ *
+ * The candidates, compared by the library's res_nat_inf (slv_residual):
+ *   solver    the solver's x (only if its residual is finite);
+ *   fallback  the fallback solve's x (FALLBACK only);
+ *   warm      the start the solver got, when it was warm-started;
+ *   zero      P(0) = mid(lo, hi, 0), the projection of 0 on the bounds
+ *             rather than 0 itself: a row whose box excludes 0 (no scene
+ *             row does, slv_problem allows it) would make x = 0 infeasible,
+ *             a yardstick no solver could be blamed for missing; P(0) is
+ *             where slv_solve starts without a warm start.  A findex row's
+ *             bounds at P(0) are 0 .. 0 and a cone's apex 0 is in the cone,
+ *             so both take 0.  When P(0) = 0, w = b exactly and its
+ *             residual costs O(n): no product of A.
+ *
+ * The fallback chain (FALLBACK): the fallback solver (pgs, or nsgs when the
+ * problem has Coulomb cones, or settings.fallback_solver) is started from
+ * the better of the solver's x and the warm start and given
+ * fallback_max_iter iterations; then the best of the four candidates is
+ * applied.  Why pgs: it takes every problem a scene writes (free, box,
+ * findex and pyramid rows; dense, CSR and factored storage), it never
+ * pivots (no singular pivot, no ray), and each of its sweeps minimises the
+ * QP objective 1/2 x'Ax + b'x row by row, so from a good start it cannot
+ * run away; nsgs is the same over contacts for the cone.  Why the final
+ * pick: whatever the fallback does, the step never applies an impulse
+ * worse than a candidate it had.
+ *
+ * Nothing here allocates except the fallback's workspace, created at the
+ * first failed step that needs it (and grown like the solver's).
+ */
+#include "world_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The Gauss-Seidel solvers, whose budget stop is not a failure (header). */
+static int sweeps_rows(const slv_solver *s) {
+  return strcmp(s->name, "pgs") == 0 || strcmp(s->name, "pgs_wide") == 0
+      || strcmp(s->name, "nsgs") == 0;
+}
+
+int dyn_solve_failed(const dyn_world *w, const slv_result *res) {
+  if (res->status == SLV_CONVERGED)
+    return 0;
+  int budget_stop = res->status == SLV_MAX_ITER && res->iterations > 0
+                 && isfinite(res->res.res_nat_inf);
+  return !(budget_stop && (w->set.on_failure == DYN_ON_FAILURE_KEEP || sweeps_rows(w->solver)));
+}
+
+/* The candidates of a failed step: residuals (NaN = not a candidate). */
+typedef struct candidates {
+  double r[5];   /* indexed by dyn_applied: solver, fallback, warm, zero */
+  int moved;     /* P(0) != 0 */
+} candidates;
+
+static void measure_candidates(dyn_step *s, candidates *c) {
+  dyn_world *w = s->w;
+  const slv_problem *p = &w->prob;
+  for (int i = 0; i < 5; i++)
+    c->r[i] = NAN;
+  c->r[DYN_APPLIED_SOLVER] = s->res.res.res_nat_inf;
+  if (s->opt.warm_start && w->set.on_failure != DYN_ON_FAILURE_KEEP)
+    c->r[DYN_APPLIED_WARM] = slv_residual(p, w->xstart.p, NULL).res_nat_inf;
+  c->moved = slv_start_point(p, w->xalt.p);
+  c->r[DYN_APPLIED_ZERO] = slv_residual(p, w->xalt.p, c->moved ? NULL : p->b).res_nat_inf;
+}
+
+/* The fallback solver for this problem (the header). */
+static const slv_solver *fallback_solver(const dyn_world *w) {
+  const char *name = w->set.fallback_solver[0] ? w->set.fallback_solver
+                   : w->prob.ncones > 0         ? "nsgs"
+                                                : "pgs";
+  return slv_solver_find(name);
+}
+
+/* The fallback solve into xalt, from the better of the solver's x and the
+ * warm start; its residual into c (NaN if it refused or is not finite). */
+static dyn_err run_fallback(dyn_step *s, candidates *c) {
+  dyn_world *w = s->w;
+  const slv_problem *p = &w->prob;
+  const slv_solver *fs = fallback_solver(w);
+  slv_options o = slv_options_default();
+  o.max_iter = w->set.fallback_max_iter;
+  o.tol = w->set.opt.tol;
+  o.norm = w->set.opt.norm;
+  o.seed = w->set.opt.seed;
+  o.log_fn = w->set.opt.log_fn;
+  o.log_ctx = w->set.opt.log_ctx;
+  o.warm_start = 1;
+  dyn_err e = dyn_world_reserve_solver(w, &w->fallback, fs, p->n, &o);
+  if (e != DYN_OK)
+    return e;
+  double rx = c->r[DYN_APPLIED_SOLVER], rw = c->r[DYN_APPLIED_WARM];
+  const double *from = isfinite(rx) && !(rw < rx) ? w->x.p
+                     : s->opt.warm_start         ? w->xstart.p
+                                                 : NULL;
+  if (from)
+    memcpy(w->xalt.p, from, (size_t)p->n * sizeof *w->xalt.p);
+  else
+    slv_start_point(p, w->xalt.p);
+  slv_result fr;
+  slv_status st = slv_solve(w->fallback.ws, p, &o, w->xalt.p, NULL, &fr);
+  s->verdict.fallback = fs;
+  s->verdict.fallback_status = st;
+  c->r[DYN_APPLIED_FALLBACK] = st < 0 ? NAN : fr.res.res_nat_inf;
+  return DYN_OK;
+}
+
+/* The candidate with the smallest finite residual (ties: the earlier in
+ * dyn_applied order), or NONE if none is finite. */
+static dyn_applied best_candidate(const candidates *c) {
+  dyn_applied best = DYN_APPLIED_NONE;
+  for (int i = DYN_APPLIED_SOLVER; i <= DYN_APPLIED_ZERO; i++)
+    if (isfinite(c->r[i]) && (best == DYN_APPLIED_NONE || c->r[i] < c->r[best]))
+      best = (dyn_applied)i;
+  return best;
+}
+
+/* Put candidate a into x (the solver's x kept in xsolver first). */
+static void apply_candidate(dyn_step *s, dyn_applied a) {
+  dyn_world *w = s->w;
+  size_t bytes = (size_t)w->nrows * sizeof *w->x.p;
+  if (a == DYN_APPLIED_SOLVER)
+    return;
+  memcpy(w->xsolver.p, w->x.p, bytes);
+  w->last.x_solver = w->xsolver.p;
+  if (a == DYN_APPLIED_FALLBACK)
+    memcpy(w->x.p, w->xalt.p, bytes);
+  else if (a == DYN_APPLIED_WARM)
+    memcpy(w->x.p, w->xstart.p, bytes);
+  else
+    slv_start_point(&w->prob, w->x.p);
+}
+
+/* KEEP: the solver's x if finite and no worse than P(0), else the step
+ * fails (the message names both residuals). */
+static dyn_err judge_keep(dyn_step *s, const candidates *c) {
+  dyn_world *w = s->w;
+  double rx = c->r[DYN_APPLIED_SOLVER], r0 = c->r[DYN_APPLIED_ZERO];
+  if (!isfinite(rx) || rx > r0)
+    return dyn_world_fail(w, DYN_ERR_NUMERIC,
+                          "step %ld: solver %s ended in %s with res_nat_inf %.2e, worse than "
+                          "applying no impulse (res_nat_inf of x = %s: %.2e); impulses not "
+                          "applied", s->k, w->solver->name, slv_status_str(s->res.status), rx,
+                          c->moved ? "P(0)" : "0", r0);
+  return DYN_OK;
+}
+
+dyn_err dyn_stage_judge(dyn_step *s) {
+  dyn_world *w = s->w;
+  dyn_step_verdict *v = &s->verdict;
+  if (w->nrows == 0)
+    return DYN_OK;
+  v->applied = DYN_APPLIED_SOLVER;
+  v->res_applied = s->res.res.res_nat_inf;
+  v->failed = w->last.failed = dyn_solve_failed(w, &s->res);
+  if (!v->failed)
+    return DYN_OK;
+  if (w->set.on_failure == DYN_ON_FAILURE_STOP)
+    return dyn_world_fail(w, DYN_ERR_NUMERIC,
+                          "step %ld: solver %s ended in %s with res_nat_inf %.2e; impulses not "
+                          "applied (failure policy stop)", s->k, w->solver->name,
+                          slv_status_str(s->res.status), s->res.res.res_nat_inf);
+  candidates c;
+  measure_candidates(s, &c);
+  if (w->set.on_failure == DYN_ON_FAILURE_KEEP)
+    return judge_keep(s, &c);
+  dyn_err e;
+  if (w->set.on_failure == DYN_ON_FAILURE_FALLBACK && (e = run_fallback(s, &c)) != DYN_OK)
+    return e;
+  dyn_applied a = best_candidate(&c);
+  if (a == DYN_APPLIED_NONE)
+    return dyn_world_fail(w, DYN_ERR_NUMERIC, "step %ld: solver %s ended in %s and no "
+                          "candidate impulse is finite; impulses not applied", s->k,
+                          w->solver->name, slv_status_str(s->res.status));
+  apply_candidate(s, a);
+  v->applied = a;
+  v->res_applied = c.r[a];
+  return DYN_OK;
+}

@@ -1,0 +1,322 @@
+/*
+ * world_internal.h -- the inside of a dyn_world (dyn_world.h), shared by
+ * the files that implement it and by the tests; never installed.
+ *
+ *   world.c           settings, construction, bodies, joints, accessors
+ *   world_step.c      dyn_world_step: the step as named stages over a
+ *                     dyn_step context (the pipeline is at its top)
+ *   world_storage.c   the storage of a step's problem, its assembly system
+ *                     and the solver workspaces
+ *   world_failure.c   the judge of a failed solve and the failure policy
+ *                     (fallback chain, candidates)
+ *   collision_pass.c  broad phase, contact order, narrow phase
+ *   warmstart.c       the warm-start cache: last step's impulses by body
+ *                     pair and nearest point, and per joint
+ *   buf.c             dyn_buf, the growable array every buffer is
+ *
+ * The step and its stages are described in docs/dynamics.md, "The world
+ * step"; warm starting in "Warm starting", the collision pass in
+ * "Collision".
+ */
+#ifndef DYN_WORLD_INTERNAL_H
+#define DYN_WORLD_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "dyn_internal.h"
+#include "dyn_world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- dyn_buf: a growable array ----------------------------------------------- */
+
+/* An array of T: p holds cap elements (p = NULL, cap = 0 before the first
+ * reserve).  Every buffer of the world is one; dyn_buf_reserve is the only
+ * place they grow. */
+#define DYN_BUF(T) \
+  struct {         \
+    T *p;          \
+    size_t cap;    \
+  }
+
+/* Grows the buffer whose pointer is at pp (a T **, passed as void *) to
+ * hold at least need elements of elem bytes: cap steps x 1.5 from 16, the
+ * contents kept (realloc).  Counts a growth in *grows.  Returns 0, or -1
+ * (buffer unchanged) when the size overflows or memory is short.  A
+ * reserve always leaves p non-NULL, even for need = 0. */
+int dyn_buf_raw_reserve(void *pp, size_t *cap, size_t need, size_t elem, long *grows);
+
+#define dyn_buf_reserve(b, need, grows) \
+  dyn_buf_raw_reserve(&(b)->p, &(b)->cap, (need), sizeof *(b)->p, (grows))
+
+#define dyn_buf_free(b)  \
+  do {                   \
+    free((b)->p);        \
+    (b)->p = NULL;       \
+    (b)->cap = 0;        \
+  } while (0)
+
+typedef DYN_BUF(double) dyn_buf_double;
+typedef DYN_BUF(int) dyn_buf_int;
+
+/* ---- body pairs ---------------------------------------------------------------- */
+
+/* The key of the body pair (a, b), a < b for an unordered pair. */
+static inline uint64_t dyn_pair_key(int a, int b) {
+  return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b;
+}
+
+/* 1 iff key is in the sorted keys[0 .. n-1] (binary search). */
+static inline int dyn_pair_sorted_has(const uint64_t *keys, int n, uint64_t key) {
+  int lo = 0, hi = n;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (keys[mid] < key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && keys[lo] == key;
+}
+
+/* ---- the collision pass (collision_pass.c) ---------------------------------------- */
+
+/* A broad-phase pair, its height and that height quantised
+ * (DYN_ORDER_TOP_DOWN). */
+typedef struct dyn_pair_sort {
+  double h;
+  unsigned q;
+  int a, b;
+} dyn_pair_sort;
+
+typedef struct dyn_collider {
+  DYN_BUF(unsigned char) sap;    /* the broad phase's workspace (bytes) */
+  DYN_BUF(int) pairs;            /* 2 ints per pair */
+  DYN_BUF(dyn_pair_sort) psort;  /* top-down: 2 per pair (keys, radix scratch) */
+  DYN_BUF(dyn_contact) con;      /* the contacts of the pass */
+} dyn_collider;
+
+/* What a pass reads besides the bodies. */
+typedef struct dyn_collide_in {
+  double margin;                 /* settings.margin */
+  dyn_v3 gravity;                /* for the top-down height */
+  int top_down;                  /* 1: sort the pairs highest first */
+  const uint64_t *jointed;       /* sorted keys of the body pairs tied by a joint */
+  int njointed;
+} dyn_collide_in;
+
+/* Room for the broad phase of nb bodies; a new workspace is initialised
+ * ("no order kept"). */
+dyn_err dyn_collider_reserve(dyn_collider *c, int nb, long *grows);
+void dyn_collider_free(dyn_collider *c);
+
+/* Broad and narrow phase on the bodies' current state: contacts written to
+ * con.p[offset ..], *nout of them, *maxpen the deepest (>= 0).  Pairs tied
+ * by a joint are skipped.  Errors (message in msg): DYN_ERR_INPUT (a phase
+ * rejected the bodies), DYN_ERR_NOMEM. */
+dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *bodies, int nb,
+                           const dyn_collide_in *in, int offset, int *nout, double *maxpen,
+                           char *msg, size_t msgcap, long *grows);
+
+/* ---- the warm-start cache (warmstart.c) ------------------------------------------- */
+
+typedef struct dyn_warm_cache {
+  DYN_BUF(dyn_contact) con;   /* the kept contacts */
+  int nc;                     /* 0: nothing kept */
+  dyn_buf_double x;           /* their impulses, rpc per contact */
+  dyn_buf_double tan;         /* box and cone friction: t1, t2 of each (6 doubles) */
+  int rpc;
+  dyn_friction fric;
+  DYN_BUF(uint64_t) hkey;     /* open addressing on the pair key; UINT64_MAX = empty */
+  dyn_buf_int hfirst, hcount; /* first kept contact of the pair, how many */
+  size_t hcap;
+  dyn_buf_int jrows;          /* rows each joint wrote in the kept step (-1: none) */
+  dyn_buf_double jx;          /* the joints' kept impulses */
+  int j_valid;
+} dyn_warm_cache;
+
+/* The rows of one step that the cache reads or keeps. */
+typedef struct dyn_warm_rows {
+  const dyn_contact *con;  /* the step's contacts */
+  int nc;
+  const dyn_rows *rows;    /* the contact rows: contact c at rows[c rpc ..] */
+  int rpc;
+  dyn_friction fric;
+  const int *jrows;        /* rows of each joint in this step */
+  int nj;
+  int njrows;              /* their sum: the joint rows come first in x */
+} dyn_warm_rows;
+
+/* Room for nj joints' counts (a new joint starts with none kept). */
+dyn_err dyn_warm_reserve_joints(dyn_warm_cache *c, int nj, long *grows);
+void dyn_warm_add_joint(dyn_warm_cache *c, int i);
+/* Keep the step's contacts, their impulses x[njrows ..] and the joints'
+ * x[0 .. njrows - 1] for the next step.  DYN_ERR_NOMEM drops what could not
+ * be kept. */
+dyn_err dyn_warm_keep(dyn_warm_cache *c, const dyn_warm_rows *r, const double *x, long *grows);
+/* Forget the contacts (friction model changed, a step without rows). */
+void dyn_warm_drop_contacts(dyn_warm_cache *c);
+/* x (size njrows + nc rpc) from the kept impulses, zeros where nothing
+ * matches; contact impulses scaled by factor. */
+void dyn_warm_fill(const dyn_warm_cache *c, const dyn_warm_rows *r, double factor, double *x);
+void dyn_warm_free(dyn_warm_cache *c);
+
+/* ---- assembly systems and solver workspaces (world_storage.c) ----------------------- */
+
+/* One assembly system and the sizes it was reserved for. */
+typedef struct dyn_sys_slot {
+  dyn_system *sys;
+  int rows, nb;
+  long nnz;
+} dyn_sys_slot;
+
+/* One solver workspace and the n it was made for. */
+typedef struct dyn_solver_slot {
+  const slv_solver *solver;
+  slv_workspace *ws;
+  int n;
+} dyn_solver_slot;
+
+/* ---- the world ------------------------------------------------------------------- */
+
+struct dyn_world {
+  dyn_world_settings set;
+  const slv_solver *solver;
+  int rpc; /* rows per contact of set.contact */
+
+  DYN_BUF(dyn_body) bodies;
+  int nb;
+  dyn_buf_double saved; /* 13 per body: r, q, v, w at the start of the step */
+  dyn_buf_int deg;      /* rows per body (CSR bound) */
+
+  /* joints (dyn_joint.h), their rows first in every step's problem */
+  DYN_BUF(dyn_joint) joints;
+  int nj;
+  DYN_BUF(uint64_t) jpairs; /* sorted dyn_pair_key(min, max) of jointed pairs: no contact */
+  int njp;
+  dyn_buf_int jcnt;         /* rows each joint wrote in this step */
+  int njrows;               /* rows of the joints in this step */
+
+  dyn_collider col;         /* the contacts of the step are col.con.p[0 .. nc-1] */
+  int nc;
+  DYN_BUF(dyn_rows) rows;
+  int nrows;
+  dyn_buf_double x;         /* the impulses applied (in: the solver's start) */
+  dyn_buf_double wv;        /* w = A x + b of the solve */
+  dyn_buf_double xstart;    /* the start the solver got (the warm-start candidate) */
+  dyn_buf_double xsolver;   /* the solver's x when another candidate was applied */
+  dyn_buf_double xalt;      /* the fallback's x, P(0), scratch of the judge */
+
+  dyn_sys_slot dense, csr, fact;
+  dyn_system *sys_last;
+  slv_problem prob;
+  int have_prob;            /* prob and x are the last step's (dyn_world_last_problem) */
+  int have_solve;           /* last is the last solve's record (dyn_world_last_solve) */
+  dyn_world_solve last;
+
+  dyn_solver_slot main, fallback;
+  dyn_warm_cache warm;
+
+  long step;
+  double t;
+  long grows; /* buffer growths, workspace and system (re)creations */
+  char msg[256];
+};
+
+/* Formats the world's message; returns e. */
+dyn_err dyn_world_fail(dyn_world *w, dyn_err e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The body array and per-body scratch for nb bodies (also the broad
+ * phase's workspace). */
+dyn_err dyn_world_reserve_bodies(dyn_world *w, size_t nb);
+
+/* ---- the step (world_step.c) -------------------------------------------------------- */
+
+/* The stages of a step, in order (dyn_world_metrics.stage_time_s). */
+typedef enum dyn_stage {
+  DYN_STAGE_PREPARE = 0, /* state saved; Verlet's half drift; gyroscopic term */
+  DYN_STAGE_COLLIDE,     /* contacts of the current state */
+  DYN_STAGE_BUILD_ROWS,  /* joint rows, then contact rows */
+  DYN_STAGE_ASSEMBLE,    /* storage, system, w = A x + b; the warm start */
+  DYN_STAGE_SOLVE,       /* the named solver */
+  DYN_STAGE_JUDGE,       /* a failed solve: the failure policy picks the impulses */
+  DYN_STAGE_APPLY,       /* u+ = u + M^-1 (J^T x + h f); the warm-start cache */
+  DYN_STAGE_INTEGRATE,   /* positions */
+  DYN_STAGE_METRICS      /* the step's record */
+} dyn_stage;
+
+/* The judge's verdict on a step's solve (world_failure.c). */
+typedef struct dyn_step_verdict {
+  int failed;                /* the solve failed (dyn_failure_policy) */
+  dyn_applied applied;       /* the candidate applied */
+  const slv_solver *fallback; /* the fallback solver, if one ran */
+  slv_status fallback_status;
+  double res_applied;        /* res_nat_inf of the applied candidate */
+} dyn_step_verdict;
+
+/* Everything one step carries from stage to stage. */
+typedef struct dyn_step {
+  dyn_world *w;
+  dyn_world_metrics *m; /* the caller's record, or NULL */
+  long k;               /* this step's number (the count after it) */
+  double h;             /* settings.dt */
+  dyn_v3 g;             /* settings.gravity */
+  double t0;            /* wall clock at the start */
+  int nc;               /* contacts */
+  double maxpen;        /* deepest contact */
+  slv_storage storage;  /* of the problem (SLV_DENSE without rows) */
+  dyn_system *sys;      /* the system it was assembled in (NULL without rows) */
+  slv_options opt;      /* of the solve */
+  slv_result res;       /* of the solve (status converged without rows) */
+  dyn_step_verdict verdict; /* the judge's */
+  double time[DYN_WORLD_STAGES];
+} dyn_step;
+
+typedef dyn_err (*dyn_stage_fn)(dyn_step *s);
+
+/* A step driven stage by stage (dyn_world_step is these two): begin fills
+ * the context for the world's next step (m may be NULL) and reserves the
+ * per-body buffers; stage runs stage i (dyn_stage order), timed, and on
+ * failure restores the world as dyn_world_step does. */
+dyn_err dyn_step_begin(dyn_world *w, dyn_step *s, dyn_world_metrics *m);
+dyn_err dyn_step_stage(dyn_step *s, int i);
+
+/* The stage functions, each over the step context; the world's pipeline
+ * runs them in dyn_stage order (world_step.c).  Exposed for tests. */
+dyn_err dyn_stage_prepare(dyn_step *s);
+dyn_err dyn_stage_collide(dyn_step *s);
+dyn_err dyn_stage_build_rows(dyn_step *s);
+dyn_err dyn_stage_assemble(dyn_step *s);
+dyn_err dyn_stage_solve(dyn_step *s);
+dyn_err dyn_stage_judge(dyn_step *s);
+dyn_err dyn_stage_apply(dyn_step *s);
+dyn_err dyn_stage_integrate(dyn_step *s);
+
+/* ---- storage and workspaces (world_storage.c) --------------------------------------- */
+
+/* The storage of this step's problem (settings.storage, dyn_world.h). */
+dyn_err dyn_world_pick_storage(dyn_world *w, slv_storage *out);
+/* The system for that storage, grown to this step's rows. */
+dyn_err dyn_world_reserve_system(dyn_world *w, slv_storage storage, dyn_system **out);
+/* The slot's workspace of solver s for n rows (x 1.25 growth). */
+dyn_err dyn_world_reserve_solver(dyn_world *w, dyn_solver_slot *slot, const slv_solver *s,
+                                 int n, const slv_options *opt);
+void dyn_solver_slot_free(dyn_solver_slot *slot);
+/* The row buffers (rows, x, w and the candidates') for n rows. */
+dyn_err dyn_world_reserve_rows(dyn_world *w, size_t n);
+
+/* ---- the judge (world_failure.c) ----------------------------------------------------- */
+
+/* 1 iff the solve of this step failed in the sense of the failure policy
+ * (dyn_world.h, dyn_failure_policy). */
+int dyn_solve_failed(const dyn_world *w, const slv_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DYN_WORLD_INTERNAL_H */

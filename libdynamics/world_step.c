@@ -1,0 +1,411 @@
+/*
+ * world_step.c -- dyn_world_step: one step of a world as a pipeline of
+ * named stages over a step context (dyn_step, world_internal.h), after
+ * Box2D v3's b2SolverStage / b2StepContext.  docs/dynamics.md, "The world
+ * step", derives each stage; in short, for state s = (r, q), u = (v, w)
+ * (world frame, dyn.h), h = settings.dt, g the gravity and
+ * f = (f_ext + m g, t_ext):
+ *
+ *   prepare     r, q, v, w saved (a failed step restores them); Verlet
+ *               only: s <- s + h/2 S(u) (half drift); the gyroscopic term
+ *               on w (integrate.c's dyn_body_update_velocity with zero
+ *               loads): w <- w + dw_gyro(w), before the solve, as
+ *               dyn_constraint.h asks
+ *   collide     the contacts of s (collision_pass.c)
+ *   build rows  joint rows first (dyn_joint_fill), then contact rows
+ *               (dyn_contact_fill, settings.contact)
+ *   assemble    w = A x + b,  A = J M^-1 J^T + cfm,  b = J (u + h M^-1 f)
+ *               - rhs (dyn_assemble) in the storage of world_storage.c;
+ *               x = the warm start (warmstart.c)
+ *   solve       slv_solve with the named solver
+ *   judge       a failed solve: the failure policy (world_failure.c)
+ *   apply       u+ = u + M^-1 (J^T x + h f) (dyn_apply_impulse; a step
+ *               without rows: u + h M^-1 f); the warm-start cache keeps x
+ *   integrate   symplectic Euler  s+ = s + h S(u+)
+ *               explicit Euler    s+ = s + h S(u)   (u before prepare)
+ *               Verlet            s+ = s' + h/2 S(u+)
+ *               where S(u) advances r by v and q by w (exponential map or
+ *               the linear L(q) form, settings.orient)
+ *   metrics     the step's record (dyn_world_metrics)
+ *
+ * Without contacts or joints this is dyn_body_step_free (integrate.c) for
+ * every body, up to the order of the floating-point additions.  Energy
+ * (metrics): T = sum m |v|^2/2 + w.(I_w w)/2, V = -sum m g.r.  Joint error:
+ * max over joints of dyn_joint_anchor_error after the position update, the
+ * drift the next step's Baumgarte term (erp / h) Phi corrects.
+ *
+ * Errors: a stage that fails ends the step with its dyn_err and a message
+ * naming the step; the bodies are restored to their state before the step,
+ * the step count and time do not advance, and the step's problem is
+ * dropped (dyn_world_last_problem gives n = 0) while the warm-start
+ * impulses of the last successful step are kept.
+ *
+ * Limitations: no islands, no sleeping; the gyroscopic update precedes the
+ * contact solve (so a contact impulse does not enter the implicit
+ * gyroscopic Newton step).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "world_internal.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static dyn_err stage_metrics(dyn_step *s);
+
+/* The pipeline: one named function per stage, run in this order. */
+static const struct {
+  const char *name;
+  dyn_stage_fn run;
+} pipeline[DYN_WORLD_STAGES] = {
+  { "prepare", dyn_stage_prepare },       { "collide", dyn_stage_collide },
+  { "build rows", dyn_stage_build_rows }, { "assemble", dyn_stage_assemble },
+  { "solve", dyn_stage_solve },           { "judge", dyn_stage_judge },
+  { "apply", dyn_stage_apply },           { "integrate", dyn_stage_integrate },
+  { "metrics", stage_metrics },
+};
+
+const char *dyn_world_stage_name(int i) {
+  return i >= 0 && i < DYN_WORLD_STAGES ? pipeline[i].name : NULL;
+}
+
+/* ---- prepare ------------------------------------------------------------------------- */
+
+static void save_state(dyn_world *w) {
+  for (int i = 0; i < w->nb; i++) {
+    const dyn_body *b = &w->bodies.p[i];
+    double *s = w->saved.p + 13 * (size_t)i;
+    s[0] = b->r.x, s[1] = b->r.y, s[2] = b->r.z;
+    s[3] = b->q.w, s[4] = b->q.x, s[5] = b->q.y, s[6] = b->q.z;
+    s[7] = b->v.x, s[8] = b->v.y, s[9] = b->v.z;
+    s[10] = b->w.x, s[11] = b->w.y, s[12] = b->w.z;
+  }
+}
+
+static void restore_state(dyn_world *w) {
+  for (int i = 0; i < w->nb; i++) {
+    dyn_body *b = &w->bodies.p[i];
+    const double *s = w->saved.p + 13 * (size_t)i;
+    b->r = dyn_v3_make(s[0], s[1], s[2]);
+    b->q = dyn_quat_make(s[3], s[4], s[5], s[6]);
+    b->v = dyn_v3_make(s[7], s[8], s[9]);
+    b->w = dyn_v3_make(s[10], s[11], s[12]);
+  }
+}
+
+dyn_err dyn_stage_prepare(dyn_step *s) {
+  dyn_world *w = s->w;
+  const dyn_world_settings *S = &w->set;
+  const dyn_v3 zero = dyn_v3_make(0.0, 0.0, 0.0);
+  save_state(w);
+  w->have_prob = 0;
+  w->have_solve = 0;
+  if (S->integrator == DYN_INT_VERLET)
+    for (int i = 0; i < w->nb; i++)
+      dyn_body_update_position(&w->bodies.p[i], 0.5 * s->h, S->orient);
+  if (S->gyro == DYN_GYRO_NONE)
+    return DYN_OK;
+  /* dyn_body_update_velocity with no load and no gravity changes w by
+   * dw_gyro only */
+  for (int i = 0; i < w->nb; i++) {
+    dyn_body *b = &w->bodies.p[i];
+    if (b->is_static)
+      continue;
+    dyn_v3 f = b->f_ext, t = b->t_ext;
+    b->f_ext = zero;
+    b->t_ext = zero;
+    dyn_body_update_velocity(b, s->h, zero, S->gyro);
+    b->f_ext = f;
+    b->t_ext = t;
+  }
+  return DYN_OK;
+}
+
+/* ---- collide ------------------------------------------------------------------------- */
+
+dyn_err dyn_stage_collide(dyn_step *s) {
+  dyn_world *w = s->w;
+  dyn_collide_in in = { w->set.margin, w->set.gravity,
+                        w->set.contact_order == DYN_ORDER_TOP_DOWN, w->jpairs.p, w->njp };
+  dyn_err e = dyn_collision_pass(&w->col, w->bodies.p, w->nb, &in, 0, &s->nc, &s->maxpen,
+                                 w->msg, sizeof w->msg, &w->grows);
+  if (e != DYN_OK) {
+    size_t l = strlen(w->msg);
+    snprintf(w->msg + l, sizeof w->msg - l, " (step %ld)", s->k);
+    return e;
+  }
+  w->nc = s->nc;
+  return DYN_OK;
+}
+
+/* ---- build rows ---------------------------------------------------------------------- */
+
+/* The joint rows from row 0 (room reserved by the caller). */
+static dyn_err fill_joint_rows(dyn_step *s) {
+  dyn_world *w = s->w;
+  int jr = 0;
+  for (int j = 0; j < w->nj; j++) {
+    int r = dyn_joint_fill(w->bodies.p, w->nb, &w->joints.p[j], s->h, w->rows.p, jr);
+    if (r < 0) {
+      char jm[200] = "";
+      dyn_joint_validate(&w->joints.p[j], w->nb, jm, sizeof jm);
+      return dyn_world_fail(w, DYN_ERR_INPUT, "step %ld: joint %d between bodies %d and %d "
+                            "rejected by the rows code: %s", s->k, j, w->joints.p[j].a,
+                            w->joints.p[j].b, jm[0] ? jm : "a non-finite pose");
+    }
+    w->jcnt.p[j] = r;
+    jr += r;
+  }
+  w->njrows = jr;
+  return DYN_OK;
+}
+
+/* The contact rows after the joint rows. */
+static dyn_err fill_contact_rows(dyn_step *s) {
+  dyn_world *w = s->w;
+  for (int c = 0; c < s->nc; c++) {
+    const dyn_contact *cc = &w->col.con.p[c];
+    int r = dyn_contact_fill(w->bodies.p, w->nb, cc, &w->set.contact, s->h, w->rows.p,
+                             w->njrows + c * w->rpc);
+    if (r != w->rpc)
+      return dyn_world_fail(w, DYN_ERR_INPUT, "step %ld: contact %d between bodies %d and %d "
+                            "rejected by the rows code (|normal| = %.17g, depth = %g)", s->k, c,
+                            cc->a, cc->b, dyn_v3_norm(cc->normal), cc->depth);
+  }
+  return DYN_OK;
+}
+
+dyn_err dyn_stage_build_rows(dyn_step *s) {
+  dyn_world *w = s->w;
+  size_t jmax = 0;
+  for (int j = 0; j < w->nj; j++) {
+    int mr = dyn_joint_max_rows(&w->joints.p[j]);
+    if (mr <= 0) {
+      char jm[200] = "";
+      dyn_joint_validate(&w->joints.p[j], w->nb, jm, sizeof jm);
+      return dyn_world_fail(w, DYN_ERR_INPUT, "step %ld: joint %d: %s", s->k, j,
+                            jm[0] ? jm : "invalid");
+    }
+    jmax += (size_t)mr;
+  }
+  size_t nrows = jmax + (size_t)s->nc * (size_t)w->rpc;
+  if (nrows > (size_t)INT32_MAX / 2)
+    return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: %zu rows are too many", s->k, nrows);
+  dyn_err e = dyn_world_reserve_rows(w, nrows);
+  if (e == DYN_OK)
+    e = fill_joint_rows(s);
+  if (e != DYN_OK)
+    return e;
+  w->nrows = w->njrows + s->nc * w->rpc;
+  return fill_contact_rows(s);
+}
+
+/* ---- assemble ------------------------------------------------------------------------ */
+
+/* The rows the warm-start cache reads and keeps. */
+static dyn_warm_rows warm_rows(const dyn_world *w) {
+  dyn_warm_rows r = { w->col.con.p, w->nc, w->rows.p + w->njrows, w->rpc,
+                      w->set.contact.friction, w->jcnt.p, w->nj, w->njrows };
+  return r;
+}
+
+dyn_err dyn_stage_assemble(dyn_step *s) {
+  dyn_world *w = s->w;
+  if (w->nrows == 0)
+    return DYN_OK;
+  dyn_err e = dyn_world_pick_storage(w, &s->storage);
+  if (e == DYN_OK)
+    e = dyn_world_reserve_system(w, s->storage, &s->sys);
+  if (e == DYN_OK)
+    e = dyn_world_reserve_solver(w, &w->main, w->solver, w->nrows, &w->set.opt);
+  if (e != DYN_OK)
+    return e;
+  e = dyn_assemble(s->sys, w->bodies.p, w->nb, w->rows.p, w->nrows, s->h, s->g, s->storage,
+                   &w->prob);
+  if (e != DYN_OK)
+    return dyn_world_fail(w, e, "step %ld: assembly: %s", s->k, dyn_system_message(s->sys));
+  w->prob.cone_law = w->set.cone_law;
+  dyn_warm_rows r = warm_rows(w);
+  if (w->set.warm_start)
+    dyn_warm_fill(&w->warm, &r, w->set.warm_factor, w->x.p);
+  else
+    memset(w->x.p, 0, (size_t)w->nrows * sizeof *w->x.p);
+  return DYN_OK;
+}
+
+/* ---- solve --------------------------------------------------------------------------- */
+
+dyn_err dyn_stage_solve(dyn_step *s) {
+  dyn_world *w = s->w;
+  if (w->nrows == 0)
+    return DYN_OK;
+  s->opt = w->set.opt;
+  s->opt.warm_start = w->set.warm_start ? 1 : 0;
+  memcpy(w->xstart.p, w->x.p, (size_t)w->nrows * sizeof *w->x.p);
+  double t0 = now_s();
+  slv_status st = slv_solve(w->main.ws, &w->prob, &s->opt, w->x.p, w->wv.p, &s->res);
+  s->time[DYN_STAGE_SOLVE] = now_s() - t0; /* slv_solve alone */
+  if (st < 0)
+    return dyn_world_fail(w, DYN_ERR_INPUT, "step %ld: solver %s refused the problem (%s): %s",
+                          s->k, w->solver->name, slv_status_str(st),
+                          s->res.message[0] ? s->res.message : "no detail");
+  w->last = (dyn_world_solve){ .step = s->k, .prob = w->prob, .solver = w->solver->name,
+                               .opt = s->opt, .x_start = w->xstart.p, .x_solver = w->x.p,
+                               .x_applied = NULL, .status = st,
+                               .iterations = s->res.iterations,
+                               .res_nat_inf = s->res.res.res_nat_inf, .failed = 0,
+                               .applied = DYN_APPLIED_NONE };
+  w->have_solve = 1;
+  return DYN_OK;
+}
+
+/* ---- apply --------------------------------------------------------------------------- */
+
+dyn_err dyn_stage_apply(dyn_step *s) {
+  dyn_world *w = s->w;
+  if (w->nrows == 0) {
+    for (int i = 0; i < w->nb; i++)
+      dyn_body_update_velocity(&w->bodies.p[i], s->h, s->g, DYN_GYRO_NONE);
+    dyn_warm_drop_contacts(&w->warm);
+    return DYN_OK;
+  }
+  dyn_err e = dyn_apply_impulse(s->sys, w->bodies.p, w->nb, w->x.p, s->h, s->g);
+  if (e != DYN_OK)
+    return dyn_world_fail(w, e, "step %ld: solver %s returned %s impulses (status %s)", s->k,
+                          w->solver->name, e == DYN_ERR_NUMERIC ? "non-finite" : "unusable",
+                          slv_status_str(s->res.status));
+  w->sys_last = s->sys;
+  w->have_prob = 1;
+  w->last.x_applied = w->x.p;
+  w->last.failed = s->verdict.failed;
+  w->last.applied = s->verdict.applied;
+  if (!w->set.warm_start)
+    return DYN_OK;
+  dyn_warm_rows r = warm_rows(w);
+  if (dyn_warm_keep(&w->warm, &r, w->x.p, &w->grows) != DYN_OK)
+    return dyn_world_fail(w, DYN_ERR_NOMEM, "out of memory for the warm-start data of %d "
+                          "contacts and %d joint rows", w->nc, w->njrows);
+  return DYN_OK;
+}
+
+/* ---- integrate ----------------------------------------------------------------------- */
+
+dyn_err dyn_stage_integrate(dyn_step *s) {
+  dyn_world *w = s->w;
+  const dyn_world_settings *S = &w->set;
+  for (int i = 0; i < w->nb; i++) {
+    dyn_body *b = &w->bodies.p[i];
+    if (b->is_static)
+      continue;
+    if (S->integrator == DYN_INT_EXPLICIT_EULER) {
+      /* s+ = s + h S(u) with the velocity of the start of the step */
+      const double *sv = w->saved.p + 13 * (size_t)i;
+      dyn_v3 v1 = b->v, w1 = b->w;
+      b->v = dyn_v3_make(sv[7], sv[8], sv[9]);
+      b->w = dyn_v3_make(sv[10], sv[11], sv[12]);
+      dyn_body_update_position(b, s->h, S->orient);
+      b->v = v1;
+      b->w = w1;
+    } else {
+      dyn_body_update_position(b, S->integrator == DYN_INT_VERLET ? 0.5 * s->h : s->h,
+                               S->orient);
+    }
+  }
+  w->step = s->k;
+  w->t += s->h;
+  return DYN_OK;
+}
+
+/* ---- metrics ------------------------------------------------------------------------- */
+
+static dyn_err stage_metrics(dyn_step *s) {
+  dyn_world *w = s->w;
+  dyn_world_metrics *m = s->m;
+  if (!m)
+    return DYN_OK;
+  int rows = w->nrows;
+  memset(m, 0, sizeof *m);
+  m->step = s->k;
+  m->t = w->t;
+  m->energy = dyn_world_energy(w, &m->kinetic, &m->potential);
+  m->max_penetration = s->maxpen;
+  m->contacts = s->nc;
+  m->rows = rows;
+  m->iterations = rows ? s->res.iterations : 0;
+  m->res_nat_inf = rows ? s->res.res.res_nat_inf : 0.0;
+  m->solve_time_s = s->time[DYN_STAGE_SOLVE];
+  m->collide_time_s = s->time[DYN_STAGE_COLLIDE];
+  m->status = s->res.status;
+  m->dense = rows && s->storage == SLV_DENSE;
+  m->storage = s->storage;
+  m->joint_rows = w->njrows;
+  m->joint_error = dyn_world_joint_error(w);
+  m->failed = s->verdict.failed;
+  m->applied = rows ? s->verdict.applied : DYN_APPLIED_NONE;
+  m->fallback_solver = s->verdict.fallback ? s->verdict.fallback->name : NULL;
+  m->fallback_status = s->verdict.fallback ? s->verdict.fallback_status : SLV_CONVERGED;
+  m->res_applied = rows ? s->verdict.res_applied : 0.0;
+  memcpy(m->stage_time_s, s->time, sizeof m->stage_time_s);
+  return DYN_OK;
+}
+
+/* ---- the step ------------------------------------------------------------------------ */
+
+/* A failed stage: the bodies as they were, no problem kept. */
+static dyn_err step_fail(dyn_world *w, dyn_err e) {
+  restore_state(w);
+  w->have_prob = 0;
+  w->nc = 0;
+  w->nrows = 0;
+  w->njrows = 0;
+  return e;
+}
+
+dyn_err dyn_step_begin(dyn_world *w, dyn_step *s, dyn_world_metrics *m) {
+  memset(s, 0, sizeof *s);
+  s->t0 = now_s();
+  s->w = w;
+  s->m = m;
+  s->k = w->step + 1;
+  s->h = w->set.dt;
+  s->g = w->set.gravity;
+  s->storage = SLV_DENSE;
+  s->res.status = SLV_CONVERGED;
+  w->msg[0] = '\0';
+  return dyn_world_reserve_bodies(w, (size_t)w->nb);
+}
+
+dyn_err dyn_step_stage(dyn_step *s, int i) {
+  double t = now_s();
+  dyn_err e = pipeline[i].run(s);
+  if (e != DYN_OK)
+    return step_fail(s->w, e);
+  if (i != DYN_STAGE_SOLVE)
+    s->time[i] = now_s() - t;
+  return DYN_OK;
+}
+
+dyn_err dyn_world_step(dyn_world *w, dyn_world_metrics *m) {
+  if (!w)
+    return DYN_ERR_INPUT;
+  dyn_step s;
+  dyn_err e = dyn_step_begin(w, &s, m);
+  for (int i = 0; i < DYN_WORLD_STAGES && e == DYN_OK; i++)
+    e = dyn_step_stage(&s, i);
+  if (e != DYN_OK)
+    return e;
+  if (m) {
+    m->stage_time_s[DYN_STAGE_METRICS] = s.time[DYN_STAGE_METRICS];
+    m->step_time_s = now_s() - s.t0;
+  }
+  return DYN_OK;
+}

@@ -1,0 +1,434 @@
+/* operator.c -- the operator of one solve (operator.h): A's primitives over
+ * the problem's storage, the one packed copy, the factored scratch.
+ * docs/solvers.md, "The operator layer".
+ */
+#include "operator.h"
+#include "slv_internal.h"
+
+#include <cblas.h>
+#include <stdint.h>
+#undef I /* complex.h, through cblas.h: I is a block row here */
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- buffers ---------------------------------------------------------------- */
+
+void slv_op_buf_free(slv_op_buf *b) {
+  free(b->colptr);
+  free(b->rowind);
+  free(b->val);
+  free(b->scratch);
+  free(b->t);
+  free(b->blk);
+  free(b->hkey);
+  free(b->hval);
+  memset(b, 0, sizeof *b);
+}
+
+slv_status slv_op_buf_alloc(slv_op_buf *b, int n_max) {
+  memset(b, 0, sizeof *b);
+  size_t m = (size_t)(n_max > 0 ? n_max : 1);
+  b->n_max = n_max;
+  /* a dense A below SLV_OP_PACK_MIN_N rows is never packed, but a CSR one
+   * is transposed, and may have up to n^2 entries */
+  b->cap = m < SLV_OP_PACK_MIN_N ? m * m : m * m / 4;
+  if (b->cap > SLV_OP_PACK_MAX) b->cap = SLV_OP_PACK_MAX;
+  b->colptr = malloc((m + 1) * sizeof *b->colptr);
+  b->rowind = malloc(b->cap * sizeof *b->rowind);
+  b->val = malloc(b->cap * sizeof *b->val);
+  b->scratch = malloc(m * sizeof *b->scratch);
+  b->nb_cap = (int)(2 * m);
+  b->t = malloc(6 * (size_t)b->nb_cap * sizeof *b->t);
+  b->blk = malloc(2 * m * sizeof *b->blk);
+  b->hcap = 1;
+  while ((size_t)b->hcap < 4 * m) b->hcap *= 2;
+  b->hkey = malloc((size_t)b->hcap * sizeof *b->hkey);
+  b->hval = malloc((size_t)b->hcap * sizeof *b->hval);
+  if (!b->colptr || !b->rowind || !b->val || !b->scratch || !b->t || !b->blk || !b->hkey ||
+      !b->hval) {
+    slv_op_buf_free(b);
+    return SLV_ERR_NOMEM;
+  }
+  return SLV_OK;
+}
+
+/* ---- building ----------------------------------------------------------------- */
+
+/* The factored blocks renumbered in order of first use, so that t needs
+ * at most 2 n of them: open addressing on the block id (load <= 1/2). */
+static void renumber_blocks(slv_op *op, slv_op_buf *b) {
+  const int *fblk = op->p->fblk;
+  unsigned mask = (unsigned)b->hcap - 1;
+  for (int h = 0; h < b->hcap; h++) b->hkey[h] = -1;
+  int nb = 0;
+  for (int s = 0; s < 2 * op->n; s++) {
+    int id = fblk[s];
+    if (id < 0) {
+      b->blk[s] = -1;
+      continue;
+    }
+    unsigned h = ((uint32_t)id * 2654435761u) >> 7 & mask;
+    while (b->hkey[h] != id && b->hkey[h] != -1) h = (h + 1) & mask;
+    if (b->hkey[h] == -1) {
+      b->hkey[h] = id;
+      b->hval[h] = nb++;
+    }
+    b->blk[s] = b->hval[h];
+  }
+  op->f.blk = b->blk;
+  op->f.nb = nb;
+}
+
+void slv_op_begin(slv_op *op, const slv_problem *p, slv_op_buf *b) {
+  memset(op, 0, sizeof *op);
+  op->p = p;
+  op->n = p->n;
+  op->buf = b;
+  switch (p->storage) {
+  case SLV_DENSE:
+    op->A = p->A;
+    op->lda = (size_t)p->lda;
+    break;
+  case SLV_CSR:
+    op->Ap = p->Ap;
+    op->Aj = p->Aj;
+    op->Ax = p->Ax;
+    break;
+  case SLV_FACTORED:
+    op->fac = 1;
+    op->f = slv_fac_of(p);
+    op->t = b->t;
+    if (p->nblk > b->nb_cap) renumber_blocks(op, b);
+    break;
+  }
+}
+
+/* ---- the packed copy ------------------------------------------------------------- */
+
+/* A dense A's nonzeros by columns if there are at most cap of them; the
+ * count stops as soon as cap is passed, so a full matrix costs a fraction
+ * of a pass. */
+static int pack_dense_cols(const slv_op *op, size_t cap, int *colptr, int *rowind, double *val) {
+  int n = op->n;
+  size_t nnz = 0;
+  for (int j = 0; j < n; j++) {
+    const double *a = op->A + (size_t)j * op->lda;
+    for (int i = 0; i < n; i++) nnz += a[i] != 0.0;
+    if (nnz > cap) return 0;
+  }
+  nnz = 0;
+  for (int j = 0; j < n; j++) {
+    const double *a = op->A + (size_t)j * op->lda;
+    colptr[j] = (int)nnz;
+    for (int i = 0; i < n; i++)
+      if (a[i] != 0.0) {
+        rowind[nnz] = i;
+        val[nnz++] = a[i];
+      }
+  }
+  colptr[n] = (int)nnz;
+  return 1;
+}
+
+/* A CSR A transposed into columns (every stored entry, rows increasing in
+ * each column), if it fits. */
+static int pack_csr_cols(const slv_op *op, slv_op_buf *b) {
+  int n = op->n;
+  size_t nnz = (size_t)op->Ap[n];
+  if (nnz > b->cap) return 0;
+  int *colptr = b->colptr, *next = b->scratch;
+  for (int j = 0; j <= n; j++) colptr[j] = 0;
+  for (size_t k = 0; k < nnz; k++) colptr[op->Aj[k] + 1]++;
+  for (int j = 0; j < n; j++) colptr[j + 1] += colptr[j];
+  for (int j = 0; j < n; j++) next[j] = colptr[j];
+  for (int i = 0; i < n; i++)
+    for (int k = op->Ap[i]; k < op->Ap[i + 1]; k++) {
+      int d = next[op->Aj[k]]++;
+      b->rowind[d] = i;
+      b->val[d] = op->Ax[k];
+    }
+  return 1;
+}
+
+/* Nonzero bits of a[0..2] ignoring the signs: 0 iff all three are +-0 (a
+ * NaN counts as nonzero, as a != 0 does); branch-free, so the scan of a
+ * mostly-zero dense A runs at load speed. */
+static inline uint64_t nz_bits(const double *a) {
+  uint64_t u0, u1, u2;
+  memcpy(&u0, a, sizeof u0);
+  memcpy(&u1, a + 1, sizeof u1);
+  memcpy(&u2, a + 2, sizeof u2);
+  return (u0 | u1 | u2) << 1;
+}
+
+/* A dense pure contact A (cone k = rows 3k..3k+2) by its nonzero 3x3
+ * blocks, in one pass in block order: block (I, J) is kept iff one of its
+ * 9 entries is nonzero. */
+static int pack_dense_blocks(const slv_op *op, slv_op_buf *b, int nc) {
+  size_t nb = 0, cap = b->cap / 9;
+  for (int J = 0; J < nc; J++) {
+    b->colptr[J] = (int)nb;
+    const double *c0 = op->A + (size_t)(3 * J) * op->lda, *c1 = c0 + op->lda, *c2 = c1 + op->lda;
+    for (int I = 0; I < nc; I++) {
+      const double *a0 = c0 + 3 * I, *a1 = c1 + 3 * I, *a2 = c2 + 3 * I;
+      if (!(nz_bits(a0) | nz_bits(a1) | nz_bits(a2))) continue;
+      if (nb == cap) return 0;
+      double *B = b->val + 9 * nb;
+      B[0] = a0[0], B[1] = a0[1], B[2] = a0[2];
+      B[3] = a1[0], B[4] = a1[1], B[5] = a1[2];
+      B[6] = a2[0], B[7] = a2[1], B[8] = a2[2];
+      b->rowind[nb++] = I;
+    }
+  }
+  b->colptr[nc] = (int)nb;
+  return 1;
+}
+
+/* The same from CSR: count, then fill, with the scratch as two nc-sized
+ * arrays (last block row seen per block column, and its slot). */
+static int pack_csr_blocks(const slv_op *op, slv_op_buf *b, int nc) {
+  int n = op->n, *last = b->scratch, *slot = b->scratch + nc;
+  size_t nb = 0, cap = b->cap / 9;
+  for (int J = 0; J <= nc; J++) b->colptr[J] = 0;
+  for (int J = 0; J < nc; J++) last[J] = -1;
+  for (int i = 0; i < n; i++) {
+    int I = i / 3;
+    for (int k = op->Ap[i]; k < op->Ap[i + 1]; k++) {
+      int J = op->Aj[k] / 3;
+      if (op->Ax[k] != 0.0 && last[J] != I) {
+        last[J] = I;
+        b->colptr[J + 1]++;
+        nb++;
+      }
+    }
+    if (nb > cap) return 0;
+  }
+  for (int J = 0; J < nc; J++) b->colptr[J + 1] += b->colptr[J];
+  for (int J = 0; J < nc; J++) {
+    last[J] = -1;
+    slot[J] = b->colptr[J];
+  }
+  for (int i = 0; i < n; i++) {
+    int I = i / 3, r = i - 3 * I;
+    for (int k = op->Ap[i]; k < op->Ap[i + 1]; k++) {
+      int j = op->Aj[k];
+      double a = op->Ax[k];
+      if (a == 0.0) continue;
+      int J = j / 3;
+      if (last[J] != I) {
+        if (last[J] >= 0) slot[J]++;
+        last[J] = I;
+        b->rowind[slot[J]] = I;
+        memset(b->val + 9 * (size_t)slot[J], 0, 9 * sizeof *b->val);
+      }
+      b->val[9 * (size_t)slot[J] + r + 3 * (j - 3 * J)] = a;
+    }
+  }
+  return 1;
+}
+
+/* Scalar columns: a dense A of n >= SLV_OP_PACK_MIN_N rows with at most
+ * n^2 / 4 nonzeros (beyond that the dense column update is as fast), or
+ * any CSR A that fits. */
+static int pack_cols(const slv_op *op, slv_op_buf *b) {
+  if (op->Ap) return pack_csr_cols(op, b);
+  int n = op->n;
+  if (n < SLV_OP_PACK_MIN_N) return 0;
+  size_t cap = (size_t)n * n / 4;
+  if (cap > b->cap) cap = b->cap;
+  return pack_dense_cols(op, cap, b->colptr, b->rowind, b->val);
+}
+
+int slv_op_pack(slv_op *op) {
+  if (op->pack_tried) return op->packed;
+  op->pack_tried = 1;
+  if (op->fac || op->n == 0) return 0;
+  slv_op_buf *b = op->buf;
+  int nc = op->p->ncones;
+  if (nc > 0 && 3 * nc == op->n &&
+      (op->A ? pack_dense_blocks(op, b, nc) : pack_csr_blocks(op, b, nc)))
+    op->packed = SLV_OP_BLOCKS;
+  else if (pack_cols(op, b))
+    op->packed = SLV_OP_COLS;
+  if (op->packed) {
+    op->colptr = b->colptr;
+    op->rowind = b->rowind;
+    op->val = b->val;
+  }
+  return op->packed;
+}
+
+double slv_op_nnz(const slv_op *op) {
+  int n = op->n;
+  if (op->packed == SLV_OP_COLS) return op->colptr[n];
+  if (op->packed == SLV_OP_BLOCKS) {
+    /* the nonzeros inside the blocks */
+    double nz = 0;
+    for (size_t e = 0; e < 9 * (size_t)op->colptr[n / 3]; e++) nz += op->val[e] != 0.0;
+    return nz;
+  }
+  if (op->fac) return 24.0 * n;
+  if (op->Ap) return op->Ap[n];
+  return (double)n * n;
+}
+
+/* ---- the primitives ------------------------------------------------------------- */
+
+/* A(i,j) (a search of row i for CSR; the matching slots for factored). */
+static double entry(const slv_op *op, int i, int j) {
+  if (op->A) return op->A[(size_t)i + (size_t)j * op->lda];
+  if (op->Ap) {
+    double a = 0;
+    for (int k = op->Ap[i]; k < op->Ap[i + 1]; k++)
+      if (op->Aj[k] == j) a += op->Ax[k];
+    return a;
+  }
+  const slv_fac *f = &op->f;
+  double a = i == j && f->d ? f->d[i] : 0.0;
+  for (int k = 0; k < 2; k++)
+    for (int l = 0; l < 2; l++)
+      if (f->blk[2 * i + k] >= 0 && f->blk[2 * i + k] == f->blk[2 * j + l])
+        a += slv_dot6(f->J + 12 * (size_t)i + 6 * k, f->K + 12 * (size_t)j + 6 * l);
+  return a;
+}
+
+double slv_op_diag(const slv_op *op, int i) {
+  if (op->fac) return slv_fac_diag(&op->f, i);
+  return entry(op, i, i);
+}
+
+void slv_op_block3(const slv_op *op, int i, double W[9]) {
+  for (int c = 0; c < 3; c++)
+    for (int r = 0; r < 3; r++) W[r + 3 * c] = entry(op, i + r, i + c);
+}
+
+void slv_op_dense_axpy(const slv_op *op, int j, double a, double *y) {
+  cblas_daxpy(op->n, a, op->A + (size_t)j * op->lda, 1, y, 1);
+}
+
+void slv_op_col3_axpy(const slv_op *op, int j, const double d[3], double *y) {
+  double d0 = d[0], d1 = d[1], d2 = d[2];
+  if (op->packed == SLV_OP_BLOCKS) {
+    int J = j / 3;
+    for (int k = op->colptr[J]; k < op->colptr[J + 1]; k++) {
+      const double *B = op->val + 9 * (size_t)k;
+      double *yi = y + 3 * (size_t)op->rowind[k];
+      yi[0] += B[0] * d0 + B[3] * d1 + B[6] * d2;
+      yi[1] += B[1] * d0 + B[4] * d1 + B[7] * d2;
+      yi[2] += B[2] * d0 + B[5] * d1 + B[8] * d2;
+    }
+  } else if (op->packed == SLV_OP_COLS) {
+    for (int c = 0; c < 3; c++)
+      if (d[c] != 0) slv_op_col_axpy(op, j + c, d[c], y);
+  } else {
+    const double *a0 = op->A + (size_t)j * op->lda, *a1 = a0 + op->lda, *a2 = a1 + op->lda;
+    for (int i = 0; i < op->n; i++) y[i] += d0 * a0[i] + d1 * a1[i] + d2 * a2[i];
+  }
+}
+
+/* w = A x + b for dense and CSR storage (b NULL: A x): the product of
+ * slv_problem_w. */
+void slv_explicit_w(const slv_problem *p, const double *x, const double *b, double *w) {
+  int n = p->n;
+  if (n == 0) return;
+  if (p->storage == SLV_DENSE) {
+    if (b) memcpy(w, b, (size_t)n * sizeof *w);
+    cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, p->A, p->lda, x, 1, b ? 1.0 : 0.0, w, 1);
+    return;
+  }
+  for (int i = 0; i < n; i++) {
+    double s = 0;
+    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) s += p->Ax[k] * x[p->Aj[k]];
+    w[i] = b ? b[i] + s : s;
+  }
+}
+
+void slv_op_w(slv_op *op, const double *x, double *w) {
+  if (op->fac)
+    slv_fac_w(&op->f, x, op->p->b, w, op->t, op->f.nb);
+  else
+    slv_explicit_w(op->p, x, op->p->b, w);
+}
+
+void slv_op_matvec(slv_op *op, const double *x, const double *b, double *y) {
+  int n = op->n;
+  if (!op->packed) {
+    if (op->fac)
+      slv_fac_w(&op->f, x, b, y, op->t, op->f.nb);
+    else
+      slv_explicit_w(op->p, x, b, y);
+    return;
+  }
+  if (b)
+    memcpy(y, b, (size_t)n * sizeof *y);
+  else
+    memset(y, 0, (size_t)n * sizeof *y);
+  if (op->packed == SLV_OP_COLS) {
+    for (int j = 0; j < n; j++) {
+      double xj = x[j];
+      if (xj == 0.0) continue;
+      for (int k = op->colptr[j]; k < op->colptr[j + 1]; k++) y[op->rowind[k]] += xj * op->val[k];
+    }
+    return;
+  }
+  for (int J = 0; J < n / 3; J++) {
+    double d0 = x[3 * J], d1 = x[3 * J + 1], d2 = x[3 * J + 2];
+    if (d0 == 0.0 && d1 == 0.0 && d2 == 0.0) continue;
+    for (int k = op->colptr[J]; k < op->colptr[J + 1]; k++) {
+      const double *B = op->val + 9 * (size_t)k;
+      double *yi = y + 3 * (size_t)op->rowind[k];
+      yi[0] += B[0] * d0 + B[3] * d1 + B[6] * d2;
+      yi[1] += B[1] * d0 + B[4] * d1 + B[7] * d2;
+      yi[2] += B[2] * d0 + B[5] * d1 + B[8] * d2;
+    }
+  }
+}
+
+const double *slv_op_col(const slv_op *op, int j, double *y) {
+  if (op->A) return op->A + (size_t)j * op->lda;
+  int n = op->n;
+  memset(y, 0, (size_t)n * sizeof *y);
+  if (op->packed == SLV_OP_COLS) {
+    for (int k = op->colptr[j]; k < op->colptr[j + 1]; k++) y[op->rowind[k]] += op->val[k];
+  } else if (op->packed == SLV_OP_BLOCKS) {
+    int J = j / 3, c = j - 3 * J;
+    for (int k = op->colptr[J]; k < op->colptr[J + 1]; k++)
+      for (int r = 0; r < 3; r++) y[3 * op->rowind[k] + r] += op->val[9 * (size_t)k + 3 * c + r];
+  } else {
+    for (int i = 0; i < n; i++)
+      for (int k = op->Ap[i]; k < op->Ap[i + 1]; k++)
+        if (op->Aj[k] == j) y[i] += op->Ax[k];
+  }
+  return y;
+}
+
+void slv_op_to_dense(const slv_op *op, double *F, int ldf) {
+  int n = op->n;
+  if (op->A) {
+    for (int j = 0; j < n; j++)
+      memcpy(F + (size_t)j * ldf, op->A + (size_t)j * op->lda, (size_t)n * sizeof *F);
+    return;
+  }
+  for (int j = 0; j < n; j++) memset(F + (size_t)j * ldf, 0, (size_t)n * sizeof *F);
+  for (int i = 0; i < n; i++)
+    for (int k = op->Ap[i]; k < op->Ap[i + 1]; k++) F[i + (size_t)op->Aj[k] * ldf] += op->Ax[k];
+}
+
+double slv_op_start_res(slv_op *op, const double *x, double *b_inf) {
+  /* slv_residual's box-row measure, fused with slv_op_w's w_i: the solvers
+   * that start with it pass over J once instead of over J, w, x, b
+   * (twice) and w again */
+  const slv_problem *p = op->p;
+  slv_op_ktx(op, x);
+  double res = 0, bmax = 0, poison = 0;
+  for (int i = 0; i < p->n; i++) {
+    double wi = p->b[i] + slv_fac_row(&op->f, i, op->t, x[i]), lo, hi;
+    poison += (x[i] + wi) * 0.0; /* NaN iff x_i or w_i is NaN or Inf */
+    if (fabs(p->b[i]) > bmax) bmax = fabs(p->b[i]);
+    slv_bounds_at(p, x, i, &lo, &hi);
+    double ri = slv_mid_res(x[i], wi, lo, hi);
+    if (ri > res) res = ri;
+  }
+  *b_inf = bmax;
+  return poison == 0.0 ? res / fmax(1.0, bmax) : NAN;
+}

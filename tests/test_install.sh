@@ -1,0 +1,113 @@
+#!/bin/sh
+# test_install.sh -- lcplab as an installed library, from outside the tree; run by
+# `make installcheck` (so by `make distcheck`), after `make install` (DESTDIR allowed):
+#   tests/test_install.sh SRCDIR DESTDIR PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR PKGCONFIGDIR VERSION
+# Checks, with nothing but the installed files and pkg-config:
+#   - the three pkg-config packages (lcplab-solvers, lcplab-io, lcplab-dynamics) exist at
+#     VERSION; libsolvers' flags name neither HDF5 nor libfclib, lcplab-io's static flags
+#     name both and libzip (Requires.private);
+#   - the shared libraries: versioned sonames, and only libslvio NEEDs libfclib, HDF5, libzip;
+#   - tests/install/consumer.c built with `cc $(pkg-config --cflags ...) ... --libs` runs:
+#     it solves a 2 x 2 LCP with a known solution, writes and reads a .lcp, steps a scene,
+#     and reads an FCLIB file that the installed `lcplab convert` wrote;
+#   - tests/install/consumer.cpp (every public header, one call into each library) built
+#     and linked by g++ and clang++ (those installed) runs;
+#   - the installed lcplab runs (--version) and its man page lcplab(1) is there.
+# With a DESTDIR the .pc files are read through copies whose absolute paths get DESTDIR.
+# Last line "N passed, M failed".
+src=$1 dest=$2 prefix=$3 libdir=$4 includedir=$5 bindir=$6 mandir=$7 pcdir=$8 version=$9
+T=$(mktemp -d "${TMPDIR:-/tmp}/test_install.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL - $1${2:+: $2}"; }
+command -v pkg-config >/dev/null 2>&1 || { echo "FAIL - pkg-config not found"; echo "0 passed, 1 failed"; exit 1; }
+
+# pkg-config files (with DESTDIR: copies whose absolute paths are under it)
+mkdir -p "$T/pc"
+for p in lcplab-solvers lcplab-io lcplab-dynamics; do
+  if [ -f "$dest$pcdir/$p.pc" ]; then
+    sed -E "s#^(prefix|exec_prefix|libdir|includedir)=/#\\1=$dest/#" "$dest$pcdir/$p.pc" >"$T/pc/$p.pc"
+  else
+    bad "$p.pc installed" "$dest$pcdir/$p.pc missing"
+  fi
+done
+PKG_CONFIG_PATH="$T/pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+export PKG_CONFIG_PATH
+for p in lcplab-solvers lcplab-io lcplab-dynamics; do
+  v=$(pkg-config --modversion "$p" 2>&1)
+  if [ "$v" = "$version" ]; then ok "pkg-config $p: version $v"; else bad "pkg-config $p" "$v"; fi
+done
+if pkg-config --libs --static lcplab-solvers | grep -qE 'fclib|hdf5|zip'; then
+  bad "lcplab-solvers names no HDF5, libfclib, libzip" "$(pkg-config --libs --static lcplab-solvers)"
+else
+  ok "lcplab-solvers names no HDF5, libfclib, libzip (even --static)"
+fi
+s=$(pkg-config --libs --static lcplab-io)
+if echo "$s" | grep -q -- '-lfclib' && echo "$s" | grep -q -- '-lhdf5' && echo "$s" | grep -q -- '-lzip' &&
+  ! pkg-config --libs lcplab-io | grep -qE 'fclib|hdf5|zip'; then
+  ok "lcplab-io: libfclib, HDF5, libzip in Requires.private only"
+else
+  bad "lcplab-io's private requirements" "$s"
+fi
+
+# the shared objects
+lib="$dest$libdir"
+for pair in solvers:1 dynamics:1 slvio:0; do
+  name=${pair%%:*} major=${pair#*:}
+  so="$lib/lib$name.so.$major"
+  if [ -e "$so" ] && objdump -p "$so" | grep -q "SONAME *lib$name.so.$major\$"; then
+    ok "lib$name.so.$major installed, soname lib$name.so.$major"
+  else
+    bad "lib$name.so.$major" "missing or another soname"
+  fi
+  needs=$(objdump -p "$so" 2>/dev/null | awk '$1 == "NEEDED" { print $2 }' | tr '\n' ' ')
+  case "$name:$needs" in
+  slvio:*libfclib*libhdf5*) case "$needs" in *libzip*) ok "libslvio NEEDs libfclib, HDF5, libzip" ;; *) bad "libslvio NEEDED" "$needs" ;; esac ;;
+  slvio:*) bad "libslvio NEEDED" "$needs" ;;
+  *:*fclib* | *:*hdf5* | *:*libzip*) bad "lib$name NEEDs no HDF5, libfclib, libzip" "$needs" ;;
+  *) ok "lib$name NEEDs no HDF5, libfclib, libzip ($needs)" ;;
+  esac
+done
+LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH
+
+# the program and its man page
+if "$dest$bindir/lcplab" --version | grep -qx "lcplab $version"; then ok "lcplab --version"; else bad "lcplab --version"; fi
+if [ -f "$dest$mandir/man1/lcplab.1" ]; then ok "man page lcplab(1) installed"; else bad "man page" "$dest$mandir/man1/lcplab.1 missing"; fi
+n=$(ls "$dest$includedir/lcplab/"*.h 2>/dev/null | wc -l)
+if [ "$n" -eq 8 ]; then ok "8 public headers in $includedir/lcplab"; else bad "public headers" "$n found"; fi
+
+# an FCLIB file written by the installed lcplab, for the consumer to read
+printf '3\n1\n0\n3\n3\n3\t3\n1 0 0\n0 1 0\n0 0 1\n-1 0.25 0\n0.5\n' >"$T/fc1.dat"
+if "$dest$bindir/lcplab" convert "$T/fc1.dat" "$T/fc1.hdf5"; then ok "installed lcplab convert .dat -> .hdf5"; else bad "installed lcplab convert"; fi
+
+# the C consumer
+cc=${CC:-cc}
+# shellcheck disable=SC2046
+if $cc -std=c11 -Wall -Wextra -Werror $(pkg-config --cflags lcplab-io lcplab-dynamics) \
+  "$src/tests/install/consumer.c" -o "$T/consumer" $(pkg-config --libs lcplab-io lcplab-dynamics) -lm \
+  >"$T/log" 2>&1; then
+  ok "C consumer builds with pkg-config only"
+  if "$T/consumer" "$T" "$T/fc1.hdf5" >"$T/out" 2>&1; then
+    ok "C consumer runs: $(grep -c '^ok' "$T/out") checks"
+  else
+    bad "C consumer runs" "$(cat "$T/out")"
+  fi
+else
+  bad "C consumer builds" "$(head -c 600 "$T/log")"
+fi
+# the C++ consumer
+for cxx in g++ clang++; do
+  command -v "$cxx" >/dev/null 2>&1 || continue
+  # shellcheck disable=SC2046
+  if $cxx -std=c++11 -Wall -Wextra -pedantic -Werror $(pkg-config --cflags lcplab-io lcplab-dynamics) \
+    "$src/tests/install/consumer.cpp" -o "$T/consumer_cxx" $(pkg-config --libs lcplab-io lcplab-dynamics) \
+    >"$T/log" 2>&1 && "$T/consumer_cxx" >"$T/out" 2>&1; then
+    ok "$cxx: C++ consumer of every public header builds, links, runs ($(cat "$T/out"))"
+  else
+    bad "$cxx: C++ consumer" "$(head -c 600 "$T/log") $(cat "$T/out" 2>/dev/null)"
+  fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
