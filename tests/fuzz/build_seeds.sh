@@ -1,8 +1,11 @@
 #!/bin/bash
 # build_seeds.sh -- the seed corpora of the fuzz harnesses (tests/fuzz/README.md).
 #
-#   bash tests/fuzz/build_seeds.sh BUILDDIR SRCDIR OUTDIR
+#   bash tests/fuzz/build_seeds.sh BUILDDIR SRCDIR OUTDIR [bench|quick]
 #
+# quick (the test suite's fuzz stage, run_fuzz.sh quick) leaves out the
+# generated files, which take minutes with the instrumented lcplab on a
+# shared machine; it keeps the shared, in-tree and scene seeds.
 # BUILDDIR has cli/lcplab and datasets/gen_instances.  OUTDIR/<harness>/ gets,
 # for each harness, files made here and symbolic links to the shared files
 # (../shared/datasets, read in place: nothing of them is copied, and nothing
@@ -27,7 +30,8 @@ set -uo pipefail
 
 build=${1:?usage: build_seeds.sh BUILDDIR SRCDIR OUTDIR}
 src=${2:?usage: build_seeds.sh BUILDDIR SRCDIR OUTDIR}
-out=${3:?usage: build_seeds.sh BUILDDIR SRCDIR OUTDIR}
+out=${3:?usage: build_seeds.sh BUILDDIR SRCDIR OUTDIR [bench|quick]}
+mode=${4:-bench}
 lcplab=$build/cli/lcplab
 gen=$build/datasets/gen_instances
 shared=${LCPLAB_SHARED:-$src/../shared}/datasets
@@ -44,7 +48,8 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/gen" "$work/conv" "$work/export"
 
 # ---- generated instances, in every format that holds them -------------------
-for fam in spd contact boxed-findex box joints; do
+[ "$mode" = quick ] && gen_families="" || gen_families="spd contact boxed-findex box joints"
+for fam in $gen_families; do
   for n in 3 6 9; do
     "$gen" --type "$fam" --n "$n" --seed "$n" --out "$work/gen/${fam}_$n.lcp" >/dev/null 2>&1
   done
@@ -70,7 +75,8 @@ export_scene() { # NAME FRICTION SOLVER PARAMS...: lcplab's format, converted be
   "$lcplab" export --scene "$scene" "${params[@]}" --friction "$fr" --solver "$solver" \
     --format lcplab --steps 40 --every 13 --out "$work/export/${scene}_$fr" --force >/dev/null 2>&1
 }
-for fr in box pyramid cone; do
+[ "$mode" = quick ] && frictions="" || frictions="box pyramid cone"
+for fr in $frictions; do
   solver=pgs
   [ "$fr" = cone ] && solver=nsgs
   export_scene stack "$fr" "$solver" n=3
@@ -78,10 +84,12 @@ for fr in box pyramid cone; do
   export_scene pile "$fr" "$solver" n=6 seed=2
   export_scene dominoes "$fr" "$solver" n=3
 done
-export_scene ball box pgs
-export_scene chain box pgs n=3
-export_scene car box pgs
-export_scene door box pgs
+if [ "$mode" != quick ]; then
+  export_scene ball box pgs
+  export_scene chain box pgs n=3
+  export_scene car box pgs
+  export_scene door box pgs
+fi
 for d in "$work"/export/*; do convert_all "$d"; done
 
 # ---- arrange per harness ---------------------------------------------------------

@@ -3,9 +3,9 @@
  *
  * In-memory files.  The readers take paths (slv_io.h) and open them with
  * fopen.  The harnesses are linked with `ld --wrap=fopen --wrap=fopen64
- * --wrap=remove` against the static libsolvers (configure --enable-fuzzing
- * --disable-shared), so every fopen of the library and of the command line
- * code lands in __wrap_fopen below: a path under FZ_DIR opens one of the
+ * --wrap=remove` against the convenience libraries (libslvio_internal.la,
+ * libsolvers_internal.la: archives), so every fopen of the readers and of
+ * the command line code lands in __wrap_fopen below: a path under FZ_DIR opens one of the
  * files registered here, as a memory-backed FILE (fmemopen for reading,
  * open_memstream for writing); any other path goes to the real fopen.  So
  * the harnesses call the public entry points (slv_read, slv_read_vector,

@@ -10,7 +10,8 @@
 #           shared file they were derived from (edits.py; skipped when that
 #           file is absent).
 #   quick   the test suite's fuzz stage: replay, then each harness for
-#           FUZZ_QUICK_SECONDS (default 4) from its seeds, in a fresh corpus.
+#           FUZZ_QUICK_SECONDS (default 4) from the quick seeds, in a fresh
+#           corpus.
 #   bench   the benchmark: replay, then each harness for FUZZ_RUNS_<harness>
 #           executions (defaults below; 10^7 in all) or FUZZ_MAX_SECONDS
 #           (default 14400) whichever comes first, one after the other at
@@ -19,8 +20,10 @@
 #           BUILDDIR/fuzz/corpus/HARNESS across runs.  Writes the table of
 #           executions, time, coverage and findings to
 #           BUILDDIR/fuzz/results.md (tests/fuzz/README.md keeps a copy).
-# Seeds: BUILDDIR/fuzz/seeds (build_seeds.sh), rebuilt when cli/lcplab,
-# gen_instances, build_seeds.sh or a hand-written seed is newer.  Findings
+# Seeds: BUILDDIR/fuzz/seeds (build_seeds.sh; quick: BUILDDIR/fuzz/quick-seeds,
+# without the generated files, which take minutes to make with the
+# instrumented lcplab), rebuilt when cli/lcplab, gen_instances,
+# build_seeds.sh or a hand-written seed is newer.  Findings
 # (crash, leak, timeout, out of memory) go to BUILDDIR/fuzz/artifacts/HARNESS/;
 # any finding makes the exit status 1.
 set -uo pipefail
@@ -103,11 +106,11 @@ replay() {
 
 # ---- seeds -------------------------------------------------------------------------
 seeds() { # rebuilt when a tool, the script or a hand-written seed is newer
-  local stamp=$fz/seeds/.stamp
+  local stamp=$seed_dir/.stamp
   if [ ! -f "$stamp" ] || [ -n "$(find "$build/cli/lcplab" "$build/datasets/gen_instances" \
     "$src/tests/fuzz/build_seeds.sh" "$src/tests/fuzz/seeds" "$src/experiments" -newer "$stamp" \
     2>/dev/null | head -1)" ]; then
-    bash "$src/tests/fuzz/build_seeds.sh" "$build" "$src" "$fz/seeds" || return 1
+    bash "$src/tests/fuzz/build_seeds.sh" "$build" "$src" "$seed_dir" "$mode" || return 1
     touch "$stamp"
   fi
 }
@@ -130,7 +133,7 @@ run_one() {
   [ "$h" = fclib ] && asan=$asan:fast_unwind_on_malloc=0
   ASAN_OPTIONS=$asan nice -n "${FUZZ_NICE:-19}" "$build/tests/fuzz/fuzz_$h" "$@" -timeout=25 -rss_limit_mb=2048 \
     -malloc_limit_mb=256 -max_len="$(max_len "$h")" -close_fd_mask=3 -print_final_stats=1 \
-    -artifact_prefix="$fz/artifacts/$h/" "$corpus" "$fz/seeds/$h" >"$log" 2>&1
+    -artifact_prefix="$fz/artifacts/$h/" "$corpus" "$seed_dir/$h" >"$log" 2>&1
 }
 
 # "executions seconds cov ft" from a libFuzzer log
@@ -147,6 +150,8 @@ stats_of() {
 replay || findings=$((findings + 1))
 [ "$mode" = replay ] && exit $((findings > 0))
 
+seed_dir=$fz/seeds
+[ "$mode" = quick ] && seed_dir=$fz/quick-seeds
 seeds || { echo "run_fuzz.sh: cannot build the seeds" >&2; exit 2; }
 rm -rf "$fz/artifacts"
 total=0
