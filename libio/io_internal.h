@@ -367,6 +367,18 @@ slv_status slv_io_write_lcplab(const slv_io_req *rq, const slv_instance *inst);
 
 /* FCLIB HDF5 (io_fclib.c): local, or global condensed to local. */
 slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out);
+/* The same from a file image in memory (image[0..len), the file's bytes;
+ * rq->path names it in messages, rq->max_memory is the cap): the checks run
+ * on the image through HDF5's core driver (H5Pset_file_image), then
+ * libfclib, which opens paths only, reads a temporary file holding the same
+ * bytes (in /dev/shm, which is memory, when it is writable; else /tmp),
+ * removed after.  Both see the same bytes; where HDF5's two drivers differ
+ * (a damaged superblock that the core driver opens and the default one
+ * refuses), libfclib's H5Fopen fails, it returns nothing, and the read fails
+ * with a message.  Then slv_problem_validate, as slv_read.  Used by the fuzz
+ * harness tests/fuzz/fuzz_fclib.c (docs/io.md). */
+slv_status slv_io_read_fclib_image(const void *image, size_t len, const slv_io_req *rq,
+                                   slv_instance **out);
 slv_status slv_io_write_fclib(const slv_io_req *rq, const slv_instance *inst);
 /* An FCLIB file with the local problem of inst, /solution (r = x, u = A x +
  * b) and, if x0 is not NULL, /guesses/1 (r = x0, u = A x0 + b); inst must

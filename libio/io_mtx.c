@@ -239,6 +239,15 @@ slv_status slv_io_read_mtx(const slv_io_req *rq, slv_instance **out) {
     if ((st = slv_io_read_vec(side[4], n, SLV_RD_FINITE, inst->mu, "mu", cap_left(cap, mem), err,
                               errlen)))
       goto done;
+    /* friction coefficients (datasets/README.md: n finite values >= 0), as
+     * the .lcp reader demands: else a problem read here could not be read
+     * back once written (found by tests/fuzz/fuzz_mtx.c) */
+    for (int i = 0; i < n; i++)
+      if (inst->mu[i] < 0) {
+        slv_io_msgf(err, errlen, "%s: expected mu[%d] >= 0, found %.17g", side[4], i, inst->mu[i]);
+        st = SLV_ERR_INVALID;
+        goto done;
+      }
   }
   goto done;
 nomem:

@@ -334,13 +334,18 @@ static slv_status read_lcp_relay(slv_reader *r, slv_format fmt, slv_instance **o
   snprintf(why, sizeof why, "n = %d", n);
   slv_nm nm;
   if ((st = slv_io_read_nm(r, "M", n, n, why, INT_MAX, &nm, &line))) return st;
+  /* the arrays of size n only once q is known to follow: a sparse M of a
+   * few bytes may declare any n (read_nm bounds its dense copy) */
+  if ((st = slv_rd_need(r, n, "q (n = %d)", n))) {
+    slv_io_nm_free(&nm);
+    return st;
+  }
   slv_instance *inst = slv_io_instance_alloc(n);
   if (!inst) {
     slv_io_nm_free(&nm);
     return slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
   }
   inst->A = nm_take_dense(&nm);
-  if ((st = slv_rd_need(r, n, "q (n = %d)", n))) goto fail;
   if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->b, "q"))) goto fail;
   int relay = fmt == SLV_FMT_SICONOS_RELAY;
   if (fmt == SLV_FMT_AUTO) relay = relay_bounds_follow(r, n, inst->lo);
@@ -442,6 +447,17 @@ static slv_status read_mlcp(slv_reader *r, slv_instance **out) {
     }
     if ((st = slv_rd_doubles(r, (size_t)cols, SLV_RD_FINITE, q, "q"))) goto done;
   }
+  /* the dense (n+m)^2 instance only once the data to fill it is there:
+   * M of that size already read, or the storage-2 blocks in what is left */
+  if (!st2 && !(rows == N && cols == N)) {
+    st = slv_rd_failf(r, mline, SLV_ERR_INVALID,
+                      "expected M to be (n+m) x (n+m) = %d x %d, found %d x %d (and no "
+                      "storage-2 blocks to use instead)", N, N, rows, cols);
+    goto done;
+  }
+  if (st2 && (st = slv_rd_need(r, (double)N * N + N, "the storage-2 blocks (n = %d, m = %d)", n,
+                               m)))
+    goto done;
   inst = slv_io_instance_alloc(N);
   if (!inst || slv_io_alloc_dense(inst)) {
     st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for n + m = %d", N);
@@ -451,8 +467,6 @@ static slv_status read_mlcp(slv_reader *r, slv_instance **out) {
     /* [[A, C], [D, B]], each block row-major in the file, into a dense
      * column-major (n+m) x (n+m) array; then [a; b]. */
     size_t ld = N > 0 ? (size_t)N : 1;
-    if ((st = slv_rd_need(r, (double)N * N + N, "the storage-2 blocks (n = %d, m = %d)", n, m)))
-      goto done;
     blk = calloc(ld * ld, sizeof(double));
     if (!blk) {
       st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for the blocks");
@@ -468,13 +482,8 @@ static slv_status read_mlcp(slv_reader *r, slv_instance **out) {
   if (st1 && rows == N && cols == N) {
     memcpy(inst->A, M, (size_t)N * N * sizeof(double));
     memcpy(inst->b, q, (size_t)N * sizeof(double));
-  } else if (st2) {
-    memcpy(inst->A, blk, (size_t)N * N * sizeof(double));
   } else {
-    st = slv_rd_failf(r, mline, SLV_ERR_INVALID,
-                      "expected M to be (n+m) x (n+m) = %d x %d, found %d x %d (and no "
-                      "storage-2 blocks to use instead)", N, N, rows, cols);
-    goto done;
+    memcpy(inst->A, blk, (size_t)N * N * sizeof(double));
   }
   for (int i = 0; i < n; i++) inst->lo[i] = -INFINITY; /* free rows; the last m keep 0, +inf */
   *out = inst;

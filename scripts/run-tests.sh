@@ -22,6 +22,12 @@
 #   valgrind    build/:     make check-valgrind (every test binary under
 #               memcheck through tests/valgrind.sh; leaks are errors), with
 #               LCPLAB_QUICK=1 so the slowest data-driven tests may trim
+#   fuzz        build-fuzz/: ../configure CC=clang --enable-fuzzing
+#               --disable-shared; make -j2; make fuzz-check: every regression
+#               input of tests/fuzz/regressions through its libFuzzer
+#               harness, then each harness for a few seconds from its seeds
+#               (tests/fuzz/README.md); any crash, sanitizer report, leak or
+#               timeout fails the stage
 #   slurm       tests/test_slurm.sh with build/'s lcplab: installs slurm-wlm
 #               and munge if missing, starts munged, slurmctld and slurmd on
 #               localhost with a generated key and slurm.conf, runs a campaign
@@ -39,7 +45,7 @@ set -uo pipefail
 
 # shellcheck source=scripts/deps.sh
 . "$(dirname "$0")/deps.sh"
-PACKAGES="$PACKAGES clang" # the clang stage only
+PACKAGES="$PACKAGES clang libclang-rt-14-dev" # the clang and fuzz stages (libFuzzer's runtime)
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
@@ -99,6 +105,10 @@ configure_build() { # DIR [configure options]: (re)configure and build in DIR
 stage_check() { configure_build build && make_check build check; }
 stage_san() { configure_build build-san --enable-sanitizers --enable-asserts && make_check build-san check; }
 stage_clang() { configure_build build-clang CC=clang && make_check build-clang check; }
+stage_fuzz() {
+  configure_build build-fuzz CC=clang --enable-fuzzing --disable-shared &&
+    make -C build-fuzz fuzz-check
+}
 stage_install() {
   local dest rc
   [ -f build/Makefile ] || configure_build build || return 1
@@ -132,6 +142,7 @@ if stage packages install_packages && stage autoreconf autoreconf -fi; then
   stage clang stage_clang
   stage install stage_install
   stage valgrind stage_valgrind
+  stage fuzz stage_fuzz
   stage slurm stage_slurm
   [ "${1:-}" = --distcheck ] && stage distcheck stage_distcheck
 fi

@@ -1146,6 +1146,12 @@ static void test_bad_findex(void) {
   put_text("fnomu.findex", "-1\n0\n");
   badt("fnomu.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 0\n", SLV_ERR_INVALID, -1,
        "fnomu.mu: expected a readable file");
+  /* a negative friction coefficient, even without friction rows: the .lcp
+   * reader refuses it, so a read .mtx must not hold one (fuzz_mtx) */
+  put_text("fnegmu.b", "0\n0\n");
+  put_text("fnegmu.mu", "0\n-.5\n");
+  badt("fnegmu.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 0\n", SLV_ERR_INVALID, -1,
+       "fnegmu.mu: expected mu[1] >= 0, found -0.5");
 }
 
 static void test_bad_missing_and_unknown(void) {

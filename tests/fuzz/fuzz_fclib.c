@@ -1,0 +1,92 @@
+/* fuzz_fclib.c -- libFuzzer harness: FCLIB HDF5 files (tests/fuzz/README.md).
+ *
+ * The input is the bytes of an .hdf5 file; the seeds are real FCLIB files
+ * (local and global problems), so the mutations are damaged FCLIB files.
+ * Each input is read twice:
+ *   1. slv_io_read_fclib_image: the reader's HDF5 checks on the bytes as a
+ *      file image through HDF5's core driver (H5Pset_file_image), then
+ *      libfclib on a temporary copy (it opens paths only);
+ *   2. slv_read on a file holding them (in /dev/shm, memory; format fclib):
+ *      the reader exactly as `lcplab solve x.hdf5` runs it (HDF5's default
+ *      driver on a path).
+ * Both must keep the reader's contract (fz_check_read: a negative status
+ * and one line naming the file, or a valid problem; and for this reader
+ * "PATH: expected <what>, found <what>", the form of the twelve malformed
+ * classes of tests/test_fclib.c), and agree: both read
+ * the same problem, bit for bit, or both refuse the file.  (Their messages
+ * may differ: HDF5's two drivers do not fail alike on every damaged file.
+ * A superblock whose driver-information block lies at an address in
+ * HDF5's temporary space fails to open with the default driver and opens
+ * with the core driver, which then fails further on.)  The second read is
+ * the evidence that the image route accepts what the path route accepts.  No HDF5 object may stay open after a read
+ * (H5Fget_obj_count), and libfclib must never be reached with a file it
+ * would exit on (libFuzzer reports an exit as a finding).  A problem read
+ * goes through the lcplab round trip (fz_round_trip). */
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
+#include "fuzz_util.h"
+#include "io_internal.h"
+
+#include <hdf5.h>
+#include <string.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* The FCLIB reader's messages are "PATH: expected <what>, found <what>"
+ * (io_fclib.c), "PATH: out of memory ..." with SLV_ERR_NOMEM. */
+static void precise(const char *path, slv_status st, const char *err) {
+  if (st == SLV_OK) return;
+  const char *m = err + strlen(path) + 2;
+  if (strncmp(m, "expected ", 9) != 0 &&
+      !(st == SLV_ERR_NOMEM && strncmp(m, "out of memory", 13) == 0))
+    fz_fail("%s: not an 'expected ..., found ...' message: %s", path, err);
+}
+
+static void no_open_objects(const char *when) {
+  ssize_t n = H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL);
+  if (n != 0) fz_fail("%zd HDF5 objects open after %s", n, when);
+}
+
+/* slv_read on a file holding data, in /dev/shm (memory) if it can. */
+static slv_status read_path(const uint8_t *data, size_t size, char *path, size_t cap,
+                            slv_instance **out, char *err, size_t errlen) {
+  snprintf(path, cap, "%s/fuzz-fclib-XXXXXX",
+           access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : "/tmp");
+  int fd = mkstemp(path);
+  if (fd < 0) fz_fail("mkstemp(%s) failed", path);
+  for (size_t done = 0; done < size;) {
+    ssize_t k = write(fd, data + done, size - done);
+    if (k <= 0) fz_fail("write to %s failed", path);
+    done += (size_t)k;
+  }
+  close(fd);
+  slv_status st = slv_read(path, SLV_FMT_FCLIB, out, err, errlen);
+  unlink(path);
+  return st;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static const char *const name = FZ_DIR "in.hdf5";
+  slv_instance *a = NULL, *b = NULL;
+  char err_a[512], err_b[512], path[96];
+  slv_io_req rq = {name, SLV_FMT_FCLIB, SLV_IO_DEFAULT_MAX_MEMORY, err_a, sizeof err_a};
+  slv_status st_a = slv_io_read_fclib_image(data, size, &rq, &a);
+  no_open_objects("the image read");
+  fz_check_read(name, st_a, a, err_a);
+  precise(name, st_a, err_a);
+  slv_status st_b = read_path(data, size, path, sizeof path, &b, err_b, sizeof err_b);
+  no_open_objects("the path read");
+  fz_check_read(path, st_b, b, err_b);
+  precise(path, st_b, err_b);
+  if ((st_a == SLV_OK) != (st_b == SLV_OK))
+    fz_fail("image and path reads differ: %d '%s' / %d '%s'", (int)st_a, err_a, (int)st_b,
+            err_b);
+  if (a) {
+    fz_same_instance(a, b);
+    if (a->n <= FZ_ROUND_TRIP_MAX_N) fz_round_trip(a);
+  }
+  slv_instance_free(a);
+  slv_instance_free(b);
+  fz_files_clear();
+  fz_leak_check_each();
+  return 0;
+}
