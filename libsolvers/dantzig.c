@@ -43,6 +43,17 @@
  * with w = 0 for the rest of that drive.  If A is indefinite instead, the
  * final residual shows it and the status is SLV_BREAKDOWN with that row.
  *
+ * Scaling.  Every zero test is made in the units of the equilibrated
+ * problem D A D, D = diag(1 / sqrt(A_ii)), without forming it: a new pivot
+ * of row r is zero below max(pivot_tol, 16 (k+1) eps) A_rr (not pivot_tol
+ * max|A_ii|), and the ratio test's rounding-level entries are judged on
+ * dx_r sqrt(A_rr) and dw_r / sqrt(A_rr) per unit of x_i sqrt(A_ii).  The
+ * method is then the same on A and on any D A D.  On SPD matrices with row
+ * scalings over 7 decades (condition 1e14 .. 1e15, test_dantzig.c and
+ * gen_instances' scaled-spd) the tests against max|A_ii| took the small
+ * rows' pivots for zeros (breakdown) and their steps for rounding (cycles
+ * to the pivot limit); now they solve to res_rel ~1e-16.
+ *
  * ---- Linear algebra ------------------------------------------------------
  * A_CC = L D L^T (unit lower L, column-major, D > 0) is updated, never
  * refactored, as C changes:
@@ -156,7 +167,9 @@ typedef struct {
   int drive_id;      /* counts drives: stamps of singular rows */
   int nsing, sing_row; /* singular N -> C pivots skipped; the last row */
   double sing_s;       /* and its pivot */
-  double ptol; /* pivots <= ptol are zero: pivot_tol * max|A_ii| */
+  double ptol; /* pivot_tol * max|A_ii|: the zero of a pivot when A_rr = 0, and of newton_findex */
+  double prel; /* opt->pivot_tol: a new pivot of row r is zero below prel A_rr */
+  double *sq;  /* n_max: sqrt(A_ii) (sqrt(max|A_ii|) where A_ii <= 0): the row scales */
 } dz_state;
 
 static void dz_free(void *st) {
@@ -186,6 +199,7 @@ static void dz_free(void *st) {
   free(s->cacc);
   free(s->st);
   free(s->stamp);
+  free(s->sq);
   memset(s, 0, sizeof *s);
 }
 
@@ -219,7 +233,8 @@ static slv_status dz_init(void *st, int n_max, const slv_options *opt) {
   s->cacc = malloc(m * sizeof *s->cacc);
   s->st = malloc(m * sizeof *s->st);
   s->stamp = malloc(m * sizeof *s->stamp);
-  if (!s->M || !s->L || !s->d || !s->lo || !s->hi || !s->y || !s->v || !s->dx || !s->dw ||
+  s->sq = malloc(m * sizeof *s->sq);
+  if (!s->sq || !s->M || !s->L || !s->d || !s->lo || !s->hi || !s->y || !s->v || !s->dx || !s->dw ||
       !s->tmp || !s->beta || !s->yj || !s->xb || !s->hN || !s->xa || !s->ipiv || !s->perm ||
       !s->iperm || !s->slot_pos || !s->pos_slot || !s->crow || !s->cand || !s->cacc ||
       !s->stamp || !s->st) {
@@ -442,13 +457,18 @@ static void unit_dw(dz_state *s, int i) {
   for (int r = 0; r <= nN; r++) s->dw[r] = acc[s->perm[k + r]];
 }
 
-/* A new factor pivot (Schur complement) of row r counts as zero below
- * max(ptol, 16 k eps A_rr): s = A_rr - y.v cancels to rounding of about
- * k eps A_rr when row r depends linearly on the clamped rows. */
-static inline double pivot_zero(const dz_state *s, double arr) {
-  double c = 16.0 * (s->k + 1) * DBL_EPSILON * fabs(arr);
-  return c > s->ptol ? c : s->ptol;
+/* A new factor pivot (Schur complement) of row r, with k rows clamped,
+ * counts as zero below max(pivot_tol, 16 (k + 1) eps) A_rr: s = A_rr - y.v
+ * cancels to rounding of about k eps A_rr when row r depends linearly on
+ * the clamped rows.  Relative to A_rr, not to max|A_ii|: the test is then
+ * the same on D A D for any positive diagonal D (rows scaled over many
+ * decades: a row of small scale is not singular for being small). */
+static inline double zero_of(const dz_state *s, double arr, int k) {
+  double c = 16.0 * (k + 1) * DBL_EPSILON, a = fabs(arr);
+  if (!(a > 0)) return s->ptol;
+  return (c > s->prel ? c : s->prel) * a;
 }
+static inline double pivot_zero(const dz_state *s, double arr) { return zero_of(s, arr, s->k); }
 
 static slv_status breakdown(dz_state *s, slv_result *res, int row, double sv, double zero) {
   slv_msgf(res->message, sizeof res->message,
@@ -549,9 +569,12 @@ static void unit_step(dz_state *s, driven *d, const double *x) {
 static int ratio_test(const dz_state *s, const driven *d, const double *x, const double *w,
                       double *tbest, int *which) {
   int k = s->k, nN = s->nN, i = d->i, kind = BLK_NONE;
-  double best = INFINITY, dir = d->dir, dxmax = 0, dwmax = fabs(d->sc);
-  for (int q = 0; q < k; q++) dxmax = fmax(dxmax, fabs(s->dx[q]));
-  /* entries at rounding level of the largest one do not block */
+  /* entries at rounding level of the largest one do not block, compared in
+   * the units of the equilibrated problem (x_r sq_r, w_r / sq_r, per unit
+   * of x_i sq_i): the same test for A and D A D */
+  const double *sq = s->sq;
+  double si = sq[i], best = INFINITY, dir = d->dir, dxmax = 0, dwmax = fabs(d->sc) / (si * si);
+  for (int q = 0; q < k; q++) dxmax = fmax(dxmax, fabs(s->dx[q]) * sq[slot_row(s, q)] / si);
   double dxtiny = 64 * DBL_EPSILON * (1 + dxmax);
   if (d->sc > pivot_zero(s, d->aii)) {
     best = fabs(d->wi) / d->sc;
@@ -565,22 +588,22 @@ static int ratio_test(const dz_state *s, const driven *d, const double *x, const
   }
   for (int q = 0; q < k; q++) {
     double dq = dir * s->dx[q];
-    if (fabs(dq) <= dxtiny) continue;
     int r = slot_row(s, q);
+    if (fabs(dq) * sq[r] / si <= dxtiny) continue;
     double bound = dq > 0 ? s->hi[r] : s->lo[r];
     if (bound == INFINITY || bound == -INFINITY) continue;
     double t = (bound - x[r]) / dq;
     if (t < 0) t = 0;
     if (t < best) best = t, kind = BLK_C_N, *which = q;
   }
-  for (int e = 0; e < nN; e++) dwmax = fmax(dwmax, fabs(s->dw[e]));
+  for (int e = 0; e < nN; e++) dwmax = fmax(dwmax, fabs(s->dw[e]) / (sq[s->perm[k + e]] * si));
   double dwtiny = 64 * DBL_EPSILON * (1 + dwmax);
   for (int e = 0; e < nN; e++) {
     int r = s->perm[k + e];
     if (s->lo[r] == s->hi[r] || s->stamp[r] == d->id) continue;
-    double dr = dir * s->dw[e], t;
-    if (s->st[r] == ST_LO && dr < -dwtiny) t = w[r] / -dr;
-    else if (s->st[r] == ST_HI && dr > dwtiny) t = -w[r] / dr;
+    double dr = dir * s->dw[e], t, dtiny = dwtiny * sq[r] * si;
+    if (s->st[r] == ST_LO && dr < -dtiny) t = w[r] / -dr;
+    else if (s->st[r] == ST_HI && dr > dtiny) t = -w[r] / dr;
     else continue;
     if (t < 0) t = 0;
     if (t < best) best = t, kind = BLK_N_C, *which = k + e;
@@ -706,13 +729,14 @@ static slv_status drive(dz_state *s, double *x, double *w, slv_result *res) {
 /* ---- block start, refinement, one boxed pass ---------------------------------------- */
 
 /* Convert the Cholesky factor in L (lower, m x m) to L D L^T; returns the
- * first slot whose pivot is <= ptol, or m. */
+ * first slot whose pivot is zero by zero_of (relative to its A_rr), or m. */
 static int chol_to_ldl(dz_state *s, int m) {
   int n = s->n;
   for (int j = 0; j < m; j++) {
     double *c = s->L + (size_t)j * n;
     double lj = c[j];
-    if (!(lj * lj > s->ptol)) return j;
+    int row = s->cand[j];
+    if (!(lj * lj > zero_of(s, aij(s, row, row), j))) return j;
     s->d[j] = lj * lj;
     double inv = 1.0 / lj;
     for (int r = j + 1; r < m; r++) c[r] *= inv;
@@ -1017,6 +1041,11 @@ static int dz_begin(dz_state *s, slv_op *op, const slv_options *opt, slv_hist *h
   double amax = 0;
   for (int i = 0; i < n; i++) amax = fmax(amax, fabs(aij(s, i, i)));
   s->ptol = opt->pivot_tol * (amax > 0 ? amax : 1.0);
+  s->prel = opt->pivot_tol;
+  for (int i = 0; i < n; i++) {
+    double a = aij(s, i, i);
+    s->sq[i] = sqrt(a > 0 ? a : (amax > 0 ? amax : 1.0));
+  }
   s->packed = packed_columns(s);
   s->drive_id = 0;
   s->nsing = 0;
