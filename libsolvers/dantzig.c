@@ -99,6 +99,12 @@
  * its bounds perturbed by +-30 % (seeded by opt->seed); after DZ_RESTARTS
  * restarts the status is SLV_STAGNATED, after opt->max_iter passes
  * SLV_MAX_ITER, each with the best x seen and its residual in the message.
+ * A pass that fails (pivot limit, breakdown) returns the better of its
+ * partial x and the best point seen before it (the start, for the first
+ * pass), by the library residual (keep_better).  On the pyramid's step
+ * problems (A positive semidefinite, rank 36 for 108 rows) the boxed passes
+ * cycle to the pivot limit with |C| at the rank: the method's termination
+ * rests on A positive definite, and this is not fixed here.
  * How often that converges on the peers' contact-box instances:
  * experiments/README.md, "Measurements: solvers".
  *
@@ -1094,6 +1100,27 @@ static slv_status boxed_failure(dz_state *s, const double *x, double r, const sl
   return SLV_STAGNATED;
 }
 
+/* A pass that failed (pivot limit, breakdown) leaves its partial x, which
+ * may be far worse than where the solve started (res_nat_inf 1e6 on
+ * pyramid steps whose start was at 0.03): keep xref (residual rref) when it
+ * is better by the library residual, and say so.  w = A x + b on return. */
+static void keep_better(dz_state *s, double *x, double *w, const double *xref, double rref,
+                        slv_result *res) {
+  full_w(s, x, w);
+  double r = slv_residual(s->p, x, w).res_rel;
+  if (!(rref < r) && isfinite(r)) {
+    res->solver_residual = r;
+    return;
+  }
+  memcpy(x, xref, (size_t)s->n * sizeof *x);
+  full_w(s, x, w);
+  res->solver_residual = rref;
+  size_t len = strlen(res->message);
+  if (len + 1 < sizeof res->message)
+    slv_msgf(res->message + len, sizeof res->message - len,
+             "; x is the best point seen (res_rel=%.3g), not the pass's (%.3g)", rref, r);
+}
+
 /* The outer passes on the friction bounds: the accepted pass (xa,
  * residual r, clamped set cacc[0..macc)), the best x (xb, best). */
 typedef struct {
@@ -1191,7 +1218,11 @@ static slv_status findex_passes(dz_state *s, const slv_options *opt, double r, d
   while (res->iterations < opt->max_iter) {
     double rt;
     slv_status sts = outer_step(s, &o, opt, x, w, res, &rt, &done);
-    if (done || sts != SLV_OK) return sts; /* converged (SLV_CONVERGED is 0), or failed */
+    if (done) return sts;
+    if (sts != SLV_OK) { /* a failed pass: keep the best x seen */
+      if (sts != SLV_NOT_FINITE) keep_better(s, x, w, s->xb, o.best, res);
+      return sts;
+    }
     if (rt < 0) break; /* max_iter reached before the fixed-point pass */
     o.r = rt;
     accept_pass(s, &o, x);
@@ -1205,7 +1236,11 @@ static slv_status findex_passes(dz_state *s, const slv_options *opt, double r, d
     if (++o.stall < DZ_STALL_PASSES) continue;
     if (o.kicks < DZ_RESTARTS && res->iterations < opt->max_iter) {
       sts = restart_pass(s, &o, opt, x, w, res, &done);
-      if (done || sts != SLV_OK) return sts;
+      if (done) return sts;
+      if (sts != SLV_OK) {
+        if (sts != SLV_NOT_FINITE) keep_better(s, x, w, s->xb, o.best, res);
+        return sts;
+      }
       continue;
     }
     o.stalled = o.kicks == DZ_RESTARTS;
@@ -1235,8 +1270,15 @@ static slv_status dz_solve(void *st, slv_op *op, const slv_options *opt, double 
   set_bounds(s, s->hN);
   int m = start_set(s, x, opt->warm_start);
   double r = INFINITY;
+  /* the start point, kept in case the first pass fails */
+  memcpy(s->xb, x, (size_t)s->n * sizeof *x);
+  full_w(s, x, w);
+  double r0 = slv_residual(s->p, x, w).res_rel;
   slv_status sts = pass_eval(s, s->hN, x, w, m, res, &r);
-  if (sts != SLV_CONVERGED) return sts;
+  if (sts != SLV_CONVERGED) {
+    if (sts != SLV_NOT_FINITE) keep_better(s, x, w, s->xb, r0, res);
+    return sts;
+  }
   if (r > opt->tol && !findex) {
     /* a second refinement step on the same C */
     refine(s, x, w);
