@@ -1,6 +1,6 @@
 /* gen_instances.c -- the generator of lcplab's bundled instance set.
  *
- *   gen_instances --type spd|contact|boxed-findex|box|joints --n N [--seed S]
+ *   gen_instances --type spd|contact|boxed-findex|box|joints|scaled-spd|... --n N [--seed S]
  *                 --out FILE [--force]
  *
  * Writes one problem in lcplab's own text format (SLV_FMT_LCPLAB, through
@@ -53,6 +53,13 @@
  *   joints        A as in spd, every row an equality (lo = -inf, hi = +inf:
  *                 pure joints, the problems the `direct` solver takes).
  *                 Planted: x*_i = 2 U(0,1) - 1, w* = 0, b = -A x*; x_ref = x*.
+ *
+ *   scaled-spd    A = D S D, S as in spd, D_i = 10^e_i with e_i ~ U(-3.5, 3.5)
+ *                 drawn after S: row scalings over 7 decades, condition
+ *                 number 1e14-1e15 by numpy (the badly scaled matrices on which
+ *                 pivoting codes must pick tolerances relative to each row).
+ *                 Planted as spd in the scaled variables: x*_i = U(0,1) / D_i
+ *                 or w*_i = D_i U(0,1); x_ref = x*.
  *
  *   sparse-contact, sparse-box, sparse-findex: the contact construction
  *                 above with neighbouring bodies and A stored as CSR, for
@@ -119,7 +126,7 @@ static void usage(FILE *f)
 {
   fprintf(f,
           "usage: gen_instances --type spd|contact|boxed-findex|box|joints|sparse-contact|\n"
-          "                            sparse-box|sparse-findex --n N [--seed S]\n"
+          "                            sparse-box|sparse-findex|scaled-spd --n N [--seed S]\n"
           "                     --out FILE [--force]\n"
           "  writes one instance in lcplab's text format (datasets/README.md);\n"
           "  N in 1..%d (boxed-findex: 3..%d, rounded down to a multiple of 3);\n"
@@ -226,6 +233,36 @@ static int gen_spd(gsl_rng *r, slv_instance *inst)
   rc = 0;
 done:
   free(w);
+  free(perm);
+  return rc;
+}
+
+/* scaled-spd: A = D S D with S as in spd and D_i = 10^e_i, e_i ~ U(-GEN_SCALE_DEC,
+ * GEN_SCALE_DEC); A_ij = S_ij (D_i D_j), so A is exactly symmetric.  The
+ * planted solution is the spd one in the scaled variables: x*_i = U(0,1) / D_i
+ * on a random half, w*_i = D_i U(0,1) on the other. */
+#define GEN_SCALE_DEC 3.5
+static int gen_scaled_spd(gsl_rng *r, slv_instance *inst)
+{
+  int n = inst->n, rc = -1;
+  double *w = calloc((size_t)n, sizeof *w), *D = malloc((size_t)n * sizeof *D);
+  int *perm = malloc((size_t)n * sizeof *perm);
+  inst->x_ref = calloc((size_t)n, sizeof *inst->x_ref);
+  if (!w || !D || !perm || !inst->x_ref || fill_spd(r, n, inst->A)) goto done;
+  for (int i = 0; i < n; i++) D[i] = pow(10.0, GEN_SCALE_DEC * (2 * gsl_rng_uniform(r) - 1));
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++) inst->A[i + (size_t)j * n] *= D[i] * D[j];
+  random_perm(r, n, perm);
+  for (int k = 0; k < n; k++) {
+    int i = perm[k];
+    if (k < n / 2) inst->x_ref[i] = gsl_rng_uniform_pos(r) / D[i]; /* x* > 0, w* = 0 */
+    else w[i] = gsl_rng_uniform_pos(r) * D[i];                     /* x* = 0, w* > 0 */
+  }
+  planted_b(n, inst->A, inst->x_ref, w, inst->b);
+  rc = 0;
+done:
+  free(w);
+  free(D);
   free(perm);
   return rc;
 }
@@ -678,12 +715,14 @@ int main(int argc, char **argv)
   else if (!strcmp(type, "sparse-contact")) family = 5;
   else if (!strcmp(type, "sparse-box")) family = 6;
   else if (!strcmp(type, "sparse-findex")) family = 7;
+  else if (!strcmp(type, "scaled-spd")) family = 8;
   else {
     fprintf(stderr, "gen_instances: --type '%s': expected spd, contact, boxed-findex, box, joints, "
-            "sparse-contact, sparse-box or sparse-findex\n", type);
+            "sparse-contact, sparse-box, sparse-findex or scaled-spd\n", type);
     return 2;
   }
-  if (family < 5 && n > GEN_MAX_N) {
+  int dense = family < 5 || family == 8;
+  if (dense && n > GEN_MAX_N) {
     fprintf(stderr, "gen_instances: --n %ld: the dense family %s takes n <= %d (sparse-* go "
             "further)\n", n, type, GEN_MAX_N);
     return 2;
@@ -715,8 +754,8 @@ int main(int argc, char **argv)
 
   gsl_set_error_handler_off();
   gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-  slv_instance *inst = family >= 5 ? calloc(1, sizeof *inst) : slv_instance_new_dense((int)n);
-  if (inst && family >= 5) {
+  slv_instance *inst = !dense ? calloc(1, sizeof *inst) : slv_instance_new_dense((int)n);
+  if (inst && !dense) {
     inst->n = (int)n;
     inst->storage = SLV_CSR;
   }
@@ -736,6 +775,7 @@ int main(int argc, char **argv)
   case 2: rc = gen_contact(r, inst, 1); break;
   case 3: rc = gen_box(r, inst); break;
   case 4: rc = gen_joints(r, inst); break;
+  case 8: rc = gen_scaled_spd(r, inst); break;
   default: rc = gen_sparse(r, (int)n, family, inst); break;
   }
   if (rc) {

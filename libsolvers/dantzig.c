@@ -43,6 +43,17 @@
  * with w = 0 for the rest of that drive.  If A is indefinite instead, the
  * final residual shows it and the status is SLV_BREAKDOWN with that row.
  *
+ * Scaling.  Every zero test is made in the units of the equilibrated
+ * problem D A D, D = diag(1 / sqrt(A_ii)), without forming it: a new pivot
+ * of row r is zero below max(pivot_tol, 16 (k+1) eps) A_rr (not pivot_tol
+ * max|A_ii|), and the ratio test's rounding-level entries are judged on
+ * dx_r sqrt(A_rr) and dw_r / sqrt(A_rr) per unit of x_i sqrt(A_ii).  The
+ * method is then the same on A and on any D A D.  On SPD matrices with row
+ * scalings over 7 decades (condition 1e14 .. 1e15, test_dantzig.c and
+ * gen_instances' scaled-spd) the tests against max|A_ii| took the small
+ * rows' pivots for zeros (breakdown) and their steps for rounding (cycles
+ * to the pivot limit); now they solve to res_rel ~1e-16.
+ *
  * ---- Linear algebra ------------------------------------------------------
  * A_CC = L D L^T (unit lower L, column-major, D > 0) is updated, never
  * refactored, as C changes:
@@ -88,6 +99,12 @@
  * its bounds perturbed by +-30 % (seeded by opt->seed); after DZ_RESTARTS
  * restarts the status is SLV_STAGNATED, after opt->max_iter passes
  * SLV_MAX_ITER, each with the best x seen and its residual in the message.
+ * A pass that fails (pivot limit, breakdown) returns the better of its
+ * partial x and the best point seen before it (the start, for the first
+ * pass), by the library residual (keep_better).  On the pyramid's step
+ * problems (A positive semidefinite, rank 36 for 108 rows) the boxed passes
+ * cycle to the pivot limit with |C| at the rank: the method's termination
+ * rests on A positive definite, and this is not fixed here.
  * How often that converges on the peers' contact-box instances:
  * experiments/README.md, "Measurements: solvers".
  *
@@ -156,7 +173,9 @@ typedef struct {
   int drive_id;      /* counts drives: stamps of singular rows */
   int nsing, sing_row; /* singular N -> C pivots skipped; the last row */
   double sing_s;       /* and its pivot */
-  double ptol; /* pivots <= ptol are zero: pivot_tol * max|A_ii| */
+  double ptol; /* pivot_tol * max|A_ii|: the zero of a pivot when A_rr = 0, and of newton_findex */
+  double prel; /* opt->pivot_tol: a new pivot of row r is zero below prel A_rr */
+  double *sq;  /* n_max: sqrt(A_ii) (sqrt(max|A_ii|) where A_ii <= 0): the row scales */
 } dz_state;
 
 static void dz_free(void *st) {
@@ -186,6 +205,7 @@ static void dz_free(void *st) {
   free(s->cacc);
   free(s->st);
   free(s->stamp);
+  free(s->sq);
   memset(s, 0, sizeof *s);
 }
 
@@ -219,7 +239,8 @@ static slv_status dz_init(void *st, int n_max, const slv_options *opt) {
   s->cacc = malloc(m * sizeof *s->cacc);
   s->st = malloc(m * sizeof *s->st);
   s->stamp = malloc(m * sizeof *s->stamp);
-  if (!s->M || !s->L || !s->d || !s->lo || !s->hi || !s->y || !s->v || !s->dx || !s->dw ||
+  s->sq = malloc(m * sizeof *s->sq);
+  if (!s->sq || !s->M || !s->L || !s->d || !s->lo || !s->hi || !s->y || !s->v || !s->dx || !s->dw ||
       !s->tmp || !s->beta || !s->yj || !s->xb || !s->hN || !s->xa || !s->ipiv || !s->perm ||
       !s->iperm || !s->slot_pos || !s->pos_slot || !s->crow || !s->cand || !s->cacc ||
       !s->stamp || !s->st) {
@@ -442,13 +463,18 @@ static void unit_dw(dz_state *s, int i) {
   for (int r = 0; r <= nN; r++) s->dw[r] = acc[s->perm[k + r]];
 }
 
-/* A new factor pivot (Schur complement) of row r counts as zero below
- * max(ptol, 16 k eps A_rr): s = A_rr - y.v cancels to rounding of about
- * k eps A_rr when row r depends linearly on the clamped rows. */
-static inline double pivot_zero(const dz_state *s, double arr) {
-  double c = 16.0 * (s->k + 1) * DBL_EPSILON * fabs(arr);
-  return c > s->ptol ? c : s->ptol;
+/* A new factor pivot (Schur complement) of row r, with k rows clamped,
+ * counts as zero below max(pivot_tol, 16 (k + 1) eps) A_rr: s = A_rr - y.v
+ * cancels to rounding of about k eps A_rr when row r depends linearly on
+ * the clamped rows.  Relative to A_rr, not to max|A_ii|: the test is then
+ * the same on D A D for any positive diagonal D (rows scaled over many
+ * decades: a row of small scale is not singular for being small). */
+static inline double zero_of(const dz_state *s, double arr, int k) {
+  double c = 16.0 * (k + 1) * DBL_EPSILON, a = fabs(arr);
+  if (!(a > 0)) return s->ptol;
+  return (c > s->prel ? c : s->prel) * a;
 }
+static inline double pivot_zero(const dz_state *s, double arr) { return zero_of(s, arr, s->k); }
 
 static slv_status breakdown(dz_state *s, slv_result *res, int row, double sv, double zero) {
   slv_msgf(res->message, sizeof res->message,
@@ -544,24 +570,21 @@ static void unit_step(dz_state *s, driven *d, const double *x) {
   unit_dw(s, i);
 }
 
-/* max(m, max_q |v_q|), NaN entries skipped as fmax would (a compare, not a
- * call to libm's fmax in the ratio test's loops). */
-static inline double abs_max(const double *v, int n, double m) {
-  for (int q = 0; q < n; q++) {
-    double a = fabs(v[q]);
-    m = a > m || m != m ? a : m; /* fmax: a NaN m gives way */
-  }
-  return m;
-}
+/* fmax(m, a) as a compare, not a call to libm's fmax in the ratio test's
+ * loops: a NaN a is skipped, a NaN m gives way. */
+static inline double max_of(double m, double a) { return a > m || m != m ? a : m; }
 
 /* The ratio test: the largest t >= 0 keeping every processed row valid,
  * and what blocks it (BLK_*; *which: the slot or the N position). */
 static int ratio_test(const dz_state *s, const driven *d, const double *x, const double *w,
                       double *tbest, int *which) {
   int k = s->k, nN = s->nN, i = d->i, kind = BLK_NONE;
-  double best = INFINITY, dir = d->dir, dxmax = 0, dwmax = fabs(d->sc);
-  dxmax = abs_max(s->dx, k, dxmax);
-  /* entries at rounding level of the largest one do not block */
+  /* entries at rounding level of the largest one do not block, compared in
+   * the units of the equilibrated problem (x_r sq_r, w_r / sq_r, per unit
+   * of x_i sq_i): the same test for A and D A D */
+  const double *sq = s->sq;
+  double si = sq[i], best = INFINITY, dir = d->dir, dxmax = 0, dwmax = fabs(d->sc) / (si * si);
+  for (int q = 0; q < k; q++) dxmax = max_of(dxmax, fabs(s->dx[q]) * sq[slot_row(s, q)] / si);
   double dxtiny = 64 * DBL_EPSILON * (1 + dxmax);
   if (d->sc > pivot_zero(s, d->aii)) {
     best = fabs(d->wi) / d->sc;
@@ -575,22 +598,22 @@ static int ratio_test(const dz_state *s, const driven *d, const double *x, const
   }
   for (int q = 0; q < k; q++) {
     double dq = dir * s->dx[q];
-    if (fabs(dq) <= dxtiny) continue;
     int r = slot_row(s, q);
+    if (fabs(dq) * sq[r] / si <= dxtiny) continue;
     double bound = dq > 0 ? s->hi[r] : s->lo[r];
     if (bound == INFINITY || bound == -INFINITY) continue;
     double t = (bound - x[r]) / dq;
     if (t < 0) t = 0;
     if (t < best) best = t, kind = BLK_C_N, *which = q;
   }
-  dwmax = abs_max(s->dw, nN, dwmax);
+  for (int e = 0; e < nN; e++) dwmax = max_of(dwmax, fabs(s->dw[e]) / (sq[s->perm[k + e]] * si));
   double dwtiny = 64 * DBL_EPSILON * (1 + dwmax);
   for (int e = 0; e < nN; e++) {
     int r = s->perm[k + e];
     if (s->lo[r] == s->hi[r] || s->stamp[r] == d->id) continue;
-    double dr = dir * s->dw[e], t;
-    if (s->st[r] == ST_LO && dr < -dwtiny) t = w[r] / -dr;
-    else if (s->st[r] == ST_HI && dr > dwtiny) t = -w[r] / dr;
+    double dr = dir * s->dw[e], t, dtiny = dwtiny * sq[r] * si;
+    if (s->st[r] == ST_LO && dr < -dtiny) t = w[r] / -dr;
+    else if (s->st[r] == ST_HI && dr > dtiny) t = -w[r] / dr;
     else continue;
     if (t < 0) t = 0;
     if (t < best) best = t, kind = BLK_N_C, *which = k + e;
@@ -716,13 +739,14 @@ static slv_status drive(dz_state *s, double *x, double *w, slv_result *res) {
 /* ---- block start, refinement, one boxed pass ---------------------------------------- */
 
 /* Convert the Cholesky factor in L (lower, m x m) to L D L^T; returns the
- * first slot whose pivot is <= ptol, or m. */
+ * first slot whose pivot is zero by zero_of (relative to its A_rr), or m. */
 static int chol_to_ldl(dz_state *s, int m) {
   int n = s->n;
   for (int j = 0; j < m; j++) {
     double *c = s->L + (size_t)j * n;
     double lj = c[j];
-    if (!(lj * lj > s->ptol)) return j;
+    int row = s->cand[j];
+    if (!(lj * lj > zero_of(s, aij(s, row, row), j))) return j;
     s->d[j] = lj * lj;
     double inv = 1.0 / lj;
     for (int r = j + 1; r < m; r++) c[r] *= inv;
@@ -1027,6 +1051,11 @@ static int dz_begin(dz_state *s, slv_op *op, const slv_options *opt, slv_hist *h
   double amax = 0;
   for (int i = 0; i < n; i++) amax = fmax(amax, fabs(aij(s, i, i)));
   s->ptol = opt->pivot_tol * (amax > 0 ? amax : 1.0);
+  s->prel = opt->pivot_tol;
+  for (int i = 0; i < n; i++) {
+    double a = aij(s, i, i);
+    s->sq[i] = sqrt(a > 0 ? a : (amax > 0 ? amax : 1.0));
+  }
   s->packed = packed_columns(s);
   s->drive_id = 0;
   s->nsing = 0;
@@ -1073,6 +1102,27 @@ static slv_status boxed_failure(dz_state *s, const double *x, double r, const sl
            "w = A x + b is %.2g (max|x| = %.3g): A is ill-conditioned on the clamped set",
            r, opt->tol, fl, xm);
   return SLV_STAGNATED;
+}
+
+/* A pass that failed (pivot limit, breakdown) leaves its partial x, which
+ * may be far worse than where the solve started (res_nat_inf 1e6 on
+ * pyramid steps whose start was at 0.03): keep xref (residual rref) when it
+ * is better by the library residual, and say so.  w = A x + b on return. */
+static void keep_better(dz_state *s, double *x, double *w, const double *xref, double rref,
+                        slv_result *res) {
+  full_w(s, x, w);
+  double r = slv_residual(s->p, x, w).res_rel;
+  if (!(rref < r) && isfinite(r)) {
+    res->solver_residual = r;
+    return;
+  }
+  memcpy(x, xref, (size_t)s->n * sizeof *x);
+  full_w(s, x, w);
+  res->solver_residual = rref;
+  size_t len = strlen(res->message);
+  if (len + 1 < sizeof res->message)
+    slv_msgf(res->message + len, sizeof res->message - len,
+             "; x is the best point seen (res_rel=%.3g), not the pass's (%.3g)", rref, r);
 }
 
 /* The outer passes on the friction bounds: the accepted pass (xa,
@@ -1172,7 +1222,11 @@ static slv_status findex_passes(dz_state *s, const slv_options *opt, double r, d
   while (res->iterations < opt->max_iter) {
     double rt;
     slv_status sts = outer_step(s, &o, opt, x, w, res, &rt, &done);
-    if (done || sts != SLV_OK) return sts; /* converged (SLV_CONVERGED is 0), or failed */
+    if (done) return sts;
+    if (sts != SLV_OK) { /* a failed pass: keep the best x seen */
+      if (sts != SLV_NOT_FINITE) keep_better(s, x, w, s->xb, o.best, res);
+      return sts;
+    }
     if (rt < 0) break; /* max_iter reached before the fixed-point pass */
     o.r = rt;
     accept_pass(s, &o, x);
@@ -1186,7 +1240,11 @@ static slv_status findex_passes(dz_state *s, const slv_options *opt, double r, d
     if (++o.stall < DZ_STALL_PASSES) continue;
     if (o.kicks < DZ_RESTARTS && res->iterations < opt->max_iter) {
       sts = restart_pass(s, &o, opt, x, w, res, &done);
-      if (done || sts != SLV_OK) return sts;
+      if (done) return sts;
+      if (sts != SLV_OK) {
+        if (sts != SLV_NOT_FINITE) keep_better(s, x, w, s->xb, o.best, res);
+        return sts;
+      }
       continue;
     }
     o.stalled = o.kicks == DZ_RESTARTS;
@@ -1216,8 +1274,15 @@ static slv_status dz_solve(void *st, slv_op *op, const slv_options *opt, double 
   set_bounds(s, s->hN);
   int m = start_set(s, x, opt->warm_start);
   double r = INFINITY;
+  /* the start point, kept in case the first pass fails */
+  memcpy(s->xb, x, (size_t)s->n * sizeof *x);
+  full_w(s, x, w);
+  double r0 = slv_residual(s->p, x, w).res_rel;
   slv_status sts = pass_eval(s, s->hN, x, w, m, res, &r);
-  if (sts != SLV_CONVERGED) return sts;
+  if (sts != SLV_CONVERGED) {
+    if (sts != SLV_NOT_FINITE) keep_better(s, x, w, s->xb, r0, res);
+    return sts;
+  }
   if (r > opt->tol && !findex) {
     /* a second refinement step on the same C */
     refine(s, x, w);

@@ -39,9 +39,19 @@
  * formed on demand (O(k) for a core row, O(k^2) for a mu row, see below),
  * never the full tableau.
  *
- * Tolerances.  tau = pivot_tol * ||y||_inf: an entry of the tableau column
- * counts as positive only if it exceeds pivot_tol times the largest entry of
- * that column.  Siconos lexicolemke compares tableau entries with
+ * Tolerances.  tau = t * ||y||_inf: an entry of the tableau column counts
+ * as positive only if it exceeds t times the largest entry of that column.
+ * The first path takes t = max(pivot_tol, 1e-9) (LEMKE_PIVOT_FLOOR); if it
+ * fails (ray, singular basis, stagnation, pivot budget) after passing over
+ * an entry above pivot_tol ||y||, the path is run again from the start with
+ * t = 1e-6, then 1e-4, then pivot_tol itself, sharing one pivot budget,
+ * and the best x by the library residual is kept.  On the world's friction
+ * LCPs (pyramid steps: rank-deficient A, many exact ties) pivot_tol = 1e-13
+ * alone takes entries at rounding level as pivots: 0 of 275 failing steps
+ * of the 3-layer pyramid solved, 240 with the sequence (experiments/
+ * README.md, "Measurements: lemke and dantzig on world steps"); an SPD A
+ * of condition 1e14 needs the small threshold (test_lemke.c), which the
+ * last path keeps.  Siconos lexicolemke compares tableau entries with
  * max|M_ij| * DBL_EPSILON; the tableau column's own scale is used here
  * because y = B^-1 a_e has the units of B^-1 (1/|M|) for an entering mu and
  * of 1 for an entering z, and the rule is then invariant under scaling of
@@ -218,6 +228,7 @@ enum {
 };
 #define LEMKE_DRIFT 1e-9     /* relative drift of B x_B = q that triggers a refactorization */
 #define LEMKE_DRIFT_FLOOR 1e-12 /* ... if also above this * max|M| max|x_B| */
+#define LEMKE_PIVOT_FLOOR 1e-9 /* tableau entries below this * ||y||_inf are not pivots */
 #define LEMKE_TIE_REL 1e-12  /* ratios within this relative distance are tied */
 #define LEMKE_FEAS 1e-13     /* z0 leaves if that costs no row more than this * ||q|| */
 #define LEMKE_TRIAL 1e-9     /* ... or no more than this * max|x_B| and its point meets tol */
@@ -259,6 +270,7 @@ typedef struct {
                         friction m; a friction row's lambda is xtra + 1), or -1 */
   int *mrow;         /* n_max: the extra that reads row i of A (free u', friction m), or -1 */
   double *c, *an;    /* n_max: a combination of A's columns and its product */
+  double *xfirst;    /* n_max: the best x of the paths so far */
 } lemke_state;
 
 static void lemke_free(void *st) {
@@ -301,6 +313,7 @@ static void lemke_free(void *st) {
   free(s->mrow);
   free(s->c);
   free(s->an);
+  free(s->xfirst);
   memset(s, 0, sizeof *s);
 }
 
@@ -337,7 +350,7 @@ static slv_status lemke_init(void *st, int n_max, const slv_options *opt) {
   double **vN[] = {&s->xK, &s->wv, &s->yK, &s->yW, &s->u, &s->g, &s->t, &s->lexa, &s->lexb,
                    &s->qv, &s->dv, &s->af, &s->ws};
   for (size_t k = 0; k < sizeof vN / sizeof *vN; k++) *vN[k] = malloc(N * sizeof **vN[k]);
-  double **vn[] = {&s->o, &s->sg, &s->c, &s->an};
+  double **vn[] = {&s->o, &s->sg, &s->c, &s->an, &s->xfirst};
   for (size_t k = 0; k < sizeof vn / sizeof *vn; k++) *vn[k] = calloc(n, sizeof **vn[k]);
   int ok = s->H && s->ipiv && s->work && s->K && s->R && s->posK && s->posR && s->ties && s->zs &&
            s->ao && s->erp && s->ecp && s->erj && s->eci && s->ti && s->tj && s->erv && s->ecv &&
@@ -1060,7 +1073,10 @@ typedef struct {
   int pivots, ent;       /* basis changes so far; the variable entering next */
   int trials, notrial, exited; /* tentative exits tried; pivot not to try again; last taken */
   int limit, period, to_check; /* pivot limit; drift check period and countdown */
-  double piv_tol, qscale, dmax, vscale;
+  double piv_tol;        /* ratio test: max(opt->pivot_tol, LEMKE_PIVOT_FLOOR) */
+  double lu_tol;         /* refactorization: opt->pivot_tol */
+  int skipped;           /* an entry in (lu_tol, piv_tol] ||y|| was passed over */
+  double qscale, dmax, vscale;
   double amax;           /* max |[M, d]_ij|, computed when first needed (< 0: not yet) */
   double tau, theta;     /* this pivot's zero threshold and minimum ratio */
 } path;
@@ -1117,11 +1133,16 @@ static slv_status ratio_test(basis *B, path *P) {
   for (int i = 0; i < N; i++)
     if (s->posR[i] < 0) ymax = fmax(ymax, fabs(s->yW[i]));
   if (!isfinite(ymax)) return SLV_NOT_FINITE;
-  double tau = P->piv_tol * ymax, theta = INFINITY;
-  for (int q = 0; q < k; q++)
+  double tau = P->piv_tol * ymax, theta = INFINITY, low = P->lu_tol * ymax;
+  for (int q = 0; q < k; q++) {
     if (s->yK[q] > tau) theta = fmin(theta, fmax(0.0, s->xK[q]) / s->yK[q]);
-  for (int i = 0; i < N; i++)
-    if (s->posR[i] < 0 && s->yW[i] > tau) theta = fmin(theta, fmax(0.0, s->wv[i]) / s->yW[i]);
+    else if (s->yK[q] > low) P->skipped = 1;
+  }
+  for (int i = 0; i < N; i++) {
+    if (s->posR[i] >= 0) continue;
+    if (s->yW[i] > tau) theta = fmin(theta, fmax(0.0, s->wv[i]) / s->yW[i]);
+    else if (s->yW[i] > low) P->skipped = 1;
+  }
   P->tau = tau;
   P->theta = theta;
   return SLV_OK;
@@ -1243,7 +1264,7 @@ static slv_status drift_check(basis *B, path *P) {
     refac = dft > LEMKE_DRIFT_FLOOR * P->amax * P->vscale;
   }
   if (refac) {
-    slv_status stt = refactor(B, P->piv_tol);
+    slv_status stt = refactor(B, P->lu_tol);
     if (stt) return stt;
     P->period = P->period / 2 > LEMKE_CHECK_MIN ? P->period / 2 : LEMKE_CHECK_MIN;
   } else {
@@ -1331,7 +1352,7 @@ static slv_status finish(basis *B, const path *P, slv_op *op, const slv_options 
   solution(B, p, x);
   slv_op_w(op, x, w);
   slv_residuals rr = slv_residual(p, x, w);
-  if (!(rr.res_rel <= opt->tol) && refactor(B, P->piv_tol) == SLV_OK) {
+  if (!(rr.res_rel <= opt->tol) && refactor(B, P->lu_tol) == SLV_OK) {
     refine(B);
     solution(B, p, x);
     slv_op_w(op, x, w);
@@ -1357,21 +1378,16 @@ static slv_status finish(basis *B, const path *P, slv_op *op, const slv_options 
   return SLV_STAGNATED;
 }
 
-static slv_status lemke_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
-                              slv_result *res, slv_hist *h) {
-  (void)h;
-  lemke_state *s = st;
-  lcp_view L;
-  slv_status stt = setup(s, op, opt, &L, res);
-  if (stt) return stt;
-  int N = L.N;
-  res->iterations = 0;
-  res->pivots = 0;
-  res->solver_residual = 0;
-  if (N == 0) return SLV_CONVERGED;
-  basis B = {.s = s, .L = &L, .N = N, .k = 0, .ldh = N};
-  path P = {.piv_tol = opt->pivot_tol, .limit = slv_pivot_limit(opt, N), .notrial = -1,
+/* One path from the start with ratio-test threshold piv_tol; its verdict
+ * (x, w and res as the header says; res->pivots is this path's count). */
+static slv_status one_path(lemke_state *s, lcp_view *L, slv_op *op, const slv_options *opt,
+                           double piv_tol, int limit, double *x, double *w, slv_result *res,
+                           int *skipped) {
+  basis B = {.s = s, .L = L, .N = L->N, .k = 0, .ldh = L->N};
+  path P = {.piv_tol = piv_tol, .lu_tol = opt->pivot_tol, .limit = limit, .notrial = -1,
             .amax = -1, .period = LEMKE_CHECK, .to_check = LEMKE_CHECK};
+  *skipped = 0;
+  slv_status stt = SLV_CONVERGED;
   if (!path_start(&B, &P)) {
     solution(&B, op->p, x);
     return SLV_CONVERGED;
@@ -1379,6 +1395,7 @@ static slv_status lemke_solve(void *st, slv_op *op, const slv_options *opt, doub
   while (pivot(&B, &P, op, opt, x, w, res, &stt)) {
   }
   res->pivots = P.pivots;
+  *skipped = P.skipped;
   if (stt != SLV_CONVERGED) {
     solution(&B, op->p, x);
     return stt;
@@ -1386,6 +1403,62 @@ static slv_status lemke_solve(void *st, slv_op *op, const slv_options *opt, doub
   if (P.trials)
     slv_logf(opt, "lemke: %d tentative exits of z0%s", P.trials, P.exited ? ", the last taken" : "");
   return finish(&B, &P, op, opt, x, w, res);
+}
+
+/* The library residual of x (w = A x + b into w). */
+static double res_of(slv_op *op, const double *x, double *w) {
+  slv_op_w(op, x, w);
+  return slv_residual(op->p, x, w).res_rel;
+}
+
+/* Up to LEMKE_NPATHS paths (the header's "Tolerances"): with ratio-test
+ * thresholds lemke_floors[] (those above pivot_tol), then pivot_tol itself.
+ * The next path runs only if this one failed after passing over an entry
+ * above pivot_tol (a path that passed over none is the pivot_tol path, and
+ * its failure is not one of tiny pivots), with the rest of the pivot budget.
+ * The best x by the library residual is returned, with its status and
+ * message; res->pivots counts every path. */
+static const double lemke_floors[] = {LEMKE_PIVOT_FLOOR, 1e-6, 1e-4};
+enum { LEMKE_NPATHS = sizeof lemke_floors / sizeof *lemke_floors + 1 };
+
+static slv_status lemke_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                              slv_result *res, slv_hist *h) {
+  (void)h;
+  lemke_state *s = st;
+  lcp_view L;
+  slv_status stt = setup(s, op, opt, &L, res);
+  if (stt) return stt;
+  int n = op->n;
+  res->iterations = 0;
+  res->pivots = 0;
+  res->solver_residual = 0;
+  if (L.N == 0) return SLV_CONVERGED;
+  int limit = slv_pivot_limit(opt, L.N), used = 0, skipped = 0, have = 0;
+  slv_status best_st = SLV_MAX_ITER;
+  double best_r = INFINITY;
+  char best_msg[sizeof res->message];
+  for (int a = 0; a < LEMKE_NPATHS; a++) {
+    double tol = a < LEMKE_NPATHS - 1 ? lemke_floors[a] : opt->pivot_tol;
+    if (a < LEMKE_NPATHS - 1 && !(tol > opt->pivot_tol)) continue;
+    stt = one_path(s, &L, op, opt, tol, limit - used, x, w, res, &skipped);
+    used += res->pivots;
+    res->pivots = used;
+    if (stt == SLV_CONVERGED) return stt;
+    double r = res_of(op, x, w);
+    if (!have || r < best_r) {
+      have = 1;
+      best_r = r;
+      best_st = stt;
+      memcpy(best_msg, res->message, sizeof best_msg);
+      memcpy(s->xfirst, x, (size_t)n * sizeof *x);
+    }
+    if (!skipped || used >= limit || stt == SLV_NOT_FINITE) break;
+  }
+  memcpy(x, s->xfirst, (size_t)n * sizeof *x);
+  slv_op_w(op, x, w);
+  memcpy(res->message, best_msg, sizeof best_msg);
+  res->solver_residual = best_r;
+  return best_st;
 }
 
 static const slv_impl lemke_impl = {

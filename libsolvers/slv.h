@@ -262,7 +262,9 @@ typedef struct slv_options {
   int warm_start;      /* 1: x on entry is the starting point; 0: start at the projection of 0 */
   int record_history;  /* 1: res_rel per iteration into result.history */
   int check_every;     /* iterative: exact residual recomputation period; default 20 */
-  int max_pivots;      /* pivoting (lemke, dantzig): pivot limit; 0 = automatic, max(1000, 50 n) */
+  int max_pivots;      /* pivoting (lemke, dantzig): pivot limit; 0 = automatic: a budget of
+                          work, max(2^28 / n^2, 50 n) pivots (a pivot costs O(n^2), so small
+                          problems may take exponentially many: Murty's n = 19 fits) */
   const double *covering; /* lemke: covering vector d, size n, every d_i > 0; NULL = all ones
                              (borrowed, read during slv_solve only) */
   unsigned long seed;  /* randomized solvers; default 1 */

@@ -11,6 +11,7 @@
 #include "operator.h"
 #include "slv.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <time.h>
@@ -127,10 +128,24 @@ static inline double slv_pgs_move(double xi, double wi, double step, double lo, 
  * offending pair (problem.c). */
 int slv_is_symmetric(const slv_problem *p, double rtol, int *i, int *j);
 
-/* Pivot limit of opt for size n: opt->max_pivots, or max(1000, 50 n). */
+/* The automatic pivot budget (slv.h, slv_options.max_pivots): a pivot of
+ * lemke or dantzig on a problem of size n costs O(n^2) flops, so the budget
+ * is a fixed amount of work, SLV_PIVOT_WORK / n^2 pivots (about 1e9 flops
+ * in all: about a second), and never less than 50 n.  A small problem
+ * may then take exponentially many pivots (Murty's example needs 2^n: n = 12
+ * finishes with 4096, n = 19 with 2^19 < 2^28 / 361), a large one (n >= 175)
+ * gets the linear budget it had before.  docs/solvers.md, "Lexicographic Lemke". */
+#define SLV_PIVOT_WORK 268435456.0 /* 2^28 */
+static inline int slv_pivot_budget(int n) {
+  double nn = n > 1 ? (double)n : 1.0;
+  double by_work = SLV_PIVOT_WORK / (nn * nn), linear = 50.0 * nn;
+  double lim = by_work > linear ? by_work : linear;
+  return lim >= (double)INT_MAX ? INT_MAX : (int)lim;
+}
+/* Pivot limit of opt for size n: opt->max_pivots, or slv_pivot_budget(n). */
 static inline int slv_pivot_limit(const slv_options *opt, int n) {
   if (opt->max_pivots > 0) return opt->max_pivots;
-  return n > 20 ? 50 * n : 1000;
+  return slv_pivot_budget(n);
 }
 
 /* lambda_max of D^-1/2 A D^-1/2 (D = diag(1 / invd)) by `iters` steps of

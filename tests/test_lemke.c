@@ -12,6 +12,7 @@
  * test's own residual (tst_natres_dense), never only by status.
  */
 #include "slv.h"
+#include "slv_internal.h" /* slv_pivot_budget */
 #include "slv_io.h"
 #include "tst_util.h"
 
@@ -148,8 +149,7 @@ static void test_murty(void) {
   enum { NMAX = 16 };
   double A[NMAX * NMAX], b[NMAX], x[NMAX], xe[NMAX];
   slv_options o = slv_options_default();
-  o.tol = 1e-14;
-  o.max_pivots = 1 << 17;
+  o.tol = 1e-14; /* max_pivots = 0: the automatic budget must let every n here finish */
   for (int n = 4; n <= NMAX; n++) {
     murty_matrix(n, A);
     slv_problem p = slv_problem_empty();
@@ -169,7 +169,8 @@ static void test_murty(void) {
     TST_VEC_CLOSE(x, xe, n, 0, 0);
     CU_ASSERT_EQUAL(res.pivots, 2);
   }
-  /* the pivot limit stops the exponential path honestly */
+  /* the pivot limit stops the exponential path honestly (the old automatic
+   * budget, 1000 pivots at n = 12, did exactly this to a 4096-pivot path) */
   int n = 12;
   murty_matrix(n, A);
   for (int i = 0; i < n; i++) b[i] = -(ldexp(1, n + 1) - ldexp(1, i + 1));
@@ -181,6 +182,22 @@ static void test_murty(void) {
   CU_ASSERT_EQUAL(res.pivots, 1000);
   CU_ASSERT(res.res.res_rel > o.tol);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "pivot limit"));
+}
+
+/* The automatic budget: work-bounded (2^28 / n^2 pivots, each O(n^2)),
+ * never below 50 n, and max_pivots overrides it. */
+static void test_pivot_budget(void) {
+  CU_ASSERT(slv_pivot_budget(12) >= 4096);    /* Murty n = 12 */
+  CU_ASSERT(slv_pivot_budget(19) >= 1 << 19); /* Murty n = 19 */
+  CU_ASSERT_EQUAL(slv_pivot_budget(16), 1 << 20);
+  CU_ASSERT_EQUAL(slv_pivot_budget(1000), 50000);
+  CU_ASSERT_EQUAL(slv_pivot_budget(0), 1 << 28);
+  for (int n = 1; n < 400; n++) CU_ASSERT(slv_pivot_budget(n + 1) <= slv_pivot_budget(n) ||
+                                          slv_pivot_budget(n + 1) == 50 * (n + 1));
+  slv_options o = slv_options_default();
+  CU_ASSERT_EQUAL(slv_pivot_limit(&o, 12), slv_pivot_budget(12));
+  o.max_pivots = 7;
+  CU_ASSERT_EQUAL(slv_pivot_limit(&o, 12), 7);
 }
 
 /* ---- secondary rays ----------------------------------------------------------- */
@@ -1200,6 +1217,7 @@ int main(void) {
   CU_add_test(s, "hand-derived 2x2 paths and pivot counts", test_hand_2x2);
   CU_add_test(s, "hand-derived boxed, upper-only and free rows", test_hand_box_free);
   CU_add_test(s, "Murty's examples n=4..16: 2^n pivots, degenerate b=-1: 2", test_murty);
+  CU_add_test(s, "automatic pivot budget: 2^28 / n^2, at least 50 n", test_pivot_budget);
   CU_add_test(s, "secondary rays: A=-I, infeasible PSD", test_ray);
   CU_add_test(s, "Siconos LCP collection (LCPLAB_SHARED)", test_siconos_lcp);
   CU_add_test(s, "degenerate problems (ties) terminate with the solution", test_degenerate);
