@@ -77,6 +77,7 @@ typedef struct cli_world_args {
   const char *fallback_solver; /* NULL: default (pgs, or nsgs with cones) */
   int have_fallback_max_iter;
   long fallback_max_iter;
+  long max_pivots;            /* 0: the solver's automatic budget (slv.h) */
 } cli_world_args;
 
 /* Set every field to "not given". */

@@ -239,6 +239,13 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
       return -1;
     }
     a->have_max_iter = 1;
+  } else if (OPT("max-pivots")) {
+    if (r < 0)
+      return -1;
+    if (!cli_parse_long(v, &a->max_pivots) || a->max_pivots < 1 || a->max_pivots > INT_MAX) {
+      cli_error("%s: --max-pivots must be an integer between 1 and %d, got '%s'", cmd, INT_MAX, v);
+      return -1;
+    }
   } else if (OPT("tol")) {
     if (r < 0)
       return -1;
@@ -293,6 +300,8 @@ void cli_world_usage(FILE *f)
           "  --gyro G            none, explicit, implicit (default)\n"
           "  --orient O          exp (default), linear\n"
           "  --max-iter N        solver iterations per step (default 50)\n"
+          "  --max-pivots N      pivots per step of lemke and dantzig (default: their\n"
+          "                      automatic budget, which grows with the size)\n"
           "  --tol T             solver tolerance (default: library's, 1e-8)\n"
           "  --omega W           pgs relaxation (default 1)\n"
           "  --warm-start on|off start each solve from the last step's impulses (default on)\n"
@@ -385,6 +394,8 @@ int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, lon
     s.contact_order = (dyn_contact_order)a->order;
   if (a->have_max_iter)
     s.opt.max_iter = (int)a->max_iter;
+  if (a->max_pivots > 0)
+    s.opt.max_pivots = (int)a->max_pivots;
   if (a->have_tol)
     s.opt.tol = a->tol;
   if (a->have_omega)

@@ -113,6 +113,13 @@ typedef struct run_out {
   dyn_err err;
 } run_out;
 
+/* lemke's pivot budget in these fixtures.  lemke now solves most pyramid
+ * steps (its tolerance ladder, docs/solvers.md, "Lexicographic Lemke"), so
+ * the failure policy is tested on failures made on purpose: a budget too
+ * small for the pyramid's 48-150 rows ends most steps in max_iter with the
+ * partial x of the path, the kind of x the policy must judge. */
+enum { LEMKE_FIXTURE_PIVOTS = 12 };
+
 /* steps of scene `name` with solver, integrator and policy; every failed
  * step checked by applied_is_best. */
 static dyn_world *run_scene(const char *name, const char *param, const char *solver,
@@ -120,6 +127,8 @@ static dyn_world *run_scene(const char *name, const char *param, const char *sol
                             run_out *o) {
   dyn_world_settings s = dyn_world_settings_default();
   snprintf(s.solver, sizeof s.solver, "%s", solver);
+  if (!strcmp(solver, "lemke")) /* failures on purpose: see LEMKE_FIXTURE_PIVOTS */
+    s.opt.max_pivots = LEMKE_FIXTURE_PIVOTS;
   s.integrator = integ;
   s.on_failure = pol;
   const char *params[1] = { param };
@@ -181,13 +190,11 @@ static double settled_distance(dyn_world *w, const char *name, const char *param
 static void pyramid_case(const char *layers, dyn_integrator integ, long steps, int keep_stops) {
   run_out o;
   dyn_world *w = run_scene("pyramid", layers, "lemke", integ, DYN_ON_FAILURE_KEEP, steps, &o);
-  /* The defect shows either way; which one first depends on lemke's
-   * singular pivots, which the last bit of A's products decides. */
-  if (keep_stops) {
-    CU_ASSERT((o.err == DYN_ERR_NUMERIC && o.steps < steps) || o.bad > 0);
-  } else {
-    CU_ASSERT(o.bad > 0);
-  }
+  /* lemke's partial x at the cut budget is no longer worse than the
+   * candidates (keep's defect shows with apgd on the pendulum, below); what
+   * this run checks is that the fixture fails as intended */
+  (void)keep_stops;
+  CU_ASSERT(o.failed > o.steps / 2);
   printf("\n  lemke %s, keep: %ld steps run, %ld failed, %ld of them applied worse than a "
          "candidate%s", layers, o.steps, o.failed, o.bad, o.err ? ", then a step failed" : "");
   dyn_world_free(w);

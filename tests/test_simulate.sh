@@ -178,14 +178,14 @@ expect_err "refusal: pgs with cones" "refused" \
 if [ ! -e "$T/e.csv" ]; then pass "no CSV left after an error"; else fail "error cleanup" "$T/e.csv exists"; fi
 
 # ---- a step that fails after others ran: the rows so far stay ----------------------------------
-# lemke on a 2-layer pyramid ends a step stagnated with an x worse than no
-# impulse; --on-failure keep (the rule before the failure policy) refuses it
-# (libdynamics/world_failure.c; step 108 today): exit 3, one
+# lemke on a 2-layer pyramid, its pivots cut to 12 so that steps fail on
+# purpose (lemke solves these steps with its own budget); --on-failure stop
+# ends the run at the first (libdynamics/world_failure.c): exit 3, one
 # line naming step N, and the CSV / trace keep steps 1..N-1 (3 boxes: 3
 # trace rows a step).  enum refuses a step once the pile's
 # contacts bring findex rows: that is the request's fault (exit 2), and as
 # for every usage error the files are removed.
-lcp simulate --scene pyramid --param layers=2 --solver lemke --steps 150 --on-failure keep \
+lcp simulate --scene pyramid --param layers=2 --solver lemke --max-pivots 12 --steps 150 --on-failure stop \
   --csv "$T/lf.csv" --trace "$T/lf.trace"
 n=$(sed -n 's/.*: step \([0-9]*\): .*/\1/p' "$T/err")
 rows=$(($(wc -l <"$T/lf.csv") - 1))
@@ -205,7 +205,7 @@ fi
 # applied the warm start or zero without the policy having compared them
 # (every applied value is one of solver, fallback:pgs, warm, zero, none),
 # and each failed step, and only those, has its three dump files.
-lcp simulate --scene pyramid --param layers=2 --solver lemke --steps 150 --csv "$T/fb.csv" \
+lcp simulate --scene pyramid --param layers=2 --solver lemke --max-pivots 12 --steps 150 --csv "$T/fb.csv" \
   --dump-failures "$T/dump"
 cp "$T/out" "$T/fb.json"
 nfailrows=$(awk -F, 'NR > 1 && $8 > 0 && $13 != "converged"' "$T/fb.csv" | wc -l)
@@ -287,7 +287,7 @@ else
   fail "dump apgd (cones)" "exit $rc, no dump with cones"
 fi
 expect_err "dump dir with step files, no --force" "--force" \
-  simulate --scene pyramid --param layers=2 --solver lemke --steps 5 --csv "$T/fb2.csv" \
+  simulate --scene pyramid --param layers=2 --solver lemke --max-pivots 12 --steps 5 --csv "$T/fb2.csv" \
   --dump-failures "$T/dump"
 expect_err "bad --on-failure" "--on-failure" \
   simulate --scene stack --solver pgs --on-failure maybe --csv "$T/e.csv"
@@ -297,7 +297,7 @@ expect_err "unknown --fallback-solver" "fallback solver 'nosuch'" \
 # stop: the first failed step ends the run, exit 3, one line naming it and
 # the policy; the CSV keeps the steps before it; the step is dumped
 first=$(awk -F, 'NR > 1 && $8 > 0 && $13 != "converged" { print $1; exit }' "$T/fb.csv")
-lcp simulate --scene pyramid --param layers=2 --solver lemke --steps 150 --on-failure stop \
+lcp simulate --scene pyramid --param layers=2 --solver lemke --max-pivots 12 --steps 150 --on-failure stop \
   --csv "$T/st.csv" --dump-failures "$T/dump_st"
 if [ "$rc" -eq 3 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q ": step $first: solver lemke .*failure policy stop" "$T/err" \
    && [ "$(($(wc -l <"$T/st.csv") - 1))" -eq $((first - 1)) ] && [ -f "$T/dump_st/step$first.lcp" ] \
@@ -311,7 +311,7 @@ if [ -n "$first" ] && [ -f "$T/dump_st/step$first.lcp" ]; then
 fi
 # best: no second solve, so no fallback row; every failed row applied one
 # of solver, warm, zero
-lcp simulate --scene pyramid --param layers=2 --solver lemke --steps 150 --on-failure best \
+lcp simulate --scene pyramid --param layers=2 --solver lemke --max-pivots 12 --steps 150 --on-failure best \
   --csv "$T/be.csv"
 if [ "$rc" -eq 0 ] && [ "$(($(wc -l <"$T/be.csv") - 1))" -eq 150 ] \
    && ! grep -q fallback "$T/be.csv" && grep -q '"on_failure":"best"' "$T/out"; then
@@ -378,7 +378,7 @@ det() {
 }
 det "pile 300, pgs_wide" --scene pile --param n=300 --solver pgs_wide --steps 60 --margin 0.002 \
   --warm-factor 0.85 --contact-order top-down
-det "lemke pyramid, fallback" --scene pyramid --param layers=2 --solver lemke --steps 60
+det "lemke pyramid, fallback" --scene pyramid --param layers=2 --solver lemke --max-pivots 12 --steps 60
 
 lcp simulate --scene pile --param n=10 --solver enum --steps 300 --csv "$T/ef.csv"
 if [ "$rc" -eq 2 ] && grep -q "refused" "$T/err" && grep -q ": step [0-9]*: " "$T/err" \
