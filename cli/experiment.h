@@ -245,6 +245,7 @@ typedef struct exp_section {
   double tol[EXP_MAX_TOLS];
   int ntol;                     /* 0: the default for the kind */
   long max_iter;                /* 0: the default for the kind */
+  long max_pivots;              /* 0: the pivoting solvers' automatic budget (slv.h) */
   long min_runs;                /* timed runs at least (key min_runs, alias repeat); default 5 */
   double min_time;              /* s: timed runs total at least; default 0.1 */
   double max_time;              /* s: stop repeating past this total (key max_time, alias budget); default 2 */

@@ -17,7 +17,7 @@
  *   generate FAMILY N... [seed=S | seeds=A-B | seeds=S,S,...]
  *   scene NAME [k=v...]        steps=K dt=H every=E friction=F cone_law=L
  *                              solver=S are lcplab's, the rest the scene's
- *   classes C...  tol T...  max_iter N  min_runs N (repeat)  min_time S
+ *   classes C...  tol T...  max_iter N  max_pivots N  min_runs N (repeat)  min_time S
  *   max_time S (budget)  time_limit S  tie T  seed S
  *   integrators NAME...  friction F...  compare solvers|integrators
  *   figure key=value...
@@ -563,6 +563,12 @@ static int key_max_iter(const parser *ps, exp_section *s, char **w, int nw)
   return rc >= 0 ? rc : whole(ps, w[0], w[1], 1, INT_MAX, &s->max_iter);
 }
 
+static int key_max_pivots(const parser *ps, exp_section *s, char **w, int nw)
+{
+  int rc = one_value(ps, w[0], nw);
+  return rc >= 0 ? rc : whole(ps, w[0], w[1], 1, INT_MAX, &s->max_pivots);
+}
+
 static int key_min_runs(const parser *ps, exp_section *s, char **w, int nw)
 {
   int rc = one_value(ps, w[0], nw);
@@ -729,6 +735,7 @@ static const key_rule rules[] = {
   {"classes", K_PROB, key_classes},
   {"tol", K_ALL, key_tol},
   {"max_iter", K_ALL, key_max_iter},
+  {"max_pivots", K_ALL, key_max_pivots},
   {"min_runs", K_PROB, key_min_runs},
   {"repeat", K_PROB, key_min_runs},
   {"min_time", K_PROB, key_min_time},

@@ -98,6 +98,8 @@ static dyn_world_settings settings_of(const exp_section *s, const exp_source *sr
     set.dt = src->dt;
   if (s->max_iter > 0)
     set.opt.max_iter = (int)s->max_iter;
+  if (s->max_pivots > 0)
+    set.opt.max_pivots = (int)s->max_pivots;
   if (s->ntol > 0)
     set.opt.tol = s->tol[0];
   set.opt.seed = s->seed;

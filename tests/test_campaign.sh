@@ -323,7 +323,7 @@ fi
 # (plan.info records them; lcplab task, as run-parallel.sh and slurm.sbatch
 # run it, takes them from there).  lemke on the 2-layer pyramid has failed
 # steps (tests/test_experiment.sh checks their rows and dumps in detail).
-printf 'experiment drift lf\nsolvers lemke\nscene pyramid layers=2 steps=120\nfriction box\n' >"$T/pd.exp"
+printf 'experiment drift lf\nsolvers lemke\nmax_pivots 12\nscene pyramid layers=2 steps=120\nfriction box\n' >"$T/pd.exp"
 lcp experiment "$T/pd.exp" --plan "$T/pd" --dump-failures "$T/pdump" --max-memory 64M
 lcp task "$T/pd" 0
 d=$(ls -d "$T/pdump/lf"/t000000_pyramid_lemke_symplectic_box 2>/dev/null)

@@ -310,8 +310,9 @@ lcp experiment "$T/var.exp" --out "$T/o4" --var HERE="$T" --no-plot
 if [ "$rc" -eq 0 ] && [ "$(rows "$T/o4/prof.csv" | wc -l)" -eq 2 ]; then pass "--var NAME=VALUE"; else fail "--var NAME=VALUE" "exit $rc"; fi
 
 # ---- 5. the world's failure policy and --dump-failures ----------------------------------------
-# lemke on the 2-layer pyramid ends some steps singular, stagnated, in a ray
-# or at its pivot limit; lemke pivots, so each of them is a failed solve
+# lemke on the 2-layer pyramid with its pivots cut to 12 (max_pivots: lemke
+# solves these steps with its own budget) ends most steps at its pivot
+# limit; lemke pivots, so each of them is a failed solve
 # (libdynamics/world_failure.c).  The file's policy is stop; section lf sets
 # fallback (the world solves such a step again with pgs and applies the best
 # candidate), section ls keeps the file's stop, section lb sets best.
@@ -321,18 +322,21 @@ experiment drift lf
 on_failure fallback
 fallback_max_iter 200
 solvers lemke
+max_pivots 12
 scene pyramid layers=2 steps=150
 integrators symplectic
 friction box
 
 experiment drift ls
 solvers lemke
+max_pivots 12
 scene pyramid layers=2 steps=150
 friction box
 
 experiment accuracy lb
 on_failure best
 solvers lemke
+max_pivots 12
 scene pyramid layers=2 steps=150
 friction box
 EOF2
