@@ -59,15 +59,15 @@ extern const slv_solver slv_solver_nsgs;
 enum {
   NSGSN_CHUNK = 30,         /* sweeps between two decisions (at least) */
   NSGSN_DENSE_N = 300,      /* rows: below, the cost model takes a dense A as n^2 */
-  NSGSN_NEWTON_IT = 30,     /* Newton iterations per attempt */
-  NSGSN_NEWTON_MAX_N = 4000 /* rows: above, no Newton (its matrix is n^2 doubles) */
+  NSGSN_NEWTON_IT = 30      /* Newton iterations per attempt */
 };
 #define NSGSN_NEWTON_GUESS 6.0 /* Newton iterations an attempt is expected to need */
+#define NSGSN_SPARSE_SWEEPS 50.0 /* a sparse Newton iteration, in sweeps (calibrated on piles) */
 
 typedef struct {
   void *gs;        /* nsgs state (slv_solver_nsgs's state_size bytes) */
-  slv_nsn nsn;     /* Newton core, NULL buffers when n_max > NSGSN_NEWTON_MAX_N */
-  int has_newton;
+  slv_nsn nsn;     /* Newton core */
+  int nsn_ready;   /* slv_nsn_begin done for the current solve */
   double *xs;      /* size n_max: iterate saved before a Newton attempt */
 } nsgsn_state;
 
@@ -77,7 +77,7 @@ static void nsgsn_free(void *st) {
     slv_solver_nsgs.impl->free(s->gs);
     free(s->gs);
   }
-  if (s->has_newton) slv_nsn_free(&s->nsn);
+  slv_nsn_free(&s->nsn);
   free(s->xs);
   memset(s, 0, sizeof *s);
 }
@@ -96,15 +96,9 @@ static slv_status nsgsn_init(void *st, int n_max, const slv_options *opt) {
     nsgsn_free(s);
     return r;
   }
-  if (n_max <= NSGSN_NEWTON_MAX_N) {
-    r = slv_nsn_init(&s->nsn, n_max);
-    if (r) {
-      nsgsn_free(s);
-      return r;
-    }
-    s->has_newton = 1;
-  }
-  return SLV_OK;
+  r = slv_nsn_init(&s->nsn, n_max);
+  if (r) nsgsn_free(s);
+  return r;
 }
 
 /* Rows the Newton system would keep at x: the three rows of each contact
@@ -156,7 +150,10 @@ static int newton_pays(schedule *k, const slv_op *op, const slv_options *opt, co
   /* Newton factors only the rows not at a bound (nsn_ac.c eliminates
    * the rest): estimated from the current x, contacts with x_n > 0 */
   double me = active_rows(op->p, x);
-  k->c_newton = me * me * me / 12.0 + 2.0 * op->n * me + 4.0 * k->c_sweep;
+  if (op->n > NSN_DENSE_MAX && op->packed) /* sparse LU (nsn_sparse.c): a calibration */
+    k->c_newton = NSGSN_SPARSE_SWEEPS * k->c_sweep;
+  else
+    k->c_newton = me * me * me / 12.0 + 2.0 * op->n * me + 4.0 * k->c_sweep;
   return k_left * k->c_sweep > k->need * k->c_newton;
 }
 
@@ -168,6 +165,11 @@ static slv_status newton_attempt(nsgsn_state *s, slv_op *op, const slv_options *
                                  slv_hist *h) {
   int n = op->n;
   k->attempts++;
+  if (!s->nsn_ready) { /* the Newton matrix's storage: once per problem, on first use */
+    slv_status b = slv_nsn_begin(&s->nsn, op, res);
+    if (b != SLV_OK) return b;
+    s->nsn_ready = 1;
+  }
   memcpy(s->xs, x, (size_t)n * sizeof *x);
   int it_left = opt->max_iter - k->sweeps - k->newton, nit = 0;
   slv_status ns = slv_nsn_run(&s->nsn, op, opt, it_left < NSGSN_NEWTON_IT ? it_left : NSGSN_NEWTON_IT,
@@ -199,6 +201,7 @@ static slv_status nsgsn_solve(void *st, slv_op *op, const slv_options *opt, doub
     return SLV_ERR_UNSUPPORTED;
   }
   slv_op_pack(op);
+  s->nsn_ready = 0;
   double nnz = op->A && (n < NSGSN_DENSE_N || !op->packed) ? (double)n * n : slv_op_nnz(op);
   schedule k = { 0, 0, 0, 2.0 * nnz + 60.0 * p->ncones, 0, NSGSN_NEWTON_GUESS, 0, NAN };
   slv_options o = *opt;
@@ -218,7 +221,7 @@ static slv_status nsgsn_solve(void *st, slv_op *op, const slv_options *opt, doub
     }
     double r_now = sub.solver_residual;
     k.debt -= sub.iterations * k.c_sweep;
-    if (!s->has_newton || k.sweeps + k.newton >= opt->max_iter || k.debt > 0) {
+    if (k.sweeps + k.newton >= opt->max_iter || k.debt > 0) {
       k.r_before = r_now;
       continue;
     }

@@ -86,6 +86,7 @@ enum {
 #define NSN_TAU_MAX 1e-2 /* proximal regularisation: tau = min(NSN_TAU_MAX, ||Phi||_2) */
 
 void slv_nsn_free(slv_nsn *s) {
+  slv_nsn_sparse_free(&s->sp);
   free(s->H);
   free(s->ipiv);
   free(s->buf);
@@ -97,11 +98,14 @@ slv_status slv_nsn_init(slv_nsn *s, int n_max) {
   size_t m = (size_t)(n_max > 0 ? n_max : 1);
   memset(s, 0, sizeof *s);
   s->n_max = n_max;
-  s->H = malloc(m * m * sizeof *s->H);
+  if (n_max <= NSN_DENSE_MAX) { /* small workspaces never reserve at a solve */
+    s->H = malloc(m * m * sizeof *s->H);
+    s->H_cap = m * m;
+  }
   s->ipiv = malloc(m * sizeof *s->ipiv);
   s->buf = malloc(16 * m * sizeof *s->buf);
   s->blk0 = malloc(4 * m * sizeof *s->blk0);
-  if (!s->H || !s->ipiv || !s->buf || !s->blk0) {
+  if ((n_max <= NSN_DENSE_MAX && !s->H) || !s->ipiv || !s->buf || !s->blk0) {
     slv_nsn_free(s);
     return SLV_ERR_NOMEM;
   }
@@ -154,6 +158,28 @@ static void nsn_setup(slv_nsn *s, const slv_op *op) {
     s->bw[i] = 1;
     s->rho[i] = d > 0 ? 1.0 / d : 1.0;
   }
+}
+
+slv_status slv_nsn_begin(slv_nsn *s, slv_op *op, slv_result *res) {
+  int n = op->n;
+  slv_op_pack(op);
+  nsn_setup(s, op);
+  s->sparse = n > NSN_DENSE_MAX && op->packed;
+  slv_status st = SLV_OK;
+  if (s->sparse) {
+    st = slv_nsn_sparse_begin(s, op);
+  } else if ((size_t)n * n > s->H_cap) { /* a dense A too full to pack: dense LU */
+    free(s->H);
+    s->H_cap = 0;
+    s->H = malloc((size_t)n * n * sizeof *s->H);
+    if (s->H) s->H_cap = (size_t)n * n;
+    else st = SLV_ERR_NOMEM;
+  }
+  if (st != SLV_OK)
+    slv_msgf(res->message, sizeof res->message,
+             "nsn_ac: no memory for the %s Newton matrix (n=%d)", s->sparse ? "sparse" : "dense",
+             n);
+  return st;
 }
 
 /* Phi at (x, w) into phi; with jac, also the rows of Ar and Bu (3 entries
@@ -302,9 +328,9 @@ static void nsn_direction(slv_nsn *s, slv_op *op, int m, double tau) {
  * Bu formed): (Ar + Bu (A + sigma I)) d = -Phi on the active rows, with a
  * diagonal shift only when the LU meets a singular pivot; 0, or the LU's
  * info when even the shifted matrix is singular. */
-static int nsn_newton_dir(slv_nsn *s, slv_op *op, double th) {
+static int nsn_newton_dir_dense(slv_nsn *s, slv_op *op, double tau) {
   int info = 0, m = nsn_active(s, op->n);
-  double delta = 0, tau = fmin(NSN_TAU_MAX, sqrt(2.0 * th));
+  double delta = 0;
   for (int attempt = 0; attempt < 3 && m > 0; attempt++) {
     nsn_build_H(s, op, m, tau, delta);
     info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m, m, s->H, m, s->ipiv);
@@ -317,6 +343,32 @@ static int nsn_newton_dir(slv_nsn *s, slv_op *op, double th) {
   }
   if (info != 0) return info;
   nsn_direction(s, op, m, tau);
+  return 0;
+}
+
+/* The same direction from the sparse LU of the whole H (nsn_sparse.c):
+ * the eliminated rows are identity rows there. */
+static int nsn_newton_dir_sparse(slv_nsn *s, slv_op *op, double tau) {
+  int n = op->n, info = 0;
+  double delta = 0;
+  for (int attempt = 0; attempt < 3; attempt++) {
+    for (int i = 0; i < n; i++) s->d[i] = -s->phi[i];
+    info = slv_nsn_sparse_solve(s, op, tau, delta, s->d);
+    if (info == 0) break;
+    double hmax = slv_nsn_sparse_hmax(s);
+    delta = (attempt == 0 ? 1e-10 : 1e-6) * (hmax > 0 ? hmax : 1.0);
+  }
+  return info;
+}
+
+/* The Newton direction at the current phi (theta = ||Phi||^2 / 2, Ar and
+ * Bu formed): (Ar + Bu (A + sigma I)) d = -Phi, with a diagonal shift only
+ * when the LU meets a singular pivot; 0, or nonzero when even the shifted
+ * matrix is singular.  Leaves A d in s->Ad. */
+static int nsn_newton_dir(slv_nsn *s, slv_op *op, double th) {
+  double tau = fmin(NSN_TAU_MAX, sqrt(2.0 * th));
+  int info = s->sparse ? nsn_newton_dir_sparse(s, op, tau) : nsn_newton_dir_dense(s, op, tau);
+  if (info != 0) return info;
   slv_op_matvec(op, s->d, NULL, s->Ad);
   return 0;
 }
@@ -364,8 +416,6 @@ slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_i
              "use pcg_cone or apgd");
     return SLV_ERR_UNSUPPORTED;
   }
-  slv_op_pack(op);
-  nsn_setup(s, op);
   double bscale, b2scale, r2;
   nsn_scales(p, &bscale, &b2scale);
   double rinf = slv_natmap_norms(p, x, w, &r2), best = rinf / bscale;
@@ -444,7 +494,9 @@ static slv_status nsn_solve(void *st, slv_op *op, const slv_options *opt, double
   res->solver_residual = r.res_rel;
   if (slv_met(op->p, opt, &r)) return SLV_CONVERGED;
   int it = 0;
-  slv_status s = slv_nsn_run(st, op, opt, opt->max_iter, x, w, res, h, &it);
+  slv_status s = slv_nsn_begin(st, op, res);
+  if (s != SLV_OK) return s;
+  s = slv_nsn_run(st, op, opt, opt->max_iter, x, w, res, h, &it);
   res->iterations = it;
   return s;
 }
@@ -458,9 +510,9 @@ static const slv_impl nsn_impl = {
 
 const slv_solver slv_solver_nsn_ac = {
     .name = "nsn_ac",
-    .summary = "nonsmooth Newton on the Alart-Curnier function, dense LU, line search (Coulomb)",
+    .summary = "nonsmooth Newton on the Alart-Curnier function, sparse (KLU) or dense LU, line "
+               "search (Coulomb)",
     .cite = "alart1991",
     .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
-    .max_n = 6000,
     .impl = &nsn_impl,
 };
