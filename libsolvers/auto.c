@@ -3,7 +3,7 @@
  * "auto").  The rule, first match:
  *
  *   cones, Coulomb law      nsgs_newton: NSGS sweeps, and the Alart-Curnier
- *                           Newton (dense LU up to 600 rows, else sparse KLU)
+ *                           Newton (dense LU up to 600 rows, else sparse UMFPACK)
  *                           when the sweeps stall; the fastest on the FC3D
  *                           sets at 1e-8 (experiments/README.md,
  *                           "Measurements: sparse Newton").  nsgs if A has a
@@ -75,7 +75,7 @@ static int auto_choose(const auto_state *s, const slv_problem *p, char *why, siz
   const char *law = p->cone_law == SLV_CONE_COULOMB ? "Coulomb" : "associated";
   if (p->ncones > 0 && p->cone_law == SLV_CONE_COULOMB && k_of[0]) {
     slv_msgf(why, len, "%d Coulomb cones, n=%d: NSGS, then %s Newton when the sweeps stall",
-             p->ncones, p->n, p->n > NSN_DENSE_MAX ? "sparse (KLU)" : "dense");
+             p->ncones, p->n, p->n > NSN_DENSE_MAX ? "sparse (UMFPACK)" : "dense");
     return 0;
   }
   if (p->ncones > 0 && p->cone_law == SLV_CONE_ASSOCIATED && k_of[2]) {

@@ -510,7 +510,7 @@ static const slv_impl nsn_impl = {
 
 const slv_solver slv_solver_nsn_ac = {
     .name = "nsn_ac",
-    .summary = "nonsmooth Newton on the Alart-Curnier function, sparse (KLU) or dense LU, line "
+    .summary = "nonsmooth Newton on the Alart-Curnier function, sparse (UMFPACK) or dense LU, line "
                "search (Coulomb)",
     .cite = "alart1991",
     .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,

@@ -1,5 +1,5 @@
 /* nsn_sparse.c -- the sparse Newton matrix of the Alart-Curnier Newton
- * (nsn_ac.c, nsgs_newton.c): storage, assembly and SuiteSparse KLU
+ * (nsn_ac.c, nsgs_newton.c): storage, assembly and SuiteSparse UMFPACK
  * factorization (docs/solvers.md, "Alart-Curnier Newton").
  *
  * H = Ar + Bu (A + sigma I) (+ delta I).  Row i of H combines the rows of
@@ -7,50 +7,51 @@
  * the weights Bu(i, .), so column j of H is nonzero on every row of each
  * block that column j of A touches, plus j's own block (Ar, sigma Bu).
  * That pattern depends on A alone, not on the active set: it is built and
- * analysed (KLU: block triangular form, then AMD on each block [davis2010])
- * once per problem by slv_nsn_sparse_begin.  Every Newton iteration then
- * fills the values in O(3 nnz(A)) (hpos maps each packed entry of A to its
- * place in H) and refactors with the pivot order of the last fresh LU
- * (klu_refactor, no allocation).  Rows the dense path eliminates (Ar row
- * e_i, Bu row 0: separated contacts, box rows at a bound) are identity
- * rows here, whose d_i = -Phi_i comes out of the solve itself.
+ * analysed once per problem by slv_nsn_sparse_begin (UMFPACK's symbolic
+ * factorization: a fill-reducing column ordering, AMD on A + A' as the
+ * pattern is symmetric [davis2004]).  Every Newton iteration then fills the
+ * values in O(3 nnz(A)) (hpos maps each packed entry of A to its place in
+ * H), runs UMFPACK's numeric LU (threshold partial pivoting, so a changed
+ * active set never meets a stale pivot order) and solves with the
+ * workspace's own scratch (umfpack_di_wsolve).  Rows the dense path
+ * eliminates (Ar row e_i, Bu row 0: separated contacts, box rows at a
+ * bound) are identity rows here, whose d_i = -Phi_i comes out of the solve.
  *
- * When the active set has moved far from the one the pivot order was
- * chosen for, a refactorization can meet a zero or tiny pivot: it is
- * detected (klu_refactor fails, or KLU's reciprocal pivot growth or
- * condition estimate falls under NSN_SP_RGROWTH / NSN_SP_RCOND) and the
- * LU is redone with fresh partial pivoting (klu_factor).  That, the
- * symbolic analysis and the first LU of a problem are the only places
- * where SuiteSparse allocates; the pattern's own buffers are reserved
- * once per problem and kept for the next (grown geometrically).
+ * Why UMFPACK and not KLU's allocation-free refactorization: on the Newton
+ * matrix of a 5000-body pile (n = 35289, 0.9 M nonzeros) KLU's
+ * left-looking LU took 4.8x longer than UMFPACK's multifrontal one (BLAS
+ * on dense fronts), and its refactorization saved only 16 %
+ * (experiments/README.md, "Measurements: sparse Newton").  The price:
+ * UMFPACK allocates its numeric object at every factorization (it has no
+ * refactor-in-place), the one allocation inside the iterations of any
+ * solver; the pattern's own buffers are reserved once per problem at the
+ * start of the solve and kept for the next (grown geometrically).
  */
 #include "slv_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <suitesparse/klu.h>
-
-#define NSN_SP_RCOND 1e-13   /* KLU's rcond (min / max |U_jj|) under which the LU is redone */
-#define NSN_SP_RGROWTH 1e-10 /* reciprocal pivot growth under which the LU is redone */
+#include <suitesparse/umfpack.h>
 
 static void drop_numeric(slv_nsn_sparse *sp) {
-  if (sp->numeric) klu_free_numeric((klu_numeric **)&sp->numeric, sp->common);
+  if (sp->numeric) umfpack_di_free_numeric(&sp->numeric);
   sp->numeric = NULL;
 }
 
 static void drop_symbolic(slv_nsn_sparse *sp) {
   drop_numeric(sp);
-  if (sp->symbolic) klu_free_symbolic((klu_symbolic **)&sp->symbolic, sp->common);
+  if (sp->symbolic) umfpack_di_free_symbolic(&sp->symbolic);
   sp->symbolic = NULL;
 }
 
 void slv_nsn_sparse_free(slv_nsn_sparse *sp) {
-  if (sp->common) drop_symbolic(sp);
-  free(sp->common);
+  drop_symbolic(sp);
+  free(sp->control);
   free(sp->Hp_buf);
   free(sp->dpos_buf);
   free(sp->stamp);
   free(sp->where);
+  free(sp->W);
   free(sp->Hi);
   free(sp->Hx);
   free(sp->hpos);
@@ -165,27 +166,30 @@ static void pattern_fill(slv_nsn *s, const slv_op *op) {
 
 slv_status slv_nsn_sparse_begin(slv_nsn *s, const slv_op *op) {
   slv_nsn_sparse *sp = &s->sp;
-  if (!sp->common) {
-    sp->common = malloc(sizeof(klu_common));
+  if (!sp->control) {
     size_t m = (size_t)(s->n_max > 0 ? s->n_max : 1);
+    sp->control = malloc(UMFPACK_CONTROL * sizeof *sp->control);
     sp->Hp_buf = malloc((m + 1) * sizeof *sp->Hp_buf);
     sp->dpos_buf = malloc(m * sizeof *sp->dpos_buf);
     sp->stamp = malloc(m * sizeof *sp->stamp);
     sp->where = malloc(m * sizeof *sp->where);
-    if (!sp->common || !sp->Hp_buf || !sp->dpos_buf || !sp->stamp || !sp->where) {
+    sp->W = malloc(6 * m * sizeof *sp->W); /* x, then wsolve's W (5 n) */
+    if (!sp->control || !sp->Hp_buf || !sp->dpos_buf || !sp->stamp || !sp->where || !sp->W) {
       slv_nsn_sparse_free(sp);
       return SLV_ERR_NOMEM;
     }
-    klu_defaults(sp->common);
+    umfpack_di_defaults(sp->control);
+    sp->control[UMFPACK_IRSTEP] = 0; /* Newton corrects its own inexact steps */
     sp->dpos = sp->dpos_buf;
   }
   drop_symbolic(sp);
   sp->n = 0;
-  sp->factors = sp->refactors = 0;
+  sp->factors = 0;
   if (pattern_size(s, op) != SLV_OK) return SLV_ERR_NOMEM;
   pattern_fill(s, op);
-  sp->symbolic = klu_analyze(op->n, sp->Hp, sp->Hi, sp->common);
-  if (!sp->symbolic) return SLV_ERR_NOMEM;
+  if (umfpack_di_symbolic(op->n, op->n, sp->Hp, sp->Hi, NULL, &sp->symbolic, sp->control, NULL) !=
+      UMFPACK_OK)
+    return SLV_ERR_NOMEM;
   sp->n = op->n;
   return SLV_OK;
 }
@@ -230,32 +234,20 @@ double slv_nsn_sparse_hmax(const slv_nsn *s) {
   return m;
 }
 
-/* A fresh LU with partial pivoting: 0 or nonzero (singular, or no memory). */
-static int factor_fresh(slv_nsn_sparse *sp) {
-  drop_numeric(sp);
-  sp->numeric = klu_factor(sp->Hp, sp->Hi, sp->Hx, sp->symbolic, sp->common);
-  sp->factors++;
-  return sp->numeric ? 0 : 1;
-}
-
-/* Refactor with the last pivot order; redo the LU when a pivot fails or
- * the pivot growth / condition estimate says the order went stale. */
-static int factor(slv_nsn_sparse *sp) {
-  if (!sp->numeric) return factor_fresh(sp);
-  klu_common *c = sp->common;
-  if (klu_refactor(sp->Hp, sp->Hi, sp->Hx, sp->symbolic, sp->numeric, c)) {
-    sp->refactors++;
-    if (klu_rcond(sp->symbolic, sp->numeric, c) && c->rcond >= NSN_SP_RCOND &&
-        klu_rgrowth(sp->Hp, sp->Hi, sp->Hx, sp->symbolic, sp->numeric, c) &&
-        c->rgrowth >= NSN_SP_RGROWTH)
-      return 0;
-  }
-  return factor_fresh(sp);
-}
-
 int slv_nsn_sparse_solve(slv_nsn *s, const slv_op *op, double tau, double delta, double *rhs) {
   slv_nsn_sparse *sp = &s->sp;
+  int n = op->n;
   fill_values(s, op, tau, delta);
-  if (factor(sp) != 0) return 1;
-  return klu_solve(sp->symbolic, sp->numeric, op->n, 1, rhs, sp->common) ? 0 : 1;
+  drop_numeric(sp);
+  int st = umfpack_di_numeric(sp->Hp, sp->Hi, sp->Hx, sp->symbolic, &sp->numeric, sp->control,
+                              NULL);
+  sp->factors++;
+  if (st != UMFPACK_OK) return 1; /* singular (a warning for UMFPACK), or no memory */
+  double *xs = sp->W, *W = sp->W + n;
+  int *Wi = sp->stamp; /* the pattern build's scratch, free during the iterations */
+  st = umfpack_di_wsolve(UMFPACK_A, sp->Hp, sp->Hi, sp->Hx, xs, rhs, sp->numeric, sp->control,
+                         NULL, Wi, W);
+  if (st != UMFPACK_OK) return 1;
+  memcpy(rhs, xs, (size_t)n * sizeof *rhs);
+  return 0;
 }

@@ -169,8 +169,9 @@ static inline int slv_met(const slv_problem *p, const slv_options *opt, const sl
 /* The nonsmooth Newton core of nsn_ac.c (Alart-Curnier), shared with the
  * nsgs_newton hybrid.  Its Newton matrix is dense (LAPACKE LU of the
  * active rows) up to NSN_DENSE_MAX rows, or when A has no packed copy;
- * above, sparse (SuiteSparse KLU over the pattern of A's 3x3 / 1x1 block
- * rows: analysed once per problem, refactored per iteration; nsn_sparse.c).
+ * above, sparse (SuiteSparse UMFPACK over the pattern of A's 3x3 / 1x1
+ * block rows: analysed once per problem, factored per iteration;
+ * nsn_sparse.c).
  * The vectors are allocated by slv_nsn_init for n <= n_max; the dense
  * matrix too when n_max <= NSN_DENSE_MAX; the sparse pattern and the
  * dense matrix of a larger problem are reserved by slv_nsn_begin, outside
@@ -188,8 +189,10 @@ typedef struct slv_nsn_sparse {
   int *dpos;              /* per column j: position of (blk0[j], j) */
   int *Hp_buf, *dpos_buf; /* n_max + 1, n_max */
   int *stamp, *where;     /* n_max each: scratch of the pattern build */
-  void *common, *symbolic, *numeric; /* klu_common, klu_symbolic, klu_numeric */
-  int factors, refactors; /* per problem: fresh pivoting LUs, refactorizations */
+  double *control;        /* UMFPACK's Control array */
+  double *W;              /* 6 n_max: the solution, then umfpack_di_wsolve's W */
+  void *symbolic, *numeric; /* UMFPACK's objects */
+  int factors;            /* LUs for this problem */
 } slv_nsn_sparse;
 
 typedef struct slv_nsn {
@@ -225,12 +228,12 @@ slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_i
 /* ---- the sparse Newton matrix (nsn_sparse.c) ---- */
 void slv_nsn_sparse_free(slv_nsn_sparse *sp);
 /* The pattern of H = Ar + Bu (A + sigma I) over the packed A (every row of
- * a block row of A, plus the diagonal blocks) and its KLU analysis; reuses
+ * a block row of A, plus the diagonal blocks) and its UMFPACK analysis; reuses
  * the buffers when they fit.  SLV_OK or SLV_ERR_NOMEM. */
 slv_status slv_nsn_sparse_begin(slv_nsn *s, const slv_op *op);
 /* Fill H's values at the current Ar, Bu (tau: the proximal weight, delta:
- * a diagonal shift), factor (refactor when the pivots of the last LU still
- * serve), solve H d = rhs in place.  0, or nonzero when H is singular. */
+ * a diagonal shift), factor, solve H d = rhs in place.  0, or nonzero when
+ * H is singular. */
 int slv_nsn_sparse_solve(slv_nsn *s, const slv_op *op, double tau, double delta, double *rhs);
 /* max |H_ij| of the last filled values. */
 double slv_nsn_sparse_hmax(const slv_nsn *s);

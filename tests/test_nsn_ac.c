@@ -195,7 +195,7 @@ static void test_rank_deficient(void) {
 
 /* Planted problems above the dense crossover: a sparse A (about 7 nonzeros
  * a row), stored CSR or dense, is packed (3x3 blocks without box rows,
- * columns with them) and Newton runs on KLU; a full A is not packed and
+ * columns with them) and Newton runs on UMFPACK; a full A is not packed and
  * runs the dense LU.  All must reach the planted x*. */
 static void test_sparse_planted(void) {
   planted_g(205, 0, 0.3, 1, 1, 14); /* n = 615, block-packed */
@@ -206,7 +206,7 @@ static void test_sparse_planted(void) {
 
 /* A W = J M^-1 J' with many bodies, sparse (each contact couples to the few
  * that share a body) and rank-deficient (3 nc > 6 nb), in CSR: nsn_ac on
- * its sparse LU with a refactorization per iteration, judged by the test's
+ * its sparse LU (one UMFPACK factorization per iteration), judged by the test's
  * own residual. */
 static void test_sparse_rank_deficient(void) {
   enum { NB = 100, NC = 240, N = 3 * NC };
@@ -396,8 +396,8 @@ int main(void) {
   CU_pSuite s = CU_add_suite("nsn_ac, nsgs_newton", NULL, NULL);
   CU_add_test(s, "planted Coulomb problems, dense and CSR, box rows", test_planted);
   CU_add_test(s, "rank-deficient W = J M^-1 J' (singular plain Newton)", test_rank_deficient);
-  CU_add_test(s, "sparse Newton (KLU): planted, n > 600", test_sparse_planted);
-  CU_add_test(s, "sparse Newton (KLU): sparse rank-deficient W", test_sparse_rank_deficient);
+  CU_add_test(s, "sparse Newton (UMFPACK): planted, n > 600", test_sparse_planted);
+  CU_add_test(s, "sparse Newton (UMFPACK): sparse rank-deficient W", test_sparse_rank_deficient);
   CU_add_test(s, "superlinear local rate", test_newton_rate);
   CU_add_test(s, "2-norm stopping test against an own 2-norm", test_norm2);
   CU_add_test(s, "refusals: associated law, findex, bad norm", test_refusals);
