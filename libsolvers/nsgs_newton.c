@@ -34,15 +34,18 @@
  *              calibration, experiments/README.md, "Measurements:
  *              solvers"; assembly; products)
  * with m estimated from the current x (contacts with x_n > 0, box rows
- * strictly inside their bounds: nsn_ac.c eliminates the others).
+ * strictly inside their bounds: nsn_ac.c eliminates the others); for the
+ * sparse Newton matrix (nsn_sparse.c, above NSN_DENSE_MAX rows)
+ *     Newton ~ F / 8 + 6 nnz(H) + 4 sweeps   (F: UMFPACK's flop estimate of
+ *              the LU, from the symbolic analysis that slv_nsn_begin runs
+ *              at the first decision; assembly; products)
  * A Newton phase runs at most NSGSN_NEWTON_IT iterations; if it does not
  * converge, the best iterate (Newton's or the last NSGS one, by res_rel) is
  * kept, NSGS resumes, and the next attempt waits until the sweeps since
  * the failed one have cost as much as it did, and needs a 4x larger
  * predicted saving (so failed attempts cost at most about as much as the
- * sweeps).  Problems larger than NSGSN_NEWTON_MAX_N rows never
- * switch (the dense Newton matrix is not allocated): this solver is then
- * NSGS.
+ * sweeps).  No size limit: the Newton matrix's storage is set up at the
+ * first decision of a solve (slv_nsn_begin).
  *
  * Counts: result.iterations = sweeps + Newton iterations; the message says
  * how many of each.  Statuses: those of nsgs and nsn_ac (SLV_CONVERGED,
@@ -62,7 +65,6 @@ enum {
   NSGSN_NEWTON_IT = 30      /* Newton iterations per attempt */
 };
 #define NSGSN_NEWTON_GUESS 6.0 /* Newton iterations an attempt is expected to need */
-#define NSGSN_SPARSE_SWEEPS 50.0 /* a sparse Newton iteration, in sweeps (calibrated on piles) */
 
 typedef struct {
   void *gs;        /* nsgs state (slv_solver_nsgs's state_size bytes) */
@@ -138,8 +140,8 @@ static int chunk_len(const schedule *k, const slv_options *opt) {
 /* Whether Newton pays now, after a chunk of `swept` sweeps that ended at
  * r_now: the sweeps the observed rate still needs cost more than `need`
  * Newton attempts (header); updates r_before and c_newton. */
-static int newton_pays(schedule *k, const slv_op *op, const slv_options *opt, const double *x,
-                       int swept, double r_now) {
+static int newton_pays(nsgsn_state *s, schedule *k, slv_op *op, const slv_options *opt,
+                       const double *x, int swept, double r_now, slv_result *res) {
   if (isnan(k->r_before)) { /* first chunk: rate unknown */
     k->r_before = r_now;
     return 0;
@@ -147,11 +149,15 @@ static int newton_pays(schedule *k, const slv_op *op, const slv_options *opt, co
   double q = k->r_before > 0 && swept > 0 ? pow(r_now / k->r_before, 1.0 / swept) : 1.0;
   double k_left = q < 1.0 && q > 0.0 ? log(opt->tol / r_now) / log(q) : INFINITY;
   k->r_before = r_now;
+  if (!s->nsn_ready) { /* the Newton matrix's storage (and a sparse LU's cost): once per problem */
+    if (slv_nsn_begin(&s->nsn, op, res) != SLV_OK) return 0; /* no memory: NSGS alone */
+    s->nsn_ready = 1;
+  }
   /* Newton factors only the rows not at a bound (nsn_ac.c eliminates
    * the rest): estimated from the current x, contacts with x_n > 0 */
   double me = active_rows(op->p, x);
-  if (op->n > NSN_DENSE_MAX && op->packed) /* sparse LU (nsn_sparse.c): a calibration */
-    k->c_newton = NSGSN_SPARSE_SWEEPS * k->c_sweep;
+  if (s->nsn.sparse) /* sparse LU: UMFPACK's flop estimate at the dense LU's rate, H's fill */
+    k->c_newton = s->nsn.sp.lu_flops / 8.0 + 6.0 * (double)s->nsn.sp.nnz + 4.0 * k->c_sweep;
   else
     k->c_newton = me * me * me / 12.0 + 2.0 * op->n * me + 4.0 * k->c_sweep;
   return k_left * k->c_sweep > k->need * k->c_newton;
@@ -165,11 +171,6 @@ static slv_status newton_attempt(nsgsn_state *s, slv_op *op, const slv_options *
                                  slv_hist *h) {
   int n = op->n;
   k->attempts++;
-  if (!s->nsn_ready) { /* the Newton matrix's storage: once per problem, on first use */
-    slv_status b = slv_nsn_begin(&s->nsn, op, res);
-    if (b != SLV_OK) return b;
-    s->nsn_ready = 1;
-  }
   memcpy(s->xs, x, (size_t)n * sizeof *x);
   int it_left = opt->max_iter - k->sweeps - k->newton, nit = 0;
   slv_status ns = slv_nsn_run(&s->nsn, op, opt, it_left < NSGSN_NEWTON_IT ? it_left : NSGSN_NEWTON_IT,
@@ -225,7 +226,7 @@ static slv_status nsgsn_solve(void *st, slv_op *op, const slv_options *opt, doub
       k.r_before = r_now;
       continue;
     }
-    if (!newton_pays(&k, op, opt, x, sub.iterations, r_now)) continue;
+    if (!newton_pays(s, &k, op, opt, x, sub.iterations, r_now, res)) continue;
     last = newton_attempt(s, op, opt, &k, r_now, x, w, res, h);
     if (last == SLV_CONVERGED || last < 0) break;
   }

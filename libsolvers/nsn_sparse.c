@@ -187,9 +187,11 @@ slv_status slv_nsn_sparse_begin(slv_nsn *s, const slv_op *op) {
   sp->factors = 0;
   if (pattern_size(s, op) != SLV_OK) return SLV_ERR_NOMEM;
   pattern_fill(s, op);
-  if (umfpack_di_symbolic(op->n, op->n, sp->Hp, sp->Hi, NULL, &sp->symbolic, sp->control, NULL) !=
+  double info[UMFPACK_INFO];
+  if (umfpack_di_symbolic(op->n, op->n, sp->Hp, sp->Hi, NULL, &sp->symbolic, sp->control, info) !=
       UMFPACK_OK)
     return SLV_ERR_NOMEM;
+  sp->lu_flops = info[UMFPACK_FLOPS_ESTIMATE];
   sp->n = op->n;
   return SLV_OK;
 }

@@ -193,6 +193,7 @@ typedef struct slv_nsn_sparse {
   double *W;              /* 6 n_max: the solution, then umfpack_di_wsolve's W */
   void *symbolic, *numeric; /* UMFPACK's objects */
   int factors;            /* LUs for this problem */
+  double lu_flops;        /* UMFPACK's estimate of one LU's flops (symbolic analysis) */
 } slv_nsn_sparse;
 
 typedef struct slv_nsn {
