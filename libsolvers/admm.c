@@ -139,7 +139,7 @@ static int sparse_of_packed(admm_state *s, const slv_op *op) {
 
 /* Storage for this problem: CHOLMOD's analysis over the packed A, or the
  * dense matrix (reserved if the workspace's does not fit).  0 or -1. */
-static int admm_begin(admm_state *s, slv_op *op, int *sparse) {
+static int admm_reserve(admm_state *s, slv_op *op, int *sparse) {
   int n = op->n;
   admm_free_sparse(s);
   *sparse = n > ADMM_DENSE_MAX && op->packed;
@@ -295,7 +295,7 @@ static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, doubl
   int n = p->n;
   slv_op_pack(op);
   admm_run k = {mean_diag(op), 0, 0, 0, 0};
-  if (admm_begin(s, op, &k.sparse)) return admm_fail(res, -1, k.rho);
+  if (admm_reserve(s, op, &k.sparse)) return admm_fail(res, -1, k.rho);
   int e = admm_factor(s, op, k.sparse, k.rho);
   if (e) return admm_fail(res, e, k.rho);
   admm_start(s, op, opt, k.rho, x);

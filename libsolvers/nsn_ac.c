@@ -160,21 +160,24 @@ static void nsn_setup(slv_nsn *s, const slv_op *op) {
   }
 }
 
+/* The dense Newton matrix for n rows, if the one held is smaller (a dense
+ * A too full to pack, above NSN_DENSE_MAX rows): SLV_OK or SLV_ERR_NOMEM. */
+static slv_status nsn_dense_reserve(slv_nsn *s, int n) {
+  if ((size_t)n * n <= s->H_cap) return SLV_OK;
+  free(s->H);
+  s->H_cap = 0;
+  s->H = malloc((size_t)n * n * sizeof *s->H);
+  if (!s->H) return SLV_ERR_NOMEM;
+  s->H_cap = (size_t)n * n;
+  return SLV_OK;
+}
+
 slv_status slv_nsn_begin(slv_nsn *s, slv_op *op, slv_result *res) {
   int n = op->n;
   slv_op_pack(op);
   nsn_setup(s, op);
   s->sparse = n > NSN_DENSE_MAX && op->packed;
-  slv_status st = SLV_OK;
-  if (s->sparse) {
-    st = slv_nsn_sparse_begin(s, op);
-  } else if ((size_t)n * n > s->H_cap) { /* a dense A too full to pack: dense LU */
-    free(s->H);
-    s->H_cap = 0;
-    s->H = malloc((size_t)n * n * sizeof *s->H);
-    if (s->H) s->H_cap = (size_t)n * n;
-    else st = SLV_ERR_NOMEM;
-  }
+  slv_status st = s->sparse ? slv_nsn_sparse_reserve(s, op) : nsn_dense_reserve(s, n);
   if (st != SLV_OK)
     slv_msgf(res->message, sizeof res->message,
              "nsn_ac: no memory for the %s Newton matrix (n=%d)", s->sparse ? "sparse" : "dense",

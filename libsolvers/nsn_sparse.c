@@ -7,7 +7,7 @@
  * the weights Bu(i, .), so column j of H is nonzero on every row of each
  * block that column j of A touches, plus j's own block (Ar, sigma Bu).
  * That pattern depends on A alone, not on the active set: it is built and
- * analysed once per problem by slv_nsn_sparse_begin (UMFPACK's symbolic
+ * analysed once per problem by slv_nsn_sparse_reserve (UMFPACK's symbolic
  * factorization: a fill-reducing column ordering, AMD on A + A' as the
  * pattern is symmetric [davis2004]).  Every Newton iteration then fills the
  * values in O(3 nnz(A)) (hpos maps each packed entry of A to its place in
@@ -113,7 +113,7 @@ static int col_blocks(slv_nsn *s, const slv_op *op, int j, int *list) {
   return nb;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem) {
+static int buf_reserve(void **p, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return 0;
   size_t c = need + need / 2;
   void *q = realloc(*p, c * elem);
@@ -138,11 +138,11 @@ static slv_status pattern_size(slv_nsn *s, const slv_op *op) {
   sp->nnz = (size_t)sp->Hp[n];
   size_t ne = op->packed == SLV_OP_COLS ? (size_t)op->colptr[n] : 9 * (size_t)op->colptr[n / 3];
   size_t cap = sp->nnz_cap, cap2 = sp->nnz_cap;
-  if (grow((void **)&sp->Hi, &cap, sp->nnz, sizeof *sp->Hi) ||
-      grow((void **)&sp->Hx, &cap2, sp->nnz, sizeof *sp->Hx))
+  if (buf_reserve((void **)&sp->Hi, &cap, sp->nnz, sizeof *sp->Hi) ||
+      buf_reserve((void **)&sp->Hx, &cap2, sp->nnz, sizeof *sp->Hx))
     return SLV_ERR_NOMEM;
   sp->nnz_cap = cap < cap2 ? cap : cap2;
-  if (grow((void **)&sp->hpos, &sp->hpos_cap, ne, sizeof *sp->hpos)) return SLV_ERR_NOMEM;
+  if (buf_reserve((void **)&sp->hpos, &sp->hpos_cap, ne, sizeof *sp->hpos)) return SLV_ERR_NOMEM;
   return SLV_OK;
 }
 
@@ -164,7 +164,7 @@ static void pattern_fill(slv_nsn *s, const slv_op *op) {
   }
 }
 
-slv_status slv_nsn_sparse_begin(slv_nsn *s, const slv_op *op) {
+slv_status slv_nsn_sparse_reserve(slv_nsn *s, const slv_op *op) {
   slv_nsn_sparse *sp = &s->sp;
   if (!sp->control) {
     size_t m = (size_t)(s->n_max > 0 ? s->n_max : 1);

@@ -177,7 +177,7 @@ static inline int slv_met(const slv_problem *p, const slv_options *opt, const sl
  * dense matrix of a larger problem are reserved by slv_nsn_begin, outside
  * the iterations (docs/solvers.md, "Alart-Curnier Newton", "Storage of the
  * Newton matrix"). */
-enum { NSN_DENSE_MAX = 600 }; /* rows: up to here the dense LU is faster (measured) */
+enum { NSN_DENSE_MAX = 600 }; /* rows: dense LU up to here (crossover not yet measured) */
 
 typedef struct slv_nsn_sparse {
   int n;                  /* rows of the pattern (this problem's n), 0: none */
@@ -231,7 +231,7 @@ void slv_nsn_sparse_free(slv_nsn_sparse *sp);
 /* The pattern of H = Ar + Bu (A + sigma I) over the packed A (every row of
  * a block row of A, plus the diagonal blocks) and its UMFPACK analysis; reuses
  * the buffers when they fit.  SLV_OK or SLV_ERR_NOMEM. */
-slv_status slv_nsn_sparse_begin(slv_nsn *s, const slv_op *op);
+slv_status slv_nsn_sparse_reserve(slv_nsn *s, const slv_op *op);
 /* Fill H's values at the current Ar, Bu (tau: the proximal weight, delta:
  * a diagonal shift), factor, solve H d = rhs in place.  0, or nonzero when
  * H is singular. */

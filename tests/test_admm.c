@@ -32,7 +32,8 @@ static void sparse_planted(slv_cone_law law, unsigned long seed) {
   o.max_iter = 20000;
   slv_result res;
   slv_status st = run(&p, &o, x, &res);
-  if (st != SLV_CONVERGED) fprintf(stderr, "admm sparse: %s (%s)\n", slv_status_str(st), res.message);
+  if (st != SLV_CONVERGED)
+    fprintf(stderr, "admm sparse: %s (%s)\n", slv_status_str(st), res.message);
   CU_ASSERT_EQUAL(st, SLV_CONVERGED);
   TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
   /* warm start from the answer: converged at once */
