@@ -30,9 +30,9 @@
  * rho_c = 1 / (a Gershgorin bound on the largest eigenvalue of the contact's
  * diagonal block A_cc), rho_i = 1 / A_ii; they scale Phi, not its zeros.
  *
- * Iteration: H = Ar + Bu (A + sigma I), assembled dense (column-major,
- * n^2), factored by LU (LAPACKE dgetrf, partial pivoting; H is not
- * symmetric), d = -H^-1 Phi.  sigma (per row sigma_i = tau / rho_i, tau =
+ * Iteration: H = Ar + Bu (A + sigma I), factored by LU (dense: LAPACKE
+ * dgetrf; sparse: UMFPACK; partial pivoting, H is not symmetric),
+ * d = -H^-1 Phi.  sigma (per row sigma_i = tau / rho_i, tau =
  * min(1e-2, ||Phi||_2)) is a proximal / Levenberg-Marquardt regularisation:
  * Ar + Bu (A + sigma I) is the Jacobian of Phi(x, w + sigma (x - x_k)) at
  * x_k, the AC function of the proximal problem (W + sigma I, q - sigma x_k)
@@ -53,13 +53,17 @@
  * best iterate.  A singular H is regularised by 1e-10 * max|H| (then 1e-6)
  * on its diagonal; if that fails too: SLV_BREAKDOWN.
  *
- * Rows with Phi_i = x_i, Ar = e_i, Bu = 0 (separated contacts, box rows at
- * a bound) have d_i = -Phi_i and are eliminated before the LU: only the m
- * other rows are factored.
- * Cost per iteration: the products over the operator's packed copy of A,
- * O(nnz) (else dgemv, O(n^2)), O(m n) to assemble H_AA from columns of A
- * (slv_op_col), (2/3) m^3 for its LU.
- * The dense H needs n_max^2 doubles at init: max_n = 6000 (288 MB).
+ * Storage (docs/solvers.md, "Alart-Curnier Newton", "Storage of the Newton
+ * matrix"): up to NSN_DENSE_MAX rows, or when A has no packed copy, H is
+ * dense.  Rows with Phi_i = x_i, Ar = e_i, Bu = 0 (separated contacts, box
+ * rows at a bound) have d_i = -Phi_i and are eliminated before the LU: only
+ * the m other rows are factored; cost per iteration: the products over the
+ * packed copy of A, O(nnz) (else dgemv, O(n^2)), O(m n) to assemble H_AA
+ * from columns of A (slv_op_col), (2/3) m^3 for its LU.  Above, H is sparse
+ * on the block pattern of A, analysed once per problem and factored by
+ * UMFPACK per iteration (nsn_sparse.c).  No size limit: the dense H of a
+ * workspace with n_max <= NSN_DENSE_MAX is allocated at init, a larger one
+ * or the sparse pattern is reserved by slv_nsn_begin, once per problem.
  *
  * Stopping test: the library's (res_rel <= tol, and res_nat_inf <= tol with
  * cones) on the De Saxce natural map, confirmed on w = A x + b recomputed
