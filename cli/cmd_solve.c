@@ -380,6 +380,12 @@ static void print_json(const solve_args *a, const slv_solver *solver, const slv_
   cli_json_string(f, cli_basename(a->file));
   fputs(",\"solver\":", f);
   cli_json_string(f, solver->name);
+  if (res->choice[0]) { /* solver auto: which one ran, and why */
+    fputs(",\"chosen\":", f);
+    cli_json_string(f, res->method);
+    fputs(",\"choice\":", f);
+    cli_json_string(f, res->choice);
+  }
   fputs(",\"kind\":", f);
   cli_json_string(f, inst->kind);
   fprintf(f, ",\"n\":%d,\"status\":", inst->n);

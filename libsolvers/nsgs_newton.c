@@ -34,15 +34,18 @@
  *              calibration, experiments/README.md, "Measurements:
  *              solvers"; assembly; products)
  * with m estimated from the current x (contacts with x_n > 0, box rows
- * strictly inside their bounds: nsn_ac.c eliminates the others).
+ * strictly inside their bounds: nsn_ac.c eliminates the others); for the
+ * sparse Newton matrix (nsn_sparse.c, above NSN_DENSE_MAX rows)
+ *     Newton ~ F / 8 + 6 nnz(H) + 4 sweeps   (F: UMFPACK's flop estimate of
+ *              the LU, from the symbolic analysis that slv_nsn_begin runs
+ *              at the first decision; assembly; products)
  * A Newton phase runs at most NSGSN_NEWTON_IT iterations; if it does not
  * converge, the best iterate (Newton's or the last NSGS one, by res_rel) is
  * kept, NSGS resumes, and the next attempt waits until the sweeps since
  * the failed one have cost as much as it did, and needs a 4x larger
  * predicted saving (so failed attempts cost at most about as much as the
- * sweeps).  Problems larger than NSGSN_NEWTON_MAX_N rows never
- * switch (the dense Newton matrix is not allocated): this solver is then
- * NSGS.
+ * sweeps).  No size limit: the Newton matrix's storage is set up at the
+ * first decision of a solve (slv_nsn_begin).
  *
  * Counts: result.iterations = sweeps + Newton iterations; the message says
  * how many of each.  Statuses: those of nsgs and nsn_ac (SLV_CONVERGED,
@@ -59,15 +62,14 @@ extern const slv_solver slv_solver_nsgs;
 enum {
   NSGSN_CHUNK = 30,         /* sweeps between two decisions (at least) */
   NSGSN_DENSE_N = 300,      /* rows: below, the cost model takes a dense A as n^2 */
-  NSGSN_NEWTON_IT = 30,     /* Newton iterations per attempt */
-  NSGSN_NEWTON_MAX_N = 4000 /* rows: above, no Newton (its matrix is n^2 doubles) */
+  NSGSN_NEWTON_IT = 30      /* Newton iterations per attempt */
 };
 #define NSGSN_NEWTON_GUESS 6.0 /* Newton iterations an attempt is expected to need */
 
 typedef struct {
   void *gs;        /* nsgs state (slv_solver_nsgs's state_size bytes) */
-  slv_nsn nsn;     /* Newton core, NULL buffers when n_max > NSGSN_NEWTON_MAX_N */
-  int has_newton;
+  slv_nsn nsn;     /* Newton core */
+  int nsn_ready;   /* slv_nsn_begin done for the current solve */
   double *xs;      /* size n_max: iterate saved before a Newton attempt */
 } nsgsn_state;
 
@@ -77,7 +79,7 @@ static void nsgsn_free(void *st) {
     slv_solver_nsgs.impl->free(s->gs);
     free(s->gs);
   }
-  if (s->has_newton) slv_nsn_free(&s->nsn);
+  slv_nsn_free(&s->nsn);
   free(s->xs);
   memset(s, 0, sizeof *s);
 }
@@ -96,15 +98,9 @@ static slv_status nsgsn_init(void *st, int n_max, const slv_options *opt) {
     nsgsn_free(s);
     return r;
   }
-  if (n_max <= NSGSN_NEWTON_MAX_N) {
-    r = slv_nsn_init(&s->nsn, n_max);
-    if (r) {
-      nsgsn_free(s);
-      return r;
-    }
-    s->has_newton = 1;
-  }
-  return SLV_OK;
+  r = slv_nsn_init(&s->nsn, n_max);
+  if (r) nsgsn_free(s);
+  return r;
 }
 
 /* Rows the Newton system would keep at x: the three rows of each contact
@@ -144,8 +140,8 @@ static int chunk_len(const schedule *k, const slv_options *opt) {
 /* Whether Newton pays now, after a chunk of `swept` sweeps that ended at
  * r_now: the sweeps the observed rate still needs cost more than `need`
  * Newton attempts (header); updates r_before and c_newton. */
-static int newton_pays(schedule *k, const slv_op *op, const slv_options *opt, const double *x,
-                       int swept, double r_now) {
+static int newton_pays(nsgsn_state *s, schedule *k, slv_op *op, const slv_options *opt,
+                       const double *x, int swept, double r_now, slv_result *res) {
   if (isnan(k->r_before)) { /* first chunk: rate unknown */
     k->r_before = r_now;
     return 0;
@@ -153,10 +149,17 @@ static int newton_pays(schedule *k, const slv_op *op, const slv_options *opt, co
   double q = k->r_before > 0 && swept > 0 ? pow(r_now / k->r_before, 1.0 / swept) : 1.0;
   double k_left = q < 1.0 && q > 0.0 ? log(opt->tol / r_now) / log(q) : INFINITY;
   k->r_before = r_now;
+  if (!s->nsn_ready) { /* the Newton matrix's storage (and a sparse LU's cost): once per problem */
+    if (slv_nsn_begin(&s->nsn, op, res) != SLV_OK) return 0; /* no memory: NSGS alone */
+    s->nsn_ready = 1;
+  }
   /* Newton factors only the rows not at a bound (nsn_ac.c eliminates
    * the rest): estimated from the current x, contacts with x_n > 0 */
   double me = active_rows(op->p, x);
-  k->c_newton = me * me * me / 12.0 + 2.0 * op->n * me + 4.0 * k->c_sweep;
+  if (s->nsn.sparse) /* sparse LU: UMFPACK's flop estimate at the dense LU's rate, H's fill */
+    k->c_newton = s->nsn.sp.lu_flops / 8.0 + 6.0 * (double)s->nsn.sp.nnz + 4.0 * k->c_sweep;
+  else
+    k->c_newton = me * me * me / 12.0 + 2.0 * op->n * me + 4.0 * k->c_sweep;
   return k_left * k->c_sweep > k->need * k->c_newton;
 }
 
@@ -199,6 +202,7 @@ static slv_status nsgsn_solve(void *st, slv_op *op, const slv_options *opt, doub
     return SLV_ERR_UNSUPPORTED;
   }
   slv_op_pack(op);
+  s->nsn_ready = 0;
   double nnz = op->A && (n < NSGSN_DENSE_N || !op->packed) ? (double)n * n : slv_op_nnz(op);
   schedule k = { 0, 0, 0, 2.0 * nnz + 60.0 * p->ncones, 0, NSGSN_NEWTON_GUESS, 0, NAN };
   slv_options o = *opt;
@@ -218,11 +222,11 @@ static slv_status nsgsn_solve(void *st, slv_op *op, const slv_options *opt, doub
     }
     double r_now = sub.solver_residual;
     k.debt -= sub.iterations * k.c_sweep;
-    if (!s->has_newton || k.sweeps + k.newton >= opt->max_iter || k.debt > 0) {
+    if (k.sweeps + k.newton >= opt->max_iter || k.debt > 0) {
       k.r_before = r_now;
       continue;
     }
-    if (!newton_pays(&k, op, opt, x, sub.iterations, r_now)) continue;
+    if (!newton_pays(s, &k, op, opt, x, sub.iterations, r_now, res)) continue;
     last = newton_attempt(s, op, opt, &k, r_now, x, w, res, h);
     if (last == SLV_CONVERGED || last < 0) break;
   }

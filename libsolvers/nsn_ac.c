@@ -30,9 +30,9 @@
  * rho_c = 1 / (a Gershgorin bound on the largest eigenvalue of the contact's
  * diagonal block A_cc), rho_i = 1 / A_ii; they scale Phi, not its zeros.
  *
- * Iteration: H = Ar + Bu (A + sigma I), assembled dense (column-major,
- * n^2), factored by LU (LAPACKE dgetrf, partial pivoting; H is not
- * symmetric), d = -H^-1 Phi.  sigma (per row sigma_i = tau / rho_i, tau =
+ * Iteration: H = Ar + Bu (A + sigma I), factored by LU (dense: LAPACKE
+ * dgetrf; sparse: UMFPACK; partial pivoting, H is not symmetric),
+ * d = -H^-1 Phi.  sigma (per row sigma_i = tau / rho_i, tau =
  * min(1e-2, ||Phi||_2)) is a proximal / Levenberg-Marquardt regularisation:
  * Ar + Bu (A + sigma I) is the Jacobian of Phi(x, w + sigma (x - x_k)) at
  * x_k, the AC function of the proximal problem (W + sigma I, q - sigma x_k)
@@ -53,13 +53,17 @@
  * best iterate.  A singular H is regularised by 1e-10 * max|H| (then 1e-6)
  * on its diagonal; if that fails too: SLV_BREAKDOWN.
  *
- * Rows with Phi_i = x_i, Ar = e_i, Bu = 0 (separated contacts, box rows at
- * a bound) have d_i = -Phi_i and are eliminated before the LU: only the m
- * other rows are factored.
- * Cost per iteration: the products over the operator's packed copy of A,
- * O(nnz) (else dgemv, O(n^2)), O(m n) to assemble H_AA from columns of A
- * (slv_op_col), (2/3) m^3 for its LU.
- * The dense H needs n_max^2 doubles at init: max_n = 6000 (288 MB).
+ * Storage (docs/solvers.md, "Alart-Curnier Newton", "Storage of the Newton
+ * matrix"): up to NSN_DENSE_MAX rows, or when A has no packed copy, H is
+ * dense.  Rows with Phi_i = x_i, Ar = e_i, Bu = 0 (separated contacts, box
+ * rows at a bound) have d_i = -Phi_i and are eliminated before the LU: only
+ * the m other rows are factored; cost per iteration: the products over the
+ * packed copy of A, O(nnz) (else dgemv, O(n^2)), O(m n) to assemble H_AA
+ * from columns of A (slv_op_col), (2/3) m^3 for its LU.  Above, H is sparse
+ * on the block pattern of A, analysed once per problem and factored by
+ * UMFPACK per iteration (nsn_sparse.c).  No size limit: the dense H of a
+ * workspace with n_max <= NSN_DENSE_MAX is allocated at init, a larger one
+ * or the sparse pattern is reserved by slv_nsn_begin, once per problem.
  *
  * Stopping test: the library's (res_rel <= tol, and res_nat_inf <= tol with
  * cones) on the De Saxce natural map, confirmed on w = A x + b recomputed
@@ -86,6 +90,7 @@ enum {
 #define NSN_TAU_MAX 1e-2 /* proximal regularisation: tau = min(NSN_TAU_MAX, ||Phi||_2) */
 
 void slv_nsn_free(slv_nsn *s) {
+  slv_nsn_sparse_free(&s->sp);
   free(s->H);
   free(s->ipiv);
   free(s->buf);
@@ -97,11 +102,14 @@ slv_status slv_nsn_init(slv_nsn *s, int n_max) {
   size_t m = (size_t)(n_max > 0 ? n_max : 1);
   memset(s, 0, sizeof *s);
   s->n_max = n_max;
-  s->H = malloc(m * m * sizeof *s->H);
+  if (n_max <= NSN_DENSE_MAX) { /* small workspaces never reserve at a solve */
+    s->H = malloc(m * m * sizeof *s->H);
+    s->H_cap = m * m;
+  }
   s->ipiv = malloc(m * sizeof *s->ipiv);
   s->buf = malloc(16 * m * sizeof *s->buf);
   s->blk0 = malloc(4 * m * sizeof *s->blk0);
-  if (!s->H || !s->ipiv || !s->buf || !s->blk0) {
+  if ((n_max <= NSN_DENSE_MAX && !s->H) || !s->ipiv || !s->buf || !s->blk0) {
     slv_nsn_free(s);
     return SLV_ERR_NOMEM;
   }
@@ -154,6 +162,31 @@ static void nsn_setup(slv_nsn *s, const slv_op *op) {
     s->bw[i] = 1;
     s->rho[i] = d > 0 ? 1.0 / d : 1.0;
   }
+}
+
+/* The dense Newton matrix for n rows, if the one held is smaller (a dense
+ * A too full to pack, above NSN_DENSE_MAX rows): SLV_OK or SLV_ERR_NOMEM. */
+static slv_status nsn_dense_reserve(slv_nsn *s, int n) {
+  if ((size_t)n * n <= s->H_cap) return SLV_OK;
+  free(s->H);
+  s->H_cap = 0;
+  s->H = malloc((size_t)n * n * sizeof *s->H);
+  if (!s->H) return SLV_ERR_NOMEM;
+  s->H_cap = (size_t)n * n;
+  return SLV_OK;
+}
+
+slv_status slv_nsn_begin(slv_nsn *s, slv_op *op, slv_result *res) {
+  int n = op->n;
+  slv_op_pack(op);
+  nsn_setup(s, op);
+  s->sparse = n > NSN_DENSE_MAX && op->packed;
+  slv_status st = s->sparse ? slv_nsn_sparse_reserve(s, op) : nsn_dense_reserve(s, n);
+  if (st != SLV_OK)
+    slv_msgf(res->message, sizeof res->message,
+             "nsn_ac: no memory for the %s Newton matrix (n=%d)", s->sparse ? "sparse" : "dense",
+             n);
+  return st;
 }
 
 /* Phi at (x, w) into phi; with jac, also the rows of Ar and Bu (3 entries
@@ -302,9 +335,9 @@ static void nsn_direction(slv_nsn *s, slv_op *op, int m, double tau) {
  * Bu formed): (Ar + Bu (A + sigma I)) d = -Phi on the active rows, with a
  * diagonal shift only when the LU meets a singular pivot; 0, or the LU's
  * info when even the shifted matrix is singular. */
-static int nsn_newton_dir(slv_nsn *s, slv_op *op, double th) {
+static int nsn_newton_dir_dense(slv_nsn *s, slv_op *op, double tau) {
   int info = 0, m = nsn_active(s, op->n);
-  double delta = 0, tau = fmin(NSN_TAU_MAX, sqrt(2.0 * th));
+  double delta = 0;
   for (int attempt = 0; attempt < 3 && m > 0; attempt++) {
     nsn_build_H(s, op, m, tau, delta);
     info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m, m, s->H, m, s->ipiv);
@@ -317,6 +350,32 @@ static int nsn_newton_dir(slv_nsn *s, slv_op *op, double th) {
   }
   if (info != 0) return info;
   nsn_direction(s, op, m, tau);
+  return 0;
+}
+
+/* The same direction from the sparse LU of the whole H (nsn_sparse.c):
+ * the eliminated rows are identity rows there. */
+static int nsn_newton_dir_sparse(slv_nsn *s, slv_op *op, double tau) {
+  int n = op->n, info = 0;
+  double delta = 0;
+  for (int attempt = 0; attempt < 3; attempt++) {
+    for (int i = 0; i < n; i++) s->d[i] = -s->phi[i];
+    info = slv_nsn_sparse_solve(s, op, tau, delta, s->d);
+    if (info == 0) break;
+    double hmax = slv_nsn_sparse_hmax(s);
+    delta = (attempt == 0 ? 1e-10 : 1e-6) * (hmax > 0 ? hmax : 1.0);
+  }
+  return info;
+}
+
+/* The Newton direction at the current phi (theta = ||Phi||^2 / 2, Ar and
+ * Bu formed): (Ar + Bu (A + sigma I)) d = -Phi, with a diagonal shift only
+ * when the LU meets a singular pivot; 0, or nonzero when even the shifted
+ * matrix is singular.  Leaves A d in s->Ad. */
+static int nsn_newton_dir(slv_nsn *s, slv_op *op, double th) {
+  double tau = fmin(NSN_TAU_MAX, sqrt(2.0 * th));
+  int info = s->sparse ? nsn_newton_dir_sparse(s, op, tau) : nsn_newton_dir_dense(s, op, tau);
+  if (info != 0) return info;
   slv_op_matvec(op, s->d, NULL, s->Ad);
   return 0;
 }
@@ -364,8 +423,6 @@ slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_i
              "use pcg_cone or apgd");
     return SLV_ERR_UNSUPPORTED;
   }
-  slv_op_pack(op);
-  nsn_setup(s, op);
   double bscale, b2scale, r2;
   nsn_scales(p, &bscale, &b2scale);
   double rinf = slv_natmap_norms(p, x, w, &r2), best = rinf / bscale;
@@ -444,7 +501,9 @@ static slv_status nsn_solve(void *st, slv_op *op, const slv_options *opt, double
   res->solver_residual = r.res_rel;
   if (slv_met(op->p, opt, &r)) return SLV_CONVERGED;
   int it = 0;
-  slv_status s = slv_nsn_run(st, op, opt, opt->max_iter, x, w, res, h, &it);
+  slv_status s = slv_nsn_begin(st, op, res);
+  if (s != SLV_OK) return s;
+  s = slv_nsn_run(st, op, opt, opt->max_iter, x, w, res, h, &it);
   res->iterations = it;
   return s;
 }
@@ -458,9 +517,9 @@ static const slv_impl nsn_impl = {
 
 const slv_solver slv_solver_nsn_ac = {
     .name = "nsn_ac",
-    .summary = "nonsmooth Newton on the Alart-Curnier function, dense LU, line search (Coulomb)",
+    .summary = "nonsmooth Newton on the Alart-Curnier function, sparse (UMFPACK) or dense LU, line "
+               "search (Coulomb)",
     .cite = "alart1991",
     .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
-    .max_n = 6000,
     .impl = &nsn_impl,
 };

@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+extern const slv_solver slv_solver_admm;
+extern const slv_solver slv_solver_auto;
 extern const slv_solver slv_solver_apgd;
 extern const slv_solver slv_solver_dantzig;
 extern const slv_solver slv_solver_direct;
@@ -38,6 +40,8 @@ static const slv_solver *const registry[] = {
     &slv_solver_pjacobi_cone,
     &slv_solver_pcg_cone,
     &slv_solver_apgd,
+    &slv_solver_admm,
+    &slv_solver_auto,
     NULL,
 };
 

@@ -315,6 +315,7 @@ typedef struct slv_result {
                               the AVX2 lanes in row order); static, never NULL after
                               slv_solve with a workspace */
   char message[160];       /* detail for any status other than converged */
+  char choice[160];        /* "auto" only: why it chose res.method (else empty) */
 } slv_result;
 
 /* ---- solvers: descriptors and registry ---------------------------------- */

@@ -189,21 +189,56 @@ static inline int slv_met(const slv_problem *p, const slv_options *opt, const sl
   return slv_met_norms(p, opt, r->res_nat_inf, r->res_rel, r->res_rel_2);
 }
 
-/* The nonsmooth Newton core of nsn_ac.c (Alart-Curnier, dense LU), shared
- * with the nsgs_newton hybrid.  All buffers are allocated by slv_nsn_init
- * for n <= n_max (n_max^2 doubles for the Newton matrix). */
+/* The nonsmooth Newton core of nsn_ac.c (Alart-Curnier), shared with the
+ * nsgs_newton hybrid.  Its Newton matrix is dense (LAPACKE LU of the
+ * active rows) up to NSN_DENSE_MAX rows, or when A has no packed copy;
+ * above, sparse (SuiteSparse UMFPACK over the pattern of A's 3x3 / 1x1
+ * block rows: analysed once per problem, factored per iteration;
+ * nsn_sparse.c).
+ * The vectors are allocated by slv_nsn_init for n <= n_max; the dense
+ * matrix too when n_max <= NSN_DENSE_MAX; the sparse pattern and the
+ * dense matrix of a larger problem are reserved by slv_nsn_begin, outside
+ * the iterations (docs/solvers.md, "Alart-Curnier Newton", "Storage of the
+ * Newton matrix"). */
+enum { NSN_DENSE_MAX = 600 }; /* rows: dense LU up to here (crossover not yet measured) */
+
+typedef struct slv_nsn_sparse {
+  int n;                  /* rows of the pattern (this problem's n), 0: none */
+  int *Hp, *Hi;           /* CSC pattern of H: n + 1, nnz */
+  double *Hx;             /* nnz values */
+  size_t nnz, nnz_cap;
+  int *hpos;              /* per packed entry of A: position of its block's first row */
+  size_t hpos_cap;
+  int *dpos;              /* per column j: position of (blk0[j], j) */
+  int *Hp_buf, *dpos_buf; /* n_max + 1, n_max */
+  int *stamp, *where;     /* n_max each: scratch of the pattern build */
+  double *control;        /* UMFPACK's Control array */
+  double *W;              /* 6 n_max: the solution, then umfpack_di_wsolve's W */
+  void *symbolic, *numeric; /* UMFPACK's objects */
+  int factors;            /* LUs for this problem */
+  double lu_flops;        /* UMFPACK's estimate of one LU's flops (symbolic analysis) */
+} slv_nsn_sparse;
+
 typedef struct slv_nsn {
   int n_max;
-  double *H;     /* Newton matrix, then its LU, n_max^2 */
+  double *H;     /* dense Newton matrix, then its LU, H_cap doubles */
+  size_t H_cap;
   int *ipiv;     /* n_max */
   double *buf;   /* 16 n_max doubles, cut into the vectors below */
   double *phi, *phit, *d, *Ad, *xt, *wt, *xbest, *wbest, *rho, *v;
   double *ar, *bu; /* 3 per row: Jacobian rows dPhi/dx|_w, dPhi/dw|_x over the row's block */
   int *blk0, *bw;  /* per row: first column and width (3 cone, 1 box) of its block */
   int *act, *pos;  /* rows kept in the Newton system, and row -> index in act (or -1) */
+  int sparse;      /* this problem's Newton matrix is sparse (slv_nsn_begin) */
+  slv_nsn_sparse sp;
 } slv_nsn;
 slv_status slv_nsn_init(slv_nsn *s, int n_max);
 void slv_nsn_free(slv_nsn *s);
+/* Once per problem, before slv_nsn_run (which may then run several
+ * times on it): the scalings, the row blocks, and the Newton matrix's
+ * storage (dense or sparse pattern + symbolic analysis), reserved if it
+ * does not fit the buffers held.  SLV_OK, SLV_ERR_NOMEM (message in res). */
+slv_status slv_nsn_begin(slv_nsn *s, slv_op *op, slv_result *res);
 /* Up to max_it Newton iterations from x, with w = A x + b on entry; on
  * return w = A x + b again.  A is read through op (whose packed copy it
  * forms).  Adds the iterations done to *iters, pushes res_rel per
@@ -213,5 +248,18 @@ void slv_nsn_free(slv_nsn *s);
  * SLV_NOT_FINITE (message in res). */
 slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_it, double *x,
                        double *w, slv_result *res, slv_hist *h, int *iters);
+
+/* ---- the sparse Newton matrix (nsn_sparse.c) ---- */
+void slv_nsn_sparse_free(slv_nsn_sparse *sp);
+/* The pattern of H = Ar + Bu (A + sigma I) over the packed A (every row of
+ * a block row of A, plus the diagonal blocks) and its UMFPACK analysis; reuses
+ * the buffers when they fit.  SLV_OK or SLV_ERR_NOMEM. */
+slv_status slv_nsn_sparse_reserve(slv_nsn *s, const slv_op *op);
+/* Fill H's values at the current Ar, Bu (tau: the proximal weight, delta:
+ * a diagonal shift), factor, solve H d = rhs in place.  0, or nonzero when
+ * H is singular. */
+int slv_nsn_sparse_solve(slv_nsn *s, const slv_op *op, double tau, double delta, double *rhs);
+/* max |H_ij| of the last filled values. */
+double slv_nsn_sparse_hmax(const slv_nsn *s);
 
 #endif /* SLV_INTERNAL_H */

@@ -62,9 +62,10 @@ static double own_res(const slv_problem *p, const double *x) {
 
 /* ---- planted problems ------------------------------------------------------- */
 
-static void planted(int nc, int nbox, double mu, int csr, unsigned long seed) {
+/* sparse: A = G G' + 0.1 I with 3 nonzeros per row of G (else dense G). */
+static void planted_g(int nc, int nbox, double mu, int csr, int sparse, unsigned long seed) {
   tst_cone_case P;
-  tst_cone_case_plant(&P, nc, nbox, mu, SLV_CONE_COULOMB, 0, seed);
+  tst_cone_case_plant(&P, nc, nbox, mu, SLV_CONE_COULOMB, sparse, seed);
   slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, csr);
   double *x = malloc((size_t)P.n * sizeof *x);
   for (int s = 0; SOLVERS[s]; s++) {
@@ -85,6 +86,10 @@ static void planted(int nc, int nbox, double mu, int csr, unsigned long seed) {
   }
   free(x);
   tst_cone_case_free(&P);
+}
+
+static void planted(int nc, int nbox, double mu, int csr, unsigned long seed) {
+  planted_g(nc, nbox, mu, csr, 0, seed);
 }
 
 static void test_planted(void) {
@@ -184,6 +189,56 @@ static void test_rank_deficient(void) {
     }
   }
   free(W);
+}
+
+/* ---- the sparse Newton matrix (n > NSN_DENSE_MAX = 600 rows, packed A) ----- */
+
+/* Planted problems above the dense crossover: a sparse A (about 7 nonzeros
+ * a row), stored CSR or dense, is packed (3x3 blocks without box rows,
+ * columns with them) and Newton runs on UMFPACK; a full A is not packed and
+ * runs the dense LU.  All must reach the planted x*. */
+static void test_sparse_planted(void) {
+  planted_g(205, 0, 0.3, 1, 1, 14); /* n = 615, block-packed */
+  planted_g(205, 7, 0.3, 1, 1, 15); /* n = 622, column-packed */
+  planted_g(205, 0, 0.3, 0, 1, 17); /* n = 615, dense storage, block-packed */
+  planted(205, 0, 0.3, 0, 16);      /* n = 615, full A: dense LU */
+}
+
+/* A W = J M^-1 J' with many bodies, sparse (each contact couples to the few
+ * that share a body) and rank-deficient (3 nc > 6 nb), in CSR: nsn_ac on
+ * its sparse LU (one UMFPACK factorization per iteration), judged by the test's
+ * own residual. */
+static void test_sparse_rank_deficient(void) {
+  enum { NB = 100, NC = 240, N = 3 * NC };
+  double *W = malloc(sizeof(double) * N * N), *b = malloc(sizeof(double) * N);
+  double *xs = malloc(sizeof(double) * N), *x = malloc(sizeof(double) * N), cmu[NC];
+  int rows[NC], *Ap = malloc(sizeof(int) * (N + 1)), *Aj = malloc(sizeof(int) * N * N);
+  double *Ax = malloc(sizeof(double) * N * N);
+  rank_deficient(NB, NC, 0.4, 7, W, b, xs, rows, cmu);
+  Ap[0] = 0;
+  for (int i = 0; i < N; i++) {
+    Ap[i + 1] = Ap[i];
+    for (int j = 0; j < N; j++)
+      if (W[i + (size_t)j * N] != 0) Aj[Ap[i + 1]] = j, Ax[Ap[i + 1]++] = W[i + (size_t)j * N];
+  }
+  CU_ASSERT(Ap[N] < N * N / 10); /* sparse indeed */
+  slv_problem p = slv_problem_empty();
+  p.n = N, p.storage = SLV_CSR, p.Ap = Ap, p.Aj = Aj, p.Ax = Ax, p.b = b;
+  p.ncones = NC, p.cone_rows = rows, p.cone_mu = cmu;
+  CU_ASSERT(own_res(&p, xs) <= 1e-12);
+  for (int s = 0; SOLVERS[s]; s++) {
+    slv_options o = slv_options_default();
+    o.tol = 1e-10;
+    o.max_iter = 20000;
+    slv_result res;
+    slv_status st = run(SOLVERS[s], &p, &o, x, &res);
+    if (st != SLV_CONVERGED)
+      fprintf(stderr, "%s sparse rank-deficient: %s (%s)\n", SOLVERS[s], slv_status_str(st),
+              res.message);
+    CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+    CU_ASSERT(own_res(&p, x) <= 1.01e-10 * fmax(1.0, res.res.b_inf));
+  }
+  free(W), free(b), free(xs), free(x), free(Ap), free(Aj), free(Ax);
 }
 
 /* ---- local rate ------------------------------------------------------------- */
@@ -341,6 +396,8 @@ int main(void) {
   CU_pSuite s = CU_add_suite("nsn_ac, nsgs_newton", NULL, NULL);
   CU_add_test(s, "planted Coulomb problems, dense and CSR, box rows", test_planted);
   CU_add_test(s, "rank-deficient W = J M^-1 J' (singular plain Newton)", test_rank_deficient);
+  CU_add_test(s, "sparse Newton (UMFPACK): planted, n > 600", test_sparse_planted);
+  CU_add_test(s, "sparse Newton (UMFPACK): sparse rank-deficient W", test_sparse_rank_deficient);
   CU_add_test(s, "superlinear local rate", test_newton_rate);
   CU_add_test(s, "2-norm stopping test against an own 2-norm", test_norm2);
   CU_add_test(s, "refusals: associated law, findex, bad norm", test_refusals);

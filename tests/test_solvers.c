@@ -189,7 +189,12 @@ static void test_history_and_method(void) {
     double dt = now() - t0;
     CU_ASSERT_EQUAL(st, SLV_CONVERGED);
     CU_ASSERT_PTR_NOT_NULL_FATAL(res.method);
-    CU_ASSERT_STRING_EQUAL(res.method, strcmp(sv->name, "pgs_wide") ? sv->name : "pgs");
+    if (strcmp(sv->name, "auto") == 0) { /* the solver it chose, and why */
+      CU_ASSERT_PTR_NOT_NULL(slv_solver_find(res.method));
+      CU_ASSERT(strcmp(res.method, "auto") != 0 && res.choice[0] != '\0');
+    } else {
+      CU_ASSERT_STRING_EQUAL(res.method, strcmp(sv->name, "pgs_wide") ? sv->name : "pgs");
+    }
     CU_ASSERT(res.history_len <= res.history_cap);
     for (int k = 0; k < res.history_len; k++) {
       CU_ASSERT(res.history_time[k] >= 0 && res.history_time[k] <= dt);

@@ -1,0 +1,364 @@
+/* admm.c -- ADMM on the cone problem, both laws, with adaptive rho and
+ * over-relaxation (docs/solvers.md, "ADMM"; [boyd2011]; the FC3D_ADMM of
+ * Siconos and ContactBench's ADMM [acary2018]).
+ *
+ * Problem: w = A x + b with A symmetric positive semidefinite, cone rows
+ * in triples (either law, slv.h) and box / free rows.  The associated law
+ * is the QP  min 1/2 x'Ax + q'x  over x in C (C: the cones K_mu times the
+ * boxes), q = b; the Coulomb law is that QP's fixed point with the De
+ * Saxce shift q = b + s(w), s_c = (mu_c |w_t,c|, 0, 0) at the current w,
+ * updated every iteration (as Siconos' ADMM and the fixed-point methods of
+ * [acary2018 sec. 5] do).
+ *
+ * Splitting x = z, x free and z in C, scaled dual u, penalty rho, over-
+ * relaxation alpha in (0, 2) (ADMM_ALPHA):
+ *     x    = (A + rho I)^-1 (rho (z - u) - q)
+ *     xh   = alpha x + (1 - alpha) z
+ *     z'   = P_C(xh + u)
+ *     u'   = u + xh - z'
+ * Residuals: primal ||x - z'||_2, dual rho ||z' - z||_2.  Adaptive rho by
+ * residual balancing [boyd2011 sec. 3.4.1]: every ADMM_ADAPT iterations,
+ * rho doubles when the primal residual exceeds ADMM_BALANCE times the
+ * dual one, halves in the other case (u rescaled by the inverse factor),
+ * at most ADMM_MAX_CHANGES times; each change refactors A + rho I.  The
+ * start: rho = the mean of A's diagonal; with opt->warm_start, z = P_C(x)
+ * and u = -(A z + q) / rho (the multiplier at z = x), so that a converged
+ * warm start stays put.
+ *
+ * Linear algebra: A + rho I is symmetric positive definite: CHOLMOD
+ * [chen2008] over A's packed copy for n > ADMM_DENSE_MAX (analysed once
+ * per problem, factorized with the shift beta = rho, cholmod_factorize_p,
+ * for every rho), else LAPACKE dpotrf on a dense copy.  The sparse matrix
+ * and the factor are CHOLMOD's own allocations, made once per problem
+ * (and per rho change for the numeric factor); the iterations do not
+ * allocate (cholmod_solve2 reuses its workspace).
+ *
+ * Stopping test: the library's on z (which is in C) with w = A z + b,
+ * computed every iteration (it is needed for the De Saxce shift anyway),
+ * confirmed on the library's exact product.  Statuses: SLV_CONVERGED,
+ * SLV_MAX_ITER, SLV_NOT_FINITE, SLV_BREAKDOWN (A + rho I not positive
+ * definite: A not PSD), SLV_ERR_NOMEM (no memory for the factor).  Reads
+ * max_iter, tol, norm, warm_start, record_history.
+ */
+#include "slv_internal.h"
+
+#include <lapacke.h>
+#include <stdlib.h>
+#include <string.h>
+#include <suitesparse/cholmod.h>
+
+enum {
+  ADMM_DENSE_MAX = 600,    /* rows: up to here a dense Cholesky */
+  ADMM_ADAPT = 10,         /* iterations between two rho decisions */
+  ADMM_MAX_CHANGES = 40    /* rho changes per solve at most */
+};
+#define ADMM_ALPHA 1.6   /* over-relaxation [boyd2011 sec. 3.4.3: 1.5 .. 1.8] */
+#define ADMM_BALANCE 10.0
+
+typedef struct {
+  int n_max;
+  double *buf;       /* 8 n_max */
+  double *z, *u, *xs, *q, *w, *zold, *rhs, *diag;
+  double *H;         /* dense A + rho I and its Cholesky factor, H_cap doubles */
+  size_t H_cap;
+  cholmod_common cm;
+  int cm_started;
+  cholmod_sparse *A;     /* this problem's A (upper triangle read) */
+  cholmod_factor *L;
+  cholmod_dense *X, *Y, *E; /* cholmod_solve2's reused workspace */
+} admm_state;
+
+static void admm_free_sparse(admm_state *s) {
+  if (!s->cm_started) return;
+  cholmod_free_sparse(&s->A, &s->cm);
+  cholmod_free_factor(&s->L, &s->cm);
+  cholmod_free_dense(&s->X, &s->cm);
+  cholmod_free_dense(&s->Y, &s->cm);
+  cholmod_free_dense(&s->E, &s->cm);
+}
+
+static void admm_free(void *st) {
+  admm_state *s = st;
+  admm_free_sparse(s);
+  if (s->cm_started) cholmod_finish(&s->cm);
+  free(s->buf);
+  free(s->H);
+  memset(s, 0, sizeof *s);
+}
+
+static slv_status admm_init(void *st, int n_max, const slv_options *opt) {
+  (void)opt;
+  admm_state *s = st;
+  size_t m = (size_t)(n_max > 0 ? n_max : 1);
+  s->n_max = n_max;
+  s->buf = malloc(8 * m * sizeof *s->buf);
+  if (n_max <= ADMM_DENSE_MAX) {
+    s->H = malloc(m * m * sizeof *s->H);
+    s->H_cap = s->H ? m * m : 0;
+  }
+  if (!s->buf || (n_max <= ADMM_DENSE_MAX && !s->H)) {
+    admm_free(s);
+    return SLV_ERR_NOMEM;
+  }
+  double *b = s->buf;
+  s->z = b, s->u = b + m, s->xs = b + 2 * m, s->q = b + 3 * m;
+  s->w = b + 4 * m, s->zold = b + 5 * m, s->rhs = b + 6 * m, s->diag = b + 7 * m;
+  return SLV_OK;
+}
+
+/* ---- the linear system (A + rho I) x = r -------------------------------------- */
+
+/* A's packed copy as a CHOLMOD matrix (stype 1: the upper triangle is
+ * read), once per problem. */
+static int sparse_of_packed(admm_state *s, const slv_op *op) {
+  int n = op->n;
+  size_t nz = op->packed == SLV_OP_COLS ? (size_t)op->colptr[n] : 9 * (size_t)op->colptr[n / 3];
+  s->A = cholmod_allocate_sparse((size_t)n, (size_t)n, nz, 0, 1, 1, CHOLMOD_REAL, &s->cm);
+  if (!s->A) return -1;
+  int *Ap = s->A->p, *Ai = s->A->i;
+  double *Ax = s->A->x;
+  if (op->packed == SLV_OP_COLS) {
+    memcpy(Ap, op->colptr, (size_t)(n + 1) * sizeof *Ap);
+    memcpy(Ai, op->rowind, nz * sizeof *Ai);
+    memcpy(Ax, op->val, nz * sizeof *Ax);
+    return 0;
+  }
+  size_t q = 0;
+  Ap[0] = 0;
+  for (int j = 0; j < n; j++) {
+    int J = j / 3, c = j - 3 * J;
+    for (int k = op->colptr[J]; k < op->colptr[J + 1]; k++)
+      for (int r = 0; r < 3; r++) {
+        Ai[q] = 3 * op->rowind[k] + r;
+        Ax[q++] = op->val[9 * (size_t)k + 3 * c + r];
+      }
+    Ap[j + 1] = (int)q;
+  }
+  return 0;
+}
+
+/* Storage for this problem: CHOLMOD's analysis over the packed A, or the
+ * dense matrix (reserved if the workspace's does not fit).  0 or -1. */
+static int admm_reserve(admm_state *s, slv_op *op, int *sparse) {
+  int n = op->n;
+  admm_free_sparse(s);
+  *sparse = n > ADMM_DENSE_MAX && op->packed;
+  if (*sparse) {
+    if (!s->cm_started) {
+      cholmod_start(&s->cm);
+      s->cm.print = 0;
+      s->cm_started = 1;
+    }
+    if (sparse_of_packed(s, op)) return -1;
+    s->L = cholmod_analyze(s->A, &s->cm);
+    return s->L ? 0 : -1;
+  }
+  if ((size_t)n * n > s->H_cap) { /* a large dense A without a packed copy */
+    free(s->H);
+    s->H_cap = 0;
+    s->H = malloc((size_t)n * n * sizeof *s->H);
+    if (!s->H) return -1;
+    s->H_cap = (size_t)n * n;
+  }
+  return 0;
+}
+
+/* Factor A + rho I: 0, 1 when not positive definite, -1 out of memory. */
+static int admm_factor(admm_state *s, slv_op *op, int sparse, double rho) {
+  int n = op->n;
+  if (sparse) {
+    double beta[2] = {rho, 0};
+    if (!cholmod_factorize_p(s->A, beta, NULL, 0, s->L, &s->cm)) return -1;
+    return s->cm.status == CHOLMOD_NOT_POSDEF ? 1 : 0;
+  }
+  slv_op_to_dense(op, s->H, n);
+  for (int i = 0; i < n; i++) s->H[i + (size_t)i * n] += rho;
+  return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, s->H, n) != 0;
+}
+
+/* r <- (A + rho I)^-1 r. */
+static int admm_lsolve(admm_state *s, int n, int sparse, double *r) {
+  if (!sparse) return LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, s->H, n, r, n);
+  cholmod_dense B = {.nrow = (size_t)n, .ncol = 1, .nzmax = (size_t)n, .d = (size_t)n,
+                     .x = r, .z = NULL, .xtype = CHOLMOD_REAL, .dtype = CHOLMOD_DOUBLE};
+  if (!cholmod_solve2(CHOLMOD_A, s->L, &B, NULL, &s->X, NULL, &s->Y, &s->E, &s->cm)) return -1;
+  memcpy(r, s->X->x, (size_t)n * sizeof *r);
+  return 0;
+}
+
+/* ---- the iteration ------------------------------------------------------------- */
+
+/* z = P_C(v) row by row (cones, boxes, free rows). */
+static void project_C(const slv_problem *p, const double *v, double *z) {
+  int k = 0;
+  for (int i = 0; i < p->n; i++) {
+    if (k < p->ncones && p->cone_rows[k] == i) {
+      slv_cone_project(p->cone_mu[k], v + i, z + i);
+      i += 2;
+      k++;
+      continue;
+    }
+    double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
+    z[i] = v[i] < lo ? lo : (v[i] > hi ? hi : v[i]);
+  }
+}
+
+/* q = b + s(w): the De Saxce shift on the Coulomb cones (q = b for the
+ * associated law). */
+static void shifted_q(const slv_problem *p, const double *w, double *q) {
+  memcpy(q, p->b, (size_t)p->n * sizeof *q);
+  if (p->cone_law != SLV_CONE_COULOMB) return;
+  for (int k = 0; k < p->ncones; k++) {
+    int i = p->cone_rows[k];
+    q[i] += p->cone_mu[k] * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]);
+  }
+}
+
+static double mean_diag(const slv_op *op) {
+  double s = 0;
+  for (int i = 0; i < op->n; i++) s += slv_op_diag(op, i);
+  return op->n > 0 && s > 0 ? s / op->n : 1.0;
+}
+
+typedef struct {
+  double rho, rp, rd;
+  int changes, sparse;
+} admm_run;
+
+/* One ADMM iteration; leaves w = A z + b and q at the new z, and the primal
+ * and dual residuals in k.  0, or -1 when the linear solve failed. */
+static int admm_step(admm_state *s, slv_op *op, admm_run *k, double *x) {
+  const slv_problem *p = op->p;
+  int n = p->n;
+  for (int i = 0; i < n; i++) x[i] = k->rho * (s->z[i] - s->u[i]) - s->q[i];
+  if (admm_lsolve(s, n, k->sparse, x)) return -1;
+  memcpy(s->zold, s->z, (size_t)n * sizeof *x);
+  for (int i = 0; i < n; i++) {
+    double xh = ADMM_ALPHA * x[i] + (1 - ADMM_ALPHA) * s->zold[i];
+    s->rhs[i] = xh + s->u[i];
+    s->xs[i] = xh;
+  }
+  project_C(p, s->rhs, s->z);
+  double rp = 0, rd = 0;
+  for (int i = 0; i < n; i++) {
+    s->u[i] += s->xs[i] - s->z[i];
+    rp += (x[i] - s->z[i]) * (x[i] - s->z[i]);
+    rd += (s->z[i] - s->zold[i]) * (s->z[i] - s->zold[i]);
+  }
+  k->rp = sqrt(rp);
+  k->rd = k->rho * sqrt(rd);
+  slv_op_matvec(op, s->z, p->b, s->w);
+  shifted_q(p, s->w, s->q);
+  return 0;
+}
+
+/* Residual balancing: a new rho (and the refactorization) when one
+ * residual is ADMM_BALANCE times the other.  0, or the factor's error. */
+static int admm_adapt(admm_state *s, slv_op *op, admm_run *k) {
+  double f = k->rp > ADMM_BALANCE * k->rd ? 2.0 : (k->rd > ADMM_BALANCE * k->rp ? 0.5 : 1.0);
+  if (f == 1.0 || k->changes >= ADMM_MAX_CHANGES) return 0;
+  k->rho *= f;
+  k->changes++;
+  for (int i = 0; i < op->n; i++) s->u[i] /= f;
+  return admm_factor(s, op, k->sparse, k->rho);
+}
+
+/* The start: z = P_C(x) (warm) or the apex / projection of 0, u = -(w + s) / rho. */
+static void admm_start(admm_state *s, slv_op *op, const slv_options *opt, double rho,
+                       const double *x) {
+  const slv_problem *p = op->p;
+  int n = p->n;
+  if (opt->warm_start) project_C(p, x, s->z);
+  else memset(s->z, 0, (size_t)n * sizeof *s->z), project_C(p, s->z, s->z);
+  slv_op_matvec(op, s->z, p->b, s->w);
+  shifted_q(p, s->w, s->q);
+  for (int i = 0; i < n; i++) {
+    double g = s->w[i] + (s->q[i] - p->b[i]); /* A z + q */
+    s->u[i] = -g / rho;
+  }
+}
+
+static slv_status admm_fail(slv_result *res, int e, double rho) {
+  if (e < 0) {
+    slv_msgf(res->message, sizeof res->message, "admm: no memory for the factor of A + rho I");
+    return SLV_ERR_NOMEM;
+  }
+  slv_msgf(res->message, sizeof res->message,
+           "admm: A + rho I not positive definite (rho=%.3g): A is not PSD", rho);
+  return SLV_BREAKDOWN;
+}
+
+static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                             slv_result *res, slv_hist *h) {
+  admm_state *s = st;
+  const slv_problem *p = op->p;
+  int n = p->n;
+  slv_op_pack(op);
+  admm_run k = {mean_diag(op), 0, 0, 0, 0};
+  if (admm_reserve(s, op, &k.sparse)) return admm_fail(res, -1, k.rho);
+  int e = admm_factor(s, op, k.sparse, k.rho);
+  if (e) return admm_fail(res, e, k.rho);
+  admm_start(s, op, opt, k.rho, x);
+  double binf = 1, b2 = 0, r2;
+  for (int i = 0; i < n; i++) binf = fmax(binf, fabs(p->b[i])), b2 += p->b[i] * p->b[i];
+  b2 = fmax(1.0, sqrt(b2));
+  const char *law = slv_cone_law_str(p->cone_law);
+  double r0 = slv_natmap_norms(p, s->z, s->w, &r2);
+  if (opt->warm_start && slv_met_norms(p, opt, r0, r0 / binf, r2 / b2)) { /* nothing to do */
+    memcpy(x, s->z, (size_t)n * sizeof *x);
+    slv_msgf(res->message, sizeof res->message, "admm, %s law: the warm start is a solution", law);
+    return SLV_CONVERGED;
+  }
+  for (int it = 1; it <= opt->max_iter; it++) {
+    if (admm_step(s, op, &k, x)) return admm_fail(res, -1, k.rho);
+    res->iterations = it;
+    double rinf = slv_natmap_norms(p, s->z, s->w, &r2);
+    if (isnan(rinf)) {
+      slv_msgf(res->message, sizeof res->message, "admm: iterate became non-finite");
+      memcpy(x, s->z, (size_t)n * sizeof *x);
+      return SLV_NOT_FINITE;
+    }
+    res->solver_residual = rinf / binf;
+    slv_history_push(h, res, rinf / binf);
+    if (slv_met_norms(p, opt, rinf, rinf / binf, r2 / b2)) {
+      memcpy(x, s->z, (size_t)n * sizeof *x);
+      slv_op_w(op, x, w);
+      rinf = slv_natmap_norms(p, x, w, &r2);
+      if (slv_met_norms(p, opt, rinf, rinf / binf, r2 / b2)) {
+        slv_msgf(res->message, sizeof res->message,
+                 "admm, %s law: %d iterations (each one outer De Saxce update), rho=%.3g after "
+                 "%d changes",
+                 law, it, k.rho, k.changes);
+        return SLV_CONVERGED;
+      }
+    }
+    if (it % ADMM_ADAPT == 0 && (e = admm_adapt(s, op, &k)) != 0) {
+      memcpy(x, s->z, (size_t)n * sizeof *x);
+      return admm_fail(res, e, k.rho);
+    }
+  }
+  memcpy(x, s->z, (size_t)n * sizeof *x);
+  slv_op_w(op, x, w);
+  slv_msgf(res->message, sizeof res->message,
+           "admm, %s law: max_iter=%d reached, res_rel=%.3g > tol=%.3g (rho=%.3g after %d "
+           "changes)",
+           law, opt->max_iter, res->solver_residual, opt->tol, k.rho, k.changes);
+  return SLV_MAX_ITER;
+}
+
+static const slv_impl admm_impl = {
+    .state_size = sizeof(admm_state),
+    .init = admm_init,
+    .free = admm_free,
+    .solve = admm_solve,
+};
+
+const slv_solver slv_solver_admm = {
+    .name = "admm",
+    .summary = "ADMM on the cone QP / De Saxce fixed point, adaptive rho, over-relaxation "
+               "(CHOLMOD or dense Cholesky)",
+    .cite = "boyd2011",
+    .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE |
+            SLV_CAP_NEEDS_SYMMETRIC,
+    .impl = &admm_impl,
+};

@@ -1,0 +1,93 @@
+/* test_auto.c -- the automatic solver (auto.c): for each kind of problem
+ * it runs the solver its rule names (res.method), says why (res.choice),
+ * and the answer is the planted one, judged by this test's own residual:
+ *   - Coulomb cones (planted, dense and sparse CSR)  -> nsgs_newton
+ *   - associated cones, symmetric A                  -> admm
+ *   - a dense symmetric LCP, n <= 300                -> dantzig
+ *   - the same LCP in CSR                            -> pgs
+ *   - an LCP with a nonsymmetric A                   -> pgs (dantzig refuses) */
+#include "slv.h"
+#include "tst_cone.h"
+#include "tst_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static slv_status run_auto(const slv_problem *p, double tol, double *x, slv_result *res) {
+  slv_options o = slv_options_default();
+  o.tol = tol;
+  o.max_iter = 100000;
+  slv_workspace *ws = NULL;
+  if (slv_workspace_new(slv_solver_find("auto"), p->n, &o, &ws) != SLV_OK) return SLV_ERR_NOMEM;
+  slv_status st = slv_solve(ws, p, &o, x, NULL, res);
+  slv_workspace_free(ws);
+  return st;
+}
+
+static void cone_case(slv_cone_law law, int nc, int sparse, const char *expect) {
+  tst_cone_case P;
+  tst_cone_case_plant(&P, nc, 3, 0.3, law, sparse, 51 + (unsigned long)nc);
+  slv_problem p = tst_cone_case_view(&P, law, sparse);
+  double *x = malloc((size_t)P.n * sizeof *x);
+  slv_result res;
+  slv_status st = run_auto(&p, 1e-10, x, &res);
+  if (st != SLV_CONVERGED) fprintf(stderr, "auto: %s (%s)\n", slv_status_str(st), res.message);
+  CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+  CU_ASSERT_STRING_EQUAL(res.method, expect);
+  CU_ASSERT(strlen(res.choice) > 10);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.choice, law == SLV_CONE_COULOMB ? "Coulomb" : "associated"));
+  TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
+  free(x);
+  tst_cone_case_free(&P);
+}
+
+static void test_cones(void) {
+  cone_case(SLV_CONE_COULOMB, 12, 0, "nsgs_newton");
+  cone_case(SLV_CONE_COULOMB, 210, 1, "nsgs_newton"); /* n = 633: sparse Newton */
+  cone_case(SLV_CONE_ASSOCIATED, 12, 0, "admm");
+  cone_case(SLV_CONE_ASSOCIATED, 210, 1, "admm");
+}
+
+static void test_lcp(void) {
+  enum { N = 40 };
+  double A[N * N], b[N], xs[N], x[N];
+  tst_planted_spd(N, 0.1, 61, NULL, NULL, A, b, xs);
+  slv_problem p = slv_problem_empty();
+  p.n = N, p.A = A, p.lda = N, p.b = b;
+  slv_result res;
+  CU_ASSERT_EQUAL(run_auto(&p, 1e-10, x, &res), SLV_CONVERGED);
+  CU_ASSERT_STRING_EQUAL(res.method, "dantzig");
+  CU_ASSERT(tst_natres_dense(N, A, b, NULL, NULL, x) <= 1e-9);
+  TST_VEC_CLOSE(x, xs, N, 1e-7, 0);
+  /* the same problem in CSR: pgs */
+  int Ap[N + 1], Aj[N * N];
+  Ap[0] = 0;
+  for (int i = 0; i < N; i++) {
+    for (int j = 0; j < N; j++) Aj[i * N + j] = j;
+    Ap[i + 1] = (i + 1) * N;
+  }
+  double Ax[N * N];
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) Ax[i * N + j] = A[i + j * N];
+  slv_problem q = slv_problem_empty();
+  q.n = N, q.storage = SLV_CSR, q.Ap = Ap, q.Aj = Aj, q.Ax = Ax, q.b = b;
+  CU_ASSERT_EQUAL(run_auto(&q, 1e-10, x, &res), SLV_CONVERGED);
+  CU_ASSERT_STRING_EQUAL(res.method, "pgs");
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.choice, "CSR"));
+  TST_VEC_CLOSE(x, xs, N, 1e-7, 0);
+  /* nonsymmetric (diagonally dominant, so PGS converges): pgs */
+  for (int i = 0; i < N; i++) A[i + ((i + 1) % N) * N] += 0.05;
+  CU_ASSERT_EQUAL(run_auto(&p, 1e-10, x, &res), SLV_CONVERGED);
+  CU_ASSERT_STRING_EQUAL(res.method, "pgs");
+  CU_ASSERT(tst_natres_dense(N, A, b, NULL, NULL, x) <= 1e-9);
+}
+
+int main(void) {
+  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
+  CU_pSuite s = CU_add_suite("auto", NULL, NULL);
+  CU_add_test(s, "cones: Coulomb -> nsgs_newton, associated -> admm", test_cones);
+  CU_add_test(s, "LCP: dense symmetric -> dantzig, CSR / nonsymmetric -> pgs", test_lcp);
+  return tst_run();
+}
