@@ -331,8 +331,10 @@ static int key_solvers(const parser *ps, exp_section *s, char **w, int nw)
   s->solvers_given = 1;
   for (int k = 1; k < nw; k++) {
     if (strcmp(w[k], "all") == 0) {
+      /* every algorithm; not auto, which runs one of them (name it to compare it) */
       for (int i = 0; i < slv_solver_count() && s->nsolvers < EXP_MAX_SOLVERS; i++)
-        s->solvers[s->nsolvers++] = (exp_solver_ref){slv_solver_at(i), -1};
+        if (strcmp(slv_solver_at(i)->name, "auto") != 0)
+          s->solvers[s->nsolvers++] = (exp_solver_ref){slv_solver_at(i), -1};
       continue;
     }
     if (strcmp(w[k], "externals") == 0) {
