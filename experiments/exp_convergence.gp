@@ -78,7 +78,7 @@ do for [page = 1:npages] {
           do for [panel = 1:2] {
             letterk = letterk + 1
             col = (g - 1) * 2 + panel
-            eval(gridpanel(pi - p0, col, nh, 4, 0.09 * 6.7 / W, 0.985, 0.45 / H, top - 0.22 / H, 0.065 * 6.7 / W, 0.85 / H))
+            eval(gridpanel(pi - p0, col, nh, 4, 0.09 * 6.7 / W, 0.97, 0.45 / H, top - 0.22 / H, 0.1 * 6.7 / W, 0.85 / H))
             xcol = panel == 1 ? 6 : 7
             set xlabel (panel == 1 ? "iteration" : "time [s]") offset 0, 0.7
             set ylabel (panel == 1 ? "res_{rel}" : "") offset 0.8, 0

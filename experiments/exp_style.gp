@@ -44,10 +44,10 @@
 # panel_letter(k) (sets label 90), csv_list, rows, csv_meta, gridpanel,
 # nicestep, colmin/colmax (awk extremes of a column over matching rows).
 
-style_solvers = "pgs pgs_wide pjacobi direct lemke dantzig enum nsgs nsgs_newton nsn_ac pjacobi_cone pcg_cone apgd"
-style_colours = "#0072B2 #56B4E9 #009E73 #000000 #D55E00 #E69F00 #CC79A7 #000000 #D55E00 #009E73 #E69F00 #CC79A7 #56B4E9"
-style_points  = "7 6 5 1 9 11 2 13 4 8 10 12 3"
-style_dashes  = "1 2 3 1 1 4 5 1 2 3 4 5 6"
+style_solvers = "pgs pgs_wide pjacobi direct lemke dantzig enum nsgs nsgs_newton nsn_ac pjacobi_cone pcg_cone apgd admm auto"
+style_colours = "#0072B2 #56B4E9 #009E73 #000000 #D55E00 #E69F00 #CC79A7 #000000 #D55E00 #009E73 #E69F00 #CC79A7 #56B4E9 #0072B2 #000000"
+style_points  = "7 6 5 1 9 11 2 13 4 8 10 12 3 15 14"
+style_dashes  = "1 2 3 1 1 4 5 1 2 3 4 5 6 4 5"
 grey_colours  = "#555555 #777777 #999999 #333333 #666666 #888888"
 
 sidx(name, i) = i > words(style_solvers) ? 0 : (word(style_solvers, i) eq name ? i : sidx(name, i + 1))
