@@ -93,6 +93,14 @@ for f in failures coverage winners timings; do
     fail "table prof_$f.csv is the same for --jobs 1 and 2" "differs"
   fi
 done
+# GNU parallel runs the tasks natively: under memcheck (LCPLAB_VALGRIND=1)
+# the reference is a native --jobs 1 run, since memcheck's CPU makes
+# OpenBLAS pick other kernels and so other last bits
+if [ -n "$VG" ]; then
+  "$BIN" experiment "$T/small.exp" --out "$T/j1n" --jobs 1 --no-plot >/dev/null 2>&1
+  untimed "$T/j1n/prof.csv" >"$T/u1"
+  rows "$T/j1n/drift.csv" >"$T/d1"
+fi
 if command -v parallel >/dev/null 2>&1; then
   lcp experiment "$T/small.exp" --plan "$T/gp"
   sh "$T/gp/run-parallel.sh" -j 2 >"$T/gp.out" 2>&1
