@@ -23,7 +23,8 @@
 #               memcheck through tests/valgrind.sh; leaks are errors), with
 #               LCPLAB_QUICK=1 so the slowest data-driven tests may trim
 #   fuzz        build-fuzz/: ../configure CC=clang --enable-fuzzing
-#               --disable-shared; make -j2; make fuzz-check: every regression
+#               --disable-shared --disable-python (the Python extension is a
+#               shared module); make -j2; make fuzz-check: every regression
 #               input of tests/fuzz/regressions through its libFuzzer
 #               harness, then each harness for a few seconds from its seeds
 #               (tests/fuzz/README.md); any crash, sanitizer report, leak or
@@ -106,7 +107,7 @@ stage_check() { configure_build build && make_check build check; }
 stage_san() { configure_build build-san --enable-sanitizers --enable-asserts && make_check build-san check; }
 stage_clang() { configure_build build-clang CC=clang && make_check build-clang check; }
 stage_fuzz() {
-  configure_build build-fuzz CC=clang --enable-fuzzing --disable-shared &&
+  configure_build build-fuzz CC=clang --enable-fuzzing --disable-shared --disable-python &&
     make -C build-fuzz fuzz-check
 }
 stage_install() {
