@@ -334,14 +334,14 @@ static void factored_dump(const char *solver) {
   snprintf(s.solver, sizeof s.solver, "%s", solver);
   const char *params[1] = { "layers=10" };
   dyn_world *w = NULL;
-  char msg[512] = "", dir[] = "/tmp/test_failure_XXXXXX";
+  char msg[512] = "", dir[64];
   CU_ASSERT_EQUAL_FATAL(dyn_scene_new("pyramid", params, 1, &s, &w, msg, sizeof msg), DYN_OK);
   dyn_world_solve ls;
   for (int k = 0; k < 6; k++)
     CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
   CU_ASSERT_EQUAL_FATAL(dyn_world_last_solve(w, &ls), 1);
   CU_ASSERT_EQUAL_FATAL(ls.prob.storage, SLV_FACTORED);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+  CU_ASSERT_EQUAL_FATAL(tst_tmpdir_make(dir, sizeof dir, "test_failure"), 0);
   CU_ASSERT_EQUAL_FATAL(cli_dump_solve(dir, ls.step, &ls.prob, ls.x_start, ls.x_solver,
                                        ls.solver, &ls.opt, msg, sizeof msg), 0);
   char path[256], wpath[256];
@@ -370,12 +370,7 @@ static void factored_dump(const char *solver) {
   free(x);
   slv_instance_free(inst);
   dyn_world_free(w);
-  const char *sfx[3] = { "lcp", "warm", "x" };
-  for (int i = 0; i < 3; i++) {
-    snprintf(path, sizeof path, "%s/step%ld.%s", dir, ls.step, sfx[i]);
-    remove(path);
-  }
-  rmdir(dir);
+  tst_tmpdir_remove(dir);
 }
 
 static void test_factored_dump(void) {

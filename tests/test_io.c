@@ -54,29 +54,11 @@
 
 static char tmpdir[256];
 
-static int suite_init(void) {
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/lcplab_test_io_XXXXXX");
-  return mkdtemp(tmpdir) ? 0 : -1;
-}
+static int suite_init(void) { return tst_tmpdir_make(tmpdir, sizeof tmpdir, "test_io"); }
 
-static int suite_clean(void) {
-  DIR *d = opendir(tmpdir);
-  if (!d) return 0;
-  struct dirent *e;
-  char p[512];
-  while ((e = readdir(d))) {
-    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-    snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
-    remove(p);
-  }
-  closedir(d);
-  rmdir(tmpdir);
-  return 0;
-}
+static int suite_clean(void) { return tst_tmpdir_remove(tmpdir); }
 
-static void tpath(char *buf, size_t len, const char *name) {
-  snprintf(buf, len, "%s/%s", tmpdir, name);
-}
+static void tpath(char *buf, size_t len, const char *name) { tst_tmp_path(buf, len, tmpdir, name); }
 
 static int file_exists(const char *p) {
   struct stat st;

@@ -30,7 +30,6 @@
 #include "tst_util.h"
 
 #include <CUnit/CUnit.h>
-#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,29 +40,11 @@
 
 static char tmpdir[256];
 
-static int suite_init(void) {
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/lcplab_test_npz_XXXXXX");
-  return mkdtemp(tmpdir) ? 0 : -1;
-}
+static int suite_init(void) { return tst_tmpdir_make(tmpdir, sizeof tmpdir, "test_npz"); }
 
-static int suite_clean(void) {
-  DIR *d = opendir(tmpdir);
-  if (!d) return 0;
-  struct dirent *e;
-  char p[512];
-  while ((e = readdir(d))) {
-    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-    snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
-    remove(p);
-  }
-  closedir(d);
-  rmdir(tmpdir);
-  return 0;
-}
+static int suite_clean(void) { return tst_tmpdir_remove(tmpdir); }
 
-static void tpath(char *buf, size_t len, const char *name) {
-  snprintf(buf, len, "%s/%s", tmpdir, name);
-}
+static void tpath(char *buf, size_t len, const char *name) { tst_tmp_path(buf, len, tmpdir, name); }
 
 /* ---- writing .npz members by hand ------------------------------------------- */
 

@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L
 /* tst_util.c -- see tst_util.h. */
 #include "tst_util.h"
 
@@ -7,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int close1(double a, double e, double atol, double rtol) {
   if (isnan(a) || isnan(e)) return 0;
@@ -110,4 +113,29 @@ double tst_natres_dense(int n, const double *A, const double *b, const double *l
     if (fabs(r) > m) m = fabs(r);
   }
   return m;
+}
+
+int tst_tmpdir_make(char *dir, size_t len, const char *name) {
+  int r = snprintf(dir, len, "/tmp/lcplab_%s_XXXXXX", name);
+  if (r < 0 || (size_t)r >= len) return -1;
+  return mkdtemp(dir) ? 0 : -1;
+}
+
+int tst_tmpdir_remove(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  struct dirent *e;
+  char p[512];
+  while ((e = readdir(d))) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+    remove(p);
+  }
+  closedir(d);
+  rmdir(dir);
+  return 0;
+}
+
+void tst_tmp_path(char *buf, size_t len, const char *dir, const char *name) {
+  snprintf(buf, len, "%s/%s", dir, name);
 }

@@ -47,4 +47,16 @@ void tst_planted_spd(int n, double eps, unsigned long seed, const double *lo, co
 double tst_natres_dense(int n, const double *A, const double *b, const double *lo,
                         const double *hi, const double *x);
 
+/* A new temporary folder /tmp/lcplab_NAME_XXXXXX (mkdtemp) into dir (size
+ * len >= 64); 0 on success, -1 otherwise. */
+int tst_tmpdir_make(char *dir, size_t len, const char *name);
+
+/* Removes the files of a folder made by tst_tmpdir_make, then the folder
+ * (not recursive: the tests write files only); 0 always, as CUnit's suite
+ * cleanup expects. */
+int tst_tmpdir_remove(const char *dir);
+
+/* dir/name into buf. */
+void tst_tmp_path(char *buf, size_t len, const char *dir, const char *name);
+
 #endif
