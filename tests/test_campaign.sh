@@ -192,6 +192,33 @@ else
   fail "external absent" "$(grep absent "$T/err")"
 fi
 
+# a peer whose process start-up (30 ms) dwarfs the solve time it reports (1 us): the wall
+# budget (max_time 0.05 s) must not end its repeats before min_runs
+cat >"$T/slowstart.sh" <<'EOF'
+#!/bin/sh
+n=$(sed -n 's/^n //p' "$1" | head -n 1)
+i=0; : >"$2"; while [ "$i" -lt "$n" ]; do echo 0 >>"$2"; i=$((i + 1)); done
+sleep 0.03
+echo '{"solve_time_s": 1e-6}'
+EOF
+cat >"$T/ext5.exp" <<EOF
+external slowstart format=lcp time=solve_time_s command sh "$T/slowstart.sh" {in} {out}
+experiment profile ext5
+solvers slowstart
+generate spd 10
+tol 1e-8
+min_runs 5
+min_time 0.1
+max_time 0.05
+EOF
+lcp experiment "$T/ext5.exp" --out "$T/ex5" --jobs 1 --no-plot
+r=$(rows "$T/ex5/ext5.csv" | awk -F, '$4 == "slowstart" {print $11, $22}')
+if [ "$rc" -eq 0 ] && [ "$r" = "5 reported" ]; then
+  pass "external: a slow-starting peer still gets min_runs runs (the wall budget counts after them)"
+else
+  fail "external min_runs" "exit $rc, '$r'"
+fi
+
 # ---- 4. stopped by SIGTERM, then resumed ------------------------------------------------------
 cat >"$T/long.exp" <<'EOF'
 experiment profile long
