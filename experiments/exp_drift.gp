@@ -34,15 +34,6 @@ W = figwidth(6.65)
 ncols = exists("fig_cols") ? int(fig_cols) : (W < 4 ? 2 : 3)
 
 scsel(sc) = sprintf("$1 \"|\" $4 == \"%s\" && $5 != \"\"", sc).sfilter(2)
-# more than six runs in a scene (a joint-only scene, which every solver
-# takes): two panels, the box solvers (g = 1) and the contact solvers (g = 2)
-group1 = ",pgs,pgs_wide,pjacobi,direct,lemke,dantzig,enum,"
-gfilter(g) = g == 0 ? "" : (g == 1 ? sprintf(" && index(\"%s\", \",\" $2 \",\") > 0", group1) : \
-                                     sprintf(" && index(\"%s\", \",\" $2 \",\") == 0", group1))
-gtitle(g) = g == 0 ? "" : (g == 1 ? ", box" : ", contact")
-# the runs of a scene that the scene's solver group took (a run that was
-# refused at its first problem is in the coverage table, not in the figure)
-okruns(sc, g) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} ($1 \"|\" $4 == \"%s\"%s%s) {r = $2 \"/\" $3; if (!(r in s)) {s[r] = 1; o[++n] = r} if ($13 == \"refused\") bad[r] = 1} END {for (i = 1; i <= n; i++) if (!(o[i] in bad)) printf \"%%s \", o[i]}' '%s'", sc, sfilter(2), gfilter(g), csv))
 sel(sc, run) = sprintf("$1 \"|\" $4 == \"%s\" && $2 \"/\" $3 == \"%s\" && $5 != \"\"", sc, run)
 sctitle(sc) = sc[strstrt(sc, "|") + 1:] eq "none" ? sc[1:strstrt(sc, "|") - 1] : sprintf("%s, %s", sc[1:strstrt(sc, "|") - 1], sc[strstrt(sc, "|") + 1:])
 rsolver(run) = run[1:strstrt(run, "/") - 1]
@@ -60,12 +51,13 @@ do for [si = 1:ns] {
     hi = colmax(csv, scsel(sc), mexpr(m), 0)
     if (!isnan_s(hi) && real(hi) > real(lo) && real(hi) > 0) {
       nruns = words(okruns(sc, 0))
-      if (nruns > 6) {
+      if (nruns > per_panel) {
         do for [g = 1:2] {
-          if (words(okruns(sc, g)) > 0) { panels = panels.sprintf(" %d:%d:%d", si, m, g) }
+          nc = nchunks(words(okruns(sc, g)))
+          if (words(okruns(sc, g)) > 0) { do for [c = 1:nc] { panels = panels.panel_code(si, m, g, c) } }
         }
       } else {
-        if (nruns > 0) { panels = panels.sprintf(" %d:%d:0", si, m) }
+        if (nruns > 0) { panels = panels.panel_code(si, m, 0, 1) }
       }
     }
   }
@@ -99,18 +91,18 @@ do for [fmt in figformats] {
          title word(allints, k)
   eval(keyend)
   do for [p = p0 + 1:p0 + np_here] {
-    pp = word(panels, p)
-    si = int(pp[1:strstrt(pp, ":") - 1])
-    rest = pp[strstrt(pp, ":") + 1:]
-    m = int(rest[1:strstrt(rest, ":") - 1])
-    g = int(rest[strstrt(rest, ":") + 1:])
+    pp = int(word(panels, p))
+    si = panel_scene(pp)
+    m = panel_metric(pp)
+    g = panel_group(pp)
     sc = word(scenes, si)
-    runs = okruns(sc, g)
-    eval(gridpanel(int((p - p0 - 1) / ncols) + 1, (p - p0 - 1) % ncols + 1, nr, ncols, 0.1 * 6.7 / W, 0.975, 0.5 / H, top - 0.2 / H, 0.105 * 6.7 / W, 0.78 / H))
+    nc = nchunks(words(okruns(sc, g)))
+    runs = chunk(okruns(sc, g), panel_chunk(pp), nc)
+    eval(gridpanel(int((p - p0 - 1) / ncols) + 1, (p - p0 - 1) % ncols + 1, nr, ncols, 0.12 * 6.7 / W, 0.975, 0.5 / H, top - 0.2 / H, 0.105 * 6.7 / W, 0.78 / H))
     tmax = real(colmax(csv, scsel(sc), "$6", 1))
     set xrange [0:tmax]
     set xtics nicestep(tmax)
-    set xlabel "t [s]" offset 0, 0.9
+    set xlabel "t [s]" offset 0, 0.5
     lo = real(colmin(csv, scsel(sc), mexpr(m), 1))
     hi = real(colmax(csv, scsel(sc), mexpr(m), 1))
     if (m == 1) {
@@ -127,7 +119,7 @@ do for [fmt in figformats] {
       set ytics nicestep(hi)
       set ylabel "penetration [mm]" offset 0.5, 0
     }
-    set title sprintf("%s %s%s", letter(p), sctitle(sc), gtitle(g)) noenhanced font tf offset 0, -0.7
+    set title sprintf("%s %s%s", letter(p), sctitle(sc), gtitle(sc, g).ctitle(panel_chunk(pp), nc)) noenhanced font tf offset 0, -0.7
     nstep = int(real(colmax(csv, scsel(sc), "$5", 1)))
     pint = nstep > 12 ? int(nstep / 6) : 1
     plot for [k = 1:words(runs)] rows(csv, sel(sc, word(runs, k))) \

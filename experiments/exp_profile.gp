@@ -30,7 +30,7 @@ classes = csv_list(csv2, "1".cfilter, "$8")
 nt = words(tols)
 nc = words(classes)
 if (nt == 0 || nc == 0) { print "exp_profile.gp: no rows in ".csv2; exit status 1 }
-K = exists("fig_per_panel") ? int(fig_per_panel) : 6
+K = per_panel
 W = figwidth(6.65)
 ncols = exists("fig_cols") ? int(fig_cols) : (W < 4 ? 1 : 2)
 

@@ -132,6 +132,33 @@ fig_solvers_list = exists("fig_solvers") ? fig_solvers : ""
 sfilter(c) = strlen(fig_solvers_list) > 0 ? \
   sprintf(" && index(\",%s,\", \",\" $%d \",\") > 0", fig_solvers_list, c) : ""
 
+# ---- scene figures (exp_drift.gp, exp_accuracy.gp): runs a panel ----------------
+# A scene whose runs are more than `figure per_panel=K` (default 6) is drawn as
+# small multiples: the box solvers (group 1) and the contact solvers (group 2),
+# and a group still over K in near-equal chunks.  A panel is the code
+# si*10000 + m*1000 + g*100 + c: scene si, metric m, group g (0: all), chunk c.
+per_panel = exists("fig_per_panel") ? int(fig_per_panel) : 6
+group1 = ",pgs,pgs_wide,pjacobi,direct,lemke,dantzig,enum,"
+gfilter(g) = g == 0 ? "" : (g == 1 ? sprintf(" && index(\"%s\", \",\" $2 \",\") > 0", group1) : \
+                                     sprintf(" && index(\"%s\", \",\" $2 \",\") == 0", group1))
+# the runs of a scene that the scene's solver group took (a run that was
+# refused at its first problem is in the coverage table, not in the figure)
+okruns(sc, g) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} ($1 \"|\" $4 == \"%s\"%s%s) {r = $2 \"/\" $3; if (!(r in s)) {s[r] = 1; o[++n] = r} if ($13 == \"refused\") bad[r] = 1} END {for (i = 1; i <= n; i++) if (!(o[i] in bad)) printf \"%%s \", o[i]}' '%s'", sc, sfilter(2), gfilter(g), csv))
+# a panel's group in its title only when the scene has runs in both groups
+gtitle(sc, g) = g == 0 || words(okruns(sc, 3 - g)) == 0 ? "" : (g == 1 ? ", box" : ", contact")
+nchunks(n) = n <= per_panel ? 1 : int((n + per_panel - 1) / per_panel)
+chunklen(n, nc) = int((n + nc - 1) / nc)
+wordrange(l, a, b) = a > b ? "" : word(l, a)." ".wordrange(l, a + 1, b)
+# the c-th of nc near-equal chunks of the word list l
+chunk(l, c, nc) = wordrange(l, (c - 1) * chunklen(words(l), nc) + 1, \
+  c * chunklen(words(l), nc) < words(l) ? c * chunklen(words(l), nc) : words(l))
+ctitle(c, nc) = nc > 1 ? sprintf(" %d/%d", c, nc) : ""
+panel_code(si, m, g, c) = sprintf(" %d", si * 10000 + m * 1000 + g * 100 + c)
+panel_scene(p) = int(p / 10000)
+panel_metric(p) = int(p / 1000) % 10
+panel_group(p) = int(p / 100) % 10
+panel_chunk(p) = p % 100
+
 set datafile separator ","
 set datafile commentschars "#"
 set datafile missing ""
