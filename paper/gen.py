@@ -321,6 +321,53 @@ for c in ccls:
 t += '\\bottomrule\n\\end{tabular}\n'
 write('coverage.tex', t)
 
+# ---- per-class paragraphs: who takes part, who is fastest, who is robust, who fails --------
+def names(rs):
+    return ', '.join(tt(r['solver']) for r in rs)
+
+
+def upfirst(s):
+    return s[:1].upper() + s[1:]
+
+
+def class_paragraph(c):
+    ra = [r for r in wrows if r['class'] == c]
+    rb = [r for r in wrowsB if r['class'] == c]
+    nprob = int(num(ra[0]['problems'])) if ra else 0
+    acc = [r for r in cov if r['class'] == c and int(num(r['accepted'])) > 0]
+    own = [r for r in acc if not is_peer(r['solver'])]
+    some = [r for r in own if int(num(r['refused'])) > 0]
+    t = '\\paragraph{%s.} %d problems; %d of lcplab\'s solvers take part' % (
+        upfirst(tex(CLASS_NAME.get(c, c))), nprob, len(own))
+    t += (' (%s accept only part of the class: Table~\\ref{tab:cov})' % names(some)) if some else ''
+    npeer = len(acc) - len(own)
+    t += (', and %d peers' % npeer) if npeer else ''
+    t += '. '
+    counted = [r for r in ra if not r.get('same_as')]
+    if counted:
+        b = max(counted, key=lambda r: (int(num(r['fastest'])), int(num(r['solved']))))
+        t += 'At %s, %s is fastest alone on %s problems and tied on %s' % (
+            '$' + tolfmt(tolA) + '$', tt(b['solver']), b['fastest'], b['tied'])
+        ties = sum(int(num(r['tied'])) for r in counted)
+        t += ('; %d first places in the class are ties (one count per solver in a tie). ' % ties
+              if ties else '. ')
+    for tol, rows in ((tolA, ra), (tolB, rb)):
+        if not rows:
+            continue
+        top = max(int(num(r['solved'])) for r in rows)
+        lead = [r for r in rows if int(num(r['solved'])) == top]
+        t += 'At %s the most robust %s %s (%d of %d). ' % (
+            '$' + tolfmt(tol) + '$', 'are' if len(lead) > 1 else 'is', names(lead), top, nprob)
+    weak = [r for r in rb if int(num(r['solved'])) * 2 < int(num(r['problems']))
+            and not is_peer(r['solver'])]
+    if weak:
+        t += 'Fewer than half are solved at %s by %s (Table~\\ref{tab:fail} gives the statuses).' % (
+            '$' + tolfmt(tolB) + '$', names(weak))
+    return t.strip() + '\n\n'
+
+
+write('classes.tex', ''.join(class_paragraph(c) for c in classes_of(wrows)))
+
 # ---- timings: runs behind the medians ------------------------------------------------------
 _, tm = read('profile_timings.csv')
 tmA = [r for r in tm if r['tol'] == tolA and int(num(r['solved'])) > 0]
