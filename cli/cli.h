@@ -33,11 +33,7 @@
 extern "C" {
 #endif
 
-enum {
-  CLI_EXIT_OK = 0,
-  CLI_EXIT_USAGE = 2,
-  CLI_EXIT_NOCONV = 3
-};
+enum { CLI_EXIT_OK = 0, CLI_EXIT_USAGE = 2, CLI_EXIT_NOCONV = 3 };
 
 /* ---- subcommands (argv[0] = the subcommand name) ------------------------- */
 int cli_cmd_solvers(int argc, char **argv);
@@ -68,16 +64,16 @@ typedef struct cli_world_args {
   const char *params[CLI_MAX_PARAMS]; /* "key=value", borrowed from argv */
   int nparams;
   const char *solver;
-  long steps;                 /* 0: the scene's default (dyn_scene_default_steps) */
+  long steps; /* 0: the scene's default (dyn_scene_default_steps) */
   int have_dt, have_max_iter, have_tol, have_omega, have_margin, have_eta, have_warm_factor;
   double dt, tol, omega, margin, warm_factor;
   long max_iter, eta;
   int friction, integrator, gyro, orient, storage, cone_law, warm, order; /* -1: default */
-  int on_failure;             /* dyn_failure_policy, -1: default (fallback) */
+  int on_failure;              /* dyn_failure_policy, -1: default (fallback) */
   const char *fallback_solver; /* NULL: default (pgs, or nsgs with cones) */
   int have_fallback_max_iter;
   long fallback_max_iter;
-  long max_pivots;            /* 0: the solver's automatic budget (slv.h) */
+  long max_pivots; /* 0: the solver's automatic budget (slv.h) */
 } cli_world_args;
 
 /* Set every field to "not given". */
@@ -116,8 +112,8 @@ struct slv_instance *cli_instance_of(const slv_problem *p, const char *name, int
  * (x_solver); details in dump_solve.c.  Files are overwritten.  0, or -1
  * with the one-line reason in err. */
 int cli_dump_solve(const char *dir, long step, const slv_problem *p, const double *x_start,
-                   const double *x_solver, const char *solver, const slv_options *opt,
-                   char *err, size_t errlen);
+                   const double *x_solver, const char *solver, const slv_options *opt, char *err,
+                   size_t errlen);
 
 /* ---- shared helpers (lcplab.c) -------------------------------------------- */
 
@@ -125,9 +121,9 @@ int cli_dump_solve(const char *dir, long step, const slv_problem *p, const doubl
  * the expansion is replaced by a space). */
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)
-  __attribute__((format(printf, 1, 2)))
+    __attribute__((format(printf, 1, 2)))
 #endif
-  ;
+    ;
 
 /* Print a library message err about path as one line "lcplab: ...".  The
  * library's reader messages already start with "PATH:LINE: "; when err does
@@ -147,8 +143,8 @@ int cli_parse_long(const char *s, long *out);
 int cli_parse_bytes(const char *s, size_t *out);
 
 /* The usage line of --max-memory (default SLV_IO_DEFAULT_MAX_MEMORY). */
-#define CLI_MAX_MEMORY_USAGE \
-  "  --max-memory B    refuse a file whose sizes need more than B bytes in memory\n" \
+#define CLI_MAX_MEMORY_USAGE                                                                       \
+  "  --max-memory B    refuse a file whose sizes need more than B bytes in memory\n"               \
   "                    (K, M, G, T: powers of 1024; default 4G)\n"
 
 /* If argv[*i] is the option `name` given as "--name VALUE" or

@@ -37,31 +37,28 @@
 #include "slv.h"
 #include "slv_io.h"
 
-static void usage(FILE *f)
-{
-  fprintf(f,
-          "usage: lcplab convert IN OUT [--from FMT] [--to FMT] [--max-memory B] [--force]\n"
-          "\n"
-          "Read IN and write the same problem to OUT.\n"
-          "\n"
-          "options (before or after IN OUT):\n"
-          "  --from FMT   read IN as FMT (default: from its extension, then its content)\n"
-          "  --to FMT     write OUT as FMT (default: from OUT's extension:\n"
-          "               .dat siconos-fc3d/lcp/mlcp/relay, .blcp, .mtx, .lcp lcplab,\n"
-          "               .hdf5 fclib, .npz ContactBench)\n"
-          "  --max-memory B  refuse an IN whose sizes need more than B bytes in memory\n"
-          "               (K, M, G, T: powers of 1024; default 4G)\n"
-          "  --force      overwrite OUT if it exists\n"
-          "  --help       this text\n"
-          "\n"
-          "formats: siconos-lcp, siconos-mlcp, siconos-relay, siconos-fc3d, blcp, mtx, lcplab,\n"
-          "         fclib, npz (ContactBench: G, g, mus, the normal last in each contact)\n"
-          "exit status: 0 written, 2 error (one line on stderr, nothing written).\n");
+static void usage(FILE *f) {
+  fprintf(f, "usage: lcplab convert IN OUT [--from FMT] [--to FMT] [--max-memory B] [--force]\n"
+             "\n"
+             "Read IN and write the same problem to OUT.\n"
+             "\n"
+             "options (before or after IN OUT):\n"
+             "  --from FMT   read IN as FMT (default: from its extension, then its content)\n"
+             "  --to FMT     write OUT as FMT (default: from OUT's extension:\n"
+             "               .dat siconos-fc3d/lcp/mlcp/relay, .blcp, .mtx, .lcp lcplab,\n"
+             "               .hdf5 fclib, .npz ContactBench)\n"
+             "  --max-memory B  refuse an IN whose sizes need more than B bytes in memory\n"
+             "               (K, M, G, T: powers of 1024; default 4G)\n"
+             "  --force      overwrite OUT if it exists\n"
+             "  --help       this text\n"
+             "\n"
+             "formats: siconos-lcp, siconos-mlcp, siconos-relay, siconos-fc3d, blcp, mtx, lcplab,\n"
+             "         fclib, npz (ContactBench: G, g, mus, the normal last in each contact)\n"
+             "exit status: 0 written, 2 error (one line on stderr, nothing written).\n");
 }
 
 /* Parses the value of --from / --to; -1 (after the message) if unknown. */
-static int parse_format(const char *opt, const char *v, slv_format *out)
-{
+static int parse_format(const char *opt, const char *v, slv_format *out) {
   int f = slv_format_from_str(v);
   if (f < 0) {
     cli_error("convert: unknown %s format '%s' (one of: siconos-lcp, siconos-mlcp, "
@@ -78,16 +75,12 @@ static int parse_format(const char *opt, const char *v, slv_format *out)
  * ".mtx" (else OUT itself): libsolvers/io_mtx.c, sidecar().  Without
  * --force none of them may exist either.  Returns 1 (after the message
  * naming the first one found) if one does. */
-static int mtx_sidecar_exists(const char *out, slv_format to)
-{
-  if (to == SLV_FMT_AUTO)
-    to = slv_format_for_path(out);
-  if (to != SLV_FMT_MTX)
-    return 0;
-  static const char *const sfx[] = {".b", ".lo", ".hi", ".findex", ".mu"};
+static int mtx_sidecar_exists(const char *out, slv_format to) {
+  if (to == SLV_FMT_AUTO) to = slv_format_for_path(out);
+  if (to != SLV_FMT_MTX) return 0;
+  static const char *const sfx[] = { ".b", ".lo", ".hi", ".findex", ".mu" };
   size_t n = strlen(out);
-  if (n >= 4 && strcmp(out + n - 4, ".mtx") == 0)
-    n -= 4;
+  if (n >= 4 && strcmp(out + n - 4, ".mtx") == 0) n -= 4;
   for (size_t k = 0; k < sizeof sfx / sizeof sfx[0]; k++) {
     char path[4096];
     if (n + strlen(sfx[k]) >= sizeof path)
@@ -102,8 +95,7 @@ static int mtx_sidecar_exists(const char *out, slv_format to)
   return 0;
 }
 
-int cli_cmd_convert(int argc, char **argv)
-{
+int cli_cmd_convert(int argc, char **argv) {
   const char *in = NULL, *out = NULL;
   slv_format from = SLV_FMT_AUTO, to = SLV_FMT_AUTO;
   slv_read_options ropt = slv_read_options_default();
@@ -135,17 +127,15 @@ int cli_cmd_convert(int argc, char **argv)
     } else if (strcmp(arg, "--force") == 0) {
       force = 1;
     } else if ((r = cli_option_value("convert", argc, argv, &i, "from", &v)) != 0) {
-      if (r < 0 || parse_format("--from", v, &from) < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0 || parse_format("--from", v, &from) < 0) return CLI_EXIT_USAGE;
     } else if ((r = cli_option_value("convert", argc, argv, &i, "to", &v)) != 0) {
-      if (r < 0 || parse_format("--to", v, &to) < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0 || parse_format("--to", v, &to) < 0) return CLI_EXIT_USAGE;
     } else if ((r = cli_option_value("convert", argc, argv, &i, "max-memory", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0) return CLI_EXIT_USAGE;
       if (!cli_parse_bytes(v, &ropt.max_memory)) {
         cli_error("convert: --max-memory must be a byte count > 0 (K, M, G, T: powers of "
-                  "1024), got '%s'", v);
+                  "1024), got '%s'",
+                  v);
         return CLI_EXIT_USAGE;
       }
     } else {
@@ -167,8 +157,7 @@ int cli_cmd_convert(int argc, char **argv)
       cli_error("%s exists (use --force to overwrite)", out);
       return CLI_EXIT_USAGE;
     }
-    if (mtx_sidecar_exists(out, to))
-      return CLI_EXIT_USAGE;
+    if (mtx_sidecar_exists(out, to)) return CLI_EXIT_USAGE;
   }
 
   char err[512] = "";

@@ -44,8 +44,7 @@
 #include "cli.h"
 #include "experiment.h"
 
-static void usage(FILE *f)
-{
+static void usage(FILE *f) {
   fprintf(f,
           "usage: lcplab experiment CONFIG [--out DIR] [--jobs N] [--time-limit S] [--force]\n"
           "                                [--var NAME=VALUE]... [--data DIR] [--scripts DIR]\n"
@@ -98,16 +97,14 @@ static void usage(FILE *f)
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
-static int is_exec(const char *p)
-{
+static int is_exec(const char *p) {
   struct stat st;
   return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
 }
 
 /* datasets/gen_instances: LCPLAB_GEN_INSTANCES, else next to this program in
  * the build tree (cli/lcplab or, under libtool, cli/.libs/lcplab). */
-static void find_gen(char *out, size_t len)
-{
+static void find_gen(char *out, size_t len) {
   out[0] = '\0';
   const char *env = getenv("LCPLAB_GEN_INSTANCES");
   if (env && env[0]) {
@@ -116,15 +113,13 @@ static void find_gen(char *out, size_t len)
   }
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0)
-    return;
+  if (n <= 0) return;
   exe[n] = '\0';
   char *slash = strrchr(exe, '/');
-  if (!slash)
-    return;
+  if (!slash) return;
   *slash = '\0';
-  static const char *const rel[] = {"/../datasets/gen_instances",
-                                    "/../../datasets/gen_instances", "/gen_instances", NULL};
+  static const char *const rel[] = { "/../datasets/gen_instances", "/../../datasets/gen_instances",
+                                     "/gen_instances", NULL };
   for (int k = 0; rel[k]; k++) {
     char c[PATH_MAX + 64];
     snprintf(c, sizeof c, "%s%s", exe, rel[k]);
@@ -135,57 +130,47 @@ static void find_gen(char *out, size_t len)
   }
 }
 
-static int mkdir_p(const char *path)
-{
+static int mkdir_p(const char *path) {
   char buf[EXP_PATH_MAX];
-  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-    return -1;
+  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return -1;
   for (char *c = buf + 1; *c; c++)
     if (*c == '/') {
       *c = '\0';
-      if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return -1;
+      if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
       *c = '/';
     }
-  if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-    return -1;
+  if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
   struct stat st;
   return (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) ? 0 : -1;
 }
 
-static void abs_path(const char *p, char *out, size_t len)
-{
+static void abs_path(const char *p, char *out, size_t len) {
   char r[PATH_MAX];
   exp_fmt(out, len, "%s", realpath(p, r) ? r : p);
 }
 
 /* Every task process runs BLAS on one thread (the timings of a comparison;
  * lcplab's solvers are single-threaded, and N tasks run at once). */
-static void blas_one_thread(void)
-{
+static void blas_one_thread(void) {
   void (*set)(int);
   *(void **)&set = dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
-  if (set)
-    set(1);
+  if (set) set(1);
 }
 
 /* Removes DIR/results/\* (files only) before a plan is started over. */
-static void clear_results(const char *dir)
-{
+static void clear_results(const char *dir) {
   char cmd[EXP_PATH_MAX + 64];
   snprintf(cmd, sizeof cmd, "%s/results", dir);
-  char *argv[] = {"find", cmd, "-mindepth", "1", "-maxdepth", "1", "-type", "f", "-delete", NULL};
+  char *argv[] = { "find", cmd, "-mindepth", "1", "-maxdepth", "1", "-type", "f", "-delete", NULL };
   exp_run_prog(argv, NULL, 0, 1);
 }
 
-static const char *scripts_dir(const char *given, const char *cfgdir)
-{
+static const char *scripts_dir(const char *given, const char *cfgdir) {
   const char *env = getenv("LCPLAB_EXPERIMENTS");
   return given ? given : (env && env[0]) ? env : cfgdir;
 }
 
-static const char *gnuplot_prog(void)
-{
+static const char *gnuplot_prog(void) {
   const char *g = getenv("GNUPLOT");
   return g && g[0] ? g : "gnuplot";
 }
@@ -197,44 +182,38 @@ static const char *gnuplot_prog(void)
  * (a CSV is never left half written), then is taken here (sigtimedwait):
  * *late = that signal, or 0.  Children (gnuplot) inherit the mask, so the
  * terminal's Ctrl-C does not cut a figure either. */
-static int collect_held(const exp_plan *pl, const exp_collect_opts *co, int *late)
-{
+static int collect_held(const exp_plan *pl, const exp_collect_opts *co, int *late) {
   sigset_t hold, old;
   sigemptyset(&hold);
   sigaddset(&hold, SIGINT);
   sigaddset(&hold, SIGTERM);
   sigprocmask(SIG_BLOCK, &hold, &old);
   int rc = exp_collect(pl, co);
-  const struct timespec now = {0, 0};
+  const struct timespec now = { 0, 0 };
   int sig;
   *late = 0;
-  while ((sig = sigtimedwait(&hold, NULL, &now)) > 0)
-    *late = *late == SIGTERM ? SIGTERM : sig;
+  while ((sig = sigtimedwait(&hold, NULL, &now)) > 0) *late = *late == SIGTERM ? SIGTERM : sig;
   sigprocmask(SIG_SETMASK, &old, NULL);
   return rc;
 }
 
 /* The tasks without a result, as ranges "3, 7-12, ..." (at most len), and
  * the first of them (-1: none). */
-static int tasks_left(const exp_plan *pl, char *buf, size_t len)
-{
+static int tasks_left(const exp_plan *pl, char *buf, size_t len) {
   int first = -1;
   size_t used = 0;
   buf[0] = '\0';
   for (int i = 0; i < pl->ntasks; i++) {
     char path[EXP_PATH_MAX + 64];
     exp_result_path(pl, i, path, sizeof path);
-    if (cli_path_exists(path))
-      continue;
+    if (cli_path_exists(path)) continue;
     int j = i;
     while (j + 1 < pl->ntasks) {
       exp_result_path(pl, j + 1, path, sizeof path);
-      if (cli_path_exists(path))
-        break;
+      if (cli_path_exists(path)) break;
       j++;
     }
-    if (first < 0)
-      first = i;
+    if (first < 0) first = i;
     char r[48];
     if (j > i)
       snprintf(r, sizeof r, "%s%d-%d", used ? ", " : "", i, j);
@@ -252,23 +231,23 @@ static int tasks_left(const exp_plan *pl, char *buf, size_t len)
 
 /* The message of a campaign stopped by a signal (where it stopped, how to
  * go on); returns the exit status 130 / 143. */
-static int report_stop(const exp_plan *pl, int sig, const exp_jobs_report *rep, const char *out)
-{
+static int report_stop(const exp_plan *pl, int sig, const exp_jobs_report *rep, const char *out) {
   char left[512], spec[512];
   int first = tasks_left(pl, left, sizeof left);
   const char *name = sig == SIGTERM ? "SIGTERM" : "SIGINT";
   if (first < 0) {
-    fprintf(stderr, "lcplab: experiment: %s came while the outputs were written; they were "
-                    "finished first: every task has a result and the CSVs in %s are complete\n",
+    fprintf(stderr,
+            "lcplab: experiment: %s came while the outputs were written; they were "
+            "finished first: every task has a result and the CSVs in %s are complete\n",
             name, out);
   } else {
     exp_task_spec(pl, first, spec, sizeof spec);
     for (char *c = spec; *c; c++)
-      if (*c == '\t')
-        *c = ' ';
-    fprintf(stderr, "lcplab: experiment stopped by %s: %d of %d tasks have a result, %d left "
-                    "(tasks %s; the first: %s); the CSVs in %s hold the tasks done (no "
-                    "figures); run the same command again to finish\n",
+      if (*c == '\t') *c = ' ';
+    fprintf(stderr,
+            "lcplab: experiment stopped by %s: %d of %d tasks have a result, %d left "
+            "(tasks %s; the first: %s); the CSVs in %s hold the tasks done (no "
+            "figures); run the same command again to finish\n",
             name, rep->total - rep->left, rep->total, rep->left, left, spec, out);
   }
   return sig == SIGTERM ? 143 : 130;
@@ -277,19 +256,16 @@ static int report_stop(const exp_plan *pl, int sig, const exp_jobs_report *rep, 
 /* ---- lcplab experiment -------------------------------------------------------------------- */
 
 /* --max-memory B into *out; 0 after the message if B is not a byte count. */
-static int max_memory_arg(const char *cmd, const char *v, size_t *out)
-{
-  if (cli_parse_bytes(v, out))
-    return 1;
-  cli_error("%s: --max-memory must be a byte count > 0 (K, M, G, T: powers of 1024), got '%s'",
-            cmd, v);
+static int max_memory_arg(const char *cmd, const char *v, size_t *out) {
+  if (cli_parse_bytes(v, out)) return 1;
+  cli_error("%s: --max-memory must be a byte count > 0 (K, M, G, T: powers of 1024), got '%s'", cmd,
+            v);
   return 0;
 }
 
 /* --dump-failures DIR: made if missing, its absolute path into out (size
  * EXP_PATH_MAX).  0 after the message on failure. */
-static int dump_dir_arg(const char *cmd, const char *dir, char *out)
-{
+static int dump_dir_arg(const char *cmd, const char *dir, char *out) {
   struct stat st;
   if (!dir[0] || (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))) {
     cli_error("%s: --dump-failures %s: not a folder", cmd, dir);
@@ -311,15 +287,17 @@ typedef struct args {
   exp_vars vars;
 } args;
 
-static int parse_value(int argc, char **argv, int *i, args *a)
-{
+static int parse_value(int argc, char **argv, int *i, args *a) {
   const char *v = NULL;
   int r;
   struct {
     const char *name;
     const char **dst;
-  } strs[] = {{"out", &a->out},   {"data", &a->data},          {"scripts", &a->scripts},
-               {"plan", &a->plan}, {"dump-failures", &a->dump}};
+  } strs[] = { { "out", &a->out },
+               { "data", &a->data },
+               { "scripts", &a->scripts },
+               { "plan", &a->plan },
+               { "dump-failures", &a->dump } };
   for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++)
     if ((r = cli_option_value("experiment", argc, argv, i, strs[k].name, strs[k].dst)) != 0)
       return r < 0 ? CLI_EXIT_USAGE : -1;
@@ -328,8 +306,7 @@ static int parse_value(int argc, char **argv, int *i, args *a)
     return r < 0 || !max_memory_arg("experiment", v, &a->max_memory) ? CLI_EXIT_USAGE : -1;
   if ((r = cli_option_value("experiment", argc, argv, i, "jobs", &v)) != 0) {
     if (r < 0 || !cli_parse_long(v, &n) || n < 1 || n > 1024) {
-      if (r > 0)
-        cli_error("experiment: --jobs expects an integer in 1..1024, got '%s'", v);
+      if (r > 0) cli_error("experiment: --jobs expects an integer in 1..1024, got '%s'", v);
       return CLI_EXIT_USAGE;
     }
     a->jobs = (int)n;
@@ -337,8 +314,7 @@ static int parse_value(int argc, char **argv, int *i, args *a)
   }
   if ((r = cli_option_value("experiment", argc, argv, i, "chunk", &v)) != 0) {
     if (r < 0 || !cli_parse_long(v, &n) || n < 1 || n > 1000000) {
-      if (r > 0)
-        cli_error("experiment: --chunk expects a positive integer, got '%s'", v);
+      if (r > 0) cli_error("experiment: --chunk expects a positive integer, got '%s'", v);
       return CLI_EXIT_USAGE;
     }
     a->chunk = (int)n;
@@ -346,15 +322,13 @@ static int parse_value(int argc, char **argv, int *i, args *a)
   }
   if ((r = cli_option_value("experiment", argc, argv, i, "time-limit", &v)) != 0) {
     if (r < 0 || !cli_parse_double(v, &a->time_limit) || !(a->time_limit > 0)) {
-      if (r > 0)
-        cli_error("experiment: --time-limit expects seconds > 0, got '%s'", v);
+      if (r > 0) cli_error("experiment: --time-limit expects seconds > 0, got '%s'", v);
       return CLI_EXIT_USAGE;
     }
     return -1;
   }
   if ((r = cli_option_value("experiment", argc, argv, i, "var", &v)) != 0) {
-    if (r < 0)
-      return CLI_EXIT_USAGE;
+    if (r < 0) return CLI_EXIT_USAGE;
     const char *eq = strchr(v, '=');
     if (!eq || eq == v) {
       cli_error("experiment: --var expects NAME=VALUE, got '%s'", v);
@@ -370,8 +344,7 @@ static int parse_value(int argc, char **argv, int *i, args *a)
   return 0;
 }
 
-static int parse_args(int argc, char **argv, args *a)
-{
+static int parse_args(int argc, char **argv, args *a) {
   memset(a, 0, sizeof *a);
   a->out = ".";
   for (int i = 1; i < argc; i++) {
@@ -384,8 +357,7 @@ static int parse_args(int argc, char **argv, args *a)
     } else if (strcmp(arg, "--allow-mixed") == 0) {
       a->allow_mixed = 1;
     } else if ((r = parse_value(argc, argv, &i, a)) != 0) {
-      if (r > 0)
-        return r;
+      if (r > 0) return r;
     } else if (arg[0] == '-' && strcmp(arg, "-") != 0) {
       cli_error("experiment: unknown option '%s' (see 'lcplab experiment --help')", arg);
       return CLI_EXIT_USAGE;
@@ -411,8 +383,7 @@ static int parse_args(int argc, char **argv, args *a)
   return -1;
 }
 
-static void note_absent_externals(const exp_config *cfg)
-{
+static void note_absent_externals(const exp_config *cfg) {
   char list[1024] = "";
   size_t used = 0;
   for (int i = 0; i < cfg->next; i++)
@@ -420,13 +391,14 @@ static void note_absent_externals(const exp_config *cfg)
       used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
                                cfg->ext[i].name);
   if (used)
-    fprintf(stderr, "lcplab: note: external solvers left out (their programs are not built or "
-                    "not found; see requires= in %s): %s\n", cfg->path, list);
+    fprintf(stderr,
+            "lcplab: note: external solvers left out (their programs are not built or "
+            "not found; see requires= in %s): %s\n",
+            cfg->path, list);
 }
 
 /* The outputs of the sections exist in out (a run without a plan there). */
-static int outputs_exist(const exp_config *cfg, const char *out)
-{
+static int outputs_exist(const exp_config *cfg, const char *out) {
   for (int k = 0; k < cfg->nsec; k++) {
     char p[EXP_PATH_MAX + 80];
     snprintf(p, sizeof p, "%s/%s.csv", out, cfg->sec[k].name);
@@ -440,8 +412,7 @@ static int outputs_exist(const exp_config *cfg, const char *out)
 
 /* Decides what to do with an existing plan folder: -1 go on (resume or
  * new), else the exit status. */
-static int check_plan_dir(const exp_plan *pl, const args *a, int plan_only)
-{
+static int check_plan_dir(const exp_plan *pl, const args *a, int plan_only) {
   char id[24];
   if (!cli_path_exists(pl->dir))
     return (!plan_only && !a->force && outputs_exist(&pl->cfg, a->out)) ? CLI_EXIT_USAGE : -1;
@@ -463,11 +434,9 @@ static int check_plan_dir(const exp_plan *pl, const args *a, int plan_only)
   return -1;
 }
 
-static int prepare_plan(const args *a, exp_plan *pl, const char *plan_dir)
-{
+static int prepare_plan(const args *a, exp_plan *pl, const char *plan_dir) {
   int rc = exp_config_read(a->config, NULL, &a->vars, &pl->cfg);
-  if (rc >= 0)
-    return rc;
+  if (rc >= 0) return rc;
   note_absent_externals(&pl->cfg);
   char gen[EXP_PATH_MAX] = "", data[EXP_PATH_MAX + 32];
   find_gen(gen, sizeof gen);
@@ -481,14 +450,12 @@ static int prepare_plan(const args *a, exp_plan *pl, const char *plan_dir)
   }
   char adata[EXP_PATH_MAX];
   abs_path(data, adata, sizeof adata);
-  exp_env env = {gen, adata, isatty(STDERR_FILENO), a->max_memory};
-  if ((rc = exp_prepare(&pl->cfg, &env, &pl->probs, &pl->nprobs)) >= 0)
-    return rc;
+  exp_env env = { gen, adata, isatty(STDERR_FILENO), a->max_memory };
+  if ((rc = exp_prepare(&pl->cfg, &env, &pl->probs, &pl->nprobs)) >= 0) return rc;
   pl->time_limit = a->time_limit;
   pl->memory_mb = exp_default_memory_mb();
   pl->max_memory = a->max_memory;
-  if (a->dump && !dump_dir_arg("experiment", a->dump, pl->dump_dir))
-    return CLI_EXIT_USAGE;
+  if (a->dump && !dump_dir_arg("experiment", a->dump, pl->dump_dir)) return CLI_EXIT_USAGE;
   char adir[EXP_PATH_MAX];
   abs_path(pl->cfg.dir, adir, sizeof adir);
   exp_fmt(pl->cfg.dir, sizeof pl->cfg.dir, "%s", adir);
@@ -502,8 +469,7 @@ static int prepare_plan(const args *a, exp_plan *pl, const char *plan_dir)
   return -1;
 }
 
-static int plan_only(const args *a)
-{
+static int plan_only(const args *a) {
   exp_plan pl;
   memset(&pl, 0, sizeof pl);
   char dir[EXP_PATH_MAX];
@@ -518,15 +484,14 @@ static int plan_only(const args *a)
   }
   abs_path(a->plan, dir, sizeof dir);
   int rc = prepare_plan(a, &pl, dir);
-  if (rc < 0 && existed)
-    clear_results(dir);
-  if (rc < 0 && exp_plan_write(&pl, a->chunk) != 0)
-    rc = CLI_EXIT_USAGE;
+  if (rc < 0 && existed) clear_results(dir);
+  if (rc < 0 && exp_plan_write(&pl, a->chunk) != 0) rc = CLI_EXIT_USAGE;
   if (rc < 0) {
     printf("%s/tasks.tsv\n%s/run-parallel.sh\n%s/slurm.sbatch\n", dir, dir, dir);
-    fprintf(stderr, "lcplab: plan %s: %d tasks over %d problems; run them with 'sh "
-                    "%s/run-parallel.sh', 'sbatch %s/slurm.sbatch' or 'lcplab task %s N', then "
-                    "'lcplab collect %s'\n",
+    fprintf(stderr,
+            "lcplab: plan %s: %d tasks over %d problems; run them with 'sh "
+            "%s/run-parallel.sh', 'sbatch %s/slurm.sbatch' or 'lcplab task %s N', then "
+            "'lcplab collect %s'\n",
             dir, pl.ntasks, pl.nprobs, dir, dir, dir, dir);
     rc = CLI_EXIT_OK;
   }
@@ -534,8 +499,7 @@ static int plan_only(const args *a)
   return rc;
 }
 
-static int run_campaign(const args *a)
-{
+static int run_campaign(const args *a) {
   if (mkdir_p(a->out) != 0) {
     cli_error("experiment: --out %s: cannot create the folder: %s", a->out, strerror(errno));
     return CLI_EXIT_USAGE;
@@ -546,25 +510,24 @@ static int run_campaign(const args *a)
   exp_plan pl;
   memset(&pl, 0, sizeof pl);
   int rc = prepare_plan(a, &pl, dir);
-  if (rc < 0)
-    rc = check_plan_dir(&pl, a, 0);
-  if (rc < 0 && exp_plan_write(&pl, 0) != 0)
-    rc = CLI_EXIT_USAGE;
+  if (rc < 0) rc = check_plan_dir(&pl, a, 0);
+  if (rc < 0 && exp_plan_write(&pl, 0) != 0) rc = CLI_EXIT_USAGE;
   if (rc >= 0) {
     exp_plan_free(&pl);
     return rc;
   }
-  exp_jobs_opts jo = {a->jobs, isatty(STDERR_FILENO)};
+  exp_jobs_opts jo = { a->jobs, isatty(STDERR_FILENO) };
   exp_jobs_report rep;
   int jr = exp_jobs_run(&pl, &jo, &rep);
-  exp_collect_opts co = {out, scripts_dir(a->scripts, pl.cfg.dir), gnuplot_prog(), a->allow_mixed,
-                         a->no_plot || jr != 0, 0};
+  exp_collect_opts co = {
+    out, scripts_dir(a->scripts, pl.cfg.dir), gnuplot_prog(), a->allow_mixed, a->no_plot || jr != 0,
+    0
+  };
   int late = 0;
   rc = jr < 0 ? CLI_EXIT_USAGE : collect_held(&pl, &co, &late);
   if (jr == 1 || late) {
     int sig = jr == 1 ? rep.stopped_by : late;
-    if (late == SIGTERM)
-      sig = SIGTERM;
+    if (late == SIGTERM) sig = SIGTERM;
     rc = report_stop(&pl, sig, &rep, out);
   } else if (rc == 0) {
     fprintf(stderr, "lcplab: experiment: %d tasks (%d resumed) in %.1f s on %d processes\n",
@@ -574,24 +537,21 @@ static int run_campaign(const args *a)
   return rc;
 }
 
-int cli_cmd_experiment(int argc, char **argv)
-{
+int cli_cmd_experiment(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) {
     usage(stdout);
     return CLI_EXIT_OK;
   }
   args a;
   int rc = parse_args(argc, argv, &a);
-  if (rc >= 0)
-    return rc;
+  if (rc >= 0) return rc;
   blas_one_thread();
   return a.plan ? plan_only(&a) : run_campaign(&a);
 }
 
 /* ---- lcplab task --------------------------------------------------------------------------- */
 
-int cli_cmd_task(int argc, char **argv)
-{
+int cli_cmd_task(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) {
     usage(stdout);
     return CLI_EXIT_OK;
@@ -603,12 +563,11 @@ int cli_cmd_task(int argc, char **argv)
     if (strcmp(argv[i], "--force") == 0)
       force = 1;
     else if ((ov = cli_option_value("task", argc, argv, &i, "dump-failures", &dump)) != 0) {
-      if (ov < 0)
-        return CLI_EXIT_USAGE;
+      if (ov < 0) return CLI_EXIT_USAGE;
     } else if ((ov = cli_option_value("task", argc, argv, &i, "max-memory", &v)) != 0) {
-      if (ov < 0 || !max_memory_arg("task", v, &max_memory))
-        return CLI_EXIT_USAGE;
-    } else if (argv[i][0] == '-' && argv[i][1] != '\0' && !(argv[i][1] >= '0' && argv[i][1] <= '9')) {
+      if (ov < 0 || !max_memory_arg("task", v, &max_memory)) return CLI_EXIT_USAGE;
+    } else if (argv[i][0] == '-' && argv[i][1] != '\0' &&
+               !(argv[i][1] >= '0' && argv[i][1] <= '9')) {
       cli_error("task: unknown option '%s' (see 'lcplab task --help')", argv[i]);
       return CLI_EXIT_USAGE;
     } else if (!dir)
@@ -641,8 +600,7 @@ int cli_cmd_task(int argc, char **argv)
     exp_plan_free(&pl);
     return CLI_EXIT_USAGE;
   }
-  if (max_memory > 0)
-    pl.max_memory = max_memory;
+  if (max_memory > 0) pl.max_memory = max_memory;
   if (dump && !dump_dir_arg("task", dump, pl.dump_dir)) {
     exp_plan_free(&pl);
     return CLI_EXIT_USAGE;
@@ -670,8 +628,7 @@ int cli_cmd_task(int argc, char **argv)
 
 /* ---- lcplab collect ------------------------------------------------------------------------ */
 
-int cli_cmd_collect(int argc, char **argv)
-{
+int cli_cmd_collect(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) {
     usage(stdout);
     return CLI_EXIT_OK;
@@ -686,8 +643,7 @@ int cli_cmd_collect(int argc, char **argv)
       no_plot = 1;
     else if ((r = cli_option_value("collect", argc, argv, &i, "out", &out)) != 0 ||
              (r = cli_option_value("collect", argc, argv, &i, "scripts", &scripts)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0) return CLI_EXIT_USAGE;
     } else if (argv[i][0] == '-') {
       cli_error("collect: unknown option '%s' (see 'lcplab collect --help')", argv[i]);
       return CLI_EXIT_USAGE;
@@ -708,19 +664,22 @@ int cli_cmd_collect(int argc, char **argv)
     exp_plan_free(&pl);
     return rc;
   }
-  if (!out)
-    out = dir;
+  if (!out) out = dir;
   if (mkdir_p(out) != 0) {
     cli_error("collect: --out %s: cannot create the folder: %s", out, strerror(errno));
     exp_plan_free(&pl);
     return CLI_EXIT_USAGE;
   }
-  exp_collect_opts co = {out, scripts_dir(scripts, pl.cfg.dir), gnuplot_prog(), allow, no_plot, 0};
+  exp_collect_opts co = {
+    out, scripts_dir(scripts, pl.cfg.dir), gnuplot_prog(), allow, no_plot, 0
+  };
   int late;
   rc = collect_held(&pl, &co, &late);
   exp_plan_free(&pl);
   if (late)
-    fprintf(stderr, "lcplab: collect: %s came while the outputs were written; they were finished "
-                    "first\n", late == SIGTERM ? "SIGTERM" : "SIGINT");
+    fprintf(stderr,
+            "lcplab: collect: %s came while the outputs were written; they were finished "
+            "first\n",
+            late == SIGTERM ? "SIGTERM" : "SIGINT");
   return late ? (late == SIGTERM ? 143 : 130) : rc;
 }

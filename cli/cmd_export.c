@@ -51,23 +51,21 @@
 #include "slv.h"
 #include "slv_io.h"
 
-static void usage(FILE *f)
-{
-  fprintf(f,
-          "usage: lcplab export --scene NAME [--param KEY=VALUE ...] --format FMT --out DIR\n"
-          "                     [--steps K] [--every E] [--force] [options]\n"
-          "\n"
-          "Run a scene and write the problem (joint, then contact rows) of every E-th step\n"
-          "that has rows to DIR/SCENE_stepKKKKKK.EXT, and the impulses the world applied\n"
-          "to .x beside it.\n"
-          "\n"
-          "  --format FMT        dat (Siconos LCP / FC3D), blcp, hdf5 (FCLIB, cones only),\n"
-          "                      mtx (MatrixMarket + sidecars), lcplab (.lcp)\n"
-          "  --out DIR           output directory (created if missing)\n"
-          "  --every E           export every E-th step (default 1)\n"
-          "  --force             overwrite files that exist\n"
-          "  --solver NAME       default pgs\n"
-          "\n");
+static void usage(FILE *f) {
+  fprintf(f, "usage: lcplab export --scene NAME [--param KEY=VALUE ...] --format FMT --out DIR\n"
+             "                     [--steps K] [--every E] [--force] [options]\n"
+             "\n"
+             "Run a scene and write the problem (joint, then contact rows) of every E-th step\n"
+             "that has rows to DIR/SCENE_stepKKKKKK.EXT, and the impulses the world applied\n"
+             "to .x beside it.\n"
+             "\n"
+             "  --format FMT        dat (Siconos LCP / FC3D), blcp, hdf5 (FCLIB, cones only),\n"
+             "                      mtx (MatrixMarket + sidecars), lcplab (.lcp)\n"
+             "  --out DIR           output directory (created if missing)\n"
+             "  --every E           export every E-th step (default 1)\n"
+             "  --force             overwrite files that exist\n"
+             "  --solver NAME       default pgs\n"
+             "\n");
   cli_world_usage(f);
   fprintf(f, "\nexit status: 0 done, 2 bad input or usage (one line on stderr), 3 a step\n"
              "failed numerically (--on-failure keep or stop).\n");
@@ -79,18 +77,15 @@ typedef struct fmt_def {
 } fmt_def;
 
 static const fmt_def formats[] = {
-  {"dat", "dat", SLV_FMT_AUTO}, /* the writer picks the Siconos layout from the problem */
-  {"blcp", "blcp", SLV_FMT_BLCP},
-  {"hdf5", "hdf5", SLV_FMT_FCLIB},
-  {"mtx", "mtx", SLV_FMT_MTX},
-  {"lcplab", "lcp", SLV_FMT_LCPLAB},
+  { "dat", "dat", SLV_FMT_AUTO }, /* the writer picks the Siconos layout from the problem */
+  { "blcp", "blcp", SLV_FMT_BLCP }, { "hdf5", "hdf5", SLV_FMT_FCLIB },
+  { "mtx", "mtx", SLV_FMT_MTX },    { "lcplab", "lcp", SLV_FMT_LCPLAB },
 };
 enum { NFORMATS = (int)(sizeof formats / sizeof formats[0]) };
 
 /* DIR/SCENE_stepKKKKKK.SUFFIX into buf; 0 if too long (after the message). */
 static int out_name(char *buf, size_t len, const char *dir, const char *scene, long k,
-                    const char *suffix)
-{
+                    const char *suffix) {
   int r = snprintf(buf, len, "%s/%s_step%06ld.%s", dir, scene, k, suffix);
   if (r < 0 || (size_t)r >= len) {
     cli_error("export: output path for step %ld is too long", k);
@@ -100,20 +95,17 @@ static int out_name(char *buf, size_t len, const char *dir, const char *scene, l
 }
 
 /* 1 (after the message) if a file the export of step k would write exists. */
-static int step_files_exist(const char *dir, const char *scene, long k, const fmt_def *fd)
-{
-  static const char *const mtx_sfx[] = {"b", "lo", "hi", "findex", "mu"};
+static int step_files_exist(const char *dir, const char *scene, long k, const fmt_def *fd) {
+  static const char *const mtx_sfx[] = { "b", "lo", "hi", "findex", "mu" };
   char path[4096];
   const char *sfx[8];
   int ns = 0;
   sfx[ns++] = fd->ext;
   sfx[ns++] = "x";
   if (fd->fmt == SLV_FMT_MTX)
-    for (int j = 0; j < 5; j++)
-      sfx[ns++] = mtx_sfx[j];
+    for (int j = 0; j < 5; j++) sfx[ns++] = mtx_sfx[j];
   for (int j = 0; j < ns; j++) {
-    if (!out_name(path, sizeof path, dir, scene, k, sfx[j]))
-      return 1;
+    if (!out_name(path, sizeof path, dir, scene, k, sfx[j])) return 1;
     if (cli_path_exists(path)) {
       cli_error("%s exists (use --force to overwrite)", path);
       return 1;
@@ -123,19 +115,16 @@ static int step_files_exist(const char *dir, const char *scene, long k, const fm
 }
 
 static int export_run(const cli_world_args *wa0, const char *fmt_name, const char *dir, long every,
-                      int force, dyn_world **wp)
-{
+                      int force, dyn_world **wp) {
   cli_world_args wa = *wa0;
-  if (!wa.solver)
-    wa.solver = "pgs";
+  if (!wa.solver) wa.solver = "pgs";
   if (!fmt_name) {
     cli_error("export: missing --format (dat, blcp, hdf5, mtx or lcplab)");
     return CLI_EXIT_USAGE;
   }
   const fmt_def *fd = NULL;
   for (int k = 0; k < NFORMATS; k++)
-    if (strcmp(formats[k].name, fmt_name) == 0)
-      fd = &formats[k];
+    if (strcmp(formats[k].name, fmt_name) == 0) fd = &formats[k];
   if (!fd) {
     cli_error("export: --format must be one of dat, blcp, hdf5, mtx, lcplab, got '%s'", fmt_name);
     return CLI_EXIT_USAGE;
@@ -146,8 +135,7 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
   }
   long K = 0;
   int rc = cli_world_build("export", &wa, wp, &K);
-  if (rc >= 0)
-    return rc;
+  if (rc >= 0) return rc;
   dyn_world *w = *wp;
 
   struct stat st;
@@ -158,8 +146,7 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
     }
     if (!force)
       for (long k = every; k <= K; k += every)
-        if (step_files_exist(dir, wa.scene, k, fd))
-          return CLI_EXIT_USAGE;
+        if (step_files_exist(dir, wa.scene, k, fd)) return CLI_EXIT_USAGE;
   } else if (mkdir(dir, 0777) != 0) {
     cli_error("%s: cannot create the directory: %s", dir, strerror(errno));
     return CLI_EXIT_USAGE;
@@ -173,8 +160,7 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
       cli_error("export: scene %s: %s", wa.scene, dyn_world_message(w));
       return e == DYN_ERR_NUMERIC ? CLI_EXIT_NOCONV : CLI_EXIT_USAGE;
     }
-    if (k % every != 0)
-      continue;
+    if (k % every != 0) continue;
     slv_problem p;
     const double *x = NULL;
     dyn_world_last_problem(w, &p, &x);
@@ -183,8 +169,8 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
       continue;
     }
     char path[4096], xpath[4096], name[128], err[512] = "";
-    if (!out_name(path, sizeof path, dir, wa.scene, k, fd->ext)
-        || !out_name(xpath, sizeof xpath, dir, wa.scene, k, "x"))
+    if (!out_name(path, sizeof path, dir, wa.scene, k, fd->ext) ||
+        !out_name(xpath, sizeof xpath, dir, wa.scene, k, "x"))
       return CLI_EXIT_USAGE;
     snprintf(name, sizeof name, "%s_step%06ld", wa.scene, k);
     slv_instance *inst = cli_instance_of(&p, name, 0);
@@ -233,8 +219,7 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
   return CLI_EXIT_OK;
 }
 
-int cli_cmd_export(int argc, char **argv)
-{
+int cli_cmd_export(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) {
     usage(stdout);
     return CLI_EXIT_OK;
@@ -247,23 +232,18 @@ int cli_cmd_export(int argc, char **argv)
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *v = NULL;
     int r = cli_world_option("export", argc, argv, &i, &wa);
-    if (r < 0)
-      return CLI_EXIT_USAGE;
-    if (r > 0)
-      continue;
+    if (r < 0) return CLI_EXIT_USAGE;
+    if (r > 0) continue;
     if (strcmp(arg, "--force") == 0) {
       force = 1;
     } else if ((r = cli_option_value("export", argc, argv, &i, "format", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0) return CLI_EXIT_USAGE;
       fmt = v;
     } else if ((r = cli_option_value("export", argc, argv, &i, "out", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0) return CLI_EXIT_USAGE;
       dir = v;
     } else if ((r = cli_option_value("export", argc, argv, &i, "every", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0) return CLI_EXIT_USAGE;
       if (!cli_parse_long(v, &every) || every < 1 || every > 1000000000L) {
         cli_error("export: --every must be an integer between 1 and 1000000000, got '%s'", v);
         return CLI_EXIT_USAGE;

@@ -91,25 +91,21 @@
 
 /* ---- shared scene / world options ----------------------------------------------- */
 
-void cli_world_args_init(cli_world_args *a)
-{
+void cli_world_args_init(cli_world_args *a) {
   memset(a, 0, sizeof *a);
   a->friction = a->integrator = a->gyro = a->orient = a->storage = a->cone_law = a->warm =
       a->order = a->on_failure = -1;
 }
 
 /* Index of v in the NULL-terminated names, or -1 (after the message). */
-static int pick(const char *cmd, const char *opt, const char *v, const char *const *names)
-{
+static int pick(const char *cmd, const char *opt, const char *v, const char *const *names) {
   for (int k = 0; names[k]; k++)
-    if (strcmp(v, names[k]) == 0)
-      return k;
+    if (strcmp(v, names[k]) == 0) return k;
   char list[160] = "";
   size_t used = 0;
   for (int k = 0; names[k]; k++) {
     int r = snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "", names[k]);
-    if (r < 0 || (size_t)r >= sizeof list - used)
-      break;
+    if (r < 0 || (size_t)r >= sizeof list - used) break;
     used += (size_t)r;
   }
   cli_error("%s: %s must be one of %s, got '%s'", cmd, opt, list, v);
@@ -117,162 +113,134 @@ static int pick(const char *cmd, const char *opt, const char *v, const char *con
 }
 
 /* "H" or "A/B" (the peers accept "1/120"). */
-static int parse_dt(const char *v, double *out)
-{
+static int parse_dt(const char *v, double *out) {
   const char *slash = strchr(v, '/');
-  if (!slash)
-    return cli_parse_double(v, out);
+  if (!slash) return cli_parse_double(v, out);
   char num[64];
   size_t len = (size_t)(slash - v);
-  if (len == 0 || len >= sizeof num)
-    return 0;
+  if (len == 0 || len >= sizeof num) return 0;
   memcpy(num, v, len);
   num[len] = '\0';
   double a, b;
-  if (!cli_parse_double(num, &a) || !cli_parse_double(slash + 1, &b) || b == 0.0)
-    return 0;
+  if (!cli_parse_double(num, &a) || !cli_parse_double(slash + 1, &b) || b == 0.0) return 0;
   *out = a / b;
   return isfinite(*out);
 }
 
-static const char *const friction_names[] = {"none", "box", "pyramid", "cone", NULL};
-static const char *const integrator_names[] = {"symplectic", "explicit", "verlet", NULL};
-static const char *const gyro_names[] = {"none", "explicit", "implicit", NULL};
-static const char *const orient_names[] = {"exp", "linear", NULL};
-static const char *const storage_names[] = {"auto", "dense", "csr", "factored", NULL};
-static const char *const cone_law_names[] = {"coulomb", "associated", NULL};
-static const char *const onoff_names[] = {"off", "on", NULL};
-static const char *const order_names[] = {"broadphase", "top-down", NULL}; /* dyn_contact_order */
+static const char *const friction_names[] = { "none", "box", "pyramid", "cone", NULL };
+static const char *const integrator_names[] = { "symplectic", "explicit", "verlet", NULL };
+static const char *const gyro_names[] = { "none", "explicit", "implicit", NULL };
+static const char *const orient_names[] = { "exp", "linear", NULL };
+static const char *const storage_names[] = { "auto", "dense", "csr", "factored", NULL };
+static const char *const cone_law_names[] = { "coulomb", "associated", NULL };
+static const char *const onoff_names[] = { "off", "on", NULL };
+static const char *const order_names[] = { "broadphase", "top-down", NULL }; /* dyn_contact_order */
 /* dyn_failure_policy, in its order */
-static const char *const on_failure_names[] = {"fallback", "best", "keep", "stop", NULL};
+static const char *const on_failure_names[] = { "fallback", "best", "keep", "stop", NULL };
 
-int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_args *a)
-{
+int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_args *a) {
   const char *v = NULL;
   int r;
 #define OPT(name) ((r = cli_option_value(cmd, argc, argv, i, name, &v)) != 0)
   if (OPT("scene")) {
-    if (r < 0)
-      return -1;
+    if (r < 0) return -1;
     a->scene = v;
   } else if (OPT("param")) {
-    if (r < 0)
-      return -1;
+    if (r < 0) return -1;
     if (a->nparams >= CLI_MAX_PARAMS) {
       cli_error("%s: more than %d --param options", cmd, CLI_MAX_PARAMS);
       return -1;
     }
     a->params[a->nparams++] = v;
   } else if (OPT("solver")) {
-    if (r < 0)
-      return -1;
+    if (r < 0) return -1;
     a->solver = v;
   } else if (OPT("steps")) {
-    if (r < 0)
-      return -1;
+    if (r < 0) return -1;
     if (!cli_parse_long(v, &a->steps) || a->steps < 1 || a->steps > 1000000000L) {
       cli_error("%s: --steps must be an integer between 1 and 1000000000, got '%s'", cmd, v);
       return -1;
     }
   } else if (OPT("dt")) {
-    if (r < 0)
-      return -1;
+    if (r < 0) return -1;
     if (!parse_dt(v, &a->dt) || !(a->dt > 0.0)) {
       cli_error("%s: --dt must be a finite number > 0 (or A/B), got '%s'", cmd, v);
       return -1;
     }
     a->have_dt = 1;
   } else if (OPT("friction")) {
-    if (r < 0 || (a->friction = pick(cmd, "--friction", v, friction_names)) < 0)
-      return -1;
+    if (r < 0 || (a->friction = pick(cmd, "--friction", v, friction_names)) < 0) return -1;
   } else if (OPT("integrator")) {
-    if (r < 0 || (a->integrator = pick(cmd, "--integrator", v, integrator_names)) < 0)
-      return -1;
+    if (r < 0 || (a->integrator = pick(cmd, "--integrator", v, integrator_names)) < 0) return -1;
   } else if (OPT("gyro")) {
-    if (r < 0 || (a->gyro = pick(cmd, "--gyro", v, gyro_names)) < 0)
-      return -1;
+    if (r < 0 || (a->gyro = pick(cmd, "--gyro", v, gyro_names)) < 0) return -1;
   } else if (OPT("orient")) {
-    if (r < 0 || (a->orient = pick(cmd, "--orient", v, orient_names)) < 0)
-      return -1;
+    if (r < 0 || (a->orient = pick(cmd, "--orient", v, orient_names)) < 0) return -1;
   } else if (OPT("storage")) {
-    if (r < 0 || (a->storage = pick(cmd, "--storage", v, storage_names)) < 0)
-      return -1;
+    if (r < 0 || (a->storage = pick(cmd, "--storage", v, storage_names)) < 0) return -1;
   } else if (OPT("cone-law")) {
-    if (r < 0 || (a->cone_law = pick(cmd, "--cone-law", v, cone_law_names)) < 0)
-      return -1;
+    if (r < 0 || (a->cone_law = pick(cmd, "--cone-law", v, cone_law_names)) < 0) return -1;
   } else if (OPT("warm-start")) {
-    if (r < 0 || (a->warm = pick(cmd, "--warm-start", v, onoff_names)) < 0)
-      return -1;
+    if (r < 0 || (a->warm = pick(cmd, "--warm-start", v, onoff_names)) < 0) return -1;
   } else if (OPT("contact-order")) {
-    if (r < 0 || (a->order = pick(cmd, "--contact-order", v, order_names)) < 0)
-      return -1;
+    if (r < 0 || (a->order = pick(cmd, "--contact-order", v, order_names)) < 0) return -1;
   } else if (OPT("on-failure")) {
-    if (r < 0 || (a->on_failure = pick(cmd, "--on-failure", v, on_failure_names)) < 0)
-      return -1;
+    if (r < 0 || (a->on_failure = pick(cmd, "--on-failure", v, on_failure_names)) < 0) return -1;
   } else if (OPT("fallback-solver")) {
-    if (r < 0)
-      return -1;
+    if (r < 0) return -1;
     a->fallback_solver = v;
   } else if (OPT("fallback-max-iter")) {
-    if (r < 0)
-      return -1;
-    if (!cli_parse_long(v, &a->fallback_max_iter) || a->fallback_max_iter < 1
-        || a->fallback_max_iter > INT_MAX) {
+    if (r < 0) return -1;
+    if (!cli_parse_long(v, &a->fallback_max_iter) || a->fallback_max_iter < 1 ||
+        a->fallback_max_iter > INT_MAX) {
       cli_error("%s: --fallback-max-iter must be an integer between 1 and %d, got '%s'", cmd,
                 INT_MAX, v);
       return -1;
     }
     a->have_fallback_max_iter = 1;
   } else if (OPT("eta")) {
-    if (r < 0)
-      return -1;
+    if (r < 0) return -1;
     if (!cli_parse_long(v, &a->eta) || a->eta < 3 || a->eta > 1024) {
       cli_error("%s: --eta must be an integer between 3 and 1024, got '%s'", cmd, v);
       return -1;
     }
     a->have_eta = 1;
   } else if (OPT("max-iter")) {
-    if (r < 0)
-      return -1;
+    if (r < 0) return -1;
     if (!cli_parse_long(v, &a->max_iter) || a->max_iter < 1 || a->max_iter > INT_MAX) {
       cli_error("%s: --max-iter must be an integer between 1 and %d, got '%s'", cmd, INT_MAX, v);
       return -1;
     }
     a->have_max_iter = 1;
   } else if (OPT("max-pivots")) {
-    if (r < 0)
-      return -1;
+    if (r < 0) return -1;
     if (!cli_parse_long(v, &a->max_pivots) || a->max_pivots < 1 || a->max_pivots > INT_MAX) {
       cli_error("%s: --max-pivots must be an integer between 1 and %d, got '%s'", cmd, INT_MAX, v);
       return -1;
     }
   } else if (OPT("tol")) {
-    if (r < 0)
-      return -1;
+    if (r < 0) return -1;
     if (!cli_parse_double(v, &a->tol) || !(a->tol > 0)) {
       cli_error("%s: --tol must be a finite number > 0, got '%s'", cmd, v);
       return -1;
     }
     a->have_tol = 1;
   } else if (OPT("omega")) {
-    if (r < 0)
-      return -1;
+    if (r < 0) return -1;
     if (!cli_parse_double(v, &a->omega)) {
       cli_error("%s: --omega must be a finite number, got '%s'", cmd, v);
       return -1;
     }
     a->have_omega = 1;
   } else if (OPT("margin")) {
-    if (r < 0)
-      return -1;
+    if (r < 0) return -1;
     if (!cli_parse_double(v, &a->margin) || !(a->margin >= 0)) {
       cli_error("%s: --margin must be a finite number >= 0 (m), got '%s'", cmd, v);
       return -1;
     }
     a->have_margin = 1;
   } else if (OPT("warm-factor")) {
-    if (r < 0)
-      return -1;
+    if (r < 0) return -1;
     if (!cli_parse_double(v, &a->warm_factor) || !(a->warm_factor >= 0 && a->warm_factor <= 1)) {
       cli_error("%s: --warm-factor must be a number in [0, 1], got '%s'", cmd, v);
       return -1;
@@ -285,63 +253,59 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
   return 1;
 }
 
-void cli_world_usage(FILE *f)
-{
-  fprintf(f,
-          "scene and world options:\n"
-          "  --scene NAME        scene to build (required; list below)\n"
-          "  --param KEY=VALUE   scene parameter (repeatable; keys below)\n"
-          "  --solver NAME       solver of the contact problems (see 'lcplab solvers')\n"
-          "  --steps K           steps to run (default: 600; incline: round(1 s / H))\n"
-          "  --dt H              time step in s, a number or A/B (default 1/120)\n"
-          "  --friction MODEL    none, box (default), pyramid (the (eta+2)K LCP), cone\n"
-          "  --eta N             pyramid: friction directions (default 4)\n"
-          "  --integrator I      symplectic (default), explicit, verlet\n"
-          "  --gyro G            none, explicit, implicit (default)\n"
-          "  --orient O          exp (default), linear\n"
-          "  --max-iter N        solver iterations per step (default 50)\n"
-          "  --max-pivots N      pivots per step of lemke and dantzig (default: their\n"
-          "                      automatic budget, which grows with the size)\n"
-          "  --tol T             solver tolerance (default: library's, 1e-8)\n"
-          "  --omega W           pgs relaxation (default 1)\n"
-          "  --warm-start on|off start each solve from the last step's impulses (default on)\n"
-          "  --margin M          collision margin in m: speculative contacts (default 0)\n"
-          "  --warm-factor F     scale of the kept impulses, in [0, 1] (default 0.7)\n"
-          "  --contact-order O   order of the contact rows: broadphase (default: sweep and\n"
-          "                      prune's, along x) or top-down (highest pair first)\n"
-          "  --storage S         auto (dense up to 256 rows; above, factored if the solver\n"
-          "                      takes it and friction is not pyramid, else CSR), dense,\n"
-          "                      csr, factored (matrix-free J, M^-1 J^T: pgs)\n"
-          "  --cone-law L        coulomb (default, De Saxce) or associated\n"
-          "  --on-failure P      what a step does when its solve failed (any status but\n"
-          "                      converged, except the sweep budget of pgs, pgs_wide, nsgs):\n"
-          "                      fallback (default: solve again with the fallback solver\n"
-          "                      from the better of x and the warm start, then apply the\n"
-          "                      best of its x, the solver's x, the warm start and no\n"
-          "                      impulse, by res_nat_inf), best (the best of the last three),\n"
-          "                      keep (x if no worse than no impulse, else stop), stop\n"
-          "                      (end the run, exit 3, naming the step)\n"
-          "  --fallback-solver S the fallback's solver (default pgs; nsgs with --friction\n"
-          "                      cone)\n"
-          "  --fallback-max-iter N  the fallback's iterations (default 200)\n"
-          "environment: LCPLAB_NO_AVX2=1 runs pgs_wide without its AVX2 lanes (the same\n"
-          "iterates; to time that path)\n"
-          "\n"
-          "scenes:\n");
+void cli_world_usage(FILE *f) {
+  fprintf(f, "scene and world options:\n"
+             "  --scene NAME        scene to build (required; list below)\n"
+             "  --param KEY=VALUE   scene parameter (repeatable; keys below)\n"
+             "  --solver NAME       solver of the contact problems (see 'lcplab solvers')\n"
+             "  --steps K           steps to run (default: 600; incline: round(1 s / H))\n"
+             "  --dt H              time step in s, a number or A/B (default 1/120)\n"
+             "  --friction MODEL    none, box (default), pyramid (the (eta+2)K LCP), cone\n"
+             "  --eta N             pyramid: friction directions (default 4)\n"
+             "  --integrator I      symplectic (default), explicit, verlet\n"
+             "  --gyro G            none, explicit, implicit (default)\n"
+             "  --orient O          exp (default), linear\n"
+             "  --max-iter N        solver iterations per step (default 50)\n"
+             "  --max-pivots N      pivots per step of lemke and dantzig (default: their\n"
+             "                      automatic budget, which grows with the size)\n"
+             "  --tol T             solver tolerance (default: library's, 1e-8)\n"
+             "  --omega W           pgs relaxation (default 1)\n"
+             "  --warm-start on|off start each solve from the last step's impulses (default on)\n"
+             "  --margin M          collision margin in m: speculative contacts (default 0)\n"
+             "  --warm-factor F     scale of the kept impulses, in [0, 1] (default 0.7)\n"
+             "  --contact-order O   order of the contact rows: broadphase (default: sweep and\n"
+             "                      prune's, along x) or top-down (highest pair first)\n"
+             "  --storage S         auto (dense up to 256 rows; above, factored if the solver\n"
+             "                      takes it and friction is not pyramid, else CSR), dense,\n"
+             "                      csr, factored (matrix-free J, M^-1 J^T: pgs)\n"
+             "  --cone-law L        coulomb (default, De Saxce) or associated\n"
+             "  --on-failure P      what a step does when its solve failed (any status but\n"
+             "                      converged, except the sweep budget of pgs, pgs_wide, nsgs):\n"
+             "                      fallback (default: solve again with the fallback solver\n"
+             "                      from the better of x and the warm start, then apply the\n"
+             "                      best of its x, the solver's x, the warm start and no\n"
+             "                      impulse, by res_nat_inf), best (the best of the last three),\n"
+             "                      keep (x if no worse than no impulse, else stop), stop\n"
+             "                      (end the run, exit 3, naming the step)\n"
+             "  --fallback-solver S the fallback's solver (default pgs; nsgs with --friction\n"
+             "                      cone)\n"
+             "  --fallback-max-iter N  the fallback's iterations (default 200)\n"
+             "environment: LCPLAB_NO_AVX2=1 runs pgs_wide without its AVX2 lanes (the same\n"
+             "iterates; to time that path)\n"
+             "\n"
+             "scenes:\n");
   for (int i = 0; i < dyn_scene_count(); i++)
     fprintf(f, "  %-9s %s\n", dyn_scene_name(i), dyn_scene_summary(i));
 }
 
 /* "pgs, pjacobi, ..." */
-static void solver_names(char *buf, size_t len)
-{
+static void solver_names(char *buf, size_t len) {
   size_t used = 0;
   buf[0] = '\0';
   for (int i = 0; i < slv_solver_count(); i++) {
     const slv_solver *s = slv_solver_at(i);
     int r = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", s ? s->name : "?");
-    if (r < 0 || (size_t)r >= len - used)
-      return;
+    if (r < 0 || (size_t)r >= len - used) return;
     used += (size_t)r;
   }
 }
@@ -349,14 +313,12 @@ static void solver_names(char *buf, size_t len)
 /* LCPLAB_NO_AVX2 set and not "" or "0": the library's opt.simd =
  * SLV_SIMD_OFF (pgs_wide without its AVX2 lanes, the path of a CPU without
  * them, to time it; the library itself reads no environment). */
-static int simd_from_env(void)
-{
+static int simd_from_env(void) {
   const char *v = getenv("LCPLAB_NO_AVX2");
   return v && *v && strcmp(v, "0") != 0 ? SLV_SIMD_OFF : SLV_SIMD_AUTO;
 }
 
-int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, long *steps)
-{
+int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, long *steps) {
   *w = NULL;
   if (!a->scene) {
     cli_error("%s: missing --scene NAME (see 'lcplab %s --help')", cmd, cmd);
@@ -372,41 +334,24 @@ int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, lon
     }
     snprintf(s.solver, sizeof s.solver, "%s", a->solver);
   }
-  if (a->have_dt)
-    s.dt = a->dt;
-  if (a->friction >= 0)
-    s.contact.friction = (dyn_friction)a->friction;
-  if (a->have_eta)
-    s.contact.eta = (int)a->eta;
-  if (a->integrator >= 0)
-    s.integrator = (dyn_integrator)a->integrator;
-  if (a->gyro >= 0)
-    s.gyro = (dyn_gyro)a->gyro;
-  if (a->orient >= 0)
-    s.orient = (dyn_orient)a->orient;
-  if (a->storage >= 0)
-    s.storage = (dyn_storage)a->storage;
-  if (a->cone_law >= 0)
-    s.cone_law = (slv_cone_law)a->cone_law;
-  if (a->warm >= 0)
-    s.warm_start = a->warm;
-  if (a->order >= 0)
-    s.contact_order = (dyn_contact_order)a->order;
-  if (a->have_max_iter)
-    s.opt.max_iter = (int)a->max_iter;
-  if (a->max_pivots > 0)
-    s.opt.max_pivots = (int)a->max_pivots;
-  if (a->have_tol)
-    s.opt.tol = a->tol;
-  if (a->have_omega)
-    s.opt.omega = a->omega;
+  if (a->have_dt) s.dt = a->dt;
+  if (a->friction >= 0) s.contact.friction = (dyn_friction)a->friction;
+  if (a->have_eta) s.contact.eta = (int)a->eta;
+  if (a->integrator >= 0) s.integrator = (dyn_integrator)a->integrator;
+  if (a->gyro >= 0) s.gyro = (dyn_gyro)a->gyro;
+  if (a->orient >= 0) s.orient = (dyn_orient)a->orient;
+  if (a->storage >= 0) s.storage = (dyn_storage)a->storage;
+  if (a->cone_law >= 0) s.cone_law = (slv_cone_law)a->cone_law;
+  if (a->warm >= 0) s.warm_start = a->warm;
+  if (a->order >= 0) s.contact_order = (dyn_contact_order)a->order;
+  if (a->have_max_iter) s.opt.max_iter = (int)a->max_iter;
+  if (a->max_pivots > 0) s.opt.max_pivots = (int)a->max_pivots;
+  if (a->have_tol) s.opt.tol = a->tol;
+  if (a->have_omega) s.opt.omega = a->omega;
   s.opt.simd = simd_from_env();
-  if (a->have_margin)
-    s.margin = a->margin;
-  if (a->have_warm_factor)
-    s.warm_factor = a->warm_factor;
-  if (a->on_failure >= 0)
-    s.on_failure = (dyn_failure_policy)a->on_failure;
+  if (a->have_margin) s.margin = a->margin;
+  if (a->have_warm_factor) s.warm_factor = a->warm_factor;
+  if (a->on_failure >= 0) s.on_failure = (dyn_failure_policy)a->on_failure;
   if (a->fallback_solver) {
     if (!slv_solver_find(a->fallback_solver) || strlen(a->fallback_solver) >= sizeof s.solver) {
       char list[512];
@@ -416,8 +361,7 @@ int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, lon
     }
     snprintf(s.fallback_solver, sizeof s.fallback_solver, "%s", a->fallback_solver);
   }
-  if (a->have_fallback_max_iter)
-    s.fallback_max_iter = (int)a->fallback_max_iter;
+  if (a->have_fallback_max_iter) s.fallback_max_iter = (int)a->fallback_max_iter;
   char msg[512] = "";
   if (dyn_scene_new(a->scene, a->params, a->nparams, &s, w, msg, sizeof msg) != DYN_OK) {
     cli_error("%s: %s", cmd, msg[0] ? msg : "cannot build the scene");
@@ -435,8 +379,7 @@ int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, lon
 
 /* ---- simulate ---------------------------------------------------------------------- */
 
-static void usage(FILE *f)
-{
+static void usage(FILE *f) {
   fprintf(f,
           "usage: lcplab simulate --scene NAME [--param KEY=VALUE ...] --solver NAME\n"
           "                       --csv FILE [--trace FILE] [--force] [options]\n"
@@ -462,8 +405,7 @@ static void usage(FILE *f)
 }
 
 /* Opens path for writing: exclusively unless force.  NULL after the message. */
-static FILE *open_out(const char *path, int force)
-{
+static FILE *open_out(const char *path, int force) {
   FILE *f = fopen(path, force ? "w" : "wx");
   if (!f) {
     if (!force && errno == EEXIST)
@@ -490,27 +432,22 @@ typedef struct sim_state {
   dyn_world *w;
   FILE *csv, *trace;
   double *tstep, *tcol, *tsolve;
-  double *r0; /* 3 per body: the initial positions (max_body_displacement) */
+  double *r0;    /* 3 per body: the initial positions (max_body_displacement) */
   double *rrest; /* 3 per body: the rest positions (max_settled_displacement) */
   int *contacts;
   const char *csv_path, *trace_path, *dump_dir;
-  int keep; /* a step failed after others ran: keep the files even on failure */
+  int keep;        /* a step failed after others ran: keep the files even on failure */
   double jerr_max; /* the largest joint_error so far (NaN sticks) */
   sim_counts n;
 } sim_state;
 
 /* Release everything; on failure also remove the files this run made. */
-static void sim_free(sim_state *s, int failed)
-{
-  if (s->csv)
-    fclose(s->csv);
-  if (s->trace)
-    fclose(s->trace);
+static void sim_free(sim_state *s, int failed) {
+  if (s->csv) fclose(s->csv);
+  if (s->trace) fclose(s->trace);
   if (failed && !s->keep) {
-    if (s->csv)
-      remove(s->csv_path);
-    if (s->trace)
-      remove(s->trace_path);
+    if (s->csv) remove(s->csv_path);
+    if (s->trace) remove(s->trace_path);
   }
   dyn_world_free(s->w);
   free(s->tstep);
@@ -525,27 +462,22 @@ static void sim_free(sim_state *s, int failed)
  * ones if dynamic_only).  A non-finite distance wins and stays: NaN is not
  * <= m, so it is taken, and once m is NaN no later d replaces it (a bare
  * !(d <= m) would let a later finite d through). */
-static double max_distance(dyn_world *w, const double *ref, int nbod, int dynamic_only)
-{
+static double max_distance(dyn_world *w, const double *ref, int nbod, int dynamic_only) {
   double m = 0.0;
   for (int i = 0; i < nbod; i++) {
     const dyn_body *b = &dyn_world_bodies(w)[i];
-    if (dynamic_only && b->is_static)
-      continue;
+    if (dynamic_only && b->is_static) continue;
     double dx = b->r.x - ref[3 * i], dy = b->r.y - ref[3 * i + 1], dz = b->r.z - ref[3 * i + 2];
     double d = sqrt(dx * dx + dy * dy + dz * dz);
-    if (!(d <= m) && !isnan(m))
-      m = d;
+    if (!(d <= m) && !isnan(m)) m = d;
   }
   return m;
 }
 
-static void trace_rows(FILE *f, dyn_world *w, long step, double t)
-{
+static void trace_rows(FILE *f, dyn_world *w, long step, double t) {
   const dyn_body *b = dyn_world_bodies(w);
   for (int i = 0; i < dyn_world_body_count(w); i++) {
-    if (b[i].is_static)
-      continue;
+    if (b[i].is_static) continue;
     fprintf(f,
             "%ld,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,"
             "%.17g,%.17g\n",
@@ -555,17 +487,15 @@ static void trace_rows(FILE *f, dyn_world *w, long step, double t)
 }
 
 /* 1 if DIR holds a file a dump would write (stepN.lcp / .warm / .x). */
-static int dump_files_exist(const char *dir)
-{
+static int dump_files_exist(const char *dir) {
   DIR *d = opendir(dir);
-  if (!d)
-    return 0;
+  if (!d) return 0;
   int found = 0;
   for (struct dirent *e; !found && (e = readdir(d)) != NULL;) {
     long k;
     char sfx[8];
-    found = sscanf(e->d_name, "step%ld.%7s", &k, sfx) == 2
-         && (strcmp(sfx, "lcp") == 0 || strcmp(sfx, "warm") == 0 || strcmp(sfx, "x") == 0);
+    found = sscanf(e->d_name, "step%ld.%7s", &k, sfx) == 2 &&
+            (strcmp(sfx, "lcp") == 0 || strcmp(sfx, "warm") == 0 || strcmp(sfx, "x") == 0);
   }
   closedir(d);
   return found;
@@ -573,8 +503,7 @@ static int dump_files_exist(const char *dir)
 
 /* The dump directory: made if missing; refused if it holds step files and
  * not force.  0 after the message on failure. */
-static int dump_dir_ready(const char *dir, int force)
-{
+static int dump_dir_ready(const char *dir, int force) {
   struct stat st;
   if (stat(dir, &st) != 0) {
     if (mkdir(dir, 0777) != 0) {
@@ -596,11 +525,9 @@ static int dump_dir_ready(const char *dir, int force)
 
 /* The last solve of w, if it belongs to step k, into DIR (--dump-failures).
  * 0 after the message if it cannot be written. */
-static int dump_failure(sim_state *s, long k)
-{
+static int dump_failure(sim_state *s, long k) {
   dyn_world_solve ls;
-  if (!s->dump_dir || !dyn_world_last_solve(s->w, &ls) || ls.step != k)
-    return 1;
+  if (!s->dump_dir || !dyn_world_last_solve(s->w, &ls) || ls.step != k) return 1;
   char err[512] = "";
   if (cli_dump_solve(s->dump_dir, k, &ls.prob, ls.x_start, ls.x_solver, ls.solver, &ls.opt, err,
                      sizeof err) != 0) {
@@ -612,8 +539,7 @@ static int dump_failure(sim_state *s, long k)
 }
 
 /* The applied column: solver, fallback:NAME, warm, zero, none. */
-static void applied_label(const dyn_world_metrics *m, char *buf, size_t len)
-{
+static void applied_label(const dyn_world_metrics *m, char *buf, size_t len) {
   if (m->applied == DYN_APPLIED_FALLBACK)
     snprintf(buf, len, "fallback:%s", m->fallback_solver ? m->fallback_solver : "?");
   else
@@ -621,16 +547,14 @@ static void applied_label(const dyn_world_metrics *m, char *buf, size_t len)
 }
 
 /* One step's CSV row and its counts. */
-static void record_step(sim_state *s, long k, const dyn_world_metrics *m)
-{
+static void record_step(sim_state *s, long k, const dyn_world_metrics *m) {
   char applied[48];
   applied_label(m, applied, sizeof applied);
-  fprintf(s->csv, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%d,%.17g,%.6g,%.17g,%s,%s\n",
-          m->step, m->t, m->kinetic, m->potential, m->energy, m->max_penetration, m->contacts,
-          m->rows, m->iterations, m->res_nat_inf, m->solve_time_s, m->joint_error,
-          slv_status_str(m->status), applied);
-  if (s->trace)
-    trace_rows(s->trace, s->w, m->step, m->t);
+  fprintf(s->csv, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%d,%.17g,%.6g,%.17g,%s,%s\n", m->step,
+          m->t, m->kinetic, m->potential, m->energy, m->max_penetration, m->contacts, m->rows,
+          m->iterations, m->res_nat_inf, m->solve_time_s, m->joint_error, slv_status_str(m->status),
+          applied);
+  if (s->trace) trace_rows(s->trace, s->w, m->step, m->t);
   s->tstep[k] = m->step_time_s;
   s->tcol[k] = m->collide_time_s;
   s->tsolve[k] = m->solve_time_s;
@@ -643,25 +567,21 @@ static void record_step(sim_state *s, long k, const dyn_world_metrics *m)
     return;
   }
   int j = 0;
-  while (j < n->nfb && strcmp(n->fb_name[j], m->fallback_solver) != 0)
-    j++;
-  if (j == n->nfb && n->nfb < SIM_NFALLBACK)
-    n->fb_name[n->nfb++] = m->fallback_solver;
-  if (j < n->nfb)
-    n->fb_count[j]++;
+  while (j < n->nfb && strcmp(n->fb_name[j], m->fallback_solver) != 0) j++;
+  if (j == n->nfb && n->nfb < SIM_NFALLBACK) n->fb_name[n->nfb++] = m->fallback_solver;
+  if (j < n->nfb) n->fb_count[j]++;
 }
 
 /* ,"on_failure":...,"failed_steps":N,"status_counts":{...},"applied_counts":{...} */
-static void print_counts(FILE *o, const sim_state *s)
-{
+static void print_counts(FILE *o, const sim_state *s) {
   const sim_counts *n = &s->n;
   fputs(",\"on_failure\":", o);
   cli_json_string(o, dyn_failure_policy_str(dyn_world_get_settings(s->w)->on_failure));
   fprintf(o, ",\"failed_steps\":%ld,\"status_counts\":{", n->failed);
   for (int i = 0, first = 1; i < SIM_NSTATUS; i++)
     if (n->status[i]) {
-      fprintf(o, "%s\"%s\":%ld", first ? "" : ",", slv_status_str((slv_status)(i + SLV_ERR_OPTIONS)),
-              n->status[i]);
+      fprintf(o, "%s\"%s\":%ld", first ? "" : ",",
+              slv_status_str((slv_status)(i + SLV_ERR_OPTIONS)), n->status[i]);
       first = 0;
     }
   fputs("},\"applied_counts\":{", o);
@@ -676,13 +596,11 @@ static void print_counts(FILE *o, const sim_state *s)
     }
   }
   fputc('}', o);
-  if (s->dump_dir)
-    fprintf(o, ",\"dumped\":%ld", n->dumped);
+  if (s->dump_dir) fprintf(o, ",\"dumped\":%ld", n->dumped);
 }
 
 /* The JSON summary after K steps (the header lists its fields). */
-static int print_summary(sim_state *s, const cli_world_args *wa, long K, double E0, double wall)
-{
+static int print_summary(sim_state *s, const cli_world_args *wa, long K, double E0, double wall) {
   dyn_world *w = s->w;
   const dyn_world_settings *set = dyn_world_get_settings(w);
   int nbod = dyn_world_body_count(w);
@@ -693,13 +611,11 @@ static int print_summary(sim_state *s, const cli_world_args *wa, long K, double 
   double dset = max_distance(w, s->rrest, nbod, 1);
   double KE1 = 0.0, pen = 0.0;
   double E1 = dyn_world_energy(w, &KE1, NULL);
-  if (dyn_world_penetration(w, &pen, NULL) != DYN_OK)
-    pen = NAN;
+  if (dyn_world_penetration(w, &pen, NULL) != DYN_OK) pen = NAN;
 
   /* the peers' timing rule: the last 80 % of the steps */
   long k0 = K / 5, nt = K - k0, cmax = 0;
-  double csum = 0.0, csum_timed = 0.0, jerr_max = 0.0, mean_step = 0, mean_col = 0,
-         mean_solve = 0;
+  double csum = 0.0, csum_timed = 0.0, jerr_max = 0.0, mean_step = 0, mean_col = 0, mean_solve = 0;
   for (long k = 0; k < K; k++) {
     csum += s->contacts[k];
     cmax = s->contacts[k] > cmax ? s->contacts[k] : cmax;
@@ -715,8 +631,8 @@ static int print_summary(sim_state *s, const cli_world_args *wa, long K, double 
   mean_col /= (double)nt;
   mean_solve /= (double)nt;
   qsort(s->tstep + k0, (size_t)nt, sizeof *s->tstep, cli_cmp_double);
-  double median = (nt % 2) ? s->tstep[k0 + nt / 2]
-                           : 0.5 * (s->tstep[k0 + nt / 2 - 1] + s->tstep[k0 + nt / 2]);
+  double median =
+      (nt % 2) ? s->tstep[k0 + nt / 2] : 0.5 * (s->tstep[k0 + nt / 2 - 1] + s->tstep[k0 + nt / 2]);
   jerr_max = s->jerr_max;
   long not_conv = K - s->n.status[SLV_CONVERGED - SLV_ERR_OPTIONS];
 
@@ -769,8 +685,7 @@ static int print_summary(sim_state *s, const cli_world_args *wa, long K, double 
 /* Checks and allocations before the first step; -1 to go on, else the
  * exit status after the message. */
 static int sim_setup(const cli_world_args *wa, const char *csv, const char *trace, int force,
-                     sim_state *s, long *K)
-{
+                     sim_state *s, long *K) {
   if (!wa->solver) {
     cli_error("simulate: missing --solver NAME (see 'lcplab solvers')");
     return CLI_EXIT_USAGE;
@@ -784,8 +699,7 @@ static int sim_setup(const cli_world_args *wa, const char *csv, const char *trac
     return CLI_EXIT_USAGE;
   }
   int rc = cli_world_build("simulate", wa, &s->w, K);
-  if (rc >= 0)
-    return rc;
+  if (rc >= 0) return rc;
   /* checked before any work is done */
   if (!force) {
     if (cli_path_exists(csv)) {
@@ -797,8 +711,7 @@ static int sim_setup(const cli_world_args *wa, const char *csv, const char *trac
       return CLI_EXIT_USAGE;
     }
   }
-  if (s->dump_dir && !dump_dir_ready(s->dump_dir, force))
-    return CLI_EXIT_USAGE;
+  if (s->dump_dir && !dump_dir_ready(s->dump_dir, force)) return CLI_EXIT_USAGE;
   s->tstep = calloc((size_t)*K, sizeof *s->tstep);
   s->tcol = calloc((size_t)*K, sizeof *s->tcol);
   s->tsolve = calloc((size_t)*K, sizeof *s->tsolve);
@@ -823,17 +736,14 @@ static int sim_setup(const cli_world_args *wa, const char *csv, const char *trac
     s->r0[3 * i + 1] = b->r.y;
     s->r0[3 * i + 2] = b->r.z;
   }
-  if (!(s->csv = open_out(csv, force)))
-    return CLI_EXIT_USAGE;
-  if (trace && !(s->trace = open_out(trace, force)))
-    return CLI_EXIT_USAGE;
+  if (!(s->csv = open_out(csv, force))) return CLI_EXIT_USAGE;
+  if (trace && !(s->trace = open_out(trace, force))) return CLI_EXIT_USAGE;
   return -1;
 }
 
 /* A step that failed: numerically (exit 3, the files kept with the steps
  * before it) or as a usage error (exit 2). */
-static int step_failed(sim_state *s, const cli_world_args *wa, dyn_err e, long k)
-{
+static int step_failed(sim_state *s, const cli_world_args *wa, dyn_err e, long k) {
   if (e != DYN_ERR_NUMERIC) {
     cli_error("simulate: scene %s: %s", wa->scene, dyn_world_message(s->w));
     return CLI_EXIT_USAGE;
@@ -841,13 +751,12 @@ static int step_failed(sim_state *s, const cli_world_args *wa, dyn_err e, long k
   /* the run went wrong, not the request: steps 1..k stay (flushed, the
    * files kept) to show how it got there */
   s->keep = 1;
-  if (!dump_failure(s, k + 1))
-    return CLI_EXIT_USAGE;
+  if (!dump_failure(s, k + 1)) return CLI_EXIT_USAGE;
   if (fflush(s->csv) != 0 || (s->trace && fflush(s->trace) != 0))
     cli_error("%s: write error", s->csv_path);
   if (k > 0)
-    cli_error("simulate: scene %s: %s (%s keeps steps 1..%ld)", wa->scene,
-              dyn_world_message(s->w), s->csv_path, k);
+    cli_error("simulate: scene %s: %s (%s keeps steps 1..%ld)", wa->scene, dyn_world_message(s->w),
+              s->csv_path, k);
   else
     cli_error("simulate: scene %s: %s (%s has no step)", wa->scene, dyn_world_message(s->w),
               s->csv_path);
@@ -855,27 +764,23 @@ static int step_failed(sim_state *s, const cli_world_args *wa, dyn_err e, long k
 }
 
 static int sim_run(const cli_world_args *wa, const char *csv, const char *trace, int force,
-                   sim_state *s)
-{
+                   sim_state *s) {
   long K = 0;
   int rc = sim_setup(wa, csv, trace, force, s, &K);
-  if (rc >= 0)
-    return rc;
+  if (rc >= 0) return rc;
   dyn_world *w = s->w;
   fputs("step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,"
-        "solve_time_s,joint_error,status,applied\n", s->csv);
-  if (s->trace)
-    fputs("step,t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", s->trace);
+        "solve_time_s,joint_error,status,applied\n",
+        s->csv);
+  if (s->trace) fputs("step,t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", s->trace);
   double E0 = dyn_world_energy(w, NULL, NULL);
   double wall0 = cli_now_s();
   for (long k = 0; k < K; k++) {
     dyn_world_metrics m;
     dyn_err e = dyn_world_step(w, &m);
-    if (e != DYN_OK)
-      return step_failed(s, wa, e, k);
+    if (e != DYN_OK) return step_failed(s, wa, e, k);
     record_step(s, k, &m);
-    if (m.failed && !dump_failure(s, k + 1))
-      return CLI_EXIT_USAGE;
+    if (m.failed && !dump_failure(s, k + 1)) return CLI_EXIT_USAGE;
     if (!(m.joint_error <= s->jerr_max) && !isnan(s->jerr_max)) /* NaN sticks */
       s->jerr_max = m.joint_error;
   }
@@ -891,8 +796,7 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   return print_summary(s, wa, K, E0, wall);
 }
 
-int cli_cmd_simulate(int argc, char **argv)
-{
+int cli_cmd_simulate(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) {
     usage(stdout);
     return CLI_EXIT_OK;
@@ -904,31 +808,26 @@ int cli_cmd_simulate(int argc, char **argv)
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *v = NULL;
     int r = cli_world_option("simulate", argc, argv, &i, &wa);
-    if (r < 0)
-      return CLI_EXIT_USAGE;
-    if (r > 0)
-      continue;
+    if (r < 0) return CLI_EXIT_USAGE;
+    if (r > 0) continue;
     if (strcmp(arg, "--force") == 0) {
       force = 1;
     } else if ((r = cli_option_value("simulate", argc, argv, &i, "csv", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0) return CLI_EXIT_USAGE;
       if (!v[0]) {
         cli_error("simulate: --csv needs a file name");
         return CLI_EXIT_USAGE;
       }
       csv = v;
     } else if ((r = cli_option_value("simulate", argc, argv, &i, "dump-failures", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0) return CLI_EXIT_USAGE;
       if (!v[0]) {
         cli_error("simulate: --dump-failures needs a directory");
         return CLI_EXIT_USAGE;
       }
       dump = v;
     } else if ((r = cli_option_value("simulate", argc, argv, &i, "trace", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0) return CLI_EXIT_USAGE;
       if (!v[0]) {
         cli_error("simulate: --trace needs a file name");
         return CLI_EXIT_USAGE;

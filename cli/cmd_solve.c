@@ -68,14 +68,12 @@
 /* LCPLAB_NO_AVX2 set and not "" or "0": the library's opt.simd =
  * SLV_SIMD_OFF (pgs_wide without its AVX2 lanes, the path of a CPU without
  * them, to time it; the library itself reads no environment). */
-static int simd_from_env(void)
-{
+static int simd_from_env(void) {
   const char *v = getenv("LCPLAB_NO_AVX2");
   return v && *v && strcmp(v, "0") != 0 ? SLV_SIMD_OFF : SLV_SIMD_AUTO;
 }
 
-static void usage(FILE *f)
-{
+static void usage(FILE *f) {
   fprintf(f,
           "usage: lcplab solve FILE --solver NAME [options]\n"
           "\n"
@@ -99,8 +97,7 @@ static void usage(FILE *f)
           "                    (its /solution/r, else /guesses/1/r); a ContactBench .npz (lam0)\n"
           "  --solution OUT    write x to OUT, one value per line (%%.17g); OUT.hdf5: an FCLIB\n"
           "                    file with the problem, /solution (r = x, u = w) and the\n"
-          "                    --warm start as /guesses/1\n"
-          CLI_MAX_MEMORY_USAGE
+          "                    --warm start as /guesses/1\n" CLI_MAX_MEMORY_USAGE
           "  --force           overwrite OUT if it exists\n"
           "  --history         add \"history\": res_rel after each iteration\n"
           "  --json            accepted for compatibility (the output is always JSON)\n"
@@ -119,7 +116,7 @@ typedef struct solve_args {
   const char *solution;
   const char *warm;
   slv_format format;
-  slv_read_options read;  /* --max-memory */
+  slv_read_options read; /* --max-memory */
   int have_tol, have_max_iter, have_omega, have_norm, norm;
   double tol, omega;
   long max_iter, repeat;
@@ -127,38 +124,32 @@ typedef struct solve_args {
 } solve_args;
 
 /* "auto, siconos-lcp, ..." for messages. */
-static void format_list(char *buf, size_t len)
-{
+static void format_list(char *buf, size_t len) {
   buf[0] = '\0';
   size_t used = 0;
   for (int f = SLV_FMT_AUTO; f <= SLV_FMT_LAST; f++) {
     int k = snprintf(buf + used, len - used, "%s%s", f ? ", " : "", slv_format_str((slv_format)f));
-    if (k < 0 || (size_t)k >= len - used)
-      return;
+    if (k < 0 || (size_t)k >= len - used) return;
     used += (size_t)k;
   }
 }
 
 /* "pgs, pjacobi, direct" for messages. */
-static void solver_list(char *buf, size_t len)
-{
+static void solver_list(char *buf, size_t len) {
   buf[0] = '\0';
   size_t used = 0;
   int count = slv_solver_count();
   for (int i = 0; i < count; i++) {
     const slv_solver *s = slv_solver_at(i);
-    if (!s || !s->name)
-      continue;
+    if (!s || !s->name) continue;
     int k = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", s->name);
-    if (k < 0 || (size_t)k >= len - used)
-      return;
+    if (k < 0 || (size_t)k >= len - used) return;
     used += (size_t)k;
   }
 }
 
 /* Returns -1 on success (continue), else the exit status to return. */
-static int parse_args(int argc, char **argv, solve_args *a)
-{
+static int parse_args(int argc, char **argv, solve_args *a) {
   memset(a, 0, sizeof *a);
   a->format = SLV_FMT_AUTO;
   a->read = slv_read_options_default();
@@ -187,8 +178,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
       options_done = 1;
       continue;
     }
-    if (strcmp(arg, "--json") == 0)
-      continue;
+    if (strcmp(arg, "--json") == 0) continue;
     if (strcmp(arg, "--history") == 0) {
       a->history = 1;
       continue;
@@ -198,52 +188,45 @@ static int parse_args(int argc, char **argv, solve_args *a)
       continue;
     }
     if ((r = cli_option_value("solve", argc, argv, &i, "solver", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0) return CLI_EXIT_USAGE;
       a->solver = v;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "solution", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0) return CLI_EXIT_USAGE;
       if (!v[0]) {
         cli_error("solve: --solution needs a file name");
         return CLI_EXIT_USAGE;
       }
       a->solution = v;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "warm", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0) return CLI_EXIT_USAGE;
       if (!v[0]) {
         cli_error("solve: --warm needs a file name");
         return CLI_EXIT_USAGE;
       }
       a->warm = v;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "tol", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0) return CLI_EXIT_USAGE;
       if (!cli_parse_double(v, &a->tol) || !(a->tol > 0)) {
         cli_error("solve: --tol must be a finite number > 0, got '%s'", v);
         return CLI_EXIT_USAGE;
       }
       a->have_tol = 1;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "max-iter", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0) return CLI_EXIT_USAGE;
       if (!cli_parse_long(v, &a->max_iter) || a->max_iter < 1 || a->max_iter > INT_MAX) {
         cli_error("solve: --max-iter must be an integer between 1 and %d, got '%s'", INT_MAX, v);
         return CLI_EXIT_USAGE;
       }
       a->have_max_iter = 1;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "repeat", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0) return CLI_EXIT_USAGE;
       if (!cli_parse_long(v, &a->repeat) || a->repeat < 1 || a->repeat > SOLVE_MAX_REPEAT) {
         cli_error("solve: --repeat must be an integer between 1 and %ld, got '%s'",
                   SOLVE_MAX_REPEAT, v);
         return CLI_EXIT_USAGE;
       }
     } else if ((r = cli_option_value("solve", argc, argv, &i, "norm", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0) return CLI_EXIT_USAGE;
       a->have_norm = 1;
       if (strcmp(v, "inf") == 0) {
         a->norm = SLV_NORM_INF;
@@ -254,24 +237,22 @@ static int parse_args(int argc, char **argv, solve_args *a)
         return CLI_EXIT_USAGE;
       }
     } else if ((r = cli_option_value("solve", argc, argv, &i, "omega", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0) return CLI_EXIT_USAGE;
       if (!cli_parse_double(v, &a->omega)) {
         cli_error("solve: --omega must be a finite number, got '%s'", v);
         return CLI_EXIT_USAGE;
       }
       a->have_omega = 1;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "max-memory", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0) return CLI_EXIT_USAGE;
       if (!cli_parse_bytes(v, &a->read.max_memory)) {
         cli_error("solve: --max-memory must be a byte count > 0 (K, M, G, T: powers of 1024), "
-                  "got '%s'", v);
+                  "got '%s'",
+                  v);
         return CLI_EXIT_USAGE;
       }
     } else if ((r = cli_option_value("solve", argc, argv, &i, "format", &v)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
+      if (r < 0) return CLI_EXIT_USAGE;
       int f = slv_format_from_str(v);
       if (f < 0) {
         char list[256];
@@ -293,26 +274,23 @@ static int parse_args(int argc, char **argv, solve_args *a)
   return -1;
 }
 
-static double seconds_between(const struct timespec *t0, const struct timespec *t1)
-{
+static double seconds_between(const struct timespec *t0, const struct timespec *t1) {
   return (double)(t1->tv_sec - t0->tv_sec) + 1e-9 * (double)(t1->tv_nsec - t0->tv_nsec);
 }
 
 /* Median of t[0..m-1] (sorts t); mean of the two middle values if m is even. */
-static double median_sorted(double *t, long m)
-{
+static double median_sorted(double *t, long m) {
   qsort(t, (size_t)m, sizeof *t, cli_cmp_double);
   return (m % 2) ? t[m / 2] : 0.5 * (t[m / 2 - 1] + t[m / 2]);
 }
 
 /* ContactBench's criteria (slv.h, slv_contact_metrics; docs/problem.md,
  * "Contact metrics"), cone problems only. */
-static void print_contact_metrics(FILE *f, const slv_contact_metrics *m)
-{
-  const char *name[6] = {"signorini", "conic_compl", "ncp_compl", "dual_feas", "primal_feas",
-                         "mdp_gap"};
-  double v[6] = {m->signorini, m->conic_compl, m->ncp_compl, m->dual_feas, m->primal_feas,
-                 m->mdp_gap};
+static void print_contact_metrics(FILE *f, const slv_contact_metrics *m) {
+  const char *name[6] = { "signorini", "conic_compl", "ncp_compl",
+                          "dual_feas", "primal_feas", "mdp_gap" };
+  double v[6] = { m->signorini, m->conic_compl, m->ncp_compl,
+                  m->dual_feas, m->primal_feas, m->mdp_gap };
   for (int k = 0; k < 6; k++) {
     fprintf(f, ",\"%s\":", name[k]);
     cli_json_number(f, v[k], 17);
@@ -320,10 +298,8 @@ static void print_contact_metrics(FILE *f, const slv_contact_metrics *m)
 }
 
 /* 1 if option bit `bit` comes from the file: recorded there, no flag. */
-static int from_file(const solve_args *a, const slv_instance *inst, unsigned bit)
-{
-  if (!(inst->opt_given & bit))
-    return 0;
+static int from_file(const solve_args *a, const slv_instance *inst, unsigned bit) {
+  if (!(inst->opt_given & bit)) return 0;
   switch (bit) {
   case SLV_IO_OPT_TOL: return !a->have_tol;
   case SLV_IO_OPT_MAX_ITER:
@@ -336,13 +312,11 @@ static int from_file(const solve_args *a, const slv_instance *inst, unsigned bit
 }
 
 /* The options: the file's recorded ones, then the flags over them. */
-static slv_options solve_options(const solve_args *a, const slv_instance *inst)
-{
+static slv_options solve_options(const solve_args *a, const slv_instance *inst) {
   slv_options opt = slv_options_default(), fo = inst->opt;
   for (int k = 0; k < SLV_IO_OPT_COUNT; k++) {
     unsigned bit = 1u << k;
-    if (!from_file(a, inst, bit))
-      continue;
+    if (!from_file(a, inst, bit)) continue;
     switch (bit) {
     case SLV_IO_OPT_MAX_ITER: opt.max_iter = fo.max_iter; break;
     case SLV_IO_OPT_TOL: opt.tol = fo.tol; break;
@@ -356,16 +330,12 @@ static slv_options solve_options(const solve_args *a, const slv_instance *inst)
     default: opt.seed = fo.seed; break;
     }
   }
-  if (a->have_tol)
-    opt.tol = a->tol;
+  if (a->have_tol) opt.tol = a->tol;
   if (a->have_max_iter) /* sweeps for iterative solvers, pivots for pivoting ones */
     opt.max_iter = opt.max_pivots = (int)a->max_iter;
-  if (a->have_omega)
-    opt.omega = a->omega;
-  if (a->have_norm)
-    opt.norm = a->norm;
-  if (a->warm)
-    opt.warm_start = 1;
+  if (a->have_omega) opt.omega = a->omega;
+  if (a->have_norm) opt.norm = a->norm;
+  if (a->warm) opt.warm_start = 1;
   opt.record_history = a->history;
   opt.simd = simd_from_env();
   return opt;
@@ -373,8 +343,7 @@ static slv_options solve_options(const solve_args *a, const slv_instance *inst)
 
 static void print_json(const solve_args *a, const slv_solver *solver, const slv_instance *inst,
                        const slv_options *opt, const slv_result *res, double t_median,
-                       double t_min)
-{
+                       double t_min) {
   FILE *f = stdout;
   fputs("{\"instance\":", f);
   cli_json_string(f, cli_basename(a->file));
@@ -437,8 +406,7 @@ static void print_json(const solve_args *a, const slv_solver *solver, const slv_
   if (a->history) {
     fputs(",\"history\":[", f);
     for (int k = 0; res->history && k < res->history_len; k++) {
-      if (k)
-        fputc(',', f);
+      if (k) fputc(',', f);
       cli_json_number(f, res->history[k], 17);
     }
     fputc(']', f);
@@ -454,8 +422,7 @@ typedef struct solve_state {
   double *x0, *x, *w, *times;
 } solve_state;
 
-static void solve_free(solve_state *s)
-{
+static void solve_free(solve_state *s) {
   slv_workspace_free(s->ws);
   slv_instance_free(s->inst);
   free(s->times);
@@ -465,8 +432,7 @@ static void solve_free(solve_state *s)
 }
 
 /* Steps 2..7 of the header; returns the exit status. */
-static int solve_run(const solve_args *a, solve_state *s)
-{
+static int solve_run(const solve_args *a, solve_state *s) {
   char err[512], msg[512];
 
   if (a->solver && !slv_solver_find(a->solver)) {
@@ -550,8 +516,8 @@ static int solve_run(const solve_args *a, solve_state *s)
 
   slv_status st = slv_workspace_new(solver, n > 0 ? n : 1, &opt, &s->ws);
   if (st != SLV_OK || !s->ws) {
-    cli_error("%s: cannot create the workspace of solver '%s' for n=%d: %s", a->file,
-              solver->name, n, slv_status_str(st));
+    cli_error("%s: cannot create the workspace of solver '%s' for n=%d: %s", a->file, solver->name,
+              n, slv_status_str(st));
     return CLI_EXIT_USAGE;
   }
 
@@ -573,8 +539,7 @@ static int solve_run(const solve_args *a, solve_state *s)
       return CLI_EXIT_USAGE;
     }
     s->times[r] = seconds_between(&t0, &t1);
-    if (r == 0 || s->times[r] < t_min)
-      t_min = s->times[r];
+    if (r == 0 || s->times[r] < t_min) t_min = s->times[r];
   }
   double t_median = median_sorted(s->times, a->repeat);
 
@@ -596,13 +561,11 @@ static int solve_run(const solve_args *a, solve_state *s)
   return (res.status == SLV_CONVERGED) ? CLI_EXIT_OK : CLI_EXIT_NOCONV;
 }
 
-int cli_cmd_solve(int argc, char **argv)
-{
+int cli_cmd_solve(int argc, char **argv) {
   solve_args a;
   int rc = parse_args(argc, argv, &a);
-  if (rc >= 0)
-    return rc;
-  solve_state s = {0};
+  if (rc >= 0) return rc;
+  solve_state s = { 0 };
   rc = solve_run(&a, &s);
   solve_free(&s);
   return rc;

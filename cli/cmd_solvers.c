@@ -19,17 +19,14 @@
 #include "cli.h"
 #include "slv.h"
 
-static void usage(FILE *f)
-{
-  fprintf(f,
-          "usage: lcplab solvers\n"
-          "\n"
-          "List the registered solvers, one per line: name, the problems it accepts,\n"
-          "summary.  The name is what 'lcplab solve --solver NAME' takes.\n");
+static void usage(FILE *f) {
+  fprintf(f, "usage: lcplab solvers\n"
+             "\n"
+             "List the registered solvers, one per line: name, the problems it accepts,\n"
+             "summary.  The name is what 'lcplab solve --solver NAME' takes.\n");
 }
 
-int cli_cmd_solvers(int argc, char **argv)
-{
+int cli_cmd_solvers(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) {
     usage(stdout);
     return CLI_EXIT_OK;
@@ -49,20 +46,16 @@ int cli_cmd_solvers(int argc, char **argv)
   char caps[256];
   for (int i = 0; i < count; i++) {
     const slv_solver *s = slv_solver_at(i);
-    if (!s)
-      continue;
+    if (!s) continue;
     size_t len = strlen(s->name ? s->name : "");
-    if (len > wname)
-      wname = len;
+    if (len > wname) wname = len;
     slv_solver_caps_str(s, caps, sizeof caps);
     len = strlen(caps);
-    if (len > wcaps)
-      wcaps = len;
+    if (len > wcaps) wcaps = len;
   }
   for (int i = 0; i < count; i++) {
     const slv_solver *s = slv_solver_at(i);
-    if (!s)
-      continue;
+    if (!s) continue;
     slv_solver_caps_str(s, caps, sizeof caps);
     printf("%-*s  %-*s  %s\n", (int)wname, s->name ? s->name : "", (int)wcaps, caps,
            s->summary ? s->summary : "");

@@ -73,8 +73,8 @@ int exp_profile_breaks(int np, int ns, const double *r, int s, double *taus);
  * alias may be NULL), are the fastest; if there is one, it gets wins[s]++,
  * if there are several, each gets ties[s]++.  wins, ties: size ns, set to
  * the counts (not accumulated). */
-void exp_profile_winners(int np, int ns, const double *r, const int *alias, double tie,
-                         int *wins, int *ties);
+void exp_profile_winners(int np, int ns, const double *r, const int *alias, double tie, int *wins,
+                         int *ties);
 
 /* Quantile q in [0, 1] of the k >= 1 values x sorted ascending, by linear
  * interpolation between order statistics (Hyndman and Fan's type 7, R's
@@ -131,9 +131,9 @@ void exp_reason_key(const char *solver, const char *msg, char *out, size_t len);
  * harmless, never a warning of the compiler's truncation check). */
 int exp_fmt(char *buf, size_t len, const char *fmt, ...)
 #if defined(__GNUC__)
-  __attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 3, 4)))
 #endif
-  ;
+    ;
 
 /* FNV-1a, 64 bits, continued from h (start with EXP_FNV_INIT). */
 #define EXP_FNV_INIT 0xcbf29ce484222325ull
@@ -142,11 +142,11 @@ uint64_t exp_fnv1a(uint64_t h, const void *data, size_t len);
 /* ---- problem classes ---------------------------------------------------------- */
 
 typedef enum exp_class {
-  EXP_CLASS_LCP = 0,   /* lo = 0, hi = +inf */
-  EXP_CLASS_BOX,       /* finite bounds or findex friction rows (boxed LCP, relay) */
-  EXP_CLASS_MLCP,      /* equality (free) rows and LCP rows: joints, Siconos MLCP */
-  EXP_CLASS_FC3D,      /* Coulomb cones, De Saxce (FCLIB, Siconos FC3D) */
-  EXP_CLASS_CONE_ASSOC,/* associated cones (CCP) */
+  EXP_CLASS_LCP = 0,    /* lo = 0, hi = +inf */
+  EXP_CLASS_BOX,        /* finite bounds or findex friction rows (boxed LCP, relay) */
+  EXP_CLASS_MLCP,       /* equality (free) rows and LCP rows: joints, Siconos MLCP */
+  EXP_CLASS_FC3D,       /* Coulomb cones, De Saxce (FCLIB, Siconos FC3D) */
+  EXP_CLASS_CONE_ASSOC, /* associated cones (CCP) */
   EXP_CLASS_COUNT
 } exp_class;
 
@@ -174,11 +174,11 @@ typedef enum exp_src_kind {
   EXP_SRC_SCENE     /* a named scene (libdynamics) */
 } exp_src_kind;
 
-#define EXP_MAX_SOLVERS 64
-#define EXP_MAX_TOLS 4
-#define EXP_NAME_MAX 64
-#define EXP_PATH_MAX 4096
-#define EXP_PARAM_MAX 96
+#define EXP_MAX_SOLVERS   64
+#define EXP_MAX_TOLS      4
+#define EXP_NAME_MAX      64
+#define EXP_PATH_MAX      4096
+#define EXP_PARAM_MAX     96
 #define EXP_MAX_EXTERNALS 32
 
 /* friction models of scene runs (dyn_friction values), -1 = auto */
@@ -186,20 +186,20 @@ typedef enum exp_src_kind {
 
 typedef struct exp_source {
   exp_src_kind kind;
-  int line;                     /* line of the config that named it */
-  char path[EXP_PATH_MAX];      /* FILE: resolved path or pattern */
-  char family[32];              /* GEN: gen_instances --type */
-  long n;                       /* GEN: --n */
-  unsigned long seed;           /* GEN: --seed */
-  char scene[EXP_NAME_MAX];     /* SCENE */
+  int line;                                   /* line of the config that named it */
+  char path[EXP_PATH_MAX];                    /* FILE: resolved path or pattern */
+  char family[32];                            /* GEN: gen_instances --type */
+  long n;                                     /* GEN: --n */
+  unsigned long seed;                         /* GEN: --seed */
+  char scene[EXP_NAME_MAX];                   /* SCENE */
   char params[CLI_MAX_PARAMS][EXP_PARAM_MAX]; /* SCENE: "key=value" */
   int nparams;
-  long steps;                   /* SCENE: 0 = the scene's default */
-  long every;                   /* SCENE as problems: export every E-th step (0: the last only) */
-  double dt;                    /* SCENE: 0 = default */
-  int friction;                 /* SCENE: -2 = the section's, else a dyn_friction / AUTO */
-  int cone_law;                 /* SCENE: -1 default, else slv_cone_law */
-  char solver[EXP_NAME_MAX];    /* SCENE as a problem source: the world's solver ("" = auto) */
+  long steps;                /* SCENE: 0 = the scene's default */
+  long every;                /* SCENE as problems: export every E-th step (0: the last only) */
+  double dt;                 /* SCENE: 0 = default */
+  int friction;              /* SCENE: -2 = the section's, else a dyn_friction / AUTO */
+  int cone_law;              /* SCENE: -1 default, else slv_cone_law */
+  char solver[EXP_NAME_MAX]; /* SCENE as a problem source: the world's solver ("" = auto) */
 } exp_source;
 
 /* An external solver (a command template; experiments/README.md, "External
@@ -207,12 +207,12 @@ typedef struct exp_source {
 typedef struct exp_external {
   char name[EXP_NAME_MAX];
   int line;
-  char format[16];              /* the instance format handed over: dat, blcp, lcp, hdf5, mtx */
-  char time_key[32];            /* "": the process's wall time; else a number it prints */
-  unsigned classes;             /* bit c: takes class c; 0 = every class */
-  char requires[EXP_PATH_MAX];  /* a program that must exist ("" = none) */
-  char command[EXP_PATH_MAX];   /* the template, run by /bin/sh -c */
-  int available;                /* requires found (or none) */
+  char format[16];             /* the instance format handed over: dat, blcp, lcp, hdf5, mtx */
+  char time_key[32];           /* "": the process's wall time; else a number it prints */
+  unsigned classes;            /* bit c: takes class c; 0 = every class */
+  char requires[EXP_PATH_MAX]; /* a program that must exist ("" = none) */
+  char command[EXP_PATH_MAX];  /* the template, run by /bin/sh -c */
+  int available;               /* requires found (or none) */
 } exp_external;
 
 /* What the world does with a failed step of a scene run (dyn_failure_policy,
@@ -220,63 +220,63 @@ typedef struct exp_external {
  * fallback_max_iter, per section or for the whole file (before the first
  * `experiment` line; a section's own keys win). */
 typedef struct exp_failure {
-  int on_failure;               /* dyn_failure_policy, -1 = not given (the world's: fallback) */
+  int on_failure; /* dyn_failure_policy, -1 = not given (the world's: fallback) */
   char fallback_solver[EXP_NAME_MAX]; /* "" = not given (the world's: pgs, nsgs for cones) */
-  long fallback_max_iter;       /* 0 = not given (the world's: 200) */
+  long fallback_max_iter;             /* 0 = not given (the world's: 200) */
 } exp_failure;
 
 /* A solver of a section: a registered one or an external. */
 typedef struct exp_solver_ref {
-  const slv_solver *sv;         /* NULL for an external */
-  int ext;                      /* index into exp_config.ext, or -1 */
+  const slv_solver *sv; /* NULL for an external */
+  int ext;              /* index into exp_config.ext, or -1 */
 } exp_solver_ref;
 
 typedef struct exp_section {
   exp_kind kind;
-  char name[EXP_NAME_MAX];      /* output base name (default: the kind) */
-  int line;                     /* line of its `experiment` key */
-  int first_line, last_line;    /* the config lines it spans (for the CSV preamble) */
+  char name[EXP_NAME_MAX];   /* output base name (default: the kind) */
+  int line;                  /* line of its `experiment` key */
+  int first_line, last_line; /* the config lines it spans (for the CSV preamble) */
   exp_solver_ref solvers[EXP_MAX_SOLVERS];
-  int nsolvers;                 /* 0 after parsing: every registered solver */
-  int solvers_given;            /* a `solvers` line was read */
+  int nsolvers;      /* 0 after parsing: every registered solver */
+  int solvers_given; /* a `solvers` line was read */
   exp_source *src;
   int nsrc, capsrc;
-  unsigned classes;             /* bit c: keep class c; 0 = every class */
+  unsigned classes; /* bit c: keep class c; 0 = every class */
   double tol[EXP_MAX_TOLS];
-  int ntol;                     /* 0: the default for the kind */
-  long max_iter;                /* 0: the default for the kind */
-  long max_pivots;              /* 0: the pivoting solvers' automatic budget (slv.h) */
-  long min_runs;                /* timed runs at least (key min_runs, alias repeat); default 5 */
-  double min_time;              /* s: timed runs total at least; default 0.1 */
-  double max_time;              /* s: stop repeating past this total (key max_time, alias budget); default 2 */
-  double time_limit;            /* s: a solve (problem kinds) / a run (scene kinds); default 60 / 600 */
-  double tie;                   /* tie tolerance of the fastest at tau = 1; default 0.05 */
-  int integrators[3];           /* dyn_integrator */
-  int nint;                     /* 0: symplectic only */
-  int friction[4];              /* scene kinds: the friction groups (dyn_friction / AUTO) */
-  int nfriction;                /* 0: box and cone, a group each */
-  int compare_integrators;      /* scene kinds: `compare integrators` (presentation) */
-  unsigned long seed;           /* opt.seed and the default seed of `generate`; default 1 */
-  exp_failure failure;          /* scene kinds: the failed-step policy (file's, then own) */
-  char figure[512];             /* `figure key=value...`, for the figure scripts */
+  int ntol;          /* 0: the default for the kind */
+  long max_iter;     /* 0: the default for the kind */
+  long max_pivots;   /* 0: the pivoting solvers' automatic budget (slv.h) */
+  long min_runs;     /* timed runs at least (key min_runs, alias repeat); default 5 */
+  double min_time;   /* s: timed runs total at least; default 0.1 */
+  double max_time;   /* s: stop repeating past this total (key max_time, alias budget); default 2 */
+  double time_limit; /* s: a solve (problem kinds) / a run (scene kinds); default 60 / 600 */
+  double tie;        /* tie tolerance of the fastest at tau = 1; default 0.05 */
+  int integrators[3];      /* dyn_integrator */
+  int nint;                /* 0: symplectic only */
+  int friction[4];         /* scene kinds: the friction groups (dyn_friction / AUTO) */
+  int nfriction;           /* 0: box and cone, a group each */
+  int compare_integrators; /* scene kinds: `compare integrators` (presentation) */
+  unsigned long seed;      /* opt.seed and the default seed of `generate`; default 1 */
+  exp_failure failure;     /* scene kinds: the failed-step policy (file's, then own) */
+  char figure[512];        /* `figure key=value...`, for the figure scripts */
 } exp_section;
 
 typedef struct exp_config {
   char path[EXP_PATH_MAX];
-  char dir[EXP_PATH_MAX];       /* the config's directory (relative paths resolve here) */
-  char *text;                   /* the file's contents (NUL-terminated) */
+  char dir[EXP_PATH_MAX]; /* the config's directory (relative paths resolve here) */
+  char *text;             /* the file's contents (NUL-terminated) */
   exp_section *sec;
   int nsec;
   exp_external ext[EXP_MAX_EXTERNALS];
   int next;
-  char used_vars[1024];         /* "NAME=VALUE\n" of every ${NAME} expanded (plan.vars) */
-  exp_failure failure;          /* the file's failed-step policy (keys before any section) */
+  char used_vars[1024]; /* "NAME=VALUE\n" of every ${NAME} expanded (plan.vars) */
+  exp_failure failure;  /* the file's failed-step policy (keys before any section) */
 } exp_config;
 
 /* Variables for ${NAME} (or ${NAME:-DEFAULT}) in values: `--var NAME=VALUE`
  * first, then the environment's LCPLAB_NAME, then DEFAULT. */
 typedef struct exp_vars {
-  const char *def[32];          /* "NAME=VALUE", borrowed */
+  const char *def[32]; /* "NAME=VALUE", borrowed */
   int ndef;
 } exp_vars;
 
@@ -293,17 +293,17 @@ const char *exp_solver_name(const exp_config *cfg, const exp_solver_ref *r);
 /* ---- provenance (experiment_prov.c) --------------------------------------------- */
 
 typedef struct exp_prov {
-  char cpu[128];                /* /proc/cpuinfo "model name" */
-  int cores;                    /* online CPUs */
-  char governor[64];            /* cpufreq scaling_governor of cpu0, or "unknown (...)" */
+  char cpu[128];     /* /proc/cpuinfo "model name" */
+  int cores;         /* online CPUs */
+  char governor[64]; /* cpufreq scaling_governor of cpu0, or "unknown (...)" */
   char compiler[128];
   char cflags[512];
   char blas[256];
-  char blas_threads[96];        /* OPENBLAS_NUM_THREADS and openblas_get_num_threads() */
-  char binary[40];              /* FNV-1a of the program and its two libraries */
+  char blas_threads[96]; /* OPENBLAS_NUM_THREADS and openblas_get_num_threads() */
+  char binary[40];       /* FNV-1a of the program and its two libraries */
   char host[128];
-  char precision[32];           /* "double (binary64)" */
-  double load_start, load_end;  /* 1-minute load average */
+  char precision[32];          /* "double (binary64)" */
+  double load_start, load_end; /* 1-minute load average */
 } exp_prov;
 
 void exp_prov_gather(exp_prov *p);
@@ -323,24 +323,24 @@ int exp_run_prog(char *const *argv, char *out, size_t len, int quiet);
 
 /* One problem of a plan's catalogue (problems.tsv). */
 typedef struct exp_prob {
-  int section;                  /* index of its section */
-  char label[128];              /* CSV name: file base name, FAMILY_N_sS, scene_..._kK */
-  char family[48];              /* scaling: the generated family, else the label up to '_' */
-  int cls;                      /* exp_class */
-  char kind[16];                /* slv_instance kind */
+  int section;     /* index of its section */
+  char label[128]; /* CSV name: file base name, FAMILY_N_sS, scene_..._kK */
+  char family[48]; /* scaling: the generated family, else the label up to '_' */
+  int cls;         /* exp_class */
+  char kind[16];   /* slv_instance kind */
   int n;
-  long nnz;                     /* stored nonzeros of A (dense: entries != 0) */
-  int contacts;                 /* cones, findex normal rows or the scene's contacts; 0 none */
-  double cond;                  /* 1-norm condition estimate (inf: singular) */
-  char origin[16];              /* file, generated, scene */
-  char path[EXP_PATH_MAX];      /* the instance file */
+  long nnz;                /* stored nonzeros of A (dense: entries != 0) */
+  int contacts;            /* cones, findex normal rows or the scene's contacts; 0 none */
+  double cond;             /* 1-norm condition estimate (inf: singular) */
+  char origin[16];         /* file, generated, scene */
+  char path[EXP_PATH_MAX]; /* the instance file */
 } exp_prob;
 
 typedef struct exp_env {
-  const char *gen;              /* path of gen_instances ("" if not found) */
-  const char *datadir;          /* where generated instances and scene exports go */
-  int tty;                      /* progress on stderr */
-  size_t max_memory;            /* --max-memory: the readers' cap, bytes (0: the default) */
+  const char *gen;     /* path of gen_instances ("" if not found) */
+  const char *datadir; /* where generated instances and scene exports go */
+  int tty;             /* progress on stderr */
+  size_t max_memory;   /* --max-memory: the readers' cap, bytes (0: the default) */
 } exp_env;
 
 /* Materialises the problems of every problem-kind section as files
@@ -360,11 +360,11 @@ double exp_cond_estimate(const slv_problem *p);
 
 typedef struct exp_task {
   int section;
-  int prob;                     /* catalogue index (problem kinds), else -1 */
-  int src;                      /* scene source (scene kinds), else -1 */
-  exp_solver_ref solver;        /* a registered solver or an external */
-  int integrator;               /* scene kinds: dyn_integrator */
-  int friction;                 /* scene kinds: dyn_friction */
+  int prob;              /* catalogue index (problem kinds), else -1 */
+  int src;               /* scene source (scene kinds), else -1 */
+  exp_solver_ref solver; /* a registered solver or an external */
+  int integrator;        /* scene kinds: dyn_integrator */
+  int friction;          /* scene kinds: dyn_friction */
 } exp_task;
 
 typedef struct exp_plan {
@@ -373,15 +373,15 @@ typedef struct exp_plan {
   int nprobs;
   exp_task *tasks;
   int ntasks;
-  char dir[EXP_PATH_MAX];       /* the plan folder */
-  char id[24];                  /* FNV-1a of the plan's files, hex */
-  char rev[160];                /* the source revision when planned */
+  char dir[EXP_PATH_MAX];         /* the plan folder */
+  char id[24];                    /* FNV-1a of the plan's files, hex */
+  char rev[160];                  /* the source revision when planned */
   char config_path[EXP_PATH_MAX]; /* the original config */
-  double time_limit;            /* --time-limit (0: each section's own) */
-  double memory_mb;             /* address-space limit of a task process (0: none) */
-  size_t max_memory;            /* --max-memory: the readers' cap, bytes (0: the library's
+  double time_limit;              /* --time-limit (0: each section's own) */
+  double memory_mb;               /* address-space limit of a task process (0: none) */
+  size_t max_memory;              /* --max-memory: the readers' cap, bytes (0: the library's
                                    default, slv_read_options_default) */
-  char dump_dir[EXP_PATH_MAX];  /* --dump-failures: absolute folder ("" = none) */
+  char dump_dir[EXP_PATH_MAX];    /* --dump-failures: absolute folder ("" = none) */
 } exp_plan;
 
 /* The effective tolerance list of a section (the kind's default when none
@@ -424,7 +424,7 @@ typedef struct exp_result {
   int task;
   char plan[24];
   char spec[512];
-  char task_status[16];         /* ok, error */
+  char task_status[16]; /* ok, error */
   char message[512];
   exp_prov prov;
   char rev[160];
@@ -447,9 +447,9 @@ typedef struct exp_rbuf {
 } exp_rbuf;
 int exp_rbuf_add(exp_rbuf *b, const char *fmt, ...)
 #if defined(__GNUC__)
-  __attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 2, 3)))
 #endif
-  ;
+    ;
 void exp_rbuf_free(exp_rbuf *b);
 /* Writes the header fields of h (not its rows), then rows, then extra
  * (nextra more rows, e.g. a time_limit row; may be NULL) and the end line
@@ -465,7 +465,7 @@ int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *row
 typedef struct exp_cache {
   int prob;
   slv_instance *inst;
-  exp_prov prov;                /* gathered once per process */
+  exp_prov prov; /* gathered once per process */
   int have_prov;
 } exp_cache;
 void exp_cache_free(exp_cache *c);
@@ -481,19 +481,19 @@ int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv);
  * second CSV (profile: NAME_profile.csv, scaling: NAME_slopes.csv; NULL for
  * the other kinds). */
 const char *exp_csv_header(exp_kind k);
-const char *exp_csv2_suffix(exp_kind k);  /* "_profile", "_slopes" or NULL */
+const char *exp_csv2_suffix(exp_kind k); /* "_profile", "_slopes" or NULL */
 const char *exp_csv2_header(exp_kind k);
 
 /* ---- local jobs (experiment_jobs.c) --------------------------------------------------- */
 
 typedef struct exp_jobs_opts {
-  int jobs;                     /* worker processes */
-  int tty;                      /* one progress line (else plain lines) */
+  int jobs; /* worker processes */
+  int tty;  /* one progress line (else plain lines) */
 } exp_jobs_opts;
 
 typedef struct exp_jobs_report {
   int total, skipped, done, nonconv, errors, left;
-  int stopped_by;               /* 0, SIGINT or SIGTERM */
+  int stopped_by; /* 0, SIGINT or SIGTERM */
   double elapsed;
 } exp_jobs_report;
 
@@ -506,12 +506,12 @@ int exp_jobs_run(const exp_plan *pl, const exp_jobs_opts *o, exp_jobs_report *re
 /* ---- collect (experiment_collect.c, experiment_tables.c) ----------------------------- */
 
 typedef struct exp_collect_opts {
-  const char *out;              /* output folder */
-  const char *scripts;          /* folder of exp_KIND.gp ("" or NULL: no figures) */
+  const char *out;     /* output folder */
+  const char *scripts; /* folder of exp_KIND.gp ("" or NULL: no figures) */
   const char *gnuplot;
   int allow_mixed;
   int no_plot;
-  int quiet;                    /* no list of outputs on stdout */
+  int quiet; /* no list of outputs on stdout */
 } exp_collect_opts;
 
 /* Merges the results of the plan into the section CSVs, tables and figures.
@@ -524,7 +524,7 @@ int exp_collect(const exp_plan *pl, const exp_collect_opts *o);
 /* One parsed CSV row of a result: fields split at ',' (no quoting: the
  * engine never writes ',' or '"' inside a field). */
 typedef struct exp_row {
-  char *text;                   /* owned copy, split in place */
+  char *text; /* owned copy, split in place */
   char *f[48];
   int nf;
 } exp_row;

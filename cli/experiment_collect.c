@@ -36,13 +36,12 @@
 #include <unistd.h>
 
 typedef struct loaded {
-  exp_result *res;              /* per task; NULL when left out */
-  char **why;                   /* per task: why left out (NULL: missing or ok) */
+  exp_result *res; /* per task; NULL when left out */
+  char **why;      /* per task: why left out (NULL: missing or ok) */
   int missing, bad, failed, ok;
 } loaded;
 
-static void load_all(const exp_plan *pl, loaded *L)
-{
+static void load_all(const exp_plan *pl, loaded *L) {
   for (int i = 0; i < pl->ntasks; i++) {
     char path[EXP_PATH_MAX + 64], why[256] = "";
     exp_result_path(pl, i, path, sizeof path);
@@ -74,24 +73,23 @@ static void load_all(const exp_plan *pl, loaded *L)
 
 typedef struct pkey {
   const char *name;
-  size_t off;                   /* offset of a char[] in exp_result, or of prov's */
+  size_t off; /* offset of a char[] in exp_result, or of prov's */
   int in_prov;
 } pkey;
 
 static const pkey identity[] = {
-  {"cpu", offsetof(exp_prov, cpu), 1},
-  {"compiler", offsetof(exp_prov, compiler), 1},
-  {"cflags", offsetof(exp_prov, cflags), 1},
-  {"blas", offsetof(exp_prov, blas), 1},
-  {"blas_threads", offsetof(exp_prov, blas_threads), 1},
-  {"binary", offsetof(exp_prov, binary), 1},
-  {"precision", offsetof(exp_prov, precision), 1},
-  {"rev", offsetof(exp_result, rev), 0},
+  { "cpu", offsetof(exp_prov, cpu), 1 },
+  { "compiler", offsetof(exp_prov, compiler), 1 },
+  { "cflags", offsetof(exp_prov, cflags), 1 },
+  { "blas", offsetof(exp_prov, blas), 1 },
+  { "blas_threads", offsetof(exp_prov, blas_threads), 1 },
+  { "binary", offsetof(exp_prov, binary), 1 },
+  { "precision", offsetof(exp_prov, precision), 1 },
+  { "rev", offsetof(exp_result, rev), 0 },
 };
 enum { NIDENT = (int)(sizeof identity / sizeof identity[0]) };
 
-static const char *key_of(const exp_result *r, int k, char *buf, size_t len)
-{
+static const char *key_of(const exp_result *r, int k, char *buf, size_t len) {
   if (k == NIDENT) {
     snprintf(buf, len, "%g", r->time_limit);
     return buf;
@@ -100,34 +98,27 @@ static const char *key_of(const exp_result *r, int k, char *buf, size_t len)
   return base + identity[k].off;
 }
 
-static const char *key_name(int k)
-{
-  return k == NIDENT ? "time_limit" : identity[k].name;
-}
+static const char *key_name(int k) { return k == NIDENT ? "time_limit" : identity[k].name; }
 
 /* Distinct values of key k over the results of tasks in [from, to) with
  * counts, "v1 (n1 tasks); v2 (n2)"; returns the number of distinct values. */
-static int distinct(const loaded *L, int ntasks, int k, const int *sel, char *out, size_t len)
-{
+static int distinct(const loaded *L, int ntasks, int k, const int *sel, char *out, size_t len) {
   int nd = 0;
   const char *vals[16];
   int counts[16];
   char bufs[16][64];
   for (int i = 0; i < ntasks; i++) {
-    if (L->res[i].task < 0 || (sel && !sel[i]))
-      continue;
+    if (L->res[i].task < 0 || (sel && !sel[i])) continue;
     char b[64];
     const char *v = key_of(&L->res[i], k, b, sizeof b);
     int j = 0;
-    while (j < nd && strcmp(vals[j], v) != 0)
-      j++;
+    while (j < nd && strcmp(vals[j], v) != 0) j++;
     if (j == nd && nd < 16) {
       snprintf(bufs[nd], sizeof bufs[nd], "%s", k == NIDENT ? v : "");
       vals[nd] = k == NIDENT ? bufs[nd] : v;
       counts[nd++] = 0;
     }
-    if (j < 16)
-      counts[j]++;
+    if (j < 16) counts[j]++;
   }
   size_t used = 0;
   out[0] = '\0';
@@ -135,23 +126,19 @@ static int distinct(const loaded *L, int ntasks, int k, const int *sel, char *ou
     int r = nd == 1 ? snprintf(out + used, len - used, "%s", vals[j])
                     : snprintf(out + used, len - used, "%s%s (%d tasks)", j ? "; " : "", vals[j],
                                counts[j]);
-    if (r < 0)
-      break;
+    if (r < 0) break;
     used += (size_t)r;
   }
   return nd;
 }
 
-static int check_mixed(const exp_plan *pl, const loaded *L, int allow)
-{
+static int check_mixed(const exp_plan *pl, const loaded *L, int allow) {
   int mixed = 0;
   int *sel = calloc((size_t)(pl->ntasks > 0 ? pl->ntasks : 1), sizeof *sel);
-  if (!sel)
-    return 1;
+  if (!sel) return 1;
   /* the time limit within each section (sections have their own) */
   for (int si = 0; si <= pl->cfg.nsec; si++) {
-    for (int i = 0; i < pl->ntasks; i++)
-      sel[i] = si == pl->cfg.nsec || pl->tasks[i].section == si;
+    for (int i = 0; i < pl->ntasks; i++) sel[i] = si == pl->cfg.nsec || pl->tasks[i].section == si;
     int k0 = si == pl->cfg.nsec ? 0 : NIDENT, k1 = si == pl->cfg.nsec ? NIDENT - 1 : NIDENT;
     for (int k = k0; k <= k1; k++) {
       char vals[2048];
@@ -159,7 +146,8 @@ static int check_mixed(const exp_plan *pl, const loaded *L, int allow)
         mixed = 1;
         if (!allow)
           cli_error("collect: %s: mixed provenance: the results differ in %s: %s (merge them "
-                    "anyway with --allow-mixed)", pl->dir, key_name(k), vals);
+                    "anyway with --allow-mixed)",
+                    pl->dir, key_name(k), vals);
       }
     }
   }
@@ -169,44 +157,39 @@ static int check_mixed(const exp_plan *pl, const loaded *L, int allow)
 
 /* ---- the section CSVs ---------------------------------------------------------------------- */
 
-static void section_lines(FILE *f, const exp_config *cfg, const exp_section *s)
-{
+static void section_lines(FILE *f, const exp_config *cfg, const exp_section *s) {
   fprintf(f, "# config: %s (lines %d-%d)\n", cfg->path, s->first_line, s->last_line);
   const char *p = cfg->text;
   for (int line = 1; *p && line <= s->last_line; line++) {
     const char *e = strchr(p, '\n');
     int ll = e ? (int)(e - p) : (int)strlen(p);
-    if (line >= s->first_line && ll > 0)
-      fprintf(f, "# config> %.*s\n", ll, p);
+    if (line >= s->first_line && ll > 0) fprintf(f, "# config> %.*s\n", ll, p);
     p += ll + (e ? 1 : 0);
   }
 }
 
 /* The failed-step policy of a scene section (docs/dynamics.md, "The world
  * step"): what the file or the section set, else the world's defaults. */
-static void failure_line(FILE *f, const exp_failure *fl)
-{
+static void failure_line(FILE *f, const exp_failure *fl) {
   char it[32];
   if (fl->fallback_max_iter > 0)
     snprintf(it, sizeof it, "%ld", fl->fallback_max_iter);
   else
     snprintf(it, sizeof it, "200");
-  fprintf(f, "# on_failure: %s (fallback solver %s, %s iterations; a failed step's row says "
-             "what it applied)\n",
+  fprintf(f,
+          "# on_failure: %s (fallback solver %s, %s iterations; a failed step's row says "
+          "what it applied)\n",
           fl->on_failure >= 0 ? dyn_failure_policy_str((dyn_failure_policy)fl->on_failure)
                               : "fallback",
           fl->fallback_solver[0] ? fl->fallback_solver : "pgs, nsgs for cones", it);
 }
 
-static void load_summary(const loaded *L, const int *sel, int ntasks, FILE *f)
-{
+static void load_summary(const loaded *L, const int *sel, int ntasks, FILE *f) {
   double lo = INFINITY, hi = -INFINITY, first = NAN, last = NAN;
   for (int i = 0; i < ntasks; i++) {
     const exp_result *r = &L->res[i];
-    if (r->task < 0 || !sel[i])
-      continue;
-    if (isnan(first))
-      first = r->prov.load_start;
+    if (r->task < 0 || !sel[i]) continue;
+    if (isnan(first)) first = r->prov.load_start;
     last = r->prov.load_end;
     lo = fmin(lo, fmin(r->prov.load_start, r->prov.load_end));
     hi = fmax(hi, fmax(r->prov.load_start, r->prov.load_end));
@@ -214,14 +197,14 @@ static void load_summary(const loaded *L, const int *sel, int ntasks, FILE *f)
   if (isnan(first))
     fprintf(f, "# load: no task ran\n");
   else
-    fprintf(f, "# load: %.2f at the start of the first task, %.2f at the end of the last; "
-               "%.2f to %.2f over the tasks (1-minute load average)\n",
+    fprintf(f,
+            "# load: %.2f at the start of the first task, %.2f at the end of the last; "
+            "%.2f to %.2f over the tasks (1-minute load average)\n",
             first, last, lo, hi);
 }
 
 static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const loaded *L,
-                     const int *sel, int ntask, int nres, int nmiss, int nfail)
-{
+                     const int *sel, int ntask, int nres, int nmiss, int nfail) {
   const exp_config *cfg = &pl->cfg;
   fprintf(f, "# lcplab experiment: %s %s (experiments/README.md)\n", exp_kind_str(s->kind),
           s->name);
@@ -230,19 +213,20 @@ static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const lo
   char v[2048];
   int first = -1;
   for (int i = 0; i < pl->ntasks && first < 0; i++)
-    if (sel[i] && L->res[i].task >= 0)
-      first = i;
+    if (sel[i] && L->res[i].task >= 0) first = i;
   const exp_result *r0 = first >= 0 ? &L->res[first] : NULL;
-  static const char *const names[] = {"cpu", "compiler", "cflags", "blas", "threads", "binary",
-                                      "precision", "rev"};
+  static const char *const names[] = { "cpu",     "compiler", "cflags",    "blas",
+                                       "threads", "binary",   "precision", "rev" };
   for (int k = 0; k < NIDENT; k++) {
     if (r0)
       distinct(L, pl->ntasks, k, sel, v, sizeof v);
     else
       snprintf(v, sizeof v, "%s", k == NIDENT - 1 ? pl->rev : "unknown (no result)");
     if (k == 4)
-      fprintf(f, "# threads: OpenBLAS threads %s per task (every task sets 1; lcplab's solvers "
-                 "are single-threaded)\n", v);
+      fprintf(f,
+              "# threads: OpenBLAS threads %s per task (every task sets 1; lcplab's solvers "
+              "are single-threaded)\n",
+              v);
     else
       fprintf(f, "# %s: %s\n", names[k], v);
   }
@@ -254,8 +238,7 @@ static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const lo
     (void)tmp;
     size_t used = 0;
     for (int i = 0; i < pl->ntasks && used < sizeof hosts - 200; i++) {
-      if (!sel[i] || L->res[i].task < 0 || strstr(hosts, L->res[i].prov.host))
-        continue;
+      if (!sel[i] || L->res[i].task < 0 || strstr(hosts, L->res[i].prov.host)) continue;
       used += (size_t)snprintf(hosts + used, sizeof hosts - used, "%s%s", used ? "; " : "",
                                L->res[i].prov.host);
     }
@@ -266,69 +249,63 @@ static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const lo
   int nt = exp_section_tols(s, tols);
   fprintf(f, "# seed: %lu\n", s->seed);
   if (exp_kind_is_scene(s->kind)) {
-    fprintf(f, "# solver settings: tol %s max_iter %s per step (world defaults: 1e-08, 50), warm "
-               "start from the previous step\n",
+    fprintf(f,
+            "# solver settings: tol %s max_iter %s per step (world defaults: 1e-08, 50), warm "
+            "start from the previous step\n",
             s->ntol ? "given" : "default", s->max_iter ? "given" : "default");
     fprintf(f, "# time_limit_s: %g (a whole scene run)\n", exp_time_limit(pl, s));
     fprintf(f, "# comparison: %s\n", s->compare_integrators ? "integrators" : "solvers");
     failure_line(f, &s->failure);
   } else {
     fprintf(f, "# tol:");
-    for (int k = 0; k < nt; k++)
-      fprintf(f, " %g", tols[k]);
+    for (int k = 0; k < nt; k++) fprintf(f, " %g", tols[k]);
     fprintf(f, "  max_iter: %ld\n", s->max_iter ? s->max_iter : 10000L);
     fprintf(f, "# time_limit_s: %g (each solve)\n", exp_time_limit(pl, s));
-    fprintf(f, "# memory_limit_mb: %.0f per task (RLIMIT_AS: a solver whose workspace does not "
-               "fit is refused, out_of_memory)\n", pl->memory_mb);
-    fprintf(f, "# timing: clock_gettime(CLOCK_MONOTONIC) around slv_solve only (external "
-               "solvers: see time_source), cold start, one warm-up, then runs until >= %ld runs "
-               "and >= %g s in all, or %g s in all (one run when the warm-up takes that long); "
-               "median (time_s), quartiles (time_q1_s, time_q3_s: type 7), min\n",
+    fprintf(f,
+            "# memory_limit_mb: %.0f per task (RLIMIT_AS: a solver whose workspace does not "
+            "fit is refused, out_of_memory)\n",
+            pl->memory_mb);
+    fprintf(f,
+            "# timing: clock_gettime(CLOCK_MONOTONIC) around slv_solve only (external "
+            "solvers: see time_source), cold start, one warm-up, then runs until >= %ld runs "
+            "and >= %g s in all, or %g s in all (one run when the warm-up takes that long); "
+            "median (time_s), quartiles (time_q1_s, time_q3_s: type 7), min\n",
             s->min_runs, s->min_time, s->max_time);
-    fprintf(f, "# tie_tolerance: %g (fastest at tau = 1: within a factor %g of the best)\n",
-            s->tie, 1.0 + s->tie);
+    fprintf(f, "# tie_tolerance: %g (fastest at tau = 1: within a factor %g of the best)\n", s->tie,
+            1.0 + s->tie);
     fprintf(f, "# cond_est: 1-norm condition estimate of A (UMFPACK LU, LAPACK dlacn2 "
                "Hager-Higham), inf when A is singular\n");
   }
-  if (s->figure[0])
-    fprintf(f, "# figure: %s\n", s->figure);
+  if (s->figure[0]) fprintf(f, "# figure: %s\n", s->figure);
   char date[64] = "unknown";
   time_t now = time(NULL);
   struct tm tm;
-  if (gmtime_r(&now, &tm))
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  if (gmtime_r(&now, &tm)) strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
   fprintf(f, "# date: %s (collected)\n", date);
   fprintf(f, "# tasks: %d of %d with a result (%d missing or left out, %d failed)\n", nres, ntask,
           nmiss, nfail);
 }
 
 /* The rows of the section, parsed (owned copies). */
-static int gather_rows(const exp_plan *pl, const loaded *L, int si, exp_row **rows, int *nrows)
-{
+static int gather_rows(const exp_plan *pl, const loaded *L, int si, exp_row **rows, int *nrows) {
   int n = 0;
   for (int i = 0; i < pl->ntasks; i++)
-    if (pl->tasks[i].section == si && L->res[i].task >= 0)
-      n += L->res[i].nrows;
+    if (pl->tasks[i].section == si && L->res[i].task >= 0) n += L->res[i].nrows;
   *rows = calloc((size_t)(n > 0 ? n : 1), sizeof **rows);
-  if (!*rows)
-    return -1;
+  if (!*rows) return -1;
   int k = 0;
   for (int i = 0; i < pl->ntasks; i++) {
-    if (pl->tasks[i].section != si || L->res[i].task < 0)
-      continue;
+    if (pl->tasks[i].section != si || L->res[i].task < 0) continue;
     for (int j = 0; j < L->res[i].nrows; j++) {
       exp_row *r = &(*rows)[k++];
       r->text = strdup(L->res[i].rows[j]);
-      if (!r->text)
-        return -1;
+      if (!r->text) return -1;
       char *c = r->text;
       r->nf = 0;
       for (;;) {
-        if (r->nf < 48)
-          r->f[r->nf++] = c;
+        if (r->nf < 48) r->f[r->nf++] = c;
         char *e = strchr(c, ',');
-        if (!e)
-          break;
+        if (!e) break;
         *e = '\0';
         c = e + 1;
       }
@@ -338,34 +315,27 @@ static int gather_rows(const exp_plan *pl, const loaded *L, int si, exp_row **ro
   return 0;
 }
 
-static void free_rows(exp_row *rows, int n)
-{
-  for (int k = 0; rows && k < n; k++)
-    free(rows[k].text);
+static void free_rows(exp_row *rows, int n) {
+  for (int k = 0; rows && k < n; k++) free(rows[k].text);
   free(rows);
 }
 
 /* Writes a parsed row back as CSV. */
-static void put_row(FILE *f, const exp_row *r)
-{
-  for (int k = 0; k < r->nf; k++)
-    fprintf(f, "%s%s", k ? "," : "", r->f[k]);
+static void put_row(FILE *f, const exp_row *r) {
+  for (int k = 0; k < r->nf; k++) fprintf(f, "%s%s", k ? "," : "", r->f[k]);
   fputc('\n', f);
 }
 
 /* ---- outputs ------------------------------------------------------------------------------- */
 
-static FILE *open_out(const char *path)
-{
+static FILE *open_out(const char *path) {
   FILE *f = fopen(path, "w");
-  if (!f)
-    cli_error("%s: cannot open for writing: %s", path, strerror(errno));
+  if (!f) cli_error("%s: cannot open for writing: %s", path, strerror(errno));
   return f;
 }
 
 static int plot(const exp_section *s, const char *base, const char *csv, const char *csv2,
-                const exp_collect_opts *o)
-{
+                const exp_collect_opts *o) {
   char script[EXP_PATH_MAX + 64];
   snprintf(script, sizeof script, "%s/exp_%s.gp", o->scripts, exp_kind_str(s->kind));
   if (access(script, R_OK) != 0) {
@@ -386,16 +356,16 @@ static int plot(const exp_section *s, const char *base, const char *csv, const c
   for (char *kv = strtok_r(fig, " ", &save); kv && r > 0 && (size_t)r < sizeof expr;
        kv = strtok_r(NULL, " ", &save)) {
     char *eq = strchr(kv, '=');
-    if (!eq || strspn(kv, "abcdefghijklmnopqrstuvwxyz_") != (size_t)(eq - kv))
-      continue;
+    if (!eq || strspn(kv, "abcdefghijklmnopqrstuvwxyz_") != (size_t)(eq - kv)) continue;
     *eq = '\0';
     r += snprintf(expr + r, sizeof expr - (size_t)r, "; fig_%s='%s'", kv, eq + 1);
   }
-  char *argv[] = {(char *)o->gnuplot, "-e", expr, script, NULL};
+  char *argv[] = { (char *)o->gnuplot, "-e", expr, script, NULL };
   int rc = exp_run_prog(argv, NULL, 0, 0);
   if (rc < 0) {
-    fprintf(stderr, "lcplab: note: cannot run %s (install gnuplot-nox, or set GNUPLOT): no "
-                    "figures; draw them later with: gnuplot -e \"%s\" %s\n",
+    fprintf(stderr,
+            "lcplab: note: cannot run %s (install gnuplot-nox, or set GNUPLOT): no "
+            "figures; draw them later with: gnuplot -e \"%s\" %s\n",
             o->gnuplot, expr, script);
     return -1;
   }
@@ -405,16 +375,13 @@ static int plot(const exp_section *s, const char *base, const char *csv, const c
   return 0;
 }
 
-static void list_out(FILE *list, const char *path)
-{
+static void list_out(FILE *list, const char *path) {
   struct stat st;
-  if (list && stat(path, &st) == 0 && st.st_size > 0)
-    fprintf(list, "%s\n", path);
+  if (list && stat(path, &st) == 0 && st.st_size > 0) fprintf(list, "%s\n", path);
 }
 
 static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_collect_opts *o,
-                         int *plot_ok, FILE *list)
-{
+                         int *plot_ok, FILE *list) {
   const exp_section *s = &pl->cfg.sec[si];
   int *sel = calloc((size_t)(pl->ntasks > 0 ? pl->ntasks : 1), sizeof *sel);
   int ntask = 0, nres = 0, nfail = 0;
@@ -440,13 +407,11 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
   snprintf(csv2, sizeof csv2, "%s%s.csv", base, suf ? suf : "");
   int rc = 0;
   FILE *f = open_out(csv);
-  if (!f)
-    rc = -1;
+  if (!f) rc = -1;
   if (f) {
     preamble(f, pl, s, L, sel, ntask, nres, ntask - nres, nfail);
     fprintf(f, "%s\n", exp_csv_header(s->kind));
-    for (int k = 0; k < nrows; k++)
-      put_row(f, &rows[k]);
+    for (int k = 0; k < nrows; k++) put_row(f, &rows[k]);
     rc |= fclose(f) != 0 ? -1 : 0;
     list_out(list, csv);
   }
@@ -458,13 +423,12 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
       preamble(g, pl, s, L, sel, ntask, nres, ntask - nres, nfail);
       fprintf(g, "# computed from %s\n%s\n", cli_basename(csv), exp_csv2_header(s->kind));
       rc = s->kind == EXP_PROFILE ? exp_profile_write(g, s, rows, nrows)
-                                   : exp_slopes_write(g, NULL, rows, nrows);
+                                  : exp_slopes_write(g, NULL, rows, nrows);
       rc |= fclose(g) != 0 ? -1 : 0;
       list_out(list, csv2);
     }
   }
-  if (rc == 0)
-    rc = exp_tables_write(pl, si, base, rows, nrows, list);
+  if (rc == 0) rc = exp_tables_write(pl, si, base, rows, nrows, list);
   free_rows(rows, nrows);
   free(sel);
   if (rc == 0 && !o->no_plot && *plot_ok && o->scripts && o->scripts[0] && nrows > 0) {
@@ -473,8 +437,7 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
     snprintf(png, sizeof png, "%s.png", base);
     remove(pdf);
     remove(png);
-    if (plot(s, base, csv, suf ? csv2 : NULL, o) < 0)
-      *plot_ok = 0;
+    if (plot(s, base, csv, suf ? csv2 : NULL, o) < 0) *plot_ok = 0;
     list_out(list, pdf);
     list_out(list, png);
   }
@@ -482,32 +445,25 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
 }
 
 /* "3-7, 9, 12" of the tasks with flag set. */
-static void ranges(const int *flag, int n, char *out, size_t len)
-{
+static void ranges(const int *flag, int n, char *out, size_t len) {
   size_t used = 0;
   out[0] = '\0';
   for (int i = 0; i < n && used + 32 < len; i++) {
-    if (!flag[i] || (i > 0 && flag[i - 1]))
-      continue;
+    if (!flag[i] || (i > 0 && flag[i - 1])) continue;
     int j = i;
-    while (j + 1 < n && flag[j + 1])
-      j++;
+    while (j + 1 < n && flag[j + 1]) j++;
     used += (size_t)(j > i ? snprintf(out + used, len - used, "%s%d-%d", used ? ", " : "", i, j)
                            : snprintf(out + used, len - used, "%s%d", used ? ", " : "", i));
   }
-  if (used + 32 >= len)
-    snprintf(out + used, len - used, ", ...");
+  if (used + 32 >= len) snprintf(out + used, len - used, ", ...");
 }
 
-static void report(const exp_plan *pl, const loaded *L)
-{
+static void report(const exp_plan *pl, const loaded *L) {
   int *flag = calloc((size_t)(pl->ntasks > 0 ? pl->ntasks : 1), sizeof *flag);
-  if (!flag)
-    return;
+  if (!flag) return;
   char list[1024];
   if (L->missing) {
-    for (int i = 0; i < pl->ntasks; i++)
-      flag[i] = L->res[i].task < 0 && !L->why[i];
+    for (int i = 0; i < pl->ntasks; i++) flag[i] = L->res[i].task < 0 && !L->why[i];
     ranges(flag, pl->ntasks, list, sizeof list);
     cli_error("collect: %d of %d tasks have no result (run the plan again to finish it): %s",
               L->missing, pl->ntasks, list);
@@ -520,16 +476,13 @@ static void report(const exp_plan *pl, const loaded *L)
       cli_error("collect: %s: %s: left out", path, L->why[i]);
     }
     flag[i] = L->res[i].task >= 0 && strcmp(L->res[i].task_status, "ok") != 0;
-    if (flag[i] && shown++ < 20)
-      cli_error("collect: task %d failed: %s", i, L->res[i].message);
+    if (flag[i] && shown++ < 20) cli_error("collect: task %d failed: %s", i, L->res[i].message);
   }
-  if (shown > 20)
-    cli_error("collect: ... and %d more left out or failed", shown - 20);
+  if (shown > 20) cli_error("collect: ... and %d more left out or failed", shown - 20);
   free(flag);
 }
 
-int exp_collect(const exp_plan *pl, const exp_collect_opts *o)
-{
+int exp_collect(const exp_plan *pl, const exp_collect_opts *o) {
   loaded L;
   memset(&L, 0, sizeof L);
   size_t nt = (size_t)(pl->ntasks > 0 ? pl->ntasks : 1);
@@ -549,16 +502,13 @@ int exp_collect(const exp_plan *pl, const exp_collect_opts *o)
     int plot_ok = 1;
     FILE *list = o->quiet ? NULL : stdout;
     for (int si = 0; si < pl->cfg.nsec && rc == 0; si++)
-      if (write_section(pl, &L, si, o, &plot_ok, list))
-        rc = CLI_EXIT_USAGE;
+      if (write_section(pl, &L, si, o, &plot_ok, list)) rc = CLI_EXIT_USAGE;
     fflush(stdout);
     report(pl, &L);
-    if (rc == 0 && (L.missing || L.bad || L.failed))
-      rc = CLI_EXIT_NOCONV;
+    if (rc == 0 && (L.missing || L.bad || L.failed)) rc = CLI_EXIT_NOCONV;
   }
   for (int i = 0; i < pl->ntasks; i++) {
-    if (L.res[i].task >= 0)
-      exp_result_free(&L.res[i]);
+    if (L.res[i].task >= 0) exp_result_free(&L.res[i]);
     free(L.why[i]);
   }
   free(L.res);

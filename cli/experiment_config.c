@@ -47,57 +47,44 @@
 
 #include "dyn_world.h"
 
-static const char *const kind_names[EXP_KIND_COUNT + 1] = {"convergence", "profile", "scaling",
-                                                            "drift", "accuracy", NULL};
+static const char *const kind_names[EXP_KIND_COUNT + 1] = { "convergence", "profile",  "scaling",
+                                                            "drift",       "accuracy", NULL };
 
-const char *exp_kind_str(exp_kind k)
-{
+const char *exp_kind_str(exp_kind k) {
   return (k >= 0 && k < EXP_KIND_COUNT) ? kind_names[k] : "?";
 }
 
-int exp_kind_is_scene(exp_kind k)
-{
-  return k == EXP_DRIFT || k == EXP_ACCURACY;
-}
+int exp_kind_is_scene(exp_kind k) { return k == EXP_DRIFT || k == EXP_ACCURACY; }
 
-static const char *const class_names[EXP_CLASS_COUNT + 1] = {"lcp", "box", "mlcp", "fc3d",
-                                                              "cone-assoc", NULL};
+static const char *const class_names[EXP_CLASS_COUNT + 1] = { "lcp",  "box",        "mlcp",
+                                                              "fc3d", "cone-assoc", NULL };
 
-const char *exp_class_str(int c)
-{
-  return (c >= 0 && c < EXP_CLASS_COUNT) ? class_names[c] : "?";
-}
+const char *exp_class_str(int c) { return (c >= 0 && c < EXP_CLASS_COUNT) ? class_names[c] : "?"; }
 
-int exp_class_from_str(const char *s)
-{
+int exp_class_from_str(const char *s) {
   for (int k = 0; class_names[k]; k++)
-    if (strcmp(s, class_names[k]) == 0)
-      return k;
+    if (strcmp(s, class_names[k]) == 0) return k;
   return -1;
 }
 
-int exp_class_of(const slv_instance *inst)
-{
+int exp_class_of(const slv_instance *inst) {
   if (inst->ncones > 0)
     return inst->cone_law == SLV_CONE_ASSOCIATED ? EXP_CLASS_CONE_ASSOC : EXP_CLASS_FC3D;
-  if (strcmp(inst->kind, "lcp") == 0)
-    return EXP_CLASS_LCP;
-  if (strcmp(inst->kind, "mlcp") == 0)
-    return EXP_CLASS_MLCP;
+  if (strcmp(inst->kind, "lcp") == 0) return EXP_CLASS_LCP;
+  if (strcmp(inst->kind, "mlcp") == 0) return EXP_CLASS_MLCP;
   return EXP_CLASS_BOX; /* blcp, findex */
 }
 
-const char *exp_solver_name(const exp_config *cfg, const exp_solver_ref *r)
-{
+const char *exp_solver_name(const exp_config *cfg, const exp_solver_ref *r) {
   return r->sv ? r->sv->name : cfg->ext[r->ext].name;
 }
 
-static const char *const families[] = {"spd",           "contact",      "boxed-findex",
-                                       "box",           "joints",       "sparse-contact",
-                                       "sparse-box",    "sparse-findex", NULL};
-static const char *const integrator_names[] = {"symplectic", "explicit", "verlet", NULL};
-static const char *const friction_names[] = {"none", "box", "pyramid", "cone", NULL};
-static const char *const formats[] = {"dat", "blcp", "lcp", "hdf5", "mtx", NULL};
+static const char *const families[] = { "spd",        "contact",       "boxed-findex",
+                                        "box",        "joints",        "sparse-contact",
+                                        "sparse-box", "sparse-findex", NULL };
+static const char *const integrator_names[] = { "symplectic", "explicit", "verlet", NULL };
+static const char *const friction_names[] = { "none", "box", "pyramid", "cone", NULL };
+static const char *const formats[] = { "dat", "blcp", "lcp", "hdf5", "mtx", NULL };
 
 typedef struct parser {
   const char *file;
@@ -108,12 +95,11 @@ typedef struct parser {
 
 static int perr(const parser *ps, const char *key, const char *fmt, ...)
 #if defined(__GNUC__)
-  __attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 3, 4)))
 #endif
-  ;
+    ;
 
-static int perr(const parser *ps, const char *key, const char *fmt, ...)
-{
+static int perr(const parser *ps, const char *key, const char *fmt, ...) {
   char what[1024];
   va_list ap;
   va_start(ap, fmt);
@@ -123,60 +109,50 @@ static int perr(const parser *ps, const char *key, const char *fmt, ...)
   return CLI_EXIT_USAGE;
 }
 
-static int find_name(const char *v, const char *const *names)
-{
+static int find_name(const char *v, const char *const *names) {
   for (int k = 0; names[k]; k++)
-    if (strcmp(v, names[k]) == 0)
-      return k;
+    if (strcmp(v, names[k]) == 0) return k;
   return -1;
 }
 
-static void join_names(const char *const *names, char *buf, size_t len)
-{
+static void join_names(const char *const *names, char *buf, size_t len) {
   size_t used = 0;
   buf[0] = '\0';
   for (int k = 0; names[k]; k++) {
     int r = snprintf(buf + used, len - used, "%s%s", k ? ", " : "", names[k]);
-    if (r < 0 || (size_t)r >= len - used)
-      return;
+    if (r < 0 || (size_t)r >= len - used) return;
     used += (size_t)r;
   }
 }
 
-static void solver_list(const exp_config *cfg, char *buf, size_t len)
-{
+static void solver_list(const exp_config *cfg, char *buf, size_t len) {
   size_t used = 0;
   buf[0] = '\0';
   int total = slv_solver_count() + cfg->next;
   for (int i = 0; i < total; i++) {
-    const char *nm = i < slv_solver_count() ? slv_solver_at(i)->name
-                                            : cfg->ext[i - slv_solver_count()].name;
+    const char *nm =
+        i < slv_solver_count() ? slv_solver_at(i)->name : cfg->ext[i - slv_solver_count()].name;
     int r = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", nm);
-    if (r < 0 || (size_t)r >= len - used)
-      return;
+    if (r < 0 || (size_t)r >= len - used) return;
     used += (size_t)r;
   }
 }
 
-static void scene_list(char *buf, size_t len)
-{
+static void scene_list(char *buf, size_t len) {
   size_t used = 0;
   buf[0] = '\0';
   for (int i = 0; i < dyn_scene_count(); i++) {
     int r = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", dyn_scene_name(i));
-    if (r < 0 || (size_t)r >= len - used)
-      return;
+    if (r < 0 || (size_t)r >= len - used) return;
     used += (size_t)r;
   }
 }
 
 /* The value of variable name (length nl): --var, LCPLAB_NAME, or NULL. */
-static const char *var_value(const parser *ps, const char *name, size_t nl)
-{
+static const char *var_value(const parser *ps, const char *name, size_t nl) {
   for (int k = ps->vars ? ps->vars->ndef - 1 : -1; k >= 0; k--) {
     const char *d = ps->vars->def[k];
-    if (strncmp(d, name, nl) == 0 && d[nl] == '=')
-      return d + nl + 1;
+    if (strncmp(d, name, nl) == 0 && d[nl] == '=') return d + nl + 1;
   }
   char env[80];
   snprintf(env, sizeof env, "LCPLAB_%.*s", (int)nl, name);
@@ -184,27 +160,22 @@ static const char *var_value(const parser *ps, const char *name, size_t nl)
 }
 
 /* Records NAME=VALUE in cfg->used_vars (once), for plan.vars. */
-static void record_var(exp_config *cfg, const char *name, size_t nl, const char *val)
-{
+static void record_var(exp_config *cfg, const char *name, size_t nl, const char *val) {
   char line[600];
   int r = snprintf(line, sizeof line, "%.*s=%s\n", (int)nl, name, val);
-  if (r < 0 || (size_t)r >= sizeof line || strstr(cfg->used_vars, line))
-    return;
+  if (r < 0 || (size_t)r >= sizeof line || strstr(cfg->used_vars, line)) return;
   size_t used = strlen(cfg->used_vars);
-  if (used + (size_t)r < sizeof cfg->used_vars)
-    memcpy(cfg->used_vars + used, line, (size_t)r + 1);
+  if (used + (size_t)r < sizeof cfg->used_vars) memcpy(cfg->used_vars + used, line, (size_t)r + 1);
 }
 
 /* Expands ${NAME} and ${NAME:-DEFAULT} in word into out (size len).  -1 ok,
  * else exit status. */
-static int expand(const parser *ps, const char *key, const char *word, char *out, size_t len)
-{
+static int expand(const parser *ps, const char *key, const char *word, char *out, size_t len) {
   size_t o = 0;
   for (const char *c = word; *c;) {
     if (c[0] == '$' && c[1] == '{') {
       const char *end = strchr(c + 2, '}');
-      if (!end)
-        return perr(ps, key, "unterminated ${ in '%s'", word);
+      if (!end) return perr(ps, key, "unterminated ${ in '%s'", word);
       const char *name = c + 2, *dflt = NULL;
       size_t nl = (size_t)(end - name);
       const char *colon = memchr(name, ':', nl);
@@ -212,8 +183,9 @@ static int expand(const parser *ps, const char *key, const char *word, char *out
         dflt = colon + 2;
         nl = (size_t)(colon - name);
       }
-      if (nl == 0 || nl >= 64 || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                                "0123456789_") < nl)
+      if (nl == 0 || nl >= 64 ||
+          strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                       "0123456789_") < nl)
         return perr(ps, key, "bad variable name in '%s'", word);
       const char *val = var_value(ps, name, nl);
       char dbuf[EXP_PATH_MAX];
@@ -222,7 +194,8 @@ static int expand(const parser *ps, const char *key, const char *word, char *out
         val = dbuf;
       }
       if (!val)
-        return perr(ps, key, "undefined variable ${%.*s} (give --var %.*s=VALUE or set LCPLAB_%.*s)",
+        return perr(ps, key,
+                    "undefined variable ${%.*s} (give --var %.*s=VALUE or set LCPLAB_%.*s)",
                     (int)nl, name, (int)nl, name, (int)nl, name);
       record_var(ps->cfg, name, nl, val);
       size_t vl = strlen(val);
@@ -232,8 +205,7 @@ static int expand(const parser *ps, const char *key, const char *word, char *out
       o += vl;
       c = end + 1;
     } else {
-      if (o + 1 >= len)
-        return perr(ps, key, "value too long: '%s'", word);
+      if (o + 1 >= len) return perr(ps, key, "value too long: '%s'", word);
       out[o++] = *c++;
     }
   }
@@ -241,8 +213,7 @@ static int expand(const parser *ps, const char *key, const char *word, char *out
   return -1;
 }
 
-static int num(const parser *ps, const char *key, const char *v, double lo, double *out)
-{
+static int num(const parser *ps, const char *key, const char *v, double lo, double *out) {
   double d;
   if (!cli_parse_double(v, &d) || !(d > lo)) {
     char lim[32];
@@ -253,8 +224,7 @@ static int num(const parser *ps, const char *key, const char *v, double lo, doub
   return -1;
 }
 
-static int whole(const parser *ps, const char *key, const char *v, long lo, long hi, long *out)
-{
+static int whole(const parser *ps, const char *key, const char *v, long lo, long hi, long *out) {
   long d;
   if (!cli_parse_long(v, &d) || d < lo || d > hi) {
     char lim[64];
@@ -265,24 +235,20 @@ static int whole(const parser *ps, const char *key, const char *v, long lo, long
   return -1;
 }
 
-static int one_value(const parser *ps, const char *key, int nw)
-{
+static int one_value(const parser *ps, const char *key, int nw) {
   return nw != 2 ? perr(ps, key, "expected one value") : -1;
 }
 
-static int resolve(const exp_config *cfg, const char *p, char *out, size_t len)
-{
+static int resolve(const exp_config *cfg, const char *p, char *out, size_t len) {
   int r = (p[0] == '/') ? snprintf(out, len, "%s", p) : snprintf(out, len, "%s/%s", cfg->dir, p);
   return (r >= 0 && (size_t)r < len) ? 0 : -1;
 }
 
-static exp_source *add_source(exp_section *s)
-{
+static exp_source *add_source(exp_section *s) {
   if (s->nsrc == s->capsrc) {
     int cap = s->capsrc ? 2 * s->capsrc : 8;
     exp_source *n = realloc(s->src, (size_t)cap * sizeof *n);
-    if (!n)
-      return NULL;
+    if (!n) return NULL;
     s->src = n;
     s->capsrc = cap;
   }
@@ -294,8 +260,7 @@ static exp_source *add_source(exp_section *s)
 }
 
 /* A comma-separated class list into a bit mask.  -1 ok, else exit status. */
-static int class_mask(const parser *ps, const char *key, const char *v, unsigned *mask)
-{
+static int class_mask(const parser *ps, const char *key, const char *v, unsigned *mask) {
   char buf[256];
   snprintf(buf, sizeof buf, "%s", v);
   char *save = NULL;
@@ -313,9 +278,9 @@ static int class_mask(const parser *ps, const char *key, const char *v, unsigned
 
 /* ---- keys of sections -------------------------------------------------------------- */
 
-#define K_PROB ((1u << EXP_CONVERGENCE) | (1u << EXP_PROFILE) | (1u << EXP_SCALING))
+#define K_PROB  ((1u << EXP_CONVERGENCE) | (1u << EXP_PROFILE) | (1u << EXP_SCALING))
 #define K_SCENE ((1u << EXP_DRIFT) | (1u << EXP_ACCURACY))
-#define K_ALL (K_PROB | K_SCENE)
+#define K_ALL   (K_PROB | K_SCENE)
 
 typedef int (*key_fn)(const parser *ps, exp_section *s, char **w, int nw);
 
@@ -325,8 +290,7 @@ typedef struct key_rule {
   key_fn fn;
 } key_rule;
 
-static int key_solvers(const parser *ps, exp_section *s, char **w, int nw)
-{
+static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
   const exp_config *cfg = ps->cfg;
   s->solvers_given = 1;
   for (int k = 1; k < nw; k++) {
@@ -334,45 +298,42 @@ static int key_solvers(const parser *ps, exp_section *s, char **w, int nw)
       /* every algorithm; not auto, which runs one of them (name it to compare it) */
       for (int i = 0; i < slv_solver_count() && s->nsolvers < EXP_MAX_SOLVERS; i++)
         if (strcmp(slv_solver_at(i)->name, "auto") != 0)
-          s->solvers[s->nsolvers++] = (exp_solver_ref){slv_solver_at(i), -1};
+          s->solvers[s->nsolvers++] = (exp_solver_ref){ slv_solver_at(i), -1 };
       continue;
     }
     if (strcmp(w[k], "externals") == 0) {
       if (exp_kind_is_scene(s->kind))
         return perr(ps, w[0], "external solvers take problems, not scenes");
       for (int i = 0; i < cfg->next && s->nsolvers < EXP_MAX_SOLVERS; i++)
-        if (cfg->ext[i].available)
-          s->solvers[s->nsolvers++] = (exp_solver_ref){NULL, i};
+        if (cfg->ext[i].available) s->solvers[s->nsolvers++] = (exp_solver_ref){ NULL, i };
       continue;
     }
     const slv_solver *sv = slv_solver_find(w[k]);
     int ext = -1;
     for (int i = 0; !sv && i < cfg->next; i++)
-      if (strcmp(cfg->ext[i].name, w[k]) == 0)
-        ext = i;
+      if (strcmp(cfg->ext[i].name, w[k]) == 0) ext = i;
     if (!sv && ext < 0) {
       char list[1024];
       solver_list(cfg, list, sizeof list);
-      return perr(ps, w[0], "unknown solver '%s' (known: %s; externals are declared before "
-                            "their use)", w[k], list);
+      return perr(ps, w[0],
+                  "unknown solver '%s' (known: %s; externals are declared before "
+                  "their use)",
+                  w[k], list);
     }
     if (ext >= 0 && exp_kind_is_scene(s->kind))
       return perr(ps, w[0], "external solver '%s' takes problems, not scenes", w[k]);
-    if (s->nsolvers >= EXP_MAX_SOLVERS)
-      return perr(ps, w[0], "more than 64 solvers");
+    if (s->nsolvers >= EXP_MAX_SOLVERS) return perr(ps, w[0], "more than 64 solvers");
     if (ext >= 0 && !cfg->ext[ext].available)
       continue; /* absent: left out (reported once by the command) */
-    s->solvers[s->nsolvers++] = (exp_solver_ref){sv, ext};
+    s->solvers[s->nsolvers++] = (exp_solver_ref){ sv, ext };
   }
   return -1;
 }
 
-static int key_instances(const parser *ps, exp_section *s, char **w, int nw)
-{
+static int key_instances(const parser *ps, exp_section *s, char **w, int nw) {
   for (int k = 1; k < nw; k++) {
     exp_source *src = add_source(s);
-    if (!src)
-      return perr(ps, w[0], "out of memory");
+    if (!src) return perr(ps, w[0], "out of memory");
     src->kind = EXP_SRC_FILE;
     src->line = ps->line;
     if (resolve(ps->cfg, w[k], src->path, sizeof src->path))
@@ -380,15 +341,14 @@ static int key_instances(const parser *ps, exp_section *s, char **w, int nw)
     if (strpbrk(src->path, "*?["))
       continue; /* a glob pattern: matched when the problems are prepared */
     struct stat st;
-    if (stat(src->path, &st) != 0)
-      return perr(ps, w[0], "%s: %s", src->path, strerror(errno));
+    if (stat(src->path, &st) != 0) return perr(ps, w[0], "%s: %s", src->path, strerror(errno));
   }
   return -1;
 }
 
 /* seeds=A-B or seeds=S,S,... or seed=S into seeds (size 64); count in *ns. */
-static int parse_seeds(const parser *ps, const char *v, int range_ok, unsigned long *seeds, int *ns)
-{
+static int parse_seeds(const parser *ps, const char *v, int range_ok, unsigned long *seeds,
+                       int *ns) {
   long a, b;
   const char *dash = strchr(v, '-');
   if (range_ok && dash && dash != v) {
@@ -399,9 +359,9 @@ static int parse_seeds(const parser *ps, const char *v, int range_ok, unsigned l
         (rc = whole(ps, "generate seeds", dash + 1, 0, LONG_MAX, &b)) >= 0)
       return rc;
     if (b < a || b - a >= 64)
-      return perr(ps, "generate seeds", "expected A-B with A <= B and at most 64 seeds, got '%s'", v);
-    for (long x = a; x <= b; x++)
-      seeds[(*ns)++] = (unsigned long)x;
+      return perr(ps, "generate seeds", "expected A-B with A <= B and at most 64 seeds, got '%s'",
+                  v);
+    for (long x = a; x <= b; x++) seeds[(*ns)++] = (unsigned long)x;
     return -1;
   }
   char buf[512];
@@ -409,17 +369,14 @@ static int parse_seeds(const parser *ps, const char *v, int range_ok, unsigned l
   char *save = NULL;
   for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
     int rc = whole(ps, "generate seed", t, 0, LONG_MAX, &a);
-    if (rc >= 0)
-      return rc;
-    if (*ns >= 64)
-      return perr(ps, "generate seeds", "at most 64 seeds");
+    if (rc >= 0) return rc;
+    if (*ns >= 64) return perr(ps, "generate seeds", "at most 64 seeds");
     seeds[(*ns)++] = (unsigned long)a;
   }
   return -1;
 }
 
-static int key_generate(const parser *ps, exp_section *s, char **w, int nw)
-{
+static int key_generate(const parser *ps, exp_section *s, char **w, int nw) {
   if (find_name(w[1], families) < 0) {
     char list[256];
     join_names(families, list, sizeof list);
@@ -433,22 +390,18 @@ static int key_generate(const parser *ps, exp_section *s, char **w, int nw)
     if (strncmp(w[k], "seeds=", 6) == 0 && (rc = parse_seeds(ps, w[k] + 6, 1, seeds, &ns)) >= 0)
       return rc;
   }
-  if (ns == 0)
-    seeds[ns++] = s->seed;
+  if (ns == 0) seeds[ns++] = s->seed;
   int sparse = strncmp(w[1], "sparse-", 7) == 0;
   long nmax = sparse ? 1000000L : 10000L;
   for (int k = 2; k < nw; k++) {
-    if (strncmp(w[k], "seed=", 5) == 0 || strncmp(w[k], "seeds=", 6) == 0)
-      continue;
+    if (strncmp(w[k], "seed=", 5) == 0 || strncmp(w[k], "seeds=", 6) == 0) continue;
     long n;
     long nmin = strstr(w[1], "findex") ? 3 : 1;
-    if ((rc = whole(ps, w[0], w[k], nmin, nmax, &n)) >= 0)
-      return rc;
+    if ((rc = whole(ps, w[0], w[k], nmin, nmax, &n)) >= 0) return rc;
     nsizes++;
     for (int j = 0; j < ns; j++) {
       exp_source *src = add_source(s);
-      if (!src)
-        return perr(ps, w[0], "out of memory");
+      if (!src) return perr(ps, w[0], "out of memory");
       src->kind = EXP_SRC_GEN;
       src->line = ps->line;
       snprintf(src->family, sizeof src->family, "%s", w[1]);
@@ -456,13 +409,11 @@ static int key_generate(const parser *ps, exp_section *s, char **w, int nw)
       src->seed = seeds[j];
     }
   }
-  if (nsizes == 0)
-    return perr(ps, w[0], "expected FAMILY N... (one or more sizes)");
+  if (nsizes == 0) return perr(ps, w[0], "expected FAMILY N... (one or more sizes)");
   return -1;
 }
 
-static int scene_key(const parser *ps, exp_source *src, const char *kv, int is_problem)
-{
+static int scene_key(const parser *ps, exp_source *src, const char *kv, int is_problem) {
   const char *eq = strchr(kv, '=');
   const char *v = eq + 1;
   size_t kl = (size_t)(eq - kv);
@@ -506,17 +457,14 @@ static int scene_key(const parser *ps, exp_source *src, const char *kv, int is_p
   return rc;
 }
 
-static int key_scene(const parser *ps, exp_section *s, char **w, int nw)
-{
+static int key_scene(const parser *ps, exp_section *s, char **w, int nw) {
   exp_source *src = add_source(s);
-  if (!src)
-    return perr(ps, "scene", "out of memory");
+  if (!src) return perr(ps, "scene", "out of memory");
   src->kind = EXP_SRC_SCENE;
   src->line = ps->line;
   int known = 0;
   for (int i = 0; i < dyn_scene_count(); i++)
-    if (strcmp(w[1], dyn_scene_name(i)) == 0)
-      known = 1;
+    if (strcmp(w[1], dyn_scene_name(i)) == 0) known = 1;
   if (!known || strlen(w[1]) >= sizeof src->scene) {
     char list[512];
     scene_list(list, sizeof list);
@@ -525,111 +473,90 @@ static int key_scene(const parser *ps, exp_section *s, char **w, int nw)
   snprintf(src->scene, sizeof src->scene, "%s", w[1]);
   for (int k = 2; k < nw; k++) {
     const char *eq = strchr(w[k], '=');
-    if (!eq || eq == w[k])
-      return perr(ps, "scene", "expected key=value, got '%s'", w[k]);
+    if (!eq || eq == w[k]) return perr(ps, "scene", "expected key=value, got '%s'", w[k]);
     int rc = scene_key(ps, src, w[k], !exp_kind_is_scene(s->kind));
-    if (rc >= 0)
-      return rc;
+    if (rc >= 0) return rc;
   }
   return -1;
 }
 
-static int key_classes(const parser *ps, exp_section *s, char **w, int nw)
-{
+static int key_classes(const parser *ps, exp_section *s, char **w, int nw) {
   for (int k = 1; k < nw; k++) {
     int rc = class_mask(ps, w[0], w[k], &s->classes);
-    if (rc >= 0)
-      return rc;
+    if (rc >= 0) return rc;
   }
   return -1;
 }
 
-static int key_tol(const parser *ps, exp_section *s, char **w, int nw)
-{
-  if (nw - 1 > EXP_MAX_TOLS)
-    return perr(ps, w[0], "at most 4 tolerances");
+static int key_tol(const parser *ps, exp_section *s, char **w, int nw) {
+  if (nw - 1 > EXP_MAX_TOLS) return perr(ps, w[0], "at most 4 tolerances");
   if (s->kind != EXP_PROFILE && nw != 2)
     return perr(ps, w[0], "one tolerance (several are for profile experiments)");
   s->ntol = 0;
   for (int k = 1; k < nw; k++) {
     int rc = num(ps, w[0], w[k], 0.0, &s->tol[s->ntol++]);
-    if (rc >= 0)
-      return rc;
+    if (rc >= 0) return rc;
   }
   return -1;
 }
 
-static int key_max_iter(const parser *ps, exp_section *s, char **w, int nw)
-{
+static int key_max_iter(const parser *ps, exp_section *s, char **w, int nw) {
   int rc = one_value(ps, w[0], nw);
   return rc >= 0 ? rc : whole(ps, w[0], w[1], 1, INT_MAX, &s->max_iter);
 }
 
-static int key_max_pivots(const parser *ps, exp_section *s, char **w, int nw)
-{
+static int key_max_pivots(const parser *ps, exp_section *s, char **w, int nw) {
   int rc = one_value(ps, w[0], nw);
   return rc >= 0 ? rc : whole(ps, w[0], w[1], 1, INT_MAX, &s->max_pivots);
 }
 
-static int key_min_runs(const parser *ps, exp_section *s, char **w, int nw)
-{
+static int key_min_runs(const parser *ps, exp_section *s, char **w, int nw) {
   int rc = one_value(ps, w[0], nw);
   return rc >= 0 ? rc : whole(ps, w[0], w[1], 1, 100000, &s->min_runs);
 }
 
-static int key_min_time(const parser *ps, exp_section *s, char **w, int nw)
-{
+static int key_min_time(const parser *ps, exp_section *s, char **w, int nw) {
   int rc = one_value(ps, w[0], nw);
   return rc >= 0 ? rc : num(ps, w[0], w[1], -1e-300, &s->min_time);
 }
 
-static int key_max_time(const parser *ps, exp_section *s, char **w, int nw)
-{
+static int key_max_time(const parser *ps, exp_section *s, char **w, int nw) {
   int rc = one_value(ps, w[0], nw);
   return rc >= 0 ? rc : num(ps, w[0], w[1], 0.0, &s->max_time);
 }
 
-static int key_time_limit(const parser *ps, exp_section *s, char **w, int nw)
-{
+static int key_time_limit(const parser *ps, exp_section *s, char **w, int nw) {
   int rc = one_value(ps, w[0], nw);
   return rc >= 0 ? rc : num(ps, w[0], w[1], 0.0, &s->time_limit);
 }
 
-static int key_tie(const parser *ps, exp_section *s, char **w, int nw)
-{
+static int key_tie(const parser *ps, exp_section *s, char **w, int nw) {
   int rc = one_value(ps, w[0], nw);
   if (rc < 0 && (rc = num(ps, w[0], w[1], -1e-300, &s->tie)) < 0 && s->tie > 1.0)
     rc = perr(ps, w[0], "expected a tolerance in [0, 1] (0.05 = 5 %%), got '%s'", w[1]);
   return rc;
 }
 
-static int key_seed(const parser *ps, exp_section *s, char **w, int nw)
-{
+static int key_seed(const parser *ps, exp_section *s, char **w, int nw) {
   long v;
   int rc = one_value(ps, w[0], nw);
-  if (rc < 0 && (rc = whole(ps, w[0], w[1], 0, LONG_MAX, &v)) < 0)
-    s->seed = (unsigned long)v;
+  if (rc < 0 && (rc = whole(ps, w[0], w[1], 0, LONG_MAX, &v)) < 0) s->seed = (unsigned long)v;
   return rc;
 }
 
-static int key_integrators(const parser *ps, exp_section *s, char **w, int nw)
-{
-  if (nw - 1 > 3)
-    return perr(ps, w[0], "at most 3 (symplectic explicit verlet)");
+static int key_integrators(const parser *ps, exp_section *s, char **w, int nw) {
+  if (nw - 1 > 3) return perr(ps, w[0], "at most 3 (symplectic explicit verlet)");
   s->nint = 0;
   for (int k = 1; k < nw; k++) {
     int i = find_name(w[k], integrator_names);
-    if (i < 0)
-      return perr(ps, w[0], "expected symplectic, explicit or verlet, got '%s'", w[k]);
+    if (i < 0) return perr(ps, w[0], "expected symplectic, explicit or verlet, got '%s'", w[k]);
     s->integrators[s->nint++] = i;
   }
   return -1;
 }
 
-static int key_friction(const parser *ps, exp_section *s, char **w, int nw)
-{
-  if (nw - 1 > 4)
-    return perr(ps, w[0], "at most 4 models");
+static int key_friction(const parser *ps, exp_section *s, char **w, int nw) {
+  if (nw - 1 > 4) return perr(ps, w[0], "at most 4 models");
   s->nfriction = 0;
   for (int k = 1; k < nw; k++) {
     int f = strcmp(w[k], "auto") == 0 ? EXP_FRICTION_AUTO : find_name(w[k], friction_names);
@@ -640,11 +567,9 @@ static int key_friction(const parser *ps, exp_section *s, char **w, int nw)
   return -1;
 }
 
-static int key_compare(const parser *ps, exp_section *s, char **w, int nw)
-{
+static int key_compare(const parser *ps, exp_section *s, char **w, int nw) {
   int rc = one_value(ps, w[0], nw);
-  if (rc >= 0)
-    return rc;
+  if (rc >= 0) return rc;
   if (strcmp(w[1], "integrators") == 0)
     s->compare_integrators = 1;
   else if (strcmp(w[1], "solvers") == 0)
@@ -654,8 +579,7 @@ static int key_compare(const parser *ps, exp_section *s, char **w, int nw)
   return -1;
 }
 
-static int key_figure(const parser *ps, exp_section *s, char **w, int nw)
-{
+static int key_figure(const parser *ps, exp_section *s, char **w, int nw) {
   for (int k = 1; k < nw; k++) {
     if (!strchr(w[k], '=') || w[k][0] == '=' || strchr(w[k], '\''))
       return perr(ps, w[0], "expected key=value without quotes, got '%s'", w[k]);
@@ -669,11 +593,9 @@ static int key_figure(const parser *ps, exp_section *s, char **w, int nw)
 
 /* ---- the failed-step policy (file level or section) ------------------------------------------ */
 
-static int key_on_failure(const parser *ps, exp_failure *f, char **w, int nw)
-{
+static int key_on_failure(const parser *ps, exp_failure *f, char **w, int nw) {
   int rc = one_value(ps, w[0], nw);
-  if (rc >= 0)
-    return rc;
+  if (rc >= 0) return rc;
   for (int k = 0; strcmp(dyn_failure_policy_str((dyn_failure_policy)k), "?") != 0; k++)
     if (strcmp(w[1], dyn_failure_policy_str((dyn_failure_policy)k)) == 0) {
       f->on_failure = k;
@@ -682,11 +604,9 @@ static int key_on_failure(const parser *ps, exp_failure *f, char **w, int nw)
   return perr(ps, w[0], "expected fallback, best, keep or stop, got '%s'", w[1]);
 }
 
-static int key_fallback_solver(const parser *ps, exp_failure *f, char **w, int nw)
-{
+static int key_fallback_solver(const parser *ps, exp_failure *f, char **w, int nw) {
   int rc = one_value(ps, w[0], nw);
-  if (rc >= 0)
-    return rc;
+  if (rc >= 0) return rc;
   if (!slv_solver_find(w[1]) || strlen(w[1]) >= sizeof f->fallback_solver) {
     char list[2048];
     solver_list(ps->cfg, list, sizeof list);
@@ -696,69 +616,59 @@ static int key_fallback_solver(const parser *ps, exp_failure *f, char **w, int n
   return -1;
 }
 
-static int key_fallback_max_iter(const parser *ps, exp_failure *f, char **w, int nw)
-{
+static int key_fallback_max_iter(const parser *ps, exp_failure *f, char **w, int nw) {
   int rc = one_value(ps, w[0], nw);
-  if (rc < 0)
-    rc = whole(ps, w[0], w[1], 1, INT_MAX, &f->fallback_max_iter);
+  if (rc < 0) rc = whole(ps, w[0], w[1], 1, INT_MAX, &f->fallback_max_iter);
   return rc;
 }
 
 /* -1 (not a failure key) or the result of parsing it into f. */
-static int failure_key(const parser *ps, exp_failure *f, char **w, int nw, int *handled)
-{
+static int failure_key(const parser *ps, exp_failure *f, char **w, int nw, int *handled) {
   *handled = 1;
-  if (strcmp(w[0], "on_failure") == 0)
-    return key_on_failure(ps, f, w, nw);
-  if (strcmp(w[0], "fallback_solver") == 0)
-    return key_fallback_solver(ps, f, w, nw);
-  if (strcmp(w[0], "fallback_max_iter") == 0)
-    return key_fallback_max_iter(ps, f, w, nw);
+  if (strcmp(w[0], "on_failure") == 0) return key_on_failure(ps, f, w, nw);
+  if (strcmp(w[0], "fallback_solver") == 0) return key_fallback_solver(ps, f, w, nw);
+  if (strcmp(w[0], "fallback_max_iter") == 0) return key_fallback_max_iter(ps, f, w, nw);
   *handled = 0;
   return -1;
 }
 
 /* A section's policy: its own keys, else the file's. */
-static void inherit_failure(exp_failure *s, const exp_failure *file)
-{
-  if (s->on_failure < 0)
-    s->on_failure = file->on_failure;
+static void inherit_failure(exp_failure *s, const exp_failure *file) {
+  if (s->on_failure < 0) s->on_failure = file->on_failure;
   if (!s->fallback_solver[0])
     snprintf(s->fallback_solver, sizeof s->fallback_solver, "%s", file->fallback_solver);
-  if (s->fallback_max_iter <= 0)
-    s->fallback_max_iter = file->fallback_max_iter;
+  if (s->fallback_max_iter <= 0) s->fallback_max_iter = file->fallback_max_iter;
 }
 
 static const key_rule rules[] = {
-  {"solvers", K_ALL, key_solvers},
-  {"instances", K_PROB, key_instances},
-  {"generate", K_PROB, key_generate},
-  {"scene", (1u << EXP_CONVERGENCE) | (1u << EXP_PROFILE) | K_SCENE, key_scene},
-  {"classes", K_PROB, key_classes},
-  {"tol", K_ALL, key_tol},
-  {"max_iter", K_ALL, key_max_iter},
-  {"max_pivots", K_ALL, key_max_pivots},
-  {"min_runs", K_PROB, key_min_runs},
-  {"repeat", K_PROB, key_min_runs},
-  {"min_time", K_PROB, key_min_time},
-  {"max_time", K_PROB, key_max_time},
-  {"budget", K_PROB, key_max_time},
-  {"time_limit", K_ALL, key_time_limit},
-  {"tie", K_PROB, key_tie},
-  {"seed", K_ALL, key_seed},
-  {"integrators", K_SCENE, key_integrators},
-  {"friction", K_SCENE, key_friction},
-  {"compare", K_SCENE, key_compare},
-  {"figure", K_ALL, key_figure},
-  {NULL, 0, NULL}};
+  { "solvers", K_ALL, key_solvers },
+  { "instances", K_PROB, key_instances },
+  { "generate", K_PROB, key_generate },
+  { "scene", (1u << EXP_CONVERGENCE) | (1u << EXP_PROFILE) | K_SCENE, key_scene },
+  { "classes", K_PROB, key_classes },
+  { "tol", K_ALL, key_tol },
+  { "max_iter", K_ALL, key_max_iter },
+  { "max_pivots", K_ALL, key_max_pivots },
+  { "min_runs", K_PROB, key_min_runs },
+  { "repeat", K_PROB, key_min_runs },
+  { "min_time", K_PROB, key_min_time },
+  { "max_time", K_PROB, key_max_time },
+  { "budget", K_PROB, key_max_time },
+  { "time_limit", K_ALL, key_time_limit },
+  { "tie", K_PROB, key_tie },
+  { "seed", K_ALL, key_seed },
+  { "integrators", K_SCENE, key_integrators },
+  { "friction", K_SCENE, key_friction },
+  { "compare", K_SCENE, key_compare },
+  { "figure", K_ALL, key_figure },
+  { NULL, 0, NULL }
+};
 
 /* ---- experiment and external -------------------------------------------------------- */
 
-static int open_section(const parser *ps, exp_config *cfg, char **w, int nw)
-{
+static int open_section(const parser *ps, exp_config *cfg, char **w, int nw) {
   const char *key = w[0];
-  if (nw < 2 || nw > 3)
-    return perr(ps, key, "expected KIND [NAME]");
+  if (nw < 2 || nw > 3) return perr(ps, key, "expected KIND [NAME]");
   int k = find_name(w[1], kind_names);
   if (k < 0) {
     char list[256];
@@ -766,16 +676,16 @@ static int open_section(const parser *ps, exp_config *cfg, char **w, int nw)
     return perr(ps, key, "unknown kind '%s' (known: %s)", w[1], list);
   }
   const char *name = nw == 3 ? w[2] : w[1];
-  if (strlen(name) >= EXP_NAME_MAX || strspn(name, "abcdefghijklmnopqrstuvwxyz"
-                                                   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") !=
-                                          strlen(name) || name[0] == '.')
+  if (strlen(name) >= EXP_NAME_MAX ||
+      strspn(name, "abcdefghijklmnopqrstuvwxyz"
+                   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != strlen(name) ||
+      name[0] == '.')
     return perr(ps, key, "NAME '%s' must be letters, digits, '_', '-', '.' (not first)", name);
   for (int i = 0; i < cfg->nsec; i++)
     if (strcmp(cfg->sec[i].name, name) == 0)
       return perr(ps, key, "a section named '%s' already exists (give another NAME)", name);
   exp_section *n = realloc(cfg->sec, (size_t)(cfg->nsec + 1) * sizeof *n);
-  if (!n)
-    return perr(ps, key, "out of memory");
+  if (!n) return perr(ps, key, "out of memory");
   cfg->sec = n;
   exp_section *s = &cfg->sec[cfg->nsec++];
   memset(s, 0, sizeof *s);
@@ -792,8 +702,7 @@ static int open_section(const parser *ps, exp_config *cfg, char **w, int nw)
   return -1;
 }
 
-static int external_opt(const parser *ps, exp_external *e, const char *kv)
-{
+static int external_opt(const parser *ps, exp_external *e, const char *kv) {
   const char *v = strchr(kv, '=') + 1;
   if (strncmp(kv, "format=", 7) == 0) {
     if (find_name(v, formats) < 0)
@@ -809,24 +718,27 @@ static int external_opt(const parser *ps, exp_external *e, const char *kv)
   } else if (strncmp(kv, "requires=", 9) == 0) {
     snprintf(e->requires, sizeof e->requires, "%s", v);
   } else {
-    return perr(ps, "external", "unknown option '%s' (format=, time=, classes=, requires=, "
-                                "then command ...)", kv);
+    return perr(ps, "external",
+                "unknown option '%s' (format=, time=, classes=, requires=, "
+                "then command ...)",
+                kv);
   }
   return -1;
 }
 
-static int declare_external(const parser *ps, exp_config *cfg, char **w, int nw)
-{
-  if (nw < 4)
-    return perr(ps, "external", "expected NAME [options] command TEMPLATE...");
+static int declare_external(const parser *ps, exp_config *cfg, char **w, int nw) {
+  if (nw < 4) return perr(ps, "external", "expected NAME [options] command TEMPLATE...");
   if (cfg->next >= EXP_MAX_EXTERNALS)
     return perr(ps, "external", "more than %d external solvers", EXP_MAX_EXTERNALS);
   const char *name = w[1];
-  if (strlen(name) >= EXP_NAME_MAX || strspn(name, "abcdefghijklmnopqrstuvwxyz"
-                                                   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:") !=
-                                          strlen(name) || slv_solver_find(name))
-    return perr(ps, "external", "NAME '%s' must be letters, digits, '_-.:' and not a registered "
-                                "solver's", name);
+  if (strlen(name) >= EXP_NAME_MAX ||
+      strspn(name, "abcdefghijklmnopqrstuvwxyz"
+                   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:") != strlen(name) ||
+      slv_solver_find(name))
+    return perr(ps, "external",
+                "NAME '%s' must be letters, digits, '_-.:' and not a registered "
+                "solver's",
+                name);
   for (int i = 0; i < cfg->next; i++)
     if (strcmp(cfg->ext[i].name, name) == 0)
       return perr(ps, "external", "'%s' is declared twice", name);
@@ -840,11 +752,9 @@ static int declare_external(const parser *ps, exp_config *cfg, char **w, int nw)
     if (!strchr(w[k], '='))
       return perr(ps, "external", "expected an option key=value or 'command', got '%s'", w[k]);
     int rc = external_opt(ps, e, w[k]);
-    if (rc >= 0)
-      return rc;
+    if (rc >= 0) return rc;
   }
-  if (k >= nw - 1)
-    return perr(ps, "external", "expected 'command TEMPLATE...' after the options");
+  if (k >= nw - 1) return perr(ps, "external", "expected 'command TEMPLATE...' after the options");
   size_t used = 0;
   for (k++; k < nw; k++) {
     int r = snprintf(e->command + used, sizeof e->command - used, "%s%s", used ? " " : "", w[k]);
@@ -853,55 +763,51 @@ static int declare_external(const parser *ps, exp_config *cfg, char **w, int nw)
     used += (size_t)r;
   }
   if (!strstr(e->command, "{in}") || !strstr(e->command, "{out}"))
-    return perr(ps, "external", "the command must name {in} (the instance) and {out} (the "
-                                "solution file it writes)");
+    return perr(ps, "external",
+                "the command must name {in} (the instance) and {out} (the "
+                "solution file it writes)");
   e->available = !e->requires[0] || access(e->requires, X_OK) == 0;
   cfg->next++;
   return -1;
 }
 
-static int parse_line(const parser *ps, exp_config *cfg, char **w, int nw)
-{
+static int parse_line(const parser *ps, exp_config *cfg, char **w, int nw) {
   const char *key = w[0];
-  if (strcmp(key, "experiment") == 0)
-    return open_section(ps, cfg, w, nw);
-  if (strcmp(key, "external") == 0)
-    return declare_external(ps, cfg, w, nw);
+  if (strcmp(key, "experiment") == 0) return open_section(ps, cfg, w, nw);
+  if (strcmp(key, "external") == 0) return declare_external(ps, cfg, w, nw);
   int handled, rc;
   exp_section *cur = cfg->nsec > 0 ? &cfg->sec[cfg->nsec - 1] : NULL;
   int is_failure_key = strcmp(key, "on_failure") == 0 || strcmp(key, "fallback_solver") == 0 ||
                        strcmp(key, "fallback_max_iter") == 0;
-  if (cur && is_failure_key)
-    cur->last_line = ps->line;
+  if (cur && is_failure_key) cur->last_line = ps->line;
   if (cur && !exp_kind_is_scene(cur->kind) && is_failure_key)
-    return perr(ps, key, "not a key of a %s experiment (drift and accuracy only, or before the "
-                         "first 'experiment' line for the whole file)", exp_kind_str(cur->kind));
+    return perr(ps, key,
+                "not a key of a %s experiment (drift and accuracy only, or before the "
+                "first 'experiment' line for the whole file)",
+                exp_kind_str(cur->kind));
   if ((rc = failure_key(ps, cur ? &cur->failure : &cfg->failure, w, nw, &handled)) >= 0 || handled)
     return rc;
   const key_rule *rule = NULL;
   for (int k = 0; rules[k].key; k++)
-    if (strcmp(key, rules[k].key) == 0)
-      rule = &rules[k];
+    if (strcmp(key, rules[k].key) == 0) rule = &rules[k];
   if (!rule)
-    return perr(ps, key, "unknown key (experiment, external, solvers, instances, generate, scene, "
-                         "classes, tol, max_iter, min_runs, min_time, max_time, time_limit, tie, "
-                         "seed, integrators, friction, compare, figure, on_failure, "
-                         "fallback_solver, fallback_max_iter)");
-  if (cfg->nsec == 0)
-    return perr(ps, key, "comes before any 'experiment KIND' line");
+    return perr(ps, key,
+                "unknown key (experiment, external, solvers, instances, generate, scene, "
+                "classes, tol, max_iter, min_runs, min_time, max_time, time_limit, tie, "
+                "seed, integrators, friction, compare, figure, on_failure, "
+                "fallback_solver, fallback_max_iter)");
+  if (cfg->nsec == 0) return perr(ps, key, "comes before any 'experiment KIND' line");
   exp_section *s = &cfg->sec[cfg->nsec - 1];
   s->last_line = ps->line;
   if (!(rule->kinds & (1u << s->kind)))
     return perr(ps, key, "not a key of a %s experiment", exp_kind_str(s->kind));
-  if (nw < 2)
-    return perr(ps, key, "expected a value");
+  if (nw < 2) return perr(ps, key, "expected a value");
   return rule->fn(ps, s, w, nw);
 }
 
 /* The checks that need the whole section. */
-static int finish_section(const exp_config *cfg, exp_section *s)
-{
-  parser ps = {cfg->path, s->line, NULL, (exp_config *)cfg};
+static int finish_section(const exp_config *cfg, exp_section *s) {
+  parser ps = { cfg->path, s->line, NULL, (exp_config *)cfg };
   if (s->nsrc == 0)
     return perr(&ps, "experiment", "section '%s' names no problems (instances, generate or scene)",
                 s->name);
@@ -909,23 +815,21 @@ static int finish_section(const exp_config *cfg, exp_section *s)
     return perr(&ps, "experiment", "scaling '%s' needs at least two sizes", s->name);
   if (s->nsolvers == 0 && !s->solvers_given)
     for (int i = 0; i < slv_solver_count() && s->nsolvers < EXP_MAX_SOLVERS; i++)
-      s->solvers[s->nsolvers++] = (exp_solver_ref){slv_solver_at(i), -1};
+      s->solvers[s->nsolvers++] = (exp_solver_ref){ slv_solver_at(i), -1 };
   /* one entry per solver name */
   int m = 0;
   for (int i = 0; i < s->nsolvers; i++) {
     int dup = 0;
     for (int j = 0; j < m; j++)
       dup |= s->solvers[j].sv == s->solvers[i].sv && s->solvers[j].ext == s->solvers[i].ext;
-    if (!dup)
-      s->solvers[m++] = s->solvers[i];
+    if (!dup) s->solvers[m++] = s->solvers[i];
   }
   s->nsolvers = m;
   inherit_failure(&s->failure, &cfg->failure);
   return -1;
 }
 
-static int read_text(const char *path, exp_config *cfg)
-{
+static int read_text(const char *path, exp_config *cfg) {
   FILE *f = fopen(path, "r");
   if (!f) {
     cli_error("%s: %s", path, strerror(errno));
@@ -941,8 +845,7 @@ static int read_text(const char *path, exp_config *cfg)
     }
     size_t got = fread(cfg->text + len, 1, cap - len - 1, f);
     len += got;
-    if (got == 0)
-      break;
+    if (got == 0) break;
     if (len + 1 == cap) {
       if (cap > (1u << 24)) {
         fclose(f);
@@ -950,8 +853,7 @@ static int read_text(const char *path, exp_config *cfg)
         return CLI_EXIT_USAGE;
       }
       char *n = realloc(cfg->text, cap * 2);
-      if (!n)
-        free(cfg->text);
+      if (!n) free(cfg->text);
       cfg->text = n;
       cap *= 2;
     }
@@ -971,43 +873,37 @@ static int read_text(const char *path, exp_config *cfg)
 }
 
 /* Splits and expands one line, then parses it.  -1 ok, else exit status. */
-static int handle_line(parser *ps, exp_config *cfg, char *line)
-{
+static int handle_line(parser *ps, exp_config *cfg, char *line) {
   char *words[512];
   static const int max_words = 512;
   int nw = 0;
   char *save = NULL;
   for (char *tok = strtok_r(line, " \t\r\f\v", &save); tok;
        tok = strtok_r(NULL, " \t\r\f\v", &save)) {
-    if (tok[0] == '#')
-      break;
+    if (tok[0] == '#') break;
     if (nw == max_words) {
       cli_error("%s:%d: more than %d words", cfg->path, ps->line, max_words);
       return CLI_EXIT_USAGE;
     }
     words[nw++] = tok;
   }
-  if (nw == 0)
-    return -1;
+  if (nw == 0) return -1;
   char exp_buf[8][EXP_PATH_MAX];
   int nexp = 0;
   for (int k = 1; k < nw; k++) {
-    if (!strstr(words[k], "${"))
-      continue;
+    if (!strstr(words[k], "${")) continue;
     if (nexp == 8) {
       cli_error("%s:%d: %s: more than 8 words with ${...}", cfg->path, ps->line, words[0]);
       return CLI_EXIT_USAGE;
     }
     int rc = expand(ps, words[0], words[k], exp_buf[nexp], EXP_PATH_MAX);
-    if (rc >= 0)
-      return rc;
+    if (rc >= 0) return rc;
     words[k] = exp_buf[nexp++];
   }
   return parse_line(ps, cfg, words, nw);
 }
 
-int exp_config_read(const char *path, const char *dir, const exp_vars *vars, exp_config *cfg)
-{
+int exp_config_read(const char *path, const char *dir, const exp_vars *vars, exp_config *cfg) {
   memset(cfg, 0, sizeof *cfg);
   cfg->failure.on_failure = -1;
   if (snprintf(cfg->path, sizeof cfg->path, "%s", path) >= (int)sizeof cfg->path) {
@@ -1024,10 +920,9 @@ int exp_config_read(const char *path, const char *dir, const exp_vars *vars, exp
   else
     snprintf(cfg->dir, sizeof cfg->dir, "%.*s", (int)(slash - path), path);
   int rc = read_text(path, cfg);
-  if (rc >= 0)
-    return rc;
+  if (rc >= 0) return rc;
 
-  parser ps = {cfg->path, 0, vars, cfg};
+  parser ps = { cfg->path, 0, vars, cfg };
   const char *p = cfg->text;
   while (*p) {
     ps.line++;
@@ -1041,23 +936,19 @@ int exp_config_read(const char *path, const char *dir, const exp_vars *vars, exp
     memcpy(line, p, ll);
     line[ll] = '\0';
     p += ll + (e ? 1 : 0);
-    if ((rc = handle_line(&ps, cfg, line)) >= 0)
-      return rc;
+    if ((rc = handle_line(&ps, cfg, line)) >= 0) return rc;
   }
   if (cfg->nsec == 0) {
     cli_error("%s: no 'experiment KIND' line: nothing to run", cfg->path);
     return CLI_EXIT_USAGE;
   }
   for (int i = 0; i < cfg->nsec; i++)
-    if ((rc = finish_section(cfg, &cfg->sec[i])) >= 0)
-      return rc;
+    if ((rc = finish_section(cfg, &cfg->sec[i])) >= 0) return rc;
   return -1;
 }
 
-void exp_config_free(exp_config *cfg)
-{
-  for (int i = 0; i < cfg->nsec; i++)
-    free(cfg->sec[i].src);
+void exp_config_free(exp_config *cfg) {
+  for (int i = 0; i < cfg->nsec; i++) free(cfg->sec[i].src);
   free(cfg->sec);
   free(cfg->text);
   memset(cfg, 0, sizeof *cfg);

@@ -50,33 +50,29 @@
 static const struct {
   const char *name, *ext;
   slv_format fmt;
-} formats[] = {{"dat", ".dat", SLV_FMT_AUTO},
-               {"blcp", ".blcp", SLV_FMT_BLCP},
-               {"lcp", ".lcp", SLV_FMT_LCPLAB},
-               {"hdf5", ".hdf5", SLV_FMT_FCLIB},
-               {"mtx", ".mtx", SLV_FMT_MTX}};
+} formats[] = { { "dat", ".dat", SLV_FMT_AUTO },
+                { "blcp", ".blcp", SLV_FMT_BLCP },
+                { "lcp", ".lcp", SLV_FMT_LCPLAB },
+                { "hdf5", ".hdf5", SLV_FMT_FCLIB },
+                { "mtx", ".mtx", SLV_FMT_MTX } };
 
-static int mkdir_p(const char *path)
-{
+static int mkdir_p(const char *path) {
   char buf[EXP_PATH_MAX];
   snprintf(buf, sizeof buf, "%s", path);
   for (char *c = buf + 1; *c; c++)
     if (*c == '/') {
       *c = '\0';
-      if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return -1;
+      if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
       *c = '/';
     }
   return (mkdir(buf, 0777) != 0 && errno != EEXIST) ? -1 : 0;
 }
 
 /* The instance file in the external's format into path; 0, or -1 with why. */
-static int instance_file(exp_tctx *c, const exp_external *e, const slv_instance *inst,
-                         char *path, size_t len, char *why, size_t wl)
-{
+static int instance_file(exp_tctx *c, const exp_external *e, const slv_instance *inst, char *path,
+                         size_t len, char *why, size_t wl) {
   int f = 0;
-  while (f < 4 && strcmp(formats[f].name, e->format) != 0)
-    f++;
+  while (f < 4 && strcmp(formats[f].name, e->format) != 0) f++;
   const char *own = c->prob->path;
   size_t ol = strlen(own), el = strlen(formats[f].ext);
   /* the problem's own file when it is in the format; an FCLIB file may
@@ -88,8 +84,7 @@ static int instance_file(exp_tctx *c, const exp_external *e, const slv_instance 
     return 0;
   }
   snprintf(path, len, "%s/problem%s", c->scratch, formats[f].ext);
-  if (cli_path_exists(path))
-    return 0;
+  if (cli_path_exists(path)) return 0;
   slv_status st = slv_write(path, formats[f].fmt, inst, why, wl);
   if (st != SLV_OK) {
     if (!why[0])
@@ -100,10 +95,8 @@ static int instance_file(exp_tctx *c, const exp_external *e, const slv_instance 
 }
 
 /* Appends s to the command, single-quoted for the shell. */
-static void quote(char *out, size_t len, size_t *o, const char *s)
-{
-  if (*o + 1 < len)
-    out[(*o)++] = '\'';
+static void quote(char *out, size_t len, size_t *o, const char *s) {
+  if (*o + 1 < len) out[(*o)++] = '\'';
   for (; *s && *o + 5 < len; s++) {
     if (*s == '\'') {
       memcpy(out + *o, "'\\''", 4);
@@ -112,14 +105,12 @@ static void quote(char *out, size_t len, size_t *o, const char *s)
       out[(*o)++] = *s;
     }
   }
-  if (*o + 1 < len)
-    out[(*o)++] = '\'';
+  if (*o + 1 < len) out[(*o)++] = '\'';
   out[*o] = '\0';
 }
 
 static void substitute(const exp_external *e, const char *in, const char *out_file, double tol,
-                       long max_iter, int n, const char *cls, double limit, char *cmd, size_t len)
-{
+                       long max_iter, int n, const char *cls, double limit, char *cmd, size_t len) {
   size_t o = 0;
   char num[64];
   for (const char *s = e->command; *s && o + 1 < len;) {
@@ -127,8 +118,8 @@ static void substitute(const exp_external *e, const char *in, const char *out_fi
     int quoted = 1;
     size_t kl = 0;
     if (*s == '{') {
-      const char *keys[] = {"{in}", "{out}", "{tol}", "{max_iter}", "{n}", "{class}",
-                            "{time_limit}"};
+      const char *keys[] = { "{in}", "{out}",   "{tol}",       "{max_iter}",
+                             "{n}",  "{class}", "{time_limit}" };
       for (int k = 0; k < 7 && !val; k++)
         if (strncmp(s, keys[k], strlen(keys[k])) == 0) {
           kl = strlen(keys[k]);
@@ -136,11 +127,23 @@ static void substitute(const exp_external *e, const char *in, const char *out_fi
           switch (k) {
           case 0: val = in; break;
           case 1: val = out_file; break;
-          case 2: snprintf(num, sizeof num, "%g", tol); val = num; break;
-          case 3: snprintf(num, sizeof num, "%ld", max_iter); val = num; break;
-          case 4: snprintf(num, sizeof num, "%d", n); val = num; break;
+          case 2:
+            snprintf(num, sizeof num, "%g", tol);
+            val = num;
+            break;
+          case 3:
+            snprintf(num, sizeof num, "%ld", max_iter);
+            val = num;
+            break;
+          case 4:
+            snprintf(num, sizeof num, "%d", n);
+            val = num;
+            break;
           case 5: val = cls; break;
-          default: snprintf(num, sizeof num, "%g", limit); val = num; break;
+          default:
+            snprintf(num, sizeof num, "%g", limit);
+            val = num;
+            break;
           }
         }
     }
@@ -165,40 +168,33 @@ static void substitute(const exp_external *e, const char *in, const char *out_fi
 }
 
 /* The number after key in text ("key": v, key: v, key=v, key v); NaN if none. */
-static double reported_time(const char *text, const char *key)
-{
+static double reported_time(const char *text, const char *key) {
   size_t kl = strlen(key);
   for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
     const char *q = p + kl;
-    if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
-      continue;
-    if (*q == '"')
-      q++;
-    while (*q == ' ' || *q == ':' || *q == '=' || *q == '\t')
-      q++;
+    if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) continue;
+    if (*q == '"') q++;
+    while (*q == ' ' || *q == ':' || *q == '=' || *q == '\t') q++;
     char *end;
     double v = strtod(q, &end);
-    if (end != q && isfinite(v) && v >= 0)
-      return v;
+    if (end != q && isfinite(v) && v >= 0) return v;
   }
   return NAN;
 }
 
 typedef struct xrun {
-  int exit;                     /* exit status, -1 killed by a signal */
+  int exit; /* exit status, -1 killed by a signal */
   int timed_out;
-  double wall;                  /* s, fork to exit */
-  double reported;              /* NaN if none */
+  double wall;     /* s, fork to exit */
+  double reported; /* NaN if none */
 } xrun;
 
 /* Runs the command once under the time limit. */
-static int run_once(exp_tctx *c, const char *cmd, const char *time_key, double limit, xrun *r)
-{
+static int run_once(exp_tctx *c, const char *cmd, const char *time_key, double limit, xrun *r) {
   char errpath[EXP_PATH_MAX + 32];
   snprintf(errpath, sizeof errpath, "%s/stderr.txt", c->scratch);
   int fd[2];
-  if (pipe(fd) != 0)
-    return -1;
+  if (pipe(fd) != 0) return -1;
   double t0 = cli_now_s();
   pid_t pid = fork();
   if (pid < 0) {
@@ -212,8 +208,7 @@ static int run_once(exp_tctx *c, const char *cmd, const char *time_key, double l
     close(fd[0]);
     close(fd[1]);
     int ef = open(errpath, O_WRONLY | O_CREAT | O_APPEND, 0666);
-    if (ef >= 0)
-      dup2(ef, 2);
+    if (ef >= 0) dup2(ef, 2);
     execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
     _exit(127);
   }
@@ -230,24 +225,19 @@ static int run_once(exp_tctx *c, const char *cmd, const char *time_key, double l
       kill(-pid, SIGKILL);
       break;
     }
-    struct pollfd pf = {fd[0], POLLIN, 0};
+    struct pollfd pf = { fd[0], POLLIN, 0 };
     int pr = poll(&pf, 1, (int)fmin(left * 1000.0 + 1.0, 1000.0));
-    if (pr < 0 && errno != EINTR)
-      break;
-    if (pr <= 0)
-      continue;
+    if (pr < 0 && errno != EINTR) break;
+    if (pr <= 0) continue;
     ssize_t n = read(fd[0], out + used, sizeof out - 1 - used);
-    if (n <= 0)
-      break;
+    if (n <= 0) break;
     used += (size_t)n;
-    if (used + 1 >= sizeof out)
-      used = 0; /* keep reading; a time is printed near the end */
+    if (used + 1 >= sizeof out) used = 0; /* keep reading; a time is printed near the end */
   }
   out[used] = '\0';
   close(fd[0]);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   r->wall = cli_now_s() - t0;
   exp_wd_set_child(c->wd, 0);
   r->exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -262,13 +252,12 @@ typedef struct xmeas {
   int runs;
   const char *source;
   slv_residuals res;
-  double wall;                  /* the processes' wall time in all */
+  double wall; /* the processes' wall time in all */
 } xmeas;
 
 /* Reads and judges the solution of the last run. */
 static void judge(const slv_instance *inst, const char *out_file, const xrun *r, double tol,
-                  double *x, xmeas *m)
-{
+                  double *x, xmeas *m) {
   char err[256] = "";
   if (slv_read_vector(out_file, inst->n, x, err, sizeof err) != SLV_OK) {
     m->status = "failed";
@@ -281,24 +270,20 @@ static void judge(const slv_instance *inst, const char *out_file, const xrun *r,
     m->status = "not_finite";
   else
     m->status = exp_judge(&p, &m->res, tol) ? "converged" : "unconverged";
-  if (r->exit != 0)
-    snprintf(m->note, sizeof m->note, "exit %d", r->exit);
+  if (r->exit != 0) snprintf(m->note, sizeof m->note, "exit %d", r->exit);
 }
 
 /* The built-in rule on the compared time; the processes' wall time ends the
  * repeats at max_time only once min_runs runs are in, so that a peer whose
  * start-up dwarfs its reported solve time still has its min_runs runs. */
-static int external_repeat_done(const exp_section *s, int runs, double compared, double wall)
-{
-  if (exp_repeat_done(runs, compared, (int)s->min_runs, s->min_time, s->max_time))
-    return 1;
+static int external_repeat_done(const exp_section *s, int runs, double compared, double wall) {
+  if (exp_repeat_done(runs, compared, (int)s->min_runs, s->min_time, s->max_time)) return 1;
   return runs >= s->min_runs && wall >= s->max_time;
 }
 
 static void measure_external(exp_tctx *c, const exp_external *e, const slv_instance *inst,
                              const char *cmd, const char *out_file, double tol, double *x,
-                             double *times, int cap, xmeas *m)
-{
+                             double *times, int cap, xmeas *m) {
   double limit = exp_time_limit(c->pl, c->s), total = 0.0;
   int reported_all = e->time_key[0] != 0;
   xrun r;
@@ -330,12 +315,11 @@ static void measure_external(exp_tctx *c, const exp_external *e, const slv_insta
   judge(inst, out_file, &r, tol, x, m);
 }
 
-int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, int nt)
-{
+int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, int nt) {
   const exp_external *e = &c->pl->cfg.ext[c->t->solver.ext];
   char why[512] = "";
   for (int ti = 0; ti < nt; ti++) {
-    exp_prow r = {.status = "refused", .tol = tols[ti], .note = why};
+    exp_prow r = { .status = "refused", .tol = tols[ti], .note = why };
     exp_line l;
     if (!e->available) {
       snprintf(why, sizeof why, "external %s: %s not found on this host", e->name, e->requires);
@@ -384,16 +368,17 @@ int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, 
       snprintf(m.note, sizeof m.note, "out of memory");
     }
     int numbers = m.runs > 0 && strcmp(m.status, "time_limit") != 0;
-    exp_prow pr = {m.status, tols[ti], 0, 0, m.runs, m.t, m.source, e->name,
-                   m.res.res_rel, m.res.res_nat_inf, numbers, m.note, m.wall};
+    exp_prow pr = {
+      m.status,      tols[ti],          0,       0,      m.runs, m.t, m.source, e->name,
+      m.res.res_rel, m.res.res_nat_inf, numbers, m.note, m.wall
+    };
     exp_problem_row(c, &pr, &l);
     exp_tctx_row(c, &l);
     c->nonconv |= strcmp(m.status, "converged") != 0;
     free(x);
     free(times);
     unlink(out_file);
-    if (strncmp(in, c->scratch, strlen(c->scratch)) == 0 && ti == nt - 1)
-      unlink(in);
+    if (strncmp(in, c->scratch, strlen(c->scratch)) == 0 && ti == nt - 1) unlink(in);
   }
   return 0;
 }

@@ -40,24 +40,22 @@
 
 static volatile sig_atomic_t got_int = 0, got_term = 0;
 
-static void on_int(int sig)
-{
+static void on_int(int sig) {
   (void)sig;
   got_int++;
 }
 
-static void on_term(int sig)
-{
+static void on_term(int sig) {
   (void)sig;
   got_term = 1;
 }
 
 typedef struct worker {
   pid_t pid;
-  int to, from;                 /* task numbers down, answers up */
-  int task;                     /* running, or -1 */
-  int prob;                     /* last problem handed to it */
-  int closed;                   /* no more tasks for it: `to` closed */
+  int to, from; /* task numbers down, answers up */
+  int task;     /* running, or -1 */
+  int prob;     /* last problem handed to it */
+  int closed;   /* no more tasks for it: `to` closed */
   char buf[256];
   size_t used;
 } worker;
@@ -69,7 +67,7 @@ typedef struct pool {
   worker *w;
   int nw;
   unsigned char *state;
-  int first;                    /* first task that may be pending */
+  int first; /* first task that may be pending */
   exp_jobs_report *rep;
   int tty;
   double t0, last_line;
@@ -78,8 +76,7 @@ typedef struct pool {
 
 /* ---- the worker ------------------------------------------------------------------------ */
 
-static void worker_main(const exp_plan *pl, int in, int out)
-{
+static void worker_main(const exp_plan *pl, int in, int out) {
   signal(SIGINT, SIG_IGN);
   signal(SIGTERM, SIG_DFL);
   exp_limit_memory(pl->memory_mb);
@@ -93,17 +90,14 @@ static void worker_main(const exp_plan *pl, int in, int out)
     int rc = exp_task_run(pl, i, &cache, &nonconv);
     char ans[64];
     int n = snprintf(ans, sizeof ans, "done %d %d %d\n", i, rc, nonconv);
-    if (write(out, ans, (size_t)n) != n)
-      break;
+    if (write(out, ans, (size_t)n) != n) break;
   }
   _exit(0);
 }
 
-static int spawn(pool *p, worker *w)
-{
+static int spawn(pool *p, worker *w) {
   int down[2], up[2];
-  if (pipe(down) != 0)
-    return -1;
+  if (pipe(down) != 0) return -1;
   if (pipe(up) != 0) {
     close(down[0]);
     close(down[1]);
@@ -121,8 +115,7 @@ static int spawn(pool *p, worker *w)
     close(up[0]);
     for (int k = 0; k < p->nw; k++)
       if (p->w[k].pid > 0) {
-        if (!p->w[k].closed)
-          close(p->w[k].to);
+        if (!p->w[k].closed) close(p->w[k].to);
         close(p->w[k].from);
       }
     worker_main(p->pl, down[0], up[1]);
@@ -142,21 +135,18 @@ static int spawn(pool *p, worker *w)
 
 /* ---- bookkeeping ----------------------------------------------------------------------- */
 
-static int has_result(const exp_plan *pl, int i)
-{
+static int has_result(const exp_plan *pl, int i) {
   char path[EXP_PATH_MAX + 64], why[256];
   exp_result_path(pl, i, path, sizeof path);
   exp_result r;
   int rc = exp_result_read(path, &r, why, sizeof why);
   int ok = rc == 0 && strcmp(r.plan, pl->id) == 0 && r.task == i;
-  if (rc == 0)
-    exp_result_free(&r);
+  if (rc == 0) exp_result_free(&r);
   return ok;
 }
 
 /* A result for a task whose worker died without writing one. */
-static void write_crash(const pool *p, int i, int status)
-{
+static void write_crash(const pool *p, int i, int status) {
   char path[EXP_PATH_MAX + 64], msg[128];
   exp_result_path(p->pl, i, path, sizeof path);
   if (WIFSIGNALED(status))
@@ -166,14 +156,12 @@ static void write_crash(const pool *p, int i, int status)
     snprintf(msg, sizeof msg, "the worker exited with status %d without a result",
              WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   exp_result *h = calloc(1, sizeof *h);
-  if (!h)
-    return;
+  if (!h) return;
   h->task = i;
   snprintf(h->plan, sizeof h->plan, "%s", p->pl->id);
   exp_task_spec(p->pl, i, h->spec, sizeof h->spec);
   for (char *s = h->spec; *s; s++)
-    if (*s == '\t')
-      *s = ' ';
+    if (*s == '\t') *s = ' ';
   snprintf(h->task_status, sizeof h->task_status, "error");
   snprintf(h->message, sizeof h->message, "%s", msg);
   snprintf(h->rev, sizeof h->rev, "%s", p->pl->rev);
@@ -183,18 +171,17 @@ static void write_crash(const pool *p, int i, int status)
   free(h);
 }
 
-static void progress(pool *p, int final)
-{
+static void progress(pool *p, int final) {
   exp_jobs_report *r = p->rep;
   double now = cli_now_s(), el = now - p->t0;
   int todo = r->total - r->skipped, done = r->done;
   double eta = done > 0 ? el / done * (todo - done) : NAN;
   char etas[32] = "--";
-  if (eta == eta)
-    snprintf(etas, sizeof etas, "%d:%02d", (int)(eta / 60), (int)eta % 60);
+  if (eta == eta) snprintf(etas, sizeof etas, "%d:%02d", (int)(eta / 60), (int)eta % 60);
   if (p->tty) {
-    fprintf(stderr, "\rlcplab: tasks %d/%d (%d resumed)  not converged %d  errors %d  %d:%02d  "
-                    "ETA %s   %s",
+    fprintf(stderr,
+            "\rlcplab: tasks %d/%d (%d resumed)  not converged %d  errors %d  %d:%02d  "
+            "ETA %s   %s",
             done + r->skipped, r->total, r->skipped, r->nonconv, r->errors, (int)(el / 60),
             (int)el % 60, etas, final ? "\n" : "");
     fflush(stderr);
@@ -202,8 +189,9 @@ static void progress(pool *p, int final)
   }
   int step = todo / 20 > 0 ? todo / 20 : 1;
   if (final || done - p->last_done >= step || (done > p->last_done && now - p->last_line > 60)) {
-    fprintf(stderr, "lcplab: tasks %d/%d done (%d resumed), %d not converged, %d errors, %.0f s, "
-                    "ETA %s\n",
+    fprintf(stderr,
+            "lcplab: tasks %d/%d done (%d resumed), %d not converged, %d errors, %.0f s, "
+            "ETA %s\n",
             done + r->skipped, r->total, r->skipped, r->nonconv, r->errors, el, etas);
     p->last_done = done;
     p->last_line = now;
@@ -212,50 +200,38 @@ static void progress(pool *p, int final)
 
 /* The next task for worker w: on its problem if one is pending, else on a
  * problem no other worker has, else any; -1 if none is pending. */
-static int pick(pool *p, const worker *w)
-{
+static int pick(pool *p, const worker *w) {
   const exp_plan *pl = p->pl;
-  while (p->first < pl->ntasks && p->state[p->first] != T_PENDING)
-    p->first++;
+  while (p->first < pl->ntasks && p->state[p->first] != T_PENDING) p->first++;
   int any = -1, fresh = -1;
   for (int i = p->first; i < pl->ntasks; i++) {
-    if (p->state[i] != T_PENDING)
-      continue;
+    if (p->state[i] != T_PENDING) continue;
     int pr = pl->tasks[i].prob;
-    if (pr >= 0 && pr == w->prob)
-      return i;
-    if (any < 0)
-      any = i;
+    if (pr >= 0 && pr == w->prob) return i;
+    if (any < 0) any = i;
     if (fresh < 0) {
       int busy = 0;
-      for (int k = 0; k < p->nw; k++)
-        busy |= p->w[k].pid > 0 && p->w[k].prob == pr && pr >= 0;
-      if (!busy)
-        fresh = i;
+      for (int k = 0; k < p->nw; k++) busy |= p->w[k].pid > 0 && p->w[k].prob == pr && pr >= 0;
+      if (!busy) fresh = i;
     }
-    if (any >= 0 && fresh >= 0 && i > p->first + 4 * p->nw * 64)
-      break;
+    if (any >= 0 && fresh >= 0 && i > p->first + 4 * p->nw * 64) break;
   }
   return fresh >= 0 ? fresh : any;
 }
 
-static int dispatch(pool *p, worker *w)
-{
+static int dispatch(pool *p, worker *w) {
   int i = pick(p, w);
-  if (i < 0)
-    return 0;
+  if (i < 0) return 0;
   char line[32];
   int n = snprintf(line, sizeof line, "%d\n", i);
-  if (write(w->to, line, (size_t)n) != n)
-    return -1;
+  if (write(w->to, line, (size_t)n) != n) return -1;
   p->state[i] = T_RUNNING;
   w->task = i;
   w->prob = p->pl->tasks[i].prob;
   return 1;
 }
 
-static void finish_task(pool *p, int i, int rc, int nonconv)
-{
+static void finish_task(pool *p, int i, int rc, int nonconv) {
   p->state[i] = T_DONE;
   p->rep->done++;
   p->rep->nonconv += nonconv != 0;
@@ -264,13 +240,10 @@ static void finish_task(pool *p, int i, int rc, int nonconv)
 }
 
 /* Reads a worker's answers; returns -1 at EOF (the worker ended). */
-static int read_answers(pool *p, worker *w)
-{
+static int read_answers(pool *p, worker *w) {
   ssize_t n = read(w->from, w->buf + w->used, sizeof w->buf - 1 - w->used);
-  if (n < 0 && errno == EINTR)
-    return 0;
-  if (n <= 0)
-    return -1;
+  if (n < 0 && errno == EINTR) return 0;
+  if (n <= 0) return -1;
   w->used += (size_t)n;
   w->buf[w->used] = '\0';
   char *nl;
@@ -289,13 +262,10 @@ static int read_answers(pool *p, worker *w)
 }
 
 /* A worker ended: reap it, account for its task. */
-static void reap(pool *p, worker *w)
-{
+static void reap(pool *p, worker *w) {
   int status = 0;
-  while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!w->closed)
-    close(w->to);
+  while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {}
+  if (!w->closed) close(w->to);
   close(w->from);
   w->pid = 0;
   if (w->task >= 0) {
@@ -312,36 +282,32 @@ static void reap(pool *p, worker *w)
   }
 }
 
-static void kill_all(pool *p)
-{
+static void kill_all(pool *p) {
   for (int k = 0; k < p->nw; k++)
-    if (p->w[k].pid > 0)
-      kill(p->w[k].pid, SIGKILL);
+    if (p->w[k].pid > 0) kill(p->w[k].pid, SIGKILL);
 }
 
-static int loop(pool *p)
-{
+static int loop(pool *p) {
   struct pollfd *pf = calloc((size_t)p->nw, sizeof *pf);
-  if (!pf)
-    return -1;
+  if (!pf) return -1;
   int stopping = 0, killed = 0, rc = 0;
   for (;;) {
     if (got_term || got_int >= 2) {
-      if (!killed)
-        kill_all(p);
+      if (!killed) kill_all(p);
       killed = stopping = 1;
     } else if (got_int == 1 && !stopping) {
       stopping = 1;
-      fprintf(stderr, "%slcplab: interrupted: finishing the running tasks (Ctrl-C again to stop "
-                      "them now)\n", p->tty ? "\n" : "");
+      fprintf(stderr,
+              "%slcplab: interrupted: finishing the running tasks (Ctrl-C again to stop "
+              "them now)\n",
+              p->tty ? "\n" : "");
     }
     int alive = 0;
     for (int k = 0; k < p->nw; k++) {
       worker *w = &p->w[k];
       if (w->pid <= 0 && !stopping && p->rep->done + p->rep->skipped < p->rep->total) {
         int more = 0;
-        for (int i = p->first; i < p->pl->ntasks && !more; i++)
-          more = p->state[i] == T_PENDING;
+        for (int i = p->first; i < p->pl->ntasks && !more; i++) more = p->state[i] == T_PENDING;
         if (more && spawn(p, w) != 0) {
           cli_error("experiment: cannot start a worker: %s", strerror(errno));
           rc = -1;
@@ -359,8 +325,7 @@ static int loop(pool *p)
       pf[k].events = POLLIN;
       alive += w->pid > 0;
     }
-    if (!alive)
-      break;
+    if (!alive) break;
     int r = poll(pf, (nfds_t)p->nw, 200);
     if (r < 0 && errno != EINTR) {
       rc = -1;
@@ -370,15 +335,13 @@ static int loop(pool *p)
       if (p->w[k].pid > 0 && (pf[k].revents & (POLLIN | POLLHUP | POLLERR)) &&
           read_answers(p, &p->w[k]) < 0)
         reap(p, &p->w[k]);
-    if (p->tty)
-      progress(p, 0);
+    if (p->tty) progress(p, 0);
   }
   free(pf);
   return rc;
 }
 
-int exp_jobs_run(const exp_plan *pl, const exp_jobs_opts *o, exp_jobs_report *rep)
-{
+int exp_jobs_run(const exp_plan *pl, const exp_jobs_opts *o, exp_jobs_report *rep) {
   memset(rep, 0, sizeof *rep);
   rep->total = pl->ntasks;
   pool p;
@@ -414,8 +377,7 @@ int exp_jobs_run(const exp_plan *pl, const exp_jobs_opts *o, exp_jobs_report *re
   sa.sa_handler = on_term;
   sigaction(SIGTERM, &sa, &old_term);
   int rc = rep->skipped == rep->total ? 0 : loop(&p);
-  if (rep->skipped < rep->total)
-    progress(&p, 1);
+  if (rep->skipped < rep->total) progress(&p, 1);
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);
   rep->stopped_by = got_term ? SIGTERM : got_int ? SIGINT : 0;
@@ -423,7 +385,6 @@ int exp_jobs_run(const exp_plan *pl, const exp_jobs_opts *o, exp_jobs_report *re
   rep->elapsed = cli_now_s() - p.t0;
   free(p.state);
   free(p.w);
-  if (rc < 0)
-    return -1;
+  if (rc < 0) return -1;
   return rep->stopped_by ? 1 : 0;
 }

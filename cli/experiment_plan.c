@@ -42,11 +42,10 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const friction_names[] = {"none", "box", "pyramid", "cone"};
-static const char *const integrator_names[] = {"symplectic", "explicit", "verlet"};
+static const char *const friction_names[] = { "none", "box", "pyramid", "cone" };
+static const char *const integrator_names[] = { "symplectic", "explicit", "verlet" };
 
-int exp_section_tols(const exp_section *s, double *tol)
-{
+int exp_section_tols(const exp_section *s, double *tol) {
   int n = s->ntol;
   if (n == 0) {
     if (s->kind == EXP_PROFILE) {
@@ -57,8 +56,7 @@ int exp_section_tols(const exp_section *s, double *tol)
     tol[0] = 1e-8;
     return 1;
   }
-  for (int k = 0; k < n; k++)
-    tol[k] = s->tol[k];
+  for (int k = 0; k < n; k++) tol[k] = s->tol[k];
   /* loosest first (task rule above) */
   for (int i = 1; i < n; i++)
     for (int j = i; j > 0 && tol[j] > tol[j - 1]; j--) {
@@ -69,30 +67,25 @@ int exp_section_tols(const exp_section *s, double *tol)
   return n;
 }
 
-double exp_time_limit(const exp_plan *pl, const exp_section *s)
-{
+double exp_time_limit(const exp_plan *pl, const exp_section *s) {
   return pl->time_limit > 0 ? pl->time_limit : s->time_limit;
 }
 
-int exp_section_frictions(const exp_section *s, int *fr)
-{
+int exp_section_frictions(const exp_section *s, int *fr) {
   if (s->nfriction == 0) {
     fr[0] = 1; /* DYN_FRICTION_BOX */
     fr[1] = 3; /* DYN_FRICTION_CONE */
     return 2;
   }
-  for (int k = 0; k < s->nfriction; k++)
-    fr[k] = s->friction[k];
+  for (int k = 0; k < s->nfriction; k++) fr[k] = s->friction[k];
   return s->nfriction;
 }
 
-static int add_task(exp_plan *pl, int *cap, exp_task t)
-{
+static int add_task(exp_plan *pl, int *cap, exp_task t) {
   if (pl->ntasks == *cap) {
     int c = *cap ? 2 * *cap : 256;
     exp_task *n = realloc(pl->tasks, (size_t)c * sizeof *n);
-    if (!n)
-      return -1;
+    if (!n) return -1;
     pl->tasks = n;
     *cap = c;
   }
@@ -100,15 +93,12 @@ static int add_task(exp_plan *pl, int *cap, exp_task t)
   return 0;
 }
 
-static int expand_scene_section(exp_plan *pl, int si, int *cap)
-{
+static int expand_scene_section(exp_plan *pl, int si, int *cap) {
   const exp_section *s = &pl->cfg.sec[si];
   int nint = s->nint ? s->nint : 1;
-  int ints[3] = {0, 0, 0};
-  if (s->nint)
-    memcpy(ints, s->integrators, sizeof ints);
-  if (s->kind == EXP_ACCURACY)
-    nint = 1;
+  int ints[3] = { 0, 0, 0 };
+  if (s->nint) memcpy(ints, s->integrators, sizeof ints);
+  if (s->kind == EXP_ACCURACY) nint = 1;
   int fr[4], nfr = exp_section_frictions(s, fr);
   for (int ci = 0; ci < s->nsrc; ci++) {
     const exp_source *src = &s->src[ci];
@@ -116,10 +106,10 @@ static int expand_scene_section(exp_plan *pl, int si, int *cap)
     for (int fi = 0; fi < nf; fi++)
       for (int ii = 0; ii < nint; ii++)
         for (int k = 0; k < s->nsolvers; k++) {
-          exp_task t = {si, -1, ci, s->solvers[k], ints[ii],
-                        src->friction != -2 ? src->friction : fr[fi]};
-          if (add_task(pl, cap, t))
-            return -1;
+          exp_task t = { si,       -1,
+                         ci,       s->solvers[k],
+                         ints[ii], src->friction != -2 ? src->friction : fr[fi] };
+          if (add_task(pl, cap, t)) return -1;
         }
   }
   return 0;
@@ -127,8 +117,7 @@ static int expand_scene_section(exp_plan *pl, int si, int *cap)
 
 static int plan_id(exp_plan *pl);
 
-int exp_plan_expand(exp_plan *pl)
-{
+int exp_plan_expand(exp_plan *pl) {
   int cap = 0;
   free(pl->tasks);
   pl->tasks = NULL;
@@ -136,17 +125,14 @@ int exp_plan_expand(exp_plan *pl)
   for (int si = 0; si < pl->cfg.nsec; si++) {
     const exp_section *s = &pl->cfg.sec[si];
     if (exp_kind_is_scene(s->kind)) {
-      if (expand_scene_section(pl, si, &cap))
-        return -1;
+      if (expand_scene_section(pl, si, &cap)) return -1;
       continue;
     }
     for (int p = 0; p < pl->nprobs; p++) {
-      if (pl->probs[p].section != si)
-        continue;
+      if (pl->probs[p].section != si) continue;
       for (int k = 0; k < s->nsolvers; k++) {
-        exp_task t = {si, p, -1, s->solvers[k], 0, 0};
-        if (add_task(pl, &cap, t))
-          return -1;
+        exp_task t = { si, p, -1, s->solvers[k], 0, 0 };
+        if (add_task(pl, &cap, t)) return -1;
       }
     }
   }
@@ -155,28 +141,24 @@ int exp_plan_expand(exp_plan *pl)
 
 /* ---- rendering ------------------------------------------------------------------------- */
 
-static const char *fr_name(int f)
-{
-  return f >= 0 && f < 4 ? friction_names[f] : "auto";
-}
+static const char *fr_name(int f) { return f >= 0 && f < 4 ? friction_names[f] : "auto"; }
 
-void exp_task_spec(const exp_plan *pl, int i, char *buf, size_t len)
-{
+void exp_task_spec(const exp_plan *pl, int i, char *buf, size_t len) {
   const exp_task *t = &pl->tasks[i];
   const exp_section *s = &pl->cfg.sec[t->section];
   const char *name = exp_solver_name(&pl->cfg, &t->solver);
   if (t->prob >= 0)
-    snprintf(buf, len, "%d\t%s\t%s\t%d\t%s\t-\t-\t%s", i, s->name, exp_kind_str(s->kind),
-             t->prob, name, pl->probs[t->prob].label);
+    snprintf(buf, len, "%d\t%s\t%s\t%d\t%s\t-\t-\t%s", i, s->name, exp_kind_str(s->kind), t->prob,
+             name, pl->probs[t->prob].label);
   else
     snprintf(buf, len, "%d\t%s\t%s\tsrc%d\t%s\t%s\t%s\t%s", i, s->name, exp_kind_str(s->kind),
              t->src, name, integrator_names[t->integrator], fr_name(t->friction),
              s->src[t->src].scene);
 }
 
-static int render_tasks(const exp_plan *pl, exp_rbuf *b)
-{
-  int bad = exp_rbuf_add(b, "# task\tsection\tkind\tproblem\tsolver\tintegrator\tfriction\tlabel\n");
+static int render_tasks(const exp_plan *pl, exp_rbuf *b) {
+  int bad =
+      exp_rbuf_add(b, "# task\tsection\tkind\tproblem\tsolver\tintegrator\tfriction\tlabel\n");
   for (int i = 0; i < pl->ntasks && !bad; i++) {
     char line[1024];
     exp_task_spec(pl, i, line, sizeof line);
@@ -185,8 +167,7 @@ static int render_tasks(const exp_plan *pl, exp_rbuf *b)
   return bad;
 }
 
-static int render_problems(const exp_plan *pl, exp_rbuf *b)
-{
+static int render_problems(const exp_plan *pl, exp_rbuf *b) {
   int bad = exp_rbuf_add(b, "# id\tsection\tlabel\tfamily\tclass\tkind\tn\tnnz\tcontacts\tcond_est"
                             "\torigin\tpath\n");
   for (int i = 0; i < pl->nprobs && !bad; i++) {
@@ -198,8 +179,7 @@ static int render_problems(const exp_plan *pl, exp_rbuf *b)
   return bad;
 }
 
-static void compute_id(exp_plan *pl, const exp_rbuf *probs, const exp_rbuf *tasks)
-{
+static void compute_id(exp_plan *pl, const exp_rbuf *probs, const exp_rbuf *tasks) {
   uint64_t h = EXP_FNV_INIT;
   h = exp_fnv1a(h, pl->cfg.text, strlen(pl->cfg.text) + 1);
   h = exp_fnv1a(h, pl->cfg.used_vars, strlen(pl->cfg.used_vars) + 1);
@@ -211,24 +191,20 @@ static void compute_id(exp_plan *pl, const exp_rbuf *probs, const exp_rbuf *task
   snprintf(pl->id, sizeof pl->id, "%016llx", (unsigned long long)h);
 }
 
-int exp_plan_peek_id(const char *dir, char *id)
-{
+int exp_plan_peek_id(const char *dir, char *id) {
   char path[EXP_PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/plan.info", dir);
   FILE *f = fopen(path, "r");
-  if (!f)
-    return -1;
+  if (!f) return -1;
   char line[1024];
   int ok = 0;
   while (fgets(line, sizeof line, f))
-    if (sscanf(line, "id %23s", id) == 1)
-      ok = 1;
+    if (sscanf(line, "id %23s", id) == 1) ok = 1;
   fclose(f);
   return ok ? 0 : -1;
 }
 
-void exp_self_path(char *out, size_t len)
-{
+void exp_self_path(char *out, size_t len) {
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n <= 0) {
@@ -241,8 +217,7 @@ void exp_self_path(char *out, size_t len)
   char *slash = strrchr(exe, '/');
   if (slash && slash - exe >= 6 && strncmp(slash - 6, "/.libs", 6) == 0) {
     const char *base = slash + 1;
-    if (strncmp(base, "lt-", 3) == 0)
-      base += 3;
+    if (strncmp(base, "lt-", 3) == 0) base += 3;
     char wrap[PATH_MAX + 64];
     snprintf(wrap, sizeof wrap, "%.*s/%s", (int)(slash - 6 - exe), exe, base);
     if (access(wrap, X_OK) == 0) {
@@ -253,8 +228,7 @@ void exp_self_path(char *out, size_t len)
   snprintf(out, len, "%s", exe);
 }
 
-static int write_file(const char *dir, const char *name, const char *text, size_t len, int exec)
-{
+static int write_file(const char *dir, const char *name, const char *text, size_t len, int exec) {
   char path[EXP_PATH_MAX + 64], tmp[EXP_PATH_MAX + 96];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   snprintf(tmp, sizeof tmp, "%s/.%s.tmp.%ld", dir, name, (long)getpid());
@@ -265,8 +239,7 @@ static int write_file(const char *dir, const char *name, const char *text, size_
   }
   int bad = fwrite(text, 1, len, f) != len;
   bad |= fclose(f) != 0;
-  if (!bad && exec)
-    bad = chmod(tmp, 0755) != 0;
+  if (!bad && exec) bad = chmod(tmp, 0755) != 0;
   if (bad || rename(tmp, path) != 0) {
     unlink(tmp);
     cli_error("%s: cannot write: %s", path, strerror(errno));
@@ -278,8 +251,7 @@ static int write_file(const char *dir, const char *name, const char *text, size_
 /* The longest a task of the plan may take (s): per tolerance a warm-up and
  * the timed runs (each under the limit, stopped past max_time), or a scene
  * run; plus loading. */
-static double task_bound(const exp_plan *pl)
-{
+static double task_bound(const exp_plan *pl) {
   double worst = 0.0;
   for (int si = 0; si < pl->cfg.nsec; si++) {
     const exp_section *s = &pl->cfg.sec[si];
@@ -292,81 +264,76 @@ static double task_bound(const exp_plan *pl)
 }
 
 static int render_scripts(const exp_plan *pl, int chunk, const char *self, exp_rbuf *par,
-                          exp_rbuf *sb)
-{
+                          exp_rbuf *sb) {
   int T = pl->ntasks;
-  if (chunk <= 0)
-    chunk = T > 1000 ? (T + 999) / 1000 : 1;
+  if (chunk <= 0) chunk = T > 1000 ? (T + 999) / 1000 : 1;
   int A = T > 0 ? (T + chunk - 1) / chunk : 1;
   double secs = chunk * task_bound(pl);
   long t = (long)ceil(secs / 60.0);
   int bad = exp_rbuf_add(
-    par,
-    "#!/bin/sh\n"
-    "# run-parallel.sh -- the %d tasks of this lcplab plan under GNU parallel\n"
-    "# (experiments/README.md, \"Campaigns\").\n"
-    "#   sh run-parallel.sh [PARALLEL OPTIONS]    e.g. -j 8, or --sshloginfile HOSTS\n"
-    "# Every task writes its own result under results/; running this again resumes:\n"
-    "# --resume-failed reruns the failed and the missing tasks, and a task whose\n"
-    "# result exists returns at once.  Then: lcplab collect %s\n"
-    "# Across ssh hosts the plan folder, the problem files and lcplab must have the\n"
-    "# same paths on every host (a shared file system).\n"
-    "set -eu\n"
-    "dir='%s'\n"
-    "LCPLAB=${LCPLAB:-'%s'}\n"
-    "exec parallel --joblog \"$dir/joblog\" --resume-failed --halt never \"$@\" \\\n"
-    "  env OPENBLAS_NUM_THREADS=1 \"$LCPLAB\" task \"$dir\" {} :::: \"$dir/task-ids\"\n",
-    T, pl->dir, pl->dir, self);
+      par,
+      "#!/bin/sh\n"
+      "# run-parallel.sh -- the %d tasks of this lcplab plan under GNU parallel\n"
+      "# (experiments/README.md, \"Campaigns\").\n"
+      "#   sh run-parallel.sh [PARALLEL OPTIONS]    e.g. -j 8, or --sshloginfile HOSTS\n"
+      "# Every task writes its own result under results/; running this again resumes:\n"
+      "# --resume-failed reruns the failed and the missing tasks, and a task whose\n"
+      "# result exists returns at once.  Then: lcplab collect %s\n"
+      "# Across ssh hosts the plan folder, the problem files and lcplab must have the\n"
+      "# same paths on every host (a shared file system).\n"
+      "set -eu\n"
+      "dir='%s'\n"
+      "LCPLAB=${LCPLAB:-'%s'}\n"
+      "exec parallel --joblog \"$dir/joblog\" --resume-failed --halt never \"$@\" \\\n"
+      "  env OPENBLAS_NUM_THREADS=1 \"$LCPLAB\" task \"$dir\" {} :::: \"$dir/task-ids\"\n",
+      T, pl->dir, pl->dir, self);
   bad |= exp_rbuf_add(
-    sb,
-    "#!/bin/sh\n"
-    "# slurm.sbatch -- the %d tasks of this lcplab plan as a Slurm job array\n"
-    "# (experiments/README.md, \"Campaigns\"): %d tasks per array element,\n"
-    "# each task under its own time limit (at most %.0f s a task).\n"
-    "#   sbatch slurm.sbatch        then, when the array is done: lcplab collect %s\n"
-    "# Submitting it again reruns only the tasks without a result.\n"
-    "#SBATCH --job-name=lcplab-%s\n"
-    "#SBATCH --array=0-%d\n"
-    "#SBATCH --time=%ld\n"
-    "#SBATCH --ntasks=1\n"
-    "#SBATCH --cpus-per-task=1\n"
-    "#SBATCH --output=%s/slurm/%%A_%%a.out\n"
-    "set -u\n"
-    "dir='%s'\n"
-    "LCPLAB=${LCPLAB:-'%s'}\n"
-    "export OPENBLAS_NUM_THREADS=1\n"
-    "first=$((SLURM_ARRAY_TASK_ID * %d))\n"
-    "last=$((first + %d - 1))\n"
-    "if [ \"$last\" -ge %d ]; then last=%d; fi\n"
-    "rc=0\n"
-    "t=$first\n"
-    "while [ \"$t\" -le \"$last\" ]; do\n"
-    "  \"$LCPLAB\" task \"$dir\" \"$t\" || rc=$?\n"
-    "  t=$((t + 1))\n"
-    "done\n"
-    "exit $rc\n",
-    T, chunk, task_bound(pl), pl->dir, pl->id, A - 1, t, pl->dir, pl->dir, self, chunk, chunk, T,
-    T - 1);
+      sb,
+      "#!/bin/sh\n"
+      "# slurm.sbatch -- the %d tasks of this lcplab plan as a Slurm job array\n"
+      "# (experiments/README.md, \"Campaigns\"): %d tasks per array element,\n"
+      "# each task under its own time limit (at most %.0f s a task).\n"
+      "#   sbatch slurm.sbatch        then, when the array is done: lcplab collect %s\n"
+      "# Submitting it again reruns only the tasks without a result.\n"
+      "#SBATCH --job-name=lcplab-%s\n"
+      "#SBATCH --array=0-%d\n"
+      "#SBATCH --time=%ld\n"
+      "#SBATCH --ntasks=1\n"
+      "#SBATCH --cpus-per-task=1\n"
+      "#SBATCH --output=%s/slurm/%%A_%%a.out\n"
+      "set -u\n"
+      "dir='%s'\n"
+      "LCPLAB=${LCPLAB:-'%s'}\n"
+      "export OPENBLAS_NUM_THREADS=1\n"
+      "first=$((SLURM_ARRAY_TASK_ID * %d))\n"
+      "last=$((first + %d - 1))\n"
+      "if [ \"$last\" -ge %d ]; then last=%d; fi\n"
+      "rc=0\n"
+      "t=$first\n"
+      "while [ \"$t\" -le \"$last\" ]; do\n"
+      "  \"$LCPLAB\" task \"$dir\" \"$t\" || rc=$?\n"
+      "  t=$((t + 1))\n"
+      "done\n"
+      "exit $rc\n",
+      T, chunk, task_bound(pl), pl->dir, pl->id, A - 1, t, pl->dir, pl->dir, self, chunk, chunk, T,
+      T - 1);
   return bad;
 }
 
-static int render_info(const exp_plan *pl, exp_rbuf *b)
-{
+static int render_info(const exp_plan *pl, exp_rbuf *b) {
   char date[64] = "unknown";
   time_t now = time(NULL);
   struct tm tm;
-  if (gmtime_r(&now, &tm))
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  if (gmtime_r(&now, &tm)) strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return exp_rbuf_add(b,
                       "lcplab-plan 1\nid %s\nrev %s\nconfig %s\ndir %s\ntime_limit %.17g\n"
                       "memory_mb %.0f\nmax_memory %zu\ndump_failures %s\ntasks %d\nproblems %d\n"
                       "created %s\n",
-                      pl->id, pl->rev, pl->config_path, pl->cfg.dir, pl->time_limit,
-                      pl->memory_mb, pl->max_memory, pl->dump_dir, pl->ntasks, pl->nprobs, date);
+                      pl->id, pl->rev, pl->config_path, pl->cfg.dir, pl->time_limit, pl->memory_mb,
+                      pl->max_memory, pl->dump_dir, pl->ntasks, pl->nprobs, date);
 }
 
-static int mkdir_one(const char *dir, const char *sub)
-{
+static int mkdir_one(const char *dir, const char *sub) {
   char p[EXP_PATH_MAX + 32];
   snprintf(p, sizeof p, "%s/%s", dir, sub);
   if (mkdir(p, 0777) != 0 && errno != EEXIST) {
@@ -376,15 +343,13 @@ static int mkdir_one(const char *dir, const char *sub)
   return 0;
 }
 
-int exp_plan_write(const exp_plan *pl, int chunk)
-{
-  exp_rbuf probs = {0}, tasks = {0}, ids = {0}, par = {0}, sb = {0}, info = {0};
+int exp_plan_write(const exp_plan *pl, int chunk) {
+  exp_rbuf probs = { 0 }, tasks = { 0 }, ids = { 0 }, par = { 0 }, sb = { 0 }, info = { 0 };
   char self[PATH_MAX];
   exp_self_path(self, sizeof self);
   int bad = render_problems(pl, &probs) | render_tasks(pl, &tasks) | render_info(pl, &info) |
             render_scripts(pl, chunk, self, &par, &sb);
-  for (int i = 0; i < pl->ntasks && !bad; i++)
-    bad = exp_rbuf_add(&ids, "%d\n", i);
+  for (int i = 0; i < pl->ntasks && !bad; i++) bad = exp_rbuf_add(&ids, "%d\n", i);
   if (bad) {
     cli_error("out of memory writing the plan");
   } else if (mkdir(pl->dir, 0777) != 0 && errno != EEXIST) {
@@ -411,12 +376,10 @@ int exp_plan_write(const exp_plan *pl, int chunk)
 }
 
 /* exp_plan_expand's id: the files rendered in memory. */
-static int plan_id(exp_plan *pl)
-{
-  exp_rbuf probs = {0}, tasks = {0};
+static int plan_id(exp_plan *pl) {
+  exp_rbuf probs = { 0 }, tasks = { 0 };
   int bad = render_problems(pl, &probs) | render_tasks(pl, &tasks);
-  if (!bad)
-    compute_id(pl, &probs, &tasks);
+  if (!bad) compute_id(pl, &probs, &tasks);
   exp_rbuf_free(&probs);
   exp_rbuf_free(&tasks);
   return bad ? -1 : 0;
@@ -424,8 +387,7 @@ static int plan_id(exp_plan *pl)
 
 /* ---- reading ---------------------------------------------------------------------------- */
 
-static int read_info(const char *dir, exp_plan *pl, char *cfgdir, size_t len)
-{
+static int read_info(const char *dir, exp_plan *pl, char *cfgdir, size_t len) {
   char path[EXP_PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/plan.info", dir);
   FILE *f = fopen(path, "r");
@@ -465,16 +427,14 @@ static int read_info(const char *dir, exp_plan *pl, char *cfgdir, size_t len)
 }
 
 /* plan.vars as "--var" definitions (pointers into text, which is kept). */
-static char *read_vars(const char *dir, exp_vars *v)
-{
+static char *read_vars(const char *dir, exp_vars *v) {
   char path[EXP_PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/plan.vars", dir);
   FILE *f = fopen(path, "r");
   char *text = calloc(1, 1100);
   memset(v, 0, sizeof *v);
   if (!f || !text) {
-    if (f)
-      fclose(f);
+    if (f) fclose(f);
     return text;
   }
   size_t n = fread(text, 1, 1099, f);
@@ -487,23 +447,20 @@ static char *read_vars(const char *dir, exp_vars *v)
 }
 
 /* Splits line at tabs into f (max n); returns the count. */
-static int split_tabs(char *line, char **f, int n)
-{
+static int split_tabs(char *line, char **f, int n) {
   int k = 0;
   line[strcspn(line, "\r\n")] = '\0';
   for (char *c = line; k < n;) {
     f[k++] = c;
     char *t = strchr(c, '\t');
-    if (!t)
-      break;
+    if (!t) break;
     *t = '\0';
     c = t + 1;
   }
   return k;
 }
 
-static int read_problems(const char *dir, exp_plan *pl)
-{
+static int read_problems(const char *dir, exp_plan *pl) {
   char path[EXP_PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/problems.tsv", dir);
   FILE *f = fopen(path, "r");
@@ -514,8 +471,7 @@ static int read_problems(const char *dir, exp_plan *pl)
   char line[EXP_PATH_MAX + 512];
   int cap = 0, rc = -1;
   while (rc < 0 && fgets(line, sizeof line, f)) {
-    if (line[0] == '#')
-      continue;
+    if (line[0] == '#') continue;
     char *c[12];
     if (split_tabs(line, c, 12) != 12) {
       cli_error("%s: a line without 12 fields", path);
@@ -535,8 +491,7 @@ static int read_problems(const char *dir, exp_plan *pl)
     memset(p, 0, sizeof *p);
     p->section = -1;
     for (int s = 0; s < pl->cfg.nsec; s++)
-      if (strcmp(pl->cfg.sec[s].name, c[1]) == 0)
-        p->section = s;
+      if (strcmp(pl->cfg.sec[s].name, c[1]) == 0) p->section = s;
     snprintf(p->label, sizeof p->label, "%s", c[2]);
     snprintf(p->family, sizeof p->family, "%s", c[3]);
     p->cls = exp_class_from_str(c[4]);
@@ -559,41 +514,35 @@ static int read_problems(const char *dir, exp_plan *pl)
 
 /* The solver of a tasks.tsv line: registered, or an external declared in
  * the config (available here or not). */
-static int find_solver(const exp_config *cfg, const char *name, exp_solver_ref *r)
-{
+static int find_solver(const exp_config *cfg, const char *name, exp_solver_ref *r) {
   const slv_solver *sv = slv_solver_find(name);
   if (sv) {
-    *r = (exp_solver_ref){sv, -1};
+    *r = (exp_solver_ref){ sv, -1 };
     return 0;
   }
   for (int i = 0; i < cfg->next; i++)
     if (strcmp(cfg->ext[i].name, name) == 0) {
-      *r = (exp_solver_ref){NULL, i};
+      *r = (exp_solver_ref){ NULL, i };
       return 0;
     }
   return -1;
 }
 
-static int parse_task(exp_plan *pl, char **c, exp_task *t)
-{
+static int parse_task(exp_plan *pl, char **c, exp_task *t) {
   memset(t, 0, sizeof *t);
   t->section = -1;
   for (int s = 0; s < pl->cfg.nsec; s++)
-    if (strcmp(pl->cfg.sec[s].name, c[1]) == 0)
-      t->section = s;
-  if (t->section < 0 || find_solver(&pl->cfg, c[4], &t->solver))
-    return -1;
+    if (strcmp(pl->cfg.sec[s].name, c[1]) == 0) t->section = s;
+  if (t->section < 0 || find_solver(&pl->cfg, c[4], &t->solver)) return -1;
   if (strncmp(c[3], "src", 3) == 0) {
     t->prob = -1;
     t->src = atoi(c[3] + 3);
     t->integrator = 0;
     for (int k = 0; k < 3; k++)
-      if (strcmp(c[5], integrator_names[k]) == 0)
-        t->integrator = k;
+      if (strcmp(c[5], integrator_names[k]) == 0) t->integrator = k;
     t->friction = -1;
     for (int k = 0; k < 4; k++)
-      if (strcmp(c[6], friction_names[k]) == 0)
-        t->friction = k;
+      if (strcmp(c[6], friction_names[k]) == 0) t->friction = k;
     return t->src >= 0 && t->src < pl->cfg.sec[t->section].nsrc ? 0 : -1;
   }
   t->src = -1;
@@ -601,8 +550,7 @@ static int parse_task(exp_plan *pl, char **c, exp_task *t)
   return t->prob >= 0 && t->prob < pl->nprobs ? 0 : -1;
 }
 
-static int read_tasks(const char *dir, exp_plan *pl)
-{
+static int read_tasks(const char *dir, exp_plan *pl) {
   char path[EXP_PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/tasks.tsv", dir);
   FILE *f = fopen(path, "r");
@@ -613,8 +561,7 @@ static int read_tasks(const char *dir, exp_plan *pl)
   char line[2048];
   int cap = 0, rc = -1;
   while (rc < 0 && fgets(line, sizeof line, f)) {
-    if (line[0] == '#')
-      continue;
+    if (line[0] == '#') continue;
     char *c[8];
     exp_task t;
     if (split_tabs(line, c, 8) != 8 || atoi(c[0]) != pl->ntasks || parse_task(pl, c, &t) ||
@@ -627,36 +574,29 @@ static int read_tasks(const char *dir, exp_plan *pl)
   return rc;
 }
 
-int exp_plan_read(const char *dir, exp_plan *pl)
-{
+int exp_plan_read(const char *dir, exp_plan *pl) {
   memset(pl, 0, sizeof *pl);
   snprintf(pl->dir, sizeof pl->dir, "%s", dir);
   char cfgdir[EXP_PATH_MAX] = ".", path[EXP_PATH_MAX + 32];
   int rc = read_info(dir, pl, cfgdir, sizeof cfgdir);
-  if (rc >= 0)
-    return rc;
+  if (rc >= 0) return rc;
   exp_vars vars;
   char *vtext = read_vars(dir, &vars);
   snprintf(path, sizeof path, "%s/plan.exp", dir);
   rc = exp_config_read(path, cfgdir, &vars, &pl->cfg);
   free(vtext);
-  if (rc >= 0)
-    return rc;
-  if ((rc = read_problems(dir, pl)) >= 0 || (rc = read_tasks(dir, pl)) >= 0)
-    return rc;
+  if (rc >= 0) return rc;
+  if ((rc = read_problems(dir, pl)) >= 0 || (rc = read_tasks(dir, pl)) >= 0) return rc;
   return -1;
 }
 
-void exp_plan_free(exp_plan *pl)
-{
+void exp_plan_free(exp_plan *pl) {
   exp_config_free(&pl->cfg);
   free(pl->probs);
   free(pl->tasks);
   memset(pl, 0, sizeof *pl);
 }
 
-void exp_result_path(const exp_plan *pl, int i, char *buf, size_t len)
-{
+void exp_result_path(const exp_plan *pl, int i, char *buf, size_t len) {
   snprintf(buf, len, "%s/results/t%06d.res", pl->dir, i);
 }
-

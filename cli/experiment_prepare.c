@@ -56,14 +56,12 @@ extern void dlacn2_(const int *n, double *v, double *x, int *isgn, double *est, 
 
 static void progress(const exp_env *env, const char *fmt, ...)
 #if defined(__GNUC__)
-  __attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 2, 3)))
 #endif
-  ;
+    ;
 
-static void progress(const exp_env *env, const char *fmt, ...)
-{
-  if (!env->tty)
-    return;
+static void progress(const exp_env *env, const char *fmt, ...) {
+  if (!env->tty) return;
   va_list ap;
   va_start(ap, fmt);
   fputs("lcplab experiment: ", stderr);
@@ -78,8 +76,7 @@ static void progress(const exp_env *env, const char *fmt, ...)
  * For CSR the arrays are those of A itself read as columns, i.e. of A^T:
  * *transposed = 1 then. */
 static int csc_of(const slv_problem *p, int **Cp, int **Ci, double **Cx, int *transposed,
-                  int *owned)
-{
+                  int *owned) {
   int n = p->n;
   *owned = 0;
   if (p->storage == SLV_CSR) {
@@ -89,19 +86,16 @@ static int csc_of(const slv_problem *p, int **Cp, int **Ci, double **Cx, int *tr
     *transposed = 1;
     return 0;
   }
-  if (p->storage != SLV_DENSE)
-    return -1;
+  if (p->storage != SLV_DENSE) return -1;
   size_t nnz = 0;
   for (int j = 0; j < n; j++)
-    for (int i = 0; i < n; i++)
-      nnz += p->A[i + (size_t)j * p->lda] != 0.0;
+    for (int i = 0; i < n; i++) nnz += p->A[i + (size_t)j * p->lda] != 0.0;
   *Cp = malloc(((size_t)n + 1) * sizeof **Cp);
   *Ci = malloc((nnz ? nnz : 1) * sizeof **Ci);
   *Cx = malloc((nnz ? nnz : 1) * sizeof **Cx);
   *owned = 1;
   *transposed = 0;
-  if (!*Cp || !*Ci || !*Cx)
-    return -1;
+  if (!*Cp || !*Ci || !*Cx) return -1;
   size_t k = 0;
   for (int j = 0; j < n; j++) {
     (*Cp)[j] = (int)k;
@@ -119,35 +113,29 @@ static int csc_of(const slv_problem *p, int **Cp, int **Ci, double **Cx, int *tr
 
 /* ||A||_1 = the largest column sum of |a_ij|. */
 static double norm1(const slv_problem *p, const int *Cp, const int *Ci, const double *Cx,
-                    int transposed)
-{
+                    int transposed) {
   int n = p->n;
   double best = 0.0;
   if (!transposed) {
     for (int j = 0; j < n; j++) {
       double s = 0.0;
-      for (int k = Cp[j]; k < Cp[j + 1]; k++)
-        s += fabs(Cx[k]);
+      for (int k = Cp[j]; k < Cp[j + 1]; k++) s += fabs(Cx[k]);
       best = fmax(best, s);
     }
     return best;
   }
   double *col = calloc((size_t)n, sizeof *col);
-  if (!col)
-    return NAN;
+  if (!col) return NAN;
   for (int i = 0; i < n; i++)
-    for (int k = Cp[i]; k < Cp[i + 1]; k++)
-      col[Ci[k]] += fabs(Cx[k]);
-  for (int j = 0; j < n; j++)
-    best = fmax(best, col[j]);
+    for (int k = Cp[i]; k < Cp[i + 1]; k++) col[Ci[k]] += fabs(Cx[k]);
+  for (int j = 0; j < n; j++) best = fmax(best, col[j]);
   free(col);
   return best;
 }
 
 /* Hager-Higham with the factors of C (C = A, or C = A^T when transposed). */
 static double inv_norm1(int n, void *num, const int *Cp, const int *Ci, const double *Cx,
-                        int transposed)
-{
+                        int transposed) {
   double *v = malloc((size_t)n * sizeof *v), *x = malloc((size_t)n * sizeof *x);
   double *y = malloc((size_t)n * sizeof *y);
   int *isgn = malloc((size_t)n * sizeof *isgn);
@@ -156,8 +144,7 @@ static double inv_norm1(int n, void *num, const int *Cp, const int *Ci, const do
   if (v && x && y && isgn) {
     do {
       dlacn2_(&n, v, x, isgn, &est, &kase, isave);
-      if (kase == 0)
-        break;
+      if (kase == 0) break;
       /* kase 1: x := A^-1 x; kase 2: x := A^-T x */
       int sys = (kase == 1) != (transposed != 0) ? UMFPACK_A : UMFPACK_At;
       if (umfpack_di_solve(sys, Cp, Ci, Cx, y, x, num, NULL, NULL) < 0) {
@@ -174,18 +161,15 @@ static double inv_norm1(int n, void *num, const int *Cp, const int *Ci, const do
   return est;
 }
 
-double exp_cond_estimate(const slv_problem *p)
-{
+double exp_cond_estimate(const slv_problem *p) {
   int n = p->n, *Cp = NULL, *Ci = NULL, transposed = 0, owned = 0;
   double *Cx = NULL, cond = NAN;
-  if (n <= 0 || csc_of(p, &Cp, &Ci, &Cx, &transposed, &owned) != 0)
-    goto done;
+  if (n <= 0 || csc_of(p, &Cp, &Ci, &Cx, &transposed, &owned) != 0) goto done;
   double a1 = norm1(p, Cp, Ci, Cx, transposed);
   void *sym = NULL, *num = NULL;
   double info[UMFPACK_INFO];
   int st = umfpack_di_symbolic(n, n, Cp, Ci, Cx, &sym, NULL, info);
-  if (st == UMFPACK_OK)
-    st = umfpack_di_numeric(Cp, Ci, Cx, sym, &num, NULL, info);
+  if (st == UMFPACK_OK) st = umfpack_di_numeric(Cp, Ci, Cx, sym, &num, NULL, info);
   if (st == UMFPACK_WARNING_singular_matrix) {
     cond = INFINITY;
   } else if (st == UMFPACK_OK) {
@@ -217,23 +201,19 @@ typedef struct meta_cache {
   char file[EXP_PATH_MAX + 32];
 } meta_cache;
 
-static int file_stamp(const char *path, long long *size, long long *mtime)
-{
+static int file_stamp(const char *path, long long *size, long long *mtime) {
   struct stat st;
-  if (stat(path, &st) != 0)
-    return -1;
+  if (stat(path, &st) != 0) return -1;
   *size = (long long)st.st_size;
   *mtime = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
   return 0;
 }
 
-static meta *cache_add(meta_cache *c)
-{
+static meta *cache_add(meta_cache *c) {
   if (c->n == c->cap) {
     int cap = c->cap ? 2 * c->cap : 64;
     meta *m = realloc(c->m, (size_t)cap * sizeof *m);
-    if (!m)
-      return NULL;
+    if (!m) return NULL;
     c->m = m;
     c->cap = cap;
   }
@@ -242,16 +222,13 @@ static meta *cache_add(meta_cache *c)
   return e;
 }
 
-static void cache_load(meta_cache *c, const char *datadir)
-{
+static void cache_load(meta_cache *c, const char *datadir) {
   snprintf(c->file, sizeof c->file, "%s/problem-meta.tsv", datadir);
   FILE *f = fopen(c->file, "r");
-  if (!f)
-    return;
+  if (!f) return;
   char line[EXP_PATH_MAX + 512];
   while (fgets(line, sizeof line, f)) {
-    if (line[0] == '#')
-      continue;
+    if (line[0] == '#') continue;
     char path[EXP_PATH_MAX], cls[16], kind[16], cond[32];
     meta tmp;
     memset(&tmp, 0, sizeof tmp);
@@ -259,8 +236,7 @@ static void cache_load(meta_cache *c, const char *datadir)
                &tmp.mtime, cls, kind, &tmp.p.n, &tmp.p.nnz, &tmp.p.contacts, cond) != 9)
       continue;
     meta *e = cache_add(c);
-    if (!e)
-      break;
+    if (!e) break;
     *e = tmp;
     snprintf(e->path, sizeof e->path, "%s", path);
     e->p.cls = exp_class_from_str(cls);
@@ -270,15 +246,12 @@ static void cache_load(meta_cache *c, const char *datadir)
   fclose(f);
 }
 
-static void cache_save(meta_cache *c)
-{
-  if (!c->dirty)
-    return;
+static void cache_save(meta_cache *c) {
+  if (!c->dirty) return;
   char tmp[EXP_PATH_MAX + 64];
   snprintf(tmp, sizeof tmp, "%s.tmp.%ld", c->file, (long)getpid());
   FILE *f = fopen(tmp, "w");
-  if (!f)
-    return;
+  if (!f) return;
   fprintf(f, "# path\tsize\tmtime_ns\tclass\tkind\tn\tnnz\tcontacts\tcond_est "
              "(lcplab experiment's cache of problem metadata; delete it to recompute)\n");
   for (int k = 0; k < c->n; k++) {
@@ -292,11 +265,9 @@ static void cache_save(meta_cache *c)
     unlink(tmp);
 }
 
-static const meta *cache_find(const meta_cache *c, const char *path)
-{
+static const meta *cache_find(const meta_cache *c, const char *path) {
   long long size, mtime;
-  if (file_stamp(path, &size, &mtime))
-    return NULL;
+  if (file_stamp(path, &size, &mtime)) return NULL;
   for (int k = c->n - 1; k >= 0; k--)
     if (strcmp(c->m[k].path, path) == 0 && c->m[k].size == size && c->m[k].mtime == mtime)
       return &c->m[k];
@@ -310,13 +281,11 @@ typedef struct plist {
   int n, cap;
 } plist;
 
-static exp_prob *plist_add(plist *l)
-{
+static exp_prob *plist_add(plist *l) {
   if (l->n == l->cap) {
     int cap = l->cap ? 2 * l->cap : 64;
     exp_prob *p = realloc(l->p, (size_t)cap * sizeof *p);
-    if (!p)
-      return NULL;
+    if (!p) return NULL;
     l->p = p;
     l->cap = cap;
   }
@@ -325,15 +294,11 @@ static exp_prob *plist_add(plist *l)
   return e;
 }
 
-static int count_contacts(const slv_instance *inst)
-{
-  if (inst->ncones > 0)
-    return inst->ncones;
-  if (!inst->findex)
-    return 0;
+static int count_contacts(const slv_instance *inst) {
+  if (inst->ncones > 0) return inst->ncones;
+  if (!inst->findex) return 0;
   char *target = calloc((size_t)inst->n + 1, 1);
-  if (!target)
-    return 0;
+  if (!target) return 0;
   int k = 0;
   for (int i = 0; i < inst->n; i++) {
     int j = inst->findex[i];
@@ -346,21 +311,17 @@ static int count_contacts(const slv_instance *inst)
   return k;
 }
 
-static long count_nnz(const slv_instance *inst)
-{
-  if (inst->storage == SLV_CSR)
-    return inst->Ap[inst->n];
+static long count_nnz(const slv_instance *inst) {
+  if (inst->storage == SLV_CSR) return inst->Ap[inst->n];
   long k = 0;
-  for (size_t q = 0; q < (size_t)inst->n * (size_t)inst->n; q++)
-    k += inst->A[q] != 0.0;
+  for (size_t q = 0; q < (size_t)inst->n * (size_t)inst->n; q++) k += inst->A[q] != 0.0;
   return k;
 }
 
 /* The metadata of the file at path into *e (from the cache or by reading
  * it).  contacts < 0: count them from the problem.  -1 ok, else exit 2. */
 static int describe(const exp_config *cfg, const exp_env *env, int line, const char *key,
-                    meta_cache *mc, const char *path, int contacts, exp_prob *e)
-{
+                    meta_cache *mc, const char *path, int contacts, exp_prob *e) {
   const meta *m = cache_find(mc, path);
   if (m) {
     e->cls = m->p.cls;
@@ -374,8 +335,7 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
   slv_instance *inst = NULL;
   char err[512] = "";
   slv_read_options ro = slv_read_options_default();
-  if (env->max_memory > 0)
-    ro.max_memory = env->max_memory;
+  if (env->max_memory > 0) ro.max_memory = env->max_memory;
   slv_status st = slv_read_with(path, SLV_FMT_AUTO, &ro, &inst, err, sizeof err);
   if (st != SLV_OK) {
     cli_error("%s:%d: %s: %s", cfg->path, line, key, err[0] ? err : slv_status_str(st));
@@ -399,12 +359,10 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
   return -1;
 }
 
-static void set_label(exp_prob *e, const char *label, const char *family)
-{
+static void set_label(exp_prob *e, const char *label, const char *family) {
   snprintf(e->label, sizeof e->label, "%s", label[0] ? label : "unnamed");
   for (char *s = e->label; *s; s++)
-    if (*s == ',' || *s == '"' || *s == '\n' || *s == '\r' || *s == ' ' || *s == '\t')
-      *s = '_';
+    if (*s == ',' || *s == '"' || *s == '\n' || *s == '\r' || *s == ' ' || *s == '\t') *s = '_';
   if (family) {
     snprintf(e->family, sizeof e->family, "%s", family);
   } else {
@@ -414,12 +372,10 @@ static void set_label(exp_prob *e, const char *label, const char *family)
 }
 
 /* The base name of path without its last extension. */
-static void base_label(const char *path, char *out, size_t len)
-{
+static void base_label(const char *path, char *out, size_t len) {
   snprintf(out, len, "%s", cli_basename(path));
   char *dot = strrchr(out, '.');
-  if (dot && dot != out)
-    *dot = '\0';
+  if (dot && dot != out) *dot = '\0';
 }
 
 typedef struct ctx {
@@ -431,8 +387,7 @@ typedef struct ctx {
 } ctx;
 
 static int add_file(const ctx *c, const exp_source *src, const char *path, const char *origin,
-                    const char *family, int contacts)
-{
+                    const char *family, int contacts) {
   exp_prob *e = plist_add(c->list);
   if (!e) {
     cli_error("out of memory");
@@ -445,26 +400,23 @@ static int add_file(const ctx *c, const exp_source *src, const char *path, const
   char label[128];
   base_label(path, label, sizeof label);
   set_label(e, label, family);
-  return describe(c->cfg, c->env, src->line, src->kind == EXP_SRC_FILE ? "instances" : "generate", c->mc,
-                  e->path, contacts, e);
+  return describe(c->cfg, c->env, src->line, src->kind == EXP_SRC_FILE ? "instances" : "generate",
+                  c->mc, e->path, contacts, e);
 }
 
-static int known_ext(const char *name)
-{
-  static const char *const ext[] = {".dat", ".lcp", ".blcp", ".mtx", ".hdf5", ".h5", NULL};
+static int known_ext(const char *name) {
+  static const char *const ext[] = { ".dat", ".lcp", ".blcp", ".mtx", ".hdf5", ".h5", NULL };
   size_t n = strlen(name);
   for (int k = 0; ext[k]; k++) {
     size_t e = strlen(ext[k]);
-    if (n > e && strcmp(name + n - e, ext[k]) == 0)
-      return 1;
+    if (n > e && strcmp(name + n - e, ext[k]) == 0) return 1;
   }
   return 0;
 }
 
 /* A file, a folder's instance files or a pattern's matches (glob(3)
  * sorts them).  -1 ok, else exit status. */
-static int load_files(const ctx *c, const exp_source *src)
-{
+static int load_files(const ctx *c, const exp_source *src) {
   struct stat st;
   int pattern = strpbrk(src->path, "*?[") != NULL;
   if (!pattern && stat(src->path, &st) == 0 && !S_ISDIR(st.st_mode))
@@ -486,8 +438,7 @@ static int load_files(const ctx *c, const exp_source *src)
     rc = add_file(c, src, g.gl_pathv[k], "file", NULL, -1);
     added++;
   }
-  if (r == 0)
-    globfree(&g);
+  if (r == 0) globfree(&g);
   if (rc < 0 && added == 0) {
     cli_error("%s:%d: instances: %s: no instance file (.dat .lcp .blcp .mtx .hdf5 .h5)",
               c->cfg->path, src->line, src->path);
@@ -497,19 +448,21 @@ static int load_files(const ctx *c, const exp_source *src)
 }
 
 /* Runs gen_instances into path.  -1 ok, else exit status. */
-static int generate(const ctx *c, const exp_source *src, const char *path)
-{
+static int generate(const ctx *c, const exp_source *src, const char *path) {
   const exp_env *env = c->env;
   if (!env->gen || !env->gen[0]) {
     cli_error("%s:%d: generate: datasets/gen_instances not found (set LCPLAB_GEN_INSTANCES to "
-              "its path)", c->cfg->path, src->line);
+              "its path)",
+              c->cfg->path, src->line);
     return CLI_EXIT_USAGE;
   }
   char n[32], seed[32];
   snprintf(n, sizeof n, "%ld", src->n);
   snprintf(seed, sizeof seed, "%lu", src->seed);
-  char *argv[] = {(char *)env->gen, "--type", (char *)src->family, "--n", n, "--seed", seed,
-                  "--out", (char *)path, NULL};
+  char *argv[] = {
+    (char *)env->gen, "--type", (char *)src->family, "--n", n, "--seed", seed, "--out",
+    (char *)path,     NULL
+  };
   progress(env, "generating %s", path);
   int rc = exp_run_prog(argv, NULL, 0, 0);
   if (rc != 0) {
@@ -520,26 +473,23 @@ static int generate(const ctx *c, const exp_source *src, const char *path)
   return -1;
 }
 
-static int load_generated(const ctx *c, const exp_source *src)
-{
+static int load_generated(const ctx *c, const exp_source *src) {
   char path[EXP_PATH_MAX + 128];
   snprintf(path, sizeof path, "%s/%s_%ld_s%lu.lcp", c->env->datadir, src->family, src->n,
            src->seed);
   if (!cli_path_exists(path)) {
     int rc = generate(c, src, path);
-    if (rc >= 0)
-      return rc;
+    if (rc >= 0) return rc;
   }
   return add_file(c, src, path, "generated", src->family, -1);
 }
 
 /* ---- scene exports ---------------------------------------------------------------------- */
 
-static const char *const friction_str[] = {"none", "box", "pyramid", "cone"};
+static const char *const friction_str[] = { "none", "box", "pyramid", "cone" };
 
 /* The label of a scene export at step k. */
-static void scene_label(const exp_source *src, int fr, long k, char *out, size_t len)
-{
+static void scene_label(const exp_source *src, int fr, long k, char *out, size_t len) {
   int r = snprintf(out, len, "%s-%s%s-k%ld", src->scene, friction_str[fr],
                    src->cone_law == SLV_CONE_ASSOCIATED ? "-assoc" : "", k);
   for (int q = 0; q < src->nparams && r > 0 && (size_t)r < len; q++)
@@ -547,39 +497,32 @@ static void scene_label(const exp_source *src, int fr, long k, char *out, size_t
 }
 
 static int build_world(const exp_source *src, const dyn_world_settings *set, dyn_world **w,
-                       char *msg, size_t len)
-{
+                       char *msg, size_t len) {
   const char *params[CLI_MAX_PARAMS];
-  for (int k = 0; k < src->nparams; k++)
-    params[k] = src->params[k];
+  for (int k = 0; k < src->nparams; k++) params[k] = src->params[k];
   return dyn_scene_new(src->scene, params, src->nparams, set, w, msg, len) == DYN_OK ? 0 : -1;
 }
 
 /* The world settings of a scene used as a problem source. */
-static dyn_world_settings export_settings(const exp_source *src, int fr)
-{
+static dyn_world_settings export_settings(const exp_source *src, int fr) {
   dyn_world_settings set = dyn_world_settings_default();
   /* the pyramid LCP has rows with A_ii = 0 (the auxiliary lambda): of the
    * registered solvers only lemke takes it (dantzig needs a symmetric A) */
-  const char *solver = src->solver[0]                  ? src->solver
+  const char *solver = src->solver[0]               ? src->solver
                        : fr == DYN_FRICTION_CONE    ? "nsgs"
                        : fr == DYN_FRICTION_PYRAMID ? "lemke"
                                                     : "pgs";
   exp_fmt(set.solver, sizeof set.solver, "%s", solver);
   set.contact.friction = (dyn_friction)fr;
-  if (src->cone_law >= 0)
-    set.cone_law = (slv_cone_law)src->cone_law;
-  if (src->dt > 0)
-    set.dt = src->dt;
+  if (src->cone_law >= 0) set.cone_law = (slv_cone_law)src->cone_law;
+  if (src->dt > 0) set.dt = src->dt;
   return set;
 }
 
-static int write_export(const char *path, const slv_problem *p, int contacts)
-{
+static int write_export(const char *path, const slv_problem *p, int contacts) {
   slv_instance *inst = cli_instance_of(p, "", 0); /* a factored A as CSR */
   char err[512] = "", tmp[EXP_PATH_MAX + 64];
-  if (!inst)
-    return -1;
+  if (!inst) return -1;
   snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
   slv_status st = slv_write(tmp, SLV_FMT_LCPLAB, inst, err, sizeof err);
   slv_instance_free(inst);
@@ -598,35 +541,30 @@ static int write_export(const char *path, const slv_problem *p, int contacts)
   return 0;
 }
 
-static int read_contacts(const char *path)
-{
+static int read_contacts(const char *path) {
   char mpath[EXP_PATH_MAX + 16];
   snprintf(mpath, sizeof mpath, "%.*s.meta", (int)(strlen(path) - 4), path);
   FILE *f = fopen(mpath, "r");
   int k = -1;
   if (f) {
-    if (fscanf(f, "contacts %d", &k) != 1)
-      k = -1;
+    if (fscanf(f, "contacts %d", &k) != 1) k = -1;
     fclose(f);
   }
   return k;
 }
 
 /* The steps a scene source exports: E, 2E, ... and K; returns the count. */
-static int export_steps(const exp_source *src, long K, long *steps, int cap)
-{
+static int export_steps(const exp_source *src, long K, long *steps, int cap) {
   int k = 0;
   if (src->every > 0)
-    for (long s = src->every; s < K && k < cap - 1; s += src->every)
-      steps[k++] = s;
+    for (long s = src->every; s < K && k < cap - 1; s += src->every) steps[k++] = s;
   steps[k++] = K;
   return k;
 }
 
 /* Simulates the scene and writes the missing exports.  -1 ok, else 2. */
-static int simulate_exports(const ctx *c, const exp_source *src, int fr, const long *steps,
-                            int ns, char (*paths)[EXP_PATH_MAX + 192], int *contacts)
-{
+static int simulate_exports(const ctx *c, const exp_source *src, int fr, const long *steps, int ns,
+                            char (*paths)[EXP_PATH_MAX + 192], int *contacts) {
   dyn_world_settings set = export_settings(src, fr);
   dyn_world *w = NULL;
   char msg[512] = "";
@@ -634,20 +572,19 @@ static int simulate_exports(const ctx *c, const exp_source *src, int fr, const l
     cli_error("%s:%d: scene: %s", c->cfg->path, src->line, msg[0] ? msg : "cannot build it");
     return CLI_EXIT_USAGE;
   }
-  progress(c->env, "simulating %s for %ld steps to export its problems", src->scene,
-           steps[ns - 1]);
+  progress(c->env, "simulating %s for %ld steps to export its problems", src->scene, steps[ns - 1]);
   int next = 0, rc = -1;
   for (long k = 1; k <= steps[ns - 1] && rc < 0; k++) {
     dyn_world_metrics m;
     if (dyn_world_step(w, &m) != DYN_OK) {
       /* the trajectory ends there: the problems of the steps before it stay */
-      fprintf(stderr, "lcplab: note: %s:%d: scene %s stopped at step %ld (%s): the problems of "
-                      "later steps are not exported\n", c->cfg->path, src->line, src->scene, k,
-              dyn_world_message(w));
+      fprintf(stderr,
+              "lcplab: note: %s:%d: scene %s stopped at step %ld (%s): the problems of "
+              "later steps are not exported\n",
+              c->cfg->path, src->line, src->scene, k, dyn_world_message(w));
       break;
     }
-    if (k != steps[next])
-      continue;
+    if (k != steps[next]) continue;
     slv_problem p;
     const double *x;
     dyn_world_last_problem(w, &p, &x);
@@ -660,8 +597,7 @@ static int simulate_exports(const ctx *c, const exp_source *src, int fr, const l
   return rc;
 }
 
-static int load_scene(const ctx *c, const exp_source *src)
-{
+static int load_scene(const ctx *c, const exp_source *src) {
   int fr = src->friction >= 0 ? src->friction : DYN_FRICTION_BOX;
   dyn_world_settings set = export_settings(src, fr);
   long K = src->steps > 0 ? src->steps : dyn_scene_default_steps(src->scene, set.dt);
@@ -684,17 +620,14 @@ static int load_scene(const ctx *c, const exp_source *src)
     char label[160];
     scene_label(src, fr, steps[q], label, sizeof label);
     for (char *s = label; *s; s++)
-      if (*s == '/' || *s == ' ')
-        *s = '_';
+      if (*s == '/' || *s == ' ') *s = '_';
     snprintf(paths[q], sizeof paths[q], "%s/scene-%s.lcp", c->env->datadir, label);
     contacts[q] = read_contacts(paths[q]);
     missing |= !cli_path_exists(paths[q]) && contacts[q] < 0;
   }
-  if (missing)
-    rc = simulate_exports(c, src, fr, steps, ns, paths, contacts);
+  if (missing) rc = simulate_exports(c, src, fr, steps, ns, paths, contacts);
   for (int q = 0; q < ns && rc < 0; q++) {
-    if (!cli_path_exists(paths[q]))
-      continue; /* no rows at that step */
+    if (!cli_path_exists(paths[q])) continue; /* no rows at that step */
     rc = add_file(c, src, paths[q], "scene", src->scene, contacts[q]);
     if (rc < 0) {
       exp_prob *e = &c->list->p[c->list->n - 1];
@@ -705,7 +638,8 @@ static int load_scene(const ctx *c, const exp_source *src)
   }
   if (rc < 0 && added == 0) {
     cli_error("%s:%d: scene: %s has no contact or joint at the steps taken: no problem (change "
-              "steps= or every=)", c->cfg->path, src->line, src->scene);
+              "steps= or every=)",
+              c->cfg->path, src->line, src->scene);
     rc = CLI_EXIT_USAGE;
   }
   free(paths);
@@ -715,19 +649,18 @@ static int load_scene(const ctx *c, const exp_source *src)
 
 /* A scene of a drift / accuracy section: built once so that a bad
  * parameter fails before any run. */
-static int check_scene(const ctx *c, const exp_source *src)
-{
+static int check_scene(const ctx *c, const exp_source *src) {
   dyn_world_settings set = dyn_world_settings_default();
-  if (src->dt > 0)
-    set.dt = src->dt;
+  if (src->dt > 0) set.dt = src->dt;
   dyn_world *w = NULL;
   char msg[512] = "";
   int rc = -1;
   if (build_world(src, &set, &w, msg, sizeof msg)) {
     cli_error("%s:%d: scene: %s", c->cfg->path, src->line, msg[0] ? msg : "cannot build it");
     rc = CLI_EXIT_USAGE;
-  } else if ((src->steps > 0 ? src->steps
-                             : dyn_scene_default_steps(src->scene, dyn_world_get_settings(w)->dt)) < 1) {
+  } else if ((src->steps > 0
+                  ? src->steps
+                  : dyn_scene_default_steps(src->scene, dyn_world_get_settings(w)->dt)) < 1) {
     cli_error("%s:%d: scene: no default step count: give steps=", c->cfg->path, src->line);
     rc = CLI_EXIT_USAGE;
   }
@@ -736,13 +669,11 @@ static int check_scene(const ctx *c, const exp_source *src)
 }
 
 /* Labels made unique within each section: a repeated label gets "~2", "~3". */
-static void unique_labels(plist *l)
-{
+static void unique_labels(plist *l) {
   for (int i = 0; i < l->n; i++) {
     int dup = 1;
     for (int j = 0; j < i; j++)
-      if (l->p[j].section == l->p[i].section && strcmp(l->p[j].label, l->p[i].label) == 0)
-        dup++;
+      if (l->p[j].section == l->p[i].section && strcmp(l->p[j].label, l->p[i].label) == 0) dup++;
     if (dup > 1) {
       size_t len = strlen(l->p[i].label);
       exp_fmt(l->p[i].label + (len > 120 ? 120 : len), 8, "~%d", dup);
@@ -752,30 +683,27 @@ static void unique_labels(plist *l)
 
 /* Drops the problems whose class the section does not keep, and duplicate
  * files within a section. */
-static void filter_section(const exp_config *cfg, plist *l)
-{
+static void filter_section(const exp_config *cfg, plist *l) {
   int m = 0;
   for (int i = 0; i < l->n; i++) {
     const exp_section *s = &cfg->sec[l->p[i].section];
     int keep = !s->classes || (s->classes & (1u << l->p[i].cls));
     for (int j = 0; j < m && keep; j++)
       keep = !(l->p[j].section == l->p[i].section && strcmp(l->p[j].path, l->p[i].path) == 0);
-    if (keep)
-      l->p[m++] = l->p[i];
+    if (keep) l->p[m++] = l->p[i];
   }
   l->n = m;
 }
 
-int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int *np)
-{
+int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int *np) {
   meta_cache mc;
   memset(&mc, 0, sizeof mc);
   cache_load(&mc, env->datadir);
-  plist list = {NULL, 0, 0};
+  plist list = { NULL, 0, 0 };
   int rc = -1;
   for (int si = 0; si < cfg->nsec && rc < 0; si++) {
     const exp_section *s = &cfg->sec[si];
-    ctx c = {cfg, env, &mc, &list, si};
+    ctx c = { cfg, env, &mc, &list, si };
     for (int k = 0; k < s->nsrc && rc < 0; k++) {
       const exp_source *src = &s->src[k];
       if (exp_kind_is_scene(s->kind))

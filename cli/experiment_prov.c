@@ -40,16 +40,13 @@
 
 extern char **environ;
 
-static void chomp(char *s)
-{
+static void chomp(char *s) {
   size_t n = strlen(s);
-  while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' '))
-    s[--n] = '\0';
+  while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ')) s[--n] = '\0';
 }
 
-int exp_run_prog(char *const *argv, char *out, size_t len, int quiet)
-{
-  int fd[2] = {-1, -1};
+int exp_run_prog(char *const *argv, char *out, size_t len, int quiet) {
+  int fd[2] = { -1, -1 };
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   if (out) {
@@ -61,31 +58,25 @@ int exp_run_prog(char *const *argv, char *out, size_t len, int quiet)
     posix_spawn_file_actions_addclose(&fa, fd[0]);
     posix_spawn_file_actions_addclose(&fa, fd[1]);
   }
-  if (quiet)
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  if (quiet) posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
   pid_t pid;
   int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
-  if (out)
-    close(fd[1]);
+  if (out) close(fd[1]);
   if (err != 0) {
-    if (out)
-      close(fd[0]);
+    if (out) close(fd[0]);
     return -1;
   }
   if (out) {
     size_t used = 0;
     for (;;) {
       ssize_t r = read(fd[0], out + used, len - 1 - used);
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r <= 0)
-        break;
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) break;
       used += (size_t)r;
       if (used + 1 >= len) {
         char sink[256];
-        while (read(fd[0], sink, sizeof sink) > 0) {
-        }
+        while (read(fd[0], sink, sizeof sink) > 0) {}
         break;
       }
     }
@@ -94,25 +85,23 @@ int exp_run_prog(char *const *argv, char *out, size_t len, int quiet)
   }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR)
-      return -1;
+    if (errno != EINTR) return -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-void exp_git_rev(const char *dir, char *rev, size_t len)
-{
+void exp_git_rev(const char *dir, char *rev, size_t len) {
   const char *env = getenv("LCPLAB_REV");
   if (env && env[0]) {
     snprintf(rev, len, "%s", env);
     return;
   }
   char out[256] = "";
-  char *a1[] = {"git", "-C", (char *)dir, "rev-parse", "--short=12", "HEAD", NULL};
+  char *a1[] = { "git", "-C", (char *)dir, "rev-parse", "--short=12", "HEAD", NULL };
   if (exp_run_prog(a1, out, sizeof out, 1) == 0 && out[0]) {
     chomp(out);
     char st[64] = "";
     /* --no-optional-locks: never write the index (status would refresh it) */
-    char *a2[] = {"git", "--no-optional-locks", "-C", (char *)dir, "status", "--porcelain", NULL};
+    char *a2[] = { "git", "--no-optional-locks", "-C", (char *)dir, "status", "--porcelain", NULL };
     int dirty = exp_run_prog(a2, st, sizeof st, 1) == 0 && st[0];
     snprintf(rev, len, "%s%s", out, dirty ? "-dirty" : "");
     return;
@@ -120,38 +109,30 @@ void exp_git_rev(const char *dir, char *rev, size_t len)
   snprintf(rev, len, "unknown (no git checkout at %s; set LCPLAB_REV)", dir);
 }
 
-double exp_loadavg(void)
-{
+double exp_loadavg(void) {
   double l[1];
   return getloadavg(l, 1) == 1 ? l[0] : -1.0;
 }
 
-static void read_line_file(const char *path, char *out, size_t len)
-{
+static void read_line_file(const char *path, char *out, size_t len) {
   out[0] = '\0';
   FILE *f = fopen(path, "r");
-  if (!f)
-    return;
-  if (fgets(out, (int)len, f))
-    chomp(out);
+  if (!f) return;
+  if (fgets(out, (int)len, f)) chomp(out);
   fclose(f);
 }
 
-static void cpu_model(char *out, size_t len)
-{
+static void cpu_model(char *out, size_t len) {
   snprintf(out, len, "unknown");
   FILE *f = fopen("/proc/cpuinfo", "r");
-  if (!f)
-    return;
+  if (!f) return;
   char line[512];
   while (fgets(line, sizeof line, f)) {
-    if (strncmp(line, "model name", 10) != 0)
-      continue;
+    if (strncmp(line, "model name", 10) != 0) continue;
     const char *c = strchr(line, ':');
     if (c) {
       c++;
-      while (*c == ' ' || *c == '\t')
-        c++;
+      while (*c == ' ' || *c == '\t') c++;
       snprintf(out, len, "%s", c);
       chomp(out);
     }
@@ -161,21 +142,17 @@ static void cpu_model(char *out, size_t len)
 }
 
 /* FNV-1a of a file's bytes, continued from h (h unchanged if unreadable). */
-static uint64_t hash_file(uint64_t h, const char *path)
-{
+static uint64_t hash_file(uint64_t h, const char *path) {
   int fd = open(path, O_RDONLY);
-  if (fd < 0)
-    return h;
+  if (fd < 0) return h;
   char buf[65536];
   ssize_t r;
-  while ((r = read(fd, buf, sizeof buf)) > 0)
-    h = exp_fnv1a(h, buf, (size_t)r);
+  while ((r = read(fd, buf, sizeof buf)) > 0) h = exp_fnv1a(h, buf, (size_t)r);
   close(fd);
   return h;
 }
 
-static void binary_hash(char *out, size_t len)
-{
+static void binary_hash(char *out, size_t len) {
   uint64_t h = EXP_FNV_INIT;
   char exe[4096];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -184,15 +161,12 @@ static void binary_hash(char *out, size_t len)
     h = hash_file(h, exe);
   }
   Dl_info di;
-  if (dladdr((void *)slv_solve, &di) && di.dli_fname)
-    h = hash_file(h, di.dli_fname);
-  if (dladdr((void *)dyn_world_step, &di) && di.dli_fname)
-    h = hash_file(h, di.dli_fname);
+  if (dladdr((void *)slv_solve, &di) && di.dli_fname) h = hash_file(h, di.dli_fname);
+  if (dladdr((void *)dyn_world_step, &di) && di.dli_fname) h = hash_file(h, di.dli_fname);
   snprintf(out, len, "%016llx", (unsigned long long)h);
 }
 
-static void blas_info(exp_prov *p)
-{
+static void blas_info(exp_prov *p) {
   char *(*get_config)(void);
   int (*get_threads)(void);
   *(void **)&get_config = dlsym(RTLD_DEFAULT, "openblas_get_config");
@@ -205,15 +179,13 @@ static void blas_info(exp_prov *p)
     snprintf(p->blas_threads, sizeof p->blas_threads, "unknown");
 }
 
-void exp_prov_gather(exp_prov *p)
-{
+void exp_prov_gather(exp_prov *p) {
   memset(p, 0, sizeof *p);
   cpu_model(p->cpu, sizeof p->cpu);
   p->cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
   read_line_file("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", p->governor,
                  sizeof p->governor);
-  if (!p->governor[0])
-    snprintf(p->governor, sizeof p->governor, "unknown (no cpufreq)");
+  if (!p->governor[0]) snprintf(p->governor, sizeof p->governor, "unknown (no cpufreq)");
 #if defined(__clang__)
   snprintf(p->compiler, sizeof p->compiler, "clang %s", __VERSION__);
 #elif defined(__GNUC__)
@@ -227,8 +199,7 @@ void exp_prov_gather(exp_prov *p)
   snprintf(p->cflags, sizeof p->cflags, "not recorded at build time");
 #endif
   for (char *c = p->cflags; *c; c++)
-    if (*c == '\n' || *c == '\t')
-      *c = ' ';
+    if (*c == '\n' || *c == '\t') *c = ' ';
   blas_info(p);
   binary_hash(p->binary, sizeof p->binary);
   struct utsname u;
@@ -241,32 +212,25 @@ void exp_prov_gather(exp_prov *p)
   p->load_end = p->load_start;
 }
 
-double exp_default_memory_mb(void)
-{
+double exp_default_memory_mb(void) {
   long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  if (pages <= 0 || size <= 0)
-    return 0.0;
+  if (pages <= 0 || size <= 0) return 0.0;
   double mb = (double)pages * (double)size / 1048576.0 / (double)(cpus > 0 ? cpus : 1);
   return mb < 1024.0 ? 1024.0 : floor(mb);
 }
 
-void exp_limit_memory(double mb)
-{
+void exp_limit_memory(double mb) {
 #if defined(__SANITIZE_ADDRESS__)
   (void)mb; /* AddressSanitizer reserves terabytes of shadow memory */
 #else
   const char *env = getenv("LCPLAB_MEMORY_LIMIT");
-  if (env && env[0])
-    mb = atof(env);
-  if (!(mb > 0))
-    return;
+  if (env && env[0]) mb = atof(env);
+  if (!(mb > 0)) return;
   struct rlimit rl;
-  if (getrlimit(RLIMIT_AS, &rl) != 0)
-    return;
+  if (getrlimit(RLIMIT_AS, &rl) != 0) return;
   rlim_t want = (rlim_t)(mb * 1048576.0);
-  if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max)
-    want = rl.rlim_max;
+  if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max) want = rl.rlim_max;
   rl.rlim_cur = want;
   setrlimit(RLIMIT_AS, &rl);
 #endif

@@ -36,8 +36,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-int exp_rbuf_add(exp_rbuf *b, const char *fmt, ...)
-{
+int exp_rbuf_add(exp_rbuf *b, const char *fmt, ...) {
   va_list ap;
   for (;;) {
     size_t room = b->cap - b->len;
@@ -48,22 +47,18 @@ int exp_rbuf_add(exp_rbuf *b, const char *fmt, ...)
       b->len += (size_t)r;
       return 0;
     }
-    if (r == -1)
-      return -1;
+    if (r == -1) return -1;
     size_t need = b->len + (r > 0 ? (size_t)r : 0) + 1;
     size_t cap = b->cap ? b->cap : 4096;
-    while (cap < need)
-      cap *= 2;
+    while (cap < need) cap *= 2;
     char *n = realloc(b->buf, cap);
-    if (!n)
-      return -1;
+    if (!n) return -1;
     b->buf = n;
     b->cap = cap;
   }
 }
 
-void exp_rbuf_free(exp_rbuf *b)
-{
+void exp_rbuf_free(exp_rbuf *b) {
   free(b->buf);
   memset(b, 0, sizeof *b);
 }
@@ -74,13 +69,11 @@ typedef struct wout {
   int bad;
 } wout;
 
-static void wput(wout *o, const char *s, size_t n)
-{
+static void wput(wout *o, const char *s, size_t n) {
   o->h = exp_fnv1a(o->h, s, n);
   while (n > 0 && !o->bad) {
     ssize_t r = write(o->fd, s, n);
-    if (r < 0 && errno == EINTR)
-      continue;
+    if (r < 0 && errno == EINTR) continue;
     if (r <= 0) {
       o->bad = 1;
       return;
@@ -93,33 +86,28 @@ static void wput(wout *o, const char *s, size_t n)
 /* One header line "key value\n"; a newline in the value becomes a blank. */
 static void wkv(wout *o, const char *key, const char *fmt, ...)
 #if defined(__GNUC__)
-  __attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 3, 4)))
 #endif
-  ;
+    ;
 
-static void wkv(wout *o, const char *key, const char *fmt, ...)
-{
+static void wkv(wout *o, const char *key, const char *fmt, ...) {
   char line[2048];
   int k = snprintf(line, sizeof line, "%s ", key);
-  if (k < 0 || (size_t)k >= sizeof line)
-    return;
+  if (k < 0 || (size_t)k >= sizeof line) return;
   va_list ap;
   va_start(ap, fmt);
   int r = vsnprintf(line + k, sizeof line - (size_t)k - 1, fmt, ap);
   va_end(ap);
-  if (r < 0)
-    return;
-  size_t n = (size_t)k + ((size_t)r < sizeof line - (size_t)k - 1 ? (size_t)r
-                                                                   : sizeof line - (size_t)k - 2);
+  if (r < 0) return;
+  size_t n = (size_t)k +
+             ((size_t)r < sizeof line - (size_t)k - 1 ? (size_t)r : sizeof line - (size_t)k - 2);
   for (size_t q = (size_t)k; q < n; q++)
-    if (line[q] == '\n' || line[q] == '\r')
-      line[q] = ' ';
+    if (line[q] == '\n' || line[q] == '\r') line[q] = ' ';
   line[n++] = '\n';
   wput(o, line, n);
 }
 
-static void write_prov(wout *o, const exp_prov *p)
-{
+static void write_prov(wout *o, const exp_prov *p) {
   wkv(o, "prov cpu", "%s", p->cpu);
   wkv(o, "prov cores", "%d", p->cores);
   wkv(o, "prov governor", "%s", p->governor);
@@ -135,16 +123,14 @@ static void write_prov(wout *o, const exp_prov *p)
 }
 
 int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *rows, int nextra,
-                      const char *extra)
-{
+                      const char *extra) {
   char tmp[EXP_PATH_MAX + 96];
   const char *slash = strrchr(path, '/');
   int dl = slash ? (int)(slash - path) + 1 : 0;
   snprintf(tmp, sizeof tmp, "%.*s.%s.tmp.%ld.%ld", dl, path, slash ? slash + 1 : path,
            (long)getpid(), (long)syscall(SYS_gettid));
-  wout o = {open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666), EXP_FNV_INIT, 0};
-  if (o.fd < 0)
-    return -1;
+  wout o = { open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666), EXP_FNV_INIT, 0 };
+  if (o.fd < 0) return -1;
   wput(&o, "lcplab-result 1\n", 16);
   wkv(&o, "plan", "%s", h->plan);
   wkv(&o, "task", "%d", h->task);
@@ -156,10 +142,8 @@ int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *row
   wkv(&o, "elapsed", "%.6f", h->elapsed);
   write_prov(&o, &h->prov);
   wput(&o, "rows\n", 5);
-  if (rows && rows->len)
-    wput(&o, rows->buf, rows->len);
-  if (extra && extra[0])
-    wput(&o, extra, strlen(extra));
+  if (rows && rows->len) wput(&o, rows->buf, rows->len);
+  if (extra && extra[0]) wput(&o, extra, strlen(extra));
   char end[96];
   int r = snprintf(end, sizeof end, "end %d %016llx\n", (rows ? rows->nrows : 0) + nextra,
                    (unsigned long long)o.h);
@@ -174,8 +158,7 @@ int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *row
 
 /* ---- reading -------------------------------------------------------------------------- */
 
-static char *slurp(const char *path, size_t *len, int *missing)
-{
+static char *slurp(const char *path, size_t *len, int *missing) {
   *missing = 0;
   FILE *f = fopen(path, "rb");
   if (!f) {
@@ -199,21 +182,20 @@ static char *slurp(const char *path, size_t *len, int *missing)
   return buf;
 }
 
-static void set_prov(exp_prov *p, const char *key, const char *v)
-{
+static void set_prov(exp_prov *p, const char *key, const char *v) {
   struct {
     const char *k;
     char *dst;
     size_t len;
-  } s[] = {{"cpu", p->cpu, sizeof p->cpu},
-           {"governor", p->governor, sizeof p->governor},
-           {"compiler", p->compiler, sizeof p->compiler},
-           {"cflags", p->cflags, sizeof p->cflags},
-           {"blas", p->blas, sizeof p->blas},
-           {"blas_threads", p->blas_threads, sizeof p->blas_threads},
-           {"binary", p->binary, sizeof p->binary},
-           {"host", p->host, sizeof p->host},
-           {"precision", p->precision, sizeof p->precision}};
+  } s[] = { { "cpu", p->cpu, sizeof p->cpu },
+            { "governor", p->governor, sizeof p->governor },
+            { "compiler", p->compiler, sizeof p->compiler },
+            { "cflags", p->cflags, sizeof p->cflags },
+            { "blas", p->blas, sizeof p->blas },
+            { "blas_threads", p->blas_threads, sizeof p->blas_threads },
+            { "binary", p->binary, sizeof p->binary },
+            { "host", p->host, sizeof p->host },
+            { "precision", p->precision, sizeof p->precision } };
   for (size_t k = 0; k < sizeof s / sizeof s[0]; k++)
     if (strcmp(key, s[k].k) == 0) {
       snprintf(s[k].dst, s[k].len, "%s", v);
@@ -228,12 +210,10 @@ static void set_prov(exp_prov *p, const char *key, const char *v)
 }
 
 /* One header line "KEY VALUE" into r. */
-static void header_line(exp_result *r, char *line)
-{
+static void header_line(exp_result *r, char *line) {
   char *sp = strchr(line, ' ');
   const char *v = sp ? sp + 1 : "";
-  if (sp)
-    *sp = '\0';
+  if (sp) *sp = '\0';
   if (strcmp(line, "plan") == 0)
     snprintf(r->plan, sizeof r->plan, "%s", v);
   else if (strcmp(line, "task") == 0)
@@ -261,15 +241,13 @@ static void header_line(exp_result *r, char *line)
 
 /* Checks the end line of buf (len bytes); *rows_at set to its offset. */
 static int check_end(const char *buf, size_t len, size_t *end_at, int *nrows, char *why,
-                     size_t wl)
-{
+                     size_t wl) {
   if (len == 0 || buf[len - 1] != '\n') {
     snprintf(why, wl, "truncated (no end line)");
     return -1;
   }
   size_t k = len - 1;
-  while (k > 0 && buf[k - 1] != '\n')
-    k--;
+  while (k > 0 && buf[k - 1] != '\n') k--;
   unsigned long long want;
   if (sscanf(buf + k, "end %d %llx", nrows, &want) != 2 || strncmp(buf + k, "end ", 4) != 0) {
     snprintf(why, wl, "truncated (no end line)");
@@ -283,15 +261,13 @@ static int check_end(const char *buf, size_t len, size_t *end_at, int *nrows, ch
   return 0;
 }
 
-int exp_result_read(const char *path, exp_result *r, char *why, size_t len)
-{
+int exp_result_read(const char *path, exp_result *r, char *why, size_t len) {
   memset(r, 0, sizeof *r);
   size_t n = 0;
   int missing;
   char *buf = slurp(path, &n, &missing);
   if (!buf) {
-    if (missing)
-      return 1;
+    if (missing) return 1;
     snprintf(why, len, "unreadable: %s", strerror(errno));
     return -1;
   }
@@ -331,10 +307,8 @@ int exp_result_read(const char *path, exp_result *r, char *why, size_t len)
   return 0;
 }
 
-void exp_result_free(exp_result *r)
-{
-  for (int k = 0; k < r->nrows; k++)
-    free(r->rows[k]);
+void exp_result_free(exp_result *r) {
+  for (int k = 0; k < r->nrows; k++) free(r->rows[k]);
   free(r->rows);
   r->rows = NULL;
   r->nrows = 0;

@@ -55,24 +55,19 @@
 
 #include "dyn_world.h"
 
-static const char *const friction_str[] = {"none", "box", "pyramid", "cone"};
-static const char *const integrator_str[] = {"symplectic", "explicit", "verlet"};
+static const char *const friction_str[] = { "none", "box", "pyramid", "cone" };
+static const char *const integrator_str[] = { "symplectic", "explicit", "verlet" };
 
 /* The friction model a solver gets under "auto", or -1 if it takes none. */
-static int auto_friction(const slv_solver *sv)
-{
-  if (sv->caps & SLV_CAP_ONLY_FREE)
-    return -1;
-  if (sv->caps & SLV_CAP_FINDEX)
-    return DYN_FRICTION_BOX;
-  if (sv->caps & SLV_CAP_CONE)
-    return DYN_FRICTION_CONE;
+static int auto_friction(const slv_solver *sv) {
+  if (sv->caps & SLV_CAP_ONLY_FREE) return -1;
+  if (sv->caps & SLV_CAP_FINDEX) return DYN_FRICTION_BOX;
+  if (sv->caps & SLV_CAP_CONE) return DYN_FRICTION_CONE;
   return DYN_FRICTION_PYRAMID;
 }
 
 /* Whether sv takes the rows of friction model fr; the reason if not. */
-static int takes_friction(const slv_solver *sv, int fr, char *why, size_t len)
-{
+static int takes_friction(const slv_solver *sv, int fr, char *why, size_t len) {
   const char *need = NULL;
   if (fr == DYN_FRICTION_BOX && !(sv->caps & SLV_CAP_FINDEX))
     need = "findex friction rows (box friction)";
@@ -80,55 +75,44 @@ static int takes_friction(const slv_solver *sv, int fr, char *why, size_t len)
     need = "Coulomb cones";
   else if (fr == DYN_FRICTION_PYRAMID && (sv->caps & SLV_CAP_ONLY_FREE))
     need = "contact rows (lo = 0: the pyramid LCP)";
-  if (need)
-    snprintf(why, len, "%s does not take %s: not in this friction group", sv->name, need);
+  if (need) snprintf(why, len, "%s does not take %s: not in this friction group", sv->name, need);
   return need == NULL;
 }
 
 static dyn_world_settings settings_of(const exp_section *s, const exp_source *src,
-                                      const slv_solver *sv, int fr, int integrator)
-{
+                                      const slv_solver *sv, int fr, int integrator) {
   dyn_world_settings set = dyn_world_settings_default();
   snprintf(set.solver, sizeof set.solver, "%s", sv->name);
   set.contact.friction = (dyn_friction)fr;
   set.integrator = (dyn_integrator)integrator;
-  if (src->cone_law >= 0)
-    set.cone_law = (slv_cone_law)src->cone_law;
-  if (src->dt > 0)
-    set.dt = src->dt;
-  if (s->max_iter > 0)
-    set.opt.max_iter = (int)s->max_iter;
-  if (s->max_pivots > 0)
-    set.opt.max_pivots = (int)s->max_pivots;
-  if (s->ntol > 0)
-    set.opt.tol = s->tol[0];
+  if (src->cone_law >= 0) set.cone_law = (slv_cone_law)src->cone_law;
+  if (src->dt > 0) set.dt = src->dt;
+  if (s->max_iter > 0) set.opt.max_iter = (int)s->max_iter;
+  if (s->max_pivots > 0) set.opt.max_pivots = (int)s->max_pivots;
+  if (s->ntol > 0) set.opt.tol = s->tol[0];
   set.opt.seed = s->seed;
-  if (s->failure.on_failure >= 0)
-    set.on_failure = (dyn_failure_policy)s->failure.on_failure;
+  if (s->failure.on_failure >= 0) set.on_failure = (dyn_failure_policy)s->failure.on_failure;
   if (s->failure.fallback_solver[0])
     exp_fmt(set.fallback_solver, sizeof set.fallback_solver, "%s", s->failure.fallback_solver);
-  if (s->failure.fallback_max_iter > 0)
-    set.fallback_max_iter = (int)s->failure.fallback_max_iter;
+  if (s->failure.fallback_max_iter > 0) set.fallback_max_iter = (int)s->failure.fallback_max_iter;
   return set;
 }
 
 /* The drift scale S = max(|E0|, M |g| D) (header). */
-static double drift_scale(dyn_world *w, double E0)
-{
+static double drift_scale(dyn_world *w, double E0) {
   const dyn_body *bd = dyn_world_bodies(w);
-  double M = 0, lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  double M = 0, lo[3] = { INFINITY, INFINITY, INFINITY },
+         hi[3] = { -INFINITY, -INFINITY, -INFINITY };
   for (int i = 0; i < dyn_world_body_count(w); i++) {
-    if (bd[i].is_static)
-      continue;
-    double c[3] = {bd[i].r.x, bd[i].r.y, bd[i].r.z};
+    if (bd[i].is_static) continue;
+    double c[3] = { bd[i].r.x, bd[i].r.y, bd[i].r.z };
     M += bd[i].mass;
     for (int a = 0; a < 3; a++) {
       lo[a] = fmin(lo[a], c[a]);
       hi[a] = fmax(hi[a], c[a]);
     }
   }
-  if (!(M > 0))
-    return fabs(E0);
+  if (!(M > 0)) return fabs(E0);
   dyn_v3 g = dyn_world_get_settings(w)->gravity;
   double d0 = hi[0] - lo[0], d1 = hi[1] - lo[1], d2 = hi[2] - lo[2];
   double D = sqrt(d0 * d0 + d1 * d1 + d2 * d2);
@@ -137,8 +121,7 @@ static double drift_scale(dyn_world *w, double E0)
 
 /* The applied column: what the step applied (a step without rows applied
  * its empty solution). */
-static void applied_label(const dyn_world_metrics *m, char *buf, size_t len)
-{
+static void applied_label(const dyn_world_metrics *m, char *buf, size_t len) {
   if (m->rows == 0 || m->applied == DYN_APPLIED_SOLVER)
     snprintf(buf, len, "solution");
   else if (m->applied == DYN_APPLIED_FALLBACK)
@@ -150,16 +133,15 @@ static void applied_label(const dyn_world_metrics *m, char *buf, size_t len)
 /* The note of a failed step the policy carried: the policy, what it
  * applied and that candidate's residual. */
 static void policy_note(const dyn_world *w, const dyn_world_metrics *m, const char *applied,
-                        char *buf, size_t len)
-{
+                        char *buf, size_t len) {
   buf[0] = '\0';
-  if (!m->failed)
-    return;
+  if (!m->failed) return;
   const char *pol = dyn_failure_policy_str(dyn_world_get_settings(w)->on_failure);
   if (m->fallback_solver)
-    snprintf(buf, len, "failed solve (on_failure %s; fallback %s: %s): applied %s res_nat_inf "
-             "%.3e", pol, m->fallback_solver, slv_status_str(m->fallback_status), applied,
-             m->res_applied);
+    snprintf(buf, len,
+             "failed solve (on_failure %s; fallback %s: %s): applied %s res_nat_inf "
+             "%.3e",
+             pol, m->fallback_solver, slv_status_str(m->fallback_status), applied, m->res_applied);
   else
     snprintf(buf, len, "failed solve (on_failure %s): applied %s res_nat_inf %.3e", pol, applied,
              m->res_applied);
@@ -168,12 +150,11 @@ static void policy_note(const dyn_world *w, const dyn_world_metrics *m, const ch
 typedef struct srun {
   exp_tctx *c;
   const char *scene, *solver, *integ, *fric;
-  char dump[EXP_PATH_MAX];      /* --dump-failures: this run's folder ("" = none) */
-  FILE *index;                  /* its failures.csv, open from the first dump */
+  char dump[EXP_PATH_MAX]; /* --dump-failures: this run's folder ("" = none) */
+  FILE *index;             /* its failures.csv, open from the first dump */
 } srun;
 
-static void row_head(const srun *r, exp_line *l)
-{
+static void row_head(const srun *r, exp_line *l) {
   memset(l, 0, sizeof *l);
   exp_line_str(l, r->scene);
   exp_line_str(l, r->solver);
@@ -183,23 +164,20 @@ static void row_head(const srun *r, exp_line *l)
 
 /* A row without numbers: step (0: none), status, applied, note. */
 static void bare_row(const srun *r, long step, const char *status, const char *applied,
-                     const char *note, exp_line *l)
-{
+                     const char *note, exp_line *l) {
   row_head(r, l);
   if (step > 0)
     exp_line_int(l, step);
   else
     exp_line_empty(l);
-  for (int k = 0; k < 7; k++)
-    exp_line_empty(l);
+  for (int k = 0; k < 7; k++) exp_line_empty(l);
   exp_line_str(l, status);
   exp_line_str(l, applied);
   exp_line_str(l, note);
 }
 
 static void step_row(const srun *r, dyn_world *w, const dyn_world_metrics *m, double E0,
-                     double scale, const char *applied, const char *note, exp_line *l)
-{
+                     double scale, const char *applied, const char *note, exp_line *l) {
   row_head(r, l);
   exp_line_int(l, m->step);
   exp_line_num(l, m->t);
@@ -222,10 +200,9 @@ static void step_row(const srun *r, dyn_world *w, const dyn_world_metrics *m, do
     slv_problem p;
     const double *x;
     dyn_world_last_problem(w, &p, &x);
-    slv_residuals res = {0};
-    if (p.n > 0)
-      res = slv_residual(&p, x, NULL);
-    exp_line_num(l, res.compl);
+    slv_residuals res = { 0 };
+    if (p.n > 0) res = slv_residual(&p, x, NULL);
+    exp_line_num(l, res.compl );
     exp_line_num(l, res.infeas);
     exp_line_num(l, m->res_nat_inf);
     exp_line_int(l, m->iterations);
@@ -235,8 +212,7 @@ static void step_row(const srun *r, dyn_world *w, const dyn_world_metrics *m, do
   exp_line_str(l, note);
 }
 
-static void arm_for_step(srun *r, long step, double limit, double t_end)
-{
+static void arm_for_step(srun *r, long step, double limit, double t_end) {
   exp_line l;
   char note[96];
   snprintf(note, sizeof note, "time limit %g s reached during step %ld", limit, step);
@@ -246,29 +222,23 @@ static void arm_for_step(srun *r, long step, double limit, double t_end)
   exp_wd_arm(r->c->wd, t_end - cli_now_s(), buf, 1);
 }
 
-static void build_params(const exp_source *src, const char **params)
-{
-  for (int k = 0; k < src->nparams; k++)
-    params[k] = src->params[k];
+static void build_params(const exp_source *src, const char **params) {
+  for (int k = 0; k < src->nparams; k++) params[k] = src->params[k];
 }
 
 /* ---- --dump-failures -------------------------------------------------------------------- */
 
-static int mkdir_ok(const char *path)
-{
-  return mkdir(path, 0777) == 0 || errno == EEXIST;
-}
+static int mkdir_ok(const char *path) { return mkdir(path, 0777) == 0 || errno == EEXIST; }
 
 /* The run's dump folder DUMP/SECTION/tNNNNNN_SCENE_SOLVER_INTEGRATOR_FRICTION
  * and its failures.csv (made at the first failed step).  0, or -1 with err. */
-static int dump_open(srun *r, char *err, size_t len)
-{
+static int dump_open(srun *r, char *err, size_t len) {
   const exp_tctx *c = r->c;
   char sec[EXP_PATH_MAX + EXP_NAME_MAX + 2], path[EXP_PATH_MAX + 32];
   exp_fmt(sec, sizeof sec, "%s/%s", c->pl->dump_dir, c->s->name);
   if (exp_fmt(r->dump, sizeof r->dump, "%s/t%06d_%s_%s_%s_%s", sec, c->index, r->scene, r->solver,
-              r->integ, r->fric) || !mkdir_ok(c->pl->dump_dir) || !mkdir_ok(sec) ||
-      !mkdir_ok(r->dump)) {
+              r->integ, r->fric) ||
+      !mkdir_ok(c->pl->dump_dir) || !mkdir_ok(sec) || !mkdir_ok(r->dump)) {
     exp_fmt(err, len, "--dump-failures: cannot create %s: %s", r->dump, strerror(errno));
     return -1;
   }
@@ -285,15 +255,13 @@ static int dump_open(srun *r, char *err, size_t len)
 
 /* The solve of step k, if it failed, into the run's dump folder (header).
  * 0 (written or nothing to write), or -1 with err. */
-static int dump_step(srun *r, dyn_world *w, long k, const char *applied, char *err, size_t len)
-{
+static int dump_step(srun *r, dyn_world *w, long k, const char *applied, char *err, size_t len) {
   dyn_world_solve ls;
   if (!r->c->pl->dump_dir[0] || !dyn_world_last_solve(w, &ls) || ls.step != k || !ls.failed)
     return 0;
-  if (!r->index && dump_open(r, err, len) != 0)
-    return -1;
-  if (cli_dump_solve(r->dump, k, &ls.prob, ls.x_start, ls.x_solver, ls.solver, &ls.opt, err,
-                     len) != 0)
+  if (!r->index && dump_open(r, err, len) != 0) return -1;
+  if (cli_dump_solve(r->dump, k, &ls.prob, ls.x_start, ls.x_solver, ls.solver, &ls.opt, err, len) !=
+      0)
     return -1;
   fprintf(r->index, "%ld,%s,%s,%d,%.17g,%d,%s\n", k, ls.solver, slv_status_str(ls.status),
           ls.iterations, ls.res_nat_inf, ls.opt.warm_start ? 1 : 0, applied);
@@ -306,8 +274,7 @@ static int dump_step(srun *r, dyn_world *w, long k, const char *applied, char *e
 
 /* A step the world rejected: one row ending the run, with the solver's
  * status when its solve failed (stop, or keep worse than no impulse). */
-static void rejected_row(const srun *r, dyn_world *w, long k, dyn_err e, exp_line *l)
-{
+static void rejected_row(const srun *r, dyn_world *w, long k, dyn_err e, exp_line *l) {
   dyn_world_solve ls;
   const char *status = e == DYN_ERR_NUMERIC ? "failed" : "refused";
   if (e == DYN_ERR_NUMERIC && dyn_world_last_solve(w, &ls) && ls.step == k && ls.failed)
@@ -316,8 +283,7 @@ static void rejected_row(const srun *r, dyn_world *w, long k, dyn_err e, exp_lin
 }
 
 /* The steps of a built scene; 0, or 3 when a dump could not be written. */
-static int run_steps(srun *r, dyn_world *w, const exp_source *src)
-{
+static int run_steps(srun *r, dyn_world *w, const exp_source *src) {
   exp_tctx *c = r->c;
   exp_line l;
   long K = src->steps > 0 ? src->steps
@@ -330,8 +296,7 @@ static int run_steps(srun *r, dyn_world *w, const exp_source *src)
     dyn_world_metrics m;
     dyn_err e = dyn_world_step(w, &m);
     char applied[48] = "none", note[160], err[512] = "";
-    if (e == DYN_OK)
-      applied_label(&m, applied, sizeof applied);
+    if (e == DYN_OK) applied_label(&m, applied, sizeof applied);
     if (dump_step(r, w, k, applied, err, sizeof err) != 0) {
       bare_row(r, k, "error", "none", err, &l);
       exp_tctx_row(c, &l);
@@ -354,19 +319,19 @@ static int run_steps(srun *r, dyn_world *w, const exp_source *src)
   return rc;
 }
 
-int exp_scene_run(exp_tctx *c)
-{
+int exp_scene_run(exp_tctx *c) {
   const exp_task *t = c->t;
   const exp_source *src = &c->s->src[t->src];
   const slv_solver *sv = t->solver.sv;
   int fr = t->friction == EXP_FRICTION_AUTO ? auto_friction(sv) : t->friction;
-  srun r = {c, src->scene, sv->name, integrator_str[t->integrator], fr >= 0 ? friction_str[fr] : "auto",
-            "", NULL};
+  srun r = {
+    c,  src->scene, sv->name, integrator_str[t->integrator], fr >= 0 ? friction_str[fr] : "auto",
+    "", NULL
+  };
   exp_line l;
   char why[256];
   if (fr < 0 || !takes_friction(sv, fr, why, sizeof why)) {
-    if (fr < 0)
-      snprintf(why, sizeof why, "%s takes no contact rows", sv->name);
+    if (fr < 0) snprintf(why, sizeof why, "%s takes no contact rows", sv->name);
     bare_row(&r, 0, "refused", "none", why, &l);
     exp_tctx_row(c, &l);
     return 0;
@@ -383,8 +348,7 @@ int exp_scene_run(exp_tctx *c)
     return 0;
   }
   int rc = run_steps(&r, w, src);
-  if (r.index)
-    fclose(r.index);
+  if (r.index) fclose(r.index);
   dyn_world_free(w);
   return rc;
 }

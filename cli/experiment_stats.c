@@ -40,18 +40,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int solved(double t)
-{
-  return isfinite(t) && t > 0.0;
-}
+static int solved(double t) { return isfinite(t) && t > 0.0; }
 
-void exp_profile_ratios(int np, int ns, const double *t, double *r)
-{
+void exp_profile_ratios(int np, int ns, const double *t, double *r) {
   exp_profile_ratios_alias(np, ns, t, NULL, r);
 }
 
-void exp_profile_ratios_alias(int np, int ns, const double *t, const int *alias, double *r)
-{
+void exp_profile_ratios_alias(int np, int ns, const double *t, const int *alias, double *r) {
   for (int p = 0; p < np; p++) {
     const double *tp = t + (size_t)p * ns;
     const int *ap = alias ? alias + (size_t)p * ns : NULL;
@@ -62,56 +57,44 @@ void exp_profile_ratios_alias(int np, int ns, const double *t, const int *alias,
     for (int s = 0; s < ns; s++) {
       int a = ap ? ap[s] : -1;
       int own = a < 0 || a >= ns || !solved(tp[a]);
-      if (own && solved(tp[s]) && tp[s] < best)
-        best = tp[s];
+      if (own && solved(tp[s]) && tp[s] < best) best = tp[s];
     }
     for (int s = 0; s < ns; s++)
       rp[s] = (solved(tp[s]) && isfinite(best)) ? tp[s] / best : INFINITY;
     for (int s = 0; s < ns; s++) {
       int a = ap ? ap[s] : -1;
-      if (a >= 0 && a < ns && solved(tp[a]) && solved(tp[s]))
-        rp[s] = rp[a];
+      if (a >= 0 && a < ns && solved(tp[a]) && solved(tp[s])) rp[s] = rp[a];
     }
   }
 }
 
-double exp_profile_rho(int np, int ns, const double *r, int s, double tau)
-{
-  if (np <= 0)
-    return 0.0;
+double exp_profile_rho(int np, int ns, const double *r, int s, double tau) {
+  if (np <= 0) return 0.0;
   int k = 0;
   for (int p = 0; p < np; p++)
-    if (r[(size_t)p * ns + s] <= tau)
-      k++;
+    if (r[(size_t)p * ns + s] <= tau) k++;
   return (double)k / (double)np;
 }
 
-int exp_profile_breaks(int np, int ns, const double *r, int s, double *taus)
-{
+int exp_profile_breaks(int np, int ns, const double *r, int s, double *taus) {
   int k = 0;
   for (int p = 0; p < np; p++) {
     double v = r[(size_t)p * ns + s];
-    if (!isfinite(v))
-      continue;
+    if (!isfinite(v)) continue;
     /* insertion into the sorted distinct list */
     int j = 0;
-    while (j < k && taus[j] < v)
-      j++;
-    if (j < k && taus[j] == v)
-      continue;
-    for (int m = k; m > j; m--)
-      taus[m] = taus[m - 1];
+    while (j < k && taus[j] < v) j++;
+    if (j < k && taus[j] == v) continue;
+    for (int m = k; m > j; m--) taus[m] = taus[m - 1];
     taus[j] = v;
     k++;
   }
   return k;
 }
 
-void exp_profile_winners(int np, int ns, const double *r, const int *alias, double tie,
-                         int *wins, int *ties)
-{
-  for (int s = 0; s < ns; s++)
-    wins[s] = ties[s] = 0;
+void exp_profile_winners(int np, int ns, const double *r, const int *alias, double tie, int *wins,
+                         int *ties) {
+  for (int s = 0; s < ns; s++) wins[s] = ties[s] = 0;
   for (int p = 0; p < np; p++) {
     const double *rp = r + (size_t)p * ns;
     int nfast = 0, last = -1;
@@ -124,38 +107,29 @@ void exp_profile_winners(int np, int ns, const double *r, const int *alias, doub
       wins[last]++;
     } else if (nfast > 1) {
       for (int s = 0; s < ns; s++)
-        if ((!alias || alias[(size_t)p * ns + s] < 0) && rp[s] <= 1.0 + tie)
-          ties[s]++;
+        if ((!alias || alias[(size_t)p * ns + s] < 0) && rp[s] <= 1.0 + tie) ties[s]++;
     }
   }
 }
 
-double exp_quantile(const double *x, int k, double q)
-{
-  if (k <= 0)
-    return NAN;
-  if (k == 1 || q <= 0.0)
-    return x[0];
-  if (q >= 1.0)
-    return x[k - 1];
+double exp_quantile(const double *x, int k, double q) {
+  if (k <= 0) return NAN;
+  if (k == 1 || q <= 0.0) return x[0];
+  if (q >= 1.0) return x[k - 1];
   double h = (k - 1) * q;
   int lo = (int)floor(h);
-  if (lo >= k - 1)
-    return x[k - 1];
+  if (lo >= k - 1) return x[k - 1];
   return x[lo] + (h - lo) * (x[lo + 1] - x[lo]);
 }
 
-static int cmp_dbl(const void *pa, const void *pb)
-{
+static int cmp_dbl(const void *pa, const void *pb) {
   double a = *(const double *)pa, b = *(const double *)pb;
   return (a > b) - (a < b);
 }
 
-void exp_time_summary(double *t, int k, exp_tsum *out)
-{
+void exp_time_summary(double *t, int k, exp_tsum *out) {
   out->total = 0.0;
-  for (int i = 0; i < k; i++)
-    out->total += t[i];
+  for (int i = 0; i < k; i++) out->total += t[i];
   qsort(t, (size_t)k, sizeof *t, cmp_dbl);
   out->min = k > 0 ? t[0] : NAN;
   out->median = exp_quantile(t, k, 0.5);
@@ -163,19 +137,15 @@ void exp_time_summary(double *t, int k, exp_tsum *out)
   out->q3 = exp_quantile(t, k, 0.75);
 }
 
-int exp_repeat_done(int runs, double total, int min_runs, double min_time, double max_time)
-{
-  if (runs >= 1 && total >= max_time)
-    return 1;
+int exp_repeat_done(int runs, double total, int min_runs, double min_time, double max_time) {
+  if (runs >= 1 && total >= max_time) return 1;
   return runs >= min_runs && total >= min_time;
 }
 
 /* The centred sums of the fit; -1 when k < 2 or all x are equal. */
 static int fit_sums(const double *x, const double *y, int k, double *a, double *b, double *r2,
-                    double *ssres, double *sxx)
-{
-  if (k < 2)
-    return -1;
+                    double *ssres, double *sxx) {
+  if (k < 2) return -1;
   double xbar = 0.0, ybar = 0.0;
   for (int i = 0; i < k; i++) {
     xbar += x[i];
@@ -191,8 +161,7 @@ static int fit_sums(const double *x, const double *y, int k, double *a, double *
     sxy += dx * dy;
     syy += dy * dy;
   }
-  if (!(*sxx > 0.0))
-    return -1;
+  if (!(*sxx > 0.0)) return -1;
   *b = sxy / *sxx;
   *a = ybar - *b * xbar;
   *ssres = 0.0;
@@ -204,18 +173,15 @@ static int fit_sums(const double *x, const double *y, int k, double *a, double *
   return 0;
 }
 
-int exp_fit_line(const double *x, const double *y, int k, double *a, double *b, double *r2)
-{
+int exp_fit_line(const double *x, const double *y, int k, double *a, double *b, double *r2) {
   double ssres, sxx;
   return fit_sums(x, y, k, a, b, r2, &ssres, &sxx);
 }
 
 int exp_fit_line_ci(const double *x, const double *y, int k, double *a, double *b, double *r2,
-                    double *b_lo, double *b_hi)
-{
+                    double *b_lo, double *b_hi) {
   double ssres, sxx;
-  if (fit_sums(x, y, k, a, b, r2, &ssres, &sxx))
-    return -1;
+  if (fit_sums(x, y, k, a, b, r2, &ssres, &sxx)) return -1;
   if (k < 3) {
     *b_lo = -INFINITY;
     *b_hi = INFINITY;
@@ -229,31 +195,27 @@ int exp_fit_line_ci(const double *x, const double *y, int k, double *a, double *
 }
 
 static const char *const status_cols[EXP_NSTATUS] = {
-  "converged",      "max_iter", "stagnated",  "ray_termination", "singular_pivot",
-  "breakdown",      "no_solution", "not_finite", "refused",      "time_limit",
-  "unconverged",    "failed",   "error",      "other"};
+  "converged",   "max_iter",   "stagnated", "ray_termination", "singular_pivot", "breakdown",
+  "no_solution", "not_finite", "refused",   "time_limit",      "unconverged",    "failed",
+  "error",       "other"
+};
 
-const char *exp_status_name(int col)
-{
+const char *exp_status_name(int col) {
   return (col >= 0 && col < EXP_NSTATUS) ? status_cols[col] : "other";
 }
 
-int exp_status_column(const char *status)
-{
+int exp_status_column(const char *status) {
   for (int k = 0; k < EXP_NSTATUS - 1; k++)
-    if (strcmp(status, status_cols[k]) == 0)
-      return k;
+    if (strcmp(status, status_cols[k]) == 0) return k;
   return EXP_NSTATUS - 1;
 }
 
-int exp_tex_escape(const char *s, char *out, size_t len)
-{
+int exp_tex_escape(const char *s, char *out, size_t len) {
   size_t o = 0;
-  if (len == 0)
-    return -1;
+  if (len == 0) return -1;
   for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
     const char *rep = NULL;
-    char one[2] = {(char)*c, '\0'};
+    char one[2] = { (char)*c, '\0' };
     switch (*c) {
     case '\\': rep = "\\textbackslash{}"; break;
     case '_': rep = "\\_"; break;
@@ -269,8 +231,7 @@ int exp_tex_escape(const char *s, char *out, size_t len)
     case '>': rep = "\\textgreater{}"; break;
     case '|': rep = "\\textbar{}"; break;
     default:
-      if (*c < 0x20 || *c == 0x7f)
-        continue;
+      if (*c < 0x20 || *c == 0x7f) continue;
       rep = one;
     }
     size_t rl = strlen(rep);
@@ -285,10 +246,8 @@ int exp_tex_escape(const char *s, char *out, size_t len)
   return 0;
 }
 
-void exp_reason_key(const char *solver, const char *msg, char *out, size_t len)
-{
-  if (len == 0)
-    return;
+void exp_reason_key(const char *solver, const char *msg, char *out, size_t len) {
+  if (len == 0) return;
   size_t sl = solver ? strlen(solver) : 0;
   if (sl && strncmp(msg, solver, sl) == 0 && msg[sl] == ' ')
     msg += sl + 1;
@@ -297,8 +256,7 @@ void exp_reason_key(const char *solver, const char *msg, char *out, size_t len)
   size_t o = 0;
   int depth = 0;
   for (const char *c = msg; *c && o + 1 < len; c++) {
-    if (depth == 0 && (*c == ';' || *c == ':'))
-      break;
+    if (depth == 0 && (*c == ';' || *c == ':')) break;
     if (*c == '(' && depth == 0) {
       /* a parenthesised group with a digit in it is this problem's detail */
       const char *e = strchr(c, ')');
@@ -311,13 +269,11 @@ void exp_reason_key(const char *solver, const char *msg, char *out, size_t len)
     depth += (*c == '(') - (*c == ')' && depth > 0);
     out[o++] = *c;
   }
-  while (o > 0 && out[o - 1] == ' ')
-    o--;
+  while (o > 0 && out[o - 1] == ' ') o--;
   out[o] = '\0';
 }
 
-uint64_t exp_fnv1a(uint64_t h, const void *data, size_t len)
-{
+uint64_t exp_fnv1a(uint64_t h, const void *data, size_t len) {
   const unsigned char *p = data;
   for (size_t i = 0; i < len; i++) {
     h ^= p[i];
@@ -326,8 +282,7 @@ uint64_t exp_fnv1a(uint64_t h, const void *data, size_t len)
   return h;
 }
 
-int exp_fmt(char *buf, size_t len, const char *fmt, ...)
-{
+int exp_fmt(char *buf, size_t len, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   int r = vsnprintf(buf, len, fmt, ap);

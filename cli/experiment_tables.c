@@ -36,16 +36,13 @@
 
 /* ---- small helpers --------------------------------------------------------------------- */
 
-static int index_of(char **names, int n, const char *s)
-{
+static int index_of(char **names, int n, const char *s) {
   for (int k = 0; k < n; k++)
-    if (strcmp(names[k], s) == 0)
-      return k;
+    if (strcmp(names[k], s) == 0) return k;
   return -1;
 }
 
-static int add_name(char **names, int *n, char *s)
-{
+static int add_name(char **names, int *n, char *s) {
   int k = index_of(names, *n, s);
   if (k < 0) {
     names[*n] = s;
@@ -54,14 +51,12 @@ static int add_name(char **names, int *n, char *s)
   return k;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
+static int cmp_dbl(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
 }
 
-static FILE *open_table(const char *base, const char *suffix, const char *ext, FILE *list)
-{
+static FILE *open_table(const char *base, const char *suffix, const char *ext, FILE *list) {
   char path[EXP_PATH_MAX + 128];
   snprintf(path, sizeof path, "%s_%s.%s", base, suffix, ext);
   FILE *f = fopen(path, "w");
@@ -72,26 +67,21 @@ static FILE *open_table(const char *base, const char *suffix, const char *ext, F
   return f;
 }
 
-static int close_all(FILE *a, FILE *b)
-{
+static int close_all(FILE *a, FILE *b) {
   int bad = 0;
-  if (a)
-    bad |= fclose(a) != 0;
-  if (b)
-    bad |= fclose(b) != 0;
+  if (a) bad |= fclose(a) != 0;
+  if (b) bad |= fclose(b) != 0;
   return bad ? -1 : 0;
 }
 
 /* One LaTeX cell, escaped, with the separator before it. */
-static void tcell(FILE *t, int first, const char *s, int tt)
-{
+static void tcell(FILE *t, int first, const char *s, int tt) {
   char esc[1024];
   exp_tex_escape(s, esc, sizeof esc);
   fprintf(t, "%s%s%s%s", first ? "" : " & ", tt ? "\\texttt{" : "", esc, tt ? "}" : "");
 }
 
-static void tnum(FILE *t, double v, const char *fmt)
-{
+static void tnum(FILE *t, double v, const char *fmt) {
   if (isfinite(v)) {
     char b[64];
     snprintf(b, sizeof b, fmt, v);
@@ -101,42 +91,32 @@ static void tnum(FILE *t, double v, const char *fmt)
   }
 }
 
-static void tbegin(FILE *t, const char *spec, const char *const *head, int nh, const char *note)
-{
+static void tbegin(FILE *t, const char *spec, const char *const *head, int nh, const char *note) {
   fprintf(t, "%% %s\n\\begin{tabular}{%s}\n\\toprule\n", note, spec);
-  for (int k = 0; k < nh; k++)
-    tcell(t, k == 0, head[k], 0);
+  for (int k = 0; k < nh; k++) tcell(t, k == 0, head[k], 0);
   fprintf(t, " \\\\\n\\midrule\n");
 }
 
-static void tend(FILE *t)
-{
-  fprintf(t, "\\bottomrule\n\\end{tabular}\n");
-}
+static void tend(FILE *t) { fprintf(t, "\\bottomrule\n\\end{tabular}\n"); }
 
 /* Column indices of a section's CSV. */
 typedef struct cols {
   int problem, solver, tol, status, time, q1, q3, runs, cls, method, note, final, family, n;
 } cols;
 
-static cols cols_of(exp_kind k)
-{
-  cols c = {exp_col(k, "problem"), exp_col(k, "solver"),    exp_col(k, "tol"),
-            exp_col(k, "status"),  exp_col(k, "time_s"),    exp_col(k, "time_q1_s"),
-            exp_col(k, "time_q3_s"), exp_col(k, "repeats"), exp_col(k, "class"),
-            exp_col(k, "method"),  exp_col(k, "note"),      exp_col(k, "final"),
-            exp_col(k, "family"),  exp_col(k, "n")};
+static cols cols_of(exp_kind k) {
+  cols c = { exp_col(k, "problem"),   exp_col(k, "solver"),  exp_col(k, "tol"),
+             exp_col(k, "status"),    exp_col(k, "time_s"),  exp_col(k, "time_q1_s"),
+             exp_col(k, "time_q3_s"), exp_col(k, "repeats"), exp_col(k, "class"),
+             exp_col(k, "method"),    exp_col(k, "note"),    exp_col(k, "final"),
+             exp_col(k, "family"),    exp_col(k, "n") };
   return c;
 }
 
-static const char *fld(const exp_row *r, int c)
-{
-  return (c >= 0 && c < r->nf) ? r->f[c] : "";
-}
+static const char *fld(const exp_row *r, int c) { return (c >= 0 && c < r->nf) ? r->f[c] : ""; }
 
 /* The rows that stand for one solve: every row but convergence history rows. */
-static int is_result_row(const exp_row *r, const cols *c)
-{
+static int is_result_row(const exp_row *r, const cols *c) {
   return c->final < 0 || strcmp(fld(r, c->final), "1") == 0;
 }
 
@@ -145,12 +125,11 @@ static int is_result_row(const exp_row *r, const cols *c)
 typedef struct pmat {
   char **probs, **solv;
   int np, ns;
-  double *t, *r;                /* time if converged else inf; ratios */
+  double *t, *r; /* time if converged else inf; ratios */
   int *alias;
 } pmat;
 
-static void pmat_free(pmat *m)
-{
+static void pmat_free(pmat *m) {
   free(m->probs);
   free(m->solv);
   free(m->t);
@@ -160,44 +139,40 @@ static void pmat_free(pmat *m)
 }
 
 static int pmat_build(exp_row *rows, int nrows, const cols *c, const char *cls, const char *tol,
-                      pmat *m)
-{
+                      pmat *m) {
   memset(m, 0, sizeof *m);
   m->probs = malloc((size_t)(nrows + 1) * sizeof *m->probs);
   m->solv = malloc((size_t)(nrows + 1) * sizeof *m->solv);
-  if (!m->probs || !m->solv)
-    return -1;
+  if (!m->probs || !m->solv) return -1;
   for (int k = 0; k < nrows; k++) {
     exp_row *r = &rows[k];
-    if (strcmp(fld(r, c->cls), cls) != 0 || strcmp(fld(r, c->tol), tol) != 0 || !is_result_row(r, c))
+    if (strcmp(fld(r, c->cls), cls) != 0 || strcmp(fld(r, c->tol), tol) != 0 ||
+        !is_result_row(r, c))
       continue;
     add_name(m->probs, &m->np, r->f[c->problem]);
-    if (strcmp(fld(r, c->status), "refused") != 0)
-      add_name(m->solv, &m->ns, r->f[c->solver]);
+    if (strcmp(fld(r, c->status), "refused") != 0) add_name(m->solv, &m->ns, r->f[c->solver]);
   }
   size_t pn = (size_t)(m->np > 0 ? m->np : 1) * (size_t)(m->ns > 0 ? m->ns : 1);
   m->t = malloc(pn * sizeof *m->t);
   m->r = malloc(pn * sizeof *m->r);
   m->alias = malloc(pn * sizeof *m->alias);
-  if (!m->t || !m->r || !m->alias)
-    return -1;
+  if (!m->t || !m->r || !m->alias) return -1;
   for (size_t q = 0; q < pn; q++) {
     m->t[q] = INFINITY;
     m->alias[q] = -1;
   }
   for (int k = 0; k < nrows; k++) {
     exp_row *r = &rows[k];
-    if (strcmp(fld(r, c->cls), cls) != 0 || strcmp(fld(r, c->tol), tol) != 0 || !is_result_row(r, c))
+    if (strcmp(fld(r, c->cls), cls) != 0 || strcmp(fld(r, c->tol), tol) != 0 ||
+        !is_result_row(r, c))
       continue;
     int p = index_of(m->probs, m->np, r->f[c->problem]);
     int s = index_of(m->solv, m->ns, r->f[c->solver]);
-    if (p < 0 || s < 0)
-      continue;
+    if (p < 0 || s < 0) continue;
     if (strcmp(fld(r, c->status), "converged") == 0 && fld(r, c->time)[0])
       m->t[(size_t)p * m->ns + s] = fmax(atof(fld(r, c->time)), 1e-9);
     int a = index_of(m->solv, m->ns, fld(r, c->method));
-    if (a >= 0 && a != s)
-      m->alias[(size_t)p * m->ns + s] = a;
+    if (a >= 0 && a != s) m->alias[(size_t)p * m->ns + s] = a;
   }
   exp_profile_ratios_alias(m->np, m->ns, m->t, m->alias, m->r);
   return 0;
@@ -205,21 +180,16 @@ static int pmat_build(exp_row *rows, int nrows, const cols *c, const char *cls, 
 
 /* The classes and tolerances present, in order. */
 static void classes_tols(exp_row *rows, int nrows, const cols *c, char **cl, int *ncl, char **tl,
-                         int *ntl)
-{
+                         int *ntl) {
   *ncl = *ntl = 0;
   for (int k = 0; k < nrows; k++) {
-    if (!is_result_row(&rows[k], c))
-      continue;
-    if (c->cls >= 0 && rows[k].nf > c->cls)
-      add_name(cl, ncl, rows[k].f[c->cls]);
-    if (c->tol >= 0 && rows[k].nf > c->tol)
-      add_name(tl, ntl, rows[k].f[c->tol]);
+    if (!is_result_row(&rows[k], c)) continue;
+    if (c->cls >= 0 && rows[k].nf > c->cls) add_name(cl, ncl, rows[k].f[c->cls]);
+    if (c->tol >= 0 && rows[k].nf > c->tol) add_name(tl, ntl, rows[k].f[c->tol]);
   }
 }
 
-int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int nrows)
-{
+int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int nrows) {
   (void)s;
   cols c = cols_of(EXP_PROFILE);
   char *cl[EXP_CLASS_COUNT + 8], *tl[EXP_MAX_TOLS + 8];
@@ -234,8 +204,7 @@ int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int nrows)
       }
       double rmax = 1.0, *taus = malloc((size_t)(m.np + 1) * sizeof *taus);
       for (size_t q = 0; q < (size_t)m.np * m.ns; q++)
-        if (isfinite(m.r[q]) && m.r[q] > rmax)
-          rmax = m.r[q];
+        if (isfinite(m.r[q]) && m.r[q] > rmax) rmax = m.r[q];
       rmax *= 2.0; /* the curves end right of the last jump */
       for (int sv = 0; taus && sv < m.ns; sv++) {
         int nb = exp_profile_breaks(m.np, m.ns, m.r, sv, taus);
@@ -243,8 +212,7 @@ int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int nrows)
         double prev = 0.0;
         for (int k = -1; k <= nb; k++) {
           double tau = k < 0 ? 1.0 : k < nb ? taus[k] : rmax;
-          if ((k >= 0 && k < nb && tau == 1.0) || (k >= 0 && tau < prev))
-            continue;
+          if ((k >= 0 && k < nb && tau == 1.0) || (k >= 0 && tau < prev)) continue;
           prev = tau;
           fprintf(g, "%s,%s,%.6e,%.6e,%.6e,%.6e,%d,%s\n", tl[b], m.solv[sv], tau, log2(tau),
                   exp_profile_rho(m.np, m.ns, m.r, sv, tau), share, m.np, cl[a]);
@@ -259,22 +227,22 @@ int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int nrows)
 /* ---- winners ------------------------------------------------------------------------------ */
 
 static int write_winners(const exp_section *s, const char *base, exp_row *rows, int nrows,
-                         FILE *list)
-{
+                         FILE *list) {
   cols c = cols_of(EXP_PROFILE);
   FILE *f = open_table(base, "winners", "csv", list), *t = open_table(base, "winners", "tex", list);
-  if (!f || !t)
-    return close_all(f, t), -1;
-  fprintf(f, "# per class and tolerance; fastest: alone within a factor %g of the best; tied: "
-             "with others; same_as: runs of another solver's algorithm, not counted\n"
-             "class,tol,solver,problems,solved,solved_share,fastest,tied,rho_2,rho_10,same_as\n",
+  if (!f || !t) return close_all(f, t), -1;
+  fprintf(f,
+          "# per class and tolerance; fastest: alone within a factor %g of the best; tied: "
+          "with others; same_as: runs of another solver's algorithm, not counted\n"
+          "class,tol,solver,problems,solved,solved_share,fastest,tied,rho_2,rho_10,same_as\n",
           1.0 + s->tie);
-  static const char *const head[] = {"class", "tol", "solver", "problems", "solved", "fastest",
-                                     "tied", "$\\rho(2)$", "$\\rho(10)$"};
-  fprintf(t, "%% fastest: alone within a factor %g of the best time; tied: within it with "
-             "others\n\\begin{tabular}{lllrrrrrr}\n\\toprule\n", 1.0 + s->tie);
-  for (int k = 0; k < 9; k++)
-    fprintf(t, "%s%s", k ? " & " : "", head[k]);
+  static const char *const head[] = { "class",   "tol",  "solver",     "problems",   "solved",
+                                      "fastest", "tied", "$\\rho(2)$", "$\\rho(10)$" };
+  fprintf(t,
+          "%% fastest: alone within a factor %g of the best time; tied: within it with "
+          "others\n\\begin{tabular}{lllrrrrrr}\n\\toprule\n",
+          1.0 + s->tie);
+  for (int k = 0; k < 9; k++) fprintf(t, "%s%s", k ? " & " : "", head[k]);
   fprintf(t, " \\\\\n\\midrule\n");
   char *cl[EXP_CLASS_COUNT + 8], *tl[EXP_MAX_TOLS + 8];
   int ncl, ntl, rc = 0;
@@ -301,8 +269,7 @@ static int write_winners(const exp_section *s, const char *base, exp_row *rows, 
             }
           }
           char same_txt[160] = "";
-          if (same)
-            snprintf(same_txt, sizeof same_txt, "%s on %d", same_as, same);
+          if (same) snprintf(same_txt, sizeof same_txt, "%s on %d", same_as, same);
           double r2 = exp_profile_rho(m.np, m.ns, m.r, sv, 2.0);
           double r10 = exp_profile_rho(m.np, m.ns, m.r, sv, 10.0);
           fprintf(f, "%s,%s,%s,%d,%d,%.4f,%d,%d,%.4f,%.4f,%s\n", cl[a], tl[b], m.solv[sv], m.np,
@@ -329,50 +296,43 @@ static int write_winners(const exp_section *s, const char *base, exp_row *rows, 
 /* ---- failures ------------------------------------------------------------------------------ */
 
 typedef struct group {
-  char *key[4];                 /* class, tol, solver (and more for scenes) */
+  char *key[4]; /* class, tol, solver (and more for scenes) */
   int count[EXP_NSTATUS];
   int n;
 } group;
 
-static group *find_group(group *g, int *ng, char **key, int nk)
-{
+static group *find_group(group *g, int *ng, char **key, int nk) {
   for (int k = 0; k < *ng; k++) {
     int same = 1;
-    for (int j = 0; j < nk && same; j++)
-      same = strcmp(g[k].key[j], key[j]) == 0;
-    if (same)
-      return &g[k];
+    for (int j = 0; j < nk && same; j++) same = strcmp(g[k].key[j], key[j]) == 0;
+    if (same) return &g[k];
   }
   group *n = &g[(*ng)++];
   memset(n, 0, sizeof *n);
-  for (int j = 0; j < nk; j++)
-    n->key[j] = key[j];
+  for (int j = 0; j < nk; j++) n->key[j] = key[j];
   return n;
 }
 
 static int write_failures(const exp_section *s, const char *base, exp_row *rows, int nrows,
-                          FILE *list)
-{
+                          FILE *list) {
   cols c = cols_of(s->kind);
   group *g = calloc((size_t)(nrows + 1), sizeof *g);
-  if (!g)
-    return -1;
+  if (!g) return -1;
   int ng = 0;
   for (int k = 0; k < nrows; k++) {
     exp_row *r = &rows[k];
-    if (!is_result_row(r, &c) || r->nf <= c.cls)
-      continue;
-    char *key[3] = {r->f[c.cls], c.tol >= 0 ? r->f[c.tol] : (char *)"", r->f[c.solver]};
+    if (!is_result_row(r, &c) || r->nf <= c.cls) continue;
+    char *key[3] = { r->f[c.cls], c.tol >= 0 ? r->f[c.tol] : (char *)"", r->f[c.solver] };
     group *e = find_group(g, &ng, key, 3);
     e->count[exp_status_column(fld(r, c.status))]++;
     e->n++;
   }
-  int used[EXP_NSTATUS] = {0};
+  int used[EXP_NSTATUS] = { 0 };
   for (int k = 0; k < ng; k++)
-    for (int j = 0; j < EXP_NSTATUS; j++)
-      used[j] |= g[k].count[j] > 0;
+    for (int j = 0; j < EXP_NSTATUS; j++) used[j] |= g[k].count[j] > 0;
   used[0] = used[8] = 1; /* converged and refused always shown */
-  FILE *f = open_table(base, "failures", "csv", list), *t = open_table(base, "failures", "tex", list);
+  FILE *f = open_table(base, "failures", "csv", list),
+       *t = open_table(base, "failures", "tex", list);
   if (!f || !t) {
     free(g);
     return close_all(f, t), -1;
@@ -383,20 +343,20 @@ static int write_failures(const exp_section *s, const char *base, exp_row *rows,
   size_t sl = strlen(spec);
   for (int j = 0; j < EXP_NSTATUS; j++) {
     fprintf(f, ",%s", exp_status_name(j));
-    if (used[j] && sl + 2 < sizeof spec)
-      spec[sl++] = 'r';
+    if (used[j] && sl + 2 < sizeof spec) spec[sl++] = 'r';
   }
   spec[sl] = '\0';
   fprintf(f, "\n");
-  fprintf(t, "%% status counts per class, tolerance and solver; refused is coverage, not "
-             "failure\n\\begin{tabular}{%s}\n\\toprule\nclass & tol & solver & problems", spec);
+  fprintf(t,
+          "%% status counts per class, tolerance and solver; refused is coverage, not "
+          "failure\n\\begin{tabular}{%s}\n\\toprule\nclass & tol & solver & problems",
+          spec);
   for (int j = 0; j < EXP_NSTATUS; j++)
     if (used[j]) {
       char name[32];
       snprintf(name, sizeof name, "%s", exp_status_name(j));
       for (char *q = name; *q; q++)
-        if (*q == '_')
-          *q = ' ';
+        if (*q == '_') *q = ' ';
       fprintf(t, " & %s", name);
     }
   fprintf(t, " \\\\\n\\midrule\n");
@@ -408,8 +368,7 @@ static int write_failures(const exp_section *s, const char *base, exp_row *rows,
     fprintf(t, " & %d", g[k].n);
     for (int j = 0; j < EXP_NSTATUS; j++) {
       fprintf(f, ",%d", g[k].count[j]);
-      if (used[j])
-        fprintf(t, " & %d", g[k].count[j]);
+      if (used[j]) fprintf(t, " & %d", g[k].count[j]);
     }
     fprintf(f, "\n");
     fprintf(t, " \\\\\n");
@@ -422,22 +381,22 @@ static int write_failures(const exp_section *s, const char *base, exp_row *rows,
 /* ---- coverage ------------------------------------------------------------------------------ */
 
 static int write_coverage(const exp_section *s, const char *base, exp_row *rows, int nrows,
-                          FILE *list)
-{
+                          FILE *list) {
   cols c = cols_of(s->kind);
-  FILE *f = open_table(base, "coverage", "csv", list), *t = open_table(base, "coverage", "tex", list);
-  if (!f || !t)
-    return close_all(f, t), -1;
+  FILE *f = open_table(base, "coverage", "csv", list),
+       *t = open_table(base, "coverage", "tex", list);
+  if (!f || !t) return close_all(f, t), -1;
   fprintf(f, "# per class and solver: problems accepted and refused, with the reasons\n"
              "class,solver,problems,accepted,refused,reasons\n");
-  static const char *const head[] = {"class", "solver", "problems", "accepted", "refused: reason"};
+  static const char *const head[] = { "class", "solver", "problems", "accepted",
+                                      "refused: reason" };
   tbegin(t, "llrrp{0.45\\linewidth}", head, 5,
          "coverage: a refusal is the solver declining a problem it cannot take");
   char *first_tol = NULL;
   for (int k = 0; k < nrows && !first_tol; k++)
-    if (c.tol >= 0 && rows[k].nf > c.tol)
-      first_tol = rows[k].f[c.tol];
-  char **cl = malloc((size_t)(nrows + 1) * sizeof *cl), **sv = malloc((size_t)(nrows + 1) * sizeof *sv);
+    if (c.tol >= 0 && rows[k].nf > c.tol) first_tol = rows[k].f[c.tol];
+  char **cl = malloc((size_t)(nrows + 1) * sizeof *cl),
+       **sv = malloc((size_t)(nrows + 1) * sizeof *sv);
   int ncl = 0, nsv = 0, rc = (!cl || !sv) ? -1 : 0;
   for (int k = 0; rc == 0 && k < nrows; k++)
     if (is_result_row(&rows[k], &c) && rows[k].nf > c.cls) {
@@ -463,23 +422,19 @@ static int write_coverage(const exp_section *s, const char *base, exp_row *rows,
         char key[160];
         exp_reason_key(sv[b], c.note >= 0 ? fld(r, c.note) : "", key, sizeof key);
         int j = 0;
-        while (j < nk && strcmp(keys[j], key) != 0)
-          j++;
+        while (j < nk && strcmp(keys[j], key) != 0) j++;
         if (j == nk && nk < 16) {
           snprintf(keys[nk], sizeof keys[nk], "%s", key);
           counts[nk++] = 0;
         }
-        if (j < 16)
-          counts[j]++;
+        if (j < 16) counts[j]++;
       }
-      if (n == 0)
-        continue;
+      if (n == 0) continue;
       size_t used = 0;
       for (int j = 0; j < nk && used < sizeof reasons; j++) {
         int w = snprintf(reasons + used, sizeof reasons - used, "%s%s (%d)", j ? "; " : "",
                          keys[j][0] ? keys[j] : "no reason given", counts[j]);
-        if (w < 0)
-          break;
+        if (w < 0) break;
         used += (size_t)w;
       }
       fprintf(f, "%s,%s,%d,%d,%d,%s\n", cl[a], sv[b], n, acc, n - acc, reasons);
@@ -500,31 +455,30 @@ static int write_coverage(const exp_section *s, const char *base, exp_row *rows,
 /* ---- timings ------------------------------------------------------------------------------- */
 
 static int write_timings(const exp_section *s, const char *base, exp_row *rows, int nrows,
-                         FILE *list)
-{
+                         FILE *list) {
   cols c = cols_of(s->kind);
   FILE *f = open_table(base, "timings", "csv", list), *t = open_table(base, "timings", "tex", list);
-  if (!f || !t)
-    return close_all(f, t), -1;
+  if (!f || !t) return close_all(f, t), -1;
   fprintf(f, "# over the solved problems of each class, tolerance and solver: time_s (the median "
              "of a problem's runs) summarised; spread = (q3 - q1) / median of a problem's runs\n"
              "class,tol,solver,solved,time_median_s,time_gmean_s,spread_median,runs_min,"
              "runs_median\n");
-  static const char *const head[] = {"class", "tol", "solver", "solved", "median (s)",
-                                     "geo.\\ mean (s)", "spread", "runs (min)", "runs (median)"};
+  static const char *const head[] = { "class",  "tol",        "solver",
+                                      "solved", "median (s)", "geo.\\ mean (s)",
+                                      "spread", "runs (min)", "runs (median)" };
   fprintf(t, "%% over the solved problems; spread: median of (q3 - q1) / median of a problem's "
              "runs\n\\begin{tabular}{lllrrrrrr}\n\\toprule\n");
-  for (int k = 0; k < 9; k++)
-    fprintf(t, "%s%s", k ? " & " : "", head[k]);
+  for (int k = 0; k < 9; k++) fprintf(t, "%s%s", k ? " & " : "", head[k]);
   fprintf(t, " \\\\\n\\midrule\n");
   group *g = calloc((size_t)(nrows + 1), sizeof *g);
-  double *tm = malloc((size_t)(nrows + 1) * sizeof *tm), *sp = malloc((size_t)(nrows + 1) * sizeof *sp);
+  double *tm = malloc((size_t)(nrows + 1) * sizeof *tm),
+         *sp = malloc((size_t)(nrows + 1) * sizeof *sp);
   double *ru = malloc((size_t)(nrows + 1) * sizeof *ru);
   int ng = 0, rc = (!g || !tm || !sp || !ru) ? -1 : 0;
   for (int k = 0; rc == 0 && k < nrows; k++)
     if (is_result_row(&rows[k], &c) && rows[k].nf > c.cls) {
-      char *key[3] = {rows[k].f[c.cls], c.tol >= 0 ? rows[k].f[c.tol] : (char *)"",
-                      rows[k].f[c.solver]};
+      char *key[3] = { rows[k].f[c.cls], c.tol >= 0 ? rows[k].f[c.tol] : (char *)"",
+                       rows[k].f[c.solver] };
       find_group(g, &ng, key, 3);
     }
   for (int q = 0; rc == 0 && q < ng; q++) {
@@ -577,34 +531,32 @@ static int write_timings(const exp_section *s, const char *base, exp_row *rows, 
 
 /* ---- slopes -------------------------------------------------------------------------------- */
 
-int exp_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows)
-{
+int exp_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows) {
   cols c = cols_of(EXP_SCALING);
-  double *lx = malloc((size_t)(nrows + 1) * sizeof *lx), *ly = malloc((size_t)(nrows + 1) * sizeof *ly);
+  double *lx = malloc((size_t)(nrows + 1) * sizeof *lx),
+         *ly = malloc((size_t)(nrows + 1) * sizeof *ly);
   if (!lx || !ly) {
     free(lx);
     free(ly);
     return -1;
   }
   if (tex) {
-    static const char *const head[] = {"family", "class", "solver", "points", "slope $s$",
-                                       "95\\,\\% interval", "$R^2$"};
+    static const char *const head[] = { "family", "class",     "solver",
+                                        "points", "slope $s$", "95\\,\\% interval",
+                                        "$R^2$" };
     fprintf(tex, "%% least squares of log t = a + s log n over the converged points\n"
                  "\\begin{tabular}{lllrrrr}\n\\toprule\n");
-    for (int k = 0; k < 7; k++)
-      fprintf(tex, "%s%s", k ? " & " : "", head[k]);
+    for (int k = 0; k < 7; k++) fprintf(tex, "%s%s", k ? " & " : "", head[k]);
     fprintf(tex, " \\\\\n\\midrule\n");
   }
   for (int a = 0; a < nrows; a++) {
     exp_row *ra = &rows[a];
-    if (ra->nf <= c.cls)
-      continue;
+    if (ra->nf <= c.cls) continue;
     int first = 1;
     for (int b = 0; b < a && first; b++)
       first = !(strcmp(rows[b].f[c.family], ra->f[c.family]) == 0 &&
                 strcmp(rows[b].f[c.solver], ra->f[c.solver]) == 0);
-    if (!first)
-      continue;
+    if (!first) continue;
     int k = 0;
     for (int b = a; b < nrows; b++)
       if (strcmp(rows[b].f[c.family], ra->f[c.family]) == 0 &&
@@ -640,8 +592,7 @@ int exp_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows)
       }
     }
   }
-  if (tex)
-    tend(tex);
+  if (tex) tend(tex);
   free(lx);
   free(ly);
   return 0;
@@ -649,15 +600,16 @@ int exp_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows)
 
 /* ---- scene steps --------------------------------------------------------------------------- */
 
-static int write_steps(const exp_section *s, const char *base, exp_row *rows, int nrows, FILE *list)
-{
+static int write_steps(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                       FILE *list) {
   int cs = exp_col(s->kind, "scene"), cv = exp_col(s->kind, "solver");
   int ci = exp_col(s->kind, "integrator"), cf = exp_col(s->kind, "friction");
   int cstep = exp_col(s->kind, "step"), ct = exp_col(s->kind, "t");
   int cst = exp_col(s->kind, "status"), ca = exp_col(s->kind, "applied");
   FILE *f = open_table(base, "steps", "csv", list), *t = open_table(base, "steps", "tex", list);
   group *g = calloc((size_t)(nrows + 1), sizeof *g);
-  int *last = calloc((size_t)(nrows + 1), sizeof *last), *other = calloc((size_t)(nrows + 1), sizeof *other);
+  int *last = calloc((size_t)(nrows + 1), sizeof *last),
+      *other = calloc((size_t)(nrows + 1), sizeof *other);
   char **end = calloc((size_t)(nrows + 1), sizeof *end);
   if (!f || !t || !g || !last || !other || !end) {
     free(g), free(last), free(other), free(end);
@@ -666,9 +618,8 @@ static int write_steps(const exp_section *s, const char *base, exp_row *rows, in
   int ng = 0;
   for (int k = 0; k < nrows; k++) {
     exp_row *r = &rows[k];
-    if (r->nf <= ca)
-      continue;
-    char *key[4] = {r->f[cs], r->f[cf], r->f[ci], r->f[cv]};
+    if (r->nf <= ca) continue;
+    char *key[4] = { r->f[cs], r->f[cf], r->f[ci], r->f[cv] };
     group *e = find_group(g, &ng, key, 4);
     int q = (int)(e - g);
     int col = exp_status_column(r->f[cst]);
@@ -679,18 +630,17 @@ static int write_steps(const exp_section *s, const char *base, exp_row *rows, in
       other[q] += strcmp(r->f[ca], "solution") != 0;
     } else {
       end[q] = r->f[cst]; /* a row without numbers ends the run */
-      if (r->f[cstep][0])
-        last[q] = atoi(r->f[cstep]);
+      if (r->f[cstep][0]) last[q] = atoi(r->f[cstep]);
     }
   }
   fprintf(f, "# per scene, friction, integrator and solver: steps run, how the run ended, the "
              "status of each step and what the world applied\n"
              "scene,friction,integrator,solver,steps,last_step,end,applied_solution,applied_other");
-  for (int j = 0; j < EXP_NSTATUS; j++)
-    fprintf(f, ",%s", exp_status_name(j));
+  for (int j = 0; j < EXP_NSTATUS; j++) fprintf(f, ",%s", exp_status_name(j));
   fprintf(f, "\n");
-  static const char *const head[] = {"scene", "friction", "integrator", "solver", "steps", "end",
-                                     "converged", "max iter", "other status", "not applied"};
+  static const char *const head[] = { "scene",        "friction",   "integrator", "solver",
+                                      "steps",        "end",        "converged",  "max iter",
+                                      "other status", "not applied" };
   tbegin(t, "llllrlrrrr", head, 10,
          "steps per run; end: ran (every step), or the status that ended it at its last step");
   for (int q = 0; q < ng; q++) {
@@ -706,12 +656,10 @@ static int write_steps(const exp_section *s, const char *base, exp_row *rows, in
     int rest = 0;
     for (int j = 0; j < EXP_NSTATUS; j++) {
       fprintf(f, ",%d", g[q].count[j]);
-      if (j >= 2)
-        rest += g[q].count[j];
+      if (j >= 2) rest += g[q].count[j];
     }
     fprintf(f, "\n");
-    for (int k = 0; k < 4; k++)
-      tcell(t, k == 0, g[q].key[k], k == 3);
+    for (int k = 0; k < 4; k++) tcell(t, k == 0, g[q].key[k], k == 3);
     fprintf(t, " & %d", g[q].n);
     tcell(t, 0, endtxt, 0);
     fprintf(t, " & %d & %d & %d & %d \\\\\n", g[q].count[0], g[q].count[1], rest, other[q]);
@@ -725,16 +673,12 @@ static int write_steps(const exp_section *s, const char *base, exp_row *rows, in
 }
 
 int exp_tables_write(const exp_plan *pl, int section, const char *base, exp_row *rows, int nrows,
-                     FILE *list)
-{
+                     FILE *list) {
   const exp_section *s = &pl->cfg.sec[section];
-  if (exp_kind_is_scene(s->kind))
-    return write_steps(s, base, rows, nrows, list);
+  if (exp_kind_is_scene(s->kind)) return write_steps(s, base, rows, nrows, list);
   int rc = write_failures(s, base, rows, nrows, list) | write_coverage(s, base, rows, nrows, list);
-  if (s->kind == EXP_PROFILE)
-    rc |= write_winners(s, base, rows, nrows, list);
-  if (s->kind != EXP_CONVERGENCE)
-    rc |= write_timings(s, base, rows, nrows, list);
+  if (s->kind == EXP_PROFILE) rc |= write_winners(s, base, rows, nrows, list);
+  if (s->kind != EXP_CONVERGENCE) rc |= write_timings(s, base, rows, nrows, list);
   if (s->kind == EXP_SCALING) {
     FILE *t = open_table(base, "slopes", "tex", list);
     rc |= t ? exp_slopes_write(NULL, t, rows, nrows) | close_all(t, NULL) : -1;

@@ -40,8 +40,7 @@
 
 /* ---- CSV layout ---------------------------------------------------------------------- */
 
-const char *exp_csv_header(exp_kind k)
-{
+const char *exp_csv_header(exp_kind k) {
   switch (k) {
   case EXP_CONVERGENCE:
     return "problem,kind,n,solver,status,iteration,time_s,res_rel,final,class,method,time_source,"
@@ -59,37 +58,29 @@ const char *exp_csv_header(exp_kind k)
   case EXP_ACCURACY:
     return "scene,solver,integrator,friction,step,t,max_penetration,joint_error,compl,infeas,"
            "res_nat_inf,iterations,status,applied,note";
-  default:
-    return "";
+  default: return "";
   }
 }
 
-const char *exp_csv2_suffix(exp_kind k)
-{
+const char *exp_csv2_suffix(exp_kind k) {
   return k == EXP_PROFILE ? "_profile" : k == EXP_SCALING ? "_slopes" : NULL;
 }
 
-const char *exp_csv2_header(exp_kind k)
-{
-  if (k == EXP_PROFILE)
-    return "tol,solver,tau,log2_tau,rho,solved_share,problems,class";
-  if (k == EXP_SCALING)
-    return "family,solver,points,slope,intercept,r2,slope_lo,slope_hi,class";
+const char *exp_csv2_header(exp_kind k) {
+  if (k == EXP_PROFILE) return "tol,solver,tau,log2_tau,rho,solved_share,problems,class";
+  if (k == EXP_SCALING) return "family,solver,points,slope,intercept,r2,slope_lo,slope_hi,class";
   return NULL;
 }
 
-int exp_col(exp_kind k, const char *name)
-{
+int exp_col(exp_kind k, const char *name) {
   const char *h = exp_csv_header(k);
   size_t nl = strlen(name);
   int col = 0;
   for (const char *c = h; *c; col++) {
     const char *e = strchr(c, ',');
     size_t fl = e ? (size_t)(e - c) : strlen(c);
-    if (fl == nl && strncmp(c, name, nl) == 0)
-      return col;
-    if (!e)
-      break;
+    if (fl == nl && strncmp(c, name, nl) == 0) return col;
+    if (!e) break;
     c = e + 1;
   }
   return -1;
@@ -97,10 +88,8 @@ int exp_col(exp_kind k, const char *name)
 
 /* ---- rows ------------------------------------------------------------------------------ */
 
-static void line_raw(exp_line *l, const char *v)
-{
-  if (l->nf++ > 0 && l->len + 1 < sizeof l->s)
-    l->s[l->len++] = ',';
+static void line_raw(exp_line *l, const char *v) {
+  if (l->nf++ > 0 && l->len + 1 < sizeof l->s) l->s[l->len++] = ',';
   for (; *v && l->len + 1 < sizeof l->s; v++) {
     char ch = *v;
     if (ch == ',')
@@ -114,13 +103,9 @@ static void line_raw(exp_line *l, const char *v)
   l->s[l->len] = '\0';
 }
 
-void exp_line_str(exp_line *l, const char *v)
-{
-  line_raw(l, v ? v : "");
-}
+void exp_line_str(exp_line *l, const char *v) { line_raw(l, v ? v : ""); }
 
-void exp_line_num(exp_line *l, double v)
-{
+void exp_line_num(exp_line *l, double v) {
   char b[32];
   if (isnan(v))
     snprintf(b, sizeof b, "nan");
@@ -131,20 +116,15 @@ void exp_line_num(exp_line *l, double v)
   line_raw(l, b);
 }
 
-void exp_line_int(exp_line *l, long v)
-{
+void exp_line_int(exp_line *l, long v) {
   char b[32];
   snprintf(b, sizeof b, "%ld", v);
   line_raw(l, b);
 }
 
-void exp_line_empty(exp_line *l)
-{
-  line_raw(l, "");
-}
+void exp_line_empty(exp_line *l) { line_raw(l, ""); }
 
-static void line_tol(exp_line *l, double tol)
-{
+static void line_tol(exp_line *l, double tol) {
   char b[32];
   snprintf(b, sizeof b, "%g", tol);
   line_raw(l, b);
@@ -152,16 +132,14 @@ static void line_tol(exp_line *l, double tol)
 
 /* time_total_s: the seconds the timed runs took in all (external solvers:
  * their processes' wall time), what the repetition rule counted. */
-static void row_total(exp_line *l, const exp_prow *r)
-{
+static void row_total(exp_line *l, const exp_prow *r) {
   if (r->have_numbers)
     exp_line_num(l, r->wall_total > 0 ? r->wall_total : r->t.total);
   else
     exp_line_empty(l);
 }
 
-void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l)
-{
+void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l) {
   const exp_prob *p = c->prob;
   const char *solver = exp_solver_name(&c->pl->cfg, &c->t->solver);
   memset(l, 0, sizeof *l);
@@ -189,8 +167,7 @@ void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l)
     exp_line_int(l, r->runs);
     exp_line_num(l, r->res_rel);
   } else {
-    for (int k = 0; k < 6; k++)
-      exp_line_empty(l);
+    for (int k = 0; k < 6; k++) exp_line_empty(l);
   }
   int solved = num && strcmp(r->status, "converged") == 0;
   if (c->s->kind == EXP_SCALING) {
@@ -235,8 +212,7 @@ void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l)
 /* A convergence row: history entry k (final 0) or the final one (final 1). */
 static void conv_row(const exp_tctx *c, const char *status, long iteration, double t,
                      double res_rel, int final, const char *method, const char *tsrc, double tol,
-                     const char *note, exp_line *l)
-{
+                     const char *note, exp_line *l) {
   const exp_prob *p = c->prob;
   memset(l, 0, sizeof *l);
   exp_line_str(l, p->label);
@@ -263,14 +239,13 @@ static void conv_row(const exp_tctx *c, const char *status, long iteration, doub
 
 /* The rows a problem task gets for tols[from..nt) without numbers. */
 static void empty_rows(exp_tctx *c, const double *tols, int from, int nt, const char *status,
-                       const char *note, exp_rbuf *out)
-{
+                       const char *note, exp_rbuf *out) {
   for (int k = from; k < nt; k++) {
     exp_line l;
     if (c->s->kind == EXP_CONVERGENCE) {
       conv_row(c, status, -1, 0, 0, 1, "", "", tols[k], note, &l);
     } else {
-      exp_prow r = {.status = status, .tol = tols[k], .note = note};
+      exp_prow r = { .status = status, .tol = tols[k], .note = note };
       exp_problem_row(c, &r, &l);
     }
     if (out) {
@@ -289,18 +264,17 @@ struct exp_wd {
   pthread_cond_t cv;
   pthread_t th;
   int running, stop;
-  double deadline;              /* CLOCK_MONOTONIC s; 0: disarmed */
-  const char *path;             /* the result file */
+  double deadline;  /* CLOCK_MONOTONIC s; 0: disarmed */
+  const char *path; /* the result file */
   exp_result *head;
-  exp_rbuf rows;                /* committed rows */
-  char *extra;                  /* rows if it fires */
+  exp_rbuf rows; /* committed rows */
+  char *extra;   /* rows if it fires */
   int nextra;
-  pid_t child;                  /* an external solver's process group */
+  pid_t child; /* an external solver's process group */
   double t0;
 };
 
-static void *wd_main(void *arg)
-{
+static void *wd_main(void *arg) {
   exp_wd *wd = arg;
   pthread_mutex_lock(&wd->mu);
   while (!wd->stop) {
@@ -312,11 +286,9 @@ static void *wd_main(void *arg)
     ts.tv_sec = (time_t)wd->deadline;
     ts.tv_nsec = (long)((wd->deadline - (double)ts.tv_sec) * 1e9);
     int r = pthread_cond_timedwait(&wd->cv, &wd->mu, &ts);
-    if (r != ETIMEDOUT || wd->stop || wd->deadline <= 0 || cli_now_s() < wd->deadline)
-      continue;
+    if (r != ETIMEDOUT || wd->stop || wd->deadline <= 0 || cli_now_s() < wd->deadline) continue;
     /* the limit passed while the task's own thread is still solving */
-    if (wd->child > 0)
-      kill(-wd->child, SIGKILL);
+    if (wd->child > 0) kill(-wd->child, SIGKILL);
     wd->head->prov.load_end = exp_loadavg();
     wd->head->elapsed = cli_now_s() - wd->t0;
     int bad = exp_result_commit(wd->path, wd->head, &wd->rows, wd->nextra, wd->extra);
@@ -326,8 +298,7 @@ static void *wd_main(void *arg)
   return NULL;
 }
 
-static int wd_start(exp_wd *wd, const char *path, exp_result *head)
-{
+static int wd_start(exp_wd *wd, const char *path, exp_result *head) {
   memset(wd, 0, sizeof *wd);
   wd->path = path;
   wd->head = head;
@@ -338,14 +309,12 @@ static int wd_start(exp_wd *wd, const char *path, exp_result *head)
   pthread_mutex_init(&wd->mu, NULL);
   pthread_cond_init(&wd->cv, &ca);
   pthread_condattr_destroy(&ca);
-  if (pthread_create(&wd->th, NULL, wd_main, wd) != 0)
-    return -1;
+  if (pthread_create(&wd->th, NULL, wd_main, wd) != 0) return -1;
   wd->running = 1;
   return 0;
 }
 
-static void wd_stop(exp_wd *wd)
-{
+static void wd_stop(exp_wd *wd) {
   if (wd->running) {
     pthread_mutex_lock(&wd->mu);
     wd->stop = 1;
@@ -359,8 +328,7 @@ static void wd_stop(exp_wd *wd)
   exp_rbuf_free(&wd->rows);
 }
 
-void exp_wd_arm(exp_wd *wd, double seconds, const char *extra, int nextra)
-{
+void exp_wd_arm(exp_wd *wd, double seconds, const char *extra, int nextra) {
   char *copy = strdup(extra ? extra : "");
   pthread_mutex_lock(&wd->mu);
   free(wd->extra);
@@ -371,25 +339,21 @@ void exp_wd_arm(exp_wd *wd, double seconds, const char *extra, int nextra)
   pthread_mutex_unlock(&wd->mu);
 }
 
-void exp_wd_disarm(exp_wd *wd)
-{
+void exp_wd_disarm(exp_wd *wd) {
   pthread_mutex_lock(&wd->mu);
   wd->deadline = 0;
   pthread_mutex_unlock(&wd->mu);
 }
 
-void exp_wd_set_child(exp_wd *wd, pid_t pgid)
-{
+void exp_wd_set_child(exp_wd *wd, pid_t pgid) {
   pthread_mutex_lock(&wd->mu);
   wd->child = pgid;
   pthread_mutex_unlock(&wd->mu);
 }
 
-void exp_tctx_row(exp_tctx *c, const exp_line *l)
-{
+void exp_tctx_row(exp_tctx *c, const exp_line *l) {
   pthread_mutex_lock(&c->wd->mu);
-  if (exp_rbuf_add(&c->wd->rows, "%s\n", l->s) == 0)
-    c->wd->rows.nrows++;
+  if (exp_rbuf_add(&c->wd->rows, "%s\n", l->s) == 0) c->wd->rows.nrows++;
   pthread_mutex_unlock(&c->wd->mu);
 }
 
@@ -399,11 +363,9 @@ void exp_tctx_row(exp_tctx *c, const exp_line *l)
  * operator layer; then this returns res->method when set); until then
  * pgs_wide's documented rule (docs/solvers.md, "pgs_wide"): on a dense or
  * CSR problem it runs pgs's own loop. */
-static const char *run_method(const slv_solver *sv, const slv_problem *p, const slv_result *res)
-{
+static const char *run_method(const slv_solver *sv, const slv_problem *p, const slv_result *res) {
   (void)res;
-  if (strcmp(sv->name, "pgs_wide") == 0 && p->storage != SLV_FACTORED)
-    return "pgs";
+  if (strcmp(sv->name, "pgs_wide") == 0 && p->storage != SLV_FACTORED) return "pgs";
   return sv->name;
 }
 
@@ -411,17 +373,14 @@ static const char *run_method(const slv_solver *sv, const slv_problem *p, const 
  * measured: res.history_time once libsolvers records it (then this returns
  * res->history_time[k], measured = 1); until then estimated as T k / K with
  * T the median solve time (iterations taken to cost the same). */
-static double iter_time(const slv_result *res, int k, int K, double T, const char **source)
-{
+static double iter_time(const slv_result *res, int k, int K, double T, const char **source) {
   (void)res;
   *source = "interpolated";
   return K > 0 ? T * k / K : 0.0;
 }
 
-int exp_judge(const slv_problem *p, const slv_residuals *res, double tol)
-{
-  if (!(res->res_rel <= tol))
-    return 0;
+int exp_judge(const slv_problem *p, const slv_residuals *res, double tol) {
+  if (!(res->res_rel <= tol)) return 0;
   return p->ncones == 0 || res->res_nat_inf <= tol;
 }
 
@@ -434,13 +393,11 @@ typedef struct meas {
   char msg[256];
 } meas;
 
-static slv_options base_options(const exp_section *s, double tol)
-{
+static slv_options base_options(const exp_section *s, double tol) {
   slv_options opt = slv_options_default();
   opt.tol = tol;
   opt.max_iter = s->max_iter > 0 ? (int)s->max_iter : 10000;
-  if (s->max_pivots > 0)
-    opt.max_pivots = (int)s->max_pivots;
+  if (s->max_pivots > 0) opt.max_pivots = (int)s->max_pivots;
   opt.seed = s->seed;
   opt.warm_start = 0;
   opt.record_history = s->kind == EXP_CONVERGENCE;
@@ -450,8 +407,7 @@ static slv_options base_options(const exp_section *s, double tol)
 /* One solve under the watchdog. */
 static slv_status timed_solve(exp_tctx *c, slv_workspace *ws, const slv_problem *p,
                               const slv_options *opt, double *x, double *w, slv_result *res,
-                              double *dt)
-{
+                              double *dt) {
   double t0 = cli_now_s();
   slv_status st = slv_solve(ws, p, opt, x, w, res);
   *dt = cli_now_s() - t0;
@@ -461,8 +417,7 @@ static slv_status timed_solve(exp_tctx *c, slv_workspace *ws, const slv_problem 
 
 /* Warm-up, then runs until the repetition rule is met (header). */
 static void measure(exp_tctx *c, slv_workspace *ws, const slv_problem *p, const slv_options *opt,
-                    double *x, double *w, double *times, int cap, meas *m)
-{
+                    double *x, double *w, double *times, int cap, meas *m) {
   const exp_section *s = c->s;
   double dt;
   m->status = timed_solve(c, ws, p, opt, x, w, &m->res, &dt);
@@ -487,15 +442,13 @@ static void measure(exp_tctx *c, slv_workspace *ws, const slv_problem *p, const 
 }
 
 /* The history rows of a convergence task. */
-static void history_rows(exp_tctx *c, const meas *m, double tol)
-{
+static void history_rows(exp_tctx *c, const meas *m, double tol) {
   const char *st = slv_status_str(m->status);
   int K = m->res.history_len - 1;
   double last_grid = -1.0;
   const char *src = "library";
   for (int k = 0; k <= K; k++) {
-    if (k > 20 && k < K && (double)k < last_grid * 1.05)
-      continue;
+    if (k > 20 && k < K && (double)k < last_grid * 1.05) continue;
     last_grid = k;
     exp_line l;
     double tk = iter_time(&m->res, k, K, m->t.median, &src);
@@ -510,9 +463,8 @@ static void history_rows(exp_tctx *c, const meas *m, double tol)
 }
 
 /* The rows of tols[ti..nt) if the limit passes during tol ti. */
-static char *timeout_rows(exp_tctx *c, const double *tols, int ti, int nt, int *nrows)
-{
-  exp_rbuf b = {0};
+static char *timeout_rows(exp_tctx *c, const double *tols, int ti, int nt, int *nrows) {
+  exp_rbuf b = { 0 };
   char note[160];
   snprintf(note, sizeof note, "time limit %g s reached%s", exp_time_limit(c->pl, c->s),
            nt - ti > 1 ? " (stricter tolerances not run)" : "");
@@ -521,8 +473,7 @@ static char *timeout_rows(exp_tctx *c, const double *tols, int ti, int nt, int *
   return b.buf;
 }
 
-static int run_builtin(exp_tctx *c, const slv_instance *inst, const double *tols, int nt)
-{
+static int run_builtin(exp_tctx *c, const slv_instance *inst, const double *tols, int nt) {
   const slv_solver *sv = c->t->solver.sv;
   slv_problem p = slv_instance_problem(inst);
   char msg[256] = "";
@@ -567,9 +518,19 @@ static int run_builtin(exp_tctx *c, const slv_instance *inst, const double *tols
       history_rows(c, &m, tols[ti]);
       continue;
     }
-    exp_prow r = {slv_status_str(m.status), tols[ti], m.res.iterations, m.res.pivots, m.runs, m.t,
-                  "library", m.method, m.res.res.res_rel, m.res.res.res_nat_inf, 1,
-                  m.status == SLV_CONVERGED ? "" : m.res.message, 0.0};
+    exp_prow r = { slv_status_str(m.status),
+                   tols[ti],
+                   m.res.iterations,
+                   m.res.pivots,
+                   m.runs,
+                   m.t,
+                   "library",
+                   m.method,
+                   m.res.res.res_rel,
+                   m.res.res.res_nat_inf,
+                   1,
+                   m.status == SLV_CONVERGED ? "" : m.res.message,
+                   0.0 };
     exp_line l;
     exp_problem_row(c, &r, &l);
     exp_tctx_row(c, &l);
@@ -583,27 +544,22 @@ static int run_builtin(exp_tctx *c, const slv_instance *inst, const double *tols
 
 /* ---- the task ------------------------------------------------------------------------------ */
 
-void exp_cache_free(exp_cache *c)
-{
+void exp_cache_free(exp_cache *c) {
   slv_instance_free(c->inst);
   c->inst = NULL;
   c->prob = -1;
 }
 
-static const slv_instance *load_problem(const exp_plan *pl, int prob, exp_cache *cache,
-                                        char *err, size_t len)
-{
-  if (cache->inst && cache->prob == prob)
-    return cache->inst;
+static const slv_instance *load_problem(const exp_plan *pl, int prob, exp_cache *cache, char *err,
+                                        size_t len) {
+  if (cache->inst && cache->prob == prob) return cache->inst;
   exp_cache_free(cache);
   slv_instance *inst = NULL;
   slv_read_options ro = slv_read_options_default();
-  if (pl->max_memory > 0)
-    ro.max_memory = pl->max_memory;
+  if (pl->max_memory > 0) ro.max_memory = pl->max_memory;
   slv_status st = slv_read_with(pl->probs[prob].path, SLV_FMT_AUTO, &ro, &inst, err, len);
   if (st != SLV_OK) {
-    if (!err[0])
-      exp_fmt(err, len, "%s: %s", pl->probs[prob].path, slv_status_str(st));
+    if (!err[0]) exp_fmt(err, len, "%s: %s", pl->probs[prob].path, slv_status_str(st));
     return NULL;
   }
   cache->inst = inst;
@@ -611,8 +567,7 @@ static const slv_instance *load_problem(const exp_plan *pl, int prob, exp_cache 
   return inst;
 }
 
-static int run_problem_task(exp_tctx *c, exp_cache *cache)
-{
+static int run_problem_task(exp_tctx *c, exp_cache *cache) {
   exp_result *head = c->head;
   double tols[EXP_MAX_TOLS];
   int nt = exp_section_tols(c->s, tols);
@@ -624,21 +579,17 @@ static int run_problem_task(exp_tctx *c, exp_cache *cache)
     empty_rows(c, tols, 0, nt, "error", err, NULL);
     return 3;
   }
-  if (c->t->solver.sv)
-    return run_builtin(c, inst, tols, nt);
+  if (c->t->solver.sv) return run_builtin(c, inst, tols, nt);
   return exp_external_run(c, inst, tols, nt);
 }
 
-static void spec_line(const exp_plan *pl, int i, char *buf, size_t len)
-{
+static void spec_line(const exp_plan *pl, int i, char *buf, size_t len) {
   exp_task_spec(pl, i, buf, len);
   for (char *s = buf; *s; s++)
-    if (*s == '\t')
-      *s = ' ';
+    if (*s == '\t') *s = ' ';
 }
 
-int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv)
-{
+int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv) {
   char path[EXP_PATH_MAX + 64];
   exp_result_path(pl, i, path, sizeof path);
   exp_result *head = calloc(1, sizeof *head);
@@ -663,7 +614,7 @@ int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv)
   const exp_task *t = &pl->tasks[i];
   const exp_section *s = &pl->cfg.sec[t->section];
   head->time_limit = exp_time_limit(pl, s);
-  exp_tctx c = {pl, i, t, s, t->prob >= 0 ? &pl->probs[t->prob] : NULL, wd, head, 0, ""};
+  exp_tctx c = { pl, i, t, s, t->prob >= 0 ? &pl->probs[t->prob] : NULL, wd, head, 0, "" };
   exp_fmt(c.scratch, sizeof c.scratch, "%s/scratch/t%06d", pl->dir, i);
   int rc;
   if (wd_start(wd, path, head) != 0) {
@@ -685,8 +636,7 @@ int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv)
     }
   }
   wd_stop(wd);
-  if (nonconv)
-    *nonconv = c.nonconv;
+  if (nonconv) *nonconv = c.nonconv;
   free(wd);
   free(head);
   return rc;

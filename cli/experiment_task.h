@@ -35,11 +35,11 @@ typedef struct exp_tctx {
   int index;
   const exp_task *t;
   const exp_section *s;
-  const exp_prob *prob;         /* problem tasks */
+  const exp_prob *prob; /* problem tasks */
   exp_wd *wd;
-  exp_result *head;             /* task_status and message of the result */
-  int nonconv;                  /* a solve did not converge */
-  char scratch[EXP_PATH_MAX];   /* the task's scratch folder (external solvers) */
+  exp_result *head;           /* task_status and message of the result */
+  int nonconv;                /* a solve did not converge */
+  char scratch[EXP_PATH_MAX]; /* the task's scratch folder (external solvers) */
 } exp_tctx;
 
 /* Appends a row (a '\n' is added). */
@@ -59,12 +59,12 @@ typedef struct exp_prow {
   double tol;
   int iterations, pivots, runs;
   exp_tsum t;
-  const char *time_source;      /* library, reported, process */
+  const char *time_source; /* library, reported, process */
   const char *method;
   double res_rel, res_nat_inf;
-  int have_numbers;             /* 0: refused, time_limit, error: empty numbers */
+  int have_numbers; /* 0: refused, time_limit, error: empty numbers */
   const char *note;
-  double wall_total;            /* external: the runs' process wall time in all (0: t.total) */
+  double wall_total; /* external: the runs' process wall time in all (0: t.total) */
 } exp_prow;
 void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l);
 

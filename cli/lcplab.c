@@ -37,42 +37,38 @@
 
 /* ---- usage ------------------------------------------------------------------ */
 
-static void usage(FILE *f)
-{
-  fprintf(f,
-          "usage: lcplab COMMAND [ARGS]\n"
-          "\n"
-          "Complementarity problems (LCP, boxed LCP, friction) for contact dynamics.\n"
-          "\n"
-          "commands:\n"
-          "  solvers      list the registered solvers and the problems they accept\n"
-          "  solve        solve one instance file, print one JSON object\n"
-          "  convert      convert an instance file between the supported formats\n"
-          "  export       write the problems of a simulated scene, step by step\n"
-          "  simulate     run a scene, write per-step metrics as CSV\n"
-          "  experiment   run an experiment file: solver comparisons, CSVs, tables, figures\n"
-          "  task         run one task of a campaign plan (GNU parallel, Slurm arrays)\n"
-          "  collect      merge a campaign's task results into CSVs, tables, figures\n"
-          "\n"
-          "options:\n"
-          "  --help       this text\n"
-          "  --version    print the version\n"
-          "\n"
-          "'lcplab COMMAND --help' describes each command.\n"
-          "exit status: 0 success, 2 bad input or usage, 3 solver did not converge.\n");
+static void usage(FILE *f) {
+  fprintf(f, "usage: lcplab COMMAND [ARGS]\n"
+             "\n"
+             "Complementarity problems (LCP, boxed LCP, friction) for contact dynamics.\n"
+             "\n"
+             "commands:\n"
+             "  solvers      list the registered solvers and the problems they accept\n"
+             "  solve        solve one instance file, print one JSON object\n"
+             "  convert      convert an instance file between the supported formats\n"
+             "  export       write the problems of a simulated scene, step by step\n"
+             "  simulate     run a scene, write per-step metrics as CSV\n"
+             "  experiment   run an experiment file: solver comparisons, CSVs, tables, figures\n"
+             "  task         run one task of a campaign plan (GNU parallel, Slurm arrays)\n"
+             "  collect      merge a campaign's task results into CSVs, tables, figures\n"
+             "\n"
+             "options:\n"
+             "  --help       this text\n"
+             "  --version    print the version\n"
+             "\n"
+             "'lcplab COMMAND --help' describes each command.\n"
+             "exit status: 0 success, 2 bad input or usage, 3 solver did not converge.\n");
 }
 
 /* ---- timing ---------------------------------------------------------------------- */
 
-double cli_now_s(void)
-{
+double cli_now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int cli_cmp_double(const void *pa, const void *pb)
-{
+int cli_cmp_double(const void *pa, const void *pb) {
   double x = *(const double *)pa, y = *(const double *)pb;
   return (x > y) - (x < y);
 }
@@ -85,18 +81,13 @@ typedef struct cli_command {
 } cli_command;
 
 static const cli_command cli_commands[] = {
-  {"solvers", cli_cmd_solvers},
-  {"solve", cli_cmd_solve},
-  {"convert", cli_cmd_convert},
-  {"export", cli_cmd_export},
-  {"simulate", cli_cmd_simulate},
-  {"experiment", cli_cmd_experiment},
-  {"task", cli_cmd_task},
-  {"collect", cli_cmd_collect},
+  { "solvers", cli_cmd_solvers },   { "solve", cli_cmd_solve },
+  { "convert", cli_cmd_convert },   { "export", cli_cmd_export },
+  { "simulate", cli_cmd_simulate }, { "experiment", cli_cmd_experiment },
+  { "task", cli_cmd_task },         { "collect", cli_cmd_collect },
 };
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
     return CLI_EXIT_USAGE;
@@ -111,8 +102,7 @@ int main(int argc, char **argv)
     return CLI_EXIT_OK;
   }
   for (size_t k = 0; k < sizeof cli_commands / sizeof cli_commands[0]; k++) {
-    if (strcmp(cmd, cli_commands[k].name) != 0)
-      continue;
+    if (strcmp(cmd, cli_commands[k].name) != 0) continue;
     if (!cli_commands[k].run) {
       cli_error("'%s' is not implemented yet", cmd);
       return CLI_EXIT_USAGE;
@@ -129,8 +119,7 @@ int main(int argc, char **argv)
 
 /* ---- shared helpers ------------------------------------------------------------- */
 
-void cli_error(const char *fmt, ...)
-{
+void cli_error(const char *fmt, ...) {
   char line[1024];
   va_list ap;
   va_start(ap, fmt);
@@ -138,15 +127,12 @@ void cli_error(const char *fmt, ...)
   va_end(ap);
   /* One line, whatever the message holds (a file name may contain '\n'). */
   for (char *c = line; *c; c++)
-    if (*c == '\n' || *c == '\r')
-      *c = ' ';
+    if (*c == '\n' || *c == '\r') *c = ' ';
   fprintf(stderr, "lcplab: %s\n", line);
 }
 
-void cli_error_lib(const char *path, const char *err)
-{
-  if (!err || !err[0])
-    err = "unknown error";
+void cli_error_lib(const char *path, const char *err) {
+  if (!err || !err[0]) err = "unknown error";
   size_t len = strlen(path);
   if (strncmp(err, path, len) == 0 && err[len] == ':')
     cli_error("%s", err);
@@ -155,81 +141,63 @@ void cli_error_lib(const char *path, const char *err)
 }
 
 /* strtod/strtol accept leading blanks; we want the string to be the number. */
-static int starts_like_number(const char *s)
-{
+static int starts_like_number(const char *s) {
   return s && s[0] != '\0' && s[0] != ' ' && s[0] != '\t' && s[0] != '\n' && s[0] != '\r' &&
          s[0] != '\f' && s[0] != '\v';
 }
 
-int cli_parse_double(const char *s, double *out)
-{
-  if (!starts_like_number(s))
-    return 0;
+int cli_parse_double(const char *s, double *out) {
+  if (!starts_like_number(s)) return 0;
   char *end = NULL;
   errno = 0;
   double v = strtod(s, &end);
-  if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
-    return 0;
+  if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v)) return 0;
   *out = v;
   return 1;
 }
 
-int cli_parse_long(const char *s, long *out)
-{
-  if (!starts_like_number(s))
-    return 0;
+int cli_parse_long(const char *s, long *out) {
+  if (!starts_like_number(s)) return 0;
   char *end = NULL;
   errno = 0;
   long v = strtol(s, &end, 10);
-  if (end == s || *end != '\0' || errno == ERANGE)
-    return 0;
+  if (end == s || *end != '\0' || errno == ERANGE) return 0;
   *out = v;
   return 1;
 }
 
-int cli_parse_bytes(const char *s, size_t *out)
-{
-  if (!starts_like_number(s) || s[0] < '0' || s[0] > '9')
-    return 0;
+int cli_parse_bytes(const char *s, size_t *out) {
+  if (!starts_like_number(s) || s[0] < '0' || s[0] > '9') return 0;
   char *end = NULL;
   errno = 0;
   unsigned long long v = strtoull(s, &end, 10);
-  if (end == s || errno == ERANGE || v == 0)
-    return 0;
+  if (end == s || errno == ERANGE || v == 0) return 0;
   static const char units[] = "KMGT";
   unsigned shift = 0;
   if (*end) {
     const char *u = strchr(units, *end >= 'a' && *end <= 'z' ? *end - 'a' + 'A' : *end);
-    if (!u)
-      return 0;
+    if (!u) return 0;
     shift = 10u * (unsigned)(u - units + 1);
     end++;
-    if (strcmp(end, "iB") == 0 || strcmp(end, "B") == 0)
-      end += strlen(end);
-    if (*end)
-      return 0;
+    if (strcmp(end, "iB") == 0 || strcmp(end, "B") == 0) end += strlen(end);
+    if (*end) return 0;
   }
-  if (v > (SIZE_MAX >> shift))
-    return 0;
+  if (v > (SIZE_MAX >> shift)) return 0;
   *out = (size_t)(v << shift);
   return 1;
 }
 
 int cli_option_value(const char *cmd, int argc, char **argv, int *i, const char *name,
-                     const char **value)
-{
+                     const char **value) {
   const char *arg = argv[*i];
-  if (strncmp(arg, "--", 2) != 0)
-    return 0;
+  if (strncmp(arg, "--", 2) != 0) return 0;
   size_t len = strlen(name);
-  if (strncmp(arg + 2, name, len) != 0)
-    return 0;
+  if (strncmp(arg + 2, name, len) != 0) return 0;
   if (arg[2 + len] == '=') {
     *value = arg + 3 + len;
     return 1;
   }
-  if (arg[2 + len] != '\0')
-    return 0;
+  if (arg[2 + len] != '\0') return 0;
   if (*i + 1 >= argc) {
     cli_error("%s: option --%s needs a value", cmd, name);
     return -1;
@@ -239,36 +207,29 @@ int cli_option_value(const char *cmd, int argc, char **argv, int *i, const char 
   return 1;
 }
 
-int cli_wants_help(int argc, char **argv)
-{
+int cli_wants_help(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--") == 0)
-      return 0;
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-      return 1;
+    if (strcmp(argv[i], "--") == 0) return 0;
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
   }
   return 0;
 }
 
-int cli_path_exists(const char *path)
-{
+int cli_path_exists(const char *path) {
   struct stat st;
   return lstat(path, &st) == 0;
 }
 
-const char *cli_basename(const char *path)
-{
+const char *cli_basename(const char *path) {
   const char *slash = strrchr(path, '/');
   return slash ? slash + 1 : path;
 }
 
 /* Length of the valid UTF-8 sequence at s, or 0 if the bytes there are not
  * one (overlong forms, surrogates and code points above U+10FFFF rejected). */
-static size_t utf8_len(const unsigned char *s)
-{
+static size_t utf8_len(const unsigned char *s) {
   unsigned c = s[0];
-  if (c < 0x80)
-    return 1;
+  if (c < 0x80) return 1;
   size_t n;
   unsigned cp;
   if (c >= 0xC2 && c <= 0xDF) {
@@ -284,8 +245,7 @@ static size_t utf8_len(const unsigned char *s)
     return 0;
   }
   for (size_t k = 1; k < n; k++) {
-    if ((s[k] & 0xC0) != 0x80)
-      return 0;
+    if ((s[k] & 0xC0) != 0x80) return 0;
     cp = (cp << 6) | (s[k] & 0x3F);
   }
   if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
@@ -294,20 +254,40 @@ static size_t utf8_len(const unsigned char *s)
   return n;
 }
 
-void cli_json_string(FILE *f, const char *s)
-{
+void cli_json_string(FILE *f, const char *s) {
   const unsigned char *p = (const unsigned char *)(s ? s : "");
   fputc('"', f);
   while (*p) {
     unsigned c = *p;
     switch (c) {
-    case '"': fputs("\\\"", f); p++; continue;
-    case '\\': fputs("\\\\", f); p++; continue;
-    case '\b': fputs("\\b", f); p++; continue;
-    case '\f': fputs("\\f", f); p++; continue;
-    case '\n': fputs("\\n", f); p++; continue;
-    case '\r': fputs("\\r", f); p++; continue;
-    case '\t': fputs("\\t", f); p++; continue;
+    case '"':
+      fputs("\\\"", f);
+      p++;
+      continue;
+    case '\\':
+      fputs("\\\\", f);
+      p++;
+      continue;
+    case '\b':
+      fputs("\\b", f);
+      p++;
+      continue;
+    case '\f':
+      fputs("\\f", f);
+      p++;
+      continue;
+    case '\n':
+      fputs("\\n", f);
+      p++;
+      continue;
+    case '\r':
+      fputs("\\r", f);
+      p++;
+      continue;
+    case '\t':
+      fputs("\\t", f);
+      p++;
+      continue;
     default: break;
     }
     if (c < 0x20 || c == 0x7F) {
@@ -327,8 +307,7 @@ void cli_json_string(FILE *f, const char *s)
   fputc('"', f);
 }
 
-void cli_json_number(FILE *f, double v, int digits)
-{
+void cli_json_number(FILE *f, double v, int digits) {
   if (isfinite(v))
     fprintf(f, "%.*g", digits, v);
   else

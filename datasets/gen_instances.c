@@ -118,12 +118,11 @@
 #include "slv.h"
 #include "slv_io.h"
 
-#define GEN_MAX_N 10000 /* dense A of 800 MB; larger sets: the sparse families */
+#define GEN_MAX_N        10000 /* dense A of 800 MB; larger sets: the sparse families */
 #define GEN_MAX_N_SPARSE 1000000
-#define GEN_MU 0.5      /* friction coefficient of the boxed-findex family */
+#define GEN_MU           0.5 /* friction coefficient of the boxed-findex family */
 
-static void usage(FILE *f)
-{
+static void usage(FILE *f) {
   fprintf(f,
           "usage: gen_instances --type spd|contact|boxed-findex|box|joints|sparse-contact|\n"
           "                            sparse-box|sparse-findex|scaled-spd --n N [--seed S]\n"
@@ -137,8 +136,7 @@ static void usage(FILE *f)
 
 /* ---- small helpers --------------------------------------------------------- */
 
-static int parse_int(const char *s, long lo, long hi, long *out)
-{
+static int parse_int(const char *s, long lo, long hi, long *out) {
   char *end;
   errno = 0;
   long v = strtol(s, &end, 10);
@@ -147,8 +145,7 @@ static int parse_int(const char *s, long lo, long hi, long *out)
   return 0;
 }
 
-static int parse_ulong(const char *s, unsigned long *out)
-{
+static int parse_ulong(const char *s, unsigned long *out) {
   char *end;
   errno = 0;
   if (s[0] == '-') return -1;
@@ -158,8 +155,7 @@ static int parse_ulong(const char *s, unsigned long *out)
   return 0;
 }
 
-static void cross3(const double *a, const double *b, double *c)
-{
+static void cross3(const double *a, const double *b, double *c) {
   c[0] = a[1] * b[2] - a[2] * b[1];
   c[1] = a[2] * b[0] - a[0] * b[2];
   c[2] = a[0] * b[1] - a[1] * b[0];
@@ -168,8 +164,7 @@ static void cross3(const double *a, const double *b, double *c)
 static double norm3(const double *a) { return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
 
 /* A uniformly distributed unit vector (normalised Gaussian; retried if tiny). */
-static void unit3(gsl_rng *r, double *v)
-{
+static void unit3(gsl_rng *r, double *v) {
   double s;
   do {
     for (int k = 0; k < 3; k++) v[k] = gsl_ran_gaussian(r, 1.0);
@@ -180,15 +175,13 @@ static void unit3(gsl_rng *r, double *v)
 
 /* Copies the lower triangle of the n x n column-major A onto the upper one,
  * so A is exactly symmetric (dsyrk fills one triangle). */
-static void symmetrize_from_lower(int n, double *A)
-{
+static void symmetrize_from_lower(int n, double *A) {
   for (int j = 0; j < n; j++)
     for (int i = j + 1; i < n; i++) A[j + (size_t)i * n] = A[i + (size_t)j * n];
 }
 
 /* A = B B^T / n + 1e-2 I, B n x n with N(0,1) entries drawn column by column. */
-static int fill_spd(gsl_rng *r, int n, double *A)
-{
+static int fill_spd(gsl_rng *r, int n, double *A) {
   double *B = malloc((size_t)n * n * sizeof *B);
   if (!B) return -1;
   for (size_t k = 0; k < (size_t)n * n; k++) B[k] = gsl_ran_gaussian(r, 1.0);
@@ -200,23 +193,20 @@ static int fill_spd(gsl_rng *r, int n, double *A)
 }
 
 /* b = w - A x (A n x n column-major). */
-static void planted_b(int n, const double *A, const double *x, const double *w, double *b)
-{
+static void planted_b(int n, const double *A, const double *x, const double *w, double *b) {
   memcpy(b, w, (size_t)n * sizeof *b);
   cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, -1.0, A, n, x, 1, 1.0, b, 1);
 }
 
 /* perm = a uniformly random permutation of 0..n-1. */
-static void random_perm(gsl_rng *r, int n, int *perm)
-{
+static void random_perm(gsl_rng *r, int n, int *perm) {
   for (int i = 0; i < n; i++) perm[i] = i;
   if (n > 1) gsl_ran_shuffle(r, perm, (size_t)n, sizeof *perm);
 }
 
 /* ---- families --------------------------------------------------------------- */
 
-static int gen_spd(gsl_rng *r, slv_instance *inst)
-{
+static int gen_spd(gsl_rng *r, slv_instance *inst) {
   int n = inst->n, rc = -1;
   double *w = calloc((size_t)n, sizeof *w);
   int *perm = malloc((size_t)n * sizeof *perm);
@@ -225,8 +215,10 @@ static int gen_spd(gsl_rng *r, slv_instance *inst)
   random_perm(r, n, perm);
   for (int k = 0; k < n; k++) {
     int i = perm[k];
-    if (k < n / 2) inst->x_ref[i] = gsl_rng_uniform_pos(r); /* x* > 0, w* = 0 */
-    else w[i] = gsl_rng_uniform_pos(r);                     /* x* = 0, w* > 0 */
+    if (k < n / 2)
+      inst->x_ref[i] = gsl_rng_uniform_pos(r); /* x* > 0, w* = 0 */
+    else
+      w[i] = gsl_rng_uniform_pos(r); /* x* = 0, w* > 0 */
   }
   planted_b(n, inst->A, inst->x_ref, w, inst->b);
   /* lo = 0, hi = +inf: as allocated by slv_instance_new_dense */
@@ -242,8 +234,7 @@ done:
  * planted solution is the spd one in the scaled variables: x*_i = U(0,1) / D_i
  * on a random half, w*_i = D_i U(0,1) on the other. */
 #define GEN_SCALE_DEC 3.5
-static int gen_scaled_spd(gsl_rng *r, slv_instance *inst)
-{
+static int gen_scaled_spd(gsl_rng *r, slv_instance *inst) {
   int n = inst->n, rc = -1;
   double *w = calloc((size_t)n, sizeof *w), *D = malloc((size_t)n * sizeof *D);
   int *perm = malloc((size_t)n * sizeof *perm);
@@ -255,8 +246,10 @@ static int gen_scaled_spd(gsl_rng *r, slv_instance *inst)
   random_perm(r, n, perm);
   for (int k = 0; k < n; k++) {
     int i = perm[k];
-    if (k < n / 2) inst->x_ref[i] = gsl_rng_uniform_pos(r) / D[i]; /* x* > 0, w* = 0 */
-    else w[i] = gsl_rng_uniform_pos(r) * D[i];                     /* x* = 0, w* > 0 */
+    if (k < n / 2)
+      inst->x_ref[i] = gsl_rng_uniform_pos(r) / D[i]; /* x* > 0, w* = 0 */
+    else
+      w[i] = gsl_rng_uniform_pos(r) * D[i]; /* x* = 0, w* > 0 */
   }
   planted_b(n, inst->A, inst->x_ref, w, inst->b);
   rc = 0;
@@ -267,8 +260,7 @@ done:
   return rc;
 }
 
-static int gen_box(gsl_rng *r, slv_instance *inst)
-{
+static int gen_box(gsl_rng *r, slv_instance *inst) {
   int n = inst->n, rc = -1;
   double *w = calloc((size_t)n, sizeof *w);
   int *perm = malloc((size_t)n * sizeof *perm);
@@ -299,8 +291,7 @@ done:
   return rc;
 }
 
-static int gen_joints(gsl_rng *r, slv_instance *inst)
-{
+static int gen_joints(gsl_rng *r, slv_instance *inst) {
   int n = inst->n;
   double *w = calloc((size_t)n, sizeof *w); /* w* = 0 */
   inst->x_ref = calloc((size_t)n, sizeof *inst->x_ref);
@@ -320,8 +311,7 @@ static int gen_joints(gsl_rng *r, slv_instance *inst)
 
 /* contact (friction = 0: one normal row per contact, nc = n) and
  * boxed-findex (friction = 1: rows n, t1, t2 per contact, nc = n / 3). */
-static int gen_contact(gsl_rng *r, slv_instance *inst, int friction)
-{
+static int gen_contact(gsl_rng *r, slv_instance *inst, int friction) {
   int n = inst->n, rows_per = friction ? 3 : 1, nc = n / rows_per;
   int nb = (nc + 3) / 4, nd = 6 * nb, rc = -1;
   double *minv = malloc((size_t)nd * sizeof *minv); /* diagonal of M^-1 */
@@ -417,25 +407,21 @@ typedef struct srow {
   double v[2][6];
 } srow;
 
-static double dot6(const double *a, const double *b)
-{
+static double dot6(const double *a, const double *b) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
 }
 
 /* A(i, j) of the rows' J M^-1/2: the shared bodies in ascending order. */
-static double sparse_entry(const srow *ri, const srow *rj)
-{
+static double sparse_entry(const srow *ri, const srow *rj) {
   double a = 0.0;
   for (int k = 0; k < 2; k++)
     for (int l = 0; l < 2; l++)
-      if (ri->body[k] >= 0 && ri->body[k] == rj->body[l])
-        a += dot6(ri->v[k], rj->v[l]);
+      if (ri->body[k] >= 0 && ri->body[k] == rj->body[l]) a += dot6(ri->v[k], rj->v[l]);
   return a;
 }
 
 /* The rows of each body (CSR-like: start[nb+1], list). */
-static int body_rows(const srow *R, int n, int nb, int **start, int **list)
-{
+static int body_rows(const srow *R, int n, int nb, int **start, int **list) {
   *start = calloc((size_t)nb + 1, sizeof **start);
   *list = malloc((size_t)(2 * n + 1) * sizeof **list);
   if (!*start || !*list) return -1;
@@ -454,15 +440,13 @@ static int body_rows(const srow *R, int n, int nb, int **start, int **list)
   return 0;
 }
 
-static int cmp_int(const void *a, const void *b)
-{
+static int cmp_int(const void *a, const void *b) {
   int x = *(const int *)a, y = *(const int *)b;
   return (x > y) - (x < y);
 }
 
 /* A = R R^T + eps I in CSR, columns sorted, into inst. */
-static int sparse_assemble(const srow *R, int n, int nb, slv_instance *inst)
-{
+static int sparse_assemble(const srow *R, int n, int nb, slv_instance *inst) {
   int *start = NULL, *list = NULL, *cols = NULL, *mark = NULL, rc = -1;
   if (body_rows(R, n, nb, &start, &list)) goto done;
   double tr = 0.0;
@@ -513,8 +497,7 @@ done:
 }
 
 /* The rows of the sparse families (header); family 5 contact, 6 box, 7 findex. */
-static int gen_sparse(gsl_rng *r, int n, int family, slv_instance *inst)
-{
+static int gen_sparse(gsl_rng *r, int n, int family, slv_instance *inst) {
   int rows_per = family == 7 ? 3 : 1, nc = n / rows_per;
   int nb = nc, rc = -1;
   double *minv = malloc((size_t)6 * nb * sizeof *minv), *v = malloc((size_t)6 * nb * sizeof *v);
@@ -613,8 +596,7 @@ done:
 /* ---- output ------------------------------------------------------------------ */
 
 /* inst->name = base name of path without its extension. */
-static void set_name(slv_instance *inst, const char *path)
-{
+static void set_name(slv_instance *inst, const char *path) {
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
   snprintf(inst->name, sizeof inst->name, "%s", base);
@@ -624,8 +606,7 @@ static void set_name(slv_instance *inst, const char *path)
 
 /* Writes to a temporary file beside out, then links it into place (no
  * --force: fails if out appeared meanwhile) or renames over it (--force). */
-static int write_instance(const slv_instance *inst, const char *out, int force)
-{
+static int write_instance(const slv_instance *inst, const char *out, int force) {
   char tmp[PATH_MAX], err[512];
   if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid()) >= (int)sizeof tmp) {
     fprintf(stderr, "gen_instances: --out %s: path too long\n", out);
@@ -658,8 +639,7 @@ static int write_instance(const slv_instance *inst, const char *out, int force)
   return 0;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   const char *type = NULL, *out = NULL;
   long n = -1;
   unsigned long seed = 1;
@@ -707,24 +687,37 @@ int main(int argc, char **argv)
     return 2;
   }
   int family;
-  if (!strcmp(type, "spd")) family = 0;
-  else if (!strcmp(type, "contact")) family = 1;
-  else if (!strcmp(type, "boxed-findex")) family = 2;
-  else if (!strcmp(type, "box")) family = 3;
-  else if (!strcmp(type, "joints")) family = 4;
-  else if (!strcmp(type, "sparse-contact")) family = 5;
-  else if (!strcmp(type, "sparse-box")) family = 6;
-  else if (!strcmp(type, "sparse-findex")) family = 7;
-  else if (!strcmp(type, "scaled-spd")) family = 8;
+  if (!strcmp(type, "spd"))
+    family = 0;
+  else if (!strcmp(type, "contact"))
+    family = 1;
+  else if (!strcmp(type, "boxed-findex"))
+    family = 2;
+  else if (!strcmp(type, "box"))
+    family = 3;
+  else if (!strcmp(type, "joints"))
+    family = 4;
+  else if (!strcmp(type, "sparse-contact"))
+    family = 5;
+  else if (!strcmp(type, "sparse-box"))
+    family = 6;
+  else if (!strcmp(type, "sparse-findex"))
+    family = 7;
+  else if (!strcmp(type, "scaled-spd"))
+    family = 8;
   else {
-    fprintf(stderr, "gen_instances: --type '%s': expected spd, contact, boxed-findex, box, joints, "
-            "sparse-contact, sparse-box, sparse-findex or scaled-spd\n", type);
+    fprintf(stderr,
+            "gen_instances: --type '%s': expected spd, contact, boxed-findex, box, joints, "
+            "sparse-contact, sparse-box, sparse-findex or scaled-spd\n",
+            type);
     return 2;
   }
   int dense = family < 5 || family == 8;
   if (dense && n > GEN_MAX_N) {
-    fprintf(stderr, "gen_instances: --n %ld: the dense family %s takes n <= %d (sparse-* go "
-            "further)\n", n, type, GEN_MAX_N);
+    fprintf(stderr,
+            "gen_instances: --n %ld: the dense family %s takes n <= %d (sparse-* go "
+            "further)\n",
+            n, type, GEN_MAX_N);
     return 2;
   }
   if (family == 2 || family == 7) {

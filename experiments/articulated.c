@@ -39,15 +39,15 @@
 #include "dyn_redmax.h"
 #include "dyn_world.h"
 
-#define NMAX 100
+#define NMAX        100
 #define LINK_LENGTH 0.1 /* m: the chain scene's links */
 
 /* What one formulation measured. */
 typedef struct exp_run {
-  double joint_drift; /* m */
-  double energy_drift; /* |E - E0| max, J (divided by the scale at the end) */
+  double joint_drift;   /* m */
+  double energy_drift;  /* |E - E0| max, J (divided by the scale at the end) */
   double time_per_step; /* s */
-  dyn_v3 rfin[NMAX]; /* link centres at the end */
+  dyn_v3 rfin[NMAX];    /* link centres at the end */
 } exp_run;
 
 static double now_s(void) {
@@ -108,8 +108,7 @@ static int build_reduced(dyn_world *w, int n, double a, dyn_redmax **rm, double 
 static int run_reduced(int n, double angle, double h, long K, exp_run *out, double *scale) {
   const double a = angle * 3.14159265358979323846 / 180.0;
   dyn_world *w = chain(n, angle, h, "direct");
-  if (!w)
-    return 1;
+  if (!w) return 1;
   dyn_redmax *rm = NULL;
   if (build_reduced(w, n, a, &rm, scale)) {
     dyn_world_free(w);
@@ -132,18 +131,15 @@ static int run_reduced(int n, double angle, double h, long K, exp_run *out, doub
     t += now_s() - t0;
     double Tk, Vk;
     dyn_redmax_energy(rm, g, &Tk, &Vk);
-    if (fabs(Tk + Vk - E0) > emax)
-      emax = fabs(Tk + Vk - E0);
+    if (fabs(Tk + Vk - E0) > emax) emax = fabs(Tk + Vk - E0);
     dyn_redmax_export_bodies(rm, bodies, NULL, 0);
     for (int j = 0; j < dyn_world_joint_count(w); j++) {
       double e = dyn_joint_anchor_error(bodies, n, &dyn_world_joints(w)[j]);
-      if (e > jmax)
-        jmax = e;
+      if (e > jmax) jmax = e;
     }
   }
   if (!rc) {
-    for (int k = 0; k < n; k++)
-      dyn_redmax_body_state(rm, k, &out->rfin[k], NULL, NULL, NULL);
+    for (int k = 0; k < n; k++) dyn_redmax_body_state(rm, k, &out->rfin[k], NULL, NULL, NULL);
     out->joint_drift = jmax;
     out->energy_drift = emax / *scale;
     out->time_per_step = t / (double)K;
@@ -157,8 +153,7 @@ static int run_reduced(int n, double angle, double h, long K, exp_run *out, doub
 static int run_maximal(int n, double angle, double h, long K, const char *solver, double scale,
                        exp_run *out) {
   dyn_world *w = chain(n, angle, h, solver);
-  if (!w)
-    return 1;
+  if (!w) return 1;
   double E0 = dyn_world_energy(w, NULL, NULL), emax = 0.0, jmax = 0.0, t = 0.0;
   for (long k = 0; k < K; k++) {
     dyn_world_metrics m;
@@ -169,13 +164,10 @@ static int run_maximal(int n, double angle, double h, long K, const char *solver
       return 1;
     }
     t += now_s() - t0;
-    if (fabs(m.energy - E0) > emax)
-      emax = fabs(m.energy - E0);
-    if (m.joint_error > jmax)
-      jmax = m.joint_error;
+    if (fabs(m.energy - E0) > emax) emax = fabs(m.energy - E0);
+    if (m.joint_error > jmax) jmax = m.joint_error;
   }
-  for (int k = 0; k < n; k++)
-    out->rfin[k] = dyn_world_bodies(w)[k].r;
+  for (int k = 0; k < n; k++) out->rfin[k] = dyn_world_bodies(w)[k].r;
   out->joint_drift = jmax;
   out->energy_drift = emax / scale;
   out->time_per_step = t / (double)K;
@@ -184,13 +176,12 @@ static int run_maximal(int n, double angle, double h, long K, const char *solver
 }
 
 /* The row of one formulation; with_gap: its distance from the reduced run. */
-static void print_row(double h, const char *name, const exp_run *r, const exp_run *reduced,
-                      int n, int with_gap) {
+static void print_row(double h, const char *name, const exp_run *r, const exp_run *reduced, int n,
+                      int with_gap) {
   double gap = 0.0;
   for (int k = 0; with_gap && k < n; k++) {
     double dk = dyn_v3_norm(dyn_v3_sub(r->rfin[k], reduced->rfin[k]));
-    if (dk > gap)
-      gap = dk;
+    if (dk > gap) gap = dk;
   }
   printf("%.6g,%s,%.6e,%.6e,%.6e,%.6e\n", h, name, r->joint_drift, r->energy_drift,
          r->time_per_step, gap);
@@ -210,14 +201,11 @@ int main(int argc, char **argv) {
   long K = lround(T / h);
   static exp_run run[3]; /* maximal_direct, maximal_pgs, reduced_redmax */
   double scale = 0.0;
-  if (run_reduced(n, angle, h, K, &run[2], &scale))
-    return 1;
+  if (run_reduced(n, angle, h, K, &run[2], &scale)) return 1;
   const char *solver[2] = { "direct", "pgs" };
   for (int f = 0; f < 2; f++)
-    if (run_maximal(n, angle, h, K, solver[f], scale, &run[f]))
-      return 1;
+    if (run_maximal(n, angle, h, K, solver[f], scale, &run[f])) return 1;
   const char *name[3] = { "maximal_direct", "maximal_pgs", "reduced_redmax" };
-  for (int f = 0; f < 3; f++)
-    print_row(h, name[f], &run[f], &run[2], n, f < 2);
+  for (int f = 0; f < 3; f++) print_row(h, name[f], &run[f], &run[2], n, f < 2);
   return 0;
 }

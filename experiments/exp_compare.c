@@ -70,8 +70,7 @@ typedef struct exp_args {
   int nfiles;
 } exp_args;
 
-static void usage(FILE *f)
-{
+static void usage(FILE *f) {
   fprintf(f, "usage: exp_compare --out CSV [--tol T] [--max-iter N] [--repeat R]\n"
              "                   [--solver-max-iter NAME=N]... [--solvers a,b,...]\n"
              "                   [--rev REV] [--cflags STR] [--seed S] [--force] FILE...\n"
@@ -80,8 +79,7 @@ static void usage(FILE *f)
              "  R = 3.  See experiments/README.md.\n");
 }
 
-static int parse_int(const char *s, long lo, long hi, long *out)
-{
+static int parse_int(const char *s, long lo, long hi, long *out) {
   char *end;
   errno = 0;
   long v = strtol(s, &end, 10);
@@ -91,8 +89,7 @@ static int parse_int(const char *s, long lo, long hi, long *out)
 }
 
 /* Returns 0 on success, 2 on a usage error (message printed). */
-static int parse_args(int argc, char **argv, exp_args *a)
-{
+static int parse_args(int argc, char **argv, exp_args *a) {
   memset(a, 0, sizeof *a);
   a->repeat = 3;
   a->rev = "unknown";
@@ -211,8 +208,7 @@ static int parse_args(int argc, char **argv, exp_args *a)
 }
 
 /* Is solver name in the comma-separated list (NULL list = every solver)? */
-static int selected(const char *list, const char *name)
-{
+static int selected(const char *list, const char *name) {
   if (!list) return 1;
   size_t n = strlen(name);
   const char *p = list;
@@ -225,43 +221,40 @@ static int selected(const char *list, const char *name)
   return 0;
 }
 
-static double now_s(void)
-{
+static double now_s(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int cmp_double(const void *pa, const void *pb)
-{
+static int cmp_double(const void *pa, const void *pb) {
   double a = *(const double *)pa, b = *(const double *)pb;
   return (a > b) - (a < b);
 }
 
 /* Median of t[0..k-1] (sorts t); mean of the two middle values for even k. */
-static double median(double *t, int k)
-{
+static double median(double *t, int k) {
   qsort(t, (size_t)k, sizeof *t, cmp_double);
   return k % 2 ? t[k / 2] : 0.5 * (t[k / 2 - 1] + t[k / 2]);
 }
 
 /* Replaces characters that would break a CSV field. */
-static void sanitize(char *s)
-{
+static void sanitize(char *s) {
   for (; *s; s++)
     if (*s == ',' || *s == '"' || *s == '\n' || *s == '\r') *s = '_';
 }
 
 /* Prints one number field (%.6e; nan / inf spelled as such). */
-static void put_num(FILE *f, double v)
-{
-  if (isnan(v)) fputs(",nan", f);
-  else if (isinf(v)) fputs(v > 0 ? ",inf" : ",-inf", f);
-  else fprintf(f, ",%.6e", v);
+static void put_num(FILE *f, double v) {
+  if (isnan(v))
+    fputs(",nan", f);
+  else if (isinf(v))
+    fputs(v > 0 ? ",inf" : ",-inf", f);
+  else
+    fprintf(f, ",%.6e", v);
 }
 
-static void preamble(FILE *f, const exp_args *a, const slv_options *opt)
-{
+static void preamble(FILE *f, const exp_args *a, const slv_options *opt) {
   char date[64] = "unknown";
   time_t t = time(NULL);
   struct tm tm;
@@ -276,7 +269,9 @@ static void preamble(FILE *f, const exp_args *a, const slv_options *opt)
   if (get_config) blas = get_config();
   const char *nt = getenv("OPENBLAS_NUM_THREADS");
 
-  fprintf(f, "# lcplab exp_compare: every registered solver on every instance (experiments/README.md)\n");
+  fprintf(
+      f,
+      "# lcplab exp_compare: every registered solver on every instance (experiments/README.md)\n");
   fprintf(f, "# rev: %s\n", a->rev);
   fprintf(f, "# lcplab: %s\n", SLV_VERSION);
 #ifdef __VERSION__
@@ -295,13 +290,16 @@ static void preamble(FILE *f, const exp_args *a, const slv_options *opt)
   fprintf(f, "# cflags: %s\n", a->cflags);
   fprintf(f, "# blas: %s\n", blas);
   fprintf(f, "# OPENBLAS_NUM_THREADS: %s\n", nt ? nt : "(unset)");
-  if (a->have_seed) fprintf(f, "# seed: %lu\n", a->seed);
-  else fprintf(f, "# seed: (not given)\n");
+  if (a->have_seed)
+    fprintf(f, "# seed: %lu\n", a->seed);
+  else
+    fprintf(f, "# seed: (not given)\n");
   fprintf(f, "# tol: %g  max_iter: %d  repeat: %d (after one warm-up solve)\n", opt->tol,
           opt->max_iter, a->repeat);
   for (int k = 0; k < a->nov; k++)
     fprintf(f, "# max_iter override: %s=%d\n", a->ov[k].name, a->ov[k].max_iter);
-  fprintf(f, "# timing: clock_gettime(CLOCK_MONOTONIC) around slv_solve only; median and min over repeats\n");
+  fprintf(f, "# timing: clock_gettime(CLOCK_MONOTONIC) around slv_solve only; median and min over "
+             "repeats\n");
   fprintf(f, "# date: %s\n", date);
   if (have_u)
     fprintf(f, "# host: %s %s %s %s\n", u.nodename, u.sysname, u.release, u.machine);
@@ -315,8 +313,7 @@ static void preamble(FILE *f, const exp_args *a, const slv_options *opt)
 /* Runs every selected solver on inst and writes its rows.  Returns 0, or -1
  * if out of memory (the rows written so far stay). */
 static int run_instance(FILE *f, const exp_args *a, const slv_options *base,
-                        const slv_instance *inst, int file_idx, int tty)
-{
+                        const slv_instance *inst, int file_idx, int tty) {
   int n = inst->n;
   slv_problem p = slv_instance_problem(inst);
   char name[sizeof inst->name];
@@ -343,7 +340,9 @@ static int run_instance(FILE *f, const exp_args *a, const slv_options *base,
     if (slv_solver_accepts(sv, &p, msg, sizeof msg) != SLV_OK) {
       fputs(",unsupported,,,,,,,,,\n", f);
       fflush(f);
-      if (tty) fprintf(stderr, "[%d/%d] %s %s: unsupported (%s)\n", file_idx + 1, a->nfiles, name, sv->name, msg);
+      if (tty)
+        fprintf(stderr, "[%d/%d] %s %s: unsupported (%s)\n", file_idx + 1, a->nfiles, name,
+                sv->name, msg);
       continue;
     }
     slv_options opt = *base;
@@ -355,7 +354,9 @@ static int run_instance(FILE *f, const exp_args *a, const slv_options *base,
     if (st != SLV_OK) {
       fprintf(f, ",%s,,,,,,,,,\n", slv_status_str(st));
       fflush(f);
-      if (tty) fprintf(stderr, "[%d/%d] %s %s: workspace: %s\n", file_idx + 1, a->nfiles, name, sv->name, slv_status_str(st));
+      if (tty)
+        fprintf(stderr, "[%d/%d] %s %s: workspace: %s\n", file_idx + 1, a->nfiles, name, sv->name,
+                slv_status_str(st));
       continue;
     }
     slv_result res;
@@ -367,7 +368,9 @@ static int run_instance(FILE *f, const exp_args *a, const slv_options *base,
     }
     if (st < 0) { /* refused to run (invalid data, ...): no measurements */
       fprintf(f, ",%s,,,,,,,,,\n", slv_status_str(st));
-      if (tty) fprintf(stderr, "[%d/%d] %s %s: %s: %s\n", file_idx + 1, a->nfiles, name, sv->name, slv_status_str(st), res.message);
+      if (tty)
+        fprintf(stderr, "[%d/%d] %s %s: %s: %s\n", file_idx + 1, a->nfiles, name, sv->name,
+                slv_status_str(st), res.message);
     } else {
       double tmin = t[0];
       for (int r = 1; r < a->repeat; r++)
@@ -376,7 +379,7 @@ static int run_instance(FILE *f, const exp_args *a, const slv_options *base,
       fprintf(f, ",%s,%d,%.6e,%.6e", slv_status_str(st), res.iterations, tmed, tmin);
       put_num(f, res.res.res_nat_inf);
       put_num(f, res.res.res_rel);
-      put_num(f, res.res.compl);
+      put_num(f, res.res.compl );
       put_num(f, res.res.infeas);
       if (inst->x_ref) {
         double d = 0.0;
@@ -403,8 +406,7 @@ static int run_instance(FILE *f, const exp_args *a, const slv_options *base,
   return 0;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   exp_args a;
   int rc = parse_args(argc, argv, &a);
   if (rc) {

@@ -64,40 +64,37 @@ struct dyn_system {
   unsigned storages;
   long max_nnz;
   /* the problem view's arrays */
-  double *A;                 /* dense, max_rows^2 (DYN_SYS_DENSE) */
-  int *Ap, *Aj;              /* CSR (DYN_SYS_CSR) */
+  double *A;    /* dense, max_rows^2 (DYN_SYS_DENSE) */
+  int *Ap, *Aj; /* CSR (DYN_SYS_CSR) */
   double *Ax;
   double *b, *lo, *hi, *mu, *cone_mu;
   int *findex, *cone_rows;
   /* kept for dyn_apply_impulse */
-  int *rbody;                /* 2 per row, -1 for static / none */
-  double *J;                 /* 12 per row */
-  double *G;                 /* 12 per row: M^-1 J^T per side */
-  double *Minv;              /* 10 per body: m^-1, world I^-1 (row-major) */
-  double *invm;              /* 1 per body: m^-1 (0 if static) */
-  double *ufree;             /* 6 per body: u + h M^-1 f, the free velocity in b */
-  int *bdyn;                 /* nb: 1 for a dynamic body (is_static read once per body) */
-  double *cfm;               /* max_rows: the diagonal term of factored storage */
-  int *bptr;                 /* nb + 1: row list of each body */
-  int *blist;                /* 2 max_rows entries: 2 row + side */
-  int *aux_of;               /* max_rows: the aux row coupled to a beta row, or -1 */
-  int *mark;                 /* max_rows: CSR column marker */
-  int nrows, nb;             /* of the last successful assembly (nrows -1: none) */
+  int *rbody;    /* 2 per row, -1 for static / none */
+  double *J;     /* 12 per row */
+  double *G;     /* 12 per row: M^-1 J^T per side */
+  double *Minv;  /* 10 per body: m^-1, world I^-1 (row-major) */
+  double *invm;  /* 1 per body: m^-1 (0 if static) */
+  double *ufree; /* 6 per body: u + h M^-1 f, the free velocity in b */
+  int *bdyn;     /* nb: 1 for a dynamic body (is_static read once per body) */
+  double *cfm;   /* max_rows: the diagonal term of factored storage */
+  int *bptr;     /* nb + 1: row list of each body */
+  int *blist;    /* 2 max_rows entries: 2 row + side */
+  int *aux_of;   /* max_rows: the aux row coupled to a beta row, or -1 */
+  int *mark;     /* max_rows: CSR column marker */
+  int nrows, nb; /* of the last successful assembly (nrows -1: none) */
   char msg[200];
 };
 
 static void *sys_alloc(size_t n, size_t size, int *fail) {
-  if (*fail)
-    return NULL;
+  if (*fail) return NULL;
   void *p = calloc(n ? n : 1, size);
-  if (!p)
-    *fail = 1;
+  if (!p) *fail = 1;
   return p;
 }
 
 void dyn_system_free(dyn_system *s) {
-  if (!s)
-    return;
+  if (!s) return;
   free(s->A);
   free(s->Ap);
   free(s->Aj);
@@ -124,8 +121,8 @@ void dyn_system_free(dyn_system *s) {
   free(s);
 }
 
-dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
-                       dyn_system **out, char *msg, size_t msgcap) {
+dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz, dyn_system **out,
+                       char *msg, size_t msgcap) {
   if (!out) {
     dyn_msgf(msg, msgcap, "dyn_system_new: out is NULL");
     return DYN_ERR_INPUT;
@@ -136,20 +133,20 @@ dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
     return DYN_ERR_INPUT;
   }
   if (storages == 0 || (storages & ~(unsigned)(DYN_SYS_DENSE | DYN_SYS_CSR | DYN_SYS_FACTORED))) {
-    dyn_msgf(msg, msgcap,
-             "dyn_system_new: storages=%u must combine DYN_SYS_DENSE, DYN_SYS_CSR, DYN_SYS_FACTORED",
-             storages);
+    dyn_msgf(
+        msg, msgcap,
+        "dyn_system_new: storages=%u must combine DYN_SYS_DENSE, DYN_SYS_CSR, DYN_SYS_FACTORED",
+        storages);
     return DYN_ERR_INPUT;
   }
   size_t n = (size_t)max_rows;
   if ((storages & DYN_SYS_DENSE) && n > 0 && n > SIZE_MAX / sizeof(double) / n) {
     dyn_msgf(msg, msgcap, "dyn_system_new: a dense %d x %d A does not fit in memory", max_rows,
-                max_rows);
+             max_rows);
     return DYN_ERR_NOMEM;
   }
   if (storages & DYN_SYS_CSR) {
-    if (max_nnz <= 0)
-      max_nnz = (long)max_rows * (max_rows < 64 ? max_rows : 64);
+    if (max_nnz <= 0) max_nnz = (long)max_rows * (max_rows < 64 ? max_rows : 64);
     if (max_nnz > INT_MAX) {
       dyn_msgf(msg, msgcap, "dyn_system_new: max_nnz=%ld exceeds the int indices of CSR", max_nnz);
       return DYN_ERR_INPUT;
@@ -167,8 +164,7 @@ dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
   s->max_nb = nb;
   s->storages = storages;
   s->max_nnz = max_nnz;
-  if (storages & DYN_SYS_DENSE)
-    s->A = sys_alloc(n * n, sizeof(double), &fail);
+  if (storages & DYN_SYS_DENSE) s->A = sys_alloc(n * n, sizeof(double), &fail);
   if (storages & DYN_SYS_CSR) {
     s->Ap = sys_alloc(n + 1, sizeof(int), &fail);
     s->Aj = sys_alloc((size_t)max_nnz, sizeof(int), &fail);
@@ -196,7 +192,7 @@ dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
   if (fail) {
     dyn_system_free(s);
     dyn_msgf(msg, msgcap, "dyn_system_new: out of memory (max_rows=%d, nb=%d, max_nnz=%ld)",
-                max_rows, nb, max_nnz);
+             max_rows, nb, max_nnz);
     return DYN_ERR_NOMEM;
   }
   s->nrows = -1;
@@ -207,18 +203,15 @@ dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
 }
 
 dyn_err dyn_system_reserve(dyn_system *s, int max_rows, int nb, unsigned storages, long max_nnz) {
-  if (!s)
-    return DYN_ERR_INPUT;
+  if (!s) return DYN_ERR_INPUT;
   int r = max_rows > s->max_rows ? max_rows : s->max_rows;
   int b = nb > s->max_nb ? nb : s->max_nb;
   unsigned st = s->storages | storages;
   long z = max_nnz > s->max_nnz ? max_nnz : s->max_nnz;
-  if (r == s->max_rows && b == s->max_nb && st == s->storages && z == s->max_nnz)
-    return DYN_OK;
+  if (r == s->max_rows && b == s->max_nb && st == s->storages && z == s->max_nnz) return DYN_OK;
   dyn_system *t = NULL;
   dyn_err e = dyn_system_new(r, b, st, z, &t, s->msg, sizeof s->msg);
-  if (e != DYN_OK)
-    return e;
+  if (e != DYN_OK) return e;
   /* swap the buffers: s takes t's, t (then freed) takes the old ones */
   dyn_system tmp = *s;
   *s = *t;
@@ -227,14 +220,12 @@ dyn_err dyn_system_reserve(dyn_system *s, int max_rows, int nb, unsigned storage
   return DYN_OK;
 }
 
-const char *dyn_system_message(const dyn_system *s) {
-  return s ? s->msg : "dyn_system is NULL";
-}
+const char *dyn_system_message(const dyn_system *s) { return s ? s->msg : "dyn_system is NULL"; }
 
-#define FAIL(s, ...)                                   \
-  do {                                                 \
-    dyn_msgf((s)->msg, sizeof (s)->msg, __VA_ARGS__); \
-    return DYN_ERR_INPUT;                              \
+#define FAIL(s, ...)                                                                               \
+  do {                                                                                             \
+    dyn_msgf((s)->msg, sizeof(s)->msg, __VA_ARGS__);                                               \
+    return DYN_ERR_INPUT;                                                                          \
   } while (0)
 
 /* x * 0 is +-0 for a finite x and NaN for +-inf or NaN, so the sum of the
@@ -264,53 +255,46 @@ static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb, in
         FAIL(s, "row %d: body[%d]=%d outside [-1, %d)", i, k, r->body[k], nb);
     if (r->body[0] >= 0 && r->body[0] == r->body[1])
       FAIL(s, "row %d: both sides are body %d", i, r->body[0]);
-    if (!row_finite(r))
-      FAIL(s, "row %d: a non-finite J, rhs, cfm or mu", i);
-    if (!(r->cfm >= 0))
-      FAIL(s, "row %d: cfm=%g < 0", i, r->cfm);
-    if (r->base < 0 || r->base > i)
-      FAIL(s, "row %d: base=%d outside [0, %d]", i, r->base, i);
+    if (!row_finite(r)) FAIL(s, "row %d: a non-finite J, rhs, cfm or mu", i);
+    if (!(r->cfm >= 0)) FAIL(s, "row %d: cfm=%g < 0", i, r->cfm);
+    if (r->base < 0 || r->base > i) FAIL(s, "row %d: base=%d outside [0, %d]", i, r->base, i);
     switch (r->kind) {
     case DYN_ROW_PLAIN:
       if (r->findex >= 0) {
         int j = r->base + r->findex;
         if (j >= n || j == i)
-          FAIL(s, "row %d: findex %d (global %d) outside the %d rows or itself", i, r->findex, j, n);
-        if (!(r->mu >= 0))
-          FAIL(s, "row %d: mu=%g < 0", i, r->mu);
-      } else if (!(r->lo <= r->hi) || r->lo == INFINITY || r->hi == -INFINITY || isnan(r->lo)
-                 || isnan(r->hi)) {
+          FAIL(s, "row %d: findex %d (global %d) outside the %d rows or itself", i, r->findex, j,
+               n);
+        if (!(r->mu >= 0)) FAIL(s, "row %d: mu=%g < 0", i, r->mu);
+      } else if (!(r->lo <= r->hi) || r->lo == INFINITY || r->hi == -INFINITY || isnan(r->lo) ||
+                 isnan(r->hi)) {
         FAIL(s, "row %d: bounds lo=%g, hi=%g", i, r->lo, r->hi);
       }
       break;
     case DYN_ROW_CONE_N:
-      if (i + 2 >= n || rows[i + 1].kind != DYN_ROW_CONE_T || rows[i + 2].kind != DYN_ROW_CONE_T
-          || rows[i + 1].base != r->base || rows[i + 2].base != r->base)
+      if (i + 2 >= n || rows[i + 1].kind != DYN_ROW_CONE_T || rows[i + 2].kind != DYN_ROW_CONE_T ||
+          rows[i + 1].base != r->base || rows[i + 2].base != r->base)
         FAIL(s, "row %d: a cone's normal row must be followed by its two tangent rows", i);
-      if (!(r->mu >= 0))
-        FAIL(s, "row %d: cone mu=%g < 0", i, r->mu);
+      if (!(r->mu >= 0)) FAIL(s, "row %d: cone mu=%g < 0", i, r->mu);
       break;
     case DYN_ROW_CONE_T:
-      if (!((i >= 1 && rows[i - 1].kind == DYN_ROW_CONE_N)
-            || (i >= 2 && rows[i - 2].kind == DYN_ROW_CONE_N && rows[i - 1].kind == DYN_ROW_CONE_T)))
+      if (!((i >= 1 && rows[i - 1].kind == DYN_ROW_CONE_N) ||
+            (i >= 2 && rows[i - 2].kind == DYN_ROW_CONE_N && rows[i - 1].kind == DYN_ROW_CONE_T)))
         FAIL(s, "row %d: a cone tangent row without its normal row", i);
       break;
     case DYN_ROW_AUX: {
       int j = r->base + r->findex, f = r->base + r->aux_first;
       if (r->findex < 0 || j >= n || j == i)
         FAIL(s, "row %d: aux normal row %d (global %d) out of range", i, r->findex, j);
-      if (r->aux_count < 1 || r->aux_first < 0 || f + r->aux_count > n
-          || (i >= f && i < f + r->aux_count))
+      if (r->aux_count < 1 || r->aux_first < 0 || f + r->aux_count > n ||
+          (i >= f && i < f + r->aux_count))
         FAIL(s, "row %d: aux rows [%d, %d) out of range", i, f, f + r->aux_count);
-      if (!(r->mu >= 0))
-        FAIL(s, "row %d: aux mu=%g < 0", i, r->mu);
-      if (r->body[0] >= 0 || r->body[1] >= 0)
-        FAIL(s, "row %d: an aux row has no bodies", i);
+      if (!(r->mu >= 0)) FAIL(s, "row %d: aux mu=%g < 0", i, r->mu);
+      if (r->body[0] >= 0 || r->body[1] >= 0) FAIL(s, "row %d: an aux row has no bodies", i);
       ++*naux;
       break;
     }
-    default:
-      FAIL(s, "row %d: kind=%d unknown", i, (int)r->kind);
+    default: FAIL(s, "row %d: kind=%d unknown", i, (int)r->kind);
     }
   }
   return DYN_OK;
@@ -327,23 +311,19 @@ static dyn_err build_lists(dyn_system *s, const int *bdyn, const dyn_rows *rows,
     for (int k = 0; k < 2; k++) {
       int bi = rows[i].body[k];
       s->rbody[2 * i + k] = (bi >= 0 && (!bdyn || bdyn[bi])) ? bi : -1;
-      if (s->rbody[2 * i + k] >= 0)
-        bptr[bi + 1]++;
+      if (s->rbody[2 * i + k] >= 0) bptr[bi + 1]++;
     }
     s->aux_of[i] = -1;
   }
-  for (int bi = 0; bi < nb; bi++)
-    bptr[bi + 1] += bptr[bi];
+  for (int bi = 0; bi < nb; bi++) bptr[bi + 1] += bptr[bi];
   /* place each entry at bptr[bi]++ (bptr[bi] then ends at the start of
    * body bi + 1's list), then shift bptr back by one body */
   for (int i = 0; i < n; i++)
     for (int k = 0; k < 2; k++) {
       int bi = s->rbody[2 * i + k];
-      if (bi >= 0)
-        s->blist[bptr[bi]++] = 2 * i + k;
+      if (bi >= 0) s->blist[bptr[bi]++] = 2 * i + k;
     }
-  for (int bi = nb; bi > 0; bi--)
-    bptr[bi] = bptr[bi - 1];
+  for (int bi = nb; bi > 0; bi--) bptr[bi] = bptr[bi - 1];
   bptr[0] = 0;
   for (int i = 0; naux > 0 && i < n; i++)
     if (rows[i].kind == DYN_ROW_AUX) {
@@ -366,11 +346,9 @@ static double jmj(const dyn_system *s, int i, int j) {
   double v = 0.0;
   for (int k = 0; k < 2; k++) {
     int bi = s->rbody[2 * i + k];
-    if (bi < 0)
-      continue;
+    if (bi < 0) continue;
     for (int l = 0; l < 2; l++)
-      if (s->rbody[2 * j + l] == bi)
-        v += dot6(s->J + 12 * i + 6 * k, s->G + 12 * j + 6 * l);
+      if (s->rbody[2 * j + l] == bi) v += dot6(s->J + 12 * i + 6 * k, s->G + 12 * j + 6 * l);
   }
   return v;
 }
@@ -382,13 +360,10 @@ static double aux_entry(const dyn_rows *rows, const dyn_system *s, int i, int j)
   const dyn_rows *r = &rows[i];
   if (r->kind == DYN_ROW_AUX) {
     int f = r->base + r->aux_first;
-    if (j == r->base + r->findex)
-      v += r->mu;
-    if (j >= f && j < f + r->aux_count)
-      v -= 1.0;
+    if (j == r->base + r->findex) v += r->mu;
+    if (j >= f && j < f + r->aux_count) v -= 1.0;
   }
-  if (s->aux_of[i] == j)
-    v += 1.0;
+  if (s->aux_of[i] == j) v += 1.0;
   return v;
 }
 
@@ -413,16 +388,12 @@ static long csr_row_cols(dyn_system *s, const dyn_rows *rows, int i, int *cols, 
   while (p < na || q < nbl) {
     int ra = p < na ? la[p] / 2 : INT_MAX, rb = q < nbl ? lb[q] / 2 : INT_MAX;
     int c = ra < rb ? ra : rb;
-    if (ra == c)
-      p++;
-    if (rb == c)
-      q++;
-    if (s->mark[c] == stamp)
-      continue;
+    if (ra == c) p++;
+    if (rb == c) q++;
+    if (s->mark[c] == stamp) continue;
     s->mark[c] = stamp;
     if (cols) {
-      if (m >= cap)
-        return -1;
+      if (m >= cap) return -1;
       cols[m] = c;
     }
     m++;
@@ -432,8 +403,7 @@ static long csr_row_cols(dyn_system *s, const dyn_rows *rows, int i, int *cols, 
   int extra[3];
   int ne = 0;
   extra[ne++] = i;
-  if (s->aux_of[i] >= 0)
-    extra[ne++] = s->aux_of[i];
+  if (s->aux_of[i] >= 0) extra[ne++] = s->aux_of[i];
   const dyn_rows *r = &rows[i];
   for (int e = 0; e < ne + (r->kind == DYN_ROW_AUX ? 1 + r->aux_count : 0); e++) {
     int c;
@@ -443,12 +413,10 @@ static long csr_row_cols(dyn_system *s, const dyn_rows *rows, int i, int *cols, 
       c = r->base + r->findex;
     else
       c = r->base + r->aux_first + (e - ne - 1);
-    if (s->mark[c] == stamp)
-      continue;
+    if (s->mark[c] == stamp) continue;
     s->mark[c] = stamp;
     if (cols) {
-      if (m >= cap)
-        return -1;
+      if (m >= cap) return -1;
       cols[m] = c;
     }
     m++;
@@ -474,23 +442,21 @@ static dyn_err check_sizes(dyn_system *s, const dyn_rows *rows, int nrows, int n
          s->max_rows);
   if (nb < 0 || nb > s->max_nb)
     FAIL(s, "%d bodies exceed the system's nb=%d (dyn_system_reserve grows it)", nb, s->max_nb);
-  if (nrows > 0 && !rows)
-    FAIL(s, "rows is NULL with nrows=%d", nrows);
+  if (nrows > 0 && !rows) FAIL(s, "rows is NULL with nrows=%d", nrows);
   return DYN_OK;
 }
 
 long dyn_system_csr_nnz(dyn_system *s, const dyn_rows *rows, int nrows) {
-  if (!s)
-    return -1;
+  if (!s) return -1;
   int nb = s->max_nb, naux = 0;
-  if (check_sizes(s, rows, nrows, nb) != DYN_OK || check_rows(s, rows, nrows, nb, &naux) != DYN_OK
-      || build_lists(s, NULL, rows, nrows, nb, naux) != DYN_OK)
+  if (check_sizes(s, rows, nrows, nb) != DYN_OK ||
+      check_rows(s, rows, nrows, nb, &naux) != DYN_OK ||
+      build_lists(s, NULL, rows, nrows, nb, naux) != DYN_OK)
     return -1;
   s->nrows = -1; /* the lists now describe these rows, not the last assembly */
   memset(s->mark, 0, sizeof(int) * (size_t)nrows);
   long nnz = 0;
-  for (int i = 0; i < nrows; i++)
-    nnz += csr_row_cols(s, rows, i, NULL, 0);
+  for (int i = 0; i < nrows; i++) nnz += csr_row_cols(s, rows, i, NULL, 0);
   return nnz;
 }
 
@@ -505,14 +471,11 @@ static void load_dv(const dyn_body *B, const dyn_m3 *I, double inv_mass, dyn_v3 
 
 /* The arguments of dyn_assemble, and the rows (check_rows; *naux the
  * pyramid's auxiliary rows). */
-static dyn_err check_assembly(dyn_system *s, const dyn_body *bodies, int nb,
-                              const dyn_rows *rows, int nrows, double h, dyn_v3 g,
-                              slv_storage storage, int *naux) {
+static dyn_err check_assembly(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows,
+                              int nrows, double h, dyn_v3 g, slv_storage storage, int *naux) {
   dyn_err e = check_sizes(s, rows, nrows, nb);
-  if (e != DYN_OK)
-    return e;
-  if (nb > 0 && !bodies)
-    FAIL(s, "dyn_assemble: bodies is NULL with nb=%d", nb);
+  if (e != DYN_OK) return e;
+  if (nb > 0 && !bodies) FAIL(s, "dyn_assemble: bodies is NULL with nb=%d", nb);
   if (!(h > 0) || !isfinite(h) || !dyn_ai_v3_finite(g))
     FAIL(s, "dyn_assemble: h=%g must be > 0 and finite, g finite", h);
   if (storage == SLV_DENSE && !(s->storages & DYN_SYS_DENSE))
@@ -522,13 +485,14 @@ static dyn_err check_assembly(dyn_system *s, const dyn_body *bodies, int nb,
   if (storage != SLV_DENSE && storage != SLV_CSR && storage != SLV_FACTORED)
     FAIL(s, "dyn_assemble: storage=%d unknown", (int)storage);
   *naux = 0;
-  if ((e = check_rows(s, rows, nrows, nb, naux)) != DYN_OK)
-    return e;
+  if ((e = check_rows(s, rows, nrows, nb, naux)) != DYN_OK) return e;
   if (storage == SLV_FACTORED)
     for (int i = 0; *naux > 0 && i < nrows; i++)
       if (rows[i].kind == DYN_ROW_AUX)
-        FAIL(s, "row %d: the friction pyramid's auxiliary row has no J M^-1 J^T form; factored "
-                "storage cannot hold it (use dense or CSR)", i);
+        FAIL(s,
+             "row %d: the friction pyramid's auxiliary row has no J M^-1 J^T form; factored "
+             "storage cannot hold it (use dense or CSR)",
+             i);
   return DYN_OK;
 }
 
@@ -582,8 +546,8 @@ static double row_sides(dyn_system *s, const dyn_rows *r, int i) {
     Gk[3] = I[0] * Jk[3] + I[1] * Jk[4] + I[2] * Jk[5];
     Gk[4] = I[3] * Jk[3] + I[4] * Jk[4] + I[5] * Jk[5];
     Gk[5] = I[6] * Jk[3] + I[7] * Jk[4] + I[8] * Jk[5];
-    bi_sum += (Jk[0] * uf[0] + Jk[1] * uf[1] + Jk[2] * uf[2])
-              + (Jk[3] * uf[3] + Jk[4] * uf[4] + Jk[5] * uf[5]);
+    bi_sum += (Jk[0] * uf[0] + Jk[1] * uf[1] + Jk[2] * uf[2]) +
+              (Jk[3] * uf[3] + Jk[4] * uf[4] + Jk[5] * uf[5]);
   }
   return bi_sum;
 }
@@ -632,11 +596,9 @@ static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows, slv_stor
   for (int i = 0; i < nrows; i++) {
     const dyn_rows *r = &rows[i];
     s->b[i] = row_sides(s, r, i) - r->rhs;
-    if (!isfinite(s->b[i]))
-      FAIL(s, "row %d: b=%g is not finite (body state or load)", i, s->b[i]);
+    if (!isfinite(s->b[i])) FAIL(s, "row %d: b=%g is not finite (body state or load)", i, s->b[i]);
     row_bounds(s, r, i, ncones);
-    if (storage == SLV_FACTORED)
-      s->cfm[i] = r->cfm;
+    if (storage == SLV_FACTORED) s->cfm[i] = r->cfm;
   }
   return DYN_OK;
 }
@@ -677,13 +639,14 @@ static dyn_err fill_csr(dyn_system *s, const dyn_rows *rows, int nrows) {
   for (int i = 0; i < nrows; i++) {
     long m = csr_row_cols(s, rows, i, s->Aj + nnz, s->max_nnz - nnz);
     if (m < 0)
-      FAIL(s, "CSR A needs more than max_nnz=%ld entries at row %d (dyn_system_csr_nnz counts, "
-              "dyn_system_reserve grows)", s->max_nnz, i);
+      FAIL(s,
+           "CSR A needs more than max_nnz=%ld entries at row %d (dyn_system_csr_nnz counts, "
+           "dyn_system_reserve grows)",
+           s->max_nnz, i);
     for (long a = nnz; a < nnz + m; a++) {
       int j = s->Aj[a];
       double v = jmj(s, i, j) + aux_entry(rows, s, i, j);
-      if (j == i)
-        v += rows[i].cfm;
+      if (j == i) v += rows[i].cfm;
       s->Ax[a] = v;
     }
     nnz += m;
@@ -693,8 +656,7 @@ static dyn_err fill_csr(dyn_system *s, const dyn_rows *rows, int nrows) {
 }
 
 /* The borrowed problem view of the system's buffers. */
-static slv_problem problem_view(dyn_system *s, int nrows, int nb, slv_storage storage,
-                                int ncones) {
+static slv_problem problem_view(dyn_system *s, int nrows, int nb, slv_storage storage, int ncones) {
   slv_problem p = slv_problem_empty();
   p.n = nrows;
   p.storage = storage;
@@ -724,23 +686,18 @@ static slv_problem problem_view(dyn_system *s, int nrows, int nb, slv_storage st
   return p;
 }
 
-dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows,
-                     int nrows, double h, dyn_v3 g, slv_storage storage, slv_problem *out) {
-  if (!s)
-    return DYN_ERR_INPUT;
+dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows, int nrows,
+                     double h, dyn_v3 g, slv_storage storage, slv_problem *out) {
+  if (!s) return DYN_ERR_INPUT;
   s->msg[0] = '\0';
   s->nrows = -1;
-  if (!out)
-    FAIL(s, "dyn_assemble: out is NULL");
+  if (!out) FAIL(s, "dyn_assemble: out is NULL");
   int naux = 0, ncones = 0;
   dyn_err e = check_assembly(s, bodies, nb, rows, nrows, h, g, storage, &naux);
-  if (e != DYN_OK)
-    return e;
+  if (e != DYN_OK) return e;
   body_blocks(s, bodies, nb, h, g);
-  if ((e = build_lists(s, s->bdyn, rows, nrows, nb, naux)) != DYN_OK)
-    return e;
-  if ((e = row_pass(s, rows, nrows, storage, &ncones)) != DYN_OK)
-    return e;
+  if ((e = build_lists(s, s->bdyn, rows, nrows, nb, naux)) != DYN_OK) return e;
+  if ((e = row_pass(s, rows, nrows, storage, &ncones)) != DYN_OK) return e;
   /* factored storage forms nothing: the problem is J, G = M^-1 J^T per
    * row side and the cfm the pass above copied */
   if (storage == SLV_DENSE)
@@ -753,19 +710,16 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
   return DYN_OK;
 }
 
-dyn_err dyn_apply_impulse(const dyn_system *s, dyn_body *bodies, int nb, const double *x,
-                          double h, dyn_v3 g) {
+dyn_err dyn_apply_impulse(const dyn_system *s, dyn_body *bodies, int nb, const double *x, double h,
+                          dyn_v3 g) {
   if (!s || s->nrows < 0 || nb != s->nb || (nb > 0 && !bodies) || (s->nrows > 0 && !x))
     return DYN_ERR_INPUT;
-  if (!(h > 0) || !isfinite(h) || !dyn_ai_v3_finite(g))
-    return DYN_ERR_INPUT;
+  if (!(h > 0) || !isfinite(h) || !dyn_ai_v3_finite(g)) return DYN_ERR_INPUT;
   for (int i = 0; i < s->nrows; i++)
-    if (!isfinite(x[i]))
-      return DYN_ERR_NUMERIC;
+    if (!isfinite(x[i])) return DYN_ERR_NUMERIC;
   for (int bi = 0; bi < nb; bi++) {
     dyn_body *B = &bodies[bi];
-    if (B->is_static)
-      continue;
+    if (B->is_static) continue;
     const double *Mi = s->Minv + 10 * bi;
     dyn_m3 I;
     memcpy(I.m, Mi + 1, 9 * sizeof(double));
@@ -783,8 +737,7 @@ dyn_err dyn_apply_impulse(const dyn_system *s, dyn_body *bodies, int nb, const d
     for (int p = s->bptr[bi]; p < s->bptr[bi + 1]; p++) {
       int i = s->blist[p] / 2, k = s->blist[p] % 2;
       const double *G = s->G + 12 * i + 6 * k;
-      for (int c = 0; c < 6; c++)
-        dv[c] += G[c] * x[i];
+      for (int c = 0; c < 6; c++) dv[c] += G[c] * x[i];
     }
     B->v = dyn_v3_add(B->v, dyn_v3_make(dv[0], dv[1], dv[2]));
     B->w = dyn_v3_add(B->w, dyn_v3_make(dv[3], dv[4], dv[5]));

@@ -65,8 +65,7 @@ static dyn_err check_inertia(dyn_m3 I, dyn_m3 *Isym, char *msg, size_t msgcap) {
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
       double a = I.m[3 * i + j];
-      if (!isfinite(a))
-        return fail(msg, msgcap, "inertia is not finite (I(%d,%d)=%g)", i, j, a);
+      if (!isfinite(a)) return fail(msg, msgcap, "inertia is not finite (I(%d,%d)=%g)", i, j, a);
       amax = fmax(amax, fabs(a));
     }
   /* Symmetry to 1e-12 relative: a tensor assembled from products of the
@@ -76,15 +75,13 @@ static dyn_err check_inertia(dyn_m3 I, dyn_m3 *Isym, char *msg, size_t msgcap) {
     for (int j = i + 1; j < 3; j++) {
       double a = I.m[3 * i + j], b = I.m[3 * j + i];
       if (fabs(a - b) > 1e-12 * amax)
-        return fail(msg, msgcap, "inertia is not symmetric (I(%d,%d)=%g, I(%d,%d)=%g)", i, j, a,
-                    j, i, b);
+        return fail(msg, msgcap, "inertia is not symmetric (I(%d,%d)=%g, I(%d,%d)=%g)", i, j, a, j,
+                    i, b);
     }
   dyn_m3 S;
   for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
-      S.m[3 * i + j] = 0.5 * (I.m[3 * i + j] + I.m[3 * j + i]);
-  for (int i = 0; i < 3; i++)
-    dmax = fmax(dmax, S.m[4 * i]);
+    for (int j = 0; j < 3; j++) S.m[3 * i + j] = 0.5 * (I.m[3 * i + j] + I.m[3 * j + i]);
+  for (int i = 0; i < 3; i++) dmax = fmax(dmax, S.m[4 * i]);
   /* Cholesky S = C C^T, C lower triangular.  The k-th pivot d_k = C(k,k)^2 is
    * the k-th leading principal minor over the (k-1)-th (Sylvester).  A pivot
    * below 16 eps max_i S(i,i) is within the rounding of the entries: the
@@ -94,8 +91,7 @@ static dyn_err check_inertia(dyn_m3 I, dyn_m3 *Isym, char *msg, size_t msgcap) {
   double C[9] = { 0.0 };
   for (int k = 0; k < 3; k++) {
     double d = S.m[4 * k];
-    for (int p = 0; p < k; p++)
-      d -= C[3 * k + p] * C[3 * k + p];
+    for (int p = 0; p < k; p++) d -= C[3 * k + p] * C[3 * k + p];
     if (!(d > tol) || !(dmax > 0.0))
       return fail(msg, msgcap,
                   "inertia is not positive definite (I(%d,%d)=%g, Cholesky pivot %d = %g)", k, k,
@@ -103,8 +99,7 @@ static dyn_err check_inertia(dyn_m3 I, dyn_m3 *Isym, char *msg, size_t msgcap) {
     C[4 * k] = sqrt(d);
     for (int i = k + 1; i < 3; i++) {
       double s = S.m[3 * i + k];
-      for (int p = 0; p < k; p++)
-        s -= C[3 * i + p] * C[3 * k + p];
+      for (int p = 0; p < k; p++) s -= C[3 * i + p] * C[3 * k + p];
       C[3 * i + k] = s / C[4 * k];
     }
   }
@@ -112,29 +107,24 @@ static dyn_err check_inertia(dyn_m3 I, dyn_m3 *Isym, char *msg, size_t msgcap) {
   return DYN_OK;
 }
 
-dyn_err dyn_body_init(dyn_body *b, double mass, dyn_m3 I_b, dyn_shape shape, dyn_v3 r,
-                      dyn_quat q, char *msg, size_t msgcap) {
-  if (msg && msgcap > 0)
-    msg[0] = '\0';
-  if (!b)
-    return fail(msg, msgcap, "body pointer is NULL");
+dyn_err dyn_body_init(dyn_body *b, double mass, dyn_m3 I_b, dyn_shape shape, dyn_v3 r, dyn_quat q,
+                      char *msg, size_t msgcap) {
+  if (msg && msgcap > 0) msg[0] = '\0';
+  if (!b) return fail(msg, msgcap, "body pointer is NULL");
   if (!(mass > 0.0) || !isfinite(mass))
     return fail(msg, msgcap, "mass must be finite and > 0 (mass=%g)", mass);
   dyn_m3 S;
   dyn_err e = check_inertia(I_b, &S, msg, msgcap);
-  if (e != DYN_OK)
-    return e;
+  if (e != DYN_OK) return e;
   /* S is SPD with pivots >= 16 eps max diag, so det >= (16 eps)^2 dmax^3 >
    * 1e-300 unless the tensor itself is below ~1e-85 kg m^2. */
   int ok = 0;
   dyn_m3 Sinv = dyn_m3_inverse(S, &ok);
-  if (!ok)
-    return fail(msg, msgcap, "inertia is numerically singular (det=%g)", dyn_m3_det(S));
+  if (!ok) return fail(msg, msgcap, "inertia is numerically singular (det=%g)", dyn_m3_det(S));
   double qn = dyn_quat_norm(q);
   if (!isfinite(qn))
     return fail(msg, msgcap, "quaternion q is not finite (%g, %g, %g, %g)", q.w, q.x, q.y, q.z);
-  if (!(qn > 0.0))
-    return fail(msg, msgcap, "quaternion q is zero");
+  if (!(qn > 0.0)) return fail(msg, msgcap, "quaternion q is zero");
   if (!isfinite(r.x) || !isfinite(r.y) || !isfinite(r.z))
     return fail(msg, msgcap, "position r is not finite (%g, %g, %g)", r.x, r.y, r.z);
   if (shape.kind == DYN_SHAPE_PLANE)
@@ -222,13 +212,9 @@ static dyn_m3 rotate_tensor(dyn_quat q, dyn_m3 M) {
   return W;
 }
 
-dyn_m3 dyn_body_inertia_world(const dyn_body *b) {
-  return rotate_tensor(b->q, b->I_b);
-}
+dyn_m3 dyn_body_inertia_world(const dyn_body *b) { return rotate_tensor(b->q, b->I_b); }
 
-dyn_m3 dyn_body_inv_inertia_world(const dyn_body *b) {
-  return rotate_tensor(b->q, b->inv_I_b);
-}
+dyn_m3 dyn_body_inv_inertia_world(const dyn_body *b) { return rotate_tensor(b->q, b->inv_I_b); }
 
 /* I_w w = R I_b R^T w */
 static dyn_v3 world_inertia_times(const dyn_body *b, dyn_v3 w) {
@@ -237,21 +223,17 @@ static dyn_v3 world_inertia_times(const dyn_body *b, dyn_v3 w) {
 }
 
 double dyn_body_kinetic(const dyn_body *b) {
-  if (b->is_static)
-    return 0.0;
-  return 0.5 * b->mass * dyn_v3_dot(b->v, b->v)
-         + 0.5 * dyn_v3_dot(b->w, world_inertia_times(b, b->w));
+  if (b->is_static) return 0.0;
+  return 0.5 * b->mass * dyn_v3_dot(b->v, b->v) +
+         0.5 * dyn_v3_dot(b->w, world_inertia_times(b, b->w));
 }
 
 dyn_v3 dyn_body_linear_momentum(const dyn_body *b) {
-  if (b->is_static)
-    return dyn_v3_make(0.0, 0.0, 0.0);
+  if (b->is_static) return dyn_v3_make(0.0, 0.0, 0.0);
   return dyn_v3_scale(b->v, b->mass);
 }
 
 dyn_v3 dyn_body_angular_momentum(const dyn_body *b) {
-  if (b->is_static)
-    return dyn_v3_make(0.0, 0.0, 0.0);
-  return dyn_v3_add(dyn_v3_cross(b->r, dyn_v3_scale(b->v, b->mass)),
-                    world_inertia_times(b, b->w));
+  if (b->is_static) return dyn_v3_make(0.0, 0.0, 0.0);
+  return dyn_v3_add(dyn_v3_cross(b->r, dyn_v3_scale(b->v, b->mass)), world_inertia_times(b, b->w));
 }

@@ -66,9 +66,7 @@ void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi) {
   const dyn_shape *s = &b->shape;
   dyn_v3 e = dyn_v3_make(0.0, 0.0, 0.0), c = b->r;
   switch (s->kind) {
-  case DYN_SHAPE_SPHERE:
-    e = dyn_v3_make(s->radius, s->radius, s->radius);
-    break;
+  case DYN_SHAPE_SPHERE: e = dyn_v3_make(s->radius, s->radius, s->radius); break;
   case DYN_SHAPE_BOX: {
     dyn_m3 R = dyn_quat_to_m3(dyn_quat_normalize(b->q));
     const double *m = R.m;
@@ -83,8 +81,7 @@ void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi) {
     break;
   }
   case DYN_SHAPE_HULL: {
-    if (!s->verts || s->nverts < 1)
-      goto empty;
+    if (!s->verts || s->nverts < 1) goto empty;
     dyn_quat q = dyn_quat_normalize(b->q);
     dyn_v3 l = dyn_v3_make(INFINITY, INFINITY, INFINITY), h = dyn_v3_neg(l);
     for (int i = 0; i < s->nverts; i++) {
@@ -105,8 +102,7 @@ void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi) {
     }
     /* bounded on one side only when the normal is exactly +-e_k */
     for (int k = 0; k < 3; k++)
-      if (n[k] != 0.0 && n[(k + 1) % 3] == 0.0 && n[(k + 2) % 3] == 0.0)
-        axis = k;
+      if (n[k] != 0.0 && n[(k + 1) % 3] == 0.0 && n[(k + 2) % 3] == 0.0) axis = k;
     if (axis >= 0) {
       /* n_k x_k >= d is free: the solid is x_k <= d / n_k (n_k > 0) or
        * x_k >= d / n_k (n_k < 0) */
@@ -120,8 +116,7 @@ void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi) {
     *hi = dyn_v3_make(h[0], h[1], h[2]);
     return;
   }
-  default:
-    goto empty;
+  default: goto empty;
   }
   *lo = dyn_v3_make(c.x - e.x - margin, c.y - e.y - margin, c.z - e.z - margin);
   *hi = dyn_v3_make(c.x + e.x + margin, c.y + e.y + margin, c.z + e.z + margin);
@@ -149,9 +144,7 @@ static int is_static_body(const dyn_body *b) {
 
 /* A usable box: not empty, no NaN (every comparison below then means what
  * it says). */
-static int box_usable(dyn_v3 lo, dyn_v3 hi) {
-  return lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z;
-}
+static int box_usable(dyn_v3 lo, dyn_v3 hi) { return lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z; }
 
 /* & rather than &&: four compares and no branch (the short-circuit form
  * mispredicted on most candidates of a pile) */
@@ -161,10 +154,8 @@ static int overlap_yz(const sap_box *a, const sap_box *b) {
 
 /* usable boxes first, in (lo.x, id) order; then the others by id */
 static int box_less(const sap_box *a, const sap_box *b) {
-  if (a->use != b->use)
-    return a->use > b->use;
-  if (!a->use)
-    return a->id < b->id;
+  if (a->use != b->use) return a->use > b->use;
+  if (!a->use) return a->id < b->id;
   return a->lo.x < b->lo.x || (a->lo.x == b->lo.x && a->id < b->id);
 }
 
@@ -178,8 +169,7 @@ static int insertion_sort(sap_box *v, size_t n, size_t budget) {
     for (; j > 0 && box_less(&t, &v[j - 1]); j--) v[j] = v[j - 1];
     v[j] = t;
     moves += i - j;
-    if (moves > budget)
-      return 0;
+    if (moves > budget) return 0;
   }
   return 1;
 }
@@ -187,12 +177,9 @@ static int insertion_sort(sap_box *v, size_t n, size_t budget) {
 static void sift_down(sap_box *v, size_t root, size_t n) {
   for (;;) {
     size_t child = 2 * root + 1;
-    if (child >= n)
-      return;
-    if (child + 1 < n && box_less(&v[child], &v[child + 1]))
-      child++;
-    if (!box_less(&v[root], &v[child]))
-      return;
+    if (child >= n) return;
+    if (child + 1 < n && box_less(&v[child], &v[child + 1])) child++;
+    if (!box_less(&v[root], &v[child])) return;
     sap_box t = v[root];
     v[root] = v[child];
     v[child] = t;
@@ -201,10 +188,8 @@ static void sift_down(sap_box *v, size_t root, size_t n) {
 }
 
 static void heap_sort(sap_box *v, size_t n) {
-  if (n < 2)
-    return;
-  for (size_t i = n / 2; i-- > 0;)
-    sift_down(v, i, n);
+  if (n < 2) return;
+  for (size_t i = n / 2; i-- > 0;) sift_down(v, i, n);
   for (size_t end = n - 1; end > 0; end--) {
     sap_box t = v[0];
     v[0] = v[end];
@@ -223,19 +208,16 @@ static void emit(int i, int j, int *pairs, long maxpairs, long *count) {
 
 long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws, int *pairs,
                         long maxpairs) {
-  if (nb <= 0)
-    return 0;
+  if (nb <= 0) return 0;
   if (!bodies || !ws || maxpairs < 0 || (maxpairs > 0 && !pairs) || !(margin >= 0.0))
     return DYN_ERR_INPUT;
   sap_head *head = ws;
   sap_box *v = (sap_box *)(head + 1);
   int kept = head->magic == SAP_MAGIC && head->nb == nb;
-  for (int k = 0; kept && k < nb; k++)
-    kept = v[k].id >= 0 && v[k].id < nb;
+  for (int k = 0; kept && k < nb; k++) kept = v[k].id >= 0 && v[k].id < nb;
   /* and a permutation of 0..nb-1: slot id's `use` (rewritten below) marks
    * id as seen, so a repeated id (a workspace written over) is caught */
-  for (int k = 0; kept && k < nb; k++)
-    v[k].use = 0;
+  for (int k = 0; kept && k < nb; k++) v[k].use = 0;
   for (int k = 0; kept && k < nb; k++) {
     kept = !v[v[k].id].use;
     v[v[k].id].use = 1;
@@ -250,8 +232,7 @@ long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws,
     b->stat = is_static_body(&bodies[i]);
     n += (size_t)b->use;
   }
-  if (!insertion_sort(v, (size_t)nb, 8 * (size_t)nb + 64))
-    heap_sort(v, (size_t)nb);
+  if (!insertion_sort(v, (size_t)nb, 8 * (size_t)nb + 64)) heap_sort(v, (size_t)nb);
   head->magic = SAP_MAGIC;
   head->nb = nb;
   long count = 0;
@@ -259,8 +240,7 @@ long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws,
     const sap_box *a = &v[i];
     for (size_t j = i + 1; j < n && v[j].lo.x <= a->hi.x; j++) {
       const sap_box *b = &v[j];
-      if (!(overlap_yz(a, b) & !(a->stat & b->stat)))
-        continue;
+      if (!(overlap_yz(a, b) & !(a->stat & b->stat))) continue;
       emit(a->id, b->id, pairs, maxpairs, &count);
     }
   }
@@ -268,23 +248,19 @@ long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws,
 }
 
 long dyn_broadphase_all(const dyn_body *bodies, int nb, double margin, int *pairs, long maxpairs) {
-  if (nb <= 0)
-    return 0;
-  if (!bodies || maxpairs < 0 || (maxpairs > 0 && !pairs) || !(margin >= 0.0))
-    return DYN_ERR_INPUT;
+  if (nb <= 0) return 0;
+  if (!bodies || maxpairs < 0 || (maxpairs > 0 && !pairs) || !(margin >= 0.0)) return DYN_ERR_INPUT;
   long count = 0;
   for (int i = 0; i < nb; i++) {
     sap_box a;
     dyn_body_aabb(&bodies[i], margin, &a.lo, &a.hi);
     a.stat = is_static_body(&bodies[i]);
-    if (!box_usable(a.lo, a.hi))
-      continue;
+    if (!box_usable(a.lo, a.hi)) continue;
     for (int j = i + 1; j < nb; j++) {
       sap_box b;
       dyn_body_aabb(&bodies[j], margin, &b.lo, &b.hi);
       b.stat = is_static_body(&bodies[j]);
-      if ((a.stat && b.stat) || !box_usable(b.lo, b.hi))
-        continue;
+      if ((a.stat && b.stat) || !box_usable(b.lo, b.hi)) continue;
       if (a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && overlap_yz(&a, &b))
         emit(i, j, pairs, maxpairs, &count);
     }

@@ -16,16 +16,12 @@ int dyn_buf_raw_reserve(void *pp, size_t *cap, size_t need, size_t elem, long *g
    * representation on the platforms lcplab builds on: POSIX) */
   void *p;
   memcpy(&p, pp, sizeof p);
-  if (need <= *cap && p)
-    return 0;
+  if (need <= *cap && p) return 0;
   size_t nc = *cap > 16 ? *cap : 16;
-  while (nc < need)
-    nc += nc / 2;
-  if (nc > SIZE_MAX / elem)
-    return -1;
+  while (nc < need) nc += nc / 2;
+  if (nc > SIZE_MAX / elem) return -1;
   void *q = realloc(p, nc * elem);
-  if (!q)
-    return -1;
+  if (!q) return -1;
   memcpy(pp, &q, sizeof q);
   *cap = nc;
   (*grows)++;

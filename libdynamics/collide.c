@@ -74,8 +74,7 @@ static int ball_ball(dyn_v3 ca, double ra, dyn_v3 cb, double rb, dyn_v3 nd, doub
   dyn_v3 d = dyn_v3_sub(cb, ca);
   double dist = dyn_v3_norm(d);
   double depth = ra + rb - dist;
-  if (!(depth > -margin))
-    return 0;
+  if (!(depth > -margin)) return 0;
   dyn_v3 n = dist > 0.0 ? dyn_v3_scale(d, 1.0 / dist) : nd;
   dyn_v3 sa = dyn_v3_axpy(ca, ra, n), sb = dyn_v3_axpy(cb, -rb, n);
   c->p = dyn_v3_scale(dyn_v3_add(sa, sb), 0.5);
@@ -100,9 +99,7 @@ static void capsule_core(const dyn_body *C, dyn_v3 *e0, dyn_v3 *e1) {
   *e1 = dyn_v3_axpy(C->r, C->shape.half_length, a);
 }
 
-static double clamp01(double t) {
-  return t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
-}
+static double clamp01(double t) { return t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t); }
 
 /* Parameter of the point of segment p + t d (t in [0,1]) closest to x. */
 static double seg_param(dyn_v3 p, dyn_v3 d, dyn_v3 x) {
@@ -150,8 +147,8 @@ static void seg_seg(dyn_v3 p1, dyn_v3 d1, dyn_v3 p2, dyn_v3 d2, double *s, doubl
 /* ---- pair routines (normal from the first body to the second) ---------- */
 
 static int sphere_sphere(const dyn_body *A, const dyn_body *B, double margin, dyn_contact *out) {
-  return ball_ball(A->r, A->shape.radius, B->r, B->shape.radius, dyn_v3_make(0.0, 0.0, 1.0),
-                   margin, out);
+  return ball_ball(A->r, A->shape.radius, B->r, B->shape.radius, dyn_v3_make(0.0, 0.0, 1.0), margin,
+                   out);
 }
 
 /* Ball (centre c, radius r) against the half-space n . x >= d: the ball's
@@ -159,8 +156,7 @@ static int sphere_sphere(const dyn_body *A, const dyn_body *B, double margin, dy
 static int plane_ball(const dyn_body *P, dyn_v3 c, double r, double margin, dyn_contact *out) {
   dyn_v3 n = P->shape.normal;
   double depth = P->shape.offset - dyn_v3_dot(n, c) + r;
-  if (!(depth > -margin))
-    return 0;
+  if (!(depth > -margin)) return 0;
   dyn_v3 s = dyn_v3_axpy(c, -r, n); /* deepest point of the ball */
   out->p = dyn_v3_axpy(s, 0.5 * depth, n);
   out->normal = n;
@@ -177,8 +173,7 @@ static int plane_capsule(const dyn_body *P, const dyn_body *C, double margin, dy
   capsule_core(C, &e0, &e1);
   int k = plane_ball(P, e0, C->shape.radius, margin, out);
   /* a capsule of zero length has one end point, not two */
-  if (C->shape.half_length > 0.0)
-    k += plane_ball(P, e1, C->shape.radius, margin, out + k);
+  if (C->shape.half_length > 0.0) k += plane_ball(P, e1, C->shape.radius, margin, out + k);
   return k;
 }
 
@@ -187,8 +182,8 @@ static int capsule_sphere(const dyn_body *C, const dyn_body *S, double margin, d
   capsule_core(C, &e0, &e1);
   dyn_v3 d = dyn_v3_sub(e1, e0);
   dyn_v3 x = dyn_v3_axpy(e0, seg_param(e0, d, S->r), d);
-  return ball_ball(x, C->shape.radius, S->r, S->shape.radius,
-                   perp_towards_z(dyn_v3_normalize(d)), margin, out);
+  return ball_ball(x, C->shape.radius, S->r, S->shape.radius, perp_towards_z(dyn_v3_normalize(d)),
+                   margin, out);
 }
 
 static int capsule_capsule(const dyn_body *A, const dyn_body *B, double margin, dyn_contact *out) {
@@ -202,8 +197,7 @@ static int capsule_capsule(const dyn_body *A, const dyn_body *B, double margin, 
   /* default normal for intersecting cores: across both axes, or across
    * the common line when they are parallel */
   dyn_v3 nd = dyn_v3_normalize(cr);
-  if (!(dyn_v3_norm(nd) > 0.0))
-    nd = perp_towards_z(dyn_v3_normalize(la2 > 0.0 ? da : db));
+  if (!(dyn_v3_norm(nd) > 0.0)) nd = perp_towards_z(dyn_v3_normalize(la2 > 0.0 ? da : db));
 
   /* Parallel axes (sin^2 angle < 1e-5, as ODE): the overlap [s0, s1] of
    * b's projection on a's parameter gives two contacts, one per end. */
@@ -234,25 +228,22 @@ typedef int (*pair_fn)(const dyn_body *, const dyn_body *, double, dyn_contact *
 
 int dyn_body_shape_valid(const dyn_body *b) {
   const dyn_shape *s = &b->shape;
-  if (!(isfinite(b->r.x) && isfinite(b->r.y) && isfinite(b->r.z) && isfinite(b->q.w)
-        && isfinite(b->q.x) && isfinite(b->q.y) && isfinite(b->q.z)))
+  if (!(isfinite(b->r.x) && isfinite(b->r.y) && isfinite(b->r.z) && isfinite(b->q.w) &&
+        isfinite(b->q.x) && isfinite(b->q.y) && isfinite(b->q.z)))
     return 0;
   switch (s->kind) {
-  case DYN_SHAPE_NONE:
-    return 1;
-  case DYN_SHAPE_SPHERE:
-    return s->radius >= 0.0 && isfinite(s->radius);
+  case DYN_SHAPE_NONE: return 1;
+  case DYN_SHAPE_SPHERE: return s->radius >= 0.0 && isfinite(s->radius);
   case DYN_SHAPE_CAPSULE:
-    return s->radius >= 0.0 && isfinite(s->radius) && s->half_length >= 0.0
-           && isfinite(s->half_length);
+    return s->radius >= 0.0 && isfinite(s->radius) && s->half_length >= 0.0 &&
+           isfinite(s->half_length);
   case DYN_SHAPE_BOX:
-    return s->half.x >= 0.0 && s->half.y >= 0.0 && s->half.z >= 0.0 && isfinite(s->half.x)
-           && isfinite(s->half.y) && isfinite(s->half.z);
+    return s->half.x >= 0.0 && s->half.y >= 0.0 && s->half.z >= 0.0 && isfinite(s->half.x) &&
+           isfinite(s->half.y) && isfinite(s->half.z);
   case DYN_SHAPE_PLANE:
-    return isfinite(s->normal.x) && isfinite(s->normal.y) && isfinite(s->normal.z)
-           && isfinite(s->offset) && dyn_v3_norm(s->normal) > 0.0;
-  case DYN_SHAPE_HULL:
-    return s->verts != NULL && s->nverts >= 1;
+    return isfinite(s->normal.x) && isfinite(s->normal.y) && isfinite(s->normal.z) &&
+           isfinite(s->offset) && dyn_v3_norm(s->normal) > 0.0;
+  case DYN_SHAPE_HULL: return s->verts != NULL && s->nverts >= 1;
   }
   return 0;
 }
@@ -262,35 +253,24 @@ int dyn_body_shape_valid(const dyn_body *b) {
 static pair_fn pick(dyn_shape_kind ka, dyn_shape_kind kb) {
   switch (ka) {
   case DYN_SHAPE_SPHERE:
-    if (kb == DYN_SHAPE_SPHERE)
-      return sphere_sphere;
+    if (kb == DYN_SHAPE_SPHERE) return sphere_sphere;
     break;
   case DYN_SHAPE_BOX:
-    if (kb == DYN_SHAPE_SPHERE)
-      return dyn_cb_box_sphere;
-    if (kb == DYN_SHAPE_BOX)
-      return dyn_cb_box_box;
-    if (kb == DYN_SHAPE_CAPSULE)
-      return dyn_cb_box_capsule;
+    if (kb == DYN_SHAPE_SPHERE) return dyn_cb_box_sphere;
+    if (kb == DYN_SHAPE_BOX) return dyn_cb_box_box;
+    if (kb == DYN_SHAPE_CAPSULE) return dyn_cb_box_capsule;
     break;
   case DYN_SHAPE_CAPSULE:
-    if (kb == DYN_SHAPE_SPHERE)
-      return capsule_sphere;
-    if (kb == DYN_SHAPE_CAPSULE)
-      return capsule_capsule;
+    if (kb == DYN_SHAPE_SPHERE) return capsule_sphere;
+    if (kb == DYN_SHAPE_CAPSULE) return capsule_capsule;
     break;
   case DYN_SHAPE_PLANE:
-    if (kb == DYN_SHAPE_SPHERE)
-      return plane_sphere;
-    if (kb == DYN_SHAPE_BOX)
-      return dyn_cb_plane_box;
-    if (kb == DYN_SHAPE_CAPSULE)
-      return plane_capsule;
-    if (kb == DYN_SHAPE_HULL)
-      return dyn_cb_plane_hull;
+    if (kb == DYN_SHAPE_SPHERE) return plane_sphere;
+    if (kb == DYN_SHAPE_BOX) return dyn_cb_plane_box;
+    if (kb == DYN_SHAPE_CAPSULE) return plane_capsule;
+    if (kb == DYN_SHAPE_HULL) return dyn_cb_plane_hull;
     break;
-  default:
-    break;
+  default: break;
   }
   return NULL;
 }
@@ -299,14 +279,11 @@ int dyn_collide_pair(const dyn_body *bodies, int ia, int ib, double margin, dyn_
   if (!bodies || !out || ia < 0 || ib < 0 || ia == ib || !(margin >= 0.0) || !isfinite(margin))
     return DYN_ERR_INPUT;
   const dyn_body *A = &bodies[ia], *B = &bodies[ib];
-  if (!dyn_body_shape_valid(A) || !dyn_body_shape_valid(B))
-    return DYN_ERR_INPUT;
+  if (!dyn_body_shape_valid(A) || !dyn_body_shape_valid(B)) return DYN_ERR_INPUT;
   dyn_shape_kind ka = A->shape.kind, kb = B->shape.kind;
-  if (ka == DYN_SHAPE_NONE || kb == DYN_SHAPE_NONE)
-    return 0;
+  if (ka == DYN_SHAPE_NONE || kb == DYN_SHAPE_NONE) return 0;
   int sa = A->is_static || ka == DYN_SHAPE_PLANE, sb = B->is_static || kb == DYN_SHAPE_PLANE;
-  if (sa && sb)
-    return 0;
+  if (sa && sb) return 0;
 
   /* canonical order: the routine's kind order; same kinds by index */
   int swap;
@@ -322,13 +299,11 @@ int dyn_collide_pair(const dyn_body *bodies, int ia, int ib, double margin, dyn_
     swap = ka > kb; /* GJK/EPA pairs: lower kind first */
   }
   const dyn_body *P = swap ? B : A, *Q = swap ? A : B;
-  int k = fn ? fn(P, Q, margin, out) : dyn_collide_gjk_epa(bodies, swap ? ib : ia, swap ? ia : ib,
-                                                           margin, out);
-  if (k < 0)
-    return k;
+  int k = fn ? fn(P, Q, margin, out)
+             : dyn_collide_gjk_epa(bodies, swap ? ib : ia, swap ? ia : ib, margin, out);
+  if (k < 0) return k;
   for (int i = 0; i < k; i++) {
-    if (swap)
-      out[i].normal = dyn_v3_neg(out[i].normal);
+    if (swap) out[i].normal = dyn_v3_neg(out[i].normal);
     out[i].a = ia;
     out[i].b = ib;
   }

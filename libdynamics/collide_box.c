@@ -81,17 +81,14 @@ static obb obb_of(const dyn_body *b) {
   obb o;
   dyn_m3 R = dyn_quat_to_m3(dyn_quat_normalize(b->q));
   o.c = b->r;
-  for (int k = 0; k < 3; k++)
-    o.u[k] = dyn_v3_make(R.m[k], R.m[3 + k], R.m[6 + k]);
+  for (int k = 0; k < 3; k++) o.u[k] = dyn_v3_make(R.m[k], R.m[3 + k], R.m[6 + k]);
   o.h[0] = b->shape.half.x;
   o.h[1] = b->shape.half.y;
   o.h[2] = b->shape.half.z;
   return o;
 }
 
-static double sgn(double x) {
-  return x < 0.0 ? -1.0 : 1.0;
-}
+static double sgn(double x) { return x < 0.0 ? -1.0 : 1.0; }
 
 /* ---- reduction of a point set to DYN_MAX_MANIFOLD ------------------------ */
 
@@ -99,8 +96,7 @@ static double sgn(double x) {
  * quadrilateral orders and the four triangles (a convex quad is one of the
  * orders; a point inside a triangle leaves that triangle). */
 static double area4(const double *x, const double *y, const int *i) {
-#define TRI(a, b, c) \
-  fabs((x[b] - x[a]) * (y[c] - y[a]) - (x[c] - x[a]) * (y[b] - y[a])) * 0.5
+#define TRI(a, b, c) fabs((x[b] - x[a]) * (y[c] - y[a]) - (x[c] - x[a]) * (y[b] - y[a])) * 0.5
   static const int ord[3][4] = { { 0, 1, 2, 3 }, { 0, 1, 3, 2 }, { 0, 2, 1, 3 } };
   double best = 0.0;
   for (int o = 0; o < 3; o++) {
@@ -126,10 +122,8 @@ static double area4(const double *x, const double *y, const int *i) {
 static int reduce4(dyn_contact *c, int m, dyn_v3 n) {
   enum { MAXP = 16 };
   double x[MAXP], y[MAXP];
-  if (m <= 4)
-    return m;
-  if (m > MAXP)
-    m = MAXP;
+  if (m <= 4) return m;
+  if (m > MAXP) m = MAXP;
   dyn_v3 e1 = fabs(n.x) < 0.9 ? dyn_v3_make(1.0, 0.0, 0.0) : dyn_v3_make(0.0, 1.0, 0.0);
   e1 = dyn_v3_normalize(dyn_v3_axpy(e1, -dyn_v3_dot(e1, n), n));
   dyn_v3 e2 = dyn_v3_cross(n, e1);
@@ -139,8 +133,7 @@ static int reduce4(dyn_contact *c, int m, dyn_v3 n) {
   }
   int k[4] = { 0, -1, -1, -1 };
   for (int i = 1; i < m; i++)
-    if (c[i].depth > c[k[0]].depth)
-      k[0] = i;
+    if (c[i].depth > c[k[0]].depth) k[0] = i;
   double best = -1.0;
   for (int i = 0; i < m; i++) {
     double d = (x[i] - x[k[0]]) * (x[i] - x[k[0]]) + (y[i] - y[k[0]]) * (y[i] - y[k[0]]);
@@ -151,10 +144,9 @@ static int reduce4(dyn_contact *c, int m, dyn_v3 n) {
   }
   best = -1.0;
   for (int i = 0; i < m; i++) {
-    if (i == k[0] || i == k[1])
-      continue;
-    double a = fabs((x[k[1]] - x[k[0]]) * (y[i] - y[k[0]])
-                    - (x[i] - x[k[0]]) * (y[k[1]] - y[k[0]]));
+    if (i == k[0] || i == k[1]) continue;
+    double a =
+        fabs((x[k[1]] - x[k[0]]) * (y[i] - y[k[0]]) - (x[i] - x[k[0]]) * (y[k[1]] - y[k[0]]));
     if (a > best) {
       best = a;
       k[2] = i;
@@ -163,8 +155,7 @@ static int reduce4(dyn_contact *c, int m, dyn_v3 n) {
   best = -1.0;
   int kk = -1;
   for (int i = 0; i < m; i++) {
-    if (i == k[0] || i == k[1] || i == k[2])
-      continue;
+    if (i == k[0] || i == k[1] || i == k[2]) continue;
     int q[4] = { k[0], k[1], k[2], i };
     double a = area4(x, y, q);
     if (a > best) {
@@ -174,10 +165,8 @@ static int reduce4(dyn_contact *c, int m, dyn_v3 n) {
   }
   k[3] = kk;
   dyn_contact t[4];
-  for (int i = 0; i < 4; i++)
-    t[i] = c[k[i]];
-  for (int i = 0; i < 4; i++)
-    c[i] = t[i];
+  for (int i = 0; i < 4; i++) t[i] = c[k[i]];
+  for (int i = 0; i < 4; i++) c[i] = t[i];
   return 4;
 }
 
@@ -186,8 +175,7 @@ static int reduce4(dyn_contact *c, int m, dyn_v3 n) {
 /* Contact of vertex x with half-space (n, d) into c[*m] if depth > -margin. */
 static void vertex_plane(dyn_v3 x, dyn_v3 n, double d, double margin, dyn_contact *c, int *m) {
   double depth = d - dyn_v3_dot(n, x);
-  if (!(depth > -margin))
-    return;
+  if (!(depth > -margin)) return;
   c[*m].p = dyn_v3_axpy(x, 0.5 * depth, n);
   c[*m].normal = n;
   c[*m].depth = depth;
@@ -220,10 +208,8 @@ int dyn_cb_plane_box(const dyn_body *P, const dyn_body *B, double margin, dyn_co
     }
     c[j + 1] = t;
   }
-  if (m > DYN_MAX_MANIFOLD)
-    m = DYN_MAX_MANIFOLD;
-  for (int i = 0; i < m; i++)
-    out[i] = c[i];
+  if (m > DYN_MAX_MANIFOLD) m = DYN_MAX_MANIFOLD;
+  for (int i = 0; i < m; i++) out[i] = c[i];
   return m;
 }
 
@@ -238,23 +224,19 @@ int dyn_cb_plane_hull(const dyn_body *P, const dyn_body *H, double margin, dyn_c
     int one = 0;
     vertex_plane(dyn_v3_add(H->r, dyn_quat_rotate(q, H->shape.verts[i])), n, P->shape.offset,
                  margin, &t, &one);
-    if (!one)
-      continue;
+    if (!one) continue;
     /* keep the KEEP deepest candidates, sorted by depth (ties: vertex order) */
     int j = m < KEEP ? m : KEEP - 1;
-    if (m == KEEP && !(t.depth > c[KEEP - 1].depth))
-      continue;
+    if (m == KEEP && !(t.depth > c[KEEP - 1].depth)) continue;
     while (j > 0 && c[j - 1].depth < t.depth) {
       c[j] = c[j - 1];
       j--;
     }
     c[j] = t;
-    if (m < KEEP)
-      m++;
+    if (m < KEEP) m++;
   }
   m = reduce4(c, m, n);
-  for (int i = 0; i < m; i++)
-    out[i] = c[i];
+  for (int i = 0; i < m; i++) out[i] = c[i];
   return m;
 }
 
@@ -270,18 +252,15 @@ int dyn_cb_box_sphere(const dyn_body *B, const dyn_body *S, double margin, dyn_c
     q[k] = fmax(-o.h[k], fmin(o.h[k], x[k]));
   }
   double d2 = 0.0;
-  for (int k = 0; k < 3; k++)
-    d2 += (x[k] - q[k]) * (x[k] - q[k]);
+  for (int k = 0; k < 3; k++) d2 += (x[k] - q[k]) * (x[k] - q[k]);
   dyn_v3 n = dyn_v3_make(0.0, 0.0, 0.0);
   double depth;
   if (d2 > 0.0) {
     /* centre outside: the clamped point is the closest box point */
     double dist = sqrt(d2);
     depth = r - dist;
-    if (!(depth > -margin))
-      return 0;
-    for (int k = 0; k < 3; k++)
-      n = dyn_v3_axpy(n, (x[k] - q[k]) / dist, o.u[k]);
+    if (!(depth > -margin)) return 0;
+    for (int k = 0; k < 3; k++) n = dyn_v3_axpy(n, (x[k] - q[k]) / dist, o.u[k]);
   } else {
     /* centre inside (or on the surface): leave through the nearest face */
     int kb = 0;
@@ -296,8 +275,7 @@ int dyn_cb_box_sphere(const dyn_body *B, const dyn_body *S, double margin, dyn_c
     q[kb] = sgn(x[kb]) * o.h[kb];
   }
   dyn_v3 sb = o.c;
-  for (int k = 0; k < 3; k++)
-    sb = dyn_v3_axpy(sb, q[k], o.u[k]);
+  for (int k = 0; k < 3; k++) sb = dyn_v3_axpy(sb, q[k], o.u[k]);
   dyn_v3 ss = dyn_v3_axpy(S->r, -r, n);
   out->p = dyn_v3_scale(dyn_v3_add(sb, ss), 0.5);
   out->normal = n;
@@ -314,8 +292,7 @@ static void seg_seg(dyn_v3 p1, dyn_v3 d1, dyn_v3 p2, dyn_v3 d2, dyn_v3 *x1, dyn_
   double a = dyn_v3_dot(d1, d1), e = dyn_v3_dot(d2, d2), f = dyn_v3_dot(d2, r);
   double c = dyn_v3_dot(d1, r), b = dyn_v3_dot(d1, d2), den = a * e - b * b;
   double s = 0.0, t;
-  if (a > 0.0 && den > 0.0)
-    s = fmax(0.0, fmin(1.0, (b * f - c * e) / den));
+  if (a > 0.0 && den > 0.0) s = fmax(0.0, fmin(1.0, (b * f - c * e) / den));
   t = e > 0.0 ? (b * s + f) / e : 0.0;
   if (t < 0.0) {
     t = 0.0;
@@ -334,15 +311,13 @@ static void seg_seg(dyn_v3 p1, dyn_v3 d1, dyn_v3 p2, dyn_v3 d2, dyn_v3 *x1, dyn_
  * start of edge i + 1. */
 static int clip_side(const dyn_v3 *in, int n, dyn_v3 g, dyn_v3 f, double h, dyn_v3 *outp, int cap) {
   int m = 0;
-  if (n <= 0)
-    return 0;
+  if (n <= 0) return 0;
   double f0 = dyn_v3_dot(g, dyn_v3_sub(in[0], f)) - h, fa = f0;
   for (int i = 0; i < n; i++) {
     int last = i + 1 == n;
     dyn_v3 a = in[i], b = last ? in[0] : in[i + 1];
     double fb = last ? f0 : dyn_v3_dot(g, dyn_v3_sub(b, f)) - h;
-    if (fa <= 0.0 && m < cap)
-      outp[m++] = a;
+    if (fa <= 0.0 && m < cap) outp[m++] = a;
     if (((fa < 0.0 && fb > 0.0) || (fa > 0.0 && fb < 0.0)) && m < cap)
       outp[m++] = dyn_v3_axpy(a, fa / (fa - fb), dyn_v3_sub(b, a));
     fa = fb;
@@ -383,8 +358,7 @@ static int face_contacts(const obb *R, int k, dyn_v3 m, const obb *I, double mar
   int cnt = 0;
   for (int i = 0; i < n; i++) {
     double depth = dyn_v3_dot(m, dyn_v3_sub(f, A[i]));
-    if (!(depth > -margin))
-      continue;
+    if (!(depth > -margin)) continue;
     c[cnt].p = dyn_v3_axpy(A[i], 0.5 * depth, m);
     c[cnt].normal = m;
     c[cnt].depth = depth;
@@ -406,8 +380,7 @@ typedef struct sat_axes {
 static int face_axes(const obb *A, const obb *B, dyn_v3 t, double margin, sat_axes *x) {
   double C[3][3];
   for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
-      C[i][j] = fabs(dyn_v3_dot(A->u[i], B->u[j]));
+    for (int j = 0; j < 3; j++) C[i][j] = fabs(dyn_v3_dot(A->u[i], B->u[j]));
   x->fsep = -INFINITY;
   x->fkind = 0;
   x->fidx = 0;
@@ -415,8 +388,7 @@ static int face_axes(const obb *A, const obb *B, dyn_v3 t, double margin, sat_ax
   for (int i = 0; i < 3; i++) {
     double d = dyn_v3_dot(t, A->u[i]);
     double sep = fabs(d) - A->h[i] - (B->h[0] * C[i][0] + B->h[1] * C[i][1] + B->h[2] * C[i][2]);
-    if (sep > margin)
-      return 0;
+    if (sep > margin) return 0;
     if (sep > x->fsep) {
       x->fsep = sep;
       x->fkind = 0;
@@ -427,8 +399,7 @@ static int face_axes(const obb *A, const obb *B, dyn_v3 t, double margin, sat_ax
   for (int j = 0; j < 3; j++) {
     double d = dyn_v3_dot(t, B->u[j]);
     double sep = fabs(d) - B->h[j] - (A->h[0] * C[0][j] + A->h[1] * C[1][j] + A->h[2] * C[2][j]);
-    if (sep > margin)
-      return 0;
+    if (sep > margin) return 0;
     if (sep > x->fsep) {
       x->fsep = sep;
       x->fkind = 1;
@@ -458,8 +429,7 @@ static int edge_axes(const obb *A, const obb *B, dyn_v3 t, double margin, sat_ax
       double l = ls[i][j];
       /* |u_i x v_j| = sin(angle) < 1e-6: the edges are parallel and the
        * axis, whatever its direction, is covered by the face axes */
-      if (l < 1e-6)
-        continue;
+      if (l < 1e-6) continue;
       dyn_v3 L = dyn_v3_scale(Ls[i][j], 1.0 / l);
       double ra = 0.0, rb = 0.0;
       for (int k = 0; k < 3; k++) {
@@ -468,8 +438,7 @@ static int edge_axes(const obb *A, const obb *B, dyn_v3 t, double margin, sat_ax
       }
       double d = dyn_v3_dot(t, L);
       double sep = fabs(d) - ra - rb;
-      if (sep > margin)
-        return 0;
+      if (sep > margin) return 0;
       if (sep > x->esep) {
         x->esep = sep;
         x->ei = i;
@@ -483,16 +452,15 @@ static int edge_axes(const obb *A, const obb *B, dyn_v3 t, double margin, sat_ax
 /* Separated within the margin: the gap comes from GJK, exact; the face
  * manifold is kept when its closest point has that gap (boxes hovering
  * face to face), else the single GJK point. */
-static int separated_contacts(const dyn_body *Ab, const dyn_body *Bb, const obb *A,
-                              const obb *B, const sat_axes *x, int edge, double margin,
-                              double hsum, dyn_contact *out) {
+static int separated_contacts(const dyn_body *Ab, const dyn_body *Bb, const obb *A, const obb *B,
+                              const sat_axes *x, int edge, double margin, double hsum,
+                              dyn_contact *out) {
   dyn_body pr[2];
   pr[0] = *Ab;
   pr[1] = *Bb;
   dyn_contact g, c[16];
   int kg = dyn_collide_gjk_epa(pr, 0, 1, margin, &g);
-  if (kg <= 0)
-    return kg;
+  if (kg <= 0) return kg;
   int m = 0;
   if (!edge) {
     m = x->fkind == 0 ? face_contacts(A, x->fidx, x->fn, B, margin, c)
@@ -506,8 +474,7 @@ static int separated_contacts(const dyn_body *Ab, const dyn_body *Bb, const obb 
   /* 1e-9 of the boxes' size: far above the rounding of both gaps */
   if (m > 0 && fabs(cmax - g.depth) <= 1e-9 * hsum) {
     m = reduce4(c, m, x->fn);
-    for (int i = 0; i < m; i++)
-      out[i] = c[i];
+    for (int i = 0; i < m; i++) out[i] = c[i];
     return m;
   }
   *out = g;
@@ -521,10 +488,8 @@ static int edge_contact(const obb *A, const obb *B, const sat_axes *x, double ma
   int ei = x->ei, ej = x->ej;
   dyn_v3 pa = A->c, pb = B->c;
   for (int k = 0; k < 3; k++) {
-    if (k != ei)
-      pa = dyn_v3_axpy(pa, A->h[k] * sgn(dyn_v3_dot(A->u[k], x->en)), A->u[k]);
-    if (k != ej)
-      pb = dyn_v3_axpy(pb, -B->h[k] * sgn(dyn_v3_dot(B->u[k], x->en)), B->u[k]);
+    if (k != ei) pa = dyn_v3_axpy(pa, A->h[k] * sgn(dyn_v3_dot(A->u[k], x->en)), A->u[k]);
+    if (k != ej) pb = dyn_v3_axpy(pb, -B->h[k] * sgn(dyn_v3_dot(B->u[k], x->en)), B->u[k]);
   }
   dyn_v3 da = dyn_v3_scale(A->u[ei], 2.0 * A->h[ei]), db = dyn_v3_scale(B->u[ej], 2.0 * B->h[ej]);
   pa = dyn_v3_axpy(pa, -A->h[ei], A->u[ei]);
@@ -532,8 +497,7 @@ static int edge_contact(const obb *A, const obb *B, const sat_axes *x, double ma
   dyn_v3 xa, xb;
   seg_seg(pa, da, pb, db, &xa, &xb);
   double depth = -x->esep;
-  if (!(depth > -margin))
-    return 0;
+  if (!(depth > -margin)) return 0;
   out->p = dyn_v3_scale(dyn_v3_add(xa, xb), 0.5);
   out->normal = x->en;
   out->depth = depth;
@@ -552,13 +516,11 @@ static int face_manifold(const obb *A, const obb *B, const sat_axes *x, double m
   } else {
     /* reference face on b: its outward normal is -n; flip back after */
     m = face_contacts(B, x->fidx, dyn_v3_neg(fn), A, margin, c);
-    for (int i = 0; i < m; i++)
-      c[i].normal = fn;
+    for (int i = 0; i < m; i++) c[i].normal = fn;
   }
   if (m == 0) {
     double depth = -x->fsep;
-    if (!(depth > -margin))
-      return 0;
+    if (!(depth > -margin)) return 0;
     const obb *I = fkind == 0 ? B : A;
     dyn_v3 dir = fkind == 0 ? dyn_v3_neg(fn) : fn; /* into the reference box */
     dyn_v3 p = I->c;
@@ -572,8 +534,7 @@ static int face_manifold(const obb *A, const obb *B, const sat_axes *x, double m
     return 1;
   }
   m = reduce4(c, m, fn);
-  for (int i = 0; i < m; i++)
-    out[i] = c[i];
+  for (int i = 0; i < m; i++) out[i] = c[i];
   return m;
 }
 
@@ -581,14 +542,12 @@ int dyn_cb_box_box(const dyn_body *Ab, const dyn_body *Bb, double margin, dyn_co
   obb A = obb_of(Ab), B = obb_of(Bb);
   dyn_v3 t = dyn_v3_sub(B.c, A.c);
   sat_axes x;
-  if (!face_axes(&A, &B, t, margin, &x) || !edge_axes(&A, &B, t, margin, &x))
-    return 0;
+  if (!face_axes(&A, &B, t, margin, &x) || !edge_axes(&A, &B, t, margin, &x)) return 0;
   double hsum = A.h[0] + A.h[1] + A.h[2] + B.h[0] + B.h[1] + B.h[2];
   int edge = x.ei >= 0 && x.esep > x.fsep + 0.05 * fabs(x.fsep) + 1e-9 * hsum;
   if (fmax(x.fsep, x.esep) > 0.0)
     return separated_contacts(Ab, Bb, &A, &B, &x, edge, margin, hsum, out);
-  if (edge)
-    return edge_contact(&A, &B, &x, margin, out);
+  if (edge) return edge_contact(&A, &B, &x, margin, out);
   return face_manifold(&A, &B, &x, margin, out);
 }
 
@@ -600,14 +559,12 @@ int dyn_cb_box_capsule(const dyn_body *Bb, const dyn_body *Cb, double margin, dy
   pair[1] = *Cb;
   dyn_contact g;
   int k = dyn_collide_gjk_epa(pair, 0, 1, margin, &g);
-  if (k <= 0)
-    return k;
+  if (k <= 0) return k;
   obb o = obb_of(Bb);
   dyn_v3 n = g.normal; /* box -> capsule */
   int f = 0;
   for (int q = 1; q < 3; q++)
-    if (fabs(dyn_v3_dot(o.u[q], n)) > fabs(dyn_v3_dot(o.u[f], n)))
-      f = q;
+    if (fabs(dyn_v3_dot(o.u[q], n)) > fabs(dyn_v3_dot(o.u[f], n))) f = q;
   double r = Cb->shape.radius, hl = Cb->shape.half_length;
   /* n equal to a face normal up to the rounding of GJK/EPA's direction */
   if (!(fabs(dyn_v3_dot(o.u[f], n)) > 1.0 - 1e-9) || !(hl > 0.0)) {
@@ -625,8 +582,7 @@ int dyn_cb_box_capsule(const dyn_body *Bb, const dyn_body *Cb, double margin, dy
     int kq = (f + q) % 3;
     double p0 = dyn_v3_dot(o.u[kq], dyn_v3_sub(e0, fc)), dp = dyn_v3_dot(o.u[kq], d);
     if (dp == 0.0) {
-      if (fabs(p0) > o.h[kq])
-        s1 = -1.0;
+      if (fabs(p0) > o.h[kq]) s1 = -1.0;
       continue;
     }
     double a = (-o.h[kq] - p0) / dp, b = (o.h[kq] - p0) / dp;
@@ -644,8 +600,7 @@ int dyn_cb_box_capsule(const dyn_body *Bb, const dyn_body *Cb, double margin, dy
     dyn_v3 x = dyn_v3_axpy(e0, sv[i], d);
     double z = dyn_v3_dot(m, dyn_v3_sub(x, fc));
     double depth = r - z;
-    if (!(depth > -margin))
-      continue;
+    if (!(depth > -margin)) continue;
     out[cnt].p = dyn_v3_axpy(x, -0.5 * (r + z), m);
     out[cnt].normal = m;
     out[cnt].depth = depth;

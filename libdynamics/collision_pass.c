@@ -24,8 +24,7 @@
 
 dyn_err dyn_collider_reserve(dyn_collider *c, int nb, long *grows) {
   size_t bytes = dyn_sap_workspace_size(nb), had = c->sap.cap;
-  if (dyn_buf_reserve(&c->sap, bytes > 0 ? bytes : 1, grows) != 0)
-    return DYN_ERR_NOMEM;
+  if (dyn_buf_reserve(&c->sap, bytes > 0 ? bytes : 1, grows) != 0) return DYN_ERR_NOMEM;
   if (c->sap.cap != had) /* new memory: its tag must read as "no order kept" */
     dyn_sap_workspace_init(c->sap.p);
   return DYN_OK;
@@ -73,8 +72,7 @@ static void sort_pairs_top_down(dyn_collider *c, const dyn_body *bodies, dyn_v3 
   double hmin, hmax;
   pair_heights(c, bodies, g, np, k, &hmin, &hmax);
   double range = hmax - hmin;
-  if (!(range > 0.0) || !isfinite(range))
-    return;
+  if (!(range > 0.0) || !isfinite(range)) return;
   /* q = 0 for the highest pair: ascending q is descending height */
   const double qend = (double)(1u << (2 * BITS)), scale = (qend - 1.0) / range;
   for (long i = 0; i < np; i++) {
@@ -85,15 +83,13 @@ static void sort_pairs_top_down(dyn_collider *c, const dyn_body *bodies, dyn_v3 
   for (int pass = 0; pass < 2; pass++) {
     int shift = pass * BITS;
     memset(cnt, 0, sizeof cnt);
-    for (long i = 0; i < np; i++)
-      cnt[(k[i].q >> shift) & (NBUCKET - 1)]++;
+    for (long i = 0; i < np; i++) cnt[(k[i].q >> shift) & (NBUCKET - 1)]++;
     for (unsigned d = 0, acc = 0; d < NBUCKET; d++) {
       unsigned n = cnt[d];
       cnt[d] = acc;
       acc += n;
     }
-    for (long i = 0; i < np; i++)
-      t[cnt[(k[i].q >> shift) & (NBUCKET - 1)]++] = k[i];
+    for (long i = 0; i < np; i++) t[cnt[(k[i].q >> shift) & (NBUCKET - 1)]++] = k[i];
     dyn_pair_sort *swap = k;
     k = t;
     t = swap;
@@ -106,8 +102,8 @@ static void sort_pairs_top_down(dyn_collider *c, const dyn_body *bodies, dyn_v3 
 
 /* The broad phase into c->pairs (grown until they fit); the pair count, or
  * a negative dyn_err after the message. */
-static long broad_phase(dyn_collider *c, const dyn_body *bodies, int nb, double margin,
-                        char *msg, size_t msgcap, long *grows) {
+static long broad_phase(dyn_collider *c, const dyn_body *bodies, int nb, double margin, char *msg,
+                        size_t msgcap, long *grows) {
   for (;;) {
     long cap = (long)(c->pairs.cap / 2), np;
     np = dyn_broadphase_sap(bodies, nb, margin, c->sap.p, c->pairs.p, cap);
@@ -115,8 +111,7 @@ static long broad_phase(dyn_collider *c, const dyn_body *bodies, int nb, double 
       dyn_msgf(msg, msgcap, "broad phase rejected the bodies (%ld)", np);
       return DYN_ERR_INPUT;
     }
-    if ((size_t)np <= c->pairs.cap / 2 && c->pairs.p)
-      return np;
+    if ((size_t)np <= c->pairs.cap / 2 && c->pairs.p) return np;
     if ((size_t)np > SIZE_MAX / 4 || dyn_buf_reserve(&c->pairs, 2 * (size_t)np, grows) != 0) {
       dyn_msgf(msg, msgcap, "out of memory for %ld body pairs", np);
       return DYN_ERR_NOMEM;
@@ -133,9 +128,8 @@ static dyn_err narrow_phase(dyn_collider *c, const dyn_body *bodies, const dyn_c
   double pen = 0.0;
   for (long k = 0; k < np; k++) {
     int ia = c->pairs.p[2 * k], ib = c->pairs.p[2 * k + 1];
-    if (in->njointed > 0
-        && dyn_pair_sorted_has(in->jointed, in->njointed,
-                               dyn_pair_key(ia < ib ? ia : ib, ia < ib ? ib : ia)))
+    if (in->njointed > 0 && dyn_pair_sorted_has(in->jointed, in->njointed,
+                                                dyn_pair_key(ia < ib ? ia : ib, ia < ib ? ib : ia)))
       continue; /* a joint ties them: no contact between them */
     dyn_contact *con = c->con.p + offset + nc;
     int m = dyn_collide_pair(bodies, ia, ib, in->margin, con);
@@ -144,8 +138,7 @@ static dyn_err narrow_phase(dyn_collider *c, const dyn_body *bodies, const dyn_c
       return DYN_ERR_INPUT;
     }
     for (int j = 0; j < m; j++)
-      if (con[j].depth > pen)
-        pen = con[j].depth;
+      if (con[j].depth > pen) pen = con[j].depth;
     nc += m;
   }
   *nout = nc;
@@ -159,8 +152,7 @@ dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *bodies, int nb,
   *nout = 0;
   *maxpen = 0.0;
   long np = broad_phase(c, bodies, nb, in->margin, msg, msgcap, grows);
-  if (np < 0)
-    return (dyn_err)np;
+  if (np < 0) return (dyn_err)np;
   if (in->top_down && np > 1) {
     if (dyn_buf_reserve(&c->psort, 2 * (size_t)np, grows) != 0) {
       dyn_msgf(msg, msgcap, "out of memory for sorting %ld body pairs", np);

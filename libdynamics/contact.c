@@ -110,7 +110,7 @@ dyn_err dyn_contact_params_validate(const dyn_contact_params *p, char *msg, size
   }
   if (!(p->rest_threshold >= 0.0) || !isfinite(p->rest_threshold)) {
     dyn_msgf(msg, cap, "contact params: rest_threshold=%g must be finite and >= 0",
-                p->rest_threshold);
+             p->rest_threshold);
     return DYN_ERR_INPUT;
   }
   if (!(p->k_erp >= 0.0 && p->k_erp <= 1.0)) {
@@ -133,16 +133,12 @@ dyn_err dyn_contact_params_validate(const dyn_contact_params *p, char *msg, size
 }
 
 int dyn_contact_max_rows(const dyn_contact_params *p) {
-  if (dyn_contact_params_validate(p, NULL, 0) != DYN_OK)
-    return 0;
+  if (dyn_contact_params_validate(p, NULL, 0) != DYN_OK) return 0;
   switch (p->friction) {
-  case DYN_FRICTION_NONE:
-    return 1;
+  case DYN_FRICTION_NONE: return 1;
   case DYN_FRICTION_BOX:
-  case DYN_FRICTION_CONE:
-    return 3;
-  case DYN_FRICTION_PYRAMID:
-    return p->eta + 2;
+  case DYN_FRICTION_CONE: return 3;
+  case DYN_FRICTION_PYRAMID: return p->eta + 2;
   }
   return 0;
 }
@@ -178,8 +174,7 @@ static void put_row(dyn_rows *r, int ia, int ib, const dyn_v3 *pe, const dyn_v3 
     r->J[0][4] = -ang.y;
     r->J[0][5] = -ang.z;
   } else {
-    for (int c = 0; c < 6; c++)
-      r->J[0][c] = 0.0;
+    for (int c = 0; c < 6; c++) r->J[0][c] = 0.0;
   }
   if (ib >= 0) {
     dyn_v3 ang = dyn_v3_cross(*rb, e);
@@ -190,8 +185,7 @@ static void put_row(dyn_rows *r, int ia, int ib, const dyn_v3 *pe, const dyn_v3 
     r->J[1][4] = ang.y;
     r->J[1][5] = ang.z;
   } else {
-    for (int c = 0; c < 6; c++)
-      r->J[1][c] = 0.0;
+    for (int c = 0; c < 6; c++) r->J[1][c] = 0.0;
   }
   r->rhs = 0.0;
   r->cfm = 0.0;
@@ -209,14 +203,12 @@ int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
                      const dyn_contact_params *prm, double h, dyn_rows *out, int row0) {
   if (!bodies || !c || !out || row0 < 0 || dyn_contact_params_validate(prm, NULL, 0) != DYN_OK)
     return DYN_ERR_INPUT;
-  if (!(h > 0.0) || !isfinite(h))
-    return DYN_ERR_INPUT;
-  if (c->a < 0 || c->a >= nb || c->b < 0 || c->b >= nb || c->a == c->b)
-    return DYN_ERR_INPUT;
+  if (!(h > 0.0) || !isfinite(h)) return DYN_ERR_INPUT;
+  if (c->a < 0 || c->a >= nb || c->b < 0 || c->b >= nb || c->a == c->b) return DYN_ERR_INPUT;
   dyn_v3 n = c->normal;
   /* a unit normal to 1e-6: the rows' scale (and mu's meaning) depend on it */
-  if (!dyn_ai_v3_finite(n) || fabs(dyn_v3_norm(n) - 1.0) > 1e-6 || !dyn_ai_v3_finite(c->p)
-      || !isfinite(c->depth))
+  if (!dyn_ai_v3_finite(n) || fabs(dyn_v3_norm(n) - 1.0) > 1e-6 || !dyn_ai_v3_finite(c->p) ||
+      !isfinite(c->depth))
     return DYN_ERR_INPUT;
   const dyn_body *A = &bodies[c->a], *B = &bodies[c->b];
   if (A->is_static && B->is_static)
@@ -226,10 +218,8 @@ int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
 
   /* pre-step relative velocity of b w.r.t. a at p (static bodies do not move) */
   dyn_v3 va = dyn_v3_make(0.0, 0.0, 0.0), vb = va;
-  if (ia >= 0)
-    va = dyn_v3_add(A->v, dyn_v3_cross(A->w, ra));
-  if (ib >= 0)
-    vb = dyn_v3_add(B->v, dyn_v3_cross(B->w, rb));
+  if (ia >= 0) va = dyn_v3_add(A->v, dyn_v3_cross(A->w, ra));
+  if (ib >= 0) vb = dyn_v3_add(B->v, dyn_v3_cross(B->w, rb));
   double vn = dyn_v3_dot(n, dyn_v3_sub(vb, va));
 
   double rhs;
@@ -243,15 +233,13 @@ int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
   } else {
     rhs = c->depth / h; /* speculative: J u+ >= -gap / h */
   }
-  if (!isfinite(rhs))
-    return DYN_ERR_INPUT;
+  if (!isfinite(rhs)) return DYN_ERR_INPUT;
 
   dyn_rows *o = out + row0;
   put_row(&o[0], ia, ib, &n, &ra, &rb, row0);
   o[0].rhs = rhs;
   o[0].cfm = prm->cfm;
-  if (prm->friction == DYN_FRICTION_NONE)
-    return 1;
+  if (prm->friction == DYN_FRICTION_NONE) return 1;
 
   dyn_v3 t1, t2;
   dyn_contact_basis(n, &t1, &t2);

@@ -32,7 +32,7 @@ extern "C" {
 
 typedef enum dyn_err {
   DYN_OK = 0,
-  DYN_ERR_INPUT = -1,  /* a parameter out of its domain (message says which) */
+  DYN_ERR_INPUT = -1, /* a parameter out of its domain (message says which) */
   DYN_ERR_NOMEM = -2,
   DYN_ERR_NUMERIC = -3 /* NaN / Inf produced, singular inertia, ... */
 } dyn_err;
@@ -52,12 +52,12 @@ typedef enum dyn_shape_kind {
 
 typedef struct dyn_shape {
   dyn_shape_kind kind;
-  double radius;        /* SPHERE, CAPSULE */
-  double half_length;   /* CAPSULE */
-  dyn_v3 half;          /* BOX */
-  dyn_v3 normal;        /* PLANE: unit outward normal (world) */
-  double offset;        /* PLANE: d in n . x >= d */
-  const dyn_v3 *verts;  /* HULL: borrowed, body frame, nverts >= 4 */
+  double radius;       /* SPHERE, CAPSULE */
+  double half_length;  /* CAPSULE */
+  dyn_v3 half;         /* BOX */
+  dyn_v3 normal;       /* PLANE: unit outward normal (world) */
+  double offset;       /* PLANE: d in n . x >= d */
+  const dyn_v3 *verts; /* HULL: borrowed, body frame, nverts >= 4 */
   int nverts;
 } dyn_shape;
 
@@ -65,18 +65,18 @@ typedef struct dyn_shape {
 
 typedef struct dyn_body {
   /* constant */
-  double mass;          /* kg; 0 for static bodies */
-  double inv_mass;      /* 0 for static bodies */
-  dyn_m3 I_b;           /* body-frame inertia tensor (symmetric positive definite;
+  double mass;     /* kg; 0 for static bodies */
+  double inv_mass; /* 0 for static bodies */
+  dyn_m3 I_b;      /* body-frame inertia tensor (symmetric positive definite;
                            zero for static bodies) */
-  dyn_m3 inv_I_b;       /* its inverse; zero for static bodies */
+  dyn_m3 inv_I_b;  /* its inverse; zero for static bodies */
   dyn_shape shape;
-  int is_static;        /* never moves; inv_mass = 0, inv_I_b = 0 */
+  int is_static; /* never moves; inv_mass = 0, inv_I_b = 0 */
   /* state */
-  dyn_v3 r;             /* centre of mass, world */
-  dyn_quat q;           /* orientation, unit, body -> world */
-  dyn_v3 v;             /* linear velocity, world */
-  dyn_v3 w;             /* angular velocity, world */
+  dyn_v3 r;   /* centre of mass, world */
+  dyn_quat q; /* orientation, unit, body -> world */
+  dyn_v3 v;   /* linear velocity, world */
+  dyn_v3 w;   /* angular velocity, world */
   /* external load for the current step (world); read, never cleared, by
    * the integration functions */
   dyn_v3 f_ext;
@@ -87,8 +87,8 @@ typedef struct dyn_body {
  * at rest at r with orientation q (normalised here).  Returns DYN_ERR_INPUT
  * (and a message in msg[msgcap] if msg != NULL) for mass <= 0, a non-finite
  * or not positive definite inertia, a zero quaternion. */
-DYN_API dyn_err dyn_body_init(dyn_body *b, double mass, dyn_m3 I_b, dyn_shape shape,
-            dyn_v3 r, dyn_quat q, char *msg, size_t msgcap);
+DYN_API dyn_err dyn_body_init(dyn_body *b, double mass, dyn_m3 I_b, dyn_shape shape, dyn_v3 r,
+                              dyn_quat q, char *msg, size_t msgcap);
 /* A static body (infinite mass): planes, fixed geometry, the world anchor. */
 DYN_API void dyn_body_init_static(dyn_body *b, dyn_shape shape, dyn_v3 r, dyn_quat q);
 
@@ -111,15 +111,15 @@ DYN_API dyn_v3 dyn_body_angular_momentum(const dyn_body *b);
 /* ---- unconstrained integration (docs/dynamics.md, "Integrators") -------- */
 
 typedef enum dyn_gyro {
-  DYN_GYRO_NONE = 0,    /* drop w x (I w) */
-  DYN_GYRO_EXPLICIT,    /* torque -w x (I w) at the start of the step */
-  DYN_GYRO_IMPLICIT     /* implicit Euler in the body frame, one Newton step (docs/dynamics.md,
+  DYN_GYRO_NONE = 0, /* drop w x (I w) */
+  DYN_GYRO_EXPLICIT, /* torque -w x (I w) at the start of the step */
+  DYN_GYRO_IMPLICIT  /* implicit Euler in the body frame, one Newton step (docs/dynamics.md,
                            "Rotation and the gyroscopic term") */
 } dyn_gyro;
 
 typedef enum dyn_orient {
-  DYN_ORIENT_EXP = 0,   /* q <- exp(h w / 2) q, small-angle series */
-  DYN_ORIENT_LINEAR     /* q <- q + h/2 (0, w) q, renormalised (the L/G form); both in
+  DYN_ORIENT_EXP = 0, /* q <- exp(h w / 2) q, small-angle series */
+  DYN_ORIENT_LINEAR   /* q <- q + h/2 (0, w) q, renormalised (the L/G form); both in
                            docs/dynamics.md, "Rotation and the gyroscopic term" */
 } dyn_orient;
 
@@ -162,7 +162,7 @@ typedef struct dyn_contact {
  * 0).  Returns DYN_ERR_INPUT (< 0) for invalid input: bad indices, ia ==
  * ib, margin < 0 or NaN, a non-finite pose, a negative size. */
 DYN_API int dyn_collide_pair(const dyn_body *bodies, int ia, int ib, double margin,
-           dyn_contact *out);
+                             dyn_contact *out);
 
 /* World-frame axis-aligned bounding box of a body's shape, grown by margin;
  * planes get infinite extents where they are unbounded. */
@@ -181,17 +181,17 @@ DYN_API void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 
  * be initialised memory).  Both broad phases return -1 on bad arguments. */
 DYN_API size_t dyn_sap_workspace_size(int nb);
 DYN_API void dyn_sap_workspace_init(void *ws);
-DYN_API long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws,
-            int *pairs, long maxpairs);
+DYN_API long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws, int *pairs,
+                                long maxpairs);
 /* The same by testing all pairs: the reference for tests. */
 DYN_API long dyn_broadphase_all(const dyn_body *bodies, int nb, double margin, int *pairs,
-            long maxpairs);
+                                long maxpairs);
 
 /* GJK distance / EPA penetration between two convex shapes given by support
  * functions (used for HULL, and for any pair without a dedicated routine).
  * One contact; DYN_ERR_INPUT (< 0) for invalid input. */
 DYN_API int dyn_collide_gjk_epa(const dyn_body *bodies, int ia, int ib, double margin,
-            dyn_contact *out);
+                                dyn_contact *out);
 
 #ifdef __cplusplus
 }

@@ -58,18 +58,18 @@ typedef enum dyn_row_kind {
  * aux_first) count from the first row of the same constraint, whose global
  * index is base; dyn_assemble adds base. */
 typedef struct dyn_rows {
-  int body[2];       /* body indices (into the bodies array) or -1 (world, static body) */
-  double J[2][6];    /* J[k] = (linear 3, angular 3) on body[k], world frame */
-  double rhs;        /* velocity target (m/s or rad/s): w = J u+ - rhs */
-  double cfm;        /* >= 0, added to A(i,i) */
-  double lo, hi;     /* bounds on x_i (impulse); ignored for findex and cone rows */
-  int findex;        /* local index of the normal row, or -1 (PLAIN: friction; AUX: its n) */
-  double mu;         /* friction coefficient of a findex row, the cone's mu (CONE_N),
+  int body[2];    /* body indices (into the bodies array) or -1 (world, static body) */
+  double J[2][6]; /* J[k] = (linear 3, angular 3) on body[k], world frame */
+  double rhs;     /* velocity target (m/s or rad/s): w = J u+ - rhs */
+  double cfm;     /* >= 0, added to A(i,i) */
+  double lo, hi;  /* bounds on x_i (impulse); ignored for findex and cone rows */
+  int findex;     /* local index of the normal row, or -1 (PLAIN: friction; AUX: its n) */
+  double mu;      /* friction coefficient of a findex row, the cone's mu (CONE_N),
                         the contact's mu (AUX); 0 otherwise */
   dyn_row_kind kind;
-  int aux_first;     /* AUX: local index of beta_1 */
-  int aux_count;     /* AUX: number of beta rows (eta) */
-  int base;          /* global index of the constraint's first row (fill's row0) */
+  int aux_first; /* AUX: local index of beta_1 */
+  int aux_count; /* AUX: number of beta rows (eta) */
+  int base;      /* global index of the constraint's first row (fill's row0) */
 } dyn_rows;
 
 /* ---- contacts ------------------------------------------------------------ */
@@ -89,11 +89,11 @@ typedef struct dyn_contact_params {
   double mu;          /* friction coefficient, >= 0 */
   int eta;            /* PYRAMID: number of directions, >= 3 (the derivation takes eta even >= 4) */
   double restitution; /* e in [0, 1] */
-  double rest_threshold; /* m/s >= 0: restitution only when approaching faster than this */
-  double k_erp;       /* error reduction in [0, 1]; k_cor = k_erp / h (docs/contact.md,
+  double rest_threshold;  /* m/s >= 0: restitution only when approaching faster than this */
+  double k_erp;           /* error reduction in [0, 1]; k_cor = k_erp / h (docs/contact.md,
                          "CFM and ERP") */
-  double slop;        /* m >= 0: penetration left uncorrected */
-  double cfm;         /* >= 0, on every contact row except the pyramid's auxiliary one */
+  double slop;            /* m >= 0: penetration left uncorrected */
+  double cfm;             /* >= 0, on every contact row except the pyramid's auxiliary one */
   double max_correct_vel; /* m/s > 0: cap of the Baumgarte velocity; INFINITY = none */
 } dyn_contact_params;
 
@@ -102,7 +102,8 @@ typedef struct dyn_contact_params {
 DYN_API dyn_contact_params dyn_contact_params_default(void);
 
 /* DYN_OK, or DYN_ERR_INPUT with msg (if non-NULL, size msgcap) naming the field. */
-DYN_API dyn_err dyn_contact_params_validate(const dyn_contact_params *prm, char *msg, size_t msgcap);
+DYN_API dyn_err dyn_contact_params_validate(const dyn_contact_params *prm, char *msg,
+                                            size_t msgcap);
 
 /* Rows one contact produces: NONE 1, BOX 3, PYRAMID eta + 2, CONE 3
  * (0 for parameters that do not validate). */
@@ -124,15 +125,15 @@ DYN_API void dyn_contact_basis(dyn_v3 n, dyn_v3 *t1, dyn_v3 *t2);
  *   out     out: array with at least row0 + m records.
  * Row order: NONE n; BOX n, t1, t2; PYRAMID n, beta_1..beta_eta, aux; CONE n, t1, t2. */
 DYN_API int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
-                     const dyn_contact_params *prm, double h, dyn_rows *out, int row0);
+                             const dyn_contact_params *prm, double h, dyn_rows *out, int row0);
 
 /* ---- assembly ------------------------------------------------------------- */
 
 typedef struct dyn_system dyn_system;
 
 enum {
-  DYN_SYS_DENSE = 1u << 0, /* reserve a dense max_rows x max_rows A */
-  DYN_SYS_CSR = 1u << 1,   /* reserve a CSR A of max_nnz entries */
+  DYN_SYS_DENSE = 1u << 0,   /* reserve a dense max_rows x max_rows A */
+  DYN_SYS_CSR = 1u << 1,     /* reserve a CSR A of max_nnz entries */
   DYN_SYS_FACTORED = 1u << 2 /* no A at all: factored (matrix-free) problems only */
 };
 
@@ -143,14 +144,14 @@ enum {
  * max_nnz: CSR capacity (entries of A); <= 0 means max_rows * min(max_rows, 64).  *out = NULL and DYN_ERR_INPUT /
  * DYN_ERR_NOMEM (message in msg, size msgcap, if msg != NULL) on failure. */
 DYN_API dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz,
-                       dyn_system **out, char *msg, size_t msgcap);
+                               dyn_system **out, char *msg, size_t msgcap);
 DYN_API void dyn_system_free(dyn_system *sys); /* NULL is fine */
 
 /* Grows the buffers (never shrinks) to at least max_rows, nb, max_nnz;
  * storages may add DYN_SYS_DENSE / DYN_SYS_CSR.  Allocates: call between
  * steps, not inside one.  On failure the system keeps its old buffers. */
 DYN_API dyn_err dyn_system_reserve(dyn_system *sys, int max_rows, int nb, unsigned storages,
-                           long max_nnz);
+                                   long max_nnz);
 
 /* The message of the last failed dyn_assemble / dyn_apply_impulse /
  * dyn_system_reserve (empty string if none); never NULL. */
@@ -182,7 +183,7 @@ DYN_API long dyn_system_csr_nnz(dyn_system *sys, const dyn_rows *rows, int nrows
  * whose two bodies are the same, findex / aux / cone structure out of
  * range, a non-finite entry; message in dyn_system_message). */
 DYN_API dyn_err dyn_assemble(dyn_system *sys, const dyn_body *bodies, int nb, const dyn_rows *rows,
-                     int nrows, double h, dyn_v3 g, slv_storage storage, slv_problem *out);
+                             int nrows, double h, dyn_v3 g, slv_storage storage, slv_problem *out);
 
 /* u+ = u + M^-1 (J^T x + h (f_ext, t_ext)) + h g for every dynamic body,
  * with the J and M^-1 of the last dyn_assemble (x: in, size of that
@@ -190,7 +191,7 @@ DYN_API dyn_err dyn_assemble(dyn_system *sys, const dyn_body *bodies, int nb, co
  * caller's.  DYN_ERR_INPUT if nothing was assembled or nb differs;
  * DYN_ERR_NUMERIC (bodies untouched) if x has a non-finite entry. */
 DYN_API dyn_err dyn_apply_impulse(const dyn_system *sys, dyn_body *bodies, int nb, const double *x,
-                          double h, dyn_v3 g);
+                                  double h, dyn_v3 g);
 
 #ifdef __cplusplus
 }

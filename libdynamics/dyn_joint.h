@@ -31,13 +31,13 @@ extern "C" {
 #endif
 
 typedef enum dyn_joint_kind {
-  DYN_JOINT_BALL = 0, /* 3 rows: anchors coincide */
-  DYN_JOINT_HINGE,    /* 5: anchors + axis of a stays the axis of b; 1 rotation left */
-  DYN_JOINT_SLIDER,   /* 5: no relative rotation + b moves along the axis of a only */
-  DYN_JOINT_HINGE2,   /* 4: anchors + angle between the steering axis (fixed in a)
+  DYN_JOINT_BALL = 0,  /* 3 rows: anchors coincide */
+  DYN_JOINT_HINGE,     /* 5: anchors + axis of a stays the axis of b; 1 rotation left */
+  DYN_JOINT_SLIDER,    /* 5: no relative rotation + b moves along the axis of a only */
+  DYN_JOINT_HINGE2,    /* 4: anchors + angle between the steering axis (fixed in a)
                          and the wheel axis (fixed in b) kept at its initial value */
-  DYN_JOINT_UNIVERSAL,/* 4: anchors + axis 1 (in a) perpendicular to axis 2 (in b) */
-  DYN_JOINT_FIXED     /* 6: anchors + no relative rotation */
+  DYN_JOINT_UNIVERSAL, /* 4: anchors + axis 1 (in a) perpendicular to axis 2 (in b) */
+  DYN_JOINT_FIXED      /* 6: anchors + no relative rotation */
 } dyn_joint_kind;
 
 #define DYN_JOINT_MAX_BASE 6 /* largest number of equality rows (fixed joint) */
@@ -49,10 +49,10 @@ typedef enum dyn_joint_kind {
  * force-limited position servo (see dyn_joint_fill). */
 typedef struct dyn_joint_limit {
   int enabled;
-  double lo, hi;       /* lo <= hi; angles in (-2 pi, 2 pi) */
-  double erp;          /* in [0, 1]: rhs includes (erp / h) * (limit - coord) */
-  double cfm;          /* >= 0, impulse units (added to A(i,i)) */
-  double restitution;  /* in [0, 1]: rhs >= -restitution * (approach speed) */
+  double lo, hi;      /* lo <= hi; angles in (-2 pi, 2 pi) */
+  double erp;         /* in [0, 1]: rhs includes (erp / h) * (limit - coord) */
+  double cfm;         /* >= 0, impulse units (added to A(i,i)) */
+  double restitution; /* in [0, 1]: rhs >= -restitution * (approach speed) */
 } dyn_joint_limit;
 
 /* Motor on the joint coordinate's rate (slider, hinge, hinge-2 wheel): the
@@ -60,29 +60,29 @@ typedef struct dyn_joint_limit {
  * impulse x in [-max_force h, +max_force h].  target_vel 0 = joint friction. */
 typedef struct dyn_joint_motor {
   int enabled;
-  double target_vel;   /* m/s or rad/s */
-  double max_force;    /* N (slider) or N m (hinge, hinge-2), >= 0, finite */
-  double cfm;          /* >= 0, impulse units */
+  double target_vel; /* m/s or rad/s */
+  double max_force;  /* N (slider) or N m (hinge, hinge-2), >= 0, finite */
+  double cfm;        /* >= 0, impulse units */
 } dyn_joint_motor;
 
 typedef struct dyn_joint {
   dyn_joint_kind kind;
-  int a, b;                    /* body indices; b = -1 is the world */
+  int a, b; /* body indices; b = -1 is the world */
   /* geometry, set by dyn_joint_init (body frames; b's is the world's when b = -1) */
-  dyn_v3 anchor_a, anchor_b;   /* the anchor point in a's / b's frame */
-  dyn_v3 axis_a;               /* hinge, slider: the axis; hinge-2, universal: axis 1 (a) */
-  dyn_v3 axis_b;               /* hinge: the axis; hinge-2, universal: axis 2 (b) */
-  dyn_v3 perp1_a, perp2_a;     /* slider: (perp1, perp2, axis) right-handed, in a */
-  dyn_v3 perp1_b, perp2_b;     /* hinge: (perp1, perp2, axis) right-handed, in b */
-  dyn_v3 twist_a;              /* axis about which the joint angle is measured, in a
+  dyn_v3 anchor_a, anchor_b; /* the anchor point in a's / b's frame */
+  dyn_v3 axis_a;             /* hinge, slider: the axis; hinge-2, universal: axis 1 (a) */
+  dyn_v3 axis_b;             /* hinge: the axis; hinge-2, universal: axis 2 (b) */
+  dyn_v3 perp1_a, perp2_a;   /* slider: (perp1, perp2, axis) right-handed, in a */
+  dyn_v3 perp1_b, perp2_b;   /* hinge: (perp1, perp2, axis) right-handed, in b */
+  dyn_v3 twist_a;            /* axis about which the joint angle is measured, in a
                                   (hinge: the axis; hinge-2: the wheel axis at init) */
-  dyn_quat q0;                 /* initial relative orientation q_a^* q_b */
-  double cos0;                 /* hinge-2 / universal: initial axis1 . axis2 (0 universal) */
+  dyn_quat q0;               /* initial relative orientation q_a^* q_b */
+  double cos0;               /* hinge-2 / universal: initial axis1 . axis2 (0 universal) */
   /* softness of the equality rows, one entry per row (dyn_joint_base_rows) */
   double erp[DYN_JOINT_MAX_BASE]; /* in [0, 1] */
   double cfm[DYN_JOINT_MAX_BASE]; /* >= 0, impulse units: 1 / (h (h k + c)) for a spring */
-  dyn_joint_limit limit;       /* slider, hinge, hinge-2 only */
-  dyn_joint_motor motor;       /* slider, hinge, hinge-2 only */
+  dyn_joint_limit limit;          /* slider, hinge, hinge-2 only */
+  dyn_joint_motor motor;          /* slider, hinge, hinge-2 only */
 } dyn_joint;
 
 /* Initialises *j of the given kind between bodies a (in [0, nb)) and b (in
@@ -97,8 +97,9 @@ typedef struct dyn_joint {
  * Axes are normalised here; a zero axis is an error.  erp = 0.2 and cfm = 0
  * on every row, limit and motor off (limit erp 0.2).  Returns DYN_OK or
  * DYN_ERR_INPUT with a message (msg may be NULL) naming the argument. */
-DYN_API dyn_err dyn_joint_init(dyn_joint *j, dyn_joint_kind kind, const dyn_body *bodies, int nb, int a,
-                       int b, dyn_v3 anchor, dyn_v3 axis1, dyn_v3 axis2, char *msg, size_t msgcap);
+DYN_API dyn_err dyn_joint_init(dyn_joint *j, dyn_joint_kind kind, const dyn_body *bodies, int nb,
+                               int a, int b, dyn_v3 anchor, dyn_v3 axis1, dyn_v3 axis2, char *msg,
+                               size_t msgcap);
 
 /* DYN_OK or DYN_ERR_INPUT with a message naming the field ("joint.erp[2]=1.5
  * must be in [0, 1]"): kind, indices against nb, unit axes, finite
@@ -137,8 +138,8 @@ DYN_API int dyn_joint_max_rows(const dyn_joint *j);
  * active limit keeps both rows (same J up to sign: A is then singular on
  * those two rows; give the limit a cfm > 0 for solvers that need A(i,i) > 0
  * pivots). */
-DYN_API int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h, dyn_rows *out,
-                   int row0);
+DYN_API int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h,
+                           dyn_rows *out, int row0);
 
 /* Position-level constraint of the base rows: writes Phi (dyn_joint_base_rows
  * entries, m or dimensionless) so that d Phi / dt = J u exactly for the J that
@@ -173,7 +174,7 @@ DYN_API double dyn_joint_anchor_error(const dyn_body *bodies, int nb, const dyn_
  * damper; a positional spring also needs the erp term).  Outputs may be
  * NULL.  DYN_ERR_INPUT for negative, non-finite or all-zero k, c, or bad h. */
 DYN_API dyn_err dyn_joint_spring(double k, double c, double h, double *erp, double *cfm_force,
-                         double *cfm_row);
+                                 double *cfm_row);
 
 /* Sets erp[r], cfm[r] of every base row (r < dyn_joint_base_rows) from the
  * spring k, c at step h (dyn_joint_spring); rows < 0 means all rows, else only

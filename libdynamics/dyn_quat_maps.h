@@ -42,21 +42,15 @@ extern "C" {
 /* G(q), 3x4 row-major: w_b = 2 G(q) dq/dt (docs/dynamics.md's G). */
 static inline void dyn_quat_G(dyn_quat q, double G[12]) {
   const double e0 = q.w, e1 = q.x, e2 = q.y, e3 = q.z;
-  const double g[12] = { -e1, e0, e3, -e2,
-                         -e2, -e3, e0, e1,
-                         -e3, e2, -e1, e0 };
-  for (int k = 0; k < 12; k++)
-    G[k] = g[k];
+  const double g[12] = { -e1, e0, e3, -e2, -e2, -e3, e0, e1, -e3, e2, -e1, e0 };
+  for (int k = 0; k < 12; k++) G[k] = g[k];
 }
 
 /* E(q), 3x4 row-major: w (world) = 2 E(q) dq/dt. */
 static inline void dyn_quat_E(dyn_quat q, double E[12]) {
   const double e0 = q.w, e1 = q.x, e2 = q.y, e3 = q.z;
-  const double m[12] = { -e1, e0, -e3, e2,
-                         -e2, e3, e0, -e1,
-                         -e3, -e2, e1, e0 };
-  for (int k = 0; k < 12; k++)
-    E[k] = m[k];
+  const double m[12] = { -e1, e0, -e3, e2, -e2, e3, e0, -e1, -e3, -e2, e1, e0 };
+  for (int k = 0; k < 12; k++) E[k] = m[k];
 }
 
 /* L(q) = E(q)^T / 2, 4x3 row-major: dq/dt = L(q) w, w world. */
@@ -64,8 +58,7 @@ static inline void dyn_quat_L(dyn_quat q, double L[12]) {
   double E[12];
   dyn_quat_E(q, E);
   for (int i = 0; i < 4; i++)
-    for (int j = 0; j < 3; j++)
-      L[3 * i + j] = 0.5 * E[4 * j + i];
+    for (int j = 0; j < 3; j++) L[3 * i + j] = 0.5 * E[4 * j + i];
 }
 
 /* Lb(q) = G(q)^T / 2, 4x3 row-major: dq/dt = Lb(q) w_b, w_b body frame
@@ -74,14 +67,12 @@ static inline void dyn_quat_Lb(dyn_quat q, double Lb[12]) {
   double G[12];
   dyn_quat_G(q, G);
   for (int i = 0; i < 4; i++)
-    for (int j = 0; j < 3; j++)
-      Lb[3 * i + j] = 0.5 * G[4 * j + i];
+    for (int j = 0; j < 3; j++) Lb[3 * i + j] = 0.5 * G[4 * j + i];
 }
 
 /* M v for a 4x3 row-major M, as a quaternion (w, x, y, z). */
 static inline dyn_quat dyn_quat_map_mulv(const double M[12], dyn_v3 v) {
-  return dyn_quat_make(M[0] * v.x + M[1] * v.y + M[2] * v.z,
-                       M[3] * v.x + M[4] * v.y + M[5] * v.z,
+  return dyn_quat_make(M[0] * v.x + M[1] * v.y + M[2] * v.z, M[3] * v.x + M[4] * v.y + M[5] * v.z,
                        M[6] * v.x + M[7] * v.y + M[8] * v.z,
                        M[9] * v.x + M[10] * v.y + M[11] * v.z);
 }

@@ -84,7 +84,7 @@ typedef struct dyn_redmax dyn_redmax;
  * inertia that is not SPD, a zero quaternion, non-finite r or anchor,
  * negative stiffness/damping); DYN_ERR_NOMEM. */
 DYN_API dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, char *msg,
-                       size_t msgcap);
+                               size_t msgcap);
 DYN_API void dyn_redmax_free(dyn_redmax *rm); /* accepts NULL */
 
 DYN_API int dyn_redmax_nbodies(const dyn_redmax *rm);
@@ -100,7 +100,7 @@ DYN_API void dyn_redmax_get_state(const dyn_redmax *rm, double *q, double *u);
  * may be NULL (kept).  DYN_ERR_INPUT for a non-finite value or a zero ball
  * quaternion (state left unchanged). */
 DYN_API dyn_err dyn_redmax_set_state(dyn_redmax *rm, const double *q, const double *u, char *msg,
-                             size_t msgcap);
+                                     size_t msgcap);
 
 /* Forward kinematics, J and dJ/dt (docs/redmax.md; RedMax's Algorithms 1 and 2) at the
  * current state, into the workspace.  The functions below call it
@@ -119,10 +119,11 @@ DYN_API void dyn_redmax_jacobian(const dyn_redmax *rm, double *J, double *Jdot, 
  * and angular velocity w, world frame (any pointer may be NULL).  Computes
  * the kinematics.  DYN_ERR_INPUT for i out of range. */
 DYN_API dyn_err dyn_redmax_body_state(dyn_redmax *rm, int i, dyn_v3 *r, dyn_quat *q, dyn_v3 *v,
-                              dyn_v3 *w);
+                                      dyn_v3 *w);
 /* The same for all bodies as dyn_body structs (bodies[nb], out), ready for a
  * maximal-coordinate world: mass, inertia, pose, v, w; shape NONE, loads 0. */
-DYN_API dyn_err dyn_redmax_export_bodies(dyn_redmax *rm, dyn_body *bodies, char *msg, size_t msgcap);
+DYN_API dyn_err dyn_redmax_export_bodies(dyn_redmax *rm, dyn_body *bodies, char *msg,
+                                         size_t msgcap);
 
 /* Reduced mass Mr = J^T M J (ndof x ndof, column-major, leading dimension
  * ld >= ndof, out) at the current state. */
@@ -134,7 +135,7 @@ DYN_API void dyn_redmax_mass_matrix(dyn_redmax *rm, double *Mr, int ld);
  * DYN_ERR_NUMERIC (message) when Mr is not positive definite or a value is
  * not finite. */
 DYN_API dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dyn_v3 *t_ext,
-                         double *udot, char *msg, size_t msgcap);
+                                 double *udot, char *msg, size_t msgcap);
 
 /* One step of h (s) > 0: semi-implicit Euler with linearly implicit joint
  * springs and dampers (see redmax.c):
@@ -143,7 +144,7 @@ DYN_API dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, 
  * DYN_ERR_NUMERIC when the matrix is not positive definite or the new state
  * is not finite (the state is then left unchanged). */
 DYN_API dyn_err dyn_redmax_step(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
-                        const dyn_v3 *t_ext, char *msg, size_t msgcap);
+                                const dyn_v3 *t_ext, char *msg, size_t msgcap);
 
 /* Kinetic energy T = u^T Mr u / 2 (the sum over bodies of
  * m |v|^2 / 2 + w.(I w) / 2) and potential energy V = -sum_i m_i g . r_i

@@ -120,33 +120,33 @@ typedef enum dyn_applied {
 DYN_API const char *dyn_applied_str(dyn_applied a);
 
 typedef struct dyn_world_settings {
-  double dt;                 /* time step (s), finite, > 0; default 1/120 */
-  dyn_v3 gravity;            /* m/s^2, finite; default (0, 0, -9.81) */
-  dyn_integrator integrator; /* default DYN_INT_SYMPLECTIC_EULER */
-  dyn_gyro gyro;             /* default DYN_GYRO_IMPLICIT */
-  dyn_orient orient;         /* default DYN_ORIENT_EXP */
-  dyn_contact_params contact;/* default dyn_contact_params_default() with friction
+  double dt;                              /* time step (s), finite, > 0; default 1/120 */
+  dyn_v3 gravity;                         /* m/s^2, finite; default (0, 0, -9.81) */
+  dyn_integrator integrator;              /* default DYN_INT_SYMPLECTIC_EULER */
+  dyn_gyro gyro;                          /* default DYN_GYRO_IMPLICIT */
+  dyn_orient orient;                      /* default DYN_ORIENT_EXP */
+  dyn_contact_params contact;             /* default dyn_contact_params_default() with friction
                                 DYN_FRICTION_BOX and mu 0.5 */
-  double margin;             /* collision margin (m), >= 0: pairs closer than this give
+  double margin;                          /* collision margin (m), >= 0: pairs closer than this give
                                 speculative contacts (dyn_contact_fill: rhs = gap / h, no
                                 restitution); default 0 (penetrating points only, as ODE) */
   char solver[DYN_WORLD_SOLVER_NAME_MAX]; /* registry name; default "pgs" */
-  slv_options opt;           /* default slv_options_default() with max_iter 50 */
-  int warm_start;            /* 1: start each solve from the previous step's impulses,
+  slv_options opt;                        /* default slv_options_default() with max_iter 50 */
+  int warm_start;                         /* 1: start each solve from the previous step's impulses,
                                 matched by body pair and nearest contact point; default 1 */
-  double warm_factor;        /* the kept impulses are scaled by this, in [0, 1] (Bullet's
+  double warm_factor;              /* the kept impulses are scaled by this, in [0, 1] (Bullet's
                                 warmstartingFactor is 0.85); default 0.7: with pgs at 50
                                 sweeps, 1 leaves a 10-cube stack jittering (measured:
                                 experiments/README.md, "Measurements: dynamics") */
-  dyn_storage storage;       /* default DYN_STORAGE_AUTO */
-  int dense_max_rows;        /* AUTO: dense up to this many rows, >= 0; default 256 */
-  slv_cone_law cone_law;     /* meaning of the cone rows (friction CONE); default
+  dyn_storage storage;             /* default DYN_STORAGE_AUTO */
+  int dense_max_rows;              /* AUTO: dense up to this many rows, >= 0; default 256 */
+  slv_cone_law cone_law;           /* meaning of the cone rows (friction CONE); default
                                 SLV_CONE_COULOMB */
   dyn_contact_order contact_order; /* default DYN_ORDER_BROADPHASE */
-  dyn_failure_policy on_failure; /* default DYN_ON_FAILURE_FALLBACK */
+  dyn_failure_policy on_failure;   /* default DYN_ON_FAILURE_FALLBACK */
   char fallback_solver[DYN_WORLD_SOLVER_NAME_MAX]; /* FALLBACK's solver, a registry name;
                                 default "": pgs, or nsgs for problems with cones */
-  int fallback_max_iter;     /* FALLBACK's iterations, >= 1; default 200 */
+  int fallback_max_iter;                           /* FALLBACK's iterations, >= 1; default 200 */
 } dyn_world_settings;
 
 DYN_API dyn_world_settings dyn_world_settings_default(void);
@@ -167,32 +167,32 @@ DYN_API dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *m
 DYN_API const char *dyn_world_stage_name(int i);
 
 typedef struct dyn_world_metrics {
-  long step;              /* steps done, counting this one (1, 2, ...) */
-  double t;               /* time after the step (s) */
-  double kinetic;         /* sum m |v|^2/2 + w.(I w)/2 after the step (J) */
-  double potential;       /* sum -m g.r after the step (J): m |g| z for g = (0,0,-|g|),
+  long step;                   /* steps done, counting this one (1, 2, ...) */
+  double t;                    /* time after the step (s) */
+  double kinetic;              /* sum m |v|^2/2 + w.(I w)/2 after the step (J) */
+  double potential;            /* sum -m g.r after the step (J): m |g| z for g = (0,0,-|g|),
                              zero at z = 0 (the scenes' floor / slope origin) */
-  double energy;          /* kinetic + potential */
-  double max_penetration; /* deepest contact (m, >= 0) found by this step's collision pass,
+  double energy;               /* kinetic + potential */
+  double max_penetration;      /* deepest contact (m, >= 0) found by this step's collision pass,
                              i.e. of the state at the start of the step */
-  int contacts;           /* contact points of the step */
-  int rows;               /* rows of the step's problem (n) */
-  int iterations;         /* the solver's iterations (0 when rows = 0) */
-  double res_nat_inf;     /* the library's natural-map residual of the step's solve */
-  double solve_time_s;    /* wall time of slv_solve alone */
-  double collide_time_s;  /* wall time of the broad and narrow phases */
-  double step_time_s;     /* wall time of the whole dyn_world_step */
-  slv_status status;      /* of the solve; SLV_CONVERGED when rows = 0 */
-  int dense;              /* 1 if the step's A was dense, 0 if not (or no rows) */
-  slv_storage storage;    /* the step's problem storage (SLV_DENSE when no rows) */
-  int joint_rows;         /* of rows, those of the joints (the first joint_rows rows) */
-  double joint_error;     /* max over joints of dyn_joint_anchor_error after the step
+  int contacts;                /* contact points of the step */
+  int rows;                    /* rows of the step's problem (n) */
+  int iterations;              /* the solver's iterations (0 when rows = 0) */
+  double res_nat_inf;          /* the library's natural-map residual of the step's solve */
+  double solve_time_s;         /* wall time of slv_solve alone */
+  double collide_time_s;       /* wall time of the broad and narrow phases */
+  double step_time_s;          /* wall time of the whole dyn_world_step */
+  slv_status status;           /* of the solve; SLV_CONVERGED when rows = 0 */
+  int dense;                   /* 1 if the step's A was dense, 0 if not (or no rows) */
+  slv_storage storage;         /* the step's problem storage (SLV_DENSE when no rows) */
+  int joint_rows;              /* of rows, those of the joints (the first joint_rows rows) */
+  double joint_error;          /* max over joints of dyn_joint_anchor_error after the step
                              (m; 0 without joints) */
-  int failed;             /* 1 iff the solve failed (dyn_failure_policy) */
-  dyn_applied applied;    /* which impulses were applied (NONE without rows) */
+  int failed;                  /* 1 iff the solve failed (dyn_failure_policy) */
+  dyn_applied applied;         /* which impulses were applied (NONE without rows) */
   const char *fallback_solver; /* the fallback's registry name if one ran, else NULL */
   slv_status fallback_status;  /* its status (SLV_CONVERGED if none ran) */
-  double res_applied;     /* res_nat_inf of the applied impulses (0 without rows) */
+  double res_applied;          /* res_nat_inf of the applied impulses (0 without rows) */
   double stage_time_s[DYN_WORLD_STAGES]; /* wall time of each stage */
 } dyn_world_metrics;
 
@@ -209,8 +209,8 @@ typedef struct dyn_world_solve {
   const double *x_applied; /* size n: the impulses applied; NULL if the step failed */
   slv_status status;       /* the solver's */
   int iterations;
-  double res_nat_inf;      /* of x_solver */
-  int failed;              /* as in the metrics */
+  double res_nat_inf; /* of x_solver */
+  int failed;         /* as in the metrics */
   dyn_applied applied;
 } dyn_world_solve;
 
@@ -222,7 +222,7 @@ typedef struct dyn_world dyn_world;
  * *out = NULL and DYN_ERR_INPUT (settings rejected, message in msg) or
  * DYN_ERR_NOMEM on failure. */
 DYN_API dyn_err dyn_world_new(const dyn_world_settings *s, int body_capacity, dyn_world **out,
-                      char *msg, size_t msgcap);
+                              char *msg, size_t msgcap);
 DYN_API void dyn_world_free(dyn_world *w); /* NULL is fine */
 
 /* Replace the settings between steps (validated as above).  A change of
@@ -352,8 +352,8 @@ DYN_API const char *dyn_scene_summary(int i);
  * of range, mass or density <= 0, mu < 0, restitution outside [0, 1], and
  * any settings error (dt <= 0, ...). */
 DYN_API dyn_err dyn_scene_new(const char *name, const char *const *params, int nparams,
-                      const dyn_world_settings *base, dyn_world **out, char *msg,
-                      size_t msgcap);
+                              const dyn_world_settings *base, dyn_world **out, char *msg,
+                              size_t msgcap);
 
 /* Steps a scene runs by default at step dt: 600 (the peers' default), the
  * incline round(1 s / dt).  0 for an unknown name or dt <= 0. */
@@ -377,7 +377,7 @@ DYN_API long dyn_scene_default_steps(const char *name, double dt);
  * stepped, bodies not in the scene's layout (stack / pyramid: n or
  * L (L + 1) / 2 cubes, then the floor). */
 DYN_API dyn_err dyn_scene_rest_positions(const char *name, const dyn_world *w, double *r_rest,
-                                 int nbodies, char *msg, size_t msgcap);
+                                         int nbodies, char *msg, size_t msgcap);
 
 #ifdef __cplusplus
 }

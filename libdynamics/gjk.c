@@ -120,8 +120,7 @@ static void core_init(core *s, const dyn_body *b) {
   s->half = b->shape.half;
   s->verts = b->shape.verts;
   s->nverts = b->shape.nverts;
-  if (s->kind == DYN_SHAPE_SPHERE || s->kind == DYN_SHAPE_CAPSULE)
-    s->radius = b->shape.radius;
+  if (s->kind == DYN_SHAPE_SPHERE || s->kind == DYN_SHAPE_CAPSULE) s->radius = b->shape.radius;
   if (s->kind == DYN_SHAPE_CAPSULE)
     s->axis = dyn_v3_scale(dyn_v3_make(s->R.m[2], s->R.m[5], s->R.m[8]), b->shape.half_length);
 }
@@ -129,18 +128,14 @@ static void core_init(core *s, const dyn_body *b) {
 /* Size of the core (the largest distance of a core point from c). */
 static double core_extent(const core *s) {
   switch (s->kind) {
-  case DYN_SHAPE_CAPSULE:
-    return dyn_v3_norm(s->axis);
-  case DYN_SHAPE_BOX:
-    return dyn_v3_norm(s->half);
+  case DYN_SHAPE_CAPSULE: return dyn_v3_norm(s->axis);
+  case DYN_SHAPE_BOX: return dyn_v3_norm(s->half);
   case DYN_SHAPE_HULL: {
     double e = 0.0;
-    for (int i = 0; i < s->nverts; i++)
-      e = fmax(e, dyn_v3_norm(s->verts[i]));
+    for (int i = 0; i < s->nverts; i++) e = fmax(e, dyn_v3_norm(s->verts[i]));
     return e;
   }
-  default:
-    return 0.0;
+  default: return 0.0;
   }
 }
 
@@ -151,9 +146,9 @@ static dyn_v3 core_support(const core *s, dyn_v3 d) {
     return dyn_v3_dot(d, s->axis) >= 0.0 ? dyn_v3_add(s->c, s->axis) : dyn_v3_sub(s->c, s->axis);
   case DYN_SHAPE_BOX: {
     dyn_v3 dl = dyn_m3_tmulv(s->R, d);
-    dyn_v3 x = dyn_v3_make(dl.x >= 0.0 ? s->half.x : -s->half.x,
-                           dl.y >= 0.0 ? s->half.y : -s->half.y,
-                           dl.z >= 0.0 ? s->half.z : -s->half.z);
+    dyn_v3 x =
+        dyn_v3_make(dl.x >= 0.0 ? s->half.x : -s->half.x, dl.y >= 0.0 ? s->half.y : -s->half.y,
+                    dl.z >= 0.0 ? s->half.z : -s->half.z);
     return dyn_v3_add(s->c, dyn_m3_mulv(s->R, x));
   }
   case DYN_SHAPE_HULL: {
@@ -169,8 +164,7 @@ static dyn_v3 core_support(const core *s, dyn_v3 d) {
     }
     return dyn_v3_add(s->c, dyn_m3_mulv(s->R, s->verts[best]));
   }
-  default: /* SPHERE: the centre */
-    return s->c;
+  default: /* SPHERE: the centre */ return s->c;
   }
 }
 
@@ -197,8 +191,7 @@ static void seg_bary(dyn_v3 a, dyn_v3 b, double l[2]) {
 
 static double bary_norm2(const dyn_v3 *p, const double *l, int n) {
   dyn_v3 x = dyn_v3_make(0.0, 0.0, 0.0);
-  for (int i = 0; i < n; i++)
-    x = dyn_v3_axpy(x, l[i], p[i]);
+  for (int i = 0; i < n; i++) x = dyn_v3_axpy(x, l[i], p[i]);
   return dyn_v3_dot(x, x);
 }
 
@@ -276,26 +269,19 @@ static void tri_bary(dyn_v3 a, dyn_v3 b, dyn_v3 c, double l[3]) {
 static dyn_v3 simplex_closest(simplex *s, int *inside) {
   dyn_v3 p[4];
   double l[4] = { 0.0, 0.0, 0.0, 0.0 };
-  for (int i = 0; i < s->n; i++)
-    p[i] = s->v[i].w;
+  for (int i = 0; i < s->n; i++) p[i] = s->v[i].w;
   *inside = 0;
   switch (s->n) {
-  case 1:
-    l[0] = 1.0;
-    break;
-  case 2:
-    seg_bary(p[0], p[1], l);
-    break;
-  case 3:
-    tri_bary(p[0], p[1], p[2], l);
-    break;
+  case 1: l[0] = 1.0; break;
+  case 2: seg_bary(p[0], p[1], l); break;
+  case 3: tri_bary(p[0], p[1], p[2], l); break;
   default: {
     /* faces (i, j, k) with opposite vertex o */
     static const int F[4][4] = { { 0, 1, 2, 3 }, { 0, 2, 3, 1 }, { 0, 3, 1, 2 }, { 1, 3, 2, 0 } };
     double vol = dyn_v3_dot(dyn_v3_sub(p[3], p[0]),
                             dyn_v3_cross(dyn_v3_sub(p[1], p[0]), dyn_v3_sub(p[2], p[0])));
-    double sc = dyn_v3_norm(dyn_v3_sub(p[1], p[0])) * dyn_v3_norm(dyn_v3_sub(p[2], p[0]))
-                * dyn_v3_norm(dyn_v3_sub(p[3], p[0]));
+    double sc = dyn_v3_norm(dyn_v3_sub(p[1], p[0])) * dyn_v3_norm(dyn_v3_sub(p[2], p[0])) *
+                dyn_v3_norm(dyn_v3_sub(p[3], p[0]));
     /* a flat tetrahedron (|volume| <= 1e-12 of its edge product) has no
      * inside: take the best of its four faces */
     int flat = !(fabs(vol) > 1e-12 * sc);
@@ -305,9 +291,8 @@ static dyn_v3 simplex_closest(simplex *s, int *inside) {
       int i = F[f][0], j = F[f][1], k = F[f][2], o = F[f][3];
       dyn_v3 nrm = dyn_v3_cross(dyn_v3_sub(p[j], p[i]), dyn_v3_sub(p[k], p[i]));
       double so = dyn_v3_dot(dyn_v3_sub(p[o], p[i]), nrm);
-      double s0 = -dyn_v3_dot(p[i], nrm); /* side of the origin */
-      if (!flat && !(s0 * so < 0.0))
-        continue; /* origin on the inner side of this face */
+      double s0 = -dyn_v3_dot(p[i], nrm);      /* side of the origin */
+      if (!flat && !(s0 * so < 0.0)) continue; /* origin on the inner side of this face */
       any = 1;
       double t[3], m[4] = { 0.0, 0.0, 0.0, 0.0 };
       tri_bary(p[i], p[j], p[k], t);
@@ -317,14 +302,12 @@ static dyn_v3 simplex_closest(simplex *s, int *inside) {
       double d = bary_norm2(p, m, 4);
       if (d < best) {
         best = d;
-        for (int q = 0; q < 4; q++)
-          l[q] = m[q];
+        for (int q = 0; q < 4; q++) l[q] = m[q];
       }
     }
     if (!any) {
       /* the origin is inside: any convex weights do for the caller */
-      for (int q = 0; q < 4; q++)
-        s->lam[q] = 0.25;
+      for (int q = 0; q < 4; q++) s->lam[q] = 0.25;
       *inside = 1;
       return dyn_v3_make(0.0, 0.0, 0.0);
     }
@@ -359,37 +342,29 @@ enum { GJK_SEPARATED, GJK_OVERLAP, GJK_BEYOND };
  * s holds the final simplex and its barycentric coordinates. */
 static int gjk(const core *A, const core *B, double cutoff, simplex *s, dyn_v3 *vout) {
   dyn_v3 v = dyn_v3_sub(A->c, B->c);
-  if (!(dyn_v3_dot(v, v) > 0.0))
-    v = dyn_v3_make(1.0, 0.0, 0.0);
+  if (!(dyn_v3_dot(v, v) > 0.0)) v = dyn_v3_make(1.0, 0.0, 0.0);
   s->n = 0;
   double vv_prev = INFINITY;
   for (int it = 0; it < GJK_MAX_ITER; it++) {
     svert w = md_support(A, B, dyn_v3_neg(v));
     double vv = dyn_v3_dot(v, v), vw = dyn_v3_dot(v, w.w);
     /* v.w / |v| is a lower bound of the distance, for any v */
-    if (vw > 0.0 && vw * vw > vv * cutoff * cutoff)
-      return GJK_BEYOND;
+    if (vw > 0.0 && vw * vw > vv * cutoff * cutoff) return GJK_BEYOND;
     if (s->n > 0) {
-      if (vv - vw <= GJK_REL * vv)
-        break;
+      if (vv - vw <= GJK_REL * vv) break;
       int dup = 0;
       for (int i = 0; i < s->n; i++)
-        if (w.w.x == s->v[i].w.x && w.w.y == s->v[i].w.y && w.w.z == s->v[i].w.z)
-          dup = 1;
-      if (dup)
-        break;
+        if (w.w.x == s->v[i].w.x && w.w.y == s->v[i].w.y && w.w.z == s->v[i].w.z) dup = 1;
+      if (dup) break;
     }
     s->v[s->n++] = w;
     int inside;
     dyn_v3 vn = simplex_closest(s, &inside);
-    if (inside)
-      return GJK_OVERLAP;
+    if (inside) return GJK_OVERLAP;
     double wmax2 = 0.0;
-    for (int i = 0; i < s->n; i++)
-      wmax2 = fmax(wmax2, dyn_v3_dot(s->v[i].w, s->v[i].w));
+    for (int i = 0; i < s->n; i++) wmax2 = fmax(wmax2, dyn_v3_dot(s->v[i].w, s->v[i].w));
     double vvn = dyn_v3_dot(vn, vn);
-    if (vvn <= GJK_TOUCH2 * wmax2)
-      return GJK_OVERLAP;
+    if (vvn <= GJK_TOUCH2 * wmax2) return GJK_OVERLAP;
     if (vvn >= vv_prev) { /* no progress: rounding floor reached */
       v = vn;
       break;
@@ -420,8 +395,7 @@ enum { EPA_OK, EPA_LIMIT, EPA_FLAT };
 static int face_make(epa_face *f, const svert *V, int i, int j, int k) {
   dyn_v3 n = dyn_v3_cross(dyn_v3_sub(V[j].w, V[i].w), dyn_v3_sub(V[k].w, V[i].w));
   double l = dyn_v3_norm(n);
-  if (!(l > 0.0))
-    return 0;
+  if (!(l > 0.0)) return 0;
   f->v[0] = i;
   f->v[1] = j;
   f->v[2] = k;
@@ -446,9 +420,10 @@ static void face_weights(const svert *V, const epa_face *f, double l[3]) {
 
 /* A unit vector perpendicular to unit d. */
 static dyn_v3 any_perp(dyn_v3 d) {
-  dyn_v3 e = fabs(d.x) <= fabs(d.y) && fabs(d.x) <= fabs(d.z)
-               ? dyn_v3_make(1.0, 0.0, 0.0)
-               : (fabs(d.y) <= fabs(d.z) ? dyn_v3_make(0.0, 1.0, 0.0) : dyn_v3_make(0.0, 0.0, 1.0));
+  dyn_v3 e =
+      fabs(d.x) <= fabs(d.y) && fabs(d.x) <= fabs(d.z)
+          ? dyn_v3_make(1.0, 0.0, 0.0)
+          : (fabs(d.y) <= fabs(d.z) ? dyn_v3_make(0.0, 1.0, 0.0) : dyn_v3_make(0.0, 0.0, 1.0));
   return dyn_v3_normalize(dyn_v3_cross(d, e));
 }
 
@@ -473,8 +448,8 @@ static int epa_flat(dyn_v3 n, dyn_v3 fallback, dyn_v3 *nout, double *tout) {
  * along the axes off it.  0 after epa_flat when M is a point. */
 static int grow_point(const core *A, const core *B, epa_poly *P, dyn_v3 cab, double tol_flat,
                       dyn_v3 *nout, double *tout) {
-  static const double ax[6][3] = { { 1, 0, 0 }, { -1, 0, 0 }, { 0, 1, 0 },
-                                   { 0, -1, 0 }, { 0, 0, 1 }, { 0, 0, -1 } };
+  static const double ax[6][3] = { { 1, 0, 0 },  { -1, 0, 0 }, { 0, 1, 0 },
+                                   { 0, -1, 0 }, { 0, 0, 1 },  { 0, 0, -1 } };
   for (int k = 0; k < 6; k++) {
     svert w = md_support(A, B, dyn_v3_make(ax[k][0], ax[k][1], ax[k][2]));
     if (dyn_v3_norm(dyn_v3_sub(w.w, P->V[0].w)) > tol_flat) {
@@ -509,8 +484,8 @@ static int grow_segment(const core *A, const core *B, epa_poly *P, dyn_v3 cab, d
 /* One vertex more for a triangle (or back to a segment when it is
  * collinear): the support point off its plane.  0 after epa_flat when M
  * is planar. */
-static int grow_triangle(const core *A, const core *B, epa_poly *P, dyn_v3 cab,
-                         double tol_flat, dyn_v3 *nout, double *tout) {
+static int grow_triangle(const core *A, const core *B, epa_poly *P, dyn_v3 cab, double tol_flat,
+                         dyn_v3 *nout, double *tout) {
   svert *V = P->V;
   dyn_v3 n = dyn_v3_cross(dyn_v3_sub(V[1].w, V[0].w), dyn_v3_sub(V[2].w, V[0].w));
   if (!(dyn_v3_norm(n) > 0.0)) {
@@ -550,8 +525,7 @@ static int epa_start(const core *A, const core *B, epa_poly *P, dyn_v3 cab, doub
     int grown = P->nv == 1   ? grow_point(A, B, P, cab, tol_flat, nout, tout)
                 : P->nv == 2 ? grow_segment(A, B, P, cab, tol_flat, nout, tout)
                              : grow_triangle(A, B, P, cab, tol_flat, nout, tout);
-    if (!grown)
-      return 0;
+    if (!grown) return 0;
   }
   static const int T[4][4] = { { 0, 1, 2, 3 }, { 0, 3, 1, 2 }, { 0, 2, 3, 1 }, { 1, 3, 2, 0 } };
   for (int f = 0; f < 4; f++) {
@@ -582,8 +556,7 @@ static int epa_remove_visible(epa_poly *P, svert w, int best, double L, int *ne)
     for (int e = 0; e < 3; e++) {
       int a = F[f].v[e], b = F[f].v[(e + 1) % 3], found = -1;
       for (int q = 0; q < *ne; q++)
-        if (P->E[q][0] == b && P->E[q][1] == a)
-          found = q;
+        if (P->E[q][0] == b && P->E[q][1] == a) found = q;
       if (found >= 0) {
         P->E[found][0] = P->E[*ne - 1][0];
         P->E[found][1] = P->E[*ne - 1][1];
@@ -597,8 +570,7 @@ static int epa_remove_visible(epa_poly *P, svert w, int best, double L, int *ne)
       }
     }
     F[f] = F[--P->nf];
-    if (best == P->nf)
-      best = f;
+    if (best == P->nf) best = f;
   }
   return overflow;
 }
@@ -611,14 +583,11 @@ static int epa_expand(const core *A, const core *B, epa_poly *P, double L, doubl
   for (;;) {
     int best = 0;
     for (int f = 1; f < P->nf; f++)
-      if (P->F[f].dist < P->F[best].dist)
-        best = f;
+      if (P->F[f].dist < P->F[best].dist) best = f;
     *fb = P->F[best];
     svert w = md_support(A, B, fb->n);
-    if (dyn_v3_dot(w.w, fb->n) - fb->dist <= tol)
-      return EPA_OK;
-    if (P->nv == EPA_MAX_VERTS)
-      return EPA_LIMIT;
+    if (dyn_v3_dot(w.w, fb->n) - fb->dist <= tol) return EPA_OK;
+    if (P->nv == EPA_MAX_VERTS) return EPA_LIMIT;
     for (int i = 0; i < P->nv; i++)
       if (w.w.x == P->V[i].w.x && w.w.y == P->V[i].w.y && w.w.z == P->V[i].w.z)
         return EPA_OK; /* cannot expand further: this face is as good as it gets */
@@ -630,8 +599,7 @@ static int epa_expand(const core *A, const core *B, epa_poly *P, double L, doubl
     for (int q = 0; q < ne && !bad; q++)
       bad = !face_make(&P->F[P->nf++], P->V, P->E[q][0], P->E[q][1], P->nv);
     P->nv++;
-    if (bad)
-      return EPA_LIMIT; /* a degenerate new face: stop with the estimate fb */
+    if (bad) return EPA_LIMIT; /* a degenerate new face: stop with the estimate fb */
   }
 }
 
@@ -640,8 +608,8 @@ static int epa_expand(const core *A, const core *B, epa_poly *P, double L, doubl
  * them.  Take a triangle that contains it (weights >= -1e-9), else fb's
  * affine weights unclamped: on one facet of M the split w = a - b is
  * affine, so the extrapolated a, b are still the facet's points. */
-static void epa_points(const epa_poly *P, const epa_face *fb, int status, double tol,
-                       dyn_v3 *pa, dyn_v3 *pb) {
+static void epa_points(const epa_poly *P, const epa_face *fb, int status, double tol, dyn_v3 *pa,
+                       dyn_v3 *pb) {
   const epa_face *f = fb;
   double lw[3];
   face_weights(P->V, fb, lw);
@@ -673,18 +641,16 @@ static void epa_points(const epa_poly *P, const epa_face *fb, int status, double
  * Out: *n (unit, from A to B), *t (core depth), *pa, *pb (deepest core
  * points).  Returns EPA_OK, EPA_LIMIT (estimate), or EPA_FLAT (M is flat,
  * *t = 0, *n its normal with n . (c_B - c_A) >= 0). */
-static int epa(const core *A, const core *B, const simplex *s, double L, dyn_v3 *nout,
-               double *tout, dyn_v3 *pa, dyn_v3 *pb) {
+static int epa(const core *A, const core *B, const simplex *s, double L, dyn_v3 *nout, double *tout,
+               dyn_v3 *pa, dyn_v3 *pb) {
   epa_poly P;
   double tol_flat = FLAT_REL * L, tol = EPA_REL * L;
   dyn_v3 cab = dyn_v3_sub(B->c, A->c);
   P.nv = s->n;
   P.nf = 0;
-  for (int i = 0; i < P.nv; i++)
-    P.V[i] = s->v[i];
+  for (int i = 0; i < P.nv; i++) P.V[i] = s->v[i];
   simplex_points(s, pa, pb);
-  if (!epa_start(A, B, &P, cab, tol_flat, nout, tout))
-    return EPA_FLAT;
+  if (!epa_start(A, B, &P, cab, tol_flat, nout, tout)) return EPA_FLAT;
   epa_face fb;
   int status = epa_expand(A, B, &P, L, tol, &fb);
   epa_points(&P, &fb, status, tol, pa, pb);
@@ -702,8 +668,7 @@ static int plane_convex(const dyn_body *P, const dyn_body *C, double margin, dyn
   dyn_v3 n = P->shape.normal;
   dyn_v3 x = dyn_v3_axpy(core_support(&c, dyn_v3_neg(n)), -c.radius, n);
   double depth = P->shape.offset - dyn_v3_dot(n, x);
-  if (!(depth > -margin))
-    return 0;
+  if (!(depth > -margin)) return 0;
   out->p = dyn_v3_axpy(x, 0.5 * depth, n);
   out->normal = n;
   out->depth = depth;
@@ -714,19 +679,15 @@ int dyn_collide_gjk_epa(const dyn_body *bodies, int ia, int ib, double margin, d
   if (!bodies || !out || ia < 0 || ib < 0 || ia == ib || !(margin >= 0.0) || !isfinite(margin))
     return DYN_ERR_INPUT;
   const dyn_body *Ab = &bodies[ia], *Bb = &bodies[ib];
-  if (!dyn_body_shape_valid(Ab) || !dyn_body_shape_valid(Bb))
-    return DYN_ERR_INPUT;
+  if (!dyn_body_shape_valid(Ab) || !dyn_body_shape_valid(Bb)) return DYN_ERR_INPUT;
   dyn_shape_kind ka = Ab->shape.kind, kb = Bb->shape.kind;
-  if (ka == DYN_SHAPE_NONE || kb == DYN_SHAPE_NONE)
-    return 0;
-  if (ka == DYN_SHAPE_PLANE && kb == DYN_SHAPE_PLANE)
-    return 0;
+  if (ka == DYN_SHAPE_NONE || kb == DYN_SHAPE_NONE) return 0;
+  if (ka == DYN_SHAPE_PLANE && kb == DYN_SHAPE_PLANE) return 0;
   int k;
   if (ka == DYN_SHAPE_PLANE || kb == DYN_SHAPE_PLANE) {
     k = ka == DYN_SHAPE_PLANE ? plane_convex(Ab, Bb, margin, out)
                               : plane_convex(Bb, Ab, margin, out);
-    if (k && kb == DYN_SHAPE_PLANE)
-      out->normal = dyn_v3_neg(out->normal);
+    if (k && kb == DYN_SHAPE_PLANE) out->normal = dyn_v3_neg(out->normal);
   } else {
     core A, B;
     core_init(&A, Ab);
@@ -738,21 +699,18 @@ int dyn_collide_gjk_epa(const dyn_body *bodies, int ia, int ib, double margin, d
     dyn_v3 v, pa, pb, n;
     double depth;
     int st = gjk(&A, &B, ra + rb + margin, &s, &v);
-    if (st == GJK_BEYOND)
-      return 0;
+    if (st == GJK_BEYOND) return 0;
     if (st == GJK_SEPARATED) {
       double dist = dyn_v3_norm(v);
       depth = ra + rb - dist;
-      if (!(depth > -margin))
-        return 0;
+      if (!(depth > -margin)) return 0;
       simplex_points(&s, &pa, &pb);
       n = dyn_v3_scale(v, -1.0 / dist);
     } else {
       double t;
       epa(&A, &B, &s, L, &n, &t, &pa, &pb);
       depth = t + ra + rb;
-      if (!(depth > -margin))
-        return 0;
+      if (!(depth > -margin)) return 0;
     }
     dyn_v3 sa = dyn_v3_axpy(pa, ra, n), sb = dyn_v3_axpy(pb, -rb, n);
     out->p = dyn_v3_scale(dyn_v3_add(sa, sb), 0.5);

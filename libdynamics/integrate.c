@@ -81,8 +81,7 @@
 #define DYN_EXP_SERIES_X 3e-4
 
 void dyn_body_update_velocity(dyn_body *b, double h, dyn_v3 g, dyn_gyro gyro) {
-  if (b->is_static)
-    return;
+  if (b->is_static) return;
   /* linear: dv = h (f_ext / m + g) */
   b->v = dyn_v3_axpy(b->v, h, dyn_v3_axpy(g, b->inv_mass, b->f_ext));
 
@@ -101,14 +100,12 @@ void dyn_body_update_velocity(dyn_body *b, double h, dyn_v3 g, dyn_gyro gyro) {
     /* stage 2: one Newton step on F(w_b) = I_b (w_b - w_b0) + h w_b x I_b w_b */
     dyn_v3 L_b = dyn_m3_mulv(b->I_b, w_b0);
     dyn_v3 F = dyn_v3_scale(dyn_v3_cross(w_b0, L_b), h);
-    dyn_m3 J = dyn_m3_add(b->I_b,
-                          dyn_m3_scale(dyn_m3_add(dyn_m3_mul(dyn_m3_skew(w_b0), b->I_b),
-                                                  dyn_m3_scale(dyn_m3_skew(L_b), -1.0)),
-                                       h));
+    dyn_m3 J = dyn_m3_add(b->I_b, dyn_m3_scale(dyn_m3_add(dyn_m3_mul(dyn_m3_skew(w_b0), b->I_b),
+                                                          dyn_m3_scale(dyn_m3_skew(L_b), -1.0)),
+                                               h));
     int ok = 0;
     dyn_m3 Jinv = dyn_m3_inverse(J, &ok);
-    if (ok)
-      dw_b = dyn_v3_sub(dw_b, dyn_m3_mulv(Jinv, F));
+    if (ok) dw_b = dyn_v3_sub(dw_b, dyn_m3_mulv(Jinv, F));
   }
   /* back to the world frame with the orientation at the start of the step */
   b->w = dyn_v3_add(b->w, dyn_quat_rotate(q, dw_b));
@@ -131,16 +128,14 @@ dyn_quat dyn_quat_integrate(dyn_quat q, dyn_v3 w, double h, dyn_orient orient) {
 }
 
 void dyn_body_update_position(dyn_body *b, double h, dyn_orient orient) {
-  if (b->is_static)
-    return;
+  if (b->is_static) return;
   b->r = dyn_v3_axpy(b->r, h, b->v);
   b->q = dyn_quat_integrate(b->q, b->w, h, orient);
 }
 
 void dyn_body_step_free(dyn_body *b, double h, dyn_v3 g, dyn_integrator integ, dyn_gyro gyro,
                         dyn_orient orient) {
-  if (b->is_static)
-    return;
+  if (b->is_static) return;
   switch (integ) {
   case DYN_INT_EXPLICIT_EULER: {
     /* accelerations at the old state, positions with the old velocities */

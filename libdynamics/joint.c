@@ -109,9 +109,7 @@ static pose get_pose(const dyn_body *bodies, int i) {
   return p;
 }
 
-static int unit_ok(dyn_v3 a) {
-  return dyn_ai_v3_finite(a) && fabs(dyn_v3_norm(a) - 1.0) <= 1e-6;
-}
+static int unit_ok(dyn_v3 a) { return dyn_ai_v3_finite(a) && fabs(dyn_v3_norm(a) - 1.0) <= 1e-6; }
 
 static int has_coord(dyn_joint_kind k) {
   return k == DYN_JOINT_SLIDER || k == DYN_JOINT_HINGE || k == DYN_JOINT_HINGE2;
@@ -132,8 +130,7 @@ int dyn_joint_base_rows(dyn_joint_kind kind) {
 /* ---- construction and validation ------------------------------------------ */
 
 dyn_err dyn_joint_init(dyn_joint *j, dyn_joint_kind kind, const dyn_body *bodies, int nb, int a,
-                       int b, dyn_v3 anchor, dyn_v3 axis1, dyn_v3 axis2, char *msg,
-                       size_t cap) {
+                       int b, dyn_v3 anchor, dyn_v3 axis1, dyn_v3 axis2, char *msg, size_t cap) {
   if (msg && cap > 0) msg[0] = '\0';
   if (!j || !bodies) {
     dyn_msgf(msg, cap, "joint init: NULL joint or bodies");
@@ -144,8 +141,10 @@ dyn_err dyn_joint_init(dyn_joint *j, dyn_joint_kind kind, const dyn_body *bodies
     return DYN_ERR_INPUT;
   }
   if (a < 0 || a >= nb || b < -1 || b >= nb || a == b) {
-    dyn_msgf(msg, cap, "joint init: bodies a=%d, b=%d must satisfy 0 <= a < nb=%d, "
-             "-1 <= b < nb, a != b", a, b, nb);
+    dyn_msgf(msg, cap,
+             "joint init: bodies a=%d, b=%d must satisfy 0 <= a < nb=%d, "
+             "-1 <= b < nb, a != b",
+             a, b, nb);
     return DYN_ERR_INPUT;
   }
   if (!dyn_ai_v3_finite(anchor)) {
@@ -224,10 +223,12 @@ dyn_err dyn_joint_validate(const dyn_joint *j, int nb, char *msg, size_t cap) {
     dyn_msgf(msg, cap, "joint.anchor_a / anchor_b must be finite");
     return DYN_ERR_INPUT;
   }
-  const struct { const char *name; dyn_v3 v; } ax[] = {
-      {"axis_a", j->axis_a},   {"axis_b", j->axis_b},   {"perp1_a", j->perp1_a},
-      {"perp2_a", j->perp2_a}, {"perp1_b", j->perp1_b}, {"perp2_b", j->perp2_b},
-      {"twist_a", j->twist_a}};
+  const struct {
+    const char *name;
+    dyn_v3 v;
+  } ax[] = { { "axis_a", j->axis_a },   { "axis_b", j->axis_b },   { "perp1_a", j->perp1_a },
+             { "perp2_a", j->perp2_a }, { "perp1_b", j->perp1_b }, { "perp2_b", j->perp2_b },
+             { "twist_a", j->twist_a } };
   if (j->kind != DYN_JOINT_BALL && j->kind != DYN_JOINT_FIXED)
     for (size_t k = 0; k < sizeof ax / sizeof ax[0]; k++)
       if (!unit_ok(ax[k].v)) {
@@ -255,8 +256,10 @@ dyn_err dyn_joint_validate(const dyn_joint *j, int nb, char *msg, size_t cap) {
     }
   }
   if ((j->limit.enabled || j->motor.enabled) && !has_coord(j->kind)) {
-    dyn_msgf(msg, cap, "joint.limit / joint.motor: only slider, hinge and hinge-2 have them "
-             "(kind=%d)", (int)j->kind);
+    dyn_msgf(msg, cap,
+             "joint.limit / joint.motor: only slider, hinge and hinge-2 have them "
+             "(kind=%d)",
+             (int)j->kind);
     return DYN_ERR_INPUT;
   }
   if (j->limit.enabled) {
@@ -419,10 +422,10 @@ static void coord_row(const geom *g, const dyn_joint *j, jrow *o) {
   dyn_v3 gb = n;
   /* den is cos^2 of half the off-axis tilt: 1e-12 only near a 180-degree violation */
   if (den > 1e-12)
-    gb = dyn_v3_scale(dyn_v3_add(dyn_v3_add(dyn_v3_scale(n, w * w),
-                                            dyn_v3_scale(dyn_v3_cross(v, n), w)),
-                                 dyn_v3_scale(v, y)),
-                      1.0 / den);
+    gb = dyn_v3_scale(
+        dyn_v3_add(dyn_v3_add(dyn_v3_scale(n, w * w), dyn_v3_scale(dyn_v3_cross(v, n), w)),
+                   dyn_v3_scale(v, y)),
+        1.0 / den);
   dyn_v3 gw = dyn_quat_rotate(g->A.q, gb);
   o->la = o->lb = ZERO3;
   o->aa = dyn_v3_neg(gw);
@@ -433,9 +436,7 @@ static void coord_row(const geom *g, const dyn_joint *j, jrow *o) {
 /* Base rows of the joint into o (dyn_joint_base_rows of them). */
 static int base_rows(const geom *g, const dyn_joint *j, jrow *o) {
   switch (j->kind) {
-  case DYN_JOINT_BALL:
-    ball_rows(g, o);
-    return 3;
+  case DYN_JOINT_BALL: ball_rows(g, o); return 3;
   case DYN_JOINT_HINGE:
     ball_rows(g, o);
     hinge_ang_rows(g, j, o + 3);
@@ -521,8 +522,8 @@ static void put(dyn_rows *r, const geom *g, const jrow *o, int base) {
 
 /* J u at the pre-step velocities (for restitution) */
 static double row_vel(const geom *g, const jrow *o) {
-  return dyn_v3_dot(o->la, g->A.v) + dyn_v3_dot(o->aa, g->A.w) + dyn_v3_dot(o->lb, g->B.v)
-         + dyn_v3_dot(o->ab, g->B.w);
+  return dyn_v3_dot(o->la, g->A.v) + dyn_v3_dot(o->aa, g->A.w) + dyn_v3_dot(o->lb, g->B.v) +
+         dyn_v3_dot(o->ab, g->B.w);
 }
 
 int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h, dyn_rows *out,
@@ -602,8 +603,8 @@ int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h,
 
 dyn_err dyn_joint_spring(double k, double c, double h, double *erp, double *cfm_force,
                          double *cfm_row) {
-  if (!(k >= 0.0) || !isfinite(k) || !(c >= 0.0) || !isfinite(c) || !(h > 0.0) || !isfinite(h)
-      || !(h * k + c > 0.0))
+  if (!(k >= 0.0) || !isfinite(k) || !(c >= 0.0) || !isfinite(c) || !(h > 0.0) || !isfinite(h) ||
+      !(h * k + c > 0.0))
     return DYN_ERR_INPUT;
   double den = h * k + c;
   if (erp) *erp = h * k / den;

@@ -88,22 +88,22 @@ struct dyn_redmax {
   int *parent, *kind, *qoff, *uoff, *nd, *order;
   double *mass;
   dyn_m3 *I_b;
-  dyn_quat *q_jp; /* rotation of E_j^p */
-  dyn_v3 *p_jp;   /* translation of E_j^p */
-  dyn_quat *q_ij; /* rotation of E_i^j' */
-  dyn_v3 *p_ij;   /* translation of E_i^j' */
-  dyn_v3 *axis;   /* hinge axis in the joint frame (unit) */
-  double *JS;     /* 18 per body: Ad(E_j'^i) S, 6 x nd column-major */
+  dyn_quat *q_jp;      /* rotation of E_j^p */
+  dyn_v3 *p_jp;        /* translation of E_j^p */
+  dyn_quat *q_ij;      /* rotation of E_i^j' */
+  dyn_v3 *p_ij;        /* translation of E_i^j' */
+  dyn_v3 *axis;        /* hinge axis in the joint frame (unit) */
+  double *JS;          /* 18 per body: Ad(E_j'^i) S, 6 x nd column-major */
   double *kdof, *ddof; /* spring and damper per dof */
   /* state */
   double *q, *u;
   /* workspace, filled by kinematics */
   dyn_v3 *r;
   dyn_quat *qw;
-  double *J, *Jd; /* 6 nb x ndof column-major */
-  double *phi;    /* J u */
-  double *fb;     /* body forces (6 nb) */
-  double *Mr, *A; /* ndof x ndof */
+  double *J, *Jd;          /* 6 nb x ndof column-major */
+  double *phi;             /* J u */
+  double *fb;              /* body forces (6 nb) */
+  double *Mr, *A;          /* ndof x ndof */
   double *rhs, *du, *qnew; /* ndof, ndof, nq */
 };
 
@@ -143,22 +143,18 @@ static void neg_ad_times(const double V[6], const double A[36], double C[36]) {
 static void mul6(const double A[36], const double *x, double *y, int accumulate) {
   for (int a = 0; a < 6; a++) {
     double s = accumulate ? y[a] : 0.0;
-    for (int b = 0; b < 6; b++)
-      s += A[6 * a + b] * x[b];
+    for (int b = 0; b < 6; b++) s += A[6 * a + b] * x[b];
     y[a] = s;
   }
 }
 
 static int all_finite(const double *x, int n) {
   for (int k = 0; k < n; k++)
-    if (!isfinite(x[k]))
-      return 0;
+    if (!isfinite(x[k])) return 0;
   return 1;
 }
 
-static int v3_finite(dyn_v3 a) {
-  return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
-}
+static int v3_finite(dyn_v3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
 
 /* Rotation vector log(Q) of a unit quaternion, angle in [0, pi]:
  * Q = (cos(t/2), sin(t/2) n) -> t n, with t = 2 atan2(|x|, |w|) after
@@ -166,8 +162,7 @@ static int v3_finite(dyn_v3 a) {
  * t / |x| = 2 atan(s/w)/s = (2/w)(1 - s^2/(3 w^2) + ...): below s = 1e-4
  * the next term (s/w)^4/5 < 2e-17 is under rounding. */
 static dyn_v3 quat_log(dyn_quat Q) {
-  if (Q.w < 0.0)
-    Q = dyn_quat_make(-Q.w, -Q.x, -Q.y, -Q.z);
+  if (Q.w < 0.0) Q = dyn_quat_make(-Q.w, -Q.x, -Q.y, -Q.z);
   dyn_v3 x = dyn_v3_make(Q.x, Q.y, Q.z);
   double s = dyn_v3_norm(x);
   double f = s < 1e-4 ? (2.0 / Q.w) * (1.0 - s * s / (3.0 * Q.w * Q.w)) : 2.0 * atan2(s, Q.w) / s;
@@ -188,8 +183,7 @@ dyn_rm_body_def dyn_rm_body_def_default(void) {
 }
 
 void dyn_redmax_free(dyn_redmax *rm) {
-  if (!rm)
-    return;
+  if (!rm) return;
   free(rm->parent);
   free(rm->kind);
   free(rm->qoff);
@@ -265,21 +259,17 @@ static dyn_err check_def(const dyn_rm_body_def *d, int i, int nb, char *msg, siz
 }
 
 /* zeroed array of n elements of size sz (n = 0 still gives a pointer) */
-static void *rm_alloc(size_t n, size_t sz) {
-  return calloc(n > 0 ? n : 1, sz);
-}
+static void *rm_alloc(size_t n, size_t sz) { return calloc(n > 0 ? n : 1, sz); }
 
-#define RM_ALLOC(ptr, count)                                  \
-  do {                                                        \
-    (ptr) = rm_alloc((size_t)(count), sizeof *(ptr));         \
-    if (!(ptr))                                               \
-      goto nomem;                                             \
+#define RM_ALLOC(ptr, count)                                                                       \
+  do {                                                                                             \
+    (ptr) = rm_alloc((size_t)(count), sizeof *(ptr));                                              \
+    if (!(ptr)) goto nomem;                                                                        \
   } while (0)
 
 dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, char *msg,
                        size_t msgcap) {
-  if (msg && msgcap > 0)
-    msg[0] = '\0';
+  if (msg && msgcap > 0) msg[0] = '\0';
   if (!out) {
     dyn_msgf(msg, msgcap, "out pointer is NULL");
     return DYN_ERR_INPUT;
@@ -291,8 +281,7 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
   }
   for (int i = 0; i < nb; i++) {
     dyn_err e = check_def(&defs[i], i, nb, msg, msgcap);
-    if (e != DYN_OK)
-      return e;
+    if (e != DYN_OK) return e;
   }
   /* every chain of parents must reach the world within nb steps; a longer
    * one revisits a body: a cycle */
@@ -309,8 +298,7 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
   }
 
   dyn_redmax *rm = calloc(1, sizeof *rm);
-  if (!rm)
-    goto nomem;
+  if (!rm) goto nomem;
   rm->nb = nb;
   RM_ALLOC(rm->parent, nb);
   RM_ALLOC(rm->kind, nb);
@@ -385,10 +373,8 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
     for (int depth = 0; k < nb && depth < nb; depth++)
       for (int i = 0; i < nb; i++) {
         int dd = 0;
-        for (int a = rm->parent[i]; a >= 0; a = rm->parent[a])
-          dd++;
-        if (dd == depth)
-          rm->order[k++] = i;
+        for (int a = rm->parent[i]; a >= 0; a = rm->parent[a]) dd++;
+        if (dd == depth) rm->order[k++] = i;
       }
   }
 
@@ -402,8 +388,7 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
   RM_ALLOC(rm->q, nq);
   RM_ALLOC(rm->u, ndof);
   for (int i = 0; i < nb; i++)
-    if (rm->kind[i] == DYN_RM_BALL)
-      rm->q[rm->qoff[i]] = 1.0; /* identity quaternion */
+    if (rm->kind[i] == DYN_RM_BALL) rm->q[rm->qoff[i]] = 1.0; /* identity quaternion */
   RM_ALLOC(rm->J, 6 * nb * ndof);
   RM_ALLOC(rm->Jd, 6 * nb * ndof);
   RM_ALLOC(rm->phi, 6 * nb);
@@ -430,26 +415,20 @@ int dyn_redmax_nq(const dyn_redmax *rm) { return rm->nq; }
 int dyn_redmax_ndof(const dyn_redmax *rm) { return rm->ndof; }
 
 dyn_err dyn_redmax_offsets(const dyn_redmax *rm, int i, int *qoff, int *uoff) {
-  if (i < 0 || i >= rm->nb)
-    return DYN_ERR_INPUT;
-  if (qoff)
-    *qoff = rm->qoff[i];
-  if (uoff)
-    *uoff = rm->uoff[i];
+  if (i < 0 || i >= rm->nb) return DYN_ERR_INPUT;
+  if (qoff) *qoff = rm->qoff[i];
+  if (uoff) *uoff = rm->uoff[i];
   return DYN_OK;
 }
 
 void dyn_redmax_get_state(const dyn_redmax *rm, double *q, double *u) {
-  if (q)
-    memcpy(q, rm->q, (size_t)rm->nq * sizeof *q);
-  if (u)
-    memcpy(u, rm->u, (size_t)rm->ndof * sizeof *u);
+  if (q) memcpy(q, rm->q, (size_t)rm->nq * sizeof *q);
+  if (u) memcpy(u, rm->u, (size_t)rm->ndof * sizeof *u);
 }
 
 dyn_err dyn_redmax_set_state(dyn_redmax *rm, const double *q, const double *u, char *msg,
                              size_t msgcap) {
-  if (msg && msgcap > 0)
-    msg[0] = '\0';
+  if (msg && msgcap > 0) msg[0] = '\0';
   if (q) {
     for (int k = 0; k < rm->nq; k++)
       if (!isfinite(q[k])) {
@@ -458,8 +437,8 @@ dyn_err dyn_redmax_set_state(dyn_redmax *rm, const double *q, const double *u, c
       }
     for (int i = 0; i < rm->nb; i++) {
       const double *Q = q + rm->qoff[i];
-      if (rm->kind[i] == DYN_RM_BALL
-          && !(Q[0] * Q[0] + Q[1] * Q[1] + Q[2] * Q[2] + Q[3] * Q[3] > 0.0)) {
+      if (rm->kind[i] == DYN_RM_BALL &&
+          !(Q[0] * Q[0] + Q[1] * Q[1] + Q[2] * Q[2] + Q[3] * Q[3] > 0.0)) {
         dyn_msgf(msg, msgcap, "q[%d..%d]: the quaternion of ball joint %d is zero", rm->qoff[i],
                  rm->qoff[i] + 3, i);
         return DYN_ERR_INPUT;
@@ -481,16 +460,14 @@ dyn_err dyn_redmax_set_state(dyn_redmax *rm, const double *q, const double *u, c
         Q[0] = n.w, Q[1] = n.x, Q[2] = n.y, Q[3] = n.z;
       }
   }
-  if (u)
-    memcpy(rm->u, u, (size_t)rm->ndof * sizeof *u);
+  if (u) memcpy(rm->u, u, (size_t)rm->ndof * sizeof *u);
   return DYN_OK;
 }
 
 /* joint rotation Q(q_i) between the frames j and j' */
 static dyn_quat joint_rotation(const dyn_redmax *rm, int i) {
   const double *q = rm->q + rm->qoff[i];
-  if (rm->kind[i] == DYN_RM_HINGE)
-    return dyn_quat_axis_angle(rm->axis[i], q[0]);
+  if (rm->kind[i] == DYN_RM_HINGE) return dyn_quat_axis_angle(rm->axis[i], q[0]);
   return dyn_quat_make(q[0], q[1], q[2], q[3]);
 }
 
@@ -516,8 +493,7 @@ void dyn_redmax_kinematics(dyn_redmax *rm) {
     const double *JS = rm->JS + 18 * i;
     for (int c = 0; c < rm->nd[i]; c++)
       memcpy(rm->J + (size_t)(rm->uoff[i] + c) * n6 + 6 * i, JS + 6 * c, 6 * sizeof(double));
-    if (p < 0)
-      continue;
+    if (p < 0) continue;
     /* Ad(E_p^i): R = R_i^T R_p, p = R_i^T (r_p - r_i) (Algorithm 2 line 7) */
     dyn_m3 Ri = dyn_quat_to_m3(rm->qw[i]), Rp = dyn_quat_to_m3(qp);
     dyn_m3 Rpi = dyn_m3_mul(dyn_m3_transpose(Ri), Rp);
@@ -526,8 +502,7 @@ void dyn_redmax_kinematics(dyn_redmax *rm) {
     adjoint(Rpi, ppi, Ad);
     /* relative twist V = J(i, j_i) u_i; dAd = -ad(V) Ad */
     for (int c = 0; c < rm->nd[i]; c++)
-      for (int a = 0; a < 6; a++)
-        V[a] += JS[6 * c + a] * rm->u[rm->uoff[i] + c];
+      for (int a = 0; a < 6; a++) V[a] += JS[6 * c + a] * rm->u[rm->uoff[i] + c];
     neg_ad_times(V, Ad, dAd);
     /* off-diagonal blocks for every ancestor joint (lines 9-12) */
     for (int a = p; a >= 0; a = rm->parent[a])
@@ -542,8 +517,7 @@ void dyn_redmax_kinematics(dyn_redmax *rm) {
   /* body twists phi = J u */
   for (int a = 0; a < n6; a++) {
     double s = 0.0;
-    for (int c = 0; c < ndof; c++)
-      s += rm->J[(size_t)c * n6 + a] * rm->u[c];
+    for (int c = 0; c < ndof; c++) s += rm->J[(size_t)c * n6 + a] * rm->u[c];
     rm->phi[a] = s;
   }
 }
@@ -552,28 +526,20 @@ void dyn_redmax_jacobian(const dyn_redmax *rm, double *J, double *Jdot, int ld) 
   const int n6 = 6 * rm->nb;
   for (int c = 0; c < rm->ndof; c++)
     for (int a = 0; a < n6; a++) {
-      if (J)
-        J[(size_t)c * ld + a] = rm->J[(size_t)c * n6 + a];
-      if (Jdot)
-        Jdot[(size_t)c * ld + a] = rm->Jd[(size_t)c * n6 + a];
+      if (J) J[(size_t)c * ld + a] = rm->J[(size_t)c * n6 + a];
+      if (Jdot) Jdot[(size_t)c * ld + a] = rm->Jd[(size_t)c * n6 + a];
     }
 }
 
-dyn_err dyn_redmax_body_state(dyn_redmax *rm, int i, dyn_v3 *r, dyn_quat *q, dyn_v3 *v,
-                              dyn_v3 *w) {
-  if (i < 0 || i >= rm->nb)
-    return DYN_ERR_INPUT;
+dyn_err dyn_redmax_body_state(dyn_redmax *rm, int i, dyn_v3 *r, dyn_quat *q, dyn_v3 *v, dyn_v3 *w) {
+  if (i < 0 || i >= rm->nb) return DYN_ERR_INPUT;
   dyn_redmax_kinematics(rm);
   const double *ph = rm->phi + 6 * i;
-  if (r)
-    *r = rm->r[i];
-  if (q)
-    *q = rm->qw[i];
+  if (r) *r = rm->r[i];
+  if (q) *q = rm->qw[i];
   /* world = R times the body-frame twist */
-  if (w)
-    *w = dyn_quat_rotate(rm->qw[i], dyn_v3_make(ph[0], ph[1], ph[2]));
-  if (v)
-    *v = dyn_quat_rotate(rm->qw[i], dyn_v3_make(ph[3], ph[4], ph[5]));
+  if (w) *w = dyn_quat_rotate(rm->qw[i], dyn_v3_make(ph[0], ph[1], ph[2]));
+  if (v) *v = dyn_quat_rotate(rm->qw[i], dyn_v3_make(ph[3], ph[4], ph[5]));
   return DYN_OK;
 }
 
@@ -587,10 +553,9 @@ dyn_err dyn_redmax_export_bodies(dyn_redmax *rm, dyn_body *bodies, char *msg, si
   memset(&none, 0, sizeof none);
   none.kind = DYN_SHAPE_NONE;
   for (int i = 0; i < rm->nb; i++) {
-    dyn_err e = dyn_body_init(&bodies[i], rm->mass[i], rm->I_b[i], none, rm->r[i], rm->qw[i], msg,
-                              msgcap);
-    if (e != DYN_OK)
-      return e;
+    dyn_err e =
+        dyn_body_init(&bodies[i], rm->mass[i], rm->I_b[i], none, rm->r[i], rm->qw[i], msg, msgcap);
+    if (e != DYN_OK) return e;
     const double *ph = rm->phi + 6 * i;
     bodies[i].w = dyn_quat_rotate(rm->qw[i], dyn_v3_make(ph[0], ph[1], ph[2]));
     bodies[i].v = dyn_quat_rotate(rm->qw[i], dyn_v3_make(ph[3], ph[4], ph[5]));
@@ -616,8 +581,7 @@ static void assemble_mass(dyn_redmax *rm) {
       for (int c1 = 0; c1 < ndof; c1++) {
         const double *y = rm->J + (size_t)c1 * n6 + 6 * i;
         double s = 0.0;
-        for (int a = 0; a < 6; a++)
-          s += y[a] * Mx[a];
+        for (int a = 0; a < 6; a++) s += y[a] * Mx[a];
         rm->Mr[(size_t)c2 * ndof + c1] += s;
       }
     }
@@ -637,14 +601,11 @@ static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const 
     double a[6] = { 0.0 };
     for (int c = 0; c < ndof; c++) {
       const double *col = rm->Jd + (size_t)c * n6 + 6 * i;
-      for (int k = 0; k < 6; k++)
-        a[k] += col[k] * rm->u[c];
+      for (int k = 0; k < 6; k++) a[k] += col[k] * rm->u[c];
     }
     dyn_v3 fw = dyn_v3_scale(g, m), tw = dyn_v3_make(0.0, 0.0, 0.0);
-    if (f_ext)
-      fw = dyn_v3_add(fw, f_ext[i]);
-    if (t_ext)
-      tw = t_ext[i];
+    if (f_ext) fw = dyn_v3_add(fw, f_ext[i]);
+    if (t_ext) tw = t_ext[i];
     /* eq. 26: (R^T t - w x I w,  R^T f - w x m v), minus M dJ/dt u */
     dyn_v3 tb = dyn_v3_sub(dyn_quat_rotate_inv(rm->qw[i], tw), dyn_v3_cross(w, dyn_m3_mulv(Ib, w)));
     dyn_v3 fb = dyn_v3_sub(dyn_quat_rotate_inv(rm->qw[i], fw), dyn_v3_scale(dyn_v3_cross(w, v), m));
@@ -656,15 +617,13 @@ static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const 
   for (int c = 0; c < ndof; c++) {
     const double *col = rm->J + (size_t)c * n6;
     double s = 0.0;
-    for (int a = 0; a < n6; a++)
-      s += col[a] * rm->fb[a];
+    for (int a = 0; a < n6; a++) s += col[a] * rm->fb[a];
     rm->rhs[c] = s;
   }
   /* springs: -k theta, -k log(Q) */
   for (int i = 0; i < rm->nb; i++) {
     const int o = rm->uoff[i];
-    if (rm->kdof[o] == 0.0)
-      continue;
+    if (rm->kdof[o] == 0.0) continue;
     if (rm->kind[i] == DYN_RM_HINGE) {
       rm->rhs[o] -= rm->kdof[o] * rm->q[rm->qoff[i]];
     } else {
@@ -697,36 +656,31 @@ void dyn_redmax_mass_matrix(dyn_redmax *rm, double *Mr, int ld) {
   dyn_redmax_kinematics(rm);
   assemble_mass(rm);
   for (int c = 0; c < rm->ndof; c++)
-    for (int a = 0; a < rm->ndof; a++)
-      Mr[(size_t)c * ld + a] = rm->Mr[(size_t)c * rm->ndof + a];
+    for (int a = 0; a < rm->ndof; a++) Mr[(size_t)c * ld + a] = rm->Mr[(size_t)c * rm->ndof + a];
 }
 
 dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dyn_v3 *t_ext,
                          double *udot, char *msg, size_t msgcap) {
-  if (msg && msgcap > 0)
-    msg[0] = '\0';
+  if (msg && msgcap > 0) msg[0] = '\0';
   const int n = rm->ndof;
   dyn_redmax_kinematics(rm);
   assemble_mass(rm);
   assemble_force(rm, g, f_ext, t_ext);
   memcpy(rm->A, rm->Mr, (size_t)n * (size_t)n * sizeof(double));
-  for (int c = 0; c < n; c++)
-    rm->du[c] = rm->rhs[c] - rm->ddof[c] * rm->u[c];
+  for (int c = 0; c < n; c++) rm->du[c] = rm->rhs[c] - rm->ddof[c] * rm->u[c];
   if (!all_finite(rm->du, n)) {
     dyn_msgf(msg, msgcap, "generalised force is not finite");
     return DYN_ERR_NUMERIC;
   }
   dyn_err e = solve_spd(rm, msg, msgcap);
-  if (e != DYN_OK)
-    return e;
+  if (e != DYN_OK) return e;
   memcpy(udot, rm->du, (size_t)n * sizeof(double));
   return DYN_OK;
 }
 
 dyn_err dyn_redmax_step(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
                         const dyn_v3 *t_ext, char *msg, size_t msgcap) {
-  if (msg && msgcap > 0)
-    msg[0] = '\0';
+  if (msg && msgcap > 0) msg[0] = '\0';
   if (!(h > 0.0) || !isfinite(h)) {
     dyn_msgf(msg, msgcap, "step h = %g: must be finite and > 0", h);
     return DYN_ERR_INPUT;
@@ -746,10 +700,8 @@ dyn_err dyn_redmax_step(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
     return DYN_ERR_NUMERIC;
   }
   dyn_err e = solve_spd(rm, msg, msgcap);
-  if (e != DYN_OK)
-    return e;
-  for (int c = 0; c < n; c++)
-    rm->du[c] += rm->u[c]; /* du now holds u+ */
+  if (e != DYN_OK) return e;
+  for (int c = 0; c < n; c++) rm->du[c] += rm->u[c]; /* du now holds u+ */
   /* positions with the new velocities */
   for (int i = 0; i < rm->nb; i++) {
     const double *uq = rm->du + rm->uoff[i];
@@ -783,8 +735,7 @@ void dyn_redmax_energy(dyn_redmax *rm, dyn_v3 g, double *T, double *V) {
     t += 0.5 * rm->mass[i] * dyn_v3_dot(vc, vc) + 0.5 * dyn_v3_dot(w, dyn_m3_mulv(rm->I_b[i], w));
     v -= rm->mass[i] * dyn_v3_dot(g, rm->r[i]);
     const double k = rm->kdof[rm->uoff[i]];
-    if (k == 0.0)
-      continue;
+    if (k == 0.0) continue;
     if (rm->kind[i] == DYN_RM_HINGE) {
       double th = rm->q[rm->qoff[i]];
       v += 0.5 * k * th * th;
@@ -793,8 +744,6 @@ void dyn_redmax_energy(dyn_redmax *rm, dyn_v3 g, double *T, double *V) {
       v += 0.5 * k * dyn_v3_dot(th, th);
     }
   }
-  if (T)
-    *T = t;
-  if (V)
-    *V = v;
+  if (T) *T = t;
+  if (V) *V = v;
 }

@@ -112,13 +112,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SC_PI 3.14159265358979323846 /* M_PI, which strict C11 does not define */
+#define SC_PI      3.14159265358979323846 /* M_PI, which strict C11 does not define */
 #define SC_MAXKEYS 8
 
 typedef struct scene_key {
   const char *key;
   double def;
-  int integer; /* 1: a whole number */
+  int integer;   /* 1: a whole number */
   double lo, hi; /* closed range */
 } scene_key;
 
@@ -146,11 +146,9 @@ typedef struct scene_def {
 
 static void scmsg(scene_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void scmsg(scene_ctx *c, const char *fmt, ...) {
-  if (!c->msg || c->cap == 0)
-    return;
+  if (!c->msg || c->cap == 0) return;
   int k = snprintf(c->msg, c->cap, "scene '%s': ", c->name);
-  if (k < 0 || (size_t)k >= c->cap)
-    return;
+  if (k < 0 || (size_t)k >= c->cap) return;
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(c->msg + k, c->cap - (size_t)k, fmt, ap);
@@ -163,8 +161,7 @@ static void scmsg(scene_ctx *c, const char *fmt, ...) {
  * an assertion under --enable-asserts. */
 static double sc_param(const scene_ctx *c, const char *key) {
   for (int k = 0; k < c->def->nkeys; k++)
-    if (strcmp(c->def->keys[k].key, key) == 0)
-      return c->v[k];
+    if (strcmp(c->def->keys[k].key, key) == 0) return c->v[k];
   assert(!"scene parameter not in the scene's key table");
   return NAN;
 }
@@ -222,8 +219,7 @@ static dyn_err sc_cube(scene_ctx *c, double s, double density, dyn_v3 pos, dyn_q
 }
 
 /* A box of full sides (a, b, d), uniform density. */
-static dyn_err sc_plate(scene_ctx *c, dyn_v3 side, double density, dyn_v3 pos, dyn_v3 v,
-                        dyn_v3 w) {
+static dyn_err sc_plate(scene_ctx *c, dyn_v3 side, double density, dyn_v3 pos, dyn_v3 v, dyn_v3 w) {
   double mass = density * side.x * side.y * side.z;
   dyn_shape sh;
   memset(&sh, 0, sizeof sh);
@@ -254,16 +250,14 @@ static dyn_err sc_noshape(scene_ctx *c, double mass, dyn_m3 I, dyn_v3 r, dyn_qua
 }
 
 /* A capsule of total length len along the body z axis (radius rad). */
-static dyn_err sc_capsule(scene_ctx *c, double mass, double rad, double len, dyn_v3 r,
-                          dyn_quat q) {
+static dyn_err sc_capsule(scene_ctx *c, double mass, double rad, double len, dyn_v3 r, dyn_quat q) {
   dyn_shape sh;
   memset(&sh, 0, sizeof sh);
   sh.kind = DYN_SHAPE_CAPSULE;
   sh.radius = rad;
   sh.half_length = len / 2 - rad;
   dyn_v3 zero = dyn_v3_make(0.0, 0.0, 0.0);
-  return sc_dynamic(c, mass, dyn_inertia_capsule(mass, rad, sh.half_length), sh, r, q, zero,
-                    zero);
+  return sc_dynamic(c, mass, dyn_inertia_capsule(mass, rad, sh.half_length), sh, r, q, zero, zero);
 }
 
 /* Joint of the given kind between bodies a and b (b = -1: the world) at the
@@ -302,8 +296,8 @@ static dyn_err sc_joint(scene_ctx *c, const sc_jspec *js) {
   dyn_joint j;
   char m[200];
   dyn_v3 ax = js->b < 0 ? dyn_v3_scale(js->axis1, -1.0) : js->axis1;
-  if (dyn_joint_init(&j, js->kind, dyn_world_bodies(c->w), dyn_world_body_count(c->w), js->a,
-                     js->b, js->anchor, ax, js->axis2, m, sizeof m) != DYN_OK) {
+  if (dyn_joint_init(&j, js->kind, dyn_world_bodies(c->w), dyn_world_body_count(c->w), js->a, js->b,
+                     js->anchor, ax, js->axis2, m, sizeof m) != DYN_OK) {
     scmsg(c, "%s", m);
     return DYN_ERR_INPUT;
   }
@@ -317,8 +311,7 @@ static dyn_err sc_joint(scene_ctx *c, const sc_jspec *js) {
     j.motor.target_vel = js->target_vel;
     j.motor.max_force = js->motor_force;
   }
-  for (int r = 0; r < DYN_JOINT_MAX_BASE; r++)
-    j.cfm[r] = js->soft_cfm;
+  for (int r = 0; r < DYN_JOINT_MAX_BASE; r++) j.cfm[r] = js->soft_cfm;
   if (dyn_world_add_joint(c->w, &j) < 0) {
     scmsg(c, "%s", dyn_world_message(c->w));
     return DYN_ERR_INPUT;
@@ -350,11 +343,10 @@ static void sc_physics(scene_ctx *c, double gz, double mu, double e, double rest
 
 /* ---- the scenes ------------------------------------------------------------------------ */
 
-#define TRY(expr)                                                                             \
-  do {                                                                                        \
-    dyn_err e_ = (expr);                                                                      \
-    if (e_ != DYN_OK)                                                                         \
-      return e_;                                                                              \
+#define TRY(expr)                                                                                  \
+  do {                                                                                             \
+    dyn_err e_ = (expr);                                                                           \
+    if (e_ != DYN_OK) return e_;                                                                   \
   } while (0)
 
 /* keys: height, radius, mass, restitution, mu */
@@ -431,8 +423,7 @@ static dyn_err build_pile(scene_ctx *c) {
   int k = (int)ceil(sqrt(N / 8.0));
   double W = 2 * r * k;
   int m = (int)floor((W - 2 * r - 2 * g) / p + 1e-9) + 1;
-  if (m < 1)
-    m = 1;
+  if (m < 1) m = 1;
   double x0 = -(m - 1) * p / 2.0;
   dyn_v3 zero = dyn_v3_make(0.0, 0.0, 0.0);
   for (int i = 0; i < N; ++i) {
@@ -486,8 +477,7 @@ static dyn_err build_racket(scene_ctx *c) {
   sc_physics(c, 0.0, 0.0, 0.0, 0.0);
   TRY(sc_world(c, 1));
   return sc_plate(c, dyn_v3_make(0.4, 0.2, 0.04), sc_param(c, "density"),
-                  dyn_v3_make(0.0, 0.0, 1.0),
-                  dyn_v3_make(0.0, 0.0, 0.0),
+                  dyn_v3_make(0.0, 0.0, 1.0), dyn_v3_make(0.0, 0.0, 0.0),
                   dyn_v3_make(omega * sc_param(c, "perturb"), omega, 0.0));
 }
 
@@ -550,11 +540,10 @@ static dyn_err build_chain(scene_ctx *c) {
    * -d (q = R_y(-a)), so I_b = box(m, (0.005, 0.005, l/2)) */
   dyn_v3 d = dyn_v3_make(sin(a), 0.0, -cos(a)), y = dyn_v3_make(0.0, 1.0, 0.0);
   dyn_m3 I = dyn_inertia_box(m, dyn_v3_make(0.005, 0.005, l / 2));
-  for (int k = 0; k < N; k++)
-    TRY(sc_noshape(c, m, I, dyn_v3_scale(d, (k + 0.5) * l), sc_roty(-a)));
+  for (int k = 0; k < N; k++) TRY(sc_noshape(c, m, I, dyn_v3_scale(d, (k + 0.5) * l), sc_roty(-a)));
   for (int k = 0; k < N; k++) {
-    sc_jspec js = sc_jdef(DYN_JOINT_HINGE, k == 0 ? 0 : k - 1, k == 0 ? -1 : k,
-                          dyn_v3_scale(d, k * l), y);
+    sc_jspec js =
+        sc_jdef(DYN_JOINT_HINGE, k == 0 ? 0 : k - 1, k == 0 ? -1 : k, dyn_v3_scale(d, k * l), y);
     TRY(sc_joint(c, &js));
   }
   return DYN_OK;
@@ -581,8 +570,8 @@ static dyn_err build_door(scene_ctx *c) {
   TRY(sc_dynamic(c, mass, dyn_inertia_box(mass, sh.half), sh, dyn_v3_make(W / 2, 0.0, H / 2),
                  dyn_quat_identity(), dyn_v3_make(0.0, push * W / 2, 0.0),
                  dyn_v3_make(0.0, 0.0, push)));
-  sc_jspec js = sc_jdef(DYN_JOINT_HINGE, 0, -1, dyn_v3_make(0.0, 0.0, H / 2),
-                        dyn_v3_make(0.0, 0.0, 1.0));
+  sc_jspec js =
+      sc_jdef(DYN_JOINT_HINGE, 0, -1, dyn_v3_make(0.0, 0.0, H / 2), dyn_v3_make(0.0, 0.0, 1.0));
   js.lim_lo = 0.0;
   js.lim_hi = sc_param(c, "limit_deg") * DEG;
   return sc_joint(c, &js);
@@ -770,84 +759,148 @@ static dyn_err build_ragdoll(scene_ctx *c) {
 }
 
 #define BIG 1e300
-#define MU_KEY { "mu", 0.5, 0, 0.0, BIG }
-#define DENSITY_KEY { "density", 1000.0, 0, 0.0, BIG }
+#define MU_KEY                                                                                     \
+  { "mu", 0.5, 0, 0.0, BIG }
+#define DENSITY_KEY                                                                                \
+  { "density", 1000.0, 0, 0.0, BIG }
 
 static const scene_def scenes[] = {
-  { "ball", "one sphere dropped on the floor: height=1 radius=0.1 mass=1 restitution=0.8 mu=0",
-    { { "height", 1.0, 0, -BIG, BIG }, { "radius", 0.1, 0, 0.0, BIG }, { "mass", 1.0, 0, 0.0, BIG },
-      { "restitution", 0.8, 0, 0.0, 1.0 }, { "mu", 0.0, 0, 0.0, BIG } },
-    5, build_ball },
-  { "incline", "one cube on a fixed slope (peers): angle_deg=30 mu=0.5 density=1000",
-    { { "angle_deg", 30.0, 0, -89.999999, 89.999999 }, MU_KEY, DENSITY_KEY }, 3, build_incline },
-  { "stack", "a column of cubes (peers): n=10 mu=0.5 density=1000",
-    { { "n", 10, 1, 1, 100000 }, MU_KEY, DENSITY_KEY }, 3, build_stack },
-  { "pyramid", "a 2-D pyramid of cubes (peers): layers=10 mu=0.5 density=1000",
-    { { "layers", 10, 1, 1, 2000 }, MU_KEY, DENSITY_KEY }, 3, build_pyramid },
-  { "pile", "spheres falling into a box (peers): n=500 seed=1 mu=0.5 density=1000",
+  { "ball",
+    "one sphere dropped on the floor: height=1 radius=0.1 mass=1 restitution=0.8 mu=0",
+    { { "height", 1.0, 0, -BIG, BIG },
+      { "radius", 0.1, 0, 0.0, BIG },
+      { "mass", 1.0, 0, 0.0, BIG },
+      { "restitution", 0.8, 0, 0.0, 1.0 },
+      { "mu", 0.0, 0, 0.0, BIG } },
+    5,
+    build_ball },
+  { "incline",
+    "one cube on a fixed slope (peers): angle_deg=30 mu=0.5 density=1000",
+    { { "angle_deg", 30.0, 0, -89.999999, 89.999999 }, MU_KEY, DENSITY_KEY },
+    3,
+    build_incline },
+  { "stack",
+    "a column of cubes (peers): n=10 mu=0.5 density=1000",
+    { { "n", 10, 1, 1, 100000 }, MU_KEY, DENSITY_KEY },
+    3,
+    build_stack },
+  { "pyramid",
+    "a 2-D pyramid of cubes (peers): layers=10 mu=0.5 density=1000",
+    { { "layers", 10, 1, 1, 2000 }, MU_KEY, DENSITY_KEY },
+    3,
+    build_pyramid },
+  { "pile",
+    "spheres falling into a box (peers): n=500 seed=1 mu=0.5 density=1000",
     { { "n", 500, 1, 1, 2000000 }, { "seed", 1, 1, 0, 9007199254740992.0 }, MU_KEY, DENSITY_KEY },
-    4, build_pile },
+    4,
+    build_pile },
   { "dominoes",
     "a row of plates, the first one pushed: n=10 spacing=0.1 push=2 mu=0.5 density=1000",
-    { { "n", 10, 1, 1, 100000 }, { "spacing", 0.1, 0, 0.0, BIG }, { "push", 2.0, 0, -BIG, BIG },
-      MU_KEY, DENSITY_KEY },
-    5, build_dominoes },
-  { "cradle", "a row of spheres hit by the first one, no gravity: n=5 speed=1 gap=0.001 "
-              "restitution=1 density=1000",
-    { { "n", 5, 1, 2, 100000 }, { "speed", 1.0, 0, -BIG, BIG }, { "gap", 0.001, 0, 0.0, BIG },
-      { "restitution", 1.0, 0, 0.0, 1.0 }, DENSITY_KEY },
-    5, build_cradle },
-  { "racket", "a plate spinning near its middle axis, no gravity (Dzhanibekov flip): omega=10 "
-              "perturb=0.001 density=1000",
-    { { "omega", 10.0, 0, -BIG, BIG }, { "perturb", 0.001, 0, -BIG, BIG }, DENSITY_KEY }, 3,
+    { { "n", 10, 1, 1, 100000 },
+      { "spacing", 0.1, 0, 0.0, BIG },
+      { "push", 2.0, 0, -BIG, BIG },
+      MU_KEY,
+      DENSITY_KEY },
+    5,
+    build_dominoes },
+  { "cradle",
+    "a row of spheres hit by the first one, no gravity: n=5 speed=1 gap=0.001 "
+    "restitution=1 density=1000",
+    { { "n", 5, 1, 2, 100000 },
+      { "speed", 1.0, 0, -BIG, BIG },
+      { "gap", 0.001, 0, 0.0, BIG },
+      { "restitution", 1.0, 0, 0.0, 1.0 },
+      DENSITY_KEY },
+    5,
+    build_cradle },
+  { "racket",
+    "a plate spinning near its middle axis, no gravity (Dzhanibekov flip): omega=10 "
+    "perturb=0.001 density=1000",
+    { { "omega", 10.0, 0, -BIG, BIG }, { "perturb", 0.001, 0, -BIG, BIG }, DENSITY_KEY },
+    3,
     build_racket },
-  { "pendulum", "a sphere (r 0.01 m) on a massless link, hinged to the world at the origin "
-                "(axis y), no contact: length=1 angle_deg=5 mass=1",
-    { { "length", 1.0, 0, 0.0, BIG }, { "angle_deg", 5.0, 0, -180.0, 180.0 },
+  { "pendulum",
+    "a sphere (r 0.01 m) on a massless link, hinged to the world at the origin "
+    "(axis y), no contact: length=1 angle_deg=5 mass=1",
+    { { "length", 1.0, 0, 0.0, BIG },
+      { "angle_deg", 5.0, 0, -180.0, 180.0 },
       { "mass", 1.0, 0, 0.0, BIG } },
-    3, build_pendulum },
-  { "double_pendulum", "two rods (1 cm square) hinged (axis y) at the origin and end to end, "
-                       "angles from the downward vertical: length1=1 length2=1 "
-                       "mass1=1 mass2=1 angle1_deg=90 angle2_deg=0",
-    { { "length1", 1.0, 0, 0.0, BIG }, { "length2", 1.0, 0, 0.0, BIG },
-      { "mass1", 1.0, 0, 0.0, BIG }, { "mass2", 1.0, 0, 0.0, BIG },
-      { "angle1_deg", 90.0, 0, -180.0, 180.0 }, { "angle2_deg", 0.0, 0, -180.0, 180.0 } },
-    6, build_double_pendulum },
-  { "chain", "n rods (1 cm square) hinged end to end (axis y) from the origin, released "
-             "straight at angle_deg from the downward vertical, no contact: n=10 link=0.1 "
-             "mass=0.1 angle_deg=90",
-    { { "n", 10, 1, 1, 100 }, { "link", 0.1, 0, 0.0, BIG }, { "mass", 0.1, 0, 0.0, BIG },
+    3,
+    build_pendulum },
+  { "double_pendulum",
+    "two rods (1 cm square) hinged (axis y) at the origin and end to end, "
+    "angles from the downward vertical: length1=1 length2=1 "
+    "mass1=1 mass2=1 angle1_deg=90 angle2_deg=0",
+    { { "length1", 1.0, 0, 0.0, BIG },
+      { "length2", 1.0, 0, 0.0, BIG },
+      { "mass1", 1.0, 0, 0.0, BIG },
+      { "mass2", 1.0, 0, 0.0, BIG },
+      { "angle1_deg", 90.0, 0, -180.0, 180.0 },
+      { "angle2_deg", 0.0, 0, -180.0, 180.0 } },
+    6,
+    build_double_pendulum },
+  { "chain",
+    "n rods (1 cm square) hinged end to end (axis y) from the origin, released "
+    "straight at angle_deg from the downward vertical, no contact: n=10 link=0.1 "
+    "mass=0.1 angle_deg=90",
+    { { "n", 10, 1, 1, 100 },
+      { "link", 0.1, 0, 0.0, BIG },
+      { "mass", 0.1, 0, 0.0, BIG },
       { "angle_deg", 90.0, 0, -180.0, 180.0 } },
-    4, build_chain },
-  { "door", "a 4 cm plate hinged at its edge (axis z), pushed open at push rad/s, hinge limits "
-            "0 .. limit_deg: width=0.8 height=2 mass=20 push=2 limit_deg=90",
-    { { "width", 0.8, 0, 0.0, BIG }, { "height", 2.0, 0, 0.0, BIG }, { "mass", 20.0, 0, 0.0, BIG },
-      { "push", 2.0, 0, -BIG, BIG }, { "limit_deg", 90.0, 0, 0.0, 359.0 } },
-    5, build_door },
-  { "wheel", "a 5 cm disc on a hinge (axis x) driven by a motor to speed rad/s with at most "
-             "torque N m, from rest: radius=0.3 mass=2 speed=10 torque=5",
-    { { "radius", 0.3, 0, 0.0, BIG }, { "mass", 2.0, 0, 0.0, BIG }, { "speed", 10.0, 0, -BIG, BIG },
+    4,
+    build_chain },
+  { "door",
+    "a 4 cm plate hinged at its edge (axis z), pushed open at push rad/s, hinge limits "
+    "0 .. limit_deg: width=0.8 height=2 mass=20 push=2 limit_deg=90",
+    { { "width", 0.8, 0, 0.0, BIG },
+      { "height", 2.0, 0, 0.0, BIG },
+      { "mass", 20.0, 0, 0.0, BIG },
+      { "push", 2.0, 0, -BIG, BIG },
+      { "limit_deg", 90.0, 0, 0.0, 359.0 } },
+    5,
+    build_door },
+  { "wheel",
+    "a 5 cm disc on a hinge (axis x) driven by a motor to speed rad/s with at most "
+    "torque N m, from rest: radius=0.3 mass=2 speed=10 torque=5",
+    { { "radius", 0.3, 0, 0.0, BIG },
+      { "mass", 2.0, 0, 0.0, BIG },
+      { "speed", 10.0, 0, -BIG, BIG },
       { "torque", 5.0, 0, 0.0, BIG } },
-    4, build_wheel },
-  { "slider", "a 0.1 m cube on a slider (axis angle_deg from the vertical) falling to its "
-              "limit, displacement lo .. hi m: lo=-0.5 hi=0.5 mass=1 angle_deg=30",
-    { { "lo", -0.5, 0, -BIG, BIG }, { "hi", 0.5, 0, -BIG, BIG }, { "mass", 1.0, 0, 0.0, BIG },
+    4,
+    build_wheel },
+  { "slider",
+    "a 0.1 m cube on a slider (axis angle_deg from the vertical) falling to its "
+    "limit, displacement lo .. hi m: lo=-0.5 hi=0.5 mass=1 angle_deg=30",
+    { { "lo", -0.5, 0, -BIG, BIG },
+      { "hi", 0.5, 0, -BIG, BIG },
+      { "mass", 1.0, 0, 0.0, BIG },
       { "angle_deg", 30.0, 0, -180.0, 180.0 } },
-    4, build_slider },
-  { "car", "a 2 x 1 x 0.3 m chassis on four sphere wheels (r 0.3 m, 10 kg) on hinge-2 joints "
-           "with motors, on the floor: speed=5 torque=20 mu=1 mass=100",
-    { { "speed", 5.0, 0, -BIG, BIG }, { "torque", 20.0, 0, 0.0, BIG }, { "mu", 1.0, 0, 0.0, BIG },
+    4,
+    build_slider },
+  { "car",
+    "a 2 x 1 x 0.3 m chassis on four sphere wheels (r 0.3 m, 10 kg) on hinge-2 joints "
+    "with motors, on the floor: speed=5 torque=20 mu=1 mass=100",
+    { { "speed", 5.0, 0, -BIG, BIG },
+      { "torque", 20.0, 0, 0.0, BIG },
+      { "mu", 1.0, 0, 0.0, BIG },
       { "mass", 100.0, 0, 0.0, BIG } },
-    4, build_car },
-  { "slider_crank", "a closed loop: crank (hinge at the origin, motor), connecting rod, piston "
-                    "on a slider along x: crank=0.2 rod=0.6 speed=6.283 torque=50",
-    { { "crank", 0.2, 0, 0.0, BIG }, { "rod", 0.6, 0, 0.0, BIG }, { "speed", 6.283, 0, -BIG, BIG },
+    4,
+    build_car },
+  { "slider_crank",
+    "a closed loop: crank (hinge at the origin, motor), connecting rod, piston "
+    "on a slider along x: crank=0.2 rod=0.6 speed=6.283 torque=50",
+    { { "crank", 0.2, 0, 0.0, BIG },
+      { "rod", 0.6, 0, 0.0, BIG },
+      { "speed", 6.283, 0, -BIG, BIG },
       { "torque", 50.0, 0, 0.0, BIG } },
-    4, build_slider_crank },
-  { "ragdoll", "10 bodies (torso, head, arms, legs) on ball joints and limited hinges, "
-               "dropped on the floor turning: height=0.5 push=1 mu=0.5",
+    4,
+    build_slider_crank },
+  { "ragdoll",
+    "10 bodies (torso, head, arms, legs) on ball joints and limited hinges, "
+    "dropped on the floor turning: height=0.5 push=1 mu=0.5",
     { { "height", 0.5, 0, 0.0, BIG }, { "push", 1.0, 0, -BIG, BIG }, MU_KEY },
-    3, build_ragdoll },
+    3,
+    build_ragdoll },
 };
 
 enum { NSCENES = (int)(sizeof scenes / sizeof scenes[0]) };
@@ -856,20 +909,16 @@ int dyn_scene_count(void) { return NSCENES; }
 
 const char *dyn_scene_name(int i) { return (i >= 0 && i < NSCENES) ? scenes[i].name : NULL; }
 
-const char *dyn_scene_summary(int i) {
-  return (i >= 0 && i < NSCENES) ? scenes[i].summary : NULL;
-}
+const char *dyn_scene_summary(int i) { return (i >= 0 && i < NSCENES) ? scenes[i].summary : NULL; }
 
 static const scene_def *find_scene(const char *name) {
   for (int i = 0; name && i < NSCENES; i++)
-    if (strcmp(scenes[i].name, name) == 0)
-      return &scenes[i];
+    if (strcmp(scenes[i].name, name) == 0) return &scenes[i];
   return NULL;
 }
 
 long dyn_scene_default_steps(const char *name, double dt) {
-  if (!find_scene(name) || !(dt > 0.0) || !isfinite(dt))
-    return 0;
+  if (!find_scene(name) || !(dt > 0.0) || !isfinite(dt)) return 0;
   if (strcmp(name, "incline") == 0) {
     double k = floor(1.0 / dt + 0.5); /* round(1 s / dt), as the peers */
     return k < 1 ? 1 : (k > 1e15 ? 0 : (long)k);
@@ -881,13 +930,12 @@ long dyn_scene_default_steps(const char *name, double dt) {
  * ndyn is not such a number (not a pyramid's count). */
 static long pyramid_layers(long ndyn) {
   long L = 0;
-  while (L * (L + 1) / 2 < ndyn)
-    L++;
+  while (L * (L + 1) / 2 < ndyn) L++;
   return (L >= 1 && L * (L + 1) / 2 == ndyn) ? L : -1;
 }
 
-dyn_err dyn_scene_rest_positions(const char *name, const dyn_world *w, double *r_rest,
-                                 int nbodies, char *msg, size_t msgcap) {
+dyn_err dyn_scene_rest_positions(const char *name, const dyn_world *w, double *r_rest, int nbodies,
+                                 char *msg, size_t msgcap) {
   scene_ctx c; /* for scmsg only */
   memset(&c, 0, sizeof c);
   c.msg = msg;
@@ -898,9 +946,8 @@ dyn_err dyn_scene_rest_positions(const char *name, const dyn_world *w, double *r
     return DYN_ERR_INPUT;
   }
   if (!w || !r_rest || nbodies != dyn_world_body_count(w)) {
-    scmsg(&c, "rest positions: world %s, r_rest %s, nbodies=%d for %d bodies",
-          w ? "given" : "NULL", r_rest ? "given" : "NULL", nbodies,
-          w ? dyn_world_body_count(w) : 0);
+    scmsg(&c, "rest positions: world %s, r_rest %s, nbodies=%d for %d bodies", w ? "given" : "NULL",
+          r_rest ? "given" : "NULL", nbodies, w ? dyn_world_body_count(w) : 0);
     return DYN_ERR_INPUT;
   }
   if (dyn_world_step_count(w) != 0) {
@@ -911,8 +958,7 @@ dyn_err dyn_scene_rest_positions(const char *name, const dyn_world *w, double *r
   /* dyn_world_bodies has no const form; the bodies are only read here */
   const dyn_body *b = dyn_world_bodies((dyn_world *)w);
   int ndyn = 0;
-  while (ndyn < nbodies && !b[ndyn].is_static)
-    ndyn++;
+  while (ndyn < nbodies && !b[ndyn].is_static) ndyn++;
   int stack = strcmp(name, "stack") == 0, pyramid = strcmp(name, "pyramid") == 0;
   if (stack || pyramid) {
     /* the builders' layout: the cubes first, then the floor alone */
@@ -930,8 +976,7 @@ dyn_err dyn_scene_rest_positions(const char *name, const dyn_world *w, double *r
     r_rest[3 * i] = b[i].r.x;
     r_rest[3 * i + 1] = b[i].r.y;
     r_rest[3 * i + 2] = b[i].r.z;
-    if (!(stack || pyramid) || i >= ndyn)
-      continue;
+    if (!(stack || pyramid) || i >= ndyn) continue;
     /* a cube of layer j rests (j + 1) gz lower: the gaps under it, from the
      * floor up, closed (cubes face to face, no penetration) */
     r_rest[3 * i + 2] -= (double)(j + 1) * SC_LAYER_GZ;
@@ -948,37 +993,33 @@ static void key_list(const scene_def *d, char *buf, size_t len) {
   buf[0] = '\0';
   for (int k = 0; k < d->nkeys; k++) {
     int r = snprintf(buf + used, len - used, "%s%s", k ? ", " : "", d->keys[k].key);
-    if (r < 0 || (size_t)r >= len - used)
-      return;
+    if (r < 0 || (size_t)r >= len - used) return;
     used += (size_t)r;
   }
 }
 
 /* Strict: the whole string is one finite number. */
 static int parse_number(const char *s, double *out) {
-  if (!s || !*s || *s == ' ' || *s == '\t')
-    return 0;
+  if (!s || !*s || *s == ' ' || *s == '\t') return 0;
   char *end = NULL;
   errno = 0;
   double v = strtod(s, &end);
-  if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
-    return 0;
+  if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v)) return 0;
   *out = v;
   return 1;
 }
 
 /* A key whose value must be > 0 (masses, densities, lengths, counts). */
 static int must_be_positive(const char *key) {
-  return strcmp(key, "mass") == 0 || strcmp(key, "density") == 0 || strcmp(key, "radius") == 0
-      || strcmp(key, "spacing") == 0 || strcmp(key, "length") == 0 || strcmp(key, "length1") == 0
-      || strcmp(key, "length2") == 0 || strcmp(key, "mass1") == 0 || strcmp(key, "mass2") == 0
-      || strcmp(key, "link") == 0 || strcmp(key, "width") == 0 || strcmp(key, "crank") == 0
-      || strcmp(key, "rod") == 0;
+  return strcmp(key, "mass") == 0 || strcmp(key, "density") == 0 || strcmp(key, "radius") == 0 ||
+         strcmp(key, "spacing") == 0 || strcmp(key, "length") == 0 || strcmp(key, "length1") == 0 ||
+         strcmp(key, "length2") == 0 || strcmp(key, "mass1") == 0 || strcmp(key, "mass2") == 0 ||
+         strcmp(key, "link") == 0 || strcmp(key, "width") == 0 || strcmp(key, "crank") == 0 ||
+         strcmp(key, "rod") == 0;
 }
 
 dyn_err dyn_scene_new(const char *name, const char *const *params, int nparams,
-                      const dyn_world_settings *base, dyn_world **out, char *msg,
-                      size_t msgcap) {
+                      const dyn_world_settings *base, dyn_world **out, char *msg, size_t msgcap) {
   scene_ctx c;
   memset(&c, 0, sizeof c);
   c.msg = msg;
@@ -996,12 +1037,10 @@ dyn_err dyn_scene_new(const char *name, const char *const *params, int nparams,
     list[0] = '\0';
     for (int i = 0; i < NSCENES; i++) {
       int r = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", scenes[i].name);
-      if (r < 0 || (size_t)r >= sizeof list - used)
-        break;
+      if (r < 0 || (size_t)r >= sizeof list - used) break;
       used += (size_t)r;
     }
-    if (msg && msgcap)
-      snprintf(msg, msgcap, "unknown scene '%s' (known: %s)", c.name, list);
+    if (msg && msgcap) snprintf(msg, msgcap, "unknown scene '%s' (known: %s)", c.name, list);
     return DYN_ERR_INPUT;
   }
   if (nparams < 0 || (nparams > 0 && !params)) {
@@ -1010,8 +1049,7 @@ dyn_err dyn_scene_new(const char *name, const char *const *params, int nparams,
   }
   int seen[SC_MAXKEYS] = { 0 };
   c.def = d;
-  for (int k = 0; k < d->nkeys; k++)
-    c.v[k] = d->keys[k].def;
+  for (int k = 0; k < d->nkeys; k++) c.v[k] = d->keys[k].def;
   char keys[128];
   key_list(d, keys, sizeof keys);
   for (int p = 0; p < nparams; p++) {
@@ -1023,8 +1061,8 @@ dyn_err dyn_scene_new(const char *name, const char *const *params, int nparams,
     }
     size_t klen = (size_t)(eq - kv);
     int k = 0;
-    while (k < d->nkeys
-           && !(strlen(d->keys[k].key) == klen && strncmp(d->keys[k].key, kv, klen) == 0))
+    while (k < d->nkeys &&
+           !(strlen(d->keys[k].key) == klen && strncmp(d->keys[k].key, kv, klen) == 0))
       k++;
     if (k == d->nkeys) {
       scmsg(&c, "unknown key '%.*s' (keys: %s)", (int)klen, kv, keys);

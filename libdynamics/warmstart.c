@@ -38,8 +38,7 @@ static size_t hash_slot(uint64_t key, size_t cap) {
  * J_b = (e, ..) on a moving body b, else J_a = (-e, ..)); negation is
  * exact, so these are dyn_contact_basis's vectors bit for bit. */
 static dyn_v3 row_dir(const dyn_rows *r) {
-  if (r->body[1] >= 0)
-    return dyn_v3_make(r->J[1][0], r->J[1][1], r->J[1][2]);
+  if (r->body[1] >= 0) return dyn_v3_make(r->J[1][0], r->J[1][1], r->J[1][2]);
   return dyn_v3_make(-r->J[0][0], -r->J[0][1], -r->J[0][2]);
 }
 
@@ -71,8 +70,7 @@ void dyn_warm_free(dyn_warm_cache *c) {
  * dyn_collide_pair call). */
 static void build_pair_hash(dyn_warm_cache *c) {
   size_t hc = c->hcap, last = 0;
-  for (size_t s = 0; s < hc; s++)
-    c->hkey.p[s] = UINT64_MAX;
+  for (size_t s = 0; s < hc; s++) c->hkey.p[s] = UINT64_MAX;
   for (int i = 0; i < c->nc; i++) {
     uint64_t key = dyn_pair_key(c->con.p[i].a, c->con.p[i].b);
     if (i > 0 && c->hkey.p[last] == key) {
@@ -80,8 +78,7 @@ static void build_pair_hash(dyn_warm_cache *c) {
       continue;
     }
     size_t s = hash_slot(key, hc);
-    while (c->hkey.p[s] != UINT64_MAX && c->hkey.p[s] != key)
-      s = (s + 1) & (hc - 1);
+    while (c->hkey.p[s] != UINT64_MAX && c->hkey.p[s] != key) s = (s + 1) & (hc - 1);
     if (c->hkey.p[s] == key) { /* a pair seen twice (not expected): keep the first run */
       last = s;
       continue;
@@ -99,12 +96,10 @@ static dyn_err keep_contacts(dyn_warm_cache *c, const dyn_warm_rows *r, const do
                              long *grows) {
   int nc = r->nc, tan = has_tangents(r->fric), fail = 0;
   size_t nr = (size_t)nc * (size_t)r->rpc, hc = 16;
-  while (hc < 2 * (size_t)nc)
-    hc *= 2;
+  while (hc < 2 * (size_t)nc) hc *= 2;
   fail |= dyn_buf_reserve(&c->con, (size_t)nc, grows);
   fail |= dyn_buf_reserve(&c->x, nr, grows);
-  if (tan)
-    fail |= dyn_buf_reserve(&c->tan, 6 * (size_t)nc, grows);
+  if (tan) fail |= dyn_buf_reserve(&c->tan, 6 * (size_t)nc, grows);
   fail |= dyn_buf_reserve(&c->hkey, hc, grows);
   fail |= dyn_buf_reserve(&c->hfirst, hc, grows);
   fail |= dyn_buf_reserve(&c->hcount, hc, grows);
@@ -114,8 +109,7 @@ static dyn_err keep_contacts(dyn_warm_cache *c, const dyn_warm_rows *r, const do
   }
   if (nc > 0) /* a step with joint rows only may have no contact buffers yet */
     memcpy(c->con.p, r->con, (size_t)nc * sizeof *c->con.p);
-  if (nr > 0)
-    memcpy(c->x.p, x + r->njrows, nr * sizeof *c->x.p);
+  if (nr > 0) memcpy(c->x.p, x + r->njrows, nr * sizeof *c->x.p);
   for (int i = 0; tan && i < nc; i++) {
     const dyn_rows *row = r->rows + (size_t)i * (size_t)r->rpc;
     dyn_v3 t1 = row_dir(row + 1), t2 = row_dir(row + 2);
@@ -139,18 +133,15 @@ static dyn_err keep_joints(dyn_warm_cache *c, const dyn_warm_rows *r, const doub
   }
   /* no joint rows: the buffers may still be NULL (memcpy wants valid
    * pointers even for 0 bytes) */
-  if (r->njrows > 0)
-    memcpy(c->jx.p, x, (size_t)r->njrows * sizeof *c->jx.p);
-  if (r->nj > 0)
-    memcpy(c->jrows.p, r->jrows, (size_t)r->nj * sizeof *c->jrows.p);
+  if (r->njrows > 0) memcpy(c->jx.p, x, (size_t)r->njrows * sizeof *c->jx.p);
+  if (r->nj > 0) memcpy(c->jrows.p, r->jrows, (size_t)r->nj * sizeof *c->jrows.p);
   c->j_valid = 1;
   return DYN_OK;
 }
 
 dyn_err dyn_warm_keep(dyn_warm_cache *c, const dyn_warm_rows *r, const double *x, long *grows) {
   dyn_err e = keep_contacts(c, r, x, grows);
-  if (e != DYN_OK)
-    return e;
+  if (e != DYN_OK) return e;
   return keep_joints(c, r, x, grows);
 }
 
@@ -160,13 +151,11 @@ dyn_err dyn_warm_keep(dyn_warm_cache *c, const dyn_warm_rows *r, const double *x
  * whole, not scaled by warm_factor, which tames the re-matched contact
  * points only. */
 static void fill_joints(const dyn_warm_cache *c, const dyn_warm_rows *r, double *x) {
-  if (!c->j_valid)
-    return;
+  if (!c->j_valid) return;
   int off = 0, poff = 0;
   for (int i = 0; i < r->nj; i++) {
     int m = r->jrows[i], pm = c->jrows.p[i];
-    if (pm == m)
-      memcpy(x + off, c->jx.p + poff, (size_t)m * sizeof *x);
+    if (pm == m) memcpy(x + off, c->jx.p + poff, (size_t)m * sizeof *x);
     off += m;
     poff += pm > 0 ? pm : 0;
   }
@@ -176,10 +165,8 @@ static void fill_joints(const dyn_warm_cache *c, const dyn_warm_rows *r, double 
 static int nearest_kept(const dyn_warm_cache *c, const dyn_contact *cc) {
   uint64_t key = dyn_pair_key(cc->a, cc->b);
   size_t s = hash_slot(key, c->hcap);
-  while (c->hkey.p[s] != UINT64_MAX && c->hkey.p[s] != key)
-    s = (s + 1) & (c->hcap - 1);
-  if (c->hkey.p[s] != key)
-    return -1;
+  while (c->hkey.p[s] != UINT64_MAX && c->hkey.p[s] != key) s = (s + 1) & (c->hcap - 1);
+  if (c->hkey.p[s] != key) return -1;
   int best = -1;
   double dbest = INFINITY;
   for (int k = c->hfirst.p[s]; k < c->hfirst.p[s] + c->hcount.p[s]; k++) {
@@ -194,8 +181,8 @@ static int nearest_kept(const dyn_warm_cache *c, const dyn_contact *cc) {
 }
 
 /* Contact i's impulses xc from kept contact k, scaled by f. */
-static void fill_contact(const dyn_warm_cache *c, const dyn_warm_rows *r, int i, int k,
-                         double f, double *xc) {
+static void fill_contact(const dyn_warm_cache *c, const dyn_warm_rows *r, int i, int k, double f,
+                         double *xc) {
   int rpc = r->rpc;
   const double *xp = c->x.p + (size_t)k * (size_t)rpc;
   xc[0] = f * xp[0];
@@ -210,16 +197,14 @@ static void fill_contact(const dyn_warm_cache *c, const dyn_warm_rows *r, int i,
     xc[1] = dyn_v3_dot(F, t1);
     xc[2] = dyn_v3_dot(F, t2);
   } else {
-    for (int j = 1; j < rpc; j++)
-      xc[j] = f * xp[j];
+    for (int j = 1; j < rpc; j++) xc[j] = f * xp[j];
   }
 }
 
 void dyn_warm_fill(const dyn_warm_cache *c, const dyn_warm_rows *r, double factor, double *x) {
   memset(x, 0, ((size_t)r->njrows + (size_t)r->nc * (size_t)r->rpc) * sizeof *x);
   fill_joints(c, r, x);
-  if (c->nc == 0 || c->rpc != r->rpc || c->fric != r->fric)
-    return;
+  if (c->nc == 0 || c->rpc != r->rpc || c->fric != r->fric) return;
   for (int i = 0; i < r->nc; i++) {
     int k = nearest_kept(c, &r->con[i]);
     if (k >= 0)

@@ -81,8 +81,8 @@ static dyn_err validate_failure_policy(const dyn_world_settings *s, char *msg, s
     dyn_msgf(msg, cap, "on_failure=%d is not a dyn_failure_policy", (int)s->on_failure);
     return DYN_ERR_INPUT;
   }
-  if (!memchr(s->fallback_solver, '\0', sizeof s->fallback_solver)
-      || (s->fallback_solver[0] && !slv_solver_find(s->fallback_solver))) {
+  if (!memchr(s->fallback_solver, '\0', sizeof s->fallback_solver) ||
+      (s->fallback_solver[0] && !slv_solver_find(s->fallback_solver))) {
     dyn_msgf(msg, cap, "unknown fallback solver '%.*s' (see 'lcplab solvers')",
              (int)sizeof s->fallback_solver, s->fallback_solver);
     return DYN_ERR_INPUT;
@@ -99,7 +99,7 @@ static dyn_err validate_solver(const dyn_world_settings *s, char *msg, size_t ca
   char m2[200];
   if (!memchr(s->solver, '\0', sizeof s->solver) || !slv_solver_find(s->solver)) {
     dyn_msgf(msg, cap, "unknown solver '%.*s' (see 'lcplab solvers')", (int)sizeof s->solver,
-         s->solver);
+             s->solver);
     return DYN_ERR_INPUT;
   }
   m2[0] = '\0';
@@ -142,7 +142,7 @@ dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size
   }
   if (!v3_finite(s->gravity)) {
     dyn_msgf(msg, cap, "gravity (%g, %g, %g) must be finite", s->gravity.x, s->gravity.y,
-         s->gravity.z);
+             s->gravity.z);
     return DYN_ERR_INPUT;
   }
   if (s->integrator < DYN_INT_SYMPLECTIC_EULER || s->integrator > DYN_INT_VERLET) {
@@ -172,8 +172,7 @@ dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size
 /* ---- construction ------------------------------------------------------------------ */
 
 void dyn_world_free(dyn_world *w) {
-  if (!w)
-    return;
+  if (!w) return;
   dyn_buf_free(&w->bodies);
   dyn_buf_free(&w->saved);
   dyn_buf_free(&w->deg);
@@ -206,8 +205,8 @@ dyn_err dyn_world_reserve_bodies(dyn_world *w, size_t nb) {
   return DYN_OK;
 }
 
-dyn_err dyn_world_new(const dyn_world_settings *s, int body_capacity, dyn_world **out,
-                      char *msg, size_t msgcap) {
+dyn_err dyn_world_new(const dyn_world_settings *s, int body_capacity, dyn_world **out, char *msg,
+                      size_t msgcap) {
   if (!out) {
     dyn_msgf(msg, msgcap, "dyn_world_new: out is NULL");
     return DYN_ERR_INPUT;
@@ -218,8 +217,7 @@ dyn_err dyn_world_new(const dyn_world_settings *s, int body_capacity, dyn_world 
     return DYN_ERR_INPUT;
   }
   dyn_err e = dyn_world_settings_validate(s, msg, msgcap);
-  if (e != DYN_OK)
-    return e;
+  if (e != DYN_OK) return e;
   dyn_world *w = calloc(1, sizeof *w);
   if (!w) {
     dyn_msgf(msg, msgcap, "dyn_world_new: out of memory");
@@ -238,13 +236,11 @@ dyn_err dyn_world_new(const dyn_world_settings *s, int body_capacity, dyn_world 
 }
 
 dyn_err dyn_world_set_settings(dyn_world *w, const dyn_world_settings *s) {
-  if (!w)
-    return DYN_ERR_INPUT;
+  if (!w) return DYN_ERR_INPUT;
   dyn_err e = dyn_world_settings_validate(s, w->msg, sizeof w->msg);
-  if (e != DYN_OK)
-    return e;
-  if (strcmp(s->solver, w->set.solver) != 0 || s->opt.max_iter != w->set.opt.max_iter
-      || s->opt.record_history != w->set.opt.record_history)
+  if (e != DYN_OK) return e;
+  if (strcmp(s->solver, w->set.solver) != 0 || s->opt.max_iter != w->set.opt.max_iter ||
+      s->opt.record_history != w->set.opt.record_history)
     dyn_solver_slot_free(&w->main); /* sized by the solver and (history) by max_iter */
   if (s->contact.friction != w->set.contact.friction || s->contact.eta != w->set.contact.eta)
     dyn_warm_drop_contacts(&w->warm);
@@ -258,15 +254,14 @@ const dyn_world_settings *dyn_world_get_settings(const dyn_world *w) { return w 
 
 static int m3_finite(const dyn_m3 *M) {
   for (int k = 0; k < 9; k++)
-    if (!isfinite(M->m[k]))
-      return 0;
+    if (!isfinite(M->m[k])) return 0;
   return 1;
 }
 
 /* The checks of dyn_world_add_body on body i (dyn_world.h). */
 static dyn_err check_body(dyn_world *w, int i, const dyn_body *b) {
-  if (!v3_finite(b->r) || !v3_finite(b->v) || !v3_finite(b->w) || !v3_finite(b->f_ext)
-      || !v3_finite(b->t_ext))
+  if (!v3_finite(b->r) || !v3_finite(b->v) || !v3_finite(b->w) || !v3_finite(b->f_ext) ||
+      !v3_finite(b->t_ext))
     return dyn_world_fail(w, DYN_ERR_INPUT, "body %d: r, v, w and the loads must be finite", i);
   double qn = dyn_quat_norm(b->q);
   if (!(qn > 0.0) || !isfinite(qn))
@@ -276,16 +271,14 @@ static dyn_err check_body(dyn_world *w, int i, const dyn_body *b) {
     return dyn_world_fail(w, DYN_ERR_INPUT, "body %d: inertia not finite", i);
   if (b->is_static) {
     int zero = b->inv_mass == 0.0;
-    for (int k = 0; k < 9; k++)
-      zero = zero && b->inv_I_b.m[k] == 0.0;
+    for (int k = 0; k < 9; k++) zero = zero && b->inv_I_b.m[k] == 0.0;
     if (!zero)
       return dyn_world_fail(w, DYN_ERR_INPUT,
                             "body %d: a static body needs inv_mass = 0, inv_I_b = 0", i);
     return DYN_OK;
   }
   if (!(b->mass > 0.0) || !isfinite(b->mass))
-    return dyn_world_fail(w, DYN_ERR_INPUT, "body %d: mass=%g must be finite and > 0", i,
-                          b->mass);
+    return dyn_world_fail(w, DYN_ERR_INPUT, "body %d: mass=%g must be finite and > 0", i, b->mass);
   /* inv_mass must be 1/m (to rounding): assembly and integration read it */
   if (!(fabs(b->inv_mass * b->mass - 1.0) <= 1e-12))
     return dyn_world_fail(w, DYN_ERR_INPUT, "body %d: inv_mass=%g is not 1/mass (mass=%g)", i,
@@ -296,19 +289,14 @@ static dyn_err check_body(dyn_world *w, int i, const dyn_body *b) {
 }
 
 int dyn_world_add_body(dyn_world *w, const dyn_body *b) {
-  if (!w)
-    return DYN_ERR_INPUT;
+  if (!w) return DYN_ERR_INPUT;
   w->msg[0] = '\0';
   int i = w->nb;
-  if (!b)
-    return dyn_world_fail(w, DYN_ERR_INPUT, "body %d: NULL", i);
+  if (!b) return dyn_world_fail(w, DYN_ERR_INPUT, "body %d: NULL", i);
   dyn_err e = check_body(w, i, b);
-  if (e != DYN_OK)
-    return e;
-  if (w->nb == INT32_MAX)
-    return dyn_world_fail(w, DYN_ERR_INPUT, "too many bodies");
-  if ((e = dyn_world_reserve_bodies(w, (size_t)w->nb + 1)) != DYN_OK)
-    return e;
+  if (e != DYN_OK) return e;
+  if (w->nb == INT32_MAX) return dyn_world_fail(w, DYN_ERR_INPUT, "too many bodies");
+  if ((e = dyn_world_reserve_bodies(w, (size_t)w->nb + 1)) != DYN_OK) return e;
   w->bodies.p[i] = *b;
   w->bodies.p[i].q = dyn_quat_normalize(b->q);
   w->nb++;
@@ -326,16 +314,14 @@ static dyn_err joints_reserve(dyn_world *w, size_t nj, size_t njp) {
   fail |= dyn_buf_reserve(&w->jcnt, nj, &w->grows);
   fail |= dyn_warm_reserve_joints(&w->warm, (int)nj, &w->grows) != DYN_OK;
   fail |= dyn_buf_reserve(&w->jpairs, njp, &w->grows);
-  if (fail)
-    return dyn_world_fail(w, DYN_ERR_NOMEM, "out of memory for %zu joints", nj);
+  if (fail) return dyn_world_fail(w, DYN_ERR_NOMEM, "out of memory for %zu joints", nj);
   return DYN_OK;
 }
 
 /* Bodies a < b tied from now on: their key inserted in the sorted jpairs. */
 static void add_jointed_pair(dyn_world *w, int a, int b) {
   uint64_t key = dyn_pair_key(a, b);
-  if (dyn_pair_sorted_has(w->jpairs.p, w->njp, key))
-    return;
+  if (dyn_pair_sorted_has(w->jpairs.p, w->njp, key)) return;
   int k = w->njp;
   while (k > 0 && w->jpairs.p[k - 1] > key) {
     w->jpairs.p[k] = w->jpairs.p[k - 1];
@@ -346,30 +332,25 @@ static void add_jointed_pair(dyn_world *w, int a, int b) {
 }
 
 int dyn_world_add_joint(dyn_world *w, const dyn_joint *j) {
-  if (!w)
-    return DYN_ERR_INPUT;
+  if (!w) return DYN_ERR_INPUT;
   w->msg[0] = '\0';
   int i = w->nj;
-  if (!j)
-    return dyn_world_fail(w, DYN_ERR_INPUT, "joint %d: NULL", i);
+  if (!j) return dyn_world_fail(w, DYN_ERR_INPUT, "joint %d: NULL", i);
   char m[200];
   if (dyn_joint_validate(j, w->nb, m, sizeof m) != DYN_OK)
     return dyn_world_fail(w, DYN_ERR_INPUT, "joint %d: %s", i, m);
   int sa = w->bodies.p[j->a].is_static, sb = j->b < 0 || w->bodies.p[j->b].is_static;
   if (sa && sb)
-    return dyn_world_fail(w, DYN_ERR_INPUT, "joint %d: bodies %d and %d are both static", i,
-                          j->a, j->b);
-  if (w->nj == INT32_MAX)
-    return dyn_world_fail(w, DYN_ERR_INPUT, "too many joints");
+    return dyn_world_fail(w, DYN_ERR_INPUT, "joint %d: bodies %d and %d are both static", i, j->a,
+                          j->b);
+  if (w->nj == INT32_MAX) return dyn_world_fail(w, DYN_ERR_INPUT, "too many joints");
   dyn_err e = joints_reserve(w, (size_t)w->nj + 1, (size_t)w->njp + 1);
-  if (e != DYN_OK)
-    return e;
+  if (e != DYN_OK) return e;
   w->joints.p[i] = *j;
   dyn_warm_add_joint(&w->warm, i);
   w->jcnt.p[i] = 0;
   w->nj++;
-  if (j->b >= 0)
-    add_jointed_pair(w, j->a < j->b ? j->a : j->b, j->a < j->b ? j->b : j->a);
+  if (j->b >= 0) add_jointed_pair(w, j->a < j->b ? j->a : j->b, j->a < j->b ? j->b : j->a);
   return i;
 }
 
@@ -398,28 +379,22 @@ double dyn_world_energy(const dyn_world *w, double *kinetic, double *potential) 
   double T = 0.0, V = 0.0;
   for (int i = 0; w && i < w->nb; i++) {
     const dyn_body *b = &w->bodies.p[i];
-    if (b->is_static)
-      continue;
+    if (b->is_static) continue;
     T += dyn_body_kinetic(b);
     V -= b->mass * dyn_v3_dot(w->set.gravity, b->r);
   }
-  if (kinetic)
-    *kinetic = T;
-  if (potential)
-    *potential = V;
+  if (kinetic) *kinetic = T;
+  if (potential) *potential = V;
   return T + V;
 }
 
 void dyn_world_last_problem(const dyn_world *w, slv_problem *p, const double **x) {
-  if (p)
-    *p = (w && w->have_prob) ? w->prob : slv_problem_empty();
-  if (x)
-    *x = (w && w->have_prob) ? w->x.p : NULL;
+  if (p) *p = (w && w->have_prob) ? w->prob : slv_problem_empty();
+  if (x) *x = (w && w->have_prob) ? w->x.p : NULL;
 }
 
 int dyn_world_last_solve(const dyn_world *w, dyn_world_solve *out) {
-  if (!out)
-    return 0;
+  if (!out) return 0;
   if (!w || !w->have_solve) {
     memset(out, 0, sizeof *out);
     out->prob = slv_problem_empty();
@@ -430,29 +405,23 @@ int dyn_world_last_solve(const dyn_world *w, dyn_world_solve *out) {
 }
 
 const dyn_contact *dyn_world_contacts(const dyn_world *w, int *n) {
-  if (n)
-    *n = w ? w->nc : 0;
+  if (n) *n = w ? w->nc : 0;
   return w ? w->col.con.p : NULL;
 }
 
 dyn_err dyn_world_penetration(dyn_world *w, double *max_pen, int *ncontacts) {
-  if (!w)
-    return DYN_ERR_INPUT;
+  if (!w) return DYN_ERR_INPUT;
   w->msg[0] = '\0';
   dyn_err e = dyn_world_reserve_bodies(w, (size_t)w->nb);
-  if (e != DYN_OK)
-    return e;
+  if (e != DYN_OK) return e;
   int n = 0;
   double pen = 0.0;
   /* after the last step's contacts, so that they stay valid; no order */
   dyn_collide_in in = { w->set.margin, w->set.gravity, 0, w->jpairs.p, w->njp };
-  e = dyn_collision_pass(&w->col, w->bodies.p, w->nb, &in, w->nc, &n, &pen, w->msg,
-                         sizeof w->msg, &w->grows);
-  if (e != DYN_OK)
-    return e;
-  if (max_pen)
-    *max_pen = pen;
-  if (ncontacts)
-    *ncontacts = n;
+  e = dyn_collision_pass(&w->col, w->bodies.p, w->nb, &in, w->nc, &n, &pen, w->msg, sizeof w->msg,
+                         &w->grows);
+  if (e != DYN_OK) return e;
+  if (max_pen) *max_pen = pen;
+  if (ncontacts) *ncontacts = n;
   return DYN_OK;
 }

@@ -56,29 +56,27 @@
 
 /* The Gauss-Seidel solvers, whose budget stop is not a failure (header). */
 static int sweeps_rows(const slv_solver *s) {
-  return strcmp(s->name, "pgs") == 0 || strcmp(s->name, "pgs_wide") == 0
-      || strcmp(s->name, "nsgs") == 0;
+  return strcmp(s->name, "pgs") == 0 || strcmp(s->name, "pgs_wide") == 0 ||
+         strcmp(s->name, "nsgs") == 0;
 }
 
 int dyn_solve_failed(const dyn_world *w, const slv_result *res) {
-  if (res->status == SLV_CONVERGED)
-    return 0;
-  int budget_stop = res->status == SLV_MAX_ITER && res->iterations > 0
-                 && isfinite(res->res.res_nat_inf);
+  if (res->status == SLV_CONVERGED) return 0;
+  int budget_stop =
+      res->status == SLV_MAX_ITER && res->iterations > 0 && isfinite(res->res.res_nat_inf);
   return !(budget_stop && (w->set.on_failure == DYN_ON_FAILURE_KEEP || sweeps_rows(w->solver)));
 }
 
 /* The candidates of a failed step: residuals (NaN = not a candidate). */
 typedef struct candidates {
-  double r[5];   /* indexed by dyn_applied: solver, fallback, warm, zero */
-  int moved;     /* P(0) != 0 */
+  double r[5]; /* indexed by dyn_applied: solver, fallback, warm, zero */
+  int moved;   /* P(0) != 0 */
 } candidates;
 
 static void measure_candidates(dyn_step *s, candidates *c) {
   dyn_world *w = s->w;
   const slv_problem *p = &w->prob;
-  for (int i = 0; i < 5; i++)
-    c->r[i] = NAN;
+  for (int i = 0; i < 5; i++) c->r[i] = NAN;
   c->r[DYN_APPLIED_SOLVER] = s->res.res.res_nat_inf;
   if (s->opt.warm_start && w->set.on_failure != DYN_ON_FAILURE_KEEP)
     c->r[DYN_APPLIED_WARM] = slv_residual(p, w->xstart.p, NULL).res_nat_inf;
@@ -89,8 +87,8 @@ static void measure_candidates(dyn_step *s, candidates *c) {
 /* The fallback solver for this problem (the header). */
 static const slv_solver *fallback_solver(const dyn_world *w) {
   const char *name = w->set.fallback_solver[0] ? w->set.fallback_solver
-                   : w->prob.ncones > 0         ? "nsgs"
-                                                : "pgs";
+                     : w->prob.ncones > 0      ? "nsgs"
+                                               : "pgs";
   return slv_solver_find(name);
 }
 
@@ -112,12 +110,9 @@ static dyn_err run_fallback(dyn_step *s, candidates *c) {
   o.log_ctx = w->set.opt.log_ctx;
   o.warm_start = 1;
   dyn_err e = dyn_world_reserve_solver(w, &w->fallback, fs, p->n, &o);
-  if (e != DYN_OK)
-    return e;
+  if (e != DYN_OK) return e;
   double rx = c->r[DYN_APPLIED_SOLVER], rw = c->r[DYN_APPLIED_WARM];
-  const double *from = isfinite(rx) && !(rw < rx) ? w->x.p
-                     : s->opt.warm_start         ? w->xstart.p
-                                                 : NULL;
+  const double *from = isfinite(rx) && !(rw < rx) ? w->x.p : s->opt.warm_start ? w->xstart.p : NULL;
   if (from)
     memcpy(w->xalt.p, from, (size_t)p->n * sizeof *w->xalt.p);
   else
@@ -144,8 +139,7 @@ static dyn_applied best_candidate(const candidates *c) {
 static void apply_candidate(dyn_step *s, dyn_applied a) {
   dyn_world *w = s->w;
   size_t bytes = (size_t)w->nrows * sizeof *w->x.p;
-  if (a == DYN_APPLIED_SOLVER)
-    return;
+  if (a == DYN_APPLIED_SOLVER) return;
   memcpy(w->xsolver.p, w->x.p, bytes);
   w->last.x_solver = w->xsolver.p;
   if (a == DYN_APPLIED_FALLBACK)
@@ -165,7 +159,8 @@ static dyn_err judge_keep(dyn_step *s, const candidates *c) {
     return dyn_world_fail(w, DYN_ERR_NUMERIC,
                           "step %ld: solver %s ended in %s with res_nat_inf %.2e, worse than "
                           "applying no impulse (res_nat_inf of x = %s: %.2e); impulses not "
-                          "applied", s->k, w->solver->name, slv_status_str(s->res.status), rx,
+                          "applied",
+                          s->k, w->solver->name, slv_status_str(s->res.status), rx,
                           c->moved ? "P(0)" : "0", r0);
   return DYN_OK;
 }
@@ -173,30 +168,28 @@ static dyn_err judge_keep(dyn_step *s, const candidates *c) {
 dyn_err dyn_stage_judge(dyn_step *s) {
   dyn_world *w = s->w;
   dyn_step_verdict *v = &s->verdict;
-  if (w->nrows == 0)
-    return DYN_OK;
+  if (w->nrows == 0) return DYN_OK;
   v->applied = DYN_APPLIED_SOLVER;
   v->res_applied = s->res.res.res_nat_inf;
   v->failed = w->last.failed = dyn_solve_failed(w, &s->res);
-  if (!v->failed)
-    return DYN_OK;
+  if (!v->failed) return DYN_OK;
   if (w->set.on_failure == DYN_ON_FAILURE_STOP)
     return dyn_world_fail(w, DYN_ERR_NUMERIC,
                           "step %ld: solver %s ended in %s with res_nat_inf %.2e; impulses not "
-                          "applied (failure policy stop)", s->k, w->solver->name,
-                          slv_status_str(s->res.status), s->res.res.res_nat_inf);
+                          "applied (failure policy stop)",
+                          s->k, w->solver->name, slv_status_str(s->res.status),
+                          s->res.res.res_nat_inf);
   candidates c;
   measure_candidates(s, &c);
-  if (w->set.on_failure == DYN_ON_FAILURE_KEEP)
-    return judge_keep(s, &c);
+  if (w->set.on_failure == DYN_ON_FAILURE_KEEP) return judge_keep(s, &c);
   dyn_err e;
-  if (w->set.on_failure == DYN_ON_FAILURE_FALLBACK && (e = run_fallback(s, &c)) != DYN_OK)
-    return e;
+  if (w->set.on_failure == DYN_ON_FAILURE_FALLBACK && (e = run_fallback(s, &c)) != DYN_OK) return e;
   dyn_applied a = best_candidate(&c);
   if (a == DYN_APPLIED_NONE)
-    return dyn_world_fail(w, DYN_ERR_NUMERIC, "step %ld: solver %s ended in %s and no "
-                          "candidate impulse is finite; impulses not applied", s->k,
-                          w->solver->name, slv_status_str(s->res.status));
+    return dyn_world_fail(w, DYN_ERR_NUMERIC,
+                          "step %ld: solver %s ended in %s and no "
+                          "candidate impulse is finite; impulses not applied",
+                          s->k, w->solver->name, slv_status_str(s->res.status));
   apply_candidate(s, a);
   v->applied = a;
   v->res_applied = c.r[a];

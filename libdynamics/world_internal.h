@@ -37,10 +37,10 @@ extern "C" {
 /* An array of T: p holds cap elements (p = NULL, cap = 0 before the first
  * reserve).  Every buffer of the world is one; dyn_buf_reserve is the only
  * place they grow. */
-#define DYN_BUF(T) \
-  struct {         \
-    T *p;          \
-    size_t cap;    \
+#define DYN_BUF(T)                                                                                 \
+  struct {                                                                                         \
+    T *p;                                                                                          \
+    size_t cap;                                                                                    \
   }
 
 /* Grows the buffer whose pointer is at pp (a T **, passed as void *) to
@@ -50,14 +50,14 @@ extern "C" {
  * reserve always leaves p non-NULL, even for need = 0. */
 int dyn_buf_raw_reserve(void *pp, size_t *cap, size_t need, size_t elem, long *grows);
 
-#define dyn_buf_reserve(b, need, grows) \
+#define dyn_buf_reserve(b, need, grows)                                                            \
   dyn_buf_raw_reserve(&(b)->p, &(b)->cap, (need), sizeof *(b)->p, (grows))
 
-#define dyn_buf_free(b)  \
-  do {                   \
-    free((b)->p);        \
-    (b)->p = NULL;       \
-    (b)->cap = 0;        \
+#define dyn_buf_free(b)                                                                            \
+  do {                                                                                             \
+    free((b)->p);                                                                                  \
+    (b)->p = NULL;                                                                                 \
+    (b)->cap = 0;                                                                                  \
   } while (0)
 
 typedef DYN_BUF(double) dyn_buf_double;
@@ -94,18 +94,18 @@ typedef struct dyn_pair_sort {
 } dyn_pair_sort;
 
 typedef struct dyn_collider {
-  DYN_BUF(unsigned char) sap;    /* the broad phase's workspace (bytes) */
-  DYN_BUF(int) pairs;            /* 2 ints per pair */
-  DYN_BUF(dyn_pair_sort) psort;  /* top-down: 2 per pair (keys, radix scratch) */
-  DYN_BUF(dyn_contact) con;      /* the contacts of the pass */
+  DYN_BUF(unsigned char) sap;   /* the broad phase's workspace (bytes) */
+  DYN_BUF(int) pairs;           /* 2 ints per pair */
+  DYN_BUF(dyn_pair_sort) psort; /* top-down: 2 per pair (keys, radix scratch) */
+  DYN_BUF(dyn_contact) con;     /* the contacts of the pass */
 } dyn_collider;
 
 /* What a pass reads besides the bodies. */
 typedef struct dyn_collide_in {
-  double margin;                 /* settings.margin */
-  dyn_v3 gravity;                /* for the top-down height */
-  int top_down;                  /* 1: sort the pairs highest first */
-  const uint64_t *jointed;       /* sorted keys of the body pairs tied by a joint */
+  double margin;           /* settings.margin */
+  dyn_v3 gravity;          /* for the top-down height */
+  int top_down;            /* 1: sort the pairs highest first */
+  const uint64_t *jointed; /* sorted keys of the body pairs tied by a joint */
   int njointed;
 } dyn_collide_in;
 
@@ -125,30 +125,30 @@ dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *bodies, int nb,
 /* ---- the warm-start cache (warmstart.c) ------------------------------------------- */
 
 typedef struct dyn_warm_cache {
-  DYN_BUF(dyn_contact) con;   /* the kept contacts */
-  int nc;                     /* 0: nothing kept */
-  dyn_buf_double x;           /* their impulses, rpc per contact */
-  dyn_buf_double tan;         /* box and cone friction: t1, t2 of each (6 doubles) */
+  DYN_BUF(dyn_contact) con; /* the kept contacts */
+  int nc;                   /* 0: nothing kept */
+  dyn_buf_double x;         /* their impulses, rpc per contact */
+  dyn_buf_double tan;       /* box and cone friction: t1, t2 of each (6 doubles) */
   int rpc;
   dyn_friction fric;
   DYN_BUF(uint64_t) hkey;     /* open addressing on the pair key; UINT64_MAX = empty */
   dyn_buf_int hfirst, hcount; /* first kept contact of the pair, how many */
   size_t hcap;
-  dyn_buf_int jrows;          /* rows each joint wrote in the kept step (-1: none) */
-  dyn_buf_double jx;          /* the joints' kept impulses */
+  dyn_buf_int jrows; /* rows each joint wrote in the kept step (-1: none) */
+  dyn_buf_double jx; /* the joints' kept impulses */
   int j_valid;
 } dyn_warm_cache;
 
 /* The rows of one step that the cache reads or keeps. */
 typedef struct dyn_warm_rows {
-  const dyn_contact *con;  /* the step's contacts */
+  const dyn_contact *con; /* the step's contacts */
   int nc;
-  const dyn_rows *rows;    /* the contact rows: contact c at rows[c rpc ..] */
+  const dyn_rows *rows; /* the contact rows: contact c at rows[c rpc ..] */
   int rpc;
   dyn_friction fric;
-  const int *jrows;        /* rows of each joint in this step */
+  const int *jrows; /* rows of each joint in this step */
   int nj;
-  int njrows;              /* their sum: the joint rows come first in x */
+  int njrows; /* their sum: the joint rows come first in x */
 } dyn_warm_rows;
 
 /* Room for nj joints' counts (a new joint starts with none kept). */
@@ -198,24 +198,24 @@ struct dyn_world {
   int nj;
   DYN_BUF(uint64_t) jpairs; /* sorted dyn_pair_key(min, max) of jointed pairs: no contact */
   int njp;
-  dyn_buf_int jcnt;         /* rows each joint wrote in this step */
-  int njrows;               /* rows of the joints in this step */
+  dyn_buf_int jcnt; /* rows each joint wrote in this step */
+  int njrows;       /* rows of the joints in this step */
 
-  dyn_collider col;         /* the contacts of the step are col.con.p[0 .. nc-1] */
+  dyn_collider col; /* the contacts of the step are col.con.p[0 .. nc-1] */
   int nc;
   DYN_BUF(dyn_rows) rows;
   int nrows;
-  dyn_buf_double x;         /* the impulses applied (in: the solver's start) */
-  dyn_buf_double wv;        /* w = A x + b of the solve */
-  dyn_buf_double xstart;    /* the start the solver got (the warm-start candidate) */
-  dyn_buf_double xsolver;   /* the solver's x when another candidate was applied */
-  dyn_buf_double xalt;      /* the fallback's x, P(0), scratch of the judge */
+  dyn_buf_double x;       /* the impulses applied (in: the solver's start) */
+  dyn_buf_double wv;      /* w = A x + b of the solve */
+  dyn_buf_double xstart;  /* the start the solver got (the warm-start candidate) */
+  dyn_buf_double xsolver; /* the solver's x when another candidate was applied */
+  dyn_buf_double xalt;    /* the fallback's x, P(0), scratch of the judge */
 
   dyn_sys_slot dense, csr, fact;
   dyn_system *sys_last;
   slv_problem prob;
-  int have_prob;            /* prob and x are the last step's (dyn_world_last_problem) */
-  int have_solve;           /* last is the last solve's record (dyn_world_last_solve) */
+  int have_prob;  /* prob and x are the last step's (dyn_world_last_problem) */
+  int have_solve; /* last is the last solve's record (dyn_world_last_solve) */
   dyn_world_solve last;
 
   dyn_solver_slot main, fallback;
@@ -252,27 +252,27 @@ typedef enum dyn_stage {
 
 /* The judge's verdict on a step's solve (world_failure.c). */
 typedef struct dyn_step_verdict {
-  int failed;                /* the solve failed (dyn_failure_policy) */
-  dyn_applied applied;       /* the candidate applied */
+  int failed;                 /* the solve failed (dyn_failure_policy) */
+  dyn_applied applied;        /* the candidate applied */
   const slv_solver *fallback; /* the fallback solver, if one ran */
   slv_status fallback_status;
-  double res_applied;        /* res_nat_inf of the applied candidate */
+  double res_applied; /* res_nat_inf of the applied candidate */
 } dyn_step_verdict;
 
 /* Everything one step carries from stage to stage. */
 typedef struct dyn_step {
   dyn_world *w;
-  dyn_world_metrics *m; /* the caller's record, or NULL */
-  long k;               /* this step's number (the count after it) */
-  double h;             /* settings.dt */
-  dyn_v3 g;             /* settings.gravity */
-  double t0;            /* wall clock at the start */
-  int nc;               /* contacts */
-  double maxpen;        /* deepest contact */
-  slv_storage storage;  /* of the problem (SLV_DENSE without rows) */
-  dyn_system *sys;      /* the system it was assembled in (NULL without rows) */
-  slv_options opt;      /* of the solve */
-  slv_result res;       /* of the solve (status converged without rows) */
+  dyn_world_metrics *m;     /* the caller's record, or NULL */
+  long k;                   /* this step's number (the count after it) */
+  double h;                 /* settings.dt */
+  dyn_v3 g;                 /* settings.gravity */
+  double t0;                /* wall clock at the start */
+  int nc;                   /* contacts */
+  double maxpen;            /* deepest contact */
+  slv_storage storage;      /* of the problem (SLV_DENSE without rows) */
+  dyn_system *sys;          /* the system it was assembled in (NULL without rows) */
+  slv_options opt;          /* of the solve */
+  slv_result res;           /* of the solve (status converged without rows) */
   dyn_step_verdict verdict; /* the judge's */
   double time[DYN_WORLD_STAGES];
 } dyn_step;
@@ -304,8 +304,8 @@ dyn_err dyn_world_pick_storage(dyn_world *w, slv_storage *out);
 /* The system for that storage, grown to this step's rows. */
 dyn_err dyn_world_reserve_system(dyn_world *w, slv_storage storage, dyn_system **out);
 /* The slot's workspace of solver s for n rows (x 1.25 growth). */
-dyn_err dyn_world_reserve_solver(dyn_world *w, dyn_solver_slot *slot, const slv_solver *s,
-                                 int n, const slv_options *opt);
+dyn_err dyn_world_reserve_solver(dyn_world *w, dyn_solver_slot *slot, const slv_solver *s, int n,
+                                 const slv_options *opt);
 void dyn_solver_slot_free(dyn_solver_slot *slot);
 /* The row buffers (rows, x, w and the candidates') for n rows. */
 dyn_err dyn_world_reserve_rows(dyn_world *w, size_t n);

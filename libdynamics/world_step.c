@@ -112,14 +112,12 @@ dyn_err dyn_stage_prepare(dyn_step *s) {
   if (S->integrator == DYN_INT_VERLET)
     for (int i = 0; i < w->nb; i++)
       dyn_body_update_position(&w->bodies.p[i], 0.5 * s->h, S->orient);
-  if (S->gyro == DYN_GYRO_NONE)
-    return DYN_OK;
+  if (S->gyro == DYN_GYRO_NONE) return DYN_OK;
   /* dyn_body_update_velocity with no load and no gravity changes w by
    * dw_gyro only */
   for (int i = 0; i < w->nb; i++) {
     dyn_body *b = &w->bodies.p[i];
-    if (b->is_static)
-      continue;
+    if (b->is_static) continue;
     dyn_v3 f = b->f_ext, t = b->t_ext;
     b->f_ext = zero;
     b->t_ext = zero;
@@ -134,10 +132,10 @@ dyn_err dyn_stage_prepare(dyn_step *s) {
 
 dyn_err dyn_stage_collide(dyn_step *s) {
   dyn_world *w = s->w;
-  dyn_collide_in in = { w->set.margin, w->set.gravity,
-                        w->set.contact_order == DYN_ORDER_TOP_DOWN, w->jpairs.p, w->njp };
-  dyn_err e = dyn_collision_pass(&w->col, w->bodies.p, w->nb, &in, 0, &s->nc, &s->maxpen,
-                                 w->msg, sizeof w->msg, &w->grows);
+  dyn_collide_in in = { w->set.margin, w->set.gravity, w->set.contact_order == DYN_ORDER_TOP_DOWN,
+                        w->jpairs.p, w->njp };
+  dyn_err e = dyn_collision_pass(&w->col, w->bodies.p, w->nb, &in, 0, &s->nc, &s->maxpen, w->msg,
+                                 sizeof w->msg, &w->grows);
   if (e != DYN_OK) {
     size_t l = strlen(w->msg);
     snprintf(w->msg + l, sizeof w->msg - l, " (step %ld)", s->k);
@@ -158,9 +156,11 @@ static dyn_err fill_joint_rows(dyn_step *s) {
     if (r < 0) {
       char jm[200] = "";
       dyn_joint_validate(&w->joints.p[j], w->nb, jm, sizeof jm);
-      return dyn_world_fail(w, DYN_ERR_INPUT, "step %ld: joint %d between bodies %d and %d "
-                            "rejected by the rows code: %s", s->k, j, w->joints.p[j].a,
-                            w->joints.p[j].b, jm[0] ? jm : "a non-finite pose");
+      return dyn_world_fail(w, DYN_ERR_INPUT,
+                            "step %ld: joint %d between bodies %d and %d "
+                            "rejected by the rows code: %s",
+                            s->k, j, w->joints.p[j].a, w->joints.p[j].b,
+                            jm[0] ? jm : "a non-finite pose");
     }
     w->jcnt.p[j] = r;
     jr += r;
@@ -177,9 +177,10 @@ static dyn_err fill_contact_rows(dyn_step *s) {
     int r = dyn_contact_fill(w->bodies.p, w->nb, cc, &w->set.contact, s->h, w->rows.p,
                              w->njrows + c * w->rpc);
     if (r != w->rpc)
-      return dyn_world_fail(w, DYN_ERR_INPUT, "step %ld: contact %d between bodies %d and %d "
-                            "rejected by the rows code (|normal| = %.17g, depth = %g)", s->k, c,
-                            cc->a, cc->b, dyn_v3_norm(cc->normal), cc->depth);
+      return dyn_world_fail(w, DYN_ERR_INPUT,
+                            "step %ld: contact %d between bodies %d and %d "
+                            "rejected by the rows code (|normal| = %.17g, depth = %g)",
+                            s->k, c, cc->a, cc->b, dyn_v3_norm(cc->normal), cc->depth);
   }
   return DYN_OK;
 }
@@ -201,10 +202,8 @@ dyn_err dyn_stage_build_rows(dyn_step *s) {
   if (nrows > (size_t)INT32_MAX / 2)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: %zu rows are too many", s->k, nrows);
   dyn_err e = dyn_world_reserve_rows(w, nrows);
-  if (e == DYN_OK)
-    e = fill_joint_rows(s);
-  if (e != DYN_OK)
-    return e;
+  if (e == DYN_OK) e = fill_joint_rows(s);
+  if (e != DYN_OK) return e;
   w->nrows = w->njrows + s->nc * w->rpc;
   return fill_contact_rows(s);
 }
@@ -213,22 +212,20 @@ dyn_err dyn_stage_build_rows(dyn_step *s) {
 
 /* The rows the warm-start cache reads and keeps. */
 static dyn_warm_rows warm_rows(const dyn_world *w) {
-  dyn_warm_rows r = { w->col.con.p, w->nc, w->rows.p + w->njrows, w->rpc,
-                      w->set.contact.friction, w->jcnt.p, w->nj, w->njrows };
+  dyn_warm_rows r = {
+    w->col.con.p, w->nc,    w->rows.p + w->njrows, w->rpc, w->set.contact.friction, w->jcnt.p,
+    w->nj,        w->njrows
+  };
   return r;
 }
 
 dyn_err dyn_stage_assemble(dyn_step *s) {
   dyn_world *w = s->w;
-  if (w->nrows == 0)
-    return DYN_OK;
+  if (w->nrows == 0) return DYN_OK;
   dyn_err e = dyn_world_pick_storage(w, &s->storage);
-  if (e == DYN_OK)
-    e = dyn_world_reserve_system(w, s->storage, &s->sys);
-  if (e == DYN_OK)
-    e = dyn_world_reserve_solver(w, &w->main, w->solver, w->nrows, &w->set.opt);
-  if (e != DYN_OK)
-    return e;
+  if (e == DYN_OK) e = dyn_world_reserve_system(w, s->storage, &s->sys);
+  if (e == DYN_OK) e = dyn_world_reserve_solver(w, &w->main, w->solver, w->nrows, &w->set.opt);
+  if (e != DYN_OK) return e;
   e = dyn_assemble(s->sys, w->bodies.p, w->nb, w->rows.p, w->nrows, s->h, s->g, s->storage,
                    &w->prob);
   if (e != DYN_OK)
@@ -246,8 +243,7 @@ dyn_err dyn_stage_assemble(dyn_step *s) {
 
 dyn_err dyn_stage_solve(dyn_step *s) {
   dyn_world *w = s->w;
-  if (w->nrows == 0)
-    return DYN_OK;
+  if (w->nrows == 0) return DYN_OK;
   s->opt = w->set.opt;
   s->opt.warm_start = w->set.warm_start ? 1 : 0;
   memcpy(w->xstart.p, w->x.p, (size_t)w->nrows * sizeof *w->x.p);
@@ -258,11 +254,17 @@ dyn_err dyn_stage_solve(dyn_step *s) {
     return dyn_world_fail(w, DYN_ERR_INPUT, "step %ld: solver %s refused the problem (%s): %s",
                           s->k, w->solver->name, slv_status_str(st),
                           s->res.message[0] ? s->res.message : "no detail");
-  w->last = (dyn_world_solve){ .step = s->k, .prob = w->prob, .solver = w->solver->name,
-                               .opt = s->opt, .x_start = w->xstart.p, .x_solver = w->x.p,
-                               .x_applied = NULL, .status = st,
+  w->last = (dyn_world_solve){ .step = s->k,
+                               .prob = w->prob,
+                               .solver = w->solver->name,
+                               .opt = s->opt,
+                               .x_start = w->xstart.p,
+                               .x_solver = w->x.p,
+                               .x_applied = NULL,
+                               .status = st,
                                .iterations = s->res.iterations,
-                               .res_nat_inf = s->res.res.res_nat_inf, .failed = 0,
+                               .res_nat_inf = s->res.res.res_nat_inf,
+                               .failed = 0,
                                .applied = DYN_APPLIED_NONE };
   w->have_solve = 1;
   return DYN_OK;
@@ -288,12 +290,13 @@ dyn_err dyn_stage_apply(dyn_step *s) {
   w->last.x_applied = w->x.p;
   w->last.failed = s->verdict.failed;
   w->last.applied = s->verdict.applied;
-  if (!w->set.warm_start)
-    return DYN_OK;
+  if (!w->set.warm_start) return DYN_OK;
   dyn_warm_rows r = warm_rows(w);
   if (dyn_warm_keep(&w->warm, &r, w->x.p, &w->grows) != DYN_OK)
-    return dyn_world_fail(w, DYN_ERR_NOMEM, "out of memory for the warm-start data of %d "
-                          "contacts and %d joint rows", w->nc, w->njrows);
+    return dyn_world_fail(w, DYN_ERR_NOMEM,
+                          "out of memory for the warm-start data of %d "
+                          "contacts and %d joint rows",
+                          w->nc, w->njrows);
   return DYN_OK;
 }
 
@@ -304,8 +307,7 @@ dyn_err dyn_stage_integrate(dyn_step *s) {
   const dyn_world_settings *S = &w->set;
   for (int i = 0; i < w->nb; i++) {
     dyn_body *b = &w->bodies.p[i];
-    if (b->is_static)
-      continue;
+    if (b->is_static) continue;
     if (S->integrator == DYN_INT_EXPLICIT_EULER) {
       /* s+ = s + h S(u) with the velocity of the start of the step */
       const double *sv = w->saved.p + 13 * (size_t)i;
@@ -316,8 +318,7 @@ dyn_err dyn_stage_integrate(dyn_step *s) {
       b->v = v1;
       b->w = w1;
     } else {
-      dyn_body_update_position(b, S->integrator == DYN_INT_VERLET ? 0.5 * s->h : s->h,
-                               S->orient);
+      dyn_body_update_position(b, S->integrator == DYN_INT_VERLET ? 0.5 * s->h : s->h, S->orient);
     }
   }
   w->step = s->k;
@@ -330,8 +331,7 @@ dyn_err dyn_stage_integrate(dyn_step *s) {
 static dyn_err stage_metrics(dyn_step *s) {
   dyn_world *w = s->w;
   dyn_world_metrics *m = s->m;
-  if (!m)
-    return DYN_OK;
+  if (!m) return DYN_OK;
   int rows = w->nrows;
   memset(m, 0, sizeof *m);
   m->step = s->k;
@@ -387,22 +387,17 @@ dyn_err dyn_step_begin(dyn_world *w, dyn_step *s, dyn_world_metrics *m) {
 dyn_err dyn_step_stage(dyn_step *s, int i) {
   double t = now_s();
   dyn_err e = pipeline[i].run(s);
-  if (e != DYN_OK)
-    return step_fail(s->w, e);
-  if (i != DYN_STAGE_SOLVE)
-    s->time[i] = now_s() - t;
+  if (e != DYN_OK) return step_fail(s->w, e);
+  if (i != DYN_STAGE_SOLVE) s->time[i] = now_s() - t;
   return DYN_OK;
 }
 
 dyn_err dyn_world_step(dyn_world *w, dyn_world_metrics *m) {
-  if (!w)
-    return DYN_ERR_INPUT;
+  if (!w) return DYN_ERR_INPUT;
   dyn_step s;
   dyn_err e = dyn_step_begin(w, &s, m);
-  for (int i = 0; i < DYN_WORLD_STAGES && e == DYN_OK; i++)
-    e = dyn_step_stage(&s, i);
-  if (e != DYN_OK)
-    return e;
+  for (int i = 0; i < DYN_WORLD_STAGES && e == DYN_OK; i++) e = dyn_step_stage(&s, i);
+  if (e != DYN_OK) return e;
   if (m) {
     m->stage_time_s[DYN_STAGE_METRICS] = s.time[DYN_STAGE_METRICS];
     m->step_time_s = now_s() - s.t0;

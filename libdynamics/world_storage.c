@@ -32,9 +32,7 @@ dyn_err dyn_world_pick_storage(dyn_world *w, slv_storage *out) {
   int sparse_ok = (caps & SLV_CAP_SPARSE) != 0, fact_ok = (caps & SLV_CAP_FACTORED) != 0;
   int pyramid = S->contact.friction == DYN_FRICTION_PYRAMID;
   switch (S->storage) {
-  case DYN_STORAGE_DENSE:
-    *out = SLV_DENSE;
-    return DYN_OK;
+  case DYN_STORAGE_DENSE: *out = SLV_DENSE; return DYN_OK;
   case DYN_STORAGE_CSR:
     if (!sparse_ok)
       return dyn_world_fail(w, DYN_ERR_INPUT,
@@ -46,9 +44,11 @@ dyn_err dyn_world_pick_storage(dyn_world *w, slv_storage *out) {
     if (!fact_ok)
       return dyn_world_fail(w, DYN_ERR_INPUT,
                             "solver %s needs an explicit A (storage factored asked; pgs takes "
-                            "it)", w->solver->name);
+                            "it)",
+                            w->solver->name);
     if (pyramid)
-      return dyn_world_fail(w, DYN_ERR_INPUT, "the friction pyramid has no factored form "
+      return dyn_world_fail(w, DYN_ERR_INPUT,
+                            "the friction pyramid has no factored form "
                             "(storage factored asked)");
     *out = SLV_FACTORED;
     return DYN_OK;
@@ -68,28 +68,24 @@ static long csr_bound(dyn_world *w) {
   int n = w->nrows, *deg = w->deg.p;
   for (int i = 0; i < n; i++)
     for (int k = 0; k < 2; k++)
-      if (rows[i].body[k] >= 0)
-        deg[rows[i].body[k]] = 0;
+      if (rows[i].body[k] >= 0) deg[rows[i].body[k]] = 0;
   for (int i = 0; i < n; i++)
     for (int k = 0; k < 2; k++)
-      if (rows[i].body[k] >= 0)
-        deg[rows[i].body[k]]++;
+      if (rows[i].body[k] >= 0) deg[rows[i].body[k]]++;
   long nnz = 0;
   for (int i = 0; i < n; i++) {
     long m = 2;
     for (int k = 0; k < 2; k++)
-      if (rows[i].body[k] >= 0)
-        m += deg[rows[i].body[k]];
-    if (rows[i].kind == DYN_ROW_AUX)
-      m += 1 + rows[i].aux_count;
+      if (rows[i].body[k] >= 0) m += deg[rows[i].body[k]];
+    if (rows[i].kind == DYN_ROW_AUX) m += 1 + rows[i].aux_count;
     nnz += m;
   }
   return nnz;
 }
 
 /* Create or grow the slot's system to r rows, nb bodies, z entries. */
-static dyn_err grow_slot(dyn_world *w, dyn_sys_slot *slot, unsigned kind, const char *what,
-                         int r, int nb, long z) {
+static dyn_err grow_slot(dyn_world *w, dyn_sys_slot *slot, unsigned kind, const char *what, int r,
+                         int nb, long z) {
   char m[200] = "";
   dyn_err e;
   if (!slot->sys)
@@ -99,8 +95,8 @@ static dyn_err grow_slot(dyn_world *w, dyn_sys_slot *slot, unsigned kind, const 
   if (e != DYN_OK) {
     const char *why = slot->sys ? dyn_system_message(slot->sys) : m;
     if (kind == DYN_SYS_CSR)
-      return dyn_world_fail(w, e, "cannot reserve a CSR system of %d rows, %ld entries: %s", r,
-                            z, why);
+      return dyn_world_fail(w, e, "cannot reserve a CSR system of %d rows, %ld entries: %s", r, z,
+                            why);
     return dyn_world_fail(w, e, "cannot reserve a %s system of %d rows: %s", what, r, why);
   }
   w->grows++;
@@ -112,16 +108,16 @@ static dyn_err grow_slot(dyn_world *w, dyn_sys_slot *slot, unsigned kind, const 
 
 static dyn_err reserve_dense(dyn_world *w, int n, int nb) {
   if (n > DYN_WORLD_DENSE_LIMIT)
-    return dyn_world_fail(w, DYN_ERR_INPUT, "a dense A of %d rows is too large (limit %d): use "
-                          "a solver that takes CSR", n, DYN_WORLD_DENSE_LIMIT);
+    return dyn_world_fail(w, DYN_ERR_INPUT,
+                          "a dense A of %d rows is too large (limit %d): use "
+                          "a solver that takes CSR",
+                          n, DYN_WORLD_DENSE_LIMIT);
   dyn_sys_slot *d = &w->dense;
-  if (d->sys && n <= d->rows && nb <= d->nb)
-    return DYN_OK;
+  if (d->sys && n <= d->rows && nb <= d->nb) return DYN_OK;
   int r = n > d->rows ? n + n / 2 : d->rows;
-  if (r > DYN_WORLD_DENSE_LIMIT)
-    r = DYN_WORLD_DENSE_LIMIT;
-  if (w->set.storage == DYN_STORAGE_AUTO && (w->solver->caps & SLV_CAP_SPARSE)
-      && r > w->set.dense_max_rows && n <= w->set.dense_max_rows)
+  if (r > DYN_WORLD_DENSE_LIMIT) r = DYN_WORLD_DENSE_LIMIT;
+  if (w->set.storage == DYN_STORAGE_AUTO && (w->solver->caps & SLV_CAP_SPARSE) &&
+      r > w->set.dense_max_rows && n <= w->set.dense_max_rows)
     r = w->set.dense_max_rows;
   return grow_slot(w, d, DYN_SYS_DENSE, "dense", r, nb, 0);
 }
@@ -129,12 +125,10 @@ static dyn_err reserve_dense(dyn_world *w, int n, int nb) {
 static dyn_err reserve_csr(dyn_world *w, int n, int nb) {
   dyn_sys_slot *c = &w->csr;
   long nnz = csr_bound(w);
-  if (c->sys && n <= c->rows && nb <= c->nb && nnz <= c->nnz)
-    return DYN_OK;
+  if (c->sys && n <= c->rows && nb <= c->nb && nnz <= c->nnz) return DYN_OK;
   int r = n > c->rows ? n + n / 2 : c->rows;
   long z = nnz > c->nnz ? nnz + nnz / 2 : c->nnz;
-  if (z > INT32_MAX)
-    z = nnz;
+  if (z > INT32_MAX) z = nnz;
   return grow_slot(w, c, DYN_SYS_CSR, "CSR", r, nb, z);
 }
 
@@ -166,10 +160,9 @@ void dyn_solver_slot_free(dyn_solver_slot *slot) {
   slot->solver = NULL;
 }
 
-dyn_err dyn_world_reserve_solver(dyn_world *w, dyn_solver_slot *slot, const slv_solver *s,
-                                 int n, const slv_options *opt) {
-  if (slot->ws && slot->solver == s && n <= slot->n)
-    return DYN_OK;
+dyn_err dyn_world_reserve_solver(dyn_world *w, dyn_solver_slot *slot, const slv_solver *s, int n,
+                                 const slv_options *opt) {
+  if (slot->ws && slot->solver == s && n <= slot->n) return DYN_OK;
   /* x 1.25: pgs's workspace grows with n_max^2 */
   int had = slot->solver == s ? slot->n : 0;
   int nn = n + n / 4 > had ? n + n / 4 : had;
@@ -193,7 +186,6 @@ dyn_err dyn_world_reserve_rows(dyn_world *w, size_t n) {
   fail |= dyn_buf_reserve(&w->xstart, n, &w->grows);
   fail |= dyn_buf_reserve(&w->xsolver, n, &w->grows);
   fail |= dyn_buf_reserve(&w->xalt, n, &w->grows);
-  if (fail)
-    return dyn_world_fail(w, DYN_ERR_NOMEM, "out of memory for %zu rows", n);
+  if (fail) return dyn_world_fail(w, DYN_ERR_NOMEM, "out of memory for %zu rows", n);
   return DYN_OK;
 }

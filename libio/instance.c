@@ -152,9 +152,7 @@ slv_status slv_io_alloc_factored(slv_instance *inst, int nblk, int with_fd) {
   inst->fJ = calloc(at_least_1(12 * n), sizeof(double));
   inst->fK = calloc(at_least_1(12 * n), sizeof(double));
   if (with_fd) inst->fd = calloc(at_least_1(n), sizeof(double));
-  return inst->fblk && inst->fJ && inst->fK && (!with_fd || inst->fd)
-             ? SLV_OK
-             : SLV_ERR_NOMEM;
+  return inst->fblk && inst->fJ && inst->fK && (!with_fd || inst->fd) ? SLV_OK : SLV_ERR_NOMEM;
 }
 
 int slv_io_has_friction(const slv_instance *inst) {

@@ -44,8 +44,8 @@ static slv_status read_blcp(slv_reader *r, slv_instance **out) {
     return slv_rd_failf(r, line, SLV_ERR_DIM, "expected n*n <= %ld (a dense A), found n = %d",
                         (long)SLV_IO_MAX_NNZ, n);
   if ((st = slv_rd_need(r, nn + 3.0 * n, "A, b, lo and hi (n = %d)", n))) return st;
-  if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 1), "n = %d: A (n x n), b, lo, hi",
-                           n)))
+  if ((st =
+           slv_rd_reserve(r, line, slv_io_instance_bytes(n, 1), "n = %d: A (n x n), b, lo, hi", n)))
     return st;
   slv_instance *inst = slv_io_instance_alloc(n);
   if (!inst || slv_io_alloc_dense(inst)) {
@@ -69,8 +69,7 @@ static slv_status read_blcp(slv_reader *r, slv_instance **out) {
     for (int i = 0; i < n; i++) {
       slv_token t;
       slv_rd_peek(r, &t);
-      if ((st = slv_rd_int(r, -1, n - 1, &inst->findex[i], "findex[%d]", i)))
-        goto fail;
+      if ((st = slv_rd_int(r, -1, n - 1, &inst->findex[i], "findex[%d]", i))) goto fail;
       if (inst->findex[i] == i) {
         st = slv_rd_fail(r, &t, SLV_ERR_INVALID,
                          "findex[%d] != %d (a friction row couples to another, normal row)", i, i);
@@ -113,8 +112,8 @@ slv_status slv_io_write_blcp(const slv_io_req *rq, const slv_instance *inst) {
   int n = inst->n, owned;
   const double *A = slv_io_dense_of(inst, &owned);
   if (!A) {
-    slv_io_msgf(err, errlen, "%s: expected a matrix small enough to write dense, found n = %d", path,
-             n);
+    slv_io_msgf(err, errlen, "%s: expected a matrix small enough to write dense, found n = %d",
+                path, n);
     return SLV_ERR_DIM;
   }
   slv_writer w;
@@ -124,7 +123,8 @@ slv_status slv_io_write_blcp(const slv_io_req *rq, const slv_instance *inst) {
     return st;
   }
   fputs("# boxed LCP: A x = b + w, x in [lo,hi] (ODE convention); friction rows: lo = -mu, "
-        "hi = mu; written by lcplab\n", w.f);
+        "hi = mu; written by lcplab\n",
+        w.f);
   fprintf(w.f, "%d\n# A (row-major)\n", n);
   for (int i = 0; i < n; i++) {
     for (int j = 0; j < n; j++) slv_wr_double(&w, A[i + (size_t)j * n], j + 1 < n ? ' ' : 0);

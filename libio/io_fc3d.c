@@ -89,26 +89,29 @@ slv_status slv_io_holds_fc3d(const slv_io_req *rq, const slv_instance *inst) {
   char *err = rq->err;
   size_t errlen = rq->errlen;
   if (inst->ncones == 0) {
-    slv_io_msgf(err, errlen, "%s: %s holds only frictional-contact problems (a Coulomb cone on "
-             "every row); this instance has no cones (kind %s)", path, fmt, slv_io_kind_of(inst));
+    slv_io_msgf(err, errlen,
+                "%s: %s holds only frictional-contact problems (a Coulomb cone on "
+                "every row); this instance has no cones (kind %s)",
+                path, fmt, slv_io_kind_of(inst));
     return SLV_ERR_UNSUPPORTED;
   }
   if (inst->n != 3 * inst->ncones) {
     slv_io_msgf(err, errlen, "%s: %s needs every row in a cone: n = %d rows, but %d cones cover %d",
-             path, fmt, inst->n, inst->ncones, 3 * inst->ncones);
+                path, fmt, inst->n, inst->ncones, 3 * inst->ncones);
     return SLV_ERR_UNSUPPORTED;
   }
   /* valid cones are sorted and disjoint (slv_problem_validate), so with
    * n = 3 ncones they sit at rows 0, 3, 6, ... */
   if (inst->cone_law != SLV_CONE_COULOMB) {
-    slv_io_msgf(err, errlen, "%s: %s holds Coulomb's law (De Saxce); this instance's cone_law is %s",
-             path, fmt, slv_cone_law_str(inst->cone_law));
+    slv_io_msgf(err, errlen,
+                "%s: %s holds Coulomb's law (De Saxce); this instance's cone_law is %s", path, fmt,
+                slv_cone_law_str(inst->cone_law));
     return SLV_ERR_UNSUPPORTED;
   }
   for (int i = 0; inst->findex && i < inst->n; i++)
     if (inst->findex[i] >= 0) {
-      slv_io_msgf(err, errlen, "%s: %s cannot hold friction rows; row %d has findex %d", path, fmt, i,
-               inst->findex[i]);
+      slv_io_msgf(err, errlen, "%s: %s cannot hold friction rows; row %d has findex %d", path, fmt,
+                  i, inst->findex[i]);
       return SLV_ERR_UNSUPPORTED;
     }
   return SLV_OK;
@@ -212,14 +215,12 @@ slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out) {
     return slv_rd_fail(r, &t, d == 2 ? SLV_ERR_UNSUPPORTED : SLV_ERR_INVALID,
                        "the dimension d = 3 of a frictional-contact problem%s",
                        d == 2 ? " (2-D frictional contact, d = 2, is not supported)" : "");
-  if ((st = slv_rd_size(r, SLV_IO_MAX_N / 3, &nc, &line, "the number of contacts nc")))
-    return st;
+  if ((st = slv_rd_size(r, SLV_IO_MAX_N / 3, &nc, &line, "the number of contacts nc"))) return st;
   int n = 3 * nc;
   /* q, lo, hi, mu and the cones here, M in slv_io_read_nm: both before any
    * allocation */
   /* M's header (at least 3 numbers), q and mu must still be in the file */
-  if ((st = slv_rd_need(r, 3.0 + 4.0 * nc, "M, q (3 nc = %d) and mu (nc = %d)", n, nc)))
-    return st;
+  if ((st = slv_rd_need(r, 3.0 + 4.0 * nc, "M, q (3 nc = %d) and mu (nc = %d)", n, nc))) return st;
   if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 0) + 28.0 * nc,
                            "nc = %d: q, lo, hi (3 nc), mu and the cones (nc)", nc)))
     return st;
@@ -296,7 +297,7 @@ static slv_status write_sbm(slv_writer *w, const slv_instance *inst) {
       }
     if (nb > INT_MAX / 9) {
       slv_io_msgf(w->err, w->errlen, "%s: expected at most %d 3x3 blocks, found more", w->path,
-               INT_MAX / 9);
+                  INT_MAX / 9);
       st = SLV_ERR_DIM;
       goto done;
     }

@@ -122,7 +122,7 @@
 #define SLV_FCLIB_MAX_BLOCK 2000
 
 int slv_io_is_hdf5_bytes(const char *buf, size_t len) {
-  static const char sig[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
+  static const char sig[8] = { '\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n' };
   /* the superblock is at 0, or after a user block of 512, 1024, 2048 ... */
   for (size_t at = 0; at + 8 <= len; at = at ? 2 * at : 512) {
     if (memcmp(buf + at, sig, 8) == 0) return 1;
@@ -134,14 +134,14 @@ int slv_io_is_hdf5_bytes(const char *buf, size_t len) {
 /* ---- the HDF5 context ---------------------------------------------------------- */
 
 typedef struct fc_ctx {
-  const char *path;       /* the name in messages */
+  const char *path; /* the name in messages */
   char *err;
   size_t errlen;
   hid_t file;
-  double budget;          /* bytes the declared sizes may still claim */
-  double mem;             /* bytes reserved against the memory cap */
-  double cap;             /* the memory cap (slv_read_options.max_memory) */
-  const void *image;      /* slv_io_read_fclib_image: the file's bytes, else NULL */
+  double budget;     /* bytes the declared sizes may still claim */
+  double mem;        /* bytes reserved against the memory cap */
+  double cap;        /* the memory cap (slv_read_options.max_memory) */
+  const void *image; /* slv_io_read_fclib_image: the file's bytes, else NULL */
   size_t image_len;
 } fc_ctx;
 
@@ -196,7 +196,7 @@ static herr_t find_cb(hid_t g, const char *name, const H5L_info_t *info, void *d
  * the two disagree, or either fails, is K_OTHER. */
 static int kind_of(hid_t loc, const char *name) {
   htri_t e = H5Lexists(loc, name, H5P_DEFAULT);
-  find_data fd = {name, 0};
+  find_data fd = { name, 0 };
   herr_t it = H5Literate(loc, H5_INDEX_NAME, H5_ITER_INC, NULL, find_cb, &fd);
   if (e < 0 || it < 0 || (e > 0) != fd.found) return K_OTHER; /* a damaged link table */
   if (e == 0) return K_ABSENT;
@@ -208,8 +208,10 @@ static int kind_of(hid_t loc, const char *name) {
 }
 
 static const char *kind_name(int k) {
-  return k == K_ABSENT ? "nothing" : k == K_GROUP ? "a group" : k == K_DATASET ? "a dataset"
-                                                                                : "another object";
+  return k == K_ABSENT    ? "nothing"
+         : k == K_GROUP   ? "a group"
+         : k == K_DATASET ? "a dataset"
+                          : "another object";
 }
 
 /* Opens the group gpath/name (must exist and be a group). */
@@ -244,15 +246,16 @@ static slv_status check_storage(fc_ctx *c, hid_t d, const char *gpath, const cha
   if (pl >= 0) H5Pclose(pl);
   if (ext != 0 || (lay != H5D_CONTIGUOUS && lay != H5D_CHUNKED && lay != H5D_COMPACT))
     return fail(c, SLV_ERR_INVALID, "expected %s/%s stored in this file, found %s", gpath, name,
-                ext > 0 ? "external files" : lay == H5D_VIRTUAL ? "a virtual dataset"
-                                                                 : "an unreadable layout");
+                ext > 0              ? "external files"
+                : lay == H5D_VIRTUAL ? "a virtual dataset"
+                                     : "an unreadable layout");
   if (lay == H5D_CHUNKED || np == 0) return SLV_OK;
   haddr_t at = lay == H5D_CONTIGUOUS ? H5Dget_offset(d) : 0;
   hsize_t have = H5Dget_storage_size(d);
   if (lay == H5D_CONTIGUOUS && at == HADDR_UNDEF && have == 0) return SLV_OK; /* fill value */
   if (at == HADDR_UNDEF || (double)have != (double)np * (double)esz)
-    return fail(c, SLV_ERR_INVALID, "expected %s/%s to hold %.0f bytes of data, found %llu",
-                gpath, name, (double)np * (double)esz, (unsigned long long)have);
+    return fail(c, SLV_ERR_INVALID, "expected %s/%s to hold %.0f bytes of data, found %llu", gpath,
+                name, (double)np * (double)esz, (unsigned long long)have);
   return SLV_OK;
 }
 
@@ -282,8 +285,10 @@ static slv_status check_ds(fc_ctx *c, hid_t loc, const char *gpath, const char *
                  : what == D_NUM ? (tc == H5T_INTEGER || tc == H5T_FLOAT)
                                  : (tc == H5T_STRING && H5Tis_variable_str(ty) == 0);
   if (sp < 0 || ty < 0 || np < 0 || rank < 0 || (sc != H5S_SIMPLE && sc != H5S_SCALAR)) {
-    st = fail(c, SLV_ERR_INVALID, "expected %s/%s to hold %s, found a dataset without a readable "
-              "shape", gpath, name, want);
+    st = fail(c, SLV_ERR_INVALID,
+              "expected %s/%s to hold %s, found a dataset without a readable "
+              "shape",
+              gpath, name, want);
   } else if (!ok_class) {
     st = fail(c, SLV_ERR_INVALID, "expected %s/%s to hold %s%s, found HDF5 type class %d", gpath,
               name, want, what == D_STR ? " (fixed length)" : "", (int)tc);
@@ -293,8 +298,10 @@ static slv_status check_ds(fc_ctx *c, hid_t loc, const char *gpath, const char *
   } else if (what != D_STR && (H5Tget_size(ty) < 1 || H5Tget_size(ty) > 16)) {
     /* HDF5's numbers take 1 to 16 bytes; HDF5 converts a damaged type of
      * gigabytes per element through a buffer of that size */
-    st = fail(c, SLV_ERR_INVALID, "expected %s/%s to hold %s of 1 to 16 bytes, found %zu-byte "
-              "elements", gpath, name, want, H5Tget_size(ty));
+    st = fail(c, SLV_ERR_INVALID,
+              "expected %s/%s to hold %s of 1 to 16 bytes, found %zu-byte "
+              "elements",
+              gpath, name, want, H5Tget_size(ty));
   } else {
     /* read it once, as libfclib will (same memory type), so that a damaged
      * dataset fails here and not in libfclib (which would exit); HDF5
@@ -305,10 +312,12 @@ static slv_status check_ds(fc_ctx *c, hid_t loc, const char *gpath, const char *
     if ((st = check_storage(c, d, gpath, name, np, H5Tget_size(ty)))) {
       /* message set */
     } else if (bytes > c->budget) {
-      st = fail(c, SLV_ERR_DIM, "expected sizes that the file can back, found %s/%s declaring "
-                "%.0f bytes (the limit is 64 x the file size + 16 MiB)", gpath, name, bytes);
-    } else if ((st = slv_io_reserve(c->path, &mem, c->cap, bytes, c->err, c->errlen, "%s/%s",
-                                    gpath, name))) {
+      st = fail(c, SLV_ERR_DIM,
+                "expected sizes that the file can back, found %s/%s declaring "
+                "%.0f bytes (the limit is 64 x the file size + 16 MiB)",
+                gpath, name, bytes);
+    } else if ((st = slv_io_reserve(c->path, &mem, c->cap, bytes, c->err, c->errlen, "%s/%s", gpath,
+                                    name))) {
       /* refused before the test read; when it passes, mem is not kept: the
        * dataset is counted once, by spend, as libfclib's copy */
     } else {
@@ -350,8 +359,10 @@ static slv_status read_int(fc_ctx *c, hid_t loc, const char *gpath, const char *
 static slv_status spend(fc_ctx *c, const char *what, double bytes) {
   c->budget -= bytes;
   if (c->budget < 0)
-    return fail(c, SLV_ERR_DIM, "expected sizes that the file can back, found %s declaring %.0f "
-                "bytes (the limit is 64 x the file size + 16 MiB)", what, bytes);
+    return fail(c, SLV_ERR_DIM,
+                "expected sizes that the file can back, found %s declaring %.0f "
+                "bytes (the limit is 64 x the file size + 16 MiB)",
+                what, bytes);
   return slv_io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen, "%s", what);
 }
 
@@ -415,7 +426,11 @@ static slv_status check_matrix(fc_ctx *c, hid_t loc, const char *gpath, const ch
   const char *form = h->nz >= 0 ? "triplet" : h->nz == -1 ? "CSC" : "CSR";
   if (h->np != ap) {
     st = fail(c, SLV_ERR_INVALID, "expected %s/p to hold %ld values (%s, %s), found %ld", g, ap,
-              form, h->nz >= 0 ? "nz" : h->nz == -1 ? "n + 1" : "m + 1", h->np);
+              form,
+              h->nz >= 0    ? "nz"
+              : h->nz == -1 ? "n + 1"
+                            : "m + 1",
+              h->np);
     goto done;
   }
   if (h->nz >= 0 ? h->ni != ai : h->ni > ai) {
@@ -438,8 +453,10 @@ static slv_status check_matrix(fc_ctx *c, hid_t loc, const char *gpath, const ch
         !(st = check_ds(c, id, g, "rank", D_INT, 1, &np, NULL)) && np == 1)
       st = check_ds(c, id, g, "comment", D_STR, 0, &np, &has);
     else if (!st)
-      st = fail(c, SLV_ERR_INVALID, "expected %s/conditioning, determinant and rank to hold one "
-                "value each, found %ld", g, np);
+      st = fail(c, SLV_ERR_INVALID,
+                "expected %s/conditioning, determinant and rank to hold one "
+                "value each, found %ld",
+                g, np);
   }
 done:
   H5Gclose(id);
@@ -454,7 +471,7 @@ static slv_status check_info(fc_ctx *c, hid_t loc, const char *gpath) {
   slv_status st;
   snprintf(g, sizeof g, "%s/info", gpath);
   if ((st = open_group(c, loc, gpath, "info", &id))) return st;
-  static const char *const names[3] = {"title", "description", "math_info"};
+  static const char *const names[3] = { "title", "description", "math_info" };
   for (int k = 0; k < 3 && !st; k++) {
     long np;
     int has;
@@ -469,8 +486,10 @@ static slv_status check_spacedim(fc_ctx *c, hid_t g, const char *gpath) {
   slv_status st = read_int(c, g, gpath, "spacedim", &d);
   if (st) return st;
   if (d == 2)
-    return fail(c, SLV_ERR_UNSUPPORTED, "expected %s/spacedim = 3, found 2 (2-D frictional "
-                "contact is not supported)", gpath);
+    return fail(c, SLV_ERR_UNSUPPORTED,
+                "expected %s/spacedim = 3, found 2 (2-D frictional "
+                "contact is not supported)",
+                gpath);
   if (d != 3) return fail(c, SLV_ERR_INVALID, "expected %s/spacedim = 3, found %d", gpath, d);
   return SLV_OK;
 }
@@ -485,8 +504,10 @@ static slv_status check_local(fc_ctx *c, mat_hdr *W) {
   for (int k = 0; k < 2; k++) {
     const char *name = k ? "R" : "V";
     if (kind_of(g, name) != K_ABSENT) {
-      st = fail(c, SLV_ERR_UNSUPPORTED, "expected no %s/%s, found one: problems with the extra "
-                "multipliers lambda (V' r + R lambda + s = 0) are not supported", G, name);
+      st = fail(c, SLV_ERR_UNSUPPORTED,
+                "expected no %s/%s, found one: problems with the extra "
+                "multipliers lambda (V' r + R lambda + s = 0) are not supported",
+                G, name);
       goto done;
     }
   }
@@ -517,8 +538,10 @@ static slv_status check_global(fc_ctx *c, mat_hdr *M, mat_hdr *H) {
   if (st) return st;
   if ((st = check_spacedim(c, g, G))) goto done;
   if (kind_of(g, "G") != K_ABSENT) {
-    st = fail(c, SLV_ERR_UNSUPPORTED, "expected no %s/G, found one: equality constraints "
-              "(G' v + b = 0) are not supported", G);
+    st = fail(c, SLV_ERR_UNSUPPORTED,
+              "expected no %s/G, found one: equality constraints "
+              "(G' v + b = 0) are not supported",
+              G);
     goto done;
   }
   if ((st = check_matrix(c, g, G, "M", M)) || (st = check_matrix(c, g, G, "H", H))) goto done;
@@ -528,8 +551,10 @@ static slv_status check_global(fc_ctx *c, mat_hdr *M, mat_hdr *H) {
     goto done;
   }
   if (H->m != M->m || H->n % 3) {
-    st = fail(c, SLV_ERR_INVALID, "expected %s/H to be ndof x 3 nc = %d x (a multiple of 3), "
-              "found %d x %d", G, M->m, H->m, H->n);
+    st = fail(c, SLV_ERR_INVALID,
+              "expected %s/H to be ndof x 3 nc = %d x (a multiple of 3), "
+              "found %d x %d",
+              G, M->m, H->m, H->n);
     goto done;
   }
   if ((st = open_group(c, g, G, "vectors", &v))) goto done;
@@ -573,17 +598,20 @@ static slv_status entries(fc_ctx *c, const char *g, const struct fclib_matrix *a
     nnz = a->nz;
   } else {
     int outer = a->nz == -1 ? a->n : a->m;
-    if (a->p[0] != 0)
-      return fail(c, SLV_ERR_INVALID, "expected %s/p[0] = 0, found %d", g, a->p[0]);
+    if (a->p[0] != 0) return fail(c, SLV_ERR_INVALID, "expected %s/p[0] = 0, found %d", g, a->p[0]);
     for (int k = 0; k < outer; k++)
       if (a->p[k + 1] < a->p[k])
-        return fail(c, SLV_ERR_INVALID, "expected %s/p non-decreasing, found p[%d] = %d < p[%d] "
-                    "= %d", g, k + 1, a->p[k + 1], k, a->p[k]);
+        return fail(c, SLV_ERR_INVALID,
+                    "expected %s/p non-decreasing, found p[%d] = %d < p[%d] "
+                    "= %d",
+                    g, k + 1, a->p[k + 1], k, a->p[k]);
     nnz = a->p[outer];
     long have = h->ni < h->nx ? h->ni : h->nx;
     if (nnz > have)
-      return fail(c, SLV_ERR_INVALID, "expected %s/p[%d] (the number of entries) <= %ld, the "
-                  "length of i and x, found %ld", g, outer, have, nnz);
+      return fail(c, SLV_ERR_INVALID,
+                  "expected %s/p[%d] (the number of entries) <= %ld, the "
+                  "length of i and x, found %ld",
+                  g, outer, have, nnz);
   }
   size_t cnt = nnz ? (size_t)nnz : 1;
   t->row = malloc(cnt * sizeof(int));
@@ -631,8 +659,10 @@ static slv_status entries(fc_ctx *c, const char *g, const struct fclib_matrix *a
     if (bad) {
       /* the dataset that holds this index */
       const char *ds = a->nz >= 0 ? (bad[0] == 'r' ? "i" : "p") : "i";
-      slv_status st = fail(c, SLV_ERR_INVALID, "expected a %s index in [0, %d) in %s/%s[%ld], "
-                           "found %d", bad, lim, g, ds, k, v);
+      slv_status st = fail(c, SLV_ERR_INVALID,
+                           "expected a %s index in [0, %d) in %s/%s[%ld], "
+                           "found %d",
+                           bad, lim, g, ds, k, v);
       trip_free(t);
       return st;
     }
@@ -649,8 +679,8 @@ static slv_status entries(fc_ctx *c, const char *g, const struct fclib_matrix *a
 static slv_status check_finite(fc_ctx *c, const char *name, const double *v, int n, int nonneg) {
   for (int k = 0; k < n; k++)
     if (!isfinite(v[k]) || (nonneg && v[k] < 0))
-      return fail(c, SLV_ERR_INVALID, "expected %s%s, found %s[%d] = %g", nonneg ? "mu >= 0 in " :
-                  "finite values in ", name, name, k, v[k]);
+      return fail(c, SLV_ERR_INVALID, "expected %s%s, found %s[%d] = %g",
+                  nonneg ? "mu >= 0 in " : "finite values in ", name, name, k, v[k]);
   return SLV_OK;
 }
 
@@ -676,8 +706,8 @@ static slv_status make_instance(fc_ctx *c, int n, const trip *t, const double *q
  * triplets, then the instance (CSR, and the dense copy up to
  * SLV_IO_FC_DENSE_MAX rows), at most nzmax entries. */
 static slv_status reserve_instance(fc_ctx *c, const char *what, int n, double nzmax) {
-  double bytes = 16.0 * nzmax + slv_io_instance_bytes(n, n <= SLV_IO_FC_DENSE_MAX) +
-                 16.0 * nzmax + 12.0 * (n + 1.0) + 12.0 * (n / 3 + 1.0);
+  double bytes = 16.0 * nzmax + slv_io_instance_bytes(n, n <= SLV_IO_FC_DENSE_MAX) + 16.0 * nzmax +
+                 12.0 * (n + 1.0) + 12.0 * (n / 3 + 1.0);
   return slv_io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen,
                         "%s: the problem, 3 nc = %d rows, at most %.0f entries", what, n, nzmax);
 }
@@ -689,9 +719,10 @@ static slv_status check_dense_sums(fc_ctx *c, const slv_instance *inst) {
   size_t n = (size_t)inst->n;
   for (size_t e = 0; e < n * n; e++)
     if (!isfinite(inst->A[e]))
-      return fail(c, SLV_ERR_INVALID, "expected the entries of /fclib_local/W to add up to finite "
-                  "values, found W(%d,%d) = %g from duplicate entries", (int)(e % n), (int)(e / n),
-                  inst->A[e]);
+      return fail(c, SLV_ERR_INVALID,
+                  "expected the entries of /fclib_local/W to add up to finite "
+                  "values, found W(%d,%d) = %g from duplicate entries",
+                  (int)(e % n), (int)(e / n), inst->A[e]);
   return SLV_OK;
 }
 
@@ -733,15 +764,15 @@ static slv_status condense(fc_ctx *c, int ndof, int m, const trip *M, const trip
                            const double *f, double *W, double *q) {
   slv_status st = SLV_OK;
   int *parent = malloc(((size_t)ndof + 1) * sizeof(int));
-  int *comp = malloc(((size_t)ndof + 1) * sizeof(int));  /* component of each dof */
-  int *cptr = calloc((size_t)ndof + 2, sizeof(int));      /* dofs of component k */
+  int *comp = malloc(((size_t)ndof + 1) * sizeof(int)); /* component of each dof */
+  int *cptr = calloc((size_t)ndof + 2, sizeof(int));    /* dofs of component k */
   int *dofs = malloc(((size_t)ndof + 1) * sizeof(int));
-  int *loc = malloc(((size_t)ndof + 1) * sizeof(int));    /* index within its block */
-  int *mptr = calloc((size_t)ndof + 2, sizeof(int));      /* M entries by component */
+  int *loc = malloc(((size_t)ndof + 1) * sizeof(int)); /* index within its block */
+  int *mptr = calloc((size_t)ndof + 2, sizeof(int));   /* M entries by component */
   long *ment = malloc(((size_t)M->nnz + 1) * sizeof(long));
-  int *hptr = calloc((size_t)ndof + 2, sizeof(int));      /* H entries by row */
+  int *hptr = calloc((size_t)ndof + 2, sizeof(int)); /* H entries by row */
   long *hent = malloc(((size_t)H->nnz + 1) * sizeof(long));
-  int *colmark = malloc(((size_t)m + 1) * sizeof(int));  /* block column of H's column j */
+  int *colmark = malloc(((size_t)m + 1) * sizeof(int)); /* block column of H's column j */
   int *cols = malloc(((size_t)m + 1) * sizeof(int));
   double *B = NULL, *Z = NULL, *S = NULL, *gz = NULL;
   if (!parent || !comp || !cptr || !dofs || !loc || !mptr || !ment || !hptr || !hent || !colmark ||
@@ -782,8 +813,10 @@ static slv_status condense(fc_ctx *c, int ndof, int m, const trip *M, const trip
         big = i;
         break;
       }
-    st = fail(c, SLV_ERR_UNSUPPORTED, "expected the diagonal blocks of /fclib_global/M to have at "
-              "most %d dofs, found one of %d (containing dof %d)", SLV_FCLIB_MAX_BLOCK, kmax, big);
+    st = fail(c, SLV_ERR_UNSUPPORTED,
+              "expected the diagonal blocks of /fclib_global/M to have at "
+              "most %d dofs, found one of %d (containing dof %d)",
+              SLV_FCLIB_MAX_BLOCK, kmax, big);
     goto done;
   }
   {
@@ -826,17 +859,20 @@ static slv_status condense(fc_ctx *c, int ndof, int m, const trip *M, const trip
       for (int b = 0; b < a; b++) {
         double x = B[a + ld * b], y = B[b + ld * a];
         if (fabs(x - y) > 1e-10 * amax) {
-          st = fail(c, SLV_ERR_UNSUPPORTED, "expected /fclib_global/M symmetric (Cholesky), found "
-                    "M(%d,%d) = %.17g, M(%d,%d) = %.17g", dofs[cptr[k] + a], dofs[cptr[k] + b], x,
-                    dofs[cptr[k] + b], dofs[cptr[k] + a], y);
+          st = fail(c, SLV_ERR_UNSUPPORTED,
+                    "expected /fclib_global/M symmetric (Cholesky), found "
+                    "M(%d,%d) = %.17g, M(%d,%d) = %.17g",
+                    dofs[cptr[k] + a], dofs[cptr[k] + b], x, dofs[cptr[k] + b], dofs[cptr[k] + a],
+                    y);
           goto done;
         }
       }
     lapack_int info = nk ? LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', nk, B, (lapack_int)ld) : 0;
     if (info != 0) {
-      st = fail(c, SLV_ERR_UNSUPPORTED, "expected /fclib_global/M positive definite, found its "
-                "diagonal block of %d dofs from dof %d not (LAPACKE_dpotrf info %d)", nk,
-                dofs[cptr[k]], (int)info);
+      st = fail(c, SLV_ERR_UNSUPPORTED,
+                "expected /fclib_global/M positive definite, found its "
+                "diagonal block of %d dofs from dof %d not (LAPACKE_dpotrf info %d)",
+                nk, dofs[cptr[k]], (int)info);
       goto done;
     }
     /* the columns of H touched by the block's rows */
@@ -910,30 +946,36 @@ done:
 static slv_status check_condensed(fc_ctx *c, int m, const double *W, const double *q) {
   for (size_t e = 0; e < (size_t)m * (size_t)m; e++)
     if (!isfinite(W[e]))
-      return fail(c, SLV_ERR_INVALID, "expected a finite condensed W = H' M^-1 H, found W(%d,%d) "
-                  "= %g (M nearly singular, or H too large)", (int)(e % (size_t)m),
-                  (int)(e / (size_t)m), W[e]);
+      return fail(c, SLV_ERR_INVALID,
+                  "expected a finite condensed W = H' M^-1 H, found W(%d,%d) "
+                  "= %g (M nearly singular, or H too large)",
+                  (int)(e % (size_t)m), (int)(e / (size_t)m), W[e]);
   for (int i = 0; i < m; i++)
     if (!isfinite(q[i]))
-      return fail(c, SLV_ERR_INVALID, "expected a finite condensed q = w + H' M^-1 f, found "
-                  "q[%d] = %g (M nearly singular, or H, f too large)", i, q[i]);
+      return fail(c, SLV_ERR_INVALID,
+                  "expected a finite condensed q = w + H' M^-1 f, found "
+                  "q[%d] = %g (M nearly singular, or H, f too large)",
+                  i, q[i]);
   return SLV_OK;
 }
 
-static slv_status read_global(fc_ctx *c, const char *lib_path, const mat_hdr *hm,
-                              const mat_hdr *hh, slv_instance **out) {
+static slv_status read_global(fc_ctx *c, const char *lib_path, const mat_hdr *hm, const mat_hdr *hh,
+                              slv_instance **out) {
   int m = hh->n;
   if ((double)m * (double)m > (double)SLV_IO_MAX_DENSE)
-    return fail(c, SLV_ERR_UNSUPPORTED, "expected at most %ld entries in the condensed W = H' M^-1 "
-                "H (it is built dense), found 3 nc = %d", SLV_IO_MAX_DENSE, m);
+    return fail(c, SLV_ERR_UNSUPPORTED,
+                "expected at most %ld entries in the condensed W = H' M^-1 "
+                "H (it is built dense), found 3 nc = %d",
+                SLV_IO_MAX_DENSE, m);
   /* beside libfclib's copy: M and H as triplets, the condensation's index
    * arrays and one diagonal block of M (at most SLV_FCLIB_MAX_BLOCK dofs),
    * W dense, then W's entries as the instance (at most m^2) */
   double mm = (double)m * (double)m, kb = fmin((double)hm->m, SLV_FCLIB_MAX_BLOCK);
   double bytes = 16.0 * ((double)hm->nzmax + (double)hh->nzmax) + 40.0 * (hm->m + 2.0) +
                  8.0 * ((double)hm->nzmax + (double)hh->nzmax) + 8.0 * kb * kb + 8.0 * mm;
-  slv_status st0 = slv_io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen,
-                                  "/fclib_global: the condensation, ndof = %d, 3 nc = %d", hm->m, m);
+  slv_status st0 =
+      slv_io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen,
+                     "/fclib_global: the condensation, ndof = %d, 3 nc = %d", hm->m, m);
   if (st0 || (st0 = reserve_instance(c, "/fclib_global/H", m, mm))) return st0;
   struct fclib_global *p = fclib_read_global(lib_path);
   if (!p)
@@ -996,7 +1038,8 @@ static slv_status check_head(fc_ctx *c, const char *head, size_t got, double siz
   if (got < 8)
     return fail(c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB), found %zu bytes", got);
   if (!slv_io_is_hdf5_bytes(head, got) && size < 512)
-    return fail(c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB), found other data (no HDF5 "
+    return fail(c, SLV_ERR_INVALID,
+                "expected an HDF5 file (FCLIB), found other data (no HDF5 "
                 "signature)");
   return SLV_OK;
 }
@@ -1011,8 +1054,8 @@ static slv_status lib_path_of(fc_ctx *c, char *buf, size_t len, const char **lib
   *tmp = 0;
   *lib_path = c->path;
   if (!c->image) return SLV_OK;
-  snprintf(buf, len, "%s/lcplab-fclib-XXXXXX", access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm"
-                                                                                  : "/tmp");
+  snprintf(buf, len, "%s/lcplab-fclib-XXXXXX",
+           access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : "/tmp");
   int fd = mkstemp(buf);
   const char *p = c->image;
   size_t left = c->image_len;
@@ -1045,9 +1088,11 @@ static slv_status read_open(fc_ctx *c, slv_instance **out) {
     st = check_global(c, &M, &H);
   } else {
     int rolling = kind_of(c->file, "fclib_global_rolling") != K_ABSENT;
-    st = rolling ? fail(c, SLV_ERR_UNSUPPORTED, "expected /fclib_local or /fclib_global, found "
+    st = rolling ? fail(c, SLV_ERR_UNSUPPORTED,
+                        "expected /fclib_local or /fclib_global, found "
                         "/fclib_global_rolling (rolling friction is not supported)")
-                 : fail(c, SLV_ERR_INVALID, "expected the group /fclib_local or /fclib_global, "
+                 : fail(c, SLV_ERR_INVALID,
+                        "expected the group /fclib_local or /fclib_global, "
                         "found neither");
   }
   H5Fclose(c->file);
@@ -1066,7 +1111,7 @@ slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out) {
   const char *path = rq->path;
   char *err = rq->err;
   size_t errlen = rq->errlen;
-  fc_ctx c = {path, err, errlen, -1, 0, 0, (double)rq->max_memory, NULL, 0};
+  fc_ctx c = { path, err, errlen, -1, 0, 0, (double)rq->max_memory, NULL, 0 };
   *out = NULL;
   /* readable?  its first bytes HDF5's? (plain stdio: clear messages) */
   errno = 0;
@@ -1076,7 +1121,7 @@ slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out) {
     int e = errno;
     if (f) fclose(f);
     slv_io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
-             e ? strerror(e) : "not a regular file");
+                e ? strerror(e) : "not a regular file");
     return SLV_ERR_INVALID;
   }
   char head[8];
@@ -1089,7 +1134,8 @@ slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out) {
   quiet_on(&hq);
   c.file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (c.file < 0)
-    st = fail(&c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB) that HDF5 can open, found one "
+    st = fail(&c, SLV_ERR_INVALID,
+              "expected an HDF5 file (FCLIB) that HDF5 can open, found one "
               "it cannot (not HDF5, truncated or corrupt)");
   else
     st = read_open(&c, out);
@@ -1099,7 +1145,7 @@ slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out) {
 
 slv_status slv_io_read_fclib_image(const void *image, size_t len, const slv_io_req *rq,
                                    slv_instance **out) {
-  fc_ctx c = {rq->path, rq->err, rq->errlen, -1, 0, 0, (double)rq->max_memory, image, len};
+  fc_ctx c = { rq->path, rq->err, rq->errlen, -1, 0, 0, (double)rq->max_memory, image, len };
   *out = NULL;
   slv_io_msgf(rq->err, rq->errlen, "%s", "");
   slv_status st = check_head(&c, image, len, (double)len);
@@ -1117,7 +1163,8 @@ slv_status slv_io_read_fclib_image(const void *image, size_t len, const slv_io_r
      * that exists: this one cannot (/dev/null is not a directory) */
     c.file = H5Fopen("/dev/null/lcplab-fclib-image", H5F_ACC_RDONLY, fapl);
     if (c.file < 0)
-      st = fail(&c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB) that HDF5 can open, found "
+      st = fail(&c, SLV_ERR_INVALID,
+                "expected an HDF5 file (FCLIB) that HDF5 can open, found "
                 "one it cannot (not HDF5, truncated or corrupt)");
     else
       st = read_open(&c, out);
@@ -1235,9 +1282,11 @@ static slv_status write_local(const char *path, const char *tmp, const slv_insta
     memcpy(mu, inst->cone_mu, (size_t)inst->ncones * sizeof(double));
     char title[sizeof inst->name + 8], desc[160];
     snprintf(title, sizeof title, "%s", inst->name[0] ? inst->name : "lcplab");
-    snprintf(desc, sizeof desc, "written by lcplab (libsolvers %s): local FC3D problem u = W r + "
-             "q, Coulomb's law with De Saxce's shift, %d contacts", SLV_VERSION, inst->ncones);
-    struct fclib_info info = {title, desc, NULL};
+    snprintf(desc, sizeof desc,
+             "written by lcplab (libsolvers %s): local FC3D problem u = W r + "
+             "q, Coulomb's law with De Saxce's shift, %d contacts",
+             SLV_VERSION, inst->ncones);
+    struct fclib_info info = { title, desc, NULL };
     struct fclib_local prob;
     memset(&prob, 0, sizeof prob);
     prob.W = &W;
@@ -1289,14 +1338,14 @@ static slv_status write_solution(const char *path, const char *tmp, const slv_in
     slv_problem p = slv_instance_problem(inst);
     memcpy(r, x, n * sizeof(double));
     slv_problem_w(&p, r, u);
-    struct fclib_solution sol = {NULL, u, r, NULL};
+    struct fclib_solution sol = { NULL, u, r, NULL };
     if (!fclib_write_solution(&sol, tmp)) {
       slv_io_msgf(err, errlen, "%s: cannot write: libfclib's fclib_write_solution failed", path);
       st = SLV_ERR_INVALID;
     } else if (x0) {
       memcpy(r + n, x0, n * sizeof(double));
       slv_problem_w(&p, r + n, u + n);
-      struct fclib_solution guess = {NULL, u + n, r + n, NULL};
+      struct fclib_solution guess = { NULL, u + n, r + n, NULL };
       if (!fclib_write_guesses(1, &guess, tmp)) {
         slv_io_msgf(err, errlen, "%s: cannot write: libfclib's fclib_write_guesses failed", path);
         st = SLV_ERR_INVALID;
@@ -1331,12 +1380,15 @@ static slv_status read_r(fc_ctx *c, hid_t g, const char *gpath, int n, double *x
   slv_status st = check_ds(c, g, gpath, "r", D_NUM, 1, &np, NULL);
   if (st) return st;
   if (np != n)
-    return fail(c, SLV_ERR_INVALID, "expected %s/r to hold n = %d values (the problem solved), "
-                "found %ld", gpath, n, np);
+    return fail(c, SLV_ERR_INVALID,
+                "expected %s/r to hold n = %d values (the problem solved), "
+                "found %ld",
+                gpath, n, np);
   hid_t d = H5Dopen2(g, "r", H5P_DEFAULT);
   herr_t e = d >= 0 ? H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, x) : -1;
   if (d >= 0) H5Dclose(d);
-  if (e < 0) return fail(c, SLV_ERR_INVALID, "expected %s/r to be readable, found a read error", gpath);
+  if (e < 0)
+    return fail(c, SLV_ERR_INVALID, "expected %s/r to be readable, found a read error", gpath);
   char name[64];
   snprintf(name, sizeof name, "%s/r", gpath);
   return check_finite(c, name, x, n, 0);
@@ -1352,8 +1404,10 @@ static slv_status read_start(fc_ctx *c, int n, double *x) {
     H5Gclose(g);
     return st;
   }
-  if (kind_of(c->file, "guesses") != K_GROUP || (gs = H5Gopen2(c->file, "guesses", H5P_DEFAULT)) < 0)
-    return fail(c, SLV_ERR_INVALID, "expected a starting point in /solution/r or /guesses/1/r "
+  if (kind_of(c->file, "guesses") != K_GROUP ||
+      (gs = H5Gopen2(c->file, "guesses", H5P_DEFAULT)) < 0)
+    return fail(c, SLV_ERR_INVALID,
+                "expected a starting point in /solution/r or /guesses/1/r "
                 "(FCLIB), found neither");
   if (!(st = open_group(c, gs, "/guesses", "1", &g))) {
     st = read_r(c, g, "/guesses/1", n, x);
@@ -1363,9 +1417,9 @@ static slv_status read_start(fc_ctx *c, int n, double *x) {
   return st;
 }
 
-slv_status slv_io_fclib_read_start(const char *path, int n, double *x, size_t max_memory,
-                                   char *err, size_t errlen) {
-  fc_ctx c = {path, err, errlen, -1, 0, 0, (double)max_memory, NULL, 0};
+slv_status slv_io_fclib_read_start(const char *path, int n, double *x, size_t max_memory, char *err,
+                                   size_t errlen) {
+  fc_ctx c = { path, err, errlen, -1, 0, 0, (double)max_memory, NULL, 0 };
   struct stat sb;
   errno = 0;
   int rc = stat(path, &sb);
@@ -1380,7 +1434,8 @@ slv_status slv_io_fclib_read_start(const char *path, int n, double *x, size_t ma
   slv_status st;
   c.file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (c.file < 0) {
-    st = fail(&c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB) that HDF5 can open, found one "
+    st = fail(&c, SLV_ERR_INVALID,
+              "expected an HDF5 file (FCLIB) that HDF5 can open, found one "
               "it cannot (not HDF5, truncated or corrupt)");
   } else {
     st = read_start(&c, n, x);

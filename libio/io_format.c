@@ -82,24 +82,78 @@ static int sniff_zip(const char *head, size_t len) {
  * uses; the Siconos rows after siconos-lcp list none (slv_format_for_path
  * gives siconos-lcp for every .dat). */
 static const slv_io_format FORMATS[] = {
-    {SLV_FMT_SICONOS_LCP, "siconos-lcp", {".dat", NULL, NULL}, NULL, slv_io_read_siconos,
-     slv_io_holds_siconos, slv_io_write_siconos, slv_io_siconos_choose},
-    {SLV_FMT_SICONOS_MLCP, "siconos-mlcp", {NULL, NULL, NULL}, NULL, slv_io_read_siconos,
-     slv_io_holds_siconos, slv_io_write_siconos, NULL},
-    {SLV_FMT_SICONOS_RELAY, "siconos-relay", {NULL, NULL, NULL}, NULL, slv_io_read_siconos,
-     slv_io_holds_siconos, slv_io_write_siconos, NULL},
-    {SLV_FMT_BLCP, "blcp", {".blcp", NULL, NULL}, NULL, slv_io_read_blcp, slv_io_holds_no_cones,
-     slv_io_write_blcp, NULL},
-    {SLV_FMT_MTX, "mtx", {".mtx", NULL, NULL}, sniff_mtx, slv_io_read_mtx, slv_io_holds_no_cones,
-     slv_io_write_mtx, NULL},
-    {SLV_FMT_LCPLAB, "lcplab", {".lcp", NULL, NULL}, sniff_lcplab, slv_io_read_lcplab, NULL,
-     slv_io_write_lcplab, NULL},
-    {SLV_FMT_SICONOS_FC3D, "siconos-fc3d", {NULL, NULL, NULL}, NULL, slv_io_read_siconos,
-     slv_io_holds_fc3d, slv_io_write_fc3d, NULL},
-    {SLV_FMT_FCLIB, "fclib", {".hdf5", ".h5", NULL}, sniff_hdf5, slv_io_read_fclib,
-     slv_io_holds_fc3d, slv_io_write_fclib, NULL},
-    {SLV_FMT_NPZ, "npz", {".npz", NULL, NULL}, sniff_zip, slv_io_read_npz, slv_io_holds_fc3d,
-     slv_io_write_npz, NULL},
+  { SLV_FMT_SICONOS_LCP,
+    "siconos-lcp",
+    { ".dat", NULL, NULL },
+    NULL,
+    slv_io_read_siconos,
+    slv_io_holds_siconos,
+    slv_io_write_siconos,
+    slv_io_siconos_choose },
+  { SLV_FMT_SICONOS_MLCP,
+    "siconos-mlcp",
+    { NULL, NULL, NULL },
+    NULL,
+    slv_io_read_siconos,
+    slv_io_holds_siconos,
+    slv_io_write_siconos,
+    NULL },
+  { SLV_FMT_SICONOS_RELAY,
+    "siconos-relay",
+    { NULL, NULL, NULL },
+    NULL,
+    slv_io_read_siconos,
+    slv_io_holds_siconos,
+    slv_io_write_siconos,
+    NULL },
+  { SLV_FMT_BLCP,
+    "blcp",
+    { ".blcp", NULL, NULL },
+    NULL,
+    slv_io_read_blcp,
+    slv_io_holds_no_cones,
+    slv_io_write_blcp,
+    NULL },
+  { SLV_FMT_MTX,
+    "mtx",
+    { ".mtx", NULL, NULL },
+    sniff_mtx,
+    slv_io_read_mtx,
+    slv_io_holds_no_cones,
+    slv_io_write_mtx,
+    NULL },
+  { SLV_FMT_LCPLAB,
+    "lcplab",
+    { ".lcp", NULL, NULL },
+    sniff_lcplab,
+    slv_io_read_lcplab,
+    NULL,
+    slv_io_write_lcplab,
+    NULL },
+  { SLV_FMT_SICONOS_FC3D,
+    "siconos-fc3d",
+    { NULL, NULL, NULL },
+    NULL,
+    slv_io_read_siconos,
+    slv_io_holds_fc3d,
+    slv_io_write_fc3d,
+    NULL },
+  { SLV_FMT_FCLIB,
+    "fclib",
+    { ".hdf5", ".h5", NULL },
+    sniff_hdf5,
+    slv_io_read_fclib,
+    slv_io_holds_fc3d,
+    slv_io_write_fclib,
+    NULL },
+  { SLV_FMT_NPZ,
+    "npz",
+    { ".npz", NULL, NULL },
+    sniff_zip,
+    slv_io_read_npz,
+    slv_io_holds_fc3d,
+    slv_io_write_npz,
+    NULL },
 };
 enum { NFORMATS = sizeof FORMATS / sizeof FORMATS[0] };
 
@@ -265,7 +319,7 @@ slv_status slv_read_with(const char *path, slv_format fmt, const slv_read_option
     slv_io_msgf(err, errlen, "%s: read options not from slv_read_options_default", path);
     return SLV_ERR_OPTIONS;
   }
-  slv_io_req rq = {path, SLV_FMT_AUTO, opt->max_memory, err, errlen};
+  slv_io_req rq = { path, SLV_FMT_AUTO, opt->max_memory, err, errlen };
   const slv_io_format *row;
   slv_status st = reader_row(&rq, fmt, &row);
   if (st) return st;
@@ -289,13 +343,15 @@ slv_status slv_read(const char *path, slv_format fmt, slv_instance **out, char *
 
 /* The row that writes path as fmt for inst (by extension and variant for
  * SLV_FMT_AUTO). */
-static slv_status writer_row(const char *path, slv_format fmt, const slv_instance *inst,
-                             char *err, size_t errlen, const slv_io_format **row) {
+static slv_status writer_row(const char *path, slv_format fmt, const slv_instance *inst, char *err,
+                             size_t errlen, const slv_io_format **row) {
   if (fmt == SLV_FMT_AUTO) {
     *row = slv_io_format_by_ext(path);
     if (!*row) {
-      slv_io_msgf(err, errlen, "%s: expected an extension .dat, .blcp, .mtx, .lcp, .hdf5 or "
-                  ".npz to choose the format, found '%s'", path, slv_io_extension(path));
+      slv_io_msgf(err, errlen,
+                  "%s: expected an extension .dat, .blcp, .mtx, .lcp, .hdf5 or "
+                  ".npz to choose the format, found '%s'",
+                  path, slv_io_extension(path));
       return SLV_ERR_UNSUPPORTED;
     }
     if ((*row)->variant) *row = slv_io_format_row((*row)->variant(inst));
@@ -328,7 +384,7 @@ slv_status slv_write(const char *path, slv_format fmt, const slv_instance *inst,
     slv_io_msgf(err, errlen, "%s: only the lcplab format (.lcp) holds factored storage", path);
     return SLV_ERR_UNSUPPORTED;
   }
-  slv_io_req rq = {path, row->id, SIZE_MAX, err, errlen};
+  slv_io_req rq = { path, row->id, SIZE_MAX, err, errlen };
   if (row->holds && (st = row->holds(&rq, inst))) return st;
   return row->write(&rq, inst);
 }

@@ -71,12 +71,12 @@ void slv_io_msgf(char *msg, size_t len, const char *fmt, ...)
 /* ---- one read or write ----------------------------------------------------- */
 /* What every reader, check and writer of the format table is given. */
 typedef struct slv_io_req {
-  const char *path;   /* the file (MatrixMarket: FOO.mtx, the sidecars beside it) */
-  slv_format fmt;     /* the format asked for; SLV_FMT_AUTO when it was chosen by the
+  const char *path;  /* the file (MatrixMarket: FOO.mtx, the sidecars beside it) */
+  slv_format fmt;    /* the format asked for; SLV_FMT_AUTO when it was chosen by the
                          extension, so that the Siconos reader decides the .dat variant
                          from the content */
-  size_t max_memory;  /* reading: the memory cap, bytes (see "The memory cap" above) */
-  char *err;          /* the caller's message buffer (one line) */
+  size_t max_memory; /* reading: the memory cap, bytes (see "The memory cap" above) */
+  char *err;         /* the caller's message buffer (one line) */
   size_t errlen;
 } slv_io_req;
 
@@ -92,14 +92,14 @@ typedef slv_status (*slv_io_write_fn)(const slv_io_req *rq, const slv_instance *
  * cone; slv_write calls it before write, so a writer may assume it. */
 typedef struct slv_io_format {
   slv_format id;
-  const char *name;          /* slv_format_str: "siconos-lcp", "npz", ... */
-  const char *ext[3];        /* the extensions that select it, lower case with the dot,
+  const char *name;   /* slv_format_str: "siconos-lcp", "npz", ... */
+  const char *ext[3]; /* the extensions that select it, lower case with the dot,
                                 NULL-padded (every Siconos variant is ".dat": the table's
                                 first .dat row reads them all and picks by content) */
   int (*sniff)(const char *head, size_t len); /* does a file that starts with head hold
                                 this format?  NULL: never recognised by content */
   slv_io_read_fn read;
-  slv_io_check_fn holds;     /* NULL: holds every valid instance */
+  slv_io_check_fn holds; /* NULL: holds every valid instance */
   slv_io_write_fn write;
   /* written by extension: the format of the family that holds inst (.dat: fc3d,
      lcp, mlcp or relay); NULL: this row's id */
@@ -115,36 +115,36 @@ const char *slv_io_extension(const char *path);
 
 /* ---- the text reader -------------------------------------------------------- */
 typedef struct slv_reader {
-  const char *path;  /* for messages */
-  char *buf;         /* the whole file, NUL-terminated; owned by the original */
-  size_t len;        /* bytes in buf, without the final NUL */
-  size_t pos;        /* cursor */
-  long line;         /* line of the cursor, from 1 */
-  char comment;      /* comment character ('#', '%') or 0 */
-  char *err;         /* message buffer of the caller */
+  const char *path; /* for messages */
+  char *buf;        /* the whole file, NUL-terminated; owned by the original */
+  size_t len;       /* bytes in buf, without the final NUL */
+  size_t pos;       /* cursor */
+  long line;        /* line of the cursor, from 1 */
+  char comment;     /* comment character ('#', '%') or 0 */
+  char *err;        /* message buffer of the caller */
   size_t errlen;
-  double mem;        /* bytes reserved so far: the buffer, then slv_rd_reserve */
-  double cap;        /* the memory cap */
+  double mem; /* bytes reserved so far: the buffer, then slv_rd_reserve */
+  double cap; /* the memory cap */
 } slv_reader;
 
 typedef struct slv_token {
-  const char *s;     /* into the reader's buffer, not NUL-terminated */
+  const char *s; /* into the reader's buffer, not NUL-terminated */
   size_t len;
   long line;
 } slv_token;
 
 /* Flags of slv_rd_double / slv_rd_doubles / slv_rd_matrix. */
 enum {
-  SLV_RD_FINITE = 0,  /* refuse NaN and +-inf */
-  SLV_RD_INF_OK = 1   /* accept +-inf ("inf", "-inf", "infinity"), refuse NaN */
+  SLV_RD_FINITE = 0, /* refuse NaN and +-inf */
+  SLV_RD_INF_OK = 1  /* accept +-inf ("inf", "-inf", "infinity"), refuse NaN */
 };
 
 /* Reads path whole.  comment: '#', '%' or 0; max_memory: the cap, which
  * the file's size must not exceed (SLV_ERR_DIM, before anything is read).
  * Missing or unreadable file: SLV_ERR_INVALID, "FILE: expected a readable
  * file, found <strerror>". */
-slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max_memory,
-                       char *err, size_t errlen);
+slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max_memory, char *err,
+                       size_t errlen);
 /* slv_rd_open of rq's file, cap and message buffer. */
 slv_status slv_rd_open_req(slv_reader *r, const slv_io_req *rq, char comment);
 void slv_rd_close(slv_reader *r);
@@ -181,8 +181,8 @@ int slv_tok_is(const slv_token *t, const char *s);
 
 /* "FILE:LINE: expected <what>, found '<t>'" (t NULL: "found end of file")
  * into r->err; returns st.  `what` is a printf format. */
-slv_status slv_rd_fail(const slv_reader *r, const slv_token *t, slv_status st,
-                       const char *what, ...)
+slv_status slv_rd_fail(const slv_reader *r, const slv_token *t, slv_status st, const char *what,
+                       ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
@@ -386,8 +386,8 @@ slv_status slv_io_write_fclib(const slv_io_req *rq, const slv_instance *inst);
 slv_status slv_io_fclib_write_solution(const char *path, const slv_instance *inst, const double *x,
                                        const double *x0, char *err, size_t errlen);
 /* x (n values) from /solution/r, else /guesses/1/r, checked with HDF5. */
-slv_status slv_io_fclib_read_start(const char *path, int n, double *x, size_t max_memory,
-                                   char *err, size_t errlen);
+slv_status slv_io_fclib_read_start(const char *path, int n, double *x, size_t max_memory, char *err,
+                                   size_t errlen);
 /* Does buf start with the HDF5 signature (\x89HDF\r\n\x1a\n), at 0 or
  * after a user block of 512, 1024, ... bytes? */
 int slv_io_is_hdf5_bytes(const char *buf, size_t len);

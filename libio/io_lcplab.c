@@ -57,33 +57,57 @@ static const char *const KEYWORDS =
     "fblk, fJ, fK, fd, solver, options or end";
 
 enum {
-  S_KIND, S_N, S_STORAGE, S_A, S_AP, S_AJ, S_AX, S_B, S_LO, S_HI, S_FINDEX, S_MU, S_CONES,
-  S_CONE_LAW, S_XREF, S_NBLK, S_FBLK, S_FJ, S_FK, S_FD, S_SOLVER, S_OPTIONS, S_END, S_COUNT
+  S_KIND,
+  S_N,
+  S_STORAGE,
+  S_A,
+  S_AP,
+  S_AJ,
+  S_AX,
+  S_B,
+  S_LO,
+  S_HI,
+  S_FINDEX,
+  S_MU,
+  S_CONES,
+  S_CONE_LAW,
+  S_XREF,
+  S_NBLK,
+  S_FBLK,
+  S_FJ,
+  S_FK,
+  S_FD,
+  S_SOLVER,
+  S_OPTIONS,
+  S_END,
+  S_COUNT
 };
-static const char *const SECTION[S_COUNT] = {"kind", "n",  "storage", "A",      "Ap",
-                                             "Aj",   "Ax", "b",       "lo",     "hi",
-                                             "findex", "mu", "cones", "cone_law", "x_ref",
-                                             "nblk", "fblk", "fJ", "fK", "fd", "solver",
-                                             "options", "end"};
+static const char *const SECTION[S_COUNT] = { "kind",   "n",       "storage", "A",        "Ap",
+                                              "Aj",     "Ax",      "b",       "lo",       "hi",
+                                              "findex", "mu",      "cones",   "cone_law", "x_ref",
+                                              "nblk",   "fblk",    "fJ",      "fK",       "fd",
+                                              "solver", "options", "end" };
 
 /* ---- factored storage and the recorded solve -------------------------------- */
 
-static const char *const OPTION[SLV_IO_OPT_COUNT] = {
-  "max_iter", "tol", "norm", "omega", "damping", "pivot_tol", "warm_start", "check_every",
-  "max_pivots", "seed"};
+static const char *const OPTION[SLV_IO_OPT_COUNT] = { "max_iter",   "tol",         "norm",
+                                                      "omega",      "damping",     "pivot_tol",
+                                                      "warm_start", "check_every", "max_pivots",
+                                                      "seed" };
 
 const char *slv_io_option_name(int k) { return k >= 0 && k < SLV_IO_OPT_COUNT ? OPTION[k] : NULL; }
 
 /* One "name value" pair of an options section into inst->opt. */
 static slv_status read_option(slv_reader *r, slv_instance *inst) {
-  slv_token t = {NULL, 0, 0};
+  slv_token t = { NULL, 0, 0 };
   int k = 0, v = 0;
   slv_status st = SLV_OK;
   slv_options *o = &inst->opt;
   if (slv_rd_next(r, &t))
     while (k < SLV_IO_OPT_COUNT && !slv_tok_is(&t, OPTION[k])) k++;
   if (!t.len || k == SLV_IO_OPT_COUNT)
-    return slv_rd_fail(r, t.len ? &t : NULL, SLV_ERR_INVALID, "an option name (max_iter, tol, "
+    return slv_rd_fail(r, t.len ? &t : NULL, SLV_ERR_INVALID,
+                       "an option name (max_iter, tol, "
                        "norm, omega, damping, pivot_tol, warm_start, check_every, max_pivots, "
                        "seed)");
   if (inst->opt_given & (1u << k))
@@ -121,7 +145,7 @@ static slv_status read_option(slv_reader *r, slv_instance *inst) {
 static slv_status read_extension(slv_reader *r, slv_instance *inst, int s, const slv_token *t,
                                  int fact, int nblk_seen) {
   int n = inst->n, k;
-  slv_token v = {NULL, 0, 0};
+  slv_token v = { NULL, 0, 0 };
   slv_status st = SLV_OK;
   if (s >= S_NBLK && s <= S_FD && !fact)
     return slv_rd_fail(r, t, SLV_ERR_INVALID, "'storage factored' before '%s'", SECTION[s]);
@@ -177,9 +201,9 @@ typedef struct lcp_parse {
 
 static slv_status sec_kind(slv_reader *r, lcp_parse *ps) {
   slv_token *k = &ps->kind_tok;
-  if (!slv_rd_next(r, k) || !(slv_tok_is(k, "lcp") || slv_tok_is(k, "mlcp") ||
-                              slv_tok_is(k, "blcp") || slv_tok_is(k, "findex") ||
-                              slv_tok_is(k, "cone")))
+  if (!slv_rd_next(r, k) ||
+      !(slv_tok_is(k, "lcp") || slv_tok_is(k, "mlcp") || slv_tok_is(k, "blcp") ||
+        slv_tok_is(k, "findex") || slv_tok_is(k, "cone")))
     return slv_rd_fail(r, k, SLV_ERR_INVALID, "a kind (lcp, mlcp, blcp, findex, cone)");
   return SLV_OK;
 }
@@ -386,7 +410,7 @@ static slv_status next_section(slv_reader *r, lcp_parse *ps, slv_token *t, int *
 /* At 'end' (line end_line): the sections the storage and the data need. */
 static slv_status check_complete(slv_reader *r, const lcp_parse *ps, long end_line) {
   const int *seen = ps->seen;
-  static const int required[] = {S_N, S_B};
+  static const int required[] = { S_N, S_B };
   for (size_t k = 0; k < sizeof required / sizeof required[0]; k++)
     if (!seen[required[k]])
       return slv_rd_failf(r, end_line, SLV_ERR_INVALID, "expected section '%s' before 'end'",
@@ -467,7 +491,7 @@ static void write_factored(slv_writer *w, const slv_instance *inst) {
   int n = inst->n;
   fprintf(w->f, "nblk %d\nfblk\n# row i: its two blocks (-1: none)\n", inst->nblk);
   for (int i = 0; i < n; i++) fprintf(w->f, "%d %d\n", inst->fblk[2 * i], inst->fblk[2 * i + 1]);
-  const double *M[2] = {inst->fJ, inst->fK};
+  const double *M[2] = { inst->fJ, inst->fK };
   for (int m = 0; m < 2; m++) {
     fprintf(w->f, "%s\n# row i: slot 0's 6 columns, slot 1's 6\n", m ? "fK" : "fJ");
     for (int i = 0; i < n; i++)
@@ -511,7 +535,8 @@ slv_status slv_io_write_lcplab(const slv_io_req *rq, const slv_instance *inst) {
   fputs("lcplab-problem 1\n"
         "# w = A x + b;  lo <= x <= hi;  x_i = lo_i => w_i >= 0, x_i = hi_i => w_i <= 0,\n"
         "# lo_i < x_i < hi_i => w_i = 0.  findex[i] = j >= 0: bounds -mu_i |x_j| .. mu_i |x_j|.\n"
-        "# Format: datasets/README.md of lcplab.\n", f);
+        "# Format: datasets/README.md of lcplab.\n",
+        f);
   fprintf(f, "kind %s\nn %d\nstorage %s\n", slv_io_kind_of(inst), n,
           inst->storage == SLV_CSR        ? "csr"
           : inst->storage == SLV_FACTORED ? "factored"
@@ -536,7 +561,8 @@ slv_status slv_io_write_lcplab(const slv_io_req *rq, const slv_instance *inst) {
   } else {
     fputs("A\n# column-major: line j+1 holds column j, A(0,j) .. A(n-1,j)\n", f);
     for (int j = 0; j < n; j++) {
-      for (int i = 0; i < n; i++) slv_wr_double(&w, inst->A[i + (size_t)j * n], i + 1 < n ? ' ' : 0);
+      for (int i = 0; i < n; i++)
+        slv_wr_double(&w, inst->A[i + (size_t)j * n], i + 1 < n ? ' ' : 0);
       fputc('\n', f);
     }
   }

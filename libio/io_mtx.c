@@ -91,9 +91,11 @@ static slv_status read_matrix(slv_reader *r, slv_instance **out) {
     return slv_rd_fail(r, &t, SLV_ERR_INVALID, "'coordinate' or 'array' in the banner");
   if (!slv_rd_next(r, &t) || t.line != 1 ||
       !(tok_is_ci(&t, "real") || tok_is_ci(&t, "double") || tok_is_ci(&t, "integer")))
-    return slv_rd_fail(r, &t, t.len && t.line == 1 && (tok_is_ci(&t, "complex") ||
-                                                       tok_is_ci(&t, "pattern"))
-                                  ? SLV_ERR_UNSUPPORTED : SLV_ERR_INVALID,
+    return slv_rd_fail(r, &t,
+                       t.len && t.line == 1 &&
+                               (tok_is_ci(&t, "complex") || tok_is_ci(&t, "pattern"))
+                           ? SLV_ERR_UNSUPPORTED
+                           : SLV_ERR_INVALID,
                        "the field 'real', 'double' or 'integer' in the banner");
   if (slv_rd_next(r, &t) && t.line == 1 && tok_is_ci(&t, "general"))
     sym = SYM_GENERAL;
@@ -111,19 +113,24 @@ static slv_status read_matrix(slv_reader *r, slv_instance **out) {
     return slv_rd_failf(r, line, SLV_ERR_INVALID, "expected a square matrix, found %d x %d", n,
                         cols);
   double nn = (double)n * n;
-  double maxnnz = sym == SYM_GENERAL ? nn : sym == SYM_SYMMETRIC ? nn / 2 + n / 2.0 : nn / 2 - n / 2.0;
+  double maxnnz = sym == SYM_GENERAL     ? nn
+                  : sym == SYM_SYMMETRIC ? nn / 2 + n / 2.0
+                                         : nn / 2 - n / 2.0;
   if (nn > (double)SLV_IO_MAX_DENSE)
     return slv_rd_failf(r, line, SLV_ERR_DIM,
                         "expected at most %ld entries to store A dense, found %d x %d",
                         SLV_IO_MAX_DENSE, n, n);
-  if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 1), "n = %d: A (n x n, built "
-                           "dense), b, lo, hi", n)))
+  if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 1),
+                           "n = %d: A (n x n, built "
+                           "dense), b, lo, hi",
+                           n)))
     return st;
   if (!array) {
     if ((st = slv_rd_size(r, (long)maxnnz, &nnz, NULL,
                           "the number of entries of this %d x %d %s matrix", n, n,
-                          sym == SYM_GENERAL ? "general" : sym == SYM_SYMMETRIC ? "symmetric"
-                                                                                : "skew-symmetric")))
+                          sym == SYM_GENERAL     ? "general"
+                          : sym == SYM_SYMMETRIC ? "symmetric"
+                                                 : "skew-symmetric")))
       return st;
     if ((st = slv_rd_need(r, 3.0 * nnz, "%d entries 'i j value'", nnz))) return st;
   } else if ((st = slv_rd_need(r, maxnnz, "the %.0f values of the array", maxnnz))) {
@@ -143,13 +150,14 @@ static slv_status read_matrix(slv_reader *r, slv_instance **out) {
       slv_rd_peek(r, &t);
       if ((st = slv_rd_int(r, 1, n, &i, "the row of entry %d", k + 1))) break;
       if ((st = slv_rd_int(r, 1, n, &j, "the column of entry %d", k + 1))) break;
-      if ((st = slv_rd_double(r, SLV_RD_FINITE, &v, "the value of entry %d, A(%d,%d)", k + 1, i, j)))
+      if ((st =
+               slv_rd_double(r, SLV_RD_FINITE, &v, "the value of entry %d, A(%d,%d)", k + 1, i, j)))
         break;
       if ((sym == SYM_SYMMETRIC && i < j) || (sym == SYM_SKEW && i <= j)) {
-        st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "a %s entry (row %s column) in a %s matrix",
-                         sym == SYM_SKEW ? "strictly lower" : "lower-triangle",
-                         sym == SYM_SKEW ? ">" : ">=",
-                         sym == SYM_SKEW ? "skew-symmetric" : "symmetric");
+        st = slv_rd_fail(
+            r, &t, SLV_ERR_INVALID, "a %s entry (row %s column) in a %s matrix",
+            sym == SYM_SKEW ? "strictly lower" : "lower-triangle",
+            sym == SYM_SKEW ? ">" : ">=", sym == SYM_SKEW ? "skew-symmetric" : "symmetric");
         break;
       }
       put(A, ld, i - 1, j - 1, v);
@@ -199,8 +207,8 @@ slv_status slv_io_read_mtx(const slv_io_req *rq, slv_instance **out) {
   double mem = r.mem - (double)r.len; /* the sidecars' buffers are checked when opened */
   slv_rd_close(&r);
   if (st) return st;
-  static const char *const sfx[5] = {".b", ".lo", ".hi", ".findex", ".mu"};
-  char *side[5] = {NULL, NULL, NULL, NULL, NULL};
+  static const char *const sfx[5] = { ".b", ".lo", ".hi", ".findex", ".mu" };
+  char *side[5] = { NULL, NULL, NULL, NULL, NULL };
   int n = inst->n;
   for (int k = 0; k < 5; k++)
     if (!(side[k] = sidecar(path, sfx[k]))) {
@@ -222,12 +230,12 @@ slv_status slv_io_read_mtx(const slv_io_req *rq, slv_instance **out) {
                              n)))
       goto done;
     if ((st = slv_io_alloc_findex(inst))) goto nomem;
-    if ((st = slv_io_read_ivec(side[3], n, -1, n - 1, 1, inst->findex, "findex",
-                               cap_left(cap, mem), err, errlen)))
+    if ((st = slv_io_read_ivec(side[3], n, -1, n - 1, 1, inst->findex, "findex", cap_left(cap, mem),
+                               err, errlen)))
       goto done;
     if (slv_io_has_friction(inst) && !exists(side[4])) {
       slv_io_msgf(err, errlen, "%s: expected a readable file (%s has friction rows), found: %s",
-               side[4], side[3], strerror(ENOENT));
+                  side[4], side[3], strerror(ENOENT));
       st = SLV_ERR_INVALID;
       goto done;
     }
@@ -271,8 +279,8 @@ slv_status slv_io_write_mtx(const slv_io_req *rq, const slv_instance *inst) {
   const char *path = rq->path;
   char *err = rq->err;
   size_t errlen = rq->errlen;
-  static const char *const sfx[5] = {".b", ".lo", ".hi", ".findex", ".mu"};
-  char *side[5] = {NULL, NULL, NULL, NULL, NULL};
+  static const char *const sfx[5] = { ".b", ".lo", ".hi", ".findex", ".mu" };
+  char *side[5] = { NULL, NULL, NULL, NULL, NULL };
   slv_status st = SLV_OK;
   int n = inst->n;
   for (int k = 0; k < 5; k++)
@@ -290,7 +298,8 @@ slv_status slv_io_write_mtx(const slv_io_req *rq, const slv_instance *inst) {
   slv_writer w;
   if ((st = slv_wr_open(&w, path, err, errlen))) goto done;
   fputs("%%MatrixMarket matrix coordinate real general\n"
-        "% lcplab: w = A x + b; sidecars .b (required), .lo, .hi, .findex, .mu\n", w.f);
+        "% lcplab: w = A x + b; sidecars .b (required), .lo, .hi, .findex, .mu\n",
+        w.f);
   fprintf(w.f, "%d %d %ld\n", n, n, nnz);
   if (inst->storage == SLV_DENSE) {
     for (int j = 0; j < n; j++)

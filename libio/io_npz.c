@@ -85,13 +85,13 @@ static slv_status npz_fail(npz_ctx *c, slv_status st, const char *fmt, ...) {
 
 /* One array member: its header, and where its data starts. */
 typedef struct npy_array {
-  const char *name;    /* "G.npy" */
-  zip_file_t *zf;      /* open, positioned after the header */
-  int fortran;         /* fortran_order */
-  int swap;            /* big-endian data */
+  const char *name; /* "G.npy" */
+  zip_file_t *zf;   /* open, positioned after the header */
+  int fortran;      /* fortran_order */
+  int swap;         /* big-endian data */
   int ndim;
   long shape[2];
-  double count;        /* elements */
+  double count; /* elements */
 } npy_array;
 
 /* A cursor over the header text. */
@@ -158,7 +158,7 @@ static int lit_shape(lit *l, npy_array *a) {
 
 /* The dict {'descr': ..., 'fortran_order': ..., 'shape': ...}. */
 static slv_status parse_dict(npz_ctx *c, npy_array *a, const char *text, size_t len) {
-  lit l = {text, len, 0};
+  lit l = { text, len, 0 };
   char key[32], descr[32] = "";
   int seen = 0;
   if (!lit_char(&l, '{'))
@@ -166,8 +166,10 @@ static slv_status parse_dict(npz_ctx *c, npy_array *a, const char *text, size_t 
                     a->name, text);
   while (!lit_char(&l, '}')) {
     if (!lit_string(&l, key, sizeof key) || !lit_char(&l, ':'))
-      return npz_fail(c, SLV_ERR_INVALID, "expected a quoted key and ':' in %s's header, found "
-                      "'%.60s'", a->name, text + l.pos);
+      return npz_fail(c, SLV_ERR_INVALID,
+                      "expected a quoted key and ':' in %s's header, found "
+                      "'%.60s'",
+                      a->name, text + l.pos);
     lit_blank(&l);
     size_t v0 = l.pos;
     if (strcmp(key, "descr") == 0 && lit_string(&l, descr, sizeof descr)) {
@@ -184,9 +186,11 @@ static slv_status parse_dict(npz_ctx *c, npy_array *a, const char *text, size_t 
       char v[48];
       snprintf(v, sizeof v, "%.40s", text + v0);
       for (size_t k = strlen(v); k > 0 && (v[k - 1] == ' ' || v[k - 1] == '\n'); k--) v[k - 1] = 0;
-      return npz_fail(c, SLV_ERR_INVALID, "expected 'descr': a string, 'fortran_order': True or "
+      return npz_fail(c, SLV_ERR_INVALID,
+                      "expected 'descr': a string, 'fortran_order': True or "
                       "False, 'shape': a tuple of at most 2 sizes in %s's header, found '%s': "
-                      "%s", a->name, key, v);
+                      "%s",
+                      a->name, key, v);
     }
     if (!lit_char(&l, ',')) {
       if (lit_char(&l, '}')) break;
@@ -195,12 +199,16 @@ static slv_status parse_dict(npz_ctx *c, npy_array *a, const char *text, size_t 
     }
   }
   if (seen != 7)
-    return npz_fail(c, SLV_ERR_INVALID, "expected 'descr', 'fortran_order' and 'shape' in %s's "
-                    "header, found only %s%s%s", a->name, seen & 1 ? "descr " : "",
-                    seen & 2 ? "fortran_order " : "", seen & 4 ? "shape" : "");
+    return npz_fail(c, SLV_ERR_INVALID,
+                    "expected 'descr', 'fortran_order' and 'shape' in %s's "
+                    "header, found only %s%s%s",
+                    a->name, seen & 1 ? "descr " : "", seen & 2 ? "fortran_order " : "",
+                    seen & 4 ? "shape" : "");
   if (strcmp(descr, "<f8") != 0 && strcmp(descr, ">f8") != 0)
-    return npz_fail(c, SLV_ERR_UNSUPPORTED, "expected %s to hold float64 ('<f8' or '>f8'), found "
-                    "dtype '%s'", a->name, descr);
+    return npz_fail(c, SLV_ERR_UNSUPPORTED,
+                    "expected %s to hold float64 ('<f8' or '>f8'), found "
+                    "dtype '%s'",
+                    a->name, descr);
   a->swap = descr[0] == '>';
   a->count = 1;
   for (int d = 0; d < a->ndim; d++) a->count *= (double)a->shape[d];
@@ -222,14 +230,18 @@ static slv_status open_array(npz_ctx *c, npy_array *a, int required) {
   zip_int64_t idx = zip_name_locate(c->za, a->name, 0);
   if (idx < 0) {
     if (!required) return SLV_OK;
-    return npz_fail(c, SLV_ERR_INVALID, "expected the array %s in the npz (G, g, mus: "
-                    "ContactBench), found none", a->name);
+    return npz_fail(c, SLV_ERR_INVALID,
+                    "expected the array %s in the npz (G, g, mus: "
+                    "ContactBench), found none",
+                    a->name);
   }
   zip_stat_t zs;
   zip_stat_init(&zs);
   if (zip_stat_index(c->za, (zip_uint64_t)idx, 0, &zs) != 0 || !(zs.valid & ZIP_STAT_SIZE))
-    return npz_fail(c, SLV_ERR_INVALID, "expected %s to have a size in the zip directory, found "
-                    "none", a->name);
+    return npz_fail(c, SLV_ERR_INVALID,
+                    "expected %s to have a size in the zip directory, found "
+                    "none",
+                    a->name);
   if (!(a->zf = zip_fopen_index(c->za, (zip_uint64_t)idx, 0)))
     return npz_fail(c, SLV_ERR_INVALID, "expected %s to open, found: %s", a->name,
                     zip_strerror(c->za));
@@ -237,8 +249,10 @@ static slv_status open_array(npz_ctx *c, npy_array *a, int required) {
   slv_status st = member_read(c, a, pre, 10, "the .npy preamble");
   if (st) return st;
   if (memcmp(pre, "\x93NUMPY", 6) != 0)
-    return npz_fail(c, SLV_ERR_INVALID, "expected %s to start with the .npy magic \\x93NUMPY, "
-                    "found other bytes", a->name);
+    return npz_fail(c, SLV_ERR_INVALID,
+                    "expected %s to start with the .npy magic \\x93NUMPY, "
+                    "found other bytes",
+                    a->name);
   int major = pre[6];
   size_t hlen, head = 10;
   if (major == 1) {
@@ -248,8 +262,10 @@ static slv_status open_array(npz_ctx *c, npy_array *a, int required) {
     hlen = (size_t)pre[8] | (size_t)pre[9] << 8 | (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
     head = 12;
   } else {
-    return npz_fail(c, SLV_ERR_UNSUPPORTED, "expected %s in .npy format version 1, 2 or 3, found "
-                    "%d.%d", a->name, major, pre[7]);
+    return npz_fail(c, SLV_ERR_UNSUPPORTED,
+                    "expected %s in .npy format version 1, 2 or 3, found "
+                    "%d.%d",
+                    a->name, major, pre[7]);
   }
   if (hlen > NPY_MAX_HEADER)
     return npz_fail(c, SLV_ERR_INVALID, "expected %s's header to be at most %d bytes, found %zu",
@@ -263,9 +279,10 @@ static slv_status open_array(npz_ctx *c, npy_array *a, int required) {
   if ((st = parse_dict(c, a, text, hlen))) return st;
   double want = (double)(head + hlen) + 8.0 * a->count;
   if ((double)zs.size != want)
-    return npz_fail(c, SLV_ERR_INVALID, "expected %s to hold %.0f bytes (a %zu-byte header and "
-                    "%.0f float64), found %.0f", a->name, want, head + hlen, a->count,
-                    (double)zs.size);
+    return npz_fail(c, SLV_ERR_INVALID,
+                    "expected %s to hold %.0f bytes (a %zu-byte header and "
+                    "%.0f float64), found %.0f",
+                    a->name, want, head + hlen, a->count, (double)zs.size);
   return SLV_OK;
 }
 
@@ -289,8 +306,8 @@ static void shape_str(const npy_array *a, char *buf, size_t len) {
 /* Reads the next count float64 of a into out (byte order fixed), finite
  * (and >= 0 when nonneg); base: the index of out[0] in the array, for
  * messages (a 2-D array's element is named by its row and column). */
-static slv_status read_values(npz_ctx *c, const npy_array *a, double *out, size_t count,
-                              int nonneg, size_t base) {
+static slv_status read_values(npz_ctx *c, const npy_array *a, double *out, size_t count, int nonneg,
+                              size_t base) {
   slv_status st = member_read(c, a, out, count * sizeof(double), "data");
   if (st) return st;
   for (size_t k = 0; k < count; k++) {
@@ -354,15 +371,21 @@ static slv_status open_problem(npz_ctx *c, npy_array a[3], long *nc) {
   shape_str(&a[2], s2, sizeof s2);
   *nc = vector_len(&a[2]);
   if (*nc < 0 || 3.0 * (double)*nc > SLV_IO_MAX_N)
-    return npz_fail(c, *nc < 0 ? SLV_ERR_INVALID : SLV_ERR_DIM, "expected mus.npy to be a vector "
-                    "of nc <= %d friction coefficients, found %s", SLV_IO_MAX_N / 3, s2);
+    return npz_fail(c, *nc < 0 ? SLV_ERR_INVALID : SLV_ERR_DIM,
+                    "expected mus.npy to be a vector "
+                    "of nc <= %d friction coefficients, found %s",
+                    SLV_IO_MAX_N / 3, s2);
   long n = 3 * *nc;
   if (a[0].ndim != 2 || a[0].shape[0] != n || a[0].shape[1] != n)
-    return npz_fail(c, SLV_ERR_INVALID, "expected G.npy to be 3 nc x 3 nc = %ld x %ld (mus.npy "
-                    "has nc = %ld), found %s", n, n, *nc, s0);
+    return npz_fail(c, SLV_ERR_INVALID,
+                    "expected G.npy to be 3 nc x 3 nc = %ld x %ld (mus.npy "
+                    "has nc = %ld), found %s",
+                    n, n, *nc, s0);
   if (vector_len(&a[1]) != n)
-    return npz_fail(c, SLV_ERR_INVALID, "expected g.npy to be a vector of 3 nc = %ld values "
-                    "(mus.npy has nc = %ld), found %s", n, *nc, s1);
+    return npz_fail(c, SLV_ERR_INVALID,
+                    "expected g.npy to be a vector of 3 nc = %ld values "
+                    "(mus.npy has nc = %ld), found %s",
+                    n, *nc, s1);
   if ((double)n * (double)n > (double)SLV_IO_MAX_NNZ)
     return npz_fail(c, SLV_ERR_DIM, "expected n*n <= %ld for a dense G, found n = %ld",
                     (long)SLV_IO_MAX_NNZ, n);
@@ -390,9 +413,10 @@ static slv_status read_G(npz_ctx *c, const npy_array *g, slv_instance *inst, dou
 }
 
 slv_status slv_io_read_npz(const slv_io_req *rq, slv_instance **out) {
-  npz_ctx c = {rq->path, rq->err, rq->errlen, NULL, 0, (double)rq->max_memory};
-  npy_array a[3] = {{"G.npy", NULL, 0, 0, 0, {0, 0}, 0}, {"g.npy", NULL, 0, 0, 0, {0, 0}, 0},
-                    {"mus.npy", NULL, 0, 0, 0, {0, 0}, 0}};
+  npz_ctx c = { rq->path, rq->err, rq->errlen, NULL, 0, (double)rq->max_memory };
+  npy_array a[3] = { { "G.npy", NULL, 0, 0, 0, { 0, 0 }, 0 },
+                     { "g.npy", NULL, 0, 0, 0, { 0, 0 }, 0 },
+                     { "mus.npy", NULL, 0, 0, 0, { 0, 0 }, 0 } };
   slv_instance *inst = NULL;
   double *buf = NULL;
   long nc = 0;
@@ -402,9 +426,11 @@ slv_status slv_io_read_npz(const slv_io_req *rq, slv_instance **out) {
   if ((st = open_problem(&c, a, &nc))) goto done;
   int n = (int)(3 * nc);
   /* everything the three arrays imply, before any of it is allocated */
-  if ((st = slv_io_reserve(c.path, &c.mem, c.cap, slv_io_instance_bytes(n, 1) + 36.0 * nc +
-                           8.0 * n, c.err, c.errlen, "G.npy, g.npy, mus.npy: nc = %ld, a dense "
-                           "%d x %d G", nc, n, n)))
+  if ((st = slv_io_reserve(c.path, &c.mem, c.cap, slv_io_instance_bytes(n, 1) + 36.0 * nc + 8.0 * n,
+                           c.err, c.errlen,
+                           "G.npy, g.npy, mus.npy: nc = %ld, a dense "
+                           "%d x %d G",
+                           nc, n, n)))
     goto done;
   inst = slv_io_instance_alloc(n);
   buf = malloc(((size_t)n + 1) * sizeof(double));
@@ -432,8 +458,8 @@ done:
 
 slv_status slv_io_npz_read_guess(const char *path, int n, double *x, size_t max_memory, char *err,
                                  size_t errlen) {
-  npz_ctx c = {path, err, errlen, NULL, 0, (double)max_memory};
-  npy_array a = {"lam0.npy", NULL, 0, 0, 0, {0, 0}, 0};
+  npz_ctx c = { path, err, errlen, NULL, 0, (double)max_memory };
+  npy_array a = { "lam0.npy", NULL, 0, 0, 0, { 0, 0 }, 0 };
   double *buf = NULL;
   slv_status st = open_zip(&c, ZIP_RDONLY | ZIP_CHECKCONS);
   if (st) return st;
@@ -441,12 +467,14 @@ slv_status slv_io_npz_read_guess(const char *path, int n, double *x, size_t max_
   char s[64];
   shape_str(&a, s, sizeof s);
   if (vector_len(&a) != n || n % 3) {
-    st = npz_fail(&c, SLV_ERR_INVALID, "expected lam0.npy to be a vector of n = %d values, "
-                  "found %s", n, s);
+    st = npz_fail(&c, SLV_ERR_INVALID,
+                  "expected lam0.npy to be a vector of n = %d values, "
+                  "found %s",
+                  n, s);
     goto done;
   }
-  if ((st = slv_io_reserve(c.path, &c.mem, c.cap, 8.0 * n, c.err, c.errlen, "lam0.npy (n = %d)",
-                           n)))
+  if ((st =
+           slv_io_reserve(c.path, &c.mem, c.cap, 8.0 * n, c.err, c.errlen, "lam0.npy (n = %d)", n)))
     goto done;
   if (!(buf = malloc(((size_t)n + 1) * sizeof(double)))) {
     st = npz_fail(&c, SLV_ERR_NOMEM, "out of memory for lam0 (n = %d)", n);
@@ -467,8 +495,8 @@ done:
  * multiple of 64 bytes (numpy's alignment), then the little-endian values. */
 static unsigned char *npy_member(const char *shape, const double *v, size_t count, size_t *len) {
   char dict[128];
-  int d = snprintf(dict, sizeof dict, "{'descr': '<f8', 'fortran_order': False, 'shape': %s, }",
-                   shape);
+  int d =
+      snprintf(dict, sizeof dict, "{'descr': '<f8', 'fortran_order': False, 'shape': %s, }", shape);
   size_t head = 10 + (size_t)d + 1, pad = (64 - head % 64) % 64, hlen = (size_t)d + pad + 1;
   *len = 10 + hlen + 8 * count;
   unsigned char *m = malloc(*len);
@@ -503,17 +531,19 @@ static slv_status add_member(npz_ctx *c, const char *name, const unsigned char *
 }
 
 slv_status slv_io_write_npz(const slv_io_req *rq, const slv_instance *inst) {
-  npz_ctx c = {rq->path, rq->err, rq->errlen, NULL, 0, 0};
+  npz_ctx c = { rq->path, rq->err, rq->errlen, NULL, 0, 0 };
   size_t n = (size_t)inst->n, nc = (size_t)inst->ncones;
-  unsigned char *m[3] = {NULL, NULL, NULL};
+  unsigned char *m[3] = { NULL, NULL, NULL };
   size_t len[3];
   int owned = 0;
   const double *A = slv_io_dense_of(inst, &owned);
   double *G = malloc((n * n + 1) * sizeof(double)), *g = malloc((n + 1) * sizeof(double));
   slv_status st = SLV_OK;
   if (!A || !G || !g) {
-    st = npz_fail(&c, A ? SLV_ERR_NOMEM : SLV_ERR_DIM, "expected a problem small enough to "
-                  "write G dense, found n = %zu", n);
+    st = npz_fail(&c, A ? SLV_ERR_NOMEM : SLV_ERR_DIM,
+                  "expected a problem small enough to "
+                  "write G dense, found n = %zu",
+                  n);
     goto done;
   }
   /* G(r, s) = A(lab_row(r), lab_row(s)), C order; g(r) = b(lab_row(r)) */
@@ -542,7 +572,7 @@ slv_status slv_io_write_npz(const slv_io_req *rq, const slv_instance *inst) {
     zip_error_fini(&ze);
     goto done;
   }
-  static const char *const names[3] = {"G.npy", "g.npy", "mus.npy"};
+  static const char *const names[3] = { "G.npy", "g.npy", "mus.npy" };
   for (int k = 0; k < 3 && !st; k++) st = add_member(&c, names[k], m[k], len[k]);
   if (!st && zip_close(c.za) != 0)
     st = npz_fail(&c, SLV_ERR_INVALID, "cannot write: %s", zip_strerror(c.za));

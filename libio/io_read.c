@@ -36,8 +36,8 @@ static int is_ws(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max_memory,
-                       char *err, size_t errlen) {
+slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max_memory, char *err,
+                       size_t errlen) {
   memset(r, 0, sizeof *r);
   r->path = path;
   r->err = err;
@@ -49,7 +49,7 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max
   FILE *f = fopen(path, "rb");
   if (!f) {
     slv_io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
-             errno ? strerror(errno) : "cannot open");
+                errno ? strerror(errno) : "cannot open");
     return SLV_ERR_INVALID;
   }
   /* Size hint from the end offset; never trusted beyond 1 GiB (directories
@@ -60,8 +60,10 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max
   struct stat sb;
   if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && (double)sb.st_size > r->cap) {
     fclose(f);
-    slv_io_msgf(err, errlen, "%s: expected a file that fits the memory cap of %.0f bytes "
-                "(max_memory), found %.0f bytes", path, r->cap, (double)sb.st_size);
+    slv_io_msgf(err, errlen,
+                "%s: expected a file that fits the memory cap of %.0f bytes "
+                "(max_memory), found %.0f bytes",
+                path, r->cap, (double)sb.st_size);
     return SLV_ERR_DIM;
   }
   if (fseek(f, 0, SEEK_END) == 0) {
@@ -85,8 +87,10 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max
     if (2.0 * (double)cap > r->cap) {
       free(buf);
       fclose(f);
-      slv_io_msgf(err, errlen, "%s: expected a file that fits the memory cap of %.0f bytes "
-                  "(max_memory), found more than %zu bytes", path, r->cap, len);
+      slv_io_msgf(err, errlen,
+                  "%s: expected a file that fits the memory cap of %.0f bytes "
+                  "(max_memory), found more than %zu bytes",
+                  path, r->cap, len);
       return SLV_ERR_DIM;
     }
     char *nb = realloc(buf, cap * 2);
@@ -105,7 +109,7 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max
     free(buf);
     fclose(f);
     slv_io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
-             e ? strerror(e) : "read error");
+                e ? strerror(e) : "read error");
     return SLV_ERR_INVALID;
   }
   fclose(f);
@@ -126,8 +130,10 @@ static void cap_message(char *out, size_t len, double cap, double bytes, double 
                         const char *what, va_list ap) {
   char w[256];
   vsnprintf(w, sizeof w, what, ap);
-  snprintf(out, len, "expected sizes that fit the memory cap of %.0f bytes (max_memory), found "
-           "%s: %.0f bytes (%.0f in all)", cap, w, bytes, total);
+  snprintf(out, len,
+           "expected sizes that fit the memory cap of %.0f bytes (max_memory), found "
+           "%s: %.0f bytes (%.0f in all)",
+           cap, w, bytes, total);
 }
 
 slv_status slv_rd_reserve(slv_reader *r, long line, double bytes, const char *what, ...) {
@@ -244,13 +250,13 @@ static void show_token(const slv_token *t, char *out, size_t cap) {
   out[k] = '\0';
 }
 
-static slv_status rd_vfail(const slv_reader *r, const slv_token *t, slv_status st,
-                           const char *what, va_list ap) {
+static slv_status rd_vfail(const slv_reader *r, const slv_token *t, slv_status st, const char *what,
+                           va_list ap) {
   char w[256], tok[256];
   vsnprintf(w, sizeof w, what, ap);
   show_token(t, tok, sizeof tok);
-  slv_io_msgf(r->err, r->errlen, "%s:%ld: expected %s, found %s", r->path,
-           t ? t->line : r->line, w, tok);
+  slv_io_msgf(r->err, r->errlen, "%s:%ld: expected %s, found %s", r->path, t ? t->line : r->line, w,
+              tok);
   return st;
 }
 
@@ -331,8 +337,8 @@ slv_status slv_rd_size(slv_reader *r, long max, int *out, long *line, const char
   va_end(ap);
   /* Not an integer at all: malformed.  An integer out of range: a size we
    * refuse (negative, or more than the readers accept). */
-  return slv_rd_fail(r, &t, kind == 0 ? SLV_ERR_INVALID : SLV_ERR_DIM,
-                     "%s (a size in [0, %ld])", w, max);
+  return slv_rd_fail(r, &t, kind == 0 ? SLV_ERR_INVALID : SLV_ERR_DIM, "%s (a size in [0, %ld])", w,
+                     max);
 }
 
 /* Reads one number; 0 on success, else the reason: 1 end of file or not a
@@ -396,8 +402,8 @@ slv_status slv_rd_upper(slv_reader *r, int n, const double *lo, double *hi, cons
       return slv_rd_fail(r, &t, SLV_ERR_INVALID, "%s for %s[%d]", num_kind(SLV_RD_INF_OK, why),
                          name_hi, i);
     if (hi[i] < lo[i])
-      return slv_rd_fail(r, &t, SLV_ERR_INVALID, "%s[%d] >= %s[%d] = %.17g", name_hi, i, name_lo,
-                         i, lo[i]);
+      return slv_rd_fail(r, &t, SLV_ERR_INVALID, "%s[%d] >= %s[%d] = %.17g", name_hi, i, name_lo, i,
+                         lo[i]);
   }
   return SLV_OK;
 }
@@ -411,8 +417,8 @@ slv_status slv_rd_need(const slv_reader *r, double count, const char *what, ...)
   vsnprintf(w, sizeof w, what, ap);
   va_end(ap);
   return slv_rd_failf(r, r->line, SLV_ERR_INVALID,
-                      "expected %.0f number%s for %s, found only %zu bytes left in the file",
-                      count, count == 1 ? "" : "s", w, r->len - r->pos);
+                      "expected %.0f number%s for %s, found only %zu bytes left in the file", count,
+                      count == 1 ? "" : "s", w, r->len - r->pos);
 }
 
 int slv_rd_try_long(slv_reader *r, long *v) {
@@ -442,7 +448,8 @@ slv_status slv_wr_open(slv_writer *w, const char *path, char *err, size_t errlen
   errno = 0;
   w->f = fopen(path, "w");
   if (!w->f) {
-    slv_io_msgf(err, errlen, "%s: cannot write: %s", path, errno ? strerror(errno) : "fopen failed");
+    slv_io_msgf(err, errlen, "%s: cannot write: %s", path,
+                errno ? strerror(errno) : "fopen failed");
     return SLV_ERR_INVALID;
   }
   return SLV_OK;

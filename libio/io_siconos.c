@@ -105,8 +105,8 @@ static slv_status read_sbm(slv_reader *r, const char *name, slv_nm *out) {
     return slv_rd_failf(r, r->line, SLV_ERR_INVALID,
                         "expected at most %d x %d = %.0f blocks in %s, found %d", bn0, bn1,
                         (double)bn0 * bn1, name, nb);
-  if ((st = slv_rd_need(r, (double)bn0 * 2 + bn1 + 3 + 2.0 * nb, "the block structure of %s",
-                        name)))
+  if ((st =
+           slv_rd_need(r, (double)bn0 * 2 + bn1 + 3 + 2.0 * nb, "the block structure of %s", name)))
     return st;
   if ((st = slv_rd_reserve(r, r->line, 4.0 * (2.0 * bn0 + bn1 + 1 + nb) + 8.0 * (nb + 1.0),
                            "the block structure of %s (%d blocks)", name, nb)))
@@ -121,26 +121,40 @@ static slv_status read_sbm(slv_reader *r, const char *name, slv_nm *out) {
   /* cumulative offsets: block row k is rows [cum0[k-1], cum0[k]), strictly
    * increasing, the last one = rows (same for the columns) */
   for (int k = 0; k < bn0 && !st; k++)
-    st = slv_rd_int(r, k == bn0 - 1 ? rows : k ? cum0[k - 1] + 1 : 1, rows - (bn0 - 1 - k),
-                    &cum0[k], "cumulative row offset %d of %s, increasing up to %d rows", k,
-                    name, rows);
+    st = slv_rd_int(r,
+                    k == bn0 - 1 ? rows
+                    : k          ? cum0[k - 1] + 1
+                                 : 1,
+                    rows - (bn0 - 1 - k), &cum0[k],
+                    "cumulative row offset %d of %s, increasing up to %d rows", k, name, rows);
   for (int k = 0; k < bn1 && !st; k++)
-    st = slv_rd_int(r, k == bn1 - 1 ? cols : k ? cum1[k - 1] + 1 : 1, cols - (bn1 - 1 - k),
-                    &cum1[k], "cumulative column offset %d of %s, increasing up to %d "
-                    "columns", k, name, cols);
-  if (!st) st = slv_rd_int(r, bn0 + 1, bn0 + 1, &filled, "filled1 of %s, the number of block rows + 1", name);
+    st = slv_rd_int(r,
+                    k == bn1 - 1 ? cols
+                    : k          ? cum1[k - 1] + 1
+                                 : 1,
+                    cols - (bn1 - 1 - k), &cum1[k],
+                    "cumulative column offset %d of %s, increasing up to %d "
+                    "columns",
+                    k, name, cols);
+  if (!st)
+    st = slv_rd_int(r, bn0 + 1, bn0 + 1, &filled, "filled1 of %s, the number of block rows + 1",
+                    name);
   if (!st) st = slv_rd_int(r, nb, nb, &filled, "filled2 of %s, the number of blocks", name);
   /* block-row pointers: from 0, non-decreasing, ending at nb */
   for (int k = 0; k <= bn0 && !st; k++)
-    st = slv_rd_int(r, k == bn0 ? nb : k ? idx1[k - 1] : 0, k == 0 ? 0 : nb, &idx1[k],
+    st = slv_rd_int(r,
+                    k == bn0 ? nb
+                    : k      ? idx1[k - 1]
+                             : 0,
+                    k == 0 ? 0 : nb, &idx1[k],
                     "the block-row pointer index1[%d] of %s, non-decreasing from 0 to %d", k, name,
                     nb);
   /* block columns, strictly increasing within a block row (no duplicates) */
   for (int rr = 0; rr < bn0 && !st; rr++)
     for (int b = idx1[rr]; b < idx1[rr + 1] && !st; b++)
       st = slv_rd_int(r, b > idx1[rr] ? idx2[b - 1] + 1 : 0, bn1 - 1, &idx2[b],
-                      "the block column index2[%d] of %s, increasing within block row %d", b,
-                      name, rr);
+                      "the block column index2[%d] of %s, increasing within block row %d", b, name,
+                      rr);
   if (st) goto done;
   /* where each block's values go in vals; their total must fit in the file */
   off[0] = 0;
@@ -153,8 +167,10 @@ static slv_status read_sbm(slv_reader *r, const char *name, slv_nm *out) {
   }
   if ((st = slv_rd_need(r, (double)off[nb] + nb, "the %d blocks of %s (%.0f numbers)", nb, name,
                         (double)off[nb])) ||
-      (st = slv_rd_reserve(r, r->line, 8.0 * (double)off[nb], "the %d blocks of %s (%.0f "
-                           "numbers)", nb, name, (double)off[nb])))
+      (st = slv_rd_reserve(r, r->line, 8.0 * (double)off[nb],
+                           "the %d blocks of %s (%.0f "
+                           "numbers)",
+                           nb, name, (double)off[nb])))
     goto done;
   vals = malloc((off[nb] ? off[nb] : 1) * sizeof(double));
   if (!vals) {
@@ -244,12 +260,12 @@ slv_status slv_io_read_nm(slv_reader *r, const char *name, int want_rows, int wa
   memset(out, 0, sizeof *out);
   if (!line) line = &hline;
   slv_rd_peek(r, &t);
-  if ((st = slv_rd_int(r, 0, 2, &stype, "the storage type of %s", name)))
-    return st;
+  if ((st = slv_rd_int(r, 0, 2, &stype, "the storage type of %s", name))) return st;
   if (stype == 2)
     return slv_rd_fail(r, &t, SLV_ERR_UNSUPPORTED,
                        "the storage type of %s to be 0 (dense) or 1 (sparse block); CSparse "
-                       "storage (2) is not read", name);
+                       "storage (2) is not read",
+                       name);
   if ((st = slv_rd_size(r, SLV_IO_MAX_N, rows, line, "the number of rows of %s", name))) return st;
   if ((st = slv_rd_size(r, SLV_IO_MAX_N, cols, NULL, "the number of columns of %s", name)))
     return st;
@@ -266,8 +282,8 @@ slv_status slv_io_read_nm(slv_reader *r, const char *name, int want_rows, int wa
       return st;
     if (r2 != *rows || c2 != *cols)
       return slv_rd_failf(r, l2, SLV_ERR_INVALID,
-                          "expected the repeated sizes of %s to be %d %d, found %d %d", name,
-                          *rows, *cols, r2, c2);
+                          "expected the repeated sizes of %s to be %d %d, found %d %d", name, *rows,
+                          *cols, r2, c2);
     if (count > (double)SLV_IO_MAX_NNZ)
       return slv_rd_failf(r, *line, SLV_ERR_DIM,
                           "expected at most %ld entries in the dense %s, found %d x %d",
@@ -278,7 +294,8 @@ slv_status slv_io_read_nm(slv_reader *r, const char *name, int want_rows, int wa
   } else if (out->storage == SLV_DENSE && count > (double)SLV_IO_MAX_DENSE) {
     return slv_rd_failf(r, *line, SLV_ERR_DIM,
                         "expected at most %ld entries to store the sparse-block %s dense, found "
-                        "%d x %d", SLV_IO_MAX_DENSE, name, *rows, *cols);
+                        "%d x %d",
+                        SLV_IO_MAX_DENSE, name, *rows, *cols);
   } else if (out->storage == SLV_DENSE &&
              (st = slv_rd_reserve(r, *line, 8.0 * count, "%s, %d x %d sparse-block kept dense",
                                   name, *rows, *cols))) {
@@ -409,8 +426,9 @@ static slv_status read_mlcp(slv_reader *r, slv_instance **out) {
                         SLV_IO_MAX_N, (long)SLV_IO_MAX_NNZ, n, m);
   N = n + m;
   /* the instance, and the storage-2 blocks (built dense) */
-  if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(N, 1) + (st2 ? 8.0 * N * N : 0.0),
-                           "n + m = %d: A, b, lo, hi%s", N, st2 ? " and the storage-2 blocks" : "")))
+  if ((st =
+           slv_rd_reserve(r, line, slv_io_instance_bytes(N, 1) + (st2 ? 8.0 * N * N : 0.0),
+                          "n + m = %d: A, b, lo, hi%s", N, st2 ? " and the storage-2 blocks" : "")))
     return st;
   if (st1) {
     /* blocksRows: 0 <= ... up to n+m; then one 0/1 flag per block */
@@ -452,11 +470,12 @@ static slv_status read_mlcp(slv_reader *r, slv_instance **out) {
   if (!st2 && !(rows == N && cols == N)) {
     st = slv_rd_failf(r, mline, SLV_ERR_INVALID,
                       "expected M to be (n+m) x (n+m) = %d x %d, found %d x %d (and no "
-                      "storage-2 blocks to use instead)", N, N, rows, cols);
+                      "storage-2 blocks to use instead)",
+                      N, N, rows, cols);
     goto done;
   }
-  if (st2 && (st = slv_rd_need(r, (double)N * N + N, "the storage-2 blocks (n = %d, m = %d)", n,
-                               m)))
+  if (st2 &&
+      (st = slv_rd_need(r, (double)N * N + N, "the storage-2 blocks (n = %d, m = %d)", n, m)))
     goto done;
   inst = slv_io_instance_alloc(N);
   if (!inst || slv_io_alloc_dense(inst)) {
@@ -553,15 +572,16 @@ static slv_status check_siconos(const char *path, slv_format fmt, const slv_inst
                                 int *nfree, char *err, size_t errlen) {
   const char *name = slv_format_str(fmt);
   if (inst->ncones > 0) {
-    slv_io_msgf(err, errlen, "%s: %s cannot hold Coulomb cones; cone 0 covers rows %d..%d (ncones = "
-             "%d; use siconos-fc3d, fclib or lcplab)", path, name, inst->cone_rows[0],
-             inst->cone_rows[0] + 2, inst->ncones);
+    slv_io_msgf(err, errlen,
+                "%s: %s cannot hold Coulomb cones; cone 0 covers rows %d..%d (ncones = "
+                "%d; use siconos-fc3d, fclib or lcplab)",
+                path, name, inst->cone_rows[0], inst->cone_rows[0] + 2, inst->ncones);
     return SLV_ERR_UNSUPPORTED;
   }
   for (int i = 0; inst->findex && i < inst->n; i++)
     if (inst->findex[i] >= 0) {
       slv_io_msgf(err, errlen, "%s: %s cannot hold friction rows; row %d has findex %d", path, name,
-               i, inst->findex[i]);
+                  i, inst->findex[i]);
       return SLV_ERR_UNSUPPORTED;
     }
   *nfree = 0;
@@ -574,18 +594,22 @@ static slv_status check_siconos(const char *path, slv_format fmt, const slv_inst
     fmt_bound(h, sizeof h, hi);
     if (fmt == SLV_FMT_SICONOS_LCP && !lcp) {
       slv_io_msgf(err, errlen, "%s: siconos-lcp holds only lo=0, hi=inf; row %d has lo=%s, hi=%s",
-               path, i, l, h);
+                  path, i, l, h);
       return SLV_ERR_UNSUPPORTED;
     }
     if (fmt == SLV_FMT_SICONOS_MLCP) {
       if (!lcp && !fr) {
-        slv_io_msgf(err, errlen, "%s: siconos-mlcp holds only free rows (lo=-inf, hi=inf) followed "
-                 "by LCP rows (lo=0, hi=inf); row %d has lo=%s, hi=%s", path, i, l, h);
+        slv_io_msgf(err, errlen,
+                    "%s: siconos-mlcp holds only free rows (lo=-inf, hi=inf) followed "
+                    "by LCP rows (lo=0, hi=inf); row %d has lo=%s, hi=%s",
+                    path, i, l, h);
         return SLV_ERR_UNSUPPORTED;
       }
       if (fr && seen_lcp >= 0) {
-        slv_io_msgf(err, errlen, "%s: siconos-mlcp needs the free rows first; row %d is free but "
-                 "follows LCP row %d", path, i, seen_lcp);
+        slv_io_msgf(err, errlen,
+                    "%s: siconos-mlcp needs the free rows first; row %d is free but "
+                    "follows LCP row %d",
+                    path, i, seen_lcp);
         return SLV_ERR_UNSUPPORTED;
       }
       if (lcp && seen_lcp < 0) seen_lcp = i;
@@ -635,8 +659,8 @@ slv_status slv_io_write_siconos(const slv_io_req *rq, const slv_instance *inst) 
   if (st) return st;
   const double *A = slv_io_dense_of(inst, &owned);
   if (!A) {
-    slv_io_msgf(err, errlen, "%s: expected a matrix small enough to write dense, found n = %d", path,
-             n);
+    slv_io_msgf(err, errlen, "%s: expected a matrix small enough to write dense, found n = %d",
+                path, n);
     return SLV_ERR_DIM;
   }
   slv_writer w;
@@ -646,7 +670,7 @@ slv_status slv_io_write_siconos(const slv_io_req *rq, const slv_instance *inst) 
     fprintf(w.f, "1\n1\n%d\n%d\n", nfree, m);
     /* blocksRows {0, n, n+m} printed as Siconos does: up to the first value
      * that reaches n+m; then one flag per block (0 equality, 1 complementarity) */
-    const int rowsb[3] = {0, nfree, n};
+    const int rowsb[3] = { 0, nfree, n };
     int nb = 0;
     fprintf(w.f, "%d ", rowsb[0]);
     while (rowsb[nb] < n) fprintf(w.f, "%d ", rowsb[++nb]);
@@ -655,12 +679,12 @@ slv_status slv_io_write_siconos(const slv_io_req *rq, const slv_instance *inst) 
     fputc('\n', w.f);
     slv_io_write_dense_nm(&w, n, A);
     write_vec(&w, n, inst->b);
-    write_block_rows(&w, n, A, 0, 0, nfree, nfree);        /* A */
-    write_block_rows(&w, n, A, nfree, nfree, m, m);        /* B */
-    write_block_rows(&w, n, A, 0, nfree, nfree, m);        /* C */
-    write_block_rows(&w, n, A, nfree, 0, m, nfree);        /* D */
-    write_vec(&w, nfree, inst->b);                         /* a */
-    write_vec(&w, m, inst->b + nfree);                     /* b */
+    write_block_rows(&w, n, A, 0, 0, nfree, nfree); /* A */
+    write_block_rows(&w, n, A, nfree, nfree, m, m); /* B */
+    write_block_rows(&w, n, A, 0, nfree, nfree, m); /* C */
+    write_block_rows(&w, n, A, nfree, 0, m, nfree); /* D */
+    write_vec(&w, nfree, inst->b);                  /* a */
+    write_vec(&w, m, inst->b + nfree);              /* b */
   } else {
     fprintf(w.f, "%d\n", n);
     slv_io_write_dense_nm(&w, n, A);

@@ -27,12 +27,13 @@
 
 static slv_status check_n(const char *path, int n, const void *x, char *err, size_t errlen) {
   if (n < 0 || n > SLV_IO_MAX_N) {
-    slv_io_msgf(err, errlen, "%s: expected a vector size in [0, %d], found %d", path ? path : "(null)",
-             SLV_IO_MAX_N, n);
+    slv_io_msgf(err, errlen, "%s: expected a vector size in [0, %d], found %d",
+                path ? path : "(null)", SLV_IO_MAX_N, n);
     return SLV_ERR_DIM;
   }
   if (!path || (!x && n > 0)) {
-    slv_io_msgf(err, errlen, "%s: expected a path and a vector, found NULL", path ? path : "(null)");
+    slv_io_msgf(err, errlen, "%s: expected a path and a vector, found NULL",
+                path ? path : "(null)");
     return SLV_ERR_INVALID;
   }
   return SLV_OK;
@@ -129,12 +130,14 @@ slv_status slv_can_write_solution(const char *path, const slv_instance *inst, ch
   }
   slv_format f = slv_format_for_path(path);
   if (f == SLV_FMT_NPZ) {
-    slv_io_msgf(err, errlen, "%s: a solution is written as FCLIB (.hdf5, .h5) or as a plain "
-                "vector (another extension), not as .npz", path);
+    slv_io_msgf(err, errlen,
+                "%s: a solution is written as FCLIB (.hdf5, .h5) or as a plain "
+                "vector (another extension), not as .npz",
+                path);
     return SLV_ERR_UNSUPPORTED;
   }
   if (f != SLV_FMT_FCLIB) return SLV_OK;
-  slv_io_req rq = {path, SLV_FMT_FCLIB, 0, err, errlen};
+  slv_io_req rq = { path, SLV_FMT_FCLIB, 0, err, errlen };
   return slv_io_holds_fc3d(&rq, inst);
 }
 

@@ -57,11 +57,11 @@
 extern "C" {
 #endif
 
-#define SLV_IO_MAX_N 50000000     /* refuse larger n before allocating */
+#define SLV_IO_MAX_N   50000000 /* refuse larger n before allocating */
 #define SLV_IO_MAX_NNZ 500000000L
 
 typedef enum slv_format {
-  SLV_FMT_AUTO = 0,       /* reading: by extension, then by content */
+  SLV_FMT_AUTO = 0, /* reading: by extension, then by content */
   SLV_FMT_SICONOS_LCP,
   SLV_FMT_SICONOS_MLCP,
   SLV_FMT_SICONOS_RELAY,
@@ -70,7 +70,7 @@ typedef enum slv_format {
   SLV_FMT_LCPLAB,
   SLV_FMT_SICONOS_FC3D,
   SLV_FMT_FCLIB,
-  SLV_FMT_NPZ,            /* ContactBench numpy .npz (G, g, mus) */
+  SLV_FMT_NPZ,               /* ContactBench numpy .npz (G, g, mus) */
   SLV_FMT_LAST = SLV_FMT_NPZ /* the last format, for loops over all of them */
 } slv_format;
 
@@ -90,32 +90,32 @@ SLV_API slv_format slv_format_for_path(const char *path);
  * "mlcp" (free and lcp rows only), "blcp" (any finite bounds), "findex"
  * (has friction rows), "cone". */
 typedef struct slv_instance {
-  char kind[16];          /* as above; filled by the reader */
-  char name[128];         /* base name of the file without extension */
-  slv_format format;      /* the format it was read from */
+  char kind[16];     /* as above; filled by the reader */
+  char name[128];    /* base name of the file without extension */
+  slv_format format; /* the format it was read from */
   int n;
-  slv_storage storage;    /* SLV_DENSE (lda = n) or SLV_CSR */
-  double *A;              /* dense, column-major, n*n */
-  int *Ap, *Aj;           /* CSR */
+  slv_storage storage; /* SLV_DENSE (lda = n) or SLV_CSR */
+  double *A;           /* dense, column-major, n*n */
+  int *Ap, *Aj;        /* CSR */
   double *Ax;
-  double *b, *lo, *hi;    /* always allocated, size n */
-  int *findex;            /* NULL or size n */
-  double *mu;             /* NULL or size n */
+  double *b, *lo, *hi; /* always allocated, size n */
+  int *findex;         /* NULL or size n */
+  double *mu;          /* NULL or size n */
   int ncones;
   int *cone_rows;
   double *cone_mu;
-  slv_cone_law cone_law;  /* meaning of the cones (slv.h); 0 = Coulomb with De Saxce */
-  double *x_ref;          /* optional reference solution (lcplab format), or NULL */
+  slv_cone_law cone_law; /* meaning of the cones (slv.h); 0 = Coulomb with De Saxce */
+  double *x_ref;         /* optional reference solution (lcplab format), or NULL */
   /* SLV_FACTORED storage (lcplab format only; slv.h): A, Ap, Aj, Ax are NULL */
   int nblk;
-  int *fblk;              /* 2n */
-  double *fJ, *fK;        /* 12n each */
-  double *fd;             /* n, or NULL */
+  int *fblk;       /* 2n */
+  double *fJ, *fK; /* 12n each */
+  double *fd;      /* n, or NULL */
   /* The solve the file records (lcplab format: sections 'solver', 'options'),
    * e.g. a world step's that failed: lcplab solve takes them as defaults. */
-  char solver[32];        /* registry name; "" if none */
-  slv_options opt;        /* slv_options_default() with the recorded fields */
-  unsigned opt_given;     /* SLV_IO_OPT_* bits: the fields of opt the file gives */
+  char solver[32];    /* registry name; "" if none */
+  slv_options opt;    /* slv_options_default() with the recorded fields */
+  unsigned opt_given; /* SLV_IO_OPT_* bits: the fields of opt the file gives */
 } slv_instance;
 
 /* The options an lcplab file can record, one bit each (slv_instance.opt_given). */
@@ -141,7 +141,7 @@ SLV_API const char *slv_io_option_name(int k);
 /* Allocate an instance with dense n x n storage, b = 0, lo = 0, hi = +inf,
  * no findex; NULL on failure or n out of range. */
 SLV_API slv_instance *slv_instance_new_dense(int n);
-SLV_API void slv_instance_free(slv_instance *inst);       /* NULL is fine */
+SLV_API void slv_instance_free(slv_instance *inst); /* NULL is fine */
 /* Fill kind[] from the data (call after changing bounds / findex). */
 SLV_API void slv_instance_classify(slv_instance *inst);
 /* The borrowed view; valid while inst lives. */
@@ -151,24 +151,24 @@ SLV_API slv_problem slv_instance_problem(const slv_instance *inst);
  * Returns 0 and *out on success; else a negative status, *out = NULL and the
  * one-line message in err (size errlen).  The same as slv_read_with with
  * slv_read_options_default(). */
-SLV_API slv_status slv_read(const char *path, slv_format fmt, slv_instance **out,
-                    char *err, size_t errlen);
+SLV_API slv_status slv_read(const char *path, slv_format fmt, slv_instance **out, char *err,
+                            size_t errlen);
 
 /* The memory cap of a read when none is given: 4 GiB (all of size_t's range
  * where that is less). */
-#define SLV_IO_DEFAULT_MAX_MEMORY \
+#define SLV_IO_DEFAULT_MAX_MEMORY                                                                  \
   (SIZE_MAX / 2 > 0x7fffffffu ? (size_t)0x100000000ull : (size_t)SIZE_MAX)
 
 /* Options of a read; only from slv_read_options_default() (a cookie, as
  * slv_options). */
 typedef struct slv_read_options {
-  size_t max_memory;  /* bytes that the sizes a file declares may make the reader
+  size_t max_memory; /* bytes that the sizes a file declares may make the reader
                          allocate, the file's own bytes included; a file that would need
                          more is refused (SLV_ERR_DIM, the message names the file, line
                          and field) before its arrays are allocated.  Default
                          SLV_IO_DEFAULT_MAX_MEMORY; SIZE_MAX: no cap but the format
                          limits above */
-  unsigned magic;     /* private: stamped by slv_read_options_default */
+  unsigned magic;    /* private: stamped by slv_read_options_default */
 } slv_read_options;
 
 SLV_API slv_read_options slv_read_options_default(void);
@@ -181,8 +181,8 @@ SLV_API slv_status slv_read_with(const char *path, slv_format fmt, const slv_rea
 /* Write inst to path in fmt (SLV_FMT_AUTO: from the extension).  A format
  * that cannot hold the instance (findex in siconos-lcp, ...) gives
  * SLV_ERR_UNSUPPORTED and a message; nothing is written then. */
-SLV_API slv_status slv_write(const char *path, slv_format fmt, const slv_instance *inst,
-                     char *err, size_t errlen);
+SLV_API slv_status slv_write(const char *path, slv_format fmt, const slv_instance *inst, char *err,
+                             size_t errlen);
 
 /* ---- solutions and starting points ------------------------------------------ */
 
@@ -213,7 +213,8 @@ SLV_API slv_status slv_write_solution(const char *path, const slv_instance *inst
  * values: used for --warm and reference solutions. */
 SLV_API slv_status slv_read_vector(const char *path, int n, double *x, char *err, size_t errlen);
 /* Write x (n values, %.17g, one per line). */
-SLV_API slv_status slv_write_vector(const char *path, int n, const double *x, char *err, size_t errlen);
+SLV_API slv_status slv_write_vector(const char *path, int n, const double *x, char *err,
+                                    size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -48,22 +48,22 @@
 #include <suitesparse/cholmod.h>
 
 enum {
-  ADMM_DENSE_MAX = 600,    /* rows: up to here a dense Cholesky */
-  ADMM_ADAPT = 10,         /* iterations between two rho decisions */
-  ADMM_MAX_CHANGES = 40    /* rho changes per solve at most */
+  ADMM_DENSE_MAX = 600, /* rows: up to here a dense Cholesky */
+  ADMM_ADAPT = 10,      /* iterations between two rho decisions */
+  ADMM_MAX_CHANGES = 40 /* rho changes per solve at most */
 };
-#define ADMM_ALPHA 1.6   /* over-relaxation [boyd2011 sec. 3.4.3: 1.5 .. 1.8] */
+#define ADMM_ALPHA   1.6 /* over-relaxation [boyd2011 sec. 3.4.3: 1.5 .. 1.8] */
 #define ADMM_BALANCE 10.0
 
 typedef struct {
   int n_max;
-  double *buf;       /* 8 n_max */
+  double *buf; /* 8 n_max */
   double *z, *u, *xs, *q, *w, *zold, *rhs, *diag;
-  double *H;         /* dense A + rho I and its Cholesky factor, H_cap doubles */
+  double *H; /* dense A + rho I and its Cholesky factor, H_cap doubles */
   size_t H_cap;
   cholmod_common cm;
   int cm_started;
-  cholmod_sparse *A;     /* this problem's A (upper triangle read) */
+  cholmod_sparse *A; /* this problem's A (upper triangle read) */
   cholmod_factor *L;
   cholmod_dense *X, *Y, *E; /* cholmod_solve2's reused workspace */
 } admm_state;
@@ -167,7 +167,7 @@ static int admm_reserve(admm_state *s, slv_op *op, int *sparse) {
 static int admm_factor(admm_state *s, slv_op *op, int sparse, double rho) {
   int n = op->n;
   if (sparse) {
-    double beta[2] = {rho, 0};
+    double beta[2] = { rho, 0 };
     if (!cholmod_factorize_p(s->A, beta, NULL, 0, s->L, &s->cm)) return -1;
     return s->cm.status == CHOLMOD_NOT_POSDEF ? 1 : 0;
   }
@@ -179,8 +179,14 @@ static int admm_factor(admm_state *s, slv_op *op, int sparse, double rho) {
 /* r <- (A + rho I)^-1 r. */
 static int admm_lsolve(admm_state *s, int n, int sparse, double *r) {
   if (!sparse) return LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, s->H, n, r, n);
-  cholmod_dense B = {.nrow = (size_t)n, .ncol = 1, .nzmax = (size_t)n, .d = (size_t)n,
-                     .x = r, .z = NULL, .xtype = CHOLMOD_REAL, .dtype = CHOLMOD_DOUBLE};
+  cholmod_dense B = { .nrow = (size_t)n,
+                      .ncol = 1,
+                      .nzmax = (size_t)n,
+                      .d = (size_t)n,
+                      .x = r,
+                      .z = NULL,
+                      .xtype = CHOLMOD_REAL,
+                      .dtype = CHOLMOD_DOUBLE };
   if (!cholmod_solve2(CHOLMOD_A, s->L, &B, NULL, &s->X, NULL, &s->Y, &s->E, &s->cm)) return -1;
   memcpy(r, s->X->x, (size_t)n * sizeof *r);
   return 0;
@@ -268,8 +274,10 @@ static void admm_start(admm_state *s, slv_op *op, const slv_options *opt, double
                        const double *x) {
   const slv_problem *p = op->p;
   int n = p->n;
-  if (opt->warm_start) project_C(p, x, s->z);
-  else memset(s->z, 0, (size_t)n * sizeof *s->z), project_C(p, s->z, s->z);
+  if (opt->warm_start)
+    project_C(p, x, s->z);
+  else
+    memset(s->z, 0, (size_t)n * sizeof *s->z), project_C(p, s->z, s->z);
   slv_op_matvec(op, s->z, p->b, s->w);
   shifted_q(p, s->w, s->q);
   for (int i = 0; i < n; i++) {
@@ -294,7 +302,7 @@ static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, doubl
   const slv_problem *p = op->p;
   int n = p->n;
   slv_op_pack(op);
-  admm_run k = {mean_diag(op), 0, 0, 0, 0};
+  admm_run k = { mean_diag(op), 0, 0, 0, 0 };
   if (admm_reserve(s, op, &k.sparse)) return admm_fail(res, -1, k.rho);
   int e = admm_factor(s, op, k.sparse, k.rho);
   if (e) return admm_fail(res, e, k.rho);
@@ -347,18 +355,17 @@ static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, doubl
 }
 
 static const slv_impl admm_impl = {
-    .state_size = sizeof(admm_state),
-    .init = admm_init,
-    .free = admm_free,
-    .solve = admm_solve,
+  .state_size = sizeof(admm_state),
+  .init = admm_init,
+  .free = admm_free,
+  .solve = admm_solve,
 };
 
 const slv_solver slv_solver_admm = {
-    .name = "admm",
-    .summary = "ADMM on the cone QP / De Saxce fixed point, adaptive rho, over-relaxation "
-               "(CHOLMOD or dense Cholesky)",
-    .cite = "boyd2011",
-    .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE |
-            SLV_CAP_NEEDS_SYMMETRIC,
-    .impl = &admm_impl,
+  .name = "admm",
+  .summary = "ADMM on the cone QP / De Saxce fixed point, adaptive rho, over-relaxation "
+             "(CHOLMOD or dense Cholesky)",
+  .cite = "boyd2011",
+  .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_SYMMETRIC,
+  .impl = &admm_impl,
 };

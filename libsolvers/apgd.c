@@ -218,17 +218,17 @@ static slv_status apgd_solve(void *st, slv_op *op, const slv_options *opt, doubl
 }
 
 static const slv_impl apgd_impl = {
-    .state_size = sizeof(apgd_state),
-    .init = apgd_init,
-    .free = apgd_free,
-    .solve = apgd_solve,
+  .state_size = sizeof(apgd_state),
+  .init = apgd_init,
+  .free = apgd_free,
+  .solve = apgd_solve,
 };
 
 const slv_solver slv_solver_apgd = {
-    .name = "apgd",
-    .summary = "Nesterov accelerated projected gradient, adaptive restart, backtracking "
-               "Lipschitz estimate; Coulomb law by the De Saxce fixed point",
-    .cite = "mazhar2015",
-    .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_SYMMETRIC,
-    .impl = &apgd_impl,
+  .name = "apgd",
+  .summary = "Nesterov accelerated projected gradient, adaptive restart, backtracking "
+             "Lipschitz estimate; Coulomb law by the De Saxce fixed point",
+  .cite = "mazhar2015",
+  .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_SYMMETRIC,
+  .impl = &apgd_impl,
 };

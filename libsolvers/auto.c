@@ -50,9 +50,9 @@ static void auto_free(void *st) {
 
 static slv_status auto_init(void *st, int n_max, const slv_options *opt) {
   auto_state *s = st;
-  const slv_solver *subs[AUTO_NSUB] = {&slv_solver_nsgs_newton, &slv_solver_nsgs,
-                                       &slv_solver_admm,        &slv_solver_pgs_wide,
-                                       &slv_solver_pgs,         &slv_solver_dantzig};
+  const slv_solver *subs[AUTO_NSUB] = { &slv_solver_nsgs_newton, &slv_solver_nsgs,
+                                        &slv_solver_admm,        &slv_solver_pgs_wide,
+                                        &slv_solver_pgs,         &slv_solver_dantzig };
   for (int k = 0; k < AUTO_NSUB; k++) {
     s->sub[k] = subs[k];
     if (subs[k] == &slv_solver_dantzig && n_max > AUTO_PIVOT_MAX) continue;
@@ -79,8 +79,8 @@ static int auto_choose(const auto_state *s, const slv_problem *p, char *why, siz
     return 0;
   }
   if (p->ncones > 0 && p->cone_law == SLV_CONE_ASSOCIATED && k_of[2]) {
-    slv_msgf(why, len, "%d associated cones, symmetric A, n=%d: a convex QP for ADMM",
-             p->ncones, p->n);
+    slv_msgf(why, len, "%d associated cones, symmetric A, n=%d: a convex QP for ADMM", p->ncones,
+             p->n);
     return 2;
   }
   if (p->ncones > 0) {
@@ -113,17 +113,17 @@ static slv_status auto_solve(void *st, slv_op *op, const slv_options *opt, doubl
 }
 
 static const slv_impl auto_impl = {
-    .state_size = sizeof(auto_state),
-    .init = auto_init,
-    .free = auto_free,
-    .solve = auto_solve,
+  .state_size = sizeof(auto_state),
+  .init = auto_init,
+  .free = auto_free,
+  .solve = auto_solve,
 };
 
 const slv_solver slv_solver_auto = {
-    .name = "auto",
-    .summary = "chooses a solver by the problem's features (cone law, storage, size, symmetry)",
-    .cite = "acary2018",
-    .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE |
-            SLV_CAP_FACTORED,
-    .impl = &auto_impl,
+  .name = "auto",
+  .summary = "chooses a solver by the problem's features (cone law, storage, size, symmetry)",
+  .cite = "acary2018",
+  .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE |
+          SLV_CAP_FACTORED,
+  .impl = &auto_impl,
 };

@@ -16,7 +16,9 @@ void slv_cone_project(double mu, const double *v, double *out) {
   double n = v[0], t1 = v[1], t2 = v[2];
   double s = hypot(t1, t2);
   if (s <= mu * n) {
-    out[0] = n; out[1] = t1; out[2] = t2;
+    out[0] = n;
+    out[1] = t1;
+    out[2] = t2;
     return;
   }
   if (mu * s <= -n) {
@@ -25,5 +27,7 @@ void slv_cone_project(double mu, const double *v, double *out) {
   }
   double np = (n + mu * s) / (1.0 + mu * mu);
   double k = s > 0 ? mu * np / s : 0.0;
-  out[0] = np; out[1] = k * t1; out[2] = k * t2;
+  out[0] = np;
+  out[1] = k * t1;
+  out[2] = k * t2;
 }

@@ -43,8 +43,7 @@ slv_status slv_cqp_alloc(slv_cqp *q, int n_max) {
   q->shift = malloc(m * sizeof *q->shift);
   q->tmp1 = malloc(m * sizeof *q->tmp1);
   q->tmp2 = malloc(m * sizeof *q->tmp2);
-  if (!q->blk_row || !q->blk_mu || !q->lo || !q->hi || !q->bq || !q->shift || !q->tmp1 ||
-      !q->tmp2)
+  if (!q->blk_row || !q->blk_mu || !q->lo || !q->hi || !q->bq || !q->shift || !q->tmp1 || !q->tmp2)
     goto fail;
   return SLV_OK;
 fail:
@@ -148,7 +147,7 @@ static double natres(const slv_cqp *q, const double *x, const double *g, const d
     if (mu > 0) {
       double w0 = g[i] - (sub ? sub[i] : 0), w1 = g[i + 1], w2 = g[i + 2];
       if (dsx) w0 += mu * hypot(w1, w2);
-      double v[3] = {x[i] - w0, x[i + 1] - w1, x[i + 2] - w2}, pr[3];
+      double v[3] = { x[i] - w0, x[i + 1] - w1, x[i + 2] - w2 }, pr[3];
       slv_cone_project(mu, v, pr);
       double d0 = fabs(x[i] - pr[0]), d1 = fabs(x[i + 1] - pr[1]), d2 = fabs(x[i + 2] - pr[2]);
       /* NaN iff one of them is NaN or Inf (each product alone, so that no
@@ -313,8 +312,8 @@ slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const c
       since = 0;
     } else if (++since >= CQP_STALL) {
       slv_msgf(res->message, sizeof res->message,
-               "%s: %s: no 1%% gain in %d outer iterations (%d inner), res_nat_inf=%.3g",
-               name, law, CQP_STALL, total, r.res_nat_inf);
+               "%s: %s: no 1%% gain in %d outer iterations (%d inner), res_nat_inf=%.3g", name, law,
+               CQP_STALL, total, r.res_nat_inf);
       return SLV_STAGNATED;
     }
     /* the residual the library will accept (res_rel <= tol, and with cones

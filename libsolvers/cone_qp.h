@@ -35,18 +35,18 @@ typedef struct slv_cqp {
   int n_max;
   /* Omega as blocks, built by slv_cqp_setup from the problem */
   int nblk;
-  int *blk_row;     /* size n_max: first row of block k */
-  double *blk_mu;   /* size n_max: mu > 0: a cone of 3 rows; < 0: a scalar row */
-  double *lo, *hi;  /* size n_max: bounds of the scalar rows (indexed by row) */
+  int *blk_row;    /* size n_max: first row of block k */
+  double *blk_mu;  /* size n_max: mu > 0: a cone of 3 rows; < 0: a scalar row */
+  double *lo, *hi; /* size n_max: bounds of the scalar rows (indexed by row) */
   /* the QP's linear term and the shift */
-  double *bq;       /* size n_max: b + shift */
-  double *shift;    /* size n_max: mu |w_t| on the normal rows of cones, 0 elsewhere */
-  int coulomb;      /* 1: the problem's law is Coulomb (De Saxce) and it has cones */
-  double lam;       /* estimate of ||A||_2 (power iteration), set by slv_cqp_setup */
-  double hist_scale; /* 1 / max(1, ||b||_inf): history values are res_rel */
+  double *bq;          /* size n_max: b + shift */
+  double *shift;       /* size n_max: mu |w_t| on the normal rows of cones, 0 elsewhere */
+  int coulomb;         /* 1: the problem's law is Coulomb (De Saxce) and it has cones */
+  double lam;          /* estimate of ||A||_2 (power iteration), set by slv_cqp_setup */
+  double hist_scale;   /* 1 / max(1, ||b||_inf): history values are res_rel */
   double *tmp1, *tmp2; /* size n_max: scratch of setup (power iteration) */
   const slv_problem *p;
-  slv_op *op;       /* the solve's operator: the products with A */
+  slv_op *op; /* the solve's operator: the products with A */
 } slv_cqp;
 
 /* Allocate for problems of up to n_max rows (the only allocating function). */

@@ -163,14 +163,14 @@ typedef struct {
   int *stamp;        /* n_max: drive id at which a row was found singular */
   /* per solve */
   const slv_problem *p;
-  slv_op *op;        /* the solve's operator */
-  const double *A;   /* its dense view: A(i,j) = A[i + j lda] */
+  slv_op *op;      /* the solve's operator */
+  const double *A; /* its dense view: A(i,j) = A[i + j lda] */
   size_t lda;
   const int *colptr, *rowind; /* its packed nonzero columns (sparse path) */
   const double *val;
-  slv_hist *h;       /* the solve's history */
+  slv_hist *h; /* the solve's history */
   int n, k, nN, packed, pivots, pass_pivots0, limit;
-  int drive_id;      /* counts drives: stamps of singular rows */
+  int drive_id;        /* counts drives: stamps of singular rows */
   int nsing, sing_row; /* singular N -> C pivots skipped; the last row */
   double sing_s;       /* and its pivot */
   double ptol; /* pivot_tol * max|A_ii|: the zero of a pivot when A_rr = 0, and of newton_findex */
@@ -242,8 +242,8 @@ static slv_status dz_init(void *st, int n_max, const slv_options *opt) {
   s->sq = malloc(m * sizeof *s->sq);
   if (!s->sq || !s->M || !s->L || !s->d || !s->lo || !s->hi || !s->y || !s->v || !s->dx || !s->dw ||
       !s->tmp || !s->beta || !s->yj || !s->xb || !s->hN || !s->xa || !s->ipiv || !s->perm ||
-      !s->iperm || !s->slot_pos || !s->pos_slot || !s->crow || !s->cand || !s->cacc ||
-      !s->stamp || !s->st) {
+      !s->iperm || !s->slot_pos || !s->pos_slot || !s->crow || !s->cand || !s->cacc || !s->stamp ||
+      !s->st) {
     dz_free(s);
     return SLV_ERR_NOMEM;
   }
@@ -335,8 +335,8 @@ static void fac_fsolve(const dz_state *s, double *y) {
   while (f < k && y[f] == 0.0) f++;
   if (k - f < 2) return;
   if (!s->packed) {
-    cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, k - f,
-                s->L + f + (size_t)f * n, n, y + f, 1);
+    cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, k - f, s->L + f + (size_t)f * n,
+                n, y + f, 1);
     return;
   }
   for (int c = f; c < k - 1; c++) {
@@ -446,8 +446,7 @@ static void unit_dw(dz_state *s, int i) {
     int pi = k + nN;
     memcpy(s->dw, s->M + k + (size_t)pi * n, (size_t)(nN + 1) * sizeof *s->dw);
     if (k > 0)
-      cblas_dgemv(CblasColMajor, CblasNoTrans, nN + 1, k, 1.0, s->M + k, n, dxp, 1, 1.0, s->dw,
-                  1);
+      cblas_dgemv(CblasColMajor, CblasNoTrans, nN + 1, k, 1.0, s->M + k, n, dxp, 1, 1.0, s->dw, 1);
     return;
   }
   /* sparse: accumulate by rows in tmp (zeroed), then read the N rows */
@@ -499,8 +498,8 @@ static double w_rounding(const dz_state *s, int i, const double *x) {
 
 static slv_status max_pivots(dz_state *s, slv_result *res, int i) {
   slv_msgf(res->message, sizeof res->message,
-           "dantzig: pivot limit %d reached while driving row %d (|C|=%d, %d rows left)",
-           s->limit, i, s->k, s->n - s->k - s->nN);
+           "dantzig: pivot limit %d reached while driving row %d (|C|=%d, %d rows left)", s->limit,
+           i, s->k, s->n - s->k - s->nN);
   return SLV_MAX_ITER;
 }
 
@@ -522,10 +521,10 @@ static void y_after_remove(const dz_state *s, double *y, int p, int kold) {
 
 /* The row being driven. */
 typedef struct {
-  int i, id;       /* its row, and the drive's stamp */
-  double lo, hi;   /* its bounds */
-  double wi, aii;  /* w_i, kept current; A_ii */
-  double dir, sc;  /* this pivot's direction of x_i, and the Schur complement */
+  int i, id;      /* its row, and the drive's stamp */
+  double lo, hi;  /* its bounds */
+  double wi, aii; /* w_i, kept current; A_ii */
+  double dir, sc; /* this pivot's direction of x_i, and the Schur complement */
 } driven;
 
 /* The row at position k+nN, its x_i in its box; 1 if it is valid at a
@@ -557,9 +556,12 @@ static int drive_start(dz_state *s, driven *d, double *x, double *w) {
 static void unit_step(dz_state *s, driven *d, const double *x) {
   int k = s->k, i = d->i;
   double *y = s->y, *v = s->v, *dx = s->dx, yv = 0;
-  if (d->wi < 0) d->dir = 1;
-  else if (d->wi > 0) d->dir = -1;
-  else d->dir = (d->hi - x[i] <= x[i] - d->lo) ? 1 : -1;
+  if (d->wi < 0)
+    d->dir = 1;
+  else if (d->wi > 0)
+    d->dir = -1;
+  else
+    d->dir = (d->hi - x[i] <= x[i] - d->lo) ? 1 : -1;
   for (int q = 0; q < k; q++) {
     v[q] = y[q] / s->d[q];
     yv += y[q] * v[q];
@@ -612,9 +614,12 @@ static int ratio_test(const dz_state *s, const driven *d, const double *x, const
     int r = s->perm[k + e];
     if (s->lo[r] == s->hi[r] || s->stamp[r] == d->id) continue;
     double dr = dir * s->dw[e], t, dtiny = dwtiny * sq[r] * si;
-    if (s->st[r] == ST_LO && dr < -dtiny) t = w[r] / -dr;
-    else if (s->st[r] == ST_HI && dr > dtiny) t = -w[r] / dr;
-    else continue;
+    if (s->st[r] == ST_LO && dr < -dtiny)
+      t = w[r] / -dr;
+    else if (s->st[r] == ST_HI && dr > dtiny)
+      t = -w[r] / dr;
+    else
+      continue;
     if (t < 0) t = 0;
     if (t < best) best = t, kind = BLK_N_C, *which = k + e;
   }
@@ -864,10 +869,14 @@ static void order_rows(dz_state *s, const double *x, int a, int b) {
   for (int q = a; q < b; q++) {
     int r = s->perm[q];
     double lo = s->lo[r], hi = s->hi[r], wr = s->tmp[r], kr;
-    if (lo == hi) kr = INFINITY;
-    else if (x[r] <= lo) kr = wr; /* violation -w when w < 0, else slack w */
-    else if (x[r] >= hi) kr = -wr;
-    else kr = -fabs(wr);
+    if (lo == hi)
+      kr = INFINITY;
+    else if (x[r] <= lo)
+      kr = wr; /* violation -w when w < 0, else slack w */
+    else if (x[r] >= hi)
+      kr = -wr;
+    else
+      kr = -fabs(wr);
     key[r] = kr;
   }
   int *v = s->perm + a;
@@ -1156,8 +1165,8 @@ static slv_status pass_from(dz_state *s, const outer *o, const double *xc, doubl
  * Returns SLV_CONVERGED when done (*done), SLV_OK to go on (*rt: the new
  * pass's residual; *rt = INFINITY when max_iter stopped it), or a
  * failure. */
-static slv_status outer_step(dz_state *s, outer *o, const slv_options *opt, double *x,
-                             double *w, slv_result *res, double *rt, int *done) {
+static slv_status outer_step(dz_state *s, outer *o, const slv_options *opt, double *x, double *w,
+                             slv_result *res, double *rt, int *done) {
   int accepted = 0;
   slv_status sts;
   *rt = INFINITY;
@@ -1186,8 +1195,8 @@ static slv_status outer_step(dz_state *s, outer *o, const slv_options *opt, doub
  * x with its bounds scaled by 1 +- 0.3 (64-bit LCG seeded by opt->seed):
  * it leaves the cycle the passes were caught in, and rescues about a third
  * of them. */
-static slv_status restart_pass(dz_state *s, outer *o, const slv_options *opt, double *x,
-                               double *w, slv_result *res, int *done) {
+static slv_status restart_pass(dz_state *s, outer *o, const slv_options *opt, double *x, double *w,
+                               slv_result *res, int *done) {
   o->kicks++;
   o->stall = 0;
   bounds_of(s->p, s->xb, s->hN);
@@ -1213,10 +1222,10 @@ static slv_status restart_pass(dz_state *s, outer *o, const slv_options *opt, do
  * active set, then the fixed point (outer_step); stalls restart
  * (restart_pass).  The best x seen is returned when the passes end
  * without convergence. */
-static slv_status findex_passes(dz_state *s, const slv_options *opt, double r, double *x,
-                                double *w, slv_result *res) {
+static slv_status findex_passes(dz_state *s, const slv_options *opt, double r, double *x, double *w,
+                                slv_result *res) {
   int n = s->n, done = 0;
-  outer o = {.r = r, .best = r, .rng = opt->seed * 0x9E3779B97F4A7C15ULL + 1};
+  outer o = { .r = r, .best = r, .rng = opt->seed * 0x9E3779B97F4A7C15ULL + 1 };
   accept_pass(s, &o, x);
   memcpy(s->xb, x, (size_t)n * sizeof *x);
   while (res->iterations < opt->max_iter) {
@@ -1295,17 +1304,17 @@ static slv_status dz_solve(void *st, slv_op *op, const slv_options *opt, double 
 }
 
 static const slv_impl dz_impl = {
-    .state_size = sizeof(dz_state),
-    .init = dz_init,
-    .free = dz_free,
-    .solve = dz_solve,
+  .state_size = sizeof(dz_state),
+  .init = dz_init,
+  .free = dz_free,
+  .solve = dz_solve,
 };
 
 const slv_solver slv_solver_dantzig = {
-    .name = "dantzig",
-    .summary = "principal pivoting (Baraff/ODE dLCP) with incremental LDL^T; box, free, findex "
-               "(outer passes on the friction bounds); symmetric A",
-    .cite = "baraff1994",
-    .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_NEEDS_SYMMETRIC,
-    .impl = &dz_impl,
+  .name = "dantzig",
+  .summary = "principal pivoting (Baraff/ODE dLCP) with incremental LDL^T; box, free, findex "
+             "(outer passes on the friction bounds); symmetric A",
+  .cite = "baraff1994",
+  .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_NEEDS_SYMMETRIC,
+  .impl = &dz_impl,
 };

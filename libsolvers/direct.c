@@ -108,16 +108,16 @@ static slv_status direct_solve(void *st, slv_op *op, const slv_options *opt, dou
 }
 
 static const slv_impl direct_impl = {
-    .state_size = sizeof(direct_state),
-    .init = direct_init,
-    .free = direct_free,
-    .solve = direct_solve,
+  .state_size = sizeof(direct_state),
+  .init = direct_init,
+  .free = direct_free,
+  .solve = direct_solve,
 };
 
 const slv_solver slv_solver_direct = {
-    .name = "direct",
-    .summary = "equality rows only: Cholesky (LAPACKE dpotrf), LU fallback (dgetrf)",
-    .cite = "golub2013",
-    .caps = SLV_CAP_FREE | SLV_CAP_ONLY_FREE | SLV_CAP_SPARSE,
-    .impl = &direct_impl,
+  .name = "direct",
+  .summary = "equality rows only: Cholesky (LAPACKE dpotrf), LU fallback (dgetrf)",
+  .cite = "golub2013",
+  .caps = SLV_CAP_FREE | SLV_CAP_ONLY_FREE | SLV_CAP_SPARSE,
+  .impl = &direct_impl,
 };

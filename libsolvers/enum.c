@@ -83,10 +83,10 @@
 
 enum { ENUM_MAX_N = 16 };
 #define ENUM_MAX_CASES 262144L /* 2^18: refuse larger enumerations */
-#define ENUM_TOL_C 1e3         /* tau = ENUM_TOL_C * n * eps * scale */
+#define ENUM_TOL_C     1e3     /* tau = ENUM_TOL_C * n * eps * scale */
 
-enum { K_FREE, K_FIXED, K_LOWER, K_UPPER, K_BOX };    /* row kinds */
-enum { S_AT_LO, S_BASIC, S_AT_HI };                   /* row states */
+enum { K_FREE, K_FIXED, K_LOWER, K_UPPER, K_BOX }; /* row kinds */
+enum { S_AT_LO, S_BASIC, S_AT_HI };                /* row states */
 
 typedef struct {
   int m;            /* capacity: min(n_max, ENUM_MAX_N) */
@@ -176,8 +176,7 @@ static int basis(enum_state *s, int n) {
 static int factor(enum_state *s, int n, int nb, double ptol) {
   if (nb == 0) return 0;
   for (int j = 0; j < nb; j++)
-    for (int i = 0; i < nb; i++)
-      s->F[i + (size_t)j * nb] = s->D[s->B[i] + (size_t)s->B[j] * n];
+    for (int i = 0; i < nb; i++) s->F[i + (size_t)j * nb] = s->D[s->B[i] + (size_t)s->B[j] * n];
   lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, nb, nb, s->F, nb, s->ipiv);
   if (info < 0) return 1;
   for (int k = 0; k < nb; k++)
@@ -257,11 +256,16 @@ static int classify(enum_state *s, const slv_problem *p, int *nlu, int *nbox, do
     s->lo[i] = lo;
     s->hi[i] = hi;
     *bnorm = fmax(*bnorm, fabs(p->b[i]));
-    if (lo == -INFINITY && hi == INFINITY) s->kind[i] = K_FREE;
-    else if (lo == hi) s->kind[i] = K_FIXED;
-    else if (hi == INFINITY) s->kind[i] = K_LOWER;
-    else if (lo == -INFINITY) s->kind[i] = K_UPPER;
-    else s->kind[i] = K_BOX;
+    if (lo == -INFINITY && hi == INFINITY)
+      s->kind[i] = K_FREE;
+    else if (lo == hi)
+      s->kind[i] = K_FIXED;
+    else if (hi == INFINITY)
+      s->kind[i] = K_LOWER;
+    else if (lo == -INFINITY)
+      s->kind[i] = K_UPPER;
+    else
+      s->kind[i] = K_BOX;
     if (s->kind[i] == K_LOWER || s->kind[i] == K_UPPER) (*nlu)++;
     if (s->kind[i] == K_BOX) (*nbox)++;
     if (s->kind[i] >= K_LOWER) s->var[nv++] = i;
@@ -354,14 +358,14 @@ static slv_status enum_solve(void *st, slv_op *op, const slv_options *opt, doubl
     slv_msgf(res->message, sizeof res->message, "enum: n=%d exceeds the workspace (%d)", n, s->m);
     return SLV_ERR_DIM;
   }
-  search q = {.n = n, .best = INFINITY, .acc_r = NAN};
+  search q = { .n = n, .best = INFINITY, .acc_r = NAN };
   int nlu, nbox;
   q.nv = classify(s, p, &nlu, &nbox, &q.bnorm);
   double ncases = ldexp(pow(3.0, nbox), nlu);
   if (ncases > (double)ENUM_MAX_CASES) {
     slv_msgf(res->message, sizeof res->message,
-             "enum: 2^%d * 3^%d = %.0f cases (%d one-sided, %d box rows) exceed the limit %ld",
-             nlu, nbox, ncases, nlu, nbox, ENUM_MAX_CASES);
+             "enum: 2^%d * 3^%d = %.0f cases (%d one-sided, %d box rows) exceed the limit %ld", nlu,
+             nbox, ncases, nlu, nbox, ENUM_MAX_CASES);
     return SLV_ERR_UNSUPPORTED;
   }
   q.amax = load(op, s->D);
@@ -409,17 +413,17 @@ static slv_status enum_solve(void *st, slv_op *op, const slv_options *opt, doubl
 }
 
 static const slv_impl enum_impl = {
-    .state_size = sizeof(enum_state),
-    .init = enum_init,
-    .free = enum_free,
-    .solve = enum_solve,
+  .state_size = sizeof(enum_state),
+  .init = enum_init,
+  .free = enum_free,
+  .solve = enum_solve,
 };
 
 const slv_solver slv_solver_enum = {
-    .name = "enum",
-    .summary = "exhaustive enumeration of the active sets (n <= 16, <= 2^18 cases): exact oracle",
-    .cite = "cottle1992",
-    .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
-    .max_n = ENUM_MAX_N,
-    .impl = &enum_impl,
+  .name = "enum",
+  .summary = "exhaustive enumeration of the active sets (n <= 16, <= 2^18 cases): exact oracle",
+  .cite = "cottle1992",
+  .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
+  .max_n = ENUM_MAX_N,
+  .impl = &enum_impl,
 };

@@ -65,8 +65,8 @@ void slv_fac_ktx(const slv_fac *f, const double *x, double *t, int B0, int B1) {
  * (slot 0's product plus slot 1's, 0 for a slot elsewhere), the second
  * adds.  With one slice (nb <= tcap) that is slv_fac_row's sum, s0 + s1;
  * and then w_i = b_i + (d_i x_i + that). */
-void slv_fac_w_rows(const slv_fac *f, const double *x, const double *b, int i0, int i1,
-                    double *w, double *t, int tcap) {
+void slv_fac_w_rows(const slv_fac *f, const double *x, const double *b, int i0, int i1, double *w,
+                    double *t, int tcap) {
   if (i1 <= i0) return;
   memset(w, 0, (size_t)(i1 - i0) * sizeof *w);
   for (int B0 = 0; B0 < f->nb; B0 += tcap) {
@@ -90,8 +90,7 @@ void slv_fac_w_rows(const slv_fac *f, const double *x, const double *b, int i0, 
   }
 }
 
-void slv_fac_w(const slv_fac *f, const double *x, const double *b, double *w, double *t,
-               int tcap) {
+void slv_fac_w(const slv_fac *f, const double *x, const double *b, double *w, double *t, int tcap) {
   slv_fac_w_rows(f, x, b, 0, f->n, w, t, tcap);
 }
 
@@ -149,8 +148,8 @@ static int row_entries(const slv_problem *p, const int *bptr, const int *blist, 
   return m;
 }
 
-slv_status slv_factored_csr_new(const slv_problem *p, int **Ap_out, int **Aj_out,
-                               double **Ax_out, char *msg, size_t len) {
+slv_status slv_factored_csr_new(const slv_problem *p, int **Ap_out, int **Aj_out, double **Ax_out,
+                                char *msg, size_t len) {
   *Ap_out = *Aj_out = NULL;
   *Ax_out = NULL;
   slv_status st = slv_problem_validate(p, msg, len);

@@ -220,43 +220,43 @@
 #include <string.h>
 
 enum {
-  LEMKE_CHECK = 50,     /* pivots between two drift checks (at most) */
-  LEMKE_CHECK_MIN = 4,  /* ... and at least, after refactorizations */
-  LEMKE_REFINE = 3,     /* refinement steps at the end, at most */
+  LEMKE_CHECK = 50,      /* pivots between two drift checks (at most) */
+  LEMKE_CHECK_MIN = 4,   /* ... and at least, after refactorizations */
+  LEMKE_REFINE = 3,      /* refinement steps at the end, at most */
   LEMKE_LWORK_COLS = 32, /* dgetri work space: N_max * this */
-  LEMKE_E_ROW = 5         /* entries of E per row of A: 2 for a box row, 5 for a friction row */
+  LEMKE_E_ROW = 5        /* entries of E per row of A: 2 for a box row, 5 for a friction row */
 };
-#define LEMKE_DRIFT 1e-9     /* relative drift of B x_B = q that triggers a refactorization */
-#define LEMKE_DRIFT_FLOOR 1e-12 /* ... if also above this * max|M| max|x_B| */
-#define LEMKE_PIVOT_FLOOR 1e-9 /* tableau entries below this * ||y||_inf are not pivots */
-#define LEMKE_TIE_REL 1e-12  /* ratios within this relative distance are tied */
-#define LEMKE_FEAS 1e-13     /* z0 leaves if that costs no row more than this * ||q|| */
-#define LEMKE_TRIAL 1e-9     /* ... or no more than this * max|x_B| and its point meets tol */
+#define LEMKE_DRIFT         1e-9  /* relative drift of B x_B = q that triggers a refactorization */
+#define LEMKE_DRIFT_FLOOR   1e-12 /* ... if also above this * max|M| max|x_B| */
+#define LEMKE_PIVOT_FLOOR   1e-9  /* tableau entries below this * ||y||_inf are not pivots */
+#define LEMKE_TIE_REL       1e-12 /* ratios within this relative distance are tied */
+#define LEMKE_FEAS          1e-13 /* z0 leaves if that costs no row more than this * ||q|| */
+#define LEMKE_TRIAL         1e-9  /* ... or no more than this * max|x_B| and its point meets tol */
 #define LEMKE_Z0_NEGLIGIBLE (1e3 * DBL_EPSILON) /* z0 d below this * ||q||: stop */
-#define LEMKE_LEX_ZERO 1e-13 /* lexicographic entries below this * row norm are 0 */
-#define LEMKE_LEX_DIFF 1e-9  /* lexicographic entries within this relative distance are equal */
+#define LEMKE_LEX_ZERO      1e-13 /* lexicographic entries below this * row norm are 0 */
+#define LEMKE_LEX_DIFF      1e-9 /* lexicographic entries within this relative distance are equal */
 
 typedef struct {
   int n_max, N_max;
   /* the core inverse and its refactorization */
-  double *H;         /* N_max^2: H = S^-1, k x k used, leading dimension N */
-  lapack_int *ipiv;  /* N_max */
-  double *work;      /* N_max * LEMKE_LWORK_COLS */
+  double *H;        /* N_max^2: H = S^-1, k x k used, leading dimension N */
+  lapack_int *ipiv; /* N_max */
+  double *work;     /* N_max * LEMKE_LWORK_COLS */
   /* basis: K = core variables (0..N-1 = u_j, N = z0), R = rows of nonbasic mu */
-  int *K, *R;        /* N_max each */
-  int *posK;         /* N_max + 1: position of u_j / z0 in K, or -1 */
-  int *posR;         /* N_max: position of row i in R, or -1 (mu_i basic) */
-  double *xK;        /* N_max: values of the core variables */
-  double *wv;        /* N_max: values of the basic mu_i (by row) */
-  double *yK, *yW;   /* N_max: tableau column, core part / mu part (by row) */
-  double *u, *g, *t; /* N_max: products and scratch */
+  int *K, *R;          /* N_max each */
+  int *posK;           /* N_max + 1: position of u_j / z0 in K, or -1 */
+  int *posR;           /* N_max: position of row i in R, or -1 (mu_i basic) */
+  double *xK;          /* N_max: values of the core variables */
+  double *wv;          /* N_max: values of the basic mu_i (by row) */
+  double *yK, *yW;     /* N_max: tableau column, core part / mu part (by row) */
+  double *u, *g, *t;   /* N_max: products and scratch */
   double *lexa, *lexb; /* N_max: two lexicographic rows */
-  double *zs, *ws;   /* N_max + 1 / N_max: values saved by a tentative exit */
-  int *ties;         /* N_max + 1 */
+  double *zs, *ws;     /* N_max + 1 / N_max: values saved by a tentative exit */
+  int *ties;           /* N_max + 1 */
   /* the reformulated LCP (general case) */
-  double *qv, *dv;   /* N_max: q and d of the LCP solved */
-  int *ao;           /* N_max: A index of LCP variable/row t, or -1 */
-  double *af;        /* N_max: sign of that A index (0 if none) */
+  double *qv, *dv; /* N_max: q and d of the LCP solved */
+  int *ao;         /* N_max: A index of LCP variable/row t, or -1 */
+  double *af;      /* N_max: sign of that A index (0 if none) */
   /* E: the entries of M that are not read from A (box and friction
    * couplings), by row and by column, at most LEMKE_E_ROW per row of A */
   int *erp, *ecp;    /* N_max + 1: row / column pointers */
@@ -347,10 +347,10 @@ static slv_status lemke_init(void *st, int n_max, const slv_options *opt) {
   s->tv = malloc(s->ecap * sizeof *s->tv);
   s->xtra = malloc(n * sizeof *s->xtra);
   s->mrow = malloc(n * sizeof *s->mrow);
-  double **vN[] = {&s->xK, &s->wv, &s->yK, &s->yW, &s->u, &s->g, &s->t, &s->lexa, &s->lexb,
-                   &s->qv, &s->dv, &s->af, &s->ws};
+  double **vN[] = { &s->xK,   &s->wv,   &s->yK, &s->yW, &s->u,  &s->g, &s->t,
+                    &s->lexa, &s->lexb, &s->qv, &s->dv, &s->af, &s->ws };
   for (size_t k = 0; k < sizeof vN / sizeof *vN; k++) *vN[k] = malloc(N * sizeof **vN[k]);
-  double **vn[] = {&s->o, &s->sg, &s->c, &s->an, &s->xfirst};
+  double **vn[] = { &s->o, &s->sg, &s->c, &s->an, &s->xfirst };
   for (size_t k = 0; k < sizeof vn / sizeof *vn; k++) *vn[k] = calloc(n, sizeof **vn[k]);
   int ok = s->H && s->ipiv && s->work && s->K && s->R && s->posK && s->posR && s->ties && s->zs &&
            s->ao && s->erp && s->ecp && s->erj && s->eci && s->ti && s->tj && s->erv && s->ecv &&
@@ -373,13 +373,13 @@ typedef enum {
 } view_kind;
 
 typedef struct {
-  int n, N;          /* original size, LCP size */
-  int plain;         /* 1: M = A, q = b (every lo = 0, hi = +inf, no findex) */
-  int friction;      /* 1: findex rows present (M not copositive-plus in general) */
+  int n, N;     /* original size, LCP size */
+  int plain;    /* 1: M = A, q = b (every lo = 0, hi = +inf, no findex) */
+  int friction; /* 1: findex rows present (M not copositive-plus in general) */
   view_kind kind;
-  const double *A;   /* the operator's dense view */
+  const double *A; /* the operator's dense view */
   size_t lda;
-  double *C;         /* VIEW_DENSE: [M, d](:, K), N x k, leading dimension N */
+  double *C;                  /* VIEW_DENSE: [M, d](:, K), N x k, leading dimension N */
   const int *colptr, *rowind; /* A packed by column (VIEW_PACKED, or GENERAL), else NULL */
   const double *val;
   const double *q, *d;
@@ -387,7 +387,7 @@ typedef struct {
   const double *af;
   const int *erp, *erj, *ecp, *eci; /* E by row / by column */
   const double *erv, *ecv;
-  double *c, *an;    /* n scratch (c kept zero between calls) */
+  double *c, *an; /* n scratch (c kept zero between calls) */
 } lcp_view;
 
 /* M(i, v) for i, v < N. */
@@ -455,7 +455,10 @@ static void cols_times(const lcp_view *L, const int *K, int k, const double *y, 
     for (int q = 0; q < k; q++) {
       int v = K[q];
       double yq = y[q];
-      if (v == N) { yz0 = yq; continue; }
+      if (v == N) {
+        yz0 = yq;
+        continue;
+      }
       if (yq == 0.0) continue;
       for (int e = L->colptr[v]; e < L->colptr[v + 1]; e++) u[L->rowind[e]] += yq * L->val[e];
     }
@@ -467,7 +470,10 @@ static void cols_times(const lcp_view *L, const int *K, int k, const double *y, 
     double *c = L->c, *an = L->an;
     for (int q = 0; q < k; q++) {
       int v = K[q];
-      if (v == N) { yz0 = y[q]; continue; }
+      if (v == N) {
+        yz0 = y[q];
+        continue;
+      }
       if (L->ao[v] >= 0) c[L->ao[v]] += L->af[v] * y[q];
     }
     if (L->colptr) {
@@ -1070,15 +1076,15 @@ static int try_exit(basis *B, slv_op *op, const slv_options *opt, int ent, int q
 
 /* The state of the path between pivots. */
 typedef struct {
-  int pivots, ent;       /* basis changes so far; the variable entering next */
+  int pivots, ent;             /* basis changes so far; the variable entering next */
   int trials, notrial, exited; /* tentative exits tried; pivot not to try again; last taken */
   int limit, period, to_check; /* pivot limit; drift check period and countdown */
-  double piv_tol;        /* ratio test: max(opt->pivot_tol, LEMKE_PIVOT_FLOOR) */
-  double lu_tol;         /* refactorization: opt->pivot_tol */
-  int skipped;           /* an entry in (lu_tol, piv_tol] ||y|| was passed over */
+  double piv_tol;              /* ratio test: max(opt->pivot_tol, LEMKE_PIVOT_FLOOR) */
+  double lu_tol;               /* refactorization: opt->pivot_tol */
+  int skipped;                 /* an entry in (lu_tol, piv_tol] ||y|| was passed over */
   double qscale, dmax, vscale;
-  double amax;           /* max |[M, d]_ij|, computed when first needed (< 0: not yet) */
-  double tau, theta;     /* this pivot's zero threshold and minimum ratio */
+  double amax;       /* max |[M, d]_ij|, computed when first needed (< 0: not yet) */
+  double tau, theta; /* this pivot's zero threshold and minimum ratio */
 } path;
 
 /* The first pivot: z0 = max_i(-q_i / d_i); among ties (lexicographic rule
@@ -1135,13 +1141,17 @@ static slv_status ratio_test(basis *B, path *P) {
   if (!isfinite(ymax)) return SLV_NOT_FINITE;
   double tau = P->piv_tol * ymax, theta = INFINITY, low = P->lu_tol * ymax;
   for (int q = 0; q < k; q++) {
-    if (s->yK[q] > tau) theta = fmin(theta, fmax(0.0, s->xK[q]) / s->yK[q]);
-    else if (s->yK[q] > low) P->skipped = 1;
+    if (s->yK[q] > tau)
+      theta = fmin(theta, fmax(0.0, s->xK[q]) / s->yK[q]);
+    else if (s->yK[q] > low)
+      P->skipped = 1;
   }
   for (int i = 0; i < N; i++) {
     if (s->posR[i] >= 0) continue;
-    if (s->yW[i] > tau) theta = fmin(theta, fmax(0.0, s->wv[i]) / s->yW[i]);
-    else if (s->yW[i] > low) P->skipped = 1;
+    if (s->yW[i] > tau)
+      theta = fmin(theta, fmax(0.0, s->wv[i]) / s->yW[i]);
+    else if (s->yW[i] > low)
+      P->skipped = 1;
   }
   P->tau = tau;
   P->theta = theta;
@@ -1383,17 +1393,21 @@ static slv_status finish(basis *B, const path *P, slv_op *op, const slv_options 
 static slv_status one_path(lemke_state *s, lcp_view *L, slv_op *op, const slv_options *opt,
                            double piv_tol, int limit, double *x, double *w, slv_result *res,
                            int *skipped) {
-  basis B = {.s = s, .L = L, .N = L->N, .k = 0, .ldh = L->N};
-  path P = {.piv_tol = piv_tol, .lu_tol = opt->pivot_tol, .limit = limit, .notrial = -1,
-            .amax = -1, .period = LEMKE_CHECK, .to_check = LEMKE_CHECK};
+  basis B = { .s = s, .L = L, .N = L->N, .k = 0, .ldh = L->N };
+  path P = { .piv_tol = piv_tol,
+             .lu_tol = opt->pivot_tol,
+             .limit = limit,
+             .notrial = -1,
+             .amax = -1,
+             .period = LEMKE_CHECK,
+             .to_check = LEMKE_CHECK };
   *skipped = 0;
   slv_status stt = SLV_CONVERGED;
   if (!path_start(&B, &P)) {
     solution(&B, op->p, x);
     return SLV_CONVERGED;
   }
-  while (pivot(&B, &P, op, opt, x, w, res, &stt)) {
-  }
+  while (pivot(&B, &P, op, opt, x, w, res, &stt)) {}
   res->pivots = P.pivots;
   *skipped = P.skipped;
   if (stt != SLV_CONVERGED) {
@@ -1401,7 +1415,8 @@ static slv_status one_path(lemke_state *s, lcp_view *L, slv_op *op, const slv_op
     return stt;
   }
   if (P.trials)
-    slv_logf(opt, "lemke: %d tentative exits of z0%s", P.trials, P.exited ? ", the last taken" : "");
+    slv_logf(opt, "lemke: %d tentative exits of z0%s", P.trials,
+             P.exited ? ", the last taken" : "");
   return finish(&B, &P, op, opt, x, w, res);
 }
 
@@ -1418,7 +1433,7 @@ static double res_of(slv_op *op, const double *x, double *w) {
  * its failure is not one of tiny pivots), with the rest of the pivot budget.
  * The best x by the library residual is returned, with its status and
  * message; res->pivots counts every path. */
-static const double lemke_floors[] = {LEMKE_PIVOT_FLOOR, 1e-6, 1e-4};
+static const double lemke_floors[] = { LEMKE_PIVOT_FLOOR, 1e-6, 1e-4 };
 enum { LEMKE_NPATHS = sizeof lemke_floors / sizeof *lemke_floors + 1 };
 
 static slv_status lemke_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
@@ -1462,17 +1477,17 @@ static slv_status lemke_solve(void *st, slv_op *op, const slv_options *opt, doub
 }
 
 static const slv_impl lemke_impl = {
-    .state_size = sizeof(lemke_state),
-    .init = lemke_init,
-    .free = lemke_free,
-    .solve = lemke_solve,
+  .state_size = sizeof(lemke_state),
+  .init = lemke_init,
+  .free = lemke_free,
+  .solve = lemke_solve,
 };
 
 const slv_solver slv_solver_lemke = {
-    .name = "lemke",
-    .summary = "Lemke complementary pivoting, lexicographic, factorized basis; box/free rows and "
-               "findex friction by LCP reformulation",
-    .cite = "cottle1992",
-    .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX,
-    .impl = &lemke_impl,
+  .name = "lemke",
+  .summary = "Lemke complementary pivoting, lexicographic, factorized basis; box/free rows and "
+             "findex friction by LCP reformulation",
+  .cite = "cottle1992",
+  .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX,
+  .impl = &lemke_impl,
 };

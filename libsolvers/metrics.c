@@ -31,12 +31,12 @@
 #include "slv_internal.h"
 
 slv_contact_metrics slv_contact_metrics_nan(void) {
-  slv_contact_metrics m = {NAN, NAN, NAN, NAN, NAN, NAN};
+  slv_contact_metrics m = { NAN, NAN, NAN, NAN, NAN, NAN };
   return m;
 }
 
 slv_contact_metrics slv_contact_metrics_zero(void) {
-  slv_contact_metrics m = {0, 0, 0, 0, 0, 0};
+  slv_contact_metrics m = { 0, 0, 0, 0, 0, 0 };
   return m;
 }
 
@@ -52,12 +52,16 @@ static inline double max_nan(double m, double v) { return (v > m || isnan(v)) ? 
 static void project_dual(double mu, const double *v, double *out) {
   double n = v[0], s = hypot(v[1], v[2]);
   if (mu * s <= n) {
-    out[0] = v[0]; out[1] = v[1]; out[2] = v[2];
+    out[0] = v[0];
+    out[1] = v[1];
+    out[2] = v[2];
   } else if (s <= -mu * n) {
     out[0] = out[1] = out[2] = 0.0;
   } else {
     double r = (mu * n + s) / (1.0 + mu * mu), k = s > 0 ? r / s : 0.0;
-    out[0] = mu * r; out[1] = k * v[1]; out[2] = k * v[2];
+    out[0] = mu * r;
+    out[1] = k * v[1];
+    out[2] = k * v[2];
   }
 }
 
@@ -67,7 +71,7 @@ static double dist_inf(const double *a, const double *b) {
 
 void slv_contact_metrics_add(slv_contact_metrics *m, double mu, const double *l, const double *v) {
   double vt = hypot(v[1], v[2]);
-  double vh[3] = {v[0] + mu * vt, v[1], v[2]}; /* De Saxce's v^ */
+  double vh[3] = { v[0] + mu * vt, v[1], v[2] }; /* De Saxce's v^ */
   double lt_vt = l[1] * v[1] + l[2] * v[2], p[3];
   m->signorini = max_nan(m->signorini, fabs(l[0] * v[0]));
   m->conic_compl = max_nan(m->conic_compl, fabs(l[0] * v[0] + lt_vt));

@@ -116,10 +116,10 @@ enum {
 
 typedef struct {
   int n_max;
-  double *blk;     /* per cone: W (9, column-major) then W^-1 (9); size 18 * n_max / 3 */
-  double *dir;     /* per cone: (cos, sin) of the last sliding angle in this solve, NAN if none */
-  double *invd;    /* per row: 1 / A(i,i) (box rows) */
-  double *grid;    /* cos, sin of 2 pi k / NSGS_GRID: 2 * NSGS_GRID */
+  double *blk;  /* per cone: W (9, column-major) then W^-1 (9); size 18 * n_max / 3 */
+  double *dir;  /* per cone: (cos, sin) of the last sliding angle in this solve, NAN if none */
+  double *invd; /* per row: 1 / A(i,i) (box rows) */
+  double *grid; /* cos, sin of 2 pi k / NSGS_GRID: 2 * NSGS_GRID */
 } nsgs_state;
 
 static void nsgs_free(void *st) {
@@ -163,9 +163,9 @@ typedef struct {
   const double *q;
   double mu;
   int assoc;
-  double k[5];     /* F = k0 + k1 cos + k2 sin + k3 cos 2th + k4 sin 2th */
-  double m2;       /* bound on |F''| */
-  double fscale;   /* bound on |F| */
+  double k[5];   /* F = k0 + k1 cos + k2 sin + k3 cos 2th + k4 sin 2th */
+  double m2;     /* bound on |F''| */
+  double fscale; /* bound on |F| */
 } contact;
 
 /* q . (X x Y) */
@@ -181,10 +181,10 @@ static double triple(const double *q, const double *X, const double *Y) {
  * then c^2 = (1 + cos 2th)/2, s^2 = (1 - cos 2th)/2, c s = sin 2th / 2. */
 static void contact_setup(contact *ct) {
   const double *W = ct->W, mu = ct->mu;
-  double u0[3] = {W[0], W[1], W[2]};
-  double U1[3] = {mu * W[3], mu * W[4], mu * W[5]};
-  double U2[3] = {mu * W[6], mu * W[7], mu * W[8]};
-  double v0[3] = {ct->assoc ? mu : 0.0, 0, 0}, V1[3] = {0, -1, 0}, V2[3] = {0, 0, -1};
+  double u0[3] = { W[0], W[1], W[2] };
+  double U1[3] = { mu * W[3], mu * W[4], mu * W[5] };
+  double U2[3] = { mu * W[6], mu * W[7], mu * W[8] };
+  double v0[3] = { ct->assoc ? mu : 0.0, 0, 0 }, V1[3] = { 0, -1, 0 }, V2[3] = { 0, 0, -1 };
   const double *q = ct->q;
   double c00 = triple(q, u0, v0);
   double cc = triple(q, u0, V1) + triple(q, U1, v0);
@@ -292,7 +292,8 @@ static void isolate(const contact *ct, double a, double fa, double fpa, int own_
   if (depth >= NSGS_MAX_DEPTH || rl->evals >= NSGS_MAX_EVALS) {
     /* roots closer than the resolution: one of a sign change, or a double
      * root at rounding level */
-    if (change) add_root(rl, bracket_root(ct, a, fa, b));
+    if (change)
+      add_root(rl, bracket_root(ct, a, fa, b));
     else if (fa != 0 && fmin(fabs(fa), fabs(fb)) <= 1e-12 * ct->fscale)
       add_root(rl, fabs(fa) < fabs(fb) ? a : b);
     return;
@@ -352,8 +353,8 @@ static int newton_from(const contact *ct, double c, double s, double dir[2], dou
 
 /* Sliding case: fills x and dir, returns 1; 0 if no sliding solution.
  * (g1, g2): the sticking impulse's tangential part, the second guess. */
-static int solve_sliding(contact *ct, const double *grid, const double *xold, double g1,
-                         double g2, double dir[2], double x[3]) {
+static int solve_sliding(contact *ct, const double *grid, const double *xold, double g1, double g2,
+                         double dir[2], double x[3]) {
   contact_setup(ct);
   if (!(ct->fscale > 0) || !isfinite(ct->fscale)) return 0;
   /* fast paths: Newton from the contact's last sliding angle, then from the
@@ -363,7 +364,7 @@ static int solve_sliding(contact *ct, const double *grid, const double *xold, do
   if (g > 0) c0 = g1 / g, s0 = g2 / g;
   if (isfinite(g) && newton_from(ct, c0, s0, dir, x)) return 1;
   /* certified isolation over the circle */
-  rootlist rl = {{0}, 0, 0};
+  rootlist rl = { { 0 }, 0, 0 };
   double f[NSGS_GRID + 1], fp[NSGS_GRID + 1];
   for (int k = 0; k < NSGS_GRID; k++) feval(ct, grid[2 * k], grid[2 * k + 1], &f[k], &fp[k]);
   f[NSGS_GRID] = f[0];
@@ -404,9 +405,8 @@ static void local_fixed_point(const contact *ct, const double *xold, double x[3]
 
 /* Solve the one-contact problem; returns 1 if the fallback was used.
  * dir: in/out, (cos, sin) of the contact's last sliding angle (NAN: none yet). */
-static int solve_contact(const double *W, const double *Winv, double mu, int assoc,
-                         const double *q, const double *xold, double *dir, const double *grid,
-                         double x[3]) {
+static int solve_contact(const double *W, const double *Winv, double mu, int assoc, const double *q,
+                         const double *xold, double *dir, const double *grid, double x[3]) {
   if (mu == 0) {
     x[0] = q[0] < 0 ? -q[0] / W[0] : 0.0;
     x[1] = x[2] = 0;
@@ -418,7 +418,7 @@ static int solve_contact(const double *W, const double *Winv, double mu, int ass
   }
   for (int i = 0; i < 3; i++) x[i] = -(Winv[i] * q[0] + Winv[3 + i] * q[1] + Winv[6 + i] * q[2]);
   if (norm2(x[1], x[2]) <= mu * x[0]) return 0; /* sticking */
-  contact ct = {.W = W, .q = q, .mu = mu, .assoc = assoc};
+  contact ct = { .W = W, .q = q, .mu = mu, .assoc = assoc };
   if (solve_sliding(&ct, grid, xold, x[1], x[2], dir, x)) return 0;
   local_fixed_point(&ct, xold, x);
   return 1;
@@ -481,7 +481,7 @@ static slv_status cache_blocks(const slv_op *op, nsgs_state *s, slv_result *res)
 typedef struct {
   const slv_op *op;
   nsgs_state *s;
-  int rowform;  /* CSR too large to pack: w_i from the rows */
+  int rowform; /* CSR too large to pack: w_i from the rows */
   int assoc;
   double omega;
   int fallbacks;
@@ -496,18 +496,18 @@ static void sweep(sweeper *sw, double *x, double *w) {
   for (int i = 0; i < n; i++) {
     if (k < p->ncones && p->cone_rows[k] == i) {
       const double *W = s->blk + 18 * (size_t)k;
-      double wc[3], q[3], xo[3] = {x[i], x[i + 1], x[i + 2]}, xn[3];
+      double wc[3], q[3], xo[3] = { x[i], x[i + 1], x[i + 2] }, xn[3];
       for (int r = 0; r < 3; r++)
         wc[r] = sw->rowform ? slv_op_row_dot(op, i + r, x) + p->b[i + r] : w[i + r];
-      for (int r = 0; r < 3; r++) q[r] = wc[r] - (W[r] * xo[0] + W[3 + r] * xo[1] + W[6 + r] * xo[2]);
+      for (int r = 0; r < 3; r++)
+        q[r] = wc[r] - (W[r] * xo[0] + W[3 + r] * xo[1] + W[6 + r] * xo[2]);
       double mu = p->cone_mu[k];
-      sw->fallbacks +=
-          solve_contact(W, W + 9, mu, sw->assoc, q, xo, &s->dir[2 * k], s->grid, xn);
+      sw->fallbacks += solve_contact(W, W + 9, mu, sw->assoc, q, xo, &s->dir[2 * k], s->grid, xn);
       if (omega != 1.0) {
         for (int r = 0; r < 3; r++) xn[r] = xo[r] + omega * (xn[r] - xo[r]);
         if (omega > 1.0) slv_cone_project(mu, xn, xn);
       }
-      double d[3] = {xn[0] - xo[0], xn[1] - xo[1], xn[2] - xo[2]};
+      double d[3] = { xn[0] - xo[0], xn[1] - xo[1], xn[2] - xo[2] };
       x[i] = xn[0];
       x[i + 1] = xn[1];
       x[i + 2] = xn[2];
@@ -538,7 +538,9 @@ static slv_status nsgs_solve(void *st, slv_op *op, const slv_options *opt, doubl
   if (cs) return cs;
   for (int k = 0; k < 2 * p->ncones; k++) s->dir[k] = NAN;
   for (int i = 0; i < n; i++) s->invd[i] = 1.0 / slv_op_diag(op, i);
-  sweeper sw = {.op = op, .s = s, .assoc = p->cone_law == SLV_CONE_ASSOCIATED, .omega = opt->omega};
+  sweeper sw = {
+    .op = op, .s = s, .assoc = p->cone_law == SLV_CONE_ASSOCIATED, .omega = opt->omega
+  };
   /* the packed copy (3x3 blocks of a pure contact problem, else columns);
    * a CSR matrix too large for it is swept by rows */
   slv_op_pack(op);
@@ -567,8 +569,10 @@ static slv_status nsgs_solve(void *st, slv_op *op, const slv_options *opt, doubl
     }
     if (slv_met(p, opt, &r) || it % opt->check_every == 0) {
       /* confirm on (or drop the drift of) w recomputed exactly */
-      if (slv_met(p, opt, &r)) slv_op_w(op, x, w);
-      else slv_op_matvec(op, x, p->b, w);
+      if (slv_met(p, opt, &r))
+        slv_op_w(op, x, w);
+      else
+        slv_op_matvec(op, x, p->b, w);
       r = slv_residual(p, x, w);
     }
     res->solver_residual = r.res_rel;
@@ -582,16 +586,16 @@ static slv_status nsgs_solve(void *st, slv_op *op, const slv_options *opt, doubl
 }
 
 static const slv_impl nsgs_impl = {
-    .state_size = sizeof(nsgs_state),
-    .init = nsgs_init,
-    .free = nsgs_free,
-    .solve = nsgs_solve,
+  .state_size = sizeof(nsgs_state),
+  .init = nsgs_init,
+  .free = nsgs_free,
+  .solve = nsgs_solve,
 };
 
 const slv_solver slv_solver_nsgs = {
-    .name = "nsgs",
-    .summary = "nonsmooth Gauss-Seidel over contacts, exact one-contact solve, both cone laws",
-    .cite = "jean1999",
-    .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_POS_DIAG,
-    .impl = &nsgs_impl,
+  .name = "nsgs",
+  .summary = "nonsmooth Gauss-Seidel over contacts, exact one-contact solve, both cone laws",
+  .cite = "jean1999",
+  .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_POS_DIAG,
+  .impl = &nsgs_impl,
 };

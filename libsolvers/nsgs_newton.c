@@ -60,17 +60,17 @@
 extern const slv_solver slv_solver_nsgs;
 
 enum {
-  NSGSN_CHUNK = 30,         /* sweeps between two decisions (at least) */
-  NSGSN_DENSE_N = 300,      /* rows: below, the cost model takes a dense A as n^2 */
-  NSGSN_NEWTON_IT = 30      /* Newton iterations per attempt */
+  NSGSN_CHUNK = 30,    /* sweeps between two decisions (at least) */
+  NSGSN_DENSE_N = 300, /* rows: below, the cost model takes a dense A as n^2 */
+  NSGSN_NEWTON_IT = 30 /* Newton iterations per attempt */
 };
 #define NSGSN_NEWTON_GUESS 6.0 /* Newton iterations an attempt is expected to need */
 
 typedef struct {
-  void *gs;        /* nsgs state (slv_solver_nsgs's state_size bytes) */
-  slv_nsn nsn;     /* Newton core */
-  int nsn_ready;   /* slv_nsn_begin done for the current solve */
-  double *xs;      /* size n_max: iterate saved before a Newton attempt */
+  void *gs;      /* nsgs state (slv_solver_nsgs's state_size bytes) */
+  slv_nsn nsn;   /* Newton core */
+  int nsn_ready; /* slv_nsn_begin done for the current solve */
+  double *xs;    /* size n_max: iterate saved before a Newton attempt */
 } nsgsn_state;
 
 static void nsgsn_free(void *st) {
@@ -167,14 +167,13 @@ static int newton_pays(nsgsn_state *s, schedule *k, slv_op *op, const slv_option
  * ends better.  Returns SLV_CONVERGED, a refusal (< 0), or SLV_MAX_ITER to
  * go on sweeping. */
 static slv_status newton_attempt(nsgsn_state *s, slv_op *op, const slv_options *opt, schedule *k,
-                                 double r_now, double *x, double *w, slv_result *res,
-                                 slv_hist *h) {
+                                 double r_now, double *x, double *w, slv_result *res, slv_hist *h) {
   int n = op->n;
   k->attempts++;
   memcpy(s->xs, x, (size_t)n * sizeof *x);
   int it_left = opt->max_iter - k->sweeps - k->newton, nit = 0;
-  slv_status ns = slv_nsn_run(&s->nsn, op, opt, it_left < NSGSN_NEWTON_IT ? it_left : NSGSN_NEWTON_IT,
-                              x, w, res, h, &nit);
+  slv_status ns = slv_nsn_run(
+      &s->nsn, op, opt, it_left < NSGSN_NEWTON_IT ? it_left : NSGSN_NEWTON_IT, x, w, res, h, &nit);
   k->newton += nit;
   if (ns == SLV_CONVERGED || ns < 0) return ns;
   double r_newton = slv_residual(op->p, x, w).res_rel; /* Newton's best, with its w */
@@ -249,16 +248,16 @@ static slv_status nsgsn_solve(void *st, slv_op *op, const slv_options *opt, doub
 }
 
 static const slv_impl nsgsn_impl = {
-    .state_size = sizeof(nsgsn_state),
-    .init = nsgsn_init,
-    .free = nsgsn_free,
-    .solve = nsgsn_solve,
+  .state_size = sizeof(nsgsn_state),
+  .init = nsgsn_init,
+  .free = nsgsn_free,
+  .solve = nsgsn_solve,
 };
 
 const slv_solver slv_solver_nsgs_newton = {
-    .name = "nsgs_newton",
-    .summary = "NSGS sweeps, then Alart-Curnier nonsmooth Newton when sweeps stall (Coulomb)",
-    .cite = "acary2018",
-    .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_POS_DIAG,
-    .impl = &nsgsn_impl,
+  .name = "nsgs_newton",
+  .summary = "NSGS sweeps, then Alart-Curnier nonsmooth Newton when sweeps stall (Coulomb)",
+  .cite = "acary2018",
+  .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_POS_DIAG,
+  .impl = &nsgsn_impl,
 };

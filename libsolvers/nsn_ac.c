@@ -83,10 +83,10 @@
 #include <string.h>
 
 enum {
-  NSN_HALVINGS = 10,   /* line search: smallest step 2^-10 */
-  NSN_MAX_NONMONO = 8  /* full steps without a new best residual before giving up */
+  NSN_HALVINGS = 10,  /* line search: smallest step 2^-10 */
+  NSN_MAX_NONMONO = 8 /* full steps without a new best residual before giving up */
 };
-#define NSN_ARMIJO 1e-4
+#define NSN_ARMIJO  1e-4
 #define NSN_TAU_MAX 1e-2 /* proximal regularisation: tau = min(NSN_TAU_MAX, ||Phi||_2) */
 
 void slv_nsn_free(slv_nsn *s) {
@@ -122,7 +122,7 @@ slv_status slv_nsn_init(slv_nsn *s, int n_max) {
   s->xbest = q + 5 * m;
   s->wbest = q + 6 * m;
   s->rho = q + 7 * m;
-  s->ar = q + 8 * m; /* 3 per row */
+  s->ar = q + 8 * m;  /* 3 per row */
   s->bu = q + 11 * m; /* 3 per row */
   s->bw = s->blk0 + m;
   s->act = s->blk0 + 2 * m;
@@ -183,9 +183,8 @@ slv_status slv_nsn_begin(slv_nsn *s, slv_op *op, slv_result *res) {
   s->sparse = n > NSN_DENSE_MAX && op->packed;
   slv_status st = s->sparse ? slv_nsn_sparse_reserve(s, op) : nsn_dense_reserve(s, n);
   if (st != SLV_OK)
-    slv_msgf(res->message, sizeof res->message,
-             "nsn_ac: no memory for the %s Newton matrix (n=%d)", s->sparse ? "sparse" : "dense",
-             n);
+    slv_msgf(res->message, sizeof res->message, "nsn_ac: no memory for the %s Newton matrix (n=%d)",
+             s->sparse ? "sparse" : "dense", n);
   return st;
 }
 
@@ -509,17 +508,17 @@ static slv_status nsn_solve(void *st, slv_op *op, const slv_options *opt, double
 }
 
 static const slv_impl nsn_impl = {
-    .state_size = sizeof(slv_nsn),
-    .init = nsn_init,
-    .free = nsn_free,
-    .solve = nsn_solve,
+  .state_size = sizeof(slv_nsn),
+  .init = nsn_init,
+  .free = nsn_free,
+  .solve = nsn_solve,
 };
 
 const slv_solver slv_solver_nsn_ac = {
-    .name = "nsn_ac",
-    .summary = "nonsmooth Newton on the Alart-Curnier function, sparse (UMFPACK) or dense LU, line "
-               "search (Coulomb)",
-    .cite = "alart1991",
-    .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
-    .impl = &nsn_impl,
+  .name = "nsn_ac",
+  .summary = "nonsmooth Newton on the Alart-Curnier function, sparse (UMFPACK) or dense LU, line "
+             "search (Coulomb)",
+  .cite = "alart1991",
+  .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
+  .impl = &nsn_impl,
 };

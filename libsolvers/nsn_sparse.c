@@ -66,7 +66,7 @@ typedef struct {
 } col_iter;
 
 static col_iter col_begin(const slv_op *op, int j) {
-  col_iter it = {op, j, 0, 0, 0};
+  col_iter it = { op, j, 0, 0, 0 };
   if (op->packed == SLV_OP_COLS) {
     it.k = op->colptr[j];
     it.k1 = op->colptr[j + 1];
@@ -241,14 +241,14 @@ int slv_nsn_sparse_solve(slv_nsn *s, const slv_op *op, double tau, double delta,
   int n = op->n;
   fill_values(s, op, tau, delta);
   drop_numeric(sp);
-  int st = umfpack_di_numeric(sp->Hp, sp->Hi, sp->Hx, sp->symbolic, &sp->numeric, sp->control,
-                              NULL);
+  int st =
+      umfpack_di_numeric(sp->Hp, sp->Hi, sp->Hx, sp->symbolic, &sp->numeric, sp->control, NULL);
   sp->factors++;
   if (st != UMFPACK_OK) return 1; /* singular (a warning for UMFPACK), or no memory */
   double *xs = sp->W, *W = sp->W + n;
   int *Wi = sp->stamp; /* the pattern build's scratch, free during the iterations */
-  st = umfpack_di_wsolve(UMFPACK_A, sp->Hp, sp->Hi, sp->Hx, xs, rhs, sp->numeric, sp->control,
-                         NULL, Wi, W);
+  st = umfpack_di_wsolve(UMFPACK_A, sp->Hp, sp->Hi, sp->Hx, xs, rhs, sp->numeric, sp->control, NULL,
+                         Wi, W);
   if (st != UMFPACK_OK) return 1;
   memcpy(rhs, xs, (size_t)n * sizeof *rhs);
   return 0;

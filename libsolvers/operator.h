@@ -67,15 +67,15 @@ typedef struct slv_fac {
 /* The operator's buffers, owned by the workspace. */
 typedef struct slv_op_buf {
   int n_max;
-  size_t cap;            /* packed entries */
-  int *colptr, *rowind;  /* n_max + 1, cap */
-  double *val;           /* cap */
-  int *scratch;          /* n_max: packing scratch */
-  int nb_cap;            /* blocks t holds: 2 n_max (at least 1) */
-  double *t;             /* 6 nb_cap: K^T x */
-  int *blk;              /* 2 n_max: renumbered blocks of the slots */
-  int *hkey, *hval;      /* hcap: block id -> renumbered block (open addressing) */
-  int hcap;              /* a power of two >= 4 n_max */
+  size_t cap;           /* packed entries */
+  int *colptr, *rowind; /* n_max + 1, cap */
+  double *val;          /* cap */
+  int *scratch;         /* n_max: packing scratch */
+  int nb_cap;           /* blocks t holds: 2 n_max (at least 1) */
+  double *t;            /* 6 nb_cap: K^T x */
+  int *blk;             /* 2 n_max: renumbered blocks of the slots */
+  int *hkey, *hval;     /* hcap: block id -> renumbered block (open addressing) */
+  int hcap;             /* a power of two >= 4 n_max */
 } slv_op_buf;
 
 enum { SLV_OP_UNPACKED = 0, SLV_OP_COLS = 1, SLV_OP_BLOCKS = 2 };
@@ -132,10 +132,9 @@ void slv_fac_ktx(const slv_fac *f, const double *x, double *t, int B0, int B1);
  * when f->nb <= tcap, else a slice of tcap blocks at a time (the same
  * sums, each slice a pass over the rows).  _rows: rows [i0, i1) only, into
  * w[0 .. i1 - i0). */
-void slv_fac_w(const slv_fac *f, const double *x, const double *b, double *w, double *t,
-               int tcap);
-void slv_fac_w_rows(const slv_fac *f, const double *x, const double *b, int i0, int i1,
-                    double *w, double *t, int tcap);
+void slv_fac_w(const slv_fac *f, const double *x, const double *b, double *w, double *t, int tcap);
+void slv_fac_w_rows(const slv_fac *f, const double *x, const double *b, int i0, int i1, double *w,
+                    double *t, int tcap);
 
 /* (A x)_i = J_i . t + d_i x_i given t = K^T x.  The sums are pairwise: in
  * a sweep this dot product is on the dependency chain from one row to the

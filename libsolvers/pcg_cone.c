@@ -182,9 +182,11 @@ static void split(const slv_cqp *q, const double *x, const double *g, double a, 
       const double *xc = x + i, *gc = g + i;
       double *fc = phi + i;
       if (slv_cqp_cone_free(mu, xc)) {
-        fc[0] = gc[0]; fc[1] = gc[1]; fc[2] = gc[2];
+        fc[0] = gc[0];
+        fc[1] = gc[1];
+        fc[2] = gc[2];
         if (!beta) continue;
-        double v[3] = {xc[0] - a * gc[0], xc[1] - a * gc[1], xc[2] - a * gc[2]};
+        double v[3] = { xc[0] - a * gc[0], xc[1] - a * gc[1], xc[2] - a * gc[2] };
         slv_cone_project(mu, v, v);
         for (int c = 0; c < 3; c++) {
           sp += (xc[c] - v[c]) / a * gc[c];
@@ -194,15 +196,17 @@ static void split(const slv_cqp *q, const double *x, const double *g, double a, 
       }
       double st = hypot(xc[1], xc[2]);
       int ray = xc[0] > 0 && st > 0;
-      double u[3] = {0, 0, 0}, gu = 0;
+      double u[3] = { 0, 0, 0 }, gu = 0;
       if (ray) {
         double c = 1 / sqrt(1 + mu * mu);
-        u[0] = c; u[1] = c * mu * xc[1] / st; u[2] = c * mu * xc[2] / st;
+        u[0] = c;
+        u[1] = c * mu * xc[1] / st;
+        u[2] = c * mu * xc[2] / st;
         gu = gc[0] * u[0] + gc[1] * u[1] + gc[2] * u[2];
       }
       for (int c = 0; c < 3; c++) fc[c] = gu * u[c];
       if (!beta) continue;
-      double v[3] = {xc[0] - a * gc[0], xc[1] - a * gc[1], xc[2] - a * gc[2]};
+      double v[3] = { xc[0] - a * gc[0], xc[1] - a * gc[1], xc[2] - a * gc[2] };
       slv_cone_project(mu, v, v);
       double bu = 0;
       for (int c = 0; c < 3; c++) {
@@ -279,9 +283,10 @@ static slv_status mpgp(void *st, slv_cqp *q, const slv_options *opt, double tol_
       continue;
     }
     if (rn <= tol_in || it >= budget) {
-      slv_logf(opt, "pcg_cone: QP %s after %d cg, %d expansion, %d proportioning, %d fallback "
-               "steps; ||A|| estimate %.3e", rn <= tol_in ? "solved" : "stopped", ncg, nexp,
-               nprop, nfall, q->lam);
+      slv_logf(opt,
+               "pcg_cone: QP %s after %d cg, %d expansion, %d proportioning, %d fallback "
+               "steps; ||A|| estimate %.3e",
+               rn <= tol_in ? "solved" : "stopped", ncg, nexp, nprop, nfall, q->lam);
       return rn <= tol_in ? SLV_CONVERGED : SLV_MAX_ITER;
     }
     it++;
@@ -361,17 +366,17 @@ static slv_status pcg_solve(void *st, slv_op *op, const slv_options *opt, double
 }
 
 static const slv_impl pcg_impl = {
-    .state_size = sizeof(pcg_state),
-    .init = pcg_init,
-    .free = pcg_free,
-    .solve = pcg_solve,
+  .state_size = sizeof(pcg_state),
+  .init = pcg_init,
+  .free = pcg_free,
+  .solve = pcg_solve,
 };
 
 const slv_solver slv_solver_pcg_cone = {
-    .name = "pcg_cone",
-    .summary = "MPGP: CG on the free contacts, cone-projection expansion, proportioning; "
-               "Coulomb law by the De Saxce fixed point",
-    .cite = "dostal2012",
-    .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_SYMMETRIC,
-    .impl = &pcg_impl,
+  .name = "pcg_cone",
+  .summary = "MPGP: CG on the free contacts, cone-projection expansion, proportioning; "
+             "Coulomb law by the De Saxce fixed point",
+  .cite = "dostal2012",
+  .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_SYMMETRIC,
+  .impl = &pcg_impl,
 };

@@ -209,17 +209,17 @@ static slv_status pgs_solve(void *st, slv_op *op, const slv_options *opt, double
 }
 
 static const slv_impl pgs_impl = {
-    .state_size = sizeof(pgs_state),
-    .init = pgs_init,
-    .free = pgs_free,
-    .solve = pgs_solve,
+  .state_size = sizeof(pgs_state),
+  .init = pgs_init,
+  .free = pgs_free,
+  .solve = pgs_solve,
 };
 
 const slv_solver slv_solver_pgs = {
-    .name = "pgs",
-    .summary = "projected Gauss-Seidel / SOR (omega), boxed and findex rows, warm start",
-    .cite = "cottle1992",
-    .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_FACTORED |
-            SLV_CAP_NEEDS_POS_DIAG,
-    .impl = &pgs_impl,
+  .name = "pgs",
+  .summary = "projected Gauss-Seidel / SOR (omega), boxed and findex rows, warm start",
+  .cite = "cottle1992",
+  .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_FACTORED |
+          SLV_CAP_NEEDS_POS_DIAG,
+  .impl = &pgs_impl,
 };

@@ -109,32 +109,32 @@ enum {
 };
 
 typedef struct {
-  void *pgs;       /* pgs's state, for dense and CSR problems */
-  int cap;         /* plan length: 8 n_max (a batch of L row steps takes 4 L or 8 L) */
-  int have_avx2;   /* the CPU has AVX2 */
-  int lanes;       /* this solve sweeps in the AVX2 lanes (have_avx2, opt->simd auto) */
-  int *rowb;       /* n_max: batch of each row's group; then the plan position of each row */
-  int *gfirst;     /* n_max + 1: first row of each group (and n after the last) */
-  int *gsorted;    /* n_max: the groups in sweep order */
-  int *nfree;      /* n_max + 1: union-find to the first batch at or after b with a free lane */
-  int *cnt;        /* n_max + 2: groups per batch, then where each batch ends in gsorted */
-  int *order;      /* cap: row at each plan position, -1 for an idle position */
-  int *fpos;       /* cap: plan position of the findex row (own position if none) */
+  void *pgs;     /* pgs's state, for dense and CSR problems */
+  int cap;       /* plan length: 8 n_max (a batch of L row steps takes 4 L or 8 L) */
+  int have_avx2; /* the CPU has AVX2 */
+  int lanes;     /* this solve sweeps in the AVX2 lanes (have_avx2, opt->simd auto) */
+  int *rowb;     /* n_max: batch of each row's group; then the plan position of each row */
+  int *gfirst;   /* n_max + 1: first row of each group (and n after the last) */
+  int *gsorted;  /* n_max: the groups in sweep order */
+  int *nfree;    /* n_max + 1: union-find to the first batch at or after b with a free lane */
+  int *cnt;      /* n_max + 2: groups per batch, then where each batch ends in gsorted */
+  int *order;    /* cap: row at each plan position, -1 for an idle position */
+  int *fpos;     /* cap: plan position of the findex row (own position if none) */
   double *xp, *bp, *invd, *lo, *hi, *fd; /* cap, in plan order; invd: omega / A_ii */
-  double *mu;      /* cap: friction coefficient of findex rows, -1 for other rows */
-  double *JK;      /* cap / 4 half row steps x 96: J slot 0 (6 columns x 4 lanes), J slot 1,
+  double *mu;        /* cap: friction coefficient of findex rows, -1 for other rows */
+  double *JK;        /* cap / 4 half row steps x 96: J slot 0 (6 columns x 4 lanes), J slot 1,
                       K slot 0, K slot 1; or x 60 when compact (see the header) */
   int *bk, *bL, *bh; /* n_max batches: first plan position, row steps, halves (1 or 2) */
-  double **tp;     /* n_max batches x 16: per half, the t block of slot 0 of lanes 0..3,
+  double **tp;       /* n_max batches x 16: per half, the t block of slot 0 of lanes 0..3,
                       of slot 1 */
-  double *im;      /* n_max batches x 16: per half, slot 0's inverse mass (bm) of lanes
+  double *im;        /* n_max batches x 16: per half, slot 0's inverse mass (bm) of lanes
                       0..3, slot 1's (0 for a static slot or an idle lane) */
-  double *bm, *bhi; /* 2 n_max blocks: the rigid-body scalar of each block (derive_masses),
+  double *bm, *bhi;  /* 2 n_max blocks: the rigid-body scalar of each block (derive_masses),
                       and the top of its interval */
-  int compact;     /* this solve's JK is the compact layout */
-  double *idle;    /* 6 doubles: the t block of static slots and idle lanes (stays 0) */
-  int nbat;        /* batches in the lanes */
-  int ncol;        /* plan positions [0, ncol) are in lanes, [ncol, len) sequential */
+  int compact;       /* this solve's JK is the compact layout */
+  double *idle;      /* 6 doubles: the t block of static slots and idle lanes (stays 0) */
+  int nbat;          /* batches in the lanes */
+  int ncol;          /* plan positions [0, ncol) are in lanes, [ncol, len) sequential */
   int len;
 } wide_state;
 
@@ -144,11 +144,11 @@ static void wide_free(void *st) {
     slv_solver_pgs.impl->free(s->pgs);
     free(s->pgs);
   }
-  int *iv[] = { s->rowb, s->gfirst, s->gsorted, s->nfree, s->cnt,
-                s->order, s->fpos, s->bk, s->bL, s->bh };
+  int *iv[] = { s->rowb,  s->gfirst, s->gsorted, s->nfree, s->cnt,
+                s->order, s->fpos,   s->bk,      s->bL,    s->bh };
   for (size_t k = 0; k < sizeof iv / sizeof iv[0]; k++) free(iv[k]);
-  double *dv[] = { s->xp,  s->bp, s->invd, s->lo, s->hi,  s->mu,
-                   s->fd,  s->JK, s->im,   s->bm, s->bhi, s->idle };
+  double *dv[] = { s->xp, s->bp, s->invd, s->lo, s->hi,  s->mu,
+                   s->fd, s->JK, s->im,   s->bm, s->bhi, s->idle };
   for (size_t k = 0; k < sizeof dv / sizeof dv[0]; k++) free(dv[k]);
   free(s->tp);
   memset(s, 0, sizeof *s);
@@ -283,8 +283,8 @@ static int group_and_schedule(wide_state *s, const slv_op *op) {
  * out, out + 4, out + 8, out + 12 (a 4x4 transpose); lane l of the first
  * two columns kept where ma has it set, of the last two where mb has,
  * else 0. */
-__attribute__((target("avx2"))) static inline void tr4(const double *const r[4], int c0,
-                                                      __m256d ma, __m256d mb, double *out) {
+__attribute__((target("avx2"))) static inline void tr4(const double *const r[4], int c0, __m256d ma,
+                                                       __m256d mb, double *out) {
   __m256d a = _mm256_loadu_pd(r[0] + c0), b = _mm256_loadu_pd(r[1] + c0);
   __m256d c = _mm256_loadu_pd(r[2] + c0), d = _mm256_loadu_pd(r[3] + c0);
   __m256d t0 = _mm256_unpacklo_pd(a, b), t1 = _mm256_unpackhi_pd(a, b);
@@ -317,8 +317,8 @@ __attribute__((target("avx2"))) static inline __m256d diag6(const double *J, con
  * the same IEEE operations, so the same bits; 0 on idle lanes.
  * compact: writes the compact layout instead (see the header) and returns
  * 1 if every row has the form it needs, else 0 (then JK is unusable). */
-__attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac *f,
-                                                   double omega, int compact) {
+__attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac *f, double omega,
+                                                   int compact) {
   const __m256d om = _mm256_set1_pd(omega), one = _mm256_set1_pd(1.0);
   const __m256d sign = _mm256_set1_pd(-0.0);
   const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
@@ -350,11 +350,10 @@ __attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac 
     }
     __m256d d = _mm256_add_pd(_mm256_load_pd(s->fd + k),
                               _mm256_add_pd(diag6(JK, JK + 48), diag6(JK + 24, JK + 72)));
-    __m256d busy = _mm256_castsi256_pd(_mm256_cmpgt_epi64(
-        _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(s->order + k))),
-        _mm256_set1_epi64x(-1)));
-    _mm256_store_pd(s->invd + k,
-                    _mm256_and_pd(busy, _mm256_mul_pd(om, _mm256_div_pd(one, d))));
+    __m256d busy = _mm256_castsi256_pd(
+        _mm256_cmpgt_epi64(_mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(s->order + k))),
+                           _mm256_set1_epi64x(-1)));
+    _mm256_store_pd(s->invd + k, _mm256_and_pd(busy, _mm256_mul_pd(om, _mm256_div_pd(one, d))));
     if (!compact) continue;
     /* the compact form: K's linear columns bm J's, and J's of slot 1
      * minus slot 0's when both are bodies (a static slot's are zeros) */
@@ -367,8 +366,8 @@ __attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac 
       __m256d nj1 = _mm256_xor_pd(j1, sign);
       ok = _mm256_and_pd(ok, _mm256_cmp_pd(k0, _mm256_mul_pd(I0, j0), _CMP_EQ_OQ));
       ok = _mm256_and_pd(ok, _mm256_cmp_pd(k1, _mm256_mul_pd(I1, j1), _CMP_EQ_OQ));
-      ok = _mm256_and_pd(ok, _mm256_or_pd(_mm256_cmp_pd(j0, nj1, _CMP_EQ_OQ),
-                                          _mm256_andnot_pd(both, all)));
+      ok = _mm256_and_pd(
+          ok, _mm256_or_pd(_mm256_cmp_pd(j0, nj1, _CMP_EQ_OQ), _mm256_andnot_pd(both, all)));
       _mm256_store_pd(C + 4 * c, _mm256_blendv_pd(nj1, j0, M0)); /* JL */
     }
     memcpy(C + 12, tmp + 12, 12 * sizeof *C); /* J slot 0, columns 3..5 */
@@ -558,8 +557,7 @@ static void plan(wide_state *s, const slv_op *op, double omega) {
 
 /* One row at plan position k, as pgs's factored sweep does it; returns the
  * row's residual and adds w * 0 to *poison. */
-static inline double row_one(wide_state *s, const slv_fac *f, int k, double *t,
-                             double *poison) {
+static inline double row_one(wide_state *s, const slv_fac *f, int k, double *t, double *poison) {
   int i = s->order[k];
   if (i < 0) return 0.0;
   double lo = s->lo[k], hi = s->hi[k];
@@ -644,8 +642,8 @@ __attribute__((target("avx2"))) static inline __m256d dot6(const double *J, cons
  * locals the others need not be reloaded after each store to it. */
 typedef struct {
   double *restrict xp;
-  const double *restrict lo, *restrict hi, *restrict mu, *restrict bp, *restrict fd,
-      *restrict invd, *restrict JK;
+  const double *restrict lo,
+      *restrict hi, *restrict mu, *restrict bp, *restrict fd, *restrict invd, *restrict JK;
   const int *restrict fpos;
 } lane_arrays;
 
@@ -682,13 +680,13 @@ row_step(const lane_arrays *a, int k, int compact, __m256d T0[6], __m256d T1[6],
     JK = a->JK + 15 * (size_t)k;
     for (int c = 0; c < 3; c++) jl[c] = _mm256_load_pd(JK + 4 * c);
     __m256d a0 = _mm256_add_pd(_mm256_mul_pd(jl[0], T0[0]), _mm256_mul_pd(jl[1], T0[1]));
-    __m256d b0 = _mm256_add_pd(_mm256_mul_pd(jl[2], T0[2]),
-                               _mm256_mul_pd(_mm256_load_pd(JK + 12), T0[3]));
+    __m256d b0 =
+        _mm256_add_pd(_mm256_mul_pd(jl[2], T0[2]), _mm256_mul_pd(_mm256_load_pd(JK + 12), T0[3]));
     __m256d c0 = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(JK + 16), T0[4]),
                                _mm256_mul_pd(_mm256_load_pd(JK + 20), T0[5]));
     __m256d a1 = _mm256_add_pd(_mm256_mul_pd(jl[0], T1[0]), _mm256_mul_pd(jl[1], T1[1]));
-    __m256d b1 = _mm256_sub_pd(_mm256_mul_pd(_mm256_load_pd(JK + 24), T1[3]),
-                               _mm256_mul_pd(jl[2], T1[2]));
+    __m256d b1 =
+        _mm256_sub_pd(_mm256_mul_pd(_mm256_load_pd(JK + 24), T1[3]), _mm256_mul_pd(jl[2], T1[2]));
     __m256d c1 = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(JK + 28), T1[4]),
                                _mm256_mul_pd(_mm256_load_pd(JK + 32), T1[5]));
     d = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(a0, b0), c0),
@@ -799,7 +797,7 @@ static double sweep(wide_state *s, const slv_op *op) {
 static void log_plan(const wide_state *s, const slv_problem *p, const slv_options *opt) {
   int busy = 0;
   for (int k = 0; k < s->ncol; k++) busy += s->order[k] >= 0;
-  const char *how = !s->lanes   ? "rows one at a time (no AVX2 lanes)"
+  const char *how = !s->lanes    ? "rows one at a time (no AVX2 lanes)"
                     : s->compact ? "AVX2 lanes, compact rigid-body rows"
                                  : "AVX2 lanes, full rows";
   slv_logf(opt, "pgs_wide: %d rows, %d batches, %d of %d lane slots busy, %d sequential rows: %s",
@@ -880,18 +878,18 @@ static slv_status wide_solve(void *st, slv_op *op, const slv_options *opt, doubl
 }
 
 static const slv_impl wide_impl = {
-    .state_size = sizeof(wide_state),
-    .init = wide_init,
-    .free = wide_free,
-    .solve = wide_solve,
+  .state_size = sizeof(wide_state),
+  .init = wide_init,
+  .free = wide_free,
+  .solve = wide_solve,
 };
 
 const slv_solver slv_solver_pgs_wide = {
-    .name = "pgs_wide",
-    .summary = "projected Gauss-Seidel, factored rows grouped by body pair, independent "
-               "groups swept 4 per AVX2 instruction: pgs's iterates (dense, CSR: pgs)",
-    .cite = "cottle1992",
-    .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_FACTORED |
-            SLV_CAP_NEEDS_POS_DIAG,
-    .impl = &wide_impl,
+  .name = "pgs_wide",
+  .summary = "projected Gauss-Seidel, factored rows grouped by body pair, independent "
+             "groups swept 4 per AVX2 instruction: pgs's iterates (dense, CSR: pgs)",
+  .cite = "cottle1992",
+  .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_FACTORED |
+          SLV_CAP_NEEDS_POS_DIAG,
+  .impl = &wide_impl,
 };

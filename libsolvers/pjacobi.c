@@ -58,8 +58,8 @@ static double spectral_estimate(slv_op *op, pjacobi_state *s) {
   return slv_power_lambda(op->n, s->invd, 50, product, op, s->v, s->u);
 }
 
-static slv_status pjacobi_solve(void *st, slv_op *op, const slv_options *opt, double *x,
-                                double *w, slv_result *res, slv_hist *h) {
+static slv_status pjacobi_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                                slv_result *res, slv_hist *h) {
   pjacobi_state *s = st;
   const slv_problem *p = op->p;
   int n = p->n;
@@ -89,22 +89,22 @@ static slv_status pjacobi_solve(void *st, slv_op *op, const slv_options *opt, do
     }
   }
   slv_msgf(res->message, sizeof res->message,
-           "pjacobi: %d iterations, res_rel=%.3g > tol=%.3g (theta=%.3g)", opt->max_iter,
-           r.res_rel, opt->tol, theta);
+           "pjacobi: %d iterations, res_rel=%.3g > tol=%.3g (theta=%.3g)", opt->max_iter, r.res_rel,
+           opt->tol, theta);
   return SLV_MAX_ITER;
 }
 
 static const slv_impl pjacobi_impl = {
-    .state_size = sizeof(pjacobi_state),
-    .init = pjacobi_init,
-    .free = pjacobi_free,
-    .solve = pjacobi_solve,
+  .state_size = sizeof(pjacobi_state),
+  .init = pjacobi_init,
+  .free = pjacobi_free,
+  .solve = pjacobi_solve,
 };
 
 const slv_solver slv_solver_pjacobi = {
-    .name = "pjacobi",
-    .summary = "damped projected Jacobi, automatic damping from a spectral estimate",
-    .cite = "cottle1992",
-    .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_NEEDS_POS_DIAG,
-    .impl = &pjacobi_impl,
+  .name = "pjacobi",
+  .summary = "damped projected Jacobi, automatic damping from a spectral estimate",
+  .cite = "cottle1992",
+  .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_NEEDS_POS_DIAG,
+  .impl = &pjacobi_impl,
 };

@@ -113,7 +113,7 @@ static slv_status pjc_solve(void *st, slv_op *op, const slv_options *opt, double
       if (k < p->ncones && p->cone_rows[k] == i) {
         double mu = p->cone_mu[k], g = theta * s->invd[i];
         double sh = assoc ? 0.0 : mu * hypot(w[i + 1], w[i + 2]);
-        double v[3] = {x[i] - g * (w[i] + sh), x[i + 1] - g * w[i + 1], x[i + 2] - g * w[i + 2]};
+        double v[3] = { x[i] - g * (w[i] + sh), x[i + 1] - g * w[i + 1], x[i + 2] - g * w[i + 2] };
         slv_cone_project(mu, v, x + i);
         i += 2;
         k++;
@@ -131,16 +131,16 @@ static slv_status pjc_solve(void *st, slv_op *op, const slv_options *opt, double
 }
 
 static const slv_impl pjc_impl = {
-    .state_size = sizeof(pjc_state),
-    .init = pjc_init,
-    .free = pjc_free,
-    .solve = pjc_solve,
+  .state_size = sizeof(pjc_state),
+  .init = pjc_init,
+  .free = pjc_free,
+  .solve = pjc_solve,
 };
 
 const slv_solver slv_solver_pjacobi_cone = {
-    .name = "pjacobi_cone",
-    .summary = "projected Jacobi over contacts (cone projection), automatic step, both cone laws",
-    .cite = "anitescu2010",
-    .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_POS_DIAG,
-    .impl = &pjc_impl,
+  .name = "pjacobi_cone",
+  .summary = "projected Jacobi over contacts (cone projection), automatic step, both cone laws",
+  .cite = "anitescu2010",
+  .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_POS_DIAG,
+  .impl = &pjc_impl,
 };

@@ -170,8 +170,9 @@ static slv_status validate_findex(const slv_problem *p, char *msg, size_t len) {
       return SLV_ERR_INVALID;
     }
     if (p->findex[j] != -1) {
-      slv_msgf(msg, len, "findex[%d]=%d refers to row %d, which is itself a friction row (findex[%d]=%d)",
-               i, j, j, j, p->findex[j]);
+      slv_msgf(msg, len,
+               "findex[%d]=%d refers to row %d, which is itself a friction row (findex[%d]=%d)", i,
+               j, j, j, p->findex[j]);
       return SLV_ERR_INVALID;
     }
     if (!p->mu) {
@@ -204,8 +205,9 @@ static slv_status validate_cones(const slv_problem *p, char *msg, size_t len) {
   for (int k = 0; k < p->ncones; k++) {
     int r = p->cone_rows[k];
     if (r < next_free || r > p->n - 3) {
-      slv_msgf(msg, len, "cone_rows[%d]=%d: cones need 3 rows inside [0, %d), increasing, not overlapping",
-               k, r, p->n);
+      slv_msgf(msg, len,
+               "cone_rows[%d]=%d: cones need 3 rows inside [0, %d), increasing, not overlapping", k,
+               r, p->n);
       return SLV_ERR_INVALID;
     }
     if (!isfinite(p->cone_mu[k]) || p->cone_mu[k] < 0) {

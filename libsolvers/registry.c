@@ -27,22 +27,10 @@ extern const slv_solver slv_solver_pjacobi;
 extern const slv_solver slv_solver_pjacobi_cone;
 
 static const slv_solver *const registry[] = {
-    &slv_solver_pgs,
-    &slv_solver_pgs_wide,
-    &slv_solver_pjacobi,
-    &slv_solver_direct,
-    &slv_solver_lemke,
-    &slv_solver_dantzig,
-    &slv_solver_enum,
-    &slv_solver_nsgs,
-    &slv_solver_nsgs_newton,
-    &slv_solver_nsn_ac,
-    &slv_solver_pjacobi_cone,
-    &slv_solver_pcg_cone,
-    &slv_solver_apgd,
-    &slv_solver_admm,
-    &slv_solver_auto,
-    NULL,
+  &slv_solver_pgs,         &slv_solver_pgs_wide, &slv_solver_pjacobi,      &slv_solver_direct,
+  &slv_solver_lemke,       &slv_solver_dantzig,  &slv_solver_enum,         &slv_solver_nsgs,
+  &slv_solver_nsgs_newton, &slv_solver_nsn_ac,   &slv_solver_pjacobi_cone, &slv_solver_pcg_cone,
+  &slv_solver_apgd,        &slv_solver_admm,     &slv_solver_auto,         NULL,
 };
 
 int slv_solver_count(void) {
@@ -65,15 +53,11 @@ const slv_solver *slv_solver_find(const char *name) {
 
 void slv_solver_caps_str(const slv_solver *s, char *buf, size_t len) {
   unsigned c = s->caps;
-  slv_msgf(buf, len, "%s%s%s%s%s%s%s%s",
-           (c & SLV_CAP_ONLY_FREE) ? "equality-rows-only" : "lcp",
+  slv_msgf(buf, len, "%s%s%s%s%s%s%s%s", (c & SLV_CAP_ONLY_FREE) ? "equality-rows-only" : "lcp",
            (c & SLV_CAP_BOX) ? " box" : "",
            ((c & SLV_CAP_FREE) && !(c & SLV_CAP_ONLY_FREE)) ? " free" : "",
-           (c & SLV_CAP_FINDEX) ? " findex" : "",
-           (c & SLV_CAP_CONE) ? " cone" : "",
-           " dense",
-           (c & SLV_CAP_SPARSE) ? " csr" : "",
-           (c & SLV_CAP_FACTORED) ? " factored" : "");
+           (c & SLV_CAP_FINDEX) ? " findex" : "", (c & SLV_CAP_CONE) ? " cone" : "", " dense",
+           (c & SLV_CAP_SPARSE) ? " csr" : "", (c & SLV_CAP_FACTORED) ? " factored" : "");
 }
 
 slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *msg, size_t len) {
@@ -104,16 +88,16 @@ slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *m
     double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
     if (c & SLV_CAP_ONLY_FREE) {
       if (fr || lo != -INFINITY || hi != INFINITY) {
-        slv_msgf(msg, len, "%s solves only equality rows (lo=-inf, hi=inf); row %d has %s",
-                 s->name, i, fr ? "a findex" : (lo != -INFINITY ? "a finite lo" : "a finite hi"));
+        slv_msgf(msg, len, "%s solves only equality rows (lo=-inf, hi=inf); row %d has %s", s->name,
+                 i, fr ? "a findex" : (lo != -INFINITY ? "a finite lo" : "a finite hi"));
         return SLV_ERR_UNSUPPORTED;
       }
       continue;
     }
     if (fr) {
       if (!(c & SLV_CAP_FINDEX)) {
-        slv_msgf(msg, len, "%s does not handle findex friction rows (row %d has findex %d)", s->name,
-                 i, p->findex[i]);
+        slv_msgf(msg, len, "%s does not handle findex friction rows (row %d has findex %d)",
+                 s->name, i, p->findex[i]);
         return SLV_ERR_UNSUPPORTED;
       }
       continue;
@@ -124,8 +108,8 @@ slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *m
         return SLV_ERR_UNSUPPORTED;
       }
     } else if (!(lo == 0 && hi == INFINITY) && !(c & SLV_CAP_BOX)) {
-      slv_msgf(msg, len, "%s solves only lo=0, hi=inf rows; row %d has lo=%g, hi=%g", s->name, i, lo,
-               hi);
+      slv_msgf(msg, len, "%s solves only lo=0, hi=inf rows; row %d has lo=%g, hi=%g", s->name, i,
+               lo, hi);
       return SLV_ERR_UNSUPPORTED;
     }
   }

@@ -41,19 +41,23 @@ static int in_cone_rows(const slv_problem *p, int i, int *k) {
 static inline void project_fast(double mu, const double *v, double *out) {
   double n = v[0], s = sqrt(v[1] * v[1] + v[2] * v[2]);
   if (s <= mu * n) {
-    out[0] = n; out[1] = v[1]; out[2] = v[2];
+    out[0] = n;
+    out[1] = v[1];
+    out[2] = v[2];
   } else if (mu * s <= -n) {
     out[0] = out[1] = out[2] = 0.0;
   } else {
     double np = (n + mu * s) / (1.0 + mu * mu), k = s > 0 ? mu * np / s : 0.0;
-    out[0] = np; out[1] = k * v[1]; out[2] = k * v[2];
+    out[0] = np;
+    out[1] = k * v[1];
+    out[2] = k * v[2];
   }
 }
 
 /* The running sums of the measures over the rows seen so far. */
 typedef struct {
   double res, compl, infeas, merit2, ss;
-  int k; /* the next cone, or the cone of the current row */
+  int k;                       /* the next cone, or the cone of the current row */
   slv_contact_metrics contact; /* maxima over the cones */
 } racc;
 
@@ -158,14 +162,14 @@ static void slice_w(const slv_problem *p, const double *x, int i0, int i1, doubl
 }
 
 slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w) {
-  slv_residuals r = {0, 0, 0, 0, 0, 0, NAN, slv_contact_metrics_nan()};
+  slv_residuals r = { 0, 0, 0, 0, 0, 0, NAN, slv_contact_metrics_nan() };
   int n = p->n;
   for (int i = 0; i < n; i++)
     if (fabs(p->b[i]) > r.b_inf) r.b_inf = fabs(p->b[i]);
   if (n == 0) return r;
 
   int finite = slv_all_finite(n, x) && (!w || slv_all_finite(n, w));
-  racc a = {0, 0, 0, 0, 0, 0, slv_contact_metrics_zero()};
+  racc a = { 0, 0, 0, 0, 0, 0, slv_contact_metrics_zero() };
   if (w) {
     rows_into(p, x, w, 0, n, &a);
   } else {
@@ -191,7 +195,7 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
     for (int i = 0; i < n; i++) bn2 += p->b[i] * p->b[i];
     r.res_rel_2 = isnan(res) ? NAN : sqrt(a.ss) / fmax(1.0, sqrt(bn2));
   }
-  r.compl = a.compl;
+  r.compl = a.compl ;
   r.infeas = fmax(0.0, a.infeas);
   if (p->ncones > 0) {
     double bn = 0;
@@ -211,7 +215,7 @@ double slv_natmap_norms(const slv_problem *p, const double *x, const double *w, 
     if (k < p->ncones && p->cone_rows[k] == i) {
       double mu = p->cone_mu[k];
       double sh = assoc ? 0.0 : mu * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]);
-      double v[3] = {x[i] - (w[i] + sh), x[i + 1] - w[i + 1], x[i + 2] - w[i + 2]}, pr[3];
+      double v[3] = { x[i] - (w[i] + sh), x[i + 1] - w[i + 1], x[i + 2] - w[i + 2] }, pr[3];
       project_fast(mu, v, pr);
       for (int r = 0; r < 3; r++) {
         double d = fabs(x[i + r] - pr[r]);

@@ -95,22 +95,19 @@ typedef enum slv_storage {
  *       KKT conditions of min 1/2 x'Ax + b'x over x_c in K_mu:
  *       K_mu ∋ x_c  ⊥  w_c ∈ K*
  * The residuals and every cone solver's result refer to p->cone_law. */
-typedef enum slv_cone_law {
-  SLV_CONE_COULOMB = 0,
-  SLV_CONE_ASSOCIATED = 1
-} slv_cone_law;
+typedef enum slv_cone_law { SLV_CONE_COULOMB = 0, SLV_CONE_ASSOCIATED = 1 } slv_cone_law;
 
 /* "coulomb" or "associated". */
 SLV_API const char *slv_cone_law_str(slv_cone_law law);
 
 typedef struct slv_problem {
-  int n;                  /* number of rows = unknowns, n >= 0 */
+  int n; /* number of rows = unknowns, n >= 0 */
   slv_storage storage;
-  const double *A;        /* dense: n x n, column-major */
-  int lda;                /* dense: leading dimension, >= max(1, n) */
-  const int *Ap;          /* CSR: row pointers, size n+1, Ap[0] = 0 */
-  const int *Aj;          /* CSR: column indices, size Ap[n], each in [0, n) */
-  const double *Ax;       /* CSR: values, size Ap[n] */
+  const double *A;  /* dense: n x n, column-major */
+  int lda;          /* dense: leading dimension, >= max(1, n) */
+  const int *Ap;    /* CSR: row pointers, size n+1, Ap[0] = 0 */
+  const int *Aj;    /* CSR: column indices, size Ap[n], each in [0, n) */
+  const double *Ax; /* CSR: values, size Ap[n] */
   /* Factored (matrix-free) storage, the form of a contact problem
    * A = J M^-1 J^T + diag(cfm) kept as its factors J and K = J M^-1
    * (ODE quickstep, Box2D): J and K are n x 6 nblk, and each row i is
@@ -126,18 +123,18 @@ typedef struct slv_problem {
    * checked (A is symmetric when K = J W with W symmetric, as for M^-1).
    * pgs_wide recognises rigid bodies itself (K's linear columns a scalar
    * times J's on every row of a block: docs/solvers.md, "pgs_wide"). */
-  int nblk;               /* factored: number of column blocks (bodies) */
-  const int *fblk;        /* factored: size 2n */
-  const double *fJ, *fK;  /* factored: size 12n each */
-  const double *fd;       /* factored: size n (diagonal term, e.g. CFM), or NULL = 0 */
-  const double *b;        /* size n */
-  const double *lo, *hi;  /* size n, +-INFINITY allowed; NULL = 0 / +INFINITY */
-  const int *findex;      /* size n or NULL; -1 = none, else the normal row */
-  const double *mu;       /* size n, friction coefficient of findex rows */
-  int ncones;             /* Coulomb cones (3 rows each), 0 if none */
-  const int *cone_rows;   /* size ncones: first (normal) row of each cone */
-  const double *cone_mu;  /* size ncones */
-  slv_cone_law cone_law;  /* meaning of the cone rows (default 0: Coulomb, De Saxce) */
+  int nblk;              /* factored: number of column blocks (bodies) */
+  const int *fblk;       /* factored: size 2n */
+  const double *fJ, *fK; /* factored: size 12n each */
+  const double *fd;      /* factored: size n (diagonal term, e.g. CFM), or NULL = 0 */
+  const double *b;       /* size n */
+  const double *lo, *hi; /* size n, +-INFINITY allowed; NULL = 0 / +INFINITY */
+  const int *findex;     /* size n or NULL; -1 = none, else the normal row */
+  const double *mu;      /* size n, friction coefficient of findex rows */
+  int ncones;            /* Coulomb cones (3 rows each), 0 if none */
+  const int *cone_rows;  /* size ncones: first (normal) row of each cone */
+  const double *cone_mu; /* size ncones */
+  slv_cone_law cone_law; /* meaning of the cone rows (default 0: Coulomb, De Saxce) */
 } slv_problem;
 
 /* A problem with every pointer NULL and n = 0 (dense). */
@@ -168,7 +165,7 @@ SLV_API int slv_start_point(const slv_problem *p, double *x);
  * *Ap (n+1), *Aj, *Ax newly allocated (free() each).  SLV_ERR_INVALID if p
  * does not validate or is not factored, SLV_ERR_NOMEM; msg says which. */
 SLV_API slv_status slv_factored_csr_new(const slv_problem *p, int **Ap, int **Aj, double **Ax,
-                               char *msg, size_t msglen);
+                                        char *msg, size_t msglen);
 
 /* ---- accuracy measures (docs/problem.md, "Residuals"): the same code for
  * every solver ------------------------------------------------------------ */
@@ -196,10 +193,10 @@ typedef struct slv_residuals {
   double res_rel_2;   /* the same natural map in the 2-norm: ||r||_2 / max(1, ||b||_2) (the
                          measure of Siconos' solvers and of acary2018's profiles) */
 #ifndef __cplusplus
-  double compl;       /* sum_i w_i^+ (x_i - lo_i) + w_i^- (hi_i - x_i), finite bounds;
+  double compl ; /* sum_i w_i^+ (x_i - lo_i) + w_i^- (hi_i - x_i), finite bounds;
                          cones: + sum_c |x_c . w^_c| */
 #else
-  double compl_;      /* the same field: in C++ 'compl' is an operator name (~) */
+  double compl_; /* the same field: in C++ 'compl' is an operator name (~) */
 #endif
   double infeas;      /* max_i max(0, lo_i - x_i, x_i - hi_i); cones: max(0, |x_t| - mu x_n) */
   double b_inf;       /* ||b||_inf */
@@ -249,34 +246,34 @@ enum { SLV_NORM_INF = 0, SLV_NORM_2 = 2 };
 enum { SLV_SIMD_AUTO = 0, SLV_SIMD_OFF = 1 };
 
 typedef struct slv_options {
-  int max_iter;        /* sweeps (iterative) or pivots (pivoting); default 1000 */
-  double tol;          /* converged iff res_rel <= tol, and, with cones, also the absolute
+  int max_iter;       /* sweeps (iterative) or pivots (pivoting); default 1000 */
+  double tol;         /* converged iff res_rel <= tol, and, with cones, also the absolute
                           res_nat_inf <= tol; default 1e-8 */
-  int norm;            /* SLV_NORM_INF (default): the test above; SLV_NORM_2: also
+  int norm;           /* SLV_NORM_INF (default): the test above; SLV_NORM_2: also
                           res_rel_2 <= tol (to stop where a 2-norm judge agrees) */
-  double omega;        /* pgs: SOR relaxation in (0, 2); default 1 */
-  double damping;      /* pjacobi: step scale; 0 = automatic (1 / lambda_max of D^-1/2 A D^-1/2) */
-  double pivot_tol;    /* relative zero-pivot threshold, default 1e-13: direct compares a
+  double omega;       /* pgs: SOR relaxation in (0, 2); default 1 */
+  double damping;     /* pjacobi: step scale; 0 = automatic (1 / lambda_max of D^-1/2 A D^-1/2) */
+  double pivot_tol;   /* relative zero-pivot threshold, default 1e-13: direct compares a
                           pivot with pivot_tol * max|A_ij|, lemke with pivot_tol * ||y||_inf
                           of the entering column (scale-invariant); see each solver's header */
-  int warm_start;      /* 1: x on entry is the starting point; 0: start at the projection of 0 */
-  int record_history;  /* 1: res_rel per iteration into result.history */
-  int check_every;     /* iterative: exact residual recomputation period; default 20 */
-  int max_pivots;      /* pivoting (lemke, dantzig): pivot limit; 0 = automatic: a budget of
+  int warm_start;     /* 1: x on entry is the starting point; 0: start at the projection of 0 */
+  int record_history; /* 1: res_rel per iteration into result.history */
+  int check_every;    /* iterative: exact residual recomputation period; default 20 */
+  int max_pivots;     /* pivoting (lemke, dantzig): pivot limit; 0 = automatic: a budget of
                           work, max(2^28 / n^2, 50 n) pivots (a pivot costs O(n^2), so small
                           problems may take exponentially many: Murty's n = 19 fits) */
-  const double *covering; /* lemke: covering vector d, size n, every d_i > 0; NULL = all ones
+  const double *covering;        /* lemke: covering vector d, size n, every d_i > 0; NULL = all ones
                              (borrowed, read during slv_solve only) */
-  unsigned long seed;  /* randomized solvers; default 1 */
-  int simd;            /* SLV_SIMD_AUTO (default): vector code where the CPU has it
+  unsigned long seed;            /* randomized solvers; default 1 */
+  int simd;                      /* SLV_SIMD_AUTO (default): vector code where the CPU has it
                           (pgs_wide's AVX2 lanes); SLV_SIMD_OFF: scalar code only, the
                           path of a CPU without it (same iterates), to test and time it */
-  slv_log_fn log_fn;   /* NULL: silent (see "logging" above) */
-  void *log_ctx;       /* passed to log_fn or log_level_fn */
+  slv_log_fn log_fn;             /* NULL: silent (see "logging" above) */
+  void *log_ctx;                 /* passed to log_fn or log_level_fn */
   slv_log_level_fn log_level_fn; /* with the level; when set, log_fn is not called */
-  int log_level;       /* the most detailed level delivered, SLV_LOG_ERROR..SLV_LOG_DEBUG;
+  int log_level;                 /* the most detailed level delivered, SLV_LOG_ERROR..SLV_LOG_DEBUG;
                           default SLV_LOG_DEBUG */
-  unsigned magic;      /* private: stamped by slv_options_default */
+  unsigned magic;                /* private: stamped by slv_options_default */
 } slv_options;
 
 SLV_API slv_options slv_options_default(void);
@@ -299,50 +296,50 @@ SLV_API void slv_log(const slv_options *opt, slv_log_level level, const char *fm
 /* ---- result (output only) ----------------------------------------------- */
 typedef struct slv_result {
   slv_status status;
-  int iterations;          /* sweeps or Newton steps; 0 for direct methods */
-  int pivots;              /* pivoting / factorizing methods */
-  slv_residuals res;       /* recomputed by the library after every solve */
-  double solver_residual;  /* the solver's own stopping measure (diagnosis) */
-  const double *history;   /* res_rel per iteration; valid until next solve/free */
+  int iterations;             /* sweeps or Newton steps; 0 for direct methods */
+  int pivots;                 /* pivoting / factorizing methods */
+  slv_residuals res;          /* recomputed by the library after every solve */
+  double solver_residual;     /* the solver's own stopping measure (diagnosis) */
+  const double *history;      /* res_rel per iteration; valid until next solve/free */
   const double *history_time; /* seconds from the start of slv_solve to each history
                              entry (CLOCK_MONOTONIC, measured when it was recorded);
                              same length and lifetime as history */
   int history_len;
-  int history_cap;         /* capacity of the history buffer (set by slv_solve) */
-  const char *method;      /* the algorithm that ran: the solver's name, or the one it
+  int history_cap;    /* capacity of the history buffer (set by slv_solve) */
+  const char *method; /* the algorithm that ran: the solver's name, or the one it
                               handed the problem to when that computes the same iterates
                               ("pgs" for pgs_wide on dense or CSR storage, or without
                               the AVX2 lanes in row order); static, never NULL after
                               slv_solve with a workspace */
-  char message[160];       /* detail for any status other than converged */
-  char choice[160];        /* "auto" only: why it chose res.method (else empty) */
+  char message[160];  /* detail for any status other than converged */
+  char choice[160];   /* "auto" only: why it chose res.method (else empty) */
 } slv_result;
 
 /* ---- solvers: descriptors and registry ---------------------------------- */
 enum {
-  SLV_CAP_BOX = 1u << 0,       /* finite lo/hi other than 0/+inf */
-  SLV_CAP_FREE = 1u << 1,      /* rows with lo = -inf, hi = +inf */
-  SLV_CAP_FINDEX = 1u << 2,    /* friction rows coupled by findex */
-  SLV_CAP_CONE = 1u << 3,      /* Coulomb cones */
-  SLV_CAP_SPARSE = 1u << 4,    /* CSR storage */
-  SLV_CAP_ONLY_FREE = 1u << 5, /* refuses any bounded row (direct solvers) */
-  SLV_CAP_NEEDS_POS_DIAG = 1u << 6, /* A(i,i) > 0 required */
+  SLV_CAP_BOX = 1u << 0,             /* finite lo/hi other than 0/+inf */
+  SLV_CAP_FREE = 1u << 1,            /* rows with lo = -inf, hi = +inf */
+  SLV_CAP_FINDEX = 1u << 2,          /* friction rows coupled by findex */
+  SLV_CAP_CONE = 1u << 3,            /* Coulomb cones */
+  SLV_CAP_SPARSE = 1u << 4,          /* CSR storage */
+  SLV_CAP_ONLY_FREE = 1u << 5,       /* refuses any bounded row (direct solvers) */
+  SLV_CAP_NEEDS_POS_DIAG = 1u << 6,  /* A(i,i) > 0 required */
   SLV_CAP_NEEDS_SYMMETRIC = 1u << 7, /* A = A^T required (to 1e-12 * max|A_ij|) */
-  SLV_CAP_FACTORED = 1u << 8 /* factored (matrix-free) storage A = J K^T + diag(fd) */
+  SLV_CAP_FACTORED = 1u << 8         /* factored (matrix-free) storage A = J K^T + diag(fd) */
 };
 
 typedef struct slv_solver slv_solver;
 struct slv_solver {
-  const char *name;      /* "pgs", "pjacobi", "direct", ... */
-  const char *summary;   /* one line */
-  const char *cite;      /* key in docs/references.bib */
-  unsigned caps;         /* SLV_CAP_* */
-  int max_n;             /* largest n accepted (enumeration); 0 = no limit */
+  const char *name;            /* "pgs", "pjacobi", "direct", ... */
+  const char *summary;         /* one line */
+  const char *cite;            /* key in docs/references.bib */
+  unsigned caps;               /* SLV_CAP_* */
+  int max_n;                   /* largest n accepted (enumeration); 0 = no limit */
   const struct slv_impl *impl; /* private: state size, init, free, solve (slv_internal.h) */
 };
 
 SLV_API int slv_solver_count(void);
-SLV_API const slv_solver *slv_solver_at(int i);          /* NULL if out of range */
+SLV_API const slv_solver *slv_solver_at(int i);              /* NULL if out of range */
 SLV_API const slv_solver *slv_solver_find(const char *name); /* NULL if unknown */
 
 /* Human-readable list of what the solver accepts, e.g. "lcp box free findex
@@ -350,8 +347,8 @@ SLV_API const slv_solver *slv_solver_find(const char *name); /* NULL if unknown 
 SLV_API void slv_solver_caps_str(const slv_solver *s, char *buf, size_t len);
 
 /* Can solver s take problem p?  SLV_OK if yes, else SLV_ERR_UNSUPPORTED and msg. */
-SLV_API slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p,
-                              char *msg, size_t msglen);
+SLV_API slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *msg,
+                                      size_t msglen);
 
 /* ---- workspace: generic new / solve / free ------------------------------ */
 typedef struct slv_workspace slv_workspace;
@@ -363,8 +360,8 @@ typedef struct slv_workspace slv_workspace;
  * NULL and SLV_ERR_NOMEM / SLV_ERR_OPTIONS / SLV_ERR_DIM is returned.
  * Each thread needs its own workspace; the problem may be shared. */
 SLV_API slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_options *opt,
-                             slv_workspace **out);
-SLV_API void slv_workspace_free(slv_workspace *ws);     /* NULL is fine */
+                                     slv_workspace **out);
+SLV_API void slv_workspace_free(slv_workspace *ws); /* NULL is fine */
 SLV_API const slv_solver *slv_workspace_solver(const slv_workspace *ws);
 
 /* Solve p.  x: in/out, size n (read when opt->warm_start); w: out, size n,
@@ -374,7 +371,7 @@ SLV_API const slv_solver *slv_workspace_solver(const slv_workspace *ws);
  * storage; the solver; w = A x + b and the residuals recomputed, and a
  * "converged" the residuals do not confirm downgraded. */
 SLV_API slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
-                     double *x, double *w, slv_result *res);
+                             double *x, double *w, slv_result *res);
 
 #ifdef __cplusplus
 }

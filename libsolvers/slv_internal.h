@@ -50,12 +50,12 @@ typedef struct slv_impl {
 struct slv_workspace {
   const slv_solver *solver;
   int n_max;
-  double *w;          /* size n_max: used when the caller passes w = NULL */
-  double *history;    /* size history_cap */
+  double *w;            /* size n_max: used when the caller passes w = NULL */
+  double *history;      /* size history_cap */
   double *history_time; /* size history_cap */
   int history_cap;
-  slv_op_buf op;      /* the operator's buffers */
-  void *state;        /* solver->impl->state_size bytes, zeroed at creation */
+  slv_op_buf op; /* the operator's buffers */
+  void *state;   /* solver->impl->state_size bytes, zeroed at creation */
 };
 
 /* snprintf into msg (if non-NULL); always NUL-terminated. */
@@ -77,7 +77,8 @@ static inline double slv_lo_of(const slv_problem *p, int i) { return p->lo ? p->
 static inline double slv_hi_of(const slv_problem *p, int i) { return p->hi ? p->hi[i] : INFINITY; }
 
 /* Effective bounds of row i at x: findex rows get -mu_i |x_j| .. mu_i |x_j|. */
-static inline void slv_bounds_at(const slv_problem *p, const double *x, int i, double *lo, double *hi) {
+static inline void slv_bounds_at(const slv_problem *p, const double *x, int i, double *lo,
+                                 double *hi) {
   if (p->findex && p->findex[i] >= 0) {
     double h = p->mu[i] * fabs(x[p->findex[i]]);
     *lo = -h;
@@ -203,28 +204,28 @@ static inline int slv_met(const slv_problem *p, const slv_options *opt, const sl
 enum { NSN_DENSE_MAX = 600 }; /* rows: dense LU up to here (crossover not yet measured) */
 
 typedef struct slv_nsn_sparse {
-  int n;                  /* rows of the pattern (this problem's n), 0: none */
-  int *Hp, *Hi;           /* CSC pattern of H: n + 1, nnz */
-  double *Hx;             /* nnz values */
+  int n;        /* rows of the pattern (this problem's n), 0: none */
+  int *Hp, *Hi; /* CSC pattern of H: n + 1, nnz */
+  double *Hx;   /* nnz values */
   size_t nnz, nnz_cap;
-  int *hpos;              /* per packed entry of A: position of its block's first row */
+  int *hpos; /* per packed entry of A: position of its block's first row */
   size_t hpos_cap;
-  int *dpos;              /* per column j: position of (blk0[j], j) */
-  int *Hp_buf, *dpos_buf; /* n_max + 1, n_max */
-  int *stamp, *where;     /* n_max each: scratch of the pattern build */
-  double *control;        /* UMFPACK's Control array */
-  double *W;              /* 6 n_max: the solution, then umfpack_di_wsolve's W */
+  int *dpos;                /* per column j: position of (blk0[j], j) */
+  int *Hp_buf, *dpos_buf;   /* n_max + 1, n_max */
+  int *stamp, *where;       /* n_max each: scratch of the pattern build */
+  double *control;          /* UMFPACK's Control array */
+  double *W;                /* 6 n_max: the solution, then umfpack_di_wsolve's W */
   void *symbolic, *numeric; /* UMFPACK's objects */
-  int factors;            /* LUs for this problem */
-  double lu_flops;        /* UMFPACK's estimate of one LU's flops (symbolic analysis) */
+  int factors;              /* LUs for this problem */
+  double lu_flops;          /* UMFPACK's estimate of one LU's flops (symbolic analysis) */
 } slv_nsn_sparse;
 
 typedef struct slv_nsn {
   int n_max;
-  double *H;     /* dense Newton matrix, then its LU, H_cap doubles */
+  double *H; /* dense Newton matrix, then its LU, H_cap doubles */
   size_t H_cap;
-  int *ipiv;     /* n_max */
-  double *buf;   /* 16 n_max doubles, cut into the vectors below */
+  int *ipiv;   /* n_max */
+  double *buf; /* 16 n_max doubles, cut into the vectors below */
   double *phi, *phit, *d, *Ad, *xt, *wt, *xbest, *wbest, *rho, *v;
   double *ar, *bu; /* 3 per row: Jacobian rows dPhi/dx|_w, dPhi/dw|_x over the row's block */
   int *blk0, *bw;  /* per row: first column and width (3 cone, 1 box) of its block */

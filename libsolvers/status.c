@@ -109,10 +109,14 @@ int slv_all_finite(int n, const double *x) {
   const __m128i e = _mm_set1_epi64x((long long)exp_bits), one = _mm_set1_epi64x((long long)low_exp);
   __m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0, a3 = a0;
   for (; i + 8 <= n; i += 8) {
-    a0 = _mm_or_si128(a0, _mm_add_epi64(_mm_and_si128(_mm_loadu_si128((const __m128i *)(x + i)), e), one));
-    a1 = _mm_or_si128(a1, _mm_add_epi64(_mm_and_si128(_mm_loadu_si128((const __m128i *)(x + i + 2)), e), one));
-    a2 = _mm_or_si128(a2, _mm_add_epi64(_mm_and_si128(_mm_loadu_si128((const __m128i *)(x + i + 4)), e), one));
-    a3 = _mm_or_si128(a3, _mm_add_epi64(_mm_and_si128(_mm_loadu_si128((const __m128i *)(x + i + 6)), e), one));
+    a0 = _mm_or_si128(
+        a0, _mm_add_epi64(_mm_and_si128(_mm_loadu_si128((const __m128i *)(x + i)), e), one));
+    a1 = _mm_or_si128(
+        a1, _mm_add_epi64(_mm_and_si128(_mm_loadu_si128((const __m128i *)(x + i + 2)), e), one));
+    a2 = _mm_or_si128(
+        a2, _mm_add_epi64(_mm_and_si128(_mm_loadu_si128((const __m128i *)(x + i + 4)), e), one));
+    a3 = _mm_or_si128(
+        a3, _mm_add_epi64(_mm_and_si128(_mm_loadu_si128((const __m128i *)(x + i + 6)), e), one));
   }
   uint64_t lanes[2];
   _mm_storeu_si128((__m128i *)lanes, _mm_or_si128(_mm_or_si128(a0, a1), _mm_or_si128(a2, a3)));

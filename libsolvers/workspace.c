@@ -97,27 +97,25 @@ static void judge(const slv_solver *s, const slv_problem *p, const slv_options *
   } else if (st == SLV_CONVERGED && !(res->res.res_rel <= opt->tol)) {
     res->status = SLV_STAGNATED;
     slv_msgf(res->message, sizeof res->message,
-             "%s stopped on its own test but res_rel=%.3g > tol=%.3g", s->name,
-             res->res.res_rel, opt->tol);
+             "%s stopped on its own test but res_rel=%.3g > tol=%.3g", s->name, res->res.res_rel,
+             opt->tol);
   } else if (st == SLV_CONVERGED && p->ncones > 0 && !(res->res.res_nat_inf <= opt->tol)) {
     /* with cones, "converged" needs the absolute measure too (issue: Siconos'
      * relative FC3D error accepts far-off answers) */
     res->status = SLV_STAGNATED;
     slv_msgf(res->message, sizeof res->message,
-             "%s stopped on its own test but the absolute res_nat_inf=%.3g > tol=%.3g",
-             s->name, res->res.res_nat_inf, opt->tol);
-  } else if (st == SLV_CONVERGED && opt->norm == SLV_NORM_2 &&
-             !(res->res.res_rel_2 <= opt->tol)) {
+             "%s stopped on its own test but the absolute res_nat_inf=%.3g > tol=%.3g", s->name,
+             res->res.res_nat_inf, opt->tol);
+  } else if (st == SLV_CONVERGED && opt->norm == SLV_NORM_2 && !(res->res.res_rel_2 <= opt->tol)) {
     res->status = SLV_STAGNATED;
     slv_msgf(res->message, sizeof res->message,
-             "%s stopped on its own test but res_rel_2=%.3g > tol=%.3g (norm 2 asked)",
-             s->name, res->res.res_rel_2, opt->tol);
+             "%s stopped on its own test but res_rel_2=%.3g > tol=%.3g (norm 2 asked)", s->name,
+             res->res.res_rel_2, opt->tol);
   } else if (st > 0 && !finite && st != SLV_NOT_FINITE) {
     /* keep the solver's verdict but say what the iterate is */
     size_t l = strlen(res->message);
     if (l + 24 < sizeof res->message)
-      slv_msgf(res->message + l, sizeof res->message - l, "%sx is not finite",
-               l ? "; " : "");
+      slv_msgf(res->message + l, sizeof res->message - l, "%sx is not finite", l ? "; " : "");
   }
 }
 
@@ -152,8 +150,9 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
     slv_start_point(p, x); /* P(0) */
   }
   double *wb = w ? w : ws->w;
-  slv_hist h = { ws->history, ws->history_time, opt->record_history ? ws->history_cap : 0,
-                 { 0, 0 } };
+  slv_hist h = {
+    ws->history, ws->history_time, opt->record_history ? ws->history_cap : 0, { 0, 0 }
+  };
   if (h.cap > 0) clock_gettime(CLOCK_MONOTONIC, &h.t0);
   res->history = ws->history;
   res->history_time = ws->history_time;

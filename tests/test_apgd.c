@@ -21,15 +21,24 @@ static void test_scale_invariance(void) {
   double b[N], bs[N], lo[N], hi[N], xs[N], x[N], mu[NC];
   int rows[NC];
   tst_cone_planted(NC, NB, 0.2, 99, 0, 0, A, b, lo, hi, rows, mu, xs);
-  double scales[2] = {1e-4, 1e4};
+  double scales[2] = { 1e-4, 1e4 };
   for (int k = 0; k < 2; k++) {
     for (int i = 0; i < N * N; i++) As[i] = A[i] * scales[k];
     for (int i = 0; i < N; i++) bs[i] = b[i] * scales[k];
     slv_problem p = slv_problem_empty();
-    p.n = N; p.A = As; p.lda = N; p.b = bs; p.lo = lo; p.hi = hi;
-    p.ncones = NC; p.cone_rows = rows; p.cone_mu = mu; p.cone_law = SLV_CONE_ASSOCIATED;
+    p.n = N;
+    p.A = As;
+    p.lda = N;
+    p.b = bs;
+    p.lo = lo;
+    p.hi = hi;
+    p.ncones = NC;
+    p.cone_rows = rows;
+    p.cone_mu = mu;
+    p.cone_law = SLV_CONE_ASSOCIATED;
     slv_options o = slv_options_default();
-    o.tol = scales[k] * 1e-10; o.max_iter = 100000;
+    o.tol = scales[k] * 1e-10;
+    o.max_iter = 100000;
     slv_workspace *ws;
     CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("apgd"), N, &o, &ws), SLV_OK);
     slv_result res;
@@ -50,17 +59,41 @@ static void test_scale_invariance(void) {
  * direct solver's x. */
 static void test_pendulum_joint_rows(void) {
   enum { N = 5 };
-  const double A[N * N] = {
-      24919.734231375871, 0, -1423.0390333554528, 0, 0,
-      0, 25001.000000000004, 0, -1425.3575746468996, -24959.334041283968,
-      -1423.0390333554528, 0, 82.265768624131681, 0, 0,
-      0, -1425.3575746468996, 0, 24999.999999999996, 0,
-      0, -24959.334041283968, 0, 0, 24999.999999999996};
-  double b[N] = {8.9896517105503282e-05, 0, -0.081854991145315234, 0, 0};
+  const double A[N * N] = { 24919.734231375871,
+                            0,
+                            -1423.0390333554528,
+                            0,
+                            0,
+                            0,
+                            25001.000000000004,
+                            0,
+                            -1425.3575746468996,
+                            -24959.334041283968,
+                            -1423.0390333554528,
+                            0,
+                            82.265768624131681,
+                            0,
+                            0,
+                            0,
+                            -1425.3575746468996,
+                            0,
+                            24999.999999999996,
+                            0,
+                            0,
+                            -24959.334041283968,
+                            0,
+                            0,
+                            24999.999999999996 };
+  double b[N] = { 8.9896517105503282e-05, 0, -0.081854991145315234, 0, 0 };
   double lo[N], hi[N], x[N], xd[N];
   for (int i = 0; i < N; i++) lo[i] = -INFINITY, hi[i] = INFINITY;
   slv_problem p = slv_problem_empty();
-  p.n = N; p.A = A; p.lda = N; p.b = b; p.lo = lo; p.hi = hi;
+  p.n = N;
+  p.A = A;
+  p.lda = N;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
   slv_options o = slv_options_default();
   slv_result res;
   slv_workspace *ws;

@@ -67,8 +67,7 @@ static dyn_world *scene(const char *name, const char *const *params, int np, dou
   char msg[256] = "";
   dyn_err e = dyn_scene_new(name, params, np, &s, &w, msg, sizeof msg);
   CU_ASSERT_EQUAL(e, DYN_OK);
-  if (e != DYN_OK)
-    printf("  scene %s: %s\n", name, msg);
+  if (e != DYN_OK) printf("  scene %s: %s\n", name, msg);
   return w;
 }
 
@@ -78,8 +77,7 @@ static double pendulum_period(const char *solver) {
   const char *p[] = { "length=1", "angle_deg=5" };
   const double h = 1.0 / 120.0;
   dyn_world *w = scene("pendulum", p, 2, h, solver);
-  if (!w)
-    return NAN;
+  if (!w) return NAN;
   /* upward zero crossings of x (from - to +), linearly interpolated */
   double xprev = dyn_world_bodies(w)[0].r.x, t_first = NAN, t_last = NAN;
   int ncross = 0;
@@ -93,8 +91,7 @@ static double pendulum_period(const char *solver) {
     double x = dyn_world_bodies(w)[0].r.x;
     if (xprev < 0.0 && x >= 0.0) {
       double tc = m.t - h + h * (-xprev) / (x - xprev);
-      if (ncross == 0)
-        t_first = tc;
+      if (ncross == 0) t_first = tc;
       t_last = tc;
       ncross++;
     }
@@ -108,8 +105,7 @@ static double pendulum_period(const char *solver) {
 static void test_pendulum_period(void) {
   double T0 = 2.0 * PI * sqrt(1.0 / 9.81);
   double Td = pendulum_period("direct"), Tp = pendulum_period("pgs");
-  printf("\n    pendulum period: direct %.6f s, pgs %.6f s, 2 pi sqrt(L/g) = %.6f s\n", Td, Tp,
-         T0);
+  printf("\n    pendulum period: direct %.6f s, pgs %.6f s, 2 pi sqrt(L/g) = %.6f s\n", Td, Tp, T0);
   TST_CLOSE(Td, T0, 0.0, 0.005);
   TST_CLOSE(Tp, T0, 0.0, 0.005);
 }
@@ -119,8 +115,7 @@ static void test_pendulum_period(void) {
 static void test_chain_drift(void) {
   const char *p[] = { "n=100", "angle_deg=10" };
   dyn_world *w = scene("chain", p, 2, 1e-3, "pgs");
-  if (!w)
-    return;
+  if (!w) return;
   CU_ASSERT_EQUAL(dyn_world_joint_count(w), 100);
   double first = 0.0, last = 0.0, emax = 0.0, E0 = dyn_world_energy(w, NULL, NULL), E1 = E0;
   /* under memcheck (tests/valgrind.sh sets LCPLAB_VALGRIND) 2000 steps check
@@ -135,12 +130,9 @@ static void test_chain_drift(void) {
       break;
     }
     double e = m.joint_error;
-    if (!(e <= emax))
-      emax = e;
-    if (k <= 1000 && !(e <= first))
-      first = e;
-    if (k > K - 1000 && !(e <= last))
-      last = e;
+    if (!(e <= emax)) emax = e;
+    if (k <= 1000 && !(e <= first)) first = e;
+    if (k > K - 1000 && !(e <= last)) last = e;
     E1 = m.energy;
   }
   printf("\n    100-link chain, %d steps of 1 ms, pgs 50: max anchor separation %.3e m "
@@ -158,8 +150,7 @@ static void test_chain_drift(void) {
 static double chain_gap(double h) {
   const char *p[] = { "n=5", "angle_deg=60" };
   dyn_world *w = scene("chain", p, 2, h, "direct");
-  if (!w)
-    return NAN;
+  if (!w) return NAN;
   const int nb = 5;
   const double l = 0.1, a = 60.0 * PI / 180.0;
   const dyn_body *B = dyn_world_bodies(w);
@@ -187,8 +178,8 @@ static double chain_gap(double h) {
   dyn_v3 g = dyn_world_get_settings(w)->gravity;
   long K = lround(0.5 / h);
   for (long k = 0; k < K; k++) {
-    if (dyn_world_step(w, NULL) != DYN_OK || dyn_redmax_step(rm, h, g, NULL, NULL, msg,
-                                                             sizeof msg) != DYN_OK) {
+    if (dyn_world_step(w, NULL) != DYN_OK ||
+        dyn_redmax_step(rm, h, g, NULL, NULL, msg, sizeof msg) != DYN_OK) {
       printf("  %s / %s\n", dyn_world_message(w), msg);
       CU_FAIL("chain step");
       break;
@@ -200,8 +191,7 @@ static double chain_gap(double h) {
     dyn_v3 r;
     dyn_redmax_body_state(rm, k, &r, NULL, NULL, NULL);
     double dk = dyn_v3_norm(dyn_v3_sub(r, B[k].r));
-    if (!(dk <= gap))
-      gap = dk;
+    if (!(dk <= gap)) gap = dk;
   }
   dyn_redmax_free(rm);
   dyn_world_free(w);
@@ -211,7 +201,8 @@ static double chain_gap(double h) {
 static void test_maximal_vs_reduced(void) {
   double g4 = chain_gap(4e-4), g1 = chain_gap(1e-4);
   printf("\n    5-link chain, 0.5 s, world (direct) vs redmax: gap %.3e m at h = 4e-4, %.3e m at "
-         "h = 1e-4 (ratio %.2f)\n", g4, g1, g4 / g1);
+         "h = 1e-4 (ratio %.2f)\n",
+         g4, g1, g4 / g1);
   CU_ASSERT(g1 <= 5e-3);
   CU_ASSERT(g1 < g4 / 2.0);
 }
@@ -224,10 +215,8 @@ static void test_wheel_motor(void) {
   const char *p2[] = { "speed=10", "torque=0.1" };
   for (int c = 0; c < 2; c++) {
     dyn_world *w = scene("wheel", c ? p2 : p1, 2, h, "pgs");
-    if (!w)
-      return;
-    for (int k = 0; k < 60; k++)
-      CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
+    if (!w) return;
+    for (int k = 0; k < 60; k++) CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
     double wx = dyn_world_bodies(w)[0].w.x;
     double I = 2.0 * 0.3 * 0.3 / 2.0;
     if (c == 0)
@@ -241,17 +230,15 @@ static void test_wheel_motor(void) {
 static void test_door_limit(void) {
   const double h = 1.0 / 120.0, hi = PI / 2;
   dyn_world *w = scene("door", NULL, 0, h, "pgs");
-  if (!w)
-    return;
+  if (!w) return;
   double cmax = -INFINITY, cmin = INFINITY, c = 0.0;
   for (int k = 0; k < 240; k++) {
     CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
-    CU_ASSERT_EQUAL(dyn_joint_coord(dyn_world_bodies(w), dyn_world_body_count(w),
-                                    &dyn_world_joints(w)[0], &c), DYN_OK);
-    if (c > cmax)
-      cmax = c;
-    if (c < cmin)
-      cmin = c;
+    CU_ASSERT_EQUAL(
+        dyn_joint_coord(dyn_world_bodies(w), dyn_world_body_count(w), &dyn_world_joints(w)[0], &c),
+        DYN_OK);
+    if (c > cmax) cmax = c;
+    if (c < cmin) cmin = c;
   }
   double wz = dyn_world_bodies(w)[0].w.z;
   printf("\n    door: angle in [%.6f, %.6f] rad (limits 0, %.6f), final %.6f, w_z %.4f rad/s\n",
@@ -279,8 +266,9 @@ static void test_api(void) {
   CU_ASSERT_EQUAL(dyn_world_add_body(w, &b), 0);
   dyn_joint j;
   CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_BALL, dyn_world_bodies(w), 1, 0, -1,
-                                 dyn_v3_make(0, 0, 0), dyn_v3_make(1, 0, 0),
-                                 dyn_v3_make(0, 1, 0), NULL, 0), DYN_OK);
+                                 dyn_v3_make(0, 0, 0), dyn_v3_make(1, 0, 0), dyn_v3_make(0, 1, 0),
+                                 NULL, 0),
+                  DYN_OK);
   dyn_joint bad = j;
   bad.erp[1] = 1.5;
   CU_ASSERT_EQUAL(dyn_world_add_joint(w, &bad), DYN_ERR_INPUT);
@@ -304,8 +292,7 @@ static void test_api(void) {
 }
 
 int main(void) {
-  if (CU_initialize_registry() != CUE_SUCCESS)
-    return 1;
+  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("articulated", NULL, NULL);
   CU_add_test(s, "add_joint, joint rows first, joint_error metric", test_api);
   CU_add_test(s, "pendulum scene: period within 0.5% of 2 pi sqrt(L/g)", test_pendulum_period);

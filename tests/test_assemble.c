@@ -64,15 +64,17 @@ static int model_dirs(const dyn_contact_params *p, dyn_v3 n, dyn_v3 *d) {
 static void test_jacobian_fd(void) {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 2024);
-  dyn_friction models[4] = {DYN_FRICTION_NONE, DYN_FRICTION_BOX, DYN_FRICTION_PYRAMID,
-                            DYN_FRICTION_CONE};
+  dyn_friction models[4] = { DYN_FRICTION_NONE, DYN_FRICTION_BOX, DYN_FRICTION_PYRAMID,
+                             DYN_FRICTION_CONE };
   dyn_rows rows[16];
   dyn_v3 dirs[16];
   int checked = 0;
   for (int trial = 0; trial < 40; trial++) {
     dyn_body B[2];
-    B[0] = tst_box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.3, 0.5, 0.2), tst_rvec(rng, 1), tst_rquat(rng));
-    B[1] = tst_box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.4, 0.2, 0.6), tst_rvec(rng, 1), tst_rquat(rng));
+    B[0] = tst_box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.3, 0.5, 0.2), tst_rvec(rng, 1),
+                        tst_rquat(rng));
+    B[1] = tst_box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.4, 0.2, 0.6), tst_rvec(rng, 1),
+                        tst_rquat(rng));
     int a_static = trial % 4 == 3; /* a is the world in a quarter of the trials */
     if (a_static) B[0].is_static = 1;
     dyn_contact c;
@@ -111,7 +113,8 @@ static void test_jacobian_fd(void) {
       }
       double fd = (gpm[0] - gpm[1]) / (2 * eps);
       const double *Ja = rows[r].J[0], *Jb = rows[r].J[1];
-      double ua[6] = {va.x, va.y, va.z, wa.x, wa.y, wa.z}, ub[6] = {vb.x, vb.y, vb.z, wb.x, wb.y, wb.z};
+      double ua[6] = { va.x, va.y, va.z, wa.x, wa.y, wa.z },
+             ub[6] = { vb.x, vb.y, vb.z, wb.x, wb.y, wb.z };
       double Jv = 0;
       for (int k = 0; k < 6; k++) Jv += Ja[k] * ua[k] + Jb[k] * ub[k];
       /* central differences: O(eps^2 |g'''|) ~ 1e-12, rounding ~ 1e-16 / eps ~ 1e-10 */
@@ -147,7 +150,7 @@ static void test_basis(void) {
     TST_CLOSE(dyn_v3_dot(t1, t2), 0, 1e-14, 0);
     /* (t1, t2, n) right-handed: t1 x t2 = n */
     dyn_v3 c = dyn_v3_cross(t1, t2);
-    double cv[3] = {c.x, c.y, c.z}, nv[3] = {n.x, n.y, n.z};
+    double cv[3] = { c.x, c.y, c.z }, nv[3] = { n.x, n.y, n.z };
     TST_VEC_CLOSE(cv, nv, 3, 1e-14, 0);
   }
   /* the incline rule, by hand: n = (sin a, 0, cos a) has smallest |n_y|, so
@@ -155,11 +158,12 @@ static void test_basis(void) {
   double a = 0.3;
   dyn_v3 t1, t2;
   dyn_contact_basis(dyn_v3_make(sin(a), 0, cos(a)), &t1, &t2);
-  double got[3] = {t1.x, t1.y, t1.z}, want[3] = {cos(a), 0, -sin(a)};
+  double got[3] = { t1.x, t1.y, t1.z }, want[3] = { cos(a), 0, -sin(a) };
   TST_VEC_CLOSE(got, want, 3, 1e-15, 0);
   /* n = z: ties x/y broken to x: t1 = x x z = -y, t2 = z x (-y) = x */
   dyn_contact_basis(dyn_v3_make(0, 0, 1), &t1, &t2);
-  double g1[3] = {t1.x, t1.y, t1.z}, w1[3] = {0, -1, 0}, g2[3] = {t2.x, t2.y, t2.z}, w2[3] = {1, 0, 0};
+  double g1[3] = { t1.x, t1.y, t1.z }, w1[3] = { 0, -1, 0 }, g2[3] = { t2.x, t2.y, t2.z },
+         w2[3] = { 1, 0, 0 };
   TST_VEC_CLOSE(g1, w1, 3, 0, 0);
   TST_VEC_CLOSE(g2, w2, 3, 0, 0);
   gsl_rng_free(rng);
@@ -182,9 +186,10 @@ static void random_scene(gsl_rng *rng, scene *s, int nb, int nc, const dyn_conta
   s->nc = nc;
   s->B[0] = plane(dyn_v3_make(0, 0, 1), 0);
   for (int i = 1; i < nb; i++) {
-    s->B[i] = tst_box_body(tst_urand(rng, 0.5, 4), dyn_v3_make(tst_urand(rng, 0.1, 0.5), tst_urand(rng, 0.1, 0.5),
-                                                     tst_urand(rng, 0.1, 0.5)),
-                      tst_rvec(rng, 2), tst_rquat(rng));
+    s->B[i] = tst_box_body(
+        tst_urand(rng, 0.5, 4),
+        dyn_v3_make(tst_urand(rng, 0.1, 0.5), tst_urand(rng, 0.1, 0.5), tst_urand(rng, 0.1, 0.5)),
+        tst_rvec(rng, 2), tst_rquat(rng));
     s->B[i].v = tst_rvec(rng, 1);
     s->B[i].w = tst_rvec(rng, 1);
     s->B[i].f_ext = tst_rvec(rng, 3);
@@ -193,7 +198,8 @@ static void random_scene(gsl_rng *rng, scene *s, int nb, int nc, const dyn_conta
   int row = 0;
   for (int k = 0; k < nc; k++) {
     int a = (int)gsl_rng_uniform_int(rng, (unsigned long)nb), b;
-    do b = (int)gsl_rng_uniform_int(rng, (unsigned long)nb); while (b == a);
+    do b = (int)gsl_rng_uniform_int(rng, (unsigned long)nb);
+    while (b == a);
     dyn_contact *c = &s->C[k];
     c->a = a;
     c->b = b;
@@ -244,7 +250,8 @@ static void check_scene(const scene *s, dyn_friction fr) {
   dyn_v3 g = dyn_v3_make(0.3, -0.2, -GRAV);
   double h = 0.01;
   double *J = malloc(sizeof(double) * n * N), *Mi = malloc(sizeof(double) * N * N);
-  double *Aref = calloc((size_t)n * n, sizeof(double)), *MJt = calloc((size_t)N * n, sizeof(double));
+  double *Aref = calloc((size_t)n * n, sizeof(double)),
+         *MJt = calloc((size_t)N * n, sizeof(double));
   double *Ad = malloc(sizeof(double) * n * n), *Ac = calloc((size_t)n * n, sizeof(double));
   dense_J(s, J);
   dense_minv(s, Mi);
@@ -278,9 +285,9 @@ static void check_scene(const scene *s, dyn_friction fr) {
 
   dyn_system *sys = NULL;
   char msg[200];
-  CU_ASSERT_EQUAL_FATAL(dyn_system_new(n, s->nb, DYN_SYS_DENSE | DYN_SYS_CSR, (long)n * n, &sys,
-                                       msg, sizeof msg),
-                        DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(
+      dyn_system_new(n, s->nb, DYN_SYS_DENSE | DYN_SYS_CSR, (long)n * n, &sys, msg, sizeof msg),
+      DYN_OK);
   slv_problem pd, pc;
   CU_ASSERT_EQUAL_FATAL(dyn_assemble(sys, s->B, s->nb, s->rows, n, h, g, SLV_DENSE, &pd), DYN_OK);
   CU_ASSERT_EQUAL(pd.n, n);
@@ -294,9 +301,13 @@ static void check_scene(const scene *s, dyn_friction fr) {
   double *uf = malloc(sizeof(double) * N), *bref = malloc(sizeof(double) * n);
   for (int b = 0; b < s->nb; b++) {
     const dyn_body *B = &s->B[b];
-    double f[6] = {B->f_ext.x + B->mass * g.x, B->f_ext.y + B->mass * g.y, B->f_ext.z + B->mass * g.z,
-                   B->t_ext.x, B->t_ext.y, B->t_ext.z};
-    double u[6] = {B->v.x, B->v.y, B->v.z, B->w.x, B->w.y, B->w.z};
+    double f[6] = { B->f_ext.x + B->mass * g.x,
+                    B->f_ext.y + B->mass * g.y,
+                    B->f_ext.z + B->mass * g.z,
+                    B->t_ext.x,
+                    B->t_ext.y,
+                    B->t_ext.z };
+    double u[6] = { B->v.x, B->v.y, B->v.z, B->w.x, B->w.y, B->w.z };
     for (int r = 0; r < 6; r++) {
       double v = 0;
       for (int c = 0; c < 6; c++) v += Mi[(6 * b + r) + N * (6 * b + c)] * f[c];
@@ -329,7 +340,8 @@ static void check_scene(const scene *s, dyn_friction fr) {
   /* the velocity update with a random x: u+ = u + M^-1 (J^T x + h f) */
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 99);
-  double *x = malloc(sizeof(double) * n), *up = malloc(sizeof(double) * N), *got = malloc(sizeof(double) * N);
+  double *x = malloc(sizeof(double) * n), *up = malloc(sizeof(double) * N),
+         *got = malloc(sizeof(double) * N);
   for (int i = 0; i < n; i++) x[i] = tst_urand(rng, -1, 1);
   for (int r = 0; r < N; r++) {
     double v = 0;
@@ -340,7 +352,7 @@ static void check_scene(const scene *s, dyn_friction fr) {
   memcpy(B2, s->B, sizeof(dyn_body) * s->nb);
   CU_ASSERT_EQUAL(dyn_apply_impulse(sys, B2, s->nb, x, h, g), DYN_OK);
   for (int b = 0; b < s->nb; b++) {
-    double u[6] = {B2[b].v.x, B2[b].v.y, B2[b].v.z, B2[b].w.x, B2[b].w.y, B2[b].w.z};
+    double u[6] = { B2[b].v.x, B2[b].v.y, B2[b].v.z, B2[b].w.x, B2[b].w.y, B2[b].w.z };
     memcpy(got + 6 * b, u, sizeof u);
     if (s->B[b].is_static) memcpy(up + 6 * b, u, sizeof u); /* untouched, checked below */
   }
@@ -401,15 +413,25 @@ static void check_scene(const scene *s, dyn_friction fr) {
 
   dyn_system_free(sys);
   gsl_rng_free(rng);
-  free(J); free(Mi); free(Aref); free(MJt); free(Ad); free(Ac); free(uf); free(bref);
-  free(x); free(up); free(got); free(w);
+  free(J);
+  free(Mi);
+  free(Aref);
+  free(MJt);
+  free(Ad);
+  free(Ac);
+  free(uf);
+  free(bref);
+  free(x);
+  free(up);
+  free(got);
+  free(w);
 }
 
 static void test_A_random(void) {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 12345);
-  dyn_friction models[4] = {DYN_FRICTION_NONE, DYN_FRICTION_BOX, DYN_FRICTION_CONE,
-                            DYN_FRICTION_PYRAMID};
+  dyn_friction models[4] = { DYN_FRICTION_NONE, DYN_FRICTION_BOX, DYN_FRICTION_CONE,
+                             DYN_FRICTION_PYRAMID };
   scene *s = malloc(sizeof *s);
   for (int trial = 0; trial < 24; trial++) {
     dyn_contact_params prm = dyn_contact_params_default();
@@ -469,10 +491,11 @@ static void test_sphere_on_plane(void) {
   /* Plane z = 0 (static, index 0), ball m = 2, R = 0.5 touching it at rest.
    * One normal row, J = (0,0,1 | r_b x n = (0,0,-0.5) x (0,0,1) = 0), so
    * A = 1/m and b = J u_free = -g h: x = m g h, v+ = 0 (by hand). */
-  const char *solvers[2] = {"lemke", "pgs"};
+  const char *solvers[2] = { "lemke", "pgs" };
   for (int s = 0; s < 2; s++) {
-    dyn_body B[2] = {plane(dyn_v3_make(0, 0, 1), 0), tst_ball_body(2, 0.5, dyn_v3_make(0, 0, 0.5))};
-    dyn_contact c = {0, 1, {0, 0, 0}, {0, 0, 1}, 0.0};
+    dyn_body B[2] = { plane(dyn_v3_make(0, 0, 1), 0),
+                      tst_ball_body(2, 0.5, dyn_v3_make(0, 0, 0.5)) };
+    dyn_contact c = { 0, 1, { 0, 0, 0 }, { 0, 0, 1 }, 0.0 };
     dyn_contact_params prm = dyn_contact_params_default();
     double x[1], h = 0.01;
     CU_ASSERT_EQUAL(step(B, 2, &c, 1, &prm, h, solvers[s], x), SLV_CONVERGED);
@@ -499,7 +522,7 @@ static void incline(double deg, dyn_friction fr, const char *solver) {
   dyn_v3 n = dyn_v3_make(sin(a), 0, cos(a)), t1 = dyn_v3_make(cos(a), 0, -sin(a));
   dyn_v3 half = dyn_v3_make(0.4, 0.3, 0.2);
   dyn_quat q = dyn_quat_axis_angle(dyn_v3_make(0, 1, 0), a);
-  dyn_body B[2] = {plane(n, 0), tst_box_body(3, half, dyn_v3_scale(n, half.z), q)};
+  dyn_body B[2] = { plane(n, 0), tst_box_body(3, half, dyn_v3_scale(n, half.z), q) };
   dyn_contact C[4];
   for (int k = 0; k < 4; k++) {
     dyn_v3 corner = dyn_v3_make(k & 1 ? half.x : -half.x, k & 2 ? half.y : -half.y, -half.z);
@@ -554,9 +577,10 @@ static void test_incline_slide(void) {
 static void ball_case(double vz, double depth, double e, double thr, double k_erp, double slop,
                       double vmax, double want_v, const char *what) {
   double h = 0.01, m = 1;
-  dyn_body B[2] = {plane(dyn_v3_make(0, 0, 1), 0), tst_ball_body(m, 0.1, dyn_v3_make(0, 0, 0.1 - depth))};
+  dyn_body B[2] = { plane(dyn_v3_make(0, 0, 1), 0),
+                    tst_ball_body(m, 0.1, dyn_v3_make(0, 0, 0.1 - depth)) };
   B[1].v = dyn_v3_make(0, 0, vz);
-  dyn_contact c = {0, 1, {0, 0, -depth / 2}, {0, 0, 1}, depth};
+  dyn_contact c = { 0, 1, { 0, 0, -depth / 2 }, { 0, 0, 1 }, depth };
   dyn_contact_params prm = dyn_contact_params_default();
   prm.restitution = e;
   prm.rest_threshold = thr;
@@ -606,7 +630,8 @@ static void test_csr_chain(void) {
   dyn_body *B = malloc(sizeof(dyn_body) * (N + 1));
   B[0] = plane(dyn_v3_make(0, 0, 1), 0);
   for (int i = 1; i <= N; i++) {
-    B[i] = tst_box_body(tst_urand(rng, 1, 2), dyn_v3_make(0.5, 0.5, 0.5), dyn_v3_make(i, 0, 0.5), tst_rquat(rng));
+    B[i] = tst_box_body(tst_urand(rng, 1, 2), dyn_v3_make(0.5, 0.5, 0.5), dyn_v3_make(i, 0, 0.5),
+                        tst_rquat(rng));
     B[i].v = tst_rvec(rng, 1);
   }
   int nc = 2 * N - 1, maxr = 3 * nc;
@@ -617,17 +642,17 @@ static void test_csr_chain(void) {
   prm.cfm = 1e-8;
   int n = 0;
   for (int i = 1; i <= N; i++) {
-    dyn_contact g = {0, i, {i, 0, 0}, {0, 0, 1}, 0.001};
+    dyn_contact g = { 0, i, { i, 0, 0 }, { 0, 0, 1 }, 0.001 };
     n += dyn_contact_fill(B, N + 1, &g, &prm, 0.01, rows, n);
     if (i < N) {
-      dyn_contact c = {i, i + 1, {i + 0.5, 0, 0.5}, {1, 0, 0}, 0.002};
+      dyn_contact c = { i, i + 1, { i + 0.5, 0, 0.5 }, { 1, 0, 0 }, 0.002 };
       n += dyn_contact_fill(B, N + 1, &c, &prm, 0.01, rows, n);
     }
   }
   CU_ASSERT_EQUAL_FATAL(n, maxr);
   long want = 0;
   for (int i = 1; i <= N; i++) {
-    want += 9 * (1 + (i > 1) + (i < N));                 /* g_i */
+    want += 9 * (1 + (i > 1) + (i < N));                /* g_i */
     if (i < N) want += 9 * (3 + (i > 1) + (i + 1 < N)); /* c_i */
   }
   dyn_system *sys = NULL;
@@ -664,8 +689,8 @@ static void test_csr_chain(void) {
           shared = 1;
           const double *a = rows[i].J[k], *c = rows[j].J[l];
           dyn_v3 ca = dyn_m3_mulv(Iw[b], dyn_v3_make(c[3], c[4], c[5]));
-          v += B[b].inv_mass * (a[0] * c[0] + a[1] * c[1] + a[2] * c[2]) + a[3] * ca.x
-               + a[4] * ca.y + a[5] * ca.z;
+          v += B[b].inv_mass * (a[0] * c[0] + a[1] * c[1] + a[2] * c[2]) + a[3] * ca.x +
+               a[4] * ca.y + a[5] * ca.z;
         }
       if (!shared) unshared++;
       double d = fabs(p.Ax[q] - v);
@@ -689,8 +714,8 @@ static void test_csr_chain(void) {
 /* ---- errors -------------------------------------------------------------- */
 
 static void test_errors(void) {
-  dyn_body B[2] = {plane(dyn_v3_make(0, 0, 1), 0), tst_ball_body(1, 0.1, dyn_v3_make(0, 0, 0.1))};
-  dyn_contact c = {0, 1, {0, 0, 0}, {0, 0, 1}, 0.0};
+  dyn_body B[2] = { plane(dyn_v3_make(0, 0, 1), 0), tst_ball_body(1, 0.1, dyn_v3_make(0, 0, 0.1)) };
+  dyn_contact c = { 0, 1, { 0, 0, 0 }, { 0, 0, 1 }, 0.0 };
   dyn_contact_params prm = dyn_contact_params_default();
   prm.friction = DYN_FRICTION_BOX;
   prm.mu = 0.5;
@@ -706,14 +731,14 @@ static void test_errors(void) {
   CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(dyn_system_message(sys), "max_rows"));
   /* too many bodies */
-  dyn_body B3[3] = {B[0], B[1], B[1]};
+  dyn_body B3[3] = { B[0], B[1], B[1] };
   CU_ASSERT_EQUAL(dyn_assemble(sys, B3, 3, rows, 1, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
   CU_ASSERT(strlen(dyn_system_message(sys)) > 0);
   /* storage not reserved */
   CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 1, 0.01, g, SLV_CSR, &p), DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(dyn_system_message(sys), "CSR"));
   /* nothing assembled: apply refuses */
-  double x[3] = {0, 0, 0};
+  double x[3] = { 0, 0, 0 };
   CU_ASSERT_EQUAL(dyn_apply_impulse(sys, B, 2, x, 0.01, g), DYN_ERR_INPUT);
   /* reserve grows it, then it works */
   CU_ASSERT_EQUAL(dyn_system_reserve(sys, 3, 2, DYN_SYS_CSR, 4), DYN_OK);
@@ -746,7 +771,7 @@ static void test_errors(void) {
   CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 3, 0, g, SLV_DENSE, &p), DYN_ERR_INPUT);
   /* a NaN impulse leaves the bodies alone */
   CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_DENSE, &p), DYN_OK);
-  double xn[3] = {0, NAN, 0};
+  double xn[3] = { 0, NAN, 0 };
   dyn_body before = B[1];
   CU_ASSERT_EQUAL(dyn_apply_impulse(sys, B, 2, xn, 0.01, g), DYN_ERR_NUMERIC);
   CU_ASSERT(memcmp(&before, &B[1], sizeof before) == 0);
@@ -771,7 +796,7 @@ static void test_errors(void) {
   c2.b = 0;
   CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
   CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c, &prm, -0.01, rows, 0), DYN_ERR_INPUT);
-  dyn_body two_static[2] = {B[0], B[0]};
+  dyn_body two_static[2] = { B[0], B[0] };
   CU_ASSERT_EQUAL(dyn_contact_fill(two_static, 2, &c, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
   dyn_contact_params bp = prm;
   bp.friction = DYN_FRICTION_PYRAMID;

@@ -70,7 +70,10 @@ static int in_sphere(double x, double y, double z, const double *p) {
   return x * x + y * y + z * z <= p[0] * p[0];
 }
 static int in_box(double x, double y, double z, const double *p) {
-  (void)x; (void)y; (void)z; (void)p;
+  (void)x;
+  (void)y;
+  (void)z;
+  (void)p;
   return 1; /* sampled over the box itself */
 }
 /* capsule: radius p[0], segment z in [-p[1], p[1]] */
@@ -89,7 +92,7 @@ static void mc_inertia(inside_fn in, const double *p, dyn_v3 B, double m, long n
                        unsigned long seed, double I[9], double sig[9]) {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, seed);
-  double S[9] = {0}, S2[9] = {0};
+  double S[9] = { 0 }, S2[9] = { 0 };
   long kept = 0;
   for (long k = 0; k < n; k++) {
     double x = B.x * (2 * gsl_rng_uniform(rng) - 1);
@@ -97,7 +100,7 @@ static void mc_inertia(inside_fn in, const double *p, dyn_v3 B, double m, long n
     double z = B.z * (2 * gsl_rng_uniform(rng) - 1);
     if (!in(x, y, z, p)) continue;
     kept++;
-    double P[3] = {x, y, z}, r2 = x * x + y * y + z * z;
+    double P[3] = { x, y, z }, r2 = x * x + y * y + z * z;
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++) {
         double f = (i == j ? r2 : 0) - P[i] * P[j];
@@ -120,8 +123,8 @@ static void mc_inertia(inside_fn in, const double *p, dyn_v3 B, double m, long n
  * the test can see the mistakes it guards against (a mass split by length
  * instead of volume, a missing 3a/8 centroid shift, a box with full instead
  * of half extents: each changes some moment by 5% or more here). */
-static void check_mc(const char *name, dyn_m3 If, inside_fn in, const double *p, dyn_v3 B,
-                     double m, unsigned long seed) {
+static void check_mc(const char *name, dyn_m3 If, inside_fn in, const double *p, dyn_v3 B, double m,
+                     unsigned long seed) {
   double I[9], sig[9];
   mc_inertia(in, p, B, m, 1000000, seed, I, sig);
   double tr = (I[0] + I[4] + I[8]) / 3;
@@ -131,20 +134,20 @@ static void check_mc(const char *name, dyn_m3 If, inside_fn in, const double *p,
     TST_CLOSE(If.m[k], I[k], 5 * sig[k], 0);
     worst = fmax(worst, fabs(If.m[k] - I[k]) / sig[k]);
   }
-  printf("\n  %s: formula vs Monte Carlo, worst |diff| = %.2f sigma (sigma/I ~ %.1e)", name,
-         worst, sig[0] / tr);
+  printf("\n  %s: formula vs Monte Carlo, worst |diff| = %.2f sigma (sigma/I ~ %.1e)", name, worst,
+         sig[0] / tr);
 }
 
 static void test_inertia_monte_carlo(void) {
-  double ps[1] = {0.7};
+  double ps[1] = { 0.7 };
   check_mc("sphere", dyn_inertia_sphere(3.0, 0.7), in_sphere, ps, dyn_v3_make(0.7, 0.7, 0.7), 3.0,
            101);
   dyn_v3 half = dyn_v3_make(0.3, 0.5, 1.1);
   check_mc("box", dyn_inertia_box(2.0, half), in_box, NULL, half, 2.0, 102);
-  double pc1[2] = {0.3, 0.5}; /* cylinder-dominated */
+  double pc1[2] = { 0.3, 0.5 }; /* cylinder-dominated */
   check_mc("capsule a=0.3 h=0.5", dyn_inertia_capsule(1.5, 0.3, 0.5), in_capsule, pc1,
            dyn_v3_make(0.3, 0.3, 0.8), 1.5, 103);
-  double pc2[2] = {0.5, 0.15}; /* hemisphere-dominated */
+  double pc2[2] = { 0.5, 0.15 }; /* hemisphere-dominated */
   check_mc("capsule a=0.5 h=0.15", dyn_inertia_capsule(0.8, 0.5, 0.15), in_capsule, pc2,
            dyn_v3_make(0.5, 0.5, 0.65), 0.8, 104);
   printf("\n");
@@ -172,12 +175,12 @@ static void test_world_inertia(void) {
   dyn_body b = make_body(m, Ib, r, q);
   b.v = dyn_v3_make(0.3, 0.1, -0.7);
   b.w = dyn_v3_make(1.0, -2.0, 0.5);
-  dyn_v3 e[3] = {rot_by_product(q, dyn_v3_make(1, 0, 0)), rot_by_product(q, dyn_v3_make(0, 1, 0)),
-                 rot_by_product(q, dyn_v3_make(0, 0, 1))};
-  double Ik[3] = {Ib.m[0], Ib.m[4], Ib.m[8]};
-  double Iw_ref[9] = {0};
+  dyn_v3 e[3] = { rot_by_product(q, dyn_v3_make(1, 0, 0)), rot_by_product(q, dyn_v3_make(0, 1, 0)),
+                  rot_by_product(q, dyn_v3_make(0, 0, 1)) };
+  double Ik[3] = { Ib.m[0], Ib.m[4], Ib.m[8] };
+  double Iw_ref[9] = { 0 };
   for (int k = 0; k < 3; k++) {
-    double ek[3] = {e[k].x, e[k].y, e[k].z};
+    double ek[3] = { e[k].x, e[k].y, e[k].z };
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++) Iw_ref[3 * i + j] += Ik[k] * ek[i] * ek[j];
   }
@@ -225,8 +228,7 @@ static void expect_reject(double m, dyn_m3 I, dyn_quat q, const char *needle1,
   CU_ASSERT(b.mass == 123.0);
   CU_ASSERT(strlen(msg) > 0);
   if (!strstr(msg, needle1) || (needle2 && !strstr(msg, needle2)))
-    fprintf(stderr, "message \"%s\" lacks \"%s\" / \"%s\"\n", msg, needle1,
-            needle2 ? needle2 : "");
+    fprintf(stderr, "message \"%s\" lacks \"%s\" / \"%s\"\n", msg, needle1, needle2 ? needle2 : "");
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, needle1));
   if (needle2) CU_ASSERT_PTR_NOT_NULL(strstr(msg, needle2));
   /* no buffer: same status, no crash */
@@ -245,12 +247,12 @@ static void test_init_validation(void) {
   expect_reject(1.0, dyn_m3_diag(1, 2, -1), q1, "inertia is not positive definite", "I(2,2)=-1");
   /* positive diagonal but indefinite: [[1,2,0],[2,1,0],[0,0,1]] has
    * eigenvalues 3, -1, 1; second Cholesky pivot 1 - 4 = -3 */
-  dyn_m3 Ind = {{1, 2, 0, 2, 1, 0, 0, 0, 1}};
+  dyn_m3 Ind = { { 1, 2, 0, 2, 1, 0, 0, 0, 1 } };
   expect_reject(1.0, Ind, q1, "positive definite", "pivot 1 = -3");
   /* semidefinite: diag(1, 1, 0) */
   expect_reject(1.0, dyn_m3_diag(1, 1, 0), q1, "positive definite", NULL);
   expect_reject(1.0, dyn_m3_zero(), q1, "positive definite", NULL);
-  dyn_m3 Ias = {{1, 0.1, 0, 0, 1, 0, 0, 0, 1}};
+  dyn_m3 Ias = { { 1, 0.1, 0, 0, 1, 0, 0, 0, 1 } };
   expect_reject(1.0, Ias, q1, "inertia is not symmetric", NULL);
   dyn_m3 Inan = dyn_m3_diag(1, NAN, 1);
   expect_reject(1.0, Inan, q1, "inertia is not finite", NULL);
@@ -260,16 +262,16 @@ static void test_init_validation(void) {
   /* a truncated message stays NUL-terminated inside its buffer */
   dyn_body b;
   char small[6];
-  CU_ASSERT_EQUAL(dyn_body_init(&b, -1.0, I, shape_none(), dyn_v3_make(0, 0, 0), q1, small,
-                                sizeof small),
-                  DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(
+      dyn_body_init(&b, -1.0, I, shape_none(), dyn_v3_make(0, 0, 0), q1, small, sizeof small),
+      DYN_ERR_INPUT);
   CU_ASSERT_EQUAL(strlen(small), 5);
 
   /* non-finite position */
   char msg0[160];
-  CU_ASSERT_EQUAL(dyn_body_init(&b, 1.0, I, shape_none(), dyn_v3_make(0, INFINITY, 0), q1, msg0,
-                                sizeof msg0),
-                  DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(
+      dyn_body_init(&b, 1.0, I, shape_none(), dyn_v3_make(0, INFINITY, 0), q1, msg0, sizeof msg0),
+      DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg0, "position r"));
 
   /* dynamic plane refused (planes are static only, dyn.h) */
@@ -283,14 +285,14 @@ static void test_init_validation(void) {
   /* accepted: a non-diagonal SPD tensor with 1e-14 relative asymmetry and a
    * non-unit quaternion (0, 3, 0, 4) -> (0, 0.6, 0, 0.8); state at rest;
    * I_b stored symmetrised, inv_I_b its inverse */
-  dyn_m3 Ispd = {{2, 0.3, -0.1, 0.3 * (1 + 1e-14), 3, 0.2, -0.1, 0.2, 4}};
+  dyn_m3 Ispd = { { 2, 0.3, -0.1, 0.3 * (1 + 1e-14), 3, 0.2, -0.1, 0.2, 4 } };
   msg[0] = 'x';
   CU_ASSERT_EQUAL(dyn_body_init(&b, 2.5, Ispd, shape_none(), dyn_v3_make(1, 2, 3),
                                 dyn_quat_make(0, 3, 0, 4), msg, sizeof msg),
                   DYN_OK);
   CU_ASSERT_EQUAL(msg[0], '\0');
   TST_CLOSE(b.inv_mass, 0.4, 0, EPS);
-  double qe[4] = {0, 0.6, 0, 0.8}, qg[4] = {b.q.w, b.q.x, b.q.y, b.q.z};
+  double qe[4] = { 0, 0.6, 0, 0.8 }, qg[4] = { b.q.w, b.q.x, b.q.y, b.q.z };
   TST_VEC_CLOSE(qg, qe, 4, 2 * EPS, 0);
   CU_ASSERT(b.I_b.m[1] == b.I_b.m[3]);
   CU_ASSERT(b.inv_I_b.m[1] == b.inv_I_b.m[3] && b.inv_I_b.m[2] == b.inv_I_b.m[6]);
@@ -309,7 +311,7 @@ static void test_static_body(void) {
   dyn_body_init_static(&s, pl, dyn_v3_make(1, 2, 3), dyn_quat_make(0, 0, 0, 0));
   CU_ASSERT(s.is_static && s.mass == 0 && s.inv_mass == 0);
   CU_ASSERT(s.q.w == 1 && s.q.x == 0); /* zero q -> identity */
-  s.v = dyn_v3_make(1, 1, 1); /* even with velocities set, nothing moves */
+  s.v = dyn_v3_make(1, 1, 1);          /* even with velocities set, nothing moves */
   s.w = dyn_v3_make(1, 1, 1);
   s.f_ext = dyn_v3_make(5, 5, 5);
   dyn_body before = s;
@@ -340,10 +342,10 @@ static void test_free_fall(void) {
    * free, gyro term w x I w = 0), so with the EXP update its attitude is
    * exactly the rotation by 3 T about that axis, whatever the scheme. */
   const dyn_v3 g = dyn_v3_make(0, 0, -9.81), r0 = dyn_v3_make(0, 0, 1), v0 = dyn_v3_make(3, 0, 4);
-  const dyn_integrator integ[3] = {DYN_INT_SYMPLECTIC_EULER, DYN_INT_EXPLICIT_EULER,
-                                   DYN_INT_VERLET};
-  const char *names[3] = {"symplectic Euler", "explicit Euler", "Verlet"};
-  const double sign[3] = {+1, -1, 0};
+  const dyn_integrator integ[3] = { DYN_INT_SYMPLECTIC_EULER, DYN_INT_EXPLICIT_EULER,
+                                    DYN_INT_VERLET };
+  const char *names[3] = { "symplectic Euler", "explicit Euler", "Verlet" };
+  const double sign[3] = { +1, -1, 0 };
   dyn_quat q0 = dyn_quat_axis_angle(dyn_v3_make(0, 1, 0), 0.4);
   dyn_v3 axis = dyn_quat_rotate(q0, dyn_v3_make(0, 0, 1));
   for (int s = 0; s < 3; s++) {
@@ -367,8 +369,10 @@ static void test_free_fall(void) {
       TST_CLOSE(rot_dist(b.q, q_ex), 0, 1e-13, 0);
     }
     printf("\n  %-16s |r_N - r(1)| = %.3e (h=1/100), %.3e (h=1/200)", names[s], err[0], err[1]);
-    if (s < 2) TST_CLOSE(err[0] / err[1], 2.0, 1e-9, 0);
-    else CU_ASSERT(err[0] < 1e-12 && err[1] < 1e-12);
+    if (s < 2)
+      TST_CLOSE(err[0] / err[1], 2.0, 1e-9, 0);
+    else
+      CU_ASSERT(err[0] < 1e-12 && err[1] < 1e-12);
   }
   printf("\n");
 }
@@ -409,10 +413,10 @@ static void test_oscillator_order(void) {
   /* Observed order p = log2(e(h) / e(h/2)): 1 for the Euler methods, 2 for
    * Verlet.  At h = 0.01 the next term of the error expansion is ~h
    * relative, so the ratios are 2 and 4 to within a few percent. */
-  const dyn_integrator integ[3] = {DYN_INT_SYMPLECTIC_EULER, DYN_INT_EXPLICIT_EULER,
-                                   DYN_INT_VERLET};
-  const char *names[3] = {"symplectic Euler", "explicit Euler", "Verlet"};
-  const double ratio[3] = {2, 2, 4};
+  const dyn_integrator integ[3] = { DYN_INT_SYMPLECTIC_EULER, DYN_INT_EXPLICIT_EULER,
+                                    DYN_INT_VERLET };
+  const char *names[3] = { "symplectic Euler", "explicit Euler", "Verlet" };
+  const double ratio[3] = { 2, 2, 4 };
   for (int s = 0; s < 3; s++) {
     double e1 = oscillator_error(integ[s], 200, 2.0), e2 = oscillator_error(integ[s], 400, 2.0);
     printf("\n  %-16s oscillator T=2: e(h=0.01) = %.3e, e(h/2) = %.3e, ratio %.4f", names[s], e1,
@@ -455,7 +459,7 @@ static void test_quat_maps(void) {
     TST_CLOSE(quat_dist(a, d), 0, 4 * EPS * dyn_v3_norm(w), 0);
     dyn_quat c = dyn_quat_map_mulv(Lb, dyn_quat_rotate_inv(q, w));
     TST_CLOSE(quat_dist(a, c), 0, 8 * EPS * dyn_v3_norm(w), 0);
-    double qv[4] = {q.w, q.x, q.y, q.z};
+    double qv[4] = { q.w, q.x, q.y, q.z };
     for (int i = 0; i < 3; i++) {
       double gq = 0, eq = 0;
       for (int k = 0; k < 4; k++) {
@@ -478,16 +482,16 @@ static void test_quat_maps(void) {
     double h = 1e-4, wn = dyn_v3_norm(w);
     dyn_quat qp = dyn_quat_integrate(q, w, h, DYN_ORIENT_EXP);
     dyn_quat qm = dyn_quat_integrate(q, w, -h, DYN_ORIENT_EXP);
-    double dq[4] = {(qp.w - qm.w) / (2 * h), (qp.x - qm.x) / (2 * h), (qp.y - qm.y) / (2 * h),
-                    (qp.z - qm.z) / (2 * h)};
-    double wb[3] = {0}, ww[3] = {0};
+    double dq[4] = { (qp.w - qm.w) / (2 * h), (qp.x - qm.x) / (2 * h), (qp.y - qm.y) / (2 * h),
+                     (qp.z - qm.z) / (2 * h) };
+    double wb[3] = { 0 }, ww[3] = { 0 };
     for (int i = 0; i < 3; i++)
       for (int k = 0; k < 4; k++) {
         wb[i] += 2 * G[4 * i + k] * dq[k];
         ww[i] += 2 * E[4 * i + k] * dq[k];
       }
     dyn_v3 wb_ex = dyn_quat_rotate_inv(q, w);
-    double wbe[3] = {wb_ex.x, wb_ex.y, wb_ex.z}, we[3] = {w.x, w.y, w.z};
+    double wbe[3] = { wb_ex.x, wb_ex.y, wb_ex.z }, we[3] = { w.x, w.y, w.z };
     /* truncation h^2 |w|^3 / 24 (times 2 for the factor of 2 G), rounding
      * ~ eps / h */
     double tol = h * h * wn * wn * wn / 24 + 100 * EPS / h;
@@ -512,7 +516,7 @@ static void test_quat_fd(void) {
   double th = dyn_v3_norm(w), L[12];
   dyn_quat_L(q0, L);
   dyn_quat Lw = dyn_quat_map_mulv(L, w);
-  double prev[2] = {0, 0};
+  double prev[2] = { 0, 0 };
   for (int k = 0; k < 3; k++) {
     double h = 1e-2 / (1 << k);
     for (int o = 0; o < 2; o++) {
@@ -543,7 +547,7 @@ static void test_exp_exact_angle(void) {
   dyn_v3 n = dyn_v3_normalize(dyn_v3_make(1, -2, 2));
   dyn_v3 w = dyn_v3_scale(n, 3.0);
   dyn_quat q0 = dyn_quat_normalize(dyn_quat_make(0.9, 0.1, -0.3, 0.2));
-  const double hs[5] = {1e-3, 1e-2, 0.1, 0.5, 1.7};
+  const double hs[5] = { 1e-3, 1e-2, 0.1, 0.5, 1.7 };
   for (int k = 0; k < 5; k++) {
     int N = (int)ceil(2.0 / hs[k]);
     dyn_quat q = q0;
@@ -580,13 +584,13 @@ static void test_exp_small_angle(void) {
    * eps/2 there, while dropping its x^2/6 term would be off by ~1.5e-8
    * relative.  w = 0 returns q itself, and a subnormal |w| gives no NaN. */
   dyn_v3 n = dyn_v3_normalize(dyn_v3_make(2, -1, 2));
-  const double xs[6] = {1e-9, 1e-5, 2.9e-4, 3e-4, 3.1e-4, 1e-3};
+  const double xs[6] = { 1e-9, 1e-5, 2.9e-4, 3e-4, 3.1e-4, 1e-3 };
   for (int k = 0; k < 6; k++) {
     double h = 0.01, x = xs[k];
-    dyn_quat q = dyn_quat_integrate(dyn_quat_identity(), dyn_v3_scale(n, 2 * x / h), h,
-                                    DYN_ORIENT_EXP);
-    double got[4] = {q.w, q.x, q.y, q.z};
-    double ex[4] = {cos(x), sin(x) * n.x, sin(x) * n.y, sin(x) * n.z};
+    dyn_quat q =
+        dyn_quat_integrate(dyn_quat_identity(), dyn_v3_scale(n, 2 * x / h), h, DYN_ORIENT_EXP);
+    double got[4] = { q.w, q.x, q.y, q.z };
+    double ex[4] = { cos(x), sin(x) * n.x, sin(x) * n.y, sin(x) * n.z };
     TST_VEC_CLOSE(got, ex, 4, 0, 4 * EPS);
   }
   dyn_quat q0 = dyn_quat_normalize(dyn_quat_make(0.9, 0.1, -0.3, 0.2));
@@ -608,7 +612,7 @@ static void test_gyro_newton_step(void) {
    * residual by ~8.  Explicit option: I (w_b1 - w_b0) = -h w_b0 x (I w_b0).
    * None: w unchanged.  With a torque, I_w (w1 - w1(t=0)) = h t for all
    * three; v1 - v0 = h (f/m + g). */
-  dyn_m3 I = {{2, 0.3, -0.1, 0.3, 3, 0.2, -0.1, 0.2, 4}};
+  dyn_m3 I = { { 2, 0.3, -0.1, 0.3, 3, 0.2, -0.1, 0.2, 4 } };
   dyn_quat q = dyn_quat_axis_angle(dyn_v3_normalize(dyn_v3_make(-1, 0.5, 2)), 1.1);
   dyn_body b0 = make_body(2.0, I, dyn_v3_make(0, 0, 0), q);
   b0.w = dyn_v3_make(1.5, -2.0, 3.0);
@@ -645,7 +649,7 @@ static void test_gyro_newton_step(void) {
   /* external torque and force as explicit impulses */
   dyn_v3 t = dyn_v3_make(0.3, -0.2, 0.5), f = dyn_v3_make(1, 2, 3);
   double h = 0.01;
-  const dyn_gyro gy[3] = {DYN_GYRO_NONE, DYN_GYRO_EXPLICIT, DYN_GYRO_IMPLICIT};
+  const dyn_gyro gy[3] = { DYN_GYRO_NONE, DYN_GYRO_EXPLICIT, DYN_GYRO_IMPLICIT };
   for (int k = 0; k < 3; k++) {
     dyn_body a = b0, c = b0;
     c.t_ext = t;
@@ -670,7 +674,7 @@ static void euler_rhs(const double I[3], const double w[3], double dw[3]) {
 }
 
 static double rk4_first_flip(const double I[3], const double w0[3], double h, double Tmax) {
-  double w[3] = {w0[0], w0[1], w0[2]};
+  double w[3] = { w0[0], w0[1], w0[2] };
   for (double t = 0; t < Tmax; t += h) {
     double k1[3], k2[3], k3[3], k4[3], y[3];
     euler_rhs(I, w, k1);
@@ -688,15 +692,15 @@ static double rk4_first_flip(const double I[3], const double w0[3], double h, do
 }
 
 typedef struct {
-  double E_drift;       /* E(T) / E(0) - 1 */
-  double max_E_up;      /* largest one-step relative increase of E */
-  double max_E_down;    /* largest one-step relative decrease of E */
-  double Lnorm_drift;   /* |L(T)| / |L(0)| - 1 */
-  double Lvec_drift;    /* max_t |L(t) - L(0)| / |L(0)| (world vector) */
-  double Ldir_drift;    /* max_t angle between L(t) and L(0), rad */
-  double min_dot;       /* min_t of (body y axis in world) . (its initial direction) */
-  double first_flip;    /* first time w_b.y changes sign, -1 if never */
-  double w_change;      /* max_t |w(t) - w(0)| (world) */
+  double E_drift;     /* E(T) / E(0) - 1 */
+  double max_E_up;    /* largest one-step relative increase of E */
+  double max_E_down;  /* largest one-step relative decrease of E */
+  double Lnorm_drift; /* |L(T)| / |L(0)| - 1 */
+  double Lvec_drift;  /* max_t |L(t) - L(0)| / |L(0)| (world vector) */
+  double Ldir_drift;  /* max_t angle between L(t) and L(0), rad */
+  double min_dot;     /* min_t of (body y axis in world) . (its initial direction) */
+  double first_flip;  /* first time w_b.y changes sign, -1 if never */
+  double w_change;    /* max_t |w(t) - w(0)| (world) */
 } racket_out;
 
 static void racket_run(dyn_gyro gyro, double h, int N, const double Id[3], const double wb0[3],
@@ -750,21 +754,22 @@ static void test_racket(void) {
    *     increases may appear only at rounding level), the first flip time
    *     agrees with an RK4 solution of Euler's equations (h = 1e-4) to
    *     first order in h. */
-  const double Id[3] = {1, 2, 3}, wb0[3] = {0.01, 4, 0.01};
+  const double Id[3] = { 1, 2, 3 }, wb0[3] = { 0.01, 4, 0.01 };
   const double h = 0.01;
   const int N = 2000;
-  const char *names[3] = {"none", "explicit", "implicit"};
+  const char *names[3] = { "none", "explicit", "implicit" };
   racket_out o[3];
   for (int k = 0; k < 3; k++) racket_run((dyn_gyro)k, h, N, Id, wb0, &o[k]);
   double t_ref = rk4_first_flip(Id, wb0, 1e-4, 20);
   printf("\n  racket I=diag(1,2,3), w_b0=(0.01,4,0.01) rad/s, h=%g s, T=%g s;"
-         " RK4 first flip at %.4f s\n", h, N * h, t_ref);
+         " RK4 first flip at %.4f s\n",
+         h, N * h, t_ref);
   printf("  %-9s %11s %11s %13s %12s %11s %10s %9s %9s\n", "gyro", "E(T)/E0-1", "max dE+/E0",
          "|L|(T)/|L0|-1", "max|L-L0|/L0", "max ang(L)", "max|w-w0|", "min y.y0", "1st flip");
   for (int k = 0; k < 3; k++)
-    printf("  %-9s %11.3e %11.3e %13.3e %12.3e %11.3e %10.3e %9.4f %9.4f\n", names[k],
-           o[k].E_drift, o[k].max_E_up, o[k].Lnorm_drift, o[k].Lvec_drift, o[k].Ldir_drift,
-           o[k].w_change, o[k].min_dot, o[k].first_flip);
+    printf("  %-9s %11.3e %11.3e %13.3e %12.3e %11.3e %10.3e %9.4f %9.4f\n", names[k], o[k].E_drift,
+           o[k].max_E_up, o[k].Lnorm_drift, o[k].Lvec_drift, o[k].Ldir_drift, o[k].w_change,
+           o[k].min_dot, o[k].first_flip);
 
   /* none: w constant bit for bit, no flip, no precession of w */
   CU_ASSERT(o[0].w_change == 0);
@@ -804,8 +809,8 @@ static void test_racket(void) {
   racket_out half;
   racket_run(DYN_GYRO_IMPLICIT, h / 2, 2 * N, Id, wb0, &half);
   printf("  implicit at h=%g: E(T)/E0-1 = %.3e, |L|(T)/|L0|-1 = %.3e, max|L-L0|/L0 = %.3e,"
-         " max ang(L) = %.3e, 1st flip %.4f\n", h / 2, half.E_drift, half.Lnorm_drift,
-         half.Lvec_drift, half.Ldir_drift, half.first_flip);
+         " max ang(L) = %.3e, 1st flip %.4f\n",
+         h / 2, half.E_drift, half.Lnorm_drift, half.Lvec_drift, half.Ldir_drift, half.first_flip);
   TST_CLOSE(o[2].E_drift / half.E_drift, 2.0, 0, 0.15);
   TST_CLOSE(o[2].Ldir_drift / half.Ldir_drift, 2.0, 0, 0.15);
   TST_CLOSE((o[2].first_flip - t_ref) / (half.first_flip - t_ref), 2.0, 0, 0.15);

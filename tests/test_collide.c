@@ -84,38 +84,31 @@ static int pair_gjk(dyn_body a, dyn_body b, double margin, dyn_contact *out) {
   return dyn_collide_gjk_epa(v, 0, 1, margin, out);
 }
 
-#define V3_CLOSE(a, e, tol)                                          \
-  do {                                                               \
-    dyn_v3 a_ = (a), e_ = (e);                                       \
-    double av_[3] = { a_.x, a_.y, a_.z }, ev_[3] = { e_.x, e_.y, e_.z }; \
-    TST_VEC_CLOSE(av_, ev_, 3, (tol), 0.0);                          \
+#define V3_CLOSE(a, e, tol)                                                                        \
+  do {                                                                                             \
+    dyn_v3 a_ = (a), e_ = (e);                                                                     \
+    double av_[3] = { a_.x, a_.y, a_.z }, ev_[3] = { e_.x, e_.y, e_.z };                           \
+    TST_VEC_CLOSE(av_, ev_, 3, (tol), 0.0);                                                        \
   } while (0)
 
-static dyn_v3 v3(double x, double y, double z) {
-  return dyn_v3_make(x, y, z);
-}
+static dyn_v3 v3(double x, double y, double z) { return dyn_v3_make(x, y, z); }
 
-static double dist3(dyn_v3 a, dyn_v3 b) {
-  return dyn_v3_norm(dyn_v3_sub(a, b));
-}
+static double dist3(dyn_v3 a, dyn_v3 b) { return dyn_v3_norm(dyn_v3_sub(a, b)); }
 
 /* index of the contact whose point is within tol of p, or -1 */
 static int find_point(const dyn_contact *c, int n, dyn_v3 p, double tol) {
   for (int i = 0; i < n; i++)
-    if (dist3(c[i].p, p) <= tol)
-      return i;
+    if (dist3(c[i].p, p) <= tol) return i;
   return -1;
 }
 
 static dyn_quat rand_quat(gsl_rng *r) {
-  dyn_quat q = dyn_quat_make(gsl_ran_gaussian(r, 1), gsl_ran_gaussian(r, 1),
-                             gsl_ran_gaussian(r, 1), gsl_ran_gaussian(r, 1));
+  dyn_quat q = dyn_quat_make(gsl_ran_gaussian(r, 1), gsl_ran_gaussian(r, 1), gsl_ran_gaussian(r, 1),
+                             gsl_ran_gaussian(r, 1));
   return dyn_quat_normalize(q);
 }
 
-static double unif(gsl_rng *r, double a, double b) {
-  return a + (b - a) * gsl_rng_uniform(r);
-}
+static double unif(gsl_rng *r, double a, double b) { return a + (b - a) * gsl_rng_uniform(r); }
 
 static dyn_v3 rand_v3(gsl_rng *r, double a, double b) {
   return v3(unif(r, a, b), unif(r, a, b), unif(r, a, b));
@@ -190,8 +183,8 @@ static void test_sphere_plane(void) {
 static dyn_quat frame_on(dyn_v3 n, double phi) {
   dyn_v3 ez = v3(0, 0, 1), ax = dyn_v3_cross(ez, n);
   double s = dyn_v3_norm(ax);
-  dyn_quat align = s > 0 ? dyn_quat_axis_angle(dyn_v3_scale(ax, 1.0 / s), atan2(s, n.z))
-                         : dyn_quat_identity();
+  dyn_quat align =
+      s > 0 ? dyn_quat_axis_angle(dyn_v3_scale(ax, 1.0 / s), atan2(s, n.z)) : dyn_quat_identity();
   return dyn_quat_mul(align, dyn_quat_axis_angle(ez, phi));
 }
 
@@ -205,8 +198,8 @@ static void box_on_plane_case(double theta, double hc, double margin, int expect
   double d = 0.7, h = 0.5;
   dyn_quat qf = frame_on(n, 0.7);
   dyn_v3 E1 = axis_of(qf, 0), E2 = axis_of(qf, 1);
-  dyn_v3 r = dyn_v3_add(dyn_v3_scale(n, d + hc), dyn_v3_add(dyn_v3_scale(E1, 0.3),
-                                                           dyn_v3_scale(E2, -0.2)));
+  dyn_v3 r = dyn_v3_add(dyn_v3_scale(n, d + hc),
+                        dyn_v3_add(dyn_v3_scale(E1, 0.3), dyn_v3_scale(E2, -0.2)));
   dyn_quat q = dyn_quat_mul(qf, dyn_quat_axis_angle(v3(1, 0, 0), theta));
   dyn_contact c[4];
   int k = pair(mk_plane(n, d), mk_box(v3(h, h, h), r, q), margin, c);
@@ -218,10 +211,9 @@ static void box_on_plane_case(double theta, double hc, double margin, int expect
         double x = sx * h, y = sy * h, z = sz * h;
         double Y = y * cos(theta) - z * sin(theta), Z = hc + y * sin(theta) + z * cos(theta);
         double depth = -Z;
-        if (!(depth > -margin))
-          continue;
-        dyn_v3 corner = dyn_v3_add(dyn_v3_scale(n, d + Z),
-                                   dyn_v3_add(dyn_v3_scale(E1, 0.3 + x), dyn_v3_scale(E2, -0.2 + Y)));
+        if (!(depth > -margin)) continue;
+        dyn_v3 corner = dyn_v3_add(dyn_v3_scale(n, d + Z), dyn_v3_add(dyn_v3_scale(E1, 0.3 + x),
+                                                                      dyn_v3_scale(E2, -0.2 + Y)));
         int i = find_point(c, k, dyn_v3_axpy(corner, 0.5 * depth, n), 1e-12);
         CU_ASSERT(i >= 0);
         if (i >= 0) {
@@ -296,11 +288,11 @@ static void test_box_box_stack(void) {
   }
   for (int i = 0; i < 4; i++)
     for (int j = 0; j < 4; j++) {
-      const double *p1 = sq[0][i], *p2 = sq[0][(i + 1) % 4], *q1 = sq[1][j], *q2 = sq[1][(j + 1) % 4];
+      const double *p1 = sq[0][i], *p2 = sq[0][(i + 1) % 4], *q1 = sq[1][j],
+                   *q2 = sq[1][(j + 1) % 4];
       double dx1 = p2[0] - p1[0], dy1 = p2[1] - p1[1], dx2 = q2[0] - q1[0], dy2 = q2[1] - q1[1];
       double den = dx1 * dy2 - dy1 * dx2;
-      if (fabs(den) < 1e-12)
-        continue;
+      if (fabs(den) < 1e-12) continue;
       double s = ((q1[0] - p1[0]) * dy2 - (q1[1] - p1[1]) * dx2) / den;
       double t = ((q1[0] - p1[0]) * dy1 - (q1[1] - p1[1]) * dx1) / den;
       if (s >= 0 && s <= 1 && t >= 0 && t <= 1) {
@@ -318,8 +310,7 @@ static void test_box_box_stack(void) {
     TST_CLOSE(c[i].p.z, 0.5 - 5e-4, 1e-12, 0);
     int hit = 0;
     for (int j = 0; j < np; j++)
-      if (fabs(c[i].p.x - px[j]) < 1e-12 && fabs(c[i].p.y - py[j]) < 1e-12)
-        hit = 1;
+      if (fabs(c[i].p.x - px[j]) < 1e-12 && fabs(c[i].p.y - py[j]) < 1e-12) hit = 1;
     CU_ASSERT(hit);
   }
   /* the kept quadrilateral spans most of the polygon: the largest
@@ -338,8 +329,9 @@ static void test_box_box_stack(void) {
             my += py[id[q]] / 4;
           }
           for (int p = 1; p < 4; p++)
-            for (int q = p; q > 0 && atan2(py[id[q]] - my, px[id[q]] - mx)
-                                     < atan2(py[id[q - 1]] - my, px[id[q - 1]] - mx); q--) {
+            for (int q = p; q > 0 && atan2(py[id[q]] - my, px[id[q]] - mx) <
+                                         atan2(py[id[q - 1]] - my, px[id[q - 1]] - mx);
+                 q--) {
               int t = id[q];
               id[q] = id[q - 1];
               id[q - 1] = t;
@@ -358,8 +350,9 @@ static void test_box_box_stack(void) {
       my += c[q].p.y / 4;
     }
     for (int p = 1; p < 4; p++)
-      for (int q = p; q > 0 && atan2(c[id[q]].p.y - my, c[id[q]].p.x - mx)
-                               < atan2(c[id[q - 1]].p.y - my, c[id[q - 1]].p.x - mx); q--) {
+      for (int q = p; q > 0 && atan2(c[id[q]].p.y - my, c[id[q]].p.x - mx) <
+                                   atan2(c[id[q - 1]].p.y - my, c[id[q - 1]].p.x - mx);
+           q--) {
         int t = id[q];
         id[q] = id[q - 1];
         id[q - 1] = t;
@@ -386,8 +379,7 @@ static void test_box_box_stack(void) {
   for (int i = 0; i < 4; i++) {
     int j = find_point(c, 4, v3(ex[i][0], ex[i][1], 0.4995), 1e-12);
     CU_ASSERT(j >= 0);
-    if (j >= 0)
-      TST_CLOSE(c[j].depth, 1e-3, 1e-12, 0);
+    if (j >= 0) TST_CLOSE(c[j].depth, 1e-3, 1e-12, 0);
   }
 }
 
@@ -403,8 +395,8 @@ static void test_box_box_edge(void) {
    * between the edges, (0, 0.2, sqrt(2)/2 - 0.005). */
   double s2 = sqrt(2.0);
   dyn_body A = mk_box(v3(0.5, 0.5, 0.5), v3(0, 0, 0), dyn_quat_axis_angle(v3(0, 1, 0), PI / 4));
-  dyn_body B = mk_box(v3(0.5, 0.5, 0.5), v3(0.1, 0.2, s2 - 0.01),
-                      dyn_quat_axis_angle(v3(1, 0, 0), PI / 4));
+  dyn_body B =
+      mk_box(v3(0.5, 0.5, 0.5), v3(0.1, 0.2, s2 - 0.01), dyn_quat_axis_angle(v3(1, 0, 0), PI / 4));
   dyn_contact c[4];
   CU_ASSERT_EQUAL_FATAL(pair(A, B, 0.0, c), 1);
   TST_CLOSE(c[0].depth, 0.01, 1e-14, 0);
@@ -538,8 +530,7 @@ static void test_capsules(void) {
   /* tilted by alpha about y: the ends are at heights 0.09 -+ 0.5 sin a;
    * a = 0.05 -> the raised end is 0.09 + 0.025 - 0.1 = 0.015 above */
   double al = 0.05;
-  dyn_body T = mk_capsule(0.1, 0.5, v3(0, 0, 0.09),
-                          dyn_quat_axis_angle(v3(0, 1, 0), PI / 2 + al));
+  dyn_body T = mk_capsule(0.1, 0.5, v3(0, 0, 0.09), dyn_quat_axis_angle(v3(0, 1, 0), PI / 2 + al));
   CU_ASSERT_EQUAL_FATAL(pair(F, T, 0.0, c), 1);
   TST_CLOSE(c[0].depth, 0.01 + 0.5 * sin(al), 1e-15, 0);
   CU_ASSERT_EQUAL_FATAL(pair(F, T, 0.02, c), 2);
@@ -627,8 +618,7 @@ static void test_hulls(void) {
   /* the 4 points are octagon vertices; order them by angle, shoelace */
   double ang[4];
   int id[4] = { 0, 1, 2, 3 };
-  for (int i = 0; i < 4; i++)
-    ang[i] = atan2(c[i].p.y, c[i].p.x);
+  for (int i = 0; i < 4; i++) ang[i] = atan2(c[i].p.y, c[i].p.x);
   for (int p = 1; p < 4; p++)
     for (int k = p; k > 0 && ang[id[k]] < ang[id[k - 1]]; k--) {
       int t = id[k];
@@ -660,15 +650,12 @@ static double sat_depth(const dyn_body *A, const dyn_body *B, dyn_v3 *axis, doub
   }
   dyn_v3 L[15];
   int nl = 0;
-  for (int k = 0; k < 3; k++)
-    L[nl++] = ua[k];
-  for (int k = 0; k < 3; k++)
-    L[nl++] = ub[k];
+  for (int k = 0; k < 3; k++) L[nl++] = ua[k];
+  for (int k = 0; k < 3; k++) L[nl++] = ub[k];
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
       dyn_v3 x = dyn_v3_cross(ua[i], ub[j]);
-      if (dyn_v3_norm(x) > 1e-6)
-        L[nl++] = dyn_v3_normalize(x);
+      if (dyn_v3_norm(x) > 1e-6) L[nl++] = dyn_v3_normalize(x);
     }
   double best = INFINITY;
   *min_face = *min_edge = *second_face = INFINITY;
@@ -701,8 +688,7 @@ static double sat_depth(const dyn_body *A, const dyn_body *B, dyn_v3 *axis, doub
 static double box_support(const dyn_body *b, dyn_v3 n) {
   double s = dyn_v3_dot(n, b->r);
   double h[3] = { b->shape.half.x, b->shape.half.y, b->shape.half.z };
-  for (int k = 0; k < 3; k++)
-    s += h[k] * fabs(dyn_v3_dot(n, axis_of(b->q, k)));
+  for (int k = 0; k < 3; k++) s += h[k] * fabs(dyn_v3_dot(n, axis_of(b->q, k)));
   return s;
 }
 
@@ -712,8 +698,7 @@ static double box_outside(const dyn_body *b, dyn_v3 x) {
   double h[3] = { b->shape.half.x, b->shape.half.y, b->shape.half.z }, s = 0;
   for (int k = 0; k < 3; k++) {
     double e = fabs(dyn_v3_dot(t, axis_of(b->q, k))) - h[k];
-    if (e > 0)
-      s += e * e;
+    if (e > 0) s += e * e;
   }
   return sqrt(s);
 }
@@ -752,8 +737,7 @@ static void test_gjk_random(void) {
     double margin = 0.2;
     int k = pair(B, S, margin, c), kg = pair_gjk(B, S, margin, g);
     CU_ASSERT_EQUAL(kg, k);
-    if (k != 1 || kg != 1)
-      continue;
+    if (k != 1 || kg != 1) continue;
     hits++;
     TST_CLOSE(g[0].depth, c[0].depth, 1e-9, 0);
     /* the normal is unique unless the centre is inside and two faces are
@@ -764,8 +748,7 @@ static void test_gjk_random(void) {
     for (int j = 0; j < 3; j++) {
       double x = dyn_v3_dot(t, axis_of(B.q, j));
       gaps[j] = h[j] - fabs(x);
-      if (gaps[j] < 0)
-        in = 0;
+      if (gaps[j] < 0) in = 0;
     }
     double g1 = fmin(gaps[0], fmin(gaps[1], gaps[2]));
     double g2 = gaps[0] + gaps[1] + gaps[2] - g1 - fmax(gaps[0], fmax(gaps[1], gaps[2]));
@@ -787,20 +770,17 @@ static void test_gjk_random(void) {
     dyn_v3 ax;
     double mf, me, sf;
     double D = sat_depth(&A, &B, &ax, &mf, &me, &sf);
-    if (!(D > 1e-6))
-      continue;
+    if (!(D > 1e-6)) continue;
     pen++;
     int kg = pair_gjk(A, B, 0.0, g);
     CU_ASSERT_EQUAL_FATAL(kg, 1);
     TST_CLOSE(g[0].depth, D, 1e-9, 0);
     /* a unique minimising axis fixes the normal */
-    if (fmin(mf, me) == D && fmin(fmax(mf, me), sf) - D > 1e-6)
-      V3_CLOSE(g[0].normal, ax, 1e-7);
+    if (fmin(mf, me) == D && fmin(fmax(mf, me), sf) - D > 1e-6) V3_CLOSE(g[0].normal, ax, 1e-7);
     int k = pair(A, B, 0.0, c);
     CU_ASSERT(k >= 1 && k <= 4);
     double cmax = -INFINITY;
-    for (int i = 0; i < k; i++)
-      cmax = fmax(cmax, c[i].depth);
+    for (int i = 0; i < k; i++) cmax = fmax(cmax, c[i].depth);
     /* never deeper than the chosen axis' overlap: the least face overlap
      * mf, or the edge's (= D) when an edge wins; the face rule (5 %)
      * bounds the excess over the true depth D */
@@ -814,7 +794,8 @@ static void test_gjk_random(void) {
       for (int s = 0; s < 2; s++)
         for (int kk = 0; kk < 3; kk++) {
           dyn_v3 u = axis_of(s ? B.q : A.q, kk);
-          double ra = box_support(&A, u) - dyn_v3_dot(u, A.r), rb = box_support(&B, u) - dyn_v3_dot(u, B.r);
+          double ra = box_support(&A, u) - dyn_v3_dot(u, A.r),
+                 rb = box_support(&B, u) - dyn_v3_dot(u, B.r);
           double d = dyn_v3_dot(dyn_v3_sub(B.r, A.r), u);
           if (ra + rb - fabs(d) < ov) {
             ov = ra + rb - fabs(d);
@@ -823,8 +804,7 @@ static void test_gjk_random(void) {
         }
       TST_CLOSE(ov, mf, 1e-12, 0);
       favoured++;
-      for (int i = 0; i < k; i++)
-        V3_CLOSE(c[i].normal, fax, 1e-12);
+      for (int i = 0; i < k; i++) V3_CLOSE(c[i].normal, fax, 1e-12);
     }
     if (me < 0.9 * mf) {
       /* clearly an edge contact: one point, the SAT depth */
@@ -841,8 +821,7 @@ static void test_gjk_random(void) {
       const dyn_body *ref = &A, *inc = &B;
       int on_a = 0;
       for (int kk = 0; kk < 3; kk++)
-        if (fabs(fabs(dyn_v3_dot(n, axis_of(A.q, kk))) - 1) < 1e-12)
-          on_a = 1;
+        if (fabs(fabs(dyn_v3_dot(n, axis_of(A.q, kk))) - 1) < 1e-12) on_a = 1;
       if (!on_a) {
         ref = &B;
         inc = &A;
@@ -858,10 +837,8 @@ static void test_gjk_random(void) {
       int within = 1;
       for (int kk = 0; kk < 3; kk++) {
         dyn_v3 u = axis_of(ref->q, kk);
-        if (fabs(fabs(dyn_v3_dot(u, n)) - 1) < 1e-12)
-          continue;
-        if (fabs(dyn_v3_dot(u, dyn_v3_sub(x, ref->r))) > hr[kk] - 1e-9)
-          within = 0;
+        if (fabs(fabs(dyn_v3_dot(u, n)) - 1) < 1e-12) continue;
+        if (fabs(dyn_v3_dot(u, dyn_v3_sub(x, ref->r))) > hr[kk] - 1e-9) within = 0;
       }
       V3_CLOSE(c[0].normal, ax, 1e-12);
       if (within) {
@@ -885,8 +862,7 @@ static void test_gjk_random(void) {
     dyn_body B = mk_box(rand_v3(r, 0.1, 0.6), rand_v3(r, -0.9, 0.9), rand_quat(r));
     dyn_v3 ax;
     double mf, me, sf, D = sat_depth(&A, &B, &ax, &mf, &me, &sf);
-    if (!(D > 1e-6))
-      continue;
+    if (!(D > 1e-6)) continue;
     hb++;
     CU_ASSERT_EQUAL_FATAL(pair(mk_hull(cv, 8, A.r, A.q), B, 0.0, g), 1);
     TST_CLOSE(g[0].depth, D, 1e-9, 0);
@@ -902,12 +878,10 @@ static void test_gjk_random(void) {
     dyn_body B = mk_box(rand_v3(r, 0.1, 0.6), rand_v3(r, -1.5, 1.5), rand_quat(r));
     dyn_v3 ax;
     double mf, me, sf;
-    if (sat_depth(&A, &B, &ax, &mf, &me, &sf) > 0)
-      continue; /* overlapping */
+    if (sat_depth(&A, &B, &ax, &mf, &me, &sf) > 0) continue; /* overlapping */
     double margin = 0.3;
     int kg = pair_gjk(A, B, margin, g);
-    if (kg == 0)
-      continue;
+    if (kg == 0) continue;
     sep++;
     dyn_v3 n = g[0].normal;
     double dep = g[0].depth;
@@ -920,8 +894,7 @@ static void test_gjk_random(void) {
     int k = pair(A, B, margin, c);
     CU_ASSERT(k >= 1);
     double cmax = -INFINITY;
-    for (int i = 0; i < k; i++)
-      cmax = fmax(cmax, c[i].depth);
+    for (int i = 0; i < k; i++) cmax = fmax(cmax, c[i].depth);
     TST_CLOSE(cmax, dep, 1e-9, 0);
   }
   CU_ASSERT(sep > 100);
@@ -929,8 +902,10 @@ static void test_gjk_random(void) {
   /* capsule-capsule and capsule-sphere: both exact on the cores */
   hits = 0;
   for (int it = 0; it < 500; it++) {
-    dyn_body A = mk_capsule(unif(r, 0.05, 0.3), unif(r, 0.1, 0.8), rand_v3(r, -0.5, 0.5), rand_quat(r));
-    dyn_body B = mk_capsule(unif(r, 0.05, 0.3), unif(r, 0.1, 0.8), rand_v3(r, -0.5, 0.5), rand_quat(r));
+    dyn_body A =
+        mk_capsule(unif(r, 0.05, 0.3), unif(r, 0.1, 0.8), rand_v3(r, -0.5, 0.5), rand_quat(r));
+    dyn_body B =
+        mk_capsule(unif(r, 0.05, 0.3), unif(r, 0.1, 0.8), rand_v3(r, -0.5, 0.5), rand_quat(r));
     dyn_body S = mk_sphere(unif(r, 0.05, 0.5), rand_v3(r, -1, 1));
     int k = pair(A, B, 0.2, c), kg = pair_gjk(A, B, 0.2, g);
     CU_ASSERT_EQUAL(k, kg);
@@ -980,7 +955,8 @@ static void test_gjk_degenerate(void) {
   dyn_quat to_y = dyn_quat_axis_angle(v3(1, 0, 0), -PI / 2);
   dyn_contact c[4];
   /* two spheres, one centre: depth 0.5 + 0.25, a unit normal */
-  CU_ASSERT_EQUAL_FATAL(pair_gjk(mk_sphere(0.5, v3(1, 2, 3)), mk_sphere(0.25, v3(1, 2, 3)), 0, c), 1);
+  CU_ASSERT_EQUAL_FATAL(pair_gjk(mk_sphere(0.5, v3(1, 2, 3)), mk_sphere(0.25, v3(1, 2, 3)), 0, c),
+                        1);
   TST_CLOSE(c[0].depth, 0.75, 1e-15, 0);
   TST_CLOSE(dyn_v3_norm(c[0].normal), 1, 1e-15, 0);
   /* sphere centre on the capsule's segment: the normal is across the axis */
@@ -1034,18 +1010,10 @@ static void test_symmetry(void) {
       dyn_v3 c = rand_v3(r, -0.4, 0.4);
       dyn_quat q = rand_quat(r);
       switch (kind) {
-      case 0:
-        b[s] = mk_sphere(unif(r, 0.1, 0.5), c);
-        break;
-      case 1:
-        b[s] = mk_box(rand_v3(r, 0.1, 0.5), c, q);
-        break;
-      case 2:
-        b[s] = mk_capsule(unif(r, 0.05, 0.3), unif(r, 0.1, 0.5), c, q);
-        break;
-      case 3:
-        b[s] = mk_hull(cv, 8, c, q);
-        break;
+      case 0: b[s] = mk_sphere(unif(r, 0.1, 0.5), c); break;
+      case 1: b[s] = mk_box(rand_v3(r, 0.1, 0.5), c, q); break;
+      case 2: b[s] = mk_capsule(unif(r, 0.05, 0.3), unif(r, 0.1, 0.5), c, q); break;
+      case 3: b[s] = mk_hull(cv, 8, c, q); break;
       default:
         b[s] = s == 0 ? mk_plane(dyn_v3_normalize(rand_v3(r, -1, 1)), unif(r, -0.3, 0.3))
                       : mk_sphere(0.3, c);
@@ -1077,8 +1045,8 @@ static void test_rules(void) {
   CU_ASSERT_EQUAL(pair(mk_plane(v3(0, 0, 1), 0), mk_plane(v3(0, 0, -1), 0), 1.0, c), 0);
   dyn_body T1 = S, T2 = S2;
   T1.is_static = T2.is_static = 1;
-  CU_ASSERT_EQUAL(pair(T1, T2, 0.0, c), 0);        /* static-static */
-  CU_ASSERT_EQUAL(pair(T1, S2, 0.0, c), 1);        /* static-dynamic */
+  CU_ASSERT_EQUAL(pair(T1, T2, 0.0, c), 0); /* static-static */
+  CU_ASSERT_EQUAL(pair(T1, S2, 0.0, c), 1); /* static-dynamic */
   dyn_body bad = S;
   bad.shape.radius = -1;
   CU_ASSERT_EQUAL(pair(bad, S2, 0.0, c), DYN_ERR_INPUT);
@@ -1103,15 +1071,13 @@ static void test_rules(void) {
 
 static int cmp_pair(const void *a, const void *b) {
   const int *x = a, *y = b;
-  if (x[0] != y[0])
-    return x[0] < y[0] ? -1 : 1;
+  if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
   return (x[1] > y[1]) - (x[1] < y[1]);
 }
 
 static int has_pair(const int *p, long n, int i, int j) {
   for (long k = 0; k < n; k++)
-    if (p[2 * k] == i && p[2 * k + 1] == j)
-      return 1;
+    if (p[2 * k] == i && p[2 * k + 1] == j) return 1;
   return 0;
 }
 
@@ -1184,10 +1150,10 @@ static void test_broadphase(void) {
     b[nb++] = mk_sphere(0.5, v3(40, 20 + i, 3));
     b[nb++] = mk_sphere(0.5, v3(50, 5, 20 + i));
   }
-  b[nb++] = mk_plane(v3(0, 0, 1), 0);    /* floor z >= 0 */
-  b[nb++] = mk_plane(v3(1, 0, 0), 0);    /* x >= 0 */
-  b[nb++] = mk_plane(v3(-1, 0, 0), -10); /* x <= 10 */
-  b[nb++] = mk_plane(v3(0, 1, 0), 0.5);  /* y >= 0.5 */
+  b[nb++] = mk_plane(v3(0, 0, 1), 0);                    /* floor z >= 0 */
+  b[nb++] = mk_plane(v3(1, 0, 0), 0);                    /* x >= 0 */
+  b[nb++] = mk_plane(v3(-1, 0, 0), -10);                 /* x <= 10 */
+  b[nb++] = mk_plane(v3(0, 1, 0), 0.5);                  /* y >= 0.5 */
   b[nb++] = mk_plane(dyn_v3_normalize(v3(1, 1, 1)), -3); /* tilted: unbounded */
   for (int i = 0; i < NN; i++)
     b[nb++] = mk_body(DYN_SHAPE_NONE, rand_v3(r, 0, 10), dyn_quat_identity());
@@ -1201,14 +1167,10 @@ static void test_broadphase(void) {
   /* find the chain and planes again by their shape data */
   int chain[NT], chy[NC], chz[NC], fl = -1;
   for (int i = 0; i < nb; i++) {
-    if (b[i].shape.kind == DYN_SHAPE_SPHERE && b[i].r.x == 40)
-      chy[(int)lround(b[i].r.y) - 20] = i;
-    if (b[i].shape.kind == DYN_SHAPE_SPHERE && b[i].r.x == 50)
-      chz[(int)lround(b[i].r.z) - 20] = i;
-    if (b[i].shape.kind == DYN_SHAPE_BOX && b[i].r.x >= 19.5)
-      chain[(int)lround(b[i].r.x) - 20] = i;
-    if (b[i].shape.kind == DYN_SHAPE_PLANE && b[i].shape.normal.z == 1)
-      fl = i;
+    if (b[i].shape.kind == DYN_SHAPE_SPHERE && b[i].r.x == 40) chy[(int)lround(b[i].r.y) - 20] = i;
+    if (b[i].shape.kind == DYN_SHAPE_SPHERE && b[i].r.x == 50) chz[(int)lround(b[i].r.z) - 20] = i;
+    if (b[i].shape.kind == DYN_SHAPE_BOX && b[i].r.x >= 19.5) chain[(int)lround(b[i].r.x) - 20] = i;
+    if (b[i].shape.kind == DYN_SHAPE_PLANE && b[i].shape.normal.z == 1) fl = i;
   }
 
   void *ws = malloc(dyn_sap_workspace_size(nb));
@@ -1228,8 +1190,8 @@ static void test_broadphase(void) {
     int bad = 0;
     for (long k = 0; k < ns; k++) {
       int i = ps[2 * k], j = ps[2 * k + 1];
-      if (!(i < j) || (b[i].is_static && b[j].is_static) || b[i].shape.kind == DYN_SHAPE_NONE
-          || b[j].shape.kind == DYN_SHAPE_NONE || (k > 0 && cmp_pair(ps + 2 * k - 2, ps + 2 * k) == 0))
+      if (!(i < j) || (b[i].is_static && b[j].is_static) || b[i].shape.kind == DYN_SHAPE_NONE ||
+          b[j].shape.kind == DYN_SHAPE_NONE || (k > 0 && cmp_pair(ps + 2 * k - 2, ps + 2 * k) == 0))
         bad++;
     }
     CU_ASSERT_EQUAL(bad, 0);
@@ -1273,8 +1235,7 @@ static void test_broadphase(void) {
       int k = dyn_collide_pair(b, i, j, 0.02, c);
       int key[2] = { i, j };
       touching += k > 0;
-      if (k > 0 && !bsearch(key, pa, (size_t)na, 2 * sizeof *pa, cmp_pair))
-        missed++;
+      if (k > 0 && !bsearch(key, pa, (size_t)na, 2 * sizeof *pa, cmp_pair)) missed++;
     }
   CU_ASSERT_EQUAL(missed, 0);
   CU_ASSERT(touching > 50);
@@ -1291,15 +1252,13 @@ static void test_broadphase(void) {
   size_t headsz = dyn_sap_workspace_size(1) - boxsz;
   for (int round = 0; round < 4; round++) {
     for (int i = 0; i < nb; i++) {
-      if (b[i].shape.kind == DYN_SHAPE_PLANE)
-        continue;
+      if (b[i].shape.kind == DYN_SHAPE_PLANE) continue;
       if (round == 1)
         b[i].r.x = -b[i].r.x;
       else
         b[i].r = dyn_v3_add(b[i].r, rand_v3(r, -0.05, 0.05));
     }
-    if (round == 2)
-      memset(ws, 0xff, dyn_sap_workspace_size(nb));
+    if (round == 2) memset(ws, 0xff, dyn_sap_workspace_size(nb));
     if (round == 3) {
       dyn_broadphase_sap(b, nb, 0.02, ws, ps, cap); /* a valid tag and order first */
       memcpy((char *)ws + headsz + boxsz, (char *)ws + headsz, boxsz);
@@ -1322,8 +1281,7 @@ static void test_broadphase(void) {
 
 int main(void) {
   gsl_set_error_handler_off();
-  if (CU_initialize_registry() != CUE_SUCCESS)
-    return 1;
+  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("narrow phase, hand-derived", NULL, NULL);
   CU_add_test(s, "sphere-sphere", test_sphere_sphere);
   CU_add_test(s, "sphere-plane", test_sphere_plane);

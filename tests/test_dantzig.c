@@ -87,18 +87,18 @@ static void test_hand_lcp(void) {
    * x1 + 2x2 = 6 -> x = (4/3, 7/3), w = 0.  Each row joins C with one
    * pivot and nothing leaves: 2 pivots.
    * b = (1,-6): x1 = 0, x2 = 3 (2 x2 = 6), w1 = x2 + 1 = 4 >= 0. */
-  double A[4] = {2, 1, 1, 2}, b[2] = {-5, -6}, x[2];
+  double A[4] = { 2, 1, 1, 2 }, b[2] = { -5, -6 }, x[2];
   slv_problem p = dense(2, A, b, NULL, NULL);
   slv_options o = slv_options_default();
   o.tol = 1e-14;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  double xe[2] = {4.0 / 3, 7.0 / 3};
+  double xe[2] = { 4.0 / 3, 7.0 / 3 };
   TST_VEC_CLOSE(x, xe, 2, 1e-14, 0);
   CU_ASSERT_EQUAL(res.pivots, 2);
   b[0] = 1;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  double xe2[2] = {0, 3};
+  double xe2[2] = { 0, 3 };
   TST_VEC_CLOSE(x, xe2, 2, 1e-14, 0);
   CU_ASSERT(own_res(&p, x) <= 1e-15);
 }
@@ -111,8 +111,8 @@ static void test_hand_box(void) {
    * x2 = -1.5 < lo, so x2 = lo = -1 with w2 = 1 - 2 + 2 = 1 >= 0 (at lo:
    * ok), and w1 = 2 - 1 - 6 = -5 <= 0 (at hi: ok).
    * x = (1, -1, -0.5), w = (-5, 1, 0). */
-  double A[9] = {2, 1, 0, 1, 2, 0, 0, 0, 4}, b[3] = {-6, 2, 2};
-  double lo[3] = {-1, -1, -1}, hi[3] = {1, 1, 1}, x[3], w[3];
+  double A[9] = { 2, 1, 0, 1, 2, 0, 0, 0, 4 }, b[3] = { -6, 2, 2 };
+  double lo[3] = { -1, -1, -1 }, hi[3] = { 1, 1, 1 }, x[3], w[3];
   slv_problem p = dense(3, A, b, lo, hi);
   slv_options o = slv_options_default();
   o.tol = 1e-14;
@@ -120,7 +120,7 @@ static void test_hand_box(void) {
   slv_workspace *ws = NULL;
   CU_ASSERT_EQUAL_FATAL(slv_workspace_new(dz, 3, &o, &ws), SLV_OK);
   CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, w, &res), SLV_CONVERGED);
-  double xe[3] = {1, -1, -0.5}, we[3] = {-5, 1, 0};
+  double xe[3] = { 1, -1, -0.5 }, we[3] = { -5, 1, 0 };
   TST_VEC_CLOSE(x, xe, 3, 1e-14, 0);
   TST_VEC_CLOSE(w, we, 3, 1e-14, 0);
   /* bounds that exclude 0 (ODE needs lo <= 0 <= hi): row 1 in [2, 3],
@@ -130,11 +130,11 @@ static void test_hand_box(void) {
    * = -2 <= 0; then w2 = 3 - 4 + 2 = 1 > 0 at hi is wrong, so x2 moves
    * down to w2 = 0: x2 = -2.5 inside [-3, -2]; w1 = 6 - 2.5 - 6 = -2.5.
    * x = (3, -2.5, 0.25), w = (-2.5, 0, 3). */
-  double lo2[3] = {2, -3, 0.25}, hi2[3] = {3, -2, 1};
+  double lo2[3] = { 2, -3, 0.25 }, hi2[3] = { 3, -2, 1 };
   p.lo = lo2;
   p.hi = hi2;
   CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, w, &res), SLV_CONVERGED);
-  double xe2[3] = {3, -2.5, 0.25}, we2[3] = {-2.5, 0, 3};
+  double xe2[3] = { 3, -2.5, 0.25 }, we2[3] = { -2.5, 0, 3 };
   TST_VEC_CLOSE(x, xe2, 3, 1e-14, 0);
   TST_VEC_CLOSE(w, we2, 3, 1e-14, 0);
   slv_workspace_free(ws);
@@ -147,24 +147,24 @@ static void test_hand_free(void) {
    * b = (-1, 2): x2 = 0: 4 x1 = 1 -> x1 = 1/4, w2 = 1/4 + 2 = 9/4 >= 0.
    * b = (4, -1): x2 > 0: 4x1 + x2 = -4, x1 + 3x2 = 1 -> x = (-13/11, 8/11):
    *   a negative free x. */
-  double A[4] = {4, 1, 1, 3}, b[2] = {-2, -3}, x[2];
-  double lo[2] = {-INFINITY, 0}, hi[2] = {INFINITY, INFINITY};
+  double A[4] = { 4, 1, 1, 3 }, b[2] = { -2, -3 }, x[2];
+  double lo[2] = { -INFINITY, 0 }, hi[2] = { INFINITY, INFINITY };
   slv_problem p = dense(2, A, b, lo, hi);
   slv_options o = slv_options_default();
   o.tol = 1e-14;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  double xe[2] = {3.0 / 11, 10.0 / 11};
+  double xe[2] = { 3.0 / 11, 10.0 / 11 };
   TST_VEC_CLOSE(x, xe, 2, 1e-14, 0);
   b[0] = -1;
   b[1] = 2;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  double xe2[2] = {0.25, 0};
+  double xe2[2] = { 0.25, 0 };
   TST_VEC_CLOSE(x, xe2, 2, 1e-14, 0);
   b[0] = 4;
   b[1] = -1;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  double xe3[2] = {-13.0 / 11, 8.0 / 11};
+  double xe3[2] = { -13.0 / 11, 8.0 / 11 };
   TST_VEC_CLOSE(x, xe3, 2, 1e-14, 0);
 }
 
@@ -180,9 +180,9 @@ static void test_hand_findex(void) {
    * [-0.5, 0.5] with w1 = -2.5: natural-map residual 0.5, res_rel 0.5/3.
    * From that pass's active set the Newton step on the bound (x1 = mu x0,
    * row 0 clamped) is the exact answer. */
-  double A[4] = {2, 0.5, 0.5, 1}, b[2] = {-2, -3}, x[2];
-  double lo[2] = {0, -0.5}, hi[2] = {INFINITY, 0.5}, mu[2] = {0, 0.5};
-  int fi[2] = {-1, 0};
+  double A[4] = { 2, 0.5, 0.5, 1 }, b[2] = { -2, -3 }, x[2];
+  double lo[2] = { 0, -0.5 }, hi[2] = { INFINITY, 0.5 }, mu[2] = { 0, 0.5 };
+  int fi[2] = { -1, 0 };
   slv_problem p = dense(2, A, b, lo, hi);
   p.findex = fi;
   p.mu = mu;
@@ -190,7 +190,7 @@ static void test_hand_findex(void) {
   o.tol = 1e-12;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  double xe[2] = {8.0 / 9, 4.0 / 9};
+  double xe[2] = { 8.0 / 9, 4.0 / 9 };
   TST_VEC_CLOSE(x, xe, 2, 1e-14, 0);
   CU_ASSERT(own_res(&p, x) <= 1e-14);
   CU_ASSERT_EQUAL(res.iterations, 1); /* one pass, then the Newton point */
@@ -414,7 +414,7 @@ static void contact_box(int nc, int nb, double mu, double cfm, unsigned long see
     /* t1 = n x e, t2 = n x t1 with e the axis least aligned with n */
     int ax = fabs(d[0][0]) < fabs(d[0][1]) ? (fabs(d[0][0]) < fabs(d[0][2]) ? 0 : 2)
                                            : (fabs(d[0][1]) < fabs(d[0][2]) ? 1 : 2);
-    double e[3] = {0, 0, 0};
+    double e[3] = { 0, 0, 0 };
     e[ax] = 1;
     d[1][0] = d[0][1] * e[2] - d[0][2] * e[1];
     d[1][1] = d[0][2] * e[0] - d[0][0] * e[2];
@@ -432,10 +432,10 @@ static void contact_box(int nc, int nb, double mu, double cfm, unsigned long see
     for (int t = 0; t < 3; t++) {
       int row = 3 * c + t;
       const double *u = d[t];
-      double ca[3] = {ra[1] * u[2] - ra[2] * u[1], ra[2] * u[0] - ra[0] * u[2],
-                      ra[0] * u[1] - ra[1] * u[0]};
-      double cb[3] = {rb[1] * u[2] - rb[2] * u[1], rb[2] * u[0] - rb[0] * u[2],
-                      rb[0] * u[1] - rb[1] * u[0]};
+      double ca[3] = { ra[1] * u[2] - ra[2] * u[1], ra[2] * u[0] - ra[0] * u[2],
+                       ra[0] * u[1] - ra[1] * u[0] };
+      double cb[3] = { rb[1] * u[2] - rb[2] * u[1], rb[2] * u[0] - rb[0] * u[2],
+                       rb[0] * u[1] - rb[1] * u[0] };
       for (int k = 0; k < 3; k++) {
         J[row + (size_t)(6 * ba + k) * n] = u[k];
         J[row + (size_t)(6 * ba + 3 + k) * n] = ca[k];
@@ -539,7 +539,7 @@ static void test_breakdown(void) {
    * raising x2 lowers w2 further (s = -1), nothing blocks: a ray (the LCP
    * has no solution).  ODE would print "s <= 0" and zero x; here:
    * SLV_BREAKDOWN naming the row and s, x finite. */
-  double A[4] = {1, 0, 0, -1}, b[2] = {0, -1}, x[2];
+  double A[4] = { 1, 0, 0, -1 }, b[2] = { 0, -1 }, x[2];
   slv_problem p = dense(2, A, b, NULL, NULL);
   slv_options o = slv_options_default();
   slv_result res;
@@ -551,7 +551,7 @@ static void test_breakdown(void) {
   /* A = [[0,1],[1,0]], b = (-1,-1): x = (1,1) solves it, but every
    * principal pivot is 0 (s = A_ii = 0): Dantzig breaks down on the first
    * row it drives. */
-  double A2[4] = {0, 1, 1, 0}, b2[2] = {-1, -1};
+  double A2[4] = { 0, 1, 1, 0 }, b2[2] = { -1, -1 };
   p = dense(2, A2, b2, NULL, NULL);
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_BREAKDOWN);
   CU_ASSERT(isfinite(x[0]) && isfinite(x[1]));
@@ -567,14 +567,14 @@ static void test_redundant_rows(void) {
    * x1 = 1, w2 = -1 and s = 0, nothing can move it: breakdown on row 1.
    * LCP, b = (-1,-2): the rows most violated first: row 2 clamps at
    * x2 = 2, then w1 = 1 >= 0 at x1 = 0: x = (0, 2). */
-  double A[4] = {1, 1, 1, 1}, b[2] = {-1, -1}, x[2];
-  double lo[2] = {-INFINITY, -INFINITY}, hi[2] = {INFINITY, INFINITY};
+  double A[4] = { 1, 1, 1, 1 }, b[2] = { -1, -1 }, x[2];
+  double lo[2] = { -INFINITY, -INFINITY }, hi[2] = { INFINITY, INFINITY };
   slv_problem p = dense(2, A, b, lo, hi);
   slv_options o = slv_options_default();
   o.tol = 1e-14;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  double xe[2] = {1, 0};
+  double xe[2] = { 1, 0 };
   TST_VEC_CLOSE(x, xe, 2, 1e-15, 0);
   b[1] = -2;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_BREAKDOWN);
@@ -582,11 +582,11 @@ static void test_redundant_rows(void) {
   CU_ASSERT(isfinite(x[0]) && isfinite(x[1]));
   p.lo = p.hi = NULL;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  double xe2[2] = {0, 2};
+  double xe2[2] = { 0, 2 };
   TST_VEC_CLOSE(x, xe2, 2, 1e-15, 0);
   /* A = 0 (1x1), LCP, b = -1: w = -1 for every x >= 0, no solution:
    * breakdown with s = 0 (a ray), not a NaN */
-  double Z[1] = {0}, bz[1] = {-1}, xz[1];
+  double Z[1] = { 0 }, bz[1] = { -1 }, xz[1];
   slv_problem pz = dense(1, Z, bz, NULL, NULL);
   CU_ASSERT_EQUAL(run(&pz, &o, xz, &res), SLV_BREAKDOWN);
   CU_ASSERT(isfinite(xz[0]));
@@ -667,15 +667,15 @@ static void test_warm_start_and_reuse(void) {
 }
 
 static void test_refusals(void) {
-  double A[4] = {2, 0, 1, 2}, b[2] = {-1, -1}, x[2];
+  double A[4] = { 2, 0, 1, 2 }, b[2] = { -1, -1 }, x[2];
   slv_problem p = dense(2, A, b, NULL, NULL);
   slv_options o = slv_options_default();
   slv_result res;
   /* A(0,1) = 1, A(1,0) = 0: not symmetric */
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "symmetric"));
-  int Ap[3] = {0, 1, 2}, Aj[2] = {0, 1};
-  double Ax[2] = {1, 1};
+  int Ap[3] = { 0, 1, 2 }, Aj[2] = { 0, 1 };
+  double Ax[2] = { 1, 1 };
   slv_problem c = slv_problem_empty();
   c.n = 2;
   c.storage = SLV_CSR;
@@ -686,7 +686,7 @@ static void test_refusals(void) {
   CU_ASSERT_EQUAL(run(&c, &o, x, &res), SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "dense"));
   /* n > n_max */
-  double A3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, b3[3] = {0, 0, 0}, x3[3];
+  double A3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, b3[3] = { 0, 0, 0 }, x3[3];
   slv_problem p3 = dense(3, A3, b3, NULL, NULL);
   slv_workspace *ws = NULL;
   CU_ASSERT_EQUAL_FATAL(slv_workspace_new(dz, 2, &o, &ws), SLV_OK);
@@ -715,9 +715,9 @@ static void test_siconos_relay(void) {
   /* Siconos runs RELAY_LEMKE / PGS / AVI_CAOFERRIS / ENUM on these: all P
    * (datasets README 4.6).  They are symmetric positive definite boxes;
    * step_4x4 has lo = 0.1 > 0. */
-  static const char *files[] = {"relay1.dat",    "relay_2x2.dat", "relay_4x4.dat",
-                                "relay_simple2.dat", "step_1x1.dat", "step_2x2.dat",
-                                "step_4x4.dat"};
+  static const char *files[] = { "relay1.dat",        "relay_2x2.dat", "relay_4x4.dat",
+                                 "relay_simple2.dat", "step_1x1.dat",  "step_2x2.dat",
+                                 "step_4x4.dat" };
   char dir[4096], path[4200];
   if (!tst_shared_path("datasets/siconos/relay", dir, sizeof dir)) {
     printf("\n    SKIP: ../shared/datasets not found (set LCPLAB_SHARED)");
@@ -757,13 +757,24 @@ static void test_siconos_mlcp(void) {
   /* dantzig needs a symmetric A: of the 18 MLCP files only PDSym is (the
    * others are circuit models with M = [[A, C], [D, B]], D != C^T); it must
    * be solved, every other file refused with the symmetry message. */
-  static const char *files[] = {
-      "Buck2_mlcp.dat",        "BuckConverter_mlcp.dat", "BuckFirstStep_mlcp.dat",
-      "PDSym_mlcp.dat",        "PD_mlcp.dat",            "RCD_mlcp.dat",
-      "RLCD_mlcp.dat",         "Rectangular_mlcp.dat",   "deltasigma2_mlcp.dat",
-      "deltasigma_mlcp.dat",   "deudeu_mlcp.dat",        "diodeBridge20_mlcp.dat",
-      "diodeBridge40_mlcp.dat", "diodeBridge_mlcp.dat",  "m2n1_mlcp.dat",
-      "m3n2_mlcp.dat",         "relay2_mlcp.dat",        "relay3_mlcp.dat"};
+  static const char *files[] = { "Buck2_mlcp.dat",
+                                 "BuckConverter_mlcp.dat",
+                                 "BuckFirstStep_mlcp.dat",
+                                 "PDSym_mlcp.dat",
+                                 "PD_mlcp.dat",
+                                 "RCD_mlcp.dat",
+                                 "RLCD_mlcp.dat",
+                                 "Rectangular_mlcp.dat",
+                                 "deltasigma2_mlcp.dat",
+                                 "deltasigma_mlcp.dat",
+                                 "deudeu_mlcp.dat",
+                                 "diodeBridge20_mlcp.dat",
+                                 "diodeBridge40_mlcp.dat",
+                                 "diodeBridge_mlcp.dat",
+                                 "m2n1_mlcp.dat",
+                                 "m3n2_mlcp.dat",
+                                 "relay2_mlcp.dat",
+                                 "relay3_mlcp.dat" };
   char dir[4096], path[4200];
   if (!tst_shared_path("datasets/siconos/mlcp", dir, sizeof dir)) {
     printf("\n    SKIP: ../shared/datasets not found (set LCPLAB_SHARED)");
@@ -806,7 +817,7 @@ static void test_siconos_mlcp(void) {
  * ratio test (cycles: max_iter); ODE's, Bullet's and DART's Dantzig reach
  * <= 1e-9 here.  The unique solution must come out to rounding. */
 static void test_badly_scaled(void) {
-  int sizes[2] = {30, 100};
+  int sizes[2] = { 30, 100 };
   for (int si = 0; si < 2; si++)
     for (unsigned long seed = 1; seed <= 4; seed++) {
       int n = sizes[si];
@@ -826,8 +837,10 @@ static void test_badly_scaled(void) {
           A[i + j * n] = A[j + i * n] = a * (D[i] * D[j]);
         }
       for (int i = 0; i < n; i++) {
-        if (i % 2) xs[i] = gsl_rng_uniform_pos(r) / D[i];
-        else ws[i] = gsl_rng_uniform_pos(r) * D[i];
+        if (i % 2)
+          xs[i] = gsl_rng_uniform_pos(r) / D[i];
+        else
+          ws[i] = gsl_rng_uniform_pos(r) * D[i];
       }
       for (int i = 0; i < n; i++) {
         double acc = ws[i];
@@ -839,7 +852,10 @@ static void test_badly_scaled(void) {
       for (int i = 0; i < n; i++) dmin = fmin(dmin, D[i]), dmax = fmax(dmax, D[i]);
       CU_ASSERT(dmax / dmin > 1e5); /* the scalings do span many decades */
       slv_problem p = slv_problem_empty();
-      p.n = n; p.A = A; p.lda = n; p.b = b;
+      p.n = n;
+      p.A = A;
+      p.lda = n;
+      p.b = b;
       slv_options o = slv_options_default();
       o.tol = 1e-9;
       slv_result res;
@@ -853,7 +869,13 @@ static void test_badly_scaled(void) {
       if (st != SLV_CONVERGED || e >= 1e-6)
         printf("\n    scaled n=%d seed %lu: %s res_rel %.3g |x - x*|_D %.3g", n, seed,
                slv_status_str(st), res.res.res_rel, e);
-      free(A); free(G); free(b); free(x); free(xs); free(ws); free(D);
+      free(A);
+      free(G);
+      free(b);
+      free(x);
+      free(xs);
+      free(ws);
+      free(D);
     }
 }
 

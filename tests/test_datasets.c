@@ -28,28 +28,29 @@ typedef struct {
 } expectation;
 
 static const expectation table[] = {
-    {"pgs", "lcp_mmc.dat", PASS, "Siconos PGS: P (collection 1)"},
-    {"pgs", "lcp_deudeu.dat", PASS, "Siconos: all 15 solvers P"},
-    {"pgs", "lcp_trivial.dat", PASS, "Siconos: all 15 solvers P"},
-    {"pgs", "lcp_ortiz.dat", PASS, "Siconos PGS: P"},
-    {"pgs", "lcp_exp_murty.dat", PASS, "Siconos PGS: P (Murty, q = -1)"},
-    {"pgs", "lcp_exp_murty2.dat", PASS, "Siconos PGS: P"},
-    {"pgs", "lcp_CPS_1.dat", PASS, "Siconos PGS: P (solution set z1 + z2 = 1)"},
-    {"pgs", "lcp_CPS_5.dat", PASS, "Siconos PGS: P"},
-    {"pgs", "lcp_deudeu_block.dat", PASS, "SBM twin of lcp_deudeu"},
-    {"pgs", "lcp_trivial_block.dat", PASS, "SBM twin of lcp_trivial"},
-    {"pgs", "lcp_ortiz_block.dat", PASS, "SBM twin of lcp_ortiz"},
-    /* Siconos' PGS divides by M(i,i) = 0 on these and is an expected failure;
+  { "pgs", "lcp_mmc.dat", PASS, "Siconos PGS: P (collection 1)" },
+  { "pgs", "lcp_deudeu.dat", PASS, "Siconos: all 15 solvers P" },
+  { "pgs", "lcp_trivial.dat", PASS, "Siconos: all 15 solvers P" },
+  { "pgs", "lcp_ortiz.dat", PASS, "Siconos PGS: P" },
+  { "pgs", "lcp_exp_murty.dat", PASS, "Siconos PGS: P (Murty, q = -1)" },
+  { "pgs", "lcp_exp_murty2.dat", PASS, "Siconos PGS: P" },
+  { "pgs", "lcp_CPS_1.dat", PASS, "Siconos PGS: P (solution set z1 + z2 = 1)" },
+  { "pgs", "lcp_CPS_5.dat", PASS, "Siconos PGS: P" },
+  { "pgs", "lcp_deudeu_block.dat", PASS, "SBM twin of lcp_deudeu" },
+  { "pgs", "lcp_trivial_block.dat", PASS, "SBM twin of lcp_trivial" },
+  { "pgs", "lcp_ortiz_block.dat", PASS, "SBM twin of lcp_ortiz" },
+  /* Siconos' PGS divides by M(i,i) = 0 on these and is an expected failure;
      * lcplab's pgs refuses them up front (SLV_ERR_UNSUPPORTED, "needs A(i,i) > 0") */
-    {"pgs", "lcp_enum_fails.dat", REFUSED, "Siconos PGS: F (will_fail); zero diagonal"},
-    {"pgs", "lcp_CPS_2.dat", REFUSED, "Siconos PGS: F; zero diagonal"},
-    {"pgs", "lcp_CPS_3.dat", REFUSED, "Siconos PGS: F (bimatrix game); zero diagonal"},
-    {"pgs", "lcp_CPS_4.dat", REFUSED, "Siconos PGS: F; zero diagonal"},
-    {"pgs", "lcp_CPS_4bis.dat", REFUSED, "Siconos PGS: F; zero diagonal"},
-    {"pgs", "lcp_Pang_isolated_sol.dat", REFUSED, "not in Siconos' PGS collections; zero diagonal"},
-    {"pgs", "lcp_Pang_isolated_sol_perturbed.dat", REFUSED, "not in Siconos' PGS collections; zero diagonal"},
-    {"pgs", "lcp_inf_sol_perturbed.dat", REFUSED, "not in Siconos' PGS collections; zero diagonal"},
-    {"pgs", "lcp_tobenna.dat", REFUSED, "Siconos: only PATH/GAMS expected to pass; zero diagonal"},
+  { "pgs", "lcp_enum_fails.dat", REFUSED, "Siconos PGS: F (will_fail); zero diagonal" },
+  { "pgs", "lcp_CPS_2.dat", REFUSED, "Siconos PGS: F; zero diagonal" },
+  { "pgs", "lcp_CPS_3.dat", REFUSED, "Siconos PGS: F (bimatrix game); zero diagonal" },
+  { "pgs", "lcp_CPS_4.dat", REFUSED, "Siconos PGS: F; zero diagonal" },
+  { "pgs", "lcp_CPS_4bis.dat", REFUSED, "Siconos PGS: F; zero diagonal" },
+  { "pgs", "lcp_Pang_isolated_sol.dat", REFUSED, "not in Siconos' PGS collections; zero diagonal" },
+  { "pgs", "lcp_Pang_isolated_sol_perturbed.dat", REFUSED,
+    "not in Siconos' PGS collections; zero diagonal" },
+  { "pgs", "lcp_inf_sol_perturbed.dat", REFUSED, "not in Siconos' PGS collections; zero diagonal" },
+  { "pgs", "lcp_tobenna.dat", REFUSED, "Siconos: only PATH/GAMS expected to pass; zero diagonal" },
 };
 
 static void run_one(const expectation *e, const char *dir) {

@@ -38,7 +38,12 @@ static int cleanup(void) {
 static slv_problem dense(int n, const double *A, const double *b, const double *lo,
                          const double *hi) {
   slv_problem p = slv_problem_empty();
-  p.n = n; p.A = A; p.lda = n; p.b = b; p.lo = lo; p.hi = hi;
+  p.n = n;
+  p.A = A;
+  p.lda = n;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
   return p;
 }
 
@@ -58,11 +63,11 @@ static double bnorm(int n, const double *b) {
 static void test_hand_lcp(void) {
   /* A = [[2,1],[1,2]], b = (-5,-6): both basic, 2x1 + x2 = 5, x1 + 2x2 = 6
    * -> x = (4/3, 7/3), w = 0. */
-  double A[4] = {2, 1, 1, 2}, b[2] = {-5, -6}, x[2];
+  double A[4] = { 2, 1, 1, 2 }, b[2] = { -5, -6 }, x[2];
   slv_problem p = dense(2, A, b, NULL, NULL);
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, x, &res), SLV_CONVERGED);
-  double xe[2] = {4.0 / 3, 7.0 / 3};
+  double xe[2] = { 4.0 / 3, 7.0 / 3 };
   TST_VEC_CLOSE(x, xe, 2, 1e-15, 0);
   /* order: k=0 {} (w = b < 0), k=1 {0}: x0 = 5/2, w1 = 5/2 - 6 < 0; {1}:
    * x1 = 3, w0 = 3 - 5 < 0; k=2 {0,1}: accepted -> 4 cases */
@@ -70,19 +75,19 @@ static void test_hand_lcp(void) {
   /* b = (1, -6): x1 = 0 with w1 = x2 + 1 = 4 >= 0, x2 = 3 (case 3 of 4) */
   b[0] = 1;
   CU_ASSERT_EQUAL(run(&p, x, &res), SLV_CONVERGED);
-  double xe2[2] = {0, 3};
+  double xe2[2] = { 0, 3 };
   TST_VEC_CLOSE(x, xe2, 2, 1e-15, 0);
   CU_ASSERT_EQUAL(res.iterations, 3);
 
   /* 3x3 LCP, A = [[2,1,0],[1,2,1],[0,1,2]] (SPD: unique), b = (-2, 1, -4).
    * Try x1 = 0: rows 0 and 2 decouple, 2 x0 = 2 -> x0 = 1, 2 x2 = 4 ->
    * x2 = 2; w1 = x0 + x2 + 1 = 4 >= 0.  x = (1, 0, 2), w = (0, 4, 0). */
-  double A3[9] = {2, 1, 0, 1, 2, 1, 0, 1, 2}, b3[3] = {-2, 1, -4}, x3[3], w3[3];
+  double A3[9] = { 2, 1, 0, 1, 2, 1, 0, 1, 2 }, b3[3] = { -2, 1, -4 }, x3[3], w3[3];
   p = dense(3, A3, b3, NULL, NULL);
   slv_options o = slv_options_default();
   o.tol = 1e-14;
   CU_ASSERT_EQUAL(slv_solve(ws16, &p, &o, x3, w3, &res), SLV_CONVERGED);
-  double xe3[3] = {1, 0, 2}, we3[3] = {0, 4, 0};
+  double xe3[3] = { 1, 0, 2 }, we3[3] = { 0, 4, 0 };
   TST_VEC_CLOSE(x3, xe3, 3, 1e-15, 0);
   TST_VEC_CLOSE(w3, we3, 3, 1e-14, 0);
 }
@@ -93,14 +98,14 @@ static void test_hand_mixed(void) {
    * b = (-9, -1, -6).  Try x1 = 0 (at lo), x2 = 1 (at hi): row 0 is an
    * equation, 4 x0 + 1 - 9 = 0 -> x0 = 2; then w1 = 2 + 0 + 1 - 1 = 2 >= 0
    * and w2 = 2 + 0 + 2 - 6 = -2 <= 0.  x = (2, 0, 1), w = (0, 2, -2). */
-  double A[9] = {4, 1, 1, 1, 3, 1, 1, 1, 2}, b[3] = {-9, -1, -6};
-  double lo[3] = {-INFINITY, 0, -1}, hi[3] = {INFINITY, INFINITY, 1}, x[3], w[3];
+  double A[9] = { 4, 1, 1, 1, 3, 1, 1, 1, 2 }, b[3] = { -9, -1, -6 };
+  double lo[3] = { -INFINITY, 0, -1 }, hi[3] = { INFINITY, INFINITY, 1 }, x[3], w[3];
   slv_problem p = dense(3, A, b, lo, hi);
   slv_options o = slv_options_default();
   o.tol = 1e-14;
   slv_result res;
   CU_ASSERT_EQUAL(slv_solve(ws16, &p, &o, x, w, &res), SLV_CONVERGED);
-  double xe[3] = {2, 0, 1}, we[3] = {0, 2, -2};
+  double xe[3] = { 2, 0, 1 }, we[3] = { 0, 2, -2 };
   TST_VEC_CLOSE(x, xe, 3, 1e-15, 0);
   TST_VEC_CLOSE(w, we, 3, 1e-14, 0);
   /* 2 one-sided/box choice rows: 2^1 * 3^1 = 6 cases; k = 0 has 2 of them
@@ -110,20 +115,21 @@ static void test_hand_mixed(void) {
   /* One-sided upper row: row 0 lo = -inf, hi = 1; row 1 LCP.
    * A = [[2,1],[1,2]], b = (-4, 1).  x0 = 1 (at hi), x1 = 0 (at lo):
    * w0 = 2 - 4 = -2 <= 0, w1 = 1 + 1 = 2 >= 0.  x = (1, 0). */
-  double A2[4] = {2, 1, 1, 2}, b2[2] = {-4, 1}, lo2[2] = {-INFINITY, 0}, hi2[2] = {1, INFINITY};
+  double A2[4] = { 2, 1, 1, 2 }, b2[2] = { -4, 1 }, lo2[2] = { -INFINITY, 0 },
+         hi2[2] = { 1, INFINITY };
   double x2[2], w2[2];
   p = dense(2, A2, b2, lo2, hi2);
   CU_ASSERT_EQUAL(slv_solve(ws16, &p, &o, x2, w2, &res), SLV_CONVERGED);
-  double xe2[2] = {1, 0}, we2[2] = {-2, 2};
+  double xe2[2] = { 1, 0 }, we2[2] = { -2, 2 };
   TST_VEC_CLOSE(x2, xe2, 2, 1e-15, 0);
   TST_VEC_CLOSE(w2, we2, 2, 1e-14, 0);
 
   /* Fixed row (lo = hi = 0.5) and a free row: x0 = 0.5, w0 free;
    * 0.5 + 2 x1 - 2 = 0 -> x1 = 0.75; w0 = 1 + 0.75 + 3 = 4.75. */
-  double b3[2] = {3, -2}, lo3[2] = {0.5, -INFINITY}, hi3[2] = {0.5, INFINITY};
+  double b3[2] = { 3, -2 }, lo3[2] = { 0.5, -INFINITY }, hi3[2] = { 0.5, INFINITY };
   p = dense(2, A2, b3, lo3, hi3);
   CU_ASSERT_EQUAL(slv_solve(ws16, &p, &o, x2, w2, &res), SLV_CONVERGED);
-  double xe3[2] = {0.5, 0.75}, we3[2] = {4.75, 0};
+  double xe3[2] = { 0.5, 0.75 }, we3[2] = { 4.75, 0 };
   TST_VEC_CLOSE(x2, xe3, 2, 1e-15, 0);
   TST_VEC_CLOSE(w2, we3, 2, 1e-14, 0);
   CU_ASSERT_EQUAL(res.iterations, 1); /* one case: both rows have one state */
@@ -134,11 +140,11 @@ static void test_order_several_solutions(void) {
    * (1,0) [w = (0,1)], (0,1) [w = (1,0)], (1/3,1/3) [w = 0].  The documented
    * order (support size, then lexicographic): k = 0 {} gives w = b < 0;
    * k = 1 {0}: x0 = 1, w1 = 2 - 1 = 1 >= 0: accepted at the 2nd case. */
-  double A[4] = {1, 2, 2, 1}, b[2] = {-1, -1}, x[2];
+  double A[4] = { 1, 2, 2, 1 }, b[2] = { -1, -1 }, x[2];
   slv_problem p = dense(2, A, b, NULL, NULL);
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, x, &res), SLV_CONVERGED);
-  double xe[2] = {1, 0};
+  double xe[2] = { 1, 0 };
   TST_VEC_CLOSE(x, xe, 2, 1e-15, 0);
   CU_ASSERT_EQUAL(res.iterations, 2);
 }
@@ -153,21 +159,22 @@ static void check_cps1(const slv_problem *p, const double *x) {
 }
 
 static void test_cps1_solution_set(void) {
-  double A[4] = {1, 1, 1, 1}, b[2] = {-1, -1}, x[2];
+  double A[4] = { 1, 1, 1, 1 }, b[2] = { -1, -1 }, x[2];
   slv_problem p = dense(2, A, b, NULL, NULL);
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, x, &res), SLV_CONVERGED);
   check_cps1(&p, x);
   /* the first in the documented order: basic set {0}, x = (1, 0) */
-  double xe[2] = {1, 0};
+  double xe[2] = { 1, 0 };
   TST_VEC_CLOSE(x, xe, 2, 1e-15, 0);
   /* a box version: lo = 0, hi = 0.25: x1 + x2 <= 0.5 < 1, so w =
    * x1 + x2 - 1 < 0 on both rows: both at hi, x = (0.25, 0.25), w = -0.5
    * (found at k = 0, the 4th lo/hi choice). */
-  double lo[2] = {0, 0}, hi[2] = {0.25, 0.25};
-  p.lo = lo; p.hi = hi;
+  double lo[2] = { 0, 0 }, hi[2] = { 0.25, 0.25 };
+  p.lo = lo;
+  p.hi = hi;
   CU_ASSERT_EQUAL(run(&p, x, &res), SLV_CONVERGED);
-  double xe2[2] = {0.25, 0.25};
+  double xe2[2] = { 0.25, 0.25 };
   TST_VEC_CLOSE(x, xe2, 2, 1e-15, 0);
   CU_ASSERT_EQUAL(res.iterations, 4);
 
@@ -189,7 +196,7 @@ static void test_cps1_solution_set(void) {
 static void test_no_solution(void) {
   /* A = -I, b = -1: w = -x - 1 <= -1 < 0 for every x >= 0, so no solution.
    * All 2^3 bases are nonsingular: SLV_NO_SOLUTION after 8 cases. */
-  double A[9] = {-1, 0, 0, 0, -1, 0, 0, 0, -1}, b[3] = {-1, -1, -1}, x[3];
+  double A[9] = { -1, 0, 0, 0, -1, 0, 0, 0, -1 }, b[3] = { -1, -1, -1 }, x[3];
   slv_problem p = dense(3, A, b, NULL, NULL);
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, x, &res), SLV_NO_SOLUTION);
@@ -201,7 +208,7 @@ static void test_no_solution(void) {
   /* every basis singular: free row, A = 0, b = 0.  Every x solves it, but
    * no nonsingular basis exists, so enum cannot prove or find anything:
    * SLV_SINGULAR_PIVOT, not "no solution". */
-  double Z[1] = {0}, bz[1] = {0}, lz[1] = {-INFINITY}, hz[1] = {INFINITY};
+  double Z[1] = { 0 }, bz[1] = { 0 }, lz[1] = { -INFINITY }, hz[1] = { INFINITY };
   p = dense(1, Z, bz, lz, hz);
   CU_ASSERT_EQUAL(run(&p, x, &res), SLV_SINGULAR_PIVOT);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "singular"));
@@ -240,10 +247,22 @@ static void test_planted_mixed10(void) {
   double lo[10], hi[10];
   for (int i = 0; i < 10; i++) {
     switch (i % 5) {
-    case 0: lo[i] = 0; hi[i] = INFINITY; break;
-    case 1: lo[i] = -INFINITY; hi[i] = 0.5; break;
-    case 2: lo[i] = -0.5; hi[i] = 0.3; break;
-    case 3: lo[i] = -INFINITY; hi[i] = INFINITY; break;
+    case 0:
+      lo[i] = 0;
+      hi[i] = INFINITY;
+      break;
+    case 1:
+      lo[i] = -INFINITY;
+      hi[i] = 0.5;
+      break;
+    case 2:
+      lo[i] = -0.5;
+      hi[i] = 0.3;
+      break;
+    case 3:
+      lo[i] = -INFINITY;
+      hi[i] = INFINITY;
+      break;
     default: lo[i] = hi[i] = 0.2; break;
     }
   }
@@ -260,7 +279,10 @@ static void test_planted_pmatrix10(void) {
   double A[n * n], Bm[n * n], C[n * n], b[n], xs[n], ws[n], x[n];
   gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(r, 46);
-  for (int k = 0; k < n * n; k++) { Bm[k] = 2 * gsl_rng_uniform(r) - 1; C[k] = 2 * gsl_rng_uniform(r) - 1; }
+  for (int k = 0; k < n * n; k++) {
+    Bm[k] = 2 * gsl_rng_uniform(r) - 1;
+    C[k] = 2 * gsl_rng_uniform(r) - 1;
+  }
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++) {
       double s = 0;
@@ -297,12 +319,20 @@ static void test_csr_matches_dense(void) {
   double Ax[n * n];
   for (int i = 0; i < n; i++) {
     Ap[i] = nnz;
-    for (int j = 0; j < n; j++) { Aj[nnz] = j; Ax[nnz++] = A[i + j * n]; }
+    for (int j = 0; j < n; j++) {
+      Aj[nnz] = j;
+      Ax[nnz++] = A[i + j * n];
+    }
   }
   Ap[n] = nnz;
   slv_problem d = dense(n, A, b, NULL, NULL);
   slv_problem c = slv_problem_empty();
-  c.n = n; c.storage = SLV_CSR; c.Ap = Ap; c.Aj = Aj; c.Ax = Ax; c.b = b;
+  c.n = n;
+  c.storage = SLV_CSR;
+  c.Ap = Ap;
+  c.Aj = Aj;
+  c.Ax = Ax;
+  c.b = b;
   slv_result rd, rc;
   CU_ASSERT_EQUAL(run(&d, xd, &rd), SLV_CONVERGED);
   CU_ASSERT_EQUAL(run(&c, xc, &rc), SLV_CONVERGED);
@@ -323,7 +353,8 @@ static void test_agrees_with_pgs(void) {
     tst_planted_spd(n, 0.3, 48 + kind, lo, hi, A, b, xs);
     slv_problem p = dense(n, A, b, lo, hi);
     slv_options o = slv_options_default();
-    o.tol = 1e-13; o.max_iter = 100000;
+    o.tol = 1e-13;
+    o.max_iter = 100000;
     slv_workspace *wp;
     CU_ASSERT_EQUAL_FATAL(slv_workspace_new(pgs, n, &o, &wp), SLV_OK);
     slv_result rp, re;
@@ -348,9 +379,14 @@ static void test_refusals(void) {
   CU_ASSERT_EQUAL(slv_solve(w17, &p, &o, x, NULL, &res), SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "n <= 16"));
   /* n = 16 but 9 box + 7 LCP rows: 2^7 * 3^9 = 2519424 cases > 2^18 */
-  p.n = 16; p.lda = n;
-  for (int i = 0; i < 16; i++) { lo[i] = i < 9 ? -1 : 0; hi[i] = i < 9 ? 1 : INFINITY; }
-  p.lo = lo; p.hi = hi;
+  p.n = 16;
+  p.lda = n;
+  for (int i = 0; i < 16; i++) {
+    lo[i] = i < 9 ? -1 : 0;
+    hi[i] = i < 9 ? 1 : INFINITY;
+  }
+  p.lo = lo;
+  p.hi = hi;
   CU_ASSERT_EQUAL(slv_solve(w17, &p, &o, x, NULL, &res), SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "2^7 * 3^9 = 2519424"));
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "262144"));
@@ -361,10 +397,12 @@ static void test_refusals(void) {
   CU_ASSERT_EQUAL(slv_solve(w17, &p, &o, x, NULL, &res), SLV_CONVERGED);
   slv_workspace_free(w17);
   /* findex rows are not supported */
-  double A2[4] = {1, 0, 0, 1}, b2[2] = {-1, 0}, mu[2] = {0, 0.5}, lo2[2] = {0, -1}, hi2[2] = {INFINITY, 1};
-  int fx[2] = {-1, 0};
+  double A2[4] = { 1, 0, 0, 1 }, b2[2] = { -1, 0 }, mu[2] = { 0, 0.5 }, lo2[2] = { 0, -1 },
+         hi2[2] = { INFINITY, 1 };
+  int fx[2] = { -1, 0 };
   slv_problem q = dense(2, A2, b2, lo2, hi2);
-  q.findex = fx; q.mu = mu;
+  q.findex = fx;
+  q.mu = mu;
   CU_ASSERT_EQUAL(run(&q, x, &res), SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "findex"));
 }

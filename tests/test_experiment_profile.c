@@ -42,13 +42,12 @@
 
 #include <math.h>
 
-static void test_ratios(void)
-{
+static void test_ratios(void) {
   const double F = INFINITY;
-  double t[9] = {1, 2, 4, 3, F, 1, F, F, F};
+  double t[9] = { 1, 2, 4, 3, F, 1, F, F, F };
   double r[9];
   exp_profile_ratios(3, 3, t, r);
-  double want[9] = {1, 2, 4, 3, F, 1, F, F, F};
+  double want[9] = { 1, 2, 4, 3, F, 1, F, F, F };
   for (int k = 0; k < 9; k++) {
     if (isinf(want[k])) {
       CU_ASSERT(isinf(r[k]) && r[k] > 0);
@@ -58,10 +57,9 @@ static void test_ratios(void)
   }
 }
 
-static void test_rho(void)
-{
+static void test_rho(void) {
   const double F = INFINITY;
-  double t[9] = {1, 2, 4, 3, F, 1, F, F, F};
+  double t[9] = { 1, 2, 4, 3, F, 1, F, F, F };
   double r[9];
   exp_profile_ratios(3, 3, t, r);
   TST_CLOSE(exp_profile_rho(3, 3, r, 0, 1.0), 1.0 / 3, 0, 1e-15);
@@ -77,10 +75,9 @@ static void test_rho(void)
   TST_CLOSE(exp_profile_rho(0, 3, r, 0, 1.0), 0.0, 0, 0);
 }
 
-static void test_breaks(void)
-{
+static void test_breaks(void) {
   const double F = INFINITY;
-  double t[9] = {1, 2, 4, 3, F, 1, F, F, F};
+  double t[9] = { 1, 2, 4, 3, F, 1, F, F, F };
   double r[9], taus[3];
   exp_profile_ratios(3, 3, t, r);
   CU_ASSERT_EQUAL_FATAL(exp_profile_breaks(3, 3, r, 0, taus), 2);
@@ -93,12 +90,11 @@ static void test_breaks(void)
   TST_CLOSE(taus[1], 4.0, 0, 0);
 }
 
-static void test_failures_and_ties(void)
-{
+static void test_failures_and_ties(void) {
   /* 0 and NaN are failures; a tie gives both solvers r = 1; duplicate
    * ratios give one breakpoint: p1 (2, 2), p2 (NaN, 5), p3 (0, 10), p4 (4, 8)
    * -> A: 1, inf, inf, 1; B: 1, 1, 1, 2. */
-  double t[8] = {2, 2, NAN, 5, 0, 10, 4, 8};
+  double t[8] = { 2, 2, NAN, 5, 0, 10, 4, 8 };
   double r[8], taus[4];
   exp_profile_ratios(4, 2, t, r);
   TST_CLOSE(r[0], 1.0, 0, 0);
@@ -115,16 +111,14 @@ static void test_failures_and_ties(void)
   TST_CLOSE(exp_profile_rho(4, 2, r, 1, 2.0), 1.0, 0, 0);
 }
 
-static void test_fit(void)
-{
-  double x[4] = {0, 1, 2, 3}, y[4], a, b, r2;
-  for (int i = 0; i < 4; i++)
-    y[i] = 2 + 3 * x[i];
+static void test_fit(void) {
+  double x[4] = { 0, 1, 2, 3 }, y[4], a, b, r2;
+  for (int i = 0; i < 4; i++) y[i] = 2 + 3 * x[i];
   CU_ASSERT_EQUAL_FATAL(exp_fit_line(x, y, 4, &a, &b, &r2), 0);
   TST_CLOSE(a, 2.0, 1e-14, 0);
   TST_CLOSE(b, 3.0, 1e-14, 0);
   TST_CLOSE(r2, 1.0, 1e-14, 0);
-  double x2[3] = {0, 1, 2}, y2[3] = {0, 2, 1};
+  double x2[3] = { 0, 1, 2 }, y2[3] = { 0, 2, 1 };
   CU_ASSERT_EQUAL_FATAL(exp_fit_line(x2, y2, 3, &a, &b, &r2), 0);
   TST_CLOSE(a, 0.5, 1e-15, 0);
   TST_CLOSE(b, 0.5, 1e-15, 0);
@@ -140,15 +134,14 @@ static void test_fit(void)
   TST_CLOSE(b, 3.0, 1e-12, 0);
   /* degenerate: one point, or all x equal */
   CU_ASSERT_EQUAL(exp_fit_line(x, y, 1, &a, &b, &r2), -1);
-  double xs[3] = {1, 1, 1};
+  double xs[3] = { 1, 1, 1 };
   CU_ASSERT_EQUAL(exp_fit_line(xs, y2, 3, &a, &b, &r2), -1);
 }
 
-static void test_alias(void)
-{
+static void test_alias(void) {
   const double F = INFINITY;
-  double t[6] = {1, 0.9, 2, F, 3, 1.5};
-  int alias[6] = {-1, 0, -1, -1, 0, -1};
+  double t[6] = { 1, 0.9, 2, F, 3, 1.5 };
+  int alias[6] = { -1, 0, -1, -1, 0, -1 };
   double r[6];
   exp_profile_ratios_alias(2, 3, t, alias, r);
   TST_CLOSE(r[0], 1.0, 0, 0);
@@ -163,10 +156,9 @@ static void test_alias(void)
   TST_CLOSE(r[0], 1.0 / 0.9, 0, 1e-15);
 }
 
-static void test_winners(void)
-{
+static void test_winners(void) {
   const double F = INFINITY;
-  double r[9] = {1, 1.03, 2, 1, 1.2, F, F, F, F};
+  double r[9] = { 1, 1.03, 2, 1, 1.2, F, F, F, F };
   int wins[3], ties[3];
   exp_profile_winners(3, 3, r, NULL, 0.05, wins, ties);
   CU_ASSERT_EQUAL(wins[0], 1);
@@ -179,16 +171,15 @@ static void test_winners(void)
   exp_profile_winners(3, 3, r, NULL, 0.0, wins, ties);
   CU_ASSERT_EQUAL(wins[0], 2);
   CU_ASSERT_EQUAL(ties[0], 0);
-  int alias[9] = {-1, 0, -1, -1, -1, -1, -1, -1, -1};
+  int alias[9] = { -1, 0, -1, -1, -1, -1, -1, -1, -1 };
   exp_profile_winners(3, 3, r, alias, 0.05, wins, ties);
   CU_ASSERT_EQUAL(wins[0], 2);
   CU_ASSERT_EQUAL(ties[0], 0);
   CU_ASSERT_EQUAL(ties[1], 0);
 }
 
-static void test_quantiles(void)
-{
-  double x4[4] = {4, 1, 3, 2}, x5[5] = {5, 3, 1, 4, 2};
+static void test_quantiles(void) {
+  double x4[4] = { 4, 1, 3, 2 }, x5[5] = { 5, 3, 1, 4, 2 };
   exp_tsum s;
   exp_time_summary(x4, 4, &s);
   TST_CLOSE(s.median, 2.5, 0, 1e-15);
@@ -204,8 +195,7 @@ static void test_quantiles(void)
   TST_CLOSE(exp_quantile(&one, 1, 0.25), 7.0, 0, 0);
 }
 
-static void test_repeat_rule(void)
-{
+static void test_repeat_rule(void) {
   CU_ASSERT_EQUAL(exp_repeat_done(5, 0.1, 5, 0.1, 2.0), 1);
   CU_ASSERT_EQUAL(exp_repeat_done(4, 1.0, 5, 0.1, 2.0), 0);
   CU_ASSERT_EQUAL(exp_repeat_done(5, 0.05, 5, 0.1, 2.0), 0);
@@ -213,9 +203,8 @@ static void test_repeat_rule(void)
   CU_ASSERT_EQUAL(exp_repeat_done(0, 0.0, 5, 0.1, 2.0), 0);
 }
 
-static void test_fit_ci(void)
-{
-  double x[4] = {0, 1, 2, 3}, y[4] = {0, 2, 1, 3}, a, b, r2, lo, hi;
+static void test_fit_ci(void) {
+  double x[4] = { 0, 1, 2, 3 }, y[4] = { 0, 2, 1, 3 }, a, b, r2, lo, hi;
   CU_ASSERT_EQUAL_FATAL(exp_fit_line_ci(x, y, 4, &a, &b, &r2, &lo, &hi), 0);
   TST_CLOSE(b, 0.8, 1e-15, 0);
   TST_CLOSE(a, 0.3, 1e-15, 0);
@@ -227,8 +216,7 @@ static void test_fit_ci(void)
   CU_ASSERT(isinf(lo) && lo < 0 && isinf(hi) && hi > 0);
 }
 
-static void test_status_columns(void)
-{
+static void test_status_columns(void) {
   CU_ASSERT_EQUAL(exp_status_column("converged"), 0);
   CU_ASSERT_EQUAL(exp_status_column("singular_pivot"), 4);
   CU_ASSERT_EQUAL(exp_status_column("refused"), 8);
@@ -238,8 +226,7 @@ static void test_status_columns(void)
   CU_ASSERT_STRING_EQUAL(exp_status_name(99), "other");
 }
 
-static void test_tex(void)
-{
+static void test_tex(void) {
   char out[256];
   CU_ASSERT_EQUAL(exp_tex_escape("a_b%c&d#e$f{g}h~i^j\\k<l>m|n", out, sizeof out), 0);
   CU_ASSERT_STRING_EQUAL(out, "a\\_b\\%c\\&d\\#e\\$f\\{g\\}h\\textasciitilde{}i"
@@ -254,8 +241,7 @@ static void test_tex(void)
   CU_ASSERT_STRING_EQUAL(small, "a\\_");
 }
 
-static void test_reason(void)
-{
+static void test_reason(void) {
   char k[128];
   exp_reason_key("pgs", "pgs needs A(i,i) > 0; A(3,3)=0", k, sizeof k);
   CU_ASSERT_STRING_EQUAL(k, "needs A(i,i) > 0");
@@ -264,19 +250,20 @@ static void test_reason(void)
   exp_reason_key("pgs", "pgs does not handle Coulomb cones (54 cones)", k, sizeof k);
   CU_ASSERT_STRING_EQUAL(k, "does not handle Coulomb cones");
   /* a ';' within parentheses (a ',' turned into ';' in a CSV note) does not cut */
-  exp_reason_key("direct", "direct solves only equality rows (lo=-inf; hi=inf); row 3 has lo=0",
-                 k, sizeof k);
+  exp_reason_key("direct", "direct solves only equality rows (lo=-inf; hi=inf); row 3 has lo=0", k,
+                 sizeof k);
   CU_ASSERT_STRING_EQUAL(k, "solves only equality rows (lo=-inf; hi=inf)");
   /* "NAME: ..." as well as "NAME ..." */
-  exp_reason_key("nsn_ac", "nsn_ac: solves the Coulomb law only (Alart-Curnier); the associated "
-                           "cone is a QP", k, sizeof k);
+  exp_reason_key("nsn_ac",
+                 "nsn_ac: solves the Coulomb law only (Alart-Curnier); the associated "
+                 "cone is a QP",
+                 k, sizeof k);
   CU_ASSERT_STRING_EQUAL(k, "solves the Coulomb law only (Alart-Curnier)");
   exp_reason_key("lemke", "lemke needs dense storage (the problem is CSR)", k, sizeof k);
   CU_ASSERT_STRING_EQUAL(k, "needs dense storage (the problem is CSR)");
 }
 
-static void test_fnv(void)
-{
+static void test_fnv(void) {
   /* published FNV-1a 64 test vectors */
   CU_ASSERT(exp_fnv1a(EXP_FNV_INIT, "", 0) == 0xcbf29ce484222325ull);
   CU_ASSERT(exp_fnv1a(EXP_FNV_INIT, "a", 1) == 0xaf63dc4c8601ec8cull);
@@ -285,10 +272,8 @@ static void test_fnv(void)
   CU_ASSERT(exp_fnv1a(exp_fnv1a(EXP_FNV_INIT, "foo", 3), "bar", 3) == 0x85944171f73967e8ull);
 }
 
-int main(void)
-{
-  if (CU_initialize_registry() != CUE_SUCCESS)
-    return 1;
+int main(void) {
+  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("experiment profile and fit", NULL, NULL);
   CU_add_test(s, "Dolan-More ratios, hand example", test_ratios);
   CU_add_test(s, "rho_s(tau), hand example", test_rho);

@@ -208,7 +208,7 @@ static void test_slices(void) {
   TST_VEC_CLOSE(w, wref, n, 1e-13, 1e-12);
   slv_residuals ra = slv_residual(&f.p, x, NULL), rb = slv_residual(&f.p, x, w);
   CU_ASSERT(ra.res_nat_inf > 0);
-  CU_ASSERT(ra.res_nat_inf == rb.res_nat_inf && ra.compl == rb.compl && ra.infeas == rb.infeas);
+  CU_ASSERT(ra.res_nat_inf == rb.res_nat_inf && ra.compl == rb.compl &&ra.infeas == rb.infeas);
   /* as cones (Coulomb, mu 0.5), rows 3k..3k+2 */
   slv_problem q = f.p;
   int *rows = malloc((size_t)(n / 3) * sizeof(int));
@@ -222,7 +222,7 @@ static void test_slices(void) {
   ra = slv_residual(&q, x, NULL);
   rb = slv_residual(&q, x, w);
   CU_ASSERT(ra.res_nat_inf > 0);
-  CU_ASSERT(ra.res_nat_inf == rb.res_nat_inf && ra.compl == rb.compl);
+  CU_ASSERT(ra.res_nat_inf == rb.res_nat_inf && ra.compl == rb.compl );
   CU_ASSERT(ra.merit_fclib == rb.merit_fclib && ra.res_rel_2 == rb.res_rel_2);
   slv_residuals rr = slv_residual(&q, x, wref);
   TST_CLOSE(ra.merit_fclib, rr.merit_fclib, 1e-13, 1e-12);
@@ -281,6 +281,7 @@ int main(void) {
   CU_add_test(s, "pgs: factored and dense take the same sweeps", test_pgs_agrees);
   CU_add_test(s, "solvers without the capability refuse it", test_refusals);
   CU_add_test(s, "many blocks and rows: the stack slices", test_slices);
-  CU_add_test(s, "block ids beyond the workspace: renumbered, same iterates", test_renumbered_blocks);
+  CU_add_test(s, "block ids beyond the workspace: renumbered, same iterates",
+              test_renumbered_blocks);
   return tst_run();
 }

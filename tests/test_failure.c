@@ -64,16 +64,14 @@ static double own_natres(const slv_problem *p, const double *x) {
   double r = 0.0;
   for (int i = 0; i < p->n; i++) {
     double w = p->b[i];
-    for (int j = 0; j < p->n; j++)
-      w += p->A[i + (size_t)j * (size_t)p->lda] * x[j];
+    for (int j = 0; j < p->n; j++) w += p->A[i + (size_t)j * (size_t)p->lda] * x[j];
     double lo = p->lo ? p->lo[i] : 0.0, hi = p->hi ? p->hi[i] : INFINITY;
     if (p->findex && p->findex[i] >= 0) {
       hi = p->mu[i] * fabs(x[p->findex[i]]);
       lo = -hi;
     }
     double ri = fabs(fmax(x[i] - hi, fmin(w, x[i] - lo)));
-    if (!(ri <= r))
-      r = ri;
+    if (!(ri <= r)) r = ri;
   }
   return r;
 }
@@ -82,8 +80,7 @@ static double own_natres(const slv_problem *p, const double *x) {
  * worse than every candidate. */
 static int applied_is_best(const dyn_world *w, const dyn_world_metrics *m, int loud) {
   dyn_world_solve ls;
-  if (!dyn_world_last_solve(w, &ls) || ls.prob.storage != SLV_DENSE || !ls.x_applied)
-    return 0;
+  if (!dyn_world_last_solve(w, &ls) || ls.prob.storage != SLV_DENSE || !ls.x_applied) return 0;
   const slv_problem *p = &ls.prob;
   double *zero = calloc((size_t)p->n, sizeof *zero);
   int ok = zero != NULL;
@@ -94,11 +91,10 @@ static int applied_is_best(const dyn_world *w, const dyn_world_metrics *m, int l
                      ok && ls.opt.warm_start ? own_natres(p, ls.x_start) : NAN,
                      ok ? own_natres(p, zero) : NAN };
   for (int c = 0; c < 3; c++)
-    if (isfinite(cand[c]) && cand[c] < best)
-      best = cand[c];
+    if (isfinite(cand[c]) && cand[c] < best) best = cand[c];
   free(zero);
-  ok = ok && isfinite(ra) && ra <= best * (1 + 1e-12) + 1e-300
-    && fabs(ra - m->res_applied) <= 1e-12 * (1 + ra);
+  ok = ok && isfinite(ra) && ra <= best * (1 + 1e-12) + 1e-300 &&
+       fabs(ra - m->res_applied) <= 1e-12 * (1 + ra);
   if (!ok && loud)
     printf("\n  step %ld: applied %s res %.17g, best candidate %.17g, metrics %.17g", m->step,
            dyn_applied_str(m->applied), ra, best, m->res_applied);
@@ -123,8 +119,7 @@ enum { LEMKE_FIXTURE_PIVOTS = 12 };
 /* steps of scene `name` with solver, integrator and policy; every failed
  * step checked by applied_is_best. */
 static dyn_world *run_scene(const char *name, const char *param, const char *solver,
-                            dyn_integrator integ, dyn_failure_policy pol, long steps,
-                            run_out *o) {
+                            dyn_integrator integ, dyn_failure_policy pol, long steps, run_out *o) {
   dyn_world_settings s = dyn_world_settings_default();
   snprintf(s.solver, sizeof s.solver, "%s", solver);
   if (!strcmp(solver, "lemke")) /* failures on purpose: see LEMKE_FIXTURE_PIVOTS */
@@ -147,14 +142,11 @@ static dyn_world *run_scene(const char *name, const char *param, const char *sol
     }
     o->steps++;
     double dE = fabs(m.energy - E0);
-    if (!(dE <= o->dE_max))
-      o->dE_max = dE;
-    if (!(m.energy - E0 <= o->gain))
-      o->gain = m.energy - E0;
+    if (!(dE <= o->dE_max)) o->dE_max = dE;
+    if (!(m.energy - E0 <= o->gain)) o->gain = m.energy - E0;
     if (m.failed) {
       o->failed++;
-      if (!applied_is_best(w, &m, pol != DYN_ON_FAILURE_KEEP))
-        o->bad++;
+      if (!applied_is_best(w, &m, pol != DYN_ON_FAILURE_KEEP)) o->bad++;
     }
   }
   return w;
@@ -166,16 +158,13 @@ static double settled_distance(dyn_world *w, const char *name, const char *param
   const char *params[1] = { param };
   dyn_world *w0 = NULL;
   char msg[256] = "";
-  if (dyn_scene_new(name, params, 1, NULL, &w0, msg, sizeof msg) != DYN_OK)
-    return INFINITY;
+  if (dyn_scene_new(name, params, 1, NULL, &w0, msg, sizeof msg) != DYN_OK) return INFINITY;
   int nb = dyn_world_body_count(w0);
   double *rr = malloc(3 * (size_t)nb * sizeof *rr), d = 0.0;
-  if (!rr || dyn_scene_rest_positions(name, w0, rr, nb, msg, sizeof msg) != DYN_OK)
-    d = INFINITY;
+  if (!rr || dyn_scene_rest_positions(name, w0, rr, nb, msg, sizeof msg) != DYN_OK) d = INFINITY;
   for (int i = 0; rr && d < INFINITY && i < nb; i++) {
     const dyn_body *b = &dyn_world_bodies(w)[i];
-    if (b->is_static)
-      continue;
+    if (b->is_static) continue;
     double dx = b->r.x - rr[3 * i], dy = b->r.y - rr[3 * i + 1], dz = b->r.z - rr[3 * i + 2];
     d = fmax(d, sqrt(dx * dx + dy * dy + dz * dz));
   }
@@ -196,7 +185,8 @@ static void pyramid_case(const char *layers, dyn_integrator integ, long steps, i
   (void)keep_stops;
   CU_ASSERT(o.failed > o.steps / 2);
   printf("\n  lemke %s, keep: %ld steps run, %ld failed, %ld of them applied worse than a "
-         "candidate%s", layers, o.steps, o.failed, o.bad, o.err ? ", then a step failed" : "");
+         "candidate%s",
+         layers, o.steps, o.failed, o.bad, o.err ? ", then a step failed" : "");
   dyn_world_free(w);
   w = run_scene("pyramid", layers, "lemke", integ, DYN_ON_FAILURE_FALLBACK, steps, &o);
   double d = settled_distance(w, "pyramid", layers);
@@ -207,8 +197,8 @@ static void pyramid_case(const char *layers, dyn_integrator integ, long steps, i
   CU_ASSERT(d < 5e-3);
   CU_ASSERT(o.gain < 1e-2 * fabs(o.E0)); /* no energy from a bad impulse */
   printf("\n  lemke %s, fallback: %ld steps, %ld failed, none worse than the best candidate, "
-         "cubes within %.2g m of rest, energy gain <= %.3g J (|dE| <= %.3g J)", layers, o.steps,
-         o.failed, d, o.gain, o.dE_max);
+         "cubes within %.2g m of rest, energy gain <= %.3g J (|dE| <= %.3g J)",
+         layers, o.steps, o.failed, d, o.gain, o.dE_max);
   dyn_world_free(w);
 }
 
@@ -230,21 +220,21 @@ static void test_lemke_pyramid3(void) {
 static void test_apgd_pendulum(void) {
   run_out o;
   long K = steps_of(1200, 300); /* |dE| passes 1e3 J at step 112 under keep */
-  dyn_world *w = run_scene("pendulum", NULL, "apgd", DYN_INT_SYMPLECTIC_EULER,
-                           DYN_ON_FAILURE_KEEP, K, &o);
+  dyn_world *w =
+      run_scene("pendulum", NULL, "apgd", DYN_INT_SYMPLECTIC_EULER, DYN_ON_FAILURE_KEEP, K, &o);
   CU_ASSERT_EQUAL(o.err, DYN_OK);
   CU_ASSERT_EQUAL(o.failed, 0); /* keep exempts every budget stop */
-  CU_ASSERT(o.dE_max > 1e3);   /* the defect */
+  CU_ASSERT(o.dE_max > 1e3);    /* the defect */
   printf("\n  apgd pendulum, keep: |dE| reaches %.3g J", o.dE_max);
   dyn_world_free(w);
-  w = run_scene("pendulum", NULL, "apgd", DYN_INT_SYMPLECTIC_EULER, DYN_ON_FAILURE_FALLBACK,
-                K, &o);
+  w = run_scene("pendulum", NULL, "apgd", DYN_INT_SYMPLECTIC_EULER, DYN_ON_FAILURE_FALLBACK, K, &o);
   CU_ASSERT_EQUAL(o.err, DYN_OK);
   CU_ASSERT_EQUAL(o.failed, K); /* apgd's budget stops are judged */
   CU_ASSERT_EQUAL(o.bad, 0);
   CU_ASSERT(o.dE_max < 1.0);
   printf("\n  apgd pendulum, fallback: %ld failed steps, none worse than the best candidate, "
-         "|dE| <= %.3g J", K, o.dE_max);
+         "|dE| <= %.3g J",
+         K, o.dE_max);
   dyn_world_free(w);
 }
 
@@ -267,16 +257,19 @@ static dyn_world *twin_joint_world(dyn_failure_policy pol) {
   sh.kind = DYN_SHAPE_SPHERE;
   sh.radius = 0.1;
   CU_ASSERT_EQUAL(dyn_body_init(&b, 1.0, dyn_inertia_sphere(1.0, 0.1), sh, dyn_v3_make(0, 0, 1),
-                                dyn_quat_identity(), msg, sizeof msg), DYN_OK);
+                                dyn_quat_identity(), msg, sizeof msg),
+                  DYN_OK);
   CU_ASSERT_EQUAL(dyn_world_add_body(w, &b), 0);
   dyn_v3 ax = dyn_v3_make(0, 1, 0);
   dyn_joint j;
   CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_BALL, dyn_world_bodies(w), 1, 0, -1,
-                                 dyn_v3_make(0.5, 0, 1), ax, ax, msg, sizeof msg), DYN_OK);
+                                 dyn_v3_make(0.5, 0, 1), ax, ax, msg, sizeof msg),
+                  DYN_OK);
   CU_ASSERT_EQUAL(dyn_world_add_joint(w, &j), 0);
   dyn_world_bodies(w)[0].r.x += d;
   CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_BALL, dyn_world_bodies(w), 1, 0, -1,
-                                 dyn_v3_make(0.5 + d, 0, 1), ax, ax, msg, sizeof msg), DYN_OK);
+                                 dyn_v3_make(0.5 + d, 0, 1), ax, ax, msg, sizeof msg),
+                  DYN_OK);
   CU_ASSERT_EQUAL(dyn_world_add_joint(w, &j), 1);
   dyn_world_bodies(w)[0].r.x -= d / 2;
   return w;
@@ -287,8 +280,8 @@ static void test_policies_one_step(void) {
   dyn_world *w = twin_joint_world(DYN_ON_FAILURE_BEST);
   CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, &m), DYN_OK);
   CU_ASSERT(m.failed && m.status == SLV_SINGULAR_PIVOT);
-  CU_ASSERT(m.applied == DYN_APPLIED_SOLVER || m.applied == DYN_APPLIED_WARM
-            || m.applied == DYN_APPLIED_ZERO);
+  CU_ASSERT(m.applied == DYN_APPLIED_SOLVER || m.applied == DYN_APPLIED_WARM ||
+            m.applied == DYN_APPLIED_ZERO);
   CU_ASSERT_PTR_NULL(m.fallback_solver);
   CU_ASSERT(applied_is_best(w, &m, 1));
   printf("\n  best: %s applied, res %.3g", dyn_applied_str(m.applied), m.res_applied);
@@ -298,8 +291,7 @@ static void test_policies_one_step(void) {
   CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, &m), DYN_OK);
   CU_ASSERT(m.failed);
   CU_ASSERT_PTR_NOT_NULL(m.fallback_solver);
-  if (m.fallback_solver)
-    CU_ASSERT_STRING_EQUAL(m.fallback_solver, "pgs");
+  if (m.fallback_solver) CU_ASSERT_STRING_EQUAL(m.fallback_solver, "pgs");
   CU_ASSERT(m.fallback_status >= 0);
   CU_ASSERT(applied_is_best(w, &m, 1));
   printf("\n  fallback: pgs %s, %s applied, res %.3g", slv_status_str(m.fallback_status),
@@ -337,13 +329,13 @@ static void factored_dump(const char *solver) {
   char msg[512] = "", dir[64];
   CU_ASSERT_EQUAL_FATAL(dyn_scene_new("pyramid", params, 1, &s, &w, msg, sizeof msg), DYN_OK);
   dyn_world_solve ls;
-  for (int k = 0; k < 6; k++)
-    CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
+  for (int k = 0; k < 6; k++) CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
   CU_ASSERT_EQUAL_FATAL(dyn_world_last_solve(w, &ls), 1);
   CU_ASSERT_EQUAL_FATAL(ls.prob.storage, SLV_FACTORED);
   CU_ASSERT_EQUAL_FATAL(tst_tmpdir_make(dir, sizeof dir, "test_failure"), 0);
-  CU_ASSERT_EQUAL_FATAL(cli_dump_solve(dir, ls.step, &ls.prob, ls.x_start, ls.x_solver,
-                                       ls.solver, &ls.opt, msg, sizeof msg), 0);
+  CU_ASSERT_EQUAL_FATAL(cli_dump_solve(dir, ls.step, &ls.prob, ls.x_start, ls.x_solver, ls.solver,
+                                       &ls.opt, msg, sizeof msg),
+                        0);
   char path[256], wpath[256];
   snprintf(path, sizeof path, "%s/step%ld.lcp", dir, ls.step);
   snprintf(wpath, sizeof wpath, "%s/step%ld.warm", dir, ls.step);
@@ -379,12 +371,12 @@ static void test_factored_dump(void) {
 }
 
 int main(void) {
-  if (CU_initialize_registry() != CUE_SUCCESS)
-    return 1;
+  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("failure policy", NULL, NULL);
   CU_add_test(s, "lemke, 4-layer pyramid, Verlet: keep stops, fallback never worse",
               test_lemke_pyramid_verlet);
-  CU_add_test(s, "lemke, 3-layer pyramid: keep applies worse, fallback never worse", test_lemke_pyramid3);
+  CU_add_test(s, "lemke, 3-layer pyramid: keep applies worse, fallback never worse",
+              test_lemke_pyramid3);
   CU_add_test(s, "apgd, pendulum: keep gains 1e3 J, fallback never worse, |dE| < 1 J",
               test_apgd_pendulum);
   CU_add_test(s, "best, fallback, stop on one failed step", test_policies_one_step);

@@ -96,7 +96,8 @@ static double *dense_of(const slv_instance *inst) {
     memcpy(A, inst->A, n * n * sizeof(double));
   } else {
     for (size_t i = 0; i < n; i++)
-      for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++) A[i + n * (size_t)inst->Aj[k]] += inst->Ax[k];
+      for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++)
+        A[i + n * (size_t)inst->Aj[k]] += inst->Ax[k];
   }
   return A;
 }
@@ -221,7 +222,7 @@ static double fclib_merit(struct fclib_matrix *W, double *q, double *mu, double 
   L.mu = mu;
   L.spacedim = 3;
   double *u = calloc((size_t)W->m + 1, sizeof(double)); /* ignored by fclib (it recomputes u) */
-  struct fclib_solution sol = {NULL, u, x, NULL};
+  struct fclib_solution sol = { NULL, u, x, NULL };
   double m = fclib_merit_local(&L, MERIT_1, &sol);
   free(u);
   return m;
@@ -335,9 +336,10 @@ static void merit_one(const char *rel, const char *name) {
   for (int kind = 0; kind < 3; kind++) {
     if (kind == 1 && !guess) continue;
     for (int i = 0; i < n; i++)
-      x[i] = kind == 0 ? 0.0 : kind == 1 ? guess[i]
-                                         : (i % 3 == 0 ? 2.0 * gsl_rng_uniform(rng)
-                                                       : 2.0 * gsl_rng_uniform(rng) - 1.0);
+      x[i] = kind == 0 ? 0.0
+             : kind == 1
+                 ? guess[i]
+                 : (i % 3 == 0 ? 2.0 * gsl_rng_uniform(rng) : 2.0 * gsl_rng_uniform(rng) - 1.0);
     double ours = slv_residual(&p, x, NULL).merit_fclib;
     double theirs = fclib_merit(W, q, mu, x);
     double d = fabs(ours - theirs) / fabs(theirs);
@@ -403,7 +405,8 @@ static void test_merit(void) {
   merit_folder("datasets/siconos/fc3d", &fc3d);
   merit_folder("datasets/fclib", &fclib);
   printf("\n  %d files (%d siconos/fc3d, %d fclib local), %d points: worst relative difference "
-         "%.2e", merit_files, fc3d, fclib, merit_points, worst_rel);
+         "%.2e",
+         merit_files, fc3d, fclib, merit_points, worst_rel);
   CU_ASSERT_EQUAL(fc3d, 37); /* 35 .dat + 2 .hdf5 (datasets README 4.2) */
   /* the CSR pitfall is real on this data: W changes the merit by > 0.1 % on
    * 3 of the 4 local .hdf5 files (not on PerioBox, whose W r is tiny) */
@@ -424,13 +427,14 @@ typedef struct global_file {
 
 /* datasets README 4.3 and 4.8 */
 static const global_file GLOBALS[] = {
-    {"datasets/siconos/gfc3d/Box_Stacks-i0122-82-5.hdf5", 82, 450},
-    {"datasets/siconos/gfc3d/CubeH8.hdf5", 1, 162},
-    {"datasets/siconos/gfc3d/LMGC_GlobalFrictionContactProblem00046.hdf5", 9, 162},
-    {"datasets/siconos/gfc3d/Spheres-i099-356-679.hdf5", 356, 12000},
-    {"datasets/siconos/gfc3d/spheres-in-a-box-98-i10000-256-10.hdf5", 256, 588},
-    {"datasets/fclib/LMGC_GFC3D-i00001-1-00000.hdf5", 1, 48},
-    {"datasets/fclib/LMGC_GFC3D-i00501-4-00000.hdf5", 4, 162}};
+  { "datasets/siconos/gfc3d/Box_Stacks-i0122-82-5.hdf5", 82, 450 },
+  { "datasets/siconos/gfc3d/CubeH8.hdf5", 1, 162 },
+  { "datasets/siconos/gfc3d/LMGC_GlobalFrictionContactProblem00046.hdf5", 9, 162 },
+  { "datasets/siconos/gfc3d/Spheres-i099-356-679.hdf5", 356, 12000 },
+  { "datasets/siconos/gfc3d/spheres-in-a-box-98-i10000-256-10.hdf5", 256, 588 },
+  { "datasets/fclib/LMGC_GFC3D-i00001-1-00000.hdf5", 1, 48 },
+  { "datasets/fclib/LMGC_GFC3D-i00501-4-00000.hdf5", 4, 162 }
+};
 
 /* W_ref = H' M^-1 H and q_ref = w + H' M^-1 f computed densely from
  * libfclib's reading; *tol gets 64 ndof eps / rcond(M).  An M stored as one
@@ -549,7 +553,8 @@ static void test_global(void) {
     struct fclib_global *fg = fclib_read_global(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(fg);
     CU_ASSERT_EQUAL(fg->M->m, GLOBALS[g].ndof);
-    double *Wref = calloc((size_t)m * m, sizeof(double)), *qref = malloc((size_t)m * sizeof(double));
+    double *Wref = calloc((size_t)m * m, sizeof(double)),
+           *qref = malloc((size_t)m * sizeof(double));
     double tol = 0, wmax = 0, dw = 0, dq = 0, qmax = 0;
     reference(fg, Wref, qref, &tol);
     for (size_t e = 0; e < (size_t)m * m; e++) {
@@ -562,7 +567,8 @@ static void test_global(void) {
       dq = fmax(dq, fabs(inst->b[i] - qref[i]));
     }
     printf("\n  %-52s ndof=%5d nc=%3d  eig [%.2e, %.2e]  |W-Wref|/max %.1e  |q-qref|/max %.1e  "
-           "(tol %.1e)", strrchr(path, '/') + 1, fg->M->m, nc, ev[0], ev[m - 1], dw / wmax,
+           "(tol %.1e)",
+           strrchr(path, '/') + 1, fg->M->m, nc, ev[0], ev[m - 1], dw / wmax,
            dq / fmax(qmax, 1e-300), tol);
     CU_ASSERT(dw <= tol * wmax);
     CU_ASSERT(dq <= tol * qmax);
@@ -586,12 +592,12 @@ static void write_global(const char *name, int ndof, int mnz, int *mi, int *mj, 
   char p[512];
   tpath(p, sizeof p, name);
   remove(p);
-  struct fclib_matrix M = {mnz, ndof, ndof, mj, mi, mx, mnz, NULL};
-  struct fclib_matrix H = {hnz, ndof, 3, hj, hi, hx, hnz, NULL};
-  int gi[1] = {0}, gj[1] = {0};
-  double gx[1] = {1}, b[1] = {0};
-  struct fclib_matrix G = {1, ndof, 1, gj, gi, gx, 1, NULL};
-  double mu[1] = {0.5};
+  struct fclib_matrix M = { mnz, ndof, ndof, mj, mi, mx, mnz, NULL };
+  struct fclib_matrix H = { hnz, ndof, 3, hj, hi, hx, hnz, NULL };
+  int gi[1] = { 0 }, gj[1] = { 0 };
+  double gx[1] = { 1 }, b[1] = { 0 };
+  struct fclib_matrix G = { 1, ndof, 1, gj, gi, gx, 1, NULL };
+  double mu[1] = { 0.5 };
   struct fclib_global g;
   memset(&g, 0, sizeof g);
   g.M = &M;
@@ -620,12 +626,12 @@ static void test_global_hand(void) {
    * and 4, exact.  H = I, so W = M^-1 = [[5,-2,0],[-2,4,0],[0,0,1]] / 16
    * (Z = L^-1 = [[1/2, 0], [-1/4, 1/2]], Z'Z exact in binary).
    * f = (4, 2, 16): M^-1 f = (1, 0, 1), so q = w + (1, 0, 1). */
-  int mi[5] = {0, 0, 1, 1, 2}, mj[5] = {0, 1, 0, 1, 2};
-  double mx[5] = {4, 2, 2, 5, 16};
-  int hi[3] = {0, 1, 2}, hj[3] = {0, 1, 2};
-  double hx[3] = {1, 1, 1}, f[3] = {4, 2, 16}, w[3] = {-1, 0.5, 3};
-  static const double Wexp[9] = {0.3125, -0.125, 0, -0.125, 0.25, 0, 0, 0, 0.0625};
-  static const double qexp[3] = {0, 0.5, 4};
+  int mi[5] = { 0, 0, 1, 1, 2 }, mj[5] = { 0, 1, 0, 1, 2 };
+  double mx[5] = { 4, 2, 2, 5, 16 };
+  int hi[3] = { 0, 1, 2 }, hj[3] = { 0, 1, 2 };
+  double hx[3] = { 1, 1, 1 }, f[3] = { 4, 2, 16 }, w[3] = { -1, 0.5, 3 };
+  static const double Wexp[9] = { 0.3125, -0.125, 0, -0.125, 0.25, 0, 0, 0, 0.0625 };
+  static const double qexp[3] = { 0, 0.5, 4 };
   write_global("g1.hdf5", 3, 5, mi, mj, mx, 3, hi, hj, hx, f, w, 0);
   slv_instance *inst = read_tmp("g1.hdf5");
   if (inst) {
@@ -639,8 +645,8 @@ static void test_global_hand(void) {
   }
   slv_instance_free(inst);
   /* the same M stored as its upper triangle only (LMGC's dumps): the same W */
-  int ui[4] = {0, 0, 1, 2}, uj[4] = {0, 1, 1, 2};
-  double ux[4] = {4, 2, 5, 16};
+  int ui[4] = { 0, 0, 1, 2 }, uj[4] = { 0, 1, 1, 2 };
+  double ux[4] = { 4, 2, 5, 16 };
   write_global("g1u.hdf5", 3, 4, ui, uj, ux, 3, hi, hj, hx, f, w, 0);
   inst = read_tmp("g1u.hdf5");
   if (inst) {
@@ -650,16 +656,16 @@ static void test_global_hand(void) {
   slv_instance_free(inst);
   /* a non-square H block: ndof 4 (a free dof 3 with mass 4, untouched by
    * H), H maps contact rows 0..2 to dofs 2, 0, 1 */
-  int mi4[6] = {0, 0, 1, 1, 2, 3}, mj4[6] = {0, 1, 0, 1, 2, 3};
-  double mx4[6] = {4, 2, 2, 5, 16, 4};
-  int hi4[3] = {2, 0, 1}, hj4[3] = {0, 1, 2};
-  double f4[4] = {4, 2, 16, 8};
+  int mi4[6] = { 0, 0, 1, 1, 2, 3 }, mj4[6] = { 0, 1, 0, 1, 2, 3 };
+  double mx4[6] = { 4, 2, 2, 5, 16, 4 };
+  int hi4[3] = { 2, 0, 1 }, hj4[3] = { 0, 1, 2 };
+  double f4[4] = { 4, 2, 16, 8 };
   write_global("g4.hdf5", 4, 6, mi4, mj4, mx4, 3, hi4, hj4, hx, f4, w, 0);
   inst = read_tmp("g4.hdf5");
   if (inst) {
     /* W = P' M^-1 P with contact rows (2, 0, 1) */
-    static const double W4[9] = {0.0625, 0, 0, 0, 0.3125, -0.125, 0, -0.125, 0.25};
-    static const double q4[3] = {0, 1.5, 3};
+    static const double W4[9] = { 0.0625, 0, 0, 0, 0.3125, -0.125, 0, -0.125, 0.25 };
+    static const double q4[3] = { 0, 1.5, 3 };
     CU_ASSERT(memcmp(inst->A, W4, sizeof W4) == 0);
     CU_ASSERT(memcmp(inst->b, q4, sizeof q4) == 0);
   }
@@ -766,8 +772,8 @@ static void test_bad(void) {
   fputs("3\n1\n0\n3\n3\n3\t3\n", f);
   fclose(f);
   bad_read("text.hdf5", SLV_ERR_INVALID, "expected an HDF5 file (FCLIB)");
-  static const long cut[3] = {-2, 100, 0};
-  static const char *const cut_name[3] = {"half.hdf5", "h100.hdf5", "empty.hdf5"};
+  static const long cut[3] = { -2, 100, 0 };
+  static const char *const cut_name[3] = { "half.hdf5", "h100.hdf5", "empty.hdf5" };
   for (int k = 0; k < 3; k++) {
     char src[512];
     tpath(src, sizeof src, "good.hdf5");
@@ -786,7 +792,8 @@ static void test_bad(void) {
   hid_t h = edit_copy("nomu.hdf5");
   H5Ldelete(h, "/fclib_local/vectors/mu", H5P_DEFAULT);
   H5Fclose(h);
-  bad_read("nomu.hdf5", SLV_ERR_INVALID, "expected the dataset /fclib_local/vectors/mu, found nothing");
+  bad_read("nomu.hdf5", SLV_ERR_INVALID,
+           "expected the dataset /fclib_local/vectors/mu, found nothing");
   h = edit_copy("noW.hdf5");
   H5Ldelete(h, "/fclib_local/W", H5P_DEFAULT);
   H5Fclose(h);
@@ -798,14 +805,16 @@ static void test_bad(void) {
   h = edit_copy("neither.hdf5");
   H5Ldelete(h, "/fclib_local", H5P_DEFAULT);
   H5Fclose(h);
-  bad_read("neither.hdf5", SLV_ERR_INVALID, "expected the group /fclib_local or /fclib_global, found neither");
+  bad_read("neither.hdf5", SLV_ERR_INVALID,
+           "expected the group /fclib_local or /fclib_global, found neither");
   /* wrong dimensions */
-  int one = 1, big = 400000000, two = 2, col99 = 99, six2[2] = {6, 6};
-  double mu1[1] = {0.3}, nanq[6] = {0, NAN, 0, 0, 0, 0}, negmu[2] = {0.3, -0.1};
+  int one = 1, big = 400000000, two = 2, col99 = 99, six2[2] = { 6, 6 };
+  double mu1[1] = { 0.3 }, nanq[6] = { 0, NAN, 0, 0, 0, 0 }, negmu[2] = { 0.3, -0.1 };
   h = edit_copy("mu1.hdf5");
   replace_ds(h, "/fclib_local/vectors/mu", H5T_NATIVE_DOUBLE, 1, mu1);
   H5Fclose(h);
-  bad_read("mu1.hdf5", SLV_ERR_INVALID, "expected /fclib_local/vectors/mu to hold 2 values (W is 6 x 6: nc = 2), found 1");
+  bad_read("mu1.hdf5", SLV_ERR_INVALID,
+           "expected /fclib_local/vectors/mu to hold 2 values (W is 6 x 6: nc = 2), found 1");
   h = edit_copy("q5.hdf5");
   replace_ds(h, "/fclib_local/vectors/q", H5T_NATIVE_DOUBLE, 5, nanq);
   H5Fclose(h);
@@ -813,20 +822,22 @@ static void test_bad(void) {
   h = edit_copy("m1.hdf5");
   replace_ds(h, "/fclib_local/W/m", H5T_NATIVE_INT, 1, &one);
   H5Fclose(h);
-  bad_read("m1.hdf5", SLV_ERR_INVALID, "expected /fclib_local/W/p to hold 2 values (CSR, m + 1), found 7");
+  bad_read("m1.hdf5", SLV_ERR_INVALID,
+           "expected /fclib_local/W/p to hold 2 values (CSR, m + 1), found 7");
   h = edit_copy("m2.hdf5");
   replace_ds(h, "/fclib_local/W/m", H5T_NATIVE_INT, 2, six2);
   H5Fclose(h);
   bad_read("m2.hdf5", SLV_ERR_INVALID, "expected /fclib_local/W/m to hold one integer, found 2");
   {
     /* W 6 x 5: written by libfclib itself */
-    int wp[7] = {0, 1, 1, 1, 1, 1, 1}, wi[1] = {0};
-    double wx[1] = {1}, q[6] = {0}, mu[2] = {1, 1};
-    struct fclib_matrix W = {1, 6, 5, wp, wi, wx, -2, NULL};
-    struct fclib_local l = {&W, NULL, NULL, mu, q, NULL, 3, NULL};
+    int wp[7] = { 0, 1, 1, 1, 1, 1, 1 }, wi[1] = { 0 };
+    double wx[1] = { 1 }, q[6] = { 0 }, mu[2] = { 1, 1 };
+    struct fclib_matrix W = { 1, 6, 5, wp, wi, wx, -2, NULL };
+    struct fclib_local l = { &W, NULL, NULL, mu, q, NULL, 3, NULL };
     tpath(p, sizeof p, "w65.hdf5");
     CU_ASSERT_EQUAL(fclib_write_local(&l, p), 1);
-    bad_read("w65.hdf5", SLV_ERR_INVALID, "expected /fclib_local/W to be square, 3 nc x 3 nc, found 6 x 5");
+    bad_read("w65.hdf5", SLV_ERR_INVALID,
+             "expected /fclib_local/W to be square, 3 nc x 3 nc, found 6 x 5");
   }
   /* types, values, indices */
   h = edit_copy("mstr.hdf5");
@@ -842,15 +853,19 @@ static void test_bad(void) {
     H5Tclose(t);
   }
   H5Fclose(h);
-  bad_read("mstr.hdf5", SLV_ERR_INVALID, "expected /fclib_local/W/m to hold integers, found HDF5 type class 3");
+  bad_read("mstr.hdf5", SLV_ERR_INVALID,
+           "expected /fclib_local/W/m to hold integers, found HDF5 type class 3");
   h = edit_copy("nanq.hdf5");
   replace_ds(h, "/fclib_local/vectors/q", H5T_NATIVE_DOUBLE, 6, nanq);
   H5Fclose(h);
-  bad_read("nanq.hdf5", SLV_ERR_INVALID, "expected finite values in /fclib_local/vectors/q, found /fclib_local/vectors/q[1] = nan");
+  bad_read(
+      "nanq.hdf5", SLV_ERR_INVALID,
+      "expected finite values in /fclib_local/vectors/q, found /fclib_local/vectors/q[1] = nan");
   h = edit_copy("negmu.hdf5");
   replace_ds(h, "/fclib_local/vectors/mu", H5T_NATIVE_DOUBLE, 2, negmu);
   H5Fclose(h);
-  bad_read("negmu.hdf5", SLV_ERR_INVALID, "expected mu >= 0 in /fclib_local/vectors/mu, found /fclib_local/vectors/mu[1] = -0.1");
+  bad_read("negmu.hdf5", SLV_ERR_INVALID,
+           "expected mu >= 0 in /fclib_local/vectors/mu, found /fclib_local/vectors/mu[1] = -0.1");
   h = edit_copy("col99.hdf5");
   {
     hid_t d = H5Dopen2(h, "/fclib_local/W/i", H5P_DEFAULT);
@@ -864,11 +879,13 @@ static void test_bad(void) {
     H5Dclose(d);
   }
   H5Fclose(h);
-  bad_read("col99.hdf5", SLV_ERR_INVALID, "expected a column index in [0, 6) in /fclib_local/W/i[3], found 99");
+  bad_read("col99.hdf5", SLV_ERR_INVALID,
+           "expected a column index in [0, 6) in /fclib_local/W/i[3], found 99");
   h = edit_copy("nzmax.hdf5");
   replace_ds(h, "/fclib_local/W/nzmax", H5T_NATIVE_INT, 1, &big);
   H5Fclose(h);
-  bad_read("nzmax.hdf5", SLV_ERR_DIM, "expected sizes that the file can back, found /fclib_local/W declaring");
+  bad_read("nzmax.hdf5", SLV_ERR_DIM,
+           "expected sizes that the file can back, found /fclib_local/W declaring");
   /* unsupported */
   h = edit_copy("dim2.hdf5");
   replace_ds(h, "/fclib_local/spacedim", H5T_NATIVE_INT, 1, &two);
@@ -883,18 +900,19 @@ static void test_bad(void) {
   H5Fclose(h);
   bad_read("rolling.hdf5", SLV_ERR_UNSUPPORTED, "rolling friction is not supported");
   /* global: G, M not symmetric, not positive definite, a block too large */
-  int hi[3] = {0, 1, 2}, hj[3] = {0, 1, 2};
-  double hx[3] = {1, 1, 1}, f1[3] = {1, 1, 1}, w[3] = {0, 0, 0};
-  int di[3] = {0, 1, 2}, dj[3] = {0, 1, 2};
-  double dx[3] = {4, 4, 4}, ndx[3] = {4, -1, 4};
+  int hi[3] = { 0, 1, 2 }, hj[3] = { 0, 1, 2 };
+  double hx[3] = { 1, 1, 1 }, f1[3] = { 1, 1, 1 }, w[3] = { 0, 0, 0 };
+  int di[3] = { 0, 1, 2 }, dj[3] = { 0, 1, 2 };
+  double dx[3] = { 4, 4, 4 }, ndx[3] = { 4, -1, 4 };
   write_global("gG.hdf5", 3, 3, di, dj, dx, 3, hi, hj, hx, f1, w, 1);
   bad_read("gG.hdf5", SLV_ERR_UNSUPPORTED, "expected no /fclib_global/G, found one");
   write_global("gnpd.hdf5", 3, 3, di, dj, ndx, 3, hi, hj, hx, f1, w, 0);
   bad_read("gnpd.hdf5", SLV_ERR_UNSUPPORTED, "expected /fclib_global/M positive definite");
-  int si3[5] = {0, 0, 1, 1, 2}, sj3[5] = {0, 1, 0, 1, 2};
-  double sx3[5] = {4, 1, 2, 4, 4};
+  int si3[5] = { 0, 0, 1, 1, 2 }, sj3[5] = { 0, 1, 0, 1, 2 };
+  double sx3[5] = { 4, 1, 2, 4, 4 };
   write_global("gnsym.hdf5", 3, 5, si3, sj3, sx3, 3, hi, hj, hx, f1, w, 0);
-  bad_read("gnsym.hdf5", SLV_ERR_UNSUPPORTED, "expected /fclib_global/M symmetric (Cholesky), found M(1,0) = 2");
+  bad_read("gnsym.hdf5", SLV_ERR_UNSUPPORTED,
+           "expected /fclib_global/M symmetric (Cholesky), found M(1,0) = 2");
   {
     int nd = 2001, nnz = 3 * nd - 2, k = 0;
     int *ti = malloc((size_t)nnz * sizeof(int)), *tj = malloc((size_t)nnz * sizeof(int));
@@ -934,9 +952,10 @@ static void test_damaged(void) {
   gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(r, 99);
   int bad_count = 0, ok_count = 0;
-  int hi[3] = {0, 1, 2}, hj[3] = {0, 1, 2};
-  int mi[5] = {0, 0, 1, 1, 2}, mj[5] = {0, 1, 0, 1, 2};
-  double mx[5] = {4, 2, 2, 5, 16}, hx[3] = {1, 1, 1}, f[3] = {4, 2, 16}, w[3] = {-1, 0.5, 3};
+  int hi[3] = { 0, 1, 2 }, hj[3] = { 0, 1, 2 };
+  int mi[5] = { 0, 0, 1, 1, 2 }, mj[5] = { 0, 1, 0, 1, 2 };
+  double mx[5] = { 4, 2, 2, 5, 16 }, hx[3] = { 1, 1, 1 }, f[3] = { 4, 2, 16 },
+         w[3] = { -1, 0.5, 3 };
   write_global("dglobal.hdf5", 3, 5, mi, mj, mx, 3, hi, hj, hx, f, w, 0);
   slv_instance *good = small_fc(4);
   tpath(src, sizeof src, "dlocal.hdf5");
@@ -990,8 +1009,11 @@ static slv_instance *wild_fc(int nc, int csr, unsigned long seed) {
   for (int j = 0; j < n; j++)
     for (int i = 0; i < n; i++) {
       unsigned k = (unsigned)gsl_rng_uniform_int(r, 12);
-      double v = k == 0 ? -0.0 : k == 1 ? 4.9406564584124654e-324 : k == 2 ? 1e300 :
-                 k < 8 ? 0.0 : gsl_rng_uniform(r) - 0.5;
+      double v = k == 0   ? -0.0
+                 : k == 1 ? 4.9406564584124654e-324
+                 : k == 2 ? 1e300
+                 : k < 8  ? 0.0
+                          : gsl_rng_uniform(r) - 0.5;
       inst->A[i + (size_t)j * n] = v;
     }
   for (int i = 0; i < n; i++) inst->b[i] = gsl_rng_uniform(r) - 0.5;
@@ -999,7 +1021,8 @@ static slv_instance *wild_fc(int nc, int csr, unsigned long seed) {
   if (csr) {
     int *Ap = calloc((size_t)n + 1, sizeof(int)), nnz = 0;
     for (int i = 0; i < n; i++) {
-      for (int j = 0; j < n; j++) nnz += !(inst->A[i + (size_t)j * n] == 0.0 && !signbit(inst->A[i + (size_t)j * n]));
+      for (int j = 0; j < n; j++)
+        nnz += !(inst->A[i + (size_t)j * n] == 0.0 && !signbit(inst->A[i + (size_t)j * n]));
       Ap[i + 1] = nnz;
     }
     int *Aj = malloc((size_t)nnz * sizeof(int));
@@ -1052,14 +1075,17 @@ static void test_write(void) {
   slv_instance_classify(lcp);
   static const struct {
     const char *name, *must;
-  } cases[4] = {{"lcp.hdf5", "fclib holds only frictional-contact problems (a Coulomb cone on every row); this instance has no cones (kind lcp)"},
-                {"assoc.hdf5", "fclib holds Coulomb's law (De Saxce); this instance's cone_law is associated"},
-                {"part.hdf5", "fclib needs every row in a cone: n = 6 rows, but 1 cones cover 3"},
-                {"nodir/x.hdf5", "cannot write"}};
+  } cases[4] = { { "lcp.hdf5", "fclib holds only frictional-contact problems (a Coulomb cone on "
+                               "every row); this instance has no cones (kind lcp)" },
+                 { "assoc.hdf5",
+                   "fclib holds Coulomb's law (De Saxce); this instance's cone_law is associated" },
+                 { "part.hdf5",
+                   "fclib needs every row in a cone: n = 6 rows, but 1 cones cover 3" },
+                 { "nodir/x.hdf5", "cannot write" } };
   slv_instance *assoc = wild_fc(2, 0, 1), *part = small_fc(2);
   assoc->cone_law = SLV_CONE_ASSOCIATED;
   part->ncones = 1;
-  const slv_instance *which[4] = {lcp, assoc, part, d};
+  const slv_instance *which[4] = { lcp, assoc, part, d };
   for (int k = 0; k < 4; k++) {
     tpath(p, sizeof p, cases[k].name);
     slv_status st = slv_write(p, SLV_FMT_AUTO, which[k], err, sizeof err);
@@ -1086,7 +1112,8 @@ static void rt_folder(const char *folder, int *count) {
   struct dirent *e;
   while ((e = readdir(dd))) {
     int hdf5 = has_ext(e->d_name, ".hdf5");
-    if (!hdf5 && !(has_ext(e->d_name, ".dat") && strstr(folder, "fc3d") && !strstr(folder, "gfc3d")))
+    if (!hdf5 &&
+        !(has_ext(e->d_name, ".dat") && strstr(folder, "fc3d") && !strstr(folder, "gfc3d")))
       continue;
     char path[4096 + 256], err[512];
     snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
@@ -1130,8 +1157,10 @@ static void capped_read(const char *name, size_t cap, const char *must) {
   CU_ASSERT_EQUAL(st, SLV_ERR_DIM);
   CU_ASSERT_PTR_NULL(inst);
   CU_ASSERT_PTR_NULL(strchr(err, '\n'));
-  snprintf(prefix, sizeof prefix, "%s: expected sizes that fit the memory cap of %zu bytes "
-           "(max_memory), found %s", p, cap, must);
+  snprintf(prefix, sizeof prefix,
+           "%s: expected sizes that fit the memory cap of %zu bytes "
+           "(max_memory), found %s",
+           p, cap, must);
   if (strncmp(err, prefix, strlen(prefix)) != 0) printf("\n  (wanted the prefix '%s')", prefix);
   CU_ASSERT_EQUAL(strncmp(err, prefix, strlen(prefix)), 0);
 }
@@ -1164,8 +1193,8 @@ static void test_memory_cap(void) {
     one[k] = 1.0;
   }
   for (int c = 0; c < NDOF / 3; c++) mu[c] = 0.5;
-  struct fclib_matrix M = {NDOF, NDOF, NDOF, ij, ij, one, NDOF, NULL};
-  struct fclib_matrix H = {NDOF, NDOF, NDOF, ij, ij, one, NDOF, NULL};
+  struct fclib_matrix M = { NDOF, NDOF, NDOF, ij, ij, one, NDOF, NULL };
+  struct fclib_matrix H = { NDOF, NDOF, NDOF, ij, ij, one, NDOF, NULL };
   struct fclib_global g;
   memset(&g, 0, sizeof g);
   g.M = &M;
@@ -1195,7 +1224,7 @@ static void test_solutions(void) {
   char p[512], err[512];
   slv_instance *inst = small_fc(2);
   int n = inst->n;
-  double x[6] = {1.5, -0.25, 0.125, 2.0, 0.5, -0.75}, x0[6] = {1, 0, 0, 1, 0, 0};
+  double x[6] = { 1.5, -0.25, 0.125, 2.0, 0.5, -0.75 }, x0[6] = { 1, 0, 0, 1, 0, 0 };
   double w[6], w0[6], back[6];
   slv_problem pr = slv_instance_problem(inst);
   slv_problem_w(&pr, x, w);
@@ -1233,7 +1262,7 @@ static void test_solutions(void) {
   tpath(p, sizeof p, "guessonly.hdf5");
   remove(p);
   CU_ASSERT_EQUAL(slv_write(p, SLV_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
-  struct fclib_solution gw = {NULL, w0, x0, NULL};
+  struct fclib_solution gw = { NULL, w0, x0, NULL };
   CU_ASSERT_EQUAL(fclib_write_guesses(1, &gw, p), 1);
   CU_ASSERT_EQUAL(slv_read_start(p, n, back, err, sizeof err), SLV_CONVERGED);
   CU_ASSERT(memcmp(back, x0, sizeof x0) == 0);

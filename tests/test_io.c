@@ -108,12 +108,30 @@ static slv_instance *mixed_instance(int n, unsigned long seed) {
     inst->b[i] = wild(r);
     double u = gsl_rng_uniform(r) + 0.1, v = gsl_rng_uniform(r) + 0.1;
     switch (i % 7) {
-    case 0: inst->lo[i] = 0.0; inst->hi[i] = INFINITY; break;
-    case 1: inst->lo[i] = -INFINITY; inst->hi[i] = INFINITY; break;
-    case 2: inst->lo[i] = -u; inst->hi[i] = v; break;
-    case 3: inst->lo[i] = -u; inst->hi[i] = INFINITY; break;
-    case 4: inst->lo[i] = -INFINITY; inst->hi[i] = v; break;
-    case 5: inst->lo[i] = -0.0; inst->hi[i] = INFINITY; break;
+    case 0:
+      inst->lo[i] = 0.0;
+      inst->hi[i] = INFINITY;
+      break;
+    case 1:
+      inst->lo[i] = -INFINITY;
+      inst->hi[i] = INFINITY;
+      break;
+    case 2:
+      inst->lo[i] = -u;
+      inst->hi[i] = v;
+      break;
+    case 3:
+      inst->lo[i] = -u;
+      inst->hi[i] = INFINITY;
+      break;
+    case 4:
+      inst->lo[i] = -INFINITY;
+      inst->hi[i] = v;
+      break;
+    case 5:
+      inst->lo[i] = -0.0;
+      inst->hi[i] = INFINITY;
+      break;
     default: inst->lo[i] = inst->hi[i] = u / 3; break;
     }
   }
@@ -397,9 +415,9 @@ static void test_roundtrip_cone_csr_xref(void) {
   free(inst->A);
   inst->A = NULL;
   inst->storage = SLV_CSR;
-  static const int Ap[5] = {0, 2, 2, 5, 6};
-  static const int Aj[6] = {0, 3, 0, 1, 2, 3};
-  static const double Ax[6] = {4.0, -0.0, 0.1, 1e-300, 7.0, -2.5};
+  static const int Ap[5] = { 0, 2, 2, 5, 6 };
+  static const int Aj[6] = { 0, 3, 0, 1, 2, 3 };
+  static const double Ax[6] = { 4.0, -0.0, 0.1, 1e-300, 7.0, -2.5 };
   inst->Ap = malloc(sizeof Ap);
   inst->Aj = malloc(sizeof Aj);
   inst->Ax = malloc(sizeof Ax);
@@ -418,10 +436,10 @@ static void test_roundtrip_cone_csr_xref(void) {
   CU_ASSERT(same_bits(back->Ax, Ax, sizeof Ax));
   check_same(inst, back);
   slv_instance_free(back);
-  double dense[16] = {0};
+  double dense[16] = { 0 };
   for (int i = 0; i < 4; i++)
     for (int k = Ap[i]; k < Ap[i + 1]; k++) dense[i + 4 * Aj[k]] = Ax[k];
-  const char *names[2] = {"csr.mtx", "csr.blcp"};
+  const char *names[2] = { "csr.mtx", "csr.blcp" };
   for (int k = 0; k < 2; k++) {
     tpath(p, sizeof p, names[k]);
     CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
@@ -452,9 +470,9 @@ static void test_write_auto(void) {
   struct {
     slv_instance *inst;
     slv_format want;
-  } cases[3] = {{lcp_instance(4, 1), SLV_FMT_SICONOS_LCP},
-                {mlcp_instance(4, 2, 1), SLV_FMT_SICONOS_MLCP},
-                {mixed_instance(4, 1), SLV_FMT_SICONOS_RELAY}};
+  } cases[3] = { { lcp_instance(4, 1), SLV_FMT_SICONOS_LCP },
+                 { mlcp_instance(4, 2, 1), SLV_FMT_SICONOS_MLCP },
+                 { mixed_instance(4, 1), SLV_FMT_SICONOS_RELAY } };
   for (int k = 0; k < 3; k++) {
     tpath(p, sizeof p, "auto.dat");
     CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, cases[k].inst, err, sizeof err),
@@ -512,31 +530,30 @@ static void test_handwritten(void) {
    * w = A x + b = (2 - 0.25 - 1.75, 0.5 - 1 + 0.125 + 0.375, -0.25 + 0.5 - 0.25)
    *   = 0, and |x_2| = 0.125 < mu x_0 = 0.25 (strictly inside, so w_2 = 0 is
    * right), x_0 = 0.5 > 0 with w_0 = 0, x_1 free with w_1 = 0. */
-  slv_instance *inst = read_ok("hand.lcp",
-                               "lcplab-problem 1\n"
-                               "# a friction problem\n"
-                               "kind findex\n"
-                               "n 3\n"
-                               "storage dense\n"
-                               "A\n"
-                               "4 1 0\n"
-                               "1 4 1\n"
-                               "0 1 4\n"
-                               "b\n"
-                               "-1.75 0.375 -0.25\n"
-                               "lo\n"
-                               "0 -inf 0\n"
-                               "hi\n"
-                               "inf inf 0\n"
-                               "findex\n"
-                               "-1 -1 0\n"
-                               "mu\n"
-                               "0 0 0.5\n"
-                               "x_ref\n"
-                               "0.5 -0.25 0.125\n"
-                               "end\n");
+  slv_instance *inst = read_ok("hand.lcp", "lcplab-problem 1\n"
+                                           "# a friction problem\n"
+                                           "kind findex\n"
+                                           "n 3\n"
+                                           "storage dense\n"
+                                           "A\n"
+                                           "4 1 0\n"
+                                           "1 4 1\n"
+                                           "0 1 4\n"
+                                           "b\n"
+                                           "-1.75 0.375 -0.25\n"
+                                           "lo\n"
+                                           "0 -inf 0\n"
+                                           "hi\n"
+                                           "inf inf 0\n"
+                                           "findex\n"
+                                           "-1 -1 0\n"
+                                           "mu\n"
+                                           "0 0 0.5\n"
+                                           "x_ref\n"
+                                           "0.5 -0.25 0.125\n"
+                                           "end\n");
   if (inst) {
-    static const double A[9] = {4, 1, 0, 1, 4, 1, 0, 1, 4};
+    static const double A[9] = { 4, 1, 0, 1, 4, 1, 0, 1, 4 };
     CU_ASSERT(same_bits(inst->A, A, sizeof A));
     CU_ASSERT_EQUAL(inst->b[0], -1.75);
     CU_ASSERT_EQUAL(inst->lo[1], -INFINITY);
@@ -564,19 +581,20 @@ static void test_handwritten(void) {
                  "mu\n0 0 0.5\nx_ref\n0.5 -0.25 0.125\nend\n");
   if (inst) {
     CU_ASSERT_EQUAL(inst->storage, SLV_CSR);
-    double dense[9] = {0};
+    double dense[9] = { 0 };
     for (int i = 0; i < 3; i++)
       for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++) dense[i + 3 * inst->Aj[k]] += inst->Ax[k];
-    static const double A[9] = {4, 1, 0, 1, 4, 1, 0, 1, 4};
+    static const double A[9] = { 4, 1, 0, 1, 4, 1, 0, 1, 4 };
     CU_ASSERT(same_bits(dense, A, sizeof A));
   }
   slv_instance_free(inst);
   /* the README's MatrixMarket example (section 6) */
   put_text("FOO.b", "-1\n2\n");
   put_text("FOO.hi", "inf\n1\n");
-  inst = read_ok("FOO.mtx", "%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n1 1 4\n2 1 -1\n2 2 4\n");
+  inst = read_ok("FOO.mtx",
+                 "%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n1 1 4\n2 1 -1\n2 2 4\n");
   if (inst) {
-    static const double A[4] = {4, -1, -1, 4};
+    static const double A[4] = { 4, -1, -1, 4 };
     CU_ASSERT(same_bits(inst->A, A, sizeof A));
     CU_ASSERT_EQUAL(inst->b[0], -1.0);
     CU_ASSERT_EQUAL(inst->hi[1], 1.0);
@@ -586,7 +604,7 @@ static void test_handwritten(void) {
   /* the README's Siconos LCP example (section 4.2) */
   inst = read_ok("readme.dat", "2\n0\n2\n2\n2\t2\n2 1\n1 2\n-5 -6\n");
   if (inst) {
-    static const double A[4] = {2, 1, 1, 2};
+    static const double A[4] = { 2, 1, 1, 2 };
     CU_ASSERT(same_bits(inst->A, A, sizeof A));
     CU_ASSERT_EQUAL(inst->b[1], -6.0);
     CU_ASSERT_EQUAL(inst->format, SLV_FMT_SICONOS_LCP);
@@ -606,16 +624,15 @@ static void test_handwritten(void) {
   slv_instance_free(inst);
   /* blcp, the README example (section 5) verbatim: A row-major, b = -b_ode,
    * mu = hi on friction rows */
-  inst = read_ok("hand.blcp",
-                 "# boxed LCP: A x = b + w\n"
-                 "3\n"
-                 "2 1 0\n"
-                 "0 2 0\n"
-                 "0 0 2\n"
-                 "1 -2 0          # b_ode: lcplab's b = (-1, 2, 0)\n"
-                 "0 -0.4 -inf     # lo\n"
-                 "inf 0.4 inf     # hi\n"
-                 "-1 0 -1         # findex\n");
+  inst = read_ok("hand.blcp", "# boxed LCP: A x = b + w\n"
+                              "3\n"
+                              "2 1 0\n"
+                              "0 2 0\n"
+                              "0 0 2\n"
+                              "1 -2 0          # b_ode: lcplab's b = (-1, 2, 0)\n"
+                              "0 -0.4 -inf     # lo\n"
+                              "inf 0.4 inf     # hi\n"
+                              "-1 0 -1         # findex\n");
   if (inst) {
     CU_ASSERT_EQUAL(inst->A[0 + 1 * 3], 1.0); /* A(0,1) = 1: row-major in the file */
     CU_ASSERT_EQUAL(inst->A[1 + 0 * 3], 0.0);
@@ -631,16 +648,15 @@ static void test_handwritten(void) {
   /* mtx: symmetric coordinate, duplicates summed, sidecars */
   put_text("hand.b", "# b\n1\n2\n3\n");
   put_text("hand.hi", "inf\n1\n2\n");
-  inst = read_ok("hand.mtx",
-                 "%%MatrixMarket matrix coordinate real symmetric\n"
-                 "% a comment\n"
-                 "3 3 4\n"
-                 "1 1 4\n"
-                 "2 1 -1\n"
-                 "3 3 2.5\n"
-                 "3 3 0.5\n");
+  inst = read_ok("hand.mtx", "%%MatrixMarket matrix coordinate real symmetric\n"
+                             "% a comment\n"
+                             "3 3 4\n"
+                             "1 1 4\n"
+                             "2 1 -1\n"
+                             "3 3 2.5\n"
+                             "3 3 0.5\n");
   if (inst) {
-    static const double A[9] = {4, -1, 0, -1, 0, 0, 0, 0, 3};
+    static const double A[9] = { 4, -1, 0, -1, 0, 0, 0, 0, 3 };
     CU_ASSERT(same_bits(inst->A, A, sizeof A));
     CU_ASSERT_EQUAL(inst->b[2], 3.0);
     CU_ASSERT_EQUAL(inst->lo[1], 0.0);
@@ -653,14 +669,14 @@ static void test_handwritten(void) {
   put_text("harr.b", "0\n0\n");
   inst = read_ok("harr.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n");
   if (inst) {
-    static const double A[4] = {1, 2, 3, 4};
+    static const double A[4] = { 1, 2, 3, 4 };
     CU_ASSERT(same_bits(inst->A, A, sizeof A));
   }
   slv_instance_free(inst);
   put_text("hskew.b", "0\n0\n0\n");
   inst = read_ok("hskew.mtx", "%%MatrixMarket matrix array real skew-symmetric\n3 3\n1\n2\n3\n");
   if (inst) {
-    static const double A[9] = {0, 1, 2, -1, 0, 3, -2, -3, 0};
+    static const double A[9] = { 0, 1, 2, -1, 0, 3, -2, -3, 0 };
     CU_ASSERT(same_bits(inst->A, A, sizeof A));
   }
   slv_instance_free(inst);
@@ -679,7 +695,7 @@ static void test_handwritten(void) {
   /* Siconos MLCP with storage 2 only: the blocks */
   inst = read_ok("st2.dat", "0 1 1 1\n1\n2\n3\n4\n5\n6\n");
   if (inst) {
-    static const double A[4] = {1, 4, 3, 2}; /* [[A, C], [D, B]] = [[1, 3], [4, 2]] */
+    static const double A[4] = { 1, 4, 3, 2 }; /* [[A, C], [D, B]] = [[1, 3], [4, 2]] */
     CU_ASSERT(same_bits(inst->A, A, sizeof A));
     CU_ASSERT_EQUAL(inst->b[0], 5.0);
     CU_ASSERT_EQUAL(inst->b[1], 6.0);
@@ -694,37 +710,56 @@ static void test_handwritten(void) {
 
 typedef struct {
   const char *file;
-  int n, m;          /* lcp/relay: n (m unused); mlcp: n free rows, m LCP rows */
-  double lb, ub;     /* relay */
+  int n, m;      /* lcp/relay: n (m unused); mlcp: n free rows, m LCP rows */
+  double lb, ub; /* relay */
 } known;
 
-static const known LCP_FILES[] = {
-    {"lcp_mmc.dat", 26, 0, 0, 0},          {"lcp_deudeu.dat", 2, 0, 0, 0},
-    {"lcp_trivial.dat", 9, 0, 0, 0},       {"lcp_ortiz.dat", 4, 0, 0, 0},
-    {"lcp_exp_murty.dat", 6, 0, 0, 0},     {"lcp_exp_murty2.dat", 6, 0, 0, 0},
-    {"lcp_enum_fails.dat", 9, 0, 0, 0},    {"lcp_CPS_1.dat", 2, 0, 0, 0},
-    {"lcp_CPS_2.dat", 3, 0, 0, 0},         {"lcp_CPS_3.dat", 4, 0, 0, 0},
-    {"lcp_CPS_4.dat", 4, 0, 0, 0},         {"lcp_CPS_4bis.dat", 4, 0, 0, 0},
-    {"lcp_CPS_5.dat", 2, 0, 0, 0},         {"lcp_deudeu_block.dat", 2, 0, 0, 0},
-    {"lcp_Pang_isolated_sol.dat", 3, 0, 0, 0}, {"lcp_Pang_isolated_sol_perturbed.dat", 3, 0, 0, 0},
-    {"lcp_inf_sol_perturbed.dat", 3, 0, 0, 0}, {"lcp_tobenna.dat", 40, 0, 0, 0},
-    {"lcp_ortiz_block.dat", 4, 0, 0, 0},   {"lcp_trivial_block.dat", 9, 0, 0, 0}};
+static const known LCP_FILES[] = { { "lcp_mmc.dat", 26, 0, 0, 0 },
+                                   { "lcp_deudeu.dat", 2, 0, 0, 0 },
+                                   { "lcp_trivial.dat", 9, 0, 0, 0 },
+                                   { "lcp_ortiz.dat", 4, 0, 0, 0 },
+                                   { "lcp_exp_murty.dat", 6, 0, 0, 0 },
+                                   { "lcp_exp_murty2.dat", 6, 0, 0, 0 },
+                                   { "lcp_enum_fails.dat", 9, 0, 0, 0 },
+                                   { "lcp_CPS_1.dat", 2, 0, 0, 0 },
+                                   { "lcp_CPS_2.dat", 3, 0, 0, 0 },
+                                   { "lcp_CPS_3.dat", 4, 0, 0, 0 },
+                                   { "lcp_CPS_4.dat", 4, 0, 0, 0 },
+                                   { "lcp_CPS_4bis.dat", 4, 0, 0, 0 },
+                                   { "lcp_CPS_5.dat", 2, 0, 0, 0 },
+                                   { "lcp_deudeu_block.dat", 2, 0, 0, 0 },
+                                   { "lcp_Pang_isolated_sol.dat", 3, 0, 0, 0 },
+                                   { "lcp_Pang_isolated_sol_perturbed.dat", 3, 0, 0, 0 },
+                                   { "lcp_inf_sol_perturbed.dat", 3, 0, 0, 0 },
+                                   { "lcp_tobenna.dat", 40, 0, 0, 0 },
+                                   { "lcp_ortiz_block.dat", 4, 0, 0, 0 },
+                                   { "lcp_trivial_block.dat", 9, 0, 0, 0 } };
 
-static const known MLCP_FILES[] = {
-    {"deudeu_mlcp.dat", 1, 1, 0, 0},        {"RCD_mlcp.dat", 2, 1, 0, 0},
-    {"m2n1_mlcp.dat", 1, 2, 0, 0},          {"m3n2_mlcp.dat", 2, 3, 0, 0},
-    {"relay2_mlcp.dat", 4, 2, 0, 0},        {"relay3_mlcp.dat", 4, 2, 0, 0},
-    {"RLCD_mlcp.dat", 6, 2, 0, 0},          {"PD_mlcp.dat", 3, 4, 0, 0},
-    {"PDSym_mlcp.dat", 3, 4, 0, 0},         {"diodeBridge_mlcp.dat", 3, 4, 0, 0},
-    {"diodeBridge20_mlcp.dat", 11, 20, 0, 0}, {"diodeBridge40_mlcp.dat", 21, 40, 0, 0},
-    {"Buck2_mlcp.dat", 20, 12, 0, 0},       {"BuckFirstStep_mlcp.dat", 20, 12, 0, 0},
-    {"BuckConverter_mlcp.dat", 20, 12, 0, 0}, {"deltasigma_mlcp.dat", 65, 156, 0, 0},
-    {"deltasigma2_mlcp.dat", 65, 156, 0, 0}, {"Rectangular_mlcp.dat", 1, 1, 0, 0}};
+static const known MLCP_FILES[] = { { "deudeu_mlcp.dat", 1, 1, 0, 0 },
+                                    { "RCD_mlcp.dat", 2, 1, 0, 0 },
+                                    { "m2n1_mlcp.dat", 1, 2, 0, 0 },
+                                    { "m3n2_mlcp.dat", 2, 3, 0, 0 },
+                                    { "relay2_mlcp.dat", 4, 2, 0, 0 },
+                                    { "relay3_mlcp.dat", 4, 2, 0, 0 },
+                                    { "RLCD_mlcp.dat", 6, 2, 0, 0 },
+                                    { "PD_mlcp.dat", 3, 4, 0, 0 },
+                                    { "PDSym_mlcp.dat", 3, 4, 0, 0 },
+                                    { "diodeBridge_mlcp.dat", 3, 4, 0, 0 },
+                                    { "diodeBridge20_mlcp.dat", 11, 20, 0, 0 },
+                                    { "diodeBridge40_mlcp.dat", 21, 40, 0, 0 },
+                                    { "Buck2_mlcp.dat", 20, 12, 0, 0 },
+                                    { "BuckFirstStep_mlcp.dat", 20, 12, 0, 0 },
+                                    { "BuckConverter_mlcp.dat", 20, 12, 0, 0 },
+                                    { "deltasigma_mlcp.dat", 65, 156, 0, 0 },
+                                    { "deltasigma2_mlcp.dat", 65, 156, 0, 0 },
+                                    { "Rectangular_mlcp.dat", 1, 1, 0, 0 } };
 
 static const known RELAY_FILES[] = {
-    {"step_1x1.dat", 1, 0, 0, 1},     {"relay_2x2.dat", 2, 0, -1, 1}, {"relay_simple2.dat", 2, 0, -1, 1},
-    {"step_2x2.dat", 2, 0, 0, 1},     {"relay_4x4.dat", 4, 0, -1, 1}, {"step_4x4.dat", 4, 0, 0.1, 1},
-    {"relay1.dat", 15, 0, -0.1, 0.1}};
+  { "step_1x1.dat", 1, 0, 0, 1 },       { "relay_2x2.dat", 2, 0, -1, 1 },
+  { "relay_simple2.dat", 2, 0, -1, 1 }, { "step_2x2.dat", 2, 0, 0, 1 },
+  { "relay_4x4.dat", 4, 0, -1, 1 },     { "step_4x4.dat", 4, 0, 0.1, 1 },
+  { "relay1.dat", 15, 0, -0.1, 0.1 }
+};
 
 static const known *find_known(const known *t, size_t cnt, const char *file) {
   for (size_t k = 0; k < cnt; k++)
@@ -817,15 +852,15 @@ static void test_siconos_values(void) {
   /* deudeu: M = [[2,1],[1,2]], q = (-5,-6) */
   slv_instance *d = read_shared("datasets/siconos/lcp/lcp_deudeu.dat");
   CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-  static const double deudeu[4] = {2, 1, 1, 2};
+  static const double deudeu[4] = { 2, 1, 1, 2 };
   CU_ASSERT(same_bits(d->A, deudeu, sizeof deudeu));
   CU_ASSERT_EQUAL(d->b[0], -5.0);
   CU_ASSERT_EQUAL(d->b[1], -6.0);
   slv_instance_free(d);
   /* the SBM twins equal the dense files */
-  static const char *twins[3][2] = {{"lcp_deudeu.dat", "lcp_deudeu_block.dat"},
-                                    {"lcp_ortiz.dat", "lcp_ortiz_block.dat"},
-                                    {"lcp_trivial.dat", "lcp_trivial_block.dat"}};
+  static const char *twins[3][2] = { { "lcp_deudeu.dat", "lcp_deudeu_block.dat" },
+                                     { "lcp_ortiz.dat", "lcp_ortiz_block.dat" },
+                                     { "lcp_trivial.dat", "lcp_trivial_block.dat" } };
   for (int k = 0; k < 3; k++) {
     char a[256], b[256];
     snprintf(a, sizeof a, "datasets/siconos/lcp/%s", twins[k][0]);
@@ -861,7 +896,7 @@ static void test_siconos_values(void) {
   /* MLCP deudeu: 1 free row then 1 LCP row, M = [[1,-1],[0,1]], q = (-1, 1) */
   slv_instance *ml = read_shared("datasets/siconos/mlcp/deudeu_mlcp.dat");
   CU_ASSERT_PTR_NOT_NULL_FATAL(ml);
-  static const double mM[4] = {1, 0, -1, 1};
+  static const double mM[4] = { 1, 0, -1, 1 };
   CU_ASSERT(same_bits(ml->A, mM, sizeof mM));
   CU_ASSERT_EQUAL(ml->b[0], -1.0);
   CU_ASSERT_EQUAL(ml->b[1], 1.0);
@@ -874,7 +909,7 @@ static void test_siconos_values(void) {
    * a = 0, b = -1 give [[1,-1],[1,1]], q = (0, -1) */
   slv_instance *re = read_shared("datasets/siconos/mlcp/Rectangular_mlcp.dat");
   CU_ASSERT_PTR_NOT_NULL_FATAL(re);
-  static const double rM[4] = {1, 1, -1, 1};
+  static const double rM[4] = { 1, 1, -1, 1 };
   CU_ASSERT(same_bits(re->A, rM, sizeof rM));
   CU_ASSERT_EQUAL(re->b[0], 0.0);
   CU_ASSERT_EQUAL(re->b[1], -1.0);
@@ -979,8 +1014,8 @@ static void test_bad_truncated(void) {
   /* caught by the size check, before allocation */
   badt("trunc1.blcp", "3\n1 2 3\n4 5 6\n", SLV_ERR_INVALID, 1, "found only 13 bytes left");
   /* the size check passes (comments), the data ends early */
-  badt("trunc2.blcp", "2\n# padding padding padding padding\n1 0\n0 1\n1 1\n0 0\n",
-       SLV_ERR_INVALID, 7, "hi[0], found end of file");
+  badt("trunc2.blcp", "2\n# padding padding padding padding\n1 0\n0 1\n1 1\n0 0\n", SLV_ERR_INVALID,
+       7, "hi[0], found end of file");
   badt("trunc.dat", "2\n0\n2\n2\n2\t2\n1 0\n0 1\n-1\n", SLV_ERR_INVALID, 9,
        "q[1], found end of file");
   badt("trunc.lcp", "lcplab-problem 1\nn 2\nA\n1 0 0 1\nb\n1 1\n", SLV_ERR_INVALID, 7,
@@ -1001,8 +1036,8 @@ static void test_bad_sizes_disagree(void) {
   badt("nnz.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 5\n", SLV_ERR_DIM, 2,
        "number of entries");
   /* MLCP with only storage 1 and a 3 x 2 M: no blocks to fall back on */
-  badt("rect.dat", "1\n0\n1\n1\n0 1 2\n0 1\n0\n3\n2\n3\t2\n1 -1 1 -1 -1 1\n0 1\n",
-       SLV_ERR_INVALID, 7, "(n+m) x (n+m) = 2 x 2, found 3 x 2");
+  badt("rect.dat", "1\n0\n1\n1\n0 1 2\n0 1\n0\n3\n2\n3\t2\n1 -1 1 -1 -1 1\n0 1\n", SLV_ERR_INVALID,
+       7, "(n+m) x (n+m) = 2 x 2, found 3 x 2");
   badt("sbm.dat", "2\n1\n2\n2\n1\n1 1\n3\n2\n2 1\n0 1\n0\n0\n1 2 3 4\n1 1\n", SLV_ERR_INVALID, 7,
        "cumulative row offset 0 of M, increasing up to 2 rows (an integer in [2, 2]), found '3'");
   badt("mu.lcp", "lcplab-problem 1\nn 2\nA 1 0 0 1\nb 0 0\nfindex -1 0\nend\n", SLV_ERR_INVALID, 6,
@@ -1011,8 +1046,8 @@ static void test_bad_sizes_disagree(void) {
        "kind 'blcp'");
   badt("dup.lcp", "lcplab-problem 1\nn 1\nA 1\nb 0\nb 0\nend\n", SLV_ERR_INVALID, 5,
        "each section once");
-  badt("csr.lcp", "lcplab-problem 1\nn 2\nstorage csr\nAp 0 1 3\nAj 0 2 1\nAx 1 2 3\nend\n", SLV_ERR_INVALID, 5,
-       "Aj[1]");
+  badt("csr.lcp", "lcplab-problem 1\nn 2\nstorage csr\nAp 0 1 3\nAj 0 2 1\nAx 1 2 3\nend\n",
+       SLV_ERR_INVALID, 5, "Aj[1]");
   badt("cs.dat", "2\n2\n2\n2\n", SLV_ERR_UNSUPPORTED, 2, "CSparse");
 }
 
@@ -1027,8 +1062,8 @@ static void test_bad_nan_inf(void) {
   badt("huge.lcp", "lcplab-problem 1\nn 1\nA 1e999\nb 0\nend\n", SLV_ERR_INVALID, 3, "'1e999'");
   badt("nanlo.blcp", "1\n1\n0\nnan\n1\n", SLV_ERR_INVALID, 4, "lo[0], found 'nan'");
   put_text("nanb.b", "nan\n");
-  badt("nanb.mtx", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 2\n",
-       SLV_ERR_INVALID, -1, "nanb.b:1: expected a finite number for b[0], found 'nan'");
+  badt("nanb.mtx", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 2\n", SLV_ERR_INVALID,
+       -1, "nanb.b:1: expected a finite number for b[0], found 'nan'");
 }
 
 static void test_bad_non_numeric(void) {
@@ -1038,7 +1073,8 @@ static void test_bad_non_numeric(void) {
        3, "column of entry 1");
   badt("word.lcp", "lcplab-problem 1\nn 1\nmatrix 1\n", SLV_ERR_INVALID, 3,
        "a section keyword (kind, n,");
-  badt("float.blcp", "2.5\n", SLV_ERR_INVALID, 1, "expected the size n (a size in [0, 50000000]), found '2.5'");
+  badt("float.blcp", "2.5\n", SLV_ERR_INVALID, 1,
+       "expected the size n (a size in [0, 50000000]), found '2.5'");
   badt("banner.mtx", "%%MatrixMarket matrix coordinate complex general\n1 1 0\n",
        SLV_ERR_UNSUPPORTED, 1, "'complex'");
 }
@@ -1081,11 +1117,11 @@ static void test_bad_garbage(void) {
   }
   junk[0] = 0xff; /* never a digit */
   junk[100] = 0;  /* NUL bytes inside */
-  static const char *names[] = {"junk.blcp", "junk.dat", "junk.lcp", "junk.mtx", "junk.bin"};
+  static const char *names[] = { "junk.blcp", "junk.dat", "junk.lcp", "junk.mtx", "junk.bin" };
   for (int k = 0; k < 5; k++)
     bad(names[k], junk, sizeof junk, SLV_FMT_AUTO, SLV_ERR_INVALID, 0, "expected");
   /* a digit, then a NUL byte inside the token */
-  static const char nul[] = {'3', '\0', '1', '\n'};
+  static const char nul[] = { '3', '\0', '1', '\n' };
   bad("nul.blcp", nul, sizeof nul, SLV_FMT_AUTO, SLV_ERR_INVALID, 1, "'3\\x001'");
   /* the format named explicitly: same */
   bad("junk.bin", NULL, 0, SLV_FMT_SICONOS_RELAY, SLV_ERR_INVALID, 0, "expected the size n");
@@ -1103,8 +1139,8 @@ static void test_bad_bounds(void) {
   put_text("lohi.b", "0\n");
   put_text("lohi.lo", "2\n");
   put_text("lohi.hi", "1\n");
-  badt("lohi.mtx", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 2\n",
-       SLV_ERR_INVALID, 0, "lohi.mtx: lo[0]=2 > hi[0]=1");
+  badt("lohi.mtx", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 2\n", SLV_ERR_INVALID,
+       0, "lohi.mtx: lo[0]=2 > hi[0]=1");
   /* lo = +inf: an empty box (validation) */
   badt("loinf.blcp", "1\n1\n0\ninf\ninf\n", SLV_ERR_INVALID, 0, "empty box");
 }
@@ -1113,13 +1149,12 @@ static void test_bad_findex(void) {
   badt("frange.blcp", "2\n1 0\n0 1\n0 0\n0 0\n1 1\n-1 5\n", SLV_ERR_INVALID, 7,
        "findex[1] (an integer in [-1, 1]), found '5'");
   badt("fneg.blcp", "2\n1 0\n0 1\n0 0\n0 0\n1 1\n-2 -1\n", SLV_ERR_INVALID, 7, "found '-2'");
-  badt("fself.blcp", "2\n1 0\n0 1\n0 0\n0 0\n1 1\n-1 1\n", SLV_ERR_INVALID, 7,
-       "findex[1] != 1");
+  badt("fself.blcp", "2\n1 0\n0 1\n0 0\n0 0\n1 1\n-1 1\n", SLV_ERR_INVALID, 7, "findex[1] != 1");
   badt("fself.lcp", "lcplab-problem 1\nn 2\nA 1 0 0 1\nb 0 0\nfindex\n0 -1\nmu 1 0\nend\n",
        SLV_ERR_INVALID, 6, "findex[0] != 0");
   /* row 2 couples to row 1, itself a friction row: validation */
-  badt("fchain.blcp", "3\n1 0 0\n0 1 0\n0 0 1\n0 0 0\n0 -1 -1\ninf 1 1\n-1 0 1\n",
-       SLV_ERR_INVALID, 0, "fchain.blcp: findex[2]=1 refers to row 1");
+  badt("fchain.blcp", "3\n1 0 0\n0 1 0\n0 0 1\n0 0 0\n0 -1 -1\ninf 1 1\n-1 0 1\n", SLV_ERR_INVALID,
+       0, "fchain.blcp: findex[2]=1 refers to row 1");
   put_text("fside.b", "0\n0\n");
   put_text("fside.findex", "-1\n# the second\n1\n");
   badt("fside.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 0\n", SLV_ERR_INVALID, -1,
@@ -1142,7 +1177,8 @@ static void test_bad_missing_and_unknown(void) {
   bad("nope.xyz", NULL, 0, SLV_FMT_AUTO, SLV_ERR_INVALID, 0, "No such file");
   bad("nope.lcp", NULL, 0, SLV_FMT_LCPLAB, SLV_ERR_INVALID, 0, "No such file");
   put_text("noside.mtx", "%%MatrixMarket matrix coordinate real general\n1 1 0\n");
-  bad("noside.mtx", NULL, 0, SLV_FMT_AUTO, SLV_ERR_INVALID, -1, "noside.b: expected a readable file");
+  bad("noside.mtx", NULL, 0, SLV_FMT_AUTO, SLV_ERR_INVALID, -1,
+      "noside.b: expected a readable file");
   badt("hello.txt", "hello world\n", SLV_ERR_INVALID, 1, ".blcp");
   badt("hello2.txt", "hello world\n", SLV_ERR_INVALID, 1, "lcplab-problem");
   /* a directory */
@@ -1218,7 +1254,8 @@ static int same_fc(const slv_instance *a, const slv_instance *b) {
     if (!same_bits(a->A, b->A, n * n * sizeof(double))) return 0;
   } else {
     size_t nnz = (size_t)a->Ap[n];
-    if (!same_bits(a->Ap, b->Ap, (n + 1) * sizeof(int)) || !same_bits(a->Aj, b->Aj, nnz * sizeof(int)) ||
+    if (!same_bits(a->Ap, b->Ap, (n + 1) * sizeof(int)) ||
+        !same_bits(a->Aj, b->Aj, nnz * sizeof(int)) ||
         !same_bits(a->Ax, b->Ax, nnz * sizeof(double)))
       return 0;
   }
@@ -1286,8 +1323,9 @@ static void test_fc3d_handwritten(void) {
   slv_instance_free(inst);
   /* the same problem as SBM (blocks (0,0), (0,1), (1,1)): dense, equal */
   k = 0;
-  k += (size_t)snprintf(text + k, sizeof text - k, "3\n2\n1\n6\n6\n3\n2\n2\n3 6\n3 6\n3\n3\n0 2 3\n0 1 1\n");
-  static const int blk[3][2] = {{0, 0}, {0, 1}, {1, 1}};
+  k += (size_t)snprintf(text + k, sizeof text - k,
+                        "3\n2\n1\n6\n6\n3\n2\n2\n3 6\n3 6\n3\n3\n0 2 3\n0 1 1\n");
+  static const int blk[3][2] = { { 0, 0 }, { 0, 1 }, { 1, 1 } };
   for (int b = 0; b < 3; b++) {
     k += (size_t)snprintf(text + k, sizeof text - k, "%d\n", b);
     for (int jj = 0; jj < 3; jj++)
@@ -1311,7 +1349,8 @@ static void test_fc3d_handwritten(void) {
   size_t cap = 200000;
   char *big = malloc(cap);
   k = 0;
-  k += (size_t)snprintf(big + k, cap - k, "3\n%d\n1\n%d\n%d\n%d\n%d\n%d\n", nc, n, n, nc + 1, nc, nc);
+  k += (size_t)snprintf(big + k, cap - k, "3\n%d\n1\n%d\n%d\n%d\n%d\n%d\n", nc, n, n, nc + 1, nc,
+                        nc);
   for (int pass = 0; pass < 2; pass++) {
     for (int c = 0; c < nc; c++) k += (size_t)snprintf(big + k, cap - k, "%d ", 3 * c + 3);
     big[k++] = '\n';
@@ -1339,9 +1378,9 @@ static void test_fc3d_handwritten(void) {
     CU_ASSERT_EQUAL(inst->n, 303);
     /* row 0: (0,0) = 2, (0,1) = -0.0, (0,300) = 7; row 1: 2; row 2: (2,0) =
      * 1, (2,2) = 2, (2,302) = 7; row 3: 2, -0.0 */
-    static const int Ap[6] = {0, 3, 5, 8, 10, 11};
-    static const int Aj[11] = {0, 1, 300, 1, 301, 0, 2, 302, 3, 4, 4};
-    static const double Ax[11] = {2, -0.0, 7, 2, 7, 1, 2, 7, 2, -0.0, 2};
+    static const int Ap[6] = { 0, 3, 5, 8, 10, 11 };
+    static const int Aj[11] = { 0, 1, 300, 1, 301, 0, 2, 302, 3, 4, 4 };
+    static const double Ax[11] = { 2, -0.0, 7, 2, 7, 1, 2, 7, 2, -0.0, 2 };
     CU_ASSERT(same_bits(inst->Ap, Ap, sizeof Ap));
     CU_ASSERT(same_bits(inst->Aj, Aj, sizeof Aj));
     CU_ASSERT(same_bits(inst->Ax, Ax, sizeof Ax));
@@ -1375,7 +1414,7 @@ static void test_fc3d_roundtrip(void) {
   tpath(p, sizeof p, "fcd.dat");
   FILE *f = fopen(p, "r");
   CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-  static const char *const head[6] = {"3\n", "4\n", "0\n", "12\n", "12\n", "12\t12\n"};
+  static const char *const head[6] = { "3\n", "4\n", "0\n", "12\n", "12\n", "12\t12\n" };
   for (int k = 0; k < 6; k++) {
     CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
     CU_ASSERT_STRING_EQUAL(line, head[k]);
@@ -1394,9 +1433,11 @@ static void test_fc3d_roundtrip(void) {
          "siconos-fc3d holds Coulomb's law (De Saxce); this instance's cone_law is associated");
   d->cone_law = SLV_CONE_COULOMB;
   /* cone instances in the LCP formats: refused, naming the first cone */
-  refuse(d, SLV_FMT_SICONOS_LCP, "fc_lcp.dat", "siconos-lcp cannot hold Coulomb cones; cone 0 covers rows 0..2");
+  refuse(d, SLV_FMT_SICONOS_LCP, "fc_lcp.dat",
+         "siconos-lcp cannot hold Coulomb cones; cone 0 covers rows 0..2");
   refuse(d, SLV_FMT_SICONOS_MLCP, "fc_mlcp.dat", "siconos-mlcp cannot hold Coulomb cones; cone 0");
-  refuse(d, SLV_FMT_SICONOS_RELAY, "fc_relay.dat", "siconos-relay cannot hold Coulomb cones; cone 0");
+  refuse(d, SLV_FMT_SICONOS_RELAY, "fc_relay.dat",
+         "siconos-relay cannot hold Coulomb cones; cone 0");
   refuse(d, SLV_FMT_BLCP, "fc.blcp", "cannot hold Coulomb cones");
   refuse(d, SLV_FMT_MTX, "fc.mtx", "cannot hold Coulomb cones");
   /* siconos-fc3d: only all-cone instances with cone c at rows 3c */
@@ -1405,7 +1446,8 @@ static void test_fc3d_roundtrip(void) {
          "siconos-fc3d holds only frictional-contact problems (a Coulomb cone on every row); this "
          "instance has no cones (kind lcp)");
   d->ncones = 3;
-  refuse(d, SLV_FMT_SICONOS_FC3D, "part.dat", "needs every row in a cone: n = 12 rows, but 3 cones cover 9");
+  refuse(d, SLV_FMT_SICONOS_FC3D, "part.dat",
+         "needs every row in a cone: n = 12 rows, but 3 cones cover 9");
   /* to a .dat by extension: siconos-fc3d is chosen, and refuses */
   refuse(d, SLV_FMT_AUTO, "part_auto.dat", "siconos-fc3d needs every row in a cone");
   d->ncones = 4;
@@ -1418,9 +1460,9 @@ static void test_fc3d_roundtrip(void) {
 static void test_lcplab_cone_law(void) {
   /* a file without cone_law (written before it existed): coulomb; no lo
    * section, so the cone rows get lo = -inf and the LCP row keeps 0 */
-  slv_instance *inst = read_ok("old_cone.lcp",
-                               "lcplab-problem 1\nn 4\nA\n1 0 0 0\n0 1 0 0\n0 0 1 0\n0 0 0 1\n"
-                               "b -1 0 0 -2\ncones 1\n1 0.5\nend\n");
+  slv_instance *inst =
+      read_ok("old_cone.lcp", "lcplab-problem 1\nn 4\nA\n1 0 0 0\n0 1 0 0\n0 0 1 0\n0 0 0 1\n"
+                              "b -1 0 0 -2\ncones 1\n1 0.5\nend\n");
   if (inst) {
     CU_ASSERT_EQUAL(inst->cone_law, SLV_CONE_COULOMB);
     CU_ASSERT_EQUAL(inst->lo[0], 0.0);
@@ -1462,15 +1504,17 @@ static void test_bad_fc3d(void) {
        "mu[0], found end of file");
   badt("fcnan.dat", "3\n1\n0\n3\n3\n3\t3\n1 0 0 0 1 0 0 0 1\n-1 nan 0\n0.5\n", SLV_ERR_INVALID, 8,
        "a finite number for q[1], found 'nan'");
-  badt("fcmu.dat", "3\n2\n0\n6\n6\n6\t6\n1 0 0 0 0 0 0 1 0 0 0 0 0 0 1 0 0 0 0 0 0 1 0 0 0 0 0 0 1 "
-                   "0 0 0 0 0 0 1\n-1 0 0 -1 0 0\n0.5 -0.1\n",
+  badt("fcmu.dat",
+       "3\n2\n0\n6\n6\n6\t6\n1 0 0 0 0 0 0 1 0 0 0 0 0 0 1 0 0 0 0 0 0 1 0 0 0 0 0 0 1 "
+       "0 0 0 0 0 0 1\n-1 0 0 -1 0 0\n0.5 -0.1\n",
        SLV_ERR_INVALID, 9, "mu[1] >= 0, found '-0.1'");
   badt("fcmunan.dat", "3\n1\n0\n3\n3\n3\t3\n1 0 0 0 1 0 0 0 1\n-1 0 0\nnan\n", SLV_ERR_INVALID, 9,
        "a finite number for mu[0], found 'nan'");
-  badt("fcM.dat", "3\n1\n0\n3\n6\n3\t6\n0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", SLV_ERR_INVALID, 4,
-       "M to be 3 x 3 (3 nc = 3), found 3 x 6");
+  badt("fcM.dat", "3\n1\n0\n3\n6\n3\t6\n0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", SLV_ERR_INVALID,
+       4, "M to be 3 x 3 (3 nc = 3), found 3 x 6");
   badt("fcglobal.dat", "3\n1\n0\n9\n9\n9\t9\n", SLV_ERR_UNSUPPORTED, 1,
-       "with M 3 x 3 (d nc), found M 9 x 9: a global problem (d nc M H q b mu) is not read from .dat");
+       "with M 3 x 3 (d nc), found M 9 x 9: a global problem (d nc M H q b mu) is not read from "
+       ".dat");
   badt("fccs.dat", "3\n1\n2\n3\n3\n0 0 0 0 0 0 0 0 0 0 0 0\n", SLV_ERR_UNSUPPORTED, 3, "CSparse");
 }
 
@@ -1478,7 +1522,7 @@ static void test_bad_fc3d(void) {
 
 static void test_vectors(void) {
   char p[512], err[512];
-  double x[5] = {1.0 / 3.0, -0.0, 1e-310, -1e300, 42}, y[5];
+  double x[5] = { 1.0 / 3.0, -0.0, 1e-310, -1e300, 42 }, y[5];
   tpath(p, sizeof p, "x.txt");
   CU_ASSERT_EQUAL_FATAL(slv_write_vector(p, 5, x, err, sizeof err), SLV_CONVERGED);
   CU_ASSERT_EQUAL_FATAL(slv_read_vector(p, 5, y, err, sizeof err), SLV_CONVERGED);
@@ -1533,8 +1577,10 @@ static slv_status read_capped(const char *name, const char *text, size_t cap, in
   CU_ASSERT_PTR_NULL(inst);
   CU_ASSERT_PTR_NULL(strchr(err, '\n'));
   if (line > 0)
-    snprintf(prefix, sizeof prefix, "%s:%d: expected sizes that fit the memory cap of %zu bytes "
-             "(max_memory), found %s", p, line, cap, field);
+    snprintf(prefix, sizeof prefix,
+             "%s:%d: expected sizes that fit the memory cap of %zu bytes "
+             "(max_memory), found %s",
+             p, line, cap, field);
   else
     snprintf(prefix, sizeof prefix, "%s: expected %s", p, field);
   if (strncmp(err, prefix, strlen(prefix)) != 0) printf("\n  (wanted the prefix '%s')", prefix);
@@ -1580,14 +1626,16 @@ static void test_memory_cap(void) {
                   SLV_ERR_DIM);
   /* a Siconos SBM of n = 3000 with one 1x1 block: 72 MB once stored dense */
   const char *sbm = "3000\n1\n3000\n3000\n1\n1\n1\n3000\n3000\n2\n1\n0 1\n0\n0\n5\n";
-  CU_ASSERT_EQUAL(read_capped("capsbm.dat", sbm, (size_t)16 << 20, 3,
-                              "M, 3000 x 3000 sparse-block kept dense"),
-                  SLV_ERR_DIM);
+  CU_ASSERT_EQUAL(
+      read_capped("capsbm.dat", sbm, (size_t)16 << 20, 3, "M, 3000 x 3000 sparse-block kept dense"),
+      SLV_ERR_DIM);
   /* FC3D: nc at line 2 */
   const char *fc = "3\n1\n0\n3\n3\n3\t3\n1 0 0\n0 1 0\n0 0 1\n-1 0 0\n0.5\n";
   char what[128];
-  snprintf(what, sizeof what, "a file that fits the memory cap of %zu bytes (max_memory), found "
-           "%zu bytes", strlen(fc) - 1, strlen(fc));
+  snprintf(what, sizeof what,
+           "a file that fits the memory cap of %zu bytes (max_memory), found "
+           "%zu bytes",
+           strlen(fc) - 1, strlen(fc));
   CU_ASSERT_EQUAL(read_capped("capfc.dat", fc, strlen(fc) - 1, 0, what), SLV_ERR_DIM);
   need = strlen(fc) + 1 + (size_t)(I + 8 * 9 + 28);
   CU_ASSERT_EQUAL(read_capped("capfc.dat", NULL, need - 1, 2, "nc = 1: q, lo, hi (3 nc)"),

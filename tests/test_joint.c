@@ -37,7 +37,7 @@ typedef struct stepper {
   slv_options opt;
   dyn_rows rows[64];
   double x[64];
-  int n;          /* rows of the last step */
+  int n; /* rows of the last step */
 } stepper;
 
 static void stepper_init(stepper *s, int nb) {
@@ -165,8 +165,10 @@ static void test_jacobian_fd(void) {
   for (int kind = DYN_JOINT_BALL; kind <= DYN_JOINT_FIXED; kind++)
     for (int trial = 0; trial < 12; trial++) {
       dyn_body B[2];
-      B[0] = tst_box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.3, 0.5, 0.2), tst_rvec(rng, 1), tst_rquat(rng));
-      B[1] = tst_box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.4, 0.2, 0.6), tst_rvec(rng, 1), tst_rquat(rng));
+      B[0] = tst_box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.3, 0.5, 0.2), tst_rvec(rng, 1),
+                          tst_rquat(rng));
+      B[1] = tst_box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.4, 0.2, 0.6), tst_rvec(rng, 1),
+                          tst_rquat(rng));
       /* b: a dynamic body, the world (-1), or a static body */
       int b = trial % 3 == 1 ? -1 : 1;
       if (trial % 3 == 2) B[1].is_static = 1;
@@ -186,8 +188,8 @@ static void test_jacobian_fd(void) {
         B[1].r = dyn_v3_add(B[1].r, tst_rvec(rng, 0.3));
         B[1].q = tst_rotate_by(B[1].q, tst_rvec(rng, 0.5));
       }
-      int coord_kind = kind == DYN_JOINT_SLIDER || kind == DYN_JOINT_HINGE
-                       || kind == DYN_JOINT_HINGE2;
+      int coord_kind =
+          kind == DYN_JOINT_SLIDER || kind == DYN_JOINT_HINGE || kind == DYN_JOINT_HINGE2;
       if (coord_kind && trial % 2 == 0) {
         /* an active limit (lower or upper) and a motor driving away from it:
          * both rows are written */
@@ -241,8 +243,9 @@ static void test_hinge_angle(void) {
   B[0] = tst_box_body(1, dyn_v3_make(0.2, 0.3, 0.4), dyn_v3_make(1, 0, 0), dyn_quat_identity());
   dyn_joint j;
   dyn_v3 ax = dyn_v3_normalize(dyn_v3_make(1, 2, 2));
-  CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_HINGE, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
-                                       ax, ax, NULL, 0), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(
+      dyn_joint_init(&j, DYN_JOINT_HINGE, B, 1, 0, -1, dyn_v3_make(0, 0, 0), ax, ax, NULL, 0),
+      DYN_OK);
   dyn_quat q0 = B[0].q;
   double prev = 0;
   for (int k = 1; k <= 70; k++) {
@@ -354,8 +357,8 @@ static void test_pendulum(void) {
   dyn_joint_kind kinds[2] = { DYN_JOINT_BALL, DYN_JOINT_HINGE };
   for (int k = 0; k < 2; k++) {
     double T = pendulum_period(kinds[k]);
-    printf("\n    %s: T = %.6f s, T0 = %.6f (rel %.2e), physical %.6f (rel %.2e) ", k ? "hinge" : "ball",
-           T, T0, T / T0 - 1, Tphys, T / Tphys - 1);
+    printf("\n    %s: T = %.6f s, T0 = %.6f (rel %.2e), physical %.6f (rel %.2e) ",
+           k ? "hinge" : "ball", T, T0, T / T0 - 1, Tphys, T / Tphys - 1);
     TST_CLOSE(T, T0, 0, 5e-3);    /* the task's 0.5% */
     TST_CLOSE(T, Tphys, 0, 1e-3); /* and the physical pendulum, closer */
   }
@@ -691,7 +694,8 @@ static void test_spring_damper(void) {
   double Tnum = (tz[nz - 1] - tz[0]) / (nz - 1);
   TST_CLOSE(Tnum, Td, 0, 5e-3);
   double rate = log(peaks[0] / peaks[np - 1]) / ((np - 1) * Tnum);
-  printf("\n    period rel err %.2e, decay rate rel err %.2e ", Tnum / Td - 1, rate / (zeta * w0) - 1);
+  printf("\n    period rel err %.2e, decay rate rel err %.2e ", Tnum / Td - 1,
+         rate / (zeta * w0) - 1);
   TST_CLOSE(rate, zeta * w0, 0, 2e-2);
 }
 
@@ -741,8 +745,9 @@ static void test_validation(void) {
   CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_HINGE2, B, 2, 0, 1, o, x, x, msg, sizeof msg),
                   DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "parallel"));
-  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_UNIVERSAL, B, 2, 0, 1, o, x,
-                                 dyn_v3_make(1, 1, 0), msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_UNIVERSAL, B, 2, 0, 1, o, x, dyn_v3_make(1, 1, 0),
+                                 msg, sizeof msg),
+                  DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "perpendicular"));
   CU_ASSERT_EQUAL(dyn_joint_init(&j, (dyn_joint_kind)17, B, 2, 0, 1, o, x, y, msg, sizeof msg),
                   DYN_ERR_INPUT);
@@ -810,7 +815,8 @@ static void test_validation(void) {
   CU_ASSERT_EQUAL(dyn_joint_set_spring(&j, 5, 1, 1, 0.01), DYN_ERR_INPUT);
   CU_ASSERT(isnan(dyn_joint_anchor_error(B, 1, &j)));
   int counts[6] = { 3, 5, 5, 4, 4, 6 };
-  for (int kk = 0; kk < 6; kk++) CU_ASSERT_EQUAL(dyn_joint_base_rows((dyn_joint_kind)kk), counts[kk]);
+  for (int kk = 0; kk < 6; kk++)
+    CU_ASSERT_EQUAL(dyn_joint_base_rows((dyn_joint_kind)kk), counts[kk]);
 }
 
 int main(void) {

@@ -57,25 +57,29 @@ static void test_hand_2x2(void) {
    *          w1 blocks at x2 = 1 (z0 = 4), w1 leaves.
    * pivot 3: x1 enters; w1 = w2 = 0 gives x2 = x1 + 1, z0 = 4 - 3 x1:
    *          z0 leaves at x1 = 4/3.  x = (4/3, 7/3), w = 0, 3 pivots. */
-  double A[4] = {2, 1, 1, 2}, b[2] = {-5, -6}, x[2];
+  double A[4] = { 2, 1, 1, 2 }, b[2] = { -5, -6 }, x[2];
   slv_problem p = slv_problem_empty();
-  p.n = 2; p.A = A; p.lda = 2; p.b = b;
+  p.n = 2;
+  p.A = A;
+  p.lda = 2;
+  p.b = b;
   slv_options o = slv_options_default();
   o.tol = 1e-14;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  double xe[2] = {4.0 / 3, 7.0 / 3};
+  double xe[2] = { 4.0 / 3, 7.0 / 3 };
   TST_VEC_CLOSE(x, xe, 2, 1e-15, 0);
   CU_ASSERT_EQUAL(res.pivots, 3);
   /* b = (1,-6): z0 = 6 (w2 leaves); x2 enters: z0 = 6 - 2 x2, w1 = 7 - x2;
    * z0 leaves first, at x2 = 3.  x = (0, 3), w = (4, 0), 2 pivots. */
   b[0] = 1;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  double xe2[2] = {0, 3};
+  double xe2[2] = { 0, 3 };
   TST_VEC_CLOSE(x, xe2, 2, 1e-15, 0);
   CU_ASSERT_EQUAL(res.pivots, 2);
   /* b >= 0: x = 0 without a pivot */
-  b[0] = 1; b[1] = 0;
+  b[0] = 1;
+  b[1] = 0;
   x[0] = x[1] = 7;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
   CU_ASSERT_EQUAL(res.pivots, 0);
@@ -90,9 +94,14 @@ static void test_hand_box_free(void) {
    *   z0 = 10 - 2u, s = 1 - u + z0 = 11 - 3u: s blocks at u = 11/3.
    * pivot 3: v enters; s = 0: u = 1 + z0; mu = 0: 3 z0 = 8 - v: z0 leaves at
    *   v = 8.  x = u = 1 (at hi), w = 2 - 10 = -8 <= 0, 3 pivots. */
-  double A[1] = {2}, b[1] = {-10}, lo[1] = {0}, hi[1] = {1}, x[1];
+  double A[1] = { 2 }, b[1] = { -10 }, lo[1] = { 0 }, hi[1] = { 1 }, x[1];
   slv_problem p = slv_problem_empty();
-  p.n = 1; p.A = A; p.lda = 1; p.b = b; p.lo = lo; p.hi = hi;
+  p.n = 1;
+  p.A = A;
+  p.lda = 1;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
   slv_options o = slv_options_default();
   o.tol = 1e-14;
   slv_result res;
@@ -111,12 +120,17 @@ static void test_hand_box_free(void) {
   /* Row 0 free, row 1 LCP: A = [[2,1],[1,2]], b = (1,-6).  With x1 > 0:
    * 2 x0 + x1 = -1, x0 + 2 x1 = 6 -> x0 = -8/3, x1 = 13/3 > 0, w = 0.
    * x0 < 0 comes out of the split x0 = u0 - u0'. */
-  double B[4] = {2, 1, 1, 2}, c[2] = {1, -6}, l2[2] = {-INFINITY, 0}, h2[2] = {INFINITY, INFINITY},
-         y[2];
+  double B[4] = { 2, 1, 1, 2 }, c[2] = { 1, -6 }, l2[2] = { -INFINITY, 0 },
+         h2[2] = { INFINITY, INFINITY }, y[2];
   slv_problem q = slv_problem_empty();
-  q.n = 2; q.A = B; q.lda = 2; q.b = c; q.lo = l2; q.hi = h2;
+  q.n = 2;
+  q.A = B;
+  q.lda = 2;
+  q.b = c;
+  q.lo = l2;
+  q.hi = h2;
   CU_ASSERT_EQUAL(run(&q, &o, y, &res), SLV_CONVERGED);
-  double ye[2] = {-8.0 / 3, 13.0 / 3};
+  double ye[2] = { -8.0 / 3, 13.0 / 3 };
   TST_VEC_CLOSE(y, ye, 2, 1e-14, 0);
 }
 
@@ -153,7 +167,10 @@ static void test_murty(void) {
   for (int n = 4; n <= NMAX; n++) {
     murty_matrix(n, A);
     slv_problem p = slv_problem_empty();
-    p.n = n; p.A = A; p.lda = n; p.b = b;
+    p.n = n;
+    p.A = A;
+    p.lda = n;
+    p.b = b;
     for (int i = 0; i < n; i++) b[i] = -(ldexp(1, n + 1) - ldexp(1, i + 1));
     slv_result res;
     CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
@@ -175,7 +192,10 @@ static void test_murty(void) {
   murty_matrix(n, A);
   for (int i = 0; i < n; i++) b[i] = -(ldexp(1, n + 1) - ldexp(1, i + 1));
   slv_problem p = slv_problem_empty();
-  p.n = n; p.A = A; p.lda = n; p.b = b;
+  p.n = n;
+  p.A = A;
+  p.lda = n;
+  p.b = b;
   o.max_pivots = 1000;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_MAX_ITER);
@@ -192,8 +212,9 @@ static void test_pivot_budget(void) {
   CU_ASSERT_EQUAL(slv_pivot_budget(16), 1 << 20);
   CU_ASSERT_EQUAL(slv_pivot_budget(1000), 50000);
   CU_ASSERT_EQUAL(slv_pivot_budget(0), 1 << 28);
-  for (int n = 1; n < 400; n++) CU_ASSERT(slv_pivot_budget(n + 1) <= slv_pivot_budget(n) ||
-                                          slv_pivot_budget(n + 1) == 50 * (n + 1));
+  for (int n = 1; n < 400; n++)
+    CU_ASSERT(slv_pivot_budget(n + 1) <= slv_pivot_budget(n) ||
+              slv_pivot_budget(n + 1) == 50 * (n + 1));
   slv_options o = slv_options_default();
   CU_ASSERT_EQUAL(slv_pivot_limit(&o, 12), slv_pivot_budget(12));
   o.max_pivots = 7;
@@ -207,13 +228,16 @@ static void test_ray(void) {
    * tie, the last row leaves), x_n enters with tableau column -1 everywhere:
    * the ray (x_n, z0) = (t, 1 + t) never blocks. */
   enum { N = 5 };
-  double A[N * N] = {0}, b[N], x[N];
+  double A[N * N] = { 0 }, b[N], x[N];
   for (int i = 0; i < N; i++) {
     A[i + i * N] = -1;
     b[i] = -1;
   }
   slv_problem p = slv_problem_empty();
-  p.n = N; p.A = A; p.lda = N; p.b = b;
+  p.n = N;
+  p.A = A;
+  p.lda = N;
+  p.b = b;
   slv_options o = slv_options_default();
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_RAY_TERMINATION);
@@ -223,9 +247,12 @@ static void test_ray(void) {
   /* a 2x2 infeasible LCP with a positive semidefinite A (copositive-plus:
    * the ray proves infeasibility): A = [[1,-1],[-1,1]], b = (-1,-1) needs
    * x1 - x2 >= 1 and x2 - x1 >= 1 */
-  double C[4] = {1, -1, -1, 1}, c[2] = {-1, -1}, y[2];
+  double C[4] = { 1, -1, -1, 1 }, c[2] = { -1, -1 }, y[2];
   slv_problem q = slv_problem_empty();
-  q.n = 2; q.A = C; q.lda = 2; q.b = c;
+  q.n = 2;
+  q.A = C;
+  q.lda = 2;
+  q.b = c;
   CU_ASSERT_EQUAL(run(&q, &o, y, &res), SLV_RAY_TERMINATION);
   CU_ASSERT(res.res.res_rel > o.tol);
 }
@@ -248,31 +275,31 @@ typedef struct {
  * its first pivot); on CPS_3 and Pang_isolated_sol_perturbed that
  * computation also ends on a secondary ray. */
 static const lcase cases[] = {
-    {"lcp_mmc.dat", E_SOLVED, 23, "Siconos LEMKE: P (collection 1)"},
-    {"lcp_deudeu.dat", E_SOLVED, 3, "Siconos LEMKE: P; the 2x2 of test_hand_2x2"},
-    {"lcp_trivial.dat", E_SOLVED, 10, "Siconos LEMKE: P"},
-    {"lcp_ortiz.dat", E_SOLVED, 3, "Siconos LEMKE: P"},
-    {"lcp_exp_murty.dat", E_SOLVED, 2, "Siconos LEMKE: P (Murty, q = -1, degenerate start)"},
-    {"lcp_exp_murty2.dat", E_SOLVED, 64, "Siconos LEMKE: P (Murty q~(6): 2^6 pivots)"},
-    {"lcp_enum_fails.dat", E_SOLVED, 8, "Siconos LEMKE: P (collection 2)"},
-    {"lcp_CPS_1.dat", E_SOLVED, 2, "Siconos LEMKE: P (solution set z1 + z2 = 1)"},
-    {"lcp_CPS_2.dat", E_SOLVED, 5, "Siconos LEMKE: P"},
-    {"lcp_CPS_4.dat", E_SOLVED, 5, "Siconos LEMKE: P"},
-    {"lcp_CPS_4bis.dat", E_SOLVED, 5, "Siconos LEMKE: P"},
-    {"lcp_CPS_5.dat", E_SOLVED, 2, "Siconos LEMKE: P"},
-    {"lcp_Pang_isolated_sol.dat", E_SOLVED, 3, "Siconos LEMKE: P (collection 4)"},
-    {"lcp_inf_sol_perturbed.dat", E_SOLVED, 5, "Siconos LEMKE: P (collection 4)"},
-    {"lcp_CPS_3.dat", E_RAY, 1,
-     "Siconos LEMKE: F; bimatrix game (CPS ex. 4.4.23): solutions exist (e.g. x = (0.1, 0, "
-     "0.1, 0)) but Lemke with d = e leaves on a ray at once (games need Lemke-Howson)"},
-    {"lcp_Pang_isolated_sol_perturbed.dat", E_RAY, 4,
-     "Siconos LEMKE: F, ENUM: F; infeasible: w_1 = -x_2 - x_3 - 1e-4 < 0 for every x >= 0"},
-    {"lcp_tobenna.dat", E_SOLVED, 127,
-     "not in Siconos' LEMKE collections (only PATH expected to pass); the exact lexicographic "
-     "path reaches a solution"},
-    {"lcp_deudeu_block.dat", E_SOLVED, 3, "SBM twin of lcp_deudeu"},
-    {"lcp_ortiz_block.dat", E_SOLVED, 3, "SBM twin of lcp_ortiz"},
-    {"lcp_trivial_block.dat", E_SOLVED, 10, "SBM twin of lcp_trivial"},
+  { "lcp_mmc.dat", E_SOLVED, 23, "Siconos LEMKE: P (collection 1)" },
+  { "lcp_deudeu.dat", E_SOLVED, 3, "Siconos LEMKE: P; the 2x2 of test_hand_2x2" },
+  { "lcp_trivial.dat", E_SOLVED, 10, "Siconos LEMKE: P" },
+  { "lcp_ortiz.dat", E_SOLVED, 3, "Siconos LEMKE: P" },
+  { "lcp_exp_murty.dat", E_SOLVED, 2, "Siconos LEMKE: P (Murty, q = -1, degenerate start)" },
+  { "lcp_exp_murty2.dat", E_SOLVED, 64, "Siconos LEMKE: P (Murty q~(6): 2^6 pivots)" },
+  { "lcp_enum_fails.dat", E_SOLVED, 8, "Siconos LEMKE: P (collection 2)" },
+  { "lcp_CPS_1.dat", E_SOLVED, 2, "Siconos LEMKE: P (solution set z1 + z2 = 1)" },
+  { "lcp_CPS_2.dat", E_SOLVED, 5, "Siconos LEMKE: P" },
+  { "lcp_CPS_4.dat", E_SOLVED, 5, "Siconos LEMKE: P" },
+  { "lcp_CPS_4bis.dat", E_SOLVED, 5, "Siconos LEMKE: P" },
+  { "lcp_CPS_5.dat", E_SOLVED, 2, "Siconos LEMKE: P" },
+  { "lcp_Pang_isolated_sol.dat", E_SOLVED, 3, "Siconos LEMKE: P (collection 4)" },
+  { "lcp_inf_sol_perturbed.dat", E_SOLVED, 5, "Siconos LEMKE: P (collection 4)" },
+  { "lcp_CPS_3.dat", E_RAY, 1,
+    "Siconos LEMKE: F; bimatrix game (CPS ex. 4.4.23): solutions exist (e.g. x = (0.1, 0, "
+    "0.1, 0)) but Lemke with d = e leaves on a ray at once (games need Lemke-Howson)" },
+  { "lcp_Pang_isolated_sol_perturbed.dat", E_RAY, 4,
+    "Siconos LEMKE: F, ENUM: F; infeasible: w_1 = -x_2 - x_3 - 1e-4 < 0 for every x >= 0" },
+  { "lcp_tobenna.dat", E_SOLVED, 127,
+    "not in Siconos' LEMKE collections (only PATH expected to pass); the exact lexicographic "
+    "path reaches a solution" },
+  { "lcp_deudeu_block.dat", E_SOLVED, 3, "SBM twin of lcp_deudeu" },
+  { "lcp_ortiz_block.dat", E_SOLVED, 3, "SBM twin of lcp_ortiz" },
+  { "lcp_trivial_block.dat", E_SOLVED, 10, "SBM twin of lcp_trivial" },
 };
 
 static void test_siconos_lcp(void) {
@@ -331,7 +358,10 @@ static void test_degenerate(void) {
     xe[i] = (i + 1) * (N - i) / 2.0;
   }
   slv_problem p = slv_problem_empty();
-  p.n = N; p.A = A; p.lda = N; p.b = b;
+  p.n = N;
+  p.A = A;
+  p.lda = N;
+  p.b = b;
   slv_options o = slv_options_default();
   o.tol = 1e-12;
   slv_result res;
@@ -388,18 +418,34 @@ static void test_degenerate(void) {
     int n, pivots;
     double M[25], q[5], x[5]; /* M column-major */
   } cyc[] = {
-      {4, 9, {0, 1, 1, -1, 0, 2, 2, 1, 1, 0, 0, -1, 1, 1, 2, 2}, {-1, -1, -1, 0}, {2, 0, 0, 1}},
-      {5, 14, {-1, 2, 0, -1, 0, -1, 1, 0, 2, 2, -1, 1, 0, 1, 1, 1, 0, 0, 0, 2, 0, 1, -1, 2, 1},
-       {0, -1, 0, -1, -1}, {0.2, 0.6, 0, 0.8, 0}},
-      {5, 9, {1, 0, 2, 0, 1, 1, 0, -1, 0, 1, -1, 2, 1, 0, 0, -1, 0, 1, 1, -1, 0, 2, -1, 1, 1},
-       {-1, -1, -1, -1, -1}, {2.0 / 3, 11.0 / 6, 0.5, 1, 0}},
-      {5, 6, {0, 2, 0, -1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 1, 1, 1, 1, 0, 1, 2, -1, 1, 1, 2, 0},
-       {-1, -1, -1, 0, -1}, {0.375, 0.25, 0.5, 0, 0}},
+    { 4,
+      9,
+      { 0, 1, 1, -1, 0, 2, 2, 1, 1, 0, 0, -1, 1, 1, 2, 2 },
+      { -1, -1, -1, 0 },
+      { 2, 0, 0, 1 } },
+    { 5,
+      14,
+      { -1, 2, 0, -1, 0, -1, 1, 0, 2, 2, -1, 1, 0, 1, 1, 1, 0, 0, 0, 2, 0, 1, -1, 2, 1 },
+      { 0, -1, 0, -1, -1 },
+      { 0.2, 0.6, 0, 0.8, 0 } },
+    { 5,
+      9,
+      { 1, 0, 2, 0, 1, 1, 0, -1, 0, 1, -1, 2, 1, 0, 0, -1, 0, 1, 1, -1, 0, 2, -1, 1, 1 },
+      { -1, -1, -1, -1, -1 },
+      { 2.0 / 3, 11.0 / 6, 0.5, 1, 0 } },
+    { 5,
+      6,
+      { 0, 2, 0, -1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 1, 1, 1, 1, 0, 1, 2, -1, 1, 1, 2, 0 },
+      { -1, -1, -1, 0, -1 },
+      { 0.375, 0.25, 0.5, 0, 0 } },
   };
   double x4[5];
   slv_problem p4 = slv_problem_empty();
   for (size_t c = 0; c < sizeof cyc / sizeof cyc[0]; c++) {
-    p4.n = cyc[c].n; p4.A = cyc[c].M; p4.lda = cyc[c].n; p4.b = cyc[c].q;
+    p4.n = cyc[c].n;
+    p4.A = cyc[c].M;
+    p4.lda = cyc[c].n;
+    p4.b = cyc[c].q;
     CU_ASSERT_EQUAL(run(&p4, &o, x4, &res), SLV_CONVERGED);
     TST_VEC_CLOSE(x4, cyc[c].x, cyc[c].n, 1e-15, 0);
     CU_ASSERT_EQUAL(res.pivots, cyc[c].pivots);
@@ -409,9 +455,10 @@ static void test_degenerate(void) {
    * leaves), w2..w4 = z0.  x1 enters: z0 = 1 - x1 and w2..w4 = 1 - x1 all
    * block at x1 = 1; z0 is taken, which ends the path: 2 pivots,
    * x = (1,0,0,0). */
-  double I4[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, e4[4] = {-1, 0, 0, 0},
-         xe1[4] = {1, 0, 0, 0};
-  p4.n = 4; p4.lda = 4;
+  double I4[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 }, e4[4] = { -1, 0, 0, 0 },
+         xe1[4] = { 1, 0, 0, 0 };
+  p4.n = 4;
+  p4.lda = 4;
   p4.A = I4;
   p4.b = e4;
   CU_ASSERT_EQUAL(run(&p4, &o, x4, &res), SLV_CONVERGED);
@@ -428,7 +475,10 @@ static void test_spd_vs_pgs(void) {
          *xp = malloc(sizeof(double) * n);
   tst_planted_spd(n, 0.1, 5, NULL, NULL, A, b, xs);
   slv_problem p = slv_problem_empty();
-  p.n = n; p.A = A; p.lda = n; p.b = b;
+  p.n = n;
+  p.A = A;
+  p.lda = n;
+  p.b = b;
   slv_options o = slv_options_default();
   o.tol = 1e-12;
   slv_result res;
@@ -467,7 +517,12 @@ static void test_spd_vs_pgs(void) {
   CU_ASSERT_EQUAL(run(&p, &o, xp, &r2), SLV_CONVERGED);
   CU_ASSERT_EQUAL(r1.pivots, r2.pivots);
   TST_VEC_CLOSE(xp, x, n, 1e-11, 0);
-  free(A); free(b); free(xs); free(x); free(xp); free(d);
+  free(A);
+  free(b);
+  free(xs);
+  free(x);
+  free(xp);
+  free(d);
 }
 
 static void test_pmatrix_planted(void) {
@@ -503,7 +558,10 @@ static void test_pmatrix_planted(void) {
       b[i] -= s;
     }
     slv_problem p = slv_problem_empty();
-    p.n = n; p.A = A; p.lda = n; p.b = b;
+    p.n = n;
+    p.A = A;
+    p.lda = n;
+    p.b = b;
     slv_options o = slv_options_default();
     o.tol = 1e-12;
     slv_result res;
@@ -511,7 +569,12 @@ static void test_pmatrix_planted(void) {
     CU_ASSERT(tst_natres_dense(n, A, b, NULL, NULL, x) <= 1e-12 * fmax(1, inf_norm(n, b)));
     TST_VEC_CLOSE(x, xs, n, 1e-10, 0);
     gsl_rng_free(rng);
-    free(Bm); free(Cm); free(A); free(b); free(xs); free(x);
+    free(Bm);
+    free(Cm);
+    free(A);
+    free(b);
+    free(xs);
+    free(x);
   }
 }
 
@@ -556,9 +619,11 @@ static void test_psd_rank_deficient(void) {
    * seed 26 needs the Harris-type test itself (a row blocking with pivot
    * 3.5e-11 just before z0; without the test, res_rel 2e-8 after 253
    * pivots).  So this is the regression test of those rules. */
-  static const struct { int n, seed; } pc[] = {
-      {200, 1}, {200, 2}, {200, 11}, {200, 14}, {200, 22}, {200, 24},
-      {200, 28}, {200, 34}, {200, 35}, {200, 39}, {400, 26},
+  static const struct {
+    int n, seed;
+  } pc[] = {
+    { 200, 1 },  { 200, 2 },  { 200, 11 }, { 200, 14 }, { 200, 22 }, { 200, 24 },
+    { 200, 28 }, { 200, 34 }, { 200, 35 }, { 200, 39 }, { 400, 26 },
   };
   int nmax = 400, solved = 0, ncases = (int)(sizeof pc / sizeof pc[0]);
   double *A = malloc(sizeof(double) * nmax * nmax), *b = malloc(sizeof(double) * nmax),
@@ -567,7 +632,10 @@ static void test_psd_rank_deficient(void) {
     int n = pc[c].n;
     psd_problem(n, (unsigned long)pc[c].seed, A, b);
     slv_problem p = slv_problem_empty();
-    p.n = n; p.A = A; p.lda = n; p.b = b;
+    p.n = n;
+    p.A = A;
+    p.lda = n;
+    p.b = b;
     slv_options o = slv_options_default();
     o.tol = 1e-12;
     slv_result res;
@@ -581,7 +649,9 @@ static void test_psd_rank_deficient(void) {
     solved += st == SLV_CONVERGED && rr <= 1e-12;
   }
   CU_ASSERT_EQUAL(solved, ncases);
-  free(A); free(b); free(x);
+  free(A);
+  free(b);
+  free(x);
 }
 
 /* Error-free transformations (Knuth's TwoSum, Dekker's TwoProduct with
@@ -641,7 +711,7 @@ static void test_ill_conditioned(void) {
   int n = 150;
   double *A = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n),
          *v = malloc(sizeof(double) * n), *x = malloc(sizeof(double) * n);
-  double conds[2] = {1e9, 1e14};
+  double conds[2] = { 1e9, 1e14 };
   for (int ci = 0; ci < 2; ci++)
     for (int seed = 1; seed <= 3; seed++) {
       gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -659,7 +729,10 @@ static void test_ill_conditioned(void) {
       for (int i = 0; i < n; i++) b[i] = gsl_ran_gaussian(rng, 1.0);
       gsl_rng_free(rng);
       slv_problem p = slv_problem_empty();
-      p.n = n; p.A = A; p.lda = n; p.b = b;
+      p.n = n;
+      p.A = A;
+      p.lda = n;
+      p.b = b;
       slv_options o = slv_options_default();
       o.tol = 1e-10;
       slv_result res;
@@ -674,12 +747,15 @@ static void test_ill_conditioned(void) {
       } else {
         CU_ASSERT(rl > o.tol - 4 * err);
       }
-      printf("\n    cond %.0e seed %d: %-10s res_rel %.3g (Dot2), double rounding %.2g",
-             conds[ci], seed, slv_status_str(st), rl, err);
+      printf("\n    cond %.0e seed %d: %-10s res_rel %.3g (Dot2), double rounding %.2g", conds[ci],
+             seed, slv_status_str(st), rl, err);
       if (ci == 0) CU_ASSERT(4 * err < o.tol); /* the margin is not vacuous there */
       if (st != SLV_CONVERGED) CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "res_rel"));
     }
-  free(A); free(b); free(v); free(x);
+  free(A);
+  free(b);
+  free(v);
+  free(x);
 }
 
 static void test_boxed_planted(void) {
@@ -693,15 +769,32 @@ static void test_boxed_planted(void) {
            *xs = malloc(sizeof(double) * n), *x = malloc(sizeof(double) * n);
     for (int i = 0; i < n; i++) {
       int t = kind == 0 ? 0 : i % 5;
-      lo[i] = 0; hi[i] = INFINITY;
-      if (t == 0) { lo[i] = -0.2 - 0.1 * (i % 4); hi[i] = 0.3 + 0.1 * (i % 3); }
-      if (t == 2) { lo[i] = -INFINITY; hi[i] = INFINITY; }
-      if (t == 3) { lo[i] = -INFINITY; hi[i] = 0.5; }
-      if (t == 4) { lo[i] = -1.5; }
+      lo[i] = 0;
+      hi[i] = INFINITY;
+      if (t == 0) {
+        lo[i] = -0.2 - 0.1 * (i % 4);
+        hi[i] = 0.3 + 0.1 * (i % 3);
+      }
+      if (t == 2) {
+        lo[i] = -INFINITY;
+        hi[i] = INFINITY;
+      }
+      if (t == 3) {
+        lo[i] = -INFINITY;
+        hi[i] = 0.5;
+      }
+      if (t == 4) {
+        lo[i] = -1.5;
+      }
     }
     tst_planted_spd(n, 0.1, 40 + kind, lo, hi, A, b, xs);
     slv_problem p = slv_problem_empty();
-    p.n = n; p.A = A; p.lda = n; p.b = b; p.lo = lo; p.hi = hi;
+    p.n = n;
+    p.A = A;
+    p.lda = n;
+    p.b = b;
+    p.lo = lo;
+    p.hi = hi;
     slv_options o = slv_options_default();
     o.tol = 1e-12;
     slv_result res;
@@ -711,7 +804,12 @@ static void test_boxed_planted(void) {
     int at_bound = 0;
     for (int i = 0; i < n; i++) at_bound += x[i] == lo[i] || x[i] == hi[i];
     CU_ASSERT(at_bound > n / 5); /* the bounds are really active */
-    free(A); free(b); free(lo); free(hi); free(xs); free(x);
+    free(A);
+    free(b);
+    free(lo);
+    free(hi);
+    free(xs);
+    free(x);
   }
 }
 
@@ -735,9 +833,17 @@ static void test_workspace_reuse(void) {
   slv_workspace *ws;
   CU_ASSERT_EQUAL_FATAL(slv_workspace_new(lemke, n, &o, &ws), SLV_OK);
   slv_problem p = slv_problem_empty();
-  p.n = n; p.A = A; p.lda = n; p.b = b;
+  p.n = n;
+  p.A = A;
+  p.lda = n;
+  p.b = b;
   slv_problem q = slv_problem_empty();
-  q.n = n; q.A = A2; q.lda = n; q.b = b2; q.lo = lo; q.hi = hi;
+  q.n = n;
+  q.A = A2;
+  q.lda = n;
+  q.b = b2;
+  q.lo = lo;
+  q.hi = hi;
   slv_problem s = p;
   s.n = n / 2; /* the leading block of A with lda = n, and b's head */
   slv_result r1, r2, r3;
@@ -755,7 +861,15 @@ static void test_workspace_reuse(void) {
     for (int i = 0; i < h; i++) A2[i + j * h] = A[i + j * n];
   CU_ASSERT(tst_natres_dense(h, A2, b, NULL, NULL, x) <= 1e-12 * fmax(1, inf_norm(h, b)));
   slv_workspace_free(ws);
-  free(A); free(b); free(xs); free(x); free(lo); free(hi); free(A2); free(b2); free(xs2);
+  free(A);
+  free(b);
+  free(xs);
+  free(x);
+  free(lo);
+  free(hi);
+  free(A2);
+  free(b2);
+  free(xs2);
 }
 
 /* ---- findex friction rows: the friction LCP reformulation ------------------------ */
@@ -794,11 +908,18 @@ static void test_friction_hand(void) {
    *        [ 0.5,  1,   -1,   1],            b1,
    *        [-0.5, -1,    1,   1],           -b1,
    *        [ 0.5, -1,   -1,   0]],           0 ),  d = (1, 1, 1, 1). */
-  double A[4] = {2, 0.5, 0.5, 1}, b[2], x[2], mu[2] = {0, 0.5};
-  double lo[2] = {0, -0.5}, hi[2] = {INFINITY, 0.5}; /* friction lo/hi are ignored */
-  int fi[2] = {-1, 0};
+  double A[4] = { 2, 0.5, 0.5, 1 }, b[2], x[2], mu[2] = { 0, 0.5 };
+  double lo[2] = { 0, -0.5 }, hi[2] = { INFINITY, 0.5 }; /* friction lo/hi are ignored */
+  int fi[2] = { -1, 0 };
   slv_problem p = slv_problem_empty();
-  p.n = 2; p.A = A; p.lda = 2; p.b = b; p.lo = lo; p.hi = hi; p.findex = fi; p.mu = mu;
+  p.n = 2;
+  p.A = A;
+  p.lda = 2;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
+  p.findex = fi;
+  p.mu = mu;
   slv_options o = slv_options_default();
   o.tol = 1e-14;
   slv_result res;
@@ -807,17 +928,19 @@ static void test_friction_hand(void) {
    * 0.5 x0 + x1 = 0.7: x1 = 0.7 - x0/2, 1.75 x0 = 1.65, x = (33/35, 8/35),
    * inside: 8/35 < 33/70.  (+x0/2: x0 = 8/9, w1 = 8/9 - 0.7 > 0, no;
    * -x0/2: x0 = 8/7, w1 = -0.7 < 0, no; x0 = 0: w0 = -2 < 0, no.) */
-  b[0] = -2; b[1] = -0.7;
+  b[0] = -2;
+  b[1] = -0.7;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  double xa[2] = {33.0 / 35, 8.0 / 35};
+  double xa[2] = { 33.0 / 35, 8.0 / 35 };
   TST_VEC_CLOSE(x, xa, 2, 1e-15, 0);
 
   /* (b) sliding at +mu x0, b = (-2, -3): x1 = x0/2, w0 = 2.25 x0 - 2 = 0:
    * x = (8/9, 4/9), w1 = 4/9 + 4/9 - 3 = -19/9 <= 0.  (stick: x = (2/7,
    * 20/7), 20/7 > 1/7, no; -x0/2: x0 = 8/7, w1 = -3 < 0, no.) */
-  b[0] = -2; b[1] = -3;
+  b[0] = -2;
+  b[1] = -3;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  double xb[2] = {8.0 / 9, 4.0 / 9};
+  double xb[2] = { 8.0 / 9, 4.0 / 9 };
   TST_VEC_CLOSE(x, xb, 2, 1e-15, 0);
 
   /* (c) sliding at -mu x0, b = (-2, 3): x1 = -x0/2, w0 = 1.75 x0 - 2 = 0:
@@ -830,9 +953,10 @@ static void test_friction_hand(void) {
    * (before z0 and w_p, both at x0 = 2); lambda enters: z0 = (3 -
    * lambda)/2, x0 = 8/7 - 2z0/7, m = 4/7 + 6z0/7, w_p = lambda + 3: z0
    * leaves at lambda = 3.  4 pivots, lambda = w1 = 3. */
-  b[0] = -2; b[1] = 3;
+  b[0] = -2;
+  b[1] = 3;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  double xc[2] = {8.0 / 7, -4.0 / 7};
+  double xc[2] = { 8.0 / 7, -4.0 / 7 };
   TST_VEC_CLOSE(x, xc, 2, 1e-15, 0);
   CU_ASSERT_EQUAL(res.pivots, 4);
 
@@ -843,7 +967,8 @@ static void test_friction_hand(void) {
    * p = 3/2; lambda enters: p = z0 = (3 - lambda)/2 reach 0 together at
    * lambda = 3 (a tie of z0 with p, the degenerate x_n = 0 case): z0
    * leaves, p stays basic at 0.  3 pivots, lambda = |w1| = 3. */
-  b[0] = 1; b[1] = -3;
+  b[0] = 1;
+  b[1] = -3;
   x[0] = x[1] = 9;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
   CU_ASSERT(x[0] == 0 && x[1] == 0);
@@ -852,21 +977,28 @@ static void test_friction_hand(void) {
   /* (e) mu = 0: the friction row is pinned at 0 whatever w1: b = (-2, -3)
    * gives x0 = 1 (w0 = 2 x0 - 2 = 0), x1 = 0, w1 = -2.5. */
   mu[1] = 0;
-  b[0] = -2; b[1] = -3;
+  b[0] = -2;
+  b[1] = -3;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  double xe[2] = {1, 0};
+  double xe[2] = { 1, 0 };
   TST_VEC_CLOSE(x, xe, 2, 1e-15, 0);
   mu[1] = 0.5;
 
   /* (f) two friction rows on one normal, mu 0.5 and 0.25, A = diag(1, 1, 1),
    * b = (-1, -3, 3): both slide, x1 = +x0/2, x2 = -x0/4, x0 = 1;
    * w1 = 1/2 - 3 <= 0, w2 = -1/4 + 3 >= 0. */
-  double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, b3[3] = {-1, -3, 3}, x3[3], mu3[3] = {0, 0.5, 0.25};
-  int fi3[3] = {-1, 0, 0};
+  double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, b3[3] = { -1, -3, 3 }, x3[3],
+         mu3[3] = { 0, 0.5, 0.25 };
+  int fi3[3] = { -1, 0, 0 };
   slv_problem p3 = slv_problem_empty();
-  p3.n = 3; p3.A = I3; p3.lda = 3; p3.b = b3; p3.findex = fi3; p3.mu = mu3;
+  p3.n = 3;
+  p3.A = I3;
+  p3.lda = 3;
+  p3.b = b3;
+  p3.findex = fi3;
+  p3.mu = mu3;
   CU_ASSERT_EQUAL(run(&p3, &o, x3, &res), SLV_CONVERGED);
-  double xf[3] = {1, 0.5, -0.25};
+  double xf[3] = { 1, 0.5, -0.25 };
   TST_VEC_CLOSE(x3, xf, 3, 1e-15, 0);
 }
 
@@ -875,10 +1007,15 @@ static void test_friction_ray(void) {
    * (A00 = -1), so no x solves the problem and Lemke must end on a ray;
    * with findex rows the message must not claim a proof of infeasibility
    * (the friction LCP's M is not copositive-plus), but say "ray". */
-  double A[4] = {-1, 0, 0, 1}, b[2] = {-1, 0.3}, x[2], mu[2] = {0, 0.5};
-  int fi[2] = {-1, 0};
+  double A[4] = { -1, 0, 0, 1 }, b[2] = { -1, 0.3 }, x[2], mu[2] = { 0, 0.5 };
+  int fi[2] = { -1, 0 };
   slv_problem p = slv_problem_empty();
-  p.n = 2; p.A = A; p.lda = 2; p.b = b; p.findex = fi; p.mu = mu;
+  p.n = 2;
+  p.A = A;
+  p.lda = 2;
+  p.b = b;
+  p.findex = fi;
+  p.mu = mu;
   slv_options o = slv_options_default();
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_RAY_TERMINATION);
@@ -897,8 +1034,8 @@ static void test_friction_ray(void) {
  * [-d, -(rb x d)] on the second.  A = J W J^T + cfm mean(diag) I,
  * b = J v (v ~ N(0, 1)) minus |N(0, 0.5)| on the normals (approaching).
  * Normal rows lo = 0, hi = inf; tangent rows findex = their normal, mu. */
-static void contact_problem(int nc, double mu, double cfm, unsigned long seed, double *A,
-                            double *b, double *lo, double *hi, int *fi, double *mus) {
+static void contact_problem(int nc, double mu, double cfm, unsigned long seed, double *A, double *b,
+                            double *lo, double *hi, int *fi, double *mus) {
   int n = 3 * nc, nb = (nc + 3) / 4, nd = 6 * nb;
   double *J = calloc((size_t)n * nd, sizeof *J), *Wi = malloc(sizeof(double) * nd),
          *v = malloc(sizeof(double) * nd);
@@ -911,8 +1048,9 @@ static void contact_problem(int nc, double mu, double cfm, unsigned long seed, d
   }
   for (int c = 0; c < nc; c++) {
     int ba = (int)gsl_rng_uniform_int(r, (unsigned long)nb), bb = -1;
-    if (nb > 1 && gsl_rng_uniform(r) >= 0.3)
-      do bb = (int)gsl_rng_uniform_int(r, (unsigned long)nb); while (bb == ba);
+    if (nb > 1 && gsl_rng_uniform(r) >= 0.3) do
+        bb = (int)gsl_rng_uniform_int(r, (unsigned long)nb);
+      while (bb == ba);
     double d[3][3], e[3], s;
     do {
       for (int k = 0; k < 3; k++) d[0][k] = gsl_ran_gaussian(r, 1.0);
@@ -938,10 +1076,10 @@ static void contact_problem(int nc, double mu, double cfm, unsigned long seed, d
     for (int t = 0; t < 3; t++) {
       int row = 3 * c + t;
       const double *u = d[t];
-      double ca[3] = {ra[1] * u[2] - ra[2] * u[1], ra[2] * u[0] - ra[0] * u[2],
-                      ra[0] * u[1] - ra[1] * u[0]};
-      double cb[3] = {rb[1] * u[2] - rb[2] * u[1], rb[2] * u[0] - rb[0] * u[2],
-                      rb[0] * u[1] - rb[1] * u[0]};
+      double ca[3] = { ra[1] * u[2] - ra[2] * u[1], ra[2] * u[0] - ra[0] * u[2],
+                       ra[0] * u[1] - ra[1] * u[0] };
+      double cb[3] = { rb[1] * u[2] - rb[2] * u[1], rb[2] * u[0] - rb[0] * u[2],
+                       rb[0] * u[1] - rb[1] * u[0] };
       for (int k = 0; k < 3; k++) {
         J[row + (size_t)(6 * ba + k) * n] = u[k];
         J[row + (size_t)(6 * ba + 3 + k) * n] = ca[k];
@@ -972,13 +1110,22 @@ static void contact_problem(int nc, double mu, double cfm, unsigned long seed, d
     mus[i] = i % 3 == 0 ? 0 : mu;
   }
   gsl_rng_free(r);
-  free(J); free(Wi); free(v);
+  free(J);
+  free(Wi);
+  free(v);
 }
 
 static slv_problem friction_problem(int n, const double *A, const double *b, const double *lo,
                                     const double *hi, const int *fi, const double *mu) {
   slv_problem p = slv_problem_empty();
-  p.n = n; p.A = A; p.lda = n; p.b = b; p.lo = lo; p.hi = hi; p.findex = fi; p.mu = mu;
+  p.n = n;
+  p.A = A;
+  p.lda = n;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
+  p.findex = fi;
+  p.mu = mu;
   return p;
 }
 
@@ -1001,10 +1148,15 @@ static void test_friction_moving_bounds(void) {
   CU_ASSERT(own_res(&p, x) <= 1e-10);
   int slide = 0, stick = 0, normals = 0;
   for (int i = 0; i < N; i++) {
-    if (fi[i] < 0) { normals += x[i] > 1e-8; continue; }
+    if (fi[i] < 0) {
+      normals += x[i] > 1e-8;
+      continue;
+    }
     double h = mu[i] * x[fi[i]];
-    if (h > 1e-8 && fabs(fabs(x[i]) - h) <= 1e-12 * fmax(1, h)) slide++;
-    else if (h > 1e-8) stick++;
+    if (h > 1e-8 && fabs(fabs(x[i]) - h) <= 1e-12 * fmax(1, h))
+      slide++;
+    else if (h > 1e-8)
+      stick++;
   }
   printf("\n    moving bounds: %d normals > 0, %d friction rows sliding, %d sticking", normals,
          slide, stick);
@@ -1083,8 +1235,8 @@ static void test_friction_contact_family(void) {
    * Lemke is not guaranteed to process it).  The count is asserted exactly
    * for these fixed seeds, so a regression shows. */
   enum { NMAX = 90, SEEDS = 8 };
-  double *A = malloc(sizeof(double) * NMAX * NMAX), b[NMAX], lo[NMAX], hi[NMAX], mu[NMAX],
-         x[NMAX], xd[NMAX];
+  double *A = malloc(sizeof(double) * NMAX * NMAX), b[NMAX], lo[NMAX], hi[NMAX], mu[NMAX], x[NMAX],
+         xd[NMAX];
   int fi[NMAX], conv = 0, rays = 0, total = 0, dz_conv = 0, dz_only_lemke = 0;
   const slv_solver *dz = slv_solver_find("dantzig");
   CU_ASSERT_PTR_NOT_NULL_FATAL(dz);
@@ -1136,7 +1288,10 @@ static void test_friction_workspace_reuse(void) {
   slv_problem p = friction_problem(N, A, b, lo, hi, fi, mu);
   tst_planted_spd(N, 0.1, 22, NULL, NULL, A2, b2, xs2);
   slv_problem q = friction_problem(N, A2, b2, NULL, NULL, NULL, NULL);
-  for (int i = 0; i < N; i++) { l3[i] = -0.5; h3[i] = 0.5 + (i % 3); }
+  for (int i = 0; i < N; i++) {
+    l3[i] = -0.5;
+    h3[i] = 0.5 + (i % 3);
+  }
   tst_planted_spd(N, 0.1, 23, l3, h3, A3, b3, xs3);
   slv_problem r = friction_problem(N, A3, b3, l3, h3, NULL, NULL);
   slv_options o = slv_options_default();
@@ -1167,7 +1322,10 @@ static void test_limits_and_refusals(void) {
          *d = malloc(sizeof(double) * n);
   tst_planted_spd(n, 0.1, 3, NULL, NULL, A, b, xs);
   slv_problem p = slv_problem_empty();
-  p.n = n; p.A = A; p.lda = n; p.b = b;
+  p.n = n;
+  p.A = A;
+  p.lda = n;
+  p.b = b;
   slv_options o = slv_options_default();
   slv_result res;
   /* max_pivots reached */
@@ -1178,7 +1336,7 @@ static void test_limits_and_refusals(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "pivot limit 3"));
   o.max_pivots = 0;
   /* invalid covering vectors: zero, negative, NaN, infinite */
-  double bad[4] = {0.0, -1.0, NAN, INFINITY};
+  double bad[4] = { 0.0, -1.0, NAN, INFINITY };
   for (int k = 0; k < 4; k++) {
     for (int i = 0; i < n; i++) d[i] = 1;
     d[7] = bad[k];
@@ -1191,24 +1349,44 @@ static void test_limits_and_refusals(void) {
    * capped normal is refused by lemke's reformulation, with the rows named */
   int fx[60];
   double mu[60], lo[60], hi[60];
-  for (int i = 0; i < n; i++) { fx[i] = -1; mu[i] = 0; lo[i] = 0; hi[i] = INFINITY; }
-  fx[1] = 0; mu[1] = 0.5;
+  for (int i = 0; i < n; i++) {
+    fx[i] = -1;
+    mu[i] = 0;
+    lo[i] = 0;
+    hi[i] = INFINITY;
+  }
+  fx[1] = 0;
+  mu[1] = 0.5;
   slv_problem f = p;
-  f.findex = fx; f.mu = mu; f.lo = lo; f.hi = hi;
-  lo[0] = -1; hi[0] = 1;
+  f.findex = fx;
+  f.mu = mu;
+  f.lo = lo;
+  f.hi = hi;
+  lo[0] = -1;
+  hi[0] = 1;
   CU_ASSERT_EQUAL(run(&f, &o, x, &res), SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "friction row 1 has normal row 0"));
-  lo[0] = 0; hi[0] = 5;
+  lo[0] = 0;
+  hi[0] = 5;
   CU_ASSERT_EQUAL(run(&f, &o, x, &res), SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "hi=5"));
   /* CSR storage is refused by the capabilities */
-  int Ap[3] = {0, 1, 2}, Aj[2] = {0, 1};
-  double Ax[2] = {1, 1}, bc[2] = {-1, -1};
+  int Ap[3] = { 0, 1, 2 }, Aj[2] = { 0, 1 };
+  double Ax[2] = { 1, 1 }, bc[2] = { -1, -1 };
   slv_problem c = slv_problem_empty();
-  c.n = 2; c.storage = SLV_CSR; c.Ap = Ap; c.Aj = Aj; c.Ax = Ax; c.b = bc;
+  c.n = 2;
+  c.storage = SLV_CSR;
+  c.Ap = Ap;
+  c.Aj = Aj;
+  c.Ax = Ax;
+  c.b = bc;
   CU_ASSERT_EQUAL(run(&c, &o, x, &res), SLV_ERR_UNSUPPORTED);
   CU_ASSERT(strlen(res.message) > 0);
-  free(A); free(b); free(xs); free(x); free(d);
+  free(A);
+  free(b);
+  free(xs);
+  free(x);
+  free(d);
 }
 
 int main(void) {

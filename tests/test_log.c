@@ -19,8 +19,8 @@
 #include <string.h>
 
 typedef struct {
-  int count[4];  /* lines per level */
-  int plain;     /* lines through the plain callback */
+  int count[4]; /* lines per level */
+  int plain;    /* lines through the plain callback */
   slv_log_level last_level;
   char last[256];
 } log_record;
@@ -43,18 +43,21 @@ static int total(const log_record *r) {
 }
 
 /* the 2 x 2 LCP A = [2 1; 1 2], b = (-1, -1): x = (1/3, 1/3), w = 0 */
-static const double A2[4] = {2, 1, 1, 2}, b2[2] = {-1, -1};
+static const double A2[4] = { 2, 1, 1, 2 }, b2[2] = { -1, -1 };
 
 static slv_problem lcp2(void) {
   slv_problem p = slv_problem_empty();
-  p.n = 2; p.A = A2; p.lda = 2; p.b = b2;
+  p.n = 2;
+  p.A = A2;
+  p.lda = 2;
+  p.b = b2;
   return p;
 }
 
 static slv_status solve_with(const char *name, const slv_problem *p, const slv_options *o,
                              slv_result *res) {
   slv_workspace *ws = NULL;
-  double x[8] = {0};
+  double x[8] = { 0 };
   if (slv_workspace_new(slv_solver_find(name), 8, o, &ws) != SLV_CONVERGED) return SLV_ERR_NOMEM;
   slv_status st = slv_solve(ws, p, o, x, NULL, res);
   slv_workspace_free(ws);
@@ -86,7 +89,7 @@ static void test_one_line_per_solve(void) {
   /* refused: lo > hi, an error line carrying res.message */
   memset(&r, 0, sizeof r);
   o.max_iter = 1000;
-  double lo[2] = {0, 2}, hi[2] = {1, 1};
+  double lo[2] = { 0, 2 }, hi[2] = { 1, 1 };
   p.lo = lo;
   p.hi = hi;
   CU_ASSERT_EQUAL(solve_with("pgs", &p, &o, &res), SLV_ERR_INVALID);
@@ -165,7 +168,9 @@ static void test_plain_callback(void) {
 }
 
 static void must_not_be_called(void *ctx, slv_log_level level, const char *line) {
-  (void)ctx; (void)level; (void)line;
+  (void)ctx;
+  (void)level;
+  (void)line;
   CU_FAIL("a callback of invalid options was called");
 }
 
@@ -189,7 +194,7 @@ static void test_slv_log(void) {
   slv_problem p = lcp2();
   slv_workspace *ws = NULL;
   CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs"), 2, &o, &ws), SLV_CONVERGED);
-  double x[2] = {0, 0};
+  double x[2] = { 0, 0 };
   slv_result res;
   CU_ASSERT_EQUAL(slv_solve(ws, &p, &bad, x, NULL, &res), SLV_ERR_OPTIONS);
   slv_workspace_free(ws);

@@ -25,12 +25,17 @@
 
 /* one cone, rows 0..2, A = I, b = v - l: w = A l + b = v exactly */
 static slv_contact_metrics one_cone(double mu, const double *l, const double *v) {
-  static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  double b[3] = {v[0] - l[0], v[1] - l[1], v[2] - l[2]};
+  static const double I[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+  double b[3] = { v[0] - l[0], v[1] - l[1], v[2] - l[2] };
   int row = 0;
   slv_problem p = slv_problem_empty();
-  p.n = 3; p.A = I; p.lda = 3; p.b = b;
-  p.ncones = 1; p.cone_rows = &row; p.cone_mu = &mu;
+  p.n = 3;
+  p.A = I;
+  p.lda = 3;
+  p.b = b;
+  p.ncones = 1;
+  p.cone_rows = &row;
+  p.cone_mu = &mu;
   slv_residuals r = slv_residual(&p, l, NULL);
   return r.contact;
 }
@@ -50,26 +55,26 @@ static void expect(slv_contact_metrics m, double sig, double conic, double ncp, 
 static void test_sticking(void) {
   /* mu = 0.5, l = (1, 0.25, -0.25) inside K (|l_t| = 0.354 < 0.5), v = 0:
    * every product is 0, v^ = 0 is in K*, l in K */
-  double l[3] = {1, 0.25, -0.25}, v[3] = {0, 0, 0};
+  double l[3] = { 1, 0.25, -0.25 }, v[3] = { 0, 0, 0 };
   expect(one_cone(0.5, l, v), 0, 0, 0, 0, 0, 0);
 }
 
 static void test_sliding(void) {
-  double v[3] = {0, 4, 0};
+  double v[3] = { 0, 4, 0 };
   /* right friction: mu = 0.5, l = (2, -1, 0) on the boundary (|l_t| = 1 =
    * mu l_n), opposite to v_t = (4, 0).  Signorini 2 * 0 = 0; l . v = -4;
    * v^ = (0 + 0.5 * 4, 4, 0) = (2, 4, 0), l . v^ = 4 - 4 = 0; v^ on the
    * boundary of K* (mu |v^_t| = 2 = v^_n): 0; l in K: 0; the gap
    * l_t . v_t + mu l_n |v_t| = -4 + 0.5 * 2 * 4 = 0 */
-  double good[3] = {2, -1, 0};
+  double good[3] = { 2, -1, 0 };
   expect(one_cone(0.5, good, v), 0, 4, 0, 0, 0, 0);
   /* friction along the motion, l = (2, 1, 0): l . v = 4, l . v^ = 4 + 4 = 8,
    * gap 4 + 4 = 8 (the power it adds plus the most it could dissipate) */
-  double wrong[3] = {2, 1, 0};
+  double wrong[3] = { 2, 1, 0 };
   expect(one_cone(0.5, wrong, v), 0, 4, 8, 0, 0, 8);
   /* too weak, l = (2, -0.5, 0) inside K while sliding: l . v = -2,
    * l . v^ = 4 - 2 = 2, gap -2 + 4 = 2 */
-  double weak[3] = {2, -0.5, 0};
+  double weak[3] = { 2, -0.5, 0 };
   expect(one_cone(0.5, weak, v), 0, 2, 2, 0, 0, 2);
 }
 
@@ -77,11 +82,11 @@ static void test_normal_cases(void) {
   /* penetrating, no impulse: l = 0, v = (-1, 0, 0).  Products 0; v^ = v;
    * mu |v_t| = 0 > -1, so v^ is not in K*, and |v_t| = 0 <= -mu v_n = 0.5
    * puts it in the polar cone -K: P_K*(v^) = 0, distance 1 */
-  double l0[3] = {0, 0, 0}, pen[3] = {-1, 0, 0};
+  double l0[3] = { 0, 0, 0 }, pen[3] = { -1, 0, 0 };
   expect(one_cone(0.5, l0, pen), 0, 0, 0, 1, 0, 0);
   /* take-off while pushing: l = (1, 0, 0), v = (0.5, 0, 0): l_n v_n = 0.5
    * = l . v = l . v^ (v_t = 0); v^ inside K*; l in K; gap 0 */
-  double l1[3] = {1, 0, 0}, up[3] = {0.5, 0, 0};
+  double l1[3] = { 1, 0, 0 }, up[3] = { 0.5, 0, 0 };
   expect(one_cone(0.5, l1, up), 0.5, 0.5, 0.5, 0, 0, 0);
 }
 
@@ -89,28 +94,28 @@ static void test_outside_cones(void) {
   /* l = (1, 1, 0) outside K_0.5, v = 0.  P_K(l): |l_t| = 1 > 0.5 l_n and
    * 0.5 * 1 > -1, so the boundary point with normal (1 + 0.5 * 1) / 1.25 =
    * 1.2 and tangent 0.5 * 1.2 = 0.6: l - P = (-0.2, 0.4, 0), 0.4 */
-  double l[3] = {1, 1, 0}, v0[3] = {0, 0, 0};
+  double l[3] = { 1, 1, 0 }, v0[3] = { 0, 0, 0 };
   slv_contact_metrics m = one_cone(0.5, l, v0);
   expect(m, 0, 0, 0, 0, 0.4, 0);
   /* v = (-1, 0, 2), l = 0: v^ = (-1 + 0.5 * 2, 0, 2) = (0, 0, 2).  K* is
    * { |t| <= 2 n } in the (n, t) plane; the nearest point of its boundary
    * ray (1, 2) / sqrt(5) to (0, 2) is (4/5) (1, 2) = (0.8, 1.6): the
    * distance vector (-0.8, 0.4), 0.8 */
-  double l0[3] = {0, 0, 0}, v[3] = {-1, 0, 2};
+  double l0[3] = { 0, 0, 0 }, v[3] = { -1, 0, 2 };
   expect(one_cone(0.5, l0, v), 0, 0, 0, 0.8, 0, 0);
 }
 
 static void test_mu_zero(void) {
   /* mu = 0: K = the ray l_t = 0, K* = the half-space v_n >= 0, v^ = v.
    * Frictionless sliding l = (1, 0, 0), v = (0, 3, 0): all 0. */
-  double l[3] = {1, 0, 0}, v[3] = {0, 3, 0};
+  double l[3] = { 1, 0, 0 }, v[3] = { 0, 3, 0 };
   expect(one_cone(0.0, l, v), 0, 0, 0, 0, 0, 0);
   /* l = (1, 0.5, 0): P_K(l) = (1, 0, 0), 0.5; l . v = 1.5; gap
    * 0.5 * 3 + 0 = 1.5 */
-  double lt[3] = {1, 0.5, 0};
+  double lt[3] = { 1, 0.5, 0 };
   expect(one_cone(0.0, lt, v), 0, 1.5, 1.5, 0, 0.5, 1.5);
   /* v = (-2, 3, 0), l = 0: P_K*(v) = (0, 3, 0), distance 2 */
-  double l0[3] = {0, 0, 0}, vn[3] = {-2, 3, 0};
+  double l0[3] = { 0, 0, 0 }, vn[3] = { -2, 3, 0 };
   expect(one_cone(0.0, l0, vn), 0, 0, 0, 2, 0, 0);
 }
 
@@ -121,33 +126,43 @@ static void test_max_over_cones(void) {
    * 4..6, mu 0.5, l = (1, 1, 0) outside K while taking off, v = (0.5, 0,
    * 0): l_n v_n = 0.5 = l . v = l . v^ (v_t = 0), v^ inside K*, primal 0.4
    * (above), gap 0.  The maxima: 0.5, 4, 8, 0, 0.4, 8. */
-  double I[49] = {0};
+  double I[49] = { 0 };
   for (int i = 0; i < 7; i++) I[i + 7 * i] = 1;
-  double x[7] = {5, 2, 1, 0, 1, 1, 0}, w[7] = {-7, 0, 4, 0, 0.5, 0, 0}, b[7];
+  double x[7] = { 5, 2, 1, 0, 1, 1, 0 }, w[7] = { -7, 0, 4, 0, 0.5, 0, 0 }, b[7];
   for (int i = 0; i < 7; i++) b[i] = w[i] - x[i];
-  double lo[7] = {0, 0, 0, 0, 0, 0, 0}, hi[7] = {1, INFINITY, INFINITY, INFINITY, INFINITY,
-                                                 INFINITY, INFINITY};
-  int rows[2] = {1, 4};
-  double mu[2] = {0.5, 0.5};
+  double lo[7] = { 0, 0, 0, 0, 0, 0, 0 },
+         hi[7] = { 1, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY };
+  int rows[2] = { 1, 4 };
+  double mu[2] = { 0.5, 0.5 };
   slv_problem p = slv_problem_empty();
-  p.n = 7; p.A = I; p.lda = 7; p.b = b; p.lo = lo; p.hi = hi;
-  p.ncones = 2; p.cone_rows = rows; p.cone_mu = mu;
+  p.n = 7;
+  p.A = I;
+  p.lda = 7;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
+  p.ncones = 2;
+  p.cone_rows = rows;
+  p.cone_mu = mu;
   expect(slv_residual(&p, x, NULL).contact, 0.5, 4, 8, 0, 0.4, 8);
   expect(slv_residual(&p, x, w).contact, 0.5, 4, 8, 0, 0.4, 8); /* w given: the same */
 }
 
 static void test_nan(void) {
   /* no cones: NaN (the criteria are about contacts), the other measures not */
-  double A[1] = {1}, b[1] = {-1}, x[1] = {1};
+  double A[1] = { 1 }, b[1] = { -1 }, x[1] = { 1 };
   slv_problem p = slv_problem_empty();
-  p.n = 1; p.A = A; p.lda = 1; p.b = b;
+  p.n = 1;
+  p.A = A;
+  p.lda = 1;
+  p.b = b;
   slv_residuals r = slv_residual(&p, x, NULL);
   CU_ASSERT(r.res_nat_inf == 0);
   CU_ASSERT(isnan(r.contact.signorini) && isnan(r.contact.conic_compl) &&
             isnan(r.contact.ncp_compl) && isnan(r.contact.dual_feas) &&
             isnan(r.contact.primal_feas) && isnan(r.contact.mdp_gap));
   /* a non-finite impulse: NaN */
-  double l[3] = {NAN, 0, 0}, v[3] = {0, 0, 0};
+  double l[3] = { NAN, 0, 0 }, v[3] = { 0, 0, 0 };
   slv_contact_metrics m = one_cone(0.5, l, v);
   CU_ASSERT(isnan(m.signorini) && isnan(m.conic_compl) && isnan(m.ncp_compl) &&
             isnan(m.dual_feas) && isnan(m.primal_feas) && isnan(m.mdp_gap));
@@ -163,10 +178,16 @@ typedef struct {
  * axis (the nearest point of the boundary ray, or 0, or v) */
 static void own_dual_project(double mu, const double *v, double *o) {
   double s = sqrt(v[1] * v[1] + v[2] * v[2]);
-  if (mu * s <= v[0]) { memcpy(o, v, 3 * sizeof *v); return; }
+  if (mu * s <= v[0]) {
+    memcpy(o, v, 3 * sizeof *v);
+    return;
+  }
   /* the boundary ray's unit direction in the (n, |t|) plane: (mu, 1) / sqrt(1 + mu^2) */
   double c = sqrt(1 + mu * mu), d = (mu * v[0] + s) / c; /* (n, s) . direction */
-  if (d <= 0) { o[0] = o[1] = o[2] = 0; return; }
+  if (d <= 0) {
+    o[0] = o[1] = o[2] = 0;
+    return;
+  }
   o[0] = d * mu / c;
   o[1] = s > 0 ? d / c * v[1] / s : 0;
   o[2] = s > 0 ? d / c * v[2] / s : 0;
@@ -175,7 +196,7 @@ static void own_dual_project(double mu, const double *v, double *o) {
 /* dense n x n, w = A x + b in long double, the six maxima over the cones */
 static own_metrics own(int n, const double *A, const double *b, int nc, const int *rows,
                        const double *mu, const double *x) {
-  own_metrics m = {0, 0, 0, 0, 0, 0};
+  own_metrics m = { 0, 0, 0, 0, 0, 0 };
   for (int c = 0; c < nc; c++) {
     double l[3], v[3], vh[3], p[3], q[3];
     for (int k = 0; k < 3; k++) {
@@ -200,7 +221,8 @@ static own_metrics own(int n, const double *A, const double *b, int nc, const in
       memcpy(q, l, sizeof l);
     } else {
       double cc = sqrt(1 + mu[c] * mu[c]), d = (l[0] + mu[c] * s) / cc;
-      if (d <= 0) q[0] = q[1] = q[2] = 0;
+      if (d <= 0)
+        q[0] = q[1] = q[2] = 0;
       else {
         q[0] = d / cc;
         q[1] = s > 0 ? d * mu[c] / cc * l[1] / s : 0;
@@ -230,8 +252,15 @@ static void planted(int coulomb) {
   int rows[NC];
   tst_cone_planted(NC, 0, 0.1, coulomb ? 81 : 82, coulomb, 0, A, b, lo, hi, rows, mu, xs);
   slv_problem p = slv_problem_empty();
-  p.n = N; p.A = A; p.lda = N; p.b = b; p.lo = lo; p.hi = hi;
-  p.ncones = NC; p.cone_rows = rows; p.cone_mu = mu;
+  p.n = N;
+  p.A = A;
+  p.lda = N;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
+  p.ncones = NC;
+  p.cone_rows = rows;
+  p.cone_mu = mu;
   p.cone_law = coulomb ? SLV_CONE_COULOMB : SLV_CONE_ASSOCIATED;
   slv_contact_metrics m = slv_residual(&p, xs, NULL).contact;
   own_metrics o = own(N, A, b, NC, rows, mu, xs);
@@ -266,8 +295,15 @@ static void test_through_solve(void) {
   int rows[NC];
   tst_cone_planted(NC, 0, 0.1, 83, 1, 0, A, b, lo, hi, rows, mu, xs);
   slv_problem p = slv_problem_empty();
-  p.n = N; p.A = A; p.lda = N; p.b = b; p.lo = lo; p.hi = hi;
-  p.ncones = NC; p.cone_rows = rows; p.cone_mu = mu;
+  p.n = N;
+  p.A = A;
+  p.lda = N;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
+  p.ncones = NC;
+  p.cone_rows = rows;
+  p.cone_mu = mu;
   slv_options o = slv_options_default();
   o.tol = 1e-10;
   o.max_iter = 100000;

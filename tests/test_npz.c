@@ -49,11 +49,11 @@ static void tpath(char *buf, size_t len, const char *name) { tst_tmp_path(buf, l
 /* ---- writing .npz members by hand ------------------------------------------- */
 
 typedef struct member {
-  const char *name;   /* "G.npy" */
-  const char *descr;  /* "<f8" */
+  const char *name;  /* "G.npy" */
+  const char *descr; /* "<f8" */
   int fortran;
-  const char *shape;  /* "(6, 6)" */
-  const double *v;    /* values in the order the file stores them */
+  const char *shape; /* "(6, 6)" */
+  const double *v;   /* values in the order the file stores them */
   size_t count;
   int version;        /* 1 or 2 */
   long size_lie;      /* added to the member's data (bytes): a truncated or padded member */
@@ -79,7 +79,8 @@ static unsigned char *npy_bytes(const member *m, size_t *len) {
   memcpy(b, "\x93NUMPY", 6);
   b[6] = (unsigned char)m->version;
   b[7] = 0;
-  for (size_t k = 0; k < (m->version == 1 ? 2u : 4u); k++) b[8 + k] = (unsigned char)(hlen >> (8 * k));
+  for (size_t k = 0; k < (m->version == 1 ? 2u : 4u); k++)
+    b[8 + k] = (unsigned char)(hlen >> (8 * k));
   memcpy(b + pre, dict, d - 1);
   memset(b + pre + d - 1, ' ', pad);
   b[pre + hlen - 1] = '\n';
@@ -120,7 +121,7 @@ static void write_npz(const char *name, const member *ms, int count, char *path,
 /* ---- the permutation ------------------------------------------------------------ */
 
 enum { NC = 2, N = 6 };
-static double G_c[N * N], G_f[N * N], g_v[N], mus_v[NC] = {0.5, 0.75};
+static double G_c[N * N], G_f[N * N], g_v[N], mus_v[NC] = { 0.5, 0.75 };
 
 static void fill_values(void) {
   for (int r = 0; r < N; r++) {
@@ -159,7 +160,7 @@ static void check_permuted(const slv_instance *inst) {
     bad += inst->lo[i] != -INFINITY || inst->hi[i] != INFINITY;
   }
   CU_ASSERT_EQUAL(bad, 0);
-  CU_ASSERT_EQUAL(inst->A[0], 202.0);       /* A(0,0) = G(2,2) */
+  CU_ASSERT_EQUAL(inst->A[0], 202.0);         /* A(0,0) = G(2,2) */
   CU_ASSERT_EQUAL(inst->A[0 + 1 * N], 200.0); /* A(0,1) = G(2,0) */
   CU_ASSERT_EQUAL(inst->A[3 + 4 * N], 503.0); /* A(3,4) = G(5,3) */
   CU_ASSERT_EQUAL(inst->ncones, NC);
@@ -178,15 +179,17 @@ static void test_permutation(void) {
     const char *name, *descr, *gshape;
     int fortran, version;
   } cases[] = {
-      {"c.npz", "<f8", "(6, 1)", 0, 1},  {"f.npz", "<f8", "(6,)", 1, 1},
-      {"be.npz", ">f8", "(1, 6)", 0, 2}, {"bef.npz", ">f8", "(6, 1)", 1, 1},
+    { "c.npz", "<f8", "(6, 1)", 0, 1 },
+    { "f.npz", "<f8", "(6,)", 1, 1 },
+    { "be.npz", ">f8", "(1, 6)", 0, 2 },
+    { "bef.npz", ">f8", "(6, 1)", 1, 1 },
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     member ms[3] = {
-        {"G.npy", cases[k].descr, cases[k].fortran, "(6, 6)", cases[k].fortran ? G_f : G_c, N * N,
-         cases[k].version, 0, NULL},
-        {"g.npy", cases[k].descr, 0, cases[k].gshape, g_v, N, cases[k].version, 0, NULL},
-        {"mus.npy", cases[k].descr, 0, "(2,)", mus_v, NC, cases[k].version, 0, NULL},
+      { "G.npy", cases[k].descr, cases[k].fortran, "(6, 6)", cases[k].fortran ? G_f : G_c, N * N,
+        cases[k].version, 0, NULL },
+      { "g.npy", cases[k].descr, 0, cases[k].gshape, g_v, N, cases[k].version, 0, NULL },
+      { "mus.npy", cases[k].descr, 0, "(2,)", mus_v, NC, cases[k].version, 0, NULL },
     };
     write_npz(cases[k].name, ms, 3, p, sizeof p);
     slv_instance *inst = read_ok(p);
@@ -250,8 +253,8 @@ static void test_roundtrip(void) {
   zip_t *za = zip_open(q, ZIP_RDONLY, &code);
   CU_ASSERT_PTR_NOT_NULL_FATAL(za);
   CU_ASSERT_EQUAL(zip_get_num_entries(za, 0), 3);
-  static const char *const names[3] = {"G.npy", "g.npy", "mus.npy"};
-  static const char *const shapes[3] = {"'shape': (21, 21)", "'shape': (21, 1)", "'shape': (7,)"};
+  static const char *const names[3] = { "G.npy", "g.npy", "mus.npy" };
+  static const char *const shapes[3] = { "'shape': (21, 21)", "'shape': (21, 1)", "'shape': (7,)" };
   for (int k = 0; k < 3; k++) {
     zip_stat_t zs;
     CU_ASSERT_EQUAL_FATAL(zip_stat(za, names[k], 0, &zs), 0);
@@ -288,17 +291,18 @@ static void test_warm_start(void) {
   char p[512], err[512];
   fill_values();
   member ms[4] = {
-      {"G.npy", "<f8", 0, "(6, 6)", G_c, N * N, 1, 0, NULL},
-      {"g.npy", "<f8", 0, "(6, 1)", g_v, N, 1, 0, NULL},
-      {"mus.npy", "<f8", 0, "(2,)", mus_v, NC, 1, 0, NULL},
-      {"lam0.npy", "<f8", 0, "(6, 1)", g_v, N, 1, 0, NULL},
+    { "G.npy", "<f8", 0, "(6, 6)", G_c, N * N, 1, 0, NULL },
+    { "g.npy", "<f8", 0, "(6, 1)", g_v, N, 1, 0, NULL },
+    { "mus.npy", "<f8", 0, "(2,)", mus_v, NC, 1, 0, NULL },
+    { "lam0.npy", "<f8", 0, "(6, 1)", g_v, N, 1, 0, NULL },
   };
   write_npz("warm.npz", ms, 4, p, sizeof p);
   double x[N];
   CU_ASSERT_EQUAL(slv_read_start(p, N, x, err, sizeof err), SLV_CONVERGED);
   for (int i = 0; i < N; i++) CU_ASSERT_EQUAL(x[i], P(i) + 0.5);
   CU_ASSERT_EQUAL(slv_read_start(p, 9, x, err, sizeof err), SLV_ERR_INVALID);
-  CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected lam0.npy to be a vector of n = 9 values, found 6 x 1"));
+  CU_ASSERT_PTR_NOT_NULL(
+      strstr(err, "expected lam0.npy to be a vector of n = 9 values, found 6 x 1"));
   write_npz("nowarm.npz", ms, 3, p, sizeof p);
   CU_ASSERT_EQUAL(slv_read_start(p, N, x, err, sizeof err), SLV_ERR_INVALID);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected the array lam0.npy in the npz"));
@@ -323,13 +327,13 @@ static void bad(const char *name, slv_status want, const char *must) {
 static void test_bad(void) {
   char p[512];
   fill_values();
-  double nan_G[N * N], neg_mu[NC] = {0.5, -0.25};
+  double nan_G[N * N], neg_mu[NC] = { 0.5, -0.25 };
   memcpy(nan_G, G_c, sizeof nan_G);
   nan_G[1 * N + 4] = NAN;
   member good[3] = {
-      {"G.npy", "<f8", 0, "(6, 6)", G_c, N * N, 1, 0, NULL},
-      {"g.npy", "<f8", 0, "(6,)", g_v, N, 1, 0, NULL},
-      {"mus.npy", "<f8", 0, "(2,)", mus_v, NC, 1, 0, NULL},
+    { "G.npy", "<f8", 0, "(6, 6)", G_c, N * N, 1, 0, NULL },
+    { "g.npy", "<f8", 0, "(6,)", g_v, N, 1, 0, NULL },
+    { "mus.npy", "<f8", 0, "(2,)", mus_v, NC, 1, 0, NULL },
   };
   member m[3];
   tpath(p, sizeof p, "text.npz");
@@ -342,7 +346,8 @@ static void test_bad(void) {
   memcpy(m, good, sizeof m);
   m[0].descr = "<f4";
   write_npz("f4.npz", m, 3, p, sizeof p);
-  bad("f4.npz", SLV_ERR_UNSUPPORTED, "expected G.npy to hold float64 ('<f8' or '>f8'), found dtype '<f4'");
+  bad("f4.npz", SLV_ERR_UNSUPPORTED,
+      "expected G.npy to hold float64 ('<f8' or '>f8'), found dtype '<f4'");
   memcpy(m, good, sizeof m);
   m[0].shape = "(6, 3, 2)";
   write_npz("g3d.npz", m, 3, p, sizeof p);
@@ -351,7 +356,8 @@ static void test_bad(void) {
   m[0].shape = "(6, 5)";
   m[0].count = 30;
   write_npz("g65.npz", m, 3, p, sizeof p);
-  bad("g65.npz", SLV_ERR_INVALID, "expected G.npy to be 3 nc x 3 nc = 6 x 6 (mus.npy has nc = 2), found 6 x 5");
+  bad("g65.npz", SLV_ERR_INVALID,
+      "expected G.npy to be 3 nc x 3 nc = 6 x 6 (mus.npy has nc = 2), found 6 x 5");
   memcpy(m, good, sizeof m);
   m[1].shape = "(5,)";
   m[1].count = 5;
@@ -360,7 +366,8 @@ static void test_bad(void) {
   memcpy(m, good, sizeof m);
   m[0].size_lie = -8;
   write_npz("short.npz", m, 3, p, sizeof p);
-  bad("short.npz", SLV_ERR_INVALID, "expected G.npy to hold 416 bytes (a 128-byte header and 36 float64), found 408");
+  bad("short.npz", SLV_ERR_INVALID,
+      "expected G.npy to hold 416 bytes (a 128-byte header and 36 float64), found 408");
   memcpy(m, good, sizeof m);
   m[0].v = nan_G;
   write_npz("nan.npz", m, 3, p, sizeof p);
@@ -376,7 +383,8 @@ static void test_bad(void) {
   memcpy(m, good, sizeof m);
   m[1].header = "{'descr': '<f8', 'shape': (6,), }";
   write_npz("nofo.npz", m, 3, p, sizeof p);
-  bad("nofo.npz", SLV_ERR_INVALID, "expected 'descr', 'fortran_order' and 'shape' in g.npy's header");
+  bad("nofo.npz", SLV_ERR_INVALID,
+      "expected 'descr', 'fortran_order' and 'shape' in g.npy's header");
   /* a truncated archive: the first 200 bytes of a good one */
   write_npz("good.npz", good, 3, p, sizeof p);
   slv_instance *ok = read_ok(p);

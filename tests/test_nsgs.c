@@ -40,8 +40,16 @@ static slv_status run(const slv_problem *p, slv_options *o, double *x, slv_resul
  * (n + mu |t|) / (1 + mu^2) * (1, mu t / |t|). */
 static void own_project(double mu, const double *v, double *o) {
   double t = sqrt(v[1] * v[1] + v[2] * v[2]);
-  if (t <= mu * v[0]) { o[0] = v[0]; o[1] = v[1]; o[2] = v[2]; return; }
-  if (mu * t <= -v[0]) { o[0] = o[1] = o[2] = 0; return; }
+  if (t <= mu * v[0]) {
+    o[0] = v[0];
+    o[1] = v[1];
+    o[2] = v[2];
+    return;
+  }
+  if (mu * t <= -v[0]) {
+    o[0] = o[1] = o[2] = 0;
+    return;
+  }
   double a = (v[0] + mu * t) / (1 + mu * mu);
   o[0] = a;
   o[1] = t > 0 ? a * mu * v[1] / t : 0;
@@ -65,12 +73,15 @@ static double own_residual(const slv_problem *p, const double *x) {
   for (int i = 0; i < n; i++) {
     if (k < p->ncones && p->cone_rows[k] == i) {
       double mu = p->cone_mu[k];
-      double sh = p->cone_law == SLV_CONE_COULOMB ? mu * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]) : 0;
-      double v[3] = {x[i] - w[i] - sh, x[i + 1] - w[i + 1], x[i + 2] - w[i + 2]}, pr[3];
+      double sh = p->cone_law == SLV_CONE_COULOMB
+                      ? mu * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2])
+                      : 0;
+      double v[3] = { x[i] - w[i] - sh, x[i + 1] - w[i + 1], x[i + 2] - w[i + 2] }, pr[3];
       own_project(mu, v, pr);
       for (int r = 0; r < 3; r++) m = fmax(m, fabs(x[i + r] - pr[r]));
       if (isnan(x[i] + x[i + 1] + x[i + 2])) m = NAN;
-      i += 2; k++;
+      i += 2;
+      k++;
       continue;
     }
     double lo = p->lo ? p->lo[i] : 0, hi = p->hi ? p->hi[i] : INFINITY;
@@ -83,19 +94,25 @@ static double own_residual(const slv_problem *p, const double *x) {
 
 /* ---- single contacts by hand -------------------------------------------------- */
 
-static void one(double *A, double *b, double mu, slv_cone_law law, const double *xe,
-                double atol) {
-  int rows[1] = {0};
-  double cmu[1] = {mu}, x[3];
+static void one(double *A, double *b, double mu, slv_cone_law law, const double *xe, double atol) {
+  int rows[1] = { 0 };
+  double cmu[1] = { mu }, x[3];
   slv_problem p = slv_problem_empty();
-  p.n = 3; p.A = A; p.lda = 3; p.b = b; p.ncones = 1; p.cone_rows = rows; p.cone_mu = cmu;
+  p.n = 3;
+  p.A = A;
+  p.lda = 3;
+  p.b = b;
+  p.ncones = 1;
+  p.cone_rows = rows;
+  p.cone_mu = cmu;
   p.cone_law = law;
   slv_options o = slv_options_default();
   o.tol = 1e-14;
   o.max_iter = 1; /* the local solve is exact: one sweep */
   slv_result res;
   slv_status st = run(&p, &o, x, &res);
-  if (st != SLV_CONVERGED) fprintf(stderr, "one contact: %s (%s)\n", slv_status_str(st), res.message);
+  if (st != SLV_CONVERGED)
+    fprintf(stderr, "one contact: %s (%s)\n", slv_status_str(st), res.message);
   CU_ASSERT_EQUAL(st, SLV_CONVERGED);
   TST_VEC_CLOSE(x, xe, 3, atol, 0);
   CU_ASSERT(own_residual(&p, x) <= 1e-14);
@@ -104,41 +121,41 @@ static void one(double *A, double *b, double mu, slv_cone_law law, const double 
 static void test_one_contact_identity(void) {
   /* A = I, mu = 0.5.  Associated law: the QP min 1/2|x|^2 + b.x over K,
    * so x = P_K(-b).  Coulomb law: cases below. */
-  double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
   /* (a) b = (-1, 2, 0).  Coulomb: sliding, w_n = 0 -> x_n = 1, x_t = -mu x_n
    *     e1 = (-0.5, 0) (w_t = (1.5, 0) opposes it).  Associated: P_K((1, -2, 0)):
    *     n' = (1 + 0.5*2)/1.25 = 1.6, t' = 0.5*1.6*(-1, 0) = (-0.8, 0). */
-  double b[3] = {-1, 2, 0};
-  double xa[3] = {1, -0.5, 0}, xb[3] = {1.6, -0.8, 0};
+  double b[3] = { -1, 2, 0 };
+  double xa[3] = { 1, -0.5, 0 }, xb[3] = { 1.6, -0.8, 0 };
   one(I3, b, 0.5, SLV_CONE_COULOMB, xa, 1e-15);
   one(I3, b, 0.5, SLV_CONE_ASSOCIATED, xb, 1e-15);
   /* (b) sliding off the axes: b = (-1, 1.2, 1.6), |b_t| = 2 (the sliding
    *     angle comes from root finding, a few ulps: atol 1e-14).  Coulomb:
    *     x = (1, -0.5 (0.6, 0.8)) = (1, -0.3, -0.4); w_t = 2.5 (0.6, 0.8). */
-  double b2[3] = {-1, 1.2, 1.6}, xc[3] = {1, -0.3, -0.4};
+  double b2[3] = { -1, 1.2, 1.6 }, xc[3] = { 1, -0.3, -0.4 };
   one(I3, b2, 0.5, SLV_CONE_COULOMB, xc, 1e-14);
   /*     associated: P_K((1, -1.2, -1.6)) = 1.6 (1, -0.5 (0.6, 0.8)). */
-  double xd[3] = {1.6, -0.48, -0.64};
+  double xd[3] = { 1.6, -0.48, -0.64 };
   one(I3, b2, 0.5, SLV_CONE_ASSOCIATED, xd, 1e-14);
   /* (c) sticking: b = (-1, 0.3, 0): x = -b = (1, -0.3, 0), |x_t| = 0.3 <= 0.5,
    *     w = 0, for both laws. */
-  double b3[3] = {-1, 0.3, 0}, xe[3] = {1, -0.3, 0};
+  double b3[3] = { -1, 0.3, 0 }, xe[3] = { 1, -0.3, 0 };
   one(I3, b3, 0.5, SLV_CONE_COULOMB, xe, 1e-15);
   one(I3, b3, 0.5, SLV_CONE_ASSOCIATED, xe, 1e-15);
   /* (d) take-off: b = (1, 2, 0): x = 0 for both laws (w = b, w_n >= 0 and
    *     mu|w_t| = 1 <= w_n = 1 for the associated law). */
-  double b4[3] = {1, 2, 0}, x0[3] = {0, 0, 0};
+  double b4[3] = { 1, 2, 0 }, x0[3] = { 0, 0, 0 };
   one(I3, b4, 0.5, SLV_CONE_COULOMB, x0, 0);
   one(I3, b4, 0.5, SLV_CONE_ASSOCIATED, x0, 0);
   /* (e) where the laws differ at take-off: b = (0.5, 2, 0).  Coulomb: b_n >= 0
    *     -> x = 0.  Associated: P_K((-0.5, -2, 0)) with mu|t| = 1 > 0.5:
    *     n' = (-0.5 + 1)/1.25 = 0.4, x = (0.4, -0.2, 0) -- the CCP's known
    *     artefact: a sliding contact pushes (w_n = mu |w_t| > 0). */
-  double b5[3] = {0.5, 2, 0}, x5[3] = {0.4, -0.2, 0};
+  double b5[3] = { 0.5, 2, 0 }, x5[3] = { 0.4, -0.2, 0 };
   one(I3, b5, 0.5, SLV_CONE_COULOMB, x0, 0);
   one(I3, b5, 0.5, SLV_CONE_ASSOCIATED, x5, 1e-15);
   /* (f) mu = 0: x_t = 0, x_n = max(0, -b_n): b = (-2, 1, 1) -> (2, 0, 0). */
-  double b6[3] = {-2, 1, 1}, x6[3] = {2, 0, 0};
+  double b6[3] = { -2, 1, 1 }, x6[3] = { 2, 0, 0 };
   one(I3, b6, 0.0, SLV_CONE_COULOMB, x6, 0);
   one(I3, b6, 0.0, SLV_CONE_ASSOCIATED, x6, 0);
 }
@@ -151,14 +168,14 @@ static void test_one_contact_anisotropic(void) {
    * component gives d2 = 0 or s = -2 < 0, so d = (+-1, 0); d = (-1, 0) gives
    * w_t = (2.5, 0) = -s d with s = 2.5 (d = (1, 0) would need s = -3.5).
    * So x = (1, -0.5, 0). */
-  double W[9] = {2, 0, 0, 0, 1, 0, 0, 0, 4}, b[3] = {-2, 3, 0}, xe[3] = {1, -0.5, 0};
+  double W[9] = { 2, 0, 0, 0, 1, 0, 0, 0, 4 }, b[3] = { -2, 3, 0 }, xe[3] = { 1, -0.5, 0 };
   one(W, b, 0.5, SLV_CONE_COULOMB, xe, 1e-15);
   /* Normal-tangent coupling, W = [[2, 0.5, 0], [0.5, 1, 0], [0, 0, 1]],
    * b = (-2, 2, 0), mu = 0.5, Coulomb sliding along -t1: x = (r, -r/2, 0),
    * w_n = 2r - r/4 - 2 = 0 -> r = 8/7; w_t1 = r/2 - r/2 + 2 = 2 > 0 (opposes
    * x_t1 < 0), w_t2 = 0.  So x = (8/7, -4/7, 0). */
-  double W2[9] = {2, 0.5, 0, 0.5, 1, 0, 0, 0, 1}, b2[3] = {-2, 2, 0};
-  double xe2[3] = {8.0 / 7, -4.0 / 7, 0};
+  double W2[9] = { 2, 0.5, 0, 0.5, 1, 0, 0, 0, 1 }, b2[3] = { -2, 2, 0 };
+  double xe2[3] = { 8.0 / 7, -4.0 / 7, 0 };
   one(W2, b2, 0.5, SLV_CONE_COULOMB, xe2, 1e-15);
 }
 
@@ -172,14 +189,20 @@ static void test_one_contact_root_cluster(void) {
    * per sign change finds the first and no solution.  The answer,
    * x ~ 2.1e8 (1, mu d), must be exact to rounding: |r|_inf <= 1e-7, i.e.
    * 5e-16 relative to |x|. */
-  double W[9] = {0.99820086643850159, 0.74698998464822108, 0.66293293157342503,
-                 0.74698998464822108, 0.55928465212479606, 0.4960738072885828,
-                 0.66293293157342503, 0.4960738072885828, 0.44027407842097688};
-  double b[3] = {-37412.317901610688, 10672.47522842459, -26707.545659997129};
-  double cmu[1] = {1.0000742146445991}, x[3];
-  int rows[1] = {0};
+  double W[9] = { 0.99820086643850159, 0.74698998464822108, 0.66293293157342503,
+                  0.74698998464822108, 0.55928465212479606, 0.4960738072885828,
+                  0.66293293157342503, 0.4960738072885828,  0.44027407842097688 };
+  double b[3] = { -37412.317901610688, 10672.47522842459, -26707.545659997129 };
+  double cmu[1] = { 1.0000742146445991 }, x[3];
+  int rows[1] = { 0 };
   slv_problem p = slv_problem_empty();
-  p.n = 3; p.A = W; p.lda = 3; p.b = b; p.ncones = 1; p.cone_rows = rows; p.cone_mu = cmu;
+  p.n = 3;
+  p.A = W;
+  p.lda = 3;
+  p.b = b;
+  p.ncones = 1;
+  p.cone_rows = rows;
+  p.cone_mu = cmu;
   p.cone_law = SLV_CONE_ASSOCIATED;
   slv_options o = slv_options_default();
   o.tol = 1e-7;
@@ -201,15 +224,15 @@ static void test_one_contact_random(void) {
    * (take-off, sticking, sliding) must occur often. */
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 4242);
-  double mus[4] = {0.05, 0.3, 1.0, 4.0};
-  int rows[1] = {0}, count[3] = {0, 0, 0}, bad = 0;
+  double mus[4] = { 0.05, 0.3, 1.0, 4.0 };
+  int rows[1] = { 0 }, count[3] = { 0, 0, 0 }, bad = 0;
   slv_options o = slv_options_default();
   o.tol = 1e-11;
   o.max_iter = 1;
   slv_workspace *ws;
   CU_ASSERT_EQUAL_FATAL(slv_workspace_new(nsgs, 3, &o, &ws), SLV_OK);
   for (int trial = 0; trial < 4000; trial++) {
-    double G[9], W[9], b[3], x[3], cmu[1] = {mus[trial % 4]};
+    double G[9], W[9], b[3], x[3], cmu[1] = { mus[trial % 4] };
     for (int k = 0; k < 9; k++) G[k] = 2 * gsl_rng_uniform(rng) - 1;
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++) {
@@ -219,7 +242,13 @@ static void test_one_contact_random(void) {
       }
     for (int i = 0; i < 3; i++) b[i] = 2 * gsl_rng_uniform(rng) - 1;
     slv_problem p = slv_problem_empty();
-    p.n = 3; p.A = W; p.lda = 3; p.b = b; p.ncones = 1; p.cone_rows = rows; p.cone_mu = cmu;
+    p.n = 3;
+    p.A = W;
+    p.lda = 3;
+    p.b = b;
+    p.ncones = 1;
+    p.cone_rows = rows;
+    p.cone_mu = cmu;
     p.cone_law = (trial / 4) % 2 ? SLV_CONE_ASSOCIATED : SLV_CONE_COULOMB;
     slv_result res;
     slv_status st = slv_solve(ws, &p, &o, x, NULL, &res);
@@ -230,9 +259,12 @@ static void test_one_contact_random(void) {
                 slv_cone_law_str(p.cone_law), slv_status_str(st), r, res.message);
     }
     double xt = hypot(x[1], x[2]);
-    if (x[0] == 0) count[0]++;
-    else if (xt < cmu[0] * x[0] * (1 - 1e-9)) count[1]++;
-    else count[2]++;
+    if (x[0] == 0)
+      count[0]++;
+    else if (xt < cmu[0] * x[0] * (1 - 1e-9))
+      count[1]++;
+    else
+      count[2]++;
   }
   slv_workspace_free(ws);
   gsl_rng_free(rng);
@@ -252,7 +284,9 @@ static void solve_planted(int nc, int nbox, double mu, slv_cone_law law, int spa
   slv_problem p = tst_cone_case_view(&P, law, 0);
   double *x = malloc(P.n * sizeof(double));
   slv_options o = slv_options_default();
-  o.tol = 1e-12; o.max_iter = 20000; o.omega = omega;
+  o.tol = 1e-12;
+  o.max_iter = 20000;
+  o.omega = omega;
   slv_result res;
   slv_status st = run(&p, &o, x, &res);
   if (st != SLV_CONVERGED)
@@ -302,7 +336,8 @@ static void test_mu_zero_is_lcp(void) {
   double *x = malloc(P.n * sizeof(double)), *AN = malloc(m * m * sizeof(double));
   double *bN = malloc(m * sizeof(double)), *z = malloc(m * sizeof(double));
   slv_options o = slv_options_default();
-  o.tol = 1e-13; o.max_iter = 10000;
+  o.tol = 1e-13;
+  o.max_iter = 10000;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
   for (int i = 0; i < m; i++) {
@@ -310,7 +345,10 @@ static void test_mu_zero_is_lcp(void) {
     for (int j = 0; j < m; j++) AN[i + j * m] = P.A[P.rows[i] + (size_t)P.rows[j] * P.n];
   }
   slv_problem l = slv_problem_empty();
-  l.n = m; l.A = AN; l.lda = m; l.b = bN;
+  l.n = m;
+  l.A = AN;
+  l.lda = m;
+  l.b = bN;
   slv_workspace *ws;
   CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("lemke"), m, &o, &ws), SLV_OK);
   CU_ASSERT_EQUAL(slv_solve(ws, &l, &o, z, NULL, &res), SLV_CONVERGED);
@@ -320,7 +358,10 @@ static void test_mu_zero_is_lcp(void) {
     CU_ASSERT(x[P.rows[i] + 1] == 0 && x[P.rows[i] + 2] == 0);
   }
   TST_VEC_CLOSE(x, P.xs, P.n, 1e-10, 0);
-  free(x); free(AN); free(bN); free(z);
+  free(x);
+  free(AN);
+  free(bN);
+  free(z);
   tst_cone_case_free(&P);
 }
 
@@ -336,10 +377,13 @@ static void test_csr_matches_dense(void) {
     for (int sparse = 1; sparse >= 0; sparse--) {
       tst_cone_case P;
       tst_cone_case_plant(&P, 30, nbox, 0.5, SLV_CONE_ASSOCIATED, sparse, 10 + sparse + nbox);
-      slv_problem d = tst_cone_case_view(&P, SLV_CONE_ASSOCIATED, 0), c = tst_cone_case_view(&P, SLV_CONE_ASSOCIATED, 1);
+      slv_problem d = tst_cone_case_view(&P, SLV_CONE_ASSOCIATED, 0),
+                  c = tst_cone_case_view(&P, SLV_CONE_ASSOCIATED, 1);
       double *xd = malloc(P.n * sizeof(double)), *xc = malloc(P.n * sizeof(double));
       slv_options o = slv_options_default();
-      o.tol = 1e-12; o.max_iter = 20000; o.check_every = 7;
+      o.tol = 1e-12;
+      o.max_iter = 20000;
+      o.check_every = 7;
       slv_result rd, rc;
       CU_ASSERT_EQUAL(run(&d, &o, xd, &rd), SLV_CONVERGED);
       CU_ASSERT_EQUAL(run(&c, &o, xc, &rc), SLV_CONVERGED);
@@ -348,7 +392,8 @@ static void test_csr_matches_dense(void) {
       CU_ASSERT(own_residual(&c, xc) <= 1.01e-12);
       /* the same sweeps in exact arithmetic */
       CU_ASSERT(abs(rd.iterations - rc.iterations) <= 1);
-      free(xd); free(xc);
+      free(xd);
+      free(xc);
       tst_cone_case_free(&P);
     }
 }
@@ -359,7 +404,9 @@ static void test_warm_start_history(void) {
   slv_problem p = tst_cone_case_view(&P, SLV_CONE_ASSOCIATED, 0);
   double *x = malloc(P.n * sizeof(double));
   slv_options o = slv_options_default();
-  o.tol = 1e-10; o.max_iter = 5000; o.record_history = 1;
+  o.tol = 1e-10;
+  o.max_iter = 5000;
+  o.record_history = 1;
   slv_workspace *ws;
   CU_ASSERT_EQUAL_FATAL(slv_workspace_new(nsgs, P.n, &o, &ws), SLV_OK);
   slv_result cold, warm;
@@ -386,7 +433,8 @@ static void test_honest_failures(void) {
   slv_problem p = tst_cone_case_view(&P, SLV_CONE_ASSOCIATED, 0);
   double *x = malloc(P.n * sizeof(double));
   slv_options o = slv_options_default();
-  o.max_iter = 1; o.tol = 1e-12;
+  o.max_iter = 1;
+  o.tol = 1e-12;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_MAX_ITER);
   CU_ASSERT(res.res.res_nat_inf > o.tol);
@@ -395,12 +443,18 @@ static void test_honest_failures(void) {
   free(x);
   tst_cone_case_free(&P);
   /* a cone block with a positive diagonal but indefinite: refused, named */
-  double A[36] = {0}, b[6] = {-1, 0, 0, -1, 1, 0}, cmu[2] = {0.5, 0.5}, y[6];
-  int rows[2] = {0, 3};
+  double A[36] = { 0 }, b[6] = { -1, 0, 0, -1, 1, 0 }, cmu[2] = { 0.5, 0.5 }, y[6];
+  int rows[2] = { 0, 3 };
   for (int i = 0; i < 6; i++) A[i + 6 * i] = 1;
   A[4 + 6 * 5] = A[5 + 6 * 4] = 2; /* rows 4, 5: [[1, 2], [2, 1]] */
   slv_problem q = slv_problem_empty();
-  q.n = 6; q.A = A; q.lda = 6; q.b = b; q.ncones = 2; q.cone_rows = rows; q.cone_mu = cmu;
+  q.n = 6;
+  q.A = A;
+  q.lda = 6;
+  q.b = b;
+  q.ncones = 2;
+  q.cone_rows = rows;
+  q.cone_mu = cmu;
   o.max_iter = 100;
   CU_ASSERT_EQUAL(run(&q, &o, y, &res), SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "cone 1"));
@@ -408,14 +462,22 @@ static void test_honest_failures(void) {
    * multiplies the error by 100 per sweep and overflows: SLV_NOT_FINITE,
    * never converged */
   {
-    double B[25] = {0}, bb[5] = {1, 1, -1, 0, 0}, lo[5] = {-INFINITY, -INFINITY, 0, 0, 0},
-           hi[5] = {INFINITY, INFINITY, 0, 0, 0}, z[5];
-    int r1[1] = {2};
-    B[0] = B[6] = 1; B[1] = B[5] = 10;
+    double B[25] = { 0 }, bb[5] = { 1, 1, -1, 0, 0 }, lo[5] = { -INFINITY, -INFINITY, 0, 0, 0 },
+           hi[5] = { INFINITY, INFINITY, 0, 0, 0 }, z[5];
+    int r1[1] = { 2 };
+    B[0] = B[6] = 1;
+    B[1] = B[5] = 10;
     B[12] = B[18] = B[24] = 1;
     slv_problem d = slv_problem_empty();
-    d.n = 5; d.A = B; d.lda = 5; d.b = bb; d.lo = lo; d.hi = hi;
-    d.ncones = 1; d.cone_rows = r1; d.cone_mu = cmu;
+    d.n = 5;
+    d.A = B;
+    d.lda = 5;
+    d.b = bb;
+    d.lo = lo;
+    d.hi = hi;
+    d.ncones = 1;
+    d.cone_rows = r1;
+    d.cone_mu = cmu;
     o.max_iter = 100000;
     CU_ASSERT_EQUAL(run(&d, &o, z, &res), SLV_NOT_FINITE);
     CU_ASSERT(res.iterations < 1000);
@@ -423,18 +485,26 @@ static void test_honest_failures(void) {
     o.max_iter = 100;
   }
   /* findex rows are not taken */
-  int fx[6] = {-1, -1, -1, -1, -1, -1};
-  double mu6[6] = {0};
+  int fx[6] = { -1, -1, -1, -1, -1, -1 };
+  double mu6[6] = { 0 };
   A[4 + 6 * 5] = A[5 + 6 * 4] = 0;
-  q.ncones = 1; q.findex = fx; q.mu = mu6; fx[5] = 3;
+  q.ncones = 1;
+  q.findex = fx;
+  q.mu = mu6;
+  fx[5] = 3;
   CU_ASSERT_EQUAL(run(&q, &o, y, &res), SLV_ERR_UNSUPPORTED);
 }
 
 /* ---- Siconos FC3D files ----------------------------------------------------------- */
 
 static void test_fc3d_files(void) {
-  const char *files[] = {"FC3D_Example1.dat", "FrictionContact3D_1c.dat", "Rover1039.dat",
-                         "Rover4396.dat", "Rover11035.dat", "NESpheres_10_1.dat", NULL};
+  const char *files[] = { "FC3D_Example1.dat",
+                          "FrictionContact3D_1c.dat",
+                          "Rover1039.dat",
+                          "Rover4396.dat",
+                          "Rover11035.dat",
+                          "NESpheres_10_1.dat",
+                          NULL };
   char path[4096];
   if (!tst_shared_path("datasets/siconos/fc3d", path, sizeof path)) {
     printf("SKIP: ../shared/datasets absent\n");
@@ -454,7 +524,8 @@ static void test_fc3d_files(void) {
     slv_problem p = slv_instance_problem(in);
     CU_ASSERT(p.ncones > 0 && p.n == 3 * p.ncones);
     slv_options o = slv_options_default();
-    o.tol = 1e-8; o.max_iter = 100000;
+    o.tol = 1e-8;
+    o.max_iter = 100000;
     double *x = malloc((size_t)p.n * sizeof *x);
     slv_result res;
     slv_status st = run(&p, &o, x, &res);

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const SOLVERS[] = {"nsn_ac", "nsgs_newton", NULL};
+static const char *const SOLVERS[] = { "nsn_ac", "nsgs_newton", NULL };
 
 static slv_status run(const char *name, const slv_problem *p, const slv_options *o, double *x,
                       slv_result *res) {
@@ -270,7 +270,7 @@ static void test_norm2(void) {
   slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 0);
   int n = P.n;
   double *x = malloc((size_t)n * sizeof *x), *A = dense_of(&p);
-  const char *names[] = {"nsgs", "nsgs_newton", "nsn_ac", "pjacobi_cone", NULL};
+  const char *names[] = { "nsgs", "nsgs_newton", "nsn_ac", "pjacobi_cone", NULL };
   for (int s = 0; names[s]; s++) {
     slv_options o = slv_options_default();
     o.tol = 1e-6;
@@ -289,12 +289,14 @@ static void test_norm2(void) {
         for (int j = 0; j < n; j++) t += (long double)A[i + r + (size_t)j * n] * x[j];
         w[r] = (double)t;
       }
-      double mu = P.cmu[c], v[3] = {x[i] - w[0] - mu * hypot(w[1], w[2]), x[i + 1] - w[1],
-                                    x[i + 2] - w[2]};
+      double mu = P.cmu[c],
+             v[3] = { x[i] - w[0] - mu * hypot(w[1], w[2]), x[i + 1] - w[1], x[i + 2] - w[2] };
       /* projection on K_mu (second-order cone formula) */
       double t = hypot(v[1], v[2]), pr[3];
-      if (t <= mu * v[0]) pr[0] = v[0], pr[1] = v[1], pr[2] = v[2];
-      else if (mu * t <= -v[0]) pr[0] = pr[1] = pr[2] = 0;
+      if (t <= mu * v[0])
+        pr[0] = v[0], pr[1] = v[1], pr[2] = v[2];
+      else if (mu * t <= -v[0])
+        pr[0] = pr[1] = pr[2] = 0;
       else {
         double a = (v[0] + mu * t) / (1 + mu * mu);
         pr[0] = a, pr[1] = a * mu * v[1] / t, pr[2] = a * mu * v[2] / t;
@@ -327,8 +329,8 @@ static void test_refusals(void) {
     CU_ASSERT(strstr(res.message, "associated") != NULL);
   }
   /* findex rows: refused by the capability check */
-  double A[4] = {2, 0, 0, 2}, b[2] = {-1, 1}, mu[2] = {0, 0.5};
-  int fx[2] = {-1, 0};
+  double A[4] = { 2, 0, 0, 2 }, b[2] = { -1, 1 }, mu[2] = { 0, 0.5 };
+  int fx[2] = { -1, 0 };
   slv_problem q = slv_problem_empty();
   q.n = 2, q.A = A, q.lda = 2, q.b = b, q.findex = fx, q.mu = mu;
   for (int s = 0; SOLVERS[s]; s++) {
@@ -348,15 +350,34 @@ static void test_refusals(void) {
 /* ---- Siconos files where Siconos' NSGS is expected to pass ------------------- */
 
 static void test_fc3d_files(void) {
-  const char *files[] = {
-      "FC3D_Example1.dat", "FC3D_Example1_SBM.dat", "FrictionContact3D_1c.dat",
-      "FrictionContact3D_RR_1c.dat", "Capsules-i100-1090.dat", "Capsules-i100-889.dat",
-      "Capsules-i101-404.dat", "Capsules-i103-990.dat", "Capsules-i122-1617.dat", "Rover1039.dat",
-      "Rover1040.dat", "Rover1041.dat", "Rover11035.dat", "Rover11211.dat", "Rover3865.dat",
-      "Rover4144.dat", "Rover4493.dat", "Rover4516.dat", "Rover4609.dat", "Rover4613.dat",
-      "Rover4622.dat", "Rover9770.dat", "NESpheres_10_1.dat", "NESpheres_30_1.dat",
-      "Confeti-ex13-Fc3D-SBM.dat", "Capsules-i125-1213.hdf5",
-      "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", NULL};
+  const char *files[] = { "FC3D_Example1.dat",
+                          "FC3D_Example1_SBM.dat",
+                          "FrictionContact3D_1c.dat",
+                          "FrictionContact3D_RR_1c.dat",
+                          "Capsules-i100-1090.dat",
+                          "Capsules-i100-889.dat",
+                          "Capsules-i101-404.dat",
+                          "Capsules-i103-990.dat",
+                          "Capsules-i122-1617.dat",
+                          "Rover1039.dat",
+                          "Rover1040.dat",
+                          "Rover1041.dat",
+                          "Rover11035.dat",
+                          "Rover11211.dat",
+                          "Rover3865.dat",
+                          "Rover4144.dat",
+                          "Rover4493.dat",
+                          "Rover4516.dat",
+                          "Rover4609.dat",
+                          "Rover4613.dat",
+                          "Rover4622.dat",
+                          "Rover9770.dat",
+                          "NESpheres_10_1.dat",
+                          "NESpheres_30_1.dat",
+                          "Confeti-ex13-Fc3D-SBM.dat",
+                          "Capsules-i125-1213.hdf5",
+                          "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5",
+                          NULL };
   char path[4096];
   if (!tst_shared_path("datasets/siconos/fc3d", path, sizeof path)) {
     printf("SKIP: ../shared/datasets absent\n");

@@ -51,7 +51,12 @@ static void test_free_rows_is_cg(void) {
     b[i] = -s;
   }
   slv_problem p = slv_problem_empty();
-  p.n = N; p.A = A; p.lda = N; p.b = b; p.lo = lo; p.hi = hi;
+  p.n = N;
+  p.A = A;
+  p.lda = N;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
   slv_options o = slv_options_default();
   o.tol = 1e-11;
   slv_result res;
@@ -64,14 +69,17 @@ static void test_free_rows_is_cg(void) {
 static void test_mprgp_bounds(void) {
   /* bounds only (no cones): x >= 0 on a 2x2 with the answer on the bound.
    * A = [[2,1],[1,2]], b = (1, -6): x1 = 0 (w1 = x2 + 1 = 4 >= 0), x2 = 3. */
-  double A[4] = {2, 1, 1, 2}, b[2] = {1, -6}, x[2];
+  double A[4] = { 2, 1, 1, 2 }, b[2] = { 1, -6 }, x[2];
   slv_problem p = slv_problem_empty();
-  p.n = 2; p.A = A; p.lda = 2; p.b = b;
+  p.n = 2;
+  p.A = A;
+  p.lda = 2;
+  p.b = b;
   slv_options o = slv_options_default();
   o.tol = 1e-14;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  double xe[2] = {0, 3};
+  double xe[2] = { 0, 3 };
   TST_VEC_CLOSE(x, xe, 2, 1e-14, 0);
   CU_ASSERT(res.iterations <= 4);
 }
@@ -96,10 +104,17 @@ static void test_rank_deficient_sliding(void) {
     }
   tst_cone_planted(NC, 0, 0, 7, 0, 1, A, b, lo, hi, rows, mu, xs);
   slv_problem p = slv_problem_empty();
-  p.n = N; p.A = A; p.lda = N; p.b = b;
-  p.ncones = NC; p.cone_rows = rows; p.cone_mu = mu; p.cone_law = SLV_CONE_ASSOCIATED;
+  p.n = N;
+  p.A = A;
+  p.lda = N;
+  p.b = b;
+  p.ncones = NC;
+  p.cone_rows = rows;
+  p.cone_mu = mu;
+  p.cone_law = SLV_CONE_ASSOCIATED;
   slv_options o = slv_options_default();
-  o.tol = 1e-9; o.max_iter = 5000;
+  o.tol = 1e-9;
+  o.max_iter = 5000;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
   CU_ASSERT(res.iterations < 2000);

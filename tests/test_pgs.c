@@ -27,20 +27,23 @@ static slv_status run(const slv_problem *p, slv_options *o, double *x, slv_resul
 static void test_hand_2x2(void) {
   /* A = [[2,1],[1,2]], b = (-5,-6).  Both x > 0: 2x1 + x2 = 5, x1 + 2x2 = 6
    * -> x = (4/3, 7/3), w = 0. */
-  double A[4] = {2, 1, 1, 2}, b[2] = {-5, -6}, x[2];
+  double A[4] = { 2, 1, 1, 2 }, b[2] = { -5, -6 }, x[2];
   slv_problem p = slv_problem_empty();
-  p.n = 2; p.A = A; p.lda = 2; p.b = b;
+  p.n = 2;
+  p.A = A;
+  p.lda = 2;
+  p.b = b;
   slv_options o = slv_options_default();
   o.tol = 1e-14;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  double xe[2] = {4.0 / 3, 7.0 / 3};
+  double xe[2] = { 4.0 / 3, 7.0 / 3 };
   TST_VEC_CLOSE(x, xe, 2, 1e-13, 0);
   CU_ASSERT(res.iterations > 1);
   /* b = (1, -6): x1 = 0 with w1 = x2 + 1 = 4 >= 0, x2 = 3. */
   b[0] = 1;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  double xe2[2] = {0, 3};
+  double xe2[2] = { 0, 3 };
   TST_VEC_CLOSE(x, xe2, 2, 1e-13, 0);
 }
 
@@ -50,15 +53,29 @@ static void planted(int n, int kind, unsigned long seed, double omega) {
   double *lo = malloc(sizeof(double) * n), *hi = malloc(sizeof(double) * n);
   double *xs = malloc(sizeof(double) * n), *x = malloc(sizeof(double) * n);
   for (int i = 0; i < n; i++) {
-    lo[i] = 0; hi[i] = INFINITY;
-    if (kind == 1 || (kind == 2 && i % 3 == 1)) { lo[i] = -0.1 - 0.9 * (i % 7) / 7.0; hi[i] = 0.1 + 0.9 * (i % 5) / 5.0; }
-    if (kind == 2 && i % 3 == 2) { lo[i] = -INFINITY; hi[i] = INFINITY; }
+    lo[i] = 0;
+    hi[i] = INFINITY;
+    if (kind == 1 || (kind == 2 && i % 3 == 1)) {
+      lo[i] = -0.1 - 0.9 * (i % 7) / 7.0;
+      hi[i] = 0.1 + 0.9 * (i % 5) / 5.0;
+    }
+    if (kind == 2 && i % 3 == 2) {
+      lo[i] = -INFINITY;
+      hi[i] = INFINITY;
+    }
   }
   tst_planted_spd(n, 0.1, seed, lo, hi, A, b, xs);
   slv_problem p = slv_problem_empty();
-  p.n = n; p.A = A; p.lda = n; p.b = b; p.lo = lo; p.hi = hi;
+  p.n = n;
+  p.A = A;
+  p.lda = n;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
   slv_options o = slv_options_default();
-  o.tol = 1e-12; o.max_iter = 20000; o.omega = omega;
+  o.tol = 1e-12;
+  o.max_iter = 20000;
+  o.omega = omega;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
   /* our own residual check, not the library's */
@@ -68,7 +85,12 @@ static void planted(int n, int kind, unsigned long seed, double omega) {
   /* strictly complementary planted solution, A SPD with lambda_min >= 0.1:
    * |x - x*| <= ||r|| / lambda_min-ish; 1e-9 is generous */
   TST_VEC_CLOSE(x, xs, n, 1e-9, 0);
-  free(A); free(b); free(lo); free(hi); free(xs); free(x);
+  free(A);
+  free(b);
+  free(lo);
+  free(hi);
+  free(xs);
+  free(x);
 }
 
 static void test_planted_lcp(void) { planted(60, 0, 11, 1.0); }
@@ -83,21 +105,28 @@ static void test_findex(void) {
   /* Two contacts, each (normal, t): A = I, b = (-2, 3, -1, -0.2), mu = 0.5.
    * contact 0: x0 = 2, bounds +-1, x1 = mid(-1, 1, -3) = -1 (w1 = 2 >= 0);
    * contact 1: x2 = 1, bounds +-0.5, x3 = 0.2 inside (w3 = 0). */
-  double A[16] = {0}, b[4] = {-2, 3, -1, -0.2}, lo[4] = {0, 0, 0, 0},
-         hi[4] = {INFINITY, 0, INFINITY, 0}, mu[4] = {0, 0.5, 0, 0.5}, x[4];
-  int fx[4] = {-1, 0, -1, 2};
+  double A[16] = { 0 }, b[4] = { -2, 3, -1, -0.2 }, lo[4] = { 0, 0, 0, 0 },
+         hi[4] = { INFINITY, 0, INFINITY, 0 }, mu[4] = { 0, 0.5, 0, 0.5 }, x[4];
+  int fx[4] = { -1, 0, -1, 2 };
   for (int i = 0; i < 4; i++) A[i + 4 * i] = 1;
   /* couple the contacts a little so it takes more than one sweep */
   A[0 + 4 * 2] = A[2 + 4 * 0] = 0.1;
   /* with the coupling: 0.1 x2 + x0 = 2, 0.1 x0 + x2 = 1 -> x0 = 1.9/0.99, x2 = 0.8/0.99 */
   slv_problem p = slv_problem_empty();
-  p.n = 4; p.A = A; p.lda = 4; p.b = b; p.lo = lo; p.hi = hi; p.findex = fx; p.mu = mu;
+  p.n = 4;
+  p.A = A;
+  p.lda = 4;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
+  p.findex = fx;
+  p.mu = mu;
   slv_options o = slv_options_default();
   o.tol = 1e-14;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
   double x0 = 1.9 / 0.99, x2 = 0.8 / 0.99;
-  double xe[4] = {x0, -0.5 * x0, x2, 0.2};
+  double xe[4] = { x0, -0.5 * x0, x2, 0.2 };
   TST_VEC_CLOSE(x, xe, 4, 1e-13, 0);
 }
 
@@ -108,8 +137,10 @@ static void test_csr_matches_dense(void) {
   /* sparsify: keep a band, then re-plant b for that matrix */
   for (int j = 0; j < n; j++)
     for (int i = 0; i < n; i++)
-      if (abs(i - j) > 2) A[i + j * n] = 0;
-      else if (i == j) A[i + j * n] += 1.0; /* keep it diagonally dominant */
+      if (abs(i - j) > 2)
+        A[i + j * n] = 0;
+      else if (i == j)
+        A[i + j * n] += 1.0; /* keep it diagonally dominant */
   for (int i = 0; i < n; i++) {
     double s = 0;
     for (int j = 0; j < n; j++) s += A[i + j * n] * xs[j];
@@ -120,13 +151,24 @@ static void test_csr_matches_dense(void) {
   for (int i = 0; i < n; i++) {
     Ap[i] = nnz;
     for (int j = 0; j < n; j++)
-      if (A[i + j * n] != 0) { Aj[nnz] = j; Ax[nnz++] = A[i + j * n]; }
+      if (A[i + j * n] != 0) {
+        Aj[nnz] = j;
+        Ax[nnz++] = A[i + j * n];
+      }
   }
   Ap[n] = nnz;
   slv_problem d = slv_problem_empty();
-  d.n = n; d.A = A; d.lda = n; d.b = b;
+  d.n = n;
+  d.A = A;
+  d.lda = n;
+  d.b = b;
   slv_problem c = slv_problem_empty();
-  c.n = n; c.storage = SLV_CSR; c.Ap = Ap; c.Aj = Aj; c.Ax = Ax; c.b = b;
+  c.n = n;
+  c.storage = SLV_CSR;
+  c.Ap = Ap;
+  c.Aj = Aj;
+  c.Ax = Ax;
+  c.b = b;
   slv_options o = slv_options_default();
   o.tol = 1e-13;
   slv_result rd, rc;
@@ -165,22 +207,39 @@ static void test_packed_columns(void) {
   for (int i = 0; i < M; i++) {
     Ap[i] = nnz;
     for (int j = 0; j < M; j++)
-      if (A[i + j * M] != 0) { Aj[nnz] = j; Ax[nnz++] = A[i + j * M]; }
+      if (A[i + j * M] != 0) {
+        Aj[nnz] = j;
+        Ax[nnz++] = A[i + j * M];
+      }
   }
   Ap[M] = nnz;
   slv_problem d = slv_problem_empty();
-  d.n = M; d.A = A; d.lda = M; d.b = b; d.lo = lo; d.hi = hi;
+  d.n = M;
+  d.A = A;
+  d.lda = M;
+  d.b = b;
+  d.lo = lo;
+  d.hi = hi;
   slv_problem c = d;
-  c.storage = SLV_CSR; c.A = NULL; c.Ap = Ap; c.Aj = Aj; c.Ax = Ax;
+  c.storage = SLV_CSR;
+  c.A = NULL;
+  c.Ap = Ap;
+  c.Aj = Aj;
+  c.Ax = Ax;
   slv_options o = slv_options_default();
-  o.tol = 1e-13; o.max_iter = 10000; o.check_every = 7;
+  o.tol = 1e-13;
+  o.max_iter = 10000;
+  o.check_every = 7;
   slv_result rd, rc;
   CU_ASSERT_EQUAL(run(&d, &o, xd, &rd), SLV_CONVERGED);
   CU_ASSERT_EQUAL(run(&c, &o, xc, &rc), SLV_CONVERGED);
   TST_VEC_CLOSE(xd, xs, M, 1e-11, 0);
   TST_VEC_CLOSE(xc, xd, M, 1e-11, 0);
   CU_ASSERT(tst_natres_dense(M, A, b, lo, hi, xd) <= 1e-13 * 1.01 * 8);
-  free(A); free(Ap); free(Aj); free(Ax);
+  free(A);
+  free(Ap);
+  free(Aj);
+  free(Ax);
 }
 
 static void test_warm_start_history(void) {
@@ -188,9 +247,14 @@ static void test_warm_start_history(void) {
   double *A = malloc(sizeof(double) * n * n), b[40], xs[40], x[40];
   tst_planted_spd(n, 0.05, 31, NULL, NULL, A, b, xs);
   slv_problem p = slv_problem_empty();
-  p.n = n; p.A = A; p.lda = n; p.b = b;
+  p.n = n;
+  p.A = A;
+  p.lda = n;
+  p.b = b;
   slv_options o = slv_options_default();
-  o.tol = 1e-10; o.max_iter = 5000; o.record_history = 1;
+  o.tol = 1e-10;
+  o.max_iter = 5000;
+  o.record_history = 1;
   slv_workspace *ws;
   CU_ASSERT_EQUAL_FATAL(slv_workspace_new(pgs, n, &o, &ws), SLV_OK);
   slv_result cold, warm;
@@ -213,24 +277,32 @@ static void test_warm_start_history(void) {
 
 static void test_honest_failures(void) {
   /* max_iter 1 on a coupled problem */
-  double A[4] = {2, 1, 1, 2}, b[2] = {-5, -6}, x[2];
+  double A[4] = { 2, 1, 1, 2 }, b[2] = { -5, -6 }, x[2];
   slv_problem p = slv_problem_empty();
-  p.n = 2; p.A = A; p.lda = 2; p.b = b;
+  p.n = 2;
+  p.A = A;
+  p.lda = 2;
+  p.b = b;
   slv_options o = slv_options_default();
-  o.max_iter = 1; o.tol = 1e-12;
+  o.max_iter = 1;
+  o.tol = 1e-12;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_MAX_ITER);
   CU_ASSERT(res.res.res_rel > o.tol);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "pgs"));
   /* A = [[1,10],[10,1]] with free rows: Gauss-Seidel multiplies the error by
    * 100 per sweep and overflows: SLV_NOT_FINITE, never converged. */
-  double B[4] = {1, 10, 10, 1}, lo[2] = {-INFINITY, -INFINITY}, hi[2] = {INFINITY, INFINITY};
-  p.A = B; p.lo = lo; p.hi = hi; b[0] = 1; b[1] = 1;
+  double B[4] = { 1, 10, 10, 1 }, lo[2] = { -INFINITY, -INFINITY }, hi[2] = { INFINITY, INFINITY };
+  p.A = B;
+  p.lo = lo;
+  p.hi = hi;
+  b[0] = 1;
+  b[1] = 1;
   o.max_iter = 100000;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_NOT_FINITE);
   CU_ASSERT(res.iterations < 1000);
   /* a zero diagonal is refused before solving */
-  double C[4] = {0, 1, 1, 2};
+  double C[4] = { 0, 1, 1, 2 };
   p.A = C;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_ERR_UNSUPPORTED);
 }

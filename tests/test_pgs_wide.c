@@ -211,8 +211,7 @@ static void check_plan(const plan_log *l, int n, int identity, int compact) {
  * agree until the first exact recomputation of t = K^T x, at start from a
  * warm x or at sweep 20: the two problems sum K^T x over their rows in
  * different orders.) */
-static int mismatches(const fprob *f, int sweeps, const double *x0, int compact,
-                      double *dmax) {
+static int mismatches(const fprob *f, int sweeps, const double *x0, int compact, double *dmax) {
   int n = f->n, *ord = malloc((size_t)n * sizeof(int));
   int identity = wide_order(&f->p, ord);
   permuted q;
@@ -307,7 +306,8 @@ static void test_rigid_claim_false(void) {
     if (v == 0) {
       int i = 0;
       while (f.fblk[2 * i] < 0) i++;
-      for (int c = 0; c < 3; c++) f.fK[12 * i + c] = 2.0 * f.finvm[f.fblk[2 * i]] * f.fJ[12 * i + c];
+      for (int c = 0; c < 3; c++)
+        f.fK[12 * i + c] = 2.0 * f.finvm[f.fblk[2 * i]] * f.fJ[12 * i + c];
     } else {
       int i = 0;
       while (f.fblk[2 * i + 1] < 0) i++;
@@ -416,7 +416,8 @@ static void test_unused_slots(void) {
 static void manifolds(maker make) {
   fprob f;
   make(&f, 240, 10, 59);
-  int nc = f.n / 3, *cs = malloc((size_t)nc * sizeof(int)), *ord = malloc((size_t)f.n * sizeof(int));
+  int nc = f.n / 3, *cs = malloc((size_t)nc * sizeof(int)),
+      *ord = malloc((size_t)f.n * sizeof(int));
   for (int c = 0; c < nc; c++) cs[c] = c;
   for (int a = 1; a < nc; a++) /* insertion sort by (slot 0, slot 1): stable */
     for (int b = a; b > 0; b--) {

@@ -24,9 +24,15 @@ static void test_planted(void) {
   }
   tst_planted_spd(n, 0.3, 41, lo, hi, A, b, xs);
   slv_problem p = slv_problem_empty();
-  p.n = n; p.A = A; p.lda = n; p.b = b; p.lo = lo; p.hi = hi;
+  p.n = n;
+  p.A = A;
+  p.lda = n;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
   slv_options o = slv_options_default();
-  o.tol = 1e-10; o.max_iter = 200000;
+  o.tol = 1e-10;
+  o.max_iter = 200000;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
   double bmax = 0;
@@ -38,19 +44,27 @@ static void test_planted(void) {
 
 static void test_findex_and_damping(void) {
   /* the hand case of test_pgs: two contacts (normal, tangent), mu = 0.5 */
-  double A[16] = {0}, b[4] = {-2, 3, -1, -0.2}, lo[4] = {0, 0, 0, 0},
-         hi[4] = {INFINITY, 0, INFINITY, 0}, mu[4] = {0, 0.5, 0, 0.5}, x[4];
-  int fx[4] = {-1, 0, -1, 2};
+  double A[16] = { 0 }, b[4] = { -2, 3, -1, -0.2 }, lo[4] = { 0, 0, 0, 0 },
+         hi[4] = { INFINITY, 0, INFINITY, 0 }, mu[4] = { 0, 0.5, 0, 0.5 }, x[4];
+  int fx[4] = { -1, 0, -1, 2 };
   for (int i = 0; i < 4; i++) A[i + 4 * i] = 1;
   A[0 + 4 * 2] = A[2 + 4 * 0] = 0.1;
   slv_problem p = slv_problem_empty();
-  p.n = 4; p.A = A; p.lda = 4; p.b = b; p.lo = lo; p.hi = hi; p.findex = fx; p.mu = mu;
+  p.n = 4;
+  p.A = A;
+  p.lda = 4;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
+  p.findex = fx;
+  p.mu = mu;
   slv_options o = slv_options_default();
-  o.tol = 1e-13; o.max_iter = 10000;
+  o.tol = 1e-13;
+  o.max_iter = 10000;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
   double x0 = 1.9 / 0.99, x2 = 0.8 / 0.99;
-  double xe[4] = {x0, -0.5 * x0, x2, 0.2};
+  double xe[4] = { x0, -0.5 * x0, x2, 0.2 };
   TST_VEC_CLOSE(x, xe, 4, 1e-12, 0);
   /* damping 2.5 > 2 / lambda_max (lambda_max = 1.1): the free-ish iteration
    * oscillates with growing amplitude; never "converged" */
@@ -62,11 +76,16 @@ static void test_findex_and_damping(void) {
 }
 
 static void test_max_iter(void) {
-  double A[4] = {2, 1, 1, 2}, b[2] = {-5, -6}, x[2];
+  double A[4] = { 2, 1, 1, 2 }, b[2] = { -5, -6 }, x[2];
   slv_problem p = slv_problem_empty();
-  p.n = 2; p.A = A; p.lda = 2; p.b = b;
+  p.n = 2;
+  p.A = A;
+  p.lda = 2;
+  p.b = b;
   slv_options o = slv_options_default();
-  o.max_iter = 2; o.tol = 1e-14; o.record_history = 1;
+  o.max_iter = 2;
+  o.tol = 1e-14;
+  o.record_history = 1;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_MAX_ITER);
   CU_ASSERT_EQUAL(res.iterations, 2);

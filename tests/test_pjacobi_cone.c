@@ -44,8 +44,16 @@ static slv_status run(const slv_problem *p, slv_options *o, double *x, slv_resul
  * (n + mu |t|) / (1 + mu^2) * (1, mu t / |t|). */
 static void own_project(double mu, const double *v, double *o) {
   double t = sqrt(v[1] * v[1] + v[2] * v[2]);
-  if (t <= mu * v[0]) { o[0] = v[0]; o[1] = v[1]; o[2] = v[2]; return; }
-  if (mu * t <= -v[0]) { o[0] = o[1] = o[2] = 0; return; }
+  if (t <= mu * v[0]) {
+    o[0] = v[0];
+    o[1] = v[1];
+    o[2] = v[2];
+    return;
+  }
+  if (mu * t <= -v[0]) {
+    o[0] = o[1] = o[2] = 0;
+    return;
+  }
   double a = (v[0] + mu * t) / (1 + mu * mu);
   o[0] = a;
   o[1] = t > 0 ? a * mu * v[1] / t : 0;
@@ -66,12 +74,15 @@ static double own_residual(const slv_problem *p, const double *x) {
   for (int i = 0; i < n; i++) {
     if (k < p->ncones && p->cone_rows[k] == i) {
       double mu = p->cone_mu[k];
-      double sh = p->cone_law == SLV_CONE_COULOMB ? mu * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]) : 0;
-      double v[3] = {x[i] - w[i] - sh, x[i + 1] - w[i + 1], x[i + 2] - w[i + 2]}, pr[3];
+      double sh = p->cone_law == SLV_CONE_COULOMB
+                      ? mu * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2])
+                      : 0;
+      double v[3] = { x[i] - w[i] - sh, x[i + 1] - w[i + 1], x[i + 2] - w[i + 2] }, pr[3];
       own_project(mu, v, pr);
       for (int r = 0; r < 3; r++) m = fmax(m, fabs(x[i + r] - pr[r]));
       if (isnan(x[i] + x[i + 1] + x[i + 2])) m = NAN;
-      i += 2; k++;
+      i += 2;
+      k++;
       continue;
     }
     double lo = p->lo ? p->lo[i] : 0, hi = p->hi ? p->hi[i] : INFINITY;
@@ -92,17 +103,23 @@ static void test_one_contact_identity(void) {
    * associated law, x_1 = P_K(0 - (0 + b)) = P_K(-b), the QP's solution,
    * after one iteration (confirmed at iteration 1).
    * b = (-1, 2, 0): P_K((1, -2, 0)) = (1.6, -0.8, 0) (see test_nsgs.c). */
-  double A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, b[3] = {-1, 2, 0}, cmu[1] = {0.5}, x[3];
-  int rows[1] = {0};
+  double A[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, b[3] = { -1, 2, 0 }, cmu[1] = { 0.5 }, x[3];
+  int rows[1] = { 0 };
   slv_problem p = slv_problem_empty();
-  p.n = 3; p.A = A; p.lda = 3; p.b = b; p.ncones = 1; p.cone_rows = rows; p.cone_mu = cmu;
+  p.n = 3;
+  p.A = A;
+  p.lda = 3;
+  p.b = b;
+  p.ncones = 1;
+  p.cone_rows = rows;
+  p.cone_mu = cmu;
   p.cone_law = SLV_CONE_ASSOCIATED;
   slv_options o = slv_options_default();
   o.tol = 1e-14;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
   CU_ASSERT_EQUAL(res.iterations, 1);
-  double xa[3] = {1.6, -0.8, 0};
+  double xa[3] = { 1.6, -0.8, 0 };
   TST_VEC_CLOSE(x, xa, 3, 1e-15, 0);
   /* Coulomb, same b.  The map is x <- P_K(-b - (mu |w_t|, 0, 0)) with
    * w = x + b.  Iteration 1 from x = 0 (w = b, shift 1): P_K((0, -2, 0)) =
@@ -111,17 +128,18 @@ static void test_one_contact_identity(void) {
   p.cone_law = SLV_CONE_COULOMB;
   o.max_iter = 1;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_MAX_ITER);
-  double x1[3] = {0.8, -0.4, 0};
+  double x1[3] = { 0.8, -0.4, 0 };
   TST_VEC_CLOSE(x, x1, 3, 1e-15, 0);
-  o.max_iter = 1000; o.tol = 1e-13;
+  o.max_iter = 1000;
+  o.tol = 1e-13;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  double xc[3] = {1, -0.5, 0};
+  double xc[3] = { 1, -0.5, 0 };
   TST_VEC_CLOSE(x, xc, 3, 1e-12, 0);
   CU_ASSERT(own_residual(&p, x) <= 1e-13);
   /* sticking (b = (-1, 0.3, 0)): x = -b in one iteration for both laws
    * (w = 0 after it, so the shift vanishes). */
   b[1] = 0.3;
-  double xs[3] = {1, -0.3, 0};
+  double xs[3] = { 1, -0.3, 0 };
   for (int law = 0; law < 2; law++) {
     p.cone_law = law ? SLV_CONE_ASSOCIATED : SLV_CONE_COULOMB;
     CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
@@ -138,7 +156,9 @@ static void solve_planted(int nc, int nbox, double mu, slv_cone_law law, int spa
   slv_problem p = tst_cone_case_view(&P, law, 0);
   double *x = malloc(P.n * sizeof(double)), *xg = malloc(P.n * sizeof(double));
   slv_options o = slv_options_default();
-  o.tol = 1e-11; o.max_iter = 200000; o.omega = omega;
+  o.tol = 1e-11;
+  o.max_iter = 200000;
+  o.omega = omega;
   slv_result res;
   slv_status st = run(&p, &o, x, &res);
   if (st != SLV_CONVERGED)
@@ -151,7 +171,8 @@ static void solve_planted(int nc, int nbox, double mu, slv_cone_law law, int spa
   /* nsgs agrees */
   CU_ASSERT_EQUAL(run_with(slv_solver_find("nsgs"), &p, &o, xg, &res), SLV_CONVERGED);
   TST_VEC_CLOSE(x, xg, P.n, 2e-8, 0);
-  free(x); free(xg);
+  free(x);
+  free(xg);
   tst_cone_case_free(&P);
 }
 
@@ -179,7 +200,8 @@ static void test_mu_zero_is_lcp(void) {
   double *x = malloc(P.n * sizeof(double)), *AN = malloc(m * m * sizeof(double));
   double *bN = malloc(m * sizeof(double)), *z = malloc(m * sizeof(double));
   slv_options o = slv_options_default();
-  o.tol = 1e-12; o.max_iter = 100000;
+  o.tol = 1e-12;
+  o.max_iter = 100000;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
   for (int i = 0; i < m; i++) {
@@ -187,13 +209,19 @@ static void test_mu_zero_is_lcp(void) {
     for (int j = 0; j < m; j++) AN[i + j * m] = P.A[P.rows[i] + (size_t)P.rows[j] * P.n];
   }
   slv_problem l = slv_problem_empty();
-  l.n = m; l.A = AN; l.lda = m; l.b = bN;
+  l.n = m;
+  l.A = AN;
+  l.lda = m;
+  l.b = bN;
   CU_ASSERT_EQUAL(run_with(slv_solver_find("lemke"), &l, &o, z, &res), SLV_CONVERGED);
   for (int i = 0; i < m; i++) {
     TST_CLOSE(x[P.rows[i]], z[i], 1e-10, 0);
     CU_ASSERT(x[P.rows[i] + 1] == 0 && x[P.rows[i] + 2] == 0);
   }
-  free(x); free(AN); free(bN); free(z);
+  free(x);
+  free(AN);
+  free(bN);
+  free(z);
   tst_cone_case_free(&P);
 }
 
@@ -201,17 +229,20 @@ static void test_csr_matches_dense(void) {
   /* n = 96 >= 64 with a sparse A: the dense-stored A is packed by columns */
   tst_cone_case P;
   tst_cone_case_plant(&P, 30, 6, 0.5, SLV_CONE_ASSOCIATED, 1, 28);
-  slv_problem d = tst_cone_case_view(&P, SLV_CONE_ASSOCIATED, 0), c = tst_cone_case_view(&P, SLV_CONE_ASSOCIATED, 1);
+  slv_problem d = tst_cone_case_view(&P, SLV_CONE_ASSOCIATED, 0),
+              c = tst_cone_case_view(&P, SLV_CONE_ASSOCIATED, 1);
   double *xd = malloc(P.n * sizeof(double)), *xc = malloc(P.n * sizeof(double));
   slv_options o = slv_options_default();
-  o.tol = 1e-11; o.max_iter = 100000;
+  o.tol = 1e-11;
+  o.max_iter = 100000;
   slv_result rd, rc;
   CU_ASSERT_EQUAL(run(&d, &o, xd, &rd), SLV_CONVERGED);
   CU_ASSERT_EQUAL(run(&c, &o, xc, &rc), SLV_CONVERGED);
   TST_VEC_CLOSE(xd, P.xs, P.n, 1e-8, 0);
   TST_VEC_CLOSE(xc, xd, P.n, 1e-10, 0);
   CU_ASSERT(abs(rd.iterations - rc.iterations) <= 1);
-  free(xd); free(xc);
+  free(xd);
+  free(xc);
   tst_cone_case_free(&P);
 }
 
@@ -221,7 +252,9 @@ static void test_warm_start_history(void) {
   slv_problem p = tst_cone_case_view(&P, SLV_CONE_ASSOCIATED, 0);
   double *x = malloc(P.n * sizeof(double));
   slv_options o = slv_options_default();
-  o.tol = 1e-10; o.max_iter = 100000; o.record_history = 1;
+  o.tol = 1e-10;
+  o.max_iter = 100000;
+  o.record_history = 1;
   slv_workspace *ws;
   CU_ASSERT_EQUAL_FATAL(slv_workspace_new(pjc, P.n, &o, &ws), SLV_OK);
   slv_result cold, warm;
@@ -247,14 +280,16 @@ static void test_honest_failures(void) {
   slv_problem p = tst_cone_case_view(&P, SLV_CONE_ASSOCIATED, 0);
   double *x = malloc(P.n * sizeof(double));
   slv_options o = slv_options_default();
-  o.max_iter = 2; o.tol = 1e-12;
+  o.max_iter = 2;
+  o.tol = 1e-12;
   slv_result res;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_MAX_ITER);
   CU_ASSERT(own_residual(&p, x) > o.tol);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "pjacobi_cone"));
   /* a step of 50 / A_ii on A = G G^T + 0.1 I (lambda_max(D^-1/2 A D^-1/2)
    * well above 2/50): projected gradient diverges; the solver must say so */
-  o.max_iter = 100000; o.damping = 50;
+  o.max_iter = 100000;
+  o.damping = 50;
   slv_status st = run(&p, &o, x, &res);
   CU_ASSERT(st == SLV_NOT_FINITE);
   CU_ASSERT(res.iterations < 5000);

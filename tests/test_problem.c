@@ -54,57 +54,100 @@ static void test_validate_ok(void) {
 
 static void test_validate_rules(void) {
   slv_problem p = base4();
-  lo4[3] = 2; hi4[3] = 1;
+  lo4[3] = 2;
+  hi4[3] = 1;
   expect_invalid(&p, SLV_ERR_INVALID, "lo[3]=2 > hi[3]=1");
-  p = base4(); p.findex = fx4; p.mu = mu4; fx4[1] = 1;
+  p = base4();
+  p.findex = fx4;
+  p.mu = mu4;
+  fx4[1] = 1;
   expect_invalid(&p, SLV_ERR_INVALID, "findex[1]=1 refers to itself");
-  p = base4(); p.findex = fx4; p.mu = mu4; fx4[2] = 5;
+  p = base4();
+  p.findex = fx4;
+  p.mu = mu4;
+  fx4[2] = 5;
   expect_invalid(&p, SLV_ERR_INVALID, "findex[2]=5 is outside");
-  p = base4(); p.findex = fx4; p.mu = mu4; fx4[2] = -3;
+  p = base4();
+  p.findex = fx4;
+  p.mu = mu4;
+  fx4[2] = -3;
   expect_invalid(&p, SLV_ERR_INVALID, "findex[2]=-3");
-  p = base4(); p.findex = fx4; p.mu = mu4; fx4[1] = 0; fx4[2] = 1;
+  p = base4();
+  p.findex = fx4;
+  p.mu = mu4;
+  fx4[1] = 0;
+  fx4[2] = 1;
   expect_invalid(&p, SLV_ERR_INVALID, "itself a friction row");
-  p = base4(); p.findex = fx4; p.mu = mu4; fx4[1] = 0; mu4[1] = -0.1;
+  p = base4();
+  p.findex = fx4;
+  p.mu = mu4;
+  fx4[1] = 0;
+  mu4[1] = -0.1;
   expect_invalid(&p, SLV_ERR_INVALID, "mu[1]=-0.1");
-  p = base4(); p.findex = fx4; p.mu = NULL; fx4[1] = 0;
+  p = base4();
+  p.findex = fx4;
+  p.mu = NULL;
+  fx4[1] = 0;
   expect_invalid(&p, SLV_ERR_INVALID, "mu is NULL");
-  p = base4(); A4[2 + 4 * 1] = NAN;
+  p = base4();
+  A4[2 + 4 * 1] = NAN;
   expect_invalid(&p, SLV_ERR_INVALID, "A(2,1) is nan");
-  p = base4(); b4[3] = INFINITY;
+  p = base4();
+  b4[3] = INFINITY;
   expect_invalid(&p, SLV_ERR_INVALID, "b[3] is inf");
-  p = base4(); lo4[0] = NAN;
+  p = base4();
+  lo4[0] = NAN;
   expect_invalid(&p, SLV_ERR_INVALID, "lo[0] is NaN");
-  p = base4(); lo4[1] = INFINITY; hi4[1] = INFINITY;
+  p = base4();
+  lo4[1] = INFINITY;
+  hi4[1] = INFINITY;
   expect_invalid(&p, SLV_ERR_INVALID, "empty box");
-  p = base4(); p.n = -2;
+  p = base4();
+  p.n = -2;
   expect_invalid(&p, SLV_ERR_DIM, "n=-2");
-  p = base4(); p.lda = 3;
+  p = base4();
+  p.lda = 3;
   expect_invalid(&p, SLV_ERR_INVALID, "lda=3 < n=4");
-  p = base4(); p.b = NULL;
+  p = base4();
+  p.b = NULL;
   expect_invalid(&p, SLV_ERR_INVALID, "b is NULL");
 }
 
 static void test_validate_csr_and_cones(void) {
-  int Ap[] = {0, 1, 2, 3}, Aj[] = {0, 1, 2};
-  double Ax[] = {1, 1, 1}, b[3] = {0, 0, 0};
+  int Ap[] = { 0, 1, 2, 3 }, Aj[] = { 0, 1, 2 };
+  double Ax[] = { 1, 1, 1 }, b[3] = { 0, 0, 0 };
   slv_problem p = slv_problem_empty();
-  p.n = 3; p.storage = SLV_CSR; p.Ap = Ap; p.Aj = Aj; p.Ax = Ax; p.b = b;
+  p.n = 3;
+  p.storage = SLV_CSR;
+  p.Ap = Ap;
+  p.Aj = Aj;
+  p.Ax = Ax;
+  p.b = b;
   char msg[160];
   CU_ASSERT_EQUAL(slv_problem_validate(&p, msg, sizeof msg), SLV_OK);
   Aj[1] = 3;
   expect_invalid(&p, SLV_ERR_INVALID, "Aj[1]=3 in row 1");
-  Aj[1] = 1; Ap[2] = 0;
+  Aj[1] = 1;
+  Ap[2] = 0;
   expect_invalid(&p, SLV_ERR_INVALID, "must not decrease");
-  Ap[2] = 2; Ax[2] = NAN;
+  Ap[2] = 2;
+  Ax[2] = NAN;
   expect_invalid(&p, SLV_ERR_INVALID, "A(2,2) is nan");
   Ax[2] = 1;
-  int rows[] = {0, 2};
-  double cmu[] = {0.5, 0.5};
-  double A[36] = {0}, bb[6] = {0};
+  int rows[] = { 0, 2 };
+  double cmu[] = { 0.5, 0.5 };
+  double A[36] = { 0 }, bb[6] = { 0 };
   slv_problem c = slv_problem_empty();
-  c.n = 6; c.A = A; c.lda = 6; c.b = bb; c.ncones = 2; c.cone_rows = rows; c.cone_mu = cmu;
+  c.n = 6;
+  c.A = A;
+  c.lda = 6;
+  c.b = bb;
+  c.ncones = 2;
+  c.cone_rows = rows;
+  c.cone_mu = cmu;
   expect_invalid(&c, SLV_ERR_INVALID, "cone_rows[1]=2");
-  rows[1] = 3; cmu[0] = -1;
+  rows[1] = 3;
+  cmu[0] = -1;
   expect_invalid(&c, SLV_ERR_INVALID, "cone_mu[0]=-1");
   cmu[0] = 0.5;
   CU_ASSERT_EQUAL(slv_problem_validate(&c, msg, sizeof msg), SLV_OK);
@@ -114,10 +157,13 @@ static void test_validate_csr_and_cones(void) {
 
 static void test_residual_lcp(void) {
   /* A = I, b = (-1, 2): the solution is x = (1, 0), w = (0, 2). */
-  double A[4] = {1, 0, 0, 1}, b[2] = {-1, 2};
+  double A[4] = { 1, 0, 0, 1 }, b[2] = { -1, 2 };
   slv_problem p = slv_problem_empty();
-  p.n = 2; p.A = A; p.lda = 2; p.b = b;
-  double x[2] = {1, 0};
+  p.n = 2;
+  p.A = A;
+  p.lda = 2;
+  p.b = b;
+  double x[2] = { 1, 0 };
   slv_residuals r = slv_residual(&p, x, NULL);
   TST_CLOSE(r.res_nat_inf, 0, 0, 0);
   TST_CLOSE(r.compl, 0, 0, 0);
@@ -125,15 +171,17 @@ static void test_residual_lcp(void) {
   /* x = (0.5, 1): w = (-0.5, 3); r = min(w, x) = (-0.5, 1) -> ||r|| = 1,
    * res_rel = 1 / max(1, 2) = 0.5; compl = w_1 x_1 = 3 (w_0 < 0 does not
    * count: its violation is in r), infeas = 0. */
-  x[0] = 0.5; x[1] = 1;
+  x[0] = 0.5;
+  x[1] = 1;
   r = slv_residual(&p, x, NULL);
   TST_CLOSE(r.res_nat_inf, 1, 0, 0);
   TST_CLOSE(r.res_rel, 0.5, 0, 0);
   TST_CLOSE(r.compl, 3, 0, 0);
   TST_CLOSE(r.infeas, 0, 0, 0);
   /* x = (-1, 0): w = (-2, 2): r_0 = min(-2, -1) = -2, infeas = 1 */
-  x[0] = -1; x[1] = 0;
-  double w[2] = {-2, 2};
+  x[0] = -1;
+  x[1] = 0;
+  double w[2] = { -2, 2 };
   r = slv_residual(&p, x, w); /* w given must give the same numbers */
   TST_CLOSE(r.res_nat_inf, 2, 0, 0);
   TST_CLOSE(r.infeas, 1, 0, 0);
@@ -143,18 +191,26 @@ static void test_residual_no_cancellation(void) {
   /* A = 0, b = 1: w = 1 for every x, the solution is x = 0.  At x = 1e16 the
    * textbook x - max(0, x - w) rounds to 0; mid(x - hi, w, x - lo) = min(1,
    * 1e16) = 1 must be reported. */
-  double A[1] = {0}, b[1] = {1}, x[1] = {1e16};
+  double A[1] = { 0 }, b[1] = { 1 }, x[1] = { 1e16 };
   slv_problem p = slv_problem_empty();
-  p.n = 1; p.A = A; p.lda = 1; p.b = b;
+  p.n = 1;
+  p.A = A;
+  p.lda = 1;
+  p.b = b;
   CU_ASSERT_EQUAL(x[0] - fmax(0.0, x[0] - 1.0), 0.0); /* the trap is real */
   TST_CLOSE(slv_residual(&p, x, NULL).res_nat_inf, 1, 0, 0);
 }
 
 static void test_residual_box_findex(void) {
   /* box: A = 2, b = -4, lo = -1, hi = 1.  Solution x = 1, w = -2 <= 0. */
-  double A[1] = {2}, b[1] = {-4}, lo[1] = {-1}, hi[1] = {1}, x[1] = {1};
+  double A[1] = { 2 }, b[1] = { -4 }, lo[1] = { -1 }, hi[1] = { 1 }, x[1] = { 1 };
   slv_problem p = slv_problem_empty();
-  p.n = 1; p.A = A; p.lda = 1; p.b = b; p.lo = lo; p.hi = hi;
+  p.n = 1;
+  p.A = A;
+  p.lda = 1;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
   TST_CLOSE(slv_residual(&p, x, NULL).res_nat_inf, 0, 0, 0);
   /* x = 0.5: w = -3, r = max(-0.5, min(-3, 1.5)) = -0.5; compl = |w|(hi - x) = 1.5 */
   x[0] = 0.5;
@@ -164,12 +220,19 @@ static void test_residual_box_findex(void) {
 
   /* findex: row 0 normal (LCP), row 1 friction on row 0 with mu = 0.5.
    * A = I, b = (-2, 3): x0 = 2, bounds of row 1 are +-1, x1 = -1 (w1 = 2 at lo). */
-  double A2[4] = {1, 0, 0, 1}, b2[2] = {-2, 3}, lo2[2] = {0, 0}, hi2[2] = {INFINITY, 0},
-         mu[2] = {0, 0.5};
-  int fx[2] = {-1, 0};
+  double A2[4] = { 1, 0, 0, 1 }, b2[2] = { -2, 3 }, lo2[2] = { 0, 0 }, hi2[2] = { INFINITY, 0 },
+         mu[2] = { 0, 0.5 };
+  int fx[2] = { -1, 0 };
   slv_problem f = slv_problem_empty();
-  f.n = 2; f.A = A2; f.lda = 2; f.b = b2; f.lo = lo2; f.hi = hi2; f.findex = fx; f.mu = mu;
-  double y[2] = {2, -1};
+  f.n = 2;
+  f.A = A2;
+  f.lda = 2;
+  f.b = b2;
+  f.lo = lo2;
+  f.hi = hi2;
+  f.findex = fx;
+  f.mu = mu;
+  double y[2] = { 2, -1 };
   r = slv_residual(&f, y, NULL);
   TST_CLOSE(r.res_nat_inf, 0, 0, 0);
   /* y = (1, -1): bounds +-0.5 at y; r1 = max(-1.5, min(2, -0.5)) = -0.5,
@@ -182,11 +245,17 @@ static void test_residual_box_findex(void) {
 
 static void test_residual_cone_and_nan(void) {
   /* one cone, mu = 0.5, A = I, b = (-1, 0, 0): solution x = (1, 0, 0). */
-  double A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, b[3] = {-1, 0, 0}, mu[1] = {0.5};
-  int rows[1] = {0};
+  double A[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, b[3] = { -1, 0, 0 }, mu[1] = { 0.5 };
+  int rows[1] = { 0 };
   slv_problem p = slv_problem_empty();
-  p.n = 3; p.A = A; p.lda = 3; p.b = b; p.ncones = 1; p.cone_rows = rows; p.cone_mu = mu;
-  double x[3] = {1, 0, 0};
+  p.n = 3;
+  p.A = A;
+  p.lda = 3;
+  p.b = b;
+  p.ncones = 1;
+  p.cone_rows = rows;
+  p.cone_mu = mu;
+  double x[3] = { 1, 0, 0 };
   TST_CLOSE(slv_residual(&p, x, NULL).res_nat_inf, 0, 0, 0);
   /* x = (1, 1, 0): w = (0, 1, 0), x - w = (1, 0, 0) is in K, r = (0, 1, 0);
    * infeas = |x_t| - mu x_n = 0.5 */
@@ -208,11 +277,17 @@ static void test_residual_cone_laws(void) {
    *     n' = (0.25 + 0.5*2)/1.25 = 1, t' = 0.5 * 1 * (-1, 0): exactly x, so
    *     r = 0.  Under the associated law the same x is not a solution:
    *     x - w = (1, -2, 0) projects to (1.6, -0.8, 0), r = (-0.6, 0.3, 0). */
-  double A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, b[3] = {-1, 2, 0}, mu[1] = {0.5};
-  int rows[1] = {0};
+  double A[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, b[3] = { -1, 2, 0 }, mu[1] = { 0.5 };
+  int rows[1] = { 0 };
   slv_problem p = slv_problem_empty();
-  p.n = 3; p.A = A; p.lda = 3; p.b = b; p.ncones = 1; p.cone_rows = rows; p.cone_mu = mu;
-  double x[3] = {1, -0.5, 0};
+  p.n = 3;
+  p.A = A;
+  p.lda = 3;
+  p.b = b;
+  p.ncones = 1;
+  p.cone_rows = rows;
+  p.cone_mu = mu;
+  double x[3] = { 1, -0.5, 0 };
   slv_residuals r = slv_residual(&p, x, NULL);
   TST_CLOSE(r.res_nat_inf, 0, 1e-15, 0);
   TST_CLOSE(r.merit_fclib, 0, 1e-15, 0);
@@ -224,7 +299,9 @@ static void test_residual_cone_laws(void) {
    *     associated: x - w = (1, -0.3, 0) is in K (0.3 <= 0.5): r = (1, 0.3, 0), res 1;
    *     Coulomb: shift 0.5*0.3 = 0.15, x - w^ = (0.85, -0.3, 0) in K: r = (1.15, 0.3, 0);
    *     merit = |r|_2 / (1 + sqrt(|b|_2)). */
-  b[1] = 0.3; x[0] = 2; x[1] = 0;
+  b[1] = 0.3;
+  x[0] = 2;
+  x[1] = 0;
   r = slv_residual(&p, x, NULL);
   TST_CLOSE(r.res_nat_inf, 1.0, 1e-15, 0);
   p.cone_law = SLV_CONE_COULOMB;
@@ -255,12 +332,16 @@ static void test_options(void) {
   bad.tol = 0;
   CU_ASSERT_EQUAL(slv_options_validate(&bad, msg, sizeof msg), SLV_ERR_OPTIONS);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "tol"));
-  bad = o; bad.omega = 2;
+  bad = o;
+  bad.omega = 2;
   CU_ASSERT_EQUAL(slv_options_validate(&bad, msg, sizeof msg), SLV_ERR_OPTIONS);
-  bad = o; bad.max_iter = 0;
+  bad = o;
+  bad.max_iter = 0;
   CU_ASSERT_EQUAL(slv_options_validate(&bad, msg, sizeof msg), SLV_ERR_OPTIONS);
   memset(&bad, 0, sizeof bad); /* a struct not from slv_options_default */
-  bad.max_iter = 10; bad.tol = 1e-6; bad.omega = 1;
+  bad.max_iter = 10;
+  bad.tol = 1e-6;
+  bad.omega = 1;
   CU_ASSERT_EQUAL(slv_options_validate(&bad, msg, sizeof msg), SLV_ERR_OPTIONS);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "slv_options_default"));
 }
@@ -294,28 +375,49 @@ static void test_registry(void) {
 
 static slv_status liar_solve(void *st, slv_op *op, const slv_options *o, double *x, double *w,
                              slv_result *r, slv_hist *h) {
-  (void)st; (void)o; (void)w; (void)r; (void)h;
+  (void)st;
+  (void)o;
+  (void)w;
+  (void)r;
+  (void)h;
   for (int i = 0; i < op->n; i++) x[i] = 5; /* far from the solution */
   return SLV_CONVERGED;
 }
 static slv_status nan_solve(void *st, slv_op *op, const slv_options *o, double *x, double *w,
                             slv_result *r, slv_hist *h) {
-  (void)st; (void)o; (void)w; (void)r; (void)h;
+  (void)st;
+  (void)o;
+  (void)w;
+  (void)r;
+  (void)h;
   for (int i = 0; i < op->n; i++) x[i] = NAN;
   return SLV_CONVERGED;
 }
-static const slv_impl liar_impl = {.solve = liar_solve}, nan_impl = {.solve = nan_solve};
-static const slv_solver liar = {.name = "liar", .summary = "claims convergence", .cite = "",
-                                .caps = SLV_CAP_BOX | SLV_CAP_FREE, .impl = &liar_impl};
-static const slv_solver nanner = {.name = "nanner", .summary = "returns NaN", .cite = "",
-                                  .caps = SLV_CAP_BOX | SLV_CAP_FREE, .impl = &nan_impl};
-static const slv_solver picky = {.name = "picky", .summary = "n <= 1, symmetric A", .cite = "",
-                                 .caps = SLV_CAP_NEEDS_SYMMETRIC, .max_n = 1, .impl = &liar_impl};
+static const slv_impl liar_impl = { .solve = liar_solve }, nan_impl = { .solve = nan_solve };
+static const slv_solver liar = { .name = "liar",
+                                 .summary = "claims convergence",
+                                 .cite = "",
+                                 .caps = SLV_CAP_BOX | SLV_CAP_FREE,
+                                 .impl = &liar_impl };
+static const slv_solver nanner = { .name = "nanner",
+                                   .summary = "returns NaN",
+                                   .cite = "",
+                                   .caps = SLV_CAP_BOX | SLV_CAP_FREE,
+                                   .impl = &nan_impl };
+static const slv_solver picky = { .name = "picky",
+                                  .summary = "n <= 1, symmetric A",
+                                  .cite = "",
+                                  .caps = SLV_CAP_NEEDS_SYMMETRIC,
+                                  .max_n = 1,
+                                  .impl = &liar_impl };
 
 static void test_promise(void) {
-  double A[4] = {2, 1, 1, 2}, b[2] = {-5, -6}, x[2];
+  double A[4] = { 2, 1, 1, 2 }, b[2] = { -5, -6 }, x[2];
   slv_problem p = slv_problem_empty();
-  p.n = 2; p.A = A; p.lda = 2; p.b = b;
+  p.n = 2;
+  p.A = A;
+  p.lda = 2;
+  p.b = b;
   slv_options o = slv_options_default();
   slv_workspace *ws;
   slv_result res;
@@ -336,7 +438,7 @@ static void test_promise(void) {
   slv_options raw;
   memset(&raw, 0, sizeof raw);
   CU_ASSERT_EQUAL(slv_solve(ws, &p, &raw, x, NULL, &res), SLV_ERR_OPTIONS);
-  double bad[2] = {1, NAN};
+  double bad[2] = { 1, NAN };
   o.warm_start = 1;
   memcpy(x, bad, sizeof x);
   CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &res), SLV_ERR_INVALID);
@@ -347,16 +449,20 @@ static void test_promise(void) {
 }
 
 static void test_accepts(void) {
-  double A[4] = {2, 1, 1, 0}, b[2] = {-1, -1}, lo[2] = {-1, 0}, hi[2] = {1, INFINITY};
+  double A[4] = { 2, 1, 1, 0 }, b[2] = { -1, -1 }, lo[2] = { -1, 0 }, hi[2] = { 1, INFINITY };
   slv_problem p = slv_problem_empty();
-  p.n = 2; p.A = A; p.lda = 2; p.b = b;
+  p.n = 2;
+  p.A = A;
+  p.lda = 2;
+  p.b = b;
   char msg[160];
   /* pgs needs A(i,i) > 0: A(1,1) = 0 */
   CU_ASSERT_EQUAL(slv_solver_accepts(slv_solver_find("pgs"), &p, msg, sizeof msg),
                   SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "A(1,1)=0"));
   /* direct refuses bounded rows and names the row */
-  p.lo = lo; p.hi = hi;
+  p.lo = lo;
+  p.hi = hi;
   CU_ASSERT_EQUAL(slv_solver_accepts(slv_solver_find("direct"), &p, msg, sizeof msg),
                   SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "direct"));
@@ -368,8 +474,9 @@ static void test_accepts(void) {
   p.n = 1;
   CU_ASSERT_EQUAL(slv_solver_accepts(&picky, &p, msg, sizeof msg), SLV_OK);
   /* [[2,1],[1.5,0]] is not symmetric: (1,0) is the offending pair */
-  double B[4] = {2, 1.5, 1, 0};
-  p.n = 2; p.A = B;
+  double B[4] = { 2, 1.5, 1, 0 };
+  p.n = 2;
+  p.A = B;
   slv_solver picky2 = picky;
   picky2.max_n = 0;
   CU_ASSERT_EQUAL(slv_solver_accepts(&picky2, &p, msg, sizeof msg), SLV_ERR_UNSUPPORTED);
@@ -382,13 +489,22 @@ static void test_accepts(void) {
  * on [-3, -2], 0 on [-1, 1]); 0 for a findex row whatever its lo, hi, and
  * for the three rows of a cone (bounds ignored, even [2, 3]). */
 static void test_start_point(void) {
-  double lo[8] = {1, -3, -1, 0.5, 2, 2, 2, 0}, hi[8] = {5, -2, 1, 1, 3, 3, 3, INFINITY};
-  double b[8] = {0}, A[64] = {0}, mu[8] = {0}, cmu[1] = {0.5};
-  int findex[8] = {-1, -1, -1, 2, -1, -1, -1, -1}, rows[1] = {4};
+  double lo[8] = { 1, -3, -1, 0.5, 2, 2, 2, 0 }, hi[8] = { 5, -2, 1, 1, 3, 3, 3, INFINITY };
+  double b[8] = { 0 }, A[64] = { 0 }, mu[8] = { 0 }, cmu[1] = { 0.5 };
+  int findex[8] = { -1, -1, -1, 2, -1, -1, -1, -1 }, rows[1] = { 4 };
   slv_problem p = slv_problem_empty();
-  p.n = 8; p.A = A; p.lda = 8; p.b = b; p.lo = lo; p.hi = hi; p.findex = findex; p.mu = mu;
-  p.ncones = 1; p.cone_rows = rows; p.cone_mu = cmu;
-  double x[8], want[8] = {1, -2, 0, 0, 0, 0, 0, 0};
+  p.n = 8;
+  p.A = A;
+  p.lda = 8;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
+  p.findex = findex;
+  p.mu = mu;
+  p.ncones = 1;
+  p.cone_rows = rows;
+  p.cone_mu = cmu;
+  double x[8], want[8] = { 1, -2, 0, 0, 0, 0, 0, 0 };
   CU_ASSERT_EQUAL(slv_start_point(&p, x), 1);
   for (int i = 0; i < 8; i++) CU_ASSERT_EQUAL(x[i], want[i]);
   lo[0] = -1; /* now every row starts at 0 */

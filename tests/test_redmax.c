@@ -70,8 +70,8 @@ static dyn_v3 random_v3(gsl_rng *rng, double a) {
 /* an SPD inertia that is no diagonal: R diag(d) R^T */
 static dyn_m3 random_inertia(gsl_rng *rng, double m) {
   dyn_m3 R = dyn_quat_to_m3(random_quat(rng));
-  dyn_m3 D = dyn_m3_diag(m * urand(rng, 0.02, 0.1), m * urand(rng, 0.02, 0.1),
-                         m * urand(rng, 0.02, 0.1));
+  dyn_m3 D =
+      dyn_m3_diag(m * urand(rng, 0.02, 0.1), m * urand(rng, 0.02, 0.1), m * urand(rng, 0.02, 0.1));
   dyn_m3 I = dyn_m3_mul(dyn_m3_mul(R, D), dyn_m3_transpose(R));
   for (int i = 0; i < 3; i++)
     for (int j = i + 1; j < 3; j++) I.m[3 * j + i] = I.m[3 * i + j];
@@ -136,7 +136,8 @@ static void advance(const dyn_redmax *rm, const dyn_rm_body_def *d, const double
       qo_[qo] = q[qo] + eps * u[uo];
     } else {
       dyn_quat Q = dyn_quat_make(q[qo], q[qo + 1], q[qo + 2], q[qo + 3]);
-      dyn_quat P = dyn_quat_mul(Q, qexp(dyn_v3_make(eps * u[uo], eps * u[uo + 1], eps * u[uo + 2])));
+      dyn_quat P =
+          dyn_quat_mul(Q, qexp(dyn_v3_make(eps * u[uo], eps * u[uo + 1], eps * u[uo + 2])));
       qo_[qo] = P.w, qo_[qo + 1] = P.x, qo_[qo + 2] = P.y, qo_[qo + 3] = P.z;
     }
   }
@@ -171,7 +172,8 @@ static int tree_case(int which, int *parent, dyn_rm_joint *kind) {
     for (int i = 0; i < 4; i++) parent[i] = p0[i], kind[i] = DYN_RM_BALL;
     return 4;
   default:
-    for (int i = 0; i < 7; i++) parent[i] = p2[i], kind[i] = (i % 3 == 1) ? DYN_RM_BALL : DYN_RM_HINGE;
+    for (int i = 0; i < 7; i++)
+      parent[i] = p2[i], kind[i] = (i % 3 == 1) ? DYN_RM_BALL : DYN_RM_HINGE;
     return 7;
   }
 }
@@ -247,8 +249,8 @@ static void test_jacobian_fd(void) {
 /* Body i's world point fixed in body i that was at x0 in the initial pose:
  * r_i + R_i R_i0^T (x0 - r_i0); its velocity v_i + w_i x (that - r_i). */
 static dyn_v3 body_point(dyn_v3 r, dyn_quat q, const dyn_rm_body_def *d, dyn_v3 x0) {
-  return dyn_v3_add(r, dyn_quat_rotate(q, dyn_quat_rotate_inv(dyn_quat_normalize(d->q),
-                                                               dyn_v3_sub(x0, d->r))));
+  return dyn_v3_add(
+      r, dyn_quat_rotate(q, dyn_quat_rotate_inv(dyn_quat_normalize(d->q), dyn_v3_sub(x0, d->r))));
 }
 
 /* At random states: (1) each anchor computed on the parent equals the one
@@ -292,8 +294,8 @@ static void test_maximal_view(void) {
       double f1[3] = { vc.x, vc.y, vc.z }, f2[3] = { vp.x, vp.y, vp.z };
       TST_VEC_CLOSE(f1, f2, 3, 1e-12, 0);
       if (d[i].joint == DYN_RM_HINGE) {
-        dyn_v3 axc = dyn_quat_rotate(b[i].q, dyn_quat_rotate_inv(dyn_quat_normalize(d[i].q),
-                                                                   dyn_v3_normalize(d[i].axis)));
+        dyn_v3 axc = dyn_quat_rotate(
+            b[i].q, dyn_quat_rotate_inv(dyn_quat_normalize(d[i].q), dyn_v3_normalize(d[i].axis)));
         TST_CLOSE(dyn_v3_norm(dyn_v3_sub(axc, axp)), 0, 1e-14, 0);
         /* (w_i - w_p) x axis = 0 */
         TST_CLOSE(dyn_v3_norm(dyn_v3_cross(dyn_v3_sub(b[i].w, wp), axp)), 0, 1e-12, 0);
@@ -498,8 +500,8 @@ static int chain(int nb, double m, double c, int ax_alt, dyn_rm_body_def *d) {
 }
 
 /* max_t |E(t) - E(0)| over [0, tend] */
-static double drift(const dyn_rm_body_def *d, int nb, const double *q0, const double *u0,
-                    double h, double tend) {
+static double drift(const dyn_rm_body_def *d, int nb, const double *q0, const double *u0, double h,
+                    double tend) {
   dyn_redmax *rm = build(d, nb);
   set_state(rm, q0, u0);
   double E0 = total_energy(rm), worst = 0;
@@ -650,8 +652,8 @@ static void test_lagrange(void) {
   dyn_redmax *rm = build(d, nb);
   int n = dyn_redmax_ndof(rm);
   for (int trial = 0; trial < 4; trial++) {
-    double q[MAXU], qd[MAXU], qdd[MAXU], x[MAXU], Mr[MAXU * MAXU], Mp[MAXU * MAXU],
-        Mm[MAXU * MAXU], lhs[MAXU], rhs[MAXU], Tp, Vp, Tm, Vm;
+    double q[MAXU], qd[MAXU], qdd[MAXU], x[MAXU], Mr[MAXU * MAXU], Mp[MAXU * MAXU], Mm[MAXU * MAXU],
+        lhs[MAXU], rhs[MAXU], Tp, Vp, Tm, Vm;
     random_state(rng, rm, d, 2.0, q, qd);
     set_state(rm, q, qd);
     char msg[200];
@@ -844,11 +846,11 @@ static void expect_bad(const dyn_rm_body_def *d, int nb, const char *word) {
 static void test_validation(void) {
   dyn_rm_body_def d[3] = { valid_def(-1), valid_def(0), valid_def(1) };
   dyn_rm_body_def b[3];
-#define VARIANT(stmt, word)              \
-  do {                                   \
-    memcpy(b, d, sizeof d);              \
-    stmt;                                \
-    expect_bad(b, 3, word);              \
+#define VARIANT(stmt, word)                                                                        \
+  do {                                                                                             \
+    memcpy(b, d, sizeof d);                                                                        \
+    stmt;                                                                                          \
+    expect_bad(b, 3, word);                                                                        \
   } while (0)
   VARIANT(b[2].parent = 3, "defs[2].parent");
   VARIANT(b[1].parent = -2, "defs[1].parent");

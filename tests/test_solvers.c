@@ -45,9 +45,15 @@ static void family(int kind, unsigned long seed) {
   }
   tst_planted_spd(N, 0.5, seed, lo, hi, A, b, xs);
   slv_problem p = slv_problem_empty();
-  p.n = N; p.A = A; p.lda = N; p.b = b; p.lo = lo; p.hi = hi;
+  p.n = N;
+  p.A = A;
+  p.lda = N;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
   slv_options o = slv_options_default();
-  o.tol = 1e-11; o.max_iter = 100000;
+  o.tol = 1e-11;
+  o.max_iter = 100000;
   int nsolved = 0;
   for (int s = 0; s < slv_solver_count(); s++) {
     const slv_solver *sv = slv_solver_at(s);
@@ -58,7 +64,8 @@ static void family(int kind, unsigned long seed) {
     slv_result res;
     slv_status st = slv_solve(ws, &p, &o, xall[nsolved], NULL, &res);
     if (st != SLV_CONVERGED)
-      fprintf(stderr, "%s on family %d: %s (%s)\n", sv->name, kind, slv_status_str(st), res.message);
+      fprintf(stderr, "%s on family %d: %s (%s)\n", sv->name, kind, slv_status_str(st),
+              res.message);
     CU_ASSERT_EQUAL(st, SLV_CONVERGED);
     solved[s] += st == SLV_CONVERGED;
     TST_VEC_CLOSE(xall[nsolved], xs, N, 1e-8, 0);
@@ -79,7 +86,7 @@ static void family(int kind, unsigned long seed) {
  * P-matrices (table below) must solve it; the others may refuse (symmetric
  * only) or fail, but never claim convergence wrongly (the generic layer's
  * promise, checked against x* here). */
-static const char *const p_matrix_solvers[] = {"lemke", "enum", NULL};
+static const char *const p_matrix_solvers[] = { "lemke", "enum", NULL };
 
 static int guaranteed_on_p(const char *name) {
   for (int k = 0; p_matrix_solvers[k]; k++)
@@ -103,9 +110,13 @@ static void small_family(int nonsym, unsigned long seed) {
       }
   }
   slv_problem p = slv_problem_empty();
-  p.n = M; p.A = A; p.lda = M; p.b = b;
+  p.n = M;
+  p.A = A;
+  p.lda = M;
+  p.b = b;
   slv_options o = slv_options_default();
-  o.tol = 1e-11; o.max_iter = 100000;
+  o.tol = 1e-11;
+  o.max_iter = 100000;
   int took_part = 0, enum_ran = 0;
   for (int s = 0; s < slv_solver_count(); s++) {
     const slv_solver *sv = slv_solver_at(s);
@@ -144,9 +155,12 @@ static void test_free(void) { family(2, 103); }
 static void test_mixed(void) { family(3, 104); }
 
 static void test_every_solver_refuses_bad_input(void) {
-  double A[4] = {2, 1, 1, 2}, b[2] = {-1, NAN}, x[2];
+  double A[4] = { 2, 1, 1, 2 }, b[2] = { -1, NAN }, x[2];
   slv_problem p = slv_problem_empty();
-  p.n = 2; p.A = A; p.lda = 2; p.b = b;
+  p.n = 2;
+  p.A = A;
+  p.lda = 2;
+  p.b = b;
   slv_options o = slv_options_default();
   for (int s = 0; s < slv_solver_count(); s++) {
     slv_workspace *ws;
@@ -174,9 +188,14 @@ static void test_history_and_method(void) {
   double *A = malloc(sizeof(double) * N * N), b[N], xs[N], x[N];
   tst_planted_spd(N, 0.5, 105, NULL, NULL, A, b, xs);
   slv_problem p = slv_problem_empty();
-  p.n = N; p.A = A; p.lda = N; p.b = b;
+  p.n = N;
+  p.A = A;
+  p.lda = N;
+  p.b = b;
   slv_options o = slv_options_default();
-  o.tol = 1e-11; o.max_iter = 100000; o.record_history = 1;
+  o.tol = 1e-11;
+  o.max_iter = 100000;
+  o.record_history = 1;
   int recorded = 0;
   for (int s = 0; s < slv_solver_count(); s++) {
     const slv_solver *sv = slv_solver_at(s);
@@ -276,7 +295,8 @@ static void test_shared_problem(void) {
 /* After the tests above: every registered solver solved a problem. */
 static void test_every_solver_took_part(void) {
   for (int s = 0; s < slv_solver_count(); s++) {
-    if (!solved[s]) fprintf(stderr, "%s solved no problem of test_solvers\n", slv_solver_at(s)->name);
+    if (!solved[s])
+      fprintf(stderr, "%s solved no problem of test_solvers\n", slv_solver_at(s)->name);
     CU_ASSERT(solved[s] > 0);
   }
 }

@@ -112,9 +112,9 @@ static dyn_body make_sphere(double m, double r, dyn_v3 pos, dyn_v3 v) {
   sh.kind = DYN_SHAPE_SPHERE;
   sh.radius = r;
   char msg[160];
-  CU_ASSERT_EQUAL(dyn_body_init(&b, m, dyn_inertia_sphere(m, r), sh, pos, dyn_quat_identity(),
-                                msg, sizeof msg),
-                  DYN_OK);
+  CU_ASSERT_EQUAL(
+      dyn_body_init(&b, m, dyn_inertia_sphere(m, r), sh, pos, dyn_quat_identity(), msg, sizeof msg),
+      DYN_OK);
   b.v = v;
   return b;
 }
@@ -124,8 +124,7 @@ static dyn_world *new_world(const dyn_world_settings *s) {
   char msg[256] = "";
   dyn_err e = dyn_world_new(s, 4, &w, msg, sizeof msg);
   CU_ASSERT_EQUAL(e, DYN_OK);
-  if (e != DYN_OK)
-    printf("dyn_world_new: %s\n", msg);
+  if (e != DYN_OK) printf("dyn_world_new: %s\n", msg);
   return w;
 }
 
@@ -135,8 +134,7 @@ static dyn_world *new_scene(const char *name, const char *const *params, int np,
   char msg[256] = "";
   dyn_err e = dyn_scene_new(name, params, np, s, &w, msg, sizeof msg);
   CU_ASSERT_EQUAL(e, DYN_OK);
-  if (e != DYN_OK)
-    printf("dyn_scene_new(%s): %s\n", name, msg);
+  if (e != DYN_OK) printf("dyn_scene_new(%s): %s\n", name, msg);
   return w;
 }
 
@@ -158,8 +156,7 @@ static double projectile(dyn_integrator integ, long K, double *x_err, double *z_
   s.dt = h;
   s.integrator = integ;
   dyn_world *w = new_world(&s);
-  if (!w)
-    return NAN;
+  if (!w) return NAN;
   dyn_body b = make_sphere(2.0, 0.1, dyn_v3_make(1.0, -2.0, 10.0), dyn_v3_make(3.0, 0.5, 4.0));
   CU_ASSERT_EQUAL(dyn_world_add_body(w, &b), 0);
   CU_ASSERT(run(w, K));
@@ -216,8 +213,7 @@ static void incline(double angle_deg, dyn_friction fr, const char *solver, doubl
   snprintf(s.solver, sizeof s.solver, "%s", solver);
   dyn_world *w = new_scene("incline", params, 2, &s);
   *disp = *acc = NAN;
-  if (!w)
-    return;
+  if (!w) return;
   double a = angle_deg * 3.14159265358979323846 / 180.0;
   dyn_v3 d = dyn_v3_make(-cos(a), 0.0, -sin(a));
   dyn_v3 r0 = dyn_world_bodies(w)[0].r;
@@ -271,8 +267,7 @@ static void test_ball_bounces(void) {
   s.dt = 1e-3;
   s.contact.friction = DYN_FRICTION_NONE;
   dyn_world *w = new_scene("ball", params, 3, &s);
-  if (!w)
-    return;
+  if (!w) return;
   double E0 = dyn_world_energy(w, NULL, NULL);
   TST_CLOSE(E0, 1.0 * G * 0.5, 1e-14, 0);
   double dmax = 0.0;
@@ -376,8 +371,8 @@ static void test_scene_definitions(void) {
     TST_CLOSE(b[49].r.z, 0.17, 1e-15, 0);
     CU_ASSERT(b[499].is_static == 0 && b[500].is_static && b[504].is_static);
     /* floor z >= 0 and the wall x >= -W/2 = -0.4 */
-    CU_ASSERT(b[500].shape.kind == DYN_SHAPE_PLANE && b[500].shape.normal.z == 1.0
-              && b[500].shape.offset == 0.0);
+    CU_ASSERT(b[500].shape.kind == DYN_SHAPE_PLANE && b[500].shape.normal.z == 1.0 &&
+              b[500].shape.offset == 0.0);
     TST_CLOSE(b[501].shape.offset, -0.4, 1e-15, 0);
     CU_ASSERT(b[501].shape.normal.x == 1.0);
     dyn_world_free(w);
@@ -479,8 +474,7 @@ static void test_refusal(void) {
   s.contact.friction = DYN_FRICTION_PYRAMID;
   snprintf(s.solver, sizeof s.solver, "pcg_cone");
   dyn_world *w = new_scene("stack", n1, 1, &s);
-  if (!w)
-    return;
+  if (!w) return;
   dyn_err e = DYN_OK;
   dyn_body before;
   long k;
@@ -507,8 +501,7 @@ static void test_dense_vs_csr(void) {
   dyn_world *wd = new_scene("pyramid", l3, 1, &s);
   s.storage = DYN_STORAGE_CSR;
   dyn_world *wc = new_scene("pyramid", l3, 1, &s);
-  if (!wd || !wc)
-    return;
+  if (!wd || !wc) return;
   int seen_rows = 0;
   for (int k = 0; k < 60; k++) {
     dyn_world_metrics md, mc;
@@ -545,8 +538,7 @@ static void test_factored_vs_csr(void) {
   s.storage = DYN_STORAGE_AUTO;
   s.dense_max_rows = 10;
   dyn_world *wa = new_scene("pyramid", l3, 1, &s);
-  if (!wf || !wc || !wa)
-    return;
+  if (!wf || !wc || !wa) return;
   int seen_rows = 0;
   for (int k = 0; k < 60; k++) {
     dyn_world_metrics mf, mc, ma;
@@ -576,8 +568,7 @@ static void test_factored_vs_csr(void) {
   dyn_world *wl = new_scene("pyramid", l3, 1, &s);
   if (wl) {
     dyn_err e = DYN_OK;
-    for (int k = 0; k < 60 && e == DYN_OK; k++)
-      e = dyn_world_step(wl, NULL);
+    for (int k = 0; k < 60 && e == DYN_OK; k++) e = dyn_world_step(wl, NULL);
     CU_ASSERT_EQUAL(e, DYN_ERR_INPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(dyn_world_message(wl), "factored"));
     dyn_world_free(wl);
@@ -598,8 +589,7 @@ static void test_warm_start_and_alloc(void) {
   s.margin = 0.002;
   dyn_world *w1 = new_scene("stack", n3, 1, &s);
   dyn_world *w2 = new_scene("stack", n3, 1, &s);
-  if (!w1 || !w2)
-    return;
+  if (!w1 || !w2) return;
   CU_ASSERT(run(w1, 300));
   CU_ASSERT(run(w2, 300));
   /* settled: the same number of contacts every step, no growth */
@@ -639,16 +629,14 @@ static double own_natres(const slv_problem *p, const double *x) {
   double r = 0.0;
   for (int i = 0; i < p->n; i++) {
     double w = p->b[i];
-    for (int j = 0; j < p->n; j++)
-      w += p->A[i + (size_t)j * (size_t)p->lda] * x[j];
+    for (int j = 0; j < p->n; j++) w += p->A[i + (size_t)j * (size_t)p->lda] * x[j];
     double lo = p->lo ? p->lo[i] : 0.0, hi = p->hi ? p->hi[i] : INFINITY;
     if (p->findex && p->findex[i] >= 0) {
       hi = p->mu[i] * fabs(x[p->findex[i]]);
       lo = -hi;
     }
     double ri = fabs(fmax(x[i] - hi, fmin(w, x[i] - lo)));
-    if (!(ri <= r))
-      r = ri;
+    if (!(ri <= r)) r = ri;
   }
   return r;
 }
@@ -661,8 +649,7 @@ static dyn_world *twin_joint_world(const char *solver, dyn_failure_policy policy
   snprintf(s.solver, sizeof s.solver, "%s", solver);
   s.on_failure = policy;
   dyn_world *w = new_world(&s);
-  if (!w)
-    return NULL;
+  if (!w) return NULL;
   dyn_body b = make_sphere(1.0, 0.1, dyn_v3_make(0, 0, 1), dyn_v3_make(0, 0, 0));
   CU_ASSERT_EQUAL(dyn_world_add_body(w, &b), 0);
   dyn_v3 ax = dyn_v3_make(0, 1, 0);
@@ -670,12 +657,14 @@ static dyn_world *twin_joint_world(const char *solver, dyn_failure_policy policy
   char msg[200] = "";
   /* body point A = (0.5, 0, 0) in the body frame, tied to P1 = (0.5, 0, 1) */
   CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_BALL, dyn_world_bodies(w), 1, 0, -1,
-                                 dyn_v3_make(0.5, 0, 1), ax, ax, msg, sizeof msg), DYN_OK);
+                                 dyn_v3_make(0.5, 0, 1), ax, ax, msg, sizeof msg),
+                  DYN_OK);
   CU_ASSERT_EQUAL(dyn_world_add_joint(w, &j), 0);
   /* the same body point tied to P2 = P1 + d e_x */
   dyn_world_bodies(w)[0].r.x += d;
   CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_BALL, dyn_world_bodies(w), 1, 0, -1,
-                                 dyn_v3_make(0.5 + d, 0, 1), ax, ax, msg, sizeof msg), DYN_OK);
+                                 dyn_v3_make(0.5 + d, 0, 1), ax, ax, msg, sizeof msg),
+                  DYN_OK);
   CU_ASSERT_EQUAL(dyn_world_add_joint(w, &j), 1);
   /* A halfway: Phi1 = +d/2 e_x, Phi2 = -d/2 e_x */
   dyn_world_bodies(w)[0].r.x -= d / 2;
@@ -685,8 +674,7 @@ static dyn_world *twin_joint_world(const char *solver, dyn_failure_policy policy
 static void test_failed_solve_not_applied(void) {
   const double h = 1.0 / 120.0, r0_hand = fmax(0.2 * 0.01 / (2 * h), G * h); /* 0.12 */
   dyn_world *w = twin_joint_world("direct", DYN_ON_FAILURE_KEEP);
-  if (!w)
-    return;
+  if (!w) return;
   const dyn_body before = dyn_world_bodies(w)[0];
   dyn_world_metrics m;
   CU_ASSERT_EQUAL(dyn_world_step(w, &m), DYN_ERR_NUMERIC);
@@ -695,7 +683,8 @@ static void test_failed_solve_not_applied(void) {
   long step = 0;
   char solver[32] = "", status[32] = "";
   double rx = NAN, r0 = NAN;
-  int got = sscanf(msg, "step %ld: solver %31s ended in %31s with res_nat_inf %lf, worse than "
+  int got = sscanf(msg,
+                   "step %ld: solver %31s ended in %31s with res_nat_inf %lf, worse than "
                    "applying no impulse (res_nat_inf of x = 0: %lf); impulses not applied",
                    &step, solver, status, &rx, &r0);
   CU_ASSERT_EQUAL(got, 5);
@@ -726,7 +715,7 @@ static void test_failed_solve_not_applied(void) {
   dyn_world_last_problem(w, &p, &x);
   CU_ASSERT_EQUAL_FATAL(p.n, 6);
   CU_ASSERT_EQUAL_FATAL(p.storage, SLV_DENSE);
-  double zero[6] = {0, 0, 0, 0, 0, 0};
+  double zero[6] = { 0, 0, 0, 0, 0, 0 };
   double r0_own = own_natres(&p, zero), rx_pgs = own_natres(&p, x);
   TST_CLOSE(r0_own, r0_hand, 1e-15, 1e-12);
   CU_ASSERT_EQUAL(m.status, SLV_MAX_ITER);
@@ -757,16 +746,15 @@ static void test_failed_solve_not_applied(void) {
   /* lemke on the same world: its ray ends where the LCP path starts, and
    * an x no worse than 0 is applied although the solve failed */
   w = twin_joint_world("lemke", DYN_ON_FAILURE_KEEP);
-  if (!w)
-    return;
+  if (!w) return;
   CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, &m), DYN_OK);
   CU_ASSERT(m.status != SLV_CONVERGED && m.status != SLV_MAX_ITER);
   dyn_world_last_problem(w, &p, &x);
   CU_ASSERT_EQUAL_FATAL(p.n, 6);
   double rx_l = own_natres(&p, x);
   CU_ASSERT(rx_l <= own_natres(&p, zero) * (1 + 1e-12));
-  printf("\n  lemke: %s, res_nat_inf %.3g (x = 0: %.3g), applied", slv_status_str(m.status),
-         rx_l, own_natres(&p, zero));
+  printf("\n  lemke: %s, res_nat_inf %.3g (x = 0: %.3g), applied", slv_status_str(m.status), rx_l,
+         own_natres(&p, zero));
   dyn_world_free(w);
 }
 
@@ -777,8 +765,7 @@ static void test_budget_stop_applied(void) {
   dyn_world_settings s = dyn_world_settings_default();
   s.opt.max_iter = 5;
   dyn_world *w = new_scene("pyramid", l4, 1, &s);
-  if (!w)
-    return;
+  if (!w) return;
   int nonconv = 0, bad = 0, failed = 0, nmax = 0;
   double *zero = NULL;
   for (long k = 0; k < 300 && !failed; k++) {
@@ -788,8 +775,7 @@ static void test_budget_stop_applied(void) {
       failed = 1;
       break;
     }
-    if (m.status == SLV_CONVERGED)
-      continue;
+    if (m.status == SLV_CONVERGED) continue;
     nonconv++;
     slv_problem p;
     const double *x;
@@ -804,16 +790,14 @@ static void test_budget_stop_applied(void) {
       nmax = p.n;
     }
     double rx = own_natres(&p, x), r0 = own_natres(&p, zero);
-    if (!(rx <= r0) || !(fabs(rx - m.res_nat_inf) <= 1e-12 + 1e-9 * rx))
-      bad++;
+    if (!(rx <= r0) || !(fabs(rx - m.res_nat_inf) <= 1e-12 + 1e-9 * rx)) bad++;
   }
   free(zero);
   CU_ASSERT(!failed);
   CU_ASSERT_EQUAL(dyn_world_step_count(w), 300);
   CU_ASSERT(nonconv > 100); /* pgs at 5 sweeps misses 1e-8 on most steps */
   CU_ASSERT_EQUAL(bad, 0);
-  printf("\n  pyramid, pgs 5 sweeps: %d of 300 steps max_iter, all with res(x) <= res(0)",
-         nonconv);
+  printf("\n  pyramid, pgs 5 sweeps: %d of 300 steps max_iter, all with res(x) <= res(0)", nonconv);
   dyn_world_free(w);
 }
 
@@ -826,8 +810,7 @@ static void racket(dyn_gyro gyro, double h, double *dE, double *dL, int *flips, 
   dyn_world *w = new_scene("racket", NULL, 0, &s);
   *dE = *dL = NAN;
   *flips = *grew = 0;
-  if (!w)
-    return;
+  if (!w) return;
   const dyn_body *b = dyn_world_bodies(w);
   double E0 = dyn_body_kinetic(b), Eprev = E0;
   dyn_v3 L0 = dyn_body_angular_momentum(b);
@@ -874,8 +857,7 @@ static void test_racket(void) {
 /* -g . (mean centre of the pair's dynamic bodies) with the positions r
  * (z up, g along -z: the mean z). */
 static double pair_height(const dyn_body *b, const dyn_v3 *r, int i, int j) {
-  if (b[i].is_static != b[j].is_static)
-    return b[i].is_static ? r[j].z : r[i].z;
+  if (b[i].is_static != b[j].is_static) return b[i].is_static ? r[j].z : r[i].z;
   return 0.5 * (r[i].z + r[j].z);
 }
 
@@ -906,8 +888,7 @@ static void test_contact_order(void) {
   int nb = dyn_world_body_count(wb);
   dyn_v3 r0[16];
   CU_ASSERT_FATAL(nb <= 16);
-  for (int i = 0; i < nb; i++)
-    r0[i] = dyn_world_bodies(wb)[i].r;
+  for (int i = 0; i < nb; i++) r0[i] = dyn_world_bodies(wb)[i].r;
   dyn_world_metrics mb, mt;
   CU_ASSERT_EQUAL_FATAL(dyn_world_step(wb, &mb), DYN_OK);
   CU_ASSERT_EQUAL_FATAL(dyn_world_step(wt, &mt), DYN_OK);
@@ -941,7 +922,8 @@ static void test_contact_order(void) {
   for (int i = 0; i < nb; i++) {
     dyn_v3 vb = dyn_world_bodies(wb)[i].v, vt = dyn_world_bodies(wt)[i].v;
     dyn_v3 ob = dyn_world_bodies(wb)[i].w, ot = dyn_world_bodies(wt)[i].w;
-    double a[6] = { vb.x, vb.y, vb.z, ob.x, ob.y, ob.z }, c[6] = { vt.x, vt.y, vt.z, ot.x, ot.y, ot.z };
+    double a[6] = { vb.x, vb.y, vb.z, ob.x, ob.y, ob.z },
+           c[6] = { vt.x, vt.y, vt.z, ot.x, ot.y, ot.z };
     TST_VEC_CLOSE(a, c, 6, 1e-8, 0);
   }
   dyn_world_free(wb);
@@ -959,8 +941,7 @@ static void test_contact_order(void) {
 static void test_stages(void) {
   const char *l4[1] = { "layers=4" };
   dyn_world *a = new_scene("pyramid", l4, 1, NULL), *b = new_scene("pyramid", l4, 1, NULL);
-  if (!a || !b)
-    return;
+  if (!a || !b) return;
   int bad = 0;
   for (long k = 1; k <= 40 && !bad; k++) {
     CU_ASSERT_EQUAL_FATAL(dyn_world_step(a, NULL), DYN_OK);
@@ -970,25 +951,20 @@ static void test_stages(void) {
       CU_ASSERT_EQUAL_FATAL(dyn_step_stage(&st, i), DYN_OK);
       int nc = 0;
       dyn_world_contacts(a, &nc);
-      if (i == DYN_STAGE_COLLIDE)
-        bad |= st.nc != nc;
-      if (i == DYN_STAGE_BUILD_ROWS)
-        bad |= b->nrows != b->njrows + st.nc * b->rpc;
-      if (i == DYN_STAGE_ASSEMBLE)
-        bad |= b->nrows > 0 && b->prob.n != b->nrows;
-      if (i < DYN_STAGE_INTEGRATE)
-        bad |= dyn_world_step_count(b) != k - 1;
+      if (i == DYN_STAGE_COLLIDE) bad |= st.nc != nc;
+      if (i == DYN_STAGE_BUILD_ROWS) bad |= b->nrows != b->njrows + st.nc * b->rpc;
+      if (i == DYN_STAGE_ASSEMBLE) bad |= b->nrows > 0 && b->prob.n != b->nrows;
+      if (i < DYN_STAGE_INTEGRATE) bad |= dyn_world_step_count(b) != k - 1;
     }
     bad |= dyn_world_step_count(b) != k;
     for (int i = 0; i < dyn_world_body_count(a); i++) {
       const dyn_body *p = &dyn_world_bodies(a)[i], *q = &dyn_world_bodies(b)[i];
-      bad |= memcmp(&p->r, &q->r, sizeof p->r) || memcmp(&p->q, &q->q, sizeof p->q)
-          || memcmp(&p->v, &q->v, sizeof p->v) || memcmp(&p->w, &q->w, sizeof p->w);
+      bad |= memcmp(&p->r, &q->r, sizeof p->r) || memcmp(&p->q, &q->q, sizeof p->q) ||
+             memcmp(&p->v, &q->v, sizeof p->v) || memcmp(&p->w, &q->w, sizeof p->w);
     }
   }
   CU_ASSERT_EQUAL(bad, 0);
-  for (int i = 0; i < DYN_WORLD_STAGES; i++)
-    CU_ASSERT_PTR_NOT_NULL(dyn_world_stage_name(i));
+  for (int i = 0; i < DYN_WORLD_STAGES; i++) CU_ASSERT_PTR_NOT_NULL(dyn_world_stage_name(i));
   CU_ASSERT_PTR_NULL(dyn_world_stage_name(DYN_WORLD_STAGES));
   CU_ASSERT_STRING_EQUAL(dyn_world_stage_name(DYN_STAGE_JUDGE), "judge");
   dyn_world_free(a);
@@ -996,8 +972,7 @@ static void test_stages(void) {
 }
 
 int main(void) {
-  if (CU_initialize_registry() != CUE_SUCCESS)
-    return 1;
+  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("world", NULL, NULL);
   CU_add_test(s, "free fall and projectile, integrator order", test_free_fall);
   CU_add_test(s, "incline mu 0.5: sticks at 20 deg, a = g(sin - mu cos) at 40", test_incline);

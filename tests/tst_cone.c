@@ -43,9 +43,8 @@ static void proj(double mu, const double *v, double *out) {
   }
 }
 
-double tst_cone_natres(int n, const double *A, const double *b, const double *lo,
-                       const double *hi, int nc, const int *rows, const double *mu, int coulomb,
-                       const double *x) {
+double tst_cone_natres(int n, const double *A, const double *b, const double *lo, const double *hi,
+                       int nc, const int *rows, const double *mu, int coulomb, const double *x) {
   double *w = malloc((size_t)n * sizeof *w), m = 0;
   for (int i = 0; i < n; i++) {
     long double s = b[i];
@@ -56,7 +55,7 @@ double tst_cone_natres(int n, const double *A, const double *b, const double *lo
   for (int i = 0; i < n;) {
     if (c < nc && rows[c] == i) {
       double wh0 = w[i] + (coulomb ? mu[c] * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]) : 0);
-      double v[3] = {x[i] - wh0, x[i + 1] - w[i + 1], x[i + 2] - w[i + 2]}, pr[3];
+      double v[3] = { x[i] - wh0, x[i + 1] - w[i + 1], x[i + 2] - w[i + 2] }, pr[3];
       proj(mu[c], v, pr);
       for (int k = 0; k < 3; k++) m = fmax(m, fabs(x[i + k] - pr[k]));
       c++;
@@ -113,11 +112,15 @@ int tst_cone_planted(int nc, int nbox, double eps, unsigned long seed, int coulo
     int kind = c % 3; /* 0 sticking, 1 sliding, 2 separated */
     if (kind == 0) {
       double rr = m * xn * (0.1 + 0.7 * gsl_rng_uniform(r));
-      xs[i] = xn; xs[i + 1] = rr * e1; xs[i + 2] = rr * e2;
+      xs[i] = xn;
+      xs[i + 1] = rr * e1;
+      xs[i + 2] = rr * e2;
       w[i] = w[i + 1] = w[i + 2] = 0;
     } else if (kind == 1) {
       /* x on the boundary; w^ = lambda (mu, -e) in K* (De Saxce: w_n = 0) */
-      xs[i] = xn; xs[i + 1] = m * xn * e1; xs[i + 2] = m * xn * e2;
+      xs[i] = xn;
+      xs[i + 1] = m * xn * e1;
+      xs[i + 2] = m * xn * e2;
       w[i] = coulomb ? 0 : lam * m;
       w[i + 1] = -lam * e1;
       w[i + 2] = -lam * e2;
@@ -165,10 +168,10 @@ static const char *other_solver(void) {
 /* ---- one contact, hand-derived ---------------------------------------------- */
 
 typedef struct {
-  double a[3];   /* A = diag(a) */
+  double a[3]; /* A = diag(a) */
   double b[3];
-  int law;       /* SLV_CONE_COULOMB / SLV_CONE_ASSOCIATED */
-  double x[3];   /* the answer */
+  int law;     /* SLV_CONE_COULOMB / SLV_CONE_ASSOCIATED */
+  double x[3]; /* the answer */
   const char *what;
 } one_case;
 
@@ -191,28 +194,35 @@ typedef struct {
  *     x_t = (-0.5, 0), w_t = 4 (-0.5) + 3 = 1 > 0 against x_t.  x = (1, -0.5, 0).
  *  sticking, b = (-2, 1, 0): x = (1, -0.25, 0), w = 0 (0.25 <= 0.5): both laws. */
 static const one_case one_cases[] = {
-    {{1, 1, 1}, {-1, 0.2, 0}, SLV_CONE_COULOMB, {1, -0.2, 0}, "stick"},
-    {{1, 1, 1}, {-1, 0.2, 0}, SLV_CONE_ASSOCIATED, {1, -0.2, 0}, "stick"},
-    {{1, 1, 1}, {-2, 1.5, 2}, SLV_CONE_COULOMB, {2, -0.6, -0.8}, "slide"},
-    {{1, 1, 1}, {-2, 1.5, 2}, SLV_CONE_ASSOCIATED, {2.6, -0.78, -1.04}, "slide"},
-    {{1, 1, 1}, {1, 0.3, -0.2}, SLV_CONE_COULOMB, {0, 0, 0}, "separate"},
-    {{1, 1, 1}, {1, 0.3, -0.2}, SLV_CONE_ASSOCIATED, {0, 0, 0}, "separate"},
-    {{2, 4, 4}, {-2, 3, 0}, SLV_CONE_COULOMB, {1, -0.5, 0}, "slide, diag A"},
-    {{2, 4, 4}, {-2, 1, 0}, SLV_CONE_COULOMB, {1, -0.25, 0}, "stick, diag A"},
-    {{2, 4, 4}, {-2, 1, 0}, SLV_CONE_ASSOCIATED, {1, -0.25, 0}, "stick, diag A"},
+  { { 1, 1, 1 }, { -1, 0.2, 0 }, SLV_CONE_COULOMB, { 1, -0.2, 0 }, "stick" },
+  { { 1, 1, 1 }, { -1, 0.2, 0 }, SLV_CONE_ASSOCIATED, { 1, -0.2, 0 }, "stick" },
+  { { 1, 1, 1 }, { -2, 1.5, 2 }, SLV_CONE_COULOMB, { 2, -0.6, -0.8 }, "slide" },
+  { { 1, 1, 1 }, { -2, 1.5, 2 }, SLV_CONE_ASSOCIATED, { 2.6, -0.78, -1.04 }, "slide" },
+  { { 1, 1, 1 }, { 1, 0.3, -0.2 }, SLV_CONE_COULOMB, { 0, 0, 0 }, "separate" },
+  { { 1, 1, 1 }, { 1, 0.3, -0.2 }, SLV_CONE_ASSOCIATED, { 0, 0, 0 }, "separate" },
+  { { 2, 4, 4 }, { -2, 3, 0 }, SLV_CONE_COULOMB, { 1, -0.5, 0 }, "slide, diag A" },
+  { { 2, 4, 4 }, { -2, 1, 0 }, SLV_CONE_COULOMB, { 1, -0.25, 0 }, "stick, diag A" },
+  { { 2, 4, 4 }, { -2, 1, 0 }, SLV_CONE_ASSOCIATED, { 1, -0.25, 0 }, "stick, diag A" },
 };
 
 static void test_one_contact(void) {
   for (size_t k = 0; k < sizeof one_cases / sizeof one_cases[0]; k++) {
     const one_case *c = &one_cases[k];
-    double A[9] = {0}, x[3], mu = 0.5;
+    double A[9] = { 0 }, x[3], mu = 0.5;
     int row = 0;
     for (int i = 0; i < 3; i++) A[i + 3 * i] = c->a[i];
     slv_problem p = slv_problem_empty();
-    p.n = 3; p.A = A; p.lda = 3; p.b = c->b;
-    p.ncones = 1; p.cone_rows = &row; p.cone_mu = &mu; p.cone_law = c->law;
+    p.n = 3;
+    p.A = A;
+    p.lda = 3;
+    p.b = c->b;
+    p.ncones = 1;
+    p.cone_rows = &row;
+    p.cone_mu = &mu;
+    p.cone_law = c->law;
     slv_options o = slv_options_default();
-    o.tol = 1e-13; o.max_iter = 10000;
+    o.tol = 1e-13;
+    o.max_iter = 10000;
     slv_result res;
     slv_status st = run(&p, &o, x, &res);
     if (st != SLV_CONVERGED)
@@ -240,15 +250,19 @@ static void test_mu0_is_lcp(void) {
     rows[c] = 3 * c;
     mu[c] = 0;
     b[3 * c] = c % 3 == 0 ? 0.5 : -1.0 + 0.1 * c; /* some contacts open, some closed */
-    b[3 * c + 1] = 0.3 * (c % 4) - 0.5;         /* irrelevant for mu = 0 */
+    b[3 * c + 1] = 0.3 * (c % 4) - 0.5;           /* irrelevant for mu = 0 */
     b[3 * c + 2] = -0.2 * (c % 5);
     bn[c] = b[3 * c];
     for (int d = 0; d < NC; d++) Ann[c + d * NC] = A[3 * c + 3 * d * N];
   }
   slv_problem lcp = slv_problem_empty();
-  lcp.n = NC; lcp.A = Ann; lcp.lda = NC; lcp.b = bn;
+  lcp.n = NC;
+  lcp.A = Ann;
+  lcp.lda = NC;
+  lcp.b = bn;
   slv_options o = slv_options_default();
-  o.tol = 1e-12; o.max_iter = 100000;
+  o.tol = 1e-12;
+  o.max_iter = 100000;
   slv_result res;
   CU_ASSERT_EQUAL(run_with("pgs", &lcp, &o, xp, &res), SLV_CONVERGED);
   CU_ASSERT_EQUAL(run_with("lemke", &lcp, &o, xl, &res), SLV_CONVERGED);
@@ -257,7 +271,13 @@ static void test_mu0_is_lcp(void) {
   for (int c = 0; c < NC; c++) closed += xl[c] > 1e-6;
   CU_ASSERT(closed >= 3 && closed <= NC - 2); /* a real complementarity problem */
   slv_problem p = slv_problem_empty();
-  p.n = N; p.A = A; p.lda = N; p.b = b; p.ncones = NC; p.cone_rows = rows; p.cone_mu = mu;
+  p.n = N;
+  p.A = A;
+  p.lda = N;
+  p.b = b;
+  p.ncones = NC;
+  p.cone_rows = rows;
+  p.cone_mu = mu;
   for (int law = 0; law < 2; law++) {
     p.cone_law = law ? SLV_CONE_ASSOCIATED : SLV_CONE_COULOMB;
     CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
@@ -280,13 +300,21 @@ static void planted(int nc, int nbox, double eps, unsigned long seed, int coulom
   int *rows = malloc(sizeof(int) * nc);
   tst_cone_planted(nc, nbox, eps, seed, coulomb, 0, A, b, lo, hi, rows, mu, xs);
   slv_problem p = slv_problem_empty();
-  p.n = n; p.A = A; p.lda = n; p.b = b; p.lo = lo; p.hi = hi;
-  p.ncones = nc; p.cone_rows = rows; p.cone_mu = mu;
+  p.n = n;
+  p.A = A;
+  p.lda = n;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
+  p.ncones = nc;
+  p.cone_rows = rows;
+  p.cone_mu = mu;
   p.cone_law = coulomb ? SLV_CONE_COULOMB : SLV_CONE_ASSOCIATED;
   /* the planted point is a solution, by this file's own measure */
   CU_ASSERT(tst_cone_natres(n, A, b, lo, hi, nc, rows, mu, coulomb, xs) <= 1e-13);
   slv_options o = slv_options_default();
-  o.tol = tol; o.max_iter = 200000;
+  o.tol = tol;
+  o.max_iter = 200000;
   slv_result res;
   slv_status st = run(&p, &o, x, &res);
   if (st != SLV_CONVERGED)
@@ -303,7 +331,15 @@ static void planted(int nc, int nbox, double eps, unsigned long seed, int coulom
     CU_ASSERT_EQUAL(st, SLV_CONVERGED);
     TST_VEC_CLOSE(x2, x, n, 200 * tol / eps, 0);
   }
-  free(A); free(b); free(lo); free(hi); free(xs); free(x); free(x2); free(mu); free(rows);
+  free(A);
+  free(b);
+  free(lo);
+  free(hi);
+  free(xs);
+  free(x);
+  free(x2);
+  free(mu);
+  free(rows);
 }
 
 static void test_planted_associated(void) {
@@ -336,20 +372,36 @@ static void test_csr_matches_dense(void) {
   for (int i = 0; i < N; i++) {
     Ap[i] = nnz;
     for (int j = 0; j < N; j++)
-      if (A[i + j * N] != 0) { Aj[nnz] = j; Ax[nnz++] = A[i + j * N]; }
+      if (A[i + j * N] != 0) {
+        Aj[nnz] = j;
+        Ax[nnz++] = A[i + j * N];
+      }
   }
   Ap[N] = nnz;
   for (int law = 0; law < 2; law++) {
     int coulomb = law == 0;
     tst_cone_planted(NC, NB, 0, 71, coulomb, 1, A, b, lo, hi, rows, mu, xs);
     slv_problem d = slv_problem_empty();
-    d.n = N; d.A = A; d.lda = N; d.b = b; d.lo = lo; d.hi = hi;
-    d.ncones = NC; d.cone_rows = rows; d.cone_mu = mu;
+    d.n = N;
+    d.A = A;
+    d.lda = N;
+    d.b = b;
+    d.lo = lo;
+    d.hi = hi;
+    d.ncones = NC;
+    d.cone_rows = rows;
+    d.cone_mu = mu;
     d.cone_law = coulomb ? SLV_CONE_COULOMB : SLV_CONE_ASSOCIATED;
     slv_problem c = d;
-    c.storage = SLV_CSR; c.A = NULL; c.lda = 0; c.Ap = Ap; c.Aj = Aj; c.Ax = Ax;
+    c.storage = SLV_CSR;
+    c.A = NULL;
+    c.lda = 0;
+    c.Ap = Ap;
+    c.Aj = Aj;
+    c.Ax = Ax;
     slv_options o = slv_options_default();
-    o.tol = 1e-11; o.max_iter = 100000;
+    o.tol = 1e-11;
+    o.max_iter = 100000;
     slv_result rd, rc;
     CU_ASSERT_EQUAL(run(&d, &o, xd, &rd), SLV_CONVERGED);
     CU_ASSERT_EQUAL(run(&c, &o, xc, &rc), SLV_CONVERGED);
@@ -357,7 +409,10 @@ static void test_csr_matches_dense(void) {
     TST_VEC_CLOSE(xc, xd, N, 1e-9, 0);
     CU_ASSERT(tst_cone_natres(N, A, b, lo, hi, NC, rows, mu, coulomb, xc) <= 1.01e-11);
   }
-  free(A); free(Ap); free(Aj); free(Ax);
+  free(A);
+  free(Ap);
+  free(Aj);
+  free(Ax);
 }
 
 /* ---- warm start and history ------------------------------------------------------ */
@@ -370,14 +425,22 @@ static void test_warm_start_history(void) {
     int coulomb = law == 0;
     tst_cone_planted(NC, NB, 0.1, 81 + law, coulomb, 0, A, b, lo, hi, rows, mu, xs);
     slv_problem p = slv_problem_empty();
-    p.n = N; p.A = A; p.lda = N; p.b = b; p.lo = lo; p.hi = hi;
-    p.ncones = NC; p.cone_rows = rows; p.cone_mu = mu;
+    p.n = N;
+    p.A = A;
+    p.lda = N;
+    p.b = b;
+    p.lo = lo;
+    p.hi = hi;
+    p.ncones = NC;
+    p.cone_rows = rows;
+    p.cone_mu = mu;
     p.cone_law = coulomb ? SLV_CONE_COULOMB : SLV_CONE_ASSOCIATED;
     slv_options o = slv_options_default();
-    o.tol = 1e-10; o.max_iter = 100000; o.record_history = 1;
+    o.tol = 1e-10;
+    o.max_iter = 100000;
+    o.record_history = 1;
     slv_workspace *ws;
-    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(solver_name), N, &o, &ws),
-                          SLV_OK);
+    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(solver_name), N, &o, &ws), SLV_OK);
     slv_result cold, warm;
     CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &cold), SLV_CONVERGED);
     CU_ASSERT(cold.iterations > 3);
@@ -410,9 +473,16 @@ static void test_honest_failures(void) {
   int rows[NC];
   tst_cone_planted(NC, 0, 0.05, 91, 1, 0, A, b, lo, hi, rows, mu, xs);
   slv_problem p = slv_problem_empty();
-  p.n = N; p.A = A; p.lda = N; p.b = b; p.ncones = NC; p.cone_rows = rows; p.cone_mu = mu;
+  p.n = N;
+  p.A = A;
+  p.lda = N;
+  p.b = b;
+  p.ncones = NC;
+  p.cone_rows = rows;
+  p.cone_mu = mu;
   slv_options o = slv_options_default();
-  o.tol = 1e-10; o.max_iter = 1;
+  o.tol = 1e-10;
+  o.max_iter = 1;
   slv_result res;
   for (int law = 0; law < 2; law++) {
     p.cone_law = law ? SLV_CONE_ASSOCIATED : SLV_CONE_COULOMB;
@@ -431,10 +501,15 @@ static void test_honest_failures(void) {
   /* findex rows are not for this solver (cones are its friction model) */
   int fx[N];
   double fmu[N];
-  for (int i = 0; i < N; i++) { fx[i] = -1; fmu[i] = 0; }
+  for (int i = 0; i < N; i++) {
+    fx[i] = -1;
+    fmu[i] = 0;
+  }
   p.ncones = 0;
-  fx[1] = 0; fmu[1] = 0.5;
-  p.findex = fx; p.mu = fmu;
+  fx[1] = 0;
+  fmu[1] = 0.5;
+  p.findex = fx;
+  p.mu = fmu;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_ERR_UNSUPPORTED);
   free(A);
 }
@@ -454,8 +529,16 @@ void tst_cone_add_tests(CU_pSuite s, const char *name) {
 
 
 void tst_cone_case_free(tst_cone_case *P) {
-  free(P->A); free(P->b); free(P->lo); free(P->hi); free(P->xs); free(P->cmu);
-  free(P->rows); free(P->Ap); free(P->Aj); free(P->Ax);
+  free(P->A);
+  free(P->b);
+  free(P->lo);
+  free(P->hi);
+  free(P->xs);
+  free(P->cmu);
+  free(P->rows);
+  free(P->Ap);
+  free(P->Aj);
+  free(P->Ax);
 }
 
 /* nc contacts with mu, nbox box rows (free / LCP / box [-0.5, 0.5] in turn),
@@ -464,14 +547,18 @@ void tst_cone_case_free(tst_cone_case *P) {
  * Per contact (in turn): x = 0 with w in the interior of K*, x inside K
  * with w = 0, x on the boundary with w the orthogonal boundary ray of the
  * law (associated: s (mu, -d); Coulomb: (0, -s d)).  b = w* - A x*. */
-void tst_cone_case_plant(tst_cone_case *P, int nc, int nbox, double mu, slv_cone_law law, int sparse,
-                  unsigned long seed) {
+void tst_cone_case_plant(tst_cone_case *P, int nc, int nbox, double mu, slv_cone_law law,
+                         int sparse, unsigned long seed) {
   int n = 3 * nc + nbox;
-  P->n = n; P->nc = nc;
+  P->n = n;
+  P->nc = nc;
   P->A = calloc((size_t)n * n, sizeof(double));
-  P->b = malloc(n * sizeof(double)); P->lo = malloc(n * sizeof(double));
-  P->hi = malloc(n * sizeof(double)); P->xs = malloc(n * sizeof(double));
-  P->cmu = malloc((nc + 1) * sizeof(double)); P->rows = malloc((nc + 1) * sizeof(int));
+  P->b = malloc(n * sizeof(double));
+  P->lo = malloc(n * sizeof(double));
+  P->hi = malloc(n * sizeof(double));
+  P->xs = malloc(n * sizeof(double));
+  P->cmu = malloc((nc + 1) * sizeof(double));
+  P->rows = malloc((nc + 1) * sizeof(int));
   double *G = calloc((size_t)n * n, sizeof(double)), *w = malloc(n * sizeof(double));
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, seed);
@@ -498,48 +585,66 @@ void tst_cone_case_plant(tst_cone_case *P, int nc, int nbox, double mu, slv_cone
       P->lo[r] = t == 0 ? -INFINITY : (t == 1 ? 0 : -0.5);
       P->hi[r] = t == 0 ? INFINITY : (t == 1 ? INFINITY : 0.5);
       double u = gsl_rng_uniform(rng);
-      if (t == 0) { P->xs[r] = 2 * u - 1; w[r] = 0; }
-      else if (t == 1) {
-        if (kb % 2) { P->xs[r] = 0; w[r] = 0.1 + u; } else { P->xs[r] = 0.1 + u; w[r] = 0; }
+      if (t == 0) {
+        P->xs[r] = 2 * u - 1;
+        w[r] = 0;
+      } else if (t == 1) {
+        if (kb % 2) {
+          P->xs[r] = 0;
+          w[r] = 0.1 + u;
+        } else {
+          P->xs[r] = 0.1 + u;
+          w[r] = 0;
+        }
       } else {
         int s = kb % 4;
-        if (s == 0) { P->xs[r] = -0.5; w[r] = 0.1 + u; }
-        else if (s == 1) { P->xs[r] = 0.5; w[r] = -0.1 - u; }
-        else { P->xs[r] = u - 0.5; w[r] = 0; }
+        if (s == 0) {
+          P->xs[r] = -0.5;
+          w[r] = 0.1 + u;
+        } else if (s == 1) {
+          P->xs[r] = 0.5;
+          w[r] = -0.1 - u;
+        } else {
+          P->xs[r] = u - 0.5;
+          w[r] = 0;
+        }
       }
-      r++; kb++;
+      r++;
+      kb++;
       continue;
     }
-    P->rows[kc] = r; P->cmu[kc] = mu;
+    P->rows[kc] = r;
+    P->cmu[kc] = mu;
     P->lo[r] = P->lo[r + 1] = P->lo[r + 2] = -INFINITY;
     P->hi[r] = P->hi[r + 1] = P->hi[r + 2] = INFINITY;
     double ang = 6.283185307179586 * gsl_rng_uniform(rng), d1 = cos(ang), d2 = sin(ang);
     double u = gsl_rng_uniform(rng), v = gsl_rng_uniform(rng);
     double *x = P->xs + r, *ww = w + r;
     switch (kc % 3) {
-      case 0: /* take-off: x = 0, mu |w_t| < w_n */
-        x[0] = x[1] = x[2] = 0;
-        ww[0] = 0.2 + u;
-        ww[1] = 0.8 * v * ww[0] / fmax(mu, 1e-300) * d1;
-        ww[2] = 0.8 * v * ww[0] / fmax(mu, 1e-300) * d2;
-        if (mu == 0) ww[1] = ww[2] = v;
-        break;
-      case 1: /* sticking: x inside K, w = 0 */
-        x[0] = 0.5 + u;
-        x[1] = 0.8 * v * mu * x[0] * d1;
-        x[2] = 0.8 * v * mu * x[0] * d2;
-        ww[0] = ww[1] = ww[2] = 0;
-        break;
-      default: /* sliding: x = r (1, mu d), w on the orthogonal boundary ray */
-        x[0] = 0.5 + u;
-        x[1] = mu * x[0] * d1;
-        x[2] = mu * x[0] * d2;
-        ww[0] = law == SLV_CONE_ASSOCIATED ? (0.2 + v) * mu : 0;
-        ww[1] = -(0.2 + v) * d1;
-        ww[2] = -(0.2 + v) * d2;
-        if (mu == 0) ww[1] = ww[2] = 0.3;
+    case 0: /* take-off: x = 0, mu |w_t| < w_n */
+      x[0] = x[1] = x[2] = 0;
+      ww[0] = 0.2 + u;
+      ww[1] = 0.8 * v * ww[0] / fmax(mu, 1e-300) * d1;
+      ww[2] = 0.8 * v * ww[0] / fmax(mu, 1e-300) * d2;
+      if (mu == 0) ww[1] = ww[2] = v;
+      break;
+    case 1: /* sticking: x inside K, w = 0 */
+      x[0] = 0.5 + u;
+      x[1] = 0.8 * v * mu * x[0] * d1;
+      x[2] = 0.8 * v * mu * x[0] * d2;
+      ww[0] = ww[1] = ww[2] = 0;
+      break;
+    default: /* sliding: x = r (1, mu d), w on the orthogonal boundary ray */
+      x[0] = 0.5 + u;
+      x[1] = mu * x[0] * d1;
+      x[2] = mu * x[0] * d2;
+      ww[0] = law == SLV_CONE_ASSOCIATED ? (0.2 + v) * mu : 0;
+      ww[1] = -(0.2 + v) * d1;
+      ww[2] = -(0.2 + v) * d2;
+      if (mu == 0) ww[1] = ww[2] = 0.3;
     }
-    r += 3; kc++;
+    r += 3;
+    kc++;
   }
   for (int i = 0; i < n; i++) {
     double s = 0;
@@ -557,18 +662,35 @@ void tst_cone_case_plant(tst_cone_case *P, int nc, int nbox, double mu, slv_cone
   for (int i = 0; i < n; i++) {
     P->Ap[i] = nnz;
     for (int j = 0; j < n; j++)
-      if (P->A[i + (size_t)j * n] != 0) { P->Aj[nnz] = j; P->Ax[nnz++] = P->A[i + (size_t)j * n]; }
+      if (P->A[i + (size_t)j * n] != 0) {
+        P->Aj[nnz] = j;
+        P->Ax[nnz++] = P->A[i + (size_t)j * n];
+      }
   }
   P->Ap[n] = nnz;
-  free(G); free(w);
+  free(G);
+  free(w);
   gsl_rng_free(rng);
 }
 
 slv_problem tst_cone_case_view(const tst_cone_case *P, slv_cone_law law, int csr) {
   slv_problem p = slv_problem_empty();
-  p.n = P->n; p.b = P->b; p.lo = P->lo; p.hi = P->hi;
-  p.ncones = P->nc; p.cone_rows = P->rows; p.cone_mu = P->cmu; p.cone_law = law;
-  if (csr) { p.storage = SLV_CSR; p.Ap = P->Ap; p.Aj = P->Aj; p.Ax = P->Ax; }
-  else { p.A = P->A; p.lda = P->n; }
+  p.n = P->n;
+  p.b = P->b;
+  p.lo = P->lo;
+  p.hi = P->hi;
+  p.ncones = P->nc;
+  p.cone_rows = P->rows;
+  p.cone_mu = P->cmu;
+  p.cone_law = law;
+  if (csr) {
+    p.storage = SLV_CSR;
+    p.Ap = P->Ap;
+    p.Aj = P->Aj;
+    p.Ax = P->Ax;
+  } else {
+    p.A = P->A;
+    p.lda = P->n;
+  }
   return p;
 }

@@ -21,9 +21,8 @@ void tst_cone_add_tests(CU_pSuite s, const char *name);
  * shift w^ = w + (mu |w_t|, 0, 0).  Returns the inf-norm of x - P(x - w^)
  * over the cones and of mid(x - hi, w, x - lo) over the rows (w = A x + b
  * in long double; this file's own cone projection). */
-double tst_cone_natres(int n, const double *A, const double *b, const double *lo,
-                       const double *hi, int nc, const int *rows, const double *mu, int coulomb,
-                       const double *x);
+double tst_cone_natres(int n, const double *A, const double *b, const double *lo, const double *hi,
+                       int nc, const int *rows, const double *mu, int coulomb, const double *x);
 
 /* Planted problem with nc contacts and nbox extra rows interleaved (free and
  * two-sided boxes [-0.5, 0.7], alternately): unless keep_A, A = B B^T / n +

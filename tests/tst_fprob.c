@@ -61,7 +61,8 @@ static void make(fprob *f, int ncon, int nblk, unsigned long seed, int rigid) {
   }
   for (int c = 0; c < ncon; c++) {
     int b0 = (int)gsl_rng_uniform_int(r, (unsigned long)nblk), b1;
-    do b1 = (int)gsl_rng_uniform_int(r, (unsigned long)nblk); while (b1 == b0);
+    do b1 = (int)gsl_rng_uniform_int(r, (unsigned long)nblk);
+    while (b1 == b0);
     if (gsl_rng_uniform(r) < 0.25) b1 = -1;
     for (int q = 0; q < 3; q++) {
       int i = 3 * c + q;
@@ -127,9 +128,7 @@ static void make(fprob *f, int ncon, int nblk, unsigned long seed, int rigid) {
   f->p = p;
 }
 
-void fprob_make(fprob *f, int ncon, int nblk, unsigned long seed) {
-  make(f, ncon, nblk, seed, 0);
-}
+void fprob_make(fprob *f, int ncon, int nblk, unsigned long seed) { make(f, ncon, nblk, seed, 0); }
 
 void fprob_make_rigid(fprob *f, int ncon, int nblk, unsigned long seed) {
   make(f, ncon, nblk, seed, 1);

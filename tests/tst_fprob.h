@@ -27,7 +27,7 @@ typedef struct {
   int *fblk;
   double *fJ, *fK, *fd, *b, *lo, *hi, *mu;
   int *findex;
-  double *A; /* dense reference, column-major */
+  double *A;     /* dense reference, column-major */
   double *finvm; /* rigid form: per block, m^-1 (else NULL) */
   slv_problem p;
 } fprob;

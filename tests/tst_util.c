@@ -18,11 +18,11 @@ static int close1(double a, double e, double atol, double rtol) {
   return fabs(a - e) <= atol + rtol * fabs(e);
 }
 
-int tst_close(double actual, double expected, double atol, double rtol,
-              const char *expr, const char *file, int line) {
+int tst_close(double actual, double expected, double atol, double rtol, const char *expr,
+              const char *file, int line) {
   if (close1(actual, expected, atol, rtol)) return 1;
-  fprintf(stderr, "%s:%d: %s = %.17g, expected %.17g (atol %g, rtol %g, diff %.3g)\n", file,
-          line, expr, actual, expected, atol, rtol, fabs(actual - expected));
+  fprintf(stderr, "%s:%d: %s = %.17g, expected %.17g (atol %g, rtol %g, diff %.3g)\n", file, line,
+          expr, actual, expected, atol, rtol, fabs(actual - expected));
   return 0;
 }
 
@@ -34,12 +34,15 @@ int tst_vec_close(const double *a, const double *e, int n, double atol, double r
     if (!close1(a[i], e[i], atol, rtol)) {
       bad++;
       double d = isnan(a[i]) || isnan(e[i]) ? INFINITY : fabs(a[i] - e[i]);
-      if (d > wdiff) { wdiff = d; worst = i; }
+      if (d > wdiff) {
+        wdiff = d;
+        worst = i;
+      }
     }
   }
   if (!bad) return 1;
-  fprintf(stderr, "%s:%d: %s: %d of %d entries differ; worst [%d] = %.17g, expected %.17g\n",
-          file, line, expr, bad, n, worst, a[worst], e[worst]);
+  fprintf(stderr, "%s:%d: %s: %d of %d entries differ; worst [%d] = %.17g, expected %.17g\n", file,
+          line, expr, bad, n, worst, a[worst], e[worst]);
   return 0;
 }
 
@@ -84,9 +87,13 @@ void tst_planted_spd(int n, double eps, unsigned long seed, const double *lo, co
     double l = lo ? lo[i] : 0.0, h = hi ? hi[i] : INFINITY;
     double u = gsl_rng_uniform(r);
     int fl = isfinite(l), fh = isfinite(h);
-    if (fl && u < 1.0 / 3) { xstar[i] = l; w[i] = gsl_rng_uniform(r) + 0.1; }
-    else if (fh && u > 2.0 / 3) { xstar[i] = h; w[i] = -(gsl_rng_uniform(r) + 0.1); }
-    else {
+    if (fl && u < 1.0 / 3) {
+      xstar[i] = l;
+      w[i] = gsl_rng_uniform(r) + 0.1;
+    } else if (fh && u > 2.0 / 3) {
+      xstar[i] = h;
+      w[i] = -(gsl_rng_uniform(r) + 0.1);
+    } else {
       double a = fl ? l : (fh ? h - 2 : -1), c = fh ? h : a + 2;
       xstar[i] = a + (c - a) * (0.1 + 0.8 * gsl_rng_uniform(r));
       w[i] = 0;
@@ -101,8 +108,8 @@ void tst_planted_spd(int n, double eps, unsigned long seed, const double *lo, co
   gsl_rng_free(r);
 }
 
-double tst_natres_dense(int n, const double *A, const double *b, const double *lo,
-                        const double *hi, const double *x) {
+double tst_natres_dense(int n, const double *A, const double *b, const double *lo, const double *hi,
+                        const double *x) {
   double m = 0;
   for (int i = 0; i < n; i++) {
     long double w = b[i];

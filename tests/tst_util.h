@@ -12,16 +12,16 @@
 #include <CUnit/CUnit.h>
 #include <stddef.h>
 
-int tst_close(double actual, double expected, double atol, double rtol,
-              const char *expr, const char *file, int line);
+int tst_close(double actual, double expected, double atol, double rtol, const char *expr,
+              const char *file, int line);
 int tst_vec_close(const double *a, const double *e, int n, double atol, double rtol,
                   const char *expr, const char *file, int line);
 
-#define TST_CLOSE(a, e, atol, rtol)                                              \
-  CU_assertImplementation(tst_close((a), (e), (atol), (rtol), #a, __FILE__, __LINE__), \
-                          __LINE__, "TST_CLOSE(" #a ", " #e ")", __FILE__, "", CU_FALSE)
-#define TST_VEC_CLOSE(a, e, n, atol, rtol)                                              \
-  CU_assertImplementation(tst_vec_close((a), (e), (n), (atol), (rtol), #a, __FILE__, __LINE__), \
+#define TST_CLOSE(a, e, atol, rtol)                                                                \
+  CU_assertImplementation(tst_close((a), (e), (atol), (rtol), #a, __FILE__, __LINE__), __LINE__,   \
+                          "TST_CLOSE(" #a ", " #e ")", __FILE__, "", CU_FALSE)
+#define TST_VEC_CLOSE(a, e, n, atol, rtol)                                                         \
+  CU_assertImplementation(tst_vec_close((a), (e), (n), (atol), (rtol), #a, __FILE__, __LINE__),    \
                           __LINE__, "TST_VEC_CLOSE(" #a ", " #e ")", __FILE__, "", CU_FALSE)
 
 /* Run all registered suites with the basic interface (verbose), print the
@@ -44,8 +44,8 @@ void tst_planted_spd(int n, double eps, unsigned long seed, const double *lo, co
 
 /* Independent recomputation of ||mid(x - hi, w, x - lo)||_inf for dense A
  * (lo/hi NULL = 0/+inf), no findex: the test's own check of a solution. */
-double tst_natres_dense(int n, const double *A, const double *b, const double *lo,
-                        const double *hi, const double *x);
+double tst_natres_dense(int n, const double *A, const double *b, const double *lo, const double *hi,
+                        const double *x);
 
 /* A new temporary folder /tmp/lcplab_NAME_XXXXXX (mkdtemp) into dir (size
  * len >= 64); 0 on success, -1 otherwise. */

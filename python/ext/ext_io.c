@@ -33,10 +33,13 @@ PyObject *lx_read(PyObject *self, PyObject *args) {
   slv_problem p = slv_instance_problem(inst);
   PyObject *d = PyDict_New();
   if (!d || lx_set_steal(d, "problem", lx_problem_tuple(&p)) < 0 ||
-      lx_set_steal(d, "name", PyUnicode_DecodeUTF8(inst->name, (Py_ssize_t)strlen(inst->name), "replace")) < 0 ||
+      lx_set_steal(d, "name",
+                   PyUnicode_DecodeUTF8(inst->name, (Py_ssize_t)strlen(inst->name), "replace")) <
+          0 ||
       lx_set_steal(d, "kind", PyUnicode_FromString(inst->kind)) < 0 ||
       lx_set_int(d, "format", inst->format) < 0 ||
-      lx_set_steal(d, "x_ref", inst->x_ref ? lx_vector(inst->n, inst->x_ref) : Py_NewRef(Py_None)) < 0)
+      lx_set_steal(d, "x_ref", inst->x_ref ? lx_vector(inst->n, inst->x_ref) : Py_NewRef(Py_None)) <
+          0)
     Py_CLEAR(d);
   slv_instance_free(inst);
   return d;

@@ -18,8 +18,8 @@ static int check_csr(int n, const int *Ap, npy_intp nnz) {
       return -1;
     }
   if (Ap[n] != nnz) {
-    PyErr_Format(PyExc_ValueError, "indptr[%d]=%d, but indices and data have %zd values", n,
-                 Ap[n], (Py_ssize_t)nnz);
+    PyErr_Format(PyExc_ValueError, "indptr[%d]=%d, but indices and data have %zd values", n, Ap[n],
+                 (Py_ssize_t)nnz);
     return -1;
   }
   return 0;
@@ -95,9 +95,10 @@ PyObject *lx_residuals_dict(const slv_residuals *r) {
   if (!d) return NULL;
   const slv_contact_metrics *c = &r->contact;
   if (lx_set_float(d, "res_nat_inf", r->res_nat_inf) < 0 ||
-      lx_set_float(d, "res_rel", r->res_rel) < 0 || lx_set_float(d, "res_rel_2", r->res_rel_2) < 0 ||
-      lx_set_float(d, "compl", r->compl) < 0 || lx_set_float(d, "infeas", r->infeas) < 0 ||
-      lx_set_float(d, "b_inf", r->b_inf) < 0 || lx_set_float(d, "merit_fclib", r->merit_fclib) < 0 ||
+      lx_set_float(d, "res_rel", r->res_rel) < 0 ||
+      lx_set_float(d, "res_rel_2", r->res_rel_2) < 0 || lx_set_float(d, "compl", r->compl ) < 0 ||
+      lx_set_float(d, "infeas", r->infeas) < 0 || lx_set_float(d, "b_inf", r->b_inf) < 0 ||
+      lx_set_float(d, "merit_fclib", r->merit_fclib) < 0 ||
       lx_set_float(d, "signorini", c->signorini) < 0 ||
       lx_set_float(d, "conic_compl", c->conic_compl) < 0 ||
       lx_set_float(d, "ncp_compl", c->ncp_compl) < 0 ||
@@ -143,7 +144,7 @@ PyObject *lx_residual(PyObject *self, PyObject *args) {
 /* ---- copies of a library-owned problem ---------------------------------------- */
 
 static PyObject *dense_copy(const slv_problem *p) {
-  npy_intp dims[2] = {p->n, p->n};
+  npy_intp dims[2] = { p->n, p->n };
   PyObject *A = PyArray_ZEROS(2, dims, NPY_DOUBLE, 1); /* Fortran order: column-major */
   if (!A) return NULL;
   double *a = PyArray_DATA((PyArrayObject *)A);
@@ -175,8 +176,17 @@ static PyObject *csr_tuple(const slv_problem *p, const int *Ap, const int *Aj, c
   if (lo && hi && cr && cm && fi && mu && A && ip && ix && dx && b)
     t = Py_BuildValue("(iiOOOOOOOOOOOi)", n, Ap ? (int)SLV_CSR : (int)SLV_DENSE, A, ip, ix, dx, b,
                       lo, hi, fi, mu, cr, cm, (int)p->cone_law);
-  Py_XDECREF(lo); Py_XDECREF(hi); Py_XDECREF(cr); Py_XDECREF(cm); Py_XDECREF(fi);
-  Py_XDECREF(mu); Py_XDECREF(A); Py_XDECREF(ip); Py_XDECREF(ix); Py_XDECREF(dx); Py_XDECREF(b);
+  Py_XDECREF(lo);
+  Py_XDECREF(hi);
+  Py_XDECREF(cr);
+  Py_XDECREF(cm);
+  Py_XDECREF(fi);
+  Py_XDECREF(mu);
+  Py_XDECREF(A);
+  Py_XDECREF(ip);
+  Py_XDECREF(ix);
+  Py_XDECREF(dx);
+  Py_XDECREF(b);
   return t;
 }
 

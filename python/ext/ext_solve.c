@@ -31,16 +31,16 @@ typedef struct {
 } opt_field;
 
 static const opt_field fields[] = {
-    {"max_iter", OPT_INT, offsetof(slv_options, max_iter)},
-    {"tol", OPT_DOUBLE, offsetof(slv_options, tol)},
-    {"norm", OPT_INT, offsetof(slv_options, norm)},
-    {"omega", OPT_DOUBLE, offsetof(slv_options, omega)},
-    {"damping", OPT_DOUBLE, offsetof(slv_options, damping)},
-    {"pivot_tol", OPT_DOUBLE, offsetof(slv_options, pivot_tol)},
-    {"check_every", OPT_INT, offsetof(slv_options, check_every)},
-    {"max_pivots", OPT_INT, offsetof(slv_options, max_pivots)},
-    {"seed", OPT_ULONG, offsetof(slv_options, seed)},
-    {"simd", OPT_INT, offsetof(slv_options, simd)},
+  { "max_iter", OPT_INT, offsetof(slv_options, max_iter) },
+  { "tol", OPT_DOUBLE, offsetof(slv_options, tol) },
+  { "norm", OPT_INT, offsetof(slv_options, norm) },
+  { "omega", OPT_DOUBLE, offsetof(slv_options, omega) },
+  { "damping", OPT_DOUBLE, offsetof(slv_options, damping) },
+  { "pivot_tol", OPT_DOUBLE, offsetof(slv_options, pivot_tol) },
+  { "check_every", OPT_INT, offsetof(slv_options, check_every) },
+  { "max_pivots", OPT_INT, offsetof(slv_options, max_pivots) },
+  { "seed", OPT_ULONG, offsetof(slv_options, seed) },
+  { "simd", OPT_INT, offsetof(slv_options, simd) },
 };
 
 /* opt's field `name` = value; 0, or -1 with KeyError / TypeError /
@@ -118,9 +118,12 @@ static PyObject *result_dict(const slv_result *res, PyObject *x, PyObject *w, do
   if (bad || lx_set_steal(d, "history_time", htime) < 0 ||
       lx_set_steal(d, "method", PyUnicode_FromString(res->method ? res->method : "")) < 0 ||
       lx_set_int(d, "status", res->status) < 0 ||
-      lx_set_steal(d, "message", PyUnicode_DecodeUTF8(res->message, (Py_ssize_t)strlen(res->message), "replace")) < 0 ||
+      lx_set_steal(
+          d, "message",
+          PyUnicode_DecodeUTF8(res->message, (Py_ssize_t)strlen(res->message), "replace")) < 0 ||
       PyDict_SetItemString(d, "x", x) < 0 || PyDict_SetItemString(d, "w", w) < 0 ||
-      lx_set_int(d, "iterations", res->iterations) < 0 || lx_set_int(d, "pivots", res->pivots) < 0 ||
+      lx_set_int(d, "iterations", res->iterations) < 0 ||
+      lx_set_int(d, "pivots", res->pivots) < 0 ||
       lx_set_steal(d, "residuals", lx_residuals_dict(&res->res)) < 0 ||
       lx_set_float(d, "solver_residual", res->solver_residual) < 0 ||
       lx_set_float(d, "time", t) < 0) {
@@ -146,8 +149,8 @@ static PyObject *refusal(slv_status st, const char *msg, PyObject *x, PyObject *
 
 PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
-  static char *kwlist[] = {"problem", "solver", "options", "x0", "history", "log", "log_level",
-                           NULL};
+  static char *kwlist[] = { "problem", "solver", "options",   "x0",
+                            "history", "log",    "log_level", NULL };
   PyObject *t, *odict = Py_None, *x0o = Py_None, *logfn = Py_None;
   const char *name;
   int history = 0, level = SLV_LOG_DEBUG;
@@ -182,8 +185,7 @@ PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
   slv_workspace *ws = NULL;
   double tsolve = 0.0;
   double *xd = PyArray_DATA((PyArrayObject *)x), *wd = PyArray_DATA((PyArrayObject *)w);
-  Py_BEGIN_ALLOW_THREADS
-  st = slv_workspace_new(solver, p.n > 0 ? p.n : 1, &opt, &ws);
+  Py_BEGIN_ALLOW_THREADS st = slv_workspace_new(solver, p.n > 0 ? p.n : 1, &opt, &ws);
   if (st == SLV_OK) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -191,12 +193,12 @@ PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     clock_gettime(CLOCK_MONOTONIC, &t1);
     tsolve = seconds(&t0, &t1);
   }
-  Py_END_ALLOW_THREADS
-  if (st != SLV_OK) {
+  Py_END_ALLOW_THREADS if (st != SLV_OK) {
     snprintf(msg, sizeof msg, "cannot create the workspace of %s for n=%d: %s", name, p.n,
              slv_status_str(st));
     out = st == SLV_ERR_NOMEM ? PyErr_NoMemory() : refusal(st, msg, x, w);
-  } else {
+  }
+  else {
     out = result_dict(&res, x, w, tsolve); /* copies the history before the free */
   }
   slv_workspace_free(ws);

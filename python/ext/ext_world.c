@@ -29,8 +29,7 @@
 #include <string.h>
 
 typedef struct {
-  PyObject_HEAD
-  dyn_world *w;
+  PyObject_HEAD dyn_world *w;
   int busy; /* set while run() steps without the GIL */
 } lx_world;
 
@@ -50,31 +49,31 @@ _Static_assert(sizeof(dyn_friction) == sizeof(int) && sizeof(dyn_integrator) == 
 
 #define S_OFF(f) offsetof(dyn_world_settings, f)
 static const set_field set_fields[] = {
-    {"dt", SET_DOUBLE, S_OFF(dt)},
-    {"gravity", SET_V3, S_OFF(gravity)},
-    {"integrator", SET_ENUM, S_OFF(integrator)},
-    {"gyro", SET_ENUM, S_OFF(gyro)},
-    {"orient", SET_ENUM, S_OFF(orient)},
-    {"friction", SET_ENUM, S_OFF(contact.friction)},
-    {"eta", SET_INT, S_OFF(contact.eta)},
-    {"k_erp", SET_DOUBLE, S_OFF(contact.k_erp)},
-    {"slop", SET_DOUBLE, S_OFF(contact.slop)},
-    {"cfm", SET_DOUBLE, S_OFF(contact.cfm)},
-    {"max_correct_vel", SET_DOUBLE, S_OFF(contact.max_correct_vel)},
-    {"margin", SET_DOUBLE, S_OFF(margin)},
-    {"solver", SET_NAME, S_OFF(solver)},
-    {"max_iter", SET_INT, S_OFF(opt.max_iter)},
-    {"tol", SET_DOUBLE, S_OFF(opt.tol)},
-    {"omega", SET_DOUBLE, S_OFF(opt.omega)},
-    {"warm_start", SET_INT, S_OFF(warm_start)},
-    {"warm_factor", SET_DOUBLE, S_OFF(warm_factor)},
-    {"storage", SET_ENUM, S_OFF(storage)},
-    {"dense_max_rows", SET_INT, S_OFF(dense_max_rows)},
-    {"cone_law", SET_ENUM, S_OFF(cone_law)},
-    {"contact_order", SET_ENUM, S_OFF(contact_order)},
-    {"on_failure", SET_ENUM, S_OFF(on_failure)},
-    {"fallback_solver", SET_NAME, S_OFF(fallback_solver)},
-    {"fallback_max_iter", SET_INT, S_OFF(fallback_max_iter)},
+  { "dt", SET_DOUBLE, S_OFF(dt) },
+  { "gravity", SET_V3, S_OFF(gravity) },
+  { "integrator", SET_ENUM, S_OFF(integrator) },
+  { "gyro", SET_ENUM, S_OFF(gyro) },
+  { "orient", SET_ENUM, S_OFF(orient) },
+  { "friction", SET_ENUM, S_OFF(contact.friction) },
+  { "eta", SET_INT, S_OFF(contact.eta) },
+  { "k_erp", SET_DOUBLE, S_OFF(contact.k_erp) },
+  { "slop", SET_DOUBLE, S_OFF(contact.slop) },
+  { "cfm", SET_DOUBLE, S_OFF(contact.cfm) },
+  { "max_correct_vel", SET_DOUBLE, S_OFF(contact.max_correct_vel) },
+  { "margin", SET_DOUBLE, S_OFF(margin) },
+  { "solver", SET_NAME, S_OFF(solver) },
+  { "max_iter", SET_INT, S_OFF(opt.max_iter) },
+  { "tol", SET_DOUBLE, S_OFF(opt.tol) },
+  { "omega", SET_DOUBLE, S_OFF(opt.omega) },
+  { "warm_start", SET_INT, S_OFF(warm_start) },
+  { "warm_factor", SET_DOUBLE, S_OFF(warm_factor) },
+  { "storage", SET_ENUM, S_OFF(storage) },
+  { "dense_max_rows", SET_INT, S_OFF(dense_max_rows) },
+  { "cone_law", SET_ENUM, S_OFF(cone_law) },
+  { "contact_order", SET_ENUM, S_OFF(contact_order) },
+  { "on_failure", SET_ENUM, S_OFF(on_failure) },
+  { "fallback_solver", SET_NAME, S_OFF(fallback_solver) },
+  { "fallback_max_iter", SET_INT, S_OFF(fallback_max_iter) },
 };
 
 static int set_double(const char *name, PyObject *v, double *out) {
@@ -181,7 +180,7 @@ static void world_dealloc(lx_world *self) {
  * ValueError("...") with the library's message; the package re-raises it
  * as its own error type. */
 static int world_init(lx_world *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"scene", "params", "settings", NULL};
+  static char *kwlist[] = { "scene", "params", "settings", NULL };
   const char *scene;
   PyObject *params = Py_None, *settings = Py_None;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|OO", kwlist, &scene, &params, &settings))
@@ -232,19 +231,45 @@ static int world_init(lx_world *self, PyObject *args, PyObject *kwargs) {
 
 /* ---- run ------------------------------------------------------------------------------ */
 
-enum { COL_STEP, COL_T, COL_KINETIC, COL_POTENTIAL, COL_ENERGY, COL_PEN, COL_CONTACTS, COL_ROWS,
-       COL_ITER, COL_RES, COL_SOLVE_T, COL_COLLIDE_T, COL_STEP_T, COL_STATUS, COL_JOINT_ERR,
-       COL_FAILED, COL_APPLIED, COL_FB_STATUS, COL_RES_APPLIED,
-       COL_SIG, COL_CONIC, COL_NCP, COL_DUAL, COL_PRIMAL, COL_MDP, NCOL };
+enum {
+  COL_STEP,
+  COL_T,
+  COL_KINETIC,
+  COL_POTENTIAL,
+  COL_ENERGY,
+  COL_PEN,
+  COL_CONTACTS,
+  COL_ROWS,
+  COL_ITER,
+  COL_RES,
+  COL_SOLVE_T,
+  COL_COLLIDE_T,
+  COL_STEP_T,
+  COL_STATUS,
+  COL_JOINT_ERR,
+  COL_FAILED,
+  COL_APPLIED,
+  COL_FB_STATUS,
+  COL_RES_APPLIED,
+  COL_SIG,
+  COL_CONIC,
+  COL_NCP,
+  COL_DUAL,
+  COL_PRIMAL,
+  COL_MDP,
+  NCOL
+};
 static const char *const col_name[NCOL] = {
-    "step", "t", "kinetic", "potential", "energy", "max_penetration", "contacts", "rows",
-    "iterations", "res_nat_inf", "solve_time_s", "collide_time_s", "step_time_s", "status",
-    "joint_error", "failed", "applied", "fallback_status", "res_applied", "signorini",
-    "conic_compl", "ncp_compl", "dual_feas", "primal_feas", "mdp_gap"};
+  "step",        "t",         "kinetic",     "potential",   "energy",       "max_penetration",
+  "contacts",    "rows",      "iterations",  "res_nat_inf", "solve_time_s", "collide_time_s",
+  "step_time_s", "status",    "joint_error", "failed",      "applied",      "fallback_status",
+  "res_applied", "signorini", "conic_compl", "ncp_compl",   "dual_feas",    "primal_feas",
+  "mdp_gap"
+};
 /* integer columns (int64) */
 static int col_is_int(int c) {
-  return c == COL_STEP || c == COL_CONTACTS || c == COL_ROWS || c == COL_ITER ||
-         c == COL_STATUS || c == COL_FAILED || c == COL_APPLIED || c == COL_FB_STATUS;
+  return c == COL_STEP || c == COL_CONTACTS || c == COL_ROWS || c == COL_ITER || c == COL_STATUS ||
+         c == COL_FAILED || c == COL_APPLIED || c == COL_FB_STATUS;
 }
 
 typedef struct {
@@ -264,16 +289,21 @@ static void put(columns *c, int col, long k, double v) {
  * without cones), recomputed from the step's problem and the impulses
  * applied. */
 static void record(dyn_world *w, const dyn_world_metrics *m, columns *c, long k) {
-  double v[NCOL] = {(double)m->step, m->t, m->kinetic, m->potential, m->energy,
-                    m->max_penetration, m->contacts, m->rows, m->iterations, m->res_nat_inf,
-                    m->solve_time_s, m->collide_time_s, m->step_time_s, (double)m->status,
-                    m->joint_error, m->failed, (double)m->applied, (double)m->fallback_status,
-                    m->res_applied};
+  double v[NCOL] = { (double)m->step,    m->t,
+                     m->kinetic,         m->potential,
+                     m->energy,          m->max_penetration,
+                     m->contacts,        m->rows,
+                     m->iterations,      m->res_nat_inf,
+                     m->solve_time_s,    m->collide_time_s,
+                     m->step_time_s,     (double)m->status,
+                     m->joint_error,     m->failed,
+                     (double)m->applied, (double)m->fallback_status,
+                     m->res_applied };
   memcpy(c->stages + (size_t)k * DYN_WORLD_STAGES, m->stage_time_s, sizeof m->stage_time_s);
   slv_problem p;
   const double *x = NULL;
   dyn_world_last_problem(w, &p, &x);
-  slv_contact_metrics cm = {NAN, NAN, NAN, NAN, NAN, NAN};
+  slv_contact_metrics cm = { NAN, NAN, NAN, NAN, NAN, NAN };
   if (p.n > 0 && p.ncones > 0 && x) cm = slv_residual(&p, x, NULL).contact;
   v[COL_SIG] = cm.signorini;
   v[COL_CONIC] = cm.conic_compl;
@@ -288,8 +318,8 @@ static void trace_step(dyn_world *w, const int *dyn, int nd, double *tr) {
   const dyn_body *b = dyn_world_bodies(w);
   for (int j = 0; j < nd; j++) {
     const dyn_body *q = &b[dyn[j]];
-    double s[13] = {q->r.x, q->r.y, q->r.z, q->q.w, q->q.x, q->q.y, q->q.z,
-                    q->v.x, q->v.y, q->v.z, q->w.x, q->w.y, q->w.z};
+    double s[13] = { q->r.x, q->r.y, q->r.z, q->q.w, q->q.x, q->q.y, q->q.z,
+                     q->v.x, q->v.y, q->v.z, q->w.x, q->w.y, q->w.z };
     memcpy(tr + 13 * (size_t)j, s, sizeof s);
   }
 }
@@ -316,7 +346,7 @@ static PyObject *make_columns(npy_intp K, columns *c) {
     if (a && !col_is_int(col)) c->f[col] = PyArray_DATA((PyArrayObject *)a);
     Py_XDECREF(a);
   }
-  npy_intp dims[2] = {K, DYN_WORLD_STAGES};
+  npy_intp dims[2] = { K, DYN_WORLD_STAGES };
   PyObject *st = d ? PyArray_ZEROS(2, dims, NPY_DOUBLE, 0) : NULL;
   if (!st || PyDict_SetItemString(d, "stage_time_s", st) < 0) Py_CLEAR(d);
   if (st) c->stages = PyArray_DATA((PyArrayObject *)st);
@@ -335,7 +365,7 @@ static int dynamic_bodies(dyn_world *w, int **out) {
 }
 
 static PyObject *world_run(lx_world *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"steps", "trace", "log", "log_level", NULL};
+  static char *kwlist[] = { "steps", "trace", "log", "log_level", NULL };
   long K;
   int want_trace = 0, level = SLV_LOG_DEBUG;
   PyObject *logfn = Py_None;
@@ -355,29 +385,28 @@ static PyObject *world_run(lx_world *self, PyObject *args, PyObject *kwargs) {
   memset(&c, 0, sizeof c);
   PyObject *cols = make_columns((npy_intp)K, &c), *trace = Py_NewRef(Py_None), *out = NULL;
   if (cols && want_trace) {
-    npy_intp dims[3] = {K, nd, 13};
+    npy_intp dims[3] = { K, nd, 13 };
     Py_DECREF(trace);
     trace = PyArray_ZEROS(3, dims, NPY_DOUBLE, 0);
   }
-  if (!cols || !trace || install_log(self->w, scratch.log_level_fn, scratch.log_ctx, scratch.log_level) < 0)
+  if (!cols || !trace ||
+      install_log(self->w, scratch.log_level_fn, scratch.log_ctx, scratch.log_level) < 0)
     goto done;
   double *tr = want_trace ? PyArray_DATA((PyArrayObject *)trace) : NULL;
   long k = 0;
   dyn_err e = DYN_OK;
   self->busy = 1;
-  Py_BEGIN_ALLOW_THREADS
-  for (; k < K; k++) {
+  Py_BEGIN_ALLOW_THREADS for (; k < K; k++) {
     dyn_world_metrics m;
     e = dyn_world_step(self->w, &m);
     if (e != DYN_OK) break;
     record(self->w, &m, &c, k);
     if (tr) trace_step(self->w, dyn, nd, tr + (size_t)k * 13 * (size_t)nd);
   }
-  Py_END_ALLOW_THREADS
-  self->busy = 0;
+  Py_END_ALLOW_THREADS self->busy = 0;
   if (install_log(self->w, NULL, NULL, SLV_LOG_DEBUG) < 0) goto done;
-  out = Py_BuildValue("{s:O,s:O,s:l,s:i,s:s}", "metrics", cols, "trace", trace, "done", k,
-                      "error", (int)e, "message", e == DYN_OK ? "" : dyn_world_message(self->w));
+  out = Py_BuildValue("{s:O,s:O,s:l,s:i,s:s}", "metrics", cols, "trace", trace, "done", k, "error",
+                      (int)e, "message", e == DYN_OK ? "" : dyn_world_message(self->w));
 done:
   PyMem_Free(dyn);
   Py_XDECREF(cols);
@@ -392,7 +421,7 @@ static PyObject *world_bodies(lx_world *self, PyObject *noargs) {
   (void)noargs;
   if (!ready(self)) return NULL;
   int nb = dyn_world_body_count(self->w);
-  npy_intp n = nb, d3[2] = {nb, 3}, d4[2] = {nb, 4};
+  npy_intp n = nb, d3[2] = { nb, 3 }, d4[2] = { nb, 4 };
   PyObject *r = PyArray_ZEROS(2, d3, NPY_DOUBLE, 0), *q = PyArray_ZEROS(2, d4, NPY_DOUBLE, 0);
   PyObject *v = PyArray_ZEROS(2, d3, NPY_DOUBLE, 0), *w = PyArray_ZEROS(2, d3, NPY_DOUBLE, 0);
   PyObject *m = PyArray_ZEROS(1, &n, NPY_DOUBLE, 0), *st = PyArray_ZEROS(1, &n, NPY_BOOL, 0);
@@ -404,17 +433,31 @@ static PyObject *world_bodies(lx_world *self, PyObject *noargs) {
     double *md = PyArray_DATA((PyArrayObject *)m);
     npy_bool *sd = PyArray_DATA((PyArrayObject *)st);
     for (int i = 0; i < nb; i++) {
-      rd[3 * i] = b[i].r.x; rd[3 * i + 1] = b[i].r.y; rd[3 * i + 2] = b[i].r.z;
-      qd[4 * i] = b[i].q.w; qd[4 * i + 1] = b[i].q.x; qd[4 * i + 2] = b[i].q.y; qd[4 * i + 3] = b[i].q.z;
-      vd[3 * i] = b[i].v.x; vd[3 * i + 1] = b[i].v.y; vd[3 * i + 2] = b[i].v.z;
-      wd[3 * i] = b[i].w.x; wd[3 * i + 1] = b[i].w.y; wd[3 * i + 2] = b[i].w.z;
+      rd[3 * i] = b[i].r.x;
+      rd[3 * i + 1] = b[i].r.y;
+      rd[3 * i + 2] = b[i].r.z;
+      qd[4 * i] = b[i].q.w;
+      qd[4 * i + 1] = b[i].q.x;
+      qd[4 * i + 2] = b[i].q.y;
+      qd[4 * i + 3] = b[i].q.z;
+      vd[3 * i] = b[i].v.x;
+      vd[3 * i + 1] = b[i].v.y;
+      vd[3 * i + 2] = b[i].v.z;
+      wd[3 * i] = b[i].w.x;
+      wd[3 * i + 1] = b[i].w.y;
+      wd[3 * i + 2] = b[i].w.z;
       md[i] = b[i].mass;
       sd[i] = (npy_bool)(b[i].is_static != 0);
     }
     out = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:O}", "r", r, "q", q, "v", v, "w", w, "mass", m,
                         "is_static", st);
   }
-  Py_XDECREF(r); Py_XDECREF(q); Py_XDECREF(v); Py_XDECREF(w); Py_XDECREF(m); Py_XDECREF(st);
+  Py_XDECREF(r);
+  Py_XDECREF(q);
+  Py_XDECREF(v);
+  Py_XDECREF(w);
+  Py_XDECREF(m);
+  Py_XDECREF(st);
   return out;
 }
 
@@ -464,38 +507,40 @@ static PyObject *world_get_dt(lx_world *self, void *closure) {
 }
 
 static PyMethodDef world_methods[] = {
-    {"run", (PyCFunction)(void (*)(void))world_run, METH_VARARGS | METH_KEYWORDS,
-     "run(steps, trace=False, log=None, log_level=3) -> dict"},
-    {"bodies", (PyCFunction)world_bodies, METH_NOARGS, "bodies() -> dict of arrays"},
-    {"last_problem", (PyCFunction)world_last_problem, METH_NOARGS,
-     "last_problem() -> (problem tuple, x) or None"},
-    {"energy", (PyCFunction)world_energy, METH_NOARGS, "energy() -> (kinetic, potential)"},
-    {NULL, NULL, 0, NULL}};
+  { "run", (PyCFunction)(void (*)(void))world_run, METH_VARARGS | METH_KEYWORDS,
+    "run(steps, trace=False, log=None, log_level=3) -> dict" },
+  { "bodies", (PyCFunction)world_bodies, METH_NOARGS, "bodies() -> dict of arrays" },
+  { "last_problem", (PyCFunction)world_last_problem, METH_NOARGS,
+    "last_problem() -> (problem tuple, x) or None" },
+  { "energy", (PyCFunction)world_energy, METH_NOARGS, "energy() -> (kinetic, potential)" },
+  { NULL, NULL, 0, NULL }
+};
 
 static PyGetSetDef world_getset[] = {
-    {"time", (getter)world_get_time, NULL, "time (s)", NULL},
-    {"step_count", (getter)world_get_steps, NULL, "steps done", NULL},
-    {"body_count", (getter)world_get_nbodies, NULL, "bodies", NULL},
-    {"solver", (getter)world_get_solver, NULL, "solver name", NULL},
-    {"dt", (getter)world_get_dt, NULL, "time step (s)", NULL},
-    {NULL, NULL, NULL, NULL, NULL}};
+  { "time", (getter)world_get_time, NULL, "time (s)", NULL },
+  { "step_count", (getter)world_get_steps, NULL, "steps done", NULL },
+  { "body_count", (getter)world_get_nbodies, NULL, "bodies", NULL },
+  { "solver", (getter)world_get_solver, NULL, "solver name", NULL },
+  { "dt", (getter)world_get_dt, NULL, "time step (s)", NULL },
+  { NULL, NULL, NULL, NULL, NULL }
+};
 
 PyTypeObject lx_world_type = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "lcplab._lcplab.World",
-    .tp_basicsize = sizeof(lx_world),
-    .tp_dealloc = (destructor)world_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "A libdynamics world built from a named scene (private: use lcplab.World).",
-    .tp_methods = world_methods,
-    .tp_getset = world_getset,
-    .tp_init = (initproc)world_init,
-    .tp_new = PyType_GenericNew,
+  PyVarObject_HEAD_INIT(NULL, 0).tp_name = "lcplab._lcplab.World",
+  .tp_basicsize = sizeof(lx_world),
+  .tp_dealloc = (destructor)world_dealloc,
+  .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+  .tp_doc = "A libdynamics world built from a named scene (private: use lcplab.World).",
+  .tp_methods = world_methods,
+  .tp_getset = world_getset,
+  .tp_init = (initproc)world_init,
+  .tp_new = PyType_GenericNew,
 };
 
 /* scenes() -> [(name, summary)] */
 PyObject *lx_scenes(PyObject *self, PyObject *args) {
-  (void)self; (void)args;
+  (void)self;
+  (void)args;
   PyObject *list = PyList_New(0);
   for (int i = 0; list && i < dyn_scene_count(); i++) {
     PyObject *t = Py_BuildValue("(ss)", dyn_scene_name(i), dyn_scene_summary(i));
@@ -509,7 +554,8 @@ PyObject *lx_scenes(PyObject *self, PyObject *args) {
  * world's enum names, read from libdynamics (dyn_world_stage_name,
  * dyn_applied_str, dyn_failure_policy_str) */
 PyObject *lx_world_names(PyObject *self, PyObject *args) {
-  (void)self; (void)args;
+  (void)self;
+  (void)args;
   PyObject *stages = PyList_New(0), *applied = PyList_New(0), *policies = PyList_New(0);
   PyObject *out = NULL;
   int ok = stages && applied && policies;

@@ -18,8 +18,7 @@ void *lx_array_data(PyObject *obj, int typenum, npy_intp size, int fortran, int 
                     const char *field) {
   if (obj == Py_None && none_ok) return NULL;
   if (!PyArray_Check(obj)) {
-    PyErr_Format(PyExc_TypeError, "%s must be a numpy array, got %s", field,
-                 Py_TYPE(obj)->tp_name);
+    PyErr_Format(PyExc_TypeError, "%s must be a numpy array, got %s", field, Py_TYPE(obj)->tp_name);
     return NULL;
   }
   PyArrayObject *a = (PyArrayObject *)obj;
@@ -113,7 +112,8 @@ int lx_log_finish(lx_log *log) {
 /* [(value, name)] of every status slv_status_str knows (the enum's range
  * with margin: an unknown value names itself "unknown_status"). */
 static PyObject *lx_statuses(PyObject *self, PyObject *args) {
-  (void)self; (void)args;
+  (void)self;
+  (void)args;
   PyObject *list = PyList_New(0);
   for (int s = -32; list && s <= 32; s++) {
     const char *name = slv_status_str((slv_status)s);
@@ -127,7 +127,8 @@ static PyObject *lx_statuses(PyObject *self, PyObject *args) {
 
 /* [dict(name, summary, cite, caps, max_n)] in registry order. */
 static PyObject *lx_solvers(PyObject *self, PyObject *args) {
-  (void)self; (void)args;
+  (void)self;
+  (void)args;
   PyObject *list = PyList_New(0);
   for (int i = 0; list && i < slv_solver_count(); i++) {
     const slv_solver *s = slv_solver_at(i);
@@ -144,7 +145,8 @@ static PyObject *lx_solvers(PyObject *self, PyObject *args) {
 
 /* [(value, name)] of the file formats, SLV_FMT_AUTO first. */
 static PyObject *lx_formats(PyObject *self, PyObject *args) {
-  (void)self; (void)args;
+  (void)self;
+  (void)args;
   PyObject *list = PyList_New(0);
   for (int f = SLV_FMT_AUTO; list && f <= SLV_FMT_LAST; f++) {
     PyObject *t = Py_BuildValue("(is)", f, slv_format_str((slv_format)f));
@@ -156,34 +158,42 @@ static PyObject *lx_formats(PyObject *self, PyObject *args) {
 
 /* The library's default options as a dict of the fields the package sets. */
 static PyObject *lx_default_options(PyObject *self, PyObject *args) {
-  (void)self; (void)args;
+  (void)self;
+  (void)args;
   slv_options o = slv_options_default();
   return Py_BuildValue("{s:i,s:d,s:i,s:d,s:d,s:d,s:i,s:i,s:k}", "max_iter", o.max_iter, "tol",
-                       o.tol, "norm", o.norm, "omega", o.omega, "damping", o.damping,
-                       "pivot_tol", o.pivot_tol, "check_every", o.check_every, "max_pivots",
-                       o.max_pivots, "seed", o.seed);
+                       o.tol, "norm", o.norm, "omega", o.omega, "damping", o.damping, "pivot_tol",
+                       o.pivot_tol, "check_every", o.check_every, "max_pivots", o.max_pivots,
+                       "seed", o.seed);
 }
 
 static PyMethodDef methods[] = {
-    {"statuses", lx_statuses, METH_NOARGS, "[(value, name)] of the library's statuses."},
-    {"solvers", lx_solvers, METH_NOARGS, "The solver registry, in order, as dicts."},
-    {"formats", lx_formats, METH_NOARGS, "[(value, name)] of the file formats."},
-    {"default_options", lx_default_options, METH_NOARGS, "slv_options_default() as a dict."},
-    {"scenes", lx_scenes, METH_NOARGS, "[(name, summary)] of the named scenes."},
-    {"default_steps", lx_default_steps, METH_VARARGS, "default_steps(scene, dt) -> steps."},
-    {"world_names", lx_world_names, METH_NOARGS, "The names of the world's stages and enums."},
-    {"validate", lx_validate, METH_VARARGS, "validate(problem) -> (status, message)."},
-    {"residual", lx_residual, METH_VARARGS, "residual(problem, x, w) -> dict."},
-    {"solve", (PyCFunction)(void (*)(void))lx_solve, METH_VARARGS | METH_KEYWORDS,
-     "solve(problem, solver, options, x0, history, log, log_level) -> dict."},
-    {"read", lx_read, METH_VARARGS, "read(path, format) -> dict or (status, message)."},
-    {"kind", lx_kind, METH_VARARGS, "kind(problem) -> the I/O library's classification."},
-    {"write", lx_write, METH_VARARGS, "write(problem, path, format, name) -> (status, message)."},
-    {NULL, NULL, 0, NULL}};
+  { "statuses", lx_statuses, METH_NOARGS, "[(value, name)] of the library's statuses." },
+  { "solvers", lx_solvers, METH_NOARGS, "The solver registry, in order, as dicts." },
+  { "formats", lx_formats, METH_NOARGS, "[(value, name)] of the file formats." },
+  { "default_options", lx_default_options, METH_NOARGS, "slv_options_default() as a dict." },
+  { "scenes", lx_scenes, METH_NOARGS, "[(name, summary)] of the named scenes." },
+  { "default_steps", lx_default_steps, METH_VARARGS, "default_steps(scene, dt) -> steps." },
+  { "world_names", lx_world_names, METH_NOARGS, "The names of the world's stages and enums." },
+  { "validate", lx_validate, METH_VARARGS, "validate(problem) -> (status, message)." },
+  { "residual", lx_residual, METH_VARARGS, "residual(problem, x, w) -> dict." },
+  { "solve", (PyCFunction)(void (*)(void))lx_solve, METH_VARARGS | METH_KEYWORDS,
+    "solve(problem, solver, options, x0, history, log, log_level) -> dict." },
+  { "read", lx_read, METH_VARARGS, "read(path, format) -> dict or (status, message)." },
+  { "kind", lx_kind, METH_VARARGS, "kind(problem) -> the I/O library's classification." },
+  { "write", lx_write, METH_VARARGS, "write(problem, path, format, name) -> (status, message)." },
+  { NULL, NULL, 0, NULL }
+};
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_lcplab",
-                                    "The C layer of the lcplab package (private).", -1, methods,
-                                    NULL, NULL, NULL, NULL};
+static struct PyModuleDef module = { PyModuleDef_HEAD_INIT,
+                                     "_lcplab",
+                                     "The C layer of the lcplab package (private).",
+                                     -1,
+                                     methods,
+                                     NULL,
+                                     NULL,
+                                     NULL,
+                                     NULL };
 
 PyMODINIT_FUNC PyInit__lcplab(void);
 PyMODINIT_FUNC PyInit__lcplab(void) {

@@ -16,8 +16,8 @@
 
 static void check_section(const exp_config *cfg, const exp_section *s) {
   if (s->kind < 0 || s->kind >= EXP_KIND_COUNT) fz_fail("section kind %d", (int)s->kind);
-  if (s->nsrc < 1 || s->nsrc > s->capsrc || !s->src) fz_fail("section '%s': %d sources", s->name,
-                                                              s->nsrc);
+  if (s->nsrc < 1 || s->nsrc > s->capsrc || !s->src)
+    fz_fail("section '%s': %d sources", s->name, s->nsrc);
   if (s->nsolvers < 1 || s->nsolvers > EXP_MAX_SOLVERS)
     fz_fail("section '%s': %d solvers", s->name, s->nsolvers);
   for (int k = 0; k < s->nsolvers; k++) {
@@ -37,7 +37,8 @@ static void check_section(const exp_config *cfg, const exp_section *s) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static const exp_vars vars = {{"N=10", "FAMILY=spd", "SCENE=pile", "SOLVER=pgs", "DIR=/tmp"}, 5};
+  static const exp_vars vars = { { "N=10", "FAMILY=spd", "SCENE=pile", "SOLVER=pgs", "DIR=/tmp" },
+                                 5 };
   fz_file_put(FZ_DIR "in.exp", data, size);
   exp_config cfg;
   int rc = exp_config_read(FZ_DIR "in.exp", NULL, &vars, &cfg);

@@ -68,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const char *const name = FZ_DIR "in.hdf5";
   slv_instance *a = NULL, *b = NULL;
   char err_a[512], err_b[512], path[96];
-  slv_io_req rq = {name, SLV_FMT_FCLIB, SLV_IO_DEFAULT_MAX_MEMORY, err_a, sizeof err_a};
+  slv_io_req rq = { name, SLV_FMT_FCLIB, SLV_IO_DEFAULT_MAX_MEMORY, err_a, sizeof err_a };
   slv_status st_a = slv_io_read_fclib_image(data, size, &rq, &a);
   no_open_objects("the image read");
   fz_check_read(name, st_a, a, err_a);
@@ -78,8 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz_check_read(path, st_b, b, err_b);
   precise(path, st_b, err_b);
   if ((st_a == SLV_OK) != (st_b == SLV_OK))
-    fz_fail("image and path reads differ: %d '%s' / %d '%s'", (int)st_a, err_a, (int)st_b,
-            err_b);
+    fz_fail("image and path reads differ: %d '%s' / %d '%s'", (int)st_a, err_a, (int)st_b, err_b);
   if (a) {
     fz_same_instance(a, b);
     if (a->n <= FZ_ROUND_TRIP_MAX_N) fz_round_trip(a);

@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-static const char *const SIDECARS[5] = {"b", "lo", "hi", "findex", "mu"};
+static const char *const SIDECARS[5] = { "b", "lo", "hi", "findex", "mu" };
 
 /* The sidecar index (0..4) of the marker line at p (len bytes to the end
  * of the line), or -1. */

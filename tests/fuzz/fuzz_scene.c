@@ -87,8 +87,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     long steps = 0;
     int rc = cli_world_build("simulate", &a, &w, &steps);
     if (rc == -1) {
-      if (!w || steps < 1) fz_fail("cli_world_build: success with world %p, %ld steps", (void *)w,
-                                   steps);
+      if (!w || steps < 1)
+        fz_fail("cli_world_build: success with world %p, %ld steps", (void *)w, steps);
       check_world(w, a.scene);
     } else if (rc != CLI_EXIT_USAGE || w) {
       fz_fail("cli_world_build returned %d", rc);

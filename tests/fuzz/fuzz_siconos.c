@@ -11,8 +11,8 @@
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static const slv_format forced[4] = {SLV_FMT_SICONOS_LCP, SLV_FMT_SICONOS_MLCP,
-                                       SLV_FMT_SICONOS_RELAY, SLV_FMT_SICONOS_FC3D};
+  static const slv_format forced[4] = { SLV_FMT_SICONOS_LCP, SLV_FMT_SICONOS_MLCP,
+                                        SLV_FMT_SICONOS_RELAY, SLV_FMT_SICONOS_FC3D };
   fz_read_one(FZ_DIR "in.dat", SLV_FMT_AUTO, data, size);
   fz_read_one(FZ_DIR "in.dat", forced[size % 4], data, size);
   return 0;

@@ -20,7 +20,7 @@ int __wrap_remove(const char *path);
 
 typedef struct fz_file {
   char path[256];
-  char *data;   /* malloc'd (fz_file_put) or open_memstream's buffer */
+  char *data; /* malloc'd (fz_file_put) or open_memstream's buffer */
   size_t len;
   int used;
 } fz_file;
@@ -137,7 +137,7 @@ static int names_the_file(const char *path, const char *err) {
   if (strncmp(err, path, n) == 0 && err[n] == ':') return 1;
   const char *dot = strrchr(path, '.');
   size_t stem = dot ? (size_t)(dot - path) : n;
-  static const char *const side[] = {".b:", ".lo:", ".hi:", ".findex:", ".mu:"};
+  static const char *const side[] = { ".b:", ".lo:", ".hi:", ".findex:", ".mu:" };
   if (strncmp(err, path, stem) != 0) return 0;
   for (size_t k = 0; k < sizeof side / sizeof side[0]; k++)
     if (strncmp(err + stem, side[k], strlen(side[k])) == 0) return 1;

@@ -57,8 +57,10 @@ static int finite_number(const uint8_t *s, size_t len, double *v) {
 static slv_status read_n(int n, double *x, const char *path) {
   char err[512];
   slv_status st = slv_read_vector(path, n, x, err, sizeof err);
-  if (st) fz_check_read(path, st, NULL, err);
-  else if (err[0]) fz_fail("%s: success with a message: %s", path, err);
+  if (st)
+    fz_check_read(path, st, NULL, err);
+  else if (err[0])
+    fz_fail("%s: success with a message: %s", path, err);
   return st;
 }
 

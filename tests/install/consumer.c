@@ -32,7 +32,7 @@ int main(int argc, char **argv) {
   slv_instance *inst = slv_instance_new_dense(2);
   check(inst != NULL, "slv_instance_new_dense (libslvio)");
   if (!inst) return 1;
-  const double A[4] = {2, 1, 1, 2}, b[2] = {-5, -6};
+  const double A[4] = { 2, 1, 1, 2 }, b[2] = { -5, -6 };
   memcpy(inst->A, A, sizeof A);
   memcpy(inst->b, b, sizeof b);
   slv_instance_classify(inst);
@@ -41,7 +41,7 @@ int main(int argc, char **argv) {
   slv_options opt = slv_options_default();
   slv_workspace *ws = NULL;
   check(s && slv_workspace_new(s, 2, &opt, &ws) == SLV_CONVERGED, "lemke's workspace (libsolvers)");
-  double x[2] = {0, 0};
+  double x[2] = { 0, 0 };
   slv_result res;
   slv_status st = ws ? slv_solve(ws, &p, &opt, x, NULL, &res) : SLV_ERR_INVALID;
   check(st == SLV_CONVERGED && fabs(x[0] - 4.0 / 3) < 1e-12 && fabs(x[1] - 7.0 / 3) < 1e-12,
