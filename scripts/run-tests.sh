@@ -46,7 +46,7 @@ set -uo pipefail
 
 # shellcheck source=scripts/deps.sh
 . "$(dirname "$0")/deps.sh"
-PACKAGES="$PACKAGES clang libclang-rt-14-dev" # the clang and fuzz stages (libFuzzer's runtime)
+PACKAGES="$PACKAGES clang libclang-rt-14-dev clang-format" # the clang and fuzz stages (libFuzzer's runtime); the format check
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
