@@ -15,12 +15,14 @@
  *                           its AVX2 lanes).
  *   dense, symmetric, no    dantzig (principal pivoting: exact, finite) for
  *   more than 300 rows      n <= AUTO_PIVOT_MAX rows.
+ *   dense, no more than     lemke (lexicographic complementary pivoting:
+ *   300 rows, otherwise     finite, no symmetry or positive diagonal needed).
  *   anything else           pgs.
  *
  * A candidate is taken only if slv_solver_accepts it (symmetry, diagonal,
  * storage); the next rule applies otherwise.  res->method names the
  * solver that ran and res->choice says why.  Every candidate's state is
- * allocated at init (dantzig's only for n_max <= AUTO_PIVOT_MAX), so a
+ * allocated at init (the pivoting ones' only for n_max <= AUTO_PIVOT_MAX), so a
  * solve allocates no more than the chosen solver does.
  */
 #include "slv_internal.h"
@@ -28,10 +30,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const slv_solver slv_solver_admm, slv_solver_dantzig, slv_solver_nsgs,
+extern const slv_solver slv_solver_admm, slv_solver_dantzig, slv_solver_lemke, slv_solver_nsgs,
     slv_solver_nsgs_newton, slv_solver_pgs, slv_solver_pgs_wide;
 
-enum { AUTO_PIVOT_MAX = 300, AUTO_NSUB = 6 };
+/* the candidates, in the order of auto_init's table */
+enum {
+  AUTO_NSGS_NEWTON,
+  AUTO_NSGS,
+  AUTO_ADMM,
+  AUTO_PGS_WIDE,
+  AUTO_PGS,
+  AUTO_DANTZIG,
+  AUTO_LEMKE,
+  AUTO_NSUB
+};
+enum { AUTO_PIVOT_MAX = 300 };
 
 typedef struct {
   const slv_solver *sub[AUTO_NSUB];
@@ -52,10 +65,11 @@ static slv_status auto_init(void *st, int n_max, const slv_options *opt) {
   auto_state *s = st;
   const slv_solver *subs[AUTO_NSUB] = { &slv_solver_nsgs_newton, &slv_solver_nsgs,
                                         &slv_solver_admm,        &slv_solver_pgs_wide,
-                                        &slv_solver_pgs,         &slv_solver_dantzig };
+                                        &slv_solver_pgs,         &slv_solver_dantzig,
+                                        &slv_solver_lemke };
   for (int k = 0; k < AUTO_NSUB; k++) {
     s->sub[k] = subs[k];
-    if (subs[k] == &slv_solver_dantzig && n_max > AUTO_PIVOT_MAX) continue;
+    if ((k == AUTO_DANTZIG || k == AUTO_LEMKE) && n_max > AUTO_PIVOT_MAX) continue;
     s->state[k] = calloc(1, subs[k]->impl->state_size);
     slv_status r = s->state[k] ? subs[k]->impl->init(s->state[k], n_max, opt) : SLV_ERR_NOMEM;
     if (r != SLV_OK) {
@@ -73,35 +87,43 @@ static int auto_choose(const auto_state *s, const slv_problem *p, char *why, siz
   for (int k = 0; k < AUTO_NSUB; k++)
     k_of[k] = s->state[k] && slv_solver_accepts(s->sub[k], p, msg, sizeof msg) == SLV_OK;
   const char *law = p->cone_law == SLV_CONE_COULOMB ? "Coulomb" : "associated";
-  if (p->ncones > 0 && p->cone_law == SLV_CONE_COULOMB && k_of[0]) {
+  if (p->ncones > 0 && p->cone_law == SLV_CONE_COULOMB && k_of[AUTO_NSGS_NEWTON]) {
     slv_msgf(why, len, "%d Coulomb cones, n=%d: NSGS, then %s Newton when the sweeps stall",
              p->ncones, p->n, p->n > NSN_DENSE_MAX ? "sparse (UMFPACK)" : "dense");
-    return 0;
+    return AUTO_NSGS_NEWTON;
   }
-  if (p->ncones > 0 && p->cone_law == SLV_CONE_ASSOCIATED && k_of[2]) {
+  if (p->ncones > 0 && p->cone_law == SLV_CONE_ASSOCIATED && k_of[AUTO_ADMM]) {
     slv_msgf(why, len, "%d associated cones, symmetric A, n=%d: a convex QP for ADMM", p->ncones,
              p->n);
-    return 2;
+    return AUTO_ADMM;
   }
   if (p->ncones > 0) {
     slv_msgf(why, len, "%d %s cones, n=%d, A %s: NSGS", p->ncones, law, p->n,
              p->cone_law == SLV_CONE_COULOMB ? "with a nonpositive diagonal entry"
                                              : "not symmetric");
-    return 1;
+    return AUTO_NSGS;
   }
-  if (p->storage == SLV_FACTORED && k_of[3]) {
+  if (p->storage == SLV_FACTORED && k_of[AUTO_PGS_WIDE]) {
     slv_msgf(why, len, "factored (matrix-free) storage, n=%d: the wide PGS sweep", p->n);
-    return 3;
+    return AUTO_PGS_WIDE;
   }
-  if (k_of[5]) {
+  if (k_of[AUTO_DANTZIG]) {
     slv_msgf(why, len, "dense symmetric A, n=%d <= %d: exact principal pivoting", p->n,
              AUTO_PIVOT_MAX);
-    return 5;
+    return AUTO_DANTZIG;
+  }
+  if (p->storage == SLV_DENSE && k_of[AUTO_LEMKE]) {
+    char refused[96] = "";
+    if (s->state[AUTO_DANTZIG])
+      slv_solver_accepts(s->sub[AUTO_DANTZIG], p, refused, sizeof refused);
+    slv_msgf(why, len, "dense A, n=%d <= %d%s%s: lexicographic Lemke", p->n, AUTO_PIVOT_MAX,
+             refused[0] ? ", dantzig refuses it: " : "", refused);
+    return AUTO_LEMKE;
   }
   slv_msgf(why, len, "n=%d, %s storage%s: PGS", p->n,
            p->storage == SLV_CSR ? "CSR" : (p->storage == SLV_DENSE ? "dense" : "factored"),
            p->findex ? ", friction rows (findex)" : "");
-  return 4;
+  return AUTO_PGS;
 }
 
 static slv_status auto_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,

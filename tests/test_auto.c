@@ -5,7 +5,9 @@
  *   - associated cones, symmetric A                  -> admm
  *   - a dense symmetric LCP, n <= 300                -> dantzig
  *   - the same LCP in CSR                            -> pgs
- *   - an LCP with a nonsymmetric A                   -> pgs (dantzig refuses) */
+ *   - a dense LCP with a nonsymmetric A, n <= 300    -> lemke (dantzig refuses)
+ *   - the same with a zero diagonal entry            -> lemke (pgs would refuse)
+ *   - a dense nonsymmetric LCP with n = 310 > 300    -> pgs */
 #include "slv.h"
 #include "tst_cone.h"
 #include "tst_util.h"
@@ -77,17 +79,51 @@ static void test_lcp(void) {
   CU_ASSERT_STRING_EQUAL(res.method, "pgs");
   CU_ASSERT_PTR_NOT_NULL(strstr(res.choice, "CSR"));
   TST_VEC_CLOSE(x, xs, N, 1e-7, 0);
-  /* nonsymmetric (diagonally dominant, so PGS converges): pgs */
+  /* nonsymmetric: lemke, and the reason names dantzig's refusal */
   for (int i = 0; i < N; i++) A[i + ((i + 1) % N) * N] += 0.05;
   CU_ASSERT_EQUAL(run_auto(&p, 1e-10, x, &res), SLV_CONVERGED);
-  CU_ASSERT_STRING_EQUAL(res.method, "pgs");
+  CU_ASSERT_STRING_EQUAL(res.method, "lemke");
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.choice, "dantzig refuses"));
   CU_ASSERT(tst_natres_dense(N, A, b, NULL, NULL, x) <= 1e-9);
+}
+
+/* A = [0 1; -1 1] (not symmetric, a zero diagonal entry), b = (-1, 2):
+ * w1 = x2 - 1, w2 = -x1 + x2 + 2.  By cases: x2 = 0 gives w1 = -1 < 0;
+ * x1 = 0 < x2 needs w2 = 0, but w1 >= 0 gives x2 >= 1 and w2 >= 3; so
+ * x1, x2 > 0, w = 0: the unique solution x = (3, 1). */
+static void test_zero_diagonal(void) {
+  double A[4] = { 0.0, -1.0, 1.0, 1.0 }, b[2] = { -1.0, 2.0 }, x[2];
+  slv_problem p = slv_problem_empty();
+  p.n = 2, p.A = A, p.lda = 2, p.b = b;
+  slv_result res;
+  CU_ASSERT_EQUAL(run_auto(&p, 1e-12, x, &res), SLV_CONVERGED);
+  CU_ASSERT_STRING_EQUAL(res.method, "lemke");
+  CU_ASSERT_DOUBLE_EQUAL(x[0], 3.0, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(x[1], 1.0, 1e-12);
+}
+
+/* over AUTO_PIVOT_MAX rows the pivoting candidates are not allocated: pgs */
+static void test_large_nonsymmetric(void) {
+  enum { M = 310 };
+  double *A = malloc((size_t)M * M * sizeof *A), *b = malloc(M * sizeof *b);
+  double *xs = malloc(M * sizeof *xs), *x = malloc(M * sizeof *x);
+  tst_planted_spd(M, 0.1, 62, NULL, NULL, A, b, xs);
+  for (int i = 0; i < M; i++) A[i + ((i + 1) % M) * M] += 0.05;
+  slv_problem p = slv_problem_empty();
+  p.n = M, p.A = A, p.lda = M, p.b = b;
+  slv_result res;
+  CU_ASSERT_EQUAL(run_auto(&p, 1e-10, x, &res), SLV_CONVERGED);
+  CU_ASSERT_STRING_EQUAL(res.method, "pgs");
+  CU_ASSERT(tst_natres_dense(M, A, b, NULL, NULL, x) <= 1e-9);
+  free(A), free(b), free(xs), free(x);
 }
 
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("auto", NULL, NULL);
   CU_add_test(s, "cones: Coulomb -> nsgs_newton, associated -> admm", test_cones);
-  CU_add_test(s, "LCP: dense symmetric -> dantzig, CSR / nonsymmetric -> pgs", test_lcp);
+  CU_add_test(s, "LCP: dense symmetric -> dantzig, CSR -> pgs, nonsymmetric -> lemke", test_lcp);
+  CU_add_test(s, "LCP with a zero diagonal entry -> lemke, x by hand", test_zero_diagonal);
+  CU_add_test(s, "dense nonsymmetric LCP over 300 rows -> pgs", test_large_nonsymmetric);
   return tst_run();
 }
