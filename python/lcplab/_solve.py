@@ -12,11 +12,10 @@ from ._problem import _check_problem, _is_int
 
 __all__ = ["DEFAULT_SOLVER", "Status", "Residuals", "Result", "SolverInfo", "solve", "solvers"]
 
-#: The solver ``lcplab.solve`` uses when none is named. Issue 29 plans an
-#: automatic choice; until then the lexicographic Lemke method, which needs
-#: no tuning and terminates on every problem it accepts
-#: (docs/solvers.md, "Lexicographic Lemke").
-DEFAULT_SOLVER = "lemke"
+#: The solver ``lcplab.solve`` uses when none is named: the automatic choice
+#: by the problem's features (cone law, storage, size, symmetry), whose rule
+#: is in docs/solvers.md, "auto"; ``Result.method`` names the solver that ran.
+DEFAULT_SOLVER = "auto"
 
 Status = enum.IntEnum("Status", [(name.upper(), value) for value, name in _lcplab.statuses()],
                       module=__name__)
