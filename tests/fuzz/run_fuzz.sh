@@ -14,9 +14,9 @@
 #           corpus.
 #   bench   the benchmark: replay, then each harness for FUZZ_RUNS_<harness>
 #           executions (defaults below; 10^7 in all) or FUZZ_MAX_SECONDS
-#           (default 14400) whichever comes first, one after the other at
-#           nice FUZZ_NICE (default 19; added to the caller's) in one process
-#           (-jobs 1: the machine is shared), growing the corpus in
+#           (default 14400) whichever comes first, FUZZ_JOBS harnesses at a
+#           time (default 1: the machine is shared), each one process at
+#           nice FUZZ_NICE (default 19; added to the caller's), growing the corpus in
 #           BUILDDIR/fuzz/corpus/HARNESS across runs.  Writes the table of
 #           executions, time, coverage and findings to
 #           BUILDDIR/fuzz/results.md (tests/fuzz/README.md keeps a copy).
@@ -177,14 +177,13 @@ if [ "$mode" = quick ]; then
   exit $((findings > 0))
 fi
 
-# bench
+# bench: FUZZ_JOBS harnesses at a time (default 1), each its own process
 max_secs=${FUZZ_MAX_SECONDS:-14400}
+jobs=${FUZZ_JOBS:-1}
 t_all=$(date +%s)
-{
-  echo "| harness | executions | time (s) | exec/s | coverage (edges) | features | corpus | findings |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---|"
-} >"$fz/results.md"
-for h in $harnesses; do
+# bench_one HARNESS: one harness's run; its table row and "runs finding(0|1)" in files
+bench_one() {
+  local h=$1 var runs_wanted t0 rc dt runs s cov ft a found=none ncorp bad=0
   var=FUZZ_RUNS_$h
   runs_wanted=${!var:-$(default_runs "$h")}
   t0=$(date +%s)
@@ -192,17 +191,32 @@ for h in $harnesses; do
   rc=$?
   dt=$(($(date +%s) - t0))
   read -r runs s cov ft <<<"$(stats_of "$fz/bench-$h.log")"
-  total=$((total + runs))
   a=$(count_artifacts "$fz/artifacts/$h")
-  found=none
   if [ $rc -ne 0 ] || [ "$a" -gt 0 ]; then
-    findings=$((findings + 1))
+    bad=1
     found="exit $rc, $a artifacts"
   fi
   ncorp=$(find "$fz/corpus/$h" -type f | wc -l)
-  echo "| $h | $runs | $dt | $((runs / (dt > 0 ? dt : 1))) | $cov | $ft | $ncorp | $found |" >>"$fz/results.md"
+  echo "| $h | $runs | $dt | $((runs / (dt > 0 ? dt : 1))) | $cov | $ft | $ncorp | $found |" >"$fz/row-$h.md"
+  echo "$runs $bad" >"$fz/sum-$h"
   echo "fuzz $h: $runs executions in $dt s, cov $cov ft $ft, corpus $ncorp, findings: $found"
+}
+for h in $harnesses; do
+  rm -f "$fz/row-$h.md" "$fz/sum-$h"
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  bench_one "$h" &
+done
+wait
+{
+  echo "| harness | executions | time (s) | exec/s | coverage (edges) | features | corpus | findings |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---|"
+  for h in $harnesses; do cat "$fz/row-$h.md" 2>/dev/null || echo "| $h | no result | | | | | | missing |"; done
+} >"$fz/results.md"
+for h in $harnesses; do
+  read -r runs bad <"$fz/sum-$h" 2>/dev/null || { runs=0 bad=1; }
+  total=$((total + runs))
+  findings=$((findings + bad))
 done
 echo "| **all** | **$total** | $(($(date +%s) - t_all)) | | | | | $findings harness(es) with findings |" >>"$fz/results.md"
-echo "fuzz: $total executions in $(($(date +%s) - t_all)) s; table in $fz/results.md"
+echo "fuzz: $total executions in $(($(date +%s) - t_all)) s ($jobs at a time); table in $fz/results.md"
 exit $((findings > 0))
