@@ -93,7 +93,7 @@ do for [page = 1:npages] {
       col = (p - p0 - 1) % ncols
       cw = 1.0 / ncols
       x0 = col * cw + 0.5 / W
-      x1 = col * cw + 0.5 * cw
+      x1 = col * cw + 0.45 * cw  # the rest of the column is the legend's (peer names are long)
       ytop = 1.0 - (titleh + r * RH + 0.25) / H
       set lmargin at screen x0
       set rmargin at screen x1
@@ -102,12 +102,12 @@ do for [page = 1:npages] {
       xmax = real(colmax(csv2, sprintf("$8 == \"%s\" && $1 == \"%s\"", c, t), "$4", 0))
       xmax = xmax > 1 ? xmax : 1
       set xrange [0:xmax * 1.02]
-      set xtics nicestep(xmax)
+      set xtics nicestep(1.6 * xmax)  # at most about five labels on a narrow panel
       set yrange [0:1.02]
       set ytics 0.2
       set format y "%.1f"
       set xlabel "log_2 {/Symbol t}" offset 0, 0.9
-      set ylabel "{/Symbol r}_s({/Symbol t})" offset 1.8, 0
+      set ylabel "{/Symbol r}_s({/Symbol t})" offset 0.8, 0
       set title sprintf("%s %s, %s problems%s", letter(p), cname(c), nprob(c), nch > 1 ? sprintf(" (%d/%d)", k, nch) : "") noenhanced font kf offset 0, -0.7
       set key at screen x1 + 0.04 / W, screen ytop left top vertical Left reverse samplen 2.5 spacing 1.0 width 0 font kf
       plot for [j = lo:hi] rows(csv2, csel(c, t, word(all, j))) using 4:5 with steps \

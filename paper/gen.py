@@ -571,19 +571,48 @@ def last_rows(name):
 
 
 dl = last_rows('drift.csv')
-pend = [(abs(num(r['rel_drift'])), k[1]) for k, r in dl.items() if k[0] == 'pendulum'
-        and not math.isnan(num(r['rel_drift']))]
-if pend:
-    worst = max(pend)
-    good = [v for v, s in pend if s != worst[1]]
-    nums += macro('PendWorst', '$%s$ (%s)' % (sci(worst[0]), tt(worst[1])))
-    nums += macro('PendOthers', '$%s$' % sci(max(good)) if good else '--')
-    st = step_summary('pendulum', worst[1], 'none')
-    nums += macro('PendWorstSteps', '%s of its %s steps reached the tolerance, %s stopped at the iteration limit'
-                  % (st['converged'], st['steps'], st['max_iter']) if st else '--')
-else:
-    for m in ('PendWorst', 'PendOthers', 'PendWorstSteps'):
-        nums += macro(m, '--')
+# the contact-free pendulum: which solvers converged on every step, and for
+# the others what the world applied (drift.csv's per-step status and applied)
+def scene_story(scene):
+    if not have('drift.csv'):
+        return None
+    runs = {}
+    for r in read('drift.csv')[1]:
+        if r['scene'] != scene or not r['step'] or r['friction'] != 'none':
+            continue
+        d = runs.setdefault(r['solver'], {'steps': 0, 'conv': 0, 'applied': {}, 'drift': float('nan')})
+        d['steps'] += 1
+        d['conv'] += r['status'] == 'converged'
+        a = r.get('applied', '') or 'solution'
+        d['applied'][a] = d['applied'].get(a, 0) + 1
+        d['drift'] = num(r['rel_drift'])
+    if not runs:
+        return None
+    exact = sorted(s for s, d in runs.items() if d['conv'] == d['steps'])
+    what = {'solution': 'its own iterate', 'warm': 'the warm start (the previous step\'s impulses)',
+            'zero': 'no impulse'}
+    t = ''
+    if exact:
+        dr = [abs(runs[s]['drift']) for s in exact]
+        t += ('Every step converged for %s; their relative energy change at the end is $%s$%s, the '
+              'integrator\'s own. ' % (', '.join(tt(s) for s in exact), sci(min(dr), 2),
+                                       '' if max(dr) <= 1.01 * min(dr) else ' to $%s$' % sci(max(dr), 2)))
+    rest = sorted((s for s in runs if s not in exact), key=lambda s: abs(runs[s]['drift']))
+    parts = []
+    for s in rest:
+        d = runs[s]
+        ap = sorted(d['applied'].items(), key=lambda kv: -kv[1])
+        aps = ', '.join('%s on %d' % (what.get(a, 'the answer of the fallback (%s)' % a.replace('fallback:', '')), n)
+                        for a, n in ap)
+        parts.append('%s converged on %d of %d steps, the world applied %s; energy change $%s$' % (
+            tt(s), d['conv'], d['steps'], tex(aps), sci(d['drift'], 2)))
+    if parts:
+        t += 'The others ended steps on the iteration limit: ' + '; '.join(parts) + '.'
+    return t
+
+
+story = scene_story('pendulum')
+nums += macro('PendStory', story if story else 'The results folder has no run of the pendulum.')
 chain = [(abs(num(r['rel_drift'])), k[1]) for k, r in dl.items() if k[0] == 'chain'
          and not math.isnan(num(r['rel_drift']))]
 nums += macro('ChainRange', '$%s$ to $%s$' % (sci(min(chain)[0]), sci(max(chain)[0])) if chain else '--')
