@@ -359,22 +359,22 @@ void exp_tctx_row(exp_tctx *c, const exp_line *l) {
 
 /* ---- measuring a built-in solver ---------------------------------------------------------- */
 
-/* The algorithm that ran.  libsolvers is to report it as res.method (the
- * operator layer; then this returns res->method when set); until then
- * pgs_wide's documented rule (docs/solvers.md, "pgs_wide"): on a dense or
- * CSR problem it runs pgs's own loop. */
-static const char *run_method(const slv_solver *sv, const slv_problem *p, const slv_result *res) {
-  (void)res;
-  if (strcmp(sv->name, "pgs_wide") == 0 && p->storage != SLV_FACTORED) return "pgs";
-  return sv->name;
+/* The algorithm that ran: the library's res.method (pgs for pgs_wide on a
+ * dense or CSR problem: docs/solvers.md, "pgs_wide"; auto's choice), the
+ * solver's own name when a refusal left it unset. */
+static const char *run_method(const slv_solver *sv, const slv_result *res) {
+  return res->method ? res->method : sv->name;
 }
 
-/* Seconds from the start of the solve to history entry k of K, and whether
- * measured: res.history_time once libsolvers records it (then this returns
- * res->history_time[k], measured = 1); until then estimated as T k / K with
- * T the median solve time (iterations taken to cost the same). */
+/* Seconds from the start of the solve to history entry k of K: the
+ * library's timestamp of that entry (res.history_time, CLOCK_MONOTONIC when
+ * it was recorded), "measured"; without one, T k / K with T the median solve
+ * time, "interpolated". */
 static double iter_time(const slv_result *res, int k, int K, double T, const char **source) {
-  (void)res;
+  if (res->history_time && k < res->history_len) {
+    *source = "measured";
+    return res->history_time[k];
+  }
   *source = "interpolated";
   return K > 0 ? T * k / K : 0.0;
 }
@@ -438,7 +438,7 @@ static void measure(exp_tctx *c, slv_workspace *ws, const slv_problem *p, const 
     return;
   }
   exp_time_summary(times, m->runs, &m->t);
-  m->method = run_method(slv_workspace_solver(ws), p, &m->res);
+  m->method = run_method(slv_workspace_solver(ws), &m->res);
 }
 
 /* The history rows of a convergence task. */

@@ -188,6 +188,9 @@ h=$(rows "$T/o1/conv.csv" | awk -F, '$4 == "pgs" && $9 == "0"' | wc -l)
 fl=$(rows "$T/o1/conv.csv" | awk -F, '$4 == "lemke" && $9 == "1"' | wc -l)
 fh=$(rows "$T/o1/conv.csv" | awk -F, '$4 == "lemke" && $9 == "0"' | wc -l)
 if [ "$h" -ge 1 ] && [ "$fl" -eq 1 ] && [ "$fh" -eq 0 ]; then pass "convergence: histories and final rows"; else fail "convergence: histories and final rows" "pgs history $h, lemke final $fl / history $fh"; fi
+# the history's time axis is the library's timestamps: measured, never decreasing
+m=$(rows "$T/o1/conv.csv" | awk -F, '$4 == "pgs" && $9 == "0" { if ($12 != "measured" || $7 < 0 || $7 + 0 < last + 0) bad++; last = $7; n++ } END { print n + 0, bad + 0 }')
+if [ "${m% *}" -ge 1 ] && [ "${m#* }" -eq 0 ]; then pass "convergence: measured, nondecreasing iteration times"; else fail "convergence: measured times" "rows, bad: $m"; fi
 # drift (friction box): 30 steps x 2 integrators for pgs; direct takes no
 # findex rows: one refused row per integrator, with the reason
 d=$(rows "$T/o1/drift.csv" | awk -F, '$2 == "pgs" && $5 != ""' | wc -l)
