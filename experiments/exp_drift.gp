@@ -101,7 +101,7 @@ do for [fmt in figformats] {
     eval(gridpanel(int((p - p0 - 1) / ncols) + 1, (p - p0 - 1) % ncols + 1, nr, ncols, 0.12 * 6.7 / W, 0.975, 0.5 / H, top - 0.2 / H, 0.105 * 6.7 / W, 0.78 / H))
     tmax = real(colmax(csv, scsel(sc), "$6", 1))
     set xrange [0:tmax]
-    set xtics nicestep(tmax)
+    set xtics nicestep(1.6 * tmax)  # at most about five labels a panel
     set xlabel "t [s]" offset 0, 0.5
     lo = real(colmin(csv, scsel(sc), mexpr(m), 1))
     hi = real(colmax(csv, scsel(sc), mexpr(m), 1))
