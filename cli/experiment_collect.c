@@ -181,7 +181,9 @@ static void failure_line(FILE *f, const exp_failure *fl) {
           "what it applied)\n",
           fl->on_failure >= 0 ? dyn_failure_policy_str((dyn_failure_policy)fl->on_failure)
                               : "fallback",
-          fl->fallback_solver[0] ? fl->fallback_solver : "pgs, nsgs for cones", it);
+          fl->fallback_solver[0] ? fl->fallback_solver
+                                 : "direct for equality rows only, nsgs for cones, else pgs",
+          it);
 }
 
 static void load_summary(const loaded *L, const int *sel, int ntasks, FILE *f) {

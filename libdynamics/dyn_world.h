@@ -82,8 +82,9 @@ typedef enum dyn_contact_order {
  * existed.  Candidates are compared by the library's res_nat_inf
  * (slv_residual); a non-finite x is never applied.
  *   FALLBACK  (default) the fallback chain: the step is solved again by the
- *             fallback solver (settings.fallback_solver; "" picks pgs, or
- *             nsgs when the problem has Coulomb cones) started from the
+ *             fallback solver (settings.fallback_solver; "" picks direct
+ *             when the problem has equality rows only and the solver was
+ *             not direct, nsgs when it has Coulomb cones, else pgs) started from the
  *             better of the solver's x and the warm start, with
  *             fallback_max_iter iterations; then the candidate with the
  *             smallest res_nat_inf among the fallback's x, the solver's x,

@@ -34,8 +34,9 @@
  *             so both take 0.  When P(0) = 0, w = b exactly and its
  *             residual costs O(n): no product of A.
  *
- * The fallback chain (FALLBACK): the fallback solver (pgs, or nsgs when the
- * problem has Coulomb cones, or settings.fallback_solver) is started from
+ * The fallback chain (FALLBACK): the fallback solver (settings.fallback_solver;
+ * else direct when the problem has equality rows only and the failed solver
+ * was not direct, nsgs when it has Coulomb cones, pgs otherwise) is started from
  * the better of the solver's x and the warm start and given
  * fallback_max_iter iterations; then the best of the four candidates is
  * applied.  Why pgs: it takes every problem a scene writes (free, box,
@@ -84,12 +85,20 @@ static void measure_candidates(dyn_step *s, candidates *c) {
   c->r[DYN_APPLIED_ZERO] = slv_residual(p, w->xalt.p, c->moved ? NULL : p->b).res_nat_inf;
 }
 
-/* The fallback solver for this problem (the header). */
+/* The fallback solver for this problem (the header): the settings' choice;
+ * else direct on equality rows only when the failed solver was another (an
+ * exact solve, where PGS's truncated sweeps on ill-conditioned joint rows can
+ * lose to applying no impulse at all, and the joints then come apart); else
+ * nsgs with cones, pgs without. */
 static const slv_solver *fallback_solver(const dyn_world *w) {
-  const char *name = w->set.fallback_solver[0] ? w->set.fallback_solver
-                     : w->prob.ncones > 0      ? "nsgs"
-                                               : "pgs";
-  return slv_solver_find(name);
+  if (w->set.fallback_solver[0]) return slv_solver_find(w->set.fallback_solver);
+  if (w->prob.ncones > 0) return slv_solver_find("nsgs");
+  const slv_solver *direct = slv_solver_find("direct");
+  char why[96];
+  if (direct && w->solver != direct &&
+      slv_solver_accepts(direct, &w->prob, why, sizeof why) == SLV_OK)
+    return direct;
+  return slv_solver_find("pgs");
 }
 
 /* The fallback solve into xalt, from the better of the solver's x and the

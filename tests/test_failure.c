@@ -238,6 +238,37 @@ static void test_apgd_pendulum(void) {
   dyn_world_free(w);
 }
 
+/* pjacobi on the pendulum's ill-conditioned joint rows (condition ~1e5)
+ * ends every step on its budget.  Before the direct fallback, pgs's 200
+ * sweeps lost to applying no impulse (res_nat_inf 0.08 against ~0.7), so
+ * the world applied none and the pendulum fell off its hinge (joint error
+ * 1 cm after 5 steps, energy -41 % after 1200).  Now the fallback is
+ * direct, exact on equality rows: the joint holds. */
+static void test_pendulum_direct_fallback(void) {
+  dyn_world_settings s = dyn_world_settings_default();
+  snprintf(s.solver, sizeof s.solver, "pjacobi");
+  dyn_world *w = NULL;
+  char msg[256] = "";
+  CU_ASSERT_EQUAL_FATAL(dyn_scene_new("pendulum", NULL, 0, &s, &w, msg, sizeof msg), DYN_OK);
+  long K = steps_of(300, 60), failed = 0, by_direct = 0;
+  double jmax = 0.0;
+  for (long k = 0; k < K; k++) {
+    dyn_world_metrics m;
+    CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, &m), DYN_OK);
+    failed += m.failed;
+    by_direct += m.failed && m.applied == DYN_APPLIED_FALLBACK && m.fallback_solver &&
+                 strcmp(m.fallback_solver, "direct") == 0;
+    if (m.joint_error > jmax) jmax = m.joint_error;
+  }
+  CU_ASSERT(failed > K / 2);
+  CU_ASSERT_EQUAL(by_direct, failed);
+  CU_ASSERT(jmax < 1e-4);
+  printf("\n  pjacobi pendulum, fallback: %ld of %ld steps failed, all carried by direct, "
+         "joint error <= %.3g m",
+         failed, K, jmax);
+  dyn_world_free(w);
+}
+
 /* ---- the other policies on one failed step ------------------------------------------------ */
 
 /* The sphere held by two ball joints to the world that disagree by 1 cm
@@ -379,6 +410,8 @@ int main(void) {
               test_lemke_pyramid3);
   CU_add_test(s, "apgd, pendulum: keep gains 1e3 J, fallback never worse, |dE| < 1 J",
               test_apgd_pendulum);
+  CU_add_test(s, "pjacobi, pendulum: equality rows fall back to direct, the joint holds",
+              test_pendulum_direct_fallback);
   CU_add_test(s, "best, fallback, stop on one failed step", test_policies_one_step);
   CU_add_test(s, "a factored step dumped and solved again bit for bit", test_factored_dump);
   CU_basic_set_mode(CU_BRM_VERBOSE);
