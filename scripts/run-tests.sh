@@ -20,8 +20,9 @@
 #               headers, pkg-config files, program and man page, used by a C
 #               and a C++ consumer built with pkg-config only)
 #   valgrind    build/:     make check-valgrind (every test binary under
-#               memcheck through tests/valgrind.sh; leaks are errors), with
-#               LCPLAB_QUICK=1 so the slowest data-driven tests may trim
+#               memcheck through tests/valgrind.sh, and every lcplab that
+#               tests/test_cli.sh runs; leaks are errors; the other shell
+#               tests are the sanitizer stage's)
 #   fuzz        build-fuzz/: ../configure CC=clang --enable-fuzzing
 #               --disable-shared --disable-python (the Python extension is a
 #               shared module); make -j2; make fuzz-check: every regression
@@ -123,7 +124,7 @@ stage_distcheck() { make -C build distcheck; }
 stage_valgrind() {
   command -v valgrind >/dev/null || { echo "valgrind not found (apt-get install valgrind)"; return 1; }
   [ -f build/Makefile ] || configure_build build || return 1
-  LCPLAB_QUICK=1 make -C build -j2 check-valgrind && echo "build (valgrind): $(counts build)" && return 0
+  make -C build -j2 check-valgrind && echo "build (valgrind): $(counts build)" && return 0
   echo "---- build/test-suite.log (valgrind) ----"
   cat build/test-suite.log 2>/dev/null
   echo "---- end ----"
