@@ -93,7 +93,7 @@ do for [page = 1:npages] {
       col = (p - p0 - 1) % ncols
       cw = 1.0 / ncols
       x0 = col * cw + 0.5 / W
-      x1 = col * cw + 0.45 * cw  # the rest of the column is the legend's (peer names are long)
+      x1 = col * cw + 0.42 * cw  # the rest of the column is the legend's (peer names are long)
       ytop = 1.0 - (titleh + r * RH + 0.25) / H
       set lmargin at screen x0
       set rmargin at screen x1
