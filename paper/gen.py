@@ -598,14 +598,16 @@ def scene_story(scene):
               'integrator\'s own. ' % (', '.join(tt(s) for s in exact), sci(min(dr), 2),
                                        '' if max(dr) <= 1.01 * min(dr) else ' to $%s$' % sci(max(dr), 2)))
     rest = sorted((s for s in runs if s not in exact), key=lambda s: abs(runs[s]['drift']))
-    parts = []
+    groups = {}  # solvers with the same outcome share one clause
     for s in rest:
         d = runs[s]
         ap = sorted(d['applied'].items(), key=lambda kv: -kv[1])
         aps = ', '.join('%s on %d' % (what.get(a, 'the answer of the fallback (%s)' % a.replace('fallback:', '')), n)
                         for a, n in ap)
-        parts.append('%s converged on %d of %d steps, the world applied %s; energy change $%s$' % (
-            tt(s), d['conv'], d['steps'], tex(aps), sci(d['drift'], 2)))
+        key = 'converged on %d of %d steps, the world applied %s; energy change $%s$' % (
+            d['conv'], d['steps'], tex(aps), sci(d['drift'], 2))
+        groups.setdefault(key, []).append(s)
+    parts = ['%s %s' % (', '.join(tt(s) for s in ss), k) for k, ss in groups.items()]
     if parts:
         t += 'The others ended steps on the iteration limit: ' + '; '.join(parts) + '.'
     return t
