@@ -93,7 +93,7 @@ do for [page = 1:npages] {
       col = (p - p0 - 1) % ncols
       cw = 1.0 / ncols
       x0 = col * cw + 0.5 / W
-      x1 = col * cw + 0.42 * cw  # the rest of the column is the legend's (peer names are long)
+      x1 = col * cw + 0.39 * cw  # the rest of the column is the legend's (peer names are long)
       ytop = 1.0 - (titleh + r * RH + 0.25) / H
       set lmargin at screen x0
       set rmargin at screen x1
@@ -108,7 +108,11 @@ do for [page = 1:npages] {
       set format y "%.1f"
       set xlabel "log_2 {/Symbol t}" offset 0, 0.9
       set ylabel "{/Symbol r}_s({/Symbol t})" offset 0.8, 0
-      set title sprintf("%s %s, %s problems%s", letter(p), cname(c), nprob(c), nch > 1 ? sprintf(" (%d/%d)", k, nch) : "") noenhanced font kf offset 0, -0.7
+      # the title starts at the column's left edge (centred over the narrow
+      # panel it would run past the page and into the legend)
+      unset title
+      set label 99 sprintf("%s %s, %s problems%s", letter(p), cname(c), nprob(c), nch > 1 ? sprintf(" (%d/%d)", k, nch) : "") \
+        at screen col * cw + 0.06 / W, screen ytop + 0.1 / H left noenhanced font kf
       set key at screen x1 + 0.04 / W, screen ytop left top vertical Left reverse samplen 2.5 spacing 1.0 width 0 font kf
       plot for [j = lo:hi] rows(csv2, csel(c, t, word(all, j))) using 4:5 with steps \
              lw 1.2 dt pdt(j - lo + 1) lc rgb pcol(j - lo + 1) notitle, \
