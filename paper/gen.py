@@ -557,11 +557,13 @@ if lem_tl:
 nums += macro('LemkeScenes', '; '.join(lem) if lem else 'no scene run of lemke is in this results folder')
 
 # apgd on the pendulum: energy at the end
-def last_rows(name):
+def csv_rows(name):
+    return read(name)[1] if have(name) else []
+
+
+def last_rows(rows):
     last = {}
-    if not have(name):
-        return last
-    for r in read(name)[1]:
+    for r in rows:
         if not r['step']:
             continue
         k = (r['scene'], r['solver'], r['integrator'], r['friction'])
@@ -570,14 +572,13 @@ def last_rows(name):
     return last
 
 
-dl = last_rows('drift.csv')
+drift_rows = csv_rows('drift.csv')
+dl = last_rows(drift_rows)
 # the contact-free pendulum: which solvers converged on every step, and for
 # the others what the world applied (drift.csv's per-step status and applied)
-def scene_story(scene):
-    if not have('drift.csv'):
-        return None
+def scene_story(rows, scene):
     runs = {}
-    for r in read('drift.csv')[1]:
+    for r in rows:
         if r['scene'] != scene or not r['step'] or r['friction'] != 'none':
             continue
         d = runs.setdefault(r['solver'], {'steps': 0, 'conv': 0, 'applied': {}, 'drift': float('nan')})
@@ -613,7 +614,7 @@ def scene_story(scene):
     return t
 
 
-story = scene_story('pendulum')
+story = scene_story(drift_rows, 'pendulum')
 nums += macro('PendStory', story if story else 'The results folder has no run of the pendulum.')
 chain = [(abs(num(r['rel_drift'])), k[1]) for k, r in dl.items() if k[0] == 'chain'
          and not math.isnan(num(r['rel_drift']))]
@@ -639,7 +640,7 @@ else:
 
 # integrators: ball and racket
 if have('integrators.csv'):
-    il = last_rows('integrators.csv')
+    il = last_rows(csv_rows('integrators.csv'))
     txt = []
     for sc_name in dict.fromkeys(k[0] for k in il):
         parts = ['%s $%s$' % (tex(k[2]), sci(abs(num(r['rel_drift']))))
