@@ -82,10 +82,12 @@ static slv_status auto_init(void *st, int n_max, const slv_options *opt) {
 
 /* Index of the solver to run, and why (into why). */
 static int auto_choose(const auto_state *s, const slv_problem *p, char *why, size_t len) {
-  char msg[160];
+  char msg[160], refused[96] = ""; /* dantzig's refusal, for lemke's reason */
   int k_of[AUTO_NSUB];
   for (int k = 0; k < AUTO_NSUB; k++)
-    k_of[k] = s->state[k] && slv_solver_accepts(s->sub[k], p, msg, sizeof msg) == SLV_OK;
+    k_of[k] = s->state[k] &&
+              slv_solver_accepts(s->sub[k], p, k == AUTO_DANTZIG ? refused : msg,
+                                 k == AUTO_DANTZIG ? sizeof refused : sizeof msg) == SLV_OK;
   const char *law = p->cone_law == SLV_CONE_COULOMB ? "Coulomb" : "associated";
   if (p->ncones > 0 && p->cone_law == SLV_CONE_COULOMB && k_of[AUTO_NSGS_NEWTON]) {
     slv_msgf(why, len, "%d Coulomb cones, n=%d: NSGS, then %s Newton when the sweeps stall",
@@ -113,9 +115,6 @@ static int auto_choose(const auto_state *s, const slv_problem *p, char *why, siz
     return AUTO_DANTZIG;
   }
   if (p->storage == SLV_DENSE && k_of[AUTO_LEMKE]) {
-    char refused[96] = "";
-    if (s->state[AUTO_DANTZIG])
-      slv_solver_accepts(s->sub[AUTO_DANTZIG], p, refused, sizeof refused);
     slv_msgf(why, len, "dense A, n=%d <= %d%s%s: lexicographic Lemke", p->n, AUTO_PIVOT_MAX,
              refused[0] ? ", dantzig refuses it: " : "", refused);
     return AUTO_LEMKE;
