@@ -39,9 +39,6 @@ share(c, t, s) = system(sprintf("awk -F, '$8 == \"%s\" && $1 == \"%s\" && $2 == 
 nprob(c) = system(sprintf("awk -F, '$8 == \"%s\" {print $7; exit}' '%s'", c, csv2))
 # the solvers of a class at a tolerance, the most robust (solved share) first
 ranked(c, t) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} $8 == \"%s\" && $1 == \"%s\"%s && !s[$2]++ {print $6, NR, $2}' '%s' | sort -k1,1gr -k2,2n | awk '{printf \"%%s \", $3}'", c, t, sfilter(2), csv2))
-# the k-th of n chunks of a list of m words: words lo..hi
-chunklo(m, n, k) = int((k - 1) * m / n) + 1
-chunkhi(m, n, k) = int(k * m / n)
 cname(c) = c eq "lcp" ? "LCP" : c eq "box" ? "box/findex" : c eq "mlcp" ? "MLCP" : \
            c eq "fc3d" ? "FC3D" : c eq "cone-assoc" ? "assoc. cone" : c
 
@@ -56,7 +53,7 @@ do for [ti = 1:nt] {
     # plot); the failure table says why
     rmax = colmax(csv2, sprintf("$8 == \"%s\" && $1 == \"%s\"", c, t), "$5", 1)
     if (isnan_s(rmax)) { print sprintf("exp_profile.gp: %s, tol %s: no solver solved a problem: no panel", c, t); m = 0 }
-    nch = m > 0 ? int((m + K - 1) / K) : 0
+    nch = m > 0 ? nchunks(m) : 0
     do for [k = 1:nch] { panels = panels.sprintf(" %d:%d:%d", ci, k, nch) }
   }
   np = words(panels)

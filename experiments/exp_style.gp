@@ -146,12 +146,13 @@ gfilter(g) = g == 0 ? "" : (g == 1 ? sprintf(" && index(\"%s\", \",\" $2 \",\") 
 okruns(sc, g) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} ($1 \"|\" $4 == \"%s\"%s%s) {r = $2 \"/\" $3; if (!(r in s)) {s[r] = 1; o[++n] = r} if ($13 == \"refused\") bad[r] = 1} END {for (i = 1; i <= n; i++) if (!(o[i] in bad)) printf \"%%s \", o[i]}' '%s'", sc, sfilter(2), gfilter(g), csv))
 # a panel's group in its title only when the scene has runs in both groups
 gtitle(sc, g) = g == 0 || words(okruns(sc, 3 - g)) == 0 ? "" : (g == 1 ? ", box" : ", contact")
+# small multiples (here and in exp_profile.gp): n curves in nchunks(n)
+# panels of at most per_panel; the k-th of n chunks of m words is words lo..hi
 nchunks(n) = n <= per_panel ? 1 : int((n + per_panel - 1) / per_panel)
-chunklen(n, nc) = int((n + nc - 1) / nc)
+chunklo(m, n, k) = int((k - 1) * m / n) + 1
+chunkhi(m, n, k) = int(k * m / n)
 wordrange(l, a, b) = a > b ? "" : word(l, a)." ".wordrange(l, a + 1, b)
-# the c-th of nc near-equal chunks of the word list l
-chunk(l, c, nc) = wordrange(l, (c - 1) * chunklen(words(l), nc) + 1, \
-  c * chunklen(words(l), nc) < words(l) ? c * chunklen(words(l), nc) : words(l))
+chunk(l, c, nc) = wordrange(l, chunklo(words(l), nc, c), chunkhi(words(l), nc, c))
 ctitle(c, nc) = nc > 1 ? sprintf(" %d/%d", c, nc) : ""
 panel_code(si, m, g, c) = sprintf(" %d", si * 10000 + m * 1000 + g * 100 + c)
 panel_scene(p) = int(p / 10000)
