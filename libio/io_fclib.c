@@ -103,6 +103,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "io_hdf5_ohdr.h"
 #include "io_internal.h"
 
 #include <fclib.h>
@@ -143,6 +144,9 @@ typedef struct fc_ctx {
   double cap;        /* the memory cap (slv_read_options.max_memory) */
   const void *image; /* slv_io_read_fclib_image: the file's bytes, else NULL */
   size_t image_len;
+  slv_ohdr_src oh;  /* the file's bytes for the object-header check */
+  int oh_ready;     /* oh is set up (open_file) */
+  char oh_why[160]; /* why the last object header was refused */
 } fc_ctx;
 
 typedef struct h5quiet {
@@ -175,7 +179,7 @@ static slv_status fail(fc_ctx *c, slv_status st, const char *fmt, ...) {
   return st;
 }
 
-enum { K_ABSENT = 0, K_GROUP, K_DATASET, K_OTHER };
+enum { K_ABSENT = 0, K_GROUP, K_DATASET, K_OTHER, K_LINK, K_DAMAGED };
 
 typedef struct find_data {
   const char *name;
@@ -190,16 +194,59 @@ static herr_t find_cb(hid_t g, const char *name, const H5L_info_t *info, void *d
   return 0;
 }
 
+/* Opens the file for HDF5 (c->file) and for the object-header check
+ * (c->oh: the image, or the file opened again by stdio); c->file < 0 when
+ * HDF5 cannot open it. */
+static void open_file(fc_ctx *c, const char *h5name, hid_t fapl, uint64_t eof) {
+  c->file = H5Fopen(h5name, H5F_ACC_RDONLY, fapl);
+  if (c->file < 0) return;
+  c->oh = (slv_ohdr_src){ .image = (const unsigned char *)c->image, .eof = eof };
+  if (!c->image) c->oh.fp = fopen(c->path, "rb");
+  hid_t fcpl = H5Fget_create_plist(c->file);
+  size_t sa = 0, ss = 0;
+  hsize_t ub = 0;
+  int ok = fcpl >= 0 && H5Pget_sizes(fcpl, &sa, &ss) >= 0 && H5Pget_userblock(fcpl, &ub) >= 0;
+  if (fcpl >= 0) H5Pclose(fcpl);
+  c->oh.sizeof_addr = (unsigned)sa;
+  c->oh.sizeof_size = (unsigned)ss;
+  c->oh.base = ub;
+  c->oh_ready = ok && (c->image || c->oh.fp) && sa >= 1 && sa <= 8 && ss >= 1 && ss <= 8;
+}
+
+static void close_file(fc_ctx *c) {
+  if (c->file >= 0) H5Fclose(c->file);
+  if (c->oh.fp) fclose(c->oh.fp);
+  c->file = -1;
+  c->oh.fp = NULL;
+  c->oh_ready = 0;
+}
+
 /* What name (one path component, relative to loc) is.  The link is looked
  * up both ways HDF5 offers, by name (H5Lexists) and by listing the group
  * (H5Literate, as libfclib's H5LTfind_dataset does); a damaged group where
- * the two disagree, or either fails, is K_OTHER. */
-static int kind_of(hid_t loc, const char *name) {
+ * the two disagree, or either fails, is K_OTHER.  Only hard links are
+ * followed (libfclib writes no other kind; an external link would open
+ * another file), and only to an object header whose chunks lie inside the
+ * file (io_hdf5_ohdr.c: libhdf5 would allocate what a damaged one claims
+ * and leak when it fails). */
+static int kind_of(fc_ctx *c, hid_t loc, const char *name) {
   htri_t e = H5Lexists(loc, name, H5P_DEFAULT);
   find_data fd = { name, 0 };
   herr_t it = H5Literate(loc, H5_INDEX_NAME, H5_ITER_INC, NULL, find_cb, &fd);
   if (e < 0 || it < 0 || (e > 0) != fd.found) return K_OTHER; /* a damaged link table */
   if (e == 0) return K_ABSENT;
+  H5L_info_t li;
+  if (H5Lget_info(loc, name, &li, H5P_DEFAULT) < 0) return K_OTHER;
+  if (li.type != H5L_TYPE_HARD) return K_LINK;
+  if (!c->oh_ready) {
+    snprintf(c->oh_why, sizeof c->oh_why, "a file that could not be read again");
+    return K_DAMAGED;
+  }
+  char why[128];
+  if (slv_ohdr_check(&c->oh, (uint64_t)li.u.address, why, sizeof why)) {
+    snprintf(c->oh_why, sizeof c->oh_why, "a damaged object header: %s", why);
+    return K_DAMAGED;
+  }
   hid_t o = H5Oopen(loc, name, H5P_DEFAULT);
   if (o < 0) return K_OTHER; /* a dangling link */
   H5I_type_t t = H5Iget_type(o);
@@ -207,20 +254,22 @@ static int kind_of(hid_t loc, const char *name) {
   return t == H5I_GROUP ? K_GROUP : t == H5I_DATASET ? K_DATASET : K_OTHER;
 }
 
-static const char *kind_name(int k) {
+static const char *kind_name(const fc_ctx *c, int k) {
   return k == K_ABSENT    ? "nothing"
          : k == K_GROUP   ? "a group"
          : k == K_DATASET ? "a dataset"
+         : k == K_LINK    ? "a soft or external link"
+         : k == K_DAMAGED ? c->oh_why
                           : "another object";
 }
 
 /* Opens the group gpath/name (must exist and be a group). */
 static slv_status open_group(fc_ctx *c, hid_t loc, const char *gpath, const char *name, hid_t *g) {
-  int k = kind_of(loc, name);
+  int k = kind_of(c, loc, name);
   *g = -1;
   if (k != K_GROUP)
     return fail(c, SLV_ERR_INVALID, "expected the group %s/%s, found %s", gpath, name,
-                kind_name(k));
+                kind_name(c, k));
   *g = H5Gopen2(loc, name, H5P_DEFAULT);
   if (*g < 0)
     return fail(c, SLV_ERR_INVALID, "expected the group %s/%s to open, found a damaged object",
@@ -264,13 +313,13 @@ static slv_status check_storage(fc_ctx *c, hid_t d, const char *gpath, const cha
  * its element count.  *present = 0 for an absent optional one. */
 static slv_status check_ds(fc_ctx *c, hid_t loc, const char *gpath, const char *name, int what,
                            int required, long *npts, int *present) {
-  int k = kind_of(loc, name);
+  int k = kind_of(c, loc, name);
   *npts = 0;
   if (present) *present = k != K_ABSENT;
   if (k == K_ABSENT && !required) return SLV_OK;
   if (k != K_DATASET)
     return fail(c, SLV_ERR_INVALID, "expected the dataset %s/%s, found %s", gpath, name,
-                kind_name(k));
+                kind_name(c, k));
   hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
   if (d < 0)
     return fail(c, SLV_ERR_INVALID, "expected %s/%s to open, found a damaged dataset", gpath, name);
@@ -445,7 +494,7 @@ static slv_status check_matrix(fc_ctx *c, hid_t loc, const char *gpath, const ch
   }
   if ((st = spend(c, g, 4.0 * (double)(ap + ai) + 8.0 * (double)h->nzmax))) goto done;
   /* the optional matrix info: read by libfclib when "conditioning" exists */
-  if (kind_of(id, "conditioning") != K_ABSENT) {
+  if (kind_of(c, id, "conditioning") != K_ABSENT) {
     long np;
     int has;
     if ((st = check_ds(c, id, g, "conditioning", D_NUM, 1, &np, NULL))) goto done;
@@ -465,7 +514,7 @@ done:
 
 /* The optional info group: title, description, math_info as strings. */
 static slv_status check_info(fc_ctx *c, hid_t loc, const char *gpath) {
-  if (kind_of(loc, "info") == K_ABSENT) return SLV_OK; /* optional */
+  if (kind_of(c, loc, "info") == K_ABSENT) return SLV_OK; /* optional */
   char g[64];
   hid_t id;
   slv_status st;
@@ -503,7 +552,7 @@ static slv_status check_local(fc_ctx *c, mat_hdr *W) {
   if ((st = check_spacedim(c, g, G))) goto done;
   for (int k = 0; k < 2; k++) {
     const char *name = k ? "R" : "V";
-    if (kind_of(g, name) != K_ABSENT) {
+    if (kind_of(c, g, name) != K_ABSENT) {
       st = fail(c, SLV_ERR_UNSUPPORTED,
                 "expected no %s/%s, found one: problems with the extra "
                 "multipliers lambda (V' r + R lambda + s = 0) are not supported",
@@ -537,7 +586,7 @@ static slv_status check_global(fc_ctx *c, mat_hdr *M, mat_hdr *H) {
   slv_status st = open_group(c, c->file, "", "fclib_global", &g);
   if (st) return st;
   if ((st = check_spacedim(c, g, G))) goto done;
-  if (kind_of(g, "G") != K_ABSENT) {
+  if (kind_of(c, g, "G") != K_ABSENT) {
     st = fail(c, SLV_ERR_UNSUPPORTED,
               "expected no %s/G, found one: equality constraints "
               "(G' v + b = 0) are not supported",
@@ -1081,13 +1130,13 @@ static slv_status read_open(fc_ctx *c, slv_instance **out) {
   mat_hdr W, M, H;
   slv_status st;
   int local = 0;
-  if (kind_of(c->file, "fclib_local") != K_ABSENT) {
+  if (kind_of(c, c->file, "fclib_local") != K_ABSENT) {
     local = 1;
     st = check_local(c, &W);
-  } else if (kind_of(c->file, "fclib_global") != K_ABSENT) {
+  } else if (kind_of(c, c->file, "fclib_global") != K_ABSENT) {
     st = check_global(c, &M, &H);
   } else {
-    int rolling = kind_of(c->file, "fclib_global_rolling") != K_ABSENT;
+    int rolling = kind_of(c, c->file, "fclib_global_rolling") != K_ABSENT;
     st = rolling ? fail(c, SLV_ERR_UNSUPPORTED,
                         "expected /fclib_local or /fclib_global, found "
                         "/fclib_global_rolling (rolling friction is not supported)")
@@ -1095,8 +1144,7 @@ static slv_status read_open(fc_ctx *c, slv_instance **out) {
                         "expected the group /fclib_local or /fclib_global, "
                         "found neither");
   }
-  H5Fclose(c->file);
-  c->file = -1;
+  close_file(c);
   if (st) return st;
   char buf[64];
   const char *lib_path;
@@ -1111,7 +1159,9 @@ slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out) {
   const char *path = rq->path;
   char *err = rq->err;
   size_t errlen = rq->errlen;
-  fc_ctx c = { path, err, errlen, -1, 0, 0, (double)rq->max_memory, NULL, 0 };
+  fc_ctx c = {
+    .path = path, .err = err, .errlen = errlen, .file = -1, .cap = (double)rq->max_memory
+  };
   *out = NULL;
   /* readable?  its first bytes HDF5's? (plain stdio: clear messages) */
   errno = 0;
@@ -1132,7 +1182,7 @@ slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out) {
   c.budget = 64.0 * (double)sb.st_size + 16.0 * 1048576.0;
   h5quiet hq;
   quiet_on(&hq);
-  c.file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  open_file(&c, path, H5P_DEFAULT, (uint64_t)sb.st_size);
   if (c.file < 0)
     st = fail(&c, SLV_ERR_INVALID,
               "expected an HDF5 file (FCLIB) that HDF5 can open, found one "
@@ -1145,7 +1195,13 @@ slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out) {
 
 slv_status slv_io_read_fclib_image(const void *image, size_t len, const slv_io_req *rq,
                                    slv_instance **out) {
-  fc_ctx c = { rq->path, rq->err, rq->errlen, -1, 0, 0, (double)rq->max_memory, image, len };
+  fc_ctx c = { .path = rq->path,
+               .err = rq->err,
+               .errlen = rq->errlen,
+               .file = -1,
+               .cap = (double)rq->max_memory,
+               .image = image,
+               .image_len = len };
   *out = NULL;
   slv_io_msgf(rq->err, rq->errlen, "%s", "");
   slv_status st = check_head(&c, image, len, (double)len);
@@ -1161,7 +1217,7 @@ slv_status slv_io_read_fclib_image(const void *image, size_t len, const slv_io_r
   } else {
     /* with an image, the core driver opens no file but refuses a name
      * that exists: this one cannot (/dev/null is not a directory) */
-    c.file = H5Fopen("/dev/null/lcplab-fclib-image", H5F_ACC_RDONLY, fapl);
+    open_file(&c, "/dev/null/lcplab-fclib-image", fapl, len);
     if (c.file < 0)
       st = fail(&c, SLV_ERR_INVALID,
                 "expected an HDF5 file (FCLIB) that HDF5 can open, found "
@@ -1398,13 +1454,13 @@ static slv_status read_r(fc_ctx *c, hid_t g, const char *gpath, int n, double *x
 static slv_status read_start(fc_ctx *c, int n, double *x) {
   hid_t g = -1, gs = -1;
   slv_status st;
-  if (kind_of(c->file, "solution") == K_GROUP) {
+  if (kind_of(c, c->file, "solution") == K_GROUP) {
     if ((st = open_group(c, c->file, "", "solution", &g))) return st;
     st = read_r(c, g, "/solution", n, x);
     H5Gclose(g);
     return st;
   }
-  if (kind_of(c->file, "guesses") != K_GROUP ||
+  if (kind_of(c, c->file, "guesses") != K_GROUP ||
       (gs = H5Gopen2(c->file, "guesses", H5P_DEFAULT)) < 0)
     return fail(c, SLV_ERR_INVALID,
                 "expected a starting point in /solution/r or /guesses/1/r "
@@ -1419,7 +1475,7 @@ static slv_status read_start(fc_ctx *c, int n, double *x) {
 
 slv_status slv_io_fclib_read_start(const char *path, int n, double *x, size_t max_memory, char *err,
                                    size_t errlen) {
-  fc_ctx c = { path, err, errlen, -1, 0, 0, (double)max_memory, NULL, 0 };
+  fc_ctx c = { .path = path, .err = err, .errlen = errlen, .file = -1, .cap = (double)max_memory };
   struct stat sb;
   errno = 0;
   int rc = stat(path, &sb);
@@ -1432,14 +1488,14 @@ slv_status slv_io_fclib_read_start(const char *path, int n, double *x, size_t ma
   h5quiet hq;
   quiet_on(&hq);
   slv_status st;
-  c.file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  open_file(&c, path, H5P_DEFAULT, (uint64_t)sb.st_size);
   if (c.file < 0) {
     st = fail(&c, SLV_ERR_INVALID,
               "expected an HDF5 file (FCLIB) that HDF5 can open, found one "
               "it cannot (not HDF5, truncated or corrupt)");
   } else {
     st = read_start(&c, n, x);
-    H5Fclose(c.file);
+    close_file(&c);
   }
   quiet_off(&hq);
   return st;

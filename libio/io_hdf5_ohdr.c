@@ -1,0 +1,179 @@
+/* io_hdf5_ohdr.c -- an HDF5 object header's chunks checked against the file
+ * before libhdf5 loads the header.
+ *
+ * Why: libhdf5 1.10.8 (Debian 12) allocates every chunk of an object header
+ * at the size the file claims, before reading it, and when a chunk does not
+ * fit in the file it fails without returning some of its free-list blocks.
+ * A 128 KiB file whose continuation message claims a 738 MB chunk made it
+ * allocate 738 MB, and left its library unable to shut down at exit
+ * ("HDF5: infinite loop closing library" on stderr).  Found by fuzzing
+ * (tests/fuzz/README.md, regression object-header-claims-738-MB.hdf5).
+ *
+ * What is read: the object header layout of the HDF5 file format
+ * specification, version 3 ([hdf5format], section IV.A.1):
+ *
+ *   version 1:  version (1) = 1, reserved (1), number of messages (2),
+ *               reference count (4), size of chunk 0 (4), reserved (4);
+ *               chunk 0 follows at +16.  Each message: type (2), size (2),
+ *               flags (1), reserved (3), then size bytes of data.
+ *   version 2:  "OHDR", version (1) = 2, flags (1), [4 times of 4 bytes if
+ *               flags & 0x20], [2 + 2 attribute limits if flags & 0x10],
+ *               size of chunk 0 (1 << (flags & 3) bytes); chunk 0 follows,
+ *               then a 4-byte checksum.  Each message: type (1), size (2),
+ *               flags (1), [creation order (2) if the header's flags &
+ *               0x04], data.
+ *               Continuation chunks start with "OCHK" and end with a
+ *               checksum, both inside the length the continuation gives.
+ *   continuation message (type 0x10): offset (the file's size of
+ *               offsets), length (its size of lengths).
+ *
+ * Every chunk must lie inside the file and every message inside its chunk;
+ * at most SLV_OHDR_MAX_CHUNKS chunks are followed (a cycle of continuations
+ * ends there).  Nothing else is judged: the rest is left to libhdf5, which
+ * fails cleanly on it.  Little-endian fields, as the format says. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "io_hdf5_ohdr.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SLV_OHDR_MAX_CHUNKS 256
+#define OHDR_CONTINUATION   0x10
+
+static int why(char *buf, size_t len, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (buf && len) vsnprintf(buf, len, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+/* n bytes at file offset off, or -1 when they are not all in the file */
+static int read_at(const slv_ohdr_src *s, uint64_t off, void *buf, size_t n) {
+  if (off > s->eof || n > s->eof - off) return -1;
+  if (s->image) {
+    memcpy(buf, s->image + off, n);
+    return 0;
+  }
+  if (fseeko(s->fp, (off_t)off, SEEK_SET) != 0) return -1;
+  return fread(buf, 1, n, s->fp) == n ? 0 : -1;
+}
+
+static uint64_t le(const unsigned char *p, unsigned n) {
+  uint64_t v = 0;
+  for (unsigned k = n; k-- > 0;) v = (v << 8) | p[k];
+  return v;
+}
+
+typedef struct chunk {
+  uint64_t at, len; /* file offset and length of the message area */
+} chunk;
+
+typedef struct walk {
+  const slv_ohdr_src *src;
+  int version;
+  unsigned flags; /* version 2: the header's flags */
+  chunk todo[SLV_OHDR_MAX_CHUNKS];
+  int ntodo, nseen;
+  char *why;
+  size_t whylen;
+} walk;
+
+static int push_chunk(walk *w, uint64_t at, uint64_t len, const char *what) {
+  const slv_ohdr_src *s = w->src;
+  if (at > s->eof || len > s->eof - at)
+    return why(w->why, w->whylen,
+               "%s of %llu bytes at offset %llu, past the end of the file (%llu bytes)", what,
+               (unsigned long long)len, (unsigned long long)at, (unsigned long long)s->eof);
+  if (w->nseen >= SLV_OHDR_MAX_CHUNKS)
+    return why(w->why, w->whylen, "more than %d chunks (a cycle of continuation messages?)",
+               SLV_OHDR_MAX_CHUNKS);
+  w->todo[w->ntodo++] = (chunk){ at, len };
+  w->nseen++;
+  return 0;
+}
+
+/* a continuation message's data: the next chunk */
+static int follow_continuation(walk *w, uint64_t data, uint64_t size) {
+  const slv_ohdr_src *s = w->src;
+  unsigned char buf[16];
+  if (size < s->sizeof_addr + s->sizeof_size)
+    return why(w->why, w->whylen, "a continuation message of %llu bytes (needs %u)",
+               (unsigned long long)size, s->sizeof_addr + s->sizeof_size);
+  if (read_at(s, data, buf, s->sizeof_addr + s->sizeof_size))
+    return why(w->why, w->whylen, "a continuation message past the end of the file");
+  uint64_t at = le(buf, s->sizeof_addr), len = le(buf + s->sizeof_addr, s->sizeof_size);
+  if (at > UINT64_MAX - s->base)
+    return why(w->why, w->whylen, "a continuation chunk at an impossible address");
+  at += s->base;
+  if (w->version == 2) {
+    /* "OCHK" and the checksum sit inside the length */
+    if (len < 8)
+      return why(w->why, w->whylen, "a continuation chunk of %llu bytes", (unsigned long long)len);
+    if (push_chunk(w, at, len, "a continuation chunk")) return -1;
+    w->todo[w->ntodo - 1] = (chunk){ at + 4, len - 8 };
+    return 0;
+  }
+  return push_chunk(w, at, len, "a continuation chunk");
+}
+
+/* every message of one chunk inside it; continuations queued */
+static int walk_chunk(walk *w, chunk c) {
+  const unsigned hdr = w->version == 1 ? 8 : 4;
+  uint64_t p = c.at, end = c.at + c.len;
+  while (end - p >= hdr) {
+    unsigned char m[6];
+    if (read_at(w->src, p, m, hdr)) return why(w->why, w->whylen, "a message past the end");
+    unsigned type = w->version == 1 ? (unsigned)le(m, 2) : m[0];
+    uint64_t size = w->version == 1 ? le(m + 2, 2) : le(m + 1, 2);
+    uint64_t head = hdr;
+    if (w->version == 2 && (w->flags & 0x04)) head += 2; /* creation order tracked */
+    if (end - p < head || size > end - p - head)
+      return why(w->why, w->whylen,
+                 "a message of %llu bytes at offset %llu running past its chunk's end "
+                 "(offset %llu)",
+                 (unsigned long long)size, (unsigned long long)p, (unsigned long long)end);
+    if (type == OHDR_CONTINUATION && follow_continuation(w, p + head, size)) return -1;
+    p += head + size;
+  }
+  return 0;
+}
+
+/* chunk 0 from the header's prefix */
+static int first_chunk(walk *w, uint64_t addr) {
+  const slv_ohdr_src *s = w->src;
+  unsigned char b[32];
+  if (read_at(s, addr, b, 16))
+    return why(w->why, w->whylen, "an object header at offset %llu, past the end of the file",
+               (unsigned long long)addr);
+  if (b[0] == 1) {
+    w->version = 1;
+    return push_chunk(w, addr + 16, le(b + 8, 4), "chunk 0");
+  }
+  if (memcmp(b, "OHDR", 4) != 0 || b[4] != 2)
+    return why(w->why, w->whylen, "no object header (version 1 or \"OHDR\" 2) at offset %llu",
+               (unsigned long long)addr);
+  w->version = 2;
+  unsigned flags = w->flags = b[5];
+  unsigned at = 6 + ((flags & 0x20) ? 16 : 0) + ((flags & 0x10) ? 4 : 0);
+  unsigned width = 1u << (flags & 3);
+  if (read_at(s, addr, b, at + width))
+    return why(w->why, w->whylen, "an object header prefix past the end of the file");
+  uint64_t len = le(b + at, width);
+  /* the 4-byte checksum follows chunk 0 */
+  if (push_chunk(w, addr + at + width, len, "chunk 0")) return -1;
+  if (len > s->eof - (addr + at + width) || s->eof - (addr + at + width) - len < 4)
+    return why(w->why, w->whylen, "chunk 0 without room for its checksum");
+  return 0;
+}
+
+int slv_ohdr_check(const slv_ohdr_src *src, uint64_t addr, char *whybuf, size_t whylen) {
+  walk w = { .src = src, .why = whybuf, .whylen = whylen };
+  if (addr > UINT64_MAX - src->base) return why(whybuf, whylen, "an impossible address");
+  if (first_chunk(&w, addr + src->base)) return -1;
+  for (int k = 0; k < w.ntodo; k++)
+    if (walk_chunk(&w, w.todo[k])) return -1;
+  return 0;
+}

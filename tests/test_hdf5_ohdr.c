@@ -1,0 +1,200 @@
+/* test_hdf5_ohdr.c -- the object-header check of the FCLIB reader
+ * (libio/io_hdf5_ohdr.c) on object headers written byte by byte here from
+ * the HDF5 file format's layout, so every expected answer is known:
+ *
+ *   - version 1 and version 2 headers whose chunks and messages all fit,
+ *     with and without a continuation chunk, a user block (base 512),
+ *     4-byte offsets, version 2's optional times, attribute limits,
+ *     creation-order fields and 2-byte chunk sizes: accepted;
+ *   - a continuation chunk claiming 1 GiB (the fuzz finding
+ *     object-header-claims-738-MB.hdf5 in small), chunk 0 past the end, a
+ *     message running past its chunk, a cycle of continuations, a header
+ *     that is neither version: refused, with the reason.
+ *
+ * Each case is checked twice: from the image in memory and from the same
+ * bytes in a file (the two sources of slv_ohdr_src). */
+#include "../libio/io_hdf5_ohdr.h"
+#include "tst_util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define IMG 4096
+
+typedef struct img {
+  unsigned char b[IMG];
+} img;
+
+static void put(img *m, size_t at, uint64_t v, unsigned n) {
+  for (unsigned k = 0; k < n; k++) m->b[at + k] = (unsigned char)(v >> (8 * k));
+}
+
+/* a version-1 header at addr with chunk 0 of len bytes (messages follow
+ * at addr + 16) */
+static void v1_header(img *m, size_t addr, uint32_t len) {
+  put(m, addr, 1, 1);
+  put(m, addr + 2, 2, 2); /* messages */
+  put(m, addr + 4, 1, 4); /* reference count */
+  put(m, addr + 8, len, 4);
+}
+
+/* a version-1 message at p: type, data size; returns the next position */
+static size_t v1_msg(img *m, size_t p, unsigned type, unsigned size) {
+  put(m, p, type, 2);
+  put(m, p + 2, size, 2);
+  return p + 8 + size;
+}
+
+/* a continuation message's data: offset and length (8 bytes each unless
+ * the file says otherwise) */
+static void cont_data(img *m, size_t p, uint64_t at, uint64_t len, unsigned sa, unsigned ss) {
+  put(m, p, at, sa);
+  put(m, p + sa, len, ss);
+}
+
+static int check_both(const img *m, size_t eof, uint64_t base, unsigned sa, uint64_t addr,
+                      char *why, size_t whylen) {
+  slv_ohdr_src s = { .image = m->b, .eof = eof, .base = base, .sizeof_addr = sa, .sizeof_size = 8 };
+  int r_mem = slv_ohdr_check(&s, addr, why, whylen);
+  FILE *fp = tmpfile();
+  CU_ASSERT_FATAL(fp != NULL);
+  CU_ASSERT_FATAL(fwrite(m->b, 1, eof, fp) == eof);
+  slv_ohdr_src f = s;
+  f.image = NULL;
+  f.fp = fp;
+  char why2[160];
+  int r_file = slv_ohdr_check(&f, addr, why2, sizeof why2);
+  fclose(fp);
+  CU_ASSERT_EQUAL(r_mem, r_file);
+  if (r_mem) CU_ASSERT_STRING_EQUAL(why, why2);
+  return r_mem;
+}
+
+/* v1: chunk 0 (a continuation and a NIL message) at 64, its continuation
+ * chunk (one NIL message) at 512 + base */
+static void v1_with_continuation(img *m, uint64_t base, uint64_t cont_len) {
+  memset(m, 0, sizeof *m);
+  v1_header(m, base + 64, 48);
+  size_t p = v1_msg(m, base + 80, 0x10, 16);
+  cont_data(m, base + 88, 512, cont_len, 8, 8);
+  v1_msg(m, p, 0, 16);
+  v1_msg(m, base + 512, 0, 56);
+}
+
+static void test_v1_accepted(void) {
+  img m;
+  char why[160] = "";
+  v1_with_continuation(&m, 0, 64);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+  v1_with_continuation(&m, 512, 64); /* a user block of 512 bytes */
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 512, 8, 64, why, sizeof why), 0);
+  /* 4-byte offsets: the continuation's data is 4 + 8 bytes */
+  memset(&m, 0, sizeof m);
+  v1_header(&m, 64, 24);
+  v1_msg(&m, 80, 0x10, 16);
+  cont_data(&m, 88, 512, 8, 4, 8);
+  v1_msg(&m, 512, 0, 0);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 4, 64, why, sizeof why), 0);
+  /* the last byte of the file is the continuation's last */
+  v1_with_continuation(&m, 0, IMG - 512);
+  v1_msg(&m, 512, 0, IMG - 512 - 8);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+}
+
+static void test_v1_refused(void) {
+  img m;
+  char why[160] = "";
+  /* the fuzz finding in small: a continuation of 1 GiB in a 4 KiB file */
+  v1_with_continuation(&m, 0, 1u << 30);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a continuation chunk of 1073741824 bytes at offset 512, "
+                              "past the end of the file (4096 bytes)");
+  /* one byte too long */
+  v1_with_continuation(&m, 0, IMG - 512 + 1);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  /* chunk 0 past the end */
+  v1_with_continuation(&m, 0, 64);
+  put(&m, 64 + 8, 5000, 4);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "chunk 0 of 5000 bytes at offset 80, past the end of the file "
+                              "(4096 bytes)");
+  /* a message running past its chunk: the NIL message of 16 -> 24 */
+  v1_with_continuation(&m, 0, 64);
+  put(&m, 104 + 2, 24, 2);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "a message of 24 bytes at offset 104 running past"));
+  /* a cycle: the continuation chunk continues into itself */
+  v1_with_continuation(&m, 0, 64);
+  v1_msg(&m, 512, 0x10, 16);
+  cont_data(&m, 520, 512, 64, 8, 8);
+  v1_msg(&m, 536, 0, 32);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "more than 256 chunks"));
+  /* the header at the end of the file, and a header of neither version */
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, IMG - 8, why, sizeof why), -1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "past the end of the file"));
+  m.b[64] = 3;
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "no object header"));
+}
+
+/* v2 at 64: "OHDR", 2, flags, [times], [limits], chunk-0 size of width
+ * bytes; chunk 0 = a continuation message and a NIL message; the OCHK
+ * chunk at 512 holds one NIL message.  Message headers are 4 bytes, 6 with
+ * creation order (flags & 0x04).  Returns the continuation length's
+ * position. */
+static size_t v2_with_continuation(img *m, unsigned flags, uint64_t cont_len) {
+  memset(m, 0, sizeof *m);
+  unsigned mh = (flags & 0x04) ? 6 : 4, width = 1u << (flags & 3);
+  size_t p = 64;
+  memcpy(m->b + p, "OHDR", 4);
+  m->b[p + 4] = 2;
+  m->b[p + 5] = (unsigned char)flags;
+  p += 6 + ((flags & 0x20) ? 16 : 0) + ((flags & 0x10) ? 4 : 0);
+  unsigned len0 = mh + 16 + mh + 10;
+  put(m, p, len0, width);
+  p += width;
+  m->b[p] = 0x10;
+  put(m, p + 1, 16, 2);
+  size_t lenpos = p + mh + 8;
+  cont_data(m, p + mh, 512, cont_len, 8, 8);
+  p += mh + 16;
+  put(m, p + 1, 10, 2); /* NIL */
+  memcpy(m->b + 512, "OCHK", 4);
+  put(m, 516 + 1, (unsigned)(cont_len >= 8 + mh ? cont_len - 8 - mh : 0), 2);
+  return lenpos;
+}
+
+static void test_v2(void) {
+  img m;
+  char why[160] = "";
+  static const unsigned flags[] = { 0x00, 0x04, 0x01, 0x20 | 0x10 | 0x04, 0x02 | 0x04 };
+  for (size_t k = 0; k < sizeof flags / sizeof *flags; k++) {
+    unsigned mh = (flags[k] & 0x04) ? 6 : 4;
+    v2_with_continuation(&m, flags[k], 8 + mh + 20);
+    CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+    size_t lenpos = v2_with_continuation(&m, flags[k], 8 + mh + 20);
+    put(&m, lenpos, 1u << 30, 8);
+    CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+    CU_ASSERT_STRING_EQUAL(why, "a continuation chunk of 1073741824 bytes at offset 512, "
+                                "past the end of the file (4096 bytes)");
+    /* the OCHK chunk's message one byte longer than its room */
+    v2_with_continuation(&m, flags[k], 8 + mh + 20);
+    put(&m, 517, 21, 2);
+    CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "a message of 21 bytes at offset 516 running past"));
+  }
+  /* chunk 0 without room for its checksum: the file ends 2 bytes after */
+  v2_with_continuation(&m, 0x00, 32);
+  size_t end0 = 64 + 6 + 1 + 4 + 16 + 4 + 10;
+  CU_ASSERT_EQUAL(check_both(&m, end0 + 2, 0, 8, 64, why, sizeof why), -1);
+}
+
+int main(void) {
+  CU_initialize_registry();
+  CU_pSuite s = CU_add_suite("hdf5 object headers", NULL, NULL);
+  CU_add_test(s, "version 1 headers that fit: accepted", test_v1_accepted);
+  CU_add_test(s, "version 1 headers that do not fit: refused with the reason", test_v1_refused);
+  CU_add_test(s, "version 2 headers: flags, continuation, refusals", test_v2);
+  return tst_run();
+}
