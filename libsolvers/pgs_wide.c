@@ -71,7 +71,11 @@
  * was faster without the other).  Same products, same sums: the iterates
  * do not change.  Grouping, batching and the masses cost O(rows) per
  * solve; the per-block batch marks live in the operator's t before it
- * gets K^T x (so nothing is allocated).  On a CPU without AVX2, or with
+ * gets K^T x (so nothing is allocated).  The scalars of a compact solve are
+ * kept in the workspace and tried first at the next solve (a world's
+ * bodies keep their masses): the check that forms the compact columns
+ * confirms them entry by entry, and only when one fails are they derived
+ * again (a pass over J and K: 2-3 % of a world step).  On a CPU without AVX2, or with
  * opt.simd = SLV_SIMD_OFF (to test that path and to time it on any CPU),
  * the same order is swept one row at a time (same iterates): by pgs
  * itself when it is the row order (no sequential group; pgs's loop has no
@@ -129,8 +133,10 @@ typedef struct {
                       of slot 1 */
   double *im;        /* n_max batches x 16: per half, slot 0's inverse mass (bm) of lanes
                       0..3, slot 1's (0 for a static slot or an idle lane) */
+  int *lblk;         /* n_max batches x 16: the block of each entry of im (-1: none) */
   double *bm, *bhi;  /* 2 n_max blocks: the rigid-body scalar of each block (derive_masses),
-                      and the top of its interval */
+                      and the top of its interval; kept for the next solve */
+  int masses_kept;   /* bm made the last solve's compact layout: try it first */
   int compact;       /* this solve's JK is the compact layout */
   double *idle;      /* 6 doubles: the t block of static slots and idle lanes (stays 0) */
   int nbat;          /* batches in the lanes */
@@ -151,6 +157,7 @@ static void wide_free(void *st) {
                    s->fd, s->JK, s->im,   s->bm, s->bhi, s->idle };
   for (size_t k = 0; k < sizeof dv / sizeof dv[0]; k++) free(dv[k]);
   free(s->tp);
+  free(s->lblk);
   memset(s, 0, sizeof *s);
 }
 
@@ -192,9 +199,10 @@ static slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   s->tp = malloc(m * 16 * sizeof *s->tp);
   s->im = aligned_alloc(32, m * 16 * sizeof(double));
   s->idle = aligned_alloc(32, 8 * sizeof(double));
-  s->bm = malloc(2 * m * sizeof(double));
-  s->bhi = malloc(2 * m * sizeof(double));
-  if (fail || !s->JK || !s->tp || !s->im || !s->idle || !s->bm || !s->bhi) {
+  s->lblk = malloc(m * 16 * sizeof *s->lblk);
+  s->bm = calloc(2 * m, sizeof(double)); /* defined before the first derive */
+  s->bhi = calloc(2 * m, sizeof(double));
+  if (fail || !s->JK || !s->tp || !s->im || !s->lblk || !s->idle || !s->bm || !s->bhi) {
     wide_free(s);
     return SLV_ERR_NOMEM;
   }
@@ -398,8 +406,8 @@ static void sort_groups(wide_state *s, int ng) {
 }
 
 /* The batches: up to eight groups each, in one or two halves of four
- * lanes, each lane's t blocks and inverse masses; then the sequential
- * rows.  Sets order, bk, bL, bh, tp, im, ncol and len. */
+ * lanes, each lane's t blocks and their blocks' numbers; then the
+ * sequential rows.  Sets order, bk, bL, bh, tp, lblk, ncol and len. */
 static void lay_out(wide_state *s, const slv_op *op, int ng) {
   const int *gf = s->gfirst, *cnt = s->cnt;
   int k = 0, q = 0;
@@ -411,7 +419,9 @@ static void lay_out(wide_state *s, const slv_op *op, int ng) {
       if (gf[g + 1] - gf[g] > L) L = gf[g + 1] - gf[g];
     }
     int h = m > 4 ? 2 : 1; /* halves; lane l of half u is column 4 u + l of a row step */
-    double **tp = s->tp + 16 * (size_t)bt, *im = s->im + 16 * (size_t)bt;
+    double **tp = s->tp + 16 * (size_t)bt;
+    int *lb = s->lblk + 16 * (size_t)bt;
+    for (int at = 0; at < 16; at++) lb[at] = -1; /* a batch of one half uses 8 */
     for (int l = 0; l < 4 * h; l++) {
       int g = l < m ? s->gsorted[q + l] : -1, i0 = g >= 0 ? gf[g] : 0;
       int len = g >= 0 ? gf[g + 1] - i0 : 0;
@@ -419,7 +429,7 @@ static void lay_out(wide_state *s, const slv_op *op, int ng) {
       for (int slot = 0; slot < 2; slot++) {
         int b = g >= 0 ? op->f.blk[2 * i0 + slot] : -1, at = 8 * (l / 4) + 4 * slot + l % 4;
         tp[at] = b >= 0 ? op->t + 6 * (size_t)b : s->idle;
-        im[at] = b >= 0 ? s->bm[b] : 0.0;
+        lb[at] = b;
       }
     }
     s->bk[bt] = k;
@@ -533,25 +543,44 @@ static int derive_masses(wide_state *s, const slv_fac *f) {
   return 1;
 }
 
+#if PGS_WIDE_X86
+/* Each lane's inverse masses (im) from the blocks' scalars bm. */
+static void lane_masses(wide_state *s) {
+  for (int k = 0; k < 16 * s->nbat; k++) s->im[k] = s->lblk[k] >= 0 ? s->bm[s->lblk[k]] : 0.0;
+}
+
+/* The lanes' J and K (see the header): compact when the blocks' scalars
+ * bm hold for every lane row, else the full layout.  A world's bodies keep
+ * their masses from one step to the next, so the last solve's scalars are
+ * tried first: fill_jk checks every entry the lanes use, so a scalar that
+ * no longer fits only costs the derivation it would have cost anyway. */
+static void lanes_jk(wide_state *s, const slv_op *op, double omega) {
+  s->compact = 0;
+  if (s->masses_kept) {
+    lane_masses(s);
+    s->compact = fill_jk(s, &op->f, omega, 1);
+  }
+  if (!s->compact && derive_masses(s, &op->f)) {
+    lane_masses(s);
+    s->compact = fill_jk(s, &op->f, omega, 1);
+  }
+  s->masses_kept = s->compact;
+  if (!s->compact) fill_jk(s, &op->f, omega, 0);
+}
+#endif
+
 /* Groups, batches and the plan layout (see the header); before K^T x, as
- * the scheduling uses the operator's t as scratch. */
+ * the scheduling uses the operator's t as scratch.  Only the lanes read J
+ * and K by columns: without them the sweep reads the rows of J and K
+ * (row_one). */
 static void plan(wide_state *s, const slv_op *op, double omega) {
   int ng = group_and_schedule(s, op);
   sort_groups(s, ng);
-  int rigid = s->lanes && derive_masses(s, &op->f);
-  if (!rigid)
-    for (int b = 0; b < op->f.nb; b++) s->bm[b] = 0.0;
   lay_out(s, op, ng);
   fill_rows(s, op, omega);
-  /* each four positions (a half row step): J and K by columns; idle lanes
-   * and static slots stay 0.  Only the lanes read them: without them the
-   * sweep reads the rows of J and K (row_one) */
   s->compact = 0;
 #if PGS_WIDE_X86
-  if (s->lanes) {
-    s->compact = rigid && fill_jk(s, &op->f, omega, 1);
-    if (!s->compact) fill_jk(s, &op->f, omega, 0);
-  }
+  if (s->lanes) lanes_jk(s, op, omega);
 #endif
 }
 

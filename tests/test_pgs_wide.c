@@ -319,6 +319,75 @@ static void test_rigid_claim_false(void) {
   }
 }
 
+/* 20 sweeps of pgs_wide on f in workspace ws from zero into x; returns
+ * the sweep its plan line names. */
+static const char *sweeps_in(slv_workspace *ws, const fprob *f, double *x, plan_log *log) {
+  slv_options opt = slv_options_default();
+  opt.tol = 1e-300;
+  opt.max_iter = 20;
+  opt.simd = simd;
+  opt.log_fn = log_plan;
+  opt.log_ctx = log;
+  memset(log, 0, sizeof *log);
+  memset(x, 0, (size_t)f->n * sizeof *x);
+  slv_result r;
+  CU_ASSERT_EQUAL(slv_solve(ws, &f->p, &opt, x, NULL, &r), SLV_MAX_ITER);
+  const char *how = strstr(log->line, ": ");
+  how = how ? strstr(how + 2, ": ") : NULL;
+  return how ? how + 2 : "";
+}
+
+/* A workspace keeps the blocks' scalars of its last compact solve and
+ * tries them first (a world's bodies keep their masses).  Whatever came
+ * before, a solve gives the bits a fresh workspace gives, in the layout
+ * the problem allows: the same problem again; another rigid problem (other
+ * masses, other blocks); the first with one block's mass doubled (K's
+ * linear columns of that block 2 finvm J: only that block's scalar is
+ * wrong); a problem not in rigid-body form; then the rigid one again. */
+static void test_masses_kept(void) {
+  fprob a, b, c, d;
+  fprob_make_rigid(&a, 300, 80, 31);
+  fprob_make_rigid(&b, 280, 70, 32);
+  fprob_make_rigid(&c, 300, 80, 31);
+  fprob_make(&d, 300, 80, 33);
+  int blk = c.fblk[0] >= 0 ? c.fblk[0] : c.fblk[1];
+  for (int i = 0; i < c.n; i++)
+    for (int slot = 0; slot < 2; slot++)
+      if (c.fblk[2 * i + slot] == blk)
+        for (int k = 0; k < 3; k++)
+          c.fK[12 * i + 6 * slot + k] = 2.0 * c.finvm[blk] * c.fJ[12 * i + 6 * slot + k];
+  const fprob *seq[] = { &a, &a, &b, &c, &d, &a };
+  const int rigid[] = { 1, 1, 1, 1, 0, 1 };
+  int nmax = 0;
+  for (size_t k = 0; k < sizeof seq / sizeof *seq; k++)
+    if (seq[k]->n > nmax) nmax = seq[k]->n;
+  slv_options opt = slv_options_default();
+  slv_workspace *kept;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), nmax, &opt, &kept), SLV_OK);
+  double *xk = malloc((size_t)nmax * sizeof(double)), *xf = malloc((size_t)nmax * sizeof(double));
+  for (size_t k = 0; k < sizeof seq / sizeof *seq; k++) {
+    slv_workspace *fresh;
+    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), nmax, &opt, &fresh),
+                          SLV_OK);
+    plan_log lk, lf;
+    CU_ASSERT_STRING_EQUAL(sweeps_in(kept, seq[k], xk, &lk), expected_sweep(rigid[k]));
+    CU_ASSERT_STRING_EQUAL(sweeps_in(fresh, seq[k], xf, &lf), expected_sweep(rigid[k]));
+    CU_ASSERT(memcmp(xk, xf, (size_t)seq[k]->n * sizeof(double)) == 0);
+    slv_workspace_free(fresh);
+  }
+  /* the solves did something: x moved */
+  int moved = 0;
+  for (int i = 0; i < a.n; i++) moved += xk[i] != 0.0;
+  CU_ASSERT(moved > a.n / 4);
+  slv_workspace_free(kept);
+  free(xk);
+  free(xf);
+  fprob_free(&a);
+  fprob_free(&b);
+  fprob_free(&c);
+  fprob_free(&d);
+}
+
 /* 4 bodies, 150 contacts: each body is on ~225 rows, so the batches form
  * long chains, most of them with one or two lanes busy. */
 static void test_crowded_bodies(void) {
@@ -560,6 +629,7 @@ int main(void) {
   CU_add_test(s, "manifold runs: groups of 3 to 12 rows", test_manifolds);
   CU_add_test(s, "unused slots hold junk: never read", test_unused_slots);
   CU_add_test(s, "rigid form broken: noticed", test_rigid_claim_false);
+  CU_add_test(s, "masses kept across solves: the bits of a fresh workspace", test_masses_kept);
   CU_add_test(s, "converges; the test's own residual", test_converges);
   CU_add_test(s, "dense storage: pgs itself", test_dense_is_pgs);
   CU_add_test(s, "overflow: not_finite", test_not_finite);
