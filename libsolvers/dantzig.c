@@ -586,7 +586,8 @@ static int ratio_test(const dz_state *s, const driven *d, const double *x, const
    * of x_i sq_i): the same test for A and D A D */
   const double *sq = s->sq;
   double si = sq[i], best = INFINITY, dir = d->dir, dxmax = 0, dwmax = fabs(d->sc) / (si * si);
-  for (int q = 0; q < k; q++) dxmax = max_of(dxmax, fabs(s->dx[q]) * sq[slot_row(s, q)] / si);
+  for (int q = 0; q < k; q++) dxmax = max_of(dxmax, fabs(s->dx[q]) * sq[slot_row(s, q)]);
+  dxmax /= si; /* the max of the quotients, exactly: a -> fl(a / si) is monotone */
   double dxtiny = 64 * DBL_EPSILON * (1 + dxmax);
   if (d->sc > pivot_zero(s, d->aii)) {
     best = fabs(d->wi) / d->sc;
@@ -603,7 +604,7 @@ static int ratio_test(const dz_state *s, const driven *d, const double *x, const
     int r = slot_row(s, q);
     if (fabs(dq) * sq[r] / si <= dxtiny) continue;
     double bound = dq > 0 ? s->hi[r] : s->lo[r];
-    if (bound == INFINITY || bound == -INFINITY) continue;
+    if (fabs(bound) == INFINITY) continue;
     double t = (bound - x[r]) / dq;
     if (t < 0) t = 0;
     if (t < best) best = t, kind = BLK_C_N, *which = q;
