@@ -124,7 +124,7 @@ static int walk_chunk(walk *w, chunk c) {
   const unsigned hdr = w->version == 1 ? 8 : 4;
   uint64_t p = c.at, end = c.at + c.len;
   while (end - p >= hdr) {
-    unsigned char m[6];
+    unsigned char m[8]; /* a version-1 message header */
     if (read_at(w->src, p, m, hdr)) return why(w->why, w->whylen, "a message past the end");
     unsigned type = w->version == 1 ? (unsigned)le(m, 2) : m[0];
     uint64_t size = w->version == 1 ? le(m + 2, 2) : le(m + 1, 2);
@@ -144,7 +144,7 @@ static int walk_chunk(walk *w, chunk c) {
 /* chunk 0 from the header's prefix */
 static int first_chunk(walk *w, uint64_t addr) {
   const slv_ohdr_src *s = w->src;
-  unsigned char b[32];
+  unsigned char b[40]; /* the longest prefix: 6 + 16 + 4 + 8 bytes */
   if (read_at(s, addr, b, 16))
     return why(w->why, w->whylen, "an object header at offset %llu, past the end of the file",
                (unsigned long long)addr);
@@ -171,6 +171,9 @@ static int first_chunk(walk *w, uint64_t addr) {
 
 int slv_ohdr_check(const slv_ohdr_src *src, uint64_t addr, char *whybuf, size_t whylen) {
   walk w = { .src = src, .why = whybuf, .whylen = whylen };
+  if (src->sizeof_addr < 1 || src->sizeof_addr > 8 || src->sizeof_size < 1 || src->sizeof_size > 8)
+    return why(whybuf, whylen, "sizes of offsets and lengths %u and %u (1 to 8 supported)",
+               src->sizeof_addr, src->sizeof_size);
   if (addr > UINT64_MAX - src->base) return why(whybuf, whylen, "an impossible address");
   if (first_chunk(&w, addr + src->base)) return -1;
   for (int k = 0; k < w.ntodo; k++)

@@ -168,7 +168,9 @@ static size_t v2_with_continuation(img *m, unsigned flags, uint64_t cont_len) {
 static void test_v2(void) {
   img m;
   char why[160] = "";
-  static const unsigned flags[] = { 0x00, 0x04, 0x01, 0x20 | 0x10 | 0x04, 0x02 | 0x04 };
+  static const unsigned flags[] = { 0x00,        0x04,
+                                    0x01,        0x20 | 0x10 | 0x04,
+                                    0x02 | 0x04, 0x20 | 0x10 | 0x04 | 0x03 };
   for (size_t k = 0; k < sizeof flags / sizeof *flags; k++) {
     unsigned mh = (flags[k] & 0x04) ? 6 : 4;
     v2_with_continuation(&m, flags[k], 8 + mh + 20);
@@ -184,6 +186,11 @@ static void test_v2(void) {
     CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(why, "a message of 21 bytes at offset 516 running past"));
   }
+  /* sizes of offsets the check does not read */
+  v1_with_continuation(&m, 0, 64);
+  slv_ohdr_src s16 = { .image = m.b, .eof = IMG, .sizeof_addr = 16, .sizeof_size = 8 };
+  CU_ASSERT_EQUAL(slv_ohdr_check(&s16, 64, why, sizeof why), -1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "1 to 8 supported"));
   /* chunk 0 without room for its checksum: the file ends 2 bytes after */
   v2_with_continuation(&m, 0x00, 32);
   size_t end0 = 64 + 6 + 1 + 4 + 16 + 4 + 10;
