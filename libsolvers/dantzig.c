@@ -586,7 +586,10 @@ static int ratio_test(const dz_state *s, const driven *d, const double *x, const
    * of x_i sq_i): the same test for A and D A D */
   const double *sq = s->sq;
   double si = sq[i], best = INFINITY, dir = d->dir, dxmax = 0, dwmax = fabs(d->sc) / (si * si);
-  for (int q = 0; q < k; q++) dxmax = max_of(dxmax, fabs(s->dx[q]) * sq[slot_row(s, q)]);
+  for (int q = 0; q < k; q++) { /* from 0, never NaN: max_of's NaN test is not needed */
+    double a = fabs(s->dx[q]) * sq[slot_row(s, q)];
+    if (a > dxmax) dxmax = a;
+  }
   dxmax /= si; /* the max of the quotients, exactly: a -> fl(a / si) is monotone */
   double dxtiny = 64 * DBL_EPSILON * (1 + dxmax);
   if (d->sc > pivot_zero(s, d->aii)) {
@@ -634,12 +637,15 @@ static void take_step(dz_state *s, driven *d, double t, double *x, double *w) {
   int k = s->k, nN = s->nN;
   double tt = d->dir * t;
   x[d->i] += tt;
+  /* the state's arrays in locals: the stores to x cannot move them */
+  const int *crow = s->crow, *perm = s->perm;
+  const double *dx = s->dx, *dw = s->dw, *lo = s->lo, *hi = s->hi;
   for (int q = 0; q < k; q++) {
-    int r = slot_row(s, q);
-    double xr = x[r] + tt * s->dx[q];
-    x[r] = xr < s->lo[r] ? s->lo[r] : (xr > s->hi[r] ? s->hi[r] : xr);
+    int r = crow[q];
+    double xr = x[r] + tt * dx[q];
+    x[r] = xr < lo[r] ? lo[r] : (xr > hi[r] ? hi[r] : xr);
   }
-  for (int e = 0; e < nN; e++) w[s->perm[k + e]] += tt * s->dw[e];
+  for (int e = 0; e < nN; e++) w[perm[k + e]] += tt * dw[e];
   d->wi += tt * d->sc;
 }
 
