@@ -194,12 +194,25 @@ static herr_t find_cb(hid_t g, const char *name, const H5L_info_t *info, void *d
   return 0;
 }
 
+static void close_file(fc_ctx *c) {
+  if (c->file >= 0) H5Fclose(c->file);
+  if (c->oh.fp) fclose(c->oh.fp);
+  c->file = -1;
+  c->oh.fp = NULL;
+  c->oh_ready = 0;
+}
+
 /* Opens the file for HDF5 (c->file) and for the object-header check
- * (c->oh: the image, or the file opened again by stdio); c->file < 0 when
- * HDF5 cannot open it. */
-static void open_file(fc_ctx *c, const char *h5name, hid_t fapl, uint64_t eof) {
+ * (c->oh: the image, or the file opened again by stdio), and checks the
+ * root group's header (H5Fopen has read it, but not yet its local heap,
+ * which the first lookup allocates).  On failure c->file < 0 and the
+ * message is written. */
+static slv_status open_file(fc_ctx *c, const char *h5name, hid_t fapl, uint64_t eof) {
   c->file = H5Fopen(h5name, H5F_ACC_RDONLY, fapl);
-  if (c->file < 0) return;
+  if (c->file < 0)
+    return fail(c, SLV_ERR_INVALID,
+                "expected an HDF5 file (FCLIB) that HDF5 can open, found one "
+                "it cannot (not HDF5, truncated or corrupt)");
   c->oh = (slv_ohdr_src){ .image = (const unsigned char *)c->image, .eof = eof };
   if (!c->image) c->oh.fp = fopen(c->path, "rb");
   hid_t fcpl = H5Fget_create_plist(c->file);
@@ -211,15 +224,16 @@ static void open_file(fc_ctx *c, const char *h5name, hid_t fapl, uint64_t eof) {
   c->oh.sizeof_size = (unsigned)ss;
   c->oh.base = ub;
   c->oh_ready = ok && (c->image || c->oh.fp) && sa >= 1 && sa <= 8 && ss >= 1 && ss <= 8;
+  H5O_info_t oi;
+  char why[128] = "a file that could not be read again";
+  if (!c->oh_ready || H5Oget_info2(c->file, &oi, H5O_INFO_BASIC) < 0 ||
+      slv_ohdr_check(&c->oh, (uint64_t)oi.addr, why, sizeof why)) {
+    close_file(c);
+    return fail(c, SLV_ERR_INVALID, "expected a readable root group, found %s", why);
+  }
+  return SLV_OK;
 }
 
-static void close_file(fc_ctx *c) {
-  if (c->file >= 0) H5Fclose(c->file);
-  if (c->oh.fp) fclose(c->oh.fp);
-  c->file = -1;
-  c->oh.fp = NULL;
-  c->oh_ready = 0;
-}
 
 /* What name (one path component, relative to loc) is.  The link is looked
  * up both ways HDF5 offers, by name (H5Lexists) and by listing the group
@@ -244,7 +258,7 @@ static int kind_of(fc_ctx *c, hid_t loc, const char *name) {
   }
   char why[128];
   if (slv_ohdr_check(&c->oh, (uint64_t)li.u.address, why, sizeof why)) {
-    snprintf(c->oh_why, sizeof c->oh_why, "a damaged object header: %s", why);
+    snprintf(c->oh_why, sizeof c->oh_why, "a damaged object: %s", why);
     return K_DAMAGED;
   }
   hid_t o = H5Oopen(loc, name, H5P_DEFAULT);
@@ -1182,13 +1196,8 @@ slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out) {
   c.budget = 64.0 * (double)sb.st_size + 16.0 * 1048576.0;
   h5quiet hq;
   quiet_on(&hq);
-  open_file(&c, path, H5P_DEFAULT, (uint64_t)sb.st_size);
-  if (c.file < 0)
-    st = fail(&c, SLV_ERR_INVALID,
-              "expected an HDF5 file (FCLIB) that HDF5 can open, found one "
-              "it cannot (not HDF5, truncated or corrupt)");
-  else
-    st = read_open(&c, out);
+  st = open_file(&c, path, H5P_DEFAULT, (uint64_t)sb.st_size);
+  if (!st) st = read_open(&c, out);
   quiet_off(&hq);
   return st;
 }
@@ -1217,13 +1226,8 @@ slv_status slv_io_read_fclib_image(const void *image, size_t len, const slv_io_r
   } else {
     /* with an image, the core driver opens no file but refuses a name
      * that exists: this one cannot (/dev/null is not a directory) */
-    open_file(&c, "/dev/null/lcplab-fclib-image", fapl, len);
-    if (c.file < 0)
-      st = fail(&c, SLV_ERR_INVALID,
-                "expected an HDF5 file (FCLIB) that HDF5 can open, found "
-                "one it cannot (not HDF5, truncated or corrupt)");
-    else
-      st = read_open(&c, out);
+    st = open_file(&c, "/dev/null/lcplab-fclib-image", fapl, len);
+    if (!st) st = read_open(&c, out);
   }
   if (fapl >= 0) H5Pclose(fapl);
   quiet_off(&hq);
@@ -1488,12 +1492,8 @@ slv_status slv_io_fclib_read_start(const char *path, int n, double *x, size_t ma
   h5quiet hq;
   quiet_on(&hq);
   slv_status st;
-  open_file(&c, path, H5P_DEFAULT, (uint64_t)sb.st_size);
-  if (c.file < 0) {
-    st = fail(&c, SLV_ERR_INVALID,
-              "expected an HDF5 file (FCLIB) that HDF5 can open, found one "
-              "it cannot (not HDF5, truncated or corrupt)");
-  } else {
+  st = open_file(&c, path, H5P_DEFAULT, (uint64_t)sb.st_size);
+  if (!st) {
     st = read_start(&c, n, x);
     close_file(&c);
   }

@@ -27,6 +27,12 @@
  *   continuation message (type 0x10): offset (the file's size of
  *               offsets), length (its size of lengths).
  *
+ * The same holds for an old-style group's local heap (the link names),
+ * which libhdf5 allocates at its header's size at the group's first lookup
+ * (378 GB asked for by a 13 KB fuzz input, local-heap-claims-378-GB.hdf5):
+ * a symbol-table message's heap must be a "HEAP" whose data segment lies
+ * inside the file.
+ *
  * Every chunk must lie inside the file and every message inside its chunk;
  * at most SLV_OHDR_MAX_CHUNKS chunks are followed (a cycle of continuations
  * ends there).  Nothing else is judged: the rest is left to libhdf5, which
@@ -41,6 +47,7 @@
 
 #define SLV_OHDR_MAX_CHUNKS 256
 #define OHDR_CONTINUATION   0x10
+#define OHDR_SYMBOL_TABLE   0x11
 
 static int why(char *buf, size_t len, const char *fmt, ...) {
   va_list ap;
@@ -119,7 +126,33 @@ static int follow_continuation(walk *w, uint64_t data, uint64_t size) {
   return push_chunk(w, at, len, "a continuation chunk");
 }
 
-/* every message of one chunk inside it; continuations queued */
+/* A symbol-table message's data (an old-style group): the address of its
+ * B-tree, then of its local heap, whose data segment (the link names)
+ * libhdf5 allocates at the size the heap's header gives before reading it
+ * (found by fuzzing: a 128 KB file whose heap claimed 378 GB).  The heap's
+ * header: "HEAP", version (1), reserved (3), data segment size (size of
+ * lengths), offset to the free list (size of lengths), data segment
+ * address (size of offsets). */
+static int check_local_heap(walk *w, uint64_t data, uint64_t size) {
+  const slv_ohdr_src *s = w->src;
+  unsigned sa = s->sizeof_addr, ss = s->sizeof_size;
+  unsigned char b[32];
+  if (size < 2 * (uint64_t)sa || read_at(s, data, b, 2 * sa))
+    return why(w->why, w->whylen, "a symbol-table message of %llu bytes", (unsigned long long)size);
+  uint64_t heap = le(b + sa, sa);
+  if (heap > UINT64_MAX - s->base || read_at(s, heap + s->base, b, 8 + 2 * ss + sa) ||
+      memcmp(b, "HEAP", 4) != 0)
+    return why(w->why, w->whylen, "no local heap at offset %llu", (unsigned long long)heap);
+  uint64_t len = le(b + 8, ss), at = le(b + 8 + 2 * ss, sa);
+  if (at > UINT64_MAX - s->base || at + s->base > s->eof || len > s->eof - (at + s->base))
+    return why(w->why, w->whylen,
+               "a local heap of %llu bytes at offset %llu, past the end of the file (%llu bytes)",
+               (unsigned long long)len, (unsigned long long)at, (unsigned long long)s->eof);
+  return 0;
+}
+
+/* every message of one chunk inside it; continuations queued; a group's
+ * local heap inside the file */
 static int walk_chunk(walk *w, chunk c) {
   const unsigned hdr = w->version == 1 ? 8 : 4;
   uint64_t p = c.at, end = c.at + c.len;
@@ -136,6 +169,7 @@ static int walk_chunk(walk *w, chunk c) {
                  "(offset %llu)",
                  (unsigned long long)size, (unsigned long long)p, (unsigned long long)end);
     if (type == OHDR_CONTINUATION && follow_continuation(w, p + head, size)) return -1;
+    if (type == OHDR_SYMBOL_TABLE && check_local_heap(w, p + head, size)) return -1;
     p += head + size;
   }
   return 0;

@@ -6,6 +6,8 @@
  *     with and without a continuation chunk, a user block (base 512),
  *     4-byte offsets, version 2's optional times, attribute limits,
  *     creation-order fields and 2-byte chunk sizes: accepted;
+ *   - an old-style group whose local heap lies inside the file: accepted;
+ *     one that claims 378 GB (a fuzz finding), or is no heap: refused;
  *   - a continuation chunk claiming 1 GiB (the fuzz finding
  *     object-header-claims-738-MB.hdf5 in small), chunk 0 past the end, a
  *     message running past its chunk, a cycle of continuations, a header
@@ -138,6 +140,40 @@ static void test_v1_refused(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(why, "no object header"));
 }
 
+/* An old-style group: chunk 0 holds a symbol-table message (B-tree at
+ * 256, local heap at 384) whose heap's data segment is len bytes at
+ * seg. */
+static void v1_group(img *m, uint64_t seg, uint64_t len, const char *sig) {
+  memset(m, 0, sizeof *m);
+  v1_header(m, 64, 24);
+  v1_msg(m, 80, 0x11, 16);
+  put(m, 88, 256, 8);
+  put(m, 96, 384, 8);
+  memcpy(m->b + 384, sig, 4);
+  put(m, 384 + 8, len, 8);  /* data segment size */
+  put(m, 384 + 16, 8, 8);   /* offset to the free list */
+  put(m, 384 + 24, seg, 8); /* data segment address */
+}
+
+static void test_local_heap(void) {
+  img m;
+  char why[160] = "";
+  v1_group(&m, 1024, 88, "HEAP");
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+  v1_group(&m, 1024, IMG - 1024, "HEAP"); /* up to the last byte */
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+  /* the fuzz finding in small: a heap of 378 GB */
+  v1_group(&m, 1024, 0x5800000000ull, "HEAP");
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a local heap of 377957122048 bytes at offset 1024, past the end "
+                              "of the file (4096 bytes)");
+  v1_group(&m, 1024, IMG - 1024 + 1, "HEAP");
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  v1_group(&m, 1024, 88, "PEAH");
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "no local heap at offset 384");
+}
+
 /* v2 at 64: "OHDR", 2, flags, [times], [limits], chunk-0 size of width
  * bytes; chunk 0 = a continuation message and a NIL message; the OCHK
  * chunk at 512 holds one NIL message.  Message headers are 4 bytes, 6 with
@@ -203,5 +239,6 @@ int main(void) {
   CU_add_test(s, "version 1 headers that fit: accepted", test_v1_accepted);
   CU_add_test(s, "version 1 headers that do not fit: refused with the reason", test_v1_refused);
   CU_add_test(s, "version 2 headers: flags, continuation, refusals", test_v2);
+  CU_add_test(s, "an old-style group's local heap: inside the file", test_local_heap);
   return tst_run();
 }
