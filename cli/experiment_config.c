@@ -358,9 +358,9 @@ static int parse_seeds(const parser *ps, const char *v, int range_ok, unsigned l
     if ((rc = whole(ps, "generate seeds", left, 0, LONG_MAX, &a)) >= 0 ||
         (rc = whole(ps, "generate seeds", dash + 1, 0, LONG_MAX, &b)) >= 0)
       return rc;
-    if (b < a || b - a >= 64)
-      return perr(ps, "generate seeds", "expected A-B with A <= B and at most 64 seeds, got '%s'",
-                  v);
+    if (b < a || b - a >= 64 - *ns)
+      return perr(ps, "generate seeds",
+                  "expected A-B with A <= B and at most 64 seeds in all, got '%s'", v);
     for (long x = a; x <= b; x++) seeds[(*ns)++] = (unsigned long)x;
     return -1;
   }

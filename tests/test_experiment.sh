@@ -304,6 +304,10 @@ integrators verlet"
 bad "undefined variable" "bad.exp:2: instances: undefined variable \${NOPE_X}" "experiment profile prof
 instances \${NOPE_X}/p.dat"
 bad "no problems" "bad.exp:1: experiment: section 'prof' names no problems" "experiment profile prof"
+# two seed ranges of 50 (the fuzz finding generate-two-seed-ranges-of-50.exp: they overran
+# the 64 seeds' array)
+bad "seed ranges over 64 in all" "bad.exp:2: generate seeds: expected A-B with A <= B and at most 64 seeds in all, got '1-50'" "experiment profile prof
+generate contact 50 seeds=1-50 seeds=1-50"
 expect_err "missing config" "nofile.exp" experiment "$T/nofile.exp"
 expect_err "unknown option" "unknown option '--bogus'" experiment "$T/all.exp" --bogus
 
