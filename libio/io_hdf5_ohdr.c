@@ -7,7 +7,7 @@
  * A 128 KiB file whose continuation message claims a 738 MB chunk made it
  * allocate 738 MB, and left its library unable to shut down at exit
  * ("HDF5: infinite loop closing library" on stderr).  Found by fuzzing
- * (tests/fuzz/README.md, regression object-header-claims-738-MB.hdf5).
+ * (tests/fuzz/README.md, regression object-header-claims-738-MB.edits).
  *
  * What is read: the object header layout of the HDF5 file format
  * specification, version 3 ([hdf5format], section IV.A.1):

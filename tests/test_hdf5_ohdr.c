@@ -9,7 +9,7 @@
  *   - an old-style group whose local heap lies inside the file: accepted;
  *     one that claims 378 GB (a fuzz finding), or is no heap: refused;
  *   - a continuation chunk claiming 1 GiB (the fuzz finding
- *     object-header-claims-738-MB.hdf5 in small), chunk 0 past the end, a
+ *     object-header-claims-738-MB.edits in small), chunk 0 past the end, a
  *     message running past its chunk, a cycle of continuations, a header
  *     that is neither version: refused, with the reason.
  *
