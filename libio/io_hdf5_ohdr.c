@@ -40,8 +40,8 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "io_hdf5_ohdr.h"
+#include "io_internal.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,13 +49,8 @@
 #define OHDR_CONTINUATION   0x10
 #define OHDR_SYMBOL_TABLE   0x11
 
-static int why(char *buf, size_t len, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  if (buf && len) vsnprintf(buf, len, fmt, ap);
-  va_end(ap);
-  return -1;
-}
+/* The reason into w->why (slv_io_msgf), and -1. */
+#define refuse(w, ...) (slv_io_msgf((w)->why, (w)->whylen, __VA_ARGS__), -1)
 
 /* n bytes at file offset off, or -1 when they are not all in the file */
 static int read_at(const slv_ohdr_src *s, uint64_t off, void *buf, size_t n) {
@@ -91,12 +86,11 @@ typedef struct walk {
 static int push_chunk(walk *w, uint64_t at, uint64_t len, const char *what) {
   const slv_ohdr_src *s = w->src;
   if (at > s->eof || len > s->eof - at)
-    return why(w->why, w->whylen,
-               "%s of %llu bytes at offset %llu, past the end of the file (%llu bytes)", what,
-               (unsigned long long)len, (unsigned long long)at, (unsigned long long)s->eof);
+    return refuse(w, "%s of %llu bytes at offset %llu, past the end of the file (%llu bytes)", what,
+                  (unsigned long long)len, (unsigned long long)at, (unsigned long long)s->eof);
   if (w->nseen >= SLV_OHDR_MAX_CHUNKS)
-    return why(w->why, w->whylen, "more than %d chunks (a cycle of continuation messages?)",
-               SLV_OHDR_MAX_CHUNKS);
+    return refuse(w, "more than %d chunks (a cycle of continuation messages?)",
+                  SLV_OHDR_MAX_CHUNKS);
   w->todo[w->ntodo++] = (chunk){ at, len };
   w->nseen++;
   return 0;
@@ -107,18 +101,16 @@ static int follow_continuation(walk *w, uint64_t data, uint64_t size) {
   const slv_ohdr_src *s = w->src;
   unsigned char buf[16];
   if (size < s->sizeof_addr + s->sizeof_size)
-    return why(w->why, w->whylen, "a continuation message of %llu bytes (needs %u)",
-               (unsigned long long)size, s->sizeof_addr + s->sizeof_size);
+    return refuse(w, "a continuation message of %llu bytes (needs %u)", (unsigned long long)size,
+                  s->sizeof_addr + s->sizeof_size);
   if (read_at(s, data, buf, s->sizeof_addr + s->sizeof_size))
-    return why(w->why, w->whylen, "a continuation message past the end of the file");
+    return refuse(w, "a continuation message past the end of the file");
   uint64_t at = le(buf, s->sizeof_addr), len = le(buf + s->sizeof_addr, s->sizeof_size);
-  if (at > UINT64_MAX - s->base)
-    return why(w->why, w->whylen, "a continuation chunk at an impossible address");
+  if (at > UINT64_MAX - s->base) return refuse(w, "a continuation chunk at an impossible address");
   at += s->base;
   if (w->version == 2) {
     /* "OCHK" and the checksum sit inside the length */
-    if (len < 8)
-      return why(w->why, w->whylen, "a continuation chunk of %llu bytes", (unsigned long long)len);
+    if (len < 8) return refuse(w, "a continuation chunk of %llu bytes", (unsigned long long)len);
     if (push_chunk(w, at, len, "a continuation chunk")) return -1;
     w->todo[w->ntodo - 1] = (chunk){ at + 4, len - 8 };
     return 0;
@@ -138,16 +130,16 @@ static int check_local_heap(walk *w, uint64_t data, uint64_t size) {
   unsigned sa = s->sizeof_addr, ss = s->sizeof_size;
   unsigned char b[32];
   if (size < 2 * (uint64_t)sa || read_at(s, data, b, 2 * sa))
-    return why(w->why, w->whylen, "a symbol-table message of %llu bytes", (unsigned long long)size);
+    return refuse(w, "a symbol-table message of %llu bytes", (unsigned long long)size);
   uint64_t heap = le(b + sa, sa);
   if (heap > UINT64_MAX - s->base || read_at(s, heap + s->base, b, 8 + 2 * ss + sa) ||
       memcmp(b, "HEAP", 4) != 0)
-    return why(w->why, w->whylen, "no local heap at offset %llu", (unsigned long long)heap);
+    return refuse(w, "no local heap at offset %llu", (unsigned long long)heap);
   uint64_t len = le(b + 8, ss), at = le(b + 8 + 2 * ss, sa);
   if (at > UINT64_MAX - s->base || at + s->base > s->eof || len > s->eof - (at + s->base))
-    return why(w->why, w->whylen,
-               "a local heap of %llu bytes at offset %llu, past the end of the file (%llu bytes)",
-               (unsigned long long)len, (unsigned long long)at, (unsigned long long)s->eof);
+    return refuse(
+        w, "a local heap of %llu bytes at offset %llu, past the end of the file (%llu bytes)",
+        (unsigned long long)len, (unsigned long long)at, (unsigned long long)s->eof);
   return 0;
 }
 
@@ -158,16 +150,16 @@ static int walk_chunk(walk *w, chunk c) {
   uint64_t p = c.at, end = c.at + c.len;
   while (end - p >= hdr) {
     unsigned char m[8]; /* a version-1 message header */
-    if (read_at(w->src, p, m, hdr)) return why(w->why, w->whylen, "a message past the end");
+    if (read_at(w->src, p, m, hdr)) return refuse(w, "a message past the end");
     unsigned type = w->version == 1 ? (unsigned)le(m, 2) : m[0];
     uint64_t size = w->version == 1 ? le(m + 2, 2) : le(m + 1, 2);
     uint64_t head = hdr;
     if (w->version == 2 && (w->flags & 0x04)) head += 2; /* creation order tracked */
     if (end - p < head || size > end - p - head)
-      return why(w->why, w->whylen,
-                 "a message of %llu bytes at offset %llu running past its chunk's end "
-                 "(offset %llu)",
-                 (unsigned long long)size, (unsigned long long)p, (unsigned long long)end);
+      return refuse(w,
+                    "a message of %llu bytes at offset %llu running past its chunk's end "
+                    "(offset %llu)",
+                    (unsigned long long)size, (unsigned long long)p, (unsigned long long)end);
     if (type == OHDR_CONTINUATION && follow_continuation(w, p + head, size)) return -1;
     if (type == OHDR_SYMBOL_TABLE && check_local_heap(w, p + head, size)) return -1;
     p += head + size;
@@ -180,35 +172,35 @@ static int first_chunk(walk *w, uint64_t addr) {
   const slv_ohdr_src *s = w->src;
   unsigned char b[40]; /* the longest prefix: 6 + 16 + 4 + 8 bytes */
   if (read_at(s, addr, b, 16))
-    return why(w->why, w->whylen, "an object header at offset %llu, past the end of the file",
-               (unsigned long long)addr);
+    return refuse(w, "an object header at offset %llu, past the end of the file",
+                  (unsigned long long)addr);
   if (b[0] == 1) {
     w->version = 1;
     return push_chunk(w, addr + 16, le(b + 8, 4), "chunk 0");
   }
   if (memcmp(b, "OHDR", 4) != 0 || b[4] != 2)
-    return why(w->why, w->whylen, "no object header (version 1 or \"OHDR\" 2) at offset %llu",
-               (unsigned long long)addr);
+    return refuse(w, "no object header (version 1 or \"OHDR\" 2) at offset %llu",
+                  (unsigned long long)addr);
   w->version = 2;
   unsigned flags = w->flags = b[5];
   unsigned at = 6 + ((flags & 0x20) ? 16 : 0) + ((flags & 0x10) ? 4 : 0);
   unsigned width = 1u << (flags & 3);
   if (read_at(s, addr, b, at + width))
-    return why(w->why, w->whylen, "an object header prefix past the end of the file");
+    return refuse(w, "an object header prefix past the end of the file");
   uint64_t len = le(b + at, width);
   /* the 4-byte checksum follows chunk 0 */
   if (push_chunk(w, addr + at + width, len, "chunk 0")) return -1;
   if (len > s->eof - (addr + at + width) || s->eof - (addr + at + width) - len < 4)
-    return why(w->why, w->whylen, "chunk 0 without room for its checksum");
+    return refuse(w, "chunk 0 without room for its checksum");
   return 0;
 }
 
 int slv_ohdr_check(const slv_ohdr_src *src, uint64_t addr, char *whybuf, size_t whylen) {
   walk w = { .src = src, .why = whybuf, .whylen = whylen };
   if (src->sizeof_addr < 1 || src->sizeof_addr > 8 || src->sizeof_size < 1 || src->sizeof_size > 8)
-    return why(whybuf, whylen, "sizes of offsets and lengths %u and %u (1 to 8 supported)",
-               src->sizeof_addr, src->sizeof_size);
-  if (addr > UINT64_MAX - src->base) return why(whybuf, whylen, "an impossible address");
+    return refuse(&w, "sizes of offsets and lengths %u and %u (1 to 8 supported)", src->sizeof_addr,
+                  src->sizeof_size);
+  if (addr > UINT64_MAX - src->base) return refuse(&w, "an impossible address");
   if (first_chunk(&w, addr + src->base)) return -1;
   for (int k = 0; k < w.ntodo; k++)
     if (walk_chunk(&w, w.todo[k])) return -1;
