@@ -23,7 +23,9 @@
  *     d >= 0:  rhs = max( min(k_erp max(0, d - slop) / h, v_max),     Baumgarte
  *                          e_r (-v_n) if -v_n > v_thr else 0 )        restitution
  *     d <  0:  rhs = d / h    (speculative: the bodies may close the gap in this
- *                              step but not pass it; no restitution)
+ *                              step but not pass it), or max(d / h, e_r (-v_n))
+ *              when -v_n > v_thr and -v_n h >= -d (the approach closes the
+ *              gap within the step: restitution as at impact)
  * k_erp / h is k_cor (docs/contact.md, "CFM and ERP").  The maximum of the
  * two terms (ODE's contact rule; docs/contact.md, "Restitution") rather
  * than their sum: with the sum, an elastic
@@ -62,7 +64,10 @@
  *
  * Limitations: the normal is taken as fixed (its rotation is a second-order
  * effect the Jacobian does not carry, as in every engine listed); a
- * speculative contact gets no restitution; rolling/torsional friction is not
+ * speculative contact whose approach does not close its gap within the step
+ * gets no restitution, so spheres resting closer than the margin meet
+ * inelastically (the cradle's gap exceeds the default margin for this
+ * reason: scenes.c); rolling/torsional friction is not
  * modelled.  Returns DYN_ERR_INPUT for bad indices, parameters or geometry.
  */
 #include <math.h>
@@ -199,6 +204,19 @@ static void put_row(dyn_rows *r, int ia, int ib, const dyn_v3 *pe, const dyn_v3 
   r->base = base;
 }
 
+/* The normal row's rhs of a speculative contact (gap g = -depth > 0): the
+ * bodies may close the gap within the step but not pass it, J u+ >= -g / h.
+ * When the approach closes the gap within this step (-v_n h >= g), is
+ * faster than the threshold and e_r > 0, restitution holds as at impact:
+ * J u+ >= e_r (-v_n).  Otherwise the bounce would depend on whether the
+ * step before impact happened to end inside the margin. */
+static double speculative_rhs(const dyn_contact_params *prm, double depth, double vn, double h) {
+  double rhs = depth / h;
+  if (prm->restitution > 0.0 && -vn > prm->rest_threshold && -vn * h >= -depth)
+    rhs = fmax(rhs, -prm->restitution * vn);
+  return rhs;
+}
+
 int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
                      const dyn_contact_params *prm, double h, dyn_rows *out, int row0) {
   if (!bodies || !c || !out || row0 < 0 || dyn_contact_params_validate(prm, NULL, 0) != DYN_OK)
@@ -231,7 +249,7 @@ int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
     double rest = (-vn > prm->rest_threshold) ? -prm->restitution * vn : 0.0;
     rhs = fmax(pos, rest);
   } else {
-    rhs = c->depth / h; /* speculative: J u+ >= -gap / h */
+    rhs = speculative_rhs(prm, c->depth, vn, h);
   }
   if (!isfinite(rhs)) return DYN_ERR_INPUT;
 

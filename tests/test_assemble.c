@@ -608,9 +608,18 @@ static void test_restitution_baumgarte(void) {
   ball_case(0, 0.01, 0, 0, 0.2, 0.002, 0.1, 0.1, "baumgarte cap");
   /* restitution and Baumgarte together: the larger, max(0.16, 1) = 1 */
   ball_case(-2, 0.01, 0.5, 0.1, 0.2, 0.002, INFINITY, 1.0, "max of the two");
-  /* speculative: gap 0.005 at 2 m/s: rhs = -0.005 / 0.01 = -0.5, the ball
-   * closes the gap exactly (free velocity -2.098 < -0.5) and no bounce */
-  ball_case(-2, -0.005, 1, 0.1, 0.2, 0, INFINITY, -0.5, "speculative");
+  /* speculative, e = 0: gap 0.005 at 2 m/s: rhs = -0.005 / 0.01 = -0.5, the
+   * ball closes the gap exactly (free velocity -2.098 < -0.5), no bounce */
+  ball_case(-2, -0.005, 0, 0.1, 0.2, 0, INFINITY, -0.5, "speculative e=0");
+  /* e = 1: the approach closes the gap within the step (2 * 0.01 >= 0.005),
+   * so the impact is in this step: rhs = max(-0.5, 2) = 2, v+ = 2 */
+  ball_case(-2, -0.005, 1, 0.1, 0.2, 0, INFINITY, 2.0, "speculative impact e=1");
+  ball_case(-2, -0.005, 0.5, 0.1, 0.2, 0, INFINITY, 1.0, "speculative impact e=0.5");
+  /* below the threshold (2 < 3): no bounce, the gap closes */
+  ball_case(-2, -0.005, 1, 3.0, 0.2, 0, INFINITY, -0.5, "speculative threshold");
+  /* 0.45 * 0.01 < 0.005: the approach alone does not reach the floor, only
+   * gravity's h g closes the gap: no bounce, v+ = -0.5 */
+  ball_case(-0.45, -0.005, 1, 0.1, 0.2, 0, INFINITY, -0.5, "speculative, not an impact");
   /* a gap it does not close: inactive, v+ = u_free = -0.1 - h g, x = 0 */
   ball_case(-0.1, -0.005, 0, 0, 0.2, 0, INFINITY, -0.1 - 0.01 * GRAV, "gap kept");
 }
