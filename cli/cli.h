@@ -66,7 +66,8 @@ typedef struct cli_world_args {
   const char *solver;
   long steps; /* 0: the scene's default (dyn_scene_default_steps) */
   int have_dt, have_max_iter, have_tol, have_omega, have_margin, have_eta, have_warm_factor;
-  double dt, tol, omega, margin, warm_factor;
+  int have_slop;
+  double dt, tol, omega, margin, warm_factor, slop;
   long max_iter, eta;
   int friction, integrator, gyro, orient, storage, cone_law, warm, order; /* -1: default */
   int on_failure;              /* dyn_failure_policy, -1: default (fallback) */

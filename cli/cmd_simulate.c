@@ -246,6 +246,13 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
       return -1;
     }
     a->have_warm_factor = 1;
+  } else if (OPT("slop")) {
+    if (r < 0) return -1;
+    if (!cli_parse_double(v, &a->slop) || !(a->slop >= 0)) {
+      cli_error("%s: --slop must be a finite number >= 0 (m), got '%s'", cmd, v);
+      return -1;
+    }
+    a->have_slop = 1;
   } else {
     return 0;
   }
@@ -269,10 +276,13 @@ void cli_world_usage(FILE *f) {
              "  --max-pivots N      pivots per step of lemke and dantzig (default: their\n"
              "                      automatic budget, which grows with the size)\n"
              "  --tol T             solver tolerance (default: library's, 1e-8)\n"
-             "  --omega W           pgs relaxation (default 1)\n"
+             "  --omega W           pgs, pgs_wide relaxation (default 0.8)\n"
              "  --warm-start on|off start each solve from the last step's impulses (default on)\n"
-             "  --margin M          collision margin in m: speculative contacts (default 0)\n"
-             "  --warm-factor F     scale of the kept impulses, in [0, 1] (default 0.7)\n"
+             "  --margin M          collision margin in m: speculative contacts (default 0.002)\n"
+             "  --warm-factor F     scale of the kept impulses, in [0, 1] (default 1)\n"
+             "  --slop M            penetration in m left without a Baumgarte push (default\n"
+             "                      0.0005); the four stacking defaults work together; before\n"
+             "                      them: --margin 0 --warm-factor 0.7 --omega 1 --slop 0\n"
              "  --contact-order O   order of the contact rows: broadphase (default: sweep and\n"
              "                      prune's, along x) or top-down (highest pair first)\n"
              "  --storage S         auto (dense up to 256 rows; above, factored if the solver\n"
@@ -351,6 +361,7 @@ int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, lon
   s.opt.simd = simd_from_env();
   if (a->have_margin) s.margin = a->margin;
   if (a->have_warm_factor) s.warm_factor = a->warm_factor;
+  if (a->have_slop) s.contact.slop = a->slop;
   if (a->on_failure >= 0) s.on_failure = (dyn_failure_policy)a->on_failure;
   if (a->fallback_solver) {
     if (!slv_solver_find(a->fallback_solver) || strlen(a->fallback_solver) >= sizeof s.solver) {
@@ -645,6 +656,14 @@ static int print_summary(sim_state *s, const cli_world_args *wa, long K, double 
   cli_json_string(o, friction_names[set->contact.friction]);
   fprintf(o, ",\"steps\":%ld,\"dt\":", K);
   cli_json_number(o, set->dt, 17);
+  fprintf(o, ",\"max_iter\":%d,\"omega\":", set->opt.max_iter);
+  cli_json_number(o, set->opt.omega, 15);
+  fputs(",\"margin\":", o);
+  cli_json_number(o, set->margin, 15);
+  fputs(",\"warm_factor\":", o);
+  cli_json_number(o, set->warm_factor, 15);
+  fputs(",\"slop\":", o);
+  cli_json_number(o, set->contact.slop, 15);
   fprintf(o, ",\"bodies\":%d,\"contacts_mean\":", nbod);
   cli_json_number(o, csum / (double)K, 6);
   fputs(",\"contacts_mean_timed\":", o);

@@ -11,16 +11,16 @@
 # iterates bit for bit; SOLVER=pgs for the plain loop; box friction, warm start, AUTO storage:
 # matrix-free factored above 256 rows) on pile N = $PILES and pyramid
 # L = $PYRAMIDS (environment, defaults below), with collision margin
-# $MARGIN m and warm-start factor $WARM, defaults 0.002 and 0.85, not the
-# world's 0 and 0.7: speculative contacts up to 2 mm apart (Bullet keeps
+# $MARGIN m and warm-start factor $WARM, defaults the world's 0.002 and 1
+# (its stacking defaults, with omega 0.8 and slop 0.5 mm: docs/dynamics.md,
+# "Stacking defaults"): speculative contacts up to 2 mm apart (Bullet keeps
 # contacts up to a small positive distance too; MARGIN=0.001 gives its
-# contact counts, 0.002 up to 9 % more) and Bullet's m_warmstartingFactor.
-# With them the pyramids up to 40 layers stay up at 50 sweeps (see
-# experiments/README.md).  Contact order $ORDER, default top-down
+# contact counts, 0.002 up to 9 % more).  Contact order $ORDER, default top-down
 # (--contact-order top-down: the pairs highest first, not the broad phase's
 # order along x; less penetration on every pyramid, fuller pgs_wide lanes:
 # experiments/README.md).  A value other than the world's default shows in
-# the engine label (-margin0.002-warm0.85-top-down).
+# the engine label (-top-down; -margin0-warm0.7 for the settings before
+# the stacking defaults).
 # The peers' numbers are read from their stored sweep,
 # ../shared/peers/scenes/results/bench.jsonl (measured on this machine type
 # by scripts/bench.sh).  LCPLAB_PEERS_LIVE=1 builds the peers and runs them
@@ -61,7 +61,7 @@ piles=${PILES:-500 1000 2000 3000 5000}
 pyramids=${PYRAMIDS:-10 20 30 40 50}
 solver=${SOLVER:-pgs_wide}
 margin=${MARGIN:-0.002}
-warm=${WARM:-0.85}
+warm=${WARM:-1}
 order=${ORDER:-top-down}
 repeat=${REPEAT:-1}
 case $repeat in
@@ -124,8 +124,8 @@ run_size() {
 for n in $piles; do run_size pile n "$n"; done
 for l in $pyramids; do run_size pyramid layers "$l"; done
 label=lcplab-$solver
-[ "$margin" = 0 ] || label=$label-margin$margin
-[ "$warm" = 0.7 ] || label=$label-warm$warm
+[ "$margin" = 0.002 ] || label=$label-margin$margin
+[ "$warm" = 1 ] || label=$label-warm$warm
 [ "$order" = broadphase ] || label=$label-$order
 python3 "$srcdir/experiments/bench_scenes.py" "$runs" "$jsonl" "$out" "$label"
 if command -v "$gnuplot" >/dev/null 2>&1; then

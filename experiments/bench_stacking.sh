@@ -53,11 +53,11 @@ runs=$(mktemp)
 work=$(mktemp -d)
 trap 'rm -rf "$runs" "$work"' EXIT
 export OPENBLAS_NUM_THREADS=1
-# label|options: the world's defaults, Bullet's contact count and warm
-# factor, then the 2 mm margin with 50, 100 and 150 sweeps, each in the
-# broad phase's contact order and top-down (bench-scenes' settings: 50
-# sweeps, top-down); the 30-layer pyramid stood from 100 sweeps in the
-# broad phase's order when this was written
+# label|options: the world's defaults (its stacking defaults: margin 2 mm,
+# warm factor 1, omega 0.8, slop 0.5 mm; docs/dynamics.md, "Stacking
+# defaults"), each of the four set back alone, the settings before them, and
+# the earlier bench-scenes settings; the 30-layer pyramid stood only from
+# 100 sweeps before the stacking defaults
 k=0
 while IFS='|' read -r label opts; do
   k=$((k + 1))
@@ -68,13 +68,14 @@ while IFS='|' read -r label opts; do
   printf '%s|%s|%s\n' "$label" "$opts" "$s" >>"$runs"
 done <<EOF
 pgs_wide, 50 sweeps, world defaults|--max-iter 50
-pgs_wide, 50 sweeps, margin 0.001, warm 0.85|--max-iter 50 --margin 0.001 --warm-factor 0.85
-pgs_wide, 50 sweeps, margin 0.002, warm 0.85|--max-iter 50 --margin 0.002 --warm-factor 0.85
-pgs_wide, 50 sweeps, margin 0.002, warm 0.85, top-down (bench-scenes)|--max-iter 50 --margin 0.002 --warm-factor 0.85 --contact-order top-down
-pgs_wide, 100 sweeps, margin 0.002, warm 0.85|--max-iter 100 --margin 0.002 --warm-factor 0.85
-pgs_wide, 100 sweeps, margin 0.002, warm 0.85, top-down|--max-iter 100 --margin 0.002 --warm-factor 0.85 --contact-order top-down
-pgs_wide, 150 sweeps, margin 0.002, warm 0.85|--max-iter 150 --margin 0.002 --warm-factor 0.85
-pgs_wide, 150 sweeps, margin 0.002, warm 0.85, top-down|--max-iter 150 --margin 0.002 --warm-factor 0.85 --contact-order top-down
+pgs_wide, 50 sweeps, world defaults, top-down|--max-iter 50 --contact-order top-down
+pgs_wide, 50 sweeps, defaults but margin 0|--max-iter 50 --margin 0
+pgs_wide, 50 sweeps, defaults but warm factor 0.85|--max-iter 50 --warm-factor 0.85
+pgs_wide, 50 sweeps, defaults but omega 1|--max-iter 50 --omega 1
+pgs_wide, 50 sweeps, defaults but slop 0|--max-iter 50 --slop 0
+pgs_wide, 50 sweeps, settings before the stacking defaults|--max-iter 50 --margin 0 --warm-factor 0.7 --omega 1 --slop 0
+pgs_wide, 50 sweeps, margin 0.002, warm 0.85, omega 1, slop 0, top-down (earlier bench-scenes)|--max-iter 50 --margin 0.002 --warm-factor 0.85 --omega 1 --slop 0 --contact-order top-down
+pgs_wide, 100 sweeps, settings before the stacking defaults|--max-iter 100 --margin 0 --warm-factor 0.7 --omega 1 --slop 0
 EOF
 python3 "$srcdir/experiments/bench_stacking.py" "$runs" "$results" "$layers" "$out/bench_stacking.md"
 echo "$out/bench_stacking.md"

@@ -127,18 +127,24 @@ typedef struct dyn_world_settings {
   dyn_gyro gyro;                          /* default DYN_GYRO_IMPLICIT */
   dyn_orient orient;                      /* default DYN_ORIENT_EXP */
   dyn_contact_params contact;             /* default dyn_contact_params_default() with friction
-                                DYN_FRICTION_BOX and mu 0.5 */
+                                DYN_FRICTION_BOX, mu 0.5 and slop 0.0005 m (penetration
+                                up to 0.5 mm gets no Baumgarte push) */
   double margin;                          /* collision margin (m), >= 0: pairs closer than this give
-                                speculative contacts (dyn_contact_fill: rhs = gap / h, no
-                                restitution); default 0 (penetrating points only, as ODE) */
+                                speculative contacts (dyn_contact_fill: rhs = gap / h, with
+                                restitution only when the approach closes the gap within
+                                the step); default 0.002; 0 = penetrating points only, as
+                                ODE */
   char solver[DYN_WORLD_SOLVER_NAME_MAX]; /* registry name; default "pgs" */
-  slv_options opt;                        /* default slv_options_default() with max_iter 50 */
+  slv_options opt;                        /* default slv_options_default() with max_iter 50 and
+                                omega 0.8 (pgs, pgs_wide: under-relaxed) */
   int warm_start;                         /* 1: start each solve from the previous step's impulses,
                                 matched by body pair and nearest contact point; default 1 */
   double warm_factor;              /* the kept impulses are scaled by this, in [0, 1] (Bullet's
-                                warmstartingFactor is 0.85); default 0.7: with pgs at 50
-                                sweeps, 1 leaves a 10-cube stack jittering (measured:
-                                experiments/README.md, "Measurements: dynamics") */
+                                warmstartingFactor is 0.85); default 1.  The stacking
+                                defaults (slop, margin, omega, warm_factor) are chosen
+                                together: docs/dynamics.md, "Stacking defaults"; measured
+                                in experiments/README.md, "Measurements: stacking
+                                defaults" */
   dyn_storage storage;             /* default DYN_STORAGE_AUTO */
   int dense_max_rows;              /* AUTO: dense up to this many rows, >= 0; default 256 */
   slv_cone_law cone_law;           /* meaning of the cone rows (friction CONE); default

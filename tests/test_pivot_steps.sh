@@ -23,9 +23,18 @@ check() { # name, condition result
   if [ "$2" = 0 ]; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi
 }
 
+# The step problems are those of the world settings before the stacking
+# defaults (docs/dynamics.md, "Stacking defaults"), pinned by OLD: the fix
+# was measured on them.  Under the stacking defaults lemke cycles on step 34
+# of this run (a problem the warm start solves: res_nat_inf 2e-15; lemke
+# reaches 1e6 pivots), a known failure listed in docs/solvers.md,
+# "Lexicographic Lemke".
+OLD="--margin 0 --warm-factor 0.7 --omega 1 --slop 0"
+
 # lemke, 3-layer pyramid, first 60 steps (main before the fix: step 11
 # max_iter, 14 singular_pivot)
-"$BIN" simulate --scene pyramid --param layers=3 --solver lemke --steps 60 \
+# shellcheck disable=SC2086 # OLD is a list of options
+"$BIN" simulate --scene pyramid --param layers=3 --solver lemke --steps 60 $OLD \
   --on-failure stop --csv "$T/pyr.csv" >"$T/pyr.json" 2>"$T/pyr.err"
 rc=$?
 check "lemke pyramid layers=3 60 steps: exit 0 under --on-failure stop (rc $rc)" $rc
@@ -41,7 +50,8 @@ check "lemke pyramid: 60 rows, all converged (rows $rows, not converged $bad)" $
 # pass's partial x was returned: res_nat_inf 6.0 at step 12, 3.7e3 at step
 # 29, 1.8e4 at step 34, from starts at 0.03 .. 0.3.  Now x is the best point
 # seen: every dumped step re-solved by `lcplab solve` ends below 1.
-"$BIN" simulate --scene pyramid --param layers=3 --solver dantzig --steps 35 \
+# shellcheck disable=SC2086
+"$BIN" simulate --scene pyramid --param layers=3 --solver dantzig --steps 35 $OLD \
   --csv "$T/dz.csv" --dump-failures "$T/dz" >"$T/dz.json" 2>"$T/dz.err"
 check "dantzig pyramid 35 steps with --dump-failures: exit 0" $?
 worst=0

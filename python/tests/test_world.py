@@ -104,8 +104,13 @@ def test_failure_policy(tmp_path):
     # pjacobi stopped after one sweep has failed (it is not a Gauss-Seidel
     # solver, whose budget stop counts as done): the default policy solves
     # the step again with the fallback and applies the best candidate, as
-    # `lcplab simulate` does; "stop" makes the step an error
-    r = lcplab.simulate("stack", {"n": 3}, solver="pjacobi", max_iter=1, steps=20)
+    # `lcplab simulate` does; "stop" makes the step an error.  Margin 0 and
+    # warm factor 0.7 (the settings before the stacking defaults) so that
+    # every step with rows fails: with the 2 mm margin the first step's
+    # rows are speculative and x = 0 solves them; with the warm factor 1
+    # the settled stack's warm start solves its step
+    r = lcplab.simulate("stack", {"n": 3}, solver="pjacobi", max_iter=1, steps=20,
+                        warm_factor=0.7, margin=0)
     m = r.metrics
     rows = m["rows"] > 0
     assert np.all(m["failed"][rows] == 1) and np.all(m["failed"][~rows] == 0)
@@ -113,11 +118,13 @@ def test_failure_policy(tmp_path):
                                                                   "zero"}
     assert np.all(m["res_applied"][rows] <= m["res_nat_inf"][rows])
     assert m["stage_time_s"].shape == (20, len(lcplab.STAGES))
-    c, _ = cli_simulate(tmp_path, "stack", {"n": 3}, "pjacobi", 20, "--max-iter", 1)
+    c, _ = cli_simulate(tmp_path, "stack", {"n": 3}, "pjacobi", 20, "--max-iter", 1,
+                        "--warm-factor", 0.7, "--margin", 0)
     # the CSV writes "fallback:pgs": the fallback and its solver
     assert [lcplab.APPLIED[a] for a in m["applied"]] == [a.split(":")[0] for a in c["applied"]]
     np.testing.assert_array_equal(m["energy"], c["energy"])
-    w = lcplab.World("stack", {"n": 3}, solver="pjacobi", max_iter=1, on_failure="stop")
+    w = lcplab.World("stack", {"n": 3}, solver="pjacobi", max_iter=1, warm_factor=0.7,
+                     margin=0, on_failure="stop")
     with pytest.raises(lcplab.SimulationError, match="failure policy stop") as e:
         w.run(20)
     assert e.value.kind == "numeric" and e.value.result.steps == w.step_count
@@ -131,8 +138,9 @@ def test_failure_policies_as_cli(tmp_path, policy, fallback):
     # each policy (and another fallback solver) gives the steps `lcplab
     # simulate` gives with the same flags: the impulses applied, the
     # statuses, the energies
-    settings = {"on_failure": policy}
-    cli = ["--max-iter", 1, "--on-failure", policy]
+    # failures on every step with rows (test_failure_policy says why)
+    settings = {"on_failure": policy, "warm_factor": 0.7, "margin": 0}
+    cli = ["--max-iter", 1, "--on-failure", policy, "--warm-factor", 0.7, "--margin", 0]
     if fallback:
         settings["fallback_solver"] = fallback
         cli += ["--fallback-solver", fallback]
