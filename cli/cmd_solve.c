@@ -88,6 +88,8 @@ static void usage(FILE *f) {
           "  --tol T           converged iff res_rel <= T (T > 0; default: library's)\n"
           "  --max-iter N      iteration / pivot limit (N >= 1; default: library's)\n"
           "  --omega W         relaxation (pgs: SOR factor in (0, 2))\n"
+          "  --threads T       OpenMP threads (default 1): the CSR product and\n"
+          "                    pjacobi_cone's contact steps; x is the same for every T\n"
           "  --norm inf|2      inf (default): the test above; 2: also res_rel_2 <= T,\n"
           "                    the 2-norm residual of Siconos and Acary et al. 2018\n"
           "  --repeat R        solve R times (1..1000000), report the median time\n"
@@ -119,7 +121,7 @@ typedef struct solve_args {
   slv_read_options read; /* --max-memory */
   int have_tol, have_max_iter, have_omega, have_norm, norm;
   double tol, omega;
-  long max_iter, repeat;
+  long max_iter, repeat, threads; /* threads: 0 = the library's default (1) */
   int history, force;
 } solve_args;
 
@@ -243,6 +245,13 @@ static int parse_args(int argc, char **argv, solve_args *a) {
         return CLI_EXIT_USAGE;
       }
       a->have_omega = 1;
+    } else if ((r = cli_option_value("solve", argc, argv, &i, "threads", &v)) != 0) {
+      if (r < 0) return CLI_EXIT_USAGE;
+      if (!cli_parse_long(v, &a->threads) || a->threads < 1 || a->threads > SLV_THREADS_MAX) {
+        cli_error("solve: --threads must be an integer between 1 and %d, got '%s'",
+                  SLV_THREADS_MAX, v);
+        return CLI_EXIT_USAGE;
+      }
     } else if ((r = cli_option_value("solve", argc, argv, &i, "max-memory", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
       if (!cli_parse_bytes(v, &a->read.max_memory)) {
@@ -334,6 +343,7 @@ static slv_options solve_options(const solve_args *a, const slv_instance *inst) 
   if (a->have_max_iter) /* sweeps for iterative solvers, pivots for pivoting ones */
     opt.max_iter = opt.max_pivots = (int)a->max_iter;
   if (a->have_omega) opt.omega = a->omega;
+  if (a->threads > 0) opt.threads = (int)a->threads;
   if (a->have_norm) opt.norm = a->norm;
   if (a->warm) opt.warm_start = 1;
   opt.record_history = a->history;
@@ -387,6 +397,7 @@ static void print_json(const solve_args *a, const slv_solver *solver, const slv_
   fprintf(f, ",\"norm\":\"%s\"", opt->norm == SLV_NORM_2 ? "2" : "inf");
   fprintf(f, ",\"max_iter\":%d,\"omega\":", opt->max_iter);
   cli_json_number(f, opt->omega, 17);
+  fprintf(f, ",\"threads\":%d", opt->threads);
   fprintf(f, ",\"warm_start\":%s,\"format\":", opt->warm_start ? "true" : "false");
   cli_json_string(f, slv_format_str(inst->format));
   if (inst->solver[0] || inst->opt_given) {

@@ -10,6 +10,9 @@
 #undef I /* complex.h, through cblas.h: I is a block row here */
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* ---- buffers ---------------------------------------------------------------- */
 
@@ -84,6 +87,7 @@ void slv_op_begin(slv_op *op, const slv_problem *p, slv_op_buf *b) {
   op->p = p;
   op->n = p->n;
   op->buf = b;
+  op->threads = 1;
   switch (p->storage) {
   case SLV_DENSE:
     op->A = p->A;
@@ -321,6 +325,42 @@ void slv_op_col3_axpy(const slv_op *op, int j, const double d[3], double *y) {
   }
 }
 
+/* Rows i0 .. i1-1 of w = A x + b for CSR storage (b NULL: A x). */
+static void csr_w_rows(const slv_problem *p, const double *x, const double *b, double *w, int i0,
+                       int i1) {
+  for (int i = i0; i < i1; i++) {
+    double s = 0;
+    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) s += p->Ax[k] * x[p->Aj[k]];
+    w[i] = b ? b[i] + s : s;
+  }
+}
+
+/* A CSR product is split over threads only above this many nonzeros: below,
+ * starting the team costs more than the rows (docs/solvers.md, "Threads"). */
+enum { SLV_OP_PAR_NNZ = 1 << 16 };
+
+/* The CSR product on `threads` threads, each a contiguous block of rows.
+ * Every row is summed in the same order by whichever thread owns it, so w
+ * is the same bit for bit for every thread count. */
+static void csr_w(const slv_problem *p, const double *x, const double *b, double *w,
+                  int threads) {
+  int n = p->n;
+#ifdef _OPENMP
+  if (threads > 1 && p->Ap[n] >= SLV_OP_PAR_NNZ) {
+#pragma omp parallel num_threads(threads)
+    {
+      int t = omp_get_thread_num(), nt = omp_get_num_threads();
+      int i0 = (int)((long long)n * t / nt), i1 = (int)((long long)n * (t + 1) / nt);
+      csr_w_rows(p, x, b, w, i0, i1);
+    }
+    return;
+  }
+#else
+  (void)threads;
+#endif
+  csr_w_rows(p, x, b, w, 0, n);
+}
+
 /* w = A x + b for dense and CSR storage (b NULL: A x): the product of
  * slv_problem_w. */
 void slv_explicit_w(const slv_problem *p, const double *x, const double *b, double *w) {
@@ -331,18 +371,22 @@ void slv_explicit_w(const slv_problem *p, const double *x, const double *b, doub
     cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, p->A, p->lda, x, 1, b ? 1.0 : 0.0, w, 1);
     return;
   }
-  for (int i = 0; i < n; i++) {
-    double s = 0;
-    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) s += p->Ax[k] * x[p->Aj[k]];
-    w[i] = b ? b[i] + s : s;
-  }
+  csr_w(p, x, b, w, 1);
+}
+
+/* slv_explicit_w on the operator's threads. */
+static void op_explicit_w(const slv_op *op, const double *x, const double *b, double *w) {
+  if (op->p->storage == SLV_CSR && op->n > 0)
+    csr_w(op->p, x, b, w, op->threads);
+  else
+    slv_explicit_w(op->p, x, b, w);
 }
 
 void slv_op_w(slv_op *op, const double *x, double *w) {
   if (op->fac)
     slv_fac_w(&op->f, x, op->p->b, w, op->t, op->f.nb);
   else
-    slv_explicit_w(op->p, x, op->p->b, w);
+    op_explicit_w(op, x, op->p->b, w);
 }
 
 void slv_op_matvec(slv_op *op, const double *x, const double *b, double *y) {
@@ -351,7 +395,7 @@ void slv_op_matvec(slv_op *op, const double *x, const double *b, double *y) {
     if (op->fac)
       slv_fac_w(&op->f, x, b, y, op->t, op->f.nb);
     else
-      slv_explicit_w(op->p, x, b, y);
+      op_explicit_w(op, x, b, y);
     return;
   }
   if (b)

@@ -98,6 +98,7 @@ typedef struct slv_op {
   slv_fac f;
   double *t;
   slv_op_buf *buf;
+  int threads; /* opt.threads for the CSR product (slv_solve sets it; 1 after slv_op_begin) */
 } slv_op;
 
 /* Allocate the buffers for problems of up to n_max rows (SLV_OK or

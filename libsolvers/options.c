@@ -22,6 +22,7 @@ slv_options slv_options_default(void) {
     .covering = NULL,
     .seed = 1,
     .simd = SLV_SIMD_AUTO,
+    .threads = 1,
     .log_fn = NULL,
     .log_ctx = NULL,
     .log_level_fn = NULL,
@@ -42,6 +43,10 @@ slv_status slv_options_validate(const slv_options *o, char *msg, size_t len) {
   }
   if (!(o->tol > 0) || !isfinite(o->tol)) {
     slv_msgf(msg, len, "tol=%g must be finite and > 0", o->tol);
+    return SLV_ERR_OPTIONS;
+  }
+  if (o->threads < 1 || o->threads > SLV_THREADS_MAX) {
+    slv_msgf(msg, len, "threads=%d must be in [1, %d]", o->threads, SLV_THREADS_MAX);
     return SLV_ERR_OPTIONS;
   }
   if (!(o->omega > 0 && o->omega < 2)) {

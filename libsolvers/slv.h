@@ -245,6 +245,9 @@ typedef void (*slv_log_level_fn)(void *ctx, slv_log_level level, const char *lin
 enum { SLV_NORM_INF = 0, SLV_NORM_2 = 2 };
 enum { SLV_SIMD_AUTO = 0, SLV_SIMD_OFF = 1 };
 
+/* The largest opt.threads slv_options_validate accepts. */
+#define SLV_THREADS_MAX 256
+
 typedef struct slv_options {
   int max_iter;       /* sweeps (iterative) or pivots (pivoting); default 1000 */
   double tol;         /* converged iff res_rel <= tol, and, with cones, also the absolute
@@ -268,6 +271,14 @@ typedef struct slv_options {
   int simd;                      /* SLV_SIMD_AUTO (default): vector code where the CPU has it
                           (pgs_wide's AVX2 lanes); SLV_SIMD_OFF: scalar code only, the
                           path of a CPU without it (same iterates), to test and time it */
+  int threads;                   /* OpenMP threads, 1..SLV_THREADS_MAX; default 1.  Used where
+                          the work splits without changing the arithmetic: the product
+                          with a CSR A (row by row) and pjacobi_cone's per-contact step,
+                          so x is the same bit for bit for every thread count.  Default 1,
+                          not OMP_NUM_THREADS: campaigns run one solve per core
+                          (lcplab experiment --jobs), where threads would oversubscribe.
+                          Without OpenMP in the build (configure --disable-openmp) any
+                          value runs on one thread (docs/solvers.md, "Threads") */
   slv_log_fn log_fn;             /* NULL: silent (see "logging" above) */
   void *log_ctx;                 /* passed to log_fn or log_level_fn */
   slv_log_level_fn log_level_fn; /* with the level; when set, log_fn is not called */

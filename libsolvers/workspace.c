@@ -161,6 +161,7 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
 
   slv_op op;
   slv_op_begin(&op, p, &ws->op);
+  op.threads = opt->threads;
   st = ws->solver->impl->solve(ws->state, &op, opt, x, wb, res, &h);
   res->status = st;
   if (st < 0) return refuse(res, st);

@@ -41,6 +41,7 @@ static const opt_field fields[] = {
   { "max_pivots", OPT_INT, offsetof(slv_options, max_pivots) },
   { "seed", OPT_ULONG, offsetof(slv_options, seed) },
   { "simd", OPT_INT, offsetof(slv_options, simd) },
+  { "threads", OPT_INT, offsetof(slv_options, threads) },
 };
 
 /* opt's field `name` = value; 0, or -1 with KeyError / TypeError /

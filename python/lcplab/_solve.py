@@ -205,7 +205,7 @@ def solvers(details=False):
 _NAMES = tuple(d["name"] for d in _lcplab.solvers())
 
 _OPTION_TYPES = {"omega": float, "damping": float, "pivot_tol": float, "check_every": int,
-                 "max_pivots": int, "seed": int, "simd": bool}
+                 "max_pivots": int, "seed": int, "simd": bool, "threads": int}
 
 
 def _options(tol, max_iter, norm, extra):
@@ -288,7 +288,9 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
         Named solver options: ``omega`` (pgs: SOR factor in (0, 2)),
         ``damping``, ``pivot_tol``, ``check_every``, ``max_pivots``,
         ``seed``, ``simd`` (True, the default: vector code where the CPU
-        has it; False: the scalar path only, the same iterates)
+        has it; False: the scalar path only, the same iterates),
+        ``threads`` (OpenMP threads, default 1; the same x for every
+        count: docs/solvers.md, "Threads")
         (libsolvers/slv.h, slv_options).
 
     Returns

@@ -96,6 +96,9 @@ def test_options_reach_the_solver():
     assert a.converged and b.converged and a.iterations != b.iterations
     c = lcplab.solve(p, "pgs", tol=1e-10, max_iter=10000, norm="2")
     assert c.converged and c.residuals.res_rel_2 <= 1e-10
+    # threads: the same x for every count (docs/solvers.md, "Threads")
+    d = lcplab.solve(p, "pgs", tol=1e-10, max_iter=10000, threads=2)
+    np.testing.assert_array_equal(d.x, a.x)
 
 
 def test_errors_name_the_field():
@@ -104,6 +107,8 @@ def test_errors_name_the_field():
         lcplab.solve(p, "nope")
     with pytest.raises(lcplab.OptionsError, match=r"omega=2.5 must be in \(0, 2\)"):
         lcplab.solve(p, "pgs", omega=2.5)
+    with pytest.raises(lcplab.OptionsError, match=r"threads=0 must be in \[1, 256\]"):
+        lcplab.solve(p, "pgs", threads=0)
     with pytest.raises(lcplab.OptionsError, match="tol="):
         lcplab.solve(p, "pgs", tol=-1.0)
     with pytest.raises(lcplab.InvalidProblemError, match=r"warm start x\[2\] is nan"):

@@ -1,0 +1,229 @@
+/*
+ * test_threads.c -- opt.threads (docs/solvers.md, "Threads"): the work that
+ * splits over OpenMP threads splits without changing the arithmetic, so x
+ * is the same bit for bit for every thread count.
+ *
+ * The problem: a chain of nc contacts between nc + 1 bodies, contact c
+ * between bodies c and c + 1, each with a random 3 x 6 Jacobian per body
+ * (uniform in [-0.5, 0.5)), unit masses, so W = J J^T + 1e-2 I is
+ * block-tridiagonal and symmetric positive definite, stored CSR by this
+ * file (three 3 x 3 blocks per block row, in column order); b uniform in
+ * [-1, 1), mu 0.5, Coulomb's law.  With nc = 2600 it has 70,200 nonzeros
+ * and 2600 contacts: above both thresholds at which the library splits
+ * (the CSR product from 65,536 nonzeros, pjacobi_cone's contact steps from
+ * 2048 contacts), so two threads really run.  Built without OpenMP, every
+ * count runs on one thread and the comparisons hold trivially.
+ *
+ * Checks: pjacobi_cone and apgd, 40 iterations from the same start, give
+ * the same x (memcmp), iterations and residual with 1, 2 and 3 threads,
+ * and twice with 2; the products of the solve's operator agree with the
+ * library's serial slv_problem_w; threads 0 and SLV_THREADS_MAX + 1 are
+ * refused by slv_options_validate.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
+
+#include "slv.h"
+#include "tst_util.h"
+
+enum { NC = 2600 };
+
+typedef struct {
+  int n;
+  int *Ap, *Aj;
+  double *Ax, *b, *mu;
+  int *rows;
+  slv_problem p;
+} chain;
+
+static double unif(uint64_t *s) {
+  *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (double)(*s >> 11) * 0x1.0p-53;
+}
+
+/* C = P Q^T for 3 x 6 row-major P, Q: C row-major 3 x 3. */
+static void blk_ppt(const double *P, const double *Q, double C[9]) {
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++) {
+      double s = 0;
+      for (int k = 0; k < 6; k++) s += P[6 * r + k] * Q[6 * c + k];
+      C[3 * r + c] = s;
+    }
+}
+
+/* Append row r of the 3 x 3 block B, in block column cc, to the CSR arrays. */
+static void put_block(chain *h, int *nz, int cc, const double B[9], int r) {
+  for (int c = 0; c < 3; c++) {
+    h->Aj[*nz] = 3 * cc + c;
+    h->Ax[*nz] = B[3 * r + c];
+    (*nz)++;
+  }
+}
+
+static int chain_make(chain *h, int nc, uint64_t seed) {
+  memset(h, 0, sizeof *h);
+  int n = 3 * nc;
+  h->n = n;
+  size_t nnz = (size_t)9 * (3 * (size_t)nc);
+  double *Ja = malloc((size_t)nc * 18 * sizeof *Ja), *Jb = malloc((size_t)nc * 18 * sizeof *Jb);
+  h->Ap = malloc((size_t)(n + 1) * sizeof *h->Ap);
+  h->Aj = malloc(nnz * sizeof *h->Aj);
+  h->Ax = malloc(nnz * sizeof *h->Ax);
+  h->b = malloc((size_t)n * sizeof *h->b);
+  h->mu = malloc((size_t)nc * sizeof *h->mu);
+  h->rows = malloc((size_t)nc * sizeof *h->rows);
+  if (!Ja || !Jb || !h->Ap || !h->Aj || !h->Ax || !h->b || !h->mu || !h->rows) {
+    free(Ja);
+    free(Jb);
+    return 0;
+  }
+  uint64_t s = seed;
+  for (int i = 0; i < 18 * nc; i++) Ja[i] = unif(&s) - 0.5;
+  for (int i = 0; i < 18 * nc; i++) Jb[i] = unif(&s) - 0.5;
+  for (int i = 0; i < n; i++) h->b[i] = 2 * unif(&s) - 1;
+  int nz = 0;
+  h->Ap[0] = 0;
+  for (int c = 0; c < nc; c++) {
+    double Bl[9], Bd[9], Bd2[9], Br[9];
+    /* body c is contact c's a and contact c-1's b; body c+1 is c's b and c+1's a */
+    if (c > 0) blk_ppt(Ja + 18 * c, Jb + 18 * (c - 1), Bl);
+    blk_ppt(Ja + 18 * c, Ja + 18 * c, Bd);
+    blk_ppt(Jb + 18 * c, Jb + 18 * c, Bd2);
+    for (int k = 0; k < 9; k++) Bd[k] += Bd2[k] + (k % 4 == 0 ? 1e-2 : 0.0);
+    if (c + 1 < nc) blk_ppt(Jb + 18 * c, Ja + 18 * (c + 1), Br);
+    for (int r = 0; r < 3; r++) {
+      if (c > 0) put_block(h, &nz, c - 1, Bl, r);
+      put_block(h, &nz, c, Bd, r);
+      if (c + 1 < nc) put_block(h, &nz, c + 1, Br, r);
+      h->Ap[3 * c + r + 1] = nz;
+    }
+    h->mu[c] = 0.5;
+    h->rows[c] = 3 * c;
+  }
+  free(Ja);
+  free(Jb);
+  h->p = slv_problem_empty();
+  h->p.n = n;
+  h->p.storage = SLV_CSR;
+  h->p.Ap = h->Ap;
+  h->p.Aj = h->Aj;
+  h->p.Ax = h->Ax;
+  h->p.b = h->b;
+  h->p.ncones = nc;
+  h->p.cone_rows = h->rows;
+  h->p.cone_mu = h->mu;
+  h->p.cone_law = SLV_CONE_COULOMB;
+  return 1;
+}
+
+static void chain_free(chain *h) {
+  free(h->Ap);
+  free(h->Aj);
+  free(h->Ax);
+  free(h->b);
+  free(h->mu);
+  free(h->rows);
+}
+
+/* Solve with `name` on `threads` threads, 40 iterations from x = 0. */
+static slv_status solve(const chain *h, const char *name, int threads, double *x, slv_result *r) {
+  slv_options o = slv_options_default();
+  o.max_iter = 40;
+  o.threads = threads;
+  slv_workspace *ws = NULL;
+  memset(x, 0, (size_t)h->n * sizeof *x);
+  if (slv_workspace_new(slv_solver_find(name), h->n, &o, &ws) != SLV_OK) return SLV_ERR_NOMEM;
+  slv_status st = slv_solve(ws, &h->p, &o, x, NULL, r);
+  slv_workspace_free(ws);
+  return st;
+}
+
+static void same_for_every_count(const char *name) {
+  chain h;
+  CU_ASSERT_FATAL(chain_make(&h, NC, 29));
+  CU_ASSERT(h.Ap[h.n] >= 65536);
+  CU_ASSERT_EQUAL(slv_problem_validate(&h.p, NULL, 0), SLV_OK);
+  size_t bytes = (size_t)h.n * sizeof(double);
+  double *x1 = malloc(bytes), *xt = malloc(bytes);
+  CU_ASSERT_FATAL(x1 && xt);
+  slv_result r1, rt;
+  slv_status s1 = solve(&h, name, 1, x1, &r1);
+  CU_ASSERT(s1 == SLV_CONVERGED || s1 == SLV_MAX_ITER);
+  CU_ASSERT(isfinite(r1.res.res_nat_inf));
+  const int counts[4] = { 2, 3, 2, 1 };
+  for (int k = 0; k < 4; k++) {
+    slv_status st = solve(&h, name, counts[k], xt, &rt);
+    CU_ASSERT_EQUAL(st, s1);
+    CU_ASSERT_EQUAL(rt.iterations, r1.iterations);
+    CU_ASSERT_EQUAL(memcmp(x1, xt, bytes), 0);
+    CU_ASSERT_EQUAL(memcmp(&rt.res.res_nat_inf, &r1.res.res_nat_inf, sizeof(double)), 0);
+  }
+  printf("\n  %s, %d rows, %d nonzeros: res_nat_inf %.3e after %d iterations, the same x "
+         "with 1, 2 and 3 threads",
+         name, h.n, h.Ap[h.n], r1.res.res_nat_inf, r1.iterations);
+  free(x1);
+  free(xt);
+  chain_free(&h);
+}
+
+static void test_pjacobi_cone(void) { same_for_every_count("pjacobi_cone"); }
+static void test_apgd(void) { same_for_every_count("apgd"); }
+
+/* The chain's CSR arrays against the library's serial product, and one
+ * mirrored pair of entries of the symmetric W. */
+static void test_product(void) {
+  chain h;
+  CU_ASSERT_FATAL(chain_make(&h, NC, 31));
+  size_t bytes = (size_t)h.n * sizeof(double);
+  double *x = malloc(bytes), *w = malloc(bytes);
+  CU_ASSERT_FATAL(x && w);
+  uint64_t s = 5;
+  for (int i = 0; i < h.n; i++) x[i] = unif(&s) - 0.5;
+  slv_problem_w(&h.p, x, w);
+  double err = 0;
+  for (int i = 0; i < h.n; i++) {
+    double t = h.b[i];
+    for (int k = h.Ap[i]; k < h.Ap[i + 1]; k++) t += h.Ax[k] * x[h.Aj[k]];
+    err = fmax(err, fabs(w[i] - t));
+  }
+  CU_ASSERT(err <= 1e-14);
+  /* symmetric: the (0, 1) and (1, 0) blocks mirror each other */
+  double a01 = NAN, a10 = NAN;
+  for (int k = h.Ap[0]; k < h.Ap[1]; k++)
+    if (h.Aj[k] == 3) a01 = h.Ax[k];
+  for (int k = h.Ap[3]; k < h.Ap[4]; k++)
+    if (h.Aj[k] == 0) a10 = h.Ax[k];
+  CU_ASSERT_EQUAL(a01, a10);
+  free(x);
+  free(w);
+  chain_free(&h);
+}
+
+static void test_validate(void) {
+  slv_options o = slv_options_default();
+  char msg[128];
+  CU_ASSERT_EQUAL(o.threads, 1);
+  o.threads = 0;
+  CU_ASSERT_EQUAL(slv_options_validate(&o, msg, sizeof msg), SLV_ERR_OPTIONS);
+  CU_ASSERT(strstr(msg, "threads=0") != NULL);
+  o.threads = SLV_THREADS_MAX + 1;
+  CU_ASSERT_EQUAL(slv_options_validate(&o, msg, sizeof msg), SLV_ERR_OPTIONS);
+  o.threads = SLV_THREADS_MAX;
+  CU_ASSERT_EQUAL(slv_options_validate(&o, msg, sizeof msg), SLV_OK);
+}
+
+int main(void) {
+  if (CU_initialize_registry() != CUE_SUCCESS) return CU_get_error();
+  CU_pSuite s = CU_add_suite("threads", NULL, NULL);
+  CU_add_test(s, "threads: 0 and above the maximum refused", test_validate);
+  CU_add_test(s, "the chain's CSR product, checked here", test_product);
+  CU_add_test(s, "pjacobi_cone: the same x with 1, 2 and 3 threads", test_pjacobi_cone);
+  CU_add_test(s, "apgd: the same x with 1, 2 and 3 threads", test_apgd);
+  return tst_run();
+}
