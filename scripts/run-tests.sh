@@ -47,7 +47,7 @@ set -uo pipefail
 
 # shellcheck source=scripts/deps.sh
 . "$(dirname "$0")/deps.sh"
-PACKAGES="$PACKAGES clang libclang-rt-14-dev clang-format" # the clang and fuzz stages (libFuzzer's runtime); the format check
+PACKAGES="$PACKAGES clang libclang-rt-14-dev libomp-14-dev clang-format" # the clang and fuzz stages (libFuzzer's runtime, clang's OpenMP); the format check
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
