@@ -248,8 +248,8 @@ static int parse_args(int argc, char **argv, solve_args *a) {
     } else if ((r = cli_option_value("solve", argc, argv, &i, "threads", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
       if (!cli_parse_long(v, &a->threads) || a->threads < 1 || a->threads > SLV_THREADS_MAX) {
-        cli_error("solve: --threads must be an integer between 1 and %d, got '%s'",
-                  SLV_THREADS_MAX, v);
+        cli_error("solve: --threads must be an integer between 1 and %d, got '%s'", SLV_THREADS_MAX,
+                  v);
         return CLI_EXIT_USAGE;
       }
     } else if ((r = cli_option_value("solve", argc, argv, &i, "max-memory", &v)) != 0) {

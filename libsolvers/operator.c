@@ -342,8 +342,7 @@ enum { SLV_OP_PAR_NNZ = 1 << 16 };
 /* The CSR product on `threads` threads, each a contiguous block of rows.
  * Every row is summed in the same order by whichever thread owns it, so w
  * is the same bit for bit for every thread count. */
-static void csr_w(const slv_problem *p, const double *x, const double *b, double *w,
-                  int threads) {
+static void csr_w(const slv_problem *p, const double *x, const double *b, double *w, int threads) {
   int n = p->n;
 #ifdef _OPENMP
   if (threads > 1 && p->Ap[n] >= SLV_OP_PAR_NNZ) {

@@ -26,6 +26,6 @@ n=$(wc -l <"$T/files")
 if "$cf" "$style" --dry-run --Werror $(cat "$T/files") >"$T/out" 2>&1; then
   pass "all $n C files match .clang-format"
 else
-  fail "C files that clang-format would change" "$(grep -c 'warning:' "$T/out") places; first: $(grep -m 3 'warning:' "$T/out")"
+  fail "C files that clang-format would change" "$(grep -c 'error:' "$T/out") places; first: $(grep -m 3 'error:' "$T/out")"
 fi
 tst_done
