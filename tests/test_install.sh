@@ -1,12 +1,15 @@
 #!/bin/sh
 # test_install.sh -- lcplab as an installed library, from outside the tree; run by
 # `make installcheck` (so by `make distcheck`), after `make install` (DESTDIR allowed):
-#   tests/test_install.sh SRCDIR DESTDIR PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR PKGCONFIGDIR VERSION
+#   tests/test_install.sh SRCDIR DESTDIR PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR PKGCONFIGDIR VERSION \
+#     SLV_LT DYN_LT SLVIO_LT
+# (the last three: libtool -version-info CURRENT:REVISION:AGE of each library, from
+# configure.ac; the expected soname major is CURRENT - AGE)
 # Checks, with nothing but the installed files and pkg-config:
 #   - the three pkg-config packages (lcplab-solvers, lcplab-io, lcplab-dynamics) exist at
 #     VERSION; libsolvers' flags name neither HDF5 nor libfclib, lcplab-io's static flags
 #     name both and libzip (Requires.private);
-#   - the shared libraries: versioned sonames, and only libslvio NEEDs libfclib, HDF5, libzip;
+#   - the shared libraries: the sonames their -version-info gives, and only libslvio NEEDs libfclib, HDF5, libzip;
 #   - tests/install/consumer.c built with `cc $(pkg-config --cflags ...) ... --libs` runs:
 #     it solves a 2 x 2 LCP with a known solution, writes and reads a .lcp, steps a scene,
 #     and reads an FCLIB file that the installed `lcplab convert` wrote;
@@ -16,6 +19,10 @@
 # With a DESTDIR the .pc files are read through copies whose absolute paths get DESTDIR.
 # Last line "N passed, M failed".
 src=$1 dest=$2 prefix=$3 libdir=$4 includedir=$5 bindir=$6 mandir=$7 pcdir=$8 version=$9
+shift 9
+# soname major of a libtool CURRENT:REVISION:AGE
+lt_major() { echo "$1" | awk -F: 'NF == 3 { print $1 - $3 }'; }
+slv_major=$(lt_major "${1:-}") dyn_major=$(lt_major "${2:-}") slvio_major=$(lt_major "${3:-}")
 TST_NAME=test_install
 # shellcheck source=tst_lib.sh
 . "$src/tests/tst_lib.sh"
@@ -53,9 +60,13 @@ fi
 
 # the shared objects
 lib="$dest$libdir"
-for pair in solvers:1 dynamics:1 slvio:0; do
+for pair in "solvers:$slv_major" "dynamics:$dyn_major" "slvio:$slvio_major"; do
   name=${pair%%:*} major=${pair#*:}
   so="$lib/lib$name.so.$major"
+  if [ -z "$major" ]; then
+    bad "lib$name soname" "no CURRENT:REVISION:AGE given (tests/test_install.sh usage)"
+    continue
+  fi
   if [ -e "$so" ] && objdump -p "$so" | grep -q "SONAME *lib$name.so.$major\$"; then
     ok "lib$name.so.$major installed, soname lib$name.so.$major"
   else
