@@ -119,7 +119,10 @@ static void test_chain_drift(void) {
   CU_ASSERT_EQUAL(dyn_world_joint_count(w), 100);
   double first = 0.0, last = 0.0, emax = 0.0, E0 = dyn_world_energy(w, NULL, NULL), E1 = E0;
   /* under memcheck (tests/valgrind.sh sets LCPLAB_VALGRIND) 2000 steps check
-   * the memory use at ~1/50 of the 10^4-step cost; the bound is the same */
+   * the memory use at ~1/50 of the 10^4-step cost; the bound is the same.
+   * No drift claim there: the start-up transient peaks after step 1000
+   * (with omega 0.8), inside the last window, so first-against-last needs
+   * the 10^4 steps */
   const char *vg = getenv("LCPLAB_VALGRIND");
   const int K = vg && vg[0] == '1' ? 2000 : 10000;
   for (int k = 1; k <= K; k++) {
@@ -139,7 +142,7 @@ static void test_chain_drift(void) {
          "(first 1000 steps %.3e, last 1000 %.3e); energy %.4f -> %.4f J\n",
          K, emax, first, last, E0, E1);
   CU_ASSERT(emax <= 0.01);
-  CU_ASSERT(last <= first);
+  if (K == 10000) CU_ASSERT(last <= first);
   dyn_world_free(w);
 }
 
