@@ -10,11 +10,13 @@ set key top left noenhanced  # solver names have underscores
 set grid
 if (!exists("note")) note = ""  # e.g. lcplab's contact settings, on a second title line
 set title "Whole step (collide + assemble + solve + integrate), 50 iterations, dt 1/120".note noenhanced
-# blocks 1..6: (lcplab, ODE, Bullet) x (pile, pyramid); colour by engine, dashes by scene
+# blocks 1..8: (lcplab, ODE, Bullet, Bullet with two friction rows) x (pile,
+# pyramid); colour by engine, dashes by scene; an engine without runs (Bullet
+# two-row outside a live run) leaves its blocks empty and gets no key entry
 eng(k) = (k - 1) / 2
 if (!exists("lcp")) lcp = "lcplab"
-name(k) = (eng(k) == 0 ? lcp : eng(k) == 1 ? "ODE quickstep" : "Bullet") . ((k - 1) % 2 == 0 ? ", pile" : ", pyramid")
-plot_all = "plot for [k=1:6] csv index k using 4:5 with linespoints lw 2 lc (eng(k) + 1) dt 1+(k - 1) % 2 pt ((k - 1) % 2 == 0 ? 7 : 5) title name(k)"
+name(k) = (eng(k) == 0 ? lcp : eng(k) == 1 ? "ODE quickstep" : eng(k) == 2 ? "Bullet (one friction row)" : "Bullet, two friction rows") . ((k - 1) % 2 == 0 ? ", pile" : ", pyramid")
+plot_all = "plot for [k=1:8] csv index k using 4:5 with linespoints lw 2 lc (eng(k) + 1) dt 1+(k - 1) % 2 pt ((k - 1) % 2 == 0 ? 7 : 5) title name(k)"
 set terminal pngcairo size 900,600
 set output outbase.".png"
 eval plot_all

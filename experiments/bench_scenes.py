@@ -19,7 +19,25 @@ import math
 import os
 import sys
 
-PEERS = ("ode-quickstep", "bullet")
+PEERS = ("ode-quickstep", "bullet", "bullet-friction2")
+# Bullet's SOLVER_USE_2_FRICTION_DIRECTIONS bit of solver_mode (peer_scene
+# --bullet-friction2): two tangent rows per contact, the equal-work run
+BULLET_2_FRICTION_DIRECTIONS = 16
+
+
+def peer_engine(d):
+    """The peer's label: Bullet with two friction rows is its own engine."""
+    e = d["engine"]
+    if e == "bullet" and d.get("engine_info", {}).get("solver_mode", 0) & BULLET_2_FRICTION_DIRECTIONS:
+        return "bullet-friction2"
+    return e
+
+
+def peer_rows_per_contact(engine):
+    """Constraint rows a contact costs the peer: normal and one friction
+    direction for Bullet's default, three for ODE's dContactApprox1 and
+    Bullet with two friction directions."""
+    return 2 if engine == "bullet" else 3
 
 
 def lcplab_rows(runs, lcp):
@@ -39,25 +57,30 @@ def lcplab_rows(runs, lcp):
 
 
 def peer_rows(jsonl):
-    disp = {}  # (engine, layers) -> the peers' max_body_displacement
+    # (engine, layers) -> the peers' max_body_displacement, for a sweep whose
+    # lines predate that field (the stored one)
+    disp = {}
     check = os.path.join(os.path.dirname(jsonl), "pyramid_check.jsonl")
     if os.path.exists(check):
         with open(check) as fh:
             for line in fh:
                 d = json.loads(line)
-                disp[(d["engine"], d["params"].get("layers"))] = d.get("max_body_displacement")
+                disp[(peer_engine(d), d["params"].get("layers"))] = d.get("max_body_displacement")
     rows = []
     with open(jsonl) as fh:
         for line in fh:
             d = json.loads(line)
-            if d["engine"] not in PEERS:
+            eng = peer_engine(d)
+            if eng not in PEERS:
                 continue
             p = d["params"]
-            rows.append(dict(engine=d["engine"], scene=d["scene"],
+            moved = None
+            if d["scene"] == "pyramid":
+                moved = d.get("max_body_displacement", disp.get((eng, p.get("layers"))))
+            rows.append(dict(engine=eng, scene=d["scene"],
                              size=int(p.get("n", p.get("layers", 0))), contacts=d["contacts_mean_timed"],
                              step_ms=1e3 * d["time_step_median_s"], pen_end=d["max_penetration"],
-                             rows=(2 if d["engine"] == "bullet" else 3) * d["contacts_mean_timed"],
-                             disp=disp.get((d["engine"], p.get("layers")) if d["scene"] == "pyramid" else None)))
+                             rows=peer_rows_per_contact(eng) * d["contacts_mean_timed"], disp=moved))
     return rows
 
 
@@ -84,7 +107,7 @@ def write_csv(rows, path, lcp):
         f.write("engine,scene,size,contacts,step_ms,us_per_contact,max_penetration_end_m\n")
         for r in rows:
             f.write(csv_line(r))
-        f.write("\n\n")  # gnuplot indices 1..6: one block per engine and scene
+        f.write("\n\n")  # gnuplot indices 1..8: one block per engine and scene
         for eng in (lcp,) + PEERS:
             for scene in ("pile", "pyramid"):
                 f.write("# %s %s\n" % (eng, scene))
@@ -95,17 +118,27 @@ def write_csv(rows, path, lcp):
 
 
 def table_lines(rows, lcp):
+    """One line per lcplab run: each engine's step, lcplab's speed-up over
+    each peer per contact (and per constraint row over Bullet's default,
+    which solves two rows a contact), penetration and, on the pyramids, the
+    largest box displacement.  Bullet 2f: two friction rows per contact,
+    the same work per contact as lcplab's box friction."""
     by = {(r["engine"], r["scene"], r["size"]): r for r in rows}
-    md = ["| scene | size | " + lcp + " contacts | " + lcp + " ms | ODE contacts | ODE ms | Bullet contacts | Bullet ms "
-          "| speed-up per contact vs ODE | vs Bullet | per row vs Bullet "
-          "| penetration end lcplab / ODE / Bullet (mm) | max box displacement lcplab / ODE / Bullet (m) |",
-          "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    md = ["| scene | size | " + lcp + " contacts | " + lcp + " ms | ODE contacts | ODE ms "
+          "| Bullet contacts | Bullet ms | Bullet 2f contacts | Bullet 2f ms "
+          "| speed-up per contact vs ODE | vs Bullet 2f | vs Bullet | per row vs Bullet "
+          "| penetration end lcplab / ODE / Bullet 2f / Bullet (mm) "
+          "| max box displacement lcplab / ODE / Bullet 2f / Bullet (m) |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
 
-    def fmt(v, f):
-        return f % v if v is not None else "-"
+    def fmt(x, key, f, scale=1.0):
+        return f % (scale * x[key]) if x and x[key] is not None else "-"
 
     def per(x):
         return x["step_ms"] / x["contacts"]
+
+    def speedup(x, r, cost=per):
+        return "%.2fx" % (cost(x) / cost(r)) if x else "-"
 
     def perrow(x):
         return x["step_ms"] / x["rows"]
@@ -113,16 +146,18 @@ def table_lines(rows, lcp):
     for (eng, scene, size), r in sorted(by.items(), key=lambda kv: (kv[0][1], kv[0][2])):
         if eng != lcp:
             continue
-        o, b = by.get(("ode-quickstep", scene, size)), by.get(("bullet", scene, size))
-        md.append("| %s | %d | %.0f | %.2f | %s | %s | %s | %s | %s | %s | %s | %.2f / %s / %s | %s / %s / %s |" % (
-            scene, size, r["contacts"], r["step_ms"],
-            "%.0f" % o["contacts"] if o else "-", "%.2f" % o["step_ms"] if o else "-",
-            "%.0f" % b["contacts"] if b else "-", "%.2f" % b["step_ms"] if b else "-",
-            "%.2fx" % (per(o) / per(r)) if o else "-", "%.2fx" % (per(b) / per(r)) if b else "-",
-            "%.2fx" % (perrow(b) / perrow(r)) if b else "-",
-            1e3 * r["pen_end"], "%.2f" % (1e3 * o["pen_end"]) if o else "-",
-            "%.2f" % (1e3 * b["pen_end"]) if b else "-",
-            fmt(r["disp"], "%.3g"), fmt(o and o["disp"], "%.3g"), fmt(b and b["disp"], "%.3g")))
+        o, b, b2 = (by.get((e, scene, size)) for e in PEERS)
+        md.append("| %s | %d | %.0f | %.2f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
+                  "| %.2f / %s / %s / %s | %s / %s / %s / %s |" % (
+                      scene, size, r["contacts"], r["step_ms"],
+                      fmt(o, "contacts", "%.0f"), fmt(o, "step_ms", "%.2f"),
+                      fmt(b, "contacts", "%.0f"), fmt(b, "step_ms", "%.2f"),
+                      fmt(b2, "contacts", "%.0f"), fmt(b2, "step_ms", "%.2f"),
+                      speedup(o, r), speedup(b2, r), speedup(b, r), speedup(b, r, perrow),
+                      1e3 * r["pen_end"], fmt(o, "pen_end", "%.2f", 1e3), fmt(b2, "pen_end", "%.2f", 1e3),
+                      fmt(b, "pen_end", "%.2f", 1e3),
+                      fmt(r, "disp", "%.3g"), fmt(o, "disp", "%.3g"), fmt(b2, "disp", "%.3g"),
+                      fmt(b, "disp", "%.3g")))
     return md
 
 
@@ -130,7 +165,8 @@ def slope_lines(rows, lcp):
     """Growth of the step with contacts: least-squares slope of log(ms) on
     log(contacts) per engine and scene (1 = linear)."""
     md = ["", "| slope of log(step ms) on log(contacts) | pile | pyramid |", "|---|---|---|"]
-    for eng, name in ((lcp, lcp), ("ode-quickstep", "ODE quickstep"), ("bullet", "Bullet")):
+    for eng, name in ((lcp, lcp), ("ode-quickstep", "ODE quickstep"), ("bullet", "Bullet"),
+                      ("bullet-friction2", "Bullet, two friction rows")):
         cells = []
         for scene in ("pile", "pyramid"):
             pts = [(math.log(r["contacts"]), math.log(r["step_ms"])) for r in rows

@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench_scenes.sh -- benchmark (`make bench-scenes`, also run by `make bench`;
 # not a test): whole simulation steps of lcplab next to ODE quickstep and
-# Bullet on the peers' scenes (../shared/peers/scenes: the same geometry,
+# Bullet (its default one friction row, and two rows: the equal-work run) on
+# the peers' scenes (../shared/peers/scenes: the same geometry,
 # masses, friction, dt = 1/120, 600 steps, 50 solver iterations).
 #
 #   sh experiments/bench_scenes.sh BUILDDIR SRCDIR [GNUPLOT]
@@ -25,22 +26,27 @@
 # ../shared/peers/scenes/results/bench.jsonl (measured on this machine type
 # by scripts/bench.sh).  LCPLAB_PEERS_LIVE=1 builds the peers and runs them
 # here instead, on the same sizes, each size's ODE and Bullet runs just
-# before lcplab's: on a shared machine whose speed drifts by tens of per cent
+# before lcplab's, Bullet twice: its default and `--bullet-friction2` (two
+# tangent rows per contact, the work of lcplab's and ODE's box friction; the
+# stored sweep has only the default, so the equal-work column needs a live
+# run): on a shared machine whose speed drifts by tens of per cent
 # within an hour, interleaving keeps the drift out of the ratios (~20 min
 # for the default sizes).  REPEAT=R (default 1) runs each size R times
 # (live: the peers too, interleaved) and keeps each engine's fastest median:
 # the drift and bursts of a shared machine only ever slow a run down.  Both
 # sides report the median step time and the mean contacts per step over the
 # last 480 of 600 steps, and the deepest penetration at the end; the
-# pyramids' largest |r_end - r_start| of a box comes from the peers'
-# results/pyramid_check.jsonl (same settings; absent from bench.jsonl).
+# pyramids' largest |r_end - r_start| of a box comes from each peer run's
+# JSON (live) or the peers' results/pyramid_check.jsonl (same settings; the
+# stored bench.jsonl predates the field).
 #
 # Output in BUILDDIR/experiments/results/HOST/: bench_scenes.csv (one row per
 # engine, scene, size), bench_scenes.md (the table, with lcplab's speed-up
 # over each peer per contact: (t_peer / c_peer) / (t_lcplab / c_lcplab);
 # and over Bullet per constraint row, since Bullet solves two rows a contact
 # (normal and one friction direction, solver mode 260: peers' README) where
-# lcplab's box friction and ODE's dContactApprox1 solve three), and
+# lcplab's box friction, ODE's dContactApprox1 and Bullet with two friction
+# directions solve three), and
 # bench_scenes.png / .pdf (time per step against contacts, log-log, every
 # engine), and under the table the least-squares slope of log(step time)
 # on log(contacts) per engine and scene (1 = linear growth); the CSV and
@@ -101,12 +107,18 @@ runs=$(mktemp)
 work=$(mktemp -d)
 trap 'rm -rf "$runs" "$work" ${tmp:+"$tmp"}' EXIT
 export OPENBLAS_NUM_THREADS=1
-# live peers: ODE and Bullet on one scene size, just before lcplab's run
+# live peers: ODE, Bullet and Bullet with two friction rows on one scene
+# size, just before lcplab's run
 live_peers() {
   [ -n "$peer" ] || return 0
-  for e in ode-quickstep bullet; do
+  for e in ode-quickstep bullet bullet-friction2; do
     echo "$e $* ..." >&2
-    "$peer" "$@" --engine "$e" --iters 50 --dt 1/120 --steps 600 >>"$jsonl" || exit 1
+    case $e in
+      bullet-friction2) engine="--engine bullet --bullet-friction2" ;;
+      *) engine="--engine $e" ;;
+    esac
+    # shellcheck disable=SC2086 # $engine is two or three words
+    "$peer" "$@" $engine --iters 50 --dt 1/120 --steps 600 >>"$jsonl" || exit 1
   done
 }
 # one scene size, REPEAT times: the live peers (if any), then lcplab.
