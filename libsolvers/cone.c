@@ -9,12 +9,19 @@
  *   otherwise          -> n' = (n + mu s) / (1 + mu^2), t' = mu n' t / s.
  * mu = 0 gives K = { t = 0, n >= 0 }: (max(n, 0), 0, 0), which the same
  * formulas produce; the apex (n = 0, t = 0) is its own projection.
+ *
+ * s = sqrt(t1^2 + t2^2), not hypot: hypot's overflow guard made it the
+ * costliest call of the projected-gradient iterations (apgd, pjacobi_cone
+ * project every contact every iteration).  Contact impulses and velocities
+ * are far from the 1e154 where the guard matters; beyond it the square
+ * overflows to Inf, the result is not finite, and the solvers report
+ * SLV_NOT_FINITE, never convergence.
  */
 #include "slv_internal.h"
 
 void slv_cone_project(double mu, const double *v, double *out) {
   double n = v[0], t1 = v[1], t2 = v[2];
-  double s = hypot(t1, t2);
+  double s = sqrt(t1 * t1 + t2 * t2);
   if (s <= mu * n) {
     out[0] = n;
     out[1] = t1;

@@ -34,26 +34,6 @@ static int in_cone_rows(const slv_problem *p, int i, int *k) {
   return *k < p->ncones && p->cone_rows[*k] <= i;
 }
 
-/* slv_cone_project with sqrt for hypot (hypot's overflow guard made it the
- * costliest call of a small solve): contact impulses and velocities are far
- * from the 1e154 where the guard matters, and beyond it the square
- * overflows to Inf, which makes res NaN (not finite, never converged). */
-static inline void project_fast(double mu, const double *v, double *out) {
-  double n = v[0], s = sqrt(v[1] * v[1] + v[2] * v[2]);
-  if (s <= mu * n) {
-    out[0] = n;
-    out[1] = v[1];
-    out[2] = v[2];
-  } else if (mu * s <= -n) {
-    out[0] = out[1] = out[2] = 0.0;
-  } else {
-    double np = (n + mu * s) / (1.0 + mu * mu), k = s > 0 ? mu * np / s : 0.0;
-    out[0] = np;
-    out[1] = k * v[1];
-    out[2] = k * v[2];
-  }
-}
-
 /* The running sums of the measures over the rows seen so far. */
 typedef struct {
   double res, compl, infeas, merit2, ss;
@@ -76,7 +56,7 @@ static void cone_rows(const slv_problem *p, const double *x, int i, int k, const
     v[0] = x[i] - (ww[0] + s0);
     v[1] = x[i + 1] - ww[1];
     v[2] = x[i + 2] - ww[2];
-    project_fast(mu, v, pr);
+    slv_cone_project(mu, v, pr);
     double d0 = x[i] - pr[0], d1 = x[i + 1] - pr[1], d2 = x[i + 2] - pr[2];
     if (law == 0) m2 = d0 * d0 + d1 * d1 + d2 * d2;
     double ri = fmax(fabs(d0), fmax(fabs(d1), fabs(d2)));
@@ -216,7 +196,7 @@ double slv_natmap_norms(const slv_problem *p, const double *x, const double *w, 
       double mu = p->cone_mu[k];
       double sh = assoc ? 0.0 : mu * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]);
       double v[3] = { x[i] - (w[i] + sh), x[i + 1] - w[i + 1], x[i + 2] - w[i + 2] }, pr[3];
-      project_fast(mu, v, pr);
+      slv_cone_project(mu, v, pr);
       for (int r = 0; r < 3; r++) {
         double d = fabs(x[i + r] - pr[r]);
         if (d > m) m = d;
