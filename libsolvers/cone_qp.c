@@ -119,7 +119,7 @@ void slv_cqp_setup(slv_cqp *q, slv_op *op, const slv_options *opt, int need_norm
   q->hist_scale = 1 / fmax(1.0, binf);
   memset(q->shift, 0, (size_t)n * sizeof *q->shift);
   q->coulomb = p->ncones > 0 && p->cone_law == SLV_CONE_COULOMB;
-  slv_op_pack(op);
+  slv_op_pack_rows(op);
   q->lam = need_norm ? norm_estimate(q, opt->seed) : 1.0;
 }
 

@@ -238,29 +238,113 @@ static int pack_cols(const slv_op *op, slv_op_buf *b) {
   return pack_dense_cols(op, cap, b->colptr, b->rowind, b->val);
 }
 
+/* A dense pure contact A by block rows: block row I holds its nonzero
+ * blocks (I, J), J ascending, in the layout of pack_dense_blocks. */
+static int pack_dense_block_rows(const slv_op *op, slv_op_buf *b, int nc) {
+  size_t nb = 0, cap = b->cap / 9, lda = op->lda;
+  for (int I = 0; I < nc; I++) {
+    b->colptr[I] = (int)nb;
+    for (int J = 0; J < nc; J++) {
+      const double *a0 = op->A + (size_t)(3 * J) * lda + 3 * I, *a1 = a0 + lda, *a2 = a1 + lda;
+      if (!(nz_bits(a0) | nz_bits(a1) | nz_bits(a2))) continue;
+      if (nb == cap) return 0;
+      double *B = b->val + 9 * nb;
+      B[0] = a0[0], B[1] = a0[1], B[2] = a0[2];
+      B[3] = a1[0], B[4] = a1[1], B[5] = a1[2];
+      B[6] = a2[0], B[7] = a2[1], B[8] = a2[2];
+      b->rowind[nb++] = J;
+    }
+  }
+  b->colptr[nc] = (int)nb;
+  return 1;
+}
+
+/* The same from CSR, in one pass: the three rows of block row I open a
+ * block at the first nonzero of each block column (its slot kept in the
+ * scratch), so the blocks of a row come in the order the rows name them. */
+static int pack_csr_block_rows(const slv_op *op, slv_op_buf *b, int nc) {
+  int *last = b->scratch, *slot = b->scratch + nc;
+  size_t nb = 0, cap = b->cap / 9;
+  for (int J = 0; J < nc; J++) last[J] = -1;
+  for (int I = 0; I < nc; I++) {
+    b->colptr[I] = (int)nb;
+    for (int r = 0; r < 3; r++) {
+      int i = 3 * I + r;
+      for (int k = op->Ap[i]; k < op->Ap[i + 1]; k++) {
+        int j = op->Aj[k], J = j / 3;
+        double a = op->Ax[k];
+        if (a == 0.0) continue;
+        if (last[J] != I) {
+          if (nb == cap) return 0;
+          last[J] = I;
+          slot[J] = (int)nb;
+          b->rowind[nb] = J;
+          memset(b->val + 9 * nb, 0, 9 * sizeof *b->val);
+          nb++;
+        }
+        b->val[9 * (size_t)slot[J] + r + 3 * (j - 3 * J)] = a;
+      }
+    }
+  }
+  b->colptr[nc] = (int)nb;
+  return 1;
+}
+
+/* What slv_op_pack and slv_op_pack_rows have tried (op->pack_tried). */
+enum { PACK_NONE = 0, PACK_TRIED_COLUMNS = 1, PACK_TRIED_ROWS = 2 };
+
+static void use_packed(slv_op *op, int layout) {
+  slv_op_buf *b = op->buf;
+  op->packed = layout;
+  op->colptr = b->colptr;
+  op->rowind = b->rowind;
+  op->val = b->val;
+}
+
+/* A pure contact problem: n = 3 ncones (block packing applies). */
+static int pure_contact(const slv_op *op) {
+  int nc = op->p->ncones;
+  return nc > 0 && 3 * nc == op->n;
+}
+
+/* By columns: 3x3 blocks of a pure contact problem, else scalar columns. */
+static int pack_columns(slv_op *op) {
+  slv_op_buf *b = op->buf;
+  int nc = op->p->ncones;
+  if (pure_contact(op) && (op->A ? pack_dense_blocks(op, b, nc) : pack_csr_blocks(op, b, nc)))
+    use_packed(op, SLV_OP_BLOCKS);
+  else if (pack_cols(op, b))
+    use_packed(op, SLV_OP_COLS);
+  return op->packed;
+}
+
 int slv_op_pack(slv_op *op) {
-  if (op->pack_tried) return op->packed;
-  op->pack_tried = 1;
+  if (op->pack_tried == PACK_TRIED_COLUMNS) return op->packed;
+  op->pack_tried = PACK_TRIED_COLUMNS;
+  op->packed = SLV_OP_UNPACKED;
+  if (op->fac || op->n == 0) return 0;
+  return pack_columns(op);
+}
+
+int slv_op_pack_rows(slv_op *op) {
+  if (op->pack_tried == PACK_TRIED_ROWS) return op->packed;
+  op->pack_tried = PACK_TRIED_ROWS;
+  op->packed = SLV_OP_UNPACKED;
   if (op->fac || op->n == 0) return 0;
   slv_op_buf *b = op->buf;
   int nc = op->p->ncones;
-  if (nc > 0 && 3 * nc == op->n &&
-      (op->A ? pack_dense_blocks(op, b, nc) : pack_csr_blocks(op, b, nc)))
-    op->packed = SLV_OP_BLOCKS;
-  else if (pack_cols(op, b))
-    op->packed = SLV_OP_COLS;
-  if (op->packed) {
-    op->colptr = b->colptr;
-    op->rowind = b->rowind;
-    op->val = b->val;
+  if (pure_contact(op) &&
+      (op->A ? pack_dense_block_rows(op, b, nc) : pack_csr_block_rows(op, b, nc))) {
+    use_packed(op, SLV_OP_BLOCK_ROWS);
+    return op->packed;
   }
-  return op->packed;
+  return pack_columns(op);
 }
 
 double slv_op_nnz(const slv_op *op) {
   int n = op->n;
   if (op->packed == SLV_OP_COLS) return op->colptr[n];
-  if (op->packed == SLV_OP_BLOCKS) {
+  if (op->packed == SLV_OP_BLOCKS || op->packed == SLV_OP_BLOCK_ROWS) {
     /* the nonzeros inside the blocks */
     double nz = 0;
     for (size_t e = 0; e < 9 * (size_t)op->colptr[n / 3]; e++) nz += op->val[e] != 0.0;
@@ -388,8 +472,67 @@ void slv_op_w(slv_op *op, const double *x, double *w) {
     op_explicit_w(op, x, op->p->b, w);
 }
 
+/* Block rows [I0, I1) of y = A x + b (b NULL: A x) from the packed block
+ * rows: each block row summed in registers, in its stored order, then b. */
+static void block_rows_w(const slv_op *op, const double *x, const double *b, double *y, int I0,
+                         int I1) {
+  for (int I = I0; I < I1; I++) {
+    double y0 = 0, y1 = 0, y2 = 0;
+    for (int k = op->colptr[I]; k < op->colptr[I + 1]; k++) {
+      const double *B = op->val + 9 * (size_t)k, *xj = x + 3 * (size_t)op->rowind[k];
+      y0 += B[0] * xj[0] + B[3] * xj[1] + B[6] * xj[2];
+      y1 += B[1] * xj[0] + B[4] * xj[1] + B[7] * xj[2];
+      y2 += B[2] * xj[0] + B[5] * xj[1] + B[8] * xj[2];
+    }
+    double *yi = y + 3 * (size_t)I;
+    yi[0] = b ? b[3 * I] + y0 : y0;
+    yi[1] = b ? b[3 * I + 1] + y1 : y1;
+    yi[2] = b ? b[3 * I + 2] + y2 : y2;
+  }
+}
+
+/* The first block row of thread t of nt: the block rows split where the
+ * blocks do (a binary search of colptr), so each thread has about the
+ * same number of blocks. */
+static int block_row_split(const slv_op *op, int nrows, int t, int nt) {
+  long long target = (long long)op->colptr[nrows] * t / nt;
+  int lo = 0, hi = nrows;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (op->colptr[mid] < target)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* y = A x + b over the packed block rows, on op->threads threads when the
+ * blocks hold at least SLV_OP_PAR_NNZ entries.  Each block row is summed
+ * by one thread in the same order whatever the count, so y is the same bit
+ * for bit for every thread count. */
+static void block_rows_matvec(const slv_op *op, const double *x, const double *b, double *y) {
+  int nrows = op->n / 3;
+#ifdef _OPENMP
+  if (op->threads > 1 && 9 * (long long)op->colptr[nrows] >= SLV_OP_PAR_NNZ) {
+#pragma omp parallel num_threads(op->threads)
+    {
+      int t = omp_get_thread_num(), nt = omp_get_num_threads();
+      block_rows_w(op, x, b, y, block_row_split(op, nrows, t, nt),
+                   block_row_split(op, nrows, t + 1, nt));
+    }
+    return;
+  }
+#endif
+  block_rows_w(op, x, b, y, 0, nrows);
+}
+
 void slv_op_matvec(slv_op *op, const double *x, const double *b, double *y) {
   int n = op->n;
+  if (op->packed == SLV_OP_BLOCK_ROWS) {
+    block_rows_matvec(op, x, b, y);
+    return;
+  }
   if (!op->packed) {
     if (op->fac)
       slv_fac_w(&op->f, x, b, y, op->t, op->f.nb);
@@ -432,7 +575,7 @@ const double *slv_op_col(const slv_op *op, int j, double *y) {
     int J = j / 3, c = j - 3 * J;
     for (int k = op->colptr[J]; k < op->colptr[J + 1]; k++)
       for (int r = 0; r < 3; r++) y[3 * op->rowind[k] + r] += op->val[9 * (size_t)k + 3 * c + r];
-  } else {
+  } else { /* CSR, with or without the packed block rows */
     for (int i = 0; i < n; i++)
       for (int k = op->Ap[i]; k < op->Ap[i + 1]; k++)
         if (op->Aj[k] == j) y[i] += op->Ax[k];

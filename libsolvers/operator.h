@@ -25,6 +25,12 @@
  *                     contact problem (n = 3 ncones: block column J holds
  *                     block rows rowind[k] with 9 values, column-major, at
  *                     val + 9k), formed at most once per solve;
+ *   slv_op_pack_rows  the same blocks by block rows instead (block row I
+ *                     holds block columns rowind[k], k in colptr[I] ..
+ *                     colptr[I+1]), for the solvers that use A only
+ *                     through slv_op_matvec: that product is a gather,
+ *                     and it splits over threads (docs/solvers.md,
+ *                     "Threads"); other problems get the columns;
  *   op->f, op->t      the factored factors and the scratch t = K^T x.
  *
  * The packed copy (slv_op_pack): a dense A with n >= 64 whose nonzeros fit
@@ -78,7 +84,7 @@ typedef struct slv_op_buf {
   int hcap;             /* a power of two >= 4 n_max */
 } slv_op_buf;
 
-enum { SLV_OP_UNPACKED = 0, SLV_OP_COLS = 1, SLV_OP_BLOCKS = 2 };
+enum { SLV_OP_UNPACKED = 0, SLV_OP_COLS = 1, SLV_OP_BLOCKS = 2, SLV_OP_BLOCK_ROWS = 3 };
 
 typedef struct slv_op {
   const slv_problem *p;
@@ -89,7 +95,9 @@ typedef struct slv_op {
   /* CSR storage: the rows (else Ap = NULL) */
   const int *Ap, *Aj;
   const double *Ax;
-  /* the packed copy (slv_op_pack): SLV_OP_COLS or SLV_OP_BLOCKS, else 0 */
+  /* the packed copy: SLV_OP_COLS or SLV_OP_BLOCKS (slv_op_pack), or
+   * SLV_OP_BLOCK_ROWS (slv_op_pack_rows; colptr then points to block rows,
+   * rowind holds block columns), else 0 */
   int packed, pack_tried;
   const int *colptr, *rowind;
   const double *val;
@@ -114,6 +122,12 @@ void slv_op_begin(slv_op *op, const slv_problem *p, slv_op_buf *b);
 /* Form the packed copy (see the header) if A is worth packing and fits;
  * returns op->packed.  Only the first call of a solve does the work. */
 int slv_op_pack(slv_op *op);
+
+/* The packed copy by block rows (a pure contact problem; others get
+ * slv_op_pack's columns); returns op->packed.  For a solver that reads A
+ * only through slv_op_matvec (and the diagonal, slv_op_w): the column
+ * primitives (slv_op_col_axpy, slv_op_col3_axpy) need the columns. */
+int slv_op_pack_rows(slv_op *op);
 
 /* Stored entries of A as the products see them: the packed copy's, n^2
  * for a dense A, CSR's, or the factored rows' 24 per row. */
@@ -199,7 +213,7 @@ void slv_op_dense_axpy(const slv_op *op, int j, double a, double *y);
 
 /* y += a A(:,j): over the packed copy if formed (scalar columns, or column
  * j of a block column), else the dense column (BLAS daxpy).  Needs the
- * packed copy or dense storage. */
+ * packed columns (slv_op_pack) or dense storage. */
 static inline void slv_op_col_axpy(const slv_op *op, int j, double a, double *y) {
   if (op->packed == SLV_OP_COLS) {
     const int *ri = op->rowind;
@@ -220,11 +234,12 @@ static inline void slv_op_col_axpy(const slv_op *op, int j, double a, double *y)
 }
 
 /* y += A(:, j..j+2) d (a cone's three columns, j = its first row).  Needs
- * the packed copy or dense storage. */
+ * the packed columns (slv_op_pack) or dense storage. */
 void slv_op_col3_axpy(const slv_op *op, int j, const double d[3], double *y);
 
 /* y = A x + b (b NULL: y = A x), by the packed copy when formed (O(nnz);
- * columns with x_j = 0 skipped), else as slv_op_w.  A solver's own
+ * by columns: columns with x_j = 0 skipped; by block rows: on op->threads
+ * threads for large A), else as slv_op_w.  A solver's own
  * products; y must not alias x. */
 void slv_op_matvec(slv_op *op, const double *x, const double *b, double *y);
 

@@ -148,7 +148,7 @@ static slv_status pjc_solve(void *st, slv_op *op, const slv_options *opt, double
     double d = (slv_op_diag(op, c) + slv_op_diag(op, c + 1) + slv_op_diag(op, c + 2)) / 3.0;
     s->invd[c] = s->invd[c + 1] = s->invd[c + 2] = 1.0 / d;
   }
-  slv_op_pack(op);
+  slv_op_pack_rows(op);
   double theta = opt->damping > 0 ? opt->damping : opt->omega / spectral_estimate(op, s);
 
   slv_residuals r;

@@ -18,7 +18,11 @@
  * the same x (memcmp), iterations and residual with 1, 2 and 3 threads,
  * and twice with 2; the products of the solve's operator agree with the
  * library's serial slv_problem_w; threads 0 and SLV_THREADS_MAX + 1 are
- * refused by slv_options_validate.
+ * refused by slv_options_validate.  The operator's packed products
+ * (operator.h): by block columns and by block rows, from dense and from CSR
+ * storage whose rows name their entries out of order and keep an explicit
+ * zero, against a product summed here; the block-row product of the chain
+ * on 2 and 3 threads bit for bit the one on 1.
  */
 #include <math.h>
 #include <stdint.h>
@@ -29,6 +33,7 @@
 #include <CUnit/Basic.h>
 #include <CUnit/CUnit.h>
 
+#include "operator.h" /* the packed products, private to libsolvers */
 #include "slv.h"
 #include "tst_util.h"
 
@@ -205,6 +210,109 @@ static void test_product(void) {
   chain_free(&h);
 }
 
+/* A 4-contact problem with 8 nonzero 3x3 blocks of 16 (the rest exactly
+ * zero), dense and CSR; the CSR rows list their entries last column first
+ * and keep an explicit zero where a whole block is zero.  Its products by
+ * both packed layouts against the dense sum. */
+enum { PK_NC = 4, PK_N = 3 * PK_NC };
+
+static int planted_block(int I, int J) { return I == J || J == I + 1 || (I == 3 && J == 0); }
+
+static void packed_product_check(const slv_problem *p, const double *Aref, const double *x) {
+  double ref[PK_N], y[PK_N];
+  for (int i = 0; i < PK_N; i++) {
+    ref[i] = p->b[i];
+    for (int j = 0; j < PK_N; j++) ref[i] += Aref[i + PK_N * j] * x[j];
+  }
+  slv_op_buf buf;
+  memset(&buf, 0, sizeof buf);
+  CU_ASSERT_FATAL(slv_op_buf_alloc(&buf, PK_N) == SLV_OK);
+  slv_op op;
+  slv_op_begin(&op, p, &buf);
+  CU_ASSERT_EQUAL(slv_op_pack_rows(&op), SLV_OP_BLOCK_ROWS);
+  CU_ASSERT_EQUAL(op.colptr[PK_NC], 8);
+  slv_op_matvec(&op, x, p->b, y);
+  for (int i = 0; i < PK_N; i++) CU_ASSERT_DOUBLE_EQUAL(y[i], ref[i], 1e-14);
+  CU_ASSERT_EQUAL(slv_op_pack(&op), SLV_OP_BLOCKS); /* the other layout on request */
+  CU_ASSERT_EQUAL(op.colptr[PK_NC], 8);
+  slv_op_matvec(&op, x, p->b, y);
+  for (int i = 0; i < PK_N; i++) CU_ASSERT_DOUBLE_EQUAL(y[i], ref[i], 1e-14);
+  slv_op_buf_free(&buf);
+}
+
+static void test_packed_layouts(void) {
+  double A[PK_N * PK_N], b[PK_N], x[PK_N], Ax[PK_N * PK_N + 1], mu[PK_NC];
+  int Ap[PK_N + 1], Aj[PK_N * PK_N + 1], rows[PK_NC];
+  uint64_t s = 11;
+  for (int j = 0; j < PK_N; j++)
+    for (int i = 0; i < PK_N; i++)
+      A[i + PK_N * j] = planted_block(i / 3, j / 3) ? unif(&s) - 0.5 + (i == j ? 4.0 : 0.0) : 0.0;
+  for (int i = 0; i < PK_N; i++) b[i] = unif(&s) - 0.5, x[i] = unif(&s) - 0.5;
+  int nz = 0;
+  for (int i = 0; i < PK_N; i++) {
+    Ap[i] = nz;
+    for (int j = PK_N - 1; j >= 0; j--)
+      if (A[i + PK_N * j] != 0.0 || (i == 4 && j == 11)) { /* (1, 3): an explicit zero */
+        Aj[nz] = j;
+        Ax[nz++] = A[i + PK_N * j];
+      }
+  }
+  Ap[PK_N] = nz;
+  for (int c = 0; c < PK_NC; c++) mu[c] = 0.5, rows[c] = 3 * c;
+  slv_problem p = slv_problem_empty();
+  p.n = PK_N;
+  p.b = b;
+  p.ncones = PK_NC;
+  p.cone_rows = rows;
+  p.cone_mu = mu;
+  p.storage = SLV_DENSE;
+  p.A = A;
+  p.lda = PK_N;
+  CU_ASSERT_EQUAL_FATAL(slv_problem_validate(&p, NULL, 0), SLV_OK);
+  packed_product_check(&p, A, x);
+  p.storage = SLV_CSR;
+  p.A = NULL;
+  p.lda = 0;
+  p.Ap = Ap;
+  p.Aj = Aj;
+  p.Ax = Ax;
+  CU_ASSERT_EQUAL_FATAL(slv_problem_validate(&p, NULL, 0), SLV_OK);
+  packed_product_check(&p, A, x);
+}
+
+/* The chain's block-row product on 1, 2 and 3 threads: the same bits. */
+static void test_block_rows_threads(void) {
+  chain h;
+  CU_ASSERT_FATAL(chain_make(&h, NC, 37));
+  size_t bytes = (size_t)h.n * sizeof(double);
+  double *x = malloc(bytes), *y1 = malloc(bytes), *yt = malloc(bytes);
+  CU_ASSERT_FATAL(x && y1 && yt);
+  uint64_t s = 7;
+  for (int i = 0; i < h.n; i++) x[i] = unif(&s) - 0.5;
+  slv_op_buf buf;
+  memset(&buf, 0, sizeof buf);
+  CU_ASSERT_FATAL(slv_op_buf_alloc(&buf, h.n) == SLV_OK);
+  slv_op op;
+  slv_op_begin(&op, &h.p, &buf);
+  CU_ASSERT_EQUAL(slv_op_pack_rows(&op), SLV_OP_BLOCK_ROWS);
+  CU_ASSERT(9 * op.colptr[NC] >= 65536); /* above the threshold at which it splits */
+  slv_op_matvec(&op, x, h.b, y1);
+  slv_problem_w(&h.p, x, yt);
+  double err = 0;
+  for (int i = 0; i < h.n; i++) err = fmax(err, fabs(y1[i] - yt[i]));
+  CU_ASSERT(err <= 1e-14);
+  for (int t = 2; t <= 3; t++) {
+    op.threads = t;
+    slv_op_matvec(&op, x, h.b, yt);
+    CU_ASSERT_EQUAL(memcmp(y1, yt, bytes), 0);
+  }
+  slv_op_buf_free(&buf);
+  free(x);
+  free(y1);
+  free(yt);
+  chain_free(&h);
+}
+
 static void test_validate(void) {
   slv_options o = slv_options_default();
   char msg[128];
@@ -223,6 +331,8 @@ int main(void) {
   CU_pSuite s = CU_add_suite("threads", NULL, NULL);
   CU_add_test(s, "threads: 0 and above the maximum refused", test_validate);
   CU_add_test(s, "the chain's CSR product, checked here", test_product);
+  CU_add_test(s, "packed block columns and block rows, dense and CSR", test_packed_layouts);
+  CU_add_test(s, "block-row product: the same bits on 1, 2 and 3 threads", test_block_rows_threads);
   CU_add_test(s, "pjacobi_cone: the same x with 1, 2 and 3 threads", test_pjacobi_cone);
   CU_add_test(s, "apgd: the same x with 1, 2 and 3 threads", test_apgd);
   return tst_run();
