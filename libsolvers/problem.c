@@ -308,6 +308,65 @@ double slv_diag(const slv_problem *p, int i) {
   return d;
 }
 
+/* Every CSR row names its columns in strictly increasing order (so no
+ * duplicates): one pass. */
+static int csr_rows_sorted(const slv_problem *p) {
+  for (int i = 0; i < p->n; i++)
+    for (int k = p->Ap[i] + 1; k < p->Ap[i + 1]; k++)
+      if (p->Aj[k] <= p->Aj[k - 1]) return 0;
+  return 1;
+}
+
+/* A(i,j) of a strictly sorted row by binary search (0 if absent). */
+static double csr_sorted_entry(const slv_problem *p, int i, int j) {
+  int lo = p->Ap[i], hi = p->Ap[i + 1];
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (p->Aj[mid] < j)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < p->Ap[i + 1] && p->Aj[lo] == j ? p->Ax[lo] : 0.0;
+}
+
+/* Sorted rows: each stored A(i,j) against A(j,i) found by binary search,
+ * O(nnz log(row length)).  The first pair in row order that differs by
+ * more than tol goes to *ii, *jj. */
+static int csr_symmetric_sorted(const slv_problem *p, double tol, int *ii, int *jj) {
+  for (int i = 0; i < p->n; i++)
+    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) {
+      int j = p->Aj[k];
+      if (j == i) continue;
+      if (fabs(p->Ax[k] - csr_sorted_entry(p, j, i)) > tol) {
+        *ii = i;
+        *jj = j;
+        return 0;
+      }
+    }
+  return 1;
+}
+
+/* Any CSR (unsorted rows, duplicates summed): A(i,j) and A(j,i) by a
+ * linear search of rows i and j (rows are short). */
+static int csr_symmetric_any(const slv_problem *p, double tol, int *ii, int *jj) {
+  for (int i = 0; i < p->n; i++)
+    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) {
+      int j = p->Aj[k];
+      double aij = 0, aji = 0;
+      for (int q = p->Ap[i]; q < p->Ap[i + 1]; q++)
+        if (p->Aj[q] == j) aij += p->Ax[q];
+      for (int q = p->Ap[j]; q < p->Ap[j + 1]; q++)
+        if (p->Aj[q] == i) aji += p->Ax[q];
+      if (fabs(aij - aji) > tol) {
+        *ii = i;
+        *jj = j;
+        return 0;
+      }
+    }
+  return 1;
+}
+
 int slv_is_symmetric(const slv_problem *p, double rtol, int *ii, int *jj) {
   int n = p->n;
   *ii = *jj = -1;
@@ -342,23 +401,10 @@ int slv_is_symmetric(const slv_problem *p, double rtol, int *ii, int *jj) {
         }
     return 0;
   }
-  /* CSR: A(i,j) against A(j,i) by a search in row j (rows are short) */
+  /* CSR: A(i,j) against A(j,i) */
   double amax = 0;
   for (int k = 0; k < p->Ap[n]; k++) amax = fmax(amax, fabs(p->Ax[k]));
   double tol = rtol * amax;
-  for (int i = 0; i < n; i++)
-    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) {
-      int j = p->Aj[k];
-      double aij = 0, aji = 0;
-      for (int q = p->Ap[i]; q < p->Ap[i + 1]; q++)
-        if (p->Aj[q] == j) aij += p->Ax[q];
-      for (int q = p->Ap[j]; q < p->Ap[j + 1]; q++)
-        if (p->Aj[q] == i) aji += p->Ax[q];
-      if (fabs(aij - aji) > tol) {
-        *ii = i;
-        *jj = j;
-        return 0;
-      }
-    }
-  return 1;
+  return csr_rows_sorted(p) ? csr_symmetric_sorted(p, tol, ii, jj)
+                            : csr_symmetric_any(p, tol, ii, jj);
 }

@@ -485,6 +485,45 @@ static void test_accepts(void) {
   CU_ASSERT_EQUAL(slv_solver_accepts(&picky2, &p, msg, sizeof msg), SLV_OK);
 }
 
+/* slv_is_symmetric on CSR: sorted rows (binary search) and unsorted rows
+ * with a duplicate (linear search, duplicates summed) give the same
+ * verdict and the same first offending pair, (1, 2) in
+ * [[2,1,0],[1,3,4],[0,4.5,5]]; an entry whose mirror is not stored is
+ * offending; the symmetric matrix passes both ways. */
+static int csr_symmetry(int n, int *Ap, int *Aj, double *Ax, int *ii, int *jj) {
+  slv_problem p = slv_problem_empty();
+  double b[3] = { 0 };
+  p.n = n;
+  p.storage = SLV_CSR;
+  p.Ap = Ap;
+  p.Aj = Aj;
+  p.Ax = Ax;
+  p.b = b;
+  return slv_is_symmetric(&p, 1e-12, ii, jj);
+}
+
+static void test_csr_symmetry(void) {
+  int ii, jj;
+  int Ap[4] = { 0, 2, 5, 7 }, Aj[7] = { 0, 1, 0, 1, 2, 1, 2 };
+  double Ax[7] = { 2, 1, 1, 3, 4, 4.5, 5 };
+  CU_ASSERT_EQUAL(csr_symmetry(3, Ap, Aj, Ax, &ii, &jj), 0);
+  CU_ASSERT(ii == 1 && jj == 2);
+  /* row 1 unsorted, A(1,2) = 4 as 2 + 2 */
+  int Bp[4] = { 0, 2, 6, 8 }, Bj[8] = { 0, 1, 2, 0, 1, 2, 1, 2 };
+  double Bx[8] = { 2, 1, 2, 1, 3, 2, 4.5, 5 };
+  CU_ASSERT_EQUAL(csr_symmetry(3, Bp, Bj, Bx, &ii, &jj), 0);
+  CU_ASSERT(ii == 1 && jj == 2);
+  Ax[5] = 4;
+  Bx[6] = 4;
+  CU_ASSERT_EQUAL(csr_symmetry(3, Ap, Aj, Ax, &ii, &jj), 1);
+  CU_ASSERT_EQUAL(csr_symmetry(3, Bp, Bj, Bx, &ii, &jj), 1);
+  /* [[1,2],[0,1]]: A(0,1) stored, A(1,0) not */
+  int Cp[3] = { 0, 2, 3 }, Cj[3] = { 0, 1, 1 };
+  double Cx[3] = { 1, 2, 1 };
+  CU_ASSERT_EQUAL(csr_symmetry(2, Cp, Cj, Cx, &ii, &jj), 0);
+  CU_ASSERT(ii == 0 && jj == 1);
+}
+
 /* P(0) by hand: 0 projected on [lo, hi] for a plain row (1 on [1, 5], -2
  * on [-3, -2], 0 on [-1, 1]); 0 for a findex row whatever its lo, hi, and
  * for the three rows of a cone (bounds ignored, even [2, 3]). */
@@ -530,6 +569,7 @@ int main(void) {
   CU_add_test(g, "registry", test_registry);
   CU_add_test(g, "converged is a promise", test_promise);
   CU_add_test(g, "capabilities", test_accepts);
+  CU_add_test(g, "CSR symmetry, sorted and unsorted rows", test_csr_symmetry);
   CU_add_test(g, "start point P(0)", test_start_point);
   return tst_run();
 }
