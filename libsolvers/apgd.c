@@ -43,12 +43,19 @@
  * products.  result.message names the law and the outer iteration count.
  * When an inner solve runs out of iterations, the best iterate is returned.
  *
+ * Threads (opt->threads, docs/solvers.md "Threads"): the products by the
+ * packed block rows, the projection and the natural map (per block), the
+ * vector stages (elementwise) and the dot products (slv_par_dot: fixed
+ * chunks summed in a fixed order) split over threads on large problems, so
+ * the iterates are the same bits for every thread count.
+ *
  * Warm start: x is projected on Omega first.  Needs A symmetric
  * (SLV_CAP_NEEDS_SYMMETRIC) and positive semidefinite (not checked).
  * Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE, SLV_STAGNATED (the
  * Coulomb fixed point stopped improving).
  */
 #include "cone_qp.h"
+#include "par.h"
 
 #include <cblas.h>
 #include <stdlib.h>
@@ -72,6 +79,7 @@ typedef struct {
   double *Ad;   /* A d, then A x_{k+1} */
   double *gy;   /* gradient at y_k (also scratch for the gradient at x_k) */
   double *best; /* iterate with the smallest residual */
+  double *part; /* slv_par_chunks(n_max): the chunk sums of slv_par_dot */
   double L;     /* Lipschitz estimate; 0 = not yet set in this solve */
 } apgd_state;
 
@@ -86,6 +94,7 @@ static void apgd_free(void *st) {
   free(s->Ad);
   free(s->gy);
   free(s->best);
+  free(s->part);
   memset(s, 0, sizeof *s);
 }
 
@@ -102,11 +111,44 @@ static slv_status apgd_init(void *st, int n_max, const slv_options *opt) {
   s->Ad = malloc(m);
   s->gy = malloc(m);
   s->best = malloc(m);
-  if (!s->Ax || !s->y || !s->Ay || !s->xn || !s->d || !s->Ad || !s->gy || !s->best) {
+  s->part = malloc(slv_par_chunks(n_max) * sizeof *s->part);
+  if (!s->Ax || !s->y || !s->Ay || !s->xn || !s->d || !s->Ad || !s->gy || !s->best || !s->part) {
     apgd_free(s);
     return SLV_ERR_NOMEM;
   }
   return SLV_OK;
+}
+
+/* The iteration's vector stages, elementwise, so on `th` threads for large
+ * problems with the same bits as on one (par.h). */
+
+/* y = a + b */
+static void vec_add(int n, const double *a, const double *b, double *y, int th) {
+#pragma omp parallel for num_threads(slv_par_threads(th, n)) schedule(static)
+  for (int i = 0; i < n; i++) y[i] = a[i] + b[i];
+}
+
+/* xn = y - t g */
+static void gradient_step(int n, const double *y, const double *g, double t, double *xn, int th) {
+#pragma omp parallel for num_threads(slv_par_threads(th, n)) schedule(static)
+  for (int i = 0; i < n; i++) xn[i] = y[i] - t * g[i];
+}
+
+/* d = a - b */
+static void vec_sub(int n, const double *a, const double *b, double *d, int th) {
+#pragma omp parallel for num_threads(slv_par_threads(th, n)) schedule(static)
+  for (int i = 0; i < n; i++) d[i] = a[i] - b[i];
+}
+
+/* Nesterov's extrapolation: y = xn + bet (xn - x), and its product Ay from
+ * A xn and A x (no product with A). */
+static void extrapolate(int n, const double *xn, const double *x, const double *Axn,
+                        const double *Ax, double bet, double *y, double *Ay, int th) {
+#pragma omp parallel for num_threads(slv_par_threads(th, n)) schedule(static)
+  for (int i = 0; i < n; i++) {
+    y[i] = xn[i] + bet * (xn[i] - x[i]);
+    Ay[i] = Axn[i] + bet * (Axn[i] - Ax[i]);
+  }
 }
 
 static slv_status apgd_inner(void *st, slv_cqp *q, const slv_options *opt, double tol_in,
@@ -115,6 +157,7 @@ static slv_status apgd_inner(void *st, slv_cqp *q, const slv_options *opt, doubl
   int n = q->p->n;
   size_t bytes = (size_t)n * sizeof(double);
   double *Ax = s->Ax, *y = s->y, *Ay = s->Ay, *xn = s->xn, *d = s->d, *Ad = s->Ad, *g = s->gy;
+  int th = q->op->threads;
   if (!(s->L > 0)) {
     /* Mazhar's initial estimate: the Rayleigh-like ratio along (1, ..., 1) */
     for (int i = 0; i < n; i++) d[i] = 1;
@@ -129,7 +172,7 @@ static slv_status apgd_inner(void *st, slv_cqp *q, const slv_options *opt, doubl
   int fresh = 1, it = 0, pending = 0;
   for (;;) {
     /* residual at x_k from the gradient A x_k + bq */
-    for (int i = 0; i < n; i++) g[i] = Ax[i] + q->bq[i];
+    vec_add(n, Ax, q->bq, g, th);
     double rn = slv_cqp_natres(q, x, g);
     if (pending && h->cap > 0) slv_history_push(h, res, slv_cqp_lawres(q, x, g) * q->hist_scale);
     pending = 0;
@@ -156,17 +199,16 @@ static slv_status apgd_inner(void *st, slv_cqp *q, const slv_options *opt, doubl
     (*iters)++;
     pending = 1;
     /* gradient at y_k, then the backtracking projected step */
-    for (int i = 0; i < n; i++) g[i] = Ay[i] + q->bq[i];
+    vec_add(n, Ay, q->bq, g, th);
     double dd = 0, dAd = 0;
     for (int tries = 0;; tries++) {
-      double t = 1 / s->L;
-      for (int i = 0; i < n; i++) xn[i] = y[i] - t * g[i];
+      gradient_step(n, y, g, 1 / s->L, xn, th);
       slv_cqp_project(q, xn);
-      for (int i = 0; i < n; i++) d[i] = xn[i] - y[i];
-      dd = cblas_ddot(n, d, 1, d, 1);
+      vec_sub(n, xn, y, d, th);
+      dd = slv_par_dot(n, d, d, s->part, th);
       if (dd == 0) break; /* y is a fixed point of the projected gradient map */
       slv_cqp_matvec(q, d, Ad);
-      dAd = cblas_ddot(n, d, 1, Ad, 1);
+      dAd = slv_par_dot(n, d, Ad, s->part, th);
       if (!isfinite(dAd) || !isfinite(s->L)) return SLV_NOT_FINITE;
       /* f(x_{k+1}) <= f(y) + g'd + L/2 |d|^2  <=>  d'Ad <= L |d|^2 (rounding: 1e-12) */
       if (dAd <= s->L * dd * (1 + 1e-12) || tries >= APGD_MAX_BACKTRACK) break;
@@ -180,21 +222,17 @@ static slv_status apgd_inner(void *st, slv_cqp *q, const slv_options *opt, doubl
       fresh = 0;
       continue;
     }
-    for (int i = 0; i < n; i++) Ad[i] += Ay[i]; /* A x_{k+1} */
+    vec_add(n, Ad, Ay, Ad, th); /* A x_{k+1} */
     double thn = (-theta * theta + theta * sqrt(theta * theta + 4)) / 2;
     double bet = theta * (1 - theta) / (theta * theta + thn);
     /* restart test: g'(x_{k+1} - x_k) > 0, g at y_k */
-    double gdx = 0;
-    for (int i = 0; i < n; i++) gdx += g[i] * (xn[i] - x[i]);
+    double gdx = slv_par_dot_diff(n, g, xn, x, s->part, th);
     if (gdx > 0) {
       memcpy(y, xn, bytes);
       memcpy(Ay, Ad, bytes);
       theta = 1;
     } else {
-      for (int i = 0; i < n; i++) {
-        y[i] = xn[i] + bet * (xn[i] - x[i]);
-        Ay[i] = Ad[i] + bet * (Ad[i] - Ax[i]);
-      }
+      extrapolate(n, xn, x, Ad, Ax, bet, y, Ay, th);
       theta = thn;
     }
     memcpy(x, xn, bytes);

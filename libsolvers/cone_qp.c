@@ -6,6 +6,7 @@
  * loop; the pieces below carry their own math.
  */
 #include "cone_qp.h"
+#include "par.h"
 
 #include <cblas.h>
 #include <stdlib.h>
@@ -123,7 +124,9 @@ void slv_cqp_setup(slv_cqp *q, slv_op *op, const slv_options *opt, int need_norm
   q->lam = need_norm ? norm_estimate(q, opt->seed) : 1.0;
 }
 
+/* Each block alone, so on op->threads threads for large problems (par.h). */
 void slv_cqp_project(const slv_cqp *q, double *x) {
+#pragma omp parallel for num_threads(slv_par_threads(q->op->threads, q->p->n)) schedule(static)
   for (int k = 0; k < q->nblk; k++) {
     int i = q->blk_row[k];
     if (q->blk_mu[k] > 0) {
@@ -137,10 +140,14 @@ void slv_cqp_project(const slv_cqp *q, double *x) {
 
 /* ||x - P(x - g)||_inf over the blocks, g given by rows or, for cones, with
  * the De Saxce shift added to the normal row when dsx is set and the block
- * is a cone (mu > 0) -- w^ = g + (mu |g_t|, 0, 0). */
+ * is a cone (mu > 0) -- w^ = g + (mu |g_t|, 0, 0).  On op->threads threads
+ * for large problems: a maximum is exact in any order, and poison only
+ * tells 0 from NaN. */
 static double natres(const slv_cqp *q, const double *x, const double *g, const double *sub,
                      int dsx) {
   double m = 0, poison = 0;
+#pragma omp parallel for num_threads(slv_par_threads(q->op->threads, q->p->n)) schedule(static) \
+  reduction(max : m) reduction(+ : poison)
   for (int k = 0; k < q->nblk; k++) {
     int i = q->blk_row[k];
     double mu = q->blk_mu[k];

@@ -8,10 +8,11 @@
  * (uniform in [-0.5, 0.5)), unit masses, so W = J J^T + 1e-2 I is
  * block-tridiagonal and symmetric positive definite, stored CSR by this
  * file (three 3 x 3 blocks per block row, in column order); b uniform in
- * [-1, 1), mu 0.5, Coulomb's law.  With nc = 2600 it has 70,200 nonzeros
- * and 2600 contacts: above both thresholds at which the library splits
- * (the CSR product from 65,536 nonzeros, pjacobi_cone's contact steps from
- * 2048 contacts), so two threads really run.  Built without OpenMP, every
+ * [-1, 1), mu 0.5, Coulomb's law.  With nc = 3000 it has 80,982 nonzeros,
+ * 9000 rows and 3000 contacts: above every threshold at which the library
+ * splits (the CSR and block-row products from 65,536 entries,
+ * pjacobi_cone's contact steps from 2048 contacts, apgd's vector stages
+ * from 8192 rows), so two threads really run.  Built without OpenMP, every
  * count runs on one thread and the comparisons hold trivially.
  *
  * Checks: pjacobi_cone and apgd, 40 iterations from the same start, give
@@ -22,7 +23,8 @@
  * (operator.h): by block columns and by block rows, from dense and from CSR
  * storage whose rows name their entries out of order and keep an explicit
  * zero, against a product summed here; the block-row product of the chain
- * on 2 and 3 threads bit for bit the one on 1.
+ * on 2 and 3 threads bit for bit the one on 1; the chunked dot products
+ * (par.h) against their definition, on 1, 2 and 3 threads.
  */
 #include <math.h>
 #include <stdint.h>
@@ -34,10 +36,11 @@
 #include <CUnit/CUnit.h>
 
 #include "operator.h" /* the packed products, private to libsolvers */
+#include "par.h"      /* the chunked sums, private too */
 #include "slv.h"
 #include "tst_util.h"
 
-enum { NC = 2600 };
+enum { NC = 3000 };
 
 typedef struct {
   int n;
@@ -313,6 +316,37 @@ static void test_block_rows_threads(void) {
   chain_free(&h);
 }
 
+/* slv_par_dot and slv_par_dot_diff: the chunk sums of par.h, in chunk
+ * order, recomputed here; the same bits on 1, 2 and 3 threads. */
+static void test_chunked_dots(void) {
+  enum { N = 50001 };
+  double *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b), *g = malloc(N * sizeof *g);
+  double *part = malloc(slv_par_chunks(N) * sizeof *part);
+  CU_ASSERT_FATAL(a && b && g && part);
+  uint64_t s = 13;
+  for (int i = 0; i < N; i++) a[i] = unif(&s) - 0.5, b[i] = unif(&s) - 0.5, g[i] = unif(&s) - 0.5;
+  double ref = 0, ref_diff = 0;
+  for (int c0 = 0; c0 < N; c0 += SLV_PAR_CHUNK) {
+    double sc = 0, sd = 0;
+    for (int i = c0; i < N && i < c0 + SLV_PAR_CHUNK; i++) {
+      sc += a[i] * b[i];
+      sd += g[i] * (a[i] - b[i]);
+    }
+    ref += sc;
+    ref_diff += sd;
+  }
+  for (int t = 1; t <= 3; t++) {
+    double d = slv_par_dot(N, a, b, part, t), dd = slv_par_dot_diff(N, g, a, b, part, t);
+    CU_ASSERT_EQUAL(memcmp(&d, &ref, sizeof d), 0);
+    CU_ASSERT_EQUAL(memcmp(&dd, &ref_diff, sizeof dd), 0);
+  }
+  CU_ASSERT_EQUAL(slv_par_dot(0, a, b, part, 2), 0.0);
+  free(a);
+  free(b);
+  free(g);
+  free(part);
+}
+
 static void test_validate(void) {
   slv_options o = slv_options_default();
   char msg[128];
@@ -333,6 +367,7 @@ int main(void) {
   CU_add_test(s, "the chain's CSR product, checked here", test_product);
   CU_add_test(s, "packed block columns and block rows, dense and CSR", test_packed_layouts);
   CU_add_test(s, "block-row product: the same bits on 1, 2 and 3 threads", test_block_rows_threads);
+  CU_add_test(s, "chunked dot products: the same bits on 1, 2 and 3 threads", test_chunked_dots);
   CU_add_test(s, "pjacobi_cone: the same x with 1, 2 and 3 threads", test_pjacobi_cone);
   CU_add_test(s, "apgd: the same x with 1, 2 and 3 threads", test_apgd);
   return tst_run();
