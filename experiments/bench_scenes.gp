@@ -8,6 +8,7 @@ set xlabel "contacts per step (mean over the last 480 of 600 steps)"
 set ylabel "median time per step (ms)"
 set key top left noenhanced  # solver names have underscores
 set grid
+set rmargin 5  # room for the last x tick label (10^5 on the log axis)
 if (!exists("note")) note = ""  # e.g. lcplab's contact settings, on a second title line
 set title "Whole step (collide + assemble + solve + integrate), 50 iterations, dt 1/120".note noenhanced
 # blocks 1..8: (lcplab, ODE, Bullet, Bullet with two friction rows) x (pile,
