@@ -160,24 +160,31 @@ static inline uint64_t nz_bits(const double *a) {
   return (u0 | u1 | u2) << 1;
 }
 
+/* Block (I, J) of a dense A (column-major in 9 values) appended to the
+ * packed copy as block *nb with index idx, if one of its 9 entries is
+ * nonzero: 1 appended, 0 all zero (skipped), -1 no room left. */
+static int append_dense_block(const slv_op *op, slv_op_buf *b, size_t *nb, int I, int J, int idx) {
+  size_t lda = op->lda;
+  const double *a0 = op->A + (size_t)(3 * J) * lda + 3 * I, *a1 = a0 + lda, *a2 = a1 + lda;
+  if (!(nz_bits(a0) | nz_bits(a1) | nz_bits(a2))) return 0;
+  if (*nb == b->cap / 9) return -1;
+  double *B = b->val + 9 * *nb;
+  B[0] = a0[0], B[1] = a0[1], B[2] = a0[2];
+  B[3] = a1[0], B[4] = a1[1], B[5] = a1[2];
+  B[6] = a2[0], B[7] = a2[1], B[8] = a2[2];
+  b->rowind[(*nb)++] = idx;
+  return 1;
+}
+
 /* A dense pure contact A (cone k = rows 3k..3k+2) by its nonzero 3x3
  * blocks, in one pass in block order: block (I, J) is kept iff one of its
  * 9 entries is nonzero. */
 static int pack_dense_blocks(const slv_op *op, slv_op_buf *b, int nc) {
-  size_t nb = 0, cap = b->cap / 9;
+  size_t nb = 0;
   for (int J = 0; J < nc; J++) {
     b->colptr[J] = (int)nb;
-    const double *c0 = op->A + (size_t)(3 * J) * op->lda, *c1 = c0 + op->lda, *c2 = c1 + op->lda;
-    for (int I = 0; I < nc; I++) {
-      const double *a0 = c0 + 3 * I, *a1 = c1 + 3 * I, *a2 = c2 + 3 * I;
-      if (!(nz_bits(a0) | nz_bits(a1) | nz_bits(a2))) continue;
-      if (nb == cap) return 0;
-      double *B = b->val + 9 * nb;
-      B[0] = a0[0], B[1] = a0[1], B[2] = a0[2];
-      B[3] = a1[0], B[4] = a1[1], B[5] = a1[2];
-      B[6] = a2[0], B[7] = a2[1], B[8] = a2[2];
-      b->rowind[nb++] = I;
-    }
+    for (int I = 0; I < nc; I++)
+      if (append_dense_block(op, b, &nb, I, J, I) < 0) return 0;
   }
   b->colptr[nc] = (int)nb;
   return 1;
@@ -241,19 +248,11 @@ static int pack_cols(const slv_op *op, slv_op_buf *b) {
 /* A dense pure contact A by block rows: block row I holds its nonzero
  * blocks (I, J), J ascending, in the layout of pack_dense_blocks. */
 static int pack_dense_block_rows(const slv_op *op, slv_op_buf *b, int nc) {
-  size_t nb = 0, cap = b->cap / 9, lda = op->lda;
+  size_t nb = 0;
   for (int I = 0; I < nc; I++) {
     b->colptr[I] = (int)nb;
-    for (int J = 0; J < nc; J++) {
-      const double *a0 = op->A + (size_t)(3 * J) * lda + 3 * I, *a1 = a0 + lda, *a2 = a1 + lda;
-      if (!(nz_bits(a0) | nz_bits(a1) | nz_bits(a2))) continue;
-      if (nb == cap) return 0;
-      double *B = b->val + 9 * nb;
-      B[0] = a0[0], B[1] = a0[1], B[2] = a0[2];
-      B[3] = a1[0], B[4] = a1[1], B[5] = a1[2];
-      B[6] = a2[0], B[7] = a2[1], B[8] = a2[2];
-      b->rowind[nb++] = J;
-    }
+    for (int J = 0; J < nc; J++)
+      if (append_dense_block(op, b, &nb, I, J, J) < 0) return 0;
   }
   b->colptr[nc] = (int)nb;
   return 1;
