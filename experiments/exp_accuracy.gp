@@ -11,7 +11,9 @@
 # cone), recomputed by slv_residual from the step's problem and impulses.
 # Only the panels that carry information are drawn: a metric a scene does
 # not have (no joints: no joint error) or that is the same at every step of
-# every run (no contact: penetration 0) has no panel.  Log axes span the
+# every run (no contact: penetration 0) has no panel.  The penetration
+# panel's axis says "depth [mm]": the full word ran into the title of the
+# panel to its left.  Log axes span the
 # decades of the positive values (exact zeros are not drawn, and no floor is
 # invented); time ends at the last step any run of the scene reached.
 # Panels flow in `figure cols=N` columns (default 3 at the two-column width,
@@ -42,7 +44,7 @@ rundt(run) = nints > 1 ? sdt(rint(run)) : sdt_s(rsolver(run))
 # 4 natural-map residual
 mexpr(m) = m == 1 ? "1000 * $7" : sprintf("$%d", word("7 8 9 11", m) + 0)
 mlog(m) = m > 1
-mname(m) = m == 1 ? "penetration [mm]" : m == 2 ? "joint error [m]" : m == 3 ? "compl. gap" : "res_{nat}"
+mname(m) = m == 1 ? "depth [mm]" : m == 2 ? "joint error [m]" : m == 3 ? "compl. gap" : "res_{nat}"
 
 # the panels that carry information: (scene, metric) with a metric that varies
 panels = ""
@@ -100,7 +102,7 @@ do for [fmt in figformats] {
     sc = word(scenes, si)
     nc = nchunks(words(okruns(sc, g)))
     runs = chunk(okruns(sc, g), panel_chunk(pp), nc)
-    eval(gridpanel(int((p - p0 - 1) / ncols) + 1, (p - p0 - 1) % ncols + 1, nr, ncols, 0.12 * 6.7 / W, 0.975, 0.5 / H, top - 0.2 / H, 0.105 * 6.7 / W, 0.78 / H))
+    eval(gridpanel(int((p - p0 - 1) / ncols) + 1, (p - p0 - 1) % ncols + 1, nr, ncols, 0.135 * 6.7 / W, 0.955, 0.5 / H, top - 0.4 / H, 0.135 * 6.7 / W, 0.9 / H))
     tmax = real(colmax(csv, scsel(sc), "$6", 1))
     set xrange [0:tmax]
     set xtics nicestep(1.6 * tmax)  # at most about five labels a panel
@@ -120,7 +122,7 @@ do for [fmt in figformats] {
       set ytics nicestep(hi)
     }
     set ylabel mname(m) offset 0.2, 0
-    set title sprintf("%s %s%s", letter(p), sctitle(sc), gtitle(sc, g).ctitle(panel_chunk(pp), nc)) noenhanced font tf offset 0, -0.7
+    set title sprintf("%s %s%s", letter(p), sctitle(sc), gtitle(sc, g).ctitle(panel_chunk(pp), nc)) noenhanced font tf offset 0, -0.3
     nstep = int(real(colmax(csv, scsel(sc), "$5", 1)))
     pint = nstep > 12 ? int(nstep / 6) : 1
     plot for [k = 1:words(runs)] rows(csv, sel(sc, word(runs, k))) \

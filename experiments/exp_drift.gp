@@ -98,7 +98,7 @@ do for [fmt in figformats] {
     sc = word(scenes, si)
     nc = nchunks(words(okruns(sc, g)))
     runs = chunk(okruns(sc, g), panel_chunk(pp), nc)
-    eval(gridpanel(int((p - p0 - 1) / ncols) + 1, (p - p0 - 1) % ncols + 1, nr, ncols, 0.12 * 6.7 / W, 0.975, 0.5 / H, top - 0.2 / H, 0.105 * 6.7 / W, 0.78 / H))
+    eval(gridpanel(int((p - p0 - 1) / ncols) + 1, (p - p0 - 1) % ncols + 1, nr, ncols, 0.12 * 6.7 / W, 0.955, 0.5 / H, top - 0.4 / H, 0.115 * 6.7 / W, 0.9 / H))
     tmax = real(colmax(csv, scsel(sc), "$6", 1))
     set xrange [0:tmax]
     set xtics nicestep(1.6 * tmax)  # at most about five labels a panel
@@ -119,7 +119,7 @@ do for [fmt in figformats] {
       set ytics nicestep(hi)
       set ylabel "penetration [mm]" offset 0.5, 0
     }
-    set title sprintf("%s %s%s", letter(p), sctitle(sc), gtitle(sc, g).ctitle(panel_chunk(pp), nc)) noenhanced font tf offset 0, -0.7
+    set title sprintf("%s %s%s", letter(p), sctitle(sc), gtitle(sc, g).ctitle(panel_chunk(pp), nc)) noenhanced font tf offset 0, -0.3
     nstep = int(real(colmax(csv, scsel(sc), "$5", 1)))
     pint = nstep > 12 ? int(nstep / 6) : 1
     plot for [k = 1:words(runs)] rows(csv, sel(sc, word(runs, k))) \

@@ -68,9 +68,11 @@ letter(k) = k <= 26 ? sprintf("(%s)", "abcdefghijklmnopqrstuvwxyz"[k:k]) : sprin
 # the panel letter, bold, above the top left corner of the next plot
 panel_letter(k) = sprintf("set label 90 '{/:Bold %s}' at graph -0.02, graph 1.06 right front font '%s,8'", letter(k), fontname)
 
-# a round tic step giving about 4 intervals over [0, v]
+# the smallest round tic step (1, 2 or 5 times a power of ten) giving at
+# most 4 intervals over [0, v]: a panel is under an inch tall, and 6 labels
+# at 8 pt ran together (1e-9 of slack: 0.8 / 4 / 0.1 is 2.0000000000000004)
 nicestep(v) = (v <= 0) ? 1 : nicestep_q(real(v) / 4, 10.0**floor(log10(real(v) / 4)))
-nicestep_q(q, d) = d * (q / d < 1.5 ? 1 : (q / d < 3.5 ? 2 : 5))
+nicestep_q(q, d) = d * (q / d <= 1 + 1e-9 ? 1 : (q / d <= 2 + 1e-9 ? 2 : (q / d <= 5 + 1e-9 ? 5 : 10)))
 # the margins (screen fractions) of panel (r, c) of an nr x nc grid inside
 # [L, R] x [B, T] with gaps gx, gy between panels; eval the string
 gridpanel(r, c, nr, nc, L, R, B, T, gx, gy) = sprintf( \
