@@ -78,15 +78,23 @@ do for [page = 1:npages] {
           do for [panel = 1:2] {
             letterk = letterk + 1
             col = (g - 1) * 2 + panel
-            eval(gridpanel(pi - p0, col, nh, 4, 0.09 * 6.7 / W, 0.97, 0.45 / H, top - 0.22 / H, 0.1 * 6.7 / W, 0.85 / H))
+            eval(gridpanel(pi - p0, col, nh, 4, 0.12 * 6.7 / W, 0.97, 0.45 / H, top - 0.36 / H, 0.12 * 6.7 / W, 0.95 / H))
             xcol = panel == 1 ? 6 : 7
             set xlabel (panel == 1 ? "iteration" : "time [s]") offset 0, 0.7
-            set ylabel (panel == 1 ? "res_{rel}" : "") offset 0.8, 0
+            set ylabel (panel == 1 ? "res_{rel}" : "") offset 1.0, 0
             set yrange [logfloor(lo):logceil(hi)]
             set ytics 10.0**ceil(log10(logceil(hi) / logfloor(lo)) / 4 - 1e-9)
             set autoscale x
             set xtics 100
-            set title (panel == 1 ? sprintf("%s %s: %s", letter(letterk), p, g == 1 ? "box" : "contact") : letter(letterk)) noenhanced font kf offset 0, -0.7
+            # the pair's title starts at the left edge of its first panel and
+            # may run over the second, whose letter therefore sits at its right
+            # edge (a centred title ran past the page and into its neighbour)
+            unset title
+            if (panel == 1) {
+              set label 98 sprintf("%s %s: %s", letter(letterk), p, g == 1 ? "box" : "contact") at graph 0, graph 1.3 left noenhanced font kf
+            } else {
+              set label 98 letter(letterk) at graph 1, graph 1.3 right noenhanced font kf
+            }
             plot for [k = 1:words(hist)] rows(csv, sprintf("$1 == \"%s\" && $4 == \"%s\" && $9 == \"0\" && $%d + 0 > 0 && $8 + 0 > 0", p, word(hist, k), xcol)) \
                    using xcol:8 with lines lw 1.1 dt sdt_s(word(hist, k)) lc rgb scolour(word(hist, k)) notitle, \
                  for [k = 1:words(fin)] rows(csv, sprintf("$1 == \"%s\" && $4 == \"%s\" && $9 == \"1\" && $%d + 0 > 0", p, word(fin, k), xcol)) \
@@ -96,6 +104,7 @@ do for [page = 1:npages] {
         }
       }
     }
+    unset label 98  # not on the next page's legend strip
     unset multiplot
     set output
     if (fmt eq "pdf") { dummy = figpng(base) }

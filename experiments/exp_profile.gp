@@ -89,7 +89,7 @@ do for [page = 1:npages] {
       r = int((p - p0 - 1) / ncols)
       col = (p - p0 - 1) % ncols
       cw = 1.0 / ncols
-      x0 = col * cw + 0.5 / W
+      x0 = col * cw + 0.66 / W
       x1 = col * cw + 0.39 * cw  # the rest of the column is the legend's (peer names are long)
       ytop = 1.0 - (titleh + r * RH + 0.25) / H
       set lmargin at screen x0
@@ -103,8 +103,8 @@ do for [page = 1:npages] {
       set yrange [0:1.02]
       set ytics 0.2
       set format y "%.1f"
-      set xlabel "log_2 {/Symbol t}" offset 0, 0.9
-      set ylabel "{/Symbol r}_s({/Symbol t})" offset 0.8, 0
+      set xlabel "log_2 {/Symbol t}" offset 0, 0.4
+      set ylabel "{/Symbol r}_s({/Symbol t})" offset 0.7, 0
       # the title starts at the column's left edge (centred over the narrow
       # panel it would run past the page and into the legend)
       unset title

@@ -76,8 +76,8 @@ do for [fmt in figformats] {
     bads = csv_list(csv, sprintf("$1 == \"%s\" && $9 != \"\" && $6 != \"converged\"", f).gfilter(g), "$5")
     r = int((pi - 1) / ncols)
     c = (pi - 1) % ncols
-    x0 = c * (1.0 / ncols) + 0.085 * 6.7 / W
-    x1 = (c + 1) * (1.0 / ncols) - 0.03
+    x0 = c * (1.0 / ncols) + 0.11 * 6.7 / W
+    x1 = (c + 1) * (1.0 / ncols) - 0.06 * 6.7 / W
     ytop = 1.0 - (r * (PH + LH + 0.5) + 0.25) / H
     set lmargin at screen x0
     set rmargin at screen x1
@@ -91,7 +91,7 @@ do for [fmt in figformats] {
     thi = real(colmax(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f), "$9", 1))
     set yrange [logfloor(tlo):logceil(thi)]
     set title sprintf("%s family %s%s", letter(pi), f, g == 0 ? "" : (g == 1 ? ", box solvers" : ", contact solvers")) noenhanced font tf offset 0, -0.6
-    set key at screen x0 - 0.08 * 6.7 / W, screen ytop - (PH + 0.5) / H left top vertical Left reverse samplen 2.5 spacing 1.0 width 0 font kf
+    set key at screen x0 - 0.08 * 6.7 / W, screen ytop - (PH + 0.5) / H left top vertical Left reverse samplen 2.5 spacing 1.0 width 0 font kf title "log-log slope [95 % interval]" left
     plot for [k = 1:words(solvers)] rows(csv, sel(f, word(solvers, k), "==")) using 4:9 with linespoints \
            lw 1.1 dt sdt_s(word(solvers, k)) pt spt(word(solvers, k)) ps 0.6 lc rgb scolour(word(solvers, k)) \
            title sprintf("%s: %s", word(solvers, k), slopetxt(f, word(solvers, k))), \
