@@ -618,7 +618,9 @@ story = scene_story(drift_rows, 'pendulum')
 nums += macro('PendStory', story if story else 'The results folder has no run of the pendulum.')
 chain = [(abs(num(r['rel_drift'])), k[1]) for k, r in dl.items() if k[0] == 'chain'
          and not math.isnan(num(r['rel_drift']))]
-nums += macro('ChainRange', '$%s$ to $%s$' % (sci(min(chain)[0]), sci(max(chain)[0])) if chain else '--')
+# a sentence only when the drift runs have a chain (the main job's do not)
+nums += macro('ChainClause', 'On the chain the relative energy change at the end ranges from $%s$ to $%s$.' %
+              (sci(min(chain)[0]), sci(max(chain)[0])) if chain else '')
 
 # accuracy: converged share of the applied steps
 _, ac = read('accuracy.csv')
@@ -633,7 +635,7 @@ for r in ac:
     pen[k] = max(pen.get(k, 0.0), num(r['max_penetration']))
 if pen:
     k, v = max(pen.items(), key=lambda kv: kv[1])
-    nums += macro('AccPenWorst', '%.0f\\,mm (%s, %s on the %s with %s friction)' %
+    nums += macro('AccPenWorst', '%.2g\\,mm (%s, %s on the %s with %s friction)' %
                   (1e3 * v, tt(k[2]), 'the deepest of any run', tex(k[0]), tex(k[1])))
 else:
     nums += macro('AccPenWorst', '--')
