@@ -11,6 +11,9 @@
 #include <cblas.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* A cone block is "free" (x in the interior of K_mu) when
  * |x_t| < (1 - CONE_FREE_RTOL) mu x_n.  Projections and boundary snaps put
@@ -138,17 +141,14 @@ void slv_cqp_project(const slv_cqp *q, double *x) {
   }
 }
 
-/* ||x - P(x - g)||_inf over the blocks, g given by rows or, for cones, with
- * the De Saxce shift added to the normal row when dsx is set and the block
- * is a cone (mu > 0) -- w^ = g + (mu |g_t|, 0, 0).  On op->threads threads
- * for large problems: a maximum is exact in any order, and poison only
- * tells 0 from NaN. */
-static double natres(const slv_cqp *q, const double *x, const double *g, const double *sub,
-                     int dsx) {
+/* ||x - P(x - g)||_inf over blocks [k0, k1), g given by rows or, for
+ * cones, with the De Saxce shift added to the normal row when dsx is set
+ * and the block is a cone (mu > 0) -- w^ = g + (mu |g_t|, 0, 0).  *m gets
+ * the maximum, *poison 0 or NaN (NaN iff an x or w entry is NaN or Inf). */
+static void natres_blocks(const slv_cqp *q, const double *x, const double *g, const double *sub,
+                          int dsx, int k0, int k1, double *m_out, double *poison_out) {
   double m = 0, poison = 0;
-#pragma omp parallel for num_threads(slv_par_threads(q->op->threads, q->p->n)) schedule(static) \
-  reduction(max : m) reduction(+ : poison)
-  for (int k = 0; k < q->nblk; k++) {
+  for (int k = k0; k < k1; k++) {
     int i = q->blk_row[k];
     double mu = q->blk_mu[k];
     if (mu > 0) {
@@ -170,6 +170,39 @@ static double natres(const slv_cqp *q, const double *x, const double *g, const d
       if (r > m) m = r;
     }
   }
+  *m_out = m;
+  *poison_out = poison;
+}
+
+/* natres_blocks over all blocks, on op->threads threads for large problems:
+ * each thread a contiguous range into its own slot, the slots combined
+ * after (a maximum is exact in any order, and poison only tells 0 from
+ * NaN), so the value is the same for every thread count.  Not an OpenMP
+ * reduction clause: clang implements those with a lock symbol that the
+ * shared library would export (tests/test_exports.sh). */
+static double natres(const slv_cqp *q, const double *x, const double *g, const double *sub,
+                     int dsx) {
+  double m = 0, poison = 0;
+#ifdef _OPENMP
+  int th = slv_par_threads(q->op->threads, q->p->n);
+  if (th > 1) {
+    double ms[SLV_THREADS_MAX], ps[SLV_THREADS_MAX];
+    int used = 1;
+#pragma omp parallel num_threads(th)
+    {
+      int t = omp_get_thread_num(), nt = omp_get_num_threads();
+      if (t == 0) used = nt;
+      natres_blocks(q, x, g, sub, dsx, (int)((long long)q->nblk * t / nt),
+                    (int)((long long)q->nblk * (t + 1) / nt), &ms[t], &ps[t]);
+    }
+    for (int t = 0; t < used; t++) {
+      if (ms[t] > m) m = ms[t];
+      poison += ps[t];
+    }
+    return poison == 0.0 ? m : NAN;
+  }
+#endif
+  natres_blocks(q, x, g, sub, dsx, 0, q->nblk, &m, &poison);
   return poison == 0.0 ? m : NAN;
 }
 
