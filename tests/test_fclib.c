@@ -545,6 +545,14 @@ static void test_global(void) {
     for (int i = 0; i < m; i++)
       for (int j = 0; j < i; j++) sym &= W[i + (size_t)m * j] == W[j + (size_t)m * i];
     CU_ASSERT(sym);
+    if (getenv("LCPLAB_VALGRIND")) {
+      /* under memcheck (tests/valgrind.sh) the reader is what is checked;
+       * the eigenvalues and the dense reference are LAPACK work in this
+       * test, 50 of its 75 s there, and are checked natively */
+      free(W);
+      slv_instance_free(inst);
+      continue;
+    }
     double *ev = malloc((size_t)m * sizeof(double)), *Wc = malloc((size_t)m * m * sizeof(double));
     memcpy(Wc, W, (size_t)m * m * sizeof(double));
     CU_ASSERT_EQUAL(LAPACKE_dsyev(LAPACK_COL_MAJOR, 'N', 'L', m, Wc, m, ev), 0);
