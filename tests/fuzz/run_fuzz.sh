@@ -168,14 +168,28 @@ total=0
 if [ "$mode" = quick ]; then
   secs=${FUZZ_QUICK_SECONDS:-4}
   rm -rf "$fz/quick-corpus"
+  # two harnesses at a time (two cores), each its own process; reported in
+  # order below, each with its exit status from quick-HARNESS.rc
+  running=0
   for h in $harnesses; do
-    run_one "$h" "$fz/quick-corpus/$h" "$fz/quick-$h.log" -max_total_time="$secs"
-    rc=$?
+    (
+      run_one "$h" "$fz/quick-corpus/$h" "$fz/quick-$h.log" -max_total_time="$secs"
+      echo $? >"$fz/quick-$h.rc"
+    ) &
+    running=$((running + 1))
+    if [ $running -eq 2 ]; then
+      wait
+      running=0
+    fi
+  done
+  wait
+  for h in $harnesses; do
+    rc=$(cat "$fz/quick-$h.rc" 2>/dev/null || echo 99)
     read -r runs s cov ft <<<"$(stats_of "$fz/quick-$h.log")"
     total=$((total + runs))
     a=$(count_artifacts "$fz/artifacts/$h")
     echo "fuzz $h: $runs executions in ${s} s, cov $cov ft $ft, exit $rc, findings $a"
-    if [ $rc -ne 0 ] || [ "$a" -gt 0 ]; then
+    if [ "$rc" -ne 0 ] || [ "$a" -gt 0 ]; then
       findings=$((findings + 1))
       grep -E 'ERROR|SUMMARY|fuzz invariant|runtime error|Test unit written' "$fz/quick-$h.log" | head -20
     fi
