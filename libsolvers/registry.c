@@ -62,7 +62,7 @@ void slv_solver_caps_str(const slv_solver *s, char *buf, size_t len) {
 
 slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *msg, size_t len) {
   unsigned c = s->caps;
-  slv_msgf(msg, len, "%s", "");
+  if (msg && len > 0) msg[0] = 0;
   if (s->max_n > 0 && p->n > s->max_n) {
     slv_msgf(msg, len, "%s takes n <= %d (n=%d)", s->name, s->max_n, p->n);
     return SLV_ERR_UNSUPPORTED;
