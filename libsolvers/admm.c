@@ -1,29 +1,35 @@
-/* admm.c -- ADMM on the cone problem, both laws, with adaptive rho and
- * over-relaxation (docs/solvers.md, "ADMM"; [boyd2011]; the FC3D_ADMM of
- * Siconos and ContactBench's ADMM [acary2018]).
+/* admm.c -- ADMM on the cone problem, both laws, with adaptive rho
+ * (docs/solvers.md, "ADMM"; [boyd2011]; the FC3D_ADMM of Siconos and
+ * ContactBench's ADMM [acary2018]).
  *
  * Problem: w = A x + b with A symmetric positive semidefinite, cone rows
  * in triples (either law, slv.h) and box / free rows.  The associated law
  * is the QP  min 1/2 x'Ax + q'x  over x in C (C: the cones K_mu times the
  * boxes), q = b; the Coulomb law is that QP's fixed point with the De
- * Saxce shift q = b + s(w), s_c = (mu_c |w_t,c|, 0, 0) at the current w,
- * updated every iteration (as Siconos' ADMM and the fixed-point methods of
- * [acary2018 sec. 5] do).
+ * Saxce shift q = b + s(w), s_c = (mu_c |w_t,c|, 0, 0), updated every
+ * iteration (as Siconos' ADMM and the fixed-point methods of [acary2018
+ * sec. 5] do) at the velocity of the x-update, w = A x + b = r - rho x + b
+ * with r the right-hand side below (no product needed).
  *
- * Splitting x = z, x free and z in C, scaled dual u, penalty rho, over-
- * relaxation alpha in (0, 2) (ADMM_ALPHA):
+ * Splitting x = z, x free and z in C, scaled dual u, penalty rho,
+ * relaxation alpha (ADMM_ALPHA):
  *     x    = (A + rho I)^-1 (rho (z - u) - q)
  *     xh   = alpha x + (1 - alpha) z
  *     z'   = P_C(xh + u)
  *     u'   = u + xh - z'
- * Residuals: primal ||x - z'||_2, dual rho ||z' - z||_2.  Adaptive rho by
- * residual balancing [boyd2011 sec. 3.4.1]: every ADMM_ADAPT iterations,
- * rho doubles when the primal residual exceeds ADMM_BALANCE times the
- * dual one, halves in the other case (u rescaled by the inverse factor),
- * at most ADMM_MAX_CHANGES times; each change refactors A + rho I.  The
- * start: rho = the mean of A's diagonal; with opt->warm_start, z = P_C(x)
- * and u = -(A z + q) / rho (the multiplier at z = x), so that a converged
- * warm start stays put.
+ * alpha = 1: over-relaxation (1.6) took 41 iterations on KaplasTower where
+ * the plain step takes 16 (experiments/README.md, "Measurements: ADMM").
+ * Residuals: primal ||x - z'||_2, dual rho ||z' - z||_2.  The start:
+ * rho = ADMM_RHO0 (1e-2) times the mean diagonal of A: on stacked,
+ * mostly sticking contacts the x-update is then nearly the equilibrium
+ * solve and ADMM converges in tens of iterations (rho = the mean diagonal
+ * took 61 on KaplasTower).  Adaptive rho [stellato2020 sec. 5.2]: every
+ * ADMM_ADAPT iterations, rho times sqrt(scaled primal / scaled dual
+ * residual), within ADMM_RHO_RANGE of the mean diagonal, taken when it
+ * moves rho by more than ADMM_JUMP, at most ADMM_MAX_CHANGES times; each
+ * change refactors A + rho I and rescales u.  Cold: z = P_C(0), u = 0;
+ * warm (opt->warm_start): z = P_C(x) and u = -(A z + q) / rho (the
+ * multiplier at z = x), so that a converged warm start stays put.
  *
  * Linear algebra: A + rho I is symmetric positive definite: CHOLMOD
  * [chen2008] over A's packed copy for n > ADMM_DENSE_MAX (analysed once
@@ -31,17 +37,23 @@
  * for every rho), else LAPACKE dpotrf on a dense copy.  The sparse matrix
  * and the factor are CHOLMOD's own allocations, made once per problem
  * (and per rho change for the numeric factor); the iterations do not
- * allocate (cholmod_solve2 reuses its workspace).
+ * allocate (cholmod_solve2 reuses its workspace).  CHOLMOD opens OpenMP
+ * teams of its own; with opt->threads = 1 they are kept to the idle cores
+ * (par.h, slv_par_own_begin).
  *
  * Stopping test: the library's on z (which is in C) with w = A z + b,
- * computed every iteration (it is needed for the De Saxce shift anyway),
- * confirmed on the library's exact product.  Statuses: SLV_CONVERGED,
- * SLV_MAX_ITER, SLV_NOT_FINITE, SLV_BREAKDOWN (A + rho I not positive
- * definite: A not PSD), SLV_ERR_NOMEM (no memory for the factor).  Reads
- * max_iter, tol, norm, warm_start, record_history.
+ * computed every iteration, confirmed on the library's exact product.
+ * With a stall window (slv_admm_set_stall, auto's hand-over to
+ * nsgs_newton), SLV_STAGNATED after that many iterations without halving
+ * res_rel.  Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_STAGNATED,
+ * SLV_NOT_FINITE, SLV_BREAKDOWN (A + rho I not positive definite: A not
+ * PSD), SLV_ERR_NOMEM (no memory for the factor).  Reads max_iter, tol,
+ * norm, warm_start, threads, record_history.
  */
+#include "par.h"
 #include "slv_internal.h"
 
+#include <float.h>
 #include <lapacke.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +64,10 @@ enum {
   ADMM_ADAPT = 10,      /* iterations between two rho decisions */
   ADMM_MAX_CHANGES = 40 /* rho changes per solve at most */
 };
-#define ADMM_ALPHA   1.6 /* over-relaxation [boyd2011 sec. 3.4.3: 1.5 .. 1.8] */
-#define ADMM_BALANCE 10.0
+#define ADMM_ALPHA     1.0  /* over-relaxation [boyd2011 sec. 3.4.3: 1.5 .. 1.8] */
+#define ADMM_JUMP      5.0  /* rho changes only by more than this factor [stellato2020: 5] */
+#define ADMM_RHO0      1e-2 /* the start: rho = ADMM_RHO0 x the mean diagonal of A */
+#define ADMM_RHO_RANGE 1e6  /* rho within the mean diagonal times / over this */
 
 typedef struct {
   int n_max;
@@ -66,7 +80,13 @@ typedef struct {
   cholmod_sparse *A; /* this problem's A (upper triangle read) */
   cholmod_factor *L;
   cholmod_dense *X, *Y, *E; /* cholmod_solve2's reused workspace */
+  int stall;                /* 0, or: SLV_STAGNATED after this many iterations without
+                                halving the residual (slv_admm_set_stall) */
 } admm_state;
+
+void slv_admm_set_stall(void *state, int iterations) {
+  ((admm_state *)state)->stall = iterations > 0 ? iterations : 0;
+}
 
 static void admm_free_sparse(admm_state *s) {
   if (!s->cm_started) return;
@@ -227,17 +247,26 @@ static double mean_diag(const slv_op *op) {
 }
 
 typedef struct {
-  double rho, rp, rd;
+  double rho, rp, rd;      /* penalty; primal ||x - z||, dual rho ||z - z_old|| */
+  double scale_p, scale_d; /* max(||x||, ||z||), max(rho ||u||, ||q||) */
+  double rho_lo, rho_hi;   /* rho's range, around the mean diagonal of A */
   int changes, sparse;
 } admm_run;
 
-/* One ADMM iteration; leaves w = A z + b and q at the new z, and the primal
- * and dual residuals in k.  0, or -1 when the linear solve failed. */
+/* One ADMM iteration.  The De Saxce shift of the next iteration is taken
+ * at the x-update's velocity A x + b, which the linear system gives for
+ * free: (A + rho I) x = r, so A x = r - rho x.  (Taking it at z instead, as
+ * this solver first did, lets a small rho diverge on FC3D problems: the
+ * projection moves z off the equilibrium the shift must follow.)  Leaves
+ * w = A z + b for the stopping test, the new q, and the primal and dual
+ * residuals and their scales in k.  0, or -1 when the linear solve failed. */
 static int admm_step(admm_state *s, slv_op *op, admm_run *k, double *x) {
   const slv_problem *p = op->p;
   int n = p->n;
-  for (int i = 0; i < n; i++) x[i] = k->rho * (s->z[i] - s->u[i]) - s->q[i];
+  for (int i = 0; i < n; i++) s->rhs[i] = x[i] = k->rho * (s->z[i] - s->u[i]) - s->q[i];
   if (admm_lsolve(s, n, k->sparse, x)) return -1;
+  for (int i = 0; i < n; i++) s->w[i] = s->rhs[i] - k->rho * x[i] + p->b[i]; /* A x + b */
+  shifted_q(p, s->w, s->q);
   memcpy(s->zold, s->z, (size_t)n * sizeof *x);
   for (int i = 0; i < n; i++) {
     double xh = ADMM_ALPHA * x[i] + (1 - ADMM_ALPHA) * s->zold[i];
@@ -245,31 +274,41 @@ static int admm_step(admm_state *s, slv_op *op, admm_run *k, double *x) {
     s->xs[i] = xh;
   }
   project_C(p, s->rhs, s->z);
-  double rp = 0, rd = 0;
+  double rp = 0, rd = 0, nx = 0, nz = 0, nu = 0, nq = 0;
   for (int i = 0; i < n; i++) {
     s->u[i] += s->xs[i] - s->z[i];
     rp += (x[i] - s->z[i]) * (x[i] - s->z[i]);
     rd += (s->z[i] - s->zold[i]) * (s->z[i] - s->zold[i]);
+    nx += x[i] * x[i], nz += s->z[i] * s->z[i], nu += s->u[i] * s->u[i], nq += s->q[i] * s->q[i];
   }
   k->rp = sqrt(rp);
   k->rd = k->rho * sqrt(rd);
+  k->scale_p = fmax(sqrt(nx), sqrt(nz));
+  k->scale_d = fmax(k->rho * sqrt(nu), sqrt(nq));
   slv_op_matvec(op, s->z, p->b, s->w);
-  shifted_q(p, s->w, s->q);
   return 0;
 }
 
-/* Residual balancing: a new rho (and the refactorization) when one
- * residual is ADMM_BALANCE times the other.  0, or the factor's error. */
+/* Residual balancing in one jump [stellato2020 sec. 5.2, OSQP]: the
+ * residuals scaled by their own magnitudes, rho times sqrt(primal / dual),
+ * within [rho_lo, rho_hi]; taken only when it moves rho by more than
+ * ADMM_JUMP (each change refactors A + rho I), and u rescaled.  0, or the
+ * factor's error. */
 static int admm_adapt(admm_state *s, slv_op *op, admm_run *k) {
-  double f = k->rp > ADMM_BALANCE * k->rd ? 2.0 : (k->rd > ADMM_BALANCE * k->rp ? 0.5 : 1.0);
-  if (f == 1.0 || k->changes >= ADMM_MAX_CHANGES) return 0;
-  k->rho *= f;
+  if (k->changes >= ADMM_MAX_CHANGES || !(k->rp > 0) || !(k->rd > 0)) return 0;
+  double p = k->rp / fmax(k->scale_p, DBL_MIN), d = k->rd / fmax(k->scale_d, DBL_MIN);
+  double rho = fmin(fmax(k->rho * sqrt(p / d), k->rho_lo), k->rho_hi);
+  if (!(rho > ADMM_JUMP * k->rho || rho * ADMM_JUMP < k->rho)) return 0;
+  for (int i = 0; i < op->n; i++) s->u[i] *= k->rho / rho;
+  k->rho = rho;
   k->changes++;
-  for (int i = 0; i < op->n; i++) s->u[i] /= f;
   return admm_factor(s, op, k->sparse, k->rho);
 }
 
-/* The start: z = P_C(x) (warm) or the apex / projection of 0, u = -(w + s) / rho. */
+/* The start.  Warm: z = P_C(x) and u = -(A z + q) / rho, the multiplier of
+ * x = z there, so that a solution stays put.  Cold: z = P_C(0) and u = 0,
+ * as Siconos' FC3D_ADMM starts: with the small start rho, -(A z + q) / rho
+ * would be a huge first multiplier far from any solution. */
 static void admm_start(admm_state *s, slv_op *op, const slv_options *opt, double rho,
                        const double *x) {
   const slv_problem *p = op->p;
@@ -282,7 +321,7 @@ static void admm_start(admm_state *s, slv_op *op, const slv_options *opt, double
   shifted_q(p, s->w, s->q);
   for (int i = 0; i < n; i++) {
     double g = s->w[i] + (s->q[i] - p->b[i]); /* A z + q */
-    s->u[i] = -g / rho;
+    s->u[i] = opt->warm_start ? -g / rho : 0.0;
   }
 }
 
@@ -296,13 +335,16 @@ static slv_status admm_fail(slv_result *res, int e, double rho) {
   return SLV_BREAKDOWN;
 }
 
-static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
-                             slv_result *res, slv_hist *h) {
+static slv_status admm_iterate(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                               slv_result *res, slv_hist *h) {
   admm_state *s = st;
   const slv_problem *p = op->p;
   int n = p->n;
   slv_op_pack(op);
-  admm_run k = { mean_diag(op), 0, 0, 0, 0 };
+  double md = mean_diag(op);
+  admm_run k = { .rho = ADMM_RHO0 * md,
+                 .rho_lo = md / ADMM_RHO_RANGE,
+                 .rho_hi = md * ADMM_RHO_RANGE };
   if (admm_reserve(s, op, &k.sparse)) return admm_fail(res, -1, k.rho);
   int e = admm_factor(s, op, k.sparse, k.rho);
   if (e) return admm_fail(res, e, k.rho);
@@ -317,6 +359,8 @@ static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, doubl
     slv_msgf(res->message, sizeof res->message, "admm, %s law: the warm start is a solution", law);
     return SLV_CONVERGED;
   }
+  double mark_r = INFINITY; /* the stall test: res_rel at the last halving */
+  int mark_it = 0;
   for (int it = 1; it <= opt->max_iter; it++) {
     if (admm_step(s, op, &k, x)) return admm_fail(res, -1, k.rho);
     res->iterations = it;
@@ -340,6 +384,15 @@ static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, doubl
         return SLV_CONVERGED;
       }
     }
+    if (rinf / binf < 0.5 * mark_r) mark_r = rinf / binf, mark_it = it;
+    if (s->stall > 0 && it - mark_it >= s->stall) {
+      memcpy(x, s->z, (size_t)n * sizeof *x);
+      slv_op_w(op, x, w);
+      slv_msgf(res->message, sizeof res->message,
+               "admm, %s law: stalled: %d iterations without halving res_rel (%.3g > tol=%.3g)",
+               law, s->stall, res->solver_residual, opt->tol);
+      return SLV_STAGNATED;
+    }
     if (it % ADMM_ADAPT == 0 && (e = admm_adapt(s, op, &k)) != 0) {
       memcpy(x, s->z, (size_t)n * sizeof *x);
       return admm_fail(res, e, k.rho);
@@ -352,6 +405,16 @@ static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, doubl
            "changes)",
            law, opt->max_iter, res->solver_residual, opt->tol, k.rho, k.changes);
   return SLV_MAX_ITER;
+}
+
+/* The solve, with CHOLMOD's own OpenMP teams kept to the idle cores when
+ * one thread was asked for (par.h). */
+static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                             slv_result *res, slv_hist *h) {
+  int saved = slv_par_own_begin(opt->threads);
+  slv_status r = admm_iterate(st, op, opt, x, w, res, h);
+  slv_par_own_end(saved);
+  return r;
 }
 
 static const slv_impl admm_impl = {

@@ -15,6 +15,9 @@
 #define SLV_PAR_H
 
 #include <stddef.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 enum {
   SLV_PAR_CHUNK = 2048, /* entries summed in order by one thread */
@@ -37,5 +40,36 @@ static inline size_t slv_par_chunks(int n) {
 double slv_par_dot(int n, const double *a, const double *b, double *partial, int threads);
 double slv_par_dot_diff(int n, const double *g, const double *a, const double *b, double *partial,
                         int threads);
+
+/* Libraries that open OpenMP teams of their own, whatever the caller asked
+ * for: Debian's CHOLMOD runs its supernodal kernels on
+ * num_threads(CHOLMOD_OMP_NUM_THREADS = 4) teams.  With opt.threads = 1 the
+ * library promised one thread; slv_par_own_begin turns OpenMP's dynamic
+ * adjustment on for the calling thread (dyn-var is per thread, so no other
+ * thread of the program sees it), which lets the runtime shrink those
+ * teams to the cores that are idle, and slv_par_own_end restores it.  The
+ * kernels' results do not depend on their team size.  On KaplasTower
+ * (experiments/README.md, "Measurements: ADMM") the 4-thread teams on 2
+ * cores cost admm 40 % of its time. */
+static inline int slv_par_own_begin(int threads) {
+#ifdef _OPENMP
+  if (threads <= 1) {
+    int saved = omp_get_dynamic();
+    omp_set_dynamic(1);
+    return saved;
+  }
+#else
+  (void)threads;
+#endif
+  return -1;
+}
+
+static inline void slv_par_own_end(int saved) {
+#ifdef _OPENMP
+  if (saved >= 0) omp_set_dynamic(saved);
+#else
+  (void)saved;
+#endif
+}
 
 #endif /* SLV_PAR_H */
