@@ -44,12 +44,22 @@ enum {
   AUTO_LEMKE,
   AUTO_NSUB
 };
-enum { AUTO_PIVOT_MAX = 300 };
+enum {
+  AUTO_PIVOT_MAX = 300, /* rows: the pivoting solvers up to here */
+  AUTO_ADMM_STALL = 100 /* ADMM iterations without halving res_rel before nsgs_newton takes over */
+};
 
 typedef struct {
   const slv_solver *sub[AUTO_NSUB];
   void *state[AUTO_NSUB];
+  double *x0;     /* n_max: the caller's start, for nsgs_newton after a stalled ADMM */
+  double *xa;     /* n_max: ADMM's iterate, kept if nsgs_newton ends worse */
+  int admm_stall; /* AUTO_ADMM_STALL, or a test's value (slv_auto_set_admm_stall) */
 } auto_state;
+
+void slv_auto_set_admm_stall(void *state, int iterations) {
+  ((auto_state *)state)->admm_stall = iterations > 0 ? iterations : AUTO_ADMM_STALL;
+}
 
 static void auto_free(void *st) {
   auto_state *s = st;
@@ -58,6 +68,8 @@ static void auto_free(void *st) {
       s->sub[k]->impl->free(s->state[k]);
       free(s->state[k]);
     }
+  free(s->x0);
+  free(s->xa);
   memset(s, 0, sizeof *s);
 }
 
@@ -67,6 +79,14 @@ static slv_status auto_init(void *st, int n_max, const slv_options *opt) {
                                         &slv_solver_admm,        &slv_solver_pgs_wide,
                                         &slv_solver_pgs,         &slv_solver_dantzig,
                                         &slv_solver_lemke };
+  size_t m = (size_t)(n_max > 0 ? n_max : 1);
+  s->admm_stall = AUTO_ADMM_STALL;
+  s->x0 = malloc(m * sizeof *s->x0);
+  s->xa = malloc(m * sizeof *s->xa);
+  if (!s->x0 || !s->xa) {
+    auto_free(s);
+    return SLV_ERR_NOMEM;
+  }
   for (int k = 0; k < AUTO_NSUB; k++) {
     s->sub[k] = subs[k];
     if ((k == AUTO_DANTZIG || k == AUTO_LEMKE) && n_max > AUTO_PIVOT_MAX) continue;
@@ -80,21 +100,47 @@ static slv_status auto_init(void *st, int n_max, const slv_options *opt) {
   return SLV_OK;
 }
 
+/* Whether candidate k may run on p: its state exists and slv_solver_accepts
+ * it (its refusal into msg).  Asked only for the candidates a rule reaches,
+ * so a Coulomb problem pays for one check, not for every candidate's. */
+static int takes(const auto_state *s, int k, const slv_problem *p, char *msg, size_t len) {
+  return s->state[k] && slv_solver_accepts(s->sub[k], p, msg, len) == SLV_OK;
+}
+
+/* why = text, cut to len. */
+static void copy_why(char *why, size_t len, const char *text) {
+  size_t k = strlen(text);
+  if (len == 0) return;
+  if (k >= len) k = len - 1;
+  memcpy(why, text, k);
+  why[k] = 0;
+}
+
 /* Index of the solver to run, and why (into why). */
 static int auto_choose(const auto_state *s, const slv_problem *p, char *why, size_t len) {
   char msg[160], refused[96] = ""; /* dantzig's refusal, for lemke's reason */
-  int k_of[AUTO_NSUB];
-  for (int k = 0; k < AUTO_NSUB; k++)
-    k_of[k] = s->state[k] &&
-              slv_solver_accepts(s->sub[k], p, k == AUTO_DANTZIG ? refused : msg,
-                                 k == AUTO_DANTZIG ? sizeof refused : sizeof msg) == SLV_OK;
   const char *law = p->cone_law == SLV_CONE_COULOMB ? "Coulomb" : "associated";
-  if (p->ncones > 0 && p->cone_law == SLV_CONE_COULOMB && k_of[AUTO_NSGS_NEWTON]) {
-    slv_msgf(why, len, "%d Coulomb cones, n=%d: NSGS, then %s Newton when the sweeps stall",
-             p->ncones, p->n, p->n > NSN_DENSE_MAX ? "sparse (UMFPACK)" : "dense");
+  if (p->ncones > 0 && p->cone_law == SLV_CONE_COULOMB && p->n > NSN_DENSE_MAX &&
+      takes(s, AUTO_ADMM, p, msg, sizeof msg)) {
+    slv_msgf(why, len,
+             "%d Coulomb cones, symmetric A, n=%d > %d: ADMM (one sparse Cholesky per rho), "
+             "nsgs_newton if it stalls",
+             p->ncones, p->n, NSN_DENSE_MAX);
+    return AUTO_ADMM;
+  }
+  if (p->ncones > 0 && p->cone_law == SLV_CONE_COULOMB &&
+      takes(s, AUTO_NSGS_NEWTON, p, msg, sizeof msg)) {
+    /* a fixed text, no formatting: on the one-to-five-contact problems a
+     * solve takes 2-15 us, and vsnprintf was a tenth of that */
+    copy_why(why, len,
+             p->n > NSN_DENSE_MAX ? "Coulomb cones, A not symmetric: NSGS, then sparse (UMFPACK) "
+                                    "Newton when the sweeps stall"
+                                  : "Coulomb cones, n <= 600: NSGS, then dense Newton when the "
+                                    "sweeps stall");
     return AUTO_NSGS_NEWTON;
   }
-  if (p->ncones > 0 && p->cone_law == SLV_CONE_ASSOCIATED && k_of[AUTO_ADMM]) {
+  if (p->ncones > 0 && p->cone_law == SLV_CONE_ASSOCIATED &&
+      takes(s, AUTO_ADMM, p, msg, sizeof msg)) {
     slv_msgf(why, len, "%d associated cones, symmetric A, n=%d: a convex QP for ADMM", p->ncones,
              p->n);
     return AUTO_ADMM;
@@ -105,16 +151,16 @@ static int auto_choose(const auto_state *s, const slv_problem *p, char *why, siz
                                              : "not symmetric");
     return AUTO_NSGS;
   }
-  if (p->storage == SLV_FACTORED && k_of[AUTO_PGS_WIDE]) {
+  if (p->storage == SLV_FACTORED && takes(s, AUTO_PGS_WIDE, p, msg, sizeof msg)) {
     slv_msgf(why, len, "factored (matrix-free) storage, n=%d: the wide PGS sweep", p->n);
     return AUTO_PGS_WIDE;
   }
-  if (k_of[AUTO_DANTZIG]) {
+  if (takes(s, AUTO_DANTZIG, p, refused, sizeof refused)) {
     slv_msgf(why, len, "dense symmetric A, n=%d <= %d: exact principal pivoting", p->n,
              AUTO_PIVOT_MAX);
     return AUTO_DANTZIG;
   }
-  if (p->storage == SLV_DENSE && k_of[AUTO_LEMKE]) {
+  if (p->storage == SLV_DENSE && takes(s, AUTO_LEMKE, p, msg, sizeof msg)) {
     slv_msgf(why, len, "dense A, n=%d <= %d%s%s: lexicographic Lemke", p->n, AUTO_PIVOT_MAX,
              refused[0] ? ", dantzig refuses it: " : "", refused);
     return AUTO_LEMKE;
@@ -125,11 +171,54 @@ static int auto_choose(const auto_state *s, const slv_problem *p, char *why, siz
   return AUTO_PGS;
 }
 
+/* ADMM on a large symmetric Coulomb problem, and nsgs_newton from the
+ * caller's start if ADMM stalls (AUTO_ADMM_STALL iterations without halving
+ * its residual: sliding-dominated piles, where its De Saxce fixed point
+ * circles; admm_stall iterations).  The better of the two iterates is returned; res->method names
+ * the solver whose iterate it is, the message both. */
+static slv_status admm_then_nsgs_newton(auto_state *s, slv_op *op, const slv_options *opt,
+                                        double *x, double *w, slv_result *res, slv_hist *h) {
+  int n = op->n;
+  memcpy(s->x0, x, (size_t)n * sizeof *x);
+  slv_admm_set_stall(s->state[AUTO_ADMM], s->admm_stall);
+  slv_status st = s->sub[AUTO_ADMM]->impl->solve(s->state[AUTO_ADMM], op, opt, x, w, res, h);
+  slv_admm_set_stall(s->state[AUTO_ADMM], 0);
+  if (st != SLV_STAGNATED && st != SLV_MAX_ITER) return st;
+  int k = s->state[AUTO_NSGS_NEWTON] &&
+                  slv_solver_accepts(s->sub[AUTO_NSGS_NEWTON], op->p, NULL, 0) == SLV_OK
+              ? AUTO_NSGS_NEWTON
+              : AUTO_NSGS;
+  int it_admm = res->iterations;
+  double r_admm = slv_residual(op->p, x, w).res_rel;
+  char admm_msg[96];
+  slv_msgf(admm_msg, sizeof admm_msg, "%s", res->message);
+  memcpy(s->xa, x, (size_t)n * sizeof *x);
+  memcpy(x, s->x0, (size_t)n * sizeof *x);
+  slv_options o = *opt;
+  if (o.max_iter > it_admm) o.max_iter -= it_admm;
+  res->iterations = 0;
+  st = s->sub[k]->impl->solve(s->state[k], op, &o, x, w, res, h);
+  res->iterations += it_admm;
+  res->method = s->sub[k]->name;
+  if (st != SLV_CONVERGED && !(slv_residual(op->p, x, w).res_rel <= r_admm)) {
+    memcpy(x, s->xa, (size_t)n * sizeof *x); /* ADMM's iterate was the better one */
+    slv_op_w(op, x, w);
+    res->method = s->sub[AUTO_ADMM]->name;
+  }
+  char tail[160];
+  slv_msgf(tail, sizeof tail, "%s", res->message);
+  slv_msgf(res->message, sizeof res->message, "%d ADMM iterations (%s), then %s", it_admm, admm_msg,
+           tail);
+  return st;
+}
+
 static slv_status auto_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
                              slv_result *res, slv_hist *h) {
   auto_state *s = st;
   int k = auto_choose(s, op->p, res->choice, sizeof res->choice);
   res->method = s->sub[k]->name;
+  if (k == AUTO_ADMM && op->p->cone_law == SLV_CONE_COULOMB)
+    return admm_then_nsgs_newton(s, op, opt, x, w, res, h);
   return s->sub[k]->impl->solve(s->state[k], op, opt, x, w, res, h);
 }
 

@@ -1,7 +1,10 @@
 /* test_auto.c -- the automatic solver (auto.c): for each kind of problem
  * it runs the solver its rule names (res.method), says why (res.choice),
  * and the answer is the planted one, judged by this test's own residual:
- *   - Coulomb cones (planted, dense and sparse CSR)  -> nsgs_newton
+ *   - Coulomb cones (planted, dense)                 -> nsgs_newton
+ *   - Coulomb cones, sparse CSR, n > 600, symmetric  -> admm
+ *     the same with ADMM stalled at once             -> nsgs_newton, from the start
+ *   - Coulomb cones, sparse, n > 600, A not symmetric -> nsgs_newton
  *   - associated cones, symmetric A                  -> admm
  *   - a dense symmetric LCP, n <= 300                -> dantzig
  *   - the same LCP in CSR                            -> pgs
@@ -9,6 +12,7 @@
  *   - the same with a zero diagonal entry            -> lemke (pgs would refuse)
  *   - a dense nonsymmetric LCP with n = 310 > 300    -> pgs */
 #include "slv.h"
+#include "slv_internal.h"
 #include "tst_cone.h"
 #include "tst_util.h"
 
@@ -17,15 +21,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-static slv_status run_auto(const slv_problem *p, double tol, double *x, slv_result *res) {
+/* auto on p; admm_stall > 0 replaces the stall window auto gives ADMM. */
+static slv_status run_auto_stall(const slv_problem *p, double tol, double *x, slv_result *res,
+                                 int admm_stall) {
   slv_options o = slv_options_default();
   o.tol = tol;
   o.max_iter = 100000;
   slv_workspace *ws = NULL;
   if (slv_workspace_new(slv_solver_find("auto"), p->n, &o, &ws) != SLV_OK) return SLV_ERR_NOMEM;
+  if (admm_stall > 0) slv_auto_set_admm_stall(ws->state, admm_stall);
   slv_status st = slv_solve(ws, p, &o, x, NULL, res);
   slv_workspace_free(ws);
   return st;
+}
+
+static slv_status run_auto(const slv_problem *p, double tol, double *x, slv_result *res) {
+  return run_auto_stall(p, tol, x, res, 0);
 }
 
 static void cone_case(slv_cone_law law, int nc, int sparse, const char *expect) {
@@ -47,9 +58,53 @@ static void cone_case(slv_cone_law law, int nc, int sparse, const char *expect) 
 
 static void test_cones(void) {
   cone_case(SLV_CONE_COULOMB, 12, 0, "nsgs_newton");
-  cone_case(SLV_CONE_COULOMB, 210, 1, "nsgs_newton"); /* n = 633: sparse Newton */
+  cone_case(SLV_CONE_COULOMB, 210, 1, "admm"); /* n = 633, symmetric: ADMM */
   cone_case(SLV_CONE_ASSOCIATED, 12, 0, "admm");
   cone_case(SLV_CONE_ASSOCIATED, 210, 1, "admm");
+}
+
+/* n = 633, sparse symmetric Coulomb (auto's ADMM rule): with a stall
+ * window of one iteration ADMM hands over at once, and nsgs_newton,
+ * restarted from the caller's start, reaches the planted solution; the
+ * message names both phases. */
+static void test_admm_stalls(void) {
+  tst_cone_case P;
+  tst_cone_case_plant(&P, 210, 3, 0.3, SLV_CONE_COULOMB, 1, 261);
+  slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 1);
+  double *x = malloc((size_t)P.n * sizeof *x);
+  slv_result res;
+  slv_status st = run_auto_stall(&p, 1e-10, x, &res, 1);
+  if (st != SLV_CONVERGED) fprintf(stderr, "auto: %s (%s)\n", slv_status_str(st), res.message);
+  CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+  CU_ASSERT_STRING_EQUAL(res.method, "nsgs_newton");
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "ADMM iterations"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "stalled"));
+  TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
+  free(x);
+  tst_cone_case_free(&P);
+}
+
+/* The same size with A made nonsymmetric (A(i,i+1) += 1e-3 where stored,
+ * b moved so that x* stays the solution: b' = b - dA x*): ADMM refuses it,
+ * auto runs nsgs_newton and says why. */
+static void test_nonsymmetric_sparse(void) {
+  tst_cone_case P;
+  tst_cone_case_plant(&P, 210, 3, 0.3, SLV_CONE_COULOMB, 1, 262);
+  for (int i = 0; i + 1 < P.n; i++)
+    for (int k = P.Ap[i]; k < P.Ap[i + 1]; k++)
+      if (P.Aj[k] == i + 1) {
+        P.Ax[k] += 1e-3;
+        P.b[i] -= 1e-3 * P.xs[i + 1];
+      }
+  slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 1);
+  double *x = malloc((size_t)P.n * sizeof *x);
+  slv_result res;
+  CU_ASSERT_EQUAL(run_auto(&p, 1e-10, x, &res), SLV_CONVERGED);
+  CU_ASSERT_STRING_EQUAL(res.method, "nsgs_newton");
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.choice, "not symmetric"));
+  TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
+  free(x);
+  tst_cone_case_free(&P);
 }
 
 static void test_lcp(void) {
@@ -121,7 +176,11 @@ static void test_large_nonsymmetric(void) {
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("auto", NULL, NULL);
-  CU_add_test(s, "cones: Coulomb -> nsgs_newton, associated -> admm", test_cones);
+  CU_add_test(s, "cones: Coulomb -> nsgs_newton (admm: large, symmetric), associated -> admm",
+              test_cones);
+  CU_add_test(s, "large symmetric Coulomb: ADMM stalls -> nsgs_newton from the start",
+              test_admm_stalls);
+  CU_add_test(s, "large nonsymmetric Coulomb -> nsgs_newton", test_nonsymmetric_sparse);
   CU_add_test(s, "LCP: dense symmetric -> dantzig, CSR -> pgs, nonsymmetric -> lemke", test_lcp);
   CU_add_test(s, "LCP with a zero diagonal entry -> lemke, x by hand", test_zero_diagonal);
   CU_add_test(s, "dense nonsymmetric LCP over 300 rows -> pgs", test_large_nonsymmetric);
