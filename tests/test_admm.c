@@ -55,23 +55,6 @@ static void test_sparse_planted(void) {
   sparse_planted(SLV_CONE_COULOMB, 6);
 }
 
-/* ||x - P_K(x - w^)|| / max(1, ||b||)_inf by this test's own dense product. */
-static double own_res(const slv_problem *p, const double *x) {
-  int n = p->n;
-  double *A = calloc((size_t)n * n + 1, sizeof *A);
-  for (int i = 0; i < n; i++) {
-    if (p->storage == SLV_CSR) {
-      for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) A[i + (size_t)p->Aj[k] * n] = p->Ax[k];
-    } else {
-      for (int j = 0; j < n; j++) A[i + (size_t)j * n] = p->A[i + (size_t)j * p->lda];
-    }
-  }
-  double r = tst_cone_natres(n, A, p->b, p->lo, p->hi, p->ncones, p->cone_rows, p->cone_mu,
-                             p->cone_law == SLV_CONE_COULOMB, x);
-  free(A);
-  return r;
-}
-
 static void test_fc3d_files(void) {
   static const struct {
     const char *file;
@@ -107,7 +90,7 @@ static void test_fc3d_files(void) {
       fprintf(stderr, "%s: %s (%s)\n", files[f].file, slv_status_str(st), res.message);
     CU_ASSERT_EQUAL(st, SLV_CONVERGED);
     CU_ASSERT(res.res.res_rel_2 <= 1e-8);
-    CU_ASSERT(own_res(&p, x) <= 1.01e-8 * fmax(1.0, res.res.b_inf));
+    CU_ASSERT(tst_cone_problem_natres(&p, x) <= 1.01e-8 * fmax(1.0, res.res.b_inf));
     free(x);
     slv_instance_free(in);
   }

@@ -39,27 +39,6 @@ static slv_status run(const char *name, const slv_problem *p, const slv_options 
 }
 
 /* dense copy of a problem's A (dense or CSR), n x n column-major */
-static double *dense_of(const slv_problem *p) {
-  int n = p->n;
-  double *A = calloc((size_t)n * n + 1, sizeof *A);
-  for (int i = 0; i < n; i++) {
-    if (p->storage == SLV_CSR) {
-      for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) A[i + (size_t)p->Aj[k] * n] = p->Ax[k];
-    } else {
-      for (int j = 0; j < n; j++) A[i + (size_t)j * n] = p->A[i + (size_t)j * p->lda];
-    }
-  }
-  return A;
-}
-
-static double own_res(const slv_problem *p, const double *x) {
-  double *A = dense_of(p);
-  double r = tst_cone_natres(p->n, A, p->b, p->lo, p->hi, p->ncones, p->cone_rows, p->cone_mu,
-                             p->cone_law == SLV_CONE_COULOMB, x);
-  free(A);
-  return r;
-}
-
 /* ---- planted problems ------------------------------------------------------- */
 
 /* sparse: A = G G' + 0.1 I with 3 nonzeros per row of G (else dense G). */
@@ -78,7 +57,7 @@ static void planted_g(int nc, int nbox, double mu, int csr, int sparse, unsigned
       fprintf(stderr, "%s nc=%d nbox=%d csr=%d: %s (%s)\n", SOLVERS[s], nc, nbox, csr,
               slv_status_str(st), res.message);
     CU_ASSERT_EQUAL(st, SLV_CONVERGED);
-    CU_ASSERT(own_res(&p, x) <= 1.01e-11 * fmax(1.0, res.res.b_inf));
+    CU_ASSERT(tst_cone_problem_natres(&p, x) <= 1.01e-11 * fmax(1.0, res.res.b_inf));
     /* small mu and a well-conditioned A: the planted solution is the one */
     double dx = 0;
     for (int i = 0; i < P.n; i++) dx = fmax(dx, fabs(x[i] - P.xs[i]));
@@ -174,7 +153,7 @@ static void test_rank_deficient(void) {
     p.cone_rows = rows;
     p.cone_mu = cmu;
     /* the planted x* is a solution (the test's own residual) */
-    CU_ASSERT(own_res(&p, xs) <= 1e-12);
+    CU_ASSERT(tst_cone_problem_natres(&p, xs) <= 1e-12);
     for (int s = 0; SOLVERS[s]; s++) {
       slv_options o = slv_options_default();
       o.tol = 1e-10;
@@ -185,7 +164,7 @@ static void test_rank_deficient(void) {
         fprintf(stderr, "%s rank-deficient seed %lu: %s (%s)\n", SOLVERS[s], seed,
                 slv_status_str(st), res.message);
       CU_ASSERT_EQUAL(st, SLV_CONVERGED);
-      CU_ASSERT(own_res(&p, x) <= 1.01e-10 * fmax(1.0, res.res.b_inf));
+      CU_ASSERT(tst_cone_problem_natres(&p, x) <= 1.01e-10 * fmax(1.0, res.res.b_inf));
     }
   }
   free(W);
@@ -225,7 +204,7 @@ static void test_sparse_rank_deficient(void) {
   slv_problem p = slv_problem_empty();
   p.n = N, p.storage = SLV_CSR, p.Ap = Ap, p.Aj = Aj, p.Ax = Ax, p.b = b;
   p.ncones = NC, p.cone_rows = rows, p.cone_mu = cmu;
-  CU_ASSERT(own_res(&p, xs) <= 1e-12);
+  CU_ASSERT(tst_cone_problem_natres(&p, xs) <= 1e-12);
   for (int s = 0; SOLVERS[s]; s++) {
     slv_options o = slv_options_default();
     o.tol = 1e-10;
@@ -236,7 +215,7 @@ static void test_sparse_rank_deficient(void) {
       fprintf(stderr, "%s sparse rank-deficient: %s (%s)\n", SOLVERS[s], slv_status_str(st),
               res.message);
     CU_ASSERT_EQUAL(st, SLV_CONVERGED);
-    CU_ASSERT(own_res(&p, x) <= 1.01e-10 * fmax(1.0, res.res.b_inf));
+    CU_ASSERT(tst_cone_problem_natres(&p, x) <= 1.01e-10 * fmax(1.0, res.res.b_inf));
   }
   free(W), free(b), free(xs), free(x), free(Ap), free(Aj), free(Ax);
 }
@@ -257,7 +236,7 @@ static void test_newton_rate(void) {
   /* Newton's local rate: 1e-12 from x = 0 within 20 iterations, each
    * cutting the residual by orders of magnitude near the solution */
   CU_ASSERT(res.iterations <= 20);
-  CU_ASSERT(own_res(&p, x) <= 1.01e-12 * fmax(1.0, res.res.b_inf));
+  CU_ASSERT(tst_cone_problem_natres(&p, x) <= 1.01e-12 * fmax(1.0, res.res.b_inf));
   free(x);
   tst_cone_case_free(&P);
 }
@@ -269,7 +248,7 @@ static void test_norm2(void) {
   tst_cone_case_plant(&P, 30, 0, 0.3, SLV_CONE_COULOMB, 0, 31);
   slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 0);
   int n = P.n;
-  double *x = malloc((size_t)n * sizeof *x), *A = dense_of(&p);
+  double *x = malloc((size_t)n * sizeof *x), *A = tst_cone_dense_of(&p);
   const char *names[] = { "nsgs", "nsgs_newton", "nsn_ac", "pjacobi_cone", NULL };
   for (int s = 0; names[s]; s++) {
     slv_options o = slv_options_default();
@@ -405,7 +384,7 @@ static void test_fc3d_files(void) {
       fprintf(stderr, "%s: %s (%s)\n", files[f], slv_status_str(st), res.message);
     CU_ASSERT_EQUAL(st, SLV_CONVERGED);
     CU_ASSERT(res.res.merit_fclib <= 1e-8);
-    CU_ASSERT(own_res(&p, x) <= 1.01e-8 * fmax(1.0, res.res.b_inf));
+    CU_ASSERT(tst_cone_problem_natres(&p, x) <= 1.01e-8 * fmax(1.0, res.res.b_inf));
     free(x);
     slv_instance_free(in);
   }

@@ -673,6 +673,27 @@ void tst_cone_case_plant(tst_cone_case *P, int nc, int nbox, double mu, slv_cone
   gsl_rng_free(rng);
 }
 
+double *tst_cone_dense_of(const slv_problem *p) {
+  int n = p->n;
+  double *A = calloc((size_t)n * n + 1, sizeof *A);
+  for (int i = 0; i < n; i++) {
+    if (p->storage == SLV_CSR) {
+      for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) A[i + (size_t)p->Aj[k] * n] = p->Ax[k];
+    } else {
+      for (int j = 0; j < n; j++) A[i + (size_t)j * n] = p->A[i + (size_t)j * p->lda];
+    }
+  }
+  return A;
+}
+
+double tst_cone_problem_natres(const slv_problem *p, const double *x) {
+  double *A = tst_cone_dense_of(p);
+  double r = tst_cone_natres(p->n, A, p->b, p->lo, p->hi, p->ncones, p->cone_rows, p->cone_mu,
+                             p->cone_law == SLV_CONE_COULOMB, x);
+  free(A);
+  return r;
+}
+
 slv_problem tst_cone_case_view(const tst_cone_case *P, slv_cone_law law, int csr) {
   slv_problem p = slv_problem_empty();
   p.n = P->n;

@@ -49,6 +49,12 @@ typedef struct {
 void tst_cone_case_plant(tst_cone_case *P, int nc, int nbox, double mu, slv_cone_law law,
                          int sparse, unsigned long seed);
 void tst_cone_case_free(tst_cone_case *P);
+/* A of p as a dense column-major n x n array (dense or CSR storage); the
+ * caller frees it. */
+double *tst_cone_dense_of(const slv_problem *p);
+/* tst_cone_natres on p (cones, law, bounds) with its A made dense. */
+double tst_cone_problem_natres(const slv_problem *p, const double *x);
+
 /* The problem view of P under law, dense or CSR. */
 slv_problem tst_cone_case_view(const tst_cone_case *P, slv_cone_law law, int csr);
 
