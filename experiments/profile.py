@@ -56,7 +56,8 @@
 #   rho_s(tau) = |{p : r_{p,s} <= tau}| / |P|.
 #   Times below 1e-9 s count as 1e-9 s (a ratio needs a positive time).
 #   "fastest" = r_{p,s} = 1, i.e. rho_s(1) |P| problems.
-#   The goal line of issue 4 compares ONE lcplab solver with the peers only
+#   The goal line (issue 29: fastest on >= 90 %, solves >= 97 %; issue 4 had
+#   asked for 70 % and 95 %) compares ONE lcplab solver with the peers only
 #   (its own siblings do not count against it): it is the fastest on p when
 #   it solves p and no peer solves p faster (the peers' times compared with
 #   its own); "lcplab's best solver" is the lcplab solver with the highest
@@ -82,6 +83,7 @@
 # no JSON), not_applicable.
 # Exit status: 0 written; 2 usage or unreadable inputs.
 
+
 import argparse
 import csv
 import json
@@ -90,6 +92,7 @@ import os
 import sys
 
 TIME_FLOOR = 1e-9
+GOAL_FASTEST, GOAL_SOLVES = 90.0, 97.0  # issue 29: one lcplab solver against the peers, %
 
 
 def die(msg):
@@ -665,12 +668,13 @@ def main():
                 out.append("- %s: fastest on %d/%d (%.0f%%), solves %d/%d (%.0f%%)"
                            % (s, f_, P, pct(f_, P), s_, P, pct(s_, P)))
             best = sorted(goal, key=lambda g: (-g[0], -g[1], g[2]))[0]
-            ok = pct(best[0], P) >= 70.0 and pct(best[1], P) >= 95.0
+            ok = pct(best[0], P) >= GOAL_FASTEST and pct(best[1], P) >= GOAL_SOLVES
             out.append("")
             out.append("**Goal line (tol %g, %s-norm): lcplab's best solver (%s) is the fastest on "
-                       "%.1f%% of the problems (%d/%d) and solves %.1f%% (%d/%d)** (goal >= 70%% and "
-                       ">= 95%%: %s)." % (tol, a.norm, best[2], pct(best[0], P), best[0], P,
-                                          pct(best[1], P), best[1], P, "met" if ok else "NOT met"))
+                       "%.1f%% of the problems (%d/%d) and solves %.1f%% (%d/%d)** (goal >= %g%% and "
+                       ">= %g%%: %s)." % (tol, a.norm, best[2], pct(best[0], P), best[0], P,
+                                          pct(best[1], P), best[1], P, GOAL_FASTEST, GOAL_SOLVES,
+                                          "met" if ok else "NOT met"))
             out.append("Virtual best lcplab (per problem the fastest lcplab solver; not one solver): "
                        "fastest on %.1f%% (%d), solves %.1f%% (%d)." % (pct(vf, P), vf, pct(vs, P), vs))
             have_alt = all(r_["solved_alt"] is not None for r_ in rows
