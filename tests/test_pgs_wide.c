@@ -591,6 +591,225 @@ static void test_not_finite(void) {
   fprob_free(&f);
 }
 
+/* A large world-like problem for the threaded plan (the dense reference
+ * of tst_fprob would not fit): bodies on an NX x NY x NZ lattice, a
+ * contact (normal, two friction rows findex'ed to it, mu 0.5) between
+ * each body and its +x, +y and +z neighbours and one with the ground
+ * (static slot) under the bottom layer, in a shuffled order (a
+ * broadphase's order is not the lattice's); rigid form as in
+ * tst_fprob.h when rigid (the compact lanes), else K = W J with a full 6x6
+ * W per body.  With 20 x 20 x 6 bodies: 7040 contacts (groups), 21,120
+ * rows, above pgs_wide's threshold for threads (4096 groups). */
+enum { LNX = 20, LNY = 20, LNZ = 6 };
+typedef struct {
+  int n, nblk, *fblk, *findex;
+  double *fJ, *fK, *fd, *b, *lo, *hi, *mu;
+  slv_problem p;
+} lattice;
+
+static double lcg(uint64_t *st) {
+  *st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (double)(*st >> 11) * 0x1.0p-53;
+}
+
+static void lattice_make(lattice *L, int rigid, uint64_t seed) {
+  int nb = LNX * LNY * LNZ, nc = 0, cap = 4 * nb;
+  int(*pr)[2] = malloc((size_t)cap * sizeof *pr);
+  for (int z = 0; z < LNZ; z++)
+    for (int y = 0; y < LNY; y++)
+      for (int x = 0; x < LNX; x++) {
+        int b = x + LNX * (y + LNY * z);
+        if (x + 1 < LNX) pr[nc][0] = b, pr[nc++][1] = b + 1;
+        if (y + 1 < LNY) pr[nc][0] = b, pr[nc++][1] = b + LNX;
+        if (z + 1 < LNZ) pr[nc][0] = b, pr[nc++][1] = b + LNX * LNY;
+        if (z == 0) pr[nc][0] = b, pr[nc++][1] = -1;
+      }
+  uint64_t st = seed;
+  for (int c = nc - 1; c > 0; c--) { /* Fisher-Yates */
+    int j = (int)(lcg(&st) * (c + 1)), t0 = pr[c][0], t1 = pr[c][1];
+    pr[c][0] = pr[j][0], pr[c][1] = pr[j][1], pr[j][0] = t0, pr[j][1] = t1;
+  }
+  int n = 3 * nc;
+  memset(L, 0, sizeof *L);
+  L->n = n;
+  L->nblk = nb;
+  L->fblk = malloc(2 * (size_t)n * sizeof(int));
+  L->findex = malloc((size_t)n * sizeof(int));
+  L->fJ = calloc(12 * (size_t)n, sizeof(double));
+  L->fK = calloc(12 * (size_t)n, sizeof(double));
+  double **v[] = { &L->fd, &L->b, &L->lo, &L->hi, &L->mu };
+  for (int a = 0; a < 5; a++) *v[a] = malloc((size_t)n * sizeof(double));
+  double *W = malloc(36 * (size_t)nb * sizeof(double)), *im = malloc((size_t)nb * sizeof(double));
+  for (int b = 0; b < nb; b++) {
+    double B[36];
+    for (int k = 0; k < 36; k++) B[k] = lcg(&st) - 0.5;
+    im[b] = 0.5 + lcg(&st);
+    for (int i = 0; i < 6; i++)
+      for (int j = 0; j < 6; j++) {
+        double t = i == j ? 0.5 : 0.0;
+        for (int k = 0; k < 6; k++) t += B[i * 6 + k] * B[j * 6 + k] / 6.0;
+        if (rigid && (i < 3 || j < 3)) t = i == j ? im[b] : 0.0;
+        W[36 * b + 6 * i + j] = t;
+      }
+  }
+  for (int c = 0; c < nc; c++)
+    for (int q = 0; q < 3; q++) {
+      int i = 3 * c + q;
+      L->fblk[2 * i] = pr[c][0];
+      L->fblk[2 * i + 1] = pr[c][1];
+      for (int k = 0; k < 2; k++) {
+        int b = pr[c][k];
+        if (b < 0) continue;
+        double *J = L->fJ + 12 * i + 6 * k, *K = L->fK + 12 * i + 6 * k;
+        for (int e = 0; e < 6; e++) J[e] = lcg(&st) - 0.5;
+        if (rigid && k == 1)
+          for (int e = 0; e < 3; e++) J[e] = -J[e - 6];
+        for (int e = 0; e < 6; e++) {
+          K[e] = 0;
+          for (int g = 0; g < 6; g++) K[e] += W[36 * b + 6 * e + g] * J[g];
+        }
+        if (rigid)
+          for (int e = 0; e < 3; e++) K[e] = im[b] * J[e];
+      }
+      L->fd[i] = 1e-3 * lcg(&st);
+      L->b[i] = 2.0 * lcg(&st) - 1.0;
+      L->lo[i] = q == 0 ? 0.0 : -INFINITY;
+      L->hi[i] = INFINITY;
+      L->findex[i] = q == 0 ? -1 : 3 * c;
+      L->mu[i] = q == 0 ? 0.0 : 0.5;
+    }
+  free(W);
+  free(im);
+  free(pr);
+  slv_problem p = slv_problem_empty();
+  p.n = n;
+  p.storage = SLV_FACTORED;
+  p.nblk = nb;
+  p.fblk = L->fblk;
+  p.fJ = L->fJ;
+  p.fK = L->fK;
+  p.fd = L->fd;
+  p.b = L->b;
+  p.lo = L->lo;
+  p.hi = L->hi;
+  p.findex = L->findex;
+  p.mu = L->mu;
+  L->p = p;
+}
+
+static void lattice_free(lattice *L) {
+  free(L->fblk);
+  free(L->findex);
+  free(L->fJ);
+  free(L->fK);
+  double *v[] = { L->fd, L->b, L->lo, L->hi, L->mu };
+  for (int a = 0; a < 5; a++) free(v[a]);
+}
+
+/* One solve of the lattice by `name` on `threads`: x from zero (or x0),
+ * the plan line in *log. */
+static slv_status lattice_solve(const lattice *L, const char *name, int threads, double tol,
+                                int max_iter, const double *x0, double *x, slv_result *r,
+                                plan_log *log) {
+  slv_options opt = slv_options_default();
+  opt.tol = tol;
+  opt.max_iter = max_iter;
+  opt.simd = simd;
+  opt.threads = threads;
+  opt.warm_start = x0 != NULL;
+  opt.log_fn = log_plan;
+  opt.log_ctx = log;
+  slv_workspace *ws;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(name), L->n, &opt, &ws), SLV_OK);
+  for (int i = 0; i < L->n; i++) x[i] = x0 ? x0[i] : 0.0;
+  slv_status st = slv_solve(ws, &L->p, &opt, x, NULL, r);
+  slv_workspace_free(ws);
+  return st;
+}
+
+/* Rows of x and y that differ in any bit. */
+static int differ(const double *x, const double *y, int n) {
+  int bad = 0;
+  for (int i = 0; i < n; i++) bad += memcmp(&x[i], &y[i], sizeof(double)) != 0;
+  return bad;
+}
+
+/* opt.threads (docs/solvers.md, "pgs_wide", "Threads"): on 1, 2 and 3
+ * threads the same x bit for bit, the same sweep count and the same
+ * residual; 45 sweeps from zero (past the recomputations of t at 20 and
+ * 40), 30 from a warm start, and a solve to convergence (tol 1e-2).  The
+ * fixed-sweep runs also give pgs's x bit for bit (pgs_wide's order is the
+ * row order here: no sequential group); the converging one is compared
+ * between thread counts only, as pgs also stops on the exact residual of
+ * its check sweeps and pgs_wide does not (then their sweep counts may
+ * differ).  The plan line says whether the levels ran on threads: on 2
+ * and 3, with more than one level; not on 1. */
+static void test_threads(void) {
+  const struct {
+    double tol;
+    int max_iter, warm;
+    slv_status st;
+  } runs[] = { { 1e-300, 45, 0, SLV_MAX_ITER },
+               { 1e-300, 30, 1, SLV_MAX_ITER },
+               { 1e-2, 2000, 0, SLV_CONVERGED } };
+  for (int rigid = 0; rigid < 2; rigid++) {
+    lattice L;
+    lattice_make(&L, rigid, 71 + (uint64_t)rigid);
+    int n = L.n;
+    size_t sz = (size_t)n * sizeof(double);
+    double *x0 = malloc(sz), *ref = malloc(sz), *x1 = malloc(sz), *x = malloc(sz);
+    for (int i = 0; i < n; i++) x0[i] = L.findex[i] < 0 ? 0.1 * (i % 7) : 0.01 * (i % 5 - 2);
+    for (int k = 0; k < 3; k++) {
+      slv_result rp, r1, r;
+      plan_log lg = { 0 };
+      const double *w0 = runs[k].warm ? x0 : NULL;
+      double tol = runs[k].tol;
+      int it = runs[k].max_iter;
+      if (runs[k].st == SLV_MAX_ITER) {
+        CU_ASSERT_EQUAL(lattice_solve(&L, "pgs", 1, tol, it, w0, ref, &rp, &lg), SLV_MAX_ITER);
+      }
+      for (int th = 1; th <= 3; th++) {
+        int split = th > 1 && lanes(); /* without the lanes: pgs itself, on one thread */
+        slv_result *rr = th == 1 ? &r1 : &r;
+        memset(&lg, 0, sizeof lg);
+        CU_ASSERT_EQUAL(lattice_solve(&L, "pgs_wide", th, tol, it, w0, th == 1 ? x1 : x, rr, &lg),
+                        runs[k].st);
+        CU_ASSERT_EQUAL(lg.count, 1);
+        int lev = 0, on = 0;
+        const char *at = strstr(lg.line, "sequential rows, ");
+        if (split) {
+          CU_ASSERT(at && sscanf(at, "sequential rows, %d levels on %d threads", &lev, &on) == 2);
+          CU_ASSERT_EQUAL(on, th);
+          CU_ASSERT(lev > 1);
+        } else {
+          CU_ASSERT_PTR_NULL(at);
+        }
+        CU_ASSERT_STRING_EQUAL(rr->method, lanes() ? "pgs_wide" : "pgs");
+        if (th > 1) {
+          CU_ASSERT_EQUAL(r.iterations, r1.iterations);
+          CU_ASSERT(memcmp(&r.solver_residual, &r1.solver_residual, sizeof(double)) == 0);
+          int bad = differ(x, x1, n);
+          CU_ASSERT_EQUAL(bad, 0);
+          if (bad)
+            printf("\n  rigid %d, run %d, %d threads: %d of %d rows differ from 1 thread", rigid, k,
+                   th, bad, n);
+        }
+      }
+      CU_ASSERT(r1.iterations >= 10);
+      if (runs[k].st == SLV_MAX_ITER) {
+        int bad = differ(x1, ref, n);
+        CU_ASSERT_EQUAL(bad, 0);
+        if (bad) printf("\n  rigid %d, run %d: %d of %d rows differ from pgs", rigid, k, bad, n);
+      }
+    }
+    free(x0);
+    free(ref);
+    free(x1);
+    free(x);
+    lattice_free(&L);
+  }
+}
+
 /* The second suite runs with opt.simd = SLV_SIMD_OFF: the row-at-a-time
  * sweep that CPUs without AVX2 take, which must give the same iterates. */
 static int simd_off(void) {
@@ -633,6 +852,7 @@ int main(void) {
   CU_add_test(s, "converges; the test's own residual", test_converges);
   CU_add_test(s, "dense storage: pgs itself", test_dense_is_pgs);
   CU_add_test(s, "overflow: not_finite", test_not_finite);
+  CU_add_test(s, "threads 1, 2, 3: the same bits, pgs's", test_threads);
   s = CU_add_suite("pgs_wide, opt.simd off: without the lanes", simd_off, simd_auto);
   CU_add_test(s, "findex pointing forward: the sequential group", test_findex_forward);
   if (!getenv("LCPLAB_VALGRIND")) {
@@ -642,6 +862,7 @@ int main(void) {
     CU_add_test(s, "unused slots hold junk: never read", test_unused_slots);
   }
   CU_add_test(s, "overflow: not_finite", test_not_finite);
+  CU_add_test(s, "threads 1, 2, 3 without the lanes: pgs itself, the same bits", test_threads);
   CU_add_test(s, "opt.simd: auto gives the lanes back, bad values refused", test_simd_values);
   return tst_run();
 }
