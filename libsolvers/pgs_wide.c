@@ -153,6 +153,8 @@ typedef struct {
                       0); each part (thread) its own, as every lane scatters its blocks back */
   double *pm;        /* WIDE_PAD per part: a sweep's residual max and poison of each part */
   int *lvl;          /* n_max + 2: the first batch of each level (threaded plan) */
+  int *pst;          /* n_max + 2: the first batch of part u of level l at np l + u, and
+                      nbat at np nlev (threaded plan: np nlev <= nbat / 4 <= n_max) */
   int nlev;          /* levels of the threaded plan (0: the first-fit plan) */
   int np;            /* parts the lanes' batches are split into: this solve's threads, or 1 */
   int nbat;          /* batches in the lanes */
@@ -176,6 +178,7 @@ static void wide_free(void *st) {
   free(s->tp);
   free(s->lblk);
   free(s->lvl);
+  free(s->pst);
   memset(s, 0, sizeof *s);
 }
 
@@ -219,11 +222,12 @@ static slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   s->idle = aligned_alloc(64, WIDE_PAD * SLV_THREADS_MAX * sizeof(double));
   s->pm = aligned_alloc(64, WIDE_PAD * SLV_THREADS_MAX * sizeof(double));
   s->lvl = malloc((m + 2) * sizeof *s->lvl);
+  s->pst = malloc((m + 2) * sizeof *s->pst);
   s->lblk = malloc(m * 16 * sizeof *s->lblk);
   s->bm = calloc(2 * m, sizeof(double)); /* defined before the first derive */
   s->bhi = calloc(2 * m, sizeof(double));
-  if (fail || !s->JK || !s->tp || !s->im || !s->lblk || !s->idle || !s->pm || !s->lvl || !s->bm ||
-      !s->bhi) {
+  if (fail || !s->JK || !s->tp || !s->im || !s->lblk || !s->idle || !s->pm || !s->lvl || !s->pst ||
+      !s->bm || !s->bhi) {
     wide_free(s);
     return SLV_ERR_NOMEM;
   }
@@ -489,11 +493,32 @@ static void sort_groups(wide_state *s, int ng) {
     if (s->rowb[gf[g]] == WIDE_SEQ) s->gsorted[q++] = g;
 }
 
-/* The first batch of part u of level l in the threaded plan: the level's
- * batches cut into s->np contiguous runs of equal count (to one). */
-static int part_start(const wide_state *s, int l, int u) {
-  int b0 = s->lvl[l], nb = s->lvl[l + 1] - b0;
-  return b0 + (int)((long long)nb * u / s->np);
+/* The threaded plan's parts (s->pst): each level's batches cut into s->np
+ * contiguous runs of about equal work, a batch's work taken as its plan
+ * positions (halves x row steps: a batch of four-point box manifolds,
+ * 12 row steps, is four times one of single contacts).  Uses s->bk as
+ * scratch (lay_out sets it afterwards). */
+static void split_levels(wide_state *s) {
+  const int np = s->np, *gf = s->gfirst;
+  int *w = s->bk;
+  for (int bt = 0, q = 0; bt < s->nbat; bt++) {
+    int m = s->cnt[bt] - q, L = 0; /* cnt[bt]: the end of batch bt in gsorted */
+    for (int l = 0; l < m; l++) {
+      int g = s->gsorted[q + l];
+      if (gf[g + 1] - gf[g] > L) L = gf[g + 1] - gf[g];
+    }
+    w[bt] = (m > 4 ? 2 : 1) * L;
+    q += m;
+  }
+  for (int l = 0; l < s->nlev; l++) {
+    int b0 = s->lvl[l], b1 = s->lvl[l + 1], u = 0;
+    long long tot = 0, acc = 0;
+    for (int bt = b0; bt < b1; bt++) tot += w[bt];
+    for (int bt = b0; bt < b1; acc += w[bt++])
+      while (u < np && acc * np >= tot * u) s->pst[np * l + u++] = bt;
+    while (u < np) s->pst[np * l + u++] = b1;
+  }
+  s->pst[np * s->nlev] = s->nbat;
 }
 
 /* The batches: up to eight groups each, in one or two halves of four
@@ -503,17 +528,12 @@ static int part_start(const wide_state *s, int l, int u) {
  * sweeps their batch (the threaded plan), so no two threads store to it. */
 static void lay_out(wide_state *s, const slv_op *op, int ng) {
   const int *gf = s->gfirst, *cnt = s->cnt;
-  int k = 0, q = 0, lev = 0, u = 0;
+  int k = 0, q = 0, part = 0;
   memset(s->idle, 0, WIDE_PAD * (size_t)s->np * sizeof *s->idle);
   for (int bt = 0; bt < s->nbat; bt++) {
-    if (s->np > 1) { /* the part u of level lev that holds batch bt */
-      if (bt >= s->lvl[lev + 1]) {
-        while (bt >= s->lvl[lev + 1]) lev++;
-        u = 0;
-      }
-      while (u + 1 < s->np && bt >= part_start(s, lev, u + 1)) u++;
-    }
-    double *idle = s->idle + WIDE_PAD * (size_t)u;
+    if (s->np > 1) /* the part (of a level) that holds batch bt */
+      while (bt >= s->pst[part + 1]) part++;
+    double *idle = s->idle + WIDE_PAD * (size_t)(part % s->np);
     int m = cnt[bt] - q, L = 0; /* cnt[bt] is the end of batch bt in gsorted */
     for (int l = 0; l < m; l++) {
       int g = s->gsorted[q + l];
@@ -693,6 +713,7 @@ static void plan(wide_state *s, const slv_op *op, double omega, int threads) {
     s->nlev = 0;
   }
   sort_groups(s, ng);
+  if (s->np > 1) split_levels(s);
   lay_out(s, op, ng);
   fill_rows(s, op, omega);
   s->compact = 0;
@@ -957,9 +978,9 @@ static void sweep_levels(wide_state *s, const slv_op *op) {
   for (int l = 0; l < s->nlev; l++) {
 #pragma omp for schedule(static)
     for (int u = 0; u < np; u++) {
-      int bt1 = u + 1 < np ? part_start(s, l, u + 1) : s->lvl[l + 1];
+      const int *pst = s->pst + np * l + u;
       double *pm = s->pm + WIDE_PAD * (size_t)u;
-      double r = sweep_batches(s, op, part_start(s, l, u), bt1, pm + 1);
+      double r = sweep_batches(s, op, pst[0], pst[1], pm + 1);
       if (r > pm[0]) pm[0] = r;
     }
   }
