@@ -86,9 +86,41 @@
  * itself (same options, same result, result.method "pgs").  Statuses and
  * the stopping rule are pgs's: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE.
  *
+ * Threads.  With opt.threads = T > 1, in the lanes, and from
+ * WIDE_PAR_MIN_GROUPS = 4096 groups on, the plan is built for T threads
+ * (a threaded plan; else the one above).  Levels replace first fit: each
+ * group takes the first level after every earlier group on either of its
+ * blocks and after the groups of its findex rows (level scheduling
+ * proper), and each level is cut into batches of up to eight groups.  The
+ * groups of a level share no block, so neither do its batches; the sweep
+ * runs level after level, each level's batches cut into T contiguous
+ * parts of about equal work (plan positions), one part per thread, and a
+ * barrier ends the level.  One team for the whole solve (a parallel
+ * region around the sweep loop, a worksharing loop per level); the
+ * sequential rows, the checks and the history run on one thread between
+ * sweeps.  Threads write disjoint blocks of t (the blocks of their lanes)
+ * and their own idle block and residual slot, and read x only of earlier
+ * levels or their own lanes; each row keeps pgs's arithmetic, so the
+ * iterates are the same bits on any T as on one thread, which are pgs's.
+ * The plan stays first fit if the levels are too thin to split (fewer
+ * than WIDE_PAR_MIN_BATCHES = 16 batches per thread and level on average:
+ * a chain of bodies has a level per contact).  Without the lanes nothing
+ * splits: that path is pgs's own sweep, which stops by pgs's rule, and a
+ * threaded plan there would change the sweep count with T.  What it buys
+ * (docs/solvers.md, "Threads"): on pile 5000 (40,821 rows, 90 levels of
+ * ~19 batches, ~10 per thread at T = 2) nothing, so that plan stays on one
+ * thread (forced to split, its solve took the same time: each level costs
+ * a barrier, ~0.5 us, and even without barriers two threads swept only
+ * ~1.2x faster); on pile 20000 (162,315 rows, 102 levels of ~67 batches)
+ * 1.5x on the solve.  Each level's barrier waits for every thread, so on
+ * a machine whose cores are busy with other work a threaded solve can be
+ * many times slower than on one thread.  No allocation: the levels,
+ * parts, idle blocks and residual slots are sized at init
+ * (SLV_THREADS_MAX parts).
+ *
  * With a log callback set, each solve logs its plan (SLV_LOG_DEBUG): rows, batches, busy lane
- * slots, sequential rows and the sweep taken.  docs/solvers.md,
- * "pgs_wide".
+ * slots, sequential rows (and, on threads, the levels and the threads) and
+ * the sweep taken.  docs/solvers.md, "pgs_wide".
  */
 #include "slv_internal.h"
 
@@ -117,9 +149,12 @@ enum {
    * below, those would eat most of what the second thread gains. */
   WIDE_PAR_MIN_GROUPS = 4096,
   /* ... and only if the levels hold this many batches per thread on
-   * average: a level of one batch leaves the other threads waiting at its
-   * barrier (a chain of bodies has a level per contact). */
-  WIDE_PAR_MIN_BATCHES = 4,
+   * average: a batch of contacts is ~0.1 us of a sweep and a barrier ~0.5
+   * us, so 16 keep the barriers near a fifth of the work.  Pile 5000 (~10
+   * per thread at 2) gained nothing from its split, pile 20000 (~33) 1.5x
+   * (docs/solvers.md, "Threads"); a chain of bodies has a level per
+   * contact. */
+  WIDE_PAR_MIN_BATCHES = 16,
   WIDE_PAD = 8 /* doubles per thread's slot (idle block, residual): 64 bytes, own cache line */
 };
 

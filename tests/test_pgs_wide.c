@@ -601,10 +601,11 @@ static void test_not_finite(void) {
  * batches of unequal work, which the threads' parts must balance; the
  * random points make it slow to converge); rigid form as in
  * tst_fprob.h when rigid (the compact lanes), else K = W J with a full 6x6
- * W per body.  With 20 x 20 x 6 bodies: 6960 contacts (groups), 20,880
- * rows (33,408 with manifolds), above pgs_wide's threshold for threads
- * (4096 groups). */
-enum { LNX = 20, LNY = 20, LNZ = 6 };
+ * W per body.  With 28 x 28 x 4 bodies: 9184 contacts (groups), 27,552
+ * rows (44,085 with manifolds), in 21-23 levels of 50-55 batches: above
+ * pgs_wide's thresholds for threads (4096 groups, 16 batches per thread
+ * and level, also at 3 threads). */
+enum { LNX = 28, LNY = 28, LNZ = 4 };
 typedef struct {
   int n, nblk, *fblk, *findex;
   double *fJ, *fK, *fd, *b, *lo, *hi, *mu;
