@@ -143,10 +143,11 @@ enum {
   WIDE_GMAX = 12,     /* rows per group at most */
   WIDE_BATCH = 8,     /* groups per batch at most: two halves of four lanes */
   /* Threads (see the header, "Threads"): from this many groups on.  A
-   * group's rows take ~10 ns a sweep in the lanes, so 4096 groups are a
-   * sweep of ~40 us, against one barrier (~1 us with libgomp's spinning
-   * threads) per level and the team's start once per solve (~5-10 us);
-   * below, those would eat most of what the second thread gains. */
+   * group's rows take ~15 ns of a sweep in the lanes (pile 5000), so 4096
+   * groups are a sweep of ~60 us, against a barrier (~0.5 us with
+   * libgomp's spinning threads) per level, the team's start once per
+   * solve and the plan, which stays serial; below, those would eat most
+   * of what a second thread gains. */
   WIDE_PAR_MIN_GROUPS = 4096,
   /* ... and only if the levels hold this many batches per thread on
    * average: a batch of contacts is ~0.1 us of a sweep and a barrier ~0.5
@@ -189,7 +190,7 @@ typedef struct {
   double *pm;        /* WIDE_PAD per part: a sweep's residual max and poison of each part */
   int *lvl;          /* n_max + 2: the first batch of each level (threaded plan) */
   int *pst;          /* n_max + 2: the first batch of part u of level l at np l + u, and
-                      nbat at np nlev (threaded plan: np nlev <= nbat / 4 <= n_max) */
+                      nbat at np nlev (threaded plan: np nlev <= nbat / 16 < n_max) */
   int nlev;          /* levels of the threaded plan (0: the first-fit plan) */
   int np;            /* parts the lanes' batches are split into: this solve's threads, or 1 */
   int nbat;          /* batches in the lanes */
