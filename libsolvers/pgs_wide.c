@@ -109,10 +109,10 @@
  * threaded plan there would change the sweep count with T.  What it buys
  * (docs/solvers.md, "Threads"): on pile 5000 (40,821 rows, 90 levels of
  * ~19 batches, ~10 per thread at T = 2) nothing, so that plan stays on one
- * thread (forced to split, its solve took the same time: each level costs
+ * thread (forced to split, its steps took 4-15 % longer: each level costs
  * a barrier, ~0.5 us, and even without barriers two threads swept only
  * ~1.2x faster); on pile 20000 (162,315 rows, 102 levels of ~67 batches)
- * 1.5x on the solve.  Each level's barrier waits for every thread, so on
+ * 1.68x on the solve, 1.42x on the step.  Each level's barrier waits for every thread, so on
  * a machine whose cores are busy with other work a threaded solve can be
  * many times slower than on one thread.  No allocation: the levels,
  * parts, idle blocks and residual slots are sized at init
@@ -152,9 +152,9 @@ enum {
   /* ... and only if the levels hold this many batches per thread on
    * average: a batch of contacts is ~0.1 us of a sweep and a barrier ~0.5
    * us, so 16 keep the barriers near a fifth of the work.  Pile 5000 (~10
-   * per thread at 2) gained nothing from its split, pile 20000 (~33) 1.5x
-   * (docs/solvers.md, "Threads"); a chain of bodies has a level per
-   * contact. */
+   * per thread at 2) lost 4-15 % a step by its split, pile 20000 (~33)
+   * solved 1.68x faster (docs/solvers.md, "Threads"); a chain of bodies
+   * has a level per contact. */
   WIDE_PAR_MIN_BATCHES = 16,
   WIDE_PAD = 8 /* doubles per thread's slot (idle block, residual): 64 bytes, own cache line */
 };
