@@ -74,7 +74,10 @@ typedef struct cli_world_args {
   const char *fallback_solver; /* NULL: default (pgs, or nsgs with cones) */
   int have_fallback_max_iter;
   long fallback_max_iter;
-  long max_pivots; /* 0: the solver's automatic budget (slv.h) */
+  long max_pivots;             /* 0: the solver's automatic budget (slv.h) */
+  long threads;                /* the solver's opt.threads; 0: the library's default (1) */
+  slv_log_level_fn solver_log; /* NULL, or the solves' log callback (at SLV_LOG_DEBUG) */
+  void *solver_log_ctx;
 } cli_world_args;
 
 /* Set every field to "not given". */
@@ -84,7 +87,7 @@ void cli_world_args_init(cli_world_args *a);
  * --steps, --dt, --friction, --eta, --integrator, --gyro, --orient,
  * --max-iter, --tol, --omega, --margin, --storage, --cone-law,
  * --warm-start, --warm-factor, --contact-order, --on-failure, --fallback-solver,
- * --fallback-max-iter), consume it (and its value), store it in *a and return 1;
+ * --fallback-max-iter, --threads), consume it (and its value), store it in *a and return 1;
  * 0 if it is another option; -1 after printing the one-line error for a bad
  * value.  cmd names the subcommand in messages. */
 int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_args *a);

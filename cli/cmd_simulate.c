@@ -33,9 +33,12 @@
  *     step, t, body, x, y, z, qw, qx, qy, qz, vx, vy, vz, wx, wy, wz
  * (body = its index in the scene, dynamic bodies first).  Numbers are %.17g,
  * times %.6g.  At the end one JSON object goes to stdout: scene, solver,
- * friction, steps, dt, bodies, contacts_mean (all steps), contacts_mean_timed
- * (the last 80 %), contacts_max, not_converged (steps
- * whose solve did not converge), energy_start/_end, kinetic_end,
+ * friction, steps, dt, max_iter, threads (--threads: the solves'
+ * opt.threads), threaded_solves (the solves that did run on those threads:
+ * pgs_wide's plan split, a large world in the AVX2 lanes; docs/solvers.md,
+ * "Threads"), omega, margin, warm_factor, slop, bodies, contacts_mean
+ * (all steps), contacts_mean_timed (the last 80 %), contacts_max,
+ * not_converged (steps whose solve did not converge), energy_start/_end, kinetic_end,
  * max_penetration_end (an extra collision pass on the final state, as the
  * peers do), max_body_displacement (the largest |r_end - r_start| of a
  * body, the peers' field), max_settled_displacement (the largest
@@ -212,6 +215,13 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
       return -1;
     }
     a->have_max_iter = 1;
+  } else if (OPT("threads")) {
+    if (r < 0) return -1;
+    if (!cli_parse_long(v, &a->threads) || a->threads < 1 || a->threads > SLV_THREADS_MAX) {
+      cli_error("%s: --threads must be an integer between 1 and %d, got '%s'", cmd, SLV_THREADS_MAX,
+                v);
+      return -1;
+    }
   } else if (OPT("max-pivots")) {
     if (r < 0) return -1;
     if (!cli_parse_long(v, &a->max_pivots) || a->max_pivots < 1 || a->max_pivots > INT_MAX) {
@@ -277,6 +287,9 @@ void cli_world_usage(FILE *f) {
              "                      automatic budget, which grows with the size)\n"
              "  --tol T             solver tolerance (default: library's, 1e-8)\n"
              "  --omega W           pgs, pgs_wide relaxation (default 0.8)\n"
+             "  --threads T         OpenMP threads of the solves (default 1): pgs_wide sweeps\n"
+             "                      a large world's independent rows on T threads, with the\n"
+             "                      same results as on 1 (docs/solvers.md, \"Threads\")\n"
              "  --warm-start on|off start each solve from the last step's impulses (default on)\n"
              "  --margin M          collision margin in m: speculative contacts (default 0.002)\n"
              "  --warm-factor F     scale of the kept impulses, in [0, 1] (default 1)\n"
@@ -358,6 +371,12 @@ int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, lon
   if (a->max_pivots > 0) s.opt.max_pivots = (int)a->max_pivots;
   if (a->have_tol) s.opt.tol = a->tol;
   if (a->have_omega) s.opt.omega = a->omega;
+  if (a->threads > 0) s.opt.threads = (int)a->threads;
+  if (a->solver_log) {
+    s.opt.log_level_fn = a->solver_log;
+    s.opt.log_ctx = a->solver_log_ctx;
+    s.opt.log_level = SLV_LOG_DEBUG;
+  }
   s.opt.simd = simd_from_env();
   if (a->have_margin) s.margin = a->margin;
   if (a->have_warm_factor) s.warm_factor = a->warm_factor;
@@ -437,6 +456,7 @@ typedef struct sim_counts {
   long fb_count[SIM_NFALLBACK];
   int nfb;
   long failed, dumped;
+  long split; /* solves whose plan line says they ran on threads (pgs_wide) */
 } sim_counts;
 
 typedef struct sim_state {
@@ -656,7 +676,9 @@ static int print_summary(sim_state *s, const cli_world_args *wa, long K, double 
   cli_json_string(o, friction_names[set->contact.friction]);
   fprintf(o, ",\"steps\":%ld,\"dt\":", K);
   cli_json_number(o, set->dt, 17);
-  fprintf(o, ",\"max_iter\":%d,\"omega\":", set->opt.max_iter);
+  fprintf(o,
+          ",\"max_iter\":%d,\"threads\":%d,\"threaded_solves\":%ld,\"omega\":", set->opt.max_iter,
+          set->opt.threads, s->n.split);
   cli_json_number(o, set->opt.omega, 15);
   fputs(",\"margin\":", o);
   cli_json_number(o, set->margin, 15);
@@ -815,6 +837,15 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   return print_summary(s, wa, K, E0, wall);
 }
 
+/* The solves' log (opt.log_level_fn): counts the pgs_wide plans that ran
+ * on threads ("... N levels on T threads: ..."), for the JSON's
+ * threaded_solves; the other lines are dropped, as without a callback. */
+static void count_split(void *ctx, slv_log_level level, const char *line) {
+  (void)level;
+  if (strncmp(line, "pgs_wide:", 9) == 0 && strstr(line, " levels on "))
+    ((sim_counts *)ctx)->split++;
+}
+
 int cli_cmd_simulate(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) {
     usage(stdout);
@@ -863,6 +894,10 @@ int cli_cmd_simulate(int argc, char **argv) {
   sim_state s;
   memset(&s, 0, sizeof s);
   s.dump_dir = dump;
+  if (wa.threads > 1) { /* only then can a plan split */
+    wa.solver_log = count_split;
+    wa.solver_log_ctx = &s.n;
+  }
   int rc = sim_run(&wa, csv, trace, force, &s);
   sim_free(&s, rc != CLI_EXIT_OK);
   return rc;

@@ -86,9 +86,41 @@
  * itself (same options, same result, result.method "pgs").  Statuses and
  * the stopping rule are pgs's: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE.
  *
+ * Threads.  With opt.threads = T > 1, in the lanes, and from
+ * WIDE_PAR_MIN_GROUPS = 4096 groups on, the plan is built for T threads
+ * (a threaded plan; else the one above).  Levels replace first fit: each
+ * group takes the first level after every earlier group on either of its
+ * blocks and after the groups of its findex rows (level scheduling
+ * proper), and each level is cut into batches of up to eight groups.  The
+ * groups of a level share no block, so neither do its batches; the sweep
+ * runs level after level, each level's batches cut into T contiguous
+ * parts of about equal work (plan positions), one part per thread, and a
+ * barrier ends the level.  One team for the whole solve (a parallel
+ * region around the sweep loop, a worksharing loop per level); the
+ * sequential rows, the checks and the history run on one thread between
+ * sweeps.  Threads write disjoint blocks of t (the blocks of their lanes)
+ * and their own idle block and residual slot, and read x only of earlier
+ * levels or their own lanes; each row keeps pgs's arithmetic, so the
+ * iterates are the same bits on any T as on one thread, which are pgs's.
+ * The plan stays first fit if the levels are too thin to split (fewer
+ * than WIDE_PAR_MIN_BATCHES = 16 batches per thread and level on average:
+ * a chain of bodies has a level per contact).  Without the lanes nothing
+ * splits: that path is pgs's own sweep, which stops by pgs's rule, and a
+ * threaded plan there would change the sweep count with T.  What it buys
+ * (docs/solvers.md, "Threads"): on pile 5000 (40,821 rows, 90 levels of
+ * ~19 batches, ~10 per thread at T = 2) nothing, so that plan stays on one
+ * thread (forced to split, its steps took 4-15 % longer: each level costs
+ * a barrier, ~0.5 us, and even without barriers two threads swept only
+ * ~1.2x faster); on pile 20000 (162,315 rows, 102 levels of ~67 batches)
+ * 1.68x on the solve, 1.42x on the step.  Each level's barrier waits for every thread, so on
+ * a machine whose cores are busy with other work a threaded solve can be
+ * many times slower than on one thread.  No allocation: the levels,
+ * parts, idle blocks and residual slots are sized at init
+ * (SLV_THREADS_MAX parts).
+ *
  * With a log callback set, each solve logs its plan (SLV_LOG_DEBUG): rows, batches, busy lane
- * slots, sequential rows and the sweep taken.  docs/solvers.md,
- * "pgs_wide".
+ * slots, sequential rows (and, on threads, the levels and the threads) and
+ * the sweep taken.  docs/solvers.md, "pgs_wide".
  */
 #include "slv_internal.h"
 
@@ -109,7 +141,22 @@ extern const slv_solver slv_solver_pgs;
 enum {
   WIDE_SEQ = INT_MAX, /* the batch of the sequential group */
   WIDE_GMAX = 12,     /* rows per group at most */
-  WIDE_BATCH = 8      /* groups per batch at most: two halves of four lanes */
+  WIDE_BATCH = 8,     /* groups per batch at most: two halves of four lanes */
+  /* Threads (see the header, "Threads"): from this many groups on.  A
+   * group's rows take ~15 ns of a sweep in the lanes (pile 5000), so 4096
+   * groups are a sweep of ~60 us, against a barrier (~0.5 us with
+   * libgomp's spinning threads) per level, the team's start once per
+   * solve and the plan, which stays serial; below, those would eat most
+   * of what a second thread gains. */
+  WIDE_PAR_MIN_GROUPS = 4096,
+  /* ... and only if the levels hold this many batches per thread on
+   * average: a batch of contacts is ~0.1 us of a sweep and a barrier ~0.5
+   * us, so 16 keep the barriers near a fifth of the work.  Pile 5000 (~10
+   * per thread at 2) lost 4-15 % a step by its split, pile 20000 (~33)
+   * solved 1.68x faster (docs/solvers.md, "Threads"); a chain of bodies
+   * has a level per contact. */
+  WIDE_PAR_MIN_BATCHES = 16,
+  WIDE_PAD = 8 /* doubles per thread's slot (idle block, residual): 64 bytes, own cache line */
 };
 
 typedef struct {
@@ -138,7 +185,14 @@ typedef struct {
                       and the top of its interval; kept for the next solve */
   int masses_kept;   /* bm made the last solve's compact layout: try it first */
   int compact;       /* this solve's JK is the compact layout */
-  double *idle;      /* 6 doubles: the t block of static slots and idle lanes (stays 0) */
+  double *idle;      /* WIDE_PAD per part: the t block of static slots and idle lanes (stays
+                      0); each part (thread) its own, as every lane scatters its blocks back */
+  double *pm;        /* WIDE_PAD per part: a sweep's residual max and poison of each part */
+  int *lvl;          /* n_max + 2: the first batch of each level (threaded plan) */
+  int *pst;          /* n_max + 2: the first batch of part u of level l at np l + u, and
+                      nbat at np nlev (threaded plan: np nlev <= nbat / 16 < n_max) */
+  int nlev;          /* levels of the threaded plan (0: the first-fit plan) */
+  int np;            /* parts the lanes' batches are split into: this solve's threads, or 1 */
   int nbat;          /* batches in the lanes */
   int ncol;          /* plan positions [0, ncol) are in lanes, [ncol, len) sequential */
   int len;
@@ -156,8 +210,11 @@ static void wide_free(void *st) {
   double *dv[] = { s->xp, s->bp, s->invd, s->lo, s->hi,  s->mu,
                    s->fd, s->JK, s->im,   s->bm, s->bhi, s->idle };
   for (size_t k = 0; k < sizeof dv / sizeof dv[0]; k++) free(dv[k]);
+  free(s->pm);
   free(s->tp);
   free(s->lblk);
+  free(s->lvl);
+  free(s->pst);
   memset(s, 0, sizeof *s);
 }
 
@@ -198,11 +255,15 @@ static slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   s->JK = aligned_alloc(32, (cap / 4) * 96 * sizeof(double));
   s->tp = malloc(m * 16 * sizeof *s->tp);
   s->im = aligned_alloc(32, m * 16 * sizeof(double));
-  s->idle = aligned_alloc(32, 8 * sizeof(double));
+  s->idle = aligned_alloc(64, WIDE_PAD * SLV_THREADS_MAX * sizeof(double));
+  s->pm = aligned_alloc(64, WIDE_PAD * SLV_THREADS_MAX * sizeof(double));
+  s->lvl = malloc((m + 2) * sizeof *s->lvl);
+  s->pst = malloc((m + 2) * sizeof *s->pst);
   s->lblk = malloc(m * 16 * sizeof *s->lblk);
   s->bm = calloc(2 * m, sizeof(double)); /* defined before the first derive */
   s->bhi = calloc(2 * m, sizeof(double));
-  if (fail || !s->JK || !s->tp || !s->im || !s->lblk || !s->idle || !s->bm || !s->bhi) {
+  if (fail || !s->JK || !s->tp || !s->im || !s->lblk || !s->idle || !s->pm || !s->lvl || !s->pst ||
+      !s->bm || !s->bhi) {
     wide_free(s);
     return SLV_ERR_NOMEM;
   }
@@ -283,6 +344,69 @@ static int group_and_schedule(wide_state *s, const slv_op *op) {
   }
   s->gfirst[ng] = n;
   s->nbat = nb;
+  return ng;
+}
+
+/* The threaded plan's schedule (see the header, "Threads"): each group
+ * takes the first level after every earlier group on either of its
+ * blocks and after the groups of its findex rows (classic level
+ * scheduling: no first fit, so a level's groups are exactly those with
+ * nothing left to wait for), and each level is cut into batches of up to
+ * eight groups in group order.  Groups of one level share no block and
+ * read no x of each other, so neither do the batches of one level; every
+ * pair of groups sharing a block or a findex row is in row order across
+ * levels.  Returns the number of groups, with s->nbat, s->cnt as
+ * group_and_schedule, s->nlev the levels and s->lvl[l] the first batch of
+ * level l (s->lvl[nlev] = nbat).  The operator's t holds per-block ints
+ * meanwhile, s->nfree the groups per level. */
+static int group_and_level(wide_state *s, const slv_op *op) {
+  const slv_problem *p = op->p;
+  int n = p->n, ng = 0, nl = 0;
+  const int *fb = op->f.blk;
+  int *next = (int *)op->t; /* per block: 1 + the level of its last group, 0 if none */
+  int *per = s->nfree;      /* groups per level, then how many of them are placed */
+  memset(next, 0, (size_t)op->f.nb * sizeof *next);
+  memset(per, 0, ((size_t)n + 1) * sizeof *per);
+  for (int i = 0, e; i < n; i = e) {
+    int b0 = fb[2 * i], b1 = fb[2 * i + 1];
+    e = group_end(&op->f, i);
+    int c = 0, seq = 0; /* rowb: the level of each row's group for now */
+    if (b0 >= 0 && next[b0] > c) c = next[b0];
+    if (b1 >= 0 && next[b1] > c) c = next[b1];
+    for (int r = i; p->findex && r < e; r++) {
+      int f = p->findex[r];
+      if (f >= e)
+        seq = 1;
+      else if (f >= 0 && f < i && s->rowb[f] != WIDE_SEQ && s->rowb[f] + 1 > c)
+        c = s->rowb[f] + 1;
+    }
+    if (seq) {
+      c = WIDE_SEQ;
+    } else {
+      per[c]++;
+      if (b0 >= 0) next[b0] = c + 1;
+      if (b1 >= 0) next[b1] = c + 1;
+      if (c + 1 > nl) nl = c + 1; /* c <= ng < n */
+    }
+    for (int r = i; r < e; r++) s->rowb[r] = c;
+    s->gfirst[ng++] = i;
+  }
+  s->gfirst[ng] = n;
+  s->lvl[0] = 0;
+  for (int l = 0; l < nl; l++) {
+    s->lvl[l + 1] = s->lvl[l] + (per[l] + WIDE_BATCH - 1) / WIDE_BATCH;
+    per[l] = 0;
+  }
+  s->nbat = s->lvl[nl];
+  s->nlev = nl;
+  memset(s->cnt, 0, ((size_t)s->nbat + 1) * sizeof *s->cnt);
+  for (int g = 0; g < ng; g++) { /* the level's next batch with a free lane, in group order */
+    int i = s->gfirst[g], l = s->rowb[i];
+    if (l == WIDE_SEQ) continue;
+    int bt = s->lvl[l] + per[l]++ / WIDE_BATCH;
+    s->cnt[bt]++;
+    for (int r = i; r < s->gfirst[g + 1]; r++) s->rowb[r] = bt;
+  }
   return ng;
 }
 
@@ -405,14 +529,47 @@ static void sort_groups(wide_state *s, int ng) {
     if (s->rowb[gf[g]] == WIDE_SEQ) s->gsorted[q++] = g;
 }
 
+/* The threaded plan's parts (s->pst): each level's batches cut into s->np
+ * contiguous runs of about equal work, a batch's work taken as its plan
+ * positions (halves x row steps: a batch of four-point box manifolds,
+ * 12 row steps, is four times one of single contacts).  Uses s->bk as
+ * scratch (lay_out sets it afterwards). */
+static void split_levels(wide_state *s) {
+  const int np = s->np, *gf = s->gfirst;
+  int *w = s->bk;
+  for (int bt = 0, q = 0; bt < s->nbat; bt++) {
+    int m = s->cnt[bt] - q, L = 0; /* cnt[bt]: the end of batch bt in gsorted */
+    for (int l = 0; l < m; l++) {
+      int g = s->gsorted[q + l];
+      if (gf[g + 1] - gf[g] > L) L = gf[g + 1] - gf[g];
+    }
+    w[bt] = (m > 4 ? 2 : 1) * L;
+    q += m;
+  }
+  for (int l = 0; l < s->nlev; l++) {
+    int b0 = s->lvl[l], b1 = s->lvl[l + 1], u = 0;
+    long long tot = 0, acc = 0;
+    for (int bt = b0; bt < b1; bt++) tot += w[bt];
+    for (int bt = b0; bt < b1; acc += w[bt++])
+      while (u < np && acc * np >= tot * u) s->pst[np * l + u++] = bt;
+    while (u < np) s->pst[np * l + u++] = b1;
+  }
+  s->pst[np * s->nlev] = s->nbat;
+}
+
 /* The batches: up to eight groups each, in one or two halves of four
  * lanes, each lane's t blocks and their blocks' numbers; then the
- * sequential rows.  Sets order, bk, bL, bh, tp, lblk, ncol and len. */
+ * sequential rows.  Sets order, bk, bL, bh, tp, lblk, ncol and len.
+ * Static slots and idle lanes point at the idle block of the part that
+ * sweeps their batch (the threaded plan), so no two threads store to it. */
 static void lay_out(wide_state *s, const slv_op *op, int ng) {
   const int *gf = s->gfirst, *cnt = s->cnt;
-  int k = 0, q = 0;
-  memset(s->idle, 0, 8 * sizeof *s->idle);
+  int k = 0, q = 0, part = 0;
+  memset(s->idle, 0, WIDE_PAD * (size_t)s->np * sizeof *s->idle);
   for (int bt = 0; bt < s->nbat; bt++) {
+    if (s->np > 1) /* the part (of a level) that holds batch bt */
+      while (bt >= s->pst[part + 1]) part++;
+    double *idle = s->idle + WIDE_PAD * (size_t)(part % s->np);
     int m = cnt[bt] - q, L = 0; /* cnt[bt] is the end of batch bt in gsorted */
     for (int l = 0; l < m; l++) {
       int g = s->gsorted[q + l];
@@ -428,7 +585,7 @@ static void lay_out(wide_state *s, const slv_op *op, int ng) {
       for (int r = 0; r < L; r++) s->order[k + 4 * h * r + l] = r < len ? i0 + r : -1;
       for (int slot = 0; slot < 2; slot++) {
         int b = g >= 0 ? op->f.blk[2 * i0 + slot] : -1, at = 8 * (l / 4) + 4 * slot + l % 4;
-        tp[at] = b >= 0 ? op->t + 6 * (size_t)b : s->idle;
+        tp[at] = b >= 0 ? op->t + 6 * (size_t)b : idle;
         lb[at] = b;
       }
     }
@@ -573,9 +730,26 @@ static void lanes_jk(wide_state *s, const slv_op *op, double omega) {
  * the scheduling uses the operator's t as scratch.  Only the lanes read J
  * and K by columns: without them the sweep reads the rows of J and K
  * (row_one). */
-static void plan(wide_state *s, const slv_op *op, double omega) {
-  int ng = group_and_schedule(s, op);
+static void plan(wide_state *s, const slv_op *op, double omega, int threads) {
+  int ng = -1;
+  s->np = 1;
+  s->nlev = 0;
+  if (threads > 1 && op->n >= WIDE_PAR_MIN_GROUPS) {
+    /* the level schedule, kept if it is large and wide enough to split
+     * (then nlev >= 1: wide_sweeps_par relies on a barrier per level) */
+    ng = group_and_level(s, op);
+    if (ng >= WIDE_PAR_MIN_GROUPS && s->nbat >= WIDE_PAR_MIN_BATCHES * threads * s->nlev &&
+        s->nlev >= 1)
+      s->np = threads;
+    else
+      ng = -1;
+  }
+  if (ng < 0) {
+    ng = group_and_schedule(s, op);
+    s->nlev = 0;
+  }
   sort_groups(s, ng);
+  if (s->np > 1) split_levels(s);
   lay_out(s, op, ng);
   fill_rows(s, op, omega);
   s->compact = 0;
@@ -759,13 +933,13 @@ row_step(const lane_arrays *a, int k, int compact, __m256d T0[6], __m256d T1[6],
  * batch's row steps.  A batch of two halves runs them in the same loop:
  * their rows are independent chains, so one's latency hides the other's. */
 __attribute__((target("avx2"), always_inline)) static inline double
-sweep_lanes_as(wide_state *s, double *poison, int compact) {
+sweep_lanes_as(wide_state *s, int bt0, int bt1, double *poison, int compact) {
   const lane_arrays a = { s->xp, s->lo, s->hi, s->mu, s->bp, s->fd, s->invd, s->JK, s->fpos };
   __m256d m = _mm256_setzero_pd(), mb = m;
   const int *restrict pbk = s->bk, *restrict pbL = s->bL, *restrict pbh = s->bh;
   double *const *restrict ptp = s->tp;
   const double *restrict pim = s->im;
-  for (int bt = 0, nbat = s->nbat; bt < nbat; bt++) {
+  for (int bt = bt0; bt < bt1; bt++) {
     double *const *tp = ptp + 16 * (size_t)bt;
     const double *im = pim + 16 * (size_t)bt;
     int k = pbk[bt], L = pbL[bt];
@@ -801,23 +975,69 @@ sweep_lanes_as(wide_state *s, double *poison, int compact) {
   return r;
 }
 
-__attribute__((target("avx2"))) static double sweep_lanes(wide_state *s, double *poison) {
-  return s->compact ? sweep_lanes_as(s, poison, 1) : sweep_lanes_as(s, poison, 0);
+/* Batches [bt0, bt1) in the lanes. */
+__attribute__((target("avx2"))) static double sweep_lanes(wide_state *s, int bt0, int bt1,
+                                                          double *poison) {
+  return s->compact ? sweep_lanes_as(s, bt0, bt1, poison, 1)
+                    : sweep_lanes_as(s, bt0, bt1, poison, 0);
 }
 #endif
+
+/* Batches [bt0, bt1): in the lanes, or their plan positions one row at a
+ * time.  Returns the residual of their rows, adds w * 0 to *poison. */
+static double sweep_batches(wide_state *s, const slv_op *op, int bt0, int bt1, double *poison) {
+  if (bt0 >= bt1) return 0.0;
+#if PGS_WIDE_X86
+  if (s->lanes) return sweep_lanes(s, bt0, bt1, poison);
+#endif
+  return sweep_rows(s, op, s->bk[bt0], bt1 < s->nbat ? s->bk[bt1] : s->ncol, poison);
+}
+
 /* One sweep in plan order; the natural-map residual (inf-norm) of the w_i
  * met at each row, NaN if a value was not finite. */
 static double sweep(wide_state *s, const slv_op *op) {
-  double poison = 0, m;
-#if PGS_WIDE_X86
-  if (s->lanes)
-    m = sweep_lanes(s, &poison);
-  else
-#endif
-    m = sweep_rows(s, op, 0, s->ncol, &poison);
+  double poison = 0;
+  double m = sweep_batches(s, op, 0, s->nbat, &poison);
   double r = sweep_rows(s, op, s->ncol, s->len, &poison);
   if (r > m) m = r;
   return poison == 0.0 ? m : NAN;
+}
+
+/* The threaded plan's batches, from inside the team (wide_sweeps_par):
+ * level by level, the parts of a level shared out by the worksharing loop
+ * (its implicit barrier ends the level, so a level's rows see every move
+ * of the levels before).  Part u keeps its residual and poison in
+ * s->pm[WIDE_PAD u ..] (s->pm is reset before the sweep): whichever
+ * thread runs it, one at a time, with barriers between. */
+static void sweep_levels(wide_state *s, const slv_op *op) {
+  const int np = s->np;
+  for (int l = 0; l < s->nlev; l++) {
+#pragma omp for schedule(static)
+    for (int u = 0; u < np; u++) {
+      const int *pst = s->pst + np * l + u;
+      double *pm = s->pm + WIDE_PAD * (size_t)u;
+      double r = sweep_batches(s, op, pst[0], pst[1], pm + 1);
+      if (r > pm[0]) pm[0] = r;
+    }
+  }
+}
+
+/* After sweep_levels: the sequential rows (one thread), and the sweep's
+ * residual from the parts' (a maximum, exact in any order), NaN if a value
+ * was not finite. */
+static double sweep_rest(wide_state *s, const slv_op *op) {
+  double poison = 0;
+  double m = sweep_rows(s, op, s->ncol, s->len, &poison);
+  for (int u = 0; u < s->np; u++) {
+    const double *pm = s->pm + WIDE_PAD * (size_t)u;
+    poison += pm[1];
+    if (pm[0] > m) m = pm[0];
+  }
+  return poison == 0.0 ? m : NAN;
+}
+
+static void reset_parts(wide_state *s) {
+  memset(s->pm, 0, WIDE_PAD * (size_t)s->np * sizeof *s->pm);
 }
 
 /* The plan, through the log callback at SLV_LOG_DEBUG (once a solve, only
@@ -829,8 +1049,14 @@ static void log_plan(const wide_state *s, const slv_problem *p, const slv_option
   const char *how = !s->lanes    ? "rows one at a time (no AVX2 lanes)"
                     : s->compact ? "AVX2 lanes, compact rigid-body rows"
                                  : "AVX2 lanes, full rows";
-  slv_logf(opt, "pgs_wide: %d rows, %d batches, %d of %d lane slots busy, %d sequential rows: %s",
-           p->n, s->nbat, busy, s->ncol, s->len - s->ncol, how);
+  if (s->np > 1)
+    slv_logf(opt,
+             "pgs_wide: %d rows, %d batches, %d of %d lane slots busy, %d sequential rows, "
+             "%d levels on %d threads: %s",
+             p->n, s->nbat, busy, s->ncol, s->len - s->ncol, s->nlev, s->np, how);
+  else
+    slv_logf(opt, "pgs_wide: %d rows, %d batches, %d of %d lane slots busy, %d sequential rows: %s",
+             p->n, s->nbat, busy, s->ncol, s->len - s->ncol, how);
 }
 
 static void unpermute(const wide_state *s, double *x) {
@@ -846,48 +1072,90 @@ static slv_status to_pgs(wide_state *s, slv_op *op, const slv_options *opt, doub
   return slv_solver_pgs.impl->solve(s->pgs, op, opt, x, w, res, h);
 }
 
+/* What follows a sweep whose own residual was m (the stopping rule is
+ * pgs's): the checks, the history, and the verdict; WIDE_GO_ON to sweep
+ * again. */
+enum { WIDE_GO_ON = -1000 };
+typedef struct {
+  slv_op *op;
+  const slv_options *opt;
+  double *x, *w, scale;
+  slv_result *res;
+  slv_hist *h;
+  slv_residuals r;
+} sweep_ctx;
+
+static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
+  const slv_options *opt = c->opt;
+  slv_result *res = c->res;
+  c->r.res_rel = m / c->scale;
+  res->iterations = it;
+  if (isnan(c->r.res_rel)) {
+    unpermute(s, c->x);
+    slv_msgf(res->message, sizeof res->message, "pgs_wide: iterate became non-finite at sweep %d",
+             it);
+    return SLV_NOT_FINITE;
+  }
+  if (c->r.res_rel <= opt->tol || (it % opt->check_every == 0 && opt->record_history)) {
+    /* exact w = A x + b: confirms convergence as the generic layer will
+     * (and gives the history its exact points), and drops the rounding
+     * drift of t */
+    unpermute(s, c->x);
+    slv_op_w(c->op, c->x, c->w);
+    c->r = slv_residual(c->op->p, c->x, c->w);
+  } else if (it % opt->check_every == 0) {
+    /* only the drift: t = K^T x afresh (the residual of a sweep that did
+     * not meet tol is not needed exactly) */
+    unpermute(s, c->x);
+    slv_op_ktx(c->op, c->x);
+  }
+  res->solver_residual = c->r.res_rel;
+  slv_history_push(c->h, res, c->r.res_rel);
+  if (c->r.res_rel <= opt->tol) return SLV_CONVERGED;
+  if (it == opt->max_iter) {
+    unpermute(s, c->x);
+    slv_msgf(res->message, sizeof res->message, "pgs_wide: %d sweeps, res_rel=%.3g > tol=%.3g",
+             opt->max_iter, c->r.res_rel, opt->tol);
+    return SLV_MAX_ITER;
+  }
+  return WIDE_GO_ON;
+}
+
+/* The threaded plan's sweeps: one team for the whole solve (not one per
+ * sweep or level), the levels' batches shared out in sweep_levels, the
+ * rest (sequential rows, checks, history, verdict) on one thread between
+ * two barriers.  Every thread leaves the loop at the same sweep: `done` is
+ * written inside the single construct and read after its barrier. */
+static slv_status wide_sweeps_par(wide_state *s, sweep_ctx *c) {
+  int done = WIDE_GO_ON;
+  reset_parts(s);
+#pragma omp parallel num_threads(s->np) shared(done)
+  for (int it = 1; done == WIDE_GO_ON; it++) {
+    sweep_levels(s, c->op);
+#pragma omp single
+    {
+      double m = sweep_rest(s, c->op);
+      reset_parts(s);
+      done = after_sweep(s, c, it, m);
+    }
+  }
+  return (slv_status)done;
+}
+
 /* The sweeps from the plan (the stopping rule is pgs's). */
 static slv_status wide_sweeps(wide_state *s, slv_op *op, const slv_options *opt, double *x,
                               double *w, slv_result *res, slv_hist *h) {
-  const slv_problem *p = op->p;
-  slv_residuals r = { 0 };
-  r.res_rel = slv_op_start_res(op, x, &r.b_inf); /* leaves K^T x in op->t */
-  double scale = fmax(1.0, r.b_inf);
-  res->solver_residual = r.res_rel;
-  if (r.res_rel <= opt->tol) return SLV_CONVERGED;
+  sweep_ctx c = { .op = op, .opt = opt, .x = x, .w = w, .res = res, .h = h };
+  c.r.res_rel = slv_op_start_res(op, x, &c.r.b_inf); /* leaves K^T x in op->t */
+  c.scale = fmax(1.0, c.r.b_inf);
+  res->solver_residual = c.r.res_rel;
+  if (c.r.res_rel <= opt->tol) return SLV_CONVERGED;
   for (int k = 0; k < s->len; k++) s->xp[k] = s->order[k] >= 0 ? x[s->order[k]] : 0.0;
-
-  for (int it = 1; it <= opt->max_iter; it++) {
-    /* op->t holds K^T x (slv_op_start_res), and the sweep keeps it current */
-    r.res_rel = sweep(s, op) / scale;
-    res->iterations = it;
-    if (isnan(r.res_rel)) {
-      unpermute(s, x);
-      slv_msgf(res->message, sizeof res->message, "pgs_wide: iterate became non-finite at sweep %d",
-               it);
-      return SLV_NOT_FINITE;
-    }
-    if (r.res_rel <= opt->tol || (it % opt->check_every == 0 && opt->record_history)) {
-      /* exact w = A x + b: confirms convergence as the generic layer will
-       * (and gives the history its exact points), and drops the rounding
-       * drift of t */
-      unpermute(s, x);
-      slv_op_w(op, x, w);
-      r = slv_residual(p, x, w);
-    } else if (it % opt->check_every == 0) {
-      /* only the drift: t = K^T x afresh (the residual of a sweep that did
-       * not meet tol is not needed exactly) */
-      unpermute(s, x);
-      slv_op_ktx(op, x);
-    }
-    res->solver_residual = r.res_rel;
-    slv_history_push(h, res, r.res_rel);
-    if (r.res_rel <= opt->tol) return SLV_CONVERGED;
-  }
-  unpermute(s, x);
-  slv_msgf(res->message, sizeof res->message, "pgs_wide: %d sweeps, res_rel=%.3g > tol=%.3g",
-           opt->max_iter, r.res_rel, opt->tol);
-  return SLV_MAX_ITER;
+  /* op->t holds K^T x (slv_op_start_res), and the sweeps keep it current */
+  if (s->np > 1) return wide_sweeps_par(s, &c);
+  int done = WIDE_GO_ON;
+  for (int it = 1; done == WIDE_GO_ON; it++) done = after_sweep(s, &c, it, sweep(s, op));
+  return (slv_status)done;
 }
 
 static slv_status wide_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
@@ -901,7 +1169,11 @@ static slv_status wide_solve(void *st, slv_op *op, const slv_options *opt, doubl
     slv_logf(opt, "pgs_wide: %d rows, no AVX2 lanes, row order: pgs's own sweep", op->n);
     return to_pgs(s, op, opt, x, w, res, h);
   }
-  plan(s, op, opt->omega); /* before K^T x: it uses op->t as scratch */
+  /* threads in the lanes only: without them the row order is pgs's own
+   * sweep (above), which stops by pgs's rule (it also stops on the exact
+   * residual of its check sweeps), so a threaded plan there would change
+   * the sweep count with the thread count */
+  plan(s, op, opt->omega, s->lanes ? opt->threads : 1); /* before K^T x: op->t is scratch */
   if (opt->log_fn || opt->log_level_fn) log_plan(s, op->p, opt);
   return wide_sweeps(s, op, opt, x, w, res, h);
 }

@@ -591,6 +591,279 @@ static void test_not_finite(void) {
   fprob_free(&f);
 }
 
+/* A large world-like problem for the threaded plan (the dense reference
+ * of tst_fprob would not fit): bodies on an NX x NY x NZ lattice, a
+ * contact (normal, two friction rows findex'ed to it, mu 0.5) between
+ * each body and its +x, +y and +z neighbours and one with the ground
+ * (static slot) under the bottom layer, in a shuffled order (a
+ * broadphase's order is not the lattice's); with manifolds, every fifth
+ * contact has four points (12 rows on one pair, as a box-box manifold:
+ * batches of unequal work, which the threads' parts must balance; the
+ * random points make it slow to converge); rigid form as in
+ * tst_fprob.h when rigid (the compact lanes), else K = W J with a full 6x6
+ * W per body.  With 28 x 28 x 4 bodies: 9184 contacts (groups), 27,552
+ * rows (44,085 with manifolds), in 21-23 levels of 50-55 batches: above
+ * pgs_wide's thresholds for threads (4096 groups, 16 batches per thread
+ * and level, also at 3 threads). */
+enum { LNX = 28, LNY = 28, LNZ = 4 };
+typedef struct {
+  int n, nblk, *fblk, *findex;
+  double *fJ, *fK, *fd, *b, *lo, *hi, *mu;
+  slv_problem p;
+} lattice;
+
+static double lcg(uint64_t *st) {
+  *st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (double)(*st >> 11) * 0x1.0p-53;
+}
+
+static void lattice_make(lattice *L, int rigid, int manifolds, uint64_t seed) {
+  int nb = LNX * LNY * LNZ, nc = 0, cap = 4 * nb;
+  int(*pr)[2] = malloc((size_t)cap * sizeof *pr);
+  for (int z = 0; z < LNZ; z++)
+    for (int y = 0; y < LNY; y++)
+      for (int x = 0; x < LNX; x++) {
+        int b = x + LNX * (y + LNY * z);
+        if (x + 1 < LNX) pr[nc][0] = b, pr[nc++][1] = b + 1;
+        if (y + 1 < LNY) pr[nc][0] = b, pr[nc++][1] = b + LNX;
+        if (z + 1 < LNZ) pr[nc][0] = b, pr[nc++][1] = b + LNX * LNY;
+        if (z == 0) pr[nc][0] = b, pr[nc++][1] = -1;
+      }
+  uint64_t st = seed;
+  for (int c = nc - 1; c > 0; c--) { /* Fisher-Yates */
+    int j = (int)(lcg(&st) * (c + 1)), t0 = pr[c][0], t1 = pr[c][1];
+    pr[c][0] = pr[j][0], pr[c][1] = pr[j][1], pr[j][0] = t0, pr[j][1] = t1;
+  }
+  int n = 0;
+  for (int c = 0; c < nc; c++) n += manifolds && c % 5 == 0 ? 12 : 3; /* a 4-point manifold */
+  memset(L, 0, sizeof *L);
+  L->n = n;
+  L->nblk = nb;
+  L->fblk = malloc(2 * (size_t)n * sizeof(int));
+  L->findex = malloc((size_t)n * sizeof(int));
+  L->fJ = calloc(12 * (size_t)n, sizeof(double));
+  L->fK = calloc(12 * (size_t)n, sizeof(double));
+  double **v[] = { &L->fd, &L->b, &L->lo, &L->hi, &L->mu };
+  for (int a = 0; a < 5; a++) *v[a] = malloc((size_t)n * sizeof(double));
+  double *W = malloc(36 * (size_t)nb * sizeof(double)), *im = malloc((size_t)nb * sizeof(double));
+  for (int b = 0; b < nb; b++) {
+    double B[36];
+    for (int k = 0; k < 36; k++) B[k] = lcg(&st) - 0.5;
+    im[b] = 0.5 + lcg(&st);
+    for (int i = 0; i < 6; i++)
+      for (int j = 0; j < 6; j++) {
+        double t = i == j ? 0.5 : 0.0;
+        for (int k = 0; k < 6; k++) t += B[i * 6 + k] * B[j * 6 + k] / 6.0;
+        if (rigid && (i < 3 || j < 3)) t = i == j ? im[b] : 0.0;
+        W[36 * b + 6 * i + j] = t;
+      }
+  }
+  for (int c = 0, i = 0; c < nc; c++)
+    for (int q = 0; q < (manifolds && c % 5 == 0 ? 12 : 3); q++, i++) {
+      int q3 = q % 3;
+      L->fblk[2 * i] = pr[c][0];
+      L->fblk[2 * i + 1] = pr[c][1];
+      for (int k = 0; k < 2; k++) {
+        int b = pr[c][k];
+        if (b < 0) continue;
+        double *J = L->fJ + 12 * i + 6 * k, *K = L->fK + 12 * i + 6 * k;
+        for (int e = 0; e < 6; e++) J[e] = lcg(&st) - 0.5;
+        if (rigid && k == 1)
+          for (int e = 0; e < 3; e++) J[e] = -J[e - 6];
+        for (int e = 0; e < 6; e++) {
+          K[e] = 0;
+          for (int g = 0; g < 6; g++) K[e] += W[36 * b + 6 * e + g] * J[g];
+        }
+        if (rigid)
+          for (int e = 0; e < 3; e++) K[e] = im[b] * J[e];
+      }
+      L->fd[i] = 1e-3 * lcg(&st);
+      L->b[i] = 2.0 * lcg(&st) - 1.0;
+      L->lo[i] = q3 == 0 ? 0.0 : -INFINITY;
+      L->hi[i] = INFINITY;
+      L->findex[i] = q3 == 0 ? -1 : i - q3;
+      L->mu[i] = q3 == 0 ? 0.0 : 0.5;
+    }
+  free(W);
+  free(im);
+  free(pr);
+  slv_problem p = slv_problem_empty();
+  p.n = n;
+  p.storage = SLV_FACTORED;
+  p.nblk = nb;
+  p.fblk = L->fblk;
+  p.fJ = L->fJ;
+  p.fK = L->fK;
+  p.fd = L->fd;
+  p.b = L->b;
+  p.lo = L->lo;
+  p.hi = L->hi;
+  p.findex = L->findex;
+  p.mu = L->mu;
+  L->p = p;
+}
+
+/* Every 40th contact's normal row moved to the end of the problem: its
+ * friction rows then read the x of a later group (a sequential group,
+ * swept after the levels, on one thread). */
+static void lattice_move_normals(lattice *L) {
+  int n = L->n, k = 0, *ord = malloc((size_t)n * sizeof(int)),
+      *pos = malloc((size_t)n * sizeof(int));
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < n; i++) {
+      int moved = L->findex[i] < 0 && (i / 3) % 40 == 0;
+      if (moved == pass) ord[k++] = i;
+    }
+  for (int j = 0; j < n; j++) pos[ord[j]] = j;
+  int *ib = malloc(2 * (size_t)n * sizeof(int)), *fx = malloc((size_t)n * sizeof(int));
+  double *jk = malloc(24 * (size_t)n * sizeof(double)), *v = malloc(5 * (size_t)n * sizeof(double));
+  double *arr[] = { L->fd, L->b, L->lo, L->hi, L->mu };
+  for (int j = 0; j < n; j++) {
+    int i = ord[j];
+    ib[2 * j] = L->fblk[2 * i], ib[2 * j + 1] = L->fblk[2 * i + 1];
+    fx[j] = L->findex[i] >= 0 ? pos[L->findex[i]] : -1;
+    memcpy(jk + 12 * (size_t)j, L->fJ + 12 * (size_t)i, 12 * sizeof(double));
+    memcpy(jk + 12 * ((size_t)n + j), L->fK + 12 * (size_t)i, 12 * sizeof(double));
+    for (int a = 0; a < 5; a++) v[(size_t)a * n + j] = arr[a][i];
+  }
+  memcpy(L->fblk, ib, 2 * (size_t)n * sizeof(int));
+  memcpy(L->findex, fx, (size_t)n * sizeof(int));
+  memcpy(L->fJ, jk, 12 * (size_t)n * sizeof(double));
+  memcpy(L->fK, jk + 12 * (size_t)n, 12 * (size_t)n * sizeof(double));
+  for (int a = 0; a < 5; a++) memcpy(arr[a], v + (size_t)a * n, (size_t)n * sizeof(double));
+  free(ord);
+  free(pos);
+  free(ib);
+  free(fx);
+  free(jk);
+  free(v);
+}
+
+static void lattice_free(lattice *L) {
+  free(L->fblk);
+  free(L->findex);
+  free(L->fJ);
+  free(L->fK);
+  double *v[] = { L->fd, L->b, L->lo, L->hi, L->mu };
+  for (int a = 0; a < 5; a++) free(v[a]);
+}
+
+/* One solve of the lattice by `name` on `threads`: x from zero (or x0),
+ * the plan line in *log. */
+static slv_status lattice_solve(const lattice *L, const char *name, int threads, double tol,
+                                int max_iter, const double *x0, double *x, slv_result *r,
+                                plan_log *log) {
+  slv_options opt = slv_options_default();
+  opt.tol = tol;
+  opt.max_iter = max_iter;
+  opt.check_every = 5; /* the recomputations of t within few sweeps */
+  opt.simd = simd;
+  opt.threads = threads;
+  opt.warm_start = x0 != NULL;
+  opt.log_fn = log_plan;
+  opt.log_ctx = log;
+  slv_workspace *ws;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(name), L->n, &opt, &ws), SLV_OK);
+  for (int i = 0; i < L->n; i++) x[i] = x0 ? x0[i] : 0.0;
+  slv_status st = slv_solve(ws, &L->p, &opt, x, NULL, r);
+  slv_workspace_free(ws);
+  return st;
+}
+
+/* Rows of x and y that differ in any bit. */
+static int differ(const double *x, const double *y, int n) {
+  int bad = 0;
+  for (int i = 0; i < n; i++) bad += memcmp(&x[i], &y[i], sizeof(double)) != 0;
+  return bad;
+}
+
+/* opt.threads (docs/solvers.md, "pgs_wide", "Threads"): on 1, 2 and 3
+ * threads the same x bit for bit, the same sweep count and the same
+ * residual; 12 sweeps from zero (check_every 5: past the recomputations
+ * of t at 5 and 10), 8 from a warm start, and, on the first lattice, a
+ * solve to convergence (tol 5e-2, ~70 sweeps).  The fixed-sweep runs of
+ * the first two also give pgs's x bit for bit (pgs_wide's order is their
+ * row order: no sequential group); the converging one is compared between thread counts
+ * only, as pgs also stops on the exact residual of its check sweeps and
+ * pgs_wide does not (then their sweep counts may differ).  The plan line
+ * says whether the levels ran on threads: on 2 and 3 (in the lanes), with
+ * more than one level; not on 1.  Three lattices: general, rigid form with
+ * manifolds, and general with every 40th normal row moved to the end
+ * (sequential groups, swept after the levels on one thread; not pgs's row
+ * order, so compared between thread counts only).  Few sweeps: on a loaded
+ * machine each level's barrier may wait for a descheduled thread. */
+static void test_threads(void) {
+  const struct {
+    double tol;
+    int max_iter, warm;
+    slv_status st;
+  } runs[] = { { 1e-300, 12, 0, SLV_MAX_ITER },
+               { 1e-300, 8, 1, SLV_MAX_ITER },
+               { 5e-2, 300, 0, SLV_CONVERGED } };
+  for (int v = 0; v < 3; v++) {
+    int rigid = v == 1, seq = v == 2; /* seq: sequential groups (not pgs's row order) */
+    lattice L;
+    lattice_make(&L, rigid, rigid, 71 + (uint64_t)v);
+    if (seq) lattice_move_normals(&L);
+    int n = L.n;
+    size_t sz = (size_t)n * sizeof(double);
+    double *x0 = malloc(sz), *ref = malloc(sz), *x1 = malloc(sz), *x = malloc(sz);
+    for (int i = 0; i < n; i++) x0[i] = L.findex[i] < 0 ? 0.1 * (i % 7) : 0.01 * (i % 5 - 2);
+    for (int k = 0; k < (v ? 2 : 3); k++) { /* one converging run (the slow part) */
+      slv_result rp, r1, r;
+      plan_log lg = { 0 };
+      const double *w0 = runs[k].warm ? x0 : NULL;
+      double tol = runs[k].tol;
+      int it = runs[k].max_iter;
+      if (runs[k].st == SLV_MAX_ITER && !seq) {
+        CU_ASSERT_EQUAL(lattice_solve(&L, "pgs", 1, tol, it, w0, ref, &rp, &lg), SLV_MAX_ITER);
+      }
+      for (int th = 1; th <= 3; th++) {
+        int split = th > 1 && lanes(); /* without the lanes: pgs itself, on one thread */
+        slv_result *rr = th == 1 ? &r1 : &r;
+        memset(&lg, 0, sizeof lg);
+        slv_status st = lattice_solve(&L, "pgs_wide", th, tol, it, w0, th == 1 ? x1 : x, rr, &lg);
+        CU_ASSERT_EQUAL(st, runs[k].st);
+        CU_ASSERT_EQUAL(lg.count, 1);
+        int lev = 0, on = 0;
+        const char *at = strstr(lg.line, "sequential rows, ");
+        if (split) {
+          CU_ASSERT(at && sscanf(at, "sequential rows, %d levels on %d threads", &lev, &on) == 2);
+          CU_ASSERT_EQUAL(on, th);
+          CU_ASSERT(lev > 1);
+        } else {
+          CU_ASSERT_PTR_NULL(at);
+        }
+        CU_ASSERT_STRING_EQUAL(rr->method, lanes() || seq ? "pgs_wide" : "pgs");
+        const char *sq = strstr(lg.line, "busy, ");
+        int nseq = -1;
+        if (lanes() || seq) CU_ASSERT(sq && sscanf(sq, "busy, %d sequential", &nseq) == 1);
+        if (seq) CU_ASSERT(nseq > 0);
+        if (th > 1) {
+          CU_ASSERT_EQUAL(r.iterations, r1.iterations);
+          CU_ASSERT(memcmp(&r.solver_residual, &r1.solver_residual, sizeof(double)) == 0);
+          int bad = differ(x, x1, n);
+          CU_ASSERT_EQUAL(bad, 0);
+          if (bad)
+            printf("\n  variant %d, run %d, %d threads: %d of %d rows differ from 1 thread", v, k,
+                   th, bad, n);
+        }
+      }
+      CU_ASSERT(r1.iterations >= 8);
+      if (runs[k].st == SLV_MAX_ITER && !seq) {
+        int bad = differ(x1, ref, n);
+        CU_ASSERT_EQUAL(bad, 0);
+        if (bad) printf("\n  variant %d, run %d: %d of %d rows differ from pgs", v, k, bad, n);
+      }
+    }
+    free(x0);
+    free(ref);
+    free(x1);
+    free(x);
+    lattice_free(&L);
+  }
+}
+
 /* The second suite runs with opt.simd = SLV_SIMD_OFF: the row-at-a-time
  * sweep that CPUs without AVX2 take, which must give the same iterates. */
 static int simd_off(void) {
@@ -633,6 +906,7 @@ int main(void) {
   CU_add_test(s, "converges; the test's own residual", test_converges);
   CU_add_test(s, "dense storage: pgs itself", test_dense_is_pgs);
   CU_add_test(s, "overflow: not_finite", test_not_finite);
+  CU_add_test(s, "threads 1, 2, 3: the same bits, pgs's", test_threads);
   s = CU_add_suite("pgs_wide, opt.simd off: without the lanes", simd_off, simd_auto);
   CU_add_test(s, "findex pointing forward: the sequential group", test_findex_forward);
   if (!getenv("LCPLAB_VALGRIND")) {
@@ -642,6 +916,7 @@ int main(void) {
     CU_add_test(s, "unused slots hold junk: never read", test_unused_slots);
   }
   CU_add_test(s, "overflow: not_finite", test_not_finite);
+  CU_add_test(s, "threads 1, 2, 3 without the lanes: pgs itself, the same bits", test_threads);
   CU_add_test(s, "opt.simd: auto gives the lanes back, bad values refused", test_simd_values);
   return tst_run();
 }

@@ -9,7 +9,8 @@
 # (--on-failure: fallback, best, stop; the status and applied columns and
 # their counts in the JSON), --dump-failures repeated bit for bit by
 # `lcplab solve` (dense, CSR, cones), the .lcp sections of a dump (factored
-# storage, the recorded solve), and two runs of one command giving the same
+# storage, the recorded solve), --threads (passed on, reported in the JSON;
+# a bad count refused), and two runs of one command giving the same
 # CSV and trace but for solve_time_s.
 #
 # Environment (as test_cli.sh):
@@ -88,6 +89,23 @@ else
     fail "JSON summary" "missing scene or steps"
   fi
 fi
+
+# ---- --threads: the world's solves get opt.threads, the JSON says how many split ---------------
+# A 3-box stack is far below pgs_wide's threshold for threads, so no solve
+# splits (threaded_solves 0) and the CSV is the one-thread CSV but for
+# solve_time_s; the split itself, bit for bit, is tests/test_pgs_wide.c's.
+lcp simulate --scene stack --param n=3 --solver pgs_wide --steps 20 --csv "$T/th1.csv" --force
+j1=$(json_field threads)
+lcp simulate --scene stack --param n=3 --solver pgs_wide --steps 20 --csv "$T/th2.csv" --force \
+  --threads 2
+if [ "$rc" -eq 0 ] && [ "$j1" = 1 ] && [ "$(json_field threads)" = 2 ] &&
+  [ "$(json_field threaded_solves)" = 0 ] &&
+  [ "$(cut -d, -f1-10,12- "$T/th1.csv")" = "$(cut -d, -f1-10,12- "$T/th2.csv")" ]; then
+  pass "--threads 2: JSON threads 2, threaded_solves 0 on a small world, the CSV of one thread"
+else
+  fail "--threads 2" "exit $rc, threads '$j1' then '$(json_field threads)', threaded_solves '$(json_field threaded_solves)', or the CSVs differ"
+fi
+expect_err "bad --threads" "--threads" simulate --scene stack --solver pgs --threads 0 --csv "$T/e.csv"
 
 # ---- max_body_displacement: the 40-degree incline against the analytic slide ------------------
 # a = g (sin 40 - 0.5 cos 40) = 2.5483 m/s^2; 120 steps of 1/120 by semi-implicit
