@@ -306,6 +306,27 @@ static int has_sequential(const slv_op *op) {
   return 0;
 }
 
+/* The first slot (batch, or level) group [i, e) may take: after the slot
+ * of the last earlier group on either of its blocks b0, b1 (next[b] = 1 +
+ * that slot, 0 if none; b < 0: static) and after the slots of its rows' findex rows (rowb).
+ * *seq = 1 when a findex row lies in a later group (the group is then
+ * sequential and the slot is meaningless). */
+static int first_slot(const wide_state *s, const slv_problem *p, const int *next, int b0, int b1,
+                      int i, int e, int *seq) {
+  int c = 0;
+  *seq = 0;
+  if (b0 >= 0 && next[b0] > c) c = next[b0];
+  if (b1 >= 0 && next[b1] > c) c = next[b1];
+  for (int r = i; p->findex && r < e; r++) {
+    int f = p->findex[r];
+    if (f >= e)
+      *seq = 1;
+    else if (f >= 0 && f < i && s->rowb[f] != WIDE_SEQ && s->rowb[f] + 1 > c)
+      c = s->rowb[f] + 1;
+  }
+  return c;
+}
+
 /* Cut the rows into groups and give each its batch (see the header);
  * returns the number of groups, s->nbat the number of batches, s->cnt[b]
  * the groups in batch b.  The operator's t holds per-block ints meanwhile. */
@@ -320,16 +341,7 @@ static int group_and_schedule(wide_state *s, const slv_op *op) {
   for (int i = 0, e; i < n; i = e) {
     int b0 = fb[2 * i], b1 = fb[2 * i + 1];
     e = group_end(&op->f, i);
-    int c = 0, seq = 0; /* c: the first batch after every group this one must follow */
-    if (b0 >= 0 && next[b0] > c) c = next[b0];
-    if (b1 >= 0 && next[b1] > c) c = next[b1];
-    for (int r = i; p->findex && r < e; r++) {
-      int f = p->findex[r];
-      if (f >= e)
-        seq = 1;
-      else if (f >= 0 && f < i && s->rowb[f] != WIDE_SEQ && s->rowb[f] + 1 > c)
-        c = s->rowb[f] + 1;
-    }
+    int seq, c = first_slot(s, p, next, b0, b1, i, e, &seq); /* the first batch it may join */
     if (seq) {
       c = WIDE_SEQ;
     } else {
@@ -370,16 +382,7 @@ static int group_and_level(wide_state *s, const slv_op *op) {
   for (int i = 0, e; i < n; i = e) {
     int b0 = fb[2 * i], b1 = fb[2 * i + 1];
     e = group_end(&op->f, i);
-    int c = 0, seq = 0; /* rowb: the level of each row's group for now */
-    if (b0 >= 0 && next[b0] > c) c = next[b0];
-    if (b1 >= 0 && next[b1] > c) c = next[b1];
-    for (int r = i; p->findex && r < e; r++) {
-      int f = p->findex[r];
-      if (f >= e)
-        seq = 1;
-      else if (f >= 0 && f < i && s->rowb[f] != WIDE_SEQ && s->rowb[f] + 1 > c)
-        c = s->rowb[f] + 1;
-    }
+    int seq, c = first_slot(s, p, next, b0, b1, i, e, &seq); /* rowb: each row's level for now */
     if (seq) {
       c = WIDE_SEQ;
     } else {
