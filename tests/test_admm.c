@@ -69,15 +69,8 @@ static void test_fc3d_files(void) {
     return;
   }
   for (int f = 0; files[f].file; f++) {
-    tst_shared_path("datasets/siconos/fc3d/", path, sizeof path);
-    strncat(path, files[f].file, sizeof path - strlen(path) - 1);
-    slv_instance *in = NULL;
-    char err[512];
-    if (slv_read(path, SLV_FMT_AUTO, &in, err, sizeof err) != SLV_CONVERGED) {
-      fprintf(stderr, "%s: %s\n", files[f].file, err);
-      CU_FAIL("FC3D file not read");
-      continue;
-    }
+    slv_instance *in = tst_cone_read_fc3d(files[f].file);
+    if (!in) continue;
     slv_problem p = slv_instance_problem(in);
     slv_options o = slv_options_default();
     o.tol = 1e-8;
