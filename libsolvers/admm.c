@@ -64,7 +64,7 @@ enum {
   ADMM_ADAPT = 10,      /* iterations between two rho decisions */
   ADMM_MAX_CHANGES = 40 /* rho changes per solve at most */
 };
-#define ADMM_ALPHA     1.0  /* over-relaxation [boyd2011 sec. 3.4.3: 1.5 .. 1.8] */
+#define ADMM_ALPHA     1.0  /* relaxation: the plain step (header; boyd2011 sec. 3.4.3) */
 #define ADMM_JUMP      5.0  /* rho changes only by more than this factor [stellato2020: 5] */
 #define ADMM_RHO0      1e-2 /* the start: rho = ADMM_RHO0 x the mean diagonal of A */
 #define ADMM_RHO_RANGE 1e6  /* rho within the mean diagonal times / over this */

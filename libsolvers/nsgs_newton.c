@@ -230,8 +230,9 @@ static slv_status nsgsn_solve(void *st, slv_op *op, const slv_options *opt, doub
     if (last == SLV_CONVERGED || last < 0) break;
   }
   res->iterations = k.sweeps + k.newton;
-  if (last == SLV_CONVERGED) { /* the split, when Newton ran (a format call is a tenth of a
-                                  * solve that NSGS ends in a few microseconds) */
+  if (last == SLV_CONVERGED) {
+    /* the split, only when Newton ran: a format call is a tenth of a solve
+     * that NSGS ends in a few microseconds */
     if (k.attempts > 0)
       slv_msgf(res->message, sizeof res->message,
                "nsgs_newton: %d sweeps, %d Newton iterations (%d attempts)", k.sweeps, k.newton,

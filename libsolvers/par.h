@@ -49,8 +49,8 @@ double slv_par_dot_diff(int n, const double *g, const double *a, const double *b
  * thread of the program sees it), which lets the runtime shrink those
  * teams to the cores that are idle, and slv_par_own_end restores it.  The
  * kernels' results do not depend on their team size.  On KaplasTower
- * (experiments/README.md, "Measurements: ADMM") the 4-thread teams on 2
- * cores cost admm 40 % of its time. */
+ * (experiments/README.md, "Measurements: ADMM and auto's ADMM rule") the
+ * 4-thread teams on 2 cores made the admm solve 11.2 ms instead of 7.7. */
 static inline int slv_par_own_begin(int threads) {
 #ifdef _OPENMP
   if (threads <= 1) {

@@ -235,10 +235,7 @@ typedef struct slv_nsn {
 } slv_nsn;
 slv_status slv_nsn_init(slv_nsn *s, int n_max);
 void slv_nsn_free(slv_nsn *s);
-/* Once per problem, before slv_nsn_run (which may then run several
- * times on it): the scalings, the row blocks, and the Newton matrix's
- * storage (dense or sparse pattern + symbolic analysis), reserved if it
- * does not fit the buffers held.  SLV_OK, SLV_ERR_NOMEM (message in res). */
+
 /* admm.c: with iterations > 0, an admm solve on this state (admm's
  * slv_impl state) ends at SLV_STAGNATED after that many iterations without
  * halving its residual; 0 (the default) turns the test off.  auto uses it
@@ -248,7 +245,10 @@ void slv_admm_set_stall(void *state, int iterations);
  * (AUTO_ADMM_STALL; iterations <= 0 restores it), on auto's slv_impl
  * state; for the tests of that hand-over. */
 void slv_auto_set_admm_stall(void *state, int iterations);
-
+/* Once per problem, before slv_nsn_run (which may then run several
+ * times on it): the scalings, the row blocks, and the Newton matrix's
+ * storage (dense or sparse pattern + symbolic analysis), reserved if it
+ * does not fit the buffers held.  SLV_OK, SLV_ERR_NOMEM (message in res). */
 slv_status slv_nsn_begin(slv_nsn *s, slv_op *op, slv_result *res);
 /* Up to max_it Newton iterations from x, with w = A x + b on entry; on
  * return w = A x + b again.  A is read through op (whose packed copy it
