@@ -171,11 +171,12 @@ static int auto_choose(const auto_state *s, const slv_problem *p, char *why, siz
   return AUTO_PGS;
 }
 
-/* ADMM on a large symmetric Coulomb problem, and nsgs_newton from the
- * caller's start if ADMM stalls (AUTO_ADMM_STALL iterations without halving
- * its residual: sliding-dominated piles, where its De Saxce fixed point
- * circles; admm_stall iterations).  The better of the two iterates is returned; res->method names
- * the solver whose iterate it is, the message both. */
+/* ADMM on a large symmetric Coulomb problem, with a stall window of
+ * admm_stall iterations without halving its residual (piles, where its De
+ * Saxce fixed point circles); when it stalls, nsgs_newton from the caller's
+ * start, on the iterations ADMM left.  The better of the two iterates is
+ * returned; res->method names the solver whose iterate it is, the message
+ * both.  ADMM ending at max_iter has used the budget: no hand-over. */
 static slv_status admm_then_nsgs_newton(auto_state *s, slv_op *op, const slv_options *opt,
                                         double *x, double *w, slv_result *res, slv_hist *h) {
   int n = op->n;
@@ -183,7 +184,7 @@ static slv_status admm_then_nsgs_newton(auto_state *s, slv_op *op, const slv_opt
   slv_admm_set_stall(s->state[AUTO_ADMM], s->admm_stall);
   slv_status st = s->sub[AUTO_ADMM]->impl->solve(s->state[AUTO_ADMM], op, opt, x, w, res, h);
   slv_admm_set_stall(s->state[AUTO_ADMM], 0);
-  if (st != SLV_STAGNATED && st != SLV_MAX_ITER) return st;
+  if (st != SLV_STAGNATED || res->iterations >= opt->max_iter) return st;
   int k = s->state[AUTO_NSGS_NEWTON] &&
                   slv_solver_accepts(s->sub[AUTO_NSGS_NEWTON], op->p, NULL, 0) == SLV_OK
               ? AUTO_NSGS_NEWTON
@@ -195,7 +196,7 @@ static slv_status admm_then_nsgs_newton(auto_state *s, slv_op *op, const slv_opt
   memcpy(s->xa, x, (size_t)n * sizeof *x);
   memcpy(x, s->x0, (size_t)n * sizeof *x);
   slv_options o = *opt;
-  if (o.max_iter > it_admm) o.max_iter -= it_admm;
+  o.max_iter -= it_admm; /* >= 1 (above) */
   res->iterations = 0;
   st = s->sub[k]->impl->solve(s->state[k], op, &o, x, w, res, h);
   res->iterations += it_admm;
