@@ -2,8 +2,8 @@
  * (docs/solvers.md, "ADMM"; [boyd2011]; the FC3D_ADMM of Siconos and
  * ContactBench's ADMM [acary2018]).
  *
- * Problem: w = A x + b with A symmetric positive semidefinite, cone rows
- * in triples (either law, slv.h) and box / free rows.  The associated law
+ * Problem: w = A x + b with A positive semidefinite (x'Ax >= 0), cone
+ * rows in triples (either law, slv.h) and box / free rows.  The associated law
  * is the QP  min 1/2 x'Ax + q'x  over x in C (C: the cones K_mu times the
  * boxes), q = b; the Coulomb law is that QP's fixed point with the De
  * Saxce shift q = b + s(w), s_c = (mu_c |w_t,c|, 0, 0), updated every
@@ -31,13 +31,25 @@
  * warm (opt->warm_start): z = P_C(x) and u = -(A z + q) / rho (the
  * multiplier at z = x), so that a converged warm start stays put.
  *
- * Linear algebra: A + rho I is symmetric positive definite: CHOLMOD
+ * A nonsymmetric A (RockPile_tob1: |A - A'| / |A| = 7e-4 with a PSD
+ * symmetric part) makes the x-update the resolvent of the monotone map
+ * x -> A x + q, and the iteration Douglas-Rachford on the monotone
+ * inclusion 0 in A x + q + N_C(x) [boyd2011 sec. 3.5; the FC3D_ADMM of
+ * Siconos factors the same matrix by LU]; x'Ax >= 0 is what it needs, as
+ * the symmetric case needs A PSD.  It is not checked: an A with negative
+ * curvature makes the iterates grow (SLV_NOT_FINITE or SLV_MAX_ITER).
+ *
+ * Linear algebra: for a symmetric A, A + rho I is positive definite: CHOLMOD
  * [chen2008] over A's packed copy for n > ADMM_DENSE_MAX (analysed once
  * per problem, factorized with the shift beta = rho, cholmod_factorize_p,
  * for every rho), else LAPACKE dpotrf on a dense copy.  The sparse matrix
  * and the factor are CHOLMOD's own allocations, made once per problem
  * (and per rho change for the numeric factor); the iterations do not
- * allocate (cholmod_solve2 reuses its workspace).  CHOLMOD opens OpenMP
+ * allocate (cholmod_solve2 reuses its workspace).  A nonsymmetric A gets
+ * an LU instead: UMFPACK [davis2004] over A's pattern with its diagonal
+ * (symbolic analysis once per problem, numeric factor per rho,
+ * umfpack_di_wsolve on workspace reserved per problem), or LAPACKE
+ * dgetrf for n <= ADMM_DENSE_MAX.  CHOLMOD opens OpenMP
  * teams of its own; with opt->threads = 1 they are kept to the idle cores
  * (par.h, slv_par_own_begin).
  *
@@ -46,8 +58,8 @@
  * With a stall window (slv_admm_set_stall, auto's hand-over to
  * nsgs_newton), SLV_STAGNATED after that many iterations without halving
  * res_rel.  Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_STAGNATED,
- * SLV_NOT_FINITE, SLV_BREAKDOWN (A + rho I not positive definite: A not
- * PSD), SLV_ERR_NOMEM (no memory for the factor).  Reads max_iter, tol,
+ * SLV_NOT_FINITE, SLV_BREAKDOWN (A + rho I not positive definite, or
+ * singular for an LU: A not PSD), SLV_ERR_NOMEM (no memory for the factor).  Reads max_iter, tol,
  * norm, warm_start, threads, record_history.
  */
 #include "par.h"
@@ -58,6 +70,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <suitesparse/cholmod.h>
+#include <suitesparse/umfpack.h>
 
 enum {
   ADMM_DENSE_MAX = 600, /* rows: up to here a dense Cholesky */
@@ -69,12 +82,29 @@ enum {
 #define ADMM_RHO0      1e-2 /* the start: rho = ADMM_RHO0 x the mean diagonal of A */
 #define ADMM_RHO_RANGE 1e6  /* rho within the mean diagonal times / over this */
 
+/* A + rho I by columns for UMFPACK (a nonsymmetric A): A's pattern with
+ * every diagonal entry stored, A's values kept apart so that a new rho
+ * only rewrites the diagonal. */
+typedef struct {
+  int *p, *i;      /* the pattern: n + 1 column starts, nnz row indices */
+  double *x, *a;   /* A + rho I's values, A's values (nnz each) */
+  int *dpos;       /* column j's diagonal entry is x[dpos[j]] */
+  int *wi;         /* umfpack_di_wsolve's workspace: n ints, n doubles */
+  double *wx, *xs; /* (no iterative refinement), and its solution */
+  size_t n_cap, nz_cap;
+  void *symbolic, *numeric;
+  double control[UMFPACK_CONTROL];
+} admm_lu;
+
 typedef struct {
   int n_max;
   double *buf; /* 8 n_max */
   double *z, *u, *xs, *q, *w, *zold, *rhs, *diag;
   double *H; /* dense A + rho I and its Cholesky factor, H_cap doubles */
   size_t H_cap;
+  int *ipiv; /* n_max: the dense LU's pivots (a nonsymmetric A) */
+  int lu;    /* this problem's A is not symmetric: LU, not Cholesky */
+  admm_lu U;
   cholmod_common cm;
   int cm_started;
   cholmod_sparse *A; /* this problem's A (upper triangle read) */
@@ -97,9 +127,19 @@ static void admm_free_sparse(admm_state *s) {
   cholmod_free_dense(&s->E, &s->cm);
 }
 
+static void admm_lu_free(admm_lu *U) {
+  if (U->numeric) umfpack_di_free_numeric(&U->numeric);
+  if (U->symbolic) umfpack_di_free_symbolic(&U->symbolic);
+  free(U->p), free(U->i), free(U->x), free(U->a), free(U->dpos);
+  free(U->wi), free(U->wx), free(U->xs);
+  memset(U, 0, sizeof *U);
+}
+
 static void admm_free(void *st) {
   admm_state *s = st;
   admm_free_sparse(s);
+  admm_lu_free(&s->U);
+  free(s->ipiv);
   if (s->cm_started) cholmod_finish(&s->cm);
   free(s->buf);
   free(s->H);
@@ -112,11 +152,12 @@ static slv_status admm_init(void *st, int n_max, const slv_options *opt) {
   size_t m = (size_t)(n_max > 0 ? n_max : 1);
   s->n_max = n_max;
   s->buf = malloc(8 * m * sizeof *s->buf);
+  s->ipiv = malloc(m * sizeof *s->ipiv);
   if (n_max <= ADMM_DENSE_MAX) {
     s->H = malloc(m * m * sizeof *s->H);
     s->H_cap = s->H ? m * m : 0;
   }
-  if (!s->buf || (n_max <= ADMM_DENSE_MAX && !s->H)) {
+  if (!s->buf || !s->ipiv || (n_max <= ADMM_DENSE_MAX && !s->H)) {
     admm_free(s);
     return SLV_ERR_NOMEM;
   }
@@ -157,8 +198,66 @@ static int sparse_of_packed(admm_state *s, const slv_op *op) {
   return 0;
 }
 
-/* Storage for this problem: CHOLMOD's analysis over the packed A, or the
- * dense matrix (reserved if the workspace's does not fit).  0 or -1. */
+/* The LU pattern of A + rho I from A's CHOLMOD copy (columns sorted
+ * first): A's entries with every missing diagonal entry inserted, A's
+ * values kept in U->a; UMFPACK's symbolic analysis, once per problem.
+ * 0 or -1 (no memory). */
+static int lu_sparse_reserve(admm_state *s, int n) {
+  admm_lu *U = &s->U;
+  s->A->stype = 0; /* every entry is stored: read them all */
+  if (!cholmod_sort(s->A, &s->cm)) return -1;
+  const int *Ap = s->A->p, *Ai = s->A->i;
+  const double *Ax = s->A->x;
+  size_t nz = (size_t)Ap[n] + (size_t)n; /* at most n diagonal entries added */
+  if ((size_t)n > U->n_cap) {
+    free(U->p), free(U->dpos), free(U->wi), free(U->wx), free(U->xs);
+    U->p = malloc(((size_t)n + 1) * sizeof *U->p);
+    U->dpos = malloc((size_t)n * sizeof *U->dpos);
+    U->wi = malloc((size_t)n * sizeof *U->wi);
+    U->wx = malloc((size_t)n * sizeof *U->wx);
+    U->xs = malloc((size_t)n * sizeof *U->xs);
+    U->n_cap = U->p && U->dpos && U->wi && U->wx && U->xs ? (size_t)n : 0;
+    if (!U->n_cap) return -1;
+  }
+  if (nz > U->nz_cap) {
+    free(U->i), free(U->x), free(U->a);
+    U->i = malloc(nz * sizeof *U->i);
+    U->x = malloc(nz * sizeof *U->x);
+    U->a = malloc(nz * sizeof *U->a);
+    U->nz_cap = U->i && U->x && U->a ? nz : 0;
+    if (!U->nz_cap) return -1;
+  }
+  size_t q = 0;
+  for (int j = 0; j < n; j++) {
+    U->p[j] = (int)q;
+    U->dpos[j] = -1;
+    for (int k = Ap[j]; k <= Ap[j + 1]; k++) {
+      int r = k < Ap[j + 1] ? Ai[k] : n; /* n: past the column's end */
+      if (U->dpos[j] < 0 && r >= j) {
+        U->dpos[j] = (int)q;
+        U->i[q] = j;
+        U->a[q++] = 0.0;
+      }
+      if (r == n) break;
+      if (r == j) q--; /* the diagonal entry is stored: overwrite the inserted one */
+      U->i[q] = r;
+      U->a[q++] = Ax[k];
+    }
+  }
+  U->p[n] = (int)q;
+  if (U->numeric) umfpack_di_free_numeric(&U->numeric);
+  if (U->symbolic) umfpack_di_free_symbolic(&U->symbolic);
+  umfpack_di_defaults(U->control);
+  U->control[UMFPACK_IRSTEP] = 0; /* ADMM's next iteration corrects a step */
+  return umfpack_di_symbolic(n, n, U->p, U->i, NULL, &U->symbolic, U->control, NULL) == UMFPACK_OK
+             ? 0
+             : -1;
+}
+
+/* Storage for this problem: for n > ADMM_DENSE_MAX with a packed copy,
+ * the sparse analysis (CHOLMOD's over the upper triangle, or UMFPACK's
+ * for a nonsymmetric A); else the dense matrix (reserved if the
+ * workspace's does not fit).  0 or -1. */
 static int admm_reserve(admm_state *s, slv_op *op, int *sparse) {
   int n = op->n;
   admm_free_sparse(s);
@@ -170,6 +269,7 @@ static int admm_reserve(admm_state *s, slv_op *op, int *sparse) {
       s->cm_started = 1;
     }
     if (sparse_of_packed(s, op)) return -1;
+    if (s->lu) return lu_sparse_reserve(s, n);
     s->L = cholmod_analyze(s->A, &s->cm);
     return s->L ? 0 : -1;
   }
@@ -183,9 +283,21 @@ static int admm_reserve(admm_state *s, slv_op *op, int *sparse) {
   return 0;
 }
 
-/* Factor A + rho I: 0, 1 when not positive definite, -1 out of memory. */
+/* UMFPACK's numeric LU of A + rho I: 0, 1 when singular, -1 out of memory. */
+static int lu_factor_sparse(admm_lu *U, int n, double rho) {
+  memcpy(U->x, U->a, (size_t)U->p[n] * sizeof *U->x);
+  for (int j = 0; j < n; j++) U->x[U->dpos[j]] += rho;
+  if (U->numeric) umfpack_di_free_numeric(&U->numeric);
+  int st = umfpack_di_numeric(U->p, U->i, U->x, U->symbolic, &U->numeric, U->control, NULL);
+  if (st == UMFPACK_WARNING_singular_matrix) return 1;
+  return st == UMFPACK_OK ? 0 : -1;
+}
+
+/* Factor A + rho I (Cholesky, or LU when s->lu): 0, 1 when not positive
+ * definite (Cholesky) or singular (LU), -1 out of memory. */
 static int admm_factor(admm_state *s, slv_op *op, int sparse, double rho) {
   int n = op->n;
+  if (sparse && s->lu) return lu_factor_sparse(&s->U, n, rho);
   if (sparse) {
     double beta[2] = { rho, 0 };
     if (!cholmod_factorize_p(s->A, beta, NULL, 0, s->L, &s->cm)) return -1;
@@ -193,12 +305,23 @@ static int admm_factor(admm_state *s, slv_op *op, int sparse, double rho) {
   }
   slv_op_to_dense(op, s->H, n);
   for (int i = 0; i < n; i++) s->H[i + (size_t)i * n] += rho;
+  if (s->lu) return LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, s->H, n, s->ipiv) != 0;
   return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, s->H, n) != 0;
 }
 
 /* r <- (A + rho I)^-1 r. */
 static int admm_lsolve(admm_state *s, int n, int sparse, double *r) {
+  if (!sparse && s->lu)
+    return LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, 1, s->H, n, s->ipiv, r, n);
   if (!sparse) return LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, s->H, n, r, n);
+  if (s->lu) {
+    admm_lu *U = &s->U;
+    if (umfpack_di_wsolve(UMFPACK_A, U->p, U->i, U->x, U->xs, r, U->numeric, U->control, NULL,
+                          U->wi, U->wx) != UMFPACK_OK)
+      return -1;
+    memcpy(r, U->xs, (size_t)n * sizeof *r);
+    return 0;
+  }
   cholmod_dense B = { .nrow = (size_t)n,
                       .ncol = 1,
                       .nzmax = (size_t)n,
@@ -325,10 +448,15 @@ static void admm_start(admm_state *s, slv_op *op, const slv_options *opt, double
   }
 }
 
-static slv_status admm_fail(slv_result *res, int e, double rho) {
+static slv_status admm_fail(const admm_state *s, slv_result *res, int e, double rho) {
   if (e < 0) {
     slv_msgf(res->message, sizeof res->message, "admm: no memory for the factor of A + rho I");
     return SLV_ERR_NOMEM;
+  }
+  if (s->lu) {
+    slv_msgf(res->message, sizeof res->message,
+             "admm: A + rho I singular (rho=%.3g): A has eigenvalues near -rho", rho);
+    return SLV_BREAKDOWN;
   }
   slv_msgf(res->message, sizeof res->message,
            "admm: A + rho I not positive definite (rho=%.3g): A is not PSD", rho);
@@ -341,13 +469,15 @@ static slv_status admm_iterate(void *st, slv_op *op, const slv_options *opt, dou
   const slv_problem *p = op->p;
   int n = p->n;
   slv_op_pack(op);
+  int si, sj;
+  s->lu = !slv_is_symmetric(p, 1e-12, &si, &sj);
   double md = mean_diag(op);
   admm_run k = { .rho = ADMM_RHO0 * md,
                  .rho_lo = md / ADMM_RHO_RANGE,
                  .rho_hi = md * ADMM_RHO_RANGE };
-  if (admm_reserve(s, op, &k.sparse)) return admm_fail(res, -1, k.rho);
+  if (admm_reserve(s, op, &k.sparse)) return admm_fail(s, res, -1, k.rho);
   int e = admm_factor(s, op, k.sparse, k.rho);
-  if (e) return admm_fail(res, e, k.rho);
+  if (e) return admm_fail(s, res, e, k.rho);
   admm_start(s, op, opt, k.rho, x);
   double binf = 1, b2 = 0, r2;
   for (int i = 0; i < n; i++) binf = fmax(binf, fabs(p->b[i])), b2 += p->b[i] * p->b[i];
@@ -362,7 +492,7 @@ static slv_status admm_iterate(void *st, slv_op *op, const slv_options *opt, dou
   double mark_r = INFINITY; /* the stall test: res_rel at the last halving */
   int mark_it = 0;
   for (int it = 1; it <= opt->max_iter; it++) {
-    if (admm_step(s, op, &k, x)) return admm_fail(res, -1, k.rho);
+    if (admm_step(s, op, &k, x)) return admm_fail(s, res, -1, k.rho);
     res->iterations = it;
     double rinf = slv_natmap_norms(p, s->z, s->w, &r2);
     if (isnan(rinf)) {
@@ -395,7 +525,7 @@ static slv_status admm_iterate(void *st, slv_op *op, const slv_options *opt, dou
     }
     if (it % ADMM_ADAPT == 0 && (e = admm_adapt(s, op, &k)) != 0) {
       memcpy(x, s->z, (size_t)n * sizeof *x);
-      return admm_fail(res, e, k.rho);
+      return admm_fail(s, res, e, k.rho);
     }
   }
   memcpy(x, s->z, (size_t)n * sizeof *x);
@@ -426,9 +556,9 @@ static const slv_impl admm_impl = {
 
 const slv_solver slv_solver_admm = {
   .name = "admm",
-  .summary = "ADMM on the cone QP / De Saxce fixed point, adaptive rho, over-relaxation "
-             "(CHOLMOD or dense Cholesky)",
+  .summary = "ADMM on the cone QP / De Saxce fixed point, adaptive rho "
+             "(Cholesky: CHOLMOD or dense; LU for a nonsymmetric A: UMFPACK or dense)",
   .cite = "boyd2011",
-  .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_SYMMETRIC,
+  .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
   .impl = &admm_impl,
 };
