@@ -2,6 +2,16 @@
  * the problem's features and hands it the solve (docs/solvers.md,
  * "auto").  The rule, first match:
  *
+ *   cones, Coulomb law,     admm (ADMM: one factorization couples every
+ *   n > 600, >= 12 blocks   contact at once; Cholesky, or LU for a
+ *   a contact               nonsymmetric A), nsgs_newton if it stalls.  Each
+ *                           contact coupled to 12 or more (stacks of boxes,
+ *                           4 contact points a face: KaplasTower 23, the
+ *                           pyramid exports 23-26) is where Gauss-Seidel
+ *                           crawls; the piles, RockPile and Capsules (5-9)
+ *                           go to nsgs_newton, 10x faster than ADMM on
+ *                           Capsules (experiments/README.md, "Measurements:
+ *                           auto's coupling rule").
  *   cones, Coulomb law      nsgs_newton: NSGS sweeps, and the Alart-Curnier
  *                           Newton (dense LU up to 600 rows, else sparse UMFPACK)
  *                           when the sweeps stall; the fastest on the FC3D
@@ -45,8 +55,9 @@ enum {
   AUTO_NSUB
 };
 enum {
-  AUTO_PIVOT_MAX = 300, /* rows: the pivoting solvers up to here */
-  AUTO_ADMM_STALL = 100 /* ADMM iterations without halving res_rel before nsgs_newton takes over */
+  AUTO_PIVOT_MAX = 300,  /* rows: the pivoting solvers up to here */
+  AUTO_ADMM_STALL = 100, /* ADMM iterations without halving res_rel before nsgs_newton takes over */
+  AUTO_ADMM_COUPLING = 12 /* 3x3 blocks a contact (its own included) from which ADMM goes first */
 };
 
 typedef struct {
@@ -116,30 +127,54 @@ static void copy_why(char *why, size_t len, const char *text) {
   why[k] = 0;
 }
 
+/* The 3x3 blocks of A per contact, its own included: how many contacts
+ * each one is coupled to (by A's packed copy; nnz / 3n for a column
+ * packing, whose blocks store only their nonzeros). */
+static double contact_coupling(slv_op *op) {
+  int n = op->n;
+  slv_op_pack(op);
+  if (op->packed == SLV_OP_BLOCKS) return (double)op->colptr[n / 3] / (n / 3);
+  return slv_op_nnz(op) / (3.0 * n);
+}
+
+/* The ADMM-first rule: a large Coulomb problem whose contacts are
+ * strongly coupled; its reason into why.  1 if it applies. */
+static int admm_first(const auto_state *s, slv_op *op, char *why, size_t len) {
+  const slv_problem *p = op->p;
+  char msg[160];
+  if (!(p->ncones > 0 && p->cone_law == SLV_CONE_COULOMB && p->n > NSN_DENSE_MAX &&
+        takes(s, AUTO_ADMM, p, msg, sizeof msg)))
+    return 0;
+  double coupling = contact_coupling(op);
+  if (coupling < AUTO_ADMM_COUPLING) return 0;
+  int i, j;
+  slv_msgf(why, len,
+           "%d Coulomb cones, n=%d > %d, %.1f blocks a contact >= %d: ADMM (one %s per rho), "
+           "nsgs_newton if it stalls",
+           p->ncones, p->n, NSN_DENSE_MAX, coupling, AUTO_ADMM_COUPLING,
+           slv_is_symmetric(p, 1e-12, &i, &j) ? "Cholesky" : "LU (A not symmetric)");
+  return 1;
+}
+
 /* Index of the solver to run, and why (into why). */
-static int auto_choose(const auto_state *s, const slv_problem *p, char *why, size_t len) {
+static int auto_choose(const auto_state *s, slv_op *op, char *why, size_t len) {
+  const slv_problem *p = op->p;
   char msg[160], refused[96] = ""; /* dantzig's refusal, for lemke's reason */
   const char *law = p->cone_law == SLV_CONE_COULOMB ? "Coulomb" : "associated";
-  if (p->ncones > 0 && p->cone_law == SLV_CONE_COULOMB && p->n > NSN_DENSE_MAX &&
-      takes(s, AUTO_ADMM, p, msg, sizeof msg)) {
-    slv_msgf(why, len,
-             "%d Coulomb cones, symmetric A, n=%d > %d: ADMM (one sparse Cholesky per rho), "
-             "nsgs_newton if it stalls",
-             p->ncones, p->n, NSN_DENSE_MAX);
-    return AUTO_ADMM;
-  }
+  int i, j;
+  if (admm_first(s, op, why, len)) return AUTO_ADMM;
   if (p->ncones > 0 && p->cone_law == SLV_CONE_COULOMB &&
       takes(s, AUTO_NSGS_NEWTON, p, msg, sizeof msg)) {
     /* a fixed text, no formatting: on the one-to-five-contact problems a
      * solve takes 2-15 us, and vsnprintf was a tenth of that */
     copy_why(why, len,
-             p->n > NSN_DENSE_MAX ? "Coulomb cones, A not symmetric: NSGS, then sparse (UMFPACK) "
-                                    "Newton when the sweeps stall"
+             p->n > NSN_DENSE_MAX ? "Coulomb cones, fewer than 12 blocks a contact: NSGS, then "
+                                    "sparse (UMFPACK) Newton when the sweeps stall"
                                   : "Coulomb cones, n <= 600: NSGS, then dense Newton when the "
                                     "sweeps stall");
     return AUTO_NSGS_NEWTON;
   }
-  if (p->ncones > 0 && p->cone_law == SLV_CONE_ASSOCIATED &&
+  if (p->ncones > 0 && p->cone_law == SLV_CONE_ASSOCIATED && slv_is_symmetric(p, 1e-12, &i, &j) &&
       takes(s, AUTO_ADMM, p, msg, sizeof msg)) {
     slv_msgf(why, len, "%d associated cones, symmetric A, n=%d: a convex QP for ADMM", p->ncones,
              p->n);
@@ -216,7 +251,7 @@ static slv_status admm_then_nsgs_newton(auto_state *s, slv_op *op, const slv_opt
 static slv_status auto_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
                              slv_result *res, slv_hist *h) {
   auto_state *s = st;
-  int k = auto_choose(s, op->p, res->choice, sizeof res->choice);
+  int k = auto_choose(s, op, res->choice, sizeof res->choice);
   res->method = s->sub[k]->name;
   if (k == AUTO_ADMM && op->p->cone_law == SLV_CONE_COULOMB)
     return admm_then_nsgs_newton(s, op, opt, x, w, res, h);

@@ -2,9 +2,12 @@
  * it runs the solver its rule names (res.method), says why (res.choice),
  * and the answer is the planted one, judged by this test's own residual:
  *   - Coulomb cones (planted, dense)                 -> nsgs_newton
- *   - Coulomb cones, sparse CSR, n > 600, symmetric  -> admm
+ *   - Coulomb cones, sparse CSR, n > 600, symmetric,
+ *     3 blocks a contact (weakly coupled)            -> nsgs_newton
+ *   - Coulomb cones, dense, n > 600, symmetric,
+ *     every contact coupled                          -> admm
  *     the same with ADMM stalled at once             -> nsgs_newton, from the start
- *   - Coulomb cones, sparse, n > 600, A not symmetric -> nsgs_newton
+ *   - the same two made nonsymmetric                 -> nsgs_newton, admm (its LU)
  *   - associated cones, symmetric A                  -> admm
  *   - a dense symmetric LCP, n <= 300                -> dantzig
  *   - the same LCP in CSR                            -> pgs
@@ -39,7 +42,10 @@ static slv_status run_auto(const slv_problem *p, double tol, double *x, slv_resu
   return run_auto_stall(p, tol, x, res, 0);
 }
 
-static void cone_case(slv_cone_law law, int nc, int sparse, const char *expect) {
+/* auto on a planted cone problem: the solver it runs (expect), its reason
+ * (naming the law, and containing why_part if not NULL), x*. */
+static void cone_case_why(slv_cone_law law, int nc, int sparse, const char *expect,
+                          const char *why_part) {
   tst_cone_case P;
   tst_cone_case_plant(&P, nc, 3, 0.3, law, sparse, 51 + (unsigned long)nc);
   slv_problem p = tst_cone_case_view(&P, law, sparse);
@@ -51,26 +57,36 @@ static void cone_case(slv_cone_law law, int nc, int sparse, const char *expect) 
   CU_ASSERT_STRING_EQUAL(res.method, expect);
   CU_ASSERT(strlen(res.choice) > 10);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.choice, law == SLV_CONE_COULOMB ? "Coulomb" : "associated"));
+  if (why_part) CU_ASSERT_PTR_NOT_NULL(strstr(res.choice, why_part));
   TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
   free(x);
   tst_cone_case_free(&P);
 }
 
+static void cone_case(slv_cone_law law, int nc, int sparse, const char *expect) {
+  cone_case_why(law, nc, sparse, expect, NULL);
+}
+
+/* n = 633 either way.  The sparse plant (G G' with G on 3 diagonals: 9
+ * nonzeros a row, 3 blocks a contact) is weakly coupled: nsgs_newton.  The
+ * dense plant couples every contact to every other (211 blocks a
+ * contact): ADMM first. */
 static void test_cones(void) {
   cone_case(SLV_CONE_COULOMB, 12, 0, "nsgs_newton");
-  cone_case(SLV_CONE_COULOMB, 210, 1, "admm"); /* n = 633, symmetric: ADMM */
+  cone_case_why(SLV_CONE_COULOMB, 210, 1, "nsgs_newton", "fewer than 12 blocks");
+  cone_case_why(SLV_CONE_COULOMB, 210, 0, "admm", "211.0 blocks a contact");
   cone_case(SLV_CONE_ASSOCIATED, 12, 0, "admm");
   cone_case(SLV_CONE_ASSOCIATED, 210, 1, "admm");
 }
 
-/* n = 633, sparse symmetric Coulomb (auto's ADMM rule): with a stall
- * window of one iteration ADMM hands over at once, and nsgs_newton,
- * restarted from the caller's start, reaches the planted solution; the
- * message names both phases. */
+/* n = 633, dense symmetric Coulomb, every contact coupled (auto's ADMM
+ * rule): with a stall window of one iteration ADMM hands over at once, and
+ * nsgs_newton, restarted from the caller's start, reaches the planted
+ * solution; the message names both phases. */
 static void test_admm_stalls(void) {
   tst_cone_case P;
-  tst_cone_case_plant(&P, 210, 3, 0.3, SLV_CONE_COULOMB, 1, 261);
-  slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 1);
+  tst_cone_case_plant(&P, 210, 3, 0.3, SLV_CONE_COULOMB, 0, 261);
+  slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 0);
   double *x = malloc((size_t)P.n * sizeof *x);
   slv_result res;
   slv_status st = run_auto_stall(&p, 1e-10, x, &res, 1);
@@ -84,27 +100,34 @@ static void test_admm_stalls(void) {
   tst_cone_case_free(&P);
 }
 
-/* The same size with A made nonsymmetric (A(i,i+1) += 1e-3 where stored,
- * b moved so that x* stays the solution: b' = b - dA x*): ADMM refuses it,
- * auto runs nsgs_newton and says why. */
-static void test_nonsymmetric_sparse(void) {
+/* A 633-row plant made nonsymmetric (A(i,i+1) += 1e-3 where stored, b
+ * moved so that x* stays the solution: b' = b - dA x*), in both plants:
+ * the sparse one (weakly coupled) goes to nsgs_newton, the dense one
+ * (every contact coupled) to ADMM's LU path, and the reason says so. */
+static void nonsymmetric_case(int sparse, const char *expect, const char *why_part) {
   tst_cone_case P;
-  tst_cone_case_plant(&P, 210, 3, 0.3, SLV_CONE_COULOMB, 1, 262);
+  tst_cone_case_plant(&P, 210, 3, 0.3, SLV_CONE_COULOMB, sparse, 262);
   for (int i = 0; i + 1 < P.n; i++)
-    for (int k = P.Ap[i]; k < P.Ap[i + 1]; k++)
-      if (P.Aj[k] == i + 1) {
-        P.Ax[k] += 1e-3;
-        P.b[i] -= 1e-3 * P.xs[i + 1];
-      }
-  slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 1);
+    if (P.A[i + (size_t)(i + 1) * P.n] != 0) {
+      P.A[i + (size_t)(i + 1) * P.n] += 1e-3;
+      P.b[i] -= 1e-3 * P.xs[i + 1];
+      for (int k = P.Ap[i]; k < P.Ap[i + 1]; k++)
+        if (P.Aj[k] == i + 1) P.Ax[k] += 1e-3;
+    }
+  slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, sparse);
   double *x = malloc((size_t)P.n * sizeof *x);
   slv_result res;
   CU_ASSERT_EQUAL(run_auto(&p, 1e-10, x, &res), SLV_CONVERGED);
-  CU_ASSERT_STRING_EQUAL(res.method, "nsgs_newton");
-  CU_ASSERT_PTR_NOT_NULL(strstr(res.choice, "not symmetric"));
+  CU_ASSERT_STRING_EQUAL(res.method, expect);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.choice, why_part));
   TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
   free(x);
   tst_cone_case_free(&P);
+}
+
+static void test_nonsymmetric(void) {
+  nonsymmetric_case(1, "nsgs_newton", "fewer than 12 blocks");
+  nonsymmetric_case(0, "admm", "LU (A not symmetric)");
 }
 
 static void test_lcp(void) {
@@ -176,11 +199,13 @@ static void test_large_nonsymmetric(void) {
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("auto", NULL, NULL);
-  CU_add_test(s, "cones: Coulomb -> nsgs_newton (admm: large, symmetric), associated -> admm",
+  CU_add_test(s,
+              "cones: Coulomb -> nsgs_newton (admm: large, coupled, symmetric), associated -> admm",
               test_cones);
   CU_add_test(s, "large symmetric Coulomb: ADMM stalls -> nsgs_newton from the start",
               test_admm_stalls);
-  CU_add_test(s, "large nonsymmetric Coulomb -> nsgs_newton", test_nonsymmetric_sparse);
+  CU_add_test(s, "large nonsymmetric Coulomb: weakly coupled -> nsgs_newton, coupled -> admm (LU)",
+              test_nonsymmetric);
   CU_add_test(s, "LCP: dense symmetric -> dantzig, CSR -> pgs, nonsymmetric -> lemke", test_lcp);
   CU_add_test(s, "LCP with a zero diagonal entry -> lemke, x by hand", test_zero_diagonal);
   CU_add_test(s, "dense nonsymmetric LCP over 300 rows -> pgs", test_large_nonsymmetric);
