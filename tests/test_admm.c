@@ -26,6 +26,19 @@ static slv_status run(const slv_problem *p, slv_options *o, double *x, slv_resul
   return st;
 }
 
+/* admm on p at tol 1e-10 (o set here) reaches the planted x* (what names
+ * the case in a failure's line). */
+static void reaches_planted(const slv_problem *p, const double *xs, const char *what,
+                            slv_options *o, double *x, slv_result *res) {
+  o->tol = 1e-10;
+  o->max_iter = 20000;
+  slv_status st = run(p, o, x, res);
+  if (st != SLV_CONVERGED)
+    fprintf(stderr, "admm %s: %s (%s)\n", what, slv_status_str(st), res->message);
+  CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+  TST_VEC_CLOSE(x, xs, p->n, 1e-7, 0);
+}
+
 /* n = 3 * 205 + 6 = 621 rows, sparse A = G G' + 0.1 I in CSR: the CHOLMOD
  * path, planted x* (A is positive definite: the solution is unique). */
 static void sparse_planted(slv_cone_law law, unsigned long seed) {
@@ -34,14 +47,8 @@ static void sparse_planted(slv_cone_law law, unsigned long seed) {
   slv_problem p = tst_cone_case_view(&P, law, 1);
   double *x = malloc((size_t)P.n * sizeof *x);
   slv_options o = slv_options_default();
-  o.tol = 1e-10;
-  o.max_iter = 20000;
   slv_result res;
-  slv_status st = run(&p, &o, x, &res);
-  if (st != SLV_CONVERGED)
-    fprintf(stderr, "admm sparse: %s (%s)\n", slv_status_str(st), res.message);
-  CU_ASSERT_EQUAL(st, SLV_CONVERGED);
-  TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
+  reaches_planted(&p, P.xs, "sparse", &o, x, &res);
   /* warm start from the answer: converged at once */
   o.warm_start = 1;
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
@@ -81,14 +88,8 @@ static void skew_planted(int nc, int sparse, slv_cone_law law, unsigned long see
   CU_ASSERT(skew > 1e-3);
   double *x = malloc((size_t)n * sizeof *x);
   slv_options o = slv_options_default();
-  o.tol = 1e-10;
-  o.max_iter = 20000;
   slv_result res;
-  slv_status st = run(&p, &o, x, &res);
-  if (st != SLV_CONVERGED)
-    fprintf(stderr, "admm nonsymmetric: %s (%s)\n", slv_status_str(st), res.message);
-  CU_ASSERT_EQUAL(st, SLV_CONVERGED);
-  TST_VEC_CLOSE(x, P.xs, n, 1e-7, 0);
+  reaches_planted(&p, P.xs, "nonsymmetric", &o, x, &res);
   CU_ASSERT(tst_cone_problem_natres(&p, x) <= 1.01e-10 * fmax(1.0, res.res.b_inf));
   free(x);
   tst_cone_case_free(&P);
