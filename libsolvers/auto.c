@@ -220,10 +220,7 @@ static slv_status admm_then_nsgs_newton(auto_state *s, slv_op *op, const slv_opt
   slv_status st = s->sub[AUTO_ADMM]->impl->solve(s->state[AUTO_ADMM], op, opt, x, w, res, h);
   slv_admm_set_stall(s->state[AUTO_ADMM], 0);
   if (st != SLV_STAGNATED || res->iterations >= opt->max_iter) return st;
-  int k = s->state[AUTO_NSGS_NEWTON] &&
-                  slv_solver_accepts(s->sub[AUTO_NSGS_NEWTON], op->p, NULL, 0) == SLV_OK
-              ? AUTO_NSGS_NEWTON
-              : AUTO_NSGS;
+  int k = takes(s, AUTO_NSGS_NEWTON, op->p, NULL, 0) ? AUTO_NSGS_NEWTON : AUTO_NSGS;
   int it_admm = res->iterations;
   double r_admm = slv_residual(op->p, x, w).res_rel;
   char admm_msg[96];
