@@ -48,7 +48,11 @@
  * first decision of a solve (slv_nsn_begin).
  *
  * Counts: result.iterations = sweeps + Newton iterations; the message says
- * how many of each.  Statuses: those of nsgs and nsn_ac (SLV_CONVERGED,
+ * how many of each.  Out of budget, x is the best iterate seen at the end
+ * of a chunk or an attempt, by the test's measure (res_rel_2 under the
+ * 2-norm test, else res_rel), not the last: NSGS need not decrease the
+ * residual (RockPile_tob1 went from a Newton point at 8.6e-7 to 1.9e-3),
+ * and the message names which iterate it returns.  Statuses: those of nsgs and nsn_ac (SLV_CONVERGED,
  * SLV_MAX_ITER when the sum reaches opt->max_iter, SLV_NOT_FINITE,
  * SLV_ERR_UNSUPPORTED).  Reads the options nsgs reads, and tol / norm.
  */
@@ -71,6 +75,7 @@ typedef struct {
   slv_nsn nsn;   /* Newton core */
   int nsn_ready; /* slv_nsn_begin done for the current solve */
   double *xs;    /* size n_max: iterate saved before a Newton attempt */
+  double *xb;    /* size n_max: the best iterate seen at a chunk's or an attempt's end */
 } nsgsn_state;
 
 static void nsgsn_free(void *st) {
@@ -81,6 +86,7 @@ static void nsgsn_free(void *st) {
   }
   slv_nsn_free(&s->nsn);
   free(s->xs);
+  free(s->xb);
   memset(s, 0, sizeof *s);
 }
 
@@ -89,7 +95,8 @@ static slv_status nsgsn_init(void *st, int n_max, const slv_options *opt) {
   s->gs = calloc(1, slv_solver_nsgs.impl->state_size);
   size_t m = (size_t)(n_max > 0 ? n_max : 1);
   s->xs = malloc(m * sizeof *s->xs);
-  if (!s->gs || !s->xs) {
+  s->xb = malloc(m * sizeof *s->xb);
+  if (!s->gs || !s->xs || !s->xb) {
     nsgsn_free(s);
     return SLV_ERR_NOMEM;
   }
@@ -189,6 +196,52 @@ static slv_status newton_attempt(nsgsn_state *s, slv_op *op, const slv_options *
   return SLV_MAX_ITER;
 }
 
+/* The convergence test's measure at (x, w): res_rel_2 under the 2-norm
+ * test, else res_rel. */
+static double test_measure(const slv_problem *p, const slv_options *opt, const double *x,
+                           const double *w) {
+  slv_residuals r = slv_residual(p, x, w);
+  return opt->norm == SLV_NORM_2 ? r.res_rel_2 : r.res_rel;
+}
+
+/* The best iterate so far, by the test's measure (NSGS need not decrease
+ * it: on a nonsymmetric A a chunk can leave a good Newton point far
+ * behind, so the solve returns the best, not the last). */
+typedef struct {
+  double m; /* its measure (INFINITY: none yet) */
+  int at;   /* the iteration count it was reached at */
+} best_seen;
+
+static void keep_if_best(nsgsn_state *s, const slv_problem *p, const slv_options *opt,
+                         const schedule *k, const double *x, const double *w, best_seen *b) {
+  double m = test_measure(p, opt, x, w);
+  if (!(m < b->m)) return;
+  b->m = m;
+  b->at = k->sweeps + k->newton;
+  memcpy(s->xb, x, (size_t)p->n * sizeof *x);
+}
+
+/* At the budget's end: x back to the best iterate if the last is worse;
+ * the message names which one is returned. */
+static void end_at_best(nsgsn_state *s, slv_op *op, const slv_options *opt, const schedule *k,
+                        const best_seen *b, double *x, double *w, slv_result *res) {
+  const slv_problem *p = op->p;
+  slv_op_w(op, x, w);
+  double m = test_measure(p, opt, x, w), kept = m;
+  int at = k->sweeps + k->newton;
+  if (b->m < m) {
+    memcpy(x, s->xb, (size_t)p->n * sizeof *x);
+    slv_op_w(op, x, w);
+    kept = b->m;
+    at = b->at;
+  }
+  slv_msgf(res->message, sizeof res->message,
+           "nsgs_newton: %d sweeps + %d Newton iterations (%d attempts), %s=%.3g > tol=%.3g "
+           "(the best iterate, at iteration %d; the last had %.3g)",
+           k->sweeps, k->newton, k->attempts, opt->norm == SLV_NORM_2 ? "res_rel_2" : "res_rel",
+           kept, opt->tol, at, m);
+}
+
 static slv_status nsgsn_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
                               slv_result *res, slv_hist *h) {
   nsgsn_state *s = st;
@@ -207,6 +260,7 @@ static slv_status nsgsn_solve(void *st, slv_op *op, const slv_options *opt, doub
   slv_options o = *opt;
   o.warm_start = 1;
   slv_status last = SLV_MAX_ITER;
+  best_seen best = { INFINITY, 0 };
   while (k.sweeps + k.newton < opt->max_iter) {
     slv_result sub = *res;
     sub.iterations = 0;
@@ -220,6 +274,7 @@ static slv_status nsgsn_solve(void *st, slv_op *op, const slv_options *opt, doub
       break;
     }
     double r_now = sub.solver_residual;
+    keep_if_best(s, p, opt, &k, x, w, &best);
     k.debt -= sub.iterations * k.c_sweep;
     if (k.sweeps + k.newton >= opt->max_iter || k.debt > 0) {
       k.r_before = r_now;
@@ -228,6 +283,7 @@ static slv_status nsgsn_solve(void *st, slv_op *op, const slv_options *opt, doub
     if (!newton_pays(s, &k, op, opt, x, sub.iterations, r_now, res)) continue;
     last = newton_attempt(s, op, opt, &k, r_now, x, w, res, h);
     if (last == SLV_CONVERGED || last < 0) break;
+    keep_if_best(s, p, opt, &k, x, w, &best);
   }
   res->iterations = k.sweeps + k.newton;
   if (last == SLV_CONVERGED) {
@@ -239,14 +295,7 @@ static slv_status nsgsn_solve(void *st, slv_op *op, const slv_options *opt, doub
                k.attempts);
     return SLV_CONVERGED;
   }
-  if (last == SLV_MAX_ITER) {
-    slv_op_w(op, x, w);
-    slv_residuals r = slv_residual(p, x, w);
-    slv_msgf(res->message, sizeof res->message,
-             "nsgs_newton: %d sweeps + %d Newton iterations (%d attempts), res_rel=%.3g > "
-             "tol=%.3g",
-             k.sweeps, k.newton, k.attempts, r.res_rel, opt->tol);
-  }
+  if (last == SLV_MAX_ITER) end_at_best(s, op, opt, &k, &best, x, w, res);
   return last;
 }
 

@@ -12,7 +12,8 @@
  *   - refusals: the associated law, findex rows;
  *   - the Siconos FC3D files on which Siconos' NSGS is expected to pass
  *     (datasets README: collections dc1, dc2, fclib_1), solved to 1e-8 by
- *     nsgs_newton, judged by the test's own residual.
+ *     nsgs_newton, judged by the test's own residual;
+ *   - out of budget, nsgs_newton returns its best iterate (RockPile_tob1).
  * Residuals are recomputed here (tst_cone_natres: the test's own cone
  * projection, w in long double), never taken from the library. */
 #include "slv.h"
@@ -385,6 +386,34 @@ static void test_fc3d_files(void) {
   }
 }
 
+/* Out of budget, nsgs_newton returns its best iterate, not its last.  On
+ * RockPile_tob1 (W not symmetric) the sweeps after a Newton attempt leave
+ * its point: after 2000 iterations the last iterate is at about 9e-4
+ * (2-norm), the best one seen at a chunk's end near 4e-5. */
+static void test_best_iterate(void) {
+  char path[4096];
+  if (!tst_shared_path("datasets/siconos/fc3d", path, sizeof path)) {
+    printf("SKIP: ../shared/datasets absent\n");
+    return;
+  }
+  slv_instance *in = tst_cone_read_fc3d("RockPile_tob1.dat");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+  slv_problem p = slv_instance_problem(in);
+  slv_options o = slv_options_default();
+  o.tol = 1e-8;
+  o.norm = SLV_NORM_2;
+  o.max_iter = 2000;
+  double *x = malloc((size_t)p.n * sizeof *x);
+  slv_result res;
+  CU_ASSERT_EQUAL(run("nsgs_newton", &p, &o, x, &res), SLV_MAX_ITER);
+  double own = tst_cone_problem_natres2(&p, x);
+  CU_ASSERT(own <= 1e-4);
+  TST_CLOSE(res.res.res_rel_2, own, 0, 1e-6); /* the result describes the x returned */
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "the best iterate"));
+  free(x);
+  slv_instance_free(in);
+}
+
 int main(void) {
   gsl_set_error_handler_off();
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
@@ -398,5 +427,7 @@ int main(void) {
   CU_add_test(s, "the 2-norm test replaces the inf tests (large b)", test_norm2_replaces_inf);
   CU_add_test(s, "refusals: associated law, findex, bad norm", test_refusals);
   CU_add_test(s, "Siconos FC3D files (NSGS collections) at 1e-8", test_fc3d_files);
+  CU_add_test(s, "out of budget: the best iterate, not the last (RockPile_tob1)",
+              test_best_iterate);
   return tst_run();
 }
