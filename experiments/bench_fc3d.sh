@@ -27,9 +27,14 @@
 #    (N = the judge's norm, BENCH_FC3D_NORM: lcplab stops where the judge
 #    agrees, as the peers stop on their own 2-norm based errors)
 #    in its own process under `timeout` (BENCH_FC3D_TIMEOUT s), first with
-#    --repeat 1; when R x that time fits in BENCH_FC3D_BUDGET it is redone
-#    with --repeat R (the median of R is kept), else the single solve is
-#    kept and the row says so (peer_fc3d's --budget does the same: it stops
+#    --repeat 1 (the probe, time t1); then R = max(BENCH_FC3D_REPEAT,
+#    min(BENCH_FC3D_REPEAT_MAX, BENCH_FC3D_FAST / t1)), made odd: a fast run
+#    is repeated until its solves add up to about BENCH_FC3D_FAST seconds,
+#    since the median of 3 solves of 2-20 us swung 20-40 % between runs.
+#    When R x t1 fits in BENCH_FC3D_BUDGET it is redone with --repeat R (the
+#    median of R is kept), else the single solve is kept and the row says
+#    so.  The peers get the same rule: a probe with --repeat 1, then
+#    --repeat R from their own t1 (peer_fc3d's --budget also stops
 #    repeating when the next solve would pass the budget).  Exit 2 (e.g.
 #    pcg_cone / apgd refuse a non-symmetric W) is recorded as "refused", 124
 #    as "timeout";
@@ -37,7 +42,7 @@
 #      live    (default) the harness is copied to a temporary directory and
 #              built there; per problem, tolerance and solver (one process
 #              each, so an assert in one Siconos solver loses only that run):
-#                peer_fc3d -s P --tol T --maxit 100000 --repeat R
+#                peer_fc3d -s P --tol T --maxit 100000 --repeat 1, then R
 #                          --budget BENCH_FC3D_BUDGET --save-r PFX FILE
 #              under `timeout`, P in NSGS PROX NSN_AC ADMM VI_EG NSN_FB TFP
 #              NSGS_PLI;
@@ -72,7 +77,9 @@
 # both anyway), BENCH_FC3D_TOLS (default "1e-4 1e-8"), BENCH_FC3D_TIMEOUT
 # (default 10 s per run, the same for every program), BENCH_FC3D_BUDGET
 # (default 3 s: no more repeats once the summed solve time would pass it),
-# BENCH_FC3D_REPEAT (default 3), BENCH_FC3D_KEEP=1 (keep the temporary
+# BENCH_FC3D_REPEAT (default 3: the fewest repeats), BENCH_FC3D_FAST
+# (default 0.1 s) and BENCH_FC3D_REPEAT_MAX (default 1001): the repeats of a
+# fast run (above), BENCH_FC3D_KEEP=1 (keep the temporary
 # directory: runs.tsv, every program's output and x, the converted problems).
 # The defaults keep a full live run near 10 minutes on 2 cores; most of it is
 # the peers' runs that do not converge (100000 iterations or the timeout).
@@ -100,6 +107,8 @@ norm=${BENCH_FC3D_NORM:-2}
 tlimit=${BENCH_FC3D_TIMEOUT:-10}
 budget=${BENCH_FC3D_BUDGET:-3}
 repeat=${BENCH_FC3D_REPEAT:-3}
+fast=${BENCH_FC3D_FAST:-0.1}
+rmax=${BENCH_FC3D_REPEAT_MAX:-1001}
 maxit=100000
 if [ "$quick" = 1 ]; then
   tols=${BENCH_FC3D_TOLS:-1e-4}
@@ -187,7 +196,7 @@ if [ "$mode" = live ]; then
     exit 1
   fi
   peer=$tmp/peers/peer_fc3d
-  peerdesc="live: Siconos numerics $(dpkg-query -W -f '${Version}' libsiconos-numerics-dev 2>/dev/null || echo '?') via peer_fc3d (maxit $maxit, repeat $repeat, budget $budget s, timeout $tlimit s)"
+  peerdesc="live: Siconos numerics $(dpkg-query -W -f '${Version}' libsiconos-numerics-dev 2>/dev/null || echo '?') via peer_fc3d (maxit $maxit, repeat $repeat..$rmax to about $fast s, budget $budget s, timeout $tlimit s)"
 elif [ "$mode" = stored ]; then
   for t in $tols; do
     for k in main extra; do
@@ -222,9 +231,24 @@ for f in $files; do
 done
 
 # ---- 2./3. the runs -----------------------------------------------------------------------
-# run_lcplab FILE SOLVER TOL: one solve first; when R of them fit in the
-# budget (R x time_s <= BENCH_FC3D_BUDGET), the run is redone with --repeat R
-# and that median is kept, else the single solve is (like peer_fc3d --budget)
+# repeats_for OUT: the repeats a run whose probe printed OUT (JSON, first
+# "time_s") gets: R = max(repeat, min(rmax, fast / t1)), odd; 1 when R
+# solves would not fit in the budget, or OUT has no time
+repeats_for() {
+  sed -n 's/.*"time_s":\([-+.0-9eE]*\).*/\1/p' "$1" |
+    awk -v r="$repeat" -v m="$rmax" -v f="$fast" -v b="$budget" '
+      NR == 1 { t = $1 + 0
+                R = (t > 0) ? int(f / t) : m
+                if (R > m) R = m
+                if (R < r) R = r
+                if (R % 2 == 0) R++
+                if (R * t > b) R = 1
+                print R; done = 1 }
+      END { if (!done) print 1 }'
+}
+
+# run_lcplab FILE SOLVER TOL: the probe (one solve), then --repeat R
+# (repeats_for) when R > 1, whose median is kept; else the single solve is
 run_lcplab() {
   b=$(basename "$1")
   nrun=$((nrun + 1))
@@ -235,27 +259,34 @@ run_lcplab() {
   one=1
   timeout "$tlimit" "$lcplab" solve "$1" --solver "$2" --tol "$3" --max-iter "$maxit" \
     --norm "$norm" --repeat 1 --solution "$x" --force >"$out" 2>"$err" || rc=$?
-  if { [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]; } && [ "$repeat" -gt 1 ] &&
-     sed -n 's/.*"time_s":\([-+.0-9eE]*\).*/\1/p' "$out" |
-       awk -v r="$repeat" -v b="$budget" 'NR == 1 {ok = ($1 * r <= b)} END {exit ok ? 0 : 1}'; then
+  r=1
+  if [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]; then r=$(repeats_for "$out"); fi
+  if [ "$r" -gt 1 ]; then
     one=0
     rc=0
     timeout "$tlimit" "$lcplab" solve "$1" --solver "$2" --tol "$3" --max-iter "$maxit" \
-      --norm "$norm" --repeat "$repeat" --solution "$x" --force >"$out" 2>"$err" || rc=$?
+      --norm "$norm" --repeat "$r" --solution "$x" --force >"$out" 2>"$err" || rc=$?
   fi
   [ "$rc" -eq 124 ] && rm -f "$x"
   printf '%s\tlcplab\t%s\t%s\t%s\t%s\t%s\t%s\tlive\t%s\n' "$b" "$2" "$3" "$rc" "$out" "$err" "$x" "$one" >>"$runs"
 }
 
-# run_peer FILE SOLVER TOL (a killed run leaves no JSON; an assert leaves stderr)
+# run_peer FILE SOLVER TOL: the probe, then --repeat R as run_lcplab (a
+# killed run leaves no JSON; an assert leaves stderr)
 run_peer() {
   b=$(basename "$1")
   nrun=$((nrun + 1))
   out=$tmp/out/$nrun.json
   err=$tmp/out/$nrun.err
   rc=0
-  timeout -k 5 "$tlimit" "$peer" -s "$2" --tol "$3" --maxit "$maxit" --repeat "$repeat" \
+  timeout -k 5 "$tlimit" "$peer" -s "$2" --tol "$3" --maxit "$maxit" --repeat 1 \
     --budget "$budget" --save-r "$tmp/x/$nrun" "$1" >"$out" 2>"$err" || rc=$?
+  r=1
+  if [ "$rc" -eq 0 ]; then r=$(repeats_for "$out"); fi
+  if [ "$r" -gt 1 ]; then
+    timeout -k 5 "$tlimit" "$peer" -s "$2" --tol "$3" --maxit "$maxit" --repeat "$r" \
+      --budget "$budget" --save-r "$tmp/x/$nrun" "$1" >"$out" 2>"$err" || rc=$?
+  fi
   [ "$rc" -eq 137 ] && rc=124
   printf '%s\tsiconos\t%s\t%s\t%s\t%s\t%s\t%s\tlive\t0\n' "$b" "$2" "$3" "$rc" "$out" "$err" "$tmp/x/$nrun.$2.r" >>"$runs"
 }
@@ -319,7 +350,7 @@ python3 "$srcdir/experiments/profile.py" --runs "$runs" --problems "$problems" \
   --meta "blas=${blas:-unknown}" --meta "OPENBLAS_NUM_THREADS=1" \
   --meta "peers=$peerdesc" --meta "peers_source=$mode" \
   --meta "lcplab_solvers=$(echo $csolvers)" --meta "peer_solvers=$( [ "$mode" = none ] || echo $psolvers)" \
-  --meta "tols=$(echo $tols)" --meta "max_iter=$maxit" --meta "repeat=$repeat" \
+  --meta "tols=$(echo $tols)" --meta "max_iter=$maxit" --meta "repeat=$repeat..$rmax (to about $fast s of solves)" \
   --meta "timeout_s=$tlimit" --meta "peer_budget_s=$budget" --meta "problems=$nfiles" \
   --meta "runs_wall_s=$runtime" --meta "loadavg_start=$load0" --meta "loadavg_end=$load1" \
   --meta "cores=$(nproc 2>/dev/null || echo '?')"

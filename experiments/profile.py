@@ -585,13 +585,15 @@ def main():
     out.append("## Coulomb-cone solvers: lcplab vs Siconos FC3D (Dolan-More profile, %d problems)" % P)
     out.append("")
     out.append("%s, host %s, rev %s.  Peers: **%s**.  lcplab: `lcplab solve FILE --solver S --tol T "
-               "--max-iter %s --repeat %s` (fewer when over the budget) under a %s s timeout.  OPENBLAS_NUM_THREADS=1.  Times are "
+               "--max-iter %s --repeat R` under a %s s timeout, R = %s: every run, lcplab's and the peers', is "
+               "probed with one solve and then repeated until its solves add up to about that time (fewer when "
+               "over the budget).  OPENBLAS_NUM_THREADS=1.  Times are "
                "each program's median solve time (solver call only), one process at a time; "
                "the runs took %s s; load average %s at the start, %s at the end (%s cores: other "
                "processes add noise, more below 1 ms)."
                % (metad.get("date", "?"), metad.get("host", "?"), metad.get("rev", "?"),
-                  metad.get("peers", "?"), metad.get("max_iter", "?"), metad.get("repeat", "?"),
-                  metad.get("timeout_s", "?"), metad.get("runs_wall_s", "?"),
+                  metad.get("peers", "?"), metad.get("max_iter", "?"), metad.get("timeout_s", "?"),
+                  metad.get("repeat", "?"), metad.get("runs_wall_s", "?"),
                   metad.get("loadavg_start", "?"), metad.get("loadavg_end", "?"),
                   metad.get("cores", "?")))
     out.append("")
@@ -656,6 +658,28 @@ def main():
                     vf += 1
             return res, vf, vs
 
+        def close_calls(s, band=1.1):
+            # the solver's contested problems whose time is within `band` of
+            # the fastest peer's: wins and losses that timing noise can flip
+            wins, losses = [], []
+            nwin = nloss = 0
+            for p in names:
+                row = byk.get((tol, s, p))
+                if not ok_run(row, False):
+                    continue
+                tp = [max(byk[(tol, q, p)]["time"], TIME_FLOOR) for q in peer_solvers
+                      if ok_run(byk.get((tol, q, p)), False)]
+                if not tp:
+                    continue
+                ratio = max(row["time"], TIME_FLOOR) / min(tp)
+                if ratio <= 1.0:
+                    nwin += 1
+                else:
+                    nloss += 1
+                if 1.0 / band <= ratio <= band:
+                    (wins if ratio <= 1.0 else losses).append((p, ratio))
+            return wins, losses, nwin, nloss
+
         if lcp_solvers and not peer_solvers:
             out.append("No peers in this run: no goal line.")
             out.append("")
@@ -675,6 +699,11 @@ def main():
                        ">= %g%%: %s)." % (tol, a.norm, best[2], pct(best[0], P), best[0], P,
                                           pct(best[1], P), best[1], P, GOAL_FASTEST, GOAL_SOLVES,
                                           "met" if ok else "NOT met"))
+            cw, cl, nw, nl = close_calls(best[2])
+            out.append("Close calls of %s (time within 10%% of the fastest peer's, which timing noise can "
+                       "flip; problems no peer solves not counted): %d of its %d wins, %d of its %d losses%s."
+                       % (best[2], len(cw), nw, len(cl), nl,
+                          (" (" + ", ".join("%s %.2fx" % (p, r_) for p, r_ in cl) + ")") if cl else ""))
             out.append("Virtual best lcplab (per problem the fastest lcplab solver; not one solver): "
                        "fastest on %.1f%% (%d), solves %.1f%% (%d)." % (pct(vf, P), vf, pct(vs, P), vs))
             have_alt = all(r_["solved_alt"] is not None for r_ in rows
