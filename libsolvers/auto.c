@@ -206,12 +206,13 @@ static int auto_choose(const auto_state *s, slv_op *op, char *why, size_t len) {
   return AUTO_PGS;
 }
 
-/* ADMM on a large symmetric Coulomb problem, with a stall window of
+/* ADMM on a large coupled Coulomb problem, with a stall window of
  * admm_stall iterations without halving its residual (piles, where its De
  * Saxce fixed point circles); when it stalls, nsgs_newton from the caller's
- * start, on the iterations ADMM left.  The better of the two iterates is
- * returned; res->method names the solver whose iterate it is, the message
- * both.  ADMM ending at max_iter has used the budget: no hand-over. */
+ * start, on the iterations ADMM left.  The better of the two iterates, by
+ * the test's measure (slv_test_measure: res_rel_2 under the 2-norm test),
+ * is returned; res->method names the solver whose iterate it is, the
+ * message both.  ADMM ending at max_iter has used the budget: no hand-over. */
 static slv_status admm_then_nsgs_newton(auto_state *s, slv_op *op, const slv_options *opt,
                                         double *x, double *w, slv_result *res, slv_hist *h) {
   int n = op->n;
@@ -222,7 +223,8 @@ static slv_status admm_then_nsgs_newton(auto_state *s, slv_op *op, const slv_opt
   if (st != SLV_STAGNATED || res->iterations >= opt->max_iter) return st;
   int k = takes(s, AUTO_NSGS_NEWTON, op->p, NULL, 0) ? AUTO_NSGS_NEWTON : AUTO_NSGS;
   int it_admm = res->iterations;
-  double r_admm = slv_residual(op->p, x, w).res_rel;
+  slv_residuals ra = slv_residual(op->p, x, w);
+  double r_admm = slv_test_measure(opt, &ra); /* the two iterates ranked by the test's measure */
   char admm_msg[96];
   slv_msgf(admm_msg, sizeof admm_msg, "%s", res->message);
   memcpy(s->xa, x, (size_t)n * sizeof *x);
@@ -233,7 +235,8 @@ static slv_status admm_then_nsgs_newton(auto_state *s, slv_op *op, const slv_opt
   st = s->sub[k]->impl->solve(s->state[k], op, &o, x, w, res, h);
   res->iterations += it_admm;
   res->method = s->sub[k]->name;
-  if (st != SLV_CONVERGED && !(slv_residual(op->p, x, w).res_rel <= r_admm)) {
+  slv_residuals rn = slv_residual(op->p, x, w);
+  if (st != SLV_CONVERGED && !(slv_test_measure(opt, &rn) <= r_admm)) {
     memcpy(x, s->xa, (size_t)n * sizeof *x); /* ADMM's iterate was the better one */
     slv_op_w(op, x, w);
     res->method = s->sub[AUTO_ADMM]->name;

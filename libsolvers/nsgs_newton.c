@@ -196,12 +196,11 @@ static slv_status newton_attempt(nsgsn_state *s, slv_op *op, const slv_options *
   return SLV_MAX_ITER;
 }
 
-/* The convergence test's measure at (x, w): res_rel_2 under the 2-norm
- * test, else res_rel. */
+/* The convergence test's measure at (x, w) (slv_test_measure). */
 static double test_measure(const slv_problem *p, const slv_options *opt, const double *x,
                            const double *w) {
   slv_residuals r = slv_residual(p, x, w);
-  return opt->norm == SLV_NORM_2 ? r.res_rel_2 : r.res_rel;
+  return slv_test_measure(opt, &r);
 }
 
 /* The best iterate so far, by the test's measure (NSGS need not decrease

@@ -189,6 +189,11 @@ static inline int slv_met_norms(const slv_problem *p, const slv_options *opt, do
 static inline int slv_met(const slv_problem *p, const slv_options *opt, const slv_residuals *r) {
   return slv_met_norms(p, opt, r->res_nat_inf, r->res_rel, r->res_rel_2);
 }
+/* The measure that test compares with tol, to rank two iterates by:
+ * res_rel_2 under SLV_NORM_2, else res_rel. */
+static inline double slv_test_measure(const slv_options *opt, const slv_residuals *r) {
+  return opt->norm == SLV_NORM_2 ? r->res_rel_2 : r->res_rel;
+}
 
 /* The nonsmooth Newton core of nsn_ac.c (Alart-Curnier), shared with the
  * nsgs_newton hybrid.  Its Newton matrix is dense (LAPACKE LU of the
