@@ -30,7 +30,9 @@
 #    --repeat 1 (the probe, time t1); then R = max(BENCH_FC3D_REPEAT,
 #    min(BENCH_FC3D_REPEAT_MAX, BENCH_FC3D_FAST / t1)), made odd: a fast run
 #    is repeated until its solves add up to about BENCH_FC3D_FAST seconds,
-#    since the median of 3 solves of 2-20 us swung 20-40 % between runs.
+#    since the median of 3 solves of 2-20 us swung 20-40 % between runs
+#    (and the median of 1001 solves, 11 ms in all, still 30 % once: the
+#    machine's disturbances last milliseconds).
 #    When R x t1 fits in BENCH_FC3D_BUDGET it is redone with --repeat R (the
 #    median of R is kept), else the single solve is kept and the row says
 #    so.  The peers get the same rule: a probe with --repeat 1, then
@@ -78,7 +80,7 @@
 # (default 10 s per run, the same for every program), BENCH_FC3D_BUDGET
 # (default 3 s: no more repeats once the summed solve time would pass it),
 # BENCH_FC3D_REPEAT (default 3: the fewest repeats), BENCH_FC3D_FAST
-# (default 0.1 s) and BENCH_FC3D_REPEAT_MAX (default 1001): the repeats of a
+# (default 0.2 s) and BENCH_FC3D_REPEAT_MAX (default 10001): the repeats of a
 # fast run (above), BENCH_FC3D_KEEP=1 (keep the temporary
 # directory: runs.tsv, every program's output and x, the converted problems).
 # The defaults keep a full live run near 10 minutes on 2 cores; most of it is
@@ -107,8 +109,8 @@ norm=${BENCH_FC3D_NORM:-2}
 tlimit=${BENCH_FC3D_TIMEOUT:-10}
 budget=${BENCH_FC3D_BUDGET:-3}
 repeat=${BENCH_FC3D_REPEAT:-3}
-fast=${BENCH_FC3D_FAST:-0.1}
-rmax=${BENCH_FC3D_REPEAT_MAX:-1001}
+fast=${BENCH_FC3D_FAST:-0.2}
+rmax=${BENCH_FC3D_REPEAT_MAX:-10001}
 maxit=100000
 if [ "$quick" = 1 ]; then
   tols=${BENCH_FC3D_TOLS:-1e-4}
