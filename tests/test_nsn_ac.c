@@ -331,6 +331,16 @@ static void test_refusals(void) {
 
 /* ---- Siconos files where Siconos' NSGS is expected to pass ------------------- */
 
+/* The options of the file tests: tol 1e-8 in the 2-norm (the Siconos
+ * judge's test), max_iter iterations. */
+static slv_options file_options(int max_iter) {
+  slv_options o = slv_options_default();
+  o.tol = 1e-8;
+  o.norm = SLV_NORM_2;
+  o.max_iter = max_iter;
+  return o;
+}
+
 static void test_fc3d_files(void) {
   const char *files[] = { "FC3D_Example1.dat",
                           "FC3D_Example1_SBM.dat",
@@ -369,10 +379,7 @@ static void test_fc3d_files(void) {
     slv_instance *in = tst_cone_read_fc3d(files[f]);
     if (!in) continue;
     slv_problem p = slv_instance_problem(in);
-    slv_options o = slv_options_default();
-    o.tol = 1e-8;
-    o.norm = SLV_NORM_2;
-    o.max_iter = 100000;
+    slv_options o = file_options(100000);
     double *x = malloc((size_t)p.n * sizeof *x);
     slv_result res;
     slv_status st = run("nsgs_newton", &p, &o, x, &res);
@@ -399,10 +406,7 @@ static void test_best_iterate(void) {
   slv_instance *in = tst_cone_read_fc3d("RockPile_tob1.dat");
   CU_ASSERT_PTR_NOT_NULL_FATAL(in);
   slv_problem p = slv_instance_problem(in);
-  slv_options o = slv_options_default();
-  o.tol = 1e-8;
-  o.norm = SLV_NORM_2;
-  o.max_iter = 2000;
+  slv_options o = file_options(2000);
   double *x = malloc((size_t)p.n * sizeof *x);
   slv_result res;
   CU_ASSERT_EQUAL(run("nsgs_newton", &p, &o, x, &res), SLV_MAX_ITER);
