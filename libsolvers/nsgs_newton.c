@@ -52,9 +52,9 @@
  * of a chunk or an attempt, by the test's measure (res_rel_2 under the
  * 2-norm test, else res_rel), not the last: NSGS need not decrease the
  * residual (RockPile_tob1 went from a Newton point at 8.6e-7 to 1.9e-3),
- * and the message names which iterate it returns.  Statuses: those of nsgs and nsn_ac (SLV_CONVERGED,
- * SLV_MAX_ITER when the sum reaches opt->max_iter, SLV_NOT_FINITE,
- * SLV_ERR_UNSUPPORTED).  Reads the options nsgs reads, and tol / norm.
+ * and the message names which iterate it returns.  Statuses: those of nsgs
+ * and nsn_ac (SLV_CONVERGED, SLV_MAX_ITER when the sum reaches
+ * opt->max_iter, SLV_NOT_FINITE, SLV_ERR_UNSUPPORTED).  Reads the options nsgs reads, and tol / norm.
  */
 #include "slv_internal.h"
 
