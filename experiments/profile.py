@@ -646,6 +646,11 @@ def main():
                 return False
             return bool(row["solved_alt"]) if alt else row["solved"] == "yes"
 
+        def solved_times(solvers, p, alt):
+            # the floored times of the solvers' runs that solved p
+            return [max(byk[(tol, q, p)]["time"], TIME_FLOOR) for q in solvers
+                    if ok_run(byk.get((tol, q, p)), alt)]
+
         def goal_of(alt):
             res = []
             for s in lcp_solvers:
@@ -655,20 +660,17 @@ def main():
                     if not ok_run(row, alt):
                         continue
                     solved += 1
-                    tp = [max(byk[(tol, q, p)]["time"], TIME_FLOOR) for q in peer_solvers
-                          if ok_run(byk.get((tol, q, p)), alt)]
+                    tp = solved_times(peer_solvers, p, alt)
                     if not tp or max(row["time"], TIME_FLOOR) <= min(tp):
                         fastest += 1
                 res.append((fastest, solved, s))
             vf = vs = 0  # the virtual best lcplab
             for p in names:
-                tl = [max(byk[(tol, s, p)]["time"], TIME_FLOOR) for s in lcp_solvers
-                      if ok_run(byk.get((tol, s, p)), alt)]
+                tl = solved_times(lcp_solvers, p, alt)
                 if not tl:
                     continue
                 vs += 1
-                tp = [max(byk[(tol, q, p)]["time"], TIME_FLOOR) for q in peer_solvers
-                      if ok_run(byk.get((tol, q, p)), alt)]
+                tp = solved_times(peer_solvers, p, alt)
                 if not tp or min(tl) <= min(tp):
                     vf += 1
             return res, vf, vs
@@ -682,8 +684,7 @@ def main():
                 row = byk.get((tol, s, p))
                 if not ok_run(row, False):
                     continue
-                tp = [max(byk[(tol, q, p)]["time"], TIME_FLOOR) for q in peer_solvers
-                      if ok_run(byk.get((tol, q, p)), False)]
+                tp = solved_times(peer_solvers, p, False)
                 if not tp:
                     continue
                 ratio = max(row["time"], TIME_FLOOR) / min(tp)

@@ -54,7 +54,8 @@
  * residual (RockPile_tob1 went from a Newton point at 8.6e-7 to 1.9e-3),
  * and the message names which iterate it returns.  Statuses: those of nsgs
  * and nsn_ac (SLV_CONVERGED, SLV_MAX_ITER when the sum reaches
- * opt->max_iter, SLV_NOT_FINITE, SLV_ERR_UNSUPPORTED).  Reads the options nsgs reads, and tol / norm.
+ * opt->max_iter, SLV_NOT_FINITE, SLV_ERR_UNSUPPORTED).  Reads the options
+ * nsgs reads, and tol / norm.
  */
 #include "slv_internal.h"
 
