@@ -470,7 +470,7 @@ static slv_status admm_iterate(void *st, slv_op *op, const slv_options *opt, dou
   int n = p->n;
   slv_op_pack(op);
   int si, sj;
-  s->lu = !slv_is_symmetric(p, 1e-12, &si, &sj);
+  s->lu = !slv_op_is_symmetric(op, 1e-12, &si, &sj);
   double md = mean_diag(op);
   admm_run k = { .rho = ADMM_RHO0 * md,
                  .rho_lo = md / ADMM_RHO_RANGE,

@@ -137,6 +137,14 @@ static double contact_coupling(slv_op *op) {
   return slv_op_nnz(op) / (3.0 * n);
 }
 
+/* Whether A is symmetric, by the packed copy (formed here; the solver
+ * picked uses it, and admm asks the same question of the same op). */
+static int symmetric(slv_op *op) {
+  int i, j;
+  slv_op_pack(op);
+  return slv_op_is_symmetric(op, 1e-12, &i, &j);
+}
+
 /* The ADMM-first rule: a large Coulomb problem whose contacts are
  * strongly coupled; its reason into why.  1 if it applies. */
 static int admm_first(const auto_state *s, slv_op *op, char *why, size_t len) {
@@ -147,12 +155,11 @@ static int admm_first(const auto_state *s, slv_op *op, char *why, size_t len) {
     return 0;
   double coupling = contact_coupling(op);
   if (coupling < AUTO_ADMM_COUPLING) return 0;
-  int i, j;
   slv_msgf(why, len,
            "%d Coulomb cones, n=%d > %d, %.1f blocks a contact >= %d: ADMM (one %s per rho), "
            "nsgs_newton if it stalls",
            p->ncones, p->n, NSN_DENSE_MAX, coupling, AUTO_ADMM_COUPLING,
-           slv_is_symmetric(p, 1e-12, &i, &j) ? "Cholesky" : "LU (A not symmetric)");
+           symmetric(op) ? "Cholesky" : "LU (A not symmetric)");
   return 1;
 }
 
@@ -161,7 +168,6 @@ static int auto_choose(const auto_state *s, slv_op *op, char *why, size_t len) {
   const slv_problem *p = op->p;
   char msg[160], refused[96] = ""; /* dantzig's refusal, for lemke's reason */
   const char *law = p->cone_law == SLV_CONE_COULOMB ? "Coulomb" : "associated";
-  int i, j;
   if (admm_first(s, op, why, len)) return AUTO_ADMM;
   if (p->ncones > 0 && p->cone_law == SLV_CONE_COULOMB &&
       takes(s, AUTO_NSGS_NEWTON, p, msg, sizeof msg)) {
@@ -174,7 +180,7 @@ static int auto_choose(const auto_state *s, slv_op *op, char *why, size_t len) {
                                     "sweeps stall");
     return AUTO_NSGS_NEWTON;
   }
-  if (p->ncones > 0 && p->cone_law == SLV_CONE_ASSOCIATED && slv_is_symmetric(p, 1e-12, &i, &j) &&
+  if (p->ncones > 0 && p->cone_law == SLV_CONE_ASSOCIATED && symmetric(op) &&
       takes(s, AUTO_ADMM, p, msg, sizeof msg)) {
     slv_msgf(why, len, "%d associated cones, symmetric A, n=%d: a convex QP for ADMM", p->ncones,
              p->n);

@@ -340,6 +340,91 @@ int slv_op_pack_rows(slv_op *op) {
   return pack_columns(op);
 }
 
+/* ---- symmetry by the packed copy ------------------------------------------------ */
+
+/* The slot of index key among idx[lo..hi) (increasing), or -1. */
+static int find_sorted(const int *idx, int lo, int hi, int key) {
+  int end = hi;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (idx[mid] < key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < end && idx[lo] == key ? lo : -1;
+}
+
+/* The largest |entry| of the packed copy's m values. */
+static double packed_amax(const double *val, size_t m) {
+  double amax = 0;
+  for (size_t e = 0; e < m; e++) {
+    double a = fabs(val[e]);
+    if (a > amax) amax = a;
+  }
+  return amax;
+}
+
+/* Packed scalar columns: every stored A(i,j) against A(j,i) (0 if not
+ * stored; a pair that differs has at least one entry stored). */
+static int cols_symmetric(const slv_op *op, double tol, int *ii, int *jj) {
+  const int *cp = op->colptr, *ri = op->rowind;
+  for (int j = 0; j < op->n; j++)
+    for (int k = cp[j]; k < cp[j + 1]; k++) {
+      int i = ri[k], m = find_sorted(ri, cp[i], cp[i + 1], j);
+      double t = m < 0 ? 0.0 : op->val[m];
+      if (fabs(op->val[k] - t) > tol) {
+        *ii = i;
+        *jj = j;
+        return 0;
+      }
+    }
+  return 1;
+}
+
+/* Packed 3x3 blocks by column: every stored block (I,J) against the
+ * transpose of block (J,I) (zero if not stored). */
+static int blocks_symmetric(const slv_op *op, double tol, int *ii, int *jj) {
+  static const double zero[9];
+  const int *cp = op->colptr, *ri = op->rowind;
+  for (int J = 0; J < op->n / 3; J++)
+    for (int k = cp[J]; k < cp[J + 1]; k++) {
+      int I = ri[k], m = find_sorted(ri, cp[I], cp[I + 1], J);
+      const double *B = op->val + 9 * (size_t)k, *T = m < 0 ? zero : op->val + 9 * (size_t)m;
+      for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++)
+          if (fabs(B[r + 3 * c] - T[c + 3 * r]) > tol) {
+            *ii = 3 * I + r;
+            *jj = 3 * J + c;
+            return 0;
+          }
+    }
+  return 1;
+}
+
+int slv_op_is_symmetric(slv_op *op, double rtol, int *ii, int *jj) {
+  if (op->sym != 0 && op->sym_rtol == rtol) {
+    *ii = op->sym_i;
+    *jj = op->sym_j;
+    return op->sym > 0;
+  }
+  int yes;
+  *ii = *jj = -1;
+  if (op->packed == SLV_OP_COLS) {
+    yes = cols_symmetric(op, rtol * packed_amax(op->val, (size_t)op->colptr[op->n]), ii, jj);
+  } else if (op->packed == SLV_OP_BLOCKS) {
+    size_t m = 9 * (size_t)op->colptr[op->n / 3];
+    yes = blocks_symmetric(op, rtol * packed_amax(op->val, m), ii, jj);
+  } else {
+    yes = slv_is_symmetric(op->p, rtol, ii, jj);
+  }
+  op->sym = yes ? 1 : -1;
+  op->sym_rtol = rtol;
+  op->sym_i = *ii;
+  op->sym_j = *jj;
+  return yes;
+}
+
 double slv_op_nnz(const slv_op *op) {
   int n = op->n;
   if (op->packed == SLV_OP_COLS) return op->colptr[n];

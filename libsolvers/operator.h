@@ -107,6 +107,10 @@ typedef struct slv_op {
   double *t;
   slv_op_buf *buf;
   int threads; /* opt.threads for the CSR product (slv_solve sets it; 1 after slv_op_begin) */
+  /* slv_op_is_symmetric's answer for this solve: sym 0 not asked yet, 1
+   * symmetric, -1 not (A(sym_i, sym_j) the pair found), at sym_rtol */
+  int sym, sym_i, sym_j;
+  double sym_rtol;
 } slv_op;
 
 /* Allocate the buffers for problems of up to n_max rows (SLV_OK or
@@ -128,6 +132,13 @@ int slv_op_pack(slv_op *op);
  * only through slv_op_matvec (and the diagonal, slv_op_w): the column
  * primitives (slv_op_col_axpy, slv_op_col3_axpy) need the columns. */
 int slv_op_pack_rows(slv_op *op);
+
+/* Whether A is symmetric: slv_is_symmetric's test (|A_ij - A_ji| <= rtol
+ * max |A_kl|; *ii, *jj an offending pair when not), by the packed copy's
+ * nonzeros when slv_op_pack formed one (O(nnz log) against a pass over a
+ * dense n^2 array), else by the storage.  The answer is kept for the
+ * rest of the solve, so auto and the solver it picks test A once. */
+int slv_op_is_symmetric(slv_op *op, double rtol, int *ii, int *jj);
 
 /* Stored entries of A as the products see them: the packed copy's, n^2
  * for a dense A, CSR's, or the factored rows' 24 per row. */

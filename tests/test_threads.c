@@ -22,7 +22,8 @@
  * refused by slv_options_validate.  The operator's packed products
  * (operator.h): by block columns and by block rows, from dense and from CSR
  * storage whose rows name their entries out of order and keep an explicit
- * zero, against a product summed here; the block-row product of the chain
+ * zero, against a product summed here; their symmetry test
+ * (slv_op_is_symmetric) against slv_is_symmetric; the block-row product of the chain
  * on 2 and 3 threads bit for bit the one on 1; the chunked dot products
  * (par.h) against their definition, on 1, 2 and 3 threads.
  */
@@ -38,6 +39,7 @@
 #include "operator.h" /* the packed products, private to libsolvers */
 #include "par.h"      /* the chunked sums, private too */
 #include "slv.h"
+#include "slv_internal.h" /* slv_is_symmetric */
 #include "tst_util.h"
 
 enum { NC = 3000 };
@@ -283,6 +285,110 @@ static void test_packed_layouts(void) {
   packed_product_check(&p, A, x);
 }
 
+/* slv_op_is_symmetric by the packed copy against slv_is_symmetric by the
+ * storage: the same verdict and the same first offending pair.  Blocks
+ * (a 4-contact problem, dense and CSR): symmetric; one entry moved by
+ * 1e-3 (its mirror not); an entry whose mirror block is not stored; a
+ * move of 1e-14, within 1e-12 max|A|.  Columns (n = 64, no cones, a band
+ * of width 2): symmetric, then one entry moved.  A pair may come in
+ * either order. */
+static int op_symmetric(const slv_problem *p, int layout, int *ii, int *jj) {
+  slv_op_buf buf;
+  memset(&buf, 0, sizeof buf);
+  CU_ASSERT_FATAL(slv_op_buf_alloc(&buf, p->n) == SLV_OK);
+  slv_op op;
+  slv_op_begin(&op, p, &buf);
+  CU_ASSERT_EQUAL(slv_op_pack(&op), layout);
+  int yes = slv_op_is_symmetric(&op, 1e-12, ii, jj);
+  slv_op_buf_free(&buf);
+  return yes;
+}
+
+static void symmetry_agrees(const slv_problem *p, int layout, int want) {
+  int i1, j1, i2, j2;
+  CU_ASSERT_EQUAL(slv_is_symmetric(p, 1e-12, &i1, &j1), want);
+  CU_ASSERT_EQUAL(op_symmetric(p, layout, &i2, &j2), want);
+  if (!want) {
+    /* the pair, in either order (CSR storage names the upper one) */
+    CU_ASSERT((i1 == i2 && j1 == j2) || (i1 == j2 && j1 == i2));
+  }
+}
+
+/* the dense A's nonzeros as CSR rows, in column order */
+static void dense_to_csr(int n, const double *A, int *Ap, int *Aj, double *Ax) {
+  int nz = 0;
+  for (int i = 0; i < n; i++) {
+    Ap[i] = nz;
+    for (int j = 0; j < n; j++)
+      if (A[i + n * j] != 0.0) {
+        Aj[nz] = j;
+        Ax[nz++] = A[i + n * j];
+      }
+  }
+  Ap[n] = nz;
+}
+
+static void block_symmetry_both_storages(slv_problem *p, double *A, int *Ap, int *Aj, double *Ax,
+                                         int want) {
+  p->storage = SLV_DENSE;
+  p->A = A;
+  p->lda = PK_N;
+  p->Ap = p->Aj = NULL;
+  p->Ax = NULL;
+  symmetry_agrees(p, SLV_OP_BLOCKS, want);
+  dense_to_csr(PK_N, A, Ap, Aj, Ax);
+  p->storage = SLV_CSR;
+  p->A = NULL;
+  p->lda = 0;
+  p->Ap = Ap;
+  p->Aj = Aj;
+  p->Ax = Ax;
+  symmetry_agrees(p, SLV_OP_BLOCKS, want);
+}
+
+static void test_packed_symmetry(void) {
+  double A[PK_N * PK_N], b[PK_N] = { 0 }, Ax[PK_N * PK_N], mu[PK_NC];
+  int Ap[PK_N + 1], Aj[PK_N * PK_N], rows[PK_NC];
+  uint64_t s = 13;
+  for (int j = 0; j < PK_N; j++)
+    for (int i = j; i < PK_N; i++) {
+      int on = planted_block(i / 3, j / 3) || planted_block(j / 3, i / 3);
+      A[i + PK_N * j] = A[j + PK_N * i] = on ? unif(&s) - 0.5 + (i == j ? 4.0 : 0.0) : 0.0;
+    }
+  for (int c = 0; c < PK_NC; c++) mu[c] = 0.5, rows[c] = 3 * c;
+  slv_problem p = slv_problem_empty();
+  p.n = PK_N;
+  p.b = b;
+  p.ncones = PK_NC;
+  p.cone_rows = rows;
+  p.cone_mu = mu;
+  block_symmetry_both_storages(&p, A, Ap, Aj, Ax, 1);
+  A[4 + PK_N * 2] += 1e-3; /* A(4,2), block (1,0); its mirror in block (0,1) */
+  block_symmetry_both_storages(&p, A, Ap, Aj, Ax, 0);
+  A[4 + PK_N * 2] -= 1e-3;
+  A[0 + PK_N * 6] = 0.1; /* block (0,2) stored, block (2,0) all zero */
+  block_symmetry_both_storages(&p, A, Ap, Aj, Ax, 0);
+  A[0 + PK_N * 6] = 0.0;
+  A[4 + PK_N * 2] *= 1 + 1e-14;
+  block_symmetry_both_storages(&p, A, Ap, Aj, Ax, 1);
+
+  enum { NB = 64 };
+  double *B = calloc(NB * NB, sizeof *B), bb[NB] = { 0 };
+  CU_ASSERT_FATAL(B != NULL);
+  for (int j = 0; j < NB; j++)
+    for (int i = j; i < NB && i <= j + 2; i++) B[i + NB * j] = B[j + NB * i] = (i == j ? 5.0 : unif(&s) - 0.5);
+  slv_problem q = slv_problem_empty();
+  q.n = NB;
+  q.b = bb;
+  q.storage = SLV_DENSE;
+  q.A = B;
+  q.lda = NB;
+  symmetry_agrees(&q, SLV_OP_COLS, 1);
+  B[40 + NB * 41] += 1e-3; /* A(40,41): named as A(41,40), the lower triangle */
+  symmetry_agrees(&q, SLV_OP_COLS, 0);
+  free(B);
+}
+
 /* The chain's block-row product on 1, 2 and 3 threads: the same bits. */
 static void test_block_rows_threads(void) {
   chain h;
@@ -366,6 +472,7 @@ int main(void) {
   CU_add_test(s, "threads: 0 and above the maximum refused", test_validate);
   CU_add_test(s, "the chain's CSR product, checked here", test_product);
   CU_add_test(s, "packed block columns and block rows, dense and CSR", test_packed_layouts);
+  CU_add_test(s, "symmetry by the packed copy: as slv_is_symmetric", test_packed_symmetry);
   CU_add_test(s, "block-row product: the same bits on 1, 2 and 3 threads", test_block_rows_threads);
   CU_add_test(s, "chunked dot products: the same bits on 1, 2 and 3 threads", test_chunked_dots);
   CU_add_test(s, "pjacobi_cone: the same x with 1, 2 and 3 threads", test_pjacobi_cone);
