@@ -102,6 +102,7 @@ slv_status slv_nsn_init(slv_nsn *s, int n_max) {
   size_t m = (size_t)(n_max > 0 ? n_max : 1);
   memset(s, 0, sizeof *s);
   s->n_max = n_max;
+  s->sp.klu_flops = NSN_KLU_FLOPS;
   if (n_max <= NSN_DENSE_MAX) { /* small workspaces never reserve at a solve */
     s->H = malloc(m * m * sizeof *s->H);
     s->H_cap = m * m;
@@ -483,6 +484,8 @@ slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_i
              "nsn_ac: %d Newton iterations, best res_rel=%.3g > tol=%.3g", max_it, best, opt->tol);
   return st;
 }
+
+void slv_nsn_set_klu_flops(void *state, double flops) { ((slv_nsn *)state)->sp.klu_flops = flops; }
 
 /* ---- the registered solver -------------------------------------------------- */
 

@@ -1,6 +1,6 @@
 /* nsn_sparse.c -- the sparse Newton matrix of the Alart-Curnier Newton
- * (nsn_ac.c, nsgs_newton.c): storage, assembly and SuiteSparse UMFPACK
- * factorization (docs/solvers.md, "Alart-Curnier Newton").
+ * (nsn_ac.c, nsgs_newton.c): storage, assembly and SuiteSparse UMFPACK or
+ * KLU factorization (docs/solvers.md, "Alart-Curnier Newton").
  *
  * H = Ar + Bu (A + sigma I) (+ delta I).  Row i of H combines the rows of
  * A in i's own block (the 3 rows of its contact, or the row itself) with
@@ -13,40 +13,61 @@
  * values in O(3 nnz(A)) (hpos maps each packed entry of A to its place in
  * H), runs UMFPACK's numeric LU (threshold partial pivoting, so a changed
  * active set never meets a stale pivot order) and solves with the
- * workspace's own scratch (umfpack_di_wsolve).  Rows the dense path
- * eliminates (Ar row e_i, Bu row 0: separated contacts, box rows at a
+ * workspace's own scratch (umfpack_di_wsolve), or KLU's (below).  Rows
+ * the dense path eliminates (Ar row e_i, Bu row 0: separated contacts, box rows at a
  * bound) are identity rows here, whose d_i = -Phi_i comes out of the solve.
  *
- * Why UMFPACK and not KLU's allocation-free refactorization: on the Newton
- * matrix of a 5000-body pile (n = 35289, 0.9 M nonzeros) KLU's
- * left-looking LU took 4.8x longer than UMFPACK's multifrontal one (BLAS
- * on dense fronts), and its refactorization saved only 16 %
- * (experiments/README.md, "Measurements: sparse Newton").  The price:
- * UMFPACK allocates its numeric object at every factorization (it has no
- * refactor-in-place), the one allocation inside the iterations of any
- * solver; the pattern's own buffers are reserved once per problem at the
- * start of the solve and kept for the next (grown geometrically).
+ * Which LU: UMFPACK's multifrontal one (BLAS on dense fronts) where the
+ * LU is large, KLU's left-looking one where it is small: when UMFPACK's
+ * symbolic analysis estimates at most NSN_KLU_FLOPS (2e7) flops for one
+ * LU.  Measured (experiments/README.md, "Measurements: sparse Newton"):
+ * whole solves of the Capsules (n 675-888, 3e5-4e5 flops) 2-4.5x faster
+ * with KLU; 10 Newton iterations of RockPile_tob1 (n 1389, 1.1e7 flops)
+ * 3x faster, of KaplasTower (1710, 1.3e8) a tie; 5 of the 10-layer
+ * pyramid export (1200, 4.3e7) 1.35x slower with KLU, of the 500-body
+ * pile (4065, 1.2e9) 1.1x, the 1500-body pile (12369) 2.3x.  UMFPACK allocates
+ * its numeric object at every factorization (it has no refactor in
+ * place); KLU refactors in the pivot order of its last factorization
+ * without allocating, and factors anew (allocating) only when the
+ * refactored U looks singular (klu_lu_solve).  The pattern's own buffers
+ * are reserved once per problem at the start of the solve and kept for the
+ * next (grown geometrically); the UMFPACK analysis is done for every
+ * pattern, since nsgs_newton's cost model reads its flop estimate.
  */
 #include "slv_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <suitesparse/klu.h>
 #include <suitesparse/umfpack.h>
+
+#define NSN_KLU_RCOND 1e-12 /* below: a refactored LU is redone with a pivot search */
 
 static void drop_numeric(slv_nsn_sparse *sp) {
   if (sp->numeric) umfpack_di_free_numeric(&sp->numeric);
   sp->numeric = NULL;
 }
 
+static void drop_klu(slv_nsn_sparse *sp) {
+  klu_common *kc = sp->klu_common;
+  if (!kc) return;
+  if (sp->klu_numeric) klu_free_numeric((klu_numeric **)&sp->klu_numeric, kc);
+  if (sp->klu_symbolic) klu_free_symbolic((klu_symbolic **)&sp->klu_symbolic, kc);
+  sp->klu_numeric = sp->klu_symbolic = NULL;
+}
+
 static void drop_symbolic(slv_nsn_sparse *sp) {
   drop_numeric(sp);
+  drop_klu(sp);
   if (sp->symbolic) umfpack_di_free_symbolic(&sp->symbolic);
   sp->symbolic = NULL;
 }
 
 void slv_nsn_sparse_free(slv_nsn_sparse *sp) {
+  double klu_flops = sp->klu_flops; /* a setting, not storage */
   drop_symbolic(sp);
   free(sp->control);
+  free(sp->klu_common);
   free(sp->Hp_buf);
   free(sp->dpos_buf);
   free(sp->stamp);
@@ -56,6 +77,7 @@ void slv_nsn_sparse_free(slv_nsn_sparse *sp) {
   free(sp->Hx);
   free(sp->hpos);
   memset(sp, 0, sizeof *sp);
+  sp->klu_flops = klu_flops;
 }
 
 /* The packed entries of A's column j: row r and index e into op->val (for
@@ -180,6 +202,12 @@ slv_status slv_nsn_sparse_reserve(slv_nsn *s, const slv_op *op) {
     }
     umfpack_di_defaults(sp->control);
     sp->control[UMFPACK_IRSTEP] = 0; /* Newton corrects its own inexact steps */
+    sp->klu_common = malloc(sizeof(klu_common));
+    if (!sp->klu_common) {
+      slv_nsn_sparse_free(sp);
+      return SLV_ERR_NOMEM;
+    }
+    klu_defaults(sp->klu_common);
     sp->dpos = sp->dpos_buf;
   }
   drop_symbolic(sp);
@@ -192,6 +220,11 @@ slv_status slv_nsn_sparse_reserve(slv_nsn *s, const slv_op *op) {
       UMFPACK_OK)
     return SLV_ERR_NOMEM;
   sp->lu_flops = info[UMFPACK_FLOPS_ESTIMATE];
+  sp->klu = sp->lu_flops <= sp->klu_flops;
+  if (sp->klu) {
+    sp->klu_symbolic = klu_analyze(op->n, sp->Hp, sp->Hi, sp->klu_common);
+    if (!sp->klu_symbolic) return SLV_ERR_NOMEM;
+  }
   sp->n = op->n;
   return SLV_OK;
 }
@@ -236,10 +269,33 @@ double slv_nsn_sparse_hmax(const slv_nsn *s) {
   return m;
 }
 
+/* KLU: refactor in the pivot order of the last factorization (no
+ * allocation, no pivot search); a new factorization, with its own pivot
+ * search, when there is none yet or the refactored U has a crude
+ * reciprocal condition (min |U_ii| / max |U_ii|) under NSN_KLU_RCOND (the
+ * active set changed under the old pivots).  rhs <- H^-1 rhs: 0, or 1 when
+ * H is singular. */
+static int klu_lu_solve(slv_nsn_sparse *sp, int n, double *rhs) {
+  klu_common *kc = sp->klu_common;
+  int ok = 0;
+  if (sp->klu_numeric) {
+    ok = klu_refactor(sp->Hp, sp->Hi, sp->Hx, sp->klu_symbolic, sp->klu_numeric, kc) &&
+         klu_rcond(sp->klu_symbolic, sp->klu_numeric, kc) && kc->rcond > NSN_KLU_RCOND;
+    if (!ok) klu_free_numeric((klu_numeric **)&sp->klu_numeric, kc);
+  }
+  if (!ok) {
+    sp->klu_numeric = klu_factor(sp->Hp, sp->Hi, sp->Hx, sp->klu_symbolic, kc);
+    if (!sp->klu_numeric || kc->status != KLU_OK) return 1;
+  }
+  sp->factors++;
+  return klu_solve(sp->klu_symbolic, sp->klu_numeric, n, 1, rhs, kc) ? 0 : 1;
+}
+
 int slv_nsn_sparse_solve(slv_nsn *s, const slv_op *op, double tau, double delta, double *rhs) {
   slv_nsn_sparse *sp = &s->sp;
   int n = op->n;
   fill_values(s, op, tau, delta);
+  if (sp->klu) return klu_lu_solve(sp, n, rhs);
   drop_numeric(sp);
   int st =
       umfpack_di_numeric(sp->Hp, sp->Hi, sp->Hx, sp->symbolic, &sp->numeric, sp->control, NULL);

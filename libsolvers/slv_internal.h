@@ -207,6 +207,9 @@ static inline double slv_test_measure(const slv_options *opt, const slv_residual
  * the iterations (docs/solvers.md, "Alart-Curnier Newton", "Storage of the
  * Newton matrix"). */
 enum { NSN_DENSE_MAX = 600 }; /* rows: dense LU up to here (crossover not yet measured) */
+/* the sparse Newton matrix is factored by KLU when UMFPACK's estimate of
+ * one LU's flops is at most this, else by UMFPACK (nsn_sparse.c) */
+#define NSN_KLU_FLOPS 2e7
 
 typedef struct slv_nsn_sparse {
   int n;        /* rows of the pattern (this problem's n), 0: none */
@@ -221,8 +224,11 @@ typedef struct slv_nsn_sparse {
   double *control;          /* UMFPACK's Control array */
   double *W;                /* 6 n_max: the solution, then umfpack_di_wsolve's W */
   void *symbolic, *numeric; /* UMFPACK's objects */
-  int factors;              /* LUs for this problem */
-  double lu_flops;          /* UMFPACK's estimate of one LU's flops (symbolic analysis) */
+  int klu;                  /* this pattern is factored by KLU, not UMFPACK */
+  double klu_flops;         /* KLU up to this flop estimate: NSN_KLU_FLOPS, or a test's */
+  void *klu_common, *klu_symbolic, *klu_numeric; /* KLU's objects */
+  int factors;                                   /* LUs for this problem */
+  double lu_flops; /* UMFPACK's estimate of one LU's flops (symbolic analysis) */
 } slv_nsn_sparse;
 
 typedef struct slv_nsn {
@@ -250,6 +256,10 @@ void slv_admm_set_stall(void *state, int iterations);
  * (AUTO_ADMM_STALL; iterations <= 0 restores it), on auto's slv_impl
  * state; for the tests of that hand-over. */
 void slv_auto_set_admm_stall(void *state, int iterations);
+/* nsn_ac.c: the flop estimate up to which the sparse Newton matrix is
+ * factored by KLU (NSN_KLU_FLOPS; < 0: UMFPACK always), on nsn_ac's
+ * slv_impl state; for the tests of both factorizations. */
+void slv_nsn_set_klu_flops(void *state, double flops);
 /* Once per problem, before slv_nsn_run (which may then run several
  * times on it): the scalings, the row blocks, and the Newton matrix's
  * storage (dense or sparse pattern + symbolic analysis), reserved if it

@@ -13,10 +13,13 @@
  *   - the Siconos FC3D files on which Siconos' NSGS is expected to pass
  *     (datasets README: collections dc1, dc2, fclib_1), solved to 1e-8 by
  *     nsgs_newton, judged by the test's own residual;
- *   - out of budget, nsgs_newton returns its best iterate (RockPile_tob1).
+ *   - out of budget, nsgs_newton returns its best iterate (RockPile_tob1);
+ *   - the sparse Newton matrix factored by KLU and by UMFPACK (a test's
+ *     flop threshold picks each): the same planted x*, and which one ran.
  * Residuals are recomputed here (tst_cone_natres: the test's own cone
  * projection, w in long double), never taken from the library. */
 #include "slv.h"
+#include "slv_internal.h" /* slv_nsn_set_klu_flops, the Newton state */
 #include "slv_io.h"
 #include "tst_cone.h"
 #include "tst_util.h"
@@ -175,7 +178,8 @@ static void test_rank_deficient(void) {
 
 /* Planted problems above the dense crossover: a sparse A (about 7 nonzeros
  * a row), stored CSR or dense, is packed (3x3 blocks without box rows,
- * columns with them) and Newton runs on UMFPACK; a full A is not packed and
+ * columns with them) and Newton runs on the sparse LU (KLU at this size);
+ * a full A is not packed and
  * runs the dense LU.  All must reach the planted x*. */
 static void test_sparse_planted(void) {
   planted_g(205, 0, 0.3, 1, 1, 14); /* n = 615, block-packed */
@@ -186,8 +190,8 @@ static void test_sparse_planted(void) {
 
 /* A W = J M^-1 J' with many bodies, sparse (each contact couples to the few
  * that share a body) and rank-deficient (3 nc > 6 nb), in CSR: nsn_ac on
- * its sparse LU (one UMFPACK factorization per iteration), judged by the test's
- * own residual. */
+ * its sparse LU (one factorization per iteration), judged by the test's own
+ * residual. */
 static void test_sparse_rank_deficient(void) {
   enum { NB = 100, NC = 240, N = 3 * NC };
   double *W = malloc(sizeof(double) * N * N), *b = malloc(sizeof(double) * N);
@@ -219,6 +223,53 @@ static void test_sparse_rank_deficient(void) {
     CU_ASSERT(tst_cone_problem_natres(&p, x) <= 1.01e-10 * fmax(1.0, res.res.b_inf));
   }
   free(W), free(b), free(xs), free(x), free(Ap), free(Aj), free(Ax);
+}
+
+/* nsn_ac with the sparse Newton matrix factored by KLU (klu_flops large)
+ * or UMFPACK (klu_flops < 0): the status, and into *klu which one ran. */
+static slv_status run_lu(const slv_problem *p, double klu_flops, double *x, slv_result *res,
+                         int *klu) {
+  slv_options o = slv_options_default();
+  o.tol = 1e-11;
+  o.max_iter = 200;
+  slv_workspace *ws = NULL;
+  if (slv_workspace_new(slv_solver_find("nsn_ac"), p->n, &o, &ws) != SLV_OK) return SLV_ERR_NOMEM;
+  slv_nsn_set_klu_flops(ws->state, klu_flops);
+  slv_status st = slv_solve(ws, p, &o, x, NULL, res);
+  *klu = ((slv_nsn *)ws->state)->sp.klu;
+  slv_workspace_free(ws);
+  return st;
+}
+
+/* The planted sparse problems of test_sparse_planted (block- and
+ * column-packed) under both factorizations: each reaches x* (1e-8) at
+ * Newton's rate (<= 10 iterations; with the solve skipped, d = -Phi took
+ * 83 and 104), the library's default picks KLU for these small LUs, and
+ * the two iterates agree. */
+static void test_klu_and_umfpack(void) {
+  const int nbox[2] = { 0, 7 };
+  for (int c = 0; c < 2; c++) {
+    tst_cone_case P;
+    tst_cone_case_plant(&P, 205, nbox[c], 0.3, SLV_CONE_COULOMB, 1, 14 + c);
+    slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 1);
+    double *x[2] = { malloc((size_t)P.n * sizeof(double)), malloc((size_t)P.n * sizeof(double)) };
+    const double flops[2] = { NSN_KLU_FLOPS, -1.0 };
+    for (int f = 0; f < 2; f++) {
+      slv_result res;
+      int klu = -1;
+      CU_ASSERT_EQUAL(run_lu(&p, flops[f], x[f], &res, &klu), SLV_CONVERGED);
+      CU_ASSERT_EQUAL(klu, f == 0);    /* the default threshold takes KLU here */
+      CU_ASSERT(res.iterations <= 10); /* Newton's rate: 5 either way; a wrong solve took 80+ */
+      double dx = 0;
+      for (int i = 0; i < P.n; i++) dx = fmax(dx, fabs(x[f][i] - P.xs[i]));
+      CU_ASSERT(dx <= 1e-8);
+    }
+    double d01 = 0;
+    for (int i = 0; i < P.n; i++) d01 = fmax(d01, fabs(x[0][i] - x[1][i]));
+    CU_ASSERT(d01 <= 1e-8);
+    free(x[0]), free(x[1]);
+    tst_cone_case_free(&P);
+  }
 }
 
 /* ---- local rate ------------------------------------------------------------- */
@@ -424,8 +475,9 @@ int main(void) {
   CU_pSuite s = CU_add_suite("nsn_ac, nsgs_newton", NULL, NULL);
   CU_add_test(s, "planted Coulomb problems, dense and CSR, box rows", test_planted);
   CU_add_test(s, "rank-deficient W = J M^-1 J' (singular plain Newton)", test_rank_deficient);
-  CU_add_test(s, "sparse Newton (UMFPACK): planted, n > 600", test_sparse_planted);
-  CU_add_test(s, "sparse Newton (UMFPACK): sparse rank-deficient W", test_sparse_rank_deficient);
+  CU_add_test(s, "sparse Newton: planted, n > 600", test_sparse_planted);
+  CU_add_test(s, "sparse Newton: sparse rank-deficient W", test_sparse_rank_deficient);
+  CU_add_test(s, "sparse Newton: KLU and UMFPACK reach the same x*", test_klu_and_umfpack);
   CU_add_test(s, "superlinear local rate", test_newton_rate);
   CU_add_test(s, "2-norm stopping test against an own 2-norm", test_norm2);
   CU_add_test(s, "the 2-norm test replaces the inf tests (large b)", test_norm2_replaces_inf);

@@ -376,7 +376,8 @@ static void test_packed_symmetry(void) {
   double *B = calloc(NB * NB, sizeof *B), bb[NB] = { 0 };
   CU_ASSERT_FATAL(B != NULL);
   for (int j = 0; j < NB; j++)
-    for (int i = j; i < NB && i <= j + 2; i++) B[i + NB * j] = B[j + NB * i] = (i == j ? 5.0 : unif(&s) - 0.5);
+    for (int i = j; i < NB && i <= j + 2; i++)
+      B[i + NB * j] = B[j + NB * i] = (i == j ? 5.0 : unif(&s) - 0.5);
   slv_problem q = slv_problem_empty();
   q.n = NB;
   q.b = bb;
