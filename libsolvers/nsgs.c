@@ -547,10 +547,14 @@ static slv_status nsgs_solve(void *st, slv_op *op, const slv_options *opt, doubl
   sw.rowform = !op->packed && !op->A;
 
   slv_op_w(op, x, w);
-  slv_residuals r = slv_residual(p, x, w);
-  double scale = fmax(1.0, r.b_inf), scale2 = 0;
-  for (int i = 0; i < n; i++) scale2 += p->b[i] * p->b[i];
+  /* the start's natural map only (the full measures at the end: slv_solve) */
+  double scale = 1.0, scale2 = 0, r2s;
+  for (int i = 0; i < n; i++) scale = fmax(scale, fabs(p->b[i])), scale2 += p->b[i] * p->b[i];
   scale2 = fmax(1.0, sqrt(scale2));
+  slv_residuals r = { 0 };
+  r.res_nat_inf = slv_natmap_norms(p, x, w, &r2s);
+  r.res_rel = r.res_nat_inf / scale;
+  r.res_rel_2 = r2s / scale2;
   res->solver_residual = r.res_rel;
   if (slv_met(p, opt, &r)) return SLV_CONVERGED;
 

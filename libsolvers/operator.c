@@ -549,9 +549,18 @@ static void op_explicit_w(const slv_op *op, const double *x, const double *b, do
     slv_explicit_w(op->p, x, b, w);
 }
 
+/* Whether x is all zero (the cold start of most solvers). */
+static int all_zero(const double *x, int n) {
+  for (int i = 0; i < n; i++)
+    if (x[i] != 0.0) return 0;
+  return 1;
+}
+
 void slv_op_w(slv_op *op, const double *x, double *w) {
-  if (op->fac)
+  if (op->fac) /* also leaves t = K^T x, which the factored sweeps keep */
     slv_fac_w(&op->f, x, op->p->b, w, op->t, op->f.nb);
+  else if (all_zero(x, op->n)) /* A 0 + b = b (A is finite: validated) */
+    memcpy(w, op->p->b, (size_t)op->n * sizeof *w);
   else
     op_explicit_w(op, x, op->p->b, w);
 }
