@@ -223,6 +223,18 @@ enum { PK_NC = 4, PK_N = 3 * PK_NC };
 
 static int planted_block(int I, int J) { return I == J || J == I + 1 || (I == 3 && J == 0); }
 
+/* The 4-contact problem's fields but A: b, its PK_NC cones (mu 0.5). */
+static slv_problem pk_problem(double *b, int *rows, double *mu) {
+  for (int c = 0; c < PK_NC; c++) mu[c] = 0.5, rows[c] = 3 * c;
+  slv_problem p = slv_problem_empty();
+  p.n = PK_N;
+  p.b = b;
+  p.ncones = PK_NC;
+  p.cone_rows = rows;
+  p.cone_mu = mu;
+  return p;
+}
+
 static void packed_product_check(const slv_problem *p, const double *Aref, const double *x) {
   double ref[PK_N], y[PK_N];
   for (int i = 0; i < PK_N; i++) {
@@ -263,13 +275,7 @@ static void test_packed_layouts(void) {
       }
   }
   Ap[PK_N] = nz;
-  for (int c = 0; c < PK_NC; c++) mu[c] = 0.5, rows[c] = 3 * c;
-  slv_problem p = slv_problem_empty();
-  p.n = PK_N;
-  p.b = b;
-  p.ncones = PK_NC;
-  p.cone_rows = rows;
-  p.cone_mu = mu;
+  slv_problem p = pk_problem(b, rows, mu);
   p.storage = SLV_DENSE;
   p.A = A;
   p.lda = PK_N;
@@ -355,13 +361,7 @@ static void test_packed_symmetry(void) {
       int on = planted_block(i / 3, j / 3) || planted_block(j / 3, i / 3);
       A[i + PK_N * j] = A[j + PK_N * i] = on ? unif(&s) - 0.5 + (i == j ? 4.0 : 0.0) : 0.0;
     }
-  for (int c = 0; c < PK_NC; c++) mu[c] = 0.5, rows[c] = 3 * c;
-  slv_problem p = slv_problem_empty();
-  p.n = PK_N;
-  p.b = b;
-  p.ncones = PK_NC;
-  p.cone_rows = rows;
-  p.cone_mu = mu;
+  slv_problem p = pk_problem(b, rows, mu);
   block_symmetry_both_storages(&p, A, Ap, Aj, Ax, 1);
   A[4 + PK_N * 2] += 1e-3; /* A(4,2), block (1,0); its mirror in block (0,1) */
   block_symmetry_both_storages(&p, A, Ap, Aj, Ax, 0);
