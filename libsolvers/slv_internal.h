@@ -206,9 +206,9 @@ static inline double slv_test_measure(const slv_options *opt, const slv_residual
  * dense matrix of a larger problem are reserved by slv_nsn_begin, outside
  * the iterations (docs/solvers.md, "Alart-Curnier Newton", "Storage of the
  * Newton matrix"). */
-enum {
-  NSN_DENSE_MAX = 600
-}; /* rows: dense LU up to here (below, no n wins everywhere: experiments/README.md) */
+/* rows: dense LU up to here (below it no threshold on n wins everywhere:
+ * experiments/README.md, "Measurements: sparse Newton") */
+enum { NSN_DENSE_MAX = 600 };
 /* the sparse Newton matrix is factored by KLU when UMFPACK's estimate of
  * one LU's flops is at most this, else by UMFPACK (nsn_sparse.c) */
 #define NSN_KLU_FLOPS 2e7
