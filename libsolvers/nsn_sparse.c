@@ -14,8 +14,9 @@
  * H), runs UMFPACK's numeric LU (threshold partial pivoting, so a changed
  * active set never meets a stale pivot order) and solves with the
  * workspace's own scratch (umfpack_di_wsolve), or KLU's (below).  Rows
- * the dense path eliminates (Ar row e_i, Bu row 0: separated contacts, box rows at a
- * bound) are identity rows here, whose d_i = -Phi_i comes out of the solve.
+ * the dense path eliminates (Ar row e_i, Bu row 0: separated contacts, box
+ * rows at a bound) are identity rows here, whose d_i = -Phi_i comes out of
+ * the solve.
  *
  * Which LU: UMFPACK's multifrontal one (BLAS on dense fronts) where the
  * LU is large, KLU's left-looking one where it is small: when UMFPACK's
@@ -25,9 +26,9 @@
  * with KLU; 10 Newton iterations of RockPile_tob1 (n 1389, 1.1e7 flops)
  * 3x faster, of KaplasTower (1710, 1.3e8) a tie; 5 of the 10-layer
  * pyramid export (1200, 4.3e7) 1.35x slower with KLU, of the 500-body
- * pile (4065, 1.2e9) 1.1x, the 1500-body pile (12369) 2.3x.  UMFPACK allocates
- * its numeric object at every factorization (it has no refactor in
- * place); KLU refactors in the pivot order of its last factorization
+ * pile (4065, 1.2e9) 1.1x, the 1500-body pile (12369) 2.3x.  UMFPACK
+ * allocates its numeric object at every factorization (it has no refactor
+ * in place); KLU refactors in the pivot order of its last factorization
  * without allocating, and factors anew (allocating) only when the
  * refactored U looks singular (klu_lu_solve).  The pattern's own buffers
  * are reserved once per problem at the start of the solve and kept for the
