@@ -146,17 +146,9 @@ static void test_csr_matches_dense(void) {
     for (int j = 0; j < n; j++) s += A[i + j * n] * xs[j];
     b[i] = (xs[i] > 0 ? 0 : 0.5) - s; /* w* = 0 where x* > 0, 0.5 where x* = 0 */
   }
-  int Ap[31], Aj[30 * 5], nnz = 0;
+  int Ap[31], Aj[30 * 5];
   double Ax[30 * 5];
-  for (int i = 0; i < n; i++) {
-    Ap[i] = nnz;
-    for (int j = 0; j < n; j++)
-      if (A[i + j * n] != 0) {
-        Aj[nnz] = j;
-        Ax[nnz++] = A[i + j * n];
-      }
-  }
-  Ap[n] = nnz;
+  tst_dense_to_csr(n, A, Ap, Aj, Ax);
   slv_problem d = slv_problem_empty();
   d.n = n;
   d.A = A;

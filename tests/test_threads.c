@@ -320,20 +320,6 @@ static void symmetry_agrees(const slv_problem *p, int layout, int want) {
   }
 }
 
-/* the dense A's nonzeros as CSR rows, in column order */
-static void dense_to_csr(int n, const double *A, int *Ap, int *Aj, double *Ax) {
-  int nz = 0;
-  for (int i = 0; i < n; i++) {
-    Ap[i] = nz;
-    for (int j = 0; j < n; j++)
-      if (A[i + n * j] != 0.0) {
-        Aj[nz] = j;
-        Ax[nz++] = A[i + n * j];
-      }
-  }
-  Ap[n] = nz;
-}
-
 static void block_symmetry_both_storages(slv_problem *p, double *A, int *Ap, int *Aj, double *Ax,
                                          int want) {
   p->storage = SLV_DENSE;
@@ -342,7 +328,7 @@ static void block_symmetry_both_storages(slv_problem *p, double *A, int *Ap, int
   p->Ap = p->Aj = NULL;
   p->Ax = NULL;
   symmetry_agrees(p, SLV_OP_BLOCKS, want);
-  dense_to_csr(PK_N, A, Ap, Aj, Ax);
+  tst_dense_to_csr(PK_N, A, Ap, Aj, Ax);
   p->storage = SLV_CSR;
   p->A = NULL;
   p->lda = 0;

@@ -380,17 +380,9 @@ static void test_csr_matches_dense(void) {
     if (i + 1 < N) A[i + (i + 1) * N] = A[(i + 1) + i * N] = -1;
     if (i + 3 < N) A[i + (i + 3) * N] = A[(i + 3) + i * N] = 0.5;
   }
-  int *Ap = malloc((N + 1) * sizeof *Ap), *Aj = malloc(5 * N * sizeof *Aj), nnz = 0;
+  int *Ap = malloc((N + 1) * sizeof *Ap), *Aj = malloc(5 * N * sizeof *Aj);
   double *Ax = malloc(5 * N * sizeof *Ax);
-  for (int i = 0; i < N; i++) {
-    Ap[i] = nnz;
-    for (int j = 0; j < N; j++)
-      if (A[i + j * N] != 0) {
-        Aj[nnz] = j;
-        Ax[nnz++] = A[i + j * N];
-      }
-  }
-  Ap[N] = nnz;
+  tst_dense_to_csr(N, A, Ap, Aj, Ax);
   for (int law = 0; law < 2; law++) {
     int coulomb = law == 0;
     tst_cone_planted(NC, NB, 0, 71, coulomb, 1, A, b, lo, hi, rows, mu, xs);
@@ -674,16 +666,7 @@ void tst_cone_case_plant(tst_cone_case *P, int nc, int nbox, double mu, slv_cone
     for (int j = 0; j < n; j++) nnz += P->A[i + (size_t)j * n] != 0;
   P->Aj = malloc((size_t)(nnz + 1) * sizeof(int));
   P->Ax = malloc((size_t)(nnz + 1) * sizeof(double));
-  nnz = 0;
-  for (int i = 0; i < n; i++) {
-    P->Ap[i] = nnz;
-    for (int j = 0; j < n; j++)
-      if (P->A[i + (size_t)j * n] != 0) {
-        P->Aj[nnz] = j;
-        P->Ax[nnz++] = P->A[i + (size_t)j * n];
-      }
-  }
-  P->Ap[n] = nnz;
+  tst_dense_to_csr(n, P->A, P->Ap, P->Aj, P->Ax);
   free(G);
   free(w);
   gsl_rng_free(rng);

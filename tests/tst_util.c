@@ -108,6 +108,20 @@ void tst_planted_spd(int n, double eps, unsigned long seed, const double *lo, co
   gsl_rng_free(r);
 }
 
+int tst_dense_to_csr(int n, const double *A, int *Ap, int *Aj, double *Ax) {
+  int nz = 0;
+  for (int i = 0; i < n; i++) {
+    Ap[i] = nz;
+    for (int j = 0; j < n; j++)
+      if (A[i + (size_t)n * j] != 0.0) {
+        Aj[nz] = j;
+        Ax[nz++] = A[i + (size_t)n * j];
+      }
+  }
+  Ap[n] = nz;
+  return nz;
+}
+
 double tst_natres_dense(int n, const double *A, const double *b, const double *lo, const double *hi,
                         const double *x) {
   double m = 0;

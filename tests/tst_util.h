@@ -47,6 +47,10 @@ void tst_planted_spd(int n, double eps, unsigned long seed, const double *lo, co
 double tst_natres_dense(int n, const double *A, const double *b, const double *lo, const double *hi,
                         const double *x);
 
+/* The nonzeros of a dense column-major n x n A as CSR rows, columns
+ * increasing (Ap: n + 1; Aj, Ax: room for every nonzero); returns nnz. */
+int tst_dense_to_csr(int n, const double *A, int *Ap, int *Aj, double *Ax);
+
 /* A new temporary folder /tmp/lcplab_NAME_XXXXXX (mkdtemp) into dir (size
  * len >= 64); 0 on success, -1 otherwise. */
 int tst_tmpdir_make(char *dir, size_t len, const char *name);
