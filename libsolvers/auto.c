@@ -13,9 +13,10 @@
  *                           Capsules (experiments/README.md, "Measurements:
  *                           auto's coupling rule").
  *   cones, Coulomb law      nsgs_newton: NSGS sweeps, and the Alart-Curnier
- *                           Newton (dense LU up to 600 rows, else sparse UMFPACK)
- *                           when the sweeps stall; the fastest on the FC3D
- *                           sets at 1e-8 (experiments/README.md,
+ *                           Newton (dense LU up to 600 rows, else sparse:
+ *                           KLU or UMFPACK) when the sweeps stall; the
+ *                           fastest on the FC3D sets at 1e-8
+ *                           (experiments/README.md,
  *                           "Measurements: sparse Newton").  nsgs if A has a
  *                           nonpositive diagonal entry.
  *   cones, associated law   admm when A is symmetric (a convex QP over the
@@ -175,7 +176,7 @@ static int auto_choose(const auto_state *s, slv_op *op, char *why, size_t len) {
      * solve takes 2-15 us, and vsnprintf was a tenth of that */
     copy_why(why, len,
              p->n > NSN_DENSE_MAX ? "Coulomb cones, fewer than 12 blocks a contact: NSGS, then "
-                                    "sparse (UMFPACK) Newton when the sweeps stall"
+                                    "sparse (KLU/UMFPACK) Newton when the sweeps stall"
                                   : "Coulomb cones, n <= 600: NSGS, then dense Newton when the "
                                     "sweeps stall");
     return AUTO_NSGS_NEWTON;

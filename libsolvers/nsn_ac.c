@@ -31,7 +31,7 @@
  * diagonal block A_cc), rho_i = 1 / A_ii; they scale Phi, not its zeros.
  *
  * Iteration: H = Ar + Bu (A + sigma I), factored by LU (dense: LAPACKE
- * dgetrf; sparse: UMFPACK; partial pivoting, H is not symmetric),
+ * dgetrf; sparse: KLU or UMFPACK; partial pivoting, H is not symmetric),
  * d = -H^-1 Phi.  sigma (per row sigma_i = tau / rho_i, tau =
  * min(1e-2, ||Phi||_2)) is a proximal / Levenberg-Marquardt regularisation:
  * Ar + Bu (A + sigma I) is the Jacobian of Phi(x, w + sigma (x - x_k)) at
@@ -60,8 +60,8 @@
  * the m other rows are factored; cost per iteration: the products over the
  * packed copy of A, O(nnz) (else dgemv, O(n^2)), O(m n) to assemble H_AA
  * from columns of A (slv_op_col), (2/3) m^3 for its LU.  Above, H is sparse
- * on the block pattern of A, analysed once per problem and factored by
- * UMFPACK per iteration (nsn_sparse.c).  No size limit: the dense H of a
+ * on the block pattern of A, analysed once per problem and factored per
+ * iteration by KLU (a small LU) or UMFPACK (a large one; nsn_sparse.c).  No size limit: the dense H of a
  * workspace with n_max <= NSN_DENSE_MAX is allocated at init, a larger one
  * or the sparse pattern is reserved by slv_nsn_begin, once per problem.
  *
@@ -519,8 +519,9 @@ static const slv_impl nsn_impl = {
 
 const slv_solver slv_solver_nsn_ac = {
   .name = "nsn_ac",
-  .summary = "nonsmooth Newton on the Alart-Curnier function, sparse (UMFPACK) or dense LU, line "
-             "search (Coulomb)",
+  .summary =
+      "nonsmooth Newton on the Alart-Curnier function, sparse (KLU/UMFPACK) or dense LU, line "
+      "search (Coulomb)",
   .cite = "alart1991",
   .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
   .impl = &nsn_impl,

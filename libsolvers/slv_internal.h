@@ -198,8 +198,8 @@ static inline double slv_test_measure(const slv_options *opt, const slv_residual
 /* The nonsmooth Newton core of nsn_ac.c (Alart-Curnier), shared with the
  * nsgs_newton hybrid.  Its Newton matrix is dense (LAPACKE LU of the
  * active rows) up to NSN_DENSE_MAX rows, or when A has no packed copy;
- * above, sparse (SuiteSparse UMFPACK over the pattern of A's 3x3 / 1x1
- * block rows: analysed once per problem, factored per iteration;
+ * above, sparse (SuiteSparse KLU or UMFPACK over the pattern of A's 3x3 /
+ * 1x1 block rows: analysed once per problem, factored per iteration;
  * nsn_sparse.c).
  * The vectors are allocated by slv_nsn_init for n <= n_max; the dense
  * matrix too when n_max <= NSN_DENSE_MAX; the sparse pattern and the
@@ -280,7 +280,8 @@ slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_i
 /* ---- the sparse Newton matrix (nsn_sparse.c) ---- */
 void slv_nsn_sparse_free(slv_nsn_sparse *sp);
 /* The pattern of H = Ar + Bu (A + sigma I) over the packed A (every row of
- * a block row of A, plus the diagonal blocks) and its UMFPACK analysis; reuses
+ * a block row of A, plus the diagonal blocks) and its UMFPACK (and, for a
+ * small LU, KLU) analysis; reuses
  * the buffers when they fit.  SLV_OK or SLV_ERR_NOMEM. */
 slv_status slv_nsn_sparse_reserve(slv_nsn *s, const slv_op *op);
 /* Fill H's values at the current Ar, Bu (tau: the proximal weight, delta:
