@@ -365,21 +365,18 @@ static double packed_amax(const double *val, size_t m) {
   return amax;
 }
 
-/* Packed scalar columns: every stored A(i,j) against A(j,i) (0 if not
- * stored; a pair that differs has at least one entry stored). */
-static int cols_symmetric(const slv_op *op, double tol, int *ii, int *jj) {
-  const int *cp = op->colptr, *ri = op->rowind;
-  for (int j = 0; j < op->n; j++)
-    for (int k = cp[j]; k < cp[j + 1]; k++) {
-      int i = ri[k], m = find_sorted(ri, cp[i], cp[i + 1], j);
-      double t = m < 0 ? 0.0 : op->val[m];
-      if (fabs(op->val[k] - t) > tol) {
-        *ii = i;
-        *jj = j;
-        return 0;
-      }
-    }
-  return 1;
+/* Packed scalar columns: they are A' by rows, and A' is symmetric iff A
+ * is, so slv_is_symmetric reads them as CSR (rows sorted, or duplicates
+ * summed); the pair it finds is A's transposed back. */
+static int cols_symmetric(const slv_op *op, double rtol, int *ii, int *jj) {
+  slv_problem t = *op->p;
+  t.storage = SLV_CSR;
+  t.A = NULL;
+  t.lda = 0;
+  t.Ap = op->colptr;
+  t.Aj = op->rowind;
+  t.Ax = op->val;
+  return slv_is_symmetric(&t, rtol, jj, ii);
 }
 
 /* Packed 3x3 blocks by column: every stored block (I,J) against the
@@ -411,7 +408,7 @@ int slv_op_is_symmetric(slv_op *op, double rtol, int *ii, int *jj) {
   int yes;
   *ii = *jj = -1;
   if (op->packed == SLV_OP_COLS) {
-    yes = cols_symmetric(op, rtol * packed_amax(op->val, (size_t)op->colptr[op->n]), ii, jj);
+    yes = cols_symmetric(op, rtol, ii, jj);
   } else if (op->packed == SLV_OP_BLOCKS) {
     size_t m = 9 * (size_t)op->colptr[op->n / 3];
     yes = blocks_symmetric(op, rtol * packed_amax(op->val, m), ii, jj);
