@@ -39,9 +39,10 @@
 #    their medians are kept (BENCH_FC3D_TIME below), since one process's
 #    speed is a draw (5001 solves of FC3D_Example1 in one process: least
 #    1.5 us in six processes of eight, 2.1 us in two, on either core);
-#    else the single solve is kept and the row says so.  The peers get the same rule: a probe with --repeat 1, then
-#    --repeat R from their own t1 (peer_fc3d's --budget also stops
-#    repeating when the next solve would pass the budget).  Exit 2 (e.g.
+#    else the single solve is kept and the row says so.  The peers get
+#    the same rule: a probe with --repeat 1, then R repeats from their own
+#    t1 in the same processes (peer_fc3d's --budget also stops repeating
+#    when the next solve would pass the budget).  Exit 2 (e.g.
 #    pcg_cone / apgd refuse a non-symmetric W) is recorded as "refused", 124
 #    as "timeout";
 # 3. peers, BENCH_FC3D_PEERS =
@@ -90,8 +91,10 @@
 # median moved with the machine's state: nsgs on Rover4622, 10001 solves a
 # process, medians of 8.8 or 11.8 us from one process to the next, the
 # least 8.70-8.79 us; the minimum is the robust estimate for a
-# deterministic computation, Chen and Revels 2016), BENCH_FC3D_KEEP=1 (keep the temporary
-# directory: runs.tsv, every program's output and x, the converted problems).
+# deterministic computation, Chen and Revels 2016), BENCH_FC3D_PROCS
+# (default 3: the processes a run's repeats are spread over),
+# BENCH_FC3D_KEEP=1 (keep the temporary directory: runs.tsv, every
+# program's output and x, the converted problems).
 # The defaults keep a full live run near 10 minutes on 2 cores; most of it is
 # the peers' runs that do not converge (100000 iterations or the timeout).
 # A run killed at the timeout is not solved: with BENCH_FC3D_TIMEOUT=20

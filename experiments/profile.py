@@ -299,7 +299,6 @@ def pct(a, b):
     return 100.0 * a / b if b else 0.0
 
 
-
 def run_time(out, stat):
     """(time, median) of a run's JSON: time is its least solve time over
     the repeats when stat is "min" (both programs print time_min_s; a
@@ -308,6 +307,7 @@ def run_time(out, stat):
     if stat == "min" and out.get("time_min_s") is not None:
         return fnum(out.get("time_min_s")), med
     return med, med
+
 
 def main():
     ap = argparse.ArgumentParser(description="judge + Dolan-More profile for bench_fc3d.sh")
