@@ -61,9 +61,10 @@
  * packed copy of A, O(nnz) (else dgemv, O(n^2)), O(m n) to assemble H_AA
  * from columns of A (slv_op_col), (2/3) m^3 for its LU.  Above, H is sparse
  * on the block pattern of A, analysed once per problem and factored per
- * iteration by KLU (a small LU) or UMFPACK (a large one; nsn_sparse.c).  No size limit: the dense H of a
- * workspace with n_max <= NSN_DENSE_MAX is allocated at init, a larger one
- * or the sparse pattern is reserved by slv_nsn_begin, once per problem.
+ * iteration by KLU (a small LU) or UMFPACK (a large one; nsn_sparse.c).
+ * No size limit: the dense H of a workspace with n_max <= NSN_DENSE_MAX is
+ * allocated at init, a larger one or the sparse pattern is reserved by
+ * slv_nsn_begin, once per problem.
  *
  * Stopping test: the library's (res_rel <= tol, and res_nat_inf <= tol with
  * cones) on the De Saxce natural map, confirmed on w = A x + b recomputed
