@@ -78,7 +78,7 @@ do for [fmt in "png pdf"] {
     if (!have_pdf) {
       break
     }
-    eval(sprintf("set terminal pdfcairo size %.1fin,5.4in font \",9\" enhanced dashed", 7.0 * nt))
+    eval(sprintf("set terminal pdfcairo size %.1fin,4.2in font \",9\" enhanced dashed", 5.2 * nt))
   }
   set output out . "." . fmt
   set multiplot layout 1,nt title title_ noenhanced
