@@ -62,8 +62,8 @@
  *     problems: first by Newton from the contact's last sliding angle (in
  *     this solve), then by Newton from the angle of the sticking impulse's
  *     tangential part -W^-1 q (exact for an isotropic W); a Newton result
- *     counts only if it converged (step <= 4 eps) and passes the test
- *     above.  Else a certified isolation on the circle: F on a grid of 32
+ *     counts only if it converged (a step, or the error it leaves, under
+ *     4 eps) and passes the test above.  Else a certified isolation on the circle: F on a grid of 32
  *     angles; an interval on which F' provably keeps its sign
  *     (|F'(t)| >= |F'(end)| - M2 |t - end| over each half, with
  *     M2 = |k1| + |k2| + 4(|k3| + |k4|) >= |F''|) holds at most one root,
@@ -168,29 +168,34 @@ typedef struct {
   double fscale; /* bound on |F| */
 } contact;
 
-/* q . (X x Y) */
-static double triple(const double *q, const double *X, const double *Y) {
-  return q[0] * (X[1] * Y[2] - X[2] * Y[1]) + q[1] * (X[2] * Y[0] - X[0] * Y[2]) +
-         q[2] * (X[0] * Y[1] - X[1] * Y[0]);
-}
-
 /* The coefficients of F(th) = q . (u(th) x v(th)) with u = u0 + c U1 + s U2,
  * v = v0 + c V1 + s V2 (c = cos th, s = sin th):
  *   F = T(u0,v0) + c [T(u0,V1) + T(U1,v0)] + s [T(u0,V2) + T(U2,v0)]
  *       + c^2 T(U1,V1) + c s [T(U1,V2) + T(U2,V1)] + s^2 T(U2,V2),
- * then c^2 = (1 + cos 2th)/2, s^2 = (1 - cos 2th)/2, c s = sin 2th / 2. */
+ * then c^2 = (1 + cos 2th)/2, s^2 = (1 - cos 2th)/2, c s = sin 2th / 2.
+ * T(X, Y) = q . (X x Y) with the constant v0 = (a mu, 0, 0), V1 = (0, -1,
+ * 0), V2 = (0, 0, -1) written out (the compiler may not drop products by
+ * zero; the terms dropped are exact zeros, but the sums associate
+ * differently from the general product, so the last bits of k can move):
+ *   T(X, v0) = a mu (q1 X2 - q2 X1),  T(X, V1) = q0 X2 - q2 X0,
+ *   T(X, V2) = q1 X0 - q0 X1. */
 static void contact_setup(contact *ct) {
-  const double *W = ct->W, mu = ct->mu;
-  double u0[3] = { W[0], W[1], W[2] };
-  double U1[3] = { mu * W[3], mu * W[4], mu * W[5] };
-  double U2[3] = { mu * W[6], mu * W[7], mu * W[8] };
-  double v0[3] = { ct->assoc ? mu : 0.0, 0, 0 }, V1[3] = { 0, -1, 0 }, V2[3] = { 0, 0, -1 };
-  const double *q = ct->q;
-  double c00 = triple(q, u0, v0);
-  double cc = triple(q, u0, V1) + triple(q, U1, v0);
-  double cs = triple(q, u0, V2) + triple(q, U2, v0);
-  double ccc = triple(q, U1, V1), css = triple(q, U2, V2);
-  double ccs = triple(q, U1, V2) + triple(q, U2, V1);
+  const double *W = ct->W, mu = ct->mu, *q = ct->q;
+  const double *u0 = W;                               /* W e_n */
+  double U1[3] = { mu * W[3], mu * W[4], mu * W[5] }; /* mu W e_t1 */
+  double U2[3] = { mu * W[6], mu * W[7], mu * W[8] }; /* mu W e_t2 */
+  double am = ct->assoc ? mu : 0.0;
+#define T_V0(X) (am * (q[1] * (X)[2] - q[2] * (X)[1]))
+#define T_V1(X) (q[0] * (X)[2] - q[2] * (X)[0])
+#define T_V2(X) (q[1] * (X)[0] - q[0] * (X)[1])
+  double c00 = T_V0(u0);
+  double cc = T_V1(u0) + T_V0(U1);
+  double cs = T_V2(u0) + T_V0(U2);
+  double ccc = T_V1(U1), css = T_V2(U2);
+  double ccs = T_V2(U1) + T_V1(U2);
+#undef T_V0
+#undef T_V1
+#undef T_V2
   ct->k[0] = c00 + 0.5 * (ccc + css);
   ct->k[1] = cc;
   ct->k[2] = cs;
@@ -327,6 +332,7 @@ static int newton_from(const contact *ct, double c, double s, double dir[2], dou
     }
     if (fp == 0) break;
     double step = f / fp, cs, sn;
+    int clamped = fabs(step) > 0.3;
     if (step > 0.3) step = 0.3;
     if (step < -0.3) step = -0.3;
     if (fabs(step) < 1e-3) {
@@ -342,8 +348,12 @@ static int newton_from(const contact *ct, double c, double s, double dir[2], dou
     double nrm = 1.5 - 0.5 * (cn * cn + snew * snew);
     c = cn * nrm;
     s = snew * nrm;
-    /* converged at a step of rounding size for an angle in (-pi, pi] */
-    conv = fabs(step) <= 4 * DBL_EPSILON * (1 + 0.5 * TWO_PI);
+    /* converged once the error left after this step is of rounding size
+     * for an angle in (-pi, pi]: a full Newton step leaves about |F''| /
+     * (2 |F'|) step^2, and M2 bounds |F''| (this saves the step that used
+     * to confirm convergence; a step itself that small converges too) */
+    double after = clamped ? INFINITY : 0.5 * ct->m2 / fabs(fp) * step * step;
+    conv = fmin(fabs(step), after) <= 4 * DBL_EPSILON * (1 + 0.5 * TWO_PI);
   }
   if (!conv || !sliding_point(ct, c, s, x)) return 0;
   dir[0] = c;
@@ -417,7 +427,8 @@ static int solve_contact(const double *W, const double *Winv, double mu, int ass
     return 0;
   }
   for (int i = 0; i < 3; i++) x[i] = -(Winv[i] * q[0] + Winv[3 + i] * q[1] + Winv[6 + i] * q[2]);
-  if (norm2(x[1], x[2]) <= mu * x[0]) return 0; /* sticking */
+  double mxn = mu * x[0]; /* sticking: |x_t| <= mu x_n, squared (no sqrt on the path) */
+  if (mxn >= 0 && x[1] * x[1] + x[2] * x[2] <= mxn * mxn) return 0;
   contact ct = { .W = W, .q = q, .mu = mu, .assoc = assoc };
   if (solve_sliding(&ct, grid, xold, x[1], x[2], dir, x)) return 0;
   local_fixed_point(&ct, xold, x);
