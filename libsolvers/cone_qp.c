@@ -153,7 +153,7 @@ static void natres_blocks(const slv_cqp *q, const double *x, const double *g, co
     double mu = q->blk_mu[k];
     if (mu > 0) {
       double w0 = g[i] - (sub ? sub[i] : 0), w1 = g[i + 1], w2 = g[i + 2];
-      if (dsx) w0 += mu * sqrt(w1 * w1 + w2 * w2); /* not hypot: cone.c */
+      if (dsx) w0 += mu * sqrt(w1 * w1 + w2 * w2); /* not hypot: cone.h */
       double v[3] = { x[i] - w0, x[i + 1] - w1, x[i + 2] - w2 }, pr[3];
       slv_cone_project(mu, v, pr);
       double d0 = fabs(x[i] - pr[0]), d1 = fabs(x[i + 1] - pr[1]), d2 = fabs(x[i + 2] - pr[2]);

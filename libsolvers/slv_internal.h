@@ -8,6 +8,7 @@
 #ifndef SLV_INTERNAL_H
 #define SLV_INTERNAL_H
 
+#include "cone.h"
 #include "operator.h"
 #include "slv.h"
 
@@ -166,9 +167,7 @@ double slv_natmap_norms(const slv_problem *p, const double *x, const double *w, 
 /* Is x[0..n) all finite? */
 int slv_all_finite(int n, const double *x);
 
-/* Projection of v (n, t1, t2) onto the Coulomb cone K_mu (cone.c); out may
- * alias v. */
-void slv_cone_project(double mu, const double *v, double *out);
+/* slv_cone_project, the projection onto K_mu (inline): cone.h */
 
 /* ContactBench's criteria (slv.h, slv_contact_metrics; metrics.c): all NaN
  * (no cones, or a non-finite x or w), all 0 (before the first cone), and

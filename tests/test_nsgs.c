@@ -33,7 +33,7 @@ static slv_status run(const slv_problem *p, slv_options *o, double *x, slv_resul
   return st;
 }
 
-/* ---- the test's own measure (independent of residual.c and cone.c) -------- */
+/* ---- the test's own measure (independent of residual.c and cone.h) -------- */
 
 /* Projection on { |t| <= mu n } by the second-order-cone formula written
  * with the cone's axis: for |t| > mu n and mu |t| > -n, the projection is
