@@ -50,7 +50,7 @@ static inline double max_nan(double m, double v) { return (v > m || isnan(v)) ? 
  * -mu v_n }: 0.  Else the nearest boundary point, where |t| = (mu n + s) /
  * (1 + mu^2) and the normal is mu times that, in the direction of v_t. */
 static void project_dual(double mu, const double *v, double *out) {
-  double n = v[0], s = hypot(v[1], v[2]);
+  double n = v[0], s = sqrt(v[1] * v[1] + v[2] * v[2]); /* not hypot: as in slv_cone_project */
   if (mu * s <= n) {
     out[0] = v[0];
     out[1] = v[1];
@@ -70,7 +70,7 @@ static double dist_inf(const double *a, const double *b) {
 }
 
 void slv_contact_metrics_add(slv_contact_metrics *m, double mu, const double *l, const double *v) {
-  double vt = hypot(v[1], v[2]);
+  double vt = sqrt(v[1] * v[1] + v[2] * v[2]);
   double vh[3] = { v[0] + mu * vt, v[1], v[2] }; /* De Saxce's v^ */
   double lt_vt = l[1] * v[1] + l[2] * v[2], p[3];
   m->signorini = max_nan(m->signorini, fabs(l[0] * v[0]));

@@ -59,16 +59,21 @@ static void cone_rows(const slv_problem *p, const double *x, int i, int k, const
     slv_cone_project(mu, v, pr);
     double d0 = x[i] - pr[0], d1 = x[i + 1] - pr[1], d2 = x[i + 2] - pr[2];
     if (law == 0) m2 = d0 * d0 + d1 * d1 + d2 * d2;
-    double ri = fmax(fabs(d0), fmax(fabs(d1), fabs(d2)));
+    /* plain comparisons, as in rows_into (x and w are finite here; libm's
+     * fmax is a call) */
+    double ri = fabs(d0);
+    if (fabs(d1) > ri) ri = fabs(d1);
+    if (fabs(d2) > ri) ri = fabs(d2);
     if (p->cone_law == (law == 0 ? SLV_CONE_COULOMB : SLV_CONE_ASSOCIATED)) {
-      a->res = fmax(a->res, ri);
+      if (ri > a->res) a->res = ri;
       a->ss += d0 * d0 + d1 * d1 + d2 * d2;
       a->compl += fabs(x[i] * (ww[0] + s0) + x[i + 1] * ww[1] + x[i + 2] * ww[2]);
     }
   }
   a->merit2 += m2;
   slv_contact_metrics_add(&a->contact, mu, x + i, ww);
-  a->infeas = fmax(a->infeas, sqrt(x[i + 1] * x[i + 1] + x[i + 2] * x[i + 2]) - mu * x[i]);
+  double out = sqrt(x[i + 1] * x[i + 1] + x[i + 2] * x[i + 2]) - mu * x[i];
+  if (out > a->infeas) a->infeas = out;
 }
 
 /* Rows [i0, i1) into the sums, with w_i at w[i - i0]; no cone straddles
