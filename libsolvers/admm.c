@@ -57,7 +57,8 @@
  * computed every iteration, confirmed on the library's exact product.
  * With a stall window (slv_admm_set_stall, auto's hand-over to
  * nsgs_newton), SLV_STAGNATED after that many iterations without halving
- * res_rel.  Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_STAGNATED,
+ * the test's measure (res_rel_2 under the 2-norm test, else res_rel).
+ * Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_STAGNATED,
  * SLV_NOT_FINITE, SLV_BREAKDOWN (A + rho I not positive definite, or
  * singular for an LU: A not PSD), SLV_ERR_NOMEM (no memory for the factor).  Reads max_iter, tol,
  * norm, warm_start, threads, record_history.
@@ -489,7 +490,7 @@ static slv_status admm_iterate(void *st, slv_op *op, const slv_options *opt, dou
     slv_msgf(res->message, sizeof res->message, "admm, %s law: the warm start is a solution", law);
     return SLV_CONVERGED;
   }
-  double mark_r = INFINITY; /* the stall test: res_rel at the last halving */
+  double mark_r = INFINITY; /* the stall test: the test's measure at the last halving */
   int mark_it = 0;
   for (int it = 1; it <= opt->max_iter; it++) {
     if (admm_step(s, op, &k, x)) return admm_fail(s, res, -1, k.rho);
@@ -514,7 +515,8 @@ static slv_status admm_iterate(void *st, slv_op *op, const slv_options *opt, dou
         return SLV_CONVERGED;
       }
     }
-    if (rinf / binf < 0.5 * mark_r) mark_r = rinf / binf, mark_it = it;
+    double rt = opt->norm == SLV_NORM_2 ? r2 / b2 : rinf / binf; /* the test's measure */
+    if (rt < 0.5 * mark_r) mark_r = rt, mark_it = it;
     if (s->stall > 0 && it - mark_it >= s->stall) {
       memcpy(x, s->z, (size_t)n * sizeof *x);
       slv_op_w(op, x, w);

@@ -250,7 +250,7 @@ void slv_nsn_free(slv_nsn *s);
 
 /* admm.c: with iterations > 0, an admm solve on this state (admm's
  * slv_impl state) ends at SLV_STAGNATED after that many iterations without
- * halving its residual; 0 (the default) turns the test off.  auto uses it
+ * halving the test's measure (slv_test_measure); 0 (the default) turns the test off.  auto uses it
  * to hand a problem ADMM does not converge on to nsgs_newton. */
 void slv_admm_set_stall(void *state, int iterations);
 /* auto.c: the stall window auto gives ADMM before nsgs_newton takes over
