@@ -118,6 +118,32 @@
  * parts, idle blocks and residual slots are sized at init
  * (SLV_THREADS_MAX parts).
  *
+ * pgs_color (a second solver on this file's machinery: the state's color
+ * flag).  The same groups, swept in a greedy graph-coloured order instead
+ * of the row order (Box2D v3, Catto 2024, "Solver2D"): each group, in
+ * group order, takes the smallest colour (0 .. WIDE_COLORS - 1 = 63) that
+ * no earlier group holds on either of its blocks, nor an earlier group it
+ * shares a findex dependency with (the group of one of its rows' findex
+ * rows, or a group with a row whose findex row is in it: a findex row
+ * counts as a shared block, in both directions).  The groups of one colour
+ * therefore share no block and read no x of each other.  A group with all
+ * 64 colours taken (a body with that many neighbours) overflows: it is
+ * swept after the colours, one row at a time in row order, on one thread
+ * (the sequential rows of the plan; pgs_wide's sequential groups do not
+ * arise, as a findex row in a later group is just another edge).  Each
+ * colour is cut into batches of up to eight groups in group order, and
+ * the sweep visits colour 0, 1, ...: a colour is a level that need not
+ * respect the row order, so the threaded machinery above runs it
+ * unchanged (each colour's batches in T contiguous parts, one barrier per
+ * colour), with far fewer barriers: pile 5000 has 9 colours of ~190
+ * batches where its level schedule has 90 levels of ~19.  The colouring
+ * and the batches depend on the problem only, never on opt.threads (the
+ * parts only say which thread sweeps which batch), so x, the sweep count
+ * and the residuals are the same bits for every T; without the lanes the
+ * same plan is swept one row at a time, the same iterates, and on threads
+ * as well.  They are not pgs's: a different row order.  Dense and CSR
+ * problems go to pgs, as for pgs_wide (result.method "pgs").
+ *
  * With a log callback set, each solve logs its plan (SLV_LOG_DEBUG): rows, batches, busy lane
  * slots, sequential rows (and, on threads, the levels and the threads) and
  * the sweep taken.  docs/solvers.md, "pgs_wide".
@@ -156,11 +182,18 @@ enum {
    * solved 1.68x faster (docs/solvers.md, "Threads"); a chain of bodies
    * has a level per contact. */
   WIDE_PAR_MIN_BATCHES = 16,
+  /* pgs_color: colours at most (one bit set of 64 per block); a group
+   * whose every colour is taken overflows, as in Box2D v3 */
+  WIDE_COLORS = 64,
+  /* pgs_color on threads only if its colours hold this many batches per
+   * thread on average (and from WIDE_PAR_MIN_GROUPS groups on) */
+  COLOR_PAR_MIN_BATCHES = 4,
   WIDE_PAD = 8 /* doubles per thread's slot (idle block, residual): 64 bytes, own cache line */
 };
 
 typedef struct {
   void *pgs;     /* pgs's state, for dense and CSR problems */
+  int color;     /* pgs_color: the groups in colour order (see "pgs_color" below) */
   int cap;       /* plan length: 8 n_max (a batch of L row steps takes 4 L or 8 L) */
   int have_avx2; /* the CPU has AVX2 */
   int lanes;     /* this solve sweeps in the AVX2 lanes (have_avx2, opt->simd auto) */
@@ -359,6 +392,30 @@ static int group_and_schedule(wide_state *s, const slv_op *op) {
   return ng;
 }
 
+/* The batches of levels (or colours) 0 .. nl - 1 of the ng groups: each
+ * level's groups, held in rowb by their level and counted in s->nfree,
+ * cut into batches of up to eight in group order.  Sets s->lvl[l] (the
+ * first batch of level l, s->lvl[nl] = nbat), s->nbat, s->nlev, s->cnt[bt]
+ * (the groups of batch bt) and rowb (the batch of each row's group). */
+static void levels_into_batches(wide_state *s, int ng, int nl) {
+  int *per = s->nfree;
+  s->lvl[0] = 0;
+  for (int l = 0; l < nl; l++) {
+    s->lvl[l + 1] = s->lvl[l] + (per[l] + WIDE_BATCH - 1) / WIDE_BATCH;
+    per[l] = 0;
+  }
+  s->nbat = s->lvl[nl];
+  s->nlev = nl;
+  memset(s->cnt, 0, ((size_t)s->nbat + 1) * sizeof *s->cnt);
+  for (int g = 0; g < ng; g++) { /* the level's next batch with a free lane, in group order */
+    int i = s->gfirst[g], l = s->rowb[i];
+    if (l == WIDE_SEQ) continue;
+    int bt = s->lvl[l] + per[l]++ / WIDE_BATCH;
+    s->cnt[bt]++;
+    for (int r = i; r < s->gfirst[g + 1]; r++) s->rowb[r] = bt;
+  }
+}
+
 /* The threaded plan's schedule (see the header, "Threads"): each group
  * takes the first level after every earlier group on either of its
  * blocks and after the groups of its findex rows (classic level
@@ -395,21 +452,65 @@ static int group_and_level(wide_state *s, const slv_op *op) {
     s->gfirst[ng++] = i;
   }
   s->gfirst[ng] = n;
-  s->lvl[0] = 0;
-  for (int l = 0; l < nl; l++) {
-    s->lvl[l + 1] = s->lvl[l] + (per[l] + WIDE_BATCH - 1) / WIDE_BATCH;
-    per[l] = 0;
+  levels_into_batches(s, ng, nl);
+  return ng;
+}
+
+/* pgs_color's schedule (see "pgs_color" in the header): each group, in
+ * group order, takes the smallest colour below WIDE_COLORS that no earlier
+ * group on either of its blocks holds, nor an earlier group it shares a
+ * findex dependency with, in either direction (the group of one of its
+ * rows' findex rows, or a group with a findex row in it); a group with
+ * all WIDE_COLORS taken overflows (WIDE_SEQ: swept after the colours, one
+ * row at a time in row order).  Then each colour is cut into batches as a
+ * level is (levels_into_batches).  Returns the number of groups, with
+ * s->nlev the colours.  Meanwhile the operator's t holds each block's
+ * colours (a bit set), s->xp each row's colours of the earlier groups
+ * whose rows have their findex row there (only from the first such group
+ * on), s->nfree the groups per colour. */
+static int group_and_color(wide_state *s, const slv_op *op) {
+  const slv_problem *p = op->p;
+  int n = p->n, ng = 0, nl = 0, fwd_from = n; /* fwd[r] is defined for r >= fwd_from */
+  const int *fb = op->f.blk;
+  uint64_t *used = (uint64_t *)op->t; /* per block: the colours of its groups so far */
+  uint64_t *fwd = (uint64_t *)s->xp;  /* per row: the colours of earlier groups reading it */
+  int *per = s->nfree;                /* groups per colour */
+  memset(used, 0, (size_t)op->f.nb * sizeof *used);
+  memset(per, 0, ((size_t)(n < WIDE_COLORS ? n : WIDE_COLORS) + 1) * sizeof *per);
+  for (int i = 0, e; i < n; i = e) {
+    int b0 = fb[2 * i], b1 = fb[2 * i + 1], ahead = 0;
+    e = group_end(&op->f, i);
+    uint64_t taken = (b0 >= 0 ? used[b0] : 0) | (b1 >= 0 ? used[b1] : 0);
+    for (int r = i; p->findex && r < e; r++) {
+      int f = p->findex[r];
+      if (r >= fwd_from) taken |= fwd[r];
+      if (f >= e)
+        ahead = 1;
+      else if (f >= 0 && f < i && s->rowb[f] != WIDE_SEQ)
+        taken |= UINT64_C(1) << s->rowb[f];
+    }
+    int c = WIDE_SEQ;
+    if (~taken) {
+      c = __builtin_ctzll(~taken);
+      uint64_t bit = UINT64_C(1) << c;
+      if (b0 >= 0) used[b0] |= bit;
+      if (b1 >= 0) used[b1] |= bit;
+      per[c]++;
+      if (c + 1 > nl) nl = c + 1;
+      if (ahead) { /* the later groups holding its findex rows must avoid c */
+        if (fwd_from == n) {
+          memset(fwd + e, 0, (size_t)(n - e) * sizeof *fwd);
+          fwd_from = e;
+        }
+        for (int r = i; r < e; r++)
+          if (p->findex[r] >= e) fwd[p->findex[r]] |= bit;
+      }
+    }
+    for (int r = i; r < e; r++) s->rowb[r] = c;
+    s->gfirst[ng++] = i;
   }
-  s->nbat = s->lvl[nl];
-  s->nlev = nl;
-  memset(s->cnt, 0, ((size_t)s->nbat + 1) * sizeof *s->cnt);
-  for (int g = 0; g < ng; g++) { /* the level's next batch with a free lane, in group order */
-    int i = s->gfirst[g], l = s->rowb[i];
-    if (l == WIDE_SEQ) continue;
-    int bt = s->lvl[l] + per[l]++ / WIDE_BATCH;
-    s->cnt[bt]++;
-    for (int r = i; r < s->gfirst[g + 1]; r++) s->rowb[r] = bt;
-  }
+  s->gfirst[ng] = n;
+  levels_into_batches(s, ng, nl);
   return ng;
 }
 
@@ -737,7 +838,14 @@ static void plan(wide_state *s, const slv_op *op, double omega, int threads) {
   int ng = -1;
   s->np = 1;
   s->nlev = 0;
-  if (threads > 1 && op->n >= WIDE_PAR_MIN_GROUPS) {
+  if (s->color) {
+    /* the colours, whatever the threads; split when large enough (the
+     * parts only say which thread sweeps which batch of a colour) */
+    ng = group_and_color(s, op);
+    if (threads > 1 && ng >= WIDE_PAR_MIN_GROUPS && threads * s->nlev < op->n &&
+        s->nbat >= COLOR_PAR_MIN_BATCHES * threads * s->nlev)
+      s->np = threads;
+  } else if (threads > 1 && op->n >= WIDE_PAR_MIN_GROUPS) {
     /* the level schedule, kept if it is large and wide enough to split
      * (then nlev >= 1: wide_sweeps_par relies on a barrier per level) */
     ng = group_and_level(s, op);
@@ -1043,6 +1151,8 @@ static void reset_parts(wide_state *s) {
   memset(s->pm, 0, WIDE_PAD * (size_t)s->np * sizeof *s->pm);
 }
 
+static const char *wide_name(const wide_state *s) { return s->color ? "pgs_color" : "pgs_wide"; }
+
 /* The plan, through the log callback at SLV_LOG_DEBUG (once a solve, only
  * if one is set): what the lanes hold and which sweep runs, so that a
  * caller (and the tests) can see the path taken. */
@@ -1052,7 +1162,17 @@ static void log_plan(const wide_state *s, const slv_problem *p, const slv_option
   const char *how = !s->lanes    ? "rows one at a time (no AVX2 lanes)"
                     : s->compact ? "AVX2 lanes, compact rigid-body rows"
                                  : "AVX2 lanes, full rows";
-  if (s->np > 1)
+  if (s->color && s->np > 1)
+    slv_logf(opt,
+             "pgs_color: %d rows, %d batches, %d of %d lane slots busy, %d overflow rows, "
+             "%d colours on %d threads: %s",
+             p->n, s->nbat, busy, s->ncol, s->len - s->ncol, s->nlev, s->np, how);
+  else if (s->color)
+    slv_logf(opt,
+             "pgs_color: %d rows, %d batches, %d of %d lane slots busy, %d overflow rows, "
+             "%d colours: %s",
+             p->n, s->nbat, busy, s->ncol, s->len - s->ncol, s->nlev, how);
+  else if (s->np > 1)
     slv_logf(opt,
              "pgs_wide: %d rows, %d batches, %d of %d lane slots busy, %d sequential rows, "
              "%d levels on %d threads: %s",
@@ -1095,8 +1215,8 @@ static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
   res->iterations = it;
   if (isnan(c->r.res_rel)) {
     unpermute(s, c->x);
-    slv_msgf(res->message, sizeof res->message, "pgs_wide: iterate became non-finite at sweep %d",
-             it);
+    slv_msgf(res->message, sizeof res->message, "%s: iterate became non-finite at sweep %d",
+             wide_name(s), it);
     return SLV_NOT_FINITE;
   }
   if (c->r.res_rel <= opt->tol || (it % opt->check_every == 0 && opt->record_history)) {
@@ -1117,8 +1237,8 @@ static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
   if (c->r.res_rel <= opt->tol) return SLV_CONVERGED;
   if (it == opt->max_iter) {
     unpermute(s, c->x);
-    slv_msgf(res->message, sizeof res->message, "pgs_wide: %d sweeps, res_rel=%.3g > tol=%.3g",
-             opt->max_iter, c->r.res_rel, opt->tol);
+    slv_msgf(res->message, sizeof res->message, "%s: %d sweeps, res_rel=%.3g > tol=%.3g",
+             wide_name(s), opt->max_iter, c->r.res_rel, opt->tol);
     return SLV_MAX_ITER;
   }
   return WIDE_GO_ON;
@@ -1166,7 +1286,7 @@ static slv_status wide_solve(void *st, slv_op *op, const slv_options *opt, doubl
   wide_state *s = st;
   if (!op->fac) return to_pgs(s, op, opt, x, w, res, h);
   s->lanes = s->have_avx2 && opt->simd == SLV_SIMD_AUTO;
-  if (!s->lanes && !has_sequential(op)) {
+  if (!s->color && !s->lanes && !has_sequential(op)) {
     /* one row at a time in the row order: that is pgs's sweep, and pgs
      * runs it without the plan's indirections */
     slv_logf(opt, "pgs_wide: %d rows, no AVX2 lanes, row order: pgs's own sweep", op->n);
@@ -1176,9 +1296,16 @@ static slv_status wide_solve(void *st, slv_op *op, const slv_options *opt, doubl
    * sweep (above), which stops by pgs's rule (it also stops on the exact
    * residual of its check sweeps), so a threaded plan there would change
    * the sweep count with the thread count */
-  plan(s, op, opt->omega, s->lanes ? opt->threads : 1); /* before K^T x: op->t is scratch */
+  plan(s, op, opt->omega, s->lanes || s->color ? opt->threads : 1); /* before K^T x: op->t is
+                                                                        scratch */
   if (opt->log_fn || opt->log_level_fn) log_plan(s, op->p, opt);
   return wide_sweeps(s, op, opt, x, w, res, h);
+}
+
+static slv_status color_init(void *st, int n_max, const slv_options *opt) {
+  slv_status r = wide_init(st, n_max, opt);
+  if (r == SLV_OK) ((wide_state *)st)->color = 1;
+  return r;
 }
 
 static const slv_impl wide_impl = {
@@ -1196,4 +1323,22 @@ const slv_solver slv_solver_pgs_wide = {
   .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_FACTORED |
           SLV_CAP_NEEDS_POS_DIAG,
   .impl = &wide_impl,
+};
+
+static const slv_impl color_impl = {
+  .state_size = sizeof(wide_state),
+  .init = color_init,
+  .free = wide_free,
+  .solve = wide_solve,
+};
+
+const slv_solver slv_solver_pgs_color = {
+  .name = "pgs_color",
+  .summary = "projected Gauss-Seidel, factored rows grouped by body pair, swept colour by colour "
+             "(greedy graph colouring) in pgs_wide's AVX2 lanes, on opt.threads threads: the same "
+             "bits for every thread count (dense, CSR: pgs)",
+  .cite = "catto2024",
+  .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_FACTORED |
+          SLV_CAP_NEEDS_POS_DIAG,
+  .impl = &color_impl,
 };
