@@ -864,6 +864,490 @@ static void test_threads(void) {
   }
 }
 
+/* ---- pgs_color ------------------------------------------------------------
+ * pgs_color claims (libsolvers/pgs_wide.c, "pgs_color"; docs/solvers.md,
+ * "pgs_color"): the groups of pgs_wide, each given, in group order, the
+ * smallest of 64 colours that no earlier group on either of its blocks
+ * holds, nor an earlier group it shares a findex dependency with (either
+ * direction); a group without a free colour overflows; the sweep is
+ * colour 0, 1, ... (each colour's groups in group order) and then the
+ * overflow groups' rows in row order, one row at a time as pgs would
+ * sweep them.  The test colours the groups itself from that rule
+ * (color_groups), checks that its colouring has the property the sweep
+ * relies on (no two groups of a colour on one block or findex-coupled),
+ * permutes the rows into that order and runs pgs there: pgs_color's x
+ * must be those bits.  That fails if the solver puts two dependent groups
+ * into one colour (the lanes of a batch then clobber each other's t, or
+ * read each other's x mid-step), or sweeps another order. */
+enum { NCOLORS = 64 };
+typedef struct {
+  int ng, ncolors, noverflow; /* groups, colours used, rows of overflow groups */
+  int *gfirst, *gcol;         /* ng + 1: first row of each group; ng: colour, -1 overflow */
+} coloring;
+
+/* The groups (as wide_order) and their colours, by the documented rule;
+ * the findex dependencies between groups as a list of (group, group)
+ * edges, scanned whole for each group (few here). */
+static void color_groups(const slv_problem *p, coloring *c) {
+  int n = p->n, ng = 0, ne = 0;
+  c->gfirst = malloc(((size_t)n + 1) * sizeof(int));
+  c->gcol = malloc(((size_t)n + 1) * sizeof(int));
+  int *gid = malloc(((size_t)n + 1) * sizeof(int)),
+      (*edge)[2] = malloc(((size_t)n + 1) * sizeof *edge);
+  for (int i = 0, e; i < n; i = e) {
+    for (e = i + 1; e < n && e - i < GMAX; e++)
+      if (p->fblk[2 * e] != p->fblk[2 * i] || p->fblk[2 * e + 1] != p->fblk[2 * i + 1]) break;
+    for (int r = i; r < e; r++) gid[r] = ng;
+    c->gfirst[ng++] = i;
+  }
+  c->gfirst[ng] = n;
+  for (int r = 0; p->findex && r < n; r++)
+    if (p->findex[r] >= 0 && gid[p->findex[r]] != gid[r]) {
+      edge[ne][0] = gid[r];
+      edge[ne++][1] = gid[p->findex[r]];
+    }
+  char *used = calloc((size_t)p->nblk * NCOLORS + 1, 1);
+  c->ng = ng;
+  c->ncolors = c->noverflow = 0;
+  for (int g = 0; g < ng; g++) {
+    char taken[NCOLORS] = { 0 };
+    int i = c->gfirst[g];
+    for (int s = 0; s < 2; s++) {
+      int b = p->fblk[2 * i + s];
+      for (int k = 0; b >= 0 && k < NCOLORS; k++) taken[k] |= used[(size_t)b * NCOLORS + k];
+    }
+    for (int k = 0; k < ne; k++) {
+      int other = edge[k][0] == g ? edge[k][1] : edge[k][1] == g ? edge[k][0] : -1;
+      if (other >= 0 && other < g && c->gcol[other] >= 0) taken[c->gcol[other]] = 1;
+    }
+    int col = 0;
+    while (col < NCOLORS && taken[col]) col++;
+    c->gcol[g] = col < NCOLORS ? col : -1;
+    if (col == NCOLORS) {
+      c->noverflow += c->gfirst[g + 1] - i;
+      continue;
+    }
+    if (col + 1 > c->ncolors) c->ncolors = col + 1;
+    for (int s = 0; s < 2; s++)
+      if (p->fblk[2 * i + s] >= 0) used[(size_t)p->fblk[2 * i + s] * NCOLORS + col] = 1;
+  }
+  /* the property the sweep relies on, checked on the test's own colouring:
+   * no block and no findex edge inside a colour */
+  int clash = 0;
+  memset(used, 0, (size_t)p->nblk * NCOLORS);
+  for (int g = 0; g < ng; g++) {
+    int i = c->gfirst[g], col = c->gcol[g];
+    for (int s = 0; col >= 0 && s < 2; s++) {
+      int b = p->fblk[2 * i + s];
+      if (b < 0 || (s == 1 && b == p->fblk[2 * i])) continue;
+      clash += used[(size_t)b * NCOLORS + col];
+      used[(size_t)b * NCOLORS + col] = 1;
+    }
+  }
+  for (int k = 0; k < ne; k++)
+    clash += c->gcol[edge[k][0]] >= 0 && c->gcol[edge[k][0]] == c->gcol[edge[k][1]];
+  CU_ASSERT_EQUAL(clash, 0);
+  free(used);
+  free(gid);
+  free(edge);
+}
+
+static void coloring_free(coloring *c) {
+  free(c->gfirst);
+  free(c->gcol);
+}
+
+/* The documented sweep order as a permutation (ord[k] = row visited k-th):
+ * colour by colour, each colour's groups in group order, then the
+ * overflow groups' rows in row order. */
+static void color_order(const coloring *c, int *ord) {
+  int k = 0;
+  for (int col = -1; col < c->ncolors; col++) /* -1 (overflow) last, below */
+    for (int g = 0; col >= 0 && g < c->ng; g++)
+      if (c->gcol[g] == col)
+        for (int i = c->gfirst[g]; i < c->gfirst[g + 1]; i++) ord[k++] = i;
+  for (int g = 0; g < c->ng; g++)
+    if (c->gcol[g] < 0)
+      for (int i = c->gfirst[g]; i < c->gfirst[g + 1]; i++) ord[k++] = i;
+}
+
+/* pgs_color's plan line (opt.log_fn): its counts against the test's
+ * colouring, the sweep it names, the threads it names (0: none). */
+static void log_color(void *ctx, const char *line) {
+  plan_log *l = ctx;
+  if (strncmp(line, "pgs_color:", 10) != 0) return;
+  l->count++;
+  snprintf(l->line, sizeof l->line, "%s", line);
+}
+
+static void check_color_plan(const plan_log *l, int n, const coloring *c, int compact, int on) {
+  CU_ASSERT_EQUAL(l->count, 1);
+  int rows = -1, nbat = -1, busy = -1, ncol = -1, over = -1, ncolors = -1, th = 0;
+  int got = sscanf(l->line,
+                   "pgs_color: %d rows, %d batches, %d of %d lane slots busy, %d overflow rows, "
+                   "%d colours on %d threads",
+                   &rows, &nbat, &busy, &ncol, &over, &ncolors, &th);
+  CU_ASSERT_EQUAL(got, on > 1 ? 7 : 6);
+  CU_ASSERT_EQUAL(rows, n);
+  CU_ASSERT_EQUAL(busy + over, n);
+  CU_ASSERT_EQUAL(over, c->noverflow);
+  CU_ASSERT_EQUAL(ncolors, c->ncolors);
+  CU_ASSERT(nbat >= c->ncolors && busy <= ncol && ncol <= 8 * n);
+  if (on > 1) CU_ASSERT_EQUAL(th, on);
+  const char *how = strstr(l->line, ": ");
+  how = how ? strstr(how + 2, ": ") : NULL;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(how);
+  CU_ASSERT_STRING_EQUAL(how + 2, expected_sweep(compact));
+}
+
+/* `sweeps` sweeps (tol unreachable) of pgs_color on f on `threads` threads
+ * and of pgs on f's rows in the documented colour order, from x0 (NULL:
+ * zero); x of pgs_color into xc.  Returns the rows whose x differ in any
+ * bit, *dmax the largest difference.  (Bits agree until the first exact
+ * recomputation of t = K^T x, at a warm start or at sweep 20: the two
+ * problems sum K^T x over their rows in different orders.) */
+static int color_mismatches(const fprob *f, int sweeps, const double *x0, int threads, int compact,
+                            double *xc, double *dmax) {
+  int n = f->n, *ord = malloc((size_t)n * sizeof(int));
+  coloring c;
+  color_groups(&f->p, &c);
+  color_order(&c, ord);
+  permuted q;
+  permute(f, ord, &q);
+  slv_options opt = slv_options_default();
+  opt.tol = 1e-300;
+  opt.max_iter = sweeps;
+  opt.warm_start = x0 != NULL;
+  opt.simd = simd;
+  opt.threads = threads;
+  slv_workspace *wc, *wp;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_color"), n, &opt, &wc), SLV_OK);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs"), n, &opt, &wp), SLV_OK);
+  double *xp = calloc((size_t)n, sizeof(double));
+  for (int k = 0; k < n; k++) {
+    xc[k] = x0 ? x0[k] : 0.0;
+    xp[k] = x0 ? x0[ord[k]] : 0.0;
+  }
+  slv_result rc, rp;
+  plan_log log = { 0 };
+  slv_options lopt = opt;
+  lopt.log_fn = log_color;
+  lopt.log_ctx = &log;
+  CU_ASSERT_EQUAL(slv_solve(wc, &f->p, &lopt, xc, NULL, &rc), SLV_MAX_ITER);
+  int split = threads > 1 && n >= 4096; /* the lattices: large and wide enough */
+  check_color_plan(&log, n, &c, compact, split ? threads : 1);
+  CU_ASSERT_STRING_EQUAL(rc.method, "pgs_color");
+  CU_ASSERT_EQUAL(slv_solve(wp, &q.p, &opt, xp, NULL, &rp), SLV_MAX_ITER);
+  CU_ASSERT_EQUAL(rc.iterations, sweeps);
+  int bad = 0, moved = 0;
+  *dmax = 0;
+  for (int k = 0; k < n; k++) {
+    bad += memcmp(&xc[ord[k]], &xp[k], sizeof(double)) != 0;
+    *dmax = fmax(*dmax, fabs(xc[ord[k]] - xp[k]));
+    moved += xp[k] != 0.0;
+  }
+  CU_ASSERT(moved > n / 4); /* the sweeps did something to compare */
+  slv_workspace_free(wc);
+  slv_workspace_free(wp);
+  free(xp);
+  free(ord);
+  permuted_free(&q);
+  coloring_free(&c);
+  return bad;
+}
+
+/* Bit for bit over 7 sweeps from zero; after the recomputations of t (45
+ * sweeps, or a warm start) to rounding.  Returns the colouring's counts
+ * for the caller's expectations. */
+static coloring color_same(const fprob *f, int compact) {
+  double d, *x = malloc((size_t)f->n * sizeof(double));
+  CU_ASSERT_EQUAL(color_mismatches(f, 7, NULL, 1, compact, x, &d), 0);
+  color_mismatches(f, 45, NULL, 1, compact, x, &d);
+  CU_ASSERT(d <= 1e-12);
+  double *x0 = calloc((size_t)f->n, sizeof(double));
+  for (int i = 0; i < f->n; i++) x0[i] = f->findex[i] < 0 ? 0.1 * (i % 7) : 0.01 * (i % 5 - 2);
+  color_mismatches(f, 7, x0, 1, compact, x, &d);
+  CU_ASSERT(d <= 1e-12);
+  free(x0);
+  free(x);
+  coloring c;
+  color_groups(&f->p, &c);
+  return c;
+}
+
+/* The colour order's iterates on the problems of the pgs_wide tests: random
+ * contacts (general and rigid form); 4 crowded bodies (~110 groups each:
+ * colours run out, the overflow group rows are swept last); all normal rows
+ * after all friction rows (every findex dependency between groups, forward
+ * in the row order); friction rows on another pair's normal row; manifold
+ * runs (groups of 3 to 12 rows). */
+static void test_color_iterates(void) {
+  for (int v = 0; v < 2; v++) {
+    fprob f;
+    makers[v](&f, 300, 80, 31);
+    coloring c = color_same(&f, v == 1);
+    CU_ASSERT(c.ncolors > 4 && c.noverflow == 0);
+    coloring_free(&c);
+    fprob_free(&f);
+  }
+  fprob f;
+  fprob_make(&f, 150, 4, 37);
+  coloring c = color_same(&f, 0);
+  CU_ASSERT_EQUAL(c.ncolors, NCOLORS);
+  CU_ASSERT(c.noverflow > 0);
+  coloring_free(&c);
+  fprob_free(&f);
+}
+
+static void test_color_findex(void) {
+  /* all normal rows after all friction rows */
+  fprob f;
+  fprob_make(&f, 80, 30, 41);
+  int n = f.n, *ord = malloc((size_t)n * sizeof(int)), k = 0;
+  for (int i = 0; i < n; i++)
+    if (f.findex[i] >= 0) ord[k++] = i;
+  for (int i = 0; i < n; i++)
+    if (f.findex[i] < 0) ord[k++] = i;
+  permuted q;
+  permute(&f, ord, &q);
+  fprob g = permuted_view(&f, &q);
+  coloring c = color_same(&g, 0);
+  CU_ASSERT(c.noverflow == 0);
+  coloring_free(&c);
+  permuted_free(&q);
+  free(ord);
+  fprob_free(&f);
+  /* friction rows bounded by the previous contact's normal row, then by
+   * the next one's (another pair's group: only the findex rule keeps the
+   * two groups apart, backward and forward) */
+  for (int dir = -1; dir <= 1; dir += 2) {
+    fprob_make(&f, 200, 60, 47);
+    int other = 0;
+    for (int i = 3; i < f.n - 3; i++)
+      if (f.findex[i] >= 0) {
+        int j = f.findex[i] += 3 * dir;
+        other += f.fblk[2 * i] != f.fblk[2 * j] || f.fblk[2 * i + 1] != f.fblk[2 * j + 1];
+      }
+    CU_ASSERT(other > f.n / 2);
+    c = color_same(&f, 0);
+    coloring_free(&c);
+    fprob_free(&f);
+  }
+}
+
+static void test_color_manifolds(void) {
+  fprob f;
+  fprob_make_rigid(&f, 240, 10, 59);
+  int nc = f.n / 3, *cs = malloc((size_t)nc * sizeof(int)),
+      *ord = malloc((size_t)f.n * sizeof(int));
+  for (int c = 0; c < nc; c++) cs[c] = c;
+  for (int a = 1; a < nc; a++) /* insertion sort by (slot 0, slot 1): stable */
+    for (int b = a; b > 0; b--) {
+      const int *p = f.fblk + 6 * cs[b - 1], *q = f.fblk + 6 * cs[b];
+      if (p[0] < q[0] || (p[0] == q[0] && p[1] <= q[1])) break;
+      int t = cs[b];
+      cs[b] = cs[b - 1];
+      cs[b - 1] = t;
+    }
+  for (int c = 0; c < nc; c++)
+    for (int j = 0; j < 3; j++) ord[3 * c + j] = 3 * cs[c] + j;
+  permuted q;
+  permute(&f, ord, &q);
+  fprob g = permuted_view(&f, &q);
+  coloring c = color_same(&g, 1);
+  int longest = 0, shortest = GMAX;
+  for (int h = 0; h < c.ng; h++) {
+    int len = c.gfirst[h + 1] - c.gfirst[h];
+    if (len > longest) longest = len;
+    if (len < shortest) shortest = len;
+  }
+  CU_ASSERT(longest == GMAX && shortest < GMAX); /* groups of several lengths, runs cut */
+  coloring_free(&c);
+  permuted_free(&q);
+  free(cs);
+  free(ord);
+  fprob_free(&f);
+}
+
+/* The lattice as an fprob without its dense A (permute reads the rows). */
+static fprob lattice_fprob(const lattice *L) {
+  fprob f;
+  memset(&f, 0, sizeof f);
+  f.n = L->n;
+  f.nblk = L->nblk;
+  f.fblk = L->fblk;
+  f.findex = L->findex;
+  f.fJ = L->fJ;
+  f.fK = L->fK;
+  f.fd = L->fd;
+  f.b = L->b;
+  f.lo = L->lo;
+  f.hi = L->hi;
+  f.mu = L->mu;
+  f.p = L->p;
+  return f;
+}
+
+/* One pgs_color solve of the lattice on `threads` (check_every 5), the plan
+ * line in *log. */
+static slv_status color_solve(const lattice *L, int threads, double tol, int max_iter,
+                              const double *x0, double *x, slv_result *r, plan_log *log) {
+  slv_options opt = slv_options_default();
+  opt.tol = tol;
+  opt.max_iter = max_iter;
+  opt.check_every = 5;
+  opt.simd = simd;
+  opt.threads = threads;
+  opt.warm_start = x0 != NULL;
+  opt.log_fn = log_color;
+  opt.log_ctx = log;
+  memset(log, 0, sizeof *log);
+  slv_workspace *ws;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_color"), L->n, &opt, &ws), SLV_OK);
+  for (int i = 0; i < L->n; i++) x[i] = x0 ? x0[i] : 0.0;
+  slv_status st = slv_solve(ws, &L->p, &opt, x, NULL, r);
+  slv_workspace_free(ws);
+  return st;
+}
+
+/* The determinism promise (docs/solvers.md, "pgs_color"): on the lattices
+ * of test_threads (general; rigid form with four-point manifolds; general
+ * with every 40th normal row moved to the end, so friction groups depend
+ * on later groups), on 1, 2 and 3 threads:
+ *   - 12 sweeps from zero: x is the colour order's reference (pgs on the
+ *     permuted rows) bit for bit on every T, the plan line splits on 2 and
+ *     3 threads;
+ *   - 8 sweeps from a warm start and, on the first lattice, a solve to
+ *     tol 5e-2 (check_every 5: t recomputed on the way): status, sweep
+ *     count, the solver's residual and the library's residual and x the
+ *     same bits on every T;
+ *   - every friction row within mu |normal| at the end.
+ * Fails when a colour holds two groups on one block or findex-coupled
+ * (threads race on t or x), or when the colouring or the batches depend
+ * on T. */
+static void test_color_threads(void) {
+  for (int v = 0; v < 3; v++) {
+    int rigid = v == 1;
+    lattice L;
+    lattice_make(&L, rigid, rigid, 71 + (uint64_t)v);
+    if (v == 2) lattice_move_normals(&L);
+    fprob f = lattice_fprob(&L);
+    int n = L.n;
+    size_t sz = (size_t)n * sizeof(double);
+    double *x0 = malloc(sz), *x1 = malloc(sz), *x = malloc(sz), d;
+    for (int th = 1; th <= 3; th++) {
+      int bad = color_mismatches(&f, 12, NULL, th, rigid, th == 1 ? x1 : x, &d);
+      CU_ASSERT_EQUAL(bad, 0);
+      if (bad)
+        printf("\n  lattice %d, %d threads: %d of %d rows off the colour order", v, th, bad, n);
+      if (th > 1) CU_ASSERT_EQUAL(differ(x, x1, n), 0);
+    }
+    for (int i = 0; i < n; i++) x0[i] = L.findex[i] < 0 ? 0.1 * (i % 7) : 0.01 * (i % 5 - 2);
+    for (int k = 0; k < (v ? 1 : 2); k++) {
+      double tol = k ? 5e-2 : 1e-300;
+      int it = k ? 300 : 8;
+      slv_result r1, r;
+      plan_log lg;
+      for (int th = 1; th <= 3; th++) {
+        slv_result *rr = th == 1 ? &r1 : &r;
+        slv_status st = color_solve(&L, th, tol, it, k ? NULL : x0, th == 1 ? x1 : x, rr, &lg);
+        CU_ASSERT_EQUAL(st, k ? SLV_CONVERGED : SLV_MAX_ITER);
+        CU_ASSERT_EQUAL(lg.count, 1);
+        CU_ASSERT_EQUAL(strstr(lg.line, " colours on ") != NULL, th > 1);
+        if (th == 1) continue;
+        CU_ASSERT_EQUAL(r.iterations, r1.iterations);
+        CU_ASSERT(memcmp(&r.solver_residual, &r1.solver_residual, sizeof(double)) == 0);
+        CU_ASSERT(memcmp(&r.res, &r1.res, sizeof r.res) == 0);
+        int bad = differ(x, x1, n);
+        CU_ASSERT_EQUAL(bad, 0);
+        if (bad)
+          printf("\n  lattice %d, run %d, %d threads: %d of %d rows differ", v, k, th, bad, n);
+      }
+      CU_ASSERT(r1.iterations >= 8);
+      int out = 0; /* friction within mu |normal| (the bound the sweep last applied) */
+      for (int i = 0; i < n; i++)
+        if (L.findex[i] >= 0 && v != 2) out += !(fabs(x1[i]) <= L.mu[i] * fabs(x1[L.findex[i]]));
+      CU_ASSERT_EQUAL(out, 0);
+    }
+    free(x0);
+    free(x1);
+    free(x);
+    lattice_free(&L);
+  }
+}
+
+/* pgs_color and pgs converge to the same x (a different row order, the
+ * same solution): random contacts with findex rows in their own group and
+ * on another pair's normal row, tol 1e-11; x within 1e-8, both judged by
+ * the test's own residual, and every friction row within mu |normal| (to
+ * the tolerance when the normal row's group is swept after it). */
+static void test_color_agrees_with_pgs(void) {
+  for (int v = 0; v < 2; v++) {
+    fprob f;
+    fprob_make(&f, 300, 80, 83 + (unsigned long)v);
+    if (v == 1)
+      for (int i = 3; i < f.n; i++)
+        if (f.findex[i] >= 0) f.findex[i] -= 3;
+    int n = f.n;
+    slv_options opt = slv_options_default();
+    opt.tol = 1e-11;
+    opt.max_iter = 100000;
+    opt.simd = simd;
+    double *xc = calloc((size_t)n, sizeof(double)), *xp = calloc((size_t)n, sizeof(double));
+    const char *names[] = { "pgs_color", "pgs" };
+    double *xs[] = { xc, xp };
+    slv_result r[2];
+    for (int k = 0; k < 2; k++) {
+      slv_workspace *ws;
+      CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(names[k]), n, &opt, &ws), SLV_OK);
+      CU_ASSERT_EQUAL(slv_solve(ws, &f.p, &opt, xs[k], NULL, &r[k]), SLV_CONVERGED);
+      CU_ASSERT(fprob_residual(&f, xs[k]) <= 1e-11);
+      slv_workspace_free(ws);
+    }
+    CU_ASSERT(r[0].iterations > 20);
+    double dmax = 0, xmax = 0;
+    int out = 0;
+    for (int i = 0; i < n; i++) {
+      dmax = fmax(dmax, fabs(xc[i] - xp[i]));
+      xmax = fmax(xmax, fabs(xp[i]));
+      if (f.findex[i] >= 0)
+        out += !(fabs(xc[i]) <= f.mu[i] * fabs(xc[f.findex[i]]) + (v ? 1e-10 : 0.0));
+    }
+    CU_ASSERT(xmax > 0.1);
+    CU_ASSERT(dmax <= 1e-8);
+    CU_ASSERT_EQUAL(out, 0);
+    free(xc);
+    free(xp);
+    fprob_free(&f);
+  }
+}
+
+/* Dense storage goes to pgs: the same x bit for bit, result.method "pgs". */
+static void test_color_dense(void) {
+  fprob f;
+  fprob_make(&f, 40, 15, 47);
+  slv_problem d = fprob_dense(&f);
+  int n = f.n;
+  slv_options opt = slv_options_default();
+  opt.tol = 1e-9;
+  opt.max_iter = 5000;
+  double *x[2] = { calloc((size_t)n, sizeof(double)), calloc((size_t)n, sizeof(double)) };
+  slv_result r[2];
+  const char *names[] = { "pgs_color", "pgs" };
+  for (int k = 0; k < 2; k++) {
+    slv_workspace *ws;
+    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(names[k]), n, &opt, &ws), SLV_OK);
+    CU_ASSERT_EQUAL(slv_solve(ws, &d, &opt, x[k], NULL, &r[k]), SLV_CONVERGED);
+    CU_ASSERT_STRING_EQUAL(r[k].method, "pgs");
+    slv_workspace_free(ws);
+  }
+  CU_ASSERT_EQUAL(r[0].iterations, r[1].iterations);
+  CU_ASSERT(memcmp(x[0], x[1], (size_t)n * sizeof(double)) == 0);
+  free(x[0]);
+  free(x[1]);
+  fprob_free(&f);
+}
+
 /* The second suite runs with opt.simd = SLV_SIMD_OFF: the row-at-a-time
  * sweep that CPUs without AVX2 take, which must give the same iterates. */
 static int simd_off(void) {
@@ -918,5 +1402,16 @@ int main(void) {
   CU_add_test(s, "overflow: not_finite", test_not_finite);
   CU_add_test(s, "threads 1, 2, 3 without the lanes: pgs itself, the same bits", test_threads);
   CU_add_test(s, "opt.simd: auto gives the lanes back, bad values refused", test_simd_values);
+  s = CU_add_suite("pgs_color", NULL, NULL);
+  CU_add_test(s, "the colour order's iterates (also rigid form; overflow)", test_color_iterates);
+  CU_add_test(s, "findex across groups, forward and backward: edges", test_color_findex);
+  CU_add_test(s, "manifold runs: groups of 3 to 12 rows", test_color_manifolds);
+  CU_add_test(s, "threads 1, 2, 3: the same bits, the colour order's", test_color_threads);
+  CU_add_test(s, "converges to pgs's x; friction within mu |normal|", test_color_agrees_with_pgs);
+  CU_add_test(s, "dense storage: pgs itself", test_color_dense);
+  s = CU_add_suite("pgs_color, opt.simd off: without the lanes", simd_off, simd_auto);
+  CU_add_test(s, "the colour order's iterates (also rigid form; overflow)", test_color_iterates);
+  CU_add_test(s, "findex across groups, forward and backward: edges", test_color_findex);
+  CU_add_test(s, "threads 1, 2, 3: the same bits, the colour order's", test_color_threads);
   return tst_run();
 }
