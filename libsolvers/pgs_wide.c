@@ -37,10 +37,10 @@
  * write a contact's normal row before its friction rows) move to the end
  * of the sweep.  [Level scheduling of a Gauss-Seidel / triangular sweep:
  * Anderson and Saad 1989; the wide contact solver of Box2D v3 (Catto 2024,
- * "Solver2D") colours the graph greedily instead, which reorders dependent
- * rows, and on the peers' box pyramid left more penetration at 50 sweeps
- * than the row order does: experiments/README.md, "Measurements:
- * solvers".]
+ * "SIMD Matters") colours the graph greedily instead (pgs_color, below),
+ * which reorders dependent rows, and on the peers' box pyramid left more
+ * penetration at 50 sweeps than the row order does: experiments/README.md,
+ * "Measurements: solvers".]
  *
  * Why: a contact's three rows and the four points of a box-box manifold
  * all act on the same two bodies, so pgs's natural order is a chain of
@@ -120,29 +120,31 @@
  *
  * pgs_color (a second solver on this file's machinery: the state's color
  * flag).  The same groups, swept in a greedy graph-coloured order instead
- * of the row order (Box2D v3, Catto 2024, "Solver2D"): each group, in
- * group order, takes the smallest colour (0 .. WIDE_COLORS - 1 = 63) that
- * no earlier group holds on either of its blocks, nor an earlier group it
- * shares a findex dependency with (the group of one of its rows' findex
- * rows, or a group with a row whose findex row is in it: a findex row
- * counts as a shared block, in both directions).  The groups of one colour
- * therefore share no block and read no x of each other.  A group with all
- * 64 colours taken (a body with that many neighbours) overflows: it is
- * swept after the colours, one row at a time in row order, on one thread
- * (the sequential rows of the plan; pgs_wide's sequential groups do not
- * arise, as a findex row in a later group is just another edge).  Each
- * colour is cut into batches of up to eight groups in group order, and
- * the sweep visits colour 0, 1, ...: a colour is a level that need not
- * respect the row order, so the threaded machinery above runs it
- * unchanged (each colour's batches in T contiguous parts, one barrier per
- * colour), with far fewer barriers: pile 5000 has 9 colours of ~190
- * batches where its level schedule has 90 levels of ~19.  The colouring
- * and the batches depend on the problem only, never on opt.threads (the
- * parts only say which thread sweeps which batch), so x, the sweep count
- * and the residuals are the same bits for every T; without the lanes the
- * same plan is swept one row at a time, the same iterates, and on threads
- * as well.  They are not pgs's: a different row order.  Dense and CSR
- * problems go to pgs, as for pgs_wide (result.method "pgs").
+ * of the row order, as Box2D v3 colours its contacts (Catto 2024, "SIMD
+ * Matters"; its constraint_graph.c also caps the colours and sweeps an
+ * overflow set on one thread).  Each group, in group order, takes the
+ * smallest colour (0 .. WIDE_COLORS - 1 = 63) that no earlier group holds
+ * on either of its blocks, nor an earlier group it shares a findex
+ * dependency with (the group of one of its rows' findex rows, or a group
+ * with a row whose findex row is in it: a findex row counts as a shared
+ * block, in both directions).  The groups of one colour therefore share no
+ * block and read no x of each other.  A group with all 64 colours taken (a
+ * body with that many neighbours) overflows: it is swept after the
+ * colours, one row at a time in row order, on one thread (the plan's
+ * sequential rows; pgs_wide's sequential groups do not arise, as a findex
+ * row in a later group is just another edge).  Each colour is cut into
+ * batches of up to eight groups in group order, and the sweep visits
+ * colour 0, 1, ...: a colour is a level that need not respect the row
+ * order, so the threaded machinery above runs it unchanged (each colour's
+ * batches in T contiguous parts, one barrier per colour), with far fewer
+ * barriers: pile 5000 has 9 colours of ~190 batches where its level
+ * schedule has 90 levels of ~19.  The colouring and the batches depend on
+ * the problem only, never on opt.threads (the parts only say which thread
+ * sweeps which batch), so x, the sweep count and the residuals are the
+ * same bits for every T; without the lanes the same plan is swept one row
+ * at a time, to the same iterates, and on threads as well.  They are not
+ * pgs's: the row order is another.  Dense and CSR problems go to pgs, as
+ * for pgs_wide (result.method "pgs").
  *
  * With a log callback set, each solve logs its plan (SLV_LOG_DEBUG): rows, batches, busy lane
  * slots, sequential rows (and, on threads, the levels and the threads) and
@@ -543,7 +545,8 @@ __attribute__((target("avx2"))) static inline __m256d diag6(const double *J, con
   return _mm256_add_pd(_mm256_add_pd(a, b), c);
 }
 
-/* plan()'s J and K columns of the lanes, four rows at a time by 4x4
+/* plan()'s J and K columns of the lanes' positions [p0, p1) (a run of
+ * whole batches), four rows at a time by 4x4
  * transposes: the same values as its scalar loop (moves and masks only).
  * A row's 12 columns are slot 0's six then slot 1's; a static slot
  * (fblk < 0) and an idle lane get zeros, whatever fJ, fK hold there.
@@ -554,14 +557,14 @@ __attribute__((target("avx2"))) static inline __m256d diag6(const double *J, con
  * compact: writes the compact layout instead (see the header) and returns
  * 1 if every row has the form it needs, else 0 (then JK is unusable). */
 __attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac *f, double omega,
-                                                   int compact) {
+                                                   int compact, int p0, int p1) {
   const __m256d om = _mm256_set1_pd(omega), one = _mm256_set1_pd(1.0);
   const __m256d sign = _mm256_set1_pd(-0.0);
   const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
   static const double zero_row[12] = { 0 };
   double tmp[96] __attribute__((aligned(32)));
   __m256d ok = all;
-  for (int k = 0; k < s->ncol; k += 4) {
+  for (int k = p0; k < p1; k += 4) {
     const double *J[4], *K[4];
     int64_t m0[4], m1[4];
     double im0[4], im1[4];
@@ -705,14 +708,24 @@ static void lay_out(wide_state *s, const slv_op *op, int ng) {
   s->len = k;
 }
 
-/* Each plan position's row data: x's findex position, b, bounds, mu, d,
- * and omega / A_ii (except in the lanes, where fill_jk forms it). */
-static void fill_rows(wide_state *s, const slv_op *op, double omega) {
-  const slv_problem *p = op->p;
-  /* rowb[] now becomes the plan position of each row */
-  for (int k = 0; k < s->len; k++)
+/* Plan positions [k0, k1) of a batch run [b0, b1) of the lanes. */
+static void batch_span(const wide_state *s, int b0, int b1, int *k0, int *k1) {
+  *k0 = b0 < s->nbat ? s->bk[b0] : s->ncol;
+  *k1 = b1 < s->nbat ? s->bk[b1] : s->ncol;
+}
+
+/* rowb[] becomes the plan position of each row of positions [k0, k1). */
+static void mark_rows(wide_state *s, int k0, int k1) {
+  for (int k = k0; k < k1; k++)
     if (s->order[k] >= 0) s->rowb[s->order[k]] = k;
-  for (int k = 0; k < s->len; k++) {
+}
+
+/* Plan positions [k0, k1)'s row data (after mark_rows of every position):
+ * x's findex position, b, bounds, mu, d, and omega / A_ii (except in the
+ * lanes, where fill_jk forms it). */
+static void fill_rows(wide_state *s, const slv_op *op, double omega, int k0, int k1) {
+  const slv_problem *p = op->p;
+  for (int k = k0; k < k1; k++) {
     int i = s->order[k];
     if (i < 0) {
       s->fpos[k] = k;
@@ -729,6 +742,37 @@ static void fill_rows(wide_state *s, const slv_op *op, double omega) {
     s->hi[k] = slv_hi_of(p, i);
     s->mu[k] = f >= 0 ? fabs(p->mu[i]) : -1.0; /* the sign says "no findex" */
     s->fd[k] = op->f.d ? op->f.d[i] : 0.0;
+  }
+}
+
+/* The rows' data of every plan position: on the plan's threads when it
+ * has parts (part v of every level by one thread, the sequential rows as
+ * part np; each position is written by one thread, with what one thread
+ * would write). */
+static void fill_all_rows(wide_state *s, const slv_op *op, double omega) {
+  if (s->np == 1) {
+    mark_rows(s, 0, s->len);
+    fill_rows(s, op, omega, 0, s->len);
+    return;
+  }
+#pragma omp parallel num_threads(s->np)
+  {
+#pragma omp for schedule(static)
+    for (int v = 0; v <= s->np; v++) {
+      if (v == s->np) mark_rows(s, s->ncol, s->len);
+      for (int l = 0, k0, k1; v < s->np && l < s->nlev; l++) {
+        batch_span(s, s->pst[s->np * l + v], s->pst[s->np * l + v + 1], &k0, &k1);
+        mark_rows(s, k0, k1);
+      }
+    }
+#pragma omp for schedule(static)
+    for (int v = 0; v <= s->np; v++) {
+      if (v == s->np) fill_rows(s, op, omega, s->ncol, s->len);
+      for (int l = 0, k0, k1; v < s->np && l < s->nlev; l++) {
+        batch_span(s, s->pst[s->np * l + v], s->pst[s->np * l + v + 1], &k0, &k1);
+        fill_rows(s, op, omega, k0, k1);
+      }
+    }
   }
 }
 
@@ -810,6 +854,22 @@ static void lane_masses(wide_state *s) {
   for (int k = 0; k < 16 * s->nbat; k++) s->im[k] = s->lblk[k] >= 0 ? s->bm[s->lblk[k]] : 0.0;
 }
 
+/* fill_jk over all the lanes' positions: on the plan's threads when it has
+ * parts, as fill_all_rows splits them (the same values: each position is
+ * formed alone); 1 if every part's rows have the compact form. */
+static int fill_all_jk(wide_state *s, const slv_fac *f, double omega, int compact) {
+  if (s->np == 1) return fill_jk(s, f, omega, compact, 0, s->ncol);
+  int ok = 1;
+#pragma omp parallel for num_threads(s->np) schedule(static) reduction(&& : ok)
+  for (int v = 0; v < s->np; v++)
+    for (int l = 0, k0, k1; l < s->nlev; l++) {
+      batch_span(s, s->pst[s->np * l + v], s->pst[s->np * l + v + 1], &k0, &k1);
+      int r = fill_jk(s, f, omega, compact, k0, k1);
+      ok = ok && r;
+    }
+  return ok;
+}
+
 /* The lanes' J and K (see the header): compact when the blocks' scalars
  * bm hold for every lane row, else the full layout.  A world's bodies keep
  * their masses from one step to the next, so the last solve's scalars are
@@ -819,14 +879,14 @@ static void lanes_jk(wide_state *s, const slv_op *op, double omega) {
   s->compact = 0;
   if (s->masses_kept) {
     lane_masses(s);
-    s->compact = fill_jk(s, &op->f, omega, 1);
+    s->compact = fill_all_jk(s, &op->f, omega, 1);
   }
   if (!s->compact && derive_masses(s, &op->f)) {
     lane_masses(s);
-    s->compact = fill_jk(s, &op->f, omega, 1);
+    s->compact = fill_all_jk(s, &op->f, omega, 1);
   }
   s->masses_kept = s->compact;
-  if (!s->compact) fill_jk(s, &op->f, omega, 0);
+  if (!s->compact) fill_all_jk(s, &op->f, omega, 0);
 }
 #endif
 
@@ -862,7 +922,7 @@ static void plan(wide_state *s, const slv_op *op, double omega, int threads) {
   sort_groups(s, ng);
   if (s->np > 1) split_levels(s);
   lay_out(s, op, ng);
-  fill_rows(s, op, omega);
+  fill_all_rows(s, op, omega);
   s->compact = 0;
 #if PGS_WIDE_X86
   if (s->lanes) lanes_jk(s, op, omega);
