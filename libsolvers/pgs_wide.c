@@ -187,9 +187,6 @@ enum {
   /* pgs_color: colours at most (one bit set of 64 per block); a group
    * whose every colour is taken overflows, as in Box2D v3 */
   WIDE_COLORS = 64,
-  /* pgs_color on threads only if its colours hold this many batches per
-   * thread on average (and from WIDE_PAR_MIN_GROUPS groups on) */
-  COLOR_PAR_MIN_BATCHES = 4,
   WIDE_PAD = 8 /* doubles per thread's slot (idle block, residual): 64 bytes, own cache line */
 };
 
@@ -231,6 +228,7 @@ typedef struct {
   int nbat;          /* batches in the lanes */
   int ncol;          /* plan positions [0, ncol) are in lanes, [ncol, len) sequential */
   int len;
+  int ktx_due; /* pgs_color: after this sweep, t = K^T x afresh (color_ktx) */
 } wide_state;
 
 static void wide_free(void *st) {
@@ -899,11 +897,12 @@ static void plan(wide_state *s, const slv_op *op, double omega, int threads) {
   s->np = 1;
   s->nlev = 0;
   if (s->color) {
-    /* the colours, whatever the threads; split when large enough (the
-     * parts only say which thread sweeps which batch of a colour) */
+    /* the colours, whatever the threads; split on the thresholds of the
+     * threaded plan (the parts only say which thread sweeps which batch
+     * of a colour, so whether it splits does not change x) */
     ng = group_and_color(s, op);
-    if (threads > 1 && ng >= WIDE_PAR_MIN_GROUPS && threads * s->nlev < op->n &&
-        s->nbat >= COLOR_PAR_MIN_BATCHES * threads * s->nlev)
+    if (threads > 1 && ng >= WIDE_PAR_MIN_GROUPS && s->nlev >= 1 && threads * s->nlev < op->n &&
+        s->nbat >= WIDE_PAR_MIN_BATCHES * threads * s->nlev)
       s->np = threads;
   } else if (threads > 1 && op->n >= WIDE_PAR_MIN_GROUPS) {
     /* the level schedule, kept if it is large and wide enough to split
@@ -1271,6 +1270,8 @@ typedef struct {
 static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
   const slv_options *opt = c->opt;
   slv_result *res = c->res;
+  int due = 0;
+  s->ktx_due = 0;
   c->r.res_rel = m / c->scale;
   res->iterations = it;
   if (isnan(c->r.res_rel)) {
@@ -1288,9 +1289,13 @@ static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
     c->r = slv_residual(c->op->p, c->x, c->w);
   } else if (it % opt->check_every == 0) {
     /* only the drift: t = K^T x afresh (the residual of a sweep that did
-     * not meet tol is not needed exactly) */
-    unpermute(s, c->x);
-    slv_op_ktx(c->op, c->x);
+     * not meet tol is not needed exactly); pgs_color's by its caller, on
+     * the plan's threads (color_ktx), if the sweeps go on */
+    due = s->color;
+    if (!due) {
+      unpermute(s, c->x);
+      slv_op_ktx(c->op, c->x);
+    }
   }
   res->solver_residual = c->r.res_rel;
   slv_history_push(c->h, res, c->r.res_rel);
@@ -1301,7 +1306,134 @@ static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
              wide_name(s), opt->max_iter, c->r.res_rel, opt->tol);
     return SLV_MAX_ITER;
   }
+  s->ktx_due = due;
   return WIDE_GO_ON;
+}
+
+/* pgs_color's t = K^T x, from the plan's x (xp): each block's sum taken
+ * colour by colour (a colour has at most one group on a block: its rows
+ * summed in registers, then added once, as slv_fac_ktx sums a run of rows
+ * on one pair), then over the overflow rows' runs in row order.  The order
+ * depends on the plan only, so t is the same bits on any number of
+ * threads (it is not slv_fac_ktx's row order).  Batches [bt0, bt1). */
+static void ktx_batches(const wide_state *s, const slv_fac *f, double *t, int bt0, int bt1) {
+  for (int bt = bt0; bt < bt1; bt++) {
+    int k = s->bk[bt], wd = 4 * s->bh[bt], L = s->bL[bt];
+    const int *lb = s->lblk + 16 * (size_t)bt;
+    for (int l = 0; l < wd; l++) {
+      double a[12] = { 0 };
+      for (int r = 0; r < L; r++) {
+        int q = k + wd * r + l, i = s->order[q];
+        if (i < 0) break; /* a lane's idle positions follow its rows */
+        const double *K = f->K + 12 * (size_t)i, xq = s->xp[q];
+        for (int e = 0; e < 12; e++) a[e] += K[e] * xq;
+      }
+      int b0 = lb[8 * (l / 4) + l % 4], b1 = lb[8 * (l / 4) + 4 + l % 4];
+      if (b0 >= 0)
+        for (int e = 0; e < 6; e++) t[6 * (size_t)b0 + e] += a[e];
+      if (b1 >= 0)
+        for (int e = 0; e < 6; e++) t[6 * (size_t)b1 + e] += a[6 + e];
+    }
+  }
+}
+
+/* The overflow rows' part of ktx_batches: runs of consecutive plan
+ * positions on one block pair, in row order. */
+static void ktx_rest(const wide_state *s, const slv_fac *f, double *t) {
+  const int *fb = f->blk;
+  for (int k = s->ncol, e; k < s->len; k = e) {
+    int i = s->order[k], b0 = fb[2 * i], b1 = fb[2 * i + 1];
+    double a[12] = { 0 };
+    for (e = k; e < s->len && fb[2 * s->order[e]] == b0 && fb[2 * s->order[e] + 1] == b1; e++) {
+      const double *K = f->K + 12 * (size_t)s->order[e], xe = s->xp[e];
+      for (int c = 0; c < 12; c++) a[c] += K[c] * xe;
+    }
+    if (b0 >= 0)
+      for (int c = 0; c < 6; c++) t[6 * (size_t)b0 + c] += a[c];
+    if (b1 >= 0)
+      for (int c = 0; c < 6; c++) t[6 * (size_t)b1 + c] += a[6 + c];
+  }
+}
+
+/* pgs_color's t = K^T x in the operator's t, on one thread. */
+static void color_ktx(wide_state *s, slv_op *op) {
+  memset(op->t, 0, 6 * (size_t)op->f.nb * sizeof *op->t);
+  ktx_batches(s, &op->f, op->t, 0, s->nbat);
+  ktx_rest(s, &op->f, op->t);
+}
+
+/* The same from inside the team (every thread calls it): the blocks
+ * zeroed in np slices, each colour's parts (a barrier after each: the
+ * next colour adds to the same blocks), the overflow rows on one thread. */
+static void color_ktx_team(wide_state *s, slv_op *op) {
+  const int np = s->np, nb = op->f.nb;
+#pragma omp for schedule(static)
+  for (int v = 0; v < np; v++) {
+    long long B0 = (long long)nb * v / np, B1 = (long long)nb * (v + 1) / np;
+    memset(op->t + 6 * B0, 0, 6 * (size_t)(B1 - B0) * sizeof *op->t);
+  }
+  for (int l = 0; l < s->nlev; l++) {
+#pragma omp for schedule(static)
+    for (int v = 0; v < np; v++)
+      ktx_batches(s, &op->f, op->t, s->pst[np * l + v], s->pst[np * l + v + 1]);
+  }
+#pragma omp single
+  ktx_rest(s, &op->f, op->t);
+}
+
+/* pgs_color's start, plan positions [k0, k1): x into xp (copy), or, with t
+ * = K^T x formed, slv_op_start_res's measure of x into pm (the residual's
+ * maximum at pm[0], the poison w * 0 summed at pm[1], max |b_i| at pm[2]). */
+static void start_rows(wide_state *s, const sweep_ctx *c, int k0, int k1, int copy, double *pm) {
+  const slv_problem *p = c->op->p;
+  for (int k = k0; k < k1; k++) {
+    int i = s->order[k];
+    if (copy) {
+      s->xp[k] = i >= 0 ? c->x[i] : 0.0;
+      continue;
+    }
+    if (i < 0) continue;
+    double xi = s->xp[k], lo, hi;
+    double wi = p->b[i] + slv_fac_row(&c->op->f, i, c->op->t, xi);
+    pm[1] += (xi + wi) * 0.0; /* NaN iff x_i or w_i is NaN or Inf */
+    if (fabs(p->b[i]) > pm[2]) pm[2] = fabs(p->b[i]);
+    slv_bounds_at(p, c->x, i, &lo, &hi);
+    double ri = slv_mid_res(xi, wi, lo, hi);
+    if (ri > pm[0]) pm[0] = ri;
+  }
+}
+
+/* start_rows over part v's positions: its batches of every colour, and for
+ * part 0 the overflow rows (one part, all positions, without parts). */
+static void start_part(wide_state *s, const sweep_ctx *c, int v, int copy) {
+  double *pm = s->pm + WIDE_PAD * (size_t)v;
+  if (s->np == 1) {
+    start_rows(s, c, 0, s->len, copy, pm);
+    return;
+  }
+  for (int l = 0, k0, k1; l < s->nlev; l++) {
+    batch_span(s, s->pst[s->np * l + v], s->pst[s->np * l + v + 1], &k0, &k1);
+    start_rows(s, c, k0, k1, copy, pm);
+  }
+  if (v == 0) start_rows(s, c, s->ncol, s->len, copy, pm);
+}
+
+/* pgs_color's start measure from the parts' (maxima: exact in any order),
+ * as slv_op_start_res gives it; SLV_CONVERGED if x meets tol already. */
+static int start_verdict(wide_state *s, sweep_ctx *c) {
+  double res = 0, bmax = 0, poison = 0;
+  for (int v = 0; v < s->np; v++) {
+    const double *pm = s->pm + WIDE_PAD * (size_t)v;
+    if (pm[0] > res) res = pm[0];
+    poison += pm[1];
+    if (pm[2] > bmax) bmax = pm[2];
+  }
+  reset_parts(s);
+  c->r.b_inf = bmax;
+  c->r.res_rel = poison == 0.0 ? res / fmax(1.0, bmax) : NAN;
+  c->scale = fmax(1.0, bmax);
+  c->res->solver_residual = c->r.res_rel;
+  return c->r.res_rel <= c->opt->tol ? SLV_CONVERGED : WIDE_GO_ON;
 }
 
 /* The threaded plan's sweeps: one team for the whole solve (not one per
@@ -1313,13 +1445,25 @@ static slv_status wide_sweeps_par(wide_state *s, sweep_ctx *c) {
   int done = WIDE_GO_ON;
   reset_parts(s);
 #pragma omp parallel num_threads(s->np) shared(done)
-  for (int it = 1; done == WIDE_GO_ON; it++) {
-    sweep_levels(s, c->op);
+  {
+    if (s->color) { /* the start: xp, t = K^T x and its measure, by parts */
+#pragma omp for schedule(static)
+      for (int v = 0; v < s->np; v++) start_part(s, c, v, 1);
+      color_ktx_team(s, c->op);
+#pragma omp for schedule(static)
+      for (int v = 0; v < s->np; v++) start_part(s, c, v, 0);
 #pragma omp single
-    {
-      double m = sweep_rest(s, c->op);
-      reset_parts(s);
-      done = after_sweep(s, c, it, m);
+      done = start_verdict(s, c);
+    }
+    for (int it = 1; done == WIDE_GO_ON; it++) {
+      sweep_levels(s, c->op);
+#pragma omp single
+      {
+        double m = sweep_rest(s, c->op);
+        reset_parts(s);
+        done = after_sweep(s, c, it, m);
+      }
+      if (s->ktx_due) color_ktx_team(s, c->op); /* read by all before the next single */
     }
   }
   return (slv_status)done;
@@ -1329,6 +1473,19 @@ static slv_status wide_sweeps_par(wide_state *s, sweep_ctx *c) {
 static slv_status wide_sweeps(wide_state *s, slv_op *op, const slv_options *opt, double *x,
                               double *w, slv_result *res, slv_hist *h) {
   sweep_ctx c = { .op = op, .opt = opt, .x = x, .w = w, .res = res, .h = h };
+  if (s->color) { /* its own start: t summed in colour order (color_ktx) */
+    if (s->np > 1) return wide_sweeps_par(s, &c);
+    reset_parts(s);
+    start_part(s, &c, 0, 1);
+    color_ktx(s, op);
+    start_part(s, &c, 0, 0);
+    int done = start_verdict(s, &c);
+    for (int it = 1; done == WIDE_GO_ON; it++) {
+      done = after_sweep(s, &c, it, sweep(s, op));
+      if (s->ktx_due) color_ktx(s, op);
+    }
+    return (slv_status)done;
+  }
   c.r.res_rel = slv_op_start_res(op, x, &c.r.b_inf); /* leaves K^T x in op->t */
   c.scale = fmax(1.0, c.r.b_inf);
   res->solver_residual = c.r.res_rel;

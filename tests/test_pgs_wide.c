@@ -1221,7 +1221,8 @@ static slv_status color_solve(const lattice *L, int threads, double tol, int max
  *     tol 5e-2 (check_every 5: t recomputed on the way): status, sweep
  *     count, the solver's residual and the library's residual and x the
  *     same bits on every T;
- *   - every friction row within mu |normal| at the end.
+ *   - every friction row within mu |normal| at the end;
+ *   - from the converged x: converged at the start (no sweep) on every T.
  * Fails when a colour holds two groups on one block or findex-coupled
  * (threads race on t or x), or when the colouring or the batches depend
  * on T. */
@@ -1268,6 +1269,14 @@ static void test_color_threads(void) {
       for (int i = 0; i < n; i++)
         if (L.findex[i] >= 0 && v != 2) out += !(fabs(x1[i]) <= L.mu[i] * fabs(x1[L.findex[i]]));
       CU_ASSERT_EQUAL(out, 0);
+      if (k == 0) continue;
+      /* from the converged x: converged at the start, no sweep, on every T */
+      memcpy(x0, x1, sz);
+      for (int th = 1; th <= 3; th++) {
+        CU_ASSERT_EQUAL(color_solve(&L, th, tol, it, x0, x, &r, &lg), SLV_CONVERGED);
+        CU_ASSERT_EQUAL(r.iterations, 0);
+        CU_ASSERT_EQUAL(differ(x, x0, n), 0);
+      }
     }
     free(x0);
     free(x1);
