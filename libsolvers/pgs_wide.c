@@ -98,7 +98,9 @@
  * barrier ends the level.  One team for the whole solve (a parallel
  * region around the sweep loop, a worksharing loop per level); the
  * sequential rows, the checks and the history run on one thread between
- * sweeps.  Threads write disjoint blocks of t (the blocks of their lanes)
+ * sweeps.  The plan's row data and lane columns (fill_all_rows,
+ * fill_all_jk) are formed by the same parts, each position alone; the
+ * grouping, the levels and the layout stay serial.  Threads write disjoint blocks of t (the blocks of their lanes)
  * and their own idle block and residual slot, and read x only of earlier
  * levels or their own lanes; each row keeps pgs's arithmetic, so the
  * iterates are the same bits on any T as on one thread, which are pgs's.
@@ -140,15 +142,22 @@
  * barriers: pile 5000 has 9 colours of ~190 batches where its level
  * schedule has 90 levels of ~19.  The colouring and the batches depend on
  * the problem only, never on opt.threads (the parts only say which thread
- * sweeps which batch), so x, the sweep count and the residuals are the
- * same bits for every T; without the lanes the same plan is swept one row
- * at a time, to the same iterates, and on threads as well.  They are not
- * pgs's: the row order is another.  Dense and CSR problems go to pgs, as
- * for pgs_wide (result.method "pgs").
+ * sweeps which batch).  t = K^T x, at the start and at the check sweeps,
+ * is summed colour by colour (color_ktx: a block has one group per colour,
+ * whose rows are summed in registers and added once), then over the
+ * overflow rows, on one thread or by the parts with a barrier per colour:
+ * the same bits either way (not slv_op_ktx's row order); the start
+ * measure is a maximum, also taken by parts.  So x, the sweep count and
+ * the residuals are the same bits for every T; without the lanes the same
+ * plan is swept one row at a time, to the same iterates, and on threads as
+ * well.  They are not pgs's: the row order is another.  Dense and CSR
+ * problems go to pgs, as for pgs_wide (result.method "pgs").
  *
  * With a log callback set, each solve logs its plan (SLV_LOG_DEBUG): rows, batches, busy lane
  * slots, sequential rows (and, on threads, the levels and the threads) and
- * the sweep taken.  docs/solvers.md, "pgs_wide".
+ * the sweep taken; pgs_color's names its overflow rows and colours (and
+ * "on T threads" when it splits).  docs/solvers.md, "pgs_wide",
+ * "pgs_color".
  */
 #include "slv_internal.h"
 
@@ -1321,13 +1330,19 @@ static void ktx_batches(const wide_state *s, const slv_fac *f, double *t, int bt
     int k = s->bk[bt], wd = 4 * s->bh[bt], L = s->bL[bt];
     const int *lb = s->lblk + 16 * (size_t)bt;
     for (int l = 0; l < wd; l++) {
-      double a[12] = { 0 };
-      for (int r = 0; r < L; r++) {
-        int q = k + wd * r + l, i = s->order[q];
-        if (i < 0) break; /* a lane's idle positions follow its rows */
-        const double *K = f->K + 12 * (size_t)i, xq = s->xp[q];
-        for (int e = 0; e < 12; e++) a[e] += K[e] * xq;
+      int i0 = s->order[k + l]; /* the lane's group: rows i0, i0 + 1, ... */
+      if (i0 < 0) continue;
+      /* twelve named sums, as in slv_fac_ktx (an array stayed on the stack) */
+      double a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0;
+      double a6 = 0, a7 = 0, a8 = 0, a9 = 0, a10 = 0, a11 = 0;
+      const double *K = f->K + 12 * (size_t)i0;
+      for (int r = 0, q = k + l; r < L && s->order[q] >= 0; r++, q += wd, K += 12) {
+        double xq = s->xp[q];
+        a0 += K[0] * xq, a1 += K[1] * xq, a2 += K[2] * xq, a3 += K[3] * xq;
+        a4 += K[4] * xq, a5 += K[5] * xq, a6 += K[6] * xq, a7 += K[7] * xq;
+        a8 += K[8] * xq, a9 += K[9] * xq, a10 += K[10] * xq, a11 += K[11] * xq;
       }
+      const double a[12] = { a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11 };
       int b0 = lb[8 * (l / 4) + l % 4], b1 = lb[8 * (l / 4) + 4 + l % 4];
       if (b0 >= 0)
         for (int e = 0; e < 6; e++) t[6 * (size_t)b0 + e] += a[e];
@@ -1381,41 +1396,47 @@ static void color_ktx_team(wide_state *s, slv_op *op) {
   ktx_rest(s, &op->f, op->t);
 }
 
-/* pgs_color's start, plan positions [k0, k1): x into xp (copy), or, with t
- * = K^T x formed, slv_op_start_res's measure of x into pm (the residual's
- * maximum at pm[0], the poison w * 0 summed at pm[1], max |b_i| at pm[2]). */
-static void start_rows(wide_state *s, const sweep_ctx *c, int k0, int k1, int copy, double *pm) {
+/* pgs_color's start: x into xp at plan positions [k0, k1). */
+static void start_copy(wide_state *s, const double *x, int k0, int k1) {
+  for (int k = k0; k < k1; k++) s->xp[k] = s->order[k] >= 0 ? x[s->order[k]] : 0.0;
+}
+
+/* With t = K^T x formed, slv_op_start_res's measure of x over rows [i0,
+ * i1) into pm: the residual's maximum at pm[0], the poison w * 0 summed at
+ * pm[1], max |b_i| at pm[2] (maxima, and a sum of zeros: any split of the
+ * rows gives the same values). */
+static void start_rows(const sweep_ctx *c, int i0, int i1, double *pm) {
   const slv_problem *p = c->op->p;
-  for (int k = k0; k < k1; k++) {
-    int i = s->order[k];
-    if (copy) {
-      s->xp[k] = i >= 0 ? c->x[i] : 0.0;
-      continue;
-    }
-    if (i < 0) continue;
-    double xi = s->xp[k], lo, hi;
-    double wi = p->b[i] + slv_fac_row(&c->op->f, i, c->op->t, xi);
-    pm[1] += (xi + wi) * 0.0; /* NaN iff x_i or w_i is NaN or Inf */
+  const double *x = c->x;
+  for (int i = i0; i < i1; i++) {
+    double lo, hi, wi = p->b[i] + slv_fac_row(&c->op->f, i, c->op->t, x[i]);
+    pm[1] += (x[i] + wi) * 0.0; /* NaN iff x_i or w_i is NaN or Inf */
     if (fabs(p->b[i]) > pm[2]) pm[2] = fabs(p->b[i]);
-    slv_bounds_at(p, c->x, i, &lo, &hi);
-    double ri = slv_mid_res(xi, wi, lo, hi);
+    slv_bounds_at(p, x, i, &lo, &hi);
+    double ri = slv_mid_res(x[i], wi, lo, hi);
     if (ri > pm[0]) pm[0] = ri;
   }
 }
 
-/* start_rows over part v's positions: its batches of every colour, and for
- * part 0 the overflow rows (one part, all positions, without parts). */
+/* Part v of the start: its batches' positions of every colour (and for
+ * part 0 the overflow rows) copied into xp (copy), or its slice of the
+ * rows measured (all of them without parts). */
 static void start_part(wide_state *s, const sweep_ctx *c, int v, int copy) {
-  double *pm = s->pm + WIDE_PAD * (size_t)v;
-  if (s->np == 1) {
-    start_rows(s, c, 0, s->len, copy, pm);
+  const int np = s->np, n = c->op->n;
+  if (!copy) {
+    start_rows(c, (int)((long long)n * v / np), (int)((long long)n * (v + 1) / np),
+               s->pm + WIDE_PAD * (size_t)v);
+    return;
+  }
+  if (np == 1) {
+    start_copy(s, c->x, 0, s->len);
     return;
   }
   for (int l = 0, k0, k1; l < s->nlev; l++) {
-    batch_span(s, s->pst[s->np * l + v], s->pst[s->np * l + v + 1], &k0, &k1);
-    start_rows(s, c, k0, k1, copy, pm);
+    batch_span(s, s->pst[np * l + v], s->pst[np * l + v + 1], &k0, &k1);
+    start_copy(s, c->x, k0, k1);
   }
-  if (v == 0) start_rows(s, c, s->ncol, s->len, copy, pm);
+  if (v == 0) start_copy(s, c->x, s->ncol, s->len);
 }
 
 /* pgs_color's start measure from the parts' (maxima: exact in any order),
