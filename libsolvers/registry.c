@@ -16,6 +16,7 @@ extern const slv_solver slv_solver_apgd;
 extern const slv_solver slv_solver_dantzig;
 extern const slv_solver slv_solver_direct;
 extern const slv_solver slv_solver_enum;
+extern const slv_solver slv_solver_ipm;
 extern const slv_solver slv_solver_lemke;
 extern const slv_solver slv_solver_nsgs;
 extern const slv_solver slv_solver_nsgs_newton;
@@ -43,6 +44,7 @@ static const slv_solver *const registry[] = {
   &slv_solver_pcg_cone,
   &slv_solver_apgd,
   &slv_solver_admm,
+  &slv_solver_ipm,
   &slv_solver_auto,
   NULL,
 };

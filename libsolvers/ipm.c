@@ -1,0 +1,1024 @@
+/* ipm.c -- primal-dual interior point on the cone QP, both laws
+ * (docs/solvers.md, "Interior point").
+ *
+ * Problem (cone_qp.h): w = A x + bq with A symmetric positive semidefinite,
+ *     cones:     K_mu ∋ x_c  ⊥  w_c ∈ K* = K_{1/mu}
+ *     box rows:  lo_i <= x_i <= hi_i with the sign conditions of slv.h
+ * (free rows: w_i = 0; rows with lo_i = hi_i: x_i fixed).  bq = b for the
+ * associated law; for Coulomb's law bq = b + s with the De Saxce shift
+ * s_c = (mu |w_t|, 0, 0), fixed during one interior-point solve and
+ * updated between them (the fixed point of cone_qp.h; below).
+ *
+ * The interior point.  A cone is mapped to the standard second-order cone
+ * L = { z_0 >= |z_1| } by D = diag(mu, 1, 1): xh = D x ∈ L and wh = D^-1 w
+ * ∈ L (xh'wh = x'w).  A box row has one scalar pair per finite bound,
+ * (s1, z1) = (x - lo, w+) and (s2, z2) = (hi - x, w-), w = z1 - z2.  The
+ * iterates keep every pair strictly inside its cone; the dual variable w is
+ * an unknown of its own, tied to A x + bq by the residual rd = A x + bq - w
+ * (an infeasible start).  Each iteration is one Mehrotra predictor-corrector
+ * step [mehrotra1992] on the central path x o w = mu e, with the
+ * Nesterov-Todd scaling of each cone [nesterov1997; the formulas of the
+ * CVXOPT cone QP solver, vandenberghe2010]: W with W xh = W^-1 wh = lambda,
+ * W = beta (2 v v' - J), J = diag(1, -1, -1).  Eliminating dw leaves
+ *     (A + blockdiag(D W^2 D) + diag(z1/s1 + z2/s2)) dx = rhs,
+ * symmetric positive definite for A positive semidefinite (a free row adds
+ * IPM_FREE_REG to its diagonal).  It is factored by CHOLMOD [chen2008]:
+ * the pattern of A's upper triangle with every diagonal block added,
+ * analysed once per solve, factored numerically once per iteration, the
+ * predictor and the corrector solved with the same factor.  A large
+ * contact problem (the 10-layer to 50-layer pyramid exports: 1200 to
+ * 30,000 rows) needs 11 to 40 such iterations whatever its degeneracy: A of
+ * rank 7650 on 30,000 rows, and many contacts where both x_c and w_c tend
+ * to zero.  That is what interior points are for, and where projections
+ * and ADMM crawl (experiments/README.md, "Measurements: interior point").
+ *
+ * The polish.  Where a pair tends to zero on both sides the natural map of
+ * the iterates falls only as the square root of the path parameter: the
+ * interior point stalls near 1e-6 on the large exports.  It is then handed
+ * to nsgs (Gauss-Seidel over contacts, the problem's own one-contact solves)
+ * on the same QP, from the interior point's best iterate, for up to
+ * IPM_POLISH_SWEEPS sweeps: from that close, the sweeps remove the small
+ * complementarity errors that remain (40-layer pyramid, associated law:
+ * 9.1e-7 to 2.4e-8 in 200 sweeps).
+ *
+ * Coulomb's law: the De Saxce fixed point of [acary2011], with each QP
+ * solved by a cold interior point and the polish.  The first QP has s = 0
+ * when the start is x = 0 (the associated problem: on a stack of boxes
+ * that is already the Coulomb solution, 30-layer pyramid export 1e-9 in 12
+ * iterations), else s from the start.  The best iterate by the test's
+ * measure is kept (the fixed point need not decrease monotonically), and
+ * the loop ends at SLV_STAGNATED after IPM_OUTER_STALL outer iterations
+ * without a 1 % gain.
+ *
+ * opt->max_iter counts interior-point iterations (factorizations) over the
+ * whole solve; result.iterations is that count, the message adds the
+ * outer iterations and the polish sweeps.  The history holds, per
+ * interior-point iteration, res_rel of the problem's law at the iterate.
+ * The start x is used only for the first De Saxce shift (the interior point
+ * starts from the centre of the cones), and a start that already meets the
+ * test is returned as it is.
+ *
+ * Linear algebra and allocation: the pattern, CHOLMOD's analysis and its
+ * factor are made once per solve (ipm_pattern_reserve); the iterations do
+ * not allocate (cholmod_factorize_p reuses the factor, cholmod_solve2 its
+ * workspace).  CHOLMOD's own OpenMP teams are kept to the idle cores with
+ * opt->threads = 1 (par.h, slv_par_own_begin).
+ *
+ * Needs A symmetric (SLV_CAP_NEEDS_SYMMETRIC) and positive semidefinite
+ * (a factorization that fails after IPM_REG_TRIES regularizations is
+ * SLV_BREAKDOWN).  Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_STAGNATED,
+ * SLV_NOT_FINITE, SLV_BREAKDOWN, SLV_ERR_NOMEM (no memory for the factor).
+ */
+#include "cone_qp.h"
+#include "par.h"
+
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+#include <suitesparse/cholmod.h>
+
+enum {
+  IPM_MAX_RUN = 80,        /* interior-point iterations of one QP solve at most */
+  IPM_POLISH_SWEEPS = 300, /* nsgs sweeps of the polish */
+  IPM_OUTER_STALL = 6,     /* Coulomb: outer iterations without a 1 % gain */
+  IPM_STALL_RUN = 5,       /* one QP: iterations without a 1 % gain in its residual... */
+  IPM_STALL_FROM = 20,     /* ... counted from this iteration on (the first steps reduce rd, mu) */
+  IPM_REG_TRIES = 4        /* regularizations of a failed factorization */
+};
+#define IPM_STEP_FRACTION 0.99  /* of the step to the boundary */
+#define IPM_FREE_REG      1e-10 /* x max diagonal: a free row's diagonal regularization */
+
+extern const slv_solver slv_solver_nsgs;
+
+/* Row kinds (besides the cones). */
+enum { ROW_CONE = 0, ROW_BOX = 1, ROW_FREE = 2, ROW_FIXED = 3 };
+
+typedef struct {
+  int n_max;
+  slv_cqp q;
+  double *buf;
+  double *x, *w;   /* the interior iterate: x, and the dual w (cones: w; box rows: z1 - z2) */
+  double *z1, *z2; /* box rows: the multipliers of lo and hi (0 for an infinite bound) */
+  double *g, *rd;  /* A x + bq, and rd = g - w */
+  double *dx, *dw, *dz1, *dz2; /* the step */
+  double *ax, *aw, *az1, *az2; /* the predictor's step */
+  double *v, *beta, *lam;      /* per cone (at its rows): Nesterov-Todd v, beta, lambda */
+  double *c, *rhs;             /* per row: the complementarity target (cones: hat space;
+                                  box rows: c for lo, rhs holds c for hi), the system */
+  double *best, *wt;           /* the best iterate (of a QP solve, then of the solve), scratch */
+  double *px, *pw;             /* the polish's x and w */
+  int *kind;                   /* per row: ROW_* */
+  /* the Newton matrix, upper triangle, CSC */
+  int *Kp, *Ki;
+  double *Kx, *Ka; /* values: this iteration's, and A's (0 where only a block entry is) */
+  int *bpos;       /* cone k: its 6 upper entries (r <= c: 00 01 11 02 12 22) at 6 k */
+  int *dpos;       /* row i: its diagonal entry */
+  int *stamp;      /* n_max: pattern scratch */
+  size_t nz_cap;
+  int *cone_of; /* row -> its cone's index (normal row only), -1 */
+  cholmod_common cm;
+  int cm_started;
+  cholmod_sparse K; /* a view of Kp/Ki/Kx */
+  cholmod_factor *L;
+  cholmod_dense *X, *Y, *E;
+  void *nsgs;        /* nsgs's state, for the polish */
+  double *sk;        /* per cone: the De Saxce shift of the last QP */
+  double free_reg;   /* IPM_FREE_REG x max |A_ii| */
+  int polish_sweeps; /* in this solve */
+  int ncone;         /* cones with mu > 0 in this problem */
+} ipm_state;
+
+static void ipm_free(void *st) {
+  ipm_state *s = st;
+  slv_cqp_free(&s->q);
+  if (s->cm_started) {
+    cholmod_free_factor(&s->L, &s->cm);
+    cholmod_free_dense(&s->X, &s->cm);
+    cholmod_free_dense(&s->Y, &s->cm);
+    cholmod_free_dense(&s->E, &s->cm);
+    cholmod_finish(&s->cm);
+  }
+  if (s->nsgs) {
+    slv_solver_nsgs.impl->free(s->nsgs);
+    free(s->nsgs);
+  }
+  free(s->buf);
+  free(s->kind);
+  free(s->cone_of);
+  free(s->stamp);
+  free(s->Kp);
+  free(s->Ki);
+  free(s->Kx);
+  free(s->Ka);
+  free(s->bpos);
+  free(s->dpos);
+  free(s->sk);
+  memset(s, 0, sizeof *s);
+}
+
+static slv_status ipm_init(void *st, int n_max, const slv_options *opt) {
+  ipm_state *s = st;
+  size_t m = (size_t)(n_max > 0 ? n_max : 1);
+  s->n_max = n_max;
+  if (slv_cqp_alloc(&s->q, n_max)) return SLV_ERR_NOMEM;
+  enum { NVEC = 24 };
+  s->buf = malloc(NVEC * m * sizeof *s->buf);
+  s->kind = malloc(m * sizeof *s->kind);
+  s->cone_of = malloc(m * sizeof *s->cone_of);
+  s->stamp = malloc(m * sizeof *s->stamp);
+  s->Kp = malloc((m + 1) * sizeof *s->Kp);
+  s->bpos = malloc(2 * m * sizeof *s->bpos); /* 6 per cone of 3 rows */
+  s->dpos = malloc(m * sizeof *s->dpos);
+  s->nsgs = calloc(1, slv_solver_nsgs.impl->state_size);
+  s->sk = malloc(m * sizeof *s->sk);
+  if (!s->sk || !s->buf || !s->kind || !s->cone_of || !s->stamp || !s->Kp || !s->bpos || !s->dpos ||
+      !s->nsgs || slv_solver_nsgs.impl->init(s->nsgs, n_max, opt) != SLV_OK) {
+    ipm_free(s);
+    return SLV_ERR_NOMEM;
+  }
+  double *b = s->buf;
+  double **vec[NVEC] = { &s->x,   &s->w,   &s->z1,  &s->z2,   &s->g,   &s->rd,  &s->dx, &s->dw,
+                         &s->dz1, &s->dz2, &s->ax,  &s->aw,   &s->az1, &s->az2, &s->v,  &s->beta,
+                         &s->lam, &s->c,   &s->rhs, &s->best, &s->wt,  &s->px,  &s->pw, NULL };
+  for (int k = 0; k < NVEC && vec[k]; k++) *vec[k] = b + (size_t)k * m;
+  cholmod_start(&s->cm);
+  s->cm.print = 0;
+  s->cm_started = 1;
+  return SLV_OK;
+}
+
+/* ---- the second-order cone L = { z0 >= |(z1, z2)| } ------------------------------ */
+
+static inline double jdot(const double *a, const double *b) {
+  return a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+}
+
+/* z'Jz = (z0 - |z_t|)(z0 + |z_t|): no cancellation near the boundary. */
+static inline double jnorm2(const double *z) {
+  double t = hypot(z[1], z[2]);
+  return (z[0] - t) * (z[0] + t);
+}
+
+/* The Jordan product u o v = (u.v, u0 v_1 + v0 u_1). */
+static inline void jprod(const double *u, const double *v, double *out) {
+  double o0 = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+  double o1 = u[0] * v[1] + v[0] * u[1], o2 = u[0] * v[2] + v[0] * u[2];
+  out[0] = o0, out[1] = o1, out[2] = o2;
+}
+
+/* d with l o d = c (l in the interior of L). */
+static inline void jdiv(const double *l, const double *c, double *d) {
+  double det = l[0] * l[0] - l[1] * l[1] - l[2] * l[2];
+  double d0 = (l[0] * c[0] - l[1] * c[1] - l[2] * c[2]) / det;
+  d[0] = d0;
+  d[1] = (c[1] - d0 * l[1]) / l[0];
+  d[2] = (c[2] - d0 * l[2]) / l[0];
+}
+
+/* Largest t with z + t d in L, for z in the interior (+inf: no limit): the
+ * first positive root of (z + t d)'J(z + t d) = 0. */
+static double soc_step(const double *z, const double *d) {
+  double a = jdot(d, d), b = 2 * jdot(z, d), c = jnorm2(z);
+  double t = INFINITY;
+  if (fabs(a) <= 1e-300 * (fabs(b) + fabs(c))) {
+    if (b < 0) t = -c / b;
+  } else {
+    double disc = b * b - 4 * a * c;
+    if (disc >= 0) {
+      double sq = sqrt(disc), qq = -0.5 * (b + (b >= 0 ? sq : -sq));
+      double r1 = qq / a, r2 = qq != 0 ? c / qq : INFINITY;
+      if (r1 > 0) t = fmin(t, r1);
+      if (r2 > 0) t = fmin(t, r2);
+    }
+  }
+  if (d[0] < 0) t = fmin(t, -z[0] / d[0]); /* never across the apex to -L */
+  return t;
+}
+
+/* Nesterov-Todd scaling of (xh, wh), both in the interior of L: v (v'Jv = 1)
+ * and beta with W = beta (2 v v' - J), W xh = W^-1 wh; lambda = W xh. */
+static void nt_scaling(const double *xh, const double *wh, double *v, double *beta, double *lam) {
+  double xj = sqrt(jnorm2(xh)), wj = sqrt(jnorm2(wh));
+  double xb[3] = { xh[0] / xj, xh[1] / xj, xh[2] / xj };
+  double wb[3] = { wh[0] / wj, wh[1] / wj, wh[2] / wj };
+  double gam = sqrt(0.5 * (1 + xb[0] * wb[0] + xb[1] * wb[1] + xb[2] * wb[2]));
+  double t[3] = { (xb[0] + wb[0]) / (2 * gam), (wb[1] - xb[1]) / (2 * gam),
+                  (wb[2] - xb[2]) / (2 * gam) };
+  double f = 1 / sqrt(2 * (t[0] + 1));
+  v[0] = (t[0] + 1) * f, v[1] = t[1] * f, v[2] = t[2] * f;
+  *beta = sqrt(wj / xj);
+  double vx = v[0] * xh[0] + v[1] * xh[1] + v[2] * xh[2];
+  lam[0] = *beta * (2 * v[0] * vx - xh[0]);
+  lam[1] = *beta * (2 * v[1] * vx + xh[1]);
+  lam[2] = *beta * (2 * v[2] * vx + xh[2]);
+}
+
+/* out = W z (inv = 0) or W^-1 z (inv = 1). */
+static inline void w_apply(const double *v, double beta, const double *z, double *out, int inv) {
+  if (!inv) {
+    double vz = v[0] * z[0] + v[1] * z[1] + v[2] * z[2];
+    out[0] = beta * (2 * v[0] * vz - z[0]);
+    out[1] = beta * (2 * v[1] * vz + z[1]);
+    out[2] = beta * (2 * v[2] * vz + z[2]);
+  } else {
+    double jv[3] = { v[0], -v[1], -v[2] };
+    double jz = jv[0] * z[0] + jv[1] * z[1] + jv[2] * z[2];
+    out[0] = (2 * jv[0] * jz - z[0]) / beta;
+    out[1] = (2 * jv[1] * jz + z[1]) / beta;
+    out[2] = (2 * jv[2] * jz + z[2]) / beta;
+  }
+}
+
+/* The cone's hat variables: xh = D x, wh = D^-1 w, D = diag(mu, 1, 1). */
+static inline void to_hat(double mu, const double *x, const double *w, double *xh, double *wh) {
+  xh[0] = mu * x[0], xh[1] = x[1], xh[2] = x[2];
+  wh[0] = w[0] / mu, wh[1] = w[1], wh[2] = w[2];
+}
+
+/* ---- the Newton matrix ---------------------------------------------------------- */
+
+/* The row kinds of this problem and each cone's index. */
+static void classify_rows(ipm_state *s) {
+  const slv_cqp *q = &s->q;
+  int n = q->p->n;
+  s->ncone = 0;
+  for (int i = 0; i < n; i++) s->cone_of[i] = -1;
+  for (int k = 0; k < q->nblk; k++) {
+    int i = q->blk_row[k];
+    if (q->blk_mu[k] > 0) {
+      s->kind[i] = s->kind[i + 1] = s->kind[i + 2] = ROW_CONE;
+      s->cone_of[i] = s->ncone++;
+    } else if (q->lo[i] == q->hi[i]) {
+      s->kind[i] = ROW_FIXED;
+    } else if (q->lo[i] == -INFINITY && q->hi[i] == INFINITY) {
+      s->kind[i] = ROW_FREE;
+    } else {
+      s->kind[i] = ROW_BOX;
+    }
+  }
+}
+
+/* Calls f(s, r, c, a, pos) for the stored entries of column c of A with
+ * r <= c: from the packed copy (scalar columns or 3x3 blocks), else from
+ * the dense array (its nonzeros) or, A being symmetric, from CSR row c. */
+typedef void (*entry_fn)(ipm_state *s, int r, int c, double a, size_t *pos);
+
+static void column_entries(ipm_state *s, const slv_op *op, int c, entry_fn f, size_t *pos) {
+  if (op->packed == SLV_OP_COLS) {
+    for (int k = op->colptr[c]; k < op->colptr[c + 1]; k++)
+      if (op->rowind[k] <= c) f(s, op->rowind[k], c, op->val[k], pos);
+  } else if (op->packed == SLV_OP_BLOCKS) {
+    int C = c / 3, cc = c - 3 * C;
+    for (int k = op->colptr[C]; k < op->colptr[C + 1]; k++) {
+      int R = op->rowind[k];
+      if (R > C) continue;
+      const double *B = op->val + 9 * (size_t)k + 3 * cc;
+      for (int r = 0; r < 3 && 3 * R + r <= c; r++) f(s, 3 * R + r, c, B[r], pos);
+    }
+  } else if (op->A) {
+    const double *a = op->A + (size_t)c * op->lda;
+    for (int r = 0; r <= c; r++)
+      if (a[r] != 0) f(s, r, c, a[r], pos);
+  } else {
+    for (int k = op->Ap[c]; k < op->Ap[c + 1]; k++)
+      if (op->Aj[k] <= c) f(s, op->Aj[k], c, op->Ax[k], pos);
+  }
+}
+
+static void count_entry(ipm_state *s, int r, int c, double a, size_t *pos) {
+  (void)c, (void)a;
+  if (s->stamp[r] != c) {
+    s->stamp[r] = c;
+    (*pos)++;
+  }
+}
+
+static void put_entry(ipm_state *s, int r, int c, double a, size_t *pos) {
+  if (s->stamp[r] == c) { /* a second entry of (r, c): sum (a CSR input may repeat) */
+    for (size_t k = (size_t)s->Kp[c]; k < *pos; k++)
+      if (s->Ki[k] == r) s->Ka[k] += a;
+    return;
+  }
+  s->stamp[r] = c;
+  s->Ki[*pos] = r;
+  s->Ka[(*pos)++] = a;
+}
+
+/* The rows a column's diagonal block needs: a cone's rows up to c, else c. */
+static int block_first_row(const ipm_state *s, int c) {
+  if (s->kind[c] != ROW_CONE) return c;
+  return s->cone_of[c] >= 0 ? c : (s->cone_of[c - 1] >= 0 ? c - 1 : c - 2);
+}
+
+/* Sort column c's entries [p0, p1) by row (insertion: columns are short, and
+ * the packed copy's are already sorted but for the added block entries). */
+static void sort_column(ipm_state *s, size_t p0, size_t p1) {
+  for (size_t k = p0 + 1; k < p1; k++) {
+    int r = s->Ki[k];
+    double a = s->Ka[k];
+    size_t j = k;
+    while (j > p0 && s->Ki[j - 1] > r) {
+      s->Ki[j] = s->Ki[j - 1];
+      s->Ka[j] = s->Ka[j - 1];
+      j--;
+    }
+    s->Ki[j] = r;
+    s->Ka[j] = a;
+  }
+}
+
+/* The pattern of A's upper triangle plus the diagonal blocks, A's values in
+ * Ka (a fixed row's off-diagonal entries 0 and its diagonal 1: dx_i = 0),
+ * the block positions, CHOLMOD's analysis.  Once per solve.  0, or -1 (no
+ * memory). */
+static int ipm_pattern_reserve(ipm_state *s, const slv_op *op) {
+  int n = op->n;
+  size_t nz = 0;
+  for (int i = 0; i < n; i++) s->stamp[i] = -1;
+  for (int c = 0; c < n; c++) {
+    column_entries(s, op, c, count_entry, &nz);
+    for (int r = block_first_row(s, c); r <= c; r++) count_entry(s, r, c, 0, &nz);
+  }
+  if (nz > s->nz_cap) {
+    free(s->Ki), free(s->Kx), free(s->Ka);
+    s->Ki = malloc(nz * sizeof *s->Ki);
+    s->Kx = malloc(nz * sizeof *s->Kx);
+    s->Ka = malloc(nz * sizeof *s->Ka);
+    s->nz_cap = s->Ki && s->Kx && s->Ka ? nz : 0;
+    if (!s->nz_cap) return -1;
+  }
+  size_t pos = 0;
+  double dmax = 0;
+  for (int i = 0; i < n; i++) s->stamp[i] = -1;
+  for (int c = 0; c < n; c++) {
+    s->Kp[c] = (int)pos;
+    column_entries(s, op, c, put_entry, &pos);
+    for (int r = block_first_row(s, c); r <= c; r++) put_entry(s, r, c, 0, &pos);
+    sort_column(s, (size_t)s->Kp[c], pos);
+  }
+  s->Kp[n] = (int)pos;
+  for (int c = 0; c < n; c++)
+    for (int k = s->Kp[c]; k < s->Kp[c + 1]; k++) {
+      int r = s->Ki[k];
+      if (r == c) {
+        s->dpos[c] = k;
+        dmax = fmax(dmax, fabs(s->Ka[k]));
+      }
+      if (s->kind[r] == ROW_FIXED || s->kind[c] == ROW_FIXED) s->Ka[k] = r == c ? 1.0 : 0.0;
+      if (s->kind[c] == ROW_CONE && r >= block_first_row(s, c)) {
+        int i0 = block_first_row(s, c), k0 = s->cone_of[i0];
+        static const int slot[3][3] = { { 0, 1, 3 }, { -1, 2, 4 }, { -1, -1, 5 } };
+        s->bpos[6 * k0 + slot[r - i0][c - i0]] = k;
+      }
+    }
+  s->free_reg = IPM_FREE_REG * fmax(1.0, dmax);
+  cholmod_free_factor(&s->L, &s->cm);
+  s->K = (cholmod_sparse){ .nrow = (size_t)n,
+                           .ncol = (size_t)n,
+                           .nzmax = pos,
+                           .p = s->Kp,
+                           .i = s->Ki,
+                           .x = s->Kx,
+                           .stype = 1,
+                           .itype = CHOLMOD_INT,
+                           .xtype = CHOLMOD_REAL,
+                           .dtype = CHOLMOD_DOUBLE,
+                           .sorted = 1,
+                           .packed = 1 };
+  memcpy(s->Kx, s->Ka, pos * sizeof *s->Kx);
+  s->L = cholmod_analyze(&s->K, &s->cm);
+  return s->L ? 0 : -1;
+}
+
+/* ---- one interior-point iteration ------------------------------------------------ */
+
+/* The scaling of every cone (v, beta, lambda) and the Newton matrix's
+ * values: A + blockdiag(D W^2 D) + diag(z1/s1 + z2/s2) (+ IPM_FREE_REG on
+ * free rows), every diagonal entry then times 1 + reg.  W^2 is formed as
+ * beta^2 (2 wb wb' - J) (wb the scaling point, v = (wb + e) / |..|), not
+ * as the square of W: one rounding less where a pair nears the boundary
+ * and W^2's eigenvalues spread by |wb|^4. */
+static void assemble(ipm_state *s, double reg) {
+  const slv_cqp *q = &s->q;
+  int n = q->p->n;
+  memcpy(s->Kx, s->Ka, (size_t)s->Kp[n] * sizeof *s->Kx);
+  for (int k = 0; k < q->nblk; k++) {
+    int i = q->blk_row[k];
+    if (q->blk_mu[k] > 0) {
+      double mu = q->blk_mu[k], xh[3], wh[3];
+      to_hat(mu, s->x + i, s->w + i, xh, wh);
+      nt_scaling(xh, wh, s->v + i, s->beta + i, s->lam + i);
+      /* wb = 2 v0 v - e (v = (wb + e) / sqrt(2 (wb0 + 1)), so 2 v0^2 = wb0 + 1) */
+      const double *v = s->v + i;
+      double b2 = s->beta[i] * s->beta[i],
+             wb[3] = { 2 * v[0] * v[0] - 1, 2 * v[0] * v[1], 2 * v[0] * v[2] };
+      double d[3] = { mu, 1, 1 };
+      const int *bp = s->bpos + 6 * s->cone_of[i];
+      static const int rr[6] = { 0, 0, 1, 0, 1, 2 }, cc[6] = { 0, 1, 1, 2, 2, 2 };
+      for (int e = 0; e < 6; e++) {
+        int r = rr[e], c = cc[e];
+        double j = r == c ? (r == 0 ? 1.0 : -1.0) : 0.0;
+        s->Kx[bp[e]] += d[r] * b2 * (2 * wb[r] * wb[c] - j) * d[c];
+      }
+    } else if (s->kind[i] == ROW_BOX) {
+      double h = 0;
+      if (q->lo[i] > -INFINITY) h += s->z1[i] / (s->x[i] - q->lo[i]);
+      if (q->hi[i] < INFINITY) h += s->z2[i] / (q->hi[i] - s->x[i]);
+      s->Kx[s->dpos[i]] += h;
+    } else if (s->kind[i] == ROW_FREE) {
+      s->Kx[s->dpos[i]] += s->free_reg;
+    }
+  }
+  if (reg > 0)
+    for (int i = 0; i < n; i++)
+      if (s->kind[i] != ROW_FIXED) s->Kx[s->dpos[i]] *= 1 + reg;
+}
+
+/* Factor the Newton matrix; if CHOLMOD finds it not positive definite
+ * (rounding: W^2 of a pair near its boundary, on a singular A), again with
+ * the diagonal raised by 1e-14, 1e-12, ... relative, IPM_REG_TRIES times.
+ * 0, 1 (still not positive definite), -1 (no memory). */
+static int factor(ipm_state *s) {
+  double reg = 0;
+  for (int t = 0; t <= IPM_REG_TRIES; t++) {
+    assemble(s, reg);
+    if (!cholmod_factorize(&s->K, s->L, &s->cm)) return -1;
+    if (s->cm.status != CHOLMOD_NOT_POSDEF) return 0;
+    reg = reg > 0 ? 100 * reg : 1e-14;
+  }
+  return 1;
+}
+
+/* r <- K^-1 r with the current factor.  0 or -1. */
+static int lsolve(ipm_state *s, int n, double *r) {
+  cholmod_dense B = { .nrow = (size_t)n,
+                      .ncol = 1,
+                      .nzmax = (size_t)n,
+                      .d = (size_t)n,
+                      .x = r,
+                      .xtype = CHOLMOD_REAL,
+                      .dtype = CHOLMOD_DOUBLE };
+  if (!cholmod_solve2(CHOLMOD_A, s->L, &B, NULL, &s->X, NULL, &s->Y, &s->E, &s->cm)) return -1;
+  memcpy(r, s->X->x, (size_t)n * sizeof *r);
+  return 0;
+}
+
+/* The step (dx, dw, dz1, dz2) for the complementarity targets in s->c
+ * (cones: c, in hat space, at the cone's rows; box rows: c1 in c, c2 in
+ * rhs on entry).  0 or -1. */
+static int direction(ipm_state *s, double *dx, double *dw, double *dz1, double *dz2) {
+  const slv_cqp *q = &s->q;
+  int n = q->p->n;
+  double *rhs = s->rhs;
+  for (int k = 0; k < q->nblk; k++) {
+    int i = q->blk_row[k];
+    if (q->blk_mu[k] > 0) {
+      double d[3], t[3], mu = q->blk_mu[k];
+      jdiv(s->lam + i, s->c + i, d);
+      w_apply(s->v + i, s->beta[i], d, t, 0);
+      memcpy(dw + i, d, sizeof d); /* kept: d, for the dual step below */
+      rhs[i] = mu * t[0] - s->rd[i];
+      rhs[i + 1] = t[1] - s->rd[i + 1];
+      rhs[i + 2] = t[2] - s->rd[i + 2];
+    } else if (s->kind[i] == ROW_BOX) {
+      double r = -s->rd[i];
+      if (q->lo[i] > -INFINITY) r += s->c[i] / (s->x[i] - q->lo[i]);
+      if (q->hi[i] < INFINITY) r -= rhs[i] / (q->hi[i] - s->x[i]);
+      dz2[i] = rhs[i]; /* kept: c2 */
+      rhs[i] = r;
+    } else {
+      rhs[i] = s->kind[i] == ROW_FREE ? -s->rd[i] : 0.0;
+    }
+  }
+  if (lsolve(s, n, rhs)) return -1;
+  memcpy(dx, rhs, (size_t)n * sizeof *dx);
+  for (int k = 0; k < q->nblk; k++) {
+    int i = q->blk_row[k];
+    if (q->blk_mu[k] > 0) {
+      double mu = q->blk_mu[k], dxh[3] = { mu * dx[i], dx[i + 1], dx[i + 2] }, t[3], u[3];
+      w_apply(s->v + i, s->beta[i], dxh, t, 0);
+      for (int e = 0; e < 3; e++) u[e] = dw[i + e] - t[e];
+      w_apply(s->v + i, s->beta[i], u, t, 0); /* dwh */
+      dw[i] = mu * t[0], dw[i + 1] = t[1], dw[i + 2] = t[2];
+    } else if (s->kind[i] == ROW_BOX) {
+      double c2 = dz2[i];
+      dz1[i] = q->lo[i] > -INFINITY ? (s->c[i] - s->z1[i] * dx[i]) / (s->x[i] - q->lo[i]) : 0.0;
+      dz2[i] = q->hi[i] < INFINITY ? (c2 + s->z2[i] * dx[i]) / (q->hi[i] - s->x[i]) : 0.0;
+      dw[i] = dz1[i] - dz2[i];
+    } else {
+      if (s->kind[i] == ROW_FIXED) dx[i] = 0; /* x_i stays at lo_i = hi_i */
+      dw[i] = 0;                              /* free: w_i = 0; fixed: w_i is set from g */
+    }
+  }
+  return 0;
+}
+
+/* Largest step t <= 1 / IPM_STEP_FRACTION keeping every pair in its cone
+ * (the caller takes the fraction). */
+static double max_step(const ipm_state *s, const double *dx, const double *dw, const double *dz1,
+                       const double *dz2) {
+  const slv_cqp *q = &s->q;
+  double t = INFINITY;
+  for (int k = 0; k < q->nblk; k++) {
+    int i = q->blk_row[k];
+    if (q->blk_mu[k] > 0) {
+      double mu = q->blk_mu[k], xh[3], wh[3], dxh[3], dwh[3];
+      to_hat(mu, s->x + i, s->w + i, xh, wh);
+      to_hat(mu, dx + i, dw + i, dxh, dwh);
+      t = fmin(t, fmin(soc_step(xh, dxh), soc_step(wh, dwh)));
+    } else if (s->kind[i] == ROW_BOX) {
+      if (q->lo[i] > -INFINITY) {
+        if (dx[i] < 0) t = fmin(t, -(s->x[i] - q->lo[i]) / dx[i]);
+        if (dz1[i] < 0) t = fmin(t, -s->z1[i] / dz1[i]);
+      }
+      if (q->hi[i] < INFINITY) {
+        if (dx[i] > 0) t = fmin(t, (q->hi[i] - s->x[i]) / dx[i]);
+        if (dz2[i] < 0) t = fmin(t, -s->z2[i] / dz2[i]);
+      }
+    }
+  }
+  return t;
+}
+
+/* The complementarity of the iterate moved by t (dx, dw, dz): sum of the
+ * pairs' products, and the number of pairs into *deg. */
+static double gap_after(const ipm_state *s, double t, const double *dx, const double *dw,
+                        const double *dz1, const double *dz2, int *deg) {
+  const slv_cqp *q = &s->q;
+  double gap = 0;
+  int m = 0;
+  for (int k = 0; k < q->nblk; k++) {
+    int i = q->blk_row[k];
+    if (q->blk_mu[k] > 0) {
+      for (int e = 0; e < 3; e++)
+        gap += (s->x[i + e] + t * dx[i + e]) * (s->w[i + e] + t * dw[i + e]);
+      m++;
+    } else if (s->kind[i] == ROW_BOX) {
+      if (q->lo[i] > -INFINITY) {
+        gap += (s->x[i] + t * dx[i] - q->lo[i]) * (s->z1[i] + t * dz1[i]);
+        m++;
+      }
+      if (q->hi[i] < INFINITY) {
+        gap += (q->hi[i] - s->x[i] - t * dx[i]) * (s->z2[i] + t * dz2[i]);
+        m++;
+      }
+    }
+  }
+  *deg = m;
+  return gap;
+}
+
+/* The complementarity targets: the predictor's (sigma = 0, no correction:
+ * -lambda o lambda, -s z) or the corrector's (sigma mu e - lambda o lambda
+ * - (W^-1 dwh_a) o (W dxh_a), sigma mu - s z - ds_a dz_a), into s->c (box
+ * rows: c2 into s->rhs). */
+static void targets(ipm_state *s, double smu, int corrector) {
+  const slv_cqp *q = &s->q;
+  for (int k = 0; k < q->nblk; k++) {
+    int i = q->blk_row[k];
+    if (q->blk_mu[k] > 0) {
+      double *c = s->c + i, *l = s->lam + i;
+      jprod(l, l, c);
+      c[0] = smu - c[0], c[1] = -c[1], c[2] = -c[2];
+      if (corrector) {
+        double mu = q->blk_mu[k], dxh[3], dwh[3], a[3], b[3], ab[3];
+        to_hat(mu, s->ax + i, s->aw + i, dxh, dwh);
+        w_apply(s->v + i, s->beta[i], dwh, a, 1);
+        w_apply(s->v + i, s->beta[i], dxh, b, 0);
+        jprod(a, b, ab);
+        for (int e = 0; e < 3; e++) c[e] -= ab[e];
+      }
+    } else if (s->kind[i] == ROW_BOX) {
+      double c1 = 0, c2 = 0;
+      if (q->lo[i] > -INFINITY) {
+        c1 = smu - (s->x[i] - q->lo[i]) * s->z1[i];
+        if (corrector) c1 -= s->ax[i] * s->az1[i];
+      }
+      if (q->hi[i] < INFINITY) {
+        c2 = smu - (q->hi[i] - s->x[i]) * s->z2[i];
+        if (corrector) c2 -= -s->ax[i] * s->az2[i];
+      }
+      s->c[i] = c1;
+      s->rhs[i] = c2;
+    }
+  }
+}
+
+/* ---- one QP solve ----------------------------------------------------------------- */
+
+/* The centre of the cones: cones x = (1/mu, 0, 0), w = (mu, 0, 0) (xh = wh =
+ * e); box rows at distance 1 from each finite bound (the middle of a
+ * narrower box) with z = 1; free rows x = 0; fixed rows x = lo. */
+static void start_point(ipm_state *s) {
+  const slv_cqp *q = &s->q;
+  for (int k = 0; k < q->nblk; k++) {
+    int i = q->blk_row[k];
+    double lo = q->lo[i], hi = q->hi[i];
+    if (q->blk_mu[k] > 0) {
+      s->x[i] = 1 / q->blk_mu[k], s->x[i + 1] = s->x[i + 2] = 0;
+      s->w[i] = q->blk_mu[k], s->w[i + 1] = s->w[i + 2] = 0;
+      continue;
+    }
+    s->z1[i] = s->z2[i] = 0;
+    if (s->kind[i] == ROW_FIXED) {
+      s->x[i] = lo;
+    } else if (s->kind[i] == ROW_FREE) {
+      s->x[i] = 0;
+    } else {
+      if (lo > -INFINITY && hi < INFINITY)
+        s->x[i] = hi - lo > 2 ? lo + 1 : 0.5 * (lo + hi);
+      else
+        s->x[i] = lo > -INFINITY ? lo + 1 : hi - 1;
+      if (lo > -INFINITY) s->z1[i] = 1;
+      if (hi < INFINITY) s->z2[i] = 1;
+    }
+    s->w[i] = s->z1[i] - s->z2[i];
+  }
+}
+
+/* g = A x + bq, rd = g - w (0 on fixed rows, whose w is g), the measures
+ * of the QP's natural map at x (inf, and 2 into *n2), and the
+ * complementarity mu (the mean over the pairs). */
+static double evaluate(ipm_state *s, const slv_problem *pq, double *n2, double *mu) {
+  slv_cqp *q = &s->q;
+  int n = pq->n;
+  slv_cqp_matvec(q, s->x, s->g);
+  for (int i = 0; i < n; i++) s->g[i] += q->bq[i];
+  for (int i = 0; i < n; i++) {
+    if (s->kind[i] == ROW_FIXED) s->w[i] = s->g[i];
+    s->rd[i] = s->g[i] - s->w[i];
+  }
+  int deg;
+  double gap = gap_after(s, 0, s->dx, s->dw, s->dz1, s->dz2, &deg);
+  *mu = deg > 0 ? gap / deg : 0;
+  return slv_natmap_norms(pq, s->x, s->g, n2);
+}
+
+typedef struct {
+  int iters;        /* interior-point iterations of this solve so far (all QPs) */
+  int budget;       /* opt->max_iter */
+  double b_inf, b2; /* max(1, ||b||): the relative measures' scales */
+} ipm_count;
+
+/* Whether every pair stays strictly inside its cone after the step t along
+ * (dx, dw, dz1, dz2) (NaN: no). */
+static int interior_after(const ipm_state *s, double t) {
+  const slv_cqp *q = &s->q;
+  for (int k = 0; k < q->nblk; k++) {
+    int i = q->blk_row[k];
+    if (q->blk_mu[k] > 0) {
+      double mu = q->blk_mu[k], x[3], w[3], xh[3], wh[3];
+      for (int e = 0; e < 3; e++)
+        x[e] = s->x[i + e] + t * s->dx[i + e], w[e] = s->w[i + e] + t * s->dw[i + e];
+      to_hat(mu, x, w, xh, wh);
+      if (!(xh[0] > 0 && wh[0] > 0 && jnorm2(xh) > 0 && jnorm2(wh) > 0)) return 0;
+    } else if (s->kind[i] == ROW_BOX) {
+      double x = s->x[i] + t * s->dx[i];
+      if (q->lo[i] > -INFINITY && !(x - q->lo[i] > 0 && s->z1[i] + t * s->dz1[i] > 0)) return 0;
+      if (q->hi[i] < INFINITY && !(q->hi[i] - x > 0 && s->z2[i] + t * s->dz2[i] > 0)) return 0;
+    }
+  }
+  return 1;
+}
+
+/* One predictor-corrector iteration from the current (x, w, z): 0, or
+ * SLV_BREAKDOWN (factorization), SLV_ERR_NOMEM, SLV_NOT_FINITE.  *step
+ * gets the step length taken. */
+static slv_status iterate(ipm_state *s, double mu, double *step) {
+  int f = factor(s);
+  if (f < 0) return SLV_ERR_NOMEM;
+  if (f > 0) return SLV_BREAKDOWN;
+  targets(s, 0, 0);
+  if (direction(s, s->ax, s->aw, s->az1, s->az2)) return SLV_ERR_NOMEM;
+  double ta = fmin(1.0, max_step(s, s->ax, s->aw, s->az1, s->az2));
+  int deg;
+  double mua = gap_after(s, ta, s->ax, s->aw, s->az1, s->az2, &deg) / (deg > 0 ? deg : 1);
+  double sigma = mu > 0 ? pow(fmax(0.0, mua / mu), 3) : 0;
+  if (sigma > 1) sigma = 1;
+  targets(s, sigma * mu, 1);
+  if (direction(s, s->dx, s->dw, s->dz1, s->dz2)) return SLV_ERR_NOMEM;
+  double t = fmin(1.0, IPM_STEP_FRACTION * max_step(s, s->dx, s->dw, s->dz1, s->dz2));
+  if (!(t > 0) || !isfinite(t)) return SLV_NOT_FINITE;
+  /* the roots of the step to the boundary are rounded: halve a step that
+   * would leave a pair on or outside its cone */
+  for (int tries = 0; !interior_after(s, t); tries++) {
+    if (tries >= 30) return SLV_NOT_FINITE;
+    t *= 0.5;
+  }
+  int n = s->q.p->n;
+  for (int i = 0; i < n; i++) {
+    s->x[i] += t * s->dx[i];
+    s->w[i] += t * s->dw[i];
+    s->z1[i] += t * s->dz1[i];
+    s->z2[i] += t * s->dz2[i];
+  }
+  *step = t;
+  return SLV_OK;
+}
+
+/* Whether the QP measures (inf, 2-norm) meet tol_in in the test's norm. */
+static int qp_met(const slv_problem *p, const slv_options *opt, const ipm_count *k, double tol_in,
+                  double rinf, double r2) {
+  slv_options o = *opt;
+  o.tol = tol_in;
+  return slv_met_norms(p, &o, rinf, rinf / k->b_inf, r2 / k->b2);
+}
+
+/* The QP of q->bq by the interior point, from the centre, until its
+ * natural map meets tol_in (in the test's norm), or it stops gaining
+ * (IPM_STALL_RUN iterations without 1 %), or IPM_MAX_RUN iterations, or the
+ * budget.  s->best gets the iterate of least residual (in the test's norm);
+ * returns SLV_CONVERGED, SLV_MAX_ITER (stalled or out of iterations), or a
+ * failure of iterate(). */
+static slv_status qp_interior(ipm_state *s, const slv_problem *pq, const slv_options *opt,
+                              double tol_in, ipm_count *k, slv_result *res, slv_hist *h,
+                              double *rbest) {
+  int n = pq->n;
+  start_point(s);
+  *rbest = INFINITY;
+  double mark = INFINITY;
+  int since = 0;
+  for (int it = 0;; it++) {
+    double r2, mu, rinf = evaluate(s, pq, &r2, &mu);
+    if (isnan(rinf)) return *rbest < INFINITY ? SLV_MAX_ITER : SLV_NOT_FINITE; /* keep the best */
+    double m = opt->norm == SLV_NORM_2 ? r2 / k->b2 : rinf / k->b_inf;
+    if (it > 0 && h->cap > 0)
+      slv_history_push(h, res, slv_cqp_lawres(&s->q, s->x, s->g) * s->q.hist_scale);
+    if (m < *rbest) {
+      *rbest = m;
+      memcpy(s->best, s->x, (size_t)n * sizeof *s->best);
+    }
+    if (qp_met(pq, opt, k, tol_in, rinf, r2)) return SLV_CONVERGED;
+    if (m < 0.5 * mark) {
+      mark = m;
+      since = 0;
+    } else if (it >= IPM_STALL_FROM && ++since >= IPM_STALL_RUN) {
+      return SLV_MAX_ITER;
+    }
+    if (it >= IPM_MAX_RUN || k->iters >= k->budget) return SLV_MAX_ITER;
+    double step;
+    slv_status st = iterate(s, mu, &step);
+    if (st == SLV_NOT_FINITE && *rbest < INFINITY) return SLV_MAX_ITER; /* rounding at the end */
+    if (st != SLV_OK) return st;
+    k->iters++;
+  }
+}
+
+/* nsgs on the QP (pq: the problem with bq and the associated law) from x,
+ * for up to IPM_POLISH_SWEEPS sweeps to tol_in.  x is replaced only by a
+ * better iterate. */
+static void polish(ipm_state *s, slv_op *op, const slv_problem *pq, const slv_options *opt,
+                   const ipm_count *k, double tol_in, double *x, double rx) {
+  int n = pq->n;
+  slv_op po = *op;
+  po.p = pq;
+  slv_options o = *opt;
+  o.tol = tol_in;
+  o.max_iter = IPM_POLISH_SWEEPS;
+  o.warm_start = 1;
+  o.record_history = 0;
+  slv_result r;
+  memset(&r, 0, sizeof r);
+  slv_hist none = { 0 };
+  memcpy(s->px, x, (size_t)n * sizeof *s->px);
+  slv_status st = slv_solver_nsgs.impl->solve(s->nsgs, &po, &o, s->px, s->pw, &r, &none);
+  s->polish_sweeps += r.iterations;
+  if (st == SLV_NOT_FINITE || !slv_all_finite(n, s->px)) return;
+  double r2, rinf = slv_natmap_norms(pq, s->px, s->pw, &r2);
+  double m = opt->norm == SLV_NORM_2 ? r2 / k->b2 : rinf / k->b_inf;
+  if (m < rx) memcpy(x, s->px, (size_t)n * sizeof *x);
+}
+
+/* One QP (q->bq, the associated law): the interior point, then the polish
+ * unless it met tol_in; the result in x.  SLV_OK or a failure of the
+ * interior point (SLV_BREAKDOWN, SLV_ERR_NOMEM, SLV_NOT_FINITE). */
+static slv_status solve_qp(ipm_state *s, slv_op *op, const slv_options *opt, double tol_in,
+                           ipm_count *k, double *x, slv_result *res, slv_hist *h) {
+  slv_problem pq = *op->p;
+  pq.b = s->q.bq;
+  pq.cone_law = SLV_CONE_ASSOCIATED;
+  double rbest;
+  slv_status st = qp_interior(s, &pq, opt, tol_in, k, res, h, &rbest);
+  if (st != SLV_CONVERGED && st != SLV_MAX_ITER) return st;
+  memcpy(x, s->best, (size_t)pq.n * sizeof *x);
+  if (st != SLV_CONVERGED && k->iters < k->budget) polish(s, op, &pq, opt, k, tol_in, x, rbest);
+  return SLV_OK;
+}
+
+
+/* ---- the De Saxce fixed point (Coulomb's law) -------------------------------------- */
+
+/* F_c = mu_c |w_t,c| for every cone (the fixed point's map at w = A x + b). */
+static void shift_map(const slv_problem *p, const double *w, double *f) {
+  for (int c = 0; c < p->ncones; c++) {
+    int i = p->cone_rows[c];
+    f[c] = p->cone_mu[c] * hypot(w[i + 1], w[i + 2]);
+  }
+}
+
+/* The shift per cone into q->shift and q->bq. */
+static void put_shift(slv_cqp *q, const double *sc) {
+  const slv_problem *p = q->p;
+  for (int c = 0; c < p->ncones; c++) {
+    int i = p->cone_rows[c];
+    q->shift[i] = sc[c];
+    q->bq[i] = p->b[i] + sc[c];
+  }
+}
+
+/* The message (the law, the work, the measure; the budget when spent), and
+ * the history's last entry set to the returned iterate's res_rel (the
+ * polish and the choice of the best outer iterate come after the last
+ * interior-point iteration).  Returns st. */
+static slv_status finish(const ipm_state *s, slv_result *res, slv_hist *h, slv_status st,
+                         const char *what, int outer, const ipm_count *k, const slv_residuals *r,
+                         const slv_options *opt) {
+  char spent[48] = "";
+  if (st == SLV_MAX_ITER) slv_msgf(spent, sizeof spent, " (max_iter=%d spent)", opt->max_iter);
+  slv_msgf(res->message, sizeof res->message,
+           "ipm: %s: %d outer, %d interior-point iterations%s, %d polish sweeps, res_rel%s=%.3g, "
+           "tol=%.3g",
+           what, outer, k->iters, spent, s->polish_sweeps, opt->norm == SLV_NORM_2 ? "_2" : "",
+           slv_test_measure(opt, r), opt->tol);
+  if (h->cap > 0 && res->history_len > 0) h->val[res->history_len - 1] = r->res_rel;
+  res->iterations = k->iters;
+  return st;
+}
+
+/* The measure of the test at x (w = A x + b into w, the residuals into *r). */
+static double measure(slv_op *op, const slv_options *opt, const double *x, double *w,
+                      slv_residuals *r) {
+  slv_op_w(op, x, w);
+  *r = slv_residual(op->p, x, w);
+  return slv_test_measure(opt, r);
+}
+
+/* Setup of a solve: the blocks and shift (cone_qp.h), the packed columns,
+ * the row kinds, the Newton matrix's pattern and analysis, the scales.  0
+ * or -1 (no memory). */
+static int setup(ipm_state *s, slv_op *op, const slv_options *opt, double *x, ipm_count *k) {
+  const slv_problem *p = op->p;
+  slv_cqp_setup(&s->q, op, opt, 0);
+  slv_cqp_project(&s->q, x);
+  slv_op_pack(op); /* the columns (scalar or 3x3 blocks), when A is worth packing */
+  classify_rows(s);
+  s->polish_sweeps = 0;
+  double binf = 0, b2 = 0;
+  for (int i = 0; i < p->n; i++) binf = fmax(binf, fabs(p->b[i])), b2 += p->b[i] * p->b[i];
+  *k = (ipm_count){
+    .iters = 0, .budget = opt->max_iter, .b_inf = fmax(1.0, binf), .b2 = fmax(1.0, sqrt(b2))
+  };
+  return ipm_pattern_reserve(s, op);
+}
+
+/* The next QP's De Saxce shift into q->bq: 0 first from a cold start (the
+ * associated problem: on stacks of boxes already the Coulomb solution);
+ * then F at the best iterate (s->wt), the fixed point's step, unless that
+ * shift was tried already (*best_used), when F at the last iterate (w). */
+static void next_shift(ipm_state *s, slv_op *op, const double *w, int first_cold, int *best_used) {
+  const slv_problem *p = op->p;
+  if (first_cold) {
+    memset(s->sk, 0, (size_t)p->ncones * sizeof *s->sk);
+  } else if (!*best_used) {
+    slv_op_w(op, s->wt, s->pw);
+    shift_map(p, s->pw, s->sk);
+    *best_used = 1;
+  } else {
+    shift_map(p, w, s->sk);
+  }
+  put_shift(&s->q, s->sk);
+}
+
+static slv_status ipm_run(ipm_state *s, slv_op *op, const slv_options *opt, double *x, double *w,
+                          slv_result *res, slv_hist *h) {
+  const slv_problem *p = op->p;
+  int n = p->n;
+  slv_cqp *q = &s->q;
+  ipm_count k;
+  if (setup(s, op, opt, x, &k)) {
+    slv_msgf(res->message, sizeof res->message, "ipm: no memory for the Newton matrix's factor");
+    return SLV_ERR_NOMEM;
+  }
+  const char *what = p->ncones == 0 ? "box QP"
+                     : q->coulomb   ? "coulomb law (De Saxce fixed point)"
+                                    : "associated law";
+  slv_residuals r;
+  double m = measure(op, opt, x, w, &r);
+  if (slv_met(p, opt, &r)) return finish(s, res, h, SLV_CONVERGED, what, 0, &k, &r, opt);
+  /* a warm start: first nsgs from it on the problem itself (a start near
+   * the answer needs no interior point) */
+  if (opt->warm_start && isfinite(m)) {
+    polish(s, op, p, opt, &k, opt->tol, x, m);
+    m = measure(op, opt, x, w, &r);
+    if (slv_met(p, opt, &r)) return finish(s, res, h, SLV_CONVERGED, what, 0, &k, &r, opt);
+  }
+  int outer = 0, since = 0, best_used = 0, cold = !opt->warm_start;
+  double best = INFINITY, mark = INFINITY;
+  memcpy(s->wt, x, (size_t)n * sizeof *x);
+  for (;;) {
+    if (outer > 0) m = measure(op, opt, x, w, &r);
+    res->solver_residual = r.res_rel;
+    if (!isfinite(m)) {
+      if (best < INFINITY) break; /* back to the best iterate */
+      return finish(s, res, h, SLV_NOT_FINITE, what, outer, &k, &r, opt);
+    }
+    if (m < best) {
+      best = m;
+      memcpy(s->wt, x, (size_t)n * sizeof *x);
+      best_used = 0;
+    }
+    if (slv_met(p, opt, &r)) return finish(s, res, h, SLV_CONVERGED, what, outer, &k, &r, opt);
+    if (outer > 0 && !q->coulomb) break;
+    if (m < 0.99 * mark) {
+      mark = m;
+      since = 0;
+    } else if (++since >= IPM_OUTER_STALL) {
+      break;
+    }
+    if (k.iters >= k.budget) break;
+    if (q->coulomb) next_shift(s, op, w, outer == 0 && cold, &best_used);
+    outer++;
+    slv_status st = solve_qp(s, op, opt, 0.5 * opt->tol, &k, x, res, h);
+    slv_logf(opt, "ipm: outer %d: start %.3e, %d interior-point iterations so far", outer, m,
+             k.iters);
+    if (st != SLV_OK) {
+      memcpy(x, s->wt, (size_t)n * sizeof *x);
+      measure(op, opt, x, w, &r);
+      return finish(
+          s, res, h, st,
+          st == SLV_BREAKDOWN
+              ? "the Newton matrix is not positive definite (A not positive semidefinite?)"
+              : what,
+          outer, &k, &r, opt);
+    }
+  }
+  /* not converged: the best iterate */
+  memcpy(x, s->wt, (size_t)n * sizeof *x);
+  measure(op, opt, x, w, &r);
+  return finish(s, res, h, k.iters >= k.budget ? SLV_MAX_ITER : SLV_STAGNATED, what, outer, &k, &r,
+                opt);
+}
+
+static slv_status ipm_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                            slv_result *res, slv_hist *h) {
+  int saved = slv_par_own_begin(opt->threads);
+  slv_status r = ipm_run(st, op, opt, x, w, res, h);
+  slv_par_own_end(saved);
+  return r;
+}
+
+static const slv_impl ipm_impl = {
+  .state_size = sizeof(ipm_state),
+  .init = ipm_init,
+  .free = ipm_free,
+  .solve = ipm_solve,
+};
+
+const slv_solver slv_solver_ipm = {
+  .name = "ipm",
+  .summary = "primal-dual interior point (Mehrotra, Nesterov-Todd scaling, CHOLMOD), nsgs "
+             "polish; Coulomb law by the De Saxce fixed point",
+  .cite = "vandenberghe2010",
+  .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_SYMMETRIC,
+  .impl = &ipm_impl,
+};

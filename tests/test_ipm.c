@@ -1,0 +1,190 @@
+/* test_ipm.c -- the interior point on the cone QP (ipm.c): the shared cone
+ * cases (tst_cone.c: hand-derived single contacts under both laws, mu = 0
+ * against the LCP, planted problems with box and free rows, Coulomb
+ * agreement with pcg_cone, CSR = dense, warm start, history, honest
+ * failures), and the interior point's own:
+ *   - a degenerate planted problem: A = G G' of rank n/2, so x* is not
+ *     unique, but w* = A x* + b is (a convex QP's gradient is constant on
+ *     its solution set): the solve must reach the test's own residual and
+ *     w*, in few factorizations;
+ *   - the CHOLMOD path on a sparse planted problem of 621 rows, both laws;
+ *   - a step problem of the 10-layer pyramid (1200 rows, four points a
+ *     face: the rank-deficient W of the exports), Coulomb's law, to 1e-8
+ *     in the 2-norm, judged by the test's own residual;
+ *   - the symmetric Siconos FC3D files of ../shared/datasets at 1e-8.
+ */
+#include "dyn_world.h"
+#include "slv.h"
+#include "slv_io.h"
+#include "tst_cone.h"
+#include "tst_util.h"
+
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static slv_status run(const slv_problem *p, slv_options *o, double *x, slv_result *res) {
+  slv_workspace *ws = NULL;
+  if (slv_workspace_new(slv_solver_find("ipm"), p->n, o, &ws) != SLV_OK) return SLV_ERR_NOMEM;
+  slv_status st = slv_solve(ws, p, o, x, NULL, res);
+  slv_workspace_free(ws);
+  return st;
+}
+
+/* A = G G' with G n x k, entries uniform in [-1, 1] / sqrt(k): positive
+ * semidefinite of rank k. */
+static void low_rank(int n, int k, unsigned long seed, double *A) {
+  gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(r, seed);
+  double *G = malloc((size_t)n * k * sizeof *G);
+  for (size_t t = 0; t < (size_t)n * k; t++) G[t] = (2 * gsl_rng_uniform(r) - 1) / sqrt(k);
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++) {
+      double s = 0;
+      for (int l = 0; l < k; l++) s += G[i + (size_t)l * n] * G[j + (size_t)l * n];
+      A[i + (size_t)j * n] = s;
+    }
+  free(G);
+  gsl_rng_free(r);
+}
+
+/* 40 contacts (120 rows), A of rank 60, the associated law: x* planted, w*
+ * complementary.  The solve must converge at 1e-10, meet the test's own
+ * natural map, and give w = w* (unique), within 60 interior-point
+ * iterations. */
+static void test_degenerate(void) {
+  enum { NC = 40, N = 3 * NC };
+  double *A = malloc((size_t)N * N * sizeof *A), b[N], lo[N], hi[N], xs[N], mu[NC], x[N];
+  double w[N], ws[N];
+  int rows[NC];
+  low_rank(N, N / 2, 21, A);
+  int n = tst_cone_planted(NC, 0, 0, 22, 0, 1, A, b, lo, hi, rows, mu, xs);
+  CU_ASSERT_EQUAL_FATAL(n, N);
+  for (int i = 0; i < N; i++) { /* w* = A x* + b */
+    double s = b[i];
+    for (int j = 0; j < N; j++) s += A[i + (size_t)j * N] * xs[j];
+    ws[i] = s;
+  }
+  slv_problem p = { .n = N,
+                    .storage = SLV_DENSE,
+                    .A = A,
+                    .lda = N,
+                    .b = b,
+                    .ncones = NC,
+                    .cone_rows = rows,
+                    .cone_mu = mu,
+                    .cone_law = SLV_CONE_ASSOCIATED };
+  slv_options o = slv_options_default();
+  o.tol = 1e-10;
+  o.max_iter = 60;
+  slv_result res;
+  slv_status st = run(&p, &o, x, &res);
+  if (st != SLV_CONVERGED)
+    fprintf(stderr, "degenerate: %s (%s)\n", slv_status_str(st), res.message);
+  CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+  CU_ASSERT(tst_cone_natres(N, A, b, NULL, NULL, NC, rows, mu, 0, x) <= 1.01e-10);
+  for (int i = 0; i < N; i++) {
+    double s = b[i];
+    for (int j = 0; j < N; j++) s += A[i + (size_t)j * N] * x[j];
+    w[i] = s;
+  }
+  TST_VEC_CLOSE(w, ws, N, 1e-8, 0);
+  free(A);
+}
+
+/* n = 3 * 205 + 6 = 621 rows, sparse A = G G' + 0.1 I in CSR, both laws:
+ * the planted x* (A is positive definite: unique), at 1e-10. */
+static void test_sparse_planted(void) {
+  for (int law = 0; law < 2; law++) {
+    slv_cone_law L = law ? SLV_CONE_COULOMB : SLV_CONE_ASSOCIATED;
+    tst_cone_case P;
+    tst_cone_case_plant(&P, 205, 6, 0.4, L, 1, 5 + law);
+    slv_problem p = tst_cone_case_view(&P, L, 1);
+    double *x = malloc((size_t)P.n * sizeof *x);
+    slv_options o = slv_options_default();
+    o.tol = 1e-10;
+    o.max_iter = 2000;
+    slv_result res;
+    slv_status st = run(&p, &o, x, &res);
+    if (st != SLV_CONVERGED)
+      fprintf(stderr, "sparse %s: %s (%s)\n", slv_cone_law_str(L), slv_status_str(st), res.message);
+    CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+    TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
+    free(x);
+    tst_cone_case_free(&P);
+  }
+}
+
+/* The step problem of the 10-layer pyramid after 60 steps with cone
+ * friction (nsgs in the world): Coulomb's law, 1200 rows, at 1e-8 in the
+ * 2-norm within 100 interior-point iterations. */
+static void test_pyramid_step(void) {
+  dyn_world_settings s = dyn_world_settings_default();
+  s.contact.friction = DYN_FRICTION_CONE;
+  snprintf(s.solver, sizeof s.solver, "nsgs");
+  const char *params[1] = { "layers=10" };
+  dyn_world *wd = NULL;
+  char msg[512] = "";
+  CU_ASSERT_EQUAL_FATAL(dyn_scene_new("pyramid", params, 1, &s, &wd, msg, sizeof msg), DYN_OK);
+  for (int k = 0; k < 60; k++) CU_ASSERT_EQUAL_FATAL(dyn_world_step(wd, NULL), DYN_OK);
+  slv_problem p;
+  const double *xw;
+  dyn_world_last_problem(wd, &p, &xw);
+  CU_ASSERT_FATAL(p.n >= 1000 && p.ncones * 3 == p.n);
+  CU_ASSERT_EQUAL(p.cone_law, SLV_CONE_COULOMB);
+  double *x = malloc((size_t)p.n * sizeof *x);
+  slv_options o = slv_options_default();
+  o.tol = 1e-8;
+  o.norm = SLV_NORM_2;
+  o.max_iter = 100;
+  slv_result res;
+  slv_status st = run(&p, &o, x, &res);
+  if (st != SLV_CONVERGED) fprintf(stderr, "pyramid: %s (%s)\n", slv_status_str(st), res.message);
+  CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+  CU_ASSERT(tst_cone_problem_natres2(&p, x) <= 1.01e-8);
+  free(x);
+  dyn_world_free(wd);
+}
+
+static void test_fc3d_files(void) {
+  static const char *files[] = { "KaplasTower-i1061-4.hdf5.dat", "BoxesStack1-i100000-32.hdf5.dat",
+                                 "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5",
+                                 "Confeti-ex13-Fc3D-SBM.dat", NULL };
+  char path[4096];
+  if (!tst_shared_path("datasets/siconos/fc3d", path, sizeof path)) {
+    printf("SKIP: ../shared/datasets absent\n");
+    return;
+  }
+  for (int f = 0; files[f]; f++) {
+    slv_instance *in = tst_cone_read_fc3d(files[f]);
+    if (!in) continue;
+    slv_problem p = slv_instance_problem(in);
+    slv_options o = slv_options_default();
+    o.tol = 1e-8;
+    o.norm = SLV_NORM_2;
+    o.max_iter = 1000;
+    double *x = malloc((size_t)p.n * sizeof *x);
+    slv_result res;
+    slv_status st = run(&p, &o, x, &res);
+    if (st != SLV_CONVERGED)
+      fprintf(stderr, "%s: %s (%s)\n", files[f], slv_status_str(st), res.message);
+    CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+    CU_ASSERT(tst_cone_problem_natres2(&p, x) <= 1.01e-8);
+    free(x);
+    slv_instance_free(in);
+  }
+}
+
+int main(void) {
+  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
+  CU_pSuite s = CU_add_suite("ipm", NULL, NULL);
+  tst_cone_add_tests(s, "ipm");
+  CU_add_test(s, "degenerate planted (A of rank n/2): w* reached, within 60 iterations",
+              test_degenerate);
+  CU_add_test(s, "sparse (CHOLMOD) planted, 621 rows, both laws", test_sparse_planted);
+  CU_add_test(s, "10-layer pyramid step, Coulomb, 1e-8 within 100 iterations", test_pyramid_step);
+  CU_add_test(s, "symmetric Siconos FC3D files at 1e-8", test_fc3d_files);
+  return tst_run();
+}
