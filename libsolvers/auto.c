@@ -41,14 +41,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const slv_solver slv_solver_admm, slv_solver_dantzig, slv_solver_lemke, slv_solver_nsgs,
-    slv_solver_nsgs_newton, slv_solver_pgs, slv_solver_pgs_wide;
+extern const slv_solver slv_solver_admm, slv_solver_dantzig, slv_solver_ipm, slv_solver_lemke,
+    slv_solver_nsgs, slv_solver_nsgs_newton, slv_solver_pgs, slv_solver_pgs_wide;
 
 /* the candidates, in the order of auto_init's table */
 enum {
   AUTO_NSGS_NEWTON,
   AUTO_NSGS,
   AUTO_ADMM,
+  AUTO_IPM,
   AUTO_PGS_WIDE,
   AUTO_PGS,
   AUTO_DANTZIG,
@@ -61,7 +62,11 @@ enum {
    * takes over: ADMM's longest such run on a problem it then solves was
    * 270 (the 30-layer pyramid export, 2-norm; docs/solvers.md, "auto") */
   AUTO_ADMM_STALL = 400,
-  AUTO_ADMM_COUPLING = 12 /* 3x3 blocks a contact (its own included) from which ADMM goes first */
+  AUTO_ADMM_COUPLING = 12, /* 3x3 blocks a contact (its own included) from which ADMM goes first */
+  /* rows from which the interior point takes a coupled symmetric problem
+   * (ADMM below: KaplasTower, 1710 rows, 6 ms against ipm's 16; the
+   * pyramid-20 export, 4800 rows, ipm 0.07 s against ADMM's 0.10) */
+  AUTO_IPM_COUPLED_MIN = 4000
 };
 
 typedef struct {
@@ -91,9 +96,9 @@ static void auto_free(void *st) {
 static slv_status auto_init(void *st, int n_max, const slv_options *opt) {
   auto_state *s = st;
   const slv_solver *subs[AUTO_NSUB] = { &slv_solver_nsgs_newton, &slv_solver_nsgs,
-                                        &slv_solver_admm,        &slv_solver_pgs_wide,
-                                        &slv_solver_pgs,         &slv_solver_dantzig,
-                                        &slv_solver_lemke };
+                                        &slv_solver_admm,        &slv_solver_ipm,
+                                        &slv_solver_pgs_wide,    &slv_solver_pgs,
+                                        &slv_solver_dantzig,     &slv_solver_lemke };
   size_t m = (size_t)(n_max > 0 ? n_max : 1);
   s->admm_stall = AUTO_ADMM_STALL;
   s->x0 = malloc(m * sizeof *s->x0);
@@ -159,11 +164,33 @@ static int admm_first(const auto_state *s, slv_op *op, char *why, size_t len) {
     return 0;
   double coupling = contact_coupling(op);
   if (coupling < AUTO_ADMM_COUPLING) return 0;
+  int sym = symmetric(op);
+  if (sym && p->n >= AUTO_IPM_COUPLED_MIN && takes(s, AUTO_IPM, p, msg, sizeof msg)) return 0;
   slv_msgf(why, len,
            "%d Coulomb cones, n=%d > %d, %.1f blocks a contact >= %d: ADMM (one %s per rho), "
-           "nsgs_newton if it stalls",
+           "%s if it stalls",
            p->ncones, p->n, NSN_DENSE_MAX, coupling, AUTO_ADMM_COUPLING,
-           symmetric(op) ? "Cholesky" : "LU (A not symmetric)");
+           sym ? "Cholesky" : "LU (A not symmetric)", sym ? "ipm" : "nsgs_newton");
+  return 1;
+}
+
+/* The interior-point rule: a Coulomb problem over NSN_DENSE_MAX rows, or an
+ * associated one, with a symmetric A (after the ADMM rule); its reason into
+ * why.  1 if it applies. */
+static int ipm_rule(const auto_state *s, slv_op *op, char *why, size_t len) {
+  const slv_problem *p = op->p;
+  char msg[160];
+  if (!(p->ncones > 0 && p->n > NSN_DENSE_MAX && symmetric(op) &&
+        takes(s, AUTO_IPM, p, msg, sizeof msg)))
+    return 0;
+  if (p->cone_law == SLV_CONE_COULOMB)
+    slv_msgf(why, len,
+             "%d Coulomb cones, n=%d > %d, symmetric A: interior point (CHOLMOD), De Saxce fixed "
+             "point",
+             p->ncones, p->n, NSN_DENSE_MAX);
+  else
+    slv_msgf(why, len, "%d associated cones, n=%d > %d, symmetric A: interior point (CHOLMOD)",
+             p->ncones, p->n, NSN_DENSE_MAX);
   return 1;
 }
 
@@ -173,6 +200,7 @@ static int auto_choose(const auto_state *s, slv_op *op, char *why, size_t len) {
   char msg[160], refused[96] = ""; /* dantzig's refusal, for lemke's reason */
   const char *law = p->cone_law == SLV_CONE_COULOMB ? "Coulomb" : "associated";
   if (admm_first(s, op, why, len)) return AUTO_ADMM;
+  if (ipm_rule(s, op, why, len)) return AUTO_IPM;
   if (p->ncones > 0 && p->cone_law == SLV_CONE_COULOMB &&
       takes(s, AUTO_NSGS_NEWTON, p, msg, sizeof msg)) {
     /* a fixed text, no formatting: on the one-to-five-contact problems a
@@ -218,20 +246,22 @@ static int auto_choose(const auto_state *s, slv_op *op, char *why, size_t len) {
 
 /* ADMM on a large coupled Coulomb problem, with a stall window of
  * admm_stall iterations without halving its residual (piles, where its De
- * Saxce fixed point circles); when it stalls, nsgs_newton from the caller's
- * start, on the iterations ADMM left.  The better of the two iterates, by
+ * Saxce fixed point circles); when it stalls, ipm (a symmetric A) or
+ * nsgs_newton from the caller's start, on the iterations ADMM left.  The better of the two iterates, by
  * the test's measure (slv_test_measure: res_rel_2 under the 2-norm test),
  * is returned; res->method names the solver whose iterate it is, the
  * message both.  ADMM ending at max_iter has used the budget: no hand-over. */
-static slv_status admm_then_nsgs_newton(auto_state *s, slv_op *op, const slv_options *opt,
-                                        double *x, double *w, slv_result *res, slv_hist *h) {
+static slv_status admm_then_handover(auto_state *s, slv_op *op, const slv_options *opt, double *x,
+                                     double *w, slv_result *res, slv_hist *h) {
   int n = op->n;
   memcpy(s->x0, x, (size_t)n * sizeof *x);
   slv_admm_set_stall(s->state[AUTO_ADMM], s->admm_stall);
   slv_status st = s->sub[AUTO_ADMM]->impl->solve(s->state[AUTO_ADMM], op, opt, x, w, res, h);
   slv_admm_set_stall(s->state[AUTO_ADMM], 0);
   if (st != SLV_STAGNATED || res->iterations >= opt->max_iter) return st;
-  int k = takes(s, AUTO_NSGS_NEWTON, op->p, NULL, 0) ? AUTO_NSGS_NEWTON : AUTO_NSGS;
+  int k = symmetric(op) && takes(s, AUTO_IPM, op->p, NULL, 0) ? AUTO_IPM
+          : takes(s, AUTO_NSGS_NEWTON, op->p, NULL, 0)        ? AUTO_NSGS_NEWTON
+                                                              : AUTO_NSGS;
   int it_admm = res->iterations;
   slv_residuals ra = slv_residual(op->p, x, w);
   double r_admm = slv_test_measure(opt, &ra); /* the two iterates ranked by the test's measure */
@@ -264,8 +294,26 @@ static slv_status auto_solve(void *st, slv_op *op, const slv_options *opt, doubl
   int k = auto_choose(s, op, res->choice, sizeof res->choice);
   res->method = s->sub[k]->name;
   if (k == AUTO_ADMM && op->p->cone_law == SLV_CONE_COULOMB)
-    return admm_then_nsgs_newton(s, op, opt, x, w, res, h);
-  return s->sub[k]->impl->solve(s->state[k], op, opt, x, w, res, h);
+    return admm_then_handover(s, op, opt, x, w, res, h);
+  if (k == AUTO_IPM && op->p->cone_law == SLV_CONE_COULOMB)
+    memcpy(s->x0, x, (size_t)op->n * sizeof *x);
+  slv_status r = s->sub[k]->impl->solve(s->state[k], op, opt, x, w, res, h);
+  if (k == AUTO_IPM && r == SLV_BREAKDOWN && op->p->cone_law == SLV_CONE_COULOMB &&
+      takes(s, AUTO_NSGS_NEWTON, op->p, NULL, 0)) {
+    /* A symmetric but not positive semidefinite: nsgs_newton from the start */
+    char why[96];
+    slv_msgf(why, sizeof why, "%s", res->message);
+    memcpy(x, s->x0, (size_t)op->n * sizeof *x);
+    int it = res->iterations;
+    res->iterations = 0;
+    r = s->sub[AUTO_NSGS_NEWTON]->impl->solve(s->state[AUTO_NSGS_NEWTON], op, opt, x, w, res, h);
+    res->iterations += it;
+    res->method = s->sub[AUTO_NSGS_NEWTON]->name;
+    char tail[160];
+    slv_msgf(tail, sizeof tail, "%s", res->message);
+    slv_msgf(res->message, sizeof res->message, "ipm broke down (%s), then %s", why, tail);
+  }
+  return r;
 }
 
 static const slv_impl auto_impl = {

@@ -3,12 +3,13 @@
  * and the answer is the planted one, judged by this test's own residual:
  *   - Coulomb cones (planted, dense)                 -> nsgs_newton
  *   - Coulomb cones, sparse CSR, n > 600, symmetric,
- *     3 blocks a contact (weakly coupled)            -> nsgs_newton
+ *     3 blocks a contact (weakly coupled)            -> ipm
  *   - Coulomb cones, dense, n > 600, symmetric,
  *     every contact coupled                          -> admm
- *     the same with ADMM stalled at once             -> nsgs_newton, from the start
+ *     the same with ADMM stalled at once             -> ipm, from the start
  *   - the same two made nonsymmetric                 -> nsgs_newton, admm (its LU)
- *   - associated cones, symmetric A                  -> admm
+ *   - associated cones, symmetric A, n <= 600        -> admm
+ *   - associated cones, symmetric A, n > 600         -> ipm
  *   - a dense symmetric LCP, n <= 300                -> dantzig
  *   - the same LCP in CSR                            -> pgs
  *   - a dense LCP with a nonsymmetric A, n <= 300    -> lemke (dantzig refuses)
@@ -68,21 +69,21 @@ static void cone_case(slv_cone_law law, int nc, int sparse, const char *expect) 
 }
 
 /* n = 633 either way.  The sparse plant (G G' with G on 3 diagonals: 9
- * nonzeros a row, 3 blocks a contact) is weakly coupled: nsgs_newton.  The
- * dense plant couples every contact to every other (211 blocks a
- * contact): ADMM first. */
+ * nonzeros a row, 3 blocks a contact) is weakly coupled and symmetric: the
+ * interior point.  The dense plant couples every contact to every other
+ * (211 blocks a contact): ADMM first (below AUTO_IPM_COUPLED_MIN rows). */
 static void test_cones(void) {
   cone_case(SLV_CONE_COULOMB, 12, 0, "nsgs_newton");
-  cone_case_why(SLV_CONE_COULOMB, 210, 1, "nsgs_newton", "fewer than 12 blocks");
+  cone_case_why(SLV_CONE_COULOMB, 210, 1, "ipm", "interior point");
   cone_case_why(SLV_CONE_COULOMB, 210, 0, "admm", "211.0 blocks a contact");
   cone_case(SLV_CONE_ASSOCIATED, 12, 0, "admm");
-  cone_case(SLV_CONE_ASSOCIATED, 210, 1, "admm");
+  cone_case_why(SLV_CONE_ASSOCIATED, 210, 1, "ipm", "interior point");
 }
 
 /* n = 633, dense symmetric Coulomb, every contact coupled (auto's ADMM
  * rule): with a stall window of one iteration ADMM hands over at once, and
- * nsgs_newton, restarted from the caller's start, reaches the planted
- * solution; the message names both phases. */
+ * ipm (A symmetric), restarted from the caller's start, reaches the
+ * planted solution; the message names both phases. */
 static void test_admm_stalls(void) {
   tst_cone_case P;
   tst_cone_case_plant(&P, 210, 3, 0.3, SLV_CONE_COULOMB, 0, 261);
@@ -92,7 +93,7 @@ static void test_admm_stalls(void) {
   slv_status st = run_auto_stall(&p, 1e-10, x, &res, 1);
   if (st != SLV_CONVERGED) fprintf(stderr, "auto: %s (%s)\n", slv_status_str(st), res.message);
   CU_ASSERT_EQUAL(st, SLV_CONVERGED);
-  CU_ASSERT_STRING_EQUAL(res.method, "nsgs_newton");
+  CU_ASSERT_STRING_EQUAL(res.method, "ipm");
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "ADMM iterations"));
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "stalled"));
   TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
@@ -199,11 +200,12 @@ static void test_large_nonsymmetric(void) {
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("auto", NULL, NULL);
-  CU_add_test(s,
-              "cones: Coulomb -> nsgs_newton (admm: large, coupled, symmetric), associated -> admm",
-              test_cones);
-  CU_add_test(s, "large symmetric Coulomb: ADMM stalls -> nsgs_newton from the start",
-              test_admm_stalls);
+  CU_add_test(
+      s,
+      "cones: Coulomb -> nsgs_newton (large symmetric: ipm, or admm when coupled), associated "
+      "-> admm (large: ipm)",
+      test_cones);
+  CU_add_test(s, "large symmetric Coulomb: ADMM stalls -> ipm from the start", test_admm_stalls);
   CU_add_test(s, "large nonsymmetric Coulomb: weakly coupled -> nsgs_newton, coupled -> admm (LU)",
               test_nonsymmetric);
   CU_add_test(s, "LCP: dense symmetric -> dantzig, CSR -> pgs, nonsymmetric -> lemke", test_lcp);
