@@ -29,24 +29,12 @@ extern const slv_solver slv_solver_pjacobi;
 extern const slv_solver slv_solver_pjacobi_cone;
 
 static const slv_solver *const registry[] = {
-  &slv_solver_pgs,
-  &slv_solver_pgs_wide,
-  &slv_solver_pgs_color,
-  &slv_solver_pjacobi,
-  &slv_solver_direct,
-  &slv_solver_lemke,
-  &slv_solver_dantzig,
-  &slv_solver_enum,
-  &slv_solver_nsgs,
-  &slv_solver_nsgs_newton,
-  &slv_solver_nsn_ac,
-  &slv_solver_pjacobi_cone,
-  &slv_solver_pcg_cone,
-  &slv_solver_apgd,
-  &slv_solver_admm,
-  &slv_solver_ipm,
-  &slv_solver_auto,
-  NULL,
+  &slv_solver_pgs,         &slv_solver_pgs_wide, &slv_solver_pgs_color,
+  &slv_solver_pjacobi,     &slv_solver_direct,   &slv_solver_lemke,
+  &slv_solver_dantzig,     &slv_solver_enum,     &slv_solver_nsgs,
+  &slv_solver_nsgs_newton, &slv_solver_nsn_ac,   &slv_solver_pjacobi_cone,
+  &slv_solver_pcg_cone,    &slv_solver_apgd,     &slv_solver_admm,
+  &slv_solver_ipm,         &slv_solver_auto,     NULL,
 };
 
 int slv_solver_count(void) {
