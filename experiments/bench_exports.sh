@@ -25,7 +25,14 @@
 #   peer_fc3d -s P --tol T --maxit 100000 --repeat 1 --save-r R FILE
 #                                                P in BENCH_EXPORTS_PEER_SOLVERS
 #                                                (default NSGS ADMM PROX NSN_AC)
-# T = BENCH_EXPORTS_TOL (default 1e-6).  The peers' harness is built from
+# T = BENCH_EXPORTS_TOL (default 1e-6).  Siconos' solvers stop on their own
+# test, ||m||_2 / max(||q||, ||r||, ||u||) <= tol, which the impulses' size
+# (||r|| 100-800 on these exports) makes up to a hundred times looser than
+# the judge's: a peer run the judge does not accept is repeated at tol
+# times each factor of BENCH_EXPORTS_PEER_FACTORS in turn (default "1 0.01
+# 0.0001"), as long as Siconos' own test passes and the judge's does not;
+# the row keeps the last run and its tol.  lcplab's solvers stop on
+# the judge's own measure (--norm 2) and run once.  The peers' harness is built from
 # LCPLAB_FC3D_PEERS (default $LCPLAB_SHARED/peers/fc3d) in a temporary
 # directory (its Debian packages once, as root: make -C ../shared/peers deps);
 # BENCH_EXPORTS_PEERS=none runs lcplab only (and then judges with lcplab's
@@ -66,6 +73,7 @@ lcplab=$builddir/cli/lcplab
 scenes=${BENCH_EXPORTS_SCENES:-pyramid:10 pyramid:20 pyramid:30 pyramid:40 pyramid:50 pile:500 pile:1500 pile:3000 pile:5000}
 solvers=${BENCH_EXPORTS_SOLVERS:-auto ipm admm nsgs_newton}
 psolvers=${BENCH_EXPORTS_PEER_SOLVERS:-NSGS ADMM PROX NSN_AC}
+pfactors=${BENCH_EXPORTS_PEER_FACTORS:-1 0.01 0.0001}
 peers=${BENCH_EXPORTS_PEERS:-live}
 tlimit=${BENCH_EXPORTS_TIMEOUT:-300}
 tol=${BENCH_EXPORTS_TOL:-1e-6}
@@ -146,7 +154,7 @@ judge() {
 }
 
 runs=$tmp/runs.tsv
-printf 'scene\tsize\tcontacts\tn\tprogram\tsolver\tstatus\ttime_s\tres_rel_q\tpeak_mb\texit\n' >"$runs"
+printf 'scene\tsize\tcontacts\tn\tprogram\tsolver\tstatus\ttime_s\tres_rel_q\tpeak_mb\texit\trun_tol\n' >"$runs"
 for sc in $scenes; do
   name=${sc%%:*}
   size=${sc#*:}
@@ -171,30 +179,37 @@ for sc in $scenes; do
     if [ "$res" = nan ] && [ -s "$tmp/out.json" ]; then
       res=$(sed -n 's/.*"res_rel_2":\([-+.0-9eE]*\).*/\1/p' "$tmp/out.json" | head -1)
     fi
-    printf '%s\t%s\t%s\t%s\tlcplab\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$size" "$nc" "$n" "$s" \
-      "${st:-crash}" "${t:-$wall}" "${res:-nan}" "$((peak / 1024))" "$rc" >>"$runs"
+    printf '%s\t%s\t%s\t%s\tlcplab\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$size" "$nc" "$n" "$s" \
+      "${st:-crash}" "${t:-$wall}" "${res:-nan}" "$((peak / 1024))" "$rc" "$tol" >>"$runs"
     echo "  lcplab $s: ${st:-crash} ${t:-$wall} s, res_rel_q ${res:-nan}" >&2
   done
   [ -n "$peer" ] || continue
   for P in $psolvers; do
-    pfx=$tmp/peer
-    rm -f "$pfx.$P.r"
-    limited "$peer" -s "$P" --tol "$tol" --maxit 100000 --repeat 1 --save-r "$pfx" "$file" \
-      >"$tmp/out.json" 2>"$tmp/err.txt" 3>"$tmp/lim.txt" || true
-    read -r rc wall peak <"$tmp/lim.txt"
-    st=$(sed -n 's/.*"status":"\([a-z_]*\)".*/\1/p' "$tmp/out.json" | head -1)
-    t=$(sed -n 's/.*"time_s":\([-+.0-9eE]*\).*/\1/p' "$tmp/out.json" | head -1)
-    case $rc in
-      0) ;;
-      124) st=timeout t=$wall ;;
-      137) st=killed t=$wall ;;
-      *) if grep -qi "alloc\|memory" "$tmp/err.txt"; then st=out_of_memory; else st=${st:-crash}; fi
-         t=${t:-$wall} ;;
-    esac
-    res=$(judge "$file" "$pfx.$P.r")
-    printf '%s\t%s\t%s\t%s\tsiconos\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$size" "$nc" "$n" "$P" \
-      "${st:-crash}" "${t:-$wall}" "${res:-nan}" "$((peak / 1024))" "$rc" >>"$runs"
-    echo "  siconos $P: ${st:-crash} ${t:-$wall} s, res_rel_q ${res:-nan}" >&2
+    for f in $pfactors; do
+      ptol=$(awk "BEGIN { printf \"%g\", $tol * $f }")
+      pfx=$tmp/peer
+      rm -f "$pfx.$P.r"
+      limited "$peer" -s "$P" --tol "$ptol" --maxit 100000 --repeat 1 --save-r "$pfx" "$file" \
+        >"$tmp/out.json" 2>"$tmp/err.txt" 3>"$tmp/lim.txt" || true
+      read -r rc wall peak <"$tmp/lim.txt"
+      st=$(sed -n 's/.*"status":"\([a-z_]*\)".*/\1/p' "$tmp/out.json" | head -1)
+      t=$(sed -n 's/.*"time_s":\([-+.0-9eE]*\).*/\1/p' "$tmp/out.json" | head -1)
+      case $rc in
+        0) ;;
+        124) st=timeout t=$wall ;;
+        137) st=killed t=$wall ;;
+        *) if grep -qi "alloc\|memory" "$tmp/err.txt"; then st=out_of_memory; else st=${st:-crash}; fi
+           t=${t:-$wall} ;;
+      esac
+      res=$(judge "$file" "$pfx.$P.r")
+      res=${res:-nan}
+      echo "  siconos $P at $ptol: ${st:-crash} ${t:-$wall} s, res_rel_q $res" >&2
+      # again at a tighter tol only when Siconos' own test passed and the judge's did not
+      again=$(awk "BEGIN { print (\"$res\" != \"nan\" && \"$res\" + 0 > $tol) ? 1 : 0 }")
+      [ "$st" = ok ] && [ "$again" = 1 ] || break
+    done
+    printf '%s\t%s\t%s\t%s\tsiconos\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$size" "$nc" "$n" "$P" \
+      "${st:-crash}" "${t:-$wall}" "${res:-nan}" "$((peak / 1024))" "$rc" "$ptol" >>"$runs"
   done
 done
 
