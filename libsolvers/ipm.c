@@ -1,13 +1,15 @@
-/* ipm.c -- primal-dual interior point on the cone QP, both laws
+/* ipm.c -- primal-dual interior point on the cone problem, both laws
  * (docs/solvers.md, "Interior point").
  *
- * Problem (cone_qp.h): w = A x + bq with A symmetric positive semidefinite,
+ * Problem (cone_qp.h): w = A x + bq with A positive semidefinite (x'Ax >= 0),
  *     cones:     K_mu ∋ x_c  ⊥  w_c ∈ K* = K_{1/mu}
  *     box rows:  lo_i <= x_i <= hi_i with the sign conditions of slv.h
  * (free rows: w_i = 0; rows with lo_i = hi_i: x_i fixed).  bq = b for the
  * associated law; for Coulomb's law bq = b + s with the De Saxce shift
  * s_c = (mu |w_t|, 0, 0), fixed during one interior-point solve and
- * updated between them (the fixed point of cone_qp.h; below).
+ * updated between them (the fixed point of cone_qp.h; below).  For a
+ * symmetric A this is the convex QP's KKT system; for a nonsymmetric one
+ * the monotone complementarity problem.
  *
  * The interior point.  A cone is mapped to the standard second-order cone
  * L = { z_0 >= |z_1| } by D = diag(mu, 1, 1): xh = D x ∈ L and wh = D^-1 w
@@ -15,59 +17,61 @@
  * (s1, z1) = (x - lo, w+) and (s2, z2) = (hi - x, w-), w = z1 - z2.  The
  * iterates keep every pair strictly inside its cone; the dual variable w is
  * an unknown of its own, tied to A x + bq by the residual rd = A x + bq - w
- * (an infeasible start).  Each iteration is one Mehrotra predictor-corrector
- * step [mehrotra1992] on the central path x o w = mu e, with the
- * Nesterov-Todd scaling of each cone [nesterov1997; the formulas of the
- * CVXOPT cone QP solver, vandenberghe2010]: W with W xh = W^-1 wh = lambda,
- * W = beta (2 v v' - J), J = diag(1, -1, -1).  Eliminating dw leaves
+ * (an infeasible start from the centre of the cones).  Each iteration is
+ * one Mehrotra predictor-corrector step [mehrotra1992] on the central path
+ * x o w = mu e, with the Nesterov-Todd scaling of each cone [nesterov1997;
+ * the formulas of the CVXOPT cone QP solver, vandenberghe2010]: W with
+ * W xh = W^-1 wh = lambda, W = beta (2 v v' - J), J = diag(1, -1, -1).
+ * Eliminating dw leaves
  *     (A + blockdiag(D W^2 D) + diag(z1/s1 + z2/s2)) dx = rhs,
- * symmetric positive definite for A positive semidefinite (a free row adds
- * IPM_FREE_REG to its diagonal).  It is factored by CHOLMOD [chen2008]:
- * the pattern of A's upper triangle with every diagonal block added,
+ * positive definite for A positive semidefinite (a free row adds
+ * IPM_FREE_REG to its diagonal).  A symmetric A: CHOLMOD [chen2008] on the
+ * pattern of A's upper triangle with every diagonal block added; a
+ * nonsymmetric one: UMFPACK's LU [davis2004] on the whole pattern; either
  * analysed once per solve, factored numerically once per iteration, the
- * predictor and the corrector solved with the same factor.  A large
- * contact problem (the 10-layer to 50-layer pyramid exports: 1200 to
- * 30,000 rows) needs 11 to 40 such iterations whatever its degeneracy: A of
- * rank 7650 on 30,000 rows, and many contacts where both x_c and w_c tend
- * to zero.  That is what interior points are for, and where projections
- * and ADMM crawl (experiments/README.md, "Measurements: interior point").
+ * predictor and the corrector solved with the same factor.  The pyramid
+ * exports of 10 to 30 layers (1200 to 10,800 rows, W of rank far below n,
+ * many contacts with x_c and w_c both tending to zero) take 10 to 12
+ * iterations: that degeneracy is what interior points ignore and what
+ * projections, ADMM and the Newton methods on the natural map do not.
  *
  * The polish.  Where a pair tends to zero on both sides the natural map of
- * the iterates falls only as the square root of the path parameter: the
- * interior point stalls near 1e-6 on the large exports.  It is then handed
- * to nsgs (Gauss-Seidel over contacts, the problem's own one-contact solves)
- * on the same QP, from the interior point's best iterate, for up to
- * IPM_POLISH_SWEEPS sweeps: from that close, the sweeps remove the small
- * complementarity errors that remain (40-layer pyramid, associated law:
- * 9.1e-7 to 2.4e-8 in 200 sweeps).
+ * the iterates falls only as the square root of the path parameter, and the
+ * interior point stalls near 1e-6 on the largest exports.  When it stops
+ * gaining (IPM_STALL_RUN iterations without 1 %, counted from
+ * IPM_STALL_FROM) or after IPM_MAX_RUN, nsgs sweeps the same QP from its
+ * best iterate for up to IPM_POLISH_SWEEPS sweeps, kept if better: from that
+ * close the sweeps remove the small complementarity errors left (40-layer
+ * pyramid, associated law: about 3e-7 to 2.1e-8).
  *
- * Coulomb's law: the De Saxce fixed point of [acary2011], with each QP
- * solved by a cold interior point and the polish.  The first QP has s = 0
- * when the start is x = 0 (the associated problem: on a stack of boxes
- * that is already the Coulomb solution, 30-layer pyramid export 1e-9 in 12
- * iterations), else s from the start.  The best iterate by the test's
- * measure is kept (the fixed point need not decrease monotonically), and
- * the loop ends at SLV_STAGNATED after IPM_OUTER_STALL outer iterations
- * without a 1 % gain.
+ * Coulomb's law: the De Saxce fixed point of [acary2011], each QP solved by
+ * a cold interior point and the polish, to half the tolerance.  The first
+ * QP has s = 0 from a cold start (the associated problem: on a stack of
+ * boxes already the Coulomb solution), then s = F at the best iterate, or
+ * at the last one when that shift was tried; the best iterate is returned,
+ * and the loop ends at SLV_STAGNATED after IPM_OUTER_STALL outer iterations
+ * without a 1 % gain.  Where contacts slide the fixed point contracts
+ * slowly or stalls (docs/solvers.md has the numbers).
  *
+ * Warm start: a start that meets the test is returned; else nsgs sweeps the
+ * problem itself from it first (a start near the answer needs no
+ * factorization); the interior point always starts from the centre.
  * opt->max_iter counts interior-point iterations (factorizations) over the
  * whole solve; result.iterations is that count, the message adds the
  * outer iterations and the polish sweeps.  The history holds, per
- * interior-point iteration, res_rel of the problem's law at the iterate.
- * The start x is used only for the first De Saxce shift (the interior point
- * starts from the centre of the cones), and a start that already meets the
- * test is returned as it is.
+ * interior-point iteration, res_rel of the problem's law; its last entry is
+ * the returned iterate's.
  *
- * Linear algebra and allocation: the pattern, CHOLMOD's analysis and its
- * factor are made once per solve (ipm_pattern_reserve); the iterations do
- * not allocate (cholmod_factorize_p reuses the factor, cholmod_solve2 its
- * workspace).  CHOLMOD's own OpenMP teams are kept to the idle cores with
- * opt->threads = 1 (par.h, slv_par_own_begin).
- *
- * Needs A symmetric (SLV_CAP_NEEDS_SYMMETRIC) and positive semidefinite
- * (a factorization that fails after IPM_REG_TRIES regularizations is
- * SLV_BREAKDOWN).  Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_STAGNATED,
- * SLV_NOT_FINITE, SLV_BREAKDOWN, SLV_ERR_NOMEM (no memory for the factor).
+ * Allocation: the pattern, the analysis and CHOLMOD's factor are made once
+ * per solve (ipm_pattern_reserve, lu_analyze); CHOLMOD's numeric
+ * factorization reuses its factor and cholmod_solve2 its workspace;
+ * UMFPACK's numeric object is made per factorization, as in nsn_ac's large
+ * LUs.  CHOLMOD's own OpenMP teams are kept to the idle cores with
+ * opt->threads = 1 (par.h, slv_par_own_begin).  x'Ax >= 0 is not checked: a
+ * factorization that fails after IPM_REG_TRIES regularizations is
+ * SLV_BREAKDOWN.  Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_STAGNATED,
+ * SLV_NOT_FINITE, SLV_BREAKDOWN, SLV_ERR_NOMEM, SLV_ERR_UNSUPPORTED (a
+ * nonsymmetric CSR A with more nonzeros than the packed copy holds).
  */
 #include "cone_qp.h"
 #include "par.h"
@@ -76,6 +80,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <suitesparse/cholmod.h>
+#include <suitesparse/umfpack.h>
 
 enum {
   IPM_MAX_RUN = 80,        /* interior-point iterations of one QP solve at most */
@@ -108,10 +113,11 @@ typedef struct {
   double *best, *wt;           /* the best iterate (of a QP solve, then of the solve), scratch */
   double *px, *pw;             /* the polish's x and w */
   int *kind;                   /* per row: ROW_* */
-  /* the Newton matrix, upper triangle, CSC */
+  /* the Newton matrix, CSC: the upper triangle (Cholesky), or every entry
+   * (LU, a nonsymmetric A) */
   int *Kp, *Ki;
   double *Kx, *Ka; /* values: this iteration's, and A's (0 where only a block entry is) */
-  int *bpos;       /* cone k: its 6 upper entries (r <= c: 00 01 11 02 12 22) at 6 k */
+  int *bpos;       /* cone k: its block's entry (r, c) at 9 k + 3 c + r (-1: not stored) */
   int *dpos;       /* row i: its diagonal entry */
   int *stamp;      /* n_max: pattern scratch */
   size_t nz_cap;
@@ -121,6 +127,11 @@ typedef struct {
   cholmod_sparse K; /* a view of Kp/Ki/Kx */
   cholmod_factor *L;
   cholmod_dense *X, *Y, *E;
+  int lu;                   /* A is not symmetric: UMFPACK's LU instead of CHOLMOD */
+  void *symbolic, *numeric; /* UMFPACK's analysis (once per solve) and factor */
+  double control[UMFPACK_CONTROL];
+  int *wi;           /* n_max: umfpack_di_wsolve's workspace */
+  double *wx, *xs;   /* n_max each: its workspace and solution */
   void *nsgs;        /* nsgs's state, for the polish */
   double *sk;        /* per cone: the De Saxce shift of the last QP */
   double free_reg;   /* IPM_FREE_REG x max |A_ii| */
@@ -153,6 +164,11 @@ static void ipm_free(void *st) {
   free(s->bpos);
   free(s->dpos);
   free(s->sk);
+  if (s->numeric) umfpack_di_free_numeric(&s->numeric);
+  if (s->symbolic) umfpack_di_free_symbolic(&s->symbolic);
+  free(s->wi);
+  free(s->wx);
+  free(s->xs);
   memset(s, 0, sizeof *s);
 }
 
@@ -167,12 +183,16 @@ static slv_status ipm_init(void *st, int n_max, const slv_options *opt) {
   s->cone_of = malloc(m * sizeof *s->cone_of);
   s->stamp = malloc(m * sizeof *s->stamp);
   s->Kp = malloc((m + 1) * sizeof *s->Kp);
-  s->bpos = malloc(2 * m * sizeof *s->bpos); /* 6 per cone of 3 rows */
+  s->bpos = malloc(3 * m * sizeof *s->bpos); /* 9 per cone of 3 rows */
+  s->wi = malloc(m * sizeof *s->wi);
+  s->wx = malloc(5 * m * sizeof *s->wx); /* 5 n with iterative refinement */
+  s->xs = malloc(m * sizeof *s->xs);
   s->dpos = malloc(m * sizeof *s->dpos);
   s->nsgs = calloc(1, slv_solver_nsgs.impl->state_size);
   s->sk = malloc(m * sizeof *s->sk);
   if (!s->sk || !s->buf || !s->kind || !s->cone_of || !s->stamp || !s->Kp || !s->bpos || !s->dpos ||
-      !s->nsgs || slv_solver_nsgs.impl->init(s->nsgs, n_max, opt) != SLV_OK) {
+      !s->wi || !s->wx || !s->xs || !s->nsgs ||
+      slv_solver_nsgs.impl->init(s->nsgs, n_max, opt) != SLV_OK) {
     ipm_free(s);
     return SLV_ERR_NOMEM;
   }
@@ -298,26 +318,29 @@ static void classify_rows(ipm_state *s) {
   }
 }
 
-/* Calls f(s, r, c, a, pos) for the stored entries of column c of A with
- * r <= c: from the packed copy (scalar columns or 3x3 blocks), else from
- * the dense array (its nonzeros) or, A being symmetric, from CSR row c. */
+/* Calls f(s, r, c, a, pos) for the stored entries of column c of A (with r
+ * <= c for the Cholesky's upper triangle): from the packed copy (scalar
+ * columns or 3x3 blocks), else from the dense array (its nonzeros) or, A
+ * being symmetric, from CSR row c (a nonsymmetric CSR A too large to pack
+ * is refused before: setup). */
 typedef void (*entry_fn)(ipm_state *s, int r, int c, double a, size_t *pos);
 
 static void column_entries(ipm_state *s, const slv_op *op, int c, entry_fn f, size_t *pos) {
+  int last = s->lu ? op->n - 1 : c; /* the last row taken */
   if (op->packed == SLV_OP_COLS) {
     for (int k = op->colptr[c]; k < op->colptr[c + 1]; k++)
-      if (op->rowind[k] <= c) f(s, op->rowind[k], c, op->val[k], pos);
+      if (op->rowind[k] <= last) f(s, op->rowind[k], c, op->val[k], pos);
   } else if (op->packed == SLV_OP_BLOCKS) {
     int C = c / 3, cc = c - 3 * C;
     for (int k = op->colptr[C]; k < op->colptr[C + 1]; k++) {
       int R = op->rowind[k];
-      if (R > C) continue;
+      if (3 * R > last) continue;
       const double *B = op->val + 9 * (size_t)k + 3 * cc;
-      for (int r = 0; r < 3 && 3 * R + r <= c; r++) f(s, 3 * R + r, c, B[r], pos);
+      for (int r = 0; r < 3 && 3 * R + r <= last; r++) f(s, 3 * R + r, c, B[r], pos);
     }
   } else if (op->A) {
     const double *a = op->A + (size_t)c * op->lda;
-    for (int r = 0; r <= c; r++)
+    for (int r = 0; r <= last; r++)
       if (a[r] != 0) f(s, r, c, a[r], pos);
   } else {
     for (int k = op->Ap[c]; k < op->Ap[c + 1]; k++)
@@ -344,10 +367,14 @@ static void put_entry(ipm_state *s, int r, int c, double a, size_t *pos) {
   s->Ka[(*pos)++] = a;
 }
 
-/* The rows a column's diagonal block needs: a cone's rows up to c, else c. */
+/* The rows a column's diagonal block needs: a cone's rows (up to c for
+ * the upper triangle), else c. */
 static int block_first_row(const ipm_state *s, int c) {
   if (s->kind[c] != ROW_CONE) return c;
   return s->cone_of[c] >= 0 ? c : (s->cone_of[c - 1] >= 0 ? c - 1 : c - 2);
+}
+static int block_last_row(const ipm_state *s, int c) {
+  return s->lu && s->kind[c] == ROW_CONE ? block_first_row(s, c) + 2 : c;
 }
 
 /* Sort column c's entries [p0, p1) by row (insertion: columns are short, and
@@ -367,6 +394,17 @@ static void sort_column(ipm_state *s, size_t p0, size_t p1) {
   }
 }
 
+/* UMFPACK's symbolic analysis of the pattern (a nonsymmetric A), once per
+ * solve.  0 or -1. */
+static int lu_analyze(ipm_state *s, int n) {
+  if (s->numeric) umfpack_di_free_numeric(&s->numeric);
+  if (s->symbolic) umfpack_di_free_symbolic(&s->symbolic);
+  umfpack_di_defaults(s->control);
+  return umfpack_di_symbolic(n, n, s->Kp, s->Ki, NULL, &s->symbolic, s->control, NULL) == UMFPACK_OK
+             ? 0
+             : -1;
+}
+
 /* The pattern of A's upper triangle plus the diagonal blocks, A's values in
  * Ka (a fixed row's off-diagonal entries 0 and its diagonal 1: dx_i = 0),
  * the block positions, CHOLMOD's analysis.  Once per solve.  0, or -1 (no
@@ -377,7 +415,8 @@ static int ipm_pattern_reserve(ipm_state *s, const slv_op *op) {
   for (int i = 0; i < n; i++) s->stamp[i] = -1;
   for (int c = 0; c < n; c++) {
     column_entries(s, op, c, count_entry, &nz);
-    for (int r = block_first_row(s, c); r <= c; r++) count_entry(s, r, c, 0, &nz);
+    for (int r = block_first_row(s, c); r <= block_last_row(s, c); r++)
+      count_entry(s, r, c, 0, &nz);
   }
   if (nz > s->nz_cap) {
     free(s->Ki), free(s->Kx), free(s->Ka);
@@ -390,10 +429,11 @@ static int ipm_pattern_reserve(ipm_state *s, const slv_op *op) {
   size_t pos = 0;
   double dmax = 0;
   for (int i = 0; i < n; i++) s->stamp[i] = -1;
+  for (int k = 0; k < 9 * s->ncone; k++) s->bpos[k] = -1;
   for (int c = 0; c < n; c++) {
     s->Kp[c] = (int)pos;
     column_entries(s, op, c, put_entry, &pos);
-    for (int r = block_first_row(s, c); r <= c; r++) put_entry(s, r, c, 0, &pos);
+    for (int r = block_first_row(s, c); r <= block_last_row(s, c); r++) put_entry(s, r, c, 0, &pos);
     sort_column(s, (size_t)s->Kp[c], pos);
   }
   s->Kp[n] = (int)pos;
@@ -405,13 +445,13 @@ static int ipm_pattern_reserve(ipm_state *s, const slv_op *op) {
         dmax = fmax(dmax, fabs(s->Ka[k]));
       }
       if (s->kind[r] == ROW_FIXED || s->kind[c] == ROW_FIXED) s->Ka[k] = r == c ? 1.0 : 0.0;
-      if (s->kind[c] == ROW_CONE && r >= block_first_row(s, c)) {
-        int i0 = block_first_row(s, c), k0 = s->cone_of[i0];
-        static const int slot[3][3] = { { 0, 1, 3 }, { -1, 2, 4 }, { -1, -1, 5 } };
-        s->bpos[6 * k0 + slot[r - i0][c - i0]] = k;
-      }
+      int i0 = block_first_row(s, c);
+      if (s->kind[c] == ROW_CONE && r >= i0 && r <= i0 + 2)
+        s->bpos[9 * s->cone_of[i0] + 3 * (c - i0) + (r - i0)] = k;
     }
   s->free_reg = IPM_FREE_REG * fmax(1.0, dmax);
+  memcpy(s->Kx, s->Ka, pos * sizeof *s->Kx);
+  if (s->lu) return lu_analyze(s, n);
   cholmod_free_factor(&s->L, &s->cm);
   s->K = (cholmod_sparse){ .nrow = (size_t)n,
                            .ncol = (size_t)n,
@@ -425,7 +465,6 @@ static int ipm_pattern_reserve(ipm_state *s, const slv_op *op) {
                            .dtype = CHOLMOD_DOUBLE,
                            .sorted = 1,
                            .packed = 1 };
-  memcpy(s->Kx, s->Ka, pos * sizeof *s->Kx);
   s->L = cholmod_analyze(&s->K, &s->cm);
   return s->L ? 0 : -1;
 }
@@ -453,13 +492,13 @@ static void assemble(ipm_state *s, double reg) {
       double b2 = s->beta[i] * s->beta[i],
              wb[3] = { 2 * v[0] * v[0] - 1, 2 * v[0] * v[1], 2 * v[0] * v[2] };
       double d[3] = { mu, 1, 1 };
-      const int *bp = s->bpos + 6 * s->cone_of[i];
-      static const int rr[6] = { 0, 0, 1, 0, 1, 2 }, cc[6] = { 0, 1, 1, 2, 2, 2 };
-      for (int e = 0; e < 6; e++) {
-        int r = rr[e], c = cc[e];
-        double j = r == c ? (r == 0 ? 1.0 : -1.0) : 0.0;
-        s->Kx[bp[e]] += d[r] * b2 * (2 * wb[r] * wb[c] - j) * d[c];
-      }
+      const int *bp = s->bpos + 9 * s->cone_of[i];
+      for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++) {
+          if (bp[3 * c + r] < 0) continue; /* the lower triangle of a Cholesky */
+          double j = r == c ? (r == 0 ? 1.0 : -1.0) : 0.0;
+          s->Kx[bp[3 * c + r]] += d[r] * b2 * (2 * wb[r] * wb[c] - j) * d[c];
+        }
     } else if (s->kind[i] == ROW_BOX) {
       double h = 0;
       if (q->lo[i] > -INFINITY) h += s->z1[i] / (s->x[i] - q->lo[i]);
@@ -480,17 +519,33 @@ static void assemble(ipm_state *s, double reg) {
  * 0, 1 (still not positive definite), -1 (no memory). */
 static int factor(ipm_state *s) {
   double reg = 0;
+  int n = s->q.p->n;
   for (int t = 0; t <= IPM_REG_TRIES; t++) {
     assemble(s, reg);
-    if (!cholmod_factorize(&s->K, s->L, &s->cm)) return -1;
-    if (s->cm.status != CHOLMOD_NOT_POSDEF) return 0;
+    if (s->lu) {
+      if (s->numeric) umfpack_di_free_numeric(&s->numeric);
+      int st = umfpack_di_numeric(s->Kp, s->Ki, s->Kx, s->symbolic, &s->numeric, s->control, NULL);
+      if (st == UMFPACK_OK) return 0;
+      if (st != UMFPACK_WARNING_singular_matrix) return -1;
+    } else {
+      if (!cholmod_factorize(&s->K, s->L, &s->cm)) return -1;
+      if (s->cm.status != CHOLMOD_NOT_POSDEF) return 0;
+    }
     reg = reg > 0 ? 100 * reg : 1e-14;
   }
+  (void)n;
   return 1;
 }
 
 /* r <- K^-1 r with the current factor.  0 or -1. */
 static int lsolve(ipm_state *s, int n, double *r) {
+  if (s->lu) {
+    if (umfpack_di_wsolve(UMFPACK_A, s->Kp, s->Ki, s->Kx, s->xs, r, s->numeric, s->control, NULL,
+                          s->wi, s->wx) != UMFPACK_OK)
+      return -1;
+    memcpy(r, s->xs, (size_t)n * sizeof *r);
+    return 0;
+  }
   cholmod_dense B = { .nrow = (size_t)n,
                       .ncol = 1,
                       .nzmax = (size_t)n,
@@ -894,13 +949,17 @@ static double measure(slv_op *op, const slv_options *opt, const double *x, doubl
 }
 
 /* Setup of a solve: the blocks and shift (cone_qp.h), the packed columns,
- * the row kinds, the Newton matrix's pattern and analysis, the scales.  0
- * or -1 (no memory). */
+ * Cholesky or LU (A's symmetry, on the packed copy), the row kinds, the
+ * Newton matrix's pattern and analysis, the scales.  0, -1 (no memory), or
+ * 1 (a nonsymmetric CSR A too large for the packed copy: no columns). */
 static int setup(ipm_state *s, slv_op *op, const slv_options *opt, double *x, ipm_count *k) {
   const slv_problem *p = op->p;
+  int si, sj;
   slv_cqp_setup(&s->q, op, opt, 0);
   slv_cqp_project(&s->q, x);
   slv_op_pack(op); /* the columns (scalar or 3x3 blocks), when A is worth packing */
+  s->lu = !slv_op_is_symmetric(op, 1e-12, &si, &sj);
+  if (s->lu && !op->packed && !op->A) return 1;
   classify_rows(s);
   s->polish_sweeps = 0;
   double binf = 0, b2 = 0;
@@ -935,9 +994,12 @@ static slv_status ipm_run(ipm_state *s, slv_op *op, const slv_options *opt, doub
   int n = p->n;
   slv_cqp *q = &s->q;
   ipm_count k;
-  if (setup(s, op, opt, x, &k)) {
-    slv_msgf(res->message, sizeof res->message, "ipm: no memory for the Newton matrix's factor");
-    return SLV_ERR_NOMEM;
+  int su = setup(s, op, opt, x, &k);
+  if (su) {
+    slv_msgf(res->message, sizeof res->message,
+             su > 0 ? "ipm: a nonsymmetric CSR A with more nonzeros than the packed copy holds"
+                    : "ipm: no memory for the Newton matrix's factor");
+    return su > 0 ? SLV_ERR_UNSUPPORTED : SLV_ERR_NOMEM;
   }
   const char *what = p->ncones == 0 ? "box QP"
                      : q->coulomb   ? "coulomb law (De Saxce fixed point)"
@@ -1016,9 +1078,9 @@ static const slv_impl ipm_impl = {
 
 const slv_solver slv_solver_ipm = {
   .name = "ipm",
-  .summary = "primal-dual interior point (Mehrotra, Nesterov-Todd scaling, CHOLMOD), nsgs "
-             "polish; Coulomb law by the De Saxce fixed point",
+  .summary = "primal-dual interior point (Mehrotra, Nesterov-Todd scaling; CHOLMOD, or UMFPACK "
+             "for a nonsymmetric A), nsgs polish; Coulomb law by the De Saxce fixed point",
   .cite = "vandenberghe2010",
-  .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_SYMMETRIC,
+  .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
   .impl = &ipm_impl,
 };

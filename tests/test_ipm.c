@@ -8,6 +8,7 @@
  *     its solution set): the solve must reach the test's own residual and
  *     w*, in few factorizations;
  *   - the CHOLMOD path on a sparse planted problem of 621 rows, both laws;
+ *   - a nonsymmetric monotone planted problem (UMFPACK's LU), both laws;
  *   - a step problem of the 10-layer pyramid (1200 rows, four points a
  *     face: the rank-deficient W of the exports), Coulomb's law, to 1e-8
  *     in the 2-norm, judged by the test's own residual;
@@ -148,6 +149,64 @@ static void test_pyramid_step(void) {
   dyn_world_free(wd);
 }
 
+/* The polish sweeps a solve's message reports (-1 if none is named). */
+static int polish_sweeps(const char *msg) {
+  const char *at = strstr(msg, " polish sweeps");
+  if (!at) return -1;
+  while (at > msg && at[-1] >= '0' && at[-1] <= '9') at--;
+  return atoi(at);
+}
+
+/* A planted problem made nonsymmetric and still monotone (admm's test): each
+ * stored pair A(i,j), A(j,i) off the diagonal moves by +d and -d, which
+ * leaves x'Ax unchanged, and b moves so that w* = A x* + b stays.  The
+ * Newton matrix is then factored by UMFPACK: x* at 1e-10, both laws, dense
+ * (93 rows) and CSR (621). */
+static void skew_planted(int nc, int sparse, slv_cone_law law, unsigned long seed) {
+  tst_cone_case P;
+  tst_cone_case_plant(&P, nc, 3, 0.4, law, sparse, seed);
+  int n = P.n;
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < j; i++) {
+      double *aij = P.A + i + (size_t)j * n, *aji = P.A + j + (size_t)i * n;
+      if (*aij == 0) continue;
+      double d = 0.3 * *aij * ((i + j) % 2 ? 1 : -1);
+      *aij += d, *aji -= d;
+      P.b[i] -= d * P.xs[j], P.b[j] += d * P.xs[i];
+    }
+  for (int i = 0; i < n; i++)
+    for (int k = P.Ap[i]; k < P.Ap[i + 1]; k++) P.Ax[k] = P.A[i + (size_t)P.Aj[k] * n];
+  slv_problem p = tst_cone_case_view(&P, law, sparse);
+  double *x = malloc((size_t)n * sizeof *x);
+  slv_options o = slv_options_default();
+  o.tol = 1e-10;
+  o.max_iter = 2000;
+  slv_result res;
+  slv_status st = run(&p, &o, x, &res);
+  if (st != SLV_CONVERGED)
+    fprintf(stderr, "nonsymmetric %d %s: %s (%s)\n", n, slv_cone_law_str(law), slv_status_str(st),
+            res.message);
+  CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+  /* the associated law is one QP: the interior point itself solves it (29 and 24
+   * iterations, then 6 and 5 polish sweeps; with the Newton matrix factored
+   * as if A were symmetric the 618-row one broke down at once, and the
+   * polish alone was left to solve it) */
+  if (law == SLV_CONE_ASSOCIATED) {
+    CU_ASSERT(res.iterations >= 5 && res.iterations <= 60);
+    CU_ASSERT(polish_sweeps(res.message) <= 50);
+  }
+  TST_VEC_CLOSE(x, P.xs, n, 1e-7, 0);
+  free(x);
+  tst_cone_case_free(&P);
+}
+
+static void test_nonsymmetric(void) {
+  skew_planted(30, 0, SLV_CONE_ASSOCIATED, 12);
+  skew_planted(30, 0, SLV_CONE_COULOMB, 11);
+  skew_planted(205, 1, SLV_CONE_ASSOCIATED, 14);
+  skew_planted(205, 1, SLV_CONE_COULOMB, 13);
+}
+
 static void test_fc3d_files(void) {
   static const char *files[] = { "KaplasTower-i1061-4.hdf5.dat", "BoxesStack1-i100000-32.hdf5.dat",
                                  "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5",
@@ -184,6 +243,8 @@ int main(void) {
   CU_add_test(s, "degenerate planted (A of rank n/2): w* reached, within 60 iterations",
               test_degenerate);
   CU_add_test(s, "sparse (CHOLMOD) planted, 621 rows, both laws", test_sparse_planted);
+  CU_add_test(s, "nonsymmetric monotone A, planted: UMFPACK's LU, both laws, dense and CSR",
+              test_nonsymmetric);
   CU_add_test(s, "10-layer pyramid step, Coulomb, 1e-8 within 100 iterations", test_pyramid_step);
   CU_add_test(s, "symmetric Siconos FC3D files at 1e-8", test_fc3d_files);
   return tst_run();
