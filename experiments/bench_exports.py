@@ -60,7 +60,8 @@ def outcome(r, timeout, mem_gb):
     if st in ("out_of_memory", "killed"):
         return f"out of memory ({mem_gb:g} GB cap; {r['peak_mb'] / 1024:.1f} GB)"
     if st == "crash":
-        return "crash"
+        note = r.get("note") or ""
+        return f"crash (exit {r.get('exit', '?')}{': ' + note if note else ''})"
     if st == "ok":
         return "not solved (Siconos' own test passed)"
     return f"not solved ({st})"

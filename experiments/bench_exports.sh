@@ -16,7 +16,7 @@
 # only when missing.
 #
 # Runs, one process at a time, each under `timeout` BENCH_EXPORTS_TIMEOUT s
-# (default 300) and a memory cap of BENCH_EXPORTS_MEM_GB (default 16: a
+# (default 300) and a memory cap of BENCH_EXPORTS_MEM_GB whole GB (default 16: a
 # dense Newton matrix of 30,000 rows needs 7 GB, and Siconos' NSN_AC and
 # PROX took 24 GB on the pile-5000 export until the kernel killed them):
 #   lcplab solve FILE --solver S --tol T --norm 2 --max-iter 100000
@@ -154,7 +154,9 @@ judge() {
 }
 
 runs=$tmp/runs.tsv
-printf 'scene\tsize\tcontacts\tn\tprogram\tsolver\tstatus\ttime_s\tres_rel_q\tpeak_mb\texit\trun_tol\n' >"$runs"
+printf 'scene\tsize\tcontacts\tn\tprogram\tsolver\tstatus\ttime_s\tres_rel_q\tpeak_mb\texit\trun_tol\tnote\n' >"$runs"
+# note: the last line a run printed on stderr (tabs and quotes removed)
+note() { tail -1 "$tmp/err.txt" 2>/dev/null | tr '\t",' '   ' | cut -c1-120; }
 for sc in $scenes; do
   name=${sc%%:*}
   size=${sc#*:}
@@ -179,8 +181,8 @@ for sc in $scenes; do
     if [ "$res" = nan ] && [ -s "$tmp/out.json" ]; then
       res=$(sed -n 's/.*"res_rel_2":\([-+.0-9eE]*\).*/\1/p' "$tmp/out.json" | head -1)
     fi
-    printf '%s\t%s\t%s\t%s\tlcplab\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$size" "$nc" "$n" "$s" \
-      "${st:-crash}" "${t:-$wall}" "${res:-nan}" "$((peak / 1024))" "$rc" "$tol" >>"$runs"
+    printf '%s\t%s\t%s\t%s\tlcplab\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$size" "$nc" "$n" "$s" \
+      "${st:-crash}" "${t:-$wall}" "${res:-nan}" "$((peak / 1024))" "$rc" "$tol" "$(note)" >>"$runs"
     echo "  lcplab $s: ${st:-crash} ${t:-$wall} s, res_rel_q ${res:-nan}" >&2
   done
   [ -n "$peer" ] || continue
@@ -208,8 +210,8 @@ for sc in $scenes; do
       again=$(awk "BEGIN { print (\"$res\" != \"nan\" && \"$res\" + 0 > $tol) ? 1 : 0 }")
       [ "$st" = ok ] && [ "$again" = 1 ] || break
     done
-    printf '%s\t%s\t%s\t%s\tsiconos\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$size" "$nc" "$n" "$P" \
-      "${st:-crash}" "${t:-$wall}" "${res:-nan}" "$((peak / 1024))" "$rc" "$ptol" >>"$runs"
+    printf '%s\t%s\t%s\t%s\tsiconos\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$size" "$nc" "$n" "$P" \
+      "${st:-crash}" "${t:-$wall}" "${res:-nan}" "$((peak / 1024))" "$rc" "$ptol" "$(note)" >>"$runs"
   done
 done
 
