@@ -38,7 +38,7 @@
  * The polish.  Where a pair tends to zero on both sides the natural map of
  * the iterates falls only as the square root of the path parameter, and the
  * interior point stalls near 1e-6 on the largest exports.  When it stops
- * gaining (IPM_STALL_RUN iterations without 1 %, counted from
+ * gaining (IPM_STALL_RUN iterations without halving it, counted from
  * IPM_STALL_FROM) or after IPM_MAX_RUN, nsgs sweeps the same QP from its
  * best iterate for up to IPM_POLISH_SWEEPS sweeps, kept if better: from that
  * close the sweeps remove the small complementarity errors left (40-layer
@@ -76,7 +76,6 @@
 #include "cone_qp.h"
 #include "par.h"
 
-#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 #include <suitesparse/cholmod.h>
@@ -86,7 +85,7 @@ enum {
   IPM_MAX_RUN = 80,        /* interior-point iterations of one QP solve at most */
   IPM_POLISH_SWEEPS = 300, /* nsgs sweeps of the polish */
   IPM_OUTER_STALL = 6,     /* Coulomb: outer iterations without a 1 % gain */
-  IPM_STALL_RUN = 5,       /* one QP: iterations without a 1 % gain in its residual... */
+  IPM_STALL_RUN = 5,       /* one QP: iterations without halving its residual... */
   IPM_STALL_FROM = 20,     /* ... counted from this iteration on (the first steps reduce rd, mu) */
   IPM_REG_TRIES = 4        /* regularizations of a failed factorization */
 };
@@ -110,7 +109,8 @@ typedef struct {
   double *v, *beta, *lam;      /* per cone (at its rows): Nesterov-Todd v, beta, lambda */
   double *c, *rhs;             /* per row: the complementarity target (cones: hat space;
                                   box rows: c for lo, rhs holds c for hi), the system */
-  double *best, *wt;           /* the best iterate (of a QP solve, then of the solve), scratch */
+  double *best;                /* the best iterate of a QP solve */
+  double *wt;                  /* the best iterate of the solve */
   double *px, *pw;             /* the polish's x and w */
   int *kind;                   /* per row: ROW_* */
   /* the Newton matrix, CSC: the upper triangle (Cholesky), or every entry
@@ -513,13 +513,13 @@ static void assemble(ipm_state *s, double reg) {
       if (s->kind[i] != ROW_FIXED) s->Kx[s->dpos[i]] *= 1 + reg;
 }
 
-/* Factor the Newton matrix; if CHOLMOD finds it not positive definite
- * (rounding: W^2 of a pair near its boundary, on a singular A), again with
- * the diagonal raised by 1e-14, 1e-12, ... relative, IPM_REG_TRIES times.
- * 0, 1 (still not positive definite), -1 (no memory). */
+/* Factor the Newton matrix; if CHOLMOD finds it not positive definite, or
+ * UMFPACK singular (rounding: W^2 of a pair near its boundary, on a
+ * singular A), again with the diagonal raised by 1e-14, 1e-12, ...
+ * relative, IPM_REG_TRIES times.  0, 1 (still not positive definite or
+ * singular), -1 (no memory). */
 static int factor(ipm_state *s) {
   double reg = 0;
-  int n = s->q.p->n;
   for (int t = 0; t <= IPM_REG_TRIES; t++) {
     assemble(s, reg);
     if (s->lu) {
@@ -533,7 +533,6 @@ static int factor(ipm_state *s) {
     }
     reg = reg > 0 ? 100 * reg : 1e-14;
   }
-  (void)n;
   return 1;
 }
 
@@ -821,7 +820,7 @@ static int qp_met(const slv_problem *p, const slv_options *opt, const ipm_count 
 
 /* The QP of q->bq by the interior point, from the centre, until its
  * natural map meets tol_in (in the test's norm), or it stops gaining
- * (IPM_STALL_RUN iterations without 1 %), or IPM_MAX_RUN iterations, or the
+ * (IPM_STALL_RUN iterations without halving it), or IPM_MAX_RUN iterations, or the
  * budget.  s->best gets the iterate of least residual (in the test's norm);
  * returns SLV_CONVERGED, SLV_MAX_ITER (stalled or out of iterations), or a
  * failure of iterate(). */
