@@ -59,6 +59,11 @@ def outcome(r, timeout, mem_gb):
         return f"no answer in {timeout:g} s"
     if st in ("out_of_memory", "killed"):
         return f"out of memory ({mem_gb:g} GB cap; {r['peak_mb'] / 1024:.1f} GB)"
+    if st == "crash" and r["peak_mb"] >= 0.85 * 1024 * mem_gb:
+        # an allocation failed at the cap: Siconos asserts on the NULL it got
+        # (peer_fc3d: "NM_iWork: Assertion `A->internalData->iWork' failed",
+        # signal 6, 14.7 GB resident under a 16 GB cap)
+        return f"out of memory (aborted at the {mem_gb:g} GB cap; {r['peak_mb'] / 1024:.1f} GB resident)"
     if st == "crash":
         note = r.get("note") or ""
         return f"crash (exit {r.get('exit', '?')}{': ' + note if note else ''})"
@@ -163,7 +168,8 @@ def table(rows, tol, timeout, mem_gb):
         auto = next((r for r in rs if r["program"] == "lcplab" and r["solver"] == "auto"), None)
         sic = [r for r in solved if r["program"] == "siconos"]
         sbest = min(sic, key=lambda r: r["time_s"]) if sic else None
-        cannot = [r["solver"] for r in rs if r["program"] == "siconos"
+        cannot = [f"{r['solver']} ({outcome(r, timeout, mem_gb).split(' (')[0]})" for r in rs
+                  if r["program"] == "siconos"
                   and r["status"] in ("timeout", "out_of_memory", "killed", "crash")]
         if auto and auto["solved"] and sbest:
             vs = f"{sbest['time_s'] / auto['time_s']:.1f}x faster"
