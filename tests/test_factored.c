@@ -247,8 +247,9 @@ static void sweeps(const slv_problem *p, const char *name, int k, double *x) {
 }
 
 /* The same problem with its block ids spread over 7 nblk > 2 n_max (the
- * operator renumbers them): the same iterates, bit for bit, for pgs and
- * pgs_wide (full and rigid-body form), past the recomputations of K^T x. */
+ * operator renumbers them): the same iterates, bit for bit, for pgs,
+ * pgs_wide and pgs_color (full and rigid-body form), past the
+ * recomputations of K^T x. */
 static void test_renumbered_blocks(void) {
   for (int rigid = 0; rigid < 2; rigid++) {
     fprob f;
@@ -260,8 +261,8 @@ static void test_renumbered_blocks(void) {
     q.fblk = fb;
     CU_ASSERT(q.nblk > 2 * n);
     double *xa = malloc((size_t)n * sizeof(double)), *xb = malloc((size_t)n * sizeof(double));
-    const char *names[] = { "pgs", "pgs_wide" };
-    for (int k = 0; k < 2; k++) {
+    const char *names[] = { "pgs", "pgs_wide", "pgs_color" };
+    for (int k = 0; k < 3; k++) {
       sweeps(&f.p, names[k], 45, xa);
       sweeps(&q, names[k], 45, xb);
       CU_ASSERT(memcmp(xa, xb, (size_t)n * sizeof(double)) == 0);
