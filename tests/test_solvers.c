@@ -287,6 +287,7 @@ static void test_shared_problem(void) {
   fprob_make(&f, 120, 40, 71);
   slv_problem d = fprob_dense(&f);
   shared_problem(&f.p, "pgs_wide");
+  shared_problem(&f.p, "pgs_color");
   shared_problem(&f.p, "pgs");
   shared_problem(&d, "pgs");
   shared_problem(&d, "dantzig");
