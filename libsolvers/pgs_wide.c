@@ -1539,9 +1539,10 @@ static slv_status wide_solve(void *st, slv_op *op, const slv_options *opt, doubl
   /* threads in the lanes only: without them the row order is pgs's own
    * sweep (above), which stops by pgs's rule (it also stops on the exact
    * residual of its check sweeps), so a threaded plan there would change
-   * the sweep count with the thread count */
-  plan(s, op, opt->omega, s->lanes || s->color ? opt->threads : 1); /* before K^T x: op->t is
-                                                                        scratch */
+   * the sweep count with the thread count; pgs_color's plan is never pgs's
+   * loop, so it takes the threads either way.  Before K^T x: op->t is
+   * scratch. */
+  plan(s, op, opt->omega, s->lanes || s->color ? opt->threads : 1);
   if (opt->log_fn || opt->log_level_fn) log_plan(s, op->p, opt);
   return wide_sweeps(s, op, opt, x, w, res, h);
 }
