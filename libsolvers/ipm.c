@@ -634,30 +634,32 @@ static double max_step(const ipm_state *s, const double *dx, const double *dw, c
   return t;
 }
 
-/* The complementarity of the iterate moved by t (dx, dw, dz): sum of the
- * pairs' products, and the number of pairs into *deg. */
+/* The complementarity of the iterate moved by t along (dx, dw, dz1, dz2)
+ * (dx NULL: of the iterate itself): sum of the pairs' products, and the
+ * number of pairs into *deg. */
 static double gap_after(const ipm_state *s, double t, const double *dx, const double *dw,
                         const double *dz1, const double *dz2, int *deg) {
   const slv_cqp *q = &s->q;
   double gap = 0;
   int m = 0;
+#define STEP(v, d, i) (dx ? (v)[i] + t * (d)[i] : (v)[i]) /* dx NULL: the iterate itself */
   for (int k = 0; k < q->nblk; k++) {
     int i = q->blk_row[k];
     if (q->blk_mu[k] > 0) {
-      for (int e = 0; e < 3; e++)
-        gap += (s->x[i + e] + t * dx[i + e]) * (s->w[i + e] + t * dw[i + e]);
+      for (int e = 0; e < 3; e++) gap += STEP(s->x, dx, i + e) * STEP(s->w, dw, i + e);
       m++;
     } else if (s->kind[i] == ROW_BOX) {
       if (q->lo[i] > -INFINITY) {
-        gap += (s->x[i] + t * dx[i] - q->lo[i]) * (s->z1[i] + t * dz1[i]);
+        gap += (STEP(s->x, dx, i) - q->lo[i]) * STEP(s->z1, dz1, i);
         m++;
       }
       if (q->hi[i] < INFINITY) {
-        gap += (q->hi[i] - s->x[i] - t * dx[i]) * (s->z2[i] + t * dz2[i]);
+        gap += (q->hi[i] - STEP(s->x, dx, i)) * STEP(s->z2, dz2, i);
         m++;
       }
     }
   }
+#undef STEP
   *deg = m;
   return gap;
 }
@@ -743,7 +745,7 @@ static double evaluate(ipm_state *s, const slv_problem *pq, double *n2, double *
     s->rd[i] = s->g[i] - s->w[i];
   }
   int deg;
-  double gap = gap_after(s, 0, s->dx, s->dw, s->dz1, s->dz2, &deg);
+  double gap = gap_after(s, 0, NULL, NULL, NULL, NULL, &deg);
   *mu = deg > 0 ? gap / deg : 0;
   return slv_natmap_norms(pq, s->x, s->g, n2);
 }
