@@ -872,14 +872,22 @@ static void lane_masses(wide_state *s) {
  * formed alone); 1 if every part's rows have the compact form. */
 static int fill_all_jk(wide_state *s, const slv_fac *f, double omega, int compact) {
   if (s->np == 1) return fill_jk(s, f, omega, compact, 0, s->ncol);
-  int ok = 1;
-#pragma omp parallel for num_threads(s->np) schedule(static) reduction(&& : ok)
-  for (int v = 0; v < s->np; v++)
+  /* each part's verdict in its own slot, and-ed after: not an OpenMP
+   * reduction clause, which clang implements with a lock symbol that the
+   * shared library would export (tests/test_exports.sh) */
+  int oks[SLV_THREADS_MAX];
+#pragma omp parallel for num_threads(s->np) schedule(static)
+  for (int v = 0; v < s->np; v++) {
+    int ok = 1;
     for (int l = 0, k0, k1; l < s->nlev; l++) {
       batch_span(s, s->pst[s->np * l + v], s->pst[s->np * l + v + 1], &k0, &k1);
       int r = fill_jk(s, f, omega, compact, k0, k1);
       ok = ok && r;
     }
+    oks[v] = ok;
+  }
+  int ok = 1;
+  for (int v = 0; v < s->np; v++) ok = ok && oks[v];
   return ok;
 }
 
