@@ -44,7 +44,8 @@
  *
  * Writing: every section the instance has, %.17g and inf/-inf, so that a
  * round trip is bit-identical (A, b, lo, hi, findex, mu, cones, cone_law
- * (written whenever there are cones), x_ref, and CSR arrays as they are).
+ * (written with cones, or without them when it is not the default), x_ref,
+ * and CSR arrays as they are).
  */
 #include "io_internal.h"
 
@@ -581,8 +582,11 @@ slv_status slv_io_write_lcplab(const slv_io_req *rq, const slv_instance *inst) {
       fprintf(f, "%d ", inst->cone_rows[c]);
       slv_wr_double(&w, inst->cone_mu[c], '\n');
     }
-    fprintf(f, "cone_law %s\n", slv_cone_law_str(inst->cone_law));
   }
+  /* The law even without cones when it is not the default: what was read is
+   * what is written back (a problem may carry its law before its cones). */
+  if (inst->ncones > 0 || inst->cone_law != SLV_CONE_COULOMB)
+    fprintf(f, "cone_law %s\n", slv_cone_law_str(inst->cone_law));
   if (inst->x_ref) write_vec_line(&w, "x_ref", n, inst->x_ref);
   write_solve(&w, inst);
   fputs("end\n", f);

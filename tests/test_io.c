@@ -194,6 +194,7 @@ static void check_same(const slv_instance *a, const slv_instance *b) {
   CU_ASSERT(same_bits(a->hi, b->hi, n * sizeof(double)));
   CU_ASSERT(same_bits(a->findex, b->findex, n * sizeof(int)));
   CU_ASSERT(same_bits(a->mu, b->mu, n * sizeof(double)));
+  CU_ASSERT_EQUAL(a->cone_law, b->cone_law);
   CU_ASSERT_STRING_EQUAL(a->kind, b->kind);
 }
 
@@ -1478,6 +1479,14 @@ static void test_lcplab_cone_law(void) {
   if (inst) {
     CU_ASSERT_EQUAL(inst->cone_law, SLV_CONE_ASSOCIATED);
     CU_ASSERT_EQUAL(inst->lo[1], 0.0);
+  }
+  slv_instance_free(inst);
+  /* the law without cones (found by the fuzzer): written back as read */
+  inst = read_ok("law_nocones.lcp", "lcplab-problem 1\ncone_law associated\nn 2\n"
+                                    "A 1 0 0 1\nb -1 0\nend\n");
+  if (inst) {
+    CU_ASSERT_EQUAL(inst->cone_law, SLV_CONE_ASSOCIATED);
+    round_trip(inst, SLV_FMT_LCPLAB, "law_nocones_back.lcp");
   }
   slv_instance_free(inst);
   badt("badlaw.lcp", "lcplab-problem 1\nn 3\ncone_law tresca\n", SLV_ERR_INVALID, 3,
