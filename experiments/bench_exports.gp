@@ -10,13 +10,17 @@ set datafile separator ","
 set logscale xy
 set xlabel "contacts"
 set ylabel "time (s)"
-set key top left noenhanced font ",8"
+set key outside below center horizontal maxrows 2 noenhanced font ",9"
 set grid
+# the data's own range, a margin around it: no point on the border
+set xtics (100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
+set autoscale fix
+set offsets graph 0.06, graph 0.06, graph 0.1, graph 0.1
 csv = dir."/bench_exports.csv"
 mtitle = "Time to res_rel_q <= ".tol." (peer_fc3d --check-r on every r); filled: solved, open: stopped unsolved (timeout, memory, budget), at its stop"
-set terminal pngcairo size 1200,520
+set terminal pngcairo size 1200,600
 set output dir."/bench_exports.png"
 load dir."/bench_exports_series.gp"
-set terminal pdfcairo size 9in,3.8in font ",9"
+set terminal pdfcairo size 9in,4.4in font ",9"
 set output dir."/bench_exports.pdf"
 load dir."/bench_exports_series.gp"
