@@ -152,14 +152,9 @@
  * plan is swept one row at a time, to the same iterates, and on threads as
  * well.  They are not pgs's: the row order is another.  Dense and CSR
  * problems go to pgs, as for pgs_wide (result.method "pgs").  It splits on
- * the thresholds of the threaded plan (per colour).  What it buys
- * (docs/solvers.md, "Threads"; measured on a shared 2-core machine): pile
- * 5000's step-150 problem, 51 sweeps, 12.0 ms on one thread, 6.5 ms on
- * two; a simulation's solves 1.5-1.8x faster on two threads when both cores
- * are free, and no faster in about half the runs on a host that is not
- * (the barriers wait for a descheduled thread); about 2 ms a solve stays
- * serial (the colouring and layout, and slv_solve's checks and residual).
- * On one thread it is about 20 % slower than pgs_wide.
+ * the thresholds of the threaded plan (per colour).  What two threads buy,
+ * and why not always, is measured in docs/solvers.md ("Threads"); on one
+ * thread it is slower than pgs_wide.
  *
  * With a log callback set, each solve logs its plan (SLV_LOG_DEBUG): rows, batches, busy lane
  * slots, sequential rows (and, on threads, the levels and the threads) and
