@@ -765,9 +765,12 @@ static void fill_all_rows(wide_state *s, const slv_op *op, double omega) {
     fill_rows(s, op, omega, 0, s->len);
     return;
   }
+  /* np + 1 pieces, the last the overflow rows: dealt round robin
+   * (schedule(static, 1)), as plain static gives the first thread the
+   * first two parts whole */
 #pragma omp parallel num_threads(s->np)
   {
-#pragma omp for schedule(static)
+#pragma omp for schedule(static, 1)
     for (int v = 0; v <= s->np; v++) {
       if (v == s->np) mark_rows(s, s->ncol, s->len);
       for (int l = 0, k0, k1; v < s->np && l < s->nlev; l++) {
@@ -775,7 +778,7 @@ static void fill_all_rows(wide_state *s, const slv_op *op, double omega) {
         mark_rows(s, k0, k1);
       }
     }
-#pragma omp for schedule(static)
+#pragma omp for schedule(static, 1)
     for (int v = 0; v <= s->np; v++) {
       if (v == s->np) fill_rows(s, op, omega, s->ncol, s->len);
       for (int l = 0, k0, k1; v < s->np && l < s->nlev; l++) {
