@@ -69,6 +69,17 @@ static double dist_inf(const double *a, const double *b) {
   return fmax(fabs(a[0] - b[0]), fmax(fabs(a[1] - b[1]), fabs(a[2] - b[2])));
 }
 
+/* m's maxima and o's, field by field (NaN kept): the metrics of two sets of
+ * contacts together. */
+void slv_contact_metrics_merge(slv_contact_metrics *m, const slv_contact_metrics *o) {
+  m->signorini = max_nan(m->signorini, o->signorini);
+  m->conic_compl = max_nan(m->conic_compl, o->conic_compl);
+  m->ncp_compl = max_nan(m->ncp_compl, o->ncp_compl);
+  m->dual_feas = max_nan(m->dual_feas, o->dual_feas);
+  m->primal_feas = max_nan(m->primal_feas, o->primal_feas);
+  m->mdp_gap = max_nan(m->mdp_gap, o->mdp_gap);
+}
+
 void slv_contact_metrics_add(slv_contact_metrics *m, double mu, const double *l, const double *v) {
   double vt = sqrt(v[1] * v[1] + v[2] * v[2]);
   double vh[3] = { v[0] + mu * vt, v[1], v[2] }; /* De Saxce's v^ */

@@ -25,8 +25,11 @@
  * A NaN or Inf anywhere in x or w makes every measure NaN, so no comparison
  * with a tolerance can pass.  Without w, w is recomputed a slice of rows at
  * a time on the stack (never splitting a cone), so no scratch is needed.
+ * The sums go by chunks of rows (below: "The sums ..."), so the measures
+ * are the same bits on any number of threads (slv_residual_threads).
  */
 #include "slv_internal.h"
+#include "par.h"
 
 static int in_cone_rows(const slv_problem *p, int i, int *k) {
   /* cones are sorted (validated): advance *k monotonically */
@@ -146,26 +149,95 @@ static void slice_w(const slv_problem *p, const double *x, int i0, int i1, doubl
   for (int i = i0; i < i1; i++) wb[i - i0] = slv_fac_row(&f, i, t, x[i]) + p->b[i];
 }
 
-slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w) {
-  slv_residuals r = { 0, 0, 0, 0, 0, 0, NAN, slv_contact_metrics_nan() };
-  int n = p->n;
-  for (int i = 0; i < n; i++)
-    if (fabs(p->b[i]) > r.b_inf) r.b_inf = fabs(p->b[i]);
-  if (n == 0) return r;
+/* The sums (ss, compl, merit2, ||b||_2^2) are taken in chunks of rows that
+ * depend on n and the cones alone: at most RES_CHUNKS of them, at least
+ * RES_CHUNK_MIN rows each (the last one shorter), a chunk's start moved past
+ * a cone it would split.  Each chunk sums its rows in row order, then the
+ * chunks' sums are added in chunk order, so the measures are the same bits
+ * whether the chunks run on one thread or several (par.h); the maxima are
+ * exact in any order. */
+enum { RES_CHUNKS = 64, RES_CHUNK_MIN = 2048 };
 
-  int finite = slv_all_finite(n, x) && (!w || slv_all_finite(n, w));
-  racc a = { 0, 0, 0, 0, 0, 0, slv_contact_metrics_zero() };
+/* One chunk's share: its rows' sums and maxima, max |b_i|, sum b_i^2, and
+ * whether its x and w were finite. */
+typedef struct {
+  racc a;
+  double bmax, bn2;
+  int finite;
+} rchunk;
+
+static int chunk_rows(int n) {
+  int r = (int)(((long long)n + RES_CHUNKS - 1) / RES_CHUNKS);
+  return r < RES_CHUNK_MIN ? RES_CHUNK_MIN : r;
+}
+
+/* The first cone whose last row is at or after row i (ncones if none). */
+static int first_cone_from(const slv_problem *p, int i) {
+  int lo = 0, hi = p->ncones;
+  while (lo < hi) {
+    int m = lo + (hi - lo) / 2;
+    if (p->cone_rows[m] + 2 < i)
+      lo = m + 1;
+    else
+      hi = m;
+  }
+  return lo;
+}
+
+/* Where chunk c starts: c * rows, or just after the cone that row is inside
+ * of (not its first row); n from the last chunk on. */
+static int chunk_start(const slv_problem *p, int c, int rows) {
+  long long s = (long long)c * rows;
+  if (s >= p->n) return p->n;
+  int i = (int)s, k = first_cone_from(p, i);
+  if (k < p->ncones && p->cone_rows[k] < i) i = p->cone_rows[k] + 3;
+  return i < p->n ? i : p->n;
+}
+
+/* Rows [i0, i1) into *c.  With w NULL, w is formed slice by slice on the
+ * stack (t, t_done: see slice_w; only on one thread). */
+static void chunk_into(const slv_problem *p, const double *x, const double *w, int i0, int i1,
+                       double *t, int *t_done, rchunk *c) {
+  c->a = (racc){ 0, 0, 0, 0, 0, first_cone_from(p, i0), slv_contact_metrics_zero() };
+  c->bmax = c->bn2 = 0;
+  for (int i = i0; i < i1; i++) {
+    if (fabs(p->b[i]) > c->bmax) c->bmax = fabs(p->b[i]);
+    c->bn2 += p->b[i] * p->b[i];
+  }
+  c->finite = slv_all_finite(i1 - i0, x + i0);
   if (w) {
-    rows_into(p, x, w, 0, n, &a);
-  } else {
-    double wb[RES_ROWS], t[6 * RES_BLOCKS];
-    int t_done = 0, kc = 0;
-    for (int i0 = 0, i1; finite && i0 < n; i0 = i1) {
-      i1 = slice_end(p, i0, &kc);
-      slice_w(p, x, i0, i1, wb, t, &t_done);
-      finite = slv_all_finite(i1 - i0, wb);
-      if (finite) rows_into(p, x, wb, i0, i1, &a);
-    }
+    c->finite = c->finite && slv_all_finite(i1 - i0, w + i0);
+    if (c->finite) rows_into(p, x, w + i0, i0, i1, &c->a);
+    return;
+  }
+  double wb[RES_ROWS];
+  int kc = c->a.k;
+  for (int s0 = i0, s1; c->finite && s0 < i1; s0 = s1) {
+    s1 = slice_end(p, s0, &kc);
+    if (s1 > i1) s1 = i1; /* chunks end between cones: no cone is cut here */
+    slice_w(p, x, s0, s1, wb, t, t_done);
+    c->finite = slv_all_finite(s1 - s0, wb);
+    if (c->finite) rows_into(p, x, wb, s0, s1, &c->a);
+  }
+}
+
+/* The chunks' shares in chunk order into the measures. */
+static slv_residuals merge_chunks(const slv_problem *p, const rchunk *ch, int nc) {
+  slv_residuals r = { 0, 0, 0, 0, 0, 0, NAN, slv_contact_metrics_nan() };
+  racc a = { 0, 0, 0, 0, 0, 0, slv_contact_metrics_zero() };
+  double bn2 = 0;
+  int finite = 1;
+  for (int c = 0; c < nc; c++) {
+    if (ch[c].bmax > r.b_inf) r.b_inf = ch[c].bmax;
+    bn2 += ch[c].bn2;
+    finite = finite && ch[c].finite;
+    if (!finite) continue;
+    if (ch[c].a.res > a.res) a.res = ch[c].a.res;
+    if (ch[c].a.infeas > a.infeas) a.infeas = ch[c].a.infeas;
+    a.compl += ch[c].a.compl ;
+    a.merit2 += ch[c].a.merit2;
+    a.ss += ch[c].a.ss;
+    slv_contact_metrics_merge(&a.contact, &ch[c].a.contact);
   }
   if (!finite) {
     r.res_nat_inf = r.res_rel = r.res_rel_2 = r.compl = r.infeas = NAN;
@@ -175,20 +247,41 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
   if (!isfinite(res)) res = NAN;
   r.res_nat_inf = res;
   r.res_rel = res / fmax(1.0, r.b_inf);
-  {
-    double bn2 = 0;
-    for (int i = 0; i < n; i++) bn2 += p->b[i] * p->b[i];
-    r.res_rel_2 = isnan(res) ? NAN : sqrt(a.ss) / fmax(1.0, sqrt(bn2));
-  }
+  r.res_rel_2 = isnan(res) ? NAN : sqrt(a.ss) / fmax(1.0, sqrt(bn2));
   r.compl = a.compl ;
   r.infeas = fmax(0.0, a.infeas);
   if (p->ncones > 0) {
-    double bn = 0;
-    for (int i = 0; i < n; i++) bn += p->b[i] * p->b[i];
-    r.merit_fclib = sqrt(a.merit2) / (1.0 + sqrt(sqrt(bn)));
+    r.merit_fclib = sqrt(a.merit2) / (1.0 + sqrt(sqrt(bn2)));
     r.contact = a.contact;
   }
   return r;
+}
+
+slv_residuals slv_residual_threads(const slv_problem *p, const double *x, const double *w,
+                                   int threads) {
+  int n = p->n;
+  if (n == 0) {
+    slv_residuals r = { 0, 0, 0, 0, 0, 0, NAN, slv_contact_metrics_nan() };
+    return r;
+  }
+  rchunk ch[RES_CHUNKS];
+  int rows = chunk_rows(n), nc = (int)(((long long)n + rows - 1) / rows);
+  if (w) {
+#pragma omp parallel for num_threads(slv_par_threads(threads, n)) schedule(static)
+    for (int c = 0; c < nc; c++)
+      chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), NULL, NULL, &ch[c]);
+  } else {
+    double t[6 * RES_BLOCKS];
+    int t_done = 0;
+    for (int c = 0; c < nc; c++)
+      chunk_into(p, x, NULL, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), t, &t_done,
+                 &ch[c]);
+  }
+  return merge_chunks(p, ch, nc);
+}
+
+slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w) {
+  return slv_residual_threads(p, x, w, 1);
 }
 
 double slv_natmap_norms(const slv_problem *p, const double *x, const double *w, double *n2) {

@@ -104,6 +104,15 @@ static inline double slv_mid_res(double x, double w, double lo, double hi) {
  * factored): the capability check's, before the operator exists. */
 double slv_diag(const slv_problem *p, int i);
 
+/* The checks of slv_solve on up to `threads` threads, with the answers and
+ * messages of one (problem.c, registry.c): slv_problem_validate (dense
+ * storage stays on one thread), every slv_diag(p, i) > 0, and
+ * slv_solver_accepts. */
+slv_status slv_problem_validate_threads(const slv_problem *p, int threads, char *msg, size_t len);
+int slv_diag_positive(const slv_problem *p, int threads);
+slv_status slv_solver_accepts_threads(const slv_solver *s, const slv_problem *p, int threads,
+                                      char *msg, size_t len);
+
 /* w = A x + b for dense and CSR storage (b NULL: A x) (operator.c). */
 void slv_explicit_w(const slv_problem *p, const double *x, const double *b, double *w);
 
@@ -158,6 +167,11 @@ double slv_power_lambda(int n, const double *invd, int iters,
                         void (*Av)(void *ctx, const double *v, double *y), void *ctx, double *v,
                         double *u);
 
+/* slv_residual with its chunks (residual.c) on up to `threads` threads when
+ * w is given: the same bits for every thread count. */
+slv_residuals slv_residual_threads(const slv_problem *p, const double *x, const double *w,
+                                   int threads);
+
 /* The natural map of slv_residual (cones by p->cone_law) from a w the
  * solver maintains, in O(n) and without libm's hypot (once per sweep in
  * nsgs, where hypot was half the sweep): returns ||r||_inf and sets *n2 =
@@ -176,6 +190,7 @@ int slv_all_finite(int n, const double *x);
 slv_contact_metrics slv_contact_metrics_nan(void);
 slv_contact_metrics slv_contact_metrics_zero(void);
 void slv_contact_metrics_add(slv_contact_metrics *m, double mu, const double *l, const double *v);
+void slv_contact_metrics_merge(slv_contact_metrics *m, const slv_contact_metrics *o);
 
 /* The library's convergence test (slv.h, slv_options.tol and .norm) on
  * measures a solver has at hand: res_inf = ||r||_inf, rel = res_inf /
