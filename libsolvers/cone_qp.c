@@ -327,7 +327,7 @@ slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const c
   for (;;) {
     /* the verdict, exactly as the generic layer will recompute it */
     slv_op_w(op, x, w);
-    slv_residuals r = slv_residual(p, x, w);
+    slv_residuals r = slv_residual_threads(p, x, w, op->threads);
     res->solver_residual = r.res_rel;
     if (!isfinite(r.res_rel)) {
       slv_msgf(res->message, sizeof res->message,

@@ -19,6 +19,7 @@
  */
 #include "operator.h"
 #include "slv_internal.h"
+#include "par.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -43,6 +44,10 @@ void slv_fac_ktx(const slv_fac *f, const double *x, double *t, int B0, int B1) {
      * each row's additions then waited on the last row's stores */
     double a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0;
     double a6 = 0, a7 = 0, a8 = 0, a9 = 0, a10 = 0, a11 = 0;
+    if (!(b0 >= B0 && b0 < B1) && !(b1 >= B0 && b1 < B1)) { /* a run outside [B0, B1) */
+      for (e = i + 1; e < f->n && fb[2 * e] == b0 && fb[2 * e + 1] == b1; e++) {}
+      continue;
+    }
     for (e = i; e < f->n && fb[2 * e] == b0 && fb[2 * e + 1] == b1; e++) {
       const double *K = f->K + 12 * (size_t)e, xe = x[e];
       a0 += K[0] * xe, a1 += K[1] * xe, a2 += K[2] * xe, a3 += K[3] * xe;
@@ -92,6 +97,34 @@ void slv_fac_w_rows(const slv_fac *f, const double *x, const double *b, int i0, 
 
 void slv_fac_w(const slv_fac *f, const double *x, const double *b, double *w, double *t, int tcap) {
   slv_fac_w_rows(f, x, b, 0, f->n, w, t, tcap);
+}
+
+void slv_fac_ktx_threads(const slv_fac *f, const double *x, double *t, int threads) {
+  int nt = slv_par_threads(threads, f->n);
+  if (nt == 1) {
+    slv_fac_ktx(f, x, t, 0, f->nb);
+    return;
+  }
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (int v = 0; v < nt; v++) {
+    int B0 = (int)((long long)f->nb * v / nt), B1 = (int)((long long)f->nb * (v + 1) / nt);
+    slv_fac_ktx(f, x, t + 6 * (size_t)B0, B0, B1);
+  }
+}
+
+void slv_fac_w_threads(const slv_fac *f, const double *x, const double *b, double *w, double *t,
+                       int threads) {
+  slv_fac_ktx_threads(f, x, t, threads);
+#pragma omp parallel for num_threads(slv_par_threads(threads, f->n)) schedule(static)
+  for (int i = 0; i < f->n; i++) {
+    int b0 = f->blk[2 * i], b1 = f->blk[2 * i + 1];
+    const double *J = f->J + 12 * (size_t)i;
+    /* slv_fac_w_rows's arithmetic with one slice of every block */
+    double s0 = b0 >= 0 ? slv_dot6(J, t + 6 * (size_t)b0) : 0.0;
+    double s1 = b1 >= 0 ? slv_dot6(J + 6, t + 6 * (size_t)b1) : 0.0;
+    double r = (f->d ? f->d[i] * x[i] : 0.0) + (s0 + s1);
+    w[i] = b ? b[i] + r : r;
+  }
 }
 
 /* Sort one row's columns (and values) by insertion: rows hold the contacts

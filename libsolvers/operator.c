@@ -555,7 +555,7 @@ static int all_zero(const double *x, int n) {
 
 void slv_op_w(slv_op *op, const double *x, double *w) {
   if (op->fac) /* also leaves t = K^T x, which the factored sweeps keep */
-    slv_fac_w(&op->f, x, op->p->b, w, op->t, op->f.nb);
+    slv_fac_w_threads(&op->f, x, op->p->b, w, op->t, op->threads);
   else if (all_zero(x, op->n)) /* A 0 + b = b (A is finite: validated) */
     memcpy(w, op->p->b, (size_t)op->n * sizeof *w);
   else

@@ -153,12 +153,22 @@ slv_fac slv_fac_of(const slv_problem *p);
  * 6 (B1 - B0).  Consecutive rows on one block pair are summed in
  * registers first and added once per run. */
 void slv_fac_ktx(const slv_fac *f, const double *x, double *t, int B0, int B1);
+/* t = K^T x of all f->nb blocks, the blocks cut into `threads` ranges, each
+ * thread a slv_fac_ktx of its range (a pass over the rows that reads K only
+ * for the runs on its blocks): every block's sum in row order, so the same
+ * bits as slv_fac_ktx for every thread count. */
+void slv_fac_ktx_threads(const slv_fac *f, const double *x, double *t, int threads);
 
 /* w = A x + b (b NULL: A x) with t (tcap blocks) as scratch: in one pass
  * when f->nb <= tcap, else a slice of tcap blocks at a time (the same
  * sums, each slice a pass over the rows).  _rows: rows [i0, i1) only, into
  * w[0 .. i1 - i0). */
 void slv_fac_w(const slv_fac *f, const double *x, const double *b, double *w, double *t, int tcap);
+/* slv_fac_w with t holding all f->nb blocks: t = K^T x
+ * (slv_fac_ktx_threads), then the rows on up to `threads` threads (each row alone: the same bits as
+ * slv_fac_w for every thread count). */
+void slv_fac_w_threads(const slv_fac *f, const double *x, const double *b, double *w, double *t,
+                       int threads);
 void slv_fac_w_rows(const slv_fac *f, const double *x, const double *b, int i0, int i1, double *w,
                     double *t, int tcap);
 

@@ -154,7 +154,7 @@ static slv_status pjc_solve(void *st, slv_op *op, const slv_options *opt, double
   slv_residuals r;
   for (int it = 0;; it++) {
     slv_op_matvec(op, x, p->b, w);
-    r = slv_residual(p, x, w);
+    r = slv_residual_threads(p, x, w, op->threads);
     res->iterations = it;
     res->solver_residual = r.res_rel;
     if (it > 0) slv_history_push(h, res, r.res_rel);

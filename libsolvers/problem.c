@@ -17,6 +17,7 @@
  * SLV_ERR_INVALID.
  */
 #include "slv_internal.h"
+#include "par.h"
 
 #include <string.h>
 
@@ -42,7 +43,7 @@ static int finite_rows(const double *a, int n, int w) {
   return 1;
 }
 
-static slv_status validate_factored(const slv_problem *p, char *msg, size_t len) {
+static slv_status validate_factored(const slv_problem *p, int rows, char *msg, size_t len) {
   int n = p->n;
   if (p->nblk < 0) {
     slv_msgf(msg, len, "factored: nblk=%d < 0", p->nblk);
@@ -52,6 +53,7 @@ static slv_status validate_factored(const slv_problem *p, char *msg, size_t len)
     slv_msgf(msg, len, "factored arrays fblk/fJ/fK missing (n=%d)", n);
     return SLV_ERR_INVALID;
   }
+  if (!rows) return SLV_OK;
   for (int i = 0; i < n; i++) {
     for (int k = 0; k < 2; k++) {
       int b = p->fblk[2 * i + k];
@@ -80,7 +82,7 @@ static slv_status validate_factored(const slv_problem *p, char *msg, size_t len)
   return SLV_OK;
 }
 
-static slv_status validate_matrix(const slv_problem *p, char *msg, size_t len) {
+static slv_status validate_matrix(const slv_problem *p, int rows, char *msg, size_t len) {
   int n = p->n;
   if (p->storage == SLV_DENSE) {
     if (n == 0) return SLV_OK;
@@ -103,7 +105,7 @@ static slv_status validate_matrix(const slv_problem *p, char *msg, size_t len) {
     }
     return SLV_OK;
   }
-  if (p->storage == SLV_FACTORED) return validate_factored(p, msg, len);
+  if (p->storage == SLV_FACTORED) return validate_factored(p, rows, msg, len);
   if (p->storage != SLV_CSR) {
     slv_msgf(msg, len, "storage=%d is not dense (0), CSR (1) or factored (2)", (int)p->storage);
     return SLV_ERR_INVALID;
@@ -116,7 +118,7 @@ static slv_status validate_matrix(const slv_problem *p, char *msg, size_t len) {
     slv_msgf(msg, len, "Ap[0]=%d, expected 0", p->Ap[0]);
     return SLV_ERR_INVALID;
   }
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < (rows ? n : 0); i++) {
     if (p->Ap[i + 1] < p->Ap[i]) {
       slv_msgf(msg, len, "Ap[%d]=%d < Ap[%d]=%d (row pointers must not decrease)", i + 1,
                p->Ap[i + 1], i, p->Ap[i]);
@@ -136,8 +138,8 @@ static slv_status validate_matrix(const slv_problem *p, char *msg, size_t len) {
   return SLV_OK;
 }
 
-static slv_status validate_bounds(const slv_problem *p, char *msg, size_t len) {
-  for (int i = 0; i < p->n; i++) {
+static slv_status validate_bounds(const slv_problem *p, int rows, char *msg, size_t len) {
+  for (int i = 0; i < (rows ? p->n : 0); i++) {
     double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
     if (isnan(lo) || isnan(hi)) {
       slv_msgf(msg, len, "%s[%d] is NaN", isnan(lo) ? "lo" : "hi", i);
@@ -155,10 +157,10 @@ static slv_status validate_bounds(const slv_problem *p, char *msg, size_t len) {
   return SLV_OK;
 }
 
-static slv_status validate_findex(const slv_problem *p, char *msg, size_t len) {
+static slv_status validate_findex(const slv_problem *p, int rows, char *msg, size_t len) {
   if (!p->findex) return SLV_OK;
   int n = p->n;
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < (rows ? n : 0); i++) {
     int j = p->findex[i];
     if (j == -1) continue;
     if (j < -1 || j >= n) {
@@ -225,7 +227,10 @@ static slv_status validate_cones(const slv_problem *p, char *msg, size_t len) {
   return SLV_OK;
 }
 
-slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t len) {
+/* Every rule; rows = 0 leaves out the loops over the rows (what
+ * rows_valid checks), keeping the rules on the arrays as a whole and the
+ * cones. */
+static slv_status validate(const slv_problem *p, int rows, char *msg, size_t len) {
   slv_msgf(msg, len, "%s", "");
   if (!p) {
     slv_msgf(msg, len, "problem is NULL");
@@ -239,16 +244,85 @@ slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t len) {
     slv_msgf(msg, len, "b is NULL (n=%d)", p->n);
     return SLV_ERR_INVALID;
   }
-  slv_status st = validate_matrix(p, msg, len);
+  slv_status st = validate_matrix(p, rows, msg, len);
   if (st) return st;
-  for (int i = 0; i < p->n; i++)
+  for (int i = 0; i < (rows ? p->n : 0); i++)
     if (!isfinite(p->b[i])) {
       slv_msgf(msg, len, "b[%d] is %g", i, p->b[i]);
       return SLV_ERR_INVALID;
     }
-  if ((st = validate_bounds(p, msg, len))) return st;
-  if ((st = validate_findex(p, msg, len))) return st;
+  if ((st = validate_bounds(p, rows, msg, len))) return st;
+  if ((st = validate_findex(p, rows, msg, len))) return st;
   return validate_cones(p, msg, len);
+}
+
+slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t len) {
+  return validate(p, 1, msg, len);
+}
+
+/* Do rows [i0, i1) of a CSR or factored problem, whose arrays passed
+ * validate(p, 0), keep every rule of the row loops?  Only yes or no: the
+ * message comes from the loops themselves. */
+static int rows_valid(const slv_problem *p, int i0, int i1) {
+  int n = p->n;
+  for (int i = i0; i < i1; i++) {
+    if (p->storage == SLV_FACTORED) {
+      int b0 = p->fblk[2 * i], b1 = p->fblk[2 * i + 1];
+      if (b0 < -1 || b0 >= p->nblk || b1 < -1 || b1 >= p->nblk || (b0 >= 0 && b0 == b1)) return 0;
+    } else {
+      if (p->Ap[i + 1] < p->Ap[i]) return 0;
+      for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++)
+        if (p->Aj[k] < 0 || p->Aj[k] >= n || !isfinite(p->Ax[k])) return 0;
+    }
+    double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
+    if (!isfinite(p->b[i]) || isnan(lo) || isnan(hi) || lo > hi || lo == INFINITY ||
+        hi == -INFINITY)
+      return 0;
+    int j = p->findex ? p->findex[i] : -1;
+    if (j != -1 && (j < -1 || j >= n || j == i || p->findex[j] != -1 || !p->mu ||
+                    !isfinite(p->mu[i]) || p->mu[i] < 0))
+      return 0;
+  }
+  if (p->storage == SLV_FACTORED && i1 > i0 &&
+      (!slv_all_finite(12 * (i1 - i0), p->fJ + 12 * (size_t)i0) ||
+       !slv_all_finite(12 * (i1 - i0), p->fK + 12 * (size_t)i0) ||
+       (p->fd && !slv_all_finite(i1 - i0, p->fd + i0))))
+    return 0;
+  return 1;
+}
+
+slv_status slv_problem_validate_threads(const slv_problem *p, int threads, char *msg, size_t len) {
+  int nt = p && p->storage != SLV_DENSE ? slv_par_threads(threads, p->n) : 1;
+  if (nt > 1 && validate(p, 0, msg, len) == SLV_OK) {
+    int ok[SLV_THREADS_MAX];
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int v = 0; v < nt; v++)
+      ok[v] = rows_valid(p, (int)((long long)p->n * v / nt), (int)((long long)p->n * (v + 1) / nt));
+    int all = 1;
+    for (int v = 0; v < nt; v++) all = all && ok[v];
+    if (all) return SLV_OK;
+  }
+  return validate(p, 1, msg, len); /* the first rule broken, named as on one thread */
+}
+
+/* The diagonal of A in slv_diag's arithmetic: is every A_ii > 0?  On up to
+ * `threads` threads (a yes or no: the same for every count). */
+int slv_diag_positive(const slv_problem *p, int threads) {
+  int nt = slv_par_threads(threads, p->n), ok[SLV_THREADS_MAX];
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (int v = 0; v < nt; v++) {
+    int i1 = (int)((long long)p->n * (v + 1) / nt), good = 1;
+    int i = (int)((long long)p->n * v / nt);
+    if (p->storage == SLV_FACTORED) { /* slv_diag's arithmetic, the view made once */
+      slv_fac f = slv_fac_of(p);
+      for (; i < i1 && good; i++) good = slv_fac_diag(&f, i) > 0;
+    }
+    for (; i < i1 && good; i++) good = slv_diag(p, i) > 0;
+    ok[v] = good;
+  }
+  int all = 1;
+  for (int v = 0; v < nt; v++) all = all && ok[v];
+  return all;
 }
 
 void slv_problem_w(const slv_problem *p, const double *x, double *w) {

@@ -7,6 +7,7 @@
  * slv_solve before dispatch.
  */
 #include "slv_internal.h"
+#include "par.h"
 
 #include <string.h>
 
@@ -64,28 +65,14 @@ void slv_solver_caps_str(const slv_solver *s, char *buf, size_t len) {
            (c & SLV_CAP_SPARSE) ? " csr" : "", (c & SLV_CAP_FACTORED) ? " factored" : "");
 }
 
-slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *msg, size_t len) {
+/* Rows [i0, i1) against the solver's row kinds (free, box, findex,
+ * equality only); cone rows are their cones' business.  The first row
+ * refused names itself in msg. */
+static slv_status rows_accepted(const slv_solver *s, const slv_problem *p, int i0, int i1,
+                                char *msg, size_t len) {
   unsigned c = s->caps;
-  if (msg && len > 0) msg[0] = 0;
-  if (s->max_n > 0 && p->n > s->max_n) {
-    slv_msgf(msg, len, "%s takes n <= %d (n=%d)", s->name, s->max_n, p->n);
-    return SLV_ERR_UNSUPPORTED;
-  }
-  if (p->storage == SLV_FACTORED && !(c & SLV_CAP_FACTORED)) {
-    slv_msgf(msg, len, "%s needs an explicit A (dense%s); the problem is factored (matrix-free)",
-             s->name, (c & SLV_CAP_SPARSE) ? " or CSR" : "");
-    return SLV_ERR_UNSUPPORTED;
-  }
-  if (p->storage == SLV_CSR && !(c & SLV_CAP_SPARSE)) {
-    slv_msgf(msg, len, "%s needs dense storage (the problem is CSR)", s->name);
-    return SLV_ERR_UNSUPPORTED;
-  }
-  if (p->ncones > 0 && !(c & SLV_CAP_CONE)) {
-    slv_msgf(msg, len, "%s does not handle Coulomb cones (%d cones)", s->name, p->ncones);
-    return SLV_ERR_UNSUPPORTED;
-  }
   int cone = 0; /* cones are sorted and disjoint (validated): walk them with i */
-  for (int i = 0; i < p->n; i++) {
+  for (int i = i0; i < i1; i++) {
     while (cone < p->ncones && p->cone_rows[cone] + 2 < i) cone++;
     if (cone < p->ncones && p->cone_rows[cone] <= i) continue; /* the cone is its constraint */
     int fr = p->findex && p->findex[i] >= 0;
@@ -117,6 +104,46 @@ slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *m
       return SLV_ERR_UNSUPPORTED;
     }
   }
+  return SLV_OK;
+}
+
+slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *msg, size_t len) {
+  return slv_solver_accepts_threads(s, p, 1, msg, len);
+}
+
+slv_status slv_solver_accepts_threads(const slv_solver *s, const slv_problem *p, int threads,
+                                      char *msg, size_t len) {
+  unsigned c = s->caps;
+  if (msg && len > 0) msg[0] = 0;
+  if (s->max_n > 0 && p->n > s->max_n) {
+    slv_msgf(msg, len, "%s takes n <= %d (n=%d)", s->name, s->max_n, p->n);
+    return SLV_ERR_UNSUPPORTED;
+  }
+  if (p->storage == SLV_FACTORED && !(c & SLV_CAP_FACTORED)) {
+    slv_msgf(msg, len, "%s needs an explicit A (dense%s); the problem is factored (matrix-free)",
+             s->name, (c & SLV_CAP_SPARSE) ? " or CSR" : "");
+    return SLV_ERR_UNSUPPORTED;
+  }
+  if (p->storage == SLV_CSR && !(c & SLV_CAP_SPARSE)) {
+    slv_msgf(msg, len, "%s needs dense storage (the problem is CSR)", s->name);
+    return SLV_ERR_UNSUPPORTED;
+  }
+  if (p->ncones > 0 && !(c & SLV_CAP_CONE)) {
+    slv_msgf(msg, len, "%s does not handle Coulomb cones (%d cones)", s->name, p->ncones);
+    return SLV_ERR_UNSUPPORTED;
+  }
+  {
+    /* on threads a yes or no per range, then the message from one thread */
+    int nt = slv_par_threads(threads, p->n), ok[SLV_THREADS_MAX];
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int v = 0; v < nt; v++)
+      ok[v] = rows_accepted(s, p, (int)((long long)p->n * v / nt),
+                            (int)((long long)p->n * (v + 1) / nt), NULL, 0) == SLV_OK;
+    int all = 1;
+    for (int v = 0; v < nt; v++) all = all && ok[v];
+    slv_status st = all ? SLV_OK : rows_accepted(s, p, 0, p->n, msg, len);
+    if (st) return st;
+  }
   if (c & SLV_CAP_NEEDS_SYMMETRIC) {
     int i, j;
     if (!slv_is_symmetric(p, 1e-12, &i, &j)) {
@@ -124,8 +151,8 @@ slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *m
       return SLV_ERR_UNSUPPORTED;
     }
   }
-  if (c & SLV_CAP_NEEDS_POS_DIAG)
-    for (int i = 0; i < p->n; i++) {
+  if ((c & SLV_CAP_NEEDS_POS_DIAG) && !slv_diag_positive(p, threads))
+    for (int i = 0; i < p->n; i++) { /* the first one, for the message */
       double d = slv_diag(p, i);
       if (!(d > 0)) {
         slv_msgf(msg, len, "%s needs A(i,i) > 0; A(%d,%d)=%g", s->name, i, i, d);

@@ -16,6 +16,8 @@
  *      otherwise it becomes SLV_NOT_FINITE or SLV_STAGNATED with a message;
  *   8. one line through the options' log callback, if any: the refusal
  *      (error), the failure (warning) or the convergence (info).
+ * Steps 2, 3 and 7 run on opt->threads threads from 8192 rows on, with the
+ * answers, messages and bits of one thread (docs/solvers.md, "Threads").
  * Only slv_workspace_new allocates; the problem is only read, so threads
  * may share it (one workspace each).
  */
@@ -136,9 +138,9 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
              ws->n_max);
     return refuse(res, SLV_ERR_DIM);
   }
-  st = slv_problem_validate(p, res->message, sizeof res->message);
+  st = slv_problem_validate_threads(p, opt->threads, res->message, sizeof res->message);
   if (st) return refuse(res, st);
-  st = slv_solver_accepts(ws->solver, p, res->message, sizeof res->message);
+  st = slv_solver_accepts_threads(ws->solver, p, opt->threads, res->message, sizeof res->message);
   if (st) return refuse(res, st);
 
   int n = p->n;
@@ -170,7 +172,7 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
 
   /* the library's own measures, from (A, b, bounds, x) alone */
   slv_op_w(&op, x, wb);
-  res->res = slv_residual(p, x, wb);
+  res->res = slv_residual_threads(p, x, wb, op.threads);
   judge(ws->solver, p, opt, res);
   return res->status;
 }
