@@ -25,7 +25,12 @@
  * zero, against a product summed here; their symmetry test
  * (slv_op_is_symmetric) against slv_is_symmetric; the block-row product of the chain
  * on 2 and 3 threads bit for bit the one on 1; the chunked dot products
- * (par.h) against their definition, on 1, 2 and 3 threads.
+ * (par.h) against their definition, on 1, 2 and 3 threads.  slv_solve's
+ * own work on threads: slv_residual's chunked measures (the same bits on
+ * 1, 2 and 3 threads and without w; the maxima of a one-pass natural map,
+ * with a cone across the first chunk boundary); on a factored problem of
+ * 15,000 rows the same x, w and measures on every count, and each broken
+ * rule, planted in the second half, refused with one thread's message.
  */
 #include <math.h>
 #include <stdint.h>
@@ -440,6 +445,233 @@ static void test_chunked_dots(void) {
   free(part);
 }
 
+/* ---- the checks and measures of slv_solve on threads --------------------- */
+
+/* slv_residual in chunks: on 1, 2 and 3 threads the same bits, with w
+ * given or formed slice by slice; its maxima exactly those of
+ * slv_natmap_norms (one pass, no chunks) and its 2-norm within rounding of
+ * that pass's.  The chain's n = 9000 puts the first chunk boundary (2048)
+ * inside cone 682 (rows 2046..2048), whose impulse is planted far outside
+ * its cone so that it holds the largest residual: a chunk that cut the
+ * cone would measure rows 2047 and 2048 as scalar rows. */
+static void test_residual_chunks(void) {
+  chain h;
+  CU_ASSERT_FATAL(chain_make(&h, NC, 31));
+  double *x = malloc(h.n * sizeof *x), *w = malloc(h.n * sizeof *w);
+  CU_ASSERT_FATAL(x && w);
+  uint64_t s = 5;
+  for (int i = 0; i < h.n; i++) x[i] = 0.2 * (unif(&s) - 0.5);
+  x[2046] = 0.0, x[2047] = 40.0, x[2048] = -30.0;
+  slv_problem_w(&h.p, x, w);
+  double n2, m = slv_natmap_norms(&h.p, x, w, &n2), bn2 = 0;
+  for (int i = 0; i < h.n; i++) bn2 += h.b[i] * h.b[i];
+  slv_residuals r1 = slv_residual_threads(&h.p, x, w, 1);
+  CU_ASSERT(m > 10.0); /* the planted cone's */
+  CU_ASSERT_EQUAL(memcmp(&r1.res_nat_inf, &m, sizeof m), 0);
+  CU_ASSERT_DOUBLE_EQUAL(r1.res_rel_2, n2 / fmax(1.0, sqrt(bn2)), 1e-12 * r1.res_rel_2);
+  slv_residuals rn = slv_residual(&h.p, x, NULL);
+  CU_ASSERT_EQUAL(memcmp(&rn, &r1, sizeof rn), 0);
+  for (int t = 2; t <= 3; t++) {
+    slv_residuals rt = slv_residual_threads(&h.p, x, w, t);
+    CU_ASSERT_EQUAL(memcmp(&rt, &r1, sizeof rt), 0);
+  }
+  free(x);
+  free(w);
+  chain_free(&h);
+}
+
+/* A factored problem above the threads' thresholds: nc contacts of three
+ * rows, contact c on blocks c and c + 1 (mod nc), J = K random (unit
+ * masses), fd = 1e-2, rows [0, inf): every A_ii > 0. */
+typedef struct {
+  int n, nblk, *fblk;
+  double *fJ, *fK, *fd, *b, *lo, *hi;
+  int *findex;
+  double *mu;
+  slv_problem p;
+} fac_problem;
+
+static int fac_make(fac_problem *f, int nc, uint64_t seed) {
+  memset(f, 0, sizeof *f);
+  int n = 3 * nc;
+  f->n = n;
+  f->nblk = nc;
+  f->fblk = malloc(2 * (size_t)n * sizeof *f->fblk);
+  f->fJ = malloc(12 * (size_t)n * sizeof *f->fJ);
+  f->fK = malloc(12 * (size_t)n * sizeof *f->fK);
+  f->fd = malloc((size_t)n * sizeof *f->fd);
+  f->b = malloc((size_t)n * sizeof *f->b);
+  f->lo = malloc((size_t)n * sizeof *f->lo);
+  f->hi = malloc((size_t)n * sizeof *f->hi);
+  f->findex = malloc((size_t)n * sizeof *f->findex);
+  f->mu = malloc((size_t)n * sizeof *f->mu);
+  if (!f->fblk || !f->fJ || !f->fK || !f->fd || !f->b || !f->lo || !f->hi || !f->findex || !f->mu)
+    return 0;
+  uint64_t s = seed;
+  for (int i = 0; i < n; i++) {
+    f->fblk[2 * i] = i / 3;
+    f->fblk[2 * i + 1] = (i / 3 + 1) % nc;
+    for (int k = 0; k < 12; k++) f->fJ[12 * i + k] = f->fK[12 * i + k] = unif(&s) - 0.5;
+    f->fd[i] = 1e-2;
+    f->b[i] = 2 * unif(&s) - 1;
+    f->lo[i] = 0;
+    f->hi[i] = INFINITY;
+    f->findex[i] = -1;
+    f->mu[i] = 0;
+  }
+  f->p = slv_problem_empty();
+  f->p.n = n;
+  f->p.storage = SLV_FACTORED;
+  f->p.nblk = nc;
+  f->p.fblk = f->fblk;
+  f->p.fJ = f->fJ;
+  f->p.fK = f->fK;
+  f->p.fd = f->fd;
+  f->p.b = f->b;
+  f->p.lo = f->lo;
+  f->p.hi = f->hi;
+  f->p.findex = f->findex;
+  f->p.mu = f->mu;
+  return 1;
+}
+
+static void fac_free(fac_problem *f) {
+  free(f->fblk);
+  free(f->fJ);
+  free(f->fK);
+  free(f->fd);
+  free(f->b);
+  free(f->lo);
+  free(f->hi);
+  free(f->findex);
+  free(f->mu);
+}
+
+/* slv_solve of p with `name` on `threads` threads, 20 sweeps from 0: its
+ * status, and its message, x and w into the given buffers. */
+static slv_status fac_solve(const slv_problem *p, const char *name, int threads, double *x,
+                            double *w, slv_result *r) {
+  slv_options o = slv_options_default();
+  o.max_iter = 20;
+  o.threads = threads;
+  slv_workspace *ws = NULL;
+  memset(x, 0, (size_t)p->n * sizeof *x);
+  if (slv_workspace_new(slv_solver_find(name), p->n, &o, &ws) != SLV_OK) return SLV_ERR_NOMEM;
+  slv_status st = slv_solve(ws, p, &o, x, w, r);
+  slv_workspace_free(ws);
+  return st;
+}
+
+/* The same refusal, and the same message, on 1, 2 and 3 threads; the
+ * message names `what`. */
+static void same_refusal(const slv_problem *p, const char *name, slv_status want,
+                         const char *what) {
+  double *x = malloc(p->n * sizeof *x), *w = malloc(p->n * sizeof *w);
+  CU_ASSERT_FATAL(x && w);
+  slv_result r1, rt;
+  CU_ASSERT_EQUAL(fac_solve(p, name, 1, x, w, &r1), want);
+  if (!strstr(r1.message, what)) printf("\n  message: %s (wanted %s)", r1.message, what);
+  CU_ASSERT(strstr(r1.message, what) != NULL);
+  for (int t = 2; t <= 3; t++) {
+    CU_ASSERT_EQUAL(fac_solve(p, name, t, x, w, &rt), want);
+    CU_ASSERT_STRING_EQUAL(rt.message, r1.message);
+  }
+  free(x);
+  free(w);
+}
+
+/* slv_solve's checks and measures on threads (docs/solvers.md, "Threads"):
+ * a valid factored problem gives the same x, w and measures on 1, 2 and 3
+ * threads (pgs_color, whose plan splits, and pgs, which takes no threads:
+ * only the checks and the measures around it do); each broken rule, planted
+ * in the second half of the rows, is refused with the message one thread
+ * gives, naming the row; of two broken rows the first is named. */
+static void test_solve_checks(void) {
+  fac_problem f;
+  CU_ASSERT_FATAL(fac_make(&f, 5000, 17));
+  CU_ASSERT(f.n >= SLV_PAR_MIN_N);
+  size_t bytes = (size_t)f.n * sizeof(double);
+  double *x1 = malloc(bytes), *w1 = malloc(bytes), *xt = malloc(bytes), *wt = malloc(bytes);
+  CU_ASSERT_FATAL(x1 && w1 && xt && wt);
+  const char *names[2] = { "pgs_color", "pgs" };
+  for (int k = 0; k < 2; k++) {
+    slv_result r1, rt;
+    slv_status s1 = fac_solve(&f.p, names[k], 1, x1, w1, &r1);
+    CU_ASSERT(s1 == SLV_CONVERGED || s1 == SLV_MAX_ITER);
+    CU_ASSERT(isfinite(r1.res.res_nat_inf));
+    for (int t = 2; t <= 3; t++) {
+      CU_ASSERT_EQUAL(fac_solve(&f.p, names[k], t, xt, wt, &rt), s1);
+      CU_ASSERT_EQUAL(memcmp(x1, xt, bytes), 0);
+      CU_ASSERT_EQUAL(memcmp(w1, wt, bytes), 0);
+      CU_ASSERT_EQUAL(memcmp(&rt.res, &r1.res, sizeof rt.res), 0);
+    }
+    /* w is A x + b as the library's serial product forms it */
+    slv_problem_w(&f.p, x1, wt);
+    CU_ASSERT_EQUAL(memcmp(w1, wt, bytes), 0);
+  }
+
+  double keep = f.fJ[12 * 12000 + 3];
+  f.fJ[12 * 12000 + 3] = NAN;
+  same_refusal(&f.p, "pgs", SLV_ERR_INVALID, "row 12000:");
+  f.fK[12 * 11000] = INFINITY; /* the first of two */
+  same_refusal(&f.p, "pgs", SLV_ERR_INVALID, "row 11000:");
+  f.fK[12 * 11000] = f.fJ[12 * 11000];
+  f.fJ[12 * 12000 + 3] = keep;
+
+  f.fblk[2 * 13000 + 1] = f.nblk;
+  same_refusal(&f.p, "pgs", SLV_ERR_INVALID, "(row 13000, slot 1)");
+  f.fblk[2 * 13000 + 1] = f.fblk[2 * 13000];
+  same_refusal(&f.p, "pgs", SLV_ERR_INVALID, "row 13000: both");
+  f.fblk[2 * 13000 + 1] = (13000 / 3 + 1) % f.nblk;
+
+  f.lo[14000] = 2.0, f.hi[14000] = 1.0;
+  same_refusal(&f.p, "pgs", SLV_ERR_INVALID, "lo[14000]=2");
+  f.lo[14000] = 0.0, f.hi[14000] = INFINITY;
+  f.b[9000] = NAN;
+  same_refusal(&f.p, "pgs", SLV_ERR_INVALID, "b[9000]");
+  f.b[9000] = 0.5;
+  f.findex[9500] = 9500;
+  same_refusal(&f.p, "pgs", SLV_ERR_INVALID, "findex[9500]=9500 refers to itself");
+  f.findex[9500] = -1;
+
+  /* A_ii = 0: the row's J and fd zero (a valid problem, refused by the
+   * solvers that divide by A_ii) */
+  double saved[12];
+  memcpy(saved, f.fJ + 12 * 14500, sizeof saved);
+  memset(f.fJ + 12 * 14500, 0, sizeof saved);
+  f.fd[14500] = 0.0;
+  CU_ASSERT_EQUAL(slv_problem_validate(&f.p, NULL, 0), SLV_OK);
+  same_refusal(&f.p, "pgs", SLV_ERR_UNSUPPORTED, "A(14500,14500)=0");
+  same_refusal(&f.p, "pgs_color", SLV_ERR_UNSUPPORTED, "A(14500,14500)=0");
+  memcpy(f.fJ + 12 * 14500, saved, sizeof saved);
+  f.fd[14500] = 1e-2;
+
+  free(x1);
+  free(w1);
+  free(xt);
+  free(wt);
+  fac_free(&f);
+
+  /* a row kind the solver does not take (every factored solver takes them
+   * all): the chain with its last 2000 contacts as plain rows and a findex
+   * row among them, which nsgs refuses */
+  chain h;
+  CU_ASSERT_FATAL(chain_make(&h, NC, 37));
+  int *fx = malloc(h.n * sizeof *fx);
+  double *fmu = calloc(h.n, sizeof *fmu);
+  CU_ASSERT_FATAL(fx && fmu);
+  for (int i = 0; i < h.n; i++) fx[i] = -1;
+  fx[8000] = 7999;
+  fmu[8000] = 0.5;
+  h.p.ncones = 1000;
+  h.p.findex = fx;
+  h.p.mu = fmu;
+  same_refusal(&h.p, "nsgs", SLV_ERR_UNSUPPORTED, "row 8000 has findex 7999");
+  free(fx);
+  free(fmu);
+  chain_free(&h);
+}
+
 static void test_validate(void) {
   slv_options o = slv_options_default();
   char msg[128];
@@ -464,5 +696,8 @@ int main(void) {
   CU_add_test(s, "chunked dot products: the same bits on 1, 2 and 3 threads", test_chunked_dots);
   CU_add_test(s, "pjacobi_cone: the same x with 1, 2 and 3 threads", test_pjacobi_cone);
   CU_add_test(s, "apgd: the same x with 1, 2 and 3 threads", test_apgd);
+  CU_add_test(s, "slv_residual's chunks: the same bits on 1, 2 and 3 threads",
+              test_residual_chunks);
+  CU_add_test(s, "slv_solve's checks and measures on 1, 2 and 3 threads", test_solve_checks);
   return tst_run();
 }
