@@ -413,7 +413,7 @@ int slv_op_is_symmetric(slv_op *op, double rtol, int *ii, int *jj) {
     size_t m = 9 * (size_t)op->colptr[op->n / 3];
     yes = blocks_symmetric(op, rtol * packed_amax(op->val, m), ii, jj);
   } else {
-    yes = slv_is_symmetric(op->p, rtol, ii, jj);
+    yes = slv_is_symmetric_threads(op->p, rtol, ii, jj, op->threads);
   }
   op->sym = yes ? 1 : -1;
   op->sym_rtol = rtol;

@@ -482,3 +482,68 @@ int slv_is_symmetric(const slv_problem *p, double rtol, int *ii, int *jj) {
   return csr_rows_sorted(p) ? csr_symmetric_sorted(p, tol, ii, jj)
                             : csr_symmetric_any(p, tol, ii, jj);
 }
+
+/* Rows [i0, i1) of a CSR A: max |A_ij| into *amax, and whether each row
+ * names its columns in strictly increasing order. */
+static int csr_rows_scan(const slv_problem *p, int i0, int i1, double *amax) {
+  int sorted = 1;
+  double m = 0;
+  for (int i = i0; i < i1; i++)
+    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) {
+      double a = fabs(p->Ax[k]);
+      if (a > m) m = a;
+      if (k > p->Ap[i] && p->Aj[k] <= p->Aj[k - 1]) sorted = 0;
+    }
+  *amax = m;
+  return sorted;
+}
+
+/* Do rows [i0, i1) pass csr_symmetric_sorted's (sorted) or
+ * csr_symmetric_any's test? */
+static int csr_rows_symmetric(const slv_problem *p, int i0, int i1, double tol, int sorted) {
+  for (int i = i0; i < i1; i++)
+    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) {
+      int j = p->Aj[k];
+      if (sorted) {
+        if (j != i && fabs(p->Ax[k] - csr_sorted_entry(p, j, i)) > tol) return 0;
+        continue;
+      }
+      double aij = 0, aji = 0;
+      for (int q = p->Ap[i]; q < p->Ap[i + 1]; q++)
+        if (p->Aj[q] == j) aij += p->Ax[q];
+      for (int q = p->Ap[j]; q < p->Ap[j + 1]; q++)
+        if (p->Aj[q] == i) aji += p->Ax[q];
+      if (fabs(aij - aji) > tol) return 0;
+    }
+  return 1;
+}
+
+int slv_is_symmetric_threads(const slv_problem *p, double rtol, int *ii, int *jj, int threads) {
+  int nt = p->storage == SLV_CSR ? slv_par_threads(threads, p->n) : 1;
+  if (nt == 1) return slv_is_symmetric(p, rtol, ii, jj);
+  *ii = *jj = -1;
+  /* the same tolerance as one thread (a maximum: exact in any order), then
+   * a yes or no per range; the first pair that differs, for *ii, *jj, from
+   * one thread's pass */
+  double am[SLV_THREADS_MAX];
+  int sorted[SLV_THREADS_MAX], ok[SLV_THREADS_MAX];
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (int v = 0; v < nt; v++)
+    sorted[v] = csr_rows_scan(p, (int)((long long)p->n * v / nt),
+                              (int)((long long)p->n * (v + 1) / nt), &am[v]);
+  double amax = 0;
+  int all_sorted = 1;
+  for (int v = 0; v < nt; v++) {
+    if (am[v] > amax) amax = am[v];
+    all_sorted = all_sorted && sorted[v];
+  }
+  double tol = rtol * amax;
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (int v = 0; v < nt; v++)
+    ok[v] = csr_rows_symmetric(p, (int)((long long)p->n * v / nt),
+                               (int)((long long)p->n * (v + 1) / nt), tol, all_sorted);
+  for (int v = 0; v < nt; v++)
+    if (!ok[v])
+      return all_sorted ? csr_symmetric_sorted(p, tol, ii, jj) : csr_symmetric_any(p, tol, ii, jj);
+  return 1;
+}

@@ -146,7 +146,7 @@ slv_status slv_solver_accepts_threads(const slv_solver *s, const slv_problem *p,
   }
   if (c & SLV_CAP_NEEDS_SYMMETRIC) {
     int i, j;
-    if (!slv_is_symmetric(p, 1e-12, &i, &j)) {
+    if (!slv_is_symmetric_threads(p, 1e-12, &i, &j, threads)) {
       slv_msgf(msg, len, "%s needs a symmetric A; A(%d,%d) != A(%d,%d)", s->name, i, j, j, i);
       return SLV_ERR_UNSUPPORTED;
     }

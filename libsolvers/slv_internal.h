@@ -110,6 +110,9 @@ double slv_diag(const slv_problem *p, int i);
  * slv_solver_accepts. */
 slv_status slv_problem_validate_threads(const slv_problem *p, int threads, char *msg, size_t len);
 int slv_diag_positive(const slv_problem *p, int threads);
+/* slv_is_symmetric on up to `threads` threads for a CSR A (the same
+ * tolerance, answer and first differing pair as one thread). */
+int slv_is_symmetric_threads(const slv_problem *p, double rtol, int *ii, int *jj, int threads);
 slv_status slv_solver_accepts_threads(const slv_solver *s, const slv_problem *p, int threads,
                                       char *msg, size_t len);
 

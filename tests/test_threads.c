@@ -30,7 +30,8 @@
  * 1, 2 and 3 threads and without w; the maxima of a one-pass natural map,
  * with a cone across the first chunk boundary); on a factored problem of
  * 15,000 rows the same x, w and measures on every count, and each broken
- * rule, planted in the second half, refused with one thread's message.
+ * rule, planted in the second half, refused with one thread's message; the
+ * CSR symmetry test's answer and first pair on every count.
  */
 #include <math.h>
 #include <stdint.h>
@@ -672,6 +673,50 @@ static void test_solve_checks(void) {
   chain_free(&h);
 }
 
+/* slv_is_symmetric_threads: on 1, 2 and 3 threads the same answer and the
+ * same first differing pair as slv_is_symmetric, on the chain's sorted
+ * rows and after two entries of a row swap places (the unsorted test):
+ * symmetric; one entry in the second half perturbed; two perturbed (the
+ * first in row order is named). */
+static void symmetry_same(const slv_problem *p, int want) {
+  int i1, j1;
+  CU_ASSERT_EQUAL(slv_is_symmetric(p, 1e-12, &i1, &j1), want);
+  for (int t = 1; t <= 3; t++) {
+    int i, j;
+    CU_ASSERT_EQUAL(slv_is_symmetric_threads(p, 1e-12, &i, &j, t), want);
+    CU_ASSERT_EQUAL(i, i1);
+    CU_ASSERT_EQUAL(j, j1);
+  }
+}
+
+static void test_symmetry_threads(void) {
+  chain h;
+  CU_ASSERT_FATAL(chain_make(&h, NC, 41));
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass == 1) { /* row 100's first two entries swapped: unsorted */
+      int k = h.Ap[100], tj = h.Aj[k];
+      double tx = h.Ax[k];
+      h.Aj[k] = h.Aj[k + 1], h.Ax[k] = h.Ax[k + 1];
+      h.Aj[k + 1] = tj, h.Ax[k + 1] = tx;
+    }
+    symmetry_same(&h.p, 1);
+    int k8 = h.Ap[8000] + 1, k5 = h.Ap[5000] + 1; /* off-diagonal entries */
+    CU_ASSERT(h.Aj[k8] != 8000 && h.Aj[k5] != 5000);
+    double s8 = h.Ax[k8], s5 = h.Ax[k5];
+    h.Ax[k8] += 1e-3;
+    symmetry_same(&h.p, 0);
+    int i, j;
+    CU_ASSERT_EQUAL(slv_is_symmetric_threads(&h.p, 1e-12, &i, &j, 2), 0);
+    CU_ASSERT(i == 8000 || j == 8000);
+    h.Ax[k5] += 1e-3;
+    symmetry_same(&h.p, 0);
+    CU_ASSERT_EQUAL(slv_is_symmetric_threads(&h.p, 1e-12, &i, &j, 2), 0);
+    CU_ASSERT(i == 5000 || j == 5000 || (i < 5000 && h.Aj[k5] == i));
+    h.Ax[k8] = s8, h.Ax[k5] = s5;
+  }
+  chain_free(&h);
+}
+
 static void test_validate(void) {
   slv_options o = slv_options_default();
   char msg[128];
@@ -699,5 +744,6 @@ int main(void) {
   CU_add_test(s, "slv_residual's chunks: the same bits on 1, 2 and 3 threads",
               test_residual_chunks);
   CU_add_test(s, "slv_solve's checks and measures on 1, 2 and 3 threads", test_solve_checks);
+  CU_add_test(s, "the CSR symmetry test on 1, 2 and 3 threads", test_symmetry_threads);
   return tst_run();
 }
