@@ -43,18 +43,75 @@ static int finite_rows(const double *a, int n, int w) {
   return 1;
 }
 
-static slv_status validate_factored(const slv_problem *p, int rows, char *msg, size_t len) {
+/* The rules come in two parts.  The arrays' part (validate_arrays: sizes,
+ * pointers, storage) is checked once.  The rows' part (validate_rows) is
+ * checked over a range of rows, rule by rule in the order below, so that
+ * on one thread over [0, n) it names the first broken rule, and on threads
+ * each range answers yes or no (slv_problem_validate_threads). */
+
+static slv_status validate_arrays(const slv_problem *p, char *msg, size_t len) {
   int n = p->n;
-  if (p->nblk < 0) {
-    slv_msgf(msg, len, "factored: nblk=%d < 0", p->nblk);
+  if (n > 0 && !p->b) {
+    slv_msgf(msg, len, "b is NULL (n=%d)", n);
     return SLV_ERR_INVALID;
   }
-  if (n > 0 && (!p->fblk || !p->fJ || !p->fK)) {
-    slv_msgf(msg, len, "factored arrays fblk/fJ/fK missing (n=%d)", n);
+  if (p->storage == SLV_DENSE) {
+    if (n > 0 && !p->A) {
+      slv_msgf(msg, len, "A is NULL (n=%d, dense)", n);
+      return SLV_ERR_INVALID;
+    }
+    if (n > 0 && p->lda < (n > 1 ? n : 1)) {
+      slv_msgf(msg, len, "lda=%d < n=%d", p->lda, n);
+      return SLV_ERR_INVALID;
+    }
+    return SLV_OK;
+  }
+  if (p->storage == SLV_FACTORED) {
+    if (p->nblk < 0) {
+      slv_msgf(msg, len, "factored: nblk=%d < 0", p->nblk);
+      return SLV_ERR_INVALID;
+    }
+    if (n > 0 && (!p->fblk || !p->fJ || !p->fK)) {
+      slv_msgf(msg, len, "factored arrays fblk/fJ/fK missing (n=%d)", n);
+      return SLV_ERR_INVALID;
+    }
+    return SLV_OK;
+  }
+  if (p->storage != SLV_CSR) {
+    slv_msgf(msg, len, "storage=%d is not dense (0), CSR (1) or factored (2)", (int)p->storage);
     return SLV_ERR_INVALID;
   }
-  if (!rows) return SLV_OK;
-  for (int i = 0; i < n; i++) {
+  if (!p->Ap || (n > 0 && (!p->Aj || !p->Ax))) {
+    slv_msgf(msg, len, "CSR arrays Ap/Aj/Ax missing (n=%d)", n);
+    return SLV_ERR_INVALID;
+  }
+  if (p->Ap[0] != 0) {
+    slv_msgf(msg, len, "Ap[0]=%d, expected 0", p->Ap[0]);
+    return SLV_ERR_INVALID;
+  }
+  return SLV_OK;
+}
+
+/* Dense: columns [i0, i1) finite. */
+static slv_status dense_cols(const slv_problem *p, int i0, int i1, char *msg, size_t len) {
+  int n = p->n;
+  for (int j = i0; j < i1; j++) {
+    const double *col = p->A + (size_t)j * p->lda;
+    if (slv_all_finite(n, col)) continue;
+    for (int i = 0; i < n; i++)
+      if (!isfinite(col[i])) {
+        slv_msgf(msg, len, "A(%d,%d) is %g", i, j, col[i]);
+        return SLV_ERR_INVALID;
+      }
+  }
+  return SLV_OK;
+}
+
+/* Factored rows [i0, i1): blocks in range, two different blocks, and (one
+ * streaming pass each, as every solve pays it; the row is looked for only
+ * when something is not finite) fJ, fK, fd finite. */
+static slv_status factored_rows(const slv_problem *p, int i0, int i1, char *msg, size_t len) {
+  for (int i = i0; i < i1; i++) {
     for (int k = 0; k < 2; k++) {
       int b = p->fblk[2 * i + k];
       if (b < -1 || b >= p->nblk) {
@@ -68,11 +125,11 @@ static slv_status validate_factored(const slv_problem *p, int rows, char *msg, s
       return SLV_ERR_INVALID;
     }
   }
-  /* finiteness over whole arrays (one streaming pass each, as every solve
-   * pays it); the row is looked for only when something is not finite */
-  if (n > 0 && (!finite_rows(p->fJ, n, 12) || !finite_rows(p->fK, n, 12) ||
-                (p->fd && !finite_rows(p->fd, n, 1)))) {
-    for (int i = 0; i < n; i++)
+  int m = i1 - i0;
+  if (m > 0 &&
+      (!finite_rows(p->fJ + 12 * (size_t)i0, m, 12) ||
+       !finite_rows(p->fK + 12 * (size_t)i0, m, 12) || (p->fd && !finite_rows(p->fd + i0, m, 1)))) {
+    for (int i = i0; i < i1; i++)
       if (!slv_all_finite(12, p->fJ + 12 * (size_t)i) ||
           !slv_all_finite(12, p->fK + 12 * (size_t)i) || (p->fd && !isfinite(p->fd[i]))) {
         slv_msgf(msg, len, "row %d: a non-finite factored entry (fJ, fK or fd)", i);
@@ -82,43 +139,11 @@ static slv_status validate_factored(const slv_problem *p, int rows, char *msg, s
   return SLV_OK;
 }
 
-static slv_status validate_matrix(const slv_problem *p, int rows, char *msg, size_t len) {
+/* CSR rows [i0, i1): row pointers not decreasing, columns in [0, n),
+ * values finite. */
+static slv_status csr_rows(const slv_problem *p, int i0, int i1, char *msg, size_t len) {
   int n = p->n;
-  if (p->storage == SLV_DENSE) {
-    if (n == 0) return SLV_OK;
-    if (!p->A) {
-      slv_msgf(msg, len, "A is NULL (n=%d, dense)", n);
-      return SLV_ERR_INVALID;
-    }
-    if (p->lda < (n > 1 ? n : 1)) {
-      slv_msgf(msg, len, "lda=%d < n=%d", p->lda, n);
-      return SLV_ERR_INVALID;
-    }
-    for (int j = 0; j < n; j++) {
-      const double *col = p->A + (size_t)j * p->lda;
-      if (slv_all_finite(n, col)) continue;
-      for (int i = 0; i < n; i++)
-        if (!isfinite(col[i])) {
-          slv_msgf(msg, len, "A(%d,%d) is %g", i, j, col[i]);
-          return SLV_ERR_INVALID;
-        }
-    }
-    return SLV_OK;
-  }
-  if (p->storage == SLV_FACTORED) return validate_factored(p, rows, msg, len);
-  if (p->storage != SLV_CSR) {
-    slv_msgf(msg, len, "storage=%d is not dense (0), CSR (1) or factored (2)", (int)p->storage);
-    return SLV_ERR_INVALID;
-  }
-  if (!p->Ap || (n > 0 && (!p->Aj || !p->Ax))) {
-    slv_msgf(msg, len, "CSR arrays Ap/Aj/Ax missing (n=%d)", n);
-    return SLV_ERR_INVALID;
-  }
-  if (p->Ap[0] != 0) {
-    slv_msgf(msg, len, "Ap[0]=%d, expected 0", p->Ap[0]);
-    return SLV_ERR_INVALID;
-  }
-  for (int i = 0; i < (rows ? n : 0); i++) {
+  for (int i = i0; i < i1; i++) {
     if (p->Ap[i + 1] < p->Ap[i]) {
       slv_msgf(msg, len, "Ap[%d]=%d < Ap[%d]=%d (row pointers must not decrease)", i + 1,
                p->Ap[i + 1], i, p->Ap[i]);
@@ -138,8 +163,17 @@ static slv_status validate_matrix(const slv_problem *p, int rows, char *msg, siz
   return SLV_OK;
 }
 
-static slv_status validate_bounds(const slv_problem *p, int rows, char *msg, size_t len) {
-  for (int i = 0; i < (rows ? p->n : 0); i++) {
+static slv_status b_rows(const slv_problem *p, int i0, int i1, char *msg, size_t len) {
+  for (int i = i0; i < i1; i++)
+    if (!isfinite(p->b[i])) {
+      slv_msgf(msg, len, "b[%d] is %g", i, p->b[i]);
+      return SLV_ERR_INVALID;
+    }
+  return SLV_OK;
+}
+
+static slv_status bounds_rows(const slv_problem *p, int i0, int i1, char *msg, size_t len) {
+  for (int i = i0; i < i1; i++) {
     double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
     if (isnan(lo) || isnan(hi)) {
       slv_msgf(msg, len, "%s[%d] is NaN", isnan(lo) ? "lo" : "hi", i);
@@ -157,10 +191,10 @@ static slv_status validate_bounds(const slv_problem *p, int rows, char *msg, siz
   return SLV_OK;
 }
 
-static slv_status validate_findex(const slv_problem *p, int rows, char *msg, size_t len) {
+static slv_status findex_rows(const slv_problem *p, int i0, int i1, char *msg, size_t len) {
   if (!p->findex) return SLV_OK;
   int n = p->n;
-  for (int i = 0; i < (rows ? n : 0); i++) {
+  for (int i = i0; i < i1; i++) {
     int j = p->findex[i];
     if (j == -1) continue;
     if (j < -1 || j >= n) {
@@ -227,9 +261,19 @@ static slv_status validate_cones(const slv_problem *p, char *msg, size_t len) {
   return SLV_OK;
 }
 
-/* Every rule; rows = 0 leaves out the loops over the rows (what
- * rows_valid checks), keeping the rules on the arrays as a whole and the
- * cones. */
+/* Rows [i0, i1) of the matrix (dense: columns), then of b, the bounds and
+ * findex. */
+static slv_status validate_rows(const slv_problem *p, int i0, int i1, char *msg, size_t len) {
+  slv_status st = p->storage == SLV_DENSE      ? dense_cols(p, i0, i1, msg, len)
+                  : p->storage == SLV_FACTORED ? factored_rows(p, i0, i1, msg, len)
+                                               : csr_rows(p, i0, i1, msg, len);
+  if (st) return st;
+  if ((st = b_rows(p, i0, i1, msg, len))) return st;
+  if ((st = bounds_rows(p, i0, i1, msg, len))) return st;
+  return findex_rows(p, i0, i1, msg, len);
+}
+
+/* Every rule but the rows' (rows = 0) or all of them (rows = 1). */
 static slv_status validate(const slv_problem *p, int rows, char *msg, size_t len) {
   slv_msgf(msg, len, "%s", "");
   if (!p) {
@@ -240,55 +284,14 @@ static slv_status validate(const slv_problem *p, int rows, char *msg, size_t len
     slv_msgf(msg, len, "n=%d < 0", p->n);
     return SLV_ERR_DIM;
   }
-  if (p->n > 0 && !p->b) {
-    slv_msgf(msg, len, "b is NULL (n=%d)", p->n);
-    return SLV_ERR_INVALID;
-  }
-  slv_status st = validate_matrix(p, rows, msg, len);
+  slv_status st = validate_arrays(p, msg, len);
   if (st) return st;
-  for (int i = 0; i < (rows ? p->n : 0); i++)
-    if (!isfinite(p->b[i])) {
-      slv_msgf(msg, len, "b[%d] is %g", i, p->b[i]);
-      return SLV_ERR_INVALID;
-    }
-  if ((st = validate_bounds(p, rows, msg, len))) return st;
-  if ((st = validate_findex(p, rows, msg, len))) return st;
+  if (rows && (st = validate_rows(p, 0, p->n, msg, len))) return st;
   return validate_cones(p, msg, len);
 }
 
 slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t len) {
   return validate(p, 1, msg, len);
-}
-
-/* Do rows [i0, i1) of a CSR or factored problem, whose arrays passed
- * validate(p, 0), keep every rule of the row loops?  Only yes or no: the
- * message comes from the loops themselves. */
-static int rows_valid(const slv_problem *p, int i0, int i1) {
-  int n = p->n;
-  for (int i = i0; i < i1; i++) {
-    if (p->storage == SLV_FACTORED) {
-      int b0 = p->fblk[2 * i], b1 = p->fblk[2 * i + 1];
-      if (b0 < -1 || b0 >= p->nblk || b1 < -1 || b1 >= p->nblk || (b0 >= 0 && b0 == b1)) return 0;
-    } else {
-      if (p->Ap[i + 1] < p->Ap[i]) return 0;
-      for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++)
-        if (p->Aj[k] < 0 || p->Aj[k] >= n || !isfinite(p->Ax[k])) return 0;
-    }
-    double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
-    if (!isfinite(p->b[i]) || isnan(lo) || isnan(hi) || lo > hi || lo == INFINITY ||
-        hi == -INFINITY)
-      return 0;
-    int j = p->findex ? p->findex[i] : -1;
-    if (j != -1 && (j < -1 || j >= n || j == i || p->findex[j] != -1 || !p->mu ||
-                    !isfinite(p->mu[i]) || p->mu[i] < 0))
-      return 0;
-  }
-  if (p->storage == SLV_FACTORED && i1 > i0 &&
-      (!slv_all_finite(12 * (i1 - i0), p->fJ + 12 * (size_t)i0) ||
-       !slv_all_finite(12 * (i1 - i0), p->fK + 12 * (size_t)i0) ||
-       (p->fd && !slv_all_finite(i1 - i0, p->fd + i0))))
-    return 0;
-  return 1;
 }
 
 slv_status slv_problem_validate_threads(const slv_problem *p, int threads, char *msg, size_t len) {
@@ -297,7 +300,8 @@ slv_status slv_problem_validate_threads(const slv_problem *p, int threads, char 
     int ok[SLV_THREADS_MAX];
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (int v = 0; v < nt; v++)
-      ok[v] = rows_valid(p, (int)((long long)p->n * v / nt), (int)((long long)p->n * (v + 1) / nt));
+      ok[v] = validate_rows(p, (int)((long long)p->n * v / nt),
+                            (int)((long long)p->n * (v + 1) / nt), NULL, 0) == SLV_OK;
     int all = 1;
     for (int v = 0; v < nt; v++) all = all && ok[v];
     if (all) return SLV_OK;
@@ -382,13 +386,19 @@ double slv_diag(const slv_problem *p, int i) {
   return d;
 }
 
-/* Every CSR row names its columns in strictly increasing order (so no
- * duplicates): one pass. */
-static int csr_rows_sorted(const slv_problem *p) {
-  for (int i = 0; i < p->n; i++)
-    for (int k = p->Ap[i] + 1; k < p->Ap[i + 1]; k++)
-      if (p->Aj[k] <= p->Aj[k - 1]) return 0;
-  return 1;
+/* Rows [i0, i1) of a CSR A: max |A_ij| into *amax, and whether each row
+ * names its columns in strictly increasing order (so no duplicates). */
+static int csr_rows_scan(const slv_problem *p, int i0, int i1, double *amax) {
+  int sorted = 1;
+  double m = 0;
+  for (int i = i0; i < i1; i++)
+    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) {
+      double a = fabs(p->Ax[k]);
+      if (a > m) m = a;
+      if (k > p->Ap[i] && p->Aj[k] <= p->Aj[k - 1]) sorted = 0;
+    }
+  *amax = m;
+  return sorted;
 }
 
 /* A(i,j) of a strictly sorted row by binary search (0 if absent). */
@@ -404,34 +414,27 @@ static double csr_sorted_entry(const slv_problem *p, int i, int j) {
   return lo < p->Ap[i + 1] && p->Aj[lo] == j ? p->Ax[lo] : 0.0;
 }
 
-/* Sorted rows: each stored A(i,j) against A(j,i) found by binary search,
- * O(nnz log(row length)).  The first pair in row order that differs by
- * more than tol goes to *ii, *jj. */
-static int csr_symmetric_sorted(const slv_problem *p, double tol, int *ii, int *jj) {
-  for (int i = 0; i < p->n; i++)
+/* Each stored A(i,j) of rows [i0, i1) against A(j,i): with sorted rows by
+ * binary search, O(nnz log(row length)); else (unsorted rows, duplicates
+ * summed) by a linear search of rows i and j (rows are short).  1 if no
+ * pair differs by more than tol, else 0 with the first such pair in row
+ * order in *ii, *jj. */
+static int csr_rows_symmetric(const slv_problem *p, int i0, int i1, double tol, int sorted, int *ii,
+                              int *jj) {
+  for (int i = i0; i < i1; i++)
     for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) {
       int j = p->Aj[k];
-      if (j == i) continue;
-      if (fabs(p->Ax[k] - csr_sorted_entry(p, j, i)) > tol) {
-        *ii = i;
-        *jj = j;
-        return 0;
+      double aij = p->Ax[k], aji;
+      if (sorted) {
+        if (j == i) continue;
+        aji = csr_sorted_entry(p, j, i);
+      } else {
+        aij = aji = 0;
+        for (int q = p->Ap[i]; q < p->Ap[i + 1]; q++)
+          if (p->Aj[q] == j) aij += p->Ax[q];
+        for (int q = p->Ap[j]; q < p->Ap[j + 1]; q++)
+          if (p->Aj[q] == i) aji += p->Ax[q];
       }
-    }
-  return 1;
-}
-
-/* Any CSR (unsorted rows, duplicates summed): A(i,j) and A(j,i) by a
- * linear search of rows i and j (rows are short). */
-static int csr_symmetric_any(const slv_problem *p, double tol, int *ii, int *jj) {
-  for (int i = 0; i < p->n; i++)
-    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) {
-      int j = p->Aj[k];
-      double aij = 0, aji = 0;
-      for (int q = p->Ap[i]; q < p->Ap[i + 1]; q++)
-        if (p->Aj[q] == j) aij += p->Ax[q];
-      for (int q = p->Ap[j]; q < p->Ap[j + 1]; q++)
-        if (p->Aj[q] == i) aji += p->Ax[q];
       if (fabs(aij - aji) > tol) {
         *ii = i;
         *jj = j;
@@ -475,58 +478,21 @@ int slv_is_symmetric(const slv_problem *p, double rtol, int *ii, int *jj) {
         }
     return 0;
   }
-  /* CSR: A(i,j) against A(j,i) */
-  double amax = 0;
-  for (int k = 0; k < p->Ap[n]; k++) amax = fmax(amax, fabs(p->Ax[k]));
-  double tol = rtol * amax;
-  return csr_rows_sorted(p) ? csr_symmetric_sorted(p, tol, ii, jj)
-                            : csr_symmetric_any(p, tol, ii, jj);
-}
-
-/* Rows [i0, i1) of a CSR A: max |A_ij| into *amax, and whether each row
- * names its columns in strictly increasing order. */
-static int csr_rows_scan(const slv_problem *p, int i0, int i1, double *amax) {
-  int sorted = 1;
-  double m = 0;
-  for (int i = i0; i < i1; i++)
-    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) {
-      double a = fabs(p->Ax[k]);
-      if (a > m) m = a;
-      if (k > p->Ap[i] && p->Aj[k] <= p->Aj[k - 1]) sorted = 0;
-    }
-  *amax = m;
-  return sorted;
-}
-
-/* Do rows [i0, i1) pass csr_symmetric_sorted's (sorted) or
- * csr_symmetric_any's test? */
-static int csr_rows_symmetric(const slv_problem *p, int i0, int i1, double tol, int sorted) {
-  for (int i = i0; i < i1; i++)
-    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) {
-      int j = p->Aj[k];
-      if (sorted) {
-        if (j != i && fabs(p->Ax[k] - csr_sorted_entry(p, j, i)) > tol) return 0;
-        continue;
-      }
-      double aij = 0, aji = 0;
-      for (int q = p->Ap[i]; q < p->Ap[i + 1]; q++)
-        if (p->Aj[q] == j) aij += p->Ax[q];
-      for (int q = p->Ap[j]; q < p->Ap[j + 1]; q++)
-        if (p->Aj[q] == i) aji += p->Ax[q];
-      if (fabs(aij - aji) > tol) return 0;
-    }
-  return 1;
+  /* CSR: A(i,j) against A(j,i), to rtol max |A_ij| */
+  double amax;
+  int sorted = csr_rows_scan(p, 0, n, &amax);
+  return csr_rows_symmetric(p, 0, n, rtol * amax, sorted, ii, jj);
 }
 
 int slv_is_symmetric_threads(const slv_problem *p, double rtol, int *ii, int *jj, int threads) {
   int nt = p->storage == SLV_CSR ? slv_par_threads(threads, p->n) : 1;
   if (nt == 1) return slv_is_symmetric(p, rtol, ii, jj);
   *ii = *jj = -1;
-  /* the same tolerance as one thread (a maximum: exact in any order), then
-   * a yes or no per range; the first pair that differs, for *ii, *jj, from
-   * one thread's pass */
+  /* the same tolerance as one thread (a maximum: exact in any order); the
+   * ranges in row order, so the first range with a differing pair holds
+   * the first pair of all */
   double am[SLV_THREADS_MAX];
-  int sorted[SLV_THREADS_MAX], ok[SLV_THREADS_MAX];
+  int sorted[SLV_THREADS_MAX], ok[SLV_THREADS_MAX], pi[SLV_THREADS_MAX], pj[SLV_THREADS_MAX];
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (int v = 0; v < nt; v++)
     sorted[v] = csr_rows_scan(p, (int)((long long)p->n * v / nt),
@@ -537,13 +503,16 @@ int slv_is_symmetric_threads(const slv_problem *p, double rtol, int *ii, int *jj
     if (am[v] > amax) amax = am[v];
     all_sorted = all_sorted && sorted[v];
   }
-  double tol = rtol * amax;
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (int v = 0; v < nt; v++)
     ok[v] = csr_rows_symmetric(p, (int)((long long)p->n * v / nt),
-                               (int)((long long)p->n * (v + 1) / nt), tol, all_sorted);
+                               (int)((long long)p->n * (v + 1) / nt), rtol * amax, all_sorted,
+                               &pi[v], &pj[v]);
   for (int v = 0; v < nt; v++)
-    if (!ok[v])
-      return all_sorted ? csr_symmetric_sorted(p, tol, ii, jj) : csr_symmetric_any(p, tol, ii, jj);
+    if (!ok[v]) {
+      *ii = pi[v];
+      *jj = pj[v];
+      return 0;
+    }
   return 1;
 }
