@@ -116,13 +116,8 @@ void slv_fac_w_threads(const slv_fac *f, const double *x, const double *b, doubl
                        int threads) {
   slv_fac_ktx_threads(f, x, t, threads);
 #pragma omp parallel for num_threads(slv_par_threads(threads, f->n)) schedule(static)
-  for (int i = 0; i < f->n; i++) {
-    int b0 = f->blk[2 * i], b1 = f->blk[2 * i + 1];
-    const double *J = f->J + 12 * (size_t)i;
-    /* slv_fac_w_rows's arithmetic with one slice of every block */
-    double s0 = b0 >= 0 ? slv_dot6(J, t + 6 * (size_t)b0) : 0.0;
-    double s1 = b1 >= 0 ? slv_dot6(J + 6, t + 6 * (size_t)b1) : 0.0;
-    double r = (f->d ? f->d[i] * x[i] : 0.0) + (s0 + s1);
+  for (int i = 0; i < f->n; i++) { /* slv_fac_w_rows's sums with one slice */
+    double r = slv_fac_row(f, i, t, x[i]);
     w[i] = b ? b[i] + r : r;
   }
 }
