@@ -29,7 +29,8 @@
  * own work on threads: slv_residual's chunked measures (the same bits on
  * 1, 2 and 3 threads and without w; the maxima of a one-pass natural map,
  * with a cone across the first chunk boundary); on a factored problem of
- * 15,000 rows the same x, w and measures on every count, and each broken
+ * 15,000 rows (tst_fprob's, findex friction rows) the same x, w and
+ * measures on every count, pgs_color's plan split, and each broken
  * rule, planted in the second half, refused with one thread's message; the
  * CSR symmetry test's answer and first pair on every count.
  */
@@ -46,6 +47,7 @@
 #include "par.h"      /* the chunked sums, private too */
 #include "slv.h"
 #include "slv_internal.h" /* slv_is_symmetric */
+#include "tst_fprob.h"
 #include "tst_util.h"
 
 enum { NC = 3000 };
@@ -147,17 +149,35 @@ static void chain_free(chain *h) {
   free(h->rows);
 }
 
-/* Solve with `name` on `threads` threads, 40 iterations from x = 0. */
-static slv_status solve(const chain *h, const char *name, int threads, double *x, slv_result *r) {
+/* A split plan's line through the log (pgs_wide, pgs_color): ctx counts
+ * the solves whose sweep ran on threads. */
+static void count_split(void *ctx, slv_log_level level, const char *line) {
+  (void)level;
+  if (strstr(line, " threads: ")) ++*(int *)ctx;
+}
+
+/* slv_solve of p with `name` on `threads` threads, max_iter iterations
+ * from x = 0 (w may be NULL); *split (if not NULL) counts a plan that split. */
+static slv_status solve_p(const slv_problem *p, const char *name, int threads, int max_iter,
+                          double *x, double *w, slv_result *r, int *split) {
   slv_options o = slv_options_default();
-  o.max_iter = 40;
+  o.max_iter = max_iter;
   o.threads = threads;
+  if (split) {
+    o.log_level_fn = count_split;
+    o.log_ctx = split;
+  }
   slv_workspace *ws = NULL;
-  memset(x, 0, (size_t)h->n * sizeof *x);
-  if (slv_workspace_new(slv_solver_find(name), h->n, &o, &ws) != SLV_OK) return SLV_ERR_NOMEM;
-  slv_status st = slv_solve(ws, &h->p, &o, x, NULL, r);
+  memset(x, 0, (size_t)p->n * sizeof *x);
+  if (slv_workspace_new(slv_solver_find(name), p->n, &o, &ws) != SLV_OK) return SLV_ERR_NOMEM;
+  slv_status st = slv_solve(ws, p, &o, x, w, r);
   slv_workspace_free(ws);
   return st;
+}
+
+/* The chain with `name` on `threads` threads, 40 iterations from x = 0. */
+static slv_status solve(const chain *h, const char *name, int threads, double *x, slv_result *r) {
+  return solve_p(&h->p, name, threads, 40, x, NULL, r, NULL);
 }
 
 static void same_for_every_count(const char *name) {
@@ -481,88 +501,6 @@ static void test_residual_chunks(void) {
   chain_free(&h);
 }
 
-/* A factored problem above the threads' thresholds: nc contacts of three
- * rows, contact c on blocks c and c + 1 (mod nc), J = K random (unit
- * masses), fd = 1e-2, rows [0, inf): every A_ii > 0. */
-typedef struct {
-  int n, nblk, *fblk;
-  double *fJ, *fK, *fd, *b, *lo, *hi;
-  int *findex;
-  double *mu;
-  slv_problem p;
-} fac_problem;
-
-static int fac_make(fac_problem *f, int nc, uint64_t seed) {
-  memset(f, 0, sizeof *f);
-  int n = 3 * nc;
-  f->n = n;
-  f->nblk = nc;
-  f->fblk = malloc(2 * (size_t)n * sizeof *f->fblk);
-  f->fJ = malloc(12 * (size_t)n * sizeof *f->fJ);
-  f->fK = malloc(12 * (size_t)n * sizeof *f->fK);
-  f->fd = malloc((size_t)n * sizeof *f->fd);
-  f->b = malloc((size_t)n * sizeof *f->b);
-  f->lo = malloc((size_t)n * sizeof *f->lo);
-  f->hi = malloc((size_t)n * sizeof *f->hi);
-  f->findex = malloc((size_t)n * sizeof *f->findex);
-  f->mu = malloc((size_t)n * sizeof *f->mu);
-  if (!f->fblk || !f->fJ || !f->fK || !f->fd || !f->b || !f->lo || !f->hi || !f->findex || !f->mu)
-    return 0;
-  uint64_t s = seed;
-  for (int i = 0; i < n; i++) {
-    f->fblk[2 * i] = i / 3;
-    f->fblk[2 * i + 1] = (i / 3 + 1) % nc;
-    for (int k = 0; k < 12; k++) f->fJ[12 * i + k] = f->fK[12 * i + k] = unif(&s) - 0.5;
-    f->fd[i] = 1e-2;
-    f->b[i] = 2 * unif(&s) - 1;
-    f->lo[i] = 0;
-    f->hi[i] = INFINITY;
-    f->findex[i] = -1;
-    f->mu[i] = 0;
-  }
-  f->p = slv_problem_empty();
-  f->p.n = n;
-  f->p.storage = SLV_FACTORED;
-  f->p.nblk = nc;
-  f->p.fblk = f->fblk;
-  f->p.fJ = f->fJ;
-  f->p.fK = f->fK;
-  f->p.fd = f->fd;
-  f->p.b = f->b;
-  f->p.lo = f->lo;
-  f->p.hi = f->hi;
-  f->p.findex = f->findex;
-  f->p.mu = f->mu;
-  return 1;
-}
-
-static void fac_free(fac_problem *f) {
-  free(f->fblk);
-  free(f->fJ);
-  free(f->fK);
-  free(f->fd);
-  free(f->b);
-  free(f->lo);
-  free(f->hi);
-  free(f->findex);
-  free(f->mu);
-}
-
-/* slv_solve of p with `name` on `threads` threads, 20 sweeps from 0: its
- * status, and its message, x and w into the given buffers. */
-static slv_status fac_solve(const slv_problem *p, const char *name, int threads, double *x,
-                            double *w, slv_result *r) {
-  slv_options o = slv_options_default();
-  o.max_iter = 20;
-  o.threads = threads;
-  slv_workspace *ws = NULL;
-  memset(x, 0, (size_t)p->n * sizeof *x);
-  if (slv_workspace_new(slv_solver_find(name), p->n, &o, &ws) != SLV_OK) return SLV_ERR_NOMEM;
-  slv_status st = slv_solve(ws, p, &o, x, w, r);
-  slv_workspace_free(ws);
-  return st;
-}
-
 /* The same refusal, and the same message, on 1, 2 and 3 threads; the
  * message names `what`. */
 static void same_refusal(const slv_problem *p, const char *name, slv_status want,
@@ -570,11 +508,11 @@ static void same_refusal(const slv_problem *p, const char *name, slv_status want
   double *x = malloc(p->n * sizeof *x), *w = malloc(p->n * sizeof *w);
   CU_ASSERT_FATAL(x && w);
   slv_result r1, rt;
-  CU_ASSERT_EQUAL(fac_solve(p, name, 1, x, w, &r1), want);
+  CU_ASSERT_EQUAL(solve_p(p, name, 1, 20, x, w, &r1, NULL), want);
   if (!strstr(r1.message, what)) printf("\n  message: %s (wanted %s)", r1.message, what);
   CU_ASSERT(strstr(r1.message, what) != NULL);
   for (int t = 2; t <= 3; t++) {
-    CU_ASSERT_EQUAL(fac_solve(p, name, t, x, w, &rt), want);
+    CU_ASSERT_EQUAL(solve_p(p, name, t, 20, x, w, &rt, NULL), want);
     CU_ASSERT_STRING_EQUAL(rt.message, r1.message);
   }
   free(x);
@@ -588,8 +526,8 @@ static void same_refusal(const slv_problem *p, const char *name, slv_status want
  * in the second half of the rows, is refused with the message one thread
  * gives, naming the row; of two broken rows the first is named. */
 static void test_solve_checks(void) {
-  fac_problem f;
-  CU_ASSERT_FATAL(fac_make(&f, 5000, 17));
+  fprob f; /* 5000 contacts of a normal and two findex rows on 2500 blocks */
+  fprob_make_large(&f, 5000, 2500, 17);
   CU_ASSERT(f.n >= SLV_PAR_MIN_N);
   size_t bytes = (size_t)f.n * sizeof(double);
   double *x1 = malloc(bytes), *w1 = malloc(bytes), *xt = malloc(bytes), *wt = malloc(bytes);
@@ -597,11 +535,13 @@ static void test_solve_checks(void) {
   const char *names[2] = { "pgs_color", "pgs" };
   for (int k = 0; k < 2; k++) {
     slv_result r1, rt;
-    slv_status s1 = fac_solve(&f.p, names[k], 1, x1, w1, &r1);
+    slv_status s1 = solve_p(&f.p, names[k], 1, 20, x1, w1, &r1, NULL);
     CU_ASSERT(s1 == SLV_CONVERGED || s1 == SLV_MAX_ITER);
     CU_ASSERT(isfinite(r1.res.res_nat_inf));
     for (int t = 2; t <= 3; t++) {
-      CU_ASSERT_EQUAL(fac_solve(&f.p, names[k], t, xt, wt, &rt), s1);
+      int split = 0;
+      CU_ASSERT_EQUAL(solve_p(&f.p, names[k], t, 20, xt, wt, &rt, &split), s1);
+      CU_ASSERT_EQUAL(split, k == 0); /* pgs_color's sweep on the threads; pgs's on one */
       CU_ASSERT_EQUAL(memcmp(x1, xt, bytes), 0);
       CU_ASSERT_EQUAL(memcmp(w1, wt, bytes), 0);
       CU_ASSERT_EQUAL(memcmp(&rt.res, &r1.res, sizeof rt.res), 0);
@@ -611,33 +551,36 @@ static void test_solve_checks(void) {
     CU_ASSERT_EQUAL(memcmp(w1, wt, bytes), 0);
   }
 
-  double keep = f.fJ[12 * 12000 + 3];
+  double j12 = f.fJ[12 * 12000 + 3], k11 = f.fK[12 * 11000];
   f.fJ[12 * 12000 + 3] = NAN;
   same_refusal(&f.p, "pgs", SLV_ERR_INVALID, "row 12000:");
   f.fK[12 * 11000] = INFINITY; /* the first of two */
   same_refusal(&f.p, "pgs", SLV_ERR_INVALID, "row 11000:");
-  f.fK[12 * 11000] = f.fJ[12 * 11000];
-  f.fJ[12 * 12000 + 3] = keep;
+  f.fK[12 * 11000] = k11;
+  f.fJ[12 * 12000 + 3] = j12;
 
+  int slot1 = f.fblk[2 * 13000 + 1];
   f.fblk[2 * 13000 + 1] = f.nblk;
   same_refusal(&f.p, "pgs", SLV_ERR_INVALID, "(row 13000, slot 1)");
   f.fblk[2 * 13000 + 1] = f.fblk[2 * 13000];
   same_refusal(&f.p, "pgs", SLV_ERR_INVALID, "row 13000: both");
-  f.fblk[2 * 13000 + 1] = (13000 / 3 + 1) % f.nblk;
+  f.fblk[2 * 13000 + 1] = slot1;
 
-  f.lo[14000] = 2.0, f.hi[14000] = 1.0;
-  same_refusal(&f.p, "pgs", SLV_ERR_INVALID, "lo[14000]=2");
-  f.lo[14000] = 0.0, f.hi[14000] = INFINITY;
+  f.lo[14001] = 2.0, f.hi[14001] = 1.0; /* a normal row: its own bounds */
+  same_refusal(&f.p, "pgs", SLV_ERR_INVALID, "lo[14001]=2");
+  f.lo[14001] = 0.0, f.hi[14001] = INFINITY;
+  double b9 = f.b[9000];
   f.b[9000] = NAN;
   same_refusal(&f.p, "pgs", SLV_ERR_INVALID, "b[9000]");
-  f.b[9000] = 0.5;
+  f.b[9000] = b9;
+  int fx9500 = f.findex[9500];
   f.findex[9500] = 9500;
   same_refusal(&f.p, "pgs", SLV_ERR_INVALID, "findex[9500]=9500 refers to itself");
-  f.findex[9500] = -1;
+  f.findex[9500] = fx9500;
 
   /* A_ii = 0: the row's J and fd zero (a valid problem, refused by the
    * solvers that divide by A_ii) */
-  double saved[12];
+  double saved[12], d = f.fd[14500];
   memcpy(saved, f.fJ + 12 * 14500, sizeof saved);
   memset(f.fJ + 12 * 14500, 0, sizeof saved);
   f.fd[14500] = 0.0;
@@ -645,13 +588,14 @@ static void test_solve_checks(void) {
   same_refusal(&f.p, "pgs", SLV_ERR_UNSUPPORTED, "A(14500,14500)=0");
   same_refusal(&f.p, "pgs_color", SLV_ERR_UNSUPPORTED, "A(14500,14500)=0");
   memcpy(f.fJ + 12 * 14500, saved, sizeof saved);
-  f.fd[14500] = 1e-2;
+  f.fd[14500] = d;
+  CU_ASSERT_EQUAL(slv_problem_validate(&f.p, NULL, 0), SLV_OK);
 
   free(x1);
   free(w1);
   free(xt);
   free(wt);
-  fac_free(&f);
+  fprob_free(&f);
 
   /* a row kind the solver does not take (every factored solver takes them
    * all): the chain with its last 2000 contacts as plain rows and a findex

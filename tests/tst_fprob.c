@@ -20,14 +20,40 @@ void fprob_free(fprob *f) {
   free(f->finvm);
 }
 
+/* The reference A = J K^T + D, from dense copies of J and K over all
+ * 6 nblk columns. */
+static void dense_reference(fprob *f) {
+  int n = f->n, m = 6 * f->nblk;
+  f->A = calloc((size_t)n * n, sizeof(double));
+  double *Jd = calloc((size_t)n * m, sizeof(double)), *Kd = calloc((size_t)n * m, sizeof(double));
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 2; k++) {
+      int bb = f->fblk[2 * i + k];
+      if (bb < 0) continue;
+      for (int e = 0; e < 6; e++) {
+        Jd[(size_t)i * m + 6 * bb + e] = f->fJ[12 * i + 6 * k + e];
+        Kd[(size_t)i * m + 6 * bb + e] = f->fK[12 * i + 6 * k + e];
+      }
+    }
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double s = i == j ? f->fd[i] : 0.0;
+      for (int c = 0; c < m; c++) s += Jd[(size_t)i * m + c] * Kd[(size_t)j * m + c];
+      f->A[i + (size_t)j * n] = s;
+    }
+  free(Jd);
+  free(Kd);
+}
+
 /* A random contact-like problem: ncon groups of 3 rows (normal, two
  * friction rows findex'ed to it) on random block pairs (a slot is -1 with
  * probability 1/4, as for a static body), W_beta = B B^T / 6 + 0.5 I; or,
- * rigid, the rigid-body form (see tst_fprob.h). */
-static void make(fprob *f, int ncon, int nblk, unsigned long seed, int rigid) {
+ * rigid, the rigid-body form (see tst_fprob.h); with the dense reference A
+ * if dense. */
+static void make(fprob *f, int ncon, int nblk, unsigned long seed, int rigid, int dense) {
   gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(r, seed);
-  int n = 3 * ncon, m = 6 * nblk; /* rows; columns of J and K */
+  int n = 3 * ncon; /* rows */
   memset(f, 0, sizeof *f);
   f->n = n;
   f->nblk = nblk;
@@ -40,7 +66,6 @@ static void make(fprob *f, int ncon, int nblk, unsigned long seed, int rigid) {
   f->hi = malloc((size_t)n * sizeof(double));
   f->mu = calloc((size_t)n, sizeof(double));
   f->findex = malloc((size_t)n * sizeof(int));
-  f->A = calloc((size_t)n * n, sizeof(double));
   double *W = malloc(36 * (size_t)nblk * sizeof(double));
   if (rigid) f->finvm = malloc((size_t)nblk * sizeof(double));
   for (int bb = 0; bb < nblk; bb++) {
@@ -90,25 +115,7 @@ static void make(fprob *f, int ncon, int nblk, unsigned long seed, int rigid) {
       f->mu[i] = q == 0 ? 0.0 : 0.5;
     }
   }
-  /* the reference A: dense J and K over all 6 nblk columns, A = J K^T + D */
-  double *Jd = calloc((size_t)n * m, sizeof(double)), *Kd = calloc((size_t)n * m, sizeof(double));
-  for (int i = 0; i < n; i++)
-    for (int k = 0; k < 2; k++) {
-      int bb = f->fblk[2 * i + k];
-      if (bb < 0) continue;
-      for (int e = 0; e < 6; e++) {
-        Jd[(size_t)i * m + 6 * bb + e] = f->fJ[12 * i + 6 * k + e];
-        Kd[(size_t)i * m + 6 * bb + e] = f->fK[12 * i + 6 * k + e];
-      }
-    }
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++) {
-      double s = i == j ? f->fd[i] : 0.0;
-      for (int c = 0; c < m; c++) s += Jd[(size_t)i * m + c] * Kd[(size_t)j * m + c];
-      f->A[i + (size_t)j * n] = s;
-    }
-  free(Jd);
-  free(Kd);
+  if (dense) dense_reference(f);
   free(W);
   gsl_rng_free(r);
 
@@ -128,10 +135,16 @@ static void make(fprob *f, int ncon, int nblk, unsigned long seed, int rigid) {
   f->p = p;
 }
 
-void fprob_make(fprob *f, int ncon, int nblk, unsigned long seed) { make(f, ncon, nblk, seed, 0); }
+void fprob_make(fprob *f, int ncon, int nblk, unsigned long seed) {
+  make(f, ncon, nblk, seed, 0, 1);
+}
+
+void fprob_make_large(fprob *f, int ncon, int nblk, unsigned long seed) {
+  make(f, ncon, nblk, seed, 0, 0);
+}
 
 void fprob_make_rigid(fprob *f, int ncon, int nblk, unsigned long seed) {
-  make(f, ncon, nblk, seed, 1);
+  make(f, ncon, nblk, seed, 1, 1);
 }
 
 slv_problem fprob_dense(const fprob *f) {

@@ -16,6 +16,8 @@
  * point, as body 1 sees it); K's linear columns are finvm J's, one
  * multiply each (as libdynamics forms them).
  * fprob_residual(f, x) judges a solution without the library.
+ * fprob_make_large: fprob_make without the dense reference (A = NULL), for
+ * sizes whose n^2 entries do not fit; fprob_dense and fprob_residual need A.
  */
 #ifndef TST_FPROB_H
 #define TST_FPROB_H
@@ -34,6 +36,7 @@ typedef struct {
 
 void fprob_make(fprob *f, int ncon, int nblk, unsigned long seed);
 void fprob_make_rigid(fprob *f, int ncon, int nblk, unsigned long seed);
+void fprob_make_large(fprob *f, int ncon, int nblk, unsigned long seed);
 void fprob_free(fprob *f);
 slv_problem fprob_dense(const fprob *f);
 /* The test's own natural-map residual of x (inf-norm), from the dense A
