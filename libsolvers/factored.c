@@ -112,14 +112,26 @@ void slv_fac_ktx_threads(const slv_fac *f, const double *x, double *t, int threa
   }
 }
 
-void slv_fac_w_threads(const slv_fac *f, const double *x, const double *b, double *w, double *t,
-                       int threads) {
-  slv_fac_ktx_threads(f, x, t, threads);
-#pragma omp parallel for num_threads(slv_par_threads(threads, f->n)) schedule(static)
-  for (int i = 0; i < f->n; i++) { /* slv_fac_w_rows's sums with one slice */
+/* Rows [i0, i1) of w from t = K^T x: slv_fac_w_rows's sums with one slice. */
+static void w_rows(const slv_fac *f, const double *x, const double *b, double *w, const double *t,
+                   int i0, int i1) {
+  for (int i = i0; i < i1; i++) {
     double r = slv_fac_row(f, i, t, x[i]);
     w[i] = b ? b[i] + r : r;
   }
+}
+
+void slv_fac_w_threads(const slv_fac *f, const double *x, const double *b, double *w, double *t,
+                       int threads) {
+  slv_fac_ktx_threads(f, x, t, threads);
+  int nt = slv_par_threads(threads, f->n);
+  if (nt == 1) {
+    w_rows(f, x, b, w, t, 0, f->n);
+    return;
+  }
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (int v = 0; v < nt; v++)
+    w_rows(f, x, b, w, t, (int)((long long)f->n * v / nt), (int)((long long)f->n * (v + 1) / nt));
 }
 
 /* Sort one row's columns (and values) by insertion: rows hold the contacts

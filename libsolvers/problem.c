@@ -309,21 +309,28 @@ slv_status slv_problem_validate_threads(const slv_problem *p, int threads, char 
   return validate(p, 1, msg, len); /* the first rule broken, named as on one thread */
 }
 
-/* The diagonal of A in slv_diag's arithmetic: is every A_ii > 0?  On up to
- * `threads` threads (a yes or no: the same for every count). */
+/* Is every A_ii > 0 over rows [i0, i1), in slv_diag's arithmetic? */
+static int diag_positive_rows(const slv_problem *p, int i0, int i1) {
+  if (p->storage == SLV_FACTORED) { /* the view made once */
+    slv_fac f = slv_fac_of(p);
+    for (int i = i0; i < i1; i++)
+      if (!(slv_fac_diag(&f, i) > 0)) return 0;
+    return 1;
+  }
+  for (int i = i0; i < i1; i++)
+    if (!(slv_diag(p, i) > 0)) return 0;
+  return 1;
+}
+
+/* Every A_ii > 0?  On up to `threads` threads (a yes or no: the same for
+ * every count). */
 int slv_diag_positive(const slv_problem *p, int threads) {
   int nt = slv_par_threads(threads, p->n), ok[SLV_THREADS_MAX];
+  if (nt == 1) return diag_positive_rows(p, 0, p->n);
 #pragma omp parallel for num_threads(nt) schedule(static)
-  for (int v = 0; v < nt; v++) {
-    int i1 = (int)((long long)p->n * (v + 1) / nt), good = 1;
-    int i = (int)((long long)p->n * v / nt);
-    if (p->storage == SLV_FACTORED) { /* slv_diag's arithmetic, the view made once */
-      slv_fac f = slv_fac_of(p);
-      for (; i < i1 && good; i++) good = slv_fac_diag(&f, i) > 0;
-    }
-    for (; i < i1 && good; i++) good = slv_diag(p, i) > 0;
-    ok[v] = good;
-  }
+  for (int v = 0; v < nt; v++)
+    ok[v] = diag_positive_rows(p, (int)((long long)p->n * v / nt),
+                               (int)((long long)p->n * (v + 1) / nt));
   int all = 1;
   for (int v = 0; v < nt; v++) all = all && ok[v];
   return all;

@@ -132,18 +132,17 @@ slv_status slv_solver_accepts_threads(const slv_solver *s, const slv_problem *p,
     slv_msgf(msg, len, "%s does not handle Coulomb cones (%d cones)", s->name, p->ncones);
     return SLV_ERR_UNSUPPORTED;
   }
-  {
-    /* on threads a yes or no per range, then the message from one thread */
-    int nt = slv_par_threads(threads, p->n), ok[SLV_THREADS_MAX];
+  int nt = slv_par_threads(threads, p->n), all = 1;
+  if (nt > 1) { /* a yes or no per range; on a no, the message from one thread */
+    int ok[SLV_THREADS_MAX];
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (int v = 0; v < nt; v++)
       ok[v] = rows_accepted(s, p, (int)((long long)p->n * v / nt),
                             (int)((long long)p->n * (v + 1) / nt), NULL, 0) == SLV_OK;
-    int all = 1;
     for (int v = 0; v < nt; v++) all = all && ok[v];
-    slv_status st = all ? SLV_OK : rows_accepted(s, p, 0, p->n, msg, len);
-    if (st) return st;
   }
+  slv_status st = nt > 1 && all ? SLV_OK : rows_accepted(s, p, 0, p->n, msg, len);
+  if (st) return st;
   if (c & SLV_CAP_NEEDS_SYMMETRIC) {
     int i, j;
     if (!slv_is_symmetric_threads(p, 1e-12, &i, &j, threads)) {

@@ -266,16 +266,16 @@ slv_residuals slv_residual_threads(const slv_problem *p, const double *x, const 
   }
   rchunk ch[RES_CHUNKS];
   int rows = chunk_rows(n), nc = (int)(((long long)n + rows - 1) / rows);
-  if (w) {
-#pragma omp parallel for num_threads(slv_par_threads(threads, n)) schedule(static)
+  int nt = w ? slv_par_threads(threads, n) : 1;
+  if (nt > 1) {
+#pragma omp parallel for num_threads(nt) schedule(static)
     for (int c = 0; c < nc; c++)
       chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), NULL, NULL, &ch[c]);
-  } else {
+  } else { /* no team at all: solvers measure small problems in their loops */
     double t[6 * RES_BLOCKS];
     int t_done = 0;
     for (int c = 0; c < nc; c++)
-      chunk_into(p, x, NULL, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), t, &t_done,
-                 &ch[c]);
+      chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), t, &t_done, &ch[c]);
   }
   return merge_chunks(p, ch, nc);
 }
