@@ -35,7 +35,7 @@
  * times %.6g.  At the end one JSON object goes to stdout: scene, solver,
  * friction, steps, dt, max_iter, threads (--threads: the solves'
  * opt.threads), threaded_solves (the solves that did run on those threads:
- * pgs_wide's or pgs_color's plan split, a large world; docs/solvers.md,
+ * pgs_wide's, pgs_color's or pgs_part's plan split, a large world; docs/solvers.md,
  * "Threads"), omega, margin, warm_factor, slop, bodies, contacts_mean
  * (all steps), contacts_mean_timed (the last 80 %), contacts_max,
  * not_converged (steps whose solve did not converge), energy_start/_end, kinetic_end,
@@ -286,11 +286,12 @@ void cli_world_usage(FILE *f) {
              "  --max-pivots N      pivots per step of lemke and dantzig (default: their\n"
              "                      automatic budget, which grows with the size)\n"
              "  --tol T             solver tolerance (default: library's, 1e-8)\n"
-             "  --omega W           pgs, pgs_wide, pgs_color relaxation (default 0.8)\n"
+             "  --omega W           pgs, pgs_wide, pgs_color, pgs_part relaxation (default 0.8)\n"
              "  --threads T         OpenMP threads of the solves (default 1): pgs_wide and\n"
              "                      pgs_color sweep a large world's independent rows on T\n"
-             "                      threads, with the same results as on 1 (docs/solvers.md,\n"
-             "                      \"Threads\")\n"
+             "                      threads, with the same results as on 1; pgs_part sweeps\n"
+             "                      T parts of the bodies at once, deterministic for each T\n"
+             "                      (docs/solvers.md, \"Threads\", \"pgs_part\")\n"
              "  --warm-start on|off start each solve from the last step's impulses (default on)\n"
              "  --margin M          collision margin in m: speculative contacts (default 0.002)\n"
              "  --warm-factor F     scale of the kept impulses, in [0, 1] (default 1)\n"
@@ -305,7 +306,7 @@ void cli_world_usage(FILE *f) {
              "  --cone-law L        coulomb (default, De Saxce) or associated\n"
              "  --on-failure P      what a step does when its solve failed (any status but\n"
              "                      converged, except the sweep budget of pgs, pgs_wide,\n"
-             "                      pgs_color, nsgs):\n"
+             "                      pgs_color, pgs_part, nsgs):\n"
              "                      fallback (default: solve again with the fallback solver\n"
              "                      from the better of x and the warm start, then apply the\n"
              "                      best of its x, the solver's x, the warm start and no\n"
@@ -315,7 +316,7 @@ void cli_world_usage(FILE *f) {
              "  --fallback-solver S the fallback's solver (default pgs; nsgs with --friction\n"
              "                      cone)\n"
              "  --fallback-max-iter N  the fallback's iterations (default 200)\n"
-             "environment: LCPLAB_NO_AVX2=1 runs pgs_wide and pgs_color without their AVX2\n"
+             "environment: LCPLAB_NO_AVX2=1 runs pgs_wide, pgs_color, pgs_part without AVX2\n"
              "lanes (the same iterates; to time that path)\n"
              "\n"
              "scenes:\n");
@@ -839,14 +840,15 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   return print_summary(s, wa, K, E0, wall);
 }
 
-/* The solves' log (opt.log_level_fn): counts the pgs_wide and pgs_color
- * plans that ran on threads ("... N levels on T threads: ...", "... N
- * colours on T threads: ..."), for the JSON's
+/* The solves' log (opt.log_level_fn): counts the pgs_wide, pgs_color and
+ * pgs_part plans that ran on threads ("... N levels on T threads: ...",
+ * "... N colours on T threads: ...", "... N parts on T threads, ..."), for the JSON's
  * threaded_solves; the other lines are dropped, as without a callback. */
 static void count_split(void *ctx, slv_log_level level, const char *line) {
   (void)level;
   if ((strncmp(line, "pgs_wide:", 9) == 0 && strstr(line, " levels on ")) ||
-      (strncmp(line, "pgs_color:", 10) == 0 && strstr(line, " colours on ")))
+      (strncmp(line, "pgs_color:", 10) == 0 && strstr(line, " colours on ")) ||
+      (strncmp(line, "pgs_part:", 9) == 0 && strstr(line, " parts on ")))
     ((sim_counts *)ctx)->split++;
 }
 

@@ -5,7 +5,7 @@
  *
  * A failed solve: any status but converged, except the budget stop (max_iter
  * after iterations > 0, finite res_nat_inf) of a Gauss-Seidel solver -- pgs,
- * pgs_wide, pgs_color, nsgs -- whose every sweep solves each row (or contact) exactly
+ * pgs_wide, pgs_color, pgs_part, nsgs -- whose every sweep solves each row (or contact) exactly
  * given its neighbours, so that a truncated run is still a consistent set of
  * sequential impulses (Catto 2005, "Iterative dynamics with temporal
  * coherence"): the normal mode of a fixed-sweep simulation.  The natural map
@@ -58,7 +58,8 @@
 /* The Gauss-Seidel solvers, whose budget stop is not a failure (header). */
 static int sweeps_rows(const slv_solver *s) {
   return strcmp(s->name, "pgs") == 0 || strcmp(s->name, "pgs_wide") == 0 ||
-         strcmp(s->name, "pgs_color") == 0 || strcmp(s->name, "nsgs") == 0;
+         strcmp(s->name, "pgs_color") == 0 || strcmp(s->name, "pgs_part") == 0 ||
+         strcmp(s->name, "nsgs") == 0;
 }
 
 int dyn_solve_failed(const dyn_world *w, const slv_result *res) {

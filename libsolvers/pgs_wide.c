@@ -156,11 +156,53 @@
  * and why not always, is measured in docs/solvers.md ("Threads"); on one
  * thread it is slower than pgs_wide.
  *
+ * pgs_part (a third solver on this file's machinery: the state's part
+ * flag; partitioned Gauss-Seidel, as distributed-memory smoothers split a
+ * sweep into processor interiors and boundary colours, Adams 2001).  On
+ * one thread, and whenever its plan does not split, it is pgs_wide: the
+ * same plan, the same iterates (pgs's), the same bits.  On opt.threads =
+ * T > 1 threads, in the lanes, from WIDE_PAR_MIN_GROUPS groups on: the
+ * bodies are cut into T parts and each thread sweeps its part's rows in
+ * pgs_wide's order while the others sweep theirs; the rows between parts
+ * (the separator) follow, coloured as pgs_color colours.  Concretely:
+ * each block's first row is the first row of the first group on it, each
+ * group spans [glo, ghi] of its blocks' first rows, and the cuts 0 = c_0
+ * <= c_1 <= ... <= c_T = n + 1 are placed in turn, c_{u+1} the first row
+ * c >= c_u at which (T - u - 1) times the rows of the groups with glo >=
+ * c_u and ghi < c reach the rows of the groups with glo >= c (part u's
+ * interior as large as an equal share of what lies past it:
+ * partition_cuts).  A group whose span lies between two cuts, and whose
+ * findex rows are its own, is interior to that part; any other group is
+ * on the separator.  Why the first rows: a world's rows come in its
+ * broadphase's order (pairs along the sweep axis), so a body's first row
+ * says where along that axis it is first met, and the cuts are planes
+ * across the pile (pile 5000: 6 % of the rows on the separator at step
+ * 150).  The plan's level 0 is the interiors, part u's groups batched
+ * first fit as pgs_wide batches a problem (each part on its own thread:
+ * its blocks, batches and rows are its own), parts one after another;
+ * levels 1, 2, ... are the separator's colours (color_group among
+ * separator groups only: the interiors are swept before, so they
+ * constrain nothing), cut into parts of equal work as pgs_color's
+ * colours; then the separator's overflow rows.  Part u of level 0 is
+ * swept by thread u, and each colour's parts by the threads, with a
+ * barrier after each level.  Every row does pgs's step, so a sweep is
+ * pgs's sweep of the rows permuted into that order (each part's groups in
+ * group order, then each colour's in group order, then the overflow rows);
+ * t = K^T x at the start and at the check sweeps is summed by the levels
+ * (color_ktx: a part's groups one after another, a colour's once a
+ * block).  The plan depends on T, so the iterates are deterministic for a
+ * given T, not the same across T; it falls back to pgs_wide's plan when a
+ * part has fewer than WIDE_PAR_MIN_BATCHES interior batches.  What it
+ * buys over pgs_color: each thread's sweep is pgs_wide's order over half
+ * the bodies (pgs_color's colour order costs 23 % more a sweep on one
+ * thread), and its one thread is pgs_wide's; docs/solvers.md, "pgs_part".
+ *
  * With a log callback set, each solve logs its plan (SLV_LOG_DEBUG): rows, batches, busy lane
  * slots, sequential rows (and, on threads, the levels and the threads) and
  * the sweep taken; pgs_color's names its overflow rows and colours (and
- * "on T threads" when it splits).  docs/solvers.md, "pgs_wide",
- * "pgs_color".
+ * "on T threads" when it splits), pgs_part's its parts, separator rows and
+ * colours when it splits.  docs/solvers.md, "pgs_wide", "pgs_color",
+ * "pgs_part".
  */
 #include "slv_internal.h"
 
@@ -205,6 +247,9 @@ enum {
 typedef struct {
   void *pgs;     /* pgs's state, for dense and CSR problems */
   int color;     /* pgs_color: the groups in colour order (see "pgs_color" below) */
+  int part;      /* pgs_part: on threads, the groups by parts and a separator ("pgs_part") */
+  int own_ktx;   /* this solve's start and t = K^T x go by the plan's levels (color_ktx):
+                    pgs_color, and pgs_part when its plan splits */
   int cap;       /* plan length: 8 n_max (a batch of L row steps takes 4 L or 8 L) */
   int have_avx2; /* the CPU has AVX2 */
   int lanes;     /* this solve sweeps in the AVX2 lanes (have_avx2, opt->simd auto) */
@@ -468,6 +513,48 @@ static int group_and_level(wide_state *s, const slv_op *op) {
   return ng;
 }
 
+/* Where a coloured group marks what later groups must avoid: each block's
+ * colours so far (used), and from row fwd_from on each row's colours of
+ * the earlier groups whose findex rows it holds (fwd; fwd_from = n until
+ * the first such group). */
+typedef struct {
+  uint64_t *used, *fwd;
+  int fwd_from;
+} color_marks;
+
+/* The colour of group [i, e) on blocks b0, b1 (see group_and_color): the
+ * smallest below WIDE_COLORS that neither block holds, nor the group of
+ * one of its rows' earlier findex rows (rowb[f] < WIDE_COLORS: a colour;
+ * other values put no constraint), nor an earlier group with a findex row
+ * in it; WIDE_SEQ if all are taken.  Marks the colour in cm. */
+static int color_group(const wide_state *s, const slv_problem *p, color_marks *cm, int b0, int b1,
+                       int i, int e) {
+  int ahead = 0;
+  uint64_t taken = (b0 >= 0 ? cm->used[b0] : 0) | (b1 >= 0 ? cm->used[b1] : 0);
+  for (int r = i; p->findex && r < e; r++) {
+    int f = p->findex[r];
+    if (r >= cm->fwd_from) taken |= cm->fwd[r];
+    if (f >= e)
+      ahead = 1;
+    else if (f >= 0 && f < i && s->rowb[f] < WIDE_COLORS)
+      taken |= UINT64_C(1) << s->rowb[f];
+  }
+  if (!~taken) return WIDE_SEQ;
+  int c = __builtin_ctzll(~taken);
+  uint64_t bit = UINT64_C(1) << c;
+  if (b0 >= 0) cm->used[b0] |= bit;
+  if (b1 >= 0) cm->used[b1] |= bit;
+  if (ahead) { /* the later groups holding its findex rows must avoid c */
+    if (cm->fwd_from == p->n) {
+      memset(cm->fwd + e, 0, (size_t)(p->n - e) * sizeof *cm->fwd);
+      cm->fwd_from = e;
+    }
+    for (int r = i; r < e; r++)
+      if (p->findex[r] >= e) cm->fwd[p->findex[r]] |= bit;
+  }
+  return c;
+}
+
 /* pgs_color's schedule (see "pgs_color" in the header): each group, in
  * group order, takes the smallest colour below WIDE_COLORS that no earlier
  * group on either of its blocks holds, nor an earlier group it shares a
@@ -482,47 +569,214 @@ static int group_and_level(wide_state *s, const slv_op *op) {
  * on), s->nfree the groups per colour. */
 static int group_and_color(wide_state *s, const slv_op *op) {
   const slv_problem *p = op->p;
-  int n = p->n, ng = 0, nl = 0, fwd_from = n; /* fwd[r] is defined for r >= fwd_from */
+  int n = p->n, ng = 0, nl = 0;
   const int *fb = op->f.blk;
-  uint64_t *used = (uint64_t *)op->t; /* per block: the colours of its groups so far */
-  uint64_t *fwd = (uint64_t *)s->xp;  /* per row: the colours of earlier groups reading it */
-  int *per = s->nfree;                /* groups per colour */
-  memset(used, 0, (size_t)op->f.nb * sizeof *used);
+  color_marks cm = { (uint64_t *)op->t, (uint64_t *)s->xp, n };
+  int *per = s->nfree; /* groups per colour */
+  memset(cm.used, 0, (size_t)op->f.nb * sizeof *cm.used);
   memset(per, 0, ((size_t)(n < WIDE_COLORS ? n : WIDE_COLORS) + 1) * sizeof *per);
   for (int i = 0, e; i < n; i = e) {
-    int b0 = fb[2 * i], b1 = fb[2 * i + 1], ahead = 0;
     e = group_end(&op->f, i);
-    uint64_t taken = (b0 >= 0 ? used[b0] : 0) | (b1 >= 0 ? used[b1] : 0);
-    for (int r = i; p->findex && r < e; r++) {
-      int f = p->findex[r];
-      if (r >= fwd_from) taken |= fwd[r];
-      if (f >= e)
-        ahead = 1;
-      else if (f >= 0 && f < i && s->rowb[f] != WIDE_SEQ)
-        taken |= UINT64_C(1) << s->rowb[f];
-    }
-    int c = WIDE_SEQ;
-    if (~taken) {
-      c = __builtin_ctzll(~taken);
-      uint64_t bit = UINT64_C(1) << c;
-      if (b0 >= 0) used[b0] |= bit;
-      if (b1 >= 0) used[b1] |= bit;
+    int c = color_group(s, p, &cm, fb[2 * i], fb[2 * i + 1], i, e);
+    if (c != WIDE_SEQ) {
       per[c]++;
       if (c + 1 > nl) nl = c + 1;
-      if (ahead) { /* the later groups holding its findex rows must avoid c */
-        if (fwd_from == n) {
-          memset(fwd + e, 0, (size_t)(n - e) * sizeof *fwd);
-          fwd_from = e;
-        }
-        for (int r = i; r < e; r++)
-          if (p->findex[r] >= e) fwd[p->findex[r]] |= bit;
-      }
     }
     for (int r = i; r < e; r++) s->rowb[r] = c;
     s->gfirst[ng++] = i;
   }
   s->gfirst[ng] = n;
   levels_into_batches(s, ng, nl);
+  return ng;
+}
+
+/* Whether a row of group [i, e) has its findex row outside the group. */
+static int findex_outside(const slv_problem *p, int i, int e) {
+  for (int r = i; p->findex && r < e; r++)
+    if (p->findex[r] >= 0 && (p->findex[r] < i || p->findex[r] >= e)) return 1;
+  return 0;
+}
+
+/* The cuts of pgs_part's partition (see "pgs_part" in the header), from
+ * each group's span [glo[g], ghi[g]] of first-seen rows of its blocks:
+ * cut[0] = 0 <= cut[1] <= ... <= cut[np] = n + 1, cut[u + 1] the first
+ * row c at which the groups with glo >= cut[u] and ghi < c (part u's
+ * interior) hold as many rows as an equal share of what lies at or past c
+ * (the rows of groups with glo >= c).  Scratch: cnt (n + 2), nfree (n + 1)
+ * and byhi (ng: the groups by ghi). */
+static void partition_cuts(wide_state *s, int n, int ng, const int *glo, const int *ghi, int np,
+                           int *byhi, int *cut) {
+  const int *gf = s->gfirst;
+  int *past = s->cnt, *at = s->nfree; /* past[c]: rows of groups with glo >= c */
+  memset(past, 0, ((size_t)n + 2) * sizeof *past);
+  memset(at, 0, ((size_t)n + 1) * sizeof *at);
+  for (int g = 0; g < ng; g++) {
+    past[glo[g]] += gf[g + 1] - gf[g];
+    at[ghi[g]]++;
+  }
+  for (int c = n - 1; c >= 0; c--) past[c] += past[c + 1];
+  for (int c = 0, acc = 0; c <= n; c++) { /* counting sort by ghi */
+    int k = at[c];
+    at[c] = acc;
+    acc += k;
+  }
+  for (int g = 0; g < ng; g++) byhi[at[ghi[g]]++] = g;
+  cut[0] = 0;
+  int q = 0; /* byhi[0 .. q) have ghi < c */
+  for (int u = 0; u + 1 < np; u++) {
+    long long in = 0;
+    int c = cut[u];
+    while (c <= n && in * (np - u - 1) < past[c]) {
+      for (; q < ng && ghi[byhi[q]] == c; q++)
+        if (glo[byhi[q]] >= cut[u]) in += gf[byhi[q] + 1] - gf[byhi[q]];
+      c++;
+    }
+    cut[u + 1] = c;
+  }
+  cut[np] = n + 1;
+}
+
+/* The part of first-seen row r between the cuts. */
+static int part_of(const int *cut, int np, int r) {
+  int u = 0;
+  while (u + 1 < np && r >= cut[u + 1]) u++;
+  return u;
+}
+
+/* pgs_part's classes (see "pgs_part" in the header): each block's first
+ * row (the first row of the first group on it), each group's span of its
+ * blocks' first rows, the cuts (partition_cuts), and then a group whose
+ * span lies between two cuts and whose findex rows are its own is
+ * interior to that part u (cls[g] = u, counted in size[u]), any other one
+ * on the separator (cls[g] = -1).  Sets gfirst and rowb = WIDE_COLORS (no
+ * colour) on every row.  first: per block; glo, ghi, byhi: per group. */
+static int partition_groups(wide_state *s, const slv_op *op, int np, int *first, int *cls,
+                            int *size) {
+  const slv_problem *p = op->p;
+  const int *fb = op->f.blk;
+  int n = p->n, ng = 0, cut[SLV_THREADS_MAX + 1];
+  int *glo = s->bL, *ghi = s->bh, *byhi = s->bk; /* set again by lay_out */
+  for (int b = 0; b < op->f.nb; b++) first[b] = -1;
+  for (int i = 0, e; i < n; i = e) {
+    int b0 = fb[2 * i], b1 = fb[2 * i + 1];
+    e = group_end(&op->f, i);
+    if (b0 >= 0 && first[b0] < 0) first[b0] = i;
+    if (b1 >= 0 && first[b1] < 0) first[b1] = i;
+    int f0 = b0 >= 0 ? first[b0] : i, f1 = b1 >= 0 ? first[b1] : f0;
+    if (b0 < 0) f0 = f1;
+    glo[ng] = f0 < f1 ? f0 : f1;
+    ghi[ng] = f0 < f1 ? f1 : f0;
+    for (int r = i; r < e; r++) s->rowb[r] = WIDE_COLORS;
+    s->gfirst[ng++] = i;
+  }
+  s->gfirst[ng] = n;
+  partition_cuts(s, n, ng, glo, ghi, np, byhi, cut);
+  for (int u = 0; u < np; u++) size[u] = 0;
+  for (int g = 0; g < ng; g++) {
+    int u = part_of(cut, np, glo[g]);
+    if (ghi[g] >= cut[u + 1] || findex_outside(p, s->gfirst[g], s->gfirst[g + 1]))
+      u = -1;
+    else
+      size[u]++;
+    cls[g] = u;
+  }
+  return ng;
+}
+
+/* pgs_part's first fit of part u's interior groups (cls[g] = u) into
+ * batches [b0, b1), as group_and_schedule batches a whole problem: each in
+ * group order takes the first batch with a free lane after every earlier
+ * batch of the part on either of its blocks (next: per block, 1 + that
+ * batch).  Returns the batches used (a prefix of the range: a group's
+ * batch is at most b0 + the groups before it). */
+static int first_fit_part(wide_state *s, const slv_op *op, const int *cls, int u, int b0, int b1,
+                          int *next) {
+  const int *fb = op->f.blk, *gf = s->gfirst;
+  int used = 0;
+  for (int b = b0; b < b1; b++) { /* only its own: the next part's b0 is b1 */
+    s->nfree[b] = b;
+    s->cnt[b] = 0;
+  }
+  for (int g = 0; gf[g] < op->n; g++) {
+    if (cls[g] != u) continue;
+    int i = gf[g], e = gf[g + 1], k0 = fb[2 * i], k1 = fb[2 * i + 1], c = b0;
+    if (k0 >= 0) c = next[k0] > c ? next[k0] : c;
+    if (k1 >= 0) c = next[k1] > c ? next[k1] : c;
+    c = first_free(s->nfree, c); /* below b1: batch b1 - 1 holds one group at most */
+    if (++s->cnt[c] == WIDE_BATCH) s->nfree[c] = c + 1;
+    if (k0 >= 0) next[k0] = c + 1;
+    if (k1 >= 0) next[k1] = c + 1;
+    if (c + 1 - b0 > used) used = c + 1 - b0;
+    for (int r = i; r < e; r++) s->rowb[r] = c;
+  }
+  return used;
+}
+
+/* pgs_part's schedule (see "pgs_part" in the header): level 0 holds the
+ * parts' interiors, part u's groups batched first fit as pgs_wide batches
+ * (in group order, a batch after every earlier batch of the part on
+ * either block), parts one after another; levels 1, 2, ... are the
+ * separator's colours (color_group among separator groups only: the
+ * interiors are swept before), cut into batches as levels are.  Sets
+ * nbat, cnt, rowb (each row's batch), lvl, nlev and level 0's parts in
+ * pst; returns the number of groups, or -1 if a part has fewer than
+ * WIDE_PAR_MIN_BATCHES interior batches (too small to be worth a thread).
+ * The operator's t holds per-block colours, parts and first-fit marks
+ * meanwhile, s->gsorted each group's class. */
+static int group_and_partition(wide_state *s, const slv_op *op, int np) {
+  const slv_problem *p = op->p;
+  const int *fb = op->f.blk, nb = op->f.nb;
+  uint64_t *used = (uint64_t *)op->t;
+  int *first = (int *)(used + nb), *next = first + nb, *cls = s->gsorted;
+  int size[SLV_THREADS_MAX + 1], base[SLV_THREADS_MAX + 1], off[SLV_THREADS_MAX + 1];
+  int nbu[SLV_THREADS_MAX] = { 0 }, per[WIDE_COLORS] = { 0 }, seen[WIDE_COLORS] = { 0 }, nl = 0;
+  int ng = partition_groups(s, op, np, first, cls, size);
+  /* the separator's colours */
+  color_marks cm = { used, (uint64_t *)s->xp, p->n };
+  memset(used, 0, (size_t)nb * sizeof *used);
+  for (int g = 0; g < ng; g++) {
+    if (cls[g] >= 0) continue;
+    int i = s->gfirst[g], e = s->gfirst[g + 1];
+    int c = color_group(s, p, &cm, fb[2 * i], fb[2 * i + 1], i, e);
+    if (c != WIDE_SEQ) {
+      per[c]++;
+      if (c + 1 > nl) nl = c + 1;
+    }
+    for (int r = i; r < e; r++) s->rowb[r] = c;
+  }
+  /* the interiors, first fit, part u's batches from base[u] on: each
+   * part by a thread of its own (its blocks, batches and rows are its own) */
+  base[0] = 0;
+  for (int u = 0; u < np; u++) base[u + 1] = base[u] + size[u];
+  memset(next, 0, (size_t)nb * sizeof *next);
+#pragma omp parallel for num_threads(np) schedule(static, 1)
+  for (int u = 0; u < np; u++) nbu[u] = first_fit_part(s, op, cls, u, base[u], base[u + 1], next);
+  off[0] = 0;
+  for (int u = 0; u < np; u++) {
+    if (nbu[u] < WIDE_PAR_MIN_BATCHES) return -1;
+    off[u + 1] = off[u] + nbu[u];
+    for (int j = 0; j < nbu[u]; j++) s->cnt[off[u] + j] = s->cnt[base[u] + j]; /* off <= base */
+  }
+  /* the levels: the interiors, then a level per colour */
+  s->nlev = 1 + nl;
+  s->lvl[0] = 0;
+  s->lvl[1] = off[np];
+  for (int c = 0; c < nl; c++)
+    s->lvl[c + 2] = s->lvl[c + 1] + (per[c] + WIDE_BATCH - 1) / WIDE_BATCH;
+  s->nbat = s->lvl[s->nlev];
+  memset(s->cnt + off[np], 0, ((size_t)s->nbat - off[np] + 1) * sizeof *s->cnt);
+  for (int g = 0; g < ng; g++) {
+    int i = s->gfirst[g], e = s->gfirst[g + 1], u = cls[g], bt = s->rowb[i];
+    if (u >= 0) {
+      bt = bt - base[u] + off[u];
+    } else if (bt != WIDE_SEQ) {
+      int c = bt;
+      bt = s->lvl[c + 1] + seen[c]++ / WIDE_BATCH;
+      s->cnt[bt]++;
+    }
+    for (int r = i; r < e; r++) s->rowb[r] = bt;
+  }
+  for (int u = 0; u < np; u++) s->pst[u] = off[u];
   return ng;
 }
 
@@ -651,7 +905,7 @@ static void sort_groups(wide_state *s, int ng) {
  * positions (halves x row steps: a batch of four-point box manifolds,
  * 12 row steps, is four times one of single contacts).  Uses s->bk as
  * scratch (lay_out sets it afterwards). */
-static void split_levels(wide_state *s) {
+static void split_levels(wide_state *s, int from) {
   const int np = s->np, *gf = s->gfirst;
   int *w = s->bk;
   for (int bt = 0, q = 0; bt < s->nbat; bt++) {
@@ -663,7 +917,7 @@ static void split_levels(wide_state *s) {
     w[bt] = (m > 4 ? 2 : 1) * L;
     q += m;
   }
-  for (int l = 0; l < s->nlev; l++) {
+  for (int l = from; l < s->nlev; l++) {
     int b0 = s->lvl[l], b1 = s->lvl[l + 1], u = 0;
     long long tot = 0, acc = 0;
     for (int bt = b0; bt < b1; bt++) tot += w[bt];
@@ -927,6 +1181,11 @@ static void plan(wide_state *s, const slv_op *op, double omega, int threads) {
     if (threads > 1 && ng >= WIDE_PAR_MIN_GROUPS && s->nlev >= 1 && threads * s->nlev < op->n &&
         s->nbat >= WIDE_PAR_MIN_BATCHES * threads * s->nlev)
       s->np = threads;
+  } else if (s->part && threads > 1 && op->n >= WIDE_PAR_MIN_GROUPS) {
+    /* parts and a separator, if every part is large enough; else one
+     * thread's first fit, pgs_wide's plan */
+    ng = group_and_partition(s, op, threads);
+    if (ng >= 0) s->np = threads;
   } else if (threads > 1 && op->n >= WIDE_PAR_MIN_GROUPS) {
     /* the level schedule, kept if it is large and wide enough to split
      * (then nlev >= 1: wide_sweeps_par relies on a barrier per level) */
@@ -942,7 +1201,8 @@ static void plan(wide_state *s, const slv_op *op, double omega, int threads) {
     s->nlev = 0;
   }
   sort_groups(s, ng);
-  if (s->np > 1) split_levels(s);
+  s->own_ktx = s->color || (s->part && s->np > 1);
+  if (s->np > 1) split_levels(s, s->part ? 1 : 0); /* pgs_part's level 0: its parts */
   lay_out(s, op, ng);
   fill_all_rows(s, op, omega);
   s->compact = 0;
@@ -1233,7 +1493,9 @@ static void reset_parts(wide_state *s) {
   memset(s->pm, 0, WIDE_PAD * (size_t)s->np * sizeof *s->pm);
 }
 
-static const char *wide_name(const wide_state *s) { return s->color ? "pgs_color" : "pgs_wide"; }
+static const char *wide_name(const wide_state *s) {
+  return s->color ? "pgs_color" : s->part ? "pgs_part" : "pgs_wide";
+}
 
 /* The plan, through the log callback at SLV_LOG_DEBUG (once a solve, only
  * if one is set): what the lanes hold and which sweep runs, so that a
@@ -1244,7 +1506,15 @@ static void log_plan(const wide_state *s, const slv_problem *p, const slv_option
   const char *how = !s->lanes    ? "rows one at a time (no AVX2 lanes)"
                     : s->compact ? "AVX2 lanes, compact rigid-body rows"
                                  : "AVX2 lanes, full rows";
-  if (s->color && s->np > 1)
+  if (s->part && s->np > 1) {
+    int k0, k1, sep = 0;
+    batch_span(s, s->lvl[1], s->nbat, &k0, &k1);
+    for (int k = k0; k < k1; k++) sep += s->order[k] >= 0;
+    slv_logf(opt,
+             "pgs_part: %d rows, %d batches, %d of %d lane slots busy, %d parts on %d threads, "
+             "%d separator rows in %d colours, %d overflow rows: %s",
+             p->n, s->nbat, busy, s->ncol, s->np, s->np, sep, s->nlev - 1, s->len - s->ncol, how);
+  } else if (s->color && s->np > 1)
     slv_logf(opt,
              "pgs_color: %d rows, %d batches, %d of %d lane slots busy, %d overflow rows, "
              "%d colours on %d threads: %s",
@@ -1256,12 +1526,12 @@ static void log_plan(const wide_state *s, const slv_problem *p, const slv_option
              p->n, s->nbat, busy, s->ncol, s->len - s->ncol, s->nlev, how);
   else if (s->np > 1)
     slv_logf(opt,
-             "pgs_wide: %d rows, %d batches, %d of %d lane slots busy, %d sequential rows, "
+             "%s: %d rows, %d batches, %d of %d lane slots busy, %d sequential rows, "
              "%d levels on %d threads: %s",
-             p->n, s->nbat, busy, s->ncol, s->len - s->ncol, s->nlev, s->np, how);
+             wide_name(s), p->n, s->nbat, busy, s->ncol, s->len - s->ncol, s->nlev, s->np, how);
   else
-    slv_logf(opt, "pgs_wide: %d rows, %d batches, %d of %d lane slots busy, %d sequential rows: %s",
-             p->n, s->nbat, busy, s->ncol, s->len - s->ncol, how);
+    slv_logf(opt, "%s: %d rows, %d batches, %d of %d lane slots busy, %d sequential rows: %s",
+             wide_name(s), p->n, s->nbat, busy, s->ncol, s->len - s->ncol, how);
 }
 
 static void unpermute(const wide_state *s, double *x) {
@@ -1314,7 +1584,7 @@ static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
     /* only the drift: t = K^T x afresh (the residual of a sweep that did
      * not meet tol is not needed exactly); pgs_color's by its caller, on
      * the plan's threads (color_ktx), if the sweeps go on */
-    due = s->color;
+    due = s->own_ktx;
     if (!due) {
       unpermute(s, c->x);
       slv_op_ktx(c->op, c->x);
@@ -1481,7 +1751,7 @@ static slv_status wide_sweeps_par(wide_state *s, sweep_ctx *c) {
   reset_parts(s);
 #pragma omp parallel num_threads(s->np) shared(done)
   {
-    if (s->color) { /* the start: xp, t = K^T x and its measure, by parts */
+    if (s->own_ktx) { /* the start: xp, t = K^T x and its measure, by parts */
 #pragma omp for schedule(static)
       for (int v = 0; v < s->np; v++) start_part(s, c, v, 1);
       color_ktx_team(s, c->op);
@@ -1508,7 +1778,7 @@ static slv_status wide_sweeps_par(wide_state *s, sweep_ctx *c) {
 static slv_status wide_sweeps(wide_state *s, slv_op *op, const slv_options *opt, double *x,
                               double *w, slv_result *res, slv_hist *h) {
   sweep_ctx c = { .op = op, .opt = opt, .x = x, .w = w, .res = res, .h = h };
-  if (s->color) { /* its own start: t summed in colour order (color_ktx) */
+  if (s->own_ktx) { /* its own start: t summed in colour order (color_ktx) */
     if (s->np > 1) return wide_sweeps_par(s, &c);
     reset_parts(s);
     start_part(s, &c, 0, 1);
@@ -1541,7 +1811,7 @@ static slv_status wide_solve(void *st, slv_op *op, const slv_options *opt, doubl
   if (!s->color && !s->lanes && !has_sequential(op)) {
     /* one row at a time in the row order: that is pgs's sweep, and pgs
      * runs it without the plan's indirections */
-    slv_logf(opt, "pgs_wide: %d rows, no AVX2 lanes, row order: pgs's own sweep", op->n);
+    slv_logf(opt, "%s: %d rows, no AVX2 lanes, row order: pgs's own sweep", wide_name(s), op->n);
     return to_pgs(s, op, opt, x, w, res, h);
   }
   /* threads in the lanes only: without them the row order is pgs's own
@@ -1576,6 +1846,31 @@ const slv_solver slv_solver_pgs_wide = {
   .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_FACTORED |
           SLV_CAP_NEEDS_POS_DIAG,
   .impl = &wide_impl,
+};
+
+static slv_status part_init(void *st, int n_max, const slv_options *opt) {
+  slv_status r = wide_init(st, n_max, opt);
+  if (r == SLV_OK) ((wide_state *)st)->part = 1;
+  return r;
+}
+
+static const slv_impl part_impl = {
+  .state_size = sizeof(wide_state),
+  .init = part_init,
+  .free = wide_free,
+  .solve = wide_solve,
+};
+
+const slv_solver slv_solver_pgs_part = {
+  .name = "pgs_part",
+  .summary = "projected Gauss-Seidel in pgs_wide's AVX2 lanes; on opt.threads = T > 1 threads "
+             "the bodies split into T parts swept side by side, then the rows between parts "
+             "by colours: pgs_wide's iterates on one thread, deterministic for each T "
+             "(dense, CSR: pgs)",
+  .cite = "adams2001",
+  .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_FACTORED |
+          SLV_CAP_NEEDS_POS_DIAG,
+  .impl = &part_impl,
 };
 
 static const slv_impl color_impl = {

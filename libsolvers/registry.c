@@ -25,17 +25,31 @@ extern const slv_solver slv_solver_nsn_ac;
 extern const slv_solver slv_solver_pcg_cone;
 extern const slv_solver slv_solver_pgs;
 extern const slv_solver slv_solver_pgs_color;
+extern const slv_solver slv_solver_pgs_part;
 extern const slv_solver slv_solver_pgs_wide;
 extern const slv_solver slv_solver_pjacobi;
 extern const slv_solver slv_solver_pjacobi_cone;
 
 static const slv_solver *const registry[] = {
-  &slv_solver_pgs,         &slv_solver_pgs_wide, &slv_solver_pgs_color,
-  &slv_solver_pjacobi,     &slv_solver_direct,   &slv_solver_lemke,
-  &slv_solver_dantzig,     &slv_solver_enum,     &slv_solver_nsgs,
-  &slv_solver_nsgs_newton, &slv_solver_nsn_ac,   &slv_solver_pjacobi_cone,
-  &slv_solver_pcg_cone,    &slv_solver_apgd,     &slv_solver_admm,
-  &slv_solver_ipm,         &slv_solver_auto,     NULL,
+  &slv_solver_pgs,
+  &slv_solver_pgs_wide,
+  &slv_solver_pgs_color,
+  &slv_solver_pgs_part,
+  &slv_solver_pjacobi,
+  &slv_solver_direct,
+  &slv_solver_lemke,
+  &slv_solver_dantzig,
+  &slv_solver_enum,
+  &slv_solver_nsgs,
+  &slv_solver_nsgs_newton,
+  &slv_solver_nsn_ac,
+  &slv_solver_pjacobi_cone,
+  &slv_solver_pcg_cone,
+  &slv_solver_apgd,
+  &slv_solver_admm,
+  &slv_solver_ipm,
+  &slv_solver_auto,
+  NULL,
 };
 
 int slv_solver_count(void) {
