@@ -887,8 +887,10 @@ typedef struct {
 
 /* The groups (as wide_order) and their colours, by the documented rule;
  * the findex dependencies between groups as a list of (group, group)
- * edges, scanned whole for each group (few here). */
-static void color_groups(const slv_problem *p, coloring *c) {
+ * edges, scanned whole for each group (few here).  Only the groups g with
+ * gmask[g] set take part (gmask NULL: all; the others get colour -2, mark
+ * no block and constrain no group: pgs_part's separator). */
+static void color_some_groups(const slv_problem *p, coloring *c, const char *gmask) {
   int n = p->n, ng = 0, ne = 0;
   c->gfirst = malloc(((size_t)n + 1) * sizeof(int));
   c->gcol = malloc(((size_t)n + 1) * sizeof(int));
@@ -912,6 +914,10 @@ static void color_groups(const slv_problem *p, coloring *c) {
   for (int g = 0; g < ng; g++) {
     char taken[NCOLORS] = { 0 };
     int i = c->gfirst[g];
+    if (gmask && !gmask[g]) {
+      c->gcol[g] = -2;
+      continue;
+    }
     for (int s = 0; s < 2; s++) {
       int b = p->fblk[2 * i + s];
       for (int k = 0; b >= 0 && k < NCOLORS; k++) taken[k] |= used[(size_t)b * NCOLORS + k];
@@ -951,6 +957,8 @@ static void color_groups(const slv_problem *p, coloring *c) {
   free(gid);
   free(edge);
 }
+
+static void color_groups(const slv_problem *p, coloring *c) { color_some_groups(p, c, NULL); }
 
 static void coloring_free(coloring *c) {
   free(c->gfirst);
@@ -1357,6 +1365,310 @@ static void test_color_dense(void) {
   fprob_free(&f);
 }
 
+/* ---- pgs_part ------------------------------------------------------------
+ * pgs_part claims (libsolvers/pgs_wide.c, "pgs_part"; docs/solvers.md,
+ * "pgs_part"): on one thread it is pgs_wide.  On T > 1 threads, when its
+ * plan splits: the groups of pgs_wide; each block's first row (the first
+ * row of the first group on it); each group's span [glo, ghi] of its
+ * blocks' first rows; cuts c_0 = 0 <= c_1 <= ... <= c_T = n + 1, c_{u+1}
+ * the first row c >= c_u at which (T - u - 1) times the rows of the groups
+ * with glo >= c_u and ghi < c reach the rows of the groups with glo >= c;
+ * a group whose span lies in one [c_u, c_{u+1}) and whose findex rows are
+ * its own is interior to part u, any other one is on the separator,
+ * coloured by pgs_color's rule among the separator's groups only.  The
+ * sweep: part 0's interior groups in group order, part 1's, ..., then the
+ * separator colour by colour (each in group order), then the overflow
+ * groups' rows.  The test partitions the groups itself from that rule,
+ * checks what the sweep relies on (no block of one part's interior in
+ * another's, no colour with two groups on a block), permutes the rows
+ * into that order and runs pgs there: pgs_part's x must be those bits. */
+typedef struct {
+  int np, nsep, noverflow_rows, *gpart; /* gpart: part of each group, -1 separator */
+  coloring c;                           /* the groups; colours of the separator's */
+} partition;
+
+/* The cuts of the documented rule from the groups' spans. */
+static void part_cuts(int n, int ng, const int *gfirst, const int *glo, const int *ghi, int np,
+                      int *cut) {
+  long long *in = calloc((size_t)n + 2, sizeof *in), *past = calloc((size_t)n + 2, sizeof *past);
+  for (int g = 0; g < ng; g++) past[glo[g]] += gfirst[g + 1] - gfirst[g];
+  for (int c = n; c >= 0; c--) past[c] += past[c + 1];
+  cut[0] = 0;
+  for (int u = 0; u + 1 < np; u++) {
+    memset(in, 0, ((size_t)n + 2) * sizeof *in); /* in[c + 1]: rows with ghi = c */
+    for (int g = 0; g < ng; g++)
+      if (glo[g] >= cut[u]) in[ghi[g] + 1] += gfirst[g + 1] - gfirst[g];
+    long long acc = 0;
+    int c = cut[u];
+    for (int v = 0; v <= cut[u]; v++) acc += in[v];
+    while (c <= n && acc * (np - u - 1) < past[c]) acc += in[++c];
+    cut[u + 1] = c;
+  }
+  cut[np] = n + 1;
+  free(in);
+  free(past);
+}
+
+static void partition_make(const slv_problem *p, int np, partition *P) {
+  int n = p->n;
+  coloring all;
+  color_groups(p, &all); /* the groups */
+  int ng = all.ng, *first = malloc((size_t)p->nblk * sizeof(int)), cut[17];
+  int *glo = malloc((size_t)ng * sizeof(int)), *ghi = malloc((size_t)ng * sizeof(int));
+  for (int b = 0; b < p->nblk; b++) first[b] = -1;
+  for (int g = 0; g < ng; g++) {
+    int i = all.gfirst[g], f[2];
+    for (int s = 0; s < 2; s++) {
+      int b = p->fblk[2 * i + s];
+      if (b >= 0 && first[b] < 0) first[b] = i;
+      f[s] = b >= 0 ? first[b] : -1;
+    }
+    if (f[0] < 0) f[0] = f[1] >= 0 ? f[1] : i;
+    if (f[1] < 0) f[1] = f[0];
+    glo[g] = f[0] < f[1] ? f[0] : f[1];
+    ghi[g] = f[0] < f[1] ? f[1] : f[0];
+  }
+  part_cuts(n, ng, all.gfirst, glo, ghi, np, cut);
+  P->np = np;
+  P->gpart = malloc((size_t)ng * sizeof(int));
+  char *sep = calloc((size_t)ng, 1);
+  P->nsep = 0;
+  for (int g = 0; g < ng; g++) {
+    int u = 0, own = 1;
+    while (u + 1 < np && glo[g] >= cut[u + 1]) u++;
+    for (int i = all.gfirst[g]; p->findex && i < all.gfirst[g + 1]; i++)
+      own &=
+          p->findex[i] < 0 || (p->findex[i] >= all.gfirst[g] && p->findex[i] < all.gfirst[g + 1]);
+    P->gpart[g] = ghi[g] < cut[u + 1] && own ? u : -1;
+    sep[g] = P->gpart[g] < 0;
+    if (sep[g]) P->nsep += all.gfirst[g + 1] - all.gfirst[g];
+  }
+  color_some_groups(p, &P->c, sep);
+  P->noverflow_rows = P->c.noverflow;
+  /* what the sweep relies on: no block in two parts' interiors */
+  int *owner = malloc((size_t)p->nblk * sizeof(int)), shared = 0;
+  for (int b = 0; b < p->nblk; b++) owner[b] = -1;
+  for (int g = 0; g < ng; g++)
+    for (int s = 0; P->gpart[g] >= 0 && s < 2; s++) {
+      int b = p->fblk[2 * all.gfirst[g] + s];
+      if (b < 0) continue;
+      shared += owner[b] >= 0 && owner[b] != P->gpart[g];
+      owner[b] = P->gpart[g];
+    }
+  CU_ASSERT_EQUAL(shared, 0);
+  free(owner);
+  free(sep);
+  free(first);
+  free(glo);
+  free(ghi);
+  coloring_free(&all);
+}
+
+static void partition_free(partition *P) {
+  free(P->gpart);
+  coloring_free(&P->c);
+}
+
+/* The documented sweep order as a permutation: the parts' interiors, the
+ * separator's colours, its overflow groups. */
+static void part_order(const partition *P, int *ord) {
+  const coloring *c = &P->c;
+  int k = 0;
+  for (int u = 0; u < P->np; u++)
+    for (int g = 0; g < c->ng; g++)
+      if (P->gpart[g] == u)
+        for (int i = c->gfirst[g]; i < c->gfirst[g + 1]; i++) ord[k++] = i;
+  for (int col = 0; col < c->ncolors; col++)
+    for (int g = 0; g < c->ng; g++)
+      if (P->gpart[g] < 0 && c->gcol[g] == col)
+        for (int i = c->gfirst[g]; i < c->gfirst[g + 1]; i++) ord[k++] = i;
+  for (int g = 0; g < c->ng; g++)
+    if (P->gpart[g] < 0 && c->gcol[g] == -1)
+      for (int i = c->gfirst[g]; i < c->gfirst[g + 1]; i++) ord[k++] = i;
+}
+
+static void log_part(void *ctx, const char *line) {
+  plan_log *l = ctx;
+  if (strncmp(line, "pgs_part:", 9) != 0) return;
+  l->count++;
+  snprintf(l->line, sizeof l->line, "%s", line);
+}
+
+/* pgs_part's plan line on T threads against the test's partition. */
+static void check_part_plan(const plan_log *l, int n, const partition *P, int compact) {
+  CU_ASSERT_EQUAL(l->count, 1);
+  int rows = -1, nbat = -1, busy = -1, ncol = -1, parts = -1, th = -1, sep = -1, colours = -1,
+      over = -1;
+  int got = sscanf(l->line,
+                   "pgs_part: %d rows, %d batches, %d of %d lane slots busy, %d parts on %d "
+                   "threads, %d separator rows in %d colours, %d overflow rows",
+                   &rows, &nbat, &busy, &ncol, &parts, &th, &sep, &colours, &over);
+  CU_ASSERT_EQUAL_FATAL(got, 9);
+  CU_ASSERT_EQUAL(rows, n);
+  CU_ASSERT_EQUAL(parts, P->np);
+  CU_ASSERT_EQUAL(th, P->np);
+  CU_ASSERT_EQUAL(over, P->noverflow_rows);
+  CU_ASSERT_EQUAL(sep + over, P->nsep);
+  CU_ASSERT_EQUAL(colours, P->c.ncolors);
+  CU_ASSERT_EQUAL(busy + over, n);
+  const char *how = strstr(l->line, "rows: ");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(how);
+  CU_ASSERT_STRING_EQUAL(how + 6, expected_sweep(compact));
+}
+
+/* `sweeps` sweeps (tol unreachable) of pgs_part on T threads from zero,
+ * into x, and of pgs on the rows in the documented order; returns the rows
+ * whose x differ in any bit. */
+static int part_mismatches(const fprob *f, int sweeps, int threads, int compact, double *x) {
+  int n = f->n, *ord = malloc((size_t)n * sizeof(int));
+  partition P;
+  partition_make(&f->p, threads, &P);
+  part_order(&P, ord);
+  permuted q;
+  permute(f, ord, &q);
+  slv_options opt = slv_options_default();
+  opt.tol = 1e-300;
+  opt.max_iter = sweeps;
+  opt.simd = simd;
+  opt.threads = threads;
+  plan_log log = { 0 };
+  slv_options lopt = opt;
+  lopt.log_fn = log_part;
+  lopt.log_ctx = &log;
+  slv_workspace *wk, *wp;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_part"), n, &opt, &wk), SLV_OK);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs"), n, &opt, &wp), SLV_OK);
+  double *xp = calloc((size_t)n, sizeof(double));
+  memset(x, 0, (size_t)n * sizeof(double));
+  slv_result rk, rp;
+  CU_ASSERT_EQUAL(slv_solve(wk, &f->p, &lopt, x, NULL, &rk), SLV_MAX_ITER);
+  CU_ASSERT_STRING_EQUAL(rk.method, "pgs_part");
+  check_part_plan(&log, n, &P, compact);
+  CU_ASSERT_EQUAL(slv_solve(wp, &q.p, &opt, xp, NULL, &rp), SLV_MAX_ITER);
+  int bad = 0, moved = 0;
+  for (int k = 0; k < n; k++) {
+    bad += memcmp(&x[ord[k]], &xp[k], sizeof(double)) != 0;
+    moved += xp[k] != 0.0;
+  }
+  CU_ASSERT(moved > n / 4);
+  CU_ASSERT(P.nsep > 0 && P.nsep < n);
+  slv_workspace_free(wk);
+  slv_workspace_free(wp);
+  free(xp);
+  free(ord);
+  permuted_free(&q);
+  partition_free(&P);
+  return bad;
+}
+
+/* One pgs_part or pgs_wide solve of the lattice on `threads` (check_every
+ * 5: t recomputed on the way). */
+static slv_status part_solve(const lattice *L, const char *name, int threads, double tol,
+                             int max_iter, double *x, slv_result *r) {
+  slv_options opt = slv_options_default();
+  opt.tol = tol;
+  opt.max_iter = max_iter;
+  opt.check_every = 5;
+  opt.simd = simd;
+  opt.threads = threads;
+  slv_workspace *ws;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(name), L->n, &opt, &ws), SLV_OK);
+  memset(x, 0, (size_t)L->n * sizeof(double));
+  slv_status st = slv_solve(ws, &L->p, &opt, x, NULL, r);
+  slv_workspace_free(ws);
+  return st;
+}
+
+/* On the three lattices of test_threads (general; rigid form with
+ * manifolds; general with normal rows moved to the end, whose friction
+ * groups go to the separator):
+ *   - one thread: pgs_wide's x, sweep count and residuals, bit for bit
+ *     (12 sweeps, and a solve to tol 5e-2);
+ *   - 2 and 3 threads, 12 sweeps from zero: the documented order's
+ *     iterates bit for bit, the plan line's parts, separator rows and
+ *     colours the test's own;
+ *   - 2 threads, a solve to tol 5e-2 with t recomputed every 5 sweeps
+ *     (not on the slow manifold lattice): converged by the library's
+ *     residual, the same bits when run again, friction within mu |normal|.
+ * Fails when the parts share a block, when the cuts, the classes or the
+ * colours differ from the documented rule, or when a thread reads what
+ * another one writes in the same level. */
+static void test_part_threads(void) {
+  for (int v = 0; v < 3; v++) {
+    int rigid = v == 1;
+    lattice L;
+    lattice_make(&L, rigid, rigid, 71 + (uint64_t)v);
+    if (v == 2) lattice_move_normals(&L);
+    fprob f = lattice_fprob(&L);
+    int n = L.n;
+    size_t sz = (size_t)n * sizeof(double);
+    double *x = malloc(sz), *y = malloc(sz);
+    slv_result r, s;
+    for (int k = 0; k < 2; k++) { /* one thread: pgs_wide */
+      double tol = k ? 5e-2 : 1e-300;
+      int it = k ? 300 : 12;
+      slv_status a = part_solve(&L, "pgs_part", 1, tol, it, x, &r);
+      slv_status b = part_solve(&L, "pgs_wide", 1, tol, it, y, &s);
+      CU_ASSERT_EQUAL(a, b);
+      CU_ASSERT_EQUAL(r.iterations, s.iterations);
+      CU_ASSERT(memcmp(&r.res, &s.res, sizeof r.res) == 0);
+      CU_ASSERT_EQUAL(differ(x, y, n), 0);
+    }
+    for (int th = 2; th <= 3; th++) {
+      int bad = part_mismatches(&f, 12, th, rigid, x);
+      CU_ASSERT_EQUAL(bad, 0);
+      if (bad) printf("\n  lattice %d, %d threads: %d of %d rows off the order", v, th, bad, n);
+    }
+    if (v == 1) { /* its random manifold points converge slowly (test_threads) */
+      free(x);
+      free(y);
+      lattice_free(&L);
+      continue;
+    }
+    CU_ASSERT_EQUAL(part_solve(&L, "pgs_part", 2, 5e-2, 400, x, &r), SLV_CONVERGED);
+    CU_ASSERT_EQUAL(part_solve(&L, "pgs_part", 2, 5e-2, 400, y, &s), SLV_CONVERGED);
+    CU_ASSERT(r.res.res_rel <= 5e-2 && r.iterations >= 8);
+    CU_ASSERT_EQUAL(r.iterations, s.iterations);
+    CU_ASSERT_EQUAL(differ(x, y, n), 0);
+    int out = 0;
+    for (int i = 0; i < n; i++)
+      if (L.findex[i] >= 0 && v != 2) out += !(fabs(x[i]) <= L.mu[i] * fabs(x[L.findex[i]]));
+    CU_ASSERT_EQUAL(out, 0);
+    free(x);
+    free(y);
+    lattice_free(&L);
+  }
+}
+
+/* Dense storage goes to pgs, and a factored problem below the threaded
+ * plan's size is pgs_wide's on any thread count (nothing to split). */
+static void test_part_small(void) {
+  fprob f;
+  fprob_make(&f, 40, 15, 47);
+  slv_problem d = fprob_dense(&f);
+  int n = f.n;
+  slv_options opt = slv_options_default();
+  opt.tol = 1e-9;
+  opt.max_iter = 5000;
+  opt.threads = 2;
+  double *x[3];
+  slv_result r[3];
+  const char *names[] = { "pgs_part", "pgs", "pgs_part" };
+  for (int k = 0; k < 3; k++) {
+    x[k] = calloc((size_t)n, sizeof(double));
+    slv_workspace *ws;
+    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(names[k]), n, &opt, &ws), SLV_OK);
+    CU_ASSERT_EQUAL(slv_solve(ws, k < 2 ? &d : &f.p, &opt, x[k], NULL, &r[k]), SLV_CONVERGED);
+    slv_workspace_free(ws);
+  }
+  CU_ASSERT_STRING_EQUAL(r[0].method, "pgs");
+  CU_ASSERT_EQUAL(r[0].iterations, r[1].iterations);
+  CU_ASSERT(memcmp(x[0], x[1], (size_t)n * sizeof(double)) == 0);
+  CU_ASSERT(fprob_residual(&f, x[2]) <= 1e-9);
+  for (int k = 0; k < 3; k++) free(x[k]);
+  fprob_free(&f);
+}
+
 /* The second suite runs with opt.simd = SLV_SIMD_OFF: the row-at-a-time
  * sweep that CPUs without AVX2 take, which must give the same iterates. */
 static int simd_off(void) {
@@ -1418,6 +1730,9 @@ int main(void) {
   CU_add_test(s, "threads 1, 2, 3: the same bits, the colour order's", test_color_threads);
   CU_add_test(s, "converges to pgs's x; friction within mu |normal|", test_color_agrees_with_pgs);
   CU_add_test(s, "dense storage: pgs itself", test_color_dense);
+  s = CU_add_suite("pgs_part", NULL, NULL);
+  CU_add_test(s, "threads 1, 2, 3: pgs_wide's bits, then the parts' order's", test_part_threads);
+  CU_add_test(s, "dense storage and small problems", test_part_small);
   s = CU_add_suite("pgs_color, opt.simd off: without the lanes", simd_off, simd_auto);
   CU_add_test(s, "the colour order's iterates (also rigid form; overflow)", test_color_iterates);
   CU_add_test(s, "findex across groups, forward and backward: edges", test_color_findex);

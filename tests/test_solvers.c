@@ -212,7 +212,8 @@ static void test_history_and_method(void) {
       CU_ASSERT_PTR_NOT_NULL(slv_solver_find(res.method));
       CU_ASSERT(strcmp(res.method, "auto") != 0 && res.choice[0] != '\0');
     } else {
-      int to_pgs = !strcmp(sv->name, "pgs_wide") || !strcmp(sv->name, "pgs_color");
+      int to_pgs = !strcmp(sv->name, "pgs_wide") || !strcmp(sv->name, "pgs_color") ||
+                   !strcmp(sv->name, "pgs_part");
       CU_ASSERT_STRING_EQUAL(res.method, to_pgs ? "pgs" : sv->name);
     }
     CU_ASSERT(res.history_len <= res.history_cap);
