@@ -75,7 +75,7 @@ typedef enum dyn_contact_order {
 /* What a step does when its solve failed (docs/dynamics.md, "The world
  * step").  A solve has failed when its status is not converged, except the
  * budget stop (max_iter after iterations > 0, finite x) of a Gauss-Seidel
- * solver -- pgs, pgs_wide, pgs_color, nsgs: every sweep solves each row or contact
+ * solver -- pgs, pgs_wide, pgs_color, pgs_part, nsgs: every sweep solves each row or contact
  * exactly given its neighbours, so a truncated run is the usual mode of a
  * fixed-sweep simulation and its x is applied.  Under DYN_ON_FAILURE_KEEP
  * every iterative solver's budget stop is exempt, as before the policy

@@ -220,7 +220,7 @@ SLV_API slv_residuals slv_residual(const slv_problem *p, const double *x, const 
  *   SLV_LOG_WARNING  a solve ran and did not converge (a positive status);
  *   SLV_LOG_INFO     one line per converged solve: solver, status,
  *                    iterations, pivots, res_rel;
- *   SLV_LOG_DEBUG    solver internals: pgs_wide's and pgs_color's plans, lemke's tentative
+ *   SLV_LOG_DEBUG    solver internals: pgs_wide's, pgs_color's, pgs_part's plans, lemke's tentative
  *                    exits, the outer iterations of the cone QP solvers...
  * A line is delivered only if its level <= opt.log_level (default
  * SLV_LOG_DEBUG: everything), to opt.log_level_fn with its level or, if
@@ -271,7 +271,7 @@ typedef struct slv_options {
                              (borrowed, read during slv_solve only) */
   unsigned long seed;            /* randomized solvers; default 1 */
   int simd;                      /* SLV_SIMD_AUTO (default): vector code where the CPU has it
-                          (pgs_wide's and pgs_color's AVX2 lanes); SLV_SIMD_OFF: scalar
+                          (pgs_wide's, pgs_color's, pgs_part's AVX2 lanes); SLV_SIMD_OFF: scalar
                           code only, the path of a CPU without it (same iterates), to
                           test and time it */
   int threads;                   /* OpenMP threads, 1..SLV_THREADS_MAX; default 1.  Used where
@@ -322,7 +322,7 @@ typedef struct slv_result {
   int history_cap;    /* capacity of the history buffer (set by slv_solve) */
   const char *method; /* the algorithm that ran: the solver's name, or the one it
                               handed the problem to when that computes the same iterates
-                              ("pgs" for pgs_wide and pgs_color on dense or CSR storage,
+                              ("pgs" for pgs_wide, pgs_color, pgs_part on dense or CSR storage,
                               and for pgs_wide without the AVX2 lanes in row order);
                               static, never NULL after slv_solve with a workspace */
   char message[160];  /* detail for any status other than converged */

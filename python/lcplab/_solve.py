@@ -116,7 +116,7 @@ class Result:
     method : str
         The algorithm that ran: the solver's name, or the one it handed the
         problem to when that computes the same iterates (``"pgs"`` for
-        ``pgs_wide`` and ``pgs_color`` on dense or CSR storage;
+        ``pgs_wide``, ``pgs_color`` and ``pgs_part`` on dense or CSR storage;
         libsolvers/slv.h, slv_result.method).
     message : str
         The library's detail when not converged, else empty.
