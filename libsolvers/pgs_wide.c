@@ -176,7 +176,7 @@
  * on the separator.  Why the first rows: a world's rows come in its
  * broadphase's order (pairs along the sweep axis), so a body's first row
  * says where along that axis it is first met, and the cuts are planes
- * across the pile (pile 5000: 6 % of the rows on the separator at step
+ * across the pile (pile 5000: 7 % of the rows on the separator at step
  * 150).  The plan's level 0 is the interiors, part u's groups batched
  * first fit as pgs_wide batches a problem (each part on its own thread:
  * its blocks, batches and rows are its own), parts one after another;

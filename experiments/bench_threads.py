@@ -1,0 +1,173 @@
+"""bench_threads.py -- the runs and tables of bench_threads.sh (see there).
+
+    python3 bench_threads.py LCPLAB EXPORTS_DIR OUT_DIR
+"""
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+SCENE_RUNS = [("pgs_wide", 1), ("pgs_part", 1), ("pgs_color", 1), ("pgs_color", 2), ("pgs_part", 2)]
+EXPORT_RUNS = [("apgd", 1), ("apgd", 2), ("pjacobi_cone", 1), ("pjacobi_cone", 2)]
+FIELDS = ["kind", "case", "solver", "threads", "round", "time_s", "step_s", "split",
+          "penetration", "res_nat_inf"]
+
+
+def cases(var, default):
+    out = []
+    for item in os.environ.get(var, default).split():
+        name, _, size = item.partition(":")
+        if name not in ("pile", "pyramid") or not size.isdigit():
+            sys.exit(f"bench_threads: {var}: '{item}' is not pile:N or pyramid:N")
+        out.append((name, int(size)))
+    return out
+
+
+def param(name, size):
+    return f"{'layers' if name == 'pyramid' else 'n'}={size}"
+
+
+def run_json(cmd, what):
+    """Runs cmd; its stdout's JSON (exit 0, or 3: a solve that stopped at
+    its budget), else exits 1 naming the run."""
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode not in (0, 3):
+        sys.exit(f"bench_threads: {what} failed (exit {p.returncode}): {p.stderr.strip()[-300:]}")
+    try:
+        return json.loads(p.stdout)
+    except ValueError:
+        sys.exit(f"bench_threads: {what}: no JSON on stdout")
+
+
+def export(lcplab, exports, name, size):
+    d = os.path.join(exports, f"{name}_{size}")
+    f = os.path.join(d, f"{name}_step000240.dat")
+    if not os.path.exists(f) or os.path.getsize(f) == 0:
+        os.makedirs(d, exist_ok=True)
+        cmd = [lcplab, "export", "--scene", name, "--param", param(name, size), "--friction",
+               "cone", "--solver", "nsgs", "--steps", "240", "--every", "240", "--format",
+               "dat", "--out", d]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.exit(f"bench_threads: export of {name} {size} failed: {p.stderr.strip()[-300:]}")
+    return f
+
+
+def scene_row(lcplab, tmp, name, size, solver, threads, steps, rnd):
+    csvf = os.path.join(tmp, "steps.csv")
+    d = run_json([lcplab, "simulate", "--scene", name, "--param", param(name, size), "--solver",
+                  solver, "--steps", str(steps), "--threads", str(threads), "--csv", csvf,
+                  "--force"], f"{name} {size} {solver} on {threads}")
+    return {"kind": "scene", "case": f"{name} {size}", "solver": solver, "threads": threads,
+            "round": rnd, "time_s": d["time_solve_mean_s"], "step_s": d["time_step_median_s"],
+            "split": d.get("threaded_solves", 0), "penetration": d.get("max_penetration_end"),
+            "res_nat_inf": ""}
+
+
+def export_row(lcplab, f, case, solver, threads, iters, rnd):
+    d = run_json([lcplab, "solve", f, "--solver", solver, "--max-iter", str(iters), "--tol",
+                  "1e-12", "--threads", str(threads)], f"{case} {solver} on {threads}")
+    return {"kind": "export", "case": case, "solver": solver, "threads": threads, "round": rnd,
+            "time_s": d["time_s"], "step_s": "", "split": "", "penetration": "",
+            "res_nat_inf": repr(d["res_nat_inf"])}
+
+
+def speedups(rows):
+    """(case, solver, [per-round speed-up]) of each two-thread run against
+    its family's fastest single thread in the same round."""
+    out = []
+    keys = sorted({(r["kind"], r["case"], r["solver"]) for r in rows if r["threads"] == 2})
+    for kind, case, solver in keys:
+        ratios = []
+        for rnd in sorted({r["round"] for r in rows}):
+            same = [r for r in rows if r["case"] == case and r["round"] == rnd]
+            two = [r["time_s"] for r in same if r["solver"] == solver and r["threads"] == 2]
+            ones = [r["time_s"] for r in same if r["threads"] == 1 and
+                    (kind == "scene" or r["solver"] == solver)]
+            if two and ones:
+                ratios.append(min(ones) / two[0])
+        out.append((kind, case, solver, ratios))
+    return out
+
+
+def same_bits(rows):
+    """Export runs whose res_nat_inf differs between 1 and 2 threads."""
+    bad = []
+    for case, solver in {(r["case"], r["solver"]) for r in rows if r["kind"] == "export"}:
+        vals = {r["res_nat_inf"] for r in rows if r["case"] == case and r["solver"] == solver}
+        if len(vals) > 1:
+            bad.append(f"{case} {solver}: {sorted(vals)}")
+    return bad
+
+
+def write_md(path, rows, rounds):
+    lines = ["# Two threads against one (bench_threads.sh)", "",
+             f"{rounds} interleaved rounds; time: the scene's mean solve (time_solve_mean_s) or "
+             "the export's solve (time_s); speed-up: the fastest single thread of the family "
+             "(scenes: pgs_wide, pgs_part, pgs_color; exports: the solver itself) in the same "
+             "round over the two-thread time.", "",
+             "| case | solver | T = 1 times | T = 2 times | speed-up per round | least | median | largest |",
+             "|---|---|---|---|---|---:|---:|---:|"]
+    for kind, case, solver, ratios in speedups(rows):
+        fam = [r for r in rows if r["case"] == case]
+        one = sorted({r["solver"] for r in fam if r["threads"] == 1 and
+                      (kind == "scene" or r["solver"] == solver)})
+        t1 = "; ".join(f"{s} " + ", ".join(f"{1e3 * r['time_s']:.2f}" for r in fam
+                                           if r["solver"] == s and r["threads"] == 1)
+                       for s in one)
+        t2 = ", ".join(f"{1e3 * r['time_s']:.2f}" for r in fam
+                       if r["solver"] == solver and r["threads"] == 2)
+        lines.append(f"| {case} | {solver} | {t1} ms | {t2} ms | "
+                     + ", ".join(f"{x:.2f}" for x in ratios)
+                     + f" | {min(ratios):.2f} | {statistics.median(ratios):.2f} | {max(ratios):.2f} |")
+    bad = same_bits(rows)
+    lines += ["", "Exports: res_nat_inf the same bits on 1 and 2 threads: "
+              + ("yes." if not bad else "NO: " + "; ".join(bad))]
+    splits = [f"{r['case']} {r['solver']} on 2: {r['split']}" for r in rows
+              if r["kind"] == "scene" and r["threads"] == 2 and r["round"] == 1]
+    if splits:
+        lines += ["", "Scene solves that split on two threads (round 1): " + "; ".join(splits) + "."]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return bad
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit("usage: bench_threads.py LCPLAB EXPORTS_DIR OUT_DIR")
+    lcplab, exports, out = sys.argv[1:]
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    rounds = int(os.environ.get("BENCH_THREADS_ROUNDS", "3"))
+    steps = int(os.environ.get("BENCH_THREADS_STEPS", "200"))
+    iters = int(os.environ.get("BENCH_THREADS_ITERS", "300"))
+    scenes = cases("BENCH_THREADS_SCENES", "pile:5000 pyramid:50")
+    exps = [(f"{n} {s} export", export(lcplab, exports, n, s))
+            for n, s in cases("BENCH_THREADS_EXPORTS", "pile:5000 pyramid:50")]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for rnd in range(1, rounds + 1):
+            for name, size in scenes:
+                for solver, th in SCENE_RUNS:
+                    rows.append(scene_row(lcplab, tmp, name, size, solver, th, steps, rnd))
+                    r = rows[-1]
+                    print(f"round {rnd}: {r['case']} {solver} T={th}: solve {1e3 * r['time_s']:.2f} ms",
+                          file=sys.stderr)
+            for case, f in exps:
+                for solver, th in EXPORT_RUNS:
+                    rows.append(export_row(lcplab, f, case, solver, th, iters, rnd))
+                    print(f"round {rnd}: {case} {solver} T={th}: {rows[-1]['time_s']:.3f} s",
+                          file=sys.stderr)
+    with open(os.path.join(out, "bench_threads.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS)
+        w.writeheader()
+        w.writerows(rows)
+    bad = write_md(os.path.join(out, "bench_threads.md"), rows, rounds)
+    print(f"bench_threads: {out}/bench_threads.md", file=sys.stderr)
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
