@@ -3,6 +3,7 @@
  * docs/solvers.md, "The operator layer".
  */
 #include "operator.h"
+#include "par.h"
 #include "slv_internal.h"
 
 #include <cblas.h>
@@ -500,9 +501,20 @@ static void csr_w_rows(const slv_problem *p, const double *x, const double *b, d
   }
 }
 
-/* A CSR product is split over threads only above this many nonzeros: below,
- * starting the team costs more than the rows (docs/solvers.md, "Threads"). */
+/* A CSR or block-row product is split over threads only from this many
+ * nonzeros and SLV_PAR_MIN_N rows on: below, starting the team costs more
+ * than the rows.  The rows count too: an iterative solver below
+ * SLV_PAR_MIN_N rows runs its vector stages on one thread, and a split
+ * product between them was slower than none (apgd on the pile-500 export,
+ * 4065 rows and more than 65,536 entries: 18-19 ms on one thread, 20-56 ms
+ * on two; docs/solvers.md, "Threads"). */
 enum { SLV_OP_PAR_NNZ = 1 << 16 };
+
+#ifdef _OPENMP
+static int product_splits(int threads, int n, long long nnz) {
+  return threads > 1 && n >= SLV_PAR_MIN_N && nnz >= SLV_OP_PAR_NNZ;
+}
+#endif
 
 /* The CSR product on `threads` threads, each a contiguous block of rows.
  * Every row is summed in the same order by whichever thread owns it, so w
@@ -510,7 +522,7 @@ enum { SLV_OP_PAR_NNZ = 1 << 16 };
 static void csr_w(const slv_problem *p, const double *x, const double *b, double *w, int threads) {
   int n = p->n;
 #ifdef _OPENMP
-  if (threads > 1 && p->Ap[n] >= SLV_OP_PAR_NNZ) {
+  if (product_splits(threads, n, p->Ap[n])) {
 #pragma omp parallel num_threads(threads)
     {
       int t = omp_get_thread_num(), nt = omp_get_num_threads();
@@ -598,13 +610,13 @@ static int block_row_split(const slv_op *op, int nrows, int t, int nt) {
 }
 
 /* y = A x + b over the packed block rows, on op->threads threads when the
- * blocks hold at least SLV_OP_PAR_NNZ entries.  Each block row is summed
+ * problem is large enough (product_splits).  Each block row is summed
  * by one thread in the same order whatever the count, so y is the same bit
  * for bit for every thread count. */
 static void block_rows_matvec(const slv_op *op, const double *x, const double *b, double *y) {
   int nrows = op->n / 3;
 #ifdef _OPENMP
-  if (op->threads > 1 && 9 * (long long)op->colptr[nrows] >= SLV_OP_PAR_NNZ) {
+  if (product_splits(op->threads, op->n, 9 * (long long)op->colptr[nrows])) {
 #pragma omp parallel num_threads(op->threads)
     {
       int t = omp_get_thread_num(), nt = omp_get_num_threads();
