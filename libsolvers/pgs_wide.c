@@ -161,7 +161,7 @@
  * sweep into processor interiors and boundary colours, Adams 2001).  On
  * one thread, and whenever its plan does not split, it is pgs_wide: the
  * same plan, the same iterates (pgs's), the same bits.  On opt.threads =
- * T > 1 threads, in the lanes, from WIDE_PAR_MIN_GROUPS groups on: the
+ * T > 1 threads, in the lanes, from WIDE_PAR_MIN_GROUPS rows on: the
  * bodies are cut into T parts and each thread sweeps its part's rows in
  * pgs_wide's order while the others sweep theirs; the rows between parts
  * (the separator) follow, coloured as pgs_color colours.  Concretely:
