@@ -1185,7 +1185,10 @@ static void plan(wide_state *s, const slv_op *op, double omega, int threads) {
     /* parts and a separator, if every part is large enough; else one
      * thread's first fit, pgs_wide's plan */
     ng = group_and_partition(s, op, threads);
-    if (ng >= 0) s->np = threads;
+    if (ng >= 0 && threads * s->nlev < op->n) /* pst holds np nlev + 1 entries */
+      s->np = threads;
+    else
+      ng = -1;
   } else if (threads > 1 && op->n >= WIDE_PAR_MIN_GROUPS) {
     /* the level schedule, kept if it is large and wide enough to split
      * (then nlev >= 1: wide_sweeps_par relies on a barrier per level) */
