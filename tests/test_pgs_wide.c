@@ -748,6 +748,14 @@ static void lattice_free(lattice *L) {
   for (int a = 0; a < 5; a++) free(v[a]);
 }
 
+/* The three lattices of the threaded tests, by v: 0 general; 1 rigid form
+ * with four-point manifolds; 2 general with every 40th normal row moved
+ * to the end (friction groups on later groups). */
+static void lattice_variant(lattice *L, int v) {
+  lattice_make(L, v == 1, v == 1, 71 + (uint64_t)v);
+  if (v == 2) lattice_move_normals(L);
+}
+
 /* One solve of the lattice by `name` on `threads`: x from zero (or x0),
  * the plan line in *log. */
 static slv_status lattice_solve(const lattice *L, const char *name, int threads, double tol,
@@ -801,10 +809,9 @@ static void test_threads(void) {
                { 1e-300, 8, 1, SLV_MAX_ITER },
                { 5e-2, 300, 0, SLV_CONVERGED } };
   for (int v = 0; v < 3; v++) {
-    int rigid = v == 1, seq = v == 2; /* seq: sequential groups (not pgs's row order) */
+    int seq = v == 2; /* seq: sequential groups (not pgs's row order) */
     lattice L;
-    lattice_make(&L, rigid, rigid, 71 + (uint64_t)v);
-    if (seq) lattice_move_normals(&L);
+    lattice_variant(&L, v);
     int n = L.n;
     size_t sz = (size_t)n * sizeof(double);
     double *x0 = malloc(sz), *ref = malloc(sz), *x1 = malloc(sz), *x = malloc(sz);
@@ -1238,8 +1245,7 @@ static void test_color_threads(void) {
   for (int v = 0; v < 3; v++) {
     int rigid = v == 1;
     lattice L;
-    lattice_make(&L, rigid, rigid, 71 + (uint64_t)v);
-    if (v == 2) lattice_move_normals(&L);
+    lattice_variant(&L, v);
     fprob f = lattice_fprob(&L);
     int n = L.n;
     size_t sz = (size_t)n * sizeof(double);
@@ -1561,24 +1567,6 @@ static int part_mismatches(const fprob *f, int sweeps, int threads, int compact,
   return bad;
 }
 
-/* One pgs_part or pgs_wide solve of the lattice on `threads` (check_every
- * 5: t recomputed on the way). */
-static slv_status part_solve(const lattice *L, const char *name, int threads, double tol,
-                             int max_iter, double *x, slv_result *r) {
-  slv_options opt = slv_options_default();
-  opt.tol = tol;
-  opt.max_iter = max_iter;
-  opt.check_every = 5;
-  opt.simd = simd;
-  opt.threads = threads;
-  slv_workspace *ws;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(name), L->n, &opt, &ws), SLV_OK);
-  memset(x, 0, (size_t)L->n * sizeof(double));
-  slv_status st = slv_solve(ws, &L->p, &opt, x, NULL, r);
-  slv_workspace_free(ws);
-  return st;
-}
-
 /* On the three lattices of test_threads (general; rigid form with
  * manifolds; general with normal rows moved to the end, whose friction
  * groups go to the separator):
@@ -1597,19 +1585,19 @@ static void test_part_threads(void) {
   for (int v = 0; v < 3; v++) {
     int rigid = v == 1;
     lattice L;
-    lattice_make(&L, rigid, rigid, 71 + (uint64_t)v);
-    if (v == 2) lattice_move_normals(&L);
+    lattice_variant(&L, v);
     fprob f = lattice_fprob(&L);
     int n = L.n;
     size_t sz = (size_t)n * sizeof(double);
     double *x = malloc(sz), *y = malloc(sz);
     slv_result r, s;
+    plan_log lg;
     /* one thread: pgs_wide (the manifold lattice converges slowly: sweeps only) */
     for (int k = 0; k < (v == 1 ? 1 : 2); k++) {
       double tol = k ? 5e-2 : 1e-300;
       int it = k ? 300 : 12;
-      slv_status a = part_solve(&L, "pgs_part", 1, tol, it, x, &r);
-      slv_status b = part_solve(&L, "pgs_wide", 1, tol, it, y, &s);
+      slv_status a = lattice_solve(&L, "pgs_part", 1, tol, it, NULL, x, &r, &lg);
+      slv_status b = lattice_solve(&L, "pgs_wide", 1, tol, it, NULL, y, &s, &lg);
       CU_ASSERT_EQUAL(a, b);
       CU_ASSERT_EQUAL(r.iterations, s.iterations);
       CU_ASSERT(memcmp(&r.res, &s.res, sizeof r.res) == 0);
@@ -1626,8 +1614,8 @@ static void test_part_threads(void) {
       lattice_free(&L);
       continue;
     }
-    CU_ASSERT_EQUAL(part_solve(&L, "pgs_part", 2, 5e-2, 400, x, &r), SLV_CONVERGED);
-    CU_ASSERT_EQUAL(part_solve(&L, "pgs_part", 2, 5e-2, 400, y, &s), SLV_CONVERGED);
+    CU_ASSERT_EQUAL(lattice_solve(&L, "pgs_part", 2, 5e-2, 400, NULL, x, &r, &lg), SLV_CONVERGED);
+    CU_ASSERT_EQUAL(lattice_solve(&L, "pgs_part", 2, 5e-2, 400, NULL, y, &s, &lg), SLV_CONVERGED);
     CU_ASSERT(r.res.res_rel <= 5e-2 && r.iterations >= 8);
     CU_ASSERT_EQUAL(r.iterations, s.iterations);
     CU_ASSERT_EQUAL(differ(x, y, n), 0);
@@ -1650,8 +1638,9 @@ static void test_part_no_lanes(void) {
   size_t sz = (size_t)L.n * sizeof(double);
   double *x = malloc(sz), *y = malloc(sz);
   slv_result r, s;
-  CU_ASSERT_EQUAL(part_solve(&L, "pgs_part", 2, 1e-300, 12, x, &r), SLV_MAX_ITER);
-  CU_ASSERT_EQUAL(part_solve(&L, "pgs_wide", 1, 1e-300, 12, y, &s), SLV_MAX_ITER);
+  plan_log lg;
+  CU_ASSERT_EQUAL(lattice_solve(&L, "pgs_part", 2, 1e-300, 12, NULL, x, &r, &lg), SLV_MAX_ITER);
+  CU_ASSERT_EQUAL(lattice_solve(&L, "pgs_wide", 1, 1e-300, 12, NULL, y, &s, &lg), SLV_MAX_ITER);
   CU_ASSERT_STRING_EQUAL(r.method, s.method);
   CU_ASSERT(memcmp(&r.res, &s.res, sizeof r.res) == 0);
   CU_ASSERT_EQUAL(differ(x, y, L.n), 0);
