@@ -417,6 +417,16 @@ static int first_slot(const wide_state *s, const slv_problem *p, const int *next
   return c;
 }
 
+/* A group on blocks b0, b1 into the first batch at or after c with a free
+ * lane (first fit); marks the batch on both blocks (next) and returns it. */
+static int first_fit_place(wide_state *s, int *next, int b0, int b1, int c) {
+  c = first_free(s->nfree, c);
+  if (++s->cnt[c] == WIDE_BATCH) s->nfree[c] = c + 1;
+  if (b0 >= 0) next[b0] = c + 1;
+  if (b1 >= 0) next[b1] = c + 1;
+  return c;
+}
+
 /* Cut the rows into groups and give each its batch (see the header);
  * returns the number of groups, s->nbat the number of batches, s->cnt[b]
  * the groups in batch b.  The operator's t holds per-block ints meanwhile. */
@@ -435,10 +445,7 @@ static int group_and_schedule(wide_state *s, const slv_op *op) {
     if (seq) {
       c = WIDE_SEQ;
     } else {
-      c = first_free(s->nfree, c); /* c <= ng - 1 < n: batch ng - 1 is never full */
-      if (++s->cnt[c] == WIDE_BATCH) s->nfree[c] = c + 1;
-      if (b0 >= 0) next[b0] = c + 1;
-      if (b1 >= 0) next[b1] = c + 1;
+      c = first_fit_place(s, next, b0, b1, c); /* c <= ng - 1 < n: batch ng - 1 is never full */
       if (c + 1 > nb) nb = c + 1;
     }
     for (int r = i; r < e; r++) s->rowb[r] = c;
@@ -699,13 +706,11 @@ static int first_fit_part(wide_state *s, const slv_op *op, const int *cls, int u
   }
   for (int g = 0; gf[g] < op->n; g++) {
     if (cls[g] != u) continue;
-    int i = gf[g], e = gf[g + 1], k0 = fb[2 * i], k1 = fb[2 * i + 1], c = b0;
-    if (k0 >= 0) c = next[k0] > c ? next[k0] : c;
-    if (k1 >= 0) c = next[k1] > c ? next[k1] : c;
-    c = first_free(s->nfree, c); /* below b1: batch b1 - 1 holds one group at most */
-    if (++s->cnt[c] == WIDE_BATCH) s->nfree[c] = c + 1;
-    if (k0 >= 0) next[k0] = c + 1;
-    if (k1 >= 0) next[k1] = c + 1;
+    int i = gf[g], e = gf[g + 1], k0 = fb[2 * i], k1 = fb[2 * i + 1], seq;
+    /* its findex rows are its own, so first_slot reads no other part's
+     * rows; the batch is below b1, as batch b1 - 1 holds one group at most */
+    int c = first_slot(s, op->p, next, k0, k1, i, e, &seq);
+    c = first_fit_place(s, next, k0, k1, c > b0 ? c : b0);
     if (c + 1 - b0 > used) used = c + 1 - b0;
     for (int r = i; r < e; r++) s->rowb[r] = c;
   }
