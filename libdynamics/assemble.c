@@ -83,8 +83,13 @@ struct dyn_system {
   int *aux_of;   /* max_rows: the aux row coupled to a beta row, or -1 */
   int *mark;     /* max_rows: CSR column marker */
   int nrows, nb; /* of the last successful assembly (nrows -1: none) */
+  int threads;   /* dyn_system_set_threads (0, 1: one) */
   char msg[200];
 };
+
+void dyn_system_set_threads(dyn_system *s, int threads) {
+  if (s) s->threads = threads;
+}
 
 static void *sys_alloc(size_t n, size_t size, int *fail) {
   if (*fail) return NULL;
@@ -245,9 +250,12 @@ static int row_finite(const dyn_rows *r) {
 
 /* Structure of the rows: indices, bounds, findex, aux and cone groups.
  * *naux: the number of DYN_ROW_AUX rows (the later passes that only
- * concern the pyramid are skipped without them). */
-static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb, int *naux) {
+ * concern the pyramid are skipped without them); *ncones the cones, whose
+ * normal rows and mu go to cone_rows and cone_mu in row order. */
+static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb, int *naux,
+                          int *ncones) {
   *naux = 0;
+  *ncones = 0;
   for (int i = 0; i < n; i++) {
     const dyn_rows *r = &rows[i];
     for (int k = 0; k < 2; k++)
@@ -276,6 +284,9 @@ static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb, in
           rows[i + 1].base != r->base || rows[i + 2].base != r->base)
         FAIL(s, "row %d: a cone's normal row must be followed by its two tangent rows", i);
       if (!(r->mu >= 0)) FAIL(s, "row %d: cone mu=%g < 0", i, r->mu);
+      s->cone_rows[*ncones] = i;
+      s->cone_mu[*ncones] = r->mu;
+      ++*ncones;
       break;
     case DYN_ROW_CONE_T:
       if (!((i >= 1 && rows[i - 1].kind == DYN_ROW_CONE_N) ||
@@ -448,9 +459,9 @@ static dyn_err check_sizes(dyn_system *s, const dyn_rows *rows, int nrows, int n
 
 long dyn_system_csr_nnz(dyn_system *s, const dyn_rows *rows, int nrows) {
   if (!s) return -1;
-  int nb = s->max_nb, naux = 0;
+  int nb = s->max_nb, naux = 0, ncones = 0;
   if (check_sizes(s, rows, nrows, nb) != DYN_OK ||
-      check_rows(s, rows, nrows, nb, &naux) != DYN_OK ||
+      check_rows(s, rows, nrows, nb, &naux, &ncones) != DYN_OK ||
       build_lists(s, NULL, rows, nrows, nb, naux) != DYN_OK)
     return -1;
   s->nrows = -1; /* the lists now describe these rows, not the last assembly */
@@ -472,7 +483,8 @@ static void load_dv(const dyn_body *B, const dyn_m3 *I, double inv_mass, dyn_v3 
 /* The arguments of dyn_assemble, and the rows (check_rows; *naux the
  * pyramid's auxiliary rows). */
 static dyn_err check_assembly(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows,
-                              int nrows, double h, dyn_v3 g, slv_storage storage, int *naux) {
+                              int nrows, double h, dyn_v3 g, slv_storage storage, int *naux,
+                              int *ncones) {
   dyn_err e = check_sizes(s, rows, nrows, nb);
   if (e != DYN_OK) return e;
   if (nb > 0 && !bodies) FAIL(s, "dyn_assemble: bodies is NULL with nb=%d", nb);
@@ -485,7 +497,7 @@ static dyn_err check_assembly(dyn_system *s, const dyn_body *bodies, int nb, con
   if (storage != SLV_DENSE && storage != SLV_CSR && storage != SLV_FACTORED)
     FAIL(s, "dyn_assemble: storage=%d unknown", (int)storage);
   *naux = 0;
-  if ((e = check_rows(s, rows, nrows, nb, naux)) != DYN_OK) return e;
+  if ((e = check_rows(s, rows, nrows, nb, naux, ncones)) != DYN_OK) return e;
   if (storage == SLV_FACTORED)
     for (int i = 0; *naux > 0 && i < nrows; i++)
       if (rows[i].kind == DYN_ROW_AUX)
@@ -502,6 +514,7 @@ static dyn_err check_assembly(dyn_system *s, const dyn_body *bodies, int nb, con
  * that b = J u_free - rhs needs; and bdyn, which build_lists reads in
  * place of the (large, scattered) body records. */
 static void body_blocks(dyn_system *s, const dyn_body *bodies, int nb, double h, dyn_v3 g) {
+#pragma omp parallel for num_threads(dyn_par_threads(s->threads, nb)) schedule(static)
   for (int bi = 0; bi < nb; bi++) {
     double *Mi = s->Minv + 10 * bi, *uf = s->ufree + 6 * bi;
     const dyn_body *B = &bodies[bi];
@@ -552,9 +565,9 @@ static double row_sides(dyn_system *s, const dyn_rows *r, int i) {
   return bi_sum;
 }
 
-/* Row i's bounds, findex and mu, and its cone (a cone's normal row) at
- * cone_rows[*ncones]. */
-static void row_bounds(dyn_system *s, const dyn_rows *r, int i, int *ncones) {
+/* Row i's bounds, findex and mu (a cone's rows: the cone is their
+ * constraint, and slv.h ignores these bounds). */
+static void row_bounds(dyn_system *s, const dyn_rows *r, int i) {
   s->findex[i] = -1;
   s->mu[i] = 0.0;
   switch (r->kind) {
@@ -570,16 +583,9 @@ static void row_bounds(dyn_system *s, const dyn_rows *r, int i, int *ncones) {
     }
     break;
   case DYN_ROW_AUX:
-    s->lo[i] = 0.0;
-    s->hi[i] = INFINITY;
-    break;
   case DYN_ROW_CONE_N:
-    /* cone rows: the cone is their constraint; slv.h ignores these bounds */
     s->lo[i] = 0.0;
     s->hi[i] = INFINITY;
-    s->cone_rows[*ncones] = i;
-    s->cone_mu[*ncones] = r->mu;
-    (*ncones)++;
     break;
   default: /* DYN_ROW_CONE_T (check_rows admits no other kind) */
     s->lo[i] = -INFINITY;
@@ -588,18 +594,20 @@ static void row_bounds(dyn_system *s, const dyn_rows *r, int i, int *ncones) {
   }
 }
 
-/* J, G, b = J u_free - rhs and the bounds of every row, and the cone list
- * and factored storage's cfm in the same pass; *ncones cones. */
-static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows, slv_storage storage,
-                        int *ncones) {
-  *ncones = 0;
+/* J, G, b = J u_free - rhs and the bounds of every row, and factored
+ * storage's cfm, on the system's threads (each row alone); a b that is
+ * not finite fails at its first row. */
+static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows, slv_storage storage) {
+  int bad = nrows, T = dyn_par_threads(s->threads, nrows);
+#pragma omp parallel for num_threads(T) schedule(static) reduction(min : bad)
   for (int i = 0; i < nrows; i++) {
     const dyn_rows *r = &rows[i];
     s->b[i] = row_sides(s, r, i) - r->rhs;
-    if (!isfinite(s->b[i])) FAIL(s, "row %d: b=%g is not finite (body state or load)", i, s->b[i]);
-    row_bounds(s, r, i, ncones);
+    if (!isfinite(s->b[i]) && i < bad) bad = i;
+    row_bounds(s, r, i);
     if (storage == SLV_FACTORED) s->cfm[i] = r->cfm;
   }
+  if (bad < nrows) FAIL(s, "row %d: b=%g is not finite (body state or load)", bad, s->b[bad]);
   return DYN_OK;
 }
 
@@ -693,11 +701,11 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
   s->nrows = -1;
   if (!out) FAIL(s, "dyn_assemble: out is NULL");
   int naux = 0, ncones = 0;
-  dyn_err e = check_assembly(s, bodies, nb, rows, nrows, h, g, storage, &naux);
+  dyn_err e = check_assembly(s, bodies, nb, rows, nrows, h, g, storage, &naux, &ncones);
   if (e != DYN_OK) return e;
   body_blocks(s, bodies, nb, h, g);
   if ((e = build_lists(s, s->bdyn, rows, nrows, nb, naux)) != DYN_OK) return e;
-  if ((e = row_pass(s, rows, nrows, storage, &ncones)) != DYN_OK) return e;
+  if ((e = row_pass(s, rows, nrows, storage)) != DYN_OK) return e;
   /* factored storage forms nothing: the problem is J, G = M^-1 J^T per
    * row side and the cfm the pass above copied */
   if (storage == SLV_DENSE)
@@ -717,6 +725,7 @@ dyn_err dyn_apply_impulse(const dyn_system *s, dyn_body *bodies, int nb, const d
   if (!(h > 0) || !isfinite(h) || !dyn_ai_v3_finite(g)) return DYN_ERR_INPUT;
   for (int i = 0; i < s->nrows; i++)
     if (!isfinite(x[i])) return DYN_ERR_NUMERIC;
+#pragma omp parallel for num_threads(dyn_par_threads(s->threads, nb)) schedule(static)
   for (int bi = 0; bi < nb; bi++) {
     dyn_body *B = &bodies[bi];
     if (B->is_static) continue;

@@ -42,7 +42,7 @@
  * and return -1 (DYN_ERR_INPUT) on invalid arguments (NULL bodies with
  * nb > 0, NULL ws or pairs where needed, maxpairs < 0, margin < 0 or NaN).
  */
-#include "dyn.h"
+#include "dyn_internal.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -58,6 +58,7 @@ typedef struct {
 typedef struct {
   unsigned magic;
   int nb;
+  size_t usable; /* the usable boxes, first in the order (sap_sort) */
 } sap_head;
 
 #define SAP_MAGIC 0x5a9c0b1du
@@ -131,6 +132,7 @@ void dyn_sap_workspace_init(void *ws) {
     sap_head *head = ws;
     head->magic = 0;
     head->nb = 0;
+    head->usable = 0;
   }
 }
 
@@ -206,11 +208,9 @@ static void emit(int i, int j, int *pairs, long maxpairs, long *count) {
   (*count)++;
 }
 
-long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws, int *pairs,
-                        long maxpairs) {
-  if (nb <= 0) return 0;
-  if (!bodies || !ws || maxpairs < 0 || (maxpairs > 0 && !pairs) || !(margin >= 0.0))
-    return DYN_ERR_INPUT;
+/* The boxes of the bodies in (lo.x, id) order in ws (the usable ones
+ * first): dyn_broadphase_sap's first half.  Returns how many are usable. */
+static size_t sap_sort(const dyn_body *bodies, int nb, double margin, void *ws) {
   sap_head *head = ws;
   sap_box *v = (sap_box *)(head + 1);
   int kept = head->magic == SAP_MAGIC && head->nb == nb;
@@ -235,8 +235,15 @@ long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws,
   if (!insertion_sort(v, (size_t)nb, 8 * (size_t)nb + 64)) heap_sort(v, (size_t)nb);
   head->magic = SAP_MAGIC;
   head->nb = nb;
+  head->usable = n;
+  return n;
+}
+
+/* The sweep from the sorted boxes i0 <= i < i1 (each against the later
+ * ones): the pairs in the order dyn_broadphase_sap reports them. */
+static long sap_sweep(const sap_box *v, size_t n, size_t i0, size_t i1, int *pairs, long maxpairs) {
   long count = 0;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = i0; i < i1; i++) {
     const sap_box *a = &v[i];
     for (size_t j = i + 1; j < n && v[j].lo.x <= a->hi.x; j++) {
       const sap_box *b = &v[j];
@@ -245,6 +252,26 @@ long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws,
     }
   }
   return count;
+}
+
+long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws, int *pairs,
+                        long maxpairs) {
+  if (nb <= 0) return 0;
+  if (!bodies || !ws || maxpairs < 0 || (maxpairs > 0 && !pairs) || !(margin >= 0.0))
+    return DYN_ERR_INPUT;
+  size_t n = sap_sort(bodies, nb, margin, ws);
+  return sap_sweep((const sap_box *)((sap_head *)ws + 1), n, 0, n, pairs, maxpairs);
+}
+
+size_t dyn_sap_sort(const dyn_body *bodies, int nb, double margin, void *ws) {
+  return nb > 0 ? sap_sort(bodies, nb, margin, ws) : 0;
+}
+
+long dyn_sap_sweep(const void *ws, size_t i0, size_t i1, int *pairs, long maxpairs) {
+  const sap_head *head = ws;
+  size_t n = head->usable;
+  return sap_sweep((const sap_box *)(head + 1), n, i0 < n ? i0 : n, i1 < n ? i1 : n, pairs,
+                   maxpairs);
 }
 
 long dyn_broadphase_all(const dyn_body *bodies, int nb, double margin, int *pairs, long maxpairs) {

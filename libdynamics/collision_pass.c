@@ -35,6 +35,7 @@ void dyn_collider_free(dyn_collider *c) {
   dyn_buf_free(&c->pairs);
   dyn_buf_free(&c->psort);
   dyn_buf_free(&c->con);
+  dyn_buf_free(&c->runs);
 }
 
 /* The heights h = -g . c of the np pairs into k[0 .. np-1] (c the mean
@@ -119,30 +120,113 @@ static long broad_phase(dyn_collider *c, const dyn_body *bodies, int nb, double 
   }
 }
 
-/* The narrow phase of the np pairs (those in `in`'s jointed list skipped)
- * into c->con from offset; *nout contacts, *maxpen the deepest. */
-static dyn_err narrow_phase(dyn_collider *c, const dyn_body *bodies, const dyn_collide_in *in,
-                            long np, int offset, int *nout, double *maxpen, char *msg,
-                            size_t msgcap) {
+/* Moves the T runs' items (run t: count items of `size` bytes from item
+ * start) to follow one another from base; returns their total.  Run t
+ * starts at or after where the earlier runs end, so moving them in order
+ * never writes over one still to move. */
+static long close_up_runs(void *base, size_t size, const dyn_run *runs, int T) {
+  long at = 0;
+  for (int t = 0; t < T; t++) {
+    if (at != runs[t].start && runs[t].count > 0)
+      memmove((char *)base + (size_t)at * size, (char *)base + (size_t)runs[t].start * size,
+              (size_t)runs[t].count * size);
+    at += runs[t].count;
+  }
+  return at;
+}
+
+/* The broad phase on T threads: the sorted boxes cut into T runs, each
+ * run's pairs swept into its own stretch of c->pairs, then the stretches
+ * closed up: the pairs of broad_phase, in its order. */
+static long broad_phase_split(dyn_collider *c, const dyn_body *bodies, int nb, double margin, int T,
+                              char *msg, size_t msgcap, long *grows) {
+  long n = (long)dyn_sap_sort(bodies, nb, margin, c->sap.p);
+  dyn_run *runs = c->runs.p;
+  for (;;) {
+    long room = c->pairs.p ? (long)(c->pairs.cap / 2) / T : 0, most = 0;
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+    for (int t = 0; t < T; t++)
+      runs[t].count =
+          dyn_sap_sweep(c->sap.p, (size_t)dyn_par_cut(n, t, T), (size_t)dyn_par_cut(n, t + 1, T),
+                        room ? c->pairs.p + 2 * room * t : NULL, room);
+    for (int t = 0; t < T; t++) {
+      most = runs[t].count > most ? runs[t].count : most;
+      runs[t].start = room * t;
+    }
+    if (room > 0 && most <= room) return close_up_runs(c->pairs.p, 2 * sizeof(int), runs, T);
+    if ((size_t)most > SIZE_MAX / 8 / (size_t)T ||
+        dyn_buf_reserve(&c->pairs, 2 * (size_t)T * (size_t)(most + most / 4 + 1), grows) != 0) {
+      dyn_msgf(msg, msgcap, "out of memory for %ld body pairs on %d threads", most, T);
+      return DYN_ERR_NOMEM;
+    }
+  }
+}
+
+/* The narrow phase of pairs k0 <= k < k1 (those in `in`'s jointed list
+ * skipped) into out: run->count contacts, run->pen the deepest, run->fail
+ * the first pair rejected (-1 if none; the run stops there). */
+static void narrow_run(const dyn_collider *c, const dyn_body *bodies, const dyn_collide_in *in,
+                       long k0, long k1, dyn_contact *out, dyn_run *run) {
   int nc = 0;
   double pen = 0.0;
-  for (long k = 0; k < np; k++) {
+  run->fail = -1;
+  for (long k = k0; k < k1; k++) {
     int ia = c->pairs.p[2 * k], ib = c->pairs.p[2 * k + 1];
     if (in->njointed > 0 && dyn_pair_sorted_has(in->jointed, in->njointed,
                                                 dyn_pair_key(ia < ib ? ia : ib, ia < ib ? ib : ia)))
       continue; /* a joint ties them: no contact between them */
-    dyn_contact *con = c->con.p + offset + nc;
+    dyn_contact *con = out + nc;
     int m = dyn_collide_pair(bodies, ia, ib, in->margin, con);
     if (m < 0) {
-      dyn_msgf(msg, msgcap, "narrow phase rejected bodies %d and %d (%d)", ia, ib, m);
-      return DYN_ERR_INPUT;
+      run->fail = k;
+      run->code = m;
+      break;
     }
     for (int j = 0; j < m; j++)
       if (con[j].depth > pen) pen = con[j].depth;
     nc += m;
   }
-  *nout = nc;
+  run->count = nc;
+  run->pen = pen;
+}
+
+/* The narrow phase of the np pairs into c->con from offset, on T threads
+ * (T >= 1): T runs of consecutive pairs, each into its own stretch (room
+ * for DYN_MAX_MANIFOLD contacts a pair), closed up in order; *nout
+ * contacts, *maxpen the deepest.  The first pair rejected, in the pairs'
+ * order, ends the pass with DYN_ERR_INPUT. */
+static dyn_err narrow_phase(dyn_collider *c, const dyn_body *bodies, const dyn_collide_in *in,
+                            long np, int offset, int T, int *nout, double *maxpen, char *msg,
+                            size_t msgcap) {
+  dyn_run *runs = c->runs.p;
+  dyn_contact *base = c->con.p + offset;
+#pragma omp parallel for num_threads(T) schedule(static, 1) if (T > 1)
+  for (int t = 0; t < T; t++) {
+    long k0 = dyn_par_cut(np, t, T);
+    runs[t].start = DYN_MAX_MANIFOLD * k0;
+    narrow_run(c, bodies, in, k0, dyn_par_cut(np, t + 1, T), base + runs[t].start, &runs[t]);
+  }
+  double pen = 0.0;
+  for (int t = 0; t < T; t++) {
+    if (runs[t].fail >= 0) {
+      long k = runs[t].fail;
+      dyn_msgf(msg, msgcap, "narrow phase rejected bodies %d and %d (%d)", c->pairs.p[2 * k],
+               c->pairs.p[2 * k + 1], runs[t].code);
+      return DYN_ERR_INPUT;
+    }
+    pen = runs[t].pen > pen ? runs[t].pen : pen;
+  }
+  *nout = (int)close_up_runs(base, sizeof *base, runs, T);
   *maxpen = pen;
+  return DYN_OK;
+}
+
+/* Room for a pass on up to T threads: a dyn_run each. */
+static dyn_err reserve_runs(dyn_collider *c, int T, char *msg, size_t msgcap, long *grows) {
+  if (dyn_buf_reserve(&c->runs, (size_t)T, grows) != 0) {
+    dyn_msgf(msg, msgcap, "out of memory for a collision pass on %d threads", T);
+    return DYN_ERR_NOMEM;
+  }
   return DYN_OK;
 }
 
@@ -151,7 +235,11 @@ dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *bodies, int nb,
                            char *msg, size_t msgcap, long *grows) {
   *nout = 0;
   *maxpen = 0.0;
-  long np = broad_phase(c, bodies, nb, in->margin, msg, msgcap, grows);
+  int Tb = dyn_par_threads(in->threads, nb), T = in->threads > 1 ? in->threads : 1;
+  dyn_err e = reserve_runs(c, T, msg, msgcap, grows);
+  if (e != DYN_OK) return e;
+  long np = Tb > 1 ? broad_phase_split(c, bodies, nb, in->margin, Tb, msg, msgcap, grows)
+                   : broad_phase(c, bodies, nb, in->margin, msg, msgcap, grows);
   if (np < 0) return (dyn_err)np;
   if (in->top_down && np > 1) {
     if (dyn_buf_reserve(&c->psort, 2 * (size_t)np, grows) != 0) {
@@ -169,5 +257,6 @@ dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *bodies, int nb,
     dyn_msgf(msg, msgcap, "out of memory for %zu contacts", need);
     return DYN_ERR_NOMEM;
   }
-  return narrow_phase(c, bodies, in, np, offset, nout, maxpen, msg, msgcap);
+  return narrow_phase(c, bodies, in, np, offset, dyn_par_threads(in->threads, np), nout, maxpen,
+                      msg, msgcap);
 }

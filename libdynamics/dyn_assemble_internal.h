@@ -19,6 +19,11 @@ static inline dyn_m3 dyn_ai_inv_inertia_world(const dyn_body *b) {
   return dyn_m3_mul(dyn_m3_mul(R, b->inv_I_b), dyn_m3_transpose(R));
 }
 
+/* The threads dyn_assemble and dyn_apply_impulse run their per-body and
+ * per-row loops on (the world sets settings.opt.threads; a new system has
+ * one). */
+void dyn_system_set_threads(dyn_system *s, int threads);
+
 static inline int dyn_ai_v3_finite(dyn_v3 a) {
   return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
 }

@@ -28,6 +28,36 @@ static inline void dyn_msgf(char *msg, size_t cap, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* The step's loops over bodies, pairs, contacts and rows run on
+ * settings.opt.threads OpenMP threads from DYN_PAR_MIN items
+ * (docs/dynamics.md, "Threads").  Each item is computed by the same code
+ * whichever thread runs it, and the results are placed in the order of
+ * one thread, so a step gives the same bits on any thread count. */
+enum { DYN_PAR_MIN = 1024 };
+
+static inline int dyn_par_threads(int threads, long n) {
+#ifdef _OPENMP
+  return threads > 1 && n >= DYN_PAR_MIN ? threads : 1;
+#else
+  (void)threads;
+  (void)n;
+  return 1;
+#endif
+}
+
+/* The item where part t of T starts when n items are cut into T runs. */
+static inline long dyn_par_cut(long n, int t, int T) { return n * (long)t / T; }
+
+/* The two halves of dyn_broadphase_sap (broadphase.c), for a sweep split
+ * over threads: dyn_sap_sort computes and sorts the boxes in ws and
+ * returns how many are usable (n); dyn_sap_sweep reports the pairs of the
+ * sorted boxes i0 <= i < i1 (against every later box), as
+ * dyn_broadphase_sap does (at most maxpairs written, the count returned).
+ * Sweeps of consecutive ranges, put end to end, are the pairs of one
+ * dyn_broadphase_sap call in its order. */
+size_t dyn_sap_sort(const dyn_body *bodies, int nb, double margin, void *ws);
+long dyn_sap_sweep(const void *ws, size_t i0, size_t i1, int *pairs, long maxpairs);
+
 /* One unconstrained step of a single body (integrate.c): gravity g (m/s^2),
  * the body's f_ext / t_ext (held constant over the step, not cleared), the
  * gyroscopic option `gyro` and the orientation update `orient`, advanced by

@@ -110,11 +110,14 @@ static dyn_err keep_contacts(dyn_warm_cache *c, const dyn_warm_rows *r, const do
   if (nc > 0) /* a step with joint rows only may have no contact buffers yet */
     memcpy(c->con.p, r->con, (size_t)nc * sizeof *c->con.p);
   if (nr > 0) memcpy(c->x.p, x + r->njrows, nr * sizeof *c->x.p);
-  for (int i = 0; tan && i < nc; i++) {
-    const dyn_rows *row = r->rows + (size_t)i * (size_t)r->rpc;
-    dyn_v3 t1 = row_dir(row + 1), t2 = row_dir(row + 2);
-    double *t = c->tan.p + 6 * (size_t)i;
-    t[0] = t1.x, t[1] = t1.y, t[2] = t1.z, t[3] = t2.x, t[4] = t2.y, t[5] = t2.z;
+  if (tan) {
+#pragma omp parallel for num_threads(dyn_par_threads(r->threads, nc)) schedule(static)
+    for (int i = 0; i < nc; i++) {
+      const dyn_rows *row = r->rows + (size_t)i * (size_t)r->rpc;
+      dyn_v3 t1 = row_dir(row + 1), t2 = row_dir(row + 2);
+      double *t = c->tan.p + 6 * (size_t)i;
+      t[0] = t1.x, t[1] = t1.y, t[2] = t1.z, t[3] = t2.x, t[4] = t2.y, t[5] = t2.z;
+    }
   }
   c->nc = nc;
   c->rpc = r->rpc;
@@ -205,6 +208,7 @@ void dyn_warm_fill(const dyn_warm_cache *c, const dyn_warm_rows *r, double facto
   memset(x, 0, ((size_t)r->njrows + (size_t)r->nc * (size_t)r->rpc) * sizeof *x);
   fill_joints(c, r, x);
   if (c->nc == 0 || c->rpc != r->rpc || c->fric != r->fric) return;
+#pragma omp parallel for num_threads(dyn_par_threads(r->threads, r->nc)) schedule(static)
   for (int i = 0; i < r->nc; i++) {
     int k = nearest_kept(c, &r->con[i]);
     if (k >= 0)

@@ -423,7 +423,7 @@ dyn_err dyn_world_penetration(dyn_world *w, double *max_pen, int *ncontacts) {
   int n = 0;
   double pen = 0.0;
   /* after the last step's contacts, so that they stay valid; no order */
-  dyn_collide_in in = { w->set.margin, w->set.gravity, 0, w->jpairs.p, w->njp };
+  dyn_collide_in in = { w->set.margin, w->set.gravity, 0, w->jpairs.p, w->njp, w->set.opt.threads };
   e = dyn_collision_pass(&w->col, w->bodies.p, w->nb, &in, w->nc, &n, &pen, w->msg, sizeof w->msg,
                          &w->grows);
   if (e != DYN_OK) return e;

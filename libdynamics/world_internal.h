@@ -93,11 +93,21 @@ typedef struct dyn_pair_sort {
   int a, b;
 } dyn_pair_sort;
 
+/* What one thread's run of a split phase found. */
+typedef struct dyn_run {
+  long start; /* where its stretch of the buffer starts (items) */
+  long count; /* pairs or contacts written */
+  long fail;  /* narrow phase: the first pair rejected, or -1 */
+  int code;   /* and what dyn_collide_pair returned for it */
+  double pen; /* narrow phase: the deepest contact (>= 0) */
+} dyn_run;
+
 typedef struct dyn_collider {
   DYN_BUF(unsigned char) sap;   /* the broad phase's workspace (bytes) */
   DYN_BUF(int) pairs;           /* 2 ints per pair */
   DYN_BUF(dyn_pair_sort) psort; /* top-down: 2 per pair (keys, radix scratch) */
   DYN_BUF(dyn_contact) con;     /* the contacts of the pass */
+  DYN_BUF(dyn_run) runs;        /* a pass on T threads: one per thread */
 } dyn_collider;
 
 /* What a pass reads besides the bodies. */
@@ -107,7 +117,9 @@ typedef struct dyn_collide_in {
   int top_down;            /* 1: sort the pairs highest first */
   const uint64_t *jointed; /* sorted keys of the body pairs tied by a joint */
   int njointed;
+  int threads; /* settings.opt.threads */
 } dyn_collide_in;
+
 
 /* Room for the broad phase of nb bodies; a new workspace is initialised
  * ("no order kept"). */
@@ -148,7 +160,8 @@ typedef struct dyn_warm_rows {
   dyn_friction fric;
   const int *jrows; /* rows of each joint in this step */
   int nj;
-  int njrows; /* their sum: the joint rows come first in x */
+  int njrows;  /* their sum: the joint rows come first in x */
+  int threads; /* settings.opt.threads */
 } dyn_warm_rows;
 
 /* Room for nj joints' counts (a new joint starts with none kept). */

@@ -46,6 +46,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "dyn_assemble_internal.h"
 #include "world_internal.h"
 
 #include <math.h>
@@ -80,7 +81,13 @@ const char *dyn_world_stage_name(int i) {
 
 /* ---- prepare ------------------------------------------------------------------------- */
 
+/* The threads of the step's loops over n items (world_internal.h). */
+static int step_threads(const dyn_world *w, long n) {
+  return dyn_par_threads(w->set.opt.threads, n);
+}
+
 static void save_state(dyn_world *w) {
+#pragma omp parallel for num_threads(step_threads(w, w->nb)) schedule(static)
   for (int i = 0; i < w->nb; i++) {
     const dyn_body *b = &w->bodies.p[i];
     double *s = w->saved.p + 13 * (size_t)i;
@@ -110,11 +117,13 @@ dyn_err dyn_stage_prepare(dyn_step *s) {
   w->have_prob = 0;
   w->have_solve = 0;
   if (S->integrator == DYN_INT_VERLET)
+#pragma omp parallel for num_threads(step_threads(w, w->nb)) schedule(static)
     for (int i = 0; i < w->nb; i++)
       dyn_body_update_position(&w->bodies.p[i], 0.5 * s->h, S->orient);
   if (S->gyro == DYN_GYRO_NONE) return DYN_OK;
-  /* dyn_body_update_velocity with no load and no gravity changes w by
+    /* dyn_body_update_velocity with no load and no gravity changes w by
    * dw_gyro only */
+#pragma omp parallel for num_threads(step_threads(w, w->nb)) schedule(static)
   for (int i = 0; i < w->nb; i++) {
     dyn_body *b = &w->bodies.p[i];
     if (b->is_static) continue;
@@ -133,7 +142,7 @@ dyn_err dyn_stage_prepare(dyn_step *s) {
 dyn_err dyn_stage_collide(dyn_step *s) {
   dyn_world *w = s->w;
   dyn_collide_in in = { w->set.margin, w->set.gravity, w->set.contact_order == DYN_ORDER_TOP_DOWN,
-                        w->jpairs.p, w->njp };
+                        w->jpairs.p,   w->njp,         w->set.opt.threads };
   dyn_err e = dyn_collision_pass(&w->col, w->bodies.p, w->nb, &in, 0, &s->nc, &s->maxpen, w->msg,
                                  sizeof w->msg, &w->grows);
   if (e != DYN_OK) {
@@ -169,20 +178,23 @@ static dyn_err fill_joint_rows(dyn_step *s) {
   return DYN_OK;
 }
 
-/* The contact rows after the joint rows. */
+/* The contact rows after the joint rows, each contact's alone; a contact
+ * the rows code rejects fails the step at the first one. */
 static dyn_err fill_contact_rows(dyn_step *s) {
   dyn_world *w = s->w;
+  int bad = s->nc;
+#pragma omp parallel for num_threads(step_threads(w, s->nc)) schedule(static) reduction(min : bad)
   for (int c = 0; c < s->nc; c++) {
-    const dyn_contact *cc = &w->col.con.p[c];
-    int r = dyn_contact_fill(w->bodies.p, w->nb, cc, &w->set.contact, s->h, w->rows.p,
+    int r = dyn_contact_fill(w->bodies.p, w->nb, &w->col.con.p[c], &w->set.contact, s->h, w->rows.p,
                              w->njrows + c * w->rpc);
-    if (r != w->rpc)
-      return dyn_world_fail(w, DYN_ERR_INPUT,
-                            "step %ld: contact %d between bodies %d and %d "
-                            "rejected by the rows code (|normal| = %.17g, depth = %g)",
-                            s->k, c, cc->a, cc->b, dyn_v3_norm(cc->normal), cc->depth);
+    if (r != w->rpc && c < bad) bad = c;
   }
-  return DYN_OK;
+  if (bad == s->nc) return DYN_OK;
+  const dyn_contact *cc = &w->col.con.p[bad];
+  return dyn_world_fail(w, DYN_ERR_INPUT,
+                        "step %ld: contact %d between bodies %d and %d "
+                        "rejected by the rows code (|normal| = %.17g, depth = %g)",
+                        s->k, bad, cc->a, cc->b, dyn_v3_norm(cc->normal), cc->depth);
 }
 
 dyn_err dyn_stage_build_rows(dyn_step *s) {
@@ -213,8 +225,8 @@ dyn_err dyn_stage_build_rows(dyn_step *s) {
 /* The rows the warm-start cache reads and keeps. */
 static dyn_warm_rows warm_rows(const dyn_world *w) {
   dyn_warm_rows r = {
-    w->col.con.p, w->nc,    w->rows.p + w->njrows, w->rpc, w->set.contact.friction, w->jcnt.p,
-    w->nj,        w->njrows
+    w->col.con.p, w->nc,     w->rows.p + w->njrows, w->rpc, w->set.contact.friction, w->jcnt.p,
+    w->nj,        w->njrows, w->set.opt.threads
   };
   return r;
 }
@@ -226,6 +238,7 @@ dyn_err dyn_stage_assemble(dyn_step *s) {
   if (e == DYN_OK) e = dyn_world_reserve_system(w, s->storage, &s->sys);
   if (e == DYN_OK) e = dyn_world_reserve_solver(w, &w->main, w->solver, w->nrows, &w->set.opt);
   if (e != DYN_OK) return e;
+  dyn_system_set_threads(s->sys, w->set.opt.threads);
   e = dyn_assemble(s->sys, w->bodies.p, w->nb, w->rows.p, w->nrows, s->h, s->g, s->storage,
                    &w->prob);
   if (e != DYN_OK)
@@ -305,6 +318,7 @@ dyn_err dyn_stage_apply(dyn_step *s) {
 dyn_err dyn_stage_integrate(dyn_step *s) {
   dyn_world *w = s->w;
   const dyn_world_settings *S = &w->set;
+#pragma omp parallel for num_threads(step_threads(w, w->nb)) schedule(static)
   for (int i = 0; i < w->nb; i++) {
     dyn_body *b = &w->bodies.p[i];
     if (b->is_static) continue;
