@@ -1,0 +1,260 @@
+/* test_world_threads.c -- a world step on threads (docs/dynamics.md,
+ * "Threads"): the step's loops over bodies, pairs, contacts and rows split
+ * over settings.opt.threads without changing what any item computes or
+ * where it goes, so the bodies after each step are the same bits on 1, 2
+ * and 3 threads.
+ *
+ * What is checked, and how:
+ *   - the broad phase's two halves (dyn_sap_sort, dyn_sap_sweep): on 600
+ *     random spheres and boxes between five half-spaces (a pile's walls),
+ *     the sweeps of consecutive ranges cut at 1 to 4 points, put end to
+ *     end, are dyn_broadphase_sap's pairs in its order (memcmp), and as a
+ *     set they are dyn_broadphase_all's; a sweep told to write fewer pairs
+ *     than it finds writes that many and counts them all.
+ *   - whole steps: the same scene stepped with 1, 2 and 3 threads, a
+ *     serial solver (pgs, nsgs: they do not split), gives the same metrics
+ *     (contacts, rows, energy, penetration) every step and the same r, q,
+ *     v, w of every body at the end, bit for bit (memcmp).  The scenes are
+ *     large enough for every loop to split (nb, contacts, rows >=
+ *     DYN_PAR_MIN, asserted): a falling pile of 1200 spheres, box friction,
+ *     the broad phase's contact order; a 46-layer pyramid of 1081 boxes
+ *     (four-point manifolds), the Coulomb cone, contacts top-down, Verlet.
+ *     A missing or reordered item (a run closed up in the wrong order, a
+ *     row written by two threads) changes the bodies.
+ * Built without OpenMP every count runs on one thread and the comparisons
+ * hold trivially.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
+
+#include "dyn_world.h"
+#include "tst_util.h"
+#include "world_internal.h"
+
+/* ---- the broad phase's halves ----------------------------------------------------- */
+
+static double uniform(uint64_t *s, double a, double b) {
+  *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+  return a + (b - a) * (double)(*s >> 11) * 0x1p-53;
+}
+
+/* nb random spheres and boxes in [-1, 1]^2 x [0, 0.4], then five half-spaces. */
+static int random_bodies(dyn_body *bodies, int nb, uint64_t seed) {
+  char msg[160];
+  int n = 0;
+  for (; n < nb; n++) {
+    dyn_shape sh;
+    memset(&sh, 0, sizeof sh);
+    double r = uniform(&seed, 0.03, 0.08);
+    dyn_m3 I = dyn_inertia_sphere(1.0, r);
+    if (n % 3 == 2) {
+      sh.kind = DYN_SHAPE_BOX;
+      sh.half = dyn_v3_make(r, 0.7 * r, 1.2 * r);
+      I = dyn_inertia_box(1.0, sh.half);
+    } else {
+      sh.kind = DYN_SHAPE_SPHERE;
+      sh.radius = r;
+    }
+    dyn_v3 p = dyn_v3_make(uniform(&seed, -1, 1), uniform(&seed, -1, 1), uniform(&seed, 0, 0.4));
+    dyn_quat q = dyn_quat_normalize(dyn_quat_make(uniform(&seed, -1, 1), uniform(&seed, -1, 1),
+                                                  uniform(&seed, -1, 1), uniform(&seed, -1, 1)));
+    if (dyn_body_init(&bodies[n], 1.0, I, sh, p, q, msg, sizeof msg) != DYN_OK) return -1;
+  }
+  const double planes[5][4] = {
+    { 0, 0, 1, 0 }, { 1, 0, 0, -1 }, { -1, 0, 0, -1 }, { 0, 1, 0, -1 }, { 0, -1, 0, -1 }
+  };
+  for (int k = 0; k < 5; k++, n++) {
+    dyn_shape sh;
+    memset(&sh, 0, sizeof sh);
+    sh.kind = DYN_SHAPE_PLANE;
+    sh.normal = dyn_v3_make(planes[k][0], planes[k][1], planes[k][2]);
+    sh.offset = planes[k][3];
+    dyn_body_init_static(&bodies[n], sh, dyn_v3_make(0, 0, 0), dyn_quat_identity());
+  }
+  return n;
+}
+
+static int pair_cmp(const void *a, const void *b) {
+  const int *x = a, *y = b;
+  return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static void test_sap_halves(void) {
+  enum { NB = 600, MAXP = 40000 };
+  dyn_body *bodies = malloc(sizeof *bodies * (NB + 5));
+  int nb = random_bodies(bodies, NB, 7);
+  CU_ASSERT_EQUAL_FATAL(nb, NB + 5);
+  const double margin = 0.01;
+  void *ws = malloc(dyn_sap_workspace_size(nb));
+  int *ref = malloc(sizeof(int) * 2 * MAXP), *got = malloc(sizeof(int) * 2 * MAXP),
+      *all = malloc(sizeof(int) * 2 * MAXP);
+  dyn_sap_workspace_init(ws);
+  long np = dyn_broadphase_sap(bodies, nb, margin, ws, ref, MAXP);
+  CU_ASSERT_FATAL(np > 1000 && np < MAXP);
+  /* as a set, the reference of every pair */
+  CU_ASSERT_EQUAL(dyn_broadphase_all(bodies, nb, margin, all, MAXP), np);
+  memcpy(got, ref, sizeof(int) * 2 * (size_t)np);
+  qsort(got, (size_t)np, 2 * sizeof(int), pair_cmp);
+  qsort(all, (size_t)np, 2 * sizeof(int), pair_cmp);
+  CU_ASSERT_EQUAL(memcmp(got, all, sizeof(int) * 2 * (size_t)np), 0);
+  uint64_t seed = 11;
+  for (int parts = 1; parts <= 5; parts++) {
+    size_t n = dyn_sap_sort(bodies, nb, margin, ws);
+    CU_ASSERT_EQUAL(n, (size_t)nb); /* every box is usable */
+    size_t cut[6];
+    cut[0] = 0;
+    cut[parts] = n;
+    for (int k = 1; k < parts; k++) cut[k] = (size_t)uniform(&seed, 0, (double)n);
+    for (int k = 1; k < parts; k++) /* sorted: the runs are consecutive */
+      for (int j = k; j > 1 && cut[j - 1] > cut[j]; j--) {
+        size_t t = cut[j];
+        cut[j] = cut[j - 1];
+        cut[j - 1] = t;
+      }
+    long at = 0;
+    for (int k = 0; k < parts; k++)
+      at += dyn_sap_sweep(ws, cut[k], cut[k + 1], got + 2 * at, MAXP - at);
+    CU_ASSERT_EQUAL(at, np);
+    CU_ASSERT_EQUAL(memcmp(got, ref, sizeof(int) * 2 * (size_t)np), 0);
+  }
+  /* a short buffer: the first pairs written, all of them counted */
+  long half = np / 2;
+  memset(got, 0xff, sizeof(int) * 2 * (size_t)np);
+  CU_ASSERT_EQUAL(dyn_sap_sweep(ws, 0, (size_t)nb, got, half), np);
+  CU_ASSERT_EQUAL(memcmp(got, ref, sizeof(int) * 2 * (size_t)half), 0);
+  CU_ASSERT_EQUAL(got[2 * half], -1);
+  free(ref);
+  free(got);
+  free(all);
+  free(ws);
+  free(bodies);
+}
+
+/* ---- whole steps -------------------------------------------------------------------- */
+
+typedef struct {
+  const char *scene, *param, *solver;
+  dyn_friction friction;
+  dyn_contact_order order;
+  dyn_integrator integrator;
+  int steps, max_iter;
+} threads_case;
+
+/* The bodies' r, q, v, w after `steps` steps on T threads, and the
+ * metrics of every step (steps of them); the last step's contacts and
+ * rows in *nc, *nrows.  NULL if a step failed. */
+static double *run_case(const threads_case *c, int T, dyn_world_metrics *m, int *nb, int *nc,
+                        int *nrows) {
+  dyn_world_settings s = dyn_world_settings_default();
+  snprintf(s.solver, sizeof s.solver, "%s", c->solver);
+  s.contact.friction = c->friction;
+  s.contact_order = c->order;
+  s.integrator = c->integrator;
+  s.opt.max_iter = c->max_iter;
+  s.opt.threads = T;
+  const char *params[] = { c->param };
+  dyn_world *w = NULL;
+  char msg[256] = "";
+  dyn_err e = dyn_scene_new(c->scene, params, 1, &s, &w, msg, sizeof msg);
+  CU_ASSERT_EQUAL(e, DYN_OK);
+  if (e != DYN_OK) {
+    printf("dyn_scene_new(%s): %s\n", c->scene, msg);
+    return NULL;
+  }
+  for (int k = 0; k < c->steps; k++)
+    if (dyn_world_step(w, &m[k]) != DYN_OK) {
+      printf("%s on %d threads, step %d: %s\n", c->scene, T, k + 1, dyn_world_message(w));
+      dyn_world_free(w);
+      return NULL;
+    }
+  *nb = dyn_world_body_count(w);
+  *nc = m[c->steps - 1].contacts;
+  *nrows = m[c->steps - 1].rows;
+  double *state = malloc(sizeof(double) * 13 * (size_t)*nb);
+  const dyn_body *b = dyn_world_bodies(w);
+  for (int i = 0; i < *nb; i++) {
+    double *x = state + 13 * (size_t)i;
+    x[0] = b[i].r.x, x[1] = b[i].r.y, x[2] = b[i].r.z;
+    x[3] = b[i].q.w, x[4] = b[i].q.x, x[5] = b[i].q.y, x[6] = b[i].q.z;
+    x[7] = b[i].v.x, x[8] = b[i].v.y, x[9] = b[i].v.z;
+    x[10] = b[i].w.x, x[11] = b[i].w.y, x[12] = b[i].w.z;
+  }
+  dyn_world_free(w);
+  return state;
+}
+
+/* The metrics that do not depend on timing. */
+static int same_metrics(const dyn_world_metrics *a, const dyn_world_metrics *b) {
+  return a->contacts == b->contacts && a->rows == b->rows && a->iterations == b->iterations &&
+         memcmp(&a->energy, &b->energy, sizeof a->energy) == 0 &&
+         memcmp(&a->max_penetration, &b->max_penetration, sizeof(double)) == 0 &&
+         memcmp(&a->res_nat_inf, &b->res_nat_inf, sizeof(double)) == 0;
+}
+
+static void same_bits_on_every_count(const threads_case *c) {
+  dyn_world_metrics *m[3];
+  double *state[3] = { NULL, NULL, NULL };
+  int nb[3], nc[3], nrows[3];
+  for (int t = 0; t < 3; t++) {
+    m[t] = calloc((size_t)c->steps, sizeof *m[t]);
+    state[t] = run_case(c, t + 1, m[t], &nb[t], &nc[t], &nrows[t]);
+  }
+  CU_ASSERT_FATAL(state[0] && state[1] && state[2]);
+  /* every loop of the step splits on this scene */
+  CU_ASSERT(nb[0] >= DYN_PAR_MIN && nc[0] >= DYN_PAR_MIN && nrows[0] >= DYN_PAR_MIN);
+  for (int t = 1; t < 3; t++) {
+    CU_ASSERT_EQUAL(nb[t], nb[0]);
+    int first_bad = -1;
+    for (int k = 0; k < c->steps && first_bad < 0; k++)
+      if (!same_metrics(&m[t][k], &m[0][k])) first_bad = k;
+    CU_ASSERT_EQUAL(first_bad, -1);
+    if (first_bad >= 0)
+      printf("%s: %d threads differ from one at step %d\n", c->scene, t + 1, first_bad + 1);
+    CU_ASSERT_EQUAL(memcmp(state[t], state[0], sizeof(double) * 13 * (size_t)nb[0]), 0);
+  }
+  for (int t = 0; t < 3; t++) {
+    free(m[t]);
+    free(state[t]);
+  }
+}
+
+/* Shorter under valgrind's memcheck (tests/valgrind.sh): the same loops
+ * split, fewer steps. */
+static int short_run(void) { return getenv("LCPLAB_VALGRIND") != NULL; }
+
+static void test_pile_steps(void) {
+  threads_case c = { "pile",
+                     "n=1200",
+                     "pgs",
+                     DYN_FRICTION_BOX,
+                     DYN_ORDER_BROADPHASE,
+                     DYN_INT_SYMPLECTIC_EULER,
+                     short_run() ? 36 : 60,
+                     10 };
+  same_bits_on_every_count(&c);
+}
+
+static void test_pyramid_steps(void) {
+  threads_case c = {
+    "pyramid",      "layers=46",         "nsgs", DYN_FRICTION_CONE, DYN_ORDER_TOP_DOWN,
+    DYN_INT_VERLET, short_run() ? 2 : 6, 10
+  };
+  same_bits_on_every_count(&c);
+}
+
+int main(void) {
+  if (CU_initialize_registry() != CUE_SUCCESS) return CU_get_error();
+  CU_pSuite s = CU_add_suite("world threads", NULL, NULL);
+  CU_add_test(s, "sweeps of consecutive ranges: dyn_broadphase_sap's pairs", test_sap_halves);
+  CU_add_test(s, "pile of 1200, box friction: the same bits on 1, 2 and 3 threads",
+              test_pile_steps);
+  CU_add_test(s, "46-layer pyramid, cone, top-down, Verlet: the same bits on 1, 2 and 3 threads",
+              test_pyramid_steps);
+  return tst_run();
+}
