@@ -33,8 +33,8 @@
  *     step, t, body, x, y, z, qw, qx, qy, qz, vx, vy, vz, wx, wy, wz
  * (body = its index in the scene, dynamic bodies first).  Numbers are %.17g,
  * times %.6g.  At the end one JSON object goes to stdout: scene, solver,
- * friction, steps, dt, max_iter, threads (--threads: the solves'
- * opt.threads), threaded_solves (the solves that did run on those threads:
+ * friction, steps, dt, max_iter, threads (--threads: the world's and the
+ * solves' opt.threads), threaded_solves (the solves that did run on those threads:
  * pgs_wide's, pgs_color's or pgs_part's plan split, a large world; docs/solvers.md,
  * "Threads"), omega, margin, warm_factor, slop, bodies, contacts_mean
  * (all steps), contacts_mean_timed (the last 80 %), contacts_max,
@@ -287,11 +287,14 @@ void cli_world_usage(FILE *f) {
              "                      automatic budget, which grows with the size)\n"
              "  --tol T             solver tolerance (default: library's, 1e-8)\n"
              "  --omega W           pgs, pgs_wide, pgs_color, pgs_part relaxation (default 0.8)\n"
-             "  --threads T         OpenMP threads of the solves (default 1): pgs_wide and\n"
-             "                      pgs_color sweep a large world's independent rows on T\n"
-             "                      threads, with the same results as on 1; pgs_part sweeps\n"
-             "                      T parts of the bodies at once, deterministic for each T\n"
-             "                      (docs/solvers.md, \"Threads\", \"pgs_part\")\n"
+             "  --threads T         OpenMP threads of the step and its solves (default 1):\n"
+             "                      collision, rows, assembly and integration split over\n"
+             "                      T threads from 1024 bodies or contacts, with the same\n"
+             "                      results as on 1 (docs/dynamics.md, \"Threads\");\n"
+             "                      pgs_wide and pgs_color sweep a large world's\n"
+             "                      independent rows on T threads, with the same results\n"
+             "                      as on 1; pgs_part sweeps T parts of the bodies at once,\n"
+             "                      deterministic for each T (docs/solvers.md, \"pgs_part\")\n"
              "  --warm-start on|off start each solve from the last step's impulses (default on)\n"
              "  --margin M          collision margin in m: speculative contacts (default 0.002)\n"
              "  --warm-factor F     scale of the kept impulses, in [0, 1] (default 1)\n"

@@ -75,17 +75,19 @@ def export_row(lcplab, f, case, solver, threads, iters, rnd):
             "res_nat_inf": repr(d["res_nat_inf"])}
 
 
-def speedups(rows):
+def speedups(rows, key="time_s"):
     """(case, solver, [per-round speed-up]) of each two-thread run against
-    its family's fastest single thread in the same round."""
+    its family's fastest single thread in the same round, on rows[key]
+    (time_s, or step_s: the scenes' whole step)."""
     out = []
-    keys = sorted({(r["kind"], r["case"], r["solver"]) for r in rows if r["threads"] == 2})
+    keys = sorted({(r["kind"], r["case"], r["solver"]) for r in rows
+                   if r["threads"] == 2 and r[key] != ""})
     for kind, case, solver in keys:
         ratios = []
         for rnd in sorted({r["round"] for r in rows}):
             same = [r for r in rows if r["case"] == case and r["round"] == rnd]
-            two = [r["time_s"] for r in same if r["solver"] == solver and r["threads"] == 2]
-            ones = [r["time_s"] for r in same if r["threads"] == 1 and
+            two = [r[key] for r in same if r["solver"] == solver and r["threads"] == 2]
+            ones = [r[key] for r in same if r["threads"] == 1 and
                     (kind == "scene" or r["solver"] == solver)]
             if two and ones:
                 ratios.append(min(ones) / two[0])
@@ -103,26 +105,36 @@ def same_bits(rows):
     return bad
 
 
+def speedup_table(rows, key):
+    """The table rows of speedups(rows, key)."""
+    lines = ["| case | solver | T = 1 times | T = 2 times | speed-up per round | least | median | largest |",
+             "|---|---|---|---|---|---:|---:|---:|"]
+    for kind, case, solver, ratios in speedups(rows, key):
+        fam = [r for r in rows if r["case"] == case]
+        one = sorted({r["solver"] for r in fam if r["threads"] == 1 and
+                      (kind == "scene" or r["solver"] == solver)})
+        t1 = "; ".join(f"{s} " + ", ".join(f"{1e3 * r[key]:.2f}" for r in fam
+                                           if r["solver"] == s and r["threads"] == 1)
+                       for s in one)
+        t2 = ", ".join(f"{1e3 * r[key]:.2f}" for r in fam
+                       if r["solver"] == solver and r["threads"] == 2)
+        lines.append(f"| {case} | {solver} | {t1} ms | {t2} ms | "
+                     + ", ".join(f"{x:.2f}" for x in ratios)
+                     + f" | {min(ratios):.2f} | {statistics.median(ratios):.2f} | {max(ratios):.2f} |")
+    return lines
+
+
 def write_md(path, rows, rounds):
     lines = ["# Two threads against one (bench_threads.sh)", "",
              f"{rounds} interleaved rounds; time: the scene's mean solve (time_solve_mean_s) or "
              "the export's solve (time_s); speed-up: the fastest single thread of the family "
              "(scenes: pgs_wide, pgs_part, pgs_color; exports: the solver itself) in the same "
-             "round over the two-thread time.", "",
-             "| case | solver | T = 1 times | T = 2 times | speed-up per round | least | median | largest |",
-             "|---|---|---|---|---|---:|---:|---:|"]
-    for kind, case, solver, ratios in speedups(rows):
-        fam = [r for r in rows if r["case"] == case]
-        one = sorted({r["solver"] for r in fam if r["threads"] == 1 and
-                      (kind == "scene" or r["solver"] == solver)})
-        t1 = "; ".join(f"{s} " + ", ".join(f"{1e3 * r['time_s']:.2f}" for r in fam
-                                           if r["solver"] == s and r["threads"] == 1)
-                       for s in one)
-        t2 = ", ".join(f"{1e3 * r['time_s']:.2f}" for r in fam
-                       if r["solver"] == solver and r["threads"] == 2)
-        lines.append(f"| {case} | {solver} | {t1} ms | {t2} ms | "
-                     + ", ".join(f"{x:.2f}" for x in ratios)
-                     + f" | {min(ratios):.2f} | {statistics.median(ratios):.2f} | {max(ratios):.2f} |")
+             "round over the two-thread time.", ""]
+    lines += speedup_table(rows, "time_s")
+    lines += ["", "The scenes' whole step (time_step_median_s: collision, rows, assembly, solve, "
+              "impulses and integration, the world's loops on the same threads), against the "
+              "fastest single-thread step of the family in the same round:", ""]
+    lines += speedup_table(rows, "step_s")
     bad = same_bits(rows)
     lines += ["", "Exports: res_nat_inf the same bits on 1 and 2 threads: "
               + ("yes." if not bad else "NO: " + "; ".join(bad))]
@@ -153,8 +165,8 @@ def main():
                 for solver, th in SCENE_RUNS:
                     rows.append(scene_row(lcplab, tmp, name, size, solver, th, steps, rnd))
                     r = rows[-1]
-                    print(f"round {rnd}: {r['case']} {solver} T={th}: solve {1e3 * r['time_s']:.2f} ms",
-                          file=sys.stderr)
+                    print(f"round {rnd}: {r['case']} {solver} T={th}: solve {1e3 * r['time_s']:.2f} ms, "
+                          f"step {1e3 * r['step_s']:.2f} ms", file=sys.stderr)
             for case, f in exps:
                 for solver, th in EXPORT_RUNS:
                     rows.append(export_row(lcplab, f, case, solver, th, iters, rnd))

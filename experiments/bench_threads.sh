@@ -33,8 +33,10 @@
 #                      time_s (the solve mean for scenes), step_s, split,
 #                      penetration, res_nat_inf
 #   bench_threads.md   per case and two-thread run: the speed-up in each
-#                      round, its least, median and largest
-#                      (experiments/bench_threads.py)
+#                      round, its least, median and largest, of the solve
+#                      and (scenes) of the whole step, whose collision,
+#                      rows, assembly and integration run on the same
+#                      threads (experiments/bench_threads.py)
 # Exit: 0 written; 1 a run failed; 2 usage.
 set -eu
 if [ $# -ne 2 ]; then

@@ -136,7 +136,10 @@ typedef struct dyn_world_settings {
                                 ODE */
   char solver[DYN_WORLD_SOLVER_NAME_MAX]; /* registry name; default "pgs" */
   slv_options opt;                        /* default slv_options_default() with max_iter 50 and
-                                omega 0.8 (pgs, pgs_wide: under-relaxed) */
+                                omega 0.8 (pgs, pgs_wide: under-relaxed); opt.threads is
+                                also the step's: its loops over bodies, pairs, contacts
+                                and rows split from 1024 of them, with the same results
+                                on any count (docs/dynamics.md, "Threads") */
   int warm_start;                         /* 1: start each solve from the previous step's impulses,
                                 matched by body pair and nearest contact point; default 1 */
   double warm_factor;              /* the kept impulses are scaled by this, in [0, 1] (Bullet's
