@@ -65,6 +65,7 @@ static const set_field set_fields[] = {
   { "max_iter", SET_INT, S_OFF(opt.max_iter) },
   { "tol", SET_DOUBLE, S_OFF(opt.tol) },
   { "omega", SET_DOUBLE, S_OFF(opt.omega) },
+  { "threads", SET_INT, S_OFF(opt.threads) },
   { "warm_start", SET_INT, S_OFF(warm_start) },
   { "warm_factor", SET_DOUBLE, S_OFF(warm_factor) },
   { "storage", SET_ENUM, S_OFF(storage) },

@@ -63,7 +63,7 @@ _ENUMS = {
 }
 _NUMBERS = ("dt", "k_erp", "slop", "cfm", "max_correct_vel", "margin", "tol", "omega",
             "warm_factor")
-_INTEGERS = ("eta", "max_iter", "dense_max_rows", "fallback_max_iter")
+_INTEGERS = ("eta", "max_iter", "dense_max_rows", "fallback_max_iter", "threads")
 _STRINGS = ("fallback_solver",)
 _ERR_KIND = {-1: "input", -2: "memory", -3: "numeric"}
 
@@ -197,7 +197,10 @@ class World:
         The world's settings by name (``lcplab simulate``'s options):
         ``friction`` ("none", "box", "pyramid", "cone"), ``eta``,
         ``integrator`` ("symplectic", "explicit", "verlet"), ``gyro``,
-        ``orient``, ``max_iter``, ``tol``, ``omega``, ``warm_start``,
+        ``orient``, ``max_iter``, ``tol``, ``omega``, ``threads`` (OpenMP
+        threads of the step and its solves, default 1; the same results on
+        any count, except that pgs_part's depend on the count;
+        docs/dynamics.md, "Threads"), ``warm_start``,
         ``warm_factor``, ``margin``, ``storage`` ("auto", "dense", "csr",
         "factored"), ``dense_max_rows``, ``cone_law``, ``contact_order``
         ("broadphase", "top-down"), ``gravity``, the contact parameters

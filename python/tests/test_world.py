@@ -185,6 +185,22 @@ def test_scene_errors():
         lcplab.World("stack", dt=-1.0)
 
 
+def test_threads_same_trajectory():
+    # a falling pile of 1200 spheres: the step's loops split from 1024
+    # bodies or contacts (docs/dynamics.md, "Threads"); with pgs, which
+    # does not split, 1 and 2 threads give the same bits
+    runs = [lcplab.simulate("pile", {"n": 1200}, solver="pgs", steps=40, trace=True,
+                            max_iter=10, threads=t) for t in (1, 2)]
+    assert runs[0].metrics["contacts"][-1] >= 1024
+    for name in CSV:
+        if name != "solve_time_s":
+            np.testing.assert_array_equal(runs[1].metrics[name], runs[0].metrics[name],
+                                          err_msg=name)
+    np.testing.assert_array_equal(runs[1].trace, runs[0].trace)
+    with pytest.raises(lcplab.SceneError, match="threads"):
+        lcplab.World("stack", threads=0)
+
+
 def test_a_refused_step_keeps_the_steps_before():
     # pgs takes no cones: the first step with contacts is refused; the
     # world stays where it was, and the error carries the steps done
