@@ -46,6 +46,10 @@
 
 #include <math.h>
 #include <stddef.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define SAP_HAVE_AVX2_CODE 1
+#endif
 
 typedef struct {
   dyn_v3 lo, hi;
@@ -54,7 +58,10 @@ typedef struct {
   int use; /* a usable box (box_usable); the others sort last, by id */
 } sap_box;
 
-/* The workspace: this header, then nb sap_box in the last call's order. */
+/* The workspace: this header, then nb sap_box in the last call's order,
+ * then the sorted boxes' lo.x, lo.y, hi.y, lo.z, hi.z and static flag
+ * (1.0 / 0.0) as six arrays of nb + SAP_PAD doubles (sap_columns), which
+ * the AVX2 sweep reads four at a time. */
 typedef struct {
   unsigned magic;
   int nb;
@@ -62,6 +69,20 @@ typedef struct {
 } sap_head;
 
 #define SAP_MAGIC 0x5a9c0b1du
+
+enum { SAP_PAD = 4, SAP_NCOL = 6 };
+
+/* The six columns of the workspace of nb boxes (above). */
+typedef struct {
+  double *lx, *ly, *hy, *lz, *hz, *st;
+} sap_cols;
+
+static sap_cols sap_columns(sap_head *head) {
+  double *c = (double *)((sap_box *)(head + 1) + head->nb);
+  size_t m = (size_t)head->nb + SAP_PAD;
+  sap_cols k = { c, c + m, c + 2 * m, c + 3 * m, c + 4 * m, c + 5 * m };
+  return k;
+}
 
 void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi) {
   const dyn_shape *s = &b->shape;
@@ -137,7 +158,9 @@ void dyn_sap_workspace_init(void *ws) {
 }
 
 size_t dyn_sap_workspace_size(int nb) {
-  return nb > 0 ? sizeof(sap_head) + (size_t)nb * sizeof(sap_box) : 0;
+  return nb > 0 ? sizeof(sap_head) + (size_t)nb * sizeof(sap_box) +
+                      SAP_NCOL * ((size_t)nb + SAP_PAD) * sizeof(double)
+                : 0;
 }
 
 static int is_static_body(const dyn_body *b) {
@@ -208,6 +231,20 @@ static void emit(int i, int j, int *pairs, long maxpairs, long *count) {
   (*count)++;
 }
 
+/* The columns of the sorted boxes; the padding reads as empty boxes (the
+ * sweep masks those lanes out whatever they hold). */
+static void fill_columns(const sap_box *v, sap_cols c, size_t nb) {
+  for (size_t j = 0; j < nb + SAP_PAD; j++) {
+    int real = j < nb;
+    c.lx[j] = real ? v[j].lo.x : INFINITY;
+    c.ly[j] = real ? v[j].lo.y : INFINITY;
+    c.hy[j] = real ? v[j].hi.y : -INFINITY;
+    c.lz[j] = real ? v[j].lo.z : INFINITY;
+    c.hz[j] = real ? v[j].hi.z : -INFINITY;
+    c.st[j] = real && v[j].stat ? 1.0 : 0.0;
+  }
+}
+
 /* The boxes of the bodies in (lo.x, id) order in ws (the usable ones
  * first): dyn_broadphase_sap's first half.  Returns how many are usable. */
 static size_t sap_sort(const dyn_body *bodies, int nb, double margin, void *ws) {
@@ -236,6 +273,7 @@ static size_t sap_sort(const dyn_body *bodies, int nb, double margin, void *ws) 
   head->magic = SAP_MAGIC;
   head->nb = nb;
   head->usable = n;
+  fill_columns(v, sap_columns(head), (size_t)nb);
   return n;
 }
 
@@ -254,24 +292,71 @@ static long sap_sweep(const sap_box *v, size_t n, size_t i0, size_t i1, int *pai
   return count;
 }
 
+#ifdef SAP_HAVE_AVX2_CODE
+/* sap_sweep four candidates at a time from the columns: the same tests
+ * (lo_j.x <= hi_i.x, the y and z overlaps, not both static) as compares of
+ * four doubles, the pairs emitted in j order from the mask's bits, so the
+ * output is sap_sweep's.  The lanes at or past n are masked out. */
+__attribute__((target("avx2"))) static long sap_sweep_avx2(const sap_box *v, sap_cols c, size_t n,
+                                                           size_t i0, size_t i1, int *pairs,
+                                                           long maxpairs) {
+  long count = 0;
+  for (size_t i = i0; i < i1; i++) {
+    const sap_box *a = &v[i];
+    __m256d hx = _mm256_set1_pd(a->hi.x), ly = _mm256_set1_pd(a->lo.y),
+            hy = _mm256_set1_pd(a->hi.y), lz = _mm256_set1_pd(a->lo.z),
+            hz = _mm256_set1_pd(a->hi.z), zero = _mm256_setzero_pd();
+    int astat = a->stat;
+    for (size_t j = i + 1; j < n; j += 4) {
+      size_t left = n - j;
+      int valid = left >= 4 ? 0xf : (1 << left) - 1;
+      int inx =
+          _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(c.lx + j), hx, _CMP_LE_OQ)) & valid;
+      __m256d yz =
+          _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(ly, _mm256_loadu_pd(c.hy + j), _CMP_LE_OQ),
+                                      _mm256_cmp_pd(_mm256_loadu_pd(c.ly + j), hy, _CMP_LE_OQ)),
+                        _mm256_and_pd(_mm256_cmp_pd(lz, _mm256_loadu_pd(c.hz + j), _CMP_LE_OQ),
+                                      _mm256_cmp_pd(_mm256_loadu_pd(c.lz + j), hz, _CMP_LE_OQ)));
+      if (astat) yz = _mm256_and_pd(yz, _mm256_cmp_pd(_mm256_loadu_pd(c.st + j), zero, _CMP_EQ_OQ));
+      int m = _mm256_movemask_pd(yz) & inx;
+      while (m) {
+        int k = __builtin_ctz((unsigned)m);
+        emit(a->id, v[j + (size_t)k].id, pairs, maxpairs, &count);
+        m &= m - 1;
+      }
+      if (inx != valid) break; /* sorted by lo.x: no later box meets i on x */
+    }
+  }
+  return count;
+}
+#endif
+
 long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws, int *pairs,
                         long maxpairs) {
   if (nb <= 0) return 0;
   if (!bodies || !ws || maxpairs < 0 || (maxpairs > 0 && !pairs) || !(margin >= 0.0))
     return DYN_ERR_INPUT;
   size_t n = sap_sort(bodies, nb, margin, ws);
-  return sap_sweep((const sap_box *)((sap_head *)ws + 1), n, 0, n, pairs, maxpairs);
+  return dyn_sap_sweep(ws, 0, n, pairs, maxpairs, 1);
 }
 
 size_t dyn_sap_sort(const dyn_body *bodies, int nb, double margin, void *ws) {
   return nb > 0 ? sap_sort(bodies, nb, margin, ws) : 0;
 }
 
-long dyn_sap_sweep(const void *ws, size_t i0, size_t i1, int *pairs, long maxpairs) {
-  const sap_head *head = ws;
+long dyn_sap_sweep(void *ws, size_t i0, size_t i1, int *pairs, long maxpairs, int simd) {
+  sap_head *head = ws;
   size_t n = head->usable;
-  return sap_sweep((const sap_box *)(head + 1), n, i0 < n ? i0 : n, i1 < n ? i1 : n, pairs,
-                   maxpairs);
+  const sap_box *v = (const sap_box *)(head + 1);
+  i0 = i0 < n ? i0 : n;
+  i1 = i1 < n ? i1 : n;
+#ifdef SAP_HAVE_AVX2_CODE
+  if (simd && __builtin_cpu_supports("avx2"))
+    return sap_sweep_avx2(v, sap_columns(head), n, i0, i1, pairs, maxpairs);
+#else
+  (void)simd;
+#endif
+  return sap_sweep(v, n, i0, i1, pairs, maxpairs);
 }
 
 long dyn_broadphase_all(const dyn_body *bodies, int nb, double margin, int *pairs, long maxpairs) {

@@ -148,7 +148,7 @@ static long broad_phase_split(dyn_collider *c, const dyn_body *bodies, int nb, d
     for (int t = 0; t < T; t++)
       runs[t].count =
           dyn_sap_sweep(c->sap.p, (size_t)dyn_par_cut(n, t, T), (size_t)dyn_par_cut(n, t + 1, T),
-                        room ? c->pairs.p + 2 * room * t : NULL, room);
+                        room ? c->pairs.p + 2 * room * t : NULL, room, 1);
     for (int t = 0; t < T; t++) {
       most = runs[t].count > most ? runs[t].count : most;
       runs[t].start = room * t;

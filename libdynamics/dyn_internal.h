@@ -54,9 +54,11 @@ static inline long dyn_par_cut(long n, int t, int T) { return n * (long)t / T; }
  * sorted boxes i0 <= i < i1 (against every later box), as
  * dyn_broadphase_sap does (at most maxpairs written, the count returned).
  * Sweeps of consecutive ranges, put end to end, are the pairs of one
- * dyn_broadphase_sap call in its order. */
+ * dyn_broadphase_sap call in its order.  simd: 1 tests four candidates at
+ * a time in AVX2 where the CPU has it, 0 one at a time (the same pairs in
+ * the same order; the tests compare them).  The sweep only reads ws. */
 size_t dyn_sap_sort(const dyn_body *bodies, int nb, double margin, void *ws);
-long dyn_sap_sweep(const void *ws, size_t i0, size_t i1, int *pairs, long maxpairs);
+long dyn_sap_sweep(void *ws, size_t i0, size_t i1, int *pairs, long maxpairs, int simd);
 
 /* One unconstrained step of a single body (integrate.c): gravity g (m/s^2),
  * the body's f_ext / t_ext (held constant over the step, not cleared), the

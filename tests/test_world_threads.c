@@ -9,8 +9,9 @@
  *     random spheres and boxes between five half-spaces (a pile's walls),
  *     the sweeps of consecutive ranges cut at 1 to 4 points, put end to
  *     end, are dyn_broadphase_sap's pairs in its order (memcmp), and as a
- *     set they are dyn_broadphase_all's; a sweep told to write fewer pairs
- *     than it finds writes that many and counts them all.
+ *     set they are dyn_broadphase_all's, with the AVX2 sweep (four
+ *     candidates at a time) and with the scalar one; a sweep told to write
+ *     fewer pairs than it finds writes that many and counts them all.
  *   - whole steps: the same scene stepped with 1, 2 and 3 threads, a
  *     serial solver (pgs, nsgs: they do not split), gives the same metrics
  *     (contacts, rows, energy, penetration) every step and the same r, q,
@@ -117,18 +118,23 @@ static void test_sap_halves(void) {
         cut[j] = cut[j - 1];
         cut[j - 1] = t;
       }
-    long at = 0;
-    for (int k = 0; k < parts; k++)
-      at += dyn_sap_sweep(ws, cut[k], cut[k + 1], got + 2 * at, MAXP - at);
-    CU_ASSERT_EQUAL(at, np);
-    CU_ASSERT_EQUAL(memcmp(got, ref, sizeof(int) * 2 * (size_t)np), 0);
+    for (int simd = 0; simd < 2; simd++) {
+      long at = 0;
+      memset(got, 0xff, sizeof(int) * 2 * (size_t)np);
+      for (int k = 0; k < parts; k++)
+        at += dyn_sap_sweep(ws, cut[k], cut[k + 1], got + 2 * at, MAXP - at, simd);
+      CU_ASSERT_EQUAL(at, np);
+      CU_ASSERT_EQUAL(memcmp(got, ref, sizeof(int) * 2 * (size_t)np), 0);
+    }
   }
   /* a short buffer: the first pairs written, all of them counted */
   long half = np / 2;
-  memset(got, 0xff, sizeof(int) * 2 * (size_t)np);
-  CU_ASSERT_EQUAL(dyn_sap_sweep(ws, 0, (size_t)nb, got, half), np);
-  CU_ASSERT_EQUAL(memcmp(got, ref, sizeof(int) * 2 * (size_t)half), 0);
-  CU_ASSERT_EQUAL(got[2 * half], -1);
+  for (int simd = 0; simd < 2; simd++) {
+    memset(got, 0xff, sizeof(int) * 2 * (size_t)np);
+    CU_ASSERT_EQUAL(dyn_sap_sweep(ws, 0, (size_t)nb, got, half, simd), np);
+    CU_ASSERT_EQUAL(memcmp(got, ref, sizeof(int) * 2 * (size_t)half), 0);
+    CU_ASSERT_EQUAL(got[2 * half], -1);
+  }
   free(ref);
   free(got);
   free(all);
