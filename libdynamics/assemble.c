@@ -83,12 +83,26 @@ struct dyn_system {
   int *aux_of;   /* max_rows: the aux row coupled to a beta row, or -1 */
   int *mark;     /* max_rows: CSR column marker */
   int nrows, nb; /* of the last successful assembly (nrows -1: none) */
-  int threads;   /* dyn_system_set_threads (0, 1: one) */
+  int threads;   /* dyn_system_reserve_threads (0, 1: one) */
+  int *tcnt;     /* build_lists on threads: the runs' counts per body */
+  size_t tcnt_cap;
   char msg[200];
 };
 
-void dyn_system_set_threads(dyn_system *s, int threads) {
-  if (s) s->threads = threads;
+dyn_err dyn_system_reserve_threads(dyn_system *s, int threads) {
+  if (!s) return DYN_ERR_INPUT;
+  s->threads = threads;
+  size_t need = threads > 1 ? (size_t)threads * ((size_t)s->max_nb + 1) : 0;
+  if (need <= s->tcnt_cap) return DYN_OK;
+  int *p = realloc(s->tcnt, need * sizeof *p);
+  if (!p) {
+    s->threads = 1;
+    dyn_msgf(s->msg, sizeof s->msg, "out of memory for the row lists of %d threads", threads);
+    return DYN_ERR_NOMEM;
+  }
+  s->tcnt = p;
+  s->tcnt_cap = need;
+  return DYN_OK;
 }
 
 static void *sys_alloc(size_t n, size_t size, int *fail) {
@@ -123,6 +137,7 @@ void dyn_system_free(dyn_system *s) {
   free(s->blist);
   free(s->aux_of);
   free(s->mark);
+  free(s->tcnt);
   free(s);
 }
 
@@ -248,83 +263,109 @@ static int row_finite(const dyn_rows *r) {
   return (z0 + z1) + (z2 + z3) == 0.0;
 }
 
-/* Structure of the rows: indices, bounds, findex, aux and cone groups.
- * *naux: the number of DYN_ROW_AUX rows (the later passes that only
- * concern the pyramid are skipped without them); *ncones the cones, whose
- * normal rows and mu go to cone_rows and cone_mu in row order. */
-static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb, int *naux,
-                          int *ncones) {
-  *naux = 0;
-  *ncones = 0;
-  for (int i = 0; i < n; i++) {
-    const dyn_rows *r = &rows[i];
-    for (int k = 0; k < 2; k++)
-      if (r->body[k] < -1 || r->body[k] >= nb)
-        FAIL(s, "row %d: body[%d]=%d outside [-1, %d)", i, k, r->body[k], nb);
-    if (r->body[0] >= 0 && r->body[0] == r->body[1])
-      FAIL(s, "row %d: both sides are body %d", i, r->body[0]);
-    if (!row_finite(r)) FAIL(s, "row %d: a non-finite J, rhs, cfm or mu", i);
-    if (!(r->cfm >= 0)) FAIL(s, "row %d: cfm=%g < 0", i, r->cfm);
-    if (r->base < 0 || r->base > i) FAIL(s, "row %d: base=%d outside [0, %d]", i, r->base, i);
-    switch (r->kind) {
-    case DYN_ROW_PLAIN:
-      if (r->findex >= 0) {
-        int j = r->base + r->findex;
-        if (j >= n || j == i)
-          FAIL(s, "row %d: findex %d (global %d) outside the %d rows or itself", i, r->findex, j,
-               n);
-        if (!(r->mu >= 0)) FAIL(s, "row %d: mu=%g < 0", i, r->mu);
-      } else if (!(r->lo <= r->hi) || r->lo == INFINITY || r->hi == -INFINITY || isnan(r->lo) ||
-                 isnan(r->hi)) {
-        FAIL(s, "row %d: bounds lo=%g, hi=%g", i, r->lo, r->hi);
-      }
-      break;
-    case DYN_ROW_CONE_N:
-      if (i + 2 >= n || rows[i + 1].kind != DYN_ROW_CONE_T || rows[i + 2].kind != DYN_ROW_CONE_T ||
-          rows[i + 1].base != r->base || rows[i + 2].base != r->base)
-        FAIL(s, "row %d: a cone's normal row must be followed by its two tangent rows", i);
-      if (!(r->mu >= 0)) FAIL(s, "row %d: cone mu=%g < 0", i, r->mu);
-      s->cone_rows[*ncones] = i;
-      s->cone_mu[*ncones] = r->mu;
-      ++*ncones;
-      break;
-    case DYN_ROW_CONE_T:
-      if (!((i >= 1 && rows[i - 1].kind == DYN_ROW_CONE_N) ||
-            (i >= 2 && rows[i - 2].kind == DYN_ROW_CONE_N && rows[i - 1].kind == DYN_ROW_CONE_T)))
-        FAIL(s, "row %d: a cone tangent row without its normal row", i);
-      break;
-    case DYN_ROW_AUX: {
-      int j = r->base + r->findex, f = r->base + r->aux_first;
-      if (r->findex < 0 || j >= n || j == i)
-        FAIL(s, "row %d: aux normal row %d (global %d) out of range", i, r->findex, j);
-      if (r->aux_count < 1 || r->aux_first < 0 || f + r->aux_count > n ||
-          (i >= f && i < f + r->aux_count))
-        FAIL(s, "row %d: aux rows [%d, %d) out of range", i, f, f + r->aux_count);
-      if (!(r->mu >= 0)) FAIL(s, "row %d: aux mu=%g < 0", i, r->mu);
-      if (r->body[0] >= 0 || r->body[1] >= 0) FAIL(s, "row %d: an aux row has no bodies", i);
-      ++*naux;
-      break;
+#define ROW_FAIL(...)                                                                              \
+  do {                                                                                             \
+    dyn_msgf(msg, cap, __VA_ARGS__);                                                               \
+    return DYN_ERR_INPUT;                                                                          \
+  } while (0)
+
+/* Row i's structure: indices, bounds, findex, aux and cone groups; the
+ * message into msg[cap] (msg may be NULL). */
+static dyn_err check_row(const dyn_rows *rows, int n, int nb, int i, char *msg, size_t cap) {
+  const dyn_rows *r = &rows[i];
+  for (int k = 0; k < 2; k++)
+    if (r->body[k] < -1 || r->body[k] >= nb)
+      ROW_FAIL("row %d: body[%d]=%d outside [-1, %d)", i, k, r->body[k], nb);
+  if (r->body[0] >= 0 && r->body[0] == r->body[1])
+    ROW_FAIL("row %d: both sides are body %d", i, r->body[0]);
+  if (!row_finite(r)) ROW_FAIL("row %d: a non-finite J, rhs, cfm or mu", i);
+  if (!(r->cfm >= 0)) ROW_FAIL("row %d: cfm=%g < 0", i, r->cfm);
+  if (r->base < 0 || r->base > i) ROW_FAIL("row %d: base=%d outside [0, %d]", i, r->base, i);
+  switch (r->kind) {
+  case DYN_ROW_PLAIN:
+    if (r->findex >= 0) {
+      int j = r->base + r->findex;
+      if (j >= n || j == i)
+        ROW_FAIL("row %d: findex %d (global %d) outside the %d rows or itself", i, r->findex, j, n);
+      if (!(r->mu >= 0)) ROW_FAIL("row %d: mu=%g < 0", i, r->mu);
+    } else if (!(r->lo <= r->hi) || r->lo == INFINITY || r->hi == -INFINITY || isnan(r->lo) ||
+               isnan(r->hi)) {
+      ROW_FAIL("row %d: bounds lo=%g, hi=%g", i, r->lo, r->hi);
     }
-    default: FAIL(s, "row %d: kind=%d unknown", i, (int)r->kind);
-    }
+    break;
+  case DYN_ROW_CONE_N:
+    if (i + 2 >= n || rows[i + 1].kind != DYN_ROW_CONE_T || rows[i + 2].kind != DYN_ROW_CONE_T ||
+        rows[i + 1].base != r->base || rows[i + 2].base != r->base)
+      ROW_FAIL("row %d: a cone's normal row must be followed by its two tangent rows", i);
+    if (!(r->mu >= 0)) ROW_FAIL("row %d: cone mu=%g < 0", i, r->mu);
+    break;
+  case DYN_ROW_CONE_T:
+    if (!((i >= 1 && rows[i - 1].kind == DYN_ROW_CONE_N) ||
+          (i >= 2 && rows[i - 2].kind == DYN_ROW_CONE_N && rows[i - 1].kind == DYN_ROW_CONE_T)))
+      ROW_FAIL("row %d: a cone tangent row without its normal row", i);
+    break;
+  case DYN_ROW_AUX: {
+    int j = r->base + r->findex, f = r->base + r->aux_first;
+    if (r->findex < 0 || j >= n || j == i)
+      ROW_FAIL("row %d: aux normal row %d (global %d) out of range", i, r->findex, j);
+    if (r->aux_count < 1 || r->aux_first < 0 || f + r->aux_count > n ||
+        (i >= f && i < f + r->aux_count))
+      ROW_FAIL("row %d: aux rows [%d, %d) out of range", i, f, f + r->aux_count);
+    if (!(r->mu >= 0)) ROW_FAIL("row %d: aux mu=%g < 0", i, r->mu);
+    if (r->body[0] >= 0 || r->body[1] >= 0) ROW_FAIL("row %d: an aux row has no bodies", i);
+    break;
+  }
+  default: ROW_FAIL("row %d: kind=%d unknown", i, (int)r->kind);
   }
   return DYN_OK;
 }
 
-/* Row lists of the dynamic bodies (counting sort, so each list is in row
- * order) and the beta -> aux map.  bdyn[b] != 0 for a dynamic body; bdyn may
- * be NULL (then every index >= 0 counts as dynamic: structure only). */
-static dyn_err build_lists(dyn_system *s, const int *bdyn, const dyn_rows *rows, int n, int nb,
-                           int naux) {
+/* Every row's structure (check_row), on the system's threads; a failure
+ * is reported at its first row, as one thread would.  *naux: the number
+ * of DYN_ROW_AUX rows (the later passes that only concern the pyramid are
+ * skipped without them); *ncones the cones, whose normal rows and mu go to
+ * cone_rows and cone_mu in row order. */
+static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb, int *naux,
+                          int *ncones) {
+  int bad = n, na = 0, nc = 0, T = dyn_par_threads(s->threads, n);
+#pragma omp parallel for num_threads(T) schedule(static) reduction(min : bad) reduction(+ : na, nc)
+  for (int i = 0; i < n; i++) {
+    if (check_row(rows, n, nb, i, NULL, 0) != DYN_OK) {
+      if (i < bad) bad = i;
+      continue;
+    }
+    na += rows[i].kind == DYN_ROW_AUX;
+    nc += rows[i].kind == DYN_ROW_CONE_N;
+  }
+  if (bad < n) return check_row(rows, n, nb, bad, s->msg, sizeof s->msg);
+  for (int i = 0, c = 0; c < nc; i++)
+    if (rows[i].kind == DYN_ROW_CONE_N) {
+      s->cone_rows[c] = i;
+      s->cone_mu[c++] = rows[i].mu;
+    }
+  *naux = na;
+  *ncones = nc;
+  return DYN_OK;
+}
+
+/* Row i's bodies in rbody, -1 for a static body or none (bdyn[b] != 0 for
+ * a dynamic body; bdyn NULL: every index >= 0 counts as dynamic). */
+static void row_bodies(dyn_system *s, const int *bdyn, const dyn_rows *rows, int i) {
+  for (int k = 0; k < 2; k++) {
+    int bi = rows[i].body[k];
+    s->rbody[2 * i + k] = (bi >= 0 && (!bdyn || bdyn[bi])) ? bi : -1;
+  }
+}
+
+/* The row lists by body on one thread: a counting sort, each list in row
+ * order. */
+static void lists_serial(dyn_system *s, const int *bdyn, const dyn_rows *rows, int n, int nb) {
   int *bptr = s->bptr;
   memset(bptr, 0, sizeof(int) * ((size_t)nb + 1));
   for (int i = 0; i < n; i++) {
-    for (int k = 0; k < 2; k++) {
-      int bi = rows[i].body[k];
-      s->rbody[2 * i + k] = (bi >= 0 && (!bdyn || bdyn[bi])) ? bi : -1;
-      if (s->rbody[2 * i + k] >= 0) bptr[bi + 1]++;
-    }
-    s->aux_of[i] = -1;
+    row_bodies(s, bdyn, rows, i);
+    for (int k = 0; k < 2; k++)
+      if (s->rbody[2 * i + k] >= 0) bptr[s->rbody[2 * i + k] + 1]++;
   }
   for (int bi = 0; bi < nb; bi++) bptr[bi + 1] += bptr[bi];
   /* place each entry at bptr[bi]++ (bptr[bi] then ends at the start of
@@ -336,6 +377,73 @@ static dyn_err build_lists(dyn_system *s, const int *bdyn, const dyn_rows *rows,
     }
   for (int bi = nb; bi > 0; bi--) bptr[bi] = bptr[bi - 1];
   bptr[0] = 0;
+}
+
+/* The same on T threads, the rows cut into T runs: each run counts its
+ * entries per body (run t's counts at tcnt[t (nb + 1)]), the counts become
+ * each run's first slot in each body's list (runs in order), and each run
+ * places its entries: the lists of lists_serial, entry for entry. */
+static void lists_split(dyn_system *s, const int *bdyn, const dyn_rows *rows, int n, int nb,
+                        int T) {
+  int *bptr = s->bptr, *tcnt = s->tcnt;
+  const size_t stride = (size_t)nb + 1;
+#pragma omp parallel num_threads(T)
+  {
+#pragma omp for schedule(static, 1)
+    for (int t = 0; t < T; t++) {
+      int *cnt = tcnt + stride * (size_t)t;
+      memset(cnt, 0, sizeof(int) * stride);
+      for (int i = (int)dyn_par_cut(n, t, T); i < (int)dyn_par_cut(n, t + 1, T); i++) {
+        row_bodies(s, bdyn, rows, i);
+        for (int k = 0; k < 2; k++)
+          if (s->rbody[2 * i + k] >= 0) cnt[s->rbody[2 * i + k]]++;
+      }
+    }
+#pragma omp for schedule(static)
+    for (int bi = 0; bi < nb; bi++) {
+      int sum = 0;
+      for (int t = 0; t < T; t++) sum += tcnt[stride * (size_t)t + (size_t)bi];
+      bptr[bi + 1] = sum;
+    }
+#pragma omp single
+    {
+      bptr[0] = 0;
+      for (int bi = 0; bi < nb; bi++) bptr[bi + 1] += bptr[bi];
+    }
+#pragma omp for schedule(static)
+    for (int bi = 0; bi < nb; bi++) {
+      int at = bptr[bi];
+      for (int t = 0; t < T; t++) {
+        int *c = tcnt + stride * (size_t)t + (size_t)bi, m = *c;
+        *c = at;
+        at += m;
+      }
+    }
+#pragma omp for schedule(static, 1)
+    for (int t = 0; t < T; t++) {
+      int *at = tcnt + stride * (size_t)t;
+      for (int i = (int)dyn_par_cut(n, t, T); i < (int)dyn_par_cut(n, t + 1, T); i++)
+        for (int k = 0; k < 2; k++) {
+          int bi = s->rbody[2 * i + k];
+          if (bi >= 0) s->blist[at[bi]++] = 2 * i + k;
+        }
+    }
+  }
+}
+
+/* Row lists of the dynamic bodies (counting sort, so each list is in row
+ * order) and the beta -> aux map.  bdyn[b] != 0 for a dynamic body; bdyn may
+ * be NULL (then every index >= 0 counts as dynamic: structure only).  On
+ * the system's threads when it has room for their counts
+ * (dyn_system_reserve_threads). */
+static dyn_err build_lists(dyn_system *s, const int *bdyn, const dyn_rows *rows, int n, int nb,
+                           int naux) {
+  int T = dyn_par_threads(s->threads, n);
+  if (T > 1 && (size_t)T * ((size_t)nb + 1) <= s->tcnt_cap)
+    lists_split(s, bdyn, rows, n, nb, T);
+  else
+    lists_serial(s, bdyn, rows, n, nb);
+  memset(s->aux_of, 0xff, sizeof(int) * (size_t)n); /* -1 in every row */
   for (int i = 0; naux > 0 && i < n; i++)
     if (rows[i].kind == DYN_ROW_AUX) {
       int f = rows[i].base + rows[i].aux_first;

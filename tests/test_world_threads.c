@@ -22,6 +22,13 @@
  *     (four-point manifolds), the Coulomb cone, contacts top-down, Verlet.
  *     A missing or reordered item (a run closed up in the wrong order, a
  *     row written by two threads) changes the bodies.
+ *   - assembly alone (dyn_system_reserve_threads, dyn_assemble): 3000 rows
+ *     of a chain over 1500 bodies.  The row lists by body, built by runs
+ *     on threads, give dyn_apply_impulse the same velocities bit for bit
+ *     on 1, 2 and 3 threads (every body moved).  Bad rows planted at 2000
+ *     and 2500 (in the second thread's run), then at 2500 alone, then at 1
+ *     as well: the message names the first bad row in row order, the same
+ *     text as on one thread.
  * Built without OpenMP every count runs on one thread and the comparisons
  * hold trivially.
  */
@@ -34,6 +41,7 @@
 #include <CUnit/Basic.h>
 #include <CUnit/CUnit.h>
 
+#include "dyn_assemble_internal.h"
 #include "dyn_world.h"
 #include "tst_util.h"
 #include "world_internal.h"
@@ -246,6 +254,124 @@ static void test_pile_steps(void) {
   same_bits_on_every_count(&c);
 }
 
+/* A chain of nb bodies, row i between bodies i % nb and (i + 1) % nb
+ * (J from a small formula, bounds [0, inf)), with two rows made bad. */
+static void chain_rows(dyn_rows *rows, int n, int nb) {
+  memset(rows, 0, sizeof *rows * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    dyn_rows *r = &rows[i];
+    r->body[0] = i % nb;
+    r->body[1] = (i + 1) % nb;
+    for (int k = 0; k < 2; k++)
+      for (int c = 0; c < 6; c++) r->J[k][c] = (k ? -1.0 : 1.0) * (1.0 + 0.1 * ((i + c) % 7));
+    r->lo = 0.0;
+    r->hi = INFINITY;
+    r->findex = -1;
+    r->kind = DYN_ROW_PLAIN;
+    r->base = i;
+  }
+}
+
+static void test_assembly_errors(void) {
+  enum { NB = 1500, N = 3000 };
+  dyn_body *bodies = malloc(sizeof *bodies * NB);
+  char msg[160];
+  for (int b = 0; b < NB; b++) {
+    dyn_shape sh;
+    memset(&sh, 0, sizeof sh);
+    sh.kind = DYN_SHAPE_SPHERE;
+    sh.radius = 0.1;
+    CU_ASSERT_EQUAL_FATAL(dyn_body_init(&bodies[b], 1.0, dyn_inertia_sphere(1.0, 0.1), sh,
+                                        dyn_v3_make(b, 0, 0), dyn_quat_identity(), msg, sizeof msg),
+                          DYN_OK);
+  }
+  dyn_rows *rows = malloc(sizeof *rows * N);
+  const char *want[3] = { "row 2000: bounds lo=1, hi=0", "row 2500: cfm=-1 < 0",
+                          "row 1: both sides are body 7" };
+  for (int t = 1; t <= 3; t++) {
+    dyn_system *sys = NULL;
+    CU_ASSERT_EQUAL_FATAL(dyn_system_new(N, NB, DYN_SYS_FACTORED, 0, &sys, msg, sizeof msg),
+                          DYN_OK);
+    CU_ASSERT_EQUAL(dyn_system_reserve_threads(sys, t), DYN_OK);
+    slv_problem p;
+    /* valid: assembled on t threads, the same lists as on one (the
+     * impulse of x = 1 moves the same bodies by the same bits) */
+    chain_rows(rows, N, NB);
+    CU_ASSERT_EQUAL(
+        dyn_assemble(sys, bodies, NB, rows, N, 0.01, dyn_v3_make(0, 0, -9.81), SLV_FACTORED, &p),
+        DYN_OK);
+    /* two bad rows, the later first in the array's scan by a second thread */
+    rows[2500].cfm = -1.0;
+    rows[2000].lo = 1.0;
+    rows[2000].hi = 0.0;
+    CU_ASSERT_EQUAL(
+        dyn_assemble(sys, bodies, NB, rows, N, 0.01, dyn_v3_make(0, 0, -9.81), SLV_FACTORED, &p),
+        DYN_ERR_INPUT);
+    CU_ASSERT_STRING_EQUAL(dyn_system_message(sys), want[0]);
+    rows[2000].lo = 0.0;
+    rows[2000].hi = INFINITY;
+    CU_ASSERT_EQUAL(
+        dyn_assemble(sys, bodies, NB, rows, N, 0.01, dyn_v3_make(0, 0, -9.81), SLV_FACTORED, &p),
+        DYN_ERR_INPUT);
+    CU_ASSERT_STRING_EQUAL(dyn_system_message(sys), want[1]);
+    rows[1].body[0] = rows[1].body[1] = 7;
+    CU_ASSERT_EQUAL(
+        dyn_assemble(sys, bodies, NB, rows, N, 0.01, dyn_v3_make(0, 0, -9.81), SLV_FACTORED, &p),
+        DYN_ERR_INPUT);
+    CU_ASSERT_STRING_EQUAL(dyn_system_message(sys), want[2]);
+    dyn_system_free(sys);
+  }
+  free(rows);
+  free(bodies);
+}
+
+/* dyn_apply_impulse after an assembly on t threads: the bodies' velocities
+ * of x_i = 1 + i / N, the same bits for t = 1, 2, 3 (the row lists by
+ * body, built by runs on threads, gather in the same order). */
+static void test_lists_on_threads(void) {
+  enum { NB = 1500, N = 3000 };
+  dyn_body *bodies = malloc(sizeof *bodies * NB), *moved = malloc(sizeof *moved * NB * 3);
+  char msg[160];
+  for (int b = 0; b < NB; b++) {
+    dyn_shape sh;
+    memset(&sh, 0, sizeof sh);
+    sh.kind = DYN_SHAPE_SPHERE;
+    sh.radius = 0.1;
+    CU_ASSERT_EQUAL_FATAL(dyn_body_init(&bodies[b], 1.0 + 0.01 * (b % 13),
+                                        dyn_inertia_sphere(1.0, 0.1), sh, dyn_v3_make(b, 0, 0),
+                                        dyn_quat_identity(), msg, sizeof msg),
+                          DYN_OK);
+  }
+  dyn_rows *rows = malloc(sizeof *rows * N);
+  double *x = malloc(sizeof *x * N);
+  chain_rows(rows, N, NB);
+  for (int i = 0; i < N; i++) x[i] = 1.0 + (double)i / N;
+  for (int t = 1; t <= 3; t++) {
+    dyn_system *sys = NULL;
+    CU_ASSERT_EQUAL_FATAL(dyn_system_new(N, NB, DYN_SYS_FACTORED, 0, &sys, msg, sizeof msg),
+                          DYN_OK);
+    CU_ASSERT_EQUAL(dyn_system_reserve_threads(sys, t), DYN_OK);
+    slv_problem p;
+    CU_ASSERT_EQUAL(
+        dyn_assemble(sys, bodies, NB, rows, N, 0.01, dyn_v3_make(0, 0, -9.81), SLV_FACTORED, &p),
+        DYN_OK);
+    dyn_body *m = moved + NB * (t - 1);
+    memcpy(m, bodies, sizeof *m * NB);
+    CU_ASSERT_EQUAL(dyn_apply_impulse(sys, m, NB, x, 0.01, dyn_v3_make(0, 0, -9.81)), DYN_OK);
+    dyn_system_free(sys);
+  }
+  /* every body is on four rows of the chain (N = 2 NB): each moved */
+  int still = 0;
+  for (int b = 0; b < NB; b++) still += moved[b].v.x == 0.0;
+  CU_ASSERT_EQUAL(still, 0);
+  CU_ASSERT_EQUAL(memcmp(moved + NB, moved, sizeof *moved * NB), 0);
+  CU_ASSERT_EQUAL(memcmp(moved + 2 * NB, moved, sizeof *moved * NB), 0);
+  free(x);
+  free(rows);
+  free(moved);
+  free(bodies);
+}
+
 static void test_pyramid_steps(void) {
   threads_case c = {
     "pyramid",      "layers=46",         "nsgs", DYN_FRICTION_CONE, DYN_ORDER_TOP_DOWN,
@@ -262,5 +388,9 @@ int main(void) {
               test_pile_steps);
   CU_add_test(s, "46-layer pyramid, cone, top-down, Verlet: the same bits on 1, 2 and 3 threads",
               test_pyramid_steps);
+  CU_add_test(s, "assembly's row lists on 1, 2, 3 threads: the same impulses",
+              test_lists_on_threads);
+  CU_add_test(s, "assembly's checks on 1, 2, 3 threads: the first bad row, as on one",
+              test_assembly_errors);
   return tst_run();
 }
