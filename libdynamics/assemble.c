@@ -83,13 +83,13 @@ struct dyn_system {
   int *aux_of;   /* max_rows: the aux row coupled to a beta row, or -1 */
   int *mark;     /* max_rows: CSR column marker */
   int nrows, nb; /* of the last successful assembly (nrows -1: none) */
-  int threads;   /* dyn_system_reserve_threads (0, 1: one) */
+  int threads;   /* dyn_system_threads_reserve (0, 1: one) */
   int *tcnt;     /* build_lists on threads: the runs' counts per body */
   size_t tcnt_cap;
   char msg[200];
 };
 
-dyn_err dyn_system_reserve_threads(dyn_system *s, int threads) {
+dyn_err dyn_system_threads_reserve(dyn_system *s, int threads) {
   if (!s) return DYN_ERR_INPUT;
   s->threads = threads;
   size_t need = threads > 1 ? (size_t)threads * ((size_t)s->max_nb + 1) : 0;
@@ -435,7 +435,7 @@ static void lists_split(dyn_system *s, const int *bdyn, const dyn_rows *rows, in
  * order) and the beta -> aux map.  bdyn[b] != 0 for a dynamic body; bdyn may
  * be NULL (then every index >= 0 counts as dynamic: structure only).  On
  * the system's threads when it has room for their counts
- * (dyn_system_reserve_threads). */
+ * (dyn_system_threads_reserve). */
 static dyn_err build_lists(dyn_system *s, const int *bdyn, const dyn_rows *rows, int n, int nb,
                            int naux) {
   int T = dyn_par_threads(s->threads, n);

@@ -24,7 +24,7 @@ static inline dyn_m3 dyn_ai_inv_inertia_world(const dyn_body *b) {
  * assembly; a new or regrown system has one), with room for the row lists'
  * counts of that many threads.  DYN_ERR_NOMEM (the system on one thread,
  * message in dyn_system_message) if that room cannot be had. */
-dyn_err dyn_system_reserve_threads(dyn_system *s, int threads);
+dyn_err dyn_system_threads_reserve(dyn_system *s, int threads);
 
 static inline int dyn_ai_v3_finite(dyn_v3 a) {
   return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);

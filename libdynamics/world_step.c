@@ -238,7 +238,7 @@ dyn_err dyn_stage_assemble(dyn_step *s) {
   if (e == DYN_OK) e = dyn_world_reserve_system(w, s->storage, &s->sys);
   if (e == DYN_OK) e = dyn_world_reserve_solver(w, &w->main, w->solver, w->nrows, &w->set.opt);
   if (e != DYN_OK) return e;
-  if (dyn_system_reserve_threads(s->sys, w->set.opt.threads) != DYN_OK)
+  if (dyn_system_threads_reserve(s->sys, w->set.opt.threads) != DYN_OK)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: %s", s->k, dyn_system_message(s->sys));
   e = dyn_assemble(s->sys, w->bodies.p, w->nb, w->rows.p, w->nrows, s->h, s->g, s->storage,
                    &w->prob);

@@ -22,7 +22,7 @@
  *     (four-point manifolds), the Coulomb cone, contacts top-down, Verlet.
  *     A missing or reordered item (a run closed up in the wrong order, a
  *     row written by two threads) changes the bodies.
- *   - assembly alone (dyn_system_reserve_threads, dyn_assemble): 3000 rows
+ *   - assembly alone (dyn_system_threads_reserve, dyn_assemble): 3000 rows
  *     of a chain over 1500 bodies.  The row lists by body, built by runs
  *     on threads, give dyn_apply_impulse the same velocities bit for bit
  *     on 1, 2 and 3 threads (every body moved).  Bad rows planted at 2000
@@ -292,7 +292,7 @@ static void test_assembly_errors(void) {
     dyn_system *sys = NULL;
     CU_ASSERT_EQUAL_FATAL(dyn_system_new(N, NB, DYN_SYS_FACTORED, 0, &sys, msg, sizeof msg),
                           DYN_OK);
-    CU_ASSERT_EQUAL(dyn_system_reserve_threads(sys, t), DYN_OK);
+    CU_ASSERT_EQUAL(dyn_system_threads_reserve(sys, t), DYN_OK);
     slv_problem p;
     /* valid: assembled on t threads, the same lists as on one (the
      * impulse of x = 1 moves the same bodies by the same bits) */
@@ -350,7 +350,7 @@ static void test_lists_on_threads(void) {
     dyn_system *sys = NULL;
     CU_ASSERT_EQUAL_FATAL(dyn_system_new(N, NB, DYN_SYS_FACTORED, 0, &sys, msg, sizeof msg),
                           DYN_OK);
-    CU_ASSERT_EQUAL(dyn_system_reserve_threads(sys, t), DYN_OK);
+    CU_ASSERT_EQUAL(dyn_system_threads_reserve(sys, t), DYN_OK);
     slv_problem p;
     CU_ASSERT_EQUAL(
         dyn_assemble(sys, bodies, NB, rows, N, 0.01, dyn_v3_make(0, 0, -9.81), SLV_FACTORED, &p),
