@@ -327,17 +327,23 @@ static dyn_err check_row(const dyn_rows *rows, int n, int nb, int i, char *msg, 
  * cone_rows and cone_mu in row order. */
 static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb, int *naux,
                           int *ncones) {
-  int bad = n, na = 0, nc = 0, T = dyn_par_threads(s->threads, n);
-#pragma omp parallel for num_threads(T) schedule(static) reduction(min : bad) reduction(+ : na, nc)
-  for (int i = 0; i < n; i++) {
-    if (check_row(rows, n, nb, i, NULL, 0) != DYN_OK) {
-      if (i < bad) bad = i;
-      continue;
+  int T = dyn_par_threads(s->threads, n), first[DYN_PAR_MAX], nas[DYN_PAR_MAX], ncs[DYN_PAR_MAX];
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+  for (int t = 0; t < T; t++) {
+    int i1 = (int)dyn_par_cut(n, t + 1, T), i = (int)dyn_par_cut(n, t, T);
+    nas[t] = ncs[t] = 0;
+    for (; i < i1 && check_row(rows, n, nb, i, NULL, 0) == DYN_OK; i++) {
+      nas[t] += rows[i].kind == DYN_ROW_AUX;
+      ncs[t] += rows[i].kind == DYN_ROW_CONE_N;
     }
-    na += rows[i].kind == DYN_ROW_AUX;
-    nc += rows[i].kind == DYN_ROW_CONE_N;
+    first[t] = i < i1 ? i : n;
   }
+  int bad = dyn_par_least(first, T, n), na = 0, nc = 0;
   if (bad < n) return check_row(rows, n, nb, bad, s->msg, sizeof s->msg);
+  for (int t = 0; t < T; t++) {
+    na += nas[t];
+    nc += ncs[t];
+  }
   for (int i = 0, c = 0; c < nc; i++)
     if (rows[i].kind == DYN_ROW_CONE_N) {
       s->cone_rows[c] = i;
@@ -706,15 +712,19 @@ static void row_bounds(dyn_system *s, const dyn_rows *r, int i) {
  * storage's cfm, on the system's threads (each row alone); a b that is
  * not finite fails at its first row. */
 static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows, slv_storage storage) {
-  int bad = nrows, T = dyn_par_threads(s->threads, nrows);
-#pragma omp parallel for num_threads(T) schedule(static) reduction(min : bad)
-  for (int i = 0; i < nrows; i++) {
-    const dyn_rows *r = &rows[i];
-    s->b[i] = row_sides(s, r, i) - r->rhs;
-    if (!isfinite(s->b[i]) && i < bad) bad = i;
-    row_bounds(s, r, i);
-    if (storage == SLV_FACTORED) s->cfm[i] = r->cfm;
+  int T = dyn_par_threads(s->threads, nrows), first[DYN_PAR_MAX];
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+  for (int t = 0; t < T; t++) {
+    first[t] = nrows;
+    for (int i = (int)dyn_par_cut(nrows, t, T); i < (int)dyn_par_cut(nrows, t + 1, T); i++) {
+      const dyn_rows *r = &rows[i];
+      s->b[i] = row_sides(s, r, i) - r->rhs;
+      if (!isfinite(s->b[i]) && first[t] == nrows) first[t] = i;
+      row_bounds(s, r, i);
+      if (storage == SLV_FACTORED) s->cfm[i] = r->cfm;
+    }
   }
+  int bad = dyn_par_least(first, T, nrows);
   if (bad < nrows) FAIL(s, "row %d: b=%g is not finite (body state or load)", bad, s->b[bad]);
   return DYN_OK;
 }

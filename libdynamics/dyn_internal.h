@@ -33,10 +33,14 @@ static inline void dyn_msgf(char *msg, size_t cap, const char *fmt, ...) {
  * (docs/dynamics.md, "Threads").  Each item is computed by the same code
  * whichever thread runs it, and the results are placed in the order of
  * one thread, so a step gives the same bits on any thread count. */
-enum { DYN_PAR_MIN = 1024 };
+enum {
+  DYN_PAR_MIN = 1024, /* items from which a loop splits */
+  DYN_PAR_MAX = 256   /* threads at most (slv.h's SLV_THREADS_MAX, which the settings check) */
+};
 
 static inline int dyn_par_threads(int threads, long n) {
 #ifdef _OPENMP
+  if (threads > DYN_PAR_MAX) threads = DYN_PAR_MAX;
   return threads > 1 && n >= DYN_PAR_MIN ? threads : 1;
 #else
   (void)threads;
@@ -47,6 +51,17 @@ static inline int dyn_par_threads(int threads, long n) {
 
 /* The item where part t of T starts when n items are cut into T runs. */
 static inline long dyn_par_cut(long n, int t, int T) { return n * (long)t / T; }
+
+/* The least of the T runs' first[t] (each run's first failing item, or
+ * none).  A loop that looks for its first failure keeps one slot per run
+ * and takes the least after, rather than an OpenMP reduction clause, which
+ * clang implements with a lock symbol the shared library would export
+ * (tests/test_exports.sh). */
+static inline int dyn_par_least(const int *first, int T, int none) {
+  int m = none;
+  for (int t = 0; t < T; t++) m = first[t] < m ? first[t] : m;
+  return m;
+}
 
 /* The two halves of dyn_broadphase_sap (broadphase.c), for a sweep split
  * over threads: dyn_sap_sort computes and sorts the boxes in ws and

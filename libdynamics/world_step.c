@@ -182,13 +182,17 @@ static dyn_err fill_joint_rows(dyn_step *s) {
  * the rows code rejects fails the step at the first one. */
 static dyn_err fill_contact_rows(dyn_step *s) {
   dyn_world *w = s->w;
-  int bad = s->nc;
-#pragma omp parallel for num_threads(step_threads(w, s->nc)) schedule(static) reduction(min : bad)
-  for (int c = 0; c < s->nc; c++) {
-    int r = dyn_contact_fill(w->bodies.p, w->nb, &w->col.con.p[c], &w->set.contact, s->h, w->rows.p,
-                             w->njrows + c * w->rpc);
-    if (r != w->rpc && c < bad) bad = c;
+  int T = step_threads(w, s->nc), first[DYN_PAR_MAX];
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+  for (int t = 0; t < T; t++) {
+    first[t] = s->nc;
+    for (int c = (int)dyn_par_cut(s->nc, t, T); c < (int)dyn_par_cut(s->nc, t + 1, T); c++) {
+      int r = dyn_contact_fill(w->bodies.p, w->nb, &w->col.con.p[c], &w->set.contact, s->h,
+                               w->rows.p, w->njrows + c * w->rpc);
+      if (r != w->rpc && first[t] == s->nc) first[t] = c;
+    }
   }
+  int bad = dyn_par_least(first, T, s->nc);
   if (bad == s->nc) return DYN_OK;
   const dyn_contact *cc = &w->col.con.p[bad];
   return dyn_world_fail(w, DYN_ERR_INPUT,
