@@ -49,7 +49,10 @@
  * that slid or fell shows; r_rest = r_start in the other scenes, where the
  * two fields are equal), joints (their number), joint_error_max (the largest
  * joint_error of the run), time_step_median_s / _mean_s, time_collide_mean_s,
- * time_solve_mean_s (over the last 80 % of the steps, the peers' rule),
+ * time_solve_mean_s, time_stage_mean_s (each stage of the step by its name,
+ * dyn_world_stage_name with "_" for " ": prepare, collide, build_rows,
+ * assemble, solve, judge, apply, integrate, metrics; their sum is at most
+ * the step's) (over the last 80 % of the steps, the peers' rule),
  * wall_total_s, on_failure (the policy), failed_steps (steps whose solve
  * failed), status_counts (steps per status, e.g. {"converged":9,
  * "singular_pivot":487}), applied_counts (steps per applied candidate, e.g.
@@ -469,8 +472,9 @@ typedef struct sim_state {
   dyn_world *w;
   FILE *csv, *trace;
   double *tstep, *tcol, *tsolve;
-  double *r0;    /* 3 per body: the initial positions (max_body_displacement) */
-  double *rrest; /* 3 per body: the rest positions (max_settled_displacement) */
+  double *tstage; /* DYN_WORLD_STAGES per step: dyn_world_metrics.stage_time_s */
+  double *r0;     /* 3 per body: the initial positions (max_body_displacement) */
+  double *rrest;  /* 3 per body: the rest positions (max_settled_displacement) */
   int *contacts;
   const char *csv_path, *trace_path, *dump_dir;
   int keep;        /* a step failed after others ran: keep the files even on failure */
@@ -490,6 +494,7 @@ static void sim_free(sim_state *s, int failed) {
   free(s->tstep);
   free(s->tcol);
   free(s->tsolve);
+  free(s->tstage);
   free(s->contacts);
   free(s->r0);
   free(s->rrest);
@@ -595,6 +600,8 @@ static void record_step(sim_state *s, long k, const dyn_world_metrics *m) {
   s->tstep[k] = m->step_time_s;
   s->tcol[k] = m->collide_time_s;
   s->tsolve[k] = m->solve_time_s;
+  memcpy(s->tstage + (size_t)DYN_WORLD_STAGES * (size_t)k, m->stage_time_s,
+         sizeof(double) * DYN_WORLD_STAGES);
   s->contacts[k] = m->contacts;
   sim_counts *n = &s->n;
   n->status[m->status - SLV_ERR_OPTIONS]++;
@@ -634,6 +641,26 @@ static void print_counts(FILE *o, const sim_state *s) {
   }
   fputc('}', o);
   if (s->dump_dir) fprintf(o, ",\"dumped\":%ld", n->dumped);
+}
+
+/* ,"time_stage_mean_s":{"prepare":...,...}: each stage's mean over steps
+ * k0 .. K - 1, named as dyn_world_stage_name names it, "_" for " ". */
+static void print_stage_means(FILE *o, const sim_state *s, long k0, long K) {
+  fputs(",\"time_stage_mean_s\":{", o);
+  for (int i = 0; i < DYN_WORLD_STAGES; i++) {
+    double sum = 0.0;
+    for (long k = k0; k < K; k++)
+      sum += s->tstage[(size_t)DYN_WORLD_STAGES * (size_t)k + (size_t)i];
+    char key[32];
+    snprintf(key, sizeof key, "%s", dyn_world_stage_name(i));
+    for (char *c = key; *c; c++)
+      if (*c == ' ') *c = '_';
+    fprintf(o, "%s", i ? "," : "");
+    cli_json_string(o, key);
+    fputc(':', o);
+    cli_json_number(o, sum / (double)(K - k0), 6);
+  }
+  fputc('}', o);
 }
 
 /* The JSON summary after K steps (the header lists its fields). */
@@ -718,6 +745,7 @@ static int print_summary(sim_state *s, const cli_world_args *wa, long K, double 
   cli_json_number(o, mean_col, 6);
   fputs(",\"time_solve_mean_s\":", o);
   cli_json_number(o, mean_solve, 6);
+  print_stage_means(o, s, k0, K);
   fputs(",\"wall_total_s\":", o);
   cli_json_number(o, wall, 6);
   print_counts(o, s);
@@ -762,11 +790,12 @@ static int sim_setup(const cli_world_args *wa, const char *csv, const char *trac
   s->tstep = calloc((size_t)*K, sizeof *s->tstep);
   s->tcol = calloc((size_t)*K, sizeof *s->tcol);
   s->tsolve = calloc((size_t)*K, sizeof *s->tsolve);
+  s->tstage = calloc((size_t)*K * DYN_WORLD_STAGES, sizeof *s->tstage);
   s->contacts = calloc((size_t)*K, sizeof *s->contacts);
   int nbod = dyn_world_body_count(s->w);
   s->r0 = calloc(3 * (size_t)(nbod > 0 ? nbod : 1), sizeof *s->r0);
   s->rrest = calloc(3 * (size_t)(nbod > 0 ? nbod : 1), sizeof *s->rrest);
-  if (!s->tstep || !s->tcol || !s->tsolve || !s->contacts || !s->r0 || !s->rrest) {
+  if (!s->tstep || !s->tcol || !s->tsolve || !s->tstage || !s->contacts || !s->r0 || !s->rrest) {
     cli_error("simulate: out of memory for %ld steps", *K);
     return CLI_EXIT_USAGE;
   }

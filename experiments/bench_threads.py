@@ -12,8 +12,9 @@ import tempfile
 
 SCENE_RUNS = [("pgs_wide", 1), ("pgs_part", 1), ("pgs_color", 1), ("pgs_color", 2), ("pgs_part", 2)]
 EXPORT_RUNS = [("apgd", 1), ("apgd", 2), ("pjacobi_cone", 1), ("pjacobi_cone", 2)]
+STAGES = ["collide", "build_rows", "assemble", "solve", "apply", "integrate"]
 FIELDS = ["kind", "case", "solver", "threads", "round", "time_s", "step_s", "split",
-          "penetration", "res_nat_inf"]
+          "penetration", "res_nat_inf"] + [f"stage_{s}_s" for s in STAGES]
 
 
 def cases(var, default):
@@ -61,10 +62,13 @@ def scene_row(lcplab, tmp, name, size, solver, threads, steps, rnd):
     d = run_json([lcplab, "simulate", "--scene", name, "--param", param(name, size), "--solver",
                   solver, "--steps", str(steps), "--threads", str(threads), "--csv", csvf,
                   "--force"], f"{name} {size} {solver} on {threads}")
-    return {"kind": "scene", "case": f"{name} {size}", "solver": solver, "threads": threads,
-            "round": rnd, "time_s": d["time_solve_mean_s"], "step_s": d["time_step_median_s"],
-            "split": d.get("threaded_solves", 0), "penetration": d.get("max_penetration_end"),
-            "res_nat_inf": ""}
+    row = {"kind": "scene", "case": f"{name} {size}", "solver": solver, "threads": threads,
+           "round": rnd, "time_s": d["time_solve_mean_s"], "step_s": d["time_step_median_s"],
+           "split": d.get("threaded_solves", 0), "penetration": d.get("max_penetration_end"),
+           "res_nat_inf": ""}
+    for s in STAGES:
+        row[f"stage_{s}_s"] = d["time_stage_mean_s"][s]
+    return row
 
 
 def export_row(lcplab, f, case, solver, threads, iters, rnd):
@@ -72,7 +76,7 @@ def export_row(lcplab, f, case, solver, threads, iters, rnd):
                   "1e-12", "--threads", str(threads)], f"{case} {solver} on {threads}")
     return {"kind": "export", "case": case, "solver": solver, "threads": threads, "round": rnd,
             "time_s": d["time_s"], "step_s": "", "split": "", "penetration": "",
-            "res_nat_inf": repr(d["res_nat_inf"])}
+            "res_nat_inf": repr(d["res_nat_inf"]), **{f"stage_{s}_s": "" for s in STAGES}}
 
 
 def speedups(rows, key="time_s"):
@@ -124,6 +128,31 @@ def speedup_table(rows, key):
     return lines
 
 
+def stage_table(rows):
+    """Per scene, each stage's median over the rounds (ms) for pgs_wide on
+    one thread and pgs_part on two, and their ratio."""
+    cases = sorted({r["case"] for r in rows if r["kind"] == "scene"})
+    if not cases:
+        return []
+    lines = ["", "Where the step's time goes (time_stage_mean_s, the median over the rounds, ms): "
+             "pgs_wide on one thread, pgs_part on two, and the ratio:", "",
+             "| case | " + " | ".join(STAGES) + " |", "|---|" + "---|" * len(STAGES)]
+    for case in cases:
+        cells = []
+        for s in STAGES:
+            one = [r[f"stage_{s}_s"] for r in rows
+                   if r["case"] == case and r["solver"] == "pgs_wide" and r["threads"] == 1]
+            two = [r[f"stage_{s}_s"] for r in rows
+                   if r["case"] == case and r["solver"] == "pgs_part" and r["threads"] == 2]
+            if not one or not two:
+                cells.append("")
+                continue
+            a, b = statistics.median(one), statistics.median(two)
+            cells.append(f"{1e3 * a:.2f} / {1e3 * b:.2f} ({a / b:.2f}x)" if b > 0 else "")
+        lines.append(f"| {case} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def write_md(path, rows, rounds):
     lines = ["# Two threads against one (bench_threads.sh)", "",
              f"{rounds} interleaved rounds; time: the scene's mean solve (time_solve_mean_s) or "
@@ -135,6 +164,7 @@ def write_md(path, rows, rounds):
               "impulses and integration, the world's loops on the same threads), against the "
               "fastest single-thread step of the family in the same round:", ""]
     lines += speedup_table(rows, "step_s")
+    lines += stage_table(rows)
     bad = same_bits(rows)
     lines += ["", "Exports: res_nat_inf the same bits on 1 and 2 threads: "
               + ("yes." if not bad else "NO: " + "; ".join(bad))]

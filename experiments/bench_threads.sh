@@ -31,7 +31,10 @@
 # names moved aside with a UTC timestamp suffix):
 #   bench_threads.csv  one row per run: kind, case, solver, threads, round,
 #                      time_s (the solve mean for scenes), step_s, split,
-#                      penetration, res_nat_inf
+#                      penetration, res_nat_inf, and for scenes the mean of
+#                      the step's stages (stage_collide_s, stage_build_rows_s,
+#                      stage_assemble_s, stage_solve_s, stage_apply_s,
+#                      stage_integrate_s: the JSON's time_stage_mean_s)
 #   bench_threads.md   per case and two-thread run: the speed-up in each
 #                      round, its least, median and largest, of the solve
 #                      and (scenes) of the whole step, whose collision,

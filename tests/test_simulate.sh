@@ -107,6 +107,28 @@ else
 fi
 expect_err "bad --threads" "--threads" simulate --scene stack --solver pgs --threads 0 --csv "$T/e.csv"
 
+# ---- time_stage_mean_s: each stage of the step by name ------------------------------------------
+# The stages' intervals lie inside the step's (libdynamics/world_step.c), so
+# their means sum to at most time_step_mean_s; the solve stage is
+# time_solve_mean_s (both printed to 6 digits: 1e-5 of slack).
+lcp simulate --scene pyramid --param layers=4 --solver pgs --steps 30 --csv "$T/stages.csv" --force
+stages=$(sed -n 's/.*"time_stage_mean_s":{\([^}]*\)}.*/\1/p' "$T/out")
+if [ "$rc" -eq 0 ] && printf '%s\n' "$stages" | awk -F'[:,]' -v step="$(json_field time_step_mean_s)" \
+  -v solve="$(json_field time_solve_mean_s)" '
+    { for (i = 1; i < NF; i += 2) { k = $i; gsub(/"/, "", k); v[k] = $(i + 1); n++; sum += $(i + 1) } }
+    END {
+      want = "prepare collide build_rows assemble solve judge apply integrate metrics"
+      m = split(want, w, " ")
+      if (n != m) exit 1
+      for (j = 1; j <= m; j++) if (!(w[j] in v) || v[w[j]] < 0) exit 1
+      d = v["solve"] - solve; if (d < 0) d = -d
+      exit !(sum <= step * (1 + 1e-5) && d <= 1e-5 * solve && v["solve"] > 0)
+    }'; then
+  pass "time_stage_mean_s: the nine stages, summing to at most the step, solve = time_solve_mean_s"
+else
+  fail "time_stage_mean_s" "exit $rc, stages '$stages', step $(json_field time_step_mean_s), solve $(json_field time_solve_mean_s)"
+fi
+
 # ---- max_body_displacement: the 40-degree incline against the analytic slide ------------------
 # a = g (sin 40 - 0.5 cos 40) = 2.5483 m/s^2; 120 steps of 1/120 by semi-implicit
 # Euler slide a h^2 K (K + 1) / 2 = 1.2848 m (the peers' scene, libdynamics/scenes.c)
