@@ -272,52 +272,64 @@ static void chain_rows(dyn_rows *rows, int n, int nb) {
   }
 }
 
-static void test_assembly_errors(void) {
-  enum { NB = 1500, N = 3000 };
-  dyn_body *bodies = malloc(sizeof *bodies * NB);
+/* nb spheres of radius 0.1 along x, of mass 1 + 0.01 (b % 13) when
+ * vary_mass (so that the velocity changes differ), else 1. */
+static dyn_body *chain_bodies(int nb, int vary_mass) {
+  dyn_body *bodies = malloc(sizeof *bodies * (size_t)nb);
   char msg[160];
-  for (int b = 0; b < NB; b++) {
+  for (int b = 0; b < nb; b++) {
     dyn_shape sh;
     memset(&sh, 0, sizeof sh);
     sh.kind = DYN_SHAPE_SPHERE;
     sh.radius = 0.1;
-    CU_ASSERT_EQUAL_FATAL(dyn_body_init(&bodies[b], 1.0, dyn_inertia_sphere(1.0, 0.1), sh,
+    double m = vary_mass ? 1.0 + 0.01 * (b % 13) : 1.0;
+    CU_ASSERT_EQUAL_FATAL(dyn_body_init(&bodies[b], m, dyn_inertia_sphere(1.0, 0.1), sh,
                                         dyn_v3_make(b, 0, 0), dyn_quat_identity(), msg, sizeof msg),
                           DYN_OK);
   }
+  return bodies;
+}
+
+/* A factored system for n rows over nb bodies, on t threads. */
+static dyn_system *chain_system(int n, int nb, int t) {
+  dyn_system *sys = NULL;
+  char msg[160];
+  CU_ASSERT_EQUAL_FATAL(dyn_system_new(n, nb, DYN_SYS_FACTORED, 0, &sys, msg, sizeof msg), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_system_threads_reserve(sys, t), DYN_OK);
+  return sys;
+}
+
+/* The chain's problem, h = 0.01, g = -9.81 e_z. */
+static dyn_err assemble_chain(dyn_system *sys, const dyn_body *bodies, const dyn_rows *rows, int n,
+                              int nb) {
+  slv_problem p;
+  return dyn_assemble(sys, bodies, nb, rows, n, 0.01, dyn_v3_make(0, 0, -9.81), SLV_FACTORED, &p);
+}
+
+static void test_assembly_errors(void) {
+  enum { NB = 1500, N = 3000 };
+  dyn_body *bodies = chain_bodies(NB, 0);
   dyn_rows *rows = malloc(sizeof *rows * N);
   const char *want[3] = { "row 2000: bounds lo=1, hi=0", "row 2500: cfm=-1 < 0",
                           "row 1: both sides are body 7" };
   for (int t = 1; t <= 3; t++) {
-    dyn_system *sys = NULL;
-    CU_ASSERT_EQUAL_FATAL(dyn_system_new(N, NB, DYN_SYS_FACTORED, 0, &sys, msg, sizeof msg),
-                          DYN_OK);
-    CU_ASSERT_EQUAL(dyn_system_threads_reserve(sys, t), DYN_OK);
-    slv_problem p;
+    dyn_system *sys = chain_system(N, NB, t);
     /* valid: assembled on t threads, the same lists as on one (the
      * impulse of x = 1 moves the same bodies by the same bits) */
     chain_rows(rows, N, NB);
-    CU_ASSERT_EQUAL(
-        dyn_assemble(sys, bodies, NB, rows, N, 0.01, dyn_v3_make(0, 0, -9.81), SLV_FACTORED, &p),
-        DYN_OK);
+    CU_ASSERT_EQUAL(assemble_chain(sys, bodies, rows, N, NB), DYN_OK);
     /* two bad rows, the later first in the array's scan by a second thread */
     rows[2500].cfm = -1.0;
     rows[2000].lo = 1.0;
     rows[2000].hi = 0.0;
-    CU_ASSERT_EQUAL(
-        dyn_assemble(sys, bodies, NB, rows, N, 0.01, dyn_v3_make(0, 0, -9.81), SLV_FACTORED, &p),
-        DYN_ERR_INPUT);
+    CU_ASSERT_EQUAL(assemble_chain(sys, bodies, rows, N, NB), DYN_ERR_INPUT);
     CU_ASSERT_STRING_EQUAL(dyn_system_message(sys), want[0]);
     rows[2000].lo = 0.0;
     rows[2000].hi = INFINITY;
-    CU_ASSERT_EQUAL(
-        dyn_assemble(sys, bodies, NB, rows, N, 0.01, dyn_v3_make(0, 0, -9.81), SLV_FACTORED, &p),
-        DYN_ERR_INPUT);
+    CU_ASSERT_EQUAL(assemble_chain(sys, bodies, rows, N, NB), DYN_ERR_INPUT);
     CU_ASSERT_STRING_EQUAL(dyn_system_message(sys), want[1]);
     rows[1].body[0] = rows[1].body[1] = 7;
-    CU_ASSERT_EQUAL(
-        dyn_assemble(sys, bodies, NB, rows, N, 0.01, dyn_v3_make(0, 0, -9.81), SLV_FACTORED, &p),
-        DYN_ERR_INPUT);
+    CU_ASSERT_EQUAL(assemble_chain(sys, bodies, rows, N, NB), DYN_ERR_INPUT);
     CU_ASSERT_STRING_EQUAL(dyn_system_message(sys), want[2]);
     dyn_system_free(sys);
   }
@@ -330,31 +342,14 @@ static void test_assembly_errors(void) {
  * body, built by runs on threads, gather in the same order). */
 static void test_lists_on_threads(void) {
   enum { NB = 1500, N = 3000 };
-  dyn_body *bodies = malloc(sizeof *bodies * NB), *moved = malloc(sizeof *moved * NB * 3);
-  char msg[160];
-  for (int b = 0; b < NB; b++) {
-    dyn_shape sh;
-    memset(&sh, 0, sizeof sh);
-    sh.kind = DYN_SHAPE_SPHERE;
-    sh.radius = 0.1;
-    CU_ASSERT_EQUAL_FATAL(dyn_body_init(&bodies[b], 1.0 + 0.01 * (b % 13),
-                                        dyn_inertia_sphere(1.0, 0.1), sh, dyn_v3_make(b, 0, 0),
-                                        dyn_quat_identity(), msg, sizeof msg),
-                          DYN_OK);
-  }
+  dyn_body *bodies = chain_bodies(NB, 1), *moved = malloc(sizeof *moved * NB * 3);
   dyn_rows *rows = malloc(sizeof *rows * N);
   double *x = malloc(sizeof *x * N);
   chain_rows(rows, N, NB);
   for (int i = 0; i < N; i++) x[i] = 1.0 + (double)i / N;
   for (int t = 1; t <= 3; t++) {
-    dyn_system *sys = NULL;
-    CU_ASSERT_EQUAL_FATAL(dyn_system_new(N, NB, DYN_SYS_FACTORED, 0, &sys, msg, sizeof msg),
-                          DYN_OK);
-    CU_ASSERT_EQUAL(dyn_system_threads_reserve(sys, t), DYN_OK);
-    slv_problem p;
-    CU_ASSERT_EQUAL(
-        dyn_assemble(sys, bodies, NB, rows, N, 0.01, dyn_v3_make(0, 0, -9.81), SLV_FACTORED, &p),
-        DYN_OK);
+    dyn_system *sys = chain_system(N, NB, t);
+    CU_ASSERT_EQUAL(assemble_chain(sys, bodies, rows, N, NB), DYN_OK);
     dyn_body *m = moved + NB * (t - 1);
     memcpy(m, bodies, sizeof *m * NB);
     CU_ASSERT_EQUAL(dyn_apply_impulse(sys, m, NB, x, 0.01, dyn_v3_make(0, 0, -9.81)), DYN_OK);
