@@ -235,8 +235,9 @@ dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *bodies, int nb,
                            char *msg, size_t msgcap, long *grows) {
   *nout = 0;
   *maxpen = 0.0;
-  int Tb = dyn_par_threads(in->threads, nb), T = in->threads > 1 ? in->threads : 1;
-  dyn_err e = reserve_runs(c, T, msg, msgcap, grows);
+  /* room for the most threads a phase may take */
+  dyn_err e = reserve_runs(c, dyn_par_threads(in->threads, DYN_PAR_MIN), msg, msgcap, grows);
+  int Tb = dyn_par_threads(in->threads, nb);
   if (e != DYN_OK) return e;
   long np = Tb > 1 ? broad_phase_split(c, bodies, nb, in->margin, Tb, msg, msgcap, grows)
                    : broad_phase(c, bodies, nb, in->margin, msg, msgcap, grows);

@@ -120,7 +120,6 @@ typedef struct dyn_collide_in {
   int threads; /* settings.opt.threads */
 } dyn_collide_in;
 
-
 /* Room for the broad phase of nb bodies; a new workspace is initialised
  * ("no order kept"). */
 dyn_err dyn_collider_reserve(dyn_collider *c, int nb, long *grows);

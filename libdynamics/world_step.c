@@ -81,7 +81,7 @@ const char *dyn_world_stage_name(int i) {
 
 /* ---- prepare ------------------------------------------------------------------------- */
 
-/* The threads of the step's loops over n items (world_internal.h). */
+/* The threads of the step's loops over n items (dyn_internal.h). */
 static int step_threads(const dyn_world *w, long n) {
   return dyn_par_threads(w->set.opt.threads, n);
 }
@@ -109,20 +109,11 @@ static void restore_state(dyn_world *w) {
   }
 }
 
-dyn_err dyn_stage_prepare(dyn_step *s) {
-  dyn_world *w = s->w;
-  const dyn_world_settings *S = &w->set;
+/* Each dynamic body's w advanced by its gyroscopic term alone:
+ * dyn_body_update_velocity with no load and no gravity changes w by
+ * dw_gyro only. */
+static void gyro_only(dyn_world *w, double h, dyn_gyro gyro) {
   const dyn_v3 zero = dyn_v3_make(0.0, 0.0, 0.0);
-  save_state(w);
-  w->have_prob = 0;
-  w->have_solve = 0;
-  if (S->integrator == DYN_INT_VERLET)
-#pragma omp parallel for num_threads(step_threads(w, w->nb)) schedule(static)
-    for (int i = 0; i < w->nb; i++)
-      dyn_body_update_position(&w->bodies.p[i], 0.5 * s->h, S->orient);
-  if (S->gyro == DYN_GYRO_NONE) return DYN_OK;
-    /* dyn_body_update_velocity with no load and no gravity changes w by
-   * dw_gyro only */
 #pragma omp parallel for num_threads(step_threads(w, w->nb)) schedule(static)
   for (int i = 0; i < w->nb; i++) {
     dyn_body *b = &w->bodies.p[i];
@@ -130,10 +121,24 @@ dyn_err dyn_stage_prepare(dyn_step *s) {
     dyn_v3 f = b->f_ext, t = b->t_ext;
     b->f_ext = zero;
     b->t_ext = zero;
-    dyn_body_update_velocity(b, s->h, zero, S->gyro);
+    dyn_body_update_velocity(b, h, zero, gyro);
     b->f_ext = f;
     b->t_ext = t;
   }
+}
+
+dyn_err dyn_stage_prepare(dyn_step *s) {
+  dyn_world *w = s->w;
+  const dyn_world_settings *S = &w->set;
+  save_state(w);
+  w->have_prob = 0;
+  w->have_solve = 0;
+  if (S->integrator == DYN_INT_VERLET) {
+#pragma omp parallel for num_threads(step_threads(w, w->nb)) schedule(static)
+    for (int i = 0; i < w->nb; i++)
+      dyn_body_update_position(&w->bodies.p[i], 0.5 * s->h, S->orient);
+  }
+  if (S->gyro != DYN_GYRO_NONE) gyro_only(w, s->h, S->gyro);
   return DYN_OK;
 }
 
