@@ -1,6 +1,10 @@
 """bench_threads.py -- the runs and tables of bench_threads.sh (see there).
 
-    python3 bench_threads.py LCPLAB EXPORTS_DIR OUT_DIR
+    python3 bench_threads.py LCPLAB ROUNDTRIP EXPORTS_DIR OUT_DIR
+
+ROUNDTRIP is experiments/core_roundtrip: the cross-core round trip of a
+cache line, measured before and after every two-thread run, names the
+placement that run had (FAR_NS below).
 """
 import csv
 import json
@@ -14,7 +18,12 @@ SCENE_RUNS = [("pgs_wide", 1), ("pgs_part", 1), ("pgs_color", 1), ("pgs_color", 
 EXPORT_RUNS = [("apgd", 1), ("apgd", 2), ("pjacobi_cone", 1), ("pjacobi_cone", 2)]
 STAGES = ["collide", "build_rows", "assemble", "solve", "apply", "integrate"]
 FIELDS = ["kind", "case", "solver", "threads", "round", "time_s", "step_s", "split",
-          "penetration", "res_nat_inf"] + [f"stage_{s}_s" for s in STAGES]
+          "penetration", "res_nat_inf", "roundtrip_before_ns", "roundtrip_after_ns"] + \
+    [f"stage_{s}_s" for s in STAGES]
+# A cross-core round trip at or above this (ns) is a far placement: on the
+# 2-vCPU machine of experiments/README.md ("Measurements: threads") the
+# probe reads 87-134 ns or 370-453 ns, nothing between.
+FAR_NS = 250.0
 
 
 def cases(var, default):
@@ -41,6 +50,36 @@ def run_json(cmd, what):
         return json.loads(p.stdout)
     except ValueError:
         sys.exit(f"bench_threads: {what}: no JSON on stdout")
+
+
+def roundtrip(probe):
+    """The cross-core round trip (ns) of core_roundtrip, or exits 1."""
+    p = subprocess.run([probe], capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"bench_threads: {probe} failed (exit {p.returncode}): {p.stderr.strip()[-300:]}")
+    try:
+        return float(json.loads(p.stdout)["round_trip_ns"])
+    except (ValueError, KeyError):
+        sys.exit(f"bench_threads: {probe}: no round_trip_ns on stdout")
+
+
+def placement(row):
+    """'near' or 'far' when both probes around a two-thread run agree,
+    'changed' when the placement moved during it, '' for one thread."""
+    a, b = row.get("roundtrip_before_ns", ""), row.get("roundtrip_after_ns", "")
+    if a == "" or b == "":
+        return ""
+    far = (a >= FAR_NS, b >= FAR_NS)
+    return "far" if all(far) else "near" if not any(far) else "changed"
+
+
+def probed(probe, threads, run):
+    """run() between two round-trip probes when threads > 1."""
+    before = roundtrip(probe) if threads > 1 else ""
+    row = run()
+    row["roundtrip_before_ns"] = before
+    row["roundtrip_after_ns"] = roundtrip(probe) if threads > 1 else ""
+    return row
 
 
 def export(lcplab, exports, name, size):
@@ -80,23 +119,35 @@ def export_row(lcplab, f, case, solver, threads, iters, rnd):
 
 
 def speedups(rows, key="time_s"):
-    """(case, solver, [per-round speed-up]) of each two-thread run against
-    its family's fastest single thread in the same round, on rows[key]
-    (time_s, or step_s: the scenes' whole step)."""
+    """(kind, case, solver, [per-round speed-up], [per-round placement]) of
+    each two-thread run against its family's fastest single thread in the
+    same round, on rows[key] (time_s, or step_s: the scenes' whole step)."""
     out = []
     keys = sorted({(r["kind"], r["case"], r["solver"]) for r in rows
                    if r["threads"] == 2 and r[key] != ""})
     for kind, case, solver in keys:
-        ratios = []
+        ratios, places = [], []
         for rnd in sorted({r["round"] for r in rows}):
             same = [r for r in rows if r["case"] == case and r["round"] == rnd]
-            two = [r[key] for r in same if r["solver"] == solver and r["threads"] == 2]
+            two = [r for r in same if r["solver"] == solver and r["threads"] == 2]
             ones = [r[key] for r in same if r["threads"] == 1 and
                     (kind == "scene" or r["solver"] == solver)]
             if two and ones:
-                ratios.append(min(ones) / two[0])
-        out.append((kind, case, solver, ratios))
+                ratios.append(min(ones) / two[0][key])
+                places.append(placement(two[0]))
+        out.append((kind, case, solver, ratios, places))
     return out
+
+
+def by_placement(ratios, places):
+    """'near: least-largest (k rounds); far: ...' over the rounds of each
+    placement."""
+    parts = []
+    for where in ("near", "far", "changed"):
+        xs = [x for x, p in zip(ratios, places) if p == where]
+        if xs:
+            parts.append(f"{where} {min(xs):.2f}-{max(xs):.2f} ({len(xs)})")
+    return "; ".join(parts)
 
 
 def same_bits(rows):
@@ -111,9 +162,10 @@ def same_bits(rows):
 
 def speedup_table(rows, key):
     """The table rows of speedups(rows, key)."""
-    lines = ["| case | solver | T = 1 times | T = 2 times | speed-up per round | least | median | largest |",
-             "|---|---|---|---|---|---:|---:|---:|"]
-    for kind, case, solver, ratios in speedups(rows, key):
+    lines = ["| case | solver | T = 1 times | T = 2 times | speed-up per round | least | median | largest "
+             "| placement per round | by placement (rounds) |",
+             "|---|---|---|---|---|---:|---:|---:|---|---|"]
+    for kind, case, solver, ratios, places in speedups(rows, key):
         fam = [r for r in rows if r["case"] == case]
         one = sorted({r["solver"] for r in fam if r["threads"] == 1 and
                       (kind == "scene" or r["solver"] == solver)})
@@ -124,7 +176,8 @@ def speedup_table(rows, key):
                        if r["solver"] == solver and r["threads"] == 2)
         lines.append(f"| {case} | {solver} | {t1} ms | {t2} ms | "
                      + ", ".join(f"{x:.2f}" for x in ratios)
-                     + f" | {min(ratios):.2f} | {statistics.median(ratios):.2f} | {max(ratios):.2f} |")
+                     + f" | {min(ratios):.2f} | {statistics.median(ratios):.2f} | {max(ratios):.2f} | "
+                     + ", ".join(places) + f" | {by_placement(ratios, places)} |")
     return lines
 
 
@@ -153,12 +206,29 @@ def stage_table(rows):
     return lines
 
 
+def probe_summary(rows):
+    """The probes' range per placement, e.g. 'near 88-120 (14 runs), far ...'."""
+    parts = []
+    for where in ("near", "far", "changed"):
+        runs = [r for r in rows if placement(r) == where]
+        if runs:
+            ns = [r[k] for r in runs for k in ("roundtrip_before_ns", "roundtrip_after_ns")]
+            parts.append(f"{where} {min(ns):.0f}-{max(ns):.0f} ({len(runs)} runs)")
+    return "; ".join(parts) if parts else "none"
+
+
 def write_md(path, rows, rounds):
     lines = ["# Two threads against one (bench_threads.sh)", "",
              f"{rounds} interleaved rounds; time: the scene's mean solve (time_solve_mean_s) or "
              "the export's solve (time_s); speed-up: the fastest single thread of the family "
              "(scenes: pgs_wide, pgs_part, pgs_color; exports: the solver itself) in the same "
-             "round over the two-thread time.", ""]
+             "round over the two-thread time.", "",
+             "Placement: the cross-core round trip of a cache line (experiments/core_roundtrip), "
+             f"probed before and after each two-thread run: near below {FAR_NS:.0f} ns both times, "
+             "far at or above it both times, changed otherwise. A lone thread per core runs "
+             "at the same speed in either; two threads that share rows and bodies do not "
+             "(experiments/README.md, \"Measurements: threads\"). Probes (ns, before/after): "
+             + probe_summary(rows) + ".", ""]
     lines += speedup_table(rows, "time_s")
     lines += ["", "The scenes' whole step (time_step_median_s: collision, rows, assembly, solve, "
               "impulses and integration, the world's loops on the same threads), against the "
@@ -178,9 +248,9 @@ def write_md(path, rows, rounds):
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit("usage: bench_threads.py LCPLAB EXPORTS_DIR OUT_DIR")
-    lcplab, exports, out = sys.argv[1:]
+    if len(sys.argv) != 5:
+        sys.exit("usage: bench_threads.py LCPLAB ROUNDTRIP EXPORTS_DIR OUT_DIR")
+    lcplab, probe, exports, out = sys.argv[1:]
     os.environ["OPENBLAS_NUM_THREADS"] = "1"
     rounds = int(os.environ.get("BENCH_THREADS_ROUNDS", "3"))
     steps = int(os.environ.get("BENCH_THREADS_STEPS", "200"))
@@ -193,15 +263,17 @@ def main():
         for rnd in range(1, rounds + 1):
             for name, size in scenes:
                 for solver, th in SCENE_RUNS:
-                    rows.append(scene_row(lcplab, tmp, name, size, solver, th, steps, rnd))
+                    rows.append(probed(probe, th, lambda: scene_row(
+                        lcplab, tmp, name, size, solver, th, steps, rnd)))
                     r = rows[-1]
                     print(f"round {rnd}: {r['case']} {solver} T={th}: solve {1e3 * r['time_s']:.2f} ms, "
-                          f"step {1e3 * r['step_s']:.2f} ms", file=sys.stderr)
+                          f"step {1e3 * r['step_s']:.2f} ms {placement(r)}", file=sys.stderr)
             for case, f in exps:
                 for solver, th in EXPORT_RUNS:
-                    rows.append(export_row(lcplab, f, case, solver, th, iters, rnd))
-                    print(f"round {rnd}: {case} {solver} T={th}: {rows[-1]['time_s']:.3f} s",
-                          file=sys.stderr)
+                    rows.append(probed(probe, th, lambda: export_row(
+                        lcplab, f, case, solver, th, iters, rnd)))
+                    print(f"round {rnd}: {case} {solver} T={th}: {rows[-1]['time_s']:.3f} s "
+                          f"{placement(rows[-1])}", file=sys.stderr)
     with open(os.path.join(out, "bench_threads.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()

@@ -20,6 +20,11 @@
 # 1, 2: time_s and res_nat_inf (the same bits on 1 and 2 threads, checked).
 # Every configuration runs once per round, the rounds (BENCH_THREADS_ROUNDS,
 # default 3) interleave them, so a machine that slows down slows all of them.
+# Every two-thread run sits between two probes of experiments/core_roundtrip
+# (the cross-core round trip of a cache line): a virtual machine's host may
+# put the two vCPUs on cores that share a cache (about 100 ns here) or on
+# cores that do not (about 400 ns), and move them between runs; the tables
+# say which placement each round had.
 # OPENBLAS_NUM_THREADS=1.
 #
 # The speed-up of a two-thread run is taken against the fastest single
@@ -31,7 +36,8 @@
 # names moved aside with a UTC timestamp suffix):
 #   bench_threads.csv  one row per run: kind, case, solver, threads, round,
 #                      time_s (the solve mean for scenes), step_s, split,
-#                      penetration, res_nat_inf, and for scenes the mean of
+#                      penetration, res_nat_inf, roundtrip_before_ns and
+#                      roundtrip_after_ns (two threads), and for scenes the mean of
 #                      the step's stages (stage_collide_s, stage_build_rows_s,
 #                      stage_assemble_s, stage_solve_s, stage_apply_s,
 #                      stage_integrate_s: the JSON's time_stage_mean_s)
@@ -49,14 +55,17 @@ fi
 builddir=$1
 srcdir=$2
 lcplab=$builddir/cli/lcplab
-if [ ! -x "$lcplab" ]; then
-  echo "$0: $lcplab is not built (make in $builddir first)" >&2
-  exit 2
-fi
+probe=$builddir/experiments/core_roundtrip
+for prog in "$lcplab" "$probe"; do
+  if [ ! -x "$prog" ]; then
+    echo "$0: $prog is not built (make bench-threads in $builddir builds both)" >&2
+    exit 2
+  fi
+done
 out=$builddir/experiments/results/$(uname -n)
 mkdir -p "$out"
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 for f in bench_threads.csv bench_threads.md; do
   [ -e "$out/$f" ] && mv "$out/$f" "$out/$f.$stamp"
 done
-exec python3 "$srcdir/experiments/bench_threads.py" "$lcplab" "$builddir/experiments/exports" "$out"
+exec python3 "$srcdir/experiments/bench_threads.py" "$lcplab" "$probe" "$builddir/experiments/exports" "$out"
