@@ -8,6 +8,7 @@
 #include "dyn.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
@@ -26,6 +27,15 @@ static inline void dyn_msgf(char *msg, size_t cap, const char *fmt, ...) {
   va_start(ap, fmt);
   dyn_vmsgf(msg, cap, fmt, ap);
   va_end(ap);
+}
+
+/* splitmix64's finalizer: every bit of z reaches every bit of the result
+ * (the scenes' random numbers, scenes.c; the warm-start cache's hash
+ * slots, warmstart.c). */
+static inline uint64_t dyn_mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
 }
 
 /* The step's loops over bodies, pairs, contacts and rows run on

@@ -104,6 +104,7 @@
  */
 #include "dyn_world.h"
 #include "dyn_joint.h"
+#include "dyn_internal.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -325,12 +326,7 @@ static dyn_err sc_joint(scene_ctx *c, const sc_jspec *js) {
 static dyn_quat sc_roty(double t) { return dyn_quat_make(cos(t / 2), 0.0, sin(t / 2), 0.0); }
 
 /* splitmix64 (the peers' Rng). */
-static uint64_t splitmix_next(uint64_t *s) {
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
+static uint64_t splitmix_next(uint64_t *s) { return dyn_mix64(*s += 0x9E3779B97F4A7C15ULL); }
 
 static double splitmix_uniform(uint64_t *s, double a, double b) {
   return a + (b - a) * ((double)(splitmix_next(s) >> 11) * (1.0 / 9007199254740992.0));

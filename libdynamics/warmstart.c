@@ -30,22 +30,15 @@
 #include <string.h>
 
 /* The home slot of a pair key (dyn_pair_key: a in the high 32 bits, b in
- * the low) in a table of cap slots, cap a power of two.  splitmix64's
- * finalizer first, so that both bodies reach the low bits the mask keeps:
+ * the low) in a table of cap slots, cap a power of two.  dyn_mix64 first,
+ * so that both bodies reach the low bits the mask keeps:
  * the slot used to be bits 17.. of key times the golden ratio, which below
  * 2^15 slots depend on b alone (a times 2^32 only moves bits from 32 up),
  * so the pairs of one body shared a home slot and linear probing walked
  * their clusters (on pile 5000 the cache's build was 0.28 ms of the step,
  * most of it probing).  Which slot a pair takes changes nothing else: a
  * pair is found by its key, so the matched contacts are the same. */
-static size_t hash_slot(uint64_t key, size_t cap) {
-  key ^= key >> 30;
-  key *= 0xBF58476D1CE4E5B9ULL;
-  key ^= key >> 27;
-  key *= 0x94D049BB133111EBULL;
-  key ^= key >> 31;
-  return (size_t)key & (cap - 1);
-}
+static size_t hash_slot(uint64_t key, size_t cap) { return (size_t)dyn_mix64(key) & (cap - 1); }
 
 /* The unit direction e of a contact row (dyn_contact_fill's put_row:
  * J_b = (e, ..) on a moving body b, else J_a = (-e, ..)); negation is
