@@ -50,8 +50,8 @@
  * (symbolic analysis once per problem, numeric factor per rho,
  * umfpack_di_wsolve on workspace reserved per problem), or LAPACKE
  * dgetrf for n <= ADMM_DENSE_MAX.  CHOLMOD opens OpenMP
- * teams of its own; with opt->threads = 1 they are kept to the idle cores
- * (par.h, slv_par_own_begin).
+ * teams of its own; on any opt->threads they are kept to the idle cores
+ * (par.h, slv_par_foreign_begin).
  *
  * Stopping test: the library's on z (which is in C) with w = A z + b,
  * computed every iteration, confirmed on the library's exact product.
@@ -271,7 +271,9 @@ static int admm_reserve(admm_state *s, slv_op *op, int *sparse) {
     }
     if (sparse_of_packed(s, op)) return -1;
     if (s->lu) return lu_sparse_reserve(s, n);
+    int saved = slv_par_foreign_begin();
     s->L = cholmod_analyze(s->A, &s->cm);
+    slv_par_foreign_end(saved);
     return s->L ? 0 : -1;
   }
   if ((size_t)n * n > s->H_cap) { /* a large dense A without a packed copy */
@@ -301,7 +303,10 @@ static int admm_factor(admm_state *s, slv_op *op, int sparse, double rho) {
   if (sparse && s->lu) return lu_factor_sparse(&s->U, n, rho);
   if (sparse) {
     double beta[2] = { rho, 0 };
-    if (!cholmod_factorize_p(s->A, beta, NULL, 0, s->L, &s->cm)) return -1;
+    int saved = slv_par_foreign_begin();
+    int ok = cholmod_factorize_p(s->A, beta, NULL, 0, s->L, &s->cm);
+    slv_par_foreign_end(saved);
+    if (!ok) return -1;
     return s->cm.status == CHOLMOD_NOT_POSDEF ? 1 : 0;
   }
   slv_op_to_dense(op, s->H, n);
@@ -331,7 +336,10 @@ static int admm_lsolve(admm_state *s, int n, int sparse, double *r) {
                       .z = NULL,
                       .xtype = CHOLMOD_REAL,
                       .dtype = CHOLMOD_DOUBLE };
-  if (!cholmod_solve2(CHOLMOD_A, s->L, &B, NULL, &s->X, NULL, &s->Y, &s->E, &s->cm)) return -1;
+  int saved = slv_par_foreign_begin();
+  int ok = cholmod_solve2(CHOLMOD_A, s->L, &B, NULL, &s->X, NULL, &s->Y, &s->E, &s->cm);
+  slv_par_foreign_end(saved);
+  if (!ok) return -1;
   memcpy(r, s->X->x, (size_t)n * sizeof *r);
   return 0;
 }
@@ -464,8 +472,8 @@ static slv_status admm_fail(const admm_state *s, slv_result *res, int e, double 
   return SLV_BREAKDOWN;
 }
 
-static slv_status admm_iterate(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
-                               slv_result *res, slv_hist *h) {
+static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                             slv_result *res, slv_hist *h) {
   admm_state *s = st;
   const slv_problem *p = op->p;
   int n = p->n;
@@ -537,16 +545,6 @@ static slv_status admm_iterate(void *st, slv_op *op, const slv_options *opt, dou
            "changes)",
            law, opt->max_iter, res->solver_residual, opt->tol, k.rho, k.changes);
   return SLV_MAX_ITER;
-}
-
-/* The solve, with CHOLMOD's own OpenMP teams kept to the idle cores when
- * one thread was asked for (par.h). */
-static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
-                             slv_result *res, slv_hist *h) {
-  int saved = slv_par_own_begin(opt->threads);
-  slv_status r = admm_iterate(st, op, opt, x, w, res, h);
-  slv_par_own_end(saved);
-  return r;
 }
 
 static const slv_impl admm_impl = {

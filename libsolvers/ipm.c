@@ -66,8 +66,8 @@
  * per solve (ipm_pattern_reserve, lu_analyze); CHOLMOD's numeric
  * factorization reuses its factor and cholmod_solve2 its workspace;
  * UMFPACK's numeric object is made per factorization, as in nsn_ac's large
- * LUs.  CHOLMOD's own OpenMP teams are kept to the idle cores with
- * opt->threads = 1 (par.h, slv_par_own_begin).  x'Ax >= 0 is not checked: a
+ * LUs.  CHOLMOD's own OpenMP teams are kept to the idle cores on any
+ * opt->threads (par.h, slv_par_foreign_begin).  x'Ax >= 0 is not checked: a
  * factorization that fails after IPM_REG_TRIES regularizations is
  * SLV_BREAKDOWN.  Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_STAGNATED,
  * SLV_NOT_FINITE, SLV_BREAKDOWN, SLV_ERR_NOMEM, SLV_ERR_UNSUPPORTED (a
@@ -465,7 +465,9 @@ static int ipm_pattern_reserve(ipm_state *s, const slv_op *op) {
                            .dtype = CHOLMOD_DOUBLE,
                            .sorted = 1,
                            .packed = 1 };
+  int saved = slv_par_foreign_begin();
   s->L = cholmod_analyze(&s->K, &s->cm);
+  slv_par_foreign_end(saved);
   return s->L ? 0 : -1;
 }
 
@@ -528,7 +530,10 @@ static int factor(ipm_state *s) {
       if (st == UMFPACK_OK) return 0;
       if (st != UMFPACK_WARNING_singular_matrix) return -1;
     } else {
-      if (!cholmod_factorize(&s->K, s->L, &s->cm)) return -1;
+      int saved = slv_par_foreign_begin();
+      int ok = cholmod_factorize(&s->K, s->L, &s->cm);
+      slv_par_foreign_end(saved);
+      if (!ok) return -1;
       if (s->cm.status != CHOLMOD_NOT_POSDEF) return 0;
     }
     reg = reg > 0 ? 100 * reg : 1e-14;
@@ -552,7 +557,10 @@ static int lsolve(ipm_state *s, int n, double *r) {
                       .x = r,
                       .xtype = CHOLMOD_REAL,
                       .dtype = CHOLMOD_DOUBLE };
-  if (!cholmod_solve2(CHOLMOD_A, s->L, &B, NULL, &s->X, NULL, &s->Y, &s->E, &s->cm)) return -1;
+  int saved = slv_par_foreign_begin();
+  int ok = cholmod_solve2(CHOLMOD_A, s->L, &B, NULL, &s->X, NULL, &s->Y, &s->E, &s->cm);
+  slv_par_foreign_end(saved);
+  if (!ok) return -1;
   memcpy(r, s->X->x, (size_t)n * sizeof *r);
   return 0;
 }
@@ -989,8 +997,9 @@ static void next_shift(ipm_state *s, slv_op *op, const double *w, int first_cold
   put_shift(&s->q, s->sk);
 }
 
-static slv_status ipm_run(ipm_state *s, slv_op *op, const slv_options *opt, double *x, double *w,
-                          slv_result *res, slv_hist *h) {
+static slv_status ipm_solve(void *state, slv_op *op, const slv_options *opt, double *x, double *w,
+                            slv_result *res, slv_hist *h) {
+  ipm_state *s = state;
   const slv_problem *p = op->p;
   int n = p->n;
   slv_cqp *q = &s->q;
@@ -1060,14 +1069,6 @@ static slv_status ipm_run(ipm_state *s, slv_op *op, const slv_options *opt, doub
   measure(op, opt, x, w, &r);
   return finish(s, res, h, k.iters >= k.budget ? SLV_MAX_ITER : SLV_STAGNATED, what, outer, &k, &r,
                 opt);
-}
-
-static slv_status ipm_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
-                            slv_result *res, slv_hist *h) {
-  int saved = slv_par_own_begin(opt->threads);
-  slv_status r = ipm_run(st, op, opt, x, w, res, h);
-  slv_par_own_end(saved);
-  return r;
 }
 
 static const slv_impl ipm_impl = {

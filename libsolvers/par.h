@@ -43,28 +43,30 @@ double slv_par_dot_diff(int n, const double *g, const double *a, const double *b
 
 /* Libraries that open OpenMP teams of their own, whatever the caller asked
  * for: Debian's CHOLMOD runs its supernodal kernels on
- * num_threads(CHOLMOD_OMP_NUM_THREADS = 4) teams.  With opt.threads = 1 the
- * library promised one thread; slv_par_own_begin turns OpenMP's dynamic
- * adjustment on for the calling thread (dyn-var is per thread, so no other
- * thread of the program sees it), which lets the runtime shrink those
- * teams to the cores that are idle, and slv_par_own_end restores it.  The
- * kernels' results do not depend on their team size.  On KaplasTower
- * (experiments/README.md, "Measurements: ADMM and auto's ADMM rule") the
- * 4-thread teams on 2 cores made the admm solve 11.2 ms instead of 7.7. */
-static inline int slv_par_own_begin(int threads) {
+ * num_threads(CHOLMOD_OMP_NUM_THREADS = 4) teams, more threads than
+ * opt.threads and than this machine's two cores.  Every call into CHOLMOD
+ * sits between slv_par_foreign_begin and slv_par_foreign_end: OpenMP's
+ * dynamic adjustment is on for the calling thread (dyn-var is per thread,
+ * so no other thread of the program sees it) during the call, which lets
+ * the runtime shrink those teams to the cores that are idle; the solver's
+ * own teams, of opt.threads threads, are opened outside these calls and
+ * keep their size.  The kernels' results do not depend on their team size.
+ * On KaplasTower (experiments/README.md, "Measurements: ADMM and auto's ADMM
+ * rule") the 4-thread teams on 2 cores made the admm solve 11.2 ms instead
+ * of 7.7; with opt.threads = 2 admm took 8.7-11.9 ms against 4.4-6.0 on one
+ * thread, and ipm on the pile-500 export 0.83 s against 0.29 s, until the
+ * calls were wrapped for every thread count ("Measurements: threads"). */
+static inline int slv_par_foreign_begin(void) {
 #ifdef _OPENMP
-  if (threads <= 1) {
-    int saved = omp_get_dynamic();
-    omp_set_dynamic(1);
-    return saved;
-  }
+  int saved = omp_get_dynamic();
+  omp_set_dynamic(1);
+  return saved;
 #else
-  (void)threads;
-#endif
   return -1;
+#endif
 }
 
-static inline void slv_par_own_end(int saved) {
+static inline void slv_par_foreign_end(int saved) {
 #ifdef _OPENMP
   if (saved >= 0) omp_set_dynamic(saved);
 #else

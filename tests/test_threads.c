@@ -17,7 +17,9 @@
  *
  * Checks: pjacobi_cone and apgd, 40 iterations from the same start, give
  * the same x (memcmp), iterations and residual with 1, 2 and 3 threads,
- * and twice with 2; the products of the solve's operator agree with the
+ * and twice with 2; so do admm and ipm, which factor the chain with
+ * CHOLMOD, and they leave the calling thread's OpenMP dynamic adjustment
+ * as they found it (on or off); the products of the solve's operator agree with the
  * library's serial slv_problem_w; threads 0 and SLV_THREADS_MAX + 1 are
  * refused by slv_options_validate.  The operator's packed products
  * (operator.h): by block columns and by block rows, from dense and from CSR
@@ -210,6 +212,43 @@ static void same_for_every_count(const char *name) {
 
 static void test_pjacobi_cone(void) { same_for_every_count("pjacobi_cone"); }
 static void test_apgd(void) { same_for_every_count("apgd"); }
+
+/* admm and ipm factor the chain with CHOLMOD (n > 600, a packed A), whose
+ * own OpenMP teams the library shrinks to the idle cores around each call
+ * (par.h, slv_par_foreign_begin): the same x on every count, and the
+ * calling thread's dynamic adjustment as it was before the solve, on or
+ * off. */
+static void same_dynamic_after(const char *name, int dynamic) {
+#ifdef _OPENMP
+  chain h;
+  CU_ASSERT_FATAL(chain_make(&h, NC, 29));
+  double *x = malloc((size_t)h.n * sizeof *x);
+  CU_ASSERT_FATAL(x != NULL);
+  int saved = omp_get_dynamic();
+  omp_set_dynamic(dynamic);
+  for (int t = 1; t <= 2; t++) {
+    slv_result r;
+    slv_status st = solve(&h, name, t, x, &r);
+    CU_ASSERT(st == SLV_CONVERGED || st == SLV_MAX_ITER);
+    CU_ASSERT_EQUAL(omp_get_dynamic() != 0, dynamic != 0);
+  }
+  omp_set_dynamic(saved);
+  free(x);
+  chain_free(&h);
+#else
+  (void)name;
+  (void)dynamic;
+#endif
+}
+
+static void test_cholmod_solvers(void) {
+  same_for_every_count("admm");
+  same_for_every_count("ipm");
+  for (int d = 0; d <= 1; d++) {
+    same_dynamic_after("admm", d);
+    same_dynamic_after("ipm", d);
+  }
+}
 
 /* The chain's CSR arrays against the library's serial product, and one
  * mirrored pair of entries of the symmetric W. */
@@ -685,6 +724,8 @@ int main(void) {
   CU_add_test(s, "chunked dot products: the same bits on 1, 2 and 3 threads", test_chunked_dots);
   CU_add_test(s, "pjacobi_cone: the same x with 1, 2 and 3 threads", test_pjacobi_cone);
   CU_add_test(s, "apgd: the same x with 1, 2 and 3 threads", test_apgd);
+  CU_add_test(s, "admm and ipm (CHOLMOD): the same x with 1, 2 and 3 threads, dyn-var kept",
+              test_cholmod_solvers);
   CU_add_test(s, "slv_residual's chunks: the same bits on 1, 2 and 3 threads",
               test_residual_chunks);
   CU_add_test(s, "slv_solve's checks and measures on 1, 2 and 3 threads", test_solve_checks);
