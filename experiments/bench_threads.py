@@ -15,7 +15,8 @@ import sys
 import tempfile
 
 SCENE_RUNS = [("pgs_wide", 1), ("pgs_part", 1), ("pgs_color", 1), ("pgs_color", 2), ("pgs_part", 2)]
-EXPORT_RUNS = [("apgd", 1), ("apgd", 2), ("pjacobi_cone", 1), ("pjacobi_cone", 2)]
+EXPORT_RUNS = [("apgd", 1), ("apgd", 2), ("pjacobi_cone", 1), ("pjacobi_cone", 2),
+               ("auto", 1), ("auto", 2)]
 STAGES = ["collide", "build_rows", "assemble", "solve", "apply", "integrate"]
 FIELDS = ["kind", "case", "solver", "threads", "round", "time_s", "step_s", "split",
           "penetration", "res_nat_inf", "roundtrip_before_ns", "roundtrip_after_ns"] + \
@@ -255,6 +256,8 @@ def main():
     rounds = int(os.environ.get("BENCH_THREADS_ROUNDS", "3"))
     steps = int(os.environ.get("BENCH_THREADS_STEPS", "200"))
     iters = int(os.environ.get("BENCH_THREADS_ITERS", "300"))
+    # auto sends these exports to ipm, whose iterations are factorizations
+    auto_iters = int(os.environ.get("BENCH_THREADS_AUTO_ITERS", "20"))
     scenes = cases("BENCH_THREADS_SCENES", "pile:5000 pyramid:50")
     exps = [(f"{n} {s} export", export(lcplab, exports, n, s))
             for n, s in cases("BENCH_THREADS_EXPORTS", "pile:5000 pyramid:50")]
@@ -271,7 +274,8 @@ def main():
             for case, f in exps:
                 for solver, th in EXPORT_RUNS:
                     rows.append(probed(probe, th, lambda: export_row(
-                        lcplab, f, case, solver, th, iters, rnd)))
+                        lcplab, f, case, solver, th,
+                        auto_iters if solver == "auto" else iters, rnd)))
                     print(f"round {rnd}: {case} {solver} T={th}: {rows[-1]['time_s']:.3f} s "
                           f"{placement(rows[-1])}", file=sys.stderr)
     with open(os.path.join(out, "bench_threads.csv"), "w", newline="") as f:

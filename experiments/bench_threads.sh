@@ -17,7 +17,10 @@
 # when missing):
 #   lcplab solve FILE --solver X --max-iter I --tol 1e-12 --threads T
 # with I = BENCH_THREADS_ITERS (default 300), X in apgd, pjacobi_cone, T in
-# 1, 2: time_s and res_nat_inf (the same bits on 1 and 2 threads, checked).
+# 1, 2, and X = auto (the default solver, which gives these problems to ipm:
+# CHOLMOD's factorizations) with I = BENCH_THREADS_AUTO_ITERS (default 20
+# interior-point iterations): time_s and res_nat_inf (the same bits on 1 and
+# 2 threads, checked).
 # Every configuration runs once per round, the rounds (BENCH_THREADS_ROUNDS,
 # default 3) interleave them, so a machine that slows down slows all of them.
 # Every two-thread run sits between two probes of experiments/core_roundtrip
