@@ -51,7 +51,7 @@
  * umfpack_di_wsolve on workspace reserved per problem), or LAPACKE
  * dgetrf for n <= ADMM_DENSE_MAX.  CHOLMOD opens OpenMP
  * teams of its own; on any opt->threads they are kept to the idle cores
- * (par.h, slv_par_foreign_begin).
+ * (chol.h).
  *
  * Stopping test: the library's on z (which is in C) with w = A z + b,
  * computed every iteration, confirmed on the library's exact product.
@@ -63,7 +63,7 @@
  * singular for an LU: A not PSD), SLV_ERR_NOMEM (no memory for the factor).  Reads max_iter, tol,
  * norm, warm_start, threads, record_history.
  */
-#include "par.h"
+#include "chol.h"
 #include "slv_internal.h"
 
 #include <float.h>
@@ -271,9 +271,7 @@ static int admm_reserve(admm_state *s, slv_op *op, int *sparse) {
     }
     if (sparse_of_packed(s, op)) return -1;
     if (s->lu) return lu_sparse_reserve(s, n);
-    int saved = slv_par_foreign_begin();
-    s->L = cholmod_analyze(s->A, &s->cm);
-    slv_par_foreign_end(saved);
+    s->L = slv_chol_analyze(s->A, &s->cm);
     return s->L ? 0 : -1;
   }
   if ((size_t)n * n > s->H_cap) { /* a large dense A without a packed copy */
@@ -302,11 +300,7 @@ static int admm_factor(admm_state *s, slv_op *op, int sparse, double rho) {
   int n = op->n;
   if (sparse && s->lu) return lu_factor_sparse(&s->U, n, rho);
   if (sparse) {
-    double beta[2] = { rho, 0 };
-    int saved = slv_par_foreign_begin();
-    int ok = cholmod_factorize_p(s->A, beta, NULL, 0, s->L, &s->cm);
-    slv_par_foreign_end(saved);
-    if (!ok) return -1;
+    if (!slv_chol_factorize(s->A, rho, s->L, &s->cm)) return -1;
     return s->cm.status == CHOLMOD_NOT_POSDEF ? 1 : 0;
   }
   slv_op_to_dense(op, s->H, n);
@@ -328,20 +322,7 @@ static int admm_lsolve(admm_state *s, int n, int sparse, double *r) {
     memcpy(r, U->xs, (size_t)n * sizeof *r);
     return 0;
   }
-  cholmod_dense B = { .nrow = (size_t)n,
-                      .ncol = 1,
-                      .nzmax = (size_t)n,
-                      .d = (size_t)n,
-                      .x = r,
-                      .z = NULL,
-                      .xtype = CHOLMOD_REAL,
-                      .dtype = CHOLMOD_DOUBLE };
-  int saved = slv_par_foreign_begin();
-  int ok = cholmod_solve2(CHOLMOD_A, s->L, &B, NULL, &s->X, NULL, &s->Y, &s->E, &s->cm);
-  slv_par_foreign_end(saved);
-  if (!ok) return -1;
-  memcpy(r, s->X->x, (size_t)n * sizeof *r);
-  return 0;
+  return slv_chol_solve(s->L, n, r, &s->X, &s->Y, &s->E, &s->cm);
 }
 
 /* ---- the iteration ------------------------------------------------------------- */

@@ -67,14 +67,14 @@
  * factorization reuses its factor and cholmod_solve2 its workspace;
  * UMFPACK's numeric object is made per factorization, as in nsn_ac's large
  * LUs.  CHOLMOD's own OpenMP teams are kept to the idle cores on any
- * opt->threads (par.h, slv_par_foreign_begin).  x'Ax >= 0 is not checked: a
+ * opt->threads (chol.h).  x'Ax >= 0 is not checked: a
  * factorization that fails after IPM_REG_TRIES regularizations is
  * SLV_BREAKDOWN.  Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_STAGNATED,
  * SLV_NOT_FINITE, SLV_BREAKDOWN, SLV_ERR_NOMEM, SLV_ERR_UNSUPPORTED (a
  * nonsymmetric CSR A with more nonzeros than the packed copy holds).
  */
+#include "chol.h"
 #include "cone_qp.h"
-#include "par.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -465,9 +465,7 @@ static int ipm_pattern_reserve(ipm_state *s, const slv_op *op) {
                            .dtype = CHOLMOD_DOUBLE,
                            .sorted = 1,
                            .packed = 1 };
-  int saved = slv_par_foreign_begin();
-  s->L = cholmod_analyze(&s->K, &s->cm);
-  slv_par_foreign_end(saved);
+  s->L = slv_chol_analyze(&s->K, &s->cm);
   return s->L ? 0 : -1;
 }
 
@@ -530,10 +528,7 @@ static int factor(ipm_state *s) {
       if (st == UMFPACK_OK) return 0;
       if (st != UMFPACK_WARNING_singular_matrix) return -1;
     } else {
-      int saved = slv_par_foreign_begin();
-      int ok = cholmod_factorize(&s->K, s->L, &s->cm);
-      slv_par_foreign_end(saved);
-      if (!ok) return -1;
+      if (!slv_chol_factorize(&s->K, 0.0, s->L, &s->cm)) return -1;
       if (s->cm.status != CHOLMOD_NOT_POSDEF) return 0;
     }
     reg = reg > 0 ? 100 * reg : 1e-14;
@@ -550,19 +545,7 @@ static int lsolve(ipm_state *s, int n, double *r) {
     memcpy(r, s->xs, (size_t)n * sizeof *r);
     return 0;
   }
-  cholmod_dense B = { .nrow = (size_t)n,
-                      .ncol = 1,
-                      .nzmax = (size_t)n,
-                      .d = (size_t)n,
-                      .x = r,
-                      .xtype = CHOLMOD_REAL,
-                      .dtype = CHOLMOD_DOUBLE };
-  int saved = slv_par_foreign_begin();
-  int ok = cholmod_solve2(CHOLMOD_A, s->L, &B, NULL, &s->X, NULL, &s->Y, &s->E, &s->cm);
-  slv_par_foreign_end(saved);
-  if (!ok) return -1;
-  memcpy(r, s->X->x, (size_t)n * sizeof *r);
-  return 0;
+  return slv_chol_solve(s->L, n, r, &s->X, &s->Y, &s->E, &s->cm);
 }
 
 /* The step (dx, dw, dz1, dz2) for the complementarity targets in s->c
