@@ -241,7 +241,14 @@ enum {
   /* pgs_color: colours at most (one bit set of 64 per block); a group
    * whose every colour is taken overflows, as in Box2D v3 */
   WIDE_COLORS = 64,
-  WIDE_PAD = 8 /* doubles per thread's slot (idle block, residual): 64 bytes, own cache line */
+  WIDE_PAD = 8, /* doubles per thread's slot (idle block, residual): 64 bytes, own cache line */
+  /* Threaded plans: the t blocks of the batch this many ahead are fetched
+   * for writing before a batch is swept.  A block another core wrote last
+   * (a separator row's body, or one a part's rows share with it) then
+   * arrives while the batches before it run, instead of stalling its batch:
+   * on two vCPUs ~600 ns apart (core_roundtrip) it took pile 5000's threaded
+   * solve from 7.3-8.2 to 5.9-6.8 ms a step (docs/solvers.md, "Threads") */
+  WIDE_PREFETCH = 4
 };
 
 typedef struct {
@@ -252,6 +259,7 @@ typedef struct {
                     pgs_color, and pgs_part when its plan splits */
   int cap;       /* plan length: 8 n_max (a batch of L row steps takes 4 L or 8 L) */
   int have_avx2; /* the CPU has AVX2 */
+  int prfchw;    /* the CPU has PREFETCHW (a prefetch for writing) */
   int lanes;     /* this solve sweeps in the AVX2 lanes (have_avx2, opt->simd auto) */
   int *rowb;     /* n_max: batch of each row's group; then the plan position of each row */
   int *gfirst;   /* n_max + 1: first row of each group (and n after the last) */
@@ -360,6 +368,7 @@ static slv_status wide_init(void *st, int n_max, const slv_options *opt) {
 #if PGS_WIDE_X86
   __builtin_cpu_init();
   s->have_avx2 = __builtin_cpu_supports("avx2");
+  s->prfchw = __builtin_cpu_supports("prfchw");
 #endif
   return SLV_OK;
 }
@@ -1390,19 +1399,32 @@ row_step(const lane_arrays *a, int k, int compact, __m256d T0[6], __m256d T1[6],
   return m;
 }
 
+/* The 16 t blocks at tp (a batch's), each over up to two cache lines,
+ * fetched ahead for writing: PREFETCHW where the caller's target has it
+ * (a block last written on another core comes over once, owned), else a
+ * plain prefetch. */
+__attribute__((always_inline)) static inline void prefetch_blocks(double *const *tp) {
+  for (int at = 0; at < 16; at++) {
+    __builtin_prefetch(tp[at], 1, 3);
+    __builtin_prefetch(tp[at] + 5, 1, 3);
+  }
+}
+
 /* The lanes: batch by batch, t of the lanes' blocks in registers across the
  * batch's row steps.  A batch of two halves runs them in the same loop:
  * their rows are independent chains, so one's latency hides the other's. */
 __attribute__((target("avx2"), always_inline)) static inline double
-sweep_lanes_as(wide_state *s, int bt0, int bt1, double *poison, int compact) {
+sweep_lanes_as(wide_state *s, int bt0, int bt1, double *poison, int compact, int ahead) {
   const lane_arrays a = { s->xp, s->lo, s->hi, s->mu, s->bp, s->fd, s->invd, s->JK, s->fpos };
   __m256d m = _mm256_setzero_pd(), mb = m;
   const int *restrict pbk = s->bk, *restrict pbL = s->bL, *restrict pbh = s->bh;
   double *const *restrict ptp = s->tp;
   const double *restrict pim = s->im;
+  for (int bt = bt0; bt < bt0 + ahead && bt < bt1; bt++) prefetch_blocks(ptp + 16 * (size_t)bt);
   for (int bt = bt0; bt < bt1; bt++) {
     double *const *tp = ptp + 16 * (size_t)bt;
     const double *im = pim + 16 * (size_t)bt;
+    if (ahead && bt + ahead < bt1) prefetch_blocks(tp + 16 * (size_t)ahead);
     int k = pbk[bt], L = pbL[bt];
     __m256d A0[6], A1[6];
     __m256d ia0 = _mm256_load_pd(im), ia1 = _mm256_load_pd(im + 4);
@@ -1436,11 +1458,22 @@ sweep_lanes_as(wide_state *s, int bt0, int bt1, double *poison, int compact) {
   return r;
 }
 
-/* Batches [bt0, bt1) in the lanes. */
+/* The threaded plan's lanes on a CPU with PREFETCHW: its prefetches for
+ * writing (WIDE_PREFETCH). */
+__attribute__((target("avx2,prfchw"))) static double sweep_lanes_w(wide_state *s, int bt0, int bt1,
+                                                                   double *poison) {
+  return s->compact ? sweep_lanes_as(s, bt0, bt1, poison, 1, WIDE_PREFETCH)
+                    : sweep_lanes_as(s, bt0, bt1, poison, 0, WIDE_PREFETCH);
+}
+
+/* Batches [bt0, bt1) in the lanes; a threaded plan's fetched ahead, one
+ * thread's not (its blocks are in its own cache). */
 __attribute__((target("avx2"))) static double sweep_lanes(wide_state *s, int bt0, int bt1,
                                                           double *poison) {
-  return s->compact ? sweep_lanes_as(s, bt0, bt1, poison, 1)
-                    : sweep_lanes_as(s, bt0, bt1, poison, 0);
+  if (s->np > 1 && s->prfchw) return sweep_lanes_w(s, bt0, bt1, poison);
+  int ahead = s->np > 1 ? WIDE_PREFETCH : 0;
+  return s->compact ? sweep_lanes_as(s, bt0, bt1, poison, 1, ahead)
+                    : sweep_lanes_as(s, bt0, bt1, poison, 0, ahead);
 }
 #endif
 
