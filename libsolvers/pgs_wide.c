@@ -247,7 +247,7 @@ enum {
    * (a separator row's body, or one a part's rows share with it) then
    * arrives while the batches before it run, instead of stalling its batch:
    * on two vCPUs ~600 ns apart (core_roundtrip) it took pile 5000's threaded
-   * solve from 7.3-8.2 to 5.9-6.8 ms a step (docs/solvers.md, "Threads") */
+   * solve from 7.9-8.3 to 6.4-7.0 ms a step (docs/solvers.md, "pgs_part") */
   WIDE_PREFETCH = 4
 };
 
