@@ -160,8 +160,10 @@ enum { RES_CHUNKS = 64, RES_CHUNK_MIN = 2048 };
 
 /* One chunk's share: its rows' sums and maxima, max |b_i|, sum b_i^2, and
  * whether its x and w were finite. */
+/* A chunk's share; each on cache lines of its own (the threads fill
+ * neighbouring chunks at once, a row at a time). */
 typedef struct {
-  racc a;
+  _Alignas(64) racc a;
   double bmax, bn2;
   int finite;
 } rchunk;
@@ -199,11 +201,13 @@ static int chunk_start(const slv_problem *p, int c, int rows) {
 static void chunk_into(const slv_problem *p, const double *x, const double *w, int i0, int i1,
                        double *t, int *t_done, rchunk *c) {
   c->a = (racc){ 0, 0, 0, 0, 0, first_cone_from(p, i0), slv_contact_metrics_zero() };
-  c->bmax = c->bn2 = 0;
+  double bmax = 0, bn2 = 0;
   for (int i = i0; i < i1; i++) {
-    if (fabs(p->b[i]) > c->bmax) c->bmax = fabs(p->b[i]);
-    c->bn2 += p->b[i] * p->b[i];
+    if (fabs(p->b[i]) > bmax) bmax = fabs(p->b[i]);
+    bn2 += p->b[i] * p->b[i];
   }
+  c->bmax = bmax;
+  c->bn2 = bn2;
   c->finite = slv_all_finite(i1 - i0, x + i0);
   if (w) {
     c->finite = c->finite && slv_all_finite(i1 - i0, w + i0);
