@@ -212,6 +212,7 @@
 #include <string.h>
 
 #if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
 #include <immintrin.h>
 #define PGS_WIDE_X86 1
 #else
@@ -316,6 +317,15 @@ static void wide_free(void *st) {
   memset(s, 0, sizeof *s);
 }
 
+#if PGS_WIDE_X86
+/* PREFETCHW (CPUID 0x80000001, ECX bit 8), read from CPUID itself: clang 14's
+   __builtin_cpu_supports knows no "prfchw". */
+static int cpu_has_prefetchw(void) {
+  unsigned a, b, c, d;
+  return __get_cpuid(0x80000001u, &a, &b, &c, &d) && (c & bit_PRFCHW) != 0;
+}
+#endif
+
 static slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   wide_state *s = st;
   s->pgs = calloc(1, slv_solver_pgs.impl->state_size);
@@ -368,7 +378,7 @@ static slv_status wide_init(void *st, int n_max, const slv_options *opt) {
 #if PGS_WIDE_X86
   __builtin_cpu_init();
   s->have_avx2 = __builtin_cpu_supports("avx2");
-  s->prfchw = __builtin_cpu_supports("prfchw");
+  s->prfchw = cpu_has_prefetchw();
 #endif
   return SLV_OK;
 }
