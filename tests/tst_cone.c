@@ -549,9 +549,41 @@ void tst_cone_case_free(tst_cone_case *P) {
   free(P->Ax);
 }
 
+/* The column offsets of a row of G in the banded plant (sparse = 2). */
+static const int golomb7[7] = { 0, 1, 4, 10, 18, 23, 25 };
+
+/* A = G G^T + 0.1 I (column-major, n x n; entries that come out 0 stay 0).
+ * A sparse G (rows of 3 or 7 nonzeros) sums only over row i's nonzero
+ * columns, in increasing order: the same bits as the full sum over k,
+ * whose other terms are zeros, at n^2 rather than n^3 the cost (the 633-row
+ * plants took minutes under memcheck). */
+static void plant_gram(int n, const double *G, int sparse, double *A) {
+  int ks[8];
+  for (int i = 0; i < n; i++) {
+    int nk = 0;
+    for (int k = 0; k < n; k++)
+      if (!sparse || G[i + (size_t)k * n] != 0) {
+        if (sparse && nk == 8) break;
+        if (sparse) ks[nk] = k;
+        nk++;
+      }
+    for (int j = 0; j < n; j++) {
+      double s = i == j ? 0.1 : 0;
+      if (sparse)
+        for (int t = 0; t < nk; t++) s += G[i + (size_t)ks[t] * n] * G[j + (size_t)ks[t] * n];
+      else
+        for (int k = 0; k < n; k++) s += G[i + (size_t)k * n] * G[j + (size_t)k * n];
+      if (s != 0 || i == j) A[i + (size_t)j * n] = s;
+    }
+  }
+}
+
 /* nc contacts with mu, nbox box rows (free / LCP / box [-0.5, 0.5] in turn),
  * the box rows interleaved before the first contacts.  A = G G^T + 0.1 I:
- * sparse = 1: G has 3 nonzeros per row (A about 7 per row), else dense G.
+ * sparse = 1: G has 3 nonzeros per row (A about 7 per row); sparse = 2: 7,
+ * at offsets whose differences are all distinct (A banded, 43 per row: 14
+ * blocks a contact by nnz / 3n, over auto's coupling threshold of 12);
+ * else dense G.
  * Per contact (in turn): x = 0 with w in the interior of K*, x inside K
  * with w = 0, x on the boundary with w the orthogonal boundary ray of the
  * law (associated: s (mu, -d); Coulomb: (0, -s d)).  b = w* - A x*. */
@@ -574,17 +606,15 @@ void tst_cone_case_plant(tst_cone_case *P, int nc, int nbox, double mu, slv_cone
     if (sparse) {
       G[i + (size_t)i * n] = 1.0;
       G[i + (size_t)((i + 1) % n) * n] = gsl_rng_uniform(rng) - 0.5;
-      G[i + (size_t)((i + 7) % n) * n] = gsl_rng_uniform(rng) - 0.5;
+      if (sparse == 1) G[i + (size_t)((i + 7) % n) * n] = gsl_rng_uniform(rng) - 0.5;
+      if (sparse == 2) /* 4 more: the offsets 0, 1, 4, 10, 18, 23, 25 (a Golomb ruler) */
+        for (int t = 2; t < 7; t++)
+          G[i + (size_t)((i + golomb7[t]) % n) * n] = gsl_rng_uniform(rng) - 0.5;
     } else {
       for (int j = 0; j < n; j++) G[i + (size_t)j * n] = (2 * gsl_rng_uniform(rng) - 1) / sqrt(n);
     }
   }
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++) {
-      double s = i == j ? 0.1 : 0;
-      for (int k = 0; k < n; k++) s += G[i + (size_t)k * n] * G[j + (size_t)k * n];
-      if (s != 0 || i == j) P->A[i + (size_t)j * n] = s;
-    }
+  plant_gram(n, G, sparse, P->A);
   /* layout: box row, cone, box row, cone, ... then the remaining cones/boxes */
   int r = 0, kc = 0, kb = 0;
   while (r < n) {
