@@ -159,9 +159,8 @@ static void slice_w(const slv_problem *p, const double *x, int i0, int i1, doubl
 enum { RES_CHUNKS = 64, RES_CHUNK_MIN = 2048 };
 
 /* One chunk's share: its rows' sums and maxima, max |b_i|, sum b_i^2, and
- * whether its x and w were finite. */
-/* A chunk's share; each on cache lines of its own (the threads fill
- * neighbouring chunks at once, a row at a time). */
+ * whether its x and w were finite; each on cache lines of its own (the
+ * threads fill neighbouring chunks at once, a row at a time). */
 typedef struct {
   _Alignas(64) racc a;
   double bmax, bn2;

@@ -81,7 +81,7 @@ static void test_cones(void) {
 }
 
 /* n = 633, symmetric Coulomb, every contact coupled to 12 or more (auto's
- * ADMM rule) by the banded plant (CSR, about 13 nonzeros a row; the dense
+ * ADMM rule) by the banded plant (CSR, 43 nonzeros a row; the dense
  * plant's 300 factorizations took 12 minutes under memcheck): with a stall
  * window of one iteration ADMM hands over at once, and ipm (A symmetric),
  * restarted from the caller's start, reaches the planted solution; the

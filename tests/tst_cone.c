@@ -558,15 +558,11 @@ static const int golomb7[7] = { 0, 1, 4, 10, 18, 23, 25 };
  * whose other terms are zeros, at n^2 rather than n^3 the cost (the 633-row
  * plants took minutes under memcheck). */
 static void plant_gram(int n, const double *G, int sparse, double *A) {
-  int ks[8];
+  int ks[7]; /* a sparse row's nonzero columns: at most 7 */
   for (int i = 0; i < n; i++) {
     int nk = 0;
-    for (int k = 0; k < n; k++)
-      if (!sparse || G[i + (size_t)k * n] != 0) {
-        if (sparse && nk == 8) break;
-        if (sparse) ks[nk] = k;
-        nk++;
-      }
+    for (int k = 0; sparse && k < n && nk < 7; k++)
+      if (G[i + (size_t)k * n] != 0) ks[nk++] = k;
     for (int j = 0; j < n; j++) {
       double s = i == j ? 0.1 : 0;
       if (sparse)
@@ -607,7 +603,7 @@ void tst_cone_case_plant(tst_cone_case *P, int nc, int nbox, double mu, slv_cone
       G[i + (size_t)i * n] = 1.0;
       G[i + (size_t)((i + 1) % n) * n] = gsl_rng_uniform(rng) - 0.5;
       if (sparse == 1) G[i + (size_t)((i + 7) % n) * n] = gsl_rng_uniform(rng) - 0.5;
-      if (sparse == 2) /* 4 more: the offsets 0, 1, 4, 10, 18, 23, 25 (a Golomb ruler) */
+      if (sparse == 2) /* 5 more: the offsets 0, 1, 4, 10, 18, 23, 25 (a Golomb ruler) */
         for (int t = 2; t < 7; t++)
           G[i + (size_t)((i + golomb7[t]) % n) * n] = gsl_rng_uniform(rng) - 0.5;
     } else {
