@@ -79,13 +79,15 @@ static void usage(FILE *f) {
           "\n"
           "Read FILE (format from its extension, else its content), solve it and print\n"
           "one JSON object on stdout: instance, solver, kind, n, status, iterations,\n"
-          "time_s (median solve time, I/O excluded), res_nat_inf, res_rel, compl, infeas, ...\n"
+          "time_s (median solve time, I/O excluded), res_nat_inf, res_rel, compl, infeas,\n"
+          "res_scaled (the test), siconos_err, err_siconos, res_rel_1q (the literature's), ...\n"
           "\n"
           "options (before or after FILE):\n"
           "  --solver NAME     solver to use (see 'lcplab solvers'); required unless FILE\n"
           "                    names one (a file written by simulate --dump-failures names\n"
           "                    its solver and options: they are the defaults for it)\n"
-          "  --tol T           converged iff res_rel <= T (T > 0; default: library's)\n"
+          "  --tol T           converged iff res_scaled <= T, the scale-invariant test\n"
+          "                    (docs/convergence.md; T > 0; default: library's)\n"
           "  --max-iter N      iteration / pivot limit (N >= 1; default: library's)\n"
           "  --omega W         relaxation (pgs: SOR factor in (0, 2))\n"
           "  --threads T       OpenMP threads (default 1): the CSR product,\n"
@@ -94,7 +96,7 @@ static void usage(FILE *f) {
           "                    every T (pgs_part: the same for a given T); admm and\n"
           "                    ipm (auto's choice for large cone problems) take about\n"
           "                    the same time on any T: their factorizations do not split\n"
-          "  --norm inf|2      inf (default): the test above; 2: res_rel_2 <= T instead,\n"
+          "  --norm inf|2      inf (default): the test above; 2: also res_rel_2 <= T,\n"
           "                    the 2-norm residual of Siconos and Acary et al. 2018\n"
           "  --repeat R        solve R times (1..1000000), report the median time\n"
           "  --format FMT      read FILE as FMT: siconos-lcp, siconos-mlcp, siconos-relay,\n"
@@ -105,7 +107,7 @@ static void usage(FILE *f) {
           "                    file with the problem, /solution (r = x, u = w) and the\n"
           "                    --warm start as /guesses/1\n" CLI_MAX_MEMORY_USAGE
           "  --force           overwrite OUT if it exists\n"
-          "  --history         add \"history\": res_rel after each iteration\n"
+          "  --history         add \"history\": the test's measure after each iteration\n"
           "  --json            accepted for compatibility (the output is always JSON)\n"
           "  --help            this text\n"
           "\n"
@@ -392,6 +394,14 @@ static void print_json(const solve_args *a, const slv_solver *solver, const slv_
   }
   fputs(",\"res_rel_2\":", f);
   cli_json_number(f, res->res.res_rel_2, 17);
+  fputs(",\"res_scaled\":", f);
+  cli_json_number(f, res->res.res_scaled, 17);
+  fputs(",\"siconos_err\":", f);
+  cli_json_number(f, res->res.siconos_err, 17);
+  fputs(",\"err_siconos\":", f);
+  cli_json_number(f, res->res.err_siconos, 17);
+  fputs(",\"res_rel_1q\":", f);
+  cli_json_number(f, res->res.res_rel_1q, 17);
   fprintf(f, ",\"pivots\":%d,\"solver_residual\":", res->pivots);
   cli_json_number(f, res->solver_residual, 17);
   fputs(",\"time_min_s\":", f);

@@ -18,8 +18,8 @@
  *   3. the solution: {out} holds x, n values (one a line, '#' comments), for
  *      a cone problem the reactions r (x = r, one triple per contact); it is
  *      judged by the library's own residual (slv_residual), exactly as a
- *      built-in solver's x: "converged" when res_rel <= tol (and, with
- *      cones, res_nat_inf <= tol), else "unconverged"; no file, a file that
+ *      built-in solver's x: "converged" when the library's test holds
+ *      (slv_residuals_met: res_scaled <= tol), else "unconverged"; no file, a file that
  *      does not read, or a non-zero exit with no file: "failed"; NaN:
  *      "not_finite";
  *   4. timing: the same repetition rule as the built-in solvers on the

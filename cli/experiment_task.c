@@ -16,7 +16,7 @@
  *   - every solve under the watchdog: a solve that passes the time limit
  *     ends the task with a result whose row for this tolerance, and for the
  *     stricter ones not run, says time_limit;
- *   - "converged" is the library's promise: res_rel <= tol recomputed from
+ *   - "converged" is the library's promise: slv_residuals_met recomputed from
  *     (A, b, lo, hi, x) by slv_residual, the same code for every solver;
  *   - method: the algorithm that ran (run_method below);
  *   - convergence kind: the history of res_rel per iteration of the last
@@ -380,8 +380,8 @@ static double iter_time(const slv_result *res, int k, int K, double T, const cha
 }
 
 int exp_judge(const slv_problem *p, const slv_residuals *res, double tol) {
-  if (!(res->res_rel <= tol)) return 0;
-  return p->ncones == 0 || res->res_nat_inf <= tol;
+  (void)p;
+  return slv_residuals_met(res, tol, SLV_NORM_INF);
 }
 
 typedef struct meas {

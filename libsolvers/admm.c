@@ -57,7 +57,8 @@
  * computed every iteration, confirmed on the library's exact product.
  * With a stall window (slv_admm_set_stall, auto's hand-over to
  * nsgs_newton), SLV_STAGNATED after that many iterations without halving
- * the test's measure (res_rel_2 under the 2-norm test, else res_rel).
+ * the test's measure (slv_test_measure: res_scaled, or with the 2-norm test
+ * the larger of it and res_rel_2).
  * Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_STAGNATED,
  * SLV_NOT_FINITE, SLV_BREAKDOWN (A + rho I not positive definite, or
  * singular for an LU: A not PSD), SLV_ERR_NOMEM (no memory for the factor).  Reads max_iter, tol,
@@ -469,12 +470,12 @@ static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, doubl
   int e = admm_factor(s, op, k.sparse, k.rho);
   if (e) return admm_fail(s, res, e, k.rho);
   admm_start(s, op, opt, k.rho, x);
-  double binf = 1, b2 = 0, r2;
-  for (int i = 0; i < n; i++) binf = fmax(binf, fabs(p->b[i])), b2 += p->b[i] * p->b[i];
+  double b2 = 0;
+  for (int i = 0; i < n; i++) b2 += p->b[i] * p->b[i];
   b2 = fmax(1.0, sqrt(b2));
   const char *law = slv_cone_law_str(p->cone_law);
-  double r0 = slv_natmap_norms(p, s->z, s->w, &r2);
-  if (opt->warm_start && slv_met_norms(p, opt, r0, r0 / binf, r2 / b2)) { /* nothing to do */
+  slv_natmap r = slv_natmap_of(p, s->z, s->w);
+  if (opt->warm_start && slv_met_norms(opt, r.scaled, r.n2 / b2)) { /* nothing to do */
     memcpy(x, s->z, (size_t)n * sizeof *x);
     slv_msgf(res->message, sizeof res->message, "admm, %s law: the warm start is a solution", law);
     return SLV_CONVERGED;
@@ -484,19 +485,20 @@ static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, doubl
   for (int it = 1; it <= opt->max_iter; it++) {
     if (admm_step(s, op, &k, x)) return admm_fail(s, res, -1, k.rho);
     res->iterations = it;
-    double rinf = slv_natmap_norms(p, s->z, s->w, &r2);
-    if (isnan(rinf)) {
+    r = slv_natmap_of(p, s->z, s->w);
+    if (isnan(r.inf)) {
       slv_msgf(res->message, sizeof res->message, "admm: iterate became non-finite");
       memcpy(x, s->z, (size_t)n * sizeof *x);
       return SLV_NOT_FINITE;
     }
-    res->solver_residual = rinf / binf;
-    slv_history_push(h, res, rinf / binf);
-    if (slv_met_norms(p, opt, rinf, rinf / binf, r2 / b2)) {
+    double rt = slv_test_measure_norms(opt, r.scaled, r.n2 / b2); /* the test's measure */
+    res->solver_residual = rt;
+    slv_history_push(h, res, rt);
+    if (slv_met_norms(opt, r.scaled, r.n2 / b2)) {
       memcpy(x, s->z, (size_t)n * sizeof *x);
       slv_op_w(op, x, w);
-      rinf = slv_natmap_norms(p, x, w, &r2);
-      if (slv_met_norms(p, opt, rinf, rinf / binf, r2 / b2)) {
+      r = slv_natmap_of(p, x, w);
+      if (slv_met_norms(opt, r.scaled, r.n2 / b2)) {
         slv_msgf(res->message, sizeof res->message,
                  "admm, %s law: %d iterations (each one outer De Saxce update), rho=%.3g after "
                  "%d changes",
@@ -504,13 +506,12 @@ static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, doubl
         return SLV_CONVERGED;
       }
     }
-    double rt = opt->norm == SLV_NORM_2 ? r2 / b2 : rinf / binf; /* the test's measure */
     if (rt < 0.5 * mark_r) mark_r = rt, mark_it = it;
     if (s->stall > 0 && it - mark_it >= s->stall) {
       memcpy(x, s->z, (size_t)n * sizeof *x);
       slv_op_w(op, x, w);
       slv_msgf(res->message, sizeof res->message,
-               "admm, %s law: stalled: %d iterations without halving res_rel (%.3g > tol=%.3g)",
+               "admm, %s law: stalled: %d iterations without halving res_scaled (%.3g > tol=%.3g)",
                law, s->stall, res->solver_residual, opt->tol);
       return SLV_STAGNATED;
     }
@@ -522,7 +523,7 @@ static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, doubl
   memcpy(x, s->z, (size_t)n * sizeof *x);
   slv_op_w(op, x, w);
   slv_msgf(res->message, sizeof res->message,
-           "admm, %s law: max_iter=%d reached, res_rel=%.3g > tol=%.3g (rho=%.3g after %d "
+           "admm, %s law: max_iter=%d reached, res_scaled=%.3g > tol=%.3g (rho=%.3g after %d "
            "changes)",
            law, opt->max_iter, res->solver_residual, opt->tol, k.rho, k.changes);
   return SLV_MAX_ITER;

@@ -312,6 +312,15 @@ int slv_cqp_cone_free(double mu, const double *x) {
  * fixed point is declared stalled. */
 enum { CQP_STALL = 25 };
 
+/* The inner solvers stop on the QP's absolute natural map: the library's
+ * test (res_scaled <= tol, docs/convergence.md) in those units at the
+ * current iterate, tol times res_nat_inf / res_scaled (the worst row's
+ * own scale).  The outer loop recomputes the verdict and tightens. */
+static double absolute_target(const slv_options *opt, const slv_residuals *r) {
+  double units = r->res_scaled > 0 ? r->res_nat_inf / r->res_scaled : 1.0;
+  return opt->tol * units;
+}
+
 slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const char *name,
                          int need_norm, double inner_factor, slv_cqp_inner_fn inner, void *state,
                          double *x, double *w, slv_result *res, slv_hist *h) {
@@ -328,7 +337,8 @@ slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const c
     /* the verdict, exactly as the generic layer will recompute it */
     slv_op_w(op, x, w);
     slv_residuals r = slv_residual_threads(p, x, w, op->threads);
-    res->solver_residual = r.res_rel;
+    double m = slv_test_measure(opt, &r);
+    res->solver_residual = m;
     if (!isfinite(r.res_rel)) {
       slv_msgf(res->message, sizeof res->message,
                "%s: %s: the iterate became non-finite after %d iterations (%d outer)", name, law,
@@ -343,22 +353,20 @@ slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const c
     if (total >= opt->max_iter) {
       slv_msgf(res->message, sizeof res->message,
                "%s: %s: max_iter=%d spent in %d outer iterations, res_nat_inf=%.3g, "
-               "res_rel=%.3g, tol=%.3g",
-               name, law, opt->max_iter, outer, r.res_nat_inf, r.res_rel, opt->tol);
+               "res_scaled=%.3g, tol=%.3g",
+               name, law, opt->max_iter, outer, r.res_nat_inf, r.res_scaled, opt->tol);
       return SLV_MAX_ITER;
     }
-    if (r.res_nat_inf < 0.99 * best) {
-      best = r.res_nat_inf;
+    if (m < 0.99 * best) {
+      best = m;
       since = 0;
     } else if (++since >= CQP_STALL) {
       slv_msgf(res->message, sizeof res->message,
-               "%s: %s: no 1%% gain in %d outer iterations (%d inner), res_nat_inf=%.3g", name, law,
-               CQP_STALL, total, r.res_nat_inf);
+               "%s: %s: no 1%% gain in %d outer iterations (%d inner), res_scaled=%.3g", name,
+               law, CQP_STALL, total, r.res_scaled);
       return SLV_STAGNATED;
     }
-    /* the residual the library will accept (res_rel <= tol, and with cones
-     * the absolute res_nat_inf <= tol too) */
-    double target = p->ncones > 0 ? opt->tol : opt->tol * fmax(1.0, r.b_inf);
+    double target = absolute_target(opt, &r);
     if (q->coulomb) {
       /* s_c = mu |w_t| at the current x; then the QP's natural map at x is
        * the De Saxce map, of size r.res_nat_inf.  Solve the next QP only to

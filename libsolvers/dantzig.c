@@ -1034,10 +1034,10 @@ static slv_status pass_eval(dz_state *s, const double *h, double *x, double *w, 
   res->iterations++;
   if (st != SLV_CONVERGED) return st;
   slv_residuals r = slv_residual(s->p, x, w);
-  *rr = r.res_rel;
-  res->solver_residual = r.res_rel;
-  slv_history_push(s->h, res, r.res_rel);
-  if (!isfinite(r.res_rel)) {
+  *rr = r.res_scaled;
+  res->solver_residual = r.res_scaled;
+  slv_history_push(s->h, res, r.res_scaled);
+  if (!isfinite(r.res_scaled)) {
     slv_msgf(res->message, sizeof res->message, "dantzig: x became non-finite in pass %d",
              res->iterations);
     return SLV_NOT_FINITE;
@@ -1101,7 +1101,7 @@ static slv_status boxed_failure(dz_state *s, const double *x, double r, const sl
   if (s->nsing > 0) {
     double z = pivot_zero(s, aij(s, s->sing_row, s->sing_row));
     slv_msgf(res->message, sizeof res->message,
-             "dantzig: breakdown: res_rel=%.3g > tol=%.3g after %d singular pivots (last: row "
+             "dantzig: breakdown: res_scaled=%.3g > tol=%.3g after %d singular pivots (last: row "
              "%d, s=%.3g <= %.3g); A is singular or indefinite on the clamped set",
              r, opt->tol, s->nsing, s->sing_row, s->sing_s, z);
     return SLV_BREAKDOWN;
@@ -1114,7 +1114,7 @@ static slv_status boxed_failure(dz_state *s, const double *x, double r, const sl
   }
   fl /= bm;
   slv_msgf(res->message, sizeof res->message,
-           "dantzig: pivoting ended with res_rel=%.3g > tol=%.3g; the rounding floor of "
+           "dantzig: pivoting ended with res_scaled=%.3g > tol=%.3g; the rounding floor of "
            "w = A x + b is %.2g (max|x| = %.3g): A is ill-conditioned on the clamped set",
            r, opt->tol, fl, xm);
   return SLV_STAGNATED;
@@ -1127,7 +1127,7 @@ static slv_status boxed_failure(dz_state *s, const double *x, double r, const sl
 static void keep_better(dz_state *s, double *x, double *w, const double *xref, double rref,
                         slv_result *res) {
   full_w(s, x, w);
-  double r = slv_residual(s->p, x, w).res_rel;
+  double r = slv_residual(s->p, x, w).res_scaled;
   if (!(rref < r) && isfinite(r)) {
     res->solver_residual = r;
     return;
@@ -1138,7 +1138,7 @@ static void keep_better(dz_state *s, double *x, double *w, const double *xref, d
   size_t len = strlen(res->message);
   if (len + 1 < sizeof res->message)
     slv_msgf(res->message + len, sizeof res->message - len,
-             "; x is the best point seen (res_rel=%.3g), not the pass's (%.3g)", rref, r);
+             "; x is the best point seen (res_scaled=%.3g), not the pass's (%.3g)", rref, r);
 }
 
 /* The outer passes on the friction bounds: the accepted pass (xa,
@@ -1181,8 +1181,8 @@ static slv_status outer_step(dz_state *s, outer *o, const slv_options *opt, doub
   if (newton_findex(s, s->xa, x)) {
     full_w(s, x, w);
     slv_residuals rn = slv_residual(s->p, x, w);
-    if (rn.res_rel <= opt->tol) {
-      res->solver_residual = rn.res_rel;
+    if (slv_met(s->p, opt, &rn)) {
+      res->solver_residual = rn.res_scaled;
       *done = 1;
       return SLV_CONVERGED;
     }
@@ -1271,11 +1271,11 @@ static slv_status findex_passes(dz_state *s, const slv_options *opt, double r, d
   if (o.stalled)
     slv_msgf(res->message, sizeof res->message,
              "dantzig: findex bounds did not settle: no 10%% gain in %d passes, %d restarts, "
-             "%d passes in all; best res_rel=%.3g > tol=%.3g; exact: --solver lemke",
+             "%d passes in all; best res_scaled=%.3g > tol=%.3g; exact: --solver lemke",
              DZ_STALL_PASSES, DZ_RESTARTS, res->iterations, o.best, opt->tol);
   else
     slv_msgf(res->message, sizeof res->message,
-             "dantzig: findex bounds not settled in max_iter=%d passes: best res_rel=%.3g > "
+             "dantzig: findex bounds not settled in max_iter=%d passes: best res_scaled=%.3g > "
              "tol=%.3g",
              opt->max_iter, o.best, opt->tol);
   return o.stalled ? SLV_STAGNATED : SLV_MAX_ITER;
@@ -1293,7 +1293,7 @@ static slv_status dz_solve(void *st, slv_op *op, const slv_options *opt, double 
   /* the start point, kept in case the first pass fails */
   memcpy(s->xb, x, (size_t)s->n * sizeof *x);
   full_w(s, x, w);
-  double r0 = slv_residual(s->p, x, w).res_rel;
+  double r0 = slv_residual(s->p, x, w).res_scaled;
   slv_status sts = pass_eval(s, s->hN, x, w, m, res, &r);
   if (sts != SLV_CONVERGED) {
     if (sts != SLV_NOT_FINITE) keep_better(s, x, w, s->xb, r0, res);
@@ -1303,7 +1303,7 @@ static slv_status dz_solve(void *st, slv_op *op, const slv_options *opt, double 
     /* a second refinement step on the same C */
     refine(s, x, w);
     slv_residuals rs = slv_residual(s->p, x, w);
-    r = res->solver_residual = rs.res_rel;
+    r = res->solver_residual = rs.res_scaled;
   }
   if (r <= opt->tol) return SLV_CONVERGED;
   if (!findex) return boxed_failure(s, x, r, opt, res);

@@ -27,16 +27,16 @@
  * once on the natural-map residual r = mid(x - hi, w, x - lo) of the
  * candidate (unclipped x_B, w recomputed from A, b and x):
  *
- *   accept iff ||r||_inf <= tau = 1e3 n eps max(1, ||b||_inf, ||x||_inf,
- *                                               max|A_ij| ||x||_inf),
+ *   accept iff res_scaled <= tau = 1e3 n eps
  *
- * i.e. the candidate solves the problem up to the rounding of (1) and of the
- * product A x (a c n eps scale, the usual bound on a direct method's
- * rounding; ||x||_inf covers the x side of r, max|A| ||x||_inf +
- * ||b||_inf the w side).  A basis whose LU has a pivot |U_kk| <=
+ * (res_scaled: the library's scale-invariant measure, each row's natural
+ * map with its x side over ||x||_inf and its w side over |b_i| + |(A x)_i|,
+ * docs/convergence.md), i.e. the candidate solves the problem up to the
+ * rounding of (1) and of the product A x (a c n eps scale, the usual bound
+ * on a direct method's rounding), whatever the problem's scale.  A basis whose LU has a pivot |U_kk| <=
  * opt->pivot_tol * max|A_ij| is singular and skipped (all of its lo/hi
  * choices).  If no case passes tau, the case with the smallest
- * res_rel = ||r||_inf / max(1, ||b||_inf) is taken when that is <= opt->tol
+ * res_scaled is taken when that is <= opt->tol
  * (an ill-conditioned A_BB: accurate to the user's tolerance, not to
  * rounding); otherwise there is no solution.
  *
@@ -209,12 +209,15 @@ static void candidate(enum_state *s, const double *b, int n, int nb) {
 
 /* ||mid(x - hi, w, x - lo)||_inf of the candidate; NaN stays NaN (never
  * accepted: every comparison with it is false). */
-static double natres(const enum_state *s, int n) {
-  double r = 0;
+/* The candidate's res_scaled (slv_internal.h, slv_scaled_row; b: the
+ * problem's), NaN if x or w is not finite. */
+static double natres(const enum_state *s, const double *b, int n) {
+  double r = 0, xn = 0;
+  for (int i = 0; i < n; i++) xn = fmax(xn, fabs(s->x[i]));
   for (int i = 0; i < n; i++) {
-    double x = s->x[i], w = s->w[i];
+    double x = s->x[i], w = s->w[i], aii = s->D[i + (size_t)i * n];
     if (!isfinite(x) || !isfinite(w)) return NAN;
-    r = fmax(r, slv_mid_res(x, w, s->lo[i], s->hi[i]));
+    r = fmax(r, slv_scaled_row(x, w, b[i], aii, s->lo[i], s->hi[i], xn));
   }
   return r;
 }
@@ -277,7 +280,7 @@ static int classify(enum_state *s, const slv_problem *p, int *nlu, int *nbox, do
 typedef struct {
   int n, nv, bases, found, have_best;
   long cases, skipped;
-  double ptol, amax, bnorm, rscale, best, acc_r;
+  double ptol, amax, bnorm, best, acc_r;
 } search;
 
 /* The cases of the current basic set (states of s): its box rows at a
@@ -299,18 +302,15 @@ static void basis_cases(enum_state *s, const double *b, search *q) {
     for (int t = 0; t < nbo; t++) s->state[s->bo[t]] = (mask >> t) & 1 ? S_AT_HI : S_AT_LO;
     candidate(s, b, n, nb);
     q->cases++;
-    double xn = 0;
-    for (int i = 0; i < n; i++) xn = fmax(xn, fabs(s->x[i]));
-    double tau = ENUM_TOL_C * n * DBL_EPSILON * fmax(fmax(1.0, q->bnorm), fmax(xn, q->amax * xn));
-    double r = natres(s, n);
-    if (r <= tau) {
+    double r = natres(s, b, n);
+    if (r <= ENUM_TOL_C * n * DBL_EPSILON) {
       q->found = 1;
       q->acc_r = r;
       refine(s, b, n, nb);
       return;
     }
-    if (r / q->rscale < q->best) {
-      q->best = r / q->rscale;
+    if (r < q->best) {
+      q->best = r;
       q->have_best = 1;
       memcpy(s->best, s->state, (size_t)n * sizeof *s->best);
     }
@@ -370,23 +370,22 @@ static slv_status enum_solve(void *st, slv_op *op, const slv_options *opt, doubl
   }
   q.amax = load(op, s->D);
   q.ptol = opt->pivot_tol * q.amax;
-  q.rscale = fmax(1.0, q.bnorm);
   enumerate(s, p->b, &q);
   res->iterations = q.cases > INT_MAX ? INT_MAX : (int)q.cases;
   res->pivots = q.bases;
   if (!q.found && q.have_best && q.best <= opt->tol) {
     /* no case at rounding level; the best one meets the user's tolerance */
     best_case(s, p->b, &q);
-    q.acc_r = natres(s, n);
+    q.acc_r = natres(s, p->b, n);
     refine(s, p->b, n, basis(s, n));
     q.found = 1;
-    slv_logf(opt, "enum: no case at rounding level; best case res_rel %.3g <= tol %.3g taken",
+    slv_logf(opt, "enum: no case at rounding level; best case res_scaled %.3g <= tol %.3g taken",
              q.best, opt->tol);
   }
   if (q.found) {
     memcpy(x, s->x, (size_t)n * sizeof *x);
     memcpy(w, s->w, (size_t)n * sizeof *w);
-    res->solver_residual = natres(s, n);
+    res->solver_residual = natres(s, p->b, n);
     slv_logf(opt, "enum: solution at case %ld of %.0f (candidate residual %.3g, refined %.3g)",
              q.cases, ncases, q.acc_r, res->solver_residual);
     return SLV_CONVERGED;
@@ -398,7 +397,7 @@ static slv_status enum_solve(void *st, slv_op *op, const slv_options *opt, doubl
     memcpy(x, s->x, (size_t)n * sizeof *x);
     memcpy(w, s->w, (size_t)n * sizeof *w);
   }
-  res->solver_residual = q.have_best ? q.best * q.rscale : NAN;
+  res->solver_residual = q.have_best ? q.best : NAN;
   if (q.skipped > 0) {
     slv_msgf(res->message, sizeof res->message,
              "enum: no solution among the %ld nonsingular cases; %ld of %ld cases have a singular "
@@ -407,7 +406,7 @@ static slv_status enum_solve(void *st, slv_op *op, const slv_options *opt, doubl
     return SLV_SINGULAR_PIVOT;
   }
   slv_msgf(res->message, sizeof res->message,
-           "enum: no solution: none of the %ld cases meets tol %.3g (smallest res_rel %.3g)",
+           "enum: no solution: none of the %ld cases meets tol %.3g (smallest res_scaled %.3g)",
            q.cases, opt->tol, q.best);
   return SLV_NO_SOLUTION;
 }

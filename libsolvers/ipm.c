@@ -724,9 +724,9 @@ static void start_point(ipm_state *s) {
 }
 
 /* g = A x + bq, rd = g - w (0 on fixed rows, whose w is g), the measures
- * of the QP's natural map at x (inf, and 2 into *n2), and the
- * complementarity mu (the mean over the pairs). */
-static double evaluate(ipm_state *s, const slv_problem *pq, double *n2, double *mu) {
+ * of the QP's natural map at x, and the complementarity mu (the mean over
+ * the pairs). */
+static slv_natmap evaluate(ipm_state *s, const slv_problem *pq, double *mu) {
   slv_cqp *q = &s->q;
   int n = pq->n;
   slv_cqp_matvec(q, s->x, s->g);
@@ -738,13 +738,13 @@ static double evaluate(ipm_state *s, const slv_problem *pq, double *n2, double *
   int deg;
   double gap = gap_after(s, 0, NULL, NULL, NULL, NULL, &deg);
   *mu = deg > 0 ? gap / deg : 0;
-  return slv_natmap_norms(pq, s->x, s->g, n2);
+  return slv_natmap_of(pq, s->x, s->g);
 }
 
 typedef struct {
   int iters;        /* interior-point iterations of this solve so far (all QPs) */
   int budget;       /* opt->max_iter */
-  double b_inf, b2; /* max(1, ||b||): the relative measures' scales */
+  double b2;        /* max(1, ||b||_2): res_rel_2's scale */
 } ipm_count;
 
 /* Whether every pair stays strictly inside its cone after the step t along
@@ -803,12 +803,11 @@ static slv_status iterate(ipm_state *s, double mu, double *step) {
   return SLV_OK;
 }
 
-/* Whether the QP measures (inf, 2-norm) meet tol_in in the test's norm. */
-static int qp_met(const slv_problem *p, const slv_options *opt, const ipm_count *k, double tol_in,
-                  double rinf, double r2) {
+/* Whether the QP's measures meet tol_in by the library's test. */
+static int qp_met(const slv_options *opt, const ipm_count *k, double tol_in, slv_natmap r) {
   slv_options o = *opt;
   o.tol = tol_in;
-  return slv_met_norms(p, &o, rinf, rinf / k->b_inf, r2 / k->b2);
+  return slv_met_norms(&o, r.scaled, r.n2 / k->b2);
 }
 
 /* The QP of q->bq by the interior point, from the centre, until its
@@ -826,16 +825,17 @@ static slv_status qp_interior(ipm_state *s, const slv_problem *pq, const slv_opt
   double mark = INFINITY;
   int since = 0;
   for (int it = 0;; it++) {
-    double r2, mu, rinf = evaluate(s, pq, &r2, &mu);
-    if (isnan(rinf)) return *rbest < INFINITY ? SLV_MAX_ITER : SLV_NOT_FINITE; /* keep the best */
-    double m = opt->norm == SLV_NORM_2 ? r2 / k->b2 : rinf / k->b_inf;
+    double mu;
+    slv_natmap r = evaluate(s, pq, &mu);
+    if (isnan(r.inf)) return *rbest < INFINITY ? SLV_MAX_ITER : SLV_NOT_FINITE; /* keep the best */
+    double m = slv_test_measure_norms(opt, r.scaled, r.n2 / k->b2);
     if (it > 0 && h->cap > 0)
       slv_history_push(h, res, slv_cqp_lawres(&s->q, s->x, s->g) * s->q.hist_scale);
     if (m < *rbest) {
       *rbest = m;
       memcpy(s->best, s->x, (size_t)n * sizeof *s->best);
     }
-    if (qp_met(pq, opt, k, tol_in, rinf, r2)) return SLV_CONVERGED;
+    if (qp_met(opt, k, tol_in, r)) return SLV_CONVERGED;
     if (m < 0.5 * mark) {
       mark = m;
       since = 0;
@@ -871,8 +871,8 @@ static void polish(ipm_state *s, slv_op *op, const slv_problem *pq, const slv_op
   slv_status st = slv_solver_nsgs.impl->solve(s->nsgs, &po, &o, s->px, s->pw, &r, &none);
   s->polish_sweeps += r.iterations;
   if (st == SLV_NOT_FINITE || !slv_all_finite(n, s->px)) return;
-  double r2, rinf = slv_natmap_norms(pq, s->px, s->pw, &r2);
-  double m = opt->norm == SLV_NORM_2 ? r2 / k->b2 : rinf / k->b_inf;
+  slv_natmap nm = slv_natmap_of(pq, s->px, s->pw);
+  double m = slv_test_measure_norms(opt, nm.scaled, nm.n2 / k->b2);
   if (m < rx) memcpy(x, s->px, (size_t)n * sizeof *x);
 }
 
@@ -914,7 +914,7 @@ static void put_shift(slv_cqp *q, const double *sc) {
 }
 
 /* The message (the law, the work, the measure; the budget when spent), and
- * the history's last entry set to the returned iterate's res_rel (the
+ * the history's last entry set to the returned iterate's test measure (the
  * polish and the choice of the best outer iterate come after the last
  * interior-point iteration).  Returns st. */
 static slv_status finish(const ipm_state *s, slv_result *res, slv_hist *h, slv_status st,
@@ -923,11 +923,12 @@ static slv_status finish(const ipm_state *s, slv_result *res, slv_hist *h, slv_s
   char spent[48] = "";
   if (st == SLV_MAX_ITER) slv_msgf(spent, sizeof spent, " (max_iter=%d spent)", opt->max_iter);
   slv_msgf(res->message, sizeof res->message,
-           "ipm: %s: %d outer, %d interior-point iterations%s, %d polish sweeps, res_rel%s=%.3g, "
+           "ipm: %s: %d outer, %d interior-point iterations%s, %d polish sweeps, %s=%.3g, "
            "tol=%.3g",
-           what, outer, k->iters, spent, s->polish_sweeps, opt->norm == SLV_NORM_2 ? "_2" : "",
+           what, outer, k->iters, spent, s->polish_sweeps,
+           opt->norm == SLV_NORM_2 ? "max(res_scaled, res_rel_2)" : "res_scaled",
            slv_test_measure(opt, r), opt->tol);
-  if (h->cap > 0 && res->history_len > 0) h->val[res->history_len - 1] = r->res_rel;
+  if (h->cap > 0 && res->history_len > 0) h->val[res->history_len - 1] = slv_test_measure(opt, r);
   res->iterations = k->iters;
   return st;
 }
@@ -954,11 +955,9 @@ static int setup(ipm_state *s, slv_op *op, const slv_options *opt, double *x, ip
   if (s->lu && !op->packed && !op->A) return 1;
   classify_rows(s);
   s->polish_sweeps = 0;
-  double binf = 0, b2 = 0;
-  for (int i = 0; i < p->n; i++) binf = fmax(binf, fabs(p->b[i])), b2 += p->b[i] * p->b[i];
-  *k = (ipm_count){
-    .iters = 0, .budget = opt->max_iter, .b_inf = fmax(1.0, binf), .b2 = fmax(1.0, sqrt(b2))
-  };
+  double b2 = 0;
+  for (int i = 0; i < p->n; i++) b2 += p->b[i] * p->b[i];
+  *k = (ipm_count){ .iters = 0, .budget = opt->max_iter, .b2 = fmax(1.0, sqrt(b2)) };
   return ipm_pattern_reserve(s, op);
 }
 
@@ -1012,7 +1011,7 @@ static slv_status ipm_solve(void *state, slv_op *op, const slv_options *opt, dou
   memcpy(s->wt, x, (size_t)n * sizeof *x);
   for (;;) {
     if (outer > 0) m = measure(op, opt, x, w, &r);
-    res->solver_residual = r.res_rel;
+    res->solver_residual = m;
     if (!isfinite(m)) {
       if (best < INFINITY) break; /* back to the best iterate */
       return finish(s, res, h, SLV_NOT_FINITE, what, outer, &k, &r, opt);

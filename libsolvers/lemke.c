@@ -1066,7 +1066,7 @@ static int try_exit(basis *B, slv_op *op, const slv_options *opt, int ent, int q
   refine(B);
   solution(B, op->p, x);
   slv_op_w(op, x, w);
-  if (slv_residual(op->p, x, w).res_rel <= opt->tol) return 1;
+  if (slv_residual(op->p, x, w).res_scaled <= opt->tol) return 1;
   tableau_column(B, N);
   exchange(B, N, ent >= 0 ? s->posK[ent] : ent, 0.0);
   for (int q = 0; q < B->k; q++) s->xK[q] = s->zs[s->K[q]];
@@ -1362,29 +1362,29 @@ static slv_status finish(basis *B, const path *P, slv_op *op, const slv_options 
   solution(B, p, x);
   slv_op_w(op, x, w);
   slv_residuals rr = slv_residual(p, x, w);
-  if (!(rr.res_rel <= opt->tol) && refactor(B, P->lu_tol) == SLV_OK) {
+  if (!(rr.res_scaled <= opt->tol) && refactor(B, P->lu_tol) == SLV_OK) {
     refine(B);
     solution(B, p, x);
     slv_op_w(op, x, w);
     rr = slv_residual(p, x, w);
   }
-  res->solver_residual = rr.res_rel;
-  if (!isfinite(rr.res_rel)) {
+  res->solver_residual = rr.res_scaled;
+  if (!isfinite(rr.res_scaled)) {
     slv_msgf(res->message, sizeof res->message, "lemke: solution not finite after %d pivots",
              P->pivots);
     return SLV_NOT_FINITE;
   }
-  if (rr.res_rel <= opt->tol) return SLV_CONVERGED;
+  if (rr.res_scaled <= opt->tol) return SLV_CONVERGED;
   if (s->posK[B->N] >= 0)
     slv_msgf(res->message, sizeof res->message,
-             "lemke: z0=%.3g negligible after %d pivots but res_rel=%.3g > tol=%.3g "
+             "lemke: z0=%.3g negligible after %d pivots but res_scaled=%.3g > tol=%.3g "
              "(ill-conditioned basis)",
-             s->xK[s->posK[B->N]], P->pivots, rr.res_rel, opt->tol);
+             s->xK[s->posK[B->N]], P->pivots, rr.res_scaled, opt->tol);
   else
     slv_msgf(res->message, sizeof res->message,
-             "lemke: complementary basis after %d pivots but res_rel=%.3g > tol=%.3g "
+             "lemke: complementary basis after %d pivots but res_scaled=%.3g > tol=%.3g "
              "(ill-conditioned basis)",
-             P->pivots, rr.res_rel, opt->tol);
+             P->pivots, rr.res_scaled, opt->tol);
   return SLV_STAGNATED;
 }
 
@@ -1423,7 +1423,7 @@ static slv_status one_path(lemke_state *s, lcp_view *L, slv_op *op, const slv_op
 /* The library residual of x (w = A x + b into w). */
 static double res_of(slv_op *op, const double *x, double *w) {
   slv_op_w(op, x, w);
-  return slv_residual(op->p, x, w).res_rel;
+  return slv_residual(op->p, x, w).res_scaled;
 }
 
 /* Up to LEMKE_NPATHS paths (the header's "Tolerances"): with ratio-test

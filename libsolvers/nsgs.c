@@ -86,8 +86,8 @@
  * Convergence: for an SPD A and the associated law, Gauss-Seidel on the
  * QP's blocks converges (block coordinate descent); for the Coulomb law no
  * guarantee exists (acary2018 sec. 5), and the solver may end at
- * SLV_MAX_ITER.  The stopping test is the library's: res_rel <= tol and,
- * with cones, res_nat_inf <= tol, confirmed on w = A x + b recomputed exactly
+ * SLV_MAX_ITER.  The stopping test is the library's (slv_met_norms on
+ * res_scaled), confirmed on w = A x + b recomputed exactly
  * (slv_residual) before returning SLV_CONVERGED; the per-sweep measure is
  * slv_natmap_norms on the maintained w; w is also recomputed every
  * opt->check_every sweeps to drop the rounding drift of the updates.
@@ -559,44 +559,40 @@ static slv_status nsgs_solve(void *st, slv_op *op, const slv_options *opt, doubl
 
   slv_op_w(op, x, w);
   /* the start's natural map only (the full measures at the end: slv_solve) */
-  double scale = 1.0, scale2 = 0, r2s;
-  for (int i = 0; i < n; i++) scale = fmax(scale, fabs(p->b[i])), scale2 += p->b[i] * p->b[i];
+  double scale2 = 0;
+  for (int i = 0; i < n; i++) scale2 += p->b[i] * p->b[i];
   scale2 = fmax(1.0, sqrt(scale2));
-  slv_residuals r = { 0 };
-  r.res_nat_inf = slv_natmap_norms(p, x, w, &r2s);
-  r.res_rel = r.res_nat_inf / scale;
-  r.res_rel_2 = r2s / scale2;
-  res->solver_residual = r.res_rel;
-  if (slv_met(p, opt, &r)) return SLV_CONVERGED;
+  slv_natmap m = slv_natmap_of(p, x, w);
+  res->solver_residual = slv_test_measure_norms(opt, m.scaled, m.n2 / scale2);
+  if (slv_met_norms(opt, m.scaled, m.n2 / scale2)) return SLV_CONVERGED;
 
   for (int it = 1; it <= opt->max_iter; it++) {
     sweep(&sw, x, w);
     if (sw.rowform) slv_op_w(op, x, w);
-    double r2, ri = slv_natmap_norms(p, x, w, &r2);
-    r.res_nat_inf = ri;
-    r.res_rel = ri / scale;
-    r.res_rel_2 = r2 / scale2;
+    m = slv_natmap_of(p, x, w);
     res->iterations = it;
-    if (isnan(ri)) {
+    if (isnan(m.inf)) {
       slv_msgf(res->message, sizeof res->message, "nsgs: iterate became non-finite at sweep %d",
                it);
       return SLV_NOT_FINITE;
     }
-    if (slv_met(p, opt, &r) || it % opt->check_every == 0) {
+    int met = slv_met_norms(opt, m.scaled, m.n2 / scale2);
+    if (met || it % opt->check_every == 0) {
       /* confirm on (or drop the drift of) w recomputed exactly */
-      if (slv_met(p, opt, &r))
+      if (met)
         slv_op_w(op, x, w);
       else
         slv_op_matvec(op, x, p->b, w);
-      r = slv_residual(p, x, w);
+      m = slv_natmap_of(p, x, w);
+      met = slv_met_norms(opt, m.scaled, m.n2 / scale2);
     }
-    res->solver_residual = r.res_rel;
-    slv_history_push(h, res, r.res_rel);
-    if (slv_met(p, opt, &r)) return SLV_CONVERGED;
+    res->solver_residual = slv_test_measure_norms(opt, m.scaled, m.n2 / scale2);
+    slv_history_push(h, res, res->solver_residual);
+    if (met) return SLV_CONVERGED;
   }
   slv_msgf(res->message, sizeof res->message,
-           "nsgs: %d sweeps, res_nat_inf=%.3g res_rel=%.3g > tol=%.3g (%d local fallbacks)",
-           opt->max_iter, r.res_nat_inf, r.res_rel, opt->tol, sw.fallbacks);
+           "nsgs: %d sweeps, res_nat_inf=%.3g res_scaled=%.3g > tol=%.3g (%d local fallbacks)",
+           opt->max_iter, m.inf, m.scaled, opt->tol, sw.fallbacks);
   return SLV_MAX_ITER;
 }
 

@@ -21,7 +21,7 @@
  * (nsgs.c itself, warm-started; a restart costs about ten sweeps, so the
  * chunks grow geometrically and the restarts cost O(log) sweeps).  After
  * each chunk but the first, the observed contraction per sweep
- *     q = (r_now / r_before)^(1 / sweeps),  r = res_rel,
+ *     q = (r_now / r_before)^(1 / sweeps),  r = the test's measure,
  * predicts the sweeps still needed, k = log(tol / r_now) / log(q) (infinite
  * when q >= 1).  Newton is tried when their cost exceeds that of
  * NSGSN_NEWTON_GUESS Newton iterations, in a flop model:
@@ -40,7 +40,7 @@
  *              the LU, from the symbolic analysis that slv_nsn_begin runs
  *              at the first decision; assembly; products)
  * A Newton phase runs at most NSGSN_NEWTON_IT iterations; if it does not
- * converge, the best iterate (Newton's or the last NSGS one, by res_rel) is
+ * converge, the best iterate (Newton's or the last NSGS one, by the test's measure) is
  * kept, NSGS resumes, and the next attempt waits until the sweeps since
  * the failed one have cost as much as it did, and needs a 4x larger
  * predicted saving (so failed attempts cost at most about as much as the
@@ -49,8 +49,8 @@
  *
  * Counts: result.iterations = sweeps + Newton iterations; the message says
  * how many of each.  Out of budget, x is the best iterate seen at the end
- * of a chunk or an attempt, by the test's measure (res_rel_2 under the
- * 2-norm test, else res_rel), not the last: NSGS need not decrease the
+ * of a chunk or an attempt, by the test's measure (slv_test_measure),
+ * not the last: NSGS need not decrease the
  * residual (RockPile_tob1 went from a Newton point at 8.6e-7 to 1.9e-3),
  * and the message names which iterate it returns.  Statuses: those of nsgs
  * and nsn_ac (SLV_CONVERGED, SLV_MAX_ITER when the sum reaches
@@ -133,7 +133,7 @@ typedef struct {
   double c_sweep, c_newton;
   double need;     /* predicted saving an attempt needs, in Newton attempts; x4 per failure */
   double debt;     /* cost of the last failed Newton attempt, paid back by sweeps */
-  double r_before; /* res_rel before the last chunk (NaN: none yet) */
+  double r_before; /* the test's measure before the last chunk (NaN: none yet) */
 } schedule;
 
 /* Sweeps the next chunk of NSGS may take: max(NSGSN_CHUNK, sweeps so far /
@@ -171,7 +171,7 @@ static int newton_pays(nsgsn_state *s, schedule *k, slv_op *op, const slv_option
   return k_left * k->c_sweep > k->need * k->c_newton;
 }
 
-/* One Newton attempt from the NSGS iterate (res_rel r_now); keeps whichever
+/* One Newton attempt from the NSGS iterate (measure r_now); keeps whichever
  * ends better.  Returns SLV_CONVERGED, a refusal (< 0), or SLV_MAX_ITER to
  * go on sweeping. */
 static slv_status newton_attempt(nsgsn_state *s, slv_op *op, const slv_options *opt, schedule *k,
@@ -184,7 +184,8 @@ static slv_status newton_attempt(nsgsn_state *s, slv_op *op, const slv_options *
       &s->nsn, op, opt, it_left < NSGSN_NEWTON_IT ? it_left : NSGSN_NEWTON_IT, x, w, res, h, &nit);
   k->newton += nit;
   if (ns == SLV_CONVERGED || ns < 0) return ns;
-  double r_newton = slv_residual(op->p, x, w).res_rel; /* Newton's best, with its w */
+  slv_residuals rn = slv_residual(op->p, x, w); /* Newton's best, with its w */
+  double r_newton = slv_test_measure(opt, &rn);
   if (!(r_newton < r_now)) { /* Newton did not help: back to the NSGS point */
     memcpy(x, s->xs, (size_t)n * sizeof *x);
     slv_op_w(op, x, w);
@@ -238,7 +239,8 @@ static void end_at_best(nsgsn_state *s, slv_op *op, const slv_options *opt, cons
   slv_msgf(res->message, sizeof res->message,
            "nsgs_newton: %d sweeps + %d Newton iterations (%d attempts), %s=%.3g > tol=%.3g "
            "(the best iterate, at iteration %d; the last had %.3g)",
-           k->sweeps, k->newton, k->attempts, opt->norm == SLV_NORM_2 ? "res_rel_2" : "res_rel",
+           k->sweeps, k->newton, k->attempts,
+           opt->norm == SLV_NORM_2 ? "max(res_scaled, res_rel_2)" : "res_scaled",
            kept, opt->tol, at, m);
 }
 

@@ -424,9 +424,10 @@ slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_i
              "use pcg_cone or apgd");
     return SLV_ERR_UNSUPPORTED;
   }
-  double bscale, b2scale, r2;
+  double bscale, b2scale;
   nsn_scales(p, &bscale, &b2scale);
-  double rinf = slv_natmap_norms(p, x, w, &r2), best = rinf / bscale;
+  slv_natmap m = slv_natmap_of(p, x, w);
+  double best = slv_test_measure_norms(opt, m.scaled, m.n2 / b2scale);
   memcpy(s->xbest, x, (size_t)n * sizeof *x);
   memcpy(s->wbest, w, (size_t)n * sizeof *w);
   int nonmono = 0, ok = 0;
@@ -449,30 +450,31 @@ slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_i
     memcpy(x, s->xt, (size_t)n * sizeof *x);
     memcpy(w, s->wt, (size_t)n * sizeof *w);
     *iters += 1;
-    rinf = slv_natmap_norms(p, x, w, &r2);
-    if (isnan(rinf)) {
+    m = slv_natmap_of(p, x, w);
+    if (isnan(m.inf)) {
       slv_msgf(res->message, sizeof res->message, "nsn_ac: iterate became non-finite");
       st = SLV_NOT_FINITE;
       break;
     }
-    if (slv_met_norms(p, opt, rinf, rinf / bscale, r2 / b2scale)) {
+    if (slv_met_norms(opt, m.scaled, m.n2 / b2scale)) {
       /* confirm on w recomputed exactly (drops the drift of w + t A d) */
       slv_op_w(op, x, w);
-      rinf = slv_natmap_norms(p, x, w, &r2);
-      ok = slv_met_norms(p, opt, rinf, rinf / bscale, r2 / b2scale);
+      m = slv_natmap_of(p, x, w);
+      ok = slv_met_norms(opt, m.scaled, m.n2 / b2scale);
     }
-    res->solver_residual = rinf / bscale;
-    slv_history_push(h, res, rinf / bscale);
+    double mt = slv_test_measure_norms(opt, m.scaled, m.n2 / b2scale);
+    res->solver_residual = mt;
+    slv_history_push(h, res, mt);
     if (ok) break;
-    if (rinf / bscale < best) {
-      best = rinf / bscale;
+    if (mt < best) {
+      best = mt;
       memcpy(s->xbest, x, (size_t)n * sizeof *x);
       memcpy(s->wbest, w, (size_t)n * sizeof *w);
       nonmono = 0;
     } else if (!accepted && ++nonmono >= NSN_MAX_NONMONO) {
       st = SLV_STAGNATED;
       slv_msgf(res->message, sizeof res->message,
-               "nsn_ac: %d full steps without progress; best res_rel=%.3g", NSN_MAX_NONMONO, best);
+               "nsn_ac: %d full steps without progress; best res_scaled=%.3g", NSN_MAX_NONMONO, best);
       break;
     }
   }
@@ -482,7 +484,7 @@ slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_i
   slv_op_w(op, x, w);
   if (st == SLV_MAX_ITER)
     slv_msgf(res->message, sizeof res->message,
-             "nsn_ac: %d Newton iterations, best res_rel=%.3g > tol=%.3g", max_it, best, opt->tol);
+             "nsn_ac: %d Newton iterations, best res_scaled=%.3g > tol=%.3g", max_it, best, opt->tol);
   return st;
 }
 
@@ -501,7 +503,7 @@ static slv_status nsn_solve(void *st, slv_op *op, const slv_options *opt, double
                             slv_result *res, slv_hist *h) {
   slv_op_w(op, x, w);
   slv_residuals r = slv_residual(op->p, x, w);
-  res->solver_residual = r.res_rel;
+  res->solver_residual = slv_test_measure(opt, &r);
   if (slv_met(op->p, opt, &r)) return SLV_CONVERGED;
   int it = 0;
   slv_status s = slv_nsn_begin(st, op, res);

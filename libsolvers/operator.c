@@ -713,5 +713,5 @@ double slv_op_start_res(slv_op *op, const double *x, double *b_inf) {
     if (ri > res) res = ri;
   }
   *b_inf = bmax;
-  return poison == 0.0 ? res / fmax(1.0, bmax) : NAN;
+  return poison == 0.0 ? res : NAN;
 }

@@ -205,10 +205,10 @@ static inline void slv_op_ktx(slv_op *op, const double *x) {
   slv_fac_ktx(&op->f, x, op->t, 0, op->f.nb);
 }
 
-/* The start test of pgs and pgs_wide on a factored problem without cones:
- * leaves op->t = K^T x and returns res_rel of (x, w = A x + b), the number
- * slv_op_w + slv_residual give, bit for bit, in one pass that stores no w
- * (NaN if an x_i or w_i is not finite); *b_inf gets max |b_i|. */
+/* The start trigger of pgs_wide on a factored problem without cones:
+ * leaves op->t = K^T x and returns res_nat_inf of (x, w = A x + b), the
+ * number slv_op_w + slv_residual give, bit for bit, in one pass that
+ * stores no w (NaN if an x_i or w_i is not finite); *b_inf gets max |b_i|. */
 double slv_op_start_res(slv_op *op, const double *x, double *b_inf);
 
 /* ---- the primitives --------------------------------------------------------- */

@@ -169,27 +169,27 @@ static slv_status pgs_solve(void *st, slv_op *op, const slv_options *opt, double
    * the three forms, so they stop at the same sweep); w is exact only
    * after a recomputation (start, check, convergence; the generic layer's
    * at the end) */
-  slv_residuals r = { 0 };
+  slv_residuals r;
   if (op->fac) {
-    r.res_rel = slv_op_start_res(op, x, &r.b_inf); /* leaves K^T x in op->t */
+    slv_op_ktx(op, x); /* K^T x into op->t, which the sweeps keep current */
+    r = slv_residual(p, x, NULL);
   } else {
     slv_op_w(op, x, w);
     r = slv_residual(p, x, w);
   }
-  double scale = fmax(1.0, r.b_inf);
-  res->solver_residual = r.res_rel;
-  if (r.res_rel <= opt->tol) return SLV_CONVERGED;
+  double units = slv_units_of(&r, fmax(1.0, r.b_inf));
+  res->solver_residual = slv_test_measure(opt, &r);
+  if (slv_met(p, opt, &r)) return SLV_CONVERGED;
 
   for (int it = 1; it <= opt->max_iter; it++) {
-    /* factored: op->t holds K^T x (slv_op_start_res left it there, the
-     * sweep keeps it current) */
-    r.res_rel = sweep(op, s->invd, x, w) / scale;
+    double m = sweep(op, s->invd, x, w);
     res->iterations = it;
-    if (isnan(r.res_rel)) {
+    if (isnan(m)) {
       slv_msgf(res->message, sizeof res->message, "pgs: iterate became non-finite at sweep %d", it);
       return SLV_NOT_FINITE;
     }
-    if (r.res_rel <= opt->tol) {
+    int exact = 1;
+    if (slv_cheap_met(opt, m, units)) {
       /* confirm on w recomputed exactly as the generic layer will (factored:
        * this also drops the rounding drift of t) */
       slv_op_w(op, x, w);
@@ -198,13 +198,16 @@ static slv_status pgs_solve(void *st, slv_op *op, const slv_options *opt, double
       /* drop the rounding drift of the updates */
       slv_op_matvec(op, x, p->b, w);
       r = slv_residual(p, x, w);
+    } else {
+      exact = 0;
     }
-    res->solver_residual = r.res_rel;
-    slv_history_push(h, res, r.res_rel);
-    if (r.res_rel <= opt->tol) return SLV_CONVERGED;
+    if (exact) units = slv_units_of(&r, units);
+    res->solver_residual = exact ? slv_test_measure(opt, &r) : m / units;
+    slv_history_push(h, res, res->solver_residual);
+    if (exact && slv_met(p, opt, &r)) return SLV_CONVERGED;
   }
-  slv_msgf(res->message, sizeof res->message, "pgs: %d sweeps, res_rel=%.3g > tol=%.3g",
-           opt->max_iter, r.res_rel, opt->tol);
+  slv_msgf(res->message, sizeof res->message, "pgs: %d sweeps, res_scaled=%.3g > tol=%.3g",
+           opt->max_iter, res->solver_residual, opt->tol);
   return SLV_MAX_ITER;
 }
 

@@ -1605,7 +1605,7 @@ enum { WIDE_GO_ON = -1000 };
 typedef struct {
   slv_op *op;
   const slv_options *opt;
-  double *x, *w, scale;
+  double *x, *w, units; /* units: slv_units_of */
   slv_result *res;
   slv_hist *h;
   slv_residuals r;
@@ -1614,40 +1614,42 @@ typedef struct {
 static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
   const slv_options *opt = c->opt;
   slv_result *res = c->res;
-  int due = 0;
+  int due = 0, exact = 0;
   s->ktx_due = 0;
-  c->r.res_rel = m / c->scale;
   res->iterations = it;
-  if (isnan(c->r.res_rel)) {
+  if (isnan(m)) {
     unpermute(s, c->x);
     slv_msgf(res->message, sizeof res->message, "%s: iterate became non-finite at sweep %d",
              wide_name(s), it);
     return SLV_NOT_FINITE;
   }
-  if (c->r.res_rel <= opt->tol || (it % opt->check_every == 0 && opt->record_history)) {
+  if (slv_cheap_met(opt, m, c->units) || (it % opt->check_every == 0 && opt->record_history)) {
     /* exact w = A x + b: confirms convergence as the generic layer will
      * (and gives the history its exact points), and drops the rounding
      * drift of t */
     unpermute(s, c->x);
     slv_op_w(c->op, c->x, c->w);
     c->r = slv_residual(c->op->p, c->x, c->w);
+    c->units = slv_units_of(&c->r, c->units);
+    exact = 1;
   } else if (it % opt->check_every == 0) {
-    /* only the drift: t = K^T x afresh (the residual of a sweep that did
-     * not meet tol is not needed exactly); pgs_color's by its caller, on
-     * the plan's threads (color_ktx), if the sweeps go on */
+    /* the drift: t = K^T x afresh, and the exact measures (the units of
+     * the trigger); pgs_color's t by its caller, on the plan's threads
+     * (color_ktx), if the sweeps go on */
     due = s->own_ktx;
-    if (!due) {
-      unpermute(s, c->x);
-      slv_op_ktx(c->op, c->x);
-    }
+    unpermute(s, c->x);
+    if (!due) slv_op_ktx(c->op, c->x);
+    c->r = slv_residual(c->op->p, c->x, NULL);
+    c->units = slv_units_of(&c->r, c->units);
+    exact = 1;
   }
-  res->solver_residual = c->r.res_rel;
-  slv_history_push(c->h, res, c->r.res_rel);
-  if (c->r.res_rel <= opt->tol) return SLV_CONVERGED;
+  res->solver_residual = exact ? slv_test_measure(opt, &c->r) : m / c->units;
+  slv_history_push(c->h, res, res->solver_residual);
+  if (exact && slv_met(c->op->p, opt, &c->r)) return SLV_CONVERGED;
   if (it == opt->max_iter) {
     unpermute(s, c->x);
-    slv_msgf(res->message, sizeof res->message, "%s: %d sweeps, res_rel=%.3g > tol=%.3g",
-             wide_name(s), opt->max_iter, c->r.res_rel, opt->tol);
+    slv_msgf(res->message, sizeof res->message, "%s: %d sweeps, res_scaled=%.3g > tol=%.3g",
+             wide_name(s), opt->max_iter, res->solver_residual, opt->tol);
     return SLV_MAX_ITER;
   }
   s->ktx_due = due;
@@ -1774,6 +1776,17 @@ static void start_part(wide_state *s, const sweep_ctx *c, int v, int copy) {
   if (v == 0) start_copy(s, c->x, s->ncol, s->len);
 }
 
+/* The start's verdict from its cheap measure m (slv_op_start_res's): the
+ * exact measures when the trigger fires (slv_units_of). */
+static int start_exact(sweep_ctx *c, double m) {
+  c->res->solver_residual = m / c->units;
+  if (!slv_cheap_met(c->opt, m, c->units)) return WIDE_GO_ON;
+  c->r = slv_residual(c->op->p, c->x, NULL);
+  c->units = slv_units_of(&c->r, c->units);
+  c->res->solver_residual = slv_test_measure(c->opt, &c->r);
+  return slv_met(c->op->p, c->opt, &c->r) ? SLV_CONVERGED : WIDE_GO_ON;
+}
+
 /* pgs_color's start measure from the parts' (maxima: exact in any order),
  * as slv_op_start_res gives it; SLV_CONVERGED if x meets tol already. */
 static int start_verdict(wide_state *s, sweep_ctx *c) {
@@ -1785,11 +1798,8 @@ static int start_verdict(wide_state *s, sweep_ctx *c) {
     if (pm[2] > bmax) bmax = pm[2];
   }
   reset_parts(s);
-  c->r.b_inf = bmax;
-  c->r.res_rel = poison == 0.0 ? res / fmax(1.0, bmax) : NAN;
-  c->scale = fmax(1.0, bmax);
-  c->res->solver_residual = c->r.res_rel;
-  return c->r.res_rel <= c->opt->tol ? SLV_CONVERGED : WIDE_GO_ON;
+  c->units = fmax(1.0, bmax);
+  return start_exact(c, poison == 0.0 ? res : NAN);
 }
 
 /* The threaded plan's sweeps: one team for the whole solve (not one per
@@ -1842,10 +1852,9 @@ static slv_status wide_sweeps(wide_state *s, slv_op *op, const slv_options *opt,
     }
     return (slv_status)done;
   }
-  c.r.res_rel = slv_op_start_res(op, x, &c.r.b_inf); /* leaves K^T x in op->t */
-  c.scale = fmax(1.0, c.r.b_inf);
-  res->solver_residual = c.r.res_rel;
-  if (c.r.res_rel <= opt->tol) return SLV_CONVERGED;
+  double b_inf, m0 = slv_op_start_res(op, x, &b_inf); /* leaves K^T x in op->t */
+  c.units = fmax(1.0, b_inf);
+  if (start_exact(&c, m0) == SLV_CONVERGED) return SLV_CONVERGED;
   for (int k = 0; k < s->len; k++) s->xp[k] = s->order[k] >= 0 ? x[s->order[k]] : 0.0;
   /* op->t holds K^T x (slv_op_start_res), and the sweeps keep it current */
   if (s->np > 1) return wide_sweeps_par(s, &c);

@@ -71,14 +71,14 @@ static slv_status pjacobi_solve(void *st, slv_op *op, const slv_options *opt, do
     slv_op_w(op, x, w);
     r = slv_residual(p, x, w);
     res->iterations = it;
-    res->solver_residual = r.res_rel;
-    if (it > 0) slv_history_push(h, res, r.res_rel);
+    res->solver_residual = slv_test_measure(opt, &r);
+    if (it > 0) slv_history_push(h, res, res->solver_residual);
     if (isnan(r.res_rel)) {
       slv_msgf(res->message, sizeof res->message,
                "pjacobi: iterate became non-finite at iteration %d (theta=%.3g)", it, theta);
       return SLV_NOT_FINITE;
     }
-    if (r.res_rel <= opt->tol) return SLV_CONVERGED;
+    if (slv_met(p, opt, &r)) return SLV_CONVERGED;
     if (it == opt->max_iter) break;
     memcpy(s->xo, x, (size_t)n * sizeof *x);
     for (int i = 0; i < n; i++) {
@@ -89,7 +89,8 @@ static slv_status pjacobi_solve(void *st, slv_op *op, const slv_options *opt, do
     }
   }
   slv_msgf(res->message, sizeof res->message,
-           "pjacobi: %d iterations, res_rel=%.3g > tol=%.3g (theta=%.3g)", opt->max_iter, r.res_rel,
+           "pjacobi: %d iterations, res_scaled=%.3g > tol=%.3g (theta=%.3g)", opt->max_iter,
+           r.res_scaled,
            opt->tol, theta);
   return SLV_MAX_ITER;
 }

@@ -156,8 +156,8 @@ static slv_status pjc_solve(void *st, slv_op *op, const slv_options *opt, double
     slv_op_matvec(op, x, p->b, w);
     r = slv_residual_threads(p, x, w, op->threads);
     res->iterations = it;
-    res->solver_residual = r.res_rel;
-    if (it > 0) slv_history_push(h, res, r.res_rel);
+    res->solver_residual = slv_test_measure(opt, &r);
+    if (it > 0) slv_history_push(h, res, res->solver_residual);
     if (isnan(r.res_rel)) {
       slv_msgf(res->message, sizeof res->message,
                "pjacobi_cone: iterate became non-finite at iteration %d (theta=%.3g)", it, theta);
@@ -171,8 +171,8 @@ static slv_status pjc_solve(void *st, slv_op *op, const slv_options *opt, double
       mixed_steps(p, s, theta, w, x);
   }
   slv_msgf(res->message, sizeof res->message,
-           "pjacobi_cone: %d iterations, res_nat_inf=%.3g res_rel=%.3g > tol=%.3g (theta=%.3g)",
-           opt->max_iter, r.res_nat_inf, r.res_rel, opt->tol, theta);
+           "pjacobi_cone: %d iterations, res_nat_inf=%.3g res_scaled=%.3g > tol=%.3g (theta=%.3g)",
+           opt->max_iter, r.res_nat_inf, r.res_scaled, opt->tol, theta);
   return SLV_MAX_ITER;
 }
 

@@ -40,13 +40,40 @@ static int in_cone_rows(const slv_problem *p, int i, int *k) {
 /* The running sums of the measures over the rows seen so far. */
 typedef struct {
   double res, compl, infeas, merit2, ss;
+  double scaled;               /* the largest scale-invariant row or cone residual */
+  double xx, ww;               /* sum x_i^2, sum w_i^2 (Siconos' scale of the cone error) */
   int k;                       /* the next cone, or the cone of the current row */
   slv_contact_metrics contact; /* maxima over the cones */
 } racc;
 
 /* One cone (rows i..i+2, cone k) with its w (ww) into the sums. */
+/* One cone's scale-invariant residual (slv_internal.h, slv_scaled_row):
+ * the natural map of the problem's law on x_c / xs and w_c / s_c, with
+ * s_c = max_r |A_rr| xs + ||b_c||_2 + ||w_c - b_c||_2 (r: its three rows),
+ * by its largest component.  The De Saxce shift is positively homogeneous,
+ * so shifting w_c / s_c is shifting w_c and dividing. */
+static double cone_scaled(const slv_problem *p, int k, const double *xc, const double *wc,
+                          const double *bc, double xs) {
+  double mu = p->cone_mu[k], d[3], h[3], v[3], pr[3];
+  for (int r = 0; r < 3; r++) d[r] = wc[r] - bc[r];
+  int i = p->cone_rows[k];
+  double a = fmax(fabs(slv_diag(p, i)), fmax(fabs(slv_diag(p, i + 1)), fabs(slv_diag(p, i + 2))));
+  double s = slv_w_scale(a, xs, sqrt(bc[0] * bc[0] + bc[1] * bc[1] + bc[2] * bc[2]),
+                         sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]));
+  for (int r = 0; r < 3; r++) h[r] = slv_quot(wc[r], s);
+  if (p->cone_law != SLV_CONE_ASSOCIATED) h[0] += mu * sqrt(h[1] * h[1] + h[2] * h[2]);
+  for (int r = 0; r < 3; r++) v[r] = slv_quot(xc[r], xs) - h[r];
+  slv_cone_project(mu, v, pr);
+  double m = 0;
+  for (int r = 0; r < 3; r++) {
+    double e = fabs(slv_quot(xc[r], xs) - pr[r]);
+    if (e > m) m = e;
+  }
+  return m;
+}
+
 static void cone_rows(const slv_problem *p, const double *x, int i, int k, const double *ww,
-                      racc *a) {
+                      double xs, racc *a) {
   double mu = p->cone_mu[k], v[3], pr[3];
   /* De Saxce: w^ = w + (mu |w_t|, 0, 0) */
   double shift = mu * sqrt(ww[1] * ww[1] + ww[2] * ww[2]);
@@ -74,18 +101,24 @@ static void cone_rows(const slv_problem *p, const double *x, int i, int k, const
     }
   }
   a->merit2 += m2;
+  double sc = cone_scaled(p, k, x + i, ww, p->b + i, xs);
+  if (!(sc <= a->scaled)) a->scaled = sc;
+  for (int r = 0; r < 3; r++) {
+    a->xx += x[i + r] * x[i + r];
+    a->ww += ww[r] * ww[r];
+  }
   slv_contact_metrics_add(&a->contact, mu, x + i, ww);
   double out = sqrt(x[i + 1] * x[i + 1] + x[i + 2] * x[i + 2]) - mu * x[i];
   if (out > a->infeas) a->infeas = out;
 }
 
 /* Rows [i0, i1) into the sums, with w_i at w[i - i0]; no cone straddles
- * i0 or i1. */
+ * i0 or i1; xs = ||x||_inf, the x scale of the scale-invariant measure. */
 static void rows_into(const slv_problem *p, const double *x, const double *w, int i0, int i1,
-                      racc *a) {
+                      double xs, racc *a) {
   for (int i = i0; i < i1; i++) {
     if (p->ncones > 0 && in_cone_rows(p, i, &a->k)) {
-      if (i == p->cone_rows[a->k]) cone_rows(p, x, i, a->k, w + (i - i0), a);
+      if (i == p->cone_rows[a->k]) cone_rows(p, x, i, a->k, w + (i - i0), xs, a);
       continue; /* the other two rows were handled with the normal row */
     }
     double lo, hi, wi = w[i - i0];
@@ -95,6 +128,10 @@ static void rows_into(const slv_problem *p, const double *x, const double *w, in
     double ri = slv_mid_res(x[i], wi, lo, hi);
     if (ri > a->res) a->res = ri;
     a->ss += ri * ri;
+    double si = slv_scaled_row(x[i], wi, p->b[i], slv_diag(p, i), lo, hi, xs);
+    if (!(si <= a->scaled)) a->scaled = si;
+    a->xx += x[i] * x[i];
+    a->ww += wi * wi;
     /* |w_i (x_i - lo_i)| where w_i > 0 and lo_i finite, |w_i (hi_i - x_i)|
      * where w_i < 0 and hi_i finite: as selects, since the sign of w_i is
      * a coin toss on friction rows (a branch here mispredicted every other
@@ -198,8 +235,8 @@ static int chunk_start(const slv_problem *p, int c, int rows) {
 /* Rows [i0, i1) into *c.  With w NULL, w is formed slice by slice on the
  * stack (t, t_done: see slice_w; only on one thread). */
 static void chunk_into(const slv_problem *p, const double *x, const double *w, int i0, int i1,
-                       double *t, int *t_done, rchunk *c) {
-  c->a = (racc){ 0, 0, 0, 0, 0, first_cone_from(p, i0), slv_contact_metrics_zero() };
+                       double xs, double *t, int *t_done, rchunk *c) {
+  c->a = (racc){ .k = first_cone_from(p, i0), .contact = slv_contact_metrics_zero() };
   double bmax = 0, bn2 = 0;
   for (int i = i0; i < i1; i++) {
     if (fabs(p->b[i]) > bmax) bmax = fabs(p->b[i]);
@@ -210,7 +247,7 @@ static void chunk_into(const slv_problem *p, const double *x, const double *w, i
   c->finite = slv_all_finite(i1 - i0, x + i0);
   if (w) {
     c->finite = c->finite && slv_all_finite(i1 - i0, w + i0);
-    if (c->finite) rows_into(p, x, w + i0, i0, i1, &c->a);
+    if (c->finite) rows_into(p, x, w + i0, i0, i1, xs, &c->a);
     return;
   }
   double wb[RES_ROWS];
@@ -220,14 +257,35 @@ static void chunk_into(const slv_problem *p, const double *x, const double *w, i
     if (s1 > i1) s1 = i1; /* chunks end between cones: no cone is cut here */
     slice_w(p, x, s0, s1, wb, t, t_done);
     c->finite = slv_all_finite(s1 - s0, wb);
-    if (c->finite) rows_into(p, x, wb, s0, s1, &c->a);
+    if (c->finite) rows_into(p, x, wb, s0, s1, xs, &c->a);
   }
 }
 
 /* The chunks' shares in chunk order into the measures. */
+static slv_residuals residuals_zero(void) {
+  return (slv_residuals){ .merit_fclib = NAN,
+                          .contact = slv_contact_metrics_nan(),
+                          .siconos_err = NAN,
+                          .err_siconos = NAN,
+                          .res_rel_1q = NAN };
+}
+
+/* The literature's 2-norm measures (slv.h): ss = ||F||_2^2, bn2 = ||b||_2^2. */
+static void literature_measures(const slv_problem *p, const racc *a, double bn2,
+                                slv_residuals *r) {
+  double f = sqrt(a->ss), nb = sqrt(bn2);
+  if (p->ncones == 0) {
+    r->siconos_err = nb > 0 ? f / nb : f;
+    return;
+  }
+  double sc = fmax(nb, fmax(sqrt(a->xx), sqrt(a->ww)));
+  r->err_siconos = sc > 0 ? f / sc : f;
+  r->res_rel_1q = f / (1.0 + nb);
+}
+
 static slv_residuals merge_chunks(const slv_problem *p, const rchunk *ch, int nc) {
-  slv_residuals r = { 0, 0, 0, 0, 0, 0, NAN, slv_contact_metrics_nan() };
-  racc a = { 0, 0, 0, 0, 0, 0, slv_contact_metrics_zero() };
+  slv_residuals r = residuals_zero();
+  racc a = { .contact = slv_contact_metrics_zero() };
   double bn2 = 0;
   int finite = 1;
   for (int c = 0; c < nc; c++) {
@@ -240,10 +298,13 @@ static slv_residuals merge_chunks(const slv_problem *p, const rchunk *ch, int nc
     a.compl += ch[c].a.compl ;
     a.merit2 += ch[c].a.merit2;
     a.ss += ch[c].a.ss;
+    a.xx += ch[c].a.xx;
+    a.ww += ch[c].a.ww;
+    if (!(ch[c].a.scaled <= a.scaled)) a.scaled = ch[c].a.scaled;
     slv_contact_metrics_merge(&a.contact, &ch[c].a.contact);
   }
   if (!finite) {
-    r.res_nat_inf = r.res_rel = r.res_rel_2 = r.compl = r.infeas = NAN;
+    r.res_nat_inf = r.res_rel = r.res_rel_2 = r.compl = r.infeas = r.res_scaled = NAN;
     return r;
   }
   double res = a.res;
@@ -251,6 +312,8 @@ static slv_residuals merge_chunks(const slv_problem *p, const rchunk *ch, int nc
   r.res_nat_inf = res;
   r.res_rel = res / fmax(1.0, r.b_inf);
   r.res_rel_2 = isnan(res) ? NAN : sqrt(a.ss) / fmax(1.0, sqrt(bn2));
+  r.res_scaled = isnan(res) || !(a.scaled <= INFINITY) ? NAN : a.scaled;
+  if (!isnan(res)) literature_measures(p, &a, bn2, &r);
   r.compl = a.compl ;
   r.infeas = fmax(0.0, a.infeas);
   if (p->ncones > 0) {
@@ -263,22 +326,24 @@ static slv_residuals merge_chunks(const slv_problem *p, const rchunk *ch, int nc
 slv_residuals slv_residual_threads(const slv_problem *p, const double *x, const double *w,
                                    int threads) {
   int n = p->n;
-  if (n == 0) {
-    slv_residuals r = { 0, 0, 0, 0, 0, 0, NAN, slv_contact_metrics_nan() };
-    return r;
-  }
+  if (n == 0) return residuals_zero();
+  double xs = 0; /* ||x||_inf, the x scale of res_scaled */
+  for (int i = 0; i < n; i++)
+    if (!(fabs(x[i]) <= xs)) xs = fabs(x[i]);
   rchunk ch[RES_CHUNKS];
   int rows = chunk_rows(n), nc = (int)(((long long)n + rows - 1) / rows);
   int nt = w ? slv_par_threads(threads, n) : 1;
   if (nt > 1) {
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (int c = 0; c < nc; c++)
-      chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), NULL, NULL, &ch[c]);
+      chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), xs, NULL, NULL,
+                 &ch[c]);
   } else { /* no team at all: solvers measure small problems in their loops */
     double t[6 * RES_BLOCKS];
     int t_done = 0;
     for (int c = 0; c < nc; c++)
-      chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), t, &t_done, &ch[c]);
+      chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), xs, t, &t_done,
+                 &ch[c]);
   }
   return merge_chunks(p, ch, nc);
 }
@@ -287,9 +352,11 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
   return slv_residual_threads(p, x, w, 1);
 }
 
-double slv_natmap_norms(const slv_problem *p, const double *x, const double *w, double *n2) {
+slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w) {
   int assoc = p->cone_law == SLV_CONE_ASSOCIATED;
-  double m = 0, poison = 0, ss = 0;
+  double m = 0, poison = 0, ss = 0, sc = 0, xs = 0;
+  for (int i = 0; i < p->n; i++)
+    if (fabs(x[i]) > xs) xs = fabs(x[i]);
   int k = 0;
   for (int i = 0; i < p->n; i++) {
     poison += (x[i] + w[i]) * 0.0; /* NaN iff x_i or w_i is NaN or Inf */
@@ -304,14 +371,24 @@ double slv_natmap_norms(const slv_problem *p, const double *x, const double *w, 
         ss += d * d;
         poison += (x[i + r] + w[i + r]) * 0.0;
       }
+      double c = cone_scaled(p, k, x + i, w + i, p->b + i, xs);
+      if (!(c <= sc)) sc = c;
       i += 2;
       k++;
       continue;
     }
-    double r = slv_mid_res(x[i], w[i], slv_lo_of(p, i), slv_hi_of(p, i));
+    double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
+    double r = slv_mid_res(x[i], w[i], lo, hi);
     if (r > m) m = r;
     ss += r * r;
+    double c = slv_scaled_row(x[i], w[i], p->b[i], slv_diag(p, i), lo, hi, xs);
+    if (!(c <= sc)) sc = c;
   }
-  *n2 = sqrt(ss);
-  return poison == 0.0 && isfinite(m) ? m : NAN;
+  int ok = poison == 0.0 && isfinite(m);
+  return (slv_natmap){ ok ? m : NAN, sqrt(ss), ok ? sc : NAN };
+}
+
+int slv_residuals_met(const slv_residuals *r, double tol, int norm) {
+  slv_options o = { .tol = tol, .norm = norm };
+  return slv_met_norms(&o, r->res_scaled, r->res_rel_2);
 }

@@ -203,6 +203,17 @@ typedef struct slv_residuals {
   double merit_fclib; /* cones only (else NaN): FCLIB's MERIT_1, the 2-norm of the De Saxce
                          natural map over the cone rows / (1 + sqrt(||b||_2)) */
   slv_contact_metrics contact; /* cones only (else NaN): ContactBench's criteria, above */
+  double res_scaled;  /* the convergence test's measure, invariant under positive scalings of
+                         the problem, of its rows and of its contacts: per row |mid((x-hi)/xs,
+                         w/s_i, (x-lo)/xs)|, xs = ||x||_inf, s_i = |b_i| + |(A x)_i|; per cone
+                         the natural map of its law on x_c/xs, w_c/s_c (s_c from the 2-norms
+                         of its b and A x blocks); the largest (docs/convergence.md) */
+  double siconos_err; /* no cones (else NaN): Siconos' lcp_compute_error,
+                         ||x - mid(lo, hi, x - w)||_2 / ||b||_2 (||.||_2 alone if b = 0) */
+  double err_siconos; /* cones only (else NaN): Siconos' fc3d_compute_error, ||F||_2 /
+                         max(||b||_2, ||x||_2, ||w||_2), F the natural map (De Saxce for
+                         Coulomb's law) over every row (1 if that max is 0) */
+  double res_rel_1q;  /* cones only (else NaN): [acary2018]'s ||F||_2 / (1 + ||b||_2) */
 } slv_residuals;
 
 /* Computes the measures at x with w = A x + b given (w may be NULL: then it
@@ -211,6 +222,13 @@ typedef struct slv_residuals {
  * blocks: one pass over the rows per slice of rows and of blocks)).  Any
  * NaN in x or w gives NaN measures. */
 SLV_API slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w);
+
+/* The library's convergence test on measures from slv_residual: res_scaled
+ * <= tol, and with norm SLV_NORM_2 also res_rel_2 <= tol (slv_options.tol,
+ * .norm; docs/convergence.md).  1 or 0; 0 on NaN.  Every solver stops by
+ * it and slv_solve's verdict is it; a program judging an x from elsewhere
+ * (an external solver's) calls it too. */
+SLV_API int slv_residuals_met(const slv_residuals *r, double tol, int norm);
 
 /* ---- logging: the library's only output --------------------------------- */
 /* The library never prints.  It hands one-line messages (no newline) to the
@@ -250,12 +268,11 @@ enum { SLV_SIMD_AUTO = 0, SLV_SIMD_OFF = 1 };
 
 typedef struct slv_options {
   int max_iter;       /* sweeps (iterative) or pivots (pivoting); default 1000 */
-  double tol;         /* converged iff res_rel <= tol, and, with cones, also the absolute
-                          res_nat_inf <= tol; default 1e-8 */
-  int norm;           /* SLV_NORM_INF (default): the test above; SLV_NORM_2: the test
-                          is res_rel_2 <= tol instead (the measure of Siconos and
-                          [acary2018]: a run stops where a 2-norm judge agrees; the
-                          inf measures are still reported) */
+  double tol;         /* converged iff res_scaled <= tol (the scale-invariant test,
+                          docs/convergence.md); default 1e-8 */
+  int norm;           /* SLV_NORM_INF (default): the test above; SLV_NORM_2: also
+                          res_rel_2 <= tol (the measure of Siconos and [acary2018]: a run
+                          stops where a 2-norm judge agrees as well) */
   double omega;       /* pgs: SOR relaxation in (0, 2); default 1 */
   double damping;     /* pjacobi: step scale; 0 = automatic (1 / lambda_max of D^-1/2 A D^-1/2) */
   double pivot_tol;   /* relative zero-pivot threshold, default 1e-13: direct compares a

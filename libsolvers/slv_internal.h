@@ -100,6 +100,32 @@ static inline double slv_mid_res(double x, double w, double lo, double hi) {
                      other friction row */
 }
 
+/* ---- the scale-invariant convergence measure (docs/convergence.md) ------
+ * Each row's (or cone's) natural map on normalised quantities: the x part
+ * over xs = ||x||_inf, the w part over the row's own scale
+ * s_i = |A_ii| xs + |b_i| + |(A x)_i| (a cone: its largest diagonal entry,
+ * and the 2-norms of its b and A x blocks).  A positive multiple of the
+ * problem, of a row, of a findex group or of a contact leaves it
+ * unchanged; it is 0 exactly where the natural map is. */
+
+/* a / s with 0 / 0 = 0 (x = 0 or w = 0 exactly: nothing to normalise) */
+static inline double slv_quot(double a, double s) { return a == 0.0 ? 0.0 : a / s; }
+
+/* The w scale of a row or cone: |a| xs + |b| + |w - b| (norms of blocks). */
+static inline double slv_w_scale(double aii, double xs, double bn, double axn) {
+  return fabs(aii) * xs + bn + axn;
+}
+
+/* One box (or findex) row: |mid((x-hi)/xs, w/s_i, (x-lo)/xs)|. */
+static inline double slv_scaled_row(double x, double w, double b, double aii, double lo, double hi,
+                                    double xs) {
+  double s = slv_w_scale(aii, xs, fabs(b), fabs(w - b));
+  double wh = slv_quot(w, s), a = slv_quot(x - hi, xs), c = slv_quot(x - lo, xs);
+  double r = wh < c ? wh : c;
+  r = r > a ? r : a;
+  return fabs(r);
+}
+
 /* Diagonal entry A(i,i) of a validated problem (dense, CSR: 0 if absent;
  * factored): the capability check's, before the operator exists. */
 double slv_diag(const slv_problem *p, int i);
@@ -175,11 +201,17 @@ double slv_power_lambda(int n, const double *invd, int iters,
 slv_residuals slv_residual_threads(const slv_problem *p, const double *x, const double *w,
                                    int threads);
 
-/* The natural map of slv_residual (cones by p->cone_law) from a w the
- * solver maintains, in O(n) and without libm's hypot (once per sweep in
- * nsgs, where hypot was half the sweep): returns ||r||_inf and sets *n2 =
- * ||r||_2; NaN if x or w is not finite (residual.c). */
-double slv_natmap_norms(const slv_problem *p, const double *x, const double *w, double *n2);
+/* The natural map of slv_residual (cones by p->cone_law; box rows by their
+ * fixed bounds, no findex) from a w the solver maintains, in O(n) and
+ * without libm's hypot (once per sweep in nsgs, where hypot was half the
+ * sweep): its inf- and 2-norms and res_scaled; inf and scaled are NaN if
+ * x or w is not finite (residual.c). */
+typedef struct {
+  double inf;    /* ||r||_inf (res_nat_inf) */
+  double n2;     /* ||r||_2 */
+  double scaled; /* res_scaled, the convergence test's measure */
+} slv_natmap;
+slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w);
 
 /* Is x[0..n) all finite? */
 int slv_all_finite(int n, const double *x);
@@ -195,21 +227,43 @@ slv_contact_metrics slv_contact_metrics_zero(void);
 void slv_contact_metrics_add(slv_contact_metrics *m, double mu, const double *l, const double *v);
 void slv_contact_metrics_merge(slv_contact_metrics *m, const slv_contact_metrics *o);
 
-/* The library's convergence test (slv.h, slv_options.tol and .norm) on
- * measures a solver has at hand: res_inf = ||r||_inf, rel = res_inf /
- * max(1, ||b||_inf), rel2 = ||r||_2 / max(1, ||b||_2). */
-static inline int slv_met_norms(const slv_problem *p, const slv_options *opt, double res_inf,
-                                double rel, double rel2) {
-  if (opt->norm == SLV_NORM_2) return rel2 <= opt->tol; /* the 2-norm judge's test alone */
-  return rel <= opt->tol && (p->ncones == 0 || res_inf <= opt->tol);
+/* The library's convergence test (slv.h, slv_options.tol and .norm;
+ * docs/convergence.md) on measures a solver has at hand: scaled =
+ * res_scaled, rel2 = ||r||_2 / max(1, ||b||_2). */
+static inline int slv_met_norms(const slv_options *opt, double scaled, double rel2) {
+  return scaled <= opt->tol && (opt->norm != SLV_NORM_2 || rel2 <= opt->tol);
 }
 static inline int slv_met(const slv_problem *p, const slv_options *opt, const slv_residuals *r) {
-  return slv_met_norms(p, opt, r->res_nat_inf, r->res_rel, r->res_rel_2);
+  (void)p;
+  return slv_met_norms(opt, r->res_scaled, r->res_rel_2);
+}
+/* max(a, b), NaN if either is (fmax would drop a NaN) */
+static inline double slv_max_nan(double a, double b) {
+  return isnan(a) || isnan(b) ? NAN : (a > b ? a : b);
 }
 /* The measure that test compares with tol, to rank two iterates by:
- * res_rel_2 under SLV_NORM_2, else res_rel. */
+ * res_scaled, or the larger of it and res_rel_2 under SLV_NORM_2. */
 static inline double slv_test_measure(const slv_options *opt, const slv_residuals *r) {
-  return opt->norm == SLV_NORM_2 ? r->res_rel_2 : r->res_rel;
+  return opt->norm == SLV_NORM_2 ? slv_max_nan(r->res_scaled, r->res_rel_2) : r->res_scaled;
+}
+/* The same from the measures a solver has at hand. */
+static inline double slv_test_measure_norms(const slv_options *opt, double scaled, double rel2) {
+  return opt->norm == SLV_NORM_2 ? slv_max_nan(scaled, rel2) : scaled;
+}
+
+/* The sweeping solvers (pgs, pgs_wide, pjacobi) measure each sweep by the
+ * absolute natural map m of the w_i their rows met: a trigger only.  When
+ * m <= tol * units, or every check_every sweeps, they take the exact
+ * measures (slv_residual), which alone decide.  units converts res_scaled
+ * to the absolute scale: res_nat_inf / res_scaled at the last exact
+ * measure (docs/convergence.md, "Stopping tests"); before one,
+ * max(1, ||b||_inf). */
+static inline double slv_units_of(const slv_residuals *r, double old) {
+  double u = r->res_nat_inf / r->res_scaled;
+  return r->res_scaled > 0 && isfinite(u) && u > 0 ? u : old;
+}
+static inline int slv_cheap_met(const slv_options *opt, double m, double units) {
+  return m <= opt->tol * units;
 }
 
 /* The nonsmooth Newton core of nsn_ac.c (Alart-Curnier), shared with the

@@ -92,29 +92,20 @@ static slv_status refuse(slv_result *res, slv_status st) {
 static void judge(const slv_solver *s, const slv_problem *p, const slv_options *opt,
                   slv_result *res) {
   slv_status st = res->status;
-  int finite = isfinite(res->res.res_rel);
+  int finite = isfinite(res->res.res_rel) && !isnan(res->res.res_scaled);
   if (st == SLV_CONVERGED && !finite) {
     res->status = SLV_NOT_FINITE;
     slv_msgf(res->message, sizeof res->message, "%s returned a non-finite x", s->name);
-  } else if (st == SLV_CONVERGED && opt->norm == SLV_NORM_2) {
-    if (!(res->res.res_rel_2 <= opt->tol)) {
-      res->status = SLV_STAGNATED;
+  } else if (st == SLV_CONVERGED && !slv_met(p, opt, &res->res)) {
+    res->status = SLV_STAGNATED;
+    if (!(res->res.res_scaled <= opt->tol))
+      slv_msgf(res->message, sizeof res->message,
+               "%s stopped on its own test but res_scaled=%.3g > tol=%.3g", s->name,
+               res->res.res_scaled, opt->tol);
+    else
       slv_msgf(res->message, sizeof res->message,
                "%s stopped on its own test but res_rel_2=%.3g > tol=%.3g (norm 2 asked)", s->name,
                res->res.res_rel_2, opt->tol);
-    }
-  } else if (st == SLV_CONVERGED && !(res->res.res_rel <= opt->tol)) {
-    res->status = SLV_STAGNATED;
-    slv_msgf(res->message, sizeof res->message,
-             "%s stopped on its own test but res_rel=%.3g > tol=%.3g", s->name, res->res.res_rel,
-             opt->tol);
-  } else if (st == SLV_CONVERGED && p->ncones > 0 && !(res->res.res_nat_inf <= opt->tol)) {
-    /* with cones, "converged" needs the absolute measure too (issue: Siconos'
-     * relative FC3D error accepts far-off answers) */
-    res->status = SLV_STAGNATED;
-    slv_msgf(res->message, sizeof res->message,
-             "%s stopped on its own test but the absolute res_nat_inf=%.3g > tol=%.3g", s->name,
-             res->res.res_nat_inf, opt->tol);
   } else if (st > 0 && !finite && st != SLV_NOT_FINITE) {
     /* keep the solver's verdict but say what the iterate is */
     size_t l = strlen(res->message);

@@ -99,6 +99,10 @@ PyObject *lx_residuals_dict(const slv_residuals *r) {
       lx_set_float(d, "res_rel_2", r->res_rel_2) < 0 || lx_set_float(d, "compl", r->compl ) < 0 ||
       lx_set_float(d, "infeas", r->infeas) < 0 || lx_set_float(d, "b_inf", r->b_inf) < 0 ||
       lx_set_float(d, "merit_fclib", r->merit_fclib) < 0 ||
+      lx_set_float(d, "res_scaled", r->res_scaled) < 0 ||
+      lx_set_float(d, "siconos_err", r->siconos_err) < 0 ||
+      lx_set_float(d, "err_siconos", r->err_siconos) < 0 ||
+      lx_set_float(d, "res_rel_1q", r->res_rel_1q) < 0 ||
       lx_set_float(d, "signorini", c->signorini) < 0 ||
       lx_set_float(d, "conic_compl", c->conic_compl) < 0 ||
       lx_set_float(d, "ncp_compl", c->ncp_compl) < 0 ||

@@ -39,7 +39,7 @@ class Residuals:
         The natural map's inf-norm, ``||mid(x - hi, w, x - lo)||_inf``
         (cones: ``x_c - P_K(x_c - w^_c)``).
     res_rel : float
-        ``res_nat_inf / max(1, ||b||_inf)``, the number ``tol`` is compared to.
+        ``res_nat_inf / max(1, ||b||_inf)``.
     res_rel_2 : float
         The natural map's 2-norm over ``max(1, ||b||_2)``.
     compl : float
@@ -50,6 +50,19 @@ class Residuals:
         ``||b||_inf``.
     merit_fclib : float
         FCLIB's MERIT_1 (cone problems, else NaN).
+    res_scaled : float
+        The convergence test's measure, ``converged`` iff it is ``<= tol``:
+        each row's natural map with its x side over ``||x||_inf`` and its w
+        side over the row's own scale, unchanged by positive scalings of the
+        problem, its rows or its contacts (docs/convergence.md).
+    siconos_err : float
+        Siconos' ``lcp_compute_error``, ``||x - mid(lo, hi, x - w)||_2 / ||b||_2``
+        (problems without cones, else NaN).
+    err_siconos : float
+        Siconos' ``fc3d_compute_error``, ``||F||_2 / max(||b||_2, ||x||_2, ||w||_2)``,
+        F the natural map with De Saxce's shift (cone problems, else NaN).
+    res_rel_1q : float
+        Acary et al. (2018)'s ``||F||_2 / (1 + ||b||_2)`` (cone problems, else NaN).
     signorini, conic_compl, ncp_compl, dual_feas, primal_feas, mdp_gap : float
         ContactBench's criteria for cone problems (else NaN): Signorini
         complementarity ``|l_n v_n|``, conic complementarity ``|l . v|``,
@@ -67,6 +80,10 @@ class Residuals:
     infeas: float
     b_inf: float
     merit_fclib: float
+    res_scaled: float
+    siconos_err: float
+    err_siconos: float
+    res_rel_1q: float
     signorini: float
     conic_compl: float
     ncp_compl: float
@@ -271,8 +288,8 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
     solver : str, optional
         A name of ``lcplab.solvers()``; default ``DEFAULT_SOLVER``.
     tol : float, optional
-        Converged iff ``res_rel <= tol`` (and, with cones, the absolute
-        ``res_nat_inf <= tol``); default 1e-8.
+        Converged iff ``res_scaled <= tol``, the scale-invariant test
+        (docs/convergence.md); default 1e-8.
     max_iter : int, optional
         Iteration limit of the iterative solvers and pivot limit of the
         pivoting ones (both, as ``lcplab solve --max-iter``); default the
@@ -281,10 +298,10 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
         The starting point (it must be finite); default the projection of 0
         on the bounds.
     history : bool, optional
-        Record ``res_rel`` after each iteration in ``Result.history``.
+        Record the test's measure after each iteration in ``Result.history``.
     norm : {"inf", "2"}, optional
-        ``"2"``: the test is the 2-norm measure ``res_rel_2 <= tol``
-        (Siconos' and Acary et al. 2018's) instead of the inf measures.
+        ``"2"``: the test also needs the 2-norm measure ``res_rel_2 <= tol``
+        (Siconos' and Acary et al. 2018's).
     **options
         Named solver options: ``omega`` (pgs: SOR factor in (0, 2)),
         ``damping``, ``pivot_tol``, ``check_every``, ``max_pivots``,
