@@ -43,6 +43,8 @@ static void proj(double mu, const double *v, double *out) {
   }
 }
 
+void tst_cone_project(double mu, const double *v, double *out) { proj(mu, v, out); }
+
 /* The natural map's inf-norm, and its squared 2-norm into *ss. */
 static double natres_norms(int n, const double *A, const double *b, const double *lo,
                            const double *hi, int nc, const int *rows, const double *mu, int coulomb,

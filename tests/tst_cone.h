@@ -31,6 +31,9 @@ double tst_cone_natres_abs(int n, const double *A, const double *b, const double
                            const double *hi, int nc, const int *rows, const double *mu, int coulomb,
                            const double *x);
 
+/* This file's own projection onto K_mu (not the library's). */
+void tst_cone_project(double mu, const double *v, double *out);
+
 /* Planted problem with nc contacts and nbox extra rows interleaved (free and
  * two-sided boxes [-0.5, 0.7], alternately): unless keep_A, A = B B^T / n +
  * eps I (tst_planted_spd); contact c is sticking (x* inside K, w* = 0),
