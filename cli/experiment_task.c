@@ -45,8 +45,8 @@
 #define EXP_MEASURE_COLS "res_scaled,siconos_err,err_siconos,res_rel_1q"
 
 static void measure_cols(exp_line *l, const slv_residuals *r) {
-  const double v[4] = { r ? r->res_scaled : NAN, r ? r->siconos_err : NAN,
-                        r ? r->err_siconos : NAN, r ? r->res_rel_1q : NAN };
+  const double v[4] = { r ? r->res_scaled : NAN, r ? r->siconos_err : NAN, r ? r->err_siconos : NAN,
+                        r ? r->res_rel_1q : NAN };
   for (int k = 0; k < 4; k++) {
     if (isnan(v[k]))
       exp_line_empty(l);
@@ -66,8 +66,8 @@ const char *exp_csv_header(exp_kind k) {
            "time_source,note,time_total_s," EXP_MEASURE_COLS;
   case EXP_SCALING:
     return "family,problem,kind,n,solver,status,iterations,pivots,time_s,time_min_s,repeats,"
-           "res_rel,class,nnz,method,time_q1_s,time_q3_s,solved,tol,note,time_total_s,"
-           EXP_MEASURE_COLS;
+           "res_rel,class,nnz,method,time_q1_s,time_q3_s,solved,tol,note,time_total_"
+           "s," EXP_MEASURE_COLS;
   case EXP_DRIFT:
     return "scene,solver,integrator,friction,step,t,energy,rel_drift,max_penetration,contacts,"
            "iterations,res_nat_inf,status,applied,note";

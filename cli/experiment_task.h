@@ -64,7 +64,7 @@ typedef struct exp_prow {
   double res_rel, res_nat_inf;
   int have_numbers; /* 0: refused, time_limit, error: empty numbers */
   const char *note;
-  double wall_total; /* external: the runs' process wall time in all (0: t.total) */
+  double wall_total;        /* external: the runs' process wall time in all (0: t.total) */
   const slv_residuals *res; /* the measures for the last columns (res_scaled and the
                                literature's), NULL: empty */
 } exp_prow;

@@ -363,8 +363,8 @@ slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const c
       since = 0;
     } else if (++since >= CQP_STALL) {
       slv_msgf(res->message, sizeof res->message,
-               "%s: %s: no 1%% gain in %d outer iterations (%d inner), res_scaled=%.3g", name,
-               law, CQP_STALL, total, r.res_scaled);
+               "%s: %s: no 1%% gain in %d outer iterations (%d inner), res_scaled=%.3g", name, law,
+               CQP_STALL, total, r.res_scaled);
       return SLV_STAGNATED;
     }
     double target = absolute_target(opt, &r);

@@ -507,7 +507,8 @@ slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_i
     } else if (!accepted && ++nonmono >= NSN_MAX_NONMONO) {
       st = SLV_STAGNATED;
       slv_msgf(res->message, sizeof res->message,
-               "nsn_ac: %d full steps without progress; best res_scaled=%.3g", NSN_MAX_NONMONO, best);
+               "nsn_ac: %d full steps without progress; best res_scaled=%.3g", NSN_MAX_NONMONO,
+               best);
       break;
     }
   }
@@ -520,7 +521,8 @@ slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_i
   slv_op_w(op, x, w);
   if (st == SLV_MAX_ITER)
     slv_msgf(res->message, sizeof res->message,
-             "nsn_ac: %d Newton iterations, best res_scaled=%.3g > tol=%.3g", max_it, best, opt->tol);
+             "nsn_ac: %d Newton iterations, best res_scaled=%.3g > tol=%.3g", max_it, best,
+             opt->tol);
   return st;
 }
 

@@ -685,7 +685,7 @@ static double own_res_dot2(int n, const double *A, const double *b, const double
       c += q + h;
       wd += a * x[j];
     }
-    double w = s + c, aii = A[i + (size_t)i * n];
+    double w = s + c, aii = tst_row_size(n, A, i);
     r = fmax(r, tst_scaled_row(x[i], w - b[i], b[i], aii, 0, INFINITY, xs));
     e = fmax(e, fabs(wd - w) / (fabs(aii) * xs + fabs(b[i]) + fabs(w - b[i])));
   }

@@ -203,7 +203,11 @@ static void test_whole_scale(void) {
        * answers are the unique ones: A SPD, mu < 1) */
       P.judge_x = alphas[a] < 1e-9;
       char what[64];
-      snprintf(what, sizeof what, "%s x %g", fam == 0 ? "LCP" : fam == 1 ? "boxed" : "cones", alphas[a]);
+      snprintf(what, sizeof what, "%s x %g",
+               fam == 0   ? "LCP"
+               : fam == 1 ? "boxed"
+                          : "cones",
+               alphas[a]);
       CU_ASSERT(run_all(what, &P, fam < 2 ? box_must : cone_must) > 0);
     }
 }
@@ -214,7 +218,8 @@ static void test_row_scale(void) {
     plant P;
     if (fam < 2) {
       plant_box(&P, fam, 31);
-      for (int i = 0; i < P.n; i++) scale_rows(&P, i, i + 1, pow(10.0, -5.0 + 10.0 * i / (P.n - 1)));
+      for (int i = 0; i < P.n; i++)
+        scale_rows(&P, i, i + 1, pow(10.0, -5.0 + 10.0 * i / (P.n - 1)));
     } else {
       plant_cones(&P, fam == 3, 41);
       for (int c = 0; c < P.nc; c++)

@@ -103,7 +103,7 @@ static double scaled_norm(int n, const double *A, const double *b, const double 
     if (c < nc && rows[c] == i) {
       double d = 0, nb = 0, na = 0, wh[3], v[3], pr[3];
       for (int k = 0; k < 3; k++) {
-        d = fmax(d, fabs(A[(i + k) + (size_t)(i + k) * n]));
+        d = fmax(d, tst_row_size(n, A, i + k));
         nb += b[i + k] * b[i + k];
         na += ax[i + k] * ax[i + k];
       }
@@ -118,7 +118,7 @@ static double scaled_norm(int n, const double *A, const double *b, const double 
       continue;
     }
     double l = lo ? lo[i] : 0, h = hi ? hi[i] : INFINITY;
-    m = fmax(m, tst_scaled_row(x[i], ax[i], b[i], A[i + (size_t)i * n], l, h, xs));
+    m = fmax(m, tst_scaled_row(x[i], ax[i], b[i], tst_row_size(n, A, i), l, h, xs));
     i++;
   }
   free(ax);

@@ -143,6 +143,13 @@ double tst_scaled_row(double x, double ax, double b, double aii, double lo, doub
   return fabs(fmax(a, fmin(wq, c)));
 }
 
+double tst_row_size(int n, const double *A, int i) {
+  double a = fabs(A[i + (size_t)i * n]);
+  if (a != 0) return a;
+  for (int j = 0; j < n; j++) a += fabs(A[i + (size_t)j * n]);
+  return a;
+}
+
 double tst_scaled_dense_findex(int n, const double *A, const double *b, const double *lo,
                                const double *hi, const int *findex, const double *mu,
                                const double *x) {
@@ -156,7 +163,7 @@ double tst_scaled_dense_findex(int n, const double *A, const double *b, const do
       h = mu[i] * fabs(x[findex[i]]);
       l = -h;
     }
-    double r = tst_scaled_row(x[i], (double)ax, b[i], A[i + (size_t)i * n], l, h, xs);
+    double r = tst_scaled_row(x[i], (double)ax, b[i], tst_row_size(n, A, i), l, h, xs);
     if (isnan(r)) return NAN;
     m = fmax(m, r);
   }

@@ -51,6 +51,8 @@ void tst_planted_spd(int n, double eps, unsigned long seed, const double *lo, co
  * findex[i] >= 0 take the bounds +-mu_i |x_findex[i]|.  tst_scaled_row:
  * one row, given (A x)_i. */
 double tst_scaled_row(double x, double ax, double b, double aii, double lo, double hi, double xs);
+/* The row's size in that scale: |A_ii|, or the row's 1-norm where A_ii = 0. */
+double tst_row_size(int n, const double *A, int i);
 double tst_scaled_dense(int n, const double *A, const double *b, const double *lo, const double *hi,
                         const double *x);
 double tst_scaled_dense_findex(int n, const double *A, const double *b, const double *lo,
