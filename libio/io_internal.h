@@ -240,17 +240,21 @@ int slv_rd_try_double(slv_reader *r, double *v);
 
 /* ---- writing -------------------------------------------------------------- */
 typedef struct slv_writer {
-  FILE *f;
+  FILE *f;        /* slv_outfile_stream(o) */
+  slv_outfile *o; /* published by slv_wr_close (io_outfile.c) */
   const char *path;
   char *err;
   size_t errlen;
 } slv_writer;
 
-/* fopen(path, "w"); SLV_ERR_INVALID with "FILE: cannot write: <strerror>". */
+/* slv_outfile_open(path): path is replaced only by slv_wr_close, once the
+ * content is complete.  SLV_ERR_INVALID with "FILE: cannot write: <why>". */
 slv_status slv_wr_open(slv_writer *w, const char *path, char *err, size_t errlen);
-/* Checks the stream's error flag and closes; on any failure removes the file
- * and returns SLV_ERR_INVALID with a message. */
+/* slv_outfile_publish: every write checked, then renamed over path; on any
+ * failure path is as it was, and SLV_ERR_INVALID with a message. */
 slv_status slv_wr_close(slv_writer *w);
+/* Drops what was written (path as it was). */
+void slv_wr_discard(slv_writer *w);
 /* %.17g, or "inf" / "-inf"; followed by sep (if non-zero). */
 void slv_wr_double(slv_writer *w, double v, char sep);
 
