@@ -152,6 +152,7 @@ int cli_cmd_convert(int argc, char **argv) {
     cli_error("%s: unknown extension, cannot choose the output format (use --to FMT)", out);
     return CLI_EXIT_USAGE;
   }
+  if (cli_output_is_input(out, in)) return CLI_EXIT_USAGE;
   if (!force) {
     if (cli_path_exists(out)) {
       cli_error("%s exists (use --force to overwrite)", out);
