@@ -521,6 +521,14 @@ typedef struct exp_collect_opts {
  * write error. */
 int exp_collect(const exp_plan *pl, const exp_collect_opts *o);
 
+/* May the outputs of cfg's sections be written into the folder out?  Each
+ * output collect writes (exp_output_suffixes; with figures, NAME.pdf,
+ * NAME.png and the pages NAME-K.pdf / .png) is checked: 1 after a message
+ * naming the file if one exists and not force, or if one is a symlink
+ * leading outside out (also with force); else 0 (docs/io.md, "Replacing
+ * files"). */
+int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures);
+
 /* One parsed CSV row of a result: fields split at ',' (no quoting: the
  * engine never writes ',' or '"' inside a field). */
 typedef struct exp_row {
@@ -535,6 +543,13 @@ typedef struct exp_row {
  * main CSV in exp_csv_header(kind)'s columns. */
 int exp_tables_write(const exp_plan *pl, int section, const char *base, exp_row *rows, int nrows,
                      FILE *list);
+
+/* The names a section of kind k writes, after OUT/NAME: ".csv", its second
+ * CSV ("_profile.csv", "_slopes.csv") and its tables ("_failures.csv",
+ * "_failures.tex", ...), as exp_collect and exp_tables_write write them
+ * (the figures aside: exp_outputs_check).  Their count (at most max). */
+enum { EXP_SUFFIX_MAX = 24, EXP_MAX_OUTPUTS = 16 };
+int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max);
 
 /* The Dolan-More curves of a profile section, per class and tolerance
  * (NAME_profile.csv rows, exp_csv2_header(EXP_PROFILE)); 0 or -1. */

@@ -26,6 +26,7 @@
 
 #include "dyn_world.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <math.h>
@@ -330,10 +331,28 @@ static void put_row(FILE *f, const exp_row *r) {
 
 /* ---- outputs ------------------------------------------------------------------------------- */
 
-static FILE *open_out(const char *path) {
-  FILE *f = fopen(path, "w");
-  if (!f) cli_error("%s: cannot open for writing: %s", path, strerror(errno));
-  return f;
+/* Starts path (a temporary name until publish_out: docs/io.md, "Replacing
+ * files"); its stream, or NULL after the message. */
+static FILE *open_out(const char *path, slv_outfile **o) {
+  char err[EXP_PATH_MAX + 256] = "";
+  if (!(*o = slv_outfile_open(path, err, sizeof err))) cli_error("%s", err);
+  return slv_outfile_stream(*o);
+}
+
+/* rc == 0: renames the complete file over path and lists it; else drops
+ * it (path as it was).  0, or -1 (after the message). */
+static int publish_out(slv_outfile *o, int rc, const char *path, FILE *list) {
+  char err[EXP_PATH_MAX + 256] = "";
+  if (rc != 0) {
+    slv_outfile_discard(o);
+    return -1;
+  }
+  if (slv_outfile_publish(o, err, sizeof err) != SLV_OK) {
+    cli_error("%s", err);
+    return -1;
+  }
+  if (list) fprintf(list, "%s\n", path);
+  return 0;
 }
 
 static int plot(const exp_section *s, const char *base, const char *csv, const char *csv2,
@@ -408,17 +427,17 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
   const char *suf = exp_csv2_suffix(s->kind);
   snprintf(csv2, sizeof csv2, "%s%s.csv", base, suf ? suf : "");
   int rc = 0;
-  FILE *f = open_out(csv);
+  slv_outfile *out = NULL;
+  FILE *f = open_out(csv, &out);
   if (!f) rc = -1;
   if (f) {
     preamble(f, pl, s, L, sel, ntask, nres, ntask - nres, nfail);
     fprintf(f, "%s\n", exp_csv_header(s->kind));
     for (int k = 0; k < nrows; k++) put_row(f, &rows[k]);
-    rc |= fclose(f) != 0 ? -1 : 0;
-    list_out(list, csv);
+    rc = publish_out(out, 0, csv, list);
   }
   if (rc == 0 && suf) {
-    FILE *g = open_out(csv2);
+    FILE *g = open_out(csv2, &out);
     if (!g) {
       rc = -1;
     } else {
@@ -426,8 +445,7 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
       fprintf(g, "# computed from %s\n%s\n", cli_basename(csv), exp_csv2_header(s->kind));
       rc = s->kind == EXP_PROFILE ? exp_profile_write(g, s, rows, nrows)
                                   : exp_slopes_write(g, NULL, rows, nrows);
-      rc |= fclose(g) != 0 ? -1 : 0;
-      list_out(list, csv2);
+      rc = publish_out(out, rc, csv2, list);
     }
   }
   if (rc == 0) rc = exp_tables_write(pl, si, base, rows, nrows, list);
@@ -444,6 +462,77 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
     list_out(list, png);
   }
   return rc;
+}
+
+/* ---- the outputs that may be written (docs/io.md, "Replacing files") ---------------------- */
+
+/* Refuses path (1 after the message) when it is a symlink that leads
+ * outside the folder real (a realpath), or when it exists and not force. */
+static int output_refused(const char *path, const char *real, int force) {
+  struct stat st;
+  if (lstat(path, &st) != 0) return 0;
+  if (S_ISLNK(st.st_mode)) {
+    char *to = realpath(path, NULL);
+    size_t n = strlen(real);
+    int inside = to && strncmp(to, real, n) == 0 && (to[n] == '/' || strcmp(real, "/") == 0);
+    free(to);
+    if (!inside) {
+      cli_error("%s is a symlink that leads outside the output folder (refused, also with --force)",
+                path);
+      return 1;
+    }
+  }
+  if (!force) {
+    cli_error("%s exists (use --force to overwrite, or another --out)", path);
+    return 1;
+  }
+  return 0;
+}
+
+/* A figure page of section name: NAME-K.pdf or NAME-K.png (K digits). */
+static int is_figure_page(const char *file, const char *name) {
+  size_t n = strlen(name);
+  if (strncmp(file, name, n) != 0 || file[n] != '-') return 0;
+  size_t d = strspn(file + n + 1, "0123456789");
+  const char *ext = file + n + 1 + d;
+  return d > 0 && (strcmp(ext, ".pdf") == 0 || strcmp(ext, ".png") == 0);
+}
+
+/* The figures of section name: NAME.pdf, NAME.png and the pages in out. */
+static int figures_refused(const char *out, const char *real, const char *name, int force) {
+  char path[EXP_PATH_MAX + 128];
+  static const char *const ext[] = { ".pdf", ".png" };
+  for (int k = 0; k < 2; k++) {
+    snprintf(path, sizeof path, "%s/%s%s", out, name, ext[k]);
+    if (output_refused(path, real, force)) return 1;
+  }
+  DIR *d = opendir(out);
+  int refused = 0;
+  for (struct dirent *e; d && !refused && (e = readdir(d));)
+    if (is_figure_page(e->d_name, name)) {
+      snprintf(path, sizeof path, "%s/%s", out, e->d_name);
+      refused = output_refused(path, real, force);
+    }
+  if (d) closedir(d);
+  return refused;
+}
+
+int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures) {
+  char *real = realpath(out, NULL);
+  if (!real) return 0; /* not made yet: nothing in it */
+  int refused = 0;
+  for (int k = 0; k < cfg->nsec && !refused; k++) {
+    const exp_section *s = &cfg->sec[k];
+    char sfx[EXP_MAX_OUTPUTS][EXP_SUFFIX_MAX], path[EXP_PATH_MAX + 128];
+    int n = exp_output_suffixes(s->kind, sfx, EXP_MAX_OUTPUTS);
+    for (int j = 0; j < n && !refused; j++) {
+      snprintf(path, sizeof path, "%s/%s%s", out, s->name, sfx[j]);
+      refused = output_refused(path, real, force);
+    }
+    if (!refused && figures) refused = figures_refused(out, real, s->name, force);
+  }
+  free(real);
+  return refused;
 }
 
 /* "3-7, 9, 12" of the tasks with flag set. */

@@ -56,22 +56,54 @@ static int cmp_dbl(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static FILE *open_table(const char *base, const char *suffix, const char *ext, FILE *list) {
-  char path[EXP_PATH_MAX + 128];
-  snprintf(path, sizeof path, "%s_%s.%s", base, suffix, ext);
-  FILE *f = fopen(path, "w");
-  if (!f)
-    cli_error("%s: cannot open for writing: %s", path, strerror(errno));
-  else if (list)
-    fprintf(list, "%s\n", path);
-  return f;
+/* The files of one table, written under temporary names and renamed over
+ * BASE_NAME.csv / .tex only once complete (slv_outfile; docs/io.md,
+ * "Replacing files"). */
+typedef struct tfiles {
+  slv_outfile *o[2];
+  char path[2][EXP_PATH_MAX + 128];
+  FILE *list;
+} tfiles;
+
+/* Starts BASE_NAME.EXT as file k of p; its stream, or NULL after the message. */
+static FILE *open_table(tfiles *p, int k, const char *base, const char *name, const char *ext) {
+  char err[EXP_PATH_MAX + 256] = "";
+  snprintf(p->path[k], sizeof p->path[k], "%s_%s.%s", base, name, ext);
+  if (!(p->o[k] = slv_outfile_open(p->path[k], err, sizeof err))) cli_error("%s", err);
+  return slv_outfile_stream(p->o[k]);
 }
 
-static int close_all(FILE *a, FILE *b) {
-  int bad = 0;
-  if (a) bad |= fclose(a) != 0;
-  if (b) bad |= fclose(b) != 0;
-  return bad ? -1 : 0;
+/* BASE_NAME.csv into *f and BASE_NAME.tex into *t: 0, or -1 after the
+ * message (nothing left open). */
+static int open_pair(tfiles *p, const char *base, const char *name, FILE *list, FILE **f,
+                     FILE **t) {
+  p->o[0] = p->o[1] = NULL;
+  p->list = list;
+  *f = open_table(p, 0, base, name, "csv");
+  *t = *f ? open_table(p, 1, base, name, "tex") : NULL;
+  if (*t) return 0;
+  slv_outfile_discard(p->o[0]);
+  p->o[0] = NULL;
+  return -1;
+}
+
+/* rc == 0: publishes the open files (listed on p->list); else drops them,
+ * the old files as they were.  0, or -1 (after the message). */
+static int close_tables(tfiles *p, int rc) {
+  for (int k = 0; k < 2; k++) {
+    if (!p->o[k]) continue;
+    char err[EXP_PATH_MAX + 256] = "";
+    if (rc != 0) {
+      slv_outfile_discard(p->o[k]);
+    } else if (slv_outfile_publish(p->o[k], err, sizeof err) != SLV_OK) {
+      cli_error("%s", err);
+      rc = -1;
+    } else if (p->list) {
+      fprintf(p->list, "%s\n", p->path[k]);
+    }
+    p->o[k] = NULL;
+  }
+  return rc ? -1 : 0;
 }
 
 /* One LaTeX cell, escaped, with the separator before it. */
@@ -229,8 +261,9 @@ int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int nrows) {
 static int write_winners(const exp_section *s, const char *base, exp_row *rows, int nrows,
                          FILE *list) {
   cols c = cols_of(EXP_PROFILE);
-  FILE *f = open_table(base, "winners", "csv", list), *t = open_table(base, "winners", "tex", list);
-  if (!f || !t) return close_all(f, t), -1;
+  tfiles tp;
+  FILE *f, *t;
+  if (open_pair(&tp, base, "winners", list, &f, &t)) return -1;
   fprintf(f,
           "# per class and tolerance; fastest: alone within a factor %g of the best; tied: "
           "with others; same_as: runs of another solver's algorithm, not counted\n"
@@ -290,7 +323,7 @@ static int write_winners(const exp_section *s, const char *base, exp_row *rows, 
       pmat_free(&m);
     }
   tend(t);
-  return close_all(f, t) | rc;
+  return close_tables(&tp, rc);
 }
 
 /* ---- failures ------------------------------------------------------------------------------ */
@@ -331,11 +364,11 @@ static int write_failures(const exp_section *s, const char *base, exp_row *rows,
   for (int k = 0; k < ng; k++)
     for (int j = 0; j < EXP_NSTATUS; j++) used[j] |= g[k].count[j] > 0;
   used[0] = used[8] = 1; /* converged and refused always shown */
-  FILE *f = open_table(base, "failures", "csv", list),
-       *t = open_table(base, "failures", "tex", list);
-  if (!f || !t) {
+  tfiles tp;
+  FILE *f, *t;
+  if (open_pair(&tp, base, "failures", list, &f, &t)) {
     free(g);
-    return close_all(f, t), -1;
+    return -1;
   }
   fprintf(f, "# status counts per class, tolerance and solver (refused: the solver does not "
              "take the problem; not a failure)\nclass,tol,solver,problems");
@@ -375,7 +408,7 @@ static int write_failures(const exp_section *s, const char *base, exp_row *rows,
   }
   tend(t);
   free(g);
-  return close_all(f, t);
+  return close_tables(&tp, 0);
 }
 
 /* ---- coverage ------------------------------------------------------------------------------ */
@@ -383,9 +416,9 @@ static int write_failures(const exp_section *s, const char *base, exp_row *rows,
 static int write_coverage(const exp_section *s, const char *base, exp_row *rows, int nrows,
                           FILE *list) {
   cols c = cols_of(s->kind);
-  FILE *f = open_table(base, "coverage", "csv", list),
-       *t = open_table(base, "coverage", "tex", list);
-  if (!f || !t) return close_all(f, t), -1;
+  tfiles tp;
+  FILE *f, *t;
+  if (open_pair(&tp, base, "coverage", list, &f, &t)) return -1;
   fprintf(f, "# per class and solver: problems accepted and refused, with the reasons\n"
              "class,solver,problems,accepted,refused,reasons\n");
   static const char *const head[] = { "class", "solver", "problems", "accepted",
@@ -449,7 +482,7 @@ static int write_coverage(const exp_section *s, const char *base, exp_row *rows,
   tend(t);
   free(cl);
   free(sv);
-  return close_all(f, t) | rc;
+  return close_tables(&tp, rc);
 }
 
 /* ---- timings ------------------------------------------------------------------------------- */
@@ -457,8 +490,9 @@ static int write_coverage(const exp_section *s, const char *base, exp_row *rows,
 static int write_timings(const exp_section *s, const char *base, exp_row *rows, int nrows,
                          FILE *list) {
   cols c = cols_of(s->kind);
-  FILE *f = open_table(base, "timings", "csv", list), *t = open_table(base, "timings", "tex", list);
-  if (!f || !t) return close_all(f, t), -1;
+  tfiles tp;
+  FILE *f, *t;
+  if (open_pair(&tp, base, "timings", list, &f, &t)) return -1;
   fprintf(f, "# over the solved problems of each class, tolerance and solver: time_s (the median "
              "of a problem's runs) summarised; spread = (q3 - q1) / median of a problem's runs\n"
              "class,tol,solver,solved,time_median_s,time_gmean_s,spread_median,runs_min,"
@@ -526,7 +560,7 @@ static int write_timings(const exp_section *s, const char *base, exp_row *rows, 
   free(tm);
   free(sp);
   free(ru);
-  return close_all(f, t) | rc;
+  return close_tables(&tp, rc);
 }
 
 /* ---- slopes -------------------------------------------------------------------------------- */
@@ -606,14 +640,15 @@ static int write_steps(const exp_section *s, const char *base, exp_row *rows, in
   int ci = exp_col(s->kind, "integrator"), cf = exp_col(s->kind, "friction");
   int cstep = exp_col(s->kind, "step"), ct = exp_col(s->kind, "t");
   int cst = exp_col(s->kind, "status"), ca = exp_col(s->kind, "applied");
-  FILE *f = open_table(base, "steps", "csv", list), *t = open_table(base, "steps", "tex", list);
   group *g = calloc((size_t)(nrows + 1), sizeof *g);
   int *last = calloc((size_t)(nrows + 1), sizeof *last),
       *other = calloc((size_t)(nrows + 1), sizeof *other);
   char **end = calloc((size_t)(nrows + 1), sizeof *end);
-  if (!f || !t || !g || !last || !other || !end) {
+  tfiles tp;
+  FILE *f = NULL, *t = NULL;
+  if (!g || !last || !other || !end || open_pair(&tp, base, "steps", list, &f, &t)) {
     free(g), free(last), free(other), free(end);
-    return close_all(f, t), -1;
+    return -1;
   }
   int ng = 0;
   for (int k = 0; k < nrows; k++) {
@@ -669,19 +704,64 @@ static int write_steps(const exp_section *s, const char *base, exp_row *rows, in
   free(last);
   free(other);
   free(end);
-  return close_all(f, t);
+  return close_tables(&tp, 0);
 }
+
+/* ---- the tables of each kind ------------------------------------------------------------- */
+
+/* NAME_slopes.tex (its CSV is the section's second CSV, NAME_slopes.csv). */
+static int write_slopes_tex(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                            FILE *list) {
+  (void)s;
+  tfiles tp = { { NULL, NULL }, { "", "" }, list };
+  FILE *t = open_table(&tp, 0, base, "slopes", "tex");
+  if (!t) return -1;
+  return close_tables(&tp, exp_slopes_write(NULL, t, rows, nrows));
+}
+
+static int kind_scene(exp_kind k) { return exp_kind_is_scene(k); }
+static int kind_problems(exp_kind k) { return !exp_kind_is_scene(k); }
+static int kind_profile(exp_kind k) { return k == EXP_PROFILE; }
+static int kind_timed(exp_kind k) { return !exp_kind_is_scene(k) && k != EXP_CONVERGENCE; }
+static int kind_scaling(exp_kind k) { return k == EXP_SCALING; }
+
+/* Every table, in the order written: its name, whether it has a CSV (all
+ * have a .tex), the kinds it is written for.  exp_tables_write and
+ * exp_output_suffixes both read this list. */
+static const struct table_def {
+  const char *name;
+  int csv;
+  int (*applies)(exp_kind k);
+  int (*write)(const exp_section *s, const char *base, exp_row *rows, int nrows, FILE *list);
+} table_defs[] = {
+  { "failures", 1, kind_problems, write_failures },
+  { "coverage", 1, kind_problems, write_coverage },
+  { "winners", 1, kind_profile, write_winners },
+  { "timings", 1, kind_timed, write_timings },
+  { "slopes", 0, kind_scaling, write_slopes_tex },
+  { "steps", 1, kind_scene, write_steps },
+};
+enum { NTABLES = sizeof table_defs / sizeof table_defs[0] };
 
 int exp_tables_write(const exp_plan *pl, int section, const char *base, exp_row *rows, int nrows,
                      FILE *list) {
   const exp_section *s = &pl->cfg.sec[section];
-  if (exp_kind_is_scene(s->kind)) return write_steps(s, base, rows, nrows, list);
-  int rc = write_failures(s, base, rows, nrows, list) | write_coverage(s, base, rows, nrows, list);
-  if (s->kind == EXP_PROFILE) rc |= write_winners(s, base, rows, nrows, list);
-  if (s->kind != EXP_CONVERGENCE) rc |= write_timings(s, base, rows, nrows, list);
-  if (s->kind == EXP_SCALING) {
-    FILE *t = open_table(base, "slopes", "tex", list);
-    rc |= t ? exp_slopes_write(NULL, t, rows, nrows) | close_all(t, NULL) : -1;
-  }
+  int rc = 0;
+  for (int k = 0; k < NTABLES; k++)
+    if (table_defs[k].applies(s->kind)) rc |= table_defs[k].write(s, base, rows, nrows, list);
   return rc;
+}
+
+int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max) {
+  int n = 0;
+  const char *csv2 = exp_csv2_suffix(k);
+  if (n < max) snprintf(sfx[n++], EXP_SUFFIX_MAX, ".csv");
+  if (csv2 && n < max) snprintf(sfx[n++], EXP_SUFFIX_MAX, "%s.csv", csv2);
+  for (int t = 0; t < NTABLES; t++) {
+    if (!table_defs[t].applies(k)) continue;
+    if (table_defs[t].csv && n < max)
+      snprintf(sfx[n++], EXP_SUFFIX_MAX, "_%s.csv", table_defs[t].name);
+    if (n < max) snprintf(sfx[n++], EXP_SUFFIX_MAX, "_%s.tex", table_defs[t].name);
+  }
+  return n;
 }
