@@ -329,6 +329,96 @@ static void put_row(FILE *f, const exp_row *r) {
   fputc('\n', f);
 }
 
+/* ---- the outputs that may be written (docs/io.md, "Replacing files") ---------------------- */
+
+/* Refuses path (1 after the message) when it is a symlink that leads
+ * outside the folder real (a realpath), or when it exists and not force. */
+static int output_refused(const char *path, const char *real, int force) {
+  struct stat st;
+  if (lstat(path, &st) != 0) return 0;
+  if (S_ISLNK(st.st_mode)) {
+    char *to = realpath(path, NULL);
+    size_t n = strlen(real);
+    int inside = to && strncmp(to, real, n) == 0 && (to[n] == '/' || strcmp(real, "/") == 0);
+    free(to);
+    if (!inside) {
+      cli_error("%s is a symlink that leads outside the output folder (refused, also with --force)",
+                path);
+      return 1;
+    }
+  }
+  if (!force) {
+    cli_error("%s exists (use --force to overwrite, or another --out)", path);
+    return 1;
+  }
+  return 0;
+}
+
+/* A figure page of section name: NAME-K.pdf or NAME-K.png (K digits). */
+static int is_figure_page(const char *file, const char *name) {
+  size_t n = strlen(name);
+  if (strncmp(file, name, n) != 0 || file[n] != '-') return 0;
+  size_t d = strspn(file + n + 1, "0123456789");
+  const char *ext = file + n + 1 + d;
+  return d > 0 && (strcmp(ext, ".pdf") == 0 || strcmp(ext, ".png") == 0);
+}
+
+/* The figures of section name: NAME.pdf, NAME.png and the pages in out. */
+static int figures_refused(const char *out, const char *real, const char *name, int force) {
+  char path[EXP_PATH_MAX + 128];
+  static const char *const ext[] = { ".pdf", ".png" };
+  for (int k = 0; k < 2; k++) {
+    snprintf(path, sizeof path, "%s/%s%s", out, name, ext[k]);
+    if (output_refused(path, real, force)) return 1;
+  }
+  DIR *d = opendir(out);
+  int refused = 0;
+  for (struct dirent *e; d && !refused && (e = readdir(d));)
+    if (is_figure_page(e->d_name, name)) {
+      snprintf(path, sizeof path, "%s/%s", out, e->d_name);
+      refused = output_refused(path, real, force);
+    }
+  if (d) closedir(d);
+  return refused;
+}
+
+int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures) {
+  char *real = realpath(out, NULL);
+  if (!real) return 0; /* not made yet: nothing in it */
+  int refused = 0;
+  for (int k = 0; k < cfg->nsec && !refused; k++) {
+    const exp_section *s = &cfg->sec[k];
+    char sfx[EXP_MAX_OUTPUTS][EXP_SUFFIX_MAX], path[EXP_PATH_MAX + 128];
+    int n = exp_output_suffixes(s->kind, sfx, EXP_MAX_OUTPUTS);
+    for (int j = 0; j < n && !refused; j++) {
+      snprintf(path, sizeof path, "%s/%s%s", out, s->name, sfx[j]);
+      refused = output_refused(path, real, force);
+    }
+    if (!refused && figures) refused = figures_refused(out, real, s->name, force);
+  }
+  free(real);
+  return refused;
+}
+
+/* Removes the figures of section name from out (NAME.pdf, NAME.png and the
+ * pages NAME-K.*) before new ones are drawn: a figure never outlives the CSV
+ * it was drawn from (exp_outputs_check refused any that was not ours). */
+static void remove_figures(const char *out, const char *name) {
+  char path[EXP_PATH_MAX + 128];
+  static const char *const ext[] = { ".pdf", ".png" };
+  for (int k = 0; k < 2; k++) {
+    snprintf(path, sizeof path, "%s/%s%s", out, name, ext[k]);
+    remove(path);
+  }
+  DIR *d = opendir(out);
+  for (struct dirent *e; d && (e = readdir(d));)
+    if (is_figure_page(e->d_name, name)) {
+      snprintf(path, sizeof path, "%s/%s", out, e->d_name);
+      remove(path);
+    }
+  if (d) closedir(d);
+}
+
 /* ---- outputs ------------------------------------------------------------------------------- */
 
 /* Starts path (a temporary name until publish_out: docs/io.md, "Replacing
@@ -455,84 +545,12 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
     char pdf[EXP_PATH_MAX + 96], png[EXP_PATH_MAX + 96];
     snprintf(pdf, sizeof pdf, "%s.pdf", base);
     snprintf(png, sizeof png, "%s.png", base);
-    remove(pdf);
-    remove(png);
+    remove_figures(o->out, s->name);
     if (plot(s, base, csv, suf ? csv2 : NULL, o) < 0) *plot_ok = 0;
     list_out(list, pdf);
     list_out(list, png);
   }
   return rc;
-}
-
-/* ---- the outputs that may be written (docs/io.md, "Replacing files") ---------------------- */
-
-/* Refuses path (1 after the message) when it is a symlink that leads
- * outside the folder real (a realpath), or when it exists and not force. */
-static int output_refused(const char *path, const char *real, int force) {
-  struct stat st;
-  if (lstat(path, &st) != 0) return 0;
-  if (S_ISLNK(st.st_mode)) {
-    char *to = realpath(path, NULL);
-    size_t n = strlen(real);
-    int inside = to && strncmp(to, real, n) == 0 && (to[n] == '/' || strcmp(real, "/") == 0);
-    free(to);
-    if (!inside) {
-      cli_error("%s is a symlink that leads outside the output folder (refused, also with --force)",
-                path);
-      return 1;
-    }
-  }
-  if (!force) {
-    cli_error("%s exists (use --force to overwrite, or another --out)", path);
-    return 1;
-  }
-  return 0;
-}
-
-/* A figure page of section name: NAME-K.pdf or NAME-K.png (K digits). */
-static int is_figure_page(const char *file, const char *name) {
-  size_t n = strlen(name);
-  if (strncmp(file, name, n) != 0 || file[n] != '-') return 0;
-  size_t d = strspn(file + n + 1, "0123456789");
-  const char *ext = file + n + 1 + d;
-  return d > 0 && (strcmp(ext, ".pdf") == 0 || strcmp(ext, ".png") == 0);
-}
-
-/* The figures of section name: NAME.pdf, NAME.png and the pages in out. */
-static int figures_refused(const char *out, const char *real, const char *name, int force) {
-  char path[EXP_PATH_MAX + 128];
-  static const char *const ext[] = { ".pdf", ".png" };
-  for (int k = 0; k < 2; k++) {
-    snprintf(path, sizeof path, "%s/%s%s", out, name, ext[k]);
-    if (output_refused(path, real, force)) return 1;
-  }
-  DIR *d = opendir(out);
-  int refused = 0;
-  for (struct dirent *e; d && !refused && (e = readdir(d));)
-    if (is_figure_page(e->d_name, name)) {
-      snprintf(path, sizeof path, "%s/%s", out, e->d_name);
-      refused = output_refused(path, real, force);
-    }
-  if (d) closedir(d);
-  return refused;
-}
-
-int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures) {
-  char *real = realpath(out, NULL);
-  if (!real) return 0; /* not made yet: nothing in it */
-  int refused = 0;
-  for (int k = 0; k < cfg->nsec && !refused; k++) {
-    const exp_section *s = &cfg->sec[k];
-    char sfx[EXP_MAX_OUTPUTS][EXP_SUFFIX_MAX], path[EXP_PATH_MAX + 128];
-    int n = exp_output_suffixes(s->kind, sfx, EXP_MAX_OUTPUTS);
-    for (int j = 0; j < n && !refused; j++) {
-      snprintf(path, sizeof path, "%s/%s%s", out, s->name, sfx[j]);
-      refused = output_refused(path, real, force);
-    }
-    if (!refused && figures) refused = figures_refused(out, real, s->name, force);
-  }
-  free(real);
-  return refused;
 }
 
 /* "3-7, 9, 12" of the tasks with flag set. */

@@ -117,6 +117,15 @@ while read -r f plot; do
   fi
 done <"$T/cases"
 if [ -z "$bad" ]; then pass "collect refuses each of its $i outputs when it exists, writes nothing"; else fail "collect checks every output" "overwritten or not named:$bad"; fi
+mkdir "$T/pg"
+echo stale >"$T/pg/prof-3.pdf"
+echo stale >"$T/pg/prof.png"
+lcp collect "$P" --out "$T/pg" --force
+if [ "$rc" -eq 0 ] && [ ! -e "$T/pg/prof-3.pdf" ] && [ ! -e "$T/pg/prof.png" ]; then
+  pass "collect --force removes the figure pages of an earlier run (no stale figure)"
+else
+  fail "collect --force and stale figure pages" "exit $rc; $(ls "$T/pg" | tr '\n' ' ')"
+fi
 mkdir "$T/np"
 echo mine >"$T/np/prof.pdf"
 lcp collect "$P" --out "$T/np" --no-plot
