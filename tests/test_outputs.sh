@@ -200,6 +200,13 @@ expect_err "solve X --solution (a symlink to X) --force" "$T/in.lnk" solve "$T/i
 ln "$T/in.dat" "$T/in.hard"
 expect_err "solve X --solution (a hard link to X) --force" "$T/in.hard" solve "$T/in.dat" --solver lemke --solution "$T/in.hard" --force
 cmp -s "$T/in.dat" "$T/in.ref" && pass "the input problem is still intact" || fail "solve through links kept X"
+echo 0 >"$T/w0"
+echo 0 >>"$T/w0"
+expect_err "solve --warm W --solution W --force" "$T/w0" solve "$T/in.dat" --solver lemke --warm "$T/w0" --solution "$T/./w0" --force
+expect_err "convert X ./X --force" "the output is the input" convert "$T/in.dat" "$T/./in.dat" --to siconos-lcp --force
+cp "$T/p2.dat" "$T/q.b"
+expect_err "convert q.b q.mtx --force (the .b sidecar is the input)" "$T/q.b" convert "$T/q.b" "$T/q.mtx" --from siconos-lcp --force
+cmp -s "$T/in.dat" "$T/in.ref" && cmp -s "$T/q.b" "$T/in.ref" && pass "the inputs of convert are intact" || fail "convert kept its inputs"
 (
   cd "$T" || exit 1
   "$BIN" simulate --scene stack --param n=3 --solver pgs --steps 5 --csv s.csv --trace ./s.csv --force >out 2>err
