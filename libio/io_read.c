@@ -457,6 +457,21 @@ slv_status slv_wr_close(slv_writer *w) {
   return st;
 }
 
+slv_status slv_wr_check(slv_writer *w) {
+  errno = 0;
+  if (fflush(w->f) == 0 && !ferror(w->f)) return SLV_OK;
+  slv_io_msgf(w->err, w->errlen, "%s: cannot write: %s", w->path, strerror(errno ? errno : EIO));
+  return SLV_ERR_INVALID;
+}
+
+void slv_wr_vec(slv_writer *w, int n, const double *x) {
+  for (int i = 0; i < n; i++) slv_wr_double(w, x[i], '\n');
+}
+
+void slv_wr_ivec(slv_writer *w, int n, const int *x) {
+  for (int i = 0; i < n; i++) fprintf(w->f, "%d\n", x[i]);
+}
+
 void slv_wr_discard(slv_writer *w) {
   slv_outfile_discard(w->o);
   w->o = NULL;

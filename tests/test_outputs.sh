@@ -169,6 +169,21 @@ fi
 # a diagonal boxed LCP of 120 rows (A = 3 I, b_ode = 1: x = 1/3): its solution is larger than the limit
 awk 'BEGIN { n = 120; print n; for (i = 0; i < n; i++) { s = ""; for (j = 0; j < n; j++) s = s (i == j ? "3 " : "0 "); print s }
              for (k = 0; k < 3; k++) { s = ""; for (i = 0; i < n; i++) s = s (k == 0 ? "1 " : k == 1 ? "0 " : "inf "); print s } }' >"$T/d120.blcp"
+# a MatrixMarket pair on a full disk: the matrix fits, its .b sidecar does not; the old
+# pair stays together (never a new A beside an old b)
+awk 'BEGIN { n = 60; print n; for (i = 0; i < n; i++) { s = ""; for (j = 0; j < n; j++) s = s (i == j ? "3 " : "0 "); print s }
+             s = ""; for (i = 0; i < n; i++) s = s "0.33333333333333331 "; print s
+             s = ""; for (i = 0; i < n; i++) s = s "0 "; print s; s = ""; for (i = 0; i < n; i++) s = s "inf "; print s }' >"$T/d60.blcp"
+lcp convert "$T/p2.dat" "$T/pair.mtx"
+cp "$T/pair.mtx" "$T/pair.mtx.old"
+cp "$T/pair.b" "$T/pair.b.old"
+full_disk convert "$T/d60.blcp" "$T/pair.mtx" --force
+if [ "$rc" -eq 2 ] && cmp -s "$T/pair.mtx" "$T/pair.mtx.old" && cmp -s "$T/pair.b" "$T/pair.b.old"; then
+  pass "convert to .mtx on a full disk keeps the old matrix and sidecar together"
+else
+  fail "convert to .mtx on a full disk" "exit $rc; $(head -c 60 "$T/pair.mtx")"
+fi
+no_tmp "$T" "convert to .mtx on a full disk leaves no temporary file"
 echo old >"$T/sol.x"
 full_disk solve "$T/d120.blcp" --solver lemke --solution "$T/sol.x" --force
 if [ "$rc" -eq 2 ]; then pass "solve --solution on a full disk: exit 2"; else fail "solve --solution on a full disk" "exit $rc"; fi
