@@ -194,6 +194,15 @@ full_disk simulate --scene stack --param n=3 --solver pgs --steps 400 --csv "$T/
 if [ "$rc" -eq 2 ]; then pass "simulate --csv on a full disk: exit 2"; else fail "simulate on a full disk" "exit $rc"; fi
 same "$T/sim.csv" old "simulate on a full disk keeps the old CSV"
 no_tmp "$T" "simulate on a full disk leaves no temporary file"
+# the CSV fits, the trace does not: neither replaces its old file
+echo old >"$T/pair.csv"
+echo old >"$T/pair.trace"
+full_disk simulate --scene stack --param n=3 --solver pgs --steps 3 --csv "$T/pair.csv" --trace "$T/pair.trace" --force
+if [ "$rc" -eq 2 ] && [ "$(cat "$T/pair.csv")" = old ] && [ "$(cat "$T/pair.trace")" = old ] && [ "$(wc -l <"$T/err")" -eq 1 ]; then
+  pass "simulate --csv --trace on a full disk keeps both old files, one message"
+else
+  fail "simulate --csv --trace on a full disk" "exit $rc; csv '$(head -c 20 "$T/pair.csv")'"
+fi
 mkdir "$T/fd"
 while read -r f; do echo old >"$T/fd/$f"; done <"$T/listed"
 full_disk collect "$P" --out "$T/fd" --no-plot --force
