@@ -483,29 +483,23 @@ typedef struct sim_state {
   sim_counts n;
 } sim_state;
 
-/* 0 if every write to f (if open) succeeded, flushed; else -1 after the
- * message naming path. */
-static int stream_ok(FILE *f, const char *path) {
-  errno = 0;
-  if (!f || (fflush(f) == 0 && !ferror(f))) return 0;
-  cli_error("%s: cannot write: %s", path, strerror(errno ? errno : EIO));
-  return -1;
-}
-
 /* The CSV and the trace renamed over their paths, both complete: both are
- * checked before either is renamed, so a failure (a full disk) leaves both
- * old files as they were.  0, or -1 after the message (sim_free drops what
- * is left). */
+ * finished (every write checked) before either is renamed, so a failure (a
+ * full disk) leaves both old files as they were.  0, or -1 after the
+ * message (sim_free drops what is left). */
 static int publish_outputs(sim_state *s) {
   char err[512] = "";
-  if (stream_ok(s->csv, s->csv_path) || stream_ok(s->trace, s->trace_path)) return -1;
-  slv_status st = slv_outfile_publish(s->csv_out, err, sizeof err);
-  s->csv_out = NULL;
+  s->csv = s->trace = NULL;
+  slv_status st = slv_outfile_finish(s->csv_out, err, sizeof err);
+  if (st == SLV_OK && s->trace_out) st = slv_outfile_finish(s->trace_out, err, sizeof err);
+  if (st == SLV_OK) {
+    st = slv_outfile_publish(s->csv_out, err, sizeof err);
+    s->csv_out = NULL;
+  }
   if (st == SLV_OK && s->trace_out) {
     st = slv_outfile_publish(s->trace_out, err, sizeof err);
     s->trace_out = NULL;
   }
-  s->csv = s->trace = NULL;
   if (st != SLV_OK) cli_error("%s", err);
   return st == SLV_OK ? 0 : -1;
 }

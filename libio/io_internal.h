@@ -255,10 +255,11 @@ slv_status slv_wr_open(slv_writer *w, const char *path, char *err, size_t errlen
 slv_status slv_wr_close(slv_writer *w);
 /* Drops what was written (path as it was). */
 void slv_wr_discard(slv_writer *w);
-/* Flushes and checks the stream's error flag without publishing (a writer
- * of several files checks them all first): SLV_OK, or SLV_ERR_INVALID with
- * "FILE: cannot write: <why>". */
-slv_status slv_wr_check(slv_writer *w);
+/* slv_outfile_finish: every write checked, the file closed but not yet
+ * renamed (a writer of several files finishes them all first, then
+ * slv_wr_close publishes each): SLV_OK, or SLV_ERR_INVALID with "FILE:
+ * cannot write: <why>". */
+slv_status slv_wr_finish(slv_writer *w);
 /* x[0..n) one value a line (slv_wr_double; %d for the integers). */
 void slv_wr_vec(slv_writer *w, int n, const double *x);
 void slv_wr_ivec(slv_writer *w, int n, const int *x);

@@ -352,7 +352,7 @@ slv_status slv_io_write_mtx(const slv_io_req *rq, const slv_instance *inst) {
                             : inst->mu);
     }
   }
-  for (int q = 0; q < open && !st; q++) st = slv_wr_check(&w[q]);
+  for (int q = 0; q < open && !st; q++) st = slv_wr_finish(&w[q]);
   for (int q = 0; q < open; q++) {
     if (st) {
       slv_wr_discard(&w[q]);

@@ -27,9 +27,10 @@
 #include <unistd.h>
 
 struct slv_outfile {
-  FILE *f;
+  FILE *f;    /* NULL once finished */
   char *path; /* the name published */
   char *tmp;  /* the name written */
+  int error;  /* the errno of the first failure, 0 if none */
 };
 
 enum { TMP_BASE_MAX = 200, TMP_TRIES = 1000 };
@@ -104,24 +105,36 @@ slv_outfile *slv_outfile_open(const char *path, char *err, size_t errlen) {
 
 FILE *slv_outfile_stream(const slv_outfile *o) { return o ? o->f : NULL; }
 
-slv_status slv_outfile_publish(slv_outfile *o, char *err, size_t errlen) {
+slv_status slv_outfile_finish(slv_outfile *o, char *err, size_t errlen) {
   if (!o) return SLV_ERR_INVALID;
-  int e = ferror(o->f) ? (errno ? errno : EIO) : 0;
-  if (fflush(o->f) != 0 && !e) e = errno;
-  if (fclose(o->f) != 0 && !e) e = errno;
-  if (!e && rename(o->tmp, o->path) != 0) e = errno;
-  if (e) {
+  if (o->f) {
+    int e = ferror(o->f) ? (errno ? errno : EIO) : 0;
+    if (fflush(o->f) != 0 && !e) e = errno;
+    if (fclose(o->f) != 0 && !e) e = errno;
+    o->f = NULL;
+    o->error = e;
+    if (e) unlink(o->tmp);
+  }
+  if (o->error) slv_io_msgf(err, errlen, "%s: cannot write: %s", o->path, strerror(o->error));
+  return o->error ? SLV_ERR_INVALID : SLV_OK;
+}
+
+slv_status slv_outfile_publish(slv_outfile *o, char *err, size_t errlen) {
+  slv_status st = slv_outfile_finish(o, err, errlen);
+  if (st == SLV_OK && rename(o->tmp, o->path) != 0) {
+    int e = errno;
     unlink(o->tmp);
     slv_io_msgf(err, errlen, "%s: cannot write: %s", o->path, strerror(e));
+    st = SLV_ERR_INVALID;
   }
-  outfile_free(o);
-  return e ? SLV_ERR_INVALID : SLV_OK;
+  if (o) outfile_free(o);
+  return st;
 }
 
 void slv_outfile_discard(slv_outfile *o) {
   if (!o) return;
-  fclose(o->f);
-  unlink(o->tmp);
+  if (o->f) fclose(o->f);
+  if (!o->error) unlink(o->tmp);
   outfile_free(o);
 }
 

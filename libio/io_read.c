@@ -457,11 +457,9 @@ slv_status slv_wr_close(slv_writer *w) {
   return st;
 }
 
-slv_status slv_wr_check(slv_writer *w) {
-  errno = 0;
-  if (fflush(w->f) == 0 && !ferror(w->f)) return SLV_OK;
-  slv_io_msgf(w->err, w->errlen, "%s: cannot write: %s", w->path, strerror(errno ? errno : EIO));
-  return SLV_ERR_INVALID;
+slv_status slv_wr_finish(slv_writer *w) {
+  w->f = NULL;
+  return slv_outfile_finish(w->o, w->err, w->errlen);
 }
 
 void slv_wr_vec(slv_writer *w, int n, const double *x) {

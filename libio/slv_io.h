@@ -229,7 +229,13 @@ typedef struct slv_outfile slv_outfile;
 SLV_API slv_outfile *slv_outfile_open(const char *path, char *err, size_t errlen);
 /* The stream to write to (the temporary file). */
 SLV_API FILE *slv_outfile_stream(const slv_outfile *o);
-/* Closes, and on success renames over path; frees o either way. */
+/* Checks every write and closes the stream; the complete file stays under
+ * its temporary name until slv_outfile_publish or _discard (a writer of
+ * several files finishes them all before it publishes any).  On failure the
+ * temporary file is removed and the message is in err; o must still be
+ * published (which then fails) or discarded. */
+SLV_API slv_status slv_outfile_finish(slv_outfile *o, char *err, size_t errlen);
+/* Finishes (if not yet), and on success renames over path; frees o either way. */
 SLV_API slv_status slv_outfile_publish(slv_outfile *o, char *err, size_t errlen);
 /* Closes and removes the temporary file, path as it was; frees o (NULL is fine). */
 SLV_API void slv_outfile_discard(slv_outfile *o);
