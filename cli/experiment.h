@@ -537,12 +537,34 @@ typedef struct exp_row {
   int nf;
 } exp_row;
 
+/* The outputs of one collect (docs/io.md, "Replacing files"): each is
+ * written under a temporary name and finished when its writer is done;
+ * exp_outset_publish renames them all once every one is complete, or, if
+ * any failed, drops them all: the old outputs stay together. */
+typedef struct exp_outset {
+  slv_outfile **o;
+  char **path;
+  int n, cap, done; /* files; files finished (o[0..done)) */
+  int failed;
+  FILE *list; /* the published paths are printed here (NULL: nowhere) */
+} exp_outset;
+/* A new file of set at path: its stream, or NULL after the message. */
+FILE *exp_outset_open(exp_outset *set, const char *path);
+/* The writer of the files opened since the last call is done (rc: its own
+ * status); they are finished.  0, or -1 (after the message for a write
+ * error) when rc != 0 or a write failed: then the set is not published. */
+int exp_outset_done(exp_outset *set, int rc);
+/* Renames every file over its path (each path printed on set->list), or
+ * drops them all when any failed (or not ok).  Frees the set.  0, or -1
+ * after the message. */
+int exp_outset_publish(exp_outset *set, int ok);
+
 /* Writes the tables of a section (failures, coverage, timings, winners,
  * slopes or steps) as CSV and booktabs .tex beside its CSVs; base is
  * OUT/NAME.  Returns 0 or -1 on a write error.  The rows are those of the
  * main CSV in exp_csv_header(kind)'s columns. */
 int exp_tables_write(const exp_plan *pl, int section, const char *base, exp_row *rows, int nrows,
-                     FILE *list);
+                     exp_outset *set);
 
 /* The names a section of kind k writes, after OUT/NAME: ".csv", its second
  * CSV ("_profile.csv", "_slopes.csv") and its tables ("_failures.csv",

@@ -56,54 +56,19 @@ static int cmp_dbl(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* The files of one table, written under temporary names and renamed over
- * BASE_NAME.csv / .tex only once complete (slv_outfile; docs/io.md,
- * "Replacing files"). */
-typedef struct tfiles {
-  slv_outfile *o[2];
-  char path[2][EXP_PATH_MAX + 128];
-  FILE *list;
-} tfiles;
-
-/* Starts BASE_NAME.EXT as file k of p; its stream, or NULL after the message. */
-static FILE *open_table(tfiles *p, int k, const char *base, const char *name, const char *ext) {
-  char err[EXP_PATH_MAX + 256] = "";
-  snprintf(p->path[k], sizeof p->path[k], "%s_%s.%s", base, name, ext);
-  if (!(p->o[k] = slv_outfile_open(p->path[k], err, sizeof err))) cli_error("%s", err);
-  return slv_outfile_stream(p->o[k]);
+/* BASE_NAME.EXT, one file of set; its stream, or NULL after the message. */
+static FILE *open_table(exp_outset *set, const char *base, const char *name, const char *ext) {
+  char path[EXP_PATH_MAX + 128];
+  snprintf(path, sizeof path, "%s_%s.%s", base, name, ext);
+  return exp_outset_open(set, path);
 }
 
 /* BASE_NAME.csv into *f and BASE_NAME.tex into *t: 0, or -1 after the
- * message (nothing left open). */
-static int open_pair(tfiles *p, const char *base, const char *name, FILE *list, FILE **f,
-                     FILE **t) {
-  p->o[0] = p->o[1] = NULL;
-  p->list = list;
-  *f = open_table(p, 0, base, name, "csv");
-  *t = *f ? open_table(p, 1, base, name, "tex") : NULL;
-  if (*t) return 0;
-  slv_outfile_discard(p->o[0]);
-  p->o[0] = NULL;
-  return -1;
-}
-
-/* rc == 0: publishes the open files (listed on p->list); else drops them,
- * the old files as they were.  0, or -1 (after the message). */
-static int close_tables(tfiles *p, int rc) {
-  for (int k = 0; k < 2; k++) {
-    if (!p->o[k]) continue;
-    char err[EXP_PATH_MAX + 256] = "";
-    if (rc != 0) {
-      slv_outfile_discard(p->o[k]);
-    } else if (slv_outfile_publish(p->o[k], err, sizeof err) != SLV_OK) {
-      cli_error("%s", err);
-      rc = -1;
-    } else if (p->list) {
-      fprintf(p->list, "%s\n", p->path[k]);
-    }
-    p->o[k] = NULL;
-  }
-  return rc ? -1 : 0;
+ * message (then exp_outset_done drops what was opened). */
+static int open_pair(exp_outset *set, const char *base, const char *name, FILE **f, FILE **t) {
+  *f = open_table(set, base, name, "csv");
+  *t = *f ? open_table(set, base, name, "tex") : NULL;
+  return *t ? 0 : exp_outset_done(set, -1);
 }
 
 /* One LaTeX cell, escaped, with the separator before it. */
@@ -259,11 +224,10 @@ int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int nrows) {
 /* ---- winners ------------------------------------------------------------------------------ */
 
 static int write_winners(const exp_section *s, const char *base, exp_row *rows, int nrows,
-                         FILE *list) {
+                         exp_outset *set) {
   cols c = cols_of(EXP_PROFILE);
-  tfiles tp;
   FILE *f, *t;
-  if (open_pair(&tp, base, "winners", list, &f, &t)) return -1;
+  if (open_pair(set, base, "winners", &f, &t)) return -1;
   fprintf(f,
           "# per class and tolerance; fastest: alone within a factor %g of the best; tied: "
           "with others; same_as: runs of another solver's algorithm, not counted\n"
@@ -323,7 +287,7 @@ static int write_winners(const exp_section *s, const char *base, exp_row *rows, 
       pmat_free(&m);
     }
   tend(t);
-  return close_tables(&tp, rc);
+  return exp_outset_done(set, rc);
 }
 
 /* ---- failures ------------------------------------------------------------------------------ */
@@ -347,7 +311,7 @@ static group *find_group(group *g, int *ng, char **key, int nk) {
 }
 
 static int write_failures(const exp_section *s, const char *base, exp_row *rows, int nrows,
-                          FILE *list) {
+                          exp_outset *set) {
   cols c = cols_of(s->kind);
   group *g = calloc((size_t)(nrows + 1), sizeof *g);
   if (!g) return -1;
@@ -364,9 +328,8 @@ static int write_failures(const exp_section *s, const char *base, exp_row *rows,
   for (int k = 0; k < ng; k++)
     for (int j = 0; j < EXP_NSTATUS; j++) used[j] |= g[k].count[j] > 0;
   used[0] = used[8] = 1; /* converged and refused always shown */
-  tfiles tp;
   FILE *f, *t;
-  if (open_pair(&tp, base, "failures", list, &f, &t)) {
+  if (open_pair(set, base, "failures", &f, &t)) {
     free(g);
     return -1;
   }
@@ -408,17 +371,16 @@ static int write_failures(const exp_section *s, const char *base, exp_row *rows,
   }
   tend(t);
   free(g);
-  return close_tables(&tp, 0);
+  return exp_outset_done(set, 0);
 }
 
 /* ---- coverage ------------------------------------------------------------------------------ */
 
 static int write_coverage(const exp_section *s, const char *base, exp_row *rows, int nrows,
-                          FILE *list) {
+                          exp_outset *set) {
   cols c = cols_of(s->kind);
-  tfiles tp;
   FILE *f, *t;
-  if (open_pair(&tp, base, "coverage", list, &f, &t)) return -1;
+  if (open_pair(set, base, "coverage", &f, &t)) return -1;
   fprintf(f, "# per class and solver: problems accepted and refused, with the reasons\n"
              "class,solver,problems,accepted,refused,reasons\n");
   static const char *const head[] = { "class", "solver", "problems", "accepted",
@@ -482,17 +444,16 @@ static int write_coverage(const exp_section *s, const char *base, exp_row *rows,
   tend(t);
   free(cl);
   free(sv);
-  return close_tables(&tp, rc);
+  return exp_outset_done(set, rc);
 }
 
 /* ---- timings ------------------------------------------------------------------------------- */
 
 static int write_timings(const exp_section *s, const char *base, exp_row *rows, int nrows,
-                         FILE *list) {
+                         exp_outset *set) {
   cols c = cols_of(s->kind);
-  tfiles tp;
   FILE *f, *t;
-  if (open_pair(&tp, base, "timings", list, &f, &t)) return -1;
+  if (open_pair(set, base, "timings", &f, &t)) return -1;
   fprintf(f, "# over the solved problems of each class, tolerance and solver: time_s (the median "
              "of a problem's runs) summarised; spread = (q3 - q1) / median of a problem's runs\n"
              "class,tol,solver,solved,time_median_s,time_gmean_s,spread_median,runs_min,"
@@ -560,7 +521,7 @@ static int write_timings(const exp_section *s, const char *base, exp_row *rows, 
   free(tm);
   free(sp);
   free(ru);
-  return close_tables(&tp, rc);
+  return exp_outset_done(set, rc);
 }
 
 /* ---- slopes -------------------------------------------------------------------------------- */
@@ -635,7 +596,7 @@ int exp_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows) {
 /* ---- scene steps --------------------------------------------------------------------------- */
 
 static int write_steps(const exp_section *s, const char *base, exp_row *rows, int nrows,
-                       FILE *list) {
+                       exp_outset *set) {
   int cs = exp_col(s->kind, "scene"), cv = exp_col(s->kind, "solver");
   int ci = exp_col(s->kind, "integrator"), cf = exp_col(s->kind, "friction");
   int cstep = exp_col(s->kind, "step"), ct = exp_col(s->kind, "t");
@@ -644,9 +605,8 @@ static int write_steps(const exp_section *s, const char *base, exp_row *rows, in
   int *last = calloc((size_t)(nrows + 1), sizeof *last),
       *other = calloc((size_t)(nrows + 1), sizeof *other);
   char **end = calloc((size_t)(nrows + 1), sizeof *end);
-  tfiles tp;
   FILE *f = NULL, *t = NULL;
-  if (!g || !last || !other || !end || open_pair(&tp, base, "steps", list, &f, &t)) {
+  if (!g || !last || !other || !end || open_pair(set, base, "steps", &f, &t)) {
     free(g), free(last), free(other), free(end);
     return -1;
   }
@@ -704,19 +664,18 @@ static int write_steps(const exp_section *s, const char *base, exp_row *rows, in
   free(last);
   free(other);
   free(end);
-  return close_tables(&tp, 0);
+  return exp_outset_done(set, 0);
 }
 
 /* ---- the tables of each kind ------------------------------------------------------------- */
 
 /* NAME_slopes.tex (its CSV is the section's second CSV, NAME_slopes.csv). */
 static int write_slopes_tex(const exp_section *s, const char *base, exp_row *rows, int nrows,
-                            FILE *list) {
+                            exp_outset *set) {
   (void)s;
-  tfiles tp = { { NULL, NULL }, { "", "" }, list };
-  FILE *t = open_table(&tp, 0, base, "slopes", "tex");
-  if (!t) return -1;
-  return close_tables(&tp, exp_slopes_write(NULL, t, rows, nrows));
+  FILE *t = open_table(set, base, "slopes", "tex");
+  if (!t) return exp_outset_done(set, -1);
+  return exp_outset_done(set, exp_slopes_write(NULL, t, rows, nrows));
 }
 
 static int kind_scene(exp_kind k) { return exp_kind_is_scene(k); }
@@ -732,7 +691,7 @@ static const struct table_def {
   const char *name;
   int csv;
   int (*applies)(exp_kind k);
-  int (*write)(const exp_section *s, const char *base, exp_row *rows, int nrows, FILE *list);
+  int (*write)(const exp_section *s, const char *base, exp_row *rows, int nrows, exp_outset *set);
 } table_defs[] = {
   { "failures", 1, kind_problems, write_failures },
   { "coverage", 1, kind_problems, write_coverage },
@@ -744,11 +703,11 @@ static const struct table_def {
 enum { NTABLES = sizeof table_defs / sizeof table_defs[0] };
 
 int exp_tables_write(const exp_plan *pl, int section, const char *base, exp_row *rows, int nrows,
-                     FILE *list) {
+                     exp_outset *set) {
   const exp_section *s = &pl->cfg.sec[section];
   int rc = 0;
   for (int k = 0; k < NTABLES; k++)
-    if (table_defs[k].applies(s->kind)) rc |= table_defs[k].write(s, base, rows, nrows, list);
+    if (table_defs[k].applies(s->kind)) rc |= table_defs[k].write(s, base, rows, nrows, set);
   return rc;
 }
 
