@@ -10,7 +10,9 @@
  * PATH as it was.  The rename replaces the name PATH itself: a symlink at
  * PATH is replaced, its target is never written, and a file with other hard
  * links keeps its content under those names.  A replaced file's permission
- * bits are kept; a new one gets 0666 less the umask.
+ * bits are kept; a new one gets 0666 less the umask.  A path that is not a
+ * regular file nor a folder (a FIFO, /dev/stdout, /dev/null) is no file to
+ * replace: it is written directly, and publishing only closes it.
  *
  * slv_same_file compares device and inode (links followed), never strings:
  * "s.csv" and "./s.csv", a symlink and a hard link all name one file.
@@ -29,7 +31,7 @@
 struct slv_outfile {
   FILE *f;    /* NULL once finished */
   char *path; /* the name published */
-  char *tmp;  /* the name written */
+  char *tmp;  /* the name written; NULL: path itself (a FIFO, a device) */
   int error;  /* the errno of the first failure, 0 if none */
 };
 
@@ -88,14 +90,13 @@ slv_outfile *slv_outfile_open(const char *path, char *err, size_t errlen) {
     slv_io_msgf(err, errlen, "%s: cannot write: out of memory", path);
     return NULL;
   }
-  int fd = create_tmp(o);
+  int special = exists && !S_ISREG(st.st_mode);
+  int fd = special ? open(path, O_WRONLY | O_CLOEXEC) : create_tmp(o);
   if (fd >= 0 && exists && S_ISREG(st.st_mode)) fchmod(fd, st.st_mode & 07777);
   if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
     int e = errno;
-    if (fd >= 0) {
-      close(fd);
-      unlink(o->tmp);
-    }
+    if (fd >= 0) close(fd);
+    if (fd >= 0 && o->tmp) unlink(o->tmp);
     slv_io_msgf(err, errlen, "%s: cannot write: %s", path, strerror(e));
     outfile_free(o);
     return NULL;
@@ -113,7 +114,7 @@ slv_status slv_outfile_finish(slv_outfile *o, char *err, size_t errlen) {
     if (fclose(o->f) != 0 && !e) e = errno;
     o->f = NULL;
     o->error = e;
-    if (e) unlink(o->tmp);
+    if (e && o->tmp) unlink(o->tmp);
   }
   if (o->error) slv_io_msgf(err, errlen, "%s: cannot write: %s", o->path, strerror(o->error));
   return o->error ? SLV_ERR_INVALID : SLV_OK;
@@ -121,7 +122,7 @@ slv_status slv_outfile_finish(slv_outfile *o, char *err, size_t errlen) {
 
 slv_status slv_outfile_publish(slv_outfile *o, char *err, size_t errlen) {
   slv_status st = slv_outfile_finish(o, err, errlen);
-  if (st == SLV_OK && rename(o->tmp, o->path) != 0) {
+  if (st == SLV_OK && o->tmp && rename(o->tmp, o->path) != 0) {
     int e = errno;
     unlink(o->tmp);
     slv_io_msgf(err, errlen, "%s: cannot write: %s", o->path, strerror(e));
@@ -134,7 +135,7 @@ slv_status slv_outfile_publish(slv_outfile *o, char *err, size_t errlen) {
 void slv_outfile_discard(slv_outfile *o) {
   if (!o) return;
   if (o->f) fclose(o->f);
-  if (!o->error) unlink(o->tmp);
+  if (!o->error && o->tmp) unlink(o->tmp);
   outfile_free(o);
 }
 

@@ -239,6 +239,22 @@ else
   echo "note: $D not found: the collect full-disk checks are skipped"
 fi
 
+# a FIFO (as /dev/stdout may be) is no file to replace: written directly, kept a FIFO
+if mkfifo "$T/fifo" 2>/dev/null; then
+  cat "$T/fifo" >"$T/fromfifo" &
+  reader=$!
+  lcp solve "$T/p2.dat" --solver lemke --solution "$T/fifo" --force
+  if [ -p "$T/fifo" ]; then
+    wait "$reader"
+  else
+    kill "$reader" 2>/dev/null
+  fi
+  if [ "$rc" -eq 0 ] && [ -p "$T/fifo" ] && [ "$(head -n 1 "$T/fromfifo")" = 1 ]; then
+    pass "solve --solution into a FIFO writes through it (no temporary file, no rename)"
+  else
+    fail "solve --solution into a FIFO" "exit $rc; fifo kept: $([ -p "$T/fifo" ] && echo yes || echo no)"
+  fi
+fi
 cp "$T/p2.dat" "$T/in.dat"
 cp "$T/p2.dat" "$T/in.ref"
 expect_err "solve X --solution X --force" "$T/in.dat" solve "$T/in.dat" --solver lemke --solution "$T/in.dat" --force
