@@ -165,6 +165,12 @@ int cli_wants_help(int argc, char **argv);
 /* 1 if something exists at path (file, directory, dangling link...). */
 int cli_path_exists(const char *path);
 
+/* 1 (after the message "OUT: the output is the input IN (one file under
+ * two names)") if out and in name one file: by device and inode, so a
+ * symlink, a hard link or "./" count (slv_same_file, docs/io.md "Replacing
+ * files"); in may be NULL. */
+int cli_output_is_input(const char *out, const char *in);
+
 /* The last component of path (after the last '/'); never NULL. */
 const char *cli_basename(const char *path);
 

@@ -30,6 +30,7 @@
 #define _GNU_SOURCE
 
 #include <dlfcn.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -52,7 +53,8 @@ static void usage(FILE *f) {
           "                                [--max-memory B]\n"
           "       lcplab experiment CONFIG --plan DIR [--chunk K] [--time-limit S] [--force] ...\n"
           "       lcplab task DIR N [--force] [--dump-failures D] [--max-memory B]\n"
-          "       lcplab collect DIR [--out OUT] [--allow-mixed] [--scripts DIR] [--no-plot]\n"
+          "       lcplab collect DIR [--out OUT] [--force] [--allow-mixed] [--scripts DIR]\n"
+          "                      [--no-plot]\n"
           "\n"
           "Run the experiment sections of CONFIG (experiments/*.exp; format in\n"
           "experiments/README.md) as a campaign of independent tasks: the problems are\n"
@@ -70,7 +72,9 @@ static void usage(FILE *f) {
           "                     parallel, slurm.sbatch for a Slurm array); then lcplab task,\n"
           "                     then lcplab collect DIR\n"
           "  --chunk K          tasks per Slurm array element (default: T/1000 rounded up)\n"
-          "  --force            start over: discard earlier results and outputs\n"
+          "  --force            start over: discard earlier results (only in a folder\n"
+          "                     lcplab made a plan in) and replace existing outputs;\n"
+          "                     with collect: replace existing outputs in OUT\n"
           "  --var NAME=VALUE   value of ${NAME} in CONFIG (default: env LCPLAB_NAME)\n"
           "  --data DIR         generated instances and scene exports (default:\n"
           "                     OUT/generated); existing files there are reused\n"
@@ -147,6 +151,58 @@ static int mkdir_p(const char *path) {
 static void abs_path(const char *p, char *out, size_t len) {
   char r[PATH_MAX];
   exp_fmt(out, len, "%s", realpath(p, r) ? r : p);
+}
+
+/* ---- the plan folder's marker (experiments/README.md, "Campaigns") ------------------------ */
+
+/* Written into a plan folder when lcplab makes it: --force clears only a
+ * folder that carries it (or, made before the marker, a plan.info). */
+#define PLAN_MARKER ".lcplab-plan"
+
+static int is_plan_folder(const char *dir) {
+  char path[EXP_PATH_MAX + 32], id[24];
+  snprintf(path, sizeof path, "%s/" PLAN_MARKER, dir);
+  return cli_path_exists(path) || exp_plan_peek_id(dir, id) == 0;
+}
+
+/* Does dir hold anything (a missing folder holds nothing)? */
+static int has_entries(const char *dir) {
+  DIR *d = opendir(dir);
+  int any = 0;
+  for (struct dirent *e; d && !any && (e = readdir(d));)
+    any = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+  if (d) closedir(d);
+  return any;
+}
+
+/* Creates dir (and its parents) with the marker in it: 0, or -1 after the
+ * message; flag names the option in the message. */
+static int make_plan_folder(const char *dir, const char *flag) {
+  char path[EXP_PATH_MAX + 32], err[EXP_PATH_MAX + 256] = "";
+  snprintf(path, sizeof path, "%s/" PLAN_MARKER, dir);
+  if (mkdir_p(dir) != 0) {
+    cli_error("experiment: %s %s: cannot create the folder: %s", flag, dir, strerror(errno));
+    return -1;
+  }
+  slv_outfile *o = slv_outfile_open(path, err, sizeof err);
+  if (o)
+    fputs("a plan folder of lcplab experiment: --force may clear its results\n",
+          slv_outfile_stream(o));
+  if (!o || slv_outfile_publish(o, err, sizeof err) != SLV_OK) {
+    cli_error("experiment: %s", err);
+    return -1;
+  }
+  return 0;
+}
+
+/* Refuses (1 after the message) to start over in dir when it holds files
+ * but no marker: they are not lcplab's to delete, --force or not. */
+static int refuse_foreign(const char *dir, const char *flag) {
+  if (!has_entries(dir) || is_plan_folder(dir)) return 0;
+  cli_error("experiment: %s %s is not a plan folder (no " PLAN_MARKER
+            " marker): nothing there is cleared, also with --force; use another folder",
+            flag, dir);
+  return 1;
 }
 
 /* Every task process runs BLAS on one thread (the timings of a comparison;
@@ -397,29 +453,16 @@ static void note_absent_externals(const exp_config *cfg) {
             cfg->path, list);
 }
 
-/* The outputs of the sections exist in out (a run without a plan there). */
-static int outputs_exist(const exp_config *cfg, const char *out) {
-  for (int k = 0; k < cfg->nsec; k++) {
-    char p[EXP_PATH_MAX + 80];
-    snprintf(p, sizeof p, "%s/%s.csv", out, cfg->sec[k].name);
-    if (cli_path_exists(p)) {
-      cli_error("%s exists (use --force to overwrite, or another --out)", p);
-      return 1;
-    }
-  }
-  return 0;
-}
-
-/* Decides what to do with an existing plan folder: -1 go on (resume or
- * new), else the exit status. */
-static int check_plan_dir(const exp_plan *pl, const args *a, int plan_only) {
+/* Decides what to do with the campaign's plan folder and the outputs in
+ * --out: -1 go on (resume or new), else the exit status.  A new campaign
+ * replaces no output without --force; a resumed one replaces its own; none
+ * writes through a symlink leading outside --out (exp_outputs_check). */
+static int check_plan_dir(const exp_plan *pl, const args *a) {
   char id[24];
-  if (!cli_path_exists(pl->dir))
-    return (!plan_only && !a->force && outputs_exist(&pl->cfg, a->out)) ? CLI_EXIT_USAGE : -1;
-  if (plan_only && !a->force) {
-    cli_error("experiment: --plan %s exists (use --force to replace it)", pl->dir);
-    return CLI_EXIT_USAGE;
-  }
+  int fresh = !cli_path_exists(pl->dir);
+  if (exp_outputs_check(&pl->cfg, a->out, a->force || !fresh, !a->no_plot)) return CLI_EXIT_USAGE;
+  if (fresh) return -1;
+  if (refuse_foreign(pl->dir, "--out")) return CLI_EXIT_USAGE;
   if (exp_plan_peek_id(pl->dir, id) == 0 && strcmp(id, pl->id) == 0 && !a->force) {
     fprintf(stderr, "lcplab: resuming the campaign in %s (plan %s)\n", pl->dir, pl->id);
     return -1;
@@ -478,10 +521,8 @@ static int plan_only(const args *a) {
     cli_error("experiment: --plan %s exists (use --force to replace it)", a->plan);
     return CLI_EXIT_USAGE;
   }
-  if (mkdir_p(a->plan) != 0) {
-    cli_error("experiment: --plan %s: cannot create the folder: %s", a->plan, strerror(errno));
+  if (refuse_foreign(a->plan, "--plan") || make_plan_folder(a->plan, "--plan") != 0)
     return CLI_EXIT_USAGE;
-  }
   abs_path(a->plan, dir, sizeof dir);
   int rc = prepare_plan(a, &pl, dir);
   if (rc < 0 && existed) clear_results(dir);
@@ -510,7 +551,8 @@ static int run_campaign(const args *a) {
   exp_plan pl;
   memset(&pl, 0, sizeof pl);
   int rc = prepare_plan(a, &pl, dir);
-  if (rc < 0) rc = check_plan_dir(&pl, a, 0);
+  if (rc < 0) rc = check_plan_dir(&pl, a);
+  if (rc < 0 && make_plan_folder(dir, "--out") != 0) rc = CLI_EXIT_USAGE;
   if (rc < 0 && exp_plan_write(&pl, 0) != 0) rc = CLI_EXIT_USAGE;
   if (rc >= 0) {
     exp_plan_free(&pl);
@@ -634,11 +676,13 @@ int cli_cmd_collect(int argc, char **argv) {
     return CLI_EXIT_OK;
   }
   const char *dir = NULL, *out = NULL, *scripts = NULL;
-  int allow = 0, no_plot = 0;
+  int allow = 0, no_plot = 0, force = 0;
   for (int i = 1; i < argc; i++) {
     int r;
     if (strcmp(argv[i], "--allow-mixed") == 0)
       allow = 1;
+    else if (strcmp(argv[i], "--force") == 0)
+      force = 1;
     else if (strcmp(argv[i], "--no-plot") == 0)
       no_plot = 1;
     else if ((r = cli_option_value("collect", argc, argv, &i, "out", &out)) != 0 ||
@@ -667,6 +711,11 @@ int cli_cmd_collect(int argc, char **argv) {
   if (!out) out = dir;
   if (mkdir_p(out) != 0) {
     cli_error("collect: --out %s: cannot create the folder: %s", out, strerror(errno));
+    exp_plan_free(&pl);
+    return CLI_EXIT_USAGE;
+  }
+  /* the plan folder's own outputs are replaced; any other folder's only with --force */
+  if (exp_outputs_check(&pl.cfg, out, force || slv_same_file(out, dir), !no_plot)) {
     exp_plan_free(&pl);
     return CLI_EXIT_USAGE;
   }

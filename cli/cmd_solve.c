@@ -467,7 +467,9 @@ static int solve_run(const solve_args *a, solve_state *s) {
     return CLI_EXIT_USAGE;
   }
 
-  /* Checked before any work: never overwrite without --force. */
+  /* Checked before any work: never overwrite an input, nor a file without --force. */
+  if (cli_output_is_input(a->solution, a->file) || cli_output_is_input(a->solution, a->warm))
+    return CLI_EXIT_USAGE;
   if (a->solution && !a->force && cli_path_exists(a->solution)) {
     cli_error("%s exists (use --force to overwrite)", a->solution);
     return CLI_EXIT_USAGE;

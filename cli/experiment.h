@@ -521,6 +521,14 @@ typedef struct exp_collect_opts {
  * write error. */
 int exp_collect(const exp_plan *pl, const exp_collect_opts *o);
 
+/* May the outputs of cfg's sections be written into the folder out?  Each
+ * output collect writes (exp_output_suffixes; with figures, NAME.pdf,
+ * NAME.png and the pages NAME-K.pdf / .png) is checked: 1 after a message
+ * naming the file if one exists and not force, or if one is a symlink
+ * leading outside out (also with force); else 0 (docs/io.md, "Replacing
+ * files"). */
+int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures);
+
 /* One parsed CSV row of a result: fields split at ',' (no quoting: the
  * engine never writes ',' or '"' inside a field). */
 typedef struct exp_row {
@@ -529,12 +537,41 @@ typedef struct exp_row {
   int nf;
 } exp_row;
 
+/* The outputs of one collect (docs/io.md, "Replacing files"): each is
+ * written under a temporary name and finished when its writer is done;
+ * exp_outset_publish renames them all once every one is complete, or, if
+ * any failed, drops them all: the old outputs stay together. */
+typedef struct exp_outset {
+  slv_outfile **o;
+  char **path;
+  int n, cap, done; /* files; files finished (o[0..done)) */
+  int failed;
+  FILE *list; /* the published paths are printed here (NULL: nowhere) */
+} exp_outset;
+/* A new file of set at path: its stream, or NULL after the message. */
+FILE *exp_outset_open(exp_outset *set, const char *path);
+/* The writer of the files opened since the last call is done (rc: its own
+ * status); they are finished.  0, or -1 (after the message for a write
+ * error) when rc != 0 or a write failed: then the set is not published. */
+int exp_outset_done(exp_outset *set, int rc);
+/* Renames every file over its path (each path printed on set->list), or
+ * drops them all when any failed (or not ok).  Frees the set.  0, or -1
+ * after the message. */
+int exp_outset_publish(exp_outset *set, int ok);
+
 /* Writes the tables of a section (failures, coverage, timings, winners,
  * slopes or steps) as CSV and booktabs .tex beside its CSVs; base is
  * OUT/NAME.  Returns 0 or -1 on a write error.  The rows are those of the
  * main CSV in exp_csv_header(kind)'s columns. */
 int exp_tables_write(const exp_plan *pl, int section, const char *base, exp_row *rows, int nrows,
-                     FILE *list);
+                     exp_outset *set);
+
+/* The names a section of kind k writes, after OUT/NAME: ".csv", its second
+ * CSV ("_profile.csv", "_slopes.csv") and its tables ("_failures.csv",
+ * "_failures.tex", ...), as exp_collect and exp_tables_write write them
+ * (the figures aside: exp_outputs_check).  Their count (at most max). */
+enum { EXP_SUFFIX_MAX = 24, EXP_MAX_OUTPUTS = 16 };
+int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max);
 
 /* The Dolan-More curves of a profile section, per class and tolerance
  * (NAME_profile.csv rows, exp_csv2_header(EXP_PROFILE)); 0 or -1. */

@@ -228,21 +228,25 @@ void exp_self_path(char *out, size_t len) {
   snprintf(out, len, "%s", exe);
 }
 
+/* DIR/NAME replaced by text only once complete (slv_outfile; docs/io.md,
+ * "Replacing files"); exec: mode 0755.  0, or -1 after the message. */
 static int write_file(const char *dir, const char *name, const char *text, size_t len, int exec) {
-  char path[EXP_PATH_MAX + 64], tmp[EXP_PATH_MAX + 96];
+  char path[EXP_PATH_MAX + 64], err[EXP_PATH_MAX + 256] = "";
   snprintf(path, sizeof path, "%s/%s", dir, name);
-  snprintf(tmp, sizeof tmp, "%s/.%s.tmp.%ld", dir, name, (long)getpid());
-  FILE *f = fopen(tmp, "w");
-  if (!f) {
+  slv_outfile *o = slv_outfile_open(path, err, sizeof err);
+  if (!o) {
+    cli_error("%s", err);
+    return -1;
+  }
+  FILE *f = slv_outfile_stream(o);
+  int bad = fwrite(text, 1, len, f) != len || (exec && fchmod(fileno(f), 0755) != 0);
+  if (bad) {
+    slv_outfile_discard(o);
     cli_error("%s: cannot write: %s", path, strerror(errno));
     return -1;
   }
-  int bad = fwrite(text, 1, len, f) != len;
-  bad |= fclose(f) != 0;
-  if (!bad && exec) bad = chmod(tmp, 0755) != 0;
-  if (bad || rename(tmp, path) != 0) {
-    unlink(tmp);
-    cli_error("%s: cannot write: %s", path, strerror(errno));
+  if (slv_outfile_publish(o, err, sizeof err) != SLV_OK) {
+    cli_error("%s", err);
     return -1;
   }
   return 0;

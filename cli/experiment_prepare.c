@@ -248,9 +248,9 @@ static void cache_load(meta_cache *c, const char *datadir) {
 
 static void cache_save(meta_cache *c) {
   if (!c->dirty) return;
-  char tmp[EXP_PATH_MAX + 64];
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", c->file, (long)getpid());
-  FILE *f = fopen(tmp, "w");
+  char err[EXP_PATH_MAX + 256];
+  slv_outfile *o = slv_outfile_open(c->file, err, sizeof err); /* a cache: no message */
+  FILE *f = slv_outfile_stream(o);
   if (!f) return;
   fprintf(f, "# path\tsize\tmtime_ns\tclass\tkind\tn\tnnz\tcontacts\tcond_est "
              "(lcplab experiment's cache of problem metadata; delete it to recompute)\n");
@@ -259,10 +259,7 @@ static void cache_save(meta_cache *c) {
     fprintf(f, "%s\t%lld\t%lld\t%s\t%s\t%d\t%ld\t%d\t%.6e\n", e->path, e->size, e->mtime,
             exp_class_str(e->p.cls), e->p.kind, e->p.n, e->p.nnz, e->p.contacts, e->p.cond);
   }
-  if (fclose(f) == 0)
-    rename(tmp, c->file);
-  else
-    unlink(tmp);
+  slv_outfile_publish(o, err, sizeof err);
 }
 
 static const meta *cache_find(const meta_cache *c, const char *path) {
@@ -521,22 +518,21 @@ static dyn_world_settings export_settings(const exp_source *src, int fr) {
 
 static int write_export(const char *path, const slv_problem *p, int contacts) {
   slv_instance *inst = cli_instance_of(p, "", 0); /* a factored A as CSR */
-  char err[512] = "", tmp[EXP_PATH_MAX + 64];
+  char err[EXP_PATH_MAX + 512] = "";
   if (!inst) return -1;
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  slv_status st = slv_write(tmp, SLV_FMT_LCPLAB, inst, err, sizeof err);
+  /* slv_write replaces path only once complete (docs/io.md, "Replacing files") */
+  slv_status st = slv_write(path, SLV_FMT_LCPLAB, inst, err, sizeof err);
   slv_instance_free(inst);
-  if (st != SLV_OK || rename(tmp, path) != 0) {
-    unlink(tmp);
-    cli_error("%s: cannot write: %s", path, err[0] ? err : strerror(errno));
+  if (st != SLV_OK) {
+    cli_error("%s", err);
     return -1;
   }
   char mpath[EXP_PATH_MAX + 16];
   snprintf(mpath, sizeof mpath, "%.*s.meta", (int)(strlen(path) - 4), path);
-  FILE *f = fopen(mpath, "w");
-  if (f) {
-    fprintf(f, "contacts %d\n", contacts);
-    fclose(f);
+  slv_outfile *o = slv_outfile_open(mpath, err, sizeof err); /* optional: no message */
+  if (o) {
+    fprintf(slv_outfile_stream(o), "contacts %d\n", contacts);
+    slv_outfile_publish(o, err, sizeof err);
   }
   return 0;
 }

@@ -22,6 +22,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "cli.h"
+#include "slv_io.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -218,6 +219,12 @@ int cli_wants_help(int argc, char **argv) {
 int cli_path_exists(const char *path) {
   struct stat st;
   return lstat(path, &st) == 0;
+}
+
+int cli_output_is_input(const char *out, const char *in) {
+  if (!out || !in || !slv_same_file(out, in)) return 0;
+  cli_error("%s: the output is the input %s (one file under two names)", out, in);
+  return 1;
 }
 
 const char *cli_basename(const char *path) {

@@ -364,8 +364,7 @@ slv_status slv_io_write_fc3d(const slv_io_req *rq, const slv_instance *inst) {
   if (inst->storage == SLV_DENSE) {
     slv_io_write_dense_nm(&w, n, inst->A);
   } else if ((st = write_sbm(&w, inst))) {
-    fclose(w.f);
-    remove(path);
+    slv_wr_discard(&w);
     return st;
   }
   for (int i = 0; i < n; i++) slv_wr_double(&w, inst->b[i], i + 1 < n ? ' ' : 0);

@@ -240,17 +240,29 @@ int slv_rd_try_double(slv_reader *r, double *v);
 
 /* ---- writing -------------------------------------------------------------- */
 typedef struct slv_writer {
-  FILE *f;
+  FILE *f;        /* slv_outfile_stream(o) */
+  slv_outfile *o; /* published by slv_wr_close (io_outfile.c) */
   const char *path;
   char *err;
   size_t errlen;
 } slv_writer;
 
-/* fopen(path, "w"); SLV_ERR_INVALID with "FILE: cannot write: <strerror>". */
+/* slv_outfile_open(path): path is replaced only by slv_wr_close, once the
+ * content is complete.  SLV_ERR_INVALID with "FILE: cannot write: <why>". */
 slv_status slv_wr_open(slv_writer *w, const char *path, char *err, size_t errlen);
-/* Checks the stream's error flag and closes; on any failure removes the file
- * and returns SLV_ERR_INVALID with a message. */
+/* slv_outfile_publish: every write checked, then renamed over path; on any
+ * failure path is as it was, and SLV_ERR_INVALID with a message. */
 slv_status slv_wr_close(slv_writer *w);
+/* Drops what was written (path as it was). */
+void slv_wr_discard(slv_writer *w);
+/* slv_outfile_finish: every write checked, the file closed but not yet
+ * renamed (a writer of several files finishes them all first, then
+ * slv_wr_close publishes each): SLV_OK, or SLV_ERR_INVALID with "FILE:
+ * cannot write: <why>". */
+slv_status slv_wr_finish(slv_writer *w);
+/* x[0..n) one value a line (slv_wr_double; %d for the integers). */
+void slv_wr_vec(slv_writer *w, int n, const double *x);
+void slv_wr_ivec(slv_writer *w, int n, const int *x);
 /* %.17g, or "inf" / "-inf"; followed by sep (if non-zero). */
 void slv_wr_double(slv_writer *w, double v, char sep);
 
@@ -408,9 +420,8 @@ slv_status slv_io_read_vec(const char *path, int n, int flags, double *x, const 
 /* Integers in [lo, hi]; not_self: x[i] != i (findex). */
 slv_status slv_io_read_ivec(const char *path, int n, long lo, long hi, int not_self, int *x,
                             const char *name, size_t max_memory, char *err, size_t errlen);
-/* One value per line (%.17g, inf/-inf) / one integer per line; err gets
+/* One value per line (%.17g, inf/-inf); err gets
  * "FILE: cannot write: ..." on failure (SLV_ERR_INVALID). */
 slv_status slv_io_write_vec(const char *path, int n, const double *x, char *err, size_t errlen);
-slv_status slv_io_write_ivec(const char *path, int n, const int *x, char *err, size_t errlen);
 
 #endif /* SLV_IO_INTERNAL_H */

@@ -50,6 +50,7 @@
 #define SLV_IO_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "slv.h"
 
@@ -215,6 +216,32 @@ SLV_API slv_status slv_read_vector(const char *path, int n, double *x, char *err
 /* Write x (n values, %.17g, one per line). */
 SLV_API slv_status slv_write_vector(const char *path, int n, const double *x, char *err,
                                     size_t errlen);
+
+/* ---- output files (docs/io.md, "Replacing files") -------------------------
+ * Every writer of the library and of the lcplab program goes through these.
+ * slv_outfile_open starts a new file under a temporary name in path's
+ * folder; path itself is untouched until slv_outfile_publish, which checks
+ * every write and renames the complete file over path (a symlink at path
+ * is replaced, never written through).  On any failure (a full disk, a file
+ * size limit) the temporary file is removed and path is as it was.  NULL /
+ * SLV_ERR_INVALID with "PATH: cannot write: <why>" in err. */
+typedef struct slv_outfile slv_outfile;
+SLV_API slv_outfile *slv_outfile_open(const char *path, char *err, size_t errlen);
+/* The stream to write to (the temporary file). */
+SLV_API FILE *slv_outfile_stream(const slv_outfile *o);
+/* Checks every write and closes the stream; the complete file stays under
+ * its temporary name until slv_outfile_publish or _discard (a writer of
+ * several files finishes them all before it publishes any).  On failure the
+ * temporary file is removed and the message is in err; o must still be
+ * published (which then fails) or discarded. */
+SLV_API slv_status slv_outfile_finish(slv_outfile *o, char *err, size_t errlen);
+/* Finishes (if not yet), and on success renames over path; frees o either way. */
+SLV_API slv_status slv_outfile_publish(slv_outfile *o, char *err, size_t errlen);
+/* Closes and removes the temporary file, path as it was; frees o (NULL is fine). */
+SLV_API void slv_outfile_discard(slv_outfile *o);
+/* 1 if a and b name one file: both exist with one device and inode (links
+ * followed), or neither exists and both are the same name in one folder. */
+SLV_API int slv_same_file(const char *a, const char *b);
 
 #ifdef __cplusplus
 }
