@@ -425,8 +425,8 @@ static int check_plan_dir(const exp_plan *pl, const args *a, int plan_only) {
     return -1;
   }
   if (!a->force) {
-    cli_error("experiment: %s holds a plan of another configuration (or other variables, or "
-              "other problems); use --force to start over, or another --out",
+    cli_error("experiment: %s holds a plan of another configuration (or other problems); use "
+              "--force to start over, or another --out",
               pl->dir);
     return CLI_EXIT_USAGE;
   }
@@ -609,7 +609,7 @@ int cli_cmd_task(int argc, char **argv) {
   exp_result_path(&pl, (int)n, path, sizeof path);
   exp_result r;
   if (!force && exp_result_read(path, &r, why, sizeof why) == 0) {
-    int same = strcmp(r.plan, pl.id) == 0 && r.task == (int)n;
+    int same = exp_result_matches(&pl, (int)n, &r, why, sizeof why);
     exp_result_free(&r);
     if (same) {
       exp_plan_free(&pl);

@@ -9,8 +9,10 @@
  *   1. the instance in format F (dat: Siconos numerics .dat -- LCP, MLCP,
  *      relay or FC3D, whichever the problem is; blcp; lcp: lcplab's own;
  *      hdf5: FCLIB, cones only; mtx): the problem's own file when it is
- *      already in F, else written with slv_write into the task's scratch
- *      folder; a format that cannot hold the problem is a refusal;
+ *      already in F, else written with slv_write into the attempt's own
+ *      scratch folder (exp_tctx_scratch: new for every run of the task,
+ *      removed after it; another attempt's leftovers are never read); a
+ *      format that cannot hold the problem is a refusal;
  *   2. the command: TEMPLATE with {in} (the instance), {out} (the solution
  *      file to write), {tol}, {max_iter}, {n}, {class}, {time_limit}
  *      replaced (paths shell-quoted), run by /bin/sh -c in its own process
@@ -19,9 +21,13 @@
  *      a cone problem the reactions r (x = r, one triple per contact); it is
  *      judged by the library's own residual (slv_residual), exactly as a
  *      built-in solver's x: "converged" when res_rel <= tol (and, with
- *      cones, res_nat_inf <= tol), else "unconverged"; no file, a file that
- *      does not read, or a non-zero exit with no file: "failed"; NaN:
- *      "not_finite";
+ *      cones, res_nat_inf <= tol), else "unconverged" (with its residuals);
+ *      no file, a file that is not a regular file (a FIFO is never opened
+ *      for reading, so it cannot block the judge), a file that does not
+ *      read, or a non-zero exit with no file: "failed", with empty residual
+ *      fields (no solution was read), and the task's task_status says
+ *      failed, so that collect counts it; NaN or inf in the file:
+ *      "not_finite", residuals empty too;
  *   4. timing: the same repetition rule as the built-in solvers on the
  *      compared time, each run a new process; the processes' wall time
  *      stops the repeats at max_time only after min_runs runs.  The time compared (time_source) is what the program
@@ -55,18 +61,6 @@ static const struct {
                 { "lcp", ".lcp", SLV_FMT_LCPLAB },
                 { "hdf5", ".hdf5", SLV_FMT_FCLIB },
                 { "mtx", ".mtx", SLV_FMT_MTX } };
-
-static int mkdir_p(const char *path) {
-  char buf[EXP_PATH_MAX];
-  snprintf(buf, sizeof buf, "%s", path);
-  for (char *c = buf + 1; *c; c++)
-    if (*c == '/') {
-      *c = '\0';
-      if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-      *c = '/';
-    }
-  return (mkdir(buf, 0777) != 0 && errno != EEXIST) ? -1 : 0;
-}
 
 /* The instance file in the external's format into path; 0, or -1 with why. */
 static int instance_file(exp_tctx *c, const exp_external *e, const slv_instance *inst, char *path,
@@ -247,6 +241,7 @@ static int run_once(exp_tctx *c, const char *cmd, const char *time_key, double l
 
 typedef struct xmeas {
   const char *status;
+  int no_solution; /* nothing was read: the row's residuals stay empty */
   char note[256];
   exp_tsum t;
   int runs;
@@ -255,15 +250,63 @@ typedef struct xmeas {
   double wall; /* the processes' wall time in all */
 } xmeas;
 
+/* 1 when a token of the file fd (white space separated, '#' comments) is
+ * a number that is NaN or infinite. */
+static int holds_nonfinite(int fd) {
+  FILE *f = lseek(fd, 0, SEEK_SET) == 0 ? fdopen(dup(fd), "r") : NULL;
+  if (!f) return 0;
+  char tok[64];
+  int found = 0;
+  while (!found && fscanf(f, "%63s", tok) == 1) {
+    if (tok[0] == '#') {
+      int ch;
+      while ((ch = fgetc(f)) != EOF && ch != '\n') {}
+      continue;
+    }
+    char *end;
+    double v = strtod(tok, &end);
+    found = *end == '\0' && end != tok && !isfinite(v);
+  }
+  fclose(f);
+  return found;
+}
+
+/* Reads the solution file into x: 0, or -1 with m's status and note set.
+ * It is opened without blocking and read only when it is a regular file
+ * (a FIFO left at {out} would block a reader), through the descriptor that
+ * was checked (/proc/self/fd). */
+static int read_solution(const slv_instance *inst, const char *out_file, const xrun *r, double *x,
+                         xmeas *m) {
+  char err[256] = "", via[64];
+  int fd = open(out_file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  m->status = "failed";
+  m->no_solution = 1;
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    snprintf(m->note, sizeof m->note, "exit %d; no usable solution: %s", r->exit,
+             fd < 0 ? strerror(errno) : "{out} is not a regular file (a FIFO, device or folder)");
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  snprintf(via, sizeof via, "/proc/self/fd/%d", fd);
+  int bad = slv_read_vector(via, inst->n, x, err, sizeof err) != SLV_OK;
+  if (bad && holds_nonfinite(fd)) {
+    m->status = "not_finite";
+    snprintf(m->note, sizeof m->note, "exit %d; the solution holds NaN or inf", r->exit);
+  } else if (bad) {
+    size_t vl = strlen(via);
+    snprintf(m->note, sizeof m->note, "exit %d; no usable solution: solution file%s", r->exit,
+             strncmp(err, via, vl) == 0 ? err + vl : err);
+  }
+  close(fd);
+  return bad ? -1 : 0;
+}
+
 /* Reads and judges the solution of the last run. */
 static void judge(const slv_instance *inst, const char *out_file, const xrun *r, double tol,
                   double *x, xmeas *m) {
-  char err[256] = "";
-  if (slv_read_vector(out_file, inst->n, x, err, sizeof err) != SLV_OK) {
-    m->status = "failed";
-    snprintf(m->note, sizeof m->note, "exit %d; no usable solution: %s", r->exit, err);
-    return;
-  }
+  if (read_solution(inst, out_file, r, x, m) != 0) return;
+  m->no_solution = 0;
   slv_problem p = slv_instance_problem(inst);
   m->res = slv_residual(&p, x, NULL);
   if (!isfinite(m->res.res_rel))
@@ -315,6 +358,30 @@ static void measure_external(exp_tctx *c, const exp_external *e, const slv_insta
   judge(inst, out_file, &r, tol, x, m);
 }
 
+/* The watchdog, armed at the time limit + 30 s: the time limit is enforced
+ * on the child (run_once); this is the backstop if lcplab itself hangs,
+ * and then the row says failed. */
+static void arm_backstop(exp_tctx *c, double tol) {
+  exp_line l;
+  exp_prow r = { .status = "failed",
+                 .tol = tol,
+                 .note = "lcplab did not finish running and judging the solver within the "
+                         "time limit + 30 s" };
+  exp_problem_row(c, &r, &l);
+  char row[sizeof l.s + 1];
+  snprintf(row, sizeof row, "%s\n", l.s);
+  exp_wd_arm(c->wd, exp_time_limit(c->pl, c->s) + 30.0, row, 1);
+}
+
+/* A solve with no usable answer fails the task (task_status failed, the
+ * first such solve as message), so that collect counts and names it. */
+static void mark_failed(exp_tctx *c, const exp_external *e, double tol, const char *note) {
+  if (strcmp(c->head->task_status, "ok") != 0) return;
+  snprintf(c->head->task_status, sizeof c->head->task_status, "failed");
+  exp_fmt(c->head->message, sizeof c->head->message, "external %s at tol %g: %s", e->name, tol,
+          note);
+}
+
 int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, int nt) {
   const exp_external *e = &c->pl->cfg.ext[c->t->solver.ext];
   char why[512] = "";
@@ -335,8 +402,9 @@ int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, 
       continue;
     }
     char in[EXP_PATH_MAX + 64], out_file[EXP_PATH_MAX + 64];
-    if (mkdir_p(c->scratch) != 0) {
-      snprintf(why, sizeof why, "%s: cannot create: %s", c->scratch, strerror(errno));
+    if (exp_tctx_scratch(c) != 0) {
+      exp_fmt(why, sizeof why, "%s/scratch: cannot create a folder: %s", c->pl->dir,
+              strerror(errno));
       r.status = "error";
       exp_problem_row(c, &r, &l);
       exp_tctx_row(c, &l);
@@ -358,9 +426,7 @@ int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, 
     xmeas m;
     memset(&m, 0, sizeof m);
     if (x && times) {
-      /* the time limit is enforced on the child above; the watchdog is
-       * the backstop if lcplab itself hangs */
-      exp_wd_arm(c->wd, exp_time_limit(c->pl, c->s) + 30.0, NULL, 0);
+      arm_backstop(c, tols[ti]);
       measure_external(c, e, inst, cmd, out_file, tols[ti], x, times, cap, &m);
       exp_wd_disarm(c->wd);
     } else {
@@ -369,11 +435,12 @@ int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, 
     }
     int numbers = m.runs > 0 && strcmp(m.status, "time_limit") != 0;
     exp_prow pr = {
-      m.status,      tols[ti],          0,       0,      m.runs, m.t, m.source, e->name,
-      m.res.res_rel, m.res.res_nat_inf, numbers, m.note, m.wall
+      m.status,      tols[ti],          0,       0,      m.runs, m.t,          m.source, e->name,
+      m.res.res_rel, m.res.res_nat_inf, numbers, m.note, m.wall, m.no_solution
     };
     exp_problem_row(c, &pr, &l);
     exp_tctx_row(c, &l);
+    if (strcmp(m.status, "failed") == 0) mark_failed(c, e, tols[ti], m.note);
     c->nonconv |= strcmp(m.status, "converged") != 0;
     free(x);
     free(times);

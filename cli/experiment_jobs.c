@@ -140,7 +140,7 @@ static int has_result(const exp_plan *pl, int i) {
   exp_result_path(pl, i, path, sizeof path);
   exp_result r;
   int rc = exp_result_read(path, &r, why, sizeof why);
-  int ok = rc == 0 && strcmp(r.plan, pl->id) == 0 && r.task == i;
+  int ok = rc == 0 && exp_result_matches(pl, i, &r, why, sizeof why);
   if (rc == 0) exp_result_free(&r);
   return ok;
 }
@@ -157,16 +157,10 @@ static void write_crash(const pool *p, int i, int status) {
              WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   exp_result *h = calloc(1, sizeof *h);
   if (!h) return;
-  h->task = i;
-  snprintf(h->plan, sizeof h->plan, "%s", p->pl->id);
-  exp_task_spec(p->pl, i, h->spec, sizeof h->spec);
-  for (char *s = h->spec; *s; s++)
-    if (*s == '\t') *s = ' ';
+  exp_result_identify(p->pl, i, h);
   snprintf(h->task_status, sizeof h->task_status, "error");
   snprintf(h->message, sizeof h->message, "%s", msg);
-  snprintf(h->rev, sizeof h->rev, "%s", p->pl->rev);
   exp_prov_gather(&h->prov);
-  h->time_limit = exp_time_limit(p->pl, &p->pl->cfg.sec[p->pl->tasks[i].section]);
   exp_result_commit(path, h, NULL, 0, NULL);
   free(h);
 }

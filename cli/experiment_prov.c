@@ -152,6 +152,21 @@ static uint64_t hash_file(uint64_t h, const char *path) {
   return h;
 }
 
+int exp_sha256_file(const char *path, char hex[65]) {
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return -1;
+  exp_sha256 h;
+  exp_sha256_init(&h);
+  char buf[65536];
+  ssize_t r;
+  while ((r = read(fd, buf, sizeof buf)) > 0) exp_sha256_add(&h, buf, (size_t)r);
+  int bad = r < 0;
+  close(fd);
+  if (bad) return -1;
+  exp_sha256_hex(&h, hex);
+  return 0;
+}
+
 static void binary_hash(char *out, size_t len) {
   uint64_t h = EXP_FNV_INIT;
   char exe[4096];
