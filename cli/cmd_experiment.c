@@ -197,22 +197,16 @@ static int collect_held(const exp_plan *pl, const exp_collect_opts *co, int *lat
   return rc;
 }
 
-/* The tasks without a result, as ranges "3, 7-12, ..." (at most len), and
- * the first of them (-1: none). */
+/* The tasks without their own result, as ranges "3, 7-12, ..." (at most
+ * len), and the first of them (-1: none). */
 static int tasks_left(const exp_plan *pl, char *buf, size_t len) {
   int first = -1;
   size_t used = 0;
   buf[0] = '\0';
   for (int i = 0; i < pl->ntasks; i++) {
-    char path[EXP_PATH_MAX + 64];
-    exp_result_path(pl, i, path, sizeof path);
-    if (cli_path_exists(path)) continue;
+    if (exp_task_done(pl, i)) continue;
     int j = i;
-    while (j + 1 < pl->ntasks) {
-      exp_result_path(pl, j + 1, path, sizeof path);
-      if (cli_path_exists(path)) break;
-      j++;
-    }
+    while (j + 1 < pl->ntasks && !exp_task_done(pl, j + 1)) j++;
     if (first < 0) first = i;
     char r[48];
     if (j > i)

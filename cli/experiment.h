@@ -536,6 +536,10 @@ typedef struct exp_jobs_report {
   double elapsed;
 } exp_jobs_report;
 
+/* 1 when task i of the plan has its own intact result (exp_result_read,
+ * exp_result_matches), else 0: the task is to run. */
+int exp_task_done(const exp_plan *pl, int i);
+
 /* Runs every task of the plan that has no valid result yet, on o->jobs
  * worker processes (forked), each task's result written by the worker.
  * Returns 0 (all run), 1 (stopped by SIGINT / SIGTERM: *rep says where), or

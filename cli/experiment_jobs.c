@@ -135,7 +135,7 @@ static int spawn(pool *p, worker *w) {
 
 /* ---- bookkeeping ----------------------------------------------------------------------- */
 
-static int has_result(const exp_plan *pl, int i) {
+int exp_task_done(const exp_plan *pl, int i) {
   char path[EXP_PATH_MAX + 64], why[256];
   exp_result_path(pl, i, path, sizeof path);
   exp_result r;
@@ -264,10 +264,10 @@ static void reap(pool *p, worker *w) {
   w->pid = 0;
   if (w->task >= 0) {
     int i = w->task;
-    if (!has_result(p->pl, i) && !got_term && got_int < 2) {
+    if (!exp_task_done(p->pl, i) && !got_term && got_int < 2) {
       write_crash(p, i, status);
       finish_task(p, i, 3, 1);
-    } else if (has_result(p->pl, i)) {
+    } else if (exp_task_done(p->pl, i)) {
       finish_task(p, i, 0, 1); /* the watchdog wrote a time_limit result */
     } else {
       p->state[i] = T_PENDING; /* killed by us: not done */
@@ -354,7 +354,7 @@ int exp_jobs_run(const exp_plan *pl, const exp_jobs_opts *o, exp_jobs_report *re
     return -1;
   }
   for (int i = 0; i < pl->ntasks; i++)
-    if (has_result(pl, i)) {
+    if (exp_task_done(pl, i)) {
       p.state[i] = T_SKIP;
       rep->skipped++;
     }

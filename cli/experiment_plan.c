@@ -491,7 +491,7 @@ static int read_problems(const char *dir, exp_plan *pl) {
     if (line[0] == '#') continue;
     char *c[13];
     if (split_tabs(line, c, 13) != 13) {
-      cli_error("%s: a line without 13 fields", path);
+      cli_error("%s: a line without 13 fields (a plan of an older lcplab: make it again)", path);
       rc = CLI_EXIT_USAGE;
       break;
     }
