@@ -50,7 +50,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static const struct {
@@ -183,6 +185,32 @@ typedef struct xrun {
   double reported; /* NaN if none */
 } xrun;
 
+/* Waits for the child pid until t0 + limit (s): 0 when it ended (status
+ * set), 1 when the limit passed first.  A child that closed its stdout
+ * (the end of the loop in run_once) is still under the limit.  It sleeps
+ * in poll on a pidfd, which wakes when the child ends (the wall time stays
+ * exact), or in 1 ms steps where there is none. */
+static int wait_child(pid_t pid, double t0, double limit, int *status) {
+  int pfd = -1, ended = 0;
+#ifdef SYS_pidfd_open
+  pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+  for (;;) {
+    pid_t w = waitpid(pid, status, WNOHANG);
+    if (w == pid || (w < 0 && errno != EINTR)) {
+      ended = 1;
+      break;
+    }
+    double left = limit - (cli_now_s() - t0);
+    if (left <= 0) break;
+    struct pollfd pf = { pfd, POLLIN, 0 };
+    struct timespec ms = { 0, 1000000 };
+    if (pfd < 0 || poll(&pf, 1, (int)fmin(left * 1000.0 + 1.0, 1000.0)) < 0) nanosleep(&ms, NULL);
+  }
+  if (pfd >= 0) close(pfd);
+  return !ended;
+}
+
 /* Runs the command once under the time limit. */
 static int run_once(exp_tctx *c, const char *cmd, const char *time_key, double limit, xrun *r) {
   char errpath[EXP_PATH_MAX + 32];
@@ -230,8 +258,16 @@ static int run_once(exp_tctx *c, const char *cmd, const char *time_key, double l
   }
   out[used] = '\0';
   close(fd[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  int status = 0, reaped = 0;
+  if (!r->timed_out) {
+    r->timed_out = wait_child(pid, t0, limit, &status);
+    reaped = !r->timed_out;
+  }
+  /* the run's process group: all of a run past the limit, and whatever a
+   * finished run left behind (it must not write {out} while it is judged) */
+  kill(-pid, SIGKILL);
+  if (!reaped)
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   r->wall = cli_now_s() - t0;
   exp_wd_set_child(c->wd, 0);
   r->exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

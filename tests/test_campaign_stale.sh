@@ -12,7 +12,8 @@
 #  10. a --var value of 700 characters is kept whole in plan.vars, and a
 #      changed value reruns the tasks;
 #  11. a FIFO left at {out} does not block the judge: the row says failed,
-#      and collect reports the task as failed (exit 3);
+#      and collect reports the task as failed (exit 3); a solver that closes
+#      its stdout does not escape the time limit;
 #  12. a row without a solution read has empty residual fields; NaN in a
 #      solution file is not_finite; an unconverged answer keeps its
 #      residuals;
@@ -159,6 +160,25 @@ if [ "$rc" -eq 3 ] && [ "$s" = failed ] && echo "$note" | grep -q 'not a regular
   pass "a FIFO at {out}: the row says failed, collect counts the task failed, exit 3"
 else
   fail "FIFO at {out}" "exit $rc, status '$s', note '$note'; $(grep '^# tasks' "$T/o11/f.csv")"
+fi
+
+# a solver that closes its stdout, then runs past the time limit: killed at the limit
+cat >"$T/slow.exp" <<EOF
+external slow format=lcp command : {in} {out}; exec >&-; sleep 4; printf '0\\n0\\n' >{out}
+experiment profile s
+solvers slow
+instances inst/q2.dat
+tol 1e-8
+min_runs 1
+min_time 0
+time_limit 1
+EOF
+lcp experiment "$T/slow.exp" --out "$T/o11b" --jobs 1 --no-plot
+s=$(field slow q2 6 "$T/o11b/s.csv")
+if [ "$s" = time_limit ]; then
+  pass "a solver that closes its stdout and runs on is killed at the time limit: time_limit"
+else
+  fail "closed stdout past the limit" "status '$s' (want time_limit)"
 fi
 
 # ---- 12. honest rows ----------------------------------------------------------------------------
