@@ -26,8 +26,9 @@
  *   slurm.sbatch     a job array, C tasks per array element, the time limit
  *                    of C tasks
  *   results/         tNNNNNN.res, one per task (experiment_result.c)
- * The id is the FNV-1a of plan.exp, problems.tsv without its sha256 column,
- * tasks.tsv and the time limit: the plan's shape.  Each task has a key as
+ * The id is the FNV-1a of plan.exp, the problem list (problems.tsv's id,
+ * section, label, family, origin and path), tasks.tsv and the time limit:
+ * the plan's shape.  Each task has a key as
  * well, the SHA-256 of the plan id, plan.vars, its tasks.tsv line and its
  * problem file's SHA-256 (exp_task_key): a result is the task's only with
  * both (exp_result_matches), so an edited instance or a changed variable
@@ -171,18 +172,27 @@ static int render_tasks(const exp_plan *pl, exp_rbuf *b) {
   return bad;
 }
 
-/* problems.tsv; without the contents' hashes (sha 0) for the plan id. */
-static int render_problems(const exp_plan *pl, exp_rbuf *b, int sha) {
-  int bad = exp_rbuf_add(b,
-                         "# id\tsection\tlabel\tfamily\tclass\tkind\tn\tnnz\tcontacts\tcond_est"
-                         "\torigin\tpath%s\n",
-                         sha ? "\tsha256" : "");
+static int render_problems(const exp_plan *pl, exp_rbuf *b) {
+  int bad = exp_rbuf_add(b, "# id\tsection\tlabel\tfamily\tclass\tkind\tn\tnnz\tcontacts\tcond_est"
+                            "\torigin\tpath\tsha256\n");
   for (int i = 0; i < pl->nprobs && !bad; i++) {
     const exp_prob *p = &pl->probs[i];
-    bad = exp_rbuf_add(b, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%s\t%s%s%s\n", i,
+    bad = exp_rbuf_add(b, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%s\t%s\t%s\n", i,
                        pl->cfg.sec[p->section].name, p->label, p->family, exp_class_str(p->cls),
-                       p->kind, p->n, p->nnz, p->contacts, p->cond, p->origin, p->path,
-                       sha ? "\t" : "", sha ? p->sha256 : "");
+                       p->kind, p->n, p->nnz, p->contacts, p->cond, p->origin, p->path, p->sha256);
+  }
+  return bad;
+}
+
+/* The problems as the plan id sees them: which files, under which labels,
+ * in which sections; not what the files hold (their metadata and hashes
+ * are the tasks' keys' business, exp_task_key). */
+static int render_problem_list(const exp_plan *pl, exp_rbuf *b) {
+  int bad = 0;
+  for (int i = 0; i < pl->nprobs && !bad; i++) {
+    const exp_prob *p = &pl->probs[i];
+    bad = exp_rbuf_add(b, "%d\t%s\t%s\t%s\t%s\t%s\n", i, pl->cfg.sec[p->section].name, p->label,
+                       p->family, p->origin, p->path);
   }
   return bad;
 }
@@ -354,7 +364,7 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
   exp_rbuf probs = { 0 }, tasks = { 0 }, ids = { 0 }, par = { 0 }, sb = { 0 }, info = { 0 };
   char self[PATH_MAX];
   exp_self_path(self, sizeof self);
-  int bad = render_problems(pl, &probs, 1) | render_tasks(pl, &tasks) | render_info(pl, &info) |
+  int bad = render_problems(pl, &probs) | render_tasks(pl, &tasks) | render_info(pl, &info) |
             render_scripts(pl, chunk, self, &par, &sb);
   for (int i = 0; i < pl->ntasks && !bad; i++) bad = exp_rbuf_add(&ids, "%d\n", i);
   if (bad) {
@@ -386,7 +396,7 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
 /* exp_plan_expand's id: the files rendered in memory. */
 static int plan_id(exp_plan *pl) {
   exp_rbuf probs = { 0 }, tasks = { 0 };
-  int bad = render_problems(pl, &probs, 0) | render_tasks(pl, &tasks);
+  int bad = render_problem_list(pl, &probs) | render_tasks(pl, &tasks);
   if (!bad) compute_id(pl, &probs, &tasks);
   exp_rbuf_free(&probs);
   exp_rbuf_free(&tasks);

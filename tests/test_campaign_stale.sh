@@ -68,6 +68,15 @@ if [ "$rc" -eq 0 ] && [ "$s1" = unconverged ] && [ "$s2" = converged ] && grep -
 else
   fail "edited instance" "exit $rc, status before '$s1', after '$s2' (want unconverged, converged); $(tail -1 "$T/err")"
 fi
+# a new A (another nnz in problems.tsv): its task reruns too, not a refusal
+sed -i 's/^2 0$/2 1/' "$T/inst/p2.dat"
+lcp experiment "$T/z.exp" --out "$T/o8" --jobs 1 --no-plot
+if [ "$rc" -eq 0 ] && grep -q '2 tasks (1 resumed)' "$T/err" && grep -q "^0	z	p2	p2	lcp	lcp	2	3	.*$(sha256sum "$T/inst/p2.dat" | cut -c1-64)$" "$T/o8/campaign/problems.tsv"; then
+  pass "an edited A reruns its task; problems.tsv has the new metadata and SHA-256"
+else
+  fail "edited A" "exit $rc; $(grep p2 "$T/o8/campaign/problems.tsv")"
+fi
+sed -i 's/^2 1$/2 0/' "$T/inst/p2.dat"
 # a plan's task on an instance edited after planning: refused, not run on other contents
 lcp experiment "$T/z.exp" --plan "$T/p8"
 sed -i 's/^ 2 1$/-2 1/' "$T/inst/p2.dat"
