@@ -149,12 +149,15 @@ static void scene_list(char *buf, size_t len) {
   }
 }
 
-/* The value of variable name (length nl): --var, LCPLAB_NAME, or NULL. */
+/* The value of variable name (length nl): --var, LCPLAB_NAME, or NULL.  A
+ * plan's copy takes plan.vars only: what was not given when the plan was
+ * made keeps its default, whatever the task's environment says. */
 static const char *var_value(const parser *ps, const char *name, size_t nl) {
   for (int k = ps->vars ? ps->vars->ndef - 1 : -1; k >= 0; k--) {
     const char *d = ps->vars->def[k];
     if (strncmp(d, name, nl) == 0 && d[nl] == '=') return d + nl + 1;
   }
+  if (ps->recorded) return NULL;
   char env[80];
   snprintf(env, sizeof env, "LCPLAB_%.*s", (int)nl, name);
   return getenv(env);

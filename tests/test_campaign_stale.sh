@@ -148,6 +148,18 @@ else
   fail "long --var" "exit $rc1 / $rc; plan.vars $(wc -c <"$T/o10/campaign/plan.vars") bytes; $(tail -1 "$T/err")"
 fi
 
+# a plan's tasks expand ${NAME} as the plan did: a default stays the default even when the
+# task's host has LCPLAB_NAME set
+sed 's/\${ARG}/${ARG:-dflt}/' "$T/v.exp" >"$T/vd.exp"
+lcp experiment "$T/vd.exp" --plan "$T/p10"
+: >"$T/zero.log"
+LCPLAB_ARG=other lcp task "$T/p10" 0
+if [ "$rc" -eq 0 ] && [ "$(cut -d' ' -f2 "$T/zero.log")" = dflt ]; then
+  pass "a task expands \${ARG:-dflt} as its plan did, whatever LCPLAB_ARG says on its host"
+else
+  fail "default at task time" "exit $rc, the command got '$(cut -d' ' -f2 "$T/zero.log")'"
+fi
+
 # ---- 11. a FIFO at {out} ------------------------------------------------------------------------
 cat >"$T/fifo.exp" <<EOF
 external fifo format=lcp command : {in}; rm -f {out} && mkfifo {out}
