@@ -311,6 +311,16 @@ typedef struct key_rule {
   key_fn fn;
 } key_rule;
 
+/* An external in a convergence section: it reports no history, and its
+ * row would not be a convergence row (experiments/README.md, "External
+ * solvers"). */
+static int no_history(const parser *ps, const char *key, const char *name) {
+  return perr(ps, key,
+              "external solver '%s' has no iteration history: a convergence section takes "
+              "built-in solvers (compare it in a profile or scaling section)",
+              name);
+}
+
 static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
   const exp_config *cfg = ps->cfg;
   s->solvers_given = 1;
@@ -325,6 +335,8 @@ static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
     if (strcmp(w[k], "externals") == 0) {
       if (exp_kind_is_scene(s->kind))
         return perr(ps, w[0], "external solvers take problems, not scenes");
+      if (s->kind == EXP_CONVERGENCE && cfg->next > 0)
+        return no_history(ps, w[0], cfg->ext[0].name);
       for (int i = 0; i < cfg->next && s->nsolvers < EXP_MAX_SOLVERS; i++)
         if (cfg->ext[i].available) s->solvers[s->nsolvers++] = (exp_solver_ref){ NULL, i };
       continue;
@@ -343,6 +355,7 @@ static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
     }
     if (ext >= 0 && exp_kind_is_scene(s->kind))
       return perr(ps, w[0], "external solver '%s' takes problems, not scenes", w[k]);
+    if (ext >= 0 && s->kind == EXP_CONVERGENCE) return no_history(ps, w[0], w[k]);
     if (s->nsolvers >= EXP_MAX_SOLVERS) return perr(ps, w[0], "more than 64 solvers");
     if (ext >= 0 && !cfg->ext[ext].available)
       continue; /* absent: left out (reported once by the command) */

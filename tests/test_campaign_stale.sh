@@ -16,7 +16,8 @@
 #      its stdout does not escape the time limit;
 #  12. a row without a solution read has empty residual fields; NaN in a
 #      solution file is not_finite; an unconverged answer keeps its
-#      residuals;
+#      residuals; an external solver in a convergence section is refused
+#      (its row would not be a convergence row);
 #  13. collect needs only the plan folder: it works after the instances
 #      folder has moved.
 #
@@ -229,6 +230,17 @@ if [ "$r" = "unconverged|1" ]; then
 else
   fail "unconverged row" "'$r'"
 fi
+
+# an external in a convergence section: its row would not be a convergence row (it has no
+# history); refused before anything runs
+cat >"$T/c.exp" <<EOF
+external zero format=lcp command sh "$T/zero.sh" {in} {out}
+experiment convergence c
+solvers pgs zero
+instances inst/q2.dat
+EOF
+expect_err "an external solver in a convergence section is refused" "c.exp:3: solvers: external solver 'zero' has no iteration history" \
+  experiment "$T/c.exp" --out "$T/oc"
 
 # ---- 13. collect from the plan folder alone ----------------------------------------------------
 lcp experiment "$T/z.exp" --plan "$T/p13"
