@@ -307,7 +307,7 @@ static uint32_t ror(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 
 /* One 64-byte block into the state (FIPS 180-4, 6.2.2). */
 static void sha_block(uint32_t h[8], const unsigned char *b) {
-  uint32_t w[64], v[8];
+  uint32_t w[64];
   for (int t = 0; t < 16; t++)
     w[t] = (uint32_t)b[4 * t] << 24 | (uint32_t)b[4 * t + 1] << 16 | (uint32_t)b[4 * t + 2] << 8 |
            b[4 * t + 3];
@@ -316,17 +316,28 @@ static void sha_block(uint32_t h[8], const unsigned char *b) {
     uint32_t s1 = ror(w[t - 2], 17) ^ ror(w[t - 2], 19) ^ (w[t - 2] >> 10);
     w[t] = w[t - 16] + s0 + w[t - 7] + s1;
   }
-  memcpy(v, h, sizeof v);
+  uint32_t a = h[0], b1 = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
   for (int t = 0; t < 64; t++) {
-    uint32_t t1 = v[7] + (ror(v[4], 6) ^ ror(v[4], 11) ^ ror(v[4], 25)) +
-                  ((v[4] & v[5]) ^ (~v[4] & v[6])) + sha_k[t] + w[t];
-    uint32_t t2 = (ror(v[0], 2) ^ ror(v[0], 13) ^ ror(v[0], 22)) +
-                  ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
-    memmove(v + 1, v, 7 * sizeof v[0]);
-    v[4] += t1;
-    v[0] = t1 + t2;
+    uint32_t t1 =
+        hh + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + sha_k[t] + w[t];
+    uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b1) ^ (a & c) ^ (b1 & c));
+    hh = g;
+    g = f;
+    f = e;
+    e = d + t1;
+    d = c;
+    c = b1;
+    b1 = a;
+    a = t1 + t2;
   }
-  for (int k = 0; k < 8; k++) h[k] += v[k];
+  h[0] += a;
+  h[1] += b1;
+  h[2] += c;
+  h[3] += d;
+  h[4] += e;
+  h[5] += f;
+  h[6] += g;
+  h[7] += hh;
 }
 
 void exp_sha256_init(exp_sha256 *s) {
@@ -338,10 +349,14 @@ void exp_sha256_init(exp_sha256 *s) {
 
 void exp_sha256_add(exp_sha256 *s, const void *data, size_t len) {
   const unsigned char *p = data;
-  for (size_t i = 0; i < len; i++) {
+  size_t i = 0;
+  /* whole blocks straight from data once the buffer is empty */
+  for (; i < len && s->bytes % 64 != 0; i++) {
     s->buf[s->bytes++ % 64] = p[i];
     if (s->bytes % 64 == 0) sha_block(s->h, s->buf);
   }
+  for (; i + 64 <= len; i += 64, s->bytes += 64) sha_block(s->h, p + i);
+  for (; i < len; i++) s->buf[s->bytes++ % 64] = p[i];
 }
 
 void exp_sha256_hex(exp_sha256 *s, char out[65]) {
