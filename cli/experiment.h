@@ -510,8 +510,9 @@ typedef struct exp_cache {
 void exp_cache_free(exp_cache *c);
 
 /* Runs task i of the plan and writes its result.  Returns 0 (result
- * written; the solvers may have failed), 3 (the task could not run: result
- * written with task_status error), or -1 (the result could not be written;
+ * written; the built-in solvers may have failed), 3 (the task could not
+ * run, or an external solver left no usable answer: result written with
+ * task_status error or failed), or -1 (the result could not be written;
  * message printed).  *nonconv (may be NULL) is set to 1 when a solve did not
  * converge. */
 int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv);

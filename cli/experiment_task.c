@@ -667,6 +667,7 @@ int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv) {
     remove_scratch(&c);
     if (rc == 3 && strcmp(head->task_status, "ok") == 0)
       snprintf(head->task_status, sizeof head->task_status, "error");
+    if (rc == 0 && strcmp(head->task_status, "failed") == 0) rc = 3;
     head->prov.load_end = exp_loadavg();
     head->elapsed = cli_now_s() - wd->t0;
     pthread_mutex_lock(&wd->mu);

@@ -174,14 +174,15 @@ time_limit 1
 EOF
 lcp experiment "$T/fifo.exp" --plan "$T/p11"
 lcp task "$T/p11" 0
+trc=$rc
 lcp collect "$T/p11" --out "$T/o11" --no-plot
 s=$(field fifo q2 6 "$T/o11/f.csv")
 note=$(field fifo q2 23 "$T/o11/f.csv")
-if [ "$rc" -eq 3 ] && [ "$s" = failed ] && echo "$note" | grep -q 'not a regular file' && \
+if [ "$trc" -eq 3 ] && [ "$rc" -eq 3 ] && [ "$s" = failed ] && echo "$note" | grep -q 'not a regular file' && \
    ! grep -q '(0 failed)' "$T/o11/f.csv" && grep -q 'task 0 failed' "$T/err"; then
-  pass "a FIFO at {out}: the row says failed, collect counts the task failed, exit 3"
+  pass "a FIFO at {out}: the row says failed; the task and collect say failed, exit 3"
 else
-  fail "FIFO at {out}" "exit $rc, status '$s', note '$note'; $(grep '^# tasks' "$T/o11/f.csv")"
+  fail "FIFO at {out}" "task exit $trc, collect exit $rc, status '$s', note '$note'; $(grep '^# tasks' "$T/o11/f.csv")"
 fi
 
 # a solver that closes its stdout, then runs past the time limit: killed at the limit
