@@ -35,7 +35,9 @@
  *      ("KEY": V, KEY: V, KEY=V or KEY V on stdout): "reported"; otherwise
  *      the process's wall time from fork to exit (start-up and file reading
  *      included): "process".  A run that passes the section's time limit is
- *      killed (its process group, SIGKILL): time_limit.
+ *      killed (its process group, SIGKILL): time_limit, whether or not it
+ *      closed its stdout; what a finished run left in its process group is
+ *      killed too.
  */
 #define _GNU_SOURCE
 
