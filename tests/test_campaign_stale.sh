@@ -64,7 +64,8 @@ sed -i 's/^-2 1$/ 2 1/' "$T/inst/p2.dat"
 touch -r "$T/stamp" "$T/inst/p2.dat"
 lcp experiment "$T/z.exp" --out "$T/o8" --jobs 1 --no-plot
 s2=$(field zero p2 6 "$T/o8/z.csv")
-if [ "$rc" -eq 0 ] && [ "$s1" = unconverged ] && [ "$s2" = converged ] && grep -q '2 tasks (1 resumed)' "$T/err"; then
+if [ "$rc" -eq 0 ] && [ "$s1" = unconverged ] && [ "$s2" = converged ] && grep -q '2 tasks (1 resumed)' "$T/err" && \
+   grep -q '^lcplab: 1 result is not its task.s own (.*): task 0 runs again$' "$T/err"; then
   pass "an edited instance (same size and mtime) reruns its task only; the CSV has the new row"
 else
   fail "edited instance" "exit $rc, status before '$s1', after '$s2' (want unconverged, converged); $(tail -1 "$T/err")"
