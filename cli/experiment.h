@@ -333,9 +333,10 @@ void exp_prov_gather(exp_prov *p);
 double exp_loadavg(void);
 /* The source revision: LCPLAB_REV, else git rev-parse in dir (+ -dirty). */
 void exp_git_rev(const char *dir, char *rev, size_t len);
-/* The SHA-256 of the file's bytes as hex into hex; 0, or -1 (errno set)
- * when it cannot be read. */
-int exp_sha256_file(const char *path, char hex[65]);
+/* The SHA-256 of the file's bytes as hex into hex; 0, or -1 with err (size
+ * len) "PATH: why" when it cannot be read or is not a regular file (opened
+ * without blocking: a FIFO is never read). */
+int exp_sha256_file(const char *path, char hex[65], char *err, size_t len);
 /* Limits this process's address space to mb megabytes (RLIMIT_AS), unless
  * mb <= 0, LCPLAB_MEMORY_LIMIT=0 (valgrind) or an AddressSanitizer build. */
 void exp_limit_memory(double mb);

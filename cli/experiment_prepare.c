@@ -328,8 +328,9 @@ static long count_nnz(const slv_instance *inst) {
  * it).  contacts < 0: count them from the problem.  -1 ok, else exit 2. */
 static int describe(const exp_config *cfg, const exp_env *env, int line, const char *key,
                     meta_cache *mc, const char *path, int contacts, exp_prob *e) {
-  if (exp_sha256_file(path, e->sha256) != 0) {
-    cli_error("%s:%d: %s: %s: %s", cfg->path, line, key, path, strerror(errno));
+  char why[EXP_PATH_MAX + 64];
+  if (exp_sha256_file(path, e->sha256, why, sizeof why) != 0) {
+    cli_error("%s:%d: %s: %s", cfg->path, line, key, why);
     return CLI_EXIT_USAGE;
   }
   const meta *m = cache_find(mc, path, e->sha256);

@@ -590,10 +590,7 @@ void exp_cache_free(exp_cache *c) {
  * SHA-256: the task's key), else -1 with err set. */
 static int same_contents(const exp_prob *p, char *err, size_t len) {
   char sha[65];
-  if (exp_sha256_file(p->path, sha) != 0) {
-    exp_fmt(err, len, "%s: %s", p->path, strerror(errno));
-    return -1;
-  }
+  if (exp_sha256_file(p->path, sha, err, len) != 0) return -1;
   if (strcmp(sha, p->sha256) == 0) return 0;
   exp_fmt(err, len,
           "%s changed since the plan was made (SHA-256 %.12s, the plan's %.12s): make the plan "

@@ -205,6 +205,18 @@ else
   fail "closed stdout past the limit" "status '$s' (want time_limit)"
 fi
 
+# a FIFO named as an instance: refused with its name, not read (a reader would wait forever)
+mkfifo "$T/inst/fifo.dat"
+printf 'experiment profile ff\nsolvers lemke\ninstances inst/fifo.dat\n' >"$T/ff.exp"
+timeout 60 "$BIN" experiment "$T/ff.exp" --out "$T/off" --no-plot >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'inst/fifo.dat: not a regular file' "$T/err"; then
+  pass "a FIFO named as an instance is refused (exit 2, one line naming it)"
+else
+  fail "FIFO instance" "exit $rc (124: it hung)"
+fi
+rm -f "$T/inst/fifo.dat"
+
 # ---- 12. honest rows ----------------------------------------------------------------------------
 cat >"$T/h.exp" <<EOF
 external crash format=lcp command : {in} {out}; exit 1
