@@ -253,22 +253,28 @@ static int collect_held(const exp_plan *pl, const exp_collect_opts *co, int *lat
   return rc;
 }
 
-/* The tasks without a result, as ranges "3, 7-12, ..." (at most len), and
- * the first of them (-1: none). */
-static int tasks_left(const exp_plan *pl, char *buf, size_t len) {
-  int first = -1;
+static int task_left(const exp_plan *pl, int i) { return !exp_task_done(pl, i); }
+
+/* A result file is there, but it is not the task's own (stale: other
+ * instance contents or variable values; or damaged). */
+static int task_stale(const exp_plan *pl, int i) {
+  char path[EXP_PATH_MAX + 64];
+  exp_result_path(pl, i, path, sizeof path);
+  return cli_path_exists(path) && !exp_task_done(pl, i);
+}
+
+/* The tasks that pick picks, as ranges "3, 7-12, ..." (at most len), their
+ * count into *n (may be NULL), and the first of them (-1: none). */
+static int task_ranges(const exp_plan *pl, int (*pick)(const exp_plan *, int), char *buf,
+                       size_t len, int *n) {
+  int first = -1, count = 0;
   size_t used = 0;
   buf[0] = '\0';
   for (int i = 0; i < pl->ntasks; i++) {
-    char path[EXP_PATH_MAX + 64];
-    exp_result_path(pl, i, path, sizeof path);
-    if (cli_path_exists(path)) continue;
+    if (!pick(pl, i)) continue;
     int j = i;
-    while (j + 1 < pl->ntasks) {
-      exp_result_path(pl, j + 1, path, sizeof path);
-      if (cli_path_exists(path)) break;
-      j++;
-    }
+    while (j + 1 < pl->ntasks && pick(pl, j + 1)) j++;
+    count += j - i + 1;
     if (first < 0) first = i;
     char r[48];
     if (j > i)
@@ -282,14 +288,29 @@ static int tasks_left(const exp_plan *pl, char *buf, size_t len) {
     used += (size_t)snprintf(buf + used, len - used, "%s", r);
     i = j;
   }
+  if (n) *n = count;
   return first;
+}
+
+/* Says which results of an earlier run of the campaign are not their
+ * tasks' own, before those tasks run again (experiments/README.md,
+ * "Results keyed by content"). */
+static void note_stale(const exp_plan *pl) {
+  char list[512];
+  int n = 0;
+  if (task_ranges(pl, task_stale, list, sizeof list, &n) < 0) return;
+  fprintf(stderr,
+          "lcplab: %d %s not %s own (other instance contents or ${NAME} values, or damaged): "
+          "%s %s run%s again\n",
+          n, n == 1 ? "result is" : "results are", n == 1 ? "its task's" : "their tasks'",
+          n == 1 ? "task" : "tasks", list, n == 1 ? "s" : "");
 }
 
 /* The message of a campaign stopped by a signal (where it stopped, how to
  * go on); returns the exit status 130 / 143. */
 static int report_stop(const exp_plan *pl, int sig, const exp_jobs_report *rep, const char *out) {
   char left[512], spec[512];
-  int first = tasks_left(pl, left, sizeof left);
+  int first = task_ranges(pl, task_left, left, sizeof left, NULL);
   const char *name = sig == SIGTERM ? "SIGTERM" : "SIGINT";
   if (first < 0) {
     fprintf(stderr,
@@ -468,8 +489,8 @@ static int check_plan_dir(const exp_plan *pl, const args *a) {
     return -1;
   }
   if (!a->force) {
-    cli_error("experiment: %s holds a plan of another configuration (or other variables, or "
-              "other problems); use --force to start over, or another --out",
+    cli_error("experiment: %s holds a plan of another configuration (or other problems); use "
+              "--force to start over, or another --out",
               pl->dir);
     return CLI_EXIT_USAGE;
   }
@@ -552,6 +573,7 @@ static int run_campaign(const args *a) {
   memset(&pl, 0, sizeof pl);
   int rc = prepare_plan(a, &pl, dir);
   if (rc < 0) rc = check_plan_dir(&pl, a);
+  if (rc < 0) note_stale(&pl);
   if (rc < 0 && make_plan_folder(dir, "--out") != 0) rc = CLI_EXIT_USAGE;
   if (rc < 0 && exp_plan_write(&pl, 0) != 0) rc = CLI_EXIT_USAGE;
   if (rc >= 0) {
@@ -651,7 +673,7 @@ int cli_cmd_task(int argc, char **argv) {
   exp_result_path(&pl, (int)n, path, sizeof path);
   exp_result r;
   if (!force && exp_result_read(path, &r, why, sizeof why) == 0) {
-    int same = strcmp(r.plan, pl.id) == 0 && r.task == (int)n;
+    int same = exp_result_matches(&pl, (int)n, &r, why, sizeof why);
     exp_result_free(&r);
     if (same) {
       exp_plan_free(&pl);

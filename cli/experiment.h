@@ -139,6 +139,19 @@ int exp_fmt(char *buf, size_t len, const char *fmt, ...)
 #define EXP_FNV_INIT 0xcbf29ce484222325ull
 uint64_t exp_fnv1a(uint64_t h, const void *data, size_t len);
 
+/* SHA-256 (FIPS 180-4), the content hash of instance files: init, add the
+ * bytes, then hex (64 lowercase hex digits and a NUL; the state is used up).
+ * Written here because no library lcplab links holds one (libcrypto, nettle
+ * and GnuTLS are only dependencies of HDF5's dependencies). */
+typedef struct exp_sha256 {
+  uint32_t h[8];
+  uint64_t bytes;
+  unsigned char buf[64];
+} exp_sha256;
+void exp_sha256_init(exp_sha256 *s);
+void exp_sha256_add(exp_sha256 *s, const void *data, size_t len);
+void exp_sha256_hex(exp_sha256 *s, char out[65]);
+
 /* ---- problem classes ---------------------------------------------------------- */
 
 typedef enum exp_class {
@@ -180,6 +193,7 @@ typedef enum exp_src_kind {
 #define EXP_PATH_MAX      4096
 #define EXP_PARAM_MAX     96
 #define EXP_MAX_EXTERNALS 32
+#define EXP_MAX_VARS      256 /* variables of a plan (plan.vars lines) */
 
 /* friction models of scene runs (dyn_friction values), -1 = auto */
 #define EXP_FRICTION_AUTO (-1)
@@ -269,14 +283,15 @@ typedef struct exp_config {
   int nsec;
   exp_external ext[EXP_MAX_EXTERNALS];
   int next;
-  char used_vars[1024]; /* "NAME=VALUE\n" of every ${NAME} expanded (plan.vars) */
-  exp_failure failure;  /* the file's failed-step policy (keys before any section) */
+  char *used_vars;     /* "NAME=VALUE\n" of every ${NAME} given a value (plan.vars);
+                           malloc'd, NULL: none (exp_config_vars) */
+  exp_failure failure; /* the file's failed-step policy (keys before any section) */
 } exp_config;
 
 /* Variables for ${NAME} (or ${NAME:-DEFAULT}) in values: `--var NAME=VALUE`
  * first, then the environment's LCPLAB_NAME, then DEFAULT. */
 typedef struct exp_vars {
-  const char *def[32]; /* "NAME=VALUE", borrowed */
+  const char *def[EXP_MAX_VARS]; /* "NAME=VALUE", borrowed */
   int ndef;
 } exp_vars;
 
@@ -285,7 +300,15 @@ typedef struct exp_vars {
  * printing the one-line error.  Checks solver names, scene names, families,
  * numbers and that every instance path exists. */
 int exp_config_read(const char *path, const char *dir, const exp_vars *vars, exp_config *cfg);
+/* The same for a plan's own copy (plan.exp): the instance paths are not
+ * looked for on the disk (the plan's problems.tsv lists the problems), so
+ * a plan still reads when its instances have moved. */
+int exp_config_read_recorded(const char *path, const char *dir, const exp_vars *vars,
+                             exp_config *cfg);
 void exp_config_free(exp_config *cfg);
+
+/* The variables the file was read with, "NAME=VALUE\n" lines ("" none). */
+const char *exp_config_vars(const exp_config *cfg);
 
 /* The name of a section's solver (registry name or external name). */
 const char *exp_solver_name(const exp_config *cfg, const exp_solver_ref *r);
@@ -310,6 +333,10 @@ void exp_prov_gather(exp_prov *p);
 double exp_loadavg(void);
 /* The source revision: LCPLAB_REV, else git rev-parse in dir (+ -dirty). */
 void exp_git_rev(const char *dir, char *rev, size_t len);
+/* The SHA-256 of the file's bytes as hex into hex; 0, or -1 with err (size
+ * len) "PATH: why" when it cannot be read or is not a regular file (opened
+ * without blocking: a FIFO is never read). */
+int exp_sha256_file(const char *path, char hex[65], char *err, size_t len);
 /* Limits this process's address space to mb megabytes (RLIMIT_AS), unless
  * mb <= 0, LCPLAB_MEMORY_LIMIT=0 (valgrind) or an AddressSanitizer build. */
 void exp_limit_memory(double mb);
@@ -334,6 +361,7 @@ typedef struct exp_prob {
   double cond;             /* 1-norm condition estimate (inf: singular) */
   char origin[16];         /* file, generated, scene */
   char path[EXP_PATH_MAX]; /* the instance file */
+  char sha256[65];         /* the SHA-256 of its bytes when the plan was made (hex) */
 } exp_prob;
 
 typedef struct exp_env {
@@ -414,6 +442,10 @@ void exp_plan_free(exp_plan *pl);
 void exp_task_spec(const exp_plan *pl, int i, char *buf, size_t len);
 /* DIR/results/tNNNNNN.res */
 void exp_result_path(const exp_plan *pl, int i, char *buf, size_t len);
+/* Task i's key (experiments/README.md, "Result files"): the SHA-256 (hex)
+ * of the plan id, every variable's value, the task's tasks.tsv line and its
+ * problem file's SHA-256 as the plan recorded it. */
+void exp_task_key(const exp_plan *pl, int i, char key[65]);
 
 /* ---- results (experiment_result.c) ------------------------------------------------- */
 
@@ -423,8 +455,9 @@ void exp_result_path(const exp_plan *pl, int i, char *buf, size_t len);
 typedef struct exp_result {
   int task;
   char plan[24];
+  char key[65]; /* exp_task_key */
   char spec[512];
-  char task_status[16]; /* ok, error */
+  char task_status[16]; /* ok, error (could not run), failed (no usable answer) */
   char message[512];
   exp_prov prov;
   char rev[160];
@@ -433,6 +466,13 @@ typedef struct exp_result {
   char **rows;
   int nrows;
 } exp_result;
+
+/* Sets h's plan id, task, key, spec (tabs as blanks), rev and time limit
+ * for task i of pl. */
+void exp_result_identify(const exp_plan *pl, int i, exp_result *h);
+/* 1 when r is task i's own result in pl (plan id, task number and key),
+ * else 0 with why (size len) set. */
+int exp_result_matches(const exp_plan *pl, int i, const exp_result *r, char *why, size_t len);
 
 /* Reads path; returns 0 (complete and intact), 1 missing, or -1 with why
  * (size len) set: truncated, checksum mismatch, unparsable. */
@@ -471,8 +511,9 @@ typedef struct exp_cache {
 void exp_cache_free(exp_cache *c);
 
 /* Runs task i of the plan and writes its result.  Returns 0 (result
- * written; the solvers may have failed), 3 (the task could not run: result
- * written with task_status error), or -1 (the result could not be written;
+ * written; the built-in solvers may have failed), 3 (the task could not
+ * run, or an external solver left no usable answer: result written with
+ * task_status error or failed), or -1 (the result could not be written;
  * message printed).  *nonconv (may be NULL) is set to 1 when a solve did not
  * converge. */
 int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv);
@@ -496,6 +537,10 @@ typedef struct exp_jobs_report {
   int stopped_by; /* 0, SIGINT or SIGTERM */
   double elapsed;
 } exp_jobs_report;
+
+/* 1 when task i of the plan has its own intact result (exp_result_read,
+ * exp_result_matches), else 0: the task is to run. */
+int exp_task_done(const exp_plan *pl, int i);
 
 /* Runs every task of the plan that has no valid result yet, on o->jobs
  * worker processes (forked), each task's result written by the worker.

@@ -7,7 +7,9 @@
  * checksum or row count does not match corrupted; such files are named on
  * stderr and left out, and so are missing tasks (listed as ranges).  A task
  * whose result says task_status error (the problem could not be read, the
- * worker died) is merged (its rows say error) and listed as failed.
+ * worker died) or failed (an external solver left no usable answer: no
+ * file, a FIFO, a file that does not read) is merged (its rows say error or
+ * failed) and listed as failed.
  *
  * Provenance: the results must agree on cpu, compiler, cflags, blas, BLAS
  * threads, binary, precision, revision and time limit; results that differ
@@ -53,9 +55,7 @@ static void load_all(const exp_plan *pl, loaded *L) {
       r->task = -1;
       continue;
     }
-    if (rc == 0 && (strcmp(r->plan, pl->id) != 0 || r->task != i)) {
-      snprintf(why, sizeof why, "stale (plan %s, task %d: not this plan's task %d)", r->plan,
-               r->task, i);
+    if (rc == 0 && !exp_result_matches(pl, i, r, why, sizeof why)) {
       exp_result_free(r);
       rc = -1;
     }

@@ -91,6 +91,7 @@ typedef struct parser {
   int line;
   const exp_vars *vars;
   exp_config *cfg;
+  int recorded; /* a plan's copy: its problems are in problems.tsv, not looked for */
 } parser;
 
 static int perr(const parser *ps, const char *key, const char *fmt, ...)
@@ -148,25 +149,42 @@ static void scene_list(char *buf, size_t len) {
   }
 }
 
-/* The value of variable name (length nl): --var, LCPLAB_NAME, or NULL. */
+/* The value of variable name (length nl): --var, LCPLAB_NAME, or NULL.  A
+ * plan's copy takes plan.vars only: what was not given when the plan was
+ * made keeps its default, whatever the task's environment says. */
 static const char *var_value(const parser *ps, const char *name, size_t nl) {
   for (int k = ps->vars ? ps->vars->ndef - 1 : -1; k >= 0; k--) {
     const char *d = ps->vars->def[k];
     if (strncmp(d, name, nl) == 0 && d[nl] == '=') return d + nl + 1;
   }
+  if (ps->recorded) return NULL;
   char env[80];
   snprintf(env, sizeof env, "LCPLAB_%.*s", (int)nl, name);
   return getenv(env);
 }
 
-/* Records NAME=VALUE in cfg->used_vars (once), for plan.vars. */
-static void record_var(exp_config *cfg, const char *name, size_t nl, const char *val) {
-  char line[600];
-  int r = snprintf(line, sizeof line, "%.*s=%s\n", (int)nl, name, val);
-  if (r < 0 || (size_t)r >= sizeof line || strstr(cfg->used_vars, line)) return;
-  size_t used = strlen(cfg->used_vars);
-  if (used + (size_t)r < sizeof cfg->used_vars) memcpy(cfg->used_vars + used, line, (size_t)r + 1);
+/* 1 when vars ("NAME=VALUE\n" lines) has a line for name (length nl). */
+static int var_recorded(const char *vars, const char *name, size_t nl) {
+  for (const char *l = vars; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
+    if (strncmp(l, name, nl) == 0 && l[nl] == '=') return 1;
+  return 0;
 }
+
+/* Records NAME=VALUE in cfg->used_vars (once, whatever its length), for
+ * plan.vars and the tasks' keys.  -1 ok, else exit status. */
+static int record_var(const parser *ps, const char *key, const char *name, size_t nl,
+                      const char *val) {
+  exp_config *cfg = ps->cfg;
+  if (var_recorded(cfg->used_vars, name, nl)) return -1;
+  size_t used = cfg->used_vars ? strlen(cfg->used_vars) : 0, vl = strlen(val);
+  char *n = realloc(cfg->used_vars, used + nl + vl + 3);
+  if (!n) return perr(ps, key, "out of memory");
+  snprintf(n + used, nl + vl + 3, "%.*s=%s\n", (int)nl, name, val);
+  cfg->used_vars = n;
+  return -1;
+}
+
+const char *exp_config_vars(const exp_config *cfg) { return cfg->used_vars ? cfg->used_vars : ""; }
 
 /* Expands ${NAME} and ${NAME:-DEFAULT} in word into out (size len).  -1 ok,
  * else exit status. */
@@ -189,6 +207,10 @@ static int expand(const parser *ps, const char *key, const char *word, char *out
         return perr(ps, key, "bad variable name in '%s'", word);
       const char *val = var_value(ps, name, nl);
       char dbuf[EXP_PATH_MAX];
+      /* a value given (--var, LCPLAB_NAME) is recorded; a default is the
+       * file's own text */
+      int rc = val ? record_var(ps, key, name, nl, val) : -1;
+      if (rc >= 0) return rc;
       if (!val && dflt) {
         snprintf(dbuf, sizeof dbuf, "%.*s", (int)(end - dflt), dflt);
         val = dbuf;
@@ -197,7 +219,6 @@ static int expand(const parser *ps, const char *key, const char *word, char *out
         return perr(ps, key,
                     "undefined variable ${%.*s} (give --var %.*s=VALUE or set LCPLAB_%.*s)",
                     (int)nl, name, (int)nl, name, (int)nl, name);
-      record_var(ps->cfg, name, nl, val);
       size_t vl = strlen(val);
       if (o + vl >= len)
         return perr(ps, key, "value too long after expanding ${%.*s}", (int)nl, name);
@@ -290,6 +311,16 @@ typedef struct key_rule {
   key_fn fn;
 } key_rule;
 
+/* An external in a convergence section: it reports no history, and its
+ * row would not be a convergence row (experiments/README.md, "External
+ * solvers"). */
+static int no_history(const parser *ps, const char *key, const char *name) {
+  return perr(ps, key,
+              "external solver '%s' has no iteration history: a convergence section takes "
+              "built-in solvers (compare it in a profile or scaling section)",
+              name);
+}
+
 static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
   const exp_config *cfg = ps->cfg;
   s->solvers_given = 1;
@@ -304,6 +335,8 @@ static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
     if (strcmp(w[k], "externals") == 0) {
       if (exp_kind_is_scene(s->kind))
         return perr(ps, w[0], "external solvers take problems, not scenes");
+      if (s->kind == EXP_CONVERGENCE && cfg->next > 0)
+        return no_history(ps, w[0], cfg->ext[0].name);
       for (int i = 0; i < cfg->next && s->nsolvers < EXP_MAX_SOLVERS; i++)
         if (cfg->ext[i].available) s->solvers[s->nsolvers++] = (exp_solver_ref){ NULL, i };
       continue;
@@ -322,6 +355,7 @@ static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
     }
     if (ext >= 0 && exp_kind_is_scene(s->kind))
       return perr(ps, w[0], "external solver '%s' takes problems, not scenes", w[k]);
+    if (ext >= 0 && s->kind == EXP_CONVERGENCE) return no_history(ps, w[0], w[k]);
     if (s->nsolvers >= EXP_MAX_SOLVERS) return perr(ps, w[0], "more than 64 solvers");
     if (ext >= 0 && !cfg->ext[ext].available)
       continue; /* absent: left out (reported once by the command) */
@@ -338,8 +372,8 @@ static int key_instances(const parser *ps, exp_section *s, char **w, int nw) {
     src->line = ps->line;
     if (resolve(ps->cfg, w[k], src->path, sizeof src->path))
       return perr(ps, w[0], "path too long: '%s'", w[k]);
-    if (strpbrk(src->path, "*?["))
-      continue; /* a glob pattern: matched when the problems are prepared */
+    if (ps->recorded || strpbrk(src->path, "*?["))
+      continue; /* a plan's copy, or a glob pattern: matched when the problems are prepared */
     struct stat st;
     if (stat(src->path, &st) != 0) return perr(ps, w[0], "%s: %s", src->path, strerror(errno));
   }
@@ -807,7 +841,7 @@ static int parse_line(const parser *ps, exp_config *cfg, char **w, int nw) {
 
 /* The checks that need the whole section. */
 static int finish_section(const exp_config *cfg, exp_section *s) {
-  parser ps = { cfg->path, s->line, NULL, (exp_config *)cfg };
+  parser ps = { cfg->path, s->line, NULL, (exp_config *)cfg, 0 };
   if (s->nsrc == 0)
     return perr(&ps, "experiment", "section '%s' names no problems (instances, generate or scene)",
                 s->name);
@@ -903,7 +937,8 @@ static int handle_line(parser *ps, exp_config *cfg, char *line) {
   return parse_line(ps, cfg, words, nw);
 }
 
-int exp_config_read(const char *path, const char *dir, const exp_vars *vars, exp_config *cfg) {
+static int config_read(const char *path, const char *dir, const exp_vars *vars, int recorded,
+                       exp_config *cfg) {
   memset(cfg, 0, sizeof *cfg);
   cfg->failure.on_failure = -1;
   if (snprintf(cfg->path, sizeof cfg->path, "%s", path) >= (int)sizeof cfg->path) {
@@ -922,7 +957,7 @@ int exp_config_read(const char *path, const char *dir, const exp_vars *vars, exp
   int rc = read_text(path, cfg);
   if (rc >= 0) return rc;
 
-  parser ps = { cfg->path, 0, vars, cfg };
+  parser ps = { cfg->path, 0, vars, cfg, recorded };
   const char *p = cfg->text;
   while (*p) {
     ps.line++;
@@ -947,9 +982,19 @@ int exp_config_read(const char *path, const char *dir, const exp_vars *vars, exp
   return -1;
 }
 
+int exp_config_read(const char *path, const char *dir, const exp_vars *vars, exp_config *cfg) {
+  return config_read(path, dir, vars, 0, cfg);
+}
+
+int exp_config_read_recorded(const char *path, const char *dir, const exp_vars *vars,
+                             exp_config *cfg) {
+  return config_read(path, dir, vars, 1, cfg);
+}
+
 void exp_config_free(exp_config *cfg) {
   for (int i = 0; i < cfg->nsec; i++) free(cfg->sec[i].src);
   free(cfg->sec);
   free(cfg->text);
+  free(cfg->used_vars);
   memset(cfg, 0, sizeof *cfg);
 }
