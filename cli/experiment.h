@@ -180,6 +180,11 @@ typedef enum exp_src_kind {
 #define EXP_PATH_MAX      4096
 #define EXP_PARAM_MAX     96
 #define EXP_MAX_EXTERNALS 32
+/* the longest #SBATCH --time written, in minutes: 365 days (experiments/README.md, "Campaigns") */
+#define EXP_SBATCH_MAX_MIN 525600
+/* the longest time_limit, max_time or min_time accepted (s): 1e6, 11.6 days
+ * (experiments/README.md, "Keys") */
+#define EXP_TIME_MAX_S 1e6
 
 /* friction models of scene runs (dyn_friction values), -1 = auto */
 #define EXP_FRICTION_AUTO (-1)
@@ -451,6 +456,19 @@ int exp_rbuf_add(exp_rbuf *b, const char *fmt, ...)
 #endif
     ;
 void exp_rbuf_free(exp_rbuf *b);
+
+/* ---- values as data (experiment_shell.c; experiments/README.md, "No shell
+ * ever parses a value") ---- */
+/* Appends s to b single-quoted for sh (' -> '\''); nonzero when out of memory. */
+int exp_sh_quote(exp_rbuf *b, const char *s);
+/* Appends s to b as a single-quoted gnuplot string (' -> ''). */
+int exp_gp_quote(exp_rbuf *b, const char *s);
+/* 0, or CLI_EXIT_USAGE with one line naming what and s when s holds a newline
+ * or a carriage return. */
+int exp_line_safe(const char *what, const char *s);
+/* Writes the reference to positional parameter index into out: "${N}", or
+ * ${N} inside double quotes; its length, or -1 when it does not fit. */
+int exp_template_ref(char *out, size_t len, int index, int in_dquotes);
 /* Writes the header fields of h (not its rows), then rows, then extra
  * (nextra more rows, e.g. a time_limit row; may be NULL) and the end line
  * to path atomically (tmp + rename).  Only open, write, rename and

@@ -224,6 +224,14 @@ static int num(const parser *ps, const char *key, const char *v, double lo, doub
   return -1;
 }
 
+/* num, and at most EXP_TIME_MAX_S: a time that reaches a generated script */
+static int seconds(const parser *ps, const char *key, const char *v, double lo, double *out) {
+  int rc = num(ps, key, v, lo, out);
+  if (rc < 0 && *out > EXP_TIME_MAX_S)
+    return perr(ps, key, "expected at most %g s, got '%s'", EXP_TIME_MAX_S, v);
+  return rc;
+}
+
 static int whole(const parser *ps, const char *key, const char *v, long lo, long hi, long *out) {
   long d;
   if (!cli_parse_long(v, &d) || d < lo || d > hi) {
@@ -517,17 +525,17 @@ static int key_min_runs(const parser *ps, exp_section *s, char **w, int nw) {
 
 static int key_min_time(const parser *ps, exp_section *s, char **w, int nw) {
   int rc = one_value(ps, w[0], nw);
-  return rc >= 0 ? rc : num(ps, w[0], w[1], -1e-300, &s->min_time);
+  return rc >= 0 ? rc : seconds(ps, w[0], w[1], -1e-300, &s->min_time);
 }
 
 static int key_max_time(const parser *ps, exp_section *s, char **w, int nw) {
   int rc = one_value(ps, w[0], nw);
-  return rc >= 0 ? rc : num(ps, w[0], w[1], 0.0, &s->max_time);
+  return rc >= 0 ? rc : seconds(ps, w[0], w[1], 0.0, &s->max_time);
 }
 
 static int key_time_limit(const parser *ps, exp_section *s, char **w, int nw) {
   int rc = one_value(ps, w[0], nw);
-  return rc >= 0 ? rc : num(ps, w[0], w[1], 0.0, &s->time_limit);
+  return rc >= 0 ? rc : seconds(ps, w[0], w[1], 0.0, &s->time_limit);
 }
 
 static int key_tie(const parser *ps, exp_section *s, char **w, int nw) {
