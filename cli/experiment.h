@@ -216,9 +216,20 @@ typedef struct exp_external {
   char time_key[32];           /* "": the process's wall time; else a number it prints */
   unsigned classes;            /* bit c: takes class c; 0 = every class */
   char requires[EXP_PATH_MAX]; /* a program that must exist ("" = none) */
-  char command[EXP_PATH_MAX];  /* the template, run by /bin/sh -c */
-  int available;               /* requires found (or none) */
+  /* the template, run by /bin/sh -c with its values as positional
+   * parameters: {in} {out} {tol} {max_iter} {n} {class} {time_limit} are
+   * "${1}".."${7}" (exp_ext_keys), the k-th ${NAME} "${7+k}" */
+  char command[EXP_PATH_MAX];
+  char vals[EXP_PATH_MAX]; /* the ${NAME} values, each ending in '\0' */
+  int nvals;
+  int available; /* requires found (or none) */
 } exp_external;
+
+/* An external's placeholders, in the order of their positional parameters
+ * (experiments/README.md, "External solvers"). */
+#define EXP_EXT_NKEYS    7
+#define EXP_EXT_MAX_VALS 16
+extern const char *const exp_ext_keys[EXP_EXT_NKEYS];
 
 /* What the world does with a failed step of a scene run (dyn_failure_policy,
  * docs/dynamics.md, "The world step"): keys on_failure, fallback_solver and
