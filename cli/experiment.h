@@ -480,6 +480,11 @@ int exp_line_safe(const char *what, const char *s);
 /* Writes the reference to positional parameter index into out: "${N}", or
  * ${N} inside double quotes; its length, or -1 when it does not fit. */
 int exp_template_ref(char *out, size_t len, int index, int in_dquotes);
+/* Draws section s's figure base.pdf/.png ... from csv (and csv2, or NULL)
+ * with the script scripts/exp_KIND.gp run by gnuplot (experiment_figure.c);
+ * 0 (a note on stderr when no figure), -1 when gnuplot cannot be run. */
+int exp_figure_draw(const exp_section *s, const char *base, const char *csv, const char *csv2,
+                    const char *scripts, const char *gnuplot);
 /* Writes the header fields of h (not its rows), then rows, then extra
  * (nextra more rows, e.g. a time_limit row; may be NULL) and the end line
  * to path atomically (tmp + rename).  Only open, write, rename and

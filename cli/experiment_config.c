@@ -601,8 +601,15 @@ static int key_compare(const parser *ps, exp_section *s, char **w, int nw) {
 
 static int key_figure(const parser *ps, exp_section *s, char **w, int nw) {
   for (int k = 1; k < nw; k++) {
-    if (!strchr(w[k], '=') || w[k][0] == '=' || strchr(w[k], '\''))
-      return perr(ps, w[0], "expected key=value without quotes, got '%s'", w[k]);
+    const char *v = strchr(w[k], '=');
+    if (!v || w[k][0] == '=') return perr(ps, w[0], "expected key=value, got '%s'", w[k]);
+    /* title= is any text (gnuplot shows it); the other values reach awk and
+     * gnuplot commands (experiments/README.md, "No shell ever parses a value") */
+    if (strncmp(w[k], "title=", 6) != 0 &&
+        strspn(v + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._,+-:") !=
+            strlen(v + 1))
+      return perr(ps, w[0], "'%s': a value other than title's is letters, digits and ._,+-: only",
+                  w[k]);
     size_t used = strlen(s->figure);
     if (used + strlen(w[k]) + 2 >= sizeof s->figure)
       return perr(ps, w[0], "figure options longer than %zu characters", sizeof s->figure - 1);
