@@ -480,6 +480,12 @@ int exp_line_safe(const char *what, const char *s);
 /* Writes the reference to positional parameter index into out: "${N}", or
  * ${N} inside double quotes; its length, or -1 when it does not fit. */
 int exp_template_ref(char *out, size_t len, int index, int in_dquotes);
+/* CSV fields (RFC 4180): whether s needs quotes (it holds , " CR or LF);
+ * writes s to f, quoted when it does; splits line in place into at most max
+ * fields, quotes undone, and returns their number. */
+int exp_csv_needs_quotes(const char *s);
+void exp_csv_put(FILE *f, const char *s);
+int exp_csv_split(char *line, char **f, int max);
 /* Draws section s's figure base.pdf/.png ... from csv (and csv2, or NULL)
  * with the script scripts/exp_KIND.gp run by gnuplot (experiment_figure.c);
  * 0 (a note on stderr when no figure), -1 when gnuplot cannot be run. */

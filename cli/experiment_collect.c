@@ -302,15 +302,7 @@ static int gather_rows(const exp_plan *pl, const loaded *L, int si, exp_row **ro
       exp_row *r = &(*rows)[k++];
       r->text = strdup(L->res[i].rows[j]);
       if (!r->text) return -1;
-      char *c = r->text;
-      r->nf = 0;
-      for (;;) {
-        if (r->nf < 48) r->f[r->nf++] = c;
-        char *e = strchr(c, ',');
-        if (!e) break;
-        *e = '\0';
-        c = e + 1;
-      }
+      r->nf = exp_csv_split(r->text, r->f, 48);
     }
   }
   *nrows = k;
@@ -324,7 +316,10 @@ static void free_rows(exp_row *rows, int n) {
 
 /* Writes a parsed row back as CSV. */
 static void put_row(FILE *f, const exp_row *r) {
-  for (int k = 0; k < r->nf; k++) fprintf(f, "%s%s", k ? "," : "", r->f[k]);
+  for (int k = 0; k < r->nf; k++) {
+    if (k) fputc(',', f);
+    exp_csv_put(f, r->f[k]);
+  }
   fputc('\n', f);
 }
 

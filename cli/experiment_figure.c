@@ -10,7 +10,8 @@
  *   data.csv, data2.csv  copies of NAME.csv and its second CSV, in which
  *                        every data field holding a character other than a
  *                        letter, a digit or ._+-:/= is replaced by the token
- *                        @K (RFC 4180 quotes undone first);
+ *                        @K (RFC 4180 quotes undone first), so that no
+ *                        awk -F, of the scripts sees a quoted field;
  *   params.gp            gnuplot assignments, every string single-quoted
  *                        for gnuplot (' -> ''): cd to the folder, csv, csv2,
  *                        out = 'fig', gpdir, fig_KEY of `figure key=value`,
@@ -71,35 +72,18 @@ static int text_token(texts *t, const char *s) {
   return ++t->n;
 }
 
-/* The field at *p (RFC 4180: "..." with "" for ") into buf, which has the
- * line's length; *p moves past its comma, to NULL after the last field. */
-static void next_field(const char **p, char *buf) {
-  const char *c = *p;
-  size_t o = 0;
-  if (*c == '"') {
-    for (c++; *c && !(c[0] == '"' && c[1] != '"'); c++) {
-      if (c[0] == '"') c++;
-      buf[o++] = *c;
-    }
-    if (*c == '"') c++;
-  }
-  for (; *c && *c != ','; c++) buf[o++] = *c;
-  buf[o] = '\0';
-  *p = *c == ',' ? c + 1 : NULL;
-}
-
-/* One data line of src as the figure's line: plain fields as they are,
- * the others @K. */
-static int copy_row(FILE *out, const char *line, char *field, texts *t) {
-  int first = 1;
-  for (const char *p = line; p; first = 0) {
-    next_field(&p, field);
-    int k = is_plain(field) ? 0 : text_token(t, field);
+/* One data line of src as the figure's line (split as RFC 4180 says):
+ * plain fields as they are, the others @K. */
+static int copy_row(FILE *out, char *line, texts *t) {
+  char *f[256];
+  int nf = exp_csv_split(line, f, 256);
+  for (int j = 0; j < nf; j++) {
+    int k = is_plain(f[j]) ? 0 : text_token(t, f[j]);
     if (k < 0) return -1;
     if (k)
-      fprintf(out, "%s@%d", first ? "" : ",", k);
+      fprintf(out, "%s@%d", j ? "," : "", k);
     else
-      fprintf(out, "%s%s", first ? "" : ",", field);
+      fprintf(out, "%s%s", j ? "," : "", f[j]);
   }
   fputc('\n', out);
   return 0;
@@ -108,22 +92,19 @@ static int copy_row(FILE *out, const char *line, char *field, texts *t) {
 /* The figure's copy of the CSV src (comments and header verbatim). */
 static int copy_csv(const char *src, const char *dst, texts *t) {
   FILE *in = fopen(src, "r"), *out = in ? fopen(dst, "w") : NULL;
-  char *line = NULL, *field = NULL;
+  char *line = NULL;
   size_t cap = 0;
-  ssize_t len;
   int bad = !in || !out, header = 1;
-  while (!bad && (len = getline(&line, &cap, in)) >= 0) {
+  while (!bad && getline(&line, &cap, in) >= 0) {
     line[strcspn(line, "\r\n")] = '\0';
     if (line[0] == '#' || header) {
       header &= line[0] == '#';
       fprintf(out, "%s\n", line);
       continue;
     }
-    free(field);
-    bad = !(field = malloc((size_t)len + 1)) || copy_row(out, line, field, t) != 0;
+    bad = copy_row(out, line, t) != 0;
   }
   free(line);
-  free(field);
   if (in) fclose(in);
   if (out) bad |= fclose(out) != 0;
   return bad ? -1 : 0;

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "experiment.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int exp_sh_quote(exp_rbuf *b, const char *s) {
@@ -42,4 +43,40 @@ int exp_line_safe(const char *what, const char *s) {
 int exp_template_ref(char *out, size_t len, int index, int in_dquotes) {
   int r = snprintf(out, len, in_dquotes ? "${%d}" : "\"${%d}\"", index);
   return r < 0 || (size_t)r >= len ? -1 : r;
+}
+
+/* ---- CSV fields (RFC 4180) ---- */
+
+int exp_csv_needs_quotes(const char *s) { return strpbrk(s, ",\"\r\n") != NULL; }
+
+void exp_csv_put(FILE *f, const char *s) {
+  if (!exp_csv_needs_quotes(s)) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+int exp_csv_split(char *line, char **f, int max) {
+  int nf = 0;
+  for (char *c = line;; c++) {
+    char *start = c, *o = c;
+    if (*c == '"') {
+      for (c++; *c && !(c[0] == '"' && c[1] != '"'); c++) {
+        c += c[0] == '"';
+        *o++ = *c;
+      }
+      c += *c == '"';
+    }
+    for (; *c && *c != ','; c++) *o++ = *c;
+    int last = *c == '\0';
+    *o = '\0';
+    if (nf < max) f[nf++] = start;
+    if (last) return nf;
+  }
 }

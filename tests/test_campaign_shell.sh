@@ -10,7 +10,8 @@
 #      command as data: ';touch X;' is not run, spaces and quotes arrive intact;
 #  14. time_limit 1e300 is refused naming the field; an --out or --plan path
 #      or a --var value holding a newline or carriage return is refused with
-#      exit 2 and one line.
+#      exit 2 and one line; a CSV field holding , or " is quoted (RFC 4180)
+#      and read back intact.
 #
 # Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR, LCPLAB_SHARED.
 # Exit: 0 all passed, 1 any failure, 77 skipped.
@@ -212,6 +213,46 @@ expect_err "a --plan path holding a carriage return is refused" "carriage return
 expect_err "a --var value holding a newline is refused" "newline" \
   experiment "$T/ext.exp" --out "$T/x4" --no-plot --var OPT=o --var "SOLVER=a${NL}b"
 if [ ! -e "$T/a${NL}b" ] && [ ! -e "$T/a${CR}b" ]; then pass "nothing created for a refused path"; else fail "refused paths" "a folder was created"; fi
+
+# CSV fields as RFC 4180 says: a note holding , and " (here the --out path, in the
+# message of an external that wrote no solution) is one quoted field, kept intact, and
+# collect reads it back (row by row, into the same columns)
+cat >"$T/q.exp" <<'EOF'
+external bad command false {in} {out}
+experiment profile q
+solvers pgs bad
+instances p2.dat
+tol 1e-8
+min_runs 1
+min_time 0
+EOF
+Q="$T/q,\"x"
+lcp experiment "$T/q.exp" --out "$Q" --no-plot
+qrc=$rc
+lcp collect "$Q/campaign" --out "$T/q2" --no-plot
+if command -v python3 >/dev/null 2>&1; then
+  r=$(python3 - "$Q/q.csv" "$T/q2/q.csv" "$Q/" <<'PY'
+import csv, sys
+def table(p):
+    rows = list(csv.reader(l for l in open(p) if not l.startswith('#')))
+    return rows[0], rows[1:]
+out = []
+for p in sys.argv[1:3]:
+    h, rows = table(p)
+    notes = [r[h.index('note')] for r in rows if r[h.index('solver')] == 'bad']
+    out.append(all(len(r) == len(h) for r in rows) and len(notes) == 1 and
+               (sys.argv[3] + 'campaign/scratch/') in notes[0])
+print(*out)
+PY
+)
+  if [ "$qrc" -eq 0 ] && [ "$rc" -eq 0 ] && [ "$r" = "True True" ]; then
+    pass "a note with , and \" is one quoted CSV field, intact, and collect reads it back"
+  else
+    fail "RFC 4180 fields" "exit $qrc / $rc, '$r'; $(grep ',bad,' "$Q/q.csv" | head -n 1)"
+  fi
+else
+  echo "SKIP: python3 missing: no RFC 4180 check"
+fi
 
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]
