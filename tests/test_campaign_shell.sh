@@ -212,6 +212,15 @@ expect_err "a --plan path holding a carriage return is refused" "carriage return
   experiment "$T/small.exp" --plan "$T/a${CR}b"
 expect_err "a --var value holding a newline is refused" "newline" \
   experiment "$T/ext.exp" --out "$T/x4" --no-plot --var OPT=o --var "SOLVER=a${NL}b"
+mkdir "$T/nlin"
+cp "$T/p2.dat" "$T/nlin/a${NL}b.dat"
+cat >"$T/nl.exp" <<'EOF'
+experiment profile nl
+solvers pgs
+instances nlin
+EOF
+expect_err "an instance file whose name holds a newline is refused, named" "holds a newline" \
+  experiment "$T/nl.exp" --out "$T/nlout" --no-plot
 if [ ! -e "$T/a${NL}b" ] && [ ! -e "$T/a${CR}b" ]; then pass "nothing created for a refused path"; else fail "refused paths" "a folder was created"; fi
 
 # CSV fields as RFC 4180 says: a note holding , and " (here the --out path, in the
