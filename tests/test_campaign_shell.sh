@@ -57,15 +57,26 @@ solvers pgs lemke
 instances inst
 figure title=it's_a_$(touch_Y)_`touch_X`_"q"
 EOF
-  (cd "$T/c1" && "$BIN" experiment conv.exp --out "$T/c1/out" >"$T/out" 2>"$T/err")
+  O="$T/c1/o'ut \$(touch X) \`touch Y\`"
+  (cd "$T/c1" && "$BIN" experiment conv.exp --out "$O" >"$T/out" 2>"$T/err")
   rc=$?
-  if [ "$rc" -eq 0 ] && nothing_ran "$T/c1" && nothing_ran "$T/c1/out" && [ -s "$T/c1/out/conv.pdf" ]; then
-    pass "convergence figure over instances named with ' \$( ) and backquotes: drawn, nothing run"
+  if [ "$rc" -eq 0 ] && nothing_ran "$T/c1" && nothing_ran "$O" && [ -s "$O/conv.pdf" ] &&
+     [ -z "$(ls -A "$O" | grep '^\.figure')" ]; then
+    pass "convergence figure, instances and --out named with ' \$( ) and backquotes: drawn, nothing run"
   else
     fail "convergence figure with shell characters in names" \
-      "exit $rc, X/Y: $(ls "$T/c1" "$T/c1/out" | tr '\n' ' '); $(tail -n 3 "$T/err")"
+      "exit $rc, X/Y: $(ls -A "$T/c1" "$O" | tr '\n' ' '); $(tail -n 3 "$T/err")"
   fi
-  n=$(rows "$T/c1/out/conv.csv" | awk -F, '$9 == 1' | wc -l)
+  if command -v pdftotext >/dev/null 2>&1; then
+    pdftotext "$O/conv.pdf" "$T/conv.txt"
+    if grep -qF "a';touch\${IFS}X;'" "$T/conv.txt" && grep -qF 'b`touch_X`c' "$T/conv.txt" &&
+       grep -qF "it's a" "$T/conv.txt" && grep -qF '`touch X`' "$T/conv.txt" && ! grep -q '@[0-9]' "$T/conv.txt"; then
+      pass "the figure shows the problems' names and the title as written (no token)"
+    else
+      fail "names in the figure" "$(tr '\n' ' ' <"$T/conv.txt" | head -c 300)"
+    fi
+  fi
+  n=$(rows "$O/conv.csv" | awk -F, '$9 == 1' | wc -l)
   if [ "$n" -eq 6 ]; then pass "convergence CSV: a final row per problem and solver"; else fail "convergence CSV rows" "$n final rows, expected 6"; fi
 else
   echo "SKIP: $DEUDEU or gnuplot missing: no figure check"
