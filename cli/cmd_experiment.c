@@ -170,11 +170,6 @@ static const char *scripts_dir(const char *given, const char *cfgdir) {
   return given ? given : (env && env[0]) ? env : cfgdir;
 }
 
-static const char *gnuplot_prog(void) {
-  const char *g = getenv("GNUPLOT");
-  return g && g[0] ? g : "gnuplot";
-}
-
 /* ---- writing the outputs under SIGINT / SIGTERM ------------------------------------------- */
 
 /* exp_collect with SIGINT and SIGTERM held back: a signal that comes while
@@ -529,10 +524,12 @@ static int run_campaign(const args *a) {
   exp_jobs_opts jo = { a->jobs, isatty(STDERR_FILENO) };
   exp_jobs_report rep;
   int jr = exp_jobs_run(&pl, &jo, &rep);
-  exp_collect_opts co = {
-    out, scripts_dir(a->scripts, pl.cfg.dir), gnuplot_prog(), a->allow_mixed, a->no_plot || jr != 0,
-    0
-  };
+  exp_collect_opts co = { out,
+                          scripts_dir(a->scripts, pl.cfg.dir),
+                          exp_gnuplot_prog(),
+                          a->allow_mixed,
+                          a->no_plot || jr != 0,
+                          0 };
   int late = 0;
   rc = jr < 0 ? CLI_EXIT_USAGE : collect_held(&pl, &co, &late);
   if (jr == 1 || late) {
@@ -683,9 +680,8 @@ int cli_cmd_collect(int argc, char **argv) {
     exp_plan_free(&pl);
     return CLI_EXIT_USAGE;
   }
-  exp_collect_opts co = {
-    out, scripts_dir(scripts, pl.cfg.dir), gnuplot_prog(), allow, no_plot, 0
-  };
+  exp_collect_opts co = { out, scripts_dir(scripts, pl.cfg.dir), exp_gnuplot_prog(), allow, no_plot,
+                          0 };
   int late;
   rc = collect_held(&pl, &co, &late);
   exp_plan_free(&pl);

@@ -488,9 +488,16 @@ void exp_csv_put(FILE *f, const char *s);
 int exp_csv_split(char *line, char **f, int max);
 /* Draws section s's figure base.pdf/.png ... from csv (and csv2, or NULL)
  * with the script scripts/exp_KIND.gp run by gnuplot (experiment_figure.c);
- * 0 (a note on stderr when no figure), -1 when gnuplot cannot be run. */
+ * 0 drawn; gnuplot's exit status, or 1 when there is no script or the data
+ * cannot be written (a note on stderr); -1 when gnuplot cannot be run. */
 int exp_figure_draw(const exp_section *s, const char *base, const char *csv, const char *csv2,
                     const char *scripts, const char *gnuplot);
+/* Whether the figure option kv (len characters, key=value) may reach the
+ * scripts: title= any text, other values letters, digits and ._,+-: only
+ * (they reach awk programs and gnuplot commands). */
+int exp_figure_value_ok(const char *kv, size_t len);
+/* $GNUPLOT, else "gnuplot". */
+const char *exp_gnuplot_prog(void);
 /* Writes the header fields of h (not its rows), then rows, then extra
  * (nextra more rows, e.g. a time_limit row; may be NULL) and the end line
  * to path atomically (tmp + rename).  Only open, write, rename and

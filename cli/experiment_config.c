@@ -605,9 +605,7 @@ static int key_figure(const parser *ps, exp_section *s, char **w, int nw) {
     if (!v || w[k][0] == '=') return perr(ps, w[0], "expected key=value, got '%s'", w[k]);
     /* title= is any text (gnuplot shows it); the other values reach awk and
      * gnuplot commands (experiments/README.md, "No shell ever parses a value") */
-    if (strncmp(w[k], "title=", 6) != 0 &&
-        strspn(v + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._,+-:") !=
-            strlen(v + 1))
+    if (!exp_figure_value_ok(w[k], strlen(w[k])))
       return perr(ps, w[0], "'%s': a value other than title's is letters, digits and ._,+-: only",
                   w[k]);
     size_t used = strlen(s->figure);

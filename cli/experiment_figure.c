@@ -110,8 +110,21 @@ static int copy_csv(const char *src, const char *dst, texts *t) {
   return bad ? -1 : 0;
 }
 
+int exp_figure_value_ok(const char *kv, size_t len) {
+  const char *eq = memchr(kv, '=', len);
+  if (!eq || eq == kv) return 0;
+  size_t kl = (size_t)(eq - kv), vl = len - kl - 1;
+  if (kl == 5 && strncmp(kv, "title", 5) == 0) return 1;
+  for (size_t k = 0; k < vl; k++) {
+    unsigned char c = (unsigned char)eq[1 + k];
+    if (c >= 128 || !(isalnum(c) || strchr("._,+-:", c))) return 0;
+  }
+  return 1;
+}
+
 /* fig_KEY = 'VALUE' for each key=value of the section's figure line whose
- * key is lower-case letters and '_' (experiment_config.c checks the values). */
+ * key is lower-case letters and '_'; -1 when a value is not
+ * exp_figure_value_ok (a CSV's "# figure:" line may have been edited). */
 static int figure_params(exp_rbuf *b, const char *figure) {
   int bad = 0;
   for (const char *kv = figure; *kv && !bad;) {
@@ -119,8 +132,8 @@ static int figure_params(exp_rbuf *b, const char *figure) {
     if (kl < wl && strspn(kv, "abcdefghijklmnopqrstuvwxyz_") == kl) {
       char val[512];
       snprintf(val, sizeof val, "%.*s", (int)(wl - kl - 1), kv + kl + 1);
-      bad = exp_rbuf_add(b, "fig_%.*s = ", (int)kl, kv) || exp_gp_quote(b, val) ||
-            exp_rbuf_add(b, "\n");
+      bad = !exp_figure_value_ok(kv, wl) || exp_rbuf_add(b, "fig_%.*s = ", (int)kl, kv) ||
+            exp_gp_quote(b, val) || exp_rbuf_add(b, "\n");
     }
     kv += wl + (kv[wl] == ' ');
   }
@@ -192,12 +205,12 @@ int exp_figure_draw(const exp_section *s, const char *base, const char *csv, con
   snprintf(script, sizeof script, "%s/exp_%s.gp", gpdir, exp_kind_str(s->kind));
   if (access(script, R_OK) != 0) {
     fprintf(stderr, "lcplab: note: %s: %s: no figure for %s\n", script, strerror(errno), s->name);
-    return 0;
+    return 1;
   }
   if (prepare(dir, base, csv, csv2, gpdir, s->figure) != 0) {
     fprintf(stderr, "lcplab: note: %s: cannot write the figure's data: %s: no figure for %s\n",
             base, strerror(errno), s->name);
-    return 0;
+    return 1;
   }
   snprintf(params, sizeof params, "%s/params.gp", dir);
   char *argv[] = { (char *)gnuplot, params, script, NULL };
@@ -213,5 +226,10 @@ int exp_figure_draw(const exp_section *s, const char *base, const char *csv, con
   if (rc != 0)
     fprintf(stderr, "lcplab: note: %s exited with %d for %s (the CSV is complete)\n", script, rc,
             s->name);
-  return 0;
+  return rc;
+}
+
+const char *exp_gnuplot_prog(void) {
+  const char *g = getenv("GNUPLOT");
+  return g && g[0] ? g : "gnuplot";
 }

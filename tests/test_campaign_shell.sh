@@ -2,7 +2,8 @@
 # test_campaign_shell.sh -- no shell ever parses a value (experiments/README.md,
 # "No shell ever parses a value"; issue 48, cases 1, 2, 3 and 14):
 #   1. an instance named a';touch${IFS}X;'.dat, $(touch Y).dat or with
-#      backquotes: the convergence figure is drawn, nothing is run;
+#      backquotes: the convergence figure is drawn, nothing is run, the names
+#      are shown as written; `lcplab figure` draws it again the same way;
 #   2. a plan folder named o'neil $(x) `y`: run-parallel.sh and slurm.sbatch
 #      parse (sh -n), their dir variable holds exactly the path, and the plan
 #      runs under bash and GNU parallel;
@@ -76,6 +77,19 @@ EOF
       fail "names in the figure" "$(tr '\n' ' ' <"$T/conv.txt" | head -c 300)"
     fi
   fi
+  # lcplab figure (paper/build.sh): the same drawing again, from the CSV alone
+  lcp figure convergence "$O/conv.csv" --out "$O/re'drawn \$(touch X)" --scripts "$SRC/experiments" \
+    --set font=latex
+  if [ "$rc" -eq 0 ] && [ -s "$O/re'drawn \$(touch X).pdf" ] && nothing_ran "$T/c1" && nothing_ran "$O"; then
+    pass "lcplab figure draws the CSV again into a BASE named with ' and \$( ), nothing run"
+  else
+    fail "lcplab figure" "exit $rc"
+  fi
+  sed 's/^# figure: .*/# figure: solvers=pgs'"'"'x/' "$O/conv.csv" >"$T/edited.csv"
+  expect_err "lcplab figure: an edited '# figure:' value with a quote is refused" "solvers=pgs'x" \
+    figure convergence "$T/edited.csv" --out "$T/edited" --scripts "$SRC/experiments"
+  expect_err "lcplab figure: --set with a quote in a value other than title's is refused" "font=a'b" \
+    figure convergence "$O/conv.csv" --out "$T/edited" --scripts "$SRC/experiments" --set "font=a'b"
   n=$(rows "$O/conv.csv" | awk -F, '$9 == 1' | wc -l)
   if [ "$n" -eq 6 ]; then pass "convergence CSV: a final row per problem and solver"; else fail "convergence CSV rows" "$n final rows, expected 6"; fi
 else
