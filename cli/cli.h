@@ -44,6 +44,7 @@ int cli_cmd_export(int argc, char **argv);
 int cli_cmd_experiment(int argc, char **argv);
 int cli_cmd_task(int argc, char **argv);
 int cli_cmd_collect(int argc, char **argv);
+int cli_cmd_figure(int argc, char **argv);
 
 /* ---- timing (lcplab.c) ----------------------------------------------------- */
 

@@ -226,11 +226,6 @@ static const char *scripts_dir(const char *given, const char *cfgdir) {
   return given ? given : (env && env[0]) ? env : cfgdir;
 }
 
-static const char *gnuplot_prog(void) {
-  const char *g = getenv("GNUPLOT");
-  return g && g[0] ? g : "gnuplot";
-}
-
 /* ---- writing the outputs under SIGINT / SIGTERM ------------------------------------------- */
 
 /* exp_collect with SIGINT and SIGTERM held back: a signal that comes while
@@ -398,14 +393,17 @@ static int parse_value(int argc, char **argv, int *i, args *a) {
     return -1;
   }
   if ((r = cli_option_value("experiment", argc, argv, i, "time-limit", &v)) != 0) {
-    if (r < 0 || !cli_parse_double(v, &a->time_limit) || !(a->time_limit > 0)) {
-      if (r > 0) cli_error("experiment: --time-limit expects seconds > 0, got '%s'", v);
+    if (r < 0 || !cli_parse_double(v, &a->time_limit) || !(a->time_limit > 0) ||
+        a->time_limit > EXP_TIME_MAX_S) {
+      if (r > 0)
+        cli_error("experiment: --time-limit expects seconds in (0, %g], got '%s'", EXP_TIME_MAX_S,
+                  v);
       return CLI_EXIT_USAGE;
     }
     return -1;
   }
   if ((r = cli_option_value("experiment", argc, argv, i, "var", &v)) != 0) {
-    if (r < 0) return CLI_EXIT_USAGE;
+    if (r < 0 || exp_line_safe("experiment: --var", v)) return CLI_EXIT_USAGE;
     const char *eq = strchr(v, '=');
     if (!eq || eq == v) {
       cli_error("experiment: --var expects NAME=VALUE, got '%s'", v);
@@ -453,6 +451,13 @@ static int parse_args(int argc, char **argv, args *a) {
     cli_error("experiment: --out and --plan need a folder name");
     return CLI_EXIT_USAGE;
   }
+  const char *paths[][2] = {
+    { "experiment: CONFIG", a->config },     { "experiment: --out", a->out },
+    { "experiment: --plan", a->plan },       { "experiment: --data", a->data },
+    { "experiment: --scripts", a->scripts }, { "experiment: --dump-failures", a->dump }
+  };
+  for (size_t k = 0; k < sizeof paths / sizeof paths[0]; k++)
+    if (paths[k][1] && exp_line_safe(paths[k][0], paths[k][1])) return CLI_EXIT_USAGE;
   if (a->jobs == 0) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     a->jobs = n > 0 ? (int)n : 1;
@@ -583,10 +588,12 @@ static int run_campaign(const args *a) {
   exp_jobs_opts jo = { a->jobs, isatty(STDERR_FILENO) };
   exp_jobs_report rep;
   int jr = exp_jobs_run(&pl, &jo, &rep);
-  exp_collect_opts co = {
-    out, scripts_dir(a->scripts, pl.cfg.dir), gnuplot_prog(), a->allow_mixed, a->no_plot || jr != 0,
-    0
-  };
+  exp_collect_opts co = { out,
+                          scripts_dir(a->scripts, pl.cfg.dir),
+                          exp_gnuplot_prog(),
+                          a->allow_mixed,
+                          a->no_plot || jr != 0,
+                          0 };
   int late = 0;
   rc = jr < 0 ? CLI_EXIT_USAGE : collect_held(&pl, &co, &late);
   if (jr == 1 || late) {
@@ -724,6 +731,9 @@ int cli_cmd_collect(int argc, char **argv) {
     cli_error("collect: expected the plan folder DIR");
     return CLI_EXIT_USAGE;
   }
+  if ((out && exp_line_safe("collect: --out", out)) ||
+      (scripts && exp_line_safe("collect: --scripts", scripts)))
+    return CLI_EXIT_USAGE;
   exp_plan pl;
   int rc = exp_plan_read(dir, &pl);
   if (rc >= 0) {
@@ -742,7 +752,7 @@ int cli_cmd_collect(int argc, char **argv) {
     return CLI_EXIT_USAGE;
   }
   exp_collect_opts co = {
-    out, scripts_dir(scripts, pl.cfg.dir), gnuplot_prog(), allow, no_plot, 0
+    out, scripts_dir(scripts, pl.cfg.dir), exp_gnuplot_prog(), allow, no_plot, 0
   };
   int late;
   rc = collect_held(&pl, &co, &late);

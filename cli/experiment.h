@@ -194,6 +194,11 @@ typedef enum exp_src_kind {
 #define EXP_PARAM_MAX     96
 #define EXP_MAX_EXTERNALS 32
 #define EXP_MAX_VARS      256 /* variables of a plan (plan.vars lines) */
+/* the longest #SBATCH --time written, in minutes: 365 days (experiments/README.md, "Campaigns") */
+#define EXP_SBATCH_MAX_MIN 525600
+/* the longest time_limit, max_time or min_time accepted (s): 1e6, 11.6 days
+ * (experiments/README.md, "Keys") */
+#define EXP_TIME_MAX_S 1e6
 
 /* friction models of scene runs (dyn_friction values), -1 = auto */
 #define EXP_FRICTION_AUTO (-1)
@@ -225,9 +230,20 @@ typedef struct exp_external {
   char time_key[32];           /* "": the process's wall time; else a number it prints */
   unsigned classes;            /* bit c: takes class c; 0 = every class */
   char requires[EXP_PATH_MAX]; /* a program that must exist ("" = none) */
-  char command[EXP_PATH_MAX];  /* the template, run by /bin/sh -c */
-  int available;               /* requires found (or none) */
+  /* the template, run by /bin/sh -c with its values as positional
+   * parameters: {in} {out} {tol} {max_iter} {n} {class} {time_limit} are
+   * "${1}".."${7}" (exp_ext_keys), the k-th ${NAME} "${7+k}" */
+  char command[EXP_PATH_MAX];
+  char vals[EXP_PATH_MAX]; /* the ${NAME} values, each ending in '\0' */
+  int nvals;
+  int available; /* requires found (or none) */
 } exp_external;
+
+/* An external's placeholders, in the order of their positional parameters
+ * (experiments/README.md, "External solvers"). */
+#define EXP_EXT_NKEYS    7
+#define EXP_EXT_MAX_VALS 16
+extern const char *const exp_ext_keys[EXP_EXT_NKEYS];
 
 /* What the world does with a failed step of a scene run (dyn_failure_policy,
  * docs/dynamics.md, "The world step"): keys on_failure, fallback_solver and
@@ -491,6 +507,37 @@ int exp_rbuf_add(exp_rbuf *b, const char *fmt, ...)
 #endif
     ;
 void exp_rbuf_free(exp_rbuf *b);
+
+/* ---- values as data (experiment_shell.c; experiments/README.md, "No shell
+ * ever parses a value") ---- */
+/* Appends s to b single-quoted for sh (' -> '\''); nonzero when out of memory. */
+int exp_sh_quote(exp_rbuf *b, const char *s);
+/* Appends s to b as a single-quoted gnuplot string (' -> ''). */
+int exp_gp_quote(exp_rbuf *b, const char *s);
+/* 0, or CLI_EXIT_USAGE with one line naming what and s when s holds a newline
+ * or a carriage return. */
+int exp_line_safe(const char *what, const char *s);
+/* Writes the reference to positional parameter index into out: "${N}", or
+ * ${N} inside double quotes; its length, or -1 when it does not fit. */
+int exp_template_ref(char *out, size_t len, int index, int in_dquotes);
+/* CSV fields (RFC 4180): whether s needs quotes (it holds , " CR or LF);
+ * writes s to f, quoted when it does; splits line in place into at most max
+ * fields, quotes undone, and returns their number. */
+int exp_csv_needs_quotes(const char *s);
+void exp_csv_put(FILE *f, const char *s);
+int exp_csv_split(char *line, char **f, int max);
+/* Draws section s's figure base.pdf/.png ... from csv (and csv2, or NULL)
+ * with the script scripts/exp_KIND.gp run by gnuplot (experiment_figure.c);
+ * 0 drawn; gnuplot's exit status, or 1 when there is no script or the data
+ * cannot be written (a note on stderr); -1 when gnuplot cannot be run. */
+int exp_figure_draw(const exp_section *s, const char *base, const char *csv, const char *csv2,
+                    const char *scripts, const char *gnuplot);
+/* Whether the figure option kv (len characters, key=value) may reach the
+ * scripts: title= any text, other values letters, digits and ._,+-: only
+ * (they reach awk programs and gnuplot commands). */
+int exp_figure_value_ok(const char *kv, size_t len);
+/* $GNUPLOT, else "gnuplot". */
+const char *exp_gnuplot_prog(void);
 /* Writes the header fields of h (not its rows), then rows, then extra
  * (nextra more rows, e.g. a time_limit row; may be NULL) and the end line
  * to path atomically (tmp + rename).  Only open, write, rename and

@@ -303,15 +303,7 @@ static int gather_rows(const exp_plan *pl, const loaded *L, int si, exp_row **ro
       exp_row *r = &(*rows)[k++];
       r->text = strdup(L->res[i].rows[j]);
       if (!r->text) return -1;
-      char *c = r->text;
-      r->nf = 0;
-      for (;;) {
-        if (r->nf < 48) r->f[r->nf++] = c;
-        char *e = strchr(c, ',');
-        if (!e) break;
-        *e = '\0';
-        c = e + 1;
-      }
+      r->nf = exp_csv_split(r->text, r->f, 48);
     }
   }
   *nrows = k;
@@ -325,7 +317,10 @@ static void free_rows(exp_row *rows, int n) {
 
 /* Writes a parsed row back as CSV. */
 static void put_row(FILE *f, const exp_row *r) {
-  for (int k = 0; k < r->nf; k++) fprintf(f, "%s%s", k ? "," : "", r->f[k]);
+  for (int k = 0; k < r->nf; k++) {
+    if (k) fputc(',', f);
+    exp_csv_put(f, r->f[k]);
+  }
   fputc('\n', f);
 }
 
@@ -484,43 +479,7 @@ int exp_outset_publish(exp_outset *set, int ok) {
 
 static int plot(const exp_section *s, const char *base, const char *csv, const char *csv2,
                 const exp_collect_opts *o) {
-  char script[EXP_PATH_MAX + 64];
-  snprintf(script, sizeof script, "%s/exp_%s.gp", o->scripts, exp_kind_str(s->kind));
-  if (access(script, R_OK) != 0) {
-    fprintf(stderr, "lcplab: note: %s: %s: no figure for %s\n", script, strerror(errno), s->name);
-    return 0;
-  }
-  if (strchr(base, '\'') || strchr(o->scripts, '\'')) {
-    fprintf(stderr, "lcplab: note: a path contains a quote: no figure for %s\n", s->name);
-    return 0;
-  }
-  char expr[4 * EXP_PATH_MAX + 1024];
-  int r = snprintf(expr, sizeof expr, "csv='%s'; csv2='%s'; out='%s'; gpdir='%s'", csv,
-                   csv2 ? csv2 : "", base, o->scripts);
-  /* figure key=value options as gnuplot strings fig_KEY */
-  char fig[512];
-  snprintf(fig, sizeof fig, "%s", s->figure);
-  char *save = NULL;
-  for (char *kv = strtok_r(fig, " ", &save); kv && r > 0 && (size_t)r < sizeof expr;
-       kv = strtok_r(NULL, " ", &save)) {
-    char *eq = strchr(kv, '=');
-    if (!eq || strspn(kv, "abcdefghijklmnopqrstuvwxyz_") != (size_t)(eq - kv)) continue;
-    *eq = '\0';
-    r += snprintf(expr + r, sizeof expr - (size_t)r, "; fig_%s='%s'", kv, eq + 1);
-  }
-  char *argv[] = { (char *)o->gnuplot, "-e", expr, script, NULL };
-  int rc = exp_run_prog(argv, NULL, 0, 0);
-  if (rc < 0) {
-    fprintf(stderr,
-            "lcplab: note: cannot run %s (install gnuplot-nox, or set GNUPLOT): no "
-            "figures; draw them later with: gnuplot -e \"%s\" %s\n",
-            o->gnuplot, expr, script);
-    return -1;
-  }
-  if (rc != 0)
-    fprintf(stderr, "lcplab: note: %s exited with %d for %s (the CSV is complete)\n", script, rc,
-            s->name);
-  return 0;
+  return exp_figure_draw(s, base, csv, csv2, o->scripts, o->gnuplot);
 }
 
 static void list_out(FILE *list, const char *path) {

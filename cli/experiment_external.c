@@ -13,10 +13,13 @@
  *      scratch folder (exp_tctx_scratch: new for every run of the task,
  *      removed after it; another attempt's leftovers are never read); a
  *      format that cannot hold the problem is a refusal;
- *   2. the command: TEMPLATE with {in} (the instance), {out} (the solution
- *      file to write), {tol}, {max_iter}, {n}, {class}, {time_limit}
- *      replaced (paths shell-quoted), run by /bin/sh -c in its own process
- *      group, stdout read, stderr to the scratch folder;
+ *   2. the command: TEMPLATE run by /bin/sh -c in its own process group,
+ *      with {in} (the instance), {out} (the solution file to write), {tol},
+ *      {max_iter}, {n}, {class}, {time_limit} and the ${NAME} values as its
+ *      positional parameters, which the template refers to ("${1}"...,
+ *      experiment_config.c): no value is parsed by the shell
+ *      (experiments/README.md, "No shell ever parses a value"); stdout
+ *      read, stderr to the scratch folder;
  *   3. the solution: {out} holds x, n values (one a line, '#' comments), for
  *      a cone problem the reactions r (x = r, one triple per contact); it is
  *      judged by the library's own residual (slv_residual), exactly as a
@@ -93,77 +96,28 @@ static int instance_file(exp_tctx *c, const exp_external *e, const slv_instance 
   return 0;
 }
 
-/* Appends s to the command, single-quoted for the shell. */
-static void quote(char *out, size_t len, size_t *o, const char *s) {
-  if (*o + 1 < len) out[(*o)++] = '\'';
-  for (; *s && *o + 5 < len; s++) {
-    if (*s == '\'') {
-      memcpy(out + *o, "'\\''", 4);
-      *o += 4;
-    } else {
-      out[(*o)++] = *s;
-    }
-  }
-  if (*o + 1 < len) out[(*o)++] = '\'';
-  out[*o] = '\0';
-}
+/* The shell's argv: sh -c TEMPLATE sh IN OUT TOL MAX_ITER N CLASS
+ * TIME_LIMIT VALUES..., each value a positional parameter that the template
+ * refers to as "${K}" (experiment_config.c): the shell never parses it. */
+typedef struct xargv {
+  char *argv[4 + EXP_EXT_NKEYS + EXP_EXT_MAX_VALS + 1];
+  char num[4][64];
+} xargv;
 
-static void substitute(const exp_external *e, const char *in, const char *out_file, double tol,
-                       long max_iter, int n, const char *cls, double limit, char *cmd, size_t len) {
-  size_t o = 0;
-  char num[64];
-  for (const char *s = e->command; *s && o + 1 < len;) {
-    const char *val = NULL;
-    int quoted = 1;
-    size_t kl = 0;
-    if (*s == '{') {
-      const char *keys[] = { "{in}", "{out}",   "{tol}",       "{max_iter}",
-                             "{n}",  "{class}", "{time_limit}" };
-      for (int k = 0; k < 7 && !val; k++)
-        if (strncmp(s, keys[k], strlen(keys[k])) == 0) {
-          kl = strlen(keys[k]);
-          quoted = k < 2;
-          switch (k) {
-          case 0: val = in; break;
-          case 1: val = out_file; break;
-          case 2:
-            snprintf(num, sizeof num, "%g", tol);
-            val = num;
-            break;
-          case 3:
-            snprintf(num, sizeof num, "%ld", max_iter);
-            val = num;
-            break;
-          case 4:
-            snprintf(num, sizeof num, "%d", n);
-            val = num;
-            break;
-          case 5: val = cls; break;
-          default:
-            snprintf(num, sizeof num, "%g", limit);
-            val = num;
-            break;
-          }
-        }
-    }
-    if (!val) {
-      cmd[o++] = *s++;
-      cmd[o] = '\0';
-      continue;
-    }
-    if (quoted) {
-      quote(cmd, len, &o, val);
-    } else {
-      size_t vl = strlen(val);
-      if (o + vl < len) {
-        memcpy(cmd + o, val, vl);
-        o += vl;
-      }
-    }
-    cmd[o] = '\0';
-    s += kl;
-  }
-  cmd[o] = '\0';
+static void external_argv(const exp_external *e, const char *in, const char *out_file, double tol,
+                          long max_iter, int n, const char *cls, double limit, xargv *a) {
+  snprintf(a->num[0], sizeof a->num[0], "%g", tol);
+  snprintf(a->num[1], sizeof a->num[1], "%ld", max_iter);
+  snprintf(a->num[2], sizeof a->num[2], "%d", n);
+  snprintf(a->num[3], sizeof a->num[3], "%g", limit);
+  const char *fixed[4 + EXP_EXT_NKEYS] = { "sh",      "-c",     e->command, "sh",
+                                           in,        out_file, a->num[0],  a->num[1],
+                                           a->num[2], cls,      a->num[3] };
+  int k = 0;
+  for (; k < 4 + EXP_EXT_NKEYS; k++) a->argv[k] = (char *)fixed[k];
+  const char *v = e->vals;
+  for (int j = 0; j < e->nvals; j++, v += strlen(v) + 1) a->argv[k++] = (char *)v;
+  a->argv[k] = NULL;
 }
 
 /* The number after key in text ("key": v, key: v, key=v, key v); NaN if none. */
@@ -215,7 +169,7 @@ static int wait_child(pid_t pid, double t0, double limit, int *status) {
 }
 
 /* Runs the command once under the time limit. */
-static int run_once(exp_tctx *c, const char *cmd, const char *time_key, double limit, xrun *r) {
+static int run_once(exp_tctx *c, const xargv *cmd, const char *time_key, double limit, xrun *r) {
   char errpath[EXP_PATH_MAX + 32];
   snprintf(errpath, sizeof errpath, "%s/stderr.txt", c->scratch);
   int fd[2];
@@ -234,7 +188,7 @@ static int run_once(exp_tctx *c, const char *cmd, const char *time_key, double l
     close(fd[1]);
     int ef = open(errpath, O_WRONLY | O_CREAT | O_APPEND, 0666);
     if (ef >= 0) dup2(ef, 2);
-    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+    execv("/bin/sh", cmd->argv);
     _exit(127);
   }
   setpgid(pid, pid);
@@ -364,7 +318,7 @@ static int external_repeat_done(const exp_section *s, int runs, double compared,
 }
 
 static void measure_external(exp_tctx *c, const exp_external *e, const slv_instance *inst,
-                             const char *cmd, const char *out_file, double tol, double *x,
+                             const xargv *cmd, const char *out_file, double tol, double *x,
                              double *times, int cap, xmeas *m) {
   double limit = exp_time_limit(c->pl, c->s), total = 0.0;
   int reported_all = e->time_key[0] != 0;
@@ -455,10 +409,10 @@ int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, 
       continue;
     }
     snprintf(out_file, sizeof out_file, "%s/solution.txt", c->scratch);
-    char cmd[2 * EXP_PATH_MAX];
+    xargv cmd;
     long max_iter = c->s->max_iter > 0 ? c->s->max_iter : 10000;
-    substitute(e, in, out_file, tols[ti], max_iter, inst->n, exp_class_str(c->prob->cls),
-               exp_time_limit(c->pl, c->s), cmd, sizeof cmd);
+    external_argv(e, in, out_file, tols[ti], max_iter, inst->n, exp_class_str(c->prob->cls),
+                  exp_time_limit(c->pl, c->s), &cmd);
     int cap = 10000;
     double *x = malloc((size_t)(inst->n > 0 ? inst->n : 1) * sizeof *x);
     double *times = malloc((size_t)cap * sizeof *times);
@@ -466,7 +420,7 @@ int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, 
     memset(&m, 0, sizeof m);
     if (x && times) {
       arm_backstop(c, tols[ti]);
-      measure_external(c, e, inst, cmd, out_file, tols[ti], x, times, cap, &m);
+      measure_external(c, e, inst, &cmd, out_file, tols[ti], x, times, cap, &m);
       exp_wd_disarm(c->wd);
     } else {
       m.status = "error";

@@ -284,13 +284,21 @@ static double task_bound(const exp_plan *pl) {
   return worst;
 }
 
-static int render_scripts(const exp_plan *pl, int chunk, const char *self, exp_rbuf *par,
-                          exp_rbuf *sb) {
-  int T = pl->ntasks;
-  if (chunk <= 0) chunk = T > 1000 ? (T + 999) / 1000 : 1;
-  int A = T > 0 ? (T + chunk - 1) / chunk : 1;
-  double secs = chunk * task_bound(pl);
-  long t = (long)ceil(secs / 60.0);
+/* Slurm's --time in minutes: chunk tasks of at most task_bound s each, at
+ * most EXP_SBATCH_MAX_MIN (experiments/README.md, "Campaigns"). */
+static long sbatch_minutes(const exp_plan *pl, int chunk) {
+  double m = ceil(chunk * task_bound(pl) / 60.0);
+  return m < EXP_SBATCH_MAX_MIN ? (long)m : (long)EXP_SBATCH_MAX_MIN;
+}
+
+/* dir='PLAN' and LCPLAB=${LCPLAB:-'SELF'}, both single-quoted for sh. */
+static int render_dir_lines(const exp_plan *pl, const char *self, exp_rbuf *b) {
+  int bad = exp_rbuf_add(b, "dir=") | exp_sh_quote(b, pl->dir);
+  bad |= exp_rbuf_add(b, "\nLCPLAB=${LCPLAB:-") | exp_sh_quote(b, self);
+  return bad | exp_rbuf_add(b, "}\n");
+}
+
+static int render_parallel(const exp_plan *pl, const char *self, exp_rbuf *par) {
   int bad = exp_rbuf_add(
       par,
       "#!/bin/sh\n"
@@ -299,46 +307,64 @@ static int render_scripts(const exp_plan *pl, int chunk, const char *self, exp_r
       "#   sh run-parallel.sh [PARALLEL OPTIONS]    e.g. -j 8, or --sshloginfile HOSTS\n"
       "# Every task writes its own result under results/; running this again resumes:\n"
       "# --resume-failed reruns the failed and the missing tasks, and a task whose\n"
-      "# result exists returns at once.  Then: lcplab collect %s\n"
+      "# result exists returns at once.  Then: lcplab collect \"$dir\"\n"
       "# Across ssh hosts the plan folder, the problem files and lcplab must have the\n"
       "# same paths on every host (a shared file system).\n"
-      "set -eu\n"
-      "dir='%s'\n"
-      "LCPLAB=${LCPLAB:-'%s'}\n"
-      "exec parallel --joblog \"$dir/joblog\" --resume-failed --halt never \"$@\" \\\n"
-      "  env OPENBLAS_NUM_THREADS=1 \"$LCPLAB\" task \"$dir\" {} :::: \"$dir/task-ids\"\n",
-      T, pl->dir, pl->dir, self);
-  bad |= exp_rbuf_add(
+      "set -eu\n",
+      pl->ntasks);
+  bad |= render_dir_lines(pl, self, par);
+  /* parallel gets the task through {} and the paths as its own arguments,
+   * each quoted by parallel itself (--quote) */
+  return bad |
+         exp_rbuf_add(par, "exec parallel --joblog \"$dir/joblog\" --resume-failed --halt never "
+                           "\"$@\" \\\n"
+                           "  --quote env OPENBLAS_NUM_THREADS=1 \"$LCPLAB\" task \"$dir\" {} "
+                           ":::: \"$dir/task-ids\"\n");
+}
+
+static int render_sbatch(const exp_plan *pl, int chunk, const char *self, exp_rbuf *sb) {
+  int T = pl->ntasks, A = T > 0 ? (T + chunk - 1) / chunk : 1;
+  int bad = exp_rbuf_add(
       sb,
       "#!/bin/sh\n"
       "# slurm.sbatch -- the %d tasks of this lcplab plan as a Slurm job array\n"
       "# (experiments/README.md, \"Campaigns\"): %d tasks per array element,\n"
       "# each task under its own time limit (at most %.0f s a task).\n"
-      "#   sbatch slurm.sbatch        then, when the array is done: lcplab collect %s\n"
-      "# Submitting it again reruns only the tasks without a result.\n"
+      "#   sbatch slurm.sbatch        then, when the array is done: lcplab collect \"$dir\"\n"
+      "# Submitting it again reruns only the tasks without a result.  The plan's\n"
+      "# path is in no #SBATCH line (sbatch does not parse shell quotes): the\n"
+      "# script sends its output to $dir/slurm/JOB_ELEMENT.out itself.\n"
       "#SBATCH --job-name=lcplab-%s\n"
       "#SBATCH --array=0-%d\n"
       "#SBATCH --time=%ld\n"
       "#SBATCH --ntasks=1\n"
       "#SBATCH --cpus-per-task=1\n"
-      "#SBATCH --output=%s/slurm/%%A_%%a.out\n"
-      "set -u\n"
-      "dir='%s'\n"
-      "LCPLAB=${LCPLAB:-'%s'}\n"
-      "export OPENBLAS_NUM_THREADS=1\n"
-      "first=$((SLURM_ARRAY_TASK_ID * %d))\n"
-      "last=$((first + %d - 1))\n"
-      "if [ \"$last\" -ge %d ]; then last=%d; fi\n"
-      "rc=0\n"
-      "t=$first\n"
-      "while [ \"$t\" -le \"$last\" ]; do\n"
-      "  \"$LCPLAB\" task \"$dir\" \"$t\" || rc=$?\n"
-      "  t=$((t + 1))\n"
-      "done\n"
-      "exit $rc\n",
-      T, chunk, task_bound(pl), pl->dir, pl->id, A - 1, t, pl->dir, pl->dir, self, chunk, chunk, T,
-      T - 1);
-  return bad;
+      "#SBATCH --output=/dev/null\n"
+      "set -u\n",
+      T, chunk, task_bound(pl), pl->id, A - 1, sbatch_minutes(pl, chunk));
+  bad |= render_dir_lines(pl, self, sb);
+  return bad | exp_rbuf_add(sb,
+                            "exec >>\"$dir/slurm/${SLURM_ARRAY_JOB_ID:-0}_${SLURM_ARRAY_TASK_ID}"
+                            ".out\" 2>&1\n"
+                            "export OPENBLAS_NUM_THREADS=1\n"
+                            "first=$((SLURM_ARRAY_TASK_ID * %d))\n"
+                            "last=$((first + %d - 1))\n"
+                            "if [ \"$last\" -ge %d ]; then last=%d; fi\n"
+                            "rc=0\n"
+                            "t=$first\n"
+                            "while [ \"$t\" -le \"$last\" ]; do\n"
+                            "  \"$LCPLAB\" task \"$dir\" \"$t\" || rc=$?\n"
+                            "  t=$((t + 1))\n"
+                            "done\n"
+                            "exit $rc\n",
+                            chunk, chunk, T, T - 1);
+}
+
+static int render_scripts(const exp_plan *pl, int chunk, const char *self, exp_rbuf *par,
+                          exp_rbuf *sb) {
+  int T = pl->ntasks;
+  if (chunk <= 0) chunk = T > 1000 ? (T + 999) / 1000 : 1;
+  return render_parallel(pl, self, par) | render_sbatch(pl, chunk, self, sb);
 }
 
 static int render_info(const exp_plan *pl, exp_rbuf *b) {

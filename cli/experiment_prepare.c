@@ -396,6 +396,9 @@ typedef struct ctx {
 
 static int add_file(const ctx *c, const exp_source *src, const char *path, const char *origin,
                     const char *family, int contacts) {
+  char what[EXP_PATH_MAX + 64];
+  snprintf(what, sizeof what, "%s:%d: file", c->cfg->path, src->line);
+  if (exp_line_safe(what, path)) return CLI_EXIT_USAGE; /* problems.tsv: one problem a line */
   exp_prob *e = plist_add(c->list);
   if (!e) {
     cli_error("out of memory");

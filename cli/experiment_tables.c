@@ -432,7 +432,9 @@ static int write_coverage(const exp_section *s, const char *base, exp_row *rows,
         if (w < 0) break;
         used += (size_t)w;
       }
-      fprintf(f, "%s,%s,%d,%d,%d,%s\n", cl[a], sv[b], n, acc, n - acc, reasons);
+      fprintf(f, "%s,%s,%d,%d,%d,", cl[a], sv[b], n, acc, n - acc);
+      exp_csv_put(f, reasons); /* a reason may hold , or " (RFC 4180) */
+      fputc('\n', f);
       tcell(t, 1, cl[a], 0);
       tcell(t, 0, sv[b], 1);
       fprintf(t, " & %d & %d", n, acc);

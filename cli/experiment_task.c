@@ -105,18 +105,20 @@ int exp_col(exp_kind k, const char *name) {
 
 /* ---- rows ------------------------------------------------------------------------------ */
 
+/* Appends field v: in double quotes, " doubled, when it holds , or "
+ * (RFC 4180, experiments/README.md "CSV format"); CR, LF and tab become
+ * blanks (a result file holds one row a line). */
 static void line_raw(exp_line *l, const char *v) {
   if (l->nf++ > 0 && l->len + 1 < sizeof l->s) l->s[l->len++] = ',';
-  for (; *v && l->len + 1 < sizeof l->s; v++) {
+  int q = exp_csv_needs_quotes(v);
+  if (q && l->len + 2 < sizeof l->s) l->s[l->len++] = '"';
+  for (; *v && l->len + 2 + (size_t)q < sizeof l->s; v++) {
     char ch = *v;
-    if (ch == ',')
-      ch = ';';
-    else if (ch == '"')
-      ch = '\'';
-    else if (ch == '\n' || ch == '\r' || ch == '\t')
-      ch = ' ';
+    if (ch == '\n' || ch == '\r' || ch == '\t') ch = ' ';
+    if (ch == '"') l->s[l->len++] = '"';
     l->s[l->len++] = ch;
   }
+  if (q) l->s[l->len++] = '"';
   l->s[l->len] = '\0';
 }
 
