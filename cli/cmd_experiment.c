@@ -751,9 +751,8 @@ int cli_cmd_collect(int argc, char **argv) {
     exp_plan_free(&pl);
     return CLI_EXIT_USAGE;
   }
-  exp_collect_opts co = {
-    out, scripts_dir(scripts, pl.cfg.dir), exp_gnuplot_prog(), allow, no_plot, 0
-  };
+  exp_collect_opts co = { out, scripts_dir(scripts, pl.cfg.dir), exp_gnuplot_prog(), allow, no_plot,
+                          0 };
   int late;
   rc = collect_held(&pl, &co, &late);
   exp_plan_free(&pl);

@@ -427,11 +427,21 @@ int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, 
       snprintf(m.note, sizeof m.note, "out of memory");
     }
     int numbers = m.runs > 0 && strcmp(m.status, "time_limit") != 0;
-    exp_prow pr = {
-      m.status,      tols[ti],          0,       0,      m.runs, m.t,          m.source, e->name,
-      m.res.res_rel, m.res.res_nat_inf, numbers, m.note, m.wall, m.no_solution,
-      m.no_solution ? NULL : &m.res
-    };
+    exp_prow pr = { m.status,
+                    tols[ti],
+                    0,
+                    0,
+                    m.runs,
+                    m.t,
+                    m.source,
+                    e->name,
+                    m.res.res_rel,
+                    m.res.res_nat_inf,
+                    numbers,
+                    m.note,
+                    m.wall,
+                    m.no_solution,
+                    m.no_solution ? NULL : &m.res };
     exp_problem_row(c, &pr, &l);
     exp_tctx_row(c, &l);
     if (strcmp(m.status, "failed") == 0) mark_failed(c, e, tols[ti], m.note);

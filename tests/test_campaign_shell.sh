@@ -248,11 +248,12 @@ expect_err "an instance file whose name holds a newline is refused, named" "hold
   experiment "$T/nl.exp" --out "$T/nlout" --no-plot
 if [ ! -e "$T/a${NL}b" ] && [ ! -e "$T/a${CR}b" ]; then pass "nothing created for a refused path"; else fail "refused paths" "a folder was created"; fi
 
-# CSV fields as RFC 4180 says: a note holding , and " (here the --out path, in the
-# message of an external that wrote no solution) is one quoted field, kept intact, and
-# collect reads it back (row by row, into the same columns)
+# CSV fields as RFC 4180 says: a note holding , and " (here the token the judge could
+# not read in the solution an external wrote) is one quoted field, kept intact, and
+# collect reads it back (row by row, into the same columns); the failed external makes
+# both exit 3
 cat >"$T/q.exp" <<'EOF'
-external bad command false {in} {out}
+external bad command echo 'nope,"x' {in} > {out}
 experiment profile q
 solvers pgs bad
 instances p2.dat
@@ -275,11 +276,11 @@ for p in sys.argv[1:3]:
     h, rows = table(p)
     notes = [r[h.index('note')] for r in rows if r[h.index('solver')] == 'bad']
     out.append(all(len(r) == len(h) for r in rows) and len(notes) == 1 and
-               (sys.argv[3] + 'campaign/scratch/') in notes[0])
+               'nope,"x' in notes[0])
 print(*out)
 PY
 )
-  if [ "$qrc" -eq 0 ] && [ "$rc" -eq 0 ] && [ "$r" = "True True" ]; then
+  if [ "$qrc" -eq 3 ] && [ "$rc" -eq 3 ] && [ "$r" = "True True" ]; then
     pass "a note with , and \" is one quoted CSV field, intact, and collect reads it back"
   else
     fail "RFC 4180 fields" "exit $qrc / $rc, '$r'; $(grep ',bad,' "$Q/q.csv" | head -n 1)"
