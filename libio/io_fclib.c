@@ -107,9 +107,7 @@
 #include <fclib.h>
 #include <hdf5.h>
 
-#include <cblas.h>
 #include <errno.h>
-#include <lapacke.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
