@@ -16,7 +16,8 @@
  * accepted (local and global); any other extra number, or two of them, is
  * refused with a message naming the file and the line.  A global file whose
  * M is not square, not symmetric or not positive definite, or whose H has
- * the wrong shape, is refused naming the field.
+ * the wrong shape, or which does not fit the memory cap, is refused naming
+ * the file and the field.
  */
 #include "slv.h"
 #include "slv_io.h"
@@ -238,6 +239,19 @@ static void test_global_bad_input(void) {
   write_file("npd.dat", GLOBAL_HEAD, "0\n2\n2\n2\t2\n1 2\n2 1\n", GLOBAL_H, GLOBAL_TAIL, "", p,
              sizeof p);
   expect_refused(p, SLV_ERR_UNSUPPORTED, "M positive definite");
+  /* over the memory cap: refused before the condensation allocates */
+  char shared[4096], err[512];
+  if (tst_shared_path("datasets/siconos/gfc3d/GFC3D_TwoRods1.dat", shared, sizeof shared)) {
+    slv_read_options o = slv_read_options_default();
+    o.max_memory = 140 << 10;
+    slv_instance *inst = (slv_instance *)1;
+    slv_status st = slv_read_with(shared, SLV_FMT_AUTO, &o, &inst, err, sizeof err);
+    printf("\n  %s", err);
+    CU_ASSERT_EQUAL(st, SLV_ERR_DIM);
+    CU_ASSERT_PTR_NULL(inst);
+    CU_ASSERT_EQUAL(strncmp(err, shared, strlen(shared)), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected sizes that fit the memory cap of 143360 bytes"));
+  }
   /* M not square */
   write_file("sq.dat", GLOBAL_HEAD, "0\n2\n3\n2\t3\n1 0\n0 1\n0 0\n", GLOBAL_H, GLOBAL_TAIL, "", p,
              sizeof p);
