@@ -87,6 +87,22 @@ SLV_API int slv_format_from_str(const char *s);
  * decides from the content. */
 SLV_API slv_format slv_format_for_path(const char *path);
 
+/* The global frictional-contact problem an instance was condensed from
+ * (FCLIB /fclib_global, Siconos gfc3d .dat; docs/problem.md, "Global
+ * problems"):  M v = H r + f,  u = H' v + w,  with r = x and u = w of the
+ * condensed problem A = H' M^-1 H, b = w + H' M^-1 f.  Sparse, owned by the
+ * instance (slv_instance_free frees it). */
+typedef struct slv_global {
+  int ndof;     /* rows of M and of H */
+  int n;        /* columns of H: the instance's n (3 nc) */
+  int *Mp, *Mj; /* M, ndof x ndof, CSR (ndof + 1 row pointers), both triangles */
+  double *Mx;   /* (an M stored as one triangle is mirrored on reading) */
+  int *Hp, *Hj; /* H, ndof x n, CSR */
+  double *Hx;
+  double *f; /* ndof */
+  double *w; /* n */
+} slv_global;
+
 /* What kind of problem the data is (for reports): "lcp" (lo=0, hi=inf),
  * "mlcp" (free and lcp rows only), "blcp" (any finite bounds), "findex"
  * (has friction rows), "cone". */
@@ -117,6 +133,7 @@ typedef struct slv_instance {
   char solver[32];    /* registry name; "" if none */
   slv_options opt;    /* slv_options_default() with the recorded fields */
   unsigned opt_given; /* SLV_IO_OPT_* bits: the fields of opt the file gives */
+  slv_global *global; /* the global problem it was condensed from, or NULL */
 } slv_instance;
 
 /* The options an lcplab file can record, one bit each (slv_instance.opt_given). */
@@ -143,6 +160,7 @@ SLV_API const char *slv_io_option_name(int k);
  * no findex; NULL on failure or n out of range. */
 SLV_API slv_instance *slv_instance_new_dense(int n);
 SLV_API void slv_instance_free(slv_instance *inst); /* NULL is fine */
+SLV_API void slv_global_free(slv_global *g);        /* NULL is fine */
 /* Fill kind[] from the data (call after changing bounds / findex). */
 SLV_API void slv_instance_classify(slv_instance *inst);
 /* The borrowed view; valid while inst lives. */
