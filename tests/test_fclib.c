@@ -1110,6 +1110,36 @@ static void test_write(void) {
   slv_instance_free(c);
 }
 
+/* The writer builds the file with plain HDF5 calls (no libfclib, which
+ * exits on a failing write): libfclib's own reader gives back what
+ * fclib_write_local would have written -- W as CSR (nz = -2) with the
+ * instance's entries, q = b, mu, spacedim 3, the name as info/title. */
+static void test_written_for_libfclib(void) {
+  char p[512], err[512];
+  slv_instance *c = wild_fc(102, 1, 7);
+  snprintf(c->name, sizeof c->name, "%s", "wild102");
+  tpath(p, sizeof p, "forlib.hdf5");
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, c, err, sizeof err), SLV_CONVERGED);
+  struct fclib_local *fl = fclib_read_local(p);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(fl);
+  int n = c->n, nnz = c->Ap[n];
+  CU_ASSERT(fl->spacedim == 3 && fl->W->nz == -2 && fl->W->m == n && fl->W->n == n);
+  CU_ASSERT_EQUAL(fl->W->nzmax, nnz);
+  CU_ASSERT(memcmp(fl->W->p, c->Ap, ((size_t)n + 1) * sizeof(int)) == 0);
+  CU_ASSERT(memcmp(fl->W->i, c->Aj, (size_t)nnz * sizeof(int)) == 0);
+  CU_ASSERT(memcmp(fl->W->x, c->Ax, (size_t)nnz * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(fl->q, c->b, (size_t)n * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(fl->mu, c->cone_mu, (size_t)c->ncones * sizeof(double)) == 0);
+  CU_ASSERT(fl->V == NULL && fl->R == NULL);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(fl->info);
+  CU_ASSERT_STRING_EQUAL(fl->info->title, "wild102");
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl->info->description, "written by lcplab"));
+  fclib_delete_local(fl);
+  free(fl);
+  slv_instance_free(c);
+}
+
 /* Every shared local and global problem: to .hdf5 (same storage, bit for
  * bit), .dat and .lcp and back. */
 static void rt_folder(const char *folder, int *count) {
@@ -1314,6 +1344,7 @@ int main(void) {
   CU_add_test(s, "bad HDF5 input", test_bad);
   CU_add_test(s, "damaged HDF5 files: no exit, no crash", test_damaged);
   CU_add_test(s, "writing: bit-identical, refusals", test_write);
+  CU_add_test(s, "written with HDF5, read by fclib_read_local", test_written_for_libfclib);
   CU_add_test(s, "round trips of every shared problem", test_roundtrip_shared);
   CU_add_test(s, "the memory cap", test_memory_cap);
   CU_add_test(s, "solutions and guesses (fclib_solution)", test_solutions);

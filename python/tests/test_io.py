@@ -118,6 +118,40 @@ def test_write_refuses(tmp_path):
         lcplab.write(p, tmp_path / "p.xml", format="xml")
 
 
+FULL_DISK_CHILD = """
+import resource, signal, sys
+import numpy as np
+import lcplab
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048))
+n = 9
+p = lcplab.Problem(np.eye(n), -np.ones(n), lo=np.full(n, -np.inf), hi=np.full(n, np.inf),
+                   cones=[(0, 0.3), (3, 0.5), (6, 0.2)])
+try:
+    lcplab.write(p, sys.argv[1], force=True)
+except lcplab.FileError as e:
+    print("FileError:", e)
+"""
+
+
+def test_write_full_disk_raises(tmp_path):
+    # issue 48, case 7: libfclib ends the process when an HDF5 write fails;
+    # a full disk (RLIMIT_FSIZE, SIGXFSZ ignored: writes fail with EFBIG) must
+    # raise FileError and leave the old file as it was, with no temporary
+    # file beside it.  In a child interpreter, so that an exit cannot end
+    # this one.
+    import subprocess
+    import sys
+    f = tmp_path / "x.hdf5"
+    f.write_bytes(b"the old file")
+    r = subprocess.run([sys.executable, "-c", FULL_DISK_CHILD, str(f)],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    assert r.stdout.startswith("FileError: " + str(f) + ": cannot write"), r.stdout
+    assert f.read_bytes() == b"the old file"
+    assert sorted(os.listdir(tmp_path)) == ["x.hdf5"]
+
+
 def test_read_errors_name_the_file_and_line(tmp_path):
     with pytest.raises(FileNotFoundError):
         lcplab.read(tmp_path / "missing.lcp")
