@@ -1544,12 +1544,60 @@ static void out_local(fc_out *o, const slv_instance *inst) {
   free(x);
 }
 
+/* CSR rows (p, j, x; m rows, n columns) as an FCLIB triplet (nz >= 0: i =
+ * row, p = column, as Siconos writes global problems); the row indices are
+ * malloc'ed into *rows. */
+static void triplet_of(fc_out *o, int m, int n, const int *p, const int *j, const double *x,
+                       fc_mat *T, int **rows) {
+  int nnz = p[m];
+  *rows = malloc(((size_t)nnz + 1) * sizeof(int));
+  if (!*rows) {
+    out_fail(o, SLV_ERR_NOMEM, "out of memory for a global matrix");
+    return;
+  }
+  for (int r = 0; r < m; r++)
+    for (int k = p[r]; k < p[r + 1]; k++) (*rows)[k] = r;
+  *T = (fc_mat){ m, n, nnz, nnz, j, *rows, x };
+}
+
+/* /fclib_global of inst->global with inst's mu (fclib_write_global):
+ * spacedim, M and H (triplets), vectors f, w, mu, info. */
+static void out_global(fc_out *o, const slv_instance *inst) {
+  const slv_global *G = inst->global;
+  fc_mat M = { 0 }, H = { 0 };
+  int *mrow = NULL, *hrow = NULL;
+  triplet_of(o, G->ndof, G->ndof, G->Mp, G->Mj, G->Mx, &M, &mrow);
+  triplet_of(o, G->ndof, G->n, G->Hp, G->Hj, G->Hx, &H, &hrow);
+  hid_t g = out_group(o, o->file, "fclib_global");
+  out_int(o, g, "spacedim", 3);
+  if (!o->st) out_matrix(o, g, "M", &M);
+  if (!o->st) out_matrix(o, g, "H", &H);
+  hid_t v = out_group(o, g, "vectors");
+  out_array(o, v, "f", H5T_NATIVE_DOUBLE, (size_t)G->ndof, G->f);
+  out_array(o, v, "w", H5T_NATIVE_DOUBLE, (size_t)G->n, G->w);
+  out_array(o, v, "mu", H5T_NATIVE_DOUBLE, (size_t)inst->ncones, inst->cone_mu);
+  out_close_group(v);
+  out_info(o, g, inst, "global FC3D problem M v = H r + f, u = H' v + w, Coulomb's law");
+  out_close_group(g);
+  free(mrow);
+  free(hrow);
+}
+
 slv_status slv_io_write_fclib(const slv_io_req *rq, const slv_instance *inst) {
   fc_out o = { .file = -1, .path = rq->path, .err = rq->err, .errlen = rq->errlen };
+  if (inst->global && inst->global->n != inst->n) {
+    slv_io_msgf(rq->err, rq->errlen,
+                "%s: the global problem has %d columns of H, the instance %d rows", rq->path,
+                inst->global->n, inst->n);
+    return SLV_ERR_INVALID;
+  }
   h5quiet hq;
   quiet_on(&hq);
   out_open(&o);
-  out_local(&o, inst);
+  if (inst->global)
+    out_global(&o, inst);
+  else
+    out_local(&o, inst);
   slv_status st = out_finish(&o);
   quiet_off(&hq);
   return st;
