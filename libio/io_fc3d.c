@@ -18,8 +18,9 @@
  *                CSparse (2) gives SLV_ERR_UNSUPPORTED
  *     q[n]       finite
  *     mu[nc]     finite, >= 0
- * Whatever follows mu is ignored, as Siconos ignores it (25 of the shared
- * files carry a trailing 0 or 1).  Storage of A: a dense M stays dense; an
+ *     [0 or 1]   one optional trailing flag (25 of the shared files carry
+ *                it); anything else after mu is refused (io_gfc3d.c,
+ *                slv_io_fc_read_end).  Storage of A: a dense M stays dense; an
  * SBM M is dense up to SLV_IO_FC_DENSE_MAX = 300 rows and CSR beyond, with
  * the exact +0.0 entries of its 3x3 blocks dropped (Capsules: n = 858,
  * 11 772 non-zeros instead of 736 164 dense entries).
@@ -34,11 +35,11 @@
  * (cols is then checked by the reader), and does not open like an LCP
  * "n storage n n".  For d = 3 the two cannot
  * both hold (an LCP with n = 3 has 3 as its third number, which is not a
- * storage type).  A global FC .dat (gfc3d: d nc M H q b mu) whose square M
- * is ndof x ndof with ndof != d nc is refused (SLV_ERR_UNSUPPORTED: use the
- * FCLIB file); with ndof = 3 nc (GFC3D_Example00, GFC3D_Example1: ndof =
- * 3, nc = 1) nothing tells it from a local file and it reads as a (wrong)
- * local problem, as it would in Siconos' local reader.
+ * storage type).  A global FC .dat (gfc3d: d nc M H q b mu) is read by
+ * the same entry: after M, an M that is not 3 nc x 3 nc, or more numbers
+ * than a local file can hold after it, hand the file to io_gfc3d.c, so a
+ * global file is read as global whatever its sizes (GFC3D_Example00 and
+ * GFC3D_Example1 have ndof = 3 nc and were once read as local problems).
  *
  * Writing (siconos-fc3d): only instances in which every row belongs to a
  * cone (so cone c is at rows 3c..3c+2), with the Coulomb law (slv_io_holds_fc3d;
@@ -188,8 +189,9 @@ int slv_io_looks_like_fc(const slv_reader *r0) {
   double size = (double)t[0] * (double)t[1];
   /* M d nc x d nc (a wrong column count is reported by the FC reader) */
   if ((double)t[3] == size) return 1;
-  /* a square M of another size: the ndof x ndof M of a global problem */
-  return t[1] > 0 && t[3] == t[4] && t[3] > 0 ? 2 : 0;
+  /* M of another size: the ndof x ndof M of a global problem (a non-square
+   * one is named by the global reader) */
+  return t[1] > 0 && t[3] > 0 && t[4] > 0 ? 2 : 0;
 }
 
 slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out) {
@@ -197,20 +199,10 @@ slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out) {
   slv_status st;
   slv_instance *inst = NULL;
   double *mu = NULL;
-  long d = 0, line;
+  long d = 0, line, mline = 0;
   int nc;
   *out = NULL;
   slv_rd_peek(r, &t);
-  if (slv_io_looks_like_fc(r) == 2) {
-    slv_reader look = *r;
-    long v[4];
-    for (int k = 0; k < 4; k++) slv_rd_try_long(&look, &v[k]);
-    return slv_rd_failf(r, t.line, SLV_ERR_UNSUPPORTED,
-                        "expected a local frictional-contact problem (d nc M q mu) with M %ld x "
-                        "%ld (d nc), found M %ld x %ld: a global problem (d nc M H q b mu) is not "
-                        "read from .dat; use its FCLIB .hdf5",
-                        v[0] * v[1], v[0] * v[1], v[3], v[3]);
-  }
   if (!slv_rd_try_long(r, &d) || d != 3)
     return slv_rd_fail(r, &t, d == 2 ? SLV_ERR_UNSUPPORTED : SLV_ERR_INVALID,
                        "the dimension d = 3 of a frictional-contact problem%s",
@@ -224,10 +216,11 @@ slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out) {
   if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 0) + 28.0 * nc,
                            "nc = %d: q, lo, hi (3 nc), mu and the cones (nc)", nc)))
     return st;
-  char why[48];
-  snprintf(why, sizeof why, "3 nc = %d", n);
   slv_nm nm;
-  if ((st = slv_io_read_nm(r, "M", n, n, why, SLV_IO_FC_DENSE_MAX, &nm, NULL))) return st;
+  if ((st = slv_io_read_nm(r, "M", -1, -1, "", SLV_IO_FC_DENSE_MAX, &nm, &mline))) return st;
+  /* a global problem d nc M H q b mu (io_gfc3d.c) */
+  if (nm.rows != n || nm.cols != n || slv_io_fc_holds_global_rest(r, nc, nm.rows))
+    return slv_io_read_gfc3d(r, nc, &nm, mline, out);
   inst = slv_io_instance_alloc(n);
   mu = malloc((nc ? (size_t)nc : 1) * sizeof(double));
   if (!inst || !mu) {
@@ -251,6 +244,7 @@ slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out) {
       goto fail;
     }
   }
+  if ((st = slv_io_fc_read_end(r))) goto fail;
   if ((st = slv_io_set_fc3d_cones(inst, nc, mu))) {
     slv_rd_failf(r, r->line, st, "out of memory for %d cones", nc);
     goto fail;

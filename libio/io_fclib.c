@@ -26,27 +26,25 @@
  *                A = W = H' M^-1 H,     b = q = w + H' M^-1 f,
  *            the formula of Siconos' test_fclib.py (README 2.2: "W = H' M^-1
  *            H, q_loc = b + H' M^-1 q" with Siconos' q = FCLIB f and b = w).
- *            M is factored by LAPACKE Cholesky (dpotrf) block by block: its
- *            diagonal blocks are the connected components of its sparsity
- *            pattern (non-zero off-diagonal entries link two dofs), in
- *            practice one block per body.  Per block c with rows R_c:
- *            L_c L_c' = M_cc, Z_c = L_c^-1 H(R_c, :), g_c = L_c^-1 f(R_c);
- *            W = sum_c Z_c' Z_c (dsyrk: exactly symmetric), q = w +
- *            sum_c Z_c' g_c.  An M stored as one triangle only (every
- *            non-zero off-diagonal entry on the same side of the diagonal:
- *            LMGC's dumps CubeH8 and LMGC_GlobalFrictionContactProblem00046
- *            store the upper triangle; the same 162-dof mesh appears in full
- *            in LMGC_GFC3D-i00501) is the symmetric matrix it is half of.
- *            SLV_ERR_UNSUPPORTED with a message when a
- *            block has more than SLV_FCLIB_MAX_BLOCK = 2000 dofs, when M is
- *            not symmetric (|M_ij - M_ji| > 1e-10 max|M_block|, far above
+ *            The condensation is libsolvers' slv_condense (io_global.c;
+ *            libsolvers/condense.c): M factored by its diagonal blocks (the
+ *            connected parts of its pattern: dense LAPACK up to 200 dofs, a
+ *            sparse Cholesky above), W block sparse (CSR), never dense; no
+ *            cap on the size but the memory cap (max_memory).  An M stored
+ *            as one triangle only (every non-zero off-diagonal entry on the
+ *            same side of the diagonal: LMGC's dumps CubeH8 and
+ *            LMGC_GlobalFrictionContactProblem00046 store the upper
+ *            triangle; the same 162-dof mesh appears in full in
+ *            LMGC_GFC3D-i00501) is the symmetric matrix it is half of.
+ *            M, H, f and w are kept beside the instance (slv_instance.
+ *            global).  SLV_ERR_UNSUPPORTED with a message when M is not
+ *            symmetric (|M_ij - M_ji| > 1e-10 max|M_block|, far above
  *            rounding, below any modelling asymmetry) or not positive
- *            definite (dpotrf fails), when 3 nc > 5000 (W is accumulated
- *            dense, at most SLV_IO_MAX_DENSE entries), or when G (equality
- *            constraints) is present.
+ *            definite, or when G (equality constraints) is present;
+ *            SLV_ERR_DIM beyond the memory cap.
  *   storage: dense when n = 3 nc <= SLV_IO_FC_DENSE_MAX (300), else CSR
- *            with the columns of each row sorted (duplicates kept, in file
- *            order; they add up).  spacedim must be 3 (2: unsupported).
+ *            with the columns of each row sorted (local: duplicates kept,
+ *            in file order; they add up; global: merged).  spacedim must be 3 (2: unsupported).
  *
  * Never crash, never exit.  libfclib 3.1 exits the process on any failing
  * HDF5 call (its IO / ASSERT macros call exit(1)), mallocs what the file's
@@ -131,7 +129,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SLV_FCLIB_MAX_BLOCK 2000
 
 int slv_io_is_hdf5_bytes(const char *buf, size_t len) {
   static const char sig[8] = { '\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n' };
@@ -823,282 +820,62 @@ static slv_status read_local(fc_ctx *c, const char *lib_path, const mat_hdr *h,
   return st;
 }
 
-/* ---- global: condensation ------------------------------------------------------- */
+/* ---- global: condensation (io_global.c, libsolvers' slv_condense) --------------- */
 
-static int uf_find(int *parent, int a) {
-  while (parent[a] != a) {
-    parent[a] = parent[parent[a]];
-    a = parent[a];
+/* The global problem of libfclib's p as an slv_global (M, H as CSR, M
+ * mirrored when stored as one triangle); M and H's triplets are freed. */
+static slv_status global_of(fc_ctx *c, const struct fclib_global *p, trip *M, trip *H, int ndof,
+                            int m, slv_global **out) {
+  slv_global *g = slv_io_global_alloc(ndof, m);
+  slv_status st = g ? SLV_OK : SLV_ERR_NOMEM;
+  if (!st) st = slv_io_csr_build(ndof, M->nnz, M->row, M->col, M->val, &g->Mp, &g->Mj, &g->Mx);
+  trip_free(M);
+  if (!st) st = slv_io_csr_build(ndof, H->nnz, H->row, H->col, H->val, &g->Hp, &g->Hj, &g->Hx);
+  trip_free(H);
+  if (!st && slv_io_global_mirror(g) < 0) st = SLV_ERR_NOMEM;
+  if (st) {
+    slv_global_free(g);
+    return fail(c, st, "out of memory for /fclib_global/M and H (ndof = %d)", ndof);
   }
-  return a;
-}
-
-/* W (dense m x m, column-major, zeroed) and q (= w on entry) from M, H, f. */
-static slv_status condense(fc_ctx *c, int ndof, int m, const trip *M, const trip *H,
-                           const double *f, double *W, double *q) {
-  slv_status st = SLV_OK;
-  int *parent = malloc(((size_t)ndof + 1) * sizeof(int));
-  int *comp = malloc(((size_t)ndof + 1) * sizeof(int)); /* component of each dof */
-  int *cptr = calloc((size_t)ndof + 2, sizeof(int));    /* dofs of component k */
-  int *dofs = malloc(((size_t)ndof + 1) * sizeof(int));
-  int *loc = malloc(((size_t)ndof + 1) * sizeof(int)); /* index within its block */
-  int *mptr = calloc((size_t)ndof + 2, sizeof(int));   /* M entries by component */
-  long *ment = malloc(((size_t)M->nnz + 1) * sizeof(long));
-  int *hptr = calloc((size_t)ndof + 2, sizeof(int)); /* H entries by row */
-  long *hent = malloc(((size_t)H->nnz + 1) * sizeof(long));
-  int *colmark = malloc(((size_t)m + 1) * sizeof(int)); /* block column of H's column j */
-  int *cols = malloc(((size_t)m + 1) * sizeof(int));
-  double *B = NULL, *Z = NULL, *S = NULL, *gz = NULL;
-  if (!parent || !comp || !cptr || !dofs || !loc || !mptr || !ment || !hptr || !hent || !colmark ||
-      !cols) {
-    st = fail(c, SLV_ERR_NOMEM, "out of memory condensing the global problem (ndof = %d)", ndof);
-    goto done;
-  }
-  /* blocks: connected components of M's pattern (non-zero entries) */
-  for (int i = 0; i < ndof; i++) parent[i] = i;
-  for (long k = 0; k < M->nnz; k++)
-    if (M->row[k] != M->col[k] && M->val[k] != 0.0) {
-      int a = uf_find(parent, M->row[k]), b = uf_find(parent, M->col[k]);
-      if (a != b) parent[a < b ? b : a] = a < b ? a : b;
-    }
-  /* one triangle only (LMGC's dumps store the upper triangle of the
-   * symmetric M): mirror it */
-  long upper = 0, lower = 0;
-  for (long k = 0; k < M->nnz; k++)
-    if (M->val[k] != 0.0) {
-      upper += M->row[k] < M->col[k];
-      lower += M->row[k] > M->col[k];
-    }
-  int half = (upper == 0) != (lower == 0);
-  int ncomp = 0, kmax = 0;
-  for (int i = 0; i < ndof; i++) {
-    int r = uf_find(parent, i);
-    comp[i] = r == i ? ncomp++ : comp[r]; /* roots are the smallest dof, seen first */
-    cptr[comp[i] + 1]++;
-  }
-  for (int k = 0; k < ncomp; k++) {
-    if (cptr[k + 1] > kmax) kmax = cptr[k + 1];
-    cptr[k + 1] += cptr[k];
-  }
-  if (kmax > SLV_FCLIB_MAX_BLOCK) {
-    int big = 0;
-    for (int i = 0; i < ndof; i++)
-      if (cptr[comp[i] + 1] - cptr[comp[i]] == kmax) {
-        big = i;
-        break;
-      }
-    st = fail(c, SLV_ERR_UNSUPPORTED,
-              "expected the diagonal blocks of /fclib_global/M to have at "
-              "most %d dofs, found one of %d (containing dof %d)",
-              SLV_FCLIB_MAX_BLOCK, kmax, big);
-    goto done;
-  }
-  {
-    int *pos = parent; /* reuse: fill positions */
-    for (int k = 0; k < ncomp; k++) pos[k] = cptr[k];
-    for (int i = 0; i < ndof; i++) {
-      loc[i] = pos[comp[i]] - cptr[comp[i]];
-      dofs[pos[comp[i]]++] = i;
-    }
-  }
-  for (long k = 0; k < M->nnz; k++) mptr[comp[M->row[k]] + 1]++;
-  for (int k = 0; k < ncomp; k++) mptr[k + 1] += mptr[k];
-  for (int k = 0; k <= ncomp; k++) parent[k] = mptr[k];
-  for (long k = 0; k < M->nnz; k++) ment[parent[comp[M->row[k]]]++] = k;
-  for (long k = 0; k < H->nnz; k++) hptr[H->row[k] + 1]++;
-  for (int i = 0; i < ndof; i++) hptr[i + 1] += hptr[i];
-  for (int i = 0; i <= ndof; i++) parent[i] = hptr[i];
-  for (long k = 0; k < H->nnz; k++) hent[parent[H->row[k]]++] = k;
-  B = malloc(((size_t)kmax * kmax + 1) * sizeof(double));
-  gz = malloc(((size_t)kmax + 1) * sizeof(double));
-  if (!B || !gz) {
-    st = fail(c, SLV_ERR_NOMEM, "out of memory for a %d x %d block of M", kmax, kmax);
-    goto done;
-  }
-  for (int j = 0; j < m; j++) colmark[j] = -1;
-  for (int k = 0; k < ncomp && !st; k++) {
-    int nk = cptr[k + 1] - cptr[k];
-    size_t ld = (size_t)nk;
-    memset(B, 0, ld * ld * sizeof(double));
-    double amax = 0;
-    for (int e = mptr[k]; e < mptr[k + 1]; e++) {
-      long q0 = ment[e];
-      if (comp[M->col[q0]] != k) continue; /* an explicit 0.0 linking two blocks */
-      size_t a = (size_t)loc[M->row[q0]], b = (size_t)loc[M->col[q0]];
-      B[a + ld * b] += M->val[q0];
-      if (half && a != b) B[b + ld * a] += M->val[q0];
-    }
-    for (size_t e = 0; e < ld * ld; e++) amax = fmax(amax, fabs(B[e]));
-    for (int a = 0; a < nk; a++)
-      for (int b = 0; b < a; b++) {
-        double x = B[a + ld * b], y = B[b + ld * a];
-        if (fabs(x - y) > 1e-10 * amax) {
-          st = fail(c, SLV_ERR_UNSUPPORTED,
-                    "expected /fclib_global/M symmetric (Cholesky), found "
-                    "M(%d,%d) = %.17g, M(%d,%d) = %.17g",
-                    dofs[cptr[k] + a], dofs[cptr[k] + b], x, dofs[cptr[k] + b], dofs[cptr[k] + a],
-                    y);
-          goto done;
-        }
-      }
-    lapack_int info = nk ? LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', nk, B, (lapack_int)ld) : 0;
-    if (info != 0) {
-      st = fail(c, SLV_ERR_UNSUPPORTED,
-                "expected /fclib_global/M positive definite, found its "
-                "diagonal block of %d dofs from dof %d not (LAPACKE_dpotrf info %d)",
-                nk, dofs[cptr[k]], (int)info);
-      goto done;
-    }
-    /* the columns of H touched by the block's rows */
-    int nj = 0;
-    for (int a = 0; a < nk; a++) {
-      int i = dofs[cptr[k] + a];
-      for (int e = hptr[i]; e < hptr[i + 1]; e++) {
-        int j = H->col[hent[e]];
-        if (colmark[j] < 0) {
-          colmark[j] = nj;
-          cols[nj++] = j;
-        }
-      }
-    }
-    for (int a = 0; a < nk; a++) gz[a] = f[dofs[cptr[k] + a]];
-    cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, nk, B, (int)ld, gz, 1);
-    if (nj > 0) {
-      free(Z);
-      free(S);
-      Z = calloc(ld * (size_t)nj, sizeof(double));
-      S = malloc((size_t)nj * (size_t)nj * sizeof(double));
-      if (!Z || !S) {
-        st = fail(c, SLV_ERR_NOMEM, "out of memory condensing a block of %d dofs, %d columns", nk,
-                  nj);
-        goto done;
-      }
-      for (int a = 0; a < nk; a++) {
-        int i = dofs[cptr[k] + a];
-        for (int e = hptr[i]; e < hptr[i + 1]; e++) {
-          long q0 = hent[e];
-          Z[(size_t)a + ld * (size_t)colmark[H->col[q0]]] += H->val[q0];
-        }
-      }
-      /* Z := L^-1 H(block, cols);  S = Z' Z (lower);  W += S;  q += Z' g */
-      cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, nk, nj, 1.0, B,
-                  (int)ld, Z, (int)ld);
-      cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, nj, nk, 1.0, Z, (int)ld, 0.0, S, nj);
-      for (int b = 0; b < nj; b++) {
-        for (int a = b; a < nj; a++) {
-          double s = S[(size_t)a + (size_t)nj * (size_t)b];
-          W[(size_t)cols[a] + (size_t)m * (size_t)cols[b]] += s;
-          if (a != b) W[(size_t)cols[b] + (size_t)m * (size_t)cols[a]] += s;
-        }
-        q[cols[b]] += cblas_ddot(nk, Z + ld * (size_t)b, 1, gz, 1);
-      }
-    }
-    for (int a = 0; a < nj; a++) colmark[cols[a]] = -1;
-  }
-done:
-  free(parent);
-  free(comp);
-  free(cptr);
-  free(dofs);
-  free(loc);
-  free(mptr);
-  free(ment);
-  free(hptr);
-  free(hent);
-  free(colmark);
-  free(cols);
-  free(B);
-  free(Z);
-  free(S);
-  free(gz);
-  return st;
-}
-
-/* Finite data can condense to an overflow (an M close to singular, huge H
- * or f): say so here, naming what overflowed, rather than leave it to
- * slv_problem_validate's "A(i,j) is inf". */
-static slv_status check_condensed(fc_ctx *c, int m, const double *W, const double *q) {
-  for (size_t e = 0; e < (size_t)m * (size_t)m; e++)
-    if (!isfinite(W[e]))
-      return fail(c, SLV_ERR_INVALID,
-                  "expected a finite condensed W = H' M^-1 H, found W(%d,%d) "
-                  "= %g (M nearly singular, or H too large)",
-                  (int)(e % (size_t)m), (int)(e / (size_t)m), W[e]);
-  for (int i = 0; i < m; i++)
-    if (!isfinite(q[i]))
-      return fail(c, SLV_ERR_INVALID,
-                  "expected a finite condensed q = w + H' M^-1 f, found "
-                  "q[%d] = %g (M nearly singular, or H, f too large)",
-                  i, q[i]);
+  memcpy(g->f, p->f, (size_t)ndof * sizeof(double));
+  memcpy(g->w, p->w, (size_t)m * sizeof(double));
+  *out = g;
   return SLV_OK;
 }
 
 static slv_status read_global(fc_ctx *c, const char *lib_path, const mat_hdr *hm, const mat_hdr *hh,
                               slv_instance **out) {
-  int m = hh->n;
-  if ((double)m * (double)m > (double)SLV_IO_MAX_DENSE)
-    return fail(c, SLV_ERR_UNSUPPORTED,
-                "expected at most %ld entries in the condensed W = H' M^-1 "
-                "H (it is built dense), found 3 nc = %d",
-                SLV_IO_MAX_DENSE, m);
-  /* beside libfclib's copy: M and H as triplets, the condensation's index
-   * arrays and one diagonal block of M (at most SLV_FCLIB_MAX_BLOCK dofs),
-   * W dense, then W's entries as the instance (at most m^2) */
-  double mm = (double)m * (double)m, kb = fmin((double)hm->m, SLV_FCLIB_MAX_BLOCK);
-  double bytes = 16.0 * ((double)hm->nzmax + (double)hh->nzmax) + 40.0 * (hm->m + 2.0) +
-                 8.0 * ((double)hm->nzmax + (double)hh->nzmax) + 8.0 * kb * kb + 8.0 * mm;
-  slv_status st0 =
-      slv_io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen,
-                     "/fclib_global: the condensation, ndof = %d, 3 nc = %d", hm->m, m);
-  if (st0 || (st0 = reserve_instance(c, "/fclib_global/H", m, mm))) return st0;
+  int m = hh->n, nd = hm->m;
+  /* beside libfclib's copy: M and H as triplets, then as CSR (M perhaps
+   * mirrored: twice its entries), f, w, mu; W is counted by slv_condense
+   * against what is left of the cap */
+  double nz = (double)hm->nzmax + (double)hh->nzmax;
+  double bytes = 16.0 * nz + 12.0 * (nz + (double)hm->nzmax) + 8.0 * (nd + 2.0) +
+                 slv_io_instance_bytes(m, 0) + 12.0 * (m / 3 + 1.0) + 8.0 * (nd + m);
+  slv_status st = slv_io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen,
+                                 "/fclib_global: M, H, f, w (ndof = %d, 3 nc = %d)", nd, m);
+  if (st) return st;
   struct fclib_global *p = fclib_read_global(lib_path);
   if (!p)
     return fail(c, SLV_ERR_INVALID, "expected libfclib to read /fclib_global, found it refused");
-  trip M, H, Wt;
-  memset(&Wt, 0, sizeof Wt);
-  double *W = NULL, *q = NULL;
-  slv_status st = entries(c, "/fclib_global/M", p->M, hm, &M);
+  trip M, H;
+  slv_global *g = NULL;
+  st = entries(c, "/fclib_global/M", p->M, hm, &M);
   if (!st && (st = entries(c, "/fclib_global/H", p->H, hh, &H))) trip_free(&M);
   if (st) goto done;
-  if (!(st = check_finite(c, "/fclib_global/vectors/f", p->f, hm->m, 0)) &&
+  if (!(st = check_finite(c, "/fclib_global/vectors/f", p->f, nd, 0)) &&
       !(st = check_finite(c, "/fclib_global/vectors/w", p->w, m, 0)))
     st = check_finite(c, "/fclib_global/vectors/mu", p->mu, m / 3, 1);
-  if (!st) {
-    W = calloc((size_t)m * (size_t)m + 1, sizeof(double));
-    q = malloc(((size_t)m + 1) * sizeof(double));
-    if (!W || !q) st = fail(c, SLV_ERR_NOMEM, "out of memory for W (3 nc = %d)", m);
+  if (st) {
+    trip_free(&M);
+    trip_free(&H);
+    goto done;
   }
-  if (!st) {
-    memcpy(q, p->w, (size_t)m * sizeof(double));
-    st = condense(c, hm->m, m, &M, &H, p->f, W, q);
+  if (!(st = global_of(c, p, &M, &H, nd, m, &g))) {
+    st = slv_io_global_instance(g, p->mu, c->cap, c->mem, c->path, "/fclib_global/M", c->err,
+                                c->errlen, out);
   }
-  if (!st) st = check_condensed(c, m, W, q);
-  if (!st) { /* W's non-zeros as triplets, column by column */
-    long nnz = 0;
-    for (size_t e = 0; e < (size_t)m * (size_t)m; e++) nnz += W[e] != 0.0;
-    Wt.row = malloc(((size_t)nnz + 1) * sizeof(int));
-    Wt.col = malloc(((size_t)nnz + 1) * sizeof(int));
-    Wt.val = malloc(((size_t)nnz + 1) * sizeof(double));
-    if (!Wt.row || !Wt.col || !Wt.val) {
-      st = fail(c, SLV_ERR_NOMEM, "out of memory for W (3 nc = %d)", m);
-    } else {
-      for (int j = 0; j < m; j++)
-        for (int i = 0; i < m; i++) {
-          double v = W[(size_t)i + (size_t)m * (size_t)j];
-          if (v == 0.0) continue;
-          Wt.row[Wt.nnz] = i;
-          Wt.col[Wt.nnz] = j;
-          Wt.val[Wt.nnz++] = v;
-        }
-      st = make_instance(c, m, &Wt, q, p->mu, out);
-    }
-  }
-  trip_free(&M);
-  trip_free(&H);
 done:
-  trip_free(&Wt);
-  free(W);
-  free(q);
   fclib_delete_global(p);
   free(p); /* fclib_delete_global frees the members, not the struct (3.1) */
   return st;

@@ -337,6 +337,37 @@ slv_status slv_io_fc_densify(slv_instance *inst);
 /* Siconos local FC3D .dat (d nc M q mu): the body of a .dat read by
  * slv_io_read_siconos, and the writer. */
 slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out);
+
+/* ---- global frictional-contact problems (io_gfc3d.c, io_global.c) ----------- */
+/* After mu: the end of the file, or Siconos' single trailing 0 or 1 and
+ * then the end; else SLV_ERR_INVALID naming what follows. */
+slv_status slv_io_fc_read_end(slv_reader *r);
+/* After an M of ndof rows: do enough numbers follow for the rest of a
+ * global file (H's header, f, w, mu)?  A local file holds fewer. */
+int slv_io_fc_holds_global_rest(const slv_reader *r, int nc, int ndof);
+/* The rest of a gfc3d .dat after d, nc and M (read at line mline; taken
+ * over and freed): H, q, b, mu, the end; the condensed instance. */
+slv_status slv_io_read_gfc3d(slv_reader *r, int nc, slv_nm *M, long mline, slv_instance **out);
+/* An slv_global with f (ndof) and w (n) zeroed, no M or H yet; NULL if
+ * out of memory. */
+slv_global *slv_io_global_alloc(int ndof, int n);
+/* rows-row CSR *P, *J, *X from nnz triplets (r, c, v), in input order
+ * within a row.  SLV_ERR_NOMEM (the caller frees what was allocated). */
+slv_status slv_io_csr_build(int rows, long nnz, const int *r, const int *c, const double *v,
+                            int **P, int **J, double **X);
+/* A NumericsMatrix as CSR: a CSR one taken over, a dense one's entries
+ * that are not +0.0 copied. */
+slv_status slv_io_csr_of_nm(slv_nm *nm, int **P, int **J, double **X);
+/* M stored as one triangle mirrored into the full symmetric M: 1 if it
+ * was, 0 if not, -1 out of memory (g unchanged). */
+int slv_io_global_mirror(slv_global *g);
+/* The condensed instance of g (taken over, also on failure) with the
+ * cones of mu; the condensation may use cap - used bytes (the memory cap,
+ * the bytes the read reserved so far).  Messages start with where ("FILE"
+ * or "FILE:LINE") and name M as mname. */
+slv_status slv_io_global_instance(slv_global *g, const double *mu, double cap, double used,
+                                  const char *where, const char *mname, char *err, size_t errlen,
+                                  slv_instance **out);
 slv_status slv_io_write_fc3d(const slv_io_req *rq, const slv_instance *inst);
 /* Does the reader's text open like a frictional-contact .dat ("d nc
  * storage d*nc cols" with d in {2, 3}: 1) rather than like an LCP ("n

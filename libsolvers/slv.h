@@ -387,6 +387,37 @@ SLV_API const slv_solver *slv_workspace_solver(const slv_workspace *ws);
 SLV_API slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                              double *x, double *w, slv_result *res);
 
+/* ---- global frictional-contact problems (docs/problem.md, "Global problems") --- */
+
+/* What slv_condense found; set on every return. */
+typedef struct slv_condense_info {
+  int nblocks, block_max; /* M's diagonal blocks (connected parts of its pattern), largest */
+  int sparse_blocks;      /* blocks factored by the sparse Cholesky (CHOLMOD) */
+  int bad_dof;            /* M not positive definite: a dof of the failing block; else -1 */
+  int asym_i, asym_j;     /* M not symmetric: M(i,j) != M(j,i); else -1 */
+  double asym_ij, asym_ji;
+  double bytes; /* the memory the condensation needs (before it allocates) */
+  long nnz_W;   /* entries of W */
+} slv_condense_info;
+
+/* The local problem of the global one  M v = H r + f,  u = H' v + w:
+ *     W = H' M^-1 H  (block sparse, CSR: rows sorted, exactly symmetric),
+ *     q = w + H' M^-1 f.
+ * M: ndof x ndof CSR (both triangles; duplicates add up), symmetric to
+ * 1e-10 of its largest entry per diagonal block, positive definite; H:
+ * ndof x n CSR; f: ndof; w, q: n.  M is factored by diagonal blocks (the
+ * connected parts of its pattern) through libsolvers' linear-system
+ * interface: dense LAPACK up to 200 dofs, a sparse Cholesky (CHOLMOD)
+ * above; W is never dense.  *Wp (n + 1), *Wj, *Wx are allocated (free()
+ * each).  Statuses: SLV_ERR_UNSUPPORTED (M not symmetric, not positive
+ * definite: info says where), SLV_ERR_DIM (more than max_bytes needed, or
+ * W beyond int indices), SLV_ERR_INVALID (bad sizes or indices),
+ * SLV_ERR_NOMEM. */
+SLV_API slv_status slv_condense(int ndof, int n, const int *Mp, const int *Mj, const double *Mx,
+                                const int *Hp, const int *Hj, const double *Hx, const double *f,
+                                const double *w, double max_bytes, int **Wp, int **Wj, double **Wx,
+                                double *q, slv_condense_info *info);
+
 #ifdef __cplusplus
 }
 #endif

@@ -907,7 +907,7 @@ static void test_bad(void) {
   H5Lmove(h, "/fclib_local", h, "/fclib_global_rolling", H5P_DEFAULT, H5P_DEFAULT);
   H5Fclose(h);
   bad_read("rolling.hdf5", SLV_ERR_UNSUPPORTED, "rolling friction is not supported");
-  /* global: G, M not symmetric, not positive definite, a block too large */
+  /* global: G, M not symmetric, not positive definite; a large block read */
   int hi[3] = { 0, 1, 2 }, hj[3] = { 0, 1, 2 };
   double hx[3] = { 1, 1, 1 }, f1[3] = { 1, 1, 1 }, w[3] = { 0, 0, 0 };
   int di[3] = { 0, 1, 2 }, dj[3] = { 0, 1, 2 };
@@ -920,7 +920,7 @@ static void test_bad(void) {
   double sx3[5] = { 4, 1, 2, 4, 4 };
   write_global("gnsym.hdf5", 3, 5, si3, sj3, sx3, 3, hi, hj, hx, f1, w, 0);
   bad_read("gnsym.hdf5", SLV_ERR_UNSUPPORTED,
-           "expected /fclib_global/M symmetric (Cholesky), found M(1,0) = 2");
+           "expected /fclib_global/M symmetric, found M(0,1) = 1, M(1,0) = 2");
   {
     int nd = 2001, nnz = 3 * nd - 2, k = 0;
     int *ti = malloc((size_t)nnz * sizeof(int)), *tj = malloc((size_t)nnz * sizeof(int));
@@ -932,8 +932,19 @@ static void test_bad(void) {
           tj[k] = j;
           tx[k++] = i == j ? 4.0 : -1.0;
         }
+    /* a block of 2001 dofs (once refused): the sparse Cholesky; H picks
+     * dofs 0, 1, 2, so W = M^-1(0:3, 0:3), and W(0,0) is the continued
+     * fraction 1 / (4 - 1 / (4 - ... 1 / 4)) of the tridiagonal M */
     write_global("gbig.hdf5", nd, nnz, ti, tj, tx, 3, hi, hj, hx, tf, w, 0);
-    bad_read("gbig.hdf5", SLV_ERR_UNSUPPORTED, "at most 2000 dofs, found one of 2001");
+    char pb[512], eb[512];
+    tpath(pb, sizeof pb, "gbig.hdf5");
+    slv_instance *big = NULL;
+    CU_ASSERT_EQUAL_FATAL(slv_read(pb, SLV_FMT_AUTO, &big, eb, sizeof eb), SLV_OK);
+    double cf = 4.0;
+    for (int i = 1; i < nd; i++) cf = 4.0 - 1.0 / cf;
+    CU_ASSERT_PTR_NOT_NULL(big->global);
+    TST_CLOSE(big->A[0], 1.0 / cf, 0, 1e-14);
+    slv_instance_free(big);
     free(ti);
     free(tj);
     free(tx);
@@ -1207,8 +1218,9 @@ static void capped_read(const char *name, size_t cap, const char *must) {
  * (it allocates what they say) and before lcplab's own copies: a small
  * local file under a 100-byte cap is refused at W's values (16 entries,
  * 128 bytes: before the test read of W/x), and a small global file whose H has
- * 4500 columns, which would condense to a dense 4500 x 4500 W (162 MB), is
- * refused under a 64 MiB cap before anything of that size is allocated. */
+ * 4500 columns (once condensed to a dense 4500 x 4500 W, 162 MB, and
+ * refused) is read under a 64 MiB cap into a sparse W of 4500 entries, and
+ * refused under a cap that holds its M, H, f, w but not the condensation. */
 static void test_memory_cap(void) {
   char p[512], err[512];
   slv_instance *fc = small_fc(2);
@@ -1248,8 +1260,18 @@ static void test_memory_cap(void) {
   free(one);
   free(w);
   free(mu);
-  capped_read("capglobal.hdf5", (size_t)64 << 20,
-              "/fclib_global: the condensation, ndof = 4500, 3 nc = 4500");
+  /* W = I: 4500 entries in CSR, never 4500 x 4500 dense */
+  o.max_memory = (size_t)64 << 20;
+  inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_read_with(p, SLV_FMT_AUTO, &o, &inst, err, sizeof err), SLV_OK);
+  CU_ASSERT_EQUAL(inst->storage, SLV_CSR);
+  CU_ASSERT_EQUAL(inst->Ap[inst->n], NDOF);
+  CU_ASSERT_PTR_NOT_NULL(inst->global);
+  slv_instance_free(inst);
+  /* 900 000 bytes hold M, H, f, w but not the condensation (324 048 more) */
+  capped_read("capglobal.hdf5", 900000,
+              "the condensation of /fclib_global/M (4500 diagonal blocks, the largest of 1 "
+              "dofs): 324048 bytes");
 }
 
 /* ---- solutions and guesses ------------------------------------------------------ */

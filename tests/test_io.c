@@ -1520,10 +1520,15 @@ static void test_bad_fc3d(void) {
   badt("fcmunan.dat", "3\n1\n0\n3\n3\n3\t3\n1 0 0 0 1 0 0 0 1\n-1 0 0\nnan\n", SLV_ERR_INVALID, 9,
        "a finite number for mu[0], found 'nan'");
   badt("fcM.dat", "3\n1\n0\n3\n6\n3\t6\n0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", SLV_ERR_INVALID,
-       4, "M to be 3 x 3 (3 nc = 3), found 3 x 6");
-  badt("fcglobal.dat", "3\n1\n0\n9\n9\n9\t9\n", SLV_ERR_UNSUPPORTED, 1,
-       "with M 3 x 3 (d nc), found M 9 x 9: a global problem (d nc M H q b mu) is not read from "
-       ".dat");
+       4,
+       "expected M square (ndof x ndof, a global problem d nc M H q b mu) or 3 nc x 3 nc = "
+       "3 x 3 (a local one), found 3 x 6");
+  /* a global problem (io_gfc3d.c) that ends after M */
+  badt("fcglobal.dat",
+       "3\n1\n0\n9\n9\n9\t9\n1 0 0 0 0 0 0 0 0\n0 1 0 0 0 0 0 0 0\n0 0 1 0 0 0 0 0 0\n"
+       "0 0 0 1 0 0 0 0 0\n0 0 0 0 1 0 0 0 0\n0 0 0 0 0 1 0 0 0\n0 0 0 0 0 0 1 0 0\n"
+       "0 0 0 0 0 0 0 1 0\n0 0 0 0 0 0 0 0 1\n",
+       SLV_ERR_INVALID, 15, "expected 16 numbers for H, q (ndof = 9), b (3 nc = 3), mu (nc = 1)");
   badt("fccs.dat", "3\n1\n2\n3\n3\n0 0 0 0 0 0 0 0 0 0 0 0\n", SLV_ERR_UNSUPPORTED, 3, "CSparse");
 }
 
