@@ -96,9 +96,14 @@
  * file is removed, PATH is untouched and the message is "PATH: cannot
  * write: <strerror>".  Solutions (slv_io_fclib_write_solution) add
  * /solution (u, r) and /guesses (number_of_guesses, 1/u, 1/r) to the same
- * image, as fclib_write_solution / fclib_write_guesses do.  Only local FC3D
- * instances (slv_io_holds_fc3d: every row in a cone, Coulomb's law); else
- * SLV_ERR_UNSUPPORTED and nothing written.  A write followed by a read
+ * image, as fclib_write_solution / fclib_write_guesses do.  An instance
+ * that carries its global problem (inst->global: read from /fclib_global or
+ * a gfc3d .dat, or built by lcplab export --global) is written as
+ * /fclib_global in fclib_write_global's layout: spacedim, M and H as
+ * triplets (nz >= 0, i = row, p = column, as Siconos writes global
+ * problems), vectors f, w, mu, info; a solution file holds the local
+ * problem.  Only FC3D instances (slv_io_holds_fc3d: every row in a cone,
+ * Coulomb's law); else SLV_ERR_UNSUPPORTED and nothing written.  A write followed by a read
  * gives back A, b and the cones bit for bit for instances from a reader
  * (sorted CSR columns).
  *

@@ -1151,6 +1151,45 @@ static void test_written_for_libfclib(void) {
   slv_instance_free(c);
 }
 
+/* A global problem (inst->global) is written as /fclib_global, M and H as
+ * triplets (i = row, p = column, as Siconos writes them): fclib_read_global
+ * gives back every entry of M and H (CSR row by row), f, w and mu bit for
+ * bit.  LMGC_GFC3D-i00501: 162 dofs, 4 contacts, a full (not diagonal) M. */
+static void test_global_written(void) {
+  char path[4096], p[512], err[512];
+  if (!shared_present()) return;
+  tst_shared_path("datasets/fclib/LMGC_GFC3D-i00501-4-00000.hdf5", path, sizeof path);
+  slv_instance *inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err), SLV_CONVERGED);
+  const slv_global *G = inst->global;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(G);
+  tpath(p, sizeof p, "global_out.hdf5");
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
+  struct fclib_global *g = fclib_read_global(p);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+  CU_ASSERT(g->spacedim == 3 && g->G == NULL && g->b == NULL);
+  const struct fclib_matrix *mats[2] = { g->M, g->H };
+  const int *cp[2] = { G->Mp, G->Hp }, *cj[2] = { G->Mj, G->Hj };
+  const double *cx[2] = { G->Mx, G->Hx };
+  int cols[2] = { G->ndof, G->n };
+  for (int k = 0; k < 2; k++) {
+    const struct fclib_matrix *A = mats[k];
+    CU_ASSERT_FATAL(A->m == G->ndof && A->n == cols[k] && A->nz == cp[k][G->ndof]);
+    int e = 0, same = 1;
+    for (int r = 0; r < G->ndof; r++)
+      for (int q = cp[k][r]; q < cp[k][r + 1]; q++, e++)
+        same &= A->i[e] == r && A->p[e] == cj[k][q] && memcmp(&A->x[e], &cx[k][q], 8) == 0;
+    CU_ASSERT(same);
+  }
+  CU_ASSERT(memcmp(g->f, G->f, (size_t)G->ndof * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(g->w, G->w, (size_t)G->n * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(g->mu, inst->cone_mu, (size_t)inst->ncones * sizeof(double)) == 0);
+  fclib_delete_global(g);
+  free(g);
+  slv_instance_free(inst);
+}
+
 /* Every shared local and global problem: to .hdf5 (same storage, bit for
  * bit), .dat and .lcp and back. */
 static void rt_folder(const char *folder, int *count) {
@@ -1367,6 +1406,7 @@ int main(void) {
   CU_add_test(s, "damaged HDF5 files: no exit, no crash", test_damaged);
   CU_add_test(s, "writing: bit-identical, refusals", test_write);
   CU_add_test(s, "written with HDF5, read by fclib_read_local", test_written_for_libfclib);
+  CU_add_test(s, "a global problem written as /fclib_global", test_global_written);
   CU_add_test(s, "round trips of every shared problem", test_roundtrip_shared);
   CU_add_test(s, "the memory cap", test_memory_cap);
   CU_add_test(s, "solutions and guesses (fclib_solution)", test_solutions);
