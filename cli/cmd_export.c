@@ -27,11 +27,12 @@
  * counts (written, skipped_empty).  A factored problem (a large scene) is
  * written as its explicit CSR, which every format holds.
  *
- * --global (with --format hdf5 only) also writes each step's problem in the
- * bodies' velocities, FCLIB's /fclib_global (M v = H r + f, u = H' v + w;
- * export_global.c), to DIR/SCENE_stepKKKKKK.global.hdf5 beside the local
- * DIR/SCENE_stepKKKKKK.hdf5 (libfclib keeps one problem per file); its
- * condensation H' M^-1 H, w + H' M^-1 f is the local file's W, q.  The
+ * --global (with --format hdf5 or dat) also writes each step's problem in
+ * the bodies' velocities (M v = H r + f, u = H' v + w; export_global.c):
+ * FCLIB's /fclib_global to DIR/SCENE_stepKKKKKK.global.hdf5 beside the local
+ * DIR/SCENE_stepKKKKKK.hdf5 (libfclib keeps one problem per file), or a
+ * Siconos gfc3d .dat to SCENE_stepKKKKKK.global.dat; its condensation
+ * H' M^-1 H, w + H' M^-1 f is the local file's W, q.  The
  * JSON line then names it ("global").  A step whose rows the global form
  * cannot hold (cfm > 0, joint rows) is refused with exit 2.
  *
@@ -71,8 +72,8 @@ static void usage(FILE *f) {
              "                      mtx (MatrixMarket + sidecars), lcplab (.lcp)\n"
              "  --out DIR           output directory (created if missing)\n"
              "  --every E           export every E-th step (default 1)\n"
-             "  --global            with --format hdf5: also the global problem (M, H, f, w)\n"
-             "                      of each step to SCENE_stepKKKKKK.global.hdf5\n"
+             "  --global            with --format hdf5 or dat: also the global problem (M, H,\n"
+             "                      f, w) of each step to SCENE_stepKKKKKK.global.EXT\n"
              "  --force             overwrite files that exist\n"
              "  --solver NAME       default pgs\n"
              "\n");
@@ -104,6 +105,13 @@ static int out_name(char *buf, size_t len, const char *dir, const char *scene, l
   return 1;
 }
 
+/* The suffix of the global file beside a step's file of format fd, or
+ * NULL when fd has no global form. */
+static const char *global_sfx(const fmt_def *fd) {
+  if (fd->fmt == SLV_FMT_FCLIB) return "global.hdf5";
+  return strcmp(fd->name, "dat") == 0 ? "global.dat" : NULL;
+}
+
 /* 1 (after the message) if a file the export of step k would write exists. */
 static int step_files_exist(const char *dir, const char *scene, long k, const fmt_def *fd,
                             int global) {
@@ -113,7 +121,7 @@ static int step_files_exist(const char *dir, const char *scene, long k, const fm
   int ns = 0;
   sfx[ns++] = fd->ext;
   sfx[ns++] = "x";
-  if (global) sfx[ns++] = "global.hdf5";
+  if (global) sfx[ns++] = global_sfx(fd);
   if (fd->fmt == SLV_FMT_MTX)
     for (int j = 0; j < 5; j++) sfx[ns++] = mtx_sfx[j];
   for (int j = 0; j < ns; j++) {
@@ -137,7 +145,7 @@ static int write_global(const dyn_world *w, const slv_problem *p, slv_instance *
     return 0;
   }
   inst->global = g;
-  slv_status s = slv_write(gpath, SLV_FMT_FCLIB, inst, err, sizeof err);
+  slv_status s = slv_write(gpath, SLV_FMT_AUTO, inst, err, sizeof err);
   inst->global = NULL;
   slv_global_free(g);
   if (s != SLV_OK) cli_error_lib(gpath, err);
@@ -163,8 +171,10 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
     cli_error("export: missing --out DIR");
     return CLI_EXIT_USAGE;
   }
-  if (global && fd->fmt != SLV_FMT_FCLIB) {
-    cli_error("export: --global needs --format hdf5 (FCLIB), got --format %s", fmt_name);
+  if (global && !global_sfx(fd)) {
+    cli_error(
+        "export: --global needs --format hdf5 (FCLIB) or dat (Siconos gfc3d), got --format %s",
+        fmt_name);
     return CLI_EXIT_USAGE;
   }
   long K = 0;
@@ -205,7 +215,7 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
     char path[4096], xpath[4096], gpath[4096], name[128], err[512] = "";
     if (!out_name(path, sizeof path, dir, wa.scene, k, fd->ext) ||
         !out_name(xpath, sizeof xpath, dir, wa.scene, k, "x") ||
-        !out_name(gpath, sizeof gpath, dir, wa.scene, k, "global.hdf5"))
+        (global && !out_name(gpath, sizeof gpath, dir, wa.scene, k, global_sfx(fd))))
       return CLI_EXIT_USAGE;
     snprintf(name, sizeof name, "%s_step%06ld", wa.scene, k);
     slv_instance *inst = cli_instance_of(&p, name, 0);

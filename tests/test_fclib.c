@@ -1190,6 +1190,90 @@ static void test_global_written(void) {
   slv_instance_free(inst);
 }
 
+/* The dense rows x cols copy of a CSR matrix (duplicates summed). */
+static double *dense_of_csr(int rows, int cols, const int *p, const int *j, const double *x) {
+  double *d = calloc((size_t)rows * (size_t)cols, sizeof(double));
+  for (int r = 0; d && r < rows; r++)
+    for (int k = p[r]; k < p[r + 1]; k++) d[(size_t)r * cols + j[k]] += x[k];
+  return d;
+}
+
+static int same_csr(int rows, int cols, const int *p1, const int *j1, const double *x1,
+                    const int *p2, const int *j2, const double *x2) {
+  double *a = dense_of_csr(rows, cols, p1, j1, x1), *b = dense_of_csr(rows, cols, p2, j2, x2);
+  int same = a && b && memcmp(a, b, (size_t)rows * (size_t)cols * sizeof(double)) == 0;
+  free(a);
+  free(b);
+  return same;
+}
+
+/* max |A_a x + b_a - (A_b x + b_b)| / max |A_a x + b_a| over three fixed x:
+ * how far apart two condensations of one global problem are. */
+static double condensed_gap(const slv_instance *a, const slv_instance *b) {
+  size_t n = (size_t)a->n;
+  double *x = malloc(n * sizeof(double)), *wa = malloc(n * sizeof(double));
+  double *wb = malloc(n * sizeof(double)), gap = 0.0, top = 0.0;
+  slv_problem pa = slv_instance_problem(a), pb = slv_instance_problem(b);
+  for (int t = 0; t < 3; t++) {
+    for (size_t i = 0; i < n; i++) x[i] = t == 0 ? 0.0 : sin(1.0 + (double)(t * i));
+    slv_problem_w(&pa, x, wa);
+    slv_problem_w(&pb, x, wb);
+    for (size_t i = 0; i < n; i++) {
+      gap = fmax(gap, fabs(wa[i] - wb[i]));
+      top = fmax(top, fabs(wa[i]));
+    }
+  }
+  free(x);
+  free(wa);
+  free(wb);
+  return top > 0 ? gap / top : gap;
+}
+
+/* a (which carries its global problem) written to name and read back:
+ * the same M, H (entry by entry), f, w, cones, and a condensation within
+ * 1e-13 (a one-triangle M is mirrored on the first read and stored whole
+ * after, so the sums of the condensation may run in another order). */
+static void global_round_trip(const slv_instance *a, const char *name) {
+  char p[512], err[512];
+  slv_instance *b = NULL;
+  tpath(p, sizeof p, name);
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, a, err, sizeof err), SLV_CONVERGED);
+  slv_status st = slv_read(p, SLV_FMT_AUTO, &b, err, sizeof err);
+  if (st) printf("\n  %s", err);
+  CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
+  const slv_global *g = a->global, *h = b->global;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+  CU_ASSERT_FATAL(g->ndof == h->ndof && g->n == h->n && a->n == b->n);
+  CU_ASSERT(same_csr(g->ndof, g->ndof, g->Mp, g->Mj, g->Mx, h->Mp, h->Mj, h->Mx));
+  CU_ASSERT(same_csr(g->ndof, g->n, g->Hp, g->Hj, g->Hx, h->Hp, h->Hj, h->Hx));
+  CU_ASSERT(memcmp(g->f, h->f, (size_t)g->ndof * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(g->w, h->w, (size_t)g->n * sizeof(double)) == 0);
+  CU_ASSERT(a->ncones == b->ncones &&
+            memcmp(a->cone_mu, b->cone_mu, (size_t)a->ncones * sizeof(double)) == 0);
+  double gap = condensed_gap(a, b);
+  if (!(gap <= 1e-13)) printf("\n  %s: condensations %.3e apart", name, gap);
+  CU_ASSERT(gap <= 1e-13);
+  slv_instance_free(b);
+}
+
+/* A global problem written as a Siconos gfc3d .dat (M and H as SBM): a
+ * full M (LMGC_GFC3D-i00501, 162 dofs) and an SBM one of 27-dof blocks
+ * (GFC3D_TwoRods1, written with 6-dof blocks); rt_folder does the rest. */
+static void test_gfc3d_written(void) {
+  static const char *const rel[2] = { "datasets/fclib/LMGC_GFC3D-i00501-4-00000.hdf5",
+                                      "datasets/siconos/gfc3d/GFC3D_TwoRods1.dat" };
+  char path[4096], err[512];
+  if (!shared_present()) return;
+  for (int f = 0; f < 2; f++) {
+    tst_shared_path(rel[f], path, sizeof path);
+    slv_instance *a = NULL;
+    CU_ASSERT_EQUAL_FATAL(slv_read(path, SLV_FMT_AUTO, &a, err, sizeof err), SLV_CONVERGED);
+    global_round_trip(a, "gfc3d_out.dat");
+    slv_instance_free(a);
+  }
+}
+
 /* Every shared local and global problem: to .hdf5 (same storage, bit for
  * bit), .dat and .lcp and back. */
 static void rt_folder(const char *folder, int *count) {
@@ -1211,8 +1295,12 @@ static void rt_folder(const char *folder, int *count) {
     CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
     round_trip_as(inst, "rt.hdf5", 1);
     round_trip_as(inst, "rt.lcp", 1);
-    /* SBM drops explicit +0.0 entries of a CSR matrix: the same values */
-    round_trip_as(inst, "rt.dat", !hdf5);
+    /* SBM drops explicit +0.0 entries of a CSR matrix: the same values; a
+     * global problem is written as a gfc3d .dat (M, H, f, w) */
+    if (inst->global)
+      global_round_trip(inst, "rt.dat");
+    else
+      round_trip_as(inst, "rt.dat", !hdf5);
     (*count)++;
     slv_instance_free(inst);
   }
@@ -1407,6 +1495,7 @@ int main(void) {
   CU_add_test(s, "writing: bit-identical, refusals", test_write);
   CU_add_test(s, "written with HDF5, read by fclib_read_local", test_written_for_libfclib);
   CU_add_test(s, "a global problem written as /fclib_global", test_global_written);
+  CU_add_test(s, "a global problem written as a gfc3d .dat", test_gfc3d_written);
   CU_add_test(s, "round trips of every shared problem", test_roundtrip_shared);
   CU_add_test(s, "the memory cap", test_memory_cap);
   CU_add_test(s, "solutions and guesses (fclib_solution)", test_solutions);

@@ -519,9 +519,10 @@ export_check hdf5 hdf5 nsgs --friction cone
 
 # ---- export --global (issue 50): FCLIB's /fclib_global beside each local file ------------------------
 # The global file (M v = H r + f, u = H' v + w) condensed by the reader (W = H' M^-1 H,
-# q = w + H' M^-1 f) is the local file's problem: both converted to a Siconos .dat (d, nc,
-# the matrix header, W column-major, q, mu), W and q agree to 1e-14 relative (largest
-# difference over the largest entry of the local one), mu and the header exactly.
+# q = w + H' M^-1 f) is the local file's problem: both converted to a local Siconos .dat (d,
+# nc, the matrix header, W column-major, q, mu; the global one through .lcp, which keeps the
+# condensed problem only), W and q agree to 1e-14 relative (largest difference over the
+# largest entry of the local one), mu and the header exactly.
 # Dominoes: tilted plates, so the world inertias are full 3x3 blocks.
 global_agree() { # LOCAL.dat GLOBAL.dat: prints "ok RW RQ" or "differs RW RQ"
   awk 'FNR == 1 { f++; k = 0 }
@@ -549,7 +550,9 @@ nglobal=$(grep -c '"global":"'"$d"'/dominoes_step0000[246]0.global.hdf5"' "$T/ou
 for k in 000020 000040 000060; do
   lcp convert "$d/dominoes_step$k.hdf5" "$d/$k.local.dat"
   [ "$rc" -eq 0 ] || ok=1
-  lcp convert "$d/dominoes_step$k.global.hdf5" "$d/$k.global.dat"
+  lcp convert "$d/dominoes_step$k.global.hdf5" "$d/$k.global.lcp"
+  [ "$rc" -eq 0 ] || ok=1
+  lcp convert "$d/$k.global.lcp" "$d/$k.global.dat"
   [ "$rc" -eq 0 ] || ok=1
   agree=$(global_agree "$d/$k.local.dat" "$d/$k.global.dat")
   echo "  step $k: W, q relative differences: $agree"
@@ -560,8 +563,25 @@ if [ "$ok" -eq 0 ] && [ "$nglobal" -eq 3 ]; then
 else
   fail "export --global" "exit or differences (see above), $nglobal global files named"
 fi
-expect_err "export --global needs --format hdf5" "--global needs --format hdf5" \
-  export --scene stack --param n=3 --steps 10 --format lcplab --global --out "$T/ex_bad4"
+# the same step as a Siconos gfc3d .dat (M, H as SBM), read back and condensed
+d="$T/ex_global_dat"
+lcp export --scene dominoes --param n=4 --friction cone --solver nsgs --steps 40 --every 40 \
+  --format dat --global --out "$d"
+ok=$rc
+named=$(grep -c '"global":"'"$d"'/dominoes_step000040.global.dat"' "$T/out")
+lcp convert "$d/dominoes_step000040.global.dat" "$d/g.lcp"
+[ "$rc" -eq 0 ] || ok=1
+lcp convert "$d/g.lcp" "$d/g.dat"
+[ "$rc" -eq 0 ] || ok=1
+agree=$(global_agree "$d/dominoes_step000040.dat" "$d/g.dat")
+case $agree in ok*) ;; *) ok=1 ;; esac
+if [ "$ok" -eq 0 ] && [ "$named" -eq 1 ]; then
+  pass "export --format dat --global: the gfc3d .dat condensed is the local .dat ($agree)"
+else
+  fail "export --format dat --global" "exit or differences: $agree"
+fi
+expect_err "export --global needs --format hdf5 or dat" "--global needs --format hdf5" \
+  export --scene stack --param n=3 --steps 10 --format mtx --global --out "$T/ex_bad4"
 mkdir -p "$T/ex_exists"
 : >"$T/ex_exists/dominoes_step000020.global.hdf5"
 expect_err "export --global: an existing global file without --force" \
