@@ -5,7 +5,8 @@ problem, judged by peer_gfc3d --check-r (res_rel_1q <= TOL and
 res_contact_max <= CONTACT_TOL), how fast, and the goal lines of issue 50.
 
 lcplab's time is the wall clock of its whole process (reading and the
-condensation included); Siconos' is the harness's gfc3d_driver time.
+condensation included), its solve time (time_s) beside it; Siconos' is the
+harness's gfc3d_driver time.
 """
 import json
 import sys
@@ -27,15 +28,16 @@ def load(path):
     return info, runs, bad
 
 
-def verdict(r, tol, ctol):
-    """(solved, residual shown, time) of one run."""
+def verdict(r, tol, ctol, solve_only=False):
+    """(solved, residual shown, time) of one run; lcplab's time is its whole
+    process, or with solve_only its solve alone (time_s)."""
     c = r.get("check")
     if not c or not c.get("finite", False):
         return False, None, None
     rel, cmax = c.get("res_rel_1q"), c.get("res_contact_max")
     ok = rel is not None and rel <= tol and cmax is not None and cmax <= ctol
     run = r.get("run") or {}
-    t = r["wall_s"] if r["program"] == "lcplab" else run.get("time_s")
+    t = r["wall_s"] if r["program"] == "lcplab" and not solve_only else run.get("time_s")
     return ok, rel, t
 
 
@@ -66,6 +68,8 @@ def cell(r, tol, ctol):
     c = r["check"]
     if claims_converged(r) and (rel > 1e-6 or (c.get("res_contact_max") or 0) > 1e-6):
         flag = " ‼"
+    if ok and r["program"] == "lcplab":
+        return "**✓** %s (solve %s)%s" % (fmt_time(t), fmt_time((r.get("run") or {}).get("time_s")), flag)
     if ok:
         return "**✓** " + fmt_time(t) + flag
     if rel <= tol:  # the norm-wise test passes, a contact's own does not
@@ -89,7 +93,8 @@ def main():
     out.append("Solved (**✓**): `peer_gfc3d --check-r` gives res_rel_1q = ‖F_nat‖₂ / (1 + ‖q‖₂) "
                "≤ %g and res_contact_max ≤ %g; ✗ shows res_rel_1q, ✗ᶜ res_contact_max when only that fails. ‼ = lcplab said "
                "`converged` with res_rel_1q or res_contact_max above 1e-6. lcplab's time: its whole "
-               "process (reading and condensation included); Siconos': gfc3d_driver." % (tol, ctol))
+               "process (reading and condensation included), its solve alone in brackets; "
+               "Siconos': gfc3d_driver." % (tol, ctol))
     if bad:
         out.append("(%d unreadable lines skipped)" % bad)
     out += ["", "| file | nc | dofs | " + " | ".join("%s %s" % k for k in cols) + " |",
@@ -102,7 +107,7 @@ def main():
     for k in cols:
         n = sum(verdict(by[(f,) + k], tol, ctol)[0] for f in files if (f,) + k in by)
         out.append("| %s | %s | %d | %d |" % (k[0], k[1], n, len(files)))
-    best_l = best_s = faster = 0
+    best_l = best_s = faster = faster_solve = 0
     false_conv = []
     for f in files:
         lt = [verdict(by[(f,) + k], tol, ctol) for k in cols if k[0] == "lcplab" and (f,) + k in by]
@@ -113,6 +118,11 @@ def main():
         best_s += bool(ssolved)
         if lsolved and (not ssolved or min(lsolved) < min(ssolved)):
             faster += 1
+        lsolve = [verdict(by[(f,) + k], tol, ctol, True) for k in cols
+                  if k[0] == "lcplab" and (f,) + k in by]
+        lsolve = [t for ok, _, t in lsolve if ok and t is not None]
+        if lsolve and (not ssolved or min(lsolve) < min(ssolved)):
+            faster_solve += 1
         for k in cols:
             r = by.get((f,) + k)
             if r and claims_converged(r) and r.get("check"):
@@ -122,7 +132,10 @@ def main():
     n = len(files)
     out += ["", "## Goals of issue 50", "",
             "- lcplab's best solves %d of %d (goal: all but one); Siconos' best %d of %d." % (best_l, n, best_s, n),
-            "- lcplab's best is faster than every Siconos solver that solves it on %d of %d (goal: 80 %%)." % (faster, n),
+            "- lcplab's best is faster than every Siconos solver that solves it on %d of %d timed by "
+            "its whole process (an upper bound), on %d of %d by its solve alone (a lower bound: "
+            "the condensation excluded); the goal (80 %%) counts from the problem as read, "
+            "condensation included, between the two." % (faster, n, faster_solve, n),
             "- `converged` claims above 1e-6 by the judge: %s." % (", ".join(false_conv) or "none")]
     print("\n".join(out))
 
