@@ -122,10 +122,8 @@
 #include <fclib.h>
 #include <hdf5.h>
 
-#include <cblas.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <lapacke.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>

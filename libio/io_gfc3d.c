@@ -54,6 +54,15 @@ int slv_io_fc_holds_global_rest(const slv_reader *r0, int nc, int ndof) {
   return 1;
 }
 
+/* The bytes of the CSR copy of a matrix read dense (slv_io_csr_of_nm: at
+ * most every entry), reserved before it is made. */
+static slv_status reserve_csr_of(slv_reader *r, const slv_nm *nm, const char *name) {
+  if (nm->storage == SLV_CSR) return SLV_OK;
+  double rows = nm->rows, cols = nm->cols;
+  return slv_rd_reserve(r, r->line, 12.0 * rows * cols + 4.0 * (rows + 1), "%s (%d x %d) as CSR",
+                        name, nm->rows, nm->cols);
+}
+
 /* H, f, w and mu after M, into g and mu. */
 static slv_status read_rest(slv_reader *r, int nc, slv_global *g, double *mu) {
   int n = 3 * nc, nd = g->ndof;
@@ -62,9 +71,12 @@ static slv_status read_rest(slv_reader *r, int nc, slv_global *g, double *mu) {
   snprintf(why, sizeof why, "ndof x 3 nc = %d x %d", nd, n);
   slv_nm hn;
   if ((st = slv_io_read_nm(r, "H", nd, n, why, 0, &hn, NULL))) return st;
-  st = slv_io_csr_of_nm(&hn, &g->Hp, &g->Hj, &g->Hx);
+  if (!(st = reserve_csr_of(r, &hn, "H"))) {
+    st = slv_io_csr_of_nm(&hn, &g->Hp, &g->Hj, &g->Hx);
+    if (st) st = slv_rd_failf(r, r->line, st, "out of memory for H (%d x %d)", nd, n);
+  }
   slv_io_nm_free(&hn);
-  if (st) return slv_rd_failf(r, r->line, st, "out of memory for H (%d x %d)", nd, n);
+  if (st) return st;
   if ((st = slv_rd_need(r, nd + (double)n + nc, "q (ndof = %d), b (3 nc = %d) and mu (nc = %d)", nd,
                         n, nc)))
     return st;
@@ -95,7 +107,8 @@ slv_status slv_io_read_gfc3d(slv_reader *r, int nc, slv_nm *M, long mline, slv_i
   if ((st = slv_rd_need(r, 3.0 + nd + n + nc, "H, q (ndof = %d), b (3 nc = %d), mu (nc = %d)", nd,
                         n, nc)) ||
       (st = slv_rd_reserve(r, mline, 8.0 * (nd + n + nc) + 16.0 * nd,
-                           "ndof = %d: q, b, mu and M's rows", nd))) {
+                           "ndof = %d: q, b, mu and M's rows", nd)) ||
+      (st = reserve_csr_of(r, M, "M"))) {
     slv_io_nm_free(M);
     return st;
   }

@@ -28,6 +28,9 @@
  *
  * All memory is counted before it is allocated (info->bytes) and refused
  * above max_bytes.
+ *
+ * slv_global_velocities (slv.h) factors the same blocks the same way to
+ * give v = M^-1 (H r + f) and u = H' v + w from an answer r.
  */
 #include "linsys.h"
 #include "slv.h"
@@ -267,6 +270,15 @@ static slv_status check_symmetric(cnd *c, const int *Mp, const int *Mj, const do
 
 /* ---- one block ------------------------------------------------------------------- */
 
+static slv_status ls_status(slv_ls_status st) {
+  switch (st) {
+  case SLV_LS_OK: return SLV_OK;
+  case SLV_LS_NOT_SPD: return SLV_ERR_UNSUPPORTED;
+  case SLV_LS_NOMEM: return SLV_ERR_NOMEM;
+  default: return SLV_ERR_INVALID;
+  }
+}
+
 /* Block k of M as a local CSR in c->bp, bj, bx (entries linking to other
  * blocks are explicit zeros and left out). */
 static slv_status block_csr_alloc(cnd *c, int k, const int *Mp, const int *Mj, const double *Mx) {
@@ -330,31 +342,40 @@ static void block_emit(cnd *c, int nk, int nj, double *q) {
   }
 }
 
-static slv_status condense_block(cnd *c, int k, const int *Mp, const int *Mj, const double *Mx,
-                                 const int *Hp, const int *Hj, const double *Hx, const double *f,
-                                 double *q, slv_condense_info *info) {
+/* Block k of M factored into *ls (dense LAPACK up to SLV_LS_DENSE_MAX
+ * dofs, CHOLMOD above); not positive definite: info->bad_dof. */
+static slv_status block_factor(cnd *c, int k, const int *Mp, const int *Mj, const double *Mx,
+                               slv_linsys **ls, slv_condense_info *info) {
   int nk = c->cptr[k + 1] - c->cptr[k];
   slv_status st = block_csr_alloc(c, k, Mp, Mj, Mx);
   if (st) return st;
   slv_ls_backend be = nk <= SLV_LS_DENSE_MAX ? SLV_LS_DENSE : SLV_LS_CHOLMOD;
   info->sparse_blocks += be == SLV_LS_CHOLMOD;
   slv_ls_status ls_st;
-  slv_linsys *ls = slv_linsys_analyse(SLV_LS_SPD, be, nk, c->bp, c->bj, &ls_st);
-  if (ls) ls_st = slv_linsys_factor(ls, c->bx);
+  *ls = slv_linsys_analyse(SLV_LS_SPD, be, nk, c->bp, c->bj, &ls_st);
+  if (*ls) ls_st = slv_linsys_factor(*ls, c->bx);
   if (ls_st == SLV_LS_NOT_SPD) {
-    int col = slv_linsys_failed_column(ls);
+    int col = slv_linsys_failed_column(*ls);
     info->bad_dof = c->dofs[c->cptr[k] + (col >= 0 && col < nk ? col : 0)];
   }
+  return ls_status(ls_st);
+}
+
+static slv_status condense_block(cnd *c, int k, const int *Mp, const int *Mj, const double *Mx,
+                                 const int *Hp, const int *Hj, const double *Hx, const double *f,
+                                 double *q, slv_condense_info *info) {
+  int nk = c->cptr[k + 1] - c->cptr[k];
+  slv_linsys *ls = NULL;
+  slv_status st = block_factor(c, k, Mp, Mj, Mx, &ls, info);
   int nj = block_columns(c, k, Hp, Hj);
-  if (!ls_st) {
+  if (!st) {
     block_rhs(c, k, nj, Hp, Hj, Hx, f);
-    ls_st = block_solves(c, ls, nk, nj);
+    st = ls_status(block_solves(c, ls, nk, nj));
   }
-  if (!ls_st) block_emit(c, nk, nj, q);
+  if (!st) block_emit(c, nk, nj, q);
   for (int a = 0; a < nj; a++) c->colmark[c->cols[a]] = -1;
   slv_linsys_free(ls);
-  if (ls_st == SLV_LS_NOT_SPD) return SLV_ERR_UNSUPPORTED;
-  return ls_st == SLV_LS_OK ? SLV_OK : ls_st == SLV_LS_NOMEM ? SLV_ERR_NOMEM : SLV_ERR_INVALID;
+  return st;
 }
 
 /* ---- W from the contributions ---------------------------------------------------- */
@@ -454,5 +475,53 @@ slv_status slv_condense(int ndof, int n, const int *Mp, const int *Mj, const dou
     *Wp = *Wj = NULL;
     *Wx = NULL;
   }
+  return st;
+}
+
+/* ---- velocities (slv.h) ---------------------------------------------------------- */
+
+static slv_status vel_alloc(cnd *c) {
+  c->bp = malloc(((size_t)c->kmax + 2) * sizeof(int));
+  c->gk = malloc(((size_t)c->kmax + 1) * sizeof(double));
+  return c->bp && c->gk ? SLV_OK : SLV_ERR_NOMEM;
+}
+
+/* v(block k) <- M_k^-1 v(block k). */
+static slv_status block_apply_inverse(cnd *c, int k, const int *Mp, const int *Mj, const double *Mx,
+                                      double *v, slv_condense_info *info) {
+  int nk = c->cptr[k + 1] - c->cptr[k];
+  slv_linsys *ls = NULL;
+  slv_status st = block_factor(c, k, Mp, Mj, Mx, &ls, info);
+  for (int a = 0; a < nk; a++) c->gk[a] = v[c->dofs[c->cptr[k] + a]];
+  if (!st) st = ls_status(slv_linsys_solve(ls, c->gk));
+  for (int a = 0; !st && a < nk; a++) v[c->dofs[c->cptr[k] + a]] = c->gk[a];
+  slv_linsys_free(ls);
+  return st;
+}
+
+slv_status slv_global_velocities(int ndof, int n, const int *Mp, const int *Mj, const double *Mx,
+                                 const int *Hp, const int *Hj, const double *Hx, const double *f,
+                                 const double *w, const double *r, double *v, double *u) {
+  if (ndof < 0 || n < 0 || check_csr(ndof, ndof, Mp, Mj) || check_csr(ndof, n, Hp, Hj))
+    return SLV_ERR_INVALID;
+  cnd c;
+  memset(&c, 0, sizeof c);
+  c.ndof = ndof;
+  c.n = n;
+  slv_condense_info info;
+  info_reset(&info);
+  slv_status st = blocks_alloc(&c, Mp, Mj, Mx);
+  if (!st) st = vel_alloc(&c);
+  for (int i = 0; !st && i < ndof; i++) { /* v = H r + f */
+    v[i] = f[i];
+    for (int e = Hp[i]; e < Hp[i + 1]; e++) v[i] += Hx[e] * r[Hj[e]];
+  }
+  for (int k = 0; !st && k < c.ncomp; k++) st = block_apply_inverse(&c, k, Mp, Mj, Mx, v, &info);
+  if (!st) { /* u = H' v + w */
+    memcpy(u, w, (size_t)n * sizeof(double));
+    for (int i = 0; i < ndof; i++)
+      for (int e = Hp[i]; e < Hp[i + 1]; e++) u[Hj[e]] += Hx[e] * v[i];
+  }
+  cnd_free(&c);
   return st;
 }

@@ -418,6 +418,22 @@ SLV_API slv_status slv_condense(int ndof, int n, const int *Mp, const int *Mj, c
                                 const double *w, double max_bytes, int **Wp, int **Wj, double **Wx,
                                 double *q, slv_condense_info *info);
 
+/* The velocities of a global problem at an answer r (n = 3 nc values):
+ * v = M^-1 (H r + f) (ndof values) and u = H' v + w (n values), M
+ * factored by diagonal blocks as in slv_condense.  Statuses as there. */
+SLV_API slv_status slv_global_velocities(int ndof, int n, const int *Mp, const int *Mj,
+                                         const double *Mx, const int *Hp, const int *Hj,
+                                         const double *Hx, const double *f, const double *w,
+                                         const double *r, double *v, double *u);
+
+/* The velocity-level accuracy of an answer x of a cone problem whose A is
+ * a condensed W = H' M^-1 H (docs/problem.md, "Global problems"):
+ *     ||A F(x)||_2 / (1 + ||b||_2),
+ * F the natural map of the cones (by p->cone_law): the change of the
+ * velocities u that the residual asks for; F's part in null(H) = null(W)
+ * does not count.  NaN when a row is in no cone.  scratch: 2 n doubles. */
+SLV_API double slv_velocity_residual(const slv_problem *p, const double *x, double *scratch);
+
 #ifdef __cplusplus
 }
 #endif

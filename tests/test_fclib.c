@@ -29,7 +29,11 @@
  * computation W_ref = H' (M \ H), q_ref = w + H' (M \ f) (LAPACKE_dposv on
  * the whole M; for the 12000-dof diagonal M of Spheres, H' diag(M)^-1 H)
  * to 64 ndof eps / rcond(M) relative to max|W_ref|.  Hand-derived global
- * problems written with fclib_write_global check the formula exactly.
+ * problems written with fclib_write_global check the formula exactly.  A
+ * written 30,000-row global problem (10,000 bodies with 6 x 6 M blocks, a
+ * ring of 10,000 contacts) is read under the default memory cap into a
+ * sparse W whose blocks match each body's own solve; a 2001-dof M block
+ * goes through the sparse Cholesky.
  *
  * Round trips: every shared local and global problem, and synthetic ones,
  * through fclib .hdf5 (same storage, memcmp), siconos-fc3d .dat and lcplab
@@ -1341,6 +1345,133 @@ static void capped_read(const char *name, size_t cap, const char *must) {
   CU_ASSERT_EQUAL(strncmp(err, prefix, strlen(prefix)), 0);
 }
 
+/* ---- a 30,000-row global problem --------------------------------------------------- */
+
+enum { LB = 10000 }; /* bodies, and contacts: contact c between bodies c and c + 1 (a ring) */
+
+/* Body b's 6 x 6 M (column-major): diag(2, 2, 2, 1, 1, 1) (1 + (b % 7) / 10) + u u'. */
+static void large_mass(int b, double *Mb) {
+  static const double u[6] = { 0.3, 0.15, -0.06, 0.03, 0, 0.12 };
+  for (int j = 0; j < 6; j++)
+    for (int i = 0; i < 6; i++)
+      Mb[i + 6 * j] = u[i] * u[j] + (i == j ? (i < 3 ? 2.0 : 1.0) * (1 + (b % 7) / 10.0) : 0.0);
+}
+
+/* H's entry at body row k (0..5) and contact column j (0..2), for the first
+ * (side 0) or the second body (side 1) of a contact. */
+static double large_h(int k, int j, int side) {
+  double h = ((k + 1) * (j + 2) % 5 - 2) * 0.25 + (k == j ? 1.0 : 0.0);
+  return side ? -h : h;
+}
+
+static void write_large_global(const char *p) {
+  long mnz = 36L * LB, hnz = 36L * LB;
+  int *mi = malloc(mnz * sizeof(int)), *mj = malloc(mnz * sizeof(int));
+  int *hi = malloc(hnz * sizeof(int)), *hj = malloc(hnz * sizeof(int));
+  double *mx = malloc(mnz * sizeof(double)), *hx = malloc(hnz * sizeof(double));
+  double *f = malloc(6 * LB * sizeof(double)), *w = calloc(3 * LB, sizeof(double));
+  double *mu = malloc(LB * sizeof(double)), Mb[36];
+  long a = 0, h = 0;
+  for (int b = 0; b < LB; b++) {
+    large_mass(b, Mb);
+    for (int e = 0; e < 36; e++, a++) {
+      mi[a] = 6 * b + e % 6;
+      mj[a] = 6 * b + e / 6;
+      mx[a] = Mb[e];
+    }
+  }
+  for (int c = 0; c < LB; c++) {
+    mu[c] = 0.5;
+    for (int side = 0; side < 2; side++)
+      for (int k = 0; k < 6; k++)
+        for (int j = 0; j < 3; j++, h++) {
+          hi[h] = 6 * ((c + side) % LB) + k;
+          hj[h] = 3 * c + j;
+          hx[h] = large_h(k, j, side);
+        }
+  }
+  for (int i = 0; i < 6 * LB; i++) f[i] = 0.1 * sin((double)i);
+  struct fclib_matrix M = { (int)mnz, 6 * LB, 6 * LB, mj, mi, mx, (int)mnz, NULL };
+  struct fclib_matrix H = { (int)hnz, 6 * LB, 3 * LB, hj, hi, hx, (int)hnz, NULL };
+  struct fclib_global g;
+  memset(&g, 0, sizeof g);
+  g.M = &M;
+  g.H = &H;
+  g.mu = mu;
+  g.f = f;
+  g.w = w;
+  g.spacedim = 3;
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(fclib_write_global(&g, p), 1);
+  free(mi), free(mj), free(hi), free(hj), free(mx), free(hx), free(f), free(w), free(mu);
+}
+
+/* The 3 x 3 block W(c, d) and q(c) from the bodies' own 6 x 6 solves:
+ * body b's contribution is H_b(:, c)' M_b^-1 H_b(:, d). */
+static void large_reference(int c, int d, double *Wcd, double *qc) {
+  memset(Wcd, 0, 9 * sizeof(double));
+  memset(qc, 0, 3 * sizeof(double));
+  for (int side = 0; side < 2; side++) {
+    int b = (c + side) % LB, sd = b == d % LB ? 0 : b == (d + 1) % LB ? 1 : -1;
+    double Mb[36], X[6 * 4], Hc[18];
+    large_mass(b, Mb);
+    for (int j = 0; j < 3; j++)
+      for (int k = 0; k < 6; k++) {
+        Hc[k + 6 * j] = large_h(k, j, side);
+        X[k + 6 * j] = sd < 0 ? 0 : large_h(k, j, sd);
+      }
+    for (int k = 0; k < 6; k++) X[k + 18] = 0.1 * sin((double)(6 * b + k));
+    CU_ASSERT_EQUAL_FATAL(LAPACKE_dposv(LAPACK_COL_MAJOR, 'L', 6, 4, Mb, 6, X, 6), 0);
+    for (int i = 0; i < 3; i++) {
+      for (int j = 0; j < 3; j++)
+        for (int k = 0; k < 6; k++) Wcd[i + 3 * j] += Hc[k + 6 * i] * X[k + 6 * j];
+      for (int k = 0; k < 6; k++) qc[i] += Hc[k + 6 * i] * X[k + 18];
+    }
+  }
+}
+
+static double csr_at(const slv_instance *inst, int i, int j) {
+  double v = 0;
+  for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++) v += inst->Aj[k] == j ? inst->Ax[k] : 0;
+  return v;
+}
+
+/* A global problem of 10,000 bodies (6 x 6 M blocks, 60,000 dofs) and
+ * 10,000 contacts in a ring (30,000 rows): read within the default memory
+ * cap into a block-tridiagonal W (9 entries a row, 270,000 in all: never
+ * 30,000^2 dense), W's blocks and q against each body's own solve. */
+static void test_global_large(void) {
+  char p[512], err[512];
+  tpath(p, sizeof p, "large_global.hdf5");
+  write_large_global(p);
+  slv_instance *inst = NULL;
+  slv_status st = slv_read(p, SLV_FMT_AUTO, &inst, err, sizeof err);
+  if (st) printf("\n  %s", err);
+  CU_ASSERT_EQUAL_FATAL(st, SLV_OK);
+  CU_ASSERT_EQUAL(inst->n, 3 * LB);
+  CU_ASSERT_EQUAL(inst->storage, SLV_CSR);
+  CU_ASSERT_EQUAL(inst->Ap[inst->n], 9 * 3 * LB);
+  CU_ASSERT_EQUAL(inst->global->ndof, 6 * LB);
+  static const int pairs[4][2] = { { 0, 0 }, { 0, 1 }, { 5000, 4999 }, { LB - 1, 0 } };
+  double err_max = 0, scale = 0;
+  for (int t = 0; t < 4; t++) {
+    int c = pairs[t][0], d = pairs[t][1];
+    double Wcd[9], qc[3];
+    large_reference(c, d, Wcd, qc);
+    for (int i = 0; i < 3; i++) {
+      for (int j = 0; j < 3; j++) {
+        err_max = fmax(err_max, fabs(csr_at(inst, 3 * c + i, 3 * d + j) - Wcd[i + 3 * j]));
+        scale = fmax(scale, fabs(Wcd[i + 3 * j]));
+      }
+      if (c == d) TST_CLOSE(inst->b[3 * c + i], qc[i], 1e-14, 1e-12);
+    }
+  }
+  printf(" W: %d entries, |W - W_ref| %.2g of %.2g", inst->Ap[inst->n], err_max, scale);
+  CU_ASSERT(err_max <= 1e-13 * scale);
+  slv_instance_free(inst);
+  remove(p);
+}
+
 /* The declared sizes are charged against the cap before libfclib reads
  * (it allocates what they say) and before lcplab's own copies: a small
  * local file under a 100-byte cap is refused at W's values (16 entries,
@@ -1490,6 +1621,7 @@ int main(void) {
   CU_add_test(s, "merit_fclib = libfclib's MERIT_1 on every local file", test_merit);
   CU_add_test(s, "global problems: sizes, W symmetric PSD, dense reference", test_global);
   CU_add_test(s, "global problems written by hand: W = H' M^-1 H exactly", test_global_hand);
+  CU_add_test(s, "a 30,000-row global problem: sparse W", test_global_large);
   CU_add_test(s, "bad HDF5 input", test_bad);
   CU_add_test(s, "damaged HDF5 files: no exit, no crash", test_damaged);
   CU_add_test(s, "writing: bit-identical, refusals", test_write);

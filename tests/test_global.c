@@ -16,7 +16,8 @@
  * accepted (local and global); any other extra number, or two of them, is
  * refused with a message naming the file and the line.  A global file whose
  * M is not square, not symmetric or not positive definite, or whose H has
- * the wrong shape, is refused naming the field.
+ * the wrong shape, or which does not fit the memory cap, is refused naming
+ * the file and the field.
  */
 #include "slv.h"
 #include "slv_io.h"
@@ -238,10 +239,73 @@ static void test_global_bad_input(void) {
   write_file("npd.dat", GLOBAL_HEAD, "0\n2\n2\n2\t2\n1 2\n2 1\n", GLOBAL_H, GLOBAL_TAIL, "", p,
              sizeof p);
   expect_refused(p, SLV_ERR_UNSUPPORTED, "M positive definite");
+  /* over the memory cap: refused before the condensation allocates */
+  char shared[4096], err[512];
+  if (tst_shared_path("datasets/siconos/gfc3d/GFC3D_TwoRods1.dat", shared, sizeof shared)) {
+    slv_read_options o = slv_read_options_default();
+    o.max_memory = 140 << 10;
+    slv_instance *inst = (slv_instance *)1;
+    slv_status st = slv_read_with(shared, SLV_FMT_AUTO, &o, &inst, err, sizeof err);
+    printf("\n  %s", err);
+    CU_ASSERT_EQUAL(st, SLV_ERR_DIM);
+    CU_ASSERT_PTR_NULL(inst);
+    CU_ASSERT_EQUAL(strncmp(err, shared, strlen(shared)), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected sizes that fit the memory cap of 143360 bytes"));
+  }
   /* M not square */
   write_file("sq.dat", GLOBAL_HEAD, "0\n2\n3\n2\t3\n1 0\n0 1\n0 0\n", GLOBAL_H, GLOBAL_TAIL, "", p,
              sizeof p);
   expect_refused(p, SLV_ERR_INVALID, "expected M square");
+}
+
+/* ---- velocities ------------------------------------------------------------------- */
+
+/* v and u of the planted global problem at r, and u against A r + b. */
+static void velocities_at(const slv_instance *inst, const double *r, double *v, double *u) {
+  const slv_global *g = inst->global;
+  CU_ASSERT_EQUAL_FATAL(slv_global_velocities(g->ndof, g->n, g->Mp, g->Mj, g->Mx, g->Hp, g->Hj,
+                                              g->Hx, g->f, g->w, r, v, u),
+                        SLV_OK);
+  slv_problem p = slv_instance_problem(inst);
+  double wr[3];
+  slv_problem_w(&p, r, wr);
+  TST_VEC_CLOSE(u, wr, 3, 1e-14, 1e-13);
+}
+
+/* The planted global file (M = [[2, .5], [.5, 1]], H = [[1, 0, .5], [0, 1,
+ * 0]]): M v = H r + f holds at the v returned; r + z with H z = 0 (z = (.5,
+ * 0, -1)) gives the same v and u; slv_velocity_residual is 0 at the
+ * solution the solver finds (to its tolerance) and not at r = (1, 0, 0). */
+static void test_velocities(void) {
+  char p[512], err[512];
+  write_file("vel.dat", GLOBAL_HEAD, GLOBAL_M, GLOBAL_H, GLOBAL_TAIL, "", p, sizeof p);
+  slv_instance *inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_read(p, SLV_FMT_AUTO, &inst, err, sizeof err), SLV_OK);
+  double r[3] = { 0.3, -0.1, 0.2 }, z[3] = { 0.5, 0, -1 }, rz[3], v[2], u[3], v2[2], u2[3];
+  velocities_at(inst, r, v, u);
+  double Hr[2] = { r[0] + 0.5 * r[2], r[1] }, f[2] = { -1, 0.5 };
+  TST_CLOSE(2 * v[0] + 0.5 * v[1], Hr[0] + f[0], 1e-14, 1e-14);
+  TST_CLOSE(0.5 * v[0] + v[1], Hr[1] + f[1], 1e-14, 1e-14);
+  for (int k = 0; k < 3; k++) rz[k] = r[k] + 3.0 * z[k];
+  velocities_at(inst, rz, v2, u2);
+  TST_VEC_CLOSE(v2, v, 2, 1e-14, 1e-14);
+  TST_VEC_CLOSE(u2, u, 3, 1e-14, 1e-14);
+  slv_problem prob = slv_instance_problem(inst);
+  slv_options opt = slv_options_default();
+  opt.tol = 1e-12;
+  slv_workspace *ws = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("nsn_ac"), 3, &opt, &ws), SLV_OK);
+  double x[3] = { 0, 0, 0 }, scratch[6];
+  slv_result res;
+  CU_ASSERT_EQUAL(slv_solve(ws, &prob, &opt, x, NULL, &res), SLV_CONVERGED);
+  double at_solution = slv_velocity_residual(&prob, x, scratch);
+  double e1[3] = { 1, 0, 0 };
+  double off = slv_velocity_residual(&prob, e1, scratch);
+  printf(" res_vel %.2g at the solution, %.2g at (1, 0, 0)", at_solution, off);
+  CU_ASSERT(at_solution <= 1e-12);
+  CU_ASSERT(off > 1e-3);
+  slv_workspace_free(ws);
+  slv_instance_free(inst);
 }
 
 int main(void) {
@@ -250,5 +314,6 @@ int main(void) {
   CU_add_test(s, "the shared gfc3d .dat read as global problems", test_shared_gfc3d_dat);
   CU_add_test(s, "one trailing 0 or 1 after mu, nothing else", test_trailing_numbers);
   CU_add_test(s, "global .dat: bad M and H refused", test_global_bad_input);
+  CU_add_test(s, "v, u at an answer; res_vel", test_velocities);
   return tst_run();
 }

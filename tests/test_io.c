@@ -1025,6 +1025,24 @@ static void test_bad_truncated(void) {
        SLV_ERR_INVALID, 5, "entry 2");
 }
 
+/* A Siconos LCP or relay file holds exactly its numbers: a remark may
+ * follow (words, as lcp_CPS_1's), another number may not. */
+static void test_bad_extra_numbers(void) {
+  static const char lcp[] = "2\n0\n2\n2\n2\t2\n1 0\n0 1\n-1 -1\n";
+  char text[256];
+  snprintf(text, sizeof text, "%sRemark: 2 solutions, z = (1, 1)\n", lcp);
+  slv_instance *inst = read_ok("remark.dat", text);
+  CU_ASSERT_PTR_NOT_NULL(inst);
+  slv_instance_free(inst);
+  snprintf(text, sizeof text, "%s7\n", lcp);
+  badt("extra.dat", text, SLV_ERR_INVALID, 9,
+       "expected the end of the file or a remark after q, found '7'");
+  /* relay: n, M, q, lb, ub, then one more number */
+  snprintf(text, sizeof text, "%s0 0\n1 1\n3\n", lcp);
+  badt("extra_relay.dat", text, SLV_ERR_INVALID, 11,
+       "expected the end of the file or a remark after ub, found '3'");
+}
+
 static void test_bad_sizes_disagree(void) {
   badt("disagree.dat", "3\n0\n2\n2\n2\t2\n1 0\n0 1\n1 1\n", SLV_ERR_INVALID, 3,
        "M to be 3 x 3 (n = 3), found 2 x 2");
@@ -1687,6 +1705,7 @@ int main(void) {
   CU_add_test(s, "siconos: writer layout", test_siconos_layout);
   CU_add_test(s, "bad: empty", test_bad_empty);
   CU_add_test(s, "bad: truncated", test_bad_truncated);
+  CU_add_test(s, "bad: a number after the last one (LCP, relay)", test_bad_extra_numbers);
   CU_add_test(s, "bad: sizes disagree", test_bad_sizes_disagree);
   CU_add_test(s, "bad: NaN / Inf", test_bad_nan_inf);
   CU_add_test(s, "bad: non-numeric", test_bad_non_numeric);
