@@ -101,8 +101,9 @@
  * a gfc3d .dat, or built by lcplab export --global) is written as
  * /fclib_global in fclib_write_global's layout: spacedim, M and H as
  * triplets (nz >= 0, i = row, p = column, as Siconos writes global
- * problems), vectors f, w, mu, info; a solution file holds the local
- * problem.  Only FC3D instances (slv_io_holds_fc3d: every row in a cone,
+ * problems), vectors f, w, mu, info; its solution file holds the global
+ * problem and, per answer r, v = M^-1 (H r + f), u = H' v + w and r
+ * (slv_global_velocities), as libfclib's fclib_read_solution reads them.  Only FC3D instances (slv_io_holds_fc3d: every row in a cone,
  * Coulomb's law); else SLV_ERR_UNSUPPORTED and nothing written.  A write followed by a read
  * gives back A, b and the cones bit for bit for instances from a reader
  * (sorted CSR columns).
@@ -1397,22 +1398,54 @@ static void out_answer(fc_out *o, hid_t loc, const char *name, const slv_instanc
   out_close_group(g);
 }
 
+/* The group name holding the answer r of inst's global problem: v = M^-1
+ * (H r + f), u = H' v + w (slv_global_velocities) and r, in the order of
+ * libfclib's write_solution (v, u, r); v (ndof) and u (n) are scratch. */
+static void out_global_answer(fc_out *o, hid_t loc, const char *name, const slv_instance *inst,
+                              const double *r, double *v, double *u) {
+  const slv_global *G = inst->global;
+  if (o->st) return;
+  slv_status st = slv_global_velocities(G->ndof, G->n, G->Mp, G->Mj, G->Mx, G->Hp, G->Hj, G->Hx,
+                                        G->f, G->w, r, v, u);
+  if (st) {
+    out_fail(o, st, "the velocities v = M^-1 (H r + f) of the answer could not be computed");
+    return;
+  }
+  hid_t g = out_group(o, loc, name);
+  out_array(o, g, "v", H5T_NATIVE_DOUBLE, (size_t)G->ndof, v);
+  out_array(o, g, "u", H5T_NATIVE_DOUBLE, (size_t)G->n, u);
+  out_array(o, g, "r", H5T_NATIVE_DOUBLE, (size_t)G->n, r);
+  out_close_group(g);
+}
+
+/* The group name holding answer r: of the global problem when inst has
+ * one, else of the local one. */
+static void out_any_answer(fc_out *o, hid_t loc, const char *name, const slv_instance *inst,
+                           const double *r, double *v, double *u) {
+  if (inst->global)
+    out_global_answer(o, loc, name, inst, r, v, u);
+  else
+    out_answer(o, loc, name, inst, r, u);
+}
+
 /* /solution (r = x) and, if x0, /guesses with number_of_guesses = 1 and
  * /guesses/1 (r = x0), as fclib_write_solution and fclib_write_guesses. */
 static void out_solution(fc_out *o, const slv_instance *inst, const double *x, const double *x0) {
-  double *u = malloc((size_t)inst->n * sizeof(double));
-  if (!u) {
+  size_t nv = inst->global ? (size_t)inst->global->ndof : 0;
+  double *u = malloc((size_t)inst->n * sizeof(double)), *v = malloc((nv + 1) * sizeof(double));
+  if (!u || !v) {
     out_fail(o, SLV_ERR_NOMEM, "out of memory for the solution");
-    return;
-  }
-  out_answer(o, o->file, "solution", inst, x, u);
-  if (x0) {
-    hid_t g = out_group(o, o->file, "guesses");
-    out_int(o, g, "number_of_guesses", 1);
-    out_answer(o, g, "1", inst, x0, u);
-    out_close_group(g);
+  } else {
+    out_any_answer(o, o->file, "solution", inst, x, v, u);
+    if (x0) {
+      hid_t g = out_group(o, o->file, "guesses");
+      out_int(o, g, "number_of_guesses", 1);
+      out_any_answer(o, g, "1", inst, x0, v, u);
+      out_close_group(g);
+    }
   }
   free(u);
+  free(v);
 }
 
 slv_status slv_io_fclib_write_solution(const char *path, const slv_instance *inst, const double *x,
@@ -1421,7 +1454,10 @@ slv_status slv_io_fclib_write_solution(const char *path, const slv_instance *ins
   h5quiet hq;
   quiet_on(&hq);
   out_open(&o);
-  out_local(&o, inst);
+  if (inst->global)
+    out_global(&o, inst);
+  else
+    out_local(&o, inst);
   out_solution(&o, inst, x, x0);
   slv_status st = out_finish(&o);
   quiet_off(&hq);

@@ -1534,6 +1534,59 @@ static void test_memory_cap(void) {
 
 /* ---- solutions and guesses ------------------------------------------------------ */
 
+/* The solution of a global problem: the file holds /fclib_global and, per
+ * answer, v = M^-1 (H r + f), u = H' v + w and r (what fclib_read_solution
+ * and fclib_read_guesses read for a global problem), v and u as
+ * slv_global_velocities gives them, bit for bit; the warm start reads r. */
+static void test_global_solution(void) {
+  char path[4096], p[512], err[512];
+  if (!shared_present()) return;
+  tst_shared_path("datasets/fclib/LMGC_GFC3D-i00501-4-00000.hdf5", path, sizeof path);
+  slv_instance *inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err), SLV_CONVERGED);
+  const slv_global *G = inst->global;
+  int n = inst->n, nd = G->ndof;
+  double x[12], x0[12], v[162], u[12], back[12];
+  for (int i = 0; i < n; i++) {
+    x[i] = i % 3 ? 0.01 * (i - 5) : 1.0 + i;
+    x0[i] = i % 3 ? 0.0 : 1.0;
+  }
+  tpath(p, sizeof p, "global_sol.hdf5");
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(slv_write_solution(p, inst, x, x0, err, sizeof err), SLV_CONVERGED);
+  struct fclib_global *g = fclib_read_global(p);
+  CU_ASSERT_PTR_NOT_NULL(g);
+  if (g) {
+    fclib_delete_global(g);
+    free(g);
+  }
+  struct fclib_solution *sol = fclib_read_solution(p);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sol);
+  CU_ASSERT_EQUAL_FATAL(
+      slv_global_velocities(nd, n, G->Mp, G->Mj, G->Mx, G->Hp, G->Hj, G->Hx, G->f, G->w, x, v, u),
+      SLV_CONVERGED);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sol->v);
+  CU_ASSERT(memcmp(sol->v, v, (size_t)nd * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(sol->u, u, (size_t)n * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(sol->r, x, (size_t)n * sizeof(double)) == 0);
+  free(sol->v);
+  free(sol->u);
+  free(sol->r);
+  free(sol);
+  int ng = 0;
+  struct fclib_solution *gs = fclib_read_guesses(p, &ng);
+  CU_ASSERT_EQUAL_FATAL(ng, 1);
+  CU_ASSERT(memcmp(gs[0].r, x0, (size_t)n * sizeof(double)) == 0);
+  CU_ASSERT_PTR_NOT_NULL(gs[0].v);
+  free(gs[0].v);
+  free(gs[0].u);
+  free(gs[0].r);
+  free(gs);
+  CU_ASSERT_EQUAL(slv_read_start(p, n, back, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT(memcmp(back, x, sizeof back) == 0);
+  slv_instance_free(inst);
+}
+
 /* slv_write_solution to .hdf5: libfclib's own readers give back the
  * problem, r = x and u = A x + b (/solution), r = x0 and u = A x0 + b
  * (/guesses/1), bit for bit; slv_read_start reads the solution back, and
@@ -1631,5 +1684,6 @@ int main(void) {
   CU_add_test(s, "round trips of every shared problem", test_roundtrip_shared);
   CU_add_test(s, "the memory cap", test_memory_cap);
   CU_add_test(s, "solutions and guesses (fclib_solution)", test_solutions);
+  CU_add_test(s, "the solution of a global problem: v, u, r", test_global_solution);
   return tst_run();
 }
