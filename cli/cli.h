@@ -111,6 +111,13 @@ struct slv_instance;
  * on allocation failure; slv_instance_free releases it. */
 struct slv_instance *cli_instance_of(const slv_problem *p, const char *name, int keep_factored);
 
+/* The global (velocity) form M v = H r + f, u = H' v + w of the world's
+ * last step, whose problem is p (export_global.c); NULL with a message in
+ * err when a row cannot be written so (cfm > 0, a row outside the cones)
+ * or on allocation failure.  slv_global_free releases it. */
+struct slv_global *cli_global_of(const struct dyn_world *w, const slv_problem *p, char *err,
+                                 size_t errlen);
+
 /* One solve written so that `lcplab solve` reproduces it bit for bit:
  * DIR/stepN.lcp (p in its own storage, with the solver's name and opt),
  * DIR/stepN.warm (x_start, when opt->warm_start) and DIR/stepN.x

@@ -324,6 +324,12 @@ void slv_io_nm_free(slv_nm *m);
 
 /* Dense NumericsMatrix "0 n n n<TAB>n" then one column per line (%.17g). */
 void slv_io_write_dense_nm(slv_writer *w, int n, const double *A);
+/* The m x n CSR matrix (Ap, Aj, Ax) as a Siconos SBM NumericsMatrix of
+ * rb x cb blocks (m a multiple of rb, n of cb; io_fc3d.c): block (I, J)
+ * is stored when rows rb I .. rb I + rb - 1 hold an entry in columns
+ * cb J .. cb J + cb - 1; duplicates summed (a lone -0.0 kept). */
+slv_status slv_io_write_sbm(slv_writer *w, int m, int n, int rb, int cb, const int *Ap,
+                            const int *Aj, const double *Ax);
 
 /* ---- frictional contact (io_fc3d.c, io_fclib.c) ------------------------------ */
 /* Makes inst (n = 3 nc rows, matrix and b already set) a local FC3D

@@ -21,11 +21,13 @@
  *                          u = M r + q  ->  A = M, b = q, one Coulomb cone
  *                          (De Saxce) per contact at rows 0, 3, 6, ...,
  *                          lo = -inf, hi = +inf.
- *   SLV_FMT_FCLIB          FCLIB HDF5 (.hdf5, .h5) through libfclib: the
- *                          local problem (/fclib_local: W, q, mu) as above;
- *                          a global problem (/fclib_global: M, H, f, w, mu)
+ *   SLV_FMT_FCLIB          FCLIB HDF5 (.hdf5, .h5), read through libfclib,
+ *                          written with HDF5 in its layout: the local
+ *                          problem (/fclib_local: W, q, mu) as above; a
+ *                          global problem (/fclib_global: M, H, f, w, mu)
  *                          is condensed on reading to W = H' M^-1 H,
- *                          q = w + H' M^-1 f.
+ *                          q = w + H' M^-1 f, kept in inst->global and
+ *                          written back as /fclib_global.
  *   SLV_FMT_NPZ            ContactBench numpy .npz (libzip): G (3 nc x 3
  *                          nc), g, mus, c = G lambda + g, each contact
  *                          (t1, t2, n) with the normal LAST; read and

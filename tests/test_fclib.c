@@ -1125,6 +1125,159 @@ static void test_write(void) {
   slv_instance_free(c);
 }
 
+/* The writer builds the file with plain HDF5 calls (no libfclib, which
+ * exits on a failing write): libfclib's own reader gives back what
+ * fclib_write_local would have written -- W as CSR (nz = -2) with the
+ * instance's entries, q = b, mu, spacedim 3, the name as info/title. */
+static void test_written_for_libfclib(void) {
+  char p[512], err[512];
+  slv_instance *c = wild_fc(102, 1, 7);
+  snprintf(c->name, sizeof c->name, "%s", "wild102");
+  tpath(p, sizeof p, "forlib.hdf5");
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, c, err, sizeof err), SLV_CONVERGED);
+  struct fclib_local *fl = fclib_read_local(p);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(fl);
+  int n = c->n, nnz = c->Ap[n];
+  CU_ASSERT(fl->spacedim == 3 && fl->W->nz == -2 && fl->W->m == n && fl->W->n == n);
+  CU_ASSERT_EQUAL(fl->W->nzmax, nnz);
+  CU_ASSERT(memcmp(fl->W->p, c->Ap, ((size_t)n + 1) * sizeof(int)) == 0);
+  CU_ASSERT(memcmp(fl->W->i, c->Aj, (size_t)nnz * sizeof(int)) == 0);
+  CU_ASSERT(memcmp(fl->W->x, c->Ax, (size_t)nnz * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(fl->q, c->b, (size_t)n * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(fl->mu, c->cone_mu, (size_t)c->ncones * sizeof(double)) == 0);
+  CU_ASSERT(fl->V == NULL && fl->R == NULL);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(fl->info);
+  CU_ASSERT_STRING_EQUAL(fl->info->title, "wild102");
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl->info->description, "written by lcplab"));
+  fclib_delete_local(fl);
+  free(fl);
+  slv_instance_free(c);
+}
+
+/* A global problem (inst->global) is written as /fclib_global, M and H as
+ * triplets (i = row, p = column, as Siconos writes them): fclib_read_global
+ * gives back every entry of M and H (CSR row by row), f, w and mu bit for
+ * bit.  LMGC_GFC3D-i00501: 162 dofs, 4 contacts, a full (not diagonal) M. */
+static void test_global_written(void) {
+  char path[4096], p[512], err[512];
+  if (!shared_present()) return;
+  tst_shared_path("datasets/fclib/LMGC_GFC3D-i00501-4-00000.hdf5", path, sizeof path);
+  slv_instance *inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err), SLV_CONVERGED);
+  const slv_global *G = inst->global;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(G);
+  tpath(p, sizeof p, "global_out.hdf5");
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
+  struct fclib_global *g = fclib_read_global(p);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+  CU_ASSERT(g->spacedim == 3 && g->G == NULL && g->b == NULL);
+  const struct fclib_matrix *mats[2] = { g->M, g->H };
+  const int *cp[2] = { G->Mp, G->Hp }, *cj[2] = { G->Mj, G->Hj };
+  const double *cx[2] = { G->Mx, G->Hx };
+  int cols[2] = { G->ndof, G->n };
+  for (int k = 0; k < 2; k++) {
+    const struct fclib_matrix *A = mats[k];
+    CU_ASSERT_FATAL(A->m == G->ndof && A->n == cols[k] && A->nz == cp[k][G->ndof]);
+    int e = 0, same = 1;
+    for (int r = 0; r < G->ndof; r++)
+      for (int q = cp[k][r]; q < cp[k][r + 1]; q++, e++)
+        same &= A->i[e] == r && A->p[e] == cj[k][q] && memcmp(&A->x[e], &cx[k][q], 8) == 0;
+    CU_ASSERT(same);
+  }
+  CU_ASSERT(memcmp(g->f, G->f, (size_t)G->ndof * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(g->w, G->w, (size_t)G->n * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(g->mu, inst->cone_mu, (size_t)inst->ncones * sizeof(double)) == 0);
+  fclib_delete_global(g);
+  free(g);
+  slv_instance_free(inst);
+}
+
+/* The dense rows x cols copy of a CSR matrix (duplicates summed). */
+static double *dense_of_csr(int rows, int cols, const int *p, const int *j, const double *x) {
+  double *d = calloc((size_t)rows * (size_t)cols, sizeof(double));
+  for (int r = 0; d && r < rows; r++)
+    for (int k = p[r]; k < p[r + 1]; k++) d[(size_t)r * cols + j[k]] += x[k];
+  return d;
+}
+
+static int same_csr(int rows, int cols, const int *p1, const int *j1, const double *x1,
+                    const int *p2, const int *j2, const double *x2) {
+  double *a = dense_of_csr(rows, cols, p1, j1, x1), *b = dense_of_csr(rows, cols, p2, j2, x2);
+  int same = a && b && memcmp(a, b, (size_t)rows * (size_t)cols * sizeof(double)) == 0;
+  free(a);
+  free(b);
+  return same;
+}
+
+/* max |A_a x + b_a - (A_b x + b_b)| / max |A_a x + b_a| over three fixed x:
+ * how far apart two condensations of one global problem are. */
+static double condensed_gap(const slv_instance *a, const slv_instance *b) {
+  size_t n = (size_t)a->n;
+  double *x = malloc(n * sizeof(double)), *wa = malloc(n * sizeof(double));
+  double *wb = malloc(n * sizeof(double)), gap = 0.0, top = 0.0;
+  slv_problem pa = slv_instance_problem(a), pb = slv_instance_problem(b);
+  for (int t = 0; t < 3; t++) {
+    for (size_t i = 0; i < n; i++) x[i] = t == 0 ? 0.0 : sin(1.0 + (double)(t * i));
+    slv_problem_w(&pa, x, wa);
+    slv_problem_w(&pb, x, wb);
+    for (size_t i = 0; i < n; i++) {
+      gap = fmax(gap, fabs(wa[i] - wb[i]));
+      top = fmax(top, fabs(wa[i]));
+    }
+  }
+  free(x);
+  free(wa);
+  free(wb);
+  return top > 0 ? gap / top : gap;
+}
+
+/* a (which carries its global problem) written to name and read back:
+ * the same M, H (entry by entry), f, w, cones, and a condensation within
+ * 1e-13 (a one-triangle M is mirrored on the first read and stored whole
+ * after, so the sums of the condensation may run in another order). */
+static void global_round_trip(const slv_instance *a, const char *name) {
+  char p[512], err[512];
+  slv_instance *b = NULL;
+  tpath(p, sizeof p, name);
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, a, err, sizeof err), SLV_CONVERGED);
+  slv_status st = slv_read(p, SLV_FMT_AUTO, &b, err, sizeof err);
+  if (st) printf("\n  %s", err);
+  CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
+  const slv_global *g = a->global, *h = b->global;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+  CU_ASSERT_FATAL(g->ndof == h->ndof && g->n == h->n && a->n == b->n);
+  CU_ASSERT(same_csr(g->ndof, g->ndof, g->Mp, g->Mj, g->Mx, h->Mp, h->Mj, h->Mx));
+  CU_ASSERT(same_csr(g->ndof, g->n, g->Hp, g->Hj, g->Hx, h->Hp, h->Hj, h->Hx));
+  CU_ASSERT(memcmp(g->f, h->f, (size_t)g->ndof * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(g->w, h->w, (size_t)g->n * sizeof(double)) == 0);
+  CU_ASSERT(a->ncones == b->ncones &&
+            memcmp(a->cone_mu, b->cone_mu, (size_t)a->ncones * sizeof(double)) == 0);
+  double gap = condensed_gap(a, b);
+  if (!(gap <= 1e-13)) printf("\n  %s: condensations %.3e apart", name, gap);
+  CU_ASSERT(gap <= 1e-13);
+  slv_instance_free(b);
+}
+
+/* A global problem written as a Siconos gfc3d .dat (M and H as SBM): a
+ * full M (LMGC_GFC3D-i00501, 162 dofs) and an SBM one of 27-dof blocks
+ * (GFC3D_TwoRods1, written with 6-dof blocks); rt_folder does the rest. */
+static void test_gfc3d_written(void) {
+  static const char *const rel[2] = { "datasets/fclib/LMGC_GFC3D-i00501-4-00000.hdf5",
+                                      "datasets/siconos/gfc3d/GFC3D_TwoRods1.dat" };
+  char path[4096], err[512];
+  if (!shared_present()) return;
+  for (int f = 0; f < 2; f++) {
+    tst_shared_path(rel[f], path, sizeof path);
+    slv_instance *a = NULL;
+    CU_ASSERT_EQUAL_FATAL(slv_read(path, SLV_FMT_AUTO, &a, err, sizeof err), SLV_CONVERGED);
+    global_round_trip(a, "gfc3d_out.dat");
+    slv_instance_free(a);
+  }
+}
+
 /* Every shared local and global problem: to .hdf5 (same storage, bit for
  * bit), .dat and .lcp and back. */
 static void rt_folder(const char *folder, int *count) {
@@ -1146,8 +1299,12 @@ static void rt_folder(const char *folder, int *count) {
     CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
     round_trip_as(inst, "rt.hdf5", 1);
     round_trip_as(inst, "rt.lcp", 1);
-    /* SBM drops explicit +0.0 entries of a CSR matrix: the same values */
-    round_trip_as(inst, "rt.dat", !hdf5);
+    /* SBM drops explicit +0.0 entries of a CSR matrix: the same values; a
+     * global problem is written as a gfc3d .dat (M, H, f, w) */
+    if (inst->global)
+      global_round_trip(inst, "rt.dat");
+    else
+      round_trip_as(inst, "rt.dat", !hdf5);
     (*count)++;
     slv_instance_free(inst);
   }
@@ -1377,6 +1534,59 @@ static void test_memory_cap(void) {
 
 /* ---- solutions and guesses ------------------------------------------------------ */
 
+/* The solution of a global problem: the file holds /fclib_global and, per
+ * answer, v = M^-1 (H r + f), u = H' v + w and r (what fclib_read_solution
+ * and fclib_read_guesses read for a global problem), v and u as
+ * slv_global_velocities gives them, bit for bit; the warm start reads r. */
+static void test_global_solution(void) {
+  char path[4096], p[512], err[512];
+  if (!shared_present()) return;
+  tst_shared_path("datasets/fclib/LMGC_GFC3D-i00501-4-00000.hdf5", path, sizeof path);
+  slv_instance *inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err), SLV_CONVERGED);
+  const slv_global *G = inst->global;
+  int n = inst->n, nd = G->ndof;
+  double x[12], x0[12], v[162], u[12], back[12];
+  for (int i = 0; i < n; i++) {
+    x[i] = i % 3 ? 0.01 * (i - 5) : 1.0 + i;
+    x0[i] = i % 3 ? 0.0 : 1.0;
+  }
+  tpath(p, sizeof p, "global_sol.hdf5");
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(slv_write_solution(p, inst, x, x0, err, sizeof err), SLV_CONVERGED);
+  struct fclib_global *g = fclib_read_global(p);
+  CU_ASSERT_PTR_NOT_NULL(g);
+  if (g) {
+    fclib_delete_global(g);
+    free(g);
+  }
+  struct fclib_solution *sol = fclib_read_solution(p);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sol);
+  CU_ASSERT_EQUAL_FATAL(
+      slv_global_velocities(nd, n, G->Mp, G->Mj, G->Mx, G->Hp, G->Hj, G->Hx, G->f, G->w, x, v, u),
+      SLV_CONVERGED);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sol->v);
+  CU_ASSERT(memcmp(sol->v, v, (size_t)nd * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(sol->u, u, (size_t)n * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(sol->r, x, (size_t)n * sizeof(double)) == 0);
+  free(sol->v);
+  free(sol->u);
+  free(sol->r);
+  free(sol);
+  int ng = 0;
+  struct fclib_solution *gs = fclib_read_guesses(p, &ng);
+  CU_ASSERT_EQUAL_FATAL(ng, 1);
+  CU_ASSERT(memcmp(gs[0].r, x0, (size_t)n * sizeof(double)) == 0);
+  CU_ASSERT_PTR_NOT_NULL(gs[0].v);
+  free(gs[0].v);
+  free(gs[0].u);
+  free(gs[0].r);
+  free(gs);
+  CU_ASSERT_EQUAL(slv_read_start(p, n, back, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT(memcmp(back, x, sizeof back) == 0);
+  slv_instance_free(inst);
+}
+
 /* slv_write_solution to .hdf5: libfclib's own readers give back the
  * problem, r = x and u = A x + b (/solution), r = x0 and u = A x0 + b
  * (/guesses/1), bit for bit; slv_read_start reads the solution back, and
@@ -1468,8 +1678,12 @@ int main(void) {
   CU_add_test(s, "bad HDF5 input", test_bad);
   CU_add_test(s, "damaged HDF5 files: no exit, no crash", test_damaged);
   CU_add_test(s, "writing: bit-identical, refusals", test_write);
+  CU_add_test(s, "written with HDF5, read by fclib_read_local", test_written_for_libfclib);
+  CU_add_test(s, "a global problem written as /fclib_global", test_global_written);
+  CU_add_test(s, "a global problem written as a gfc3d .dat", test_gfc3d_written);
   CU_add_test(s, "round trips of every shared problem", test_roundtrip_shared);
   CU_add_test(s, "the memory cap", test_memory_cap);
   CU_add_test(s, "solutions and guesses (fclib_solution)", test_solutions);
+  CU_add_test(s, "the solution of a global problem: v, u, r", test_global_solution);
   return tst_run();
 }
