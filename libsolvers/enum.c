@@ -217,8 +217,7 @@ static double natres(const enum_state *s, const slv_problem *p) {
   for (int i = 0; i < p->n; i++) {
     double x = s->x[i], w = s->w[i];
     if (!isfinite(x) || !isfinite(w)) return NAN;
-    r = fmax(r, slv_scaled_row(x, w, p->b[i], slv_reaction(p, i, &sc), s->lo[i], s->hi[i],
-                               sc.xs));
+    r = fmax(r, slv_scaled_row(x, w, p->b[i], slv_reaction(p, i, &sc), s->lo[i], s->hi[i], sc.xs));
   }
   return r;
 }

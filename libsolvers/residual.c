@@ -119,8 +119,8 @@ static double cone_scaled(const slv_problem *p, int k, const double *xc, const d
   double mu = p->cone_mu[k], d[3], h[3], v[3], pr[3];
   for (int r = 0; r < 3; r++) d[r] = wc[r] - bc[r];
   int i = p->cone_rows[k];
-  double react = fmax(slv_reaction(p, i, sc),
-                      fmax(slv_reaction(p, i + 1, sc), slv_reaction(p, i + 2, sc)));
+  double react =
+      fmax(slv_reaction(p, i, sc), fmax(slv_reaction(p, i + 1, sc), slv_reaction(p, i + 2, sc)));
   double xs = sc->xs;
   double s = sqrt(bc[0] * bc[0] + bc[1] * bc[1] + bc[2] * bc[2]) +
              sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) + react;

@@ -279,8 +279,9 @@ static inline int slv_cheap_met(const slv_options *opt, double m, double units) 
   return m <= opt->tol * units;
 }
 
-/* One projected Jacobi step at a converged x, kept (1) only if the test
- * still holds on the exact w; else 0 and x, w untouched.  b2 = max(1,
+/* At a converged x, separated contacts set to 0 and rows that belong at a
+ * bound set on it (one projected Jacobi step tells which), kept (1) only if
+ * the test still holds on the exact w; else 0 and x, w untouched.  b2 = max(1,
  * ||b||_2); xt, wt: n of scratch (snap.c). */
 int slv_snap(slv_op *op, const slv_options *opt, double b2, double *x, double *w, double *xt,
              double *wt);

@@ -1,15 +1,18 @@
-/* snap.c -- one projected Jacobi step at a converged x (docs/convergence.md,
- * "What the test cannot see").
+/* snap.c -- separated contacts and rows at a bound set exactly, at a
+ * converged x (docs/convergence.md, "What the test cannot see").
  *
  * An interior-point or Newton iterate that meets the test leaves the
- * impulses of separated contacts at ~1e-11 of the others and sliding ones a
- * rounding off the cone.  One projected Jacobi step,
- *   x_c <- P_K(x_c - w^_c / d_c)   (d_c: the contact's mean diagonal,
- *                                   w^ De Saxce's for Coulomb's law),
- *   x_i <- mid(lo_i, hi_i, x_i - w_i / A_ii)  (box rows; A_ii = 0: kept),
- * puts them exactly at 0 or on the cone.  It is kept only if the test
- * still holds on the exact w: a problem in small units needs it, since there
- * those residues weigh much against its own b in a per-contact measure. */
+ * impulses of separated contacts at ~1e-11 of the others and rows that
+ * belong at a bound slightly off it.  One projected Jacobi step,
+ *   P_K(x_c - w^_c / d_c)   (d_c: the contact's mean diagonal, w^ De
+ *                            Saxce's for Coulomb's law),
+ *   mid(lo_i, hi_i, x_i - w_i / A_ii)  (box rows; A_ii = 0: kept),
+ * tells which ones: where it lands on the apex (or on a bound), x_c is set
+ * to 0 (x_i to the bound); every other contact and row keeps its x, so the
+ * step cannot disturb what the solver balanced.  The result is kept only if
+ * the test still holds on the exact w: a problem in small units needs it,
+ * since there those residues weigh much against its own b in a per-contact
+ * measure. */
 #include "slv_internal.h"
 #include "cone.h"
 #include "operator.h"
@@ -25,7 +28,10 @@ static void jacobi_step(slv_op *op, const double *x, const double *w, double *xt
       double d = (slv_op_diag(op, i) + slv_op_diag(op, i + 1) + slv_op_diag(op, i + 2)) / 3.0;
       double sh = coulomb ? mu * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]) : 0.0;
       double v[3] = { x[i] - (w[i] + sh) / d, x[i + 1] - w[i + 1] / d, x[i + 2] - w[i + 2] / d };
-      slv_cone_project(mu, v, xt + i);
+      double pr[3];
+      slv_cone_project(mu, v, pr);
+      int apex = pr[0] == 0.0 && pr[1] == 0.0 && pr[2] == 0.0;
+      for (int r = 0; r < 3; r++) xt[i + r] = apex ? 0.0 : x[i + r];
       i += 2;
       k++;
       continue;
@@ -33,7 +39,7 @@ static void jacobi_step(slv_op *op, const double *x, const double *w, double *xt
     double lo, hi, d = slv_op_diag(op, i);
     slv_bounds_at(p, x, i, &lo, &hi);
     double v = d > 0 ? x[i] - w[i] / d : x[i];
-    xt[i] = v < lo ? lo : (v > hi ? hi : v);
+    xt[i] = v <= lo ? lo : (v >= hi ? hi : x[i]);
   }
 }
 
