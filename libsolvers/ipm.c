@@ -1023,7 +1023,7 @@ static slv_status ipm_solve(void *state, slv_op *op, const slv_options *opt, dou
     }
     if (slv_met(p, opt, &r)) {
       /* the interior point leaves separated impulses small, not 0 */
-      if (slv_snap(op, opt, k.b2, x, w, s->px, s->pw)) measure(op, opt, x, w, &r);
+      if (slv_snap(op, opt, 0, k.b2, x, w, s->px, s->pw)) measure(op, opt, x, w, &r);
       return finish(s, res, h, SLV_CONVERGED, what, outer, &k, &r, opt);
     }
     if (outer > 0 && !q->coulomb) break;

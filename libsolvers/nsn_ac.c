@@ -480,7 +480,7 @@ slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_i
     }
   }
   if (ok) {
-    slv_snap(op, opt, b2scale, x, w, s->xt, s->wt); /* snap.c */
+    slv_snap(op, opt, 1, b2scale, x, w, s->xt, s->wt); /* snap.c */
     return SLV_CONVERGED;
   }
   /* leave the best iterate, with its exact w */

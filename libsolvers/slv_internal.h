@@ -283,8 +283,8 @@ static inline int slv_cheap_met(const slv_options *opt, double m, double units) 
  * bound set on it (one projected Jacobi step tells which), kept (1) only if
  * the test still holds on the exact w; else 0 and x, w untouched.  b2 = max(1,
  * ||b||_2); xt, wt: n of scratch (snap.c). */
-int slv_snap(slv_op *op, const slv_options *opt, double b2, double *x, double *w, double *xt,
-             double *wt);
+int slv_snap(slv_op *op, const slv_options *opt, int sliding, double b2, double *x, double *w,
+             double *xt, double *wt);
 
 /* The nonsmooth Newton core of nsn_ac.c (Alart-Curnier), shared with the
  * nsgs_newton hybrid.  Its Newton matrix is dense (LAPACKE LU of the

@@ -7,9 +7,12 @@
  *   P_K(x_c - w^_c / d_c)   (d_c: the contact's mean diagonal, w^ De
  *                            Saxce's for Coulomb's law),
  *   mid(lo_i, hi_i, x_i - w_i / A_ii)  (box rows; A_ii = 0: kept),
- * tells which ones: where it lands on the apex (or on a bound), x_c is set
- * to 0 (x_i to the bound); every other contact and row keeps its x, so the
- * step cannot disturb what the solver balanced.  The result is kept only if
+ * tells which ones: where it lands on the apex (a separated contact), and
+ * with `sliding` on the cone's surface (a sliding one), x_c takes it, and a
+ * row it puts on a bound goes there; sticking contacts and rows inside
+ * their bounds keep their x, so the step does not disturb what the solver
+ * balanced (ipm leaves sliding contacts alone: on spheres-in-a-box moving
+ * them shifted the sticking neighbours' w from 1e-14 to 1e-12).  The result is kept only if
  * the test still holds on the exact w: a problem in small units needs it,
  * since there those residues weigh much against its own b in a per-contact
  * measure. */
@@ -19,7 +22,7 @@
 
 #include <string.h>
 
-static void jacobi_step(slv_op *op, const double *x, const double *w, double *xt) {
+static void jacobi_step(slv_op *op, int sliding, const double *x, const double *w, double *xt) {
   const slv_problem *p = op->p;
   int coulomb = p->cone_law != SLV_CONE_ASSOCIATED;
   for (int i = 0, k = 0; i < p->n; i++) {
@@ -30,8 +33,12 @@ static void jacobi_step(slv_op *op, const double *x, const double *w, double *xt
       double v[3] = { x[i] - (w[i] + sh) / d, x[i + 1] - w[i + 1] / d, x[i + 2] - w[i + 2] / d };
       double pr[3];
       slv_cone_project(mu, v, pr);
+      /* the apex: a separated contact, set; the cone's surface: a sliding
+       * one, set only if asked; inside K: sticking, kept */
       int apex = pr[0] == 0.0 && pr[1] == 0.0 && pr[2] == 0.0;
-      for (int r = 0; r < 3; r++) xt[i + r] = apex ? 0.0 : x[i + r];
+      int inside = sqrt(v[1] * v[1] + v[2] * v[2]) < mu * v[0];
+      int take = apex || (sliding && !inside);
+      for (int r = 0; r < 3; r++) xt[i + r] = take ? pr[r] : x[i + r];
       i += 2;
       k++;
       continue;
@@ -43,10 +50,10 @@ static void jacobi_step(slv_op *op, const double *x, const double *w, double *xt
   }
 }
 
-int slv_snap(slv_op *op, const slv_options *opt, double b2, double *x, double *w, double *xt,
-             double *wt) {
+int slv_snap(slv_op *op, const slv_options *opt, int sliding, double b2, double *x, double *w,
+             double *xt, double *wt) {
   const slv_problem *p = op->p;
-  jacobi_step(op, x, w, xt);
+  jacobi_step(op, sliding, x, w, xt);
   slv_op_w(op, xt, wt);
   slv_natmap m = slv_natmap_of(p, xt, wt);
   if (!slv_met_norms(opt, m.scaled, m.n2 / b2)) return 0;

@@ -53,8 +53,7 @@ void tst_planted_spd(int n, double eps, unsigned long seed, const double *lo, co
  * |A_ii| min(xs, xd), or where A_ii = 0 sum_j |A_ij| min(xs, xd); tst_alone: the row's answer alone from 0, -b_i / A_ii
  * clipped to [lo, hi] (|b_i| / sum_j |A_ij| where A_ii = 0); xd is the
  * largest of those. */
-double tst_scaled_row(double x, double ax, double b, double react, double lo, double hi,
-                      double xs);
+double tst_scaled_row(double x, double ax, double b, double react, double lo, double hi, double xs);
 double tst_reaction(int n, const double *A, int i, double xs, double xd);
 double tst_alone(int n, const double *A, const double *b, double lo, double hi, int i);
 double tst_scaled_dense(int n, const double *A, const double *b, const double *lo, const double *hi,
