@@ -1,21 +1,19 @@
-/* snap.c -- separated contacts and rows at a bound set exactly, at a
- * converged x (docs/convergence.md, "What the test cannot see").
+/* snap.c -- separated (and sliding) contacts set exactly, at a converged x
+ * (docs/convergence.md, "What the test cannot see").
  *
  * An interior-point or Newton iterate that meets the test leaves the
- * impulses of separated contacts at ~1e-11 of the others and rows that
- * belong at a bound slightly off it.  One projected Jacobi step,
- *   P_K(x_c - w^_c / d_c)   (d_c: the contact's mean diagonal, w^ De
- *                            Saxce's for Coulomb's law),
- *   mid(lo_i, hi_i, x_i - w_i / A_ii)  (box rows; A_ii = 0: kept),
- * tells which ones: where it lands on the apex (a separated contact), and
- * with `sliding` on the cone's surface (a sliding one), x_c takes it, and a
- * row it puts on a bound goes there; sticking contacts and rows inside
- * their bounds keep their x, so the step does not disturb what the solver
- * balanced (ipm leaves sliding contacts alone: on spheres-in-a-box moving
- * them shifted the sticking neighbours' w from 1e-14 to 1e-12).  The result is kept only if
- * the test still holds on the exact w: a problem in small units needs it,
- * since there those residues weigh much against its own b in a per-contact
- * measure. */
+ * impulses of separated contacts at ~1e-11 of the others.  One projected
+ * Jacobi step, P_K(x_c - w^_c / d_c) (d_c: the contact's mean diagonal, w^
+ * De Saxce's for Coulomb's law), tells which ones: where it lands on the
+ * apex (a separated contact), and with `sliding` on the cone's surface (a
+ * sliding one), x_c takes it.  Sticking contacts and box rows keep their x,
+ * so the step does not disturb what the solver balanced: ipm leaves its
+ * sliding contacts alone too (on spheres-in-a-box moving them shifted the
+ * sticking neighbours' w from 1e-14 to 1e-12), and setting its rows on
+ * their bounds moved an MLCP's zero-diagonal row's w by 4e-4.  The result
+ * is kept only if the test still holds on the exact w: a problem in small
+ * units needs it, since there those residues weigh much against its own b
+ * in a per-contact measure. */
 #include "slv_internal.h"
 #include "cone.h"
 #include "operator.h"
@@ -43,10 +41,7 @@ static void jacobi_step(slv_op *op, int sliding, const double *x, const double *
       k++;
       continue;
     }
-    double lo, hi, d = slv_op_diag(op, i);
-    slv_bounds_at(p, x, i, &lo, &hi);
-    double v = d > 0 ? x[i] - w[i] / d : x[i];
-    xt[i] = v <= lo ? lo : (v >= hi ? hi : x[i]);
+    xt[i] = x[i]; /* box rows are judged by x itself: kept */
   }
 }
 
