@@ -369,8 +369,8 @@ int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, 
     }
     int numbers = m.runs > 0 && strcmp(m.status, "time_limit") != 0;
     exp_prow pr = {
-      m.status,      tols[ti],          0,       0,      m.runs, m.t, m.source, e->name,
-      m.res.res_rel, m.res.res_nat_inf, numbers, m.note, m.wall
+      m.status,      tols[ti],          0,       0,      m.runs, m.t,   m.source, e->name,
+      m.res.res_rel, m.res.res_nat_inf, numbers, m.note, m.wall, &m.res
     };
     exp_problem_row(c, &pr, &l);
     exp_tctx_row(c, &l);

@@ -19,7 +19,7 @@
  *   - "converged" is the library's promise: slv_residuals_met recomputed from
  *     (A, b, lo, hi, x) by slv_residual, the same code for every solver;
  *   - method: the algorithm that ran (run_method below);
- *   - convergence kind: the history of res_rel per iteration of the last
+ *   - convergence kind: the history of the test's measure (res_scaled) per iteration of the last
  *     run, thinned to every k <= 20 then a 5 % geometric grid, with the time
  *     of iteration k (iter_time below), and a final row.
  * The watchdog is a thread of the task's process (exp_wd below).
@@ -40,18 +40,34 @@
 
 /* ---- CSV layout ---------------------------------------------------------------------- */
 
+/* The last columns of profile and scaling rows: the test's measure and the
+ * literature's (slv.h, slv_residuals; docs/convergence.md). */
+#define EXP_MEASURE_COLS "res_scaled,siconos_err,err_siconos,res_rel_1q"
+
+static void measure_cols(exp_line *l, const slv_residuals *r) {
+  const double v[4] = { r ? r->res_scaled : NAN, r ? r->siconos_err : NAN, r ? r->err_siconos : NAN,
+                        r ? r->res_rel_1q : NAN };
+  for (int k = 0; k < 4; k++) {
+    if (isnan(v[k]))
+      exp_line_empty(l);
+    else
+      exp_line_num(l, v[k]);
+  }
+}
+
 const char *exp_csv_header(exp_kind k) {
   switch (k) {
   case EXP_CONVERGENCE:
-    return "problem,kind,n,solver,status,iteration,time_s,res_rel,final,class,method,time_source,"
-           "tol,note";
+    return "problem,kind,n,solver,status,iteration,time_s,res_scaled,final,class,method,"
+           "time_source,tol,note";
   case EXP_PROFILE:
     return "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,"
            "res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,"
-           "time_source,note,time_total_s";
+           "time_source,note,time_total_s," EXP_MEASURE_COLS;
   case EXP_SCALING:
     return "family,problem,kind,n,solver,status,iterations,pivots,time_s,time_min_s,repeats,"
-           "res_rel,class,nnz,method,time_q1_s,time_q3_s,solved,tol,note,time_total_s";
+           "res_rel,class,nnz,method,time_q1_s,time_q3_s,solved,tol,note,time_total_"
+           "s," EXP_MEASURE_COLS;
   case EXP_DRIFT:
     return "scene,solver,integrator,friction,step,t,energy,rel_drift,max_penetration,contacts,"
            "iterations,res_nat_inf,status,applied,note";
@@ -185,6 +201,7 @@ void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l) {
     line_tol(l, r->tol);
     exp_line_str(l, r->note);
     row_total(l, r);
+    measure_cols(l, num ? r->res : NULL);
     return;
   }
   if (num)
@@ -207,11 +224,12 @@ void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l) {
   exp_line_str(l, num ? r->time_source : "");
   exp_line_str(l, r->note);
   row_total(l, r);
+  measure_cols(l, num ? r->res : NULL);
 }
 
 /* A convergence row: history entry k (final 0) or the final one (final 1). */
 static void conv_row(const exp_tctx *c, const char *status, long iteration, double t,
-                     double res_rel, int final, const char *method, const char *tsrc, double tol,
+                     double res_scaled, int final, const char *method, const char *tsrc, double tol,
                      const char *note, exp_line *l) {
   const exp_prob *p = c->prob;
   memset(l, 0, sizeof *l);
@@ -223,7 +241,7 @@ static void conv_row(const exp_tctx *c, const char *status, long iteration, doub
   if (iteration >= 0) {
     exp_line_int(l, iteration);
     exp_line_num(l, t);
-    exp_line_num(l, res_rel);
+    exp_line_num(l, res_scaled);
   } else {
     exp_line_empty(l);
     exp_line_empty(l);
@@ -457,7 +475,7 @@ static void history_rows(exp_tctx *c, const meas *m, double tol) {
   }
   exp_line l;
   conv_row(c, st, m->res.iterations > 0 ? m->res.iterations : m->res.pivots, m->t.median,
-           m->res.res.res_rel, 1, m->method, K >= 0 ? src : "library", tol,
+           m->res.res.res_scaled, 1, m->method, K >= 0 ? src : "library", tol,
            m->status == SLV_CONVERGED ? "" : m->res.message, &l);
   exp_tctx_row(c, &l);
 }
@@ -530,7 +548,8 @@ static int run_builtin(exp_tctx *c, const slv_instance *inst, const double *tols
                    m.res.res.res_nat_inf,
                    1,
                    m.status == SLV_CONVERGED ? "" : m.res.message,
-                   0.0 };
+                   0.0,
+                   &m.res.res };
     exp_line l;
     exp_problem_row(c, &r, &l);
     exp_tctx_row(c, &l);

@@ -64,12 +64,14 @@ typedef struct exp_prow {
   double res_rel, res_nat_inf;
   int have_numbers; /* 0: refused, time_limit, error: empty numbers */
   const char *note;
-  double wall_total; /* external: the runs' process wall time in all (0: t.total) */
+  double wall_total;        /* external: the runs' process wall time in all (0: t.total) */
+  const slv_residuals *res; /* the measures for the last columns (res_scaled and the
+                               literature's), NULL: empty */
 } exp_prow;
 void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l);
 
-/* The judgement every solver gets (slv.h's promise): res_rel <= tol and,
- * for cone problems, res_nat_inf <= tol too. */
+/* The judgement every solver gets (slv.h's promise): slv_residuals_met,
+ * res_scaled <= tol (docs/convergence.md). */
 int exp_judge(const slv_problem *p, const slv_residuals *res, double tol);
 
 /* External solver tasks (experiment_external.c): rows for every tol. */

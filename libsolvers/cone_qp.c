@@ -345,6 +345,7 @@ slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const c
                total, outer);
       return SLV_NOT_FINITE;
     }
+    if (h->cap > 0 && res->history_len > 0) h->val[res->history_len - 1] = m; /* x's own */
     if (slv_met(p, opt, &r)) {
       slv_msgf(res->message, sizeof res->message, "%s: %s: %d outer iterations, %d inner", name,
                law, outer, total);
@@ -362,11 +363,12 @@ slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const c
       since = 0;
     } else if (++since >= CQP_STALL) {
       slv_msgf(res->message, sizeof res->message,
-               "%s: %s: no 1%% gain in %d outer iterations (%d inner), res_scaled=%.3g", name,
-               law, CQP_STALL, total, r.res_scaled);
+               "%s: %s: no 1%% gain in %d outer iterations (%d inner), res_scaled=%.3g", name, law,
+               CQP_STALL, total, r.res_scaled);
       return SLV_STAGNATED;
     }
     double target = absolute_target(opt, &r);
+    q->hist_scale = opt->tol / target; /* the inner histories in res_scaled's units */
     if (q->coulomb) {
       /* s_c = mu |w_t| at the current x; then the QP's natural map at x is
        * the De Saxce map, of size r.res_nat_inf.  Solve the next QP only to

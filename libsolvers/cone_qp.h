@@ -43,7 +43,9 @@ typedef struct slv_cqp {
   double *shift;       /* size n_max: mu |w_t| on the normal rows of cones, 0 elsewhere */
   int coulomb;         /* 1: the problem's law is Coulomb (De Saxce) and it has cones */
   double lam;          /* estimate of ||A||_2 (power iteration), set by slv_cqp_setup */
-  double hist_scale;   /* 1 / max(1, ||b||_inf): history values are res_rel */
+  double hist_scale;   /* history value per unit of the QP's natural map: 1 / max(1,
+                          ||b||_inf) first, then res_scaled / res_nat_inf at the last outer
+                          iterate (slv_cqp_drive) */
   double *tmp1, *tmp2; /* size n_max: scratch of setup (power iteration) */
   const slv_problem *p;
   slv_op *op; /* the solve's operator: the products with A */

@@ -215,7 +215,9 @@ static double natres(const enum_state *s, const double *b, int n) {
   double r = 0, xn = 0;
   for (int i = 0; i < n; i++) xn = fmax(xn, fabs(s->x[i]));
   for (int i = 0; i < n; i++) {
-    double x = s->x[i], w = s->w[i], aii = s->D[i + (size_t)i * n];
+    double x = s->x[i], w = s->w[i], aii = fabs(s->D[i + (size_t)i * n]);
+    if (aii == 0.0) /* slv_row_size's rule: the row's 1-norm where A_ii = 0 */
+      for (int j = 0; j < n; j++) aii += fabs(s->D[i + (size_t)j * n]);
     if (!isfinite(x) || !isfinite(w)) return NAN;
     r = fmax(r, slv_scaled_row(x, w, b[i], aii, s->lo[i], s->hi[i], xn));
   }

@@ -742,9 +742,9 @@ static slv_natmap evaluate(ipm_state *s, const slv_problem *pq, double *mu) {
 }
 
 typedef struct {
-  int iters;        /* interior-point iterations of this solve so far (all QPs) */
-  int budget;       /* opt->max_iter */
-  double b2;        /* max(1, ||b||_2): res_rel_2's scale */
+  int iters;  /* interior-point iterations of this solve so far (all QPs) */
+  int budget; /* opt->max_iter */
+  double b2;  /* max(1, ||b||_2): res_rel_2's scale */
 } ipm_count;
 
 /* Whether every pair stays strictly inside its cone after the step t along

@@ -688,8 +688,19 @@ static int setup_maps(lemke_state *s, const slv_problem *p) {
 
 /* The extra LCP rows of row i (its first extra e), given r = A o + b; the
  * entries of E as triplets (ne). */
+/* The extra rows in x's units (a bound's gap, a friction cone's slack) are
+ * scaled by a = |A_ii| and their multipliers (v_i, lambda_i) by 1 / a, so
+ * that every row of the reformulated LCP is in its row's w units and the
+ * box blocks stay skew: the path's thresholds, relative to ||q||_inf, then
+ * mean the same whatever the problem's scale (docs/convergence.md). */
+static double extra_scale(const slv_problem *p, int i) {
+  double a = fabs(slv_diag(p, i));
+  return a > 0 && isfinite(a) ? a : 1.0;
+}
+
 static void setup_extras(lemke_state *s, const slv_problem *p, int i, const double *r, int *ne) {
   int e = s->xtra[i];
+  double a = extra_scale(p, i);
   s->dv[e] = s->dv[i];
   if (is_friction(p, i)) {
     /* p_i _|_ lambda_i + w_i,  m_i _|_ lambda_i - w_i,
@@ -703,18 +714,18 @@ static void setup_extras(lemke_state *s, const slv_problem *p, int i, const doub
     s->af[l] = 0;
     s->qv[l] = 0;
     s->dv[l] = s->dv[i];
-    e_add(s, ne, i, l, 1.0);
-    e_add(s, ne, e, l, 1.0);
-    e_add(s, ne, l, j, p->mu[i]);
-    e_add(s, ne, l, i, -1.0);
-    e_add(s, ne, l, e, -1.0);
+    e_add(s, ne, i, l, a);
+    e_add(s, ne, e, l, a);
+    e_add(s, ne, l, j, a * p->mu[i]);
+    e_add(s, ne, l, i, -a);
+    e_add(s, ne, l, e, -a);
   } else if (slv_lo_of(p, i) > -INFINITY) {
     /* box: s = (hi - lo) - u_i  _|_  v_i;  mu_i = w_i + v_i */
     s->ao[e] = -1;
     s->af[e] = 0;
-    s->qv[e] = slv_hi_of(p, i) - slv_lo_of(p, i);
-    e_add(s, ne, i, e, 1.0);
-    e_add(s, ne, e, i, -1.0);
+    s->qv[e] = a * (slv_hi_of(p, i) - slv_lo_of(p, i));
+    e_add(s, ne, i, e, a);
+    e_add(s, ne, e, i, -a);
   } else {
     /* free: -w_i >= 0  _|_  u'_i, x_i = u_i - u'_i */
     s->ao[e] = i;
@@ -1117,10 +1128,14 @@ static int path_start(basis *B, path *P) {
   P->ent = r; /* u_r enters next */
   P->qscale = P->dmax = 0;
   for (int i = 0; i < N; i++) {
-    P->qscale = fmax(P->qscale, fabs(L->q[i]));
+    /* the rows that read A (w units; not a bound's gap, which may be huge
+     * on a row that a problem's own scale says nothing about) */
+    if (L->plain || L->ao[i] >= 0) P->qscale = fmax(P->qscale, fabs(L->q[i]));
     P->dmax = fmax(P->dmax, L->d[i]);
   }
-  P->qscale = fmax(P->qscale, 1.0);
+  /* ||q||_inf itself, no floor of 1: the thresholds below are then
+   * relative to the problem's own scale (docs/convergence.md) */
+  if (!(P->qscale > 0)) P->qscale = 1.0;
   /* scale of the basic values for the tentative-exit test, refreshed at
    * every drift check (a heuristic trigger: the trial itself is judged by
    * the library residual) */

@@ -240,8 +240,8 @@ static void end_at_best(nsgsn_state *s, slv_op *op, const slv_options *opt, cons
            "nsgs_newton: %d sweeps + %d Newton iterations (%d attempts), %s=%.3g > tol=%.3g "
            "(the best iterate, at iteration %d; the last had %.3g)",
            k->sweeps, k->newton, k->attempts,
-           opt->norm == SLV_NORM_2 ? "max(res_scaled, res_rel_2)" : "res_scaled",
-           kept, opt->tol, at, m);
+           opt->norm == SLV_NORM_2 ? "max(res_scaled, res_rel_2)" : "res_scaled", kept, opt->tol,
+           at, m);
 }
 
 static slv_status nsgsn_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,

@@ -1776,12 +1776,12 @@ static void start_part(wide_state *s, const sweep_ctx *c, int v, int copy) {
   if (v == 0) start_copy(s, c->x, s->ncol, s->len);
 }
 
-/* The start's verdict from its cheap measure m (slv_op_start_res's): the
- * exact measures when the trigger fires (slv_units_of). */
+/* The start's verdict, on the exact measures as pgs's (a start that met
+ * tol sweeps nowhere); m, the cheap one (slv_op_start_res's), only tells
+ * a non-finite start. */
 static int start_exact(sweep_ctx *c, double m) {
-  c->res->solver_residual = m / c->units;
-  if (!slv_cheap_met(c->opt, m, c->units)) return WIDE_GO_ON;
   c->r = slv_residual(c->op->p, c->x, NULL);
+  if (isnan(m)) c->r.res_scaled = NAN;
   c->units = slv_units_of(&c->r, c->units);
   c->res->solver_residual = slv_test_measure(c->opt, &c->r);
   return slv_met(c->op->p, c->opt, &c->r) ? SLV_CONVERGED : WIDE_GO_ON;

@@ -90,8 +90,7 @@ static slv_status pjacobi_solve(void *st, slv_op *op, const slv_options *opt, do
   }
   slv_msgf(res->message, sizeof res->message,
            "pjacobi: %d iterations, res_scaled=%.3g > tol=%.3g (theta=%.3g)", opt->max_iter,
-           r.res_scaled,
-           opt->tol, theta);
+           r.res_scaled, opt->tol, theta);
   return SLV_MAX_ITER;
 }
 

@@ -47,9 +47,29 @@ typedef struct {
 } racc;
 
 /* One cone (rows i..i+2, cone k) with its w (ww) into the sums. */
+double slv_row_size(const slv_problem *p, int i) {
+  double d = slv_diag(p, i);
+  if (d != 0.0) return fabs(d);
+  double m = 0;
+  if (p->storage == SLV_DENSE) {
+    for (int j = 0; j < p->n; j++) m += fabs(p->A[i + (size_t)j * p->lda]);
+  } else if (p->storage == SLV_CSR) {
+    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) m += fabs(p->Ax[k]);
+  } else {
+    slv_fac f = slv_fac_of(p);
+    const double *J = f.J + 12 * (size_t)i, *K = f.K + 12 * (size_t)i;
+    for (int slot = 0; slot < 2; slot++) /* a static slot (-1) holds junk: never read */
+      if (f.blk[2 * i + slot] >= 0)
+        for (int k = 6 * slot; k < 6 * slot + 6; k++) m += fabs(J[k]) * fabs(K[k]);
+    if (f.d) m += fabs(f.d[i]);
+  }
+  return m;
+}
+
 /* One cone's scale-invariant residual (slv_internal.h, slv_scaled_row):
  * the natural map of the problem's law on x_c / xs and w_c / s_c, with
- * s_c = max_r |A_rr| xs + ||b_c||_2 + ||w_c - b_c||_2 (r: its three rows),
+ * s_c = max_r a_r xs + ||b_c||_2 + ||w_c - b_c||_2 (r: its three rows, a_r
+ * slv_row_size),
  * by its largest component.  The De Saxce shift is positively homogeneous,
  * so shifting w_c / s_c is shifting w_c and dividing. */
 static double cone_scaled(const slv_problem *p, int k, const double *xc, const double *wc,
@@ -57,7 +77,7 @@ static double cone_scaled(const slv_problem *p, int k, const double *xc, const d
   double mu = p->cone_mu[k], d[3], h[3], v[3], pr[3];
   for (int r = 0; r < 3; r++) d[r] = wc[r] - bc[r];
   int i = p->cone_rows[k];
-  double a = fmax(fabs(slv_diag(p, i)), fmax(fabs(slv_diag(p, i + 1)), fabs(slv_diag(p, i + 2))));
+  double a = fmax(slv_row_size(p, i), fmax(slv_row_size(p, i + 1), slv_row_size(p, i + 2)));
   double s = slv_w_scale(a, xs, sqrt(bc[0] * bc[0] + bc[1] * bc[1] + bc[2] * bc[2]),
                          sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]));
   for (int r = 0; r < 3; r++) h[r] = slv_quot(wc[r], s);
@@ -128,7 +148,7 @@ static void rows_into(const slv_problem *p, const double *x, const double *w, in
     double ri = slv_mid_res(x[i], wi, lo, hi);
     if (ri > a->res) a->res = ri;
     a->ss += ri * ri;
-    double si = slv_scaled_row(x[i], wi, p->b[i], slv_diag(p, i), lo, hi, xs);
+    double si = slv_scaled_row(x[i], wi, p->b[i], slv_row_size(p, i), lo, hi, xs);
     if (!(si <= a->scaled)) a->scaled = si;
     a->xx += x[i] * x[i];
     a->ww += wi * wi;
@@ -271,8 +291,7 @@ static slv_residuals residuals_zero(void) {
 }
 
 /* The literature's 2-norm measures (slv.h): ss = ||F||_2^2, bn2 = ||b||_2^2. */
-static void literature_measures(const slv_problem *p, const racc *a, double bn2,
-                                slv_residuals *r) {
+static void literature_measures(const slv_problem *p, const racc *a, double bn2, slv_residuals *r) {
   double f = sqrt(a->ss), nb = sqrt(bn2);
   if (p->ncones == 0) {
     r->siconos_err = nb > 0 ? f / nb : f;
@@ -381,7 +400,7 @@ slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w)
     double r = slv_mid_res(x[i], w[i], lo, hi);
     if (r > m) m = r;
     ss += r * r;
-    double c = slv_scaled_row(x[i], w[i], p->b[i], slv_diag(p, i), lo, hi, xs);
+    double c = slv_scaled_row(x[i], w[i], p->b[i], slv_row_size(p, i), lo, hi, xs);
     if (!(c <= sc)) sc = c;
   }
   int ok = poison == 0.0 && isfinite(m);

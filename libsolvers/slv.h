@@ -205,9 +205,11 @@ typedef struct slv_residuals {
   slv_contact_metrics contact; /* cones only (else NaN): ContactBench's criteria, above */
   double res_scaled;  /* the convergence test's measure, invariant under positive scalings of
                          the problem, of its rows and of its contacts: per row |mid((x-hi)/xs,
-                         w/s_i, (x-lo)/xs)|, xs = ||x||_inf, s_i = |b_i| + |(A x)_i|; per cone
-                         the natural map of its law on x_c/xs, w_c/s_c (s_c from the 2-norms
-                         of its b and A x blocks); the largest (docs/convergence.md) */
+                         w/s_i, (x-lo)/xs)|, xs = ||x||_inf, s_i = a_i xs + |b_i| + |(A x)_i|
+                         with a_i = |A_ii| (the row's 1-norm where A_ii = 0); per cone the
+                         natural map of its law on x_c/xs, w_c/s_c (s_c from its rows' largest
+                         a and the 2-norms of its b and A x blocks); the largest
+                         (docs/convergence.md) */
   double siconos_err; /* no cones (else NaN): Siconos' lcp_compute_error,
                          ||x - mid(lo, hi, x - w)||_2 / ||b||_2 (||.||_2 alone if b = 0) */
   double err_siconos; /* cones only (else NaN): Siconos' fc3d_compute_error, ||F||_2 /

@@ -103,13 +103,19 @@ static inline double slv_mid_res(double x, double w, double lo, double hi) {
 /* ---- the scale-invariant convergence measure (docs/convergence.md) ------
  * Each row's (or cone's) natural map on normalised quantities: the x part
  * over xs = ||x||_inf, the w part over the row's own scale
- * s_i = |A_ii| xs + |b_i| + |(A x)_i| (a cone: its largest diagonal entry,
- * and the 2-norms of its b and A x blocks).  A positive multiple of the
+ * s_i = a_i xs + |b_i| + |(A x)_i|, a_i = slv_row_size (a cone: its rows'
+ * largest, and the 2-norms of its b and A x blocks).  A positive multiple of the
  * problem, of a row, of a findex group or of a contact leaves it
  * unchanged; it is 0 exactly where the natural map is. */
 
 /* a / s with 0 / 0 = 0 (x = 0 or w = 0 exactly: nothing to normalise) */
 static inline double slv_quot(double a, double s) { return a == 0.0 ? 0.0 : a / s; }
+
+/* The size of row i's own reaction to x: |A_ii|, or where A_ii = 0 (an
+ * MLCP's or a saddle point's row) the row's 1-norm sum_j |A_ij| (a
+ * factored row: the bound sum over its slots of |J| . |K| plus |d_i|)
+ * (residual.c). */
+double slv_row_size(const slv_problem *p, int i);
 
 /* The w scale of a row or cone: |a| xs + |b| + |w - b| (norms of blocks). */
 static inline double slv_w_scale(double aii, double xs, double bn, double axn) {

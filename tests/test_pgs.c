@@ -253,7 +253,7 @@ static void test_warm_start_history(void) {
   CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &cold), SLV_CONVERGED);
   CU_ASSERT(cold.iterations > 3);
   CU_ASSERT_EQUAL(cold.history_len, cold.iterations);
-  TST_CLOSE(cold.history[cold.history_len - 1], cold.res.res_rel, 0, 0);
+  TST_CLOSE(cold.history[cold.history_len - 1], cold.res.res_scaled, 0, 0);
   CU_ASSERT(cold.history[0] > o.tol);
   /* warm start from the solution: no sweep needed */
   o.warm_start = 1;

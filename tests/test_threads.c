@@ -509,7 +509,7 @@ static void test_chunked_dots(void) {
 
 /* slv_residual in chunks: on 1, 2 and 3 threads the same bits, with w
  * given or formed slice by slice; its maxima exactly those of
- * slv_natmap_norms (one pass, no chunks) and its 2-norm within rounding of
+ * slv_natmap_of (one pass, no chunks; res_scaled too) and its 2-norm within rounding of
  * that pass's.  The chain's n = 9000 puts the first chunk boundary (2048)
  * inside cone 682 (rows 2046..2048), whose impulse is planted far outside
  * its cone so that it holds the largest residual: a chunk that cut the
@@ -523,11 +523,14 @@ static void test_residual_chunks(void) {
   for (int i = 0; i < h.n; i++) x[i] = 0.2 * (unif(&s) - 0.5);
   x[2046] = 0.0, x[2047] = 40.0, x[2048] = -30.0;
   slv_problem_w(&h.p, x, w);
-  double n2, m = slv_natmap_norms(&h.p, x, w, &n2), bn2 = 0;
+  slv_natmap nm = slv_natmap_of(&h.p, x, w);
+  double n2 = nm.n2, m = nm.inf, bn2 = 0;
   for (int i = 0; i < h.n; i++) bn2 += h.b[i] * h.b[i];
   slv_residuals r1 = slv_residual_threads(&h.p, x, w, 1);
   CU_ASSERT(m > 10.0); /* the planted cone's */
   CU_ASSERT_EQUAL(memcmp(&r1.res_nat_inf, &m, sizeof m), 0);
+  CU_ASSERT_EQUAL(memcmp(&r1.res_scaled, &nm.scaled, sizeof m), 0);
+  CU_ASSERT(r1.res_scaled > 0.1); /* the planted cone, against its own scale */
   CU_ASSERT_DOUBLE_EQUAL(r1.res_rel_2, n2 / fmax(1.0, sqrt(bn2)), 1e-12 * r1.res_rel_2);
   slv_residuals rn = slv_residual(&h.p, x, NULL);
   CU_ASSERT_EQUAL(memcmp(&rn, &r1, sizeof rn), 0);

@@ -19,11 +19,20 @@ void tst_cone_add_tests(CU_pSuite s, const char *name);
 /* Independent natural map of a dense n x n problem: rows[0..nc) are the
  * first rows of the cones (3 rows each, increasing), every other row is a
  * box row [lo, hi] (lo/hi NULL: 0 / +inf).  coulomb: with the De Saxce
- * shift w^ = w + (mu |w_t|, 0, 0).  Returns the inf-norm of x - P(x - w^)
- * over the cones and of mid(x - hi, w, x - lo) over the rows (w = A x + b
- * in long double; this file's own cone projection). */
+ * shift w^ = w + (mu |w_t|, 0, 0).  Returns the library's convergence
+ * measure res_scaled, computed here from its definition (docs/convergence.md):
+ * the inf-norm of x/xs - P(x/xs - w^/s_c) over the cones and of
+ * mid((x - hi)/xs, w/s_i, (x - lo)/xs) over the rows, xs = ||x||_inf, s the
+ * row's (cone's) own scale (w = A x + b in long double; this file's own
+ * cone projection).  _abs: the same natural map unscaled (res_nat_inf). */
 double tst_cone_natres(int n, const double *A, const double *b, const double *lo, const double *hi,
                        int nc, const int *rows, const double *mu, int coulomb, const double *x);
+double tst_cone_natres_abs(int n, const double *A, const double *b, const double *lo,
+                           const double *hi, int nc, const int *rows, const double *mu, int coulomb,
+                           const double *x);
+
+/* This file's own projection onto K_mu (not the library's). */
+void tst_cone_project(double mu, const double *v, double *out);
 
 /* Planted problem with nc contacts and nbox extra rows interleaved (free and
  * two-sided boxes [-0.5, 0.7], alternately): unless keep_A, A = B B^T / n +

@@ -1,5 +1,6 @@
 /* tst_fprob.c -- see tst_fprob.h. */
 #include "tst_fprob.h"
+#include "tst_util.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -156,17 +157,5 @@ slv_problem fprob_dense(const fprob *f) {
 }
 
 double fprob_residual(const fprob *f, const double *x) {
-  int n = f->n;
-  double worst = 0;
-  for (int i = 0; i < n; i++) {
-    double wi = f->b[i];
-    for (int j = 0; j < n; j++) wi += f->A[i + (size_t)j * n] * x[j];
-    double lo = f->lo[i], hi = f->hi[i];
-    if (f->findex[i] >= 0) {
-      hi = f->mu[i] * fabs(x[f->findex[i]]);
-      lo = -hi;
-    }
-    worst = fmax(worst, fabs(fmax(x[i] - hi, fmin(wi, x[i] - lo))));
-  }
-  return worst;
+  return tst_scaled_dense_findex(f->n, f->A, f->b, f->lo, f->hi, f->findex, f->mu, x);
 }

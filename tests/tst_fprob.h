@@ -15,7 +15,8 @@
  * it from J and K); slot 1's linear J is minus slot 0's (a direction at a
  * point, as body 1 sees it); K's linear columns are finvm J's, one
  * multiply each (as libdynamics forms them).
- * fprob_residual(f, x) judges a solution without the library.
+ * fprob_residual(f, x) judges a solution without the library: its
+ * res_scaled, from the definition (tst_scaled_dense_findex).
  * fprob_make_large: fprob_make without the dense reference (A = NULL), for
  * sizes whose n^2 entries do not fit; fprob_dense and fprob_residual need A.
  */

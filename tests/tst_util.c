@@ -136,6 +136,45 @@ double tst_natres_dense(int n, const double *A, const double *b, const double *l
   return m;
 }
 
+double tst_scaled_row(double x, double ax, double b, double aii, double lo, double hi, double xs) {
+  double s = fabs(aii) * xs + fabs(b) + fabs(ax), w = b + ax;
+  double wq = w == 0 ? 0 : w / s, a = x - hi == 0 ? 0 : (x - hi) / xs;
+  double c = x - lo == 0 ? 0 : (x - lo) / xs;
+  return fabs(fmax(a, fmin(wq, c)));
+}
+
+double tst_row_size(int n, const double *A, int i) {
+  double a = fabs(A[i + (size_t)i * n]);
+  if (a != 0) return a;
+  for (int j = 0; j < n; j++) a += fabs(A[i + (size_t)j * n]);
+  return a;
+}
+
+double tst_scaled_dense_findex(int n, const double *A, const double *b, const double *lo,
+                               const double *hi, const int *findex, const double *mu,
+                               const double *x) {
+  double m = 0, xs = 0;
+  for (int i = 0; i < n; i++) xs = fmax(xs, fabs(x[i]));
+  for (int i = 0; i < n; i++) {
+    long double ax = 0;
+    for (int j = 0; j < n; j++) ax += (long double)A[i + (size_t)j * n] * x[j];
+    double l = lo ? lo[i] : 0.0, h = hi ? hi[i] : INFINITY;
+    if (findex && findex[i] >= 0) {
+      h = mu[i] * fabs(x[findex[i]]);
+      l = -h;
+    }
+    double r = tst_scaled_row(x[i], (double)ax, b[i], tst_row_size(n, A, i), l, h, xs);
+    if (isnan(r)) return NAN;
+    m = fmax(m, r);
+  }
+  return m;
+}
+
+double tst_scaled_dense(int n, const double *A, const double *b, const double *lo, const double *hi,
+                        const double *x) {
+  return tst_scaled_dense_findex(n, A, b, lo, hi, NULL, NULL, x);
+}
+
 int tst_tmpdir_make(char *dir, size_t len, const char *name) {
   int r = snprintf(dir, len, "/tmp/lcplab_%s_XXXXXX", name);
   if (r < 0 || (size_t)r >= len) return -1;

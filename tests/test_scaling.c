@@ -1,0 +1,291 @@
+/* test_scaling.c -- "converged" means right at every scale (issue 49;
+ * docs/convergence.md).
+ *
+ * Planted problems with known answers x*, transformed in ways that leave
+ * x* unchanged: the whole problem times alpha = 1e-12 .. 1e12; each row (a
+ * contact's three rows together) times its own factor, over 10 decades;
+ * one more unrelated row with a huge b (1e9: separated), or a huge bound
+ * (+-1e12), or one more contact far away (b_n = 1e9).  Every registered
+ * solver that accepts the problem is run at tol 1e-8, and every claim of
+ * "converged" is judged here, without the library:
+ *   - box rows (unique x*: A SPD): max|x - x*| / max(1, ||x*||_inf) <= 1e-6;
+ *   - cones: each contact's natural map (De Saxce, in the problem's own
+ *     units) over the 2-norm of its b and (A x) blocks <= 1e-6, as Acary et
+ *     al.'s per-contact measure (peer_gfc3d's res_contact_max); below 1e-9
+ *     times the planted scale, x's own error as for box rows.
+ * A solver may fail or refuse; it may not claim a wrong answer.  The
+ * scale-free solvers (lemke, enum, pgs on box rows; nsgs on cones) must
+ * claim every case, so the test cannot pass by all solvers failing. */
+#include <CUnit/Basic.h>
+
+#include "slv.h"
+#include "tst_cone.h"
+#include "tst_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NB = 10, NC = 6, NMAX = 3 * (NC + 1) + 1 };
+
+/* A dense problem and its planted answer. */
+typedef struct {
+  int n, nc;
+  double A[NMAX * NMAX], b[NMAX], lo[NMAX], hi[NMAX], xs[NMAX], mu[NC + 1];
+  int rows[NC + 1];
+  int boxed, cones, coulomb;
+  int judge_x; /* cones judged by x's error (below) */
+} plant;
+
+static slv_problem view(plant *P) {
+  slv_problem p = slv_problem_empty();
+  p.n = P->n;
+  p.A = P->A;
+  p.lda = P->n;
+  p.b = P->b;
+  if (P->boxed || P->cones) {
+    p.lo = P->lo;
+    p.hi = P->hi;
+  }
+  if (P->cones) {
+    p.ncones = P->nc;
+    p.cone_rows = P->rows;
+    p.cone_mu = P->mu;
+    p.cone_law = P->coulomb ? SLV_CONE_COULOMB : SLV_CONE_ASSOCIATED;
+  }
+  return p;
+}
+
+static void plant_box(plant *P, int boxed, unsigned long seed) {
+  memset(P, 0, sizeof *P);
+  P->n = NB;
+  P->boxed = boxed;
+  for (int i = 0; i < NB; i++) {
+    P->lo[i] = boxed ? -0.5 : 0.0;
+    P->hi[i] = boxed ? 0.7 : INFINITY;
+  }
+  tst_planted_spd(NB, 0.5, seed, P->lo, P->hi, P->A, P->b, P->xs);
+}
+
+static void plant_cones(plant *P, int coulomb, unsigned long seed) {
+  memset(P, 0, sizeof *P);
+  P->nc = NC;
+  P->cones = 1;
+  P->coulomb = coulomb;
+  P->n = tst_cone_planted(NC, 0, 0.5, seed, coulomb, 0, P->A, P->b, P->lo, P->hi, P->rows, P->mu,
+                          P->xs);
+}
+
+/* Rows [i0, i1) times s (A's rows and b). */
+static void scale_rows(plant *P, int i0, int i1, double s) {
+  for (int i = i0; i < i1; i++) {
+    for (int j = 0; j < P->n; j++) P->A[i + (size_t)j * P->n] *= s;
+    P->b[i] *= s;
+  }
+}
+
+/* One more row (or contact: three rows) uncoupled from the others: A's
+ * new diagonal block the identity, b_new as given; x*'s new rows xnew. */
+static void append_uncoupled(plant *P, int rows, const double *bnew, double lo, double hi,
+                             const double *xnew) {
+  int n = P->n, m = n + rows;
+  double *A = malloc((size_t)m * m * sizeof *A);
+  memset(A, 0, (size_t)m * m * sizeof *A);
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++) A[i + (size_t)j * m] = P->A[i + (size_t)j * n];
+  for (int k = 0; k < rows; k++) {
+    A[(n + k) + (size_t)(n + k) * m] = 1.0;
+    P->b[n + k] = bnew[k];
+    P->lo[n + k] = lo;
+    P->hi[n + k] = hi;
+    P->xs[n + k] = xnew[k];
+  }
+  memcpy(P->A, A, (size_t)m * m * sizeof *A);
+  free(A);
+  if (rows == 3) {
+    P->rows[P->nc] = n;
+    P->mu[P->nc] = 0.5;
+    P->nc++;
+  }
+  P->n = m;
+}
+
+/* The judge of the header (not the library's code). */
+static int wrong_claim(const plant *P, const double *x, double *how_far) {
+  int n = P->n;
+  if (!P->cones || P->judge_x) {
+    double e = 0, xn = 0;
+    for (int i = 0; i < n; i++) {
+      e = fmax(e, fabs(x[i] - P->xs[i]));
+      xn = fmax(xn, fabs(P->xs[i]));
+    }
+    *how_far = e / fmax(1.0, xn);
+    return !(*how_far <= 1e-6);
+  }
+  double worst = 0;
+  for (int c = 0; c < P->nc; c++) {
+    int r = P->rows[c];
+    double w[3], ax[3], v[3], pr[3], f = 0, sc = 0;
+    for (int k = 0; k < 3; k++) {
+      long double s = 0;
+      for (int j = 0; j < n; j++) s += (long double)P->A[(r + k) + (size_t)j * n] * x[j];
+      ax[k] = (double)s;
+      w[k] = P->b[r + k] + ax[k];
+      sc += P->b[r + k] * P->b[r + k] + ax[k] * ax[k];
+    }
+    double sh = P->coulomb ? P->mu[c] * hypot(w[1], w[2]) : 0.0;
+    v[0] = x[r] - (w[0] + sh), v[1] = x[r + 1] - w[1], v[2] = x[r + 2] - w[2];
+    tst_cone_project(P->mu[c], v, pr);
+    for (int k = 0; k < 3; k++) f += (x[r + k] - pr[k]) * (x[r + k] - pr[k]);
+    double rel = sc > 0 ? sqrt(f) / sqrt(sc) : (f > 0 ? INFINITY : 0.0);
+    if (!(rel <= worst)) worst = rel;
+  }
+  *how_far = worst;
+  return !(worst <= 1e-6);
+}
+
+/* Every accepting solver on P: no wrong claim; the solvers named in
+ * `must` claim it.  Returns the number of claims. */
+static int run_all(const char *what, plant *P, const char *const *must) {
+  slv_problem p = view(P);
+  int claims = 0;
+  double x[NMAX];
+  for (int k = 0; k < slv_solver_count(); k++) {
+    const slv_solver *s = slv_solver_at(k);
+    char msg[256];
+    if (slv_solver_accepts(s, &p, msg, sizeof msg) != SLV_OK) continue;
+    slv_options o = slv_options_default();
+    o.tol = 1e-8;
+    o.max_iter = 20000;
+    slv_workspace *ws;
+    if (slv_workspace_new(s, p.n, &o, &ws) != SLV_OK) continue;
+    slv_result res;
+    memset(x, 0, sizeof x);
+    slv_status st = slv_solve(ws, &p, &o, x, NULL, &res);
+    slv_workspace_free(ws);
+    int needed = 0;
+    for (int m = 0; must[m]; m++) needed |= strcmp(must[m], s->name) == 0;
+    if (needed && st != SLV_CONVERGED)
+      printf("\n    %s: %s did not claim it: %s (%s)", what, s->name, slv_status_str(st),
+             res.message);
+    if (needed) CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+    if (st != SLV_CONVERGED) continue;
+    claims++;
+    double far;
+    int wrong = wrong_claim(P, x, &far);
+    if (wrong)
+      printf("\n    %s: %s claims converged, judged wrong (%.3g; res_scaled %.3g, res_rel %.3g)",
+             what, s->name, far, res.res.res_scaled, res.res.res_rel);
+    CU_ASSERT_FALSE(wrong);
+  }
+  return claims;
+}
+
+static const char *const box_must[] = { "lemke", "enum", "pgs", NULL };
+static const char *const cone_must[] = { "nsgs", NULL };
+static const char *const iter_must[] = { "enum", "pgs", NULL };
+
+/* The whole problem times alpha, for each family. */
+static void test_whole_scale(void) {
+  const double alphas[] = { 1e-12, 1e-9, 1e-6, 1.0, 1e6, 1e12 };
+  for (int fam = 0; fam < 4; fam++)
+    for (unsigned a = 0; a < sizeof alphas / sizeof *alphas; a++) {
+      plant P;
+      if (fam < 2)
+        plant_box(&P, fam, 11 + a);
+      else
+        plant_cones(&P, fam == 3, 21 + a);
+      scale_rows(&P, 0, P.n, alphas[a]);
+      /* at 1e-12 the per-contact measure, in the problem's mixed units, is
+       * below what double rounding of x can reach (x on the cone to 1e-16
+       * against b of 1e-12): there x's own error judges (these planted
+       * answers are the unique ones: A SPD, mu < 1) */
+      P.judge_x = alphas[a] < 1e-9;
+      char what[64];
+      snprintf(what, sizeof what, "%s x %g",
+               fam == 0   ? "LCP"
+               : fam == 1 ? "boxed"
+                          : "cones",
+               alphas[a]);
+      CU_ASSERT(run_all(what, &P, fam < 2 ? box_must : cone_must) > 0);
+    }
+}
+
+/* Row i (contact c) times 10^(-5 + 10 t), t from 0 to 1: 10 decades. */
+static void test_row_scale(void) {
+  for (int fam = 0; fam < 4; fam++) {
+    plant P;
+    if (fam < 2) {
+      plant_box(&P, fam, 31);
+      for (int i = 0; i < P.n; i++)
+        scale_rows(&P, i, i + 1, pow(10.0, -5.0 + 10.0 * i / (P.n - 1)));
+    } else {
+      plant_cones(&P, fam == 3, 41);
+      for (int c = 0; c < P.nc; c++)
+        scale_rows(&P, P.rows[c], P.rows[c] + 3, pow(10.0, -5.0 + 10.0 * c / (P.nc - 1)));
+    }
+    CU_ASSERT(run_all(fam < 2 ? "rows over 10 decades" : "contacts over 10 decades", &P,
+                      fam < 2 ? box_must : cone_must) > 0);
+  }
+}
+
+/* A = I, b = (1e9, -1, -1) (issue 49): x = (0, 1, 1), never 0. */
+static void test_huge_b_identity(void) {
+  plant P;
+  memset(&P, 0, sizeof P);
+  P.n = 3;
+  for (int i = 0; i < 3; i++) P.A[i + 3 * i] = 1.0;
+  P.b[0] = 1e9, P.b[1] = P.b[2] = -1.0;
+  P.xs[1] = P.xs[2] = 1.0;
+  CU_ASSERT(run_all("A = I, b = (1e9, -1, -1)", &P, box_must) > 0);
+  scale_rows(&P, 0, 3, 1e-12);
+  CU_ASSERT(run_all("A = I, b = (1e9, -1, -1) x 1e-12", &P, box_must) > 0);
+}
+
+/* One unrelated row with b = 1e9 (LCP, boxed), one with bounds +-1e12 (a
+ * box row strictly inside them), one contact far away (b = (1e9, 0, 0)). */
+static void test_unrelated_huge(void) {
+  for (int fam = 0; fam < 4; fam++) {
+    plant P;
+    if (fam < 2) {
+      plant_box(&P, fam, 51);
+      double b = 1e9, x = P.lo[0]; /* at its lower bound: 0 or -0.5 */
+      append_uncoupled(&P, 1, &b, P.lo[0], P.hi[0], &x);
+      CU_ASSERT(run_all("one row with b = 1e9", &P, box_must) > 0);
+      plant_box(&P, 1, 52);
+      P.boxed = 1;
+      b = -0.3, x = 0.3;
+      append_uncoupled(&P, 1, &b, -1e12, 1e12, &x);
+      /* not lemke: its reformulation shifts x = lo + u, and u = 1e12 + 0.3
+       * holds x to 1e-4 only (it says so: stagnated) */
+      CU_ASSERT(run_all("one row with bounds +-1e12", &P, iter_must) > 0);
+    } else {
+      plant_cones(&P, fam == 3, 61);
+      double b[3] = { 1e9, 0, 0 }, x[3] = { 0, 0, 0 };
+      append_uncoupled(&P, 3, b, -INFINITY, INFINITY, x);
+      CU_ASSERT(run_all("one contact with b_n = 1e9", &P, cone_must) > 0);
+      /* and the rest of the problem small: x 1e-9 */
+      scale_rows(&P, 0, P.n - 3, 1e-9);
+      CU_ASSERT(run_all("contacts x 1e-9 beside one with b_n = 1e9", &P, cone_must) > 0);
+    }
+  }
+}
+
+int main(void) {
+  CU_pSuite s;
+  if (CU_initialize_registry() != CUE_SUCCESS) return CU_get_error();
+  s = CU_add_suite("converged means right at every scale", NULL, NULL);
+  if (!s || !CU_add_test(s, "the whole problem times 1e-12 .. 1e12", test_whole_scale) ||
+      !CU_add_test(s, "rows and contacts scaled over 10 decades", test_row_scale) ||
+      !CU_add_test(s, "A = I, b = (1e9, -1, -1), also times 1e-12", test_huge_b_identity) ||
+      !CU_add_test(s, "one unrelated huge row, bound or contact", test_unrelated_huge)) {
+    CU_cleanup_registry();
+    return CU_get_error();
+  }
+  CU_basic_set_mode(CU_BRM_VERBOSE);
+  CU_basic_run_tests();
+  unsigned f = CU_get_number_of_failures();
+  CU_cleanup_registry();
+  return f ? 1 : 0;
+}
