@@ -44,6 +44,7 @@ int cli_cmd_export(int argc, char **argv);
 int cli_cmd_experiment(int argc, char **argv);
 int cli_cmd_task(int argc, char **argv);
 int cli_cmd_collect(int argc, char **argv);
+int cli_cmd_figure(int argc, char **argv);
 
 /* ---- timing (lcplab.c) ----------------------------------------------------- */
 
@@ -110,6 +111,13 @@ struct slv_instance;
  * on allocation failure; slv_instance_free releases it. */
 struct slv_instance *cli_instance_of(const slv_problem *p, const char *name, int keep_factored);
 
+/* The global (velocity) form M v = H r + f, u = H' v + w of the world's
+ * last step, whose problem is p (export_global.c); NULL with a message in
+ * err when a row cannot be written so (cfm > 0, a row outside the cones)
+ * or on allocation failure.  slv_global_free releases it. */
+struct slv_global *cli_global_of(const struct dyn_world *w, const slv_problem *p, char *err,
+                                 size_t errlen);
+
 /* One solve written so that `lcplab solve` reproduces it bit for bit:
  * DIR/stepN.lcp (p in its own storage, with the solver's name and opt),
  * DIR/stepN.warm (x_start, when opt->warm_start) and DIR/stepN.x
@@ -164,6 +172,12 @@ int cli_wants_help(int argc, char **argv);
 
 /* 1 if something exists at path (file, directory, dangling link...). */
 int cli_path_exists(const char *path);
+
+/* 1 (after the message "OUT: the output is the input IN (one file under
+ * two names)") if out and in name one file: by device and inode, so a
+ * symlink, a hard link or "./" count (slv_same_file, docs/io.md "Replacing
+ * files"); in may be NULL. */
+int cli_output_is_input(const char *out, const char *in);
 
 /* The last component of path (after the last '/'); never NULL. */
 const char *cli_basename(const char *path);

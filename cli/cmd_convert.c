@@ -72,10 +72,10 @@ static int parse_format(const char *opt, const char *v, slv_format *out) {
 
 /* The MatrixMarket writer also writes (or removes stale) sidecar files
  * STEM.b, .lo, .hi, .findex, .mu, where STEM is OUT without a trailing
- * ".mtx" (else OUT itself): libsolvers/io_mtx.c, sidecar().  Without
- * --force none of them may exist either.  Returns 1 (after the message
- * naming the first one found) if one does. */
-static int mtx_sidecar_exists(const char *out, slv_format to) {
+ * ".mtx" (else OUT itself): libsolvers/io_mtx.c, sidecar().  None may be
+ * IN under another name, and without --force none may exist either.
+ * Returns 1 (after the message naming the first one found) if one is. */
+static int mtx_sidecar_refused(const char *out, slv_format to, const char *in, int force) {
   if (to == SLV_FMT_AUTO) to = slv_format_for_path(out);
   if (to != SLV_FMT_MTX) return 0;
   static const char *const sfx[] = { ".b", ".lo", ".hi", ".findex", ".mu" };
@@ -87,7 +87,8 @@ static int mtx_sidecar_exists(const char *out, slv_format to) {
       return 0; /* longer than any path the system takes: nothing exists there */
     memcpy(path, out, n);
     strcpy(path + n, sfx[k]);
-    if (cli_path_exists(path)) {
+    if (cli_output_is_input(path, in)) return 1;
+    if (!force && cli_path_exists(path)) {
       cli_error("%s exists (it would be written with %s; use --force to overwrite)", path, out);
       return 1;
     }
@@ -152,12 +153,11 @@ int cli_cmd_convert(int argc, char **argv) {
     cli_error("%s: unknown extension, cannot choose the output format (use --to FMT)", out);
     return CLI_EXIT_USAGE;
   }
-  if (!force) {
-    if (cli_path_exists(out)) {
-      cli_error("%s exists (use --force to overwrite)", out);
-      return CLI_EXIT_USAGE;
-    }
-    if (mtx_sidecar_exists(out, to)) return CLI_EXIT_USAGE;
+  if (cli_output_is_input(out, in) || mtx_sidecar_refused(out, to, in, force))
+    return CLI_EXIT_USAGE;
+  if (!force && cli_path_exists(out)) {
+    cli_error("%s exists (use --force to overwrite)", out);
+    return CLI_EXIT_USAGE;
   }
 
   char err[512] = "";

@@ -30,6 +30,7 @@
 #define _GNU_SOURCE
 
 #include <dlfcn.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -52,7 +53,8 @@ static void usage(FILE *f) {
           "                                [--max-memory B]\n"
           "       lcplab experiment CONFIG --plan DIR [--chunk K] [--time-limit S] [--force] ...\n"
           "       lcplab task DIR N [--force] [--dump-failures D] [--max-memory B]\n"
-          "       lcplab collect DIR [--out OUT] [--allow-mixed] [--scripts DIR] [--no-plot]\n"
+          "       lcplab collect DIR [--out OUT] [--force] [--allow-mixed] [--scripts DIR]\n"
+          "                      [--no-plot]\n"
           "\n"
           "Run the experiment sections of CONFIG (experiments/*.exp; format in\n"
           "experiments/README.md) as a campaign of independent tasks: the problems are\n"
@@ -70,7 +72,9 @@ static void usage(FILE *f) {
           "                     parallel, slurm.sbatch for a Slurm array); then lcplab task,\n"
           "                     then lcplab collect DIR\n"
           "  --chunk K          tasks per Slurm array element (default: T/1000 rounded up)\n"
-          "  --force            start over: discard earlier results and outputs\n"
+          "  --force            start over: discard earlier results (only in a folder\n"
+          "                     lcplab made a plan in) and replace existing outputs;\n"
+          "                     with collect: replace existing outputs in OUT\n"
           "  --var NAME=VALUE   value of ${NAME} in CONFIG (default: env LCPLAB_NAME)\n"
           "  --data DIR         generated instances and scene exports (default:\n"
           "                     OUT/generated); existing files there are reused\n"
@@ -149,6 +153,58 @@ static void abs_path(const char *p, char *out, size_t len) {
   exp_fmt(out, len, "%s", realpath(p, r) ? r : p);
 }
 
+/* ---- the plan folder's marker (experiments/README.md, "Campaigns") ------------------------ */
+
+/* Written into a plan folder when lcplab makes it: --force clears only a
+ * folder that carries it (or, made before the marker, a plan.info). */
+#define PLAN_MARKER ".lcplab-plan"
+
+static int is_plan_folder(const char *dir) {
+  char path[EXP_PATH_MAX + 32], id[24];
+  snprintf(path, sizeof path, "%s/" PLAN_MARKER, dir);
+  return cli_path_exists(path) || exp_plan_peek_id(dir, id) == 0;
+}
+
+/* Does dir hold anything (a missing folder holds nothing)? */
+static int has_entries(const char *dir) {
+  DIR *d = opendir(dir);
+  int any = 0;
+  for (struct dirent *e; d && !any && (e = readdir(d));)
+    any = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+  if (d) closedir(d);
+  return any;
+}
+
+/* Creates dir (and its parents) with the marker in it: 0, or -1 after the
+ * message; flag names the option in the message. */
+static int make_plan_folder(const char *dir, const char *flag) {
+  char path[EXP_PATH_MAX + 32], err[EXP_PATH_MAX + 256] = "";
+  snprintf(path, sizeof path, "%s/" PLAN_MARKER, dir);
+  if (mkdir_p(dir) != 0) {
+    cli_error("experiment: %s %s: cannot create the folder: %s", flag, dir, strerror(errno));
+    return -1;
+  }
+  slv_outfile *o = slv_outfile_open(path, err, sizeof err);
+  if (o)
+    fputs("a plan folder of lcplab experiment: --force may clear its results\n",
+          slv_outfile_stream(o));
+  if (!o || slv_outfile_publish(o, err, sizeof err) != SLV_OK) {
+    cli_error("experiment: %s", err);
+    return -1;
+  }
+  return 0;
+}
+
+/* Refuses (1 after the message) to start over in dir when it holds files
+ * but no marker: they are not lcplab's to delete, --force or not. */
+static int refuse_foreign(const char *dir, const char *flag) {
+  if (!has_entries(dir) || is_plan_folder(dir)) return 0;
+  cli_error("experiment: %s %s is not a plan folder (no " PLAN_MARKER
+            " marker): nothing there is cleared, also with --force; use another folder",
+            flag, dir);
+  return 1;
+}
+
 /* Every task process runs BLAS on one thread (the timings of a comparison;
  * lcplab's solvers are single-threaded, and N tasks run at once). */
 static void blas_one_thread(void) {
@@ -168,11 +224,6 @@ static void clear_results(const char *dir) {
 static const char *scripts_dir(const char *given, const char *cfgdir) {
   const char *env = getenv("LCPLAB_EXPERIMENTS");
   return given ? given : (env && env[0]) ? env : cfgdir;
-}
-
-static const char *gnuplot_prog(void) {
-  const char *g = getenv("GNUPLOT");
-  return g && g[0] ? g : "gnuplot";
 }
 
 /* ---- writing the outputs under SIGINT / SIGTERM ------------------------------------------- */
@@ -197,22 +248,28 @@ static int collect_held(const exp_plan *pl, const exp_collect_opts *co, int *lat
   return rc;
 }
 
-/* The tasks without a result, as ranges "3, 7-12, ..." (at most len), and
- * the first of them (-1: none). */
-static int tasks_left(const exp_plan *pl, char *buf, size_t len) {
-  int first = -1;
+static int task_left(const exp_plan *pl, int i) { return !exp_task_done(pl, i); }
+
+/* A result file is there, but it is not the task's own (stale: other
+ * instance contents or variable values; or damaged). */
+static int task_stale(const exp_plan *pl, int i) {
+  char path[EXP_PATH_MAX + 64];
+  exp_result_path(pl, i, path, sizeof path);
+  return cli_path_exists(path) && !exp_task_done(pl, i);
+}
+
+/* The tasks that pick picks, as ranges "3, 7-12, ..." (at most len), their
+ * count into *n (may be NULL), and the first of them (-1: none). */
+static int task_ranges(const exp_plan *pl, int (*pick)(const exp_plan *, int), char *buf,
+                       size_t len, int *n) {
+  int first = -1, count = 0;
   size_t used = 0;
   buf[0] = '\0';
   for (int i = 0; i < pl->ntasks; i++) {
-    char path[EXP_PATH_MAX + 64];
-    exp_result_path(pl, i, path, sizeof path);
-    if (cli_path_exists(path)) continue;
+    if (!pick(pl, i)) continue;
     int j = i;
-    while (j + 1 < pl->ntasks) {
-      exp_result_path(pl, j + 1, path, sizeof path);
-      if (cli_path_exists(path)) break;
-      j++;
-    }
+    while (j + 1 < pl->ntasks && pick(pl, j + 1)) j++;
+    count += j - i + 1;
     if (first < 0) first = i;
     char r[48];
     if (j > i)
@@ -226,14 +283,29 @@ static int tasks_left(const exp_plan *pl, char *buf, size_t len) {
     used += (size_t)snprintf(buf + used, len - used, "%s", r);
     i = j;
   }
+  if (n) *n = count;
   return first;
+}
+
+/* Says which results of an earlier run of the campaign are not their
+ * tasks' own, before those tasks run again (experiments/README.md,
+ * "Results keyed by content"). */
+static void note_stale(const exp_plan *pl) {
+  char list[512];
+  int n = 0;
+  if (task_ranges(pl, task_stale, list, sizeof list, &n) < 0) return;
+  fprintf(stderr,
+          "lcplab: %d %s not %s own (other instance contents or ${NAME} values, or damaged): "
+          "%s %s run%s again\n",
+          n, n == 1 ? "result is" : "results are", n == 1 ? "its task's" : "their tasks'",
+          n == 1 ? "task" : "tasks", list, n == 1 ? "s" : "");
 }
 
 /* The message of a campaign stopped by a signal (where it stopped, how to
  * go on); returns the exit status 130 / 143. */
 static int report_stop(const exp_plan *pl, int sig, const exp_jobs_report *rep, const char *out) {
   char left[512], spec[512];
-  int first = tasks_left(pl, left, sizeof left);
+  int first = task_ranges(pl, task_left, left, sizeof left, NULL);
   const char *name = sig == SIGTERM ? "SIGTERM" : "SIGINT";
   if (first < 0) {
     fprintf(stderr,
@@ -321,14 +393,17 @@ static int parse_value(int argc, char **argv, int *i, args *a) {
     return -1;
   }
   if ((r = cli_option_value("experiment", argc, argv, i, "time-limit", &v)) != 0) {
-    if (r < 0 || !cli_parse_double(v, &a->time_limit) || !(a->time_limit > 0)) {
-      if (r > 0) cli_error("experiment: --time-limit expects seconds > 0, got '%s'", v);
+    if (r < 0 || !cli_parse_double(v, &a->time_limit) || !(a->time_limit > 0) ||
+        a->time_limit > EXP_TIME_MAX_S) {
+      if (r > 0)
+        cli_error("experiment: --time-limit expects seconds in (0, %g], got '%s'", EXP_TIME_MAX_S,
+                  v);
       return CLI_EXIT_USAGE;
     }
     return -1;
   }
   if ((r = cli_option_value("experiment", argc, argv, i, "var", &v)) != 0) {
-    if (r < 0) return CLI_EXIT_USAGE;
+    if (r < 0 || exp_line_safe("experiment: --var", v)) return CLI_EXIT_USAGE;
     const char *eq = strchr(v, '=');
     if (!eq || eq == v) {
       cli_error("experiment: --var expects NAME=VALUE, got '%s'", v);
@@ -376,6 +451,13 @@ static int parse_args(int argc, char **argv, args *a) {
     cli_error("experiment: --out and --plan need a folder name");
     return CLI_EXIT_USAGE;
   }
+  const char *paths[][2] = {
+    { "experiment: CONFIG", a->config },     { "experiment: --out", a->out },
+    { "experiment: --plan", a->plan },       { "experiment: --data", a->data },
+    { "experiment: --scripts", a->scripts }, { "experiment: --dump-failures", a->dump }
+  };
+  for (size_t k = 0; k < sizeof paths / sizeof paths[0]; k++)
+    if (paths[k][1] && exp_line_safe(paths[k][0], paths[k][1])) return CLI_EXIT_USAGE;
   if (a->jobs == 0) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     a->jobs = n > 0 ? (int)n : 1;
@@ -397,36 +479,23 @@ static void note_absent_externals(const exp_config *cfg) {
             cfg->path, list);
 }
 
-/* The outputs of the sections exist in out (a run without a plan there). */
-static int outputs_exist(const exp_config *cfg, const char *out) {
-  for (int k = 0; k < cfg->nsec; k++) {
-    char p[EXP_PATH_MAX + 80];
-    snprintf(p, sizeof p, "%s/%s.csv", out, cfg->sec[k].name);
-    if (cli_path_exists(p)) {
-      cli_error("%s exists (use --force to overwrite, or another --out)", p);
-      return 1;
-    }
-  }
-  return 0;
-}
-
-/* Decides what to do with an existing plan folder: -1 go on (resume or
- * new), else the exit status. */
-static int check_plan_dir(const exp_plan *pl, const args *a, int plan_only) {
+/* Decides what to do with the campaign's plan folder and the outputs in
+ * --out: -1 go on (resume or new), else the exit status.  A new campaign
+ * replaces no output without --force; a resumed one replaces its own; none
+ * writes through a symlink leading outside --out (exp_outputs_check). */
+static int check_plan_dir(const exp_plan *pl, const args *a) {
   char id[24];
-  if (!cli_path_exists(pl->dir))
-    return (!plan_only && !a->force && outputs_exist(&pl->cfg, a->out)) ? CLI_EXIT_USAGE : -1;
-  if (plan_only && !a->force) {
-    cli_error("experiment: --plan %s exists (use --force to replace it)", pl->dir);
-    return CLI_EXIT_USAGE;
-  }
+  int fresh = !cli_path_exists(pl->dir);
+  if (exp_outputs_check(&pl->cfg, a->out, a->force || !fresh, !a->no_plot)) return CLI_EXIT_USAGE;
+  if (fresh) return -1;
+  if (refuse_foreign(pl->dir, "--out")) return CLI_EXIT_USAGE;
   if (exp_plan_peek_id(pl->dir, id) == 0 && strcmp(id, pl->id) == 0 && !a->force) {
     fprintf(stderr, "lcplab: resuming the campaign in %s (plan %s)\n", pl->dir, pl->id);
     return -1;
   }
   if (!a->force) {
-    cli_error("experiment: %s holds a plan of another configuration (or other variables, or "
-              "other problems); use --force to start over, or another --out",
+    cli_error("experiment: %s holds a plan of another configuration (or other problems); use "
+              "--force to start over, or another --out",
               pl->dir);
     return CLI_EXIT_USAGE;
   }
@@ -478,10 +547,8 @@ static int plan_only(const args *a) {
     cli_error("experiment: --plan %s exists (use --force to replace it)", a->plan);
     return CLI_EXIT_USAGE;
   }
-  if (mkdir_p(a->plan) != 0) {
-    cli_error("experiment: --plan %s: cannot create the folder: %s", a->plan, strerror(errno));
+  if (refuse_foreign(a->plan, "--plan") || make_plan_folder(a->plan, "--plan") != 0)
     return CLI_EXIT_USAGE;
-  }
   abs_path(a->plan, dir, sizeof dir);
   int rc = prepare_plan(a, &pl, dir);
   if (rc < 0 && existed) clear_results(dir);
@@ -510,7 +577,9 @@ static int run_campaign(const args *a) {
   exp_plan pl;
   memset(&pl, 0, sizeof pl);
   int rc = prepare_plan(a, &pl, dir);
-  if (rc < 0) rc = check_plan_dir(&pl, a, 0);
+  if (rc < 0) rc = check_plan_dir(&pl, a);
+  if (rc < 0) note_stale(&pl);
+  if (rc < 0 && make_plan_folder(dir, "--out") != 0) rc = CLI_EXIT_USAGE;
   if (rc < 0 && exp_plan_write(&pl, 0) != 0) rc = CLI_EXIT_USAGE;
   if (rc >= 0) {
     exp_plan_free(&pl);
@@ -519,10 +588,12 @@ static int run_campaign(const args *a) {
   exp_jobs_opts jo = { a->jobs, isatty(STDERR_FILENO) };
   exp_jobs_report rep;
   int jr = exp_jobs_run(&pl, &jo, &rep);
-  exp_collect_opts co = {
-    out, scripts_dir(a->scripts, pl.cfg.dir), gnuplot_prog(), a->allow_mixed, a->no_plot || jr != 0,
-    0
-  };
+  exp_collect_opts co = { out,
+                          scripts_dir(a->scripts, pl.cfg.dir),
+                          exp_gnuplot_prog(),
+                          a->allow_mixed,
+                          a->no_plot || jr != 0,
+                          0 };
   int late = 0;
   rc = jr < 0 ? CLI_EXIT_USAGE : collect_held(&pl, &co, &late);
   if (jr == 1 || late) {
@@ -609,7 +680,7 @@ int cli_cmd_task(int argc, char **argv) {
   exp_result_path(&pl, (int)n, path, sizeof path);
   exp_result r;
   if (!force && exp_result_read(path, &r, why, sizeof why) == 0) {
-    int same = strcmp(r.plan, pl.id) == 0 && r.task == (int)n;
+    int same = exp_result_matches(&pl, (int)n, &r, why, sizeof why);
     exp_result_free(&r);
     if (same) {
       exp_plan_free(&pl);
@@ -634,11 +705,13 @@ int cli_cmd_collect(int argc, char **argv) {
     return CLI_EXIT_OK;
   }
   const char *dir = NULL, *out = NULL, *scripts = NULL;
-  int allow = 0, no_plot = 0;
+  int allow = 0, no_plot = 0, force = 0;
   for (int i = 1; i < argc; i++) {
     int r;
     if (strcmp(argv[i], "--allow-mixed") == 0)
       allow = 1;
+    else if (strcmp(argv[i], "--force") == 0)
+      force = 1;
     else if (strcmp(argv[i], "--no-plot") == 0)
       no_plot = 1;
     else if ((r = cli_option_value("collect", argc, argv, &i, "out", &out)) != 0 ||
@@ -658,6 +731,9 @@ int cli_cmd_collect(int argc, char **argv) {
     cli_error("collect: expected the plan folder DIR");
     return CLI_EXIT_USAGE;
   }
+  if ((out && exp_line_safe("collect: --out", out)) ||
+      (scripts && exp_line_safe("collect: --scripts", scripts)))
+    return CLI_EXIT_USAGE;
   exp_plan pl;
   int rc = exp_plan_read(dir, &pl);
   if (rc >= 0) {
@@ -670,9 +746,13 @@ int cli_cmd_collect(int argc, char **argv) {
     exp_plan_free(&pl);
     return CLI_EXIT_USAGE;
   }
-  exp_collect_opts co = {
-    out, scripts_dir(scripts, pl.cfg.dir), gnuplot_prog(), allow, no_plot, 0
-  };
+  /* the plan folder's own outputs are replaced; any other folder's only with --force */
+  if (exp_outputs_check(&pl.cfg, out, force || slv_same_file(out, dir), !no_plot)) {
+    exp_plan_free(&pl);
+    return CLI_EXIT_USAGE;
+  }
+  exp_collect_opts co = { out, scripts_dir(scripts, pl.cfg.dir), exp_gnuplot_prog(), allow, no_plot,
+                          0 };
   int late;
   rc = collect_held(&pl, &co, &late);
   exp_plan_free(&pl);

@@ -3,7 +3,7 @@
  * instance files, for other tools.
  *
  *     lcplab export --scene NAME [--param k=v ...] --format dat|blcp|hdf5|mtx|lcplab
- *                   --out DIR [--steps K] [--every E] [--solver NAME] [--force]
+ *                   --out DIR [--steps K] [--every E] [--solver NAME] [--force] [--global]
  *                   [scene and world options as for simulate]
  *
  * The world is stepped exactly as `lcplab simulate` steps it (same options,
@@ -26,6 +26,15 @@
  * solver, fallback:SOLVER, warm or zero, solution), and a last line with the
  * counts (written, skipped_empty).  A factored problem (a large scene) is
  * written as its explicit CSR, which every format holds.
+ *
+ * --global (with --format hdf5 or dat) also writes each step's problem in
+ * the bodies' velocities (M v = H r + f, u = H' v + w; export_global.c):
+ * FCLIB's /fclib_global to DIR/SCENE_stepKKKKKK.global.hdf5 beside the local
+ * DIR/SCENE_stepKKKKKK.hdf5 (libfclib keeps one problem per file), or a
+ * Siconos gfc3d .dat to SCENE_stepKKKKKK.global.dat; its condensation
+ * H' M^-1 H, w + H' M^-1 f is the local file's W, q.  The
+ * JSON line then names it ("global").  A step whose rows the global form
+ * cannot hold (cfm > 0, joint rows) is refused with exit 2.
  *
  * A format that cannot hold the problem kind is refused by the writer
  * (e.g. box friction (findex rows) in a Siconos .dat, a problem without
@@ -63,6 +72,8 @@ static void usage(FILE *f) {
              "                      mtx (MatrixMarket + sidecars), lcplab (.lcp)\n"
              "  --out DIR           output directory (created if missing)\n"
              "  --every E           export every E-th step (default 1)\n"
+             "  --global            with --format hdf5 or dat: also the global problem (M, H,\n"
+             "                      f, w) of each step to SCENE_stepKKKKKK.global.EXT\n"
              "  --force             overwrite files that exist\n"
              "  --solver NAME       default pgs\n"
              "\n");
@@ -94,14 +105,23 @@ static int out_name(char *buf, size_t len, const char *dir, const char *scene, l
   return 1;
 }
 
+/* The suffix of the global file beside a step's file of format fd, or
+ * NULL when fd has no global form. */
+static const char *global_sfx(const fmt_def *fd) {
+  if (fd->fmt == SLV_FMT_FCLIB) return "global.hdf5";
+  return strcmp(fd->name, "dat") == 0 ? "global.dat" : NULL;
+}
+
 /* 1 (after the message) if a file the export of step k would write exists. */
-static int step_files_exist(const char *dir, const char *scene, long k, const fmt_def *fd) {
+static int step_files_exist(const char *dir, const char *scene, long k, const fmt_def *fd,
+                            int global) {
   static const char *const mtx_sfx[] = { "b", "lo", "hi", "findex", "mu" };
   char path[4096];
   const char *sfx[8];
   int ns = 0;
   sfx[ns++] = fd->ext;
   sfx[ns++] = "x";
+  if (global) sfx[ns++] = global_sfx(fd);
   if (fd->fmt == SLV_FMT_MTX)
     for (int j = 0; j < 5; j++) sfx[ns++] = mtx_sfx[j];
   for (int j = 0; j < ns; j++) {
@@ -114,8 +134,26 @@ static int step_files_exist(const char *dir, const char *scene, long k, const fm
   return 0;
 }
 
+/* The global form of the world's last step (problem p, instance inst) to
+ * gpath: 1, or 0 after the message. */
+static int write_global(const dyn_world *w, const slv_problem *p, slv_instance *inst,
+                        const char *gpath, long k) {
+  char err[512] = "";
+  slv_global *g = cli_global_of(w, p, err, sizeof err);
+  if (!g) {
+    cli_error("export: step %ld: %s", k, err);
+    return 0;
+  }
+  inst->global = g;
+  slv_status s = slv_write(gpath, SLV_FMT_AUTO, inst, err, sizeof err);
+  inst->global = NULL;
+  slv_global_free(g);
+  if (s != SLV_OK) cli_error_lib(gpath, err);
+  return s == SLV_OK;
+}
+
 static int export_run(const cli_world_args *wa0, const char *fmt_name, const char *dir, long every,
-                      int force, dyn_world **wp) {
+                      int force, int global, dyn_world **wp) {
   cli_world_args wa = *wa0;
   if (!wa.solver) wa.solver = "pgs";
   if (!fmt_name) {
@@ -133,6 +171,12 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
     cli_error("export: missing --out DIR");
     return CLI_EXIT_USAGE;
   }
+  if (global && !global_sfx(fd)) {
+    cli_error(
+        "export: --global needs --format hdf5 (FCLIB) or dat (Siconos gfc3d), got --format %s",
+        fmt_name);
+    return CLI_EXIT_USAGE;
+  }
   long K = 0;
   int rc = cli_world_build("export", &wa, wp, &K);
   if (rc >= 0) return rc;
@@ -146,7 +190,7 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
     }
     if (!force)
       for (long k = every; k <= K; k += every)
-        if (step_files_exist(dir, wa.scene, k, fd)) return CLI_EXIT_USAGE;
+        if (step_files_exist(dir, wa.scene, k, fd, global)) return CLI_EXIT_USAGE;
   } else if (mkdir(dir, 0777) != 0) {
     cli_error("%s: cannot create the directory: %s", dir, strerror(errno));
     return CLI_EXIT_USAGE;
@@ -168,9 +212,10 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
       empty++;
       continue;
     }
-    char path[4096], xpath[4096], name[128], err[512] = "";
+    char path[4096], xpath[4096], gpath[4096], name[128], err[512] = "";
     if (!out_name(path, sizeof path, dir, wa.scene, k, fd->ext) ||
-        !out_name(xpath, sizeof xpath, dir, wa.scene, k, "x"))
+        !out_name(xpath, sizeof xpath, dir, wa.scene, k, "x") ||
+        (global && !out_name(gpath, sizeof gpath, dir, wa.scene, k, global_sfx(fd))))
       return CLI_EXIT_USAGE;
     snprintf(name, sizeof name, "%s_step%06ld", wa.scene, k);
     slv_instance *inst = cli_instance_of(&p, name, 0);
@@ -181,11 +226,10 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
     slv_status s = slv_write(path, fd->fmt, inst, err, sizeof err);
     char kind[sizeof inst->kind];
     memcpy(kind, inst->kind, sizeof kind);
+    if (s != SLV_OK) cli_error_lib(path, err);
+    int ok = s == SLV_OK && (!global || write_global(w, &p, inst, gpath, k));
     slv_instance_free(inst);
-    if (s != SLV_OK) {
-      cli_error_lib(path, err);
-      return CLI_EXIT_USAGE;
-    }
+    if (!ok) return CLI_EXIT_USAGE;
     err[0] = '\0';
     if (slv_write_vector(xpath, p.n, x, err, sizeof err) != SLV_OK) {
       cli_error_lib(xpath, err);
@@ -205,6 +249,10 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
       cli_json_string(stdout, dyn_applied_str(m.applied));
     fputs(",\"solution\":", stdout);
     cli_json_string(stdout, xpath);
+    if (global) {
+      fputs(",\"global\":", stdout);
+      cli_json_string(stdout, gpath);
+    }
     fputs("}\n", stdout);
   }
   fputs("{\"scene\":", stdout);
@@ -228,7 +276,7 @@ int cli_cmd_export(int argc, char **argv) {
   cli_world_args_init(&wa);
   const char *fmt = NULL, *dir = NULL;
   long every = 1;
-  int force = 0;
+  int force = 0, global = 0;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *v = NULL;
     int r = cli_world_option("export", argc, argv, &i, &wa);
@@ -236,6 +284,8 @@ int cli_cmd_export(int argc, char **argv) {
     if (r > 0) continue;
     if (strcmp(arg, "--force") == 0) {
       force = 1;
+    } else if (strcmp(arg, "--global") == 0) {
+      global = 1;
     } else if ((r = cli_option_value("export", argc, argv, &i, "format", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
       fmt = v;
@@ -257,7 +307,7 @@ int cli_cmd_export(int argc, char **argv) {
     }
   }
   dyn_world *w = NULL;
-  int rc = export_run(&wa, fmt, dir, every, force, &w);
+  int rc = export_run(&wa, fmt, dir, every, force, global, &w);
   dyn_world_free(w);
   return rc;
 }

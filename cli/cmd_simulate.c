@@ -69,10 +69,13 @@
  * counted in the JSON, not an error: pgs at 50 sweeps rarely meets 1e-8);
  * 2 bad input or usage -- unknown scene or key, a bad value (mu < 0,
  * dt <= 0, a negative mass...), an existing --csv / --trace FILE without
- * --force, a solver that refuses the scene's problem kind (e.g. pgs with
- * --friction cone) -- with one line "lcplab: ..." on stderr; files this run
- * created are removed then (also when the refusal comes at a later step,
- * e.g. enum once the rows pass 16);
+ * --force, --csv and --trace naming one file (by device and inode), a
+ * solver that refuses the scene's problem kind (e.g. pgs with --friction
+ * cone), a write that fails (a full disk) -- with one line "lcplab: ..." on
+ * stderr; the CSV and the trace are written under temporary names and
+ * renamed over FILE only once complete (docs/io.md, "Replacing files"), so
+ * then FILE is as it was (also when the refusal comes at a later step, e.g.
+ * enum once the rows pass 16);
  * 3 a step failed numerically (--on-failure stop, or keep with an x worse
  * than no impulse; libdynamics/world_failure.c): the message names the
  * step, the CSV and trace keep the rows of the steps before it (and the
@@ -94,6 +97,7 @@
 #include "cli.h"
 #include "dyn_world.h"
 #include "slv.h"
+#include "slv_io.h"
 
 /* ---- shared scene / world options ----------------------------------------------- */
 
@@ -443,16 +447,13 @@ static void usage(FILE *f) {
              "numerically (--on-failure keep or stop; the CSV keeps the steps before it).\n");
 }
 
-/* Opens path for writing: exclusively unless force.  NULL after the message. */
-static FILE *open_out(const char *path, int force) {
-  FILE *f = fopen(path, force ? "w" : "wx");
-  if (!f) {
-    if (!force && errno == EEXIST)
-      cli_error("%s exists (use --force to overwrite)", path);
-    else
-      cli_error("%s: cannot open for writing: %s", path, strerror(errno));
-  }
-  return f;
+/* Starts the output path (written under a temporary name, published by
+ * publish_outputs: docs/io.md, "Replacing files"); its stream, or NULL after
+ * the message. */
+static FILE *open_out(const char *path, slv_outfile **o) {
+  char err[512] = "";
+  if (!(*o = slv_outfile_open(path, err, sizeof err))) cli_error("%s", err);
+  return slv_outfile_stream(*o);
 }
 
 enum { SIM_NSTATUS = SLV_NO_SOLUTION - SLV_ERR_OPTIONS + 1, SIM_NFALLBACK = 4 };
@@ -470,26 +471,44 @@ typedef struct sim_counts {
 
 typedef struct sim_state {
   dyn_world *w;
-  FILE *csv, *trace;
+  FILE *csv, *trace;                /* the streams of csv_out, trace_out */
+  slv_outfile *csv_out, *trace_out; /* until published */
   double *tstep, *tcol, *tsolve;
   double *tstage; /* DYN_WORLD_STAGES per step: dyn_world_metrics.stage_time_s */
   double *r0;     /* 3 per body: the initial positions (max_body_displacement) */
   double *rrest;  /* 3 per body: the rest positions (max_settled_displacement) */
   int *contacts;
   const char *csv_path, *trace_path, *dump_dir;
-  int keep;        /* a step failed after others ran: keep the files even on failure */
   double jerr_max; /* the largest joint_error so far (NaN sticks) */
   sim_counts n;
 } sim_state;
 
-/* Release everything; on failure also remove the files this run made. */
-static void sim_free(sim_state *s, int failed) {
-  if (s->csv) fclose(s->csv);
-  if (s->trace) fclose(s->trace);
-  if (failed && !s->keep) {
-    if (s->csv) remove(s->csv_path);
-    if (s->trace) remove(s->trace_path);
+/* The CSV and the trace renamed over their paths, both complete: both are
+ * finished (every write checked) before either is renamed, so a failure (a
+ * full disk) leaves both old files as they were.  0, or -1 after the
+ * message (sim_free drops what is left). */
+static int publish_outputs(sim_state *s) {
+  char err[512] = "";
+  s->csv = s->trace = NULL;
+  slv_status st = slv_outfile_finish(s->csv_out, err, sizeof err);
+  if (st == SLV_OK && s->trace_out) st = slv_outfile_finish(s->trace_out, err, sizeof err);
+  if (st == SLV_OK) {
+    st = slv_outfile_publish(s->csv_out, err, sizeof err);
+    s->csv_out = NULL;
   }
+  if (st == SLV_OK && s->trace_out) {
+    st = slv_outfile_publish(s->trace_out, err, sizeof err);
+    s->trace_out = NULL;
+  }
+  if (st != SLV_OK) cli_error("%s", err);
+  return st == SLV_OK ? 0 : -1;
+}
+
+/* Release everything; outputs not published are dropped (their paths as
+ * they were). */
+static void sim_free(sim_state *s) {
+  slv_outfile_discard(s->csv_out);
+  slv_outfile_discard(s->trace_out);
   dyn_world_free(s->w);
   free(s->tstep);
   free(s->tcol);
@@ -769,7 +788,7 @@ static int sim_setup(const cli_world_args *wa, const char *csv, const char *trac
     cli_error("simulate: missing --csv FILE");
     return CLI_EXIT_USAGE;
   }
-  if (trace && strcmp(trace, csv) == 0) {
+  if (trace && slv_same_file(trace, csv)) {
     cli_error("simulate: --csv and --trace name the same file '%s'", csv);
     return CLI_EXIT_USAGE;
   }
@@ -812,8 +831,8 @@ static int sim_setup(const cli_world_args *wa, const char *csv, const char *trac
     s->r0[3 * i + 1] = b->r.y;
     s->r0[3 * i + 2] = b->r.z;
   }
-  if (!(s->csv = open_out(csv, force))) return CLI_EXIT_USAGE;
-  if (trace && !(s->trace = open_out(trace, force))) return CLI_EXIT_USAGE;
+  if (!(s->csv = open_out(csv, &s->csv_out))) return CLI_EXIT_USAGE;
+  if (trace && !(s->trace = open_out(trace, &s->trace_out))) return CLI_EXIT_USAGE;
   return -1;
 }
 
@@ -826,10 +845,8 @@ static int step_failed(sim_state *s, const cli_world_args *wa, dyn_err e, long k
   }
   /* the run went wrong, not the request: steps 1..k stay (flushed, the
    * files kept) to show how it got there */
-  s->keep = 1;
+  if (publish_outputs(s) != 0) return CLI_EXIT_USAGE;
   if (!dump_failure(s, k + 1)) return CLI_EXIT_USAGE;
-  if (fflush(s->csv) != 0 || (s->trace && fflush(s->trace) != 0))
-    cli_error("%s: write error", s->csv_path);
   if (k > 0)
     cli_error("simulate: scene %s: %s (%s keeps steps 1..%ld)", wa->scene, dyn_world_message(s->w),
               s->csv_path, k);
@@ -861,14 +878,7 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
       s->jerr_max = m.joint_error;
   }
   double wall = cli_now_s() - wall0;
-  if (fflush(s->csv) != 0 || ferror(s->csv)) {
-    cli_error("%s: write error", csv);
-    return CLI_EXIT_USAGE;
-  }
-  if (s->trace && (fflush(s->trace) != 0 || ferror(s->trace))) {
-    cli_error("%s: write error", trace);
-    return CLI_EXIT_USAGE;
-  }
+  if (publish_outputs(s) != 0) return CLI_EXIT_USAGE;
   return print_summary(s, wa, K, E0, wall);
 }
 
@@ -937,6 +947,6 @@ int cli_cmd_simulate(int argc, char **argv) {
     wa.solver_log_ctx = &s.n;
   }
   int rc = sim_run(&wa, csv, trace, force, &s);
-  sim_free(&s, rc != CLI_EXIT_OK);
+  sim_free(&s);
   return rc;
 }

@@ -33,7 +33,11 @@
  * "associated" = CCP), merit_fclib (FCLIB's MERIT_1, slv.h) and
  * ContactBench's criteria signorini, conic_compl, ncp_compl, dual_feas,
  * primal_feas, mdp_gap (docs/problem.md, "Contact metrics"), then
- * res_rel_2 (the natural map's 2-norm over max(1, ||b||_2)), pivots,
+ * res_rel_2 (the natural map's 2-norm over max(1, ||b||_2)), then, for a
+ * problem read from a global one (slv_instance.global: FCLIB /fclib_global,
+ * Siconos gfc3d .dat), ndof, v_norm_2 and u_norm_2 (the 2-norms of the
+ * velocities v = M^-1 (H x + f) and u = H' v + w) and res_vel (slv_velocity_
+ * residual: the accuracy that does not depend on null(H)), pivots,
  * solver_residual, time_min_s, repeat, tol, norm ("inf" or "2"), max_iter,
  * omega, warm_start, format, message (only when not converged) and history
  * (only with --history).  Numbers are %.17g (times %.6g); NaN and infinities
@@ -54,6 +58,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -357,9 +362,61 @@ static slv_options solve_options(const solve_args *a, const slv_instance *inst) 
   return opt;
 }
 
+/* For an instance read from a global problem (slv_instance.global): the
+ * velocities at the answer and their accuracy (docs/problem.md, "Global
+ * problems"). */
+typedef struct global_report {
+  int ndof; /* 0: not a global problem */
+  double v_norm_2, u_norm_2, res_vel;
+} global_report;
+
+static double norm2(int n, const double *x) {
+  double s = 0;
+  for (int i = 0; i < n; i++) s += x[i] * x[i];
+  return sqrt(s);
+}
+
+/* v = M^-1 (H x + f), u = H' v + w and slv_velocity_residual; 0, or -1 out
+ * of memory or when M cannot be factored (the reader factored it, so only
+ * memory). */
+static int global_velocities(const slv_instance *inst, const double *x, global_report *g) {
+  const slv_global *gl = inst->global;
+  memset(g, 0, sizeof *g);
+  if (!gl) return 0;
+  int n = inst->n;
+  double *v = malloc(((size_t)gl->ndof + 1) * sizeof(double));
+  double *u = malloc(((size_t)n + 1) * sizeof(double));
+  double *scratch = malloc((2 * (size_t)n + 1) * sizeof(double));
+  slv_status st = v && u && scratch
+                      ? slv_global_velocities(gl->ndof, n, gl->Mp, gl->Mj, gl->Mx, gl->Hp, gl->Hj,
+                                              gl->Hx, gl->f, gl->w, x, v, u)
+                      : SLV_ERR_NOMEM;
+  if (!st) {
+    slv_problem p = slv_instance_problem(inst);
+    g->ndof = gl->ndof;
+    g->v_norm_2 = norm2(gl->ndof, v);
+    g->u_norm_2 = norm2(n, u);
+    g->res_vel = slv_velocity_residual(&p, x, scratch);
+  }
+  free(v);
+  free(u);
+  free(scratch);
+  return st ? -1 : 0;
+}
+
+static void print_global(FILE *f, const global_report *g) {
+  if (!g->ndof) return;
+  fprintf(f, ",\"ndof\":%d,\"v_norm_2\":", g->ndof);
+  cli_json_number(f, g->v_norm_2, 17);
+  fputs(",\"u_norm_2\":", f);
+  cli_json_number(f, g->u_norm_2, 17);
+  fputs(",\"res_vel\":", f);
+  cli_json_number(f, g->res_vel, 17);
+}
+
 static void print_json(const solve_args *a, const slv_solver *solver, const slv_instance *inst,
-                       const slv_options *opt, const slv_result *res, double t_median,
-                       double t_min) {
+                       const slv_options *opt, const slv_result *res, const global_report *g,
+                       double t_median, double t_min) {
   FILE *f = stdout;
   fputs("{\"instance\":", f);
   cli_json_string(f, cli_basename(a->file));
@@ -402,6 +459,7 @@ static void print_json(const solve_args *a, const slv_solver *solver, const slv_
   cli_json_number(f, res->res.err_siconos, 17);
   fputs(",\"res_rel_1q\":", f);
   cli_json_number(f, res->res.res_rel_1q, 17);
+  print_global(f, g);
   fprintf(f, ",\"pivots\":%d,\"solver_residual\":", res->pivots);
   cli_json_number(f, res->solver_residual, 17);
   fputs(",\"time_min_s\":", f);
@@ -467,7 +525,9 @@ static int solve_run(const solve_args *a, solve_state *s) {
     return CLI_EXIT_USAGE;
   }
 
-  /* Checked before any work: never overwrite without --force. */
+  /* Checked before any work: never overwrite an input, nor a file without --force. */
+  if (cli_output_is_input(a->solution, a->file) || cli_output_is_input(a->solution, a->warm))
+    return CLI_EXIT_USAGE;
   if (a->solution && !a->force && cli_path_exists(a->solution)) {
     cli_error("%s exists (use --force to overwrite)", a->solution);
     return CLI_EXIT_USAGE;
@@ -577,8 +637,13 @@ static int solve_run(const solve_args *a, solve_state *s) {
     }
   }
 
+  global_report g;
+  if (global_velocities(inst, s->x, &g)) {
+    cli_error("%s: out of memory for the velocities (ndof = %d)", a->file, inst->global->ndof);
+    return CLI_EXIT_USAGE;
+  }
   /* The history points into the workspace: print before it is freed. */
-  print_json(a, solver, inst, &opt, &res, t_median, t_min);
+  print_json(a, solver, inst, &opt, &res, &g, t_median, t_min);
   if (fflush(stdout) != 0 || ferror(stdout)) {
     cli_error("solve: cannot write the result to standard output");
     return CLI_EXIT_USAGE;

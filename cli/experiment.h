@@ -139,6 +139,19 @@ int exp_fmt(char *buf, size_t len, const char *fmt, ...)
 #define EXP_FNV_INIT 0xcbf29ce484222325ull
 uint64_t exp_fnv1a(uint64_t h, const void *data, size_t len);
 
+/* SHA-256 (FIPS 180-4), the content hash of instance files: init, add the
+ * bytes, then hex (64 lowercase hex digits and a NUL; the state is used up).
+ * Written here because no library lcplab links holds one (libcrypto, nettle
+ * and GnuTLS are only dependencies of HDF5's dependencies). */
+typedef struct exp_sha256 {
+  uint32_t h[8];
+  uint64_t bytes;
+  unsigned char buf[64];
+} exp_sha256;
+void exp_sha256_init(exp_sha256 *s);
+void exp_sha256_add(exp_sha256 *s, const void *data, size_t len);
+void exp_sha256_hex(exp_sha256 *s, char out[65]);
+
 /* ---- problem classes ---------------------------------------------------------- */
 
 typedef enum exp_class {
@@ -180,6 +193,12 @@ typedef enum exp_src_kind {
 #define EXP_PATH_MAX      4096
 #define EXP_PARAM_MAX     96
 #define EXP_MAX_EXTERNALS 32
+#define EXP_MAX_VARS      256 /* variables of a plan (plan.vars lines) */
+/* the longest #SBATCH --time written, in minutes: 365 days (experiments/README.md, "Campaigns") */
+#define EXP_SBATCH_MAX_MIN 525600
+/* the longest time_limit, max_time or min_time accepted (s): 1e6, 11.6 days
+ * (experiments/README.md, "Keys") */
+#define EXP_TIME_MAX_S 1e6
 
 /* friction models of scene runs (dyn_friction values), -1 = auto */
 #define EXP_FRICTION_AUTO (-1)
@@ -211,9 +230,20 @@ typedef struct exp_external {
   char time_key[32];           /* "": the process's wall time; else a number it prints */
   unsigned classes;            /* bit c: takes class c; 0 = every class */
   char requires[EXP_PATH_MAX]; /* a program that must exist ("" = none) */
-  char command[EXP_PATH_MAX];  /* the template, run by /bin/sh -c */
-  int available;               /* requires found (or none) */
+  /* the template, run by /bin/sh -c with its values as positional
+   * parameters: {in} {out} {tol} {max_iter} {n} {class} {time_limit} are
+   * "${1}".."${7}" (exp_ext_keys), the k-th ${NAME} "${7+k}" */
+  char command[EXP_PATH_MAX];
+  char vals[EXP_PATH_MAX]; /* the ${NAME} values, each ending in '\0' */
+  int nvals;
+  int available; /* requires found (or none) */
 } exp_external;
+
+/* An external's placeholders, in the order of their positional parameters
+ * (experiments/README.md, "External solvers"). */
+#define EXP_EXT_NKEYS    7
+#define EXP_EXT_MAX_VALS 16
+extern const char *const exp_ext_keys[EXP_EXT_NKEYS];
 
 /* What the world does with a failed step of a scene run (dyn_failure_policy,
  * docs/dynamics.md, "The world step"): keys on_failure, fallback_solver and
@@ -269,14 +299,15 @@ typedef struct exp_config {
   int nsec;
   exp_external ext[EXP_MAX_EXTERNALS];
   int next;
-  char used_vars[1024]; /* "NAME=VALUE\n" of every ${NAME} expanded (plan.vars) */
-  exp_failure failure;  /* the file's failed-step policy (keys before any section) */
+  char *used_vars;     /* "NAME=VALUE\n" of every ${NAME} given a value (plan.vars);
+                           malloc'd, NULL: none (exp_config_vars) */
+  exp_failure failure; /* the file's failed-step policy (keys before any section) */
 } exp_config;
 
 /* Variables for ${NAME} (or ${NAME:-DEFAULT}) in values: `--var NAME=VALUE`
  * first, then the environment's LCPLAB_NAME, then DEFAULT. */
 typedef struct exp_vars {
-  const char *def[32]; /* "NAME=VALUE", borrowed */
+  const char *def[EXP_MAX_VARS]; /* "NAME=VALUE", borrowed */
   int ndef;
 } exp_vars;
 
@@ -285,7 +316,15 @@ typedef struct exp_vars {
  * printing the one-line error.  Checks solver names, scene names, families,
  * numbers and that every instance path exists. */
 int exp_config_read(const char *path, const char *dir, const exp_vars *vars, exp_config *cfg);
+/* The same for a plan's own copy (plan.exp): the instance paths are not
+ * looked for on the disk (the plan's problems.tsv lists the problems), so
+ * a plan still reads when its instances have moved. */
+int exp_config_read_recorded(const char *path, const char *dir, const exp_vars *vars,
+                             exp_config *cfg);
 void exp_config_free(exp_config *cfg);
+
+/* The variables the file was read with, "NAME=VALUE\n" lines ("" none). */
+const char *exp_config_vars(const exp_config *cfg);
 
 /* The name of a section's solver (registry name or external name). */
 const char *exp_solver_name(const exp_config *cfg, const exp_solver_ref *r);
@@ -310,6 +349,10 @@ void exp_prov_gather(exp_prov *p);
 double exp_loadavg(void);
 /* The source revision: LCPLAB_REV, else git rev-parse in dir (+ -dirty). */
 void exp_git_rev(const char *dir, char *rev, size_t len);
+/* The SHA-256 of the file's bytes as hex into hex; 0, or -1 with err (size
+ * len) "PATH: why" when it cannot be read or is not a regular file (opened
+ * without blocking: a FIFO is never read). */
+int exp_sha256_file(const char *path, char hex[65], char *err, size_t len);
 /* Limits this process's address space to mb megabytes (RLIMIT_AS), unless
  * mb <= 0, LCPLAB_MEMORY_LIMIT=0 (valgrind) or an AddressSanitizer build. */
 void exp_limit_memory(double mb);
@@ -334,6 +377,7 @@ typedef struct exp_prob {
   double cond;             /* 1-norm condition estimate (inf: singular) */
   char origin[16];         /* file, generated, scene */
   char path[EXP_PATH_MAX]; /* the instance file */
+  char sha256[65];         /* the SHA-256 of its bytes when the plan was made (hex) */
 } exp_prob;
 
 typedef struct exp_env {
@@ -414,6 +458,10 @@ void exp_plan_free(exp_plan *pl);
 void exp_task_spec(const exp_plan *pl, int i, char *buf, size_t len);
 /* DIR/results/tNNNNNN.res */
 void exp_result_path(const exp_plan *pl, int i, char *buf, size_t len);
+/* Task i's key (experiments/README.md, "Result files"): the SHA-256 (hex)
+ * of the plan id, every variable's value, the task's tasks.tsv line and its
+ * problem file's SHA-256 as the plan recorded it. */
+void exp_task_key(const exp_plan *pl, int i, char key[65]);
 
 /* ---- results (experiment_result.c) ------------------------------------------------- */
 
@@ -423,8 +471,9 @@ void exp_result_path(const exp_plan *pl, int i, char *buf, size_t len);
 typedef struct exp_result {
   int task;
   char plan[24];
+  char key[65]; /* exp_task_key */
   char spec[512];
-  char task_status[16]; /* ok, error */
+  char task_status[16]; /* ok, error (could not run), failed (no usable answer) */
   char message[512];
   exp_prov prov;
   char rev[160];
@@ -433,6 +482,13 @@ typedef struct exp_result {
   char **rows;
   int nrows;
 } exp_result;
+
+/* Sets h's plan id, task, key, spec (tabs as blanks), rev and time limit
+ * for task i of pl. */
+void exp_result_identify(const exp_plan *pl, int i, exp_result *h);
+/* 1 when r is task i's own result in pl (plan id, task number and key),
+ * else 0 with why (size len) set. */
+int exp_result_matches(const exp_plan *pl, int i, const exp_result *r, char *why, size_t len);
 
 /* Reads path; returns 0 (complete and intact), 1 missing, or -1 with why
  * (size len) set: truncated, checksum mismatch, unparsable. */
@@ -451,6 +507,37 @@ int exp_rbuf_add(exp_rbuf *b, const char *fmt, ...)
 #endif
     ;
 void exp_rbuf_free(exp_rbuf *b);
+
+/* ---- values as data (experiment_shell.c; experiments/README.md, "No shell
+ * ever parses a value") ---- */
+/* Appends s to b single-quoted for sh (' -> '\''); nonzero when out of memory. */
+int exp_sh_quote(exp_rbuf *b, const char *s);
+/* Appends s to b as a single-quoted gnuplot string (' -> ''). */
+int exp_gp_quote(exp_rbuf *b, const char *s);
+/* 0, or CLI_EXIT_USAGE with one line naming what and s when s holds a newline
+ * or a carriage return. */
+int exp_line_safe(const char *what, const char *s);
+/* Writes the reference to positional parameter index into out: "${N}", or
+ * ${N} inside double quotes; its length, or -1 when it does not fit. */
+int exp_template_ref(char *out, size_t len, int index, int in_dquotes);
+/* CSV fields (RFC 4180): whether s needs quotes (it holds , " CR or LF);
+ * writes s to f, quoted when it does; splits line in place into at most max
+ * fields, quotes undone, and returns their number. */
+int exp_csv_needs_quotes(const char *s);
+void exp_csv_put(FILE *f, const char *s);
+int exp_csv_split(char *line, char **f, int max);
+/* Draws section s's figure base.pdf/.png ... from csv (and csv2, or NULL)
+ * with the script scripts/exp_KIND.gp run by gnuplot (experiment_figure.c);
+ * 0 drawn; gnuplot's exit status, or 1 when there is no script or the data
+ * cannot be written (a note on stderr); -1 when gnuplot cannot be run. */
+int exp_figure_draw(const exp_section *s, const char *base, const char *csv, const char *csv2,
+                    const char *scripts, const char *gnuplot);
+/* Whether the figure option kv (len characters, key=value) may reach the
+ * scripts: title= any text, other values letters, digits and ._,+-: only
+ * (they reach awk programs and gnuplot commands). */
+int exp_figure_value_ok(const char *kv, size_t len);
+/* $GNUPLOT, else "gnuplot". */
+const char *exp_gnuplot_prog(void);
 /* Writes the header fields of h (not its rows), then rows, then extra
  * (nextra more rows, e.g. a time_limit row; may be NULL) and the end line
  * to path atomically (tmp + rename).  Only open, write, rename and
@@ -471,8 +558,9 @@ typedef struct exp_cache {
 void exp_cache_free(exp_cache *c);
 
 /* Runs task i of the plan and writes its result.  Returns 0 (result
- * written; the solvers may have failed), 3 (the task could not run: result
- * written with task_status error), or -1 (the result could not be written;
+ * written; the built-in solvers may have failed), 3 (the task could not
+ * run, or an external solver left no usable answer: result written with
+ * task_status error or failed), or -1 (the result could not be written;
  * message printed).  *nonconv (may be NULL) is set to 1 when a solve did not
  * converge. */
 int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv);
@@ -496,6 +584,10 @@ typedef struct exp_jobs_report {
   int stopped_by; /* 0, SIGINT or SIGTERM */
   double elapsed;
 } exp_jobs_report;
+
+/* 1 when task i of the plan has its own intact result (exp_result_read,
+ * exp_result_matches), else 0: the task is to run. */
+int exp_task_done(const exp_plan *pl, int i);
 
 /* Runs every task of the plan that has no valid result yet, on o->jobs
  * worker processes (forked), each task's result written by the worker.
@@ -521,6 +613,14 @@ typedef struct exp_collect_opts {
  * write error. */
 int exp_collect(const exp_plan *pl, const exp_collect_opts *o);
 
+/* May the outputs of cfg's sections be written into the folder out?  Each
+ * output collect writes (exp_output_suffixes; with figures, NAME.pdf,
+ * NAME.png and the pages NAME-K.pdf / .png) is checked: 1 after a message
+ * naming the file if one exists and not force, or if one is a symlink
+ * leading outside out (also with force); else 0 (docs/io.md, "Replacing
+ * files"). */
+int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures);
+
 /* One parsed CSV row of a result: fields split at ',' (no quoting: the
  * engine never writes ',' or '"' inside a field). */
 typedef struct exp_row {
@@ -529,12 +629,41 @@ typedef struct exp_row {
   int nf;
 } exp_row;
 
+/* The outputs of one collect (docs/io.md, "Replacing files"): each is
+ * written under a temporary name and finished when its writer is done;
+ * exp_outset_publish renames them all once every one is complete, or, if
+ * any failed, drops them all: the old outputs stay together. */
+typedef struct exp_outset {
+  slv_outfile **o;
+  char **path;
+  int n, cap, done; /* files; files finished (o[0..done)) */
+  int failed;
+  FILE *list; /* the published paths are printed here (NULL: nowhere) */
+} exp_outset;
+/* A new file of set at path: its stream, or NULL after the message. */
+FILE *exp_outset_open(exp_outset *set, const char *path);
+/* The writer of the files opened since the last call is done (rc: its own
+ * status); they are finished.  0, or -1 (after the message for a write
+ * error) when rc != 0 or a write failed: then the set is not published. */
+int exp_outset_done(exp_outset *set, int rc);
+/* Renames every file over its path (each path printed on set->list), or
+ * drops them all when any failed (or not ok).  Frees the set.  0, or -1
+ * after the message. */
+int exp_outset_publish(exp_outset *set, int ok);
+
 /* Writes the tables of a section (failures, coverage, timings, winners,
  * slopes or steps) as CSV and booktabs .tex beside its CSVs; base is
  * OUT/NAME.  Returns 0 or -1 on a write error.  The rows are those of the
  * main CSV in exp_csv_header(kind)'s columns. */
 int exp_tables_write(const exp_plan *pl, int section, const char *base, exp_row *rows, int nrows,
-                     FILE *list);
+                     exp_outset *set);
+
+/* The names a section of kind k writes, after OUT/NAME: ".csv", its second
+ * CSV ("_profile.csv", "_slopes.csv") and its tables ("_failures.csv",
+ * "_failures.tex", ...), as exp_collect and exp_tables_write write them
+ * (the figures aside: exp_outputs_check).  Their count (at most max). */
+enum { EXP_SUFFIX_MAX = 24, EXP_MAX_OUTPUTS = 16 };
+int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max);
 
 /* The Dolan-More curves of a profile section, per class and tolerance
  * (NAME_profile.csv rows, exp_csv2_header(EXP_PROFILE)); 0 or -1. */

@@ -7,7 +7,9 @@
  * checksum or row count does not match corrupted; such files are named on
  * stderr and left out, and so are missing tasks (listed as ranges).  A task
  * whose result says task_status error (the problem could not be read, the
- * worker died) is merged (its rows say error) and listed as failed.
+ * worker died) or failed (an external solver left no usable answer: no
+ * file, a FIFO, a file that does not read) is merged (its rows say error or
+ * failed) and listed as failed.
  *
  * Provenance: the results must agree on cpu, compiler, cflags, blas, BLAS
  * threads, binary, precision, revision and time limit; results that differ
@@ -26,6 +28,7 @@
 
 #include "dyn_world.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <math.h>
@@ -52,9 +55,7 @@ static void load_all(const exp_plan *pl, loaded *L) {
       r->task = -1;
       continue;
     }
-    if (rc == 0 && (strcmp(r->plan, pl->id) != 0 || r->task != i)) {
-      snprintf(why, sizeof why, "stale (plan %s, task %d: not this plan's task %d)", r->plan,
-               r->task, i);
+    if (rc == 0 && !exp_result_matches(pl, i, r, why, sizeof why)) {
       exp_result_free(r);
       rc = -1;
     }
@@ -302,15 +303,7 @@ static int gather_rows(const exp_plan *pl, const loaded *L, int si, exp_row **ro
       exp_row *r = &(*rows)[k++];
       r->text = strdup(L->res[i].rows[j]);
       if (!r->text) return -1;
-      char *c = r->text;
-      r->nf = 0;
-      for (;;) {
-        if (r->nf < 48) r->f[r->nf++] = c;
-        char *e = strchr(c, ',');
-        if (!e) break;
-        *e = '\0';
-        c = e + 1;
-      }
+      r->nf = exp_csv_split(r->text, r->f, 48);
     }
   }
   *nrows = k;
@@ -324,57 +317,169 @@ static void free_rows(exp_row *rows, int n) {
 
 /* Writes a parsed row back as CSV. */
 static void put_row(FILE *f, const exp_row *r) {
-  for (int k = 0; k < r->nf; k++) fprintf(f, "%s%s", k ? "," : "", r->f[k]);
+  for (int k = 0; k < r->nf; k++) {
+    if (k) fputc(',', f);
+    exp_csv_put(f, r->f[k]);
+  }
   fputc('\n', f);
+}
+
+/* ---- the outputs that may be written (docs/io.md, "Replacing files") ---------------------- */
+
+/* Refuses path (1 after the message) when it is a symlink that leads
+ * outside the folder real (a realpath), or when it exists and not force. */
+static int output_refused(const char *path, const char *real, int force) {
+  struct stat st;
+  if (lstat(path, &st) != 0) return 0;
+  if (S_ISLNK(st.st_mode)) {
+    char *to = realpath(path, NULL);
+    size_t n = strlen(real);
+    int inside = to && strncmp(to, real, n) == 0 && (to[n] == '/' || strcmp(real, "/") == 0);
+    free(to);
+    if (!inside) {
+      cli_error("%s is a symlink that leads outside the output folder (refused, also with --force)",
+                path);
+      return 1;
+    }
+  }
+  if (!force) {
+    cli_error("%s exists (use --force to overwrite, or another --out)", path);
+    return 1;
+  }
+  return 0;
+}
+
+/* A figure page of section name: NAME-K.pdf or NAME-K.png (K digits). */
+static int is_figure_page(const char *file, const char *name) {
+  size_t n = strlen(name);
+  if (strncmp(file, name, n) != 0 || file[n] != '-') return 0;
+  size_t d = strspn(file + n + 1, "0123456789");
+  const char *ext = file + n + 1 + d;
+  return d > 0 && (strcmp(ext, ".pdf") == 0 || strcmp(ext, ".png") == 0);
+}
+
+/* The figures of section name: NAME.pdf, NAME.png and the pages in out. */
+static int figures_refused(const char *out, const char *real, const char *name, int force) {
+  char path[EXP_PATH_MAX + 128];
+  static const char *const ext[] = { ".pdf", ".png" };
+  for (int k = 0; k < 2; k++) {
+    snprintf(path, sizeof path, "%s/%s%s", out, name, ext[k]);
+    if (output_refused(path, real, force)) return 1;
+  }
+  DIR *d = opendir(out);
+  int refused = 0;
+  for (struct dirent *e; d && !refused && (e = readdir(d));)
+    if (is_figure_page(e->d_name, name)) {
+      snprintf(path, sizeof path, "%s/%s", out, e->d_name);
+      refused = output_refused(path, real, force);
+    }
+  if (d) closedir(d);
+  return refused;
+}
+
+int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures) {
+  char *real = realpath(out, NULL);
+  if (!real) return 0; /* not made yet: nothing in it */
+  int refused = 0;
+  for (int k = 0; k < cfg->nsec && !refused; k++) {
+    const exp_section *s = &cfg->sec[k];
+    char sfx[EXP_MAX_OUTPUTS][EXP_SUFFIX_MAX], path[EXP_PATH_MAX + 128];
+    int n = exp_output_suffixes(s->kind, sfx, EXP_MAX_OUTPUTS);
+    for (int j = 0; j < n && !refused; j++) {
+      snprintf(path, sizeof path, "%s/%s%s", out, s->name, sfx[j]);
+      refused = output_refused(path, real, force);
+    }
+    if (!refused && figures) refused = figures_refused(out, real, s->name, force);
+  }
+  free(real);
+  return refused;
+}
+
+/* Removes the figures of section name from out (NAME.pdf, NAME.png and the
+ * pages NAME-K.*) before new ones are drawn: a figure never outlives the CSV
+ * it was drawn from (exp_outputs_check refused any that was not ours). */
+static void remove_figures(const char *out, const char *name) {
+  char path[EXP_PATH_MAX + 128];
+  static const char *const ext[] = { ".pdf", ".png" };
+  for (int k = 0; k < 2; k++) {
+    snprintf(path, sizeof path, "%s/%s%s", out, name, ext[k]);
+    remove(path);
+  }
+  DIR *d = opendir(out);
+  for (struct dirent *e; d && (e = readdir(d));)
+    if (is_figure_page(e->d_name, name)) {
+      snprintf(path, sizeof path, "%s/%s", out, e->d_name);
+      remove(path);
+    }
+  if (d) closedir(d);
 }
 
 /* ---- outputs ------------------------------------------------------------------------------- */
 
-static FILE *open_out(const char *path) {
-  FILE *f = fopen(path, "w");
-  if (!f) cli_error("%s: cannot open for writing: %s", path, strerror(errno));
-  return f;
+FILE *exp_outset_open(exp_outset *set, const char *path) {
+  char err[EXP_PATH_MAX + 256] = "";
+  if (set->n == set->cap) {
+    int cap = set->cap ? 2 * set->cap : 16;
+    slv_outfile **o = realloc(set->o, (size_t)cap * sizeof *o);
+    if (o) set->o = o;
+    char **p = o ? realloc(set->path, (size_t)cap * sizeof *p) : NULL;
+    if (p) set->path = p;
+    if (!o || !p) {
+      set->failed = 1;
+      cli_error("collect: out of memory");
+      return NULL;
+    }
+    set->cap = cap;
+  }
+  slv_outfile *o = slv_outfile_open(path, err, sizeof err);
+  char *copy = o ? strdup(path) : NULL;
+  if (!copy) {
+    slv_outfile_discard(o);
+    set->failed = 1;
+    cli_error("%s", o ? "collect: out of memory" : err);
+    return NULL;
+  }
+  set->o[set->n] = o;
+  set->path[set->n++] = copy;
+  return slv_outfile_stream(o);
+}
+
+int exp_outset_done(exp_outset *set, int rc) {
+  char err[EXP_PATH_MAX + 256] = "";
+  for (; set->done < set->n; set->done++)
+    if (slv_outfile_finish(set->o[set->done], err, sizeof err) != SLV_OK && !set->failed) {
+      cli_error("%s", err);
+      set->failed = 1;
+    }
+  if (rc != 0) set->failed = 1;
+  return set->failed ? -1 : 0;
+}
+
+int exp_outset_publish(exp_outset *set, int ok) {
+  char err[EXP_PATH_MAX + 256] = "";
+  int rc = exp_outset_done(set, ok ? 0 : -1);
+  for (int k = 0; k < set->n; k++) {
+    if (rc != 0) {
+      slv_outfile_discard(set->o[k]);
+    } else if (slv_outfile_publish(set->o[k], err, sizeof err) != SLV_OK) {
+      cli_error("%s", err);
+      rc = -1;
+    } else if (set->list) {
+      fprintf(set->list, "%s\n", set->path[k]);
+    }
+    free(set->path[k]);
+  }
+  free(set->o);
+  free(set->path);
+  set->o = NULL;
+  set->path = NULL;
+  set->n = set->cap = set->done = 0;
+  return rc;
 }
 
 static int plot(const exp_section *s, const char *base, const char *csv, const char *csv2,
                 const exp_collect_opts *o) {
-  char script[EXP_PATH_MAX + 64];
-  snprintf(script, sizeof script, "%s/exp_%s.gp", o->scripts, exp_kind_str(s->kind));
-  if (access(script, R_OK) != 0) {
-    fprintf(stderr, "lcplab: note: %s: %s: no figure for %s\n", script, strerror(errno), s->name);
-    return 0;
-  }
-  if (strchr(base, '\'') || strchr(o->scripts, '\'')) {
-    fprintf(stderr, "lcplab: note: a path contains a quote: no figure for %s\n", s->name);
-    return 0;
-  }
-  char expr[4 * EXP_PATH_MAX + 1024];
-  int r = snprintf(expr, sizeof expr, "csv='%s'; csv2='%s'; out='%s'; gpdir='%s'", csv,
-                   csv2 ? csv2 : "", base, o->scripts);
-  /* figure key=value options as gnuplot strings fig_KEY */
-  char fig[512];
-  snprintf(fig, sizeof fig, "%s", s->figure);
-  char *save = NULL;
-  for (char *kv = strtok_r(fig, " ", &save); kv && r > 0 && (size_t)r < sizeof expr;
-       kv = strtok_r(NULL, " ", &save)) {
-    char *eq = strchr(kv, '=');
-    if (!eq || strspn(kv, "abcdefghijklmnopqrstuvwxyz_") != (size_t)(eq - kv)) continue;
-    *eq = '\0';
-    r += snprintf(expr + r, sizeof expr - (size_t)r, "; fig_%s='%s'", kv, eq + 1);
-  }
-  char *argv[] = { (char *)o->gnuplot, "-e", expr, script, NULL };
-  int rc = exp_run_prog(argv, NULL, 0, 0);
-  if (rc < 0) {
-    fprintf(stderr,
-            "lcplab: note: cannot run %s (install gnuplot-nox, or set GNUPLOT): no "
-            "figures; draw them later with: gnuplot -e \"%s\" %s\n",
-            o->gnuplot, expr, script);
-    return -1;
-  }
-  if (rc != 0)
-    fprintf(stderr, "lcplab: note: %s exited with %d for %s (the CSV is complete)\n", script, rc,
-            s->name);
-  return 0;
+  return exp_figure_draw(s, base, csv, csv2, o->scripts, o->gnuplot);
 }
 
 static void list_out(FILE *list, const char *path) {
@@ -382,8 +487,10 @@ static void list_out(FILE *list, const char *path) {
   if (list && stat(path, &st) == 0 && st.st_size > 0) fprintf(list, "%s\n", path);
 }
 
+/* The CSVs and tables of section si into set (published by exp_collect);
+ * *rows_out: its row count.  0, or -1 after the message. */
 static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_collect_opts *o,
-                         int *plot_ok, FILE *list) {
+                         exp_outset *set, int *rows_out) {
   const exp_section *s = &pl->cfg.sec[si];
   int *sel = calloc((size_t)(pl->ntasks > 0 ? pl->ntasks : 1), sizeof *sel);
   int ntask = 0, nres = 0, nfail = 0;
@@ -402,47 +509,72 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
     cli_error("collect: out of memory");
     return -1;
   }
+  *rows_out = nrows;
   char base[EXP_PATH_MAX + 80], csv[EXP_PATH_MAX + 96], csv2[EXP_PATH_MAX + 112];
   snprintf(base, sizeof base, "%s/%s", o->out, s->name);
   snprintf(csv, sizeof csv, "%s.csv", base);
   const char *suf = exp_csv2_suffix(s->kind);
   snprintf(csv2, sizeof csv2, "%s%s.csv", base, suf ? suf : "");
-  int rc = 0;
-  FILE *f = open_out(csv);
-  if (!f) rc = -1;
+  int rc = -1;
+  FILE *f = exp_outset_open(set, csv);
   if (f) {
     preamble(f, pl, s, L, sel, ntask, nres, ntask - nres, nfail);
     fprintf(f, "%s\n", exp_csv_header(s->kind));
     for (int k = 0; k < nrows; k++) put_row(f, &rows[k]);
-    rc |= fclose(f) != 0 ? -1 : 0;
-    list_out(list, csv);
+    rc = exp_outset_done(set, 0);
   }
   if (rc == 0 && suf) {
-    FILE *g = open_out(csv2);
-    if (!g) {
-      rc = -1;
-    } else {
+    FILE *g = exp_outset_open(set, csv2);
+    rc = -1;
+    if (g) {
       preamble(g, pl, s, L, sel, ntask, nres, ntask - nres, nfail);
       fprintf(g, "# computed from %s\n%s\n", cli_basename(csv), exp_csv2_header(s->kind));
-      rc = s->kind == EXP_PROFILE ? exp_profile_write(g, s, rows, nrows)
-                                  : exp_slopes_write(g, NULL, rows, nrows);
-      rc |= fclose(g) != 0 ? -1 : 0;
-      list_out(list, csv2);
+      rc = exp_outset_done(set, s->kind == EXP_PROFILE ? exp_profile_write(g, s, rows, nrows)
+                                                       : exp_slopes_write(g, NULL, rows, nrows));
     }
   }
-  if (rc == 0) rc = exp_tables_write(pl, si, base, rows, nrows, list);
+  if (rc == 0) rc = exp_tables_write(pl, si, base, rows, nrows, set);
   free_rows(rows, nrows);
   free(sel);
-  if (rc == 0 && !o->no_plot && *plot_ok && o->scripts && o->scripts[0] && nrows > 0) {
-    char pdf[EXP_PATH_MAX + 96], png[EXP_PATH_MAX + 96];
-    snprintf(pdf, sizeof pdf, "%s.pdf", base);
-    snprintf(png, sizeof png, "%s.png", base);
-    remove(pdf);
-    remove(png);
-    if (plot(s, base, csv, suf ? csv2 : NULL, o) < 0) *plot_ok = 0;
-    list_out(list, pdf);
-    list_out(list, png);
-  }
+  return rc;
+}
+
+/* The figures of section si, drawn from its published CSVs (a section
+ * with rows, when figures are wanted). */
+static void plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, int *plot_ok,
+                         FILE *list) {
+  const exp_section *s = &pl->cfg.sec[si];
+  if (o->no_plot || !*plot_ok || !o->scripts || !o->scripts[0]) return;
+  char base[EXP_PATH_MAX + 80], csv[EXP_PATH_MAX + 96], csv2[EXP_PATH_MAX + 112];
+  snprintf(base, sizeof base, "%s/%s", o->out, s->name);
+  snprintf(csv, sizeof csv, "%s.csv", base);
+  const char *suf = exp_csv2_suffix(s->kind);
+  snprintf(csv2, sizeof csv2, "%s%s.csv", base, suf ? suf : "");
+  char pdf[EXP_PATH_MAX + 96], png[EXP_PATH_MAX + 96];
+  snprintf(pdf, sizeof pdf, "%s.pdf", base);
+  snprintf(png, sizeof png, "%s.png", base);
+  remove_figures(o->out, s->name);
+  if (plot(s, base, csv, suf ? csv2 : NULL, o) < 0) *plot_ok = 0;
+  list_out(list, pdf);
+  list_out(list, png);
+}
+
+/* Every section's CSVs and tables, published together once all are
+ * complete, then the figures.  0, or -1 after the message (no output
+ * replaced). */
+static int write_outputs(const exp_plan *pl, const loaded *L, const exp_collect_opts *o,
+                         FILE *list) {
+  int nsec = pl->cfg.nsec, rc = 0;
+  int *nrows = calloc((size_t)(nsec > 0 ? nsec : 1), sizeof *nrows);
+  exp_outset set = { NULL, NULL, 0, 0, 0, 0, list };
+  if (!nrows) cli_error("collect: out of memory");
+  for (int si = 0; nrows && si < nsec && rc == 0; si++)
+    rc = write_section(pl, L, si, o, &set, &nrows[si]);
+  rc = exp_outset_publish(&set, nrows && rc == 0);
+  int plot_ok = 1;
+  for (int si = 0; rc == 0 && si < nsec; si++)
+    if (nrows[si] > 0) plot_section(pl, si, o, &plot_ok, list);
+  free(nrows);
   return rc;
 }
 
@@ -501,10 +633,7 @@ int exp_collect(const exp_plan *pl, const exp_collect_opts *o) {
   if (check_mixed(pl, &L, o->allow_mixed) && !o->allow_mixed) {
     rc = CLI_EXIT_NOCONV;
   } else {
-    int plot_ok = 1;
-    FILE *list = o->quiet ? NULL : stdout;
-    for (int si = 0; si < pl->cfg.nsec && rc == 0; si++)
-      if (write_section(pl, &L, si, o, &plot_ok, list)) rc = CLI_EXIT_USAGE;
+    if (write_outputs(pl, &L, o, o->quiet ? NULL : stdout)) rc = CLI_EXIT_USAGE;
     fflush(stdout);
     report(pl, &L);
     if (rc == 0 && (L.missing || L.bad || L.failed)) rc = CLI_EXIT_NOCONV;

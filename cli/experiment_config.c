@@ -91,6 +91,7 @@ typedef struct parser {
   int line;
   const exp_vars *vars;
   exp_config *cfg;
+  int recorded; /* a plan's copy: its problems are in problems.tsv, not looked for */
 } parser;
 
 static int perr(const parser *ps, const char *key, const char *fmt, ...)
@@ -148,24 +149,79 @@ static void scene_list(char *buf, size_t len) {
   }
 }
 
-/* The value of variable name (length nl): --var, LCPLAB_NAME, or NULL. */
+/* The value of variable name (length nl): --var, LCPLAB_NAME, or NULL.  A
+ * plan's copy takes plan.vars only: what was not given when the plan was
+ * made keeps its default, whatever the task's environment says. */
 static const char *var_value(const parser *ps, const char *name, size_t nl) {
   for (int k = ps->vars ? ps->vars->ndef - 1 : -1; k >= 0; k--) {
     const char *d = ps->vars->def[k];
     if (strncmp(d, name, nl) == 0 && d[nl] == '=') return d + nl + 1;
   }
+  if (ps->recorded) return NULL;
   char env[80];
   snprintf(env, sizeof env, "LCPLAB_%.*s", (int)nl, name);
   return getenv(env);
 }
 
-/* Records NAME=VALUE in cfg->used_vars (once), for plan.vars. */
-static void record_var(exp_config *cfg, const char *name, size_t nl, const char *val) {
-  char line[600];
-  int r = snprintf(line, sizeof line, "%.*s=%s\n", (int)nl, name, val);
-  if (r < 0 || (size_t)r >= sizeof line || strstr(cfg->used_vars, line)) return;
-  size_t used = strlen(cfg->used_vars);
-  if (used + (size_t)r < sizeof cfg->used_vars) memcpy(cfg->used_vars + used, line, (size_t)r + 1);
+/* 1 when vars ("NAME=VALUE\n" lines) has a line for name (length nl). */
+static int var_recorded(const char *vars, const char *name, size_t nl) {
+  for (const char *l = vars; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
+    if (strncmp(l, name, nl) == 0 && l[nl] == '=') return 1;
+  return 0;
+}
+
+/* Records NAME=VALUE in cfg->used_vars (once, whatever its length), for
+ * plan.vars and the tasks' keys.  -1 ok, else exit status. */
+static int record_var(const parser *ps, const char *key, const char *name, size_t nl,
+                      const char *val) {
+  exp_config *cfg = ps->cfg;
+  if (var_recorded(cfg->used_vars, name, nl)) return -1;
+  size_t used = cfg->used_vars ? strlen(cfg->used_vars) : 0, vl = strlen(val);
+  char *n = realloc(cfg->used_vars, used + nl + vl + 3);
+  if (!n) return perr(ps, key, "out of memory");
+  snprintf(n + used, nl + vl + 3, "%.*s=%s\n", (int)nl, name, val);
+  cfg->used_vars = n;
+  return -1;
+}
+
+const char *exp_config_vars(const exp_config *cfg) { return cfg->used_vars ? cfg->used_vars : ""; }
+
+/* The ${NAME} or ${NAME:-DEFAULT} at c (in word): its value (--var,
+ * LCPLAB_NAME, else DEFAULT copied into dbuf) in *val, a given one
+ * recorded for plan.vars (a line break in it refused), and the character
+ * after it in *next.  -1 ok, else exit status. */
+static int var_ref(const parser *ps, const char *key, const char *word, const char *c,
+                   const char **next, const char **val, char *dbuf, size_t dl) {
+  const char *end = strchr(c + 2, '}');
+  if (!end) return perr(ps, key, "unterminated ${ in '%s'", word);
+  const char *name = c + 2, *dflt = NULL;
+  size_t nl = (size_t)(end - name);
+  const char *colon = memchr(name, ':', nl);
+  if (colon && colon[1] == '-') {
+    dflt = colon + 2;
+    nl = (size_t)(colon - name);
+  }
+  if (nl == 0 || nl >= 64 ||
+      strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                   "0123456789_") < nl)
+    return perr(ps, key, "bad variable name in '%s'", word);
+  *val = var_value(ps, name, nl);
+  char what[EXP_PATH_MAX + 96];
+  snprintf(what, sizeof what, "%s:%d: %s: ${%.*s}", ps->file, ps->line, key, (int)nl, name);
+  if (*val && exp_line_safe(what, *val)) return CLI_EXIT_USAGE;
+  /* a value given (--var, LCPLAB_NAME) is recorded; a default is the
+   * file's own text */
+  int rc = *val ? record_var(ps, key, name, nl, *val) : -1;
+  if (rc >= 0) return rc;
+  if (!*val && dflt) {
+    snprintf(dbuf, dl, "%.*s", (int)(end - dflt), dflt);
+    *val = dbuf;
+  }
+  if (!*val)
+    return perr(ps, key, "undefined variable ${%.*s} (give --var %.*s=VALUE or set LCPLAB_%.*s)",
+                (int)nl, name, (int)nl, name, (int)nl, name);
+  *next = end + 1;
+  return -1;
 }
 
 /* Expands ${NAME} and ${NAME:-DEFAULT} in word into out (size len).  -1 ok,
@@ -174,36 +230,14 @@ static int expand(const parser *ps, const char *key, const char *word, char *out
   size_t o = 0;
   for (const char *c = word; *c;) {
     if (c[0] == '$' && c[1] == '{') {
-      const char *end = strchr(c + 2, '}');
-      if (!end) return perr(ps, key, "unterminated ${ in '%s'", word);
-      const char *name = c + 2, *dflt = NULL;
-      size_t nl = (size_t)(end - name);
-      const char *colon = memchr(name, ':', nl);
-      if (colon && colon[1] == '-') {
-        dflt = colon + 2;
-        nl = (size_t)(colon - name);
-      }
-      if (nl == 0 || nl >= 64 ||
-          strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                       "0123456789_") < nl)
-        return perr(ps, key, "bad variable name in '%s'", word);
-      const char *val = var_value(ps, name, nl);
+      const char *val = NULL;
       char dbuf[EXP_PATH_MAX];
-      if (!val && dflt) {
-        snprintf(dbuf, sizeof dbuf, "%.*s", (int)(end - dflt), dflt);
-        val = dbuf;
-      }
-      if (!val)
-        return perr(ps, key,
-                    "undefined variable ${%.*s} (give --var %.*s=VALUE or set LCPLAB_%.*s)",
-                    (int)nl, name, (int)nl, name, (int)nl, name);
-      record_var(ps->cfg, name, nl, val);
+      int rc = var_ref(ps, key, word, c, &c, &val, dbuf, sizeof dbuf);
+      if (rc >= 0) return rc;
       size_t vl = strlen(val);
-      if (o + vl >= len)
-        return perr(ps, key, "value too long after expanding ${%.*s}", (int)nl, name);
+      if (o + vl >= len) return perr(ps, key, "value too long after expanding '%s'", word);
       memcpy(out + o, val, vl);
       o += vl;
-      c = end + 1;
     } else {
       if (o + 1 >= len) return perr(ps, key, "value too long: '%s'", word);
       out[o++] = *c++;
@@ -222,6 +256,14 @@ static int num(const parser *ps, const char *key, const char *v, double lo, doub
   }
   *out = d;
   return -1;
+}
+
+/* num, and at most EXP_TIME_MAX_S: a time that reaches a generated script */
+static int seconds(const parser *ps, const char *key, const char *v, double lo, double *out) {
+  int rc = num(ps, key, v, lo, out);
+  if (rc < 0 && *out > EXP_TIME_MAX_S)
+    return perr(ps, key, "expected at most %g s, got '%s'", EXP_TIME_MAX_S, v);
+  return rc;
 }
 
 static int whole(const parser *ps, const char *key, const char *v, long lo, long hi, long *out) {
@@ -290,6 +332,16 @@ typedef struct key_rule {
   key_fn fn;
 } key_rule;
 
+/* An external in a convergence section: it reports no history, and its
+ * row would not be a convergence row (experiments/README.md, "External
+ * solvers"). */
+static int no_history(const parser *ps, const char *key, const char *name) {
+  return perr(ps, key,
+              "external solver '%s' has no iteration history: a convergence section takes "
+              "built-in solvers (compare it in a profile or scaling section)",
+              name);
+}
+
 static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
   const exp_config *cfg = ps->cfg;
   s->solvers_given = 1;
@@ -304,6 +356,8 @@ static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
     if (strcmp(w[k], "externals") == 0) {
       if (exp_kind_is_scene(s->kind))
         return perr(ps, w[0], "external solvers take problems, not scenes");
+      if (s->kind == EXP_CONVERGENCE && cfg->next > 0)
+        return no_history(ps, w[0], cfg->ext[0].name);
       for (int i = 0; i < cfg->next && s->nsolvers < EXP_MAX_SOLVERS; i++)
         if (cfg->ext[i].available) s->solvers[s->nsolvers++] = (exp_solver_ref){ NULL, i };
       continue;
@@ -322,6 +376,7 @@ static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
     }
     if (ext >= 0 && exp_kind_is_scene(s->kind))
       return perr(ps, w[0], "external solver '%s' takes problems, not scenes", w[k]);
+    if (ext >= 0 && s->kind == EXP_CONVERGENCE) return no_history(ps, w[0], w[k]);
     if (s->nsolvers >= EXP_MAX_SOLVERS) return perr(ps, w[0], "more than 64 solvers");
     if (ext >= 0 && !cfg->ext[ext].available)
       continue; /* absent: left out (reported once by the command) */
@@ -338,8 +393,8 @@ static int key_instances(const parser *ps, exp_section *s, char **w, int nw) {
     src->line = ps->line;
     if (resolve(ps->cfg, w[k], src->path, sizeof src->path))
       return perr(ps, w[0], "path too long: '%s'", w[k]);
-    if (strpbrk(src->path, "*?["))
-      continue; /* a glob pattern: matched when the problems are prepared */
+    if (ps->recorded || strpbrk(src->path, "*?["))
+      continue; /* a plan's copy, or a glob pattern: matched when the problems are prepared */
     struct stat st;
     if (stat(src->path, &st) != 0) return perr(ps, w[0], "%s: %s", src->path, strerror(errno));
   }
@@ -517,17 +572,17 @@ static int key_min_runs(const parser *ps, exp_section *s, char **w, int nw) {
 
 static int key_min_time(const parser *ps, exp_section *s, char **w, int nw) {
   int rc = one_value(ps, w[0], nw);
-  return rc >= 0 ? rc : num(ps, w[0], w[1], -1e-300, &s->min_time);
+  return rc >= 0 ? rc : seconds(ps, w[0], w[1], -1e-300, &s->min_time);
 }
 
 static int key_max_time(const parser *ps, exp_section *s, char **w, int nw) {
   int rc = one_value(ps, w[0], nw);
-  return rc >= 0 ? rc : num(ps, w[0], w[1], 0.0, &s->max_time);
+  return rc >= 0 ? rc : seconds(ps, w[0], w[1], 0.0, &s->max_time);
 }
 
 static int key_time_limit(const parser *ps, exp_section *s, char **w, int nw) {
   int rc = one_value(ps, w[0], nw);
-  return rc >= 0 ? rc : num(ps, w[0], w[1], 0.0, &s->time_limit);
+  return rc >= 0 ? rc : seconds(ps, w[0], w[1], 0.0, &s->time_limit);
 }
 
 static int key_tie(const parser *ps, exp_section *s, char **w, int nw) {
@@ -581,8 +636,13 @@ static int key_compare(const parser *ps, exp_section *s, char **w, int nw) {
 
 static int key_figure(const parser *ps, exp_section *s, char **w, int nw) {
   for (int k = 1; k < nw; k++) {
-    if (!strchr(w[k], '=') || w[k][0] == '=' || strchr(w[k], '\''))
-      return perr(ps, w[0], "expected key=value without quotes, got '%s'", w[k]);
+    const char *v = strchr(w[k], '=');
+    if (!v || w[k][0] == '=') return perr(ps, w[0], "expected key=value, got '%s'", w[k]);
+    /* title= is any text (gnuplot shows it); the other values reach awk and
+     * gnuplot commands (experiments/README.md, "No shell ever parses a value") */
+    if (!exp_figure_value_ok(w[k], strlen(w[k])))
+      return perr(ps, w[0], "'%s': a value other than title's is letters, digits and ._,+-: only",
+                  w[k]);
     size_t used = strlen(s->figure);
     if (used + strlen(w[k]) + 2 >= sizeof s->figure)
       return perr(ps, w[0], "figure options longer than %zu characters", sizeof s->figure - 1);
@@ -726,6 +786,73 @@ static int external_opt(const parser *ps, exp_external *e, const char *kv) {
   return -1;
 }
 
+const char *const exp_ext_keys[EXP_EXT_NKEYS] = { "{in}", "{out}",   "{tol}",       "{max_iter}",
+                                                  "{n}",  "{class}", "{time_limit}" };
+
+/* The placeholder at c: 1..7 for {in}..{time_limit}, 0 for ${...}, -1 none;
+ * *len its length. */
+static int placeholder_at(const char *c, size_t *len) {
+  for (int k = 0; k < EXP_EXT_NKEYS; k++)
+    if (strncmp(c, exp_ext_keys[k], strlen(exp_ext_keys[k])) == 0) {
+      *len = strlen(exp_ext_keys[k]);
+      return k + 1;
+    }
+  return (c[0] == '$' && c[1] == '{') ? 0 : -1;
+}
+
+/* Keeps the value of the ${...} at c in e->vals: its positional parameter,
+ * or the exit status negated (-2) with the message printed. */
+static int external_value(const parser *ps, exp_external *e, const char *tmpl, const char *c,
+                          const char **next) {
+  const char *val = NULL;
+  char dbuf[EXP_PATH_MAX];
+  if (var_ref(ps, "external", tmpl, c, next, &val, dbuf, sizeof dbuf) >= 0) return -CLI_EXIT_USAGE;
+  size_t used = 0;
+  for (int k = 0; k < e->nvals; k++) used += strlen(e->vals + used) + 1;
+  if (e->nvals == EXP_EXT_MAX_VALS || used + strlen(val) + 1 > sizeof e->vals) {
+    perr(ps, "external", "%s: more than %d ${...} or their values too long", e->name,
+         EXP_EXT_MAX_VALS);
+    return -CLI_EXIT_USAGE;
+  }
+  memcpy(e->vals + used, val, strlen(val) + 1);
+  return EXP_EXT_NKEYS + ++e->nvals;
+}
+
+/* e->command: tmpl with every placeholder a quoted reference to a positional
+ * parameter, so that /bin/sh takes its value as data (experiments/README.md,
+ * "External solvers").  A placeholder inside single quotes is refused: the
+ * shell cannot refer to a value there, and a nested shell would parse it. */
+static int external_template(const parser *ps, exp_external *e, const char *tmpl) {
+  size_t o = 0;
+  int sq = 0, dq = 0;
+  for (const char *c = tmpl; *c;) {
+    size_t kl = 0;
+    int k = placeholder_at(c, &kl);
+    const char *next = c + kl;
+    if (k >= 0 && sq)
+      return perr(ps, "external", "%s: %.*s inside single quotes (use it outside quotes)", e->name,
+                  k ? (int)kl : 2, c);
+    if (k == 0 && (k = external_value(ps, e, tmpl, c, &next)) < 0) return -k;
+    int r = 0;
+    if (k > 0) {
+      r = exp_template_ref(e->command + o, sizeof e->command - o, k, dq);
+      c = next;
+    } else {
+      int esc = *c == '\\' && !sq && c[1];
+      sq ^= *c == '\'' && !dq;
+      dq ^= *c == '"' && !sq;
+      r = (int)(1 + esc) < (int)(sizeof e->command - o) ? (int)(1 + esc) : -1;
+      if (r > 0) memcpy(e->command + o, c, (size_t)r);
+      c += r > 0 ? r : 0;
+    }
+    if (r < 0)
+      return perr(ps, "external", "command longer than %zu characters", sizeof e->command - 1);
+    o += (size_t)r;
+  }
+  e->command[o] = '\0';
+  return -1;
+}
+
 static int declare_external(const parser *ps, exp_config *cfg, char **w, int nw) {
   if (nw < 4) return perr(ps, "external", "expected NAME [options] command TEMPLATE...");
   if (cfg->next >= EXP_MAX_EXTERNALS)
@@ -755,17 +882,20 @@ static int declare_external(const parser *ps, exp_config *cfg, char **w, int nw)
     if (rc >= 0) return rc;
   }
   if (k >= nw - 1) return perr(ps, "external", "expected 'command TEMPLATE...' after the options");
+  char tmpl[EXP_PATH_MAX];
   size_t used = 0;
   for (k++; k < nw; k++) {
-    int r = snprintf(e->command + used, sizeof e->command - used, "%s%s", used ? " " : "", w[k]);
-    if (r < 0 || (size_t)r >= sizeof e->command - used)
-      return perr(ps, "external", "command longer than %zu characters", sizeof e->command - 1);
+    int r = snprintf(tmpl + used, sizeof tmpl - used, "%s%s", used ? " " : "", w[k]);
+    if (r < 0 || (size_t)r >= sizeof tmpl - used)
+      return perr(ps, "external", "command longer than %zu characters", sizeof tmpl - 1);
     used += (size_t)r;
   }
-  if (!strstr(e->command, "{in}") || !strstr(e->command, "{out}"))
+  if (!strstr(tmpl, "{in}") || !strstr(tmpl, "{out}"))
     return perr(ps, "external",
                 "the command must name {in} (the instance) and {out} (the "
                 "solution file it writes)");
+  int rc = external_template(ps, e, tmpl);
+  if (rc >= 0) return rc;
   e->available = !e->requires[0] || access(e->requires, X_OK) == 0;
   cfg->next++;
   return -1;
@@ -807,7 +937,7 @@ static int parse_line(const parser *ps, exp_config *cfg, char **w, int nw) {
 
 /* The checks that need the whole section. */
 static int finish_section(const exp_config *cfg, exp_section *s) {
-  parser ps = { cfg->path, s->line, NULL, (exp_config *)cfg };
+  parser ps = { cfg->path, s->line, NULL, (exp_config *)cfg, 0 };
   if (s->nsrc == 0)
     return perr(&ps, "experiment", "section '%s' names no problems (instances, generate or scene)",
                 s->name);
@@ -890,7 +1020,11 @@ static int handle_line(parser *ps, exp_config *cfg, char *line) {
   if (nw == 0) return -1;
   char exp_buf[8][EXP_PATH_MAX];
   int nexp = 0;
-  for (int k = 1; k < nw; k++) {
+  /* an external's command keeps its ${NAME} for external_template */
+  int last = nw;
+  for (int k = 1; strcmp(words[0], "external") == 0 && k < nw && last == nw; k++)
+    if (strcmp(words[k], "command") == 0) last = k;
+  for (int k = 1; k < last; k++) {
     if (!strstr(words[k], "${")) continue;
     if (nexp == 8) {
       cli_error("%s:%d: %s: more than 8 words with ${...}", cfg->path, ps->line, words[0]);
@@ -903,7 +1037,8 @@ static int handle_line(parser *ps, exp_config *cfg, char *line) {
   return parse_line(ps, cfg, words, nw);
 }
 
-int exp_config_read(const char *path, const char *dir, const exp_vars *vars, exp_config *cfg) {
+static int config_read(const char *path, const char *dir, const exp_vars *vars, int recorded,
+                       exp_config *cfg) {
   memset(cfg, 0, sizeof *cfg);
   cfg->failure.on_failure = -1;
   if (snprintf(cfg->path, sizeof cfg->path, "%s", path) >= (int)sizeof cfg->path) {
@@ -922,7 +1057,7 @@ int exp_config_read(const char *path, const char *dir, const exp_vars *vars, exp
   int rc = read_text(path, cfg);
   if (rc >= 0) return rc;
 
-  parser ps = { cfg->path, 0, vars, cfg };
+  parser ps = { cfg->path, 0, vars, cfg, recorded };
   const char *p = cfg->text;
   while (*p) {
     ps.line++;
@@ -947,9 +1082,19 @@ int exp_config_read(const char *path, const char *dir, const exp_vars *vars, exp
   return -1;
 }
 
+int exp_config_read(const char *path, const char *dir, const exp_vars *vars, exp_config *cfg) {
+  return config_read(path, dir, vars, 0, cfg);
+}
+
+int exp_config_read_recorded(const char *path, const char *dir, const exp_vars *vars,
+                             exp_config *cfg) {
+  return config_read(path, dir, vars, 1, cfg);
+}
+
 void exp_config_free(exp_config *cfg) {
   for (int i = 0; i < cfg->nsec; i++) free(cfg->sec[i].src);
   free(cfg->sec);
   free(cfg->text);
+  free(cfg->used_vars);
   memset(cfg, 0, sizeof *cfg);
 }

@@ -9,19 +9,29 @@
  *   1. the instance in format F (dat: Siconos numerics .dat -- LCP, MLCP,
  *      relay or FC3D, whichever the problem is; blcp; lcp: lcplab's own;
  *      hdf5: FCLIB, cones only; mtx): the problem's own file when it is
- *      already in F, else written with slv_write into the task's scratch
- *      folder; a format that cannot hold the problem is a refusal;
- *   2. the command: TEMPLATE with {in} (the instance), {out} (the solution
- *      file to write), {tol}, {max_iter}, {n}, {class}, {time_limit}
- *      replaced (paths shell-quoted), run by /bin/sh -c in its own process
- *      group, stdout read, stderr to the scratch folder;
+ *      already in F, else written with slv_write into the attempt's own
+ *      scratch folder (exp_tctx_scratch: new for every run of the task,
+ *      removed after it; another attempt's leftovers are never read); a
+ *      format that cannot hold the problem is a refusal;
+ *   2. the command: TEMPLATE run by /bin/sh -c in its own process group,
+ *      with {in} (the instance), {out} (the solution file to write), {tol},
+ *      {max_iter}, {n}, {class}, {time_limit} and the ${NAME} values as its
+ *      positional parameters, which the template refers to ("${1}"...,
+ *      experiment_config.c): no value is parsed by the shell
+ *      (experiments/README.md, "No shell ever parses a value"); stdout
+ *      read, stderr to the scratch folder;
  *   3. the solution: {out} holds x, n values (one a line, '#' comments), for
  *      a cone problem the reactions r (x = r, one triple per contact); it is
  *      judged by the library's own residual (slv_residual), exactly as a
  *      built-in solver's x: "converged" when the library's test holds
- *      (slv_residuals_met: res_scaled <= tol), else "unconverged"; no file, a file that
- *      does not read, or a non-zero exit with no file: "failed"; NaN:
- *      "not_finite";
+ *      (slv_residuals_met: res_scaled <= tol), else "unconverged" (with its
+ *      residuals);
+ *      no file, a file that is not a regular file (a FIFO is never opened
+ *      for reading, so it cannot block the judge), a file that does not
+ *      read, or a non-zero exit with no file: "failed", with empty residual
+ *      fields (no solution was read), and the task's task_status says
+ *      failed, so that collect counts it; NaN or inf in the file:
+ *      "not_finite", residuals empty too;
  *   4. timing: the same repetition rule as the built-in solvers on the
  *      compared time, each run a new process; the processes' wall time
  *      stops the repeats at max_time only after min_runs runs.  The time compared (time_source) is what the program
@@ -29,7 +39,9 @@
  *      ("KEY": V, KEY: V, KEY=V or KEY V on stdout): "reported"; otherwise
  *      the process's wall time from fork to exit (start-up and file reading
  *      included): "process".  A run that passes the section's time limit is
- *      killed (its process group, SIGKILL): time_limit.
+ *      killed (its process group, SIGKILL): time_limit, whether or not it
+ *      closed its stdout; what a finished run left in its process group is
+ *      killed too.
  */
 #define _GNU_SOURCE
 
@@ -44,7 +56,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static const struct {
@@ -55,18 +69,6 @@ static const struct {
                 { "lcp", ".lcp", SLV_FMT_LCPLAB },
                 { "hdf5", ".hdf5", SLV_FMT_FCLIB },
                 { "mtx", ".mtx", SLV_FMT_MTX } };
-
-static int mkdir_p(const char *path) {
-  char buf[EXP_PATH_MAX];
-  snprintf(buf, sizeof buf, "%s", path);
-  for (char *c = buf + 1; *c; c++)
-    if (*c == '/') {
-      *c = '\0';
-      if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-      *c = '/';
-    }
-  return (mkdir(buf, 0777) != 0 && errno != EEXIST) ? -1 : 0;
-}
 
 /* The instance file in the external's format into path; 0, or -1 with why. */
 static int instance_file(exp_tctx *c, const exp_external *e, const slv_instance *inst, char *path,
@@ -94,77 +96,28 @@ static int instance_file(exp_tctx *c, const exp_external *e, const slv_instance 
   return 0;
 }
 
-/* Appends s to the command, single-quoted for the shell. */
-static void quote(char *out, size_t len, size_t *o, const char *s) {
-  if (*o + 1 < len) out[(*o)++] = '\'';
-  for (; *s && *o + 5 < len; s++) {
-    if (*s == '\'') {
-      memcpy(out + *o, "'\\''", 4);
-      *o += 4;
-    } else {
-      out[(*o)++] = *s;
-    }
-  }
-  if (*o + 1 < len) out[(*o)++] = '\'';
-  out[*o] = '\0';
-}
+/* The shell's argv: sh -c TEMPLATE sh IN OUT TOL MAX_ITER N CLASS
+ * TIME_LIMIT VALUES..., each value a positional parameter that the template
+ * refers to as "${K}" (experiment_config.c): the shell never parses it. */
+typedef struct xargv {
+  char *argv[4 + EXP_EXT_NKEYS + EXP_EXT_MAX_VALS + 1];
+  char num[4][64];
+} xargv;
 
-static void substitute(const exp_external *e, const char *in, const char *out_file, double tol,
-                       long max_iter, int n, const char *cls, double limit, char *cmd, size_t len) {
-  size_t o = 0;
-  char num[64];
-  for (const char *s = e->command; *s && o + 1 < len;) {
-    const char *val = NULL;
-    int quoted = 1;
-    size_t kl = 0;
-    if (*s == '{') {
-      const char *keys[] = { "{in}", "{out}",   "{tol}",       "{max_iter}",
-                             "{n}",  "{class}", "{time_limit}" };
-      for (int k = 0; k < 7 && !val; k++)
-        if (strncmp(s, keys[k], strlen(keys[k])) == 0) {
-          kl = strlen(keys[k]);
-          quoted = k < 2;
-          switch (k) {
-          case 0: val = in; break;
-          case 1: val = out_file; break;
-          case 2:
-            snprintf(num, sizeof num, "%g", tol);
-            val = num;
-            break;
-          case 3:
-            snprintf(num, sizeof num, "%ld", max_iter);
-            val = num;
-            break;
-          case 4:
-            snprintf(num, sizeof num, "%d", n);
-            val = num;
-            break;
-          case 5: val = cls; break;
-          default:
-            snprintf(num, sizeof num, "%g", limit);
-            val = num;
-            break;
-          }
-        }
-    }
-    if (!val) {
-      cmd[o++] = *s++;
-      cmd[o] = '\0';
-      continue;
-    }
-    if (quoted) {
-      quote(cmd, len, &o, val);
-    } else {
-      size_t vl = strlen(val);
-      if (o + vl < len) {
-        memcpy(cmd + o, val, vl);
-        o += vl;
-      }
-    }
-    cmd[o] = '\0';
-    s += kl;
-  }
-  cmd[o] = '\0';
+static void external_argv(const exp_external *e, const char *in, const char *out_file, double tol,
+                          long max_iter, int n, const char *cls, double limit, xargv *a) {
+  snprintf(a->num[0], sizeof a->num[0], "%g", tol);
+  snprintf(a->num[1], sizeof a->num[1], "%ld", max_iter);
+  snprintf(a->num[2], sizeof a->num[2], "%d", n);
+  snprintf(a->num[3], sizeof a->num[3], "%g", limit);
+  const char *fixed[4 + EXP_EXT_NKEYS] = { "sh",      "-c",     e->command, "sh",
+                                           in,        out_file, a->num[0],  a->num[1],
+                                           a->num[2], cls,      a->num[3] };
+  int k = 0;
+  for (; k < 4 + EXP_EXT_NKEYS; k++) a->argv[k] = (char *)fixed[k];
+  const char *v = e->vals;
+  for (int j = 0; j < e->nvals; j++, v += strlen(v) + 1) a->argv[k++] = (char *)v;
+  a->argv[k] = NULL;
 }
 
 /* The number after key in text ("key": v, key: v, key=v, key v); NaN if none. */
@@ -189,8 +142,34 @@ typedef struct xrun {
   double reported; /* NaN if none */
 } xrun;
 
+/* Waits for the child pid until t0 + limit (s): 0 when it ended (status
+ * set), 1 when the limit passed first.  A child that closed its stdout
+ * (the end of the loop in run_once) is still under the limit.  It sleeps
+ * in poll on a pidfd, which wakes when the child ends (the wall time stays
+ * exact), or in 1 ms steps where there is none. */
+static int wait_child(pid_t pid, double t0, double limit, int *status) {
+  int pfd = -1, ended = 0;
+#ifdef SYS_pidfd_open
+  pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+  for (;;) {
+    pid_t w = waitpid(pid, status, WNOHANG);
+    if (w == pid || (w < 0 && errno != EINTR)) {
+      ended = 1;
+      break;
+    }
+    double left = limit - (cli_now_s() - t0);
+    if (left <= 0) break;
+    struct pollfd pf = { pfd, POLLIN, 0 };
+    struct timespec ms = { 0, 1000000 };
+    if (pfd < 0 || poll(&pf, 1, (int)fmin(left * 1000.0 + 1.0, 1000.0)) < 0) nanosleep(&ms, NULL);
+  }
+  if (pfd >= 0) close(pfd);
+  return !ended;
+}
+
 /* Runs the command once under the time limit. */
-static int run_once(exp_tctx *c, const char *cmd, const char *time_key, double limit, xrun *r) {
+static int run_once(exp_tctx *c, const xargv *cmd, const char *time_key, double limit, xrun *r) {
   char errpath[EXP_PATH_MAX + 32];
   snprintf(errpath, sizeof errpath, "%s/stderr.txt", c->scratch);
   int fd[2];
@@ -209,7 +188,7 @@ static int run_once(exp_tctx *c, const char *cmd, const char *time_key, double l
     close(fd[1]);
     int ef = open(errpath, O_WRONLY | O_CREAT | O_APPEND, 0666);
     if (ef >= 0) dup2(ef, 2);
-    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+    execv("/bin/sh", cmd->argv);
     _exit(127);
   }
   setpgid(pid, pid);
@@ -236,8 +215,16 @@ static int run_once(exp_tctx *c, const char *cmd, const char *time_key, double l
   }
   out[used] = '\0';
   close(fd[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  int status = 0, reaped = 0;
+  if (!r->timed_out) {
+    r->timed_out = wait_child(pid, t0, limit, &status);
+    reaped = !r->timed_out;
+  }
+  /* the run's process group: all of a run past the limit, and whatever a
+   * finished run left behind (it must not write {out} while it is judged) */
+  kill(-pid, SIGKILL);
+  if (!reaped)
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   r->wall = cli_now_s() - t0;
   exp_wd_set_child(c->wd, 0);
   r->exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -247,6 +234,7 @@ static int run_once(exp_tctx *c, const char *cmd, const char *time_key, double l
 
 typedef struct xmeas {
   const char *status;
+  int no_solution; /* nothing was read: the row's residuals stay empty */
   char note[256];
   exp_tsum t;
   int runs;
@@ -255,15 +243,63 @@ typedef struct xmeas {
   double wall; /* the processes' wall time in all */
 } xmeas;
 
+/* 1 when a token of the file fd (white space separated, '#' comments) is
+ * a number that is NaN or infinite. */
+static int holds_nonfinite(int fd) {
+  FILE *f = lseek(fd, 0, SEEK_SET) == 0 ? fdopen(dup(fd), "r") : NULL;
+  if (!f) return 0;
+  char tok[64];
+  int found = 0;
+  while (!found && fscanf(f, "%63s", tok) == 1) {
+    if (tok[0] == '#') {
+      int ch;
+      while ((ch = fgetc(f)) != EOF && ch != '\n') {}
+      continue;
+    }
+    char *end;
+    double v = strtod(tok, &end);
+    found = *end == '\0' && end != tok && !isfinite(v);
+  }
+  fclose(f);
+  return found;
+}
+
+/* Reads the solution file into x: 0, or -1 with m's status and note set.
+ * It is opened without blocking and read only when it is a regular file
+ * (a FIFO left at {out} would block a reader), through the descriptor that
+ * was checked (/proc/self/fd). */
+static int read_solution(const slv_instance *inst, const char *out_file, const xrun *r, double *x,
+                         xmeas *m) {
+  char err[256] = "", via[64];
+  int fd = open(out_file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  m->status = "failed";
+  m->no_solution = 1;
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    snprintf(m->note, sizeof m->note, "exit %d; no usable solution: %s", r->exit,
+             fd < 0 ? strerror(errno) : "{out} is not a regular file (a FIFO, device or folder)");
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  snprintf(via, sizeof via, "/proc/self/fd/%d", fd);
+  int bad = slv_read_vector(via, inst->n, x, err, sizeof err) != SLV_OK;
+  if (bad && holds_nonfinite(fd)) {
+    m->status = "not_finite";
+    snprintf(m->note, sizeof m->note, "exit %d; the solution holds NaN or inf", r->exit);
+  } else if (bad) {
+    size_t vl = strlen(via);
+    snprintf(m->note, sizeof m->note, "exit %d; no usable solution: solution file%s", r->exit,
+             strncmp(err, via, vl) == 0 ? err + vl : err);
+  }
+  close(fd);
+  return bad ? -1 : 0;
+}
+
 /* Reads and judges the solution of the last run. */
 static void judge(const slv_instance *inst, const char *out_file, const xrun *r, double tol,
                   double *x, xmeas *m) {
-  char err[256] = "";
-  if (slv_read_vector(out_file, inst->n, x, err, sizeof err) != SLV_OK) {
-    m->status = "failed";
-    snprintf(m->note, sizeof m->note, "exit %d; no usable solution: %s", r->exit, err);
-    return;
-  }
+  if (read_solution(inst, out_file, r, x, m) != 0) return;
+  m->no_solution = 0;
   slv_problem p = slv_instance_problem(inst);
   m->res = slv_residual(&p, x, NULL);
   if (!isfinite(m->res.res_rel))
@@ -282,7 +318,7 @@ static int external_repeat_done(const exp_section *s, int runs, double compared,
 }
 
 static void measure_external(exp_tctx *c, const exp_external *e, const slv_instance *inst,
-                             const char *cmd, const char *out_file, double tol, double *x,
+                             const xargv *cmd, const char *out_file, double tol, double *x,
                              double *times, int cap, xmeas *m) {
   double limit = exp_time_limit(c->pl, c->s), total = 0.0;
   int reported_all = e->time_key[0] != 0;
@@ -315,6 +351,30 @@ static void measure_external(exp_tctx *c, const exp_external *e, const slv_insta
   judge(inst, out_file, &r, tol, x, m);
 }
 
+/* The watchdog, armed at the time limit + 30 s: the time limit is enforced
+ * on the child (run_once); this is the backstop if lcplab itself hangs,
+ * and then the row says failed. */
+static void arm_backstop(exp_tctx *c, double tol) {
+  exp_line l;
+  exp_prow r = { .status = "failed",
+                 .tol = tol,
+                 .note = "lcplab did not finish running and judging the solver within the "
+                         "time limit + 30 s" };
+  exp_problem_row(c, &r, &l);
+  char row[sizeof l.s + 1];
+  snprintf(row, sizeof row, "%s\n", l.s);
+  exp_wd_arm(c->wd, exp_time_limit(c->pl, c->s) + 30.0, row, 1);
+}
+
+/* A solve with no usable answer fails the task (task_status failed, the
+ * first such solve as message), so that collect counts and names it. */
+static void mark_failed(exp_tctx *c, const exp_external *e, double tol, const char *note) {
+  if (strcmp(c->head->task_status, "ok") != 0) return;
+  snprintf(c->head->task_status, sizeof c->head->task_status, "failed");
+  exp_fmt(c->head->message, sizeof c->head->message, "external %s at tol %g: %s", e->name, tol,
+          note);
+}
+
 int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, int nt) {
   const exp_external *e = &c->pl->cfg.ext[c->t->solver.ext];
   char why[512] = "";
@@ -335,8 +395,9 @@ int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, 
       continue;
     }
     char in[EXP_PATH_MAX + 64], out_file[EXP_PATH_MAX + 64];
-    if (mkdir_p(c->scratch) != 0) {
-      snprintf(why, sizeof why, "%s: cannot create: %s", c->scratch, strerror(errno));
+    if (exp_tctx_scratch(c) != 0) {
+      exp_fmt(why, sizeof why, "%s/scratch: cannot create a folder: %s", c->pl->dir,
+              strerror(errno));
       r.status = "error";
       exp_problem_row(c, &r, &l);
       exp_tctx_row(c, &l);
@@ -348,32 +409,42 @@ int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, 
       continue;
     }
     snprintf(out_file, sizeof out_file, "%s/solution.txt", c->scratch);
-    char cmd[2 * EXP_PATH_MAX];
+    xargv cmd;
     long max_iter = c->s->max_iter > 0 ? c->s->max_iter : 10000;
-    substitute(e, in, out_file, tols[ti], max_iter, inst->n, exp_class_str(c->prob->cls),
-               exp_time_limit(c->pl, c->s), cmd, sizeof cmd);
+    external_argv(e, in, out_file, tols[ti], max_iter, inst->n, exp_class_str(c->prob->cls),
+                  exp_time_limit(c->pl, c->s), &cmd);
     int cap = 10000;
     double *x = malloc((size_t)(inst->n > 0 ? inst->n : 1) * sizeof *x);
     double *times = malloc((size_t)cap * sizeof *times);
     xmeas m;
     memset(&m, 0, sizeof m);
     if (x && times) {
-      /* the time limit is enforced on the child above; the watchdog is
-       * the backstop if lcplab itself hangs */
-      exp_wd_arm(c->wd, exp_time_limit(c->pl, c->s) + 30.0, NULL, 0);
-      measure_external(c, e, inst, cmd, out_file, tols[ti], x, times, cap, &m);
+      arm_backstop(c, tols[ti]);
+      measure_external(c, e, inst, &cmd, out_file, tols[ti], x, times, cap, &m);
       exp_wd_disarm(c->wd);
     } else {
       m.status = "error";
       snprintf(m.note, sizeof m.note, "out of memory");
     }
     int numbers = m.runs > 0 && strcmp(m.status, "time_limit") != 0;
-    exp_prow pr = {
-      m.status,      tols[ti],          0,       0,      m.runs, m.t,   m.source, e->name,
-      m.res.res_rel, m.res.res_nat_inf, numbers, m.note, m.wall, &m.res
-    };
+    exp_prow pr = { m.status,
+                    tols[ti],
+                    0,
+                    0,
+                    m.runs,
+                    m.t,
+                    m.source,
+                    e->name,
+                    m.res.res_rel,
+                    m.res.res_nat_inf,
+                    numbers,
+                    m.note,
+                    m.wall,
+                    m.no_solution,
+                    m.no_solution ? NULL : &m.res };
     exp_problem_row(c, &pr, &l);
     exp_tctx_row(c, &l);
+    if (strcmp(m.status, "failed") == 0) mark_failed(c, e, tols[ti], m.note);
     c->nonconv |= strcmp(m.status, "converged") != 0;
     free(x);
     free(times);

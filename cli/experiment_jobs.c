@@ -135,12 +135,12 @@ static int spawn(pool *p, worker *w) {
 
 /* ---- bookkeeping ----------------------------------------------------------------------- */
 
-static int has_result(const exp_plan *pl, int i) {
+int exp_task_done(const exp_plan *pl, int i) {
   char path[EXP_PATH_MAX + 64], why[256];
   exp_result_path(pl, i, path, sizeof path);
   exp_result r;
   int rc = exp_result_read(path, &r, why, sizeof why);
-  int ok = rc == 0 && strcmp(r.plan, pl->id) == 0 && r.task == i;
+  int ok = rc == 0 && exp_result_matches(pl, i, &r, why, sizeof why);
   if (rc == 0) exp_result_free(&r);
   return ok;
 }
@@ -157,16 +157,10 @@ static void write_crash(const pool *p, int i, int status) {
              WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   exp_result *h = calloc(1, sizeof *h);
   if (!h) return;
-  h->task = i;
-  snprintf(h->plan, sizeof h->plan, "%s", p->pl->id);
-  exp_task_spec(p->pl, i, h->spec, sizeof h->spec);
-  for (char *s = h->spec; *s; s++)
-    if (*s == '\t') *s = ' ';
+  exp_result_identify(p->pl, i, h);
   snprintf(h->task_status, sizeof h->task_status, "error");
   snprintf(h->message, sizeof h->message, "%s", msg);
-  snprintf(h->rev, sizeof h->rev, "%s", p->pl->rev);
   exp_prov_gather(&h->prov);
-  h->time_limit = exp_time_limit(p->pl, &p->pl->cfg.sec[p->pl->tasks[i].section]);
   exp_result_commit(path, h, NULL, 0, NULL);
   free(h);
 }
@@ -270,10 +264,10 @@ static void reap(pool *p, worker *w) {
   w->pid = 0;
   if (w->task >= 0) {
     int i = w->task;
-    if (!has_result(p->pl, i) && !got_term && got_int < 2) {
+    if (!exp_task_done(p->pl, i) && !got_term && got_int < 2) {
       write_crash(p, i, status);
       finish_task(p, i, 3, 1);
-    } else if (has_result(p->pl, i)) {
+    } else if (exp_task_done(p->pl, i)) {
       finish_task(p, i, 0, 1); /* the watchdog wrote a time_limit result */
     } else {
       p->state[i] = T_PENDING; /* killed by us: not done */
@@ -360,7 +354,7 @@ int exp_jobs_run(const exp_plan *pl, const exp_jobs_opts *o, exp_jobs_report *re
     return -1;
   }
   for (int i = 0; i < pl->ntasks; i++)
-    if (has_result(pl, i)) {
+    if (exp_task_done(pl, i)) {
       p.state[i] = T_SKIP;
       rep->skipped++;
     }

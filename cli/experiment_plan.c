@@ -18,7 +18,7 @@
  *   plan.vars        the ${NAME} values it was read with (NAME=VALUE)
  *   problems.tsv     the problems (experiment_prepare.c): id, section, label,
  *                    family, class, kind, n, nnz, contacts, cond_est, origin,
- *                    path (absolute)
+ *                    path (absolute), sha256 (of the file's bytes)
  *   tasks.tsv        one line per task: task, section, kind, problem (or
  *                    srcK for a scene), solver, integrator, friction, label
  *   task-ids         0..T-1, one a line (GNU parallel's input)
@@ -26,8 +26,13 @@
  *   slurm.sbatch     a job array, C tasks per array element, the time limit
  *                    of C tasks
  *   results/         tNNNNNN.res, one per task (experiment_result.c)
- * The id is the FNV-1a of plan.exp, plan.vars, problems.tsv, tasks.tsv and
- * the time limit: a result whose plan id differs is stale.
+ * The id is the FNV-1a of plan.exp, the problem list (problems.tsv's id,
+ * section, label, family, origin and path), tasks.tsv and the time limit:
+ * the plan's shape.  Each task has a key as
+ * well, the SHA-256 of the plan id, plan.vars, its tasks.tsv line and its
+ * problem file's SHA-256 (exp_task_key): a result is the task's only with
+ * both (exp_result_matches), so an edited instance or a changed variable
+ * reruns the tasks it touches while the plan stays the same.
  */
 #define _GNU_SOURCE
 
@@ -169,12 +174,25 @@ static int render_tasks(const exp_plan *pl, exp_rbuf *b) {
 
 static int render_problems(const exp_plan *pl, exp_rbuf *b) {
   int bad = exp_rbuf_add(b, "# id\tsection\tlabel\tfamily\tclass\tkind\tn\tnnz\tcontacts\tcond_est"
-                            "\torigin\tpath\n");
+                            "\torigin\tpath\tsha256\n");
   for (int i = 0; i < pl->nprobs && !bad; i++) {
     const exp_prob *p = &pl->probs[i];
-    bad = exp_rbuf_add(b, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%s\t%s\n", i,
+    bad = exp_rbuf_add(b, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%s\t%s\t%s\n", i,
                        pl->cfg.sec[p->section].name, p->label, p->family, exp_class_str(p->cls),
-                       p->kind, p->n, p->nnz, p->contacts, p->cond, p->origin, p->path);
+                       p->kind, p->n, p->nnz, p->contacts, p->cond, p->origin, p->path, p->sha256);
+  }
+  return bad;
+}
+
+/* The problems as the plan id sees them: which files, under which labels,
+ * in which sections; not what the files hold (their metadata and hashes
+ * are the tasks' keys' business, exp_task_key). */
+static int render_problem_list(const exp_plan *pl, exp_rbuf *b) {
+  int bad = 0;
+  for (int i = 0; i < pl->nprobs && !bad; i++) {
+    const exp_prob *p = &pl->probs[i];
+    bad = exp_rbuf_add(b, "%d\t%s\t%s\t%s\t%s\t%s\n", i, pl->cfg.sec[p->section].name, p->label,
+                       p->family, p->origin, p->path);
   }
   return bad;
 }
@@ -182,7 +200,6 @@ static int render_problems(const exp_plan *pl, exp_rbuf *b) {
 static void compute_id(exp_plan *pl, const exp_rbuf *probs, const exp_rbuf *tasks) {
   uint64_t h = EXP_FNV_INIT;
   h = exp_fnv1a(h, pl->cfg.text, strlen(pl->cfg.text) + 1);
-  h = exp_fnv1a(h, pl->cfg.used_vars, strlen(pl->cfg.used_vars) + 1);
   h = exp_fnv1a(h, probs->buf ? probs->buf : "", probs->len);
   h = exp_fnv1a(h, tasks->buf ? tasks->buf : "", tasks->len);
   char tl[64];
@@ -228,21 +245,25 @@ void exp_self_path(char *out, size_t len) {
   snprintf(out, len, "%s", exe);
 }
 
+/* DIR/NAME replaced by text only once complete (slv_outfile; docs/io.md,
+ * "Replacing files"); exec: mode 0755.  0, or -1 after the message. */
 static int write_file(const char *dir, const char *name, const char *text, size_t len, int exec) {
-  char path[EXP_PATH_MAX + 64], tmp[EXP_PATH_MAX + 96];
+  char path[EXP_PATH_MAX + 64], err[EXP_PATH_MAX + 256] = "";
   snprintf(path, sizeof path, "%s/%s", dir, name);
-  snprintf(tmp, sizeof tmp, "%s/.%s.tmp.%ld", dir, name, (long)getpid());
-  FILE *f = fopen(tmp, "w");
-  if (!f) {
+  slv_outfile *o = slv_outfile_open(path, err, sizeof err);
+  if (!o) {
+    cli_error("%s", err);
+    return -1;
+  }
+  FILE *f = slv_outfile_stream(o);
+  int bad = fwrite(text, 1, len, f) != len || (exec && fchmod(fileno(f), 0755) != 0);
+  if (bad) {
+    slv_outfile_discard(o);
     cli_error("%s: cannot write: %s", path, strerror(errno));
     return -1;
   }
-  int bad = fwrite(text, 1, len, f) != len;
-  bad |= fclose(f) != 0;
-  if (!bad && exec) bad = chmod(tmp, 0755) != 0;
-  if (bad || rename(tmp, path) != 0) {
-    unlink(tmp);
-    cli_error("%s: cannot write: %s", path, strerror(errno));
+  if (slv_outfile_publish(o, err, sizeof err) != SLV_OK) {
+    cli_error("%s", err);
     return -1;
   }
   return 0;
@@ -263,13 +284,21 @@ static double task_bound(const exp_plan *pl) {
   return worst;
 }
 
-static int render_scripts(const exp_plan *pl, int chunk, const char *self, exp_rbuf *par,
-                          exp_rbuf *sb) {
-  int T = pl->ntasks;
-  if (chunk <= 0) chunk = T > 1000 ? (T + 999) / 1000 : 1;
-  int A = T > 0 ? (T + chunk - 1) / chunk : 1;
-  double secs = chunk * task_bound(pl);
-  long t = (long)ceil(secs / 60.0);
+/* Slurm's --time in minutes: chunk tasks of at most task_bound s each, at
+ * most EXP_SBATCH_MAX_MIN (experiments/README.md, "Campaigns"). */
+static long sbatch_minutes(const exp_plan *pl, int chunk) {
+  double m = ceil(chunk * task_bound(pl) / 60.0);
+  return m < EXP_SBATCH_MAX_MIN ? (long)m : (long)EXP_SBATCH_MAX_MIN;
+}
+
+/* dir='PLAN' and LCPLAB=${LCPLAB:-'SELF'}, both single-quoted for sh. */
+static int render_dir_lines(const exp_plan *pl, const char *self, exp_rbuf *b) {
+  int bad = exp_rbuf_add(b, "dir=") | exp_sh_quote(b, pl->dir);
+  bad |= exp_rbuf_add(b, "\nLCPLAB=${LCPLAB:-") | exp_sh_quote(b, self);
+  return bad | exp_rbuf_add(b, "}\n");
+}
+
+static int render_parallel(const exp_plan *pl, const char *self, exp_rbuf *par) {
   int bad = exp_rbuf_add(
       par,
       "#!/bin/sh\n"
@@ -278,46 +307,64 @@ static int render_scripts(const exp_plan *pl, int chunk, const char *self, exp_r
       "#   sh run-parallel.sh [PARALLEL OPTIONS]    e.g. -j 8, or --sshloginfile HOSTS\n"
       "# Every task writes its own result under results/; running this again resumes:\n"
       "# --resume-failed reruns the failed and the missing tasks, and a task whose\n"
-      "# result exists returns at once.  Then: lcplab collect %s\n"
+      "# result exists returns at once.  Then: lcplab collect \"$dir\"\n"
       "# Across ssh hosts the plan folder, the problem files and lcplab must have the\n"
       "# same paths on every host (a shared file system).\n"
-      "set -eu\n"
-      "dir='%s'\n"
-      "LCPLAB=${LCPLAB:-'%s'}\n"
-      "exec parallel --joblog \"$dir/joblog\" --resume-failed --halt never \"$@\" \\\n"
-      "  env OPENBLAS_NUM_THREADS=1 \"$LCPLAB\" task \"$dir\" {} :::: \"$dir/task-ids\"\n",
-      T, pl->dir, pl->dir, self);
-  bad |= exp_rbuf_add(
+      "set -eu\n",
+      pl->ntasks);
+  bad |= render_dir_lines(pl, self, par);
+  /* parallel gets the task through {} and the paths as its own arguments,
+   * each quoted by parallel itself (--quote) */
+  return bad |
+         exp_rbuf_add(par, "exec parallel --joblog \"$dir/joblog\" --resume-failed --halt never "
+                           "\"$@\" \\\n"
+                           "  --quote env OPENBLAS_NUM_THREADS=1 \"$LCPLAB\" task \"$dir\" {} "
+                           ":::: \"$dir/task-ids\"\n");
+}
+
+static int render_sbatch(const exp_plan *pl, int chunk, const char *self, exp_rbuf *sb) {
+  int T = pl->ntasks, A = T > 0 ? (T + chunk - 1) / chunk : 1;
+  int bad = exp_rbuf_add(
       sb,
       "#!/bin/sh\n"
       "# slurm.sbatch -- the %d tasks of this lcplab plan as a Slurm job array\n"
       "# (experiments/README.md, \"Campaigns\"): %d tasks per array element,\n"
       "# each task under its own time limit (at most %.0f s a task).\n"
-      "#   sbatch slurm.sbatch        then, when the array is done: lcplab collect %s\n"
-      "# Submitting it again reruns only the tasks without a result.\n"
+      "#   sbatch slurm.sbatch        then, when the array is done: lcplab collect \"$dir\"\n"
+      "# Submitting it again reruns only the tasks without a result.  The plan's\n"
+      "# path is in no #SBATCH line (sbatch does not parse shell quotes): the\n"
+      "# script sends its output to $dir/slurm/JOB_ELEMENT.out itself.\n"
       "#SBATCH --job-name=lcplab-%s\n"
       "#SBATCH --array=0-%d\n"
       "#SBATCH --time=%ld\n"
       "#SBATCH --ntasks=1\n"
       "#SBATCH --cpus-per-task=1\n"
-      "#SBATCH --output=%s/slurm/%%A_%%a.out\n"
-      "set -u\n"
-      "dir='%s'\n"
-      "LCPLAB=${LCPLAB:-'%s'}\n"
-      "export OPENBLAS_NUM_THREADS=1\n"
-      "first=$((SLURM_ARRAY_TASK_ID * %d))\n"
-      "last=$((first + %d - 1))\n"
-      "if [ \"$last\" -ge %d ]; then last=%d; fi\n"
-      "rc=0\n"
-      "t=$first\n"
-      "while [ \"$t\" -le \"$last\" ]; do\n"
-      "  \"$LCPLAB\" task \"$dir\" \"$t\" || rc=$?\n"
-      "  t=$((t + 1))\n"
-      "done\n"
-      "exit $rc\n",
-      T, chunk, task_bound(pl), pl->dir, pl->id, A - 1, t, pl->dir, pl->dir, self, chunk, chunk, T,
-      T - 1);
-  return bad;
+      "#SBATCH --output=/dev/null\n"
+      "set -u\n",
+      T, chunk, task_bound(pl), pl->id, A - 1, sbatch_minutes(pl, chunk));
+  bad |= render_dir_lines(pl, self, sb);
+  return bad | exp_rbuf_add(sb,
+                            "exec >>\"$dir/slurm/${SLURM_ARRAY_JOB_ID:-0}_${SLURM_ARRAY_TASK_ID}"
+                            ".out\" 2>&1\n"
+                            "export OPENBLAS_NUM_THREADS=1\n"
+                            "first=$((SLURM_ARRAY_TASK_ID * %d))\n"
+                            "last=$((first + %d - 1))\n"
+                            "if [ \"$last\" -ge %d ]; then last=%d; fi\n"
+                            "rc=0\n"
+                            "t=$first\n"
+                            "while [ \"$t\" -le \"$last\" ]; do\n"
+                            "  \"$LCPLAB\" task \"$dir\" \"$t\" || rc=$?\n"
+                            "  t=$((t + 1))\n"
+                            "done\n"
+                            "exit $rc\n",
+                            chunk, chunk, T, T - 1);
+}
+
+static int render_scripts(const exp_plan *pl, int chunk, const char *self, exp_rbuf *par,
+                          exp_rbuf *sb) {
+  int T = pl->ntasks;
+  if (chunk <= 0) chunk = T > 1000 ? (T + 999) / 1000 : 1;
+  return render_parallel(pl, self, par) | render_sbatch(pl, chunk, self, sb);
 }
 
 static int render_info(const exp_plan *pl, exp_rbuf *b) {
@@ -358,7 +405,8 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
   } else {
     bad = mkdir_one(pl->dir, "results") || mkdir_one(pl->dir, "slurm") ||
           write_file(pl->dir, "plan.exp", pl->cfg.text, strlen(pl->cfg.text), 0) ||
-          write_file(pl->dir, "plan.vars", pl->cfg.used_vars, strlen(pl->cfg.used_vars), 0) ||
+          write_file(pl->dir, "plan.vars", exp_config_vars(&pl->cfg),
+                     strlen(exp_config_vars(&pl->cfg)), 0) ||
           write_file(pl->dir, "problems.tsv", probs.buf, probs.len, 0) ||
           write_file(pl->dir, "tasks.tsv", tasks.buf, tasks.len, 0) ||
           write_file(pl->dir, "task-ids", ids.buf ? ids.buf : "", ids.len, 0) ||
@@ -378,7 +426,7 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
 /* exp_plan_expand's id: the files rendered in memory. */
 static int plan_id(exp_plan *pl) {
   exp_rbuf probs = { 0 }, tasks = { 0 };
-  int bad = render_problems(pl, &probs) | render_tasks(pl, &tasks);
+  int bad = render_problem_list(pl, &probs) | render_tasks(pl, &tasks);
   if (!bad) compute_id(pl, &probs, &tasks);
   exp_rbuf_free(&probs);
   exp_rbuf_free(&tasks);
@@ -426,24 +474,33 @@ static int read_info(const char *dir, exp_plan *pl, char *cfgdir, size_t len) {
   return -1;
 }
 
-/* plan.vars as "--var" definitions (pointers into text, which is kept). */
-static char *read_vars(const char *dir, exp_vars *v) {
+/* plan.vars as "--var" definitions (pointers into *text, which the caller
+ * frees), every line of it whatever its length.  -1 ok, else exit 2 after
+ * the message. */
+static int read_vars(const char *dir, exp_vars *v, char **text) {
   char path[EXP_PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/plan.vars", dir);
-  FILE *f = fopen(path, "r");
-  char *text = calloc(1, 1100);
   memset(v, 0, sizeof *v);
-  if (!f || !text) {
-    if (f) fclose(f);
-    return text;
-  }
-  size_t n = fread(text, 1, 1099, f);
+  *text = NULL;
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  exp_rbuf b = { 0 };
+  char chunk[4096];
+  size_t n;
+  int bad = 0;
+  while (!bad && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
+    bad = exp_rbuf_add(&b, "%.*s", (int)n, chunk);
+  bad |= ferror(f);
   fclose(f);
-  text[n] = '\0';
   char *save = NULL;
-  for (char *l = strtok_r(text, "\n", &save); l && v->ndef < 32; l = strtok_r(NULL, "\n", &save))
-    v->def[v->ndef++] = l;
-  return text;
+  for (char *l = b.buf ? strtok_r(b.buf, "\n", &save) : NULL; l && !bad;
+       l = strtok_r(NULL, "\n", &save)) {
+    bad = v->ndef == EXP_MAX_VARS;
+    if (!bad) v->def[v->ndef++] = l;
+  }
+  *text = b.buf;
+  if (bad) cli_error("%s: unreadable, or more than %d variables", path, EXP_MAX_VARS);
+  return bad ? CLI_EXIT_USAGE : -1;
 }
 
 /* Splits line at tabs into f (max n); returns the count. */
@@ -472,9 +529,9 @@ static int read_problems(const char *dir, exp_plan *pl) {
   int cap = 0, rc = -1;
   while (rc < 0 && fgets(line, sizeof line, f)) {
     if (line[0] == '#') continue;
-    char *c[12];
-    if (split_tabs(line, c, 12) != 12) {
-      cli_error("%s: a line without 12 fields", path);
+    char *c[13];
+    if (split_tabs(line, c, 13) != 13) {
+      cli_error("%s: a line without 13 fields (a plan of an older lcplab: make it again)", path);
       rc = CLI_EXIT_USAGE;
       break;
     }
@@ -502,6 +559,7 @@ static int read_problems(const char *dir, exp_plan *pl) {
     p->cond = strtod(c[9], NULL);
     snprintf(p->origin, sizeof p->origin, "%s", c[10]);
     snprintf(p->path, sizeof p->path, "%s", c[11]);
+    snprintf(p->sha256, sizeof p->sha256, "%s", c[12]);
     if (p->section < 0 || p->cls < 0) {
       cli_error("%s: problem %d: unknown section '%s' or class '%s'", path, pl->nprobs - 1, c[1],
                 c[4]);
@@ -581,9 +639,10 @@ int exp_plan_read(const char *dir, exp_plan *pl) {
   int rc = read_info(dir, pl, cfgdir, sizeof cfgdir);
   if (rc >= 0) return rc;
   exp_vars vars;
-  char *vtext = read_vars(dir, &vars);
+  char *vtext = NULL;
+  rc = read_vars(dir, &vars, &vtext);
   snprintf(path, sizeof path, "%s/plan.exp", dir);
-  rc = exp_config_read(path, cfgdir, &vars, &pl->cfg);
+  if (rc < 0) rc = exp_config_read_recorded(path, cfgdir, &vars, &pl->cfg);
   free(vtext);
   if (rc >= 0) return rc;
   if ((rc = read_problems(dir, pl)) >= 0 || (rc = read_tasks(dir, pl)) >= 0) return rc;
@@ -599,4 +658,50 @@ void exp_plan_free(exp_plan *pl) {
 
 void exp_result_path(const exp_plan *pl, int i, char *buf, size_t len) {
   snprintf(buf, len, "%s/results/t%06d.res", pl->dir, i);
+}
+
+/* ---- task keys ------------------------------------------------------------------------------ */
+
+void exp_task_key(const exp_plan *pl, int i, char key[65]) {
+  char spec[1024];
+  exp_task_spec(pl, i, spec, sizeof spec);
+  const char *vars = exp_config_vars(&pl->cfg);
+  int prob = pl->tasks[i].prob;
+  const char *sha = prob >= 0 ? pl->probs[prob].sha256 : "";
+  exp_sha256 h;
+  exp_sha256_init(&h);
+  /* each part with its NUL, so that no two lists of parts hash alike */
+  exp_sha256_add(&h, pl->id, strlen(pl->id) + 1);
+  exp_sha256_add(&h, vars, strlen(vars) + 1);
+  exp_sha256_add(&h, spec, strlen(spec) + 1);
+  exp_sha256_add(&h, sha, strlen(sha) + 1);
+  exp_sha256_hex(&h, key);
+}
+
+void exp_result_identify(const exp_plan *pl, int i, exp_result *h) {
+  h->task = i;
+  snprintf(h->plan, sizeof h->plan, "%s", pl->id);
+  exp_task_key(pl, i, h->key);
+  exp_task_spec(pl, i, h->spec, sizeof h->spec);
+  for (char *s = h->spec; *s; s++)
+    if (*s == '\t') *s = ' ';
+  snprintf(h->rev, sizeof h->rev, "%s", pl->rev);
+  h->time_limit = exp_time_limit(pl, &pl->cfg.sec[pl->tasks[i].section]);
+}
+
+int exp_result_matches(const exp_plan *pl, int i, const exp_result *r, char *why, size_t len) {
+  char key[65];
+  exp_task_key(pl, i, key);
+  if (strcmp(r->plan, pl->id) != 0 || r->task != i) {
+    snprintf(why, len, "stale (plan %s, task %d: not this plan's task %d)", r->plan, r->task, i);
+    return 0;
+  }
+  if (strcmp(r->key, key) != 0) {
+    snprintf(why, len,
+             "stale (task %d of another instance content or other variables: key %.12s, "
+             "the task's is %.12s)",
+             i, r->key[0] ? r->key : "(none)", key);
+    return 0;
+  }
+  return 1;
 }

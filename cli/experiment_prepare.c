@@ -23,9 +23,12 @@
  *              dlacn2, as dgecon does), times ||A||_1 (exact); inf when
  *              UMFPACK finds A singular.  It is the condition number of A
  *              alone, not of the complementarity problem.
- * The metadata are cached in DATADIR/problem-meta.tsv, keyed by path, size
- * and modification time, so a second run, or a resumed one, does not read
- * the problems again.  Only the sections' classes are kept (`classes`).
+ *   sha256     the SHA-256 of the file's bytes (every run: the content key
+ *              of its tasks, experiments/README.md, "Result files")
+ * The metadata are cached in DATADIR/problem-meta.tsv, keyed by path, size,
+ * modification time and SHA-256, so a second run, or a resumed one, does
+ * not read the problems again, and an edited file is read again even when
+ * its size and time stayed.  Only the sections' classes are kept (`classes`).
  */
 #define _GNU_SOURCE
 
@@ -232,8 +235,9 @@ static void cache_load(meta_cache *c, const char *datadir) {
     char path[EXP_PATH_MAX], cls[16], kind[16], cond[32];
     meta tmp;
     memset(&tmp, 0, sizeof tmp);
-    if (sscanf(line, "%4095[^\t]\t%lld\t%lld\t%15s\t%15s\t%d\t%ld\t%d\t%31s", path, &tmp.size,
-               &tmp.mtime, cls, kind, &tmp.p.n, &tmp.p.nnz, &tmp.p.contacts, cond) != 9)
+    if (sscanf(line, "%4095[^\t]\t%lld\t%lld\t%15s\t%15s\t%d\t%ld\t%d\t%31s\t%64s", path, &tmp.size,
+               &tmp.mtime, cls, kind, &tmp.p.n, &tmp.p.nnz, &tmp.p.contacts, cond,
+               tmp.p.sha256) != 10)
       continue;
     meta *e = cache_add(c);
     if (!e) break;
@@ -248,28 +252,27 @@ static void cache_load(meta_cache *c, const char *datadir) {
 
 static void cache_save(meta_cache *c) {
   if (!c->dirty) return;
-  char tmp[EXP_PATH_MAX + 64];
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", c->file, (long)getpid());
-  FILE *f = fopen(tmp, "w");
+  char err[EXP_PATH_MAX + 256];
+  slv_outfile *o = slv_outfile_open(c->file, err, sizeof err); /* a cache: no message */
+  FILE *f = slv_outfile_stream(o);
   if (!f) return;
-  fprintf(f, "# path\tsize\tmtime_ns\tclass\tkind\tn\tnnz\tcontacts\tcond_est "
+  fprintf(f, "# path\tsize\tmtime_ns\tclass\tkind\tn\tnnz\tcontacts\tcond_est\tsha256 "
              "(lcplab experiment's cache of problem metadata; delete it to recompute)\n");
   for (int k = 0; k < c->n; k++) {
     const meta *e = &c->m[k];
-    fprintf(f, "%s\t%lld\t%lld\t%s\t%s\t%d\t%ld\t%d\t%.6e\n", e->path, e->size, e->mtime,
-            exp_class_str(e->p.cls), e->p.kind, e->p.n, e->p.nnz, e->p.contacts, e->p.cond);
+    fprintf(f, "%s\t%lld\t%lld\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%s\n", e->path, e->size, e->mtime,
+            exp_class_str(e->p.cls), e->p.kind, e->p.n, e->p.nnz, e->p.contacts, e->p.cond,
+            e->p.sha256);
   }
-  if (fclose(f) == 0)
-    rename(tmp, c->file);
-  else
-    unlink(tmp);
+  slv_outfile_publish(o, err, sizeof err);
 }
 
-static const meta *cache_find(const meta_cache *c, const char *path) {
+static const meta *cache_find(const meta_cache *c, const char *path, const char *sha) {
   long long size, mtime;
   if (file_stamp(path, &size, &mtime)) return NULL;
   for (int k = c->n - 1; k >= 0; k--)
-    if (strcmp(c->m[k].path, path) == 0 && c->m[k].size == size && c->m[k].mtime == mtime)
+    if (strcmp(c->m[k].path, path) == 0 && c->m[k].size == size && c->m[k].mtime == mtime &&
+        strcmp(c->m[k].p.sha256, sha) == 0)
       return &c->m[k];
   return NULL;
 }
@@ -322,7 +325,12 @@ static long count_nnz(const slv_instance *inst) {
  * it).  contacts < 0: count them from the problem.  -1 ok, else exit 2. */
 static int describe(const exp_config *cfg, const exp_env *env, int line, const char *key,
                     meta_cache *mc, const char *path, int contacts, exp_prob *e) {
-  const meta *m = cache_find(mc, path);
+  char why[EXP_PATH_MAX + 64];
+  if (exp_sha256_file(path, e->sha256, why, sizeof why) != 0) {
+    cli_error("%s:%d: %s: %s", cfg->path, line, key, why);
+    return CLI_EXIT_USAGE;
+  }
+  const meta *m = cache_find(mc, path, e->sha256);
   if (m) {
     e->cls = m->p.cls;
     snprintf(e->kind, sizeof e->kind, "%s", m->p.kind);
@@ -388,6 +396,9 @@ typedef struct ctx {
 
 static int add_file(const ctx *c, const exp_source *src, const char *path, const char *origin,
                     const char *family, int contacts) {
+  char what[EXP_PATH_MAX + 64];
+  snprintf(what, sizeof what, "%s:%d: file", c->cfg->path, src->line);
+  if (exp_line_safe(what, path)) return CLI_EXIT_USAGE; /* problems.tsv: one problem a line */
   exp_prob *e = plist_add(c->list);
   if (!e) {
     cli_error("out of memory");
@@ -521,22 +532,21 @@ static dyn_world_settings export_settings(const exp_source *src, int fr) {
 
 static int write_export(const char *path, const slv_problem *p, int contacts) {
   slv_instance *inst = cli_instance_of(p, "", 0); /* a factored A as CSR */
-  char err[512] = "", tmp[EXP_PATH_MAX + 64];
+  char err[EXP_PATH_MAX + 512] = "";
   if (!inst) return -1;
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  slv_status st = slv_write(tmp, SLV_FMT_LCPLAB, inst, err, sizeof err);
+  /* slv_write replaces path only once complete (docs/io.md, "Replacing files") */
+  slv_status st = slv_write(path, SLV_FMT_LCPLAB, inst, err, sizeof err);
   slv_instance_free(inst);
-  if (st != SLV_OK || rename(tmp, path) != 0) {
-    unlink(tmp);
-    cli_error("%s: cannot write: %s", path, err[0] ? err : strerror(errno));
+  if (st != SLV_OK) {
+    cli_error("%s", err);
     return -1;
   }
   char mpath[EXP_PATH_MAX + 16];
   snprintf(mpath, sizeof mpath, "%.*s.meta", (int)(strlen(path) - 4), path);
-  FILE *f = fopen(mpath, "w");
-  if (f) {
-    fprintf(f, "contacts %d\n", contacts);
-    fclose(f);
+  slv_outfile *o = slv_outfile_open(mpath, err, sizeof err); /* optional: no message */
+  if (o) {
+    fprintf(slv_outfile_stream(o), "contacts %d\n", contacts);
+    slv_outfile_publish(o, err, sizeof err);
   }
   return 0;
 }

@@ -3,9 +3,12 @@
  *
  *     lcplab-result 1
  *     plan 3f2a...          the plan's id (a result of another plan is stale)
+ *     key 9c1e...           the task's key (exp_task_key: the instance's
+ *                           contents and the variables; another is stale)
  *     task 17               the task's index
  *     spec 17 prof ...      the task's tasks.tsv line (tabs as spaces)
- *     task_status ok        ok, or error (the task could not run)
+ *     task_status ok        ok; error (the task could not run); failed (an
+ *                           external solver left no usable answer)
  *     message ...           why, for error ("" otherwise)
  *     rev ...  time_limit S  elapsed S
  *     prov KEY VALUE        cpu, cores, governor, compiler, cflags, blas,
@@ -133,6 +136,7 @@ int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *row
   if (o.fd < 0) return -1;
   wput(&o, "lcplab-result 1\n", 16);
   wkv(&o, "plan", "%s", h->plan);
+  wkv(&o, "key", "%s", h->key);
   wkv(&o, "task", "%d", h->task);
   wkv(&o, "spec", "%s", h->spec);
   wkv(&o, "task_status", "%s", h->task_status);
@@ -216,6 +220,8 @@ static void header_line(exp_result *r, char *line) {
   if (sp) *sp = '\0';
   if (strcmp(line, "plan") == 0)
     snprintf(r->plan, sizeof r->plan, "%s", v);
+  else if (strcmp(line, "key") == 0)
+    snprintf(r->key, sizeof r->key, "%s", v);
   else if (strcmp(line, "task") == 0)
     r->task = atoi(v);
   else if (strcmp(line, "spec") == 0)

@@ -56,22 +56,19 @@ static int cmp_dbl(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static FILE *open_table(const char *base, const char *suffix, const char *ext, FILE *list) {
+/* BASE_NAME.EXT, one file of set; its stream, or NULL after the message. */
+static FILE *open_table(exp_outset *set, const char *base, const char *name, const char *ext) {
   char path[EXP_PATH_MAX + 128];
-  snprintf(path, sizeof path, "%s_%s.%s", base, suffix, ext);
-  FILE *f = fopen(path, "w");
-  if (!f)
-    cli_error("%s: cannot open for writing: %s", path, strerror(errno));
-  else if (list)
-    fprintf(list, "%s\n", path);
-  return f;
+  snprintf(path, sizeof path, "%s_%s.%s", base, name, ext);
+  return exp_outset_open(set, path);
 }
 
-static int close_all(FILE *a, FILE *b) {
-  int bad = 0;
-  if (a) bad |= fclose(a) != 0;
-  if (b) bad |= fclose(b) != 0;
-  return bad ? -1 : 0;
+/* BASE_NAME.csv into *f and BASE_NAME.tex into *t: 0, or -1 after the
+ * message (then exp_outset_done drops what was opened). */
+static int open_pair(exp_outset *set, const char *base, const char *name, FILE **f, FILE **t) {
+  *f = open_table(set, base, name, "csv");
+  *t = *f ? open_table(set, base, name, "tex") : NULL;
+  return *t ? 0 : exp_outset_done(set, -1);
 }
 
 /* One LaTeX cell, escaped, with the separator before it. */
@@ -227,10 +224,10 @@ int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int nrows) {
 /* ---- winners ------------------------------------------------------------------------------ */
 
 static int write_winners(const exp_section *s, const char *base, exp_row *rows, int nrows,
-                         FILE *list) {
+                         exp_outset *set) {
   cols c = cols_of(EXP_PROFILE);
-  FILE *f = open_table(base, "winners", "csv", list), *t = open_table(base, "winners", "tex", list);
-  if (!f || !t) return close_all(f, t), -1;
+  FILE *f, *t;
+  if (open_pair(set, base, "winners", &f, &t)) return -1;
   fprintf(f,
           "# per class and tolerance; fastest: alone within a factor %g of the best; tied: "
           "with others; same_as: runs of another solver's algorithm, not counted\n"
@@ -290,7 +287,7 @@ static int write_winners(const exp_section *s, const char *base, exp_row *rows, 
       pmat_free(&m);
     }
   tend(t);
-  return close_all(f, t) | rc;
+  return exp_outset_done(set, rc);
 }
 
 /* ---- failures ------------------------------------------------------------------------------ */
@@ -314,7 +311,7 @@ static group *find_group(group *g, int *ng, char **key, int nk) {
 }
 
 static int write_failures(const exp_section *s, const char *base, exp_row *rows, int nrows,
-                          FILE *list) {
+                          exp_outset *set) {
   cols c = cols_of(s->kind);
   group *g = calloc((size_t)(nrows + 1), sizeof *g);
   if (!g) return -1;
@@ -331,11 +328,10 @@ static int write_failures(const exp_section *s, const char *base, exp_row *rows,
   for (int k = 0; k < ng; k++)
     for (int j = 0; j < EXP_NSTATUS; j++) used[j] |= g[k].count[j] > 0;
   used[0] = used[8] = 1; /* converged and refused always shown */
-  FILE *f = open_table(base, "failures", "csv", list),
-       *t = open_table(base, "failures", "tex", list);
-  if (!f || !t) {
+  FILE *f, *t;
+  if (open_pair(set, base, "failures", &f, &t)) {
     free(g);
-    return close_all(f, t), -1;
+    return -1;
   }
   fprintf(f, "# status counts per class, tolerance and solver (refused: the solver does not "
              "take the problem; not a failure)\nclass,tol,solver,problems");
@@ -375,17 +371,16 @@ static int write_failures(const exp_section *s, const char *base, exp_row *rows,
   }
   tend(t);
   free(g);
-  return close_all(f, t);
+  return exp_outset_done(set, 0);
 }
 
 /* ---- coverage ------------------------------------------------------------------------------ */
 
 static int write_coverage(const exp_section *s, const char *base, exp_row *rows, int nrows,
-                          FILE *list) {
+                          exp_outset *set) {
   cols c = cols_of(s->kind);
-  FILE *f = open_table(base, "coverage", "csv", list),
-       *t = open_table(base, "coverage", "tex", list);
-  if (!f || !t) return close_all(f, t), -1;
+  FILE *f, *t;
+  if (open_pair(set, base, "coverage", &f, &t)) return -1;
   fprintf(f, "# per class and solver: problems accepted and refused, with the reasons\n"
              "class,solver,problems,accepted,refused,reasons\n");
   static const char *const head[] = { "class", "solver", "problems", "accepted",
@@ -437,7 +432,9 @@ static int write_coverage(const exp_section *s, const char *base, exp_row *rows,
         if (w < 0) break;
         used += (size_t)w;
       }
-      fprintf(f, "%s,%s,%d,%d,%d,%s\n", cl[a], sv[b], n, acc, n - acc, reasons);
+      fprintf(f, "%s,%s,%d,%d,%d,", cl[a], sv[b], n, acc, n - acc);
+      exp_csv_put(f, reasons); /* a reason may hold , or " (RFC 4180) */
+      fputc('\n', f);
       tcell(t, 1, cl[a], 0);
       tcell(t, 0, sv[b], 1);
       fprintf(t, " & %d & %d", n, acc);
@@ -449,16 +446,16 @@ static int write_coverage(const exp_section *s, const char *base, exp_row *rows,
   tend(t);
   free(cl);
   free(sv);
-  return close_all(f, t) | rc;
+  return exp_outset_done(set, rc);
 }
 
 /* ---- timings ------------------------------------------------------------------------------- */
 
 static int write_timings(const exp_section *s, const char *base, exp_row *rows, int nrows,
-                         FILE *list) {
+                         exp_outset *set) {
   cols c = cols_of(s->kind);
-  FILE *f = open_table(base, "timings", "csv", list), *t = open_table(base, "timings", "tex", list);
-  if (!f || !t) return close_all(f, t), -1;
+  FILE *f, *t;
+  if (open_pair(set, base, "timings", &f, &t)) return -1;
   fprintf(f, "# over the solved problems of each class, tolerance and solver: time_s (the median "
              "of a problem's runs) summarised; spread = (q3 - q1) / median of a problem's runs\n"
              "class,tol,solver,solved,time_median_s,time_gmean_s,spread_median,runs_min,"
@@ -526,7 +523,7 @@ static int write_timings(const exp_section *s, const char *base, exp_row *rows, 
   free(tm);
   free(sp);
   free(ru);
-  return close_all(f, t) | rc;
+  return exp_outset_done(set, rc);
 }
 
 /* ---- slopes -------------------------------------------------------------------------------- */
@@ -601,19 +598,19 @@ int exp_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows) {
 /* ---- scene steps --------------------------------------------------------------------------- */
 
 static int write_steps(const exp_section *s, const char *base, exp_row *rows, int nrows,
-                       FILE *list) {
+                       exp_outset *set) {
   int cs = exp_col(s->kind, "scene"), cv = exp_col(s->kind, "solver");
   int ci = exp_col(s->kind, "integrator"), cf = exp_col(s->kind, "friction");
   int cstep = exp_col(s->kind, "step"), ct = exp_col(s->kind, "t");
   int cst = exp_col(s->kind, "status"), ca = exp_col(s->kind, "applied");
-  FILE *f = open_table(base, "steps", "csv", list), *t = open_table(base, "steps", "tex", list);
   group *g = calloc((size_t)(nrows + 1), sizeof *g);
   int *last = calloc((size_t)(nrows + 1), sizeof *last),
       *other = calloc((size_t)(nrows + 1), sizeof *other);
   char **end = calloc((size_t)(nrows + 1), sizeof *end);
-  if (!f || !t || !g || !last || !other || !end) {
+  FILE *f = NULL, *t = NULL;
+  if (!g || !last || !other || !end || open_pair(set, base, "steps", &f, &t)) {
     free(g), free(last), free(other), free(end);
-    return close_all(f, t), -1;
+    return -1;
   }
   int ng = 0;
   for (int k = 0; k < nrows; k++) {
@@ -669,19 +666,63 @@ static int write_steps(const exp_section *s, const char *base, exp_row *rows, in
   free(last);
   free(other);
   free(end);
-  return close_all(f, t);
+  return exp_outset_done(set, 0);
 }
 
+/* ---- the tables of each kind ------------------------------------------------------------- */
+
+/* NAME_slopes.tex (its CSV is the section's second CSV, NAME_slopes.csv). */
+static int write_slopes_tex(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                            exp_outset *set) {
+  (void)s;
+  FILE *t = open_table(set, base, "slopes", "tex");
+  if (!t) return exp_outset_done(set, -1);
+  return exp_outset_done(set, exp_slopes_write(NULL, t, rows, nrows));
+}
+
+static int kind_scene(exp_kind k) { return exp_kind_is_scene(k); }
+static int kind_problems(exp_kind k) { return !exp_kind_is_scene(k); }
+static int kind_profile(exp_kind k) { return k == EXP_PROFILE; }
+static int kind_timed(exp_kind k) { return !exp_kind_is_scene(k) && k != EXP_CONVERGENCE; }
+static int kind_scaling(exp_kind k) { return k == EXP_SCALING; }
+
+/* Every table, in the order written: its name, whether it has a CSV (all
+ * have a .tex), the kinds it is written for.  exp_tables_write and
+ * exp_output_suffixes both read this list. */
+static const struct table_def {
+  const char *name;
+  int csv;
+  int (*applies)(exp_kind k);
+  int (*write)(const exp_section *s, const char *base, exp_row *rows, int nrows, exp_outset *set);
+} table_defs[] = {
+  { "failures", 1, kind_problems, write_failures },
+  { "coverage", 1, kind_problems, write_coverage },
+  { "winners", 1, kind_profile, write_winners },
+  { "timings", 1, kind_timed, write_timings },
+  { "slopes", 0, kind_scaling, write_slopes_tex },
+  { "steps", 1, kind_scene, write_steps },
+};
+enum { NTABLES = sizeof table_defs / sizeof table_defs[0] };
+
 int exp_tables_write(const exp_plan *pl, int section, const char *base, exp_row *rows, int nrows,
-                     FILE *list) {
+                     exp_outset *set) {
   const exp_section *s = &pl->cfg.sec[section];
-  if (exp_kind_is_scene(s->kind)) return write_steps(s, base, rows, nrows, list);
-  int rc = write_failures(s, base, rows, nrows, list) | write_coverage(s, base, rows, nrows, list);
-  if (s->kind == EXP_PROFILE) rc |= write_winners(s, base, rows, nrows, list);
-  if (s->kind != EXP_CONVERGENCE) rc |= write_timings(s, base, rows, nrows, list);
-  if (s->kind == EXP_SCALING) {
-    FILE *t = open_table(base, "slopes", "tex", list);
-    rc |= t ? exp_slopes_write(NULL, t, rows, nrows) | close_all(t, NULL) : -1;
-  }
+  int rc = 0;
+  for (int k = 0; k < NTABLES; k++)
+    if (table_defs[k].applies(s->kind)) rc |= table_defs[k].write(s, base, rows, nrows, set);
   return rc;
+}
+
+int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max) {
+  int n = 0;
+  const char *csv2 = exp_csv2_suffix(k);
+  if (n < max) snprintf(sfx[n++], EXP_SUFFIX_MAX, ".csv");
+  if (csv2 && n < max) snprintf(sfx[n++], EXP_SUFFIX_MAX, "%s.csv", csv2);
+  for (int t = 0; t < NTABLES; t++) {
+    if (!table_defs[t].applies(k)) continue;
+    if (table_defs[t].csv && n < max)
+      snprintf(sfx[n++], EXP_SUFFIX_MAX, "_%s.csv", table_defs[t].name);
+    if (n < max) snprintf(sfx[n++], EXP_SUFFIX_MAX, "_%s.tex", table_defs[t].name);
+  }
+  return n;
 }

@@ -29,6 +29,7 @@
 #include "experiment_task.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -104,18 +105,20 @@ int exp_col(exp_kind k, const char *name) {
 
 /* ---- rows ------------------------------------------------------------------------------ */
 
+/* Appends field v: in double quotes, " doubled, when it holds , or "
+ * (RFC 4180, experiments/README.md "CSV format"); CR, LF and tab become
+ * blanks (a result file holds one row a line). */
 static void line_raw(exp_line *l, const char *v) {
   if (l->nf++ > 0 && l->len + 1 < sizeof l->s) l->s[l->len++] = ',';
-  for (; *v && l->len + 1 < sizeof l->s; v++) {
+  int q = exp_csv_needs_quotes(v);
+  if (q && l->len + 2 < sizeof l->s) l->s[l->len++] = '"';
+  for (; *v && l->len + 2 + (size_t)q < sizeof l->s; v++) {
     char ch = *v;
-    if (ch == ',')
-      ch = ';';
-    else if (ch == '"')
-      ch = '\'';
-    else if (ch == '\n' || ch == '\r' || ch == '\t')
-      ch = ' ';
+    if (ch == '\n' || ch == '\r' || ch == '\t') ch = ' ';
+    if (ch == '"') l->s[l->len++] = '"';
     l->s[l->len++] = ch;
   }
+  if (q) l->s[l->len++] = '"';
   l->s[l->len] = '\0';
 }
 
@@ -175,16 +178,20 @@ void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l) {
     line_tol(l, r->tol);
     exp_line_str(l, r->status);
   }
+  int res = num && !r->no_residuals;
   if (num) {
     exp_line_int(l, r->iterations);
     exp_line_int(l, r->pivots);
     exp_line_num(l, r->t.median);
     exp_line_num(l, r->t.min);
     exp_line_int(l, r->runs);
-    exp_line_num(l, r->res_rel);
   } else {
-    for (int k = 0; k < 6; k++) exp_line_empty(l);
+    for (int k = 0; k < 5; k++) exp_line_empty(l);
   }
+  if (res)
+    exp_line_num(l, r->res_rel);
+  else
+    exp_line_empty(l);
   int solved = num && strcmp(r->status, "converged") == 0;
   if (c->s->kind == EXP_SCALING) {
     exp_line_str(l, exp_class_str(p->cls));
@@ -204,7 +211,7 @@ void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l) {
     measure_cols(l, num ? r->res : NULL);
     return;
   }
-  if (num)
+  if (res)
     exp_line_num(l, r->res_nat_inf);
   else
     exp_line_empty(l);
@@ -549,6 +556,7 @@ static int run_builtin(exp_tctx *c, const slv_instance *inst, const double *tols
                    1,
                    m.status == SLV_CONVERGED ? "" : m.res.message,
                    0.0,
+                   0,
                    &m.res.res };
     exp_line l;
     exp_problem_row(c, &r, &l);
@@ -563,16 +571,60 @@ static int run_builtin(exp_tctx *c, const slv_instance *inst, const double *tols
 
 /* ---- the task ------------------------------------------------------------------------------ */
 
+int exp_tctx_scratch(exp_tctx *c) {
+  if (c->scratch[0]) return 0;
+  char dir[EXP_PATH_MAX];
+  if (exp_fmt(dir, sizeof dir, "%s/scratch", c->pl->dir) ||
+      exp_fmt(c->scratch, sizeof c->scratch, "%s/t%06d.XXXXXX", dir, c->index)) {
+    c->scratch[0] = '\0';
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  if ((mkdir(dir, 0777) != 0 && errno != EEXIST) || !mkdtemp(c->scratch)) {
+    c->scratch[0] = '\0';
+    return -1;
+  }
+  return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st;
+  (void)flag;
+  (void)ftw;
+  remove(path);
+  return 0;
+}
+
+/* Removes the attempt's scratch folder and what the solvers left in it
+ * (links not followed). */
+static void remove_scratch(const exp_tctx *c) {
+  if (c->scratch[0]) nftw(c->scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 void exp_cache_free(exp_cache *c) {
   slv_instance_free(c->inst);
   c->inst = NULL;
   c->prob = -1;
 }
 
+/* 0 when the problem file still has the contents the plan recorded (its
+ * SHA-256: the task's key), else -1 with err set. */
+static int same_contents(const exp_prob *p, char *err, size_t len) {
+  char sha[65];
+  if (exp_sha256_file(p->path, sha, err, len) != 0) return -1;
+  if (strcmp(sha, p->sha256) == 0) return 0;
+  exp_fmt(err, len,
+          "%s changed since the plan was made (SHA-256 %.12s, the plan's %.12s): make the plan "
+          "again (lcplab experiment ... --plan DIR --force)",
+          p->path, sha, p->sha256);
+  return -1;
+}
+
 static const slv_instance *load_problem(const exp_plan *pl, int prob, exp_cache *cache, char *err,
                                         size_t len) {
   if (cache->inst && cache->prob == prob) return cache->inst;
   exp_cache_free(cache);
+  if (same_contents(&pl->probs[prob], err, len) != 0) return NULL;
   slv_instance *inst = NULL;
   slv_read_options ro = slv_read_options_default();
   if (pl->max_memory > 0) ro.max_memory = pl->max_memory;
@@ -602,12 +654,6 @@ static int run_problem_task(exp_tctx *c, exp_cache *cache) {
   return exp_external_run(c, inst, tols, nt);
 }
 
-static void spec_line(const exp_plan *pl, int i, char *buf, size_t len) {
-  exp_task_spec(pl, i, buf, len);
-  for (char *s = buf; *s; s++)
-    if (*s == '\t') *s = ' ';
-}
-
 int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv) {
   char path[EXP_PATH_MAX + 64];
   exp_result_path(pl, i, path, sizeof path);
@@ -619,11 +665,8 @@ int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv) {
     cli_error("task %d: out of memory", i);
     return -1;
   }
-  head->task = i;
-  snprintf(head->plan, sizeof head->plan, "%s", pl->id);
-  spec_line(pl, i, head->spec, sizeof head->spec);
+  exp_result_identify(pl, i, head);
   snprintf(head->task_status, sizeof head->task_status, "ok");
-  snprintf(head->rev, sizeof head->rev, "%s", pl->rev);
   if (!cache->have_prov) {
     exp_prov_gather(&cache->prov);
     cache->have_prov = 1;
@@ -632,17 +675,17 @@ int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv) {
   head->prov.load_start = exp_loadavg();
   const exp_task *t = &pl->tasks[i];
   const exp_section *s = &pl->cfg.sec[t->section];
-  head->time_limit = exp_time_limit(pl, s);
   exp_tctx c = { pl, i, t, s, t->prob >= 0 ? &pl->probs[t->prob] : NULL, wd, head, 0, "" };
-  exp_fmt(c.scratch, sizeof c.scratch, "%s/scratch/t%06d", pl->dir, i);
   int rc;
   if (wd_start(wd, path, head) != 0) {
     cli_error("task %d: cannot start the watchdog thread", i);
     rc = -1;
   } else {
     rc = t->prob >= 0 ? run_problem_task(&c, cache) : exp_scene_run(&c);
+    remove_scratch(&c);
     if (rc == 3 && strcmp(head->task_status, "ok") == 0)
       snprintf(head->task_status, sizeof head->task_status, "error");
+    if (rc == 0 && strcmp(head->task_status, "failed") == 0) rc = 3;
     head->prov.load_end = exp_loadavg();
     head->elapsed = cli_now_s() - wd->t0;
     pthread_mutex_lock(&wd->mu);

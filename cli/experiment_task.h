@@ -39,8 +39,14 @@ typedef struct exp_tctx {
   exp_wd *wd;
   exp_result *head;           /* task_status and message of the result */
   int nonconv;                /* a solve did not converge */
-  char scratch[EXP_PATH_MAX]; /* the task's scratch folder (external solvers) */
+  char scratch[EXP_PATH_MAX]; /* this attempt's scratch folder (external solvers;
+                                 "" until exp_tctx_scratch made it) */
 } exp_tctx;
+
+/* Makes c->scratch, the attempt's own new folder PLAN/scratch/tNNNNNN.XXXXXX
+ * (mkdtemp), once; exp_task_run removes it when the task ends.  0, or -1
+ * with errno set. */
+int exp_tctx_scratch(exp_tctx *c);
 
 /* Appends a row (a '\n' is added). */
 void exp_tctx_row(exp_tctx *c, const exp_line *l);
@@ -65,6 +71,8 @@ typedef struct exp_prow {
   int have_numbers; /* 0: refused, time_limit, error: empty numbers */
   const char *note;
   double wall_total;        /* external: the runs' process wall time in all (0: t.total) */
+  int no_residuals;         /* no solution was read (a failed external): empty res_rel,
+                               res_nat_inf */
   const slv_residuals *res; /* the measures for the last columns (res_scaled and the
                                literature's), NULL: empty */
 } exp_prow;

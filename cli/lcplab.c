@@ -10,6 +10,7 @@
  *     lcplab experiment CONFIG [--out DIR] [--jobs N] [--plan DIR] ... (cmd_experiment.c)
  *     lcplab task       DIR N                           (cmd_experiment.c)
  *     lcplab collect    DIR [--out OUT]                 (cmd_experiment.c)
+ *     lcplab figure     KIND CSV --out BASE             (cmd_figure.c)
  *
  * The command line is a contract (lcplab(1), docs/lcplab.1, "EXIT STATUS"): exit 0 on
  * success, 2 on bad input or usage with exactly one line "lcplab: ..." on
@@ -22,6 +23,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "cli.h"
+#include "slv_io.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -51,6 +53,7 @@ static void usage(FILE *f) {
              "  experiment   run an experiment file: solver comparisons, CSVs, tables, figures\n"
              "  task         run one task of a campaign plan (GNU parallel, Slurm arrays)\n"
              "  collect      merge a campaign's task results into CSVs, tables, figures\n"
+             "  figure       draw one figure of an experiment's CSV again\n"
              "\n"
              "options:\n"
              "  --help       this text\n"
@@ -85,6 +88,7 @@ static const cli_command cli_commands[] = {
   { "convert", cli_cmd_convert },   { "export", cli_cmd_export },
   { "simulate", cli_cmd_simulate }, { "experiment", cli_cmd_experiment },
   { "task", cli_cmd_task },         { "collect", cli_cmd_collect },
+  { "figure", cli_cmd_figure },
 };
 
 int main(int argc, char **argv) {
@@ -218,6 +222,12 @@ int cli_wants_help(int argc, char **argv) {
 int cli_path_exists(const char *path) {
   struct stat st;
   return lstat(path, &st) == 0;
+}
+
+int cli_output_is_input(const char *out, const char *in) {
+  if (!out || !in || !slv_same_file(out, in)) return 0;
+  cli_error("%s: the output is the input %s (one file under two names)", out, in);
+  return 1;
 }
 
 const char *cli_basename(const char *path) {

@@ -36,7 +36,7 @@ ncols = exists("fig_cols") ? int(fig_cols) : (W < 4 ? 2 : 3)
 
 scsel(sc) = sprintf("$1 \"|\" $4 == \"%s\" && $5 != \"\"", sc).sfilter(2)
 sel(sc, run) = sprintf("$1 \"|\" $4 == \"%s\" && $2 \"/\" $3 == \"%s\" && $5 != \"\"", sc, run)
-sctitle(sc) = sc[strstrt(sc, "|") + 1:] eq "none" ? sc[1:strstrt(sc, "|") - 1] : sprintf("%s, %s", sc[1:strstrt(sc, "|") - 1], sc[strstrt(sc, "|") + 1:])
+sctitle(sc) = sc[strstrt(sc, "|") + 1:] eq "none" ? txt(sc[1:strstrt(sc, "|") - 1]) : sprintf("%s, %s", txt(sc[1:strstrt(sc, "|") - 1]), sc[strstrt(sc, "|") + 1:])
 rsolver(run) = run[1:strstrt(run, "/") - 1]
 rint(run) = run[strstrt(run, "/") + 1:]
 rundt(run) = nints > 1 ? sdt(rint(run)) : sdt_s(rsolver(run))
@@ -90,7 +90,7 @@ do for [fmt in figformats] {
   set multiplot title fig_title_opt font tf
   eval(keystrip(top, 1.0 - titleh / H, 6))
   plot for [k = 1:words(allsolvers)] NaN with linespoints lw 1.2 dt sdt_s(word(allsolvers, k)) \
-         pt spt(word(allsolvers, k)) ps 0.6 lc rgb scolour(word(allsolvers, k)) title word(allsolvers, k), \
+         pt spt(word(allsolvers, k)) ps 0.6 lc rgb scolour(word(allsolvers, k)) title txt(word(allsolvers, k)), \
        for [k = 1:(nints > 1 ? nints : 0)] NaN with lines lw 1 dt sdt(word(allints, k)) lc rgb "black" \
          title word(allints, k)
   eval(keyend)

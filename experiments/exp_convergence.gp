@@ -57,7 +57,7 @@ do for [page = 1:npages] {
     set multiplot title fig_title_opt font tf
     eval(keystrip(top, 1.0, 7))
     plot for [k = 1:words(allsolvers)] NaN with linespoints lw 1.2 dt sdt_s(word(allsolvers, k)) \
-           pt spt(word(allsolvers, k)) ps 0.6 lc rgb scolour(word(allsolvers, k)) title word(allsolvers, k), \
+           pt spt(word(allsolvers, k)) ps 0.6 lc rgb scolour(word(allsolvers, k)) title txt(word(allsolvers, k)), \
          NaN with lines dt 2 lc rgb "#888888" title sprintf("tol %s", tolstr)
     eval(keyend)
     set logscale xy
@@ -91,7 +91,7 @@ do for [page = 1:npages] {
             # edge (a centred title ran past the page and into its neighbour)
             unset title
             if (panel == 1) {
-              set label 98 sprintf("%s %s: %s", letter(letterk), p, g == 1 ? "box" : "contact") at graph 0, graph 1.3 left noenhanced font kf
+              set label 98 sprintf("%s %s: %s", letter(letterk), txt(p), g == 1 ? "box" : "contact") at graph 0, graph 1.3 left noenhanced font kf
             } else {
               set label 98 letter(letterk) at graph 1, graph 1.3 right noenhanced font kf
             }

@@ -116,7 +116,7 @@ do for [page = 1:npages] {
            for [j = lo:hi] rows(csv2, csel(c, t, word(all, j))) using 4:5 \
              every 7::(j - lo) with points pt ppt(j - lo + 1) ps 0.55 lc rgb pcol(j - lo + 1) notitle, \
            for [j = lo:hi] NaN with linespoints lw 1.2 dt pdt(j - lo + 1) pt ppt(j - lo + 1) ps 0.55 \
-             lc rgb pcol(j - lo + 1) title sprintf("%s (%s%%)", word(all, j), share(c, t, word(all, j)))
+             lc rgb pcol(j - lo + 1) title sprintf("%s (%s%%)", txt(word(all, j)), share(c, t, word(all, j)))
     }
     unset multiplot
     set output

@@ -90,11 +90,11 @@ do for [fmt in figformats] {
     tlo = real(colmin(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f), "$9", 1))
     thi = real(colmax(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f), "$9", 1))
     set yrange [logfloor(tlo):logceil(thi)]
-    set title sprintf("%s family %s%s", letter(pi), f, g == 0 ? "" : (g == 1 ? ", box solvers" : ", contact solvers")) noenhanced font tf offset 0, -0.6
+    set title sprintf("%s family %s%s", letter(pi), txt(f), g == 0 ? "" : (g == 1 ? ", box solvers" : ", contact solvers")) noenhanced font tf offset 0, -0.6
     set key at screen x0 - 0.08 * 6.7 / W, screen ytop - (PH + 0.5) / H left top vertical Left reverse samplen 2.5 spacing 1.0 width 0 font kf title "log-log slope [95 % interval]" left
     plot for [k = 1:words(solvers)] rows(csv, sel(f, word(solvers, k), "==")) using 4:9 with linespoints \
            lw 1.1 dt sdt_s(word(solvers, k)) pt spt(word(solvers, k)) ps 0.6 lc rgb scolour(word(solvers, k)) \
-           title sprintf("%s: %s", word(solvers, k), slopetxt(f, word(solvers, k))), \
+           title sprintf("%s: %s", txt(word(solvers, k)), slopetxt(f, word(solvers, k))), \
          rows(csv, sprintf("$1 == \"%s\" && $9 != \"\"", f).gfilter(g)) \
            using 4:(strcol(6) ne "converged" ? $9 : NaN) with points pt 6 ps 1.2 lc rgb "black" \
            title (words(bads) > 0 ? "not converged" : ""), \

@@ -92,7 +92,9 @@ tf = fontname.",8"
 have_pdf = strstrt(GPVAL_TERMINALS, "pdfcairo") > 0
 have_pngcairo = strstrt(GPVAL_TERMINALS, "pngcairo") > 0
 have_pdftoppm = system("command -v pdftoppm >/dev/null 2>&1 && echo 1 || echo 0") eq "1"
-fig_title_opt = exists("fig_title") ? system(sprintf("printf '%%s' '%s' | tr _ ' '", fig_title)) : ""
+# underscores to blanks, in gnuplot itself: no title text reaches a shell
+us_blank(s) = strstrt(s, "_") == 0 ? s : s[1:strstrt(s, "_") - 1]." ".us_blank(s[strstrt(s, "_") + 1:*])
+fig_title_opt = exists("fig_title") ? us_blank(fig_title) : ""
 # the figure's width in inches: `figure width=IN`, else the script's default
 figwidth(def) = exists("fig_width") ? real(fig_width) : def
 # PDF: the printed size and font; the PNG is then rasterised from it
@@ -108,6 +110,11 @@ figset(fmt, w, h) = fmt eq "pdf" ? figterm(w, h) : figterm_png(w, h)
 figpng(base) = have_pdftoppm ? system(sprintf("pdftoppm -r 200 -png -singlefile '%s.pdf' '%s' 2>&1", base, base)) : ""
 
 # ---- reading the CSVs ----------------------------------------------------------------------
+# lcplab hands the scripts copies of its CSVs in which a field holding any
+# character but letters, digits and ._+-:/= is the token @K, whose text is
+# fig_text_K (experiments/README.md, "No shell ever parses a value"): the
+# awk programs below see plain words only.  txt(w): the text to show for w.
+txt(w) = (strlen(w) > 1 && w[1:1] eq "@" && exists(sprintf("fig_text_%s", w[2:*]))) ? value(sprintf("fig_text_%s", w[2:*])) : w
 # distinct values of an awk expression over the data rows (not '#', not the
 # header) that pass an awk condition, space-separated, in file order
 csv_list(file, cond, expr) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} (%s) {v = %s; if (!s[v]++) printf \"%%s \", v}' '%s'", cond, expr, file))

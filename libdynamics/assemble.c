@@ -77,7 +77,7 @@ struct dyn_system {
   double *invm;  /* 1 per body: m^-1 (0 if static) */
   double *ufree; /* 6 per body: u + h M^-1 f, the free velocity in b */
   int *bdyn;     /* nb: 1 for a dynamic body (is_static read once per body) */
-  double *cfm;   /* max_rows: the diagonal term of factored storage */
+  double *cfm;   /* max_rows: the diagonal term (factored storage, dyn_system_velocity_form) */
   int *bptr;     /* nb + 1: row list of each body */
   int *blist;    /* 2 max_rows entries: 2 row + side */
   int *aux_of;   /* max_rows: the aux row coupled to a beta row, or -1 */
@@ -712,10 +712,10 @@ static void row_bounds(dyn_system *s, const dyn_rows *r, int i) {
   }
 }
 
-/* J, G, b = J u_free - rhs and the bounds of every row, and factored
- * storage's cfm, on the system's threads (each row alone); a b that is
- * not finite fails at its first row. */
-static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows, slv_storage storage) {
+/* J, G, b = J u_free - rhs, the bounds and the cfm of every row (factored
+ * storage's diagonal; dyn_system_velocity_form), on the system's threads
+ * (each row alone); a b that is not finite fails at its first row. */
+static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows) {
   int T = dyn_par_threads(s->threads, nrows), first[DYN_PAR_MAX];
 #pragma omp parallel for num_threads(T) schedule(static, 1)
   for (int t = 0; t < T; t++) {
@@ -725,7 +725,7 @@ static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows, slv_stor
       s->b[i] = row_sides(s, r, i) - r->rhs;
       if (!isfinite(s->b[i]) && first[t] == nrows) first[t] = i;
       row_bounds(s, r, i);
-      if (storage == SLV_FACTORED) s->cfm[i] = r->cfm;
+      s->cfm[i] = r->cfm;
     }
   }
   int bad = dyn_par_least(first, T, nrows);
@@ -827,7 +827,7 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
   if (e != DYN_OK) return e;
   body_blocks(s, bodies, nb, h, g);
   if ((e = build_lists(s, s->bdyn, rows, nrows, nb, naux)) != DYN_OK) return e;
-  if ((e = row_pass(s, rows, nrows, storage)) != DYN_OK) return e;
+  if ((e = row_pass(s, rows, nrows)) != DYN_OK) return e;
   /* factored storage forms nothing: the problem is J, G = M^-1 J^T per
    * row side and the cfm the pass above copied */
   if (storage == SLV_DENSE)
@@ -838,6 +838,14 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
   s->nrows = nrows;
   s->nb = nb;
   return DYN_OK;
+}
+
+int dyn_system_velocity_form(const dyn_system *s, dyn_velocity_form *out) {
+  if (!out) return 0;
+  memset(out, 0, sizeof *out);
+  if (!s || s->nrows < 0) return 0;
+  *out = (dyn_velocity_form){ s->nrows, s->nb, s->rbody, s->J, s->Minv, s->ufree, s->cfm };
+  return 1;
 }
 
 dyn_err dyn_apply_impulse(const dyn_system *s, dyn_body *bodies, int nb, const double *x, double h,

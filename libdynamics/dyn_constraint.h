@@ -193,6 +193,25 @@ DYN_API dyn_err dyn_assemble(dyn_system *sys, const dyn_body *bodies, int nb, co
 DYN_API dyn_err dyn_apply_impulse(const dyn_system *sys, dyn_body *bodies, int nb, const double *x,
                                   double h, dyn_v3 g);
 
+/* The last dyn_assemble in the bodies' velocities (docs/dynamics.md, "The
+ * world step"; FCLIB's global form, docs/io.md): with M the block-diagonal
+ * mass matrix of the dynamic bodies,
+ *     A = J M^-1 J^T + diag(cfm),   b = J u_free - rhs,
+ * so that M v = J^T x + M u_free,  w = J v - rhs.  Borrowed views into the
+ * system, valid as the problem view of that assembly is. */
+typedef struct dyn_velocity_form {
+  int nrows, nb;
+  const int *rbody;    /* 2 per row: the body of each side, -1 for static or none */
+  const double *J;     /* 12 per row: (linear, angular) per side, world frame */
+  const double *Minv;  /* 10 per body: m^-1, world I^-1 (row-major); zeros if static */
+  const double *ufree; /* 6 per body: u + h M^-1 (f_ext + m g, t_ext) */
+  const double *cfm;   /* 1 per row */
+} dyn_velocity_form;
+
+/* *out from the last dyn_assemble of sys: 1, or 0 (and *out zeroed) when
+ * there is none. */
+DYN_API int dyn_system_velocity_form(const dyn_system *sys, dyn_velocity_form *out);
+
 #ifdef __cplusplus
 }
 #endif

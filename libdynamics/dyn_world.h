@@ -326,6 +326,10 @@ DYN_API dyn_err dyn_world_penetration(dyn_world *w, double *max_pen, int *nconta
  * *x = NULL) if the last step had no rows or there was no step yet. */
 DYN_API void dyn_world_last_problem(const dyn_world *w, slv_problem *p, const double **x);
 
+/* The system that assembled that problem (dyn_system_velocity_form gives
+ * its J, M^-1 and free velocities), or NULL when there is none. */
+DYN_API const dyn_system *dyn_world_last_system(const dyn_world *w);
+
 /* The last solve (*out), valid until the next step or dyn_world_free: also
  * after a step that failed in its judge stage (DYN_ON_FAILURE_KEEP or
  * STOP: then x_applied is NULL), so that the failing problem can be

@@ -399,6 +399,10 @@ void dyn_world_last_problem(const dyn_world *w, slv_problem *p, const double **x
   if (x) *x = (w && w->have_prob) ? w->x.p : NULL;
 }
 
+const dyn_system *dyn_world_last_system(const dyn_world *w) {
+  return (w && w->have_prob && w->prob.n > 0) ? w->sys_last : NULL;
+}
+
 int dyn_world_last_solve(const dyn_world *w, dyn_world_solve *out) {
   if (!out) return 0;
   if (!w || !w->have_solve) {

@@ -6,7 +6,8 @@
  *   factored (lcplab format only): nblk, fblk[2n], fJ[12n], fK[12n],
  *           optional fd[n];
  *   b, lo, hi (size n, always allocated), optional findex + mu (size n),
- *   optional cones (cone_rows, cone_mu: ncones), optional x_ref (size n).
+ *   optional cones (cone_rows, cone_mu: ncones), optional x_ref (size n),
+ *   optional global (the global problem it was condensed from: M, H, f, w).
  * Arrays of size 0 are allocated with one element so that a pointer is NULL
  * only when the part is absent.
  *
@@ -140,7 +141,21 @@ void slv_instance_free(slv_instance *inst) {
   free(inst->fJ);
   free(inst->fK);
   free(inst->fd);
+  slv_global_free(inst->global);
   free(inst);
+}
+
+void slv_global_free(slv_global *g) {
+  if (!g) return;
+  free(g->Mp);
+  free(g->Mj);
+  free(g->Mx);
+  free(g->Hp);
+  free(g->Hj);
+  free(g->Hx);
+  free(g->f);
+  free(g->w);
+  free(g);
 }
 
 slv_status slv_io_alloc_factored(slv_instance *inst, int nblk, int with_fd) {

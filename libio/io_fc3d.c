@@ -18,8 +18,9 @@
  *                CSparse (2) gives SLV_ERR_UNSUPPORTED
  *     q[n]       finite
  *     mu[nc]     finite, >= 0
- * Whatever follows mu is ignored, as Siconos ignores it (25 of the shared
- * files carry a trailing 0 or 1).  Storage of A: a dense M stays dense; an
+ *     [0 or 1]   one optional trailing flag (25 of the shared files carry
+ *                it); anything else after mu is refused (io_gfc3d.c,
+ *                slv_io_fc_read_end).  Storage of A: a dense M stays dense; an
  * SBM M is dense up to SLV_IO_FC_DENSE_MAX = 300 rows and CSR beyond, with
  * the exact +0.0 entries of its 3x3 blocks dropped (Capsules: n = 858,
  * 11 772 non-zeros instead of 736 164 dense entries).
@@ -34,11 +35,11 @@
  * (cols is then checked by the reader), and does not open like an LCP
  * "n storage n n".  For d = 3 the two cannot
  * both hold (an LCP with n = 3 has 3 as its third number, which is not a
- * storage type).  A global FC .dat (gfc3d: d nc M H q b mu) whose square M
- * is ndof x ndof with ndof != d nc is refused (SLV_ERR_UNSUPPORTED: use the
- * FCLIB file); with ndof = 3 nc (GFC3D_Example00, GFC3D_Example1: ndof =
- * 3, nc = 1) nothing tells it from a local file and it reads as a (wrong)
- * local problem, as it would in Siconos' local reader.
+ * storage type).  A global FC .dat (gfc3d: d nc M H q b mu) is read by
+ * the same entry: after M, an M that is not 3 nc x 3 nc, or more numbers
+ * than a local file can hold after it, hand the file to io_gfc3d.c, so a
+ * global file is read as global whatever its sizes (GFC3D_Example00 and
+ * GFC3D_Example1 have ndof = 3 nc and were once read as local problems).
  *
  * Writing (siconos-fc3d): only instances in which every row belongs to a
  * cone (so cone c is at rows 3c..3c+2), with the Coulomb law (slv_io_holds_fc3d;
@@ -188,8 +189,9 @@ int slv_io_looks_like_fc(const slv_reader *r0) {
   double size = (double)t[0] * (double)t[1];
   /* M d nc x d nc (a wrong column count is reported by the FC reader) */
   if ((double)t[3] == size) return 1;
-  /* a square M of another size: the ndof x ndof M of a global problem */
-  return t[1] > 0 && t[3] == t[4] && t[3] > 0 ? 2 : 0;
+  /* M of another size: the ndof x ndof M of a global problem (a non-square
+   * one is named by the global reader) */
+  return t[1] > 0 && t[3] > 0 && t[4] > 0 ? 2 : 0;
 }
 
 slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out) {
@@ -197,20 +199,10 @@ slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out) {
   slv_status st;
   slv_instance *inst = NULL;
   double *mu = NULL;
-  long d = 0, line;
+  long d = 0, line, mline = 0;
   int nc;
   *out = NULL;
   slv_rd_peek(r, &t);
-  if (slv_io_looks_like_fc(r) == 2) {
-    slv_reader look = *r;
-    long v[4];
-    for (int k = 0; k < 4; k++) slv_rd_try_long(&look, &v[k]);
-    return slv_rd_failf(r, t.line, SLV_ERR_UNSUPPORTED,
-                        "expected a local frictional-contact problem (d nc M q mu) with M %ld x "
-                        "%ld (d nc), found M %ld x %ld: a global problem (d nc M H q b mu) is not "
-                        "read from .dat; use its FCLIB .hdf5",
-                        v[0] * v[1], v[0] * v[1], v[3], v[3]);
-  }
   if (!slv_rd_try_long(r, &d) || d != 3)
     return slv_rd_fail(r, &t, d == 2 ? SLV_ERR_UNSUPPORTED : SLV_ERR_INVALID,
                        "the dimension d = 3 of a frictional-contact problem%s",
@@ -224,10 +216,11 @@ slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out) {
   if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 0) + 28.0 * nc,
                            "nc = %d: q, lo, hi (3 nc), mu and the cones (nc)", nc)))
     return st;
-  char why[48];
-  snprintf(why, sizeof why, "3 nc = %d", n);
   slv_nm nm;
-  if ((st = slv_io_read_nm(r, "M", n, n, why, SLV_IO_FC_DENSE_MAX, &nm, NULL))) return st;
+  if ((st = slv_io_read_nm(r, "M", -1, -1, "", SLV_IO_FC_DENSE_MAX, &nm, &mline))) return st;
+  /* a global problem d nc M H q b mu (io_gfc3d.c) */
+  if (nm.rows != n || nm.cols != n || slv_io_fc_holds_global_rest(r, nc, nm.rows))
+    return slv_io_read_gfc3d(r, nc, &nm, mline, out);
   inst = slv_io_instance_alloc(n);
   mu = malloc((nc ? (size_t)nc : 1) * sizeof(double));
   if (!inst || !mu) {
@@ -251,6 +244,7 @@ slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out) {
       goto fail;
     }
   }
+  if ((st = slv_io_fc_read_end(r))) goto fail;
   if ((st = slv_io_set_fc3d_cones(inst, nc, mu))) {
     slv_rd_failf(r, r->line, st, "out of memory for %d cones", nc);
     goto fail;
@@ -271,77 +265,86 @@ static int cmp_int(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* The CSR matrix of inst as a Siconos SBM NumericsMatrix with 3x3 blocks:
- * block (I, J) is stored when rows 3I..3I+2 hold an entry in columns
- * 3J..3J+2; duplicates are summed (a lone -0.0 kept, as slv_io_dense_of). */
-static slv_status write_sbm(slv_writer *w, const slv_instance *inst) {
-  int n = inst->n, nb3 = n / 3;
-  int *idx1 = malloc(((size_t)nb3 + 1) * sizeof(int));
-  int *mark = malloc((nb3 ? (size_t)nb3 : 1) * sizeof(int));
+/* Block row I's blocks (block columns J of the CSR rows rb I .. rb I +
+ * rb - 1, in first-seen order) appended to idx2 from *nb on; mark[J] == I
+ * marks those seen. */
+static void block_row(int I, int rb, int cb, const int *Ap, const int *Aj, int *mark, int *idx2,
+                      long *nb) {
+  for (int i = rb * I; i < rb * I + rb; i++)
+    for (int k = Ap[i]; k < Ap[i + 1]; k++) {
+      int J = Aj[k] / cb;
+      if (mark[J] != I) {
+        mark[J] = I;
+        if (idx2) idx2[*nb] = J;
+        (*nb)++;
+      }
+    }
+}
+
+/* The SBM header and index arrays, then every block (its number, then its
+ * rb x cb values column-major). */
+static void print_sbm(slv_writer *w, int m, int n, int rb, int cb, long nb, const int *idx1,
+                      const int *idx2, const double *blk) {
+  int mb = m / rb, nbc = n / cb;
+  fprintf(w->f, "1\n%d\n%d\n%ld\n", m, n, nb);
+  if (nb == 0) return; /* an all-zero matrix: nothing follows nbblocks */
+  fprintf(w->f, "%d\n%d\n", mb, nbc);
+  for (int I = 0; I < mb; I++) fprintf(w->f, "%d%c", rb * I + rb, I + 1 < mb ? '\t' : '\n');
+  for (int J = 0; J < nbc; J++) fprintf(w->f, "%d%c", cb * J + cb, J + 1 < nbc ? '\t' : '\n');
+  fprintf(w->f, "%d\n%ld\n", mb + 1, nb);
+  for (int I = 0; I <= mb; I++) fprintf(w->f, "%d%c", idx1[I], I < mb ? '\t' : '\n');
+  for (long q = 0; q < nb; q++) fprintf(w->f, "%d%c", idx2[q], q + 1 < nb ? '\t' : '\n');
+  int be = rb * cb;
+  for (long q = 0; q < nb; q++) {
+    fprintf(w->f, "%ld\n", q);
+    for (int e = 0; e < be; e++) slv_wr_double(w, blk[(size_t)be * q + e], e < be - 1 ? ' ' : '\n');
+  }
+}
+
+slv_status slv_io_write_sbm(slv_writer *w, int m, int n, int rb, int cb, const int *Ap,
+                            const int *Aj, const double *Ax) {
+  int mb = m / rb, nbc = n / cb, be = rb * cb;
+  int *idx1 = malloc(((size_t)mb + 1) * sizeof(int));
+  int *mark = malloc((nbc ? (size_t)nbc : 1) * sizeof(int));
   int *idx2 = NULL;
   double *blk = NULL;
   long nb = 0;
   slv_status st = SLV_OK;
   if (!idx1 || !mark) goto nomem;
   /* count the blocks of each block row */
-  for (int J = 0; J < nb3; J++) mark[J] = -1;
+  for (int J = 0; J < nbc; J++) mark[J] = -1;
   idx1[0] = 0;
-  for (int I = 0; I < nb3; I++) {
-    for (int i = 3 * I; i < 3 * I + 3; i++)
-      for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++) {
-        int J = inst->Aj[k] / 3;
-        if (mark[J] != I) {
-          mark[J] = I;
-          nb++;
-        }
-      }
-    if (nb > INT_MAX / 9) {
-      slv_io_msgf(w->err, w->errlen, "%s: expected at most %d 3x3 blocks, found more", w->path,
-                  INT_MAX / 9);
+  for (int I = 0; I < mb; I++) {
+    block_row(I, rb, cb, Ap, Aj, mark, NULL, &nb);
+    if (nb > INT_MAX / be) {
+      slv_io_msgf(w->err, w->errlen, "%s: expected at most %d %dx%d blocks, found more", w->path,
+                  INT_MAX / be, rb, cb);
       st = SLV_ERR_DIM;
       goto done;
     }
     idx1[I + 1] = (int)nb;
   }
   idx2 = malloc((nb ? (size_t)nb : 1) * sizeof(int));
-  blk = calloc((nb ? (size_t)nb : 1) * 9, sizeof(double));
+  blk = calloc((nb ? (size_t)nb : 1) * (size_t)be, sizeof(double));
   if (!idx2 || !blk) goto nomem;
-  for (int J = 0; J < nb3; J++) mark[J] = -1;
-  for (int I = 0; I < nb3; I++) {
-    int b = idx1[I];
-    for (int i = 3 * I; i < 3 * I + 3; i++)
-      for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++) {
-        int J = inst->Aj[k] / 3;
-        if (mark[J] != I) {
-          mark[J] = I;
-          idx2[b++] = J;
-        }
-      }
+  for (int J = 0; J < nbc; J++) mark[J] = -1;
+  for (int I = 0; I < mb; I++) {
+    long b = idx1[I];
+    block_row(I, rb, cb, Ap, Aj, mark, idx2, &b);
     qsort(idx2 + idx1[I], (size_t)(idx1[I + 1] - idx1[I]), sizeof(int), cmp_int);
     /* mark[J] now holds the block number of (I, J) */
     for (int q = idx1[I]; q < idx1[I + 1]; q++) mark[idx2[q]] = q;
-    for (int i = 3 * I; i < 3 * I + 3; i++)
-      for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++) {
-        int j = inst->Aj[k];
-        double *a = &blk[9 * (size_t)mark[j / 3] + (size_t)(i - 3 * I) + 3 * (size_t)(j % 3)];
-        *a = slv_io_is_pos_zero(*a) ? inst->Ax[k] : *a + inst->Ax[k];
+    for (int i = rb * I; i < rb * I + rb; i++)
+      for (int k = Ap[i]; k < Ap[i + 1]; k++) {
+        int j = Aj[k];
+        double *a = &blk[(size_t)be * mark[j / cb] + (size_t)(i - rb * I) + (size_t)rb * (j % cb)];
+        *a = slv_io_is_pos_zero(*a) ? Ax[k] : *a + Ax[k];
       }
     /* block numbers are >= 0, so the next block row's marks differ from I:
      * reset them to -1 to keep the "seen in block row I" test exact */
     for (int q = idx1[I]; q < idx1[I + 1]; q++) mark[idx2[q]] = -1;
   }
-  fprintf(w->f, "1\n%d\n%d\n%ld\n", n, n, nb);
-  if (nb == 0) goto done; /* an all-zero matrix: nothing follows nbblocks */
-  fprintf(w->f, "%d\n%d\n", nb3, nb3);
-  for (int pass = 0; pass < 2; pass++)
-    for (int I = 0; I < nb3; I++) fprintf(w->f, "%d%c", 3 * I + 3, I + 1 < nb3 ? '\t' : '\n');
-  fprintf(w->f, "%d\n%ld\n", nb3 + 1, nb);
-  for (int I = 0; I <= nb3; I++) fprintf(w->f, "%d%c", idx1[I], I < nb3 ? '\t' : '\n');
-  for (long q = 0; q < nb; q++) fprintf(w->f, "%d%c", idx2[q], q + 1 < nb ? '\t' : '\n');
-  for (long q = 0; q < nb; q++) {
-    fprintf(w->f, "%ld\n", q);
-    for (int e = 0; e < 9; e++) slv_wr_double(w, blk[9 * q + e], e < 8 ? ' ' : '\n');
-  }
+  print_sbm(w, m, n, rb, cb, nb, idx1, idx2, blk);
   goto done;
 nomem:
   slv_io_msgf(w->err, w->errlen, "%s: out of memory writing the sparse-block matrix", w->path);
@@ -354,22 +357,48 @@ done:
   return st;
 }
 
+/* The Siconos gfc3d .dat of inst->global (globalFrictionContact_printInFile's
+ * layout, read by io_gfc3d.c and Siconos' globalFrictionContact_newFromFile):
+ * d = 3, nc, M and H as SBM NumericsMatrices (row blocks of 6 dofs -- a
+ * body's -- when ndof is a multiple of 6, else 3, else 1; H's column blocks
+ * are the contacts' 3), Siconos' q = f, b = w, mu. */
+static slv_status write_gfc3d(slv_writer *w, const slv_instance *inst) {
+  const slv_global *g = inst->global;
+  int rb = g->ndof % 6 == 0 ? 6 : g->ndof % 3 == 0 ? 3 : 1;
+  fprintf(w->f, "3\n%d\n", inst->ncones);
+  slv_status st = slv_io_write_sbm(w, g->ndof, g->ndof, rb, rb, g->Mp, g->Mj, g->Mx);
+  if (!st) st = slv_io_write_sbm(w, g->ndof, g->n, rb, 3, g->Hp, g->Hj, g->Hx);
+  if (st) return st;
+  for (int i = 0; i < g->ndof; i++) slv_wr_double(w, g->f[i], i + 1 < g->ndof ? ' ' : 0);
+  fputc('\n', w->f);
+  for (int i = 0; i < g->n; i++) slv_wr_double(w, g->w[i], i + 1 < g->n ? ' ' : 0);
+  fputc('\n', w->f);
+  return SLV_OK;
+}
+
 slv_status slv_io_write_fc3d(const slv_io_req *rq, const slv_instance *inst) {
   int n = inst->n, nc = inst->ncones;
   const char *path = rq->path;
   slv_writer w;
   slv_status st = slv_wr_open(&w, path, rq->err, rq->errlen);
   if (st) return st;
-  fprintf(w.f, "3\n%d\n", nc);
-  if (inst->storage == SLV_DENSE) {
-    slv_io_write_dense_nm(&w, n, inst->A);
-  } else if ((st = write_sbm(&w, inst))) {
-    fclose(w.f);
-    remove(path);
+  if (inst->global && inst->global->n == n) {
+    st = write_gfc3d(&w, inst);
+  } else {
+    fprintf(w.f, "3\n%d\n", nc);
+    if (inst->storage == SLV_DENSE)
+      slv_io_write_dense_nm(&w, n, inst->A);
+    else
+      st = slv_io_write_sbm(&w, n, n, 3, 3, inst->Ap, inst->Aj, inst->Ax);
+    if (!st) {
+      for (int i = 0; i < n; i++) slv_wr_double(&w, inst->b[i], i + 1 < n ? ' ' : 0);
+      fputc('\n', w.f);
+    }
+  }
+  if (st) {
+    slv_wr_discard(&w);
     return st;
   }
-  for (int i = 0; i < n; i++) slv_wr_double(&w, inst->b[i], i + 1 < n ? ' ' : 0);
-  fputc('\n', w.f);
   for (int c = 0; c < nc; c++) slv_wr_double(&w, inst->cone_mu[c], c + 1 < nc ? ' ' : 0);
   fputc('\n', w.f);
   return slv_wr_close(&w);

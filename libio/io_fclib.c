@@ -26,27 +26,25 @@
  *                A = W = H' M^-1 H,     b = q = w + H' M^-1 f,
  *            the formula of Siconos' test_fclib.py (README 2.2: "W = H' M^-1
  *            H, q_loc = b + H' M^-1 q" with Siconos' q = FCLIB f and b = w).
- *            M is factored by LAPACKE Cholesky (dpotrf) block by block: its
- *            diagonal blocks are the connected components of its sparsity
- *            pattern (non-zero off-diagonal entries link two dofs), in
- *            practice one block per body.  Per block c with rows R_c:
- *            L_c L_c' = M_cc, Z_c = L_c^-1 H(R_c, :), g_c = L_c^-1 f(R_c);
- *            W = sum_c Z_c' Z_c (dsyrk: exactly symmetric), q = w +
- *            sum_c Z_c' g_c.  An M stored as one triangle only (every
- *            non-zero off-diagonal entry on the same side of the diagonal:
- *            LMGC's dumps CubeH8 and LMGC_GlobalFrictionContactProblem00046
- *            store the upper triangle; the same 162-dof mesh appears in full
- *            in LMGC_GFC3D-i00501) is the symmetric matrix it is half of.
- *            SLV_ERR_UNSUPPORTED with a message when a
- *            block has more than SLV_FCLIB_MAX_BLOCK = 2000 dofs, when M is
- *            not symmetric (|M_ij - M_ji| > 1e-10 max|M_block|, far above
+ *            The condensation is libsolvers' slv_condense (io_global.c;
+ *            libsolvers/condense.c): M factored by its diagonal blocks (the
+ *            connected parts of its pattern: dense LAPACK up to 200 dofs, a
+ *            sparse Cholesky above), W block sparse (CSR), never dense; no
+ *            cap on the size but the memory cap (max_memory).  An M stored
+ *            as one triangle only (every non-zero off-diagonal entry on the
+ *            same side of the diagonal: LMGC's dumps CubeH8 and
+ *            LMGC_GlobalFrictionContactProblem00046 store the upper
+ *            triangle; the same 162-dof mesh appears in full in
+ *            LMGC_GFC3D-i00501) is the symmetric matrix it is half of.
+ *            M, H, f and w are kept beside the instance (slv_instance.
+ *            global).  SLV_ERR_UNSUPPORTED with a message when M is not
+ *            symmetric (|M_ij - M_ji| > 1e-10 max|M_block|, far above
  *            rounding, below any modelling asymmetry) or not positive
- *            definite (dpotrf fails), when 3 nc > 5000 (W is accumulated
- *            dense, at most SLV_IO_MAX_DENSE entries), or when G (equality
- *            constraints) is present.
+ *            definite, or when G (equality constraints) is present;
+ *            SLV_ERR_DIM beyond the memory cap.
  *   storage: dense when n = 3 nc <= SLV_IO_FC_DENSE_MAX (300), else CSR
- *            with the columns of each row sorted (duplicates kept, in file
- *            order; they add up).  spacedim must be 3 (2: unsupported).
+ *            with the columns of each row sorted (local: duplicates kept,
+ *            in file order; they add up; global: merged).  spacedim must be 3 (2: unsupported).
  *
  * Never crash, never exit.  libfclib 3.1 exits the process on any failing
  * HDF5 call (its IO / ASSERT macros call exit(1)), mallocs what the file's
@@ -83,16 +81,32 @@
  * nothing, and the read fails with a message.  tests/fuzz/fuzz_fclib.c
  * checks on every input that the two routes accept the same files.
  *
- * Writing (slv_io_write_fclib): fclib_write_local, W as CSR (nz = -2; a
- * dense instance gives the entries that are not +0.0, so -0.0 survives),
- * q = b, mu, spacedim 3, info/title = the instance name, info/description
- * = "written by lcplab".  Only local FC3D instances (slv_io_holds_fc3d:
- * every row in a cone, Coulomb's law); else
- * SLV_ERR_UNSUPPORTED and nothing written.  libfclib refuses to write into
- * a file that already holds a problem and exits on HDF5 errors, so the
- * file is written under a fresh temporary name in the same directory and
- * renamed over PATH.  A write followed by a read gives back A, b and the
- * cones bit for bit for instances from a reader (sorted CSR columns).
+ * Writing (slv_io_write_fclib) does not call libfclib, whose exit on a
+ * failing HDF5 call a full disk reaches (issue 48, case 7).  The file is
+ * built in memory with plain HDF5 calls (core driver, no backing store) in
+ * the layout of libfclib 3.1's fclib_write_local -- /fclib_local/spacedim
+ * (3), W (nzmax, m, n, nz, p, i, x; CSR, nz = -2; a dense instance gives
+ * the entries that are not +0.0, so -0.0 survives), vectors/q = b,
+ * vectors/mu, info/title = the instance name, info/description = "written
+ * by lcplab ..."; 1-D native int / double datasets, contiguous, space
+ * allocated late; scalar NUL-terminated strings -- so that the file is
+ * libfclib's byte for byte but for the objects' modification times.  Its
+ * bytes are then written (write(2), fsync) under a fresh temporary name in
+ * the same directory and renamed over PATH; on any failure the temporary
+ * file is removed, PATH is untouched and the message is "PATH: cannot
+ * write: <strerror>".  Solutions (slv_io_fclib_write_solution) add
+ * /solution (u, r) and /guesses (number_of_guesses, 1/u, 1/r) to the same
+ * image, as fclib_write_solution / fclib_write_guesses do.  An instance
+ * that carries its global problem (inst->global: read from /fclib_global or
+ * a gfc3d .dat, or built by lcplab export --global) is written as
+ * /fclib_global in fclib_write_global's layout: spacedim, M and H as
+ * triplets (nz >= 0, i = row, p = column, as Siconos writes global
+ * problems), vectors f, w, mu, info; its solution file holds the global
+ * problem and, per answer r, v = M^-1 (H r + f), u = H' v + w and r
+ * (slv_global_velocities), as libfclib's fclib_read_solution reads them.  Only FC3D instances (slv_io_holds_fc3d: every row in a cone,
+ * Coulomb's law); else SLV_ERR_UNSUPPORTED and nothing written.  A write followed by a read
+ * gives back A, b and the cones bit for bit for instances from a reader
+ * (sorted CSR columns).
  *
  * Messages: one line, "PATH: expected <what>, found <what>" naming the
  * HDF5 object, e.g. "x.hdf5: expected /fclib_local/vectors/mu to hold 48
@@ -109,9 +123,8 @@
 #include <fclib.h>
 #include <hdf5.h>
 
-#include <cblas.h>
 #include <errno.h>
-#include <lapacke.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -120,7 +133,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SLV_FCLIB_MAX_BLOCK 2000
 
 int slv_io_is_hdf5_bytes(const char *buf, size_t len) {
   static const char sig[8] = { '\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n' };
@@ -812,282 +824,62 @@ static slv_status read_local(fc_ctx *c, const char *lib_path, const mat_hdr *h,
   return st;
 }
 
-/* ---- global: condensation ------------------------------------------------------- */
+/* ---- global: condensation (io_global.c, libsolvers' slv_condense) --------------- */
 
-static int uf_find(int *parent, int a) {
-  while (parent[a] != a) {
-    parent[a] = parent[parent[a]];
-    a = parent[a];
+/* The global problem of libfclib's p as an slv_global (M, H as CSR, M
+ * mirrored when stored as one triangle); M and H's triplets are freed. */
+static slv_status global_of(fc_ctx *c, const struct fclib_global *p, trip *M, trip *H, int ndof,
+                            int m, slv_global **out) {
+  slv_global *g = slv_io_global_alloc(ndof, m);
+  slv_status st = g ? SLV_OK : SLV_ERR_NOMEM;
+  if (!st) st = slv_io_csr_build(ndof, M->nnz, M->row, M->col, M->val, &g->Mp, &g->Mj, &g->Mx);
+  trip_free(M);
+  if (!st) st = slv_io_csr_build(ndof, H->nnz, H->row, H->col, H->val, &g->Hp, &g->Hj, &g->Hx);
+  trip_free(H);
+  if (!st && slv_io_global_mirror(g) < 0) st = SLV_ERR_NOMEM;
+  if (st) {
+    slv_global_free(g);
+    return fail(c, st, "out of memory for /fclib_global/M and H (ndof = %d)", ndof);
   }
-  return a;
-}
-
-/* W (dense m x m, column-major, zeroed) and q (= w on entry) from M, H, f. */
-static slv_status condense(fc_ctx *c, int ndof, int m, const trip *M, const trip *H,
-                           const double *f, double *W, double *q) {
-  slv_status st = SLV_OK;
-  int *parent = malloc(((size_t)ndof + 1) * sizeof(int));
-  int *comp = malloc(((size_t)ndof + 1) * sizeof(int)); /* component of each dof */
-  int *cptr = calloc((size_t)ndof + 2, sizeof(int));    /* dofs of component k */
-  int *dofs = malloc(((size_t)ndof + 1) * sizeof(int));
-  int *loc = malloc(((size_t)ndof + 1) * sizeof(int)); /* index within its block */
-  int *mptr = calloc((size_t)ndof + 2, sizeof(int));   /* M entries by component */
-  long *ment = malloc(((size_t)M->nnz + 1) * sizeof(long));
-  int *hptr = calloc((size_t)ndof + 2, sizeof(int)); /* H entries by row */
-  long *hent = malloc(((size_t)H->nnz + 1) * sizeof(long));
-  int *colmark = malloc(((size_t)m + 1) * sizeof(int)); /* block column of H's column j */
-  int *cols = malloc(((size_t)m + 1) * sizeof(int));
-  double *B = NULL, *Z = NULL, *S = NULL, *gz = NULL;
-  if (!parent || !comp || !cptr || !dofs || !loc || !mptr || !ment || !hptr || !hent || !colmark ||
-      !cols) {
-    st = fail(c, SLV_ERR_NOMEM, "out of memory condensing the global problem (ndof = %d)", ndof);
-    goto done;
-  }
-  /* blocks: connected components of M's pattern (non-zero entries) */
-  for (int i = 0; i < ndof; i++) parent[i] = i;
-  for (long k = 0; k < M->nnz; k++)
-    if (M->row[k] != M->col[k] && M->val[k] != 0.0) {
-      int a = uf_find(parent, M->row[k]), b = uf_find(parent, M->col[k]);
-      if (a != b) parent[a < b ? b : a] = a < b ? a : b;
-    }
-  /* one triangle only (LMGC's dumps store the upper triangle of the
-   * symmetric M): mirror it */
-  long upper = 0, lower = 0;
-  for (long k = 0; k < M->nnz; k++)
-    if (M->val[k] != 0.0) {
-      upper += M->row[k] < M->col[k];
-      lower += M->row[k] > M->col[k];
-    }
-  int half = (upper == 0) != (lower == 0);
-  int ncomp = 0, kmax = 0;
-  for (int i = 0; i < ndof; i++) {
-    int r = uf_find(parent, i);
-    comp[i] = r == i ? ncomp++ : comp[r]; /* roots are the smallest dof, seen first */
-    cptr[comp[i] + 1]++;
-  }
-  for (int k = 0; k < ncomp; k++) {
-    if (cptr[k + 1] > kmax) kmax = cptr[k + 1];
-    cptr[k + 1] += cptr[k];
-  }
-  if (kmax > SLV_FCLIB_MAX_BLOCK) {
-    int big = 0;
-    for (int i = 0; i < ndof; i++)
-      if (cptr[comp[i] + 1] - cptr[comp[i]] == kmax) {
-        big = i;
-        break;
-      }
-    st = fail(c, SLV_ERR_UNSUPPORTED,
-              "expected the diagonal blocks of /fclib_global/M to have at "
-              "most %d dofs, found one of %d (containing dof %d)",
-              SLV_FCLIB_MAX_BLOCK, kmax, big);
-    goto done;
-  }
-  {
-    int *pos = parent; /* reuse: fill positions */
-    for (int k = 0; k < ncomp; k++) pos[k] = cptr[k];
-    for (int i = 0; i < ndof; i++) {
-      loc[i] = pos[comp[i]] - cptr[comp[i]];
-      dofs[pos[comp[i]]++] = i;
-    }
-  }
-  for (long k = 0; k < M->nnz; k++) mptr[comp[M->row[k]] + 1]++;
-  for (int k = 0; k < ncomp; k++) mptr[k + 1] += mptr[k];
-  for (int k = 0; k <= ncomp; k++) parent[k] = mptr[k];
-  for (long k = 0; k < M->nnz; k++) ment[parent[comp[M->row[k]]]++] = k;
-  for (long k = 0; k < H->nnz; k++) hptr[H->row[k] + 1]++;
-  for (int i = 0; i < ndof; i++) hptr[i + 1] += hptr[i];
-  for (int i = 0; i <= ndof; i++) parent[i] = hptr[i];
-  for (long k = 0; k < H->nnz; k++) hent[parent[H->row[k]]++] = k;
-  B = malloc(((size_t)kmax * kmax + 1) * sizeof(double));
-  gz = malloc(((size_t)kmax + 1) * sizeof(double));
-  if (!B || !gz) {
-    st = fail(c, SLV_ERR_NOMEM, "out of memory for a %d x %d block of M", kmax, kmax);
-    goto done;
-  }
-  for (int j = 0; j < m; j++) colmark[j] = -1;
-  for (int k = 0; k < ncomp && !st; k++) {
-    int nk = cptr[k + 1] - cptr[k];
-    size_t ld = (size_t)nk;
-    memset(B, 0, ld * ld * sizeof(double));
-    double amax = 0;
-    for (int e = mptr[k]; e < mptr[k + 1]; e++) {
-      long q0 = ment[e];
-      if (comp[M->col[q0]] != k) continue; /* an explicit 0.0 linking two blocks */
-      size_t a = (size_t)loc[M->row[q0]], b = (size_t)loc[M->col[q0]];
-      B[a + ld * b] += M->val[q0];
-      if (half && a != b) B[b + ld * a] += M->val[q0];
-    }
-    for (size_t e = 0; e < ld * ld; e++) amax = fmax(amax, fabs(B[e]));
-    for (int a = 0; a < nk; a++)
-      for (int b = 0; b < a; b++) {
-        double x = B[a + ld * b], y = B[b + ld * a];
-        if (fabs(x - y) > 1e-10 * amax) {
-          st = fail(c, SLV_ERR_UNSUPPORTED,
-                    "expected /fclib_global/M symmetric (Cholesky), found "
-                    "M(%d,%d) = %.17g, M(%d,%d) = %.17g",
-                    dofs[cptr[k] + a], dofs[cptr[k] + b], x, dofs[cptr[k] + b], dofs[cptr[k] + a],
-                    y);
-          goto done;
-        }
-      }
-    lapack_int info = nk ? LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', nk, B, (lapack_int)ld) : 0;
-    if (info != 0) {
-      st = fail(c, SLV_ERR_UNSUPPORTED,
-                "expected /fclib_global/M positive definite, found its "
-                "diagonal block of %d dofs from dof %d not (LAPACKE_dpotrf info %d)",
-                nk, dofs[cptr[k]], (int)info);
-      goto done;
-    }
-    /* the columns of H touched by the block's rows */
-    int nj = 0;
-    for (int a = 0; a < nk; a++) {
-      int i = dofs[cptr[k] + a];
-      for (int e = hptr[i]; e < hptr[i + 1]; e++) {
-        int j = H->col[hent[e]];
-        if (colmark[j] < 0) {
-          colmark[j] = nj;
-          cols[nj++] = j;
-        }
-      }
-    }
-    for (int a = 0; a < nk; a++) gz[a] = f[dofs[cptr[k] + a]];
-    cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, nk, B, (int)ld, gz, 1);
-    if (nj > 0) {
-      free(Z);
-      free(S);
-      Z = calloc(ld * (size_t)nj, sizeof(double));
-      S = malloc((size_t)nj * (size_t)nj * sizeof(double));
-      if (!Z || !S) {
-        st = fail(c, SLV_ERR_NOMEM, "out of memory condensing a block of %d dofs, %d columns", nk,
-                  nj);
-        goto done;
-      }
-      for (int a = 0; a < nk; a++) {
-        int i = dofs[cptr[k] + a];
-        for (int e = hptr[i]; e < hptr[i + 1]; e++) {
-          long q0 = hent[e];
-          Z[(size_t)a + ld * (size_t)colmark[H->col[q0]]] += H->val[q0];
-        }
-      }
-      /* Z := L^-1 H(block, cols);  S = Z' Z (lower);  W += S;  q += Z' g */
-      cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, nk, nj, 1.0, B,
-                  (int)ld, Z, (int)ld);
-      cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, nj, nk, 1.0, Z, (int)ld, 0.0, S, nj);
-      for (int b = 0; b < nj; b++) {
-        for (int a = b; a < nj; a++) {
-          double s = S[(size_t)a + (size_t)nj * (size_t)b];
-          W[(size_t)cols[a] + (size_t)m * (size_t)cols[b]] += s;
-          if (a != b) W[(size_t)cols[b] + (size_t)m * (size_t)cols[a]] += s;
-        }
-        q[cols[b]] += cblas_ddot(nk, Z + ld * (size_t)b, 1, gz, 1);
-      }
-    }
-    for (int a = 0; a < nj; a++) colmark[cols[a]] = -1;
-  }
-done:
-  free(parent);
-  free(comp);
-  free(cptr);
-  free(dofs);
-  free(loc);
-  free(mptr);
-  free(ment);
-  free(hptr);
-  free(hent);
-  free(colmark);
-  free(cols);
-  free(B);
-  free(Z);
-  free(S);
-  free(gz);
-  return st;
-}
-
-/* Finite data can condense to an overflow (an M close to singular, huge H
- * or f): say so here, naming what overflowed, rather than leave it to
- * slv_problem_validate's "A(i,j) is inf". */
-static slv_status check_condensed(fc_ctx *c, int m, const double *W, const double *q) {
-  for (size_t e = 0; e < (size_t)m * (size_t)m; e++)
-    if (!isfinite(W[e]))
-      return fail(c, SLV_ERR_INVALID,
-                  "expected a finite condensed W = H' M^-1 H, found W(%d,%d) "
-                  "= %g (M nearly singular, or H too large)",
-                  (int)(e % (size_t)m), (int)(e / (size_t)m), W[e]);
-  for (int i = 0; i < m; i++)
-    if (!isfinite(q[i]))
-      return fail(c, SLV_ERR_INVALID,
-                  "expected a finite condensed q = w + H' M^-1 f, found "
-                  "q[%d] = %g (M nearly singular, or H, f too large)",
-                  i, q[i]);
+  memcpy(g->f, p->f, (size_t)ndof * sizeof(double));
+  memcpy(g->w, p->w, (size_t)m * sizeof(double));
+  *out = g;
   return SLV_OK;
 }
 
 static slv_status read_global(fc_ctx *c, const char *lib_path, const mat_hdr *hm, const mat_hdr *hh,
                               slv_instance **out) {
-  int m = hh->n;
-  if ((double)m * (double)m > (double)SLV_IO_MAX_DENSE)
-    return fail(c, SLV_ERR_UNSUPPORTED,
-                "expected at most %ld entries in the condensed W = H' M^-1 "
-                "H (it is built dense), found 3 nc = %d",
-                SLV_IO_MAX_DENSE, m);
-  /* beside libfclib's copy: M and H as triplets, the condensation's index
-   * arrays and one diagonal block of M (at most SLV_FCLIB_MAX_BLOCK dofs),
-   * W dense, then W's entries as the instance (at most m^2) */
-  double mm = (double)m * (double)m, kb = fmin((double)hm->m, SLV_FCLIB_MAX_BLOCK);
-  double bytes = 16.0 * ((double)hm->nzmax + (double)hh->nzmax) + 40.0 * (hm->m + 2.0) +
-                 8.0 * ((double)hm->nzmax + (double)hh->nzmax) + 8.0 * kb * kb + 8.0 * mm;
-  slv_status st0 =
-      slv_io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen,
-                     "/fclib_global: the condensation, ndof = %d, 3 nc = %d", hm->m, m);
-  if (st0 || (st0 = reserve_instance(c, "/fclib_global/H", m, mm))) return st0;
+  int m = hh->n, nd = hm->m;
+  /* beside libfclib's copy: M and H as triplets, then as CSR (M perhaps
+   * mirrored: twice its entries), f, w, mu; W is counted by slv_condense
+   * against what is left of the cap */
+  double nz = (double)hm->nzmax + (double)hh->nzmax;
+  double bytes = 16.0 * nz + 12.0 * (nz + (double)hm->nzmax) + 8.0 * (nd + 2.0) +
+                 slv_io_instance_bytes(m, 0) + 12.0 * (m / 3 + 1.0) + 8.0 * (nd + m);
+  slv_status st = slv_io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen,
+                                 "/fclib_global: M, H, f, w (ndof = %d, 3 nc = %d)", nd, m);
+  if (st) return st;
   struct fclib_global *p = fclib_read_global(lib_path);
   if (!p)
     return fail(c, SLV_ERR_INVALID, "expected libfclib to read /fclib_global, found it refused");
-  trip M, H, Wt;
-  memset(&Wt, 0, sizeof Wt);
-  double *W = NULL, *q = NULL;
-  slv_status st = entries(c, "/fclib_global/M", p->M, hm, &M);
+  trip M, H;
+  slv_global *g = NULL;
+  st = entries(c, "/fclib_global/M", p->M, hm, &M);
   if (!st && (st = entries(c, "/fclib_global/H", p->H, hh, &H))) trip_free(&M);
   if (st) goto done;
-  if (!(st = check_finite(c, "/fclib_global/vectors/f", p->f, hm->m, 0)) &&
+  if (!(st = check_finite(c, "/fclib_global/vectors/f", p->f, nd, 0)) &&
       !(st = check_finite(c, "/fclib_global/vectors/w", p->w, m, 0)))
     st = check_finite(c, "/fclib_global/vectors/mu", p->mu, m / 3, 1);
-  if (!st) {
-    W = calloc((size_t)m * (size_t)m + 1, sizeof(double));
-    q = malloc(((size_t)m + 1) * sizeof(double));
-    if (!W || !q) st = fail(c, SLV_ERR_NOMEM, "out of memory for W (3 nc = %d)", m);
+  if (st) {
+    trip_free(&M);
+    trip_free(&H);
+    goto done;
   }
-  if (!st) {
-    memcpy(q, p->w, (size_t)m * sizeof(double));
-    st = condense(c, hm->m, m, &M, &H, p->f, W, q);
+  if (!(st = global_of(c, p, &M, &H, nd, m, &g))) {
+    st = slv_io_global_instance(g, p->mu, c->cap, c->mem, c->path, "/fclib_global/M", c->err,
+                                c->errlen, out);
   }
-  if (!st) st = check_condensed(c, m, W, q);
-  if (!st) { /* W's non-zeros as triplets, column by column */
-    long nnz = 0;
-    for (size_t e = 0; e < (size_t)m * (size_t)m; e++) nnz += W[e] != 0.0;
-    Wt.row = malloc(((size_t)nnz + 1) * sizeof(int));
-    Wt.col = malloc(((size_t)nnz + 1) * sizeof(int));
-    Wt.val = malloc(((size_t)nnz + 1) * sizeof(double));
-    if (!Wt.row || !Wt.col || !Wt.val) {
-      st = fail(c, SLV_ERR_NOMEM, "out of memory for W (3 nc = %d)", m);
-    } else {
-      for (int j = 0; j < m; j++)
-        for (int i = 0; i < m; i++) {
-          double v = W[(size_t)i + (size_t)m * (size_t)j];
-          if (v == 0.0) continue;
-          Wt.row[Wt.nnz] = i;
-          Wt.col[Wt.nnz] = j;
-          Wt.val[Wt.nnz++] = v;
-        }
-      st = make_instance(c, m, &Wt, q, p->mu, out);
-    }
-  }
-  trip_free(&M);
-  trip_free(&H);
 done:
-  trip_free(&Wt);
-  free(W);
-  free(q);
   fclib_delete_global(p);
   free(p); /* fclib_delete_global frees the members, not the struct (3.1) */
   return st;
@@ -1248,8 +1040,151 @@ slv_status slv_io_read_fclib_image(const void *image, size_t len, const slv_io_r
 
 /* ---- writing -------------------------------------------------------------------- */
 
-/* A fresh name beside path (path.XXXXXX, not existing): libfclib creates the
- * file there and it is renamed over path once complete. */
+/* An FCLIB file is built in memory (HDF5's core driver, no backing store)
+ * with plain HDF5 calls, in the layout libfclib 3.1 writes, and its bytes
+ * are then written to disk here: HDF5 never touches the disk, so a full
+ * disk is a failing write(2) reported by us, never libfclib's exit
+ * (issue 48, case 7; docs/formats.md, "FCLIB"). */
+typedef struct fc_out {
+  hid_t file;
+  const char *path; /* the name in messages */
+  char *err;
+  size_t errlen;
+  slv_status st; /* the first failure; every later call then does nothing */
+} fc_out;
+
+/* A sparse matrix as FCLIB stores it (nz = -2 CSR, nz >= 0 triplet). */
+typedef struct fc_mat {
+  int m, n, nz, nzmax;
+  const int *p, *i;
+  const double *x;
+} fc_mat;
+
+static void out_fail(fc_out *o, slv_status st, const char *why) {
+  if (o->st) return;
+  o->st = st;
+  slv_io_msgf(o->err, o->errlen, "%s: cannot write: %s", o->path, why);
+}
+
+static void out_hdf5(fc_out *o, herr_t e, const char *what) {
+  char m[96];
+  if (e >= 0) return;
+  snprintf(m, sizeof m, "HDF5 failed to make %s in memory", what);
+  out_fail(o, SLV_ERR_INVALID, m);
+}
+
+/* A new dataset name of type t and space s, its space allocated late as on
+ * a file on disk (the core driver's default is early: the same data, one
+ * flag different in every dataset's header). */
+static hid_t out_dataset(hid_t loc, const char *name, hid_t t, hid_t s) {
+  hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  herr_t e = dcpl >= 0 ? H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_LATE) : -1;
+  hid_t d = e >= 0 ? H5Dcreate2(loc, name, t, s, H5P_DEFAULT, dcpl, H5P_DEFAULT) : -1;
+  if (dcpl >= 0) H5Pclose(dcpl);
+  return d;
+}
+
+/* The 1-D dataset name of n elements of type t (H5LTmake_dataset_int /
+ * _double, as libfclib writes them: contiguous, native type). */
+static void out_array(fc_out *o, hid_t loc, const char *name, hid_t t, size_t n, const void *v) {
+  if (o->st) return;
+  hsize_t dim = (hsize_t)n;
+  hid_t s = H5Screate_simple(1, &dim, NULL);
+  hid_t d = s >= 0 ? out_dataset(loc, name, t, s) : -1;
+  herr_t e = d >= 0 ? 0 : -1;
+  if (d >= 0 && n > 0) e = H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+  if (d >= 0) H5Dclose(d);
+  if (s >= 0) H5Sclose(s);
+  out_hdf5(o, e, name);
+}
+
+static void out_int(fc_out *o, hid_t loc, const char *name, int v) {
+  out_array(o, loc, name, H5T_NATIVE_INT, 1, &v);
+}
+
+/* A scalar fixed-length, NUL-terminated string (H5LTmake_dataset_string). */
+static void out_string(fc_out *o, hid_t loc, const char *name, const char *str) {
+  if (o->st) return;
+  hid_t t = H5Tcopy(H5T_C_S1);
+  hid_t s = H5Screate(H5S_SCALAR);
+  herr_t e = t >= 0 && s >= 0 ? H5Tset_size(t, strlen(str) + 1) : -1;
+  hid_t d = e >= 0 ? out_dataset(loc, name, t, s) : -1;
+  e = d >= 0 ? H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, str) : -1;
+  if (d >= 0) H5Dclose(d);
+  if (s >= 0) H5Sclose(s);
+  if (t >= 0) H5Tclose(t);
+  out_hdf5(o, e, name);
+}
+
+/* A new group name in loc; -1 after a failure. */
+static hid_t out_group(fc_out *o, hid_t loc, const char *name) {
+  if (o->st) return -1;
+  hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  out_hdf5(o, g, name);
+  return g;
+}
+
+static void out_close_group(hid_t g) {
+  if (g >= 0) H5Gclose(g);
+}
+
+/* The group name holding A: nzmax, m, n, nz, p, i, x (libfclib's
+ * write_matrix, in its order). */
+static void out_matrix(fc_out *o, hid_t loc, const char *name, const fc_mat *A) {
+  hid_t g = out_group(o, loc, name);
+  size_t np = A->nz >= 0 ? (size_t)A->nz : (size_t)A->m + 1;
+  size_t ni = A->nz >= 0 ? (size_t)A->nz : (size_t)A->nzmax;
+  out_int(o, g, "nzmax", A->nzmax);
+  out_int(o, g, "m", A->m);
+  out_int(o, g, "n", A->n);
+  out_int(o, g, "nz", A->nz);
+  out_array(o, g, "p", H5T_NATIVE_INT, np, A->p);
+  out_array(o, g, "i", H5T_NATIVE_INT, ni, A->i);
+  out_array(o, g, "x", H5T_NATIVE_DOUBLE, ni, A->x);
+  out_close_group(g);
+}
+
+/* The group info: title (the instance's name) and description. */
+static void out_info(fc_out *o, hid_t loc, const slv_instance *inst, const char *what) {
+  char title[sizeof inst->name + 8], desc[200];
+  snprintf(title, sizeof title, "%s", inst->name[0] ? inst->name : "lcplab");
+  snprintf(desc, sizeof desc, "written by lcplab (libsolvers %s): %s, %d contacts", SLV_VERSION,
+           what, inst->ncones);
+  hid_t g = out_group(o, loc, "info");
+  out_string(o, g, "title", title);
+  out_string(o, g, "description", desc);
+  out_close_group(g);
+}
+
+/* A new file in memory (core driver, no backing store). */
+static void out_open(fc_out *o) {
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  herr_t e = fapl >= 0 ? H5Pset_fapl_core(fapl, 1 << 20, 0) : -1;
+  o->file = e >= 0 ? H5Fcreate("lcplab-fclib", H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : -1;
+  if (fapl >= 0) H5Pclose(fapl);
+  out_hdf5(o, o->file, "the file");
+}
+
+/* The bytes of the file in memory (malloc'ed into *buf); closes it. */
+static void out_image(fc_out *o, void **buf, size_t *len) {
+  *buf = NULL;
+  *len = 0;
+  if (o->file < 0) return;
+  ssize_t n = -1;
+  if (!o->st && H5Fflush(o->file, H5F_SCOPE_GLOBAL) >= 0) n = H5Fget_file_image(o->file, NULL, 0);
+  if (n > 0 && !(*buf = malloc((size_t)n))) {
+    out_fail(o, SLV_ERR_NOMEM, "out of memory for the file's image");
+  } else if (n > 0 && H5Fget_file_image(o->file, *buf, (size_t)n) == n) {
+    *len = (size_t)n;
+  } else {
+    out_hdf5(o, -1, "the file's image");
+  }
+  if (H5Fclose(o->file) < 0) out_hdf5(o, -1, "the file (close)");
+  o->file = -1;
+}
+
+/* A fresh name beside path (path.XXXXXX, not existing): the file is
+ * written there and renamed over path once complete. */
 static slv_status fresh_name(const char *path, char **tmp, char *err, size_t errlen) {
   *tmp = malloc(strlen(path) + 16);
   if (!*tmp) {
@@ -1279,10 +1214,53 @@ static slv_status publish(const char *tmp, const char *path, char *err, size_t e
   return SLV_ERR_INVALID;
 }
 
+/* len bytes into the new file tmp (mode 0666 less the umask, as H5Fcreate
+ * makes it), synced; errno of the first failure, else 0. */
+static int write_bytes(const char *tmp, const void *buf, size_t len) {
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0) return errno ? errno : EIO;
+  int e = 0;
+  for (size_t at = 0; at < len && !e;) {
+    ssize_t k = write(fd, (const char *)buf + at, len - at);
+    if (k > 0)
+      at += (size_t)k;
+    else if (k == 0)
+      e = EIO;
+    else if (errno != EINTR)
+      e = errno;
+  }
+  if (!e && fsync(fd) != 0) e = errno;
+  if (close(fd) != 0 && !e) e = errno;
+  return e;
+}
+
+/* The file in memory to path: closed, written beside path, renamed over it.
+ * Nothing is left beside path on failure, and path is untouched. */
+static slv_status out_finish(fc_out *o) {
+  void *buf;
+  size_t len;
+  out_image(o, &buf, &len);
+  char *tmp = NULL;
+  if (!o->st) o->st = fresh_name(o->path, &tmp, o->err, o->errlen);
+  if (!o->st) {
+    int e = write_bytes(tmp, buf, len);
+    if (e) {
+      remove(tmp);
+      out_fail(o, SLV_ERR_INVALID, strerror(e));
+    } else {
+      o->st = publish(tmp, o->path, o->err, o->errlen);
+    }
+  }
+  free(tmp);
+  free(buf);
+  return o->st;
+}
+
 /* W of inst as CSR (nz = -2): a CSR instance as it is, a dense one by its
- * entries that are not +0.0 (so -0.0 survives), row by row. */
-static slv_status csr_of(const slv_instance *inst, struct fclib_matrix *W, char *err, size_t errlen,
-                         const char *path) {
+ * entries that are not +0.0 (so -0.0 survives), row by row.  The arrays are
+ * malloc'ed into *p, *j, *x. */
+static slv_status csr_of(const slv_instance *inst, fc_mat *W, int **p, int **j, double **x,
+                         char *err, size_t errlen, const char *path) {
   int n = inst->n;
   long nnz = 0;
   if (inst->storage == SLV_CSR) {
@@ -1290,147 +1268,199 @@ static slv_status csr_of(const slv_instance *inst, struct fclib_matrix *W, char 
   } else {
     for (size_t e = 0; e < (size_t)n * (size_t)n; e++) nnz += !slv_io_is_pos_zero(inst->A[e]);
   }
-  memset(W, 0, sizeof *W);
+  *p = NULL;
+  *j = NULL;
+  *x = NULL;
   if (nnz > INT_MAX) {
     slv_io_msgf(err, errlen, "%s: fclib stores at most %d entries, found %ld", path, INT_MAX, nnz);
     return SLV_ERR_DIM;
   }
-  W->m = W->n = n;
-  W->nz = -2;
-  W->nzmax = (int)nnz;
-  W->p = malloc(((size_t)n + 1) * sizeof(int));
-  W->i = malloc(((size_t)nnz + 1) * sizeof(int));
-  W->x = malloc(((size_t)nnz + 1) * sizeof(double));
-  if (!W->p || !W->i || !W->x) {
+  *p = malloc(((size_t)n + 1) * sizeof(int));
+  *j = malloc(((size_t)nnz + 1) * sizeof(int));
+  *x = malloc(((size_t)nnz + 1) * sizeof(double));
+  if (!*p || !*j || !*x) {
     slv_io_msgf(err, errlen, "%s: out of memory writing fclib", path);
     return SLV_ERR_NOMEM;
   }
+  *W = (fc_mat){ n, n, -2, (int)nnz, *p, *j, *x };
   if (inst->storage == SLV_CSR) {
-    memcpy(W->p, inst->Ap, ((size_t)n + 1) * sizeof(int));
-    memcpy(W->i, inst->Aj, (size_t)nnz * sizeof(int));
-    memcpy(W->x, inst->Ax, (size_t)nnz * sizeof(double));
+    memcpy(*p, inst->Ap, ((size_t)n + 1) * sizeof(int));
+    memcpy(*j, inst->Aj, (size_t)nnz * sizeof(int));
+    memcpy(*x, inst->Ax, (size_t)nnz * sizeof(double));
     return SLV_OK;
   }
   int k = 0;
-  W->p[0] = 0;
+  (*p)[0] = 0;
   for (int i = 0; i < n; i++) {
-    for (int j = 0; j < n; j++) {
-      double v = inst->A[(size_t)i + (size_t)j * (size_t)n];
+    for (int c = 0; c < n; c++) {
+      double v = inst->A[(size_t)i + (size_t)c * (size_t)n];
       if (slv_io_is_pos_zero(v)) continue;
-      W->i[k] = j;
-      W->x[k++] = v;
+      (*j)[k] = c;
+      (*x)[k++] = v;
     }
-    W->p[i + 1] = k;
+    (*p)[i + 1] = k;
   }
   return SLV_OK;
 }
 
-/* The local problem of inst into the new file tmp (fclib_write_local). */
-static slv_status write_local(const char *path, const char *tmp, const slv_instance *inst,
-                              char *err, size_t errlen) {
-  int n = inst->n; /* >= 3: an FC3D instance has a cone */
-  struct fclib_matrix W;
-  slv_status st = csr_of(inst, &W, err, errlen, path);
-  double *q = malloc((size_t)n * sizeof(double));
-  double *mu = malloc((size_t)inst->ncones * sizeof(double));
-  if (!st && (!q || !mu)) {
-    slv_io_msgf(err, errlen, "%s: out of memory writing fclib", path);
-    st = SLV_ERR_NOMEM;
+/* /fclib_local of inst (libfclib's fclib_write_local): spacedim, W, vectors
+ * q and mu, info. */
+static void out_local(fc_out *o, const slv_instance *inst) {
+  fc_mat W = { 0 };
+  int *p, *j;
+  double *x;
+  slv_status st = csr_of(inst, &W, &p, &j, &x, o->err, o->errlen, o->path);
+  if (st && !o->st) o->st = st;
+  hid_t g = out_group(o, o->file, "fclib_local");
+  out_int(o, g, "spacedim", 3);
+  if (!o->st) out_matrix(o, g, "W", &W);
+  hid_t v = out_group(o, g, "vectors");
+  out_array(o, v, "q", H5T_NATIVE_DOUBLE, (size_t)inst->n, inst->b);
+  out_array(o, v, "mu", H5T_NATIVE_DOUBLE, (size_t)inst->ncones, inst->cone_mu);
+  out_close_group(v);
+  out_info(o, g, inst, "local FC3D problem u = W r + q, Coulomb's law with De Saxce's shift");
+  out_close_group(g);
+  free(p);
+  free(j);
+  free(x);
+}
+
+/* CSR rows (p, j, x; m rows, n columns) as an FCLIB triplet (nz >= 0: i =
+ * row, p = column, as Siconos writes global problems); the row indices are
+ * malloc'ed into *rows. */
+static void triplet_of(fc_out *o, int m, int n, const int *p, const int *j, const double *x,
+                       fc_mat *T, int **rows) {
+  int nnz = p[m];
+  *rows = malloc(((size_t)nnz + 1) * sizeof(int));
+  if (!*rows) {
+    out_fail(o, SLV_ERR_NOMEM, "out of memory for a global matrix");
+    return;
   }
-  if (!st) {
-    memcpy(q, inst->b, (size_t)n * sizeof(double));
-    memcpy(mu, inst->cone_mu, (size_t)inst->ncones * sizeof(double));
-    char title[sizeof inst->name + 8], desc[160];
-    snprintf(title, sizeof title, "%s", inst->name[0] ? inst->name : "lcplab");
-    snprintf(desc, sizeof desc,
-             "written by lcplab (libsolvers %s): local FC3D problem u = W r + "
-             "q, Coulomb's law with De Saxce's shift, %d contacts",
-             SLV_VERSION, inst->ncones);
-    struct fclib_info info = { title, desc, NULL };
-    struct fclib_local prob;
-    memset(&prob, 0, sizeof prob);
-    prob.W = &W;
-    prob.q = q;
-    prob.mu = mu;
-    prob.spacedim = 3;
-    prob.info = &info;
-    if (!fclib_write_local(&prob, tmp)) {
-      slv_io_msgf(err, errlen, "%s: cannot write: libfclib's fclib_write_local failed", path);
-      st = SLV_ERR_INVALID;
-    }
-  }
-  free(W.p);
-  free(W.i);
-  free(W.x);
-  free(q);
-  free(mu);
-  return st;
+  for (int r = 0; r < m; r++)
+    for (int k = p[r]; k < p[r + 1]; k++) (*rows)[k] = r;
+  *T = (fc_mat){ m, n, nnz, nnz, j, *rows, x };
+}
+
+/* /fclib_global of inst->global with inst's mu (fclib_write_global):
+ * spacedim, M and H (triplets), vectors f, w, mu, info. */
+static void out_global(fc_out *o, const slv_instance *inst) {
+  const slv_global *G = inst->global;
+  fc_mat M = { 0 }, H = { 0 };
+  int *mrow = NULL, *hrow = NULL;
+  triplet_of(o, G->ndof, G->ndof, G->Mp, G->Mj, G->Mx, &M, &mrow);
+  triplet_of(o, G->ndof, G->n, G->Hp, G->Hj, G->Hx, &H, &hrow);
+  hid_t g = out_group(o, o->file, "fclib_global");
+  out_int(o, g, "spacedim", 3);
+  if (!o->st) out_matrix(o, g, "M", &M);
+  if (!o->st) out_matrix(o, g, "H", &H);
+  hid_t v = out_group(o, g, "vectors");
+  out_array(o, v, "f", H5T_NATIVE_DOUBLE, (size_t)G->ndof, G->f);
+  out_array(o, v, "w", H5T_NATIVE_DOUBLE, (size_t)G->n, G->w);
+  out_array(o, v, "mu", H5T_NATIVE_DOUBLE, (size_t)inst->ncones, inst->cone_mu);
+  out_close_group(v);
+  out_info(o, g, inst, "global FC3D problem M v = H r + f, u = H' v + w, Coulomb's law");
+  out_close_group(g);
+  free(mrow);
+  free(hrow);
 }
 
 slv_status slv_io_write_fclib(const slv_io_req *rq, const slv_instance *inst) {
-  char *tmp = NULL;
-  slv_status st = fresh_name(rq->path, &tmp, rq->err, rq->errlen);
-  if (!st) {
-    h5quiet hq;
-    quiet_on(&hq);
-    st = write_local(rq->path, tmp, inst, rq->err, rq->errlen);
-    quiet_off(&hq);
-    st = st ? st : publish(tmp, rq->path, rq->err, rq->errlen);
-    if (st) remove(tmp);
+  fc_out o = { .file = -1, .path = rq->path, .err = rq->err, .errlen = rq->errlen };
+  if (inst->global && inst->global->n != inst->n) {
+    slv_io_msgf(rq->err, rq->errlen,
+                "%s: the global problem has %d columns of H, the instance %d rows", rq->path,
+                inst->global->n, inst->n);
+    return SLV_ERR_INVALID;
   }
-  free(tmp);
+  h5quiet hq;
+  quiet_on(&hq);
+  out_open(&o);
+  if (inst->global)
+    out_global(&o, inst);
+  else
+    out_local(&o, inst);
+  slv_status st = out_finish(&o);
+  quiet_off(&hq);
   return st;
 }
 
 /* ---- solutions and guesses ----------------------------------------------------- */
 
-/* /solution (r = x, u = A x + b) and, if x0, /guesses/1 (r = x0, u = A x0 + b)
- * into tmp, which holds the local problem (libfclib's sizes come from it). */
-static slv_status write_solution(const char *path, const char *tmp, const slv_instance *inst,
-                                 const double *x, const double *x0, char *err, size_t errlen) {
-  size_t n = (size_t)inst->n;
-  double *r = malloc(2 * n * sizeof(double)), *u = malloc(2 * n * sizeof(double));
-  slv_status st = SLV_OK;
-  if (!r || !u) {
-    slv_io_msgf(err, errlen, "%s: out of memory writing the solution", path);
-    st = SLV_ERR_NOMEM;
+/* The group name holding u = A r + b and r (libfclib's write_solution of a
+ * local problem: u, then r); u is scratch of n. */
+static void out_answer(fc_out *o, hid_t loc, const char *name, const slv_instance *inst,
+                       const double *r, double *u) {
+  slv_problem p = slv_instance_problem(inst);
+  slv_problem_w(&p, r, u);
+  hid_t g = out_group(o, loc, name);
+  out_array(o, g, "u", H5T_NATIVE_DOUBLE, (size_t)inst->n, u);
+  out_array(o, g, "r", H5T_NATIVE_DOUBLE, (size_t)inst->n, r);
+  out_close_group(g);
+}
+
+/* The group name holding the answer r of inst's global problem: v = M^-1
+ * (H r + f), u = H' v + w (slv_global_velocities) and r, in the order of
+ * libfclib's write_solution (v, u, r); v (ndof) and u (n) are scratch. */
+static void out_global_answer(fc_out *o, hid_t loc, const char *name, const slv_instance *inst,
+                              const double *r, double *v, double *u) {
+  const slv_global *G = inst->global;
+  if (o->st) return;
+  slv_status st = slv_global_velocities(G->ndof, G->n, G->Mp, G->Mj, G->Mx, G->Hp, G->Hj, G->Hx,
+                                        G->f, G->w, r, v, u);
+  if (st) {
+    out_fail(o, st, "the velocities v = M^-1 (H r + f) of the answer could not be computed");
+    return;
+  }
+  hid_t g = out_group(o, loc, name);
+  out_array(o, g, "v", H5T_NATIVE_DOUBLE, (size_t)G->ndof, v);
+  out_array(o, g, "u", H5T_NATIVE_DOUBLE, (size_t)G->n, u);
+  out_array(o, g, "r", H5T_NATIVE_DOUBLE, (size_t)G->n, r);
+  out_close_group(g);
+}
+
+/* The group name holding answer r: of the global problem when inst has
+ * one, else of the local one. */
+static void out_any_answer(fc_out *o, hid_t loc, const char *name, const slv_instance *inst,
+                           const double *r, double *v, double *u) {
+  if (inst->global)
+    out_global_answer(o, loc, name, inst, r, v, u);
+  else
+    out_answer(o, loc, name, inst, r, u);
+}
+
+/* /solution (r = x) and, if x0, /guesses with number_of_guesses = 1 and
+ * /guesses/1 (r = x0), as fclib_write_solution and fclib_write_guesses. */
+static void out_solution(fc_out *o, const slv_instance *inst, const double *x, const double *x0) {
+  size_t nv = inst->global ? (size_t)inst->global->ndof : 0;
+  double *u = malloc((size_t)inst->n * sizeof(double)), *v = malloc((nv + 1) * sizeof(double));
+  if (!u || !v) {
+    out_fail(o, SLV_ERR_NOMEM, "out of memory for the solution");
   } else {
-    slv_problem p = slv_instance_problem(inst);
-    memcpy(r, x, n * sizeof(double));
-    slv_problem_w(&p, r, u);
-    struct fclib_solution sol = { NULL, u, r, NULL };
-    if (!fclib_write_solution(&sol, tmp)) {
-      slv_io_msgf(err, errlen, "%s: cannot write: libfclib's fclib_write_solution failed", path);
-      st = SLV_ERR_INVALID;
-    } else if (x0) {
-      memcpy(r + n, x0, n * sizeof(double));
-      slv_problem_w(&p, r + n, u + n);
-      struct fclib_solution guess = { NULL, u + n, r + n, NULL };
-      if (!fclib_write_guesses(1, &guess, tmp)) {
-        slv_io_msgf(err, errlen, "%s: cannot write: libfclib's fclib_write_guesses failed", path);
-        st = SLV_ERR_INVALID;
-      }
+    out_any_answer(o, o->file, "solution", inst, x, v, u);
+    if (x0) {
+      hid_t g = out_group(o, o->file, "guesses");
+      out_int(o, g, "number_of_guesses", 1);
+      out_any_answer(o, g, "1", inst, x0, v, u);
+      out_close_group(g);
     }
   }
-  free(r);
   free(u);
-  return st;
+  free(v);
 }
 
 slv_status slv_io_fclib_write_solution(const char *path, const slv_instance *inst, const double *x,
                                        const double *x0, char *err, size_t errlen) {
-  char *tmp = NULL;
-  slv_status st = fresh_name(path, &tmp, err, errlen);
-  if (!st) {
-    h5quiet hq;
-    quiet_on(&hq);
-    st = write_local(path, tmp, inst, err, errlen);
-    if (!st) st = write_solution(path, tmp, inst, x, x0, err, errlen);
-    quiet_off(&hq);
-    st = st ? st : publish(tmp, path, err, errlen);
-    if (st) remove(tmp);
-  }
-  free(tmp);
+  fc_out o = { .file = -1, .path = path, .err = err, .errlen = errlen };
+  h5quiet hq;
+  quiet_on(&hq);
+  out_open(&o);
+  if (inst->global)
+    out_global(&o, inst);
+  else
+    out_local(&o, inst);
+  out_solution(&o, inst, x, x0);
+  slv_status st = out_finish(&o);
+  quiet_off(&hq);
   return st;
 }
 

@@ -240,17 +240,29 @@ int slv_rd_try_double(slv_reader *r, double *v);
 
 /* ---- writing -------------------------------------------------------------- */
 typedef struct slv_writer {
-  FILE *f;
+  FILE *f;        /* slv_outfile_stream(o) */
+  slv_outfile *o; /* published by slv_wr_close (io_outfile.c) */
   const char *path;
   char *err;
   size_t errlen;
 } slv_writer;
 
-/* fopen(path, "w"); SLV_ERR_INVALID with "FILE: cannot write: <strerror>". */
+/* slv_outfile_open(path): path is replaced only by slv_wr_close, once the
+ * content is complete.  SLV_ERR_INVALID with "FILE: cannot write: <why>". */
 slv_status slv_wr_open(slv_writer *w, const char *path, char *err, size_t errlen);
-/* Checks the stream's error flag and closes; on any failure removes the file
- * and returns SLV_ERR_INVALID with a message. */
+/* slv_outfile_publish: every write checked, then renamed over path; on any
+ * failure path is as it was, and SLV_ERR_INVALID with a message. */
 slv_status slv_wr_close(slv_writer *w);
+/* Drops what was written (path as it was). */
+void slv_wr_discard(slv_writer *w);
+/* slv_outfile_finish: every write checked, the file closed but not yet
+ * renamed (a writer of several files finishes them all first, then
+ * slv_wr_close publishes each): SLV_OK, or SLV_ERR_INVALID with "FILE:
+ * cannot write: <why>". */
+slv_status slv_wr_finish(slv_writer *w);
+/* x[0..n) one value a line (slv_wr_double; %d for the integers). */
+void slv_wr_vec(slv_writer *w, int n, const double *x);
+void slv_wr_ivec(slv_writer *w, int n, const int *x);
 /* %.17g, or "inf" / "-inf"; followed by sep (if non-zero). */
 void slv_wr_double(slv_writer *w, double v, char sep);
 
@@ -312,6 +324,12 @@ void slv_io_nm_free(slv_nm *m);
 
 /* Dense NumericsMatrix "0 n n n<TAB>n" then one column per line (%.17g). */
 void slv_io_write_dense_nm(slv_writer *w, int n, const double *A);
+/* The m x n CSR matrix (Ap, Aj, Ax) as a Siconos SBM NumericsMatrix of
+ * rb x cb blocks (m a multiple of rb, n of cb; io_fc3d.c): block (I, J)
+ * is stored when rows rb I .. rb I + rb - 1 hold an entry in columns
+ * cb J .. cb J + cb - 1; duplicates summed (a lone -0.0 kept). */
+slv_status slv_io_write_sbm(slv_writer *w, int m, int n, int rb, int cb, const int *Ap,
+                            const int *Aj, const double *Ax);
 
 /* ---- frictional contact (io_fc3d.c, io_fclib.c) ------------------------------ */
 /* Makes inst (n = 3 nc rows, matrix and b already set) a local FC3D
@@ -337,6 +355,37 @@ slv_status slv_io_fc_densify(slv_instance *inst);
 /* Siconos local FC3D .dat (d nc M q mu): the body of a .dat read by
  * slv_io_read_siconos, and the writer. */
 slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out);
+
+/* ---- global frictional-contact problems (io_gfc3d.c, io_global.c) ----------- */
+/* After mu: the end of the file, or Siconos' single trailing 0 or 1 and
+ * then the end; else SLV_ERR_INVALID naming what follows. */
+slv_status slv_io_fc_read_end(slv_reader *r);
+/* After an M of ndof rows: do enough numbers follow for the rest of a
+ * global file (H's header, f, w, mu)?  A local file holds fewer. */
+int slv_io_fc_holds_global_rest(const slv_reader *r, int nc, int ndof);
+/* The rest of a gfc3d .dat after d, nc and M (read at line mline; taken
+ * over and freed): H, q, b, mu, the end; the condensed instance. */
+slv_status slv_io_read_gfc3d(slv_reader *r, int nc, slv_nm *M, long mline, slv_instance **out);
+/* An slv_global with f (ndof) and w (n) zeroed, no M or H yet; NULL if
+ * out of memory. */
+slv_global *slv_io_global_alloc(int ndof, int n);
+/* rows-row CSR *P, *J, *X from nnz triplets (r, c, v), in input order
+ * within a row.  SLV_ERR_NOMEM (the caller frees what was allocated). */
+slv_status slv_io_csr_build(int rows, long nnz, const int *r, const int *c, const double *v,
+                            int **P, int **J, double **X);
+/* A NumericsMatrix as CSR: a CSR one taken over, a dense one's entries
+ * that are not +0.0 copied. */
+slv_status slv_io_csr_of_nm(slv_nm *nm, int **P, int **J, double **X);
+/* M stored as one triangle mirrored into the full symmetric M: 1 if it
+ * was, 0 if not, -1 out of memory (g unchanged). */
+int slv_io_global_mirror(slv_global *g);
+/* The condensed instance of g (taken over, also on failure) with the
+ * cones of mu; the condensation may use cap - used bytes (the memory cap,
+ * the bytes the read reserved so far).  Messages start with where ("FILE"
+ * or "FILE:LINE") and name M as mname. */
+slv_status slv_io_global_instance(slv_global *g, const double *mu, double cap, double used,
+                                  const char *where, const char *mname, char *err, size_t errlen,
+                                  slv_instance **out);
 slv_status slv_io_write_fc3d(const slv_io_req *rq, const slv_instance *inst);
 /* Does the reader's text open like a frictional-contact .dat ("d nc
  * storage d*nc cols" with d in {2, 3}: 1) rather than like an LCP ("n
@@ -408,9 +457,8 @@ slv_status slv_io_read_vec(const char *path, int n, int flags, double *x, const 
 /* Integers in [lo, hi]; not_self: x[i] != i (findex). */
 slv_status slv_io_read_ivec(const char *path, int n, long lo, long hi, int not_self, int *x,
                             const char *name, size_t max_memory, char *err, size_t errlen);
-/* One value per line (%.17g, inf/-inf) / one integer per line; err gets
+/* One value per line (%.17g, inf/-inf); err gets
  * "FILE: cannot write: ..." on failure (SLV_ERR_INVALID). */
 slv_status slv_io_write_vec(const char *path, int n, const double *x, char *err, size_t errlen);
-slv_status slv_io_write_ivec(const char *path, int n, const int *x, char *err, size_t errlen);
 
 #endif /* SLV_IO_INTERNAL_H */

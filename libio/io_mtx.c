@@ -275,60 +275,94 @@ static void write_entry(slv_writer *w, int i, int j, double v) {
   slv_wr_double(w, v, '\n');
 }
 
-slv_status slv_io_write_mtx(const slv_io_req *rq, const slv_instance *inst) {
-  const char *path = rq->path;
-  char *err = rq->err;
-  size_t errlen = rq->errlen;
-  static const char *const sfx[5] = { ".b", ".lo", ".hi", ".findex", ".mu" };
-  char *side[5] = { NULL, NULL, NULL, NULL, NULL };
-  slv_status st = SLV_OK;
+/* The matrix A in MatrixMarket coordinate form (entries that are not +0). */
+static void write_matrix(slv_writer *w, const slv_instance *inst) {
   int n = inst->n;
-  for (int k = 0; k < 5; k++)
-    if (!(side[k] = sidecar(path, sfx[k]))) {
-      slv_io_msgf(err, errlen, "%s: out of memory", path);
-      st = SLV_ERR_NOMEM;
-      goto done;
-    }
   long nnz = 0;
   if (inst->storage == SLV_DENSE) {
     for (size_t k = 0; k < (size_t)n * n; k++) nnz += !slv_io_is_pos_zero(inst->A[k]);
   } else {
     for (int k = 0; k < inst->Ap[n]; k++) nnz += !slv_io_is_pos_zero(inst->Ax[k]);
   }
-  slv_writer w;
-  if ((st = slv_wr_open(&w, path, err, errlen))) goto done;
   fputs("%%MatrixMarket matrix coordinate real general\n"
         "% lcplab: w = A x + b; sidecars .b (required), .lo, .hi, .findex, .mu\n",
-        w.f);
-  fprintf(w.f, "%d %d %ld\n", n, n, nnz);
+        w->f);
+  fprintf(w->f, "%d %d %ld\n", n, n, nnz);
   if (inst->storage == SLV_DENSE) {
     for (int j = 0; j < n; j++)
       for (int i = 0; i < n; i++) {
         double v = inst->A[i + (size_t)j * n];
-        if (!slv_io_is_pos_zero(v)) write_entry(&w, i, j, v);
+        if (!slv_io_is_pos_zero(v)) write_entry(w, i, j, v);
       }
   } else {
     for (int i = 0; i < n; i++)
       for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++)
-        if (!slv_io_is_pos_zero(inst->Ax[k])) write_entry(&w, i, inst->Aj[k], inst->Ax[k]);
+        if (!slv_io_is_pos_zero(inst->Ax[k])) write_entry(w, i, inst->Aj[k], inst->Ax[k]);
   }
-  if ((st = slv_wr_close(&w))) goto done;
-  int need_lo = 0, need_hi = 0;
-  for (int i = 0; i < n; i++) {
-    if (!slv_io_is_pos_zero(inst->lo[i])) need_lo = 1;
-    if (inst->hi[i] != INFINITY) need_hi = 1;
+}
+
+/* Which sidecars (.b, .lo, .hi, .findex, .mu) the instance needs. */
+static void sidecars_needed(const slv_instance *inst, int need[5]) {
+  need[0] = 1;
+  need[1] = need[2] = 0;
+  for (int i = 0; i < inst->n; i++) {
+    if (!slv_io_is_pos_zero(inst->lo[i])) need[1] = 1;
+    if (inst->hi[i] != INFINITY) need[2] = 1;
   }
-  if ((st = slv_io_write_vec(side[0], n, inst->b, err, errlen))) goto done;
-  if (need_lo && (st = slv_io_write_vec(side[1], n, inst->lo, err, errlen))) goto done;
-  if (need_hi && (st = slv_io_write_vec(side[2], n, inst->hi, err, errlen))) goto done;
-  if (inst->findex && (st = slv_io_write_ivec(side[3], n, inst->findex, err, errlen))) goto done;
-  if (inst->mu && (st = slv_io_write_vec(side[4], n, inst->mu, err, errlen))) goto done;
+  need[3] = inst->findex != NULL;
+  need[4] = inst->mu != NULL;
+}
+
+/* The five sidecar names of path; SLV_ERR_NOMEM with the message. */
+static slv_status sidecar_names(const char *path, char *side[5], char *err, size_t errlen) {
+  static const char *const sfx[5] = { ".b", ".lo", ".hi", ".findex", ".mu" };
+  for (int k = 0; k < 5; k++)
+    if (!(side[k] = sidecar(path, sfx[k]))) {
+      slv_io_msgf(err, errlen, "%s: out of memory", path);
+      return SLV_ERR_NOMEM;
+    }
+  return SLV_OK;
+}
+
+/* The matrix and its sidecars are all written before any is published
+ * (docs/io.md, "Replacing files"): a failed write (a full disk) leaves the
+ * old matrix and sidecars together, never a new A beside an old b. */
+slv_status slv_io_write_mtx(const slv_io_req *rq, const slv_instance *inst) {
+  const char *path = rq->path;
+  char *side[5] = { NULL, NULL, NULL, NULL, NULL };
+  slv_writer w[6]; /* the matrix, then the sidecars */
+  int need[5], open = 0;
+  sidecars_needed(inst, need);
+  slv_status st = sidecar_names(path, side, rq->err, rq->errlen);
+  if (!st) st = slv_wr_open(&w[open++], path, rq->err, rq->errlen);
+  for (int k = 0; k < 5 && !st; k++)
+    if (need[k]) st = slv_wr_open(&w[open++], side[k], rq->err, rq->errlen);
+  if (!st) {
+    write_matrix(&w[0], inst);
+    int q = 1;
+    for (int k = 0; k < 5; k++) {
+      if (!need[k]) continue;
+      if (k == 3)
+        slv_wr_ivec(&w[q++], inst->n, inst->findex);
+      else
+        slv_wr_vec(&w[q++], inst->n,
+                   k == 0   ? inst->b
+                   : k == 1 ? inst->lo
+                   : k == 2 ? inst->hi
+                            : inst->mu);
+    }
+  }
+  for (int q = 0; q < open && !st; q++) st = slv_wr_finish(&w[q]);
+  for (int q = 0; q < open; q++) {
+    if (st) {
+      slv_wr_discard(&w[q]);
+    } else {
+      st = slv_wr_close(&w[q]);
+    }
+  }
   /* stale sidecars of an earlier write would be read back: remove them */
-  if (!need_lo) remove(side[1]);
-  if (!need_hi) remove(side[2]);
-  if (!inst->findex) remove(side[3]);
-  if (!inst->mu) remove(side[4]);
-done:
+  for (int k = 1; k < 5 && !st; k++)
+    if (!need[k]) remove(side[k]);
   for (int k = 0; k < 5; k++) free(side[k]);
   return st;
 }

@@ -445,28 +445,35 @@ slv_status slv_wr_open(slv_writer *w, const char *path, char *err, size_t errlen
   w->path = path;
   w->err = err;
   w->errlen = errlen;
-  errno = 0;
-  w->f = fopen(path, "w");
-  if (!w->f) {
-    slv_io_msgf(err, errlen, "%s: cannot write: %s", path,
-                errno ? strerror(errno) : "fopen failed");
-    return SLV_ERR_INVALID;
-  }
-  return SLV_OK;
+  w->o = slv_outfile_open(path, err, errlen);
+  w->f = slv_outfile_stream(w->o);
+  return w->o ? SLV_OK : SLV_ERR_INVALID;
 }
 
 slv_status slv_wr_close(slv_writer *w) {
-  int bad = ferror(w->f);
-  int e = errno;
-  if (fclose(w->f) != 0) {
-    bad = 1;
-    e = errno;
-  }
+  slv_status st = slv_outfile_publish(w->o, w->err, w->errlen);
+  w->o = NULL;
   w->f = NULL;
-  if (!bad) return SLV_OK;
-  remove(w->path);
-  slv_io_msgf(w->err, w->errlen, "%s: write failed: %s", w->path, e ? strerror(e) : "I/O error");
-  return SLV_ERR_INVALID;
+  return st;
+}
+
+slv_status slv_wr_finish(slv_writer *w) {
+  w->f = NULL;
+  return slv_outfile_finish(w->o, w->err, w->errlen);
+}
+
+void slv_wr_vec(slv_writer *w, int n, const double *x) {
+  for (int i = 0; i < n; i++) slv_wr_double(w, x[i], '\n');
+}
+
+void slv_wr_ivec(slv_writer *w, int n, const int *x) {
+  for (int i = 0; i < n; i++) fprintf(w->f, "%d\n", x[i]);
+}
+
+void slv_wr_discard(slv_writer *w) {
+  slv_outfile_discard(w->o);
+  w->o = NULL;
+  w->f = NULL;
 }
 
 void slv_wr_double(slv_writer *w, double v, char sep) {

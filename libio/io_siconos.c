@@ -3,8 +3,12 @@
  * The layouts are those of Siconos' readers (linearComplementarity_newFromFile,
  * mixedLinearComplementarity_newFromFile, relay_newFromFile, NM_new_from_file,
  * SBM_new_from_file), as documented in datasets/README.md section 4.  Numbers are white-space separated; line breaks
- * do not matter; whatever follows the last expected number is ignored, as
- * Siconos ignores it (several files carry remarks or extra numbers there).
+ * do not matter.  After the last number of an LCP or relay file a remark may
+ * follow (words: lcp_CPS_1..5 and lcp_exp_murty carry one), but not another
+ * number: that would be data the format does not hold, and is refused
+ * (no_extra_number).  MLCP files are not checked there: 12 of Siconos' MLCP
+ * files end with a line of further numbers (a reference solution, in
+ * Siconos' test collection), which is ignored.
  *
  *   NumericsMatrix:  storageType size0 size1 <payload>
  *     0 dense:   size0 size1 again, then size0*size1 numbers COLUMN-major
@@ -324,6 +328,18 @@ static double *nm_take_dense(slv_nm *m) {
 
 /* ---- LCP and relay -------------------------------------------------------- */
 
+/* After the last number a format holds: a remark (words, as in lcp_CPS_1's
+ * "Remark ...") may follow, another number may not (it would be data the
+ * format does not hold, read as nothing). */
+static slv_status no_extra_number(slv_reader *r, const char *after) {
+  slv_reader look = *r;
+  slv_token t;
+  double v;
+  slv_rd_peek(r, &t);
+  if (!slv_rd_try_double(&look, &v)) return SLV_OK;
+  return slv_rd_fail(r, &t, SLV_ERR_INVALID, "the end of the file or a remark after %s", after);
+}
+
 /* After q: are there 2n numbers with lb[i] <= ub[i]?  (Look-ahead only.) */
 static int relay_bounds_follow(const slv_reader *r0, int n, double *scratch) {
   slv_reader r = *r0;
@@ -372,6 +388,7 @@ static slv_status read_lcp_relay(slv_reader *r, slv_format fmt, slv_instance **o
     if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_INF_OK, inst->lo, "lb"))) goto fail;
     if ((st = slv_rd_upper(r, n, inst->lo, inst->hi, "ub", "lb"))) goto fail;
   }
+  if ((st = no_extra_number(r, relay ? "ub" : "q"))) goto fail;
   *found = relay ? SLV_FMT_SICONOS_RELAY : SLV_FMT_SICONOS_LCP;
   *out = inst;
   return SLV_OK;

@@ -84,16 +84,7 @@ slv_status slv_io_write_vec(const char *path, int n, const double *x, char *err,
   if (st) return st;
   slv_writer w;
   if ((st = slv_wr_open(&w, path, err, errlen))) return st;
-  for (int i = 0; i < n; i++) slv_wr_double(&w, x[i], '\n');
-  return slv_wr_close(&w);
-}
-
-slv_status slv_io_write_ivec(const char *path, int n, const int *x, char *err, size_t errlen) {
-  slv_status st = check_n(path, n, x, err, errlen);
-  if (st) return st;
-  slv_writer w;
-  if ((st = slv_wr_open(&w, path, err, errlen))) return st;
-  for (int i = 0; i < n; i++) fprintf(w.f, "%d\n", x[i]);
+  slv_wr_vec(&w, n, x);
   return slv_wr_close(&w);
 }
 

@@ -21,11 +21,13 @@
  *                          u = M r + q  ->  A = M, b = q, one Coulomb cone
  *                          (De Saxce) per contact at rows 0, 3, 6, ...,
  *                          lo = -inf, hi = +inf.
- *   SLV_FMT_FCLIB          FCLIB HDF5 (.hdf5, .h5) through libfclib: the
- *                          local problem (/fclib_local: W, q, mu) as above;
- *                          a global problem (/fclib_global: M, H, f, w, mu)
+ *   SLV_FMT_FCLIB          FCLIB HDF5 (.hdf5, .h5), read through libfclib,
+ *                          written with HDF5 in its layout: the local
+ *                          problem (/fclib_local: W, q, mu) as above; a
+ *                          global problem (/fclib_global: M, H, f, w, mu)
  *                          is condensed on reading to W = H' M^-1 H,
- *                          q = w + H' M^-1 f.
+ *                          q = w + H' M^-1 f, kept in inst->global and
+ *                          written back as /fclib_global.
  *   SLV_FMT_NPZ            ContactBench numpy .npz (libzip): G (3 nc x 3
  *                          nc), g, mus, c = G lambda + g, each contact
  *                          (t1, t2, n) with the normal LAST; read and
@@ -50,6 +52,7 @@
 #define SLV_IO_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "slv.h"
 
@@ -86,6 +89,22 @@ SLV_API int slv_format_from_str(const char *s);
  * decides from the content. */
 SLV_API slv_format slv_format_for_path(const char *path);
 
+/* The global frictional-contact problem an instance was condensed from
+ * (FCLIB /fclib_global, Siconos gfc3d .dat; docs/problem.md, "Global
+ * problems"):  M v = H r + f,  u = H' v + w,  with r = x and u = w of the
+ * condensed problem A = H' M^-1 H, b = w + H' M^-1 f.  Sparse, owned by the
+ * instance (slv_instance_free frees it). */
+typedef struct slv_global {
+  int ndof;     /* rows of M and of H */
+  int n;        /* columns of H: the instance's n (3 nc) */
+  int *Mp, *Mj; /* M, ndof x ndof, CSR (ndof + 1 row pointers), both triangles */
+  double *Mx;   /* (an M stored as one triangle is mirrored on reading) */
+  int *Hp, *Hj; /* H, ndof x n, CSR */
+  double *Hx;
+  double *f; /* ndof */
+  double *w; /* n */
+} slv_global;
+
 /* What kind of problem the data is (for reports): "lcp" (lo=0, hi=inf),
  * "mlcp" (free and lcp rows only), "blcp" (any finite bounds), "findex"
  * (has friction rows), "cone". */
@@ -116,6 +135,7 @@ typedef struct slv_instance {
   char solver[32];    /* registry name; "" if none */
   slv_options opt;    /* slv_options_default() with the recorded fields */
   unsigned opt_given; /* SLV_IO_OPT_* bits: the fields of opt the file gives */
+  slv_global *global; /* the global problem it was condensed from, or NULL */
 } slv_instance;
 
 /* The options an lcplab file can record, one bit each (slv_instance.opt_given). */
@@ -142,6 +162,7 @@ SLV_API const char *slv_io_option_name(int k);
  * no findex; NULL on failure or n out of range. */
 SLV_API slv_instance *slv_instance_new_dense(int n);
 SLV_API void slv_instance_free(slv_instance *inst); /* NULL is fine */
+SLV_API void slv_global_free(slv_global *g);        /* NULL is fine */
 /* Fill kind[] from the data (call after changing bounds / findex). */
 SLV_API void slv_instance_classify(slv_instance *inst);
 /* The borrowed view; valid while inst lives. */
@@ -215,6 +236,32 @@ SLV_API slv_status slv_read_vector(const char *path, int n, double *x, char *err
 /* Write x (n values, %.17g, one per line). */
 SLV_API slv_status slv_write_vector(const char *path, int n, const double *x, char *err,
                                     size_t errlen);
+
+/* ---- output files (docs/io.md, "Replacing files") -------------------------
+ * Every writer of the library and of the lcplab program goes through these.
+ * slv_outfile_open starts a new file under a temporary name in path's
+ * folder; path itself is untouched until slv_outfile_publish, which checks
+ * every write and renames the complete file over path (a symlink at path
+ * is replaced, never written through).  On any failure (a full disk, a file
+ * size limit) the temporary file is removed and path is as it was.  NULL /
+ * SLV_ERR_INVALID with "PATH: cannot write: <why>" in err. */
+typedef struct slv_outfile slv_outfile;
+SLV_API slv_outfile *slv_outfile_open(const char *path, char *err, size_t errlen);
+/* The stream to write to (the temporary file). */
+SLV_API FILE *slv_outfile_stream(const slv_outfile *o);
+/* Checks every write and closes the stream; the complete file stays under
+ * its temporary name until slv_outfile_publish or _discard (a writer of
+ * several files finishes them all before it publishes any).  On failure the
+ * temporary file is removed and the message is in err; o must still be
+ * published (which then fails) or discarded. */
+SLV_API slv_status slv_outfile_finish(slv_outfile *o, char *err, size_t errlen);
+/* Finishes (if not yet), and on success renames over path; frees o either way. */
+SLV_API slv_status slv_outfile_publish(slv_outfile *o, char *err, size_t errlen);
+/* Closes and removes the temporary file, path as it was; frees o (NULL is fine). */
+SLV_API void slv_outfile_discard(slv_outfile *o);
+/* 1 if a and b name one file: both exist with one device and inode (links
+ * followed), or neither exists and both are the same name in one folder. */
+SLV_API int slv_same_file(const char *a, const char *b);
 
 #ifdef __cplusplus
 }

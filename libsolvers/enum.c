@@ -209,17 +209,15 @@ static void candidate(enum_state *s, const double *b, int n, int nb) {
 
 /* ||mid(x - hi, w, x - lo)||_inf of the candidate; NaN stays NaN (never
  * accepted: every comparison with it is false). */
-/* The candidate's res_scaled (slv_internal.h, slv_scaled_row; b: the
- * problem's), NaN if x or w is not finite. */
-static double natres(const enum_state *s, const double *b, int n) {
-  double r = 0, xn = 0;
-  for (int i = 0; i < n; i++) xn = fmax(xn, fabs(s->x[i]));
-  for (int i = 0; i < n; i++) {
-    double x = s->x[i], w = s->w[i], aii = fabs(s->D[i + (size_t)i * n]);
-    if (aii == 0.0) /* slv_row_size's rule: the row's 1-norm where A_ii = 0 */
-      for (int j = 0; j < n; j++) aii += fabs(s->D[i + (size_t)j * n]);
+/* The candidate's res_scaled (residual.c's rows, slv_scaled_row with
+ * slv_reaction), NaN if x or w is not finite. */
+static double natres(const enum_state *s, const slv_problem *p) {
+  double r = 0;
+  slv_xscale sc = slv_xscale_of(p, s->x);
+  for (int i = 0; i < p->n; i++) {
+    double x = s->x[i], w = s->w[i];
     if (!isfinite(x) || !isfinite(w)) return NAN;
-    r = fmax(r, slv_scaled_row(x, w, b[i], aii, s->lo[i], s->hi[i], xn));
+    r = fmax(r, slv_scaled_row(x, w, p->b[i], slv_reaction(p, i, &sc), s->lo[i], s->hi[i], sc.xs));
   }
   return r;
 }
@@ -283,6 +281,7 @@ typedef struct {
   int n, nv, bases, found, have_best;
   long cases, skipped;
   double ptol, amax, bnorm, best, acc_r;
+  const slv_problem *p;
 } search;
 
 /* The cases of the current basic set (states of s): its box rows at a
@@ -304,7 +303,7 @@ static void basis_cases(enum_state *s, const double *b, search *q) {
     for (int t = 0; t < nbo; t++) s->state[s->bo[t]] = (mask >> t) & 1 ? S_AT_HI : S_AT_LO;
     candidate(s, b, n, nb);
     q->cases++;
-    double r = natres(s, b, n);
+    double r = natres(s, q->p);
     if (r <= ENUM_TOL_C * n * DBL_EPSILON) {
       q->found = 1;
       q->acc_r = r;
@@ -360,7 +359,7 @@ static slv_status enum_solve(void *st, slv_op *op, const slv_options *opt, doubl
     slv_msgf(res->message, sizeof res->message, "enum: n=%d exceeds the workspace (%d)", n, s->m);
     return SLV_ERR_DIM;
   }
-  search q = { .n = n, .best = INFINITY, .acc_r = NAN };
+  search q = { .n = n, .best = INFINITY, .acc_r = NAN, .p = p };
   int nlu, nbox;
   q.nv = classify(s, p, &nlu, &nbox, &q.bnorm);
   double ncases = ldexp(pow(3.0, nbox), nlu);
@@ -378,7 +377,7 @@ static slv_status enum_solve(void *st, slv_op *op, const slv_options *opt, doubl
   if (!q.found && q.have_best && q.best <= opt->tol) {
     /* no case at rounding level; the best one meets the user's tolerance */
     best_case(s, p->b, &q);
-    q.acc_r = natres(s, p->b, n);
+    q.acc_r = natres(s, p);
     refine(s, p->b, n, basis(s, n));
     q.found = 1;
     slv_logf(opt, "enum: no case at rounding level; best case res_scaled %.3g <= tol %.3g taken",
@@ -387,7 +386,7 @@ static slv_status enum_solve(void *st, slv_op *op, const slv_options *opt, doubl
   if (q.found) {
     memcpy(x, s->x, (size_t)n * sizeof *x);
     memcpy(w, s->w, (size_t)n * sizeof *w);
-    res->solver_residual = natres(s, p->b, n);
+    res->solver_residual = natres(s, p);
     slv_logf(opt, "enum: solution at case %ld of %.0f (candidate residual %.3g, refined %.3g)",
              q.cases, ncases, q.acc_r, res->solver_residual);
     return SLV_CONVERGED;

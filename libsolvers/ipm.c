@@ -1021,7 +1021,11 @@ static slv_status ipm_solve(void *state, slv_op *op, const slv_options *opt, dou
       memcpy(s->wt, x, (size_t)n * sizeof *x);
       best_used = 0;
     }
-    if (slv_met(p, opt, &r)) return finish(s, res, h, SLV_CONVERGED, what, outer, &k, &r, opt);
+    if (slv_met(p, opt, &r)) {
+      /* the interior point leaves separated impulses small, not 0 */
+      if (slv_snap(op, opt, k.b2, x, w, s->px, s->pw)) measure(op, opt, x, w, &r);
+      return finish(s, res, h, SLV_CONVERGED, what, outer, &k, &r, opt);
+    }
     if (outer > 0 && !q->coulomb) break;
     if (m < 0.99 * mark) {
       mark = m;

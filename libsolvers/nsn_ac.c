@@ -414,39 +414,6 @@ static void nsn_scales(const slv_problem *p, double *binf, double *b2) {
   *b2 = fmax(1.0, sqrt(s2));
 }
 
-/* A converged Newton iterate leaves the impulses of separated contacts at
- * ~1e-11 of the others and sliding ones a rounding off the cone, inside
- * the test's tolerance.  One projected Jacobi step, x_c <- P_K(x_c -
- * w^_c / d_c) (d_c: the contact's mean diagonal; box rows clipped to their
- * bounds), puts them exactly at 0 or on the cone; it is kept only if the
- * test still holds on the exact w (xt, wt: scratch).  A problem in small
- * units needs this: there those residues are large against its own b
- * (docs/convergence.md, "What the test cannot see"). */
-static void snap(slv_nsn *s, slv_op *op, const slv_options *opt, double b2scale, double *x,
-                 double *w) {
-  const slv_problem *p = op->p;
-  int n = p->n, k = 0;
-  for (int i = 0; i < n; i++) {
-    if (k < p->ncones && p->cone_rows[k] == i) {
-      double mu = p->cone_mu[k];
-      double d = (slv_op_diag(op, i) + slv_op_diag(op, i + 1) + slv_op_diag(op, i + 2)) / 3.0;
-      double sh = mu * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]);
-      double v[3] = { x[i] - (w[i] + sh) / d, x[i + 1] - w[i + 1] / d, x[i + 2] - w[i + 2] / d };
-      slv_cone_project(mu, v, s->xt + i);
-      i += 2;
-      k++;
-      continue;
-    }
-    double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i), v = x[i] - w[i] / slv_op_diag(op, i);
-    s->xt[i] = v < lo ? lo : (v > hi ? hi : v);
-  }
-  slv_op_w(op, s->xt, s->wt);
-  slv_natmap m = slv_natmap_of(p, s->xt, s->wt);
-  if (!slv_met_norms(opt, m.scaled, m.n2 / b2scale)) return;
-  memcpy(x, s->xt, (size_t)n * sizeof *x);
-  memcpy(w, s->wt, (size_t)n * sizeof *w);
-}
-
 slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_it, double *x,
                        double *w, slv_result *res, slv_hist *h, int *iters) {
   const slv_problem *p = op->p;
@@ -513,7 +480,7 @@ slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_i
     }
   }
   if (ok) {
-    snap(s, op, opt, b2scale, x, w);
+    slv_snap(op, opt, b2scale, x, w, s->xt, s->wt); /* snap.c */
     return SLV_CONVERGED;
   }
   /* leave the best iterate, with its exact w */

@@ -31,6 +31,8 @@
 #include "slv_internal.h"
 #include "par.h"
 
+static int first_cone_from(const slv_problem *p, int i);
+
 static int in_cone_rows(const slv_problem *p, int i, int *k) {
   /* cones are sorted (validated): advance *k monotonically */
   while (*k < p->ncones && p->cone_rows[*k] + 2 < i) (*k)++;
@@ -47,9 +49,9 @@ typedef struct {
 } racc;
 
 /* One cone (rows i..i+2, cone k) with its w (ww) into the sums. */
-double slv_row_size(const slv_problem *p, int i) {
-  double d = slv_diag(p, i);
-  if (d != 0.0) return fabs(d);
+/* sum_j |A_ij| (a factored row: the bound sum over its live slots of
+ * |J| . |K|, plus |d_i|). */
+static double row_norm1(const slv_problem *p, int i) {
   double m = 0;
   if (p->storage == SLV_DENSE) {
     for (int j = 0; j < p->n; j++) m += fabs(p->A[i + (size_t)j * p->lda]);
@@ -66,20 +68,62 @@ double slv_row_size(const slv_problem *p, int i) {
   return m;
 }
 
+double slv_reaction(const slv_problem *p, int i, const slv_xscale *sc) {
+  double d = slv_diag(p, i);
+  return (d != 0.0 ? fabs(d) : row_norm1(p, i)) * fmin(sc->xs, sc->xd);
+}
+
+/* One row's or cone's own answer from 0, alone (slv_xscale.xd): cone c,
+ * P_K(-b_c / a_c) with a_c its rows' largest |A_rr|; a row, -b_i / A_ii
+ * clipped to its bounds (a findex row's are x's: unclipped); a row with
+ * A_ii = 0, |b_i| / sum_j |A_ij|.  Its largest component. */
+static double alone_impulse(const slv_problem *p, int i, int k) {
+  if (k >= 0) {
+    double a = fmax(fabs(slv_diag(p, i)), fmax(fabs(slv_diag(p, i + 1)), fabs(slv_diag(p, i + 2))));
+    if (!(a > 0)) return 0.0;
+    double v[3] = { -p->b[i] / a, -p->b[i + 1] / a, -p->b[i + 2] / a }, pr[3];
+    slv_cone_project(p->cone_mu[k], v, pr);
+    return fmax(fabs(pr[0]), fmax(fabs(pr[1]), fabs(pr[2])));
+  }
+  double d = slv_diag(p, i);
+  if (d == 0.0) {
+    double r = row_norm1(p, i);
+    return r > 0 ? fabs(p->b[i]) / r : 0.0;
+  }
+  double t = -p->b[i] / d;
+  if (p->findex && p->findex[i] >= 0) return fabs(t);
+  double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
+  return fabs(t < lo ? lo : (t > hi ? hi : t));
+}
+
+slv_xscale slv_xscale_of(const slv_problem *p, const double *x) {
+  slv_xscale sc = { 0.0, 0.0 };
+  for (int i = 0; i < p->n; i++)
+    if (!(fabs(x[i]) <= sc.xs)) sc.xs = fabs(x[i]);
+  for (int i = 0, k = 0; i < p->n; i++) {
+    int cone = k < p->ncones && p->cone_rows[k] == i;
+    double t = alone_impulse(p, i, cone ? k : -1);
+    if (t > sc.xd) sc.xd = t;
+    if (cone) i += 2, k++;
+  }
+  return sc;
+}
+
 /* One cone's scale-invariant residual (slv_internal.h, slv_scaled_row):
  * the natural map of the problem's law on x_c / xs and w_c / s_c, with
- * s_c = max_r a_r xs + ||b_c||_2 + ||w_c - b_c||_2 (r: its three rows, a_r
- * slv_row_size),
+ * s_c = ||b_c||_2 + ||w_c - b_c||_2 + max_r slv_reaction (r: its rows),
  * by its largest component.  The De Saxce shift is positively homogeneous,
  * so shifting w_c / s_c is shifting w_c and dividing. */
 static double cone_scaled(const slv_problem *p, int k, const double *xc, const double *wc,
-                          const double *bc, double xs) {
+                          const double *bc, const slv_xscale *sc) {
   double mu = p->cone_mu[k], d[3], h[3], v[3], pr[3];
   for (int r = 0; r < 3; r++) d[r] = wc[r] - bc[r];
   int i = p->cone_rows[k];
-  double a = fmax(slv_row_size(p, i), fmax(slv_row_size(p, i + 1), slv_row_size(p, i + 2)));
-  double s = slv_w_scale(a, xs, sqrt(bc[0] * bc[0] + bc[1] * bc[1] + bc[2] * bc[2]),
-                         sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]));
+  double react =
+      fmax(slv_reaction(p, i, sc), fmax(slv_reaction(p, i + 1, sc), slv_reaction(p, i + 2, sc)));
+  double xs = sc->xs;
+  double s = sqrt(bc[0] * bc[0] + bc[1] * bc[1] + bc[2] * bc[2]) +
+             sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) + react;
   for (int r = 0; r < 3; r++) h[r] = slv_quot(wc[r], s);
   if (p->cone_law != SLV_CONE_ASSOCIATED) h[0] += mu * sqrt(h[1] * h[1] + h[2] * h[2]);
   for (int r = 0; r < 3; r++) v[r] = slv_quot(xc[r], xs) - h[r];
@@ -93,7 +137,7 @@ static double cone_scaled(const slv_problem *p, int k, const double *xc, const d
 }
 
 static void cone_rows(const slv_problem *p, const double *x, int i, int k, const double *ww,
-                      double xs, racc *a) {
+                      const slv_xscale *xsc, racc *a) {
   double mu = p->cone_mu[k], v[3], pr[3];
   /* De Saxce: w^ = w + (mu |w_t|, 0, 0) */
   double shift = mu * sqrt(ww[1] * ww[1] + ww[2] * ww[2]);
@@ -121,7 +165,7 @@ static void cone_rows(const slv_problem *p, const double *x, int i, int k, const
     }
   }
   a->merit2 += m2;
-  double sc = cone_scaled(p, k, x + i, ww, p->b + i, xs);
+  double sc = cone_scaled(p, k, x + i, ww, p->b + i, xsc);
   if (!(sc <= a->scaled)) a->scaled = sc;
   for (int r = 0; r < 3; r++) {
     a->xx += x[i + r] * x[i + r];
@@ -133,12 +177,12 @@ static void cone_rows(const slv_problem *p, const double *x, int i, int k, const
 }
 
 /* Rows [i0, i1) into the sums, with w_i at w[i - i0]; no cone straddles
- * i0 or i1; xs = ||x||_inf, the x scale of the scale-invariant measure. */
+ * i0 or i1; sc: the scales of the scale-invariant measure. */
 static void rows_into(const slv_problem *p, const double *x, const double *w, int i0, int i1,
-                      double xs, racc *a) {
+                      const slv_xscale *sc, racc *a) {
   for (int i = i0; i < i1; i++) {
     if (p->ncones > 0 && in_cone_rows(p, i, &a->k)) {
-      if (i == p->cone_rows[a->k]) cone_rows(p, x, i, a->k, w + (i - i0), xs, a);
+      if (i == p->cone_rows[a->k]) cone_rows(p, x, i, a->k, w + (i - i0), sc, a);
       continue; /* the other two rows were handled with the normal row */
     }
     double lo, hi, wi = w[i - i0];
@@ -148,7 +192,7 @@ static void rows_into(const slv_problem *p, const double *x, const double *w, in
     double ri = slv_mid_res(x[i], wi, lo, hi);
     if (ri > a->res) a->res = ri;
     a->ss += ri * ri;
-    double si = slv_scaled_row(x[i], wi, p->b[i], slv_row_size(p, i), lo, hi, xs);
+    double si = slv_scaled_row(x[i], wi, p->b[i], slv_reaction(p, i, sc), lo, hi, sc->xs);
     if (!(si <= a->scaled)) a->scaled = si;
     a->xx += x[i] * x[i];
     a->ww += wi * wi;
@@ -255,7 +299,7 @@ static int chunk_start(const slv_problem *p, int c, int rows) {
 /* Rows [i0, i1) into *c.  With w NULL, w is formed slice by slice on the
  * stack (t, t_done: see slice_w; only on one thread). */
 static void chunk_into(const slv_problem *p, const double *x, const double *w, int i0, int i1,
-                       double xs, double *t, int *t_done, rchunk *c) {
+                       const slv_xscale *xsc, double *t, int *t_done, rchunk *c) {
   c->a = (racc){ .k = first_cone_from(p, i0), .contact = slv_contact_metrics_zero() };
   double bmax = 0, bn2 = 0;
   for (int i = i0; i < i1; i++) {
@@ -267,7 +311,7 @@ static void chunk_into(const slv_problem *p, const double *x, const double *w, i
   c->finite = slv_all_finite(i1 - i0, x + i0);
   if (w) {
     c->finite = c->finite && slv_all_finite(i1 - i0, w + i0);
-    if (c->finite) rows_into(p, x, w + i0, i0, i1, xs, &c->a);
+    if (c->finite) rows_into(p, x, w + i0, i0, i1, xsc, &c->a);
     return;
   }
   double wb[RES_ROWS];
@@ -277,7 +321,7 @@ static void chunk_into(const slv_problem *p, const double *x, const double *w, i
     if (s1 > i1) s1 = i1; /* chunks end between cones: no cone is cut here */
     slice_w(p, x, s0, s1, wb, t, t_done);
     c->finite = slv_all_finite(s1 - s0, wb);
-    if (c->finite) rows_into(p, x, wb, s0, s1, xs, &c->a);
+    if (c->finite) rows_into(p, x, wb, s0, s1, xsc, &c->a);
   }
 }
 
@@ -346,22 +390,20 @@ slv_residuals slv_residual_threads(const slv_problem *p, const double *x, const 
                                    int threads) {
   int n = p->n;
   if (n == 0) return residuals_zero();
-  double xs = 0; /* ||x||_inf, the x scale of res_scaled */
-  for (int i = 0; i < n; i++)
-    if (!(fabs(x[i]) <= xs)) xs = fabs(x[i]);
+  slv_xscale xsc = slv_xscale_of(p, x);
   rchunk ch[RES_CHUNKS];
   int rows = chunk_rows(n), nc = (int)(((long long)n + rows - 1) / rows);
   int nt = w ? slv_par_threads(threads, n) : 1;
   if (nt > 1) {
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (int c = 0; c < nc; c++)
-      chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), xs, NULL, NULL,
+      chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), &xsc, NULL, NULL,
                  &ch[c]);
   } else { /* no team at all: solvers measure small problems in their loops */
     double t[6 * RES_BLOCKS];
     int t_done = 0;
     for (int c = 0; c < nc; c++)
-      chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), xs, t, &t_done,
+      chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), &xsc, t, &t_done,
                  &ch[c]);
   }
   return merge_chunks(p, ch, nc);
@@ -373,9 +415,8 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
 
 slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w) {
   int assoc = p->cone_law == SLV_CONE_ASSOCIATED;
-  double m = 0, poison = 0, ss = 0, sc = 0, xs = 0;
-  for (int i = 0; i < p->n; i++)
-    if (fabs(x[i]) > xs) xs = fabs(x[i]);
+  double m = 0, poison = 0, ss = 0, sc = 0;
+  slv_xscale xsc = slv_xscale_of(p, x);
   int k = 0;
   for (int i = 0; i < p->n; i++) {
     poison += (x[i] + w[i]) * 0.0; /* NaN iff x_i or w_i is NaN or Inf */
@@ -390,7 +431,7 @@ slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w)
         ss += d * d;
         poison += (x[i + r] + w[i + r]) * 0.0;
       }
-      double c = cone_scaled(p, k, x + i, w + i, p->b + i, xs);
+      double c = cone_scaled(p, k, x + i, w + i, p->b + i, &xsc);
       if (!(c <= sc)) sc = c;
       i += 2;
       k++;
@@ -400,7 +441,7 @@ slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w)
     double r = slv_mid_res(x[i], w[i], lo, hi);
     if (r > m) m = r;
     ss += r * r;
-    double c = slv_scaled_row(x[i], w[i], p->b[i], slv_row_size(p, i), lo, hi, xs);
+    double c = slv_scaled_row(x[i], w[i], p->b[i], slv_reaction(p, i, &xsc), lo, hi, xsc.xs);
     if (!(c <= sc)) sc = c;
   }
   int ok = poison == 0.0 && isfinite(m);

@@ -205,10 +205,11 @@ typedef struct slv_residuals {
   slv_contact_metrics contact; /* cones only (else NaN): ContactBench's criteria, above */
   double res_scaled;  /* the convergence test's measure, invariant under positive scalings of
                          the problem, of its rows and of its contacts: per row |mid((x-hi)/xs,
-                         w/s_i, (x-lo)/xs)|, xs = ||x||_inf, s_i = a_i xs + |b_i| + |(A x)_i|
-                         with a_i = |A_ii| (the row's 1-norm where A_ii = 0); per cone the
-                         natural map of its law on x_c/xs, w_c/s_c (s_c from its rows' largest
-                         a and the 2-norms of its b and A x blocks); the largest
+                         w/s_i, (x-lo)/xs)|, xs = ||x||_inf, s_i = |b_i| + |(A x)_i| + a_i
+                         min(xs, xd) with a_i = |A_ii| (the row's 1-norm where A_ii = 0) and
+                         xd the largest impulse a row or cone takes alone from 0; per cone
+                         the natural map of its law on x_c/xs, w_c/s_c (s_c from the 2-norms
+                         of its b and A x blocks and its rows' largest reaction); the largest
                          (docs/convergence.md) */
   double siconos_err; /* no cones (else NaN): Siconos' lcp_compute_error,
                          ||x - mid(lo, hi, x - w)||_2 / ||b||_2 (||.||_2 alone if b = 0) */
@@ -405,6 +406,53 @@ SLV_API const slv_solver *slv_workspace_solver(const slv_workspace *ws);
  * "converged" the residuals do not confirm downgraded. */
 SLV_API slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                              double *x, double *w, slv_result *res);
+
+/* ---- global frictional-contact problems (docs/problem.md, "Global problems") --- */
+
+/* What slv_condense found; set on every return. */
+typedef struct slv_condense_info {
+  int nblocks, block_max; /* M's diagonal blocks (connected parts of its pattern), largest */
+  int sparse_blocks;      /* blocks factored by the sparse Cholesky (CHOLMOD) */
+  int bad_dof;            /* M not positive definite: a dof of the failing block; else -1 */
+  int asym_i, asym_j;     /* M not symmetric: M(i,j) != M(j,i); else -1 */
+  double asym_ij, asym_ji;
+  double bytes; /* the memory the condensation needs (before it allocates) */
+  long nnz_W;   /* entries of W */
+} slv_condense_info;
+
+/* The local problem of the global one  M v = H r + f,  u = H' v + w:
+ *     W = H' M^-1 H  (block sparse, CSR: rows sorted, exactly symmetric),
+ *     q = w + H' M^-1 f.
+ * M: ndof x ndof CSR (both triangles; duplicates add up), symmetric to
+ * 1e-10 of its largest entry per diagonal block, positive definite; H:
+ * ndof x n CSR; f: ndof; w, q: n.  M is factored by diagonal blocks (the
+ * connected parts of its pattern) through libsolvers' linear-system
+ * interface: dense LAPACK up to 200 dofs, a sparse Cholesky (CHOLMOD)
+ * above; W is never dense.  *Wp (n + 1), *Wj, *Wx are allocated (free()
+ * each).  Statuses: SLV_ERR_UNSUPPORTED (M not symmetric, not positive
+ * definite: info says where), SLV_ERR_DIM (more than max_bytes needed, or
+ * W beyond int indices), SLV_ERR_INVALID (bad sizes or indices),
+ * SLV_ERR_NOMEM. */
+SLV_API slv_status slv_condense(int ndof, int n, const int *Mp, const int *Mj, const double *Mx,
+                                const int *Hp, const int *Hj, const double *Hx, const double *f,
+                                const double *w, double max_bytes, int **Wp, int **Wj, double **Wx,
+                                double *q, slv_condense_info *info);
+
+/* The velocities of a global problem at an answer r (n = 3 nc values):
+ * v = M^-1 (H r + f) (ndof values) and u = H' v + w (n values), M
+ * factored by diagonal blocks as in slv_condense.  Statuses as there. */
+SLV_API slv_status slv_global_velocities(int ndof, int n, const int *Mp, const int *Mj,
+                                         const double *Mx, const int *Hp, const int *Hj,
+                                         const double *Hx, const double *f, const double *w,
+                                         const double *r, double *v, double *u);
+
+/* The velocity-level accuracy of an answer x of a cone problem whose A is
+ * a condensed W = H' M^-1 H (docs/problem.md, "Global problems"):
+ *     ||A F(x)||_2 / (1 + ||b||_2),
+ * F the natural map of the cones (by p->cone_law): the change of the
+ * velocities u that the residual asks for; F's part in null(H) = null(W)
+ * does not count.  NaN when a row is in no cone.  scratch: 2 n doubles. */
+SLV_API double slv_velocity_residual(const slv_problem *p, const double *x, double *scratch);
 
 #ifdef __cplusplus
 }

@@ -103,33 +103,40 @@ static inline double slv_mid_res(double x, double w, double lo, double hi) {
 /* ---- the scale-invariant convergence measure (docs/convergence.md) ------
  * Each row's (or cone's) natural map on normalised quantities: the x part
  * over xs = ||x||_inf, the w part over the row's own scale
- * s_i = a_i xs + |b_i| + |(A x)_i|, a_i = slv_row_size (a cone: its rows'
- * largest, and the 2-norms of its b and A x blocks).  A positive multiple of the
- * problem, of a row, of a findex group or of a contact leaves it
- * unchanged; it is 0 exactly where the natural map is. */
+ * s_i = |b_i| + |(A x)_i| + r_i, r_i its reaction to its own impulse
+ * (slv_reaction; a cone: the 2-norms of its b and A x blocks, its rows'
+ * largest r).  A positive multiple of the problem, of a row, of a findex
+ * group or of a contact leaves it unchanged; it is 0 exactly where the
+ * natural map is. */
 
 /* a / s with 0 / 0 = 0 (x = 0 or w = 0 exactly: nothing to normalise) */
 static inline double slv_quot(double a, double s) { return a == 0.0 ? 0.0 : a / s; }
 
-/* The size of row i's own reaction to x: |A_ii|, or where A_ii = 0 (an
- * MLCP's or a saddle point's row) the row's 1-norm sum_j |A_ij| (a
- * factored row: the bound sum over its slots of |J| . |K| plus |d_i|)
- * (residual.c). */
-double slv_row_size(const slv_problem *p, int i);
+/* The two impulse scales of the measure: xs = ||x||_inf, the x side's,
+ * and xd, the data's own: the largest impulse a row or cone would take
+ * alone from x = 0 (-b_i / A_ii clipped to its bounds; a cone P_K(-b_c /
+ * a_c)), unchanged by the scalings the test ignores (residual.c). */
+typedef struct {
+  double xs, xd;
+} slv_xscale;
+slv_xscale slv_xscale_of(const slv_problem *p, const double *x);
 
-/* The w scale of a row or cone: |a| xs + |b| + |w - b| (norms of blocks). */
-static inline double slv_w_scale(double aii, double xs, double bn, double axn) {
-  return fabs(aii) * xs + bn + axn;
-}
+/* Row i's reaction to an impulse of the answer's size: |A_ii| min(xs, xd);
+ * where A_ii = 0 (an MLCP's or a saddle point's row, which has none of its
+ * own) sum_j |A_ij| min(xs, xd) (a factored row: sum over its slots of
+ * |J| . |K|, plus |d_i|).  The cap xd keeps an x that runs off along a
+ * null direction of A from measuring itself by its own size (residual.c). */
+double slv_reaction(const slv_problem *p, int i, const slv_xscale *sc);
 
-/* One box (or findex) row: |mid((x-hi)/xs, w/s_i, (x-lo)/xs)|. */
-static inline double slv_scaled_row(double x, double w, double b, double aii, double lo, double hi,
+/* One box (or findex) row with reaction r: |mid((x-hi)/xs, w/s, (x-lo)/xs)|,
+ * s = |b| + |w - b| + r. */
+static inline double slv_scaled_row(double x, double w, double b, double r, double lo, double hi,
                                     double xs) {
-  double s = slv_w_scale(aii, xs, fabs(b), fabs(w - b));
+  double s = fabs(b) + fabs(w - b) + r;
   double wh = slv_quot(w, s), a = slv_quot(x - hi, xs), c = slv_quot(x - lo, xs);
-  double r = wh < c ? wh : c;
-  r = r > a ? r : a;
-  return fabs(r);
+  double m = wh < c ? wh : c;
+  m = m > a ? m : a;
+  return fabs(m);
 }
 
 /* Diagonal entry A(i,i) of a validated problem (dense, CSR: 0 if absent;
@@ -271,6 +278,13 @@ static inline double slv_units_of(const slv_residuals *r, double old) {
 static inline int slv_cheap_met(const slv_options *opt, double m, double units) {
   return m <= opt->tol * units;
 }
+
+/* At a converged x, separated contacts set to 0 and rows that belong at a
+ * bound set on it (one projected Jacobi step tells which), kept (1) only if
+ * the test still holds on the exact w; else 0 and x, w untouched.  b2 = max(1,
+ * ||b||_2); xt, wt: n of scratch (snap.c). */
+int slv_snap(slv_op *op, const slv_options *opt, double b2, double *x, double *w, double *xt,
+             double *wt);
 
 /* The nonsmooth Newton core of nsn_ac.c (Alart-Curnier), shared with the
  * nsgs_newton hybrid.  Its Newton matrix is dense (LAPACKE LU of the

@@ -13,7 +13,8 @@
 # options from its CSV preamble), gen/*.tex (paper/gen.py: provenance,
 # tables, every number quoted in the text), the LaTeX sources, the log files
 # and paper.pdf.  The source tree and RESULTS_DIR are only read.
-# Needs python3, gnuplot (pdfcairo), pdflatex and bibtex (scripts/deps.sh);
+# Needs lcplab (LCPLAB, else on PATH), python3, gnuplot (pdfcairo), pdflatex and
+# bibtex (scripts/deps.sh);
 # pdftoppm (poppler-utils) makes the PNGs of the figures, which the paper
 # does not need.
 # Exit status: 0 built (the PDF path is printed last), 2 bad usage or
@@ -37,7 +38,8 @@ for f in profile.csv profile_profile.csv profile_winners.csv profile_failures.cs
     exit 2
   fi
 done
-for p in python3 pdflatex bibtex "${GNUPLOT:-gnuplot}"; do
+lcplab=${LCPLAB:-lcplab}
+for p in python3 pdflatex bibtex "${GNUPLOT:-gnuplot}" "$lcplab"; do
   if ! command -v "$p" >/dev/null 2>&1; then
     echo "paper: '$p' not found; install the packages of scripts/deps.sh" >&2
     exit 2
@@ -53,20 +55,16 @@ cp "$srcdir/../docs/references.bib" "$out/refs.bib"
 : >"$out/build.log"
 
 # ---- figures: redrawn from the CSVs ---------------------------------------------------
-# figure NAME KIND [CSV2]: the section NAME.csv drawn by exp_KIND.gp into fig/NAME*
+# figure NAME KIND [CSV2]: the section NAME.csv drawn by exp_KIND.gp into fig/NAME*,
+# by `lcplab figure` (the section's `figure` options from the CSV preamble, then the
+# paper's font), which hands gnuplot no name or path as code (experiments/README.md,
+# "Figures")
 figure() {
   name=$1 kind=$2 csv2=${3:-}
   [ -f "$res/$name.csv" ] || return 0
-  # the section's `figure key=value` options (CSV preamble), then the paper's font
-  opts=$(sed -n 's/^# figure: //p' "$res/$name.csv" | head -n 1)
-  expr="csv='$res/$name.csv'; csv2='$csv2'; out='$out/fig/$name'; gpdir='$gpdir'"
-  for kv in $opts font=latex; do
-    case $kv in
-      *=*) expr="$expr; fig_${kv%%=*}='${kv#*=}'" ;;
-    esac
-  done
-  if ! "${GNUPLOT:-gnuplot}" -e "$expr" "$gpdir/exp_$kind.gp" >>"$out/build.log" 2>&1; then
-    echo "paper: gnuplot failed on $name ($gpdir/exp_$kind.gp); see $out/build.log" >&2
+  if ! "$lcplab" figure "$kind" "$res/$name.csv" ${csv2:+--csv2 "$csv2"} --out "$out/fig/$name" \
+       --scripts "$gpdir" --set font=latex >>"$out/build.log" 2>&1; then
+    echo "paper: lcplab figure failed on $name ($gpdir/exp_$kind.gp); see $out/build.log" >&2
     exit 1
   fi
 }

@@ -233,6 +233,39 @@ static void dense_minv(const scene *s, double *Mi) {
   }
 }
 
+/* dyn_system_velocity_form after a dense assembly (the view lcplab export
+ * --global builds FCLIB's global problem from): every row's cfm (kept for
+ * every storage, not only the factored one), J on the dynamic bodies (J
+ * and Mi, uf: the test's own n x N, N x N, N), each dynamic body's M^-1
+ * block and free velocity. */
+static void check_velocity_form(const dyn_system *sys, const scene *s, int n, int N,
+                                const double *J, const double *Mi, const double *uf) {
+  dyn_velocity_form vf;
+  CU_ASSERT_EQUAL_FATAL(dyn_system_velocity_form(sys, &vf), 1);
+  CU_ASSERT_FATAL(vf.nrows == n && vf.nb == s->nb);
+  for (int i = 0; i < n; i++) {
+    TST_CLOSE(vf.cfm[i], s->rows[i].cfm, 0, 0);
+    for (int k = 0; k < 2; k++) {
+      int b = vf.rbody[2 * i + k];
+      for (int c = 0; b >= 0 && c < 6; c++)
+        TST_CLOSE(vf.J[12 * i + 6 * k + c], J[i + (size_t)n * (6 * b + c)], 0, 0);
+    }
+  }
+  for (int b = 0; b < s->nb; b++) {
+    if (s->B[b].is_static) continue;
+    const double *m = vf.Minv + 10 * b;
+    TST_CLOSE(m[0], Mi[6 * b + (size_t)N * (6 * b)], 0, 0);
+    for (int r = 0; r < 3; r++)
+      for (int c = 0; c < 3; c++)
+        TST_CLOSE(m[1 + 3 * r + c], Mi[(6 * b + 3 + r) + (size_t)N * (6 * b + 3 + c)], 1e-14,
+                  1e-14);
+    for (int r = 0; r < 6; r++) TST_CLOSE(vf.ufree[6 * b + r], uf[6 * b + r], 1e-12, 1e-12);
+  }
+  dyn_velocity_form none;
+  CU_ASSERT_EQUAL(dyn_system_velocity_form(NULL, &none), 0);
+  CU_ASSERT_EQUAL(none.nrows, 0);
+}
+
 /* J (nrows x 6nb, column-major) from the rows */
 static void dense_J(const scene *s, double *J) {
   int n = s->nrows, N = 6 * s->nb;
@@ -320,6 +353,7 @@ static void check_scene(const scene *s, dyn_friction fr) {
     bref[i] = v - s->rows[i].rhs;
   }
   TST_VEC_CLOSE(pd.b, bref, n, 1e-12, 1e-12);
+  check_velocity_form(sys, s, n, N, J, Mi, uf);
 
   if (fr != DYN_FRICTION_PYRAMID) {
     /* symmetric, PSD: eigenvalues >= -1e-12 max|lambda| */

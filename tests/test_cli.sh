@@ -442,6 +442,46 @@ printf '3\n1\n0\n3\n3\n3\t3\n1 0 0\n0 1 0\n0 0 1\n-1 0.25 0\n-0.5\n' >"$T/negmu.
 expect_err "solve an FC3D .dat with mu < 0" "negmu.dat:11: expected mu[0] >= 0, found '-0.5'" \
   solve "$T/negmu.dat" --solver pgs
 
+# ---- a full disk while writing FCLIB (issue 48, case 7) ---------------------------------
+# RLIMIT_FSIZE with SIGXFSZ ignored makes every write past the limit fail with EFBIG, as a
+# full disk does (ulimit -f counts 512-byte blocks in dash, 1 KiB in bash: both far below
+# an FCLIB file's 8 KiB or more).  libfclib exits the process on a failing HDF5 call; the
+# writers must report it: exit 2, one line naming the file, the old file intact, no
+# temporary file left beside it.
+# full_disk DESC FILE ARGS...: run lcplab with a 1-2 KiB file size limit, then check.
+full_disk() {
+  fd_desc=$1
+  fd_file=$2
+  shift 2
+  (
+    ulimit -f 2
+    trap '' XFSZ
+    lcp "$@"
+    exit "$rc"
+  )
+  rc=$?
+  fd_left=$(find "$T" -name "$(basename "$fd_file").*" | wc -l)
+  if [ "$rc" -ne 2 ]; then
+    fail "$fd_desc" "exit $rc, expected 2"
+  elif [ "$(wc -l <"$T/err")" -ne 1 ] || ! grep -qF "$fd_file: cannot write" "$T/err"; then
+    fail "$fd_desc" "stderr is not one line naming $fd_file: $(cat "$T/err")"
+  elif [ "$fd_left" -ne 0 ]; then
+    fail "$fd_desc" "$fd_left temporary file(s) left beside $fd_file"
+  else
+    pass "$fd_desc"
+  fi
+}
+cp "$T/fc1c.hdf5" "$T/full.hdf5"
+full_disk "convert --force onto a full disk: exit 2, one line" "$T/full.hdf5" \
+  convert "$T/fc1.dat" "$T/full.hdf5" --force
+if cmp -s "$T/fc1c.hdf5" "$T/full.hdf5"; then pass "convert onto a full disk: the old file intact"; else fail "convert onto a full disk" "the old file changed"; fi
+full_disk "convert to a new .hdf5 on a full disk: exit 2, one line" "$T/fullnew.hdf5" \
+  convert "$T/fc1.dat" "$T/fullnew.hdf5"
+if [ ! -e "$T/fullnew.hdf5" ]; then pass "convert to a new file on a full disk: nothing written"; else fail "convert to a new file on a full disk" "file written"; fi
+full_disk "solve --solution x.hdf5 on a full disk: exit 2, one line" "$T/fullsol.hdf5" \
+  solve "$T/fc1.dat" --solver nsgs --solution "$T/fullsol.hdf5"
+if [ ! -e "$T/fullsol.hdf5" ]; then pass "solve --solution on a full disk: nothing written"; else fail "solve --solution on a full disk" "file written"; fi
+
 # ---- the memory cap (--max-memory) -----------------------------------------------------
 # A read refuses a file whose sizes need more than the cap, naming the file, the line and the
 # field, before allocating for them: exit 2, one line, nothing written.

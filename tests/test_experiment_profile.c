@@ -272,6 +272,31 @@ static void test_fnv(void) {
   CU_ASSERT(exp_fnv1a(exp_fnv1a(EXP_FNV_INIT, "foo", 3), "bar", 3) == 0x85944171f73967e8ull);
 }
 
+/* SHA-256 of text, added in pieces of `piece` bytes, as hex. */
+static void sha_of(const char *text, size_t len, size_t piece, char *hex) {
+  exp_sha256 h;
+  exp_sha256_init(&h);
+  for (size_t o = 0; o < len; o += piece)
+    exp_sha256_add(&h, text + o, len - o < piece ? len - o : piece);
+  exp_sha256_hex(&h, hex);
+}
+
+static void test_sha256(void) {
+  /* FIPS 180-4's examples (NIST CSRC, SHA256.pdf and SHA2_Additional.pdf) */
+  char hex[65];
+  sha_of("", 0, 1, hex);
+  CU_ASSERT_STRING_EQUAL(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  sha_of("abc", 3, 1, hex);
+  CU_ASSERT_STRING_EQUAL(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+  sha_of(two, strlen(two), 7, hex);
+  CU_ASSERT_STRING_EQUAL(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  static char million[1000000];
+  memset(million, 'a', sizeof million);
+  sha_of(million, sizeof million, 4096, hex);
+  CU_ASSERT_STRING_EQUAL(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("experiment profile and fit", NULL, NULL);
@@ -289,5 +314,6 @@ int main(void) {
   CU_add_test(s, "LaTeX escaping", test_tex);
   CU_add_test(s, "refusal reason keys", test_reason);
   CU_add_test(s, "FNV-1a checksum", test_fnv);
+  CU_add_test(s, "SHA-256", test_sha256);
   return tst_run();
 }

@@ -29,7 +29,11 @@
  * computation W_ref = H' (M \ H), q_ref = w + H' (M \ f) (LAPACKE_dposv on
  * the whole M; for the 12000-dof diagonal M of Spheres, H' diag(M)^-1 H)
  * to 64 ndof eps / rcond(M) relative to max|W_ref|.  Hand-derived global
- * problems written with fclib_write_global check the formula exactly.
+ * problems written with fclib_write_global check the formula exactly.  A
+ * written 30,000-row global problem (10,000 bodies with 6 x 6 M blocks, a
+ * ring of 10,000 contacts) is read under the default memory cap into a
+ * sparse W whose blocks match each body's own solve; a 2001-dof M block
+ * goes through the sparse Cholesky.
  *
  * Round trips: every shared local and global problem, and synthetic ones,
  * through fclib .hdf5 (same storage, memcmp), siconos-fc3d .dat and lcplab
@@ -907,7 +911,7 @@ static void test_bad(void) {
   H5Lmove(h, "/fclib_local", h, "/fclib_global_rolling", H5P_DEFAULT, H5P_DEFAULT);
   H5Fclose(h);
   bad_read("rolling.hdf5", SLV_ERR_UNSUPPORTED, "rolling friction is not supported");
-  /* global: G, M not symmetric, not positive definite, a block too large */
+  /* global: G, M not symmetric, not positive definite; a large block read */
   int hi[3] = { 0, 1, 2 }, hj[3] = { 0, 1, 2 };
   double hx[3] = { 1, 1, 1 }, f1[3] = { 1, 1, 1 }, w[3] = { 0, 0, 0 };
   int di[3] = { 0, 1, 2 }, dj[3] = { 0, 1, 2 };
@@ -920,7 +924,7 @@ static void test_bad(void) {
   double sx3[5] = { 4, 1, 2, 4, 4 };
   write_global("gnsym.hdf5", 3, 5, si3, sj3, sx3, 3, hi, hj, hx, f1, w, 0);
   bad_read("gnsym.hdf5", SLV_ERR_UNSUPPORTED,
-           "expected /fclib_global/M symmetric (Cholesky), found M(1,0) = 2");
+           "expected /fclib_global/M symmetric, found M(0,1) = 1, M(1,0) = 2");
   {
     int nd = 2001, nnz = 3 * nd - 2, k = 0;
     int *ti = malloc((size_t)nnz * sizeof(int)), *tj = malloc((size_t)nnz * sizeof(int));
@@ -932,8 +936,19 @@ static void test_bad(void) {
           tj[k] = j;
           tx[k++] = i == j ? 4.0 : -1.0;
         }
+    /* a block of 2001 dofs (once refused): the sparse Cholesky; H picks
+     * dofs 0, 1, 2, so W = M^-1(0:3, 0:3), and W(0,0) is the continued
+     * fraction 1 / (4 - 1 / (4 - ... 1 / 4)) of the tridiagonal M */
     write_global("gbig.hdf5", nd, nnz, ti, tj, tx, 3, hi, hj, hx, tf, w, 0);
-    bad_read("gbig.hdf5", SLV_ERR_UNSUPPORTED, "at most 2000 dofs, found one of 2001");
+    char pb[512], eb[512];
+    tpath(pb, sizeof pb, "gbig.hdf5");
+    slv_instance *big = NULL;
+    CU_ASSERT_EQUAL_FATAL(slv_read(pb, SLV_FMT_AUTO, &big, eb, sizeof eb), SLV_OK);
+    double cf = 4.0;
+    for (int i = 1; i < nd; i++) cf = 4.0 - 1.0 / cf;
+    CU_ASSERT_PTR_NOT_NULL(big->global);
+    TST_CLOSE(big->A[0], 1.0 / cf, 0, 1e-14);
+    slv_instance_free(big);
     free(ti);
     free(tj);
     free(tx);
@@ -1110,6 +1125,159 @@ static void test_write(void) {
   slv_instance_free(c);
 }
 
+/* The writer builds the file with plain HDF5 calls (no libfclib, which
+ * exits on a failing write): libfclib's own reader gives back what
+ * fclib_write_local would have written -- W as CSR (nz = -2) with the
+ * instance's entries, q = b, mu, spacedim 3, the name as info/title. */
+static void test_written_for_libfclib(void) {
+  char p[512], err[512];
+  slv_instance *c = wild_fc(102, 1, 7);
+  snprintf(c->name, sizeof c->name, "%s", "wild102");
+  tpath(p, sizeof p, "forlib.hdf5");
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, c, err, sizeof err), SLV_CONVERGED);
+  struct fclib_local *fl = fclib_read_local(p);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(fl);
+  int n = c->n, nnz = c->Ap[n];
+  CU_ASSERT(fl->spacedim == 3 && fl->W->nz == -2 && fl->W->m == n && fl->W->n == n);
+  CU_ASSERT_EQUAL(fl->W->nzmax, nnz);
+  CU_ASSERT(memcmp(fl->W->p, c->Ap, ((size_t)n + 1) * sizeof(int)) == 0);
+  CU_ASSERT(memcmp(fl->W->i, c->Aj, (size_t)nnz * sizeof(int)) == 0);
+  CU_ASSERT(memcmp(fl->W->x, c->Ax, (size_t)nnz * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(fl->q, c->b, (size_t)n * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(fl->mu, c->cone_mu, (size_t)c->ncones * sizeof(double)) == 0);
+  CU_ASSERT(fl->V == NULL && fl->R == NULL);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(fl->info);
+  CU_ASSERT_STRING_EQUAL(fl->info->title, "wild102");
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl->info->description, "written by lcplab"));
+  fclib_delete_local(fl);
+  free(fl);
+  slv_instance_free(c);
+}
+
+/* A global problem (inst->global) is written as /fclib_global, M and H as
+ * triplets (i = row, p = column, as Siconos writes them): fclib_read_global
+ * gives back every entry of M and H (CSR row by row), f, w and mu bit for
+ * bit.  LMGC_GFC3D-i00501: 162 dofs, 4 contacts, a full (not diagonal) M. */
+static void test_global_written(void) {
+  char path[4096], p[512], err[512];
+  if (!shared_present()) return;
+  tst_shared_path("datasets/fclib/LMGC_GFC3D-i00501-4-00000.hdf5", path, sizeof path);
+  slv_instance *inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err), SLV_CONVERGED);
+  const slv_global *G = inst->global;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(G);
+  tpath(p, sizeof p, "global_out.hdf5");
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
+  struct fclib_global *g = fclib_read_global(p);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+  CU_ASSERT(g->spacedim == 3 && g->G == NULL && g->b == NULL);
+  const struct fclib_matrix *mats[2] = { g->M, g->H };
+  const int *cp[2] = { G->Mp, G->Hp }, *cj[2] = { G->Mj, G->Hj };
+  const double *cx[2] = { G->Mx, G->Hx };
+  int cols[2] = { G->ndof, G->n };
+  for (int k = 0; k < 2; k++) {
+    const struct fclib_matrix *A = mats[k];
+    CU_ASSERT_FATAL(A->m == G->ndof && A->n == cols[k] && A->nz == cp[k][G->ndof]);
+    int e = 0, same = 1;
+    for (int r = 0; r < G->ndof; r++)
+      for (int q = cp[k][r]; q < cp[k][r + 1]; q++, e++)
+        same &= A->i[e] == r && A->p[e] == cj[k][q] && memcmp(&A->x[e], &cx[k][q], 8) == 0;
+    CU_ASSERT(same);
+  }
+  CU_ASSERT(memcmp(g->f, G->f, (size_t)G->ndof * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(g->w, G->w, (size_t)G->n * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(g->mu, inst->cone_mu, (size_t)inst->ncones * sizeof(double)) == 0);
+  fclib_delete_global(g);
+  free(g);
+  slv_instance_free(inst);
+}
+
+/* The dense rows x cols copy of a CSR matrix (duplicates summed). */
+static double *dense_of_csr(int rows, int cols, const int *p, const int *j, const double *x) {
+  double *d = calloc((size_t)rows * (size_t)cols, sizeof(double));
+  for (int r = 0; d && r < rows; r++)
+    for (int k = p[r]; k < p[r + 1]; k++) d[(size_t)r * cols + j[k]] += x[k];
+  return d;
+}
+
+static int same_csr(int rows, int cols, const int *p1, const int *j1, const double *x1,
+                    const int *p2, const int *j2, const double *x2) {
+  double *a = dense_of_csr(rows, cols, p1, j1, x1), *b = dense_of_csr(rows, cols, p2, j2, x2);
+  int same = a && b && memcmp(a, b, (size_t)rows * (size_t)cols * sizeof(double)) == 0;
+  free(a);
+  free(b);
+  return same;
+}
+
+/* max |A_a x + b_a - (A_b x + b_b)| / max |A_a x + b_a| over three fixed x:
+ * how far apart two condensations of one global problem are. */
+static double condensed_gap(const slv_instance *a, const slv_instance *b) {
+  size_t n = (size_t)a->n;
+  double *x = malloc(n * sizeof(double)), *wa = malloc(n * sizeof(double));
+  double *wb = malloc(n * sizeof(double)), gap = 0.0, top = 0.0;
+  slv_problem pa = slv_instance_problem(a), pb = slv_instance_problem(b);
+  for (int t = 0; t < 3; t++) {
+    for (size_t i = 0; i < n; i++) x[i] = t == 0 ? 0.0 : sin(1.0 + (double)(t * i));
+    slv_problem_w(&pa, x, wa);
+    slv_problem_w(&pb, x, wb);
+    for (size_t i = 0; i < n; i++) {
+      gap = fmax(gap, fabs(wa[i] - wb[i]));
+      top = fmax(top, fabs(wa[i]));
+    }
+  }
+  free(x);
+  free(wa);
+  free(wb);
+  return top > 0 ? gap / top : gap;
+}
+
+/* a (which carries its global problem) written to name and read back:
+ * the same M, H (entry by entry), f, w, cones, and a condensation within
+ * 1e-13 (a one-triangle M is mirrored on the first read and stored whole
+ * after, so the sums of the condensation may run in another order). */
+static void global_round_trip(const slv_instance *a, const char *name) {
+  char p[512], err[512];
+  slv_instance *b = NULL;
+  tpath(p, sizeof p, name);
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, a, err, sizeof err), SLV_CONVERGED);
+  slv_status st = slv_read(p, SLV_FMT_AUTO, &b, err, sizeof err);
+  if (st) printf("\n  %s", err);
+  CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
+  const slv_global *g = a->global, *h = b->global;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+  CU_ASSERT_FATAL(g->ndof == h->ndof && g->n == h->n && a->n == b->n);
+  CU_ASSERT(same_csr(g->ndof, g->ndof, g->Mp, g->Mj, g->Mx, h->Mp, h->Mj, h->Mx));
+  CU_ASSERT(same_csr(g->ndof, g->n, g->Hp, g->Hj, g->Hx, h->Hp, h->Hj, h->Hx));
+  CU_ASSERT(memcmp(g->f, h->f, (size_t)g->ndof * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(g->w, h->w, (size_t)g->n * sizeof(double)) == 0);
+  CU_ASSERT(a->ncones == b->ncones &&
+            memcmp(a->cone_mu, b->cone_mu, (size_t)a->ncones * sizeof(double)) == 0);
+  double gap = condensed_gap(a, b);
+  if (!(gap <= 1e-13)) printf("\n  %s: condensations %.3e apart", name, gap);
+  CU_ASSERT(gap <= 1e-13);
+  slv_instance_free(b);
+}
+
+/* A global problem written as a Siconos gfc3d .dat (M and H as SBM): a
+ * full M (LMGC_GFC3D-i00501, 162 dofs) and an SBM one of 27-dof blocks
+ * (GFC3D_TwoRods1, written with 6-dof blocks); rt_folder does the rest. */
+static void test_gfc3d_written(void) {
+  static const char *const rel[2] = { "datasets/fclib/LMGC_GFC3D-i00501-4-00000.hdf5",
+                                      "datasets/siconos/gfc3d/GFC3D_TwoRods1.dat" };
+  char path[4096], err[512];
+  if (!shared_present()) return;
+  for (int f = 0; f < 2; f++) {
+    tst_shared_path(rel[f], path, sizeof path);
+    slv_instance *a = NULL;
+    CU_ASSERT_EQUAL_FATAL(slv_read(path, SLV_FMT_AUTO, &a, err, sizeof err), SLV_CONVERGED);
+    global_round_trip(a, "gfc3d_out.dat");
+    slv_instance_free(a);
+  }
+}
+
 /* Every shared local and global problem: to .hdf5 (same storage, bit for
  * bit), .dat and .lcp and back. */
 static void rt_folder(const char *folder, int *count) {
@@ -1131,8 +1299,12 @@ static void rt_folder(const char *folder, int *count) {
     CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
     round_trip_as(inst, "rt.hdf5", 1);
     round_trip_as(inst, "rt.lcp", 1);
-    /* SBM drops explicit +0.0 entries of a CSR matrix: the same values */
-    round_trip_as(inst, "rt.dat", !hdf5);
+    /* SBM drops explicit +0.0 entries of a CSR matrix: the same values; a
+     * global problem is written as a gfc3d .dat (M, H, f, w) */
+    if (inst->global)
+      global_round_trip(inst, "rt.dat");
+    else
+      round_trip_as(inst, "rt.dat", !hdf5);
     (*count)++;
     slv_instance_free(inst);
   }
@@ -1173,12 +1345,140 @@ static void capped_read(const char *name, size_t cap, const char *must) {
   CU_ASSERT_EQUAL(strncmp(err, prefix, strlen(prefix)), 0);
 }
 
+/* ---- a 30,000-row global problem --------------------------------------------------- */
+
+enum { LB = 10000 }; /* bodies, and contacts: contact c between bodies c and c + 1 (a ring) */
+
+/* Body b's 6 x 6 M (column-major): diag(2, 2, 2, 1, 1, 1) (1 + (b % 7) / 10) + u u'. */
+static void large_mass(int b, double *Mb) {
+  static const double u[6] = { 0.3, 0.15, -0.06, 0.03, 0, 0.12 };
+  for (int j = 0; j < 6; j++)
+    for (int i = 0; i < 6; i++)
+      Mb[i + 6 * j] = u[i] * u[j] + (i == j ? (i < 3 ? 2.0 : 1.0) * (1 + (b % 7) / 10.0) : 0.0);
+}
+
+/* H's entry at body row k (0..5) and contact column j (0..2), for the first
+ * (side 0) or the second body (side 1) of a contact. */
+static double large_h(int k, int j, int side) {
+  double h = ((k + 1) * (j + 2) % 5 - 2) * 0.25 + (k == j ? 1.0 : 0.0);
+  return side ? -h : h;
+}
+
+static void write_large_global(const char *p) {
+  long mnz = 36L * LB, hnz = 36L * LB;
+  int *mi = malloc(mnz * sizeof(int)), *mj = malloc(mnz * sizeof(int));
+  int *hi = malloc(hnz * sizeof(int)), *hj = malloc(hnz * sizeof(int));
+  double *mx = malloc(mnz * sizeof(double)), *hx = malloc(hnz * sizeof(double));
+  double *f = malloc(6 * LB * sizeof(double)), *w = calloc(3 * LB, sizeof(double));
+  double *mu = malloc(LB * sizeof(double)), Mb[36];
+  long a = 0, h = 0;
+  for (int b = 0; b < LB; b++) {
+    large_mass(b, Mb);
+    for (int e = 0; e < 36; e++, a++) {
+      mi[a] = 6 * b + e % 6;
+      mj[a] = 6 * b + e / 6;
+      mx[a] = Mb[e];
+    }
+  }
+  for (int c = 0; c < LB; c++) {
+    mu[c] = 0.5;
+    for (int side = 0; side < 2; side++)
+      for (int k = 0; k < 6; k++)
+        for (int j = 0; j < 3; j++, h++) {
+          hi[h] = 6 * ((c + side) % LB) + k;
+          hj[h] = 3 * c + j;
+          hx[h] = large_h(k, j, side);
+        }
+  }
+  for (int i = 0; i < 6 * LB; i++) f[i] = 0.1 * sin((double)i);
+  struct fclib_matrix M = { (int)mnz, 6 * LB, 6 * LB, mj, mi, mx, (int)mnz, NULL };
+  struct fclib_matrix H = { (int)hnz, 6 * LB, 3 * LB, hj, hi, hx, (int)hnz, NULL };
+  struct fclib_global g;
+  memset(&g, 0, sizeof g);
+  g.M = &M;
+  g.H = &H;
+  g.mu = mu;
+  g.f = f;
+  g.w = w;
+  g.spacedim = 3;
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(fclib_write_global(&g, p), 1);
+  free(mi), free(mj), free(hi), free(hj), free(mx), free(hx), free(f), free(w), free(mu);
+}
+
+/* The 3 x 3 block W(c, d) and q(c) from the bodies' own 6 x 6 solves:
+ * body b's contribution is H_b(:, c)' M_b^-1 H_b(:, d). */
+static void large_reference(int c, int d, double *Wcd, double *qc) {
+  memset(Wcd, 0, 9 * sizeof(double));
+  memset(qc, 0, 3 * sizeof(double));
+  for (int side = 0; side < 2; side++) {
+    int b = (c + side) % LB, sd = b == d % LB ? 0 : b == (d + 1) % LB ? 1 : -1;
+    double Mb[36], X[6 * 4], Hc[18];
+    large_mass(b, Mb);
+    for (int j = 0; j < 3; j++)
+      for (int k = 0; k < 6; k++) {
+        Hc[k + 6 * j] = large_h(k, j, side);
+        X[k + 6 * j] = sd < 0 ? 0 : large_h(k, j, sd);
+      }
+    for (int k = 0; k < 6; k++) X[k + 18] = 0.1 * sin((double)(6 * b + k));
+    CU_ASSERT_EQUAL_FATAL(LAPACKE_dposv(LAPACK_COL_MAJOR, 'L', 6, 4, Mb, 6, X, 6), 0);
+    for (int i = 0; i < 3; i++) {
+      for (int j = 0; j < 3; j++)
+        for (int k = 0; k < 6; k++) Wcd[i + 3 * j] += Hc[k + 6 * i] * X[k + 6 * j];
+      for (int k = 0; k < 6; k++) qc[i] += Hc[k + 6 * i] * X[k + 18];
+    }
+  }
+}
+
+static double csr_at(const slv_instance *inst, int i, int j) {
+  double v = 0;
+  for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++) v += inst->Aj[k] == j ? inst->Ax[k] : 0;
+  return v;
+}
+
+/* A global problem of 10,000 bodies (6 x 6 M blocks, 60,000 dofs) and
+ * 10,000 contacts in a ring (30,000 rows): read within the default memory
+ * cap into a block-tridiagonal W (9 entries a row, 270,000 in all: never
+ * 30,000^2 dense), W's blocks and q against each body's own solve. */
+static void test_global_large(void) {
+  char p[512], err[512];
+  tpath(p, sizeof p, "large_global.hdf5");
+  write_large_global(p);
+  slv_instance *inst = NULL;
+  slv_status st = slv_read(p, SLV_FMT_AUTO, &inst, err, sizeof err);
+  if (st) printf("\n  %s", err);
+  CU_ASSERT_EQUAL_FATAL(st, SLV_OK);
+  CU_ASSERT_EQUAL(inst->n, 3 * LB);
+  CU_ASSERT_EQUAL(inst->storage, SLV_CSR);
+  CU_ASSERT_EQUAL(inst->Ap[inst->n], 9 * 3 * LB);
+  CU_ASSERT_EQUAL(inst->global->ndof, 6 * LB);
+  static const int pairs[4][2] = { { 0, 0 }, { 0, 1 }, { 5000, 4999 }, { LB - 1, 0 } };
+  double err_max = 0, scale = 0;
+  for (int t = 0; t < 4; t++) {
+    int c = pairs[t][0], d = pairs[t][1];
+    double Wcd[9], qc[3];
+    large_reference(c, d, Wcd, qc);
+    for (int i = 0; i < 3; i++) {
+      for (int j = 0; j < 3; j++) {
+        err_max = fmax(err_max, fabs(csr_at(inst, 3 * c + i, 3 * d + j) - Wcd[i + 3 * j]));
+        scale = fmax(scale, fabs(Wcd[i + 3 * j]));
+      }
+      if (c == d) TST_CLOSE(inst->b[3 * c + i], qc[i], 1e-14, 1e-12);
+    }
+  }
+  printf(" W: %d entries, |W - W_ref| %.2g of %.2g", inst->Ap[inst->n], err_max, scale);
+  CU_ASSERT(err_max <= 1e-13 * scale);
+  slv_instance_free(inst);
+  remove(p);
+}
+
 /* The declared sizes are charged against the cap before libfclib reads
  * (it allocates what they say) and before lcplab's own copies: a small
  * local file under a 100-byte cap is refused at W's values (16 entries,
  * 128 bytes: before the test read of W/x), and a small global file whose H has
- * 4500 columns, which would condense to a dense 4500 x 4500 W (162 MB), is
- * refused under a 64 MiB cap before anything of that size is allocated. */
+ * 4500 columns (once condensed to a dense 4500 x 4500 W, 162 MB, and
+ * refused) is read under a 64 MiB cap into a sparse W of 4500 entries, and
+ * refused under a cap that holds its M, H, f, w but not the condensation. */
 static void test_memory_cap(void) {
   char p[512], err[512];
   slv_instance *fc = small_fc(2);
@@ -1218,11 +1518,74 @@ static void test_memory_cap(void) {
   free(one);
   free(w);
   free(mu);
-  capped_read("capglobal.hdf5", (size_t)64 << 20,
-              "/fclib_global: the condensation, ndof = 4500, 3 nc = 4500");
+  /* W = I: 4500 entries in CSR, never 4500 x 4500 dense */
+  o.max_memory = (size_t)64 << 20;
+  inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_read_with(p, SLV_FMT_AUTO, &o, &inst, err, sizeof err), SLV_OK);
+  CU_ASSERT_EQUAL(inst->storage, SLV_CSR);
+  CU_ASSERT_EQUAL(inst->Ap[inst->n], NDOF);
+  CU_ASSERT_PTR_NOT_NULL(inst->global);
+  slv_instance_free(inst);
+  /* 900 000 bytes hold M, H, f, w but not the condensation (324 048 more) */
+  capped_read("capglobal.hdf5", 900000,
+              "the condensation of /fclib_global/M (4500 diagonal blocks, the largest of 1 "
+              "dofs): 324048 bytes");
 }
 
 /* ---- solutions and guesses ------------------------------------------------------ */
+
+/* The solution of a global problem: the file holds /fclib_global and, per
+ * answer, v = M^-1 (H r + f), u = H' v + w and r (what fclib_read_solution
+ * and fclib_read_guesses read for a global problem), v and u as
+ * slv_global_velocities gives them, bit for bit; the warm start reads r. */
+static void test_global_solution(void) {
+  char path[4096], p[512], err[512];
+  if (!shared_present()) return;
+  tst_shared_path("datasets/fclib/LMGC_GFC3D-i00501-4-00000.hdf5", path, sizeof path);
+  slv_instance *inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err), SLV_CONVERGED);
+  const slv_global *G = inst->global;
+  int n = inst->n, nd = G->ndof;
+  double x[12], x0[12], v[162], u[12], back[12];
+  for (int i = 0; i < n; i++) {
+    x[i] = i % 3 ? 0.01 * (i - 5) : 1.0 + i;
+    x0[i] = i % 3 ? 0.0 : 1.0;
+  }
+  tpath(p, sizeof p, "global_sol.hdf5");
+  remove(p);
+  CU_ASSERT_EQUAL_FATAL(slv_write_solution(p, inst, x, x0, err, sizeof err), SLV_CONVERGED);
+  struct fclib_global *g = fclib_read_global(p);
+  CU_ASSERT_PTR_NOT_NULL(g);
+  if (g) {
+    fclib_delete_global(g);
+    free(g);
+  }
+  struct fclib_solution *sol = fclib_read_solution(p);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sol);
+  CU_ASSERT_EQUAL_FATAL(
+      slv_global_velocities(nd, n, G->Mp, G->Mj, G->Mx, G->Hp, G->Hj, G->Hx, G->f, G->w, x, v, u),
+      SLV_CONVERGED);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sol->v);
+  CU_ASSERT(memcmp(sol->v, v, (size_t)nd * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(sol->u, u, (size_t)n * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(sol->r, x, (size_t)n * sizeof(double)) == 0);
+  free(sol->v);
+  free(sol->u);
+  free(sol->r);
+  free(sol);
+  int ng = 0;
+  struct fclib_solution *gs = fclib_read_guesses(p, &ng);
+  CU_ASSERT_EQUAL_FATAL(ng, 1);
+  CU_ASSERT(memcmp(gs[0].r, x0, (size_t)n * sizeof(double)) == 0);
+  CU_ASSERT_PTR_NOT_NULL(gs[0].v);
+  free(gs[0].v);
+  free(gs[0].u);
+  free(gs[0].r);
+  free(gs);
+  CU_ASSERT_EQUAL(slv_read_start(p, n, back, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT(memcmp(back, x, sizeof back) == 0);
+  slv_instance_free(inst);
+}
 
 /* slv_write_solution to .hdf5: libfclib's own readers give back the
  * problem, r = x and u = A x + b (/solution), r = x0 and u = A x0 + b
@@ -1311,11 +1674,16 @@ int main(void) {
   CU_add_test(s, "merit_fclib = libfclib's MERIT_1 on every local file", test_merit);
   CU_add_test(s, "global problems: sizes, W symmetric PSD, dense reference", test_global);
   CU_add_test(s, "global problems written by hand: W = H' M^-1 H exactly", test_global_hand);
+  CU_add_test(s, "a 30,000-row global problem: sparse W", test_global_large);
   CU_add_test(s, "bad HDF5 input", test_bad);
   CU_add_test(s, "damaged HDF5 files: no exit, no crash", test_damaged);
   CU_add_test(s, "writing: bit-identical, refusals", test_write);
+  CU_add_test(s, "written with HDF5, read by fclib_read_local", test_written_for_libfclib);
+  CU_add_test(s, "a global problem written as /fclib_global", test_global_written);
+  CU_add_test(s, "a global problem written as a gfc3d .dat", test_gfc3d_written);
   CU_add_test(s, "round trips of every shared problem", test_roundtrip_shared);
   CU_add_test(s, "the memory cap", test_memory_cap);
   CU_add_test(s, "solutions and guesses (fclib_solution)", test_solutions);
+  CU_add_test(s, "the solution of a global problem: v, u, r", test_global_solution);
   return tst_run();
 }

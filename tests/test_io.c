@@ -1025,6 +1025,24 @@ static void test_bad_truncated(void) {
        SLV_ERR_INVALID, 5, "entry 2");
 }
 
+/* A Siconos LCP or relay file holds exactly its numbers: a remark may
+ * follow (words, as lcp_CPS_1's), another number may not. */
+static void test_bad_extra_numbers(void) {
+  static const char lcp[] = "2\n0\n2\n2\n2\t2\n1 0\n0 1\n-1 -1\n";
+  char text[256];
+  snprintf(text, sizeof text, "%sRemark: 2 solutions, z = (1, 1)\n", lcp);
+  slv_instance *inst = read_ok("remark.dat", text);
+  CU_ASSERT_PTR_NOT_NULL(inst);
+  slv_instance_free(inst);
+  snprintf(text, sizeof text, "%s7\n", lcp);
+  badt("extra.dat", text, SLV_ERR_INVALID, 9,
+       "expected the end of the file or a remark after q, found '7'");
+  /* relay: n, M, q, lb, ub, then one more number */
+  snprintf(text, sizeof text, "%s0 0\n1 1\n3\n", lcp);
+  badt("extra_relay.dat", text, SLV_ERR_INVALID, 11,
+       "expected the end of the file or a remark after ub, found '3'");
+}
+
 static void test_bad_sizes_disagree(void) {
   badt("disagree.dat", "3\n0\n2\n2\n2\t2\n1 0\n0 1\n1 1\n", SLV_ERR_INVALID, 3,
        "M to be 3 x 3 (n = 3), found 2 x 2");
@@ -1520,10 +1538,15 @@ static void test_bad_fc3d(void) {
   badt("fcmunan.dat", "3\n1\n0\n3\n3\n3\t3\n1 0 0 0 1 0 0 0 1\n-1 0 0\nnan\n", SLV_ERR_INVALID, 9,
        "a finite number for mu[0], found 'nan'");
   badt("fcM.dat", "3\n1\n0\n3\n6\n3\t6\n0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", SLV_ERR_INVALID,
-       4, "M to be 3 x 3 (3 nc = 3), found 3 x 6");
-  badt("fcglobal.dat", "3\n1\n0\n9\n9\n9\t9\n", SLV_ERR_UNSUPPORTED, 1,
-       "with M 3 x 3 (d nc), found M 9 x 9: a global problem (d nc M H q b mu) is not read from "
-       ".dat");
+       4,
+       "expected M square (ndof x ndof, a global problem d nc M H q b mu) or 3 nc x 3 nc = "
+       "3 x 3 (a local one), found 3 x 6");
+  /* a global problem (io_gfc3d.c) that ends after M */
+  badt("fcglobal.dat",
+       "3\n1\n0\n9\n9\n9\t9\n1 0 0 0 0 0 0 0 0\n0 1 0 0 0 0 0 0 0\n0 0 1 0 0 0 0 0 0\n"
+       "0 0 0 1 0 0 0 0 0\n0 0 0 0 1 0 0 0 0\n0 0 0 0 0 1 0 0 0\n0 0 0 0 0 0 1 0 0\n"
+       "0 0 0 0 0 0 0 1 0\n0 0 0 0 0 0 0 0 1\n",
+       SLV_ERR_INVALID, 15, "expected 16 numbers for H, q (ndof = 9), b (3 nc = 3), mu (nc = 1)");
   badt("fccs.dat", "3\n1\n2\n3\n3\n0 0 0 0 0 0 0 0 0 0 0 0\n", SLV_ERR_UNSUPPORTED, 3, "CSparse");
 }
 
@@ -1682,6 +1705,7 @@ int main(void) {
   CU_add_test(s, "siconos: writer layout", test_siconos_layout);
   CU_add_test(s, "bad: empty", test_bad_empty);
   CU_add_test(s, "bad: truncated", test_bad_truncated);
+  CU_add_test(s, "bad: a number after the last one (LCP, relay)", test_bad_extra_numbers);
   CU_add_test(s, "bad: sizes disagree", test_bad_sizes_disagree);
   CU_add_test(s, "bad: NaN / Inf", test_bad_nan_inf);
   CU_add_test(s, "bad: non-numeric", test_bad_non_numeric);

@@ -675,7 +675,8 @@ static void two_prod(double a, double b, double *p, double *e) {
  * max_i |w_i (plain double loop) - w_i (Dot2)| / s_i (the row's scale),
  * the rounding scale of a double evaluation. */
 static double own_res_dot2(int n, const double *A, const double *b, const double *x, double *err) {
-  double r = 0, e = 0, xs = inf_norm(n, x);
+  double r = 0, e = 0, xs = inf_norm(n, x), xd = 0;
+  for (int i = 0; i < n; i++) xd = fmax(xd, tst_alone(n, A, b, 0, INFINITY, i));
   for (int i = 0; i < n; i++) {
     double s = b[i], c = 0, wd = b[i];
     for (int j = 0; j < n; j++) {
@@ -685,9 +686,9 @@ static double own_res_dot2(int n, const double *A, const double *b, const double
       c += q + h;
       wd += a * x[j];
     }
-    double w = s + c, aii = tst_row_size(n, A, i);
-    r = fmax(r, tst_scaled_row(x[i], w - b[i], b[i], aii, 0, INFINITY, xs));
-    e = fmax(e, fabs(wd - w) / (fabs(aii) * xs + fabs(b[i]) + fabs(w - b[i])));
+    double w = s + c, react = tst_reaction(n, A, i, xs, xd);
+    r = fmax(r, tst_scaled_row(x[i], w - b[i], b[i], react, 0, INFINITY, xs));
+    e = fmax(e, fabs(wd - w) / (react + fabs(b[i]) + fabs(w - b[i])));
   }
   *err = e;
   return r;

@@ -426,9 +426,10 @@ static void test_promise(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "res_scaled"));
   /* x = (5,5): w = (10, 9), r = min(w, x) = (5, 5), res_rel = 5 / 6 */
   TST_CLOSE(res.res.res_rel, 5.0 / 6.0, 1e-15, 0);
-  /* res_scaled: xs = 5; row 0: s = 2*5 + 5 + 15 = 30, min(10/30, 5/5) =
-   * 1/3; row 1: s = 2*5 + 6 + 15 = 31, min(9/31, 1) = 9/31 */
-  TST_CLOSE(res.res.res_scaled, 1.0 / 3.0, 1e-15, 0);
+  /* res_scaled: xs = 5; xd = max(5/2, 6/2) = 3 (each row's answer alone
+   * from 0), so each row's reaction is 2 min(5, 3) = 6; row 0: s = 5 + 15 +
+   * 6 = 26, min(10/26, 5/5) = 10/26; row 1: s = 6 + 15 + 6 = 27, 9/27 */
+  TST_CLOSE(res.res.res_scaled, 10.0 / 26.0, 1e-15, 0);
   slv_workspace_free(ws);
   CU_ASSERT_EQUAL_FATAL(slv_workspace_new(&nanner, 2, &o, &ws), SLV_OK);
   CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &res), SLV_NOT_FINITE);

@@ -272,6 +272,39 @@ static void test_unrelated_huge(void) {
   }
 }
 
+/* An x that runs off along a null direction of A keeps w, so every row's
+ * w stays what it was while x grows: measured against x's own size, a
+ * violated row would look solved (admm on the Buck MLCPs, ||x|| 1e17 to
+ * 1e20, where x* is about 3).  A = [[2,1,1],[1,1,0],[1,0,1]], A d = 0 for
+ * d = (-1, 1, 1); row 0 free, rows 1, 2 LCP; b = (0, -1, 2): x* = (-1, 2,
+ * 0), w* = (0, 0, 1) (hand-derived).  x* + t d keeps w = w*, and row 2 has
+ * x_2 = t > 0 against w_2 = 1: wrong for every t > 0.  The measure caps
+ * the rows' reaction at the data's own impulse scale (xd = 1 here: row 1
+ * alone from 0), so row 2 scores w_2 / (|b_2| + |(A x)_2| + 1 * 1) = 1/4. */
+static void test_null_direction(void) {
+  double A[9] = { 2, 1, 1, 1, 1, 0, 1, 0, 1 }, b[3] = { 0, -1, 2 };
+  double lo[3] = { -INFINITY, 0, 0 }, hi[3] = { INFINITY, INFINITY, INFINITY };
+  slv_problem p = slv_problem_empty();
+  p.n = 3;
+  p.A = A;
+  p.lda = 3;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
+  double x[3] = { -1, 2, 0 };
+  slv_residuals r = slv_residual(&p, x, NULL);
+  CU_ASSERT(r.res_scaled <= 1e-15);
+  const double ts[] = { 1.0, 1e3, 1e9, 1e17 };
+  for (unsigned k = 0; k < sizeof ts / sizeof *ts; k++) {
+    double t = ts[k], y[3] = { -1 - t, 2 + t, t };
+    r = slv_residual(&p, y, NULL);
+    if (t <= 1e9) /* exact in doubles; at 1e17, 2 + t rounds and other rows fail too */
+      TST_CLOSE(r.res_scaled, 0.25, 0, 1e-12);
+    CU_ASSERT(r.res_scaled >= 0.25);
+    CU_ASSERT_FALSE(slv_residuals_met(&r, 1e-8, SLV_NORM_INF));
+  }
+}
+
 int main(void) {
   CU_pSuite s;
   if (CU_initialize_registry() != CUE_SUCCESS) return CU_get_error();
@@ -279,7 +312,8 @@ int main(void) {
   if (!s || !CU_add_test(s, "the whole problem times 1e-12 .. 1e12", test_whole_scale) ||
       !CU_add_test(s, "rows and contacts scaled over 10 decades", test_row_scale) ||
       !CU_add_test(s, "A = I, b = (1e9, -1, -1), also times 1e-12", test_huge_b_identity) ||
-      !CU_add_test(s, "one unrelated huge row, bound or contact", test_unrelated_huge)) {
+      !CU_add_test(s, "one unrelated huge row, bound or contact", test_unrelated_huge) ||
+      !CU_add_test(s, "x off along a null direction of A is not converged", test_null_direction)) {
     CU_cleanup_registry();
     return CU_get_error();
   }

@@ -517,6 +517,78 @@ export_check mtx mtx pgs
 export_check dat dat pgs --friction none
 export_check hdf5 hdf5 nsgs --friction cone
 
+# ---- export --global (issue 50): FCLIB's /fclib_global beside each local file ------------------------
+# The global file (M v = H r + f, u = H' v + w) condensed by the reader (W = H' M^-1 H,
+# q = w + H' M^-1 f) is the local file's problem: both converted to a local Siconos .dat (d,
+# nc, the matrix header, W column-major, q, mu; the global one through .lcp, which keeps the
+# condensed problem only), W and q agree to 1e-14 relative (largest difference over the
+# largest entry of the local one), mu and the header exactly.
+# Dominoes: tilted plates, so the world inertias are full 3x3 blocks.
+global_agree() { # LOCAL.dat GLOBAL.dat: prints "ok RW RQ" or "differs RW RQ"
+  awk 'FNR == 1 { f++; k = 0 }
+    { for (i = 1; i <= NF; i++) tok[f, ++k] = $i; cnt[f] = k }
+    END {
+      nc = tok[1, 2]; n = 3 * nc; h = 7
+      bad = cnt[1] != cnt[2] || cnt[1] != h + n * n + n + nc
+      for (k = 1; k <= h; k++) if (tok[1, k] != tok[2, k]) bad = 1
+      for (k = h + 1; k <= cnt[1]; k++) {
+        a = tok[1, k] + 0; d = a - tok[2, k]; if (d < 0) d = -d; if (a < 0) a = -a
+        if (k <= h + n * n) { if (d > dw) dw = d; if (a > mw) mw = a }
+        else if (k <= h + n * n + n) { if (d > dq) dq = d; if (a > mq) mq = a }
+        else if (d != 0) bad = 1
+      }
+      rw = mw > 0 ? dw / mw : dw; rq = mq > 0 ? dq / mq : dq
+      if (rw > 1e-14 || rq > 1e-14) bad = 1
+      printf "%s %.3e %.3e\n", (bad ? "differs" : "ok"), rw, rq
+    }' "$1" "$2"
+}
+d="$T/ex_global"
+lcp export --scene dominoes --param n=4 --friction cone --solver nsgs --steps 60 --every 20 \
+  --format hdf5 --global --out "$d"
+ok=$rc
+nglobal=$(grep -c '"global":"'"$d"'/dominoes_step0000[246]0.global.hdf5"' "$T/out")
+for k in 000020 000040 000060; do
+  lcp convert "$d/dominoes_step$k.hdf5" "$d/$k.local.dat"
+  [ "$rc" -eq 0 ] || ok=1
+  lcp convert "$d/dominoes_step$k.global.hdf5" "$d/$k.global.lcp"
+  [ "$rc" -eq 0 ] || ok=1
+  lcp convert "$d/$k.global.lcp" "$d/$k.global.dat"
+  [ "$rc" -eq 0 ] || ok=1
+  agree=$(global_agree "$d/$k.local.dat" "$d/$k.global.dat")
+  echo "  step $k: W, q relative differences: $agree"
+  case $agree in ok*) ;; *) ok=1 ;; esac
+done
+if [ "$ok" -eq 0 ] && [ "$nglobal" -eq 3 ]; then
+  pass "export --global: the condensed global files are the local ones to 1e-14"
+else
+  fail "export --global" "exit or differences (see above), $nglobal global files named"
+fi
+# the same step as a Siconos gfc3d .dat (M, H as SBM), read back and condensed
+d="$T/ex_global_dat"
+lcp export --scene dominoes --param n=4 --friction cone --solver nsgs --steps 40 --every 40 \
+  --format dat --global --out "$d"
+ok=$rc
+named=$(grep -c '"global":"'"$d"'/dominoes_step000040.global.dat"' "$T/out")
+lcp convert "$d/dominoes_step000040.global.dat" "$d/g.lcp"
+[ "$rc" -eq 0 ] || ok=1
+lcp convert "$d/g.lcp" "$d/g.dat"
+[ "$rc" -eq 0 ] || ok=1
+agree=$(global_agree "$d/dominoes_step000040.dat" "$d/g.dat")
+case $agree in ok*) ;; *) ok=1 ;; esac
+if [ "$ok" -eq 0 ] && [ "$named" -eq 1 ]; then
+  pass "export --format dat --global: the gfc3d .dat condensed is the local .dat ($agree)"
+else
+  fail "export --format dat --global" "exit or differences: $agree"
+fi
+expect_err "export --global needs --format hdf5 or dat" "--global needs --format hdf5" \
+  export --scene stack --param n=3 --steps 10 --format mtx --global --out "$T/ex_bad4"
+mkdir -p "$T/ex_exists"
+: >"$T/ex_exists/dominoes_step000020.global.hdf5"
+expect_err "export --global: an existing global file without --force" \
+  "dominoes_step000020.global.hdf5 exists" \
+  export --scene dominoes --param n=4 --friction cone --solver nsgs --steps 20 --every 20 \
+  --format hdf5 --global --out "$T/ex_exists"
+
 expect_err "export: box friction in a Siconos .dat is refused" "findex" \
   export --scene stack --param n=3 --steps 10 --every 10 --format dat --out "$T/ex_bad"
 expect_err "export: FCLIB without cones is refused" "cones" \

@@ -91,23 +91,36 @@ static double ratio(double q, double s) { return q == 0 ? 0 : q / s; }
 static double scaled_norm(int n, const double *A, const double *b, const double *lo,
                           const double *hi, int nc, const int *rows, const double *mu, int coulomb,
                           const double *x) {
-  double *ax = malloc((size_t)n * sizeof *ax), xs = 0, m = 0;
+  double *ax = malloc((size_t)n * sizeof *ax), xs = 0, xd = 0, m = 0;
   for (int i = 0; i < n; i++) {
     long double s = 0;
     for (int j = 0; j < n; j++) s += (long double)A[i + (size_t)j * n] * x[j];
     ax[i] = (double)s;
     xs = fmax(xs, fabs(x[i]));
   }
+  for (int i = 0, c = 0; i < n; i++) { /* xd: each row's or cone's answer alone */
+    if (c < nc && rows[c] == i) {
+      double a = 0, v[3], pr[3];
+      for (int k = 0; k < 3; k++) a = fmax(a, fabs(A[(i + k) + (size_t)(i + k) * n]));
+      for (int k = 0; k < 3; k++) v[k] = a > 0 ? -b[i + k] / a : 0;
+      proj(mu[c], v, pr);
+      for (int k = 0; k < 3; k++) xd = fmax(xd, fabs(pr[k]));
+      c++;
+      i += 2;
+      continue;
+    }
+    xd = fmax(xd, tst_alone(n, A, b, lo ? lo[i] : 0, hi ? hi[i] : INFINITY, i));
+  }
   int c = 0;
   for (int i = 0; i < n;) {
     if (c < nc && rows[c] == i) {
-      double d = 0, nb = 0, na = 0, wh[3], v[3], pr[3];
+      double react = 0, nb = 0, na = 0, wh[3], v[3], pr[3];
       for (int k = 0; k < 3; k++) {
-        d = fmax(d, tst_row_size(n, A, i + k));
+        react = fmax(react, tst_reaction(n, A, i + k, xs, xd));
         nb += b[i + k] * b[i + k];
         na += ax[i + k] * ax[i + k];
       }
-      double sc = d * xs + sqrt(nb) + sqrt(na);
+      double sc = react + sqrt(nb) + sqrt(na);
       for (int k = 0; k < 3; k++) wh[k] = ratio(b[i + k] + ax[i + k], sc);
       if (coulomb) wh[0] += mu[c] * sqrt(wh[1] * wh[1] + wh[2] * wh[2]);
       for (int k = 0; k < 3; k++) v[k] = ratio(x[i + k], xs) - wh[k];
@@ -118,7 +131,7 @@ static double scaled_norm(int n, const double *A, const double *b, const double 
       continue;
     }
     double l = lo ? lo[i] : 0, h = hi ? hi[i] : INFINITY;
-    m = fmax(m, tst_scaled_row(x[i], ax[i], b[i], tst_row_size(n, A, i), l, h, xs));
+    m = fmax(m, tst_scaled_row(x[i], ax[i], b[i], tst_reaction(n, A, i, xs, xd), l, h, xs));
     i++;
   }
   free(ax);

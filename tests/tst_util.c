@@ -136,25 +136,44 @@ double tst_natres_dense(int n, const double *A, const double *b, const double *l
   return m;
 }
 
-double tst_scaled_row(double x, double ax, double b, double aii, double lo, double hi, double xs) {
-  double s = fabs(aii) * xs + fabs(b) + fabs(ax), w = b + ax;
+double tst_scaled_row(double x, double ax, double b, double react, double lo, double hi,
+                      double xs) {
+  double s = react + fabs(b) + fabs(ax), w = b + ax;
   double wq = w == 0 ? 0 : w / s, a = x - hi == 0 ? 0 : (x - hi) / xs;
   double c = x - lo == 0 ? 0 : (x - lo) / xs;
   return fabs(fmax(a, fmin(wq, c)));
 }
 
-double tst_row_size(int n, const double *A, int i) {
-  double a = fabs(A[i + (size_t)i * n]);
-  if (a != 0) return a;
+static double row_1norm(int n, const double *A, int i) {
+  double a = 0;
   for (int j = 0; j < n; j++) a += fabs(A[i + (size_t)j * n]);
   return a;
+}
+
+double tst_reaction(int n, const double *A, int i, double xs, double xd) {
+  double a = fabs(A[i + (size_t)i * n]);
+  return (a != 0 ? a : row_1norm(n, A, i)) * fmin(xs, xd);
+}
+
+double tst_alone(int n, const double *A, const double *b, double lo, double hi, int i) {
+  double a = A[i + (size_t)i * n];
+  if (a == 0) {
+    double r = row_1norm(n, A, i);
+    return r > 0 ? fabs(b[i]) / r : 0;
+  }
+  return fabs(fmin(hi, fmax(lo, -b[i] / a)));
 }
 
 double tst_scaled_dense_findex(int n, const double *A, const double *b, const double *lo,
                                const double *hi, const int *findex, const double *mu,
                                const double *x) {
-  double m = 0, xs = 0;
-  for (int i = 0; i < n; i++) xs = fmax(xs, fabs(x[i]));
+  double m = 0, xs = 0, xd = 0;
+  for (int i = 0; i < n; i++) {
+    int fr = findex && findex[i] >= 0;
+    xs = fmax(xs, fabs(x[i]));
+    xd = fmax(xd, tst_alone(n, A, b, fr || !lo ? (fr ? -INFINITY : 0.0) : lo[i],
+                            fr || !hi ? INFINITY : hi[i], i));
+  }
   for (int i = 0; i < n; i++) {
     long double ax = 0;
     for (int j = 0; j < n; j++) ax += (long double)A[i + (size_t)j * n] * x[j];
@@ -163,7 +182,7 @@ double tst_scaled_dense_findex(int n, const double *A, const double *b, const do
       h = mu[i] * fabs(x[findex[i]]);
       l = -h;
     }
-    double r = tst_scaled_row(x[i], (double)ax, b[i], tst_row_size(n, A, i), l, h, xs);
+    double r = tst_scaled_row(x[i], (double)ax, b[i], tst_reaction(n, A, i, xs, xd), l, h, xs);
     if (isnan(r)) return NAN;
     m = fmax(m, r);
   }

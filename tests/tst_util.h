@@ -46,13 +46,17 @@ void tst_planted_spd(int n, double eps, unsigned long seed, const double *lo, co
  * (lo/hi NULL = 0/+inf), no findex: the test's own check of a solution. */
 /* The library's convergence measure res_scaled written out again from its
  * definition (docs/convergence.md), for dense column-major A: per row
- * |mid((x - hi)/xs, w/s, (x - lo)/xs)|, xs = ||x||_inf, s = |A_ii| xs +
- * |b_i| + |(A x)_i| (A x in long double); the largest.  _findex: rows with
- * findex[i] >= 0 take the bounds +-mu_i |x_findex[i]|.  tst_scaled_row:
- * one row, given (A x)_i. */
-double tst_scaled_row(double x, double ax, double b, double aii, double lo, double hi, double xs);
-/* The row's size in that scale: |A_ii|, or the row's 1-norm where A_ii = 0. */
-double tst_row_size(int n, const double *A, int i);
+ * |mid((x - hi)/xs, w/s, (x - lo)/xs)|, xs = ||x||_inf, s = |b_i| +
+ * |(A x)_i| + the reaction (A x in long double); the largest.  _findex:
+ * rows with findex[i] >= 0 take the bounds +-mu_i |x_findex[i]|.
+ * tst_scaled_row: one row, given (A x)_i and its reaction.  tst_reaction:
+ * |A_ii| min(xs, xd), or where A_ii = 0 sum_j |A_ij| min(xs, xd); tst_alone: the row's answer alone from 0, -b_i / A_ii
+ * clipped to [lo, hi] (|b_i| / sum_j |A_ij| where A_ii = 0); xd is the
+ * largest of those. */
+double tst_scaled_row(double x, double ax, double b, double react, double lo, double hi,
+                      double xs);
+double tst_reaction(int n, const double *A, int i, double xs, double xd);
+double tst_alone(int n, const double *A, const double *b, double lo, double hi, int i);
 double tst_scaled_dense(int n, const double *A, const double *b, const double *lo, const double *hi,
                         const double *x);
 double tst_scaled_dense_findex(int n, const double *A, const double *b, const double *lo,

@@ -9,11 +9,23 @@
 
 #include "slv_io.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
-/* read(path, format) -> dict(problem, name, kind, format, x_ref), or
- * (status, message) when the library refuses the file */
+/* The global problem g as the tuple (ndof, M indptr, M indices, M data,
+ * H indptr, H indices, H data, f, w): int32 / float64 copies, CSR. */
+static PyObject *global_tuple(const slv_global *g) {
+  int mnz = g->Mp[g->ndof], hnz = g->Hp[g->ndof];
+  return Py_BuildValue("(iNNNNNNNN)", g->ndof, lx_ivector(g->ndof + 1, g->Mp),
+                       lx_ivector(mnz, g->Mj), lx_vector(mnz, g->Mx),
+                       lx_ivector(g->ndof + 1, g->Hp), lx_ivector(hnz, g->Hj),
+                       lx_vector(hnz, g->Hx), lx_vector(g->ndof, g->f), lx_vector(g->n, g->w));
+}
+
+/* read(path, format) -> dict(problem, name, kind, format, x_ref, global:
+ * None or global_tuple), or (status, message) when the library refuses the
+ * file */
 PyObject *lx_read(PyObject *self, PyObject *args) {
   (void)self;
   const char *path;
@@ -39,7 +51,8 @@ PyObject *lx_read(PyObject *self, PyObject *args) {
       lx_set_steal(d, "kind", PyUnicode_FromString(inst->kind)) < 0 ||
       lx_set_int(d, "format", inst->format) < 0 ||
       lx_set_steal(d, "x_ref", inst->x_ref ? lx_vector(inst->n, inst->x_ref) : Py_NewRef(Py_None)) <
-          0)
+          0 ||
+      lx_set_steal(d, "global", inst->global ? global_tuple(inst->global) : Py_NewRef(Py_None)) < 0)
     Py_CLEAR(d);
   slv_instance_free(inst);
   return d;
@@ -88,13 +101,59 @@ PyObject *lx_kind(PyObject *self, PyObject *args) {
   return PyUnicode_FromString(inst.kind);
 }
 
-/* write(problem, path, format, name, x_ref or None) -> (status, message) */
+/* 1 if the CSR rows p[0..rows] of indices j (each < cols) are well formed;
+ * else 0 with a ValueError naming what. */
+static int csr_ok(const int *p, const int *j, int rows, int cols, npy_intp nnz, const char *what) {
+  int ok = p[0] == 0 && p[rows] == nnz;
+  for (int r = 0; ok && r < rows; r++) ok = p[r] <= p[r + 1];
+  for (npy_intp k = 0; ok && k < nnz; k++) ok = j[k] >= 0 && j[k] < cols;
+  if (!ok) PyErr_Format(PyExc_ValueError, "global problem: %s is not a valid CSR matrix", what);
+  return ok;
+}
+
+/* *g over the arrays of a global tuple (global_tuple's layout) for an
+ * instance of n rows; 0, or -1 with an exception. */
+static int global_from(PyObject *t, int n, slv_global *g) {
+  PyObject *o[9];
+  if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 9) {
+    PyErr_SetString(PyExc_TypeError, "global problem: expected a 9-tuple");
+    return -1;
+  }
+  for (int k = 0; k < 9; k++) o[k] = PyTuple_GET_ITEM(t, k);
+  long nd = PyLong_AsLong(o[0]);
+  if (PyErr_Occurred() || nd < 1 || nd > INT_MAX - 1) {
+    PyErr_SetString(PyExc_ValueError, "global problem: ndof must be a positive int");
+    return -1;
+  }
+  memset(g, 0, sizeof *g);
+  g->ndof = (int)nd;
+  g->n = n;
+  g->Mp = lx_array_data(o[1], NPY_INT32, nd + 1, 0, 0, "M indptr");
+  if (!PyErr_Occurred()) g->Hp = lx_array_data(o[4], NPY_INT32, nd + 1, 0, 0, "H indptr");
+  if (PyErr_Occurred()) return -1;
+  npy_intp mnz = g->Mp[nd], hnz = g->Hp[nd];
+  g->Mj = lx_array_data(o[2], NPY_INT32, mnz, 0, 0, "M indices");
+  if (!PyErr_Occurred()) g->Mx = lx_array_data(o[3], NPY_DOUBLE, mnz, 0, 0, "M data");
+  if (!PyErr_Occurred()) g->Hj = lx_array_data(o[5], NPY_INT32, hnz, 0, 0, "H indices");
+  if (!PyErr_Occurred()) g->Hx = lx_array_data(o[6], NPY_DOUBLE, hnz, 0, 0, "H data");
+  if (!PyErr_Occurred()) g->f = lx_array_data(o[7], NPY_DOUBLE, nd, 0, 0, "f");
+  if (!PyErr_Occurred()) g->w = lx_array_data(o[8], NPY_DOUBLE, n, 0, 0, "w");
+  if (PyErr_Occurred()) return -1;
+  return csr_ok(g->Mp, g->Mj, g->ndof, g->ndof, mnz, "M") &&
+                 csr_ok(g->Hp, g->Hj, g->ndof, n, hnz, "H")
+             ? 0
+             : -1;
+}
+
+/* write(problem, path, format, name, x_ref or None[, global tuple or None])
+ * -> (status, message); with a global problem the writers of FCLIB and of
+ * Siconos .dat write it (slv_io.h). */
 PyObject *lx_write(PyObject *self, PyObject *args) {
   (void)self;
-  PyObject *t, *xo;
+  PyObject *t, *xo, *go = Py_None;
   const char *path, *name;
   int fmt;
-  if (!PyArg_ParseTuple(args, "OsisO", &t, &path, &fmt, &name, &xo)) return NULL;
+  if (!PyArg_ParseTuple(args, "OsisO|O", &t, &path, &fmt, &name, &xo, &go)) return NULL;
   if (fmt < SLV_FMT_AUTO || fmt > SLV_FMT_LAST) {
     PyErr_Format(PyExc_ValueError, "format %d out of range", fmt);
     return NULL;
@@ -110,8 +169,11 @@ PyObject *lx_write(PyObject *self, PyObject *args) {
   char err[512] = "";
   slv_status st = slv_problem_validate(&p, err, sizeof err);
   if (st != SLV_OK) return Py_BuildValue("(is)", (int)st, err);
+  slv_global g;
+  if (go != Py_None && global_from(go, p.n, &g) < 0) return NULL;
   slv_instance inst;
   instance_view(&p, name, fmt, x_ref, &inst);
+  inst.global = go != Py_None ? &g : NULL;
   slv_instance_classify(&inst);
   st = slv_write(path, (slv_format)fmt, &inst, err, sizeof err);
   return Py_BuildValue("(is)", (int)st, st == SLV_OK ? "" : (err[0] ? err : slv_status_str(st)));

@@ -54,7 +54,9 @@ def read(path, format=None):
     Problem
         With ``name`` (the file's base name), ``format`` (the format it was
         read from) and ``x_ref`` (a reference solution, when the file has
-        one, else None).
+        one, else None); from a global problem, the condensed problem with
+        the global one (``global_problem``: ``M``, ``H``, ``f``, ``w``; see
+        ``Problem``).
 
     Raises
     ------
@@ -73,7 +75,8 @@ def read(path, format=None):
         status, message = d
         raise FileError(message if path in message else f"{path}: {message}")
     fmt = {v: k for k, v in _FORMATS.items()}.get(d["format"])
-    return Problem._from_c(d["problem"], name=d["name"], fmt=fmt, x_ref=d["x_ref"])
+    return Problem._from_c(d["problem"], name=d["name"], fmt=fmt, x_ref=d["x_ref"],
+                           glob=d["global"])
 
 
 def write(problem, path, format=None, *, force=False):
@@ -84,7 +87,8 @@ def write(problem, path, format=None, *, force=False):
     ----------
     problem : Problem
         The problem (its ``x_ref``, if any, goes along where the format can
-        hold it).
+        hold it; a problem with ``M`` and ``H`` is written as the global
+        problem by ``.hdf5`` and ``.dat``).
     path : str or os.PathLike
         The file to create.
     format : str, optional
@@ -110,7 +114,8 @@ def write(problem, path, format=None, *, force=False):
     if not force and os.path.lexists(path):
         raise FileExistsError(17, "File exists (use force=True to overwrite)", path)
     name = problem.name or os.path.splitext(os.path.basename(path))[0]
-    status, message = _lcplab.write(problem._c(), path, code, name, problem.x_ref)
+    status, message = _lcplab.write(problem._c(), path, code, name, problem.x_ref,
+                                    problem._global)
     if status == _UNSUPPORTED:
         raise UnsupportedError(message if path in message else f"{path}: {message}")
     if status != 0:

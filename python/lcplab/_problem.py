@@ -1,6 +1,7 @@
 """lcplab.Problem: one complementarity problem, the Python side of
 ``slv_problem`` (libsolvers/slv.h; docs/problem.md)."""
 
+import collections
 import numbers
 
 import numpy as np
@@ -46,6 +47,30 @@ def _int_vector(value, n, name):
     if a.size and (a.min() < -1 or a.max() > _INT32_MAX):
         raise InvalidProblemError(f"Problem: {name} values must lie in [-1, {_INT32_MAX}]")
     return _readonly(a.astype(np.int32, copy=True))
+
+
+class CsrMatrix(collections.namedtuple("CsrMatrix", "shape indptr indices data")):
+    """A read-only sparse matrix in CSR (``indptr``, ``indices``, ``data``,
+    as scipy.sparse.csr_matrix holds one) of the given ``shape``: the M and H
+    of a global problem (``Problem.M``, ``Problem.H``)."""
+
+    __slots__ = ()
+
+    def toarray(self):
+        """The matrix as a new dense array (duplicates summed)."""
+        a = np.zeros(self.shape)
+        rows = np.repeat(np.arange(self.shape[0]), np.diff(self.indptr))
+        np.add.at(a, (rows, self.indices), self.data)
+        return a
+
+
+class GlobalProblem(collections.namedtuple("GlobalProblem", "M H f w")):
+    """The global frictional-contact problem a ``Problem`` was condensed
+    from (``Problem.global_problem``):  M v = H r + f,  u = H' v + w, with
+    ``M`` (ndof x ndof) and ``H`` (ndof x n) as ``CsrMatrix``, ``f`` (ndof)
+    and ``w`` (n) read-only arrays."""
+
+    __slots__ = ()
 
 
 class Problem:
@@ -100,6 +125,14 @@ class Problem:
     The problem keeps its own read-only copies of the arrays, so that a
     solve with the GIL released reads data no other thread is changing.
 
+    A problem read from a global frictional-contact file (FCLIB
+    ``/fclib_global``, Siconos gfc3d ``.dat``; docs/problem.md, "Global
+    problems") is the condensed local problem A = H' M^-1 H, b = w + H'
+    M^-1 f, and keeps the global one beside it as ``global_problem`` (a
+    ``GlobalProblem``: ``M``, ``H``, ``f``, ``w``; ``M`` and ``H`` are also
+    ``Problem.M`` and ``Problem.H``); ``lcplab.write`` then writes the
+    global problem (``.hdf5``, ``.dat``). Otherwise these are None.
+
     Examples
     --------
     >>> import numpy as np, lcplab
@@ -129,6 +162,7 @@ class Problem:
         self.name = None
         self.format = None
         self.x_ref = None
+        self._set_global(None)
         self._tuple = None
         status, message = _lcplab.validate(self._c())
         if status != 0:
@@ -183,8 +217,31 @@ class Problem:
         self.cone_rows = _readonly(rows.astype(np.int32))
         self.cone_mu = _readonly(np.array(c[:, 1], dtype=np.float64))
 
+    def _set_global(self, g):
+        """M, H, f, w from the C layer's global tuple (ndof, M indptr, M
+        indices, M data, H indptr, H indices, H data, f, w), or None."""
+        self._global = g
+        self.global_problem = None
+        if g is None:
+            return
+        g = tuple(_readonly(a) if isinstance(a, np.ndarray) else a for a in g)
+        self._global = g
+        nd = g[0]
+        self.global_problem = GlobalProblem(CsrMatrix((nd, nd), g[1], g[2], g[3]),
+                                            CsrMatrix((nd, self.n), g[4], g[5], g[6]), g[7], g[8])
+
+    @property
+    def M(self):
+        """The global problem's M (a ``CsrMatrix``), or None."""
+        return self.global_problem.M if self.global_problem else None
+
+    @property
+    def H(self):
+        """The global problem's H (a ``CsrMatrix``), or None."""
+        return self.global_problem.H if self.global_problem else None
+
     @classmethod
-    def _from_c(cls, t, name=None, fmt=None, x_ref=None):
+    def _from_c(cls, t, name=None, fmt=None, x_ref=None, glob=None):
         """A Problem over the arrays of a problem tuple made by the C layer
         (a file's instance, a world's step): no copy, then validated."""
         p = cls.__new__(cls)
@@ -205,6 +262,7 @@ class Problem:
         p.cone_law = _CONE_LAWS[law]
         p.name, p.format = name, fmt
         p.x_ref = None if x_ref is None else _readonly(x_ref)
+        p._set_global(glob)
         p._tuple = None
         status, message = _lcplab.validate(p._c())
         if status != 0:

@@ -118,6 +118,40 @@ def test_write_refuses(tmp_path):
         lcplab.write(p, tmp_path / "p.xml", format="xml")
 
 
+FULL_DISK_CHILD = """
+import resource, signal, sys
+import numpy as np
+import lcplab
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048))
+n = 9
+p = lcplab.Problem(np.eye(n), -np.ones(n), lo=np.full(n, -np.inf), hi=np.full(n, np.inf),
+                   cones=[(0, 0.3), (3, 0.5), (6, 0.2)])
+try:
+    lcplab.write(p, sys.argv[1], force=True)
+except lcplab.FileError as e:
+    print("FileError:", e)
+"""
+
+
+def test_write_full_disk_raises(tmp_path):
+    # issue 48, case 7: libfclib ends the process when an HDF5 write fails;
+    # a full disk (RLIMIT_FSIZE, SIGXFSZ ignored: writes fail with EFBIG) must
+    # raise FileError and leave the old file as it was, with no temporary
+    # file beside it.  In a child interpreter, so that an exit cannot end
+    # this one.
+    import subprocess
+    import sys
+    f = tmp_path / "x.hdf5"
+    f.write_bytes(b"the old file")
+    r = subprocess.run([sys.executable, "-c", FULL_DISK_CHILD, str(f)],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    assert r.stdout.startswith("FileError: " + str(f) + ": cannot write"), r.stdout
+    assert f.read_bytes() == b"the old file"
+    assert sorted(os.listdir(tmp_path)) == ["x.hdf5"]
+
+
 def test_read_errors_name_the_file_and_line(tmp_path):
     with pytest.raises(FileNotFoundError):
         lcplab.read(tmp_path / "missing.lcp")
@@ -188,3 +222,32 @@ def test_npz_is_contactbench_layout(tmp_path):
     with pytest.raises(lcplab.UnsupportedError):
         lcplab.write(findex_problem(), tmp_path / "f.npz")
     assert not (tmp_path / "f.npz").exists()
+
+
+def test_global_problem_keeps_m_and_h(tmp_path):
+    # issue 50: a problem read from a global file keeps M, H, f, w beside
+    # the condensed problem, and is written back global (.hdf5, .dat)
+    f = shared_path("datasets", "fclib", "LMGC_GFC3D-i00501-4-00000.hdf5")
+    p = lcplab.read(f)
+    assert p.n == 12 and p.M.shape == (162, 162) and p.H.shape == (162, 12)
+    g = p.global_problem
+    assert g.M is p.M and g.H is p.H and g.f.shape == (162,) and g.w.shape == (12,)
+    M = p.M.toarray()
+    np.testing.assert_allclose(M, M.T, rtol=0, atol=1e-14 * abs(M).max())
+    # the condensation the problem is: A = H' M^-1 H, b = w + H' M^-1 f
+    H = p.H.toarray()
+    A = p.to_dense()
+    np.testing.assert_allclose(A, H.T @ np.linalg.solve(M, H), rtol=0, atol=1e-12 * abs(A).max())
+    for ext in (".hdf5", ".dat"):
+        out = tmp_path / ("g" + ext)
+        lcplab.write(p, out)
+        q = lcplab.read(out)
+        for name in ("f", "w"):
+            np.testing.assert_array_equal(getattr(q.global_problem, name),
+                                          getattr(g, name), err_msg=name)
+        np.testing.assert_array_equal(q.M.toarray(), M)
+        np.testing.assert_array_equal(q.H.toarray(), H)
+    # a local problem has none
+    lcplab.write(p, tmp_path / "local.lcp")
+    loc = lcplab.read(tmp_path / "local.lcp")
+    assert loc.global_problem is None and loc.M is None and loc.H is None

@@ -1,0 +1,235 @@
+/* experiment_figure.c -- a section's figure, drawn by gnuplot from files the
+ * engine wrote (experiments/README.md, "Figures" and "No shell ever parses a
+ * value").
+ *
+ * The figure scripts (experiments/exp_KIND.gp) select rows with awk through
+ * gnuplot's system(), pasting file names and field values into the command.
+ * So that no name written by someone else reaches that shell or awk, the
+ * figure is drawn in a folder of its own inside the output folder
+ * (.figure-XXXXXX, made by mkdtemp):
+ *   data.csv, data2.csv  copies of NAME.csv and its second CSV, in which
+ *                        every data field holding a character other than a
+ *                        letter, a digit or ._+-:/= is replaced by the token
+ *                        @K (RFC 4180 quotes undone first), so that no
+ *                        awk -F, of the scripts sees a quoted field;
+ *   params.gp            gnuplot assignments, every string single-quoted
+ *                        for gnuplot (' -> ''): cd to the folder, csv, csv2,
+ *                        out = 'fig', gpdir, fig_KEY of `figure key=value`,
+ *                        and fig_text_K, the text of token @K, which the
+ *                        scripts show through txt() (exp_style.gp);
+ * gnuplot is run as `gnuplot params.gp SCRIPT` (no -e, no text parsed but
+ * the engine's own), and its fig.pdf, fig.png, fig-2.pdf ... are renamed
+ * to NAME.pdf, NAME.png, NAME-2.pdf ... in the output folder; the folder is
+ * then removed.
+ */
+#define _GNU_SOURCE
+
+#include "cli.h"
+#include "experiment.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The distinct field values that are not plain, in order of appearance. */
+typedef struct texts {
+  char **v;
+  int n, cap;
+} texts;
+
+static void texts_free(texts *t) {
+  for (int k = 0; k < t->n; k++) free(t->v[k]);
+  free(t->v);
+}
+
+/* Letters, digits and ._+-:/= only: inert in sh, in awk strings and in
+ * gnuplot's word lists. */
+static int is_plain(const char *s) {
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c >= 128 || !(isalnum(c) || strchr("._+-:/=", c))) return 0;
+  }
+  return 1;
+}
+
+/* The token number of s (added when new); -1 when out of memory. */
+static int text_token(texts *t, const char *s) {
+  for (int k = 0; k < t->n; k++)
+    if (strcmp(t->v[k], s) == 0) return k + 1;
+  if (t->n == t->cap) {
+    int cap = t->cap ? 2 * t->cap : 16;
+    char **v = realloc(t->v, (size_t)cap * sizeof *v);
+    if (!v) return -1;
+    t->v = v;
+    t->cap = cap;
+  }
+  if (!(t->v[t->n] = strdup(s))) return -1;
+  return ++t->n;
+}
+
+/* One data line of src as the figure's line (split as RFC 4180 says):
+ * plain fields as they are, the others @K. */
+static int copy_row(FILE *out, char *line, texts *t) {
+  char *f[256];
+  int nf = exp_csv_split(line, f, 256);
+  for (int j = 0; j < nf; j++) {
+    int k = is_plain(f[j]) ? 0 : text_token(t, f[j]);
+    if (k < 0) return -1;
+    if (k)
+      fprintf(out, "%s@%d", j ? "," : "", k);
+    else
+      fprintf(out, "%s%s", j ? "," : "", f[j]);
+  }
+  fputc('\n', out);
+  return 0;
+}
+
+/* The figure's copy of the CSV src (comments and header verbatim). */
+static int copy_csv(const char *src, const char *dst, texts *t) {
+  FILE *in = fopen(src, "r"), *out = in ? fopen(dst, "w") : NULL;
+  char *line = NULL;
+  size_t cap = 0;
+  int bad = !in || !out, header = 1;
+  while (!bad && getline(&line, &cap, in) >= 0) {
+    line[strcspn(line, "\r\n")] = '\0';
+    if (line[0] == '#' || header) {
+      header &= line[0] == '#';
+      fprintf(out, "%s\n", line);
+      continue;
+    }
+    bad = copy_row(out, line, t) != 0;
+  }
+  free(line);
+  if (in) fclose(in);
+  if (out) bad |= fclose(out) != 0;
+  return bad ? -1 : 0;
+}
+
+int exp_figure_value_ok(const char *kv, size_t len) {
+  const char *eq = memchr(kv, '=', len);
+  if (!eq || eq == kv) return 0;
+  size_t kl = (size_t)(eq - kv), vl = len - kl - 1;
+  if (kl == 5 && strncmp(kv, "title", 5) == 0) return 1;
+  for (size_t k = 0; k < vl; k++) {
+    unsigned char c = (unsigned char)eq[1 + k];
+    if (c >= 128 || !(isalnum(c) || strchr("._,+-:", c))) return 0;
+  }
+  return 1;
+}
+
+/* fig_KEY = 'VALUE' for each key=value of the section's figure line whose
+ * key is lower-case letters and '_'; -1 when a value is not
+ * exp_figure_value_ok (a CSV's "# figure:" line may have been edited). */
+static int figure_params(exp_rbuf *b, const char *figure) {
+  int bad = 0;
+  for (const char *kv = figure; *kv && !bad;) {
+    size_t wl = strcspn(kv, " "), kl = strcspn(kv, "=");
+    if (kl < wl && strspn(kv, "abcdefghijklmnopqrstuvwxyz_") == kl) {
+      char val[512];
+      snprintf(val, sizeof val, "%.*s", (int)(wl - kl - 1), kv + kl + 1);
+      bad = !exp_figure_value_ok(kv, wl) || exp_rbuf_add(b, "fig_%.*s = ", (int)kl, kv) ||
+            exp_gp_quote(b, val) || exp_rbuf_add(b, "\n");
+    }
+    kv += wl + (kv[wl] == ' ');
+  }
+  return bad;
+}
+
+static int write_params(const char *dir, const char *gpdir, const char *figure, int has_csv2,
+                        const texts *t) {
+  exp_rbuf b = { 0 };
+  int bad = exp_rbuf_add(&b, "cd ") || exp_gp_quote(&b, dir) ||
+            exp_rbuf_add(&b, "\ncsv = 'data.csv'\ncsv2 = '%s'\nout = 'fig'\ngpdir = ",
+                         has_csv2 ? "data2.csv" : "") ||
+            exp_gp_quote(&b, gpdir) || exp_rbuf_add(&b, "\n") || figure_params(&b, figure);
+  for (int k = 0; k < t->n && !bad; k++)
+    bad = exp_rbuf_add(&b, "fig_text_%d = ", k + 1) || exp_gp_quote(&b, t->v[k]) ||
+          exp_rbuf_add(&b, "\n");
+  char path[PATH_MAX + 16];
+  snprintf(path, sizeof path, "%s/params.gp", dir);
+  FILE *f = bad ? NULL : fopen(path, "w");
+  bad = !f || fwrite(b.buf, 1, b.len, f) != b.len;
+  if (f) bad |= fclose(f) != 0;
+  exp_rbuf_free(&b);
+  return bad ? -1 : 0;
+}
+
+/* Renames dir/fig* to base*, removes the rest and dir. */
+static void move_outputs(const char *dir, const char *base) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d)) != NULL) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    char from[PATH_MAX + 256], to[EXP_PATH_MAX + 352];
+    snprintf(from, sizeof from, "%s/%s", dir, e->d_name);
+    snprintf(to, sizeof to, "%s%s", base, e->d_name + 3);
+    if (strncmp(e->d_name, "fig", 3) != 0 || rename(from, to) != 0) unlink(from);
+  }
+  if (d) closedir(d);
+  rmdir(dir);
+}
+
+/* The figure's folder with its data and params.gp; 0, or -1 (folder removed). */
+static int prepare(char *dir, const char *base, const char *csv, const char *csv2,
+                   const char *gpdir, const char *figure) {
+  const char *slash = strrchr(base, '/');
+  char tmpl[EXP_PATH_MAX + 32], data[PATH_MAX + 16], data2[PATH_MAX + 16];
+  snprintf(tmpl, sizeof tmpl, "%.*s.figure-XXXXXX", slash ? (int)(slash - base + 1) : 0, base);
+  if (!mkdtemp(tmpl)) return -1;
+  if (!realpath(tmpl, dir)) {
+    rmdir(tmpl);
+    return -1;
+  }
+  snprintf(data, sizeof data, "%s/data.csv", dir);
+  snprintf(data2, sizeof data2, "%s/data2.csv", dir);
+  texts t = { 0 };
+  int bad = copy_csv(csv, data, &t) || (csv2 && copy_csv(csv2, data2, &t)) ||
+            write_params(dir, gpdir, figure, csv2 != NULL, &t);
+  texts_free(&t);
+  if (bad) move_outputs(dir, base);
+  return bad ? -1 : 0;
+}
+
+int exp_figure_draw(const exp_section *s, const char *base, const char *csv, const char *csv2,
+                    const char *scripts, const char *gnuplot) {
+  char gpdir[PATH_MAX], script[PATH_MAX + 64], dir[PATH_MAX], params[PATH_MAX + 16];
+  if (!realpath(scripts, gpdir)) {
+    fprintf(stderr, "lcplab: note: %s: %s: no figure for %s\n", scripts, strerror(errno), s->name);
+    return 0;
+  }
+  snprintf(script, sizeof script, "%s/exp_%s.gp", gpdir, exp_kind_str(s->kind));
+  if (access(script, R_OK) != 0) {
+    fprintf(stderr, "lcplab: note: %s: %s: no figure for %s\n", script, strerror(errno), s->name);
+    return 1;
+  }
+  if (prepare(dir, base, csv, csv2, gpdir, s->figure) != 0) {
+    fprintf(stderr, "lcplab: note: %s: cannot write the figure's data: %s: no figure for %s\n",
+            base, strerror(errno), s->name);
+    return 1;
+  }
+  snprintf(params, sizeof params, "%s/params.gp", dir);
+  char *argv[] = { (char *)gnuplot, params, script, NULL };
+  int rc = exp_run_prog(argv, NULL, 0, 0);
+  move_outputs(dir, base);
+  if (rc < 0) {
+    fprintf(stderr,
+            "lcplab: note: cannot run %s (install gnuplot-nox, or set GNUPLOT): no "
+            "figures; draw them later with lcplab collect\n",
+            gnuplot);
+    return -1;
+  }
+  if (rc != 0)
+    fprintf(stderr, "lcplab: note: %s exited with %d for %s (the CSV is complete)\n", script, rc,
+            s->name);
+  return rc;
+}
+
+const char *exp_gnuplot_prog(void) {
+  const char *g = getenv("GNUPLOT");
+  return g && g[0] ? g : "gnuplot";
+}

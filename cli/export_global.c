@@ -1,0 +1,189 @@
+/* export_global.c -- the global (velocity) form of an exported step's
+ * problem, for FCLIB's /fclib_global (lcplab export --global; issue 50;
+ * docs/io.md, "Global problems out"; docs/problem.md, "Global problems"):
+ *
+ *     M v = H r + f,      u = H' v + w
+ *
+ * from the world's last assembly (dyn_system_velocity_form:  A = J M^-1 J'
+ * + diag(cfm),  b = J u_free - rhs).  v holds the six velocities (linear,
+ * angular, world frame) of each dynamic body that a row touches, in body
+ * order; static bodies have no velocity there.  Per such body b, at dofs
+ * 6k .. 6k+5:
+ *
+ *     M_b = diag(m_b I3, I_b)   (I_b the world inertia: the inverse of the
+ *                               assembly's world I^-1, made symmetric),
+ *     H(6k + c, i) = J_i on body b (H = J'),   f_b = M_b u_free,b,
+ *     w_i = b_i - J_i u_free  (= -rhs_i).
+ *
+ * Condensed, H' M^-1 H = J M^-1 J' = A and w + H' M^-1 f = b: the step's
+ * local problem, up to rounding (tests/test_exports.sh checks 1e-14).
+ * FCLIB's global form has no term for cfm, so a row with cfm > 0 is
+ * refused; so is a row outside the cones (a joint row: FCLIB's equalities
+ * G' v + b = 0 could hold an equality row, but not the limit and motor
+ * rows of a joint, and neither lcplab's reader nor peer_gfc3d takes G).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "dyn_math.h"
+#include "dyn_world.h"
+#include "slv_io.h"
+
+/* dof[b] = 6k for the k-th dynamic body a row touches, else -1; the
+ * number of such bodies. */
+static int number_bodies(const dyn_velocity_form *vf, int *dof) {
+  for (int b = 0; b < vf->nb; b++) dof[b] = -1;
+  for (int i = 0; i < 2 * vf->nrows; i++)
+    if (vf->rbody[i] >= 0) dof[vf->rbody[i]] = 0;
+  int k = 0;
+  for (int b = 0; b < vf->nb; b++)
+    if (dof[b] == 0) dof[b] = 6 * k++;
+  return k;
+}
+
+/* 1 (after the message) if a row cannot be written in the global form. */
+static int rows_refused(const dyn_velocity_form *vf, const slv_problem *p, char *err,
+                        size_t errlen) {
+  if (p->ncones * 3 != p->n) {
+    snprintf(err, errlen,
+             "the global form holds contacts only (a Coulomb cone on every row), found %d rows "
+             "and %d cones (joint or box-friction rows)",
+             p->n, p->ncones);
+    return 1;
+  }
+  for (int i = 0; i < vf->nrows; i++)
+    if (vf->cfm[i] != 0.0) {
+      snprintf(err, errlen,
+               "row %d has cfm = %g: FCLIB's global problem has no term for it (use cfm 0)", i,
+               vf->cfm[i]);
+      return 1;
+    }
+  return 0;
+}
+
+/* M's 6x6 block of body b (row-major into blk): m I3 and the world
+ * inertia, the inverse of the assembly's world I^-1, made symmetric. */
+static int mass_block(const double *Minv, double *blk) {
+  memset(blk, 0, 36 * sizeof(double));
+  if (!(Minv[0] > 0.0)) return 0;
+  int ok = 0;
+  dyn_m3 Iinv;
+  memcpy(Iinv.m, Minv + 1, 9 * sizeof(double));
+  dyn_m3 I = dyn_m3_inverse(Iinv, &ok);
+  for (int c = 0; c < 3; c++) blk[7 * c] = 1.0 / Minv[0];
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++) blk[6 * (3 + r) + 3 + c] = 0.5 * (I.m[3 * r + c] + I.m[3 * c + r]);
+  return ok;
+}
+
+/* M (6x6 blocks, stored whole, CSR) and f = M u_free. */
+static int fill_mass(const dyn_velocity_form *vf, const int *dof, slv_global *g, char *err,
+                     size_t errlen) {
+  int nz = 0;
+  g->Mp[0] = 0;
+  for (int b = 0; b < vf->nb; b++) {
+    if (dof[b] < 0) continue;
+    double blk[36];
+    if (!mass_block(vf->Minv + 10 * b, blk)) {
+      snprintf(err, errlen, "body %d: its mass or world inertia is not invertible", b);
+      return 0;
+    }
+    for (int r = 0; r < 6; r++) {
+      double fr = 0.0;
+      for (int c = 0; c < 6; c++) {
+        if (blk[6 * r + c] == 0.0) continue;
+        g->Mj[nz] = dof[b] + c;
+        g->Mx[nz++] = blk[6 * r + c];
+        fr += blk[6 * r + c] * vf->ufree[6 * b + c];
+      }
+      g->f[dof[b] + r] = fr;
+      g->Mp[dof[b] + r + 1] = nz;
+    }
+  }
+  return 1;
+}
+
+/* H = J' (CSR by dof: the rows i of each dof in order, nonzero entries
+ * only) and w = b - J u_free. */
+static void fill_h(const dyn_velocity_form *vf, const int *dof, const slv_problem *p,
+                   slv_global *g) {
+  int ndof = g->ndof;
+  memset(g->Hp, 0, ((size_t)ndof + 1) * sizeof(int));
+  for (int i = 0; i < vf->nrows; i++)
+    for (int k = 0; k < 2; k++) {
+      int b = vf->rbody[2 * i + k];
+      for (int c = 0; b >= 0 && c < 6; c++)
+        g->Hp[dof[b] + c + 1] += vf->J[12 * i + 6 * k + c] != 0.0;
+    }
+  for (int d = 0; d < ndof; d++) g->Hp[d + 1] += g->Hp[d];
+  int *next = g->Hp; /* advanced per dof, then shifted back */
+  for (int i = 0; i < vf->nrows; i++) {
+    double Ju = 0.0;
+    for (int k = 0; k < 2; k++) {
+      int b = vf->rbody[2 * i + k];
+      for (int c = 0; b >= 0 && c < 6; c++) {
+        double v = vf->J[12 * i + 6 * k + c];
+        Ju += v * vf->ufree[6 * b + c];
+        if (v == 0.0) continue;
+        int at = next[dof[b] + c]++;
+        g->Hj[at] = i;
+        g->Hx[at] = v;
+      }
+    }
+    g->w[i] = p->b[i] - Ju;
+  }
+  for (int d = ndof; d > 0; d--) g->Hp[d] = g->Hp[d - 1];
+  g->Hp[0] = 0;
+}
+
+/* The arrays of a global problem of ndof dofs and n rows, mnz entries of
+ * M and hnz of H; NULL when out of memory. */
+static slv_global *global_new(int ndof, int n, long mnz, long hnz) {
+  slv_global *g = calloc(1, sizeof *g);
+  if (!g) return NULL;
+  g->ndof = ndof;
+  g->n = n;
+  g->Mp = malloc(((size_t)ndof + 1) * sizeof(int));
+  g->Mj = malloc(((size_t)mnz + 1) * sizeof(int));
+  g->Mx = malloc(((size_t)mnz + 1) * sizeof(double));
+  g->Hp = malloc(((size_t)ndof + 1) * sizeof(int));
+  g->Hj = malloc(((size_t)hnz + 1) * sizeof(int));
+  g->Hx = malloc(((size_t)hnz + 1) * sizeof(double));
+  g->f = malloc(((size_t)ndof + 1) * sizeof(double));
+  g->w = malloc(((size_t)n + 1) * sizeof(double));
+  if (!g->Mp || !g->Mj || !g->Mx || !g->Hp || !g->Hj || !g->Hx || !g->f || !g->w) {
+    slv_global_free(g);
+    return NULL;
+  }
+  return g;
+}
+
+slv_global *cli_global_of(const dyn_world *w, const slv_problem *p, char *err, size_t errlen) {
+  dyn_velocity_form vf;
+  if (!dyn_system_velocity_form(dyn_world_last_system(w), &vf) || vf.nrows != p->n) {
+    snprintf(err, errlen, "the world kept no assembly of this step's %d rows", p->n);
+    return NULL;
+  }
+  if (rows_refused(&vf, p, err, errlen)) return NULL;
+  int *dof = malloc(((size_t)vf.nb + 1) * sizeof(int));
+  if (!dof) {
+    snprintf(err, errlen, "out of memory for the global form (%d bodies)", vf.nb);
+    return NULL;
+  }
+  int nbd = number_bodies(&vf, dof);
+  slv_global *g = global_new(6 * nbd, p->n, 36L * nbd, 12L * vf.nrows);
+  if (!g) {
+    snprintf(err, errlen, "out of memory for the global form (%d dofs)", 6 * nbd);
+  } else if (!fill_mass(&vf, dof, g, err, errlen)) {
+    slv_global_free(g);
+    g = NULL;
+  } else {
+    fill_h(&vf, dof, p, g);
+  }
+  free(dof);
+  return g;
+}

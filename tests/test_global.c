@@ -1,0 +1,319 @@
+/* test_global.c -- global frictional-contact problems read from Siconos'
+ * gfc3d .dat (d, nc, M, H, q, b, mu) and the end of every frictional-contact
+ * .dat (docs/io.md, "Siconos frictional contact").
+ *
+ * Shared files (LCPLAB_SHARED, datasets/siconos/gfc3d/*.dat): each reads as
+ * a GLOBAL problem whatever its sizes (GFC3D_Example00, _badly_scaled and
+ * Example1 have ndof = 3 nc and were once read as local problems): the
+ * instance keeps M, H, f, w (slv_instance.global) with the ndof and nc of
+ * the peer harness' table (../shared/peers/gfc3d/results/table.md), and
+ * the condensed q = w + H' M^-1 f has the 2-norm that table gives (Siconos'
+ * own reading and condensation), to its 7 printed digits.  The condensed W
+ * and q agree with a dense recomputation from the instance's M and H (a
+ * Cholesky written here) to 1e-12 relative, and W is exactly symmetric.
+ *
+ * Planted files: the single trailing 0 or 1 Siconos writes after mu is
+ * accepted (local and global); any other extra number, or two of them, is
+ * refused with a message naming the file and the line.  A global file whose
+ * M is not square, not symmetric or not positive definite, or whose H has
+ * the wrong shape, or which does not fit the memory cap, is refused naming
+ * the file and the field.
+ */
+#include "slv.h"
+#include "slv_io.h"
+#include "tst_util.h"
+
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char tmpdir[256];
+
+static int suite_init(void) { return tst_tmpdir_make(tmpdir, sizeof tmpdir, "global"); }
+static int suite_clean(void) { return tst_tmpdir_remove(tmpdir); }
+
+typedef struct gdat {
+  const char *file;
+  int nc, ndof;
+  double norm_q; /* the peer's ||q||_2 of the condensed problem (7 digits) */
+} gdat;
+
+/* ../shared/peers/gfc3d/results/table.md, "Problems" */
+static const gdat GDATS[] = {
+  { "GFC3D_Example00.dat", 1, 3, 1.732051 },    { "GFC3D_Example00_badly_scaled.dat", 1, 3, 1e4 },
+  { "GFC3D_Example1.dat", 1, 3, 11.68332 },     { "GFC3D_Example0.dat", 1, 9, 7.483315 },
+  { "GFC3D_Example0_SBM.dat", 1, 9, 7.483315 }, { "GFC3D_OneContact.dat", 1, 39, 0.0548701 },
+  { "GFC3D_TwoRods1.dat", 3, 54, 1.971932 },
+};
+
+/* The dense column-major ndof x ndof M and ndof x m H of the instance's
+ * global part. */
+static void dense_global(const slv_global *g, double *M, double *H) {
+  for (int i = 0; i < g->ndof; i++) {
+    for (int k = g->Mp[i]; k < g->Mp[i + 1]; k++) M[i + (size_t)g->ndof * g->Mj[k]] += g->Mx[k];
+    for (int k = g->Hp[i]; k < g->Hp[i + 1]; k++) H[i + (size_t)g->ndof * g->Hj[k]] += g->Hx[k];
+  }
+}
+
+/* Solves M X = B in place (M SPD, nd x nd; B nd x nrhs) by a plain
+ * Cholesky; M is overwritten by its factor. */
+static void chol_solve(int nd, double *M, int nrhs, double *B) {
+  for (int j = 0; j < nd; j++) {
+    for (int k = 0; k < j; k++)
+      for (int i = j; i < nd; i++) M[i + nd * j] -= M[i + nd * k] * M[j + nd * k];
+    double d = sqrt(M[j + nd * j]);
+    for (int i = j; i < nd; i++) M[i + nd * j] /= d;
+  }
+  for (int c = 0; c < nrhs; c++) {
+    double *b = B + (size_t)nd * c;
+    for (int i = 0; i < nd; i++) {
+      for (int k = 0; k < i; k++) b[i] -= M[i + nd * k] * b[k];
+      b[i] /= M[i + nd * i];
+    }
+    for (int i = nd - 1; i >= 0; i--) {
+      for (int k = i + 1; k < nd; k++) b[i] -= M[k + nd * i] * b[k];
+      b[i] /= M[i + nd * i];
+    }
+  }
+}
+
+/* W, q of the instance against H' M^-1 H, w + H' M^-1 f computed here. */
+static void check_condensed(const slv_instance *inst) {
+  const slv_global *g = inst->global;
+  int nd = g->ndof, m = g->n;
+  double *M = calloc((size_t)nd * nd, sizeof(double));
+  double *H = calloc((size_t)nd * m, sizeof(double));
+  double *X = calloc((size_t)nd * (m + 1), sizeof(double));
+  dense_global(g, M, H);
+  memcpy(X, H, (size_t)nd * m * sizeof(double));
+  memcpy(X + (size_t)nd * m, g->f, (size_t)nd * sizeof(double));
+  chol_solve(nd, M, m + 1, X);
+  slv_problem p = slv_instance_problem(inst);
+  double wmax = 0, err = 0, qerr = 0;
+  for (int a = 0; a < m; a++) {
+    double qa = g->w[a];
+    for (int i = 0; i < nd; i++) qa += H[i + (size_t)nd * a] * X[i + (size_t)nd * m];
+    qerr = fmax(qerr, fabs(qa - p.b[a]) / (1 + fabs(qa)));
+    for (int b = 0; b < m; b++) {
+      double s = 0, wab = 0, wba = 0;
+      for (int i = 0; i < nd; i++) s += H[i + (size_t)nd * a] * X[i + (size_t)nd * b];
+      if (p.storage == SLV_DENSE) {
+        wab = p.A[a + (size_t)p.lda * b];
+        wba = p.A[b + (size_t)p.lda * a];
+      } else {
+        for (int k = p.Ap[a]; k < p.Ap[a + 1]; k++) wab += p.Aj[k] == b ? p.Ax[k] : 0;
+        for (int k = p.Ap[b]; k < p.Ap[b + 1]; k++) wba += p.Aj[k] == a ? p.Ax[k] : 0;
+      }
+      CU_ASSERT_EQUAL(wab, wba);
+      wmax = fmax(wmax, fabs(s));
+      err = fmax(err, fabs(wab - s));
+    }
+  }
+  printf(" |W - W_ref| = %.2g (max %.2g), q %.2g", err, wmax, qerr);
+  CU_ASSERT(err <= 1e-12 * wmax);
+  CU_ASSERT(qerr <= 1e-12);
+  free(M);
+  free(H);
+  free(X);
+}
+
+static void read_one_gdat(const gdat *d) {
+  char path[4096], rel[512], err[512];
+  snprintf(rel, sizeof rel, "datasets/siconos/gfc3d/%s", d->file);
+  tst_shared_path(rel, path, sizeof path);
+  slv_instance *inst = NULL;
+  slv_status st = slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err);
+  printf("\n  %s: ", d->file);
+  if (st) printf("%s", err);
+  CU_ASSERT_EQUAL_FATAL(st, SLV_OK);
+  printf("n %d, ncones %d, global %s", inst->n, inst->ncones, inst->global ? "yes" : "NO");
+  CU_ASSERT_EQUAL(inst->n, 3 * d->nc);
+  CU_ASSERT_EQUAL(inst->ncones, d->nc);
+  CU_ASSERT_PTR_NOT_NULL(inst->global);
+  if (inst->global) {
+    CU_ASSERT_EQUAL(inst->global->ndof, d->ndof);
+    CU_ASSERT_EQUAL(inst->global->n, inst->n);
+    double nq = 0;
+    for (int i = 0; i < inst->n; i++) nq += inst->b[i] * inst->b[i];
+    printf(", |q| = %.7g", sqrt(nq));
+    TST_CLOSE(sqrt(nq), d->norm_q, 0, 1e-6);
+    check_condensed(inst);
+  }
+  slv_instance_free(inst);
+}
+
+static void test_shared_gfc3d_dat(void) {
+  char path[4096];
+  if (!tst_shared_path("datasets/siconos/gfc3d", path, sizeof path)) {
+    printf("SKIP: no shared datasets");
+    return;
+  }
+  for (size_t k = 0; k < sizeof GDATS / sizeof GDATS[0]; k++) read_one_gdat(&GDATS[k]);
+}
+
+/* ---- planted files ---------------------------------------------------------------- */
+
+/* One local contact: W = diag(2, 1, 1), q = (-1, 0, 0), mu 0.3. */
+static const char LOCAL[] = "3\n1\n0\n3\n3\n3\t3\n2 0 0\n0 1 0\n0 0 1\n-1 0 0\n0.3\n";
+/* One contact, ndof 2: M = [[2, 0.5], [0.5, 1]], H 2 x 3, f, w, mu. */
+static const char GLOBAL_HEAD[] = "3\n1\n";
+static const char GLOBAL_M[] = "0\n2\n2\n2\t2\n2 0.5\n0.5 1\n";
+static const char GLOBAL_H[] = "0\n2\n3\n2\t3\n1 0\n0 1\n0.5 0\n";
+static const char GLOBAL_TAIL[] = "-1 0.5\n0 0 0\n0.3\n";
+
+static void write_file(const char *name, const char *a, const char *b, const char *c, const char *d,
+                       const char *e, char *path, size_t len) {
+  tst_tmp_path(path, len, tmpdir, name);
+  FILE *f = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs(a, f);
+  fputs(b, f);
+  fputs(c, f);
+  fputs(d, f);
+  fputs(e, f);
+  fclose(f);
+}
+
+/* path must read (global or not as said), or be refused with SLV_ERR_* and
+ * a message starting with path and holding must. */
+static void expect_read(const char *path, int global) {
+  char err[512];
+  slv_instance *inst = NULL;
+  slv_status st = slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err);
+  if (st) printf("\n  unexpected: %s", err);
+  CU_ASSERT_EQUAL_FATAL(st, SLV_OK);
+  CU_ASSERT_EQUAL(inst->global != NULL, global);
+  CU_ASSERT_EQUAL(inst->ncones, 1);
+  slv_instance_free(inst);
+}
+
+static void expect_refused(const char *path, slv_status want, const char *must) {
+  char err[512];
+  slv_instance *inst = (slv_instance *)1;
+  slv_status st = slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err);
+  printf("\n  %s", st ? err : "(read)");
+  CU_ASSERT_EQUAL(st, want);
+  CU_ASSERT_PTR_NULL(inst);
+  if (st) {
+    CU_ASSERT_EQUAL(strncmp(err, path, strlen(path)), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, must));
+  }
+  if (!st) slv_instance_free(inst);
+}
+
+static void test_trailing_numbers(void) {
+  char p[512];
+  static const char *const ok[] = { "", "0\n", "1\n", "1" };
+  static const char *const bad[] = { "2\n", "1 1\n", "0.5\n", "0 7\n", "junk\n" };
+  for (size_t k = 0; k < 4; k++) {
+    write_file("ok.dat", LOCAL, ok[k], "", "", "", p, sizeof p);
+    expect_read(p, 0);
+  }
+  for (size_t k = 0; k < 5; k++) {
+    write_file("bad.dat", LOCAL, bad[k], "", "", "", p, sizeof p);
+    expect_refused(p, SLV_ERR_INVALID, ":12: expected the end of the file");
+  }
+  for (size_t k = 0; k < 4; k++) {
+    write_file("gok.dat", GLOBAL_HEAD, GLOBAL_M, GLOBAL_H, GLOBAL_TAIL, ok[k], p, sizeof p);
+    expect_read(p, 1);
+  }
+  for (size_t k = 0; k < 5; k++) {
+    write_file("gbad.dat", GLOBAL_HEAD, GLOBAL_M, GLOBAL_H, GLOBAL_TAIL, bad[k], p, sizeof p);
+    expect_refused(p, SLV_ERR_INVALID, ":19: expected the end of the file");
+  }
+}
+
+static void test_global_bad_input(void) {
+  char p[512];
+  /* H 3 x 3 where M is 2 x 2 */
+  write_file("h.dat", GLOBAL_HEAD, GLOBAL_M, "0\n3\n3\n3\t3\n1 0 0\n0 1 0\n0 0 1\n", GLOBAL_TAIL,
+             "", p, sizeof p);
+  expect_refused(p, SLV_ERR_INVALID, "expected H to be 2 x 3");
+  /* M not symmetric */
+  write_file("ns.dat", GLOBAL_HEAD, "0\n2\n2\n2\t2\n2 0.5\n0.4 1\n", GLOBAL_H, GLOBAL_TAIL, "", p,
+             sizeof p);
+  expect_refused(p, SLV_ERR_UNSUPPORTED, "M symmetric");
+  /* M not positive definite */
+  write_file("npd.dat", GLOBAL_HEAD, "0\n2\n2\n2\t2\n1 2\n2 1\n", GLOBAL_H, GLOBAL_TAIL, "", p,
+             sizeof p);
+  expect_refused(p, SLV_ERR_UNSUPPORTED, "M positive definite");
+  /* over the memory cap: refused before the condensation allocates */
+  char shared[4096], err[512];
+  if (tst_shared_path("datasets/siconos/gfc3d/GFC3D_TwoRods1.dat", shared, sizeof shared)) {
+    slv_read_options o = slv_read_options_default();
+    o.max_memory = 140 << 10;
+    slv_instance *inst = (slv_instance *)1;
+    slv_status st = slv_read_with(shared, SLV_FMT_AUTO, &o, &inst, err, sizeof err);
+    printf("\n  %s", err);
+    CU_ASSERT_EQUAL(st, SLV_ERR_DIM);
+    CU_ASSERT_PTR_NULL(inst);
+    CU_ASSERT_EQUAL(strncmp(err, shared, strlen(shared)), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected sizes that fit the memory cap of 143360 bytes"));
+  }
+  /* M not square */
+  write_file("sq.dat", GLOBAL_HEAD, "0\n2\n3\n2\t3\n1 0\n0 1\n0 0\n", GLOBAL_H, GLOBAL_TAIL, "", p,
+             sizeof p);
+  expect_refused(p, SLV_ERR_INVALID, "expected M square");
+}
+
+/* ---- velocities ------------------------------------------------------------------- */
+
+/* v and u of the planted global problem at r, and u against A r + b. */
+static void velocities_at(const slv_instance *inst, const double *r, double *v, double *u) {
+  const slv_global *g = inst->global;
+  CU_ASSERT_EQUAL_FATAL(slv_global_velocities(g->ndof, g->n, g->Mp, g->Mj, g->Mx, g->Hp, g->Hj,
+                                              g->Hx, g->f, g->w, r, v, u),
+                        SLV_OK);
+  slv_problem p = slv_instance_problem(inst);
+  double wr[3];
+  slv_problem_w(&p, r, wr);
+  TST_VEC_CLOSE(u, wr, 3, 1e-14, 1e-13);
+}
+
+/* The planted global file (M = [[2, .5], [.5, 1]], H = [[1, 0, .5], [0, 1,
+ * 0]]): M v = H r + f holds at the v returned; r + z with H z = 0 (z = (.5,
+ * 0, -1)) gives the same v and u; slv_velocity_residual is 0 at the
+ * solution the solver finds (to its tolerance) and not at r = (1, 0, 0). */
+static void test_velocities(void) {
+  char p[512], err[512];
+  write_file("vel.dat", GLOBAL_HEAD, GLOBAL_M, GLOBAL_H, GLOBAL_TAIL, "", p, sizeof p);
+  slv_instance *inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_read(p, SLV_FMT_AUTO, &inst, err, sizeof err), SLV_OK);
+  double r[3] = { 0.3, -0.1, 0.2 }, z[3] = { 0.5, 0, -1 }, rz[3], v[2], u[3], v2[2], u2[3];
+  velocities_at(inst, r, v, u);
+  double Hr[2] = { r[0] + 0.5 * r[2], r[1] }, f[2] = { -1, 0.5 };
+  TST_CLOSE(2 * v[0] + 0.5 * v[1], Hr[0] + f[0], 1e-14, 1e-14);
+  TST_CLOSE(0.5 * v[0] + v[1], Hr[1] + f[1], 1e-14, 1e-14);
+  for (int k = 0; k < 3; k++) rz[k] = r[k] + 3.0 * z[k];
+  velocities_at(inst, rz, v2, u2);
+  TST_VEC_CLOSE(v2, v, 2, 1e-14, 1e-14);
+  TST_VEC_CLOSE(u2, u, 3, 1e-14, 1e-14);
+  slv_problem prob = slv_instance_problem(inst);
+  slv_options opt = slv_options_default();
+  opt.tol = 1e-12;
+  slv_workspace *ws = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("nsn_ac"), 3, &opt, &ws), SLV_OK);
+  double x[3] = { 0, 0, 0 }, scratch[6];
+  slv_result res;
+  CU_ASSERT_EQUAL(slv_solve(ws, &prob, &opt, x, NULL, &res), SLV_CONVERGED);
+  double at_solution = slv_velocity_residual(&prob, x, scratch);
+  double e1[3] = { 1, 0, 0 };
+  double off = slv_velocity_residual(&prob, e1, scratch);
+  printf(" res_vel %.2g at the solution, %.2g at (1, 0, 0)", at_solution, off);
+  CU_ASSERT(at_solution <= 1e-12);
+  CU_ASSERT(off > 1e-3);
+  slv_workspace_free(ws);
+  slv_instance_free(inst);
+}
+
+int main(void) {
+  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
+  CU_pSuite s = CU_add_suite("global", suite_init, suite_clean);
+  CU_add_test(s, "the shared gfc3d .dat read as global problems", test_shared_gfc3d_dat);
+  CU_add_test(s, "one trailing 0 or 1 after mu, nothing else", test_trailing_numbers);
+  CU_add_test(s, "global .dat: bad M and H refused", test_global_bad_input);
+  CU_add_test(s, "v, u at an answer; res_vel", test_velocities);
+  return tst_run();
+}
