@@ -44,17 +44,7 @@ untimed() {
     { s = ""; for (i = 1; i <= NF; i++) if (!(i in skip)) s = s $i ","; print s }'
 }
 
-# hand problem: M = diag(2, 2), q = (-2, 1): x = (1, 0)
-cat >"$T/p2.dat" <<'DAT'
-2
-0
-2
-2
-2 2
-2 0
-0 2
--2 1
-DAT
+write_p2 "$T/p2.dat" # the hand problem (tst_cli_lib.sh): x = (1, 0)
 
 # ---- 1. the same numbers with --jobs 1, --jobs 2, GNU parallel ---------------------------
 cat >"$T/small.exp" <<'EOF'

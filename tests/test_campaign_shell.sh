@@ -34,17 +34,7 @@ nothing_ran() { [ ! -e "$1/X" ] && [ ! -e "$1/Y" ] && [ ! -e X ] && [ ! -e Y ]; 
 # the commands below run in $T: a command injected anywhere would create X or Y there
 cd "$T" || exit 1
 
-# hand problem: M = diag(2, 2), q = (-2, 1): x = (1, 0)
-cat >"$T/p2.dat" <<'DAT'
-2
-0
-2
-2
-2 2
-2 0
-0 2
--2 1
-DAT
+write_p2 "$T/p2.dat" # the hand problem (tst_cli_lib.sh): x = (1, 0)
 
 # ---- 1. instance names reach no shell through the figure -----------------------------------
 if [ -r "$DEUDEU" ] && command -v gnuplot >/dev/null 2>&1; then

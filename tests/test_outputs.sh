@@ -24,17 +24,7 @@ TST_NAME=test_outputs
 # memcheck keeps its own address space: no RLIMIT_AS on the tasks under it
 if [ "${LCPLAB_VALGRIND:-0}" = 1 ]; then export LCPLAB_MEMORY_LIMIT=0; fi
 
-# hand problem: M = diag(2, 2), q = (-2, 1): x = (1, 0)
-cat >"$T/p2.dat" <<'DAT'
-2
-0
-2
-2
-2 2
-2 0
-0 2
--2 1
-DAT
+write_p2 "$T/p2.dat" # the hand problem (tst_cli_lib.sh): x = (1, 0)
 cat >"$T/small.exp" <<'EOF'
 experiment profile prof
 solvers pgs lemke

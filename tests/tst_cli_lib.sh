@@ -6,7 +6,7 @@
 # directory removed at exit), npass / nfail with pass DESC / fail DESC WHY,
 # lcp ARGS... (run lcplab: stdout -> $T/out, stderr -> $T/err, status ->
 # $rc; under LCPLAB_VALGRIND=1 inside memcheck: any error or definite leak
-# exits 99, which fails the check that ran it), and expect_err.
+# exits 99, which fails the check that ran it), expect_err, and write_p2.
 
 BIN=${LCPLAB_BIN:-}
 if [ -z "$BIN" ] || [ ! -x "$BIN" ]; then
@@ -30,6 +30,12 @@ if [ "${LCPLAB_VALGRIND:-0}" = 1 ]; then
   fi
   echo "running lcplab under: $VG"
 fi
+
+# write_p2 FILE: the campaign tests' hand problem, a Siconos LCP file:
+# M = diag(2, 2), q = (-2, 1), whose answer is x = (1, 0).
+write_p2() {
+  printf '2\n0\n2\n2\n2 2\n2 0\n0 2\n-2 1\n' >"$1"
+}
 
 # lcp ARGS...: run lcplab, stdout -> $T/out, stderr -> $T/err, status -> $rc.
 lcp() {
