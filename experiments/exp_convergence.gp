@@ -1,11 +1,11 @@
 # exp_convergence.gp -- figure of a `convergence` experiment (work-precision):
-# res_rel against iterations and against measured time, per problem, in two
+# res_scaled (the convergence test's measure) against iterations and against measured time, per problem, in two
 # groups of solvers so that no panel has more than six curves
 # (experiments/README.md, "Figures").
 #
-#   gnuplot -e "csv='NAME.csv'; out='NAME'; gpdir='experiments'" exp_convergence.gp
+#   drawn by the engine (cli/experiment_figure.c, `lcplab figure convergence CSV`)
 #
-# csv: problem, kind, n, solver, status, iteration, time_s, res_rel, final,
+# csv: problem, kind, n, solver, status, iteration, time_s, res_scaled, final,
 # class, method, time_source, tol.
 # Groups: the box solvers (pgs, pgs_wide, pjacobi, direct, lemke, dantzig,
 # enum) and the contact/cone solvers (nsgs, nsgs_newton, nsn_ac,
@@ -81,7 +81,7 @@ do for [page = 1:npages] {
             eval(gridpanel(pi - p0, col, nh, 4, 0.12 * 6.7 / W, 0.97, 0.45 / H, top - 0.36 / H, 0.12 * 6.7 / W, 0.95 / H))
             xcol = panel == 1 ? 6 : 7
             set xlabel (panel == 1 ? "iteration" : "time [s]") offset 0, 0.7
-            set ylabel (panel == 1 ? "res_{rel}" : "") offset 1.0, 0
+            set ylabel (panel == 1 ? "res_{scaled}" : "") offset 1.0, 0
             set yrange [logfloor(lo):logceil(hi)]
             set ytics 10.0**ceil(log10(logceil(hi) / logfloor(lo)) / 4 - 1e-9)
             set autoscale x
