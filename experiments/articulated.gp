@@ -1,11 +1,12 @@
 # articulated.gp -- figure of experiments/articulated.sh: the chain in maximal
 # coordinates (world joints, direct and pgs) and reduced coordinates (redmax)
 # against the step h: joint drift, energy drift, time per step, gap to the
-# reduced model.  Variables (gnuplot -e): csv (the CSV), out (path without
-# extension: writes out.png and out.pdf), nlinks (for the title).
-if (!exists("csv")) csv = 'articulated.csv'
-if (!exists("out")) out = 'articulated'
-if (!exists("nlinks")) nlinks = 20
+# reduced model.  Run by articulated.sh through experiments/gp_run.sh in a
+# folder holding data.csv (the CSV); params.gp sets out (default 'figure':
+# writes out.png and out.pdf) and nlinks (a string, for the title).
+csv = 'data.csv'
+if (!exists("out")) out = 'figure'
+if (!exists("nlinks")) nlinks = '20'
 set datafile separator ','
 set datafile commentschars '#'
 set key autotitle columnhead
@@ -27,7 +28,7 @@ do for [t in "png pdf"] {
     set terminal pdfcairo size 8in,6in font ',9'
     set output out.'.pdf'
   }
-  set multiplot layout 2,2 title sprintf('%d-link hinge chain: maximal (world joints) vs reduced (RedMax)', nlinks)
+  set multiplot layout 2,2 title sprintf('%s-link hinge chain: maximal (world joints) vs reduced (RedMax)', nlinks)
   set xlabel 'h (s)'
   set ylabel 'max anchor separation (m)'
   set title 'joint drift'

@@ -39,6 +39,8 @@ RES=${1:?usage: articulated.sh RESULTS_DIR [BUILDDIR] [SRCDIR] [GNUPLOT]}
 BUILD=${2:-$(pwd)}
 SRC=${3:-$(cd "$(dirname "$0")/.." && pwd)}
 GP=${4:-gnuplot}
+# shellcheck source=experiments/gp_run.sh
+. "$SRC/experiments/gp_run.sh"
 N=${ARTIC_N:-20}
 ANGLE=${ARTIC_ANGLE:-60}
 TEND=${ARTIC_T:-2}
@@ -67,7 +69,7 @@ CSV="$RES/articulated.csv"
 } >"$CSV"
 echo "$CSV"
 if command -v "$GP" >/dev/null 2>&1; then
-  "$GP" -e "csv='$CSV'; out='$RES/articulated'; nlinks=$N" "$SRC/experiments/articulated.gp"
+  gp_run "$GP" "$SRC/experiments/articulated.gp" "$RES/articulated" "file:data.csv=$CSV" "nlinks=$N" || exit 1
   echo "$RES/articulated.png"
   echo "$RES/articulated.pdf"
 fi

@@ -90,6 +90,15 @@ def series(rows):
     return seen
 
 
+def gp_str(text):
+    """TEXT as a gnuplot single-quoted string (' written ''): a scene or
+    solver name is data in the plot commands, never code (experiments/README.md,
+    "No shell ever parses a value")."""
+    if "\n" in text or "\r" in text:
+        raise ValueError(f"a name holds a newline: {text!r}")
+    return "'" + text.replace("'", "''") + "'"
+
+
 def write_csv(rows, path, plot_path):
     """The runs, then one gnuplot block per scene, program and solver
     (contacts, time, solved), and plot_path: the plot commands that
@@ -128,10 +137,10 @@ def write_csv(rows, path, plot_path):
                 c = colour[[b for b in blocks if b[0] == sc and b[1] == prog].index((sc, prog, solver)) % 5]
                 title = f"{'lcplab' if prog == 'lcplab' else 'Siconos'} {solver}"
                 parts.append(f"csv index {k + 1} using 1:($3 == 1 ? $2 : NaN) with linespoints "
-                             f"lw 2 pt {7 if prog == 'lcplab' else 9} lc rgb '{c}' title '{title}'")
+                             f"lw 2 pt {7 if prog == 'lcplab' else 9} lc rgb '{c}' title {gp_str(title)}")
                 parts.append(f"csv index {k + 1} using 1:($3 == 0 ? $2 : NaN) with points "
                              f"pt {6 if prog == 'lcplab' else 8} ps 1.5 lc rgb '{c}' notitle")
-            fh.write(f"set title '{scene} exports (step 240)'\n")
+            fh.write(f"set title {gp_str(scene + ' exports (step 240)')}\n")
             fh.write("plot " + ", \\\n     ".join(parts) + "\n")
         fh.write("unset multiplot\n")
 

@@ -67,6 +67,8 @@ fi
 builddir=$1
 srcdir=$2
 gnuplot=${3:-}
+# shellcheck source=experiments/gp_run.sh
+. "$srcdir/experiments/gp_run.sh"
 shared=${LCPLAB_SHARED:-$srcdir/../shared}
 peersrc=${LCPLAB_FC3D_PEERS:-$shared/peers/fc3d}
 lcplab=$builddir/cli/lcplab
@@ -217,7 +219,8 @@ done
 
 python3 "$srcdir/experiments/bench_exports.py" "$runs" "$tol" "$out" "$tlimit" "$memgb"
 if [ -n "$gnuplot" ] && command -v "$gnuplot" >/dev/null 2>&1; then
-  "$gnuplot" -e "dir='$out'; tol='$tol'" "$srcdir/experiments/bench_exports.gp" ||
+  gp_run "$gnuplot" "$srcdir/experiments/bench_exports.gp" "$out/bench_exports" \
+    "file:data.csv=$out/bench_exports.csv" "file:series.gp=$out/bench_exports_series.gp" "tol=$tol" ||
     echo "bench_exports.sh: gnuplot failed (the CSV and the table are written)" >&2
 fi
 echo "bench_exports.sh: $out/bench_exports.csv, .md, .png, .pdf" >&2

@@ -1,10 +1,12 @@
 # bench_fc3d.gp -- the figure of bench_fc3d.sh: Dolan-More performance
 # profiles of lcplab's cone solvers and Siconos' FC3D solvers.
 #
-#   gnuplot -e "csv='results/HOST/bench_fc3d_profile.csv'; out='results/HOST/bench_fc3d'" bench_fc3d.gp
+#   gnuplot params.gp bench_fc3d.gp   (in a folder holding data.csv)
 #
-# Optional: info='TEXT' (appended to the title: rev, host, peers mode).
-# Reads the profile CSV written by profile.py (columns: 1 tol, 2 solver
+# bench_fc3d.sh runs it through experiments/gp_run.sh: the CSV is copied to
+# data.csv, the only name the system() calls below see; params.gp sets out
+# (default "figure") and optionally info='TEXT' (appended to the title:
+# rev, host, peers mode).  Reads the profile CSV written by profile.py (columns: 1 tol, 2 solver
 # "program:name", 3 tau, 4 log2_tau, 5 rho; the rows of one (tol, solver)
 # are contiguous and sorted by tau).  Writes out.png (pngcairo if available,
 # else png) and out.pdf (pdfcairo; skipped with a message if absent).
@@ -15,12 +17,9 @@
 # its colour in every panel; the legend (right of each panel) gives rho at
 # the right end (the share of problems solved).
 
-if (!exists("csv")) {
-  print "bench_fc3d.gp: no CSV given: gnuplot -e \"csv='FILE_profile.csv'; out='PREFIX'\" bench_fc3d.gp"
-  exit status 2
-}
+csv = "data.csv"
 if (!exists("out")) {
-  out = "bench_fc3d"
+  out = "figure"
 }
 if (!exists("info")) {
   info = ""
@@ -31,16 +30,19 @@ set datafile commentschars "#"
 set encoding utf8
 
 body = "/^#/ {next} !h {h=1; next}"
-solvers = system(sprintf("awk -F, '%s !s[$2]++ {printf \"%%s \", $2}' '%s'", body, csv))
-tols = system(sprintf("awk -F, '%s !s[$1]++ {printf \"%%s \", $1}' '%s'", body, csv))
+solvers = system("awk -F, '" . body . " !s[$2]++ {printf \"%s \", $2}' data.csv")
+tols = system("awk -F, '" . body . " !s[$1]++ {printf \"%s \", $1}' data.csv")
 if (words(solvers) == 0 || words(tols) == 0) {
   print sprintf("bench_fc3d.gp: %s has no profile rows: nothing to plot", csv)
   exit status 1
 }
-# the final rho of (tol, solver), for the legend
-final(t, s) = real(system("awk -F, '" . body . " $1 == \"" . t . "\" && $2 == \"" . s . "\" {r = $5} END {print r + 0}' '" . csv . "'"))
-xmax = real(system("awk -F, '" . body . " {if ($4 + 0 > m) m = $4 + 0} END {print (m > 1 ? m : 1)}' '" . csv . "'"))
-nprob = system("awk '/^# Dolan-More/ {for (i = 1; i <= NF; i++) if ($i == \"problems\") print $(i - 1); exit}' '" . csv . "'")
+# the final rho of (tol, solver), for the legend: words "tol|solver rho",
+# read once (no value of the CSV is pasted into a command)
+finals = system("awk -F, '" . body . " {r[$1 \"|\" $2] = $5} END {for (k in r) printf \"%s %.6f \", k, r[k]}' data.csv")
+fword(key, i) = i > words(finals) ? "0" : (word(finals, i) eq key ? word(finals, i + 1) : fword(key, i + 2))
+final(t, s) = real(fword(t . "|" . s, 1))
+xmax = real(system("awk -F, '" . body . " {if ($4 + 0 > m) m = $4 + 0} END {print (m > 1 ? m : 1)}' data.csv"))
+nprob = system("awk '/^# Dolan-More/ {for (i = 1; i <= NF; i++) if ($i == \"problems\") print $(i - 1); exit}' data.csv")
 
 widx(list, w, i) = i > words(list) ? 0 : (word(list, i) eq w ? i : widx(list, w, i + 1))
 colour(k) = word("#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9 #8C564B #7F7F7F #808000 #000000 #9467BD #E41A1C", (k - 1) % 12 + 1)

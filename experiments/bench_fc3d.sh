@@ -111,6 +111,8 @@ fi
 builddir=$1
 srcdir=$2
 gnuplot=${3:-}
+# shellcheck source=experiments/gp_run.sh
+. "$srcdir/experiments/gp_run.sh"
 shared=${LCPLAB_SHARED:-$srcdir/../shared}
 data=$shared/datasets
 peersrc=${LCPLAB_FC3D_PEERS:-$shared/peers/fc3d}
@@ -429,8 +431,8 @@ python3 "$srcdir/experiments/profile.py" --runs "$runs" --problems "$problems" \
 
 if [ -z "$gnuplot" ]; then gnuplot=$(command -v gnuplot || true); fi
 if [ -n "$gnuplot" ] && [ -x "$gnuplot" ]; then
-  if "$gnuplot" -e "csv='$results/bench_fc3d_profile.csv'; out='$results/bench_fc3d'; info='$rev, $host, peers $mode, $norm-norm'" \
-       "$srcdir/experiments/bench_fc3d.gp"; then
+  if gp_run "$gnuplot" "$srcdir/experiments/bench_fc3d.gp" "$results/bench_fc3d" \
+       "file:data.csv=$results/bench_fc3d_profile.csv" "info=$rev, $host, peers $mode, $norm-norm"; then
     echo "bench_fc3d.sh: figure $results/bench_fc3d.png (and .pdf)"
   else
     echo "bench_fc3d.sh: gnuplot failed: no figure (the CSV and table are complete)" >&2

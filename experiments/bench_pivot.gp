@@ -1,9 +1,11 @@
 # bench_pivot.gp -- the figure of bench_pivot.sh's CSV: median solve time
 # against n, log-log, for lcplab's pivoting solvers and the peers'.
 #
-#   gnuplot -e "csv='results/HOST/bench_pivot.csv'; out='results/HOST/bench_pivot'" bench_pivot.gp
+#   gnuplot params.gp bench_pivot.gp   (in a folder holding data.csv)
 #
-# Writes out.png (pngcairo if this gnuplot has it, else png) and out.pdf
+# bench_pivot.sh runs it through experiments/gp_run.sh: the CSV is copied to
+# data.csv, the only name the system() calls below see; params.gp sets out
+# (default "figure").  Writes out.png (pngcairo if this gnuplot has it, else png) and out.pdf
 # (pdfcairo; skipped with a message if absent).  One panel per instance
 # family (spd, contact, contact-box), one series per program:solver that has
 # at least one timed row; the colour belongs to program:solver and is the
@@ -16,12 +18,9 @@
 # The fits are computed here with awk from the CSV (the same formula as the
 # slope table of bench_pivot.md).
 
-if (!exists("csv")) {
-  print "bench_pivot.gp: no CSV given: gnuplot -e \"csv='FILE.csv'; out='PREFIX'\" bench_pivot.gp"
-  exit status 2
-}
+csv = "data.csv"
 if (!exists("out")) {
-  out = (strlen(csv) > 4 && csv[strlen(csv)-3:] eq ".csv") ? csv[1:strlen(csv)-4] : csv
+  out = "figure"
 }
 
 set datafile separator ","
@@ -31,10 +30,13 @@ set encoding utf8
 # columns: 1 file, 2 family, 3 n, 4 program, 5 solver, 6 status, 7 pivots,
 # 8 time_s, 9 res_nat_inf, 10 exit, 11 res_nat_check, 12 solved, 13 note
 timed = "/^#/ {next} !h {h=1; next} $8 == \"\" || $8 + 0 <= 0 {next}"
-pairs = system(sprintf("awk -F, '%s !s[$4 \":\" $5]++ {printf \"%%s \", $4 \":\" $5}' '%s'", timed, csv))
-families = system(sprintf("awk -F, '%s !s[$2]++ {printf \"%%s \", $2}' '%s'", timed, csv))
-rev = system(sprintf("awk '/^# rev:/ {print $3; exit}' '%s'", csv))
-host = system(sprintf("awk '/^# host:/ {print $3; exit}' '%s'", csv))
+pairs = system("awk -F, '" . timed . " !s[$4 \":\" $5]++ {printf \"%s \", $4 \":\" $5}' data.csv")
+families = system("awk -F, '" . timed . " !s[$2]++ {printf \"%s \", $2}' data.csv")
+# words "family|program:solver": the series of each panel (no value of the
+# CSV is pasted into a command)
+fampairs = system("awk -F, '" . timed . " !s[$2 \"|\" $4 \":\" $5]++ {printf \"%s \", $2 \"|\" $4 \":\" $5}' data.csv")
+rev = system("awk '/^# rev:/ {print $3; exit}' data.csv")
+host = system("awk '/^# host:/ {print $3; exit}' data.csv")
 
 if (words(pairs) == 0) {
   print sprintf("bench_pivot.gp: %s has no timed rows: nothing to plot", csv)
@@ -51,9 +53,9 @@ fits = system("awk -F, '" . timed . " {k = $2 \"|\" $4 \":\" $5; c[k]++; x = log
   END {for (k in c) {d = sxx[k] - sx[k] * sx[k] / c[k]; \
     if (c[k] >= 2 && d > 1e-12) {s = (sxy[k] - sx[k] * sy[k] / c[k]) / d; a = (sy[k] - s * sx[k]) / c[k]} \
     else {s = \"-\"; a = \"-\"} if (s != \"-\") {s = sprintf(\"%.10f\", s); a = sprintf(\"%.10f\", a)} \
-    printf \"%s %s %s %d %d \", k, s, a, lo[k], hi[k]}}' '" . csv . "'")
+    printf \"%s %s %s %d %d \", k, s, a, lo[k], hi[k]}}' data.csv")
 # x tics at the nominal sizes of the file names (FAMILY_N_sSEED; contact-box's true n is 3 floor(N/3))
-nvals = system("awk -F, '" . timed . " {split($1, a, \"_\"); if (!s[a[2]]++) printf \"%d \", a[2]}' '" . csv . "'")
+nvals = system("awk -F, '" . timed . " {split($1, a, \"_\"); if (!s[a[2]]++) printf \"%d \", a[2]}' data.csv")
 
 # field off (1 slope, 2 intercept, 3 nmin, 4 nmax) of a key: "-" if absent
 fitword(key, off, i) = i > words(fits) ? "-" : (word(fits, i) eq key ? word(fits, i + off) : fitword(key, off, i + 5))
@@ -76,7 +78,7 @@ ptitle(f, p) = slope(f, p) eq "-" ? sprintf("%s  s=-", p) : sprintf("%s  s=%.2f"
 # axis ranges over all timed rows, padded by 2 (log scale)
 rng(col) = system("awk -F, '" . timed . " {v = $" . sprintf("%d", col) . " + 0; \
   if (lo == \"\" || v < lo) lo = v; if (hi == \"\" || v > hi) hi = v} \
-  END {printf \"%.10e %.10e\", lo, hi}' '" . csv . "'")
+  END {printf \"%.10e %.10e\", lo, hi}' data.csv")
 nr = rng(3); tr = rng(8)
 
 title_ = sprintf("lcplab pivoting solvers vs peers: median solve time   (rev %s, host %s)", rev, host)
@@ -114,8 +116,11 @@ do for [fmt in "png pdf"] {
   set key top left Left reverse noenhanced samplen 2 spacing 1.1 box opaque
   do for [j = 1:nf] {
     fam_ = word(families, j)
-    fp = system(sprintf("awk -F, '%s $2 == \"%s\" && !s[$4 \":\" $5]++ {printf \"%%s \", $4 \":\" $5}' '%s'", \
-                        timed, fam_, csv))
+    fp = ""
+    do for [i = 1:words(fampairs)] {
+      w_ = word(fampairs, i)
+      if (w_[1:strstrt(w_, "|") - 1] eq fam_) { fp = fp . w_[strstrt(w_, "|") + 1:] . " " }
+    }
     set title fam_ noenhanced
     plot for [k = 1:words(fp)] csv using (sel(fam_, word(fp, k), $3)):8 \
            with points pt shape(widx(pairs, word(fp, k), 1)) ps 1.3 \

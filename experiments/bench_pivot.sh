@@ -68,6 +68,8 @@ fi
 builddir=$1
 srcdir=$2
 gnuplot=${3:-}
+# shellcheck source=experiments/gp_run.sh
+. "$srcdir/experiments/gp_run.sh"
 peers=${LCPLAB_PEERS:-$srcdir/../shared/peers}
 lcplab=$builddir/cli/lcplab
 pyfile=$srcdir/experiments/bench_pivot.py
@@ -199,7 +201,7 @@ python3 "$pyfile" report "$runs" "$csv" "$md" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "
 # ---- the figure --------------------------------------------------------------------------
 if [ -z "$gnuplot" ]; then gnuplot=$(command -v gnuplot || true); fi
 if [ -n "$gnuplot" ] && [ -x "$gnuplot" ]; then
-  if "$gnuplot" -e "csv='$csv'; out='$results/bench_pivot'" "$srcdir/experiments/bench_pivot.gp"; then
+  if gp_run "$gnuplot" "$srcdir/experiments/bench_pivot.gp" "$results/bench_pivot" "file:data.csv=$csv"; then
     echo "bench_pivot.sh: figure $results/bench_pivot.png (and .pdf)"
   else
     echo "bench_pivot.sh: gnuplot failed: no figure (the CSV and table are complete)" >&2

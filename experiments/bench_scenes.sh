@@ -61,6 +61,8 @@ fi
 builddir=$1
 srcdir=$2
 gnuplot=${3:-gnuplot}
+# shellcheck source=experiments/gp_run.sh
+. "$srcdir/experiments/gp_run.sh"
 peers=${LCPLAB_PEERS:-$srcdir/../shared/peers}
 lcplab=$builddir/cli/lcplab
 piles=${PILES:-500 1000 2000 3000 5000}
@@ -141,8 +143,9 @@ label=lcplab-$solver
 [ "$order" = broadphase ] || label=$label-$order
 python3 "$srcdir/experiments/bench_scenes.py" "$runs" "$jsonl" "$out" "$label"
 if command -v "$gnuplot" >/dev/null 2>&1; then
-  "$gnuplot" -e "csv='$out/bench_scenes.csv'; outbase='$out/bench_scenes'; lcp='lcplab $solver'; note=\"\\nlcplab: collision margin $margin m, warm-start factor $warm, contact order $order\"" \
-    "$srcdir/experiments/bench_scenes.gp" || exit 1
+  gp_run "$gnuplot" "$srcdir/experiments/bench_scenes.gp" "$out/bench_scenes" \
+    "file:data.csv=$out/bench_scenes.csv" "lcp=lcplab $solver" \
+    "note=lcplab: collision margin $margin m, warm-start factor $warm, contact order $order" || exit 1
   echo "$out/bench_scenes.png"
   echo "$out/bench_scenes.pdf"
 else

@@ -1,8 +1,10 @@
 # compare.gp -- the figure of exp_compare's CSV (experiments/README.md).
 #
-#   gnuplot -e "csv='results/HOST/compare.csv'; out='results/HOST/compare'" compare.gp
+#   gnuplot params.gp compare.gp   (in a folder holding data.csv)
 #
-# Writes out.png (pngcairo if this gnuplot has it, else png) and out.pdf
+# run_compare.sh runs it through experiments/gp_run.sh: the CSV is copied to
+# data.csv, the only name the system() calls below see; params.gp sets out
+# (default "figure").  Writes out.png (pngcairo if this gnuplot has it, else png) and out.pdf
 # (pdfcairo; skipped with a message if absent).  Two panels, one point series
 # per (solver, instance family), colour = solver, point shape = family:
 #   left:  median solve time [s] vs n, log-log;
@@ -14,12 +16,9 @@
 # The family of an instance is its name up to the first '_' (run_compare.sh
 # names the files FAMILY_N_sSEED.lcp).  Needs awk (to list solvers/families).
 
-if (!exists("csv")) {
-  print "compare.gp: no CSV given: gnuplot -e \"csv='FILE.csv'; out='PREFIX'\" compare.gp"
-  exit status 2
-}
+csv = "data.csv"
 if (!exists("out")) {
-  out = (strlen(csv) > 4 && csv[strlen(csv)-3:] eq ".csv") ? csv[1:strlen(csv)-4] : csv
+  out = "figure"
 }
 
 set datafile separator ","
@@ -29,19 +28,20 @@ set encoding utf8
 # Solvers and families that have at least one measured row (time present),
 # and the (solver, family) pairs to draw, in the CSV's order.
 awkbody = "/^#/ {next} !h {h=1; next} $7 == \"\" {next} {f=$1; sub(/_.*/, \"\", f)}"
-solvers = system(sprintf("awk -F, '%s !s[$4]++ {printf \"%%s \", $4}' '%s'", awkbody, csv))
-families = system(sprintf("awk -F, '%s !s[f]++ {printf \"%%s \", f}' '%s'", awkbody, csv))
-pairs = system(sprintf("awk -F, '%s !s[$4 \"/\" f]++ {printf \"%%s \", $4 \"/\" f}' '%s'", awkbody, csv))
-tol = system(sprintf("awk '/^# tol:/ {t = $3; exit} END {print (t + 0 > 0) ? t : \"none\"}' '%s'", csv))
-rev = system(sprintf("awk '/^# rev:/ {print $3; exit}' '%s'", csv))
-host = system(sprintf("awk '/^# host:/ {print $3; exit}' '%s'", csv))
+solvers = system("awk -F, '" . awkbody . " !s[$4]++ {printf \"%s \", $4}' data.csv")
+families = system("awk -F, '" . awkbody . " !s[f]++ {printf \"%s \", f}' data.csv")
+pairs = system("awk -F, '" . awkbody . " !s[$4 \"/\" f]++ {printf \"%s \", $4 \"/\" f}' data.csv")
+# printed as a number (%g), never the preamble's own text: tol reaches eval below
+tol = system("awk '/^# tol:/ {t = $3; exit} END {if (t + 0 > 0) printf \"%g\", t + 0; else print \"none\"}' data.csv")
+rev = system("awk '/^# rev:/ {print $3; exit}' data.csv")
+host = system("awk '/^# host:/ {print $3; exit}' data.csv")
 
 # data ranges (measured rows only), for axes padded by a factor 2 (log scale);
 # %e keeps a decimal point: gnuplot reads "1e-8" + 0 as 1 with trailing text
 # (built by concatenation: gnuplot 5.4's sprintf mangles "%%.10e %%.10e")
 rng(col) = system("awk -F, '" . awkbody . " {v = $" . sprintf("%d", col) . " + 0; \
   if (v < 1e-17) v = 1e-17; if (lo == \"\" || v < lo) lo = v; if (hi == \"\" || v > hi) hi = v} \
-  END {printf \"%.10e %.10e\", lo, hi}' '" . csv . "'")
+  END {printf \"%.10e %.10e\", lo, hi}' data.csv")
 nr = rng(3); tr = rng(7); rr = rng(10)
 
 if (words(pairs) == 0) {

@@ -26,6 +26,8 @@ fi
 builddir=$1
 srcdir=$2
 gnuplot=${3:-}
+# shellcheck source=experiments/gp_run.sh
+. "$srcdir/experiments/gp_run.sh"
 
 export OPENBLAS_NUM_THREADS=1
 seed=1
@@ -94,7 +96,7 @@ echo "run_compare.sh: exp_compare on $(echo $files | wc -w) instances (tol 1e-8,
 if [ -z "$gnuplot" ]; then gnuplot=$(command -v gnuplot || true); fi
 figs=
 if [ -n "$gnuplot" ] && [ -x "$gnuplot" ]; then
-  if "$gnuplot" -e "csv='$csv'; out='$results/compare'" "$srcdir/experiments/compare.gp"; then
+  if gp_run "$gnuplot" "$srcdir/experiments/compare.gp" "$results/compare" "file:data.csv=$csv"; then
     for f in "$results/compare.png" "$results/compare.pdf"; do
       if [ -e "$f" ]; then figs="$figs $f"; fi
     done
@@ -102,8 +104,8 @@ if [ -n "$gnuplot" ] && [ -x "$gnuplot" ]; then
     echo "run_compare.sh: gnuplot failed: no figure (the CSV is complete)" >&2
   fi
 else
-  echo "run_compare.sh: gnuplot not found: no figure (apt-get install gnuplot-nox;" \
-    "then: gnuplot -e \"csv='$csv'; out='$results/compare'\" $srcdir/experiments/compare.gp)"
+  echo "run_compare.sh: gnuplot not found: no figure (apt-get install gnuplot-nox, then run" \
+    "this script again)"
 fi
 
 end=$(date +%s)

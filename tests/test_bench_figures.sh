@@ -1,0 +1,137 @@
+#!/bin/sh
+# test_bench_figures.sh -- the benchmark scripts' figures hand gnuplot no
+# path, name or value as code (experiments/README.md, "No shell ever parses
+# a value"): no script calls gnuplot -e; each figure script, run through
+# experiments/gp_run.sh on a tiny CSV in its format from a folder whose name
+# holds ' $( ) ` ; and blanks, with values holding the same, writes its PNG
+# (and PDF with pdfcairo) and runs no injected command; a value with a
+# newline is refused.  No benchmark is run.
+# Environment: LCPLAB_SRCDIR.  Last line "N passed, M failed"; 77 without gnuplot.
+top=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
+TST_NAME=test_bench_figures
+# shellcheck source=tst_lib.sh
+. "$top/tests/tst_lib.sh"
+gp=$(command -v gnuplot) || { echo "SKIP: gnuplot not found"; exit 77; }
+top=$(cd "$top" && pwd)
+ex=$top/experiments
+# shellcheck source=experiments/gp_run.sh
+. "$ex/gp_run.sh"
+
+# 1. no benchmark script pastes a value into gnuplot -e
+# shellcheck disable=SC2016 # the pattern is the scripts' literal text
+if grep -n '"\$[A-Za-z_]*" -e ' "$ex"/*.sh >"$T/out" 2>&1; then
+  fail "no experiments/*.sh runs gnuplot -e" "$(head -n 3 "$T/out")"
+else
+  pass "no experiments/*.sh runs gnuplot -e"
+fi
+rm -f "$T/out"
+
+# an injected command, in a shell or in gnuplot's system(), creates $INJ*
+INJ=$T/injected
+export INJ
+# shellcheck disable=SC2016 # the $( ) and backquotes are the point
+dir="$T/o'neil \$(touch \${INJ}1) \`touch \${INJ}2\` ; x"
+# shellcheck disable=SC2016
+evil="o'neil \$(touch \${INJ}3) \`touch \${INJ}4\` '; system('touch \${INJ}5'); x=' @out"
+mkdir -p "$dir" || { echo "cannot create the test folder"; exit 1; }
+pdf=$("$gp" -e 'print strstrt(GPVAL_TERMINALS, "pdfcairo") > 0' 2>&1)
+
+# check_figure NAME: NAME.png (and NAME.pdf) in $dir, nothing injected, no folder left
+check_figure() {
+  ok=1
+  [ -s "$dir/$1.png" ] || ok=0
+  if [ "$pdf" = 1 ] && [ ! -s "$dir/$1.pdf" ]; then ok=0; fi
+  if [ -n "$(find "$T" -name 'injected*')" ]; then ok=0; fi
+  if [ -n "$(find "$dir" -name '.gp_run.*')" ]; then ok=0; fi
+  if [ "$ok" = 1 ]; then pass "$1.gp: figure drawn, nothing injected"; else fail "$1.gp: figure drawn, nothing injected" "$(ls -a "$dir" "$T")"; fi
+}
+
+# 2. one tiny CSV per figure script, in the format its benchmark writes
+cat >"$dir/fc3d.csv" <<'EOF'
+# Dolan-More performance profile of bench_fc3d.csv: rho_s(tau) = share of the 2 problems with t_{p,s} <= tau min_s t_{p,s}
+tol,solver,tau,log2_tau,rho
+1e-06,lcplab:ipm,1,0,0.5
+1e-06,lcplab:ipm,2,1,1
+1e-06,siconos:NSGS,1,0,0.5
+1e-06,siconos:NSGS,4,2,0.5
+EOF
+gp_run "$gp" "$ex/bench_fc3d.gp" "$dir/bench_fc3d" "file:data.csv=$dir/fc3d.csv" "info=$evil" >"$T/out" 2>&1
+check_figure bench_fc3d
+
+cat >"$dir/pivot.csv" <<'EOF'
+# rev: abc
+# host: o'neil
+file,family,n,program,solver,status,pivots,time_s,res_nat_inf,exit,res_nat_check,solved,note
+spd_10_s1,spd,10,lcplab,lemke,ok,10,0.001,1e-12,0,1e-12,yes,
+spd_20_s1,spd,20,lcplab,lemke,ok,20,0.004,1e-12,0,1e-12,yes,
+spd_10_s1,spd,10,peer,x,ok,10,0.002,1e-12,0,1e-12,no,
+spd_20_s1,spd,20,peer,x,ok,20,0.005,1e-12,0,1e-12,yes,
+contact_12_s1,contact,12,lcplab,lemke,ok,12,0.001,1e-12,0,1e-12,yes,
+contact_24_s1,contact,24,lcplab,lemke,ok,24,0.003,1e-12,0,1e-12,yes,
+EOF
+gp_run "$gp" "$ex/bench_pivot.gp" "$dir/bench_pivot" "file:data.csv=$dir/pivot.csv" >"$T/out" 2>&1
+check_figure bench_pivot
+
+cat >"$dir/compare.csv" <<'EOF'
+# rev: abc
+# tol: 1e-08  max_iter: 10000  repeat: 3 (after one warm-up solve)
+# host: o'neil Linux 6 x86_64
+instance,kind,n,solver,status,iterations,time_median_s,time_min_s,res_nat_inf,res_rel,compl,infeas,dx_ref_inf,pivots
+spd_10_s1,lcp,10,lemke,converged,10,0.001,0.001,1e-12,1e-12,0,0,0,10
+spd_20_s1,lcp,20,lemke,converged,20,0.002,0.002,1e-12,1e-12,0,0,0,20
+spd_10_s1,lcp,10,pgs,max_iter,100,0.003,0.003,1e-5,1e-5,0,0,0,
+EOF
+gp_run "$gp" "$ex/compare.gp" "$dir/compare" "file:data.csv=$dir/compare.csv" >"$T/out" 2>&1
+check_figure compare
+
+{
+  echo "engine,scene,size,contacts,step_ms,us_per_contact,max_penetration_end_m"
+  for k in 1 2 3 4 5 6 7 8; do
+    printf '\n\n# engine%s\n' "$k"
+    echo "e,pile,10,$((100 * k)),0.$k,1,0"
+    echo "e,pile,20,$((200 * k)),0.$((k + 1)),1,0"
+  done
+} >"$dir/scenes.csv"
+gp_run "$gp" "$ex/bench_scenes.gp" "$dir/bench_scenes" "file:data.csv=$dir/scenes.csv" \
+  "lcp=$evil" "note=$evil" >"$T/out" 2>&1
+check_figure bench_scenes
+
+printf 'h,formulation,joint_drift_max,energy_drift,time_per_step_s,gap_vs_reduced_m\n' >"$dir/art.csv"
+for h in 1e-4 1e-3; do
+  for f in maximal_direct maximal_pgs reduced_redmax; do
+    echo "$h,$f,1e-6,1e-5,1e-4,1e-3" >>"$dir/art.csv"
+  done
+done
+gp_run "$gp" "$ex/articulated.gp" "$dir/articulated" "file:data.csv=$dir/art.csv" "nlinks=20" >"$T/out" 2>&1
+check_figure articulated
+
+# bench_exports: the CSV and the plot commands as bench_exports.py writes them
+if command -v python3 >/dev/null 2>&1; then
+  python3 -B - "$ex" "$dir" "$evil" <<'EOF' >"$T/out" 2>&1
+import sys
+sys.path.insert(0, sys.argv[1])
+import bench_exports as b
+rows = [dict(scene=sys.argv[3], size=s, contacts=100 * s, n=300 * s, program=p, solver=v,
+             run_tol=1e-6, status="ok", time_s=0.01 * s, res_rel_q=1e-7, solved=True, peak_mb=1)
+        for s in (1, 2) for p, v in (("lcplab", "ipm"), ("siconos", sys.argv[3]))]
+b.write_csv(rows, sys.argv[2] + "/exports.csv", sys.argv[2] + "/series.gp")
+EOF
+  gp_run "$gp" "$ex/bench_exports.gp" "$dir/bench_exports" "file:data.csv=$dir/exports.csv" \
+    "file:series.gp=$dir/series.gp" "tol=$evil" >>"$T/out" 2>&1
+  check_figure bench_exports
+else
+  echo "# python3 not found: bench_exports.gp not tried"
+fi
+
+# 3. a value with a newline is refused before gnuplot runs
+rm -f "$dir/bench_fc3d.png"
+if gp_run "$gp" "$ex/bench_fc3d.gp" "$dir/bench_fc3d" "file:data.csv=$dir/fc3d.csv" "info=a
+b" >"$T/out" 2>"$T/err"; then
+  fail "a value with a newline is refused"
+elif ! grep -q "newline" "$T/err" || [ -e "$dir/bench_fc3d.png" ]; then
+  fail "a value with a newline is refused" "no message, or a figure drawn"
+else
+  pass "a value with a newline is refused"
+fi
+
+tst_done
