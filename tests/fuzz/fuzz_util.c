@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The real functions (ld --wrap gives them these names). */
 FILE *__real_fopen(const char *path, const char *mode);
@@ -197,8 +198,30 @@ void fz_same_instance(const slv_instance *a, const slv_instance *b) {
   same("x_ref", a->x_ref, b->x_ref, n * d);
 }
 
+/* The round trip's file: on disk, in a folder of this process's own (the
+ * writers publish through a temporary name and rename, which the in-memory
+ * files do not model); removed at exit. */
+static char rt_dir[64], rt_path[96];
+
+static void rt_cleanup(void) {
+  unlink(rt_path);
+  rmdir(rt_dir);
+}
+
+static const char *rt_file(void) {
+  if (!rt_dir[0]) {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(rt_dir, sizeof rt_dir, "%s/lcplab_fuzz_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (strlen(rt_dir) >= sizeof rt_dir - 1 || !mkdtemp(rt_dir))
+      fz_fail("round trip: cannot make a folder under %s", tmp ? tmp : "/tmp");
+    snprintf(rt_path, sizeof rt_path, "%s/round-trip.lcp", rt_dir);
+    atexit(rt_cleanup);
+  }
+  return rt_path;
+}
+
 void fz_round_trip(const slv_instance *inst) {
-  static const char *const path = FZ_DIR "round-trip.lcp";
+  const char *path = rt_file();
   char err[512];
   slv_status st = slv_write(path, SLV_FMT_LCPLAB, inst, err, sizeof err);
   if (st) fz_fail("round trip: lcplab refused to write a problem it read: %s", err);
@@ -207,7 +230,7 @@ void fz_round_trip(const slv_instance *inst) {
   if (st) fz_fail("round trip: lcplab cannot read what it wrote: %s", err);
   fz_same_instance(inst, back);
   slv_instance_free(back);
-  __wrap_remove(path);
+  unlink(path);
 }
 
 void fz_read_one(const char *path, slv_format fmt, const uint8_t *data, size_t size) {

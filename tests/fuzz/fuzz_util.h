@@ -40,7 +40,8 @@ void fz_file_put(const char *path, const uint8_t *data, size_t len);
  * positive status (a solver's) never comes from a reader. */
 void fz_check_read(const char *path, slv_status st, const slv_instance *inst, const char *err);
 
-/* Writes inst in lcplab's format (in memory), reads it back and aborts
+/* Writes inst in lcplab's format (to a file in a temporary folder of the
+ * process's own: the writers publish by rename), reads it back and aborts
  * unless every array is bit for bit the same (slv_io.h: "a write followed
  * by a read gives a bit-identical problem"). */
 void fz_round_trip(const slv_instance *inst);
