@@ -474,7 +474,8 @@ static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, doubl
   for (int i = 0; i < n; i++) b2 += p->b[i] * p->b[i];
   b2 = fmax(1.0, sqrt(b2));
   const char *law = slv_cone_law_str(p->cone_law);
-  slv_natmap r = slv_natmap_of(p, s->z, s->w);
+  const slv_rowscale *rs = slv_op_rowscale(op);
+  slv_natmap r = slv_natmap_of(p, s->z, s->w, rs);
   if (opt->warm_start && slv_met_norms(opt, r.scaled, r.n2 / b2)) { /* nothing to do */
     memcpy(x, s->z, (size_t)n * sizeof *x);
     slv_msgf(res->message, sizeof res->message, "admm, %s law: the warm start is a solution", law);
@@ -485,7 +486,7 @@ static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, doubl
   for (int it = 1; it <= opt->max_iter; it++) {
     if (admm_step(s, op, &k, x)) return admm_fail(s, res, -1, k.rho);
     res->iterations = it;
-    r = slv_natmap_of(p, s->z, s->w);
+    r = slv_natmap_of(p, s->z, s->w, rs);
     if (isnan(r.inf)) {
       slv_msgf(res->message, sizeof res->message, "admm: iterate became non-finite");
       memcpy(x, s->z, (size_t)n * sizeof *x);
@@ -497,7 +498,7 @@ static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, doubl
     if (slv_met_norms(opt, r.scaled, r.n2 / b2)) {
       memcpy(x, s->z, (size_t)n * sizeof *x);
       slv_op_w(op, x, w);
-      r = slv_natmap_of(p, x, w);
+      r = slv_natmap_of(p, x, w, rs);
       if (slv_met_norms(opt, r.scaled, r.n2 / b2)) {
         slv_msgf(res->message, sizeof res->message,
                  "admm, %s law: %d iterations (each one outer De Saxce update), rho=%.3g after "

@@ -137,6 +137,7 @@ typedef struct {
   double free_reg;   /* IPM_FREE_REG x max |A_ii| */
   int polish_sweeps; /* in this solve */
   int ncone;         /* cones with mu > 0 in this problem */
+  slv_rowscale rq;   /* the current QP's (solve_qp): its measure in O(n) */
 } ipm_state;
 
 static void ipm_free(void *st) {
@@ -738,7 +739,7 @@ static slv_natmap evaluate(ipm_state *s, const slv_problem *pq, double *mu) {
   int deg;
   double gap = gap_after(s, 0, NULL, NULL, NULL, NULL, &deg);
   *mu = deg > 0 ? gap / deg : 0;
-  return slv_natmap_of(pq, s->x, s->g);
+  return slv_natmap_of(pq, s->x, s->g, &s->rq);
 }
 
 typedef struct {
@@ -871,7 +872,9 @@ static void polish(ipm_state *s, slv_op *op, const slv_problem *pq, const slv_op
   slv_status st = slv_solver_nsgs.impl->solve(s->nsgs, &po, &o, s->px, s->pw, &r, &none);
   s->polish_sweeps += r.iterations;
   if (st == SLV_NOT_FINITE || !slv_all_finite(n, s->px)) return;
-  slv_natmap nm = slv_natmap_of(pq, s->px, s->pw);
+  slv_rowscale rq = *slv_op_rowscale(op); /* A's row sizes; pq's own xd */
+  if (pq != op->p) rq.xd = slv_rowscale_xd(pq);
+  slv_natmap nm = slv_natmap_of(pq, s->px, s->pw, &rq);
   double m = slv_test_measure_norms(opt, nm.scaled, nm.n2 / k->b2);
   if (m < rx) memcpy(x, s->px, (size_t)n * sizeof *x);
 }
@@ -884,6 +887,8 @@ static slv_status solve_qp(ipm_state *s, slv_op *op, const slv_options *opt, dou
   slv_problem pq = *op->p;
   pq.b = s->q.bq;
   pq.cone_law = SLV_CONE_ASSOCIATED;
+  s->rq = *slv_op_rowscale(op); /* A's row sizes; this QP's own xd */
+  s->rq.xd = slv_rowscale_xd(&pq);
   double rbest;
   slv_status st = qp_interior(s, &pq, opt, tol_in, k, res, h, &rbest);
   if (st != SLV_CONVERGED && st != SLV_MAX_ITER) return st;

@@ -562,14 +562,15 @@ static slv_status nsgs_solve(void *st, slv_op *op, const slv_options *opt, doubl
   double scale2 = 0;
   for (int i = 0; i < n; i++) scale2 += p->b[i] * p->b[i];
   scale2 = fmax(1.0, sqrt(scale2));
-  slv_natmap m = slv_natmap_of(p, x, w);
+  const slv_rowscale *rs = slv_op_rowscale(op);
+  slv_natmap m = slv_natmap_of(p, x, w, rs);
   res->solver_residual = slv_test_measure_norms(opt, m.scaled, m.n2 / scale2);
   if (slv_met_norms(opt, m.scaled, m.n2 / scale2)) return SLV_CONVERGED;
 
   for (int it = 1; it <= opt->max_iter; it++) {
     sweep(&sw, x, w);
     if (sw.rowform) slv_op_w(op, x, w);
-    m = slv_natmap_of(p, x, w);
+    m = slv_natmap_of(p, x, w, rs);
     res->iterations = it;
     if (isnan(m.inf)) {
       slv_msgf(res->message, sizeof res->message, "nsgs: iterate became non-finite at sweep %d",
@@ -583,7 +584,7 @@ static slv_status nsgs_solve(void *st, slv_op *op, const slv_options *opt, doubl
         slv_op_w(op, x, w);
       else
         slv_op_matvec(op, x, p->b, w);
-      m = slv_natmap_of(p, x, w);
+      m = slv_natmap_of(p, x, w, rs);
       met = slv_met_norms(opt, m.scaled, m.n2 / scale2);
     }
     res->solver_residual = slv_test_measure_norms(opt, m.scaled, m.n2 / scale2);

@@ -426,7 +426,8 @@ slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_i
   }
   double bscale, b2scale;
   nsn_scales(p, &bscale, &b2scale);
-  slv_natmap m = slv_natmap_of(p, x, w);
+  const slv_rowscale *rs = slv_op_rowscale(op);
+  slv_natmap m = slv_natmap_of(p, x, w, rs);
   double best = slv_test_measure_norms(opt, m.scaled, m.n2 / b2scale);
   memcpy(s->xbest, x, (size_t)n * sizeof *x);
   memcpy(s->wbest, w, (size_t)n * sizeof *w);
@@ -450,7 +451,7 @@ slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_i
     memcpy(x, s->xt, (size_t)n * sizeof *x);
     memcpy(w, s->wt, (size_t)n * sizeof *w);
     *iters += 1;
-    m = slv_natmap_of(p, x, w);
+    m = slv_natmap_of(p, x, w, rs);
     if (isnan(m.inf)) {
       slv_msgf(res->message, sizeof res->message, "nsn_ac: iterate became non-finite");
       st = SLV_NOT_FINITE;
@@ -459,7 +460,7 @@ slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_i
     if (slv_met_norms(opt, m.scaled, m.n2 / b2scale)) {
       /* confirm on w recomputed exactly (drops the drift of w + t A d) */
       slv_op_w(op, x, w);
-      m = slv_natmap_of(p, x, w);
+      m = slv_natmap_of(p, x, w, rs);
       ok = slv_met_norms(opt, m.scaled, m.n2 / b2scale);
     }
     double mt = slv_test_measure_norms(opt, m.scaled, m.n2 / b2scale);

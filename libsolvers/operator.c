@@ -26,6 +26,7 @@ void slv_op_buf_free(slv_op_buf *b) {
   free(b->blk);
   free(b->hkey);
   free(b->hval);
+  free(b->rowsize);
   memset(b, 0, sizeof *b);
 }
 
@@ -48,8 +49,9 @@ slv_status slv_op_buf_alloc(slv_op_buf *b, int n_max) {
   while ((size_t)b->hcap < 4 * m) b->hcap *= 2;
   b->hkey = malloc((size_t)b->hcap * sizeof *b->hkey);
   b->hval = malloc((size_t)b->hcap * sizeof *b->hval);
+  b->rowsize = malloc(m * sizeof *b->rowsize);
   if (!b->colptr || !b->rowind || !b->val || !b->scratch || !b->t || !b->blk || !b->hkey ||
-      !b->hval) {
+      !b->hval || !b->rowsize) {
     slv_op_buf_free(b);
     return SLV_ERR_NOMEM;
   }
@@ -57,6 +59,14 @@ slv_status slv_op_buf_alloc(slv_op_buf *b, int n_max) {
 }
 
 /* ---- building ----------------------------------------------------------------- */
+
+const slv_rowscale *slv_op_rowscale(slv_op *op) {
+  if (op->rs_of != op->p) {
+    slv_rowscale_fill(op->p, op->buf->rowsize, &op->rs);
+    op->rs_of = op->p;
+  }
+  return &op->rs;
+}
 
 /* The factored blocks renumbered in order of first use, so that t needs
  * at most 2 n of them: open addressing on the block id (load <= 1/2). */

@@ -82,9 +82,19 @@ typedef struct slv_op_buf {
   int *blk;             /* 2 n_max: renumbered blocks of the slots */
   int *hkey, *hval;     /* hcap: block id -> renumbered block (open addressing) */
   int hcap;             /* a power of two >= 4 n_max */
+  double *rowsize;      /* n_max: slv_op_rowscale's row sizes */
 } slv_op_buf;
 
 enum { SLV_OP_UNPACKED = 0, SLV_OP_COLS = 1, SLV_OP_BLOCKS = 2, SLV_OP_BLOCK_ROWS = 3 };
+
+/* What of the convergence measure depends on the problem only, found once
+ * per solve instead of at every sweep (slv_op_rowscale; residual.c): a[i] =
+ * |A_ii|, or the row's 1-norm where A_ii = 0, and xd, the largest impulse a
+ * row or cone takes alone from 0 (slv_xscale). */
+typedef struct {
+  const double *a;
+  double xd;
+} slv_rowscale;
 
 typedef struct slv_op {
   const slv_problem *p;
@@ -111,12 +121,20 @@ typedef struct slv_op {
    * symmetric, -1 not (A(sym_i, sym_j) the pair found), at sym_rtol */
   int sym, sym_i, sym_j;
   double sym_rtol;
+  /* the convergence measure's row sizes and xd for rs_of (slv_op_rowscale) */
+  slv_rowscale rs;
+  const slv_problem *rs_of;
 } slv_op;
 
 /* Allocate the buffers for problems of up to n_max rows (SLV_OK or
  * SLV_ERR_NOMEM); free accepts a zeroed or partially allocated buffer. */
 slv_status slv_op_buf_alloc(slv_op_buf *b, int n_max);
 void slv_op_buf_free(slv_op_buf *b);
+
+/* The row sizes and xd of op->p (slv_rowscale), in b's rowsize: found at
+ * the first call of a solve, and again when op->p is another problem (ipm's
+ * QPs, whose b moves); O(n) sweeps' measures read them (slv_natmap_of). */
+const slv_rowscale *slv_op_rowscale(slv_op *op);
 
 /* The operator of p (validated, n <= b->n_max) over b's buffers: the
  * views, and the factored blocks (renumbered if they do not fit).  No

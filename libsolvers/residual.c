@@ -68,9 +68,14 @@ static double row_norm1(const slv_problem *p, int i) {
   return m;
 }
 
-double slv_reaction(const slv_problem *p, int i, const slv_xscale *sc) {
+/* |A_ii|, or the row's 1-norm where A_ii = 0 (slv_reaction). */
+static double row_size(const slv_problem *p, int i) {
   double d = slv_diag(p, i);
-  return (d != 0.0 ? fabs(d) : row_norm1(p, i)) * fmin(sc->xs, sc->xd);
+  return d != 0.0 ? fabs(d) : row_norm1(p, i);
+}
+
+double slv_reaction(const slv_problem *p, int i, const slv_xscale *sc) {
+  return (sc->a ? sc->a[i] : row_size(p, i)) * fmin(sc->xs, sc->xd);
 }
 
 /* One row's or cone's own answer from 0, alone (slv_xscale.xd): cone c,
@@ -96,16 +101,33 @@ static double alone_impulse(const slv_problem *p, int i, int k) {
   return fabs(t < lo ? lo : (t > hi ? hi : t));
 }
 
-slv_xscale slv_xscale_of(const slv_problem *p, const double *x) {
-  slv_xscale sc = { 0.0, 0.0 };
-  for (int i = 0; i < p->n; i++)
-    if (!(fabs(x[i]) <= sc.xs)) sc.xs = fabs(x[i]);
+double slv_rowscale_xd(const slv_problem *p) {
+  double xd = 0;
   for (int i = 0, k = 0; i < p->n; i++) {
     int cone = k < p->ncones && p->cone_rows[k] == i;
     double t = alone_impulse(p, i, cone ? k : -1);
-    if (t > sc.xd) sc.xd = t;
+    if (t > xd) xd = t;
     if (cone) i += 2, k++;
   }
+  return xd;
+}
+
+void slv_rowscale_fill(const slv_problem *p, double *a, slv_rowscale *rs) {
+  for (int i = 0; i < p->n; i++) a[i] = row_size(p, i);
+  rs->a = a;
+  rs->xd = slv_rowscale_xd(p);
+}
+
+/* xs = ||x||_inf */
+static double x_scale(int n, const double *x) {
+  double xs = 0;
+  for (int i = 0; i < n; i++)
+    if (!(fabs(x[i]) <= xs)) xs = fabs(x[i]);
+  return xs;
+}
+
+slv_xscale slv_xscale_of(const slv_problem *p, const double *x) {
+  slv_xscale sc = { x_scale(p->n, x), slv_rowscale_xd(p), NULL };
   return sc;
 }
 
@@ -413,10 +435,11 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
   return slv_residual_threads(p, x, w, 1);
 }
 
-slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w) {
+slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w,
+                         const slv_rowscale *rs) {
   int assoc = p->cone_law == SLV_CONE_ASSOCIATED;
   double m = 0, poison = 0, ss = 0, sc = 0;
-  slv_xscale xsc = slv_xscale_of(p, x);
+  slv_xscale xsc = rs ? (slv_xscale){ x_scale(p->n, x), rs->xd, rs->a } : slv_xscale_of(p, x);
   int k = 0;
   for (int i = 0; i < p->n; i++) {
     poison += (x[i] + w[i]) * 0.0; /* NaN iff x_i or w_i is NaN or Inf */

@@ -118,8 +118,13 @@ static inline double slv_quot(double a, double s) { return a == 0.0 ? 0.0 : a / 
  * a_c)), unchanged by the scalings the test ignores (residual.c). */
 typedef struct {
   double xs, xd;
+  const double *a; /* each row's size (slv_rowscale), NULL: found row by row */
 } slv_xscale;
 slv_xscale slv_xscale_of(const slv_problem *p, const double *x);
+
+/* slv_rowscale (operator.h) of p into a (n), and xd alone. */
+void slv_rowscale_fill(const slv_problem *p, double *a, slv_rowscale *rs);
+double slv_rowscale_xd(const slv_problem *p);
 
 /* Row i's reaction to an impulse of the answer's size: |A_ii| min(xs, xd);
  * where A_ii = 0 (an MLCP's or a saddle point's row, which has none of its
@@ -218,13 +223,16 @@ slv_residuals slv_residual_threads(const slv_problem *p, const double *x, const 
  * fixed bounds, no findex) from a w the solver maintains, in O(n) and
  * without libm's hypot (once per sweep in nsgs, where hypot was half the
  * sweep): its inf- and 2-norms and res_scaled; inf and scaled are NaN if
- * x or w is not finite (residual.c). */
+ * x or w is not finite (residual.c).  rs: p's row sizes and xd
+ * (slv_op_rowscale), so that a sweep's measure stays O(n); NULL: found
+ * here (a pass over A). */
 typedef struct {
   double inf;    /* ||r||_inf (res_nat_inf) */
   double n2;     /* ||r||_2 */
   double scaled; /* res_scaled, the convergence test's measure */
 } slv_natmap;
-slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w);
+slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w,
+                         const slv_rowscale *rs);
 
 /* Is x[0..n) all finite? */
 int slv_all_finite(int n, const double *x);

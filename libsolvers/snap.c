@@ -50,7 +50,7 @@ int slv_snap(slv_op *op, const slv_options *opt, int sliding, double b2, double 
   const slv_problem *p = op->p;
   jacobi_step(op, sliding, x, w, xt);
   slv_op_w(op, xt, wt);
-  slv_natmap m = slv_natmap_of(p, xt, wt);
+  slv_natmap m = slv_natmap_of(p, xt, wt, slv_op_rowscale(op));
   if (!slv_met_norms(opt, m.scaled, m.n2 / b2)) return 0;
   memcpy(x, xt, (size_t)p->n * sizeof *x);
   memcpy(w, wt, (size_t)p->n * sizeof *w);

@@ -523,7 +523,7 @@ static void test_residual_chunks(void) {
   for (int i = 0; i < h.n; i++) x[i] = 0.2 * (unif(&s) - 0.5);
   x[2046] = 0.0, x[2047] = 40.0, x[2048] = -30.0;
   slv_problem_w(&h.p, x, w);
-  slv_natmap nm = slv_natmap_of(&h.p, x, w);
+  slv_natmap nm = slv_natmap_of(&h.p, x, w, NULL);
   double n2 = nm.n2, m = nm.inf, bn2 = 0;
   for (int i = 0; i < h.n; i++) bn2 += h.b[i] * h.b[i];
   slv_residuals r1 = slv_residual_threads(&h.p, x, w, 1);
