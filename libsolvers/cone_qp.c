@@ -336,7 +336,7 @@ slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const c
   for (;;) {
     /* the verdict, exactly as the generic layer will recompute it */
     slv_op_w(op, x, w);
-    slv_residuals r = slv_residual_threads(p, x, w, op->threads);
+    slv_residuals r = slv_residual_op(op, x, w);
     double m = slv_test_measure(opt, &r);
     res->solver_residual = m;
     if (!isfinite(r.res_rel)) {

@@ -172,10 +172,10 @@ static slv_status pgs_solve(void *st, slv_op *op, const slv_options *opt, double
   slv_residuals r;
   if (op->fac) {
     slv_op_ktx(op, x); /* K^T x into op->t, which the sweeps keep current */
-    r = slv_residual(p, x, NULL);
+    r = slv_residual_op(op, x, NULL);
   } else {
     slv_op_w(op, x, w);
-    r = slv_residual(p, x, w);
+    r = slv_residual_op(op, x, w);
   }
   double units = slv_units_of(&r, fmax(1.0, r.b_inf));
   res->solver_residual = slv_test_measure(opt, &r);
@@ -193,11 +193,11 @@ static slv_status pgs_solve(void *st, slv_op *op, const slv_options *opt, double
       /* confirm on w recomputed exactly as the generic layer will (factored:
        * this also drops the rounding drift of t) */
       slv_op_w(op, x, w);
-      r = slv_residual(p, x, w);
+      r = slv_residual_op(op, x, w);
     } else if (it % opt->check_every == 0) {
       /* drop the rounding drift of the updates */
       slv_op_matvec(op, x, p->b, w);
-      r = slv_residual(p, x, w);
+      r = slv_residual_op(op, x, w);
     } else {
       exact = 0;
     }

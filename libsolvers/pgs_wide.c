@@ -1629,7 +1629,7 @@ static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
      * drift of t */
     unpermute(s, c->x);
     slv_op_w(c->op, c->x, c->w);
-    c->r = slv_residual(c->op->p, c->x, c->w);
+    c->r = slv_residual_op(c->op, c->x, c->w);
     c->units = slv_units_of(&c->r, c->units);
     exact = 1;
   } else if (it % opt->check_every == 0) {
@@ -1639,7 +1639,7 @@ static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
     due = s->own_ktx;
     unpermute(s, c->x);
     if (!due) slv_op_ktx(c->op, c->x);
-    c->r = slv_residual(c->op->p, c->x, NULL);
+    c->r = slv_residual_op(c->op, c->x, NULL);
     c->units = slv_units_of(&c->r, c->units);
     exact = 1;
   }
@@ -1780,7 +1780,7 @@ static void start_part(wide_state *s, const sweep_ctx *c, int v, int copy) {
  * tol sweeps nowhere); m, the cheap one (slv_op_start_res's), only tells
  * a non-finite start. */
 static int start_exact(sweep_ctx *c, double m) {
-  c->r = slv_residual(c->op->p, c->x, NULL);
+  c->r = slv_residual_op(c->op, c->x, NULL);
   if (isnan(m)) c->r.res_scaled = NAN;
   c->units = slv_units_of(&c->r, c->units);
   c->res->solver_residual = slv_test_measure(c->opt, &c->r);

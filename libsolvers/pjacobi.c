@@ -69,7 +69,7 @@ static slv_status pjacobi_solve(void *st, slv_op *op, const slv_options *opt, do
   slv_residuals r;
   for (int it = 0;; it++) {
     slv_op_w(op, x, w);
-    r = slv_residual(p, x, w);
+    r = slv_residual_op(op, x, w);
     res->iterations = it;
     res->solver_residual = slv_test_measure(opt, &r);
     if (it > 0) slv_history_push(h, res, res->solver_residual);

@@ -154,7 +154,7 @@ static slv_status pjc_solve(void *st, slv_op *op, const slv_options *opt, double
   slv_residuals r;
   for (int it = 0;; it++) {
     slv_op_matvec(op, x, p->b, w);
-    r = slv_residual_threads(p, x, w, op->threads);
+    r = slv_residual_op(op, x, w);
     res->iterations = it;
     res->solver_residual = slv_test_measure(opt, &r);
     if (it > 0) slv_history_push(h, res, res->solver_residual);

@@ -408,11 +408,11 @@ static slv_residuals merge_chunks(const slv_problem *p, const rchunk *ch, int nc
   return r;
 }
 
-slv_residuals slv_residual_threads(const slv_problem *p, const double *x, const double *w,
-                                   int threads) {
+/* The measures with the scales xsc (slv_xscale). */
+static slv_residuals residual_with(const slv_problem *p, const double *x, const double *w,
+                                   int threads, slv_xscale xsc) {
   int n = p->n;
   if (n == 0) return residuals_zero();
-  slv_xscale xsc = slv_xscale_of(p, x);
   rchunk ch[RES_CHUNKS];
   int rows = chunk_rows(n), nc = (int)(((long long)n + rows - 1) / rows);
   int nt = w ? slv_par_threads(threads, n) : 1;
@@ -429,6 +429,17 @@ slv_residuals slv_residual_threads(const slv_problem *p, const double *x, const 
                  &ch[c]);
   }
   return merge_chunks(p, ch, nc);
+}
+
+slv_residuals slv_residual_threads(const slv_problem *p, const double *x, const double *w,
+                                   int threads) {
+  return residual_with(p, x, w, threads, slv_xscale_of(p, x));
+}
+
+slv_residuals slv_residual_op(slv_op *op, const double *x, const double *w) {
+  const slv_rowscale *rs = slv_op_rowscale(op);
+  slv_xscale xsc = { x_scale(op->p->n, x), rs->xd, rs->a };
+  return residual_with(op->p, x, w, op->threads, xsc);
 }
 
 slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w) {

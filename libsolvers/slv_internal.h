@@ -218,6 +218,10 @@ double slv_power_lambda(int n, const double *invd, int iters,
  * w is given: the same bits for every thread count. */
 slv_residuals slv_residual_threads(const slv_problem *p, const double *x, const double *w,
                                    int threads);
+/* The same for op->p on op->threads, with the row sizes and xd of the
+ * solve (slv_op_rowscale) instead of a pass over A to find them: the
+ * solvers' checks. */
+slv_residuals slv_residual_op(slv_op *op, const double *x, const double *w);
 
 /* The natural map of slv_residual (cones by p->cone_law; box rows by their
  * fixed bounds, no findex) from a w the solver maintains, in O(n) and

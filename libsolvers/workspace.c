@@ -163,7 +163,7 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
 
   /* the library's own measures, from (A, b, bounds, x) alone */
   slv_op_w(&op, x, wb);
-  res->res = slv_residual_threads(p, x, wb, op.threads);
+  res->res = slv_residual_op(&op, x, wb);
   judge(ws->solver, p, opt, res);
   return res->status;
 }
