@@ -1,16 +1,15 @@
 /* snap.c -- separated (and sliding) contacts set exactly, at a converged x
  * (docs/convergence.md, "What the test cannot see").
  *
- * An interior-point or Newton iterate that meets the test leaves the
- * impulses of separated contacts at ~1e-11 of the others.  One projected
+ * An interior-point or Newton iterate that meets the test leaves small,
+ * not zero, impulses on separated contacts.  One projected
  * Jacobi step, P_K(x_c - w^_c / d_c) (d_c: the contact's mean diagonal, w^
  * De Saxce's for Coulomb's law), tells which ones: where it lands on the
  * apex (a separated contact), and with `sliding` on the cone's surface (a
  * sliding one), x_c takes it.  Sticking contacts and box rows keep their x,
- * so the step does not disturb what the solver balanced: ipm leaves its
- * sliding contacts alone too (on spheres-in-a-box moving them shifted the
- * sticking neighbours' w from 1e-14 to 1e-12), and setting its rows on
- * their bounds moved an MLCP's zero-diagonal row's w by 4e-4.  The result
+ * so the step does not disturb what the solver balanced; ipm leaves its
+ * sliding contacts alone too (experiments/README.md, "Measurements: the
+ * scale-invariant convergence test", has what moving them did).  The result
  * is kept only if the test still holds on the exact w: a problem in small
  * units needs it, since there those residues weigh much against its own b
  * in a per-contact measure. */
