@@ -306,15 +306,27 @@ static double median_sorted(double *t, long m) {
 
 /* ContactBench's criteria (slv.h, slv_contact_metrics; docs/problem.md,
  * "Contact metrics"), cone problems only. */
-static void print_contact_metrics(FILE *f, const slv_contact_metrics *m) {
-  const char *name[6] = { "signorini", "conic_compl", "ncp_compl",
-                          "dual_feas", "primal_feas", "mdp_gap" };
-  double v[6] = { m->signorini, m->conic_compl, m->ncp_compl,
-                  m->dual_feas, m->primal_feas, m->mdp_gap };
-  for (int k = 0; k < 6; k++) {
+/* ,"name[k]":v[k] for k < count, every number with 17 digits. */
+static void print_numbers(FILE *f, const char *const *name, const double *v, int count) {
+  for (int k = 0; k < count; k++) {
     fprintf(f, ",\"%s\":", name[k]);
     cli_json_number(f, v[k], 17);
   }
+}
+
+static void print_contact_metrics(FILE *f, const slv_contact_metrics *m) {
+  const char *const name[6] = { "signorini", "conic_compl", "ncp_compl",
+                                "dual_feas", "primal_feas", "mdp_gap" };
+  double v[6] = { m->signorini, m->conic_compl, m->ncp_compl,
+                  m->dual_feas, m->primal_feas, m->mdp_gap };
+  print_numbers(f, name, v, 6);
+}
+
+/* The test's measure and the literature's (docs/convergence.md). */
+static void print_measures(FILE *f, const slv_residuals *r) {
+  const char *const name[4] = { "res_scaled", "siconos_err", "err_siconos", "res_rel_1q" };
+  double v[4] = { r->res_scaled, r->siconos_err, r->err_siconos, r->res_rel_1q };
+  print_numbers(f, name, v, 4);
 }
 
 /* 1 if option bit `bit` comes from the file: recorded there, no flag. */
@@ -406,12 +418,10 @@ static int global_velocities(const slv_instance *inst, const double *x, global_r
 
 static void print_global(FILE *f, const global_report *g) {
   if (!g->ndof) return;
-  fprintf(f, ",\"ndof\":%d,\"v_norm_2\":", g->ndof);
-  cli_json_number(f, g->v_norm_2, 17);
-  fputs(",\"u_norm_2\":", f);
-  cli_json_number(f, g->u_norm_2, 17);
-  fputs(",\"res_vel\":", f);
-  cli_json_number(f, g->res_vel, 17);
+  const char *const name[3] = { "v_norm_2", "u_norm_2", "res_vel" };
+  double v[3] = { g->v_norm_2, g->u_norm_2, g->res_vel };
+  fprintf(f, ",\"ndof\":%d", g->ndof);
+  print_numbers(f, name, v, 3);
 }
 
 static void print_json(const solve_args *a, const slv_solver *solver, const slv_instance *inst,
@@ -451,14 +461,7 @@ static void print_json(const solve_args *a, const slv_solver *solver, const slv_
   }
   fputs(",\"res_rel_2\":", f);
   cli_json_number(f, res->res.res_rel_2, 17);
-  fputs(",\"res_scaled\":", f);
-  cli_json_number(f, res->res.res_scaled, 17);
-  fputs(",\"siconos_err\":", f);
-  cli_json_number(f, res->res.siconos_err, 17);
-  fputs(",\"err_siconos\":", f);
-  cli_json_number(f, res->res.err_siconos, 17);
-  fputs(",\"res_rel_1q\":", f);
-  cli_json_number(f, res->res.res_rel_1q, 17);
+  print_measures(f, &res->res);
   print_global(f, g);
   fprintf(f, ",\"pivots\":%d,\"solver_residual\":", res->pivots);
   cli_json_number(f, res->solver_residual, 17);
