@@ -48,7 +48,6 @@ typedef struct {
   slv_contact_metrics contact; /* maxima over the cones */
 } racc;
 
-/* One cone (rows i..i+2, cone k) with its w (ww) into the sums. */
 /* sum_j |A_ij| (a factored row: the bound sum over its live slots of
  * |J| . |K|, plus |d_i|). */
 static double row_norm1(const slv_problem *p, int i) {
@@ -158,6 +157,7 @@ static double cone_scaled(const slv_problem *p, int k, const double *xc, const d
   return m;
 }
 
+/* One cone (rows i..i+2, cone k) with its w (ww) into the sums. */
 static void cone_rows(const slv_problem *p, const double *x, int i, int k, const double *ww,
                       const slv_xscale *xsc, racc *a) {
   double mu = p->cone_mu[k], v[3], pr[3];
