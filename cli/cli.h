@@ -27,13 +27,18 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "exp.h"
 #include "slv.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-enum { CLI_EXIT_OK = 0, CLI_EXIT_USAGE = 2, CLI_EXIT_NOCONV = 3 };
+enum {
+  CLI_EXIT_OK = EXP_EXIT_OK,
+  CLI_EXIT_USAGE = EXP_EXIT_USAGE,
+  CLI_EXIT_NOCONV = EXP_EXIT_FAILED
+};
 
 /* ---- subcommands (argv[0] = the subcommand name) ------------------------- */
 int cli_cmd_solvers(int argc, char **argv);
@@ -46,16 +51,10 @@ int cli_cmd_task(int argc, char **argv);
 int cli_cmd_collect(int argc, char **argv);
 int cli_cmd_figure(int argc, char **argv);
 
-/* ---- timing (lcplab.c) ----------------------------------------------------- */
-
-/* CLOCK_MONOTONIC in seconds. */
-double cli_now_s(void);
-/* qsort comparator of doubles, ascending (medians of timings). */
-int cli_cmp_double(const void *pa, const void *pb);
 
 /* ---- scene options shared by simulate and export (cmd_simulate.c) -------- */
 
-#define CLI_MAX_PARAMS 64
+#define CLI_MAX_PARAMS EXP_MAX_PARAMS
 
 /* The options that choose a scene and the world's settings.  Fields left
  * unset (have_* = 0, enums -1) keep the library's defaults
@@ -103,13 +102,6 @@ void cli_world_usage(FILE *f);
 struct dyn_world;
 int cli_world_build(const char *cmd, const cli_world_args *a, struct dyn_world **w, long *steps);
 
-/* ---- problems to files (dump_solve.c) ------------------------------------- */
-
-struct slv_instance;
-/* A new instance owning copies of p's arrays, named name; a factored p
- * stays factored when keep_factored, else becomes its explicit CSR.  NULL
- * on allocation failure; slv_instance_free releases it. */
-struct slv_instance *cli_instance_of(const slv_problem *p, const char *name, int keep_factored);
 
 /* The global (velocity) form M v = H r + f, u = H' v + w of the world's
  * last step, whose problem is p (export_global.c); NULL with a message in
@@ -118,16 +110,12 @@ struct slv_instance *cli_instance_of(const slv_problem *p, const char *name, int
 struct slv_global *cli_global_of(const struct dyn_world *w, const slv_problem *p, char *err,
                                  size_t errlen);
 
-/* One solve written so that `lcplab solve` reproduces it bit for bit:
- * DIR/stepN.lcp (p in its own storage, with the solver's name and opt),
- * DIR/stepN.warm (x_start, when opt->warm_start) and DIR/stepN.x
- * (x_solver); details in dump_solve.c.  Files are overwritten.  0, or -1
- * with the one-line reason in err. */
-int cli_dump_solve(const char *dir, long step, const slv_problem *p, const double *x_start,
-                   const double *x_solver, const char *solver, const slv_options *opt, char *err,
-                   size_t errlen);
 
 /* ---- shared helpers (lcplab.c) -------------------------------------------- */
+
+/* The sink of the experiment library's messages: the program's stderr and
+ * stdout (lcplab.c, cli_say). */
+const exp_log *cli_log(void);
 
 /* Print "lcplab: <formatted message>\n" on stderr (one line: any newline in
  * the expansion is replaced by a space). */
@@ -142,17 +130,6 @@ void cli_error(const char *fmt, ...)
  * not start with path, "PATH: " is prepended so that the file is named. */
 void cli_error_lib(const char *path, const char *err);
 
-/* Strict number parsing: the whole string s (no leading/trailing blanks,
- * not empty) must be one number.  Return 1 on success with *out set, 0
- * otherwise (*out untouched).  cli_parse_double also rejects NaN and
- * infinities; cli_parse_long uses base 10. */
-int cli_parse_double(const char *s, double *out);
-int cli_parse_long(const char *s, long *out);
-
-/* A byte count for --max-memory: a positive integer, optionally followed by
- * K, M, G or T (powers of 1024; lower case too, "KiB" ... accepted).
- * Returns 1 with *out set, 0 if s is not one (or does not fit size_t). */
-int cli_parse_bytes(const char *s, size_t *out);
 
 /* The usage line of --max-memory (default SLV_IO_DEFAULT_MAX_MEMORY). */
 #define CLI_MAX_MEMORY_USAGE                                                                       \
@@ -170,8 +147,6 @@ int cli_option_value(const char *cmd, int argc, char **argv, int *i, const char 
  * which it would be a file name). */
 int cli_wants_help(int argc, char **argv);
 
-/* 1 if something exists at path (file, directory, dangling link...). */
-int cli_path_exists(const char *path);
 
 /* 1 (after the message "OUT: the output is the input IN (one file under
  * two names)") if out and in name one file: by device and inode, so a
@@ -179,8 +154,6 @@ int cli_path_exists(const char *path);
  * files"); in may be NULL. */
 int cli_output_is_input(const char *out, const char *in);
 
-/* The last component of path (after the last '/'); never NULL. */
-const char *cli_basename(const char *path);
 
 /* JSON output on f: a string with quotes, escaping '"', '\\', control
  * characters and invalid UTF-8 (replaced by U+FFFD); a number as "%.*g"

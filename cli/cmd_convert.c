@@ -88,7 +88,7 @@ static int mtx_sidecar_refused(const char *out, slv_format to, const char *in, i
     memcpy(path, out, n);
     strcpy(path + n, sfx[k]);
     if (cli_output_is_input(path, in)) return 1;
-    if (!force && cli_path_exists(path)) {
+    if (!force && exp_path_exists(path)) {
       cli_error("%s exists (it would be written with %s; use --force to overwrite)", path, out);
       return 1;
     }
@@ -133,7 +133,7 @@ int cli_cmd_convert(int argc, char **argv) {
       if (r < 0 || parse_format("--to", v, &to) < 0) return CLI_EXIT_USAGE;
     } else if ((r = cli_option_value("convert", argc, argv, &i, "max-memory", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!cli_parse_bytes(v, &ropt.max_memory)) {
+      if (!exp_parse_bytes(v, &ropt.max_memory)) {
         cli_error("convert: --max-memory must be a byte count > 0 (K, M, G, T: powers of "
                   "1024), got '%s'",
                   v);
@@ -155,7 +155,7 @@ int cli_cmd_convert(int argc, char **argv) {
   }
   if (cli_output_is_input(out, in) || mtx_sidecar_refused(out, to, in, force))
     return CLI_EXIT_USAGE;
-  if (!force && cli_path_exists(out)) {
+  if (!force && exp_path_exists(out)) {
     cli_error("%s exists (use --force to overwrite)", out);
     return CLI_EXIT_USAGE;
   }

@@ -43,7 +43,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "experiment.h"
+#include "exp.h"
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -162,7 +162,7 @@ static void abs_path(const char *p, char *out, size_t len) {
 static int is_plan_folder(const char *dir) {
   char path[EXP_PATH_MAX + 32], id[24];
   snprintf(path, sizeof path, "%s/" PLAN_MARKER, dir);
-  return cli_path_exists(path) || exp_plan_peek_id(dir, id) == 0;
+  return exp_path_exists(path) || exp_plan_peek_id(dir, id) == 0;
 }
 
 /* Does dir hold anything (a missing folder holds nothing)? */
@@ -255,7 +255,7 @@ static int task_left(const exp_plan *pl, int i) { return !exp_task_done(pl, i); 
 static int task_stale(const exp_plan *pl, int i) {
   char path[EXP_PATH_MAX + 64];
   exp_result_path(pl, i, path, sizeof path);
-  return cli_path_exists(path) && !exp_task_done(pl, i);
+  return exp_path_exists(path) && !exp_task_done(pl, i);
 }
 
 /* The tasks that pick picks, as ranges "3, 7-12, ..." (at most len), their
@@ -329,7 +329,7 @@ static int report_stop(const exp_plan *pl, int sig, const exp_jobs_report *rep, 
 
 /* --max-memory B into *out; 0 after the message if B is not a byte count. */
 static int max_memory_arg(const char *cmd, const char *v, size_t *out) {
-  if (cli_parse_bytes(v, out)) return 1;
+  if (exp_parse_bytes(v, out)) return 1;
   cli_error("%s: --max-memory must be a byte count > 0 (K, M, G, T: powers of 1024), got '%s'", cmd,
             v);
   return 0;
@@ -377,7 +377,7 @@ static int parse_value(int argc, char **argv, int *i, args *a) {
   if ((r = cli_option_value("experiment", argc, argv, i, "max-memory", &v)) != 0)
     return r < 0 || !max_memory_arg("experiment", v, &a->max_memory) ? CLI_EXIT_USAGE : -1;
   if ((r = cli_option_value("experiment", argc, argv, i, "jobs", &v)) != 0) {
-    if (r < 0 || !cli_parse_long(v, &n) || n < 1 || n > 1024) {
+    if (r < 0 || !exp_parse_long(v, &n) || n < 1 || n > 1024) {
       if (r > 0) cli_error("experiment: --jobs expects an integer in 1..1024, got '%s'", v);
       return CLI_EXIT_USAGE;
     }
@@ -385,7 +385,7 @@ static int parse_value(int argc, char **argv, int *i, args *a) {
     return -1;
   }
   if ((r = cli_option_value("experiment", argc, argv, i, "chunk", &v)) != 0) {
-    if (r < 0 || !cli_parse_long(v, &n) || n < 1 || n > 1000000) {
+    if (r < 0 || !exp_parse_long(v, &n) || n < 1 || n > 1000000) {
       if (r > 0) cli_error("experiment: --chunk expects a positive integer, got '%s'", v);
       return CLI_EXIT_USAGE;
     }
@@ -393,7 +393,7 @@ static int parse_value(int argc, char **argv, int *i, args *a) {
     return -1;
   }
   if ((r = cli_option_value("experiment", argc, argv, i, "time-limit", &v)) != 0) {
-    if (r < 0 || !cli_parse_double(v, &a->time_limit) || !(a->time_limit > 0) ||
+    if (r < 0 || !exp_parse_double(v, &a->time_limit) || !(a->time_limit > 0) ||
         a->time_limit > EXP_TIME_MAX_S) {
       if (r > 0)
         cli_error("experiment: --time-limit expects seconds in (0, %g], got '%s'", EXP_TIME_MAX_S,
@@ -403,7 +403,7 @@ static int parse_value(int argc, char **argv, int *i, args *a) {
     return -1;
   }
   if ((r = cli_option_value("experiment", argc, argv, i, "var", &v)) != 0) {
-    if (r < 0 || exp_line_safe("experiment: --var", v)) return CLI_EXIT_USAGE;
+    if (r < 0 || exp_line_safe(cli_log(), "experiment: --var", v)) return CLI_EXIT_USAGE;
     const char *eq = strchr(v, '=');
     if (!eq || eq == v) {
       cli_error("experiment: --var expects NAME=VALUE, got '%s'", v);
@@ -457,7 +457,7 @@ static int parse_args(int argc, char **argv, args *a) {
     { "experiment: --scripts", a->scripts }, { "experiment: --dump-failures", a->dump }
   };
   for (size_t k = 0; k < sizeof paths / sizeof paths[0]; k++)
-    if (paths[k][1] && exp_line_safe(paths[k][0], paths[k][1])) return CLI_EXIT_USAGE;
+    if (paths[k][1] && exp_line_safe(cli_log(), paths[k][0], paths[k][1])) return CLI_EXIT_USAGE;
   if (a->jobs == 0) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     a->jobs = n > 0 ? (int)n : 1;
@@ -485,7 +485,7 @@ static void note_absent_externals(const exp_config *cfg) {
  * writes through a symlink leading outside --out (exp_outputs_check). */
 static int check_plan_dir(const exp_plan *pl, const args *a) {
   char id[24];
-  int fresh = !cli_path_exists(pl->dir);
+  int fresh = !exp_path_exists(pl->dir);
   if (exp_outputs_check(&pl->cfg, a->out, a->force || !fresh, !a->no_plot)) return CLI_EXIT_USAGE;
   if (fresh) return -1;
   if (refuse_foreign(pl->dir, "--out")) return CLI_EXIT_USAGE;
@@ -504,7 +504,7 @@ static int check_plan_dir(const exp_plan *pl, const args *a) {
 }
 
 static int prepare_plan(const args *a, exp_plan *pl, const char *plan_dir) {
-  int rc = exp_config_read(a->config, NULL, &a->vars, &pl->cfg);
+  int rc = exp_config_read(a->config, NULL, &a->vars, cli_log(), &pl->cfg);
   if (rc >= 0) return rc;
   note_absent_externals(&pl->cfg);
   char gen[EXP_PATH_MAX] = "", data[EXP_PATH_MAX + 32];
@@ -519,7 +519,7 @@ static int prepare_plan(const args *a, exp_plan *pl, const char *plan_dir) {
   }
   char adata[EXP_PATH_MAX];
   abs_path(data, adata, sizeof adata);
-  exp_env env = { gen, adata, isatty(STDERR_FILENO), a->max_memory };
+  exp_env env = { gen, adata, isatty(STDERR_FILENO), a->max_memory, *cli_log() };
   if ((rc = exp_prepare(&pl->cfg, &env, &pl->probs, &pl->nprobs)) >= 0) return rc;
   pl->time_limit = a->time_limit;
   pl->memory_mb = exp_default_memory_mb();
@@ -542,7 +542,7 @@ static int plan_only(const args *a) {
   exp_plan pl;
   memset(&pl, 0, sizeof pl);
   char dir[EXP_PATH_MAX];
-  int existed = cli_path_exists(a->plan);
+  int existed = exp_path_exists(a->plan);
   if (existed && !a->force) {
     cli_error("experiment: --plan %s exists (use --force to replace it)", a->plan);
     return CLI_EXIT_USAGE;
@@ -655,13 +655,13 @@ int cli_cmd_task(int argc, char **argv) {
     cli_error("task: expected DIR N (see 'lcplab task --help')");
     return CLI_EXIT_USAGE;
   }
-  if (!cli_parse_long(num, &n)) {
+  if (!exp_parse_long(num, &n)) {
     cli_error("task: N must be a task number, got '%s'", num);
     return CLI_EXIT_USAGE;
   }
   blas_one_thread();
   exp_plan pl;
-  int rc = exp_plan_read(dir, &pl);
+  int rc = exp_plan_read(dir, cli_log(), &pl);
   if (rc >= 0) {
     exp_plan_free(&pl);
     return rc;
@@ -731,11 +731,11 @@ int cli_cmd_collect(int argc, char **argv) {
     cli_error("collect: expected the plan folder DIR");
     return CLI_EXIT_USAGE;
   }
-  if ((out && exp_line_safe("collect: --out", out)) ||
-      (scripts && exp_line_safe("collect: --scripts", scripts)))
+  if ((out && exp_line_safe(cli_log(), "collect: --out", out)) ||
+      (scripts && exp_line_safe(cli_log(), "collect: --scripts", scripts)))
     return CLI_EXIT_USAGE;
   exp_plan pl;
-  int rc = exp_plan_read(dir, &pl);
+  int rc = exp_plan_read(dir, cli_log(), &pl);
   if (rc >= 0) {
     exp_plan_free(&pl);
     return rc;

@@ -126,7 +126,7 @@ static int step_files_exist(const char *dir, const char *scene, long k, const fm
     for (int j = 0; j < 5; j++) sfx[ns++] = mtx_sfx[j];
   for (int j = 0; j < ns; j++) {
     if (!out_name(path, sizeof path, dir, scene, k, sfx[j])) return 1;
-    if (cli_path_exists(path)) {
+    if (exp_path_exists(path)) {
       cli_error("%s exists (use --force to overwrite)", path);
       return 1;
     }
@@ -218,7 +218,7 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
         (global && !out_name(gpath, sizeof gpath, dir, wa.scene, k, global_sfx(fd))))
       return CLI_EXIT_USAGE;
     snprintf(name, sizeof name, "%s_step%06ld", wa.scene, k);
-    slv_instance *inst = cli_instance_of(&p, name, 0);
+    slv_instance *inst = exp_instance_of(&p, name, 0);
     if (!inst) {
       cli_error("export: out of memory for the problem of step %ld (n=%d)", k, p.n);
       return CLI_EXIT_USAGE;
@@ -294,7 +294,7 @@ int cli_cmd_export(int argc, char **argv) {
       dir = v;
     } else if ((r = cli_option_value("export", argc, argv, &i, "every", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!cli_parse_long(v, &every) || every < 1 || every > 1000000000L) {
+      if (!exp_parse_long(v, &every) || every < 1 || every > 1000000000L) {
         cli_error("export: --every must be an integer between 1 and 1000000000, got '%s'", v);
         return CLI_EXIT_USAGE;
       }

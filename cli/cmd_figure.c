@@ -1,5 +1,5 @@
 /* cmd_figure.c -- `lcplab figure`: draws one figure of an `lcplab experiment`
- * CSV again, the way the experiment draws it (experiment_figure.c), so that
+ * CSV again, the way the experiment draws it (libexperiment/figure.c), so that
  * no name in the CSV and no path reaches a shell (experiments/README.md,
  * "Figures"; paper/build.sh draws the paper's figures with it).
  *
@@ -17,7 +17,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "cli.h"
-#include "experiment.h"
+#include "exp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,7 +139,7 @@ static int section_of(const fargs *a, exp_section *s) {
     return CLI_EXIT_USAGE;
   }
   s->kind = (exp_kind)k;
-  snprintf(s->name, sizeof s->name, "%s", cli_basename(a->out));
+  snprintf(s->name, sizeof s->name, "%s", exp_basename(a->out));
   snprintf(s->figure, sizeof s->figure, "%s", a->figure);
   return -1;
 }
@@ -157,7 +157,7 @@ int cli_cmd_figure(int argc, char **argv) {
                              { "figure: --csv2", a.csv2 },
                              { "figure: --scripts", a.scripts } };
   for (size_t k = 0; rc < 0 && k < sizeof paths / sizeof paths[0]; k++)
-    if (paths[k][1] && exp_line_safe(paths[k][0], paths[k][1])) rc = CLI_EXIT_USAGE;
+    if (paths[k][1] && exp_line_safe(cli_log(), paths[k][0], paths[k][1])) rc = CLI_EXIT_USAGE;
   if (rc < 0) rc = csv_figure(&a);
   if (rc < 0 && a.sets[0]) rc = add_options(&a, a.sets);
   if (rc < 0) rc = check_options(&a);
@@ -176,7 +176,7 @@ int cli_cmd_figure(int argc, char **argv) {
     cli_error("figure: %s: cannot read (give --scripts DIR or set LCPLAB_EXPERIMENTS)", script);
     return CLI_EXIT_USAGE;
   }
-  return exp_figure_draw(&s, a.out, a.csv, a.csv2, scripts, exp_gnuplot_prog()) == 0
+  return exp_figure_draw(cli_log(), &s, a.out, a.csv, a.csv2, scripts, exp_gnuplot_prog()) == 0
              ? CLI_EXIT_OK
              : CLI_EXIT_NOCONV;
 }

@@ -125,14 +125,14 @@ static int pick(const char *cmd, const char *opt, const char *v, const char *con
 /* "H" or "A/B" (the peers accept "1/120"). */
 static int parse_dt(const char *v, double *out) {
   const char *slash = strchr(v, '/');
-  if (!slash) return cli_parse_double(v, out);
+  if (!slash) return exp_parse_double(v, out);
   char num[64];
   size_t len = (size_t)(slash - v);
   if (len == 0 || len >= sizeof num) return 0;
   memcpy(num, v, len);
   num[len] = '\0';
   double a, b;
-  if (!cli_parse_double(num, &a) || !cli_parse_double(slash + 1, &b) || b == 0.0) return 0;
+  if (!exp_parse_double(num, &a) || !exp_parse_double(slash + 1, &b) || b == 0.0) return 0;
   *out = a / b;
   return isfinite(*out);
 }
@@ -167,7 +167,7 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
     a->solver = v;
   } else if (OPT("steps")) {
     if (r < 0) return -1;
-    if (!cli_parse_long(v, &a->steps) || a->steps < 1 || a->steps > 1000000000L) {
+    if (!exp_parse_long(v, &a->steps) || a->steps < 1 || a->steps > 1000000000L) {
       cli_error("%s: --steps must be an integer between 1 and 1000000000, got '%s'", cmd, v);
       return -1;
     }
@@ -201,7 +201,7 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
     a->fallback_solver = v;
   } else if (OPT("fallback-max-iter")) {
     if (r < 0) return -1;
-    if (!cli_parse_long(v, &a->fallback_max_iter) || a->fallback_max_iter < 1 ||
+    if (!exp_parse_long(v, &a->fallback_max_iter) || a->fallback_max_iter < 1 ||
         a->fallback_max_iter > INT_MAX) {
       cli_error("%s: --fallback-max-iter must be an integer between 1 and %d, got '%s'", cmd,
                 INT_MAX, v);
@@ -210,62 +210,62 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
     a->have_fallback_max_iter = 1;
   } else if (OPT("eta")) {
     if (r < 0) return -1;
-    if (!cli_parse_long(v, &a->eta) || a->eta < 3 || a->eta > 1024) {
+    if (!exp_parse_long(v, &a->eta) || a->eta < 3 || a->eta > 1024) {
       cli_error("%s: --eta must be an integer between 3 and 1024, got '%s'", cmd, v);
       return -1;
     }
     a->have_eta = 1;
   } else if (OPT("max-iter")) {
     if (r < 0) return -1;
-    if (!cli_parse_long(v, &a->max_iter) || a->max_iter < 1 || a->max_iter > INT_MAX) {
+    if (!exp_parse_long(v, &a->max_iter) || a->max_iter < 1 || a->max_iter > INT_MAX) {
       cli_error("%s: --max-iter must be an integer between 1 and %d, got '%s'", cmd, INT_MAX, v);
       return -1;
     }
     a->have_max_iter = 1;
   } else if (OPT("threads")) {
     if (r < 0) return -1;
-    if (!cli_parse_long(v, &a->threads) || a->threads < 1 || a->threads > SLV_THREADS_MAX) {
+    if (!exp_parse_long(v, &a->threads) || a->threads < 1 || a->threads > SLV_THREADS_MAX) {
       cli_error("%s: --threads must be an integer between 1 and %d, got '%s'", cmd, SLV_THREADS_MAX,
                 v);
       return -1;
     }
   } else if (OPT("max-pivots")) {
     if (r < 0) return -1;
-    if (!cli_parse_long(v, &a->max_pivots) || a->max_pivots < 1 || a->max_pivots > INT_MAX) {
+    if (!exp_parse_long(v, &a->max_pivots) || a->max_pivots < 1 || a->max_pivots > INT_MAX) {
       cli_error("%s: --max-pivots must be an integer between 1 and %d, got '%s'", cmd, INT_MAX, v);
       return -1;
     }
   } else if (OPT("tol")) {
     if (r < 0) return -1;
-    if (!cli_parse_double(v, &a->tol) || !(a->tol > 0)) {
+    if (!exp_parse_double(v, &a->tol) || !(a->tol > 0)) {
       cli_error("%s: --tol must be a finite number > 0, got '%s'", cmd, v);
       return -1;
     }
     a->have_tol = 1;
   } else if (OPT("omega")) {
     if (r < 0) return -1;
-    if (!cli_parse_double(v, &a->omega)) {
+    if (!exp_parse_double(v, &a->omega)) {
       cli_error("%s: --omega must be a finite number, got '%s'", cmd, v);
       return -1;
     }
     a->have_omega = 1;
   } else if (OPT("margin")) {
     if (r < 0) return -1;
-    if (!cli_parse_double(v, &a->margin) || !(a->margin >= 0)) {
+    if (!exp_parse_double(v, &a->margin) || !(a->margin >= 0)) {
       cli_error("%s: --margin must be a finite number >= 0 (m), got '%s'", cmd, v);
       return -1;
     }
     a->have_margin = 1;
   } else if (OPT("warm-factor")) {
     if (r < 0) return -1;
-    if (!cli_parse_double(v, &a->warm_factor) || !(a->warm_factor >= 0 && a->warm_factor <= 1)) {
+    if (!exp_parse_double(v, &a->warm_factor) || !(a->warm_factor >= 0 && a->warm_factor <= 1)) {
       cli_error("%s: --warm-factor must be a number in [0, 1], got '%s'", cmd, v);
       return -1;
     }
     a->have_warm_factor = 1;
   } else if (OPT("slop")) {
     if (r < 0) return -1;
-    if (!cli_parse_double(v, &a->slop) || !(a->slop >= 0)) {
+    if (!exp_parse_double(v, &a->slop) || !(a->slop >= 0)) {
       cli_error("%s: --slop must be a finite number >= 0 (m), got '%s'", cmd, v);
       return -1;
     }
@@ -590,7 +590,7 @@ static int dump_failure(sim_state *s, long k) {
   dyn_world_solve ls;
   if (!s->dump_dir || !dyn_world_last_solve(s->w, &ls) || ls.step != k) return 1;
   char err[512] = "";
-  if (cli_dump_solve(s->dump_dir, k, &ls.prob, ls.x_start, ls.x_solver, ls.solver, &ls.opt, err,
+  if (exp_dump_solve(s->dump_dir, k, &ls.prob, ls.x_start, ls.x_solver, ls.solver, &ls.opt, err,
                      sizeof err) != 0) {
     cli_error("%s", err[0] ? err : "cannot write the failed step");
     return 0;
@@ -713,7 +713,7 @@ static int print_summary(sim_state *s, const cli_world_args *wa, long K, double 
   mean_step /= (double)nt;
   mean_col /= (double)nt;
   mean_solve /= (double)nt;
-  qsort(s->tstep + k0, (size_t)nt, sizeof *s->tstep, cli_cmp_double);
+  qsort(s->tstep + k0, (size_t)nt, sizeof *s->tstep, exp_cmp_double);
   double median =
       (nt % 2) ? s->tstep[k0 + nt / 2] : 0.5 * (s->tstep[k0 + nt / 2 - 1] + s->tstep[k0 + nt / 2]);
   jerr_max = s->jerr_max;
@@ -796,11 +796,11 @@ static int sim_setup(const cli_world_args *wa, const char *csv, const char *trac
   if (rc >= 0) return rc;
   /* checked before any work is done */
   if (!force) {
-    if (cli_path_exists(csv)) {
+    if (exp_path_exists(csv)) {
       cli_error("%s exists (use --force to overwrite)", csv);
       return CLI_EXIT_USAGE;
     }
-    if (trace && cli_path_exists(trace)) {
+    if (trace && exp_path_exists(trace)) {
       cli_error("%s exists (use --force to overwrite)", trace);
       return CLI_EXIT_USAGE;
     }
@@ -867,7 +867,7 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
         s->csv);
   if (s->trace) fputs("step,t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", s->trace);
   double E0 = dyn_world_energy(w, NULL, NULL);
-  double wall0 = cli_now_s();
+  double wall0 = exp_now_s();
   for (long k = 0; k < K; k++) {
     dyn_world_metrics m;
     dyn_err e = dyn_world_step(w, &m);
@@ -877,7 +877,7 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
     if (!(m.joint_error <= s->jerr_max) && !isnan(s->jerr_max)) /* NaN sticks */
       s->jerr_max = m.joint_error;
   }
-  double wall = cli_now_s() - wall0;
+  double wall = exp_now_s() - wall0;
   if (publish_outputs(s) != 0) return CLI_EXIT_USAGE;
   return print_summary(s, wa, K, E0, wall);
 }

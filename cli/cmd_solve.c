@@ -219,21 +219,21 @@ static int parse_args(int argc, char **argv, solve_args *a) {
       a->warm = v;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "tol", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!cli_parse_double(v, &a->tol) || !(a->tol > 0)) {
+      if (!exp_parse_double(v, &a->tol) || !(a->tol > 0)) {
         cli_error("solve: --tol must be a finite number > 0, got '%s'", v);
         return CLI_EXIT_USAGE;
       }
       a->have_tol = 1;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "max-iter", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!cli_parse_long(v, &a->max_iter) || a->max_iter < 1 || a->max_iter > INT_MAX) {
+      if (!exp_parse_long(v, &a->max_iter) || a->max_iter < 1 || a->max_iter > INT_MAX) {
         cli_error("solve: --max-iter must be an integer between 1 and %d, got '%s'", INT_MAX, v);
         return CLI_EXIT_USAGE;
       }
       a->have_max_iter = 1;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "repeat", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!cli_parse_long(v, &a->repeat) || a->repeat < 1 || a->repeat > SOLVE_MAX_REPEAT) {
+      if (!exp_parse_long(v, &a->repeat) || a->repeat < 1 || a->repeat > SOLVE_MAX_REPEAT) {
         cli_error("solve: --repeat must be an integer between 1 and %ld, got '%s'",
                   SOLVE_MAX_REPEAT, v);
         return CLI_EXIT_USAGE;
@@ -251,21 +251,21 @@ static int parse_args(int argc, char **argv, solve_args *a) {
       }
     } else if ((r = cli_option_value("solve", argc, argv, &i, "omega", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!cli_parse_double(v, &a->omega)) {
+      if (!exp_parse_double(v, &a->omega)) {
         cli_error("solve: --omega must be a finite number, got '%s'", v);
         return CLI_EXIT_USAGE;
       }
       a->have_omega = 1;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "threads", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!cli_parse_long(v, &a->threads) || a->threads < 1 || a->threads > SLV_THREADS_MAX) {
+      if (!exp_parse_long(v, &a->threads) || a->threads < 1 || a->threads > SLV_THREADS_MAX) {
         cli_error("solve: --threads must be an integer between 1 and %d, got '%s'", SLV_THREADS_MAX,
                   v);
         return CLI_EXIT_USAGE;
       }
     } else if ((r = cli_option_value("solve", argc, argv, &i, "max-memory", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!cli_parse_bytes(v, &a->read.max_memory)) {
+      if (!exp_parse_bytes(v, &a->read.max_memory)) {
         cli_error("solve: --max-memory must be a byte count > 0 (K, M, G, T: powers of 1024), "
                   "got '%s'",
                   v);
@@ -300,7 +300,7 @@ static double seconds_between(const struct timespec *t0, const struct timespec *
 
 /* Median of t[0..m-1] (sorts t); mean of the two middle values if m is even. */
 static double median_sorted(double *t, long m) {
-  qsort(t, (size_t)m, sizeof *t, cli_cmp_double);
+  qsort(t, (size_t)m, sizeof *t, exp_cmp_double);
   return (m % 2) ? t[m / 2] : 0.5 * (t[m / 2 - 1] + t[m / 2]);
 }
 
@@ -429,7 +429,7 @@ static void print_json(const solve_args *a, const slv_solver *solver, const slv_
                        double t_median, double t_min) {
   FILE *f = stdout;
   fputs("{\"instance\":", f);
-  cli_json_string(f, cli_basename(a->file));
+  cli_json_string(f, exp_basename(a->file));
   fputs(",\"solver\":", f);
   cli_json_string(f, solver->name);
   if (res->choice[0]) { /* solver auto: which one ran, and why */
@@ -531,7 +531,7 @@ static int solve_run(const solve_args *a, solve_state *s) {
   /* Checked before any work: never overwrite an input, nor a file without --force. */
   if (cli_output_is_input(a->solution, a->file) || cli_output_is_input(a->solution, a->warm))
     return CLI_EXIT_USAGE;
-  if (a->solution && !a->force && cli_path_exists(a->solution)) {
+  if (a->solution && !a->force && exp_path_exists(a->solution)) {
     cli_error("%s exists (use --force to overwrite)", a->solution);
     return CLI_EXIT_USAGE;
   }

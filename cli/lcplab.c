@@ -26,6 +26,7 @@
 #include "slv_io.h"
 
 #include <errno.h>
+#include <unistd.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -65,16 +66,6 @@ static void usage(FILE *f) {
 
 /* ---- timing ---------------------------------------------------------------------- */
 
-double cli_now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-int cli_cmp_double(const void *pa, const void *pb) {
-  double x = *(const double *)pa, y = *(const double *)pb;
-  return (x > y) - (x < y);
-}
 
 /* ---- dispatch ----------------------------------------------------------------- */
 
@@ -123,16 +114,39 @@ int main(int argc, char **argv) {
 
 /* ---- shared helpers ------------------------------------------------------------- */
 
+/* The sink of the library's messages (exp.h, exp_log): errors and status
+ * lines as "lcplab: LINE", notes as "lcplab: note: LINE" on stderr; a
+ * progress line rewritten in place when stderr is a terminal (and left out
+ * when it is not); the names of written files on stdout. */
+static void cli_say(void *ctx, exp_say_kind kind, const char *line) {
+  (void)ctx;
+  int tty = isatty(STDERR_FILENO);
+  switch (kind) {
+  case EXP_SAY_OUTPUT:
+    fprintf(stdout, "%s\n", line);
+    fflush(stdout);
+    return;
+  case EXP_SAY_PROGRESS:
+    if (tty) fprintf(stderr, "\r\033[Klcplab: %s", line);
+    fflush(stderr);
+    return;
+  default:
+    fprintf(stderr, "%slcplab: %s%s\n", tty ? "\r\033[K" : "", kind == EXP_SAY_NOTE ? "note: " : "",
+            line);
+  }
+}
+
+static const exp_log cli_sink = { cli_say, NULL };
+
+const exp_log *cli_log(void) { return &cli_sink; }
+
 void cli_error(const char *fmt, ...) {
   char line[1024];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
-  /* One line, whatever the message holds (a file name may contain '\n'). */
-  for (char *c = line; *c; c++)
-    if (*c == '\n' || *c == '\r') *c = ' ';
-  fprintf(stderr, "lcplab: %s\n", line);
+  exp_say(&cli_sink, EXP_SAY_ERROR, "%s", line);
 }
 
 void cli_error_lib(const char *path, const char *err) {
@@ -144,52 +158,6 @@ void cli_error_lib(const char *path, const char *err) {
     cli_error("%s: %s", path, err);
 }
 
-/* strtod/strtol accept leading blanks; we want the string to be the number. */
-static int starts_like_number(const char *s) {
-  return s && s[0] != '\0' && s[0] != ' ' && s[0] != '\t' && s[0] != '\n' && s[0] != '\r' &&
-         s[0] != '\f' && s[0] != '\v';
-}
-
-int cli_parse_double(const char *s, double *out) {
-  if (!starts_like_number(s)) return 0;
-  char *end = NULL;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v)) return 0;
-  *out = v;
-  return 1;
-}
-
-int cli_parse_long(const char *s, long *out) {
-  if (!starts_like_number(s)) return 0;
-  char *end = NULL;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (end == s || *end != '\0' || errno == ERANGE) return 0;
-  *out = v;
-  return 1;
-}
-
-int cli_parse_bytes(const char *s, size_t *out) {
-  if (!starts_like_number(s) || s[0] < '0' || s[0] > '9') return 0;
-  char *end = NULL;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (end == s || errno == ERANGE || v == 0) return 0;
-  static const char units[] = "KMGT";
-  unsigned shift = 0;
-  if (*end) {
-    const char *u = strchr(units, *end >= 'a' && *end <= 'z' ? *end - 'a' + 'A' : *end);
-    if (!u) return 0;
-    shift = 10u * (unsigned)(u - units + 1);
-    end++;
-    if (strcmp(end, "iB") == 0 || strcmp(end, "B") == 0) end += strlen(end);
-    if (*end) return 0;
-  }
-  if (v > (SIZE_MAX >> shift)) return 0;
-  *out = (size_t)(v << shift);
-  return 1;
-}
 
 int cli_option_value(const char *cmd, int argc, char **argv, int *i, const char *name,
                      const char **value) {
@@ -219,10 +187,6 @@ int cli_wants_help(int argc, char **argv) {
   return 0;
 }
 
-int cli_path_exists(const char *path) {
-  struct stat st;
-  return lstat(path, &st) == 0;
-}
 
 int cli_output_is_input(const char *out, const char *in) {
   if (!out || !in || !slv_same_file(out, in)) return 0;
@@ -230,10 +194,6 @@ int cli_output_is_input(const char *out, const char *in) {
   return 1;
 }
 
-const char *cli_basename(const char *path) {
-  const char *slash = strrchr(path, '/');
-  return slash ? slash + 1 : path;
-}
 
 /* Length of the valid UTF-8 sequence at s, or 0 if the bytes there are not
  * one (overlong forms, surrogates and code points above U+10FFFF rejected). */

@@ -3,7 +3,7 @@
 # groups of solvers so that no panel has more than six curves
 # (experiments/README.md, "Figures").
 #
-#   drawn by the engine (cli/experiment_figure.c, `lcplab figure convergence CSV`)
+#   drawn by the engine (libexperiment/figure.c, `lcplab figure convergence CSV`)
 #
 # csv: problem, kind, n, solver, status, iteration, time_s, res_scaled, final,
 # class, method, time_source, tol.

@@ -4,7 +4,7 @@
 #   gnuplot -e "csv='NAME.csv'; csv2='NAME_profile.csv'; out='NAME'; gpdir='experiments'" exp_profile.gp
 #
 # Reads csv2 (tol, solver, tau, log2_tau, rho, solved_share, problems, class),
-# the curves lcplab computed per class (cli/experiment_tables.c): only the
+# the curves lcplab computed per class (libexperiment/tables.c): only the
 # solvers that take part in a class (accepted one of its problems) have a
 # curve there.  Draws rho_s(tau) against log2(tau) as steps with marks.
 # At most `figure per_panel=K` curves a panel (default 6): a class with more

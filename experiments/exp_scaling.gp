@@ -6,7 +6,7 @@
 #
 # csv: family, problem, kind, n, solver, status, iterations, pivots, time_s, ...
 # csv2: family, solver, points, slope, intercept, r2 (least squares of
-# log t = a + s log n over the converged points, cli/experiment_stats.c).
+# log t = a + s log n over the converged points, libexperiment/stats.c).
 # Converged points are filled and joined; runs that did not converge are
 # circled in black; the fitted line is dotted.  The legend gives each
 # solver's slope with its 95 % confidence interval.  Panels side by side (at

@@ -1,5 +1,5 @@
 /* test_experiment_profile.c -- the pure computations of `lcplab experiment`
- * (cli/experiment_stats.c): Dolan-More performance profiles and the
+ * (libexperiment/stats.c): Dolan-More performance profiles and the
  * least-squares line of the scaling slopes, against hand-worked examples.
  *
  * Profile example (3 problems, 3 solvers; times in s, F = failure):
@@ -37,7 +37,7 @@
  * a = 0.3, residuals -0.3 0.9 -0.9 0.3, SSres = 1.8, se(b) = sqrt(1.8 / 2 / 5)
  * = 0.4242641, t_{0.975, 2} = 4.3026527: b in 0.8 -+ 1.8254610 = [-1.0254610, 2.6254610].
  */
-#include "experiment.h"
+#include "exp.h"
 #include "tst_util.h"
 
 #include <math.h>

@@ -10,6 +10,7 @@
 #   libsolvers/libsolvers.la   libsolvers/slv.h
 #   libio/libslvio.la          libio/slv_io.h
 #   libdynamics/libdynamics.la libdynamics/dyn*.h except *_internal.h
+#   libexperiment/libexperiment.la libexperiment/exp.h
 # Environment: LCPLAB_SRCDIR (sources), LCPLAB_BUILDDIR (the build tree).
 # SKIP (77) without shared libraries or without nm.
 # Last line: "N passed, M failed".
@@ -64,4 +65,5 @@ check libslvio libio/libslvio.la SLV_API "$top/libio/slv_io.h"
 dynh=$(ls "$top"/libdynamics/dyn*.h | grep -v '_internal\.h$')
 # shellcheck disable=SC2086
 check libdynamics libdynamics/libdynamics.la DYN_API $dynh
+check libexperiment libexperiment/libexperiment.la EXP_API "$top/libexperiment/exp.h"
 tst_done

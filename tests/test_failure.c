@@ -1,6 +1,6 @@
 /* test_failure.c -- the world's failure policy (libdynamics/world_failure.c,
  * dyn_world.h dyn_failure_policy) on the defects measured on main (issue
- * 26), and the dump of a step's solve (cli/dump_solve.c) repeated bit for
+ * 26), and the dump of a step's solve (libexperiment/dump_solve.c) repeated bit for
  * bit from its file.
  *
  * What is checked, and how:
@@ -36,7 +36,7 @@
  *     fails the step with DYN_ERR_NUMERIC naming the step and the policy,
  *     the world restored, and dyn_world_last_solve still gives the failed
  *     solve (x_applied NULL) for a dump.
- *   - the dump (cli_dump_solve) of a factored step (pyramid 10: 600 rows,
+ *   - the dump (exp_dump_solve) of a factored step (pyramid 10: 600 rows,
  *     above dense_max_rows, so pgs and pgs_wide get J and M^-1 J^T): the
  *     file reads back as factored, and pgs / pgs_wide with the file's
  *     recorded options from the .warm give the world's status, iterations,
@@ -53,7 +53,7 @@
 #include <CUnit/Basic.h>
 #include <CUnit/CUnit.h>
 
-#include "cli.h"
+#include "exp.h"
 #include "dyn_world.h"
 #include "slv_io.h"
 #include "tst_util.h"
@@ -364,7 +364,7 @@ static void factored_dump(const char *solver) {
   CU_ASSERT_EQUAL_FATAL(dyn_world_last_solve(w, &ls), 1);
   CU_ASSERT_EQUAL_FATAL(ls.prob.storage, SLV_FACTORED);
   CU_ASSERT_EQUAL_FATAL(tst_tmpdir_make(dir, sizeof dir, "test_failure"), 0);
-  CU_ASSERT_EQUAL_FATAL(cli_dump_solve(dir, ls.step, &ls.prob, ls.x_start, ls.x_solver, ls.solver,
+  CU_ASSERT_EQUAL_FATAL(exp_dump_solve(dir, ls.step, &ls.prob, ls.x_start, ls.x_solver, ls.solver,
                                        &ls.opt, msg, sizeof msg),
                         0);
   char path[256], wpath[256];

@@ -2,7 +2,7 @@
 # test_install.sh -- lcplab as an installed library, from outside the tree; run by
 # `make installcheck` (so by `make distcheck`), after `make install` (DESTDIR allowed):
 #   tests/test_install.sh SRCDIR DESTDIR PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR PKGCONFIGDIR VERSION \
-#     SLV_LT DYN_LT SLVIO_LT
+#     SLV_LT DYN_LT SLVIO_LT EXP_LT
 # (the last three: libtool -version-info CURRENT:REVISION:AGE of each library, from
 # configure.ac; the expected soname major is CURRENT - AGE)
 # Checks, with nothing but the installed files and pkg-config:
@@ -23,6 +23,7 @@ shift 9
 # soname major of a libtool CURRENT:REVISION:AGE
 lt_major() { echo "$1" | awk -F: 'NF == 3 { print $1 - $3 }'; }
 slv_major=$(lt_major "${1:-}") dyn_major=$(lt_major "${2:-}") slvio_major=$(lt_major "${3:-}")
+exp_major=$(lt_major "${4:-}")
 TST_NAME=test_install
 # shellcheck source=tst_lib.sh
 . "$src/tests/tst_lib.sh"
@@ -32,7 +33,7 @@ command -v pkg-config >/dev/null 2>&1 || { echo "FAIL - pkg-config not found"; e
 
 # pkg-config files (with DESTDIR: copies whose absolute paths are under it)
 mkdir -p "$T/pc"
-for p in lcplab-solvers lcplab-io lcplab-dynamics; do
+for p in lcplab-solvers lcplab-io lcplab-dynamics lcplab-experiment; do
   if [ -f "$dest$pcdir/$p.pc" ]; then
     sed -E "s#^(prefix|exec_prefix|libdir|includedir)=/#\\1=$dest/#" "$dest$pcdir/$p.pc" >"$T/pc/$p.pc"
   else
@@ -41,7 +42,7 @@ for p in lcplab-solvers lcplab-io lcplab-dynamics; do
 done
 PKG_CONFIG_PATH="$T/pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 export PKG_CONFIG_PATH
-for p in lcplab-solvers lcplab-io lcplab-dynamics; do
+for p in lcplab-solvers lcplab-io lcplab-dynamics lcplab-experiment; do
   v=$(pkg-config --modversion "$p" 2>&1)
   if [ "$v" = "$version" ]; then ok "pkg-config $p: version $v"; else bad "pkg-config $p" "$v"; fi
 done
@@ -60,7 +61,7 @@ fi
 
 # the shared objects
 lib="$dest$libdir"
-for pair in "solvers:$slv_major" "dynamics:$dyn_major" "slvio:$slvio_major"; do
+for pair in "solvers:$slv_major" "dynamics:$dyn_major" "slvio:$slvio_major" "experiment:$exp_major"; do
   name=${pair%%:*} major=${pair#*:}
   so="$lib/lib$name.so.$major"
   if [ -z "$major" ]; then
@@ -87,7 +88,7 @@ export LD_LIBRARY_PATH
 if "$dest$bindir/lcplab" --version | grep -qx "lcplab $version"; then ok "lcplab --version"; else bad "lcplab --version"; fi
 if [ -f "$dest$mandir/man1/lcplab.1" ]; then ok "man page lcplab(1) installed"; else bad "man page" "$dest$mandir/man1/lcplab.1 missing"; fi
 n=$(ls "$dest$includedir/lcplab/"*.h 2>/dev/null | wc -l)
-if [ "$n" -eq 8 ]; then ok "8 public headers in $includedir/lcplab"; else bad "public headers" "$n found"; fi
+if [ "$n" -eq 9 ]; then ok "9 public headers in $includedir/lcplab"; else bad "public headers" "$n found"; fi
 
 # an FCLIB file written by the installed lcplab, for the consumer to read
 printf '3\n1\n0\n3\n3\n3\t3\n1 0 0\n0 1 0\n0 0 1\n-1 0.25 0\n0.5\n' >"$T/fc1.dat"

@@ -1,5 +1,5 @@
 /* fuzz_experiment.c -- libFuzzer harness: the experiment-file parser,
- * exp_config_read (cli/experiment_config.c; tests/fuzz/README.md).
+ * exp_config_read (libexperiment/config.c; tests/fuzz/README.md).
  *
  * The input is the experiment file's bytes, FZ_DIR "in.exp" in memory (the
  * parser's fopen is wrapped, fuzz_util.h), with the variables N=10,
@@ -12,7 +12,7 @@
  * are checked with stat() on the real file system: only ones that exist
  * there (/tmp, /) pass. */
 #include "fuzz_util.h"
-#include "experiment.h"
+#include "exp.h"
 
 static void check_section(const exp_config *cfg, const exp_section *s) {
   if (s->kind < 0 || s->kind >= EXP_KIND_COUNT) fz_fail("section kind %d", (int)s->kind);
@@ -32,8 +32,14 @@ static void check_section(const exp_config *cfg, const exp_section *s) {
   if (s->ntol < 0 || s->ntol > EXP_MAX_TOLS || s->nint < 0 || s->nint > 3)
     fz_fail("section '%s': ntol %d, nint %d", s->name, s->ntol, s->nint);
   for (int k = 0; k < s->nsrc; k++)
-    if (s->src[k].nparams < 0 || s->src[k].nparams > CLI_MAX_PARAMS)
+    if (s->src[k].nparams < 0 || s->src[k].nparams > EXP_MAX_PARAMS)
       fz_fail("section '%s': %d scene parameters", s->name, s->src[k].nparams);
+}
+
+/* Counts the error lines the library hands to its sink. */
+static void count_errors(void *ctx, exp_say_kind kind, const char *line) {
+  (void)line;
+  if (kind == EXP_SAY_ERROR) (*(int *)ctx)++;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -41,8 +47,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                  5 };
   fz_file_put(FZ_DIR "in.exp", data, size);
   exp_config cfg;
-  int rc = exp_config_read(FZ_DIR "in.exp", NULL, &vars, &cfg);
-  if (rc != -1 && rc != CLI_EXIT_USAGE) fz_fail("exp_config_read returned %d", rc);
+  int errors = 0;
+  const exp_log log = { count_errors, &errors };
+  int rc = exp_config_read(FZ_DIR "in.exp", NULL, &vars, &log, &cfg);
+  if (rc != -1 && rc != EXP_EXIT_USAGE) fz_fail("exp_config_read returned %d", rc);
+  if ((rc == -1) != (errors == 0))
+    fz_fail("exp_config_read returned %d after %d error lines (one, or none on success)", rc,
+            errors);
   if (rc == -1) {
     if (cfg.nsec < 1) fz_fail("parsed a file without sections");
     for (int i = 0; i < cfg.nsec; i++) check_section(&cfg, &cfg.sec[i]);

@@ -1,8 +1,8 @@
-/* experiment_collect.c -- `lcplab collect`: the results of a plan merged
+/* collect.c -- `lcplab collect`: the results of a plan merged
  * into the section CSVs, the per-class profiles, the tables and the
  * figures (experiments/README.md, "Campaigns" and "Outputs").
  *
- * Every task's result is read and checked (experiment_result.c): a file of
+ * Every task's result is read and checked (result.c): a file of
  * another plan is stale, a file without its end line truncated, one whose
  * checksum or row count does not match corrupted; such files are named on
  * stderr and left out, and so are missing tasks (listed as ranges).  A task
@@ -24,7 +24,7 @@
  */
 #define _GNU_SOURCE
 
-#include "experiment.h"
+#include "exp.h"
 
 #include "dyn_world.h"
 
@@ -146,9 +146,10 @@ static int check_mixed(const exp_plan *pl, const loaded *L, int allow) {
       if (distinct(L, pl->ntasks, k, sel, vals, sizeof vals) > 1) {
         mixed = 1;
         if (!allow)
-          cli_error("collect: %s: mixed provenance: the results differ in %s: %s (merge them "
-                    "anyway with --allow-mixed)",
-                    pl->dir, key_name(k), vals);
+          exp_say(&pl->cfg.log, EXP_SAY_ERROR,
+                  "collect: %s: mixed provenance: the results differ in %s: %s (merge them "
+                  "anyway with --allow-mixed)",
+                  pl->dir, key_name(k), vals);
       }
     }
   }
@@ -328,7 +329,7 @@ static void put_row(FILE *f, const exp_row *r) {
 
 /* Refuses path (1 after the message) when it is a symlink that leads
  * outside the folder real (a realpath), or when it exists and not force. */
-static int output_refused(const char *path, const char *real, int force) {
+static int output_refused(const exp_log *log, const char *path, const char *real, int force) {
   struct stat st;
   if (lstat(path, &st) != 0) return 0;
   if (S_ISLNK(st.st_mode)) {
@@ -337,13 +338,14 @@ static int output_refused(const char *path, const char *real, int force) {
     int inside = to && strncmp(to, real, n) == 0 && (to[n] == '/' || strcmp(real, "/") == 0);
     free(to);
     if (!inside) {
-      cli_error("%s is a symlink that leads outside the output folder (refused, also with --force)",
-                path);
+      exp_say(log, EXP_SAY_ERROR,
+              "%s is a symlink that leads outside the output folder (refused, also with --force)",
+              path);
       return 1;
     }
   }
   if (!force) {
-    cli_error("%s exists (use --force to overwrite, or another --out)", path);
+    exp_say(log, EXP_SAY_ERROR, "%s exists (use --force to overwrite, or another --out)", path);
     return 1;
   }
   return 0;
@@ -359,19 +361,20 @@ static int is_figure_page(const char *file, const char *name) {
 }
 
 /* The figures of section name: NAME.pdf, NAME.png and the pages in out. */
-static int figures_refused(const char *out, const char *real, const char *name, int force) {
+static int figures_refused(const exp_log *log, const char *out, const char *real, const char *name,
+                           int force) {
   char path[EXP_PATH_MAX + 128];
   static const char *const ext[] = { ".pdf", ".png" };
   for (int k = 0; k < 2; k++) {
     snprintf(path, sizeof path, "%s/%s%s", out, name, ext[k]);
-    if (output_refused(path, real, force)) return 1;
+    if (output_refused(log, path, real, force)) return 1;
   }
   DIR *d = opendir(out);
   int refused = 0;
   for (struct dirent *e; d && !refused && (e = readdir(d));)
     if (is_figure_page(e->d_name, name)) {
       snprintf(path, sizeof path, "%s/%s", out, e->d_name);
-      refused = output_refused(path, real, force);
+      refused = output_refused(log, path, real, force);
     }
   if (d) closedir(d);
   return refused;
@@ -387,9 +390,9 @@ int exp_outputs_check(const exp_config *cfg, const char *out, int force, int fig
     int n = exp_output_suffixes(s->kind, sfx, EXP_MAX_OUTPUTS);
     for (int j = 0; j < n && !refused; j++) {
       snprintf(path, sizeof path, "%s/%s%s", out, s->name, sfx[j]);
-      refused = output_refused(path, real, force);
+      refused = output_refused(&cfg->log, path, real, force);
     }
-    if (!refused && figures) refused = figures_refused(out, real, s->name, force);
+    if (!refused && figures) refused = figures_refused(&cfg->log, out, real, s->name, force);
   }
   free(real);
   return refused;
@@ -426,7 +429,7 @@ FILE *exp_outset_open(exp_outset *set, const char *path) {
     if (p) set->path = p;
     if (!o || !p) {
       set->failed = 1;
-      cli_error("collect: out of memory");
+      exp_say(set->log, EXP_SAY_ERROR, "collect: out of memory");
       return NULL;
     }
     set->cap = cap;
@@ -436,7 +439,7 @@ FILE *exp_outset_open(exp_outset *set, const char *path) {
   if (!copy) {
     slv_outfile_discard(o);
     set->failed = 1;
-    cli_error("%s", o ? "collect: out of memory" : err);
+    exp_say(set->log, EXP_SAY_ERROR, "%s", o ? "collect: out of memory" : err);
     return NULL;
   }
   set->o[set->n] = o;
@@ -448,7 +451,7 @@ int exp_outset_done(exp_outset *set, int rc) {
   char err[EXP_PATH_MAX + 256] = "";
   for (; set->done < set->n; set->done++)
     if (slv_outfile_finish(set->o[set->done], err, sizeof err) != SLV_OK && !set->failed) {
-      cli_error("%s", err);
+      exp_say(set->log, EXP_SAY_ERROR, "%s", err);
       set->failed = 1;
     }
   if (rc != 0) set->failed = 1;
@@ -462,10 +465,10 @@ int exp_outset_publish(exp_outset *set, int ok) {
     if (rc != 0) {
       slv_outfile_discard(set->o[k]);
     } else if (slv_outfile_publish(set->o[k], err, sizeof err) != SLV_OK) {
-      cli_error("%s", err);
+      exp_say(set->log, EXP_SAY_ERROR, "%s", err);
       rc = -1;
     } else if (set->list) {
-      fprintf(set->list, "%s\n", set->path[k]);
+      exp_say(set->log, EXP_SAY_OUTPUT, "%s", set->path[k]);
     }
     free(set->path[k]);
   }
@@ -477,14 +480,14 @@ int exp_outset_publish(exp_outset *set, int ok) {
   return rc;
 }
 
-static int plot(const exp_section *s, const char *base, const char *csv, const char *csv2,
-                const exp_collect_opts *o) {
-  return exp_figure_draw(s, base, csv, csv2, o->scripts, o->gnuplot);
+static int plot(const exp_log *log, const exp_section *s, const char *base, const char *csv,
+                const char *csv2, const exp_collect_opts *o) {
+  return exp_figure_draw(log, s, base, csv, csv2, o->scripts, o->gnuplot);
 }
 
-static void list_out(FILE *list, const char *path) {
+static void list_out(const exp_log *log, int list, const char *path) {
   struct stat st;
-  if (list && stat(path, &st) == 0 && st.st_size > 0) fprintf(list, "%s\n", path);
+  if (list && stat(path, &st) == 0 && st.st_size > 0) exp_say(log, EXP_SAY_OUTPUT, "%s", path);
 }
 
 /* The CSVs and tables of section si into set (published by exp_collect);
@@ -506,7 +509,7 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
   if (!sel || gather_rows(pl, L, si, &rows, &nrows)) {
     free(sel);
     free_rows(rows, nrows);
-    cli_error("collect: out of memory");
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: out of memory");
     return -1;
   }
   *rows_out = nrows;
@@ -528,7 +531,7 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
     rc = -1;
     if (g) {
       preamble(g, pl, s, L, sel, ntask, nres, ntask - nres, nfail);
-      fprintf(g, "# computed from %s\n%s\n", cli_basename(csv), exp_csv2_header(s->kind));
+      fprintf(g, "# computed from %s\n%s\n", exp_basename(csv), exp_csv2_header(s->kind));
       rc = exp_outset_done(set, s->kind == EXP_PROFILE ? exp_profile_write(g, s, rows, nrows)
                                                        : exp_slopes_write(g, NULL, rows, nrows));
     }
@@ -542,7 +545,7 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
 /* The figures of section si, drawn from its published CSVs (a section
  * with rows, when figures are wanted). */
 static void plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, int *plot_ok,
-                         FILE *list) {
+                         int list) {
   const exp_section *s = &pl->cfg.sec[si];
   if (o->no_plot || !*plot_ok || !o->scripts || !o->scripts[0]) return;
   char base[EXP_PATH_MAX + 80], csv[EXP_PATH_MAX + 96], csv2[EXP_PATH_MAX + 112];
@@ -554,20 +557,19 @@ static void plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, 
   snprintf(pdf, sizeof pdf, "%s.pdf", base);
   snprintf(png, sizeof png, "%s.png", base);
   remove_figures(o->out, s->name);
-  if (plot(s, base, csv, suf ? csv2 : NULL, o) < 0) *plot_ok = 0;
-  list_out(list, pdf);
-  list_out(list, png);
+  if (plot(&pl->cfg.log, s, base, csv, suf ? csv2 : NULL, o) < 0) *plot_ok = 0;
+  list_out(&pl->cfg.log, list, pdf);
+  list_out(&pl->cfg.log, list, png);
 }
 
 /* Every section's CSVs and tables, published together once all are
  * complete, then the figures.  0, or -1 after the message (no output
  * replaced). */
-static int write_outputs(const exp_plan *pl, const loaded *L, const exp_collect_opts *o,
-                         FILE *list) {
+static int write_outputs(const exp_plan *pl, const loaded *L, const exp_collect_opts *o, int list) {
   int nsec = pl->cfg.nsec, rc = 0;
   int *nrows = calloc((size_t)(nsec > 0 ? nsec : 1), sizeof *nrows);
-  exp_outset set = { NULL, NULL, 0, 0, 0, 0, list };
-  if (!nrows) cli_error("collect: out of memory");
+  exp_outset set = { NULL, NULL, 0, 0, 0, 0, &pl->cfg.log, list };
+  if (!nrows) exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: out of memory");
   for (int si = 0; nrows && si < nsec && rc == 0; si++)
     rc = write_section(pl, L, si, o, &set, &nrows[si]);
   rc = exp_outset_publish(&set, nrows && rc == 0);
@@ -599,20 +601,23 @@ static void report(const exp_plan *pl, const loaded *L) {
   if (L->missing) {
     for (int i = 0; i < pl->ntasks; i++) flag[i] = L->res[i].task < 0 && !L->why[i];
     ranges(flag, pl->ntasks, list, sizeof list);
-    cli_error("collect: %d of %d tasks have no result (run the plan again to finish it): %s",
-              L->missing, pl->ntasks, list);
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR,
+            "collect: %d of %d tasks have no result (run the plan again to finish it): %s",
+            L->missing, pl->ntasks, list);
   }
   int shown = 0;
   for (int i = 0; i < pl->ntasks; i++) {
     if (L->why[i] && shown++ < 20) {
       char path[EXP_PATH_MAX + 64];
       exp_result_path(pl, i, path, sizeof path);
-      cli_error("collect: %s: %s: left out", path, L->why[i]);
+      exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: %s: %s: left out", path, L->why[i]);
     }
     flag[i] = L->res[i].task >= 0 && strcmp(L->res[i].task_status, "ok") != 0;
-    if (flag[i] && shown++ < 20) cli_error("collect: task %d failed: %s", i, L->res[i].message);
+    if (flag[i] && shown++ < 20)
+      exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: task %d failed: %s", i, L->res[i].message);
   }
-  if (shown > 20) cli_error("collect: ... and %d more left out or failed", shown - 20);
+  if (shown > 20)
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: ... and %d more left out or failed", shown - 20);
   free(flag);
 }
 
@@ -625,18 +630,17 @@ int exp_collect(const exp_plan *pl, const exp_collect_opts *o) {
   if (!L.res || !L.why) {
     free(L.res);
     free(L.why);
-    cli_error("collect: out of memory");
-    return CLI_EXIT_USAGE;
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: out of memory");
+    return EXP_EXIT_USAGE;
   }
   load_all(pl, &L);
   int rc = 0;
   if (check_mixed(pl, &L, o->allow_mixed) && !o->allow_mixed) {
-    rc = CLI_EXIT_NOCONV;
+    rc = EXP_EXIT_FAILED;
   } else {
-    if (write_outputs(pl, &L, o, o->quiet ? NULL : stdout)) rc = CLI_EXIT_USAGE;
-    fflush(stdout);
+    if (write_outputs(pl, &L, o, !o->quiet)) rc = EXP_EXIT_USAGE;
     report(pl, &L);
-    if (rc == 0 && (L.missing || L.bad || L.failed)) rc = CLI_EXIT_NOCONV;
+    if (rc == 0 && (L.missing || L.bad || L.failed)) rc = EXP_EXIT_FAILED;
   }
   for (int i = 0; i < pl->ntasks; i++) {
     if (L.res[i].task >= 0) exp_result_free(&L.res[i]);

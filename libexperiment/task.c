@@ -1,4 +1,4 @@
-/* experiment_task.c -- one task of a plan: its solves, measured, and its
+/* task.c -- one task of a plan: its solves, measured, and its
  * result file (experiments/README.md, "Tasks" and "Timing").
  *
  * A problem task (problem, solver) runs, for each tolerance of the section
@@ -26,7 +26,7 @@
  */
 #define _GNU_SOURCE
 
-#include "experiment_task.h"
+#include "exp_task.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -311,11 +311,11 @@ static void *wd_main(void *arg) {
     ts.tv_sec = (time_t)wd->deadline;
     ts.tv_nsec = (long)((wd->deadline - (double)ts.tv_sec) * 1e9);
     int r = pthread_cond_timedwait(&wd->cv, &wd->mu, &ts);
-    if (r != ETIMEDOUT || wd->stop || wd->deadline <= 0 || cli_now_s() < wd->deadline) continue;
+    if (r != ETIMEDOUT || wd->stop || wd->deadline <= 0 || exp_now_s() < wd->deadline) continue;
     /* the limit passed while the task's own thread is still solving */
     if (wd->child > 0) kill(-wd->child, SIGKILL);
     wd->head->prov.load_end = exp_loadavg();
-    wd->head->elapsed = cli_now_s() - wd->t0;
+    wd->head->elapsed = exp_now_s() - wd->t0;
     int bad = exp_result_commit(wd->path, wd->head, &wd->rows, wd->nextra, wd->extra);
     _exit(bad ? 3 : 0);
   }
@@ -327,7 +327,7 @@ static int wd_start(exp_wd *wd, const char *path, exp_result *head) {
   memset(wd, 0, sizeof *wd);
   wd->path = path;
   wd->head = head;
-  wd->t0 = cli_now_s();
+  wd->t0 = exp_now_s();
   pthread_condattr_t ca;
   pthread_condattr_init(&ca);
   pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -359,7 +359,7 @@ void exp_wd_arm(exp_wd *wd, double seconds, const char *extra, int nextra) {
   free(wd->extra);
   wd->extra = copy;
   wd->nextra = copy ? nextra : 0;
-  wd->deadline = cli_now_s() + seconds;
+  wd->deadline = exp_now_s() + seconds;
   pthread_cond_signal(&wd->cv);
   pthread_mutex_unlock(&wd->mu);
 }
@@ -433,9 +433,9 @@ static slv_options base_options(const exp_section *s, double tol) {
 static slv_status timed_solve(exp_tctx *c, slv_workspace *ws, const slv_problem *p,
                               const slv_options *opt, double *x, double *w, slv_result *res,
                               double *dt) {
-  double t0 = cli_now_s();
+  double t0 = exp_now_s();
   slv_status st = slv_solve(ws, p, opt, x, w, res);
-  *dt = cli_now_s() - t0;
+  *dt = exp_now_s() - t0;
   (void)c;
   return st;
 }
@@ -662,7 +662,7 @@ int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv) {
   if (!head || !wd) {
     free(head);
     free(wd);
-    cli_error("task %d: out of memory", i);
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR, "task %d: out of memory", i);
     return -1;
   }
   exp_result_identify(pl, i, head);
@@ -678,7 +678,7 @@ int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv) {
   exp_tctx c = { pl, i, t, s, t->prob >= 0 ? &pl->probs[t->prob] : NULL, wd, head, 0, "" };
   int rc;
   if (wd_start(wd, path, head) != 0) {
-    cli_error("task %d: cannot start the watchdog thread", i);
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR, "task %d: cannot start the watchdog thread", i);
     rc = -1;
   } else {
     rc = t->prob >= 0 ? run_problem_task(&c, cache) : exp_scene_run(&c);
@@ -687,13 +687,14 @@ int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv) {
       snprintf(head->task_status, sizeof head->task_status, "error");
     if (rc == 0 && strcmp(head->task_status, "failed") == 0) rc = 3;
     head->prov.load_end = exp_loadavg();
-    head->elapsed = cli_now_s() - wd->t0;
+    head->elapsed = exp_now_s() - wd->t0;
     pthread_mutex_lock(&wd->mu);
     wd->deadline = 0;
     int bad = exp_result_commit(path, head, &wd->rows, 0, NULL);
     pthread_mutex_unlock(&wd->mu);
     if (bad) {
-      cli_error("%s: cannot write the result: %s", path, strerror(errno));
+      exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: cannot write the result: %s", path,
+              strerror(errno));
       rc = -1;
     }
   }

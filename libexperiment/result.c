@@ -1,4 +1,4 @@
-/* experiment_result.c -- the result file of one task (experiments/README.md,
+/* result.c -- the result file of one task (experiments/README.md,
  * "Result files"): written once, atomically, read back by `lcplab collect`.
  *
  *     lcplab-result 1
@@ -13,7 +13,7 @@
  *     rev ...  time_limit S  elapsed S
  *     prov KEY VALUE        cpu, cores, governor, compiler, cflags, blas,
  *                           blas_threads, binary, host, precision,
- *                           load_start, load_end (experiment_prov.c)
+ *                           load_start, load_end (prov.c)
  *     rows
  *     CSV rows of the section's main CSV, one per line
  *     end K H               K rows; H = FNV-1a 64 (hex) of every byte above
@@ -28,7 +28,7 @@
  */
 #define _GNU_SOURCE
 
-#include "experiment.h"
+#include "exp.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-/* experiment_scene.c -- the scene tasks of drift and accuracy sections: one
+/* scene.c -- the scene tasks of drift and accuracy sections: one
  * run of a scene (libdynamics dyn_scene_new, dyn_world_step) with one solver,
  * one friction model and one integrator, one CSV row per step
  * (experiments/README.md, "drift" and "accuracy").
@@ -35,7 +35,7 @@
  * with the policy's verdict in note.  A step the policy stops (stop, or
  * keep with an x worse than no impulse) ends the run with a row of the
  * solver's status, applied none.  With --dump-failures DIR every failed
- * step's problem, solver, options and start are written (cli_dump_solve)
+ * step's problem, solver, options and start are written (exp_dump_solve)
  * to DIR/SECTION/tNNNNNN_SCENE_SOLVER_INTEGRATOR_FRICTION/stepK.*, listed
  * with the status and res_nat_inf (%.17g) in failures.csv there, so that
  * `lcplab solve stepK.lcp --warm stepK.warm` repeats them bit for bit.  The
@@ -44,7 +44,7 @@
  */
 #define _GNU_SOURCE
 
-#include "experiment_task.h"
+#include "exp_task.h"
 
 #include <errno.h>
 #include <math.h>
@@ -219,7 +219,7 @@ static void arm_for_step(srun *r, long step, double limit, double t_end) {
   bare_row(r, step, "time_limit", "none", note, &l);
   char buf[sizeof l.s + 2];
   snprintf(buf, sizeof buf, "%s\n", l.s);
-  exp_wd_arm(r->c->wd, t_end - cli_now_s(), buf, 1);
+  exp_wd_arm(r->c->wd, t_end - exp_now_s(), buf, 1);
 }
 
 static void build_params(const exp_source *src, const char **params) {
@@ -260,7 +260,7 @@ static int dump_step(srun *r, dyn_world *w, long k, const char *applied, char *e
   if (!r->c->pl->dump_dir[0] || !dyn_world_last_solve(w, &ls) || ls.step != k || !ls.failed)
     return 0;
   if (!r->index && dump_open(r, err, len) != 0) return -1;
-  if (cli_dump_solve(r->dump, k, &ls.prob, ls.x_start, ls.x_solver, ls.solver, &ls.opt, err, len) !=
+  if (exp_dump_solve(r->dump, k, &ls.prob, ls.x_start, ls.x_solver, ls.solver, &ls.opt, err, len) !=
       0)
     return -1;
   fprintf(r->index, "%ld,%s,%s,%d,%.17g,%d,%s\n", k, ls.solver, slv_status_str(ls.status),
@@ -289,7 +289,7 @@ static int run_steps(srun *r, dyn_world *w, const exp_source *src) {
   long K = src->steps > 0 ? src->steps
                           : dyn_scene_default_steps(src->scene, dyn_world_get_settings(w)->dt);
   double E0 = dyn_world_energy(w, NULL, NULL), scale = drift_scale(w, E0);
-  double limit = exp_time_limit(c->pl, c->s), t_end = cli_now_s() + limit;
+  double limit = exp_time_limit(c->pl, c->s), t_end = exp_now_s() + limit;
   int rc = 0;
   for (long k = 1; k <= K; k++) {
     arm_for_step(r, k, limit, t_end);
@@ -337,7 +337,7 @@ int exp_scene_run(exp_tctx *c) {
     return 0;
   }
   dyn_world_settings set = settings_of(c->s, src, sv, fr, t->integrator);
-  const char *params[CLI_MAX_PARAMS];
+  const char *params[EXP_MAX_PARAMS];
   build_params(src, params);
   dyn_world *w = NULL;
   char msg[512] = "";

@@ -1,4 +1,4 @@
-/* experiment_figure.c -- a section's figure, drawn by gnuplot from files the
+/* figure.c -- a section's figure, drawn by gnuplot from files the
  * engine wrote (experiments/README.md, "Figures" and "No shell ever parses a
  * value").
  *
@@ -24,8 +24,8 @@
  */
 #define _GNU_SOURCE
 
-#include "cli.h"
-#include "experiment.h"
+#include "exp.h"
+#include "exp.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -195,21 +195,21 @@ static int prepare(char *dir, const char *base, const char *csv, const char *csv
   return bad ? -1 : 0;
 }
 
-int exp_figure_draw(const exp_section *s, const char *base, const char *csv, const char *csv2,
-                    const char *scripts, const char *gnuplot) {
+int exp_figure_draw(const exp_log *log, const exp_section *s, const char *base, const char *csv,
+                    const char *csv2, const char *scripts, const char *gnuplot) {
   char gpdir[PATH_MAX], script[PATH_MAX + 64], dir[PATH_MAX], params[PATH_MAX + 16];
   if (!realpath(scripts, gpdir)) {
-    fprintf(stderr, "lcplab: note: %s: %s: no figure for %s\n", scripts, strerror(errno), s->name);
+    exp_say(log, EXP_SAY_NOTE, "%s: %s: no figure for %s", scripts, strerror(errno), s->name);
     return 0;
   }
   snprintf(script, sizeof script, "%s/exp_%s.gp", gpdir, exp_kind_str(s->kind));
   if (access(script, R_OK) != 0) {
-    fprintf(stderr, "lcplab: note: %s: %s: no figure for %s\n", script, strerror(errno), s->name);
+    exp_say(log, EXP_SAY_NOTE, "%s: %s: no figure for %s", script, strerror(errno), s->name);
     return 1;
   }
   if (prepare(dir, base, csv, csv2, gpdir, s->figure) != 0) {
-    fprintf(stderr, "lcplab: note: %s: cannot write the figure's data: %s: no figure for %s\n",
-            base, strerror(errno), s->name);
+    exp_say(log, EXP_SAY_NOTE, "%s: cannot write the figure's data: %s: no figure for %s", base,
+            strerror(errno), s->name);
     return 1;
   }
   snprintf(params, sizeof params, "%s/params.gp", dir);
@@ -217,14 +217,14 @@ int exp_figure_draw(const exp_section *s, const char *base, const char *csv, con
   int rc = exp_run_prog(argv, NULL, 0, 0);
   move_outputs(dir, base);
   if (rc < 0) {
-    fprintf(stderr,
-            "lcplab: note: cannot run %s (install gnuplot-nox, or set GNUPLOT): no "
-            "figures; draw them later with lcplab collect\n",
+    exp_say(log, EXP_SAY_NOTE,
+            "cannot run %s (install gnuplot-nox, or set GNUPLOT): no "
+            "figures; draw them later with lcplab collect",
             gnuplot);
     return -1;
   }
   if (rc != 0)
-    fprintf(stderr, "lcplab: note: %s exited with %d for %s (the CSV is complete)\n", script, rc,
+    exp_say(log, EXP_SAY_NOTE, "%s exited with %d for %s (the CSV is complete)", script, rc,
             s->name);
   return rc;
 }

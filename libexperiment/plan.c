@@ -1,4 +1,4 @@
-/* experiment_plan.c -- an experiment as independent tasks, in a plan folder
+/* plan.c -- an experiment as independent tasks, in a plan folder
  * (experiments/README.md, "Campaigns").
  *
  * A task is one unit of work whose result is one file:
@@ -16,7 +16,7 @@
  *                    (--dump-failures, empty: none), tasks
  *   plan.exp         the experiment file, verbatim
  *   plan.vars        the ${NAME} values it was read with (NAME=VALUE)
- *   problems.tsv     the problems (experiment_prepare.c): id, section, label,
+ *   problems.tsv     the problems (prepare.c): id, section, label,
  *                    family, class, kind, n, nnz, contacts, cond_est, origin,
  *                    path (absolute), sha256 (of the file's bytes)
  *   tasks.tsv        one line per task: task, section, kind, problem (or
@@ -25,7 +25,7 @@
  *   run-parallel.sh  GNU parallel over the task ids, --joblog, --resume-failed
  *   slurm.sbatch     a job array, C tasks per array element, the time limit
  *                    of C tasks
- *   results/         tNNNNNN.res, one per task (experiment_result.c)
+ *   results/         tNNNNNN.res, one per task (result.c)
  * The id is the FNV-1a of plan.exp, the problem list (problems.tsv's id,
  * section, label, family, origin and path), tasks.tsv and the time limit:
  * the plan's shape.  Each task has a key as
@@ -36,7 +36,7 @@
  */
 #define _GNU_SOURCE
 
-#include "experiment.h"
+#include "exp.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -247,23 +247,24 @@ void exp_self_path(char *out, size_t len) {
 
 /* DIR/NAME replaced by text only once complete (slv_outfile; docs/io.md,
  * "Replacing files"); exec: mode 0755.  0, or -1 after the message. */
-static int write_file(const char *dir, const char *name, const char *text, size_t len, int exec) {
+static int write_file(const exp_log *log, const char *dir, const char *name, const char *text,
+                      size_t len, int exec) {
   char path[EXP_PATH_MAX + 64], err[EXP_PATH_MAX + 256] = "";
   snprintf(path, sizeof path, "%s/%s", dir, name);
   slv_outfile *o = slv_outfile_open(path, err, sizeof err);
   if (!o) {
-    cli_error("%s", err);
+    exp_say(log, EXP_SAY_ERROR, "%s", err);
     return -1;
   }
   FILE *f = slv_outfile_stream(o);
   int bad = fwrite(text, 1, len, f) != len || (exec && fchmod(fileno(f), 0755) != 0);
   if (bad) {
     slv_outfile_discard(o);
-    cli_error("%s: cannot write: %s", path, strerror(errno));
+    exp_say(log, EXP_SAY_ERROR, "%s: cannot write: %s", path, strerror(errno));
     return -1;
   }
   if (slv_outfile_publish(o, err, sizeof err) != SLV_OK) {
-    cli_error("%s", err);
+    exp_say(log, EXP_SAY_ERROR, "%s", err);
     return -1;
   }
   return 0;
@@ -380,11 +381,11 @@ static int render_info(const exp_plan *pl, exp_rbuf *b) {
                       pl->max_memory, pl->dump_dir, pl->ntasks, pl->nprobs, date);
 }
 
-static int mkdir_one(const char *dir, const char *sub) {
+static int mkdir_one(const exp_log *log, const char *dir, const char *sub) {
   char p[EXP_PATH_MAX + 32];
   snprintf(p, sizeof p, "%s/%s", dir, sub);
   if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-    cli_error("%s: cannot create: %s", p, strerror(errno));
+    exp_say(log, EXP_SAY_ERROR, "%s: cannot create: %s", p, strerror(errno));
     return -1;
   }
   return 0;
@@ -398,21 +399,23 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
             render_scripts(pl, chunk, self, &par, &sb);
   for (int i = 0; i < pl->ntasks && !bad; i++) bad = exp_rbuf_add(&ids, "%d\n", i);
   if (bad) {
-    cli_error("out of memory writing the plan");
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR, "out of memory writing the plan");
   } else if (mkdir(pl->dir, 0777) != 0 && errno != EEXIST) {
-    cli_error("%s: cannot create the plan folder: %s", pl->dir, strerror(errno));
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: cannot create the plan folder: %s", pl->dir,
+            strerror(errno));
     bad = 1;
   } else {
-    bad = mkdir_one(pl->dir, "results") || mkdir_one(pl->dir, "slurm") ||
-          write_file(pl->dir, "plan.exp", pl->cfg.text, strlen(pl->cfg.text), 0) ||
-          write_file(pl->dir, "plan.vars", exp_config_vars(&pl->cfg),
+    bad = mkdir_one(&pl->cfg.log, pl->dir, "results") ||
+          mkdir_one(&pl->cfg.log, pl->dir, "slurm") ||
+          write_file(&pl->cfg.log, pl->dir, "plan.exp", pl->cfg.text, strlen(pl->cfg.text), 0) ||
+          write_file(&pl->cfg.log, pl->dir, "plan.vars", exp_config_vars(&pl->cfg),
                      strlen(exp_config_vars(&pl->cfg)), 0) ||
-          write_file(pl->dir, "problems.tsv", probs.buf, probs.len, 0) ||
-          write_file(pl->dir, "tasks.tsv", tasks.buf, tasks.len, 0) ||
-          write_file(pl->dir, "task-ids", ids.buf ? ids.buf : "", ids.len, 0) ||
-          write_file(pl->dir, "run-parallel.sh", par.buf, par.len, 1) ||
-          write_file(pl->dir, "slurm.sbatch", sb.buf, sb.len, 1) ||
-          write_file(pl->dir, "plan.info", info.buf, info.len, 0);
+          write_file(&pl->cfg.log, pl->dir, "problems.tsv", probs.buf, probs.len, 0) ||
+          write_file(&pl->cfg.log, pl->dir, "tasks.tsv", tasks.buf, tasks.len, 0) ||
+          write_file(&pl->cfg.log, pl->dir, "task-ids", ids.buf ? ids.buf : "", ids.len, 0) ||
+          write_file(&pl->cfg.log, pl->dir, "run-parallel.sh", par.buf, par.len, 1) ||
+          write_file(&pl->cfg.log, pl->dir, "slurm.sbatch", sb.buf, sb.len, 1) ||
+          write_file(&pl->cfg.log, pl->dir, "plan.info", info.buf, info.len, 0);
   }
   exp_rbuf_free(&probs);
   exp_rbuf_free(&tasks);
@@ -440,8 +443,9 @@ static int read_info(const char *dir, exp_plan *pl, char *cfgdir, size_t len) {
   snprintf(path, sizeof path, "%s/plan.info", dir);
   FILE *f = fopen(path, "r");
   if (!f) {
-    cli_error("%s: not a plan folder (no plan.info: %s)", dir, strerror(errno));
-    return CLI_EXIT_USAGE;
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: not a plan folder (no plan.info: %s)", dir,
+            strerror(errno));
+    return EXP_EXIT_USAGE;
   }
   char line[EXP_PATH_MAX + 64];
   int magic = 0;
@@ -468,8 +472,8 @@ static int read_info(const char *dir, exp_plan *pl, char *cfgdir, size_t len) {
   }
   fclose(f);
   if (!magic || !pl->id[0]) {
-    cli_error("%s: not an lcplab plan (plan.info)", path);
-    return CLI_EXIT_USAGE;
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: not an lcplab plan (plan.info)", path);
+    return EXP_EXIT_USAGE;
   }
   return -1;
 }
@@ -477,7 +481,7 @@ static int read_info(const char *dir, exp_plan *pl, char *cfgdir, size_t len) {
 /* plan.vars as "--var" definitions (pointers into *text, which the caller
  * frees), every line of it whatever its length.  -1 ok, else exit 2 after
  * the message. */
-static int read_vars(const char *dir, exp_vars *v, char **text) {
+static int read_vars(const exp_log *log, const char *dir, exp_vars *v, char **text) {
   char path[EXP_PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/plan.vars", dir);
   memset(v, 0, sizeof *v);
@@ -499,8 +503,9 @@ static int read_vars(const char *dir, exp_vars *v, char **text) {
     if (!bad) v->def[v->ndef++] = l;
   }
   *text = b.buf;
-  if (bad) cli_error("%s: unreadable, or more than %d variables", path, EXP_MAX_VARS);
-  return bad ? CLI_EXIT_USAGE : -1;
+  if (bad)
+    exp_say(log, EXP_SAY_ERROR, "%s: unreadable, or more than %d variables", path, EXP_MAX_VARS);
+  return bad ? EXP_EXIT_USAGE : -1;
 }
 
 /* Splits line at tabs into f (max n); returns the count. */
@@ -522,8 +527,8 @@ static int read_problems(const char *dir, exp_plan *pl) {
   snprintf(path, sizeof path, "%s/problems.tsv", dir);
   FILE *f = fopen(path, "r");
   if (!f) {
-    cli_error("%s: %s", path, strerror(errno));
-    return CLI_EXIT_USAGE;
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: %s", path, strerror(errno));
+    return EXP_EXIT_USAGE;
   }
   char line[EXP_PATH_MAX + 512];
   int cap = 0, rc = -1;
@@ -531,15 +536,16 @@ static int read_problems(const char *dir, exp_plan *pl) {
     if (line[0] == '#') continue;
     char *c[13];
     if (split_tabs(line, c, 13) != 13) {
-      cli_error("%s: a line without 13 fields (a plan of an older lcplab: make it again)", path);
-      rc = CLI_EXIT_USAGE;
+      exp_say(&pl->cfg.log, EXP_SAY_ERROR,
+              "%s: a line without 13 fields (a plan of an older lcplab: make it again)", path);
+      rc = EXP_EXIT_USAGE;
       break;
     }
     if (pl->nprobs == cap) {
       cap = cap ? 2 * cap : 64;
       exp_prob *n = realloc(pl->probs, (size_t)cap * sizeof *n);
       if (!n) {
-        rc = CLI_EXIT_USAGE;
+        rc = EXP_EXIT_USAGE;
         break;
       }
       pl->probs = n;
@@ -561,9 +567,9 @@ static int read_problems(const char *dir, exp_plan *pl) {
     snprintf(p->path, sizeof p->path, "%s", c[11]);
     snprintf(p->sha256, sizeof p->sha256, "%s", c[12]);
     if (p->section < 0 || p->cls < 0) {
-      cli_error("%s: problem %d: unknown section '%s' or class '%s'", path, pl->nprobs - 1, c[1],
-                c[4]);
-      rc = CLI_EXIT_USAGE;
+      exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: problem %d: unknown section '%s' or class '%s'",
+              path, pl->nprobs - 1, c[1], c[4]);
+      rc = EXP_EXIT_USAGE;
     }
   }
   fclose(f);
@@ -613,8 +619,8 @@ static int read_tasks(const char *dir, exp_plan *pl) {
   snprintf(path, sizeof path, "%s/tasks.tsv", dir);
   FILE *f = fopen(path, "r");
   if (!f) {
-    cli_error("%s: %s", path, strerror(errno));
-    return CLI_EXIT_USAGE;
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: %s", path, strerror(errno));
+    return EXP_EXIT_USAGE;
   }
   char line[2048];
   int cap = 0, rc = -1;
@@ -624,25 +630,27 @@ static int read_tasks(const char *dir, exp_plan *pl) {
     exp_task t;
     if (split_tabs(line, c, 8) != 8 || atoi(c[0]) != pl->ntasks || parse_task(pl, c, &t) ||
         add_task(pl, &cap, t)) {
-      cli_error("%s: task %d: not a task of this plan's config", path, pl->ntasks);
-      rc = CLI_EXIT_USAGE;
+      exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: task %d: not a task of this plan's config", path,
+              pl->ntasks);
+      rc = EXP_EXIT_USAGE;
     }
   }
   fclose(f);
   return rc;
 }
 
-int exp_plan_read(const char *dir, exp_plan *pl) {
+int exp_plan_read(const char *dir, const exp_log *log, exp_plan *pl) {
   memset(pl, 0, sizeof *pl);
+  if (log) pl->cfg.log = *log;
   snprintf(pl->dir, sizeof pl->dir, "%s", dir);
   char cfgdir[EXP_PATH_MAX] = ".", path[EXP_PATH_MAX + 32];
   int rc = read_info(dir, pl, cfgdir, sizeof cfgdir);
   if (rc >= 0) return rc;
   exp_vars vars;
   char *vtext = NULL;
-  rc = read_vars(dir, &vars, &vtext);
+  rc = read_vars(&pl->cfg.log, dir, &vars, &vtext);
   snprintf(path, sizeof path, "%s/plan.exp", dir);
-  if (rc < 0) rc = exp_config_read_recorded(path, cfgdir, &vars, &pl->cfg);
+  if (rc < 0) rc = exp_config_read_recorded(path, cfgdir, &vars, log, &pl->cfg);
   free(vtext);
   if (rc >= 0) return rc;
   if ((rc = read_problems(dir, pl)) >= 0 || (rc = read_tasks(dir, pl)) >= 0) return rc;

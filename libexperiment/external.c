@@ -1,4 +1,4 @@
-/* experiment_external.c -- external solvers in a campaign: a command that
+/* external.c -- external solvers in a campaign: a command that
  * reads the instance lcplab hands it and writes a solution file
  * (experiments/README.md, "External solvers").
  *
@@ -17,7 +17,7 @@
  *      with {in} (the instance), {out} (the solution file to write), {tol},
  *      {max_iter}, {n}, {class}, {time_limit} and the ${NAME} values as its
  *      positional parameters, which the template refers to ("${1}"...,
- *      experiment_config.c): no value is parsed by the shell
+ *      config.c): no value is parsed by the shell
  *      (experiments/README.md, "No shell ever parses a value"); stdout
  *      read, stderr to the scratch folder;
  *   3. the solution: {out} holds x, n values (one a line, '#' comments), for
@@ -45,7 +45,7 @@
  */
 #define _GNU_SOURCE
 
-#include "experiment_task.h"
+#include "exp_task.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -86,7 +86,7 @@ static int instance_file(exp_tctx *c, const exp_external *e, const slv_instance 
     return 0;
   }
   snprintf(path, len, "%s/problem%s", c->scratch, formats[f].ext);
-  if (cli_path_exists(path)) return 0;
+  if (exp_path_exists(path)) return 0;
   slv_status st = slv_write(path, formats[f].fmt, inst, why, wl);
   if (st != SLV_OK) {
     if (!why[0])
@@ -98,7 +98,7 @@ static int instance_file(exp_tctx *c, const exp_external *e, const slv_instance 
 
 /* The shell's argv: sh -c TEMPLATE sh IN OUT TOL MAX_ITER N CLASS
  * TIME_LIMIT VALUES..., each value a positional parameter that the template
- * refers to as "${K}" (experiment_config.c): the shell never parses it. */
+ * refers to as "${K}" (config.c): the shell never parses it. */
 typedef struct xargv {
   char *argv[4 + EXP_EXT_NKEYS + EXP_EXT_MAX_VALS + 1];
   char num[4][64];
@@ -158,7 +158,7 @@ static int wait_child(pid_t pid, double t0, double limit, int *status) {
       ended = 1;
       break;
     }
-    double left = limit - (cli_now_s() - t0);
+    double left = limit - (exp_now_s() - t0);
     if (left <= 0) break;
     struct pollfd pf = { pfd, POLLIN, 0 };
     struct timespec ms = { 0, 1000000 };
@@ -174,7 +174,7 @@ static int run_once(exp_tctx *c, const xargv *cmd, const char *time_key, double 
   snprintf(errpath, sizeof errpath, "%s/stderr.txt", c->scratch);
   int fd[2];
   if (pipe(fd) != 0) return -1;
-  double t0 = cli_now_s();
+  double t0 = exp_now_s();
   pid_t pid = fork();
   if (pid < 0) {
     close(fd[0]);
@@ -198,7 +198,7 @@ static int run_once(exp_tctx *c, const xargv *cmd, const char *time_key, double 
   size_t used = 0;
   memset(r, 0, sizeof *r);
   for (;;) {
-    double left = limit - (cli_now_s() - t0);
+    double left = limit - (exp_now_s() - t0);
     if (left <= 0) {
       r->timed_out = 1;
       kill(-pid, SIGKILL);
@@ -225,7 +225,7 @@ static int run_once(exp_tctx *c, const xargv *cmd, const char *time_key, double 
   kill(-pid, SIGKILL);
   if (!reaped)
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-  r->wall = cli_now_s() - t0;
+  r->wall = exp_now_s() - t0;
   exp_wd_set_child(c->wd, 0);
   r->exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r->reported = time_key[0] ? reported_time(out, time_key) : NAN;
@@ -343,7 +343,7 @@ static void measure_external(exp_tctx *c, const exp_external *e, const slv_insta
     times[m->runs++] = dt;
     total += dt;
     m->wall += r.wall;
-    if (m->runs == 1 && (r.exit != 0 || !cli_path_exists(out_file)))
+    if (m->runs == 1 && (r.exit != 0 || !exp_path_exists(out_file)))
       break; /* a failed run is not repeated */
   }
   m->source = reported_all ? "reported" : "process";

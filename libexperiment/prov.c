@@ -1,4 +1,4 @@
-/* experiment_prov.c -- provenance of experiment results: what ran them,
+/* prov.c -- provenance of experiment results: what ran them,
  * where and how loaded the machine was (experiments/README.md, "Provenance").
  *
  *   cpu          /proc/cpuinfo's first "model name"
@@ -20,7 +20,7 @@
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT, dladdr, getloadavg */
 
-#include "experiment.h"
+#include "exp.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* experiment_jobs.c -- the tasks of a plan on N local worker processes
+/* jobs.c -- the tasks of a plan on N local worker processes
  * (`lcplab experiment --jobs N`; experiments/README.md, "Campaigns").
  *
  * The parent forks N workers.  Each reads task numbers from a pipe, runs
@@ -26,7 +26,7 @@
  */
 #define _GNU_SOURCE
 
-#include "experiment.h"
+#include "exp.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -167,25 +167,23 @@ static void write_crash(const pool *p, int i, int status) {
 
 static void progress(pool *p, int final) {
   exp_jobs_report *r = p->rep;
-  double now = cli_now_s(), el = now - p->t0;
+  double now = exp_now_s(), el = now - p->t0;
   int todo = r->total - r->skipped, done = r->done;
   double eta = done > 0 ? el / done * (todo - done) : NAN;
   char etas[32] = "--";
   if (eta == eta) snprintf(etas, sizeof etas, "%d:%02d", (int)(eta / 60), (int)eta % 60);
+  const exp_log *log = &p->pl->cfg.log;
   if (p->tty) {
-    fprintf(stderr,
-            "\rlcplab: tasks %d/%d (%d resumed)  not converged %d  errors %d  %d:%02d  "
-            "ETA %s   %s",
+    exp_say(log, final ? EXP_SAY_INFO : EXP_SAY_PROGRESS,
+            "tasks %d/%d (%d resumed)  not converged %d  errors %d  %d:%02d  ETA %s",
             done + r->skipped, r->total, r->skipped, r->nonconv, r->errors, (int)(el / 60),
-            (int)el % 60, etas, final ? "\n" : "");
-    fflush(stderr);
+            (int)el % 60, etas);
     return;
   }
   int step = todo / 20 > 0 ? todo / 20 : 1;
   if (final || done - p->last_done >= step || (done > p->last_done && now - p->last_line > 60)) {
-    fprintf(stderr,
-            "lcplab: tasks %d/%d done (%d resumed), %d not converged, %d errors, %.0f s, "
-            "ETA %s\n",
+    exp_say(log, EXP_SAY_INFO,
+            "tasks %d/%d done (%d resumed), %d not converged, %d errors, %.0f s, ETA %s",
             done + r->skipped, r->total, r->skipped, r->nonconv, r->errors, el, etas);
     p->last_done = done;
     p->last_line = now;
@@ -291,10 +289,8 @@ static int loop(pool *p) {
       killed = stopping = 1;
     } else if (got_int == 1 && !stopping) {
       stopping = 1;
-      fprintf(stderr,
-              "%slcplab: interrupted: finishing the running tasks (Ctrl-C again to stop "
-              "them now)\n",
-              p->tty ? "\n" : "");
+      exp_say(&p->pl->cfg.log, EXP_SAY_INFO,
+              "interrupted: finishing the running tasks (Ctrl-C again to stop them now)");
     }
     int alive = 0;
     for (int k = 0; k < p->nw; k++) {
@@ -303,7 +299,8 @@ static int loop(pool *p) {
         int more = 0;
         for (int i = p->first; i < p->pl->ntasks && !more; i++) more = p->state[i] == T_PENDING;
         if (more && spawn(p, w) != 0) {
-          cli_error("experiment: cannot start a worker: %s", strerror(errno));
+          exp_say(&p->pl->cfg.log, EXP_SAY_ERROR, "experiment: cannot start a worker: %s",
+                  strerror(errno));
           rc = -1;
           stopping = 1;
         }
@@ -343,14 +340,14 @@ int exp_jobs_run(const exp_plan *pl, const exp_jobs_opts *o, exp_jobs_report *re
   p.pl = pl;
   p.rep = rep;
   p.tty = o->tty;
-  p.t0 = p.last_line = cli_now_s();
+  p.t0 = p.last_line = exp_now_s();
   p.state = calloc((size_t)(pl->ntasks > 0 ? pl->ntasks : 1), 1);
   p.nw = o->jobs > 0 ? o->jobs : 1;
   p.w = calloc((size_t)p.nw, sizeof *p.w);
   if (!p.state || !p.w) {
     free(p.state);
     free(p.w);
-    cli_error("experiment: out of memory");
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR, "experiment: out of memory");
     return -1;
   }
   for (int i = 0; i < pl->ntasks; i++)
@@ -376,7 +373,7 @@ int exp_jobs_run(const exp_plan *pl, const exp_jobs_opts *o, exp_jobs_report *re
   sigaction(SIGTERM, &old_term, NULL);
   rep->stopped_by = got_term ? SIGTERM : got_int ? SIGINT : 0;
   rep->left = rep->total - rep->skipped - rep->done;
-  rep->elapsed = cli_now_s() - p.t0;
+  rep->elapsed = exp_now_s() - p.t0;
   free(p.state);
   free(p.w);
   if (rc < 0) return -1;

@@ -1,6 +1,6 @@
-/* experiment_task.h -- private to the task runner (experiment_task.c, the
- * problem tasks and the watchdog; experiment_external.c, external solvers;
- * experiment_scene.c, scene runs).
+/* exp_task.h -- private to the task runner (task.c, the
+ * problem tasks and the watchdog; external.c, external solvers;
+ * scene.c, scene runs).
  *
  * A task appends its CSV rows through exp_tctx_row (under the watchdog's
  * lock), and arms the watchdog around each solve with the rows to add if
@@ -14,7 +14,7 @@
 
 #include <sys/types.h>
 
-#include "experiment.h"
+#include "exp.h"
 
 typedef struct exp_wd exp_wd;
 
@@ -82,10 +82,10 @@ void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l);
  * res_scaled <= tol (docs/convergence.md). */
 int exp_judge(const slv_problem *p, const slv_residuals *res, double tol);
 
-/* External solver tasks (experiment_external.c): rows for every tol. */
+/* External solver tasks (external.c): rows for every tol. */
 int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tol, int nt);
 
-/* Scene tasks (experiment_scene.c). 0, or 3 when the task could not run. */
+/* Scene tasks (scene.c). 0, or 3 when the task could not run. */
 int exp_scene_run(exp_tctx *c);
 
 #endif /* CLI_EXPERIMENT_TASK_H */

@@ -1,8 +1,8 @@
-/* dump_solve.c -- a problem as an owned instance (cli_instance_of), and one
- * solve written to files that reproduce it (cli_dump_solve): the helpers
+/* dump_solve.c -- a problem as an owned instance (exp_instance_of), and one
+ * solve written to files that reproduce it (exp_dump_solve): the helpers
  * behind `lcplab export` and `lcplab simulate --dump-failures`.
  *
- * cli_dump_solve(DIR, N, ...) writes
+ * exp_dump_solve(DIR, N, ...) writes
  *     DIR/stepN.lcp    the problem in lcplab's format (datasets/README.md),
  *                      in the storage the solver got -- dense, CSR or the
  *                      factored J, M^-1 J^T of a large scene, so that the
@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "exp.h"
 #include "slv.h"
 #include "slv_io.h"
 
@@ -96,7 +96,7 @@ static int copy_friction(slv_instance *inst, const slv_problem *p) {
   return 1;
 }
 
-slv_instance *cli_instance_of(const slv_problem *p, const char *name, int keep_factored) {
+slv_instance *exp_instance_of(const slv_problem *p, const char *name, int keep_factored) {
   slv_instance *inst = calloc(1, sizeof *inst);
   if (!inst) return NULL;
   int n = p->n;
@@ -130,7 +130,7 @@ static int step_path(char *buf, size_t len, const char *dir, long step, const ch
   return r >= 0 && (size_t)r < len;
 }
 
-int cli_dump_solve(const char *dir, long step, const slv_problem *p, const double *x_start,
+int exp_dump_solve(const char *dir, long step, const slv_problem *p, const double *x_start,
                    const double *x_solver, const char *solver, const slv_options *opt, char *err,
                    size_t errlen) {
   char path[4096], name[64];
@@ -139,7 +139,7 @@ int cli_dump_solve(const char *dir, long step, const slv_problem *p, const doubl
     snprintf(err, errlen, "%s: the path of step %ld's files is too long", dir, step);
     return -1;
   }
-  slv_instance *inst = cli_instance_of(p, name, 1);
+  slv_instance *inst = exp_instance_of(p, name, 1);
   if (!inst) {
     snprintf(err, errlen, "out of memory for the problem of step %ld (n=%d)", step, p->n);
     return -1;

@@ -1,4 +1,4 @@
-/* experiment_stats.c -- the pure computations of the experiment engine:
+/* stats.c -- the pure computations of the experiment engine:
  * Dolan-More performance profiles (with identical algorithms and ties),
  * quantiles of run times, the repetition rule, least-squares lines with a
  * confidence interval of the slope, the failure table's status columns,
@@ -30,7 +30,7 @@
  *
  * Quantiles: type 7 of Hyndman and Fan (1996), R's and numpy's default.
  */
-#include "experiment.h"
+#include "exp.h"
 
 #include <ctype.h>
 #include <gsl/gsl_cdf.h>

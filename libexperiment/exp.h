@@ -1,42 +1,50 @@
-/* experiment.h -- private interface of the experiment engine behind
- * `lcplab experiment`, `lcplab task` and `lcplab collect`
- * (experiments/README.md, "Experiment files" and "Campaigns").
+/* exp.h -- the public interface of libexperiment, lcplab's comparison
+ * engine: experiment files, plans, tasks, timed solves, scene runs, external
+ * solvers and their judge, statistics, tables, figures and provenance.  The
+ * lcplab program (`lcplab experiment`, `task`, `collect`, `figure`), the
+ * tests and the fuzzers call it; it sits above libio, libdynamics and
+ * libsolvers (docs/README.md, "The libraries"; experiments/README.md,
+ * "Experiment files" and "Campaigns").
  *
  * The engine runs in five stages, each in its own file:
  *
- *   config    experiment_config.c   the .exp file -> exp_config (every error:
- *                                   one line "lcplab: FILE:LINE: KEY: what",
- *                                   exit 2, before anything runs)
- *   prepare   experiment_prepare.c  problems materialised as files (generated
- *                                   families, scene exports) with metadata:
- *                                   class, n, nnz, contacts, condition estimate
- *   plan      experiment_plan.c     problems x solvers x tols (scenes x friction
- *                                   x integrators x solvers) -> tasks, written
- *                                   to a plan folder (tasks.tsv, problems.tsv,
- *                                   run-parallel.sh, slurm.sbatch)
- *   task      experiment_task.c     one task: its measurements, written as one
- *                                   result file atomically (experiment_result.c),
- *                                   under a watchdog for the time limit
- *   collect   experiment_collect.c  results -> the section CSVs, the per-class
- *                                   profiles and the tables (experiment_tables.c)
+ *   config    config.c    the .exp file -> exp_config (every error: one line
+ *                         "FILE:LINE: KEY: what" to the sink, status 2, before
+ *                         anything runs)
+ *   prepare   prepare.c   problems materialised as files (generated families,
+ *                         scene exports) with metadata: class, n, nnz,
+ *                         contacts, condition estimate
+ *   plan      plan.c      problems x solvers x tols (scenes x friction x
+ *                         integrators x solvers) -> tasks, written to a plan
+ *                         folder (tasks.tsv, problems.tsv, run-parallel.sh,
+ *                         slurm.sbatch)
+ *   task      task.c      one task: its measurements, written as one result
+ *                         file atomically (result.c), under a watchdog for the
+ *                         time limit; scene.c runs a scene task, external.c an
+ *                         external solver
+ *   collect   collect.c   results -> the section CSVs, the per-class profiles
+ *                         and the tables (tables.c), the figures (figure.c)
  *
- * experiment_jobs.c runs the tasks of a plan on N local worker processes;
- * experiment_prov.c gathers the provenance (CPU, governor, load, compiler,
- * BLAS, revision); experiment_stats.c holds the pure computations
- * (quantiles, profiles with ties and identical algorithms, line fits with
- * confidence intervals, status tallies, LaTeX escaping), which
- * tests/test_experiment_profile.c checks against hand-worked examples.
- * Nothing here is global mutable state except the signal flags of
- * experiment_jobs.c (volatile sig_atomic_t, as signal handlers require).
+ * jobs.c runs the tasks of a plan on N local worker processes; prov.c
+ * gathers the provenance (CPU, governor, load, compiler, BLAS, revision);
+ * stats.c holds the pure computations (quantiles, profiles with ties and
+ * identical algorithms, line fits with confidence intervals, status tallies,
+ * LaTeX escaping), which tests/test_experiment_profile.c checks against
+ * hand-worked examples; shell.c the quoting of values for scripts; util.c
+ * the clock, strict number parsing and the message sink.
+ *
+ * The library never prints: every message is one line handed to the
+ * caller's exp_log (exp_say).  Nothing here is global mutable state except
+ * the signal flags of jobs.c (volatile sig_atomic_t, as signal handlers
+ * require), set only while exp_jobs_run runs.
  */
-#ifndef CLI_EXPERIMENT_H
-#define CLI_EXPERIMENT_H
+#ifndef EXP_H
+#define EXP_H
 
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli.h"
 #include "slv.h"
 #include "slv_io.h"
 
@@ -44,14 +52,99 @@
 extern "C" {
 #endif
 
-/* ---- pure computations (experiment_stats.c; no I/O, no allocation) --------- */
+/* EXP_API marks the functions of the public interface (the library is
+ * compiled with hidden visibility, Makefile.am "the libraries"). */
+#ifndef EXP_API
+#if defined(__GNUC__)
+#define EXP_API __attribute__((visibility("default")))
+#else
+#define EXP_API
+#endif
+#endif
+
+/* The statuses the engine's entry points return, the lcplab program's exit
+ * statuses (docs/lcplab.1, "EXIT STATUS"): EXP_EXIT_USAGE for bad input
+ * (the message names the file, line or field), EXP_EXIT_FAILED for results
+ * missing, failed, corrupted or of mixed provenance. */
+enum { EXP_EXIT_OK = 0, EXP_EXIT_USAGE = 2, EXP_EXIT_FAILED = 3 };
+
+/* ---- messages and helpers (util.c) ----------------------------------------- */
+
+/* The library never prints: every message is one line handed to the
+ * caller's sink.  EXP_SAY_ERROR: why a call failed (the program prints it as
+ * "lcplab: LINE"); EXP_SAY_NOTE: something the user should know that did not
+ * stop the run ("lcplab: note: LINE"); EXP_SAY_INFO: a status line
+ * ("lcplab: LINE"); EXP_SAY_PROGRESS: a progress line (the program rewrites
+ * it in place on a terminal); EXP_SAY_OUTPUT: the name of a file written
+ * (the program lists them on stdout). */
+typedef enum exp_say_kind {
+  EXP_SAY_ERROR = 0,
+  EXP_SAY_NOTE = 1,
+  EXP_SAY_INFO = 2,
+  EXP_SAY_PROGRESS = 3,
+  EXP_SAY_OUTPUT = 4
+} exp_say_kind;
+
+typedef struct exp_log {
+  void (*say)(void *ctx, exp_say_kind kind, const char *line);
+  void *ctx;
+} exp_log;
+
+/* Formats one line (any newline in the expansion becomes a space) and hands
+ * it to log->say; nothing when log or log->say is NULL. */
+EXP_API void exp_say(const exp_log *log, exp_say_kind kind, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* CLOCK_MONOTONIC in seconds. */
+EXP_API double exp_now_s(void);
+/* qsort comparator of doubles, ascending (medians of timings). */
+EXP_API int exp_cmp_double(const void *pa, const void *pb);
+
+/* Strict number parsing: the whole string s (no leading/trailing blanks,
+ * not empty) must be one number.  Return 1 on success with *out set, 0
+ * otherwise (*out untouched).  exp_parse_double also rejects NaN and
+ * infinities; exp_parse_long uses base 10. */
+EXP_API int exp_parse_double(const char *s, double *out);
+EXP_API int exp_parse_long(const char *s, long *out);
+/* A byte count for --max-memory: a positive integer, optionally followed by
+ * K, M, G or T (powers of 1024; lower case too, "KiB" ... accepted).
+ * Returns 1 with *out set, 0 if s is not one (or does not fit size_t). */
+EXP_API int exp_parse_bytes(const char *s, size_t *out);
+
+/* 1 if something exists at path (file, directory, dangling link...). */
+EXP_API int exp_path_exists(const char *path);
+/* The last component of path (after the last '/'); never NULL. */
+EXP_API const char *exp_basename(const char *path);
+
+/* ---- problems to files (dump_solve.c) ------------------------------------------ */
+
+struct slv_instance;
+/* A new instance owning copies of p's arrays, named name; a factored p
+ * stays factored when keep_factored, else becomes its explicit CSR.  NULL
+ * on allocation failure; slv_instance_free releases it. */
+EXP_API struct slv_instance *exp_instance_of(const slv_problem *p, const char *name,
+                                             int keep_factored);
+
+/* One solve written so that `lcplab solve` reproduces it bit for bit:
+ * DIR/stepN.lcp (p in its own storage, with the solver's name and opt),
+ * DIR/stepN.warm (x_start, when opt->warm_start) and DIR/stepN.x
+ * (x_solver); details in dump_solve.c.  Files are overwritten.  0, or -1
+ * with the one-line reason in err. */
+EXP_API int exp_dump_solve(const char *dir, long step, const slv_problem *p, const double *x_start,
+                           const double *x_solver, const char *solver, const slv_options *opt,
+                           char *err, size_t errlen);
+
+/* ---- pure computations (stats.c; no I/O, no allocation) --------- */
 
 /* Dolan-More performance ratios (Dolan and More 2002, Math. Program. 91):
  * t[p*ns + s] is the cost (time) of solver s on problem p, with a failure
  * given as +INFINITY (any t that is not finite and > 0 counts as a failure).
  * r[p*ns + s] = t_ps / min_s' t_ps' (INFINITY for a failure, and for every
  * solver of a problem nobody solved). */
-void exp_profile_ratios(int np, int ns, const double *t, double *r);
+EXP_API void exp_profile_ratios(int np, int ns, const double *t, double *r);
 
 /* The same with identical algorithms: alias[p*ns + s] = s' >= 0 when solver
  * s ran solver s''s own algorithm on problem p (res.method, e.g. pgs_wide on
@@ -59,49 +152,49 @@ void exp_profile_ratios(int np, int ns, const double *t, double *r);
  * minimum is taken over the runs that are not aliases; an alias whose s'
  * solved p gets r_ps = r_ps' (the same algorithm: one run, not two), an
  * alias whose s' did not is a run like any other. */
-void exp_profile_ratios_alias(int np, int ns, const double *t, const int *alias, double *r);
+EXP_API void exp_profile_ratios_alias(int np, int ns, const double *t, const int *alias, double *r);
 
 /* rho_s(tau) = #{p : r_ps <= tau} / np (0 when np = 0). */
-double exp_profile_rho(int np, int ns, const double *r, int s, double tau);
+EXP_API double exp_profile_rho(int np, int ns, const double *r, int s, double tau);
 
 /* The breakpoints of rho_s: the distinct finite ratios of solver s, sorted
  * ascending, into taus (size >= np); returns their count. */
-int exp_profile_breaks(int np, int ns, const double *r, int s, double *taus);
+EXP_API int exp_profile_breaks(int np, int ns, const double *r, int s, double *taus);
 
 /* Winners at tau = 1 with a tie tolerance: on problem p the solvers with
  * r_ps <= 1 + tie (tie >= 0), leaving out aliases (alias[p*ns+s] >= 0,
  * alias may be NULL), are the fastest; if there is one, it gets wins[s]++,
  * if there are several, each gets ties[s]++.  wins, ties: size ns, set to
  * the counts (not accumulated). */
-void exp_profile_winners(int np, int ns, const double *r, const int *alias, double tie, int *wins,
-                         int *ties);
+EXP_API void exp_profile_winners(int np, int ns, const double *r, const int *alias, double tie,
+                                 int *wins, int *ties);
 
 /* Quantile q in [0, 1] of the k >= 1 values x sorted ascending, by linear
  * interpolation between order statistics (Hyndman and Fan's type 7, R's
  * default): h = (k - 1) q, x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h]). */
-double exp_quantile(const double *x, int k, double q);
+EXP_API double exp_quantile(const double *x, int k, double q);
 
 /* The timing summary of k >= 1 runs (t is sorted in place). */
 typedef struct exp_tsum {
   double median, q1, q3, min, total;
 } exp_tsum;
-void exp_time_summary(double *t, int k, exp_tsum *out);
+EXP_API void exp_time_summary(double *t, int k, exp_tsum *out);
 
 /* The repetition rule: 1 when `runs` runs totalling `total` seconds are
  * enough: (runs >= min_runs and total >= min_time), or total >= max_time
  * (a slow solve: fewer runs, each reported), else 0. */
-int exp_repeat_done(int runs, double total, int min_runs, double min_time, double max_time);
+EXP_API int exp_repeat_done(int runs, double total, int min_runs, double min_time, double max_time);
 
 /* Least squares y = a + b x over k points (x, y finite).  Returns 0 with a,
  * b and r2 (coefficient of determination; 1 when all y are equal) set, or -1
  * when k < 2 or all x are equal. */
-int exp_fit_line(const double *x, const double *y, int k, double *a, double *b, double *r2);
+EXP_API int exp_fit_line(const double *x, const double *y, int k, double *a, double *b, double *r2);
 
 /* The same and the 95 % confidence interval of the slope, b +- t_{0.975,
  * k-2} se(b), se(b) = sqrt(SSres / (k - 2) / Sxx) (Student's t from GSL);
  * with k = 2 the interval is (-inf, inf): two points fix a line exactly. */
-int exp_fit_line_ci(const double *x, const double *y, int k, double *a, double *b, double *r2,
-                    double *b_lo, double *b_hi);
+EXP_API int exp_fit_line_ci(const double *x, const double *y, int k, double *a, double *b,
+                            double *r2, double *b_lo, double *b_hi);
 
 /* The columns of the failure table, in order (status names as in the CSVs:
  * slv_status_str, plus the engine's own "refused", "time_limit",
@@ -110,13 +203,13 @@ int exp_fit_line_ci(const double *x, const double *y, int k, double *a, double *
  * task could not run)); exp_status_column maps a status to its column
  * (EXP_NSTATUS - 1, "other", for anything else). */
 enum { EXP_NSTATUS = 14 };
-const char *exp_status_name(int col);
-int exp_status_column(const char *status);
+EXP_API const char *exp_status_name(int col);
+EXP_API int exp_status_column(const char *status);
 
 /* LaTeX text of s for a tabular cell: \ _ % & # $ { } ~ ^ < > | escaped,
  * control characters dropped; out (size len) always terminated; returns 0,
  * or -1 when truncated. */
-int exp_tex_escape(const char *s, char *out, size_t len);
+EXP_API int exp_tex_escape(const char *s, char *out, size_t len);
 
 /* The key under which refusal messages are grouped in the coverage table:
  * msg after the solver's own name ("NAME " or "NAME: "), up to the first ';'
@@ -124,12 +217,12 @@ int exp_tex_escape(const char *s, char *out, size_t len);
  * parenthesised groups that hold a digit (this problem's details):
  * "pgs needs A(i,i) > 0; A(3,3)=0" -> "needs A(i,i) > 0",
  * "enum takes n <= 16 (n=200)" -> "takes n <= 16". */
-void exp_reason_key(const char *solver, const char *msg, char *out, size_t len);
+EXP_API void exp_reason_key(const char *solver, const char *msg, char *out, size_t len);
 
 /* snprintf into buf (size len >= 1), always terminated; returns 1 when
  * the text was cut (paths and labels are bounded, so a cut is reported or
  * harmless, never a warning of the compiler's truncation check). */
-int exp_fmt(char *buf, size_t len, const char *fmt, ...)
+EXP_API int exp_fmt(char *buf, size_t len, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
@@ -137,7 +230,7 @@ int exp_fmt(char *buf, size_t len, const char *fmt, ...)
 
 /* FNV-1a, 64 bits, continued from h (start with EXP_FNV_INIT). */
 #define EXP_FNV_INIT 0xcbf29ce484222325ull
-uint64_t exp_fnv1a(uint64_t h, const void *data, size_t len);
+EXP_API uint64_t exp_fnv1a(uint64_t h, const void *data, size_t len);
 
 /* SHA-256 (FIPS 180-4), the content hash of instance files: init, add the
  * bytes, then hex (64 lowercase hex digits and a NUL; the state is used up).
@@ -148,9 +241,9 @@ typedef struct exp_sha256 {
   uint64_t bytes;
   unsigned char buf[64];
 } exp_sha256;
-void exp_sha256_init(exp_sha256 *s);
-void exp_sha256_add(exp_sha256 *s, const void *data, size_t len);
-void exp_sha256_hex(exp_sha256 *s, char out[65]);
+EXP_API void exp_sha256_init(exp_sha256 *s);
+EXP_API void exp_sha256_add(exp_sha256 *s, const void *data, size_t len);
+EXP_API void exp_sha256_hex(exp_sha256 *s, char out[65]);
 
 /* ---- problem classes ---------------------------------------------------------- */
 
@@ -163,11 +256,11 @@ typedef enum exp_class {
   EXP_CLASS_COUNT
 } exp_class;
 
-const char *exp_class_str(int c);      /* "lcp", "box", "mlcp", "fc3d", "cone-assoc" */
-int exp_class_from_str(const char *s); /* -1 if unknown */
-int exp_class_of(const slv_instance *inst);
+EXP_API const char *exp_class_str(int c);      /* "lcp", "box", "mlcp", "fc3d", "cone-assoc" */
+EXP_API int exp_class_from_str(const char *s); /* -1 if unknown */
+EXP_API int exp_class_of(const slv_instance *inst);
 
-/* ---- configuration (experiment_config.c) -------------------------------------- */
+/* ---- configuration (config.c) -------------------------------------- */
 
 typedef enum exp_kind {
   EXP_CONVERGENCE = 0,
@@ -178,8 +271,8 @@ typedef enum exp_kind {
   EXP_KIND_COUNT
 } exp_kind;
 
-const char *exp_kind_str(exp_kind k);
-int exp_kind_is_scene(exp_kind k);
+EXP_API const char *exp_kind_str(exp_kind k);
+EXP_API int exp_kind_is_scene(exp_kind k);
 
 typedef enum exp_src_kind {
   EXP_SRC_FILE = 0, /* a file, a folder (its instance files) or a glob pattern */
@@ -192,6 +285,7 @@ typedef enum exp_src_kind {
 #define EXP_NAME_MAX      64
 #define EXP_PATH_MAX      4096
 #define EXP_PARAM_MAX     96
+#define EXP_MAX_PARAMS    64 /* scene parameters of a source */
 #define EXP_MAX_EXTERNALS 32
 #define EXP_MAX_VARS      256 /* variables of a plan (plan.vars lines) */
 /* the longest #SBATCH --time written, in minutes: 365 days (experiments/README.md, "Campaigns") */
@@ -211,7 +305,7 @@ typedef struct exp_source {
   long n;                                     /* GEN: --n */
   unsigned long seed;                         /* GEN: --seed */
   char scene[EXP_NAME_MAX];                   /* SCENE */
-  char params[CLI_MAX_PARAMS][EXP_PARAM_MAX]; /* SCENE: "key=value" */
+  char params[EXP_MAX_PARAMS][EXP_PARAM_MAX]; /* SCENE: "key=value" */
   int nparams;
   long steps;                /* SCENE: 0 = the scene's default */
   long every;                /* SCENE as problems: export every E-th step (0: the last only) */
@@ -302,6 +396,7 @@ typedef struct exp_config {
   char *used_vars;     /* "NAME=VALUE\n" of every ${NAME} given a value (plan.vars);
                            malloc'd, NULL: none (exp_config_vars) */
   exp_failure failure; /* the file's failed-step policy (keys before any section) */
+  exp_log log;         /* where the engine's messages about this experiment go */
 } exp_config;
 
 /* Variables for ${NAME} (or ${NAME:-DEFAULT}) in values: `--var NAME=VALUE`
@@ -315,21 +410,22 @@ typedef struct exp_vars {
  * dir is NULL).  Returns -1 on success, else the exit status (2) after
  * printing the one-line error.  Checks solver names, scene names, families,
  * numbers and that every instance path exists. */
-int exp_config_read(const char *path, const char *dir, const exp_vars *vars, exp_config *cfg);
+EXP_API int exp_config_read(const char *path, const char *dir, const exp_vars *vars,
+                            const exp_log *log, exp_config *cfg);
 /* The same for a plan's own copy (plan.exp): the instance paths are not
  * looked for on the disk (the plan's problems.tsv lists the problems), so
  * a plan still reads when its instances have moved. */
-int exp_config_read_recorded(const char *path, const char *dir, const exp_vars *vars,
-                             exp_config *cfg);
-void exp_config_free(exp_config *cfg);
+EXP_API int exp_config_read_recorded(const char *path, const char *dir, const exp_vars *vars,
+                                     const exp_log *log, exp_config *cfg);
+EXP_API void exp_config_free(exp_config *cfg);
 
 /* The variables the file was read with, "NAME=VALUE\n" lines ("" none). */
-const char *exp_config_vars(const exp_config *cfg);
+EXP_API const char *exp_config_vars(const exp_config *cfg);
 
 /* The name of a section's solver (registry name or external name). */
-const char *exp_solver_name(const exp_config *cfg, const exp_solver_ref *r);
+EXP_API const char *exp_solver_name(const exp_config *cfg, const exp_solver_ref *r);
 
-/* ---- provenance (experiment_prov.c) --------------------------------------------- */
+/* ---- provenance (prov.c) --------------------------------------------- */
 
 typedef struct exp_prov {
   char cpu[128];     /* /proc/cpuinfo "model name" */
@@ -345,24 +441,24 @@ typedef struct exp_prov {
   double load_start, load_end; /* 1-minute load average */
 } exp_prov;
 
-void exp_prov_gather(exp_prov *p);
-double exp_loadavg(void);
+EXP_API void exp_prov_gather(exp_prov *p);
+EXP_API double exp_loadavg(void);
 /* The source revision: LCPLAB_REV, else git rev-parse in dir (+ -dirty). */
-void exp_git_rev(const char *dir, char *rev, size_t len);
+EXP_API void exp_git_rev(const char *dir, char *rev, size_t len);
 /* The SHA-256 of the file's bytes as hex into hex; 0, or -1 with err (size
  * len) "PATH: why" when it cannot be read or is not a regular file (opened
  * without blocking: a FIFO is never read). */
-int exp_sha256_file(const char *path, char hex[65], char *err, size_t len);
+EXP_API int exp_sha256_file(const char *path, char hex[65], char *err, size_t len);
 /* Limits this process's address space to mb megabytes (RLIMIT_AS), unless
  * mb <= 0, LCPLAB_MEMORY_LIMIT=0 (valgrind) or an AddressSanitizer build. */
-void exp_limit_memory(double mb);
+EXP_API void exp_limit_memory(double mb);
 /* Physical memory / online CPUs, in MB: the default limit of a task. */
-double exp_default_memory_mb(void);
+EXP_API double exp_default_memory_mb(void);
 /* Runs argv; stdout into out (NUL-terminated, may be NULL), stderr to
  * /dev/null when quiet.  Exit status, or -1 if it could not run. */
-int exp_run_prog(char *const *argv, char *out, size_t len, int quiet);
+EXP_API int exp_run_prog(char *const *argv, char *out, size_t len, int quiet);
 
-/* ---- problems (experiment_prepare.c) ---------------------------------------------- */
+/* ---- problems (prepare.c) ---------------------------------------------- */
 
 /* One problem of a plan's catalogue (problems.tsv). */
 typedef struct exp_prob {
@@ -385,6 +481,7 @@ typedef struct exp_env {
   const char *datadir; /* where generated instances and scene exports go */
   int tty;             /* progress on stderr */
   size_t max_memory;   /* --max-memory: the readers' cap, bytes (0: the default) */
+  exp_log log;         /* progress lines (when tty) */
 } exp_env;
 
 /* Materialises the problems of every problem-kind section as files
@@ -393,14 +490,14 @@ typedef struct exp_env {
  * Scene sections only have their scenes built once (parameters checked).
  * Returns -1 on success (*probs, *np set; free()), else the exit status
  * after the message. */
-int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int *np);
+EXP_API int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int *np);
 
 /* The 1-norm condition estimate of A (Hager-Higham, LAPACK dlacn2, with
  * UMFPACK's sparse LU for the solves): inf when A is singular, NaN when it
  * could not be computed (n = 0, out of memory). */
-double exp_cond_estimate(const slv_problem *p);
+EXP_API double exp_cond_estimate(const slv_problem *p);
 
-/* ---- plans and tasks (experiment_plan.c) ------------------------------------------- */
+/* ---- plans and tasks (plan.c) ------------------------------------------- */
 
 typedef struct exp_task {
   int section;
@@ -430,40 +527,40 @@ typedef struct exp_plan {
 
 /* The effective tolerance list of a section (the kind's default when none
  * given) into tol (size EXP_MAX_TOLS); returns the count. */
-int exp_section_tols(const exp_section *s, double *tol);
+EXP_API int exp_section_tols(const exp_section *s, double *tol);
 /* The effective time limit of a section in a plan. */
-double exp_time_limit(const exp_plan *pl, const exp_section *s);
+EXP_API double exp_time_limit(const exp_plan *pl, const exp_section *s);
 /* The friction groups of a scene section into fr (size 4); returns the count. */
-int exp_section_frictions(const exp_section *s, int *fr);
+EXP_API int exp_section_frictions(const exp_section *s, int *fr);
 
 /* Expands the config and the problems into pl->tasks (pl->cfg, probs set)
  * and sets pl->id from the plan's files as exp_plan_write would write them.
  * 0, or -1 (out of memory). */
-int exp_plan_expand(exp_plan *pl);
+EXP_API int exp_plan_expand(exp_plan *pl);
 /* Writes the plan folder pl->dir (created): plan.exp, plan.vars, plan.info,
  * problems.tsv, tasks.tsv, task-ids, run-parallel.sh, slurm.sbatch,
  * results/.  chunk: tasks per Slurm array element (0: automatic).  Returns
  * 0, or -1 after the message. */
-int exp_plan_write(const exp_plan *pl, int chunk);
+EXP_API int exp_plan_write(const exp_plan *pl, int chunk);
 /* The id recorded in DIR/plan.info into id (size 24); 0, or -1 if there is
  * no readable plan there. */
-int exp_plan_peek_id(const char *dir, char *id);
+EXP_API int exp_plan_peek_id(const char *dir, char *id);
 /* The path of this lcplab program (the libtool wrapper in a build tree). */
-void exp_self_path(char *out, size_t len);
+EXP_API void exp_self_path(char *out, size_t len);
 /* Reads a plan folder (config re-parsed with the recorded variables).
  * Returns -1 on success, else the exit status (2) after the message. */
-int exp_plan_read(const char *dir, exp_plan *pl);
-void exp_plan_free(exp_plan *pl);
+EXP_API int exp_plan_read(const char *dir, const exp_log *log, exp_plan *pl);
+EXP_API void exp_plan_free(exp_plan *pl);
 /* The tasks.tsv line of task i (without newline) into buf. */
-void exp_task_spec(const exp_plan *pl, int i, char *buf, size_t len);
+EXP_API void exp_task_spec(const exp_plan *pl, int i, char *buf, size_t len);
 /* DIR/results/tNNNNNN.res */
-void exp_result_path(const exp_plan *pl, int i, char *buf, size_t len);
+EXP_API void exp_result_path(const exp_plan *pl, int i, char *buf, size_t len);
 /* Task i's key (experiments/README.md, "Result files"): the SHA-256 (hex)
  * of the plan id, every variable's value, the task's tasks.tsv line and its
  * problem file's SHA-256 as the plan recorded it. */
-void exp_task_key(const exp_plan *pl, int i, char key[65]);
+EXP_API void exp_task_key(const exp_plan *pl, int i, char key[65]);
 
-/* ---- results (experiment_result.c) ------------------------------------------------- */
+/* ---- results (result.c) ------------------------------------------------- */
 
 /* A result file (experiments/README.md, "Result files"): the header lines,
  * the CSV rows, and an end line with the row count and the FNV-1a of every
@@ -485,15 +582,16 @@ typedef struct exp_result {
 
 /* Sets h's plan id, task, key, spec (tabs as blanks), rev and time limit
  * for task i of pl. */
-void exp_result_identify(const exp_plan *pl, int i, exp_result *h);
+EXP_API void exp_result_identify(const exp_plan *pl, int i, exp_result *h);
 /* 1 when r is task i's own result in pl (plan id, task number and key),
  * else 0 with why (size len) set. */
-int exp_result_matches(const exp_plan *pl, int i, const exp_result *r, char *why, size_t len);
+EXP_API int exp_result_matches(const exp_plan *pl, int i, const exp_result *r, char *why,
+                               size_t len);
 
 /* Reads path; returns 0 (complete and intact), 1 missing, or -1 with why
  * (size len) set: truncated, checksum mismatch, unparsable. */
-int exp_result_read(const char *path, exp_result *r, char *why, size_t len);
-void exp_result_free(exp_result *r);
+EXP_API int exp_result_read(const char *path, exp_result *r, char *why, size_t len);
+EXP_API void exp_result_free(exp_result *r);
 
 /* Rows being built (CSV lines, each ending in '\n'). */
 typedef struct exp_rbuf {
@@ -501,51 +599,52 @@ typedef struct exp_rbuf {
   size_t len, cap;
   int nrows;
 } exp_rbuf;
-int exp_rbuf_add(exp_rbuf *b, const char *fmt, ...)
+EXP_API int exp_rbuf_add(exp_rbuf *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-void exp_rbuf_free(exp_rbuf *b);
+EXP_API void exp_rbuf_free(exp_rbuf *b);
 
-/* ---- values as data (experiment_shell.c; experiments/README.md, "No shell
+/* ---- values as data (shell.c; experiments/README.md, "No shell
  * ever parses a value") ---- */
 /* Appends s to b single-quoted for sh (' -> '\''); nonzero when out of memory. */
-int exp_sh_quote(exp_rbuf *b, const char *s);
+EXP_API int exp_sh_quote(exp_rbuf *b, const char *s);
 /* Appends s to b as a single-quoted gnuplot string (' -> ''). */
-int exp_gp_quote(exp_rbuf *b, const char *s);
+EXP_API int exp_gp_quote(exp_rbuf *b, const char *s);
 /* 0, or CLI_EXIT_USAGE with one line naming what and s when s holds a newline
  * or a carriage return. */
-int exp_line_safe(const char *what, const char *s);
+EXP_API int exp_line_safe(const exp_log *log, const char *what, const char *s);
 /* Writes the reference to positional parameter index into out: "${N}", or
  * ${N} inside double quotes; its length, or -1 when it does not fit. */
-int exp_template_ref(char *out, size_t len, int index, int in_dquotes);
+EXP_API int exp_template_ref(char *out, size_t len, int index, int in_dquotes);
 /* CSV fields (RFC 4180): whether s needs quotes (it holds , " CR or LF);
  * writes s to f, quoted when it does; splits line in place into at most max
  * fields, quotes undone, and returns their number. */
-int exp_csv_needs_quotes(const char *s);
-void exp_csv_put(FILE *f, const char *s);
-int exp_csv_split(char *line, char **f, int max);
+EXP_API int exp_csv_needs_quotes(const char *s);
+EXP_API void exp_csv_put(FILE *f, const char *s);
+EXP_API int exp_csv_split(char *line, char **f, int max);
 /* Draws section s's figure base.pdf/.png ... from csv (and csv2, or NULL)
- * with the script scripts/exp_KIND.gp run by gnuplot (experiment_figure.c);
+ * with the script scripts/exp_KIND.gp run by gnuplot (figure.c);
  * 0 drawn; gnuplot's exit status, or 1 when there is no script or the data
  * cannot be written (a note on stderr); -1 when gnuplot cannot be run. */
-int exp_figure_draw(const exp_section *s, const char *base, const char *csv, const char *csv2,
-                    const char *scripts, const char *gnuplot);
+EXP_API int exp_figure_draw(const exp_log *log, const exp_section *s, const char *base,
+                            const char *csv, const char *csv2, const char *scripts,
+                            const char *gnuplot);
 /* Whether the figure option kv (len characters, key=value) may reach the
  * scripts: title= any text, other values letters, digits and ._,+-: only
  * (they reach awk programs and gnuplot commands). */
-int exp_figure_value_ok(const char *kv, size_t len);
+EXP_API int exp_figure_value_ok(const char *kv, size_t len);
 /* $GNUPLOT, else "gnuplot". */
-const char *exp_gnuplot_prog(void);
+EXP_API const char *exp_gnuplot_prog(void);
 /* Writes the header fields of h (not its rows), then rows, then extra
  * (nextra more rows, e.g. a time_limit row; may be NULL) and the end line
  * to path atomically (tmp + rename).  Only open, write, rename and
  * snprintf, no allocation: safe from the watchdog thread.  0 or -1. */
-int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *rows, int nextra,
-                      const char *extra);
+EXP_API int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *rows,
+                              int nextra, const char *extra);
 
-/* ---- running tasks (experiment_task.c) ------------------------------------------------ */
+/* ---- running tasks (task.c) ------------------------------------------------ */
 
 /* The problem most recently loaded by this process, kept for the next task
  * on the same problem. */
@@ -555,7 +654,7 @@ typedef struct exp_cache {
   exp_prov prov; /* gathered once per process */
   int have_prov;
 } exp_cache;
-void exp_cache_free(exp_cache *c);
+EXP_API void exp_cache_free(exp_cache *c);
 
 /* Runs task i of the plan and writes its result.  Returns 0 (result
  * written; the built-in solvers may have failed), 3 (the task could not
@@ -563,16 +662,16 @@ void exp_cache_free(exp_cache *c);
  * task_status error or failed), or -1 (the result could not be written;
  * message printed).  *nonconv (may be NULL) is set to 1 when a solve did not
  * converge. */
-int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv);
+EXP_API int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv);
 
 /* The CSV header row of a section's main CSV (without newline), and of its
  * second CSV (profile: NAME_profile.csv, scaling: NAME_slopes.csv; NULL for
  * the other kinds). */
-const char *exp_csv_header(exp_kind k);
-const char *exp_csv2_suffix(exp_kind k); /* "_profile", "_slopes" or NULL */
-const char *exp_csv2_header(exp_kind k);
+EXP_API const char *exp_csv_header(exp_kind k);
+EXP_API const char *exp_csv2_suffix(exp_kind k); /* "_profile", "_slopes" or NULL */
+EXP_API const char *exp_csv2_header(exp_kind k);
 
-/* ---- local jobs (experiment_jobs.c) --------------------------------------------------- */
+/* ---- local jobs (jobs.c) --------------------------------------------------- */
 
 typedef struct exp_jobs_opts {
   int jobs; /* worker processes */
@@ -587,15 +686,15 @@ typedef struct exp_jobs_report {
 
 /* 1 when task i of the plan has its own intact result (exp_result_read,
  * exp_result_matches), else 0: the task is to run. */
-int exp_task_done(const exp_plan *pl, int i);
+EXP_API int exp_task_done(const exp_plan *pl, int i);
 
 /* Runs every task of the plan that has no valid result yet, on o->jobs
  * worker processes (forked), each task's result written by the worker.
  * Returns 0 (all run), 1 (stopped by SIGINT / SIGTERM: *rep says where), or
  * -1 on a system error (message printed). */
-int exp_jobs_run(const exp_plan *pl, const exp_jobs_opts *o, exp_jobs_report *rep);
+EXP_API int exp_jobs_run(const exp_plan *pl, const exp_jobs_opts *o, exp_jobs_report *rep);
 
-/* ---- collect (experiment_collect.c, experiment_tables.c) ----------------------------- */
+/* ---- collect (collect.c, tables.c) ----------------------------- */
 
 typedef struct exp_collect_opts {
   const char *out;     /* output folder */
@@ -611,7 +710,7 @@ typedef struct exp_collect_opts {
  * (results missing, failed, corrupted or truncated: named on stderr and left
  * out; or mixed provenance without allow_mixed: nothing merged), or 2 on a
  * write error. */
-int exp_collect(const exp_plan *pl, const exp_collect_opts *o);
+EXP_API int exp_collect(const exp_plan *pl, const exp_collect_opts *o);
 
 /* May the outputs of cfg's sections be written into the folder out?  Each
  * output collect writes (exp_output_suffixes; with figures, NAME.pdf,
@@ -619,7 +718,7 @@ int exp_collect(const exp_plan *pl, const exp_collect_opts *o);
  * naming the file if one exists and not force, or if one is a symlink
  * leading outside out (also with force); else 0 (docs/io.md, "Replacing
  * files"). */
-int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures);
+EXP_API int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures);
 
 /* One parsed CSV row of a result: fields split at ',' (no quoting: the
  * engine never writes ',' or '"' inside a field). */
@@ -638,44 +737,45 @@ typedef struct exp_outset {
   char **path;
   int n, cap, done; /* files; files finished (o[0..done)) */
   int failed;
-  FILE *list; /* the published paths are printed here (NULL: nowhere) */
+  const exp_log *log; /* messages, and the published paths (EXP_SAY_OUTPUT) */
+  int list;           /* 1: say each published path */
 } exp_outset;
 /* A new file of set at path: its stream, or NULL after the message. */
-FILE *exp_outset_open(exp_outset *set, const char *path);
+EXP_API FILE *exp_outset_open(exp_outset *set, const char *path);
 /* The writer of the files opened since the last call is done (rc: its own
  * status); they are finished.  0, or -1 (after the message for a write
  * error) when rc != 0 or a write failed: then the set is not published. */
-int exp_outset_done(exp_outset *set, int rc);
+EXP_API int exp_outset_done(exp_outset *set, int rc);
 /* Renames every file over its path (each path printed on set->list), or
  * drops them all when any failed (or not ok).  Frees the set.  0, or -1
  * after the message. */
-int exp_outset_publish(exp_outset *set, int ok);
+EXP_API int exp_outset_publish(exp_outset *set, int ok);
 
 /* Writes the tables of a section (failures, coverage, timings, winners,
  * slopes or steps) as CSV and booktabs .tex beside its CSVs; base is
  * OUT/NAME.  Returns 0 or -1 on a write error.  The rows are those of the
  * main CSV in exp_csv_header(kind)'s columns. */
-int exp_tables_write(const exp_plan *pl, int section, const char *base, exp_row *rows, int nrows,
-                     exp_outset *set);
+EXP_API int exp_tables_write(const exp_plan *pl, int section, const char *base, exp_row *rows,
+                             int nrows, exp_outset *set);
 
 /* The names a section of kind k writes, after OUT/NAME: ".csv", its second
  * CSV ("_profile.csv", "_slopes.csv") and its tables ("_failures.csv",
  * "_failures.tex", ...), as exp_collect and exp_tables_write write them
  * (the figures aside: exp_outputs_check).  Their count (at most max). */
 enum { EXP_SUFFIX_MAX = 24, EXP_MAX_OUTPUTS = 16 };
-int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max);
+EXP_API int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max);
 
 /* The Dolan-More curves of a profile section, per class and tolerance
  * (NAME_profile.csv rows, exp_csv2_header(EXP_PROFILE)); 0 or -1. */
-int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int nrows);
+EXP_API int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int nrows);
 /* The scaling fits per (family, solver) as NAME_slopes.csv rows into g
  * and, when tex is not NULL, as a booktabs table; 0 or -1. */
-int exp_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows);
+EXP_API int exp_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows);
 
 /* Column index of name in a kind's main CSV header (-1 if absent). */
-int exp_col(exp_kind k, const char *name);
+EXP_API int exp_col(exp_kind k, const char *name);
 
 #ifdef __cplusplus
 }
 #endif
-#endif /* CLI_EXPERIMENT_H */
+#endif /* EXP_H */

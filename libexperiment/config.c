@@ -1,4 +1,4 @@
-/* experiment_config.c -- the parser of `lcplab experiment` files.
+/* config.c -- the parser of `lcplab experiment` files.
  *
  * Format (experiments/README.md, "Experiment files"): line-oriented text,
  * one "KEY VALUE..." per line, words separated by blanks, '#' at the start of
@@ -34,7 +34,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "experiment.h"
+#include "exp.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -106,8 +106,8 @@ static int perr(const parser *ps, const char *key, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  cli_error("%s:%d: %s: %s", ps->file, ps->line, key, what);
-  return CLI_EXIT_USAGE;
+  exp_say(&ps->cfg->log, EXP_SAY_ERROR, "%s:%d: %s: %s", ps->file, ps->line, key, what);
+  return EXP_EXIT_USAGE;
 }
 
 static int find_name(const char *v, const char *const *names) {
@@ -208,7 +208,7 @@ static int var_ref(const parser *ps, const char *key, const char *word, const ch
   *val = var_value(ps, name, nl);
   char what[EXP_PATH_MAX + 96];
   snprintf(what, sizeof what, "%s:%d: %s: ${%.*s}", ps->file, ps->line, key, (int)nl, name);
-  if (*val && exp_line_safe(what, *val)) return CLI_EXIT_USAGE;
+  if (*val && exp_line_safe(&ps->cfg->log, what, *val)) return EXP_EXIT_USAGE;
   /* a value given (--var, LCPLAB_NAME) is recorded; a default is the
    * file's own text */
   int rc = *val ? record_var(ps, key, name, nl, *val) : -1;
@@ -249,7 +249,7 @@ static int expand(const parser *ps, const char *key, const char *word, char *out
 
 static int num(const parser *ps, const char *key, const char *v, double lo, double *out) {
   double d;
-  if (!cli_parse_double(v, &d) || !(d > lo)) {
+  if (!exp_parse_double(v, &d) || !(d > lo)) {
     char lim[32];
     snprintf(lim, sizeof lim, "%g", lo);
     return perr(ps, key, "expected a finite number > %s, got '%s'", lim, v);
@@ -268,7 +268,7 @@ static int seconds(const parser *ps, const char *key, const char *v, double lo, 
 
 static int whole(const parser *ps, const char *key, const char *v, long lo, long hi, long *out) {
   long d;
-  if (!cli_parse_long(v, &d) || d < lo || d > hi) {
+  if (!exp_parse_long(v, &d) || d < lo || d > hi) {
     char lim[64];
     snprintf(lim, sizeof lim, "%ld and %ld", lo, hi);
     return perr(ps, key, "expected an integer between %s, got '%s'", lim, v);
@@ -504,7 +504,7 @@ static int scene_key(const parser *ps, exp_source *src, const char *kv, int is_p
     }
     snprintf(src->solver, sizeof src->solver, "%s", v);
   } else {
-    if (src->nparams >= CLI_MAX_PARAMS || strlen(kv) >= EXP_PARAM_MAX)
+    if (src->nparams >= EXP_MAX_PARAMS || strlen(kv) >= EXP_PARAM_MAX)
       return perr(ps, "scene", "too many or too long parameters at '%s'", kv);
     snprintf(src->params[src->nparams++], EXP_PARAM_MAX, "%s", kv);
   }
@@ -806,13 +806,13 @@ static int external_value(const parser *ps, exp_external *e, const char *tmpl, c
                           const char **next) {
   const char *val = NULL;
   char dbuf[EXP_PATH_MAX];
-  if (var_ref(ps, "external", tmpl, c, next, &val, dbuf, sizeof dbuf) >= 0) return -CLI_EXIT_USAGE;
+  if (var_ref(ps, "external", tmpl, c, next, &val, dbuf, sizeof dbuf) >= 0) return -EXP_EXIT_USAGE;
   size_t used = 0;
   for (int k = 0; k < e->nvals; k++) used += strlen(e->vals + used) + 1;
   if (e->nvals == EXP_EXT_MAX_VALS || used + strlen(val) + 1 > sizeof e->vals) {
     perr(ps, "external", "%s: more than %d ${...} or their values too long", e->name,
          EXP_EXT_MAX_VALS);
-    return -CLI_EXIT_USAGE;
+    return -EXP_EXIT_USAGE;
   }
   memcpy(e->vals + used, val, strlen(val) + 1);
   return EXP_EXT_NKEYS + ++e->nvals;
@@ -962,16 +962,16 @@ static int finish_section(const exp_config *cfg, exp_section *s) {
 static int read_text(const char *path, exp_config *cfg) {
   FILE *f = fopen(path, "r");
   if (!f) {
-    cli_error("%s: %s", path, strerror(errno));
-    return CLI_EXIT_USAGE;
+    exp_say(&cfg->log, EXP_SAY_ERROR, "%s: %s", path, strerror(errno));
+    return EXP_EXIT_USAGE;
   }
   size_t cap = 4096, len = 0;
   cfg->text = malloc(cap);
   for (;;) {
     if (!cfg->text) {
       fclose(f);
-      cli_error("%s: out of memory", path);
-      return CLI_EXIT_USAGE;
+      exp_say(&cfg->log, EXP_SAY_ERROR, "%s: out of memory", path);
+      return EXP_EXIT_USAGE;
     }
     size_t got = fread(cfg->text + len, 1, cap - len - 1, f);
     len += got;
@@ -979,8 +979,8 @@ static int read_text(const char *path, exp_config *cfg) {
     if (len + 1 == cap) {
       if (cap > (1u << 24)) {
         fclose(f);
-        cli_error("%s: larger than 16 MB: not an experiment file", path);
-        return CLI_EXIT_USAGE;
+        exp_say(&cfg->log, EXP_SAY_ERROR, "%s: larger than 16 MB: not an experiment file", path);
+        return EXP_EXIT_USAGE;
       }
       char *n = realloc(cfg->text, cap * 2);
       if (!n) free(cfg->text);
@@ -991,13 +991,13 @@ static int read_text(const char *path, exp_config *cfg) {
   int bad = ferror(f);
   fclose(f);
   if (bad) {
-    cli_error("%s: read error", path);
-    return CLI_EXIT_USAGE;
+    exp_say(&cfg->log, EXP_SAY_ERROR, "%s: read error", path);
+    return EXP_EXIT_USAGE;
   }
   cfg->text[len] = '\0';
   if (strlen(cfg->text) != len) {
-    cli_error("%s: contains a NUL byte: not an experiment file", path);
-    return CLI_EXIT_USAGE;
+    exp_say(&cfg->log, EXP_SAY_ERROR, "%s: contains a NUL byte: not an experiment file", path);
+    return EXP_EXIT_USAGE;
   }
   return -1;
 }
@@ -1012,8 +1012,9 @@ static int handle_line(parser *ps, exp_config *cfg, char *line) {
        tok = strtok_r(NULL, " \t\r\f\v", &save)) {
     if (tok[0] == '#') break;
     if (nw == max_words) {
-      cli_error("%s:%d: more than %d words", cfg->path, ps->line, max_words);
-      return CLI_EXIT_USAGE;
+      exp_say(&cfg->log, EXP_SAY_ERROR, "%s:%d: more than %d words", cfg->path, ps->line,
+              max_words);
+      return EXP_EXIT_USAGE;
     }
     words[nw++] = tok;
   }
@@ -1027,8 +1028,9 @@ static int handle_line(parser *ps, exp_config *cfg, char *line) {
   for (int k = 1; k < last; k++) {
     if (!strstr(words[k], "${")) continue;
     if (nexp == 8) {
-      cli_error("%s:%d: %s: more than 8 words with ${...}", cfg->path, ps->line, words[0]);
-      return CLI_EXIT_USAGE;
+      exp_say(&cfg->log, EXP_SAY_ERROR, "%s:%d: %s: more than 8 words with ${...}", cfg->path,
+              ps->line, words[0]);
+      return EXP_EXIT_USAGE;
     }
     int rc = expand(ps, words[0], words[k], exp_buf[nexp], EXP_PATH_MAX);
     if (rc >= 0) return rc;
@@ -1038,12 +1040,13 @@ static int handle_line(parser *ps, exp_config *cfg, char *line) {
 }
 
 static int config_read(const char *path, const char *dir, const exp_vars *vars, int recorded,
-                       exp_config *cfg) {
+                       const exp_log *log, exp_config *cfg) {
   memset(cfg, 0, sizeof *cfg);
+  if (log) cfg->log = *log;
   cfg->failure.on_failure = -1;
   if (snprintf(cfg->path, sizeof cfg->path, "%s", path) >= (int)sizeof cfg->path) {
-    cli_error("%s: path too long", path);
-    return CLI_EXIT_USAGE;
+    exp_say(&cfg->log, EXP_SAY_ERROR, "%s: path too long", path);
+    return EXP_EXIT_USAGE;
   }
   const char *slash = strrchr(path, '/');
   if (dir)
@@ -1065,8 +1068,9 @@ static int config_read(const char *path, const char *dir, const exp_vars *vars, 
     size_t ll = e ? (size_t)(e - p) : strlen(p);
     char line[4096];
     if (ll >= sizeof line) {
-      cli_error("%s:%d: line longer than 4095 characters", cfg->path, ps.line);
-      return CLI_EXIT_USAGE;
+      exp_say(&cfg->log, EXP_SAY_ERROR, "%s:%d: line longer than 4095 characters", cfg->path,
+              ps.line);
+      return EXP_EXIT_USAGE;
     }
     memcpy(line, p, ll);
     line[ll] = '\0';
@@ -1074,21 +1078,22 @@ static int config_read(const char *path, const char *dir, const exp_vars *vars, 
     if ((rc = handle_line(&ps, cfg, line)) >= 0) return rc;
   }
   if (cfg->nsec == 0) {
-    cli_error("%s: no 'experiment KIND' line: nothing to run", cfg->path);
-    return CLI_EXIT_USAGE;
+    exp_say(&cfg->log, EXP_SAY_ERROR, "%s: no 'experiment KIND' line: nothing to run", cfg->path);
+    return EXP_EXIT_USAGE;
   }
   for (int i = 0; i < cfg->nsec; i++)
     if ((rc = finish_section(cfg, &cfg->sec[i])) >= 0) return rc;
   return -1;
 }
 
-int exp_config_read(const char *path, const char *dir, const exp_vars *vars, exp_config *cfg) {
-  return config_read(path, dir, vars, 0, cfg);
+int exp_config_read(const char *path, const char *dir, const exp_vars *vars, const exp_log *log,
+                    exp_config *cfg) {
+  return config_read(path, dir, vars, 0, log, cfg);
 }
 
 int exp_config_read_recorded(const char *path, const char *dir, const exp_vars *vars,
-                             exp_config *cfg) {
-  return config_read(path, dir, vars, 1, cfg);
+                             const exp_log *log, exp_config *cfg) {
+  return config_read(path, dir, vars, 1, log, cfg);
 }
 
 void exp_config_free(exp_config *cfg) {

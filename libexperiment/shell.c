@@ -1,4 +1,4 @@
-/* experiment_shell.c -- values reach a shell or gnuplot as data, never as
+/* shell.c -- values reach a shell or gnuplot as data, never as
  * code (experiments/README.md, "No shell ever parses a value"):
  *   - exp_sh_quote: a value in a generated script, single-quoted (' -> '\'');
  *   - exp_gp_quote: a value in a gnuplot file, single-quoted (' -> '');
@@ -8,8 +8,7 @@
  *     reference to a positional parameter ("${N}"), whose value the shell
  *     takes from its arguments and never parses.
  */
-#include "cli.h"
-#include "experiment.h"
+#include "exp.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -28,16 +27,17 @@ int exp_gp_quote(exp_rbuf *b, const char *s) {
   return bad | exp_rbuf_add(b, "%s'", bad ? "" : s);
 }
 
-int exp_line_safe(const char *what, const char *s) {
+int exp_line_safe(const exp_log *log, const char *what, const char *s) {
   const char *bad = strchr(s, '\n') ? "a newline" : (strchr(s, '\r') ? "a carriage return" : NULL);
   if (!bad) return 0;
   char shown[80];
   size_t k = 0;
   for (; s[k] && k + 1 < sizeof shown; k++) shown[k] = (s[k] == '\n' || s[k] == '\r') ? '?' : s[k];
   shown[k] = '\0';
-  cli_error("%s '%s%s' holds %s: refused (it would end a line of a script or a CSV)", what, shown,
-            s[k] ? "..." : "", bad);
-  return CLI_EXIT_USAGE;
+  exp_say(log, EXP_SAY_ERROR,
+          "%s '%s%s' holds %s: refused (it would end a line of a script or a CSV)", what, shown,
+          s[k] ? "..." : "", bad);
+  return EXP_EXIT_USAGE;
 }
 
 int exp_template_ref(char *out, size_t len, int index, int in_dquotes) {

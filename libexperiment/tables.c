@@ -1,4 +1,4 @@
-/* experiment_tables.c -- the summaries of a section, each as a CSV and as a
+/* tables.c -- the summaries of a section, each as a CSV and as a
  * booktabs LaTeX table (a bare tabular, every cell escaped by
  * exp_tex_escape) beside the section's CSV (experiments/README.md,
  * "Tables"):
@@ -27,7 +27,7 @@
  */
 #define _GNU_SOURCE
 
-#include "experiment.h"
+#include "exp.h"
 
 #include <errno.h>
 #include <math.h>

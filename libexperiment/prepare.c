@@ -1,4 +1,4 @@
-/* experiment_prepare.c -- the problems of an experiment, materialised as
+/* prepare.c -- the problems of an experiment, materialised as
  * files with their metadata (experiments/README.md, "Problems").
  *
  * Every problem a task solves is a file, so that a task is a process that
@@ -32,7 +32,7 @@
  */
 #define _GNU_SOURCE
 
-#include "experiment.h"
+#include "exp.h"
 
 #include <errno.h>
 #include <glob.h>
@@ -65,12 +65,12 @@ static void progress(const exp_env *env, const char *fmt, ...)
 
 static void progress(const exp_env *env, const char *fmt, ...) {
   if (!env->tty) return;
+  char line[1024];
   va_list ap;
   va_start(ap, fmt);
-  fputs("lcplab experiment: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
+  exp_say(&env->log, EXP_SAY_PROGRESS, "experiment: %s", line);
 }
 
 /* ---- condition estimate ------------------------------------------------------------ */
@@ -327,8 +327,8 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
                     meta_cache *mc, const char *path, int contacts, exp_prob *e) {
   char why[EXP_PATH_MAX + 64];
   if (exp_sha256_file(path, e->sha256, why, sizeof why) != 0) {
-    cli_error("%s:%d: %s: %s", cfg->path, line, key, why);
-    return CLI_EXIT_USAGE;
+    exp_say(&cfg->log, EXP_SAY_ERROR, "%s:%d: %s: %s", cfg->path, line, key, why);
+    return EXP_EXIT_USAGE;
   }
   const meta *m = cache_find(mc, path, e->sha256);
   if (m) {
@@ -346,8 +346,9 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
   if (env->max_memory > 0) ro.max_memory = env->max_memory;
   slv_status st = slv_read_with(path, SLV_FMT_AUTO, &ro, &inst, err, sizeof err);
   if (st != SLV_OK) {
-    cli_error("%s:%d: %s: %s", cfg->path, line, key, err[0] ? err : slv_status_str(st));
-    return CLI_EXIT_USAGE;
+    exp_say(&cfg->log, EXP_SAY_ERROR, "%s:%d: %s: %s", cfg->path, line, key,
+            err[0] ? err : slv_status_str(st));
+    return EXP_EXIT_USAGE;
   }
   e->cls = exp_class_of(inst);
   snprintf(e->kind, sizeof e->kind, "%s", inst->kind);
@@ -381,7 +382,7 @@ static void set_label(exp_prob *e, const char *label, const char *family) {
 
 /* The base name of path without its last extension. */
 static void base_label(const char *path, char *out, size_t len) {
-  snprintf(out, len, "%s", cli_basename(path));
+  snprintf(out, len, "%s", exp_basename(path));
   char *dot = strrchr(out, '.');
   if (dot && dot != out) *dot = '\0';
 }
@@ -398,11 +399,12 @@ static int add_file(const ctx *c, const exp_source *src, const char *path, const
                     const char *family, int contacts) {
   char what[EXP_PATH_MAX + 64];
   snprintf(what, sizeof what, "%s:%d: file", c->cfg->path, src->line);
-  if (exp_line_safe(what, path)) return CLI_EXIT_USAGE; /* problems.tsv: one problem a line */
+  if (exp_line_safe(&c->cfg->log, what, path))
+    return EXP_EXIT_USAGE; /* problems.tsv: one problem a line */
   exp_prob *e = plist_add(c->list);
   if (!e) {
-    cli_error("out of memory");
-    return CLI_EXIT_USAGE;
+    exp_say(&c->cfg->log, EXP_SAY_ERROR, "out of memory");
+    return EXP_EXIT_USAGE;
   }
   e->section = c->section;
   char full[PATH_MAX];
@@ -437,23 +439,25 @@ static int load_files(const ctx *c, const exp_source *src) {
   glob_t g;
   int r = glob(pat, 0, NULL, &g);
   if (r != 0 && r != GLOB_NOMATCH) {
-    cli_error("%s:%d: instances: %s: cannot list it", c->cfg->path, src->line, src->path);
-    return CLI_EXIT_USAGE;
+    exp_say(&c->cfg->log, EXP_SAY_ERROR, "%s:%d: instances: %s: cannot list it", c->cfg->path,
+            src->line, src->path);
+    return EXP_EXIT_USAGE;
   }
   int rc = -1, added = 0;
   for (size_t k = 0; r == 0 && k < g.gl_pathc && rc < 0; k++) {
     struct stat fs;
     if (stat(g.gl_pathv[k], &fs) != 0 || !S_ISREG(fs.st_mode) ||
-        !known_ext(cli_basename(g.gl_pathv[k])))
+        !known_ext(exp_basename(g.gl_pathv[k])))
       continue;
     rc = add_file(c, src, g.gl_pathv[k], "file", NULL, -1);
     added++;
   }
   if (r == 0) globfree(&g);
   if (rc < 0 && added == 0) {
-    cli_error("%s:%d: instances: %s: no instance file (.dat .lcp .blcp .mtx .hdf5 .h5)",
-              c->cfg->path, src->line, src->path);
-    rc = CLI_EXIT_USAGE;
+    exp_say(&c->cfg->log, EXP_SAY_ERROR,
+            "%s:%d: instances: %s: no instance file (.dat .lcp .blcp .mtx .hdf5 .h5)", c->cfg->path,
+            src->line, src->path);
+    rc = EXP_EXIT_USAGE;
   }
   return rc;
 }
@@ -462,10 +466,11 @@ static int load_files(const ctx *c, const exp_source *src) {
 static int generate(const ctx *c, const exp_source *src, const char *path) {
   const exp_env *env = c->env;
   if (!env->gen || !env->gen[0]) {
-    cli_error("%s:%d: generate: datasets/gen_instances not found (set LCPLAB_GEN_INSTANCES to "
-              "its path)",
-              c->cfg->path, src->line);
-    return CLI_EXIT_USAGE;
+    exp_say(&c->cfg->log, EXP_SAY_ERROR,
+            "%s:%d: generate: datasets/gen_instances not found (set LCPLAB_GEN_INSTANCES to "
+            "its path)",
+            c->cfg->path, src->line);
+    return EXP_EXIT_USAGE;
   }
   char n[32], seed[32];
   snprintf(n, sizeof n, "%ld", src->n);
@@ -477,9 +482,10 @@ static int generate(const ctx *c, const exp_source *src, const char *path) {
   progress(env, "generating %s", path);
   int rc = exp_run_prog(argv, NULL, 0, 0);
   if (rc != 0) {
-    cli_error("%s:%d: generate: %s --type %s --n %ld --seed %lu failed (status %d)", c->cfg->path,
-              src->line, env->gen, src->family, src->n, src->seed, rc);
-    return CLI_EXIT_USAGE;
+    exp_say(&c->cfg->log, EXP_SAY_ERROR,
+            "%s:%d: generate: %s --type %s --n %ld --seed %lu failed (status %d)", c->cfg->path,
+            src->line, env->gen, src->family, src->n, src->seed, rc);
+    return EXP_EXIT_USAGE;
   }
   return -1;
 }
@@ -488,7 +494,7 @@ static int load_generated(const ctx *c, const exp_source *src) {
   char path[EXP_PATH_MAX + 128];
   snprintf(path, sizeof path, "%s/%s_%ld_s%lu.lcp", c->env->datadir, src->family, src->n,
            src->seed);
-  if (!cli_path_exists(path)) {
+  if (!exp_path_exists(path)) {
     int rc = generate(c, src, path);
     if (rc >= 0) return rc;
   }
@@ -509,7 +515,7 @@ static void scene_label(const exp_source *src, int fr, long k, char *out, size_t
 
 static int build_world(const exp_source *src, const dyn_world_settings *set, dyn_world **w,
                        char *msg, size_t len) {
-  const char *params[CLI_MAX_PARAMS];
+  const char *params[EXP_MAX_PARAMS];
   for (int k = 0; k < src->nparams; k++) params[k] = src->params[k];
   return dyn_scene_new(src->scene, params, src->nparams, set, w, msg, len) == DYN_OK ? 0 : -1;
 }
@@ -530,15 +536,15 @@ static dyn_world_settings export_settings(const exp_source *src, int fr) {
   return set;
 }
 
-static int write_export(const char *path, const slv_problem *p, int contacts) {
-  slv_instance *inst = cli_instance_of(p, "", 0); /* a factored A as CSR */
+static int write_export(const exp_log *log, const char *path, const slv_problem *p, int contacts) {
+  slv_instance *inst = exp_instance_of(p, "", 0); /* a factored A as CSR */
   char err[EXP_PATH_MAX + 512] = "";
   if (!inst) return -1;
   /* slv_write replaces path only once complete (docs/io.md, "Replacing files") */
   slv_status st = slv_write(path, SLV_FMT_LCPLAB, inst, err, sizeof err);
   slv_instance_free(inst);
   if (st != SLV_OK) {
-    cli_error("%s", err);
+    exp_say(log, EXP_SAY_ERROR, "%s", err);
     return -1;
   }
   char mpath[EXP_PATH_MAX + 16];
@@ -579,8 +585,9 @@ static int simulate_exports(const ctx *c, const exp_source *src, int fr, const l
   dyn_world *w = NULL;
   char msg[512] = "";
   if (build_world(src, &set, &w, msg, sizeof msg)) {
-    cli_error("%s:%d: scene: %s", c->cfg->path, src->line, msg[0] ? msg : "cannot build it");
-    return CLI_EXIT_USAGE;
+    exp_say(&c->cfg->log, EXP_SAY_ERROR, "%s:%d: scene: %s", c->cfg->path, src->line,
+            msg[0] ? msg : "cannot build it");
+    return EXP_EXIT_USAGE;
   }
   progress(c->env, "simulating %s for %ld steps to export its problems", src->scene, steps[ns - 1]);
   int next = 0, rc = -1;
@@ -588,9 +595,9 @@ static int simulate_exports(const ctx *c, const exp_source *src, int fr, const l
     dyn_world_metrics m;
     if (dyn_world_step(w, &m) != DYN_OK) {
       /* the trajectory ends there: the problems of the steps before it stay */
-      fprintf(stderr,
-              "lcplab: note: %s:%d: scene %s stopped at step %ld (%s): the problems of "
-              "later steps are not exported\n",
+      exp_say(&c->cfg->log, EXP_SAY_NOTE,
+              "%s:%d: scene %s stopped at step %ld (%s): the problems of "
+              "later steps are not exported",
               c->cfg->path, src->line, src->scene, k, dyn_world_message(w));
       break;
     }
@@ -599,8 +606,9 @@ static int simulate_exports(const ctx *c, const exp_source *src, int fr, const l
     const double *x;
     dyn_world_last_problem(w, &p, &x);
     contacts[next] = m.contacts;
-    if (p.n > 0 && !cli_path_exists(paths[next]) && write_export(paths[next], &p, m.contacts))
-      rc = CLI_EXIT_USAGE;
+    if (p.n > 0 && !exp_path_exists(paths[next]) &&
+        write_export(&c->cfg->log, paths[next], &p, m.contacts))
+      rc = EXP_EXIT_USAGE;
     next++;
   }
   dyn_world_free(w);
@@ -612,8 +620,9 @@ static int load_scene(const ctx *c, const exp_source *src) {
   dyn_world_settings set = export_settings(src, fr);
   long K = src->steps > 0 ? src->steps : dyn_scene_default_steps(src->scene, set.dt);
   if (K < 1) {
-    cli_error("%s:%d: scene: no default step count: give steps=", c->cfg->path, src->line);
-    return CLI_EXIT_USAGE;
+    exp_say(&c->cfg->log, EXP_SAY_ERROR,
+            "%s:%d: scene: no default step count: give steps=", c->cfg->path, src->line);
+    return EXP_EXIT_USAGE;
   }
   long steps[256];
   int ns = export_steps(src, K, steps, 256);
@@ -622,8 +631,8 @@ static int load_scene(const ctx *c, const exp_source *src) {
   if (!paths || !contacts) {
     free(paths);
     free(contacts);
-    cli_error("out of memory");
-    return CLI_EXIT_USAGE;
+    exp_say(&c->cfg->log, EXP_SAY_ERROR, "out of memory");
+    return EXP_EXIT_USAGE;
   }
   int missing = 0, rc = -1, added = 0;
   for (int q = 0; q < ns; q++) {
@@ -633,24 +642,25 @@ static int load_scene(const ctx *c, const exp_source *src) {
       if (*s == '/' || *s == ' ') *s = '_';
     snprintf(paths[q], sizeof paths[q], "%s/scene-%s.lcp", c->env->datadir, label);
     contacts[q] = read_contacts(paths[q]);
-    missing |= !cli_path_exists(paths[q]) && contacts[q] < 0;
+    missing |= !exp_path_exists(paths[q]) && contacts[q] < 0;
   }
   if (missing) rc = simulate_exports(c, src, fr, steps, ns, paths, contacts);
   for (int q = 0; q < ns && rc < 0; q++) {
-    if (!cli_path_exists(paths[q])) continue; /* no rows at that step */
+    if (!exp_path_exists(paths[q])) continue; /* no rows at that step */
     rc = add_file(c, src, paths[q], "scene", src->scene, contacts[q]);
     if (rc < 0) {
       exp_prob *e = &c->list->p[c->list->n - 1];
-      set_label(e, cli_basename(paths[q]) + 6, src->scene);
+      set_label(e, exp_basename(paths[q]) + 6, src->scene);
       e->label[strlen(e->label) - 4] = '\0';
       added++;
     }
   }
   if (rc < 0 && added == 0) {
-    cli_error("%s:%d: scene: %s has no contact or joint at the steps taken: no problem (change "
-              "steps= or every=)",
-              c->cfg->path, src->line, src->scene);
-    rc = CLI_EXIT_USAGE;
+    exp_say(&c->cfg->log, EXP_SAY_ERROR,
+            "%s:%d: scene: %s has no contact or joint at the steps taken: no problem (change "
+            "steps= or every=)",
+            c->cfg->path, src->line, src->scene);
+    rc = EXP_EXIT_USAGE;
   }
   free(paths);
   free(contacts);
@@ -666,13 +676,15 @@ static int check_scene(const ctx *c, const exp_source *src) {
   char msg[512] = "";
   int rc = -1;
   if (build_world(src, &set, &w, msg, sizeof msg)) {
-    cli_error("%s:%d: scene: %s", c->cfg->path, src->line, msg[0] ? msg : "cannot build it");
-    rc = CLI_EXIT_USAGE;
+    exp_say(&c->cfg->log, EXP_SAY_ERROR, "%s:%d: scene: %s", c->cfg->path, src->line,
+            msg[0] ? msg : "cannot build it");
+    rc = EXP_EXIT_USAGE;
   } else if ((src->steps > 0
                   ? src->steps
                   : dyn_scene_default_steps(src->scene, dyn_world_get_settings(w)->dt)) < 1) {
-    cli_error("%s:%d: scene: no default step count: give steps=", c->cfg->path, src->line);
-    rc = CLI_EXIT_USAGE;
+    exp_say(&c->cfg->log, EXP_SAY_ERROR,
+            "%s:%d: scene: no default step count: give steps=", c->cfg->path, src->line);
+    rc = EXP_EXIT_USAGE;
   }
   dyn_world_free(w);
   return rc;
@@ -730,9 +742,10 @@ int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int
       for (int i = 0; i < list.n; i++)
         have += list.p[i].section == si && (!s->classes || (s->classes & (1u << list.p[i].cls)));
       if (!have) {
-        cli_error("%s:%d: experiment: section '%s' keeps no problem (classes)", cfg->path, s->line,
-                  s->name);
-        rc = CLI_EXIT_USAGE;
+        exp_say(&cfg->log, EXP_SAY_ERROR,
+                "%s:%d: experiment: section '%s' keeps no problem (classes)", cfg->path, s->line,
+                s->name);
+        rc = EXP_EXIT_USAGE;
       }
     }
   }
