@@ -152,6 +152,95 @@ static int write_global(const dyn_world *w, const slv_problem *p, slv_instance *
   return s == SLV_OK;
 }
 
+/* The state of an export run between its steps. */
+typedef struct export_state {
+  const cli_world_args *wa;
+  const fmt_def *fd;
+  const char *dir;
+  long every;
+  int global;
+  long written, empty;
+  int rc; /* the exit status when the run stops early */
+} export_state;
+
+/* The JSON line of a written step. */
+static void print_step_line(const char *path, const char *xpath, const char *gpath,
+                            const exp_step *st, int n, const char *kind) {
+  fputs("{\"file\":", stdout);
+  cli_json_string(stdout, path);
+  fprintf(stdout, ",\"step\":%ld,\"n\":%d,\"kind\":", st->k, n);
+  cli_json_string(stdout, kind);
+  fputs(",\"status\":", stdout);
+  cli_json_string(stdout, st->status);
+  fputs(",\"applied\":", stdout);
+  cli_json_string(stdout, st->applied);
+  fputs(",\"solution\":", stdout);
+  cli_json_string(stdout, xpath);
+  if (gpath) {
+    fputs(",\"global\":", stdout);
+    cli_json_string(stdout, gpath);
+  }
+  fputs("}\n", stdout);
+}
+
+/* Step k's problem (and its global form) and the impulses applied, to
+ * files; 1, or 0 after the message. */
+static int write_step(export_state *q, dyn_world *w, const exp_step *st, const slv_problem *p,
+                      const double *x) {
+  char path[4096], xpath[4096], gpath[4096], name[128], err[512] = "";
+  const fmt_def *fd = q->fd;
+  long k = st->k;
+  if (!out_name(path, sizeof path, q->dir, q->wa->scene, k, fd->ext) ||
+      !out_name(xpath, sizeof xpath, q->dir, q->wa->scene, k, "x") ||
+      (q->global && !out_name(gpath, sizeof gpath, q->dir, q->wa->scene, k, global_sfx(fd))))
+    return 0;
+  snprintf(name, sizeof name, "%s_step%06ld", q->wa->scene, k);
+  slv_instance *inst = exp_instance_of(p, name, 0);
+  if (!inst) {
+    cli_error("export: out of memory for the problem of step %ld (n=%d)", k, p->n);
+    return 0;
+  }
+  slv_status s = slv_write(path, fd->fmt, inst, err, sizeof err);
+  char kind[sizeof inst->kind];
+  memcpy(kind, inst->kind, sizeof kind);
+  if (s != SLV_OK) cli_error_lib(path, err);
+  int ok = s == SLV_OK && (!q->global || write_global(w, p, inst, gpath, k));
+  slv_instance_free(inst);
+  if (!ok) return 0;
+  err[0] = '\0';
+  if (slv_write_vector(xpath, p->n, x, err, sizeof err) != SLV_OK) {
+    cli_error_lib(xpath, err);
+    return 0;
+  }
+  print_step_line(path, xpath, q->global ? gpath : NULL, st, p->n, kind);
+  return 1;
+}
+
+/* One step of the run (exp_run_steps): every `every` steps, its problem
+ * written (a step without rows counted as skipped). */
+static int export_step(void *ctx, dyn_world *w, const exp_step *st) {
+  export_state *q = ctx;
+  if (st->err != DYN_OK) {
+    cli_error("export: scene %s: %s", q->wa->scene, dyn_world_message(w));
+    q->rc = st->err == DYN_ERR_NUMERIC ? CLI_EXIT_NOCONV : CLI_EXIT_USAGE;
+    return 1;
+  }
+  if (st->k % q->every != 0) return 0;
+  slv_problem p;
+  const double *x = NULL;
+  dyn_world_last_problem(w, &p, &x);
+  if (p.n == 0) {
+    q->empty++;
+    return 0;
+  }
+  if (!write_step(q, w, st, &p, x)) {
+    q->rc = CLI_EXIT_USAGE;
+    return 1;
+  }
+  q->written++;
+  return 0;
+}
+
 static int export_run(const cli_world_args *wa0, const char *fmt_name, const char *dir, long every,
                       int force, int global, dyn_world **wp) {
   cli_world_args wa = *wa0;
@@ -196,65 +285,10 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
     return CLI_EXIT_USAGE;
   }
 
-  long written = 0, empty = 0;
-  for (long k = 1; k <= K; k++) {
-    dyn_world_metrics m;
-    dyn_err e = dyn_world_step(w, &m);
-    if (e != DYN_OK) {
-      cli_error("export: scene %s: %s", wa.scene, dyn_world_message(w));
-      return e == DYN_ERR_NUMERIC ? CLI_EXIT_NOCONV : CLI_EXIT_USAGE;
-    }
-    if (k % every != 0) continue;
-    slv_problem p;
-    const double *x = NULL;
-    dyn_world_last_problem(w, &p, &x);
-    if (p.n == 0) {
-      empty++;
-      continue;
-    }
-    char path[4096], xpath[4096], gpath[4096], name[128], err[512] = "";
-    if (!out_name(path, sizeof path, dir, wa.scene, k, fd->ext) ||
-        !out_name(xpath, sizeof xpath, dir, wa.scene, k, "x") ||
-        (global && !out_name(gpath, sizeof gpath, dir, wa.scene, k, global_sfx(fd))))
-      return CLI_EXIT_USAGE;
-    snprintf(name, sizeof name, "%s_step%06ld", wa.scene, k);
-    slv_instance *inst = exp_instance_of(&p, name, 0);
-    if (!inst) {
-      cli_error("export: out of memory for the problem of step %ld (n=%d)", k, p.n);
-      return CLI_EXIT_USAGE;
-    }
-    slv_status s = slv_write(path, fd->fmt, inst, err, sizeof err);
-    char kind[sizeof inst->kind];
-    memcpy(kind, inst->kind, sizeof kind);
-    if (s != SLV_OK) cli_error_lib(path, err);
-    int ok = s == SLV_OK && (!global || write_global(w, &p, inst, gpath, k));
-    slv_instance_free(inst);
-    if (!ok) return CLI_EXIT_USAGE;
-    err[0] = '\0';
-    if (slv_write_vector(xpath, p.n, x, err, sizeof err) != SLV_OK) {
-      cli_error_lib(xpath, err);
-      return CLI_EXIT_USAGE;
-    }
-    written++;
-    fputs("{\"file\":", stdout);
-    cli_json_string(stdout, path);
-    fprintf(stdout, ",\"step\":%ld,\"n\":%d,\"kind\":", k, p.n);
-    cli_json_string(stdout, kind);
-    fputs(",\"status\":", stdout);
-    cli_json_string(stdout, slv_status_str(m.status));
-    fputs(",\"applied\":", stdout);
-    if (m.applied == DYN_APPLIED_FALLBACK)
-      fprintf(stdout, "\"fallback:%s\"", m.fallback_solver);
-    else
-      cli_json_string(stdout, dyn_applied_str(m.applied));
-    fputs(",\"solution\":", stdout);
-    cli_json_string(stdout, xpath);
-    if (global) {
-      fputs(",\"global\":", stdout);
-      cli_json_string(stdout, gpath);
-    }
-    fputs("}\n", stdout);
-  }
+  export_state q = { &wa, fd, dir, every, global, 0, 0, 0 };
+  rc = exp_run_steps(w, K, export_step, &q, NULL);
+  if (rc != 0) return q.rc;
+  long written = q.written, empty = q.empty;
   fputs("{\"scene\":", stdout);
   cli_json_string(stdout, wa.scene);
   fprintf(stdout, ",\"steps\":%ld,\"every\":%ld,\"format\":", K, every);

@@ -479,7 +479,8 @@ typedef struct sim_state {
   double *rrest;  /* 3 per body: the rest positions (max_settled_displacement) */
   int *contacts;
   const char *csv_path, *trace_path, *dump_dir;
-  double jerr_max; /* the largest joint_error so far (NaN sticks) */
+  double jerr_max;  /* the largest joint_error so far (NaN sticks) */
+  dyn_err rejected; /* why the world rejected the last step (DYN_OK: none) */
   sim_counts n;
 } sim_state;
 
@@ -599,18 +600,8 @@ static int dump_failure(sim_state *s, long k) {
   return 1;
 }
 
-/* The applied column: solver, fallback:NAME, warm, zero, none. */
-static void applied_label(const dyn_world_metrics *m, char *buf, size_t len) {
-  if (m->applied == DYN_APPLIED_FALLBACK)
-    snprintf(buf, len, "fallback:%s", m->fallback_solver ? m->fallback_solver : "?");
-  else
-    snprintf(buf, len, "%s", dyn_applied_str(m->applied));
-}
-
-/* One step's CSV row and its counts. */
-static void record_step(sim_state *s, long k, const dyn_world_metrics *m) {
-  char applied[48];
-  applied_label(m, applied, sizeof applied);
+/* One step's CSV row and its counts (k: the row's index from 0). */
+static void record_step(sim_state *s, long k, const dyn_world_metrics *m, const char *applied) {
   fprintf(s->csv, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%d,%.17g,%.6g,%.17g,%s,%s\n", m->step,
           m->t, m->kinetic, m->potential, m->energy, m->max_penetration, m->contacts, m->rows,
           m->iterations, m->res_nat_inf, m->solve_time_s, m->joint_error, slv_status_str(m->status),
@@ -856,6 +847,23 @@ static int step_failed(sim_state *s, const cli_world_args *wa, dyn_err e, long k
   return CLI_EXIT_NOCONV;
 }
 
+/* One step of the run (exp_run_steps): its row and counts, the dump of a
+ * failed solve, the largest joint error; a rejected step is kept for
+ * step_failed. */
+static int sim_step(void *ctx, dyn_world *w, const exp_step *st) {
+  sim_state *s = ctx;
+  (void)w;
+  if (st->err != DYN_OK) {
+    s->rejected = st->err;
+    return 0;
+  }
+  record_step(s, st->k - 1, &st->m, st->applied);
+  if (st->m.failed && !dump_failure(s, st->k)) return CLI_EXIT_USAGE;
+  if (!(st->m.joint_error <= s->jerr_max) && !isnan(s->jerr_max)) /* NaN sticks */
+    s->jerr_max = st->m.joint_error;
+  return 0;
+}
+
 static int sim_run(const cli_world_args *wa, const char *csv, const char *trace, int force,
                    sim_state *s) {
   long K = 0;
@@ -868,15 +876,10 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   if (s->trace) fputs("step,t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", s->trace);
   double E0 = dyn_world_energy(w, NULL, NULL);
   double wall0 = exp_now_s();
-  for (long k = 0; k < K; k++) {
-    dyn_world_metrics m;
-    dyn_err e = dyn_world_step(w, &m);
-    if (e != DYN_OK) return step_failed(s, wa, e, k);
-    record_step(s, k, &m);
-    if (m.failed && !dump_failure(s, k + 1)) return CLI_EXIT_USAGE;
-    if (!(m.joint_error <= s->jerr_max) && !isnan(s->jerr_max)) /* NaN sticks */
-      s->jerr_max = m.joint_error;
-  }
+  long done = 0;
+  rc = exp_run_steps(w, K, sim_step, s, &done);
+  if (rc == -1) return step_failed(s, wa, s->rejected, done);
+  if (rc != 0) return rc;
   double wall = exp_now_s() - wall0;
   if (publish_outputs(s) != 0) return CLI_EXIT_USAGE;
   return print_summary(s, wa, K, E0, wall);

@@ -45,6 +45,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "dyn_world.h"
 #include "slv.h"
 #include "slv_io.h"
 
@@ -136,6 +137,32 @@ EXP_API struct slv_instance *exp_instance_of(const slv_problem *p, const char *n
 EXP_API int exp_dump_solve(const char *dir, long step, const slv_problem *p, const double *x_start,
                            const double *x_solver, const char *solver, const slv_options *opt,
                            char *err, size_t errlen);
+
+/* ---- scene runs (run.c) ----------------------------------------------------------- */
+
+/* One step of a scene run, as every caller records it. */
+typedef struct exp_step {
+  long k;              /* the step's number (1, 2, ... over the world's life) */
+  dyn_err err;         /* DYN_OK, or why the world rejected the step (the run ends) */
+  dyn_world_metrics m; /* the step's metrics (err == DYN_OK) */
+  char applied[48];    /* what entered the step (exp_applied_label); "none" when rejected */
+  const char *status;  /* the step's solve status (slv_status_str); a rejected step: its
+                           failed solve's status, else "failed" (numerical) or "refused" */
+} exp_step;
+
+/* Called after each step (a rejected one too); 0 goes on, any other value
+ * ends the run and is returned by exp_run_steps. */
+typedef int (*exp_step_fn)(void *ctx, dyn_world *w, const exp_step *st);
+
+/* Steps w K times from its current state, calling on_step after each (may
+ * be NULL).  Returns 0 after K steps, on_step's nonzero value, or -1 after a
+ * step the world rejected (the record said it).  *done (may be NULL): the
+ * steps taken without rejection. */
+EXP_API int exp_run_steps(dyn_world *w, long K, exp_step_fn on_step, void *ctx, long *done);
+
+/* The applied label of a step: the dyn_applied_str name (solver, warm,
+ * zero, none), or fallback:NAME with the fallback solver's name. */
+EXP_API void exp_applied_label(const dyn_world_metrics *m, char *buf, size_t len);
 
 /* ---- pure computations (stats.c; no I/O, no allocation) --------- */
 

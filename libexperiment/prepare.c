@@ -578,6 +578,43 @@ static int export_steps(const exp_source *src, long K, long *steps, int cap) {
   return k;
 }
 
+/* The state of a scene source's export run between its steps. */
+typedef struct export_run {
+  const ctx *c;
+  const exp_source *src;
+  const long *steps;
+  char (*paths)[EXP_PATH_MAX + 192];
+  int *contacts;
+  int next, rc;
+} export_run;
+
+/* One step of an export run (exp_run_steps): at an export step, its
+ * problem written unless it is there already; a rejected step ends the
+ * trajectory (the problems of the steps before it stay). */
+static int export_step(void *arg, dyn_world *w, const exp_step *st) {
+  export_run *q = arg;
+  const ctx *c = q->c;
+  if (st->err != DYN_OK) {
+    exp_say(&c->cfg->log, EXP_SAY_NOTE,
+            "%s:%d: scene %s stopped at step %ld (%s): the problems of "
+            "later steps are not exported",
+            c->cfg->path, q->src->line, q->src->scene, st->k, dyn_world_message(w));
+    return 0;
+  }
+  if (st->k != q->steps[q->next]) return 0;
+  slv_problem p;
+  const double *x;
+  dyn_world_last_problem(w, &p, &x);
+  q->contacts[q->next] = st->m.contacts;
+  if (p.n > 0 && !exp_path_exists(q->paths[q->next]) &&
+      write_export(&c->cfg->log, q->paths[q->next], &p, st->m.contacts)) {
+    q->rc = EXP_EXIT_USAGE;
+    return 1;
+  }
+  q->next++;
+  return 0;
+}
+
 /* Simulates the scene and writes the missing exports.  -1 ok, else 2. */
 static int simulate_exports(const ctx *c, const exp_source *src, int fr, const long *steps, int ns,
                             char (*paths)[EXP_PATH_MAX + 192], int *contacts) {
@@ -590,29 +627,10 @@ static int simulate_exports(const ctx *c, const exp_source *src, int fr, const l
     return EXP_EXIT_USAGE;
   }
   progress(c->env, "simulating %s for %ld steps to export its problems", src->scene, steps[ns - 1]);
-  int next = 0, rc = -1;
-  for (long k = 1; k <= steps[ns - 1] && rc < 0; k++) {
-    dyn_world_metrics m;
-    if (dyn_world_step(w, &m) != DYN_OK) {
-      /* the trajectory ends there: the problems of the steps before it stay */
-      exp_say(&c->cfg->log, EXP_SAY_NOTE,
-              "%s:%d: scene %s stopped at step %ld (%s): the problems of "
-              "later steps are not exported",
-              c->cfg->path, src->line, src->scene, k, dyn_world_message(w));
-      break;
-    }
-    if (k != steps[next]) continue;
-    slv_problem p;
-    const double *x;
-    dyn_world_last_problem(w, &p, &x);
-    contacts[next] = m.contacts;
-    if (p.n > 0 && !exp_path_exists(paths[next]) &&
-        write_export(&c->cfg->log, paths[next], &p, m.contacts))
-      rc = EXP_EXIT_USAGE;
-    next++;
-  }
+  export_run q = { c, src, steps, paths, contacts, 0, -1 };
+  exp_run_steps(w, steps[ns - 1], export_step, &q, NULL);
   dyn_world_free(w);
-  return rc;
+  return q.rc;
 }
 
 static int load_scene(const ctx *c, const exp_source *src) {

@@ -28,10 +28,10 @@
  *     recomputed with slv_residual from the step's problem and the impulses
  *     applied (dyn_world_last_problem).
  * Every step row has the step's solve status and what the world applied
- * (applied_label, policy_note): a failed solve goes to the world's failure policy
+ * (exp_applied_label, policy_note): a failed solve goes to the world's failure policy
  * (the section's on_failure, fallback_solver, fallback_max_iter;
  * docs/dynamics.md, "The world step"), and the row says which impulses the
- * step applied -- solution (the solver's x), fallback:SOLVER, warm, zero --
+ * step applied -- solver (its x), none (no rows), fallback:SOLVER, warm, zero --
  * with the policy's verdict in note.  A step the policy stops (stop, or
  * keep with an x worse than no impulse) ends the run with a row of the
  * solver's status, applied none.  With --dump-failures DIR every failed
@@ -121,17 +121,6 @@ static double drift_scale(dyn_world *w, double E0) {
 
 /* The applied column: what the step applied (a step without rows applied
  * its empty solution). */
-static void applied_label(const dyn_world_metrics *m, char *buf, size_t len) {
-  if (m->rows == 0 || m->applied == DYN_APPLIED_SOLVER)
-    snprintf(buf, len, "solution");
-  else if (m->applied == DYN_APPLIED_FALLBACK)
-    snprintf(buf, len, "fallback:%s", m->fallback_solver ? m->fallback_solver : "?");
-  else
-    snprintf(buf, len, "%s", dyn_applied_str(m->applied));
-}
-
-/* The note of a failed step the policy carried: the policy, what it
- * applied and that candidate's residual. */
 static void policy_note(const dyn_world *w, const dyn_world_metrics *m, const char *applied,
                         char *buf, size_t len) {
   buf[0] = '\0';
@@ -272,51 +261,57 @@ static int dump_step(srun *r, dyn_world *w, long k, const char *applied, char *e
   return 0;
 }
 
-/* A step the world rejected: one row ending the run, with the solver's
- * status when its solve failed (stop, or keep worse than no impulse). */
-static void rejected_row(const srun *r, dyn_world *w, long k, dyn_err e, exp_line *l) {
-  dyn_world_solve ls;
-  const char *status = e == DYN_ERR_NUMERIC ? "failed" : "refused";
-  if (e == DYN_ERR_NUMERIC && dyn_world_last_solve(w, &ls) && ls.step == k && ls.failed)
-    status = slv_status_str(ls.status);
-  bare_row(r, k, status, "none", dyn_world_message(w), l);
+/* The state of a scene task's run between its steps. */
+typedef struct steps_ctx {
+  srun *r;
+  long K;
+  double E0, scale, limit, t_end;
+  int rc; /* 3 when a dump could not be written */
+} steps_ctx;
+
+/* One step of a scene task (exp_run_steps): the dump of a failed solve,
+ * the row (a rejected step's ends the run), the watchdog for the next. */
+static int scene_step(void *ctx, dyn_world *w, const exp_step *st) {
+  steps_ctx *q = ctx;
+  srun *r = q->r;
+  exp_tctx *c = r->c;
+  exp_line l;
+  char note[160], err[512] = "";
+  if (dump_step(r, w, st->k, st->applied, err, sizeof err) != 0) {
+    bare_row(r, st->k, "error", "none", err, &l);
+    exp_tctx_row(c, &l);
+    exp_fmt(c->head->message, sizeof c->head->message, "%s", err);
+    q->rc = 3;
+    return 1;
+  }
+  if (st->err != DYN_OK) {
+    bare_row(r, st->k, st->status, "none", dyn_world_message(w), &l);
+    exp_tctx_row(c, &l);
+    c->nonconv = 1;
+    return 0;
+  }
+  c->nonconv |= st->m.status != SLV_CONVERGED;
+  policy_note(w, &st->m, st->applied, note, sizeof note);
+  step_row(r, w, &st->m, q->E0, q->scale, st->applied, note, &l);
+  exp_tctx_row(c, &l);
+  if (st->k < q->K) arm_for_step(r, st->k + 1, q->limit, q->t_end);
+  return 0;
 }
 
 /* The steps of a built scene; 0, or 3 when a dump could not be written. */
 static int run_steps(srun *r, dyn_world *w, const exp_source *src) {
   exp_tctx *c = r->c;
-  exp_line l;
-  long K = src->steps > 0 ? src->steps
-                          : dyn_scene_default_steps(src->scene, dyn_world_get_settings(w)->dt);
-  double E0 = dyn_world_energy(w, NULL, NULL), scale = drift_scale(w, E0);
-  double limit = exp_time_limit(c->pl, c->s), t_end = exp_now_s() + limit;
-  int rc = 0;
-  for (long k = 1; k <= K; k++) {
-    arm_for_step(r, k, limit, t_end);
-    dyn_world_metrics m;
-    dyn_err e = dyn_world_step(w, &m);
-    char applied[48] = "none", note[160], err[512] = "";
-    if (e == DYN_OK) applied_label(&m, applied, sizeof applied);
-    if (dump_step(r, w, k, applied, err, sizeof err) != 0) {
-      bare_row(r, k, "error", "none", err, &l);
-      exp_tctx_row(c, &l);
-      exp_fmt(c->head->message, sizeof c->head->message, "%s", err);
-      rc = 3;
-      break;
-    }
-    if (e != DYN_OK) {
-      rejected_row(r, w, k, e, &l);
-      exp_tctx_row(c, &l);
-      c->nonconv = 1;
-      break;
-    }
-    c->nonconv |= m.status != SLV_CONVERGED;
-    policy_note(w, &m, applied, note, sizeof note);
-    step_row(r, w, &m, E0, scale, applied, note, &l);
-    exp_tctx_row(c, &l);
-  }
+  steps_ctx q = { r, 0, 0, 0, 0, 0, 0 };
+  q.K = src->steps > 0 ? src->steps
+                       : dyn_scene_default_steps(src->scene, dyn_world_get_settings(w)->dt);
+  q.E0 = dyn_world_energy(w, NULL, NULL);
+  q.scale = drift_scale(w, q.E0);
+  q.limit = exp_time_limit(c->pl, c->s);
+  q.t_end = exp_now_s() + q.limit;
+  arm_for_step(r, 1, q.limit, q.t_end);
+  exp_run_steps(w, q.K, scene_step, &q, NULL);
   exp_wd_disarm(c->wd);
-  return rc;
+  return q.rc;
 }
 
 int exp_scene_run(exp_tctx *c) {

@@ -624,7 +624,7 @@ static int write_steps(const exp_section *s, const char *base, exp_row *rows, in
     if (r->f[ct][0]) {
       e->n++;
       last[q] = atoi(r->f[cstep]);
-      other[q] += strcmp(r->f[ca], "solution") != 0;
+      other[q] += strcmp(r->f[ca], "solver") != 0 && strcmp(r->f[ca], "none") != 0;
     } else {
       end[q] = r->f[cst]; /* a row without numbers ends the run */
       if (r->f[cstep][0]) last[q] = atoi(r->f[cstep]);

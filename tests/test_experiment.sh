@@ -353,15 +353,16 @@ lcp experiment "$T/fail.exp" --out "$T/of" --no-plot --jobs 2 --dump-failures "$
 nrows=$(rows "$T/of/lf.csv" | wc -l)
 nfailed=$(rows "$T/of/lf.csv" | awk -F, '$13 != "converged"' | wc -l)
 nfb=$(rows "$T/of/lf.csv" | awk -F, '$14 == "fallback:pgs"' | wc -l)
-badap=$(rows "$T/of/lf.csv" | awk -F, '$14 !~ /^(solution|fallback:pgs|warm|zero)$/ || ($13 != "converged" && $15 !~ /^failed solve \(on_failure fallback; fallback pgs: /) || ($13 == "converged" && $14 != "solution")' | wc -l)
+badap=$(rows "$T/of/lf.csv" | awk -F, '$14 !~ /^(solver|none|fallback:pgs|warm|zero)$/ || ($13 != "converged" && $15 !~ /^failed solve \(on_failure fallback; fallback pgs: /) || ($13 == "converged" && $14 !~ /^(solver|none)$/)' | wc -l)
 if [ "$rc" -eq 0 ] && [ "$nrows" -eq 150 ] && [ "$nfailed" -gt 0 ] && [ "$nfb" -gt 0 ] && [ "$badap" -eq 0 ]; then
   pass "on_failure fallback: 150 rows, $nfailed failed steps each with what was applied ($nfb pgs's x)"
 else
   fail "on_failure fallback" "exit $rc, $nrows rows, $nfailed failed, $nfb fallback:pgs, $badap bad applied/note"
 fi
-# the steps table counts them: applied_other = rows not applying the solution,
+# the steps table counts them: applied_other = rows not applying the solver's x
+# (applied neither "solver" nor "none", a step without rows),
 # and the status columns the rows' statuses
-want=$(rows "$T/of/lf.csv" | awk -F, '{ n++; o += $14 != "solution"; c += $13 == "converged"; m += $13 == "max_iter" } END { print n, "ran", n - o, o, c, m }')
+want=$(rows "$T/of/lf.csv" | awk -F, '{ n++; o += $14 != "solver" && $14 != "none"; c += $13 == "converged"; m += $13 == "max_iter" } END { print n, "ran", n - o, o, c, m }')
 got=$(grep -v '^#' "$T/of/lf_steps.csv" | awk -F, '$4 == "lemke" { print $5, $7, $8, $9, $10, $11 }')
 if [ "$got" = "$want" ]; then pass "steps table counts the failed steps' statuses and what they applied ($got)"; else fail "steps table of lf" "got '$got', rows say '$want'"; fi
 # stop (the file's policy): the run ends at its first failed step with the
@@ -376,10 +377,10 @@ if [ -n "$first" ] && [ "$last" = "$first $fst none" ] && [ "$nls" -eq "$first" 
 else
   fail "on_failure stop" "first failed step '$first' ($fst), ls ends '$last' after $nls rows"
 fi
-nb=$(rows "$T/of/lb.csv" | awk -F, '$13 != "converged" && $14 ~ /^(solution|warm|zero)$/ && $15 ~ /on_failure best\)/' | wc -l)
+nb=$(rows "$T/of/lb.csv" | awk -F, '$13 != "converged" && $14 ~ /^(solver|warm|zero)$/ && $15 ~ /on_failure best\)/' | wc -l)
 nbf=$(rows "$T/of/lb.csv" | awk -F, '$13 != "converged"' | wc -l)
 if [ "$(rows "$T/of/lb.csv" | wc -l)" -eq 150 ] && [ "$nbf" -gt 0 ] && [ "$nb" -eq "$nbf" ]; then
-  pass "on_failure best (the section's): $nbf failed steps, the best of solution, warm, zero"
+  pass "on_failure best (the section's): $nbf failed steps, the best of the solver's x, warm, zero"
 else
   fail "on_failure best" "$nb of $nbf failed steps applied a plain candidate"
 fi
