@@ -56,26 +56,17 @@ int cli_cmd_figure(int argc, char **argv);
 
 #define CLI_MAX_PARAMS EXP_MAX_PARAMS
 
-/* The options that choose a scene and the world's settings.  Fields left
- * unset (have_* = 0, enums -1) keep the library's defaults
- * (dyn_world_settings_default) or the scene's (dyn_scene_new). */
+/* The options that choose a scene and the world's settings: --scene,
+ * --param, --steps, and every setting by name (--KEY VALUE, KEY with dashes
+ * for underscores: exp_world_set), over dyn_world_settings_default(); the
+ * scene may change the defaults it needs (dyn_scene_new). */
 typedef struct cli_world_args {
   const char *scene;
   const char *params[CLI_MAX_PARAMS]; /* "key=value", borrowed from argv */
   int nparams;
-  const char *solver;
-  long steps; /* 0: the scene's default (dyn_scene_default_steps) */
-  int have_dt, have_max_iter, have_tol, have_omega, have_margin, have_eta, have_warm_factor;
-  int have_slop;
-  double dt, tol, omega, margin, warm_factor, slop;
-  long max_iter, eta;
-  int friction, integrator, gyro, orient, storage, cone_law, warm, order; /* -1: default */
-  int on_failure;              /* dyn_failure_policy, -1: default (fallback) */
-  const char *fallback_solver; /* NULL: default (pgs, or nsgs with cones) */
-  int have_fallback_max_iter;
-  long fallback_max_iter;
-  long max_pivots;             /* 0: the solver's automatic budget (slv.h) */
-  long threads;                /* the solver's opt.threads; 0: the library's default (1) */
+  const char *solver;          /* --solver as given (NULL: not given) */
+  long steps;                  /* 0: the scene's default (dyn_scene_default_steps) */
+  dyn_world_settings set;      /* the defaults, then each --KEY VALUE (exp_world_set) */
   slv_log_level_fn solver_log; /* NULL, or the solves' log callback (at SLV_LOG_DEBUG) */
   void *solver_log_ctx;
 } cli_world_args;

@@ -103,177 +103,41 @@
 
 void cli_world_args_init(cli_world_args *a) {
   memset(a, 0, sizeof *a);
-  a->friction = a->integrator = a->gyro = a->orient = a->storage = a->cone_law = a->warm =
-      a->order = a->on_failure = -1;
+  a->set = dyn_world_settings_default();
 }
-
-/* Index of v in the NULL-terminated names, or -1 (after the message). */
-static int pick(const char *cmd, const char *opt, const char *v, const char *const *names) {
-  for (int k = 0; names[k]; k++)
-    if (strcmp(v, names[k]) == 0) return k;
-  char list[160] = "";
-  size_t used = 0;
-  for (int k = 0; names[k]; k++) {
-    int r = snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "", names[k]);
-    if (r < 0 || (size_t)r >= sizeof list - used) break;
-    used += (size_t)r;
-  }
-  cli_error("%s: %s must be one of %s, got '%s'", cmd, opt, list, v);
-  return -1;
-}
-
-/* "H" or "A/B" (the peers accept "1/120"). */
-static int parse_dt(const char *v, double *out) {
-  const char *slash = strchr(v, '/');
-  if (!slash) return exp_parse_double(v, out);
-  char num[64];
-  size_t len = (size_t)(slash - v);
-  if (len == 0 || len >= sizeof num) return 0;
-  memcpy(num, v, len);
-  num[len] = '\0';
-  double a, b;
-  if (!exp_parse_double(num, &a) || !exp_parse_double(slash + 1, &b) || b == 0.0) return 0;
-  *out = a / b;
-  return isfinite(*out);
-}
-
-static const char *const friction_names[] = { "none", "box", "pyramid", "cone", NULL };
-static const char *const integrator_names[] = { "symplectic", "explicit", "verlet", NULL };
-static const char *const gyro_names[] = { "none", "explicit", "implicit", NULL };
-static const char *const orient_names[] = { "exp", "linear", NULL };
-static const char *const storage_names[] = { "auto", "dense", "csr", "factored", NULL };
-static const char *const cone_law_names[] = { "coulomb", "associated", NULL };
-static const char *const onoff_names[] = { "off", "on", NULL };
-static const char *const order_names[] = { "broadphase", "top-down", NULL }; /* dyn_contact_order */
-/* dyn_failure_policy, in its order */
-static const char *const on_failure_names[] = { "fallback", "best", "keep", "stop", NULL };
 
 int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_args *a) {
-  const char *v = NULL;
-  int r;
-#define OPT(name) ((r = cli_option_value(cmd, argc, argv, i, name, &v)) != 0)
-  if (OPT("scene")) {
-    if (r < 0) return -1;
+  const char *arg = argv[*i], *v = NULL;
+  if (strncmp(arg, "--", 2) != 0) return 0;
+  char key[64];
+  size_t n = strcspn(arg + 2, "=");
+  if (n == 0 || n >= sizeof key) return 0;
+  memcpy(key, arg + 2, n);
+  key[n] = '\0';
+  int scene_key = !strcmp(key, "scene") || !strcmp(key, "param") || !strcmp(key, "steps");
+  char err[640] = "";
+  if (!scene_key && !exp_world_is_setting(key)) return 0;
+  int r = cli_option_value(cmd, argc, argv, i, key, &v);
+  if (r <= 0) return r;
+  if (!strcmp(key, "scene")) {
     a->scene = v;
-  } else if (OPT("param")) {
-    if (r < 0) return -1;
+  } else if (!strcmp(key, "param")) {
     if (a->nparams >= CLI_MAX_PARAMS) {
       cli_error("%s: more than %d --param options", cmd, CLI_MAX_PARAMS);
       return -1;
     }
     a->params[a->nparams++] = v;
-  } else if (OPT("solver")) {
-    if (r < 0) return -1;
-    a->solver = v;
-  } else if (OPT("steps")) {
-    if (r < 0) return -1;
+  } else if (!strcmp(key, "steps")) {
     if (!exp_parse_long(v, &a->steps) || a->steps < 1 || a->steps > 1000000000L) {
       cli_error("%s: --steps must be an integer between 1 and 1000000000, got '%s'", cmd, v);
       return -1;
     }
-  } else if (OPT("dt")) {
-    if (r < 0) return -1;
-    if (!parse_dt(v, &a->dt) || !(a->dt > 0.0)) {
-      cli_error("%s: --dt must be a finite number > 0 (or A/B), got '%s'", cmd, v);
-      return -1;
-    }
-    a->have_dt = 1;
-  } else if (OPT("friction")) {
-    if (r < 0 || (a->friction = pick(cmd, "--friction", v, friction_names)) < 0) return -1;
-  } else if (OPT("integrator")) {
-    if (r < 0 || (a->integrator = pick(cmd, "--integrator", v, integrator_names)) < 0) return -1;
-  } else if (OPT("gyro")) {
-    if (r < 0 || (a->gyro = pick(cmd, "--gyro", v, gyro_names)) < 0) return -1;
-  } else if (OPT("orient")) {
-    if (r < 0 || (a->orient = pick(cmd, "--orient", v, orient_names)) < 0) return -1;
-  } else if (OPT("storage")) {
-    if (r < 0 || (a->storage = pick(cmd, "--storage", v, storage_names)) < 0) return -1;
-  } else if (OPT("cone-law")) {
-    if (r < 0 || (a->cone_law = pick(cmd, "--cone-law", v, cone_law_names)) < 0) return -1;
-  } else if (OPT("warm-start")) {
-    if (r < 0 || (a->warm = pick(cmd, "--warm-start", v, onoff_names)) < 0) return -1;
-  } else if (OPT("contact-order")) {
-    if (r < 0 || (a->order = pick(cmd, "--contact-order", v, order_names)) < 0) return -1;
-  } else if (OPT("on-failure")) {
-    if (r < 0 || (a->on_failure = pick(cmd, "--on-failure", v, on_failure_names)) < 0) return -1;
-  } else if (OPT("fallback-solver")) {
-    if (r < 0) return -1;
-    a->fallback_solver = v;
-  } else if (OPT("fallback-max-iter")) {
-    if (r < 0) return -1;
-    if (!exp_parse_long(v, &a->fallback_max_iter) || a->fallback_max_iter < 1 ||
-        a->fallback_max_iter > INT_MAX) {
-      cli_error("%s: --fallback-max-iter must be an integer between 1 and %d, got '%s'", cmd,
-                INT_MAX, v);
-      return -1;
-    }
-    a->have_fallback_max_iter = 1;
-  } else if (OPT("eta")) {
-    if (r < 0) return -1;
-    if (!exp_parse_long(v, &a->eta) || a->eta < 3 || a->eta > 1024) {
-      cli_error("%s: --eta must be an integer between 3 and 1024, got '%s'", cmd, v);
-      return -1;
-    }
-    a->have_eta = 1;
-  } else if (OPT("max-iter")) {
-    if (r < 0) return -1;
-    if (!exp_parse_long(v, &a->max_iter) || a->max_iter < 1 || a->max_iter > INT_MAX) {
-      cli_error("%s: --max-iter must be an integer between 1 and %d, got '%s'", cmd, INT_MAX, v);
-      return -1;
-    }
-    a->have_max_iter = 1;
-  } else if (OPT("threads")) {
-    if (r < 0) return -1;
-    if (!exp_parse_long(v, &a->threads) || a->threads < 1 || a->threads > SLV_THREADS_MAX) {
-      cli_error("%s: --threads must be an integer between 1 and %d, got '%s'", cmd, SLV_THREADS_MAX,
-                v);
-      return -1;
-    }
-  } else if (OPT("max-pivots")) {
-    if (r < 0) return -1;
-    if (!exp_parse_long(v, &a->max_pivots) || a->max_pivots < 1 || a->max_pivots > INT_MAX) {
-      cli_error("%s: --max-pivots must be an integer between 1 and %d, got '%s'", cmd, INT_MAX, v);
-      return -1;
-    }
-  } else if (OPT("tol")) {
-    if (r < 0) return -1;
-    if (!exp_parse_double(v, &a->tol) || !(a->tol > 0)) {
-      cli_error("%s: --tol must be a finite number > 0, got '%s'", cmd, v);
-      return -1;
-    }
-    a->have_tol = 1;
-  } else if (OPT("omega")) {
-    if (r < 0) return -1;
-    if (!exp_parse_double(v, &a->omega)) {
-      cli_error("%s: --omega must be a finite number, got '%s'", cmd, v);
-      return -1;
-    }
-    a->have_omega = 1;
-  } else if (OPT("margin")) {
-    if (r < 0) return -1;
-    if (!exp_parse_double(v, &a->margin) || !(a->margin >= 0)) {
-      cli_error("%s: --margin must be a finite number >= 0 (m), got '%s'", cmd, v);
-      return -1;
-    }
-    a->have_margin = 1;
-  } else if (OPT("warm-factor")) {
-    if (r < 0) return -1;
-    if (!exp_parse_double(v, &a->warm_factor) || !(a->warm_factor >= 0 && a->warm_factor <= 1)) {
-      cli_error("%s: --warm-factor must be a number in [0, 1], got '%s'", cmd, v);
-      return -1;
-    }
-    a->have_warm_factor = 1;
-  } else if (OPT("slop")) {
-    if (r < 0) return -1;
-    if (!exp_parse_double(v, &a->slop) || !(a->slop >= 0)) {
-      cli_error("%s: --slop must be a finite number >= 0 (m), got '%s'", cmd, v);
-      return -1;
-    }
-    a->have_slop = 1;
-  } else {
-    return 0;
+  } else if (exp_world_set(&a->set, key, v, err, sizeof err) < 0) {
+    cli_error("%s: --%s %s", cmd, key, err);
+    return -1;
+  } else if (!strcmp(key, "solver")) {
+    a->solver = v;
   }
-#undef OPT
   return 1;
 }
 
@@ -326,24 +190,17 @@ void cli_world_usage(FILE *f) {
              "  --fallback-solver S the fallback's solver (default pgs; nsgs with --friction\n"
              "                      cone)\n"
              "  --fallback-max-iter N  the fallback's iterations (default 200)\n"
+             "  --gravity X,Y,Z     gravity in m/s^2 (default 0,0,-9.81)\n"
+             "  --k-erp K           contact error reduction in [0, 1] (default 0.2)\n"
+             "  --cfm C             constraint force mixing on the contact rows (default 0)\n"
+             "  --max-correct-vel V cap of the Baumgarte push, m/s (default: none)\n"
+             "  --dense-max-rows N  storage auto: dense up to N rows (default 256)\n"
              "environment: LCPLAB_NO_AVX2=1 runs pgs_wide, pgs_color, pgs_part without AVX2\n"
              "lanes (the same iterates; to time that path)\n"
              "\n"
              "scenes:\n");
   for (int i = 0; i < dyn_scene_count(); i++)
     fprintf(f, "  %-9s %s\n", dyn_scene_name(i), dyn_scene_summary(i));
-}
-
-/* "pgs, pjacobi, ..." */
-static void solver_names(char *buf, size_t len) {
-  size_t used = 0;
-  buf[0] = '\0';
-  for (int i = 0; i < slv_solver_count(); i++) {
-    const slv_solver *s = slv_solver_at(i);
-    int r = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", s ? s->name : "?");
-    if (r < 0 || (size_t)r >= len - used) return;
-    used += (size_t)r;
-  }
 }
 
 /* LCPLAB_NO_AVX2 set and not "" or "0": the library's opt.simd =
@@ -360,51 +217,13 @@ int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, lon
     cli_error("%s: missing --scene NAME (see 'lcplab %s --help')", cmd, cmd);
     return CLI_EXIT_USAGE;
   }
-  dyn_world_settings s = dyn_world_settings_default();
-  if (a->solver) {
-    if (!slv_solver_find(a->solver) || strlen(a->solver) >= sizeof s.solver) {
-      char list[512];
-      solver_names(list, sizeof list);
-      cli_error("%s: unknown solver '%s' (known: %s)", cmd, a->solver, list);
-      return CLI_EXIT_USAGE;
-    }
-    snprintf(s.solver, sizeof s.solver, "%s", a->solver);
-  }
-  if (a->have_dt) s.dt = a->dt;
-  if (a->friction >= 0) s.contact.friction = (dyn_friction)a->friction;
-  if (a->have_eta) s.contact.eta = (int)a->eta;
-  if (a->integrator >= 0) s.integrator = (dyn_integrator)a->integrator;
-  if (a->gyro >= 0) s.gyro = (dyn_gyro)a->gyro;
-  if (a->orient >= 0) s.orient = (dyn_orient)a->orient;
-  if (a->storage >= 0) s.storage = (dyn_storage)a->storage;
-  if (a->cone_law >= 0) s.cone_law = (slv_cone_law)a->cone_law;
-  if (a->warm >= 0) s.warm_start = a->warm;
-  if (a->order >= 0) s.contact_order = (dyn_contact_order)a->order;
-  if (a->have_max_iter) s.opt.max_iter = (int)a->max_iter;
-  if (a->max_pivots > 0) s.opt.max_pivots = (int)a->max_pivots;
-  if (a->have_tol) s.opt.tol = a->tol;
-  if (a->have_omega) s.opt.omega = a->omega;
-  if (a->threads > 0) s.opt.threads = (int)a->threads;
+  dyn_world_settings s = a->set;
   if (a->solver_log) {
     s.opt.log_level_fn = a->solver_log;
     s.opt.log_ctx = a->solver_log_ctx;
     s.opt.log_level = SLV_LOG_DEBUG;
   }
   s.opt.simd = simd_from_env();
-  if (a->have_margin) s.margin = a->margin;
-  if (a->have_warm_factor) s.warm_factor = a->warm_factor;
-  if (a->have_slop) s.contact.slop = a->slop;
-  if (a->on_failure >= 0) s.on_failure = (dyn_failure_policy)a->on_failure;
-  if (a->fallback_solver) {
-    if (!slv_solver_find(a->fallback_solver) || strlen(a->fallback_solver) >= sizeof s.solver) {
-      char list[512];
-      solver_names(list, sizeof list);
-      cli_error("%s: unknown fallback solver '%s' (known: %s)", cmd, a->fallback_solver, list);
-      return CLI_EXIT_USAGE;
-    }
-    snprintf(s.fallback_solver, sizeof s.fallback_solver, "%s", a->fallback_solver);
-  }
-  if (a->have_fallback_max_iter) s.fallback_max_iter = (int)a->fallback_max_iter;
   char msg[512] = "";
   if (dyn_scene_new(a->scene, a->params, a->nparams, &s, w, msg, sizeof msg) != DYN_OK) {
     cli_error("%s: %s", cmd, msg[0] ? msg : "cannot build the scene");
@@ -716,7 +535,7 @@ static int print_summary(sim_state *s, const cli_world_args *wa, long K, double 
   fputs(",\"solver\":", o);
   cli_json_string(o, set->solver);
   fputs(",\"friction\":", o);
-  cli_json_string(o, friction_names[set->contact.friction]);
+  cli_json_string(o, exp_world_enum_name("friction", (int)set->contact.friction));
   fprintf(o, ",\"steps\":%ld,\"dt\":", K);
   cli_json_number(o, set->dt, 17);
   fprintf(o,
@@ -945,7 +764,7 @@ int cli_cmd_simulate(int argc, char **argv) {
   sim_state s;
   memset(&s, 0, sizeof s);
   s.dump_dir = dump;
-  if (wa.threads > 1) { /* only then can a plan split */
+  if (wa.set.opt.threads > 1) { /* only then can a plan split */
     wa.solver_log = count_split;
     wa.solver_log_ctx = &s.n;
   }

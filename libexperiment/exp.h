@@ -164,6 +164,28 @@ EXP_API int exp_run_steps(dyn_world *w, long K, exp_step_fn on_step, void *ctx, 
  * zero, none), or fallback:NAME with the fallback solver's name. */
 EXP_API void exp_applied_label(const dyn_world_metrics *m, char *buf, size_t len);
 
+/* ---- world settings by name (settings.c) ----------------------------------------- */
+
+/* Sets the field of s named key from the text value: dt (a number > 0 or
+ * A/B), gravity (X,Y,Z), integrator, gyro, orient, friction, eta, k_erp,
+ * slop, cfm, max_correct_vel, margin, solver, max_iter, max_pivots, tol,
+ * omega, threads, warm_start (on/off), warm_factor, storage,
+ * dense_max_rows, cone_law, contact_order, on_failure, fallback_solver,
+ * fallback_max_iter; a dash matches an underscore (max-iter); an enum
+ * takes its name (or its number).  1 when set; 0 when key is no setting
+ * (s untouched); -1 with err "must be ..., got 'VALUE'" (or "unknown solver
+ * ...") when value is not one.  dyn_world_settings_validate judges the
+ * whole later. */
+EXP_API int exp_world_set(dyn_world_settings *s, const char *key, const char *value, char *err,
+                          size_t len);
+/* The name of an enum setting's value (exp_world_enum_name("friction", 3)
+ * is "cone"), or NULL. */
+EXP_API const char *exp_world_enum_name(const char *key, int value);
+/* 1 when key names a setting (dashes for underscores too), else 0. */
+EXP_API int exp_world_is_setting(const char *key);
+/* The i-th setting's name (0, 1, ...), NULL past the last. */
+EXP_API const char *exp_world_key(int i);
+
 /* ---- pure computations (stats.c; no I/O, no allocation) --------- */
 
 /* Dolan-More performance ratios (Dolan and More 2002, Math. Program. 91):

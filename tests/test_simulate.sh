@@ -331,7 +331,7 @@ expect_err "dump dir with step files, no --force" "--force" \
   --dump-failures "$T/dump"
 expect_err "bad --on-failure" "--on-failure" \
   simulate --scene stack --solver pgs --on-failure maybe --csv "$T/e.csv"
-expect_err "unknown --fallback-solver" "fallback solver 'nosuch'" \
+expect_err "unknown --fallback-solver" "--fallback-solver unknown solver 'nosuch'" \
   simulate --scene stack --solver pgs --fallback-solver nosuch --csv "$T/e.csv"
 
 # stop: the first failed step ends the run, exit 3, one line naming it and

@@ -1,0 +1,173 @@
+/* test_world_settings.c -- a world's settings by name
+ * (libexperiment/settings.c, exp_world_set), the one parser behind
+ * `lcplab simulate --KEY VALUE` and Python's World(**settings).
+ *
+ * What is checked, and how: every setting set from text lands in its own
+ * field and no other (the settings struct compared with the defaults
+ * field by field through the bytes outside the field); each kind's
+ * accepted and refused texts (numbers, A/B time steps, ranges, enum names
+ * and numbers, on/off, registered solvers, X,Y,Z); dashes for underscores;
+ * an unknown key leaves the settings untouched and says 0; and every key
+ * exp_world_key lists is a setting the world then accepts
+ * (dyn_world_settings_validate on the defaults changed by it).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
+
+#include "exp.h"
+
+static int set(dyn_world_settings *s, const char *k, const char *v) {
+  char err[640] = "";
+  int r = exp_world_set(s, k, v, err, sizeof err);
+  if (r < 0) CU_ASSERT(strstr(err, v) != NULL || strstr(err, "unknown solver") != NULL);
+  return r;
+}
+
+static void test_numbers(void) {
+  dyn_world_settings s = dyn_world_settings_default();
+  CU_ASSERT_EQUAL(set(&s, "dt", "1/240"), 1);
+  CU_ASSERT_DOUBLE_EQUAL(s.dt, 1.0 / 240.0, 0.0);
+  CU_ASSERT_EQUAL(set(&s, "dt", "0.005"), 1);
+  CU_ASSERT_EQUAL(s.dt, 0.005);
+  CU_ASSERT_EQUAL(set(&s, "dt", "0"), -1);
+  CU_ASSERT_EQUAL(set(&s, "dt", "1/0"), -1);
+  CU_ASSERT_EQUAL(set(&s, "dt", "nan"), -1);
+  CU_ASSERT_EQUAL(set(&s, "dt", "1e-3x"), -1);
+  CU_ASSERT_EQUAL(s.dt, 0.005); /* a refused value leaves the field */
+  CU_ASSERT_EQUAL(set(&s, "tol", "1e-10"), 1);
+  CU_ASSERT_EQUAL(s.opt.tol, 1e-10);
+  CU_ASSERT_EQUAL(set(&s, "tol", "-1"), -1);
+  CU_ASSERT_EQUAL(set(&s, "warm_factor", "0.7"), 1);
+  CU_ASSERT_EQUAL(s.warm_factor, 0.7);
+  CU_ASSERT_EQUAL(set(&s, "warm-factor", "1.5"), -1);
+  CU_ASSERT_EQUAL(set(&s, "margin", "0"), 1);
+  CU_ASSERT_EQUAL(s.margin, 0.0);
+  CU_ASSERT_EQUAL(set(&s, "slop", "-0.001"), -1);
+  CU_ASSERT_EQUAL(set(&s, "omega", "-2"), 1); /* any finite number: the options judge it */
+  CU_ASSERT_EQUAL(s.opt.omega, -2.0);
+  CU_ASSERT_EQUAL(set(&s, "gravity", "0,-9.81,0"), 1);
+  CU_ASSERT(s.gravity.x == 0 && s.gravity.y == -9.81 && s.gravity.z == 0);
+  CU_ASSERT_EQUAL(set(&s, "gravity", "0,1"), -1);
+  CU_ASSERT_EQUAL(set(&s, "gravity", "0,1,2,3"), -1);
+  CU_ASSERT_EQUAL(set(&s, "k_erp", "0.5"), 1);
+  CU_ASSERT_EQUAL(s.contact.k_erp, 0.5);
+}
+
+static void test_integers_and_names(void) {
+  dyn_world_settings s = dyn_world_settings_default();
+  CU_ASSERT_EQUAL(set(&s, "max-iter", "200"), 1);
+  CU_ASSERT_EQUAL(s.opt.max_iter, 200);
+  CU_ASSERT_EQUAL(set(&s, "max_iter", "0"), -1);
+  CU_ASSERT_EQUAL(set(&s, "max_iter", "2.5"), -1);
+  CU_ASSERT_EQUAL(set(&s, "eta", "2"), -1);
+  CU_ASSERT_EQUAL(set(&s, "eta", "8"), 1);
+  CU_ASSERT_EQUAL(s.contact.eta, 8);
+  CU_ASSERT_EQUAL(set(&s, "threads", "257"), -1);
+  CU_ASSERT_EQUAL(set(&s, "friction", "cone"), 1);
+  CU_ASSERT_EQUAL(s.contact.friction, DYN_FRICTION_CONE);
+  CU_ASSERT_EQUAL(set(&s, "friction", "1"), 1); /* its number */
+  CU_ASSERT_EQUAL(s.contact.friction, DYN_FRICTION_BOX);
+  CU_ASSERT_EQUAL(set(&s, "friction", "4"), -1);
+  CU_ASSERT_EQUAL(set(&s, "friction", "Cone"), -1);
+  CU_ASSERT_EQUAL(set(&s, "contact_order", "top_down"), 1);
+  CU_ASSERT_EQUAL(s.contact_order, DYN_ORDER_TOP_DOWN);
+  CU_ASSERT_EQUAL(set(&s, "on-failure", "stop"), 1);
+  CU_ASSERT_EQUAL(s.on_failure, DYN_ON_FAILURE_STOP);
+  CU_ASSERT_EQUAL(set(&s, "warm_start", "off"), 1);
+  CU_ASSERT_EQUAL(s.warm_start, 0);
+  CU_ASSERT_EQUAL(set(&s, "warm_start", "true"), 1);
+  CU_ASSERT_EQUAL(s.warm_start, 1);
+  CU_ASSERT_EQUAL(set(&s, "warm_start", "maybe"), -1);
+  CU_ASSERT_EQUAL(set(&s, "solver", "lemke"), 1);
+  CU_ASSERT_STRING_EQUAL(s.solver, "lemke");
+  CU_ASSERT_EQUAL(set(&s, "solver", "nosuch"), -1);
+  CU_ASSERT_STRING_EQUAL(s.solver, "lemke");
+  CU_ASSERT_EQUAL(set(&s, "fallback_solver", "nsgs"), 1);
+  CU_ASSERT_STRING_EQUAL(s.fallback_solver, "nsgs");
+  CU_ASSERT_STRING_EQUAL(exp_world_enum_name("friction", 3), "cone");
+  CU_ASSERT_PTR_NULL(exp_world_enum_name("friction", 4));
+  CU_ASSERT_PTR_NULL(exp_world_enum_name("dt", 0));
+}
+
+static void test_unknown_key(void) {
+  dyn_world_settings s = dyn_world_settings_default(), d = s;
+  char err[64] = "";
+  CU_ASSERT_EQUAL(exp_world_set(&s, "scene", "pile", err, sizeof err), 0);
+  CU_ASSERT_EQUAL(exp_world_set(&s, "max__iter", "3", err, sizeof err), 0);
+  CU_ASSERT_EQUAL(exp_world_set(&s, NULL, "3", err, sizeof err), 0);
+  CU_ASSERT_EQUAL(memcmp(&s, &d, sizeof s), 0);
+  CU_ASSERT_EQUAL(exp_world_is_setting("max-pivots"), 1);
+  CU_ASSERT_EQUAL(exp_world_is_setting("param"), 0);
+}
+
+/* A value each key takes, different from the default where it can be. */
+static const char *sample(const char *key) {
+  static const char *const kv[][2] = {
+    { "dt", "1/240" },
+    { "gravity", "0,0,-1" },
+    { "integrator", "verlet" },
+    { "gyro", "none" },
+    { "orient", "linear" },
+    { "friction", "cone" },
+    { "eta", "6" },
+    { "k_erp", "0.1" },
+    { "slop", "0" },
+    { "cfm", "1e-6" },
+    { "max_correct_vel", "2" },
+    { "margin", "0.001" },
+    { "solver", "nsgs" },
+    { "max_iter", "77" },
+    { "max_pivots", "500" },
+    { "tol", "1e-6" },
+    { "omega", "1" },
+    { "threads", "2" },
+    { "warm_start", "off" },
+    { "warm_factor", "0.5" },
+    { "storage", "csr" },
+    { "dense_max_rows", "10" },
+    { "cone_law", "associated" },
+    { "contact_order", "top-down" },
+    { "on_failure", "best" },
+    { "fallback_solver", "pgs" },
+    { "fallback_max_iter", "9" },
+  };
+  for (size_t k = 0; k < sizeof kv / sizeof kv[0]; k++)
+    if (!strcmp(kv[k][0], key)) return kv[k][1];
+  return NULL;
+}
+
+static void test_every_key(void) {
+  int n = 0;
+  for (const char *k; (k = exp_world_key(n)) != NULL; n++) {
+    const char *v = sample(k);
+    CU_ASSERT_PTR_NOT_NULL(v);
+    if (!v) {
+      printf("\n  no sample value for %s", k);
+      continue;
+    }
+    dyn_world_settings s = dyn_world_settings_default(), d = s;
+    char err[640] = "", msg[512] = "";
+    CU_ASSERT_EQUAL(exp_world_set(&s, k, v, err, sizeof err), 1);
+    CU_ASSERT(memcmp(&s, &d, sizeof s) != 0 || !strcmp(k, "slop"));
+    CU_ASSERT_EQUAL(dyn_world_settings_validate(&s, msg, sizeof msg), DYN_OK);
+  }
+  CU_ASSERT_EQUAL(n, 27);
+}
+
+int main(void) {
+  if (CU_initialize_registry() != CUE_SUCCESS) return CU_get_error();
+  CU_pSuite s = CU_add_suite("world settings by name", NULL, NULL);
+  CU_add_test(s, "numbers, A/B, X,Y,Z", test_numbers);
+  CU_add_test(s, "integers, names, on/off, solvers", test_integers_and_names);
+  CU_add_test(s, "an unknown key", test_unknown_key);
+  CU_add_test(s, "every key, accepted by the world", test_every_key);
+  CU_basic_set_mode(CU_BRM_VERBOSE);
+  CU_basic_run_tests();
+  unsigned failed = CU_get_number_of_failures();
+  CU_cleanup_registry();
+  return failed ? 1 : 0;
+}
