@@ -134,77 +134,6 @@ static void find_gen(char *out, size_t len) {
   }
 }
 
-static int mkdir_p(const char *path) {
-  char buf[EXP_PATH_MAX];
-  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return -1;
-  for (char *c = buf + 1; *c; c++)
-    if (*c == '/') {
-      *c = '\0';
-      if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-      *c = '/';
-    }
-  if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-  struct stat st;
-  return (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) ? 0 : -1;
-}
-
-static void abs_path(const char *p, char *out, size_t len) {
-  char r[PATH_MAX];
-  exp_fmt(out, len, "%s", realpath(p, r) ? r : p);
-}
-
-/* ---- the plan folder's marker (experiments/README.md, "Campaigns") ------------------------ */
-
-/* Written into a plan folder when lcplab makes it: --force clears only a
- * folder that carries it (or, made before the marker, a plan.info). */
-#define PLAN_MARKER ".lcplab-plan"
-
-static int is_plan_folder(const char *dir) {
-  char path[EXP_PATH_MAX + 32], id[24];
-  snprintf(path, sizeof path, "%s/" PLAN_MARKER, dir);
-  return exp_path_exists(path) || exp_plan_peek_id(dir, id) == 0;
-}
-
-/* Does dir hold anything (a missing folder holds nothing)? */
-static int has_entries(const char *dir) {
-  DIR *d = opendir(dir);
-  int any = 0;
-  for (struct dirent *e; d && !any && (e = readdir(d));)
-    any = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-  if (d) closedir(d);
-  return any;
-}
-
-/* Creates dir (and its parents) with the marker in it: 0, or -1 after the
- * message; flag names the option in the message. */
-static int make_plan_folder(const char *dir, const char *flag) {
-  char path[EXP_PATH_MAX + 32], err[EXP_PATH_MAX + 256] = "";
-  snprintf(path, sizeof path, "%s/" PLAN_MARKER, dir);
-  if (mkdir_p(dir) != 0) {
-    cli_error("experiment: %s %s: cannot create the folder: %s", flag, dir, strerror(errno));
-    return -1;
-  }
-  slv_outfile *o = slv_outfile_open(path, err, sizeof err);
-  if (o)
-    fputs("a plan folder of lcplab experiment: --force may clear its results\n",
-          slv_outfile_stream(o));
-  if (!o || slv_outfile_publish(o, err, sizeof err) != SLV_OK) {
-    cli_error("experiment: %s", err);
-    return -1;
-  }
-  return 0;
-}
-
-/* Refuses (1 after the message) to start over in dir when it holds files
- * but no marker: they are not lcplab's to delete, --force or not. */
-static int refuse_foreign(const char *dir, const char *flag) {
-  if (!has_entries(dir) || is_plan_folder(dir)) return 0;
-  cli_error("experiment: %s %s is not a plan folder (no " PLAN_MARKER
-            " marker): nothing there is cleared, also with --force; use another folder",
-            flag, dir);
-  return 1;
-}
-
 /* Every task process runs BLAS on one thread (the timings of a comparison;
  * lcplab's solvers are single-threaded, and N tasks run at once). */
 static void blas_one_thread(void) {
@@ -213,116 +142,9 @@ static void blas_one_thread(void) {
   if (set) set(1);
 }
 
-/* Removes DIR/results/\* (files only) before a plan is started over. */
-static void clear_results(const char *dir) {
-  char cmd[EXP_PATH_MAX + 64];
-  snprintf(cmd, sizeof cmd, "%s/results", dir);
-  char *argv[] = { "find", cmd, "-mindepth", "1", "-maxdepth", "1", "-type", "f", "-delete", NULL };
-  exp_run_prog(argv, NULL, 0, 1);
-}
-
 static const char *scripts_dir(const char *given, const char *cfgdir) {
   const char *env = getenv("LCPLAB_EXPERIMENTS");
   return given ? given : (env && env[0]) ? env : cfgdir;
-}
-
-/* ---- writing the outputs under SIGINT / SIGTERM ------------------------------------------- */
-
-/* exp_collect with SIGINT and SIGTERM held back: a signal that comes while
- * the CSVs, tables and figures are written waits until they are complete
- * (a CSV is never left half written), then is taken here (sigtimedwait):
- * *late = that signal, or 0.  Children (gnuplot) inherit the mask, so the
- * terminal's Ctrl-C does not cut a figure either. */
-static int collect_held(const exp_plan *pl, const exp_collect_opts *co, int *late) {
-  sigset_t hold, old;
-  sigemptyset(&hold);
-  sigaddset(&hold, SIGINT);
-  sigaddset(&hold, SIGTERM);
-  sigprocmask(SIG_BLOCK, &hold, &old);
-  int rc = exp_collect(pl, co);
-  const struct timespec now = { 0, 0 };
-  int sig;
-  *late = 0;
-  while ((sig = sigtimedwait(&hold, NULL, &now)) > 0) *late = *late == SIGTERM ? SIGTERM : sig;
-  sigprocmask(SIG_SETMASK, &old, NULL);
-  return rc;
-}
-
-static int task_left(const exp_plan *pl, int i) { return !exp_task_done(pl, i); }
-
-/* A result file is there, but it is not the task's own (stale: other
- * instance contents or variable values; or damaged). */
-static int task_stale(const exp_plan *pl, int i) {
-  char path[EXP_PATH_MAX + 64];
-  exp_result_path(pl, i, path, sizeof path);
-  return exp_path_exists(path) && !exp_task_done(pl, i);
-}
-
-/* The tasks that pick picks, as ranges "3, 7-12, ..." (at most len), their
- * count into *n (may be NULL), and the first of them (-1: none). */
-static int task_ranges(const exp_plan *pl, int (*pick)(const exp_plan *, int), char *buf,
-                       size_t len, int *n) {
-  int first = -1, count = 0;
-  size_t used = 0;
-  buf[0] = '\0';
-  for (int i = 0; i < pl->ntasks; i++) {
-    if (!pick(pl, i)) continue;
-    int j = i;
-    while (j + 1 < pl->ntasks && pick(pl, j + 1)) j++;
-    count += j - i + 1;
-    if (first < 0) first = i;
-    char r[48];
-    if (j > i)
-      snprintf(r, sizeof r, "%s%d-%d", used ? ", " : "", i, j);
-    else
-      snprintf(r, sizeof r, "%s%d", used ? ", " : "", i);
-    if (used + strlen(r) + 5 >= len) {
-      snprintf(buf + used, len - used, ", ...");
-      break;
-    }
-    used += (size_t)snprintf(buf + used, len - used, "%s", r);
-    i = j;
-  }
-  if (n) *n = count;
-  return first;
-}
-
-/* Says which results of an earlier run of the campaign are not their
- * tasks' own, before those tasks run again (experiments/README.md,
- * "Results keyed by content"). */
-static void note_stale(const exp_plan *pl) {
-  char list[512];
-  int n = 0;
-  if (task_ranges(pl, task_stale, list, sizeof list, &n) < 0) return;
-  fprintf(stderr,
-          "lcplab: %d %s not %s own (other instance contents or ${NAME} values, or damaged): "
-          "%s %s run%s again\n",
-          n, n == 1 ? "result is" : "results are", n == 1 ? "its task's" : "their tasks'",
-          n == 1 ? "task" : "tasks", list, n == 1 ? "s" : "");
-}
-
-/* The message of a campaign stopped by a signal (where it stopped, how to
- * go on); returns the exit status 130 / 143. */
-static int report_stop(const exp_plan *pl, int sig, const exp_jobs_report *rep, const char *out) {
-  char left[512], spec[512];
-  int first = task_ranges(pl, task_left, left, sizeof left, NULL);
-  const char *name = sig == SIGTERM ? "SIGTERM" : "SIGINT";
-  if (first < 0) {
-    fprintf(stderr,
-            "lcplab: experiment: %s came while the outputs were written; they were "
-            "finished first: every task has a result and the CSVs in %s are complete\n",
-            name, out);
-  } else {
-    exp_task_spec(pl, first, spec, sizeof spec);
-    for (char *c = spec; *c; c++)
-      if (*c == '\t') *c = ' ';
-    fprintf(stderr,
-            "lcplab: experiment stopped by %s: %d of %d tasks have a result, %d left "
-            "(tasks %s; the first: %s); the CSVs in %s hold the tasks done (no "
-            "figures); run the same command again to finish\n",
-            name, rep->total - rep->left, rep->total, rep->left, left, spec, out);
-  }
-  return sig == SIGTERM ? 143 : 130;
 }
 
 /* ---- lcplab experiment -------------------------------------------------------------------- */
@@ -333,22 +155,6 @@ static int max_memory_arg(const char *cmd, const char *v, size_t *out) {
   cli_error("%s: --max-memory must be a byte count > 0 (K, M, G, T: powers of 1024), got '%s'", cmd,
             v);
   return 0;
-}
-
-/* --dump-failures DIR: made if missing, its absolute path into out (size
- * EXP_PATH_MAX).  0 after the message on failure. */
-static int dump_dir_arg(const char *cmd, const char *dir, char *out) {
-  struct stat st;
-  if (!dir[0] || (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))) {
-    cli_error("%s: --dump-failures %s: not a folder", cmd, dir);
-    return 0;
-  }
-  if (mkdir_p(dir) != 0) {
-    cli_error("%s: --dump-failures %s: cannot create the folder: %s", cmd, dir, strerror(errno));
-    return 0;
-  }
-  abs_path(dir, out, EXP_PATH_MAX);
-  return 1;
 }
 
 typedef struct args {
@@ -465,147 +271,65 @@ static int parse_args(int argc, char **argv, args *a) {
   return -1;
 }
 
-static void note_absent_externals(const exp_config *cfg) {
-  char list[1024] = "";
-  size_t used = 0;
-  for (int i = 0; i < cfg->next; i++)
-    if (!cfg->ext[i].available && used < sizeof list - 100)
-      used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
-                               cfg->ext[i].name);
-  if (used)
-    fprintf(stderr,
-            "lcplab: note: external solvers left out (their programs are not built or "
-            "not found; see requires= in %s): %s\n",
-            cfg->path, list);
+/* ---- signals: the campaign's stop callback ---------------------------------------------- */
+
+/* The signals the program got while a campaign ran (set by the handlers,
+ * read by campaign_stop): the first SIGINT finishes the running tasks, a
+ * second SIGINT or a SIGTERM stops them now. */
+static volatile sig_atomic_t got_int = 0, got_term = 0;
+
+static void on_int(int sig) {
+  (void)sig;
+  got_int++;
 }
 
-/* Decides what to do with the campaign's plan folder and the outputs in
- * --out: -1 go on (resume or new), else the exit status.  A new campaign
- * replaces no output without --force; a resumed one replaces its own; none
- * writes through a symlink leading outside --out (exp_outputs_check). */
-static int check_plan_dir(const exp_plan *pl, const args *a) {
-  char id[24];
-  int fresh = !exp_path_exists(pl->dir);
-  if (exp_outputs_check(&pl->cfg, a->out, a->force || !fresh, !a->no_plot)) return CLI_EXIT_USAGE;
-  if (fresh) return -1;
-  if (refuse_foreign(pl->dir, "--out")) return CLI_EXIT_USAGE;
-  if (exp_plan_peek_id(pl->dir, id) == 0 && strcmp(id, pl->id) == 0 && !a->force) {
-    fprintf(stderr, "lcplab: resuming the campaign in %s (plan %s)\n", pl->dir, pl->id);
-    return -1;
-  }
-  if (!a->force) {
-    cli_error("experiment: %s holds a plan of another configuration (or other problems); use "
-              "--force to start over, or another --out",
-              pl->dir);
-    return CLI_EXIT_USAGE;
-  }
-  clear_results(pl->dir);
-  return -1;
+static void on_term(int sig) {
+  (void)sig;
+  got_term = 1;
 }
 
-static int prepare_plan(const args *a, exp_plan *pl, const char *plan_dir) {
-  int rc = exp_config_read(a->config, NULL, &a->vars, cli_log(), &pl->cfg);
-  if (rc >= 0) return rc;
-  note_absent_externals(&pl->cfg);
-  char gen[EXP_PATH_MAX] = "", data[EXP_PATH_MAX + 32];
-  find_gen(gen, sizeof gen);
-  if (a->data)
-    snprintf(data, sizeof data, "%s", a->data);
-  else
-    snprintf(data, sizeof data, "%s/generated", a->plan ? a->plan : a->out);
-  if (mkdir_p(data) != 0) {
-    cli_error("experiment: %s: cannot create the folder: %s", data, strerror(errno));
-    return CLI_EXIT_USAGE;
-  }
-  char adata[EXP_PATH_MAX];
-  abs_path(data, adata, sizeof adata);
-  exp_env env = { gen, adata, isatty(STDERR_FILENO), a->max_memory, *cli_log() };
-  if ((rc = exp_prepare(&pl->cfg, &env, &pl->probs, &pl->nprobs)) >= 0) return rc;
-  pl->time_limit = a->time_limit;
-  pl->memory_mb = exp_default_memory_mb();
-  pl->max_memory = a->max_memory;
-  if (a->dump && !dump_dir_arg("experiment", a->dump, pl->dump_dir)) return CLI_EXIT_USAGE;
-  char adir[EXP_PATH_MAX];
-  abs_path(pl->cfg.dir, adir, sizeof adir);
-  exp_fmt(pl->cfg.dir, sizeof pl->cfg.dir, "%s", adir);
-  exp_git_rev(pl->cfg.dir, pl->rev, sizeof pl->rev);
-  abs_path(a->config, pl->config_path, sizeof pl->config_path);
-  snprintf(pl->dir, sizeof pl->dir, "%s", plan_dir);
-  if (exp_plan_expand(pl)) {
-    cli_error("experiment: out of memory expanding the tasks");
-    return CLI_EXIT_USAGE;
-  }
-  return -1;
+static int campaign_stop(void *ctx, int *sig) {
+  (void)ctx;
+  *sig = got_term ? SIGTERM : got_int ? SIGINT : 0;
+  return got_term || got_int >= 2 ? EXP_STOP_NOW : got_int ? EXP_STOP_FINISH : EXP_STOP_NONE;
 }
 
-static int plan_only(const args *a) {
-  exp_plan pl;
-  memset(&pl, 0, sizeof pl);
-  char dir[EXP_PATH_MAX];
-  int existed = exp_path_exists(a->plan);
-  if (existed && !a->force) {
-    cli_error("experiment: --plan %s exists (use --force to replace it)", a->plan);
-    return CLI_EXIT_USAGE;
-  }
-  if (refuse_foreign(a->plan, "--plan") || make_plan_folder(a->plan, "--plan") != 0)
-    return CLI_EXIT_USAGE;
-  abs_path(a->plan, dir, sizeof dir);
-  int rc = prepare_plan(a, &pl, dir);
-  if (rc < 0 && existed) clear_results(dir);
-  if (rc < 0 && exp_plan_write(&pl, a->chunk) != 0) rc = CLI_EXIT_USAGE;
-  if (rc < 0) {
-    printf("%s/tasks.tsv\n%s/run-parallel.sh\n%s/slurm.sbatch\n", dir, dir, dir);
-    fprintf(stderr,
-            "lcplab: plan %s: %d tasks over %d problems; run them with 'sh "
-            "%s/run-parallel.sh', 'sbatch %s/slurm.sbatch' or 'lcplab task %s N', then "
-            "'lcplab collect %s'\n",
-            dir, pl.ntasks, pl.nprobs, dir, dir, dir, dir);
-    rc = CLI_EXIT_OK;
-  }
-  exp_plan_free(&pl);
+/* exp_campaign_run with the handlers installed (the old ones back after). */
+static int run_with_signals(const exp_campaign_opts *o) {
+  struct sigaction sa, old_int, old_term;
+  memset(&sa, 0, sizeof sa);
+  sigemptyset(&sa.sa_mask);
+  sa.sa_handler = on_int;
+  sigaction(SIGINT, &sa, &old_int);
+  sa.sa_handler = on_term;
+  sigaction(SIGTERM, &sa, &old_term);
+  int rc = exp_campaign_run(o, cli_log());
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
   return rc;
 }
 
-static int run_campaign(const args *a) {
-  if (mkdir_p(a->out) != 0) {
-    cli_error("experiment: --out %s: cannot create the folder: %s", a->out, strerror(errno));
-    return CLI_EXIT_USAGE;
-  }
-  char out[EXP_PATH_MAX], dir[EXP_PATH_MAX + 16];
-  abs_path(a->out, out, sizeof out);
-  snprintf(dir, sizeof dir, "%s/campaign", out);
-  exp_plan pl;
-  memset(&pl, 0, sizeof pl);
-  int rc = prepare_plan(a, &pl, dir);
-  if (rc < 0) rc = check_plan_dir(&pl, a);
-  if (rc < 0) note_stale(&pl);
-  if (rc < 0 && make_plan_folder(dir, "--out") != 0) rc = CLI_EXIT_USAGE;
-  if (rc < 0 && exp_plan_write(&pl, 0) != 0) rc = CLI_EXIT_USAGE;
-  if (rc >= 0) {
-    exp_plan_free(&pl);
-    return rc;
-  }
-  exp_jobs_opts jo = { a->jobs, isatty(STDERR_FILENO) };
-  exp_jobs_report rep;
-  int jr = exp_jobs_run(&pl, &jo, &rep);
-  exp_collect_opts co = { out,
-                          scripts_dir(a->scripts, pl.cfg.dir),
-                          exp_gnuplot_prog(),
-                          a->allow_mixed,
-                          a->no_plot || jr != 0,
-                          0 };
-  int late = 0;
-  rc = jr < 0 ? CLI_EXIT_USAGE : collect_held(&pl, &co, &late);
-  if (jr == 1 || late) {
-    int sig = jr == 1 ? rep.stopped_by : late;
-    if (late == SIGTERM) sig = SIGTERM;
-    rc = report_stop(&pl, sig, &rep, out);
-  } else if (rc == 0) {
-    fprintf(stderr, "lcplab: experiment: %d tasks (%d resumed) in %.1f s on %d processes\n",
-            rep.total, rep.skipped, rep.elapsed, a->jobs);
-  }
-  exp_plan_free(&pl);
-  return rc;
+/* The campaign's options from the command line's. */
+static void campaign_opts(const args *a, char *gen, size_t len, exp_campaign_opts *o) {
+  memset(o, 0, sizeof *o);
+  find_gen(gen, len);
+  o->config = a->config;
+  o->vars = &a->vars;
+  o->out = a->out;
+  o->plan = a->plan;
+  o->data = a->data;
+  o->gen = gen;
+  o->scripts = scripts_dir(a->scripts, NULL);
+  o->dump = a->dump;
+  o->force = a->force;
+  o->no_plot = a->no_plot;
+  o->allow_mixed = a->allow_mixed;
+  o->jobs = a->jobs;
+  o->chunk = a->chunk;
+  o->tty = isatty(STDERR_FILENO);
+  o->max_memory = a->max_memory;
+  o->time_limit = a->time_limit;
+  o->stop = campaign_stop;
 }
 
 int cli_cmd_experiment(int argc, char **argv) {
@@ -617,7 +341,10 @@ int cli_cmd_experiment(int argc, char **argv) {
   int rc = parse_args(argc, argv, &a);
   if (rc >= 0) return rc;
   blas_one_thread();
-  return a.plan ? plan_only(&a) : run_campaign(&a);
+  char gen[EXP_PATH_MAX];
+  exp_campaign_opts o;
+  campaign_opts(&a, gen, sizeof gen, &o);
+  return a.plan ? exp_campaign_plan(&o, cli_log()) : run_with_signals(&o);
 }
 
 /* ---- lcplab task --------------------------------------------------------------------------- */
@@ -660,41 +387,7 @@ int cli_cmd_task(int argc, char **argv) {
     return CLI_EXIT_USAGE;
   }
   blas_one_thread();
-  exp_plan pl;
-  int rc = exp_plan_read(dir, cli_log(), &pl);
-  if (rc >= 0) {
-    exp_plan_free(&pl);
-    return rc;
-  }
-  if (n < 0 || n >= pl.ntasks) {
-    cli_error("task: %s: task %ld out of range (the plan has tasks 0..%d)", dir, n, pl.ntasks - 1);
-    exp_plan_free(&pl);
-    return CLI_EXIT_USAGE;
-  }
-  if (max_memory > 0) pl.max_memory = max_memory;
-  if (dump && !dump_dir_arg("task", dump, pl.dump_dir)) {
-    exp_plan_free(&pl);
-    return CLI_EXIT_USAGE;
-  }
-  char path[EXP_PATH_MAX + 64], why[256];
-  exp_result_path(&pl, (int)n, path, sizeof path);
-  exp_result r;
-  if (!force && exp_result_read(path, &r, why, sizeof why) == 0) {
-    int same = exp_result_matches(&pl, (int)n, &r, why, sizeof why);
-    exp_result_free(&r);
-    if (same) {
-      exp_plan_free(&pl);
-      return CLI_EXIT_OK; /* done before: resume */
-    }
-  }
-  exp_limit_memory(pl.memory_mb);
-  exp_cache cache;
-  memset(&cache, 0, sizeof cache);
-  cache.prob = -1;
-  rc = exp_task_run(&pl, (int)n, &cache, NULL);
-  exp_cache_free(&cache);
-  exp_plan_free(&pl);
-  return rc == 0 ? CLI_EXIT_OK : CLI_EXIT_NOCONV;
+  return exp_campaign_task(dir, n, force, dump, max_memory, cli_log());
 }
 
 /* ---- lcplab collect ------------------------------------------------------------------------ */
@@ -734,32 +427,7 @@ int cli_cmd_collect(int argc, char **argv) {
   if ((out && exp_line_safe(cli_log(), "collect: --out", out)) ||
       (scripts && exp_line_safe(cli_log(), "collect: --scripts", scripts)))
     return CLI_EXIT_USAGE;
-  exp_plan pl;
-  int rc = exp_plan_read(dir, cli_log(), &pl);
-  if (rc >= 0) {
-    exp_plan_free(&pl);
-    return rc;
-  }
-  if (!out) out = dir;
-  if (mkdir_p(out) != 0) {
-    cli_error("collect: --out %s: cannot create the folder: %s", out, strerror(errno));
-    exp_plan_free(&pl);
-    return CLI_EXIT_USAGE;
-  }
-  /* the plan folder's own outputs are replaced; any other folder's only with --force */
-  if (exp_outputs_check(&pl.cfg, out, force || slv_same_file(out, dir), !no_plot)) {
-    exp_plan_free(&pl);
-    return CLI_EXIT_USAGE;
-  }
-  exp_collect_opts co = { out, scripts_dir(scripts, pl.cfg.dir), exp_gnuplot_prog(), allow, no_plot,
-                          0 };
-  int late;
-  rc = collect_held(&pl, &co, &late);
-  exp_plan_free(&pl);
-  if (late)
-    fprintf(stderr,
-            "lcplab: collect: %s came while the outputs were written; they were finished "
-            "first\n",
-            late == SIGTERM ? "SIGTERM" : "SIGINT");
-  return late ? (late == SIGTERM ? 143 : 130) : rc;
+  exp_collect_opts co = { out, NULL, exp_gnuplot_prog(), allow, no_plot, 0 };
+  co.scripts = scripts_dir(scripts, NULL);
+  return exp_campaign_collect(dir, &co, force, cli_log());
 }

@@ -722,14 +722,24 @@ EXP_API const char *exp_csv2_header(exp_kind k);
 
 /* ---- local jobs (jobs.c) --------------------------------------------------- */
 
+/* What the caller's stop callback says: go on; finish the running tasks
+ * and stop; stop now (the running tasks are killed and run again next
+ * time). */
+typedef enum exp_stop { EXP_STOP_NONE = 0, EXP_STOP_FINISH = 1, EXP_STOP_NOW = 2 } exp_stop;
+
 typedef struct exp_jobs_opts {
   int jobs; /* worker processes */
   int tty;  /* one progress line (else plain lines) */
+  /* polled at least every 200 ms: an exp_stop, and in *sig the signal that
+   * asked for it (0: none); NULL: never stop */
+  int (*stop)(void *ctx, int *sig);
+  void *stop_ctx;
 } exp_jobs_opts;
 
 typedef struct exp_jobs_report {
   int total, skipped, done, nonconv, errors, left;
-  int stopped_by; /* 0, SIGINT or SIGTERM */
+  int stopped_by;  /* the exp_stop that ended the run (EXP_STOP_NONE: it ran out) */
+  int stopped_sig; /* the signal behind it, as the stop callback said (0: none) */
   double elapsed;
 } exp_jobs_report;
 
@@ -739,9 +749,61 @@ EXP_API int exp_task_done(const exp_plan *pl, int i);
 
 /* Runs every task of the plan that has no valid result yet, on o->jobs
  * worker processes (forked), each task's result written by the worker.
- * Returns 0 (all run), 1 (stopped by SIGINT / SIGTERM: *rep says where), or
+ * Returns 0 (all run), 1 (stopped by the stop callback: *rep says where), or
  * -1 on a system error (message printed). */
 EXP_API int exp_jobs_run(const exp_plan *pl, const exp_jobs_opts *o, exp_jobs_report *rep);
+
+/* ---- campaigns (campaign.c) -------------------------------------------------------- */
+
+/* An experiment file run as a campaign (experiments/README.md, "Campaigns"). */
+typedef struct exp_campaign_opts {
+  const char *config;   /* the .exp file */
+  const exp_vars *vars; /* ${NAME} values (NULL: none) */
+  const char *out;      /* exp_campaign_run: the output folder (made if missing); the plan
+                           goes to OUT/campaign */
+  const char *plan;     /* exp_campaign_plan: the plan folder */
+  const char *data;     /* generated instances and scene exports (NULL: OUT/generated, or
+                           PLAN/generated) */
+  const char *gen;      /* the instance generator program (NULL or "": none) */
+  const char *scripts;  /* the folder of the figure scripts exp_KIND.gp (NULL: the config
+                           file's folder) */
+  const char *gnuplot;  /* NULL: exp_gnuplot_prog() */
+  const char *dump;     /* --dump-failures: a folder (made if missing), or NULL */
+  int force;            /* start over a plan of another configuration; replace outputs */
+  int no_plot, allow_mixed;
+  int jobs;          /* worker processes (>= 1) */
+  int chunk;         /* exp_campaign_plan: tasks per Slurm array element (0: automatic) */
+  int tty;           /* progress lines for a terminal */
+  size_t max_memory; /* the readers' cap, bytes (0: the library's default) */
+  double time_limit; /* seconds per task (0: each section's own) */
+  int (*stop)(void *ctx, int *sig); /* polled while the tasks run (exp_jobs_opts) */
+  void *stop_ctx;
+} exp_campaign_opts;
+
+/* Reads the file, prepares its problems, writes the plan to OUT/campaign
+ * (a plan of the same configuration is resumed: the tasks with a result
+ * are not run again), runs the tasks on o->jobs processes and collects
+ * the CSVs, tables and figures into OUT.  Returns EXP_EXIT_OK, EXP_EXIT_USAGE
+ * (bad input: said), EXP_EXIT_FAILED (a task failed or a result is
+ * missing), or 128 + the signal (130, 143) when the stop callback stopped
+ * it (EXP_EXIT_FAILED for a stop without a signal). */
+EXP_API int exp_campaign_run(const exp_campaign_opts *o, const exp_log *log);
+/* The plan only, into o->plan (its files said as EXP_SAY_OUTPUT). */
+EXP_API int exp_campaign_plan(const exp_campaign_opts *o, const exp_log *log);
+/* Task n of the plan in dir (a task with its own intact result is not run
+ * again unless force); dump and max_memory override the plan's (NULL, 0:
+ * keep). */
+EXP_API int exp_campaign_task(const char *dir, long n, int force, const char *dump,
+                              size_t max_memory, const exp_log *log);
+/* The results of the plan in dir into co->out (NULL: dir; co->scripts NULL:
+ * the config file's folder): another folder's outputs are replaced only
+ * with force. */
+struct exp_collect_opts;
+EXP_API int exp_campaign_collect(const char *dir, const struct exp_collect_opts *co, int force,
+                                 const exp_log *log);
+/* --dump-failures DIR: made if missing, its absolute path into out (size
+ * EXP_PATH_MAX).  1, or 0 after the message (cmd names the command). */
+EXP_API int exp_dump_folder(const exp_log *log, const char *cmd, const char *dir, char *out);
 
 /* ---- collect (collect.c, tables.c) ----------------------------- */
 

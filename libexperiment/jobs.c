@@ -14,8 +14,11 @@
  * Tasks that already have an intact result of this plan are skipped
  * (resume); a corrupted or stale one is run again.
  *
- * Signals: the first SIGINT stops handing out tasks and waits for the
- * running ones (each writes its result); a second SIGINT, or SIGTERM,
+ * Stopping: the caller's stop callback (exp_jobs_opts), polled between
+ * the workers' answers (at least every 200 ms), decides; the library
+ * installs no signal handler.  EXP_STOP_FINISH (the program says it on the
+ * first SIGINT) stops handing out tasks and waits for the running ones
+ * (each writes its result); EXP_STOP_NOW (a second SIGINT, or SIGTERM)
  * kills the workers at once (their tasks are left without a result and
  * run again next time).  Workers ignore SIGINT (the terminal sends it to
  * the whole process group): the parent decides.
@@ -38,18 +41,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t got_int = 0, got_term = 0;
-
-static void on_int(int sig) {
-  (void)sig;
-  got_int++;
-}
-
-static void on_term(int sig) {
-  (void)sig;
-  got_term = 1;
-}
-
 typedef struct worker {
   pid_t pid;
   int to, from; /* task numbers down, answers up */
@@ -68,8 +59,10 @@ typedef struct pool {
   int nw;
   unsigned char *state;
   int first; /* first task that may be pending */
+  const exp_jobs_opts *o;
   exp_jobs_report *rep;
   int tty;
+  int stop; /* the strongest exp_stop the caller's stop callback said */
   double t0, last_line;
   int last_done;
 } pool;
@@ -262,7 +255,7 @@ static void reap(pool *p, worker *w) {
   w->pid = 0;
   if (w->task >= 0) {
     int i = w->task;
-    if (!exp_task_done(p->pl, i) && !got_term && got_int < 2) {
+    if (!exp_task_done(p->pl, i) && p->stop != EXP_STOP_NOW) {
       write_crash(p, i, status);
       finish_task(p, i, 3, 1);
     } else if (exp_task_done(p->pl, i)) {
@@ -284,10 +277,15 @@ static int loop(pool *p) {
   if (!pf) return -1;
   int stopping = 0, killed = 0, rc = 0;
   for (;;) {
-    if (got_term || got_int >= 2) {
+    int sig = 0, stop = p->o->stop ? p->o->stop(p->o->stop_ctx, &sig) : EXP_STOP_NONE;
+    if (stop > p->stop) {
+      p->stop = stop;
+      p->rep->stopped_sig = sig;
+    }
+    if (p->stop == EXP_STOP_NOW) {
       if (!killed) kill_all(p);
       killed = stopping = 1;
-    } else if (got_int == 1 && !stopping) {
+    } else if (p->stop == EXP_STOP_FINISH && !stopping) {
       stopping = 1;
       exp_say(&p->pl->cfg.log, EXP_SAY_INFO,
               "interrupted: finishing the running tasks (Ctrl-C again to stop them now)");
@@ -338,6 +336,7 @@ int exp_jobs_run(const exp_plan *pl, const exp_jobs_opts *o, exp_jobs_report *re
   pool p;
   memset(&p, 0, sizeof p);
   p.pl = pl;
+  p.o = o;
   p.rep = rep;
   p.tty = o->tty;
   p.t0 = p.last_line = exp_now_s();
@@ -359,19 +358,9 @@ int exp_jobs_run(const exp_plan *pl, const exp_jobs_opts *o, exp_jobs_report *re
     p.w[k].task = -1;
     p.w[k].prob = -2;
   }
-  got_int = got_term = 0;
-  struct sigaction sa, old_int, old_term;
-  memset(&sa, 0, sizeof sa);
-  sigemptyset(&sa.sa_mask);
-  sa.sa_handler = on_int;
-  sigaction(SIGINT, &sa, &old_int);
-  sa.sa_handler = on_term;
-  sigaction(SIGTERM, &sa, &old_term);
   int rc = rep->skipped == rep->total ? 0 : loop(&p);
   if (rep->skipped < rep->total) progress(&p, 1);
-  sigaction(SIGINT, &old_int, NULL);
-  sigaction(SIGTERM, &old_term, NULL);
-  rep->stopped_by = got_term ? SIGTERM : got_int ? SIGINT : 0;
+  rep->stopped_by = p.stop;
   rep->left = rep->total - rep->skipped - rep->done;
   rep->elapsed = exp_now_s() - p.t0;
   free(p.state);
