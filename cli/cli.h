@@ -94,14 +94,6 @@ struct dyn_world;
 int cli_world_build(const char *cmd, const cli_world_args *a, struct dyn_world **w, long *steps);
 
 
-/* The global (velocity) form M v = H r + f, u = H' v + w of the world's
- * last step, whose problem is p (export_global.c); NULL with a message in
- * err when a row cannot be written so (cfm > 0, a row outside the cones)
- * or on allocation failure.  slv_global_free releases it. */
-struct slv_global *cli_global_of(const struct dyn_world *w, const slv_problem *p, char *err,
-                                 size_t errlen);
-
-
 /* ---- shared helpers (lcplab.c) -------------------------------------------- */
 
 /* The sink of the experiment library's messages: the program's stderr and

@@ -28,7 +28,7 @@
  * written as its explicit CSR, which every format holds.
  *
  * --global (with --format hdf5 or dat) also writes each step's problem in
- * the bodies' velocities (M v = H r + f, u = H' v + w; export_global.c):
+ * the bodies' velocities (M v = H r + f, u = H' v + w; libexperiment/world_global.c):
  * FCLIB's /fclib_global to DIR/SCENE_stepKKKKKK.global.hdf5 beside the local
  * DIR/SCENE_stepKKKKKK.hdf5 (libfclib keeps one problem per file), or a
  * Siconos gfc3d .dat to SCENE_stepKKKKKK.global.dat; its condensation
@@ -139,7 +139,7 @@ static int step_files_exist(const char *dir, const char *scene, long k, const fm
 static int write_global(const dyn_world *w, const slv_problem *p, slv_instance *inst,
                         const char *gpath, long k) {
   char err[512] = "";
-  slv_global *g = cli_global_of(w, p, err, sizeof err);
+  slv_global *g = exp_world_global(w, p, err, sizeof err);
   if (!g) {
     cli_error("export: step %ld: %s", k, err);
     return 0;

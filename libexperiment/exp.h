@@ -186,6 +186,16 @@ EXP_API int exp_world_is_setting(const char *key);
 /* The i-th setting's name (0, 1, ...), NULL past the last. */
 EXP_API const char *exp_world_key(int i);
 
+/* ---- a step in global form (world_global.c) ------------------------------------- */
+
+/* The global (velocity) form M v = H r + f, u = H' v + w of the world's
+ * last step, whose problem is p; NULL with a message in err when a row
+ * cannot be written so (cfm > 0, a row outside the cones) or on allocation
+ * failure.  slv_global_free releases it (docs/io.md, "Global problems
+ * out"). */
+EXP_API struct slv_global *exp_world_global(const dyn_world *w, const slv_problem *p, char *err,
+                                            size_t errlen);
+
 /* ---- pure computations (stats.c; no I/O, no allocation) --------- */
 
 /* Dolan-More performance ratios (Dolan and More 2002, Math. Program. 91):

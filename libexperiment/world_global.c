@@ -1,5 +1,5 @@
-/* export_global.c -- the global (velocity) form of an exported step's
- * problem, for FCLIB's /fclib_global (lcplab export --global; issue 50;
+/* world_global.c -- the global (velocity) form of an exported step's
+ * problem, for FCLIB's /fclib_global (lcplab export --global;
  * docs/io.md, "Global problems out"; docs/problem.md, "Global problems"):
  *
  *     M v = H r + f,      u = H' v + w
@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "exp.h"
 #include "dyn_math.h"
 #include "dyn_world.h"
 #include "slv_io.h"
@@ -162,7 +162,7 @@ static slv_global *global_new(int ndof, int n, long mnz, long hnz) {
   return g;
 }
 
-slv_global *cli_global_of(const dyn_world *w, const slv_problem *p, char *err, size_t errlen) {
+slv_global *exp_world_global(const dyn_world *w, const slv_problem *p, char *err, size_t errlen) {
   dyn_velocity_form vf;
   if (!dyn_system_velocity_form(dyn_world_last_system(w), &vf) || vf.nrows != p->n) {
     snprintf(err, errlen, "the world kept no assembly of this step's %d rows", p->n);
