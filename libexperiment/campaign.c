@@ -326,6 +326,7 @@ static int prepare_plan(const exp_campaign_opts *o, const exp_log *log, exp_plan
   exp_git_rev(pl->cfg.dir, pl->rev, sizeof pl->rev);
   abs_path(o->config, pl->config_path, sizeof pl->config_path);
   snprintf(pl->dir, sizeof pl->dir, "%s", plan_dir);
+  if (o->program) exp_fmt(pl->program, sizeof pl->program, "%s", o->program);
   if (exp_plan_expand(pl)) {
     exp_say(log, EXP_SAY_ERROR, "experiment: out of memory expanding the tasks");
     return EXP_EXIT_USAGE;

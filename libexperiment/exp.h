@@ -582,6 +582,8 @@ typedef struct exp_plan {
   size_t max_memory;              /* --max-memory: the readers' cap, bytes (0: the library's
                                    default, slv_read_options_default) */
   char dump_dir[EXP_PATH_MAX];    /* --dump-failures: absolute folder ("" = none) */
+  char program[EXP_PATH_MAX];     /* the lcplab program the plan's scripts run ("": this
+                                     process's, exp_self_path) */
 } exp_plan;
 
 /* The effective tolerance list of a section (the kind's default when none
@@ -781,11 +783,13 @@ typedef struct exp_campaign_opts {
   const char *dump;     /* --dump-failures: a folder (made if missing), or NULL */
   int force;            /* start over a plan of another configuration; replace outputs */
   int no_plot, allow_mixed;
-  int jobs;          /* worker processes (>= 1) */
-  int chunk;         /* exp_campaign_plan: tasks per Slurm array element (0: automatic) */
-  int tty;           /* progress lines for a terminal */
-  size_t max_memory; /* the readers' cap, bytes (0: the library's default) */
-  double time_limit; /* seconds per task (0: each section's own) */
+  int jobs;            /* worker processes (>= 1) */
+  int chunk;           /* exp_campaign_plan: tasks per Slurm array element (0: automatic) */
+  int tty;             /* progress lines for a terminal */
+  size_t max_memory;   /* the readers' cap, bytes (0: the library's default) */
+  double time_limit;   /* seconds per task (0: each section's own) */
+  const char *program; /* the lcplab program the plan's scripts name (NULL: this process's;
+                          a caller that is not lcplab, as Python, gives it) */
   int (*stop)(void *ctx, int *sig); /* polled while the tasks run (exp_jobs_opts) */
   void *stop_ctx;
 } exp_campaign_opts;
@@ -889,6 +893,10 @@ EXP_API int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max)
 /* The Dolan-More curves of a profile section, per class and tolerance
  * (NAME_profile.csv rows, exp_csv2_header(EXP_PROFILE)); 0 or -1. */
 EXP_API int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int nrows);
+/* The same curves, with their header line, of a profile section's CSV
+ * given as text (its header, exp_csv_header(EXP_PROFILE), then rows; '#'
+ * lines skipped): *out a malloc'd text (free it).  0, or -1 with err. */
+EXP_API int exp_profile_of_csv(const char *csv, char **out, char *err, size_t len);
 /* The scaling fits per (family, solver) as NAME_slopes.csv rows into g
  * and, when tex is not NULL, as a booktabs table; 0 or -1. */
 EXP_API int exp_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows);

@@ -394,7 +394,10 @@ static int mkdir_one(const exp_log *log, const char *dir, const char *sub) {
 int exp_plan_write(const exp_plan *pl, int chunk) {
   exp_rbuf probs = { 0 }, tasks = { 0 }, ids = { 0 }, par = { 0 }, sb = { 0 }, info = { 0 };
   char self[PATH_MAX];
-  exp_self_path(self, sizeof self);
+  if (pl->program[0])
+    snprintf(self, sizeof self, "%s", pl->program);
+  else
+    exp_self_path(self, sizeof self);
   int bad = render_problems(pl, &probs) | render_tasks(pl, &tasks) | render_info(pl, &info) |
             render_scripts(pl, chunk, self, &par, &sb);
   for (int i = 0; i < pl->ntasks && !bad; i++) bad = exp_rbuf_add(&ids, "%d\n", i);

@@ -1,8 +1,8 @@
 /* lcplab_ext.h -- private header of the C extension lcplab._lcplab, the thin
  * layer between the Python package (python/lcplab/) and the public C
- * interface of libsolvers (slv.h), libslvio (slv_io.h) and libdynamics
- * (dyn_world.h): only SLV_API / DYN_API functions, the ones the shared
- * libraries export.
+ * interface of libsolvers (slv.h), libslvio (slv_io.h), libdynamics
+ * (dyn_world.h) and libexperiment (exp.h): only SLV_API / DYN_API / EXP_API
+ * functions, the ones the shared libraries export.
  *
  * The Python package checks and converts its arguments (shapes, dtypes,
  * names) and raises its own exceptions; this layer checks them again where
@@ -21,7 +21,7 @@
  * Files: module.c (the module, helpers, status and solver tables),
  * ext_problem.c (a problem from the package's arrays, validation,
  * residuals), ext_solve.c (solve), ext_io.c (read, write), ext_world.c
- * (the World type).
+ * (the World type), ext_experiment.c (campaigns and profiles: libexperiment).
  */
 #ifndef LCPLAB_EXT_H
 #define LCPLAB_EXT_H
@@ -114,6 +114,8 @@ PyObject *lx_kind(PyObject *self, PyObject *args);
 PyObject *lx_scenes(PyObject *self, PyObject *args);
 PyObject *lx_default_steps(PyObject *self, PyObject *args);
 PyObject *lx_world_names(PyObject *self, PyObject *args);
+PyObject *lx_run_experiment(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *lx_profile_csv(PyObject *self, PyObject *args);
 
 extern PyTypeObject lx_world_type;
 

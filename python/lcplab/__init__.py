@@ -14,8 +14,10 @@ Files
 Scenes
     World, simulate, scenes, SimulationResult, METRICS, TRACE_FIELDS, STAGES,
     APPLIED
+Comparisons (the engine of ``lcplab experiment``)
+    compare, profile, run_experiment, Campaign
 Errors
-    LcplabError, InvalidProblemError, UnsupportedError, OptionsError,
+    LcplabError, ExperimentError, InvalidProblemError, UnsupportedError, OptionsError,
     FileError, SceneError, SimulationError
 
 The documentation of the problem, the measures and the solvers is in the
@@ -31,8 +33,9 @@ Examples
 """
 
 from . import _lcplab
-from ._errors import (FileError, InvalidProblemError, LcplabError, OptionsError, SceneError,
-                      SimulationError, UnsupportedError)
+from ._errors import (ExperimentError, FileError, InvalidProblemError, LcplabError, OptionsError,
+                      SceneError, SimulationError, UnsupportedError)
+from ._experiment import Campaign, compare, profile, run_experiment
 from ._io import formats, read, write
 from ._log import logger
 from ._problem import Problem
@@ -43,8 +46,9 @@ from ._world import (APPLIED, METRICS, STAGES, TRACE_FIELDS, SimulationResult, W
 __version__ = _lcplab.VERSION
 
 __all__ = [
-    "APPLIED", "DEFAULT_SOLVER", "FileError", "InvalidProblemError", "LcplabError", "METRICS",
+    "APPLIED", "Campaign", "DEFAULT_SOLVER", "ExperimentError", "FileError", "InvalidProblemError", "LcplabError", "METRICS",
     "OptionsError", "Problem", "Residuals", "Result", "STAGES", "SceneError", "SimulationError",
     "SimulationResult", "SolverInfo", "Status", "TRACE_FIELDS", "UnsupportedError", "World",
-    "formats", "logger", "read", "scenes", "simulate", "solve", "solvers", "write",
+    "compare", "formats", "logger", "profile", "read", "run_experiment", "scenes", "simulate",
+    "solve", "solvers", "write",
 ]

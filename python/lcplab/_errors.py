@@ -80,3 +80,22 @@ class SimulationError(LcplabError):
         super().__init__(message)
         self.kind = kind
         self.result = result
+
+
+class ExperimentError(LcplabError):
+    """An experiment file, a campaign or a comparison was refused or could
+    not run (the message is the engine's, naming the file, line or field).
+
+    Attributes
+    ----------
+    status : int
+        The engine's status: 2 bad input, 3 a task failed or a result is
+        missing (the CSVs of the tasks done are written).
+    messages : list of str
+        Every line the engine said.
+    """
+
+    def __init__(self, message, status=2, messages=()):
+        super().__init__(message)
+        self.status = status
+        self.messages = list(messages)

