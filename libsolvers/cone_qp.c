@@ -399,5 +399,6 @@ slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const c
                outer);
       return SLV_NOT_FINITE;
     }
+    if (slv_stopped(op)) return slv_stopped(op); /* the inner solve's x (apgd: its best) */
   }
 }

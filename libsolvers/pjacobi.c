@@ -13,7 +13,8 @@
  * iterations on D^-1/2 A D^-1/2 (the estimate is from below, so theta is a
  * little above 1/lambda_max and well below 2/lambda_max).
  *
- * Needs A(i,i) > 0.  Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE.
+ * Needs A(i,i) > 0.  Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE,
+ * SLV_TIME_LIMIT, SLV_INTERRUPTED (polled each iteration; the last iterate).
  */
 #include "slv_internal.h"
 
@@ -80,6 +81,8 @@ static slv_status pjacobi_solve(void *st, slv_op *op, const slv_options *opt, do
     }
     if (slv_met(p, opt, &r)) return SLV_CONVERGED;
     if (it == opt->max_iter) break;
+    slv_status stop = slv_should_stop(op, slv_op_nnz(op));
+    if (stop) return stop; /* the last iterate */
     memcpy(s->xo, x, (size_t)n * sizeof *x);
     for (int i = 0; i < n; i++) {
       double lo, hi;

@@ -34,7 +34,8 @@
  * res_nat_inf <= tol, exactly as the generic layer will recompute.
  *
  * Needs A(i,i) > 0 (SLV_CAP_NEEDS_POS_DIAG; then d_c > 0).  Statuses:
- * SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE.  Reads opt->max_iter, tol,
+ * SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE, SLV_TIME_LIMIT, SLV_INTERRUPTED
+ * (polled each iteration; the last iterate).  Reads opt->max_iter, tol,
  * omega, damping, record_history.
  */
 #include "slv_internal.h"
@@ -165,6 +166,8 @@ static slv_status pjc_solve(void *st, slv_op *op, const slv_options *opt, double
     }
     if (slv_met(p, opt, &r)) return SLV_CONVERGED;
     if (it == opt->max_iter) break;
+    slv_status stop = slv_should_stop(op, slv_op_nnz(op));
+    if (stop) return stop; /* the last iterate */
     if (all_cones(p))
       cone_steps(p, s, theta, w, x, op->threads);
     else
