@@ -69,6 +69,7 @@ typedef struct cli_world_args {
   int have_dt, have_max_iter, have_tol, have_omega, have_margin, have_eta, have_warm_factor;
   int have_slop;
   double dt, tol, omega, margin, warm_factor, slop;
+  double time_limit; /* --time-limit: seconds per solve, 0 = none */
   long max_iter, eta;
   int friction, integrator, gyro, orient, storage, cone_law, warm, order; /* -1: default */
   int on_failure;              /* dyn_failure_policy, -1: default (fallback) */

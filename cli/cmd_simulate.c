@@ -242,6 +242,12 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
       return -1;
     }
     a->have_tol = 1;
+  } else if (OPT("time-limit")) {
+    if (r < 0) return -1;
+    if (!cli_parse_double(v, &a->time_limit) || !(a->time_limit > 0)) {
+      cli_error("%s: --time-limit must be a finite number of seconds > 0, got '%s'", cmd, v);
+      return -1;
+    }
   } else if (OPT("omega")) {
     if (r < 0) return -1;
     if (!cli_parse_double(v, &a->omega)) {
@@ -293,6 +299,8 @@ void cli_world_usage(FILE *f) {
              "  --max-pivots N      pivots per step of lemke and dantzig (default: their\n"
              "                      automatic budget, which grows with the size)\n"
              "  --tol T             solver tolerance (default: library's, 1e-8)\n"
+             "  --time-limit S      seconds per solve (S > 0; default: none): a solve\n"
+             "                      stopped there is a failed solve (--on-failure)\n"
              "  --omega W           pgs, pgs_wide, pgs_color, pgs_part relaxation (default 0.8)\n"
              "  --threads T         OpenMP threads of the step and its solves (default 1):\n"
              "                      collision, rows, assembly and integration split over\n"
@@ -384,6 +392,7 @@ int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, lon
   if (a->max_pivots > 0) s.opt.max_pivots = (int)a->max_pivots;
   if (a->have_tol) s.opt.tol = a->tol;
   if (a->have_omega) s.opt.omega = a->omega;
+  s.opt.time_limit = a->time_limit;
   if (a->threads > 0) s.opt.threads = (int)a->threads;
   if (a->solver_log) {
     s.opt.log_level_fn = a->solver_log;

@@ -102,7 +102,7 @@ static void check_stopped(const slv_solver *sv, const named_problem *np, slv_sta
 }
 
 /* Every solver on every problem it takes, stopped at its first poll:
- * by the clock (limit 1e-9 s: passed by then) or by the callback. */
+ * by the clock (limit 1e-300 s: the deadline is the start of the solve) or by the callback. */
 static void stop_at_first_poll(int by_clock) {
   for (int s = 0; s < slv_solver_count(); s++) {
     const slv_solver *sv = slv_solver_at(s);
@@ -112,7 +112,7 @@ static void stop_at_first_poll(int by_clock) {
       slv_options o = slv_options_default();
       counter c = { 0, 1 };
       if (by_clock) {
-        o.time_limit = 1e-9;
+        o.time_limit = 1e-300; /* the deadline is the start itself */
       } else {
         o.cancel = count_and_fire;
         o.cancel_ctx = &c;
