@@ -120,6 +120,8 @@ static dyn_err run_fallback(dyn_step *s, candidates *c) {
   o.log_level_fn = w->set.opt.log_level_fn;
   o.log_level = w->set.opt.log_level;
   o.log_ctx = w->set.opt.log_ctx;
+  o.cancel = w->set.opt.cancel; /* the caller's stop, not its time limit: a short solve */
+  o.cancel_ctx = w->set.opt.cancel_ctx;
   o.warm_start = 1;
   dyn_err e = dyn_world_reserve_solver(w, &w->fallback, fs, p->n, &o);
   if (e != DYN_OK) return e;
