@@ -462,8 +462,7 @@ int main(void) {
               test_pendulum_direct_fallback);
   CU_add_test(s, "best, fallback, stop on one failed step", test_policies_one_step);
   CU_add_test(s, "a factored step dumped and solved again bit for bit", test_factored_dump);
-  CU_add_test(s, "interrupted: the step fails; a time limit: a failed solve",
-              test_stopped_solves);
+  CU_add_test(s, "interrupted: the step fails; a time limit: a failed solve", test_stopped_solves);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   unsigned nfail = CU_get_number_of_failures();
