@@ -192,7 +192,7 @@ static slv_status apgd_inner(void *st, slv_cqp *q, const slv_options *opt, doubl
       rbest = rn;
       memcpy(s->best, x, bytes);
     }
-    if (it >= budget || slv_should_stop(q->op, slv_op_nnz(q->op))) {
+    if (it >= budget || slv_should_stop(q->op, q->poll_work)) {
       if (rbest < rn) memcpy(x, s->best, bytes);
       return SLV_MAX_ITER;
     }

@@ -283,7 +283,7 @@ static slv_status mpgp(void *st, slv_cqp *q, const slv_options *opt, double tol_
       fresh = 1;
       continue;
     }
-    if (rn <= tol_in || it >= budget || slv_should_stop(q->op, slv_op_nnz(q->op))) {
+    if (rn <= tol_in || it >= budget || slv_should_stop(q->op, q->poll_work)) {
       slv_logf(opt,
                "pcg_cone: QP %s after %d cg, %d expansion, %d proportioning, %d fallback "
                "steps; ||A|| estimate %.3e",

@@ -153,6 +153,7 @@ static slv_status pjc_solve(void *st, slv_op *op, const slv_options *opt, double
   double theta = opt->damping > 0 ? opt->damping : opt->omega / spectral_estimate(op, s);
 
   slv_residuals r;
+  double step_work = slv_op_nnz(op); /* once: O(nnz) for packed blocks */
   for (int it = 0;; it++) {
     slv_op_matvec(op, x, p->b, w);
     r = slv_residual_op(op, x, w);
@@ -166,7 +167,7 @@ static slv_status pjc_solve(void *st, slv_op *op, const slv_options *opt, double
     }
     if (slv_met(p, opt, &r)) return SLV_CONVERGED;
     if (it == opt->max_iter) break;
-    slv_status stop = slv_should_stop(op, slv_op_nnz(op));
+    slv_status stop = slv_should_stop(op, step_work);
     if (stop) return stop; /* the last iterate */
     if (all_cones(p))
       cone_steps(p, s, theta, w, x, op->threads);
