@@ -157,6 +157,8 @@ void cli_world_usage(FILE *f) {
              "  --max-pivots N      pivots per step of lemke and dantzig (default: their\n"
              "                      automatic budget, which grows with the size)\n"
              "  --tol T             solver tolerance (default: library's, 1e-8)\n"
+             "  --time-limit S      seconds per solve (S > 0; default: none): a solve\n"
+             "                      stopped there is a failed solve (--on-failure)\n"
              "  --omega W           pgs, pgs_wide, pgs_color, pgs_part relaxation (default 0.8)\n"
              "  --threads T         OpenMP threads of the step and its solves (default 1):\n"
              "                      collision, rows, assembly and integration split over\n"

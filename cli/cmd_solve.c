@@ -1,7 +1,7 @@
 /* cmd_solve.c -- `lcplab solve`: read one instance file, solve it with a
  * solver chosen by name, print one JSON object.
  *
- *     lcplab solve FILE --solver NAME [--tol T] [--max-iter N] [--repeat R]
+ *     lcplab solve FILE --solver NAME [--tol T] [--max-iter N] [--time-limit S] [--repeat R]
  *                  [--omega W] [--norm inf|2] [--format FMT] [--warm XFILE]
  *                  [--solution OUT] [--max-memory B] [--force] [--history] [--json]
  *
@@ -94,6 +94,8 @@ static void usage(FILE *f) {
           "  --tol T           converged iff res_scaled <= T, the scale-invariant test\n"
           "                    (docs/convergence.md; T > 0; default: library's)\n"
           "  --max-iter N      iteration / pivot limit (N >= 1; default: library's)\n"
+          "  --time-limit S    stop each solve after S seconds (S > 0; default: none):\n"
+          "                    status time_limit, the solver's iterate, exit 3\n"
           "  --omega W         relaxation (pgs: SOR factor in (0, 2))\n"
           "  --threads T       OpenMP threads (default 1): the CSR product,\n"
           "                    pjacobi_cone's contact steps, apgd, pgs_wide and\n"
@@ -131,7 +133,7 @@ typedef struct solve_args {
   slv_format format;
   slv_read_options read; /* --max-memory */
   int have_tol, have_max_iter, have_omega, have_norm, norm;
-  double tol, omega;
+  double tol, omega, time_limit;  /* time_limit: 0 = none */
   long max_iter, repeat, threads; /* threads: 0 = the library's default (1) */
   int history, force;
 } solve_args;
@@ -231,6 +233,12 @@ static int parse_args(int argc, char **argv, solve_args *a) {
         return CLI_EXIT_USAGE;
       }
       a->have_max_iter = 1;
+    } else if ((r = cli_option_value("solve", argc, argv, &i, "time-limit", &v)) != 0) {
+      if (r < 0) return CLI_EXIT_USAGE;
+      if (!exp_parse_double(v, &a->time_limit) || !(a->time_limit > 0)) {
+        cli_error("solve: --time-limit must be a finite number of seconds > 0, got '%s'", v);
+        return CLI_EXIT_USAGE;
+      }
     } else if ((r = cli_option_value("solve", argc, argv, &i, "repeat", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
       if (!exp_parse_long(v, &a->repeat) || a->repeat < 1 || a->repeat > SOLVE_MAX_REPEAT) {
@@ -366,6 +374,7 @@ static slv_options solve_options(const solve_args *a, const slv_instance *inst) 
   if (a->have_max_iter) /* sweeps for iterative solvers, pivots for pivoting ones */
     opt.max_iter = opt.max_pivots = (int)a->max_iter;
   if (a->have_omega) opt.omega = a->omega;
+  opt.time_limit = a->time_limit;
   if (a->threads > 0) opt.threads = (int)a->threads;
   if (a->have_norm) opt.norm = a->norm;
   if (a->warm) opt.warm_start = 1;

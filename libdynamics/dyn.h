@@ -34,7 +34,8 @@ typedef enum dyn_err {
   DYN_OK = 0,
   DYN_ERR_INPUT = -1, /* a parameter out of its domain (message says which) */
   DYN_ERR_NOMEM = -2,
-  DYN_ERR_NUMERIC = -3 /* NaN / Inf produced, singular inertia, ... */
+  DYN_ERR_NUMERIC = -3,    /* NaN / Inf produced, singular inertia, ... */
+  DYN_ERR_INTERRUPTED = -4 /* the solve's cancel callback (settings opt.cancel) stopped it */
 } dyn_err;
 
 /* ---- shapes ------------------------------------------------------------ */

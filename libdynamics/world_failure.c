@@ -19,7 +19,9 @@
  * the pendulum's energy grow by orders of magnitude.  Its budget stops are
  * judged.  (The counts: experiments/README.md, "Measurements: dynamics".)  A pivoting solver's max_iter (its pivot limit; iterations 0) is
  * judged.  Under DYN_ON_FAILURE_KEEP every budget stop is exempt, as before
- * the policy existed.
+ * the policy existed.  A time limit's stop (SLV_TIME_LIMIT) is a failed solve
+ * like any other; an interrupted one (SLV_INTERRUPTED: the caller's cancel
+ * callback) fails the step at once (DYN_ERR_INTERRUPTED), whatever the policy.
  *
  * The candidates, compared by the library's res_nat_inf (slv_residual):
  *   solver    the solver's x (only if its residual is finite);
@@ -118,6 +120,8 @@ static dyn_err run_fallback(dyn_step *s, candidates *c) {
   o.log_level_fn = w->set.opt.log_level_fn;
   o.log_level = w->set.opt.log_level;
   o.log_ctx = w->set.opt.log_ctx;
+  o.cancel = w->set.opt.cancel; /* the caller's stop, not its time limit: a short solve */
+  o.cancel_ctx = w->set.opt.cancel_ctx;
   o.warm_start = 1;
   dyn_err e = dyn_world_reserve_solver(w, &w->fallback, fs, p->n, &o);
   if (e != DYN_OK) return e;
@@ -183,6 +187,11 @@ dyn_err dyn_stage_judge(dyn_step *s) {
   v->res_applied = s->res.res.res_nat_inf;
   v->failed = w->last.failed = dyn_solve_failed(w, &s->res);
   if (!v->failed) return DYN_OK;
+  if (s->res.status == SLV_INTERRUPTED) /* the caller asked to stop: no fallback, no policy */
+    return dyn_world_fail(w, DYN_ERR_INTERRUPTED,
+                          "step %ld: solver %s interrupted by the cancel callback; impulses not "
+                          "applied",
+                          s->k, w->solver->name);
   if (w->set.on_failure == DYN_ON_FAILURE_STOP)
     return dyn_world_fail(w, DYN_ERR_NUMERIC,
                           "step %ld: solver %s ended in %s with res_nat_inf %.2e; impulses not "

@@ -169,7 +169,7 @@ EXP_API void exp_applied_label(const dyn_world_metrics *m, char *buf, size_t len
 /* Sets the field of s named key from the text value: dt (a number > 0 or
  * A/B), gravity (X,Y,Z), integrator, gyro, orient, friction, eta, k_erp,
  * slop, cfm, max_correct_vel, margin, solver, max_iter, max_pivots, tol,
- * omega, threads, warm_start (on/off), warm_factor, storage,
+ * time_limit (seconds per solve), omega, threads, warm_start (on/off), warm_factor, storage,
  * dense_max_rows, cone_law, contact_order, on_failure, fallback_solver,
  * fallback_max_iter; a dash matches an underscore (max-iter); an enum
  * takes its name (or its number).  1 when set; 0 when key is no setting
@@ -256,12 +256,12 @@ EXP_API int exp_fit_line_ci(const double *x, const double *y, int k, double *a, 
                             double *r2, double *b_lo, double *b_hi);
 
 /* The columns of the failure table, in order (status names as in the CSVs:
- * slv_status_str, plus the engine's own "refused", "time_limit",
+ * slv_status_str, plus the engine's own "refused", "time_limit" (also the library's), "interrupted",
  * "unconverged" (an external solver whose answer misses the tolerance),
  * "failed" (an external solver that wrote no usable answer) and "error" (the
  * task could not run)); exp_status_column maps a status to its column
  * (EXP_NSTATUS - 1, "other", for anything else). */
-enum { EXP_NSTATUS = 14 };
+enum { EXP_NSTATUS = 15 };
 EXP_API const char *exp_status_name(int col);
 EXP_API int exp_status_column(const char *status);
 

@@ -65,6 +65,7 @@ static const key_def keys[] = {
   { "max_iter", K_INT, OFF(opt.max_iter), 1, INT_MAX, NULL },
   { "max_pivots", K_INT, OFF(opt.max_pivots), 1, INT_MAX, NULL },
   { "tol", K_POS, OFF(opt.tol), 0, 0, NULL },
+  { "time_limit", K_POS, OFF(opt.time_limit), 0, 0, NULL },
   { "omega", K_REAL, OFF(opt.omega), 0, 0, NULL },
   { "threads", K_INT, OFF(opt.threads), 1, SLV_THREADS_MAX, NULL },
   { "warm_start", K_ONOFF, OFF(warm_start), 0, 0, NULL },

@@ -483,7 +483,13 @@ static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, doubl
   }
   double mark_r = INFINITY; /* the stall test: the test's measure at the last halving */
   int mark_it = 0;
+  double step_work = 4.0 * slv_op_nnz(op); /* about a step's work, found once */
   for (int it = 1; it <= opt->max_iter; it++) {
+    slv_status stop = slv_should_stop(op, step_work);
+    if (stop) {
+      memcpy(x, s->z, (size_t)n * sizeof *x); /* the last iterate */
+      return stop;
+    }
     if (admm_step(s, op, &k, x)) return admm_fail(s, res, -1, k.rho);
     res->iterations = it;
     r = slv_natmap_of(p, s->z, s->w, rs);

@@ -52,7 +52,8 @@
  * Warm start: x is projected on Omega first.  Needs A symmetric
  * (SLV_CAP_NEEDS_SYMMETRIC) and positive semidefinite (not checked).
  * Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE, SLV_STAGNATED (the
- * Coulomb fixed point stopped improving).
+ * Coulomb fixed point stopped improving), SLV_TIME_LIMIT, SLV_INTERRUPTED
+ * (polled each inner iteration: the inner solve's best iterate).
  */
 #include "cone_qp.h"
 #include "par.h"
@@ -191,7 +192,7 @@ static slv_status apgd_inner(void *st, slv_cqp *q, const slv_options *opt, doubl
       rbest = rn;
       memcpy(s->best, x, bytes);
     }
-    if (it >= budget) {
+    if (it >= budget || slv_should_stop(q->op, q->poll_work)) {
       if (rbest < rn) memcpy(x, s->best, bytes);
       return SLV_MAX_ITER;
     }

@@ -124,6 +124,7 @@ void slv_cqp_setup(slv_cqp *q, slv_op *op, const slv_options *opt, int need_norm
   memset(q->shift, 0, (size_t)n * sizeof *q->shift);
   q->coulomb = p->ncones > 0 && p->cone_law == SLV_CONE_COULOMB;
   slv_op_pack_rows(op);
+  q->poll_work = slv_op_nnz(op); /* once: O(nnz) for the packed blocks */
   q->lam = need_norm ? norm_estimate(q, opt->seed) : 1.0;
 }
 
@@ -399,5 +400,6 @@ slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const c
                outer);
       return SLV_NOT_FINITE;
     }
+    if (slv_stopped(op)) return slv_stopped(op); /* the inner solve's x (apgd: its best) */
   }
 }

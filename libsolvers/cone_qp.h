@@ -47,6 +47,7 @@ typedef struct slv_cqp {
                           ||b||_inf) first, then res_scaled / res_nat_inf at the last outer
                           iterate (slv_cqp_drive) */
   double *tmp1, *tmp2; /* size n_max: scratch of setup (power iteration) */
+  double poll_work;    /* an inner iteration's work for slv_should_stop: A's stored entries */
   const slv_problem *p;
   slv_op *op; /* the solve's operator: the products with A */
 } slv_cqp;

@@ -111,7 +111,8 @@
  * Requires A symmetric (SLV_CAP_NEEDS_SYMMETRIC: the factor reads the lower
  * triangle) and dense storage.  slv_pivot_limit(opt, n) bounds the pivots of
  * each boxed pass -> SLV_MAX_ITER.  Statuses: SLV_CONVERGED, SLV_MAX_ITER,
- * SLV_STAGNATED, SLV_BREAKDOWN, SLV_NOT_FINITE.
+ * SLV_STAGNATED, SLV_BREAKDOWN, SLV_NOT_FINITE, SLV_TIME_LIMIT, SLV_INTERRUPTED
+ * (polled before each pivot; a failed pass: the best x seen).
  *
  * Notation: baraff1994 with x for his f and w for his a; k = |C|.
  * Everything is allocated by dz_init for n_max; dz_solve never allocates.
@@ -709,6 +710,8 @@ static slv_status drive(dz_state *s, double *x, double *w, slv_result *res) {
   if (drive_start(s, &d, x, w)) return SLV_CONVERGED;
   int i = d.i;
   for (;;) {
+    slv_status stop = slv_should_stop(s->op, (double)s->n * (s->k + 1)); /* about a pivot's work */
+    if (stop) return stop; /* a failed pass: the better of its x and the best before */
     if (s->pivots - s->pass_pivots0 >= s->limit) return max_pivots(s, res, i);
     s->pivots++;
     unit_step(s, &d, x);
@@ -901,6 +904,8 @@ static void order_rows(dz_state *s, const double *x, int a, int b) {
  * out (= A x + b at the end). */
 static slv_status boxed_pass(dz_state *s, double *x, double *w, int m, slv_result *res) {
   int n = s->n;
+  slv_status stop = slv_should_stop(s->op, (double)m * m * m / 3); /* before the block's factor */
+  if (stop) return stop;
   for (int i = 0; i < n; i++) {
     if (x[i] < s->lo[i]) x[i] = s->lo[i];
     if (x[i] > s->hi[i]) x[i] = s->hi[i];

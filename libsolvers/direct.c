@@ -70,6 +70,8 @@ static slv_status direct_solve(void *st, slv_op *op, const slv_options *opt, dou
   const slv_problem *p = op->p;
   int n = p->n;
   if (n == 0) return SLV_CONVERGED;
+  slv_status stop = slv_should_stop(op, 0); /* before the one factorization: x = P(0) */
+  if (stop) return stop;
   double amax = load(op, s->F);
   for (int i = 0; i < n; i++) x[i] = -p->b[i];
   res->pivots = n;

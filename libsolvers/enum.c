@@ -71,7 +71,8 @@
  * basis nonsingular, none within tolerance: a proof, up to rounding, that no
  * solution exists); SLV_SINGULAR_PIVOT (no case accepted, but some bases
  * were singular and skipped, so a solution on a singular basis is not
- * excluded); SLV_ERR_UNSUPPORTED (too many cases).
+ * excluded); SLV_ERR_UNSUPPORTED (too many cases); SLV_TIME_LIMIT,
+ * SLV_INTERRUPTED (polled before each basic set: the closest case so far).
  */
 #include "slv_internal.h"
 
@@ -282,6 +283,8 @@ typedef struct {
   long cases, skipped;
   double ptol, amax, bnorm, best, acc_r;
   const slv_problem *p;
+  slv_op *op;      /* polled once per basic set (slv_should_stop) */
+  slv_status stop; /* its verdict: 0, or why the search stopped */
 } search;
 
 /* The cases of the current basic set (states of s): its box rows at a
@@ -321,9 +324,11 @@ static void basis_cases(enum_state *s, const double *b, search *q) {
 /* Every basic set of k choice rows, k = 0, 1, ..., until a case is found. */
 static void enumerate(enum_state *s, const double *b, search *q) {
   int n = q->n, nv = q->nv;
-  for (int k = 0; k <= nv && !q->found; k++) {
+  for (int k = 0; k <= nv && !q->found && !q->stop; k++) {
     for (int c = 0; c < k; c++) s->comb[c] = c;
     for (;;) {
+      q->stop = slv_should_stop(q->op, (double)n * n * n); /* a basic set: one LU */
+      if (q->stop) break;
       /* states: free rows basic, the k chosen rows basic, others at a bound */
       for (int i = 0; i < n; i++)
         s->state[i] = s->kind[i] == K_FREE ? S_BASIC : (s->kind[i] == K_UPPER ? S_AT_HI : S_AT_LO);
@@ -359,7 +364,7 @@ static slv_status enum_solve(void *st, slv_op *op, const slv_options *opt, doubl
     slv_msgf(res->message, sizeof res->message, "enum: n=%d exceeds the workspace (%d)", n, s->m);
     return SLV_ERR_DIM;
   }
-  search q = { .n = n, .best = INFINITY, .acc_r = NAN, .p = p };
+  search q = { .n = n, .best = INFINITY, .acc_r = NAN, .p = p, .op = op };
   int nlu, nbox;
   q.nv = classify(s, p, &nlu, &nbox, &q.bnorm);
   double ncases = ldexp(pow(3.0, nbox), nlu);
@@ -399,6 +404,7 @@ static slv_status enum_solve(void *st, slv_op *op, const slv_options *opt, doubl
     memcpy(w, s->w, (size_t)n * sizeof *w);
   }
   res->solver_residual = q.have_best ? q.best : NAN;
+  if (q.stop) return q.stop; /* the closest case so far, or the start point */
   if (q.skipped > 0) {
     slv_msgf(res->message, sizeof res->message,
              "enum: no solution among the %ld nonsingular cases; %ld of %ld cases have a singular "

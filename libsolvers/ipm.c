@@ -844,6 +844,7 @@ static slv_status qp_interior(ipm_state *s, const slv_problem *pq, const slv_opt
       return SLV_MAX_ITER;
     }
     if (it >= IPM_MAX_RUN || k->iters >= k->budget) return SLV_MAX_ITER;
+    if (slv_should_stop(s->q.op, SLV_POLL_WORK)) return SLV_MAX_ITER; /* before a factorization */
     double step;
     slv_status st = iterate(s, mu, &step);
     if (st == SLV_NOT_FINITE && *rbest < INFINITY) return SLV_MAX_ITER; /* rounding at the end */
@@ -1031,6 +1032,7 @@ static slv_status ipm_solve(void *state, slv_op *op, const slv_options *opt, dou
       if (slv_snap(op, opt, 0, k.b2, x, w, s->px, s->pw)) measure(op, opt, x, w, &r);
       return finish(s, res, h, SLV_CONVERGED, what, outer, &k, &r, opt);
     }
+    if (slv_stopped(op)) break;
     if (outer > 0 && !q->coulomb) break;
     if (m < 0.99 * mark) {
       mark = m;
@@ -1058,8 +1060,10 @@ static slv_status ipm_solve(void *state, slv_op *op, const slv_options *opt, dou
   /* not converged: the best iterate */
   memcpy(x, s->wt, (size_t)n * sizeof *x);
   measure(op, opt, x, w, &r);
-  return finish(s, res, h, k.iters >= k.budget ? SLV_MAX_ITER : SLV_STAGNATED, what, outer, &k, &r,
-                opt);
+  slv_status end = slv_stopped(op)       ? slv_stopped(op)
+                   : k.iters >= k.budget ? SLV_MAX_ITER
+                                         : SLV_STAGNATED;
+  return finish(s, res, h, end, what, outer, &k, &r, opt);
 }
 
 static const slv_impl ipm_impl = {

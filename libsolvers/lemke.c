@@ -208,7 +208,8 @@
  * SLV_SINGULAR_PIVOT (refactorization found S singular), SLV_NOT_FINITE,
  * SLV_STAGNATED (complementary basis found, but the residual misses tol),
  * SLV_ERR_INVALID (covering vector not finite and > 0), SLV_ERR_UNSUPPORTED
- * (a friction row whose normal row is not lo = 0, hi = +inf).
+ * (a friction row whose normal row is not lo = 0, hi = +inf), SLV_TIME_LIMIT,
+ * SLV_INTERRUPTED (polled before each pivot: the best path's point).
  */
 #include "slv_internal.h"
 
@@ -1325,6 +1326,7 @@ static int pivot(basis *B, path *P, slv_op *op, const slv_options *opt, double *
                  slv_result *res, slv_status *end) {
   lemke_state *s = B->s;
   int N = B->N, lz0;
+  if ((*end = slv_should_stop(op, (double)N * N))) return 0; /* x: the basis's point */
   if (P->pivots >= P->limit) {
     slv_msgf(res->message, sizeof res->message,
              "lemke: pivot limit %d reached (z0=%.3g still basic)", P->limit,
@@ -1482,8 +1484,9 @@ static slv_status lemke_solve(void *st, slv_op *op, const slv_options *opt, doub
       memcpy(best_msg, res->message, sizeof best_msg);
       memcpy(s->xfirst, x, (size_t)n * sizeof *x);
     }
-    if (!skipped || used >= limit || stt == SLV_NOT_FINITE) break;
+    if (!skipped || used >= limit || stt == SLV_NOT_FINITE || slv_stopped(op)) break;
   }
+  if (slv_stopped(op)) best_st = slv_stopped(op); /* with the best path's x */
   memcpy(x, s->xfirst, (size_t)n * sizeof *x);
   slv_op_w(op, x, w);
   memcpy(res->message, best_msg, sizeof best_msg);

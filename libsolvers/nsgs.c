@@ -96,7 +96,8 @@
  * definite symmetric part of every cone block (checked by Cholesky, with
  * pivots above 1e-12 of the block's largest entry): else SLV_ERR_UNSUPPORTED
  * naming the cone.  Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE,
- * SLV_ERR_UNSUPPORTED.  Reads opt->max_iter (sweeps), tol, omega,
+ * SLV_ERR_UNSUPPORTED, SLV_TIME_LIMIT, SLV_INTERRUPTED (polled before each
+ * sweep; the last iterate).  Reads opt->max_iter (sweeps), tol, omega,
  * check_every, record_history.
  */
 #include "slv_internal.h"
@@ -567,7 +568,10 @@ static slv_status nsgs_solve(void *st, slv_op *op, const slv_options *opt, doubl
   res->solver_residual = slv_test_measure_norms(opt, m.scaled, m.n2 / scale2);
   if (slv_met_norms(opt, m.scaled, m.n2 / scale2)) return SLV_CONVERGED;
 
+  double sweep_work = slv_op_nnz(op);
   for (int it = 1; it <= opt->max_iter; it++) {
+    slv_status stop = slv_should_stop(op, sweep_work);
+    if (stop) return stop; /* the last iterate */
     sweep(&sw, x, w);
     if (sw.rowform) slv_op_w(op, x, w);
     m = slv_natmap_of(p, x, w, rs);

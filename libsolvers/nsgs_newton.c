@@ -271,7 +271,7 @@ static slv_status nsgsn_solve(void *st, slv_op *op, const slv_options *opt, doub
     k.sweeps += sub.iterations;
     res->history_len = sub.history_len;
     res->solver_residual = sub.solver_residual;
-    if (last == SLV_CONVERGED || last < 0 || last == SLV_NOT_FINITE) {
+    if (last == SLV_CONVERGED || last < 0 || last == SLV_NOT_FINITE || slv_stopped(op)) {
       if (last != SLV_CONVERGED) memcpy(res->message, sub.message, sizeof res->message);
       break;
     }
@@ -297,7 +297,8 @@ static slv_status nsgsn_solve(void *st, slv_op *op, const slv_options *opt, doub
                k.attempts);
     return SLV_CONVERGED;
   }
-  if (last == SLV_MAX_ITER) end_at_best(s, op, opt, &k, &best, x, w, res);
+  if (last == SLV_MAX_ITER || (last > 0 && last == slv_stopped(op)))
+    end_at_best(s, op, opt, &k, &best, x, w, res);
   return last;
 }
 

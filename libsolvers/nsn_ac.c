@@ -71,7 +71,8 @@
  * exactly.  Only the Coulomb law (SLV_ERR_UNSUPPORTED for the associated
  * one: use pcg_cone / apgd, whose QP it is) and no findex rows (caps).
  * Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_STAGNATED, SLV_BREAKDOWN,
- * SLV_NOT_FINITE, SLV_ERR_UNSUPPORTED.  Reads opt->max_iter (Newton
+ * SLV_NOT_FINITE, SLV_ERR_UNSUPPORTED, SLV_TIME_LIMIT, SLV_INTERRUPTED
+ * (polled before each Newton iteration: the best iterate).  Reads opt->max_iter (Newton
  * iterations), tol, record_history.
  *
  * The Newton core (slv_nsn_*) is also used by the nsgs_newton hybrid.
@@ -434,6 +435,11 @@ slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_i
   int nonmono = 0, ok = 0;
   slv_status st = SLV_MAX_ITER;
   for (int it = 1; it <= max_it; it++) {
+    slv_status stop = slv_should_stop(op, SLV_POLL_WORK); /* each factorization: a slow poll */
+    if (stop) {
+      st = stop; /* the best iterate, below */
+      break;
+    }
     double th = nsn_phi(s, p, x, w, s->phi, 1);
     if (isnan(th)) {
       slv_msgf(res->message, sizeof res->message, "nsn_ac: iterate became non-finite");

@@ -27,6 +27,9 @@ slv_options slv_options_default(void) {
     .log_ctx = NULL,
     .log_level_fn = NULL,
     .log_level = SLV_LOG_DEBUG,
+    .time_limit = 0.0,
+    .cancel = NULL,
+    .cancel_ctx = NULL,
     .magic = SLV_OPTIONS_MAGIC,
   };
   return o;
@@ -76,6 +79,10 @@ slv_status slv_options_validate(const slv_options *o, char *msg, size_t len) {
   if (o->log_level < SLV_LOG_ERROR || o->log_level > SLV_LOG_DEBUG) {
     slv_msgf(msg, len, "log_level=%d must be in SLV_LOG_ERROR (0) .. SLV_LOG_DEBUG (3)",
              o->log_level);
+    return SLV_ERR_OPTIONS;
+  }
+  if (!(o->time_limit >= 0)) {
+    slv_msgf(msg, len, "time_limit=%g must be >= 0 (0 = none)", o->time_limit);
     return SLV_ERR_OPTIONS;
   }
   if (o->simd != SLV_SIMD_AUTO && o->simd != SLV_SIMD_OFF) {

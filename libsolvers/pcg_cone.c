@@ -84,7 +84,8 @@
  * (SLV_CAP_NEEDS_SYMMETRIC) and positive semidefinite (not checked: on an
  * indefinite A the iteration still decreases f along each step but may run
  * to max_iter).  Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE,
- * SLV_STAGNATED (the Coulomb fixed point stopped improving).
+ * SLV_STAGNATED (the Coulomb fixed point stopped improving), SLV_TIME_LIMIT,
+ * SLV_INTERRUPTED (polled each MPGP iteration: the last iterate).
  */
 #include "cone_qp.h"
 
@@ -282,7 +283,7 @@ static slv_status mpgp(void *st, slv_cqp *q, const slv_options *opt, double tol_
       fresh = 1;
       continue;
     }
-    if (rn <= tol_in || it >= budget) {
+    if (rn <= tol_in || it >= budget || slv_should_stop(q->op, q->poll_work)) {
       slv_logf(opt,
                "pcg_cone: QP %s after %d cg, %d expansion, %d proportioning, %d fallback "
                "steps; ||A|| estimate %.3e",

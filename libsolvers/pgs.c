@@ -43,7 +43,8 @@
  *
  * Needs A(i,i) > 0 (SLV_CAP_NEEDS_POS_DIAG).  Converges for symmetric
  * positive definite A and 0 < omega < 2; on other matrices it may not.
- * Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE.
+ * Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE, and SLV_TIME_LIMIT,
+ * SLV_INTERRUPTED (polled before each sweep; the last iterate).
  */
 #include "slv_internal.h"
 
@@ -181,7 +182,10 @@ static slv_status pgs_solve(void *st, slv_op *op, const slv_options *opt, double
   res->solver_residual = slv_test_measure(opt, &r);
   if (slv_met(p, opt, &r)) return SLV_CONVERGED;
 
+  double sweep_work = slv_op_nnz(op);
   for (int it = 1; it <= opt->max_iter; it++) {
+    slv_status stop = slv_should_stop(op, sweep_work);
+    if (stop) return stop; /* the last iterate */
     double m = sweep(op, s->invd, x, w);
     res->iterations = it;
     if (isnan(m)) {

@@ -84,7 +84,8 @@
  *
  * Dense and CSR problems have no blocks to group: they are solved by pgs
  * itself (same options, same result, result.method "pgs").  Statuses and
- * the stopping rule are pgs's: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE.
+ * the stopping rule are pgs's: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE,
+ * SLV_TIME_LIMIT, SLV_INTERRUPTED (polled after each sweep; the last iterate).
  *
  * Threads.  With opt.threads = T > 1, in the lanes, and from
  * WIDE_PAR_MIN_GROUPS = 4096 groups on, the plan is built for T threads
@@ -1646,6 +1647,11 @@ static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
   res->solver_residual = exact ? slv_test_measure(opt, &c->r) : m / c->units;
   slv_history_push(c->h, res, res->solver_residual);
   if (exact && slv_met(c->op->p, opt, &c->r)) return SLV_CONVERGED;
+  slv_status stop = slv_should_stop(c->op, slv_op_nnz(c->op));
+  if (stop) { /* the last iterate */
+    unpermute(s, c->x);
+    return stop;
+  }
   if (it == opt->max_iter) {
     unpermute(s, c->x);
     slv_msgf(res->message, sizeof res->message, "%s: %d sweeps, res_scaled=%.3g > tol=%.3g",

@@ -13,7 +13,8 @@
  * iterations on D^-1/2 A D^-1/2 (the estimate is from below, so theta is a
  * little above 1/lambda_max and well below 2/lambda_max).
  *
- * Needs A(i,i) > 0.  Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE.
+ * Needs A(i,i) > 0.  Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE,
+ * SLV_TIME_LIMIT, SLV_INTERRUPTED (polled each iteration; the last iterate).
  */
 #include "slv_internal.h"
 
@@ -67,6 +68,7 @@ static slv_status pjacobi_solve(void *st, slv_op *op, const slv_options *opt, do
   double theta = opt->damping > 0 ? opt->damping : 1.0 / spectral_estimate(op, s);
 
   slv_residuals r;
+  double step_work = slv_op_nnz(op); /* once: O(nnz) for packed blocks */
   for (int it = 0;; it++) {
     slv_op_w(op, x, w);
     r = slv_residual_op(op, x, w);
@@ -80,6 +82,8 @@ static slv_status pjacobi_solve(void *st, slv_op *op, const slv_options *opt, do
     }
     if (slv_met(p, opt, &r)) return SLV_CONVERGED;
     if (it == opt->max_iter) break;
+    slv_status stop = slv_should_stop(op, step_work);
+    if (stop) return stop; /* the last iterate */
     memcpy(s->xo, x, (size_t)n * sizeof *x);
     for (int i = 0; i < n; i++) {
       double lo, hi;

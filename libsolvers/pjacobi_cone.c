@@ -34,7 +34,8 @@
  * res_nat_inf <= tol, exactly as the generic layer will recompute.
  *
  * Needs A(i,i) > 0 (SLV_CAP_NEEDS_POS_DIAG; then d_c > 0).  Statuses:
- * SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE.  Reads opt->max_iter, tol,
+ * SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE, SLV_TIME_LIMIT, SLV_INTERRUPTED
+ * (polled each iteration; the last iterate).  Reads opt->max_iter, tol,
  * omega, damping, record_history.
  */
 #include "slv_internal.h"
@@ -152,6 +153,7 @@ static slv_status pjc_solve(void *st, slv_op *op, const slv_options *opt, double
   double theta = opt->damping > 0 ? opt->damping : opt->omega / spectral_estimate(op, s);
 
   slv_residuals r;
+  double step_work = slv_op_nnz(op); /* once: O(nnz) for packed blocks */
   for (int it = 0;; it++) {
     slv_op_matvec(op, x, p->b, w);
     r = slv_residual_op(op, x, w);
@@ -165,6 +167,8 @@ static slv_status pjc_solve(void *st, slv_op *op, const slv_options *opt, double
     }
     if (slv_met(p, opt, &r)) return SLV_CONVERGED;
     if (it == opt->max_iter) break;
+    slv_status stop = slv_should_stop(op, step_work);
+    if (stop) return stop; /* the last iterate */
     if (all_cones(p))
       cone_steps(p, s, theta, w, x, op->threads);
     else

@@ -73,7 +73,9 @@ typedef enum slv_status {
   SLV_BREAKDOWN = 6,        /* principal pivoting broke down: a pivot s <= 0 on the
                                clamped set (A not positive semidefinite there, or
                                rounding); ODE's "LCP internal error, s <= 0" */
-  SLV_NO_SOLUTION = 7       /* proved that no solution exists (exhaustive enumeration) */
+  SLV_NO_SOLUTION = 7,      /* proved that no solution exists (exhaustive enumeration) */
+  SLV_TIME_LIMIT = 8,       /* opt.time_limit passed: stopped at the next poll */
+  SLV_INTERRUPTED = 9       /* opt.cancel asked to stop: stopped at that poll */
 } slv_status;
 
 /* Short lower-case name ("converged", "max_iter", ...; 0 is "converged");
@@ -261,6 +263,21 @@ SLV_API const char *slv_log_level_str(slv_log_level level);
 typedef void (*slv_log_fn)(void *ctx, const char *line);
 typedef void (*slv_log_level_fn)(void *ctx, slv_log_level level, const char *line);
 
+/* ---- stopping a solve from outside: a deadline and a cancel check -------- */
+/* Every solver polls both in its outer loop and in its long inner ones (a
+ * sweep over many contacts, between factorizations), reading the clock
+ * and calling opt.cancel once per about SLV_POLL_WORK multiply-adds of
+ * work and at its first poll (docs/solvers.md, "Time limits and
+ * interruption").  A stopped solve returns SLV_TIME_LIMIT or
+ * SLV_INTERRUPTED with the iterate its solver keeps on SLV_MAX_ITER and
+ * the library's residuals of it; never SLV_CONVERGED.  The callback runs
+ * on the thread that called slv_solve, during the call; nonzero means stop
+ * (e.g. a signal flag set by the caller's handler). */
+typedef int (*slv_cancel_fn)(void *ctx);
+#define SLV_POLL_WORK 1048576.0 /* 2^20 */
+/* A time_limit from this on (about 32 years) is no limit. */
+#define SLV_TIME_LIMIT_MAX 1e9
+
 /* ---- options: named fields, only from slv_options_default() ------------- */
 
 enum { SLV_NORM_INF = 0, SLV_NORM_2 = 2 };
@@ -307,6 +324,11 @@ typedef struct slv_options {
   slv_log_level_fn log_level_fn; /* with the level; when set, log_fn is not called */
   int log_level;                 /* the most detailed level delivered, SLV_LOG_ERROR..SLV_LOG_DEBUG;
                           default SLV_LOG_DEBUG */
+  double time_limit;             /* seconds of wall clock (CLOCK_MONOTONIC) from the start of
+                          slv_solve, > 0, or 0 (default) or >= SLV_TIME_LIMIT_MAX: none; then SLV_TIME_LIMIT
+                          (see "stopping a solve" above) */
+  slv_cancel_fn cancel;          /* NULL (default): none; else polled, nonzero: SLV_INTERRUPTED */
+  void *cancel_ctx;              /* passed to cancel */
   unsigned magic;                /* private: stamped by slv_options_default */
 } slv_options;
 

@@ -30,6 +30,40 @@ typedef struct slv_hist {
 /* Appends v and its time stamp if there is room. */
 void slv_history_push(slv_hist *h, slv_result *res, double v);
 
+/* The stop conditions of one solve (slv.h, "stopping a solve"): the
+ * clock is read and the cancel callback called only on a slow poll, the
+ * first of the solve and then one per `every` units of work (multiply-adds,
+ * roughly), so that a poll costs an addition and a comparison between
+ * them.  Once a reason to stop is seen it stays (every = 0). */
+typedef struct slv_poll {
+  double work;  /* work since the last slow poll */
+  double every; /* SLV_POLL_WORK; INFINITY when there is nothing to poll */
+  int timed;    /* a deadline is set */
+  struct timespec deadline;
+  slv_cancel_fn cancel;
+  void *cancel_ctx;
+  slv_status stop; /* 0, SLV_TIME_LIMIT or SLV_INTERRUPTED */
+} slv_poll;
+
+/* Set q from opt, the deadline from t0 (the start of the solve). */
+void slv_poll_begin(slv_poll *q, const slv_options *opt, const struct timespec *t0);
+/* The slow poll: the clock and the callback; returns q->stop. */
+slv_status slv_poll_slow(slv_poll *q);
+
+/* A solver's poll after `work` multiply-adds since its previous one: 0 to
+ * go on, else SLV_TIME_LIMIT or SLV_INTERRUPTED, which the solver returns
+ * as it returns SLV_MAX_ITER (its best or last iterate, as its header
+ * says).  Polls in inner loops pass the work of their stretch. */
+static inline slv_status slv_should_stop(slv_op *op, double work) {
+  slv_poll *q = op->poll;
+  if (!q) return SLV_CONVERGED;
+  q->work += work;
+  return q->work < q->every ? SLV_CONVERGED : slv_poll_slow(q);
+}
+/* What a poll of this solve has seen: 0, or the status to end it with (for
+ * the drivers of inner loops that end as on their own limits). */
+static inline slv_status slv_stopped(const slv_op *op) { return op->poll ? op->poll->stop : 0; }
+
 /* A solver's functions (slv.h's descriptor points to one).
  *   init:  allocate everything the solver needs for problems up to n_max
  *          (SLV_OK, SLV_ERR_NOMEM);

@@ -25,6 +25,8 @@ const char *slv_status_str(slv_status s) {
   case SLV_NOT_FINITE: return "not_finite";
   case SLV_BREAKDOWN: return "breakdown";
   case SLV_NO_SOLUTION: return "no_solution";
+  case SLV_TIME_LIMIT: return "time_limit";
+  case SLV_INTERRUPTED: return "interrupted";
   }
   return "unknown_status";
 }
@@ -93,6 +95,38 @@ void slv_history_push(slv_hist *h, slv_result *res, double v) {
   h->time[res->history_len] =
       (double)(now.tv_sec - h->t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - h->t0.tv_nsec);
   res->history_len++;
+}
+
+void slv_poll_begin(slv_poll *q, const slv_options *opt, const struct timespec *t0) {
+  q->timed = opt->time_limit > 0 && opt->time_limit < SLV_TIME_LIMIT_MAX;
+  q->cancel = opt->cancel;
+  q->cancel_ctx = opt->cancel_ctx;
+  q->stop = SLV_CONVERGED;
+  q->every = q->timed || q->cancel ? SLV_POLL_WORK : INFINITY;
+  q->work = q->timed || q->cancel ? SLV_POLL_WORK : 0.0; /* the first poll is a slow one */
+  if (!q->timed) return;
+  double whole = floor(opt->time_limit);
+  long ns = t0->tv_nsec + (long)((opt->time_limit - whole) * 1e9);
+  q->deadline.tv_sec = t0->tv_sec + (time_t)whole + ns / 1000000000L;
+  q->deadline.tv_nsec = ns % 1000000000L;
+}
+
+static int deadline_passed(const struct timespec *deadline) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return now.tv_sec > deadline->tv_sec ||
+         (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
+}
+
+slv_status slv_poll_slow(slv_poll *q) {
+  q->work = 0.0;
+  if (q->stop) return q->stop;
+  if (q->cancel && q->cancel(q->cancel_ctx))
+    q->stop = SLV_INTERRUPTED;
+  else if (q->timed && deadline_passed(&q->deadline))
+    q->stop = SLV_TIME_LIMIT;
+  if (q->stop) q->every = 0.0;
+  return q->stop;
 }
 
 int slv_all_finite(int n, const double *x) {

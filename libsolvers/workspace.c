@@ -114,6 +114,18 @@ static void judge(const slv_solver *s, const slv_problem *p, const slv_options *
   }
 }
 
+/* The message of a solve stopped from outside (slv.h, "stopping a solve"). */
+static void say_stopped(const slv_solver *s, const slv_options *opt, slv_result *res) {
+  if (res->status == SLV_TIME_LIMIT)
+    slv_msgf(res->message, sizeof res->message,
+             "%s: time limit of %g s reached after %d iterations, %d pivots", s->name,
+             opt->time_limit, res->iterations, res->pivots);
+  else
+    slv_msgf(res->message, sizeof res->message,
+             "%s: interrupted (cancel callback) after %d iterations, %d pivots", s->name,
+             res->iterations, res->pivots);
+}
+
 static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                                 double *x, double *w, slv_result *res) {
   memset(res, 0, sizeof *res);
@@ -148,7 +160,9 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
   slv_hist h = {
     ws->history, ws->history_time, opt->record_history ? ws->history_cap : 0, { 0, 0 }
   };
-  if (h.cap > 0) clock_gettime(CLOCK_MONOTONIC, &h.t0);
+  clock_gettime(CLOCK_MONOTONIC, &h.t0);
+  slv_poll poll;
+  slv_poll_begin(&poll, opt, &h.t0);
   res->history = ws->history;
   res->history_time = ws->history_time;
   res->history_cap = h.cap;
@@ -157,9 +171,11 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
   slv_op op;
   slv_op_begin(&op, p, &ws->op);
   op.threads = opt->threads;
+  op.poll = &poll;
   st = ws->solver->impl->solve(ws->state, &op, opt, x, wb, res, &h);
   res->status = st;
   if (st < 0) return refuse(res, st);
+  if (st == SLV_TIME_LIMIT || st == SLV_INTERRUPTED) say_stopped(ws->solver, opt, res);
 
   /* the library's own measures, from (A, b, bounds, x) alone */
   slv_op_w(&op, x, wb);

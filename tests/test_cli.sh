@@ -193,6 +193,35 @@ else
   fail "--max-iter 1" "exit $rc"
 fi
 
+# ---- solve: --time-limit -------------------------------------------------------------
+# 1e-300 s: the deadline is the solve's start, passed at pgs's first poll (before its
+# first sweep): x is the start 0, its residuals reported.
+lcp solve "$T/sym.dat" --solver pgs --time-limit 1e-300
+if [ "$rc" -eq 3 ] && [ "$(json_field status)" = '"time_limit"' ] && [ "$(json_field iterations)" = 0 ] &&
+  [ "$(json_field res_nat_inf)" = 6 ] && grep -q '"message":"pgs: time limit' "$T/out"; then
+  pass "--time-limit 1e-300: exit 3, status time_limit, the start's residual, message"
+else
+  fail "--time-limit 1e-300" "exit $rc: $(cat "$T/out" "$T/err")"
+fi
+lcp solve "$T/sym.dat" --solver lemke --time-limit 1000
+if [ "$rc" -eq 0 ] && [ "$(json_field status)" = '"converged"' ]; then
+  pass "--time-limit 1000: converged as without"
+else
+  fail "--time-limit 1000" "exit $rc"
+fi
+for bad in 0 -1 nan inf 1e999 abc ''; do
+  expect_err "bad --time-limit '$bad'" "--time-limit" solve "$T/sym.dat" --solver pgs --time-limit "$bad"
+done
+expect_err "bad simulate --time-limit" "--time-limit" simulate --scene stack --solver pgs \
+  --time-limit 0 --csv "$T/tl.csv"
+lcp simulate --scene stack --param n=3 --solver pgs --steps 5 --time-limit 1e-300 \
+  --on-failure stop --csv "$T/tl.csv"
+if [ "$rc" -eq 3 ] && grep -q "time_limit" "$T/err"; then
+  pass "simulate --time-limit 1e-300 --on-failure stop: the step fails, exit 3"
+else
+  fail "simulate --time-limit 1e-300" "exit $rc: $(cat "$T/err")"
+fi
+
 # ---- solve: solver that refuses the problem kind ------------------------------------
 expect_err "direct on a bounded LCP: exit 2, names the solver" "direct" solve "$T/sym.dat" --solver direct
 if grep -qF "$T/sym.dat" "$T/err"; then

@@ -350,6 +350,54 @@ static void test_policies_one_step(void) {
   dyn_world_free(w);
 }
 
+/* ---- solves stopped from outside (docs/dynamics.md, "Judging a failed solve") --------------- */
+
+static int always_stop(void *ctx) {
+  (*(int *)ctx)++;
+  return 1;
+}
+
+/* The 3-layer pyramid with settings s: steps until one fails or has a
+ * failed solve (at most 20); the step count reached into *k. */
+static dyn_err step_until_failed(dyn_world_settings *s, dyn_world **w, dyn_world_metrics *m,
+                                 long *k) {
+  const char *params[1] = { "layers=3" };
+  char msg[512] = "";
+  CU_ASSERT_EQUAL_FATAL(dyn_scene_new("pyramid", params, 1, s, w, msg, sizeof msg), DYN_OK);
+  dyn_err e = DYN_OK;
+  m->failed = 0;
+  for (*k = 0; *k < 20 && !m->failed && (e = dyn_world_step(*w, m)) == DYN_OK; ++*k) {}
+  return e;
+}
+
+static void test_stopped_solves(void) {
+  /* interrupted: the step fails at once, restored, whatever the policy (no fallback) */
+  dyn_world_settings s = dyn_world_settings_default();
+  int calls = 0;
+  s.opt.cancel = always_stop;
+  s.opt.cancel_ctx = &calls;
+  s.on_failure = DYN_ON_FAILURE_FALLBACK;
+  dyn_world *w = NULL;
+  dyn_world_metrics m;
+  long k;
+  CU_ASSERT_EQUAL(step_until_failed(&s, &w, &m, &k), DYN_ERR_INTERRUPTED);
+  CU_ASSERT_EQUAL(calls, 1); /* one poll of one solve: no fallback solve ran */
+  CU_ASSERT_EQUAL(dyn_world_step_count(w), k);
+  CU_ASSERT_PTR_NOT_NULL(strstr(dyn_world_message(w), "interrupted"));
+  dyn_world_solve ls;
+  CU_ASSERT_EQUAL(dyn_world_last_solve(w, &ls), 1);
+  CU_ASSERT_EQUAL(ls.status, SLV_INTERRUPTED);
+  dyn_world_free(w);
+  /* a time limit: a failed solve like others, here the best candidate applied */
+  s = dyn_world_settings_default();
+  s.opt.time_limit = 1e-300;
+  s.on_failure = DYN_ON_FAILURE_BEST;
+  CU_ASSERT_EQUAL(step_until_failed(&s, &w, &m, &k), DYN_OK);
+  CU_ASSERT(m.failed && m.status == SLV_TIME_LIMIT);
+  CU_ASSERT(applied_is_best(w, &m, 1));
+  dyn_world_free(w);
+}
+
 /* ---- a factored step dumped and solved again ------------------------------------------------ */
 
 static void factored_dump(const char *solver) {
@@ -414,6 +462,7 @@ int main(void) {
               test_pendulum_direct_fallback);
   CU_add_test(s, "best, fallback, stop on one failed step", test_policies_one_step);
   CU_add_test(s, "a factored step dumped and solved again bit for bit", test_factored_dump);
+  CU_add_test(s, "interrupted: the step fails; a time limit: a failed solve", test_stopped_solves);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   unsigned nfail = CU_get_number_of_failures();

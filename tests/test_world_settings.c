@@ -123,6 +123,7 @@ static const char *sample(const char *key) {
     { "max_iter", "77" },
     { "max_pivots", "500" },
     { "tol", "1e-6" },
+    { "time_limit", "5" },
     { "omega", "1" },
     { "threads", "2" },
     { "warm_start", "off" },
@@ -155,7 +156,7 @@ static void test_every_key(void) {
     CU_ASSERT(memcmp(&s, &d, sizeof s) != 0 || !strcmp(k, "slop"));
     CU_ASSERT_EQUAL(dyn_world_settings_validate(&s, msg, sizeof msg), DYN_OK);
   }
-  CU_ASSERT_EQUAL(n, 27);
+  CU_ASSERT_EQUAL(n, 28);
 }
 
 int main(void) {

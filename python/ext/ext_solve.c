@@ -11,6 +11,9 @@
  * solver_residual, history and history_time (float64 arrays of the same
  * length, or None unless asked), time (s).  A refusal is a status < 0 with the library's
  * message, not an exception: the package raises the exception that fits.
+ * A signal handler that raises during the solve (Ctrl-C: KeyboardInterrupt)
+ * stops it at the solver's next poll (lx_cancel_check, lcplab_ext.h) and
+ * its exception is raised instead of a result.
  */
 #include "lcplab_ext.h"
 
@@ -42,6 +45,7 @@ static const opt_field fields[] = {
   { "seed", OPT_ULONG, offsetof(slv_options, seed) },
   { "simd", OPT_INT, offsetof(slv_options, simd) },
   { "threads", OPT_INT, offsetof(slv_options, threads) },
+  { "time_limit", OPT_DOUBLE, offsetof(slv_options, time_limit) },
 };
 
 /* opt's field `name` = value; 0, or -1 with KeyError / TypeError /
@@ -101,6 +105,50 @@ static int options_from(PyObject *dict, slv_options *opt) {
     if (set_option(opt, name, value) < 0) return -1;
   }
   return 0;
+}
+
+/* threading.current_thread() is threading.main_thread(); 0 on any error. */
+static int on_main_thread(void) {
+  PyObject *th = PyImport_ImportModule("threading");
+  PyObject *main = th ? PyObject_CallMethod(th, "main_thread", NULL) : NULL;
+  PyObject *cur = th ? PyObject_CallMethod(th, "current_thread", NULL) : NULL;
+  int r = main && cur && main == cur;
+  Py_XDECREF(th);
+  Py_XDECREF(main);
+  Py_XDECREF(cur);
+  PyErr_Clear();
+  return r;
+}
+
+void lx_cancel_start(lx_cancel *c, slv_options *opt) {
+  memset(c, 0, sizeof *c);
+  c->main = on_main_thread();
+  if (!c->main) return;
+  opt->cancel = lx_cancel_check;
+  opt->cancel_ctx = c;
+}
+
+static double seconds(const struct timespec *a, const struct timespec *b);
+
+int lx_cancel_check(void *ctx) {
+  lx_cancel *c = ctx;
+  if (c->exc_type) return 1;
+  if (!c->main) return 0;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  if ((c->last.tv_sec || c->last.tv_nsec) && seconds(&c->last, &now) < LX_CANCEL_PERIOD) return 0;
+  c->last = now;
+  PyGILState_STATE g = PyGILState_Ensure();
+  if (PyErr_CheckSignals() < 0) PyErr_Fetch(&c->exc_type, &c->exc_value, &c->exc_tb);
+  PyGILState_Release(g);
+  return c->exc_type != NULL;
+}
+
+int lx_cancel_finish(lx_cancel *c) {
+  if (!c->exc_type) return 0;
+  PyErr_Restore(c->exc_type, c->exc_value, c->exc_tb);
+  c->exc_type = c->exc_value = c->exc_tb = NULL;
+  return -1;
 }
 
 static double seconds(const struct timespec *a, const struct timespec *b) {
@@ -170,7 +218,9 @@ PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
   if (PyErr_Occurred()) return NULL;
   slv_options opt = slv_options_default();
   lx_log log;
+  lx_cancel cancel;
   if (options_from(odict, &opt) < 0 || lx_log_start(&log, logfn, level, &opt) < 0) return NULL;
+  lx_cancel_start(&cancel, &opt);
   opt.warm_start = x0 != NULL;
   opt.record_history = history;
 
@@ -208,5 +258,6 @@ done:
   Py_XDECREF(x);
   Py_XDECREF(w);
   if (lx_log_finish(&log) < 0) Py_CLEAR(out);
+  if (lx_cancel_finish(&cancel) < 0) Py_CLEAR(out); /* KeyboardInterrupt wins */
   return out;
 }

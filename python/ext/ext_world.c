@@ -15,6 +15,11 @@
  *       and "message".
  *   bodies(), last_problem(), energy(), and time, step_count, body_count.
  *
+ * A signal handler that raises during run() (Ctrl-C: KeyboardInterrupt)
+ * stops it at the next poll of a solve or before the next step: the
+ * interrupted step is undone (DYN_ERR_INTERRUPTED), the steps before it
+ * stay done, and the exception is raised instead of the metrics.
+ *
  * A world is stepped by one thread at a time: a call made while another
  * thread is inside run() raises RuntimeError rather than wait or race.
  */
@@ -66,6 +71,7 @@ static const set_field set_fields[] = {
   { "tol", SET_DOUBLE, S_OFF(opt.tol) },
   { "omega", SET_DOUBLE, S_OFF(opt.omega) },
   { "threads", SET_INT, S_OFF(opt.threads) },
+  { "time_limit", SET_DOUBLE, S_OFF(opt.time_limit) },
   { "warm_start", SET_INT, S_OFF(warm_start) },
   { "warm_factor", SET_DOUBLE, S_OFF(warm_factor) },
   { "storage", SET_ENUM, S_OFF(storage) },
@@ -326,13 +332,17 @@ static void trace_step(dyn_world *w, const int *dyn, int nd, double *tr) {
 }
 
 /* The world's settings with the log callback (or none) installed. */
-static int install_log(dyn_world *w, slv_log_level_fn fn, void *ctx, int level) {
+/* The call's callbacks (the log's, the cancel check's) from `from` into the
+ * options of the world's solves. */
+static int install_callbacks(dyn_world *w, const slv_options *from) {
   dyn_world_settings s = *dyn_world_get_settings(w);
-  s.opt.log_level_fn = fn;
-  s.opt.log_ctx = ctx;
-  s.opt.log_level = level;
+  s.opt.log_level_fn = from->log_level_fn;
+  s.opt.log_ctx = from->log_ctx;
+  s.opt.log_level = from->log_level;
+  s.opt.cancel = from->cancel;
+  s.opt.cancel_ctx = from->cancel_ctx;
   if (dyn_world_set_settings(w, &s) != DYN_OK) {
-    PyErr_Format(PyExc_RuntimeError, "cannot set the log callback: %s", dyn_world_message(w));
+    PyErr_Format(PyExc_RuntimeError, "cannot set the callbacks: %s", dyn_world_message(w));
     return -1;
   }
   return 0;
@@ -377,9 +387,11 @@ static PyObject *world_run(lx_world *self, PyObject *args, PyObject *kwargs) {
     PyErr_Format(PyExc_ValueError, "steps=%ld < 0", K);
     return NULL;
   }
-  slv_options scratch = slv_options_default();
+  slv_options scratch = slv_options_default(), none = slv_options_default();
   lx_log log;
+  lx_cancel cancel;
   if (lx_log_start(&log, logfn, level, &scratch) < 0) return NULL;
+  lx_cancel_start(&cancel, &scratch);
   int *dyn = NULL, nd = dynamic_bodies(self->w, &dyn);
   if (nd < 0) return PyErr_NoMemory();
   columns c;
@@ -390,14 +402,13 @@ static PyObject *world_run(lx_world *self, PyObject *args, PyObject *kwargs) {
     Py_DECREF(trace);
     trace = PyArray_ZEROS(3, dims, NPY_DOUBLE, 0);
   }
-  if (!cols || !trace ||
-      install_log(self->w, scratch.log_level_fn, scratch.log_ctx, scratch.log_level) < 0)
-    goto done;
+  if (!cols || !trace || install_callbacks(self->w, &scratch) < 0) goto done;
   double *tr = want_trace ? PyArray_DATA((PyArrayObject *)trace) : NULL;
   long k = 0;
   dyn_err e = DYN_OK;
   self->busy = 1;
   Py_BEGIN_ALLOW_THREADS for (; k < K; k++) {
+    if (lx_cancel_check(&cancel)) break; /* between steps too: a step without rows solves nothing */
     dyn_world_metrics m;
     e = dyn_world_step(self->w, &m);
     if (e != DYN_OK) break;
@@ -405,7 +416,7 @@ static PyObject *world_run(lx_world *self, PyObject *args, PyObject *kwargs) {
     if (tr) trace_step(self->w, dyn, nd, tr + (size_t)k * 13 * (size_t)nd);
   }
   Py_END_ALLOW_THREADS self->busy = 0;
-  if (install_log(self->w, NULL, NULL, SLV_LOG_DEBUG) < 0) goto done;
+  if (install_callbacks(self->w, &none) < 0 || cancel.exc_type) goto done;
   out = Py_BuildValue("{s:O,s:O,s:l,s:i,s:s}", "metrics", cols, "trace", trace, "done", k, "error",
                       (int)e, "message", e == DYN_OK ? "" : dyn_world_message(self->w));
 done:
@@ -413,6 +424,7 @@ done:
   Py_XDECREF(cols);
   Py_XDECREF(trace);
   if (lx_log_finish(&log) < 0) Py_CLEAR(out);
+  if (lx_cancel_finish(&cancel) < 0) Py_CLEAR(out); /* KeyboardInterrupt wins */
   return out;
 }
 

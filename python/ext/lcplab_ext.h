@@ -38,6 +38,8 @@
 
 #include "slv.h"
 
+#include <time.h>
+
 #if PY_VERSION_HEX < 0x030A0000
 static inline PyObject *Py_NewRef(PyObject *o) {
   Py_INCREF(o);
@@ -101,6 +103,26 @@ typedef struct lx_log {
 int lx_log_start(lx_log *log, PyObject *fn, int level, slv_options *opt);
 /* With the GIL held: 0, or -1 with the exception the callback raised. */
 int lx_log_finish(lx_log *log);
+
+/* Ctrl-C during a solve or a World.run, which run without the GIL: the
+ * solve's cancel check (slv_options.cancel) takes the GIL back for a moment
+ * and runs Python's pending signal handlers (PyErr_CheckSignals); a handler
+ * that raises (SIGINT's KeyboardInterrupt) stops the solve at that poll,
+ * its exception kept here until lx_cancel_finish restores it
+ * (ext_solve.c).  Only on the main thread, the one where Python runs signal
+ * handlers; and at most once per LX_CANCEL_PERIOD seconds (a clock read
+ * between), so that a solve does not queue for the GIL behind a busy Python
+ * thread at every poll. */
+#define LX_CANCEL_PERIOD 0.05
+typedef struct lx_cancel {
+  PyObject *exc_type, *exc_value, *exc_tb;
+  int main;             /* called on the main thread: signals are checked */
+  struct timespec last; /* the last check's time */
+} lx_cancel;
+/* With the GIL held: c ready, and opt's cancel check set on the main thread. */
+void lx_cancel_start(lx_cancel *c, slv_options *opt);
+int lx_cancel_check(void *ctx);     /* slv_cancel_fn: nonzero once a handler raised */
+int lx_cancel_finish(lx_cancel *c); /* -1 with the handler's exception set, else 0 */
 void lx_log_line(void *ctx, slv_log_level level, const char *line);
 
 /* ---- the functions and the type of the module --------------------------- */

@@ -3,6 +3,7 @@
 
 import dataclasses
 import enum
+import math
 
 import numpy as np
 
@@ -257,6 +258,14 @@ def _options(tol, max_iter, norm, extra):
     return opts
 
 
+def _time_limit(value):
+    """A time limit in seconds: a finite number > 0 (OptionsError otherwise)."""
+    if (not isinstance(value, (int, float, np.integer, np.floating)) or isinstance(value, bool)
+            or not math.isfinite(value) or not value > 0):
+        raise OptionsError(f"time_limit must be a finite number of seconds > 0, got {value!r}")
+    return float(value)
+
+
 def _raise_for(status, message, what):
     if status == Status.INVALID_OPTIONS:
         raise OptionsError(f"{what}: {message}", Status(status))
@@ -270,7 +279,7 @@ def _raise_for(status, message, what):
 
 
 def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None, history=False,
-          norm=None, **options):
+          norm=None, time_limit=None, **options):
     """Solve a problem with a solver chosen by name.
 
     The steps are those of ``lcplab solve`` (docs/README.md, "Follow one
@@ -302,6 +311,11 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
     norm : {"inf", "2"}, optional
         ``"2"``: the test also needs the 2-norm measure ``res_rel_2 <= tol``
         (Siconos' and Acary et al. 2018's).
+    time_limit : float, optional
+        Seconds of wall clock (> 0) after which the solver stops at its
+        next poll: ``Status.TIME_LIMIT``, with its iterate (the best or the
+        last, docs/solvers.md, "Time limits and interruption") and its
+        residuals; default none.
     **options
         Named solver options: ``omega`` (pgs: SOR factor in (0, 2)),
         ``damping``, ``pivot_tol``, ``check_every``, ``max_pivots``,
@@ -328,6 +342,10 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
         An option is out of range.
     ValueError
         An unknown solver name.
+    KeyboardInterrupt
+        Ctrl-C (or another signal whose handler raises) during the solve:
+        raised at the solver's next poll, about once per millisecond of
+        work (docs/solvers.md, "Time limits and interruption").
 
     Examples
     --------
@@ -343,6 +361,8 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
     if solver not in _NAMES:
         raise ValueError(f"unknown solver {solver!r} (known: {', '.join(_NAMES)})")
     opts = _options(tol, max_iter, norm, options)
+    if time_limit is not None:
+        opts["time_limit"] = _time_limit(time_limit)
     x0 = None
     if warm is not None:
         x0 = np.array(warm, dtype=np.float64, copy=True)

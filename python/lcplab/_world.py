@@ -62,10 +62,10 @@ _ENUMS = {
     "on_failure": tuple(_NAMES["on_failure"]),
 }
 _NUMBERS = ("dt", "k_erp", "slop", "cfm", "max_correct_vel", "margin", "tol", "omega",
-            "warm_factor")
+            "warm_factor", "time_limit")
 _INTEGERS = ("eta", "max_iter", "dense_max_rows", "fallback_max_iter", "threads")
 _STRINGS = ("fallback_solver",)
-_ERR_KIND = {-1: "input", -2: "memory", -3: "numeric"}
+_ERR_KIND = {-1: "input", -2: "memory", -3: "numeric", -4: "interrupted"}
 
 
 def scenes():
@@ -200,7 +200,8 @@ class World:
         ``orient``, ``max_iter``, ``tol``, ``omega``, ``threads`` (OpenMP
         threads of the step and its solves, default 1; the same results on
         any count, except that pgs_part's depend on the count;
-        docs/dynamics.md, "Threads"), ``warm_start``,
+        docs/dynamics.md, "Threads"), ``time_limit`` (seconds per solve;
+        a solve stopped there is a failed one, for ``on_failure``), ``warm_start``,
         ``warm_factor``, ``margin``, ``storage`` ("auto", "dense", "csr",
         "factored"), ``dense_max_rows``, ``cone_law``, ``contact_order``
         ("broadphase", "top-down"), ``gravity``, the contact parameters
@@ -291,6 +292,11 @@ class World:
             solve failed in a way the world does not apply); the world is
             left as it was before that step, and ``error.result`` holds the
             steps done before it.
+        KeyboardInterrupt
+            Ctrl-C (or another signal whose handler raises) during the run:
+            raised at the next poll of the step's solve or before the next
+            step (docs/solvers.md, "Time limits and interruption"); the
+            interrupted step is undone, the steps before it stay done.
         """
         if steps is None:
             steps = self.default_steps()
