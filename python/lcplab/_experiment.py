@@ -120,8 +120,19 @@ class Campaign:
         self.messages = messages
 
     def table(self, name):
-        """A CSV the campaign wrote (``"profile-lcp"``, ``"profile-lcp_winners"``,
-        ...) as a numpy structured array, its columns as in the file."""
+        """A CSV the campaign wrote, as a numpy structured array.
+
+        Parameters
+        ----------
+        name : str
+            The file's name without ``.csv`` (``"profile-lcp"``,
+            ``"profile-lcp_winners"``, ...).
+
+        Returns
+        -------
+        numpy structured array
+            Its columns as in the file.
+        """
         path = os.path.join(self.out, name + ".csv")
         if path not in self.files and not os.path.exists(path):
             raise KeyError(f"{name}: no such table in {self.out}")
@@ -302,6 +313,14 @@ def profile(results, *, as_frame=None):
     """The Dolan-More performance profiles of ``compare``'s results (or a
     profile section's CSV read back), per problem class and tolerance:
     the curves the engine writes as NAME_profile.csv.
+
+    Parameters
+    ----------
+    results : numpy structured array or pandas.DataFrame
+        Rows with the columns of a profile CSV (``compare``'s result).
+    as_frame : bool, optional
+        A pandas DataFrame (default when pandas is installed) or a numpy
+        structured array.
 
     Returns
     -------
