@@ -50,6 +50,7 @@ int cli_cmd_experiment(int argc, char **argv);
 int cli_cmd_task(int argc, char **argv);
 int cli_cmd_collect(int argc, char **argv);
 int cli_cmd_figure(int argc, char **argv);
+int cli_cmd_generate(int argc, char **argv);
 
 
 /* ---- scene options shared by simulate and export (cmd_simulate.c) -------- */

@@ -94,45 +94,12 @@ static void usage(FILE *f) {
           "A task (lcplab task) takes --dump-failures and --max-memory as well; they\n"
           "replace those recorded in the plan.\n"
           "\n"
-          "environment: GNUPLOT, LCPLAB_GEN_INSTANCES (datasets/gen_instances), LCPLAB_REV.\n"
+          "environment: GNUPLOT, LCPLAB_EXPERIMENTS (the --scripts default), LCPLAB_REV.\n"
           "exit status: 0 done, 2 bad input or usage, 3 tasks missing or failed or results\n"
           "corrupted or of mixed provenance, 130 / 143 interrupted (resume by running again).\n");
 }
 
 /* ---- helpers ------------------------------------------------------------------------------ */
-
-static int is_exec(const char *p) {
-  struct stat st;
-  return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
-}
-
-/* datasets/gen_instances: LCPLAB_GEN_INSTANCES, else next to this program in
- * the build tree (cli/lcplab or, under libtool, cli/.libs/lcplab). */
-static void find_gen(char *out, size_t len) {
-  out[0] = '\0';
-  const char *env = getenv("LCPLAB_GEN_INSTANCES");
-  if (env && env[0]) {
-    snprintf(out, len, "%s", env);
-    return;
-  }
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return;
-  exe[n] = '\0';
-  char *slash = strrchr(exe, '/');
-  if (!slash) return;
-  *slash = '\0';
-  static const char *const rel[] = { "/../datasets/gen_instances", "/../../datasets/gen_instances",
-                                     "/gen_instances", NULL };
-  for (int k = 0; rel[k]; k++) {
-    char c[PATH_MAX + 64];
-    snprintf(c, sizeof c, "%s%s", exe, rel[k]);
-    if (is_exec(c)) {
-      exp_fmt(out, len, "%s", c);
-      return;
-    }
-  }
-}
 
 static int mkdir_p(const char *path) {
   char buf[EXP_PATH_MAX];
@@ -507,8 +474,7 @@ static int prepare_plan(const args *a, exp_plan *pl, const char *plan_dir) {
   int rc = exp_config_read(a->config, NULL, &a->vars, cli_log(), &pl->cfg);
   if (rc >= 0) return rc;
   note_absent_externals(&pl->cfg);
-  char gen[EXP_PATH_MAX] = "", data[EXP_PATH_MAX + 32];
-  find_gen(gen, sizeof gen);
+  char data[EXP_PATH_MAX + 32];
   if (a->data)
     snprintf(data, sizeof data, "%s", a->data);
   else
@@ -519,7 +485,7 @@ static int prepare_plan(const args *a, exp_plan *pl, const char *plan_dir) {
   }
   char adata[EXP_PATH_MAX];
   abs_path(data, adata, sizeof adata);
-  exp_env env = { gen, adata, isatty(STDERR_FILENO), a->max_memory, *cli_log() };
+  exp_env env = { adata, isatty(STDERR_FILENO), a->max_memory, *cli_log() };
   if ((rc = exp_prepare(&pl->cfg, &env, &pl->probs, &pl->nprobs)) >= 0) return rc;
   pl->time_limit = a->time_limit;
   pl->memory_mb = exp_default_memory_mb();

@@ -134,8 +134,7 @@ stage_valgrind() {
 stage_slurm() {
   PACKAGES="slurm-wlm munge" install_packages || return 1
   [ -x build/cli/lcplab ] || configure_build build || return 1
-  LCPLAB_BIN="$root/build/cli/lcplab" LCPLAB_SRCDIR="$root" \
-    LCPLAB_GEN_INSTANCES="$root/build/datasets/gen_instances" sh tests/test_slurm.sh
+  LCPLAB_BIN="$root/build/cli/lcplab" LCPLAB_SRCDIR="$root" sh tests/test_slurm.sh
 }
 
 if stage packages install_packages && stage autoreconf autoreconf -fi; then
