@@ -112,6 +112,15 @@ struct slv_global *cli_global_of(const struct dyn_world *w, const slv_problem *p
                                  size_t errlen);
 
 
+/* ---- the figure scripts (datadir.c) ---------------------------------------- */
+
+/* The folder of the exp_KIND.gp scripts when neither --scripts nor
+ * LCPLAB_EXPERIMENTS names one: the source tree's experiments/ for the
+ * build tree's program, $(pkgdatadir) for an installed one. */
+const char *cli_scripts_default(void);
+/* given (--scripts), else $LCPLAB_EXPERIMENTS, else cli_scripts_default(). */
+const char *cli_scripts_dir(const char *given);
+
 /* ---- shared helpers (lcplab.c) -------------------------------------------- */
 
 /* The sink of the experiment library's messages: the program's stderr and

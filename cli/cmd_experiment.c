@@ -79,7 +79,7 @@ static void usage(FILE *f) {
           "  --data DIR         generated instances and scene exports (default:\n"
           "                     OUT/generated); existing files there are reused\n"
           "  --scripts DIR      folder of the exp_KIND.gp scripts (default: env\n"
-          "                     LCPLAB_EXPERIMENTS, else CONFIG's folder)\n"
+          "                     LCPLAB_EXPERIMENTS, else %s)\n"
           "  --no-plot          CSV and tables only\n"
           "  --allow-mixed      merge results of differing provenance (listed in the CSVs)\n"
           "  --dump-failures D  write every failed step of the scene runs (its problem,\n"
@@ -96,7 +96,8 @@ static void usage(FILE *f) {
           "\n"
           "environment: GNUPLOT, LCPLAB_EXPERIMENTS (the --scripts default), LCPLAB_REV.\n"
           "exit status: 0 done, 2 bad input or usage, 3 tasks missing or failed or results\n"
-          "corrupted or of mixed provenance, 130 / 143 interrupted (resume by running again).\n");
+          "corrupted or of mixed provenance, 130 / 143 interrupted (resume by running again).\n",
+          cli_scripts_default());
 }
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -186,11 +187,6 @@ static void clear_results(const char *dir) {
   snprintf(cmd, sizeof cmd, "%s/results", dir);
   char *argv[] = { "find", cmd, "-mindepth", "1", "-maxdepth", "1", "-type", "f", "-delete", NULL };
   exp_run_prog(argv, NULL, 0, 1);
-}
-
-static const char *scripts_dir(const char *given, const char *cfgdir) {
-  const char *env = getenv("LCPLAB_EXPERIMENTS");
-  return given ? given : (env && env[0]) ? env : cfgdir;
 }
 
 /* ---- writing the outputs under SIGINT / SIGTERM ------------------------------------------- */
@@ -554,12 +550,9 @@ static int run_campaign(const args *a) {
   exp_jobs_opts jo = { a->jobs, isatty(STDERR_FILENO) };
   exp_jobs_report rep;
   int jr = exp_jobs_run(&pl, &jo, &rep);
-  exp_collect_opts co = { out,
-                          scripts_dir(a->scripts, pl.cfg.dir),
-                          exp_gnuplot_prog(),
-                          a->allow_mixed,
-                          a->no_plot || jr != 0,
-                          0 };
+  exp_collect_opts co = {
+    out, cli_scripts_dir(a->scripts), exp_gnuplot_prog(), a->allow_mixed, a->no_plot || jr != 0, 0
+  };
   int late = 0;
   rc = jr < 0 ? CLI_EXIT_USAGE : collect_held(&pl, &co, &late);
   if (jr == 1 || late) {
@@ -717,8 +710,7 @@ int cli_cmd_collect(int argc, char **argv) {
     exp_plan_free(&pl);
     return CLI_EXIT_USAGE;
   }
-  exp_collect_opts co = { out, scripts_dir(scripts, pl.cfg.dir), exp_gnuplot_prog(), allow, no_plot,
-                          0 };
+  exp_collect_opts co = { out, cli_scripts_dir(scripts), exp_gnuplot_prog(), allow, no_plot, 0 };
   int late;
   rc = collect_held(&pl, &co, &late);
   exp_plan_free(&pl);
