@@ -63,6 +63,22 @@ else
   fail "experiment generate" "exit $rc"
 fi
 
+# the experiment file's generate lines take the command's families and sizes
+printf 'experiment profile g\nsolvers lemke\ngenerate spd 20000\n' >"$T/big.exp"
+lcp experiment "$T/big.exp" --out "$T/o2" --no-plot
+if [ "$rc" -eq 2 ] && grep -q "big.exp:3: generate: n = 20000: the family spd takes n in 1..10000" "$T/err"; then
+  pass "experiment generate: the command's size limit, FILE:LINE named (exit 2)"
+else
+  fail "experiment generate size" "exit $rc"
+fi
+printf 'experiment profile g\nsolvers lemke\ngenerate scaled-spd 7\nrepeat 1\n' >"$T/sc.exp"
+lcp experiment "$T/sc.exp" --out "$T/o3" --no-plot
+if [ "$rc" -eq 0 ] && [ -s "$T/o3/generated/scaled-spd_7_s1.lcp" ]; then
+  pass "experiment generate: every family of the command (scaled-spd)"
+else
+  fail "experiment generate scaled-spd" "exit $rc"
+fi
+
 # a planted family: lemke finds its reference solution
 lcp solve "$T/spd.lcp" --solver lemke
 if [ "$rc" -eq 0 ] && grep -q '"status":"converged"' "$T/out"; then
