@@ -31,7 +31,8 @@
  * identical algorithms, line fits with confidence intervals, status tallies,
  * LaTeX escaping), which tests/test_experiment_profile.c checks against
  * hand-worked examples; shell.c the quoting of values for scripts; util.c
- * the clock, strict number parsing and the message sink.
+ * the clock, strict number parsing and the message sink; generate.c the
+ * seeded instance families (`generate` lines, `lcplab generate`).
  *
  * The library never prints: every message is one line handed to the
  * caller's exp_log (exp_say).  Nothing here is global mutable state except
