@@ -9,8 +9,9 @@
  * all; an existing FILE is kept unless --force.
  *
  * Exit status: 0 written; 2 bad usage (unknown family, N out of range, S
- * not a number, FILE exists, its folder missing or read-only); 3 the
- * instance could not be built or written (memory, disk).  One line
+ * not a number, FILE exists, its folder missing or read-only) or a write
+ * error (a full disk: the old FILE kept), as every writer (docs/lcplab.1,
+ * EXIT STATUS); 3 out of memory building the instance.  One line
  * "lcplab: ..." on stderr for each error.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -39,7 +40,7 @@ static void usage(FILE *f) {
           "  --out FILE     the file to write (its folder must exist)\n"
           "  --force        replace FILE if it exists\n"
           "\n"
-          "exit status: 0 written, 2 bad input or usage, 3 could not be built or written.\n",
+          "exit status: 0 written, 2 bad input or usage or a write error, 3 out of memory.\n",
           list, EXP_GEN_MAX_N, EXP_GEN_MAX_N_SPARSE);
 }
 

@@ -487,8 +487,8 @@ EXP_API int exp_generate(const char *family, long n, unsigned long seed, const c
  * without its extension.  The file appears whole or not at all (written
  * beside it, then moved into place); an existing path is kept unless force.
  * EXP_EXIT_OK; EXP_EXIT_USAGE for bad arguments, a missing or read-only
- * folder, an existing path; EXP_EXIT_FAILED when memory or the write failed;
- * err names the path. */
+ * folder, an existing path, a write error (a full disk: the old file kept);
+ * EXP_EXIT_FAILED when memory ran out; err names the path. */
 EXP_API int exp_generate_file(const char *family, long n, unsigned long seed, const char *path,
                               int force, char *err, size_t errlen);
 

@@ -707,9 +707,9 @@ static int write_atomic(const slv_instance *inst, const char *path, int force, c
   }
   slv_status st = slv_write(tmp, SLV_FMT_LCPLAB, inst, msg, sizeof msg);
   if (st != SLV_OK) {
-    snprintf(err, errlen, "%s: %s (%s)", path, msg, slv_status_str(st));
+    snprintf(err, errlen, "%s: %s", path, msg);
     unlink(tmp);
-    return EXP_EXIT_FAILED;
+    return EXP_EXIT_USAGE; /* a write error, as every writer's (docs/lcplab.1, EXIT STATUS) */
   }
   if (!force && link(tmp, path) == 0) {
     unlink(tmp);
@@ -724,7 +724,7 @@ static int write_atomic(const slv_instance *inst, const char *path, int force, c
   if (rename(tmp, path) != 0) {
     snprintf(err, errlen, "%s: cannot move %s into place: %s", path, tmp, strerror(errno));
     unlink(tmp);
-    return EXP_EXIT_FAILED;
+    return EXP_EXIT_USAGE;
   }
   return EXP_EXIT_OK;
 }

@@ -10,7 +10,8 @@
 #   - a planted family's file is solved by lemke to its reference;
 #   - bad input exits 2 with one line naming the argument, and leaves no
 #     file: unknown family, n out of range, a negative or malformed seed, a
-#     missing folder, an existing file without --force (kept as it was).
+#     missing folder, an existing file without --force (kept as it was);
+#     so does a full disk (the old file kept, no temporary file left).
 # Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR.  Last line
 # "N passed, M failed"; exit 77 when skipped.
 TST_NAME=test_generate
@@ -121,5 +122,20 @@ if [ "$rc" -eq 0 ] && [ "$(field "$T/a/c.lcp" n)" = 5 ] && [ -z "$(ls "$T/a" | g
   pass "--force replaces it, no temporary file left"
 else
   fail "--force" "exit $rc"
+fi
+# a full disk (ulimit -f): exit 2 as every writer (lcplab(1), EXIT STATUS), the old file
+# kept, no temporary file left
+echo old >"$T/full.lcp"
+(
+  trap '' XFSZ
+  ulimit -f 2
+  "$BIN" generate --type spd --n 100 --out "$T/full.lcp" --force >"$T/out" 2>"$T/err"
+)
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "^lcplab: generate: $T/full.lcp: " "$T/err" && [ "$(cat "$T/full.lcp")" = old ] &&
+  [ -z "$(ls "$T" | grep 'full.lcp.tmp')" ]; then
+  pass "a full disk: exit 2, one line naming FILE, the old FILE kept, no temporary file"
+else
+  fail "full disk" "exit $rc"
 fi
 tst_done
