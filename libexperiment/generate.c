@@ -648,7 +648,7 @@ int exp_generate(const char *family, long n, unsigned long seed, const char *nam
   /* the generator's state on this frame: gsl_rng_alloc's failure would go
    * through GSL's (global, aborting) error handler */
   void *state = malloc(gsl_rng_mt19937->size);
-  gsl_rng r = { gsl_rng_mt19937, state };
+  gsl_rng r = { .type = gsl_rng_mt19937, .state = state };
   slv_instance *inst = state ? new_instance(f, (int)rows) : NULL;
   if (!inst || (gsl_rng_set(&r, seed), fill_family(f, &r, inst)) != 0) {
     snprintf(err, errlen, "out of memory building %s n = %ld", family, rows);
