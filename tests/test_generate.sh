@@ -118,7 +118,7 @@ else
   fail "existing file" "exit $rc"
 fi
 lcp generate --type spd --n 5 --out "$T/a/c.lcp" --force
-if [ "$rc" -eq 0 ] && [ "$(field "$T/a/c.lcp" n)" = 5 ] && [ -z "$(ls "$T/a" | grep tmp)" ]; then
+if [ "$rc" -eq 0 ] && [ "$(field "$T/a/c.lcp" n)" = 5 ] && [ -z "$(find "$T/a" -name "*.tmp.*")" ]; then
   pass "--force replaces it, no temporary file left"
 else
   fail "--force" "exit $rc"
@@ -133,7 +133,7 @@ echo old >"$T/full.lcp"
 )
 rc=$?
 if [ "$rc" -eq 2 ] && grep -q "^lcplab: generate: $T/full.lcp: " "$T/err" && [ "$(cat "$T/full.lcp")" = old ] &&
-  [ -z "$(ls "$T" | grep 'full.lcp.tmp')" ]; then
+  [ -z "$(find "$T" -name "full.lcp.tmp.*")" ]; then
   pass "a full disk: exit 2, one line naming FILE, the old FILE kept, no temporary file"
 else
   fail "full disk" "exit $rc"
