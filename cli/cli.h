@@ -50,6 +50,7 @@ int cli_cmd_experiment(int argc, char **argv);
 int cli_cmd_task(int argc, char **argv);
 int cli_cmd_collect(int argc, char **argv);
 int cli_cmd_figure(int argc, char **argv);
+int cli_cmd_generate(int argc, char **argv);
 
 
 /* ---- scene options shared by simulate and export (cmd_simulate.c) -------- */
@@ -93,6 +94,15 @@ void cli_world_usage(FILE *f);
 struct dyn_world;
 int cli_world_build(const char *cmd, const cli_world_args *a, struct dyn_world **w, long *steps);
 
+
+/* ---- the figure scripts (datadir.c) ---------------------------------------- */
+
+/* The folder of the exp_KIND.gp scripts when neither --scripts nor
+ * LCPLAB_EXPERIMENTS names one: the source tree's experiments/ for the
+ * build tree's program, $(pkgdatadir) for an installed one. */
+const char *cli_scripts_default(void);
+/* given (--scripts), else $LCPLAB_EXPERIMENTS, else cli_scripts_default(). */
+const char *cli_scripts_dir(const char *given);
 
 /* ---- shared helpers (lcplab.c) -------------------------------------------- */
 

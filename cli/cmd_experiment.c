@@ -79,7 +79,7 @@ static void usage(FILE *f) {
           "  --data DIR         generated instances and scene exports (default:\n"
           "                     OUT/generated); existing files there are reused\n"
           "  --scripts DIR      folder of the exp_KIND.gp scripts (default: env\n"
-          "                     LCPLAB_EXPERIMENTS, else CONFIG's folder)\n"
+          "                     LCPLAB_EXPERIMENTS, else %s)\n"
           "  --no-plot          CSV and tables only\n"
           "  --allow-mixed      merge results of differing provenance (listed in the CSVs)\n"
           "  --dump-failures D  write every failed step of the scene runs (its problem,\n"
@@ -94,45 +94,13 @@ static void usage(FILE *f) {
           "A task (lcplab task) takes --dump-failures and --max-memory as well; they\n"
           "replace those recorded in the plan.\n"
           "\n"
-          "environment: GNUPLOT, LCPLAB_GEN_INSTANCES (datasets/gen_instances), LCPLAB_REV.\n"
+          "environment: GNUPLOT, LCPLAB_EXPERIMENTS (the --scripts default), LCPLAB_REV.\n"
           "exit status: 0 done, 2 bad input or usage, 3 tasks missing or failed or results\n"
-          "corrupted or of mixed provenance, 130 / 143 interrupted (resume by running again).\n");
+          "corrupted or of mixed provenance, 130 / 143 interrupted (resume by running again).\n",
+          cli_scripts_default());
 }
 
 /* ---- helpers ------------------------------------------------------------------------------ */
-
-static int is_exec(const char *p) {
-  struct stat st;
-  return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
-}
-
-/* datasets/gen_instances: LCPLAB_GEN_INSTANCES, else next to this program in
- * the build tree (cli/lcplab or, under libtool, cli/.libs/lcplab). */
-static void find_gen(char *out, size_t len) {
-  out[0] = '\0';
-  const char *env = getenv("LCPLAB_GEN_INSTANCES");
-  if (env && env[0]) {
-    snprintf(out, len, "%s", env);
-    return;
-  }
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return;
-  exe[n] = '\0';
-  char *slash = strrchr(exe, '/');
-  if (!slash) return;
-  *slash = '\0';
-  static const char *const rel[] = { "/../datasets/gen_instances", "/../../datasets/gen_instances",
-                                     "/gen_instances", NULL };
-  for (int k = 0; rel[k]; k++) {
-    char c[PATH_MAX + 64];
-    snprintf(c, sizeof c, "%s%s", exe, rel[k]);
-    if (is_exec(c)) {
-      exp_fmt(out, len, "%s", c);
-      return;
-    }
-  }
-}
 
 /* Every task process runs BLAS on one thread (the timings of a comparison;
  * lcplab's solvers are single-threaded, and N tasks run at once). */
@@ -142,10 +110,6 @@ static void blas_one_thread(void) {
   if (set) set(1);
 }
 
-static const char *scripts_dir(const char *given, const char *cfgdir) {
-  const char *env = getenv("LCPLAB_EXPERIMENTS");
-  return given ? given : (env && env[0]) ? env : cfgdir;
-}
 
 /* ---- lcplab experiment -------------------------------------------------------------------- */
 
@@ -310,16 +274,14 @@ static int run_with_signals(const exp_campaign_opts *o) {
 }
 
 /* The campaign's options from the command line's. */
-static void campaign_opts(const args *a, char *gen, size_t len, exp_campaign_opts *o) {
+static void campaign_opts(const args *a, exp_campaign_opts *o) {
   memset(o, 0, sizeof *o);
-  find_gen(gen, len);
   o->config = a->config;
   o->vars = &a->vars;
   o->out = a->out;
   o->plan = a->plan;
   o->data = a->data;
-  o->gen = gen;
-  o->scripts = scripts_dir(a->scripts, NULL);
+  o->scripts = cli_scripts_dir(a->scripts);
   o->dump = a->dump;
   o->force = a->force;
   o->no_plot = a->no_plot;
@@ -341,9 +303,8 @@ int cli_cmd_experiment(int argc, char **argv) {
   int rc = parse_args(argc, argv, &a);
   if (rc >= 0) return rc;
   blas_one_thread();
-  char gen[EXP_PATH_MAX];
   exp_campaign_opts o;
-  campaign_opts(&a, gen, sizeof gen, &o);
+  campaign_opts(&a, &o);
   return a.plan ? exp_campaign_plan(&o, cli_log()) : run_with_signals(&o);
 }
 
@@ -428,6 +389,6 @@ int cli_cmd_collect(int argc, char **argv) {
       (scripts && exp_line_safe(cli_log(), "collect: --scripts", scripts)))
     return CLI_EXIT_USAGE;
   exp_collect_opts co = { out, NULL, exp_gnuplot_prog(), allow, no_plot, 0 };
-  co.scripts = scripts_dir(scripts, NULL);
+  co.scripts = cli_scripts_dir(scripts);
   return exp_campaign_collect(dir, &co, force, cli_log());
 }

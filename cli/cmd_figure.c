@@ -7,7 +7,8 @@
  *                 [--set KEY=VALUE]...
  *
  * KIND: convergence, profile, scaling, drift, accuracy (the script
- * exp_KIND.gp of --scripts, else $LCPLAB_EXPERIMENTS); the figure options are
+ * exp_KIND.gp of --scripts, else $LCPLAB_EXPERIMENTS, else the program's own:
+ * cli_scripts_dir, datadir.c); the figure options are
  * the CSV's "# figure:" line, then each --set (a later one wins); BASE.pdf,
  * BASE.png (BASE-2.pdf ... for more pages) are written.
  * Exit status: 0 drawn; 2 bad usage or input (an unknown KIND, an unreadable
@@ -33,9 +34,11 @@ static void usage(FILE *f) {
              "  --out BASE         writes BASE.pdf and BASE.png (BASE-2.pdf ... for more pages)\n"
              "  --csv2 FILE        the section's second CSV (profile: NAME_profile.csv;\n"
              "                     scaling: NAME_slopes.csv)\n"
-             "  --scripts DIR      the folder of exp_KIND.gp (default: $LCPLAB_EXPERIMENTS)\n"
+             "  --scripts DIR      the folder of exp_KIND.gp (default: $LCPLAB_EXPERIMENTS,\n"
+             "                     else the program's own, below)\n"
              "  --set KEY=VALUE    a figure option, after the CSV's own `# figure:` ones\n"
              "exit status: 0 drawn, 2 bad usage or input, 3 gnuplot failed.\n");
+  fprintf(f, "the program's figure scripts: %s\n", cli_scripts_default());
 }
 
 typedef struct fargs {
@@ -168,8 +171,7 @@ int cli_cmd_figure(int argc, char **argv) {
   exp_section s;
   if (rc < 0) rc = section_of(&a, &s);
   if (rc >= 0) return rc;
-  const char *env = getenv("LCPLAB_EXPERIMENTS");
-  const char *scripts = a.scripts ? a.scripts : (env && env[0]) ? env : ".";
+  const char *scripts = cli_scripts_dir(a.scripts);
   char script[EXP_PATH_MAX + 64];
   snprintf(script, sizeof script, "%s/exp_%s.gp", scripts, a.kind);
   if (access(script, R_OK) != 0) {

@@ -11,6 +11,7 @@
  *     lcplab task       DIR N                           (cmd_experiment.c)
  *     lcplab collect    DIR [--out OUT]                 (cmd_experiment.c)
  *     lcplab figure     KIND CSV --out BASE             (cmd_figure.c)
+ *     lcplab generate   --type F --n N --out FILE       (cmd_generate.c)
  *
  * The command line is a contract (lcplab(1), docs/lcplab.1, "EXIT STATUS"): exit 0 on
  * success, 2 on bad input or usage with exactly one line "lcplab: ..." on
@@ -55,6 +56,7 @@ static void usage(FILE *f) {
              "  task         run one task of a campaign plan (GNU parallel, Slurm arrays)\n"
              "  collect      merge a campaign's task results into CSVs, tables, figures\n"
              "  figure       draw one figure of an experiment's CSV again\n"
+             "  generate     write one instance of a seeded family (spd, contact, ...)\n"
              "\n"
              "options:\n"
              "  --help       this text\n"
@@ -79,7 +81,7 @@ static const cli_command cli_commands[] = {
   { "convert", cli_cmd_convert },   { "export", cli_cmd_export },
   { "simulate", cli_cmd_simulate }, { "experiment", cli_cmd_experiment },
   { "task", cli_cmd_task },         { "collect", cli_cmd_collect },
-  { "figure", cli_cmd_figure },
+  { "figure", cli_cmd_figure },     { "generate", cli_cmd_generate },
 };
 
 int main(int argc, char **argv) {

@@ -6,7 +6,7 @@
 #
 # 1. Generates the bundled set, if missing, into BUILDDIR/datasets/generated:
 #    FAMILY_N_s1.lcp for FAMILY in spd contact boxed-findex box joints and
-#    N in 10 100 500 1000 (datasets/gen_instances --seed 1; existing files are
+#    N in 10 100 500 1000 (lcplab generate --seed 1; existing files are
 #    kept: delete them to regenerate).
 # 2. Runs experiments/exp_compare on all of them: tol 1e-8, max-iter 10000
 #    (pjacobi: PJACOBI_MAX_ITER, default 10000), 3 timed repeats after a
@@ -35,9 +35,9 @@ families="spd contact boxed-findex box joints"
 sizes="10 100 500 1000"
 pjacobi_max_iter=${PJACOBI_MAX_ITER:-10000}
 
-gen=$builddir/datasets/gen_instances
+lcplab=$builddir/cli/lcplab
 cmp=$builddir/experiments/exp_compare
-for prog in "$gen" "$cmp"; do
+for prog in "$lcplab" "$cmp"; do
   if [ ! -x "$prog" ]; then
     echo "run_compare.sh: $prog not built (run 'make main-job' in $builddir)" >&2
     exit 2
@@ -55,7 +55,7 @@ for fam in $families; do
   for n in $sizes; do
     f=$data/${fam}_${n}_s${seed}.lcp
     if [ ! -e "$f" ]; then
-      "$gen" --type "$fam" --n "$n" --seed "$seed" --out "$f"
+      "$lcplab" generate --type "$fam" --n "$n" --seed "$seed" --out "$f"
       ngen=$((ngen + 1))
     fi
     files="$files $f"

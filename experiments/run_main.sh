@@ -32,20 +32,16 @@ if [ -n "${3:-}" ]; then GNUPLOT=$3; export GNUPLOT; fi
 
 export OPENBLAS_NUM_THREADS=1
 lcplab=$builddir/cli/lcplab
-gen=$builddir/datasets/gen_instances
-for prog in "$lcplab" "$gen"; do
-  if [ ! -x "$prog" ]; then
-    echo "run_main.sh: $prog not built (run 'make main-job' in $builddir)" >&2
-    exit 2
-  fi
-done
+if [ ! -x "$lcplab" ]; then
+  echo "run_main.sh: $lcplab not built (run 'make main-job' in $builddir)" >&2
+  exit 2
+fi
 shared=${LCPLAB_SHARED:-$srcdir/../shared}
 if [ ! -d "$shared/datasets/siconos/fc3d" ]; then
   echo "run_main.sh: $shared/datasets/siconos/fc3d not found: the cone problems of the main" \
     "job are read from ../shared (set LCPLAB_SHARED)" >&2
   exit 2
 fi
-export LCPLAB_GEN_INSTANCES="$gen"
 
 host=$(uname -n 2>/dev/null || hostname)
 results=$builddir/experiments/results/$host

@@ -79,9 +79,6 @@ const char *exp_solver_name(const exp_config *cfg, const exp_solver_ref *r) {
   return r->sv ? r->sv->name : cfg->ext[r->ext].name;
 }
 
-static const char *const families[] = { "spd",        "contact",       "boxed-findex",
-                                        "box",        "joints",        "sparse-contact",
-                                        "sparse-box", "sparse-findex", NULL };
 static const char *const integrator_names[] = { "symplectic", "explicit", "verlet", NULL };
 static const char *const friction_names[] = { "none", "box", "pyramid", "cone", NULL };
 static const char *const formats[] = { "dat", "blcp", "lcp", "hdf5", "mtx", NULL };
@@ -431,7 +428,9 @@ static int parse_seeds(const parser *ps, const char *v, int range_ok, unsigned l
   return -1;
 }
 
+/* The families and their sizes are generate.c's (exp_generate_check). */
 static int key_generate(const parser *ps, exp_section *s, char **w, int nw) {
+  const char *const *families = exp_generate_families();
   if (find_name(w[1], families) < 0) {
     char list[256];
     join_names(families, list, sizeof list);
@@ -446,13 +445,13 @@ static int key_generate(const parser *ps, exp_section *s, char **w, int nw) {
       return rc;
   }
   if (ns == 0) seeds[ns++] = s->seed;
-  int sparse = strncmp(w[1], "sparse-", 7) == 0;
-  long nmax = sparse ? 1000000L : 10000L;
   for (int k = 2; k < nw; k++) {
     if (strncmp(w[k], "seed=", 5) == 0 || strncmp(w[k], "seeds=", 6) == 0) continue;
     long n;
-    long nmin = strstr(w[1], "findex") ? 3 : 1;
-    if ((rc = whole(ps, w[0], w[k], nmin, nmax, &n)) >= 0) return rc;
+    char err[256];
+    if ((rc = whole(ps, w[0], w[k], 1, EXP_GEN_MAX_N_SPARSE, &n)) >= 0) return rc;
+    if (exp_generate_check(w[1], n, NULL, err, sizeof err) != EXP_EXIT_OK)
+      return perr(ps, w[0], "%s", err);
     nsizes++;
     for (int j = 0; j < ns; j++) {
       exp_source *src = add_source(s);

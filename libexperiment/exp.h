@@ -31,7 +31,8 @@
  * identical algorithms, line fits with confidence intervals, status tallies,
  * LaTeX escaping), which tests/test_experiment_profile.c checks against
  * hand-worked examples; shell.c the quoting of values for scripts; util.c
- * the clock, strict number parsing and the message sink.
+ * the clock, strict number parsing and the message sink; generate.c the
+ * seeded instance families (`generate` lines, `lcplab generate`).
  *
  * The library never prints: every message is one line handed to the
  * caller's exp_log (exp_say).  Nothing here is global mutable state except
@@ -335,7 +336,7 @@ EXP_API int exp_kind_is_scene(exp_kind k);
 
 typedef enum exp_src_kind {
   EXP_SRC_FILE = 0, /* a file, a folder (its instance files) or a glob pattern */
-  EXP_SRC_GEN,      /* a generated family at one size and seed (datasets/gen_instances) */
+  EXP_SRC_GEN,      /* a generated family at one size and seed (exp_generate) */
   EXP_SRC_SCENE     /* a named scene (libdynamics) */
 } exp_src_kind;
 
@@ -360,7 +361,7 @@ typedef struct exp_source {
   exp_src_kind kind;
   int line;                                   /* line of the config that named it */
   char path[EXP_PATH_MAX];                    /* FILE: resolved path or pattern */
-  char family[32];                            /* GEN: gen_instances --type */
+  char family[32];                            /* GEN: exp_generate_families() */
   long n;                                     /* GEN: --n */
   unsigned long seed;                         /* GEN: --seed */
   char scene[EXP_NAME_MAX];                   /* SCENE */
@@ -517,6 +518,39 @@ EXP_API double exp_default_memory_mb(void);
  * /dev/null when quiet.  Exit status, or -1 if it could not run. */
 EXP_API int exp_run_prog(char *const *argv, char *out, size_t len, int quiet);
 
+/* ---- generated instances (generate.c) ------------------------------------ */
+
+/* The seeded families of datasets/README.md, "Generated instances" (`lcplab
+ * generate`, the `generate` lines of experiment files): dense ones take n
+ * up to EXP_GEN_MAX_N rows, the sparse-* ones (A in CSR) up to
+ * EXP_GEN_MAX_N_SPARSE; boxed-findex and sparse-findex at least 3, rounded
+ * down to a multiple of 3 (rows normal, t1, t2 per contact). */
+#define EXP_GEN_MAX_N        10000
+#define EXP_GEN_MAX_N_SPARSE 1000000
+
+/* The family names, NULL-terminated. */
+EXP_API const char *const *exp_generate_families(void);
+
+/* EXP_EXIT_OK if family is known and n in its range (*rows, unless NULL:
+ * the rows it will have), else EXP_EXIT_USAGE with the reason in err. */
+EXP_API int exp_generate_check(const char *family, long n, long *rows, char *err, size_t errlen);
+
+/* The instance of family with n rows from the seed (*out; slv_instance_free),
+ * named name (NULL: FAMILY_N_sSEED), classified.  EXP_EXIT_OK; else *out is
+ * NULL and err says why: EXP_EXIT_USAGE (exp_generate_check), EXP_EXIT_FAILED
+ * (out of memory). */
+EXP_API int exp_generate(const char *family, long n, unsigned long seed, const char *name,
+                         slv_instance **out, char *err, size_t errlen);
+
+/* exp_generate written to path in lcplab's format, named by path's base name
+ * without its extension.  The file appears whole or not at all (written
+ * beside it, then moved into place); an existing path is kept unless force.
+ * EXP_EXIT_OK; EXP_EXIT_USAGE for bad arguments, a missing or read-only
+ * folder, an existing path, a write error (a full disk: the old file kept);
+ * EXP_EXIT_FAILED when memory ran out; err names the path. */
+EXP_API int exp_generate_file(const char *family, long n, unsigned long seed, const char *path,
+                              int force, char *err, size_t errlen);
+
 /* ---- problems (prepare.c) ---------------------------------------------- */
 
 /* One problem of a plan's catalogue (problems.tsv). */
@@ -536,7 +570,6 @@ typedef struct exp_prob {
 } exp_prob;
 
 typedef struct exp_env {
-  const char *gen;     /* path of gen_instances ("" if not found) */
   const char *datadir; /* where generated instances and scene exports go */
   int tty;             /* progress on stderr */
   size_t max_memory;   /* --max-memory: the readers' cap, bytes (0: the default) */
@@ -544,7 +577,7 @@ typedef struct exp_env {
 } exp_env;
 
 /* Materialises the problems of every problem-kind section as files
- * (gen_instances for generated ones, scene exports) and reads each once for
+ * (exp_generate_file for generated ones, scene exports) and reads each once for
  * its metadata (cached in DATADIR/problem-meta.tsv by path, size and mtime).
  * Scene sections only have their scenes built once (parameters checked).
  * Returns -1 on success (*probs, *np set; free()), else the exit status
@@ -776,7 +809,6 @@ typedef struct exp_campaign_opts {
   const char *plan;     /* exp_campaign_plan: the plan folder */
   const char *data;     /* generated instances and scene exports (NULL: OUT/generated, or
                            PLAN/generated) */
-  const char *gen;      /* the instance generator program (NULL or "": none) */
   const char *scripts;  /* the folder of the figure scripts exp_KIND.gp (NULL: the config
                            file's folder) */
   const char *gnuplot;  /* NULL: exp_gnuplot_prog() */

@@ -6,7 +6,7 @@
  *   - instances: files read in place (a folder: its instance files, sorted,
  *     not recursive; a pattern with * ? [: glob(3), sorted);
  *   - generate FAMILY N seed=S: DATADIR/FAMILY_N_sS.lcp, written by
- *     datasets/gen_instances when missing (reused otherwise);
+ *     exp_generate_file (generate.c) when missing (reused otherwise);
  *   - scene NAME ... (problem kinds): the scene is simulated with its world
  *     solver, and the problem of its last step, or of every E-th step with
  *     every=E, is written to DATADIR/LABEL.lcp (CSR above 256 rows: a
@@ -462,30 +462,16 @@ static int load_files(const ctx *c, const exp_source *src) {
   return rc;
 }
 
-/* Runs gen_instances into path.  -1 ok, else exit status. */
+/* Writes the generated instance of src to path (generate.c).  -1 ok, else
+ * the exit status after the message. */
 static int generate(const ctx *c, const exp_source *src, const char *path) {
-  const exp_env *env = c->env;
-  if (!env->gen || !env->gen[0]) {
-    exp_say(&c->cfg->log, EXP_SAY_ERROR,
-            "%s:%d: generate: datasets/gen_instances not found (set LCPLAB_GEN_INSTANCES to "
-            "its path)",
-            c->cfg->path, src->line);
-    return EXP_EXIT_USAGE;
-  }
-  char n[32], seed[32];
-  snprintf(n, sizeof n, "%ld", src->n);
-  snprintf(seed, sizeof seed, "%lu", src->seed);
-  char *argv[] = {
-    (char *)env->gen, "--type", (char *)src->family, "--n", n, "--seed", seed, "--out",
-    (char *)path,     NULL
-  };
-  progress(env, "generating %s", path);
-  int rc = exp_run_prog(argv, NULL, 0, 0);
-  if (rc != 0) {
-    exp_say(&c->cfg->log, EXP_SAY_ERROR,
-            "%s:%d: generate: %s --type %s --n %ld --seed %lu failed (status %d)", c->cfg->path,
-            src->line, env->gen, src->family, src->n, src->seed, rc);
-    return EXP_EXIT_USAGE;
+  char err[EXP_PATH_MAX + 256] = "";
+  progress(c->env, "generating %s", path);
+  int rc = exp_generate_file(src->family, src->n, src->seed, path, 0, err, sizeof err);
+  if (rc != EXP_EXIT_OK) {
+    exp_say(&c->cfg->log, EXP_SAY_ERROR, "%s:%d: generate %s %ld seed=%lu: %s", c->cfg->path,
+            src->line, src->family, src->n, src->seed, err);
+    return rc;
   }
   return -1;
 }

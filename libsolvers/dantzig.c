@@ -50,7 +50,7 @@
  * dx_r sqrt(A_rr) and dw_r / sqrt(A_rr) per unit of x_i sqrt(A_ii).  The
  * method is then the same on A and on any D A D.  On SPD matrices with row
  * scalings over 7 decades (condition 1e14 .. 1e15, test_dantzig.c and
- * gen_instances' scaled-spd) the tests against max|A_ii| took the small
+ * `lcplab generate`'s scaled-spd) the tests against max|A_ii| took the small
  * rows' pivots for zeros (breakdown) and their steps for rounding (cycles
  * to the pivot limit); now they solve to res_rel ~1e-16.
  *

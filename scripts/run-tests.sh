@@ -18,7 +18,10 @@
 #   install     build/:     make install into a temporary DESTDIR, then make
 #               installcheck (tests/test_install.sh: the installed libraries,
 #               headers, pkg-config files, program and man page, used by a C
-#               and a C++ consumer built with pkg-config only)
+#               and a C++ consumer built with pkg-config only; then
+#               tests/test_install_experiment.sh: the installed lcplab runs
+#               an experiment with generate lines, scenes and figures from an
+#               empty folder, the source and build trees hidden)
 #   valgrind    build/:     make check-valgrind (every test binary under
 #               memcheck through tests/valgrind.sh, and every lcplab that
 #               tests/test_cli.sh runs; leaks are errors; the other shell
@@ -134,8 +137,7 @@ stage_valgrind() {
 stage_slurm() {
   PACKAGES="slurm-wlm munge" install_packages || return 1
   [ -x build/cli/lcplab ] || configure_build build || return 1
-  LCPLAB_BIN="$root/build/cli/lcplab" LCPLAB_SRCDIR="$root" \
-    LCPLAB_GEN_INSTANCES="$root/build/datasets/gen_instances" sh tests/test_slurm.sh
+  LCPLAB_BIN="$root/build/cli/lcplab" LCPLAB_SRCDIR="$root" sh tests/test_slurm.sh
 }
 
 if stage packages install_packages && stage autoreconf autoreconf -fi; then

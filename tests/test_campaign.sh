@@ -17,20 +17,12 @@
 # exists, a task number out of range or not a number, a folder that is not
 # a plan; --dump-failures and --max-memory given with --plan reach its tasks.
 #
-# Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR,
-# LCPLAB_GEN_INSTANCES.  Exit: 0 all passed, 1 any failure, 77 skipped.
+# Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR.  Exit: 0 all passed, 1 any failure, 77 skipped.
 
 TST_NAME=test_campaign
 # shellcheck source=tst_cli_lib.sh
 . "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/tst_cli_lib.sh"
 SRC=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
-GEN=${LCPLAB_GEN_INSTANCES:-$(dirname "$BIN")/../datasets/gen_instances}
-if [ ! -x "$GEN" ]; then
-  echo "SKIP: gen_instances not found ('$GEN')"
-  echo "0 passed, 0 failed"
-  exit 77
-fi
-export LCPLAB_GEN_INSTANCES="$GEN"
 export LCPLAB_EXPERIMENTS="$SRC/experiments"
 # memcheck keeps its own address space: no RLIMIT_AS on the tasks under it
 if [ "${LCPLAB_VALGRIND:-0}" = 1 ]; then export LCPLAB_MEMORY_LIMIT=0; fi

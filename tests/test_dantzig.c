@@ -811,7 +811,7 @@ static void test_siconos_mlcp(void) {
 /* Badly scaled SPD (issue 26): A = D S D, S = G G^T / n + 1e-2 I (G Gaussian),
  * D_i = 10^e_i, e_i ~ U(-3.5, 3.5): row scalings over 7 decades, condition
  * 1e14 .. 1e15; planted x*_i = U(0,1) / D_i on half the rows, w*_i = D_i U(0,1)
- * on the others (gen_instances' scaled-spd family, built here without it).
+ * on the others (`lcplab generate`'s scaled-spd family, built here without it).
  * With pivots judged against max|A_ii| the small rows looked singular
  * (breakdown at res_rel 3e-9 .. 2e-7) and their steps were not seen by the
  * ratio test (cycles: max_iter); ODE's, Bullet's and DART's Dantzig reach

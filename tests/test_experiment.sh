@@ -17,8 +17,7 @@
 # corrupted results, provenance) is test_campaign.sh's.
 #
 # Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR (the gnuplot
-# scripts in experiments/), LCPLAB_GEN_INSTANCES (optional: gen_instances;
-# found next to lcplab otherwise; the generate checks are skipped without it).
+# scripts in experiments/).
 # Exit: 0 all passed, 1 any failure, 77 skipped.
 
 TST_NAME=test_experiment
@@ -26,10 +25,6 @@ TST_NAME=test_experiment
 . "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/tst_cli_lib.sh"
 SRC=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
 
-# gen_instances: next to lcplab in the build tree (cli/lcplab -> datasets/)
-GEN=${LCPLAB_GEN_INSTANCES:-$(dirname "$BIN")/../datasets/gen_instances}
-HAVE_GEN=0
-if [ -x "$GEN" ]; then HAVE_GEN=1; export LCPLAB_GEN_INSTANCES="$GEN"; fi
 export LCPLAB_EXPERIMENTS="$SRC/experiments"
 # memcheck keeps its own address space: no RLIMIT_AS on the tasks under it
 if [ "${LCPLAB_VALGRIND:-0}" = 1 ]; then export LCPLAB_MEMORY_LIMIT=0; fi
@@ -235,26 +230,22 @@ if [ "$c" -eq 30 ]; then pass "drift: direct runs the joint-only chain (friction
 
 
 # ---- 2. scaling with generated families ------------------------------------------------------
-if [ "$HAVE_GEN" = 1 ]; then
-  cat >"$T/scal.exp" <<'EOF2'
+cat >"$T/scal.exp" <<'EOF2'
 experiment scaling scal
 solvers pgs lemke
 generate spd 10 20 40
 repeat 1
 EOF2
-  lcp experiment "$T/scal.exp" --out "$T/o2" --no-plot
-  got=$(header "$T/o2/scal_slopes.csv")
-  n=$(rows "$T/o2/scal.csv" | wc -l)
-  s=$(rows "$T/o2/scal_slopes.csv" | awk -F, '$2 == "lemke" {print $3, ($4 != "")}')
-  if [ "$rc" -eq 0 ] && [ "$n" -eq 6 ] && [ "$got" = "family,solver,points,slope,intercept,r2,slope_lo,slope_hi,class" ] && [ "$s" = "3 1" ]; then
-    pass "scaling: rows, slopes CSV with a fit over 3 sizes"
-  else
-    fail "scaling" "exit $rc, $n rows, slopes header '$got', lemke '$s'"
-  fi
-  [ -s "$T/o2/generated/spd_40_s1.lcp" ] && pass "generated instances in OUT/generated" || fail "generated instances" "no spd_40_s1.lcp"
+lcp experiment "$T/scal.exp" --out "$T/o2" --no-plot
+got=$(header "$T/o2/scal_slopes.csv")
+n=$(rows "$T/o2/scal.csv" | wc -l)
+s=$(rows "$T/o2/scal_slopes.csv" | awk -F, '$2 == "lemke" {print $3, ($4 != "")}')
+if [ "$rc" -eq 0 ] && [ "$n" -eq 6 ] && [ "$got" = "family,solver,points,slope,intercept,r2,slope_lo,slope_hi,class" ] && [ "$s" = "3 1" ]; then
+  pass "scaling: rows, slopes CSV with a fit over 3 sizes"
 else
-  echo "SKIP: gen_instances not found: no scaling check"
+  fail "scaling" "exit $rc, $n rows, slopes header '$got', lemke '$s'"
 fi
+[ -s "$T/o2/generated/spd_40_s1.lcp" ] && pass "generated instances in OUT/generated" || fail "generated instances" "no spd_40_s1.lcp"
 
 # ---- 3. resuming, another configuration, overwriting -----------------------------------------
 lcp experiment "$T/all.exp" --out "$T/o1" --no-plot

@@ -27,8 +27,6 @@ TST_NAME=test_slurm
 # shellcheck source=tst_cli_lib.sh
 . "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/tst_cli_lib.sh"
 SRC=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
-GEN=${LCPLAB_GEN_INSTANCES:-$(dirname "$BIN")/../datasets/gen_instances}
-export LCPLAB_GEN_INSTANCES="$GEN"
 export LCPLAB_EXPERIMENTS="$SRC/experiments"
 
 die() {

@@ -167,6 +167,15 @@ static PyObject *lx_default_options(PyObject *self, PyObject *args) {
                        "seed", o.seed);
 }
 
+/* Where the figure scripts are (Makefile.am): installed, and in the
+ * source tree this module was built from. */
+#ifndef LCPLAB_PKGDATADIR
+#define LCPLAB_PKGDATADIR ""
+#endif
+#ifndef LCPLAB_SRC_EXPERIMENTS
+#define LCPLAB_SRC_EXPERIMENTS ""
+#endif
+
 static PyMethodDef methods[] = {
   { "statuses", lx_statuses, METH_NOARGS, "[(value, name)] of the library's statuses." },
   { "solvers", lx_solvers, METH_NOARGS, "The solver registry, in order, as dicts." },
@@ -208,6 +217,8 @@ PyMODINIT_FUNC PyInit__lcplab(void) {
   Py_INCREF(&lx_world_type);
   if (PyModule_AddObject(m, "World", (PyObject *)&lx_world_type) < 0 ||
       PyModule_AddStringConstant(m, "VERSION", SLV_VERSION) < 0 ||
+      PyModule_AddStringConstant(m, "PKGDATADIR", LCPLAB_PKGDATADIR) < 0 ||
+      PyModule_AddStringConstant(m, "SRC_EXPERIMENTS", LCPLAB_SRC_EXPERIMENTS) < 0 ||
       PyModule_AddIntConstant(m, "LOG_ERROR", SLV_LOG_ERROR) < 0 ||
       PyModule_AddIntConstant(m, "LOG_WARNING", SLV_LOG_WARNING) < 0 ||
       PyModule_AddIntConstant(m, "LOG_INFO", SLV_LOG_INFO) < 0 ||

@@ -146,6 +146,18 @@ def _program():
     return shutil.which("lcplab") or "lcplab"
 
 
+def _scripts():
+    # as the lcplab program looks (cli/datadir.c): LCPLAB_EXPERIMENTS, then
+    # the installed scripts, then the source tree's the module was built from
+    env = os.environ.get("LCPLAB_EXPERIMENTS")
+    if env:
+        return env
+    for d in (_lcplab.PKGDATADIR, _lcplab.SRC_EXPERIMENTS):
+        if d and os.path.isfile(os.path.join(d, "exp_profile.gp")):
+            return d
+    return None
+
+
 def run_experiment(config, out, *, jobs=None, vars=None, time_limit=None, force=False,
                    figures=True, scripts=None, data=None, max_memory=None):
     """Run an experiment file as a campaign, as ``lcplab experiment CONFIG
@@ -170,7 +182,9 @@ def run_experiment(config, out, *, jobs=None, vars=None, time_limit=None, force=
     figures : bool
         Draw the figures (gnuplot).
     scripts : str, optional
-        The folder of the figure scripts (default: the file's folder).
+        The folder of the figure scripts (default: as ``lcplab experiment``:
+        ``LCPLAB_EXPERIMENTS``, else the installed scripts, else those of the
+        source tree the package was built from).
     data, max_memory
         As ``--data`` and ``--max-memory``.
 
@@ -201,7 +215,7 @@ def run_experiment(config, out, *, jobs=None, vars=None, time_limit=None, force=
     r = _lcplab.run_experiment(
         os.fspath(config), os.fspath(out), jobs=jobs, vars=var_list,
         time_limit=float(time_limit or 0.0), force=bool(force), no_plot=not figures,
-        scripts=None if scripts is None else os.fspath(scripts),
+        scripts=_scripts() if scripts is None else os.fspath(scripts),
         data=None if data is None else os.fspath(data), program=_program(),
         max_memory=int(max_memory or 0))
     said = [(_SAY.get(k, "info"), line) for k, line in r["messages"]]

@@ -6,11 +6,11 @@
 # quick (the test suite's fuzz stage, run_fuzz.sh quick) leaves out the
 # generated files, which take minutes with the instrumented lcplab on a
 # shared machine; it keeps the shared, in-tree and scene seeds.
-# BUILDDIR has cli/lcplab and datasets/gen_instances.  OUTDIR/<harness>/ gets,
+# BUILDDIR has cli/lcplab.  OUTDIR/<harness>/ gets,
 # for each harness, files made here and symbolic links to the shared files
 # (../shared/datasets, read in place: nothing of them is copied, and nothing
 # here goes into the source tree):
-#   generated  gen_instances of every family at n = 3, 6, 9, converted by
+#   generated  `lcplab generate` of every family at n = 3, 6, 9, converted by
 #              `lcplab convert` to every format that holds them; `lcplab
 #              export` of small scenes (stack, pyramid, pile, dominoes, ball,
 #              chain, car) with box, pyramid and cone friction, in every
@@ -33,11 +33,8 @@ src=${2:?usage: build_seeds.sh BUILDDIR SRCDIR OUTDIR}
 out=${3:?usage: build_seeds.sh BUILDDIR SRCDIR OUTDIR [bench|quick]}
 mode=${4:-bench}
 lcplab=$build/cli/lcplab
-gen=$build/datasets/gen_instances
 shared=${LCPLAB_SHARED:-$src/../shared}/datasets
-for t in "$lcplab" "$gen"; do
-  [ -x "$t" ] || { echo "build_seeds.sh: $t not built" >&2; exit 2; }
-done
+[ -x "$lcplab" ] || { echo "build_seeds.sh: $lcplab not built" >&2; exit 2; }
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 
 harnesses="blcp experiment fclib lcplab mtx scene siconos vector"
@@ -51,7 +48,7 @@ mkdir -p "$work/gen" "$work/conv" "$work/export"
 [ "$mode" = quick ] && gen_families="" || gen_families="spd contact boxed-findex box joints"
 for fam in $gen_families; do
   for n in 3 6 9; do
-    "$gen" --type "$fam" --n "$n" --seed "$n" --out "$work/gen/${fam}_$n.lcp" >/dev/null 2>&1
+    "$lcplab" generate --type "$fam" --n "$n" --seed "$n" --out "$work/gen/${fam}_$n.lcp" >/dev/null 2>&1
   done
 done
 convert_all() { # DIR: each .lcp in it to every format that holds it, into $work/conv

@@ -22,7 +22,7 @@
 #           BUILDDIR/fuzz/results.md (tests/fuzz/README.md keeps a copy).
 # Seeds: BUILDDIR/fuzz/seeds (build_seeds.sh; quick: BUILDDIR/fuzz/quick-seeds,
 # without the generated files, which take minutes to make with the
-# instrumented lcplab), rebuilt when cli/lcplab, gen_instances,
+# instrumented lcplab), rebuilt when cli/lcplab,
 # build_seeds.sh or a hand-written seed is newer.  Findings
 # (crash, leak, timeout, out of memory) go to BUILDDIR/fuzz/artifacts/HARNESS/;
 # any finding makes the exit status 1.
@@ -117,7 +117,7 @@ replay() {
 # ---- seeds -------------------------------------------------------------------------
 seeds() { # rebuilt when a tool, the script or a hand-written seed is newer
   local stamp=$seed_dir/.stamp
-  if [ ! -f "$stamp" ] || [ -n "$(find "$build/cli/lcplab" "$build/datasets/gen_instances" \
+  if [ ! -f "$stamp" ] || [ -n "$(find "$build/cli/lcplab" \
     "$src/tests/fuzz/build_seeds.sh" "$src/tests/fuzz/seeds" "$src/experiments" -newer "$stamp" \
     2>/dev/null | head -1)" ]; then
     bash "$src/tests/fuzz/build_seeds.sh" "$build" "$src" "$seed_dir" "$mode" || return 1

@@ -1,18 +1,18 @@
-/* gen_instances.c -- the generator of lcplab's bundled instance set.
+/* generate.c -- the seeded generator of lcplab's instance families
+ * (datasets/README.md, "Generated instances"): `lcplab generate` and the
+ * `generate` lines of experiment files (prepare.c) call it in-process.
  *
- *   gen_instances --type spd|contact|boxed-findex|box|joints|scaled-spd|... --n N [--seed S]
- *                 --out FILE [--force]
- *
- * Writes one problem in lcplab's own text format (SLV_FMT_LCPLAB, through
- * slv_write; see datasets/README.md) with the reference solution x_ref where
- * one is planted.  Sign convention (slv.h): w = A x + b, lo <= x <= hi,
- * x_i = lo_i => w_i >= 0, x_i = hi_i => w_i <= 0, inside => w_i = 0.
- * All randomness comes from one GSL gsl_rng_mt19937 seeded with S (default
- * 1), drawn in a fixed order, so (type, n, seed) fixes the random draws;
- * the file is bit-identical for the same libm and OpenBLAS kernel (checked:
- * OPENBLAS_NUM_THREADS=1 and 2 give the same file at n = 1000; another CPU's
- * kernel may round the products differently).  Products use OpenBLAS
- * (cblas_dsyrk, cblas_dgemv).
+ * exp_generate builds one problem; exp_generate_file writes it in lcplab's
+ * own text format (SLV_FMT_LCPLAB, through slv_write) with the reference
+ * solution x_ref where one is planted.  Sign convention (slv.h): w = A x + b,
+ * lo <= x <= hi, x_i = lo_i => w_i >= 0, x_i = hi_i => w_i <= 0, inside =>
+ * w_i = 0.  All randomness comes from one GSL mt19937 generator seeded with
+ * S, drawn in a fixed order, so (family, n, seed) fixes the random draws;
+ * the file is bit-identical for the same libm and OpenBLAS kernel (another
+ * CPU's kernel may round the products differently).  Products use OpenBLAS
+ * (cblas_dsyrk, cblas_dgemv).  The generator's state lives in the caller's
+ * frame (no gsl_rng_alloc, whose failure would call GSL's error handler):
+ * nothing here touches global state.
  *
  * Families ("datasets/README.md, Bundled instances" is the user-facing copy):
  *
@@ -89,11 +89,6 @@
  * For the idea of the contact family compare ../shared/peers/src/gen_lcp.c
  * (types contact / contact-box); this is an independent implementation, the
  * files are not identical to the peers'.
- *
- * Exit status: 0 written; 2 bad arguments, or --out exists and no --force
- * (message on stderr); 1 the problem could not be built or written (no
- * memory, slv_write error).  The file is written to FILE.tmp.PID and then
- * moved into place, so an interrupted run never leaves a partial FILE.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -102,7 +97,6 @@
  * already included lets GSL's blas types use OpenBLAS's identical enums. */
 #include <cblas.h>
 #define __GSL_CBLAS_H__
-#include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
@@ -115,45 +109,38 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "slv.h"
-#include "slv_io.h"
+#include "exp.h"
 
-#define GEN_MAX_N        10000 /* dense A of 800 MB; larger sets: the sparse families */
-#define GEN_MAX_N_SPARSE 1000000
-#define GEN_MU           0.5 /* friction coefficient of the boxed-findex family */
+#define GEN_MU 0.5 /* friction coefficient of the findex families */
 
-static void usage(FILE *f) {
-  fprintf(f,
-          "usage: gen_instances --type spd|contact|boxed-findex|box|joints|sparse-contact|\n"
-          "                            sparse-box|sparse-findex|scaled-spd --n N [--seed S]\n"
-          "                     --out FILE [--force]\n"
-          "  writes one instance in lcplab's text format (datasets/README.md);\n"
-          "  N in 1..%d (boxed-findex: 3..%d, rounded down to a multiple of 3);\n"
-          "  sparse-*: N up to %d, A in CSR (sparse-findex: a multiple of 3);\n"
-          "  S: GSL mt19937 seed, default 1; an existing FILE is kept unless --force.\n",
-          GEN_MAX_N, GEN_MAX_N, GEN_MAX_N_SPARSE);
+typedef enum gen_family {
+  GEN_SPD,
+  GEN_CONTACT,
+  GEN_BOXED_FINDEX,
+  GEN_BOX,
+  GEN_JOINTS,
+  GEN_SPARSE_CONTACT,
+  GEN_SPARSE_BOX,
+  GEN_SPARSE_FINDEX,
+  GEN_SCALED_SPD,
+  GEN_NFAMILIES
+} gen_family;
+
+/* The names, in gen_family's order (exp_generate_families). */
+static const char *const family_names[GEN_NFAMILIES + 1] = {
+  "spd",        "contact",       "boxed-findex", "box", "joints", "sparse-contact",
+  "sparse-box", "sparse-findex", "scaled-spd",   NULL
+};
+
+const char *const *exp_generate_families(void) { return family_names; }
+
+static int is_sparse(gen_family f) {
+  return f == GEN_SPARSE_CONTACT || f == GEN_SPARSE_BOX || f == GEN_SPARSE_FINDEX;
 }
+
+static int has_findex(gen_family f) { return f == GEN_BOXED_FINDEX || f == GEN_SPARSE_FINDEX; }
 
 /* ---- small helpers --------------------------------------------------------- */
-
-static int parse_int(const char *s, long lo, long hi, long *out) {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end != '\0' || v < lo || v > hi) return -1;
-  *out = v;
-  return 0;
-}
-
-static int parse_ulong(const char *s, unsigned long *out) {
-  char *end;
-  errno = 0;
-  if (s[0] == '-') return -1;
-  unsigned long v = strtoul(s, &end, 10);
-  if (errno || end == s || *end != '\0') return -1;
-  *out = v;
-  return 0;
-}
 
 static void cross3(const double *a, const double *b, double *c) {
   c[0] = a[1] * b[2] - a[2] * b[1];
@@ -496,21 +483,21 @@ done:
   return rc;
 }
 
-/* The rows of the sparse families (header); family 5 contact, 6 box, 7 findex. */
-static int gen_sparse(gsl_rng *r, int n, int family, slv_instance *inst) {
-  int rows_per = family == 7 ? 3 : 1, nc = n / rows_per;
+/* The rows of the sparse families (the file's header): sparse-contact, -box, -findex. */
+static int gen_sparse(gsl_rng *r, int n, gen_family family, slv_instance *inst) {
+  int rows_per = family == GEN_SPARSE_FINDEX ? 3 : 1, nc = n / rows_per;
   int nb = nc, rc = -1;
   double *minv = malloc((size_t)6 * nb * sizeof *minv), *v = malloc((size_t)6 * nb * sizeof *v);
   srow *R = calloc((size_t)n, sizeof *R);
   inst->b = calloc((size_t)n, sizeof *inst->b);
   inst->lo = calloc((size_t)n, sizeof *inst->lo);
   inst->hi = malloc((size_t)n * sizeof *inst->hi);
-  if (family == 7) {
+  if (family == GEN_SPARSE_FINDEX) {
     inst->findex = malloc((size_t)n * sizeof *inst->findex);
     inst->mu = calloc((size_t)n, sizeof *inst->mu);
   }
   if (!minv || !v || !R || !inst->b || !inst->lo || !inst->hi ||
-      (family == 7 && (!inst->findex || !inst->mu)))
+      (family == GEN_SPARSE_FINDEX && (!inst->findex || !inst->mu)))
     goto done;
   for (int k = 0; k < nb; k++) {
     double m = 0.5 + 1.5 * gsl_rng_uniform(r);
@@ -559,7 +546,7 @@ static int gen_sparse(gsl_rng *r, int n, int family, slv_instance *inst) {
           row->v[sb][3 + d] = -ang[d];
         }
       }
-      if (family == 7) {
+      if (family == GEN_SPARSE_FINDEX) {
         inst->findex[i] = q == 0 ? -1 : rows_per * c;
         inst->mu[i] = q == 0 ? 0.0 : GEN_MU;
         inst->lo[i] = q == 0 ? 0.0 : -GEN_MU;
@@ -576,7 +563,7 @@ static int gen_sparse(gsl_rng *r, int n, int family, slv_instance *inst) {
       if (R[i].body[k] >= 0) inst->b[i] += dot6(R[i].v[k], v + 6 * R[i].body[k]);
     if (i % rows_per == 0) inst->b[i] -= fabs(gsl_ran_gaussian(r, 0.5));
   }
-  if (family == 6)
+  if (family == GEN_SPARSE_BOX)
     for (int i = 0; i < n; i++) {
       inst->lo[i] = -(0.1 + 0.9 * gsl_rng_uniform(r));
       inst->hi[i] = 0.1 + 0.9 * gsl_rng_uniform(r);
@@ -593,192 +580,165 @@ done:
   return rc;
 }
 
-/* ---- output ------------------------------------------------------------------ */
+/* ---- the interface (exp.h) ---------------------------------------------------- */
 
-/* inst->name = base name of path without its extension. */
-static void set_name(slv_instance *inst, const char *path) {
+static int family_of(const char *name) {
+  for (int f = 0; f < GEN_NFAMILIES; f++)
+    if (strcmp(name, family_names[f]) == 0) return f;
+  return -1;
+}
+
+static void family_list(char *out, size_t len) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (int f = 0; f < GEN_NFAMILIES && used < len; f++)
+    used += (size_t)snprintf(out + used, len - used, "%s%s", f ? ", " : "", family_names[f]);
+}
+
+int exp_generate_check(const char *family, long n, long *rows, char *err, size_t errlen) {
+  int f = family ? family_of(family) : -1;
+  if (f < 0) {
+    char list[256];
+    family_list(list, sizeof list);
+    snprintf(err, errlen, "unknown family '%s' (known: %s)", family ? family : "", list);
+    return EXP_EXIT_USAGE;
+  }
+  long lo = has_findex((gen_family)f) ? 3 : 1;
+  long hi = is_sparse((gen_family)f) ? EXP_GEN_MAX_N_SPARSE : EXP_GEN_MAX_N;
+  if (n < lo || n > hi) {
+    snprintf(err, errlen, "n = %ld: the family %s takes n in %ld..%ld%s", n, family, lo, hi,
+             is_sparse((gen_family)f) ? "" : " (the sparse-* families go further)");
+    return EXP_EXIT_USAGE;
+  }
+  if (rows) *rows = has_findex((gen_family)f) ? n - n % 3 : n;
+  return EXP_EXIT_OK;
+}
+
+/* A new instance of n rows with no entries yet: dense A (zeros, lo = 0,
+ * hi = inf) or an empty CSR one that gen_sparse fills. */
+static slv_instance *new_instance(gen_family f, int n) {
+  if (!is_sparse(f)) return slv_instance_new_dense(n);
+  slv_instance *inst = calloc(1, sizeof *inst);
+  if (inst) {
+    inst->n = n;
+    inst->storage = SLV_CSR;
+  }
+  return inst;
+}
+
+static int fill_family(gen_family f, gsl_rng *r, slv_instance *inst) {
+  switch (f) {
+  case GEN_SPD: return gen_spd(r, inst);
+  case GEN_CONTACT: return gen_contact(r, inst, 0);
+  case GEN_BOXED_FINDEX: return gen_contact(r, inst, 1);
+  case GEN_BOX: return gen_box(r, inst);
+  case GEN_JOINTS: return gen_joints(r, inst);
+  case GEN_SCALED_SPD: return gen_scaled_spd(r, inst);
+  default: return gen_sparse(r, inst->n, f, inst);
+  }
+}
+
+int exp_generate(const char *family, long n, unsigned long seed, const char *name,
+                 slv_instance **out, char *err, size_t errlen) {
+  long rows;
+  *out = NULL;
+  int rc = exp_generate_check(family, n, &rows, err, errlen);
+  if (rc != EXP_EXIT_OK) return rc;
+  gen_family f = (gen_family)family_of(family);
+  /* the generator's state on this frame: gsl_rng_alloc's failure would go
+   * through GSL's (global, aborting) error handler */
+  void *state = malloc(gsl_rng_mt19937->size);
+  gsl_rng r = { .type = gsl_rng_mt19937, .state = state };
+  slv_instance *inst = state ? new_instance(f, (int)rows) : NULL;
+  if (!inst || (gsl_rng_set(&r, seed), fill_family(f, &r, inst)) != 0) {
+    snprintf(err, errlen, "out of memory building %s n = %ld", family, rows);
+    slv_instance_free(inst);
+    free(state);
+    return EXP_EXIT_FAILED;
+  }
+  free(state);
+  if (name)
+    snprintf(inst->name, sizeof inst->name, "%s", name);
+  else
+    snprintf(inst->name, sizeof inst->name, "%s_%ld_s%lu", family, rows, seed);
+  slv_instance_classify(inst);
+  *out = inst;
+  return EXP_EXIT_OK;
+}
+
+/* name = the base name of path without its extension. */
+static void name_of_path(const char *path, char *name, size_t len) {
   const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  snprintf(inst->name, sizeof inst->name, "%s", base);
-  char *dot = strrchr(inst->name, '.');
-  if (dot && dot != inst->name) *dot = '\0';
+  snprintf(name, len, "%s", base ? base + 1 : path);
+  char *dot = strrchr(name, '.');
+  if (dot && dot != name) *dot = '\0';
 }
 
-/* Writes to a temporary file beside out, then links it into place (no
- * --force: fails if out appeared meanwhile) or renames over it (--force). */
-static int write_instance(const slv_instance *inst, const char *out, int force) {
-  char tmp[PATH_MAX], err[512];
-  if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid()) >= (int)sizeof tmp) {
-    fprintf(stderr, "gen_instances: --out %s: path too long\n", out);
-    return 2;
-  }
-  slv_status st = slv_write(tmp, SLV_FMT_LCPLAB, inst, err, sizeof err);
-  if (st != SLV_OK) {
-    fprintf(stderr, "gen_instances: writing %s: %s (%s)\n", out, err, slv_status_str(st));
-    unlink(tmp);
-    return 1;
-  }
-  if (!force) {
-    if (link(tmp, out) == 0) {
-      unlink(tmp);
-      return 0;
-    }
-    if (errno == EEXIST) {
-      fprintf(stderr, "gen_instances: --out %s: file exists (use --force to overwrite)\n", out);
-      unlink(tmp);
-      return 2;
-    }
-    /* file systems without hard links: fall through to rename */
-  }
-  if (rename(tmp, out) != 0) {
-    fprintf(stderr, "gen_instances: --out %s: cannot move %s into place: %s\n", out, tmp,
-            strerror(errno));
-    unlink(tmp);
-    return 1;
-  }
-  return 0;
-}
-
-int main(int argc, char **argv) {
-  const char *type = NULL, *out = NULL;
-  long n = -1;
-  unsigned long seed = 1;
-  int force = 0;
-
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    int has_val = i + 1 < argc;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "--force")) {
-      force = 1;
-    } else if (!strcmp(a, "--type") || !strcmp(a, "--n") || !strcmp(a, "--seed") ||
-               !strcmp(a, "--out")) {
-      if (!has_val) {
-        fprintf(stderr, "gen_instances: %s needs a value\n", a);
-        usage(stderr);
-        return 2;
-      }
-      const char *val = argv[++i];
-      if (!strcmp(a, "--type")) {
-        type = val;
-      } else if (!strcmp(a, "--out")) {
-        out = val;
-      } else if (!strcmp(a, "--n")) {
-        if (parse_int(val, 1, GEN_MAX_N_SPARSE, &n)) {
-          fprintf(stderr, "gen_instances: --n '%s': expected an integer in 1..%d\n", val,
-                  GEN_MAX_N_SPARSE);
-          return 2;
-        }
-      } else if (parse_ulong(val, &seed)) {
-        fprintf(stderr, "gen_instances: --seed '%s': expected a non-negative integer\n", val);
-        return 2;
-      }
-    } else {
-      fprintf(stderr, "gen_instances: unknown argument '%s'\n", a);
-      usage(stderr);
-      return 2;
-    }
-  }
-  if (!type || n < 0 || !out || !*out) {
-    fprintf(stderr, "gen_instances: --type, --n and --out are required\n");
-    usage(stderr);
-    return 2;
-  }
-  int family;
-  if (!strcmp(type, "spd"))
-    family = 0;
-  else if (!strcmp(type, "contact"))
-    family = 1;
-  else if (!strcmp(type, "boxed-findex"))
-    family = 2;
-  else if (!strcmp(type, "box"))
-    family = 3;
-  else if (!strcmp(type, "joints"))
-    family = 4;
-  else if (!strcmp(type, "sparse-contact"))
-    family = 5;
-  else if (!strcmp(type, "sparse-box"))
-    family = 6;
-  else if (!strcmp(type, "sparse-findex"))
-    family = 7;
-  else if (!strcmp(type, "scaled-spd"))
-    family = 8;
-  else {
-    fprintf(stderr,
-            "gen_instances: --type '%s': expected spd, contact, boxed-findex, box, joints, "
-            "sparse-contact, sparse-box, sparse-findex or scaled-spd\n",
-            type);
-    return 2;
-  }
-  int dense = family < 5 || family == 8;
-  if (dense && n > GEN_MAX_N) {
-    fprintf(stderr,
-            "gen_instances: --n %ld: the dense family %s takes n <= %d (sparse-* go "
-            "further)\n",
-            n, type, GEN_MAX_N);
-    return 2;
-  }
-  if (family == 2 || family == 7) {
-    if (n < 3) {
-      fprintf(stderr, "gen_instances: --n %ld: %s needs n >= 3 (3 rows per contact)\n", n, type);
-      return 2;
-    }
-    n -= n % 3;
-  }
+/* Refuses (EXP_EXIT_USAGE) a path whose folder is missing or not writable,
+ * or that exists when force is 0. */
+static int check_out(const char *path, int force, char *err, size_t errlen) {
   char dir[PATH_MAX];
-  const char *slash = strrchr(out, '/');
-  if (snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - out) + 1 : 1, slash ? out : ".") >=
-      (int)sizeof dir) {
-    fprintf(stderr, "gen_instances: --out %s: path too long\n", out);
-    return 2;
+  const char *slash = strrchr(path, '/');
+  if (!path[0] || snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1,
+                           slash ? path : ".") >= (int)sizeof dir) {
+    snprintf(err, errlen, "%s: no file name, or the path is too long", path);
+    return EXP_EXIT_USAGE;
   }
   struct stat sb;
   if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode) || access(dir, W_OK) != 0) {
-    fprintf(stderr, "gen_instances: --out %s: directory %s does not exist or is not writable\n",
-            out, dir);
-    return 2;
+    snprintf(err, errlen, "%s: the folder %s does not exist or is not writable", path, dir);
+    return EXP_EXIT_USAGE;
   }
-  if (!force && stat(out, &sb) == 0) {
-    fprintf(stderr, "gen_instances: --out %s: file exists (use --force to overwrite)\n", out);
-    return 2;
+  if (!force && stat(path, &sb) == 0) {
+    snprintf(err, errlen, "%s: file exists (use --force to overwrite)", path);
+    return EXP_EXIT_USAGE;
   }
+  return EXP_EXIT_OK;
+}
 
-  gsl_set_error_handler_off();
-  gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-  slv_instance *inst = !dense ? calloc(1, sizeof *inst) : slv_instance_new_dense((int)n);
-  if (inst && !dense) {
-    inst->n = (int)n;
-    inst->storage = SLV_CSR;
+/* Writes to a temporary file beside path, then links it into place (no
+ * force: fails if path appeared meanwhile) or renames over it (force). */
+static int write_atomic(const slv_instance *inst, const char *path, int force, char *err,
+                        size_t errlen) {
+  char tmp[PATH_MAX], msg[512] = "";
+  if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
+    snprintf(err, errlen, "%s: path too long", path);
+    return EXP_EXIT_USAGE;
   }
-  if (!r || !inst) {
-    fprintf(stderr, "gen_instances: out of memory for n = %ld\n", n);
-    gsl_rng_free(r);
-    slv_instance_free(inst);
-    return 1;
+  slv_status st = slv_write(tmp, SLV_FMT_LCPLAB, inst, msg, sizeof msg);
+  if (st != SLV_OK) {
+    snprintf(err, errlen, "%s: %s", path, msg);
+    unlink(tmp);
+    return EXP_EXIT_USAGE; /* a write error, as every writer's (docs/lcplab.1, EXIT STATUS) */
   }
-  gsl_rng_set(r, seed);
-  set_name(inst, out);
+  if (!force && link(tmp, path) == 0) {
+    unlink(tmp);
+    return EXP_EXIT_OK;
+  }
+  if (!force && errno == EEXIST) {
+    snprintf(err, errlen, "%s: file exists (use --force to overwrite)", path);
+    unlink(tmp);
+    return EXP_EXIT_USAGE;
+  }
+  /* force, or a file system without hard links */
+  if (rename(tmp, path) != 0) {
+    snprintf(err, errlen, "%s: cannot move %s into place: %s", path, tmp, strerror(errno));
+    unlink(tmp);
+    return EXP_EXIT_USAGE;
+  }
+  return EXP_EXIT_OK;
+}
 
-  int rc;
-  switch (family) {
-  case 0: rc = gen_spd(r, inst); break;
-  case 1: rc = gen_contact(r, inst, 0); break;
-  case 2: rc = gen_contact(r, inst, 1); break;
-  case 3: rc = gen_box(r, inst); break;
-  case 4: rc = gen_joints(r, inst); break;
-  case 8: rc = gen_scaled_spd(r, inst); break;
-  default: rc = gen_sparse(r, (int)n, family, inst); break;
-  }
-  if (rc) {
-    fprintf(stderr, "gen_instances: out of memory building %s n = %ld\n", type, n);
-    rc = 1;
-  } else {
-    slv_instance_classify(inst);
-    rc = write_instance(inst, out, force);
-  }
+int exp_generate_file(const char *family, long n, unsigned long seed, const char *path, int force,
+                      char *err, size_t errlen) {
+  int rc = exp_generate_check(family, n, NULL, err, errlen);
+  if (rc == EXP_EXIT_OK) rc = check_out(path, force, err, errlen);
+  if (rc != EXP_EXIT_OK) return rc;
+  char name[sizeof((slv_instance *)0)->name];
+  name_of_path(path, name, sizeof name);
+  slv_instance *inst = NULL;
+  rc = exp_generate(family, n, seed, name, &inst, err, errlen);
+  if (rc == EXP_EXIT_OK) rc = write_atomic(inst, path, force, err, errlen);
   slv_instance_free(inst);
-  gsl_rng_free(r);
   return rc;
 }
