@@ -19,8 +19,9 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include "exp.h"
 #include "lcplab_ext.h"
+
+#include "exp.h"
 
 typedef struct campaign_ctx {
   PyThreadState *ts;            /* the thread's state while the GIL is released */

@@ -25,6 +25,8 @@
  */
 #include "lcplab_ext.h"
 
+#include "exp.h"
+
 #include "dyn_world.h"
 
 #include <limits.h>
@@ -40,104 +42,10 @@ typedef struct {
 
 /* ---- settings by name ----------------------------------------------------------- */
 
-typedef enum { SET_DOUBLE, SET_INT, SET_ENUM, SET_V3, SET_NAME } set_kind;
-typedef struct {
-  const char *name;
-  set_kind kind;
-  size_t offset;
-} set_field;
-
-_Static_assert(sizeof(dyn_friction) == sizeof(int) && sizeof(dyn_integrator) == sizeof(int) &&
-                   sizeof(dyn_storage) == sizeof(int) && sizeof(slv_cone_law) == sizeof(int) &&
-                   sizeof(dyn_failure_policy) == sizeof(int),
-               "the settings' enums are stored as int");
-
-#define S_OFF(f) offsetof(dyn_world_settings, f)
-static const set_field set_fields[] = {
-  { "dt", SET_DOUBLE, S_OFF(dt) },
-  { "gravity", SET_V3, S_OFF(gravity) },
-  { "integrator", SET_ENUM, S_OFF(integrator) },
-  { "gyro", SET_ENUM, S_OFF(gyro) },
-  { "orient", SET_ENUM, S_OFF(orient) },
-  { "friction", SET_ENUM, S_OFF(contact.friction) },
-  { "eta", SET_INT, S_OFF(contact.eta) },
-  { "k_erp", SET_DOUBLE, S_OFF(contact.k_erp) },
-  { "slop", SET_DOUBLE, S_OFF(contact.slop) },
-  { "cfm", SET_DOUBLE, S_OFF(contact.cfm) },
-  { "max_correct_vel", SET_DOUBLE, S_OFF(contact.max_correct_vel) },
-  { "margin", SET_DOUBLE, S_OFF(margin) },
-  { "solver", SET_NAME, S_OFF(solver) },
-  { "max_iter", SET_INT, S_OFF(opt.max_iter) },
-  { "tol", SET_DOUBLE, S_OFF(opt.tol) },
-  { "omega", SET_DOUBLE, S_OFF(opt.omega) },
-  { "threads", SET_INT, S_OFF(opt.threads) },
-  { "time_limit", SET_DOUBLE, S_OFF(opt.time_limit) },
-  { "warm_start", SET_INT, S_OFF(warm_start) },
-  { "warm_factor", SET_DOUBLE, S_OFF(warm_factor) },
-  { "storage", SET_ENUM, S_OFF(storage) },
-  { "dense_max_rows", SET_INT, S_OFF(dense_max_rows) },
-  { "cone_law", SET_ENUM, S_OFF(cone_law) },
-  { "contact_order", SET_ENUM, S_OFF(contact_order) },
-  { "on_failure", SET_ENUM, S_OFF(on_failure) },
-  { "fallback_solver", SET_NAME, S_OFF(fallback_solver) },
-  { "fallback_max_iter", SET_INT, S_OFF(fallback_max_iter) },
-};
-
-static int set_double(const char *name, PyObject *v, double *out) {
-  if (!PyFloat_Check(v) && !PyLong_Check(v)) {
-    PyErr_Format(PyExc_TypeError, "setting %s must be a number", name);
-    return -1;
-  }
-  *out = PyFloat_AsDouble(v);
-  return *out == -1.0 && PyErr_Occurred() ? -1 : 0;
-}
-
-static int set_int(const char *name, PyObject *v, int *out) {
-  if (!PyLong_Check(v)) {
-    PyErr_Format(PyExc_TypeError, "setting %s must be an integer", name);
-    return -1;
-  }
-  long l = PyLong_AsLong(v);
-  if (l == -1 && PyErr_Occurred()) return -1;
-  if (l < INT_MIN || l > INT_MAX) {
-    PyErr_Format(PyExc_OverflowError, "setting %s=%ld does not fit an int", name, l);
-    return -1;
-  }
-  *out = (int)l;
-  return 0;
-}
-
-static int set_one(dyn_world_settings *s, const set_field *f, PyObject *v) {
-  char *at = (char *)s + f->offset;
-  switch (f->kind) {
-  case SET_DOUBLE: return set_double(f->name, v, (double *)(void *)at);
-  case SET_INT:
-  case SET_ENUM: return set_int(f->name, v, (int *)(void *)at);
-  case SET_NAME: {
-    const char *str = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
-    if (!str || strlen(str) >= DYN_WORLD_SOLVER_NAME_MAX) {
-      if (!PyErr_Occurred())
-        PyErr_Format(PyExc_ValueError, "setting %s must be a name shorter than %d characters",
-                     f->name, DYN_WORLD_SOLVER_NAME_MAX);
-      return -1;
-    }
-    snprintf(at, DYN_WORLD_SOLVER_NAME_MAX, "%s", str);
-    return 0;
-  }
-  case SET_V3: {
-    dyn_v3 g;
-    if (!PyArg_ParseTuple(v, "ddd", &g.x, &g.y, &g.z)) {
-      PyErr_Clear();
-      PyErr_Format(PyExc_TypeError, "setting %s must be a tuple of 3 numbers", f->name);
-      return -1;
-    }
-    memcpy(at, &g, sizeof g);
-    return 0;
-  }
-  }
-  return 0;
-}
-
+/* The settings over dyn_world_settings_default(): dict {name: text}, each
+ * set by the library's one parser (exp_world_set, libexperiment/settings.c;
+ * the package turns its values into text).  An unknown name raises
+ * KeyError, a refused value ValueError("NAME must be ..."); 0 or -1. */
 static int settings_from(PyObject *dict, dyn_world_settings *s) {
   *s = dyn_world_settings_default();
   if (dict == Py_None) return 0;
@@ -149,19 +57,36 @@ static int settings_from(PyObject *dict, dyn_world_settings *s) {
   Py_ssize_t pos = 0;
   while (PyDict_Next(dict, &pos, &key, &value)) {
     const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
-    if (!name) {
-      if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "setting names must be strings");
+    const char *text = PyUnicode_Check(value) ? PyUnicode_AsUTF8(value) : NULL;
+    if (!name || !text) {
+      if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "settings must be {name: text}");
       return -1;
     }
-    size_t k = 0, nf = sizeof set_fields / sizeof set_fields[0];
-    while (k < nf && strcmp(set_fields[k].name, name) != 0) k++;
-    if (k == nf) {
+    char err[640] = "";
+    int r = exp_world_set(s, name, text, err, sizeof err);
+    if (r == 0) {
       PyErr_Format(PyExc_KeyError, "unknown setting '%s'", name);
       return -1;
     }
-    if (set_one(s, &set_fields[k], value) < 0) return -1;
+    if (r < 0) {
+      PyErr_Format(PyExc_ValueError, "%s %s", name, err);
+      return -1;
+    }
   }
   return 0;
+}
+
+/* keys() -> the settings' names (exp_world_key). */
+PyObject *lx_setting_names(PyObject *self, PyObject *args) {
+  (void)self;
+  (void)args;
+  PyObject *out = PyList_New(0);
+  for (int i = 0; out && exp_world_key(i); i++) {
+    PyObject *u = PyUnicode_FromString(exp_world_key(i));
+    if (!u || PyList_Append(out, u) < 0) Py_CLEAR(out);
+    Py_XDECREF(u);
+  }
+  return out;
 }
 
 /* ---- the type ------------------------------------------------------------------------ */

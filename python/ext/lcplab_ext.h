@@ -136,6 +136,7 @@ PyObject *lx_kind(PyObject *self, PyObject *args);
 PyObject *lx_scenes(PyObject *self, PyObject *args);
 PyObject *lx_default_steps(PyObject *self, PyObject *args);
 PyObject *lx_world_names(PyObject *self, PyObject *args);
+PyObject *lx_setting_names(PyObject *self, PyObject *args);
 PyObject *lx_run_experiment(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *lx_profile_csv(PyObject *self, PyObject *args);
 

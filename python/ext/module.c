@@ -192,6 +192,7 @@ static PyMethodDef methods[] = {
   { "kind", lx_kind, METH_VARARGS, "kind(problem) -> the I/O library's classification." },
   { "write", lx_write, METH_VARARGS,
     "write(problem, path, format, name, x_ref[, global]) -> (status, message)." },
+  { "setting_names", lx_setting_names, METH_NOARGS, "The world settings' names." },
   { "run_experiment", (PyCFunction)(void (*)(void))lx_run_experiment, METH_VARARGS | METH_KEYWORDS,
     "run_experiment(config, out, ...) -> {status, messages, outputs}." },
   { "profile_csv", lx_profile_csv, METH_VARARGS, "profile_csv(text) -> the profile curves." },

@@ -49,22 +49,6 @@ METRICS = (("step", np.int64), ("t", np.float64), ("kinetic", np.float64),
 #: velocity, world frame.
 TRACE_FIELDS = ("x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz")
 
-# the names of the settings' enums, in their C order (libdynamics/dyn.h,
-# dyn_constraint.h, dyn_world.h; the names of `lcplab simulate`'s options)
-_ENUMS = {
-    "friction": ("none", "box", "pyramid", "cone"),
-    "integrator": ("symplectic", "explicit", "verlet"),
-    "gyro": ("none", "explicit", "implicit"),
-    "orient": ("exp", "linear"),
-    "storage": ("auto", "dense", "csr", "factored"),
-    "cone_law": ("coulomb", "associated"),
-    "contact_order": ("broadphase", "top-down"),
-    "on_failure": tuple(_NAMES["on_failure"]),
-}
-_NUMBERS = ("dt", "k_erp", "slop", "cfm", "max_correct_vel", "margin", "tol", "omega",
-            "warm_factor", "time_limit")
-_INTEGERS = ("eta", "max_iter", "dense_max_rows", "fallback_max_iter", "threads")
-_STRINGS = ("fallback_solver",)
 _ERR_KIND = {-1: "input", -2: "memory", -3: "numeric", -4: "interrupted"}
 
 
@@ -80,6 +64,26 @@ def scenes():
     return dict(_lcplab.scenes())
 
 
+def _text(key, value):
+    """A setting's value as the text the library's parser reads
+    (exp_world_set, libexperiment/settings.c: the one parser of settings,
+    also behind ``lcplab simulate --KEY VALUE``)."""
+    if isinstance(value, (bool, np.bool_)):
+        return "on" if value else "off"
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        return repr(float(value))
+    if isinstance(value, str):
+        return value
+    if key == "gravity":
+        g = np.asarray(value, dtype=np.float64)
+        if g.shape != (3,):
+            raise SceneError(f"gravity must have 3 components, got shape {g.shape}")
+        return ",".join(repr(float(c)) for c in g)
+    raise SceneError(f"{key} must be a number or a name, got {value!r}")
+
+
 def _settings(solver, dt, settings):
     out = {}
     if solver is not None:
@@ -88,41 +92,13 @@ def _settings(solver, dt, settings):
         out["solver"] = solver
     if dt is not None:
         settings = dict(settings, dt=dt)
+    known = _lcplab.setting_names()
     for key, value in settings.items():
         if value is None:
             continue
-        if key in _ENUMS:
-            names = _ENUMS[key]
-            v = value.replace("_", "-") if key == "contact_order" and isinstance(value, str) \
-                else value
-            if v not in names:
-                raise SceneError(f"{key} must be one of {', '.join(names)}, got {value!r}")
-            out[key] = names.index(v)
-        elif key == "warm_start":
-            if not isinstance(value, (bool, np.bool_)) and value not in (0, 1):
-                raise SceneError(f"warm_start must be True or False, got {value!r}")
-            out[key] = int(bool(value))
-        elif key == "gravity":
-            g = np.asarray(value, dtype=np.float64)
-            if g.shape != (3,):
-                raise SceneError(f"gravity must have 3 components, got shape {g.shape}")
-            out[key] = tuple(float(c) for c in g)
-        elif key in _NUMBERS:
-            if not isinstance(value, numbers.Real) or isinstance(value, bool):
-                raise SceneError(f"{key} must be a number, got {value!r}")
-            out[key] = float(value)
-        elif key in _INTEGERS:
-            if not _is_int(value):
-                raise SceneError(f"{key} must be an integer, got {value!r}")
-            out[key] = int(value)
-        elif key in _STRINGS:
-            if not isinstance(value, str):
-                raise SceneError(f"{key} must be a name, got {value!r}")
-            out[key] = value
-        else:
-            known = sorted(set(_ENUMS) | set(_NUMBERS) | set(_INTEGERS) | set(_STRINGS) |
-                           {"gravity", "warm_start"})
-            raise TypeError(f"unknown setting {key!r} (settings: {', '.join(known)})")
+        if key not in known:
+            raise TypeError(f"unknown setting {key!r} (settings: {', '.join(sorted(known))})")
+        out[key] = _text(key, value)
     return out
 
 
