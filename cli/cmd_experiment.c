@@ -79,7 +79,8 @@ static void usage(FILE *f) {
           "  --data DIR         generated instances and scene exports (default:\n"
           "                     OUT/generated); existing files there are reused\n"
           "  --scripts DIR      folder of the exp_KIND.gp scripts (default: env\n"
-          "                     LCPLAB_EXPERIMENTS, else CONFIG's folder)\n"
+          "                     LCPLAB_EXPERIMENTS, else CONFIG's folder if it has them,\n"
+          "                     else lcplab's own: its source tree's, or the installed)\n"
           "  --no-plot          CSV and tables only\n"
           "  --allow-mixed      merge results of differing provenance (listed in the CSVs)\n"
           "  --dump-failures D  write every failed step of the scene runs (its problem,\n"
@@ -221,9 +222,30 @@ static void clear_results(const char *dir) {
   exp_run_prog(argv, NULL, 0, 1);
 }
 
+/* 1 if dir holds the figures' shared style, experiments/exp_style.gp. */
+static int has_scripts(const char *dir) {
+  char p[EXP_PATH_MAX + 16];
+  snprintf(p, sizeof p, "%s/exp_style.gp", dir);
+  return access(p, R_OK) == 0;
+}
+
+/* The folder of the exp_KIND.gp scripts: --scripts, LCPLAB_EXPERIMENTS,
+ * CONFIG's folder if it holds them (the project's experiments/), else the
+ * source tree's experiments/ of this build, else the installed copy
+ * ($(pkgdatadir)/experiments): a first experiment file in a folder of its
+ * own gets its figures without --scripts. */
 static const char *scripts_dir(const char *given, const char *cfgdir) {
   const char *env = getenv("LCPLAB_EXPERIMENTS");
-  return given ? given : (env && env[0]) ? env : cfgdir;
+  if (given) return given;
+  if (env && env[0]) return env;
+  if (has_scripts(cfgdir)) return cfgdir;
+#ifdef LCPLAB_SRC_EXPERIMENTS
+  if (has_scripts(LCPLAB_SRC_EXPERIMENTS)) return LCPLAB_SRC_EXPERIMENTS;
+#endif
+#ifdef LCPLAB_DATA_EXPERIMENTS
+  if (has_scripts(LCPLAB_DATA_EXPERIMENTS)) return LCPLAB_DATA_EXPERIMENTS;
+#endif
+  return cfgdir;
 }
 
 /* ---- writing the outputs under SIGINT / SIGTERM ------------------------------------------- */
