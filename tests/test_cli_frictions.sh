@@ -173,6 +173,25 @@ export LCPLAB_PROGRESS
 expect_err "bad LCPLAB_PROGRESS" "LCPLAB_PROGRESS" simulate --scene stack --solver pgs --steps 2
 unset LCPLAB_PROGRESS
 
+# ---- experiment: ${SHARED} without --var ----------------------------------------------
+# A first experiment file that names ${SHARED} (as the project's own do) works
+# without --var SHARED= or LCPLAB_SHARED when the shared tree lies beside the
+# source tree (../shared): the plan is written, its problem read from there.
+shared_dir="$SRC/../shared"
+if [ -f "$shared_dir/datasets/siconos/lcp/lcp_mmc.dat" ]; then
+  printf 'experiment profile first\nsolvers lemke\ninstances ${SHARED}/datasets/siconos/lcp/lcp_mmc.dat\n' \
+    >first.exp
+  (unset LCPLAB_SHARED; "$BIN" experiment first.exp --plan first-plan >out 2>err)
+  rc=$?
+  if [ "$rc" -eq 0 ] && grep -q 'lcp_mmc' first-plan/problems.tsv 2>/dev/null; then
+    pass "experiment: \${SHARED} defaults to the shared tree beside the sources"
+  else
+    fail "experiment: \${SHARED} without --var" "exit $rc: $(cat err)"
+  fi
+else
+  echo "SKIP: $shared_dir not found (the \${SHARED} default)"
+fi
+
 # ---- solvers --json -----------------------------------------------------------------
 lcp solvers --json
 nsolvers=$("$BIN" solvers | wc -l)
