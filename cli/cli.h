@@ -52,6 +52,27 @@ int cli_cmd_collect(int argc, char **argv);
 int cli_cmd_figure(int argc, char **argv);
 int cli_cmd_generate(int argc, char **argv);
 
+/* ---- progress (lcplab.c) ----------------------------------------------------- */
+
+/* The progress line of a long run on stderr: "lcplab: CMD: step k/K (p%),
+ * t s", rewritten in place ("\r", erase line) at most every
+ * CLI_PROGRESS_EVERY_S, from CLI_PROGRESS_AFTER_S into the run, when stderr
+ * is a terminal; cleared at the end.  LCPLAB_PROGRESS=1 shows it always
+ * and from the first step (logs, tests), 0 never, auto (or unset) as
+ * above. */
+#define CLI_PROGRESS_AFTER_S 1.0
+#define CLI_PROGRESS_EVERY_S 0.2
+typedef struct cli_progress {
+  int mode;
+  int shown; /* a line is on the terminal */
+  double t0, last;
+} cli_progress;
+/* Reads LCPLAB_PROGRESS; -1 to go on, else the exit status after the message. */
+int cli_progress_init(cli_progress *p, const char *cmd);
+/* Step k of total done (the last one is always shown once a line is). */
+void cli_progress_step(cli_progress *p, const char *cmd, long k, long total);
+/* Erases the line, if one is shown. */
+void cli_progress_clear(cli_progress *p);
 
 /* ---- scene options shared by simulate and export (cmd_simulate.c) -------- */
 
@@ -83,6 +104,15 @@ void cli_world_args_init(cli_world_args *a);
  * 0 if it is another option; -1 after printing the one-line error for a bad
  * value.  cmd names the subcommand in messages. */
 int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_args *a);
+
+/* The solver a world gets when --solver is not given: the first of pgs,
+ * nsgs that takes the friction model's rows (pgs; nsgs for cones). */
+const char *cli_world_default_solver(const cli_world_args *a);
+
+/* When --solver was not given: the note "lcplab: note: CMD: no --solver
+ * given: NAME, which takes --friction MODEL" on stderr (after a run that
+ * succeeded, so that an error stays one line). */
+void cli_world_note_solver(const char *cmd, const cli_world_args *a);
 
 /* The usage lines of those options, for --help texts. */
 void cli_world_usage(FILE *f);
@@ -140,6 +170,13 @@ int cli_option_value(const char *cmd, int argc, char **argv, int *i, const char 
  * which it would be a file name). */
 int cli_wants_help(int argc, char **argv);
 
+
+/* 1 if the output path is "-", the standard output (libio's slv_outfile). */
+int cli_is_stdout(const char *path);
+
+/* 1 (after the message "PATH exists (use --force to overwrite)") if the
+ * output path exists and force is 0; never for "-" (the standard output). */
+int cli_output_refused(const char *path, int force);
 
 /* 1 (after the message "OUT: the output is the input IN (one file under
  * two names)") if out and in name one file: by device and inode, so a

@@ -9,7 +9,9 @@
  * FC3D layout for a frictional-contact problem, else the LCP / MLCP / relay
  * layout that fits the bounds; .blcp, .mtx, .lcp; .hdf5 / .h5 -> FCLIB;
  * .npz -> ContactBench's G, g, mus, each contact permuted between
- * ContactBench's normal-last and lcplab's normal-first order).
+ * ContactBench's normal-last and lcplab's normal-first order).  OUT "-" is
+ * the standard output: the lcplab format unless --to names another text
+ * format (FCLIB, npz and MatrixMarket's sidecars are refused there).
  * The writers use %.17g (FCLIB, npz: binary doubles), so IN and the re-read OUT
  * are the same problem bit for bit (the sign change of .blcp, b = -b_ode,
  * is exact).  A global FCLIB problem is read condensed to its local form
@@ -40,7 +42,8 @@
 static void usage(FILE *f) {
   fprintf(f, "usage: lcplab convert IN OUT [--from FMT] [--to FMT] [--max-memory B] [--force]\n"
              "\n"
-             "Read IN and write the same problem to OUT.\n"
+             "Read IN and write the same problem to OUT; OUT - writes to stdout (lcplab\n"
+             "format unless --to names another text format).\n"
              "\n"
              "options (before or after IN OUT):\n"
              "  --from FMT   read IN as FMT (default: from its extension, then its content)\n"
@@ -149,16 +152,14 @@ int cli_cmd_convert(int argc, char **argv) {
     return CLI_EXIT_USAGE;
   }
 
-  if (to == SLV_FMT_AUTO && slv_format_for_path(out) == SLV_FMT_AUTO) {
+  if (to == SLV_FMT_AUTO && !cli_is_stdout(out) && slv_format_for_path(out) == SLV_FMT_AUTO) {
     cli_error("%s: unknown extension, cannot choose the output format (use --to FMT)", out);
     return CLI_EXIT_USAGE;
   }
-  if (cli_output_is_input(out, in) || mtx_sidecar_refused(out, to, in, force))
+  if (cli_output_is_input(out, in) ||
+      (!cli_is_stdout(out) && mtx_sidecar_refused(out, to, in, force)) ||
+      cli_output_refused(out, force))
     return CLI_EXIT_USAGE;
-  if (!force && exp_path_exists(out)) {
-    cli_error("%s exists (use --force to overwrite)", out);
-    return CLI_EXIT_USAGE;
-  }
 
   char err[512] = "";
   slv_instance *inst = NULL;

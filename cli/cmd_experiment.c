@@ -75,7 +75,8 @@ static void usage(FILE *f) {
           "  --force            start over: discard earlier results (only in a folder\n"
           "                     lcplab made a plan in) and replace existing outputs;\n"
           "                     with collect: replace existing outputs in OUT\n"
-          "  --var NAME=VALUE   value of ${NAME} in CONFIG (default: env LCPLAB_NAME)\n"
+          "  --var NAME=VALUE   value of ${NAME} in CONFIG (default: env LCPLAB_NAME;\n"
+          "                     ${SHARED}: also ../shared beside lcplab's source tree)\n"
           "  --data DIR         generated instances and scene exports (default:\n"
           "                     OUT/generated); existing files there are reused\n"
           "  --scripts DIR      folder of the exp_KIND.gp scripts (default: env\n"
@@ -108,6 +109,19 @@ static void blas_one_thread(void) {
   void (*set)(int);
   *(void **)&set = dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
   if (set) set(1);
+}
+
+/* ${SHARED}'s default: the shared tree beside this build's source tree
+ * (../shared, where the project's experiment files and tests find the
+ * datasets), when LCPLAB_SHARED is unset or empty and that folder exists;
+ * --var SHARED=... still wins (experiment_config.c, var_ref). */
+static void default_shared(void) {
+#ifdef LCPLAB_SRC_SHARED
+  struct stat st;
+  const char *env = getenv("LCPLAB_SHARED");
+  if ((!env || !env[0]) && stat(LCPLAB_SRC_SHARED, &st) == 0 && S_ISDIR(st.st_mode))
+    setenv("LCPLAB_SHARED", LCPLAB_SRC_SHARED, 1);
+#endif
 }
 
 
@@ -303,6 +317,7 @@ int cli_cmd_experiment(int argc, char **argv) {
   int rc = parse_args(argc, argv, &a);
   if (rc >= 0) return rc;
   blas_one_thread();
+  default_shared();
   exp_campaign_opts o;
   campaign_opts(&a, &o);
   return a.plan ? exp_campaign_plan(&o, cli_log()) : run_with_signals(&o);

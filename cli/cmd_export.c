@@ -7,7 +7,8 @@
  *                   [scene and world options as for simulate]
  *
  * The world is stepped exactly as `lcplab simulate` steps it (same options,
- * same defaults; --solver defaults to pgs).  After step k (k = 1..K) with
+ * same defaults; --solver defaults to pgs, nsgs with --friction cone: a
+ * solver that takes the friction model, named in a note on stderr).  After step k (k = 1..K) with
  * k mod E = 0 and at least one row, the problem that step solved,
  *     w = A x + b,  lo <= x <= hi, findex rows, Coulomb cones
  * (the joint rows of an articulated scene first: equality rows with lo =
@@ -75,7 +76,7 @@ static void usage(FILE *f) {
              "  --global            with --format hdf5 or dat: also the global problem (M, H,\n"
              "                      f, w) of each step to SCENE_stepKKKKKK.global.EXT\n"
              "  --force             overwrite files that exist\n"
-             "  --solver NAME       default pgs\n"
+             "  --solver NAME       default pgs, or nsgs with --friction cone (noted on stderr)\n"
              "\n");
   cli_world_usage(f);
   fprintf(f, "\nexit status: 0 done, 2 bad input or usage (one line on stderr), 3 a step\n"
@@ -244,7 +245,6 @@ static int export_step(void *ctx, dyn_world *w, const exp_step *st) {
 static int export_run(const cli_world_args *wa0, const char *fmt_name, const char *dir, long every,
                       int force, int global, dyn_world **wp) {
   cli_world_args wa = *wa0;
-  if (!wa.solver) wa.solver = "pgs";
   if (!fmt_name) {
     cli_error("export: missing --format (dat, blcp, hdf5, mtx or lcplab)");
     return CLI_EXIT_USAGE;
@@ -298,6 +298,7 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
     cli_error("export: cannot write to standard output");
     return CLI_EXIT_USAGE;
   }
+  cli_world_note_solver("export", &wa);
   return CLI_EXIT_OK;
 }
 

@@ -2,7 +2,7 @@
  * dyn_world) and write its per-step metrics as CSV; also the scene/world
  * options that `lcplab export` shares (cli.h: cli_world_*).
  *
- *     lcplab simulate --scene NAME [--param k=v ...] --solver NAME --csv FILE
+ *     lcplab simulate --scene NAME [--param k=v ...] [--solver NAME] [--csv FILE]
  *                     [--steps K] [--dt H] [--friction none|box|pyramid|cone]
  *                     [--integrator symplectic|explicit|verlet]
  *                     [--gyro none|explicit|implicit] [--trace FILE]
@@ -32,7 +32,13 @@
  * writes one row per step and dynamic body:
  *     step, t, body, x, y, z, qw, qx, qy, qz, vx, vy, vz, wx, wy, wz
  * (body = its index in the scene, dynamic bodies first).  Numbers are %.17g,
- * times %.6g.  At the end one JSON object goes to stdout: scene, solver,
+ * times %.6g.  Without --csv no CSV is written (the summary alone); FILE "-"
+ * (--csv or --trace, not both) is the standard output, and the summary
+ * then goes to stderr.  Without --solver the world gets pgs, or nsgs with
+ * --friction cone (cli_world_default_solver), and a note on stderr says so
+ * after the run.  On a terminal, a progress line on stderr from one second
+ * into the run (LCPLAB_PROGRESS, cli.h).  At the end one JSON object goes to
+ * stdout: scene, solver,
  * friction, steps, dt, max_iter, threads (--threads: the world's and the
  * solves' opt.threads), threaded_solves (the solves that did run on those threads:
  * pgs_wide's, pgs_color's or pgs_part's plan split, a large world; docs/solvers.md,
@@ -145,7 +151,9 @@ void cli_world_usage(FILE *f) {
   fprintf(f, "scene and world options:\n"
              "  --scene NAME        scene to build (required; list below)\n"
              "  --param KEY=VALUE   scene parameter (repeatable; keys below)\n"
-             "  --solver NAME       solver of the contact problems (see 'lcplab solvers')\n"
+             "  --solver NAME       solver of the contact problems (see 'lcplab solvers');\n"
+             "                      default: pgs, or nsgs with --friction cone (a note on\n"
+             "                      stderr at the end says which)\n"
              "  --steps K           steps to run (default: 600; incline: round(1 s / H))\n"
              "  --dt H              time step in s, a number or A/B (default 1/120)\n"
              "  --friction MODEL    none, box (default), pyramid (the (eta+2)K LCP), cone\n"
@@ -213,6 +221,32 @@ static int simd_from_env(void) {
   return v && *v && strcmp(v, "0") != 0 ? SLV_SIMD_OFF : SLV_SIMD_AUTO;
 }
 
+/* The capability the friction model's rows need (dyn_friction order):
+ * none and pyramid are plain LCP rows, box adds findex rows, cone cones. */
+static unsigned friction_caps(int friction) {
+  return friction == DYN_FRICTION_CONE  ? SLV_CAP_CONE
+         : friction == DYN_FRICTION_BOX ? SLV_CAP_FINDEX
+                                        : 0u;
+}
+
+const char *cli_world_default_solver(const cli_world_args *a) {
+  static const char *const candidates[] = { "pgs", "nsgs" }; /* sweeps, as a world step runs */
+  int friction = (int)a->set.contact.friction;
+  unsigned need = friction_caps(friction);
+  for (size_t k = 0; k < sizeof candidates / sizeof candidates[0]; k++) {
+    const slv_solver *s = slv_solver_find(candidates[k]);
+    if (s && (s->caps & need) == need) return candidates[k];
+  }
+  return "auto";
+}
+
+void cli_world_note_solver(const char *cmd, const cli_world_args *a) {
+  if (a->solver) return;
+  cli_error("note: %s: no --solver given: %s, which takes --friction %s", cmd,
+            cli_world_default_solver(a),
+            exp_world_enum_name("friction", (int)a->set.contact.friction));
+}
+
 int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, long *steps) {
   *w = NULL;
   if (!a->scene) {
@@ -220,6 +254,7 @@ int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, lon
     return CLI_EXIT_USAGE;
   }
   dyn_world_settings s = a->set;
+  if (!a->solver) snprintf(s.solver, sizeof s.solver, "%s", cli_world_default_solver(a));
   if (a->solver_log) {
     s.opt.log_level_fn = a->solver_log;
     s.opt.log_ctx = a->solver_log_ctx;
@@ -245,18 +280,21 @@ int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, lon
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: lcplab simulate --scene NAME [--param KEY=VALUE ...] --solver NAME\n"
-          "                       --csv FILE [--trace FILE] [--force] [options]\n"
+          "usage: lcplab simulate --scene NAME [--param KEY=VALUE ...] [--solver NAME]\n"
+          "                       [--csv FILE] [--trace FILE] [--force] [options]\n"
           "\n"
           "Run a scene and write one CSV row of metrics per step: step, t, kinetic,\n"
           "potential, energy, max_penetration, contacts, rows, iterations, res_nat_inf,\n"
           "solve_time_s, joint_error (max anchor separation of the joints, m), status (the\n"
           "solver's), applied (the impulses the step applied: solver, fallback:SOLVER, warm,\n"
-          "zero or none; see --on-failure).  A JSON summary goes to stdout.\n"
+          "zero or none; see --on-failure).  A JSON summary goes to stdout (to stderr when\n"
+          "--csv or --trace is -).  On a terminal, a progress line on stderr for runs over\n"
+          "a second (LCPLAB_PROGRESS=0 never, 1 always).\n"
           "\n"
-          "  --csv FILE          the per-step metrics (required)\n"
+          "  --csv FILE          the per-step metrics (default: none, the summary only;\n"
+          "                      - : stdout)\n"
           "  --trace FILE        per step and dynamic body: step, t, body, x, y, z, qw, qx, qy,\n"
-          "                      qz, vx, vy, vz, wx, wy, wz\n"
+          "                      qz, vx, vy, vz, wx, wy, wz (- : stdout)\n"
           "  --dump-failures DIR write each failed step's problem, solver and options to\n"
           "                      DIR/stepN.lcp, its warm start to DIR/stepN.warm and the\n"
           "                      solver's x to DIR/stepN.x: 'lcplab solve DIR/stepN.lcp\n"
@@ -302,7 +340,9 @@ typedef struct sim_state {
   const char *csv_path, *trace_path, *dump_dir;
   double jerr_max;  /* the largest joint_error so far (NaN sticks) */
   dyn_err rejected; /* why the world rejected the last step (DYN_OK: none) */
+  long steps;       /* the run's step count (the progress line's total) */
   sim_counts n;
+  cli_progress progress; /* the progress line on a terminal */
 } sim_state;
 
 /* The CSV and the trace renamed over their paths, both complete: both are
@@ -312,9 +352,9 @@ typedef struct sim_state {
 static int publish_outputs(sim_state *s) {
   char err[512] = "";
   s->csv = s->trace = NULL;
-  slv_status st = slv_outfile_finish(s->csv_out, err, sizeof err);
+  slv_status st = s->csv_out ? slv_outfile_finish(s->csv_out, err, sizeof err) : SLV_OK;
   if (st == SLV_OK && s->trace_out) st = slv_outfile_finish(s->trace_out, err, sizeof err);
-  if (st == SLV_OK) {
+  if (st == SLV_OK && s->csv_out) {
     st = slv_outfile_publish(s->csv_out, err, sizeof err);
     s->csv_out = NULL;
   }
@@ -423,10 +463,11 @@ static int dump_failure(sim_state *s, long k) {
 
 /* One step's CSV row and its counts (k: the row's index from 0). */
 static void record_step(sim_state *s, long k, const dyn_world_metrics *m, const char *applied) {
-  fprintf(s->csv, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%d,%.17g,%.6g,%.17g,%s,%s\n", m->step,
-          m->t, m->kinetic, m->potential, m->energy, m->max_penetration, m->contacts, m->rows,
-          m->iterations, m->res_nat_inf, m->solve_time_s, m->joint_error, slv_status_str(m->status),
-          applied);
+  if (s->csv)
+    fprintf(s->csv, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%d,%.17g,%.6g,%.17g,%s,%s\n", m->step,
+            m->t, m->kinetic, m->potential, m->energy, m->max_penetration, m->contacts, m->rows,
+            m->iterations, m->res_nat_inf, m->solve_time_s, m->joint_error,
+            slv_status_str(m->status), applied);
   if (s->trace) trace_rows(s->trace, s->w, m->step, m->t);
   s->tstep[k] = m->step_time_s;
   s->tcol[k] = m->collide_time_s;
@@ -531,7 +572,8 @@ static int print_summary(sim_state *s, const cli_world_args *wa, long K, double 
   jerr_max = s->jerr_max;
   long not_conv = K - s->n.status[SLV_CONVERGED - SLV_ERR_OPTIONS];
 
-  FILE *o = stdout;
+  /* stderr when stdout holds the CSV or the trace ("-") */
+  FILE *o = cli_is_stdout(s->csv_path) || cli_is_stdout(s->trace_path) ? stderr : stdout;
   fputs("{\"scene\":", o);
   cli_json_string(o, wa->scene);
   fputs(",\"solver\":", o);
@@ -585,6 +627,7 @@ static int print_summary(sim_state *s, const cli_world_args *wa, long K, double 
     cli_error("simulate: cannot write the summary to standard output");
     return CLI_EXIT_USAGE;
   }
+  cli_world_note_solver("simulate", wa);
   return CLI_EXIT_OK;
 }
 
@@ -592,31 +635,17 @@ static int print_summary(sim_state *s, const cli_world_args *wa, long K, double 
  * exit status after the message. */
 static int sim_setup(const cli_world_args *wa, const char *csv, const char *trace, int force,
                      sim_state *s, long *K) {
-  if (!wa->solver) {
-    cli_error("simulate: missing --solver NAME (see 'lcplab solvers')");
+  if (csv && trace && slv_same_file(trace, csv)) {
+    cli_error("simulate: --csv and --trace name the same file '%s'%s", csv,
+              cli_is_stdout(csv) ? " (the standard output)" : "");
     return CLI_EXIT_USAGE;
   }
-  if (!csv) {
-    cli_error("simulate: missing --csv FILE");
-    return CLI_EXIT_USAGE;
-  }
-  if (trace && slv_same_file(trace, csv)) {
-    cli_error("simulate: --csv and --trace name the same file '%s'", csv);
-    return CLI_EXIT_USAGE;
-  }
-  int rc = cli_world_build("simulate", wa, &s->w, K);
+  int rc = cli_progress_init(&s->progress, "simulate");
+  if (rc >= 0) return rc;
+  rc = cli_world_build("simulate", wa, &s->w, K);
   if (rc >= 0) return rc;
   /* checked before any work is done */
-  if (!force) {
-    if (exp_path_exists(csv)) {
-      cli_error("%s exists (use --force to overwrite)", csv);
-      return CLI_EXIT_USAGE;
-    }
-    if (trace && exp_path_exists(trace)) {
-      cli_error("%s exists (use --force to overwrite)", trace);
-      return CLI_EXIT_USAGE;
-    }
-  }
+  if (cli_output_refused(csv, force) || cli_output_refused(trace, force)) return CLI_EXIT_USAGE;
   if (s->dump_dir && !dump_dir_ready(s->dump_dir, force)) return CLI_EXIT_USAGE;
   s->tstep = calloc((size_t)*K, sizeof *s->tstep);
   s->tcol = calloc((size_t)*K, sizeof *s->tcol);
@@ -643,7 +672,7 @@ static int sim_setup(const cli_world_args *wa, const char *csv, const char *trac
     s->r0[3 * i + 1] = b->r.y;
     s->r0[3 * i + 2] = b->r.z;
   }
-  if (!(s->csv = open_out(csv, &s->csv_out))) return CLI_EXIT_USAGE;
+  if (csv && !(s->csv = open_out(csv, &s->csv_out))) return CLI_EXIT_USAGE;
   if (trace && !(s->trace = open_out(trace, &s->trace_out))) return CLI_EXIT_USAGE;
   return -1;
 }
@@ -651,20 +680,21 @@ static int sim_setup(const cli_world_args *wa, const char *csv, const char *trac
 /* A step that failed: numerically (exit 3, the files kept with the steps
  * before it) or as a usage error (exit 2). */
 static int step_failed(sim_state *s, const cli_world_args *wa, dyn_err e, long k) {
+  cli_progress_clear(&s->progress);
   if (e != DYN_ERR_NUMERIC) {
     cli_error("simulate: scene %s: %s", wa->scene, dyn_world_message(s->w));
     return CLI_EXIT_USAGE;
   }
   /* the run went wrong, not the request: steps 1..k stay (flushed, the
    * files kept) to show how it got there */
+  const char *kept = s->csv_path ? s->csv_path : "no CSV";
   if (publish_outputs(s) != 0) return CLI_EXIT_USAGE;
   if (!dump_failure(s, k + 1)) return CLI_EXIT_USAGE;
   if (k > 0)
     cli_error("simulate: scene %s: %s (%s keeps steps 1..%ld)", wa->scene, dyn_world_message(s->w),
-              s->csv_path, k);
+              kept, k);
   else
-    cli_error("simulate: scene %s: %s (%s has no step)", wa->scene, dyn_world_message(s->w),
-              s->csv_path);
+    cli_error("simulate: scene %s: %s (%s has no step)", wa->scene, dyn_world_message(s->w), kept);
   return CLI_EXIT_NOCONV;
 }
 
@@ -674,6 +704,7 @@ static int step_failed(sim_state *s, const cli_world_args *wa, dyn_err e, long k
 static int sim_step(void *ctx, dyn_world *w, const exp_step *st) {
   sim_state *s = ctx;
   (void)w;
+  cli_progress_step(&s->progress, "simulate", st->k, s->steps);
   if (st->err != DYN_OK) {
     s->rejected = st->err;
     return 0;
@@ -691,14 +722,17 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   int rc = sim_setup(wa, csv, trace, force, s, &K);
   if (rc >= 0) return rc;
   dyn_world *w = s->w;
-  fputs("step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,"
-        "solve_time_s,joint_error,status,applied\n",
-        s->csv);
+  if (s->csv)
+    fputs("step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,"
+          "solve_time_s,joint_error,status,applied\n",
+          s->csv);
   if (s->trace) fputs("step,t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", s->trace);
   double E0 = dyn_world_energy(w, NULL, NULL);
   double wall0 = exp_now_s();
   long done = 0;
+  s->steps = K;
   rc = exp_run_steps(w, K, sim_step, s, &done);
+  cli_progress_clear(&s->progress);
   if (rc == -1) return step_failed(s, wa, s->rejected, done);
   if (rc != 0) return rc;
   double wall = exp_now_s() - wall0;

@@ -1,7 +1,7 @@
 /* cmd_solve.c -- `lcplab solve`: read one instance file, solve it with a
  * solver chosen by name, print one JSON object.
  *
- *     lcplab solve FILE --solver NAME [--tol T] [--max-iter N] [--time-limit S] [--repeat R]
+ *     lcplab solve FILE [--solver NAME] [--tol T] [--max-iter N] [--time-limit S] [--repeat R]
  *                  [--omega W] [--norm inf|2] [--format FMT] [--warm XFILE]
  *                  [--solution OUT] [--max-memory B] [--force] [--history] [--json]
  *
@@ -21,7 +21,8 @@
  *   6. create the workspace, then solve R times, each repeat from the same
  *      start (zeros, or the --warm vector, copied fresh), timing only
  *      slv_solve with CLOCK_MONOTONIC (I/O and workspace creation excluded);
- *   7. write --solution (x of the last repeat: %.17g one per line, or by
+ *   7. write --solution (x of the last repeat: %.17g one per line, "-" for
+ *      stdout, the JSON then going to stderr; or by
  *      its extension .hdf5 / .h5 an FCLIB file with the problem, /solution
  *      and the --warm start as /guesses/1), print the JSON object.
  *
@@ -45,7 +46,8 @@
  *
  * A file that records the solve it came from (lcplab format, sections
  * 'solver' and 'options', e.g. a step written by simulate --dump-failures)
- * gives the defaults for that file: its solver when --solver is not given,
+ * gives the defaults for that file: its solver when --solver is not given
+ * (else auto, whose JSON adds chosen and choice: docs/solvers.md, "auto"),
  * and its options (tol, max_iter, max_pivots, omega, norm, warm_start, ...)
  * where no flag sets them (--max-iter sets max_iter and max_pivots; --warm
  * sets warm_start).  The JSON then lists what it took from the file in
@@ -80,7 +82,7 @@ static int simd_from_env(void) {
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: lcplab solve FILE --solver NAME [options]\n"
+          "usage: lcplab solve FILE [--solver NAME] [options]\n"
           "\n"
           "Read FILE (format from its extension, else its content), solve it and print\n"
           "one JSON object on stdout: instance, solver, kind, n, status, iterations,\n"
@@ -88,9 +90,10 @@ static void usage(FILE *f) {
           "res_scaled (the test), siconos_err, err_siconos, res_rel_1q (the literature's), ...\n"
           "\n"
           "options (before or after FILE):\n"
-          "  --solver NAME     solver to use (see 'lcplab solvers'); required unless FILE\n"
-          "                    names one (a file written by simulate --dump-failures names\n"
-          "                    its solver and options: they are the defaults for it)\n"
+          "  --solver NAME     solver to use (see 'lcplab solvers'); default: the one FILE\n"
+          "                    names (a file written by simulate --dump-failures names\n"
+          "                    its solver and options: they are the defaults for it),\n"
+          "                    else auto (JSON: chosen, choice)\n"
           "  --tol T           converged iff res_scaled <= T, the scale-invariant test\n"
           "                    (docs/convergence.md; T > 0; default: library's)\n"
           "  --max-iter N      iteration / pivot limit (N >= 1; default: library's)\n"
@@ -110,7 +113,8 @@ static void usage(FILE *f) {
           "                    siconos-fc3d, blcp, mtx, lcplab, fclib, npz (default: auto)\n"
           "  --warm XFILE      start from XFILE: n values, one per line; an FCLIB .hdf5\n"
           "                    (its /solution/r, else /guesses/1/r); a ContactBench .npz (lam0)\n"
-          "  --solution OUT    write x to OUT, one value per line (%%.17g); OUT.hdf5: an FCLIB\n"
+          "  --solution OUT    write x to OUT, one value per line (%%.17g); - : stdout (the\n"
+          "                    JSON then goes to stderr); OUT.hdf5: an FCLIB\n"
           "                    file with the problem, /solution (r = x, u = w) and the\n"
           "                    --warm start as /guesses/1\n" CLI_MAX_MEMORY_USAGE
           "  --force           overwrite OUT if it exists\n"
@@ -296,7 +300,7 @@ static int parse_args(int argc, char **argv, solve_args *a) {
   }
 
   if (!a->file) {
-    cli_error("solve: missing FILE (usage: lcplab solve FILE --solver NAME [options])");
+    cli_error("solve: missing FILE (usage: lcplab solve FILE [--solver NAME] [options])");
     return CLI_EXIT_USAGE;
   }
   return -1;
@@ -436,7 +440,7 @@ static void print_global(FILE *f, const global_report *g) {
 static void print_json(const solve_args *a, const slv_solver *solver, const slv_instance *inst,
                        const slv_options *opt, const slv_result *res, const global_report *g,
                        double t_median, double t_min) {
-  FILE *f = stdout;
+  FILE *f = cli_is_stdout(a->solution) ? stderr : stdout; /* stdout holds x */
   fputs("{\"instance\":", f);
   cli_json_string(f, exp_basename(a->file));
   fputs(",\"solver\":", f);
@@ -540,10 +544,7 @@ static int solve_run(const solve_args *a, solve_state *s) {
   /* Checked before any work: never overwrite an input, nor a file without --force. */
   if (cli_output_is_input(a->solution, a->file) || cli_output_is_input(a->solution, a->warm))
     return CLI_EXIT_USAGE;
-  if (a->solution && !a->force && exp_path_exists(a->solution)) {
-    cli_error("%s exists (use --force to overwrite)", a->solution);
-    return CLI_EXIT_USAGE;
-  }
+  if (cli_output_refused(a->solution, a->force)) return CLI_EXIT_USAGE;
 
   err[0] = '\0';
   if (slv_read_with(a->file, a->format, &a->read, &s->inst, err, sizeof err) != SLV_OK ||
@@ -552,12 +553,8 @@ static int solve_run(const solve_args *a, solve_state *s) {
     return CLI_EXIT_USAGE;
   }
   const slv_instance *inst = s->inst;
-  const char *name = a->solver ? a->solver : inst->solver[0] ? inst->solver : NULL;
-  const slv_solver *solver = name ? slv_solver_find(name) : NULL;
-  if (!name) {
-    cli_error("solve: missing --solver NAME (see 'lcplab solvers')");
-    return CLI_EXIT_USAGE;
-  }
+  const char *name = a->solver ? a->solver : inst->solver[0] ? inst->solver : "auto";
+  const slv_solver *solver = slv_solver_find(name);
   if (!solver) {
     cli_error("%s: the file's solver '%s' is not a known solver (give --solver)", a->file, name);
     return CLI_EXIT_USAGE;

@@ -1,7 +1,7 @@
 /* lcplab.c -- main() of the `lcplab` program: subcommand dispatch, --version,
  * --help, and the helpers the subcommands share (cli.h).
  *
- *     lcplab --version | --help
+ *     lcplab --version | --help | help [COMMAND]
  *     lcplab solvers   [--help]
  *     lcplab solve     FILE --solver NAME [options]     (cmd_solve.c)
  *     lcplab convert   IN OUT [options]                 (cmd_convert.c)
@@ -36,6 +36,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "slv.h"
 
@@ -62,11 +63,51 @@ static void usage(FILE *f) {
              "  --help       this text\n"
              "  --version    print the version\n"
              "\n"
-             "'lcplab COMMAND --help' describes each command.\n"
+             "'lcplab help COMMAND' (or 'lcplab COMMAND --help') describes each command.\n"
              "exit status: 0 success, 2 bad input or usage, 3 solver did not converge.\n");
 }
 
 /* ---- timing ---------------------------------------------------------------------- */
+
+/* ---- progress line ------------------------------------------------------------- */
+
+enum { PROGRESS_OFF, PROGRESS_AUTO, PROGRESS_ON };
+
+int cli_progress_init(cli_progress *p, const char *cmd) {
+  const char *v = getenv("LCPLAB_PROGRESS");
+  memset(p, 0, sizeof *p);
+  p->t0 = exp_now_s();
+  if (!v || !v[0] || strcmp(v, "auto") == 0)
+    p->mode = isatty(STDERR_FILENO) ? PROGRESS_AUTO : PROGRESS_OFF;
+  else if (strcmp(v, "0") == 0)
+    p->mode = PROGRESS_OFF;
+  else if (strcmp(v, "1") == 0)
+    p->mode = PROGRESS_ON;
+  else {
+    cli_error("%s: LCPLAB_PROGRESS must be 0, 1 or auto, got '%s'", cmd, v);
+    return CLI_EXIT_USAGE;
+  }
+  return -1;
+}
+
+void cli_progress_step(cli_progress *p, const char *cmd, long k, long total) {
+  if (p->mode == PROGRESS_OFF) return;
+  double now = exp_now_s();
+  if (p->mode == PROGRESS_AUTO && now - p->t0 < CLI_PROGRESS_AFTER_S) return;
+  if (k < total && p->shown && now - p->last < CLI_PROGRESS_EVERY_S) return;
+  fprintf(stderr, "\r\033[Klcplab: %s: step %ld/%ld (%.0f%%), %.1f s", cmd, k, total,
+          100.0 * (double)k / (double)total, now - p->t0);
+  fflush(stderr);
+  p->last = now;
+  p->shown = 1;
+}
+
+void cli_progress_clear(cli_progress *p) {
+  if (!p->shown) return;
+  fputs("\r\033[K", stderr);
+  fflush(stderr);
+  p->shown = 0;
+}
 
 
 /* ---- dispatch ----------------------------------------------------------------- */
@@ -84,6 +125,17 @@ static const cli_command cli_commands[] = {
   { "figure", cli_cmd_figure },     { "generate", cli_cmd_generate },
 };
 
+/* `lcplab help CMD`: CMD's own --help. */
+static int help_of(const char *name) {
+  for (size_t k = 0; k < sizeof cli_commands / sizeof cli_commands[0]; k++)
+    if (strcmp(name, cli_commands[k].name) == 0) {
+      char *argv[3] = { (char *)cli_commands[k].name, (char *)"--help", NULL };
+      return cli_commands[k].run(2, argv);
+    }
+  cli_error("help: unknown command '%s' (see 'lcplab help')", name);
+  return CLI_EXIT_USAGE;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
@@ -94,6 +146,7 @@ int main(int argc, char **argv) {
     printf("lcplab %s\n", SLV_VERSION);
     return CLI_EXIT_OK;
   }
+  if (strcmp(cmd, "help") == 0 && argc > 2) return help_of(argv[2]);
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
     usage(stdout);
     return CLI_EXIT_OK;
@@ -187,6 +240,14 @@ int cli_wants_help(int argc, char **argv) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
   }
   return 0;
+}
+
+int cli_is_stdout(const char *path) { return path && strcmp(path, "-") == 0; }
+
+int cli_output_refused(const char *path, int force) {
+  if (!path || force || cli_is_stdout(path) || !exp_path_exists(path)) return 0;
+  cli_error("%s exists (use --force to overwrite)", path);
+  return 1;
 }
 
 

@@ -341,10 +341,25 @@ slv_status slv_read(const char *path, slv_format fmt, slv_instance **out, char *
 
 /* ---- writing -------------------------------------------------------------- */
 
+/* The row that writes the standard output ("-") as fmt: lcplab for
+ * SLV_FMT_AUTO; the text formats that are one stream (not FCLIB, npz, nor
+ * MatrixMarket with its sidecar files). */
+static slv_status stdout_row(slv_format fmt, char *err, size_t errlen, const slv_io_format **row) {
+  if (fmt == SLV_FMT_FCLIB || fmt == SLV_FMT_NPZ || fmt == SLV_FMT_MTX) {
+    slv_io_msgf(err, errlen,
+                "-: the standard output takes one text stream: %s is not one (give a file name)",
+                slv_format_str(fmt));
+    return SLV_ERR_UNSUPPORTED;
+  }
+  *row = slv_io_format_row(fmt == SLV_FMT_AUTO ? SLV_FMT_LCPLAB : fmt);
+  return *row ? SLV_OK : SLV_ERR_INVALID;
+}
+
 /* The row that writes path as fmt for inst (by extension and variant for
  * SLV_FMT_AUTO). */
 static slv_status writer_row(const char *path, slv_format fmt, const slv_instance *inst, char *err,
                              size_t errlen, const slv_io_format **row) {
+  if (strcmp(path, "-") == 0) return stdout_row(fmt, err, errlen, row);
   if (fmt == SLV_FMT_AUTO) {
     *row = slv_io_format_by_ext(path);
     if (!*row) {

@@ -12,7 +12,12 @@
  * links keeps its content under those names.  A replaced file's permission
  * bits are kept; a new one gets 0666 less the umask.  A path that is not a
  * regular file nor a folder (a FIFO, /dev/stdout, /dev/null) is no file to
- * replace: it is written directly, and publishing only closes it.
+ * replace: it is written directly, and publishing only closes it.  The
+ * path "-" is the standard output (the POSIX convention), the caller's
+ * request: a stream of its own on a duplicate of file descriptor 1, written
+ * directly like a FIFO; discarding it cannot take back what was written.
+ * The caller writes nothing else to its stdout meanwhile (lcplab sends its
+ * JSON to stderr then).
  *
  * slv_same_file compares device and inode (links followed), never strings:
  * "s.csv" and "./s.csv", a symlink and a hard link all name one file.
@@ -79,7 +84,8 @@ slv_outfile *slv_outfile_open(const char *path, char *err, size_t errlen) {
     slv_io_msgf(err, errlen, "expected an output file name, found an empty one");
     return NULL;
   }
-  int exists = stat(path, &st) == 0;
+  int dash = strcmp(path, "-") == 0;
+  int exists = !dash && stat(path, &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) {
     slv_io_msgf(err, errlen, "%s: cannot write: it is a folder", path);
     return NULL;
@@ -91,7 +97,7 @@ slv_outfile *slv_outfile_open(const char *path, char *err, size_t errlen) {
     return NULL;
   }
   int special = exists && !S_ISREG(st.st_mode);
-  int fd = special ? open(path, O_WRONLY | O_CLOEXEC) : create_tmp(o);
+  int fd = dash ? dup(STDOUT_FILENO) : special ? open(path, O_WRONLY | O_CLOEXEC) : create_tmp(o);
   if (fd >= 0 && exists && S_ISREG(st.st_mode)) fchmod(fd, st.st_mode & 07777);
   if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
     int e = errno;
@@ -167,6 +173,7 @@ static int same_entry(const char *a, const char *b) {
 int slv_same_file(const char *a, const char *b) {
   struct stat sa, sb;
   if (!a || !b) return 0;
+  if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0) return strcmp(a, b) == 0; /* stdout */
   int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
   if (ea && eb) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
   if (ea || eb) return 0;

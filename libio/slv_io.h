@@ -244,7 +244,11 @@ SLV_API slv_status slv_write_vector(const char *path, int n, const double *x, ch
  * every write and renames the complete file over path (a symlink at path
  * is replaced, never written through).  On any failure (a full disk, a file
  * size limit) the temporary file is removed and path is as it was.  NULL /
- * SLV_ERR_INVALID with "PATH: cannot write: <why>" in err. */
+ * SLV_ERR_INVALID with "PATH: cannot write: <why>" in err.  The path "-"
+ * is the standard output: a stream on a duplicate of file descriptor 1,
+ * written directly (so every text writer, slv_write_vector and slv_write_solution
+ * take "-"; slv_write writes "-" in the lcplab format unless told another
+ * text format, and refuses the binary ones and MatrixMarket's sidecars). */
 typedef struct slv_outfile slv_outfile;
 SLV_API slv_outfile *slv_outfile_open(const char *path, char *err, size_t errlen);
 /* The stream to write to (the temporary file). */
@@ -260,7 +264,8 @@ SLV_API slv_status slv_outfile_publish(slv_outfile *o, char *err, size_t errlen)
 /* Closes and removes the temporary file, path as it was; frees o (NULL is fine). */
 SLV_API void slv_outfile_discard(slv_outfile *o);
 /* 1 if a and b name one file: both exist with one device and inode (links
- * followed), or neither exists and both are the same name in one folder. */
+ * followed), or neither exists and both are the same name in one folder;
+ * "-" (the standard output) is the same only as "-". */
 SLV_API int slv_same_file(const char *a, const char *b);
 
 #ifdef __cplusplus

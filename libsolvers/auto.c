@@ -31,13 +31,23 @@
  *   anything else           pgs.
  *
  * A candidate is taken only if slv_solver_accepts it (symmetry, diagonal,
- * storage); the next rule applies otherwise.  res->method names the
- * solver that ran and res->choice says why.  Every candidate's state is
+ * storage); the next rule applies otherwise, and the last one (pgs) too:
+ * when pgs refuses, the first fallback that accepts runs, and when none
+ * does auto refuses the problem (SLV_ERR_UNSUPPORTED, every refusal in the
+ * message).  When the chosen solver fails (max_iter, stagnated, ray,
+ * singular pivot, not finite, breakdown, or "converged" that the library's
+ * measures do not confirm), the fallbacks run from the caller's start, in
+ * order, until one converges: nsgs_newton, ipm, admm for cones; ipm,
+ * lemke, admm otherwise (docs/solvers.md, "auto", "Fallbacks").  Without
+ * success the iterate with the smallest test measure is returned.
+ * res->method names the solver whose x is returned and res->choice says
+ * why, then what each fallback ended with.  Every candidate's state is
  * allocated at init (the pivoting ones' only for n_max <= AUTO_PIVOT_MAX), so a
  * solve allocates no more than the chosen solver does.
  */
 #include "slv_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,6 +204,40 @@ static int ipm_rule(const auto_state *s, slv_op *op, char *why, size_t len) {
   return 1;
 }
 
+/* The fallbacks of a problem, in the order they are tried (the header):
+ * their count, into k[]. */
+static int fallbacks(const slv_problem *p, int *k) {
+  static const int cone[] = { AUTO_NSGS_NEWTON, AUTO_IPM, AUTO_ADMM };
+  static const int other[] = { AUTO_IPM, AUTO_LEMKE, AUTO_ADMM };
+  const int *f = p->ncones > 0 ? cone : other;
+  for (int j = 0; j < 3; j++) k[j] = f[j];
+  return 3;
+}
+
+/* When pgs, the last rule, refuses p (its refusal in pgs_msg): the first
+ * fallback that takes p, with the reason into why; -1 if none does, with
+ * every refusal into why. */
+static int first_taker(const auto_state *s, const slv_problem *p, const char *storage,
+                       const char *pgs_msg, char *why, size_t len) {
+  int k[3], m = fallbacks(p, k);
+  char msg[160];
+  for (int j = 0; j < m; j++)
+    if (takes(s, k[j], p, msg, sizeof msg)) {
+      slv_msgf(why, len, "n=%d, %s storage, pgs refuses it (%s): %s", p->n, storage, pgs_msg,
+               s->sub[k[j]]->name);
+      return k[j];
+    }
+  slv_msgf(why, len, "auto: no candidate takes this problem: %s", pgs_msg);
+  for (int j = 0; j < m; j++) {
+    size_t used = strlen(why);
+    if (!s->state[k[j]])
+      slv_msgf(why + used, len - used, "; %s: n_max > %d", s->sub[k[j]]->name, AUTO_PIVOT_MAX);
+    else if (!takes(s, k[j], p, msg, sizeof msg))
+      slv_msgf(why + used, len - used, "; %s", msg);
+  }
+  return -1;
+}
+
 /* Index of the solver to run, and why (into why). */
 static int auto_choose(const auto_state *s, slv_op *op, char *why, size_t len) {
   const slv_problem *p = op->p;
@@ -238,10 +282,14 @@ static int auto_choose(const auto_state *s, slv_op *op, char *why, size_t len) {
              refused[0] ? ", dantzig refuses it: " : "", refused);
     return AUTO_LEMKE;
   }
-  slv_msgf(why, len, "n=%d, %s storage%s: PGS", p->n,
-           p->storage == SLV_CSR ? "CSR" : (p->storage == SLV_DENSE ? "dense" : "factored"),
-           p->findex ? ", friction rows (findex)" : "");
-  return AUTO_PGS;
+  const char *storage =
+      p->storage == SLV_CSR ? "CSR" : (p->storage == SLV_DENSE ? "dense" : "factored");
+  if (takes(s, AUTO_PGS, p, msg, sizeof msg)) {
+    slv_msgf(why, len, "n=%d, %s storage%s: PGS", p->n, storage,
+             p->findex ? ", friction rows (findex)" : "");
+    return AUTO_PGS;
+  }
+  return first_taker(s, p, storage, msg, why, len);
 }
 
 /* ADMM on a large coupled Coulomb problem, with a stall window of
@@ -254,7 +302,6 @@ static int auto_choose(const auto_state *s, slv_op *op, char *why, size_t len) {
 static slv_status admm_then_handover(auto_state *s, slv_op *op, const slv_options *opt, double *x,
                                      double *w, slv_result *res, slv_hist *h) {
   int n = op->n;
-  memcpy(s->x0, x, (size_t)n * sizeof *x);
   slv_admm_set_stall(s->state[AUTO_ADMM], s->admm_stall);
   slv_status st = s->sub[AUTO_ADMM]->impl->solve(s->state[AUTO_ADMM], op, opt, x, w, res, h);
   slv_admm_set_stall(s->state[AUTO_ADMM], 0);
@@ -288,15 +335,12 @@ static slv_status admm_then_handover(auto_state *s, slv_op *op, const slv_option
   return st;
 }
 
-static slv_status auto_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
-                             slv_result *res, slv_hist *h) {
-  auto_state *s = st;
-  int k = auto_choose(s, op, res->choice, sizeof res->choice);
-  res->method = s->sub[k]->name;
+/* The chosen solver k, with the hand-overs of its rule (ADMM's stall,
+ * ipm's breakdown); x holds the start on entry. */
+static slv_status run_choice(auto_state *s, int k, slv_op *op, const slv_options *opt, double *x,
+                             double *w, slv_result *res, slv_hist *h) {
   if (k == AUTO_ADMM && op->p->cone_law == SLV_CONE_COULOMB)
     return admm_then_handover(s, op, opt, x, w, res, h);
-  if (k == AUTO_IPM && op->p->cone_law == SLV_CONE_COULOMB)
-    memcpy(s->x0, x, (size_t)op->n * sizeof *x);
   slv_status r = s->sub[k]->impl->solve(s->state[k], op, opt, x, w, res, h);
   if (k == AUTO_IPM && r == SLV_BREAKDOWN && op->p->cone_law == SLV_CONE_COULOMB &&
       takes(s, AUTO_NSGS_NEWTON, op->p, NULL, 0)) {
@@ -314,6 +358,103 @@ static slv_status auto_solve(void *st, slv_op *op, const slv_options *opt, doubl
     slv_msgf(res->message, sizeof res->message, "ipm broke down (%s), then %s", why, tail);
   }
   return r;
+}
+
+/* A solve's end worth a fallback: the solver ran and failed numerically
+ * (not a refusal, nor a stop the caller asked for). */
+static int failed_numerically(slv_status r) {
+  switch (r) {
+  case SLV_MAX_ITER:
+  case SLV_STAGNATED:
+  case SLV_RAY_TERMINATION:
+  case SLV_SINGULAR_PIVOT:
+  case SLV_NOT_FINITE:
+  case SLV_BREAKDOWN: return 1;
+  default: return 0;
+  }
+}
+
+/* The test's measure of x (w = A x + b into w); *met: the library's
+ * convergence test passes, as slv_solve will judge it. */
+static double measure(slv_op *op, const slv_options *opt, const double *x, double *w, int *met) {
+  slv_op_w(op, x, w);
+  slv_residuals r = slv_residual_op(op, x, w);
+  *met = slv_met(op->p, opt, &r);
+  double m = slv_test_measure(opt, &r);
+  return isnan(m) ? INFINITY : m;
+}
+
+/* "; NAME ended STATUS" appended to res->choice. */
+static void note_try(slv_result *res, const char *name, slv_status r) {
+  size_t used = strlen(res->choice);
+  slv_msgf(res->choice + used, sizeof res->choice - used, "; %s ended %s", name, slv_status_str(r));
+}
+
+/* The best so far: its index, status and measure (its x in s->xa). */
+typedef struct auto_best {
+  int k;
+  slv_status r;
+  double m;
+} auto_best;
+
+/* After the chosen solver ended at r (x its iterate), the fallbacks from
+ * the caller's start (s->x0) until one converges; else the iterate of
+ * smallest measure goes back into x.  Returns the status of x. */
+static slv_status fall_back(auto_state *s, int k0, slv_status r, slv_op *op, const slv_options *opt,
+                            double *x, double *w, slv_result *res, slv_hist *h) {
+  int n = op->n, k[3], m = fallbacks(op->p, k), met = 0;
+  auto_best best = { k0, r, measure(op, opt, x, w, &met) };
+  const char *ran = res->method; /* a hand-over may have run another */
+  memcpy(s->xa, x, (size_t)n * sizeof *x);
+  note_try(res, ran, r);
+  for (int j = 0; j < m; j++) {
+    if (k[j] == k0 || strcmp(s->sub[k[j]]->name, ran) == 0 || !takes(s, k[j], op->p, NULL, 0))
+      continue;
+    int it = res->iterations, piv = res->pivots;
+    memcpy(x, s->x0, (size_t)n * sizeof *x);
+    r = s->sub[k[j]]->impl->solve(s->state[k[j]], op, opt, x, w, res, h);
+    res->iterations += it;
+    res->pivots += piv;
+    double mj = measure(op, opt, x, w, &met);
+    if (r == SLV_CONVERGED && met) {
+      size_t used = strlen(res->choice);
+      slv_msgf(res->choice + used, sizeof res->choice - used, "; then %s converged",
+               s->sub[k[j]]->name);
+      res->method = s->sub[k[j]]->name;
+      return r;
+    }
+    note_try(res, s->sub[k[j]]->name, r);
+    if (mj < best.m) {
+      best = (auto_best){ k[j], r, mj };
+      memcpy(s->xa, x, (size_t)n * sizeof *x);
+    }
+  }
+  memcpy(x, s->xa, (size_t)n * sizeof *x);
+  slv_op_w(op, x, w);
+  res->method = best.k == k0 ? ran : s->sub[best.k]->name;
+  size_t used = strlen(res->choice);
+  slv_msgf(res->choice + used, sizeof res->choice - used, "; kept %s's x (smallest residual)",
+           res->method);
+  return best.r;
+}
+
+static slv_status auto_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                             slv_result *res, slv_hist *h) {
+  auto_state *s = st;
+  int k = auto_choose(s, op, res->choice, sizeof res->choice);
+  if (k < 0) {
+    slv_msgf(res->message, sizeof res->message, "%s", res->choice);
+    res->choice[0] = 0;
+    return SLV_ERR_UNSUPPORTED;
+  }
+  res->method = s->sub[k]->name;
+  memcpy(s->x0, x, (size_t)op->n * sizeof *x); /* the start, for every fallback */
+  slv_status r = run_choice(s, k, op, opt, x, w, res, h);
+  int met = 0;
+  if (!(r == SLV_CONVERGED || failed_numerically(r))) return r;
+  if (r == SLV_CONVERGED && (measure(op, opt, x, w, &met), met)) return r;
+  if (r == SLV_CONVERGED) r = SLV_STAGNATED; /* as slv_solve would judge it */
+  return fall_back(s, k, r, op, opt, x, w, res, h);
 }
 
 static const slv_impl auto_impl = {

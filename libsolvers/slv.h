@@ -368,7 +368,8 @@ typedef struct slv_result {
                               and for pgs_wide without the AVX2 lanes in row order);
                               static, never NULL after slv_solve with a workspace */
   char message[160];  /* detail for any status other than converged */
-  char choice[160];   /* "auto" only: why it chose res.method (else empty) */
+  char choice[320];   /* "auto" only: why it chose res.method, then what each fallback
+                       * ended with (else empty) */
 } slv_result;
 
 /* ---- solvers: descriptors and registry ---------------------------------- */

@@ -14,7 +14,11 @@
  *   - the same LCP in CSR                            -> pgs
  *   - a dense LCP with a nonsymmetric A, n <= 300    -> lemke (dantzig refuses)
  *   - the same with a zero diagonal entry            -> lemke (pgs would refuse)
- *   - a dense nonsymmetric LCP with n = 310 > 300    -> pgs */
+ *   - a dense nonsymmetric LCP with n = 310 > 300    -> pgs
+ *   - the zero-diagonal LCP in CSR (pgs refuses it)  -> a solver that accepts it
+ *   - n = 310, 2x2 blocks [1 3; -3 1] (PGS diverges) -> pgs, then a fallback that
+ *                                                       converges, named in res.choice
+ *   - no candidate accepts the problem               -> SLV_ERR_UNSUPPORTED */
 #include "slv.h"
 #include "slv_internal.h"
 #include "tst_cone.h"
@@ -184,6 +188,84 @@ static void test_zero_diagonal(void) {
   CU_ASSERT_DOUBLE_EQUAL(x[1], 1.0, 1e-12);
 }
 
+/* The same problem in CSR: pgs, nsgs and pjacobi refuse A(0,0) = 0 and the
+ * pivoting solvers CSR, so auto must pick one that takes it (it ran pgs,
+ * which ended not_finite at x = (inf, 0)). */
+static void test_zero_diagonal_csr(void) {
+  int Ap[3] = { 0, 2, 4 }, Aj[4] = { 0, 1, 0, 1 };
+  double Ax[4] = { 0.0, 1.0, -1.0, 1.0 }, b[2] = { -1.0, 2.0 }, x[2];
+  slv_problem p = slv_problem_empty();
+  p.n = 2, p.storage = SLV_CSR, p.Ap = Ap, p.Aj = Aj, p.Ax = Ax, p.b = b;
+  slv_result res;
+  slv_status st = run_auto(&p, 1e-10, x, &res);
+  if (st != SLV_CONVERGED)
+    fprintf(stderr, "auto: %s by %s (%s; %s)\n", slv_status_str(st), res.method, res.choice,
+            res.message);
+  CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+  CU_ASSERT_STRING_NOT_EQUAL(res.method, "pgs");
+  char msg[160];
+  CU_ASSERT_EQUAL(slv_solver_accepts(slv_solver_find(res.method), &p, msg, sizeof msg), SLV_OK);
+  CU_ASSERT_DOUBLE_EQUAL(x[0], 3.0, 1e-8);
+  CU_ASSERT_DOUBLE_EQUAL(x[1], 1.0, 1e-8);
+}
+
+/* n = 310 > AUTO_PIVOT_MAX, dense, nonsymmetric: auto's rule gives pgs.
+ * A is block-diagonal with the 2x2 blocks [1 3; -3 1] (positive definite:
+ * x'Ax = |x|^2, so one solution; Gauss-Seidel's iteration matrix on a
+ * block has spectral radius 9, so pgs runs away).  b = -A x* with x* > 0:
+ * w = 0 at x*.  auto must fall back to a solver that converges, and say
+ * in res.choice that pgs was tried and what it ended with. */
+static void test_fallback(void) {
+  enum { M = 310 };
+  double *A = calloc((size_t)M * M, sizeof *A), *b = malloc(M * sizeof *b);
+  double *xs = malloc(M * sizeof *xs), *x = malloc(M * sizeof *x);
+  for (int i = 0; i < M; i++) xs[i] = 1.0 + 0.01 * i;
+  for (int k = 0; k < M; k += 2) {
+    A[k + (size_t)k * M] = A[k + 1 + (size_t)(k + 1) * M] = 1.0;
+    A[k + (size_t)(k + 1) * M] = 3.0;
+    A[k + 1 + (size_t)k * M] = -3.0;
+  }
+  for (int i = 0; i < M; i++) {
+    b[i] = 0.0;
+    for (int j = 0; j < M; j++) b[i] -= A[i + (size_t)j * M] * xs[j];
+  }
+  slv_problem p = slv_problem_empty();
+  p.n = M, p.A = A, p.lda = M, p.b = b;
+  slv_result res;
+  slv_status st = run_auto(&p, 1e-10, x, &res);
+  if (st != SLV_CONVERGED)
+    fprintf(stderr, "auto: %s by %s (%s; %s)\n", slv_status_str(st), res.method, res.choice,
+            res.message);
+  CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+  CU_ASSERT_STRING_NOT_EQUAL(res.method, "pgs");
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.choice, "pgs ended"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.choice, res.method));
+  CU_ASSERT(tst_natres_dense(M, A, b, NULL, NULL, x) <= 1e-8);
+  TST_VEC_CLOSE(x, xs, M, 1e-6, 0);
+  free(A), free(b), free(xs), free(x);
+}
+
+/* A findex problem in CSR whose normal row has A(0,0) = 0: every solver
+ * that takes findex rows either needs a positive diagonal (pgs, pjacobi) or
+ * dense storage (lemke, dantzig): auto refuses it, naming the problem,
+ * rather than running one that refuses it. */
+static void test_nothing_accepts(void) {
+  int Ap[3] = { 0, 2, 4 }, Aj[4] = { 0, 1, 0, 1 }, findex[2] = { -1, 0 };
+  double Ax[4] = { 0.0, 1.0, 1.0, 2.0 }, b[2] = { -1.0, 0.5 }, mu[2] = { 0.0, 0.5 }, x[2];
+  double lo[2] = { 0.0, 0.0 }, hi[2] = { INFINITY, 0.0 };
+  slv_problem p = slv_problem_empty();
+  p.n = 2, p.storage = SLV_CSR, p.Ap = Ap, p.Aj = Aj, p.Ax = Ax, p.b = b;
+  p.lo = lo, p.hi = hi, p.findex = findex, p.mu = mu;
+  slv_result res;
+  slv_status st = run_auto(&p, 1e-10, x, &res);
+  if (st != SLV_ERR_UNSUPPORTED)
+    fprintf(stderr, "auto: %s by %s (%s; %s)\n", slv_status_str(st), res.method, res.choice,
+            res.message);
+  CU_ASSERT_EQUAL(st, SLV_ERR_UNSUPPORTED);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "auto"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "pgs"));
+}
+
 /* over AUTO_PIVOT_MAX rows the pivoting candidates are not allocated: pgs */
 static void test_large_nonsymmetric(void) {
   enum { M = 310 };
@@ -214,5 +296,10 @@ int main(void) {
   CU_add_test(s, "LCP: dense symmetric -> dantzig, CSR -> pgs, nonsymmetric -> lemke", test_lcp);
   CU_add_test(s, "LCP with a zero diagonal entry -> lemke, x by hand", test_zero_diagonal);
   CU_add_test(s, "dense nonsymmetric LCP over 300 rows -> pgs", test_large_nonsymmetric);
+  CU_add_test(s, "CSR LCP with a zero diagonal entry -> a solver that accepts it",
+              test_zero_diagonal_csr);
+  CU_add_test(s, "pgs runs away -> a fallback that converges, named in choice", test_fallback);
+  CU_add_test(s, "no candidate accepts the problem -> unsupported, not a refused solver",
+              test_nothing_accepts);
   return tst_run();
 }

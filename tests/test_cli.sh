@@ -279,7 +279,6 @@ expect_err "unknown --format" "nosuchformat" solve "$T/sym.dat" --solver pgs --f
 # ---- solve: usage errors ------------------------------------------------------------
 expect_err "unknown solver" "nosuchsolver" solve "$T/sym.dat" --solver nosuchsolver
 expect_err "unknown option" "--bogus" solve "$T/sym.dat" --solver pgs --bogus
-expect_err "missing --solver" "--solver" solve "$T/sym.dat"
 expect_err "missing FILE" "FILE" solve --solver pgs
 expect_err "two FILEs" "$T/nonsym.dat" solve "$T/sym.dat" "$T/nonsym.dat" --solver pgs
 expect_err "--tol without a value" "--tol" solve "$T/sym.dat" --solver pgs --tol

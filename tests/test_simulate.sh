@@ -211,7 +211,6 @@ expect_err "negative mass" "mass=-2" simulate --scene ball --param mass=-2 --sol
 expect_err "dt = 0" "--dt" simulate --scene stack --solver pgs --dt 0 --csv "$T/e.csv"
 expect_err "dt < 0" "--dt" simulate --scene stack --solver pgs --dt -0.01 --csv "$T/e.csv"
 expect_err "unknown solver" "unknown solver 'nosuch'" simulate --scene stack --solver nosuch --csv "$T/e.csv"
-expect_err "missing --csv" "--csv" simulate --scene stack --solver pgs
 expect_err "bad --friction" "--friction" simulate --scene stack --solver pgs --friction sticky --csv "$T/e.csv"
 expect_err "refusal: pgs with cones" "refused" \
   simulate --scene stack --param n=2 --solver pgs --friction cone --steps 20 --csv "$T/e.csv"
