@@ -14,9 +14,10 @@ Files
 Scenes
     World, simulate, scenes, SimulationResult, METRICS, TRACE_FIELDS, STAGES,
     APPLIED
-Errors
-    LcplabError, InvalidProblemError, UnsupportedError, OptionsError,
-    FileError, SceneError, SimulationError
+Errors (one hierarchy under ``Error``; docs/python.md, "Errors")
+    Error, InvalidProblemError, OptionsError, UnknownNameError,
+    UnsupportedError, FileError, MissingFileError, ExistingFileError,
+    SceneError, SimulationError
 
 The documentation of the problem, the measures and the solvers is in the
 repository's docs/ folder (problem.md, solvers.md, dynamics.md).
@@ -31,8 +32,9 @@ Examples
 """
 
 from . import _lcplab
-from ._errors import (FileError, InvalidProblemError, LcplabError, OptionsError, SceneError,
-                      SimulationError, UnsupportedError)
+from ._errors import (Error, ExistingFileError, FileError, InvalidProblemError, LcplabError,
+                      MissingFileError, OptionsError, SceneError, SimulationError,
+                      UnknownNameError, UnsupportedError)
 from ._io import formats, read, write
 from ._log import logger
 from ._problem import Problem
@@ -43,8 +45,10 @@ from ._world import (APPLIED, METRICS, STAGES, TRACE_FIELDS, SimulationResult, W
 __version__ = _lcplab.VERSION
 
 __all__ = [
-    "APPLIED", "DEFAULT_SOLVER", "FileError", "InvalidProblemError", "LcplabError", "METRICS",
-    "OptionsError", "Problem", "Residuals", "Result", "STAGES", "SceneError", "SimulationError",
-    "SimulationResult", "SolverInfo", "Status", "TRACE_FIELDS", "UnsupportedError", "World",
-    "formats", "logger", "read", "scenes", "simulate", "solve", "solvers", "write",
+    "APPLIED", "DEFAULT_SOLVER", "Error", "ExistingFileError", "FileError",
+    "InvalidProblemError", "LcplabError", "METRICS", "MissingFileError", "OptionsError",
+    "Problem", "Residuals", "Result", "STAGES", "SceneError", "SimulationError",
+    "SimulationResult", "SolverInfo", "Status", "TRACE_FIELDS", "UnknownNameError",
+    "UnsupportedError", "World", "formats", "logger", "read", "scenes", "simulate", "solve",
+    "solvers", "write",
 ]

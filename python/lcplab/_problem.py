@@ -453,7 +453,7 @@ class Problem:
         """``A x + b`` for a vector x of size n."""
         x = np.asarray(x, dtype=np.float64)
         if x.shape != (self.n,):
-            raise ValueError(f"x has shape {x.shape}, expected ({self.n},)")
+            raise InvalidProblemError(f"x has shape {x.shape}, expected ({self.n},)")
         if self.storage == "dense":
             return self._A @ x + self.b
         w = np.array(self.b)
@@ -482,7 +482,7 @@ class Problem:
         w = None if w is None else np.ascontiguousarray(w, dtype=np.float64)
         for name, v in (("x", x), ("w", w)):
             if v is not None and v.shape != (self.n,):
-                raise ValueError(f"{name} has shape {v.shape}, expected ({self.n},)")
+                raise InvalidProblemError(f"{name} has shape {v.shape}, expected ({self.n},)")
         return Residuals(**_lcplab.residual(self._c(), x, w))
 
     def __repr__(self):

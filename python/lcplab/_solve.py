@@ -7,7 +7,7 @@ import enum
 import numpy as np
 
 from . import _lcplab, _log
-from ._errors import InvalidProblemError, LcplabError, OptionsError, UnsupportedError
+from ._errors import Error, InvalidProblemError, OptionsError, UnknownNameError, UnsupportedError
 from ._problem import _check_problem, _is_int
 
 __all__ = ["DEFAULT_SOLVER", "Status", "Residuals", "Result", "SolverInfo", "solve", "solvers"]
@@ -135,6 +135,10 @@ class Result:
         problem to when that computes the same iterates (``"pgs"`` for
         ``pgs_wide``, ``pgs_color`` and ``pgs_part`` on dense or CSR storage;
         libsolvers/slv.h, slv_result.method).
+    choice : str
+        Why ``"auto"`` chose ``method`` (libsolvers/auto.c; docs/solvers.md,
+        "auto"), e.g. ``"dense symmetric A, n=2 <= 600: exact principal
+        pivoting"``; empty for a named solver.
     message : str
         The library's detail when not converged, else empty.
     """
@@ -153,15 +157,18 @@ class Result:
     message: str
     history_time: object = None
     method: str = ""
+    choice: str = ""
 
     @property
     def converged(self):
         return self.status == Status.CONVERGED
 
     def __repr__(self):
-        return (f"Result(solver={self.solver!r}, status={self.status_str!r}, "
-                f"iterations={self.iterations}, pivots={self.pivots}, "
-                f"res_rel={self.residuals.res_rel:.3g}, time={self.time:.3g})")
+        choice = f", choice={self.choice!r}" if self.choice else ""
+        return (f"Result(solver={self.solver!r}, method={self.method!r}{choice}, "
+                f"status={self.status_str!r}, iterations={self.iterations}, "
+                f"pivots={self.pivots}, res_rel={self.residuals.res_rel:.3g}, "
+                f"time={self.time:.3g})")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -266,7 +273,7 @@ def _raise_for(status, message, what):
         raise UnsupportedError(f"{what}: {message}", Status(status))
     if status == Status.OUT_OF_MEMORY:
         raise MemoryError(f"{what}: {message}")
-    raise LcplabError(f"{what}: {message}", Status(status))
+    raise Error(f"{what}: {message}", Status(status))
 
 
 def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None, history=False,
@@ -326,7 +333,7 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
         The solver does not take this kind of problem.
     OptionsError
         An option is out of range.
-    ValueError
+    UnknownNameError
         An unknown solver name.
 
     Examples
@@ -341,7 +348,7 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
     if not isinstance(solver, str):
         raise TypeError(f"solver must be a name, got {type(solver).__name__}")
     if solver not in _NAMES:
-        raise ValueError(f"unknown solver {solver!r} (known: {', '.join(_NAMES)})")
+        raise UnknownNameError(f"unknown solver {solver!r} (known: {', '.join(_NAMES)})")
     opts = _options(tol, max_iter, norm, options)
     x0 = None
     if warm is not None:
@@ -358,4 +365,4 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
                   pivots=d["pivots"], residuals=Residuals(**d["residuals"]),
                   solver_residual=d["solver_residual"], history=d["history"], time=d["time"],
                   solver=solver, message=d["message"] if status != 0 else "",
-                  history_time=d["history_time"], method=d["method"])
+                  history_time=d["history_time"], method=d["method"], choice=d["choice"])
