@@ -4,7 +4,8 @@
 import os
 
 from . import _lcplab
-from ._errors import ExistingFileError, FileError, MissingFileError, UnknownNameError, UnsupportedError
+from ._errors import (ExistingFileError, FileError, MissingFileError, UnknownNameError,
+                      UnsupportedError)
 from ._problem import Problem, _check_problem
 
 __all__ = ["formats", "read", "write"]

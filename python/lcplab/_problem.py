@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from . import _lcplab
+from . import _contactbench, _lcplab
 from ._errors import InvalidProblemError
 
 __all__ = ["Problem"]
@@ -341,6 +341,90 @@ class Problem:
         q._set_vectors(**old)
         q._finish()
         return q
+
+    # ---- ContactBench (docs/python.md, "ContactBench") -------------------------
+
+    @classmethod
+    def from_contactbench(cls, G, g, mus):
+        """A problem from ContactBench's arrays, in memory.
+
+        ContactBench (Simple-Robotics) states one frictional contact problem
+        as ``c = G lambda + g`` with Coulomb's law and De Saxce's
+        correction, each contact's three rows ordered (t1, t2, n): the
+        normal last. The problem made here is lcplab's form of it, the
+        normal first: one Coulomb cone per contact at rows 3c..3c+2, the
+        rows permuted as the ``.npz`` reader does (``lcplab.read`` of a
+        file holding the same G, g, mus gives the same problem).
+
+        Parameters
+        ----------
+        G : (3 nc, 3 nc) array_like
+            The Delassus matrix.
+        g : (3 nc,) or (3 nc, 1) array_like
+            The free velocity.
+        mus : (nc,) array_like
+            One friction coefficient per contact (>= 0).
+
+        Float16, float32 and integer arrays are converted to float64 (each
+        value to the double it equals).
+
+        Returns
+        -------
+        Problem
+            Dense, ``kind == "cone"``; ``to_contactbench_order(x)`` takes
+            its solutions back to ContactBench's order.
+
+        Raises
+        ------
+        InvalidProblemError
+            A shape, a dtype, a non-finite value or a negative mu; the
+            message names the array and the index.
+
+        Examples
+        --------
+        >>> import numpy as np, lcplab
+        >>> G = np.diag([1.0, 1.0, 2.0])            # rows (t1, t2, n)
+        >>> p = lcplab.Problem.from_contactbench(G, [1.0, 0.0, -1.0], [0.5])
+        >>> p.to_dense()[0, 0], p.b                 # rows (n, t1, t2)
+        (2.0, array([-1.,  1.,  0.]))
+        >>> lam = p.to_contactbench_order(lcplab.solve(p, "nsgs").x)
+        >>> lam[0], lam[2]                          # sliding: lambda_t1 = -mu lambda_n
+        (-0.25, 0.5)
+        """
+        A, b, lo, hi, cones = _contactbench.problem_arrays(G, g, mus)
+        return cls(A, b, lo=lo, hi=hi, cones=cones)
+
+    def to_contactbench(self):
+        """The problem as ContactBench's ``(G, g, mus)``, each contact's
+        normal last (the inverse of ``from_contactbench``).
+
+        Returns
+        -------
+        G : (n, n) ndarray
+        g : (n,) ndarray
+            1-D (ContactBench's own ``.npz`` files hold it as (n, 1), which
+            ``from_contactbench`` and ``lcplab.read`` accept too).
+        mus : (nc,) ndarray
+
+        Raises
+        ------
+        UnsupportedError
+            A row outside the cones, or the associated law: ContactBench's
+            problems have a Coulomb cone on every row.
+        """
+        return _contactbench.contactbench_arrays(self)
+
+    def to_contactbench_order(self, x):
+        """A vector of this problem in lcplab's order (a solution x, its w,
+        a residual) in ContactBench's: ``lambda`` from ``x``, ``c`` from
+        ``w``. UnsupportedError unless every row is in a Coulomb cone."""
+        return _contactbench.order(self, x)
+
+    def from_contactbench_order(self, v):
+        """A vector in ContactBench's order (a guess ``lambda``) in lcplab's,
+        e.g. a warm start for ``solve``. UnsupportedError unless every row
+        is in a Coulomb cone."""
+        return _contactbench.to_lcplab_order(self, v)
 
     def __reduce__(self):
         return (_rebuild, (self._tuple, self._name, self._format, self._x_ref, self._global))

@@ -21,6 +21,14 @@ def smallest_residual(path: str, names: list[str]) -> tuple[str, float]:
     return best
 
 
+def contactbench_lambda(G: np.ndarray[Any, Any], g: np.ndarray[Any, Any],
+                        mus: list[float]) -> np.ndarray[Any, Any]:
+    p = lcplab.Problem.from_contactbench(G, g, mus)
+    G2, g2, mus2 = p.to_contactbench()
+    assert G2.shape == (g2.size, g2.size) == (3 * mus2.size, 3 * mus2.size)
+    return p.to_contactbench_order(lcplab.solve(p, "nsgs").x)
+
+
 def shifted(p: lcplab.Problem, shift: float) -> lcplab.Problem:
     return p.replace(b=p.b + shift)
 
