@@ -14,14 +14,19 @@
 #   - python3 -m build --no-isolation --wheel (python3-build) makes a wheel
 #     with the extension, the stubs and the metadata (it reuses the first
 #     build's folder, so it only packs).
-# Environment (Makefile.am): LCPLAB_PYTHON, LCPLAB_SRCDIR.  Exit 77 (skip)
-# without the venv module.  About two minutes: configure and the libraries'
-# compilation run once.
+# Environment (Makefile.am): LCPLAB_PYTHON, LCPLAB_SRCDIR, LCPLAB_SAN_FLAGS.
+# Exit 77 (skip) without the venv module, and in a sanitizer build (pip
+# builds its own, plain extension: the plain build's run is the test).
+# About two minutes: configure and the libraries' compilation run once.
 src=${LCPLAB_SRCDIR:?LCPLAB_SRCDIR is not set (run through make check)}
 py=${LCPLAB_PYTHON:-python3}
 TST_NAME=test_pip_install
 # shellcheck source=tst_lib.sh
 . "$src/tests/tst_lib.sh"
+if [ -n "${LCPLAB_SAN_FLAGS:-}" ]; then
+  echo "SKIP: a sanitizer build; pip builds a plain extension (the plain build runs this test)"
+  exit 77
+fi
 if ! "$py" -c "import venv, ensurepip" 2>/dev/null; then
   echo "SKIP: $py has no venv module with pip (apt-get install python3-venv)"
   exit 77
@@ -29,18 +34,23 @@ fi
 want=$(sed -n 's/^AC_INIT(\[lcplab\], *\[\([^]]*\)\].*/\1/p' "$src/configure.ac")
 
 # the copy: the files a clone has (tracked, and new ones not ignored)
+# (a clone: no configure script, so setup.py runs autoreconf); outside git
+# (a release tree, make distcheck) the whole tree but its build folders
 mkdir "$T/src"
 if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
   (cd "$src" && git ls-files -z --cached --others --exclude-standard) >"$T/files"
   (cd "$src" && xargs -0 cp --parents -t "$T/src" <"$T/files" 2>"$T/err") ||
     fail "copy of the tracked files" "$(head -3 "$T/err")"
+  if [ -e "$T/src/build" ] || [ -e "$T/src/configure" ]; then
+    fail "the clone-like copy has no build folder and no configure script"
+  else
+    pass "the clone-like copy has no build folder and no configure script"
+  fi
 else
-  (cd "$src" && tar cf - --exclude='./build*' --exclude=./autom4te.cache .) | (cd "$T/src" && tar xf -)
-fi
-if [ -e "$T/src/build" ] || [ -e "$T/src/configure" ]; then
-  fail "the copy has no build folder and no configure script"
-else
-  pass "the copy has no build folder and no configure script"
+  (cd "$src" && tar cf - --exclude='./build*' --exclude='./_build' --exclude=./autom4te.cache .) |
+    (cd "$T/src" && tar xf -)
+  chmod -R u+w "$T/src"
+  if [ -e "$T/src/build" ]; then fail "the copy has no build folder"; else pass "the copy has no build folder"; fi
 fi
 
 if "$py" -m venv --system-site-packages "$T/V" >"$T/venv.log" 2>&1; then
