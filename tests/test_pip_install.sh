@@ -47,10 +47,19 @@ if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
     pass "the clone-like copy has no build folder and no configure script"
   fi
 else
-  (cd "$src" && tar cf - --exclude='./build*' --exclude='./_build' --exclude=./autom4te.cache .) |
-    (cd "$T/src" && tar xf -)
+  # every top-level entry but the configured build folders (build/,
+  # build-san/, distcheck's _build/: those holding a config.status)
+  for e in "$src"/* "$src"/.[!.]*; do
+    [ -e "$e" ] || continue
+    [ -d "$e" ] && [ -n "$(find "$e" -maxdepth 2 -name config.status 2>/dev/null)" ] && continue
+    cp -R "$e" "$T/src/" || fail "copy of $e"
+  done
   chmod -R u+w "$T/src"
-  if [ -e "$T/src/build" ]; then fail "the copy has no build folder"; else pass "the copy has no build folder"; fi
+  if [ -n "$(find "$T/src" -maxdepth 3 -name config.status)" ]; then
+    fail "the copy has no build folder"
+  else
+    pass "the copy has no build folder"
+  fi
 fi
 
 if "$py" -m venv --system-site-packages "$T/V" >"$T/venv.log" 2>&1; then

@@ -176,8 +176,9 @@ class Problem:
         if name in ("name", "x_ref"):
             object.__setattr__(self, name, value)
             return
-        raise AttributeError(f"lcplab.Problem is immutable: {name} cannot be set; "
-                             f"p.replace({name}=...) makes a new, validated problem")
+        hint = (f"p.replace({name}=...) makes a new, validated problem"
+                if name in self._FIELDS else "only name and x_ref may be set")
+        raise AttributeError(f"lcplab.Problem is immutable: {name} cannot be set; {hint}")
 
     def _put(self, **fields):
         for key, value in fields.items():

@@ -167,8 +167,10 @@ def test_replace_makes_a_new_validated_problem():
 
 def test_no_new_attributes():
     p = _two_rows()
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match="only name and x_ref"):
         p.bb = np.zeros(2)
+    with pytest.raises(AttributeError, match="only name and x_ref"):
+        p.n = 3
 
 
 def test_x_ref_is_checked():
