@@ -5,8 +5,8 @@ the core metadata 2.1): python3 dist_info.py PYPROJECT VERSION PYEXECDIR.
 The name, summary and dependencies come from pyproject.toml (the one place
 that states them; tomllib needs Python 3.11, older interpreters write the
 name and version only), the version from configure.ac through make. No
-RECORD is written: pip then refuses to uninstall the package and names
-make as its installer (`make uninstall` removes it)."""
+RECORD is written, so pip removes none of the files (INSTALLER names
+make; `make uninstall` removes them)."""
 
 import os
 import sys
