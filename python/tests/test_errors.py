@@ -70,3 +70,4 @@ def test_result_names_the_solver_that_ran_and_why():
     named = lcplab.solve(_p(), "pgs")
     assert named.method == "pgs" and named.choice == ""
     assert "choice" not in repr(named)
+
