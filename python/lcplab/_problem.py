@@ -2,6 +2,7 @@
 ``slv_problem`` (libsolvers/slv.h; docs/problem.md)."""
 
 import collections
+import ctypes
 import numbers
 
 import numpy as np
@@ -590,3 +591,17 @@ def _check_problem(problem):
 
 def _is_int(v):
     return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
+#: The range of a C int, and of the unsigned long of slv_options.seed.
+_C_INT = (-2 ** 31, 2 ** 31 - 1)
+_C_ULONG = (0, 2 ** (8 * ctypes.sizeof(ctypes.c_ulong)) - 1)
+
+
+def _int_range_error(key, value, limits=_C_INT):
+    """The message for an integer option or setting outside limits (the
+    C field it fills), or None when it fits."""
+    lo, hi = limits
+    if lo <= value <= hi:
+        return None
+    return f"{key}={value} is outside [{lo}, {hi}] (the range of its C field)"

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _lcplab, _log
 from ._errors import Error, InvalidProblemError, OptionsError, UnknownNameError, UnsupportedError
-from ._problem import _check_problem, _is_int
+from ._problem import _C_INT, _C_ULONG, _check_problem, _int_range_error, _is_int
 
 __all__ = ["DEFAULT_SOLVER", "Status", "Residuals", "Result", "SolverInfo", "solve", "solvers"]
 
@@ -239,6 +239,8 @@ def _options(tol, max_iter, norm, extra):
     if max_iter is not None:
         if not _is_int(max_iter):
             raise OptionsError(f"max_iter must be an integer, got {max_iter!r}")
+        if _int_range_error("max_iter", max_iter):
+            raise OptionsError(_int_range_error("max_iter", max_iter))
         # sweeps for the iterative solvers, pivots for the pivoting ones, as
         # `lcplab solve --max-iter` sets both
         opts["max_iter"] = int(max_iter)
@@ -254,6 +256,10 @@ def _options(tol, max_iter, norm, extra):
                             f"norm, {', '.join(sorted(_OPTION_TYPES))})")
         if kind is int and not _is_int(value):
             raise OptionsError(f"{key} must be an integer, got {value!r}")
+        if kind is int:
+            err = _int_range_error(key, value, _C_ULONG if key == "seed" else _C_INT)
+            if err:
+                raise OptionsError(err)
         if kind is bool:
             if not isinstance(value, bool):
                 raise OptionsError(f"{key} must be True or False, got {value!r}")

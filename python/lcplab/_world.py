@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _lcplab, _log
 from ._errors import SceneError, SimulationError
-from ._problem import Problem, _is_int
+from ._problem import Problem, _int_range_error, _is_int
 
 __all__ = ["World", "SimulationResult", "simulate", "scenes", "METRICS", "TRACE_FIELDS",
            "STAGES", "APPLIED"]
@@ -114,6 +114,8 @@ def _settings(solver, dt, settings):
         elif key in _INTEGERS:
             if not _is_int(value):
                 raise SceneError(f"{key} must be an integer, got {value!r}")
+            if _int_range_error(key, value):
+                raise SceneError(_int_range_error(key, value))
             out[key] = int(value)
         elif key in _STRINGS:
             if not isinstance(value, str):

@@ -71,3 +71,16 @@ def test_result_names_the_solver_that_ran_and_why():
     assert named.method == "pgs" and named.choice == ""
     assert "choice" not in repr(named)
 
+
+
+@pytest.mark.parametrize("options", [{"seed": -1}, {"threads": 2 ** 40}, {"max_iter": 2 ** 40},
+                                     {"check_every": -2 ** 40}])
+def test_integer_options_out_of_range_are_options_errors(options):
+    # they were OverflowError from the C layer
+    with pytest.raises(lcplab.OptionsError, match=list(options)[0]):
+        lcplab.solve(_p(), "pgs", **options)
+
+
+def test_world_integer_setting_out_of_range_is_a_scene_error():
+    with pytest.raises(lcplab.SceneError, match="max_iter"):
+        lcplab.World("stack", {"n": 2}, max_iter=2 ** 40)
