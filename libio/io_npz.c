@@ -28,9 +28,11 @@
  * this file parses only the .npy members: the magic "\x93NUMPY", version
  * 1.0, 2.0 or 3.0, the header length (2 bytes in 1.0, 4 after), and the
  * header, a Python dict literal {'descr': '<f8', 'fortran_order': False,
- * 'shape': (12, 12), } (numpy's format.py, NEP 1).  Accepted: descr '<f8'
- * or '>f8' (float64, either byte order), fortran_order True or False,
- * shapes of 1 or 2 dimensions.
+ * 'shape': (12, 12), } (numpy's format.py, NEP 1).  Accepted: descr '<f8',
+ * '<f4' or '<f2' (float64, float32, float16; '>' for big-endian),
+ * fortran_order True or False, shapes of 1 or 2 dimensions.  float32 and
+ * float16 values are converted to the doubles they equal (exactly: every
+ * such value is a double).
  *
  * Before anything of a member's size is allocated: its header is parsed,
  * the byte count the shape implies plus the header must equal the member's
@@ -92,6 +94,7 @@ typedef struct npy_array {
   int ndim;
   long shape[2];
   double count; /* elements */
+  int size;     /* bytes per element: 8, 4 or 2 (float64, float32, float16) */
 } npy_array;
 
 /* A cursor over the header text. */
@@ -156,6 +159,16 @@ static int lit_shape(lit *l, npy_array *a) {
   }
 }
 
+/* The element size of a floating-point descr ("<f8", ">f4", "<f2"), else 0. */
+static int descr_size(const char *descr) {
+  if ((descr[0] != '<' && descr[0] != '>') || descr[1] != 'f' || descr[3] != '\0') return 0;
+  return descr[2] == '8' ? 8 : descr[2] == '4' ? 4 : descr[2] == '2' ? 2 : 0;
+}
+
+static const char *size_name(int size) {
+  return size == 4 ? "float32" : size == 2 ? "float16" : "float64";
+}
+
 /* The dict {'descr': ..., 'fortran_order': ..., 'shape': ...}. */
 static slv_status parse_dict(npz_ctx *c, npy_array *a, const char *text, size_t len) {
   lit l = { text, len, 0 };
@@ -204,10 +217,10 @@ static slv_status parse_dict(npz_ctx *c, npy_array *a, const char *text, size_t 
                     "header, found only %s%s%s",
                     a->name, seen & 1 ? "descr " : "", seen & 2 ? "fortran_order " : "",
                     seen & 4 ? "shape" : "");
-  if (strcmp(descr, "<f8") != 0 && strcmp(descr, ">f8") != 0)
+  if (!(a->size = descr_size(descr)))
     return npz_fail(c, SLV_ERR_UNSUPPORTED,
-                    "expected %s to hold float64 ('<f8' or '>f8'), found "
-                    "dtype '%s'",
+                    "expected %s to hold float64, float32 or float16 ('<f8', '<f4', '<f2'; "
+                    "'>' big-endian), found dtype '%s'",
                     a->name, descr);
   a->swap = descr[0] == '>';
   a->count = 1;
@@ -225,7 +238,7 @@ static slv_status member_read(npz_ctx *c, const npy_array *a, void *buf, size_t 
 }
 
 /* Opens member a->name and reads its header; the member's size in the zip
- * directory must be the header plus 8 bytes per element. */
+ * directory must be the header plus a->size bytes per element. */
 static slv_status open_array(npz_ctx *c, npy_array *a, int required) {
   zip_int64_t idx = zip_name_locate(c->za, a->name, 0);
   if (idx < 0) {
@@ -277,12 +290,12 @@ static slv_status open_array(npz_ctx *c, npy_array *a, int required) {
     return npz_fail(c, SLV_ERR_INVALID, "expected %s's header to be text, found a NUL byte",
                     a->name);
   if ((st = parse_dict(c, a, text, hlen))) return st;
-  double want = (double)(head + hlen) + 8.0 * a->count;
+  double want = (double)(head + hlen) + (double)a->size * a->count;
   if ((double)zs.size != want)
     return npz_fail(c, SLV_ERR_INVALID,
                     "expected %s to hold %.0f bytes (a %zu-byte header and "
-                    "%.0f float64), found %.0f",
-                    a->name, want, head + hlen, a->count, (double)zs.size);
+                    "%.0f %s), found %.0f",
+                    a->name, want, head + hlen, a->count, size_name(a->size), (double)zs.size);
   return SLV_OK;
 }
 
@@ -303,22 +316,41 @@ static void shape_str(const npy_array *a, char *buf, size_t len) {
     snprintf(buf, len, "%ld x %ld", a->shape[0], a->shape[1]);
 }
 
-/* Reads the next count float64 of a into out (byte order fixed), finite
- * (and >= 0 when nonneg); base: the index of out[0] in the array, for
- * messages (a 2-D array's element is named by its row and column). */
+/* The float16 with bits h as a double (IEEE 754 binary16). */
+static double half_value(unsigned h) {
+  unsigned e = (h >> 10) & 0x1f, f = h & 0x3ff;
+  double v = e == 0 ? ldexp(f, -24) : e == 31 ? (f ? NAN : INFINITY) : ldexp(f + 1024, (int)e - 25);
+  return h & 0x8000 ? -v : v;
+}
+
+/* The element at raw (a's dtype, in the file's byte order) as a double. */
+static double element_value(const npy_array *a, const unsigned char *raw) {
+  unsigned char b[8];
+  for (int i = 0; i < a->size; i++) b[i] = raw[a->swap ? a->size - 1 - i : i];
+  if (a->size == 8) {
+    double d;
+    memcpy(&d, b, sizeof d);
+    return d;
+  }
+  if (a->size == 4) {
+    float f;
+    memcpy(&f, b, sizeof f);
+    return f;
+  }
+  return half_value((unsigned)b[0] | (unsigned)b[1] << 8);
+}
+
+/* Reads the next count elements of a into out as doubles, finite (and >= 0
+ * when nonneg); base: the index of out[0] in the array, for messages (a
+ * 2-D array's element is named by its row and column). */
 static slv_status read_values(npz_ctx *c, const npy_array *a, double *out, size_t count, int nonneg,
                               size_t base) {
-  slv_status st = member_read(c, a, out, count * sizeof(double), "data");
+  slv_status st = member_read(c, a, out, count * (size_t)a->size, "data");
   if (st) return st;
+  /* in place, from the last: element k's bytes lie at or below out[k] */
+  const unsigned char *raw = (const unsigned char *)out;
+  for (size_t k = count; k-- > 0;) out[k] = element_value(a, raw + k * (size_t)a->size);
   for (size_t k = 0; k < count; k++) {
-    if (a->swap) {
-      unsigned char *b = (unsigned char *)&out[k];
-      for (int i = 0; i < 4; i++) {
-        unsigned char t = b[i];
-        b[i] = b[7 - i];
-        b[7 - i] = t;
-      }
-    }
     if (isfinite(out[k]) && !(nonneg && out[k] < 0)) continue;
     size_t e = base + k;
     char at[64];

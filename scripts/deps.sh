@@ -4,11 +4,14 @@
 # (apt-get update only when something is missing; nothing at all otherwise).
 # libzip-dev: the zip store of ContactBench .npz files (libio/io_npz.c);
 # python3-numpy: tests/test_npz.sh checks files numpy itself writes.
+# python3-venv, python3-setuptools, python3-build, mypy: `pip install .` in a
+# virtual environment, the wheel, the type stubs' check (docs/python.md).
 # poppler-utils: pdftoppm rasterises each figure's PDF into its PNG, so that
 # both show the same content (experiments/exp_style.gp).
 PACKAGES="build-essential autoconf automake libtool pkg-config libopenblas-dev liblapacke-dev
 libgsl-dev libcunit1-dev libhdf5-dev libfclib-dev libsuitesparse-dev libzip-dev gnuplot-nox
-valgrind python3 python3-dev python3-numpy python3-pytest python3-scipy parallel poppler-utils
+valgrind python3 python3-dev python3-numpy python3-pytest python3-scipy python3-venv
+python3-setuptools python3-build mypy parallel poppler-utils
 texlive-latex-base texlive-latex-recommended texlive-fonts-recommended"
 
 install_packages() {

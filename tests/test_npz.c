@@ -8,7 +8,8 @@
  * 100 P(i) + P(j) and b(i) = P(i) + 0.5; e.g. A(0, 0) = G(2, 2) = 202,
  * A(0, 1) = G(2, 0) = 200, A(3, 4) = G(5, 3) = 503.  The same values stored
  * in Fortran order and big-endian, with g as (n,) and (n, 1) and (1, n),
- * in .npy versions 1.0 and 2.0, give the same instance.
+ * in .npy versions 1.0 and 2.0, as float64, float32 and float16 (each
+ * value is exact in all three), give the same instance.
  *
  * Round trips: an FC3D instance with wild values (-0.0, denormals,
  * 1e+-300) written as .npz and read back is the same bit for bit (A, b,
@@ -18,7 +19,7 @@
  * the same way.  Refusals: instances that are not all cones, the
  * associated law.
  *
- * Bad input: not a zip, a missing member, dtype <f4, a 3-D G, shapes that
+ * Bad input: not a zip, a missing member, dtype <i8, a 3-D G, shapes that
  * disagree, a header that lies about the size (truncated data), NaN in G,
  * mu < 0, a broken header: a negative status, no instance, one line
  * naming the file and the member.  numpy itself (foreign files) is
@@ -60,6 +61,22 @@ typedef struct member {
   const char *header; /* if non-NULL, the whole dict text instead */
 } member;
 
+/* The bits of the float16 equal to v: 0, or a normal value whose
+ * significand fits 11 bits (the test's values). */
+static uint16_t half_bits(double v) {
+  if (v == 0) return 0;
+  int e;
+  double m = frexp(fabs(v), &e); /* |v| = m 2^e, m in [0.5, 1) */
+  unsigned frac = (unsigned)((2 * m - 1) * 1024);
+  return (uint16_t)((v < 0 ? 0x8000u : 0u) | (unsigned)(e - 1 + 15) << 10 | frac);
+}
+
+/* The element size of a descr "<f8", ">f4", "<f2" (8 for any other). */
+static size_t descr_size(const char *descr) {
+  if (!descr || descr[1] != 'f') return 8;
+  return descr[2] == '4' ? 4 : descr[2] == '2' ? 2 : 8;
+}
+
 /* The .npy bytes of m (caller frees). */
 static unsigned char *npy_bytes(const member *m, size_t *len) {
   char dict[256];
@@ -71,7 +88,7 @@ static unsigned char *npy_bytes(const member *m, size_t *len) {
   size_t pre = m->version == 1 ? 10 : 12, d = strlen(dict) + 1;
   size_t pad = (64 - (pre + d) % 64) % 64, hlen = d + pad;
   int big = m->descr && m->descr[0] == '>';
-  size_t esz = m->descr && strcmp(m->descr + 1, "f4") == 0 ? 4 : 8;
+  size_t esz = descr_size(m->descr);
   long data = (long)(esz * m->count) + m->size_lie;
   if (data < 0) data = 0;
   *len = pre + hlen + (size_t)data;
@@ -90,6 +107,9 @@ static unsigned char *npy_bytes(const member *m, size_t *len) {
     if (esz == 4) {
       float f = (float)m->v[k];
       memcpy(x, &f, 4);
+    } else if (esz == 2) {
+      uint16_t h = half_bits(m->v[k]);
+      memcpy(x, &h, 2);
     } else {
       memcpy(x, &m->v[k], 8);
     }
@@ -179,10 +199,10 @@ static void test_permutation(void) {
     const char *name, *descr, *gshape;
     int fortran, version;
   } cases[] = {
-    { "c.npz", "<f8", "(6, 1)", 0, 1 },
-    { "f.npz", "<f8", "(6,)", 1, 1 },
-    { "be.npz", ">f8", "(1, 6)", 0, 2 },
-    { "bef.npz", ">f8", "(6, 1)", 1, 1 },
+    { "c.npz", "<f8", "(6, 1)", 0, 1 },  { "f.npz", "<f8", "(6,)", 1, 1 },
+    { "be.npz", ">f8", "(1, 6)", 0, 2 }, { "bef.npz", ">f8", "(6, 1)", 1, 1 },
+    { "f4.npz", "<f4", "(6, 1)", 0, 1 }, { "f4bef.npz", ">f4", "(6,)", 1, 2 },
+    { "f2.npz", "<f2", "(6, 1)", 0, 1 }, { "f2bef.npz", ">f2", "(6,)", 1, 1 },
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     member ms[3] = {
@@ -344,10 +364,17 @@ static void test_bad(void) {
   write_npz("nomus.npz", good, 2, p, sizeof p);
   bad("nomus.npz", SLV_ERR_INVALID, "expected the array mus.npy in the npz");
   memcpy(m, good, sizeof m);
+  m[0].descr = "<i8";
+  write_npz("i8.npz", m, 3, p, sizeof p);
+  bad("i8.npz", SLV_ERR_UNSUPPORTED,
+      "expected G.npy to hold float64, float32 or float16 ('<f8', '<f4', '<f2'; '>' "
+      "big-endian), found dtype '<i8'");
+  memcpy(m, good, sizeof m);
   m[0].descr = "<f4";
-  write_npz("f4.npz", m, 3, p, sizeof p);
-  bad("f4.npz", SLV_ERR_UNSUPPORTED,
-      "expected G.npy to hold float64 ('<f8' or '>f8'), found dtype '<f4'");
+  m[0].size_lie = 4 * N * N; /* float64's size under a float32 header */
+  write_npz("f4big.npz", m, 3, p, sizeof p);
+  bad("f4big.npz", SLV_ERR_INVALID,
+      "expected G.npy to hold 272 bytes (a 128-byte header and 36 float32), found 416");
   memcpy(m, good, sizeof m);
   m[0].shape = "(6, 3, 2)";
   write_npz("g3d.npz", m, 3, p, sizeof p);

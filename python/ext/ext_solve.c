@@ -7,7 +7,7 @@
  * slv_solve timed (CLOCK_MONOTONIC).
  *
  * Returns a dict: status, message, method (result.method: the algorithm
- * that ran), x, w, iterations, pivots, residuals (lx_residuals_dict),
+ * that ran), choice (auto's reason, else empty), x, w, iterations, pivots, residuals (lx_residuals_dict),
  * solver_residual, history and history_time (float64 arrays of the same
  * length, or None unless asked), time (s).  A refusal is a status < 0 with the library's
  * message, not an exception: the package raises the exception that fits.
@@ -166,6 +166,7 @@ static PyObject *result_dict(const slv_result *res, PyObject *x, PyObject *w, do
   if (bad) Py_XDECREF(htime); /* each lx_set_steal takes its reference */
   if (bad || lx_set_steal(d, "history_time", htime) < 0 ||
       lx_set_steal(d, "method", PyUnicode_FromString(res->method ? res->method : "")) < 0 ||
+      lx_set_steal(d, "choice", PyUnicode_FromString(res->choice)) < 0 ||
       lx_set_int(d, "status", res->status) < 0 ||
       lx_set_steal(
           d, "message",

@@ -217,7 +217,7 @@ PyMODINIT_FUNC PyInit__lcplab(void) {
   if (!m) return NULL;
   Py_INCREF(&lx_world_type);
   if (PyModule_AddObject(m, "World", (PyObject *)&lx_world_type) < 0 ||
-      PyModule_AddStringConstant(m, "VERSION", SLV_VERSION) < 0 ||
+      PyModule_AddStringConstant(m, "VERSION", LCPLAB_VERSION) < 0 ||
       PyModule_AddStringConstant(m, "PKGDATADIR", LCPLAB_PKGDATADIR) < 0 ||
       PyModule_AddStringConstant(m, "SRC_EXPERIMENTS", LCPLAB_SRC_EXPERIMENTS) < 0 ||
       PyModule_AddIntConstant(m, "LOG_ERROR", SLV_LOG_ERROR) < 0 ||

@@ -16,9 +16,10 @@ Scenes
     APPLIED
 Comparisons (the engine of ``lcplab experiment``)
     compare, profile, run_experiment, Campaign
-Errors
-    LcplabError, ExperimentError, InvalidProblemError, UnsupportedError, OptionsError,
-    FileError, SceneError, SimulationError
+Errors (one hierarchy under ``Error``; docs/python.md, "Errors")
+    Error, ExperimentError, InvalidProblemError, OptionsError, UnknownNameError,
+    UnsupportedError, FileError, MissingFileError, ExistingFileError,
+    SceneError, SimulationError
 
 The documentation of the problem, the measures and the solvers is in the
 repository's docs/ folder (problem.md, solvers.md, dynamics.md).
@@ -33,8 +34,9 @@ Examples
 """
 
 from . import _lcplab
-from ._errors import (ExperimentError, FileError, InvalidProblemError, LcplabError, OptionsError,
-                      SceneError, SimulationError, UnsupportedError)
+from ._errors import (Error, ExistingFileError, ExperimentError, FileError, InvalidProblemError,
+                      LcplabError, MissingFileError, OptionsError, SceneError, SimulationError,
+                      UnknownNameError, UnsupportedError)
 from ._experiment import Campaign, compare, profile, run_experiment
 from ._io import formats, read, write
 from ._log import logger
@@ -46,9 +48,11 @@ from ._world import (APPLIED, METRICS, STAGES, TRACE_FIELDS, SimulationResult, W
 __version__ = _lcplab.VERSION
 
 __all__ = [
-    "APPLIED", "Campaign", "DEFAULT_SOLVER", "ExperimentError", "FileError", "InvalidProblemError", "LcplabError", "METRICS",
-    "OptionsError", "Problem", "Residuals", "Result", "STAGES", "SceneError", "SimulationError",
-    "SimulationResult", "SolverInfo", "Status", "TRACE_FIELDS", "UnsupportedError", "World",
-    "compare", "formats", "logger", "profile", "read", "run_experiment", "scenes", "simulate",
-    "solve", "solvers", "write",
+    "APPLIED", "Campaign", "DEFAULT_SOLVER", "Error", "ExistingFileError", "ExperimentError",
+    "FileError",
+    "InvalidProblemError", "LcplabError", "METRICS", "MissingFileError", "OptionsError",
+    "Problem", "Residuals", "Result", "STAGES", "SceneError", "SimulationError",
+    "SimulationResult", "SolverInfo", "Status", "TRACE_FIELDS", "UnknownNameError",
+    "UnsupportedError", "World", "compare", "formats", "logger", "profile", "read",
+    "run_experiment", "scenes", "simulate", "solve", "solvers", "write",
 ]

@@ -4,7 +4,8 @@
 import os
 
 from . import _lcplab
-from ._errors import FileError, UnsupportedError
+from ._errors import (ExistingFileError, FileError, MissingFileError, UnknownNameError,
+                      UnsupportedError)
 from ._problem import Problem, _check_problem
 
 __all__ = ["formats", "read", "write"]
@@ -31,7 +32,7 @@ def _format(fmt):
     if fmt is None:
         return _FORMATS["auto"]
     if fmt not in _FORMATS:
-        raise ValueError(f"unknown format {fmt!r} (one of: {', '.join(_FORMATS)})")
+        raise UnknownNameError(f"unknown format {fmt!r} (one of: {', '.join(_FORMATS)})")
     return _FORMATS[fmt]
 
 
@@ -60,8 +61,10 @@ def read(path, format=None):
 
     Raises
     ------
-    FileNotFoundError
-        No such file.
+    MissingFileError
+        No such file (also a ``FileNotFoundError``).
+    UnknownNameError
+        An unknown format name.
     FileError
         The library refused the file; the message names the file and line,
         ``"x.lcp:4: expected 3 values, found 2"``.
@@ -69,7 +72,7 @@ def read(path, format=None):
     path = os.fspath(path)
     code = _format(format)
     if not os.path.exists(path):
-        raise FileNotFoundError(2, "No such file", path)
+        raise MissingFileError(path)
     d = _lcplab.read(path, code)
     if isinstance(d, tuple):
         status, message = d
@@ -99,8 +102,10 @@ def write(problem, path, format=None, *, force=False):
 
     Raises
     ------
-    FileExistsError
-        The file exists and ``force`` is False.
+    ExistingFileError
+        The file exists and ``force`` is False (also a ``FileExistsError``).
+    UnknownNameError
+        An unknown format name.
     UnsupportedError
         The format cannot hold this problem (friction rows in a Siconos LCP
         file, a row outside the cones in a ContactBench ``.npz``, ...);
@@ -112,7 +117,7 @@ def write(problem, path, format=None, *, force=False):
     path = os.fspath(path)
     code = _format(format)
     if not force and os.path.lexists(path):
-        raise FileExistsError(17, "File exists (use force=True to overwrite)", path)
+        raise ExistingFileError(path)
     name = problem.name or os.path.splitext(os.path.basename(path))[0]
     status, message = _lcplab.write(problem._c(), path, code, name, problem.x_ref,
                                     problem._global)

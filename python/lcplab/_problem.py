@@ -2,11 +2,12 @@
 ``slv_problem`` (libsolvers/slv.h; docs/problem.md)."""
 
 import collections
+import ctypes
 import numbers
 
 import numpy as np
 
-from . import _lcplab
+from . import _contactbench, _lcplab
 from ._errors import InvalidProblemError
 
 __all__ = ["Problem"]
@@ -21,8 +22,17 @@ def _is_sparse(A):
 
 
 def _readonly(a):
+    """A read-only view of a read-only a: the view cannot be made writable
+    again (numpy refuses setflags(write=True) on a view of a read-only
+    base), so a Problem's arrays stay what was validated."""
     a.setflags(write=False)
-    return a
+    v = a.view()
+    v.setflags(write=False)
+    return v
+
+
+def _readonly_or_none(a):
+    return None if a is None else _readonly(a)
 
 
 def _vector(value, n, name, dtype, default):
@@ -122,8 +132,12 @@ class Problem:
 
     Notes
     -----
-    The problem keeps its own read-only copies of the arrays, so that a
-    solve with the GIL released reads data no other thread is changing.
+    A problem is immutable: it keeps its own read-only copies of the
+    arrays (views that cannot be made writable again) and its fields have
+    no setters, so what it reads is what a solve solves, and a solve with
+    the GIL released reads data no other thread is changing.
+    ``p.replace(b=...)`` makes a new, validated problem. Only ``name`` and
+    ``x_ref`` (annotations a solve does not read) may be set.
 
     A problem read from a global frictional-contact file (FCLIB
     ``/fclib_global``, Siconos gfc3d ``.dat``; docs/problem.md, "Global
@@ -142,31 +156,34 @@ class Problem:
     array([0.33333333, 0.33333333])
     """
 
+    __slots__ = ("_n", "_storage", "_A", "_indptr", "_indices", "_data", "_b", "_lo", "_hi",
+                 "_findex", "_mu", "_cone_rows", "_cone_mu", "_cone_law", "_name", "_format",
+                 "_x_ref", "_global", "_global_problem", "_tuple")
+
+    # the fields replace() takes, in the constructor's order
+    _FIELDS = ("A", "b", "lo", "hi", "findex", "mu", "cones", "cone_law")
+
     def __init__(self, A, b, lo=None, hi=None, findex=None, mu=None, cones=None,
                  cone_law="coulomb"):
         self._set_matrix(A)
-        n = self.n
-        self.b = _vector(b, n, "b", np.float64, 0.0)
-        self.lo = _vector(lo, n, "lo", np.float64, 0.0)
-        self.hi = _vector(hi, n, "hi", np.float64, np.inf)
-        if (findex is None) != (mu is None):
-            raise InvalidProblemError("Problem: findex and mu come together (mu holds the "
-                                      "friction coefficients of the findex rows)")
-        self.findex = None if findex is None else _int_vector(findex, n, "findex")
-        self.mu = None if mu is None else _vector(mu, n, "mu", np.float64, 0.0)
-        self._set_cones(cones)
-        if cone_law not in _CONE_LAWS:
-            raise InvalidProblemError(f"Problem: cone_law must be one of {_CONE_LAWS}, "
-                                      f"got {cone_law!r}")
-        self.cone_law = cone_law
-        self.name = None
-        self.format = None
-        self.x_ref = None
-        self._set_global(None)
-        self._tuple = None
-        status, message = _lcplab.validate(self._c())
-        if status != 0:
-            raise InvalidProblemError(f"Problem: {message}")
+        self._set_vectors(b, lo, hi, findex, mu, cones, cone_law)
+        self._finish()
+
+    def __setattr__(self, name, value):
+        # the slots are written through object.__setattr__ (_put) only while
+        # a problem is built; afterwards only the two annotations, which a
+        # solve does not read, may change (docs/python.md, "Problems are
+        # immutable")
+        if name in ("name", "x_ref"):
+            object.__setattr__(self, name, value)
+            return
+        hint = (f"p.replace({name}=...) makes a new, validated problem"
+                if name in self._FIELDS else "only name and x_ref may be set")
+        raise AttributeError(f"lcplab.Problem is immutable: {name} cannot be set; {hint}")
+
+    def _put(self, **fields):
+        for key, value in fields.items():
+            object.__setattr__(self, "_" + key, value)
 
     # ---- construction -------------------------------------------------------
 
@@ -179,12 +196,10 @@ class Problem:
                 raise InvalidProblemError(f"Problem: A must be square, got shape {C.shape}")
             if C.shape[0] > _INT32_MAX or C.nnz > _INT32_MAX:
                 raise InvalidProblemError("Problem: A is too large for 32-bit indices")
-            self.n = int(C.shape[0])
-            self.storage = "csr"
-            self.indptr = _readonly(np.array(C.indptr, dtype=np.int32))
-            self.indices = _readonly(np.array(C.indices, dtype=np.int32))
-            self.data = _readonly(np.array(C.data, dtype=np.float64))
-            self._A = None
+            self._put(n=int(C.shape[0]), storage="csr", A=None,
+                      indptr=_readonly(np.array(C.indptr, dtype=np.int32)),
+                      indices=_readonly(np.array(C.indices, dtype=np.int32)),
+                      data=_readonly(np.array(C.data, dtype=np.float64)))
             return
         try:
             a = np.array(A, dtype=np.float64, order="F", copy=True)
@@ -194,15 +209,29 @@ class Problem:
             raise InvalidProblemError(f"Problem: A must be square, got shape {a.shape}")
         if a.shape[0] > _INT32_MAX // max(1, a.shape[0]):
             raise InvalidProblemError("Problem: A is too large")
-        self.n = int(a.shape[0])
-        self.storage = "dense"
-        self._A = _readonly(a)
-        self.indptr = self.indices = self.data = None
+        self._put(n=int(a.shape[0]), storage="dense", A=_readonly(a), indptr=None, indices=None,
+                  data=None)
+
+    def _set_vectors(self, b, lo, hi, findex, mu, cones, cone_law):
+        n = self._n
+        if (findex is None) != (mu is None):
+            raise InvalidProblemError("Problem: findex and mu come together (mu holds the "
+                                      "friction coefficients of the findex rows)")
+        if cone_law not in _CONE_LAWS:
+            raise InvalidProblemError(f"Problem: cone_law must be one of {_CONE_LAWS}, "
+                                      f"got {cone_law!r}")
+        self._put(b=_vector(b, n, "b", np.float64, 0.0), lo=_vector(lo, n, "lo", np.float64, 0.0),
+                  hi=_vector(hi, n, "hi", np.float64, np.inf),
+                  findex=None if findex is None else _int_vector(findex, n, "findex"),
+                  mu=None if mu is None else _vector(mu, n, "mu", np.float64, 0.0),
+                  cone_law=cone_law, name=None, format=None, x_ref=None)
+        self._set_cones(cones)
+        self._set_global(None)
 
     def _set_cones(self, cones):
         if cones is None or len(cones) == 0:
-            self.cone_rows = _readonly(np.zeros(0, dtype=np.int32))
-            self.cone_mu = _readonly(np.zeros(0, dtype=np.float64))
+            self._put(cone_rows=_readonly(np.zeros(0, dtype=np.int32)),
+                      cone_mu=_readonly(np.zeros(0, dtype=np.float64)))
             return
         try:
             c = np.array(cones, dtype=np.float64)
@@ -214,31 +243,34 @@ class Problem:
         rows = c[:, 0]
         if not np.all(rows == np.round(rows)) or rows.min() < 0 or rows.max() > _INT32_MAX:
             raise InvalidProblemError("Problem: cones: the first rows must be integers >= 0")
-        self.cone_rows = _readonly(rows.astype(np.int32))
-        self.cone_mu = _readonly(np.array(c[:, 1], dtype=np.float64))
+        self._put(cone_rows=_readonly(rows.astype(np.int32)),
+                  cone_mu=_readonly(np.array(c[:, 1], dtype=np.float64)))
 
     def _set_global(self, g):
         """M, H, f, w from the C layer's global tuple (ndof, M indptr, M
         indices, M data, H indptr, H indices, H data, f, w), or None."""
-        self._global = g
-        self.global_problem = None
         if g is None:
+            self._put(**{"global": None, "global_problem": None})
             return
         g = tuple(_readonly(a) if isinstance(a, np.ndarray) else a for a in g)
-        self._global = g
         nd = g[0]
-        self.global_problem = GlobalProblem(CsrMatrix((nd, nd), g[1], g[2], g[3]),
-                                            CsrMatrix((nd, self.n), g[4], g[5], g[6]), g[7], g[8])
+        gp = GlobalProblem(CsrMatrix((nd, nd), g[1], g[2], g[3]),
+                           CsrMatrix((nd, self._n), g[4], g[5], g[6]), g[7], g[8])
+        self._put(**{"global": g, "global_problem": gp})
 
-    @property
-    def M(self):
-        """The global problem's M (a ``CsrMatrix``), or None."""
-        return self.global_problem.M if self.global_problem else None
-
-    @property
-    def H(self):
-        """The global problem's H (a ``CsrMatrix``), or None."""
-        return self.global_problem.H if self.global_problem else None
+    def _finish(self):
+        """The tuple the C layer reads (python/ext/lcplab_ext.h), made once:
+        nothing it holds can change afterwards; then the library's
+        validation."""
+        has_cones = self._cone_rows.size > 0
+        self._put(tuple=(self._n, 1 if self._storage == "csr" else 0, self._A, self._indptr,
+                         self._indices, self._data, self._b, self._lo, self._hi, self._findex,
+                         self._mu, self._cone_rows if has_cones else None,
+                         self._cone_mu if has_cones else None,
+                         _CONE_LAWS.index(self._cone_law)))
+        status, message = _lcplab.validate(self._tuple)
+        if status != 0:
+            raise InvalidProblemError(f"Problem: {message}")
 
     @classmethod
     def _from_c(cls, t, name=None, fmt=None, x_ref=None, glob=None):
@@ -247,38 +279,220 @@ class Problem:
         p = cls.__new__(cls)
         (n, storage, A, indptr, indices, data, b, lo, hi, findex, mu, cone_rows, cone_mu,
          law) = t
-        p.n = n
-        p.storage = "csr" if storage == 1 else "dense"
-        p._A = None if A is None else _readonly(A)
-        p.indptr = None if indptr is None else _readonly(indptr)
-        p.indices = None if indices is None else _readonly(indices)
-        p.data = None if data is None else _readonly(data)
-        p.b, p.lo, p.hi = _readonly(b), _readonly(lo), _readonly(hi)
-        p.findex = None if findex is None else _readonly(findex)
-        p.mu = None if mu is None else _readonly(mu)
-        p.cone_rows = _readonly(cone_rows if cone_rows is not None
-                                else np.zeros(0, dtype=np.int32))
-        p.cone_mu = _readonly(cone_mu if cone_mu is not None else np.zeros(0))
-        p.cone_law = _CONE_LAWS[law]
-        p.name, p.format = name, fmt
-        p.x_ref = None if x_ref is None else _readonly(x_ref)
+        p._put(n=n, storage="csr" if storage == 1 else "dense", A=_readonly_or_none(A),
+               indptr=_readonly_or_none(indptr), indices=_readonly_or_none(indices),
+               data=_readonly_or_none(data), b=_readonly(b), lo=_readonly(lo), hi=_readonly(hi),
+               findex=_readonly_or_none(findex), mu=_readonly_or_none(mu),
+               cone_rows=_readonly(cone_rows if cone_rows is not None
+                                   else np.zeros(0, dtype=np.int32)),
+               cone_mu=_readonly(cone_mu if cone_mu is not None else np.zeros(0)),
+               cone_law=_CONE_LAWS[law], name=name, format=fmt, x_ref=None)
         p._set_global(glob)
-        p._tuple = None
-        status, message = _lcplab.validate(p._c())
-        if status != 0:
-            raise InvalidProblemError(f"Problem: {message}")
+        p._finish()
+        p.x_ref = x_ref
         return p
+
+    def replace(self, **changes):
+        """A new problem with some fields changed, validated as a new one.
+
+        A Problem cannot be changed in place (its arrays are read-only and
+        its fields have no setters), so that what it reads is what a solve
+        solves; this is the way to a changed one.
+
+        Parameters
+        ----------
+        **changes
+            Any of the constructor's arguments: ``A``, ``b``, ``lo``,
+            ``hi``, ``findex``, ``mu``, ``cones``, ``cone_law``; the others
+            keep their values. ``findex=None, mu=None`` removes the
+            friction rows, ``cones=[]`` the cones.
+
+        Returns
+        -------
+        Problem
+            Without ``name``, ``format``, ``x_ref`` and the global problem,
+            which described the old data.
+
+        Raises
+        ------
+        InvalidProblemError
+            The new problem is invalid (the message names the field).
+        TypeError
+            An unknown field.
+
+        Examples
+        --------
+        >>> import numpy as np, lcplab
+        >>> p = lcplab.Problem(np.eye(2), [-1.0, 1.0])
+        >>> lcplab.solve(p.replace(b=[-3.0, 2.0]), "pgs").x
+        array([3., 0.])
+        """
+        unknown = sorted(set(changes) - set(self._FIELDS))
+        if unknown:
+            raise TypeError(f"replace() got unknown fields {unknown} (fields: "
+                            f"{', '.join(self._FIELDS)})")
+        q = type(self).__new__(type(self))
+        if "A" in changes:
+            q._set_matrix(changes["A"])
+        else:  # the read-only matrix arrays are shared
+            q._put(n=self._n, storage=self._storage, A=self._A, indptr=self._indptr,
+                   indices=self._indices, data=self._data)
+        old = dict(b=self._b, lo=self._lo, hi=self._hi, findex=self._findex, mu=self._mu,
+                   cones=self.cones, cone_law=self._cone_law)
+        old.update((k, v) for k, v in changes.items() if k != "A")
+        q._set_vectors(**old)
+        q._finish()
+        return q
+
+    # ---- ContactBench (docs/python.md, "ContactBench") -------------------------
+
+    @classmethod
+    def from_contactbench(cls, G, g, mus):
+        """A problem from ContactBench's arrays, in memory.
+
+        ContactBench (Simple-Robotics) states one frictional contact problem
+        as ``c = G lambda + g`` with Coulomb's law and De Saxce's
+        correction, each contact's three rows ordered (t1, t2, n): the
+        normal last. The problem made here is lcplab's form of it, the
+        normal first: one Coulomb cone per contact at rows 3c..3c+2, the
+        rows permuted as the ``.npz`` reader does (``lcplab.read`` of a
+        file holding the same G, g, mus gives the same problem).
+
+        Parameters
+        ----------
+        G : (3 nc, 3 nc) array_like
+            The Delassus matrix.
+        g : (3 nc,) or (3 nc, 1) array_like
+            The free velocity.
+        mus : (nc,) array_like
+            One friction coefficient per contact (>= 0).
+
+        Float16, float32 and integer arrays are converted to float64 (each
+        value to the double it equals).
+
+        Returns
+        -------
+        Problem
+            Dense, ``kind == "cone"``; ``to_contactbench_order(x)`` takes
+            its solutions back to ContactBench's order.
+
+        Raises
+        ------
+        InvalidProblemError
+            A shape, a dtype, a non-finite value or a negative mu; the
+            message names the array and the index.
+
+        Examples
+        --------
+        >>> import numpy as np, lcplab
+        >>> G = np.diag([1.0, 1.0, 2.0])            # rows (t1, t2, n)
+        >>> p = lcplab.Problem.from_contactbench(G, [1.0, 0.0, -1.0], [0.5])
+        >>> p.to_dense()[0, 0], p.b                 # rows (n, t1, t2)
+        (2.0, array([-1.,  1.,  0.]))
+        >>> lam = p.to_contactbench_order(lcplab.solve(p, "nsgs").x)
+        >>> lam[0], lam[2]                          # sliding: lambda_t1 = -mu lambda_n
+        (-0.25, 0.5)
+        """
+        A, b, lo, hi, cones = _contactbench.problem_arrays(G, g, mus)
+        return cls(A, b, lo=lo, hi=hi, cones=cones)
+
+    def to_contactbench(self):
+        """The problem as ContactBench's ``(G, g, mus)``, each contact's
+        normal last (the inverse of ``from_contactbench``).
+
+        Returns
+        -------
+        G : (n, n) ndarray
+        g : (n,) ndarray
+            1-D (ContactBench's own ``.npz`` files hold it as (n, 1), which
+            ``from_contactbench`` and ``lcplab.read`` accept too).
+        mus : (nc,) ndarray
+
+        Raises
+        ------
+        UnsupportedError
+            A row outside the cones, or the associated law: ContactBench's
+            problems have a Coulomb cone on every row.
+        """
+        return _contactbench.contactbench_arrays(self)
+
+    def to_contactbench_order(self, x):
+        """A vector of this problem in lcplab's order (a solution x, its w,
+        a residual) in ContactBench's: ``lambda`` from ``x``, ``c`` from
+        ``w``. UnsupportedError unless every row is in a Coulomb cone."""
+        return _contactbench.order(self, x)
+
+    def from_contactbench_order(self, v):
+        """A vector in ContactBench's order (a guess ``lambda``) in lcplab's,
+        e.g. a warm start for ``solve``. UnsupportedError unless every row
+        is in a Coulomb cone."""
+        return _contactbench.to_lcplab_order(self, v)
+
+    def __reduce__(self):
+        return (_rebuild, (self._tuple, self._name, self._format, self._x_ref, self._global))
 
     def _c(self):
         """The tuple the C layer reads (python/ext/lcplab_ext.h)."""
-        if self._tuple is None:
-            has_cones = self.cone_rows.size > 0
-            self._tuple = (self.n, 1 if self.storage == "csr" else 0, self._A, self.indptr,
-                           self.indices, self.data, self.b, self.lo, self.hi, self.findex,
-                           self.mu, self.cone_rows if has_cones else None,
-                           self.cone_mu if has_cones else None,
-                           _CONE_LAWS.index(self.cone_law))
         return self._tuple
+
+    # ---- fields (read-only) ---------------------------------------------------
+
+    n = property(lambda self: self._n, doc="The number of rows (unknowns).")
+    storage = property(lambda self: self._storage,
+                       doc='``"dense"`` (column-major ``A``) or ``"csr"`` (``indptr``, '
+                           '``indices``, ``data``).')
+    b = property(lambda self: self._b, doc="The constant term (read-only array).")
+    lo = property(lambda self: self._lo, doc="The lower bounds (read-only array).")
+    hi = property(lambda self: self._hi, doc="The upper bounds (read-only array).")
+    findex = property(lambda self: self._findex,
+                      doc="The friction index (read-only int32 array), or None.")
+    mu = property(lambda self: self._mu,
+                  doc="The friction coefficients of the findex rows, or None.")
+    cone_rows = property(lambda self: self._cone_rows,
+                         doc="The first row of each cone (read-only int32 array).")
+    cone_mu = property(lambda self: self._cone_mu,
+                       doc="Each cone's friction coefficient (read-only array).")
+    cone_law = property(lambda self: self._cone_law, doc='``"coulomb"`` or ``"associated"``.')
+    indptr = property(lambda self: self._indptr, doc="CSR row pointers (int32), or None.")
+    indices = property(lambda self: self._indices, doc="CSR column indices (int32), or None.")
+    data = property(lambda self: self._data, doc="CSR values, or None.")
+    format = property(lambda self: self._format,
+                      doc="The format the problem was read from, or None.")
+    global_problem = property(lambda self: self._global_problem,
+                              doc="The global problem (a ``GlobalProblem``), or None.")
+
+    @property
+    def name(self):
+        """A name (a file's base name when read); may be set (str or None)."""
+        return self._name
+
+    @name.setter
+    def name(self, value):
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"Problem.name must be a str or None, got {type(value).__name__}")
+        object.__setattr__(self, "_name", value)
+
+    @property
+    def x_ref(self):
+        """A reference solution (read-only array), or None; may be set: it
+        travels with the problem into the files that hold one, and a solve
+        does not read it."""
+        return self._x_ref
+
+    @x_ref.setter
+    def x_ref(self, value):
+        object.__setattr__(self, "_x_ref", None if value is None else
+                           _vector(value, self._n, "x_ref", np.float64, 0.0))
+
+    @property
+    def M(self):
+        """The global problem's M (a ``CsrMatrix``), or None."""
+        return self._global_problem.M if self._global_problem else None
+
+    @property
+    def H(self):
+        """The global problem's H (a ``CsrMatrix``), or None."""
+        return self._global_problem.H if self._global_problem else None
 
     # ---- views ----------------------------------------------------------------
 
@@ -325,7 +539,7 @@ class Problem:
         """``A x + b`` for a vector x of size n."""
         x = np.asarray(x, dtype=np.float64)
         if x.shape != (self.n,):
-            raise ValueError(f"x has shape {x.shape}, expected ({self.n},)")
+            raise InvalidProblemError(f"x has shape {x.shape}, expected ({self.n},)")
         if self.storage == "dense":
             return self._A @ x + self.b
         w = np.array(self.b)
@@ -354,13 +568,19 @@ class Problem:
         w = None if w is None else np.ascontiguousarray(w, dtype=np.float64)
         for name, v in (("x", x), ("w", w)):
             if v is not None and v.shape != (self.n,):
-                raise ValueError(f"{name} has shape {v.shape}, expected ({self.n},)")
+                raise InvalidProblemError(f"{name} has shape {v.shape}, expected ({self.n},)")
         return Residuals(**_lcplab.residual(self._c(), x, w))
 
     def __repr__(self):
         name = f", name={self.name!r}" if self.name else ""
         return (f"Problem(n={self.n}, storage={self.storage!r}, kind={self.kind!r}, "
                 f"ncones={self.ncones}{name})")
+
+
+def _rebuild(t, name, fmt, x_ref, glob):
+    """Unpickling: the problem again from its tuple (validated again)."""
+    p = Problem._from_c(t, name=name, fmt=fmt, x_ref=x_ref, glob=glob)
+    return p
 
 
 def _check_problem(problem):
@@ -371,3 +591,17 @@ def _check_problem(problem):
 
 def _is_int(v):
     return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
+#: The range of a C int, and of the unsigned long of slv_options.seed.
+_C_INT = (-2 ** 31, 2 ** 31 - 1)
+_C_ULONG = (0, 2 ** (8 * ctypes.sizeof(ctypes.c_ulong)) - 1)
+
+
+def _int_range_error(key, value, limits=_C_INT):
+    """The message for an integer option or setting outside limits (the
+    C field it fills), or None when it fits."""
+    lo, hi = limits
+    if lo <= value <= hi:
+        return None
+    return f"{key}={value} is outside [{lo}, {hi}] (the range of its C field)"

@@ -8,8 +8,8 @@ import math
 import numpy as np
 
 from . import _lcplab, _log
-from ._errors import InvalidProblemError, LcplabError, OptionsError, UnsupportedError
-from ._problem import _check_problem, _is_int
+from ._errors import Error, InvalidProblemError, OptionsError, UnknownNameError, UnsupportedError
+from ._problem import _C_INT, _C_ULONG, _check_problem, _int_range_error, _is_int
 
 __all__ = ["DEFAULT_SOLVER", "Status", "Residuals", "Result", "SolverInfo", "solve", "solvers"]
 
@@ -136,6 +136,10 @@ class Result:
         problem to when that computes the same iterates (``"pgs"`` for
         ``pgs_wide``, ``pgs_color`` and ``pgs_part`` on dense or CSR storage;
         libsolvers/slv.h, slv_result.method).
+    choice : str
+        Why ``"auto"`` chose ``method`` (libsolvers/auto.c; docs/solvers.md,
+        "auto"), e.g. ``"dense symmetric A, n=2 <= 600: exact principal
+        pivoting"``; empty for a named solver.
     message : str
         The library's detail when not converged, else empty.
     """
@@ -154,15 +158,18 @@ class Result:
     message: str
     history_time: object = None
     method: str = ""
+    choice: str = ""
 
     @property
     def converged(self):
         return self.status == Status.CONVERGED
 
     def __repr__(self):
-        return (f"Result(solver={self.solver!r}, status={self.status_str!r}, "
-                f"iterations={self.iterations}, pivots={self.pivots}, "
-                f"res_rel={self.residuals.res_rel:.3g}, time={self.time:.3g})")
+        choice = f", choice={self.choice!r}" if self.choice else ""
+        return (f"Result(solver={self.solver!r}, method={self.method!r}{choice}, "
+                f"status={self.status_str!r}, iterations={self.iterations}, "
+                f"pivots={self.pivots}, res_rel={self.residuals.res_rel:.3g}, "
+                f"time={self.time:.3g})")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -233,6 +240,8 @@ def _options(tol, max_iter, norm, extra):
     if max_iter is not None:
         if not _is_int(max_iter):
             raise OptionsError(f"max_iter must be an integer, got {max_iter!r}")
+        if _int_range_error("max_iter", max_iter):
+            raise OptionsError(_int_range_error("max_iter", max_iter))
         # sweeps for the iterative solvers, pivots for the pivoting ones, as
         # `lcplab solve --max-iter` sets both
         opts["max_iter"] = int(max_iter)
@@ -248,6 +257,10 @@ def _options(tol, max_iter, norm, extra):
                             f"norm, {', '.join(sorted(_OPTION_TYPES))})")
         if kind is int and not _is_int(value):
             raise OptionsError(f"{key} must be an integer, got {value!r}")
+        if kind is int:
+            err = _int_range_error(key, value, _C_ULONG if key == "seed" else _C_INT)
+            if err:
+                raise OptionsError(err)
         if kind is bool:
             if not isinstance(value, bool):
                 raise OptionsError(f"{key} must be True or False, got {value!r}")
@@ -275,7 +288,7 @@ def _raise_for(status, message, what):
         raise UnsupportedError(f"{what}: {message}", Status(status))
     if status == Status.OUT_OF_MEMORY:
         raise MemoryError(f"{what}: {message}")
-    raise LcplabError(f"{what}: {message}", Status(status))
+    raise Error(f"{what}: {message}", Status(status))
 
 
 def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None, history=False,
@@ -340,7 +353,7 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
         The solver does not take this kind of problem.
     OptionsError
         An option is out of range.
-    ValueError
+    UnknownNameError
         An unknown solver name.
     KeyboardInterrupt
         Ctrl-C (or another signal whose handler raises) during the solve:
@@ -359,7 +372,7 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
     if not isinstance(solver, str):
         raise TypeError(f"solver must be a name, got {type(solver).__name__}")
     if solver not in _NAMES:
-        raise ValueError(f"unknown solver {solver!r} (known: {', '.join(_NAMES)})")
+        raise UnknownNameError(f"unknown solver {solver!r} (known: {', '.join(_NAMES)})")
     opts = _options(tol, max_iter, norm, options)
     if time_limit is not None:
         opts["time_limit"] = _time_limit(time_limit)
@@ -378,4 +391,4 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
                   pivots=d["pivots"], residuals=Residuals(**d["residuals"]),
                   solver_residual=d["solver_residual"], history=d["history"], time=d["time"],
                   solver=solver, message=d["message"] if status != 0 else "",
-                  history_time=d["history_time"], method=d["method"])
+                  history_time=d["history_time"], method=d["method"], choice=d["choice"])

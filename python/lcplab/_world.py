@@ -277,7 +277,7 @@ class World:
         if steps is None:
             steps = self.default_steps()
         if not _is_int(steps) or steps < 0:
-            raise ValueError(f"steps must be an integer >= 0, got {steps!r}")
+            raise SceneError(f"steps must be an integer >= 0, got {steps!r}")
         log_fn, log_level = _log.bridge()
         d = self._w.run(int(steps), bool(trace), log_fn, log_level)
         done = d["done"]

@@ -1,7 +1,9 @@
 """`make installcheck`'s check of the installed Python package: run with
 PYTHONPATH at the installed pyexecdir (DESTDIR included) and LD_LIBRARY_PATH
 at the installed libdir, outside the build tree.  The package and the
-libraries it loads must be the installed ones, and it must solve a 2 x 2
+libraries it loads must be the installed ones, libtool's .la must not be
+there, importlib.metadata must know it (the dist-info make install writes)
+at the package's version, and it must solve a 2 x 2
 LCP whose solution is known: A = [[2, 1], [1, 2]], b = (-1, -1), x = (1/3,
 1/3), w = 0.  Usage: python3 installcheck.py PYEXECDIR LIBDIR (both with
 DESTDIR)."""
@@ -23,6 +25,16 @@ def main(pyexecdir, libdir):
     lib = os.path.realpath(libdir)
     if not maps or not all(os.path.realpath(m).startswith(lib + os.sep) for m in maps):
         return f"libsolvers loaded from {sorted(set(maps))}, not from {libdir}"
+    stray = [f for f in os.listdir(here) if f.endswith(".la")]
+    if stray:
+        return f"libtool's {stray} installed in {here}"
+    import importlib.metadata
+    try:
+        meta = importlib.metadata.version("lcplab")
+    except importlib.metadata.PackageNotFoundError:
+        return f"importlib.metadata does not know lcplab (no dist-info beside {here})"
+    if meta != lcplab.__version__:
+        return f"the metadata's version {meta} is not the package's {lcplab.__version__}"
     r = lcplab.solve(lcplab.Problem([[2.0, 1.0], [1.0, 2.0]], [-1.0, -1.0]), "lemke")
     if not r.converged or max(abs(r.x[0] - 1 / 3), abs(r.x[1] - 1 / 3)) > 1e-14:
         return f"the 2 x 2 LCP: {r}, x = {r.x}, expected (1/3, 1/3)"

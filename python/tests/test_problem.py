@@ -100,3 +100,94 @@ def test_residuals_of_any_x():
     assert p.residuals(x, w=p.w(x)).res_nat_inf == pytest.approx(natural_map(p, x), rel=1e-12)
     with pytest.raises(ValueError, match="x has shape"):
         p.residuals(np.zeros(3))
+
+
+# ---- a Problem cannot lie: what it reads is what is solved ------------------
+# (docs/python.md, "Problems are immutable")
+
+def _two_rows():
+    return lcplab.Problem(np.eye(2), [-1.0, 1.0])
+
+
+@pytest.mark.parametrize("field, value", [
+    ("b", np.array([1.0, 2.0])),
+    ("b", [np.nan, 2.0]),
+    ("lo", [5.0, 0.0]),
+    ("hi", [0.5, np.inf]),
+    ("A", np.eye(2) * 3.0),
+])
+def test_fields_cannot_be_replaced(field, value):
+    # the old Problem kept a tuple of its arrays from construction: after
+    # p.b = ..., solve solved the old b as "converged"; p.b = [nan, 2]
+    # solved as converged; p.lo = [5, 0] gave an x below lo
+    p = _two_rows()
+    with pytest.raises(AttributeError, match="immutable.*replace"):
+        setattr(p, field, value)
+    r = lcplab.solve(p, "pgs")
+    assert r.converged
+    np.testing.assert_array_equal(r.x, [1.0, 0.0])
+    np.testing.assert_array_equal(p.b, [-1.0, 1.0])
+
+
+@pytest.mark.parametrize("field", ["A", "b", "lo", "hi"])
+def test_arrays_cannot_be_written_in_place(field):
+    p = _two_rows()
+    a = getattr(p, field)
+    with pytest.raises(ValueError, match="read-only"):
+        a[0] = 7.0
+    # nor made writable again: the arrays are views of private ones
+    with pytest.raises(ValueError):
+        a.setflags(write=True)
+    r = lcplab.solve(p, "pgs")
+    np.testing.assert_array_equal(r.x, [1.0, 0.0])
+
+
+def test_csr_arrays_cannot_be_written():
+    sp = pytest.importorskip("scipy.sparse", reason="python3-scipy is not installed")
+    p = lcplab.Problem(sp.csr_matrix(np.eye(2)), [-1.0, 1.0])
+    for a in (p.indptr, p.indices, p.data, p.A.data):
+        with pytest.raises(ValueError):
+            a[0] = 2
+
+
+def test_replace_makes_a_new_validated_problem():
+    p = _two_rows()
+    q = p.replace(b=[-3.0, 2.0])
+    np.testing.assert_array_equal(lcplab.solve(q, "pgs").x, [3.0, 0.0])
+    np.testing.assert_array_equal(lcplab.solve(p, "pgs").x, [1.0, 0.0])
+    with pytest.raises(lcplab.InvalidProblemError, match=r"b\[0\]"):
+        p.replace(b=[np.nan, 2.0])
+    with pytest.raises(lcplab.InvalidProblemError, match=r"lo\[0\]"):
+        p.replace(lo=[5.0, 0.0], hi=[1.0, np.inf])
+    r = lcplab.solve(p.replace(lo=[5.0, 0.0]), "pgs")
+    assert r.converged and r.x[0] == 5.0
+    with pytest.raises(TypeError, match="nope"):
+        p.replace(nope=1)
+
+
+def test_no_new_attributes():
+    p = _two_rows()
+    with pytest.raises(AttributeError, match="only name and x_ref"):
+        p.bb = np.zeros(2)
+    with pytest.raises(AttributeError, match="only name and x_ref"):
+        p.n = 3
+
+
+def test_x_ref_is_checked():
+    p = _two_rows()
+    with pytest.raises(lcplab.InvalidProblemError, match="x_ref"):
+        p.x_ref = [1.0, 2.0, 3.0]
+    p.x_ref = [1.0, 0.0]
+    with pytest.raises(ValueError):
+        p.x_ref[0] = 2.0
+
+
+def test_pickle_keeps_the_problem():
+    import pickle
+    p = _two_rows().replace(lo=[-1.0, 0.0])
+    p.name, p.x_ref = "two", [1.0, 0.0]
+    q = pickle.loads(pickle.dumps(p))
+    np.testing.assert_array_equal(q.lo, [-1.0, 0.0])
+    assert q.name == "two" and q.x_ref[0] == 1.0
+    with pytest.raises(AttributeError):
+        q.b = np.zeros(2)

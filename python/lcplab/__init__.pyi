@@ -1,0 +1,50 @@
+# Stubs of the lcplab package's public interface (PEP 561; docs/python.md,
+# "Types").  python/tests/test_typing.py checks them against the package
+# with mypy's stubtest, and type-checks an example with mypy.
+from ._errors import Error as Error
+from ._errors import ExistingFileError as ExistingFileError
+from ._errors import ExperimentError as ExperimentError
+from ._errors import FileError as FileError
+from ._errors import InvalidProblemError as InvalidProblemError
+from ._errors import LcplabError as LcplabError
+from ._errors import MissingFileError as MissingFileError
+from ._errors import OptionsError as OptionsError
+from ._errors import SceneError as SceneError
+from ._errors import SimulationError as SimulationError
+from ._errors import UnknownNameError as UnknownNameError
+from ._errors import UnsupportedError as UnsupportedError
+from ._experiment import Campaign as Campaign
+from ._experiment import compare as compare
+from ._experiment import profile as profile
+from ._experiment import run_experiment as run_experiment
+from ._io import formats as formats
+from ._io import read as read
+from ._io import write as write
+from ._log import logger as logger
+from ._problem import Problem as Problem
+from ._solve import DEFAULT_SOLVER as DEFAULT_SOLVER
+from ._solve import Residuals as Residuals
+from ._solve import Result as Result
+from ._solve import SolverInfo as SolverInfo
+from ._solve import Status as Status
+from ._solve import solve as solve
+from ._solve import solvers as solvers
+from ._world import APPLIED as APPLIED
+from ._world import METRICS as METRICS
+from ._world import STAGES as STAGES
+from ._world import TRACE_FIELDS as TRACE_FIELDS
+from ._world import SimulationResult as SimulationResult
+from ._world import World as World
+from ._world import scenes as scenes
+from ._world import simulate as simulate
+
+__version__: str
+__all__ = [
+    "APPLIED", "Campaign", "DEFAULT_SOLVER", "Error", "ExistingFileError", "ExperimentError",
+    "FileError",
+    "InvalidProblemError", "LcplabError", "METRICS", "MissingFileError", "OptionsError",
+    "Problem", "Residuals", "Result", "STAGES", "SceneError", "SimulationError",
+    "SimulationResult", "SolverInfo", "Status", "TRACE_FIELDS", "UnknownNameError",
+    "UnsupportedError", "World", "compare", "formats", "logger", "profile", "read",
+    "run_experiment", "scenes", "simulate", "solve", "solvers", "write",
+]

@@ -1,0 +1,36 @@
+# Stubs of lcplab._errors (docs/python.md, "Types").
+from typing import Any, Iterable
+
+from ._solve import Status
+from ._world import SimulationResult
+
+class Error(Exception):
+    message: str
+    status: Status | None
+    def __init__(self, message: str, status: Status | None = ...) -> None: ...
+
+LcplabError = Error
+
+class InvalidProblemError(Error, ValueError): ...
+class UnsupportedError(Error): ...
+class OptionsError(Error, ValueError): ...
+class UnknownNameError(Error, ValueError): ...
+class FileError(Error, OSError): ...
+
+class MissingFileError(FileError, FileNotFoundError):
+    def __init__(self, path: str) -> None: ...
+
+class ExistingFileError(FileError, FileExistsError):
+    def __init__(self, path: str) -> None: ...
+
+class SceneError(Error, ValueError): ...
+
+class SimulationError(Error):
+    kind: str
+    result: SimulationResult | None
+    def __init__(self, message: str, kind: str, result: SimulationResult | None = ...) -> None: ...
+
+class ExperimentError(Error):
+    code: int
+    messages: list[str]
+    def __init__(self, message: str, code: int = ..., messages: Iterable[str] = ...) -> None: ...

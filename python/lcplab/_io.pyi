@@ -1,0 +1,9 @@
+# Stubs of lcplab._io (docs/python.md, "Types").
+import os
+
+from ._problem import Problem
+
+def formats() -> list[str]: ...
+def read(path: str | os.PathLike[str], format: str | None = ...) -> Problem: ...
+def write(problem: Problem, path: str | os.PathLike[str], format: str | None = ..., *,
+          force: bool = ...) -> None: ...

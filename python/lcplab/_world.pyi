@@ -1,0 +1,51 @@
+# Stubs of lcplab._world (docs/python.md, "Types").
+import dataclasses
+from typing import Any, Mapping
+
+import numpy as np
+import numpy.typing as npt
+
+from ._problem import Problem
+
+STAGES: tuple[str, ...]
+APPLIED: tuple[str, ...]
+METRICS: tuple[tuple[Any, ...], ...]
+TRACE_FIELDS: tuple[str, ...]
+
+def scenes() -> dict[str, str]: ...
+
+@dataclasses.dataclass(frozen=True)
+class SimulationResult:
+    metrics: np.ndarray[Any, Any]
+    trace: npt.NDArray[np.float64] | None
+    bodies: npt.NDArray[np.intp]
+    scene: str
+    solver: str
+    dt: float
+    @property
+    def steps(self) -> int: ...
+
+class World:
+    scene: str
+    def __init__(self, scene: str, params: Mapping[str, float] | None = ..., *,
+                 solver: str | None = ..., dt: float | None = ..., **settings: Any) -> None: ...
+    @property
+    def time(self) -> float: ...
+    @property
+    def step_count(self) -> int: ...
+    @property
+    def body_count(self) -> int: ...
+    @property
+    def solver(self) -> str: ...
+    @property
+    def dt(self) -> float: ...
+    def default_steps(self) -> int: ...
+    def run(self, steps: int | None = ..., *, trace: bool = ...) -> SimulationResult: ...
+    def step(self) -> np.void: ...
+    def bodies(self) -> dict[str, npt.NDArray[Any]]: ...
+    def energy(self) -> tuple[float, float]: ...
+    def last_problem(self) -> tuple[Problem, npt.NDArray[np.float64]] | None: ...
+
+def simulate(scene: str, params: Mapping[str, float] | None = ..., solver: str | None = ...,
+             steps: int | None = ..., dt: float | None = ..., *, trace: bool = ...,
+             **settings: Any) -> SimulationResult: ...

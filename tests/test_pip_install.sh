@@ -1,0 +1,134 @@
+#!/bin/sh
+# test_pip_install.sh -- the Python package as a new user installs it
+# (docs/python.md, "Install"): from a copy of the source tree with no build
+# folder and no autotools output (the files git tracks, or the whole tree
+# outside git), in a fresh virtual environment made with
+# --system-site-packages (numpy from Debian):
+#   - pip install --no-build-isolation --no-index COPY works (offline: no
+#     index is asked);
+#   - the package imports outside both trees, from the environment, with
+#     the version of configure.ac in lcplab.__version__ and in
+#     importlib.metadata, its stubs and py.typed beside it, no
+#     libsolvers.so loaded (the libraries are linked in), and solves a 2 x 2
+#     LCP whose solution is known (x = (1/3, 1/3));
+#   - python3 -m build --no-isolation --wheel (python3-build) makes a wheel
+#     with the extension, the stubs and the metadata (it reuses the first
+#     build's folder, so it only packs).
+# Environment (Makefile.am): LCPLAB_PYTHON, LCPLAB_SRCDIR, LCPLAB_SAN_FLAGS.
+# Exit 77 (skip) without the venv module, and in a sanitizer build (pip
+# builds its own, plain extension: the plain build's run is the test).
+# About two minutes: configure and the libraries' compilation run once.
+src=${LCPLAB_SRCDIR:?LCPLAB_SRCDIR is not set (run through make check)}
+py=${LCPLAB_PYTHON:-python3}
+TST_NAME=test_pip_install
+# shellcheck source=tst_lib.sh
+. "$src/tests/tst_lib.sh"
+if [ -n "${LCPLAB_SAN_FLAGS:-}" ]; then
+  echo "SKIP: a sanitizer build; pip builds a plain extension (the plain build runs this test)"
+  exit 77
+fi
+if ! "$py" -c "import venv, ensurepip" 2>/dev/null; then
+  echo "SKIP: $py has no venv module with pip (apt-get install python3-venv)"
+  exit 77
+fi
+want=$(sed -n 's/^AC_INIT(\[lcplab\], *\[\([^]]*\)\].*/\1/p' "$src/configure.ac")
+
+# the copy: the files a clone has (tracked, and new ones not ignored)
+# (a clone: no configure script, so setup.py runs autoreconf); outside git
+# (a release tree, make distcheck) the whole tree but its build folders
+mkdir "$T/src"
+if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+  (cd "$src" && git ls-files -z --cached --others --exclude-standard) >"$T/files"
+  (cd "$src" && xargs -0 cp --parents -t "$T/src" <"$T/files" 2>"$T/err") ||
+    fail "copy of the tracked files" "$(head -3 "$T/err")"
+  if [ -e "$T/src/build" ] || [ -e "$T/src/configure" ]; then
+    fail "the clone-like copy has no build folder and no configure script"
+  else
+    pass "the clone-like copy has no build folder and no configure script"
+  fi
+else
+  # every top-level entry but the configured build folders (build/,
+  # build-san/, distcheck's _build/: those holding a config.status)
+  for e in "$src"/* "$src"/.[!.]*; do
+    [ -e "$e" ] || continue
+    [ -d "$e" ] && [ -n "$(find "$e" -maxdepth 2 -name config.status 2>/dev/null)" ] && continue
+    cp -R "$e" "$T/src/" || fail "copy of $e"
+  done
+  chmod -R u+w "$T/src"
+  if [ -n "$(find "$T/src" -maxdepth 3 -name config.status)" ]; then
+    fail "the copy has no build folder"
+  else
+    pass "the copy has no build folder"
+  fi
+fi
+
+if "$py" -m venv --system-site-packages "$T/V" >"$T/venv.log" 2>&1; then
+  pass "python3 -m venv --system-site-packages"
+else
+  fail "python3 -m venv --system-site-packages" "$(tail -3 "$T/venv.log")"
+  tst_done
+fi
+if (cd "$T" && V/bin/pip install --no-build-isolation --no-index ./src) >"$T/pip.log" 2>&1; then
+  pass "pip install --no-build-isolation --no-index (offline) from the copy"
+else
+  fail "pip install --no-build-isolation --no-index" "$(tail -25 "$T/pip.log")"
+  tst_done
+fi
+
+# the installed package, from outside both trees
+cat >"$T/check.py" <<'EOF'
+import importlib.metadata, os, sys
+import lcplab
+want, venv = sys.argv[1], os.path.realpath(sys.argv[2])
+here = os.path.realpath(os.path.dirname(lcplab.__file__))
+print("version", lcplab.__version__, importlib.metadata.version("lcplab"))
+assert lcplab.__version__ == want, (lcplab.__version__, want)
+assert importlib.metadata.version("lcplab") == want
+assert here.startswith(venv + os.sep), here
+for f in ("py.typed", "__init__.pyi", "_problem.pyi"):
+    assert os.path.exists(os.path.join(here, f)), f
+with open("/proc/self/maps") as m:
+    assert "libsolvers.so" not in m.read(), "libsolvers.so loaded"
+r = lcplab.solve(lcplab.Problem([[2.0, 1.0], [1.0, 2.0]], [-1.0, -1.0]), "lemke")
+assert r.converged and max(abs(r.x - 1 / 3)) < 1e-14, (r, r.x)
+print("ok")
+EOF
+if (cd / && "$T/V/bin/python" "$T/check.py" "$want" "$T/V") >"$T/out" 2>"$T/err"; then
+  pass "the installed package imports, is version $want (metadata too), solves"
+else
+  fail "the installed package" "$(tail -5 "$T/err")"
+fi
+rm -f "$T/out" "$T/err"
+if "$T/V/bin/pip" show lcplab 2>/dev/null | grep -q "^Version: $want\$"; then
+  pass "pip show lcplab: version $want"
+else
+  fail "pip show lcplab" "$("$T/V/bin/pip" show lcplab 2>&1 | head -3)"
+fi
+
+if ! "$T/V/bin/python" -c "import build" 2>/dev/null; then
+  echo "note: python3-build is not installed: the wheel is not built"
+  tst_done
+fi
+if (cd "$T/src" && ../V/bin/python -m build --no-isolation --wheel --outdir "$T/dist" .) \
+  >"$T/build.log" 2>&1; then
+  pass "python3 -m build --no-isolation --wheel"
+else
+  fail "python3 -m build --no-isolation --wheel" "$(tail -10 "$T/build.log")"
+  tst_done
+fi
+whl=$(ls "$T"/dist/lcplab-"$want"-*.whl 2>/dev/null | head -1)
+if [ -n "$whl" ] && "$T/V/bin/python" - "$whl" "$want" <<'EOF'; then
+import sys, zipfile
+names = zipfile.ZipFile(sys.argv[1]).namelist()
+want = ["lcplab/py.typed", "lcplab/__init__.pyi", "lcplab/__init__.py",
+        f"lcplab-{sys.argv[2]}.dist-info/METADATA"]
+missing = [n for n in want if n not in names]
+missing += [] if any(n.startswith("lcplab/_lcplab") and n.endswith(".so") for n in names) \
+    else ["lcplab/_lcplab*.so"]
+sys.exit(f"the wheel lacks {missing}" if missing else 0)
+EOF
+  pass "the wheel $(basename "$whl") holds the extension, the stubs, the metadata"
+else
+  fail "the wheel" "${whl:-none in $T/dist}"
+fi
+tst_done
