@@ -91,7 +91,8 @@ static void usage(FILE *f) {
           "  --solver NAME     solver to use (see 'lcplab solvers'); required unless FILE\n"
           "                    names one (a file written by simulate --dump-failures names\n"
           "                    its solver and options: they are the defaults for it)\n"
-          "  --tol T           converged iff res_scaled <= T, the scale-invariant test\n"
+          "  --tol T           converged iff res_scaled <= T, the scale-invariant test,\n"
+          "                    and on a global problem res_global <= T too\n"
           "                    (docs/convergence.md; T > 0; default: library's)\n"
           "  --max-iter N      iteration / pivot limit (N >= 1; default: library's)\n"
           "  --omega W         relaxation (pgs: SOR factor in (0, 2))\n"
@@ -324,9 +325,11 @@ static void print_contact_metrics(FILE *f, const slv_contact_metrics *m) {
 
 /* The test's measure and the literature's (docs/convergence.md). */
 static void print_measures(FILE *f, const slv_residuals *r) {
-  const char *const name[4] = { "res_scaled", "siconos_err", "err_siconos", "res_rel_1q" };
-  double v[4] = { r->res_scaled, r->siconos_err, r->err_siconos, r->res_rel_1q };
-  print_numbers(f, name, v, 4);
+  const char *const name[6] = { "res_scaled", "siconos_err", "err_siconos",
+                                "res_rel_1q", "res_contact", "res_global" };
+  double v[6] = { r->res_scaled, r->siconos_err, r->err_siconos,
+                  r->res_rel_1q, r->res_contact, r->res_global };
+  print_numbers(f, name, v, 6);
 }
 
 /* 1 if option bit `bit` comes from the file: recorded there, no flag. */
