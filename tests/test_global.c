@@ -129,7 +129,9 @@ static void read_one_gdat(const gdat *d) {
   printf("\n  %s: ", d->file);
   if (st) printf("%s", err);
   CU_ASSERT_EQUAL_FATAL(st, SLV_OK);
-  printf("n %d, ncones %d, global %s", inst->n, inst->ncones, inst->global ? "yes" : "NO");
+  printf("n %d, ncones %d, global %s, %s", inst->n, inst->ncones, inst->global ? "yes" : "NO",
+         slv_format_str(inst->format));
+  CU_ASSERT_EQUAL(inst->format, SLV_FMT_SICONOS_GFC3D);
   CU_ASSERT_EQUAL(inst->n, 3 * d->nc);
   CU_ASSERT_EQUAL(inst->ncones, d->nc);
   CU_ASSERT_PTR_NOT_NULL(inst->global);
@@ -186,6 +188,7 @@ static void expect_read(const char *path, int global) {
   if (st) printf("\n  unexpected: %s", err);
   CU_ASSERT_EQUAL_FATAL(st, SLV_OK);
   CU_ASSERT_EQUAL(inst->global != NULL, global);
+  CU_ASSERT_EQUAL(inst->format, global ? SLV_FMT_SICONOS_GFC3D : SLV_FMT_SICONOS_FC3D);
   CU_ASSERT_EQUAL(inst->ncones, 1);
   slv_instance_free(inst);
 }
@@ -257,6 +260,44 @@ static void test_global_bad_input(void) {
   write_file("sq.dat", GLOBAL_HEAD, "0\n2\n3\n2\t3\n1 0\n0 1\n0 0\n", GLOBAL_H, GLOBAL_TAIL, "", p,
              sizeof p);
   expect_refused(p, SLV_ERR_INVALID, "expected M square");
+}
+
+/* A .dat of one kind asked as the other is refused, naming both; asked as
+ * what it is, it reads.  A global instance written as siconos-fc3d is its
+ * condensed local problem, as siconos-gfc3d (or .dat) its global one. */
+static void test_fc_kind_asked(void) {
+  char g[512], l[512], out[512], err[512];
+  write_file("kg.dat", GLOBAL_HEAD, GLOBAL_M, GLOBAL_H, GLOBAL_TAIL, "", g, sizeof g);
+  write_file("kl.dat", LOCAL, "", "", "", "", l, sizeof l);
+  slv_instance *inst = (slv_instance *)1;
+  CU_ASSERT_EQUAL(slv_read(g, SLV_FMT_SICONOS_FC3D, &inst, err, sizeof err), SLV_ERR_INVALID);
+  printf("\n  %s", err);
+  CU_ASSERT_PTR_NULL(inst);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected a local frictional-contact problem (d nc M q mu) "
+                                     "(siconos-fc3d), found a global"));
+  CU_ASSERT_EQUAL(slv_read(l, SLV_FMT_SICONOS_GFC3D, &inst, err, sizeof err), SLV_ERR_INVALID);
+  printf("\n  %s", err);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err, "(siconos-gfc3d), found a local"));
+  CU_ASSERT_EQUAL_FATAL(slv_read(g, SLV_FMT_SICONOS_GFC3D, &inst, err, sizeof err), SLV_OK);
+  tst_tmp_path(out, sizeof out, tmpdir, "kout.dat");
+  slv_instance *back = NULL;
+  CU_ASSERT_EQUAL(slv_write(out, SLV_FMT_SICONOS_FC3D, inst, err, sizeof err), SLV_OK);
+  CU_ASSERT_EQUAL_FATAL(slv_read(out, SLV_FMT_AUTO, &back, err, sizeof err), SLV_OK);
+  CU_ASSERT_EQUAL(back->format, SLV_FMT_SICONOS_FC3D);
+  CU_ASSERT_PTR_NULL(back->global);
+  slv_instance_free(back);
+  CU_ASSERT_EQUAL(slv_write(out, SLV_FMT_AUTO, inst, err, sizeof err), SLV_OK);
+  CU_ASSERT_EQUAL_FATAL(slv_read(out, SLV_FMT_AUTO, &back, err, sizeof err), SLV_OK);
+  CU_ASSERT_EQUAL(back->format, SLV_FMT_SICONOS_GFC3D);
+  CU_ASSERT_PTR_NOT_NULL(back->global);
+  slv_instance_free(back);
+  slv_instance_free(inst);
+  CU_ASSERT_EQUAL_FATAL(slv_read(l, SLV_FMT_AUTO, &inst, err, sizeof err), SLV_OK);
+  CU_ASSERT_EQUAL(slv_write(out, SLV_FMT_SICONOS_GFC3D, inst, err, sizeof err),
+                  SLV_ERR_UNSUPPORTED);
+  printf("\n  %s", err);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err, "siconos-gfc3d holds only global problems"));
+  slv_instance_free(inst);
 }
 
 /* ---- velocities ------------------------------------------------------------------- */
@@ -414,6 +455,7 @@ int main(void) {
   CU_add_test(s, "the shared gfc3d .dat read as global problems", test_shared_gfc3d_dat);
   CU_add_test(s, "one trailing 0 or 1 after mu, nothing else", test_trailing_numbers);
   CU_add_test(s, "global .dat: bad M and H refused", test_global_bad_input);
+  CU_add_test(s, "siconos-fc3d and siconos-gfc3d: never one for the other", test_fc_kind_asked);
   CU_add_test(s, "v, u at an answer; res_vel", test_velocities);
   CU_add_test(s, "converged only where the literature's measures agree", test_literature_judge);
   CU_add_test(s, "a condensed problem has every row in a cone", test_condensed_rows);
