@@ -277,7 +277,7 @@ class Problem:
                            self.indices, self.data, self.b, self.lo, self.hi, self.findex,
                            self.mu, self.cone_rows if has_cones else None,
                            self.cone_mu if has_cones else None,
-                           _CONE_LAWS.index(self.cone_law))
+                           _CONE_LAWS.index(self.cone_law), self._global is not None)
         return self._tuple
 
     # ---- views ----------------------------------------------------------------
