@@ -288,12 +288,12 @@ static inline double slv_test_measure_norms(const slv_options *opt, double scale
  * absolute natural map m of the w_i their rows met: a trigger only.  When
  * m <= tol * units, or every check_every sweeps, they take the exact
  * measures (slv_residual), which alone decide.  units converts res_scaled
- * to the absolute scale: res_nat_inf / res_scaled at the last exact
- * measure (docs/convergence.md, "Stopping tests"); before one,
- * max(1, ||b||_inf). */
+ * (slv_scaled_of: with a global problem's clause) to the absolute scale:
+ * res_nat_inf / that measure at the last exact measure (docs/convergence.md,
+ * "Stopping tests"); before one, max(1, ||b||_inf). */
 static inline double slv_units_of(const slv_residuals *r, double old) {
-  double u = r->res_nat_inf / r->res_scaled;
-  return r->res_scaled > 0 && isfinite(u) && u > 0 ? u : old;
+  double s = slv_scaled_of(r), u = r->res_nat_inf / s;
+  return s > 0 && isfinite(u) && u > 0 ? u : old;
 }
 static inline int slv_cheap_met(const slv_options *opt, double m, double units) {
   return m <= opt->tol * units;
