@@ -36,8 +36,9 @@
  * res_rel_2 (the natural map's 2-norm over max(1, ||b||_2)), then, for a
  * problem read from a global one (slv_instance.global: FCLIB /fclib_global,
  * Siconos gfc3d .dat), ndof, v_norm_2 and u_norm_2 (the 2-norms of the
- * velocities v = M^-1 (H x + f) and u = H' v + w) and res_vel (slv_velocity_
- * residual: the accuracy that does not depend on null(H)), pivots,
+ * velocities v = M^-1 (H x + f) and u = H' v + w), res_vel (slv_velocity_
+ * residual: the accuracy that does not depend on null(H)) and read_s (the
+ * wall time of reading the file, the condensation included), pivots,
  * solver_residual, time_min_s, repeat, tol, norm ("inf" or "2"), max_iter,
  * omega, warm_start, format, message (only when not converged) and history
  * (only with --history).  Numbers are %.17g (times %.6g); NaN and infinities
@@ -384,6 +385,7 @@ static slv_options solve_options(const solve_args *a, const slv_instance *inst) 
 typedef struct global_report {
   int ndof; /* 0: not a global problem */
   double v_norm_2, u_norm_2, res_vel;
+  double read_s; /* the read of the file, the condensation included (s) */
 } global_report;
 
 static double norm2(int n, const double *x) {
@@ -426,6 +428,8 @@ static void print_global(FILE *f, const global_report *g) {
   double v[3] = { g->v_norm_2, g->u_norm_2, g->res_vel };
   fprintf(f, ",\"ndof\":%d", g->ndof);
   print_numbers(f, name, v, 3);
+  fputs(",\"read_s\":", f);
+  cli_json_number(f, g->read_s, 6);
 }
 
 static void print_json(const solve_args *a, const slv_solver *solver, const slv_instance *inst,
@@ -510,6 +514,7 @@ typedef struct solve_state {
   slv_instance *inst;
   slv_workspace *ws;
   double *x0, *x, *w, *times;
+  double read_s; /* wall time of slv_read_with */
 } solve_state;
 
 static void solve_free(solve_state *s) {
@@ -541,11 +546,15 @@ static int solve_run(const solve_args *a, solve_state *s) {
   }
 
   err[0] = '\0';
+  struct timespec r0, r1;
+  clock_gettime(CLOCK_MONOTONIC, &r0);
   if (slv_read_with(a->file, a->format, &a->read, &s->inst, err, sizeof err) != SLV_OK ||
       !s->inst) {
     cli_error_lib(a->file, err);
     return CLI_EXIT_USAGE;
   }
+  clock_gettime(CLOCK_MONOTONIC, &r1);
+  s->read_s = seconds_between(&r0, &r1);
   const slv_instance *inst = s->inst;
   const char *name = a->solver ? a->solver : inst->solver[0] ? inst->solver : NULL;
   const slv_solver *solver = name ? slv_solver_find(name) : NULL;
@@ -649,6 +658,7 @@ static int solve_run(const solve_args *a, solve_state *s) {
     cli_error("%s: out of memory for the velocities (ndof = %d)", a->file, inst->global->ndof);
     return CLI_EXIT_USAGE;
   }
+  g.read_s = s->read_s;
   /* The history points into the workspace: print before it is freed. */
   print_json(a, solver, inst, &opt, &res, &g, t_median, t_min);
   if (fflush(stdout) != 0 || ferror(stdout)) {
