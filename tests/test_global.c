@@ -417,9 +417,11 @@ static slv_status judge_one(const char *rel, const char *solver) {
   return st;
 }
 
-/* Spheres-i099: contact 249 sticks with a reaction of 60 against a net q_c
- * of 1.8e-4 (experiments/README.md, "The per-contact measure on the global
- * problems"); LMGC_GFC3D-i00501: ||q||_2 = 6e-12, where r = 0 once passed. */
+/* Spheres-i099: a sticking contact whose large reaction its neighbours
+ * cancel to a small net q_c, where nsn_ac once claimed converged above the
+ * per-contact measure (experiments/README.md, "The per-contact measure on
+ * the global problems"); the two LMGC_GFC3D files: a tiny ||q||_2, where
+ * r = 0 once passed. */
 static void test_literature_judge(void) {
   judge_one("datasets/siconos/gfc3d/Spheres-i099-356-679.hdf5", "nsn_ac");
   judge_one("datasets/fclib/LMGC_GFC3D-i00501-4-00000.hdf5", "nsn_ac");
