@@ -31,12 +31,13 @@ def load(path):
 def lcplab_time(r, mode):
     """lcplab's time of a run: "process" its whole process (wall_s), "solve"
     its solve alone (time_s), "read" its read of the file (the condensation
-    included: read_s, global problems) plus its solve; None if not there."""
+    included: read_s) plus its solve, "condense" its condensation
+    (condense_s) plus its solve, the goal's measure; None if not there."""
     run = r.get("run") or {}
     if mode == "process":
         return r["wall_s"]
-    if mode == "read":
-        rs, ts = run.get("read_s"), run.get("time_s")
+    if mode in ("read", "condense"):
+        rs, ts = run.get(mode + "_s"), run.get("time_s")
         return rs + ts if rs is not None and ts is not None else None
     return run.get("time_s")
 
@@ -123,7 +124,8 @@ def main():
     for k in cols:
         n = sum(verdict(by[(f,) + k], tol, ctol)[0] for f in files if (f,) + k in by)
         out.append("| %s | %s | %d | %d |" % (k[0], k[1], n, len(files)))
-    best_l = best_s = faster = faster_solve = faster_read = 0
+    best_l = best_s = faster = 0
+    faster_by = {"solve": 0, "read": 0, "condense": 0}
     false_conv = []
     for f in files:
         lt = [verdict(by[(f,) + k], tol, ctol) for k in cols if k[0] == "lcplab" and (f,) + k in by]
@@ -134,15 +136,12 @@ def main():
         best_s += bool(ssolved)
         if lsolved and (not ssolved or min(lsolved) < min(ssolved)):
             faster += 1
-        for mode in ("solve", "read"):
+        for mode in faster_by:
             lm = [verdict(by[(f,) + k], tol, ctol, mode) for k in cols
                   if k[0] == "lcplab" and (f,) + k in by]
             lm = [t for ok, _, t in lm if ok and t is not None]
             if lm and (not ssolved or min(lm) < min(ssolved)):
-                if mode == "solve":
-                    faster_solve += 1
-                else:
-                    faster_read += 1
+                faster_by[mode] += 1
         for k in cols:
             r = by.get((f,) + k)
             if r and claims_converged(r) and r.get("check"):
@@ -152,12 +151,13 @@ def main():
     n = len(files)
     out += ["", "## Goals of issue 50", "",
             "- lcplab's best solves %d of %d (goal: all but one); Siconos' best %d of %d." % (best_l, n, best_s, n),
-            "- lcplab's best is faster than every Siconos solver that solves it on %d of %d timed by "
-            "its whole process (an upper bound), on %d of %d by its read and solve (read_s + "
-            "time_s: the file's parsing and the condensation included, the process start not; "
-            "0 when lcplab reports no read_s), on %d of %d by its solve alone (a lower bound: "
-            "the condensation excluded); the goal (80 %%) counts from the problem as read, "
-            "condensation included." % (faster, n, faster_read, n, faster_solve, n),
+            "- lcplab's best is faster than every Siconos solver that solves it on %d of %d by "
+            "its condensation and solve (condense_s + time_s: from the problem as read to the "
+            "answer, the goal's measure, 80 %%; 0 when lcplab reports no condense_s); on %d of "
+            "%d timed by its whole process (an upper bound), on %d of %d by its read and solve "
+            "(read_s + time_s: the file's parsing too, the process start not), on %d of %d by "
+            "its solve alone (a lower bound)." % (faster_by["condense"], n, faster, n,
+                                                  faster_by["read"], n, faster_by["solve"], n),
             "- `converged` claims above 1e-6 by the judge: %s." % (", ".join(false_conv) or "none")]
     print("\n".join(out))
 

@@ -108,8 +108,9 @@ typedef struct slv_global {
   double *Mx;   /* (an M stored as one triangle is mirrored on reading) */
   int *Hp, *Hj; /* H, ndof x n, CSR */
   double *Hx;
-  double *f; /* ndof */
-  double *w; /* n */
+  double *f;         /* ndof */
+  double *w;         /* n */
+  double condense_s; /* the wall time of the reader's condensation (s); 0 if not condensed */
 } slv_global;
 
 /* What kind of problem the data is (for reports): "lcp" (lo=0, hi=inf),

@@ -522,8 +522,8 @@ printf "3\n1\n0\n2\n2\n2\t2\n1 2\n2 1\n$gh_ok$gtail" >"$T/gnpd.dat"
 printf "3\n1\n0\n${gm_ok}0\n3\n3\n3\t3\n1 0 0\n0 1 0\n0 0 1\n$gtail" >"$T/gh.dat"
 lcp solve "$T/gok.dat" --solver nsn_ac
 if [ "$rc" -eq 0 ] && grep -q '"format":"siconos-gfc3d"' "$T/out" && grep -q '"read_s":[0-9]' "$T/out" &&
-  grep -q '"res_global":[0-9]' "$T/out"; then
-  pass "global .dat: read as siconos-gfc3d and solved; read_s and res_global reported"
+  grep -q '"condense_s":[0-9]' "$T/out" && grep -q '"res_global":[0-9]' "$T/out"; then
+  pass "global .dat: read as siconos-gfc3d and solved; read_s, condense_s, res_global reported"
 else
   fail "global .dat" "exit $rc; $(head -c 300 "$T/out" "$T/err")"
 fi
