@@ -48,14 +48,15 @@ static void usage(FILE *f) {
              "options (before or after IN OUT):\n"
              "  --from FMT   read IN as FMT (default: from its extension, then its content)\n"
              "  --to FMT     write OUT as FMT (default: from OUT's extension:\n"
-             "               .dat siconos-fc3d/lcp/mlcp/relay, .blcp, .mtx, .lcp lcplab,\n"
+             "               .dat siconos-gfc3d/fc3d/lcp/mlcp/relay, .blcp, .mtx, .lcp lcplab,\n"
              "               .hdf5 fclib, .npz ContactBench)\n"
              "  --max-memory B  refuse an IN whose sizes need more than B bytes in memory\n"
              "               (K, M, G, T: powers of 1024; default 4G)\n"
              "  --force      overwrite OUT if it exists\n"
              "  --help       this text\n"
              "\n"
-             "formats: siconos-lcp, siconos-mlcp, siconos-relay, siconos-fc3d, blcp, mtx, lcplab,\n"
+             "formats: siconos-lcp, siconos-mlcp, siconos-relay, siconos-fc3d, siconos-gfc3d,\n"
+             "         blcp, mtx, lcplab,\n"
              "         fclib, npz (ContactBench: G, g, mus, the normal last in each contact)\n"
              "exit status: 0 written, 2 error (one line on stderr, nothing written).\n");
 }
@@ -65,7 +66,7 @@ static int parse_format(const char *opt, const char *v, slv_format *out) {
   int f = slv_format_from_str(v);
   if (f < 0) {
     cli_error("convert: unknown %s format '%s' (one of: siconos-lcp, siconos-mlcp, "
-              "siconos-relay, siconos-fc3d, blcp, mtx, lcplab, fclib, npz)",
+              "siconos-relay, siconos-fc3d, siconos-gfc3d, blcp, mtx, lcplab, fclib, npz)",
               opt, v);
     return -1;
   }

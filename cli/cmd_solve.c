@@ -37,8 +37,10 @@
  * res_rel_2 (the natural map's 2-norm over max(1, ||b||_2)), then, for a
  * problem read from a global one (slv_instance.global: FCLIB /fclib_global,
  * Siconos gfc3d .dat), ndof, v_norm_2 and u_norm_2 (the 2-norms of the
- * velocities v = M^-1 (H x + f) and u = H' v + w) and res_vel (slv_velocity_
- * residual: the accuracy that does not depend on null(H)), pivots,
+ * velocities v = M^-1 (H x + f) and u = H' v + w), res_vel (slv_velocity_
+ * residual: the accuracy that does not depend on null(H)), read_s (the
+ * wall time of reading the file, the condensation included) and condense_s
+ * (the condensation alone), pivots,
  * solver_residual, time_min_s, repeat, tol, norm ("inf" or "2"), max_iter,
  * omega, warm_start, format, message (only when not converged) and history
  * (only with --history).  Numbers are %.17g (times %.6g); NaN and infinities
@@ -94,7 +96,8 @@ static void usage(FILE *f) {
           "                    names (a file written by simulate --dump-failures names\n"
           "                    its solver and options: they are the defaults for it),\n"
           "                    else auto (JSON: chosen, choice)\n"
-          "  --tol T           converged iff res_scaled <= T, the scale-invariant test\n"
+          "  --tol T           converged iff res_scaled <= T, the scale-invariant test,\n"
+          "                    and on a global problem res_global <= T too\n"
           "                    (docs/convergence.md; T > 0; default: library's)\n"
           "  --max-iter N      iteration / pivot limit (N >= 1; default: library's)\n"
           "  --time-limit S    stop each solve after S seconds (S > 0; default: none):\n"
@@ -110,7 +113,8 @@ static void usage(FILE *f) {
           "                    the 2-norm residual of Siconos and Acary et al. 2018\n"
           "  --repeat R        solve R times (1..1000000), report the median time\n"
           "  --format FMT      read FILE as FMT: siconos-lcp, siconos-mlcp, siconos-relay,\n"
-          "                    siconos-fc3d, blcp, mtx, lcplab, fclib, npz (default: auto)\n"
+          "                    siconos-fc3d, siconos-gfc3d, blcp, mtx, lcplab, fclib, npz\n"
+          "                    (default: auto)\n"
           "  --warm XFILE      start from XFILE: n values, one per line; an FCLIB .hdf5\n"
           "                    (its /solution/r, else /guesses/1/r); a ContactBench .npz (lam0)\n"
           "  --solution OUT    write x to OUT, one value per line (%%.17g); - : stdout (the\n"
@@ -336,9 +340,11 @@ static void print_contact_metrics(FILE *f, const slv_contact_metrics *m) {
 
 /* The test's measure and the literature's (docs/convergence.md). */
 static void print_measures(FILE *f, const slv_residuals *r) {
-  const char *const name[4] = { "res_scaled", "siconos_err", "err_siconos", "res_rel_1q" };
-  double v[4] = { r->res_scaled, r->siconos_err, r->err_siconos, r->res_rel_1q };
-  print_numbers(f, name, v, 4);
+  const char *const name[6] = { "res_scaled", "siconos_err", "err_siconos",
+                                "res_rel_1q", "res_contact", "res_global" };
+  double v[6] = { r->res_scaled, r->siconos_err, r->err_siconos,
+                  r->res_rel_1q, r->res_contact, r->res_global };
+  print_numbers(f, name, v, 6);
 }
 
 /* 1 if option bit `bit` comes from the file: recorded there, no flag. */
@@ -393,6 +399,8 @@ static slv_options solve_options(const solve_args *a, const slv_instance *inst) 
 typedef struct global_report {
   int ndof; /* 0: not a global problem */
   double v_norm_2, u_norm_2, res_vel;
+  double read_s;     /* the read of the file, the condensation included (s) */
+  double condense_s; /* the condensation alone (slv_global.condense_s) */
 } global_report;
 
 static double norm2(int n, const double *x) {
@@ -435,6 +443,10 @@ static void print_global(FILE *f, const global_report *g) {
   double v[3] = { g->v_norm_2, g->u_norm_2, g->res_vel };
   fprintf(f, ",\"ndof\":%d", g->ndof);
   print_numbers(f, name, v, 3);
+  fputs(",\"read_s\":", f);
+  cli_json_number(f, g->read_s, 6);
+  fputs(",\"condense_s\":", f);
+  cli_json_number(f, g->condense_s, 6);
 }
 
 static void print_json(const solve_args *a, const slv_solver *solver, const slv_instance *inst,
@@ -519,6 +531,7 @@ typedef struct solve_state {
   slv_instance *inst;
   slv_workspace *ws;
   double *x0, *x, *w, *times;
+  double read_s; /* wall time of slv_read_with */
 } solve_state;
 
 static void solve_free(solve_state *s) {
@@ -547,11 +560,15 @@ static int solve_run(const solve_args *a, solve_state *s) {
   if (cli_output_refused(a->solution, a->force)) return CLI_EXIT_USAGE;
 
   err[0] = '\0';
+  struct timespec r0, r1;
+  clock_gettime(CLOCK_MONOTONIC, &r0);
   if (slv_read_with(a->file, a->format, &a->read, &s->inst, err, sizeof err) != SLV_OK ||
       !s->inst) {
     cli_error_lib(a->file, err);
     return CLI_EXIT_USAGE;
   }
+  clock_gettime(CLOCK_MONOTONIC, &r1);
+  s->read_s = seconds_between(&r0, &r1);
   const slv_instance *inst = s->inst;
   const char *name = a->solver ? a->solver : inst->solver[0] ? inst->solver : "auto";
   const slv_solver *solver = slv_solver_find(name);
@@ -651,6 +668,8 @@ static int solve_run(const solve_args *a, solve_state *s) {
     cli_error("%s: out of memory for the velocities (ndof = %d)", a->file, inst->global->ndof);
     return CLI_EXIT_USAGE;
   }
+  g.read_s = s->read_s;
+  g.condense_s = inst->global ? inst->global->condense_s : 0;
   /* The history points into the workspace: print before it is freed. */
   print_json(a, solver, inst, &opt, &res, &g, t_median, t_min);
   if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -28,16 +28,30 @@ def load(path):
     return info, runs, bad
 
 
-def verdict(r, tol, ctol, solve_only=False):
-    """(solved, residual shown, time) of one run; lcplab's time is its whole
-    process, or with solve_only its solve alone (time_s)."""
+def lcplab_time(r, mode):
+    """lcplab's time of a run: "process" its whole process (wall_s), "solve"
+    its solve alone (time_s), "read" its read of the file (the condensation
+    included: read_s) plus its solve, "condense" its condensation
+    (condense_s) plus its solve, the goal's measure; None if not there."""
+    run = r.get("run") or {}
+    if mode == "process":
+        return r["wall_s"]
+    if mode in ("read", "condense"):
+        rs, ts = run.get(mode + "_s"), run.get("time_s")
+        return rs + ts if rs is not None and ts is not None else None
+    return run.get("time_s")
+
+
+def verdict(r, tol, ctol, mode="process"):
+    """(solved, residual shown, time) of one run; lcplab's time by mode
+    (lcplab_time), Siconos' its gfc3d_driver time."""
     c = r.get("check")
     if not c or not c.get("finite", False):
         return False, None, None
     rel, cmax = c.get("res_rel_1q"), c.get("res_contact_max")
     ok = rel is not None and rel <= tol and cmax is not None and cmax <= ctol
     run = r.get("run") or {}
-    t = r["wall_s"] if r["program"] == "lcplab" and not solve_only else run.get("time_s")
+    t = lcplab_time(r, mode) if r["program"] == "lcplab" else run.get("time_s")
     return ok, rel, t
 
 
@@ -69,7 +83,9 @@ def cell(r, tol, ctol):
     if claims_converged(r) and (rel > 1e-6 or (c.get("res_contact_max") or 0) > 1e-6):
         flag = " ‼"
     if ok and r["program"] == "lcplab":
-        return "**✓** %s (solve %s)%s" % (fmt_time(t), fmt_time((r.get("run") or {}).get("time_s")), flag)
+        rd = lcplab_time(r, "read")
+        return "**✓** %s (%ssolve %s)%s" % (fmt_time(t), "read+solve " + fmt_time(rd) + ", " if rd else "",
+                                          fmt_time(lcplab_time(r, "solve")), flag)
     if ok:
         return "**✓** " + fmt_time(t) + flag
     if rel <= tol:  # the norm-wise test passes, a contact's own does not
@@ -93,7 +109,8 @@ def main():
     out.append("Solved (**✓**): `peer_gfc3d --check-r` gives res_rel_1q = ‖F_nat‖₂ / (1 + ‖q‖₂) "
                "≤ %g and res_contact_max ≤ %g; ✗ shows res_rel_1q, ✗ᶜ res_contact_max when only that fails. ‼ = lcplab said "
                "`converged` with res_rel_1q or res_contact_max above 1e-6. lcplab's time: its whole "
-               "process (reading and condensation included), its solve alone in brackets; "
+               "process (reading and condensation included), in brackets its read of the file "
+               "(the condensation included) plus its solve, and its solve alone; "
                "Siconos': gfc3d_driver." % (tol, ctol))
     if bad:
         out.append("(%d unreadable lines skipped)" % bad)
@@ -107,7 +124,8 @@ def main():
     for k in cols:
         n = sum(verdict(by[(f,) + k], tol, ctol)[0] for f in files if (f,) + k in by)
         out.append("| %s | %s | %d | %d |" % (k[0], k[1], n, len(files)))
-    best_l = best_s = faster = faster_solve = 0
+    best_l = best_s = faster = 0
+    faster_by = {"solve": 0, "read": 0, "condense": 0}
     false_conv = []
     for f in files:
         lt = [verdict(by[(f,) + k], tol, ctol) for k in cols if k[0] == "lcplab" and (f,) + k in by]
@@ -118,11 +136,12 @@ def main():
         best_s += bool(ssolved)
         if lsolved and (not ssolved or min(lsolved) < min(ssolved)):
             faster += 1
-        lsolve = [verdict(by[(f,) + k], tol, ctol, True) for k in cols
+        for mode in faster_by:
+            lm = [verdict(by[(f,) + k], tol, ctol, mode) for k in cols
                   if k[0] == "lcplab" and (f,) + k in by]
-        lsolve = [t for ok, _, t in lsolve if ok and t is not None]
-        if lsolve and (not ssolved or min(lsolve) < min(ssolved)):
-            faster_solve += 1
+            lm = [t for ok, _, t in lm if ok and t is not None]
+            if lm and (not ssolved or min(lm) < min(ssolved)):
+                faster_by[mode] += 1
         for k in cols:
             r = by.get((f,) + k)
             if r and claims_converged(r) and r.get("check"):
@@ -132,10 +151,13 @@ def main():
     n = len(files)
     out += ["", "## Goals of issue 50", "",
             "- lcplab's best solves %d of %d (goal: all but one); Siconos' best %d of %d." % (best_l, n, best_s, n),
-            "- lcplab's best is faster than every Siconos solver that solves it on %d of %d timed by "
-            "its whole process (an upper bound), on %d of %d by its solve alone (a lower bound: "
-            "the condensation excluded); the goal (80 %%) counts from the problem as read, "
-            "condensation included, between the two." % (faster, n, faster_solve, n),
+            "- lcplab's best is faster than every Siconos solver that solves it on %d of %d by "
+            "its condensation and solve (condense_s + time_s: from the problem as read to the "
+            "answer, the goal's measure, 80 %%; 0 when lcplab reports no condense_s); on %d of "
+            "%d timed by its whole process (an upper bound), on %d of %d by its read and solve "
+            "(read_s + time_s: the file's parsing too, the process start not), on %d of %d by "
+            "its solve alone (a lower bound)." % (faster_by["condense"], n, faster, n,
+                                                  faster_by["read"], n, faster_by["solve"], n),
             "- `converged` claims above 1e-6 by the judge: %s." % (", ".join(false_conv) or "none")]
     print("\n".join(out))
 

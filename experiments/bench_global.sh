@@ -34,9 +34,11 @@
 # to 3 solves).  lcplab: the wall
 # clock of the whole `lcplab solve` process (start, reading, the reader's
 # condensation, the solve, writing r): an upper bound of "from the problem
-# as read to the answer"; its solve time alone (time_s, a lower bound: the
-# condensation excluded) is shown beside it, and the goal line counts both
-# (`lcplab solve` reports no condensation time of its own yet).
+# as read to the answer"; beside it its read and solve (read_s + time_s:
+# the file's parsing and the condensation included, the process start not)
+# and its solve alone (time_s, a lower bound: the condensation excluded);
+# the goal line counts these and condense_s + time_s, the reader's
+# condensation and the solve: the goal's measure.
 #
 # The harness is copied from LCPLAB_GFC3D_PEERS (default
 # $LCPLAB_SHARED/peers/gfc3d) to a temporary directory and built there

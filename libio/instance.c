@@ -223,6 +223,7 @@ slv_problem slv_instance_problem(const slv_instance *inst) {
   p.cone_rows = inst->cone_rows;
   p.cone_mu = inst->cone_mu;
   p.cone_law = inst->cone_law;
+  p.condensed = inst->global != NULL;
   if (inst->storage == SLV_FACTORED) {
     p.nblk = inst->nblk;
     p.fblk = inst->fblk;

@@ -41,7 +41,11 @@
  * global file is read as global whatever its sizes (GFC3D_Example00 and
  * GFC3D_Example1 have ndof = 3 nc and were once read as local problems).
  *
- * Writing (siconos-fc3d): only instances in which every row belongs to a
+ * Reading names what was read: siconos-gfc3d for a global file, siconos-fc3d
+ * for a local one; a file of the other kind than the format asked is
+ * refused (slv_io_fc_kind_is).  Writing siconos-gfc3d (the .dat of an
+ * instance with inst->global, slv_io_holds_gfc3d): the global problem,
+ * write_gfc3d.  Writing (siconos-fc3d): only instances in which every row belongs to a
  * cone (so cone c is at rows 3c..3c+2), with the Coulomb law (slv_io_holds_fc3d;
  * else SLV_ERR_UNSUPPORTED and nothing written).  Layout of Siconos' writer:
  * "3", nc, the matrix, q on one line, mu on one line, %.17g.  A dense
@@ -83,6 +87,30 @@ slv_status slv_io_set_fc3d_cones(slv_instance *inst, int nc, const double *mu) {
   inst->findex = NULL;
   inst->mu = NULL;
   return SLV_OK;
+}
+
+static const char *fc_kind_words(slv_format f) {
+  return f == SLV_FMT_SICONOS_GFC3D ? "a global frictional-contact problem (d nc M H q b mu)"
+                                    : "a local frictional-contact problem (d nc M q mu)";
+}
+
+slv_status slv_io_fc_kind_is(const char *path, slv_format asked, slv_format found, char *err,
+                             size_t errlen) {
+  if (asked == SLV_FMT_AUTO || asked == found) return SLV_OK;
+  slv_io_msgf(err, errlen, "%s: expected %s (%s), found %s (%s)", path, fc_kind_words(asked),
+              slv_format_str(asked), fc_kind_words(found), slv_format_str(found));
+  return SLV_ERR_INVALID;
+}
+
+slv_status slv_io_holds_gfc3d(const slv_io_req *rq, const slv_instance *inst) {
+  if (!inst->global || inst->global->n != inst->n) {
+    slv_io_msgf(rq->err, rq->errlen,
+                "%s: siconos-gfc3d holds only global problems (M, H, f, w); this instance has "
+                "none (write it as siconos-fc3d, fclib or lcplab)",
+                rq->path);
+    return SLV_ERR_UNSUPPORTED;
+  }
+  return slv_io_holds_fc3d(rq, inst);
 }
 
 slv_status slv_io_holds_fc3d(const slv_io_req *rq, const slv_instance *inst) {
@@ -382,7 +410,7 @@ slv_status slv_io_write_fc3d(const slv_io_req *rq, const slv_instance *inst) {
   slv_writer w;
   slv_status st = slv_wr_open(&w, path, rq->err, rq->errlen);
   if (st) return st;
-  if (inst->global && inst->global->n == n) {
+  if (rq->fmt == SLV_FMT_SICONOS_GFC3D) {
     st = write_gfc3d(&w, inst);
   } else {
     fprintf(w.f, "3\n%d\n", nc);

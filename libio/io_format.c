@@ -146,6 +146,14 @@ static const slv_io_format FORMATS[] = {
     slv_io_holds_fc3d,
     slv_io_write_fclib,
     NULL },
+  { SLV_FMT_SICONOS_GFC3D,
+    "siconos-gfc3d",
+    { NULL, NULL, NULL },
+    NULL,
+    slv_io_read_siconos,
+    slv_io_holds_gfc3d,
+    slv_io_write_fc3d,
+    NULL },
   { SLV_FMT_NPZ,
     "npz",
     { ".npz", NULL, NULL },
@@ -159,7 +167,7 @@ enum { NFORMATS = sizeof FORMATS / sizeof FORMATS[0] };
 
 /* Every supported format, for the message of a file nothing recognises. */
 static const char *const SUPPORTED =
-    ".dat (Siconos LCP, MLCP, relay or FC3D), .blcp, .mtx (MatrixMarket), .lcp (lcplab), "
+    ".dat (Siconos LCP, MLCP, relay, FC3D or GFC3D), .blcp, .mtx (MatrixMarket), .lcp (lcplab), "
     ".hdf5 (FCLIB), .npz (ContactBench), or a file whose first word is 'lcplab-problem' or "
     "'%%MatrixMarket'";
 

@@ -342,6 +342,14 @@ slv_status slv_io_set_fc3d_cones(slv_instance *inst, int nc, const double *mu);
  * (findex) rows.  Else SLV_ERR_UNSUPPORTED and "PATH: FMT ..." in rq->err.
  * lo / hi of cone rows are not stored (the cone replaces them). */
 slv_status slv_io_holds_fc3d(const slv_io_req *rq, const slv_instance *inst);
+/* Can siconos-gfc3d hold inst: a global problem (inst->global) of Coulomb
+ * cones on every row?  Else SLV_ERR_UNSUPPORTED with a message. */
+slv_status slv_io_holds_gfc3d(const slv_io_req *rq, const slv_instance *inst);
+/* A Siconos FC .dat read as `found` (siconos-fc3d or siconos-gfc3d) where
+ * `asked` was named (SLV_FMT_AUTO: either): SLV_OK, or SLV_ERR_INVALID and
+ * "PATH: expected ..., found ..." when they differ. */
+slv_status slv_io_fc_kind_is(const char *path, slv_format asked, slv_format found, char *err,
+                             size_t errlen);
 /* CSR with the columns of every row in increasing order, from nnz entries
  * (row[k], col[k], val[k]) in any order: a stable two-pass counting sort, so
  * duplicates keep their order (they add up, as in every CSR here).  Fills

@@ -536,11 +536,14 @@ done:
  * the variant read. */
 static slv_status read_variant(slv_reader *r, slv_format fmt, slv_instance **out,
                                slv_format *found) {
+  slv_format asked = fmt;
   if (fmt == SLV_FMT_AUTO && looks_like_mlcp(r)) fmt = SLV_FMT_SICONOS_MLCP;
   if (fmt == SLV_FMT_AUTO && slv_io_looks_like_fc(r)) fmt = SLV_FMT_SICONOS_FC3D;
-  if (fmt == SLV_FMT_SICONOS_FC3D) {
-    *found = SLV_FMT_SICONOS_FC3D;
-    return slv_io_read_fc3d(r, out);
+  if (fmt == SLV_FMT_SICONOS_FC3D || fmt == SLV_FMT_SICONOS_GFC3D) {
+    slv_status st = slv_io_read_fc3d(r, out);
+    if (st) return st;
+    *found = (*out)->global ? SLV_FMT_SICONOS_GFC3D : SLV_FMT_SICONOS_FC3D;
+    return slv_io_fc_kind_is(r->path, asked, *found, r->err, r->errlen);
   }
   if (fmt == SLV_FMT_SICONOS_MLCP) {
     *found = SLV_FMT_SICONOS_MLCP;
@@ -557,6 +560,10 @@ slv_status slv_io_read_siconos(const slv_io_req *rq, slv_instance **out) {
   if (!st) st = read_variant(&r, rq->fmt, out, &found);
   slv_rd_close(&r);
   if (!st) (*out)->format = found;
+  if (st) {
+    slv_instance_free(*out);
+    *out = NULL;
+  }
   return st;
 }
 
@@ -571,6 +578,7 @@ slv_format slv_io_siconos_choose(const slv_instance *inst) {
     if (lcp) seen_lcp = 1;
     if ((!lcp && !fr) || (fr && seen_lcp)) free_first = 0;
   }
+  if (inst->ncones > 0 && inst->global && inst->global->n == inst->n) return SLV_FMT_SICONOS_GFC3D;
   if (inst->ncones > 0) return SLV_FMT_SICONOS_FC3D;
   if (slv_io_has_friction(inst)) return SLV_FMT_SICONOS_RELAY;
   return all_lcp ? SLV_FMT_SICONOS_LCP : free_first ? SLV_FMT_SICONOS_MLCP : SLV_FMT_SICONOS_RELAY;

@@ -28,6 +28,12 @@
  *                          is condensed on reading to W = H' M^-1 H,
  *                          q = w + H' M^-1 f, kept in inst->global and
  *                          written back as /fclib_global.
+ *   SLV_FMT_SICONOS_GFC3D  Siconos global 3-D frictional contact .dat: d = 3,
+ *                          nc, M (ndof x ndof), H (ndof x 3 nc), q (Siconos'
+ *                          name for f), b (for w), mu: condensed on reading
+ *                          as /fclib_global is; written from inst->global.
+ *                          A .dat of either kind is read as what it holds;
+ *                          asked for one, a file of the other is refused.
  *   SLV_FMT_NPZ            ContactBench numpy .npz (libzip): G (3 nc x 3
  *                          nc), g, mus, c = G lambda + g, each contact
  *                          (t1, t2, n) with the normal LAST; read and
@@ -73,8 +79,9 @@ typedef enum slv_format {
   SLV_FMT_LCPLAB,
   SLV_FMT_SICONOS_FC3D,
   SLV_FMT_FCLIB,
-  SLV_FMT_NPZ,               /* ContactBench numpy .npz (G, g, mus) */
-  SLV_FMT_LAST = SLV_FMT_NPZ /* the last format, for loops over all of them */
+  SLV_FMT_NPZ,                         /* ContactBench numpy .npz (G, g, mus) */
+  SLV_FMT_SICONOS_GFC3D,               /* Siconos global FC .dat (d nc M H q b mu) */
+  SLV_FMT_LAST = SLV_FMT_SICONOS_GFC3D /* the last format, for loops over all of them */
 } slv_format;
 
 /* "siconos-lcp", "siconos-mlcp", "siconos-relay", "blcp", "mtx", "lcplab",
@@ -101,8 +108,9 @@ typedef struct slv_global {
   double *Mx;   /* (an M stored as one triangle is mirrored on reading) */
   int *Hp, *Hj; /* H, ndof x n, CSR */
   double *Hx;
-  double *f; /* ndof */
-  double *w; /* n */
+  double *f;         /* ndof */
+  double *w;         /* n */
+  double condense_s; /* the wall time of the reader's condensation (s); 0 if not condensed */
 } slv_global;
 
 /* What kind of problem the data is (for reports): "lcp" (lo=0, hi=inf),

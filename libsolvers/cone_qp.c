@@ -314,11 +314,12 @@ int slv_cqp_cone_free(double mu, const double *x) {
 enum { CQP_STALL = 25 };
 
 /* The inner solvers stop on the QP's absolute natural map: the library's
- * test (res_scaled <= tol, docs/convergence.md) in those units at the
- * current iterate, tol times res_nat_inf / res_scaled (the worst row's
- * own scale).  The outer loop recomputes the verdict and tightens. */
+ * test (res_scaled <= tol, with a global problem's clause: slv_scaled_of;
+ * docs/convergence.md) in those units at the current iterate, tol times
+ * res_nat_inf / that measure (the worst row's own scale).  The outer loop
+ * recomputes the verdict and tightens. */
 static double absolute_target(const slv_options *opt, const slv_residuals *r) {
-  double units = r->res_scaled > 0 ? r->res_nat_inf / r->res_scaled : 1.0;
+  double s = slv_scaled_of(r), units = s > 0 ? r->res_nat_inf / s : 1.0;
   return opt->tol * units;
 }
 

@@ -228,6 +228,13 @@ static slv_status validate_cones(const slv_problem *p, char *msg, size_t len) {
     slv_msgf(msg, len, "ncones=%d < 0", p->ncones);
     return SLV_ERR_INVALID;
   }
+  if (p->condensed && 3 * (long long)p->ncones != p->n) {
+    slv_msgf(msg, len,
+             "condensed=1 but ncones=%d covers %lld of n=%d rows (a global problem's "
+             "rows are all in cones)",
+             p->ncones, 3 * (long long)p->ncones, p->n);
+    return SLV_ERR_INVALID;
+  }
   if (p->ncones == 0) return SLV_OK;
   if (p->cone_law != SLV_CONE_COULOMB && p->cone_law != SLV_CONE_ASSOCIATED) {
     slv_msgf(msg, len, "cone_law=%d is neither coulomb (0) nor associated (1)", (int)p->cone_law);

@@ -22,6 +22,10 @@
  *            cones add |x_c . w_c|
  *   infeas = max_i max(0, lo_i - x_i, x_i - hi_i); cones: max(0, |x_t| - mu x_n)
  *   contact (cones only, else NaN): ContactBench's criteria, metrics.c
+ *   res_contact (cones only) = max_c ||F_c||_2 / ||(b_c, (A x)_c)||_2, F the
+ *            natural map of the problem's law ([acary2018]'s per-contact
+ *            measure); res_global = max(res_rel_1q, res_contact) on a
+ *            condensed global problem (docs/convergence.md, "Global problems")
  * A NaN or Inf anywhere in x or w makes every measure NaN, so no comparison
  * with a tolerance can pass.  Without w, w is recomputed a slice of rows at
  * a time on the stack (never splitting a cone), so no scratch is needed.
@@ -43,6 +47,7 @@ static int in_cone_rows(const slv_problem *p, int i, int *k) {
 typedef struct {
   double res, compl, infeas, merit2, ss;
   double scaled;               /* the largest scale-invariant row or cone residual */
+  double percontact;           /* the largest res_contact ratio of a cone */
   double xx, ww;               /* sum x_i^2, sum w_i^2 (Siconos' scale of the cone error) */
   int k;                       /* the next cone, or the cone of the current row */
   slv_contact_metrics contact; /* maxima over the cones */
@@ -157,6 +162,17 @@ static double cone_scaled(const slv_problem *p, int k, const double *xc, const d
   return m;
 }
 
+/* [acary2018]'s per-contact ratio ||F_c||_2 / ||(b_c, w_c - b_c)||_2 of a
+ * cone with ff = ||F_c||_2^2: 0 where F_c = 0, Inf over a zero scale. */
+static double contact_ratio(double ff, const double *wc, const double *bc) {
+  double ss = 0;
+  for (int r = 0; r < 3; r++) {
+    double d = wc[r] - bc[r];
+    ss += bc[r] * bc[r] + d * d;
+  }
+  return ff == 0.0 ? 0.0 : (ss > 0.0 ? sqrt(ff / ss) : INFINITY);
+}
+
 /* One cone (rows i..i+2, cone k) with its w (ww) into the sums. */
 static void cone_rows(const slv_problem *p, const double *x, int i, int k, const double *ww,
                       const slv_xscale *xsc, racc *a) {
@@ -182,7 +198,9 @@ static void cone_rows(const slv_problem *p, const double *x, int i, int k, const
     if (fabs(d2) > ri) ri = fabs(d2);
     if (p->cone_law == (law == 0 ? SLV_CONE_COULOMB : SLV_CONE_ASSOCIATED)) {
       if (ri > a->res) a->res = ri;
-      a->ss += d0 * d0 + d1 * d1 + d2 * d2;
+      double ff = d0 * d0 + d1 * d1 + d2 * d2, pc = contact_ratio(ff, ww, p->b + i);
+      if (!(pc <= a->percontact)) a->percontact = pc;
+      a->ss += ff;
       a->compl += fabs(x[i] * (ww[0] + s0) + x[i + 1] * ww[1] + x[i + 2] * ww[2]);
     }
   }
@@ -353,7 +371,9 @@ static slv_residuals residuals_zero(void) {
                           .contact = slv_contact_metrics_nan(),
                           .siconos_err = NAN,
                           .err_siconos = NAN,
-                          .res_rel_1q = NAN };
+                          .res_rel_1q = NAN,
+                          .res_contact = NAN,
+                          .res_global = NAN };
 }
 
 /* The literature's 2-norm measures (slv.h): ss = ||F||_2^2, bn2 = ||b||_2^2. */
@@ -366,6 +386,8 @@ static void literature_measures(const slv_problem *p, const racc *a, double bn2,
   double sc = fmax(nb, fmax(sqrt(a->xx), sqrt(a->ww)));
   r->err_siconos = sc > 0 ? f / sc : f;
   r->res_rel_1q = f / (1.0 + nb);
+  r->res_contact = a->percontact;
+  if (p->condensed) r->res_global = slv_max_nan(r->res_rel_1q, r->res_contact);
 }
 
 static slv_residuals merge_chunks(const slv_problem *p, const rchunk *ch, int nc) {
@@ -386,6 +408,7 @@ static slv_residuals merge_chunks(const slv_problem *p, const rchunk *ch, int nc
     a.xx += ch[c].a.xx;
     a.ww += ch[c].a.ww;
     if (!(ch[c].a.scaled <= a.scaled)) a.scaled = ch[c].a.scaled;
+    if (!(ch[c].a.percontact <= a.percontact)) a.percontact = ch[c].a.percontact;
     slv_contact_metrics_merge(&a.contact, &ch[c].a.contact);
   }
   if (!finite) {
@@ -449,7 +472,7 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
 slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w,
                          const slv_rowscale *rs) {
   int assoc = p->cone_law == SLV_CONE_ASSOCIATED;
-  double m = 0, poison = 0, ss = 0, sc = 0;
+  double m = 0, poison = 0, ss = 0, sc = 0, bb = 0, pc = 0; /* bb, pc: condensed only */
   slv_xscale xsc = rs ? (slv_xscale){ x_scale(p->n, x), rs->xd, rs->a } : slv_xscale_of(p, x);
   int k = 0;
   for (int i = 0; i < p->n; i++) {
@@ -459,11 +482,18 @@ slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w,
       double sh = assoc ? 0.0 : mu * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]);
       double v[3] = { x[i] - (w[i] + sh), x[i + 1] - w[i + 1], x[i + 2] - w[i + 2] }, pr[3];
       slv_cone_project(mu, v, pr);
+      double ff = 0;
       for (int r = 0; r < 3; r++) {
         double d = fabs(x[i + r] - pr[r]);
         if (d > m) m = d;
-        ss += d * d;
+        ff += d * d;
         poison += (x[i + r] + w[i + r]) * 0.0;
+      }
+      ss += ff;
+      if (p->condensed) {
+        double c = contact_ratio(ff, w + i, p->b + i);
+        if (!(c <= pc)) pc = c;
+        bb += p->b[i] * p->b[i] + p->b[i + 1] * p->b[i + 1] + p->b[i + 2] * p->b[i + 2];
       }
       double c = cone_scaled(p, k, x + i, w + i, p->b + i, &xsc);
       if (!(c <= sc)) sc = c;
@@ -479,10 +509,11 @@ slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w,
     if (!(c <= sc)) sc = c;
   }
   int ok = poison == 0.0 && isfinite(m);
+  if (p->condensed) sc = slv_max_nan(sc, slv_max_nan(sqrt(ss) / (1.0 + sqrt(bb)), pc));
   return (slv_natmap){ ok ? m : NAN, sqrt(ss), ok ? sc : NAN };
 }
 
 int slv_residuals_met(const slv_residuals *r, double tol, int norm) {
   slv_options o = { .tol = tol, .norm = norm };
-  return slv_met_norms(&o, r->res_scaled, r->res_rel_2);
+  return slv_met_norms(&o, slv_scaled_of(r), r->res_rel_2);
 }

@@ -137,6 +137,10 @@ typedef struct slv_problem {
   const int *cone_rows;  /* size ncones: first (normal) row of each cone */
   const double *cone_mu; /* size ncones */
   slv_cone_law cone_law; /* meaning of the cone rows (default 0: Coulomb, De Saxce) */
+  int condensed;         /* 1: A and b are the W = H' M^-1 H and q = w + H' M^-1 f of a global
+                            problem (slv_condense; every row in a cone): converged then also
+                            needs res_global <= tol (docs/convergence.md, "Global problems");
+                            default 0 */
 } slv_problem;
 
 /* A problem with every pointer NULL and n = 0 (dense). */
@@ -219,6 +223,11 @@ typedef struct slv_residuals {
                          max(||b||_2, ||x||_2, ||w||_2), F the natural map (De Saxce for
                          Coulomb's law) over every row (1 if that max is 0) */
   double res_rel_1q;  /* cones only (else NaN): [acary2018]'s ||F||_2 / (1 + ||b||_2) */
+  double res_contact; /* cones only (else NaN): [acary2018]'s per-contact measure, max_c
+                         ||F_c||_2 / ||(b_c, (A x)_c)||_2 (0/0 = 0, F_c != 0 over 0: Inf);
+                         peer_gfc3d's res_contact_max */
+  double res_global;  /* a condensed problem (slv_problem.condensed): max(res_rel_1q,
+                         res_contact), the clause converged adds there; NaN elsewhere */
 } slv_residuals;
 
 /* Computes the measures at x with w = A x + b given (w may be NULL: then it
@@ -229,8 +238,9 @@ typedef struct slv_residuals {
 SLV_API slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w);
 
 /* The library's convergence test on measures from slv_residual: res_scaled
- * <= tol, and with norm SLV_NORM_2 also res_rel_2 <= tol (slv_options.tol,
- * .norm; docs/convergence.md).  1 or 0; 0 on NaN.  Every solver stops by
+ * <= tol, with norm SLV_NORM_2 also res_rel_2 <= tol, and on a condensed
+ * global problem also res_global <= tol (slv_options.tol, .norm;
+ * docs/convergence.md).  1 or 0; 0 on NaN.  Every solver stops by
  * it and slv_solve's verdict is it; a program judging an x from elsewhere
  * (an external solver's) calls it too. */
 SLV_API int slv_residuals_met(const slv_residuals *r, double tol, int norm);

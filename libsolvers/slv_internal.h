@@ -267,7 +267,9 @@ slv_residuals slv_residual_op(slv_op *op, const double *x, const double *w);
 typedef struct {
   double inf;    /* ||r||_inf (res_nat_inf) */
   double n2;     /* ||r||_2 */
-  double scaled; /* res_scaled, the convergence test's measure */
+  double scaled; /* res_scaled, the convergence test's measure; on a condensed global
+                    problem the larger of it and res_global (slv.h), the clause the test
+                    adds there */
 } slv_natmap;
 slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w,
                          const slv_rowscale *rs);
@@ -292,18 +294,24 @@ void slv_contact_metrics_merge(slv_contact_metrics *m, const slv_contact_metrics
 static inline int slv_met_norms(const slv_options *opt, double scaled, double rel2) {
   return scaled <= opt->tol && (opt->norm != SLV_NORM_2 || rel2 <= opt->tol);
 }
-static inline int slv_met(const slv_problem *p, const slv_options *opt, const slv_residuals *r) {
-  (void)p;
-  return slv_met_norms(opt, r->res_scaled, r->res_rel_2);
-}
 /* max(a, b), NaN if either is (fmax would drop a NaN) */
 static inline double slv_max_nan(double a, double b) {
   return isnan(a) || isnan(b) ? NAN : (a > b ? a : b);
 }
+/* res_scaled, or on a condensed global problem (res_global not NaN) the
+ * larger of it and res_global: the test's measure before the 2-norm option. */
+static inline double slv_scaled_of(const slv_residuals *r) {
+  return isnan(r->res_global) ? r->res_scaled : slv_max_nan(r->res_scaled, r->res_global);
+}
+static inline int slv_met(const slv_problem *p, const slv_options *opt, const slv_residuals *r) {
+  (void)p;
+  return slv_met_norms(opt, slv_scaled_of(r), r->res_rel_2);
+}
 /* The measure that test compares with tol, to rank two iterates by:
- * res_scaled, or the larger of it and res_rel_2 under SLV_NORM_2. */
+ * slv_scaled_of, or the larger of it and res_rel_2 under SLV_NORM_2. */
 static inline double slv_test_measure(const slv_options *opt, const slv_residuals *r) {
-  return opt->norm == SLV_NORM_2 ? slv_max_nan(r->res_scaled, r->res_rel_2) : r->res_scaled;
+  double s = slv_scaled_of(r);
+  return opt->norm == SLV_NORM_2 ? slv_max_nan(s, r->res_rel_2) : s;
 }
 /* The same from the measures a solver has at hand. */
 static inline double slv_test_measure_norms(const slv_options *opt, double scaled, double rel2) {
@@ -314,12 +322,12 @@ static inline double slv_test_measure_norms(const slv_options *opt, double scale
  * absolute natural map m of the w_i their rows met: a trigger only.  When
  * m <= tol * units, or every check_every sweeps, they take the exact
  * measures (slv_residual), which alone decide.  units converts res_scaled
- * to the absolute scale: res_nat_inf / res_scaled at the last exact
- * measure (docs/convergence.md, "Stopping tests"); before one,
- * max(1, ||b||_inf). */
+ * (slv_scaled_of: with a global problem's clause) to the absolute scale:
+ * res_nat_inf / that measure at the last exact measure (docs/convergence.md,
+ * "Stopping tests"); before one, max(1, ||b||_inf). */
 static inline double slv_units_of(const slv_residuals *r, double old) {
-  double u = r->res_nat_inf / r->res_scaled;
-  return r->res_scaled > 0 && isfinite(u) && u > 0 ? u : old;
+  double s = slv_scaled_of(r), u = r->res_nat_inf / s;
+  return s > 0 && isfinite(u) && u > 0 ? u : old;
 }
 static inline int slv_cheap_met(const slv_options *opt, double m, double units) {
   return m <= opt->tol * units;

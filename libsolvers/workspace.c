@@ -102,6 +102,11 @@ static void judge(const slv_solver *s, const slv_problem *p, const slv_options *
       slv_msgf(res->message, sizeof res->message,
                "%s stopped on its own test but res_scaled=%.3g > tol=%.3g", s->name,
                res->res.res_scaled, opt->tol);
+    else if (res->res.res_global > opt->tol)
+      slv_msgf(res->message, sizeof res->message,
+               "%s stopped on its own test but res_global=%.3g > tol=%.3g (a global problem: "
+               "res_rel_1q %.3g, res_contact %.3g)",
+               s->name, res->res.res_global, opt->tol, res->res.res_rel_1q, res->res.res_contact);
     else
       slv_msgf(res->message, sizeof res->message,
                "%s stopped on its own test but res_rel_2=%.3g > tol=%.3g (norm 2 asked)", s->name,

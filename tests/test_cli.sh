@@ -533,6 +533,49 @@ for v in 0 -5 12X 1.5G ''; do
     solve "$T/sym.dat" --solver pgs --max-memory "$v"
 done
 
+# ---- global problems: bad M and H, the memory cap (issue 50) -------------------------------
+# A Siconos gfc3d .dat (d, nc, M, H, q, b, mu) whose M is not symmetric positive definite,
+# whose H has the wrong shape, or whose sizes need more than --max-memory: exit 2, one line
+# naming the file, the line and the field.
+gm_ok='2\n2\n2\t2\n2 0.5\n0.5 1\n'
+gh_ok='0\n2\n3\n2\t3\n1 0\n0 1\n0.5 0\n'
+gtail='-1 0.5\n0 0 0\n0.3\n'
+# shellcheck disable=SC2059
+printf "3\n1\n0\n$gm_ok$gh_ok$gtail" >"$T/gok.dat"
+# shellcheck disable=SC2059
+printf "3\n1\n0\n2\n2\n2\t2\n2 0.5\n0.4 1\n$gh_ok$gtail" >"$T/gnsym.dat"
+# shellcheck disable=SC2059
+printf "3\n1\n0\n2\n2\n2\t2\n1 2\n2 1\n$gh_ok$gtail" >"$T/gnpd.dat"
+# shellcheck disable=SC2059
+printf "3\n1\n0\n${gm_ok}0\n3\n3\n3\t3\n1 0 0\n0 1 0\n0 0 1\n$gtail" >"$T/gh.dat"
+lcp solve "$T/gok.dat" --solver nsn_ac
+if [ "$rc" -eq 0 ] && grep -q '"format":"siconos-gfc3d"' "$T/out" && grep -q '"read_s":[0-9]' "$T/out" &&
+  grep -q '"condense_s":[0-9]' "$T/out" && grep -q '"res_global":[0-9]' "$T/out"; then
+  pass "global .dat: read as siconos-gfc3d and solved; read_s, condense_s, res_global reported"
+else
+  fail "global .dat" "exit $rc; $(head -c 300 "$T/out" "$T/err")"
+fi
+expect_err "global .dat: M not symmetric" \
+  "$T/gnsym.dat:4: expected M symmetric, found M(0,1) = 0.40000000000000002, M(1,0) = 0.5" \
+  solve "$T/gnsym.dat" --solver nsn_ac
+expect_err "global .dat: M not positive definite" \
+  "$T/gnpd.dat:4: expected M positive definite" solve "$T/gnpd.dat" --solver nsn_ac
+expect_err "global .dat: H 3 x 3 where M is 2 x 2" \
+  "$T/gh.dat:10: expected H to be 2 x 3 (ndof x 3 nc = 2 x 3), found 3 x 3" \
+  solve "$T/gh.dat" --solver nsn_ac
+expect_err "global .dat: the condensation over --max-memory 1000" \
+  "$T/gok.dat:4: expected sizes that fit the memory cap of 1000 bytes (max_memory), found the condensation of M" \
+  solve "$T/gok.dat" --solver nsn_ac --max-memory 1000
+expect_err "global .dat: convert over --max-memory 300" \
+  "$T/gok.dat:2: expected sizes that fit the memory cap of 300 bytes (max_memory), found nc = 1" \
+  convert "$T/gok.dat" "$T/gok.hdf5" --max-memory 300
+sph="${LCPLAB_SHARED:-../shared}/datasets/siconos/gfc3d/Spheres-i099-356-679.hdf5"
+if [ -f "$sph" ]; then
+  expect_err "/fclib_global over --max-memory 1M" \
+    "$sph: expected sizes that fit the memory cap of 1048576 bytes (max_memory), found /fclib_global: M, H, f, w (ndof = 12000" \
+    solve "$sph" --solver nsn_ac --max-memory 1M
+fi
+
 # ---- shared dataset (optional) -----------------------------------------------------------
 triv="${LCPLAB_SHARED:-../shared}/datasets/siconos/lcp/lcp_trivial.dat"
 if [ -f "$triv" ]; then

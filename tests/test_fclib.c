@@ -925,6 +925,27 @@ static void test_bad(void) {
   write_global("gnsym.hdf5", 3, 5, si3, sj3, sx3, 3, hi, hj, hx, f1, w, 0);
   bad_read("gnsym.hdf5", SLV_ERR_UNSUPPORTED,
            "expected /fclib_global/M symmetric, found M(0,1) = 1, M(1,0) = 2");
+  { /* H with 4 rows where M has 3 (ndof); libfclib's writer exits on a
+     * column count that is not 3 nc, so that case is not written */
+    int h4i[3] = { 0, 1, 3 };
+    struct fclib_matrix M = { 3, 3, 3, dj, di, dx, 3, NULL };
+    struct fclib_matrix H4 = { 3, 4, 3, hj, h4i, hx, 3, NULL };
+    double mu[1] = { 0.5 };
+    struct fclib_global g;
+    char p[512];
+    memset(&g, 0, sizeof g);
+    g.M = &M;
+    g.H = &H4;
+    g.mu = mu;
+    g.f = f1;
+    g.w = w;
+    g.spacedim = 3;
+    tpath(p, sizeof p, "gh4.hdf5");
+    remove(p);
+    CU_ASSERT_EQUAL_FATAL(fclib_write_global(&g, p), 1);
+    bad_read("gh4.hdf5", SLV_ERR_INVALID,
+             "expected /fclib_global/H to be ndof x 3 nc = 3 x (a multiple of 3), found 4 x 3");
+  }
   {
     int nd = 2001, nnz = 3 * nd - 2, k = 0;
     int *ti = malloc((size_t)nnz * sizeof(int)), *tj = malloc((size_t)nnz * sizeof(int));

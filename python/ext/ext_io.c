@@ -145,6 +145,41 @@ static int global_from(PyObject *t, int n, slv_global *g) {
              : -1;
 }
 
+/* velocities(problem, global tuple, x) -> (v, u, res_vel): the velocities
+ * v = M^-1 (H x + f), u = H' v + w of a global problem at the answer x of
+ * its condensed problem (slv_global_velocities) and the velocity-level
+ * accuracy (slv_velocity_residual); (status, message) when M cannot be
+ * factored. */
+PyObject *lx_velocities(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *t, *go, *xo;
+  if (!PyArg_ParseTuple(args, "OOO", &t, &go, &xo)) return NULL;
+  slv_problem p;
+  slv_global g;
+  if (lx_problem_from(t, &p) < 0 || global_from(go, p.n, &g) < 0) return NULL;
+  const double *x = lx_array_data(xo, NPY_DOUBLE, p.n, 0, 0, "x");
+  if (!x) return NULL;
+  PyObject *v = lx_vector(g.ndof, NULL), *u = lx_vector(p.n, NULL);
+  double *scratch = PyMem_Malloc((2 * (size_t)p.n + 1) * sizeof(double));
+  PyObject *out = NULL;
+  if (v && u && scratch) {
+    slv_status st =
+        slv_global_velocities(g.ndof, g.n, g.Mp, g.Mj, g.Mx, g.Hp, g.Hj, g.Hx, g.f, g.w, x,
+                              PyArray_DATA((PyArrayObject *)v), PyArray_DATA((PyArrayObject *)u));
+    if (st)
+      out =
+          Py_BuildValue("(is)", (int)st, "the velocities v = M^-1 (H r + f) could not be computed");
+    else
+      out = Py_BuildValue("(OOd)", v, u, slv_velocity_residual(&p, x, scratch));
+  } else if (!scratch) {
+    PyErr_NoMemory();
+  }
+  PyMem_Free(scratch);
+  Py_XDECREF(v);
+  Py_XDECREF(u);
+  return out;
+}
+
 /* write(problem, path, format, name, x_ref or None[, global tuple or None])
  * -> (status, message); with a global problem the writers of FCLIB and of
  * Siconos .dat write it (slv_io.h). */

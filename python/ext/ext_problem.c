@@ -53,14 +53,16 @@ static int matrix_from(PyObject *t, int n, int storage, slv_problem *p) {
 
 int lx_problem_from(PyObject *t, slv_problem *p) {
   *p = slv_problem_empty();
-  if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 14) {
-    PyErr_SetString(PyExc_TypeError, "expected the 14-tuple of lcplab.Problem._c");
+  if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) < 14 || PyTuple_GET_SIZE(t) > 15) {
+    PyErr_SetString(PyExc_TypeError, "expected the 14- or 15-tuple of lcplab.Problem._c");
     return -1;
   }
   int n = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, 0));
   int storage = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, 1));
   int law = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, 13));
-  if (PyErr_Occurred()) return -1;
+  int condensed = PyTuple_GET_SIZE(t) == 15 ? PyObject_IsTrue(PyTuple_GET_ITEM(t, 14)) : 0;
+  if (PyErr_Occurred() || condensed < 0) return -1;
+  p->condensed = condensed;
   if (n < 0) {
     PyErr_Format(PyExc_ValueError, "n=%d < 0", n);
     return -1;
@@ -103,6 +105,8 @@ PyObject *lx_residuals_dict(const slv_residuals *r) {
       lx_set_float(d, "siconos_err", r->siconos_err) < 0 ||
       lx_set_float(d, "err_siconos", r->err_siconos) < 0 ||
       lx_set_float(d, "res_rel_1q", r->res_rel_1q) < 0 ||
+      lx_set_float(d, "res_contact", r->res_contact) < 0 ||
+      lx_set_float(d, "res_global", r->res_global) < 0 ||
       lx_set_float(d, "signorini", c->signorini) < 0 ||
       lx_set_float(d, "conic_compl", c->conic_compl) < 0 ||
       lx_set_float(d, "ncp_compl", c->ncp_compl) < 0 ||

@@ -71,11 +71,13 @@ int lx_set_steal(PyObject *d, const char *key, PyObject *v);
 
 /* The package's problem tuple (lcplab.Problem._c):
  *   (n, storage, A, indptr, indices, data, b, lo, hi, findex, mu,
- *    cone_rows, cone_mu, cone_law)
+ *    cone_rows, cone_mu, cone_law[, condensed])
  * storage 0 (dense: A an n x n float64 array in Fortran order) or 1 (CSR:
  * indptr int32 n+1, indices int32, data float64); lo, hi float64 n;
  * findex int32 n and mu float64 n, or both None; cone_rows int32 and
- * cone_mu float64 of the same length, or both None; cone_law 0 / 1.
+ * cone_mu float64 of the same length, or both None; cone_law 0 / 1;
+ * condensed (default 0): 1 for a problem condensed from a global one
+ * (slv_problem.condensed: the convergence test's global clause).
  * Fills *p with borrowed pointers into the arrays (valid while the tuple
  * lives); 0, or -1 with an exception naming the field. */
 int lx_problem_from(PyObject *tuple, slv_problem *p);
@@ -132,6 +134,7 @@ PyObject *lx_residual(PyObject *self, PyObject *args);
 PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *lx_read(PyObject *self, PyObject *args);
 PyObject *lx_write(PyObject *self, PyObject *args);
+PyObject *lx_velocities(PyObject *self, PyObject *args);
 PyObject *lx_kind(PyObject *self, PyObject *args);
 PyObject *lx_scenes(PyObject *self, PyObject *args);
 PyObject *lx_default_steps(PyObject *self, PyObject *args);

@@ -190,6 +190,8 @@ static PyMethodDef methods[] = {
     "solve(problem, solver, options, x0, history, log, log_level) -> dict." },
   { "read", lx_read, METH_VARARGS, "read(path, format) -> dict or (status, message)." },
   { "kind", lx_kind, METH_VARARGS, "kind(problem) -> the I/O library's classification." },
+  { "velocities", lx_velocities, METH_VARARGS,
+    "velocities(problem, global, x) -> (v, u, res_vel) or (status, message)." },
   { "write", lx_write, METH_VARARGS,
     "write(problem, path, format, name, x_ref[, global]) -> (status, message)." },
   { "setting_names", lx_setting_names, METH_NOARGS, "The world settings' names." },

@@ -22,7 +22,7 @@ def formats():
     list of str
         ``"auto"`` (by extension, then content), ``"siconos-lcp"``,
         ``"siconos-mlcp"``, ``"siconos-relay"``, ``"blcp"``, ``"mtx"``,
-        ``"lcplab"``, ``"siconos-fc3d"``, ``"fclib"``, ``"npz"`` (ContactBench),
+        ``"lcplab"``, ``"siconos-fc3d"``, ``"siconos-gfc3d"``, ``"fclib"``, ``"npz"`` (ContactBench),
         ...
     """
     return list(_FORMATS)

@@ -267,7 +267,7 @@ class Problem:
                          self._indices, self._data, self._b, self._lo, self._hi, self._findex,
                          self._mu, self._cone_rows if has_cones else None,
                          self._cone_mu if has_cones else None,
-                         _CONE_LAWS.index(self._cone_law)))
+                         _CONE_LAWS.index(self._cone_law), self._global is not None))
         status, message = _lcplab.validate(self._tuple)
         if status != 0:
             raise InvalidProblemError(f"Problem: {message}")
@@ -278,7 +278,7 @@ class Problem:
         (a file's instance, a world's step): no copy, then validated."""
         p = cls.__new__(cls)
         (n, storage, A, indptr, indices, data, b, lo, hi, findex, mu, cone_rows, cone_mu,
-         law) = t
+         law) = t[:14]
         p._put(n=n, storage="csr" if storage == 1 else "dense", A=_readonly_or_none(A),
                indptr=_readonly_or_none(indptr), indices=_readonly_or_none(indices),
                data=_readonly_or_none(data), b=_readonly(b), lo=_readonly(lo), hi=_readonly(hi),

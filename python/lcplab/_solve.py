@@ -64,6 +64,15 @@ class Residuals:
         F the natural map with De Saxce's shift (cone problems, else NaN).
     res_rel_1q : float
         Acary et al. (2018)'s ``||F||_2 / (1 + ||b||_2)`` (cone problems, else NaN).
+    res_contact : float
+        Acary et al. (2018)'s per-contact measure, ``max_c ||F_c||_2 /
+        ||(b_c, (A x)_c)||_2`` (cone problems, else NaN): peer_gfc3d's
+        ``res_contact_max``.
+    res_global : float
+        On a problem condensed from a global one (``Problem.global_problem``
+        set): ``max(res_rel_1q, res_contact)``, which ``converged`` needs
+        ``<= tol`` there too; NaN elsewhere (docs/convergence.md, "Global
+        problems").
     signorini, conic_compl, ncp_compl, dual_feas, primal_feas, mdp_gap : float
         ContactBench's criteria for cone problems (else NaN): Signorini
         complementarity ``|l_n v_n|``, conic complementarity ``|l . v|``,
@@ -85,6 +94,8 @@ class Residuals:
     siconos_err: float
     err_siconos: float
     res_rel_1q: float
+    res_contact: float
+    res_global: float
     signorini: float
     conic_compl: float
     ncp_compl: float
@@ -142,6 +153,14 @@ class Result:
         pivoting"``; empty for a named solver.
     message : str
         The library's detail when not converged, else empty.
+    v, u : ndarray or None
+        For a problem condensed from a global one (``Problem.global_problem``):
+        the velocities at x, ``v = M^-1 (H x + f)`` (ndof) and ``u = H' v +
+        w`` (n); else None.  x (the reactions r) is not unique when H has a
+        null space, v and u are (docs/problem.md, "Global problems").
+    res_vel : float or None
+        For such a problem, the velocity-level accuracy ``||W F(x)||_2 / (1 +
+        ||q||_2)`` (the part of the residual that moves a velocity); else None.
     """
 
     x: np.ndarray
@@ -159,6 +178,9 @@ class Result:
     history_time: object = None
     method: str = ""
     choice: str = ""
+    v: object = None
+    u: object = None
+    res_vel: object = None
 
     @property
     def converged(self):
@@ -387,8 +409,23 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
     if status < 0:
         _raise_for(status, d["message"], solver)
     st = Status(status)
+    v, u, res_vel = _velocities(problem, d["x"])
     return Result(x=d["x"], w=d["w"], status=st, status_str=str(st), iterations=d["iterations"],
                   pivots=d["pivots"], residuals=Residuals(**d["residuals"]),
                   solver_residual=d["solver_residual"], history=d["history"], time=d["time"],
                   solver=solver, message=d["message"] if status != 0 else "",
-                  history_time=d["history_time"], method=d["method"], choice=d["choice"])
+                  history_time=d["history_time"], method=d["method"], choice=d["choice"], v=v,
+                  u=u, res_vel=res_vel)
+
+
+def _velocities(problem, x):
+    """(v, u, res_vel) of a problem condensed from a global one at x, else
+    (None, None, None); NaN-filled when x is not finite or M cannot be
+    factored (the solve's status says what happened)."""
+    glob = getattr(problem, "_global", None)
+    if glob is None:
+        return None, None, None
+    out = _lcplab.velocities(problem._c(), glob, x)
+    if isinstance(out[0], int):
+        return np.full(glob[0], np.nan), np.full(problem.n, np.nan), float("nan")
+    return out

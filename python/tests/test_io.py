@@ -251,3 +251,26 @@ def test_global_problem_keeps_m_and_h(tmp_path):
     lcplab.write(p, tmp_path / "local.lcp")
     loc = lcplab.read(tmp_path / "local.lcp")
     assert loc.global_problem is None and loc.M is None and loc.H is None
+
+
+def test_global_solve_reports_velocities():
+    # issue 50: a global problem's result has v = M^-1 (H r + f), u = H' v + w
+    # and res_vel; its verdict needs the literature's measures (res_global)
+    f = shared_path("datasets", "siconos", "gfc3d", "GFC3D_TwoRods1.dat")
+    p = lcplab.read(f)
+    assert p.format == "siconos-gfc3d"
+    r = lcplab.solve(p, "nsn_ac")
+    assert r.converged
+    M, H, g = p.M.toarray(), p.H.toarray(), p.global_problem
+    np.testing.assert_allclose(M @ r.v, H @ r.x + g.f, rtol=0, atol=1e-12 * abs(H @ r.x + g.f).max())
+    np.testing.assert_allclose(r.u, H.T @ r.v + g.w, rtol=0, atol=1e-12 * max(1, abs(r.u).max()))
+    np.testing.assert_allclose(r.u, r.w, rtol=0, atol=1e-12 * max(1, abs(r.u).max()))
+    assert 0 <= r.res_vel <= 1e-8
+    res = r.residuals
+    assert res.res_global == max(res.res_rel_1q, res.res_contact) <= 1e-8
+    # a local problem: no velocities, no global clause
+    loc = lcplab.Problem(p.to_dense(), p.b, lo=p.lo, hi=p.hi,
+                         cones=list(zip(p.cone_rows.tolist(), p.cone_mu.tolist())))
+    rl = lcplab.solve(loc, "nsn_ac")
+    assert rl.v is None and rl.u is None and rl.res_vel is None
+    assert np.isnan(rl.residuals.res_global) and rl.residuals.res_contact >= 0
