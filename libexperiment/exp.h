@@ -185,6 +185,13 @@ EXP_API void exp_time_summary(double *t, int k, exp_tsum *out);
  * (a slow solve: fewer runs, each reported), else 0. */
 EXP_API int exp_repeat_done(int runs, double total, int min_runs, double min_time, double max_time);
 
+/* The per-process repeat rule of an external whose template names {repeat}
+ * (experiments/README.md, "External solvers"): after a probe process of one
+ * solve that took t1 s, the number of solves one process times so that they
+ * meet the repetition rule alone: max(min_runs, ceil(min_time / t1)), at
+ * most floor(max_time / t1) (a slow solve) and at most cap, at least 1. */
+EXP_API long exp_repeat_count(double t1, int min_runs, double min_time, double max_time, long cap);
+
 /* Least squares y = a + b x over k points (x, y finite).  Returns 0 with a,
  * b and r2 (coefficient of determination; 1 when all y are equal) set, or -1
  * when k < 2 or all x are equal. */
@@ -325,17 +332,18 @@ typedef struct exp_external {
   unsigned classes;            /* bit c: takes class c; 0 = every class */
   char requires[EXP_PATH_MAX]; /* a program that must exist ("" = none) */
   /* the template, run by /bin/sh -c with its values as positional
-   * parameters: {in} {out} {tol} {max_iter} {n} {class} {time_limit} are
-   * "${1}".."${7}" (exp_ext_keys), the k-th ${NAME} "${7+k}" */
+   * parameters: {in} {out} {tol} {max_iter} {n} {class} {time_limit}
+   * {repeat} are "${1}".."${8}" (exp_ext_keys), the k-th ${NAME} "${8+k}" */
   char command[EXP_PATH_MAX];
   char vals[EXP_PATH_MAX]; /* the ${NAME} values, each ending in '\0' */
   int nvals;
-  int available; /* requires found (or none) */
+  int available;   /* requires found (or none) */
+  int uses_repeat; /* the template names {repeat}: a process times several solves */
 } exp_external;
 
 /* An external's placeholders, in the order of their positional parameters
  * (experiments/README.md, "External solvers"). */
-#define EXP_EXT_NKEYS    7
+#define EXP_EXT_NKEYS    8
 #define EXP_EXT_MAX_VALS 16
 extern const char *const exp_ext_keys[EXP_EXT_NKEYS];
 

@@ -142,6 +142,14 @@ int exp_repeat_done(int runs, double total, int min_runs, double min_time, doubl
   return runs >= min_runs && total >= min_time;
 }
 
+long exp_repeat_count(double t1, int min_runs, double min_time, double max_time, long cap) {
+  if (!(t1 > 0.0) || !isfinite(t1)) return min_runs > 1 ? (min_runs < cap ? min_runs : cap) : 1;
+  double want = fmax((double)min_runs, ceil(min_time / t1));
+  want = fmin(want, floor(max_time / t1));
+  want = fmin(want, (double)cap);
+  return want >= 1.0 ? (long)want : 1;
+}
+
 /* The centred sums of the fit; -1 when k < 2 or all x are equal. */
 static int fit_sums(const double *x, const double *y, int k, double *a, double *b, double *r2,
                     double *ssres, double *sxx) {

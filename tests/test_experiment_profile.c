@@ -33,6 +33,11 @@
  * Quantiles (type 7): x = 1 2 3 4: h = 3 q, median 2.5, q1 = 1 + 0.75 =
  * 1.75, q3 = 3 + 0.25 = 3.25.  x = 1..5: 3, 2, 4.
  *
+ * Per-process repeats ({repeat}) with min_runs 3, min_time 0.2, max_time 3:
+ * t1 = 1e-5 s: ceil(0.2 / 1e-5) = 20000 solves (under 3 / 1e-5 = 300000),
+ * capped at 10001 by a cap of 10001; t1 = 0.1 s: max(3, 2) = 3; t1 = 2 s:
+ * floor(3 / 2) = 1 (a slow solve: fewer); t1 = 0 or NaN: min_runs.
+ *
  * Slope interval: x = 0 1 2 3, y = 0 2 1 3: Sxx = 5, Sxy = 4, b = 0.8,
  * a = 0.3, residuals -0.3 0.9 -0.9 0.3, SSres = 1.8, se(b) = sqrt(1.8 / 2 / 5)
  * = 0.4242641, t_{0.975, 2} = 4.3026527: b in 0.8 -+ 1.8254610 = [-1.0254610, 2.6254610].
@@ -41,6 +46,10 @@
 #include "tst_util.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 static void test_ratios(void) {
   const double F = INFINITY;
@@ -203,6 +212,52 @@ static void test_repeat_rule(void) {
   CU_ASSERT_EQUAL(exp_repeat_done(0, 0.0, 5, 0.1, 2.0), 0);
 }
 
+static void test_repeat_count(void) {
+  CU_ASSERT_EQUAL(exp_repeat_count(1e-5, 3, 0.2, 3.0, 100000), 20000);
+  CU_ASSERT_EQUAL(exp_repeat_count(1e-5, 3, 0.2, 3.0, 10001), 10001);
+  CU_ASSERT_EQUAL(exp_repeat_count(0.1, 3, 0.2, 3.0, 100000), 3);
+  CU_ASSERT_EQUAL(exp_repeat_count(2.0, 3, 0.2, 3.0, 100000), 1);
+  CU_ASSERT_EQUAL(exp_repeat_count(10.0, 3, 0.2, 3.0, 100000), 1);
+  CU_ASSERT_EQUAL(exp_repeat_count(0.0, 3, 0.2, 3.0, 100000), 3);
+  CU_ASSERT_EQUAL(exp_repeat_count(NAN, 3, 0.2, 3.0, 100000), 3);
+}
+
+/* Reads text as an experiment file: the exit status (-1 read). */
+static int read_config(const char *text, exp_config *cfg) {
+  char path[] = "/tmp/test_experiment_profile.XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) return -2;
+  FILE *f = fdopen(fd, "w");
+  fputs(text, f);
+  fclose(f);
+  int rc = exp_config_read(path, NULL, NULL, NULL, cfg);
+  unlink(path);
+  return rc;
+}
+
+/* {repeat} is the 8th positional parameter, a ${NAME} after it the 9th;
+ * {repeat} without time=KEY is refused (the program must report one
+ * solve's time). */
+static void test_external_repeat(void) {
+  exp_config *cfg = calloc(1, sizeof *cfg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(cfg);
+  int rc = read_config("external p time=time_s command peer --repeat {repeat} ${V:-x} {in} {out}\n"
+                       "external q command peer {in} {out}\n"
+                       "experiment profile\nsolvers p q\ngenerate spd 10\n",
+                       cfg);
+  CU_ASSERT_EQUAL_FATAL(rc, -1);
+  CU_ASSERT_EQUAL(cfg->ext[0].uses_repeat, 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(cfg->ext[0].command, "--repeat \"${8}\" \"${9}\""));
+  CU_ASSERT_EQUAL(cfg->ext[1].uses_repeat, 0);
+  exp_config_free(cfg);
+  rc = read_config("external p command peer --repeat {repeat} {in} {out}\n"
+                   "experiment profile\nsolvers p\ngenerate spd 10\n",
+                   cfg);
+  CU_ASSERT_EQUAL(rc, EXP_EXIT_USAGE);
+  exp_config_free(cfg);
+  free(cfg);
+}
+
 static void test_fit_ci(void) {
   double x[4] = { 0, 1, 2, 3 }, y[4] = { 0, 2, 1, 3 }, a, b, r2, lo, hi;
   CU_ASSERT_EQUAL_FATAL(exp_fit_line_ci(x, y, 4, &a, &b, &r2, &lo, &hi), 0);
@@ -309,6 +364,8 @@ int main(void) {
   CU_add_test(s, "winners and ties at tau = 1", test_winners);
   CU_add_test(s, "quantiles (type 7)", test_quantiles);
   CU_add_test(s, "repetition rule", test_repeat_rule);
+  CU_add_test(s, "per-process repeats ({repeat})", test_repeat_count);
+  CU_add_test(s, "external {repeat} placeholder", test_external_repeat);
   CU_add_test(s, "slope confidence interval", test_fit_ci);
   CU_add_test(s, "failure table columns", test_status_columns);
   CU_add_test(s, "LaTeX escaping", test_tex);
