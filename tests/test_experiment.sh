@@ -452,5 +452,38 @@ else
   fail "lcplab task --max-memory" "exit $rc"
 fi
 
+# ---- {repeat}: an external that times its own solves (the benchmarks' peers,
+#      experiments/bench_*.exp): a probe process of one solve, then one process of
+#      R = max(min_runs, ceil(min_time / t1)) = max(3, ceil(0.2 / 0.001)) = 200 solves
+#      (exp_repeat_count); the row counts 200 runs of the reported time
+cat >"$T/rep.sh" <<'EOF4'
+# rep.sh OUT REPEAT LOG: writes p2.dat's solution x = (1, 0), logs REPEAT, reports 1 ms
+echo "$2" >>"$3"
+printf '1\n0\n' >"$1"
+echo '"time_s": 0.001'
+EOF4
+cat >"$T/rep.exp" <<'EOF4'
+external rep time=time_s command sh ${REP} {out} {repeat} ${LOG} {in}
+experiment profile rep
+solvers rep
+instances p2.dat
+tol 1e-8
+min_runs 3
+min_time 0.2
+max_time 3
+EOF4
+lcp experiment "$T/rep.exp" --out "$T/orep" --no-plot --var REP="$T/rep.sh" --var LOG="$T/rep.log"
+got=$(rows "$T/orep/rep.csv" | cut -d, -f6,9,11,22)
+if [ "$rc" -eq 0 ] && [ "$(tr '\n' ' ' <"$T/rep.log")" = "1 200 " ] &&
+  [ "$got" = "converged,1.000000e-03,200,reported" ]; then
+  pass "{repeat}: a probe of 1 solve, then one process of 200, counted as 200 runs"
+else
+  fail "{repeat}: probe, then one process of 200" "exit $rc; log: $(cat "$T/rep.log"); row: $got"
+fi
+bad "{repeat} without time=" "bad.exp:1: external: rep: {repeat} needs time=KEY" "external rep command sh x {out} {repeat} {in}
+experiment profile prof
+instances p2.dat
+solvers rep"
+
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]
