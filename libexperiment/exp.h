@@ -766,6 +766,14 @@ EXP_API int exp_outset_publish(exp_outset *set, int ok);
 EXP_API int exp_tables_write(const exp_plan *pl, int section, const char *base, exp_row *rows,
                              int nrows, exp_outset *set);
 
+/* Writes OUT/NAME_tex.csv (base is OUT/NAME): "text,tex" for every
+ * distinct text of the section that is not a number -- the values of its
+ * CSV preamble (the "# key: value" lines of preamble, the text after the
+ * first ':'), the fields of its rows and the coverage table's reasons --
+ * with its LaTeX form by exp_tex_escape, sorted.  0, or -1 on a write error. */
+EXP_API int exp_text_write(const exp_section *s, const char *base, const char *preamble,
+                           exp_row *rows, int nrows, exp_outset *set);
+
 /* The names a section of kind k writes, after OUT/NAME: ".csv", its second
  * CSV ("_profile.csv", "_slopes.csv") and its tables ("_failures.csv",
  * "_failures.tex", ...), as exp_collect and exp_tables_write write them

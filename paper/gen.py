@@ -4,7 +4,11 @@
 #
 #   python3 paper/gen.py RESULTS_DIR GEN_DIR
 #
-# Every number the paper quotes is computed here; paper.tex holds no result.
+# paper.tex holds no result.  This script only formats what the library
+# wrote: the statistics (profiles, winners and ties, failures, coverage,
+# timings, slopes, steps) are the tables libexperiment/tables.c wrote beside
+# each CSV, and every text it quotes comes escaped from the library's
+# NAME_tex.csv (exp_text_write; exp_tex_escape): it escapes nothing itself.
 # Sections that a results folder lacks (large, integrators, peers) are
 # reported as absent, in one sentence, through the macros.
 import csv
@@ -15,11 +19,33 @@ import sys
 res, gen = sys.argv[1], sys.argv[2]
 
 
+def load_tex():
+    """Every text of the results folder with its LaTeX form, as the library
+    wrote them (NAME_tex.csv beside each NAME.csv)."""
+    texts = {}
+    for name in sorted(os.listdir(res)):
+        if name.endswith('_tex.csv'):
+            with open(os.path.join(res, name), newline='') as fh:
+                for r in csv.DictReader(l for l in fh if not l.startswith('#')):
+                    texts[r['text']] = r['tex']
+    return texts
+
+
+TEX = load_tex()
+
+
 def tex(s):
-    rep = {'\\': r'\textbackslash{}', '_': r'\_', '%': r'\%', '&': r'\&', '#': r'\#',
-           '$': r'\$', '{': r'\{', '}': r'\}', '~': r'\textasciitilde{}', '^': r'\^{}',
-           '<': r'\textless{}', '>': r'\textgreater{}'}
-    return ''.join(rep.get(c, c) for c in str(s))
+    """The LaTeX form of a text of the results, as the library wrote it; a
+    number needs none."""
+    s = str(s)
+    if not s or s in TEX:
+        return TEX.get(s, s)
+    try:
+        float(s)
+        return s
+    except ValueError:
+        sys.exit('gen.py: %r is not in %s/*_tex.csv (the library writes them: collect the '
+                 'results again with this lcplab, `lcplab collect DIR/campaign`)' % (s, res))
 
 
 def tt(s):
@@ -119,9 +145,9 @@ for k, lab in prov_keys:
         t += '%s & %s \\\\\n' % (lab, tex(pre[k]))
 t += '\\bottomrule\n\\end{tabular}\n'
 write('provenance.tex', t)
-nums += macro('ProvRev', tex(pre.get('rev', 'unknown')))
-nums += macro('ProvCPU', tex(pre.get('cpu', 'unknown')))
-nums += macro('ProvLoad', tex(pre.get('load', 'unknown')))
+nums += macro('ProvRev', tex(pre['rev']) if 'rev' in pre else 'unknown')
+nums += macro('ProvCPU', tex(pre['cpu']) if 'cpu' in pre else 'unknown')
+nums += macro('ProvLoad', tex(pre['load']) if 'load' in pre else 'unknown')
 tie = pre.get('tie_tolerance', '').split()
 tie_f = num(tie[0]) if tie else float('nan')
 nums += macro('TieTol', '%g' % tie_f if not math.isnan(tie_f) else '--')
@@ -157,7 +183,7 @@ for name, rows in sets:
         nz = [int(num(r.get('nnz'))) for r in ps if not math.isnan(num(r.get('nnz')))]
         ct = [int(num(r.get('contacts'))) for r in ps if not math.isnan(num(r.get('contacts')))]
         t += '%s & %s & %d & %d & %d & %s & %s \\\\\n' % (
-            name, tex(CLASS_NAME.get(c, c)), len(ps), min(ns), max(ns),
+            name, CLASS_NAME.get(c) or tex(c), len(ps), min(ns), max(ns),
             max(nz) if nz else '--', max(ct) if ct else '--')
         total += len(ps)
         nmax = max(nmax, max(ns))
@@ -249,7 +275,7 @@ same_txt = []
 for c, s, a in same:
     who, _, cnt = a.partition(' on ')
     same_txt.append('%s ran %s\'s own loop on %s problems of class %s' % (
-        tt(s), tt(who.strip()), tex(cnt.strip() or 'all'), tex(c)))
+        tt(s), tt(who.strip()), cnt.strip() or 'all', tex(c)))
 nums += macro('SameAs', '; '.join(same_txt) if same_txt else 'no solver ran another solver\'s loop')
 # per class: the winner (most fastest, ties excluded) and the most robust
 best_txt = []
@@ -258,7 +284,7 @@ for c in classes_of(wrows):
     b = max(cr, key=lambda r: (int(num(r['fastest'])), int(num(r['solved']))))
     m = max(cr, key=lambda r: int(num(r['solved'])))
     best_txt.append('on the %s problems (%s), %s is fastest alone on %s and tied on %s; %s solves '
-                    'the most (%s)' % (tex(CLASS_NAME.get(c, c)), cr[0]['problems'], tt(b['solver']),
+                    'the most (%s)' % (CLASS_NAME.get(c) or tex(c), cr[0]['problems'], tt(b['solver']),
                                        b['fastest'], b['tied'], tt(m['solver']), m['solved']))
 nums += macro('WinnersText', '; '.join(best_txt))
 ties = sum(int(num(r['tied'])) for r in wrows)
@@ -291,7 +317,7 @@ for c in cls:
         t += '\\midrule\n'
 t += '\\bottomrule\n\\end{tabular}\n'
 write('failures.tex', t)
-nums += macro('FailStatuses', ', '.join(tex(short[s]) + ' = ' + tex(s.replace('_', ' ')) for s in used))
+nums += macro('FailStatuses', ', '.join(short[s] + ' = ' + s.replace('_', ' ') for s in used))
 
 def fsum(solver, status, klass=None, rows=flA):
     return sum(int(num(r[status])) for r in rows
@@ -338,7 +364,7 @@ def class_paragraph(c):
     own = [r for r in acc if not is_peer(r['solver'])]
     some = [r for r in own if int(num(r['refused'])) > 0]
     t = '\\paragraph{%s.} %d problems; %d of lcplab\'s solvers take part' % (
-        upfirst(tex(CLASS_NAME.get(c, c))), nprob, len(own))
+        upfirst(CLASS_NAME.get(c) or tex(c)), nprob, len(own))
     t += (' (%s accept only part of the class: Table~\\ref{tab:cov})' % names(some)) if some else ''
     npeer = len(acc) - len(own)
     t += (', and %d peers' % npeer) if npeer else ''
@@ -469,7 +495,7 @@ def cell(p, s):
     if r is None or r['status'] in ('unsupported', 'refused'):
         return '--'
     if r['status'] != 'converged':
-        return tex(r['status'].replace('_', ' '))
+        return tex(r['status'])
     return '%s / %.3g' % (r['iteration'], 1e3 * num(r['time_s']))
 
 
@@ -486,6 +512,14 @@ def steps_rows(name):
     if not have(name):
         return []
     return read(name)[1]
+
+
+def end_cell(end):
+    """The steps table's end: `ran`, or a status and the step it ended at."""
+    if end == 'ran':
+        return end
+    status, at, step = end.partition(' at ')
+    return tex(status) + (at + step if at else '')
 
 
 scene_rows = [('drift', r) for r in steps_rows('drift_steps.csv')] + \
@@ -505,7 +539,7 @@ for ex, r in scene_rows:
         nfail_runs += 1
     t += '%s & %s & %s & %s & %s & %s & %s & %s & %d & %s & %s \\\\\n' % (
         ex, tex(r['scene']), tex(r['friction']), tt(r['solver']), r['steps'],
-        tex(r['end'].replace('_', ' ')), r['converged'], r['max_iter'], other,
+        end_cell(r['end']), r['converged'], r['max_iter'], other,
         r['applied_solution'], r['applied_other'])
 t += '\\bottomrule\n\\end{tabular}\n'
 write('scenes.tex', t)
@@ -603,10 +637,10 @@ def scene_story(rows, scene):
     for s in rest:
         d = runs[s]
         ap = sorted(d['applied'].items(), key=lambda kv: -kv[1])
-        aps = ', '.join('%s on %d' % (what.get(a, 'the answer of the fallback (%s)' % a.replace('fallback:', '')), n)
+        aps = ', '.join('%s on %d' % (what.get(a) or 'the answer of the fallback (%s)' % tt(a.replace('fallback:', '')), n)
                         for a, n in ap)
         key = 'converged on %d of %d steps, the world applied %s; energy change $%s$' % (
-            d['conv'], d['steps'], tex(aps), sci(d['drift'], 2))
+            d['conv'], d['steps'], aps, sci(d['drift'], 2))
         groups.setdefault(key, []).append(s)
     parts = ['%s %s' % (', '.join(tt(s) for s in ss), k) for k, ss in groups.items()]
     if parts:
@@ -682,7 +716,7 @@ if have('articulated.csv'):
            'energy drift & time/step (s) \\\\\n\\midrule\n')
     for r in ar:
         art += '%s & %s & $%s$ & $%s$ & $%s$ \\\\\n' % (
-            tex(r['h']), tex(r['formulation']), sci(num(r['joint_drift_max'])),
+            r['h'], r['formulation'].replace('_', ' '), sci(num(r['joint_drift_max'])),
             sci(num(r['energy_drift'])), sci(num(r['time_per_step_s'])))
     art += '\\bottomrule\n\\end{tabular}\n'
 write('articulated.tex', art)

@@ -485,5 +485,19 @@ experiment profile prof
 instances p2.dat
 solvers rep"
 
+# ---- NAME_tex.csv: every text of the section, escaped once by the library
+#      (paper/gen.py quotes from it and escapes nothing itself)
+cp "$T/p2.dat" "$T/p_2.dat"
+printf 'experiment profile prof\ninstances p_2.dat\nsolvers pgs_wide\ntol 1e-4\nrepeat 1\n' >"$T/tx.exp"
+lcp experiment "$T/tx.exp" --out "$T/otx" --no-plot
+if [ "$rc" -eq 0 ] && grep -qxF 'p_2,p\_2' "$T/otx/prof_tex.csv" &&
+  grep -qxF 'pgs_wide,pgs\_wide' "$T/otx/prof_tex.csv" &&
+  grep -qF 'max_iter: 10000,0.0001  max\_iter: 10000' "$T/otx/prof_tex.csv" &&
+  ! grep -q '^0.0001,' "$T/otx/prof_tex.csv"; then
+  pass "prof_tex.csv: labels, solvers and preamble values with their LaTeX form, no numbers"
+else
+  fail "prof_tex.csv" "exit $rc; $(head -n 5 "$T/otx/prof_tex.csv" 2>&1)"
+fi
+
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]

@@ -42,6 +42,8 @@
  * a = 0.3, residuals -0.3 0.9 -0.9 0.3, SSres = 1.8, se(b) = sqrt(1.8 / 2 / 5)
  * = 0.4242641, t_{0.975, 2} = 4.3026527: b in 0.8 -+ 1.8254610 = [-1.0254610, 2.6254610].
  */
+#define _GNU_SOURCE
+
 #include "exp.h"
 #include "tst_util.h"
 
@@ -258,6 +260,70 @@ static void test_external_repeat(void) {
   free(cfg);
 }
 
+/* NAME_tex.csv (exp_text_write): every text of a section that is not a
+ * number, once, sorted, with exp_tex_escape's form: row fields, preamble
+ * values (after the first ':'), the coverage reasons. */
+static char empty[] = "";
+
+static void set_field(exp_row *r, const char *col, char *v) { r->f[exp_col(EXP_PROFILE, col)] = v; }
+
+static void text_row(exp_row *r, char *problem, char *solver, char *status, char *note) {
+  r->nf = 1;
+  for (const char *h = exp_csv_header(EXP_PROFILE); *h; h++) r->nf += *h == ',';
+  for (int k = 0; k < r->nf; k++) r->f[k] = empty;
+  set_field(r, "problem", problem);
+  set_field(r, "solver", solver);
+  set_field(r, "tol", (char *)"0.0001");
+  set_field(r, "status", status);
+  set_field(r, "class", (char *)"lcp");
+  set_field(r, "time_s", (char *)"1.000000e-03");
+  set_field(r, "note", note);
+}
+
+static void test_text_table(void) {
+  char dir[] = "/tmp/test_text_table.XXXXXX", base[128], path[160], line[512], prev[512] = "";
+  CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+  snprintf(base, sizeof base, "%s/prof", dir);
+  exp_section s;
+  memset(&s, 0, sizeof s);
+  s.kind = EXP_PROFILE;
+  exp_row rows[3] = { { 0 } };
+  text_row(&rows[0], (char *)"p_2", (char *)"pgs_wide", (char *)"converged", empty);
+  text_row(&rows[1], (char *)"p_3", (char *)"pgs_wide", (char *)"converged", empty);
+  text_row(&rows[2], (char *)"p_2", (char *)"lemke", (char *)"refused",
+           (char *)"needs 100% & more");
+  exp_outset set;
+  memset(&set, 0, sizeof set);
+  const char *pre = "# lcplab experiment: profile prof\n# tol: 0.0001  max_iter: 10000\n";
+  CU_ASSERT_EQUAL_FATAL(exp_text_write(&s, base, pre, rows, 3, &set), 0);
+  CU_ASSERT_EQUAL_FATAL(exp_outset_publish(&set, 1), 0);
+  snprintf(path, sizeof path, "%s_tex.csv", base);
+  FILE *f = fopen(path, "r");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  int found = 0, numbers = 0, unsorted = 0, reasons = 0;
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = '\0';
+    if (line[0] == '#' || strcmp(line, "text,tex") == 0) continue;
+    found += strcmp(line, "p_2,p\\_2") == 0;
+    found += strcmp(line, "pgs_wide,pgs\\_wide") == 0;
+    found += strcmp(line, "needs 100% & more,needs 100\\% \\& more") == 0;
+    found += strcmp(line, "0.0001  max_iter: 10000,0.0001  max\\_iter: 10000") == 0;
+    found += strcmp(line, "profile prof,profile prof") == 0;
+    numbers += strncmp(line, "0.0001,", 7) == 0 || strncmp(line, "1.000000e-03,", 13) == 0;
+    reasons += strstr(line, "(1),") != NULL;
+    line[strcspn(line, ",")] = '\0';     /* the text (none here holds a comma) */
+    unsorted += strcmp(prev, line) >= 0; /* sorted and distinct: converged once */
+    snprintf(prev, sizeof prev, "%s", line);
+  }
+  fclose(f);
+  CU_ASSERT_EQUAL(found, 5);
+  CU_ASSERT_EQUAL(numbers, 0);
+  CU_ASSERT_EQUAL(reasons, 1);
+  CU_ASSERT_EQUAL(unsorted, 0);
+  unlink(path);
+  rmdir(dir);
+}
+
 static void test_fit_ci(void) {
   double x[4] = { 0, 1, 2, 3 }, y[4] = { 0, 2, 1, 3 }, a, b, r2, lo, hi;
   CU_ASSERT_EQUAL_FATAL(exp_fit_line_ci(x, y, 4, &a, &b, &r2, &lo, &hi), 0);
@@ -369,6 +435,7 @@ int main(void) {
   CU_add_test(s, "slope confidence interval", test_fit_ci);
   CU_add_test(s, "failure table columns", test_status_columns);
   CU_add_test(s, "LaTeX escaping", test_tex);
+  CU_add_test(s, "the texts of a section, escaped (NAME_tex.csv)", test_text_table);
   CU_add_test(s, "refusal reason keys", test_reason);
   CU_add_test(s, "FNV-1a checksum", test_fnv);
   CU_add_test(s, "SHA-256", test_sha256);
