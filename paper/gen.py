@@ -45,7 +45,8 @@ def tex(s):
         return s
     except ValueError:
         sys.exit('gen.py: %r is not in %s/*_tex.csv (the library writes them: collect the '
-                 'results again with this lcplab, `lcplab collect DIR/campaign`)' % (s, res))
+                 'results again with this lcplab, `lcplab collect DIR/campaign --out DIR '
+                 '--force`)' % (s, res))
 
 
 def tt(s):
