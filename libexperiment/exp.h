@@ -169,6 +169,21 @@ EXP_API int exp_profile_breaks(int np, int ns, const double *r, int s, double *t
 EXP_API void exp_profile_winners(int np, int ns, const double *r, const int *alias, double tie,
                                  int *wins, int *ties);
 
+/* The leaders of one class and tolerance of a winners table, over ns
+ * solvers with their wins alone, ties and solved counts: counted[s] = 0 for
+ * a solver whose runs were another's algorithm (same_as, left out of the
+ * fastest), external[s] = 1 for an external solver.  The first solver in
+ * order wins a tie of the keys.  -1: none. */
+typedef struct exp_leaders {
+  int fastest;       /* counted: the most wins alone, then the most solved */
+  int ties;          /* the counted solvers' ties, summed */
+  int most_solved;   /* the most problems solved by one solver */
+  int best_builtin;  /* built-in: the most solved */
+  int best_external; /* external: the most solved */
+} exp_leaders;
+EXP_API void exp_profile_leaders(int ns, const int *wins, const int *ties, const int *solved,
+                                 const int *counted, const int *external, exp_leaders *out);
+
 /* Quantile q in [0, 1] of the k >= 1 values x sorted ascending, by linear
  * interpolation between order statistics (Hyndman and Fan's type 7, R's
  * default): h = (k - 1) q, x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h]). */

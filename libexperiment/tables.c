@@ -8,6 +8,10 @@
  *                        share solved, fastest alone, fastest tied (within
  *                        the tie tolerance), rho(2), rho(10), and the runs
  *                        that were another solver's algorithm (profile)
+ *   NAME_leaders.csv     per class and tolerance, from the winners: the
+ *                        fastest solver, the ties, who solves the most
+ *                        (built-in and external), who solves under half
+ *                        (exp_profile_leaders; profile)
  *   NAME_failures.*      per class, tolerance, solver: the count of each
  *                        status (problem kinds)
  *   NAME_coverage.*      per class, solver: problems accepted and refused,
@@ -227,16 +231,73 @@ int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int nrows) {
 
 /* ---- winners ------------------------------------------------------------------------------ */
 
+/* A space-separated list of the solvers sv with keep(sv) into out. */
+static void name_list(char **solv, int ns, const int *keep, char *out, size_t len) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (int sv = 0; sv < ns && used < len; sv++)
+    if (keep[sv]) {
+      int w = snprintf(out + used, len - used, "%s%s", used ? " " : "", solv[sv]);
+      if (w < 0) break;
+      used += (size_t)w;
+    }
+}
+
+/* One row of NAME_leaders.csv: the leaders (exp_profile_leaders) of one
+ * class and tolerance, per-solver counts in wins, ties, solved, counted
+ * (not another's algorithm), r10 (rho(10)). */
+static void leaders_row(FILE *L, const char *cls, const char *tol, const pmat *m, const int *wins,
+                        const int *ties, const int *solved, const int *counted, const double *r10) {
+  int *ext = calloc((size_t)m->ns + 1, sizeof *ext),
+      *keep = calloc((size_t)m->ns + 1, sizeof *keep);
+  if (!ext || !keep) {
+    free(ext), free(keep);
+    return;
+  }
+  for (int sv = 0; sv < m->ns; sv++) ext[sv] = slv_solver_find(m->solv[sv]) == NULL;
+  exp_leaders l;
+  exp_profile_leaders(m->ns, wins, ties, solved, counted, ext, &l);
+  char most[2048], under[2048];
+  for (int sv = 0; sv < m->ns; sv++) keep[sv] = solved[sv] == l.most_solved;
+  name_list(m->solv, m->ns, keep, most, sizeof most);
+  for (int sv = 0; sv < m->ns; sv++) keep[sv] = !ext[sv] && 2 * solved[sv] < m->np;
+  name_list(m->solv, m->ns, keep, under, sizeof under);
+  int f = l.fastest, b = l.best_builtin, e = l.best_external;
+  fprintf(L, "%s,%s,%d,%s,%d,%d,%d,", cls, tol, m->np, f >= 0 ? m->solv[f] : "",
+          f >= 0 ? wins[f] : 0, f >= 0 ? ties[f] : 0, l.ties);
+  exp_csv_put(L, most);
+  fprintf(L, ",%d,%s,%d,%.4f,%s,", l.most_solved, b >= 0 ? m->solv[b] : "", b >= 0 ? solved[b] : 0,
+          b >= 0 ? r10[b] : 0.0, e >= 0 ? m->solv[e] : "");
+  if (e >= 0)
+    fprintf(L, "%d,%.4f,", solved[e], r10[e]);
+  else
+    fprintf(L, ",,");
+  exp_csv_put(L, under);
+  fputc('\n', L);
+  free(ext);
+  free(keep);
+}
+
 static int write_winners(const exp_section *s, const char *base, exp_row *rows, int nrows,
                          exp_outset *set) {
   cols c = cols_of(EXP_PROFILE);
-  FILE *f, *t;
+  FILE *f, *t, *L;
   if (open_pair(set, base, "winners", &f, &t)) return -1;
+  if (!(L = open_table(set, base, "leaders", "csv"))) return exp_outset_done(set, -1);
   fprintf(f,
           "# per class and tolerance; fastest: alone within a factor %g of the best; tied: "
           "with others; same_as: runs of another solver's algorithm, not counted\n"
           "class,tol,solver,problems,solved,solved_share,fastest,tied,rho_2,rho_10,same_as\n",
           1.0 + s->tie);
+  fprintf(L,
+          "# per class and tolerance, from %s_winners.csv (exp_profile_leaders): the fastest "
+          "(most fastest alone, then most solved; runs of another's algorithm left out), "
+          "the ties of those counted, the solvers that solve the most, the built-in and the "
+          "external solver that solve the most, the built-in solvers under half solved\n"
+          "class,tol,problems,fastest,fastest_alone,fastest_tied,ties,most_solved,"
+          "solved_most,best_builtin,best_builtin_solved,best_builtin_rho_10,best_external,"
+          "best_external_solved,best_external_rho_10,under_half\n",
+          exp_basename(base));
   static const char *const head[] = { "class",   "tol",  "solver",     "problems",   "solved",
                                       "fastest", "tied", "$\\rho(2)$", "$\\rho(10)$" };
   fprintf(t,
@@ -251,10 +312,14 @@ static int write_winners(const exp_section *s, const char *base, exp_row *rows, 
   for (int a = 0; a < ncl && rc == 0; a++)
     for (int b = 0; b < ntl && rc == 0; b++) {
       pmat m;
-      int *wins = NULL, *ties = NULL;
+      int *wins = NULL, *ties = NULL, *solv_n = NULL, *counted = NULL;
+      double *r10s = NULL;
       if (pmat_build(rows, nrows, &c, cl[a], tl[b], &m) ||
           !(wins = calloc((size_t)m.ns + 1, sizeof *wins)) ||
-          !(ties = calloc((size_t)m.ns + 1, sizeof *ties))) {
+          !(ties = calloc((size_t)m.ns + 1, sizeof *ties)) ||
+          !(solv_n = calloc((size_t)m.ns + 1, sizeof *solv_n)) ||
+          !(counted = calloc((size_t)m.ns + 1, sizeof *counted)) ||
+          !(r10s = calloc((size_t)m.ns + 1, sizeof *r10s))) {
         rc = -1;
       } else {
         exp_profile_winners(m.np, m.ns, m.r, m.alias, s->tie, wins, ties);
@@ -284,10 +349,17 @@ static int write_winners(const exp_section *s, const char *base, exp_row *rows, 
           tcell(t, 0, sname, 0);
           fprintf(t, " & %d & %d & %d & %d & %.2f & %.2f \\\\\n", m.np, solved, wins[sv], ties[sv],
                   r2, r10);
+          solv_n[sv] = solved;
+          counted[sv] = same == 0;
+          r10s[sv] = r10;
         }
+        leaders_row(L, cl[a], tl[b], &m, wins, ties, solv_n, counted, r10s);
       }
       free(wins);
       free(ties);
+      free(solv_n);
+      free(counted);
+      free(r10s);
       pmat_free(&m);
     }
   tend(t);
@@ -865,6 +937,8 @@ int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max) {
       snprintf(sfx[n++], EXP_SUFFIX_MAX, "_%s.csv", table_defs[t].name);
     if (n < max) snprintf(sfx[n++], EXP_SUFFIX_MAX, "_%s.tex", table_defs[t].name);
   }
+  if (k == EXP_PROFILE && n < max)
+    snprintf(sfx[n++], EXP_SUFFIX_MAX, "_leaders.csv");        /* write_winners */
   if (n < max) snprintf(sfx[n++], EXP_SUFFIX_MAX, "_tex.csv"); /* exp_text_write */
   return n;
 }

@@ -279,17 +279,26 @@ for c, s, a in same:
         tt(s), tt(who.strip()), cnt.strip() or 'all', tex(c)))
 nums += macro('SameAs', '; '.join(same_txt) if same_txt else 'no solver ran another solver\'s loop')
 # per class: the winner (most fastest, ties excluded) and the most robust
+# per class and tolerance: the fastest, the ties, who solves the most (the
+# library's exp_profile_leaders, profile_leaders.csv)
+_, leaders = read('profile_leaders.csv')
+
+
+def lead(c, tol):
+    return next((r for r in leaders if r['class'] == c and r['tol'] == tol), None)
+
+
 best_txt = []
 for c in classes_of(wrows):
-    cr = [r for r in wrows if r['class'] == c]
-    b = max(cr, key=lambda r: (int(num(r['fastest'])), int(num(r['solved']))))
-    m = max(cr, key=lambda r: int(num(r['solved'])))
+    L = lead(c, tolA)
+    if not L or not L['fastest']:
+        continue
     best_txt.append('on the %s problems (%s), %s is fastest alone on %s and tied on %s; %s solves '
-                    'the most (%s)' % (CLASS_NAME.get(c) or tex(c), cr[0]['problems'], tt(b['solver']),
-                                       b['fastest'], b['tied'], tt(m['solver']), m['solved']))
+                    'the most (%s)' % (CLASS_NAME.get(c) or tex(c), L['problems'], tt(L['fastest']),
+                                       L['fastest_alone'], L['fastest_tied'],
+                                       tt(L['most_solved'].split()[0]), L['solved_most']))
 nums += macro('WinnersText', '; '.join(best_txt))
-ties = sum(int(num(r['tied'])) for r in wrows)
-nums += macro('NTiedA', ties)
+nums += macro('NTiedA', sum(int(num(r['ties'])) for r in leaders if r['tol'] == tolA))
 
 # ---- failures and coverage -----------------------------------------------------------------
 _, fl = read('profile_failures.csv')
@@ -359,7 +368,6 @@ def upfirst(s):
 
 def class_paragraph(c):
     ra = [r for r in wrows if r['class'] == c]
-    rb = [r for r in wrowsB if r['class'] == c]
     nprob = int(num(ra[0]['problems'])) if ra else 0
     acc = [r for r in cov if r['class'] == c and int(num(r['accepted'])) > 0]
     own = [r for r in acc if not is_peer(r['solver'])]
@@ -370,26 +378,24 @@ def class_paragraph(c):
     npeer = len(acc) - len(own)
     t += (', and %d peers' % npeer) if npeer else ''
     t += '. '
-    counted = [r for r in ra if not r.get('same_as')]
-    if counted:
-        b = max(counted, key=lambda r: (int(num(r['fastest'])), int(num(r['solved']))))
+    LA, LB = lead(c, tolA), lead(c, tolB)
+    if LA and LA['fastest']:
         t += 'At %s, %s is fastest alone on %s problems and tied on %s' % (
-            '$' + tolfmt(tolA) + '$', tt(b['solver']), b['fastest'], b['tied'])
-        ties = sum(int(num(r['tied'])) for r in counted)
+            '$' + tolfmt(tolA) + '$', tt(LA['fastest']), LA['fastest_alone'], LA['fastest_tied'])
+        ties = int(num(LA['ties']))
         t += ('; %d first places in the class are ties (one count per solver in a tie). ' % ties
               if ties else '. ')
-    for tol, rows in ((tolA, ra), (tolB, rb)):
-        if not rows:
+    for tol, L in ((tolA, LA), (tolB, LB)):
+        if not L:
             continue
-        top = max(int(num(r['solved'])) for r in rows)
-        lead = [r for r in rows if int(num(r['solved'])) == top]
-        t += 'At %s the most robust %s %s (%d of %d). ' % (
-            '$' + tolfmt(tol) + '$', 'are' if len(lead) > 1 else 'is', names(lead), top, nprob)
-    weak = [r for r in rb if int(num(r['solved'])) * 2 < int(num(r['problems']))
-            and not is_peer(r['solver'])]
+        most = L['most_solved'].split()
+        t += 'At %s the most robust %s %s (%s of %d). ' % (
+            '$' + tolfmt(tol) + '$', 'are' if len(most) > 1 else 'is', ', '.join(tt(x) for x in most),
+            L['solved_most'], nprob)
+    weak = LB['under_half'].split() if LB else []
     if weak:
         t += 'Fewer than half are solved at %s by %s (Table~\\ref{tab:fail} gives the statuses).' % (
-            '$' + tolfmt(tolB) + '$', names(weak))
+            '$' + tolfmt(tolB) + '$', ', '.join(tt(x) for x in weak))
     return t.strip() + '\n\n'
 
 
@@ -693,16 +699,14 @@ else:
 if peers:
     ptxt = []
     for c in classes_of(wrows):
-        cr = [r for r in wrows if r['class'] == c]
-        pr = [r for r in cr if is_peer(r['solver'])]
-        if not pr:
+        L = lead(c, tolA)
+        if not L or not L['best_external'] or not L['best_builtin']:
             continue
-        bp = max(pr, key=lambda r: int(num(r['solved'])))
-        bl = max((r for r in cr if not is_peer(r['solver'])), key=lambda r: int(num(r['solved'])))
         ptxt.append('on the %s problems the peer that solves the most is %s (%s of %s, $\\rho(10)=%.2f$) '
                     'against %s of \\lcp\\ (%s, $\\rho(10)=%.2f$)' % (
-                        tex(c), tt(bp['solver']), bp['solved'], bp['problems'], num(bp['rho_10']),
-                        tt(bl['solver']), bl['solved'], num(bl['rho_10'])))
+                        tex(c), tt(L['best_external']), L['best_external_solved'], L['problems'],
+                        num(L['best_external_rho_10']), tt(L['best_builtin']),
+                        L['best_builtin_solved'], num(L['best_builtin_rho_10'])))
     nums += macro('PeerText', '; '.join(ptxt))
 else:
     nums += macro('PeerText', 'the peers were not built for this run (\\texttt{experiments/build\\_peers.sh})')

@@ -175,6 +175,18 @@ f=$(grep -v '^#' "$T/o1/prof_failures.csv" | awk -F, '$1 == "lcp" && $2 == "1e-0
 if [ "$f" = "3 0 3" ]; then pass "failure table: direct on the 3 LCPs, 3 refused, 0 converged"; else fail "failure table" "got '$f'"; fi
 c=$(grep -v '^#' "$T/o1/prof_coverage.csv" | awk -F, '$1 == "fc3d" && $2 == "lemke" {print $3, $4, $5, $6}')
 if [ "$c" = "1 0 1 does not handle Coulomb cones (1)" ]; then pass "coverage table: lemke refuses the cone problem, with the reason"; else fail "coverage table" "got '$c'"; fi
+# leaders: per class and tolerance the fastest is the winners table's solver
+# with the most wins alone, then the most solved (same_as rows left out),
+# the first in order on a tie; most_solved lists every solver at the top count
+bad=$(awk -F, 'FNR == 1 { file++ } /^#/ || /^class,/ { next }
+  file == 1 { k = $1 SUBSEP $2
+    if ($11 == "" && (!(k in f) || $7 > w[k] || ($7 == w[k] && $5 > sv[k]))) { f[k] = $3; w[k] = $7; sv[k] = $5 }
+    if (!(k in top) || $5 > top[k]) { top[k] = $5; most[k] = $3 } else if ($5 == top[k]) most[k] = most[k] " " $3
+    next }
+  { k = $1 SUBSEP $2; if ($4 != f[k] || $8 != most[k] || $9 != top[k]) print $1, $2, $4, f[k], $8, most[k] }' \
+  "$T/o1/prof_winners.csv" "$T/o1/prof_leaders.csv")
+n=$(grep -cv '^#\|^class,' "$T/o1/prof_leaders.csv")
+if [ -z "$bad" ] && [ "$n" -ge 2 ]; then pass "leaders table agrees with the winners table ($n rows)"; else fail "leaders table" "rows $n; $bad"; fi
 for tb in failures coverage winners timings; do
   if [ -s "$T/o1/prof_$tb.tex" ] && grep -q '^\\toprule' "$T/o1/prof_$tb.tex" && grep -q '^\\bottomrule' "$T/o1/prof_$tb.tex"; then
     pass "booktabs table prof_$tb.tex"

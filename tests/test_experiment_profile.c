@@ -33,6 +33,12 @@
  * Quantiles (type 7): x = 1 2 3 4: h = 3 q, median 2.5, q1 = 1 + 0.75 =
  * 1.75, q3 = 3 + 0.25 = 3.25.  x = 1..5: 3, 2, 4.
  *
+ * Leaders of a winners table, solvers A B C D (D external, C another's
+ * algorithm): wins 2 0 5 1, ties 1 1 3 0, solved 4 4 6 5: fastest A (C is
+ * not counted; A 2 wins beats D 1), ties 1 + 1 + 0 = 2, most solved 6 (C),
+ * best built-in C (6), best external D (5).  Wins 1 1 and solved 3 4: B
+ * (the tie of wins goes to the most solved); solved 4 4: A (the first).
+ *
  * Per-process repeats ({repeat}) with min_runs 3, min_time 0.2, max_time 3:
  * t1 = 1e-5 s: ceil(0.2 / 1e-5) = 20000 solves (under 3 / 1e-5 = 300000),
  * capped at 10001 by a cap of 10001; t1 = 0.1 s: max(3, 2) = 3; t1 = 2 s:
@@ -212,6 +218,26 @@ static void test_repeat_rule(void) {
   CU_ASSERT_EQUAL(exp_repeat_done(5, 0.05, 5, 0.1, 2.0), 0);
   CU_ASSERT_EQUAL(exp_repeat_done(1, 2.5, 5, 0.1, 2.0), 1);
   CU_ASSERT_EQUAL(exp_repeat_done(0, 0.0, 5, 0.1, 2.0), 0);
+}
+
+static void test_leaders(void) {
+  int wins[4] = { 2, 0, 5, 1 }, ties[4] = { 1, 1, 3, 0 }, solved[4] = { 4, 4, 6, 5 };
+  int counted[4] = { 1, 1, 0, 1 }, external[4] = { 0, 0, 0, 1 };
+  exp_leaders l;
+  exp_profile_leaders(4, wins, ties, solved, counted, external, &l);
+  CU_ASSERT_EQUAL(l.fastest, 0);
+  CU_ASSERT_EQUAL(l.ties, 2);
+  CU_ASSERT_EQUAL(l.most_solved, 6);
+  CU_ASSERT_EQUAL(l.best_builtin, 2);
+  CU_ASSERT_EQUAL(l.best_external, 3);
+  int w2[2] = { 1, 1 }, t2[2] = { 0, 0 }, s2[2] = { 3, 4 }, c2[2] = { 1, 1 }, e2[2] = { 0, 0 };
+  exp_profile_leaders(2, w2, t2, s2, c2, e2, &l);
+  CU_ASSERT_EQUAL(l.fastest, 1);
+  CU_ASSERT_EQUAL(l.best_external, -1);
+  s2[0] = 4;
+  exp_profile_leaders(2, w2, t2, s2, c2, e2, &l);
+  CU_ASSERT_EQUAL(l.fastest, 0);
+  CU_ASSERT_EQUAL(l.best_builtin, 0);
 }
 
 static void test_repeat_count(void) {
@@ -431,6 +457,7 @@ int main(void) {
   CU_add_test(s, "quantiles (type 7)", test_quantiles);
   CU_add_test(s, "repetition rule", test_repeat_rule);
   CU_add_test(s, "per-process repeats ({repeat})", test_repeat_count);
+  CU_add_test(s, "leaders of a winners table", test_leaders);
   CU_add_test(s, "external {repeat} placeholder", test_external_repeat);
   CU_add_test(s, "slope confidence interval", test_fit_ci);
   CU_add_test(s, "failure table columns", test_status_columns);
