@@ -245,14 +245,14 @@ static void name_list(char **solv, int ns, const int *keep, char *out, size_t le
 
 /* One row of NAME_leaders.csv: the leaders (exp_profile_leaders) of one
  * class and tolerance, per-solver counts in wins, ties, solved, counted
- * (not another's algorithm), r10 (rho(10)). */
-static void leaders_row(FILE *L, const char *cls, const char *tol, const pmat *m, const int *wins,
-                        const int *ties, const int *solved, const int *counted, const double *r10) {
+ * (not another's algorithm), r10 (rho(10)).  0, or -1 out of memory. */
+static int leaders_row(FILE *L, const char *cls, const char *tol, const pmat *m, const int *wins,
+                       const int *ties, const int *solved, const int *counted, const double *r10) {
   int *ext = calloc((size_t)m->ns + 1, sizeof *ext),
       *keep = calloc((size_t)m->ns + 1, sizeof *keep);
   if (!ext || !keep) {
     free(ext), free(keep);
-    return;
+    return -1;
   }
   for (int sv = 0; sv < m->ns; sv++) ext[sv] = slv_solver_find(m->solv[sv]) == NULL;
   exp_leaders l;
@@ -276,6 +276,7 @@ static void leaders_row(FILE *L, const char *cls, const char *tol, const pmat *m
   fputc('\n', L);
   free(ext);
   free(keep);
+  return 0;
 }
 
 static int write_winners(const exp_section *s, const char *base, exp_row *rows, int nrows,
@@ -353,7 +354,7 @@ static int write_winners(const exp_section *s, const char *base, exp_row *rows, 
           counted[sv] = same == 0;
           r10s[sv] = r10;
         }
-        leaders_row(L, cl[a], tl[b], &m, wins, ties, solv_n, counted, r10s);
+        rc = leaders_row(L, cl[a], tl[b], &m, wins, ties, solv_n, counted, r10s);
       }
       free(wins);
       free(ties);
