@@ -519,9 +519,17 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
   const char *suf = exp_csv2_suffix(s->kind);
   snprintf(csv2, sizeof csv2, "%s%s.csv", base, suf ? suf : "");
   int rc = -1;
-  FILE *f = exp_outset_open(set, csv);
+  char *pre = NULL; /* the preamble once, for the CSVs and NAME_tex.csv */
+  size_t prelen = 0;
+  FILE *pf = open_memstream(&pre, &prelen);
+  if (pf) {
+    preamble(pf, pl, s, L, sel, ntask, nres, ntask - nres, nfail);
+    if (fclose(pf) != 0) pre = NULL;
+  }
+  if (!pre) exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: out of memory");
+  FILE *f = pre ? exp_outset_open(set, csv) : NULL;
   if (f) {
-    preamble(f, pl, s, L, sel, ntask, nres, ntask - nres, nfail);
+    fputs(pre, f);
     fprintf(f, "%s\n", exp_csv_header(s->kind));
     for (int k = 0; k < nrows; k++) put_row(f, &rows[k]);
     rc = exp_outset_done(set, 0);
@@ -530,13 +538,15 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
     FILE *g = exp_outset_open(set, csv2);
     rc = -1;
     if (g) {
-      preamble(g, pl, s, L, sel, ntask, nres, ntask - nres, nfail);
+      fputs(pre, g);
       fprintf(g, "# computed from %s\n%s\n", exp_basename(csv), exp_csv2_header(s->kind));
       rc = exp_outset_done(set, s->kind == EXP_PROFILE ? exp_profile_write(g, s, rows, nrows)
                                                        : exp_slopes_write(g, NULL, rows, nrows));
     }
   }
   if (rc == 0) rc = exp_tables_write(pl, si, base, rows, nrows, set);
+  if (rc == 0) rc = exp_text_write(s, base, pre, rows, nrows, set);
+  free(pre);
   free_rows(rows, nrows);
   free(sel);
   return rc;

@@ -9,7 +9,8 @@
  *   external NAME [format=F] [time=KEY] [classes=C,...] [requires=PATH]
  *            command TEMPLATE...        an external solver, used by name in
  *                                       `solvers` (anywhere in the file,
- *                                       before its first use)
+ *                                       before its first use); {repeat} in
+ *                                       TEMPLATE needs time=KEY
  *   experiment KIND [NAME]     opens a section (KIND: convergence, profile,
  *                              scaling, drift, accuracy)
  *   solvers all | externals | NAME...
@@ -785,10 +786,10 @@ static int external_opt(const parser *ps, exp_external *e, const char *kv) {
   return -1;
 }
 
-const char *const exp_ext_keys[EXP_EXT_NKEYS] = { "{in}", "{out}",   "{tol}",       "{max_iter}",
-                                                  "{n}",  "{class}", "{time_limit}" };
+const char *const exp_ext_keys[EXP_EXT_NKEYS] = { "{in}", "{out}",   "{tol}",        "{max_iter}",
+                                                  "{n}",  "{class}", "{time_limit}", "{repeat}" };
 
-/* The placeholder at c: 1..7 for {in}..{time_limit}, 0 for ${...}, -1 none;
+/* The placeholder at c: 1..8 for {in}..{repeat}, 0 for ${...}, -1 none;
  * *len its length. */
 static int placeholder_at(const char *c, size_t *len) {
   for (int k = 0; k < EXP_EXT_NKEYS; k++)
@@ -833,6 +834,7 @@ static int external_template(const parser *ps, exp_external *e, const char *tmpl
                   k ? (int)kl : 2, c);
     if (k == 0 && (k = external_value(ps, e, tmpl, c, &next)) < 0) return -k;
     int r = 0;
+    e->uses_repeat |= k == EXP_EXT_NKEYS; /* {repeat} */
     if (k > 0) {
       r = exp_template_ref(e->command + o, sizeof e->command - o, k, dq);
       c = next;
@@ -895,6 +897,11 @@ static int declare_external(const parser *ps, exp_config *cfg, char **w, int nw)
                 "solution file it writes)");
   int rc = external_template(ps, e, tmpl);
   if (rc >= 0) return rc;
+  if (e->uses_repeat && !e->time_key[0])
+    return perr(ps, "external",
+                "%s: {repeat} needs time=KEY: the program reports its own time of one solve "
+                "over the {repeat} solves it runs",
+                e->name);
   e->available = !e->requires[0] || access(e->requires, X_OK) == 0;
   cfg->next++;
   return -1;

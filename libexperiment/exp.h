@@ -229,6 +229,21 @@ EXP_API int exp_profile_breaks(int np, int ns, const double *r, int s, double *t
 EXP_API void exp_profile_winners(int np, int ns, const double *r, const int *alias, double tie,
                                  int *wins, int *ties);
 
+/* The leaders of one class and tolerance of a winners table, over ns
+ * solvers with their wins alone, ties and solved counts: counted[s] = 0 for
+ * a solver whose runs were another's algorithm (same_as, left out of the
+ * fastest), external[s] = 1 for an external solver.  The first solver in
+ * order wins a tie of the keys.  -1: none. */
+typedef struct exp_leaders {
+  int fastest;       /* counted: the most wins alone, then the most solved */
+  int ties;          /* the counted solvers' ties, summed */
+  int most_solved;   /* the most problems solved by one solver */
+  int best_builtin;  /* built-in: the most solved */
+  int best_external; /* external: the most solved */
+} exp_leaders;
+EXP_API void exp_profile_leaders(int ns, const int *wins, const int *ties, const int *solved,
+                                 const int *counted, const int *external, exp_leaders *out);
+
 /* Quantile q in [0, 1] of the k >= 1 values x sorted ascending, by linear
  * interpolation between order statistics (Hyndman and Fan's type 7, R's
  * default): h = (k - 1) q, x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h]). */
@@ -244,6 +259,13 @@ EXP_API void exp_time_summary(double *t, int k, exp_tsum *out);
  * enough: (runs >= min_runs and total >= min_time), or total >= max_time
  * (a slow solve: fewer runs, each reported), else 0. */
 EXP_API int exp_repeat_done(int runs, double total, int min_runs, double min_time, double max_time);
+
+/* The per-process repeat rule of an external whose template names {repeat}
+ * (experiments/README.md, "External solvers"): after a probe process of one
+ * solve that took t1 s, the number of solves one process times so that they
+ * meet the repetition rule alone: max(min_runs, ceil(min_time / t1)), at
+ * most floor(max_time / t1) (a slow solve) and at most cap, at least 1. */
+EXP_API long exp_repeat_count(double t1, int min_runs, double min_time, double max_time, long cap);
 
 /* Least squares y = a + b x over k points (x, y finite).  Returns 0 with a,
  * b and r2 (coefficient of determination; 1 when all y are equal) set, or -1
@@ -385,17 +407,18 @@ typedef struct exp_external {
   unsigned classes;            /* bit c: takes class c; 0 = every class */
   char requires[EXP_PATH_MAX]; /* a program that must exist ("" = none) */
   /* the template, run by /bin/sh -c with its values as positional
-   * parameters: {in} {out} {tol} {max_iter} {n} {class} {time_limit} are
-   * "${1}".."${7}" (exp_ext_keys), the k-th ${NAME} "${7+k}" */
+   * parameters: {in} {out} {tol} {max_iter} {n} {class} {time_limit}
+   * {repeat} are "${1}".."${8}" (exp_ext_keys), the k-th ${NAME} "${8+k}" */
   char command[EXP_PATH_MAX];
   char vals[EXP_PATH_MAX]; /* the ${NAME} values, each ending in '\0' */
   int nvals;
-  int available; /* requires found (or none) */
+  int available;   /* requires found (or none) */
+  int uses_repeat; /* the template names {repeat}: a process times several solves */
 } exp_external;
 
 /* An external's placeholders, in the order of their positional parameters
  * (experiments/README.md, "External solvers"). */
-#define EXP_EXT_NKEYS    7
+#define EXP_EXT_NKEYS    8
 #define EXP_EXT_MAX_VALS 16
 extern const char *const exp_ext_keys[EXP_EXT_NKEYS];
 
@@ -914,6 +937,14 @@ EXP_API int exp_outset_publish(exp_outset *set, int ok);
  * main CSV in exp_csv_header(kind)'s columns. */
 EXP_API int exp_tables_write(const exp_plan *pl, int section, const char *base, exp_row *rows,
                              int nrows, exp_outset *set);
+
+/* Writes OUT/NAME_tex.csv (base is OUT/NAME): "text,tex" for every
+ * distinct text of the section that is not a number -- the values of its
+ * CSV preamble (the "# key: value" lines of preamble, the text after the
+ * first ':'), the fields of its rows and the coverage table's reasons --
+ * with its LaTeX form by exp_tex_escape, sorted.  0, or -1 on a write error. */
+EXP_API int exp_text_write(const exp_section *s, const char *base, const char *preamble,
+                           exp_row *rows, int nrows, exp_outset *set);
 
 /* The names a section of kind k writes, after OUT/NAME: ".csv", its second
  * CSV ("_profile.csv", "_slopes.csv") and its tables ("_failures.csv",

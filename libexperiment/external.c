@@ -38,7 +38,10 @@
  *      reports when time=KEY is given and every run printed a number for it
  *      ("KEY": V, KEY: V, KEY=V or KEY V on stdout): "reported"; otherwise
  *      the process's wall time from fork to exit (start-up and file reading
- *      included): "process".  A run that passes the section's time limit is
+ *      included): "process".  With {repeat} in the template (time=KEY
+ *      required) a probe process of one solve comes first, not counted,
+ *      then each process times R = exp_repeat_count(probe's time) solves
+ *      itself and reports one solve's time, counted as R runs.  A run that passes the section's time limit is
  *      killed (its process group, SIGKILL): time_limit, whether or not it
  *      closed its stdout; what a finished run left in its process group is
  *      killed too.
@@ -97,11 +100,11 @@ static int instance_file(exp_tctx *c, const exp_external *e, const slv_instance 
 }
 
 /* The shell's argv: sh -c TEMPLATE sh IN OUT TOL MAX_ITER N CLASS
- * TIME_LIMIT VALUES..., each value a positional parameter that the template
- * refers to as "${K}" (config.c): the shell never parses it. */
+ * TIME_LIMIT REPEAT VALUES..., each value a positional parameter that the
+ * template refers to as "${K}" (config.c): the shell never parses it. */
 typedef struct xargv {
   char *argv[4 + EXP_EXT_NKEYS + EXP_EXT_MAX_VALS + 1];
-  char num[4][64];
+  char num[5][64];
 } xargv;
 
 static void external_argv(const exp_external *e, const char *in, const char *out_file, double tol,
@@ -110,9 +113,10 @@ static void external_argv(const exp_external *e, const char *in, const char *out
   snprintf(a->num[1], sizeof a->num[1], "%ld", max_iter);
   snprintf(a->num[2], sizeof a->num[2], "%d", n);
   snprintf(a->num[3], sizeof a->num[3], "%g", limit);
+  snprintf(a->num[4], sizeof a->num[4], "1");
   const char *fixed[4 + EXP_EXT_NKEYS] = { "sh",      "-c",     e->command, "sh",
                                            in,        out_file, a->num[0],  a->num[1],
-                                           a->num[2], cls,      a->num[3] };
+                                           a->num[2], cls,      a->num[3],  a->num[4] };
   int k = 0;
   for (; k < 4 + EXP_EXT_NKEYS; k++) a->argv[k] = (char *)fixed[k];
   const char *v = e->vals;
@@ -317,37 +321,73 @@ static int external_repeat_done(const exp_section *s, int runs, double compared,
   return runs >= s->min_runs && wall >= s->max_time;
 }
 
+/* One process of the command: 0 with r set, or -1 with m's status and note
+ * (it could not start, or the time limit killed it). */
+static int run_process(exp_tctx *c, const exp_external *e, const xargv *cmd, const char *out_file,
+                       xrun *r, xmeas *m) {
+  double limit = exp_time_limit(c->pl, c->s);
+  unlink(out_file);
+  if (run_once(c, cmd, e->time_key, limit, r) != 0) {
+    m->status = "failed";
+    snprintf(m->note, sizeof m->note, "cannot start /bin/sh: %s", strerror(errno));
+    return -1;
+  }
+  if (r->timed_out) {
+    m->status = "time_limit";
+    snprintf(m->note, sizeof m->note, "killed at the time limit %g s", limit);
+    return -1;
+  }
+  m->wall += r->wall;
+  return 0;
+}
+
+/* {repeat} (exp_repeat_count): a probe process of one solve, not counted
+ * (the built-in solvers' warm-up), then processes of R solves each, until
+ * their solves meet the repetition rule; a process's reported time is one
+ * solve's (the program's own summary of its R solves).  1 when the probe
+ * failed (its answer is judged, nothing timed), else 0; -1 as run_process. */
+static int probe_repeat(exp_tctx *c, const exp_external *e, xargv *cmd, const char *out_file,
+                        xrun *r, xmeas *m, long *per_process) {
+  *per_process = 1;
+  if (!e->uses_repeat) return 0;
+  if (run_process(c, e, cmd, out_file, r, m) != 0) return -1;
+  if (r->exit != 0 || !exp_path_exists(out_file)) return 1;
+  if (!isfinite(r->reported)) return 0; /* no time of its own: one solve a process */
+  const exp_section *s = c->s;
+  *per_process = exp_repeat_count(r->reported, (int)s->min_runs, s->min_time, s->max_time, 100000);
+  snprintf(cmd->num[4], sizeof cmd->num[4], "%ld", *per_process);
+  return 0;
+}
+
 static void measure_external(exp_tctx *c, const exp_external *e, const slv_instance *inst,
-                             const xargv *cmd, const char *out_file, double tol, double *x,
-                             double *times, int cap, xmeas *m) {
-  double limit = exp_time_limit(c->pl, c->s), total = 0.0;
-  int reported_all = e->time_key[0] != 0;
+                             xargv *cmd, const char *out_file, double tol, double *x, double *times,
+                             int cap, xmeas *m) {
+  double total = 0.0;
+  int reported_all = e->time_key[0] != 0, procs = 0;
+  long per = 1;
   xrun r;
   m->runs = 0;
   m->wall = 0.0;
   m->status = NULL;
-  while (m->runs < cap && !external_repeat_done(c->s, m->runs, total, m->wall)) {
-    unlink(out_file);
-    if (run_once(c, cmd, e->time_key, limit, &r) != 0) {
-      m->status = "failed";
-      snprintf(m->note, sizeof m->note, "cannot start /bin/sh: %s", strerror(errno));
-      return;
-    }
-    if (r.timed_out) {
-      m->status = "time_limit";
-      snprintf(m->note, sizeof m->note, "killed at the time limit %g s", limit);
-      return;
-    }
+  int probe = probe_repeat(c, e, cmd, out_file, &r, m, &per);
+  if (probe < 0) return;
+  if (probe > 0) { /* the failed probe is the row, as a failed first run */
+    reported_all &= isfinite(r.reported);
+    times[procs++] = isfinite(r.reported) ? r.reported : r.wall;
+    m->runs = 1;
+  }
+  while (probe == 0 && procs < cap && !external_repeat_done(c->s, m->runs, total, m->wall)) {
+    if (run_process(c, e, cmd, out_file, &r, m) != 0) return;
     reported_all &= isfinite(r.reported);
     double dt = isfinite(r.reported) && reported_all ? r.reported : r.wall;
-    times[m->runs++] = dt;
-    total += dt;
-    m->wall += r.wall;
-    if (m->runs == 1 && (r.exit != 0 || !exp_path_exists(out_file)))
+    times[procs++] = dt;
+    m->runs += (int)per;
+    total += dt * (double)per;
+    if (procs == 1 && (r.exit != 0 || !exp_path_exists(out_file)))
       break; /* a failed run is not repeated */
   }
-  m->source = reported_all ? "reported" : "process";
-  exp_time_summary(times, m->runs, &m->t);
+  m->source = reported_all && procs > 0 ? "reported" : "process";
+  if (procs > 0) exp_time_summary(times, procs, &m->t);
   judge(inst, out_file, &r, tol, x, m);
 }
 

@@ -112,6 +112,21 @@ void exp_profile_winners(int np, int ns, const double *r, const int *alias, doub
   }
 }
 
+void exp_profile_leaders(int ns, const int *wins, const int *ties, const int *solved,
+                         const int *counted, const int *external, exp_leaders *out) {
+  *out = (exp_leaders){ -1, 0, 0, -1, -1 };
+  for (int s = 0; s < ns; s++) {
+    if (solved[s] > out->most_solved) out->most_solved = solved[s];
+    int *best = external[s] ? &out->best_external : &out->best_builtin;
+    if (*best < 0 || solved[s] > solved[*best]) *best = s;
+    if (!counted[s]) continue;
+    out->ties += ties[s];
+    int f = out->fastest;
+    if (f < 0 || wins[s] > wins[f] || (wins[s] == wins[f] && solved[s] > solved[f]))
+      out->fastest = s;
+  }
+}
+
 double exp_quantile(const double *x, int k, double q) {
   if (k <= 0) return NAN;
   if (k == 1 || q <= 0.0) return x[0];
@@ -140,6 +155,14 @@ void exp_time_summary(double *t, int k, exp_tsum *out) {
 int exp_repeat_done(int runs, double total, int min_runs, double min_time, double max_time) {
   if (runs >= 1 && total >= max_time) return 1;
   return runs >= min_runs && total >= min_time;
+}
+
+long exp_repeat_count(double t1, int min_runs, double min_time, double max_time, long cap) {
+  if (!(t1 > 0.0) || !isfinite(t1)) return min_runs > 1 ? (min_runs < cap ? min_runs : cap) : 1;
+  double want = fmax((double)min_runs, ceil(min_time / t1));
+  want = fmin(want, floor(max_time / t1));
+  want = fmin(want, (double)cap);
+  return want >= 1.0 ? (long)want : 1;
 }
 
 /* The centred sums of the fit; -1 when k < 2 or all x are equal. */

@@ -8,6 +8,10 @@
  *                        share solved, fastest alone, fastest tied (within
  *                        the tie tolerance), rho(2), rho(10), and the runs
  *                        that were another solver's algorithm (profile)
+ *   NAME_leaders.csv     per class and tolerance, from the winners: the
+ *                        fastest solver, the ties, who solves the most
+ *                        (built-in and external), who solves under half
+ *                        (exp_profile_leaders; profile)
  *   NAME_failures.*      per class, tolerance, solver: the count of each
  *                        status (problem kinds)
  *   NAME_coverage.*      per class, solver: problems accepted and refused,
@@ -22,6 +26,10 @@
  *   NAME_steps.*         per scene, friction, integrator, solver: steps run,
  *                        how the run ended, the count of each step status
  *                        and what the world applied (drift, accuracy)
+ *   NAME_tex.csv         every text of the section that is not a number
+ *                        (the CSV preamble's values, the rows' fields, the
+ *                        coverage reasons) and its LaTeX form: what a
+ *                        document (paper/gen.py) quotes, escaped once, here
  * The profile curves and winners take part only the solvers that accepted
  * at least one problem of the class: a refusal is coverage, not a failure.
  */
@@ -223,16 +231,74 @@ int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int nrows) {
 
 /* ---- winners ------------------------------------------------------------------------------ */
 
+/* A space-separated list of the solvers sv with keep(sv) into out. */
+static void name_list(char **solv, int ns, const int *keep, char *out, size_t len) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (int sv = 0; sv < ns && used < len; sv++)
+    if (keep[sv]) {
+      int w = snprintf(out + used, len - used, "%s%s", used ? " " : "", solv[sv]);
+      if (w < 0) break;
+      used += (size_t)w;
+    }
+}
+
+/* One row of NAME_leaders.csv: the leaders (exp_profile_leaders) of one
+ * class and tolerance, per-solver counts in wins, ties, solved, counted
+ * (not another's algorithm), r10 (rho(10)).  0, or -1 out of memory. */
+static int leaders_row(FILE *L, const char *cls, const char *tol, const pmat *m, const int *wins,
+                       const int *ties, const int *solved, const int *counted, const double *r10) {
+  int *ext = calloc((size_t)m->ns + 1, sizeof *ext),
+      *keep = calloc((size_t)m->ns + 1, sizeof *keep);
+  if (!ext || !keep) {
+    free(ext), free(keep);
+    return -1;
+  }
+  for (int sv = 0; sv < m->ns; sv++) ext[sv] = slv_solver_find(m->solv[sv]) == NULL;
+  exp_leaders l;
+  exp_profile_leaders(m->ns, wins, ties, solved, counted, ext, &l);
+  char most[2048], under[2048];
+  for (int sv = 0; sv < m->ns; sv++) keep[sv] = solved[sv] == l.most_solved;
+  name_list(m->solv, m->ns, keep, most, sizeof most);
+  for (int sv = 0; sv < m->ns; sv++) keep[sv] = !ext[sv] && 2 * solved[sv] < m->np;
+  name_list(m->solv, m->ns, keep, under, sizeof under);
+  int f = l.fastest, b = l.best_builtin, e = l.best_external;
+  fprintf(L, "%s,%s,%d,%s,%d,%d,%d,", cls, tol, m->np, f >= 0 ? m->solv[f] : "",
+          f >= 0 ? wins[f] : 0, f >= 0 ? ties[f] : 0, l.ties);
+  exp_csv_put(L, most);
+  fprintf(L, ",%d,%s,%d,%.4f,%s,", l.most_solved, b >= 0 ? m->solv[b] : "", b >= 0 ? solved[b] : 0,
+          b >= 0 ? r10[b] : 0.0, e >= 0 ? m->solv[e] : "");
+  if (e >= 0)
+    fprintf(L, "%d,%.4f,", solved[e], r10[e]);
+  else
+    fprintf(L, ",,");
+  exp_csv_put(L, under);
+  fputc('\n', L);
+  free(ext);
+  free(keep);
+  return 0;
+}
+
 static int write_winners(const exp_section *s, const char *base, exp_row *rows, int nrows,
                          exp_outset *set) {
   cols c = cols_of(EXP_PROFILE);
-  FILE *f, *t;
+  FILE *f, *t, *L;
   if (open_pair(set, base, "winners", &f, &t)) return -1;
+  if (!(L = open_table(set, base, "leaders", "csv"))) return exp_outset_done(set, -1);
   fprintf(f,
           "# per class and tolerance; fastest: alone within a factor %g of the best; tied: "
           "with others; same_as: runs of another solver's algorithm, not counted\n"
           "class,tol,solver,problems,solved,solved_share,fastest,tied,rho_2,rho_10,same_as\n",
           1.0 + s->tie);
+  fprintf(L,
+          "# per class and tolerance, from %s_winners.csv (exp_profile_leaders): the fastest "
+          "(most fastest alone, then most solved; runs of another's algorithm left out), "
+          "the ties of those counted, the solvers that solve the most, the built-in and the "
+          "external solver that solve the most, the built-in solvers under half solved\n"
+          "class,tol,problems,fastest,fastest_alone,fastest_tied,ties,most_solved,"
+          "solved_most,best_builtin,best_builtin_solved,best_builtin_rho_10,best_external,"
+          "best_external_solved,best_external_rho_10,under_half\n",
+          exp_basename(base));
   static const char *const head[] = { "class",   "tol",  "solver",     "problems",   "solved",
                                       "fastest", "tied", "$\\rho(2)$", "$\\rho(10)$" };
   fprintf(t,
@@ -247,10 +313,14 @@ static int write_winners(const exp_section *s, const char *base, exp_row *rows, 
   for (int a = 0; a < ncl && rc == 0; a++)
     for (int b = 0; b < ntl && rc == 0; b++) {
       pmat m;
-      int *wins = NULL, *ties = NULL;
+      int *wins = NULL, *ties = NULL, *solv_n = NULL, *counted = NULL;
+      double *r10s = NULL;
       if (pmat_build(rows, nrows, &c, cl[a], tl[b], &m) ||
           !(wins = calloc((size_t)m.ns + 1, sizeof *wins)) ||
-          !(ties = calloc((size_t)m.ns + 1, sizeof *ties))) {
+          !(ties = calloc((size_t)m.ns + 1, sizeof *ties)) ||
+          !(solv_n = calloc((size_t)m.ns + 1, sizeof *solv_n)) ||
+          !(counted = calloc((size_t)m.ns + 1, sizeof *counted)) ||
+          !(r10s = calloc((size_t)m.ns + 1, sizeof *r10s))) {
         rc = -1;
       } else {
         exp_profile_winners(m.np, m.ns, m.r, m.alias, s->tie, wins, ties);
@@ -280,10 +350,17 @@ static int write_winners(const exp_section *s, const char *base, exp_row *rows, 
           tcell(t, 0, sname, 0);
           fprintf(t, " & %d & %d & %d & %d & %.2f & %.2f \\\\\n", m.np, solved, wins[sv], ties[sv],
                   r2, r10);
+          solv_n[sv] = solved;
+          counted[sv] = same == 0;
+          r10s[sv] = r10;
         }
+        rc = leaders_row(L, cl[a], tl[b], &m, wins, ties, solv_n, counted, r10s);
       }
       free(wins);
       free(ties);
+      free(solv_n);
+      free(counted);
+      free(r10s);
       pmat_free(&m);
     }
   tend(t);
@@ -376,6 +453,72 @@ static int write_failures(const exp_section *s, const char *base, exp_row *rows,
 
 /* ---- coverage ------------------------------------------------------------------------------ */
 
+/* The classes and solvers of the coverage table, in order of appearance,
+ * and the first tolerance (a problem counts once): 0, or -1 (no memory). */
+typedef struct covset {
+  char **cl, **sv, *first_tol;
+  int ncl, nsv;
+} covset;
+
+static int coverage_names(exp_row *rows, int nrows, const cols *c, covset *cs) {
+  memset(cs, 0, sizeof *cs);
+  for (int k = 0; k < nrows && !cs->first_tol; k++)
+    if (c->tol >= 0 && rows[k].nf > c->tol) cs->first_tol = rows[k].f[c->tol];
+  cs->cl = malloc((size_t)(nrows + 1) * sizeof *cs->cl);
+  cs->sv = malloc((size_t)(nrows + 1) * sizeof *cs->sv);
+  if (!cs->cl || !cs->sv) return -1;
+  for (int k = 0; k < nrows; k++)
+    if (is_result_row(&rows[k], c) && rows[k].nf > c->cls) {
+      add_name(cs->cl, &cs->ncl, rows[k].f[c->cls]);
+      add_name(cs->sv, &cs->nsv, rows[k].f[c->solver]);
+    }
+  return 0;
+}
+
+static void covset_free(covset *cs) {
+  free(cs->cl);
+  free(cs->sv);
+}
+
+/* One (class, solver) of the coverage table: its problems n, accepted acc,
+ * and the refusal reasons with their counts ("KEY (K); ..."). */
+static void coverage_cell(exp_row *rows, int nrows, const cols *c, const char *first_tol,
+                          const char *cls, const char *solver, int *n, int *acc, char *reasons,
+                          size_t len) {
+  char keys[16][160];
+  int counts[16], nk = 0;
+  *n = *acc = 0;
+  for (int k = 0; k < nrows; k++) {
+    exp_row *r = &rows[k];
+    if (!is_result_row(r, c) || r->nf <= c->cls || strcmp(r->f[c->cls], cls) != 0 ||
+        strcmp(r->f[c->solver], solver) != 0 ||
+        (first_tol && strcmp(fld(r, c->tol), first_tol) != 0))
+      continue;
+    (*n)++;
+    if (strcmp(fld(r, c->status), "refused") != 0) {
+      (*acc)++;
+      continue;
+    }
+    char key[160];
+    exp_reason_key(solver, c->note >= 0 ? fld(r, c->note) : "", key, sizeof key);
+    int j = 0;
+    while (j < nk && strcmp(keys[j], key) != 0) j++;
+    if (j == nk && nk < 16) {
+      snprintf(keys[nk], sizeof keys[nk], "%s", key);
+      counts[nk++] = 0;
+    }
+    if (j < 16) counts[j]++;
+  }
+  size_t used = 0;
+  reasons[0] = '\0';
+  for (int j = 0; j < nk && used < len; j++) {
+    int w = snprintf(reasons + used, len - used, "%s%s (%d)", j ? "; " : "",
+                     keys[j][0] ? keys[j] : "no reason given", counts[j]);
+    if (w < 0) break;
+    used += (size_t)w;
+  }
+}
+
 static int write_coverage(const exp_section *s, const char *base, exp_row *rows, int nrows,
                           exp_outset *set) {
   cols c = cols_of(s->kind);
@@ -387,65 +530,28 @@ static int write_coverage(const exp_section *s, const char *base, exp_row *rows,
                                       "refused: reason" };
   tbegin(t, "llrrp{0.45\\linewidth}", head, 5,
          "coverage: a refusal is the solver declining a problem it cannot take");
-  char *first_tol = NULL;
-  for (int k = 0; k < nrows && !first_tol; k++)
-    if (c.tol >= 0 && rows[k].nf > c.tol) first_tol = rows[k].f[c.tol];
-  char **cl = malloc((size_t)(nrows + 1) * sizeof *cl),
-       **sv = malloc((size_t)(nrows + 1) * sizeof *sv);
-  int ncl = 0, nsv = 0, rc = (!cl || !sv) ? -1 : 0;
-  for (int k = 0; rc == 0 && k < nrows; k++)
-    if (is_result_row(&rows[k], &c) && rows[k].nf > c.cls) {
-      add_name(cl, &ncl, rows[k].f[c.cls]);
-      add_name(sv, &nsv, rows[k].f[c.solver]);
-    }
-  for (int a = 0; rc == 0 && a < ncl; a++)
-    for (int b = 0; b < nsv; b++) {
-      int n = 0, acc = 0;
-      char reasons[1024] = "", keys[16][160];
-      int counts[16], nk = 0;
-      for (int k = 0; k < nrows; k++) {
-        exp_row *r = &rows[k];
-        if (!is_result_row(r, &c) || r->nf <= c.cls || strcmp(r->f[c.cls], cl[a]) != 0 ||
-            strcmp(r->f[c.solver], sv[b]) != 0 ||
-            (first_tol && strcmp(fld(r, c.tol), first_tol) != 0))
-          continue;
-        n++;
-        if (strcmp(fld(r, c.status), "refused") != 0) {
-          acc++;
-          continue;
-        }
-        char key[160];
-        exp_reason_key(sv[b], c.note >= 0 ? fld(r, c.note) : "", key, sizeof key);
-        int j = 0;
-        while (j < nk && strcmp(keys[j], key) != 0) j++;
-        if (j == nk && nk < 16) {
-          snprintf(keys[nk], sizeof keys[nk], "%s", key);
-          counts[nk++] = 0;
-        }
-        if (j < 16) counts[j]++;
-      }
+  covset cs;
+  int rc = coverage_names(rows, nrows, &c, &cs);
+  for (int a = 0; rc == 0 && a < cs.ncl; a++)
+    for (int b = 0; b < cs.nsv; b++) {
+      int n, acc;
+      char reasons[1024];
+      coverage_cell(rows, nrows, &c, cs.first_tol, cs.cl[a], cs.sv[b], &n, &acc, reasons,
+                    sizeof reasons);
       if (n == 0) continue;
-      size_t used = 0;
-      for (int j = 0; j < nk && used < sizeof reasons; j++) {
-        int w = snprintf(reasons + used, sizeof reasons - used, "%s%s (%d)", j ? "; " : "",
-                         keys[j][0] ? keys[j] : "no reason given", counts[j]);
-        if (w < 0) break;
-        used += (size_t)w;
-      }
-      fprintf(f, "%s,%s,%d,%d,%d,", cl[a], sv[b], n, acc, n - acc);
+      fprintf(f, "%s,%s,%d,%d,%d,", cs.cl[a], cs.sv[b], n, acc, n - acc);
       exp_csv_put(f, reasons); /* a reason may hold , or " (RFC 4180) */
       fputc('\n', f);
-      tcell(t, 1, cl[a], 0);
-      tcell(t, 0, sv[b], 1);
+      tcell(t, 1, cs.cl[a], 0);
+      tcell(t, 0, cs.sv[b], 1);
       fprintf(t, " & %d & %d", n, acc);
       char cell[1100];
-      snprintf(cell, sizeof cell, "%d%s%s", n - acc, nk ? ": " : "", reasons);
+      snprintf(cell, sizeof cell, "%d%s%s", n - acc, reasons[0] ? ": " : "", reasons);
       tcell(t, 0, cell, 0);
       fprintf(t, " \\\\\n");
     }
   tend(t);
-  free(cl);
-  free(sv);
+  covset_free(&cs);
   return exp_outset_done(set, rc);
 }
 
@@ -713,6 +819,114 @@ int exp_tables_write(const exp_plan *pl, int section, const char *base, exp_row 
   return rc;
 }
 
+/* ---- the texts a document quotes ------------------------------------------------------ */
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* 1 when s is empty or a number (it needs no escaping and is left out). */
+static int is_number(const char *s) {
+  char *end;
+  if (!s[0]) return 1;
+  (void)strtod(s, &end);
+  return *end == '\0';
+}
+
+typedef struct textset {
+  char **s;
+  int n, cap;
+} textset;
+
+static int text_add(textset *ts, const char *s, size_t len) {
+  char *copy = strndup(s, len);
+  if (!copy) return -1;
+  if (is_number(copy)) {
+    free(copy);
+    return 0;
+  }
+  if (ts->n == ts->cap) {
+    int cap = ts->cap ? 2 * ts->cap : 256;
+    char **ns = realloc(ts->s, (size_t)cap * sizeof *ns);
+    if (!ns) {
+      free(copy);
+      return -1;
+    }
+    ts->s = ns;
+    ts->cap = cap;
+  }
+  ts->s[ts->n++] = copy;
+  return 0;
+}
+
+/* The values of the preamble's "# key: value" lines, as a reader takes
+ * them: the text after the first ':', blanks trimmed. */
+static int text_preamble(textset *ts, const char *pre) {
+  for (const char *l = pre; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+    const char *e = strchr(l, '\n') ? strchr(l, '\n') : l + strlen(l);
+    const char *v = memchr(l, ':', (size_t)(e - l));
+    if (l[0] != '#' || !v) continue;
+    for (v++; v < e && (*v == ' ' || *v == '\t'); v++) {}
+    size_t len = (size_t)(e - v);
+    while (len && (v[len - 1] == ' ' || v[len - 1] == '\t' || v[len - 1] == '\r')) len--;
+    if (len && text_add(ts, v, len)) return -1;
+  }
+  return 0;
+}
+
+/* The coverage table's reasons cells (problem kinds). */
+static int text_reasons(textset *ts, const exp_section *s, exp_row *rows, int nrows) {
+  cols c = cols_of(s->kind);
+  covset cs;
+  int rc = coverage_names(rows, nrows, &c, &cs);
+  for (int a = 0; rc == 0 && a < cs.ncl; a++)
+    for (int b = 0; rc == 0 && b < cs.nsv; b++) {
+      int n, acc;
+      char reasons[1024];
+      coverage_cell(rows, nrows, &c, cs.first_tol, cs.cl[a], cs.sv[b], &n, &acc, reasons,
+                    sizeof reasons);
+      if (reasons[0]) rc = text_add(ts, reasons, strlen(reasons));
+    }
+  covset_free(&cs);
+  return rc;
+}
+
+/* Writes the sorted distinct texts of ts as "text,tex" rows. */
+static void text_rows(FILE *f, textset *ts) {
+  qsort(ts->s, (size_t)ts->n, sizeof *ts->s, cmp_str);
+  for (int k = 0; k < ts->n; k++) {
+    if (k > 0 && strcmp(ts->s[k], ts->s[k - 1]) == 0) continue;
+    char esc[8192];
+    exp_tex_escape(ts->s[k], esc, sizeof esc);
+    exp_csv_put(f, ts->s[k]);
+    fputc(',', f);
+    exp_csv_put(f, esc);
+    fputc('\n', f);
+  }
+}
+
+int exp_text_write(const exp_section *s, const char *base, const char *preamble, exp_row *rows,
+                   int nrows, exp_outset *set) {
+  textset ts = { NULL, 0, 0 };
+  int rc = text_preamble(&ts, preamble);
+  for (int k = 0; rc == 0 && k < nrows; k++)
+    for (int j = 0; rc == 0 && j < rows[k].nf; j++)
+      rc = text_add(&ts, rows[k].f[j], strlen(rows[k].f[j]));
+  if (rc == 0 && !exp_kind_is_scene(s->kind)) rc = text_reasons(&ts, s, rows, nrows);
+  FILE *f = rc == 0 ? open_table(set, base, "tex", "csv") : NULL;
+  if (f) {
+    fprintf(f,
+            "# every text of %s.csv that is not a number (its preamble's values, its "
+            "fields, the coverage reasons) and its LaTeX form (exp_tex_escape), for "
+            "documents that quote them\ntext,tex\n",
+            exp_basename(base));
+    text_rows(f, &ts);
+  }
+  for (int k = 0; k < ts.n; k++) free(ts.s[k]);
+  free(ts.s);
+  return f ? exp_outset_done(set, 0) : exp_outset_done(set, -1);
+}
+
 int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max) {
   int n = 0;
   const char *csv2 = exp_csv2_suffix(k);
@@ -724,5 +938,8 @@ int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max) {
       snprintf(sfx[n++], EXP_SUFFIX_MAX, "_%s.csv", table_defs[t].name);
     if (n < max) snprintf(sfx[n++], EXP_SUFFIX_MAX, "_%s.tex", table_defs[t].name);
   }
+  if (k == EXP_PROFILE && n < max)
+    snprintf(sfx[n++], EXP_SUFFIX_MAX, "_leaders.csv");        /* write_winners */
+  if (n < max) snprintf(sfx[n++], EXP_SUFFIX_MAX, "_tex.csv"); /* exp_text_write */
   return n;
 }

@@ -4,7 +4,11 @@
 #
 #   python3 paper/gen.py RESULTS_DIR GEN_DIR
 #
-# Every number the paper quotes is computed here; paper.tex holds no result.
+# paper.tex holds no result.  This script only formats what the library
+# wrote: the statistics (profiles, winners and ties, failures, coverage,
+# timings, slopes, steps) are the tables libexperiment/tables.c wrote beside
+# each CSV, and every text it quotes comes escaped from the library's
+# NAME_tex.csv (exp_text_write; exp_tex_escape): it escapes nothing itself.
 # Sections that a results folder lacks (large, integrators, peers) are
 # reported as absent, in one sentence, through the macros.
 import csv
@@ -15,11 +19,34 @@ import sys
 res, gen = sys.argv[1], sys.argv[2]
 
 
+def load_tex():
+    """Every text of the results folder with its LaTeX form, as the library
+    wrote them (NAME_tex.csv beside each NAME.csv)."""
+    texts = {}
+    for name in sorted(os.listdir(res)):
+        if name.endswith('_tex.csv'):
+            with open(os.path.join(res, name), newline='') as fh:
+                for r in csv.DictReader(l for l in fh if not l.startswith('#')):
+                    texts[r['text']] = r['tex']
+    return texts
+
+
+TEX = load_tex()
+
+
 def tex(s):
-    rep = {'\\': r'\textbackslash{}', '_': r'\_', '%': r'\%', '&': r'\&', '#': r'\#',
-           '$': r'\$', '{': r'\{', '}': r'\}', '~': r'\textasciitilde{}', '^': r'\^{}',
-           '<': r'\textless{}', '>': r'\textgreater{}'}
-    return ''.join(rep.get(c, c) for c in str(s))
+    """The LaTeX form of a text of the results, as the library wrote it; a
+    number needs none."""
+    s = str(s)
+    if not s or s in TEX:
+        return TEX.get(s, s)
+    try:
+        float(s)
+        return s
+    except ValueError:
+        sys.exit('gen.py: %r is not in %s/*_tex.csv (the library writes them: collect the '
+                 'results again with this lcplab, `lcplab collect DIR/campaign --out DIR '
+                 '--force`)' % (s, res))
 
 
 def tt(s):
@@ -119,9 +146,9 @@ for k, lab in prov_keys:
         t += '%s & %s \\\\\n' % (lab, tex(pre[k]))
 t += '\\bottomrule\n\\end{tabular}\n'
 write('provenance.tex', t)
-nums += macro('ProvRev', tex(pre.get('rev', 'unknown')))
-nums += macro('ProvCPU', tex(pre.get('cpu', 'unknown')))
-nums += macro('ProvLoad', tex(pre.get('load', 'unknown')))
+nums += macro('ProvRev', tex(pre['rev']) if 'rev' in pre else 'unknown')
+nums += macro('ProvCPU', tex(pre['cpu']) if 'cpu' in pre else 'unknown')
+nums += macro('ProvLoad', tex(pre['load']) if 'load' in pre else 'unknown')
 tie = pre.get('tie_tolerance', '').split()
 tie_f = num(tie[0]) if tie else float('nan')
 nums += macro('TieTol', '%g' % tie_f if not math.isnan(tie_f) else '--')
@@ -157,7 +184,7 @@ for name, rows in sets:
         nz = [int(num(r.get('nnz'))) for r in ps if not math.isnan(num(r.get('nnz')))]
         ct = [int(num(r.get('contacts'))) for r in ps if not math.isnan(num(r.get('contacts')))]
         t += '%s & %s & %d & %d & %d & %s & %s \\\\\n' % (
-            name, tex(CLASS_NAME.get(c, c)), len(ps), min(ns), max(ns),
+            name, CLASS_NAME.get(c) or tex(c), len(ps), min(ns), max(ns),
             max(nz) if nz else '--', max(ct) if ct else '--')
         total += len(ps)
         nmax = max(nmax, max(ns))
@@ -249,20 +276,29 @@ same_txt = []
 for c, s, a in same:
     who, _, cnt = a.partition(' on ')
     same_txt.append('%s ran %s\'s own loop on %s problems of class %s' % (
-        tt(s), tt(who.strip()), tex(cnt.strip() or 'all'), tex(c)))
+        tt(s), tt(who.strip()), cnt.strip() or 'all', tex(c)))
 nums += macro('SameAs', '; '.join(same_txt) if same_txt else 'no solver ran another solver\'s loop')
 # per class: the winner (most fastest, ties excluded) and the most robust
+# per class and tolerance: the fastest, the ties, who solves the most (the
+# library's exp_profile_leaders, profile_leaders.csv)
+_, leaders = read('profile_leaders.csv')
+
+
+def lead(c, tol):
+    return next((r for r in leaders if r['class'] == c and r['tol'] == tol), None)
+
+
 best_txt = []
 for c in classes_of(wrows):
-    cr = [r for r in wrows if r['class'] == c]
-    b = max(cr, key=lambda r: (int(num(r['fastest'])), int(num(r['solved']))))
-    m = max(cr, key=lambda r: int(num(r['solved'])))
+    L = lead(c, tolA)
+    if not L or not L['fastest']:
+        continue
     best_txt.append('on the %s problems (%s), %s is fastest alone on %s and tied on %s; %s solves '
-                    'the most (%s)' % (tex(CLASS_NAME.get(c, c)), cr[0]['problems'], tt(b['solver']),
-                                       b['fastest'], b['tied'], tt(m['solver']), m['solved']))
+                    'the most (%s)' % (CLASS_NAME.get(c) or tex(c), L['problems'], tt(L['fastest']),
+                                       L['fastest_alone'], L['fastest_tied'],
+                                       tt(L['most_solved'].split()[0]), L['solved_most']))
 nums += macro('WinnersText', '; '.join(best_txt))
-ties = sum(int(num(r['tied'])) for r in wrows)
-nums += macro('NTiedA', ties)
+nums += macro('NTiedA', sum(int(num(r['ties'])) for r in leaders if r['tol'] == tolA))
 
 # ---- failures and coverage -----------------------------------------------------------------
 _, fl = read('profile_failures.csv')
@@ -291,7 +327,7 @@ for c in cls:
         t += '\\midrule\n'
 t += '\\bottomrule\n\\end{tabular}\n'
 write('failures.tex', t)
-nums += macro('FailStatuses', ', '.join(tex(short[s]) + ' = ' + tex(s.replace('_', ' ')) for s in used))
+nums += macro('FailStatuses', ', '.join(short[s] + ' = ' + s.replace('_', ' ') for s in used))
 
 def fsum(solver, status, klass=None, rows=flA):
     return sum(int(num(r[status])) for r in rows
@@ -332,37 +368,34 @@ def upfirst(s):
 
 def class_paragraph(c):
     ra = [r for r in wrows if r['class'] == c]
-    rb = [r for r in wrowsB if r['class'] == c]
     nprob = int(num(ra[0]['problems'])) if ra else 0
     acc = [r for r in cov if r['class'] == c and int(num(r['accepted'])) > 0]
     own = [r for r in acc if not is_peer(r['solver'])]
     some = [r for r in own if int(num(r['refused'])) > 0]
     t = '\\paragraph{%s.} %d problems; %d of lcplab\'s solvers take part' % (
-        upfirst(tex(CLASS_NAME.get(c, c))), nprob, len(own))
+        upfirst(CLASS_NAME.get(c) or tex(c)), nprob, len(own))
     t += (' (%s accept only part of the class: Table~\\ref{tab:cov})' % names(some)) if some else ''
     npeer = len(acc) - len(own)
     t += (', and %d peers' % npeer) if npeer else ''
     t += '. '
-    counted = [r for r in ra if not r.get('same_as')]
-    if counted:
-        b = max(counted, key=lambda r: (int(num(r['fastest'])), int(num(r['solved']))))
+    LA, LB = lead(c, tolA), lead(c, tolB)
+    if LA and LA['fastest']:
         t += 'At %s, %s is fastest alone on %s problems and tied on %s' % (
-            '$' + tolfmt(tolA) + '$', tt(b['solver']), b['fastest'], b['tied'])
-        ties = sum(int(num(r['tied'])) for r in counted)
+            '$' + tolfmt(tolA) + '$', tt(LA['fastest']), LA['fastest_alone'], LA['fastest_tied'])
+        ties = int(num(LA['ties']))
         t += ('; %d first places in the class are ties (one count per solver in a tie). ' % ties
               if ties else '. ')
-    for tol, rows in ((tolA, ra), (tolB, rb)):
-        if not rows:
+    for tol, L in ((tolA, LA), (tolB, LB)):
+        if not L:
             continue
-        top = max(int(num(r['solved'])) for r in rows)
-        lead = [r for r in rows if int(num(r['solved'])) == top]
-        t += 'At %s the most robust %s %s (%d of %d). ' % (
-            '$' + tolfmt(tol) + '$', 'are' if len(lead) > 1 else 'is', names(lead), top, nprob)
-    weak = [r for r in rb if int(num(r['solved'])) * 2 < int(num(r['problems']))
-            and not is_peer(r['solver'])]
+        most = L['most_solved'].split()
+        t += 'At %s the most robust %s %s (%s of %d). ' % (
+            '$' + tolfmt(tol) + '$', 'are' if len(most) > 1 else 'is', ', '.join(tt(x) for x in most),
+            L['solved_most'], nprob)
+    weak = LB['under_half'].split() if LB else []
     if weak:
         t += 'Fewer than half are solved at %s by %s (Table~\\ref{tab:fail} gives the statuses).' % (
-            '$' + tolfmt(tolB) + '$', names(weak))
+            '$' + tolfmt(tolB) + '$', ', '.join(tt(x) for x in weak))
     return t.strip() + '\n\n'
 
 
@@ -469,7 +502,7 @@ def cell(p, s):
     if r is None or r['status'] in ('unsupported', 'refused'):
         return '--'
     if r['status'] != 'converged':
-        return tex(r['status'].replace('_', ' '))
+        return tex(r['status'])
     return '%s / %.3g' % (r['iteration'], 1e3 * num(r['time_s']))
 
 
@@ -486,6 +519,14 @@ def steps_rows(name):
     if not have(name):
         return []
     return read(name)[1]
+
+
+def end_cell(end):
+    """The steps table's end: `ran`, or a status and the step it ended at."""
+    if end == 'ran':
+        return end
+    status, at, step = end.partition(' at ')
+    return tex(status) + (at + step if at else '')
 
 
 scene_rows = [('drift', r) for r in steps_rows('drift_steps.csv')] + \
@@ -505,7 +546,7 @@ for ex, r in scene_rows:
         nfail_runs += 1
     t += '%s & %s & %s & %s & %s & %s & %s & %s & %d & %s & %s \\\\\n' % (
         ex, tex(r['scene']), tex(r['friction']), tt(r['solver']), r['steps'],
-        tex(r['end'].replace('_', ' ')), r['converged'], r['max_iter'], other,
+        end_cell(r['end']), r['converged'], r['max_iter'], other,
         r['applied_solution'], r['applied_other'])
 t += '\\bottomrule\n\\end{tabular}\n'
 write('scenes.tex', t)
@@ -603,10 +644,10 @@ def scene_story(rows, scene):
     for s in rest:
         d = runs[s]
         ap = sorted(d['applied'].items(), key=lambda kv: -kv[1])
-        aps = ', '.join('%s on %d' % (what.get(a, 'the answer of the fallback (%s)' % a.replace('fallback:', '')), n)
+        aps = ', '.join('%s on %d' % (what.get(a) or 'the answer of the fallback (%s)' % tt(a.replace('fallback:', '')), n)
                         for a, n in ap)
         key = 'converged on %d of %d steps, the world applied %s; energy change $%s$' % (
-            d['conv'], d['steps'], tex(aps), sci(d['drift'], 2))
+            d['conv'], d['steps'], aps, sci(d['drift'], 2))
         groups.setdefault(key, []).append(s)
     parts = ['%s %s' % (', '.join(tt(s) for s in ss), k) for k, ss in groups.items()]
     if parts:
@@ -658,16 +699,14 @@ else:
 if peers:
     ptxt = []
     for c in classes_of(wrows):
-        cr = [r for r in wrows if r['class'] == c]
-        pr = [r for r in cr if is_peer(r['solver'])]
-        if not pr:
+        L = lead(c, tolA)
+        if not L or not L['best_external'] or not L['best_builtin']:
             continue
-        bp = max(pr, key=lambda r: int(num(r['solved'])))
-        bl = max((r for r in cr if not is_peer(r['solver'])), key=lambda r: int(num(r['solved'])))
         ptxt.append('on the %s problems the peer that solves the most is %s (%s of %s, $\\rho(10)=%.2f$) '
                     'against %s of \\lcp\\ (%s, $\\rho(10)=%.2f$)' % (
-                        tex(c), tt(bp['solver']), bp['solved'], bp['problems'], num(bp['rho_10']),
-                        tt(bl['solver']), bl['solved'], num(bl['rho_10'])))
+                        tex(c), tt(L['best_external']), L['best_external_solved'], L['problems'],
+                        num(L['best_external_rho_10']), tt(L['best_builtin']),
+                        L['best_builtin_solved'], num(L['best_builtin_rho_10'])))
     nums += macro('PeerText', '; '.join(ptxt))
 else:
     nums += macro('PeerText', 'the peers were not built for this run (\\texttt{experiments/build\\_peers.sh})')
@@ -682,7 +721,7 @@ if have('articulated.csv'):
            'energy drift & time/step (s) \\\\\n\\midrule\n')
     for r in ar:
         art += '%s & %s & $%s$ & $%s$ & $%s$ \\\\\n' % (
-            tex(r['h']), tex(r['formulation']), sci(num(r['joint_drift_max'])),
+            r['h'], r['formulation'].replace('_', ' '), sci(num(r['joint_drift_max'])),
             sci(num(r['energy_drift'])), sci(num(r['time_per_step_s'])))
     art += '\\bottomrule\n\\end{tabular}\n'
 write('articulated.tex', art)

@@ -5,7 +5,8 @@
 # experiments/gp_run.sh on a tiny CSV in its format from a folder whose name
 # holds ' $( ) ` ; and blanks, with values holding the same, writes its PNG
 # (and PDF with pdfcairo) and runs no injected command; a value with a
-# newline is refused.  No benchmark is run.
+# newline is refused.  No benchmark is run.  (bench-fc3d and bench-pivot are
+# experiment files: their figures are the engine's, tests/test_experiment.sh.)
 # Environment: LCPLAB_SRCDIR.  Last line "N passed, M failed"; 77 without gnuplot.
 top=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
 TST_NAME=test_bench_figures
@@ -47,43 +48,6 @@ check_figure() {
 }
 
 # 2. one tiny CSV per figure script, in the format its benchmark writes
-cat >"$dir/fc3d.csv" <<'EOF'
-# Dolan-More performance profile of bench_fc3d.csv: rho_s(tau) = share of the 2 problems with t_{p,s} <= tau min_s t_{p,s}
-tol,solver,tau,log2_tau,rho
-1e-06,lcplab:ipm,1,0,0.5
-1e-06,lcplab:ipm,2,1,1
-1e-06,siconos:NSGS,1,0,0.5
-1e-06,siconos:NSGS,4,2,0.5
-EOF
-gp_run "$gp" "$ex/bench_fc3d.gp" "$dir/bench_fc3d" "file:data.csv=$dir/fc3d.csv" "info=$evil" >"$T/out" 2>&1
-check_figure bench_fc3d
-
-cat >"$dir/pivot.csv" <<'EOF'
-# rev: abc
-# host: o'neil
-file,family,n,program,solver,status,pivots,time_s,res_nat_inf,exit,res_nat_check,solved,note
-spd_10_s1,spd,10,lcplab,lemke,ok,10,0.001,1e-12,0,1e-12,yes,
-spd_20_s1,spd,20,lcplab,lemke,ok,20,0.004,1e-12,0,1e-12,yes,
-spd_10_s1,spd,10,peer,x,ok,10,0.002,1e-12,0,1e-12,no,
-spd_20_s1,spd,20,peer,x,ok,20,0.005,1e-12,0,1e-12,yes,
-contact_12_s1,contact,12,lcplab,lemke,ok,12,0.001,1e-12,0,1e-12,yes,
-contact_24_s1,contact,24,lcplab,lemke,ok,24,0.003,1e-12,0,1e-12,yes,
-EOF
-gp_run "$gp" "$ex/bench_pivot.gp" "$dir/bench_pivot" "file:data.csv=$dir/pivot.csv" >"$T/out" 2>&1
-check_figure bench_pivot
-
-cat >"$dir/compare.csv" <<'EOF'
-# rev: abc
-# tol: 1e-08  max_iter: 10000  repeat: 3 (after one warm-up solve)
-# host: o'neil Linux 6 x86_64
-instance,kind,n,solver,status,iterations,time_median_s,time_min_s,res_nat_inf,res_rel,compl,infeas,dx_ref_inf,pivots
-spd_10_s1,lcp,10,lemke,converged,10,0.001,0.001,1e-12,1e-12,0,0,0,10
-spd_20_s1,lcp,20,lemke,converged,20,0.002,0.002,1e-12,1e-12,0,0,0,20
-spd_10_s1,lcp,10,pgs,max_iter,100,0.003,0.003,1e-5,1e-5,0,0,0,
-EOF
-gp_run "$gp" "$ex/compare.gp" "$dir/compare" "file:data.csv=$dir/compare.csv" >"$T/out" 2>&1
-check_figure compare
-
 {
   echo "engine,scene,size,contacts,step_ms,us_per_contact,max_penetration_end_m"
   for k in 1 2 3 4 5 6 7 8; do
@@ -124,11 +88,11 @@ else
 fi
 
 # 3. a value with a newline is refused before gnuplot runs
-rm -f "$dir/bench_fc3d.png"
-if gp_run "$gp" "$ex/bench_fc3d.gp" "$dir/bench_fc3d" "file:data.csv=$dir/fc3d.csv" "info=a
+rm -f "$dir/bench_scenes.png"
+if gp_run "$gp" "$ex/bench_scenes.gp" "$dir/bench_scenes" "file:data.csv=$dir/scenes.csv" "note=a
 b" >"$T/out" 2>"$T/err"; then
   fail "a value with a newline is refused"
-elif ! grep -q "newline" "$T/err" || [ -e "$dir/bench_fc3d.png" ]; then
+elif ! grep -q "newline" "$T/err" || [ -e "$dir/bench_scenes.png" ]; then
   fail "a value with a newline is refused" "no message, or a figure drawn"
 else
   pass "a value with a newline is refused"

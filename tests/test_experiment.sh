@@ -170,6 +170,18 @@ f=$(grep -v '^#' "$T/o1/prof_failures.csv" | awk -F, '$1 == "lcp" && $2 == "1e-0
 if [ "$f" = "3 0 3" ]; then pass "failure table: direct on the 3 LCPs, 3 refused, 0 converged"; else fail "failure table" "got '$f'"; fi
 c=$(grep -v '^#' "$T/o1/prof_coverage.csv" | awk -F, '$1 == "fc3d" && $2 == "lemke" {print $3, $4, $5, $6}')
 if [ "$c" = "1 0 1 does not handle Coulomb cones (1)" ]; then pass "coverage table: lemke refuses the cone problem, with the reason"; else fail "coverage table" "got '$c'"; fi
+# leaders: per class and tolerance the fastest is the winners table's solver
+# with the most wins alone, then the most solved (same_as rows left out),
+# the first in order on a tie; most_solved lists every solver at the top count
+bad=$(awk -F, 'FNR == 1 { file++ } /^#/ || /^class,/ { next }
+  file == 1 { k = $1 SUBSEP $2
+    if ($11 == "" && (!(k in f) || $7 > w[k] || ($7 == w[k] && $5 > sv[k]))) { f[k] = $3; w[k] = $7; sv[k] = $5 }
+    if (!(k in top) || $5 > top[k]) { top[k] = $5; most[k] = $3 } else if ($5 == top[k]) most[k] = most[k] " " $3
+    next }
+  { k = $1 SUBSEP $2; if ($4 != f[k] || $8 != most[k] || $9 != top[k]) print $1, $2, $4, f[k], $8, most[k] }' \
+  "$T/o1/prof_winners.csv" "$T/o1/prof_leaders.csv")
+n=$(grep -cv '^#\|^class,' "$T/o1/prof_leaders.csv")
+if [ -z "$bad" ] && [ "$n" -ge 2 ]; then pass "leaders table agrees with the winners table ($n rows)"; else fail "leaders table" "rows $n; $bad"; fi
 for tb in failures coverage winners timings; do
   if [ -s "$T/o1/prof_$tb.tex" ] && grep -q '^\\toprule' "$T/o1/prof_$tb.tex" && grep -q '^\\bottomrule' "$T/o1/prof_$tb.tex"; then
     pass "booktabs table prof_$tb.tex"
@@ -442,6 +454,53 @@ if [ "$rc" -eq 3 ] && grep -q 'max_memory' "$T/omm2/campaign/results/t000000.res
   pass "lcplab task --max-memory: over the cap, the task records the reader's error (exit 3)"
 else
   fail "lcplab task --max-memory" "exit $rc"
+fi
+
+# ---- {repeat}: an external that times its own solves (the benchmarks' peers,
+#      experiments/bench_*.exp): a probe process of one solve, then one process of
+#      R = max(min_runs, ceil(min_time / t1)) = max(3, ceil(0.2 / 0.001)) = 200 solves
+#      (exp_repeat_count); the row counts 200 runs of the reported time
+cat >"$T/rep.sh" <<'EOF4'
+# rep.sh OUT REPEAT LOG: writes p2.dat's solution x = (1, 0), logs REPEAT, reports 1 ms
+echo "$2" >>"$3"
+printf '1\n0\n' >"$1"
+echo '"time_s": 0.001'
+EOF4
+cat >"$T/rep.exp" <<'EOF4'
+external rep time=time_s command sh ${REP} {out} {repeat} ${LOG} {in}
+experiment profile rep
+solvers rep
+instances p2.dat
+tol 1e-8
+min_runs 3
+min_time 0.2
+max_time 3
+EOF4
+lcp experiment "$T/rep.exp" --out "$T/orep" --no-plot --var REP="$T/rep.sh" --var LOG="$T/rep.log"
+got=$(rows "$T/orep/rep.csv" | cut -d, -f6,9,11,22)
+if [ "$rc" -eq 0 ] && [ "$(tr '\n' ' ' <"$T/rep.log")" = "1 200 " ] &&
+  [ "$got" = "converged,1.000000e-03,200,reported" ]; then
+  pass "{repeat}: a probe of 1 solve, then one process of 200, counted as 200 runs"
+else
+  fail "{repeat}: probe, then one process of 200" "exit $rc; log: $(cat "$T/rep.log"); row: $got"
+fi
+bad "{repeat} without time=" "bad.exp:1: external: rep: {repeat} needs time=KEY" "external rep command sh x {out} {repeat} {in}
+experiment profile prof
+instances p2.dat
+solvers rep"
+
+# ---- NAME_tex.csv: every text of the section, escaped once by the library
+#      (paper/gen.py quotes from it and escapes nothing itself)
+cp "$T/p2.dat" "$T/p_2.dat"
+printf 'experiment profile prof\ninstances p_2.dat\nsolvers pgs_wide\ntol 1e-4\nrepeat 1\n' >"$T/tx.exp"
+lcp experiment "$T/tx.exp" --out "$T/otx" --no-plot
+if [ "$rc" -eq 0 ] && grep -qxF 'p_2,p\_2' "$T/otx/prof_tex.csv" &&
+  grep -qxF 'pgs_wide,pgs\_wide' "$T/otx/prof_tex.csv" &&
+  grep -qF 'max_iter: 10000,0.0001  max\_iter: 10000' "$T/otx/prof_tex.csv" &&
+  ! grep -q '^0.0001,' "$T/otx/prof_tex.csv"; then
+  pass "prof_tex.csv: labels, solvers and preamble values with their LaTeX form, no numbers"
+else
+  fail "prof_tex.csv" "exit $rc; $(head -n 5 "$T/otx/prof_tex.csv" 2>&1)"
 fi
 
 echo "$npass passed, $nfail failed"

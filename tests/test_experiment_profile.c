@@ -33,14 +33,31 @@
  * Quantiles (type 7): x = 1 2 3 4: h = 3 q, median 2.5, q1 = 1 + 0.75 =
  * 1.75, q3 = 3 + 0.25 = 3.25.  x = 1..5: 3, 2, 4.
  *
+ * Leaders of a winners table, solvers A B C D (D external, C another's
+ * algorithm): wins 2 0 5 1, ties 1 1 3 0, solved 4 4 6 5: fastest A (C is
+ * not counted; A 2 wins beats D 1), ties 1 + 1 + 0 = 2, most solved 6 (C),
+ * best built-in C (6), best external D (5).  Wins 1 1 and solved 3 4: B
+ * (the tie of wins goes to the most solved); solved 4 4: A (the first).
+ *
+ * Per-process repeats ({repeat}) with min_runs 3, min_time 0.2, max_time 3:
+ * t1 = 1e-5 s: ceil(0.2 / 1e-5) = 20000 solves (under 3 / 1e-5 = 300000),
+ * capped at 10001 by a cap of 10001; t1 = 0.1 s: max(3, 2) = 3; t1 = 2 s:
+ * floor(3 / 2) = 1 (a slow solve: fewer); t1 = 0 or NaN: min_runs.
+ *
  * Slope interval: x = 0 1 2 3, y = 0 2 1 3: Sxx = 5, Sxy = 4, b = 0.8,
  * a = 0.3, residuals -0.3 0.9 -0.9 0.3, SSres = 1.8, se(b) = sqrt(1.8 / 2 / 5)
  * = 0.4242641, t_{0.975, 2} = 4.3026527: b in 0.8 -+ 1.8254610 = [-1.0254610, 2.6254610].
  */
+#define _GNU_SOURCE
+
 #include "exp.h"
 #include "tst_util.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 static void test_ratios(void) {
   const double F = INFINITY;
@@ -203,6 +220,136 @@ static void test_repeat_rule(void) {
   CU_ASSERT_EQUAL(exp_repeat_done(0, 0.0, 5, 0.1, 2.0), 0);
 }
 
+static void test_leaders(void) {
+  int wins[4] = { 2, 0, 5, 1 }, ties[4] = { 1, 1, 3, 0 }, solved[4] = { 4, 4, 6, 5 };
+  int counted[4] = { 1, 1, 0, 1 }, external[4] = { 0, 0, 0, 1 };
+  exp_leaders l;
+  exp_profile_leaders(4, wins, ties, solved, counted, external, &l);
+  CU_ASSERT_EQUAL(l.fastest, 0);
+  CU_ASSERT_EQUAL(l.ties, 2);
+  CU_ASSERT_EQUAL(l.most_solved, 6);
+  CU_ASSERT_EQUAL(l.best_builtin, 2);
+  CU_ASSERT_EQUAL(l.best_external, 3);
+  int w2[2] = { 1, 1 }, t2[2] = { 0, 0 }, s2[2] = { 3, 4 }, c2[2] = { 1, 1 }, e2[2] = { 0, 0 };
+  exp_profile_leaders(2, w2, t2, s2, c2, e2, &l);
+  CU_ASSERT_EQUAL(l.fastest, 1);
+  CU_ASSERT_EQUAL(l.best_external, -1);
+  s2[0] = 4;
+  exp_profile_leaders(2, w2, t2, s2, c2, e2, &l);
+  CU_ASSERT_EQUAL(l.fastest, 0);
+  CU_ASSERT_EQUAL(l.best_builtin, 0);
+}
+
+static void test_repeat_count(void) {
+  CU_ASSERT_EQUAL(exp_repeat_count(1e-5, 3, 0.2, 3.0, 100000), 20000);
+  CU_ASSERT_EQUAL(exp_repeat_count(1e-5, 3, 0.2, 3.0, 10001), 10001);
+  CU_ASSERT_EQUAL(exp_repeat_count(0.1, 3, 0.2, 3.0, 100000), 3);
+  CU_ASSERT_EQUAL(exp_repeat_count(2.0, 3, 0.2, 3.0, 100000), 1);
+  CU_ASSERT_EQUAL(exp_repeat_count(10.0, 3, 0.2, 3.0, 100000), 1);
+  CU_ASSERT_EQUAL(exp_repeat_count(0.0, 3, 0.2, 3.0, 100000), 3);
+  CU_ASSERT_EQUAL(exp_repeat_count(NAN, 3, 0.2, 3.0, 100000), 3);
+}
+
+/* Reads text as an experiment file: the exit status (-1 read). */
+static int read_config(const char *text, exp_config *cfg) {
+  char path[] = "/tmp/test_experiment_profile.XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) return -2;
+  FILE *f = fdopen(fd, "w");
+  fputs(text, f);
+  fclose(f);
+  int rc = exp_config_read(path, NULL, NULL, NULL, cfg);
+  unlink(path);
+  return rc;
+}
+
+/* {repeat} is the 8th positional parameter, a ${NAME} after it the 9th;
+ * {repeat} without time=KEY is refused (the program must report one
+ * solve's time). */
+static void test_external_repeat(void) {
+  exp_config *cfg = calloc(1, sizeof *cfg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(cfg);
+  int rc = read_config("external p time=time_s command peer --repeat {repeat} ${V:-x} {in} {out}\n"
+                       "external q command peer {in} {out}\n"
+                       "experiment profile\nsolvers p q\ngenerate spd 10\n",
+                       cfg);
+  CU_ASSERT_EQUAL_FATAL(rc, -1);
+  CU_ASSERT_EQUAL(cfg->ext[0].uses_repeat, 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(cfg->ext[0].command, "--repeat \"${8}\" \"${9}\""));
+  CU_ASSERT_EQUAL(cfg->ext[1].uses_repeat, 0);
+  exp_config_free(cfg);
+  rc = read_config("external p command peer --repeat {repeat} {in} {out}\n"
+                   "experiment profile\nsolvers p\ngenerate spd 10\n",
+                   cfg);
+  CU_ASSERT_EQUAL(rc, EXP_EXIT_USAGE);
+  exp_config_free(cfg);
+  free(cfg);
+}
+
+/* NAME_tex.csv (exp_text_write): every text of a section that is not a
+ * number, once, sorted, with exp_tex_escape's form: row fields, preamble
+ * values (after the first ':'), the coverage reasons. */
+static char empty[] = "";
+
+static void set_field(exp_row *r, const char *col, char *v) { r->f[exp_col(EXP_PROFILE, col)] = v; }
+
+static void text_row(exp_row *r, char *problem, char *solver, char *status, char *note) {
+  r->nf = 1;
+  for (const char *h = exp_csv_header(EXP_PROFILE); *h; h++) r->nf += *h == ',';
+  for (int k = 0; k < r->nf; k++) r->f[k] = empty;
+  set_field(r, "problem", problem);
+  set_field(r, "solver", solver);
+  set_field(r, "tol", (char *)"0.0001");
+  set_field(r, "status", status);
+  set_field(r, "class", (char *)"lcp");
+  set_field(r, "time_s", (char *)"1.000000e-03");
+  set_field(r, "note", note);
+}
+
+static void test_text_table(void) {
+  char dir[] = "/tmp/test_text_table.XXXXXX", base[128], path[160], line[512], prev[512] = "";
+  CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+  snprintf(base, sizeof base, "%s/prof", dir);
+  exp_section s;
+  memset(&s, 0, sizeof s);
+  s.kind = EXP_PROFILE;
+  exp_row rows[3] = { { 0 } };
+  text_row(&rows[0], (char *)"p_2", (char *)"pgs_wide", (char *)"converged", empty);
+  text_row(&rows[1], (char *)"p_3", (char *)"pgs_wide", (char *)"converged", empty);
+  text_row(&rows[2], (char *)"p_2", (char *)"lemke", (char *)"refused",
+           (char *)"needs 100% & more");
+  exp_outset set;
+  memset(&set, 0, sizeof set);
+  const char *pre = "# lcplab experiment: profile prof\n# tol: 0.0001  max_iter: 10000\n";
+  CU_ASSERT_EQUAL_FATAL(exp_text_write(&s, base, pre, rows, 3, &set), 0);
+  CU_ASSERT_EQUAL_FATAL(exp_outset_publish(&set, 1), 0);
+  snprintf(path, sizeof path, "%s_tex.csv", base);
+  FILE *f = fopen(path, "r");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  int found = 0, numbers = 0, unsorted = 0, reasons = 0;
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = '\0';
+    if (line[0] == '#' || strcmp(line, "text,tex") == 0) continue;
+    found += strcmp(line, "p_2,p\\_2") == 0;
+    found += strcmp(line, "pgs_wide,pgs\\_wide") == 0;
+    found += strcmp(line, "needs 100% & more,needs 100\\% \\& more") == 0;
+    found += strcmp(line, "0.0001  max_iter: 10000,0.0001  max\\_iter: 10000") == 0;
+    found += strcmp(line, "profile prof,profile prof") == 0;
+    numbers += strncmp(line, "0.0001,", 7) == 0 || strncmp(line, "1.000000e-03,", 13) == 0;
+    reasons += strstr(line, "(1),") != NULL;
+    line[strcspn(line, ",")] = '\0';     /* the text (none here holds a comma) */
+    unsorted += strcmp(prev, line) >= 0; /* sorted and distinct: converged once */
+    snprintf(prev, sizeof prev, "%s", line);
+  }
+  fclose(f);
+  CU_ASSERT_EQUAL(found, 5);
+  CU_ASSERT_EQUAL(numbers, 0);
+  CU_ASSERT_EQUAL(reasons, 1);
+  CU_ASSERT_EQUAL(unsorted, 0);
+  unlink(path);
+  rmdir(dir);
+}
+
 static void test_fit_ci(void) {
   double x[4] = { 0, 1, 2, 3 }, y[4] = { 0, 2, 1, 3 }, a, b, r2, lo, hi;
   CU_ASSERT_EQUAL_FATAL(exp_fit_line_ci(x, y, 4, &a, &b, &r2, &lo, &hi), 0);
@@ -309,9 +456,13 @@ int main(void) {
   CU_add_test(s, "winners and ties at tau = 1", test_winners);
   CU_add_test(s, "quantiles (type 7)", test_quantiles);
   CU_add_test(s, "repetition rule", test_repeat_rule);
+  CU_add_test(s, "per-process repeats ({repeat})", test_repeat_count);
+  CU_add_test(s, "leaders of a winners table", test_leaders);
+  CU_add_test(s, "external {repeat} placeholder", test_external_repeat);
   CU_add_test(s, "slope confidence interval", test_fit_ci);
   CU_add_test(s, "failure table columns", test_status_columns);
   CU_add_test(s, "LaTeX escaping", test_tex);
+  CU_add_test(s, "the texts of a section, escaped (NAME_tex.csv)", test_text_table);
   CU_add_test(s, "refusal reason keys", test_reason);
   CU_add_test(s, "FNV-1a checksum", test_fnv);
   CU_add_test(s, "SHA-256", test_sha256);
