@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench.sh -- the benchmarks run through the experiment engine (`make
-# bench-fc3d`, `make bench-pivot`; experiments/README.md, "Benchmarks"): the
+# bench-fc3d`, `make bench-pivot`; experiments/BENCHMARKS.md, "Benchmarks"): the
 # experiment file experiments/NAME.exp run by `lcplab experiment`, the peers
 # of ../shared/peers as its external solvers, one task at a time.  It writes
 # what any experiment writes (CSV, profiles or slopes, tables, figures) into

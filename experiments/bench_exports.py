@@ -92,7 +92,7 @@ def series(rows):
 
 def gp_str(text):
     """TEXT as a gnuplot single-quoted string (' written ''): a scene or
-    solver name is data in the plot commands, never code (experiments/README.md,
+    solver name is data in the plot commands, never code (experiments/CAMPAIGNS.md,
     "No shell ever parses a value")."""
     if "\n" in text or "\r" in text:
         raise ValueError(f"a name holds a newline: {text!r}")

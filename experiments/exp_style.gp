@@ -112,7 +112,7 @@ figpng(base) = have_pdftoppm ? system(sprintf("pdftoppm -r 200 -png -singlefile 
 # ---- reading the CSVs ----------------------------------------------------------------------
 # lcplab hands the scripts copies of its CSVs in which a field holding any
 # character but letters, digits and ._+-:/= is the token @K, whose text is
-# fig_text_K (experiments/README.md, "No shell ever parses a value"): the
+# fig_text_K (experiments/CAMPAIGNS.md, "No shell ever parses a value"): the
 # awk programs below see plain words only.  txt(w): the text to show for w.
 txt(w) = (strlen(w) > 1 && w[1:1] eq "@" && exists(sprintf("fig_text_%s", w[2:*]))) ? value(sprintf("fig_text_%s", w[2:*])) : w
 # distinct values of an awk expression over the data rows (not '#', not the

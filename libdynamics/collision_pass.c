@@ -64,7 +64,7 @@ static void pair_heights(const dyn_collider *c, const dyn_body *bodies, dyn_v3 g
  * bits over [min h, max h] and sorted by a stable two-pass radix sort (11
  * bits a pass) on c->psort (2 np entries, reserved by the caller): no
  * branch on the data (a merge sort's comparisons cost more:
- * experiments/README.md, "Measurements: dynamics"), nothing allocated.  Heights within one
+ * experiments/MEASUREMENTS.md, "Measurements: dynamics"), nothing allocated.  Heights within one
  * quantum (2.4e-7 of the range) keep the broad phase's order, as do all
  * pairs when the range is 0 or not finite. */
 static void sort_pairs_top_down(dyn_collider *c, const dyn_body *bodies, dyn_v3 g, long np) {

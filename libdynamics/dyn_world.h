@@ -66,7 +66,7 @@ typedef enum dyn_contact_order {
                                boxes (sweep-and-prune) */
   DYN_ORDER_TOP_DOWN        /* by height along -gravity, highest pair first (a pair's height:
                                the mean of its dynamic bodies' centres; ties in broad-phase
-                               order); what it changes: experiments/README.md,
+                               order); what it changes: experiments/MEASUREMENTS.md,
                                "Measurements: dynamics" */
 } dyn_contact_order;
 
@@ -146,7 +146,7 @@ typedef struct dyn_world_settings {
                                 warmstartingFactor is 0.85); default 1.  The stacking
                                 defaults (slop, margin, omega, warm_factor) are chosen
                                 together: docs/dynamics.md, "Stacking defaults"; measured
-                                in experiments/README.md, "Measurements: stacking
+                                in experiments/MEASUREMENTS.md, "Measurements: stacking
                                 defaults" */
   dyn_storage storage;             /* default DYN_STORAGE_AUTO */
   int dense_max_rows;              /* AUTO: dense up to this many rows, >= 0; default 256 */

@@ -5,7 +5,7 @@
  *
  * incline, stack, pyramid and pile reproduce the scenes of the ODE and
  * Bullet harnesses that `make bench-scenes` compares against
- * (experiments/README.md, "Benchmark: make bench-scenes") one to one, with
+ * (experiments/BENCHMARKS.md, "Benchmark: make bench-scenes") one to one, with
  * the same floating-point expressions, so that lcplab, ODE and Bullet start
  * from bit-identical states:
  *   common: g = (0, 0, -9.81), restitution 0, mu for every pair, bodies at

@@ -17,7 +17,7 @@
  * (apgd, pjacobi, the cone projections, pcg_cone) moves every row a fraction
  * of the way at once and has no such meaning: apgd's, applied as it is, lets
  * the pendulum's energy grow by orders of magnitude.  Its budget stops are
- * judged.  (The counts: experiments/README.md, "Measurements: dynamics".)  A pivoting solver's max_iter (its pivot limit; iterations 0) is
+ * judged.  (The counts: experiments/MEASUREMENTS.md, "Measurements: dynamics".)  A pivoting solver's max_iter (its pivot limit; iterations 0) is
  * judged.  Under DYN_ON_FAILURE_KEEP every budget stop is exempt, as before
  * the policy existed.  A time limit's stop (SLV_TIME_LIMIT) is a failed solve
  * like any other; an interrupted one (SLV_INTERRUPTED: the caller's cancel

@@ -1,6 +1,6 @@
 /* campaign.c -- an experiment file run as a campaign: the steps behind
  * `lcplab experiment`, `lcplab task`, `lcplab collect` and Python's
- * lcplab.run_experiment (exp.h, "campaigns"; experiments/README.md,
+ * lcplab.run_experiment (exp.h, "campaigns"; experiments/CAMPAIGNS.md,
  * "Campaigns").
  *
  *   exp_campaign_run    read the file, prepare the problems, write the plan

@@ -1,6 +1,6 @@
 /* collect.c -- `lcplab collect`: the results of a plan merged
  * into the section CSVs, the per-class profiles, the tables and the
- * figures (experiments/README.md, "Campaigns" and "Outputs").
+ * figures (experiments/CAMPAIGNS.md, "Campaigns" and "Outputs").
  *
  * Every task's result is read and checked (result.c): a file of
  * another plan is stale, a file without its end line truncated, one whose

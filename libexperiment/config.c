@@ -639,7 +639,7 @@ static int key_figure(const parser *ps, exp_section *s, char **w, int nw) {
     const char *v = strchr(w[k], '=');
     if (!v || w[k][0] == '=') return perr(ps, w[0], "expected key=value, got '%s'", w[k]);
     /* title= is any text (gnuplot shows it); the other values reach awk and
-     * gnuplot commands (experiments/README.md, "No shell ever parses a value") */
+     * gnuplot commands (experiments/CAMPAIGNS.md, "No shell ever parses a value") */
     if (!exp_figure_value_ok(w[k], strlen(w[k])))
       return perr(ps, w[0], "'%s': a value other than title's is letters, digits and ._,+-: only",
                   w[k]);
@@ -819,7 +819,7 @@ static int external_value(const parser *ps, exp_external *e, const char *tmpl, c
 }
 
 /* e->command: tmpl with every placeholder a quoted reference to a positional
- * parameter, so that /bin/sh takes its value as data (experiments/README.md,
+ * parameter, so that /bin/sh takes its value as data (experiments/CAMPAIGNS.md,
  * "External solvers").  A placeholder inside single quotes is refused: the
  * shell cannot refer to a value there, and a nested shell would parse it. */
 static int external_template(const parser *ps, exp_external *e, const char *tmpl) {

@@ -261,7 +261,7 @@ EXP_API void exp_time_summary(double *t, int k, exp_tsum *out);
 EXP_API int exp_repeat_done(int runs, double total, int min_runs, double min_time, double max_time);
 
 /* The per-process repeat rule of an external whose template names {repeat}
- * (experiments/README.md, "External solvers"): after a probe process of one
+ * (experiments/CAMPAIGNS.md, "External solvers"): after a probe process of one
  * solve that took t1 s, the number of solves one process times so that they
  * meet the repetition rule alone: max(min_runs, ceil(min_time / t1)), at
  * most floor(max_time / t1) (a slow solve) and at most cap, at least 1. */
@@ -370,7 +370,7 @@ typedef enum exp_src_kind {
 #define EXP_MAX_PARAMS    64 /* scene parameters of a source */
 #define EXP_MAX_EXTERNALS 32
 #define EXP_MAX_VARS      256 /* variables of a plan (plan.vars lines) */
-/* the longest #SBATCH --time written, in minutes: 365 days (experiments/README.md, "Campaigns") */
+/* the longest #SBATCH --time written, in minutes: 365 days (experiments/CAMPAIGNS.md, "Campaigns") */
 #define EXP_SBATCH_MAX_MIN 525600
 /* the longest time_limit, max_time or min_time accepted (s): 1e6, 11.6 days
  * (experiments/README.md, "Keys") */
@@ -417,7 +417,7 @@ typedef struct exp_external {
 } exp_external;
 
 /* An external's placeholders, in the order of their positional parameters
- * (experiments/README.md, "External solvers"). */
+ * (experiments/CAMPAIGNS.md, "External solvers"). */
 #define EXP_EXT_NKEYS    8
 #define EXP_EXT_MAX_VALS 16
 extern const char *const exp_ext_keys[EXP_EXT_NKEYS];
@@ -823,7 +823,7 @@ EXP_API int exp_jobs_run(const exp_plan *pl, const exp_jobs_opts *o, exp_jobs_re
 
 /* ---- campaigns (campaign.c) -------------------------------------------------------- */
 
-/* An experiment file run as a campaign (experiments/README.md, "Campaigns"). */
+/* An experiment file run as a campaign (experiments/CAMPAIGNS.md, "Campaigns"). */
 typedef struct exp_campaign_opts {
   const char *config;   /* the .exp file */
   const exp_vars *vars; /* ${NAME} values (NULL: none) */

@@ -1,6 +1,6 @@
 /* external.c -- external solvers in a campaign: a command that
  * reads the instance lcplab hands it and writes a solution file
- * (experiments/README.md, "External solvers").
+ * (experiments/CAMPAIGNS.md, "External solvers").
  *
  *   external NAME [format=F] [time=KEY] [classes=C,...] [requires=PATH]
  *            command TEMPLATE...
@@ -18,7 +18,7 @@
  *      {max_iter}, {n}, {class}, {time_limit} and the ${NAME} values as its
  *      positional parameters, which the template refers to ("${1}"...,
  *      config.c): no value is parsed by the shell
- *      (experiments/README.md, "No shell ever parses a value"); stdout
+ *      (experiments/CAMPAIGNS.md, "No shell ever parses a value"); stdout
  *      read, stderr to the scratch folder;
  *   3. the solution: {out} holds x, n values (one a line, '#' comments), for
  *      a cone problem the reactions r (x = r, one triple per contact); it is

@@ -14,7 +14,7 @@
  * frame (no gsl_rng_alloc, whose failure would call GSL's error handler):
  * nothing here touches global state.
  *
- * Families ("datasets/README.md, Bundled instances" is the user-facing copy):
+ * Families ("datasets/INSTANCES.md, Bundled instances" is the user-facing copy):
  *
  *   spd           A = B B^T / n + 1e-2 I, B n x n with N(0,1) entries.
  *                 Planted: a random half of the rows (exactly floor(n/2),

@@ -1,5 +1,5 @@
 /* jobs.c -- the tasks of a plan on N local worker processes
- * (`lcplab experiment --jobs N`; experiments/README.md, "Campaigns").
+ * (`lcplab experiment --jobs N`; experiments/CAMPAIGNS.md, "Campaigns").
  *
  * The parent forks N workers.  Each reads task numbers from a pipe, runs
  * each (exp_task_run: the task writes its own result file atomically) and

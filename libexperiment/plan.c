@@ -1,5 +1,5 @@
 /* plan.c -- an experiment as independent tasks, in a plan folder
- * (experiments/README.md, "Campaigns").
+ * (experiments/CAMPAIGNS.md, "Campaigns").
  *
  * A task is one unit of work whose result is one file:
  *   problem kinds: (problem, solver), every tolerance of the section in it,
@@ -286,7 +286,7 @@ static double task_bound(const exp_plan *pl) {
 }
 
 /* Slurm's --time in minutes: chunk tasks of at most task_bound s each, at
- * most EXP_SBATCH_MAX_MIN (experiments/README.md, "Campaigns"). */
+ * most EXP_SBATCH_MAX_MIN (experiments/CAMPAIGNS.md, "Campaigns"). */
 static long sbatch_minutes(const exp_plan *pl, int chunk) {
   double m = ceil(chunk * task_bound(pl) / 60.0);
   return m < EXP_SBATCH_MAX_MIN ? (long)m : (long)EXP_SBATCH_MAX_MIN;

@@ -1,5 +1,5 @@
 /* shell.c -- values reach a shell or gnuplot as data, never as
- * code (experiments/README.md, "No shell ever parses a value"):
+ * code (experiments/CAMPAIGNS.md, "No shell ever parses a value"):
  *   - exp_sh_quote: a value in a generated script, single-quoted (' -> '\'');
  *   - exp_gp_quote: a value in a gnuplot file, single-quoted (' -> '');
  *   - exp_line_safe: a path, label or value holding a newline or a carriage

@@ -18,7 +18,7 @@
  *     z'   = P_C(xh + u)
  *     u'   = u + xh - z'
  * alpha = 1: over-relaxation (1.6) took 41 iterations on KaplasTower where
- * the plain step takes 16 (experiments/README.md, "Measurements: ADMM").
+ * the plain step takes 16 (experiments/MEASUREMENTS.md, "Measurements: ADMM").
  * Residuals: primal ||x - z'||_2, dual rho ||z' - z||_2.  The start:
  * rho = ADMM_RHO0 (1e-2) times the mean diagonal of A: on stacked,
  * mostly sticking contacts the x-update is then nearly the equilibrium

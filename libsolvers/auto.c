@@ -10,13 +10,13 @@
  *                           pyramid exports 23-26) is where Gauss-Seidel
  *                           crawls; the piles, RockPile and Capsules (5-9)
  *                           go to nsgs_newton, 10x faster than ADMM on
- *                           Capsules (experiments/README.md, "Measurements:
+ *                           Capsules (experiments/MEASUREMENTS.md, "Measurements:
  *                           auto's coupling rule").
  *   cones, Coulomb law      nsgs_newton: NSGS sweeps, and the Alart-Curnier
  *                           Newton (dense LU up to 600 rows, else sparse:
  *                           KLU or UMFPACK) when the sweeps stall; the
  *                           fastest on the FC3D sets at 1e-8
- *                           (experiments/README.md,
+ *                           (experiments/MEASUREMENTS.md,
  *                           "Measurements: sparse Newton").  nsgs if A has a
  *                           nonpositive diagonal entry.
  *   cones, associated law   admm when A is symmetric (a convex QP over the

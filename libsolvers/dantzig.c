@@ -29,7 +29,7 @@
  * start at the projection of the starting x.  Rows are driven most violated
  * first (order_rows), which cuts the pivots that later move rows back and
  * forth between C and N (by more than half on the peers' SPD instances:
- * experiments/README.md, "Measurements: solvers").
+ * experiments/MEASUREMENTS.md, "Measurements: solvers").
  *
  * Failure modes.  For A positive definite every s and every new pivot is
  * positive and the method ends.  If s <= 0 and nothing else blocks the
@@ -106,7 +106,7 @@
  * cycle to the pivot limit with |C| at the rank: the method's termination
  * rests on A positive definite, and this is not fixed here.
  * How often that converges on the peers' contact-box instances:
- * experiments/README.md, "Measurements: solvers".
+ * experiments/MEASUREMENTS.md, "Measurements: solvers".
  *
  * Requires A symmetric (SLV_CAP_NEEDS_SYMMETRIC: the factor reads the lower
  * triangle) and dense storage.  slv_pivot_limit(opt, n) bounds the pivots of

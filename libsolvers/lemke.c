@@ -49,7 +49,7 @@
  * LCPs (pyramid steps: rank-deficient A, many exact ties) pivot_tol = 1e-13
  * alone takes entries at rounding level as pivots: 0 of 275 failing steps
  * of the 3-layer pyramid solved, 240 with the sequence (experiments/
- * README.md, "Measurements: lemke and dantzig on world steps"); an SPD A
+ * MEASUREMENTS.md, "Measurements: lemke and dantzig on world steps"); an SPD A
  * of condition 1e14 needs the small threshold (test_lemke.c), which the
  * last path keeps.  Siconos lexicolemke compares tableau entries with
  * max|M_ij| * DBL_EPSILON; the tableau column's own scale is used here
@@ -117,7 +117,7 @@
  * max|[M, d]| max|x_B| (the rounding floor of that product: on the contact
  * matrices with a 1e-6 cfm, |x| reaches 1e5 for |b| ~ 1, and without the
  * floor the check refactorized every few pivots in vain; experiments/
- * README.md, "Measurements: solvers"), refactorizes S by LU
+ * MEASUREMENTS.md, "Measurements: solvers"), refactorizes S by LU
  * (LAPACKE dgetrf + dgetri, 2k^3 flops) and recomputes x_B from it; after
  * a refactorization the check period is halved (down to LEMKE_CHECK_MIN),
  * after a clean check doubled back.  At the end, up to LEMKE_REFINE steps
@@ -191,7 +191,7 @@
  * Lemke may then end on a secondary ray even when the problem has a
  * solution; that is reported as SLV_RAY_TERMINATION, and the message says
  * the ray proves nothing.  On the peers' contact-box instances (rank
- * ~n/2 plus a 1e-6 cfm) no ray has been met (experiments/README.md,
+ * ~n/2 plus a 1e-6 cfm) no ray has been met (experiments/MEASUREMENTS.md,
  * "Measurements: solvers").
  * Sizes: N = n + #box + #free + 2 #friction < 3n.
  *

@@ -42,7 +42,7 @@
  *     along -beta, capped by the feasible step, which is at least alpha
  *     since x - alpha beta = P(x - alpha g) on the blocks beta moves.
  * Two departures from the paper, both chosen by measurement on the FC3D
- * files and on planted rank-deficient problems (experiments/README.md,
+ * files and on planted rank-deficient problems (experiments/MEASUREMENTS.md,
  * "Measurements: solvers"):
  *   1. Faces.  Dostal-Kozubek split by blocks: a cone on its boundary is
  *      wholly active, so a sliding contact moves only in proportioning
@@ -96,7 +96,7 @@
 /* Coulomb's law: each QP of the De Saxce fixed point is solved to 0.3 times
  * the residual it starts from (cone_qp.h).  MPGP's last digits are its
  * dearest (degenerate contacts), so a looser inner solve pays: the factors
- * tried are in experiments/README.md, "Measurements: solvers". */
+ * tried are in experiments/MEASUREMENTS.md, "Measurements: solvers". */
 static const double PCG_INNER_FACTOR = 0.3;
 
 /* Gamma of the proportioning test, squared. */

@@ -39,7 +39,7 @@
  * Anderson and Saad 1989; the wide contact solver of Box2D v3 (Catto 2024,
  * "SIMD Matters") colours the graph greedily instead (pgs_color, below),
  * which reorders dependent rows, and on the peers' box pyramid left more
- * penetration at 50 sweeps than the row order does: experiments/README.md,
+ * penetration at 50 sweeps than the row order does: experiments/MEASUREMENTS.md,
  * "Measurements: solvers".]
  *
  * Why: a contact's three rows and the four points of a box-box manifold

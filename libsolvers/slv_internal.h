@@ -352,7 +352,7 @@ int slv_snap(slv_op *op, const slv_options *opt, int sliding, double b2, double 
  * the iterations (docs/solvers.md, "Alart-Curnier Newton", "Storage of the
  * Newton matrix"). */
 /* rows: dense LU up to here (below it no threshold on n wins everywhere:
- * experiments/README.md, "Measurements: sparse Newton") */
+ * experiments/MEASUREMENTS.md, "Measurements: sparse Newton") */
 enum { NSN_DENSE_MAX = 600 };
 /* the sparse Newton matrix is factored by KLU when UMFPACK's estimate of
  * one LU's flops is at most this, else by UMFPACK (nsn_sparse.c) */

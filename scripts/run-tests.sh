@@ -43,7 +43,7 @@
 #               builds, passes make check and installcheck, uninstalls
 #               cleanly); it repeats a build and the whole check, so it is
 #               not in the default run, which must stay under 20 minutes on
-#               2 cores (experiments/README.md, "Measurements: distcheck")
+#               2 cores (experiments/MEASUREMENTS.md, "Measurements: distcheck")
 # A failed make check prints its test-suite.log.  The last line is
 # "N passed, M failed" (stages); exit status 0 iff no stage failed.
 set -uo pipefail

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_campaign.sh -- campaigns of `lcplab experiment` (experiments/README.md,
+# test_campaign.sh -- campaigns of `lcplab experiment` (experiments/CAMPAIGNS.md,
 # "Campaigns"): one small plan gives the same merged CSVs, timing columns
 # aside, with --jobs 1, with --jobs 2 and under GNU parallel (when Debian's
 # `parallel` is installed; the Slurm array is scripts/run-tests.sh's slurm

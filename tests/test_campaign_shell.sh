@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_campaign_shell.sh -- no shell ever parses a value (experiments/README.md,
+# test_campaign_shell.sh -- no shell ever parses a value (experiments/CAMPAIGNS.md,
 # "No shell ever parses a value"; issue 48, cases 1, 2, 3 and 14):
 #   1. an instance named a';touch${IFS}X;'.dat, $(touch Y).dat or with
 #      backquotes: the convergence figure is drawn, nothing is run, the names

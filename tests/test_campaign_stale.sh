@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_campaign_stale.sh -- no stale or wrong result is merged as if right
-# (experiments/README.md, "Campaigns", "Result files" and "External
+# (experiments/CAMPAIGNS.md, "Campaigns", "Result files" and "External
 # solvers"; issue 48, cases 8-13):
 #   8. an edited instance (same n and A, a new b, even with its size and
 #      mtime kept) reruns its tasks, and only those, and the CSV has the new

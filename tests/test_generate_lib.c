@@ -1,5 +1,5 @@
 /* test_generate_lib.c -- the generator of the seeded families
- * (libexperiment/generate.c; datasets/README.md, "Bundled instances"):
+ * (libexperiment/generate.c; datasets/INSTANCES.md, "Bundled instances"):
  *   - every family: its kind and row count (the findex families rounded
  *     down to a multiple of 3), the default name FAMILY_N_sSEED;
  *   - the planted families (spd, box, joints, scaled-spd) satisfy their

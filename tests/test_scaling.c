@@ -275,7 +275,7 @@ static void test_unrelated_huge(void) {
 /* An x that runs off along a null direction of A keeps w, so every row's
  * w stays what it was while x grows: measured against x's own size, a
  * violated row would look solved (admm on the Buck MLCPs did so:
- * experiments/README.md, "Measurements: the scale-invariant convergence
+ * experiments/MEASUREMENTS.md, "Measurements: the scale-invariant convergence
  * test").  A = [[2,1,1],[1,1,0],[1,0,1]], A d = 0 for
  * d = (-1, 1, 1); row 0 free, rows 1, 2 LCP; b = (0, -1, 2): x* = (-1, 2,
  * 0), w* = (0, 0, 1) (hand-derived).  x* + t d keeps w = w*, and row 2 has

@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_slurm.sh -- a campaign plan run as a real Slurm job array on a one-node
 # Slurm started here, on localhost, from Debian's slurm-wlm and munge
-# (experiments/README.md, "Campaigns"); the `slurm` stage of
+# (experiments/CAMPAIGNS.md, "Campaigns"); the `slurm` stage of
 # scripts/run-tests.sh, not part of `make check` (it starts daemons).
 #
 #   LCPLAB_BIN=build/cli/lcplab LCPLAB_SRCDIR=. sh tests/test_slurm.sh
