@@ -95,6 +95,14 @@ class AutotoolsExtension(build_ext):
         target = self.get_ext_fullpath(ext.name)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copyfile(built, target)
+        # the figure scripts of run_experiment (experiments/exp_*.gp), as
+        # `make install` puts them in $(pkgdatadir): the package's scripts/
+        scripts = os.path.join(os.path.dirname(target), "scripts")
+        os.makedirs(scripts, exist_ok=True)
+        for name in sorted(os.listdir(os.path.join(src, "experiments"))):
+            if name.startswith("exp_") and name.endswith(".gp"):
+                shutil.copyfile(os.path.join(src, "experiments", name),
+                                os.path.join(scripts, name))
 
 
 setup(

@@ -91,10 +91,23 @@ with open("/proc/self/maps") as m:
     assert "libsolvers.so" not in m.read(), "libsolvers.so loaded"
 r = lcplab.solve(lcplab.Problem([[2.0, 1.0], [1.0, 2.0]], [-1.0, -1.0]), "lemke")
 assert r.converged and max(abs(r.x - 1 / 3)) < 1e-14, (r, r.x)
+assert os.path.exists(os.path.join(here, "scripts", "exp_profile.gp")), "no figure scripts"
+# the comparison engine: a campaign with figures, from the package alone
+import shutil, tempfile
+tmp = tempfile.mkdtemp()
+exp = os.path.join(tmp, "e.exp")
+with open(exp, "w") as f:
+    f.write("experiment profile gen\nsolvers lemke pgs\ngenerate spd 10\ntol 1e-8\nmin_runs 1\n")
+c = lcplab.run_experiment(exp, os.path.join(tmp, "out"), jobs=1,
+                          figures=shutil.which("gnuplot") is not None)
+assert c.status == 0 and len(c.table("gen")) == 2, (c, c.messages)
+if shutil.which("gnuplot"):
+    assert os.path.exists(os.path.join(tmp, "out", "gen.png")), c.messages
+shutil.rmtree(tmp)
 print("ok")
 EOF
 if (cd / && "$T/V/bin/python" "$T/check.py" "$want" "$T/V") >"$T/out" 2>"$T/err"; then
-  pass "the installed package imports, is version $want (metadata too), solves"
+  pass "the installed package imports, is version $want (metadata too), solves, runs a campaign with figures"
 else
   fail "the installed package" "$(tail -5 "$T/err")"
 fi

@@ -148,11 +148,13 @@ def _program():
 
 def _scripts():
     # as the lcplab program looks (cli/datadir.c): LCPLAB_EXPERIMENTS, then
-    # the installed scripts, then the source tree's the module was built from
+    # the package's own (a pip-installed wheel carries them), the installed
+    # scripts, then the source tree's the module was built from
     env = os.environ.get("LCPLAB_EXPERIMENTS")
     if env:
         return env
-    for d in (_lcplab.PKGDATADIR, _lcplab.SRC_EXPERIMENTS):
+    own = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scripts")
+    for d in (own, _lcplab.PKGDATADIR, _lcplab.SRC_EXPERIMENTS):
         if d and os.path.isfile(os.path.join(d, "exp_profile.gp")):
             return d
     return None
