@@ -395,11 +395,6 @@ typedef struct exp_env {
  * after the message. */
 int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int *np);
 
-/* The 1-norm condition estimate of A (Hager-Higham, LAPACK dlacn2, with
- * UMFPACK's sparse LU for the solves): inf when A is singular, NaN when it
- * could not be computed (n = 0, out of memory). */
-double exp_cond_estimate(const slv_problem *p);
-
 /* ---- plans and tasks (experiment_plan.c) ------------------------------------------- */
 
 typedef struct exp_task {

@@ -271,7 +271,9 @@ slv_ls_status slv_linsys_factor(slv_linsys *ls, const double *Ax) {
 
 /* ---- solving ---------------------------------------------------------------------- */
 
-slv_ls_status slv_linsys_solve(slv_linsys *ls, double *x) {
+/* x <- A^-1 x, or A^-T x when trans (the LU back ends hold the factors of
+ * A', so their plain solve is A^-T and their transposed one A^-1). */
+static slv_ls_status solve_either(slv_linsys *ls, double *x, int trans) {
   if (!ls || !ls->factored) return SLV_LS_NOT_FACTORED;
   if (ls->n == 0) return SLV_LS_OK;
   switch (ls->backend) {
@@ -279,8 +281,8 @@ slv_ls_status slv_linsys_solve(slv_linsys *ls, double *x) {
     lapack_int info =
         ls->kind == SLV_LS_SPD
             ? LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', ls->n, 1, ls->F, ls->n, x, ls->n)
-            : LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', ls->n, 1, ls->F, ls->n, ls->ipiv, x,
-                                  ls->n);
+            : LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, trans ? 'T' : 'N', ls->n, 1, ls->F, ls->n,
+                                  ls->ipiv, x, ls->n);
     return info == 0 ? SLV_LS_OK : SLV_LS_BAD_INPUT;
   }
   case SLV_LS_CHOLMOD:
@@ -288,13 +290,22 @@ slv_ls_status slv_linsys_solve(slv_linsys *ls, double *x) {
                                                                             : SLV_LS_OK;
   case SLV_LS_UMFPACK: {
     memcpy(ls->xin, x, (size_t)ls->n * sizeof(double));
-    int st = umfpack_di_wsolve(UMFPACK_At, ls->Ap, ls->Aj, ls->Ax, x, ls->xin, ls->numeric,
-                               ls->control, NULL, ls->Wi, ls->W);
+    int st = umfpack_di_wsolve(trans ? UMFPACK_A : UMFPACK_At, ls->Ap, ls->Aj, ls->Ax, x, ls->xin,
+                               ls->numeric, ls->control, NULL, ls->Wi, ls->W);
     return st == UMFPACK_OK ? SLV_LS_OK : SLV_LS_SINGULAR;
   }
-  default:
-    return klu_tsolve(ls->ksym, ls->knum, ls->n, 1, x, &ls->kc) ? SLV_LS_OK : SLV_LS_SINGULAR;
+  default: {
+    int ok = trans ? klu_solve(ls->ksym, ls->knum, ls->n, 1, x, &ls->kc)
+                   : klu_tsolve(ls->ksym, ls->knum, ls->n, 1, x, &ls->kc);
+    return ok ? SLV_LS_OK : SLV_LS_SINGULAR;
   }
+  }
+}
+
+slv_ls_status slv_linsys_solve(slv_linsys *ls, double *x) { return solve_either(ls, x, 0); }
+
+slv_ls_status slv_linsys_solve_transposed(slv_linsys *ls, double *x) {
+  return solve_either(ls, x, 1);
 }
 
 void slv_linsys_free(slv_linsys *ls) {

@@ -13,6 +13,7 @@
  *   ls = slv_linsys_analyse(kind, backend, n, Ap, Aj, &st);   pattern only
  *   st = slv_linsys_factor(ls, Ax);       values, in the pattern's order
  *   st = slv_linsys_solve(ls, x);         x: b in, A^-1 b out; no allocation
+ *   (slv_linsys_solve_transposed: A^-T b, as slv_linsys_solve)
  *   slv_linsys_free(ls);
  *
  * factor may be called again with new values (same pattern).  Every call
@@ -56,6 +57,8 @@ slv_linsys *slv_linsys_analyse(slv_ls_kind kind, slv_ls_backend backend, int n, 
 slv_ls_status slv_linsys_factor(slv_linsys *ls, const double *Ax);
 /* x <- A^-1 x. */
 slv_ls_status slv_linsys_solve(slv_linsys *ls, double *x);
+/* x <- A^-T x (an SPD system: the same as slv_linsys_solve). */
+slv_ls_status slv_linsys_solve_transposed(slv_linsys *ls, double *x);
 void slv_linsys_free(slv_linsys *ls); /* NULL is fine */
 
 /* The back end chosen (never SLV_LS_AUTO). */

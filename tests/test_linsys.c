@@ -5,7 +5,9 @@
  * and a general one (the same with an asymmetric convection term), x* drawn
  * at random (GSL mt19937), b = A x*: each back end's solve must give x* to
  * 1e-10 relative and a residual |A x - b|_inf <= 1e-12 |b|_inf; a second
- * factor with new values (the same pattern) solves the new system.  Bad
+ * factor with new values (the same pattern) solves the new system, and the
+ * transposed solve gives x* from b = A' x* (the asymmetric convection term
+ * makes A' differ from A).  Bad
  * cases: an indefinite symmetric matrix is SLV_LS_NOT_SPD (dense and
  * CHOLMOD name a column), a singular one SLV_LS_SINGULAR (dense, UMFPACK,
  * KLU), duplicate entries add up, a solve before a factor SLV_LS_NOT_FACTORED, a column out of range
@@ -64,6 +66,21 @@ static void matvec(const csr *a, const double *x, double *y) {
   }
 }
 
+/* y = a' x */
+static void matvec_t(const csr *a, const double *x, double *y) {
+  for (int i = 0; i < a->n; i++) y[i] = 0;
+  for (int i = 0; i < a->n; i++)
+    for (int k = a->p[i]; k < a->p[i + 1]; k++) y[a->j[k]] += a->x[k] * x[i];
+}
+
+/* The transposed solve after a factor: a' x = a' x* gives x*. */
+static void check_solve_transposed(slv_linsys *ls, const csr *a, const double *xs, double *x) {
+  if (a->n == 0) return;
+  matvec_t(a, xs, x);
+  CU_ASSERT_EQUAL(slv_linsys_solve_transposed(ls, x), SLV_LS_OK);
+  TST_VEC_CLOSE(x, xs, a->n, 0, 1e-10);
+}
+
 /* Solves a x = a x* with ls (already analysed on a's pattern). */
 static void check_solve(slv_linsys *ls, const csr *a, gsl_rng *rng) {
   int n = a->n;
@@ -82,6 +99,7 @@ static void check_solve(slv_linsys *ls, const csr *a, gsl_rng *rng) {
   }
   CU_ASSERT(res <= 1e-12 * bmax);
   TST_VEC_CLOSE(x, xs, n, 0, 1e-10);
+  check_solve_transposed(ls, a, xs, x);
   free(xs);
   free(b);
   free(x);
