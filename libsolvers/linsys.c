@@ -15,6 +15,7 @@
 #include "chol.h"
 
 #include <lapacke.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <suitesparse/klu.h>
@@ -26,8 +27,11 @@ struct slv_linsys {
   int n, nnz, nin; /* nnz: the merged pattern's entries; nin: the caller's */
   int *Ap, *Aj;    /* the pattern, columns sorted, duplicates merged */
   int *map;        /* nin: the caller's entry k adds to Ax[map[k]] */
+  int *dpos;       /* n: row i's diagonal entry is Ax[dpos[i]] (always stored) */
   double *Ax;      /* the values (copy; CHOLMOD, UMFPACK, KLU read them in place) */
   int factored, failed_col;
+  int n_cap;        /* a dense-input system: the largest n (slv_linsys_dense_reserve) */
+  double pivot_min; /* the dense factor's smallest pivot (NaN: not known) */
   /* dense */
   double *F;
   lapack_int *ipiv;
@@ -48,10 +52,14 @@ struct slv_linsys {
   klu_numeric *knum;
 };
 
-static slv_ls_backend choose_backend(slv_ls_kind kind, slv_ls_backend be, int n) {
-  if (be != SLV_LS_AUTO) return be;
-  if (n <= SLV_LS_DENSE_MAX) return SLV_LS_DENSE;
+/* The one rule (docs/solvers.md, "Linear systems"). */
+slv_ls_backend slv_linsys_choose(slv_ls_kind kind, int n, int sparse_form) {
+  if (!sparse_form || n <= SLV_LS_DENSE_MAX) return SLV_LS_DENSE;
   return kind == SLV_LS_SPD ? SLV_LS_CHOLMOD : SLV_LS_UMFPACK;
+}
+
+static slv_ls_backend choose_backend(slv_ls_kind kind, slv_ls_backend be, int n) {
+  return be != SLV_LS_AUTO ? be : slv_linsys_choose(kind, n, 1);
 }
 
 static int backend_takes(slv_ls_backend be, slv_ls_kind kind) {
@@ -73,23 +81,28 @@ static int by_column(const void *a, const void *b) {
  * and KLU need that), and map[k]: where input entry k adds its value. */
 static slv_ls_status pattern_alloc(slv_linsys *ls, const int *Ap, const int *Aj, int nin) {
   int n = ls->n;
-  col_entry *e = malloc(((size_t)nin + 1) * sizeof *e);
+  size_t cap = (size_t)nin + (size_t)n + 1; /* a diagonal entry may be added per row */
+  col_entry *e = malloc(cap * sizeof *e);
   ls->Ap = malloc(((size_t)n + 1) * sizeof(int));
-  ls->Aj = malloc(((size_t)nin + 1) * sizeof(int));
+  ls->Aj = malloc(cap * sizeof(int));
   ls->map = malloc(((size_t)nin + 1) * sizeof(int));
-  ls->Ax = calloc((size_t)nin + 1, sizeof(double));
-  if (!e || !ls->Ap || !ls->Aj || !ls->map || !ls->Ax) {
+  ls->dpos = malloc(((size_t)n + 1) * sizeof(int));
+  ls->Ax = calloc(cap, sizeof(double));
+  if (!e || !ls->Ap || !ls->Aj || !ls->map || !ls->dpos || !ls->Ax) {
     free(e);
     return SLV_LS_NOMEM;
   }
-  for (int k = 0; k < nin; k++) e[k] = (col_entry){ Aj[k], k };
   int q = 0;
   ls->Ap[0] = 0;
   for (int i = 0; i < n; i++) {
-    qsort(e + Ap[i], (size_t)(Ap[i + 1] - Ap[i]), sizeof *e, by_column);
-    for (int t = Ap[i]; t < Ap[i + 1]; t++) {
-      if (t == Ap[i] || e[t].col != e[t - 1].col) ls->Aj[q++] = e[t].col;
-      ls->map[e[t].k] = q - 1;
+    int m = 0; /* row i's entries, and its diagonal (k = -1) */
+    for (int k = Ap[i]; k < Ap[i + 1]; k++) e[m++] = (col_entry){ Aj[k], k };
+    e[m++] = (col_entry){ i, -1 };
+    qsort(e, (size_t)m, sizeof *e, by_column);
+    for (int t = 0; t < m; t++) {
+      if (t == 0 || e[t].col != e[t - 1].col) ls->Aj[q++] = e[t].col;
+      if (e[t].k >= 0) ls->map[e[t].k] = q - 1;
+      if (e[t].col == i) ls->dpos[i] = q - 1;
     }
     ls->Ap[i + 1] = q;
   }
@@ -176,6 +189,7 @@ slv_linsys *slv_linsys_analyse(slv_ls_kind kind, slv_ls_backend backend, int n, 
   ls->backend = be;
   ls->n = n;
   ls->failed_col = -1;
+  ls->pivot_min = NAN;
   slv_ls_status st = copy_pattern(ls, Ap, Aj);
   if (!st && n > 0) {
     if (be == SLV_LS_DENSE)
@@ -197,13 +211,22 @@ slv_linsys *slv_linsys_analyse(slv_ls_kind kind, slv_ls_backend backend, int n, 
 
 /* ---- factoring -------------------------------------------------------------------- */
 
-static slv_ls_status factor_dense(slv_linsys *ls) {
+/* The smallest pivot of the dense factor in F: L_ii^2 (Cholesky), |U_ii|
+ * (LU). */
+static double dense_pivot_min(const slv_linsys *ls) {
   size_t n = (size_t)ls->n;
-  memset(ls->F, 0, n * n * sizeof(double));
-  for (size_t i = 0; i < n; i++)
-    for (int k = ls->Ap[i]; k < ls->Ap[i + 1]; k++) ls->F[i + n * (size_t)ls->Aj[k]] += ls->Ax[k];
-  if (n == 0) return SLV_LS_OK;
+  double m = INFINITY;
+  for (size_t i = 0; i < n; i++) {
+    double d = ls->F[i + i * n];
+    m = fmin(m, ls->kind == SLV_LS_SPD ? d * d : fabs(d));
+  }
+  return m;
+}
+
+/* LAPACK's factor of the n x n matrix in F (ld n), in place. */
+static slv_ls_status factor_dense_in_place(slv_linsys *ls) {
   lapack_int info;
+  if (ls->n == 0) return SLV_LS_OK;
   if (ls->kind == SLV_LS_SPD) {
     info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', ls->n, ls->F, ls->n);
     if (info > 0) ls->failed_col = (int)info - 1;
@@ -214,8 +237,18 @@ static slv_ls_status factor_dense(slv_linsys *ls) {
   return info == 0 ? SLV_LS_OK : info > 0 ? SLV_LS_SINGULAR : SLV_LS_BAD_INPUT;
 }
 
-static slv_ls_status factor_cholmod(slv_linsys *ls) {
-  if (!slv_chol_factorize(&ls->As, 0.0, ls->L, &ls->cm)) return SLV_LS_NOMEM;
+/* The CSR values scattered into F (the shift is in Ax's diagonal), then
+ * factored. */
+static slv_ls_status factor_dense(slv_linsys *ls) {
+  size_t n = (size_t)ls->n;
+  memset(ls->F, 0, n * n * sizeof(double));
+  for (size_t i = 0; i < n; i++)
+    for (int k = ls->Ap[i]; k < ls->Ap[i + 1]; k++) ls->F[i + n * (size_t)ls->Aj[k]] += ls->Ax[k];
+  return factor_dense_in_place(ls);
+}
+
+static slv_ls_status factor_cholmod(slv_linsys *ls, double shift) {
+  if (!slv_chol_factorize(&ls->As, shift, ls->L, &ls->cm)) return SLV_LS_NOMEM;
   if (ls->cm.status == CHOLMOD_NOT_POSDEF || ls->L->minor < (size_t)ls->n) {
     ls->failed_col = (int)ls->L->minor;
     return SLV_LS_NOT_SPD;
@@ -248,25 +281,81 @@ static slv_ls_status factor_klu(slv_linsys *ls) {
   return SLV_LS_OK;
 }
 
-slv_ls_status slv_linsys_factor(slv_linsys *ls, const double *Ax) {
-  if (!ls || (!Ax && ls->nin > 0)) return SLV_LS_BAD_INPUT;
+slv_ls_status slv_linsys_factor_shifted(slv_linsys *ls, const double *Ax, double shift) {
+  if (!ls || ls->n_cap > 0 || (!Ax && ls->nin > 0)) return SLV_LS_BAD_INPUT;
   memset(ls->Ax, 0, (size_t)ls->nnz * sizeof(double));
   for (int k = 0; k < ls->nin; k++) ls->Ax[ls->map[k]] += Ax[k];
+  /* CHOLMOD adds the shift itself (cholmod_factorize_p's beta) */
+  if (shift != 0.0 && ls->backend != SLV_LS_CHOLMOD)
+    for (int i = 0; i < ls->n; i++) ls->Ax[ls->dpos[i]] += shift;
   ls->factored = 0;
   ls->failed_col = -1;
+  ls->pivot_min = NAN;
   slv_ls_status st = SLV_LS_OK;
   if (ls->n == 0)
     st = SLV_LS_OK;
   else if (ls->backend == SLV_LS_DENSE)
     st = factor_dense(ls);
   else if (ls->backend == SLV_LS_CHOLMOD)
-    st = factor_cholmod(ls);
+    st = factor_cholmod(ls, shift);
   else if (ls->backend == SLV_LS_UMFPACK)
     st = factor_umfpack(ls);
   else
     st = factor_klu(ls);
+  if (ls->backend == SLV_LS_DENSE && ls->n > 0 && st == SLV_LS_OK)
+    ls->pivot_min = dense_pivot_min(ls);
   ls->factored = st == SLV_LS_OK;
   return st;
+}
+
+slv_ls_status slv_linsys_factor(slv_linsys *ls, const double *Ax) {
+  return slv_linsys_factor_shifted(ls, Ax, 0.0);
+}
+
+/* ---- dense-input systems ------------------------------------------------------------- */
+
+slv_ls_status slv_linsys_dense_reserve(slv_linsys **ls, int n_max) {
+  if (n_max < 0) return SLV_LS_BAD_INPUT;
+  if (*ls && (*ls)->n_cap >= n_max) return SLV_LS_OK;
+  slv_linsys_free(*ls);
+  *ls = linsys_alloc();
+  if (!*ls) return SLV_LS_NOMEM;
+  size_t m = (size_t)(n_max > 0 ? n_max : 1);
+  (*ls)->backend = SLV_LS_DENSE;
+  (*ls)->n_cap = n_max > 0 ? n_max : 1;
+  (*ls)->failed_col = -1;
+  (*ls)->pivot_min = NAN;
+  (*ls)->F = malloc(m * m * sizeof(double));
+  (*ls)->ipiv = malloc(m * sizeof(lapack_int));
+  if ((*ls)->F && (*ls)->ipiv) return SLV_LS_OK;
+  slv_linsys_free(*ls);
+  *ls = NULL;
+  return SLV_LS_NOMEM;
+}
+
+double *slv_linsys_dense_values(slv_linsys *ls, int n) {
+  if (!ls || ls->n_cap == 0 || n < 0 || n > ls->n_cap) return NULL;
+  ls->n = n;
+  ls->factored = 0;
+  return ls->F;
+}
+
+slv_ls_status slv_linsys_factor_dense(slv_linsys *ls, slv_ls_kind kind, double shift) {
+  if (!ls || ls->n_cap == 0) return SLV_LS_BAD_INPUT;
+  size_t n = (size_t)ls->n;
+  for (size_t i = 0; i < n; i++) ls->F[i + i * n] += shift;
+  ls->kind = kind;
+  ls->failed_col = -1;
+  slv_ls_status st = factor_dense_in_place(ls);
+  ls->pivot_min = st == SLV_LS_OK && n > 0 ? dense_pivot_min(ls) : NAN;
+  ls->factored = st == SLV_LS_OK;
+  return st;
+}
+
+double slv_linsys_pivot_min(const slv_linsys *ls) { return ls->pivot_min; }
+
+void slv_linsys_set_refinement(slv_linsys *ls, int steps) {
+  if (ls && ls->backend == SLV_LS_UMFPACK) ls->control[UMFPACK_IRSTEP] = steps;
 }
 
 /* ---- solving ---------------------------------------------------------------------- */
@@ -324,6 +413,7 @@ void slv_linsys_free(slv_linsys *ls) {
   free(ls->Ap);
   free(ls->Aj);
   free(ls->map);
+  free(ls->dpos);
   free(ls->Ax);
   free(ls->F);
   free(ls->ipiv);

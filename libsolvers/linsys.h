@@ -6,9 +6,14 @@
  *   umfpack  UMFPACK's sparse LU (general)
  *   klu      KLU's sparse LU (general)
  *
- * A matrix is given as n x n CSR (Ap[n + 1], Aj[nnz], Ax[nnz], columns in
- * any order, duplicates added); an SPD matrix with both triangles.  The
- * life of a system:
+ * Every solver that factors a matrix does it here, and the back end is
+ * chosen here, by one rule (slv_linsys_choose): a matrix that the caller
+ * has only as a dense array is factored dense; a sparse one (CSR) dense up
+ * to SLV_LS_DENSE_MAX rows, else by CHOLMOD (SPD) or UMFPACK (general).
+ *
+ * A sparse matrix is given as n x n CSR (Ap[n + 1], Aj[nnz], Ax[nnz],
+ * columns in any order, duplicates added); an SPD matrix with both
+ * triangles.  The life of a system:
  *
  *   ls = slv_linsys_analyse(kind, backend, n, Ap, Aj, &st);   pattern only
  *   st = slv_linsys_factor(ls, Ax);       values, in the pattern's order
@@ -16,10 +21,21 @@
  *   (slv_linsys_solve_transposed: A^-T b, as slv_linsys_solve)
  *   slv_linsys_free(ls);
  *
- * factor may be called again with new values (same pattern).  Every call
- * returns a status (never prints, never aborts): SLV_LS_NOT_SPD for an SPD
- * system whose matrix is not positive definite (slv_linsys_info gives the
- * failing column), SLV_LS_SINGULAR for a general one that is singular. */
+ * factor may be called again with new values (same pattern), and with a
+ * shift: slv_linsys_factor_shifted factors A + shift I (ADMM's A + rho I).
+ * A dense matrix is written in place into the system's own array:
+ *
+ *   st = slv_linsys_dense_reserve(&ls, n_max);   once, the n_max^2 array
+ *   F = slv_linsys_dense_values(ls, n);          fill F (n x n, ld n)
+ *   st = slv_linsys_factor_dense(ls, kind, shift);
+ *   st = slv_linsys_solve(ls, x);
+ *
+ * All allocation happens in analyse, factor and reserve: solves allocate
+ * nothing, and a dense factor neither (LAPACK's _work entry points).
+ * Every call returns a status (never prints, never aborts): SLV_LS_NOT_SPD
+ * for an SPD system whose matrix is not positive definite
+ * (slv_linsys_failed_column gives the failing column), SLV_LS_SINGULAR for
+ * a general one that is singular. */
 #ifndef SLV_LINSYS_H
 #define SLV_LINSYS_H
 
@@ -29,14 +45,18 @@ typedef enum slv_ls_kind {
 } slv_ls_kind;
 
 typedef enum slv_ls_backend {
-  SLV_LS_AUTO = 0, /* dense up to SLV_LS_DENSE_MAX rows; else cholmod (SPD) or umfpack */
+  SLV_LS_AUTO = 0, /* slv_linsys_choose(kind, n, 1) */
   SLV_LS_DENSE,
   SLV_LS_CHOLMOD, /* SPD only */
   SLV_LS_UMFPACK, /* general only */
   SLV_LS_KLU      /* general only */
 } slv_ls_backend;
 
-#define SLV_LS_DENSE_MAX 200
+/* Rows up to which a sparse matrix is factored dense: LAPACK's blocked
+ * factor of the whole matrix is then cheaper than a sparse analysis and
+ * factor of the Delassus matrices the solvers meet (the switch admm and
+ * nsn_ac made at 600 rows before they moved here). */
+#define SLV_LS_DENSE_MAX 600
 
 typedef enum slv_ls_status {
   SLV_LS_OK = 0,
@@ -60,6 +80,32 @@ slv_ls_status slv_linsys_solve(slv_linsys *ls, double *x);
 /* x <- A^-T x (an SPD system: the same as slv_linsys_solve). */
 slv_ls_status slv_linsys_solve_transposed(slv_linsys *ls, double *x);
 void slv_linsys_free(slv_linsys *ls); /* NULL is fine */
+
+/* A + shift I for the values Ax (shift 0: slv_linsys_factor). */
+slv_ls_status slv_linsys_factor_shifted(slv_linsys *ls, const double *Ax, double shift);
+
+/* The rule: the back end for an n x n matrix of this kind, given as CSR
+ * when sparse_form != 0, else only as a dense array. */
+slv_ls_backend slv_linsys_choose(slv_ls_kind kind, int n, int sparse_form);
+
+/* A dense-input system for matrices of up to n_max rows in *ls: kept when
+ * *ls already holds one that large, else (re)allocated.  SLV_LS_OK or
+ * SLV_LS_NOMEM (*ls then NULL). */
+slv_ls_status slv_linsys_dense_reserve(slv_linsys **ls, int n_max);
+/* The n x n column-major array (ld n) to fill with the next matrix
+ * (n <= n_max), or NULL when ls is not a dense-input system or n is too
+ * large.  Filling it drops the previous factor. */
+double *slv_linsys_dense_values(slv_linsys *ls, int n);
+/* The factor of the array filled above plus shift I, in place. */
+slv_ls_status slv_linsys_factor_dense(slv_linsys *ls, slv_ls_kind kind, double shift);
+
+/* After a dense factor: its smallest pivot, L_ii^2 (Cholesky) or |U_ii|
+ * (LU); NaN for the sparse back ends, which do not give it. */
+double slv_linsys_pivot_min(const slv_linsys *ls);
+/* UMFPACK's iterative refinement steps per solve (UMFPACK's default: 2;
+ * a solver that corrects its own steps asks for 0); no effect on the
+ * other back ends.  Before the factor. */
+void slv_linsys_set_refinement(slv_linsys *ls, int steps);
 
 /* The back end chosen (never SLV_LS_AUTO). */
 slv_ls_backend slv_linsys_backend(const slv_linsys *ls);

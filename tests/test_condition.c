@@ -10,8 +10,8 @@
  *     ||A^-1||_1 = 16/18 and kappa_1 = 80/18 = 40/9.
  *   diag(d_1 .. d_n): ||A||_1 = max |d|, ||A^-1||_1 = 1 / min |d|, so
  *     kappa_1 = max |d| / min |d|; with n = 5 (the dense back end) and
- *     n = 300 (above SLV_LS_DENSE_MAX: the sparse LU).
- *   singular: [1 2; 2 4] (dense), and a 300-row CSR diagonal with a zero
+ *     n = 700 (above SLV_LS_DENSE_MAX: the sparse LU).
+ *   singular: [1 2; 2 4] (dense), and a 700-row CSR diagonal with a zero
  *     entry: +inf, return 0.
  *   no rows, no A: -1, NaN and a message.
  * Hager-Higham's estimate is exact on these (its first step, x = e/n, already
@@ -83,13 +83,13 @@ static void test_diagonal(void) {
   double cond = 0;
   CU_ASSERT_EQUAL(slv_condition_estimate(&p, &cond, NULL, 0), 0);
   TST_CLOSE(cond, 1e4, 0, 1e-13);
-  /* CSR diag(1 .. 300): kappa_1 = 300 */
-  enum { N = 300 };
+  /* CSR diag(1 .. 700): kappa_1 = 700 */
+  enum { N = 700 };
   int Ap[N + 1], Aj[N];
   double Ax[N];
   diagonal_csr(N, -1, Ap, Aj, Ax, &p);
   CU_ASSERT_EQUAL(slv_condition_estimate(&p, &cond, NULL, 0), 0);
-  TST_CLOSE(cond, 300.0, 0, 1e-13);
+  TST_CLOSE(cond, 700.0, 0, 1e-13);
 }
 
 static void test_singular(void) {
@@ -98,10 +98,10 @@ static void test_singular(void) {
   double cond = 0;
   CU_ASSERT_EQUAL(slv_condition_estimate(&p, &cond, NULL, 0), 0);
   CU_ASSERT(isinf(cond) && cond > 0);
-  enum { N = 300 };
+  enum { N = 700 };
   int Ap[N + 1], Aj[N];
   double Ax[N];
-  diagonal_csr(N, 150, Ap, Aj, Ax, &p);
+  diagonal_csr(N, 350, Ap, Aj, Ax, &p);
   cond = 0;
   CU_ASSERT_EQUAL(slv_condition_estimate(&p, &cond, NULL, 0), 0);
   CU_ASSERT(isinf(cond) && cond > 0);
