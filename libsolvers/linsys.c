@@ -32,6 +32,7 @@ struct slv_linsys {
   int factored, failed_col;
   int n_cap;        /* a dense-input system: the largest n (slv_linsys_dense_reserve) */
   double pivot_min; /* the dense factor's smallest pivot (NaN: not known) */
+  int pivot_at;     /* and its row (-1) */
   /* dense */
   double *F;
   lapack_int *ipiv;
@@ -211,16 +212,27 @@ slv_linsys *slv_linsys_analyse(slv_ls_kind kind, slv_ls_backend backend, int n, 
 
 /* ---- factoring -------------------------------------------------------------------- */
 
-/* The smallest pivot of the dense factor in F: L_ii^2 (Cholesky), |U_ii|
- * (LU). */
-static double dense_pivot_min(const slv_linsys *ls) {
+/* The smallest pivot of the dense factor in F, L_ii^2 (Cholesky) or |U_ii|
+ * (LU), into ls->pivot_min and its row into ls->pivot_at. */
+static void dense_pivot_min(slv_linsys *ls) {
   size_t n = (size_t)ls->n;
-  double m = INFINITY;
+  ls->pivot_min = INFINITY;
+  ls->pivot_at = -1;
   for (size_t i = 0; i < n; i++) {
-    double d = ls->F[i + i * n];
-    m = fmin(m, ls->kind == SLV_LS_SPD ? d * d : fabs(d));
+    double d = ls->F[i + i * n], p = ls->kind == SLV_LS_SPD ? d * d : fabs(d);
+    if (p < ls->pivot_min) {
+      ls->pivot_min = p;
+      ls->pivot_at = (int)i;
+    }
   }
-  return m;
+}
+
+/* After a dense factor: its pivots are known when it completed (an LU
+ * completes on a singular matrix too; a Cholesky stops at the failure). */
+static void dense_pivots_after(slv_linsys *ls, slv_ls_status st) {
+  ls->pivot_min = NAN;
+  ls->pivot_at = -1;
+  if (ls->n > 0 && (st == SLV_LS_OK || st == SLV_LS_SINGULAR)) dense_pivot_min(ls);
 }
 
 /* LAPACK's factor of the n x n matrix in F (ld n), in place. */
@@ -302,8 +314,7 @@ slv_ls_status slv_linsys_factor_shifted(slv_linsys *ls, const double *Ax, double
     st = factor_umfpack(ls);
   else
     st = factor_klu(ls);
-  if (ls->backend == SLV_LS_DENSE && ls->n > 0 && st == SLV_LS_OK)
-    ls->pivot_min = dense_pivot_min(ls);
+  if (ls->backend == SLV_LS_DENSE) dense_pivots_after(ls, st);
   ls->factored = st == SLV_LS_OK;
   return st;
 }
@@ -347,12 +358,15 @@ slv_ls_status slv_linsys_factor_dense(slv_linsys *ls, slv_ls_kind kind, double s
   ls->kind = kind;
   ls->failed_col = -1;
   slv_ls_status st = factor_dense_in_place(ls);
-  ls->pivot_min = st == SLV_LS_OK && n > 0 ? dense_pivot_min(ls) : NAN;
+  dense_pivots_after(ls, st);
   ls->factored = st == SLV_LS_OK;
   return st;
 }
 
-double slv_linsys_pivot_min(const slv_linsys *ls) { return ls->pivot_min; }
+double slv_linsys_pivot_min(const slv_linsys *ls, int *row) {
+  if (row) *row = ls->pivot_at;
+  return ls->pivot_min;
+}
 
 void slv_linsys_set_refinement(slv_linsys *ls, int steps) {
   if (ls && ls->backend == SLV_LS_UMFPACK) ls->control[UMFPACK_IRSTEP] = steps;

@@ -99,9 +99,10 @@ double *slv_linsys_dense_values(slv_linsys *ls, int n);
 /* The factor of the array filled above plus shift I, in place. */
 slv_ls_status slv_linsys_factor_dense(slv_linsys *ls, slv_ls_kind kind, double shift);
 
-/* After a dense factor: its smallest pivot, L_ii^2 (Cholesky) or |U_ii|
- * (LU); NaN for the sparse back ends, which do not give it. */
-double slv_linsys_pivot_min(const slv_linsys *ls);
+/* After a dense factor that completed (OK, or an LU's SLV_LS_SINGULAR):
+ * its smallest pivot, L_ii^2 (Cholesky) or |U_ii| (LU), and its row in
+ * *row (may be NULL); else, and for the sparse back ends, NaN and -1. */
+double slv_linsys_pivot_min(const slv_linsys *ls, int *row);
 /* UMFPACK's iterative refinement steps per solve (UMFPACK's default: 2;
  * a solver that corrects its own steps asks for 0); no effect on the
  * other back ends.  Before the factor. */

@@ -233,7 +233,9 @@ static void test_dense_input(void) {
   for (int t = 0; t < 2; t++) {
     fill_3x3(slv_linsys_dense_values(ls, 3));
     CU_ASSERT_EQUAL(slv_linsys_factor_dense(ls, kinds[t], 0.0), SLV_LS_OK);
-    TST_CLOSE(slv_linsys_pivot_min(ls), 18.0 / 11.0, 0, 1e-15);
+    int row = -1;
+    TST_CLOSE(slv_linsys_pivot_min(ls, &row), 18.0 / 11.0, 0, 1e-15);
+    CU_ASSERT_EQUAL(row, 2);
     double x[3] = { 2, -2, 4 }, xs[3] = { 1, -2, 3 };
     CU_ASSERT_EQUAL(slv_linsys_solve(ls, x), SLV_LS_OK);
     TST_VEC_CLOSE(x, xs, 3, 0, 1e-15);
