@@ -27,6 +27,7 @@ struct slv_linsys {
   int n, nnz, nin; /* nnz: the merged pattern's entries; nin: the caller's */
   int *Ap, *Aj;    /* the pattern, columns sorted, duplicates merged */
   int *map;        /* nin: the caller's entry k adds to Ax[map[k]] */
+  int same;        /* the caller's pattern is kept as given: no map */
   int *dpos;       /* n: row i's diagonal entry is Ax[dpos[i]] (always stored) */
   double *Ax;      /* the values (copy; CHOLMOD, UMFPACK, KLU read them in place) */
   int factored, failed_col;
@@ -78,6 +79,24 @@ static int by_column(const void *a, const void *b) {
   return x->col != y->col ? (x->col > y->col) - (x->col < y->col) : (x->k > y->k) - (x->k < y->k);
 }
 
+/* Row i's entries into e, by column, with its diagonal as an extra entry
+ * (k = -1) before any stored one: in one pass when the row's columns are
+ * increasing (a packed copy's are), else sorted.  Returns their count. */
+static int row_entries(const int *Ap, const int *Aj, int i, col_entry *e) {
+  int m = 0, sorted = 1, diag = 0;
+  for (int k = Ap[i]; k < Ap[i + 1]; k++) {
+    if (k > Ap[i] && Aj[k] <= Aj[k - 1]) sorted = 0;
+    if (!diag && Aj[k] >= i) {
+      e[m++] = (col_entry){ i, -1 };
+      diag = 1;
+    }
+    e[m++] = (col_entry){ Aj[k], k };
+  }
+  if (!diag) e[m++] = (col_entry){ i, -1 };
+  if (!sorted) qsort(e, (size_t)m, sizeof *e, by_column);
+  return m;
+}
+
 /* The pattern with each row's columns sorted and duplicates merged (UMFPACK
  * and KLU need that), and map[k]: where input entry k adds its value. */
 static slv_ls_status pattern_alloc(slv_linsys *ls, const int *Ap, const int *Aj, int nin) {
@@ -87,7 +106,6 @@ static slv_ls_status pattern_alloc(slv_linsys *ls, const int *Ap, const int *Aj,
   ls->Ap = malloc(((size_t)n + 1) * sizeof(int));
   ls->Aj = malloc(cap * sizeof(int));
   ls->map = malloc(((size_t)nin + 1) * sizeof(int));
-  ls->dpos = malloc(((size_t)n + 1) * sizeof(int));
   ls->Ax = calloc(cap, sizeof(double));
   if (!e || !ls->Ap || !ls->Aj || !ls->map || !ls->dpos || !ls->Ax) {
     free(e);
@@ -96,10 +114,7 @@ static slv_ls_status pattern_alloc(slv_linsys *ls, const int *Ap, const int *Aj,
   int q = 0;
   ls->Ap[0] = 0;
   for (int i = 0; i < n; i++) {
-    int m = 0; /* row i's entries, and its diagonal (k = -1) */
-    for (int k = Ap[i]; k < Ap[i + 1]; k++) e[m++] = (col_entry){ Aj[k], k };
-    e[m++] = (col_entry){ i, -1 };
-    qsort(e, (size_t)m, sizeof *e, by_column);
+    int m = row_entries(Ap, Aj, i, e);
     for (int t = 0; t < m; t++) {
       if (t == 0 || e[t].col != e[t - 1].col) ls->Aj[q++] = e[t].col;
       if (e[t].k >= 0) ls->map[e[t].k] = q - 1;
@@ -113,13 +128,80 @@ static slv_ls_status pattern_alloc(slv_linsys *ls, const int *Ap, const int *Aj,
   return SLV_LS_OK;
 }
 
-static slv_ls_status copy_pattern(slv_linsys *ls, const int *Ap, const int *Aj) {
+/* 1 when every row's columns increase and include the diagonal (dpos[i]
+ * then its position). */
+static int pattern_is_canonical(int n, const int *Ap, const int *Aj, int *dpos) {
+  for (int i = 0; i < n; i++) {
+    dpos[i] = -1;
+    for (int k = Ap[i]; k < Ap[i + 1]; k++) {
+      if (k > Ap[i] && Aj[k] <= Aj[k - 1]) return 0;
+      if (Aj[k] == i) dpos[i] = k;
+    }
+    if (dpos[i] < 0) return 0;
+  }
+  return 1;
+}
+
+/* For a pattern said to be sorted: every row's columns in range (its first
+ * and last suffice) and its diagonal found by bisection; 0 when one is
+ * missing. */
+static int sorted_has_diagonal(int n, const int *Ap, const int *Aj, int *dpos) {
+  for (int i = 0; i < n; i++) {
+    int lo = Ap[i], hi = Ap[i + 1] - 1;
+    if (lo > hi || Aj[lo] < 0 || Aj[hi] >= n) return 0;
+    while (lo < hi) {
+      int mid = lo + (hi - lo) / 2;
+      if (Aj[mid] < i)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (Aj[lo] != i) return 0;
+    dpos[i] = lo;
+  }
+  return 1;
+}
+
+/* The pattern kept as given when its rows' columns increase and include
+ * the diagonal (ls->same: factor then reads or copies the values instead
+ * of scattering them); else 1.  sorted: the caller says the columns do not
+ * decrease (a packed copy of A), so only the diagonal is looked for; a
+ * duplicate then reaches CHOLMOD as given, and the dense scatter adds it;
+ * the LU back ends, which refuse duplicates, get the full check. */
+static int same_pattern_alloc(slv_linsys *ls, const int *Ap, const int *Aj, int sorted) {
+  int n = ls->n, nnz = Ap[n];
+  if (ls->backend == SLV_LS_UMFPACK || ls->backend == SLV_LS_KLU) sorted = 0;
+  ls->dpos = malloc(((size_t)n + 1) * sizeof(int));
+  if (!ls->dpos) return SLV_LS_NOMEM;
+  if (sorted ? !sorted_has_diagonal(n, Ap, Aj, ls->dpos)
+             : !pattern_is_canonical(n, Ap, Aj, ls->dpos))
+    return 1;
+  ls->Ap = malloc(((size_t)n + 1) * sizeof(int));
+  ls->Aj = malloc(((size_t)nnz + 1) * sizeof(int));
+  ls->Ax = calloc((size_t)nnz + 1, sizeof(double));
+  if (!ls->Ap || !ls->Aj || !ls->Ax) return SLV_LS_NOMEM;
+  memcpy(ls->Ap, Ap, ((size_t)n + 1) * sizeof(int));
+  memcpy(ls->Aj, Aj, (size_t)nnz * sizeof(int));
+  ls->nnz = ls->nin = nnz;
+  ls->same = 1;
+  return SLV_LS_OK;
+}
+
+static int indices_in_range(int n, const int *Ap, const int *Aj) {
+  for (int k = 0; k < Ap[n]; k++)
+    if (Aj[k] < 0 || Aj[k] >= n) return 0;
+  return 1;
+}
+
+static slv_ls_status copy_pattern(slv_linsys *ls, const int *Ap, const int *Aj, int sorted) {
   int n = ls->n;
   if (Ap[0] != 0 || Ap[n] < 0) return SLV_LS_BAD_INPUT;
   for (int i = 0; i < n; i++)
     if (Ap[i + 1] < Ap[i]) return SLV_LS_BAD_INPUT;
-  for (int k = 0; k < Ap[n]; k++)
-    if (Aj[k] < 0 || Aj[k] >= n) return SLV_LS_BAD_INPUT;
+  if (!sorted && !indices_in_range(n, Ap, Aj)) return SLV_LS_BAD_INPUT;
+  int st = same_pattern_alloc(ls, Ap, Aj, sorted);
+  if (st != 1) return (slv_ls_status)st;
+  if (sorted && !indices_in_range(n, Ap, Aj)) return SLV_LS_BAD_INPUT;
   return pattern_alloc(ls, Ap, Aj, Ap[n]);
 }
 
@@ -138,18 +220,20 @@ static slv_ls_status cholmod_alloc(slv_linsys *ls) {
   ls->cm.print = 0; /* the library never prints */
   /* LL' always: a simplicial LDL' would factor an indefinite matrix */
   ls->cm.supernodal = CHOLMOD_SUPERNODAL;
-  ls->As = (cholmod_sparse){ .nrow = (size_t)ls->n,
-                             .ncol = (size_t)ls->n,
-                             .nzmax = (size_t)ls->nnz,
-                             .p = ls->Ap,
-                             .i = ls->Aj,
-                             .x = ls->Ax,
-                             .stype = -1, /* the lower triangle; both are stored */
-                             .itype = CHOLMOD_INT,
-                             .xtype = CHOLMOD_REAL,
-                             .dtype = CHOLMOD_DOUBLE,
-                             .sorted = 0,
-                             .packed = 1 };
+  ls->As = (cholmod_sparse){
+    .nrow = (size_t)ls->n,
+    .ncol = (size_t)ls->n,
+    .nzmax = (size_t)ls->nnz,
+    .p = ls->Ap,
+    .i = ls->Aj,
+    .x = ls->Ax,
+    .stype = 1, /* the upper triangle (of the columns CHOLMOD reads); both are stored */
+    .itype = CHOLMOD_INT,
+    .xtype = CHOLMOD_REAL,
+    .dtype = CHOLMOD_DOUBLE,
+    .sorted = 0,
+    .packed = 1
+  };
   ls->L = slv_chol_analyze(&ls->As, &ls->cm);
   ls->xin = calloc((size_t)ls->n + 1, sizeof(double)); /* the zero of factor_cholmod */
   return ls->L && ls->xin ? SLV_LS_OK : SLV_LS_NOMEM;
@@ -178,8 +262,8 @@ static slv_ls_status analyse_klu(slv_linsys *ls) {
 
 static slv_linsys *linsys_alloc(void) { return calloc(1, sizeof(slv_linsys)); }
 
-slv_linsys *slv_linsys_analyse(slv_ls_kind kind, slv_ls_backend backend, int n, const int *Ap,
-                               const int *Aj, slv_ls_status *status) {
+static slv_linsys *analyse(slv_ls_kind kind, slv_ls_backend backend, int n, const int *Ap,
+                           const int *Aj, int sorted, slv_ls_status *status) {
   slv_ls_backend be = choose_backend(kind, backend, n);
   *status = SLV_LS_BAD_INPUT;
   if (n < 0 || !Ap || (n > 0 && !Aj) || !backend_takes(be, kind)) return NULL;
@@ -191,7 +275,7 @@ slv_linsys *slv_linsys_analyse(slv_ls_kind kind, slv_ls_backend backend, int n, 
   ls->n = n;
   ls->failed_col = -1;
   ls->pivot_min = NAN;
-  slv_ls_status st = copy_pattern(ls, Ap, Aj);
+  slv_ls_status st = copy_pattern(ls, Ap, Aj, sorted);
   if (!st && n > 0) {
     if (be == SLV_LS_DENSE)
       st = dense_alloc(ls);
@@ -208,6 +292,16 @@ slv_linsys *slv_linsys_analyse(slv_ls_kind kind, slv_ls_backend backend, int n, 
     return NULL;
   }
   return ls;
+}
+
+slv_linsys *slv_linsys_analyse(slv_ls_kind kind, slv_ls_backend backend, int n, const int *Ap,
+                               const int *Aj, slv_ls_status *status) {
+  return analyse(kind, backend, n, Ap, Aj, 0, status);
+}
+
+slv_linsys *slv_linsys_analyse_sorted(slv_ls_kind kind, slv_ls_backend backend, int n,
+                                      const int *Ap, const int *Aj, slv_ls_status *status) {
+  return analyse(kind, backend, n, Ap, Aj, 1, status);
 }
 
 /* ---- factoring -------------------------------------------------------------------- */
@@ -266,8 +360,10 @@ static slv_ls_status factor_cholmod(slv_linsys *ls, double shift) {
     return SLV_LS_NOT_SPD;
   }
   if (ls->cm.status < CHOLMOD_OK) return SLV_LS_NOMEM;
-  /* one solve now, so that cholmod_solve2's workspace exists before
-   * slv_linsys_solve (which then allocates nothing) */
+  /* one solve after the first factor, so that cholmod_solve2's workspace
+   * exists before slv_linsys_solve (which then allocates nothing; a new
+   * factor on the same pattern keeps the workspace's sizes) */
+  if (ls->X) return SLV_LS_OK;
   memset(ls->xin, 0, (size_t)ls->n * sizeof(double));
   return slv_chol_solve(ls->L, ls->n, ls->xin, &ls->X, &ls->Y, &ls->E, &ls->cm) ? SLV_LS_NOMEM
                                                                                 : SLV_LS_OK;
@@ -295,8 +391,15 @@ static slv_ls_status factor_klu(slv_linsys *ls) {
 
 slv_ls_status slv_linsys_factor_shifted(slv_linsys *ls, const double *Ax, double shift) {
   if (!ls || ls->n_cap > 0 || (!Ax && ls->nin > 0)) return SLV_LS_BAD_INPUT;
-  memset(ls->Ax, 0, (size_t)ls->nnz * sizeof(double));
-  for (int k = 0; k < ls->nin; k++) ls->Ax[ls->map[k]] += Ax[k];
+  ls->As.x = ls->Ax;
+  if (ls->same && ls->backend == SLV_LS_CHOLMOD) {
+    ls->As.x = (double *)Ax; /* read in place: CHOLMOD's factor keeps no pointer to A */
+  } else if (ls->same) {
+    memcpy(ls->Ax, Ax, (size_t)ls->nnz * sizeof(double));
+  } else {
+    memset(ls->Ax, 0, (size_t)ls->nnz * sizeof(double));
+    for (int k = 0; k < ls->nin; k++) ls->Ax[ls->map[k]] += Ax[k];
+  }
   /* CHOLMOD adds the shift itself (cholmod_factorize_p's beta) */
   if (shift != 0.0 && ls->backend != SLV_LS_CHOLMOD)
     for (int i = 0; i < ls->n; i++) ls->Ax[ls->dpos[i]] += shift;

@@ -73,6 +73,13 @@ typedef struct slv_linsys slv_linsys;
  * go).  NULL on failure, with *status set. */
 slv_linsys *slv_linsys_analyse(slv_ls_kind kind, slv_ls_backend backend, int n, const int *Ap,
                                const int *Aj, slv_ls_status *status);
+/* As slv_linsys_analyse, for a pattern whose rows' columns the caller
+ * knows not to decrease (a packed copy of A): for the dense and CHOLMOD
+ * back ends the pattern is then neither checked entry by entry nor sorted
+ * (a repeated column is added by the dense scatter, passed to CHOLMOD as
+ * given); the LU back ends check it as slv_linsys_analyse does. */
+slv_linsys *slv_linsys_analyse_sorted(slv_ls_kind kind, slv_ls_backend backend, int n,
+                                      const int *Ap, const int *Aj, slv_ls_status *status);
 /* The numeric factor for the values Ax (nnz of them, the pattern's order). */
 slv_ls_status slv_linsys_factor(slv_linsys *ls, const double *Ax);
 /* x <- A^-1 x. */

@@ -258,6 +258,35 @@ static void test_dense_input(void) {
   slv_linsys_free(ls);
 }
 
+/* slv_linsys_analyse_sorted on sorted rows: [2 -1 0; -1 2 -1; 0 -1 2]
+ * (x* = (1, 2, 3): b = (0, 0, 4)) on the dense, CHOLMOD and UMFPACK back
+ * ends; and [0 2; 3 0], no diagonal entry stored (x* = (1, 2): b = (4, 3)),
+ * which the LU takes through the general path. */
+static void test_sorted(void) {
+  int p[] = { 0, 2, 5, 7 }, j[] = { 0, 1, 0, 1, 2, 1, 2 };
+  double a[] = { 2, -1, -1, 2, -1, -1, 2 }, xs[] = { 1, 2, 3 };
+  const slv_ls_kind kind[] = { SLV_LS_SPD, SLV_LS_SPD, SLV_LS_GENERAL };
+  const slv_ls_backend be[] = { SLV_LS_DENSE, SLV_LS_CHOLMOD, SLV_LS_UMFPACK };
+  slv_ls_status st;
+  for (int t = 0; t < 3; t++) {
+    slv_linsys *ls = slv_linsys_analyse_sorted(kind[t], be[t], 3, p, j, &st);
+    CU_ASSERT_EQUAL_FATAL(st, SLV_LS_OK);
+    CU_ASSERT_EQUAL(slv_linsys_factor(ls, a), SLV_LS_OK);
+    double x[] = { 0, 0, 4 };
+    CU_ASSERT_EQUAL(slv_linsys_solve(ls, x), SLV_LS_OK);
+    TST_VEC_CLOSE(x, xs, 3, 0, 1e-14);
+    slv_linsys_free(ls);
+  }
+  int p2[] = { 0, 1, 2 }, j2[] = { 1, 0 };
+  double a2[] = { 2, 3 }, x2[] = { 4, 3 }, xs2[] = { 1, 2 };
+  slv_linsys *ls = slv_linsys_analyse_sorted(SLV_LS_GENERAL, SLV_LS_DENSE, 2, p2, j2, &st);
+  CU_ASSERT_EQUAL_FATAL(st, SLV_LS_OK);
+  CU_ASSERT_EQUAL(slv_linsys_factor(ls, a2), SLV_LS_OK);
+  CU_ASSERT_EQUAL(slv_linsys_solve(ls, x2), SLV_LS_OK);
+  TST_VEC_CLOSE(x2, xs2, 2, 0, 1e-15);
+  slv_linsys_free(ls);
+}
+
 /* The rule: dense up to SLV_LS_DENSE_MAX rows or without a sparse form. */
 static void test_choose(void) {
   CU_ASSERT_EQUAL(slv_linsys_choose(SLV_LS_SPD, SLV_LS_DENSE_MAX, 1), SLV_LS_DENSE);
@@ -274,6 +303,7 @@ int main(void) {
   CU_add_test(s, "not SPD, singular, unfactored, bad input", test_breakdowns);
   CU_add_test(s, "A + shift I on every back end", test_shift);
   CU_add_test(s, "dense input: in place, pivots, shift, reserve", test_dense_input);
+  CU_add_test(s, "sorted patterns, with and without a stored diagonal", test_sorted);
   CU_add_test(s, "the back-end rule", test_choose);
   return tst_run();
 }
