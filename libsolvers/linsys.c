@@ -218,8 +218,9 @@ static slv_ls_status cholmod_alloc(slv_linsys *ls) {
   cholmod_start(&ls->cm);
   ls->cm_started = 1;
   ls->cm.print = 0; /* the library never prints */
-  /* LL' always: a simplicial LDL' would factor an indefinite matrix */
-  ls->cm.supernodal = CHOLMOD_SUPERNODAL;
+  /* CHOLMOD's own choice of a supernodal LL' or a simplicial LDL' (what
+   * admm and ipm used before they moved here); an LDL' whose D is not
+   * positive is refused after the factor (factor_cholmod) */
   ls->As = (cholmod_sparse){
     .nrow = (size_t)ls->n,
     .ncol = (size_t)ls->n,
@@ -353,10 +354,27 @@ static slv_ls_status factor_dense(slv_linsys *ls) {
   return factor_dense_in_place(ls);
 }
 
+/* The first column whose pivot D_jj of a simplicial LDL' is not positive
+ * (an indefinite matrix, which LDL' factors without complaint), or -1;
+ * D_jj is the first entry of column j of L. */
+static int ldl_not_positive(const cholmod_factor *L) {
+  if (L->is_super || L->is_ll) return -1;
+  const int *Lp = L->p;
+  const double *Lx = L->x;
+  for (size_t j = 0; j < L->n; j++)
+    if (!(Lx[Lp[j]] > 0)) return (int)j;
+  return -1;
+}
+
 static slv_ls_status factor_cholmod(slv_linsys *ls, double shift) {
   if (!slv_chol_factorize(&ls->As, shift, ls->L, &ls->cm)) return SLV_LS_NOMEM;
   if (ls->cm.status == CHOLMOD_NOT_POSDEF || ls->L->minor < (size_t)ls->n) {
     ls->failed_col = (int)ls->L->minor;
+    return SLV_LS_NOT_SPD;
+  }
+  int bad = ldl_not_positive(ls->L);
+  if (bad >= 0) {
+    ls->failed_col = bad;
     return SLV_LS_NOT_SPD;
   }
   if (ls->cm.status < CHOLMOD_OK) return SLV_LS_NOMEM;
