@@ -2,13 +2,21 @@
  * (linsys.h; docs/solvers.md, "Linear systems").
  *
  * The CSR pattern of A read as compressed columns is the pattern of A'.
- * For the SPD back ends (A = A') that is A itself; the LU back ends factor
+ * For the SPD back ends (A = A') that is A itself, of which CHOLMOD reads
+ * the upper triangle (the CSR lower one) and LAPACK's 'L' factor the lower
+ * one of the scattered array (the same entries); the LU back ends factor
  * A' and solve with the transpose (UMFPACK_At, klu_tsolve), which is A.
- * The dense back end scatters the entries into a column-major n x n array.
- * An empty system (n = 0) calls no back end.  All allocation happens in analyse and factor (CHOLMOD's solve workspace
- * by one solve of a zero right-hand side at the end of factor), so solve
- * allocates nothing.  LAPACK's _work entry points are used, which do not
- * allocate either (direct.c does the same).
+ * The dense back end scatters the entries into a column-major n x n array,
+ * or the caller writes that array itself (a dense-input system).  The
+ * pattern always holds the diagonal (the shift goes there); a pattern whose
+ * rows are sorted and hold their diagonal is kept as given, its values
+ * copied (or read in place by CHOLMOD) instead of scattered.  CHOLMOD
+ * chooses its own supernodal LL' or simplicial LDL'; an LDL' with a pivot
+ * D_jj <= 0 is refused as not positive definite.  An empty system (n = 0)
+ * calls no back end.  All allocation happens in analyse, factor and
+ * reserve (CHOLMOD's solve workspace by one solve of a zero right-hand side
+ * after the first factor), so solve allocates nothing.  LAPACK's _work
+ * entry points are used, which do not allocate either.
  */
 #include "linsys.h"
 
@@ -221,20 +229,20 @@ static slv_ls_status cholmod_alloc(slv_linsys *ls) {
   /* CHOLMOD's own choice of a supernodal LL' or a simplicial LDL' (what
    * admm and ipm used before they moved here); an LDL' whose D is not
    * positive is refused after the factor (factor_cholmod) */
-  ls->As = (cholmod_sparse){
-    .nrow = (size_t)ls->n,
-    .ncol = (size_t)ls->n,
-    .nzmax = (size_t)ls->nnz,
-    .p = ls->Ap,
-    .i = ls->Aj,
-    .x = ls->Ax,
-    .stype = 1, /* the upper triangle (of the columns CHOLMOD reads); both are stored */
-    .itype = CHOLMOD_INT,
-    .xtype = CHOLMOD_REAL,
-    .dtype = CHOLMOD_DOUBLE,
-    .sorted = 0,
-    .packed = 1
-  };
+  ls->As =
+      (cholmod_sparse){ .nrow = (size_t)ls->n,
+                        .ncol = (size_t)ls->n,
+                        .nzmax = (size_t)ls->nnz,
+                        .p = ls->Ap,
+                        .i = ls->Aj,
+                        .x = ls->Ax,
+                        .stype =
+                            1, /* the upper triangle of what CHOLMOD reads: the CSR lower one */
+                        .itype = CHOLMOD_INT,
+                        .xtype = CHOLMOD_REAL,
+                        .dtype = CHOLMOD_DOUBLE,
+                        .sorted = 0,
+                        .packed = 1 };
   ls->L = slv_chol_analyze(&ls->As, &ls->cm);
   ls->xin = calloc((size_t)ls->n + 1, sizeof(double)); /* the zero of factor_cholmod */
   return ls->L && ls->xin ? SLV_LS_OK : SLV_LS_NOMEM;

@@ -6,14 +6,18 @@
  *   umfpack  UMFPACK's sparse LU (general)
  *   klu      KLU's sparse LU (general)
  *
- * Every solver that factors a matrix does it here, and the back end is
- * chosen here, by one rule (slv_linsys_choose): a matrix that the caller
- * has only as a dense array is factored dense; a sparse one (CSR) dense up
- * to SLV_LS_DENSE_MAX rows, else by CHOLMOD (SPD) or UMFPACK (general).
+ * The solvers that factor a matrix (direct, admm, ipm, nsn_ac's dense
+ * Newton matrix), the condensation and the condition estimate do it here,
+ * and the back end is chosen here, by one rule (slv_linsys_choose): a
+ * matrix that the caller has only as a dense array is factored dense; a
+ * sparse one (CSR) dense up to SLV_LS_DENSE_MAX rows, else by CHOLMOD
+ * (SPD) or UMFPACK (general).  A caller names a back end itself only for a
+ * reason docs/solvers.md gives ("Linear systems": ipm).
  *
  * A sparse matrix is given as n x n CSR (Ap[n + 1], Aj[nnz], Ax[nnz],
- * columns in any order, duplicates added); an SPD matrix with both
- * triangles.  The life of a system:
+ * columns in any order, duplicates added); an SPD matrix by both triangles
+ * or by its lower one (j <= i) alone, all that CHOLMOD and LAPACK's 'L'
+ * factor read.  The life of a system:
  *
  *   ls = slv_linsys_analyse(kind, backend, n, Ap, Aj, &st);   pattern only
  *   st = slv_linsys_factor(ls, Ax);       values, in the pattern's order
@@ -52,10 +56,9 @@ typedef enum slv_ls_backend {
   SLV_LS_KLU      /* general only */
 } slv_ls_backend;
 
-/* Rows up to which a sparse matrix is factored dense: LAPACK's blocked
- * factor of the whole matrix is then cheaper than a sparse analysis and
- * factor of the Delassus matrices the solvers meet (the switch admm and
- * nsn_ac made at 600 rows before they moved here). */
+/* Rows up to which a sparse matrix is factored dense: the switch admm and
+ * nsn_ac each made before they moved here (docs/solvers.md, "Linear
+ * systems"). */
 #define SLV_LS_DENSE_MAX 600
 
 typedef enum slv_ls_status {
