@@ -42,6 +42,7 @@ struct slv_linsys {
   int n_cap;        /* a dense-input system: the largest n (slv_linsys_dense_reserve) */
   double pivot_min; /* the dense factor's smallest pivot (NaN: not known) */
   int pivot_at;     /* and its row (-1) */
+  double lu_flops;  /* UMFPACK's estimate of one LU's flops (NaN: not UMFPACK) */
   /* dense */
   double *F;
   lapack_int *ipiv;
@@ -174,11 +175,9 @@ static int sorted_has_diagonal(int n, const int *Ap, const int *Aj, int *dpos) {
  * the diagonal (ls->same: factor then reads or copies the values instead
  * of scattering them); else 1.  sorted: the caller says the columns do not
  * decrease (a packed copy of A), so only the diagonal is looked for; a
- * duplicate then reaches CHOLMOD as given, and the dense scatter adds it;
- * the LU back ends, which refuse duplicates, get the full check. */
+ * duplicate then reaches the back end as given (linsys.h). */
 static int same_pattern_alloc(slv_linsys *ls, const int *Ap, const int *Aj, int sorted) {
   int n = ls->n, nnz = Ap[n];
-  if (ls->backend == SLV_LS_UMFPACK || ls->backend == SLV_LS_KLU) sorted = 0;
   ls->dpos = malloc(((size_t)n + 1) * sizeof(int));
   if (!ls->dpos) return SLV_LS_NOMEM;
   if (sorted ? !sorted_has_diagonal(n, Ap, Aj, ls->dpos)
@@ -255,8 +254,10 @@ static slv_ls_status umfpack_alloc(slv_linsys *ls) {
   ls->W = malloc(5 * n * sizeof(double));
   ls->xin = malloc(n * sizeof(double));
   if (!ls->Wi || !ls->W || !ls->xin) return SLV_LS_NOMEM;
+  double info[UMFPACK_INFO];
   int st =
-      umfpack_di_symbolic(ls->n, ls->n, ls->Ap, ls->Aj, NULL, &ls->symbolic, ls->control, NULL);
+      umfpack_di_symbolic(ls->n, ls->n, ls->Ap, ls->Aj, NULL, &ls->symbolic, ls->control, info);
+  ls->lu_flops = st == UMFPACK_OK ? info[UMFPACK_FLOPS_ESTIMATE] : NAN;
   return st == UMFPACK_OK                    ? SLV_LS_OK
          : st == UMFPACK_ERROR_out_of_memory ? SLV_LS_NOMEM
                                              : SLV_LS_BAD_INPUT;
@@ -284,6 +285,7 @@ static slv_linsys *analyse(slv_ls_kind kind, slv_ls_backend backend, int n, cons
   ls->n = n;
   ls->failed_col = -1;
   ls->pivot_min = NAN;
+  ls->lu_flops = NAN;
   slv_ls_status st = copy_pattern(ls, Ap, Aj, sorted);
   if (!st && n > 0) {
     if (be == SLV_LS_DENSE)
@@ -404,9 +406,24 @@ static slv_ls_status factor_umfpack(slv_linsys *ls) {
   return st == UMFPACK_ERROR_out_of_memory ? SLV_LS_NOMEM : SLV_LS_BAD_INPUT;
 }
 
-static slv_ls_status factor_klu(slv_linsys *ls) {
-  if (ls->knum) klu_free_numeric(&ls->knum, &ls->kc);
-  ls->knum = klu_factor(ls->Ap, ls->Aj, ls->Ax, ls->ksym, &ls->kc);
+/* KLU's refactorization in the pivot order of its last factor (no
+ * allocation, no pivot search), kept when the refactored U's crude
+ * reciprocal condition min |U_ii| / max |U_ii| (klu_rcond) is above
+ * SLV_LS_KLU_RCOND: 1, else 0 (the numeric object then dropped). */
+static int refactor_klu(slv_linsys *ls, const double *Ax) {
+  if (!ls->knum) return 0;
+  if (klu_refactor(ls->Ap, ls->Aj, (double *)Ax, ls->ksym, ls->knum, &ls->kc) &&
+      klu_rcond(ls->ksym, ls->knum, &ls->kc) && ls->kc.rcond > SLV_LS_KLU_RCOND)
+    return 1;
+  klu_free_numeric(&ls->knum, &ls->kc);
+  return 0;
+}
+
+/* A refactorization when it holds (above), else a factor with its own
+ * pivot search. */
+static slv_ls_status factor_klu(slv_linsys *ls, const double *Ax) {
+  if (refactor_klu(ls, Ax)) return SLV_LS_OK;
+  ls->knum = klu_factor(ls->Ap, ls->Aj, (double *)Ax, ls->ksym, &ls->kc);
   if (ls->kc.status == KLU_SINGULAR) {
     ls->failed_col = ls->kc.numerical_rank >= 0 ? ls->kc.numerical_rank : -1;
     return SLV_LS_SINGULAR;
@@ -415,20 +432,29 @@ static slv_ls_status factor_klu(slv_linsys *ls) {
   return SLV_LS_OK;
 }
 
-slv_ls_status slv_linsys_factor_shifted(slv_linsys *ls, const double *Ax, double shift) {
-  if (!ls || ls->n_cap > 0 || (!Ax && ls->nin > 0)) return SLV_LS_BAD_INPUT;
-  ls->As.x = ls->Ax;
-  if (ls->same && ls->backend == SLV_LS_CHOLMOD) {
-    ls->As.x = (double *)Ax; /* read in place: CHOLMOD's factor keeps no pointer to A */
-  } else if (ls->same) {
+/* The values to factor: the caller's Ax itself for a kept pattern that
+ * CHOLMOD or KLU reads (their factors keep no pointer to A; CHOLMOD adds
+ * the shift itself), else ls->Ax: copied or scattered, plus the shift on
+ * the diagonal. */
+static const double *load_values(slv_linsys *ls, const double *Ax, double shift) {
+  int in_place =
+      ls->same && (ls->backend == SLV_LS_CHOLMOD || (ls->backend == SLV_LS_KLU && shift == 0.0));
+  ls->As.x = in_place ? (double *)Ax : ls->Ax;
+  if (in_place) return Ax;
+  if (ls->same) {
     memcpy(ls->Ax, Ax, (size_t)ls->nnz * sizeof(double));
   } else {
     memset(ls->Ax, 0, (size_t)ls->nnz * sizeof(double));
     for (int k = 0; k < ls->nin; k++) ls->Ax[ls->map[k]] += Ax[k];
   }
-  /* CHOLMOD adds the shift itself (cholmod_factorize_p's beta) */
   if (shift != 0.0 && ls->backend != SLV_LS_CHOLMOD)
     for (int i = 0; i < ls->n; i++) ls->Ax[ls->dpos[i]] += shift;
+  return ls->Ax;
+}
+
+slv_ls_status slv_linsys_factor_shifted(slv_linsys *ls, const double *Ax, double shift) {
+  if (!ls || ls->n_cap > 0 || (!Ax && ls->nin > 0)) return SLV_LS_BAD_INPUT;
+  const double *vals = load_values(ls, Ax, shift);
   ls->factored = 0;
   ls->failed_col = -1;
   ls->pivot_min = NAN;
@@ -442,7 +468,7 @@ slv_ls_status slv_linsys_factor_shifted(slv_linsys *ls, const double *Ax, double
   else if (ls->backend == SLV_LS_UMFPACK)
     st = factor_umfpack(ls);
   else
-    st = factor_klu(ls);
+    st = factor_klu(ls, vals);
   if (ls->backend == SLV_LS_DENSE) dense_pivots_after(ls, st);
   ls->factored = st == SLV_LS_OK;
   return st;
@@ -491,6 +517,8 @@ slv_ls_status slv_linsys_factor_dense(slv_linsys *ls, slv_ls_kind kind, double s
   ls->factored = st == SLV_LS_OK;
   return st;
 }
+
+double slv_linsys_lu_flops(const slv_linsys *ls) { return ls->lu_flops; }
 
 double slv_linsys_pivot_min(const slv_linsys *ls, int *row) {
   if (row) *row = ls->pivot_at;

@@ -6,8 +6,9 @@
  *   umfpack  UMFPACK's sparse LU (general)
  *   klu      KLU's sparse LU (general)
  *
- * The solvers that factor a matrix (direct, admm, ipm, nsn_ac's dense
- * Newton matrix), the condensation and the condition estimate do it here,
+ * The solvers that factor a matrix (direct, admm, ipm, the Newton matrix
+ * of nsn_ac and nsgs_newton), the condensation and the condition estimate
+ * do it here,
  * and the back end is chosen here, by one rule (slv_linsys_choose): a
  * matrix that the caller has only as a dense array is factored dense; a
  * sparse one (CSR) dense up to SLV_LS_DENSE_MAX rows, else by CHOLMOD
@@ -60,6 +61,10 @@ typedef enum slv_ls_backend {
  * nsn_ac each made before they moved here (docs/solvers.md, "Linear
  * systems"). */
 #define SLV_LS_DENSE_MAX 600
+/* KLU refactors in the pivot order of its last factor while the
+ * refactored U's min |U_ii| / max |U_ii| stays above this; below, it
+ * factors anew with a pivot search. */
+#define SLV_LS_KLU_RCOND 1e-12
 
 typedef enum slv_ls_status {
   SLV_LS_OK = 0,
@@ -77,10 +82,10 @@ typedef struct slv_linsys slv_linsys;
 slv_linsys *slv_linsys_analyse(slv_ls_kind kind, slv_ls_backend backend, int n, const int *Ap,
                                const int *Aj, slv_ls_status *status);
 /* As slv_linsys_analyse, for a pattern whose rows' columns the caller
- * knows not to decrease (a packed copy of A): for the dense and CHOLMOD
- * back ends the pattern is then neither checked entry by entry nor sorted
- * (a repeated column is added by the dense scatter, passed to CHOLMOD as
- * given); the LU back ends check it as slv_linsys_analyse does. */
+ * knows not to decrease (a packed copy of A, nsn's Newton matrix): it is
+ * then neither checked entry by entry nor sorted.  A repeated column is
+ * added by the dense scatter, passed to CHOLMOD as given, and refused by
+ * the LU back ends (no system). */
 slv_linsys *slv_linsys_analyse_sorted(slv_ls_kind kind, slv_ls_backend backend, int n,
                                       const int *Ap, const int *Aj, slv_ls_status *status);
 /* The numeric factor for the values Ax (nnz of them, the pattern's order). */
@@ -113,6 +118,9 @@ slv_ls_status slv_linsys_factor_dense(slv_linsys *ls, slv_ls_kind kind, double s
  * its smallest pivot, L_ii^2 (Cholesky) or |U_ii| (LU), and its row in
  * *row (may be NULL); else, and for the sparse back ends, NaN and -1. */
 double slv_linsys_pivot_min(const slv_linsys *ls, int *row);
+/* UMFPACK's estimate of one LU's flops, from its symbolic analysis (the
+ * UMFPACK back end; NaN for the others). */
+double slv_linsys_lu_flops(const slv_linsys *ls);
 /* UMFPACK's iterative refinement steps per solve (UMFPACK's default: 2;
  * a solver that corrects its own steps asks for 0); no effect on the
  * other back ends.  Before the factor. */

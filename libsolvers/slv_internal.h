@@ -326,17 +326,14 @@ typedef struct slv_nsn_sparse {
   size_t nnz, nnz_cap;
   int *hpos; /* per packed entry of A: position of its block's first row */
   size_t hpos_cap;
-  int *dpos;                /* per column j: position of (blk0[j], j) */
-  int *Hp_buf, *dpos_buf;   /* n_max + 1, n_max */
-  int *stamp, *where;       /* n_max each: scratch of the pattern build */
-  double *control;          /* UMFPACK's Control array */
-  double *W;                /* 6 n_max: the solution, then umfpack_di_wsolve's W */
-  void *symbolic, *numeric; /* UMFPACK's objects */
-  int klu;                  /* this pattern is factored by KLU, not UMFPACK */
-  double klu_flops;         /* KLU up to this flop estimate: NSN_KLU_FLOPS, or a test's */
-  void *klu_common, *klu_symbolic, *klu_numeric; /* KLU's objects */
-  int factors;                                   /* LUs for this problem */
-  double lu_flops; /* UMFPACK's estimate of one LU's flops (symbolic analysis) */
+  int *dpos;              /* per column j: position of (blk0[j], j) */
+  int *Hp_buf, *dpos_buf; /* n_max + 1, n_max */
+  int *stamp, *where;     /* n_max each: scratch of the pattern build */
+  slv_linsys *ls;         /* H's LU (linsys.h): UMFPACK's or KLU's */
+  int klu;                /* this pattern is factored by KLU, not UMFPACK */
+  double klu_flops;       /* KLU up to this flop estimate: NSN_KLU_FLOPS, or a test's */
+  int factors;            /* LUs for this problem */
+  double lu_flops;        /* UMFPACK's estimate of one LU's flops (symbolic analysis) */
 } slv_nsn_sparse;
 
 typedef struct slv_nsn {
