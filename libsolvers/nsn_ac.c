@@ -56,16 +56,17 @@
  *
  * Storage (docs/solvers.md, "Alart-Curnier Newton", "Storage of the Newton
  * matrix"; the rule of "Linear systems"): up to NSN_DENSE_MAX =
- * SLV_LS_DENSE_MAX rows, or when A has no packed copy, H is dense.  Rows with Phi_i = x_i, Ar = e_i, Bu = 0 (separated contacts, box
- * rows at a bound) have d_i = -Phi_i and are eliminated before the LU: only
+ * SLV_LS_DENSE_MAX rows, or when A has no packed copy, H is dense.  Rows
+ * with Phi_i = x_i, Ar = e_i, Bu = 0 (separated contacts, box rows at a
+ * bound) have d_i = -Phi_i and are eliminated before the LU: only
  * the m other rows are factored; cost per iteration: the products over the
  * packed copy of A, O(nnz) (else dgemv, O(n^2)), O(m n) to assemble H_AA
  * from columns of A (slv_op_col), (2/3) m^3 for its LU.  Above, H is sparse
  * on the block pattern of A, analysed once per problem and factored per
- * iteration by KLU (a small LU) or UMFPACK (a large one; nsn_sparse.c).
- * No size limit: the dense H of a workspace with n_max <= NSN_DENSE_MAX is
- * allocated at init, a larger one or the sparse pattern is reserved by
- * slv_nsn_begin, once per problem.
+ * iteration by KLU (a small LU) or UMFPACK (a large one; nsn_sparse.c),
+ * both through linsys.h.  No size limit: the dense H of a workspace with
+ * n_max <= NSN_DENSE_MAX is allocated at init, a larger one or the sparse
+ * pattern is reserved by slv_nsn_begin, once per problem.
  *
  * Stopping test: the library's (res_rel <= tol, and res_nat_inf <= tol with
  * cones) on the De Saxce natural map, confirmed on w = A x + b recomputed
