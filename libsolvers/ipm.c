@@ -68,8 +68,9 @@
  * nonsymmetric A); the pattern and its analysis are made once per solve
  * (ipm_pattern_reserve); CHOLMOD's numeric factorization reuses its factor
  * and cholmod_solve2 its workspace; UMFPACK's numeric object is made per
- * factorization, as in nsn_ac's large LUs.  CHOLMOD's own OpenMP teams are kept to the idle cores on any
- * opt->threads (chol.h).  x'Ax >= 0 is not checked: a
+ * factorization, as in nsn_ac's large LUs.  CHOLMOD's own OpenMP teams
+ * are kept to the idle cores on any opt->threads (chol.h).  x'Ax >= 0 is
+ * not checked: a
  * factorization that fails after IPM_REG_TRIES regularizations is
  * SLV_BREAKDOWN.  Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_STAGNATED,
  * SLV_NOT_FINITE, SLV_BREAKDOWN, SLV_ERR_NOMEM, SLV_ERR_UNSUPPORTED (a
