@@ -277,8 +277,8 @@ static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const lo
             s->min_runs, s->min_time, s->max_time);
     fprintf(f, "# tie_tolerance: %g (fastest at tau = 1: within a factor %g of the best)\n", s->tie,
             1.0 + s->tie);
-    fprintf(f, "# cond_est: 1-norm condition estimate of A (UMFPACK LU, LAPACK dlacn2 "
-               "Hager-Higham), inf when A is singular\n");
+    fprintf(f, "# cond_est: 1-norm condition estimate of A (slv_condition_estimate: "
+               "LAPACK dlacn2 Hager-Higham), inf when A is singular\n");
   }
   if (s->figure[0]) fprintf(f, "# figure: %s\n", s->figure);
   char date[64] = "unknown";

@@ -607,11 +607,6 @@ typedef struct exp_env {
  * after the message. */
 EXP_API int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int *np);
 
-/* The 1-norm condition estimate of A (Hager-Higham, LAPACK dlacn2, with
- * UMFPACK's sparse LU for the solves): inf when A is singular, NaN when it
- * could not be computed (n = 0, out of memory). */
-EXP_API double exp_cond_estimate(const slv_problem *p);
-
 /* ---- plans and tasks (plan.c) ------------------------------------------- */
 
 typedef struct exp_task {

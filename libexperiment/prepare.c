@@ -17,12 +17,8 @@
  *   n, nnz     rows; stored nonzeros (dense: entries != 0)
  *   contacts   cones, else findex normal rows (distinct findex targets),
  *              else the world's contact count (scene exports), else 0
- *   cond       a 1-norm condition estimate of A: the LU of A by UMFPACK
- *              (Davis 2004; the dense ones too, as a sparse matrix), then
- *              Hager's estimate of ||A^-1||_1 refined by Higham (LAPACK
- *              dlacn2, as dgecon does), times ||A||_1 (exact); inf when
- *              UMFPACK finds A singular.  It is the condition number of A
- *              alone, not of the complementarity problem.
+ *   cond       slv_condition_estimate: a 1-norm condition estimate of A
+ *              alone (inf: singular; NaN: not computed)
  *   sha256     the SHA-256 of the file's bytes (every run: the content key
  *              of its tasks, experiments/README.md, "Result files")
  * The metadata are cached in DATADIR/problem-meta.tsv, keyed by path, size,
@@ -42,7 +38,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <suitesparse/umfpack.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -50,12 +45,6 @@
 #include "dyn_world.h"
 
 extern char **environ;
-
-/* LAPACK's reverse-communication 1-norm estimator (Higham 1988, "FORTRAN
- * codes for estimating the one-norm of a real or complex matrix", ACM TOMS
- * 14), the routine behind dgecon. */
-extern void dlacn2_(const int *n, double *v, double *x, int *isgn, double *est, int *kase,
-                    int *isave);
 
 static void progress(const exp_env *env, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -71,123 +60,6 @@ static void progress(const exp_env *env, const char *fmt, ...) {
   vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
   exp_say(&env->log, EXP_SAY_PROGRESS, "experiment: %s", line);
-}
-
-/* ---- condition estimate ------------------------------------------------------------ */
-
-/* A in compressed columns (UMFPACK's input) from the dense or CSR problem.
- * For CSR the arrays are those of A itself read as columns, i.e. of A^T:
- * *transposed = 1 then. */
-static int csc_of(const slv_problem *p, int **Cp, int **Ci, double **Cx, int *transposed,
-                  int *owned) {
-  int n = p->n;
-  *owned = 0;
-  if (p->storage == SLV_CSR) {
-    *Cp = (int *)p->Ap;
-    *Ci = (int *)p->Aj;
-    *Cx = (double *)p->Ax;
-    *transposed = 1;
-    return 0;
-  }
-  if (p->storage != SLV_DENSE) return -1;
-  size_t nnz = 0;
-  for (int j = 0; j < n; j++)
-    for (int i = 0; i < n; i++) nnz += p->A[i + (size_t)j * p->lda] != 0.0;
-  *Cp = malloc(((size_t)n + 1) * sizeof **Cp);
-  *Ci = malloc((nnz ? nnz : 1) * sizeof **Ci);
-  *Cx = malloc((nnz ? nnz : 1) * sizeof **Cx);
-  *owned = 1;
-  *transposed = 0;
-  if (!*Cp || !*Ci || !*Cx) return -1;
-  size_t k = 0;
-  for (int j = 0; j < n; j++) {
-    (*Cp)[j] = (int)k;
-    for (int i = 0; i < n; i++) {
-      double a = p->A[i + (size_t)j * p->lda];
-      if (a != 0.0) {
-        (*Ci)[k] = i;
-        (*Cx)[k++] = a;
-      }
-    }
-  }
-  (*Cp)[n] = (int)k;
-  return 0;
-}
-
-/* ||A||_1 = the largest column sum of |a_ij|. */
-static double norm1(const slv_problem *p, const int *Cp, const int *Ci, const double *Cx,
-                    int transposed) {
-  int n = p->n;
-  double best = 0.0;
-  if (!transposed) {
-    for (int j = 0; j < n; j++) {
-      double s = 0.0;
-      for (int k = Cp[j]; k < Cp[j + 1]; k++) s += fabs(Cx[k]);
-      best = fmax(best, s);
-    }
-    return best;
-  }
-  double *col = calloc((size_t)n, sizeof *col);
-  if (!col) return NAN;
-  for (int i = 0; i < n; i++)
-    for (int k = Cp[i]; k < Cp[i + 1]; k++) col[Ci[k]] += fabs(Cx[k]);
-  for (int j = 0; j < n; j++) best = fmax(best, col[j]);
-  free(col);
-  return best;
-}
-
-/* Hager-Higham with the factors of C (C = A, or C = A^T when transposed). */
-static double inv_norm1(int n, void *num, const int *Cp, const int *Ci, const double *Cx,
-                        int transposed) {
-  double *v = malloc((size_t)n * sizeof *v), *x = malloc((size_t)n * sizeof *x);
-  double *y = malloc((size_t)n * sizeof *y);
-  int *isgn = malloc((size_t)n * sizeof *isgn);
-  double est = NAN;
-  int kase = 0, isave[3];
-  if (v && x && y && isgn) {
-    do {
-      dlacn2_(&n, v, x, isgn, &est, &kase, isave);
-      if (kase == 0) break;
-      /* kase 1: x := A^-1 x; kase 2: x := A^-T x */
-      int sys = (kase == 1) != (transposed != 0) ? UMFPACK_A : UMFPACK_At;
-      if (umfpack_di_solve(sys, Cp, Ci, Cx, y, x, num, NULL, NULL) < 0) {
-        est = NAN;
-        break;
-      }
-      memcpy(x, y, (size_t)n * sizeof *x);
-    } while (kase != 0);
-  }
-  free(v);
-  free(x);
-  free(y);
-  free(isgn);
-  return est;
-}
-
-double exp_cond_estimate(const slv_problem *p) {
-  int n = p->n, *Cp = NULL, *Ci = NULL, transposed = 0, owned = 0;
-  double *Cx = NULL, cond = NAN;
-  if (n <= 0 || csc_of(p, &Cp, &Ci, &Cx, &transposed, &owned) != 0) goto done;
-  double a1 = norm1(p, Cp, Ci, Cx, transposed);
-  void *sym = NULL, *num = NULL;
-  double info[UMFPACK_INFO];
-  int st = umfpack_di_symbolic(n, n, Cp, Ci, Cx, &sym, NULL, info);
-  if (st == UMFPACK_OK) st = umfpack_di_numeric(Cp, Ci, Cx, sym, &num, NULL, info);
-  if (st == UMFPACK_WARNING_singular_matrix) {
-    cond = INFINITY;
-  } else if (st == UMFPACK_OK) {
-    double est = inv_norm1(n, num, Cp, Ci, Cx, transposed);
-    cond = isfinite(est) ? a1 * est : INFINITY;
-  }
-  umfpack_di_free_symbolic(&sym);
-  umfpack_di_free_numeric(&num);
-done:
-  if (owned) {
-    free(Cp);
-    free(Ci);
-    free(Cx);
-  }
-  return cond;
 }
 
 /* ---- the metadata cache ------------------------------------------------------------ */
@@ -356,7 +228,7 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
   e->nnz = count_nnz(inst);
   e->contacts = contacts >= 0 ? contacts : count_contacts(inst);
   slv_problem p = slv_instance_problem(inst);
-  e->cond = exp_cond_estimate(&p);
+  slv_condition_estimate(&p, &e->cond, NULL, 0); /* NaN when not computed */
   slv_instance_free(inst);
   meta *nm = cache_add(mc);
   if (nm) {

@@ -28,7 +28,7 @@
  *            H, q_loc = b + H' M^-1 q" with Siconos' q = FCLIB f and b = w).
  *            The condensation is libsolvers' slv_condense (io_global.c;
  *            libsolvers/condense.c): M factored by its diagonal blocks (the
- *            connected parts of its pattern: dense LAPACK up to 200 dofs, a
+ *            connected parts of its pattern: dense LAPACK up to 600 dofs, a
  *            sparse Cholesky above), W block sparse (CSR), never dense; no
  *            cap on the size but the memory cap (max_memory).  An M stored
  *            as one triangle only (every non-zero off-diagonal entry on the

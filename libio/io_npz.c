@@ -446,9 +446,9 @@ static slv_status read_G(npz_ctx *c, const npy_array *g, slv_instance *inst, dou
 
 slv_status slv_io_read_npz(const slv_io_req *rq, slv_instance **out) {
   npz_ctx c = { rq->path, rq->err, rq->errlen, NULL, 0, (double)rq->max_memory };
-  npy_array a[3] = { { "G.npy", NULL, 0, 0, 0, { 0, 0 }, 0 },
-                     { "g.npy", NULL, 0, 0, 0, { 0, 0 }, 0 },
-                     { "mus.npy", NULL, 0, 0, 0, { 0, 0 }, 0 } };
+  npy_array a[3] = { { "G.npy", NULL, 0, 0, 0, { 0, 0 }, 0, 0 },
+                     { "g.npy", NULL, 0, 0, 0, { 0, 0 }, 0, 0 },
+                     { "mus.npy", NULL, 0, 0, 0, { 0, 0 }, 0, 0 } };
   slv_instance *inst = NULL;
   double *buf = NULL;
   long nc = 0;
@@ -491,7 +491,7 @@ done:
 slv_status slv_io_npz_read_guess(const char *path, int n, double *x, size_t max_memory, char *err,
                                  size_t errlen) {
   npz_ctx c = { path, err, errlen, NULL, 0, (double)max_memory };
-  npy_array a = { "lam0.npy", NULL, 0, 0, 0, { 0, 0 }, 0 };
+  npy_array a = { "lam0.npy", NULL, 0, 0, 0, { 0, 0 }, 0, 0 };
   double *buf = NULL;
   slv_status st = open_zip(&c, ZIP_RDONLY | ZIP_CHECKCONS);
   if (st) return st;

@@ -39,17 +39,18 @@
  * the symmetric case needs A PSD.  It is not checked: an A with negative
  * curvature makes the iterates grow (SLV_NOT_FINITE or SLV_MAX_ITER).
  *
- * Linear algebra: for a symmetric A, A + rho I is positive definite: CHOLMOD
- * [chen2008] over A's packed copy for n > ADMM_DENSE_MAX (analysed once
- * per problem, factorized with the shift beta = rho, cholmod_factorize_p,
- * for every rho), else LAPACKE dpotrf on a dense copy.  The sparse matrix
- * and the factor are CHOLMOD's own allocations, made once per problem
- * (and per rho change for the numeric factor); the iterations do not
- * allocate (cholmod_solve2 reuses its workspace).  A nonsymmetric A gets
- * an LU instead: UMFPACK [davis2004] over A's pattern with its diagonal
- * (symbolic analysis once per problem, numeric factor per rho,
- * umfpack_di_wsolve on workspace reserved per problem), or LAPACKE
- * dgetrf for n <= ADMM_DENSE_MAX.  CHOLMOD opens OpenMP
+ * Linear algebra: through the linear-system interface (linsys.h), which
+ * chooses the back end (docs/solvers.md, "Linear systems"): with a packed
+ * copy of A, its CSR form, so that above SLV_LS_DENSE_MAX rows the sparse
+ * back ends take it; else the dense form.  A symmetric A makes A + rho I
+ * positive definite: Cholesky (CHOLMOD's with its own diagonal shift
+ * [chen2008], analysed once per problem and factored per rho; or LAPACK's
+ * on the dense matrix).  A nonsymmetric A gets an LU instead (UMFPACK
+ * [davis2004], no iterative refinement: ADMM's next iteration corrects a
+ * step; or LAPACK's dgetrf).  The packed copy, read by columns, is the CSR
+ * form of A', so the LU solves with the transpose.  The sparse system is
+ * made once per problem; the dense one, for n_max rows, at init; the
+ * iterations only solve, which allocates nothing.  CHOLMOD opens OpenMP
  * teams of its own; on any opt->threads they are kept to the idle cores
  * (chol.h).
  *
@@ -64,18 +65,14 @@
  * singular for an LU: A not PSD), SLV_ERR_NOMEM (no memory for the factor).  Reads max_iter, tol,
  * norm, warm_start, threads, record_history.
  */
-#include "chol.h"
+#include "linsys.h"
 #include "slv_internal.h"
 
 #include <float.h>
-#include <lapacke.h>
 #include <stdlib.h>
 #include <string.h>
-#include <suitesparse/cholmod.h>
-#include <suitesparse/umfpack.h>
 
 enum {
-  ADMM_DENSE_MAX = 600, /* rows: up to here a dense Cholesky */
   ADMM_ADAPT = 10,      /* iterations between two rho decisions */
   ADMM_MAX_CHANGES = 40 /* rho changes per solve at most */
 };
@@ -84,67 +81,39 @@ enum {
 #define ADMM_RHO0      1e-2 /* the start: rho = ADMM_RHO0 x the mean diagonal of A */
 #define ADMM_RHO_RANGE 1e6  /* rho within the mean diagonal times / over this */
 
-/* A + rho I by columns for UMFPACK (a nonsymmetric A): A's pattern with
- * every diagonal entry stored, A's values kept apart so that a new rho
- * only rewrites the diagonal. */
+/* A's packed copy as scalar CSC arrays (the CSR form of A'): the packed
+ * copy itself (SLV_OP_COLS), or its 3x3 blocks expanded into cp/ci/cx. */
 typedef struct {
-  int *p, *i;      /* the pattern: n + 1 column starts, nnz row indices */
-  double *x, *a;   /* A + rho I's values, A's values (nnz each) */
-  int *dpos;       /* column j's diagonal entry is x[dpos[j]] */
-  int *wi;         /* umfpack_di_wsolve's workspace: n ints, n doubles */
-  double *wx, *xs; /* (no iterative refinement), and its solution */
+  const int *p, *i;
+  const double *x;
+  int *cp, *ci; /* the expansion's own arrays, n_cap + 1 and nz_cap */
+  double *cx;
   size_t n_cap, nz_cap;
-  void *symbolic, *numeric;
-  double control[UMFPACK_CONTROL];
-} admm_lu;
+} admm_csc;
 
 typedef struct {
   int n_max;
   double *buf; /* 8 n_max */
   double *z, *u, *xs, *q, *w, *zold, *rhs, *diag;
-  double *H; /* dense A + rho I and its Cholesky factor, H_cap doubles */
-  size_t H_cap;
-  int *ipiv; /* n_max: the dense LU's pivots (a nonsymmetric A) */
-  int lu;    /* this problem's A is not symmetric: LU, not Cholesky */
-  admm_lu U;
-  cholmod_common cm;
-  int cm_started;
-  cholmod_sparse *A; /* this problem's A (upper triangle read) */
-  cholmod_factor *L;
-  cholmod_dense *X, *Y, *E; /* cholmod_solve2's reused workspace */
-  int stall;                /* 0, or: SLV_STAGNATED after this many iterations without
-                                halving the residual (slv_admm_set_stall) */
+  int lu;            /* this problem's A is not symmetric: LU, not Cholesky */
+  int sparse;        /* this problem's system is s->ls, not s->dense */
+  slv_linsys *dense; /* the dense system (n_max rows, or a larger unpacked A) */
+  slv_linsys *ls;    /* this problem's sparse-form system */
+  admm_csc C;        /* its CSR arrays (A' read by rows) */
+  int stall;         /* 0, or: SLV_STAGNATED after this many iterations without
+                          halving the residual (slv_admm_set_stall) */
 } admm_state;
 
 void slv_admm_set_stall(void *state, int iterations) {
   ((admm_state *)state)->stall = iterations > 0 ? iterations : 0;
 }
 
-static void admm_free_sparse(admm_state *s) {
-  if (!s->cm_started) return;
-  cholmod_free_sparse(&s->A, &s->cm);
-  cholmod_free_factor(&s->L, &s->cm);
-  cholmod_free_dense(&s->X, &s->cm);
-  cholmod_free_dense(&s->Y, &s->cm);
-  cholmod_free_dense(&s->E, &s->cm);
-}
-
-static void admm_lu_free(admm_lu *U) {
-  if (U->numeric) umfpack_di_free_numeric(&U->numeric);
-  if (U->symbolic) umfpack_di_free_symbolic(&U->symbolic);
-  free(U->p), free(U->i), free(U->x), free(U->a), free(U->dpos);
-  free(U->wi), free(U->wx), free(U->xs);
-  memset(U, 0, sizeof *U);
-}
-
 static void admm_free(void *st) {
   admm_state *s = st;
-  admm_free_sparse(s);
-  admm_lu_free(&s->U);
-  free(s->ipiv);
-  if (s->cm_started) cholmod_finish(&s->cm);
+  slv_linsys_free(s->ls);
+  slv_linsys_free(s->dense);
+  free(s->C.cp), free(s->C.ci), free(s->C.cx);
   free(s->buf);
-  free(s->H);
   memset(s, 0, sizeof *s);
 }
 
@@ -154,12 +123,10 @@ static slv_status admm_init(void *st, int n_max, const slv_options *opt) {
   size_t m = (size_t)(n_max > 0 ? n_max : 1);
   s->n_max = n_max;
   s->buf = malloc(8 * m * sizeof *s->buf);
-  s->ipiv = malloc(m * sizeof *s->ipiv);
-  if (n_max <= ADMM_DENSE_MAX) {
-    s->H = malloc(m * m * sizeof *s->H);
-    s->H_cap = s->H ? m * m : 0;
-  }
-  if (!s->buf || !s->ipiv || (n_max <= ADMM_DENSE_MAX && !s->H)) {
+  /* the dense system up front when the rule factors n_max rows dense */
+  int dense_ok = slv_linsys_choose(SLV_LS_SPD, n_max, 1) != SLV_LS_DENSE ||
+                 slv_linsys_dense_reserve(&s->dense, n_max) == SLV_LS_OK;
+  if (!s->buf || !dense_ok) {
     admm_free(s);
     return SLV_ERR_NOMEM;
   }
@@ -171,159 +138,78 @@ static slv_status admm_init(void *st, int n_max, const slv_options *opt) {
 
 /* ---- the linear system (A + rho I) x = r -------------------------------------- */
 
-/* A's packed copy as a CHOLMOD matrix (stype 1: the upper triangle is
- * read), once per problem. */
-static int sparse_of_packed(admm_state *s, const slv_op *op) {
+/* The 3x3 blocks of the packed copy expanded to scalar columns (own
+ * arrays, grown when too small).  0 or -1 (no memory). */
+static int csc_of_blocks_reserve(admm_csc *C, const slv_op *op) {
   int n = op->n;
-  size_t nz = op->packed == SLV_OP_COLS ? (size_t)op->colptr[n] : 9 * (size_t)op->colptr[n / 3];
-  s->A = cholmod_allocate_sparse((size_t)n, (size_t)n, nz, 0, 1, 1, CHOLMOD_REAL, &s->cm);
-  if (!s->A) return -1;
-  int *Ap = s->A->p, *Ai = s->A->i;
-  double *Ax = s->A->x;
-  if (op->packed == SLV_OP_COLS) {
-    memcpy(Ap, op->colptr, (size_t)(n + 1) * sizeof *Ap);
-    memcpy(Ai, op->rowind, nz * sizeof *Ai);
-    memcpy(Ax, op->val, nz * sizeof *Ax);
-    return 0;
+  size_t nz = 9 * (size_t)op->colptr[n / 3];
+  if ((size_t)n + 1 > C->n_cap) {
+    free(C->cp);
+    C->cp = malloc(((size_t)n + 1) * sizeof *C->cp);
+    C->n_cap = C->cp ? (size_t)n + 1 : 0;
   }
+  if (nz > C->nz_cap) {
+    free(C->ci), free(C->cx);
+    C->ci = malloc(nz * sizeof *C->ci);
+    C->cx = malloc(nz * sizeof *C->cx);
+    C->nz_cap = C->ci && C->cx ? nz : 0;
+  }
+  if (!C->n_cap || (nz && !C->nz_cap)) return -1;
   size_t q = 0;
-  Ap[0] = 0;
+  C->cp[0] = 0;
   for (int j = 0; j < n; j++) {
     int J = j / 3, c = j - 3 * J;
     for (int k = op->colptr[J]; k < op->colptr[J + 1]; k++)
       for (int r = 0; r < 3; r++) {
-        Ai[q] = 3 * op->rowind[k] + r;
-        Ax[q++] = op->val[9 * (size_t)k + 3 * c + r];
+        C->ci[q] = 3 * op->rowind[k] + r;
+        C->cx[q++] = op->val[9 * (size_t)k + 3 * c + r];
       }
-    Ap[j + 1] = (int)q;
+    C->cp[j + 1] = (int)q;
   }
+  C->p = C->cp, C->i = C->ci, C->x = C->cx;
   return 0;
 }
 
-/* The LU pattern of A + rho I from A's CHOLMOD copy (columns sorted
- * first): A's entries with every missing diagonal entry inserted, A's
- * values kept in U->a; UMFPACK's symbolic analysis, once per problem.
- * 0 or -1 (no memory). */
-static int lu_sparse_reserve(admm_state *s, int n) {
-  admm_lu *U = &s->U;
-  s->A->stype = 0; /* every entry is stored: read them all */
-  if (!cholmod_sort(s->A, &s->cm)) return -1;
-  const int *Ap = s->A->p, *Ai = s->A->i;
-  const double *Ax = s->A->x;
-  size_t nz = (size_t)Ap[n] + (size_t)n; /* at most n diagonal entries added */
-  if ((size_t)n > U->n_cap) {
-    free(U->p), free(U->dpos), free(U->wi), free(U->wx), free(U->xs);
-    U->p = malloc(((size_t)n + 1) * sizeof *U->p);
-    U->dpos = malloc((size_t)n * sizeof *U->dpos);
-    U->wi = malloc((size_t)n * sizeof *U->wi);
-    U->wx = malloc((size_t)n * sizeof *U->wx);
-    U->xs = malloc((size_t)n * sizeof *U->xs);
-    U->n_cap = U->p && U->dpos && U->wi && U->wx && U->xs ? (size_t)n : 0;
-    if (!U->n_cap) return -1;
-  }
-  if (nz > U->nz_cap) {
-    free(U->i), free(U->x), free(U->a);
-    U->i = malloc(nz * sizeof *U->i);
-    U->x = malloc(nz * sizeof *U->x);
-    U->a = malloc(nz * sizeof *U->a);
-    U->nz_cap = U->i && U->x && U->a ? nz : 0;
-    if (!U->nz_cap) return -1;
-  }
-  size_t q = 0;
-  for (int j = 0; j < n; j++) {
-    U->p[j] = (int)q;
-    U->dpos[j] = -1;
-    for (int k = Ap[j]; k <= Ap[j + 1]; k++) {
-      int r = k < Ap[j + 1] ? Ai[k] : n; /* n: past the column's end */
-      if (U->dpos[j] < 0 && r >= j) {
-        U->dpos[j] = (int)q;
-        U->i[q] = j;
-        U->a[q++] = 0.0;
-      }
-      if (r == n) break;
-      if (r == j) q--; /* the diagonal entry is stored: overwrite the inserted one */
-      U->i[q] = r;
-      U->a[q++] = Ax[k];
-    }
-  }
-  U->p[n] = (int)q;
-  if (U->numeric) umfpack_di_free_numeric(&U->numeric);
-  if (U->symbolic) umfpack_di_free_symbolic(&U->symbolic);
-  umfpack_di_defaults(U->control);
-  U->control[UMFPACK_IRSTEP] = 0; /* ADMM's next iteration corrects a step */
-  return umfpack_di_symbolic(n, n, U->p, U->i, NULL, &U->symbolic, U->control, NULL) == UMFPACK_OK
-             ? 0
-             : -1;
-}
-
-/* Storage for this problem: for n > ADMM_DENSE_MAX with a packed copy,
- * the sparse analysis (CHOLMOD's over the upper triangle, or UMFPACK's
- * for a nonsymmetric A); else the dense matrix (reserved if the
- * workspace's does not fit).  0 or -1. */
-static int admm_reserve(admm_state *s, slv_op *op, int *sparse) {
+/* This problem's system: its sparse form analysed when the rule wants it
+ * (a packed copy, above SLV_LS_DENSE_MAX rows), else the dense system
+ * (grown for a large A without a packed copy).  0 or -1. */
+static int admm_reserve(admm_state *s, slv_op *op) {
   int n = op->n;
-  admm_free_sparse(s);
-  *sparse = n > ADMM_DENSE_MAX && op->packed;
-  if (*sparse) {
-    if (!s->cm_started) {
-      cholmod_start(&s->cm);
-      s->cm.print = 0;
-      s->cm_started = 1;
-    }
-    if (sparse_of_packed(s, op)) return -1;
-    if (s->lu) return lu_sparse_reserve(s, n);
-    s->L = slv_chol_analyze(s->A, &s->cm);
-    return s->L ? 0 : -1;
-  }
-  if ((size_t)n * n > s->H_cap) { /* a large dense A without a packed copy */
-    free(s->H);
-    s->H_cap = 0;
-    s->H = malloc((size_t)n * n * sizeof *s->H);
-    if (!s->H) return -1;
-    s->H_cap = (size_t)n * n;
-  }
-  return 0;
-}
-
-/* UMFPACK's numeric LU of A + rho I: 0, 1 when singular, -1 out of memory. */
-static int lu_factor_sparse(admm_lu *U, int n, double rho) {
-  memcpy(U->x, U->a, (size_t)U->p[n] * sizeof *U->x);
-  for (int j = 0; j < n; j++) U->x[U->dpos[j]] += rho;
-  if (U->numeric) umfpack_di_free_numeric(&U->numeric);
-  int st = umfpack_di_numeric(U->p, U->i, U->x, U->symbolic, &U->numeric, U->control, NULL);
-  if (st == UMFPACK_WARNING_singular_matrix) return 1;
-  return st == UMFPACK_OK ? 0 : -1;
+  slv_ls_kind kind = s->lu ? SLV_LS_GENERAL : SLV_LS_SPD;
+  slv_linsys_free(s->ls);
+  s->ls = NULL;
+  s->sparse = slv_linsys_choose(kind, n, op->packed != 0) != SLV_LS_DENSE;
+  if (!s->sparse) return slv_linsys_dense_reserve(&s->dense, n) == SLV_LS_OK ? 0 : -1;
+  admm_csc *C = &s->C;
+  if (op->packed == SLV_OP_COLS)
+    C->p = op->colptr, C->i = op->rowind, C->x = op->val;
+  else if (csc_of_blocks_reserve(C, op))
+    return -1;
+  slv_ls_status st;
+  s->ls = slv_linsys_analyse_sorted(kind, SLV_LS_AUTO, n, C->p, C->i, &st);
+  slv_linsys_set_refinement(s->ls, 0); /* ADMM's next iteration corrects a step */
+  return s->ls ? 0 : -1;
 }
 
 /* Factor A + rho I (Cholesky, or LU when s->lu): 0, 1 when not positive
  * definite (Cholesky) or singular (LU), -1 out of memory. */
-static int admm_factor(admm_state *s, slv_op *op, int sparse, double rho) {
-  int n = op->n;
-  if (sparse && s->lu) return lu_factor_sparse(&s->U, n, rho);
-  if (sparse) {
-    if (!slv_chol_factorize(s->A, rho, s->L, &s->cm)) return -1;
-    return s->cm.status == CHOLMOD_NOT_POSDEF ? 1 : 0;
+static int admm_factor(admm_state *s, slv_op *op, double rho) {
+  slv_ls_status st;
+  if (s->sparse) {
+    st = slv_linsys_factor_shifted(s->ls, s->C.x, rho);
+  } else {
+    slv_op_to_dense(op, slv_linsys_dense_values(s->dense, op->n), op->n);
+    st = slv_linsys_factor_dense(s->dense, s->lu ? SLV_LS_GENERAL : SLV_LS_SPD, rho);
   }
-  slv_op_to_dense(op, s->H, n);
-  for (int i = 0; i < n; i++) s->H[i + (size_t)i * n] += rho;
-  if (s->lu) return LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, s->H, n, s->ipiv) != 0;
-  return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, s->H, n) != 0;
+  if (st == SLV_LS_OK) return 0;
+  return st == SLV_LS_NOT_SPD || st == SLV_LS_SINGULAR ? 1 : -1;
 }
 
-/* r <- (A + rho I)^-1 r. */
-static int admm_lsolve(admm_state *s, int n, int sparse, double *r) {
-  if (!sparse && s->lu)
-    return LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, 1, s->H, n, s->ipiv, r, n);
-  if (!sparse) return LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, s->H, n, r, n);
-  if (s->lu) {
-    admm_lu *U = &s->U;
-    if (umfpack_di_wsolve(UMFPACK_A, U->p, U->i, U->x, U->xs, r, U->numeric, U->control, NULL,
-                          U->wi, U->wx) != UMFPACK_OK)
-      return -1;
-    memcpy(r, U->xs, (size_t)n * sizeof *r);
-    return 0;
-  }
-  return slv_chol_solve(s->L, n, r, &s->X, &s->Y, &s->E, &s->cm);
+/* r <- (A + rho I)^-1 r (the sparse LU holds the factors of A' + rho I). */
+static int admm_lsolve(admm_state *s, double *r) {
+  if (!s->sparse) return slv_linsys_solve(s->dense, r) != SLV_LS_OK;
+  slv_ls_status st = s->lu ? slv_linsys_solve_transposed(s->ls, r) : slv_linsys_solve(s->ls, r);
+  return st != SLV_LS_OK;
 }
 
 /* ---- the iteration ------------------------------------------------------------- */
@@ -364,7 +250,7 @@ typedef struct {
   double rho, rp, rd;      /* penalty; primal ||x - z||, dual rho ||z - z_old|| */
   double scale_p, scale_d; /* max(||x||, ||z||), max(rho ||u||, ||q||) */
   double rho_lo, rho_hi;   /* rho's range, around the mean diagonal of A */
-  int changes, sparse;
+  int changes;
 } admm_run;
 
 /* One ADMM iteration.  The De Saxce shift of the next iteration is taken
@@ -378,7 +264,7 @@ static int admm_step(admm_state *s, slv_op *op, admm_run *k, double *x) {
   const slv_problem *p = op->p;
   int n = p->n;
   for (int i = 0; i < n; i++) s->rhs[i] = x[i] = k->rho * (s->z[i] - s->u[i]) - s->q[i];
-  if (admm_lsolve(s, n, k->sparse, x)) return -1;
+  if (admm_lsolve(s, x)) return -1;
   for (int i = 0; i < n; i++) s->w[i] = s->rhs[i] - k->rho * x[i] + p->b[i]; /* A x + b */
   shifted_q(p, s->w, s->q);
   memcpy(s->zold, s->z, (size_t)n * sizeof *x);
@@ -416,7 +302,7 @@ static int admm_adapt(admm_state *s, slv_op *op, admm_run *k) {
   for (int i = 0; i < op->n; i++) s->u[i] *= k->rho / rho;
   k->rho = rho;
   k->changes++;
-  return admm_factor(s, op, k->sparse, k->rho);
+  return admm_factor(s, op, k->rho);
 }
 
 /* The start.  Warm: z = P_C(x) and u = -(A z + q) / rho, the multiplier of
@@ -466,8 +352,8 @@ static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, doubl
   admm_run k = { .rho = ADMM_RHO0 * md,
                  .rho_lo = md / ADMM_RHO_RANGE,
                  .rho_hi = md * ADMM_RHO_RANGE };
-  if (admm_reserve(s, op, &k.sparse)) return admm_fail(s, res, -1, k.rho);
-  int e = admm_factor(s, op, k.sparse, k.rho);
+  if (admm_reserve(s, op)) return admm_fail(s, res, -1, k.rho);
+  int e = admm_factor(s, op, k.rho);
   if (e) return admm_fail(s, res, e, k.rho);
   admm_start(s, op, opt, k.rho, x);
   double b2 = 0;

@@ -62,24 +62,25 @@
  * interior-point iteration, res_rel of the problem's law; its last entry is
  * the returned iterate's.
  *
- * Allocation: the pattern, the analysis and CHOLMOD's factor are made once
- * per solve (ipm_pattern_reserve, lu_analyze); CHOLMOD's numeric
- * factorization reuses its factor and cholmod_solve2 its workspace;
- * UMFPACK's numeric object is made per factorization, as in nsn_ac's large
- * LUs.  CHOLMOD's own OpenMP teams are kept to the idle cores on any
- * opt->threads (chol.h).  x'Ax >= 0 is not checked: a
+ * Linear algebra and allocation: the Newton matrix is a system of the
+ * linear-system interface (linsys.h) on its sparse back ends at every size
+ * (docs/solvers.md, "Linear systems": CHOLMOD, or UMFPACK's LU for a
+ * nonsymmetric A); the pattern and its analysis are made once per solve
+ * (ipm_pattern_reserve); CHOLMOD's numeric factorization reuses its factor
+ * and cholmod_solve2 its workspace; UMFPACK's numeric object is made per
+ * factorization, as in nsn_ac's large LUs.  CHOLMOD's own OpenMP teams
+ * are kept to the idle cores on any opt->threads (chol.h).  x'Ax >= 0 is
+ * not checked: a
  * factorization that fails after IPM_REG_TRIES regularizations is
  * SLV_BREAKDOWN.  Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_STAGNATED,
  * SLV_NOT_FINITE, SLV_BREAKDOWN, SLV_ERR_NOMEM, SLV_ERR_UNSUPPORTED (a
  * nonsymmetric CSR A with more nonzeros than the packed copy holds).
  */
-#include "chol.h"
 #include "cone_qp.h"
+#include "linsys.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <suitesparse/cholmod.h>
-#include <suitesparse/umfpack.h>
 
 enum {
   IPM_MAX_RUN = 80,        /* interior-point iterations of one QP solve at most */
@@ -121,17 +122,9 @@ typedef struct {
   int *dpos;       /* row i: its diagonal entry */
   int *stamp;      /* n_max: pattern scratch */
   size_t nz_cap;
-  int *cone_of; /* row -> its cone's index (normal row only), -1 */
-  cholmod_common cm;
-  int cm_started;
-  cholmod_sparse K; /* a view of Kp/Ki/Kx */
-  cholmod_factor *L;
-  cholmod_dense *X, *Y, *E;
-  int lu;                   /* A is not symmetric: UMFPACK's LU instead of CHOLMOD */
-  void *symbolic, *numeric; /* UMFPACK's analysis (once per solve) and factor */
-  double control[UMFPACK_CONTROL];
-  int *wi;           /* n_max: umfpack_di_wsolve's workspace */
-  double *wx, *xs;   /* n_max each: its workspace and solution */
+  int *cone_of;      /* row -> its cone's index (normal row only), -1 */
+  int lu;            /* A is not symmetric: an LU instead of a Cholesky */
+  slv_linsys *ls;    /* the Newton matrix's system (linsys.h), once per solve */
   void *nsgs;        /* nsgs's state, for the polish */
   double *sk;        /* per cone: the De Saxce shift of the last QP */
   double free_reg;   /* IPM_FREE_REG x max |A_ii| */
@@ -143,13 +136,7 @@ typedef struct {
 static void ipm_free(void *st) {
   ipm_state *s = st;
   slv_cqp_free(&s->q);
-  if (s->cm_started) {
-    cholmod_free_factor(&s->L, &s->cm);
-    cholmod_free_dense(&s->X, &s->cm);
-    cholmod_free_dense(&s->Y, &s->cm);
-    cholmod_free_dense(&s->E, &s->cm);
-    cholmod_finish(&s->cm);
-  }
+  slv_linsys_free(s->ls);
   if (s->nsgs) {
     slv_solver_nsgs.impl->free(s->nsgs);
     free(s->nsgs);
@@ -165,11 +152,6 @@ static void ipm_free(void *st) {
   free(s->bpos);
   free(s->dpos);
   free(s->sk);
-  if (s->numeric) umfpack_di_free_numeric(&s->numeric);
-  if (s->symbolic) umfpack_di_free_symbolic(&s->symbolic);
-  free(s->wi);
-  free(s->wx);
-  free(s->xs);
   memset(s, 0, sizeof *s);
 }
 
@@ -185,15 +167,11 @@ static slv_status ipm_init(void *st, int n_max, const slv_options *opt) {
   s->stamp = malloc(m * sizeof *s->stamp);
   s->Kp = malloc((m + 1) * sizeof *s->Kp);
   s->bpos = malloc(3 * m * sizeof *s->bpos); /* 9 per cone of 3 rows */
-  s->wi = malloc(m * sizeof *s->wi);
-  s->wx = malloc(5 * m * sizeof *s->wx); /* 5 n with iterative refinement */
-  s->xs = malloc(m * sizeof *s->xs);
   s->dpos = malloc(m * sizeof *s->dpos);
   s->nsgs = calloc(1, slv_solver_nsgs.impl->state_size);
   s->sk = malloc(m * sizeof *s->sk);
   if (!s->sk || !s->buf || !s->kind || !s->cone_of || !s->stamp || !s->Kp || !s->bpos || !s->dpos ||
-      !s->wi || !s->wx || !s->xs || !s->nsgs ||
-      slv_solver_nsgs.impl->init(s->nsgs, n_max, opt) != SLV_OK) {
+      !s->nsgs || slv_solver_nsgs.impl->init(s->nsgs, n_max, opt) != SLV_OK) {
     ipm_free(s);
     return SLV_ERR_NOMEM;
   }
@@ -202,9 +180,6 @@ static slv_status ipm_init(void *st, int n_max, const slv_options *opt) {
                          &s->dz1, &s->dz2, &s->ax,  &s->aw,   &s->az1, &s->az2, &s->v,  &s->beta,
                          &s->lam, &s->c,   &s->rhs, &s->best, &s->wt,  &s->px,  &s->pw, NULL };
   for (int k = 0; k < NVEC && vec[k]; k++) *vec[k] = b + (size_t)k * m;
-  cholmod_start(&s->cm);
-  s->cm.print = 0;
-  s->cm_started = 1;
   return SLV_OK;
 }
 
@@ -395,17 +370,6 @@ static void sort_column(ipm_state *s, size_t p0, size_t p1) {
   }
 }
 
-/* UMFPACK's symbolic analysis of the pattern (a nonsymmetric A), once per
- * solve.  0 or -1. */
-static int lu_analyze(ipm_state *s, int n) {
-  if (s->numeric) umfpack_di_free_numeric(&s->numeric);
-  if (s->symbolic) umfpack_di_free_symbolic(&s->symbolic);
-  umfpack_di_defaults(s->control);
-  return umfpack_di_symbolic(n, n, s->Kp, s->Ki, NULL, &s->symbolic, s->control, NULL) == UMFPACK_OK
-             ? 0
-             : -1;
-}
-
 /* The pattern of A's upper triangle plus the diagonal blocks, A's values in
  * Ka (a fixed row's off-diagonal entries 0 and its diagonal 1: dx_i = 0),
  * the block positions, CHOLMOD's analysis.  Once per solve.  0, or -1 (no
@@ -452,22 +416,15 @@ static int ipm_pattern_reserve(ipm_state *s, const slv_op *op) {
     }
   s->free_reg = IPM_FREE_REG * fmax(1.0, dmax);
   memcpy(s->Kx, s->Ka, pos * sizeof *s->Kx);
-  if (s->lu) return lu_analyze(s, n);
-  cholmod_free_factor(&s->L, &s->cm);
-  s->K = (cholmod_sparse){ .nrow = (size_t)n,
-                           .ncol = (size_t)n,
-                           .nzmax = pos,
-                           .p = s->Kp,
-                           .i = s->Ki,
-                           .x = s->Kx,
-                           .stype = 1,
-                           .itype = CHOLMOD_INT,
-                           .xtype = CHOLMOD_REAL,
-                           .dtype = CHOLMOD_DOUBLE,
-                           .sorted = 1,
-                           .packed = 1 };
-  s->L = slv_chol_analyze(&s->K, &s->cm);
-  return s->L ? 0 : -1;
+  /* K by columns is K' by rows: its lower triangle (all a Cholesky reads),
+   * or every entry for the LU, which then solves with the transpose.  The
+   * sparse back ends at every size (the exception to linsys's rule,
+   * docs/solvers.md, "Linear systems": a dense factor moves the iterates) */
+  slv_linsys_free(s->ls);
+  slv_ls_status st;
+  s->ls = s->lu ? slv_linsys_analyse_sorted(SLV_LS_GENERAL, SLV_LS_UMFPACK, n, s->Kp, s->Ki, &st)
+                : slv_linsys_analyse_sorted(SLV_LS_SPD, SLV_LS_CHOLMOD, n, s->Kp, s->Ki, &st);
+  return s->ls ? 0 : -1;
 }
 
 /* ---- one interior-point iteration ------------------------------------------------ */
@@ -523,30 +480,18 @@ static int factor(ipm_state *s) {
   double reg = 0;
   for (int t = 0; t <= IPM_REG_TRIES; t++) {
     assemble(s, reg);
-    if (s->lu) {
-      if (s->numeric) umfpack_di_free_numeric(&s->numeric);
-      int st = umfpack_di_numeric(s->Kp, s->Ki, s->Kx, s->symbolic, &s->numeric, s->control, NULL);
-      if (st == UMFPACK_OK) return 0;
-      if (st != UMFPACK_WARNING_singular_matrix) return -1;
-    } else {
-      if (!slv_chol_factorize(&s->K, 0.0, s->L, &s->cm)) return -1;
-      if (s->cm.status != CHOLMOD_NOT_POSDEF) return 0;
-    }
+    slv_ls_status st = slv_linsys_factor(s->ls, s->Kx);
+    if (st == SLV_LS_OK) return 0;
+    if (st != SLV_LS_NOT_SPD && st != SLV_LS_SINGULAR) return -1;
     reg = reg > 0 ? 100 * reg : 1e-14;
   }
   return 1;
 }
 
 /* r <- K^-1 r with the current factor.  0 or -1. */
-static int lsolve(ipm_state *s, int n, double *r) {
-  if (s->lu) {
-    if (umfpack_di_wsolve(UMFPACK_A, s->Kp, s->Ki, s->Kx, s->xs, r, s->numeric, s->control, NULL,
-                          s->wi, s->wx) != UMFPACK_OK)
-      return -1;
-    memcpy(r, s->xs, (size_t)n * sizeof *r);
-    return 0;
-  }
-  return slv_chol_solve(s->L, n, r, &s->X, &s->Y, &s->E, &s->cm);
+static int lsolve(ipm_state *s, double *r) {
+  slv_ls_status st = s->lu ? slv_linsys_solve_transposed(s->ls, r) : slv_linsys_solve(s->ls, r);
+  return st == SLV_LS_OK ? 0 : -1;
 }
 
 /* The step (dx, dw, dz1, dz2) for the complementarity targets in s->c
@@ -576,7 +521,7 @@ static int direction(ipm_state *s, double *dx, double *dw, double *dz1, double *
       rhs[i] = s->kind[i] == ROW_FREE ? -s->rd[i] : 0.0;
     }
   }
-  if (lsolve(s, n, rhs)) return -1;
+  if (lsolve(s, rhs)) return -1;
   memcpy(dx, rhs, (size_t)n * sizeof *dx);
   for (int k = 0; k < q->nblk; k++) {
     int i = q->blk_row[k];

@@ -30,8 +30,9 @@
  * rho_c = 1 / (a Gershgorin bound on the largest eigenvalue of the contact's
  * diagonal block A_cc), rho_i = 1 / A_ii; they scale Phi, not its zeros.
  *
- * Iteration: H = Ar + Bu (A + sigma I), factored by LU (dense: LAPACKE
- * dgetrf; sparse: KLU or UMFPACK; partial pivoting, H is not symmetric),
+ * Iteration: H = Ar + Bu (A + sigma I), factored by LU (dense: LAPACK's
+ * dgetrf, a dense system of linsys.h; sparse: KLU or UMFPACK; partial
+ * pivoting, H is not symmetric),
  * d = -H^-1 Phi.  sigma (per row sigma_i = tau / rho_i, tau =
  * min(1e-2, ||Phi||_2)) is a proximal / Levenberg-Marquardt regularisation:
  * Ar + Bu (A + sigma I) is the Jacobian of Phi(x, w + sigma (x - x_k)) at
@@ -54,17 +55,18 @@
  * on its diagonal; if that fails too: SLV_BREAKDOWN.
  *
  * Storage (docs/solvers.md, "Alart-Curnier Newton", "Storage of the Newton
- * matrix"): up to NSN_DENSE_MAX rows, or when A has no packed copy, H is
- * dense.  Rows with Phi_i = x_i, Ar = e_i, Bu = 0 (separated contacts, box
- * rows at a bound) have d_i = -Phi_i and are eliminated before the LU: only
+ * matrix"; the rule of "Linear systems"): up to NSN_DENSE_MAX =
+ * SLV_LS_DENSE_MAX rows, or when A has no packed copy, H is dense.  Rows
+ * with Phi_i = x_i, Ar = e_i, Bu = 0 (separated contacts, box rows at a
+ * bound) have d_i = -Phi_i and are eliminated before the LU: only
  * the m other rows are factored; cost per iteration: the products over the
  * packed copy of A, O(nnz) (else dgemv, O(n^2)), O(m n) to assemble H_AA
  * from columns of A (slv_op_col), (2/3) m^3 for its LU.  Above, H is sparse
  * on the block pattern of A, analysed once per problem and factored per
- * iteration by KLU (a small LU) or UMFPACK (a large one; nsn_sparse.c).
- * No size limit: the dense H of a workspace with n_max <= NSN_DENSE_MAX is
- * allocated at init, a larger one or the sparse pattern is reserved by
- * slv_nsn_begin, once per problem.
+ * iteration by KLU (a small LU) or UMFPACK (a large one; nsn_sparse.c),
+ * both through linsys.h.  No size limit: the dense H of a workspace with
+ * n_max <= NSN_DENSE_MAX is allocated at init, a larger one or the sparse
+ * pattern is reserved by slv_nsn_begin, once per problem.
  *
  * Stopping test: the library's (res_rel <= tol, and res_nat_inf <= tol with
  * cones) on the De Saxce natural map, confirmed on w = A x + b recomputed
@@ -80,7 +82,6 @@
 #include "slv_internal.h"
 
 #include <cblas.h>
-#include <lapacke.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,8 +94,7 @@ enum {
 
 void slv_nsn_free(slv_nsn *s) {
   slv_nsn_sparse_free(&s->sp);
-  free(s->H);
-  free(s->ipiv);
+  slv_linsys_free(s->dense);
   free(s->buf);
   free(s->blk0);
   memset(s, 0, sizeof *s);
@@ -105,14 +105,13 @@ slv_status slv_nsn_init(slv_nsn *s, int n_max) {
   memset(s, 0, sizeof *s);
   s->n_max = n_max;
   s->sp.klu_flops = NSN_KLU_FLOPS;
-  if (n_max <= NSN_DENSE_MAX) { /* small workspaces never reserve at a solve */
-    s->H = malloc(m * m * sizeof *s->H);
-    s->H_cap = m * m;
-  }
-  s->ipiv = malloc(m * sizeof *s->ipiv);
+  /* small workspaces never reserve at a solve: the dense system up front
+   * when linsys's rule factors n_max rows dense */
+  int dense_ok = slv_linsys_choose(SLV_LS_GENERAL, n_max, 1) != SLV_LS_DENSE ||
+                 slv_linsys_dense_reserve(&s->dense, n_max) == SLV_LS_OK;
   s->buf = malloc(16 * m * sizeof *s->buf);
   s->blk0 = malloc(4 * m * sizeof *s->blk0);
-  if ((n_max <= NSN_DENSE_MAX && !s->H) || !s->ipiv || !s->buf || !s->blk0) {
+  if (!dense_ok || !s->buf || !s->blk0) {
     slv_nsn_free(s);
     return SLV_ERR_NOMEM;
   }
@@ -167,24 +166,17 @@ static void nsn_setup(slv_nsn *s, const slv_op *op) {
   }
 }
 
-/* The dense Newton matrix for n rows, if the one held is smaller (a dense
- * A too full to pack, above NSN_DENSE_MAX rows): SLV_OK or SLV_ERR_NOMEM. */
-static slv_status nsn_dense_reserve(slv_nsn *s, int n) {
-  if ((size_t)n * n <= s->H_cap) return SLV_OK;
-  free(s->H);
-  s->H_cap = 0;
-  s->H = malloc((size_t)n * n * sizeof *s->H);
-  if (!s->H) return SLV_ERR_NOMEM;
-  s->H_cap = (size_t)n * n;
-  return SLV_OK;
-}
-
 slv_status slv_nsn_begin(slv_nsn *s, slv_op *op, slv_result *res) {
   int n = op->n;
   slv_op_pack(op);
   nsn_setup(s, op);
-  s->sparse = n > NSN_DENSE_MAX && op->packed;
-  slv_status st = s->sparse ? slv_nsn_sparse_reserve(s, op) : nsn_dense_reserve(s, n);
+  /* linsys's rule (docs/solvers.md, "Linear systems"): sparse above
+   * SLV_LS_DENSE_MAX rows with a packed copy; the dense system grows for a
+   * larger A without one */
+  s->sparse = slv_linsys_choose(SLV_LS_GENERAL, n, op->packed != 0) != SLV_LS_DENSE;
+  slv_status st = s->sparse ? slv_nsn_sparse_reserve(s, op)
+                  : slv_linsys_dense_reserve(&s->dense, n) == SLV_LS_OK ? SLV_OK
+                                                                        : SLV_ERR_NOMEM;
   if (st != SLV_OK)
     slv_msgf(res->message, sizeof res->message, "nsn_ac: no memory for the %s Newton matrix (n=%d)",
              s->sparse ? "sparse" : "dense", n);
@@ -288,8 +280,8 @@ static int nsn_active(slv_nsn *s, int n) {
  * proximal regularisation, see the header): column jb of Bu A reads
  * column act[jb] of A (slv_op_col; s->v is its scratch) on the rows of
  * each active row's block. */
-static void nsn_build_H(slv_nsn *s, slv_op *op, int m, double tau, double delta) {
-  double *H = s->H;
+static double *nsn_build_H(slv_nsn *s, slv_op *op, int m, double tau, double delta) {
+  double *H = slv_linsys_dense_values(s->dense, m);
   const double *ar = s->ar, *bu = s->bu;
   for (int jb = 0; jb < m; jb++) {
     const double *a = slv_op_col(op, s->act[jb], s->v);
@@ -309,6 +301,7 @@ static void nsn_build_H(slv_nsn *s, slv_op *op, int m, double tau, double delta)
     }
     H[ib + (size_t)ib * m] += delta;
   }
+  return H;
 }
 
 /* The Newton direction d: d_i = -Phi_i on the eliminated rows, then
@@ -329,7 +322,7 @@ static void nsn_direction(slv_nsn *s, slv_op *op, int m, double tau) {
         t -= u[c] * s->v[b0 + c] + (a[c] + sg * u[c]) * s->d[b0 + c];
     r[ib] = t;
   }
-  if (m > 0) LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', m, 1, s->H, m, s->ipiv, r, m);
+  if (m > 0) slv_linsys_solve(s->dense, r);
   for (int ib = 0; ib < m; ib++) s->d[s->act[ib]] = r[ib];
 }
 
@@ -342,12 +335,16 @@ static int nsn_newton_dir_dense(slv_nsn *s, slv_op *op, double tau) {
   double delta = 0;
   for (int attempt = 0; attempt < 3 && m > 0; attempt++) {
     nsn_build_H(s, op, m, tau, delta);
-    info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m, m, s->H, m, s->ipiv);
+    slv_ls_status st = slv_linsys_factor_dense(s->dense, SLV_LS_GENERAL, 0.0);
+    /* LAPACK's info: the 1-based singular pivot */
+    info = st == SLV_LS_OK         ? 0
+           : st == SLV_LS_SINGULAR ? slv_linsys_failed_column(s->dense) + 1
+                                   : -1;
     if (info == 0) break;
     double hmax = 0;
-    nsn_build_H(s, op, m, tau, 0.0);
+    const double *H = nsn_build_H(s, op, m, tau, 0.0);
     for (size_t e = 0; e < (size_t)m * m; e++)
-      if (fabs(s->H[e]) > hmax) hmax = fabs(s->H[e]);
+      if (fabs(H[e]) > hmax) hmax = fabs(H[e]);
     delta = (attempt == 0 ? 1e-10 : 1e-6) * (hmax > 0 ? hmax : 1.0);
   }
   if (info != 0) return info;

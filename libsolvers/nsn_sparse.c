@@ -13,7 +13,10 @@
  * values in O(3 nnz(A)) (hpos maps each packed entry of A to its place in
  * H), runs UMFPACK's numeric LU (threshold partial pivoting, so a changed
  * active set never meets a stale pivot order) and solves with the
- * workspace's own scratch (umfpack_di_wsolve), or KLU's (below).  Rows
+ * workspace's own scratch (umfpack_di_wsolve), or KLU's (below).  Both
+ * through the linear-system interface (linsys.h; H by columns is H' by
+ * rows, so the solves are transposed ones); the choice between the two,
+ * below, is this file's.  Rows
  * the dense path eliminates (Ar row e_i, Bu row 0: separated contacts, box
  * rows at a bound) are identity rows here, whose d_i = -Phi_i comes out of
  * the solve.
@@ -30,7 +33,7 @@
  * allocates its numeric object at every factorization (it has no refactor
  * in place); KLU refactors in the pivot order of its last factorization
  * without allocating, and factors anew (allocating) only when the
- * refactored U looks singular (klu_lu_solve).  The pattern's own buffers
+ * refactored U looks singular (linsys.c).  The pattern's own buffers
  * are reserved once per problem at the start of the solve and kept for the
  * next (grown geometrically); the UMFPACK analysis is done for every
  * pattern, since nsgs_newton's cost model reads its flop estimate.
@@ -39,41 +42,14 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <suitesparse/klu.h>
-#include <suitesparse/umfpack.h>
-
-#define NSN_KLU_RCOND 1e-12 /* below: a refactored LU is redone with a pivot search */
-
-static void drop_numeric(slv_nsn_sparse *sp) {
-  if (sp->numeric) umfpack_di_free_numeric(&sp->numeric);
-  sp->numeric = NULL;
-}
-
-static void drop_klu(slv_nsn_sparse *sp) {
-  klu_common *kc = sp->klu_common;
-  if (!kc) return;
-  if (sp->klu_numeric) klu_free_numeric((klu_numeric **)&sp->klu_numeric, kc);
-  if (sp->klu_symbolic) klu_free_symbolic((klu_symbolic **)&sp->klu_symbolic, kc);
-  sp->klu_numeric = sp->klu_symbolic = NULL;
-}
-
-static void drop_symbolic(slv_nsn_sparse *sp) {
-  drop_numeric(sp);
-  drop_klu(sp);
-  if (sp->symbolic) umfpack_di_free_symbolic(&sp->symbolic);
-  sp->symbolic = NULL;
-}
 
 void slv_nsn_sparse_free(slv_nsn_sparse *sp) {
   double klu_flops = sp->klu_flops; /* a setting, not storage */
-  drop_symbolic(sp);
-  free(sp->control);
-  free(sp->klu_common);
+  slv_linsys_free(sp->ls);
   free(sp->Hp_buf);
   free(sp->dpos_buf);
   free(sp->stamp);
   free(sp->where);
-  free(sp->W);
   free(sp->Hi);
   free(sp->Hx);
   free(sp->hpos);
@@ -187,47 +163,46 @@ static void pattern_fill(slv_nsn *s, const slv_op *op) {
   }
 }
 
+/* H's LU system (columns sorted: H' by rows): UMFPACK's analysis, whose
+ * flop estimate decides (sp->klu_flops), then KLU's when the LU is small.
+ * 0 or -1 (no memory). */
+static int lu_reserve(slv_nsn_sparse *sp, int n) {
+  slv_ls_status st;
+  sp->ls = slv_linsys_analyse_sorted(SLV_LS_GENERAL, SLV_LS_UMFPACK, n, sp->Hp, sp->Hi, &st);
+  if (!sp->ls) return -1;
+  slv_linsys_set_refinement(sp->ls, 0); /* Newton corrects its own inexact steps */
+  sp->lu_flops = slv_linsys_lu_flops(sp->ls);
+  sp->klu = sp->lu_flops <= sp->klu_flops;
+  if (sp->klu) {
+    slv_linsys_free(sp->ls);
+    sp->ls = slv_linsys_analyse_sorted(SLV_LS_GENERAL, SLV_LS_KLU, n, sp->Hp, sp->Hi, &st);
+    if (!sp->ls) return -1;
+  }
+  sp->n = n;
+  return 0;
+}
+
 slv_status slv_nsn_sparse_reserve(slv_nsn *s, const slv_op *op) {
   slv_nsn_sparse *sp = &s->sp;
-  if (!sp->control) {
+  if (!sp->Hp_buf) {
     size_t m = (size_t)(s->n_max > 0 ? s->n_max : 1);
-    sp->control = malloc(UMFPACK_CONTROL * sizeof *sp->control);
     sp->Hp_buf = malloc((m + 1) * sizeof *sp->Hp_buf);
     sp->dpos_buf = malloc(m * sizeof *sp->dpos_buf);
     sp->stamp = malloc(m * sizeof *sp->stamp);
     sp->where = malloc(m * sizeof *sp->where);
-    sp->W = malloc(6 * m * sizeof *sp->W); /* x, then wsolve's W (5 n) */
-    if (!sp->control || !sp->Hp_buf || !sp->dpos_buf || !sp->stamp || !sp->where || !sp->W) {
+    if (!sp->Hp_buf || !sp->dpos_buf || !sp->stamp || !sp->where) {
       slv_nsn_sparse_free(sp);
       return SLV_ERR_NOMEM;
     }
-    umfpack_di_defaults(sp->control);
-    sp->control[UMFPACK_IRSTEP] = 0; /* Newton corrects its own inexact steps */
-    sp->klu_common = malloc(sizeof(klu_common));
-    if (!sp->klu_common) {
-      slv_nsn_sparse_free(sp);
-      return SLV_ERR_NOMEM;
-    }
-    klu_defaults(sp->klu_common);
     sp->dpos = sp->dpos_buf;
   }
-  drop_symbolic(sp);
+  slv_linsys_free(sp->ls);
+  sp->ls = NULL;
   sp->n = 0;
   sp->factors = 0;
   if (pattern_size(s, op) != SLV_OK) return SLV_ERR_NOMEM;
   pattern_fill(s, op);
-  double info[UMFPACK_INFO];
-  if (umfpack_di_symbolic(op->n, op->n, sp->Hp, sp->Hi, NULL, &sp->symbolic, sp->control, info) !=
-      UMFPACK_OK)
-    return SLV_ERR_NOMEM;
-  sp->lu_flops = info[UMFPACK_FLOPS_ESTIMATE];
-  sp->klu = sp->lu_flops <= sp->klu_flops;
-  if (sp->klu) {
-    sp->klu_symbolic = klu_analyze(op->n, sp->Hp, sp->Hi, sp->klu_common);
-    if (!sp->klu_symbolic) return SLV_ERR_NOMEM;
-  }
-  sp->n = op->n;
-  return SLV_OK;
+  return lu_reserve(sp, op->n) ? SLV_ERR_NOMEM : SLV_OK;
 }
 
 /* H's values at the current Ar, Bu: Bu A over the packed entries, then the
@@ -270,43 +245,14 @@ double slv_nsn_sparse_hmax(const slv_nsn *s) {
   return m;
 }
 
-/* KLU: refactor in the pivot order of the last factorization (no
- * allocation, no pivot search); a new factorization, with its own pivot
- * search, when there is none yet or the refactored U has a crude
- * reciprocal condition (min |U_ii| / max |U_ii|) under NSN_KLU_RCOND (the
- * active set changed under the old pivots).  rhs <- H^-1 rhs: 0, or 1 when
- * H is singular. */
-static int klu_lu_solve(slv_nsn_sparse *sp, int n, double *rhs) {
-  klu_common *kc = sp->klu_common;
-  int ok = 0;
-  if (sp->klu_numeric) {
-    ok = klu_refactor(sp->Hp, sp->Hi, sp->Hx, sp->klu_symbolic, sp->klu_numeric, kc) &&
-         klu_rcond(sp->klu_symbolic, sp->klu_numeric, kc) && kc->rcond > NSN_KLU_RCOND;
-    if (!ok) klu_free_numeric((klu_numeric **)&sp->klu_numeric, kc);
-  }
-  if (!ok) {
-    sp->klu_numeric = klu_factor(sp->Hp, sp->Hi, sp->Hx, sp->klu_symbolic, kc);
-    if (!sp->klu_numeric || kc->status != KLU_OK) return 1;
-  }
-  sp->factors++;
-  return klu_solve(sp->klu_symbolic, sp->klu_numeric, n, 1, rhs, kc) ? 0 : 1;
-}
-
+/* rhs <- H^-1 rhs after the LU of the current values: 0, or 1 when H is
+ * singular (or no memory).  KLU refactors in the pivot order of its last
+ * factor, and factors anew only when that looks singular (linsys.h). */
 int slv_nsn_sparse_solve(slv_nsn *s, const slv_op *op, double tau, double delta, double *rhs) {
   slv_nsn_sparse *sp = &s->sp;
-  int n = op->n;
   fill_values(s, op, tau, delta);
-  if (sp->klu) return klu_lu_solve(sp, n, rhs);
-  drop_numeric(sp);
-  int st =
-      umfpack_di_numeric(sp->Hp, sp->Hi, sp->Hx, sp->symbolic, &sp->numeric, sp->control, NULL);
+  slv_ls_status st = slv_linsys_factor(sp->ls, sp->Hx);
   sp->factors++;
-  if (st != UMFPACK_OK) return 1; /* singular (a warning for UMFPACK), or no memory */
-  double *xs = sp->W, *W = sp->W + n;
-  int *Wi = sp->stamp; /* the pattern build's scratch, free during the iterations */
-  st = umfpack_di_wsolve(UMFPACK_A, sp->Hp, sp->Hi, sp->Hx, xs, rhs, sp->numeric, sp->control, NULL,
-                         Wi, W);
-  if (st != UMFPACK_OK) return 1;
-  memcpy(rhs, xs, (size_t)n * sizeof *rhs);
-  return 0;
+  if (st != SLV_LS_OK) return 1;
+  return slv_linsys_solve_transposed(sp->ls, rhs) != SLV_LS_OK;
 }

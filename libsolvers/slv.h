@@ -173,6 +173,16 @@ SLV_API int slv_start_point(const slv_problem *p, double *x);
 SLV_API slv_status slv_factored_csr_new(const slv_problem *p, int **Ap, int **Aj, double **Ax,
                                         char *msg, size_t msglen);
 
+/* An estimate of A's 1-norm condition number kappa_1(A) = ||A||_1 ||A^-1||_1
+ * (docs/solvers.md, "Linear systems"): ||A||_1 exact, ||A^-1||_1 by Hager's
+ * estimator refined by Higham (LAPACK dlacn2, as dgecon) over the LU of A
+ * from the linear-system interface.  It is the condition of A alone, not
+ * of the complementarity problem.  p: any storage (a factored A is formed);
+ * only n and A are read.  *cond (out): the estimate, +inf when A is
+ * singular.  0 on success; -1 (and *cond = NaN) when n < 1, A is missing
+ * or memory runs out, msg (msglen bytes, may be NULL) saying which. */
+SLV_API int slv_condition_estimate(const slv_problem *p, double *cond, char *msg, size_t msglen);
+
 /* ---- accuracy measures (docs/problem.md, "Residuals"): the same code for
  * every solver ------------------------------------------------------------ */
 
@@ -460,7 +470,7 @@ typedef struct slv_condense_info {
  * 1e-10 of its largest entry per diagonal block, positive definite; H:
  * ndof x n CSR; f: ndof; w, q: n.  M is factored by diagonal blocks (the
  * connected parts of its pattern) through libsolvers' linear-system
- * interface: dense LAPACK up to 200 dofs, a sparse Cholesky (CHOLMOD)
+ * interface: dense LAPACK up to 600 dofs, a sparse Cholesky (CHOLMOD)
  * above; W is never dense.  *Wp (n + 1), *Wj, *Wx are allocated (free()
  * each).  Statuses: SLV_ERR_UNSUPPORTED (M not symmetric, not positive
  * definite: info says where), SLV_ERR_DIM (more than max_bytes needed, or

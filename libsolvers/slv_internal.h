@@ -9,6 +9,7 @@
 #define SLV_INTERNAL_H
 
 #include "cone.h"
+#include "linsys.h"
 #include "operator.h"
 #include "slv.h"
 
@@ -341,19 +342,21 @@ int slv_snap(slv_op *op, const slv_options *opt, int sliding, double b2, double 
              double *xt, double *wt);
 
 /* The nonsmooth Newton core of nsn_ac.c (Alart-Curnier), shared with the
- * nsgs_newton hybrid.  Its Newton matrix is dense (LAPACKE LU of the
- * active rows) up to NSN_DENSE_MAX rows, or when A has no packed copy;
- * above, sparse (SuiteSparse KLU or UMFPACK over the pattern of A's 3x3 /
- * 1x1 block rows: analysed once per problem, factored per iteration;
- * nsn_sparse.c).
+ * nsgs_newton hybrid.  Its Newton matrix is dense (the LU of the active
+ * rows, a dense system of linsys.h) or sparse (SuiteSparse KLU or UMFPACK
+ * over the pattern of A's 3x3 / 1x1 block rows: analysed once per
+ * problem, factored per iteration; nsn_sparse.c), as linsys's rule says
+ * (docs/solvers.md, "Linear systems"): sparse above NSN_DENSE_MAX rows
+ * with a packed copy of A.
  * The vectors are allocated by slv_nsn_init for n <= n_max; the dense
- * matrix too when n_max <= NSN_DENSE_MAX; the sparse pattern and the
- * dense matrix of a larger problem are reserved by slv_nsn_begin, outside
- * the iterations (docs/solvers.md, "Alart-Curnier Newton", "Storage of the
- * Newton matrix"). */
-/* rows: dense LU up to here (below it no threshold on n wins everywhere:
- * experiments/MEASUREMENTS.md, "Measurements: sparse Newton") */
-enum { NSN_DENSE_MAX = 600 };
+ * system too when the rule factors n_max rows dense; the sparse pattern
+ * and the dense system of a larger problem are reserved by slv_nsn_begin,
+ * outside the iterations (docs/solvers.md, "Alart-Curnier Newton",
+ * "Storage of the Newton matrix"). */
+/* rows: dense LU up to here, linsys's rule (below it no threshold on n
+ * wins everywhere: experiments/MEASUREMENTS.md, "Measurements: sparse Newton");
+ * auto's size rule reads it too */
+enum { NSN_DENSE_MAX = SLV_LS_DENSE_MAX };
 /* the sparse Newton matrix is factored by KLU when UMFPACK's estimate of
  * one LU's flops is at most this, else by UMFPACK (nsn_sparse.c) */
 #define NSN_KLU_FLOPS 2e7
@@ -365,25 +368,20 @@ typedef struct slv_nsn_sparse {
   size_t nnz, nnz_cap;
   int *hpos; /* per packed entry of A: position of its block's first row */
   size_t hpos_cap;
-  int *dpos;                /* per column j: position of (blk0[j], j) */
-  int *Hp_buf, *dpos_buf;   /* n_max + 1, n_max */
-  int *stamp, *where;       /* n_max each: scratch of the pattern build */
-  double *control;          /* UMFPACK's Control array */
-  double *W;                /* 6 n_max: the solution, then umfpack_di_wsolve's W */
-  void *symbolic, *numeric; /* UMFPACK's objects */
-  int klu;                  /* this pattern is factored by KLU, not UMFPACK */
-  double klu_flops;         /* KLU up to this flop estimate: NSN_KLU_FLOPS, or a test's */
-  void *klu_common, *klu_symbolic, *klu_numeric; /* KLU's objects */
-  int factors;                                   /* LUs for this problem */
-  double lu_flops; /* UMFPACK's estimate of one LU's flops (symbolic analysis) */
+  int *dpos;              /* per column j: position of (blk0[j], j) */
+  int *Hp_buf, *dpos_buf; /* n_max + 1, n_max */
+  int *stamp, *where;     /* n_max each: scratch of the pattern build */
+  slv_linsys *ls;         /* H's LU (linsys.h): UMFPACK's or KLU's */
+  int klu;                /* this pattern is factored by KLU, not UMFPACK */
+  double klu_flops;       /* KLU up to this flop estimate: NSN_KLU_FLOPS, or a test's */
+  int factors;            /* LUs for this problem */
+  double lu_flops;        /* UMFPACK's estimate of one LU's flops (symbolic analysis) */
 } slv_nsn_sparse;
 
 typedef struct slv_nsn {
   int n_max;
-  double *H; /* dense Newton matrix, then its LU, H_cap doubles */
-  size_t H_cap;
-  int *ipiv;   /* n_max */
-  double *buf; /* 16 n_max doubles, cut into the vectors below */
+  slv_linsys *dense; /* the dense Newton matrix and its LU (linsys.h) */
+  double *buf;       /* 16 n_max doubles, cut into the vectors below */
   double *phi, *phit, *d, *Ad, *xt, *wt, *xbest, *wbest, *rho, *v;
   double *ar, *bu; /* 3 per row: Jacobian rows dPhi/dx|_w, dPhi/dw|_x over the row's block */
   int *blk0, *bw;  /* per row: first column and width (3 cone, 1 box) of its block */
