@@ -41,7 +41,7 @@
  * stdout: scene, solver,
  * friction, steps, dt, max_iter, threads (--threads: the world's and the
  * solves' opt.threads), threaded_solves (the solves that did run on those threads:
- * pgs_wide's, pgs_color's or pgs_part's plan split, a large world; docs/solvers.md,
+ * pgs_wide's, pgs_color's or pgs_part's plan split, a large world; docs/solver-machinery.md,
  * "Threads"), omega, margin, warm_factor, slop, bodies, contacts_mean
  * (all steps), contacts_mean_timed (the last 80 %), contacts_max,
  * not_converged (steps whose solve did not converge), energy_start/_end, kinetic_end,

@@ -49,7 +49,7 @@
  * A file that records the solve it came from (lcplab format, sections
  * 'solver' and 'options', e.g. a step written by simulate --dump-failures)
  * gives the defaults for that file: its solver when --solver is not given
- * (else auto, whose JSON adds chosen and choice: docs/solvers.md, "auto"),
+ * (else auto, whose JSON adds chosen and choice: docs/solver-machinery.md, "auto"),
  * and its options (tol, max_iter, max_pivots, omega, norm, warm_start, ...)
  * where no flag sets them (--max-iter sets max_iter and max_pivots; --warm
  * sets warm_start).  The JSON then lists what it took from the file in

@@ -2,7 +2,7 @@
 """bench_auto.py -- the figure of `make bench-auto` (experiments/bench_auto.exp):
 of the problems that some registered solver other than auto solves (the CSV's
 `solved` column: converged at the tolerance, within the time limit), the share
-that auto solves too; the goal is >= 98 % (docs/solvers.md, "auto").
+that auto solves too; the goal is >= 98 % (docs/solver-machinery.md, "auto").
 
     python3 experiments/bench_auto.py DIR/bench-auto.csv [--goal 98]
 

@@ -1,5 +1,5 @@
 """bench_interrupt.py -- benchmark (`make bench-interrupt`; not a test): what
-the stop conditions of a solve cost and how soon they act (docs/solvers.md,
+the stop conditions of a solve cost and how soon they act (docs/solver-machinery.md,
 "Time limits and interruption").
 
     python3 experiments/bench_interrupt.py BUILDDIR OUTDIR

@@ -1,5 +1,5 @@
 /* admm.c -- ADMM on the cone problem, both laws, with adaptive rho
- * (docs/solvers.md, "ADMM"; [boyd2011]; the FC3D_ADMM of Siconos and
+ * (docs/cone-cone-solvers.md, "ADMM"; [boyd2011]; the FC3D_ADMM of Siconos and
  * ContactBench's ADMM [acary2018]).
  *
  * Problem: w = A x + b with A positive semidefinite (x'Ax >= 0), cone
@@ -40,7 +40,7 @@
  * curvature makes the iterates grow (SLV_NOT_FINITE or SLV_MAX_ITER).
  *
  * Linear algebra: through the linear-system interface (linsys.h), which
- * chooses the back end (docs/solvers.md, "Linear systems"): with a packed
+ * chooses the back end (docs/solver-machinery.md, "Linear systems"): with a packed
  * copy of A, its CSR form, so that above SLV_LS_DENSE_MAX rows the sparse
  * back ends take it; else the dense form.  A symmetric A makes A + rho I
  * positive definite: Cholesky (CHOLMOD's with its own diagonal shift

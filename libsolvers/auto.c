@@ -1,5 +1,5 @@
 /* auto.c -- the automatic solver: picks one of the registered solvers by
- * the problem's features and hands it the solve (docs/solvers.md,
+ * the problem's features and hands it the solve (docs/solver-machinery.md,
  * "auto").  The rule, first match:
  *
  *   cones, Coulomb law,     admm (ADMM: one factorization couples every
@@ -38,7 +38,7 @@
  * singular pivot, not finite, breakdown, or "converged" that the library's
  * measures do not confirm), the fallbacks run from the caller's start, in
  * order, until one converges: nsgs_newton, ipm, admm for cones; ipm,
- * lemke, admm otherwise (docs/solvers.md, "auto", "Fallbacks").  Without
+ * lemke, admm otherwise (docs/solver-machinery.md, "auto", "Fallbacks").  Without
  * success the iterate with the smallest test measure is returned.
  * res->method names the solver whose x is returned and res->choice says
  * why, then what each fallback ended with.  Every candidate's state is
@@ -70,7 +70,7 @@ enum {
   AUTO_PIVOT_MAX = 300, /* rows: the pivoting solvers up to here */
   /* ADMM iterations without halving the test's measure before nsgs_newton
    * takes over: ADMM's longest such run on a problem it then solves was
-   * 270 (the 30-layer pyramid export, 2-norm; docs/solvers.md, "auto") */
+   * 270 (the 30-layer pyramid export, 2-norm; docs/solver-machinery.md, "auto") */
   AUTO_ADMM_STALL = 400,
   AUTO_ADMM_COUPLING = 12, /* 3x3 blocks a contact (its own included) from which ADMM goes first */
   /* rows from which the interior point takes a coupled symmetric problem

@@ -1,5 +1,5 @@
 /* condition.c -- an estimate of the 1-norm condition number of A
- * (docs/solvers.md, "Linear systems").
+ * (docs/solver-machinery.md, "Linear systems").
  *
  *     kappa_1(A) = ||A||_1 ||A^-1||_1,   ||A||_1 = max_j sum_i |a_ij|.
  *

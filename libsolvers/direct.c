@@ -7,7 +7,7 @@
  * Method: A is copied into a dense system of the linear-system interface
  * (linsys.h; CSR is expanded: the pivot test below reads the dense factor's
  * diagonal, so direct gives linsys only the dense form, and the rule of
- * docs/solvers.md, "Linear systems", then factors it dense).  If A is
+ * docs/solver-machinery.md, "Linear systems", then factors it dense).  If A is
  * exactly symmetric, Cholesky (LAPACK dpotrf/dpotrs); if that fails (not
  * positive definite) or A is not symmetric, LU with partial pivoting
  * (dgetrf/dgetrs).  A pivot |U_ii| (L_ii^2 for Cholesky) <= pivot_tol *

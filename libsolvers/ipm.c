@@ -1,5 +1,5 @@
 /* ipm.c -- primal-dual interior point on the cone problem, both laws
- * (docs/solvers.md, "Interior point").
+ * (docs/cone-cone-solvers.md, "Interior point").
  *
  * Problem (cone_qp.h): w = A x + bq with A positive semidefinite (x'Ax >= 0),
  *     cones:     K_mu ∋ x_c  ⊥  w_c ∈ K* = K_{1/mu}
@@ -64,7 +64,7 @@
  *
  * Linear algebra and allocation: the Newton matrix is a system of the
  * linear-system interface (linsys.h) on its sparse back ends at every size
- * (docs/solvers.md, "Linear systems": CHOLMOD, or UMFPACK's LU for a
+ * (docs/solver-machinery.md, "Linear systems": CHOLMOD, or UMFPACK's LU for a
  * nonsymmetric A); the pattern and its analysis are made once per solve
  * (ipm_pattern_reserve); CHOLMOD's numeric factorization reuses its factor
  * and cholmod_solve2 its workspace; UMFPACK's numeric object is made per
@@ -419,7 +419,7 @@ static int ipm_pattern_reserve(ipm_state *s, const slv_op *op) {
   /* K by columns is K' by rows: its lower triangle (all a Cholesky reads),
    * or every entry for the LU, which then solves with the transpose.  The
    * sparse back ends at every size (the exception to linsys's rule,
-   * docs/solvers.md, "Linear systems": a dense factor moves the iterates) */
+   * docs/solver-machinery.md, "Linear systems": a dense factor moves the iterates) */
   slv_linsys_free(s->ls);
   slv_ls_status st;
   s->ls = s->lu ? slv_linsys_analyse_sorted(SLV_LS_GENERAL, SLV_LS_UMFPACK, n, s->Kp, s->Ki, &st)

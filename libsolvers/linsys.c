@@ -1,5 +1,5 @@
 /* linsys.c -- dense LAPACK, CHOLMOD, UMFPACK and KLU behind one interface
- * (linsys.h; docs/solvers.md, "Linear systems").
+ * (linsys.h; docs/solver-machinery.md, "Linear systems").
  *
  * The CSR pattern of A read as compressed columns is the pattern of A'.
  * For the SPD back ends (A = A') that is A itself, of which CHOLMOD reads
@@ -63,7 +63,7 @@ struct slv_linsys {
   klu_numeric *knum;
 };
 
-/* The one rule (docs/solvers.md, "Linear systems"). */
+/* The one rule (docs/solver-machinery.md, "Linear systems"). */
 slv_ls_backend slv_linsys_choose(slv_ls_kind kind, int n, int sparse_form) {
   if (!sparse_form || n <= SLV_LS_DENSE_MAX) return SLV_LS_DENSE;
   return kind == SLV_LS_SPD ? SLV_LS_CHOLMOD : SLV_LS_UMFPACK;

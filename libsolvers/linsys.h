@@ -1,5 +1,5 @@
 /* linsys.h -- one interface to the library's linear-system back ends
- * (docs/solvers.md, "Linear systems"), private to libsolvers:
+ * (docs/solver-machinery.md, "Linear systems"), private to libsolvers:
  *
  *   dense    LAPACK: dpotrf / dpotrs (SPD), dgetrf / dgetrs (general)
  *   cholmod  CHOLMOD's sparse Cholesky (SPD), through chol.h's thread guard
@@ -58,7 +58,7 @@ typedef enum slv_ls_backend {
 } slv_ls_backend;
 
 /* Rows up to which a sparse matrix is factored dense: the switch admm and
- * nsn_ac each made before they moved here (docs/solvers.md, "Linear
+ * nsn_ac each made before they moved here (docs/solver-machinery.md, "Linear
  * systems"). */
 #define SLV_LS_DENSE_MAX 600
 /* KLU refactors in the pivot order of its last factor while the

@@ -1,6 +1,6 @@
 /* operator.c -- the operator of one solve (operator.h): A's primitives over
  * the problem's storage, the one packed copy, the factored scratch.
- * docs/solvers.md, "The operator layer".
+ * docs/solver-machinery.md, "The operator layer".
  */
 #include "operator.h"
 #include "par.h"
@@ -517,7 +517,7 @@ static void csr_w_rows(const slv_problem *p, const double *x, const double *b, d
  * SLV_PAR_MIN_N rows runs its vector stages on one thread, and a split
  * product between them was slower than none (apgd on the pile-500 export,
  * 4065 rows and more than 65,536 entries: 18-19 ms on one thread, 20-56 ms
- * on two; docs/solvers.md, "Threads"). */
+ * on two; docs/solver-machinery.md, "Threads"). */
 enum { SLV_OP_PAR_NNZ = 1 << 16 };
 
 #ifdef _OPENMP

@@ -1,5 +1,5 @@
 /* operator.h -- private: the operator of one solve, A as the solvers see it.
- * Never installed.  docs/solvers.md, "The operator layer", has the design.
+ * Never installed.  docs/solver-machinery.md, "The operator layer", has the design.
  *
  * A problem stores A one of three ways (slv.h): dense column-major, CSR
  * rows, or factored, A = J K^T + diag(d) over blocks of 6 columns.  The
@@ -29,7 +29,7 @@
  *                     holds block columns rowind[k], k in colptr[I] ..
  *                     colptr[I+1]), for the solvers that use A only
  *                     through slv_op_matvec: that product is a gather,
- *                     and it splits over threads (docs/solvers.md,
+ *                     and it splits over threads (docs/solver-machinery.md,
  *                     "Threads"); other problems get the columns;
  *   op->f, op->t      the factored factors and the scratch t = K^T x.
  *

@@ -1,5 +1,5 @@
 /* par.h -- private: loops split over OpenMP threads whose results do not
- * depend on the thread count (docs/solvers.md, "Threads").
+ * depend on the thread count (docs/solver-machinery.md, "Threads").
  *
  * An elementwise loop (y_i from x_i alone) gives the same bits on any
  * number of threads; a solver writes those with

@@ -110,7 +110,7 @@
  * a chain of bodies has a level per contact).  Without the lanes nothing
  * splits: that path is pgs's own sweep, which stops by pgs's rule, and a
  * threaded plan there would change the sweep count with T.  What it buys
- * (docs/solvers.md, "Threads"): on pile 5000 (40,821 rows, 90 levels of
+ * (docs/solver-machinery.md, "Threads"): on pile 5000 (40,821 rows, 90 levels of
  * ~19 batches, ~10 per thread at T = 2) nothing, so that plan stays on one
  * thread (forced to split, its steps took 4-15 % longer: each level costs
  * a barrier, ~0.5 us, and even without barriers two threads swept only
@@ -237,7 +237,7 @@ enum {
    * average: a batch of contacts is ~0.1 us of a sweep and a barrier ~0.5
    * us, so 16 keep the barriers near a fifth of the work.  Pile 5000 (~10
    * per thread at 2) lost 4-15 % a step by its split, pile 20000 (~33)
-   * solved 1.68x faster (docs/solvers.md, "Threads"); a chain of bodies
+   * solved 1.68x faster (docs/solver-machinery.md, "Threads"); a chain of bodies
    * has a level per contact. */
   WIDE_PAR_MIN_BATCHES = 16,
   /* pgs_color: colours at most (one bit set of 64 per block); a group

@@ -174,7 +174,7 @@ SLV_API slv_status slv_factored_csr_new(const slv_problem *p, int **Ap, int **Aj
                                         char *msg, size_t msglen);
 
 /* An estimate of A's 1-norm condition number kappa_1(A) = ||A||_1 ||A^-1||_1
- * (docs/solvers.md, "Linear systems"): ||A||_1 exact, ||A^-1||_1 by Hager's
+ * (docs/solver-machinery.md, "Linear systems"): ||A||_1 exact, ||A^-1||_1 by Hager's
  * estimator refined by Higham (LAPACK dlacn2, as dgecon) over the LU of A
  * from the linear-system interface.  It is the condition of A alone, not
  * of the complementarity problem.  p: any storage (a factored A is formed);
@@ -287,7 +287,7 @@ typedef void (*slv_log_level_fn)(void *ctx, slv_log_level level, const char *lin
 /* Every solver polls both in its outer loop and in its long inner ones (a
  * sweep over many contacts, between factorizations), reading the clock
  * and calling opt.cancel once per about SLV_POLL_WORK multiply-adds of
- * work and at its first poll (docs/solvers.md, "Time limits and
+ * work and at its first poll (docs/solver-machinery.md, "Time limits and
  * interruption").  A stopped solve returns SLV_TIME_LIMIT or
  * SLV_INTERRUPTED with the iterate its solver keeps on SLV_MAX_ITER and
  * the library's residuals of it; never SLV_CONVERGED.  The callback runs
@@ -338,7 +338,7 @@ typedef struct slv_options {
                           not OMP_NUM_THREADS: campaigns run one solve per core
                           (lcplab experiment --jobs), where threads would oversubscribe.
                           Without OpenMP in the build (configure --disable-openmp) any
-                          value runs on one thread (docs/solvers.md, "Threads") */
+                          value runs on one thread (docs/solver-machinery.md, "Threads") */
   slv_log_fn log_fn;             /* NULL: silent (see "logging" above) */
   void *log_ctx;                 /* passed to log_fn or log_level_fn */
   slv_log_level_fn log_level_fn; /* with the level; when set, log_fn is not called */
@@ -443,7 +443,7 @@ SLV_API const slv_solver *slv_workspace_solver(const slv_workspace *ws);
 
 /* Solve p.  x: in/out, size n (read when opt->warm_start); w: out, size n,
  * or NULL.  res: out.  Returns res->status.  Never allocates; p is only
- * read.  Steps (docs/solvers.md, "The operator layer"): options, size,
+ * read.  Steps (docs/solver-machinery.md, "The operator layer"): options, size,
  * validation and capabilities; the start point; the operator over p's
  * storage; the solver; w = A x + b and the residuals recomputed, and a
  * "converged" the residuals do not confirm downgraded. */

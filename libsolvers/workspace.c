@@ -17,7 +17,7 @@
  *   8. one line through the options' log callback, if any: the refusal
  *      (error), the failure (warning) or the convergence (info).
  * Steps 2, 3 and 7 run on opt->threads threads from 8192 rows on, with the
- * answers, messages and bits of one thread (docs/solvers.md, "Threads").
+ * answers, messages and bits of one thread (docs/solver-machinery.md, "Threads").
  * Only slv_workspace_new allocates; the problem is only read, so threads
  * may share it (one workspace each).
  */

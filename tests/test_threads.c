@@ -1,5 +1,5 @@
 /*
- * test_threads.c -- opt.threads (docs/solvers.md, "Threads"): the work that
+ * test_threads.c -- opt.threads (docs/solver-machinery.md, "Threads"): the work that
  * splits over OpenMP threads splits without changing the arithmetic, so x
  * is the same bit for bit for every thread count.
  *
@@ -561,7 +561,7 @@ static void same_refusal(const slv_problem *p, const char *name, slv_status want
   free(w);
 }
 
-/* slv_solve's checks and measures on threads (docs/solvers.md, "Threads"):
+/* slv_solve's checks and measures on threads (docs/solver-machinery.md, "Threads"):
  * a valid factored problem gives the same x, w and measures on 1, 2 and 3
  * threads (pgs_color, whose plan splits, and pgs, which takes no threads:
  * only the checks and the measures around it do); each broken rule, planted

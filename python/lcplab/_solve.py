@@ -15,7 +15,7 @@ __all__ = ["DEFAULT_SOLVER", "Status", "Residuals", "Result", "SolverInfo", "sol
 
 #: The solver ``lcplab.solve`` uses when none is named: the automatic choice
 #: by the problem's features (cone law, storage, size, symmetry), whose rule
-#: is in docs/solvers.md, "auto"; ``Result.method`` names the solver that ran.
+#: is in docs/solver-machinery.md, "auto"; ``Result.method`` names the solver that ran.
 DEFAULT_SOLVER = "auto"
 
 Status = enum.IntEnum("Status", [(name.upper(), value) for value, name in _lcplab.statuses()],
@@ -148,7 +148,7 @@ class Result:
         ``pgs_wide``, ``pgs_color`` and ``pgs_part`` on dense or CSR storage;
         libsolvers/slv.h, slv_result.method).
     choice : str
-        Why ``"auto"`` chose ``method`` (libsolvers/auto.c; docs/solvers.md,
+        Why ``"auto"`` chose ``method`` (libsolvers/auto.c; docs/solver-machinery.md,
         "auto"), e.g. ``"dense symmetric A, n=2 <= 600: exact principal
         pivoting"``; empty for a named solver.
     message : str
@@ -349,7 +349,7 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
     time_limit : float, optional
         Seconds of wall clock (> 0) after which the solver stops at its
         next poll: ``Status.TIME_LIMIT``, with its iterate (the best or the
-        last, docs/solvers.md, "Time limits and interruption") and its
+        last, docs/solver-machinery.md, "Time limits and interruption") and its
         residuals; default none.
     **options
         Named solver options: ``omega`` (pgs: SOR factor in (0, 2)),
@@ -357,7 +357,7 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
         ``seed``, ``simd`` (True, the default: vector code where the CPU
         has it; False: the scalar path only, the same iterates),
         ``threads`` (OpenMP threads, default 1; the same x for every
-        count: docs/solvers.md, "Threads")
+        count: docs/solver-machinery.md, "Threads")
         (libsolvers/slv.h, slv_options).
 
     Returns
@@ -380,7 +380,7 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
     KeyboardInterrupt
         Ctrl-C (or another signal whose handler raises) during the solve:
         raised at the solver's next poll, about once per millisecond of
-        work (docs/solvers.md, "Time limits and interruption").
+        work (docs/solver-machinery.md, "Time limits and interruption").
 
     Examples
     --------

@@ -271,7 +271,7 @@ class World:
         KeyboardInterrupt
             Ctrl-C (or another signal whose handler raises) during the run:
             raised at the next poll of the step's solve or before the next
-            step (docs/solvers.md, "Time limits and interruption"); the
+            step (docs/solver-machinery.md, "Time limits and interruption"); the
             interrupted step is undone, the steps before it stay done.
         """
         if steps is None:

@@ -1,4 +1,4 @@
-"""Time limits and Ctrl-C (docs/solvers.md, "Time limits and interruption"):
+"""Time limits and Ctrl-C (docs/solver-machinery.md, "Time limits and interruption"):
 ``solve(..., time_limit=S)`` and a world's ``time_limit`` setting give the
 status time_limit with the solver's iterate; SIGINT during a solve or a
 ``World.run`` raises KeyboardInterrupt at the solver's next poll, not when

@@ -96,7 +96,7 @@ def test_options_reach_the_solver():
     assert a.converged and b.converged and a.iterations != b.iterations
     c = lcplab.solve(p, "pgs", tol=1e-10, max_iter=10000, norm="2")
     assert c.converged and c.residuals.res_rel_2 <= 1e-10
-    # threads: the same x for every count (docs/solvers.md, "Threads")
+    # threads: the same x for every count (docs/solver-machinery.md, "Threads")
     d = lcplab.solve(p, "pgs", tol=1e-10, max_iter=10000, threads=2)
     np.testing.assert_array_equal(d.x, a.x)
 
