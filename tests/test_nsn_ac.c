@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const SOLVERS[] = { "nsn_ac", "nsgs_newton", NULL };
+static const char *const SOLVERS[] = { "nsn_ac", "nsgs_newton", "ppa_nsn", NULL };
 
 static slv_status run(const char *name, const slv_problem *p, const slv_options *o, double *x,
                       slv_result *res) {
