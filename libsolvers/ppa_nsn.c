@@ -17,10 +17,14 @@
  * are rescaled (DESIGN.md, "The convergence decision must not depend on
  * units or scaling"); [acary2018] adds one scalar alpha to every diagonal.
  *
- * The proximal parameter ([acary2018], sec. 5.3; Siconos' fc3d_proximal.c
- * defaults): alpha_k = PPA_SIGMA e_k^PPA_NU with e_k the error at the
- * centre, the library's measure here (slv_test_measure), so alpha -> 0 and
- * the outer iteration becomes Newton's as e_k -> 0; when the inner solve
+ * The proximal parameter ([acary2018], sec. 5.3; Siconos' fc3d_proximal.c):
+ * alpha_k = PPA_SIGMA e_k^PPA_NU with e_k the error at the centre, the
+ * library's measure here (slv_test_measure), so alpha -> 0 and the outer
+ * iteration becomes Newton's as e_k -> 0.  nu = 1 as Siconos; Siconos'
+ * sigma = 5 adds to W in W's units and divides by its error's larger
+ * scale: here alpha multiplies each contact's stiffness and e_k is the
+ * worst contact's, so sigma is 0.05 (docs/solvers.md, "Proximal point
+ * Newton", and the measurements it cites).  When the inner solve
  * fails (PPA_INNER_MAX Newton iterations without reaching its tolerance)
  * alpha is multiplied by 10 instead.  Inner tolerance: e_k / PPA_INNER_RATIO
  * (Siconos' adaptive strategy), measured by the library's measure on (x,
@@ -48,7 +52,7 @@ enum {
   PPA_MAX_STALL = 12  /* outer iterations without a new best measure */
 };
 enum { PPA_INNER_FAILED, PPA_INNER_MET, PPA_DONE }; /* how an outer iteration ended */
-#define PPA_SIGMA       5.0                         /* alpha = PPA_SIGMA e^PPA_NU ([acary2018]) */
+#define PPA_SIGMA       0.05                        /* alpha = PPA_SIGMA e^PPA_NU (the header) */
 #define PPA_NU          1.0
 #define PPA_INNER_RATIO 10.0 /* inner tolerance e / PPA_INNER_RATIO */
 #define PPA_ALPHA_MAX   1e8  /* alpha's growth after failed inner solves stops here */
