@@ -6,8 +6,8 @@
  * and free rows, as nsn_ac.  Outer iteration k, from the centre x_k: the
  * proximal problem
  *     w^p = (A + S) x + b - S x_k,   S = diag(sigma_i),  sigma_i = alpha_k / rho_i,
- * whose matrix A + S is positive definite even where A = H M^-1 H' is
- * singular (more contact rows than degrees of freedom), is solved by the
+ * whose matrix A + S is positive definite where A = H M^-1 H' is only
+ * semidefinite (more contact rows than degrees of freedom), is solved by the
  * Alart-Curnier Newton of nsn_ac.c (the same Phi, Newton matrix Ar + Bu (A
  * + S), Armijo search; its Newton matrix is sparse above NSN_DENSE_MAX
  * rows); its solution is the next centre.  A solution of the original
@@ -40,7 +40,9 @@
  * Reads opt->max_iter (Newton iterations in all), tol, norm,
  * record_history.  All vectors are allocated at init (the Newton core's,
  * plus the centre and w^p); the sparse Newton pattern once per problem by
- * slv_nsn_begin, before the iterations.
+ * slv_nsn_begin, before the iterations; above KLU's size UMFPACK allocates
+ * its numeric LU at each factorization, as in nsn_ac (docs/solvers.md,
+ * "Alart-Curnier Newton").
  */
 #include "slv_internal.h"
 
