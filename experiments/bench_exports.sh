@@ -45,8 +45,8 @@
 # A run that ends otherwise is shown with its status and residual: timeout
 # (124), out of memory (the cap; or killed), crash, not solved.
 #
-# Writes to BUILDDIR/experiments/results/HOST/ (earlier files of the same
-# names moved aside with a UTC timestamp):
+# Writes to BUILDDIR/experiments/results/HOST/, or BENCH_EXPORTS_OUT (earlier
+# files of the same names moved aside with a UTC timestamp):
 #   bench_exports.csv   one row per run: scene, size, contacts, n, program,
 #                       solver, status, time_s, res_rel_q, solved, peak_mb
 #   bench_exports.md    per problem: every run, the fastest solver that
@@ -92,7 +92,7 @@ if [ ! -x "$lcplab" ]; then
 fi
 
 host=$(uname -n)
-out=$builddir/experiments/results/$host
+out=${BENCH_EXPORTS_OUT:-$builddir/experiments/results/$host}
 exports=$builddir/experiments/exports
 mkdir -p "$out" "$exports"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench_exports.XXXXXX")

@@ -45,7 +45,7 @@
 # (its Debian packages once, as root: make -C ../shared/peers/gfc3d deps;
 # this script installs nothing).
 #
-# Writes to BUILDDIR/experiments/results/HOST/ (HOST = uname -n; earlier
+# Writes to BUILDDIR/experiments/results/HOST/ (HOST = uname -n) or BENCH_GLOBAL_OUT (earlier
 # files of the same names are moved aside with a UTC timestamp):
 #   bench_global.jsonl  the --info lines, then one line per run:
 #                       {"program", "solver", "file", "rc", "wall_s", "run": the
@@ -88,7 +88,7 @@ fi
 SOLVERS=${BENCH_GLOBAL_SOLVERS:-"$("$L" solvers | awk '/ cone / { print $1 }' | tr '\n' ' ')auto"}
 PEER_SOLVERS=${BENCH_GLOBAL_PEER_SOLVERS:-$("$P" --list | tail -n +2 | cut -f1 | tr '\n' ' ')}
 
-OUT=$BUILD/experiments/results/$(uname -n)
+OUT=${BENCH_GLOBAL_OUT:-$BUILD/experiments/results/$(uname -n)}
 mkdir -p "$OUT" || exit 2
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 for f in bench_global.jsonl bench_global.md; do

@@ -186,8 +186,8 @@ slv_status slv_nsn_begin(slv_nsn *s, slv_op *op, slv_result *res) {
 /* Phi at (x, w) into phi; with jac, also the rows of Ar and Bu (3 entries
  * per row over the row's block columns blk0 .. blk0 + bw - 1).  Returns
  * theta = ||Phi||^2 / 2 (NaN if anything is not finite). */
-static double nsn_phi(const slv_nsn *s, const slv_problem *p, const double *x, const double *w,
-                      double *phi, int jac) {
+double slv_nsn_phi(const slv_nsn *s, const slv_problem *p, const double *x, const double *w,
+                   double *phi, int jac) {
   double th = 0, poison = 0;
   double *ar = s->ar, *bu = s->bu;
   int k = 0;
@@ -367,23 +367,17 @@ static int nsn_newton_dir_sparse(slv_nsn *s, slv_op *op, double tau) {
   return info;
 }
 
-/* The Newton direction at the current phi (theta = ||Phi||^2 / 2, Ar and
- * Bu formed): (Ar + Bu (A + sigma I)) d = -Phi, with a diagonal shift only
- * when the LU meets a singular pivot; 0, or nonzero when even the shifted
- * matrix is singular.  Leaves A d in s->Ad. */
-static int nsn_newton_dir(slv_nsn *s, slv_op *op, double th) {
-  double tau = fmin(NSN_TAU_MAX, sqrt(2.0 * th));
+/* The Newton direction (slv_internal.h). */
+int slv_nsn_direction(slv_nsn *s, slv_op *op, double tau) {
   int info = s->sparse ? nsn_newton_dir_sparse(s, op, tau) : nsn_newton_dir_dense(s, op, tau);
   if (info != 0) return info;
   slv_op_matvec(op, s->d, NULL, s->Ad);
   return 0;
 }
 
-/* Armijo backtracking on theta along d (w moves by t A d); the full step
- * if no t passes.  The trial point is left in xt, wt; returns whether a t
- * passed. */
-static int nsn_line_search(slv_nsn *s, const slv_problem *p, const double *x, const double *w,
-                           double th) {
+/* Armijo backtracking on theta along d (slv_internal.h). */
+int slv_nsn_line_search(slv_nsn *s, const slv_problem *p, const double *x, const double *w,
+                        double th) {
   int n = p->n;
   double t = 1.0;
   for (int h = 0; h <= NSN_HALVINGS; h++, t *= 0.5) {
@@ -391,7 +385,7 @@ static int nsn_line_search(slv_nsn *s, const slv_problem *p, const double *x, co
       s->xt[i] = x[i] + t * s->d[i];
       s->wt[i] = w[i] + t * s->Ad[i];
     }
-    double tht = nsn_phi(s, p, s->xt, s->wt, s->phit, 0);
+    double tht = slv_nsn_phi(s, p, s->xt, s->wt, s->phit, 0);
     if (tht <= (1.0 - 2.0 * NSN_ARMIJO * t) * th) return 1;
   }
   for (int i = 0; i < n; i++) {
@@ -402,7 +396,7 @@ static int nsn_line_search(slv_nsn *s, const slv_problem *p, const double *x, co
 }
 
 /* The scales of the library's test: max(1, ||b||_inf), max(1, ||b||_2). */
-static void nsn_scales(const slv_problem *p, double *binf, double *b2) {
+void slv_nsn_scales(const slv_problem *p, double *binf, double *b2) {
   double s2 = 0;
   *binf = 1.0;
   for (int i = 0; i < p->n; i++) {
@@ -423,7 +417,7 @@ slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_i
     return SLV_ERR_UNSUPPORTED;
   }
   double bscale, b2scale;
-  nsn_scales(p, &bscale, &b2scale);
+  slv_nsn_scales(p, &bscale, &b2scale);
   const slv_rowscale *rs = slv_op_rowscale(op);
   slv_natmap m = slv_natmap_of(p, x, w, rs);
   double best = slv_test_measure_norms(opt, m.scaled, m.n2 / b2scale);
@@ -437,20 +431,20 @@ slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_i
       st = stop; /* the best iterate, below */
       break;
     }
-    double th = nsn_phi(s, p, x, w, s->phi, 1);
+    double th = slv_nsn_phi(s, p, x, w, s->phi, 1);
     if (isnan(th)) {
       slv_msgf(res->message, sizeof res->message, "nsn_ac: iterate became non-finite");
       st = SLV_NOT_FINITE;
       break;
     }
-    int info = nsn_newton_dir(s, op, th);
+    int info = slv_nsn_direction(s, op, fmin(NSN_TAU_MAX, sqrt(2.0 * th)));
     if (info != 0) {
       slv_msgf(res->message, sizeof res->message,
                "nsn_ac: Newton matrix singular (LU pivot %d) even regularised", info);
       st = SLV_BREAKDOWN;
       break;
     }
-    int accepted = nsn_line_search(s, p, x, w, th);
+    int accepted = slv_nsn_line_search(s, p, x, w, th);
     memcpy(x, s->xt, (size_t)n * sizeof *x);
     memcpy(w, s->wt, (size_t)n * sizeof *w);
     *iters += 1;

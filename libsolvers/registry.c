@@ -29,6 +29,7 @@ extern const slv_solver slv_solver_pgs_part;
 extern const slv_solver slv_solver_pgs_wide;
 extern const slv_solver slv_solver_pjacobi;
 extern const slv_solver slv_solver_pjacobi_cone;
+extern const slv_solver slv_solver_ppa_nsn;
 
 static const slv_solver *const registry[] = {
   &slv_solver_pgs,
@@ -43,6 +44,7 @@ static const slv_solver *const registry[] = {
   &slv_solver_nsgs,
   &slv_solver_nsgs_newton,
   &slv_solver_nsn_ac,
+  &slv_solver_ppa_nsn, /* nsn_ac's Newton inside a proximal point */
   &slv_solver_pjacobi_cone,
   &slv_solver_pcg_cone,
   &slv_solver_apgd,

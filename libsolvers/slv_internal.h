@@ -420,6 +420,24 @@ slv_status slv_nsn_begin(slv_nsn *s, slv_op *op, slv_result *res);
 slv_status slv_nsn_run(slv_nsn *s, slv_op *op, const slv_options *opt, int max_it, double *x,
                        double *w, slv_result *res, slv_hist *h, int *iters);
 
+/* The pieces of one Newton iteration, for a solver that drives its own
+ * loop (ppa.c, the proximal point).  slv_nsn_phi: Phi at (x, w) into phi
+ * (with jac, also Ar and Bu); returns theta = ||Phi||^2 / 2, NaN if
+ * anything is not finite.  slv_nsn_direction: at the Ar, Bu of the last
+ * slv_nsn_phi with jac, d solving (Ar + Bu (A + sigma I)) d = -Phi, sigma_i
+ * = tau / rho_i (a diagonal shift only if the LU meets a singular pivot),
+ * and Ad = A d; 0, or nonzero when even the shifted matrix is singular.
+ * slv_nsn_line_search: Armijo backtracking on theta from (x, w) along (d,
+ * Ad), the full step if no step passes; the trial point is left in xt, wt;
+ * returns whether a step passed.  slv_nsn_scales: max(1, ||b||_inf),
+ * max(1, ||b||_2), the library test's scales. */
+double slv_nsn_phi(const slv_nsn *s, const slv_problem *p, const double *x, const double *w,
+                   double *phi, int jac);
+int slv_nsn_direction(slv_nsn *s, slv_op *op, double tau);
+int slv_nsn_line_search(slv_nsn *s, const slv_problem *p, const double *x, const double *w,
+                        double th);
+void slv_nsn_scales(const slv_problem *p, double *binf, double *b2);
+
 /* ---- the sparse Newton matrix (nsn_sparse.c) ---- */
 void slv_nsn_sparse_free(slv_nsn_sparse *sp);
 /* The pattern of H = Ar + Bu (A + sigma I) over the packed A (every row of

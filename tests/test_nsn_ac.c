@@ -1,5 +1,6 @@
-/* test_nsn_ac.c -- the Alart-Curnier nonsmooth Newton (nsn_ac) and the
- * NSGS-then-Newton hybrid (nsgs_newton), on the Coulomb law:
+/* test_nsn_ac.c -- the Alart-Curnier nonsmooth Newton (nsn_ac), the
+ * NSGS-then-Newton hybrid (nsgs_newton) and the proximal point over the
+ * same Newton (ppa_nsn), on the Coulomb law:
  *   - planted multi-contact problems (tst_cone_case: sticking, sliding,
  *     separated contacts, mixed with box and free rows), dense and CSR;
  *   - a rank-deficient W = J M^-1 J' (more contact rows than body degrees of
@@ -13,6 +14,7 @@
  *   - the Siconos FC3D files on which Siconos' NSGS is expected to pass
  *     (datasets README: collections dc1, dc2, fclib_1), solved to 1e-8 by
  *     nsgs_newton, judged by the test's own residual;
+ *   - ppa_nsn on FC3D files at 1e-8, with nsn_ac's contact velocities;
  *   - out of budget, nsgs_newton returns its best iterate (RockPile_tob1);
  *   - the sparse Newton matrix factored by KLU and by UMFPACK (a test's
  *     flop threshold picks each): the same planted x*, and which one ran.
@@ -30,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const SOLVERS[] = { "nsn_ac", "nsgs_newton", NULL };
+static const char *const SOLVERS[] = { "nsn_ac", "nsgs_newton", "ppa_nsn", NULL };
 
 static slv_status run(const char *name, const slv_problem *p, const slv_options *o, double *x,
                       slv_result *res) {
@@ -443,6 +445,55 @@ static void test_fc3d_files(void) {
   }
 }
 
+/* ppa_nsn on FC3D files (the Capsules, Rovers, spheres, a stack, a
+ * periodic box): converged at 1e-8 in the 2-norm by the test's own
+ * residual, and its contact velocities w = A x + b those of nsn_ac's
+ * answer within 1e-6 of max(1, |b|_inf).  (Not OneObject-i1028-138:
+ * both converge there to velocities 9e-3 apart, the Coulomb law's
+ * solutions need not share w.) */
+static void test_ppa_fc3d_files(void) {
+  const char *files[] = { "Capsules-i100-889.dat",
+                          "Capsules-i122-1617.dat",
+                          "Rover1039.dat",
+                          "Rover4622.dat",
+                          "NESpheres_30_1.dat",
+                          "BoxesStack1-i100000-32.hdf5.dat",
+                          "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5",
+                          NULL };
+  char path[4096];
+  if (!tst_shared_path("datasets/siconos/fc3d", path, sizeof path)) {
+    printf("SKIP: ../shared/datasets absent\n");
+    return;
+  }
+  for (int f = 0; files[f]; f++) {
+    slv_instance *in = tst_cone_read_fc3d(files[f]);
+    if (!in) continue;
+    slv_problem p = slv_instance_problem(in);
+    slv_options o = file_options(2000);
+    size_t n = (size_t)p.n;
+    double *x = malloc(n * sizeof *x), *xn = malloc(n * sizeof *x);
+    double *w = malloc(n * sizeof *x), *wn = malloc(n * sizeof *x);
+    slv_result res;
+    slv_status st = run("ppa_nsn", &p, &o, x, &res);
+    if (st != SLV_CONVERGED)
+      fprintf(stderr, "ppa_nsn %s: %s (%s)\n", files[f], slv_status_str(st), res.message);
+    CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+    CU_ASSERT(tst_cone_problem_natres2(&p, x) <= 1.01e-8);
+    CU_ASSERT_EQUAL(run("nsn_ac", &p, &o, xn, &res), SLV_CONVERGED);
+    slv_problem_w(&p, x, w);
+    slv_problem_w(&p, xn, wn);
+    double dw = 0, bmax = 1;
+    for (size_t i = 0; i < n; i++) {
+      dw = fmax(dw, fabs(w[i] - wn[i]));
+      bmax = fmax(bmax, fabs(p.b[i]));
+    }
+    if (dw > 1e-6 * bmax) fprintf(stderr, "ppa_nsn %s: |w - w_nsn_ac| = %.3g\n", files[f], dw);
+    CU_ASSERT(dw <= 1e-6 * bmax);
+    free(x), free(xn), free(w), free(wn);
+    slv_instance_free(in);
+  }
+}
+
 /* Out of budget, nsgs_newton returns its best iterate, not its last.  On
  * RockPile_tob1 (W not symmetric) the sweeps after a Newton attempt leave
  * its point: after 2000 iterations the last iterate is at about 9e-4
@@ -482,6 +533,7 @@ int main(void) {
   CU_add_test(s, "the 2-norm test replaces the inf tests (large b)", test_norm2_replaces_inf);
   CU_add_test(s, "refusals: associated law, findex, bad norm", test_refusals);
   CU_add_test(s, "Siconos FC3D files (NSGS collections) at 1e-8", test_fc3d_files);
+  CU_add_test(s, "ppa_nsn on FC3D files: 1e-8, nsn_ac's velocities", test_ppa_fc3d_files);
   CU_add_test(s, "out of budget: the best iterate, not the last (RockPile_tob1)",
               test_best_iterate);
   return tst_run();
