@@ -11,6 +11,16 @@
  * has no result then, the parent writes one with task_status error and
  * the signal, so a crashing solver is a row, not a hole.
  *
+ * Timing protocol (experiments/README.md, "Timing"): worker k is pinned
+ * to the k-th CPU the parent may run on (sched_setaffinity), and there are
+ * at most as many workers as such CPUs, so no two timed tasks ever share a
+ * CPU and a task's timed repeats never migrate.  Pinning rather than
+ * running timed tasks one at a time keeps every core busy (the main job
+ * on two cores); what pinning cannot remove (other processes, hyperthread
+ * siblings, shared caches) shows in the between-run noise each section
+ * measures (NAME_timing.csv).  The worker's CPU is in its results' prov
+ * placement ("cpu K").
+ *
  * Tasks that already have an intact result of this plan are skipped
  * (resume); a corrupted or stale one is run again.
  *
@@ -35,6 +45,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +79,34 @@ typedef struct pool {
 } pool;
 
 /* ---- the worker ------------------------------------------------------------------------ */
+
+/* The slot-th CPU of the set (slot < CPU_COUNT), -1 if none. */
+static int nth_cpu(const cpu_set_t *set, int slot) {
+  for (int c = 0; c < CPU_SETSIZE; c++)
+    if (CPU_ISSET(c, set) && slot-- == 0) return c;
+  return -1;
+}
+
+/* Pins the calling process to the slot-th CPU it may run on (header). */
+static void pin_worker(int slot) {
+  cpu_set_t set, one;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return;
+  int c = nth_cpu(&set, slot);
+  if (c < 0) return;
+  CPU_ZERO(&one);
+  CPU_SET(c, &one);
+  sched_setaffinity(0, sizeof one, &one);
+}
+
+/* The CPUs this process may run on (1 when unknown). */
+static int allowed_cpus(void) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  int n = CPU_COUNT(&set);
+  return n > 0 ? n : 1;
+}
 
 static void worker_main(const exp_plan *pl, int in, int out) {
   signal(SIGINT, SIG_IGN);
@@ -111,6 +150,7 @@ static int spawn(pool *p, worker *w) {
         if (!p->w[k].closed) close(p->w[k].to);
         close(p->w[k].from);
       }
+    pin_worker((int)(w - p->w));
     worker_main(p->pl, down[0], up[1]);
   }
   close(down[0]);
@@ -342,6 +382,14 @@ int exp_jobs_run(const exp_plan *pl, const exp_jobs_opts *o, exp_jobs_report *re
   p.t0 = p.last_line = exp_now_s();
   p.state = calloc((size_t)(pl->ntasks > 0 ? pl->ntasks : 1), 1);
   p.nw = o->jobs > 0 ? o->jobs : 1;
+  int ncpu = allowed_cpus();
+  if (p.nw > ncpu) {
+    exp_say(&pl->cfg.log, EXP_SAY_INFO,
+            "experiment: %d workers, not %d: one per CPU, each pinned to its own (timed tasks "
+            "never share a CPU; experiments/README.md, \"Timing\")",
+            ncpu, p.nw);
+    p.nw = ncpu;
+  }
   p.w = calloc((size_t)p.nw, sizeof *p.w);
   if (!p.state || !p.w) {
     free(p.state);
