@@ -355,7 +355,7 @@ static void name_list(char **solv, int ns, const int *keep, char *out, size_t le
 
 /* One row of NAME_leaders.csv: the leaders (exp_profile_leaders) of one
  * class and tolerance, per-solver counts in wins, ties, solved, counted
- * (not another's algorithm), r10 (rho(10)).  0, or -1 out of memory. */
+ * (not another's algorithm on every problem it takes), r10 (rho(10)).  0, or -1 out of memory. */
 static int leaders_row(FILE *L, const char *cls, const char *tol, const pmat *m, const int *wins,
                        const int *ties, const int *solved, const int *counted, const double *r10) {
   int *ext = calloc((size_t)m->ns + 1, sizeof *ext),
@@ -409,7 +409,8 @@ static int write_winners(const exp_section *s, const char *base, exp_row *rows, 
           1.0 + tie, tie, tie_why);
   fprintf(L,
           "# per class and tolerance, from %s_winners.csv (exp_profile_leaders): the fastest "
-          "(most fastest alone, then most solved; runs of another's algorithm left out), "
+          "(most fastest alone, then most solved; a solver that ran another's algorithm on every "
+          "problem it takes left out), "
           "the ties of those counted, the solvers that solve the most, the built-in and the "
           "external solver that solve the most, the built-in solvers under half solved\n"
           "class,tol,problems,fastest,fastest_alone,fastest_tied,ties,most_solved,"
@@ -470,7 +471,7 @@ static int write_winners(const exp_section *s, const char *base, exp_row *rows, 
           fprintf(t, " & %d & %d & %d & %d & %.2f & %.2f \\\\\n", acc, solved, wins[sv], ties[sv],
                   r2, r10);
           solv_n[sv] = solved;
-          counted[sv] = same == 0;
+          counted[sv] = same < acc; /* left out: another's algorithm on all it takes */
           r10s[sv] = r10;
         }
         rc = leaders_row(L, cl[a], tl[b], &m, wins, ties, solv_n, counted, r10s);

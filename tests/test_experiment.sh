@@ -171,11 +171,13 @@ if [ "$f" = "3 0 3" ]; then pass "failure table: direct on the 3 LCPs, 3 refused
 c=$(grep -v '^#' "$T/o1/prof_coverage.csv" | awk -F, '$1 == "fc3d" && $2 == "lemke" {print $3, $4, $5, $6}')
 if [ "$c" = "1 0 1 does not handle Coulomb cones (1)" ]; then pass "coverage table: lemke refuses the cone problem, with the reason"; else fail "coverage table" "got '$c'"; fi
 # leaders: per class and tolerance the fastest is the winners table's solver
-# with the most wins alone, then the most solved (same_as rows left out),
+# with the most wins alone, then the most solved (a solver that is another's
+# algorithm on every problem it takes left out),
 # the first in order on a tie; most_solved lists every solver at the top count
 bad=$(awk -F, 'FNR == 1 { file++ } /^#/ || /^class,/ { next }
   file == 1 { k = $1 SUBSEP $2
-    if ($11 == "" && (!(k in f) || $7 > w[k] || ($7 == w[k] && $5 > sv[k]))) { f[k] = $3; w[k] = $7; sv[k] = $5 }
+    same = 0; if ($11 != "") { split($11, sa, " on "); same = sa[2] + 0 }
+    if (same < $4 && (!(k in f) || $7 > w[k] || ($7 == w[k] && $5 > sv[k]))) { f[k] = $3; w[k] = $7; sv[k] = $5 }
     if (!(k in top) || $5 > top[k]) { top[k] = $5; most[k] = $3 } else if ($5 == top[k]) most[k] = most[k] " " $3
     next }
   { k = $1 SUBSEP $2; if ($4 != f[k] || $8 != most[k] || $9 != top[k]) print $1, $2, $4, f[k], $8, most[k] }' \
