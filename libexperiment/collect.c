@@ -208,7 +208,7 @@ static void load_summary(const loaded *L, const int *sel, int ntasks, FILE *f) {
 }
 
 static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const loaded *L,
-                     const int *sel, int ntask, int nres, int nmiss, int nfail) {
+                     const int *sel, int ntask, int nres, int nmiss, int nfail, double tie) {
   const exp_config *cfg = &pl->cfg;
   fprintf(f, "# lcplab experiment: %s %s (experiments/README.md)\n", exp_kind_str(s->kind),
           s->name);
@@ -275,11 +275,8 @@ static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const lo
             "and >= %g s in all, or %g s in all (one run when the warm-up takes that long); "
             "median (time_s), quartiles (time_q1_s, time_q3_s: type 7), min\n",
             s->min_runs, s->min_time, s->max_time);
-    if (s->tie >= 0.0)
-      fprintf(f, "# tie_tolerance: %g (fastest at tau = 1: within a factor %g of the best)\n",
-              s->tie, 1.0 + s->tie);
-    else
-      fprintf(f, "# tie_tolerance: the measured between-run noise (%s_timing.csv)\n", s->name);
+    fprintf(f, "# tie_tolerance: %g (fastest at tau = 1: within a factor %g of the best; %s)\n",
+            tie, 1.0 + tie, s->tie >= 0.0 ? "the section's tie" : "the noise, NAME_timing.csv");
     fprintf(f, "# cond_est: 1-norm condition estimate of A (UMFPACK LU, LAPACK dlacn2 "
                "Hager-Higham), inf when A is singular\n");
   }
@@ -549,7 +546,9 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
   size_t prelen = 0;
   FILE *pf = open_memstream(&pre, &prelen);
   if (pf) {
-    preamble(pf, pl, s, L, sel, ntask, nres, ntask - nres, nfail);
+    const char *why;
+    double tie = exp_section_tie(s, rows, nrows, &why);
+    preamble(pf, pl, s, L, sel, ntask, nres, ntask - nres, nfail, tie);
     if (fclose(pf) != 0) pre = NULL;
   }
   if (!pre) exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: out of memory");

@@ -976,6 +976,11 @@ typedef struct exp_placement {
   char list[256];
 } exp_placement;
 
+/* The tie tolerance of a profile or scaling section's winners (exp_tie_of:
+ * the section's `tie`, else the between-run noise measured in its rows,
+ * else 0.05) and in *why where it came from. */
+EXP_API double exp_section_tie(const exp_section *s, exp_row *rows, int nrows, const char **why);
+
 /* Writes OUT/NAME_timing.csv of a timed section: the timing protocol as run
  * (placement, the repetition rule), the between-run noise measured in its
  * rows and the winners' tie tolerance (experiments/README.md, "Timing").

@@ -293,9 +293,7 @@ static double section_noise(exp_row *rows, int nrows, const cols *c, int *used) 
   return v;
 }
 
-/* The tie tolerance of the section's winners (exp_tie_of: the section's
- * `tie`, else its measured noise, else 0.05) and where it came from. */
-static double section_tie(const exp_section *s, exp_row *rows, int nrows, const char **why) {
+double exp_section_tie(const exp_section *s, exp_row *rows, int nrows, const char **why) {
   cols c = cols_of(s->kind);
   int used;
   double noise = section_noise(rows, nrows, &c, &used);
@@ -314,7 +312,7 @@ int exp_timing_write(const exp_section *s, const char *base, exp_row *rows, int 
   double noise = section_noise(rows, nrows, &c, &used);
   if (noise < -1.0) return -1;
   const char *why;
-  double tie = section_tie(s, rows, nrows, &why);
+  double tie = exp_section_tie(s, rows, nrows, &why);
   FILE *f = open_table(set, base, "timing", "csv");
   if (!f) return -1;
   const char *how = pc->pinned && !pc->unpinned ? "pinned" : pc->pinned ? "mixed" : "unpinned";
@@ -395,7 +393,7 @@ static int write_winners(const exp_section *s, const char *base, exp_row *rows, 
   cols c = cols_of(EXP_PROFILE);
   FILE *f, *t, *L;
   const char *tie_why;
-  double tie = section_tie(s, rows, nrows, &tie_why);
+  double tie = exp_section_tie(s, rows, nrows, &tie_why);
   if (open_pair(set, base, "winners", &f, &t)) return -1;
   if (!(L = open_table(set, base, "leaders", "csv"))) return exp_outset_done(set, -1);
   fprintf(f,

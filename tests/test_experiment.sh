@@ -287,7 +287,7 @@ check_header "$TM" "workers,placement,cpus,min_runs,min_time_s,max_time_s,noise_
 w=$(rows "$TM" | awk -F, '{print $1, $2, $4, $5, $6, ($7 > 0), ($8 != ""), ($8 == $9), $10}')
 if [ "$w" = "$nw pinned 5 0 1 1 1 1 noise" ]; then pass "timing CSV: $nw pinned workers, the repeats rule, the noise, the tie from it"; else fail "timing CSV" "got '$w' (want $nw workers)"; fi
 tie=$(rows "$TM" | cut -d, -f9)
-if grep -q "^# tie_tolerance: $tie " "$W"; then pass "winners header: the tie tolerance from the noise"; else fail "winners header: the tie tolerance" "no '# tie_tolerance: $tie' in $(grep tie_tolerance "$W")"; fi
+if grep -q "^# tie_tolerance: $tie " "$W" && grep -q "^# tie_tolerance: $tie (.*the noise" "$C"; then pass "winners header and CSV preamble: the tie tolerance from the noise"; else fail "winners header: the tie tolerance" "no '# tie_tolerance: $tie' in $(grep tie_tolerance "$W")"; fi
 n=$(grep -h '^prov placement cpu [0-9]' "$T"/o6/campaign/results/* 2>/dev/null | wc -l)
 if [ "$n" -eq 15 ]; then pass "every task's result says the CPU its worker was pinned to"; else fail "results' placement" "$n of 15"; fi
 
