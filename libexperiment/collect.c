@@ -493,6 +493,10 @@ static void placement_of(const exp_plan *pl, const loaded *L, const int *sel, ex
   for (int i = 0; i < pl->ntasks; i++) {
     if (!sel[i] || L->res[i].task < 0) continue;
     int cpu;
+    if (strcmp(L->res[i].prov.placement, "serial") == 0) {
+      pc->serial++;
+      continue;
+    }
     if (sscanf(L->res[i].prov.placement, "cpu %d", &cpu) != 1 || cpu < 0 || cpu >= 1024) {
       pc->unpinned++;
       continue;

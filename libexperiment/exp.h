@@ -550,7 +550,8 @@ typedef struct exp_prov {
   char host[128];
   char precision[32];          /* "double (binary64)" */
   char placement[64];          /* "cpu K" when the process may run on one CPU only (a pinned
-                                  worker: jobs.c), else "any of N cpus" */
+                                  worker: jobs.c), "serial" (jobs.c's lone worker), else "any
+                                  of N cpus" */
   double load_start, load_end; /* 1-minute load average */
 } exp_prov;
 
@@ -969,10 +970,10 @@ EXP_API int exp_tables_write(const exp_plan *pl, int section, const char *base, 
                              int nrows, exp_outset *set);
 
 /* Where a section's tasks ran: results whose worker was pinned to one CPU
- * (prov placement "cpu K") and the others, the distinct CPUs and their
- * list ("0 1"). */
+ * (prov placement "cpu K"), of a lone worker ("serial") and the others,
+ * the distinct CPUs and their list ("0 1"). */
 typedef struct exp_placement {
-  int pinned, unpinned, cpus;
+  int pinned, serial, unpinned, cpus;
   char list[256];
 } exp_placement;
 

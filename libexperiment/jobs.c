@@ -11,15 +11,17 @@
  * has no result then, the parent writes one with task_status error and
  * the signal, so a crashing solver is a row, not a hole.
  *
- * Timing protocol (experiments/README.md, "Timing"): worker k is pinned
- * to the k-th CPU the parent may run on (sched_setaffinity), and there are
- * at most as many workers as such CPUs, so no two timed tasks ever share a
- * CPU and a task's timed repeats never migrate.  Pinning rather than
+ * Timing protocol (experiments/README.md, "Timing"): with several workers
+ * worker k is pinned to the k-th CPU the parent may run on
+ * (sched_setaffinity), and there are at most as many workers as such CPUs,
+ * so no two timed tasks ever share a CPU and a task's timed repeats never
+ * migrate; one worker runs the tasks one at a time, unpinned (pinning every
+ * --jobs 1 run to the first CPU would pile concurrent runs onto it).  Pinning rather than
  * running timed tasks one at a time keeps every core busy (the main job
  * on two cores); what pinning cannot remove (other processes, hyperthread
  * siblings, shared caches) shows in the between-run noise each section
  * measures (NAME_timing.csv).  The worker's CPU is in its results' prov
- * placement ("cpu K").
+ * placement ("cpu K"; "serial" for a lone worker).
  *
  * Tasks that already have an intact result of this plan are skipped
  * (resume); a corrupted or stale one is run again.
@@ -108,13 +110,19 @@ static int allowed_cpus(void) {
   return n > 0 ? n : 1;
 }
 
-static void worker_main(const exp_plan *pl, int in, int out) {
+/* The worker: pinned when there are several (header), alone it runs the
+ * tasks one after the other and says so in its results' placement. */
+static void worker_main(const exp_plan *pl, int in, int out, int slot, int nw) {
   signal(SIGINT, SIG_IGN);
   signal(SIGTERM, SIG_DFL);
   exp_limit_memory(pl->memory_mb);
   exp_cache cache;
   memset(&cache, 0, sizeof cache);
   cache.prob = -1;
+  if (nw > 1) pin_worker(slot);
+  exp_prov_gather(&cache.prov);
+  cache.have_prov = 1;
+  if (nw == 1) snprintf(cache.prov.placement, sizeof cache.prov.placement, "serial");
   FILE *f = fdopen(in, "r");
   char line[64];
   while (f && fgets(line, sizeof line, f)) {
@@ -150,8 +158,7 @@ static int spawn(pool *p, worker *w) {
         if (!p->w[k].closed) close(p->w[k].to);
         close(p->w[k].from);
       }
-    pin_worker((int)(w - p->w));
-    worker_main(p->pl, down[0], up[1]);
+    worker_main(p->pl, down[0], up[1], (int)(w - p->w), p->nw);
   }
   close(down[0]);
   close(up[1]);

@@ -293,6 +293,14 @@ static double section_noise(exp_row *rows, int nrows, const cols *c, int *used) 
   return v;
 }
 
+/* pinned (every task on its worker's own CPU), serial (one worker, one task
+ * at a time), unpinned (GNU parallel, Slurm), or mixed. */
+static const char *placement_word(const exp_placement *pc) {
+  int kinds = (pc->pinned > 0) + (pc->serial > 0) + (pc->unpinned > 0);
+  if (kinds > 1) return "mixed";
+  return pc->pinned ? "pinned" : pc->serial ? "serial" : "unpinned";
+}
+
 double exp_section_tie(const exp_section *s, exp_row *rows, int nrows, const char **why) {
   cols c = cols_of(s->kind);
   int used;
@@ -315,15 +323,16 @@ int exp_timing_write(const exp_section *s, const char *base, exp_row *rows, int 
   double tie = exp_section_tie(s, rows, nrows, &why);
   FILE *f = open_table(set, base, "timing", "csv");
   if (!f) return -1;
-  const char *how = pc->pinned && !pc->unpinned ? "pinned" : pc->pinned ? "mixed" : "unpinned";
+  const char *how = placement_word(pc);
   fprintf(f, "# the timing protocol as run (experiments/README.md, \"Timing\"): workers: the "
              "distinct CPUs the section's tasks were pinned to (placement pinned: one worker per "
-             "CPU, each on its own); min_runs, min_time_s, max_time_s: the repetition rule; "
+             "CPU, each on its own; serial: one worker, one task at a time); min_runs, min_time_s, "
+             "max_time_s: the repetition rule; "
              "noise_rows: rows with two runs or more; noise: the median of their (q3 - q1) / "
              "median; tie: the winners' tie tolerance (tie_source)\n"
              "workers,placement,cpus,min_runs,min_time_s,max_time_s,noise_rows,noise,tie,"
              "tie_source\n");
-  fprintf(f, "%d,%s,", pc->cpus, how);
+  fprintf(f, "%d,%s,", pc->serial && !pc->pinned && !pc->unpinned ? 1 : pc->cpus, how);
   exp_csv_put(f, pc->list);
   fprintf(f, ",%ld,%g,%g,%d,", s->min_runs, s->min_time, s->max_time, used);
   if (isfinite(noise))

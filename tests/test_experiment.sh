@@ -290,6 +290,11 @@ tie=$(rows "$TM" | cut -d, -f9)
 if grep -q "^# tie_tolerance: $tie " "$W" && grep -q "^# tie_tolerance: $tie (.*the noise" "$C"; then pass "winners header and CSV preamble: the tie tolerance from the noise"; else fail "winners header: the tie tolerance" "no '# tie_tolerance: $tie' in $(grep tie_tolerance "$W")"; fi
 n=$(grep -h '^prov placement cpu [0-9]' "$T"/o6/campaign/results/* 2>/dev/null | wc -l)
 if [ "$n" -eq 15 ]; then pass "every task's result says the CPU its worker was pinned to"; else fail "results' placement" "$n of 15"; fi
+# one worker: the tasks run one at a time, unpinned, and the timing CSV says serial
+lcp experiment "$T/same.exp" --out "$T/o7" --jobs 1 --no-plot
+w=$(rows "$T/o7/same_timing.csv" | cut -d, -f1,2)
+n=$(grep -h '^prov placement serial$' "$T"/o7/campaign/results/* 2>/dev/null | wc -l)
+if [ "$rc" -eq 0 ] && [ "$w" = "1,serial" ] && [ "$n" -eq 15 ]; then pass "--jobs 1: serial, said in the results and the timing CSV"; else fail "--jobs 1: serial" "exit $rc, timing '$w', $n of 15 results say serial"; fi
 
 # ---- 2. scaling with generated families ------------------------------------------------------
 cat >"$T/scal.exp" <<'EOF2'
