@@ -9,7 +9,9 @@
 #   place from SRCDIR/../shared): per-class performance profiles at two
 #   tolerances, a convergence run, a scaling run, drift and accuracy runs per
 #   friction group, and an integrator comparison, as a campaign of tasks on
-#   the machine's cores (lcplab experiment --jobs, default: all of them);
+#   the machine's cores (lcplab experiment --jobs, default: all of them, one
+#   worker pinned to each CPU: timed tasks never share a core; NAME_timing.csv
+#   states the protocol and the between-run noise, experiments/README.md);
 # - results in BUILDDIR/experiments/results/HOST/: NAME.csv, its tables
 #   NAME_*.csv / NAME_*.tex, NAME.pdf and NAME.png for NAME in the sections
 #   of default.exp, and the campaign (plan and task results) in campaign/.

@@ -208,7 +208,7 @@ static void load_summary(const loaded *L, const int *sel, int ntasks, FILE *f) {
 }
 
 static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const loaded *L,
-                     const int *sel, int ntask, int nres, int nmiss, int nfail) {
+                     const int *sel, int ntask, int nres, int nmiss, int nfail, double tie) {
   const exp_config *cfg = &pl->cfg;
   fprintf(f, "# lcplab experiment: %s %s (experiments/README.md)\n", exp_kind_str(s->kind),
           s->name);
@@ -275,8 +275,8 @@ static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const lo
             "and >= %g s in all, or %g s in all (one run when the warm-up takes that long); "
             "median (time_s), quartiles (time_q1_s, time_q3_s: type 7), min\n",
             s->min_runs, s->min_time, s->max_time);
-    fprintf(f, "# tie_tolerance: %g (fastest at tau = 1: within a factor %g of the best)\n", s->tie,
-            1.0 + s->tie);
+    fprintf(f, "# tie_tolerance: %g (fastest at tau = 1: within a factor %g of the best; %s)\n",
+            tie, 1.0 + tie, s->tie >= 0.0 ? "the section's tie" : "the noise, NAME_timing.csv");
     fprintf(f, "# cond_est: 1-norm condition estimate of A (slv_condition_estimate: "
                "LAPACK dlacn2 Hager-Higham), inf when A is singular\n");
   }
@@ -485,6 +485,33 @@ static int plot(const exp_log *log, const exp_section *s, const char *base, cons
   return exp_figure_draw(log, s, base, csv, csv2, o->scripts, o->gnuplot);
 }
 
+/* Where the selected tasks ran (exp_placement): their results' prov
+ * placement. */
+static void placement_of(const exp_plan *pl, const loaded *L, const int *sel, exp_placement *pc) {
+  memset(pc, 0, sizeof *pc);
+  int seen[1024] = { 0 };
+  for (int i = 0; i < pl->ntasks; i++) {
+    if (!sel[i] || L->res[i].task < 0) continue;
+    int cpu;
+    if (strcmp(L->res[i].prov.placement, "serial") == 0) {
+      pc->serial++;
+      continue;
+    }
+    if (sscanf(L->res[i].prov.placement, "cpu %d", &cpu) != 1 || cpu < 0 || cpu >= 1024) {
+      pc->unpinned++;
+      continue;
+    }
+    pc->pinned++;
+    if (seen[cpu]++) continue;
+    pc->cpus++;
+  }
+  size_t used = 0;
+  for (int cpu = 0; cpu < 1024 && used + 8 < sizeof pc->list; cpu++)
+    if (seen[cpu])
+      used +=
+          (size_t)snprintf(pc->list + used, sizeof pc->list - used, "%s%d", used ? " " : "", cpu);
+}
+
 static void list_out(const exp_log *log, int list, const char *path) {
   struct stat st;
   if (list && stat(path, &st) == 0 && st.st_size > 0) exp_say(log, EXP_SAY_OUTPUT, "%s", path);
@@ -523,7 +550,9 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
   size_t prelen = 0;
   FILE *pf = open_memstream(&pre, &prelen);
   if (pf) {
-    preamble(pf, pl, s, L, sel, ntask, nres, ntask - nres, nfail);
+    const char *why;
+    double tie = exp_section_tie(s, rows, nrows, &why);
+    preamble(pf, pl, s, L, sel, ntask, nres, ntask - nres, nfail, tie);
     if (fclose(pf) != 0) pre = NULL;
   }
   if (!pre) exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: out of memory");
@@ -545,6 +574,11 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
     }
   }
   if (rc == 0) rc = exp_tables_write(pl, si, base, rows, nrows, set);
+  if (rc == 0 && !exp_kind_is_scene(s->kind) && s->kind != EXP_CONVERGENCE) {
+    exp_placement pc;
+    placement_of(pl, L, sel, &pc);
+    rc = exp_timing_write(s, base, rows, nrows, &pc, set);
+  }
   if (rc == 0) rc = exp_text_write(s, base, pre, rows, nrows, set);
   free(pre);
   free_rows(rows, nrows);

@@ -756,7 +756,7 @@ static int open_section(const parser *ps, exp_config *cfg, char **w, int nw) {
   s->min_time = 0.1;
   s->max_time = 2.0;
   s->time_limit = exp_kind_is_scene(s->kind) ? 600.0 : 60.0;
-  s->tie = 0.05;
+  s->tie = -1.0; /* unset: the measured noise (tables.c, section_tie) */
   s->seed = 1;
   s->failure.on_failure = -1;
   return -1;

@@ -217,6 +217,25 @@ EXP_API void exp_profile_ratios_alias(int np, int ns, const double *t, const int
 /* rho_s(tau) = #{p : r_ps <= tau} / np (0 when np = 0). */
 EXP_API double exp_profile_rho(int np, int ns, const double *r, int s, double tau);
 
+/* rho_s(tau) over the problems s accepts: #{p : not refused, r_ps <= tau} /
+ * #{p : not refused}, refused[p*ns + s] = 1 when s refused p (status
+ * refused: it does not take the problem, not a failure; refused may be
+ * NULL: none), 0 when s accepts none.  A refused problem has r_ps = inf. */
+EXP_API double exp_profile_rho_of(int np, int ns, const double *r, const unsigned char *refused,
+                                  int s, double tau);
+
+/* The problems solver s accepts: #{p : not refused[p*ns + s]} (np when
+ * refused is NULL). */
+EXP_API int exp_profile_accepted(int np, int ns, const unsigned char *refused, int s);
+
+/* Identical algorithms from the traces: key[p*ns + s] is the run's trace
+ * (status, iterations, pivots and the digest of x or the residuals as
+ * printed; NULL or "" when there is none: refused, no numbers, no work).  A
+ * run whose key equals an earlier solver's on the same problem ran that
+ * solver's algorithm: alias[p*ns + s] = that solver (or the one it is an
+ * alias of), unless alias already names one (res.method). */
+EXP_API void exp_profile_same(int np, int ns, const char *const *key, int *alias);
+
 /* The breakpoints of rho_s: the distinct finite ratios of solver s, sorted
  * ascending, into taus (size >= np); returns their count. */
 EXP_API int exp_profile_breaks(int np, int ns, const double *r, int s, double *taus);
@@ -243,6 +262,15 @@ typedef struct exp_leaders {
 } exp_leaders;
 EXP_API void exp_profile_leaders(int ns, const int *wins, const int *ties, const int *solved,
                                  const int *counted, const int *external, exp_leaders *out);
+
+/* The between-run noise of a section: the relative spread of one row's
+ * timed runs, (q3 - q1) / median (NaN when runs < 2 or the median is not
+ * positive), and the median of the finite ones of k such spreads (rel is
+ * reordered; NaN when none).  The tie tolerance: set >= 0 (the section's
+ * `tie`), else the noise, else fallback (experiments/README.md, "Timing"). */
+EXP_API double exp_rel_spread(double q1, double median, double q3, int runs);
+EXP_API double exp_noise_median(double *rel, int k);
+EXP_API double exp_tie_of(double set, double noise, double fallback);
 
 /* Quantile q in [0, 1] of the k >= 1 values x sorted ascending, by linear
  * interpolation between order statistics (Hyndman and Fan's type 7, R's
@@ -521,6 +549,9 @@ typedef struct exp_prov {
   char binary[40];       /* FNV-1a of the program and its two libraries */
   char host[128];
   char precision[32];          /* "double (binary64)" */
+  char placement[64];          /* "cpu K" when the process may run on one CPU only (a pinned
+                                  worker: jobs.c), "serial" (jobs.c's lone worker), else "any
+                                  of N cpus" */
   double load_start, load_end; /* 1-minute load average */
 } exp_prov;
 
@@ -932,6 +963,26 @@ EXP_API int exp_outset_publish(exp_outset *set, int ok);
  * main CSV in exp_csv_header(kind)'s columns. */
 EXP_API int exp_tables_write(const exp_plan *pl, int section, const char *base, exp_row *rows,
                              int nrows, exp_outset *set);
+
+/* Where a section's tasks ran: results whose worker was pinned to one CPU
+ * (prov placement "cpu K"), of a lone worker ("serial") and the others,
+ * the distinct CPUs and their list ("0 1"). */
+typedef struct exp_placement {
+  int pinned, serial, unpinned, cpus;
+  char list[256];
+} exp_placement;
+
+/* The tie tolerance of a profile or scaling section's winners (exp_tie_of:
+ * the section's `tie`, else the between-run noise measured in its rows,
+ * else 0.05) and in *why where it came from. */
+EXP_API double exp_section_tie(const exp_section *s, exp_row *rows, int nrows, const char **why);
+
+/* Writes OUT/NAME_timing.csv of a timed section: the timing protocol as run
+ * (placement, the repetition rule), the between-run noise measured in its
+ * rows and the winners' tie tolerance (experiments/README.md, "Timing").
+ * 0, or -1 on a write error. */
+EXP_API int exp_timing_write(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                             const exp_placement *pc, exp_outset *set);
 
 /* Writes OUT/NAME_tex.csv (base is OUT/NAME): "text,tex" for every
  * distinct text of the section that is not a number -- the values of its

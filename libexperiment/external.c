@@ -481,7 +481,8 @@ int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, 
                     m.note,
                     m.wall,
                     m.no_solution,
-                    m.no_solution ? NULL : &m.res };
+                    m.no_solution ? NULL : &m.res,
+                    NULL };
     exp_problem_row(c, &pr, &l);
     exp_tctx_row(c, &l);
     if (strcmp(m.status, "failed") == 0) mark_failed(c, e, tols[ti], m.note);

@@ -11,6 +11,18 @@
  * has no result then, the parent writes one with task_status error and
  * the signal, so a crashing solver is a row, not a hole.
  *
+ * Timing protocol (experiments/README.md, "Timing"): with several workers
+ * worker k is pinned to the k-th CPU the parent may run on
+ * (sched_setaffinity), and there are at most as many workers as such CPUs,
+ * so no two timed tasks ever share a CPU and a task's timed repeats never
+ * migrate; one worker runs the tasks one at a time, unpinned (pinning every
+ * --jobs 1 run to the first CPU would pile concurrent runs onto it).  Pinning rather than
+ * running timed tasks one at a time keeps every core busy (the main job
+ * on two cores); what pinning cannot remove (other processes, hyperthread
+ * siblings, shared caches) shows in the between-run noise each section
+ * measures (NAME_timing.csv).  The worker's CPU is in its results' prov
+ * placement ("cpu K"; "serial" for a lone worker).
+ *
  * Tasks that already have an intact result of this plan are skipped
  * (resume); a corrupted or stale one is run again.
  *
@@ -35,6 +47,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,13 +82,47 @@ typedef struct pool {
 
 /* ---- the worker ------------------------------------------------------------------------ */
 
-static void worker_main(const exp_plan *pl, int in, int out) {
+/* The slot-th CPU of the set (slot < CPU_COUNT), -1 if none. */
+static int nth_cpu(const cpu_set_t *set, int slot) {
+  for (int c = 0; c < CPU_SETSIZE; c++)
+    if (CPU_ISSET(c, set) && slot-- == 0) return c;
+  return -1;
+}
+
+/* Pins the calling process to the slot-th CPU it may run on (header). */
+static void pin_worker(int slot) {
+  cpu_set_t set, one;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return;
+  int c = nth_cpu(&set, slot);
+  if (c < 0) return;
+  CPU_ZERO(&one);
+  CPU_SET(c, &one);
+  sched_setaffinity(0, sizeof one, &one);
+}
+
+/* The CPUs this process may run on (1 when unknown). */
+static int allowed_cpus(void) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  int n = CPU_COUNT(&set);
+  return n > 0 ? n : 1;
+}
+
+/* The worker: pinned when there are several (header), alone it runs the
+ * tasks one after the other and says so in its results' placement. */
+static void worker_main(const exp_plan *pl, int in, int out, int slot, int nw) {
   signal(SIGINT, SIG_IGN);
   signal(SIGTERM, SIG_DFL);
   exp_limit_memory(pl->memory_mb);
   exp_cache cache;
   memset(&cache, 0, sizeof cache);
   cache.prob = -1;
+  if (nw > 1) pin_worker(slot);
+  exp_prov_gather(&cache.prov);
+  cache.have_prov = 1;
+  if (nw == 1) snprintf(cache.prov.placement, sizeof cache.prov.placement, "serial");
   FILE *f = fdopen(in, "r");
   char line[64];
   while (f && fgets(line, sizeof line, f)) {
@@ -111,7 +158,7 @@ static int spawn(pool *p, worker *w) {
         if (!p->w[k].closed) close(p->w[k].to);
         close(p->w[k].from);
       }
-    worker_main(p->pl, down[0], up[1]);
+    worker_main(p->pl, down[0], up[1], (int)(w - p->w), p->nw);
   }
   close(down[0]);
   close(up[1]);
@@ -342,6 +389,14 @@ int exp_jobs_run(const exp_plan *pl, const exp_jobs_opts *o, exp_jobs_report *re
   p.t0 = p.last_line = exp_now_s();
   p.state = calloc((size_t)(pl->ntasks > 0 ? pl->ntasks : 1), 1);
   p.nw = o->jobs > 0 ? o->jobs : 1;
+  int ncpu = allowed_cpus();
+  if (p.nw > ncpu) {
+    exp_say(&pl->cfg.log, EXP_SAY_INFO,
+            "experiment: %d workers, not %d: one per CPU, each pinned to its own (timed tasks "
+            "never share a CPU; experiments/README.md, \"Timing\")",
+            ncpu, p.nw);
+    p.nw = ncpu;
+  }
   p.w = calloc((size_t)p.nw, sizeof *p.w);
   if (!p.state || !p.w) {
     free(p.state);

@@ -17,12 +17,15 @@
  *                config's folder, "-dirty" when `git status --porcelain`
  *                lists anything
  *   precision    double (IEEE 754 binary64): the only one lcplab has
+ *   placement    sched_getaffinity: "cpu K" for a worker pinned to CPU K
+ *                (jobs.c), else "any of N cpus"
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT, dladdr, getloadavg */
 
 #include "exp.h"
 
 #include <dlfcn.h>
+#include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -200,8 +203,24 @@ static void blas_info(exp_prov *p) {
     snprintf(p->blas_threads, sizeof p->blas_threads, "unknown");
 }
 
+static void placement(char *out, size_t len) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) {
+    snprintf(out, len, "unknown");
+    return;
+  }
+  int n = CPU_COUNT(&set), k = 0;
+  while (n == 1 && k < CPU_SETSIZE && !CPU_ISSET(k, &set)) k++;
+  if (n == 1)
+    snprintf(out, len, "cpu %d", k);
+  else
+    snprintf(out, len, "any of %d cpus", n);
+}
+
 void exp_prov_gather(exp_prov *p) {
   memset(p, 0, sizeof *p);
+  placement(p->placement, sizeof p->placement);
   cpu_model(p->cpu, sizeof p->cpu);
   p->cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
   read_line_file("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", p->governor,

@@ -12,7 +12,7 @@
  *     message ...           why, for error ("" otherwise)
  *     rev ...  time_limit S  elapsed S
  *     prov KEY VALUE        cpu, cores, governor, compiler, cflags, blas,
- *                           blas_threads, binary, host, precision,
+ *                           blas_threads, binary, host, precision, placement,
  *                           load_start, load_end (prov.c)
  *     rows
  *     CSV rows of the section's main CSV, one per line
@@ -121,6 +121,7 @@ static void write_prov(wout *o, const exp_prov *p) {
   wkv(o, "prov binary", "%s", p->binary);
   wkv(o, "prov host", "%s", p->host);
   wkv(o, "prov precision", "%s", p->precision);
+  wkv(o, "prov placement", "%s", p->placement);
   wkv(o, "prov load_start", "%.2f", p->load_start);
   wkv(o, "prov load_end", "%.2f", p->load_end);
 }
@@ -199,7 +200,8 @@ static void set_prov(exp_prov *p, const char *key, const char *v) {
             { "blas_threads", p->blas_threads, sizeof p->blas_threads },
             { "binary", p->binary, sizeof p->binary },
             { "host", p->host, sizeof p->host },
-            { "precision", p->precision, sizeof p->precision } };
+            { "precision", p->precision, sizeof p->precision },
+            { "placement", p->placement, sizeof p->placement } };
   for (size_t k = 0; k < sizeof s / sizeof s[0]; k++)
     if (strcmp(key, s[k].k) == 0) {
       snprintf(s[k].dst, s[k].len, "%s", v);

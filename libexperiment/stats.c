@@ -76,6 +76,34 @@ double exp_profile_rho(int np, int ns, const double *r, int s, double tau) {
   return (double)k / (double)np;
 }
 
+double exp_profile_rho_of(int np, int ns, const double *r, const unsigned char *refused, int s,
+                          double tau) {
+  int k = 0, acc = exp_profile_accepted(np, ns, refused, s);
+  if (acc <= 0) return 0.0;
+  for (int p = 0; p < np; p++)
+    if ((!refused || !refused[(size_t)p * ns + s]) && r[(size_t)p * ns + s] <= tau) k++;
+  return (double)k / (double)acc;
+}
+
+int exp_profile_accepted(int np, int ns, const unsigned char *refused, int s) {
+  int k = 0;
+  for (int p = 0; p < np; p++) k += !refused || !refused[(size_t)p * ns + s];
+  return k;
+}
+
+void exp_profile_same(int np, int ns, const char *const *key, int *alias) {
+  for (int p = 0; p < np; p++)
+    for (int s = 0; s < ns; s++) {
+      const char *ks = key[(size_t)p * ns + s];
+      int *as = &alias[(size_t)p * ns + s];
+      for (int o = 0; o < s && *as < 0 && ks && ks[0]; o++) {
+        const char *ko = key[(size_t)p * ns + o];
+        if (ko && strcmp(ko, ks) == 0)
+          *as = alias[(size_t)p * ns + o] >= 0 ? alias[(size_t)p * ns + o] : o;
+      }
+    }
+}
+
 int exp_profile_breaks(int np, int ns, const double *r, int s, double *taus) {
   int k = 0;
   for (int p = 0; p < np; p++) {
@@ -150,6 +178,26 @@ void exp_time_summary(double *t, int k, exp_tsum *out) {
   out->median = exp_quantile(t, k, 0.5);
   out->q1 = exp_quantile(t, k, 0.25);
   out->q3 = exp_quantile(t, k, 0.75);
+}
+
+double exp_noise_median(double *rel, int k) {
+  int m = 0;
+  for (int i = 0; i < k; i++)
+    if (isfinite(rel[i]) && rel[i] >= 0.0) rel[m++] = rel[i];
+  if (m == 0) return NAN;
+  qsort(rel, (size_t)m, sizeof *rel, cmp_dbl);
+  return exp_quantile(rel, m, 0.5);
+}
+
+double exp_rel_spread(double q1, double median, double q3, int runs) {
+  if (runs < 2 || !(median > 0.0) || !isfinite(q1) || !isfinite(q3) || !isfinite(median))
+    return NAN;
+  return (q3 - q1) / median;
+}
+
+double exp_tie_of(double set, double noise, double fallback) {
+  if (set >= 0.0) return set;
+  return isfinite(noise) ? noise : fallback;
 }
 
 int exp_repeat_done(int runs, double total, int min_runs, double min_time, double max_time) {

@@ -107,14 +107,17 @@ static void tend(FILE *t) { fprintf(t, "\\bottomrule\n\\end{tabular}\n"); }
 /* Column indices of a section's CSV. */
 typedef struct cols {
   int problem, solver, tol, status, time, q1, q3, runs, cls, method, note, final, family, n;
+  int iterations, pivots, res_rel, res_nat, res_scaled, x_digest;
 } cols;
 
 static cols cols_of(exp_kind k) {
-  cols c = { exp_col(k, "problem"),   exp_col(k, "solver"),  exp_col(k, "tol"),
-             exp_col(k, "status"),    exp_col(k, "time_s"),  exp_col(k, "time_q1_s"),
-             exp_col(k, "time_q3_s"), exp_col(k, "repeats"), exp_col(k, "class"),
-             exp_col(k, "method"),    exp_col(k, "note"),    exp_col(k, "final"),
-             exp_col(k, "family"),    exp_col(k, "n") };
+  cols c = { exp_col(k, "problem"),    exp_col(k, "solver"),  exp_col(k, "tol"),
+             exp_col(k, "status"),     exp_col(k, "time_s"),  exp_col(k, "time_q1_s"),
+             exp_col(k, "time_q3_s"),  exp_col(k, "repeats"), exp_col(k, "class"),
+             exp_col(k, "method"),     exp_col(k, "note"),    exp_col(k, "final"),
+             exp_col(k, "family"),     exp_col(k, "n"),       exp_col(k, "iterations"),
+             exp_col(k, "pivots"),     exp_col(k, "res_rel"), exp_col(k, "res_nat_inf"),
+             exp_col(k, "res_scaled"), exp_col(k, "x_digest") };
   return c;
 }
 
@@ -132,6 +135,8 @@ typedef struct pmat {
   int np, ns;
   double *t, *r; /* time if converged else inf; ratios */
   int *alias;
+  unsigned char *refused; /* the solver does not take the problem */
+  char (*key)[160];       /* the run's trace (run_key) */
 } pmat;
 
 static void pmat_free(pmat *m) {
@@ -140,7 +145,36 @@ static void pmat_free(pmat *m) {
   free(m->t);
   free(m->r);
   free(m->alias);
+  free(m->refused);
+  free(m->key);
   memset(m, 0, sizeof *m);
+}
+
+/* The trace of a run, what identical algorithms share (exp_profile_same):
+ * status, iterations, pivots and the digest of x, or without one the
+ * residuals as printed; "" for a run without numbers or without work (0
+ * iterations and 0 pivots: every solver returns the start there). */
+static void run_key(const exp_row *r, const cols *c, char *out, size_t len) {
+  const char *it = fld(r, c->iterations), *pv = fld(r, c->pivots), *xd = fld(r, c->x_digest);
+  out[0] = '\0';
+  if (!it[0] || !pv[0] || (atol(it) == 0 && atol(pv) == 0)) return;
+  if (xd[0])
+    snprintf(out, len, "%s %s %s x%s", fld(r, c->status), it, pv, xd);
+  else
+    snprintf(out, len, "%s %s %s r%s %s %s", fld(r, c->status), it, pv, fld(r, c->res_rel),
+             fld(r, c->res_nat), fld(r, c->res_scaled));
+}
+
+/* The identical algorithms of m from its traces, then its ratios. */
+static int pmat_alias(pmat *m) {
+  size_t pn = (size_t)m->np * (size_t)m->ns;
+  const char **keys = malloc((pn > 0 ? pn : 1) * sizeof *keys);
+  if (!keys) return -1;
+  for (size_t q = 0; q < pn; q++) keys[q] = m->key[q];
+  exp_profile_same(m->np, m->ns, keys, m->alias);
+  free(keys);
+  exp_profile_ratios_alias(m->np, m->ns, m->t, m->alias, m->r);
+  return 0;
 }
 
 static int pmat_build(exp_row *rows, int nrows, const cols *c, const char *cls, const char *tol,
@@ -161,7 +195,9 @@ static int pmat_build(exp_row *rows, int nrows, const cols *c, const char *cls, 
   m->t = malloc(pn * sizeof *m->t);
   m->r = malloc(pn * sizeof *m->r);
   m->alias = malloc(pn * sizeof *m->alias);
-  if (!m->t || !m->r || !m->alias) return -1;
+  m->refused = calloc(pn, sizeof *m->refused);
+  m->key = calloc(pn, sizeof *m->key);
+  if (!m->t || !m->r || !m->alias || !m->refused || !m->key) return -1;
   for (size_t q = 0; q < pn; q++) {
     m->t[q] = INFINITY;
     m->alias[q] = -1;
@@ -174,13 +210,15 @@ static int pmat_build(exp_row *rows, int nrows, const cols *c, const char *cls, 
     int p = index_of(m->probs, m->np, r->f[c->problem]);
     int s = index_of(m->solv, m->ns, r->f[c->solver]);
     if (p < 0 || s < 0) continue;
+    size_t q = (size_t)p * m->ns + s;
     if (strcmp(fld(r, c->status), "converged") == 0 && fld(r, c->time)[0])
-      m->t[(size_t)p * m->ns + s] = fmax(atof(fld(r, c->time)), 1e-9);
+      m->t[q] = fmax(atof(fld(r, c->time)), 1e-9);
+    m->refused[q] = strcmp(fld(r, c->status), "refused") == 0;
+    run_key(r, c, m->key[q], sizeof m->key[q]);
     int a = index_of(m->solv, m->ns, fld(r, c->method));
-    if (a >= 0 && a != s) m->alias[(size_t)p * m->ns + s] = a;
+    if (a >= 0 && a != s) m->alias[q] = a;
   }
-  exp_profile_ratios_alias(m->np, m->ns, m->t, m->alias, m->r);
-  return 0;
+  return pmat_alias(m);
 }
 
 /* The classes and tolerances present, in order. */
@@ -213,20 +251,99 @@ int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int nrows) {
       rmax *= 2.0; /* the curves end right of the last jump */
       for (int sv = 0; taus && sv < m.ns; sv++) {
         int nb = exp_profile_breaks(m.np, m.ns, m.r, sv, taus);
-        double share = nb > 0 ? exp_profile_rho(m.np, m.ns, m.r, sv, taus[nb - 1]) : 0.0;
+        int acc = exp_profile_accepted(m.np, m.ns, m.refused, sv);
+        double share =
+            nb > 0 ? exp_profile_rho_of(m.np, m.ns, m.r, m.refused, sv, taus[nb - 1]) : 0.0;
         double prev = 0.0;
         for (int k = -1; k <= nb; k++) {
           double tau = k < 0 ? 1.0 : k < nb ? taus[k] : rmax;
           if ((k >= 0 && k < nb && tau == 1.0) || (k >= 0 && tau < prev)) continue;
           prev = tau;
-          fprintf(g, "%s,%s,%.6e,%.6e,%.6e,%.6e,%d,%s\n", tl[b], m.solv[sv], tau, log2(tau),
-                  exp_profile_rho(m.np, m.ns, m.r, sv, tau), share, m.np, cl[a]);
+          fprintf(g, "%s,%s,%.6e,%.6e,%.6e,%.6e,%d,%s,%d\n", tl[b], m.solv[sv], tau, log2(tau),
+                  exp_profile_rho_of(m.np, m.ns, m.r, m.refused, sv, tau), share, acc, cl[a],
+                  m.np - acc);
         }
       }
       free(taus);
       pmat_free(&m);
     }
   return 0;
+}
+
+/* ---- between-run noise and the tie ---------------------------------------------------------- */
+
+/* The section's between-run noise: the median over its timed rows (two
+ * runs or more) of (q3 - q1) / median (exp_rel_spread, exp_noise_median);
+ * *used: how many rows had one.  NaN when none; -2 out of memory. */
+static double section_noise(exp_row *rows, int nrows, const cols *c, int *used) {
+  double *rel = malloc((size_t)(nrows + 1) * sizeof *rel);
+  *used = 0;
+  if (!rel) return -2.0;
+  int k = 0;
+  for (int i = 0; i < nrows; i++) {
+    exp_row *r = &rows[i];
+    if (!is_result_row(r, c) || !fld(r, c->time)[0] || !fld(r, c->q1)[0]) continue;
+    rel[k] = exp_rel_spread(atof(fld(r, c->q1)), atof(fld(r, c->time)), atof(fld(r, c->q3)),
+                            atoi(fld(r, c->runs)));
+    *used += isfinite(rel[k]);
+    k++;
+  }
+  double v = exp_noise_median(rel, k);
+  free(rel);
+  return v;
+}
+
+/* pinned (every task on its worker's own CPU), serial (one worker, one task
+ * at a time), unpinned (GNU parallel, Slurm), or mixed. */
+static const char *placement_word(const exp_placement *pc) {
+  int kinds = (pc->pinned > 0) + (pc->serial > 0) + (pc->unpinned > 0);
+  if (kinds > 1) return "mixed";
+  return pc->pinned ? "pinned" : pc->serial ? "serial" : "unpinned";
+}
+
+double exp_section_tie(const exp_section *s, exp_row *rows, int nrows, const char **why) {
+  cols c = cols_of(s->kind);
+  int used;
+  double noise = section_noise(rows, nrows, &c, &used);
+  if (noise < -1.0) noise = NAN;
+  *why = s->tie >= 0.0 ? "set by the section's tie"
+         : isfinite(noise)
+             ? "the measured between-run noise: median (q3 - q1) / median (NAME_timing.csv)"
+             : "no noise measured: the default 0.05";
+  return exp_tie_of(s->tie, noise, 0.05);
+}
+
+int exp_timing_write(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                     const exp_placement *pc, exp_outset *set) {
+  cols c = cols_of(s->kind);
+  int used;
+  double noise = section_noise(rows, nrows, &c, &used);
+  if (noise < -1.0) return -1;
+  const char *why;
+  double tie = exp_section_tie(s, rows, nrows, &why);
+  FILE *f = open_table(set, base, "timing", "csv");
+  if (!f) return -1;
+  const char *how = placement_word(pc);
+  fprintf(f, "# the timing protocol as run (experiments/README.md, \"Timing\"): workers: the "
+             "distinct CPUs the section's tasks were pinned to (placement pinned: one worker per "
+             "CPU, each on its own; serial: one worker, one task at a time); min_runs, min_time_s, "
+             "max_time_s: the repetition rule; "
+             "noise_rows: rows with two runs or more; noise: the median of their (q3 - q1) / "
+             "median; tie: the winners' tie tolerance (tie_source)\n"
+             "workers,placement,cpus,min_runs,min_time_s,max_time_s,noise_rows,noise,tie,"
+             "tie_source\n");
+  fprintf(f, "%d,%s,", pc->serial && !pc->pinned && !pc->unpinned ? 1 : pc->cpus, how);
+  exp_csv_put(f, pc->list);
+  fprintf(f, ",%ld,%g,%g,%d,", s->min_runs, s->min_time, s->max_time, used);
+  if (isfinite(noise))
+    fprintf(f, "%g,", noise);
+  else
+    fprintf(f, ",");
+  fprintf(f, "%g,", tie);
+  exp_csv_put(f, s->tie >= 0.0 ? "set" : isfinite(noise) ? "noise" : "default");
+  fputc('\n', f);
+  (void)why;
+  return exp_outset_done(set, 0);
 }
 
 /* ---- winners ------------------------------------------------------------------------------ */
@@ -245,7 +362,7 @@ static void name_list(char **solv, int ns, const int *keep, char *out, size_t le
 
 /* One row of NAME_leaders.csv: the leaders (exp_profile_leaders) of one
  * class and tolerance, per-solver counts in wins, ties, solved, counted
- * (not another's algorithm), r10 (rho(10)).  0, or -1 out of memory. */
+ * (not another's algorithm on every problem it takes), r10 (rho(10)).  0, or -1 out of memory. */
 static int leaders_row(FILE *L, const char *cls, const char *tol, const pmat *m, const int *wins,
                        const int *ties, const int *solved, const int *counted, const double *r10) {
   int *ext = calloc((size_t)m->ns + 1, sizeof *ext),
@@ -260,7 +377,8 @@ static int leaders_row(FILE *L, const char *cls, const char *tol, const pmat *m,
   char most[2048], under[2048];
   for (int sv = 0; sv < m->ns; sv++) keep[sv] = solved[sv] == l.most_solved;
   name_list(m->solv, m->ns, keep, most, sizeof most);
-  for (int sv = 0; sv < m->ns; sv++) keep[sv] = !ext[sv] && 2 * solved[sv] < m->np;
+  for (int sv = 0; sv < m->ns; sv++)
+    keep[sv] = !ext[sv] && 2 * solved[sv] < exp_profile_accepted(m->np, m->ns, m->refused, sv);
   name_list(m->solv, m->ns, keep, under, sizeof under);
   int f = l.fastest, b = l.best_builtin, e = l.best_external;
   fprintf(L, "%s,%s,%d,%s,%d,%d,%d,", cls, tol, m->np, f >= 0 ? m->solv[f] : "",
@@ -283,16 +401,23 @@ static int write_winners(const exp_section *s, const char *base, exp_row *rows, 
                          exp_outset *set) {
   cols c = cols_of(EXP_PROFILE);
   FILE *f, *t, *L;
+  const char *tie_why;
+  double tie = exp_section_tie(s, rows, nrows, &tie_why);
   if (open_pair(set, base, "winners", &f, &t)) return -1;
   if (!(L = open_table(set, base, "leaders", "csv"))) return exp_outset_done(set, -1);
   fprintf(f,
-          "# per class and tolerance; fastest: alone within a factor %g of the best; tied: "
-          "with others; same_as: runs of another solver's algorithm, not counted\n"
-          "class,tol,solver,problems,solved,solved_share,fastest,tied,rho_2,rho_10,same_as\n",
-          1.0 + s->tie);
+          "# per class and tolerance; problems: those the solver accepts (refused: those it "
+          "does not take, outside its share and its profile); fastest: alone within a factor "
+          "%g of the best; tied: with others; same_as: runs of another solver's algorithm "
+          "(the same trace: status, iterations, pivots, x), not counted\n"
+          "# tie_tolerance: %g (%s)\n"
+          "class,tol,solver,problems,solved,solved_share,fastest,tied,rho_2,rho_10,same_as,"
+          "refused\n",
+          1.0 + tie, tie, tie_why);
   fprintf(L,
           "# per class and tolerance, from %s_winners.csv (exp_profile_leaders): the fastest "
-          "(most fastest alone, then most solved; runs of another's algorithm left out), "
+          "(most fastest alone, then most solved; a solver that ran another's algorithm on every "
+          "problem it takes left out), "
           "the ties of those counted, the solvers that solve the most, the built-in and the "
           "external solver that solve the most, the built-in solvers under half solved\n"
           "class,tol,problems,fastest,fastest_alone,fastest_tied,ties,most_solved,"
@@ -303,8 +428,9 @@ static int write_winners(const exp_section *s, const char *base, exp_row *rows, 
                                       "fastest", "tied", "$\\rho(2)$", "$\\rho(10)$" };
   fprintf(t,
           "%% fastest: alone within a factor %g of the best time; tied: within it with "
-          "others\n\\begin{tabular}{lllrrrrrr}\n\\toprule\n",
-          1.0 + s->tie);
+          "others; problems: those the solver accepts\n\\begin{tabular}{lllrrrrrr}\n"
+          "\\toprule\n",
+          1.0 + tie);
   for (int k = 0; k < 9; k++) fprintf(t, "%s%s", k ? " & " : "", head[k]);
   fprintf(t, " \\\\\n\\midrule\n");
   char *cl[EXP_CLASS_COUNT + 8], *tl[EXP_MAX_TOLS + 8];
@@ -323,7 +449,7 @@ static int write_winners(const exp_section *s, const char *base, exp_row *rows, 
           !(r10s = calloc((size_t)m.ns + 1, sizeof *r10s))) {
         rc = -1;
       } else {
-        exp_profile_winners(m.np, m.ns, m.r, m.alias, s->tie, wins, ties);
+        exp_profile_winners(m.np, m.ns, m.r, m.alias, tie, wins, ties);
         for (int sv = 0; sv < m.ns; sv++) {
           int solved = 0, same = 0;
           char same_as[128] = "";
@@ -337,21 +463,22 @@ static int write_winners(const exp_section *s, const char *base, exp_row *rows, 
           }
           char same_txt[160] = "";
           if (same) snprintf(same_txt, sizeof same_txt, "%s on %d", same_as, same);
-          double r2 = exp_profile_rho(m.np, m.ns, m.r, sv, 2.0);
-          double r10 = exp_profile_rho(m.np, m.ns, m.r, sv, 10.0);
-          fprintf(f, "%s,%s,%s,%d,%d,%.4f,%d,%d,%.4f,%.4f,%s\n", cl[a], tl[b], m.solv[sv], m.np,
-                  solved, m.np ? (double)solved / m.np : 0.0, wins[sv], ties[sv], r2, r10,
-                  same_txt);
+          double r2 = exp_profile_rho_of(m.np, m.ns, m.r, m.refused, sv, 2.0);
+          double r10 = exp_profile_rho_of(m.np, m.ns, m.r, m.refused, sv, 10.0);
+          int acc = exp_profile_accepted(m.np, m.ns, m.refused, sv);
+          fprintf(f, "%s,%s,%s,%d,%d,%.4f,%d,%d,%.4f,%.4f,%s,%d\n", cl[a], tl[b], m.solv[sv], acc,
+                  solved, acc ? (double)solved / acc : 0.0, wins[sv], ties[sv], r2, r10, same_txt,
+                  m.np - acc);
           tcell(t, 1, cl[a], 0);
           tcell(t, 0, tl[b], 0);
           char sname[256];
           snprintf(sname, sizeof sname, "%s%s%s%s", m.solv[sv], same ? " (= " : "",
                    same ? same_txt : "", same ? ")" : "");
           tcell(t, 0, sname, 0);
-          fprintf(t, " & %d & %d & %d & %d & %.2f & %.2f \\\\\n", m.np, solved, wins[sv], ties[sv],
+          fprintf(t, " & %d & %d & %d & %d & %.2f & %.2f \\\\\n", acc, solved, wins[sv], ties[sv],
                   r2, r10);
           solv_n[sv] = solved;
-          counted[sv] = same == 0;
+          counted[sv] = same < acc; /* left out: another's algorithm on all it takes */
           r10s[sv] = r10;
         }
         rc = leaders_row(L, cl[a], tl[b], &m, wins, ties, solv_n, counted, r10s);
@@ -711,11 +838,12 @@ static int write_steps(const exp_section *s, const char *base, exp_row *rows, in
   int cst = exp_col(s->kind, "status"), ca = exp_col(s->kind, "applied");
   group *g = calloc((size_t)(nrows + 1), sizeof *g);
   int *last = calloc((size_t)(nrows + 1), sizeof *last),
-      *other = calloc((size_t)(nrows + 1), sizeof *other);
+      *other = calloc((size_t)(nrows + 1), sizeof *other),
+      *fallback = calloc((size_t)(nrows + 1), sizeof *fallback);
   char **end = calloc((size_t)(nrows + 1), sizeof *end);
   FILE *f = NULL, *t = NULL;
-  if (!g || !last || !other || !end || open_pair(set, base, "steps", &f, &t)) {
-    free(g), free(last), free(other), free(end);
+  if (!g || !last || !other || !fallback || !end || open_pair(set, base, "steps", &f, &t)) {
+    free(g), free(last), free(other), free(fallback), free(end);
     return -1;
   }
   int ng = 0;
@@ -731,16 +859,18 @@ static int write_steps(const exp_section *s, const char *base, exp_row *rows, in
       e->n++;
       last[q] = atoi(r->f[cstep]);
       other[q] += strcmp(r->f[ca], "solver") != 0 && strcmp(r->f[ca], "none") != 0;
+      fallback[q] += strncmp(r->f[ca], "fallback:", 9) == 0;
     } else {
       end[q] = r->f[cst]; /* a row without numbers ends the run */
       if (r->f[cstep][0]) last[q] = atoi(r->f[cstep]);
     }
   }
   fprintf(f, "# per scene, friction, integrator and solver: steps run, how the run ended, the "
-             "status of each step and what the world applied\n"
+             "status of each step and what the world applied (applied_fallback: the steps "
+             "the fallback solver's x carried, of applied_other)\n"
              "scene,friction,integrator,solver,steps,last_step,end,applied_solution,applied_other");
   for (int j = 0; j < EXP_NSTATUS; j++) fprintf(f, ",%s", exp_status_name(j));
-  fprintf(f, "\n");
+  fprintf(f, ",applied_fallback\n");
   static const char *const head[] = { "scene",        "friction",   "integrator", "solver",
                                       "steps",        "end",        "converged",  "max iter",
                                       "other status", "not applied" };
@@ -761,7 +891,7 @@ static int write_steps(const exp_section *s, const char *base, exp_row *rows, in
       fprintf(f, ",%d", g[q].count[j]);
       if (j >= 2) rest += g[q].count[j];
     }
-    fprintf(f, "\n");
+    fprintf(f, ",%d\n", fallback[q]);
     for (int k = 0; k < 4; k++) tcell(t, k == 0, g[q].key[k], k == 3);
     fprintf(t, " & %d", g[q].n);
     tcell(t, 0, endtxt, 0);
@@ -771,6 +901,7 @@ static int write_steps(const exp_section *s, const char *base, exp_row *rows, in
   free(g);
   free(last);
   free(other);
+  free(fallback);
   free(end);
   return exp_outset_done(set, 0);
 }
@@ -939,7 +1070,9 @@ int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max) {
     if (n < max) snprintf(sfx[n++], EXP_SUFFIX_MAX, "_%s.tex", table_defs[t].name);
   }
   if (k == EXP_PROFILE && n < max)
-    snprintf(sfx[n++], EXP_SUFFIX_MAX, "_leaders.csv");        /* write_winners */
+    snprintf(sfx[n++], EXP_SUFFIX_MAX, "_leaders.csv"); /* write_winners */
+  if (kind_timed(k) && n < max)
+    snprintf(sfx[n++], EXP_SUFFIX_MAX, "_timing.csv");         /* exp_timing_write */
   if (n < max) snprintf(sfx[n++], EXP_SUFFIX_MAX, "_tex.csv"); /* exp_text_write */
   return n;
 }

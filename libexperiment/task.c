@@ -64,7 +64,7 @@ const char *exp_csv_header(exp_kind k) {
   case EXP_PROFILE:
     return "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,"
            "res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,"
-           "time_source,note,time_total_s," EXP_MEASURE_COLS;
+           "time_source,note,time_total_s," EXP_MEASURE_COLS ",x_digest";
   case EXP_SCALING:
     return "family,problem,kind,n,solver,status,iterations,pivots,time_s,time_min_s,repeats,"
            "res_rel,class,nnz,method,time_q1_s,time_q3_s,solved,tol,note,time_total_"
@@ -84,7 +84,7 @@ const char *exp_csv2_suffix(exp_kind k) {
 }
 
 const char *exp_csv2_header(exp_kind k) {
-  if (k == EXP_PROFILE) return "tol,solver,tau,log2_tau,rho,solved_share,problems,class";
+  if (k == EXP_PROFILE) return "tol,solver,tau,log2_tau,rho,solved_share,problems,class,refused";
   if (k == EXP_SCALING) return "family,solver,points,slope,intercept,r2,slope_lo,slope_hi,class";
   return NULL;
 }
@@ -232,6 +232,7 @@ void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l) {
   exp_line_str(l, r->note);
   row_total(l, r);
   measure_cols(l, num ? r->res : NULL);
+  exp_line_str(l, num && r->x_digest ? r->x_digest : "");
 }
 
 /* A convergence row: history entry k (final 0) or the final one (final 1). */
@@ -440,6 +441,13 @@ static slv_status timed_solve(exp_tctx *c, slv_workspace *ws, const slv_problem 
   return st;
 }
 
+/* The digest of a solution: FNV-1a 64 of x's bytes as hex (x_digest; two
+ * runs with the same digest returned the same x bit for bit). */
+static void x_digest(const double *x, int n, char out[17]) {
+  uint64_t h = exp_fnv1a(0xcbf29ce484222325ull, x, (size_t)(n > 0 ? n : 0) * sizeof *x);
+  snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
 /* Warm-up, then runs until the repetition rule is met (header). */
 static void measure(exp_tctx *c, slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                     double *x, double *w, double *times, int cap, meas *m) {
@@ -539,6 +547,8 @@ static int run_builtin(exp_tctx *c, const slv_instance *inst, const double *tols
       continue;
     }
     c->nonconv |= m.status != SLV_CONVERGED;
+    char xd[17];
+    x_digest(x, p.n, xd);
     if (c->s->kind == EXP_CONVERGENCE) {
       history_rows(c, &m, tols[ti]);
       continue;
@@ -557,7 +567,8 @@ static int run_builtin(exp_tctx *c, const slv_instance *inst, const double *tols
                    m.status == SLV_CONVERGED ? "" : m.res.message,
                    0.0,
                    0,
-                   &m.res.res };
+                   &m.res.res,
+                   xd };
     exp_line l;
     exp_problem_row(c, &r, &l);
     exp_tctx_row(c, &l);

@@ -95,8 +95,8 @@ check_header() {
   got=$(header "$1")
   if [ "$got" = "$want" ]; then pass "header of $(basename "$1")"; else fail "header of $(basename "$1")" "got '$got'"; fi
 }
-check_header "$T/o1/prof.csv" "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,time_source,note,time_total_s,res_scaled,siconos_err,err_siconos,res_rel_1q"
-check_header "$T/o1/prof_profile.csv" "tol,solver,tau,log2_tau,rho,solved_share,problems,class"
+check_header "$T/o1/prof.csv" "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,time_source,note,time_total_s,res_scaled,siconos_err,err_siconos,res_rel_1q,x_digest"
+check_header "$T/o1/prof_profile.csv" "tol,solver,tau,log2_tau,rho,solved_share,problems,class,refused"
 check_header "$T/o1/conv.csv" "problem,kind,n,solver,status,iteration,time_s,res_scaled,final,class,method,time_source,tol,note"
 check_header "$T/o1/drift.csv" "scene,solver,integrator,friction,step,t,energy,rel_drift,max_penetration,contacts,iterations,res_nat_inf,status,applied,note"
 check_header "$T/o1/acc.csv" "scene,solver,integrator,friction,step,t,max_penetration,joint_error,compl,infeas,res_nat_inf,iterations,status,applied,note"
@@ -171,11 +171,13 @@ if [ "$f" = "3 0 3" ]; then pass "failure table: direct on the 3 LCPs, 3 refused
 c=$(grep -v '^#' "$T/o1/prof_coverage.csv" | awk -F, '$1 == "fc3d" && $2 == "lemke" {print $3, $4, $5, $6}')
 if [ "$c" = "1 0 1 does not handle Coulomb cones (1)" ]; then pass "coverage table: lemke refuses the cone problem, with the reason"; else fail "coverage table" "got '$c'"; fi
 # leaders: per class and tolerance the fastest is the winners table's solver
-# with the most wins alone, then the most solved (same_as rows left out),
+# with the most wins alone, then the most solved (a solver that is another's
+# algorithm on every problem it takes left out),
 # the first in order on a tie; most_solved lists every solver at the top count
 bad=$(awk -F, 'FNR == 1 { file++ } /^#/ || /^class,/ { next }
   file == 1 { k = $1 SUBSEP $2
-    if ($11 == "" && (!(k in f) || $7 > w[k] || ($7 == w[k] && $5 > sv[k]))) { f[k] = $3; w[k] = $7; sv[k] = $5 }
+    same = 0; if ($11 != "") { split($11, sa, " on "); same = sa[2] + 0 }
+    if (same < $4 && (!(k in f) || $7 > w[k] || ($7 == w[k] && $5 > sv[k]))) { f[k] = $3; w[k] = $7; sv[k] = $5 }
     if (!(k in top) || $5 > top[k]) { top[k] = $5; most[k] = $3 } else if ($5 == top[k]) most[k] = most[k] " " $3
     next }
   { k = $1 SUBSEP $2; if ($4 != f[k] || $8 != most[k] || $9 != top[k]) print $1, $2, $4, f[k], $8, most[k] }' \
@@ -240,6 +242,59 @@ if [ "$rc" -eq 0 ] && [ "$c" = "30 0" ]; then pass "drift: chain from E0 = 0 get
 c=$(rows "$T/o3/chain.csv" | awk -F, '$2 == "direct" && $5 != "" && $13 == "converged"' | wc -l)
 if [ "$c" -eq 30 ]; then pass "drift: direct runs the joint-only chain (friction none), 30 converged steps"; else fail "drift: direct on the chain" "$c converged steps"; fi
 
+# ---- 1b. identical algorithms, refusals, the timing protocol (issue 52) ------------------
+# nsgs_newton runs nsgs's sweeps on an LCP: the same status, iterations,
+# pivots and x (x_digest) on all three problems, so it is nsgs's algorithm
+# there (same_as), found from the traces; pgs, lemke and dantzig reach the
+# same x by other paths (other iterations or pivots) and stay solvers of
+# their own.  dantzig refuses the unsymmetric u (SLV_CAP_NEEDS_SYMMETRIC):
+# its profile is over the 2 problems it takes (rho 1 at the end, problems 2,
+# refused 1), not 2 of 3.  The workers are pinned, one per CPU: the
+# results say "cpu K"; NAME_timing.csv states the protocol and the noise,
+# and the winners' tie is that noise.
+mkdir -p "$T/coll3"
+cp "$T/coll/a.dat" "$T/coll/b.dat" "$T/coll3/"
+printf '2\n0\n2\n2\n2 2\n2 1\n0 2\n-2 -2\n' >"$T/coll3/u.dat"
+cat >"$T/same.exp" <<'EOF4'
+experiment profile same
+solvers pgs nsgs nsgs_newton lemke dantzig
+instances coll3
+tol 1e-8
+min_runs 5
+min_time 0
+max_time 1
+EOF4
+lcp experiment "$T/same.exp" --out "$T/o6" --jobs 2 --no-plot
+# col FILE NAME: the column number of NAME in FILE's header
+col() { header "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
+W=$T/o6/same_winners.csv
+w=$(rows "$W" | awk -F, -v s="$(col "$W" same_as)" -v f="$(col "$W" fastest)" -v t="$(col "$W" tied)" '$3 == "nsgs_newton" {print $s, $f, $t}')
+if [ "$rc" -eq 0 ] && [ "$w" = "nsgs on 3 0 0" ]; then pass "identical algorithms from the traces: nsgs_newton is nsgs on 3, not counted"; else fail "identical algorithms from the traces" "exit $rc, nsgs_newton: '$w'"; fi
+w=$(rows "$W" | awk -F, -v s="$(col "$W" same_as)" '$3 != "nsgs_newton" && $(s) != "" {print $3}')
+if [ -z "$w" ]; then pass "no other solver is another's algorithm"; else fail "no other solver is another's algorithm" "$w"; fi
+w=$(rows "$W" | awk -F, -v r="$(col "$W" refused)" '$3 == "dantzig" {print $4, $5, $6, $(r)}')
+if [ "$w" = "2 2 1.0000 1" ]; then pass "winners: dantzig over the 2 problems it takes, 1 refused"; else fail "winners: refusals outside the share" "dantzig: '$w'"; fi
+P=$T/o6/same_profile.csv
+w=$(rows "$P" | awk -F, -v r="$(col "$P" refused)" '$2 == "dantzig" {v = $5 " " $6 " " $7 " " $(r)} END {print v}')
+if [ "$w" = "1.000000e+00 1.000000e+00 2 1" ]; then pass "profile: refusals outside the denominator (rho 1 over 2 problems, 1 refused)"; else fail "profile: refusals outside the denominator" "dantzig's last row: '$w'"; fi
+C=$T/o6/same.csv
+w=$(rows "$C" | awk -F, -v st="$(col "$C" status)" -v so="$(col "$C" solved)" '($(st) == "converged") != ($(so) == "1")' | wc -l)
+if [ "$w" -eq 0 ]; then pass "solved is the library's verdict (status converged) on every row"; else fail "solved is the library's verdict" "$w rows differ"; fi
+ncpu=$(nproc 2>/dev/null || echo 1)
+nw=$((ncpu < 2 ? ncpu : 2))
+TM=$T/o6/same_timing.csv
+check_header "$TM" "workers,placement,cpus,min_runs,min_time_s,max_time_s,noise_rows,noise,tie,tie_source"
+w=$(rows "$TM" | awk -F, '{print $1, $2, $4, $5, $6, ($7 > 0), ($8 != ""), ($8 == $9), $10}')
+if [ "$w" = "$nw pinned 5 0 1 1 1 1 noise" ]; then pass "timing CSV: $nw pinned workers, the repeats rule, the noise, the tie from it"; else fail "timing CSV" "got '$w' (want $nw workers)"; fi
+tie=$(rows "$TM" | cut -d, -f9)
+if grep -q "^# tie_tolerance: $tie " "$W" && grep -q "^# tie_tolerance: $tie (.*the noise" "$C"; then pass "winners header and CSV preamble: the tie tolerance from the noise"; else fail "winners header: the tie tolerance" "no '# tie_tolerance: $tie' in $(grep tie_tolerance "$W")"; fi
+n=$(grep -h '^prov placement cpu [0-9]' "$T"/o6/campaign/results/* 2>/dev/null | wc -l)
+if [ "$n" -eq 15 ]; then pass "every task's result says the CPU its worker was pinned to"; else fail "results' placement" "$n of 15"; fi
+# one worker: the tasks run one at a time, unpinned, and the timing CSV says serial
+lcp experiment "$T/same.exp" --out "$T/o7" --jobs 1 --no-plot
+w=$(rows "$T/o7/same_timing.csv" | cut -d, -f1,2)
+n=$(grep -h '^prov placement serial$' "$T"/o7/campaign/results/* 2>/dev/null | wc -l)
+if [ "$rc" -eq 0 ] && [ "$w" = "1,serial" ] && [ "$n" -eq 15 ]; then pass "--jobs 1: serial, said in the results and the timing CSV"; else fail "--jobs 1: serial" "exit $rc, timing '$w', $n of 15 results say serial"; fi
 
 # ---- 2. scaling with generated families ------------------------------------------------------
 cat >"$T/scal.exp" <<'EOF2'
@@ -368,6 +423,9 @@ fi
 want=$(rows "$T/of/lf.csv" | awk -F, '{ n++; o += $14 != "solver" && $14 != "none"; c += $13 == "converged"; m += $13 == "max_iter" } END { print n, "ran", n - o, o, c, m }')
 got=$(grep -v '^#' "$T/of/lf_steps.csv" | awk -F, '$4 == "lemke" { print $5, $7, $8, $9, $10, $11 }')
 if [ "$got" = "$want" ]; then pass "steps table counts the failed steps' statuses and what they applied ($got)"; else fail "steps table of lf" "got '$got', rows say '$want'"; fi
+# applied_fallback (the last column): the steps pgs's x carried, per solver
+fbw=$(grep -v '^#' "$T/of/lf_steps.csv" | awk -F, 'NR == 1 { print $NF; next } $4 == "lemke" { print $NF }' | tr '\n' ' ')
+if [ "$fbw" = "applied_fallback $nfb " ]; then pass "steps table: applied_fallback counts the steps the fallback carried ($nfb)"; else fail "steps table: applied_fallback" "got '$fbw', rows say $nfb"; fi
 # stop (the file's policy): the run ends at its first failed step with the
 # solver's status and applied none; best: no fallback solve
 first=$(rows "$T/of/lf.csv" | awk -F, '$13 != "converged" { print $5; exit }')

@@ -44,6 +44,27 @@
  * capped at 10001 by a cap of 10001; t1 = 0.1 s: max(3, 2) = 3; t1 = 2 s:
  * floor(3 / 2) = 1 (a slow solve: fewer); t1 = 0 or NaN: min_runs.
  *
+ * Refusals outside the denominators (issue 52: pgs plateaued at 10/13 =
+ * 77 % purely from 3 refusals): 13 LCPs, pgs solves p1..p10 in 1 s and
+ * refuses p11..p13, lemke solves all 13 in 2 s.  Over all problems
+ * rho_pgs(inf-) = 10/13; over the 10 pgs accepts rho_pgs(1) = 10/10 = 1,
+ * rho_lemke(2) = 13/13, rho_lemke(1) = 3/13 (the problems pgs refused).
+ *
+ * Identical algorithms from the traces: keys on p1 A "c 7 0 ab", B "c 7 0 ab",
+ * C "c 7 0 cd"; on p2 A "c 3 0 x", B "c 4 0 x", C "" (refused), on p3 A "",
+ * B "m 9 0 y", C "m 9 0 y": B is A's algorithm on p1 (alias 0), C is B's on
+ * p3 (alias 1); the rest -1.  A method alias already set is kept.
+ *
+ * Noise: spreads (q1, median, q3, runs) (0.9, 1, 1.1, 5) = 0.2, (1.8, 2,
+ * 2.6, 5) = 0.4, (1, 1, 1, 5) = 0, (1, 1, 2, 1) = NaN (one run), (0, 0, 0, 5)
+ * = NaN: median of 0, 0.2, 0.4 = 0.2.  Tie: set 0.05 wins over the noise;
+ * unset (-1): the noise 0.2; unset without noise: the fallback.
+ *
+ * The solved column's verdict (exp_judge: the library's slv_residuals_met,
+ * res_scaled <= tol; docs/convergence.md), not res_rel <= tol: at tol 1e-6
+ * res_rel 1e-9 with res_scaled 1e-3 is not solved (the BoxesStack1 case of
+ * issue 52), res_rel 1e-3 with res_scaled 1e-9 is.
+ *
  * Slope interval: x = 0 1 2 3, y = 0 2 1 3: Sxx = 5, Sxy = 4, b = 0.8,
  * a = 0.3, residuals -0.3 0.9 -0.9 0.3, SSres = 1.8, se(b) = sqrt(1.8 / 2 / 5)
  * = 0.4242641, t_{0.975, 2} = 4.3026527: b in 0.8 -+ 1.8254610 = [-1.0254610, 2.6254610].
@@ -51,6 +72,7 @@
 #define _GNU_SOURCE
 
 #include "exp.h"
+#include "exp_task.h"
 #include "tst_util.h"
 
 #include <math.h>
@@ -171,6 +193,74 @@ static void test_alias(void) {
   exp_profile_ratios(2, 3, t, r);
   TST_CLOSE(r[1], 1.0, 0, 0);
   TST_CLOSE(r[0], 1.0 / 0.9, 0, 1e-15);
+}
+
+static void test_refusals(void) {
+  double t[26], r[26];
+  unsigned char refused[26] = { 0 };
+  for (int p = 0; p < 13; p++) {
+    t[2 * p] = p < 10 ? 1.0 : INFINITY;
+    t[2 * p + 1] = 2.0;
+    refused[2 * p] = p >= 10;
+  }
+  exp_profile_ratios(13, 2, t, r);
+  TST_CLOSE(exp_profile_rho(13, 2, r, 0, 1e300), 10.0 / 13.0, 0, 1e-15);
+  TST_CLOSE(exp_profile_rho_of(13, 2, r, refused, 0, 1.0), 1.0, 0, 0);
+  TST_CLOSE(exp_profile_rho_of(13, 2, r, refused, 1, 1.0), 3.0 / 13.0, 0, 1e-15);
+  TST_CLOSE(exp_profile_rho_of(13, 2, r, refused, 1, 2.0), 1.0, 0, 0);
+  CU_ASSERT_EQUAL(exp_profile_accepted(13, 2, refused, 0), 10);
+  CU_ASSERT_EQUAL(exp_profile_accepted(13, 2, refused, 1), 13);
+  CU_ASSERT_EQUAL(exp_profile_accepted(13, 2, NULL, 0), 13);
+  unsigned char all[2] = { 1, 0 };
+  double r1[2] = { INFINITY, 1.0 };
+  TST_CLOSE(exp_profile_rho_of(1, 2, r1, all, 0, 1e300), 0.0, 0, 0);
+}
+
+static void test_same_traces(void) {
+  const char *key[9] = { "c 7 0 ab", "c 7 0 ab", "c 7 0 cd", "c 3 0 x", "c 4 0 x",
+                         "",         NULL,       "m 9 0 y",  "m 9 0 y" };
+  int alias[9];
+  for (int k = 0; k < 9; k++) alias[k] = -1;
+  exp_profile_same(3, 3, key, alias);
+  int want[9] = { -1, 0, -1, -1, -1, -1, -1, -1, 1 };
+  for (int k = 0; k < 9; k++) CU_ASSERT_EQUAL(alias[k], want[k]);
+  /* a method alias is kept; an alias of an alias points to the algorithm */
+  const char *k3[3] = { "c 1 0 z", "c 1 0 z", "c 1 0 z" };
+  int a3[3] = { -1, -1, -1 };
+  exp_profile_same(1, 3, k3, a3);
+  CU_ASSERT(a3[0] == -1 && a3[1] == 0 && a3[2] == 0);
+  int m3[3] = { -1, -1, 1 };
+  exp_profile_same(1, 3, k3, m3);
+  CU_ASSERT(m3[1] == 0 && m3[2] == 1);
+}
+
+static void test_noise(void) {
+  double rel[5] = { exp_rel_spread(0.9, 1, 1.1, 5), exp_rel_spread(1.8, 2, 2.6, 5),
+                    exp_rel_spread(1, 1, 1, 5), exp_rel_spread(1, 1, 2, 1),
+                    exp_rel_spread(0, 0, 0, 5) };
+  TST_CLOSE(rel[0], 0.2, 0, 1e-15);
+  TST_CLOSE(rel[1], 0.4, 0, 1e-15);
+  CU_ASSERT(isnan(rel[3]) && isnan(rel[4]));
+  TST_CLOSE(exp_noise_median(rel, 5), 0.2, 0, 1e-15);
+  double none[2] = { NAN, NAN };
+  CU_ASSERT(isnan(exp_noise_median(none, 2)));
+  TST_CLOSE(exp_tie_of(0.05, 0.2, 0.05), 0.05, 0, 0);
+  TST_CLOSE(exp_tie_of(-1, 0.2, 0.05), 0.2, 0, 0);
+  TST_CLOSE(exp_tie_of(-1, NAN, 0.05), 0.05, 0, 0);
+  TST_CLOSE(exp_tie_of(0, 0.2, 0.05), 0.0, 0, 0);
+}
+
+static void test_judge(void) {
+  slv_residuals r = { 0 };
+  r.res_global = NAN;
+  r.res_rel = r.res_rel_2 = 1e-9;
+  r.res_scaled = 1e-3;
+  CU_ASSERT_EQUAL(exp_judge(NULL, &r, 1e-6), 0);
+  r.res_rel = r.res_rel_2 = 1e-3;
+  r.res_scaled = 1e-9;
+  CU_ASSERT_EQUAL(exp_judge(NULL, &r, 1e-6), 1);
+  r.res_scaled = NAN;
+  CU_ASSERT_EQUAL(exp_judge(NULL, &r, 1e-6), 0);
 }
 
 static void test_winners(void) {
@@ -453,6 +543,10 @@ int main(void) {
   CU_add_test(s, "failures (0, NaN) and ties", test_failures_and_ties);
   CU_add_test(s, "least-squares line", test_fit);
   CU_add_test(s, "identical algorithms", test_alias);
+  CU_add_test(s, "refusals outside the denominators", test_refusals);
+  CU_add_test(s, "identical algorithms from the traces", test_same_traces);
+  CU_add_test(s, "between-run noise and the tie", test_noise);
+  CU_add_test(s, "solved: the library's verdict, not res_rel", test_judge);
   CU_add_test(s, "winners and ties at tau = 1", test_winners);
   CU_add_test(s, "quantiles (type 7)", test_quantiles);
   CU_add_test(s, "repetition rule", test_repeat_rule);

@@ -341,7 +341,8 @@ def profile(results, *, as_frame=None):
     Returns
     -------
     numpy structured array or pandas.DataFrame
-        tol, solver, tau, log2_tau, rho, solved_share, problems, class.
+        tol, solver, tau, log2_tau, rho, solved_share, problems (those the
+        solver accepts: its denominator), class, refused (those it refused).
     """
     table = _structured(results)
     names = table.dtype.names or ()

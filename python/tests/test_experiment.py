@@ -93,7 +93,7 @@ def test_profile_of_hand_worked_times():
     # rho_t(1) = 2/3, rho_t(2) = 1
     pr = lcplab.profile(_results({"s": [1.0, 4.0, None], "t": [2.0, 2.0, 3.0]}), as_frame=False)
     assert pr.dtype.names == ("tol", "solver", "tau", "log2_tau", "rho", "solved_share",
-                              "problems", "class")
+                              "problems", "class", "refused")
 
     def rho(solver, tau):
         rows = pr[(pr["solver"] == solver) & (pr["tau"] <= tau * (1 + 1e-12))]
