@@ -16,8 +16,11 @@
  *   solvers all | externals | NAME...
  *   instances PATH...          files, folders or glob patterns
  *   generate FAMILY N... [seed=S | seeds=A-B | seeds=S,S,...]
- *   scene NAME [k=v...]        steps=K dt=H every=E friction=F cone_law=L
- *                              solver=S are lcplab's, the rest the scene's
+ *   scene NAME [k=v...]        steps=K every=E friction=F solver=S are
+ *                              lcplab's, a world setting's name (dt=H,
+ *                              margin=M, omega=W...: exp_world_set) sets it
+ *                              for the scene's runs, the rest are the
+ *                              scene's parameters
  *   classes C...  tol T...  max_iter N  max_pivots N  min_runs N (repeat)  min_time S
  *   max_time S (budget)  time_limit S  tie T  seed S
  *   integrators NAME...  friction F...  compare solvers|integrators
@@ -295,7 +298,6 @@ static exp_source *add_source(exp_section *s) {
   exp_source *src = &s->src[s->nsrc++];
   memset(src, 0, sizeof *src);
   src->friction = -2;
-  src->cone_law = -1;
   return src;
 }
 
@@ -468,7 +470,38 @@ static int key_generate(const parser *ps, exp_section *s, char **w, int nw) {
   return -1;
 }
 
-static int scene_key(const parser *ps, exp_source *src, const char *kv, int is_problem) {
+/* 1 when the first kl characters of kv name a world setting. */
+static int is_world_key(const char *kv, size_t kl) {
+  char key[EXP_NAME_MAX];
+  if (kl >= sizeof key) return 0;
+  memcpy(key, kv, kl);
+  key[kl] = '\0';
+  return exp_world_is_setting(key);
+}
+
+/* A world setting on a scene line: checked now by the one parser
+ * (exp_world_set, on the defaults), kept as written for the runs. */
+static int scene_setting(const parser *ps, exp_source *src, const char *kv, size_t kl,
+                         exp_kind kind) {
+  char key[EXP_NAME_MAX + 8], err[1024] = "";
+  snprintf(key, sizeof key, "scene %.*s", (int)kl, kv);
+  if ((kind == EXP_DRIFT || kind == EXP_ACCURACY) && strncmp(kv, "integrator=", 11) == 0)
+    return perr(ps, key, "the section's `integrators` key chooses them in a %s experiment",
+                exp_kind_str(kind));
+  dyn_world_settings scratch = dyn_world_settings_default();
+  char name[EXP_NAME_MAX];
+  snprintf(name, sizeof name, "%.*s", (int)kl, kv);
+  if (exp_world_set(&scratch, name, kv + kl + 1, err, sizeof err) != 1)
+    return perr(ps, key, "%s", err);
+  if (src->nsettings >= EXP_MAX_SETTINGS || strlen(kv) >= EXP_PARAM_MAX)
+    return perr(ps, key, "more than %d world settings or one longer than %d characters",
+                EXP_MAX_SETTINGS, EXP_PARAM_MAX - 1);
+  snprintf(src->settings[src->nsettings++], EXP_PARAM_MAX, "%s", kv);
+  return -1;
+}
+
+static int scene_key(const parser *ps, exp_source *src, const char *kv, exp_kind kind) {
+  int is_problem = !exp_kind_is_scene(kind);
   const char *eq = strchr(kv, '=');
   const char *v = eq + 1;
   size_t kl = (size_t)(eq - kv);
@@ -480,20 +513,11 @@ static int scene_key(const parser *ps, exp_source *src, const char *kv, int is_p
     if (!is_problem)
       return perr(ps, "scene", "every= is for problem sources (drift and accuracy run every step)");
     rc = whole(ps, "scene every", v, 1, 100000000L, &src->every);
-  } else if (IS("dt")) {
-    rc = num(ps, "scene dt", v, 0.0, &src->dt);
   } else if (IS("friction")) {
     if (strcmp(v, "auto") == 0)
       src->friction = EXP_FRICTION_AUTO;
     else if ((src->friction = find_name(v, friction_names)) < 0)
       return perr(ps, "scene friction", "expected auto, none, box, pyramid or cone, got '%s'", v);
-  } else if (IS("cone_law")) {
-    if (strcmp(v, "coulomb") == 0)
-      src->cone_law = SLV_CONE_COULOMB;
-    else if (strcmp(v, "associated") == 0)
-      src->cone_law = SLV_CONE_ASSOCIATED;
-    else
-      return perr(ps, "scene cone_law", "expected coulomb or associated, got '%s'", v);
   } else if (IS("solver")) {
     if (!is_problem)
       return perr(ps, "scene", "solver= is for problem sources; this kind runs its `solvers`");
@@ -503,6 +527,8 @@ static int scene_key(const parser *ps, exp_source *src, const char *kv, int is_p
       return perr(ps, "scene solver", "unknown solver '%s' (known: %s)", v, list);
     }
     snprintf(src->solver, sizeof src->solver, "%s", v);
+  } else if (is_world_key(kv, kl)) {
+    rc = scene_setting(ps, src, kv, kl, kind);
   } else {
     if (src->nparams >= EXP_MAX_PARAMS || strlen(kv) >= EXP_PARAM_MAX)
       return perr(ps, "scene", "too many or too long parameters at '%s'", kv);
@@ -529,7 +555,7 @@ static int key_scene(const parser *ps, exp_section *s, char **w, int nw) {
   for (int k = 2; k < nw; k++) {
     const char *eq = strchr(w[k], '=');
     if (!eq || eq == w[k]) return perr(ps, "scene", "expected key=value, got '%s'", w[k]);
-    int rc = scene_key(ps, src, w[k], !exp_kind_is_scene(s->kind));
+    int rc = scene_key(ps, src, w[k], s->kind);
     if (rc >= 0) return rc;
   }
   return -1;

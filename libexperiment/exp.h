@@ -437,6 +437,7 @@ typedef enum exp_src_kind {
 #define EXP_PATH_MAX      4096
 #define EXP_PARAM_MAX     96
 #define EXP_MAX_PARAMS    64 /* scene parameters of a source */
+#define EXP_MAX_SETTINGS  32 /* world settings of a scene source */
 #define EXP_MAX_EXTERNALS 32
 #define EXP_MAX_VARS      256 /* variables of a plan (plan.vars lines) */
 /* the longest #SBATCH --time written, in minutes: 365 days (experiments/README.md, "Campaigns") */
@@ -460,11 +461,20 @@ typedef struct exp_source {
   int nparams;
   long steps;                /* SCENE: 0 = the scene's default */
   long every;                /* SCENE as problems: export every E-th step (0: the last only) */
-  double dt;                 /* SCENE: 0 = default */
   int friction;              /* SCENE: -2 = the section's, else a dyn_friction / AUTO */
-  int cone_law;              /* SCENE: -1 default, else slv_cone_law */
   char solver[EXP_NAME_MAX]; /* SCENE as a problem source: the world's solver ("" = auto) */
+  /* SCENE: world settings given on the line, "key=value" as written, each
+   * checked by exp_world_set when the file was read (exp_source_world) */
+  char settings[EXP_MAX_SETTINGS][EXP_PARAM_MAX];
+  int nsettings;
 } exp_source;
+
+/* Applies the world settings of a scene source (its key=value words that
+ * name a setting, exp_world_set) to set, in the order written.  -1 when all
+ * are set, else the index of the first that is not, with exp_world_set's
+ * reason in err. */
+EXP_API int exp_source_world(const exp_source *src, dyn_world_settings *set, char *err,
+                             size_t len);
 
 /* An external solver (a command template; experiments/README.md, "External
  * solvers"): declared once, anywhere in the file, used by name in `solvers`. */

@@ -88,4 +88,10 @@ int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tol, i
 /* Scene tasks (scene.c). 0, or 3 when the task could not run. */
 int exp_scene_run(exp_tctx *c);
 
+/* The world settings of a scene task (scene.c): defaults, the section's
+ * keys, the line's settings, then solver (NULL: keep), friction model fr
+ * and integrator (< 0: keep). */
+dyn_world_settings exp_scene_settings(const exp_section *s, const exp_source *src,
+                                      const char *solver, int fr, int integrator);
+
 #endif /* CLI_EXPERIMENT_TASK_H */

@@ -79,14 +79,15 @@ static int takes_friction(const slv_solver *sv, int fr, char *why, size_t len) {
   return need == NULL;
 }
 
-static dyn_world_settings settings_of(const exp_section *s, const exp_source *src,
-                                      const slv_solver *sv, int fr, int integrator) {
+/* The world settings of a scene task: the defaults, the section's keys
+ * (max_iter, max_pivots, tol, seed, the failed-step policy), the scene
+ * line's own settings (exp_source_world: checked when the file was read),
+ * then the task's solver, friction model and integrator (integrator < 0:
+ * the world's, as the line set it). */
+dyn_world_settings exp_scene_settings(const exp_section *s, const exp_source *src,
+                                      const char *solver, int fr, int integrator) {
   dyn_world_settings set = dyn_world_settings_default();
-  snprintf(set.solver, sizeof set.solver, "%s", sv->name);
-  set.contact.friction = (dyn_friction)fr;
-  set.integrator = (dyn_integrator)integrator;
-  if (src->cone_law >= 0) set.cone_law = (slv_cone_law)src->cone_law;
-  if (src->dt > 0) set.dt = src->dt;
+  char err[256];
   if (s->max_iter > 0) set.opt.max_iter = (int)s->max_iter;
   if (s->max_pivots > 0) set.opt.max_pivots = (int)s->max_pivots;
   if (s->ntol > 0) set.opt.tol = s->tol[0];
@@ -95,6 +96,10 @@ static dyn_world_settings settings_of(const exp_section *s, const exp_source *sr
   if (s->failure.fallback_solver[0])
     exp_fmt(set.fallback_solver, sizeof set.fallback_solver, "%s", s->failure.fallback_solver);
   if (s->failure.fallback_max_iter > 0) set.fallback_max_iter = (int)s->failure.fallback_max_iter;
+  exp_source_world(src, &set, err, sizeof err);
+  if (solver) snprintf(set.solver, sizeof set.solver, "%s", solver);
+  set.contact.friction = (dyn_friction)fr;
+  if (integrator >= 0) set.integrator = (dyn_integrator)integrator;
   return set;
 }
 
@@ -331,7 +336,7 @@ int exp_scene_run(exp_tctx *c) {
     exp_tctx_row(c, &l);
     return 0;
   }
-  dyn_world_settings set = settings_of(c->s, src, sv, fr, t->integrator);
+  dyn_world_settings set = exp_scene_settings(c->s, src, sv->name, fr, t->integrator);
   const char *params[EXP_MAX_PARAMS];
   build_params(src, params);
   dyn_world *w = NULL;

@@ -503,5 +503,34 @@ else
   fail "prof_tex.csv" "exit $rc; $(head -n 5 "$T/otx/prof_tex.csv" 2>&1)"
 fi
 
+# ---- world settings on scene lines: the one parser (exp_world_set), applied to the runs
+cat >"$T/ws.exp" <<'EOF5'
+experiment drift wsd
+solvers pgs
+scene stack n=2 steps=4 dt=1/240 max_iter=2 friction=box
+experiment profile wsp
+solvers pgs
+scene stack n=2 steps=4 friction=box margin=0
+EOF5
+lcp experiment "$T/ws.exp" --out "$T/ows" --no-plot
+t1=$(rows "$T/ows/wsd.csv" | awk -F, '$5 == 1 { print $6 }')
+itmax=$(rows "$T/ows/wsd.csv" | awk -F, 'NF > 10 && $11 > m { m = $11 } END { print m + 0 }')
+if [ "$rc" -eq 0 ] && [ "$t1" = "4.166667e-03" ] && [ "$itmax" -le 2 ] && [ "$itmax" -ge 1 ]; then
+  pass "scene dt=1/240 max_iter=2: step 1 at t = 1/240, at most 2 sweeps a step"
+else
+  fail "scene line world settings" "exit $rc; t1 '$t1', iterations max '$itmax'"
+fi
+if rows "$T/ows/wsp.csv" | cut -d, -f1 | grep -q -- '-margin=0$'; then
+  pass "a scene exported with margin=0 is its own problem (label ...-margin=0)"
+else
+  fail "scene export with a setting" "$(rows "$T/ows/wsp.csv" | cut -d, -f1 | head -n 2)"
+fi
+bad "bad world setting on a scene line" "bad.exp:2: scene margin: must be a finite number >= 0, got '-1'" "experiment drift
+scene ball steps=3 margin=-1"
+bad "bad enum setting on a scene line" "bad.exp:2: scene contact_order: must be one of broadphase, top-down, got 'upward'" "experiment drift
+scene ball steps=3 contact_order=upward"
+bad "integrator on a drift scene line" "bad.exp:2: scene integrator: the section's \`integrators\` key" "experiment drift
+scene ball steps=3 integrator=verlet"
+
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]
