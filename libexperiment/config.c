@@ -52,13 +52,14 @@
 #include "dyn_world.h"
 
 static const char *const kind_names[EXP_KIND_COUNT + 1] = { "convergence", "profile",  "scaling",
-                                                            "drift",       "accuracy", NULL };
+                                                            "drift",       "accuracy", "scenes",
+                                                            NULL };
 
 const char *exp_kind_str(exp_kind k) {
   return (k >= 0 && k < EXP_KIND_COUNT) ? kind_names[k] : "?";
 }
 
-int exp_kind_is_scene(exp_kind k) { return k == EXP_DRIFT || k == EXP_ACCURACY; }
+int exp_kind_is_scene(exp_kind k) { return k == EXP_DRIFT || k == EXP_ACCURACY || k == EXP_SCENES; }
 
 static const char *const class_names[EXP_CLASS_COUNT + 1] = { "lcp",  "box",        "mlcp",
                                                               "fc3d", "cone-assoc", NULL };
@@ -321,7 +322,8 @@ static int class_mask(const parser *ps, const char *key, const char *v, unsigned
 /* ---- keys of sections -------------------------------------------------------------- */
 
 #define K_PROB  ((1u << EXP_CONVERGENCE) | (1u << EXP_PROFILE) | (1u << EXP_SCALING))
-#define K_SCENE ((1u << EXP_DRIFT) | (1u << EXP_ACCURACY))
+#define K_STEPS ((1u << EXP_DRIFT) | (1u << EXP_ACCURACY))
+#define K_SCENE (K_STEPS | (1u << EXP_SCENES))
 #define K_ALL   (K_PROB | K_SCENE)
 
 typedef int (*key_fn)(const parser *ps, exp_section *s, char **w, int nw);
@@ -354,12 +356,15 @@ static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
       continue;
     }
     if (strcmp(w[k], "externals") == 0) {
-      if (exp_kind_is_scene(s->kind))
+      int want_scene = s->kind == EXP_SCENES;
+      if (exp_kind_is_scene(s->kind) && !want_scene)
         return perr(ps, w[0], "external solvers take problems, not scenes");
-      if (s->kind == EXP_CONVERGENCE && cfg->next > 0)
-        return no_history(ps, w[0], cfg->ext[0].name);
+      for (int i = 0; i < cfg->next; i++)
+        if (s->kind == EXP_CONVERGENCE && !cfg->ext[i].scene)
+          return no_history(ps, w[0], cfg->ext[i].name);
       for (int i = 0; i < cfg->next && s->nsolvers < EXP_MAX_SOLVERS; i++)
-        if (cfg->ext[i].available) s->solvers[s->nsolvers++] = (exp_solver_ref){ NULL, i };
+        if (cfg->ext[i].available && cfg->ext[i].scene == want_scene)
+          s->solvers[s->nsolvers++] = (exp_solver_ref){ NULL, i };
       continue;
     }
     const slv_solver *sv = slv_solver_find(w[k]);
@@ -374,7 +379,9 @@ static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
                   "their use)",
                   w[k], list);
     }
-    if (ext >= 0 && exp_kind_is_scene(s->kind))
+    if (ext >= 0 && cfg->ext[ext].scene && s->kind != EXP_SCENES)
+      return perr(ps, w[0], "'%s' is a scene peer (kind=scene): it runs in scenes sections", w[k]);
+    if (ext >= 0 && !cfg->ext[ext].scene && exp_kind_is_scene(s->kind))
       return perr(ps, w[0], "external solver '%s' takes problems, not scenes", w[k]);
     if (ext >= 0 && s->kind == EXP_CONVERGENCE) return no_history(ps, w[0], w[k]);
     if (s->nsolvers >= EXP_MAX_SOLVERS) return perr(ps, w[0], "more than 64 solvers");
@@ -743,9 +750,9 @@ static const key_rule rules[] = {
   { "time_limit", K_ALL, key_time_limit },
   { "tie", K_PROB, key_tie },
   { "seed", K_ALL, key_seed },
-  { "integrators", K_SCENE, key_integrators },
+  { "integrators", K_STEPS, key_integrators },
   { "friction", K_SCENE, key_friction },
-  { "compare", K_SCENE, key_compare },
+  { "compare", K_STEPS, key_compare },
   { "figure", K_ALL, key_figure },
   { NULL, 0, NULL }
 };
@@ -803,27 +810,70 @@ static int external_opt(const parser *ps, exp_external *e, const char *kv) {
     return class_mask(ps, "external classes", v, &e->classes);
   } else if (strncmp(kv, "requires=", 9) == 0) {
     snprintf(e->requires, sizeof e->requires, "%s", v);
+  } else if (strncmp(kv, "kind=", 5) == 0) {
+    if (strcmp(v, "scene") != 0 && strcmp(v, "problem") != 0)
+      return perr(ps, "external kind", "expected problem or scene, got '%s'", v);
+    e->scene = strcmp(v, "scene") == 0;
   } else {
     return perr(ps, "external",
-                "unknown option '%s' (format=, time=, classes=, requires=, "
+                "unknown option '%s' (format=, time=, classes=, requires=, kind=, "
                 "then command ...)",
                 kv);
   }
   return -1;
 }
 
+const char *const exp_scene_ext_keys[EXP_SCENE_EXT_NKEYS] = { "{scene}",    "{steps}",
+                                                              "{dt}",       "{max_iter}",
+                                                              "{friction}", "{time_limit}" };
+
 const char *const exp_ext_keys[EXP_EXT_NKEYS] = { "{in}", "{out}",   "{tol}",        "{max_iter}",
                                                   "{n}",  "{class}", "{time_limit}", "{repeat}" };
 
-/* The placeholder at c: 1..8 for {in}..{repeat}, 0 for ${...}, -1 none;
+/* The placeholder at c: 1..8 for {in}..{repeat} (a scene peer's: 1..6 for
+ * {scene}..{time_limit}, PARAMS_REF for {params}), 0 for ${...}, -1 none;
  * *len its length. */
-static int placeholder_at(const char *c, size_t *len) {
-  for (int k = 0; k < EXP_EXT_NKEYS; k++)
-    if (strncmp(c, exp_ext_keys[k], strlen(exp_ext_keys[k])) == 0) {
-      *len = strlen(exp_ext_keys[k]);
+enum { PARAMS_REF = 1000 };
+static int placeholder_at(const exp_external *e, const char *c, size_t *len) {
+  int n = e->scene ? EXP_SCENE_EXT_NKEYS : EXP_EXT_NKEYS;
+  const char *const *keys = e->scene ? exp_scene_ext_keys : exp_ext_keys;
+  for (int k = 0; k < n; k++)
+    if (strncmp(c, keys[k], strlen(keys[k])) == 0) {
+      *len = strlen(keys[k]);
       return k + 1;
     }
+  if (e->scene && strncmp(c, "{params}", 8) == 0) {
+    *len = 8;
+    return PARAMS_REF;
+  }
   return (c[0] == '$' && c[1] == '{') ? 0 : -1;
+}
+
+/* A reference of a scene peer's template: its value copied from the
+ * positional parameters before they were shifted (scene_preamble), or
+ * "$@", the scene's parameters.  Its length, or -1. */
+static int scene_ref(char *out, size_t len, int k, int in_dquotes) {
+  int r = k == PARAMS_REF
+              ? snprintf(out, len, "\"$@\"")
+              : snprintf(out, len, in_dquotes ? "${lcplab_v%d}" : "\"${lcplab_v%d}\"", k);
+  return r < 0 || (size_t)r >= len ? -1 : r;
+}
+
+/* A scene peer's command: its values copied into lcplab_vK and shifted
+ * off, so that "$@" holds the scene's parameters (--KEY VALUE words, as
+ * many as the scene line has); no value is parsed by the shell. */
+static int scene_preamble(const parser *ps, exp_external *e) {
+  char pre[1024];
+  int nv = EXP_SCENE_EXT_NKEYS + e->nvals;
+  size_t o = 0;
+  for (int k = 1; k <= nv && o < sizeof pre; k++)
+    o += (size_t)snprintf(pre + o, sizeof pre - o, "lcplab_v%d=\"${%d}\"; ", k, k);
+  if (o < sizeof pre) o += (size_t)snprintf(pre + o, sizeof pre - o, "shift %d; ", nv);
+  if (o >= sizeof pre || o + strlen(e->command) >= sizeof e->command)
+    return perr(ps, "external", "command longer than %zu characters", sizeof e->command - 1);
+  memmove(e->command + o, e->command, strlen(e->command) + 1);
+  memcpy(e->command, pre, o);
+  return -1;
 }
 
 /* Keeps the value of the ${...} at c in e->vals: its positional parameter,
@@ -841,7 +891,7 @@ static int external_value(const parser *ps, exp_external *e, const char *tmpl, c
     return -EXP_EXIT_USAGE;
   }
   memcpy(e->vals + used, val, strlen(val) + 1);
-  return EXP_EXT_NKEYS + ++e->nvals;
+  return (e->scene ? EXP_SCENE_EXT_NKEYS : EXP_EXT_NKEYS) + ++e->nvals;
 }
 
 /* e->command: tmpl with every placeholder a quoted reference to a positional
@@ -853,16 +903,20 @@ static int external_template(const parser *ps, exp_external *e, const char *tmpl
   int sq = 0, dq = 0;
   for (const char *c = tmpl; *c;) {
     size_t kl = 0;
-    int k = placeholder_at(c, &kl);
+    int k = placeholder_at(e, c, &kl);
     const char *next = c + kl;
     if (k >= 0 && sq)
       return perr(ps, "external", "%s: %.*s inside single quotes (use it outside quotes)", e->name,
                   k ? (int)kl : 2, c);
     if (k == 0 && (k = external_value(ps, e, tmpl, c, &next)) < 0) return -k;
+    if (k == PARAMS_REF && dq)
+      return perr(ps, "external", "%s: {params} inside double quotes (it is several words)",
+                  e->name);
     int r = 0;
-    e->uses_repeat |= k == EXP_EXT_NKEYS; /* {repeat} */
+    e->uses_repeat |= !e->scene && k == EXP_EXT_NKEYS; /* {repeat} */
     if (k > 0) {
-      r = exp_template_ref(e->command + o, sizeof e->command - o, k, dq);
+      r = e->scene ? scene_ref(e->command + o, sizeof e->command - o, k, dq)
+                   : exp_template_ref(e->command + o, sizeof e->command - o, k, dq);
       c = next;
     } else {
       int esc = *c == '\\' && !sq && c[1];
@@ -877,7 +931,7 @@ static int external_template(const parser *ps, exp_external *e, const char *tmpl
     o += (size_t)r;
   }
   e->command[o] = '\0';
-  return -1;
+  return e->scene ? scene_preamble(ps, e) : -1;
 }
 
 static int declare_external(const parser *ps, exp_config *cfg, char **w, int nw) {
@@ -917,7 +971,10 @@ static int declare_external(const parser *ps, exp_config *cfg, char **w, int nw)
       return perr(ps, "external", "command longer than %zu characters", sizeof tmpl - 1);
     used += (size_t)r;
   }
-  if (!strstr(tmpl, "{in}") || !strstr(tmpl, "{out}"))
+  if (e->scene && !strstr(tmpl, "{scene}"))
+    return perr(ps, "external",
+                "a scene peer's command must name {scene} (and prints its summary line)");
+  if (!e->scene && (!strstr(tmpl, "{in}") || !strstr(tmpl, "{out}")))
     return perr(ps, "external",
                 "the command must name {in} (the instance) and {out} (the "
                 "solution file it writes)");

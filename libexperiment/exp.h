@@ -419,6 +419,7 @@ typedef enum exp_kind {
   EXP_SCALING,
   EXP_DRIFT,
   EXP_ACCURACY,
+  EXP_SCENES, /* one run summary per (scene, solver or scene peer) */
   EXP_KIND_COUNT
 } exp_kind;
 
@@ -473,8 +474,7 @@ typedef struct exp_source {
  * name a setting, exp_world_set) to set, in the order written.  -1 when all
  * are set, else the index of the first that is not, with exp_world_set's
  * reason in err. */
-EXP_API int exp_source_world(const exp_source *src, dyn_world_settings *set, char *err,
-                             size_t len);
+EXP_API int exp_source_world(const exp_source *src, dyn_world_settings *set, char *err, size_t len);
 
 /* An external solver (a command template; experiments/README.md, "External
  * solvers"): declared once, anywhere in the file, used by name in `solvers`. */
@@ -493,6 +493,7 @@ typedef struct exp_external {
   int nvals;
   int available;   /* requires found (or none) */
   int uses_repeat; /* the template names {repeat}: a process times several solves */
+  int scene;       /* kind=scene: a scene peer (exp_scene_ext_keys), for scenes sections */
 } exp_external;
 
 /* An external's placeholders, in the order of their positional parameters
@@ -500,6 +501,11 @@ typedef struct exp_external {
 #define EXP_EXT_NKEYS    8
 #define EXP_EXT_MAX_VALS 16
 extern const char *const exp_ext_keys[EXP_EXT_NKEYS];
+/* A scene peer's placeholders (kind=scene): {scene} {steps} {dt}
+ * {max_iter} {friction} {time_limit}, then {params}, the scene's parameters
+ * as the words --KEY VALUE (experiments/README.md, "Scene peers"). */
+#define EXP_SCENE_EXT_NKEYS 6
+extern const char *const exp_scene_ext_keys[EXP_SCENE_EXT_NKEYS];
 
 /* What the world does with a failed step of a scene run (dyn_failure_policy,
  * docs/dynamics.md, "The world step"): keys on_failure, fallback_solver and
@@ -1042,6 +1048,13 @@ EXP_API int exp_profile_of_csv(const char *csv, char **out, char *err, size_t le
 /* The scaling fits per (family, solver) as NAME_slopes.csv rows into g
  * and, when tex is not NULL, as a booktabs table; 0 or -1. */
 EXP_API int exp_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows);
+
+/* The step time against the contacts of a scenes section, per (scene,
+ * settings, solver): the least squares of log time_step_median_s on log
+ * contacts_mean_timed over its completed runs (exp_fit_line_ci) and the
+ * median time per contact, as NAME_slopes.csv rows into g and, when tex is
+ * not NULL, a booktabs table; 0 or -1. */
+EXP_API int exp_scene_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows);
 
 /* Column index of name in a kind's main CSV header (-1 if absent). */
 EXP_API int exp_col(exp_kind k, const char *name);
