@@ -34,6 +34,13 @@ for sub in . fc3d scenes; do
     exit 1
   fi
 done
+# the MuJoCo engines exist only when peer_scene was built with libmujoco-dev:
+# scenes/peer_scene_mujoco (a link) says so, for the scene peers' requires=
+# (experiments/bench_scenes.exp)
+rm -f "$dir/scenes/peer_scene_mujoco"
+if "$dir/scenes/peer_scene" stack --n 1 --steps 1 --engine mujoco-pgs >/dev/null 2>&1; then
+  ln -s peer_scene "$dir/scenes/peer_scene_mujoco"
+fi
 echo "$dir/peer_solve"
 echo "$dir/fc3d/peer_fc3d"
 echo "$dir/scenes/peer_scene"
