@@ -7,12 +7,13 @@
  * in ${NAME:-DEFAULT}.  Keys:
  *
  *   external NAME [format=F] [time=KEY] [classes=C,...] [requires=PATH]
- *            command TEMPLATE...        an external solver, used by name in
+ *            [kind=scene] command TEMPLATE...  (kind=scene: a scene peer,
+ *                                       scene_peer.c)        an external solver, used by name in
  *                                       `solvers` (anywhere in the file,
  *                                       before its first use); {repeat} in
  *                                       TEMPLATE needs time=KEY
  *   experiment KIND [NAME]     opens a section (KIND: convergence, profile,
- *                              scaling, drift, accuracy)
+ *                              scaling, drift, accuracy, scenes)
  *   solvers all | externals | NAME...
  *   instances PATH...          files, folders or glob patterns
  *   generate FAMILY N... [seed=S | seeds=A-B | seeds=S,S,...]
