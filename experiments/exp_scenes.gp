@@ -6,7 +6,8 @@
 #
 # csv: scene, params, settings, solver, friction, steps, contacts_mean_timed,
 # contacts_max, time_step_median_s, ... status (column 20), note; only the
-# runs that completed (status ok) are drawn.  Options: width=, font=, title=.
+# runs that completed (status ok) are drawn.  The contacts axis is linear
+# when the panel's contacts span less than a decade.  Options: width=, font=, title=.
 # Writes out.pdf, out.png.
 if (!exists("gpdir")) { gpdir = "." }
 load gpdir."/exp_style.gp"
@@ -48,7 +49,8 @@ do for [fmt in figformats] {
     set ylabel (c == 0 ? "median step time [s]" : "") offset 1, 0
     clo = real(colmin(csv, sprintf("%s && $1 == \"%s\"", ok, sc), "$7", 1))
     chi = real(colmax(csv, sprintf("%s && $1 == \"%s\"", ok, sc), "$7", 1))
-    set xrange [clo / 1.3:chi * 1.3]
+    # within a decade a log axis would have no labelled tic: linear then
+    if (chi / clo < 10) { unset logscale x; set logscale y; set xrange [clo * 0.9:chi * 1.1]; set xtics nicestep(chi * 1.1 - clo * 0.9) } else { set logscale xy; set xrange [clo / 1.3:chi * 1.3]; set xtics autofreq }
     tlo = real(colmin(csv, sprintf("%s && $1 == \"%s\"", ok, sc), "$9", 1))
     thi = real(colmax(csv, sprintf("%s && $1 == \"%s\"", ok, sc), "$9", 1))
     set yrange [logfloor(tlo):logceil(thi)]

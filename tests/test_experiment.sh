@@ -13,7 +13,9 @@
 # undefined variable; the world's failure policy of scene sections
 # (on_failure per file and per section) with the status and applied
 # columns, the steps table's counts of them, --dump-failures repeated bit for
-# bit by `lcplab solve`, and --max-memory reaching the readers.  The campaign machinery (jobs, GNU parallel, resume,
+# bit by `lcplab solve`, --max-memory reaching the readers, world settings on
+# scene lines (exp_world_set), and scenes sections with a fake scene peer (a
+# script printing a summary line) beside lcplab's own runs.  The campaign machinery (jobs, GNU parallel, resume,
 # corrupted results, provenance) is test_campaign.sh's.
 #
 # Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR (the gnuplot
@@ -584,6 +586,14 @@ if grep -qx 'stack,dt=1/240,pgs,2,.*' "$T/osc/sc_slopes.csv" && grep -q '^stack,
   pass "sc_slopes.csv: the fit of step time on contacts per solver, over the two sizes"
 else
   fail "sc_slopes.csv" "$(grep -v '^#' "$T/osc/sc_slopes.csv" 2>&1 | head -n 4)"
+fi
+if command -v gnuplot >/dev/null 2>&1; then
+  lcp figure scenes "$T/osc/sc.csv" --out "$T/oscfig" --scripts "$SRC/experiments"
+  if [ "$rc" -eq 0 ] && [ -s "$T/oscfig.pdf" ] && [ -s "$T/oscfig.png" ]; then
+    pass "exp_scenes.gp draws a scenes section"
+  else
+    fail "exp_scenes.gp" "exit $rc"
+  fi
 fi
 bad "a scene peer without {scene}" "bad.exp:1: external: a scene peer's command must name {scene}" "external p kind=scene command true {steps}
 experiment scenes s
