@@ -41,7 +41,7 @@ if [ ! -x "$peers/peer_solve" ] || [ ! -x "$peers/fc3d/peer_fc3d" ] ||
   [ ! -x "$peers/scenes/peer_scene" ]; then
   echo "bench.sh: building the peers in $peers ..." >&2
   sh "$srcdir/experiments/build_peers.sh" "$peers" "$shared" >/dev/null ||
-    echo "bench.sh: the peers did not build: $name runs without them" >&2
+    echo "bench.sh: some peers did not build (above): $name runs without them" >&2
 fi
 export OPENBLAS_NUM_THREADS=1
 rc=0
