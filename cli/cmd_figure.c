@@ -6,7 +6,7 @@
  *   lcplab figure KIND CSV --out BASE [--csv2 FILE] [--scripts DIR]
  *                 [--set KEY=VALUE]...
  *
- * KIND: convergence, profile, scaling, drift, accuracy (the script
+ * KIND: convergence, profile, scaling, drift, accuracy, scenes (the script
  * exp_KIND.gp of --scripts, else $LCPLAB_EXPERIMENTS, else the program's own:
  * cli_scripts_dir, datadir.c); the figure options are
  * the CSV's "# figure:" line, then each --set (a later one wins); BASE.pdf,
@@ -30,7 +30,7 @@ static void usage(FILE *f) {
              "                     [--set KEY=VALUE]...\n"
              "\n"
              "Draws one figure of an `lcplab experiment` CSV again, as the experiment does.\n"
-             "  KIND               convergence, profile, scaling, drift or accuracy\n"
+             "  KIND               convergence, profile, scaling, drift, accuracy or scenes\n"
              "  --out BASE         writes BASE.pdf and BASE.png (BASE-2.pdf ... for more pages)\n"
              "  --csv2 FILE        the section's second CSV (profile: NAME_profile.csv;\n"
              "                     scaling: NAME_slopes.csv)\n"
@@ -137,7 +137,7 @@ static int section_of(const fargs *a, exp_section *s) {
   int k = 0;
   while (k < EXP_KIND_COUNT && strcmp(exp_kind_str((exp_kind)k), a->kind) != 0) k++;
   if (k == EXP_KIND_COUNT) {
-    cli_error("figure: unknown KIND '%s' (convergence, profile, scaling, drift, accuracy)",
+    cli_error("figure: unknown KIND '%s' (convergence, profile, scaling, drift, accuracy, scenes)",
               a->kind);
     return CLI_EXIT_USAGE;
   }

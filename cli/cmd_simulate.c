@@ -332,13 +332,8 @@ typedef struct sim_state {
   dyn_world *w;
   FILE *csv, *trace;                /* the streams of csv_out, trace_out */
   slv_outfile *csv_out, *trace_out; /* until published */
-  double *tstep, *tcol, *tsolve;
-  double *tstage; /* DYN_WORLD_STAGES per step: dyn_world_metrics.stage_time_s */
-  double *r0;     /* 3 per body: the initial positions (max_body_displacement) */
-  double *rrest;  /* 3 per body: the rest positions (max_settled_displacement) */
-  int *contacts;
+  exp_run_stats stats;              /* the summary's per-step record (run_summary.c) */
   const char *csv_path, *trace_path, *dump_dir;
-  double jerr_max;  /* the largest joint_error so far (NaN sticks) */
   dyn_err rejected; /* why the world rejected the last step (DYN_OK: none) */
   long steps;       /* the run's step count (the progress line's total) */
   sim_counts n;
@@ -372,29 +367,7 @@ static void sim_free(sim_state *s) {
   slv_outfile_discard(s->csv_out);
   slv_outfile_discard(s->trace_out);
   dyn_world_free(s->w);
-  free(s->tstep);
-  free(s->tcol);
-  free(s->tsolve);
-  free(s->tstage);
-  free(s->contacts);
-  free(s->r0);
-  free(s->rrest);
-}
-
-/* The largest |r_i - ref_i| over the nbod bodies of w (only the dynamic
- * ones if dynamic_only).  A non-finite distance wins and stays: NaN is not
- * <= m, so it is taken, and once m is NaN no later d replaces it (a bare
- * !(d <= m) would let a later finite d through). */
-static double max_distance(dyn_world *w, const double *ref, int nbod, int dynamic_only) {
-  double m = 0.0;
-  for (int i = 0; i < nbod; i++) {
-    const dyn_body *b = &dyn_world_bodies(w)[i];
-    if (dynamic_only && b->is_static) continue;
-    double dx = b->r.x - ref[3 * i], dy = b->r.y - ref[3 * i + 1], dz = b->r.z - ref[3 * i + 2];
-    double d = sqrt(dx * dx + dy * dy + dz * dz);
-    if (!(d <= m) && !isnan(m)) m = d;
-  }
-  return m;
+  exp_run_stats_free(&s->stats);
 }
 
 static void trace_rows(FILE *f, dyn_world *w, long step, double t) {
@@ -461,20 +434,15 @@ static int dump_failure(sim_state *s, long k) {
   return 1;
 }
 
-/* One step's CSV row and its counts (k: the row's index from 0). */
-static void record_step(sim_state *s, long k, const dyn_world_metrics *m, const char *applied) {
+/* One step's CSV row and its counts. */
+static void record_step(sim_state *s, const dyn_world_metrics *m, const char *applied) {
   if (s->csv)
     fprintf(s->csv, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%d,%.17g,%.6g,%.17g,%s,%s\n", m->step,
             m->t, m->kinetic, m->potential, m->energy, m->max_penetration, m->contacts, m->rows,
             m->iterations, m->res_nat_inf, m->solve_time_s, m->joint_error,
             slv_status_str(m->status), applied);
   if (s->trace) trace_rows(s->trace, s->w, m->step, m->t);
-  s->tstep[k] = m->step_time_s;
-  s->tcol[k] = m->collide_time_s;
-  s->tsolve[k] = m->solve_time_s;
-  memcpy(s->tstage + (size_t)DYN_WORLD_STAGES * (size_t)k, m->stage_time_s,
-         sizeof(double) * DYN_WORLD_STAGES);
-  s->contacts[k] = m->contacts;
+  exp_run_stats_add(&s->stats, m);
   sim_counts *n = &s->n;
   n->status[m->status - SLV_ERR_OPTIONS]++;
   n->failed += m->failed;
@@ -515,14 +483,11 @@ static void print_counts(FILE *o, const sim_state *s) {
   if (s->dump_dir) fprintf(o, ",\"dumped\":%ld", n->dumped);
 }
 
-/* ,"time_stage_mean_s":{"prepare":...,...}: each stage's mean over steps
- * k0 .. K - 1, named as dyn_world_stage_name names it, "_" for " ". */
-static void print_stage_means(FILE *o, const sim_state *s, long k0, long K) {
+/* ,"time_stage_mean_s":{"prepare":...,...}: each stage's mean over the
+ * timed steps, named as dyn_world_stage_name names it, "_" for " ". */
+static void print_stage_means(FILE *o, const exp_run_summary *r) {
   fputs(",\"time_stage_mean_s\":{", o);
   for (int i = 0; i < DYN_WORLD_STAGES; i++) {
-    double sum = 0.0;
-    for (long k = k0; k < K; k++)
-      sum += s->tstage[(size_t)DYN_WORLD_STAGES * (size_t)k + (size_t)i];
     char key[32];
     snprintf(key, sizeof key, "%s", dyn_world_stage_name(i));
     for (char *c = key; *c; c++)
@@ -530,47 +495,22 @@ static void print_stage_means(FILE *o, const sim_state *s, long k0, long K) {
     fprintf(o, "%s", i ? "," : "");
     cli_json_string(o, key);
     fputc(':', o);
-    cli_json_number(o, sum / (double)(K - k0), 6);
+    cli_json_number(o, r->time_stage_mean_s[i], 6);
   }
   fputc('}', o);
 }
 
-/* The JSON summary after K steps (the header lists its fields). */
-static int print_summary(sim_state *s, const cli_world_args *wa, long K, double E0, double wall) {
+/* The JSON summary after the run (the header lists its fields; computed by
+ * exp_run_stats_summary). */
+static int print_summary(sim_state *s, const cli_world_args *wa, double wall) {
   dyn_world *w = s->w;
   const dyn_world_settings *set = dyn_world_get_settings(w);
-  int nbod = dyn_world_body_count(w);
-  /* the peers' max_body_displacement: the largest |r_end - r_start|; and
-   * the same against the rest positions (the start gaps closed), over the
-   * dynamic bodies */
-  double dmax = max_distance(w, s->r0, nbod, 0);
-  double dset = max_distance(w, s->rrest, nbod, 1);
-  double KE1 = 0.0, pen = 0.0;
-  double E1 = dyn_world_energy(w, &KE1, NULL);
-  if (dyn_world_penetration(w, &pen, NULL) != DYN_OK) pen = NAN;
-
-  /* the peers' timing rule: the last 80 % of the steps */
-  long k0 = K / 5, nt = K - k0, cmax = 0;
-  double csum = 0.0, csum_timed = 0.0, jerr_max = 0.0, mean_step = 0, mean_col = 0, mean_solve = 0;
-  for (long k = 0; k < K; k++) {
-    csum += s->contacts[k];
-    cmax = s->contacts[k] > cmax ? s->contacts[k] : cmax;
+  exp_run_summary r;
+  if (exp_run_stats_summary(&s->stats, w, &r) != 0) {
+    cli_error("simulate: no step to summarise");
+    return CLI_EXIT_USAGE;
   }
-  for (long k = k0; k < K; k++) {
-    csum_timed += s->contacts[k];
-    mean_step += s->tstep[k];
-    mean_col += s->tcol[k];
-    mean_solve += s->tsolve[k];
-  }
-  csum_timed /= (double)nt;
-  mean_step /= (double)nt;
-  mean_col /= (double)nt;
-  mean_solve /= (double)nt;
-  qsort(s->tstep + k0, (size_t)nt, sizeof *s->tstep, exp_cmp_double);
-  double median =
-      (nt % 2) ? s->tstep[k0 + nt / 2] : 0.5 * (s->tstep[k0 + nt / 2 - 1] + s->tstep[k0 + nt / 2]);
-  jerr_max = s->jerr_max;
-  long not_conv = K - s->n.status[SLV_CONVERGED - SLV_ERR_OPTIONS];
+  long K = r.steps;
 
   /* stderr when stdout holds the CSV or the trace ("-") */
   FILE *o = cli_is_stdout(s->csv_path) || cli_is_stdout(s->trace_path) ? stderr : stdout;
@@ -592,33 +532,34 @@ static int print_summary(sim_state *s, const cli_world_args *wa, long K, double 
   cli_json_number(o, set->warm_factor, 15);
   fputs(",\"slop\":", o);
   cli_json_number(o, set->contact.slop, 15);
-  fprintf(o, ",\"bodies\":%d,\"contacts_mean\":", nbod);
-  cli_json_number(o, csum / (double)K, 6);
+  fprintf(o, ",\"bodies\":%d,\"contacts_mean\":", r.bodies);
+  cli_json_number(o, r.contacts_mean, 6);
   fputs(",\"contacts_mean_timed\":", o);
-  cli_json_number(o, csum_timed, 6);
-  fprintf(o, ",\"contacts_max\":%ld,\"not_converged\":%ld,\"energy_start\":", cmax, not_conv);
-  cli_json_number(o, E0, 17);
+  cli_json_number(o, r.contacts_mean_timed, 6);
+  fprintf(o, ",\"contacts_max\":%ld,\"not_converged\":%ld,\"energy_start\":", r.contacts_max,
+          r.not_converged);
+  cli_json_number(o, r.energy_start, 17);
   fputs(",\"energy_end\":", o);
-  cli_json_number(o, E1, 17);
+  cli_json_number(o, r.energy_end, 17);
   fputs(",\"kinetic_end\":", o);
-  cli_json_number(o, KE1, 17);
+  cli_json_number(o, r.kinetic_end, 17);
   fputs(",\"max_penetration_end\":", o);
-  cli_json_number(o, pen, 17);
+  cli_json_number(o, r.max_penetration_end, 17);
   fputs(",\"max_body_displacement\":", o);
-  cli_json_number(o, dmax, 17);
+  cli_json_number(o, r.max_body_displacement, 17);
   fputs(",\"max_settled_displacement\":", o);
-  cli_json_number(o, dset, 17);
+  cli_json_number(o, r.max_settled_displacement, 17);
   fprintf(o, ",\"joints\":%d,\"joint_error_max\":", dyn_world_joint_count(w));
-  cli_json_number(o, jerr_max, 17);
+  cli_json_number(o, r.joint_error_max, 17);
   fputs(",\"time_step_median_s\":", o);
-  cli_json_number(o, median, 6);
+  cli_json_number(o, r.time_step_median_s, 6);
   fputs(",\"time_step_mean_s\":", o);
-  cli_json_number(o, mean_step, 6);
+  cli_json_number(o, r.time_step_mean_s, 6);
   fputs(",\"time_collide_mean_s\":", o);
-  cli_json_number(o, mean_col, 6);
+  cli_json_number(o, r.time_collide_mean_s, 6);
   fputs(",\"time_solve_mean_s\":", o);
-  cli_json_number(o, mean_solve, 6);
-  print_stage_means(o, s, k0, K);
+  cli_json_number(o, r.time_solve_mean_s, 6);
+  print_stage_means(o, &r);
   fputs(",\"wall_total_s\":", o);
   cli_json_number(o, wall, 6);
   print_counts(o, s);
@@ -647,31 +588,13 @@ static int sim_setup(const cli_world_args *wa, const char *csv, const char *trac
   /* checked before any work is done */
   if (cli_output_refused(csv, force) || cli_output_refused(trace, force)) return CLI_EXIT_USAGE;
   if (s->dump_dir && !dump_dir_ready(s->dump_dir, force)) return CLI_EXIT_USAGE;
-  s->tstep = calloc((size_t)*K, sizeof *s->tstep);
-  s->tcol = calloc((size_t)*K, sizeof *s->tcol);
-  s->tsolve = calloc((size_t)*K, sizeof *s->tsolve);
-  s->tstage = calloc((size_t)*K * DYN_WORLD_STAGES, sizeof *s->tstage);
-  s->contacts = calloc((size_t)*K, sizeof *s->contacts);
-  int nbod = dyn_world_body_count(s->w);
-  s->r0 = calloc(3 * (size_t)(nbod > 0 ? nbod : 1), sizeof *s->r0);
-  s->rrest = calloc(3 * (size_t)(nbod > 0 ? nbod : 1), sizeof *s->rrest);
-  if (!s->tstep || !s->tcol || !s->tsolve || !s->tstage || !s->contacts || !s->r0 || !s->rrest) {
-    cli_error("simulate: out of memory for %ld steps", *K);
+  char err[320] = "";
+  if (exp_run_stats_init(&s->stats, s->w, wa->scene, *K, err, sizeof err) != 0) {
+    cli_error("simulate: %s", err);
     return CLI_EXIT_USAGE;
   }
   s->csv_path = csv;
   s->trace_path = trace;
-  char rmsg[256] = "";
-  if (dyn_scene_rest_positions(wa->scene, s->w, s->rrest, nbod, rmsg, sizeof rmsg) != DYN_OK) {
-    cli_error("simulate: %s", rmsg[0] ? rmsg : "no rest positions for the scene");
-    return CLI_EXIT_USAGE;
-  }
-  for (int i = 0; i < nbod; i++) {
-    const dyn_body *b = &dyn_world_bodies(s->w)[i];
-    s->r0[3 * i] = b->r.x;
-    s->r0[3 * i + 1] = b->r.y;
-    s->r0[3 * i + 2] = b->r.z;
-  }
   if (csv && !(s->csv = open_out(csv, &s->csv_out))) return CLI_EXIT_USAGE;
   if (trace && !(s->trace = open_out(trace, &s->trace_out))) return CLI_EXIT_USAGE;
   return -1;
@@ -709,10 +632,8 @@ static int sim_step(void *ctx, dyn_world *w, const exp_step *st) {
     s->rejected = st->err;
     return 0;
   }
-  record_step(s, st->k - 1, &st->m, st->applied);
+  record_step(s, &st->m, st->applied);
   if (st->m.failed && !dump_failure(s, st->k)) return CLI_EXIT_USAGE;
-  if (!(st->m.joint_error <= s->jerr_max) && !isnan(s->jerr_max)) /* NaN sticks */
-    s->jerr_max = st->m.joint_error;
   return 0;
 }
 
@@ -727,7 +648,6 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
           "solve_time_s,joint_error,status,applied\n",
           s->csv);
   if (s->trace) fputs("step,t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", s->trace);
-  double E0 = dyn_world_energy(w, NULL, NULL);
   double wall0 = exp_now_s();
   long done = 0;
   s->steps = K;
@@ -737,7 +657,7 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   if (rc != 0) return rc;
   double wall = exp_now_s() - wall0;
   if (publish_outputs(s) != 0) return CLI_EXIT_USAGE;
-  return print_summary(s, wa, K, E0, wall);
+  return print_summary(s, wa, wall);
 }
 
 /* The solves' log (opt.log_level_fn): counts the pgs_wide, pgs_color and

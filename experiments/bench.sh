@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench.sh -- the benchmarks run through the experiment engine (`make
-# bench-fc3d`, `make bench-pivot`; experiments/BENCHMARKS.md, "Benchmarks"): the
+# bench-fc3d`, `bench-pivot`, `bench-scenes`, `bench-stacking`; experiments/BENCHMARKS.md, "Benchmarks"): the
 # experiment file experiments/NAME.exp run by `lcplab experiment`, the peers
 # of ../shared/peers as its external solvers, one task at a time.  It writes
 # what any experiment writes (CSV, profiles or slopes, tables, figures) into
@@ -37,10 +37,11 @@ if [ ! -x "$lcplab" ]; then
   echo "bench.sh: $lcplab is not built" >&2
   exit 2
 fi
-if [ ! -x "$peers/peer_solve" ] || [ ! -x "$peers/fc3d/peer_fc3d" ]; then
+if [ ! -x "$peers/peer_solve" ] || [ ! -x "$peers/fc3d/peer_fc3d" ] ||
+  [ ! -x "$peers/scenes/peer_scene" ]; then
   echo "bench.sh: building the peers in $peers ..." >&2
   sh "$srcdir/experiments/build_peers.sh" "$peers" "$shared" >/dev/null ||
-    echo "bench.sh: the peers did not build: $name runs without them" >&2
+    echo "bench.sh: some peers did not build (above): $name runs without them" >&2
 fi
 export OPENBLAS_NUM_THREADS=1
 rc=0

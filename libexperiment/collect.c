@@ -570,7 +570,9 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
       fputs(pre, g);
       fprintf(g, "# computed from %s\n%s\n", exp_basename(csv), exp_csv2_header(s->kind));
       rc = exp_outset_done(set, s->kind == EXP_PROFILE ? exp_profile_write(g, s, rows, nrows)
-                                                       : exp_slopes_write(g, NULL, rows, nrows));
+                                : s->kind == EXP_SCENES
+                                    ? exp_scene_slopes_write(g, NULL, rows, nrows)
+                                    : exp_slopes_write(g, NULL, rows, nrows));
     }
   }
   if (rc == 0) rc = exp_tables_write(pl, si, base, rows, nrows, set);

@@ -7,17 +7,21 @@
  * in ${NAME:-DEFAULT}.  Keys:
  *
  *   external NAME [format=F] [time=KEY] [classes=C,...] [requires=PATH]
- *            command TEMPLATE...        an external solver, used by name in
+ *            [kind=scene] command TEMPLATE...  (kind=scene: a scene peer,
+ *                                       scene_peer.c)        an external solver, used by name in
  *                                       `solvers` (anywhere in the file,
  *                                       before its first use); {repeat} in
  *                                       TEMPLATE needs time=KEY
  *   experiment KIND [NAME]     opens a section (KIND: convergence, profile,
- *                              scaling, drift, accuracy)
+ *                              scaling, drift, accuracy, scenes)
  *   solvers all | externals | NAME...
  *   instances PATH...          files, folders or glob patterns
  *   generate FAMILY N... [seed=S | seeds=A-B | seeds=S,S,...]
- *   scene NAME [k=v...]        steps=K dt=H every=E friction=F cone_law=L
- *                              solver=S are lcplab's, the rest the scene's
+ *   scene NAME [k=v...]        steps=K every=E friction=F solver=S are
+ *                              lcplab's, a world setting's name (dt=H,
+ *                              margin=M, omega=W...: exp_world_set) sets it
+ *                              for the scene's runs, the rest are the
+ *                              scene's parameters
  *   classes C...  tol T...  max_iter N  max_pivots N  min_runs N (repeat)  min_time S
  *   max_time S (budget)  time_limit S  tie T  seed S
  *   integrators NAME...  friction F...  compare solvers|integrators
@@ -49,13 +53,14 @@
 #include "dyn_world.h"
 
 static const char *const kind_names[EXP_KIND_COUNT + 1] = { "convergence", "profile",  "scaling",
-                                                            "drift",       "accuracy", NULL };
+                                                            "drift",       "accuracy", "scenes",
+                                                            NULL };
 
 const char *exp_kind_str(exp_kind k) {
   return (k >= 0 && k < EXP_KIND_COUNT) ? kind_names[k] : "?";
 }
 
-int exp_kind_is_scene(exp_kind k) { return k == EXP_DRIFT || k == EXP_ACCURACY; }
+int exp_kind_is_scene(exp_kind k) { return k == EXP_DRIFT || k == EXP_ACCURACY || k == EXP_SCENES; }
 
 static const char *const class_names[EXP_CLASS_COUNT + 1] = { "lcp",  "box",        "mlcp",
                                                               "fc3d", "cone-assoc", NULL };
@@ -295,7 +300,6 @@ static exp_source *add_source(exp_section *s) {
   exp_source *src = &s->src[s->nsrc++];
   memset(src, 0, sizeof *src);
   src->friction = -2;
-  src->cone_law = -1;
   return src;
 }
 
@@ -319,7 +323,8 @@ static int class_mask(const parser *ps, const char *key, const char *v, unsigned
 /* ---- keys of sections -------------------------------------------------------------- */
 
 #define K_PROB  ((1u << EXP_CONVERGENCE) | (1u << EXP_PROFILE) | (1u << EXP_SCALING))
-#define K_SCENE ((1u << EXP_DRIFT) | (1u << EXP_ACCURACY))
+#define K_STEPS ((1u << EXP_DRIFT) | (1u << EXP_ACCURACY))
+#define K_SCENE (K_STEPS | (1u << EXP_SCENES))
 #define K_ALL   (K_PROB | K_SCENE)
 
 typedef int (*key_fn)(const parser *ps, exp_section *s, char **w, int nw);
@@ -352,12 +357,15 @@ static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
       continue;
     }
     if (strcmp(w[k], "externals") == 0) {
-      if (exp_kind_is_scene(s->kind))
+      int want_scene = s->kind == EXP_SCENES;
+      if (exp_kind_is_scene(s->kind) && !want_scene)
         return perr(ps, w[0], "external solvers take problems, not scenes");
-      if (s->kind == EXP_CONVERGENCE && cfg->next > 0)
-        return no_history(ps, w[0], cfg->ext[0].name);
+      for (int i = 0; i < cfg->next; i++)
+        if (s->kind == EXP_CONVERGENCE && !cfg->ext[i].scene)
+          return no_history(ps, w[0], cfg->ext[i].name);
       for (int i = 0; i < cfg->next && s->nsolvers < EXP_MAX_SOLVERS; i++)
-        if (cfg->ext[i].available) s->solvers[s->nsolvers++] = (exp_solver_ref){ NULL, i };
+        if (cfg->ext[i].available && cfg->ext[i].scene == want_scene)
+          s->solvers[s->nsolvers++] = (exp_solver_ref){ NULL, i };
       continue;
     }
     const slv_solver *sv = slv_solver_find(w[k]);
@@ -372,7 +380,9 @@ static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
                   "their use)",
                   w[k], list);
     }
-    if (ext >= 0 && exp_kind_is_scene(s->kind))
+    if (ext >= 0 && cfg->ext[ext].scene && s->kind != EXP_SCENES)
+      return perr(ps, w[0], "'%s' is a scene peer (kind=scene): it runs in scenes sections", w[k]);
+    if (ext >= 0 && !cfg->ext[ext].scene && exp_kind_is_scene(s->kind))
       return perr(ps, w[0], "external solver '%s' takes problems, not scenes", w[k]);
     if (ext >= 0 && s->kind == EXP_CONVERGENCE) return no_history(ps, w[0], w[k]);
     if (s->nsolvers >= EXP_MAX_SOLVERS) return perr(ps, w[0], "more than 64 solvers");
@@ -468,7 +478,38 @@ static int key_generate(const parser *ps, exp_section *s, char **w, int nw) {
   return -1;
 }
 
-static int scene_key(const parser *ps, exp_source *src, const char *kv, int is_problem) {
+/* 1 when the first kl characters of kv name a world setting. */
+static int is_world_key(const char *kv, size_t kl) {
+  char key[EXP_NAME_MAX];
+  if (kl >= sizeof key) return 0;
+  memcpy(key, kv, kl);
+  key[kl] = '\0';
+  return exp_world_is_setting(key);
+}
+
+/* A world setting on a scene line: checked now by the one parser
+ * (exp_world_set, on the defaults), kept as written for the runs. */
+static int scene_setting(const parser *ps, exp_source *src, const char *kv, size_t kl,
+                         exp_kind kind) {
+  char key[EXP_NAME_MAX + 8], err[1024] = "";
+  snprintf(key, sizeof key, "scene %.*s", (int)kl, kv);
+  if ((kind == EXP_DRIFT || kind == EXP_ACCURACY) && strncmp(kv, "integrator=", 11) == 0)
+    return perr(ps, key, "the section's `integrators` key chooses them in a %s experiment",
+                exp_kind_str(kind));
+  dyn_world_settings scratch = dyn_world_settings_default();
+  char name[EXP_NAME_MAX];
+  snprintf(name, sizeof name, "%.*s", (int)kl, kv);
+  if (exp_world_set(&scratch, name, kv + kl + 1, err, sizeof err) != 1)
+    return perr(ps, key, "%s", err);
+  if (src->nsettings >= EXP_MAX_SETTINGS || strlen(kv) >= EXP_PARAM_MAX)
+    return perr(ps, key, "more than %d world settings or one longer than %d characters",
+                EXP_MAX_SETTINGS, EXP_PARAM_MAX - 1);
+  snprintf(src->settings[src->nsettings++], EXP_PARAM_MAX, "%s", kv);
+  return -1;
+}
+
+static int scene_key(const parser *ps, exp_source *src, const char *kv, exp_kind kind) {
+  int is_problem = !exp_kind_is_scene(kind);
   const char *eq = strchr(kv, '=');
   const char *v = eq + 1;
   size_t kl = (size_t)(eq - kv);
@@ -480,20 +521,11 @@ static int scene_key(const parser *ps, exp_source *src, const char *kv, int is_p
     if (!is_problem)
       return perr(ps, "scene", "every= is for problem sources (drift and accuracy run every step)");
     rc = whole(ps, "scene every", v, 1, 100000000L, &src->every);
-  } else if (IS("dt")) {
-    rc = num(ps, "scene dt", v, 0.0, &src->dt);
   } else if (IS("friction")) {
     if (strcmp(v, "auto") == 0)
       src->friction = EXP_FRICTION_AUTO;
     else if ((src->friction = find_name(v, friction_names)) < 0)
       return perr(ps, "scene friction", "expected auto, none, box, pyramid or cone, got '%s'", v);
-  } else if (IS("cone_law")) {
-    if (strcmp(v, "coulomb") == 0)
-      src->cone_law = SLV_CONE_COULOMB;
-    else if (strcmp(v, "associated") == 0)
-      src->cone_law = SLV_CONE_ASSOCIATED;
-    else
-      return perr(ps, "scene cone_law", "expected coulomb or associated, got '%s'", v);
   } else if (IS("solver")) {
     if (!is_problem)
       return perr(ps, "scene", "solver= is for problem sources; this kind runs its `solvers`");
@@ -503,6 +535,8 @@ static int scene_key(const parser *ps, exp_source *src, const char *kv, int is_p
       return perr(ps, "scene solver", "unknown solver '%s' (known: %s)", v, list);
     }
     snprintf(src->solver, sizeof src->solver, "%s", v);
+  } else if (is_world_key(kv, kl)) {
+    rc = scene_setting(ps, src, kv, kl, kind);
   } else {
     if (src->nparams >= EXP_MAX_PARAMS || strlen(kv) >= EXP_PARAM_MAX)
       return perr(ps, "scene", "too many or too long parameters at '%s'", kv);
@@ -529,7 +563,7 @@ static int key_scene(const parser *ps, exp_section *s, char **w, int nw) {
   for (int k = 2; k < nw; k++) {
     const char *eq = strchr(w[k], '=');
     if (!eq || eq == w[k]) return perr(ps, "scene", "expected key=value, got '%s'", w[k]);
-    int rc = scene_key(ps, src, w[k], !exp_kind_is_scene(s->kind));
+    int rc = scene_key(ps, src, w[k], s->kind);
     if (rc >= 0) return rc;
   }
   return -1;
@@ -717,9 +751,9 @@ static const key_rule rules[] = {
   { "time_limit", K_ALL, key_time_limit },
   { "tie", K_PROB, key_tie },
   { "seed", K_ALL, key_seed },
-  { "integrators", K_SCENE, key_integrators },
+  { "integrators", K_STEPS, key_integrators },
   { "friction", K_SCENE, key_friction },
-  { "compare", K_SCENE, key_compare },
+  { "compare", K_STEPS, key_compare },
   { "figure", K_ALL, key_figure },
   { NULL, 0, NULL }
 };
@@ -777,27 +811,70 @@ static int external_opt(const parser *ps, exp_external *e, const char *kv) {
     return class_mask(ps, "external classes", v, &e->classes);
   } else if (strncmp(kv, "requires=", 9) == 0) {
     snprintf(e->requires, sizeof e->requires, "%s", v);
+  } else if (strncmp(kv, "kind=", 5) == 0) {
+    if (strcmp(v, "scene") != 0 && strcmp(v, "problem") != 0)
+      return perr(ps, "external kind", "expected problem or scene, got '%s'", v);
+    e->scene = strcmp(v, "scene") == 0;
   } else {
     return perr(ps, "external",
-                "unknown option '%s' (format=, time=, classes=, requires=, "
+                "unknown option '%s' (format=, time=, classes=, requires=, kind=, "
                 "then command ...)",
                 kv);
   }
   return -1;
 }
 
+const char *const exp_scene_ext_keys[EXP_SCENE_EXT_NKEYS] = { "{scene}",    "{steps}",
+                                                              "{dt}",       "{max_iter}",
+                                                              "{friction}", "{time_limit}" };
+
 const char *const exp_ext_keys[EXP_EXT_NKEYS] = { "{in}", "{out}",   "{tol}",        "{max_iter}",
                                                   "{n}",  "{class}", "{time_limit}", "{repeat}" };
 
-/* The placeholder at c: 1..8 for {in}..{repeat}, 0 for ${...}, -1 none;
+/* The placeholder at c: 1..8 for {in}..{repeat} (a scene peer's: 1..6 for
+ * {scene}..{time_limit}, PARAMS_REF for {params}), 0 for ${...}, -1 none;
  * *len its length. */
-static int placeholder_at(const char *c, size_t *len) {
-  for (int k = 0; k < EXP_EXT_NKEYS; k++)
-    if (strncmp(c, exp_ext_keys[k], strlen(exp_ext_keys[k])) == 0) {
-      *len = strlen(exp_ext_keys[k]);
+enum { PARAMS_REF = 1000 };
+static int placeholder_at(const exp_external *e, const char *c, size_t *len) {
+  int n = e->scene ? EXP_SCENE_EXT_NKEYS : EXP_EXT_NKEYS;
+  const char *const *keys = e->scene ? exp_scene_ext_keys : exp_ext_keys;
+  for (int k = 0; k < n; k++)
+    if (strncmp(c, keys[k], strlen(keys[k])) == 0) {
+      *len = strlen(keys[k]);
       return k + 1;
     }
+  if (e->scene && strncmp(c, "{params}", 8) == 0) {
+    *len = 8;
+    return PARAMS_REF;
+  }
   return (c[0] == '$' && c[1] == '{') ? 0 : -1;
+}
+
+/* A reference of a scene peer's template: its value copied from the
+ * positional parameters before they were shifted (scene_preamble), or
+ * "$@", the scene's parameters.  Its length, or -1. */
+static int scene_ref(char *out, size_t len, int k, int in_dquotes) {
+  int r = k == PARAMS_REF
+              ? snprintf(out, len, "\"$@\"")
+              : snprintf(out, len, in_dquotes ? "${lcplab_v%d}" : "\"${lcplab_v%d}\"", k);
+  return r < 0 || (size_t)r >= len ? -1 : r;
+}
+
+/* A scene peer's command: its values copied into lcplab_vK and shifted
+ * off, so that "$@" holds the scene's parameters (--KEY VALUE words, as
+ * many as the scene line has); no value is parsed by the shell. */
+static int scene_preamble(const parser *ps, exp_external *e) {
+  char pre[1024];
+  int nv = EXP_SCENE_EXT_NKEYS + e->nvals;
+  size_t o = 0;
+  for (int k = 1; k <= nv && o < sizeof pre; k++)
+    o += (size_t)snprintf(pre + o, sizeof pre - o, "lcplab_v%d=\"${%d}\"; ", k, k);
+  if (o < sizeof pre) o += (size_t)snprintf(pre + o, sizeof pre - o, "shift %d; ", nv);
+  if (o >= sizeof pre || o + strlen(e->command) >= sizeof e->command)
+    return perr(ps, "external", "command longer than %zu characters", sizeof e->command - 1);
+  memmove(e->command + o, e->command, strlen(e->command) + 1);
+  memcpy(e->command, pre, o);
+  return -1;
 }
 
 /* Keeps the value of the ${...} at c in e->vals: its positional parameter,
@@ -815,7 +892,7 @@ static int external_value(const parser *ps, exp_external *e, const char *tmpl, c
     return -EXP_EXIT_USAGE;
   }
   memcpy(e->vals + used, val, strlen(val) + 1);
-  return EXP_EXT_NKEYS + ++e->nvals;
+  return (e->scene ? EXP_SCENE_EXT_NKEYS : EXP_EXT_NKEYS) + ++e->nvals;
 }
 
 /* e->command: tmpl with every placeholder a quoted reference to a positional
@@ -827,16 +904,20 @@ static int external_template(const parser *ps, exp_external *e, const char *tmpl
   int sq = 0, dq = 0;
   for (const char *c = tmpl; *c;) {
     size_t kl = 0;
-    int k = placeholder_at(c, &kl);
+    int k = placeholder_at(e, c, &kl);
     const char *next = c + kl;
     if (k >= 0 && sq)
       return perr(ps, "external", "%s: %.*s inside single quotes (use it outside quotes)", e->name,
                   k ? (int)kl : 2, c);
     if (k == 0 && (k = external_value(ps, e, tmpl, c, &next)) < 0) return -k;
+    if (k == PARAMS_REF && dq)
+      return perr(ps, "external", "%s: {params} inside double quotes (it is several words)",
+                  e->name);
     int r = 0;
-    e->uses_repeat |= k == EXP_EXT_NKEYS; /* {repeat} */
+    e->uses_repeat |= !e->scene && k == EXP_EXT_NKEYS; /* {repeat} */
     if (k > 0) {
-      r = exp_template_ref(e->command + o, sizeof e->command - o, k, dq);
+      r = e->scene ? scene_ref(e->command + o, sizeof e->command - o, k, dq)
+                   : exp_template_ref(e->command + o, sizeof e->command - o, k, dq);
       c = next;
     } else {
       int esc = *c == '\\' && !sq && c[1];
@@ -851,7 +932,7 @@ static int external_template(const parser *ps, exp_external *e, const char *tmpl
     o += (size_t)r;
   }
   e->command[o] = '\0';
-  return -1;
+  return e->scene ? scene_preamble(ps, e) : -1;
 }
 
 static int declare_external(const parser *ps, exp_config *cfg, char **w, int nw) {
@@ -891,7 +972,10 @@ static int declare_external(const parser *ps, exp_config *cfg, char **w, int nw)
       return perr(ps, "external", "command longer than %zu characters", sizeof tmpl - 1);
     used += (size_t)r;
   }
-  if (!strstr(tmpl, "{in}") || !strstr(tmpl, "{out}"))
+  if (e->scene && !strstr(tmpl, "{scene}"))
+    return perr(ps, "external",
+                "a scene peer's command must name {scene} (and prints its summary line)");
+  if (!e->scene && (!strstr(tmpl, "{in}") || !strstr(tmpl, "{out}")))
     return perr(ps, "external",
                 "the command must name {in} (the instance) and {out} (the "
                 "solution file it writes)");

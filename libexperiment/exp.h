@@ -165,6 +165,75 @@ EXP_API int exp_run_steps(dyn_world *w, long K, exp_step_fn on_step, void *ctx, 
  * zero, none), or fallback:NAME with the fallback solver's name. */
 EXP_API void exp_applied_label(const dyn_world_metrics *m, char *buf, size_t len);
 
+/* ---- run summaries (run_summary.c) ----------------------------------------------- */
+
+/* The summary of a scene run: `lcplab simulate`'s JSON and a `scenes`
+ * section's row (experiments/README.md, "scenes"), by the scene peers'
+ * rules (../shared/peers/scenes/README.md, "What is timed and measured"):
+ * times over the last 80 % of the steps (timed_steps), contacts over all
+ * steps and the timed ones.  Fields a peer does not report are NaN (-1 for
+ * counts). */
+typedef struct exp_run_summary {
+  long steps, timed_steps;
+  int bodies;
+  double contacts_mean, contacts_mean_timed;
+  long contacts_max;
+  long not_converged;  /* steps whose solve did not converge */
+  long fallback_steps; /* steps whose impulses came from the fallback solver */
+  double energy_start, energy_end, kinetic_end;
+  double energy_drift;             /* exp_energy_drift(energy_start, energy_end) */
+  double max_penetration_end;      /* one collision pass on the final state */
+  double max_body_displacement;    /* largest |r_end - r_start| of a body */
+  double max_settled_displacement; /* largest |r_end - r_rest| of a dynamic body
+                                      (dyn_scene_rest_positions) */
+  double joint_error_max;
+  double time_step_median_s, time_step_mean_s, time_collide_mean_s, time_solve_mean_s;
+  double time_stage_mean_s[DYN_WORLD_STAGES];
+} exp_run_summary;
+
+/* What a run records step by step for its summary (arrays of K steps,
+ * allocated by exp_run_stats_init, before the run). */
+typedef struct exp_run_stats {
+  long K, n; /* steps planned, recorded */
+  int nbod;
+  double *tstep, *tcol, *tsolve, *tstage; /* per step (tstage: DYN_WORLD_STAGES each) */
+  int *contacts;
+  double *r0, *rrest; /* 3 per body: start and rest positions */
+  double E0;
+  long not_converged, fallback_steps;
+  double joint_error_max; /* NaN sticks */
+} exp_run_stats;
+
+/* Before the run of K >= 1 steps of the scene named scene, built as w:
+ * allocations, the start and rest positions, the start energy.  0, or -1
+ * with the reason in err (out of memory, no rest positions). */
+EXP_API int exp_run_stats_init(exp_run_stats *s, dyn_world *w, const char *scene, long K, char *err,
+                               size_t len);
+/* One applied step (from an exp_run_steps callback; no allocation; steps
+ * past K are not recorded). */
+EXP_API void exp_run_stats_add(exp_run_stats *s, const dyn_world_metrics *m);
+/* The summary of the recorded steps and the final world w (one extra
+ * collision pass for the penetration).  Sorts s's timed step times.  0, or
+ * -1 when no step was recorded. */
+EXP_API int exp_run_stats_summary(exp_run_stats *s, dyn_world *w, exp_run_summary *out);
+EXP_API void exp_run_stats_free(exp_run_stats *s);
+
+/* (e_end - e_start) / |e_start|; NaN when e_start is 0 or not finite. */
+EXP_API double exp_energy_drift(double e_start, double e_end);
+/* step_s / contacts; NaN without contacts. */
+EXP_API double exp_time_per_contact(double step_s, double contacts);
+
+/* A scene peer's summary line (experiments/README.md, "Scene peers"): the
+ * last line of text that starts with '{', a JSON object whose top-level
+ * numbers steps, contacts_mean_timed, time_step_median_s, time_step_mean_s,
+ * energy_start, energy_end and max_body_displacement are required,
+ * max_penetration (or max_penetration_end), timed_steps, contacts_mean,
+ * contacts_max, kinetic_end, max_settled_displacement, not_converged,
+ * time_collide_mean_s, time_solve_mean_s and bodies read when present
+ * (peer_scene's and `lcplab simulate`'s fields; null is NaN).  0, or -1
+ * with the reason in err. */
+EXP_API int exp_run_summary_parse(const char *text, exp_run_summary *o, char *err, size_t len);
+
 /* ---- world settings by name (settings.c) ----------------------------------------- */
 
 /* Sets the field of s named key from the text value: dt (a number > 0 or
@@ -378,6 +447,7 @@ typedef enum exp_kind {
   EXP_SCALING,
   EXP_DRIFT,
   EXP_ACCURACY,
+  EXP_SCENES, /* one run summary per (scene, solver or scene peer) */
   EXP_KIND_COUNT
 } exp_kind;
 
@@ -396,6 +466,7 @@ typedef enum exp_src_kind {
 #define EXP_PATH_MAX      4096
 #define EXP_PARAM_MAX     96
 #define EXP_MAX_PARAMS    64 /* scene parameters of a source */
+#define EXP_MAX_SETTINGS  32 /* world settings of a scene source */
 #define EXP_MAX_EXTERNALS 32
 #define EXP_MAX_VARS      256 /* variables of a plan (plan.vars lines) */
 /* the longest #SBATCH --time written, in minutes: 365 days (experiments/CAMPAIGNS.md, "Campaigns") */
@@ -419,11 +490,19 @@ typedef struct exp_source {
   int nparams;
   long steps;                /* SCENE: 0 = the scene's default */
   long every;                /* SCENE as problems: export every E-th step (0: the last only) */
-  double dt;                 /* SCENE: 0 = default */
   int friction;              /* SCENE: -2 = the section's, else a dyn_friction / AUTO */
-  int cone_law;              /* SCENE: -1 default, else slv_cone_law */
   char solver[EXP_NAME_MAX]; /* SCENE as a problem source: the world's solver ("" = auto) */
+  /* SCENE: world settings given on the line, "key=value" as written, each
+   * checked by exp_world_set when the file was read (exp_source_world) */
+  char settings[EXP_MAX_SETTINGS][EXP_PARAM_MAX];
+  int nsettings;
 } exp_source;
+
+/* Applies the world settings of a scene source (its key=value words that
+ * name a setting, exp_world_set) to set, in the order written.  -1 when all
+ * are set, else the index of the first that is not, with exp_world_set's
+ * reason in err. */
+EXP_API int exp_source_world(const exp_source *src, dyn_world_settings *set, char *err, size_t len);
 
 /* An external solver (a command template; experiments/README.md, "External
  * solvers"): declared once, anywhere in the file, used by name in `solvers`. */
@@ -442,6 +521,7 @@ typedef struct exp_external {
   int nvals;
   int available;   /* requires found (or none) */
   int uses_repeat; /* the template names {repeat}: a process times several solves */
+  int scene;       /* kind=scene: a scene peer (exp_scene_ext_keys), for scenes sections */
 } exp_external;
 
 /* An external's placeholders, in the order of their positional parameters
@@ -449,6 +529,11 @@ typedef struct exp_external {
 #define EXP_EXT_NKEYS    8
 #define EXP_EXT_MAX_VALS 16
 extern const char *const exp_ext_keys[EXP_EXT_NKEYS];
+/* A scene peer's placeholders (kind=scene): {scene} {steps} {dt}
+ * {max_iter} {friction} {time_limit}, then {params}, the scene's parameters
+ * as the words --KEY VALUE (experiments/README.md, "Scene peers"). */
+#define EXP_SCENE_EXT_NKEYS 6
+extern const char *const exp_scene_ext_keys[EXP_SCENE_EXT_NKEYS];
 
 /* What the world does with a failed step of a scene run (dyn_failure_policy,
  * docs/dynamics.md, "The world step"): keys on_failure, fallback_solver and
@@ -1009,6 +1094,13 @@ EXP_API int exp_profile_of_csv(const char *csv, char **out, char *err, size_t le
 /* The scaling fits per (family, solver) as NAME_slopes.csv rows into g
  * and, when tex is not NULL, as a booktabs table; 0 or -1. */
 EXP_API int exp_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows);
+
+/* The step time against the contacts of a scenes section, per (scene,
+ * settings, solver): the least squares of log time_step_median_s on log
+ * contacts_mean_timed over its completed runs (exp_fit_line_ci) and the
+ * median time per contact, as NAME_slopes.csv rows into g and, when tex is
+ * not NULL, a booktabs table; 0 or -1. */
+EXP_API int exp_scene_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows);
 
 /* Column index of name in a kind's main CSV header (-1 if absent). */
 EXP_API int exp_col(exp_kind k, const char *name);

@@ -86,7 +86,31 @@ int exp_judge(const slv_problem *p, const slv_residuals *res, double tol);
 /* External solver tasks (external.c): rows for every tol. */
 int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tol, int nt);
 
+/* Runs argv (execv of /bin/sh) once in its own process group under the
+ * time limit (external.c): stdout captured (its last 64 KiB; into
+ * stdout_text when not NULL), stderr to the scratch folder's stderr.txt,
+ * the time printed after time_key ("" none: NaN).  0, or -1 when it could
+ * not start. */
+int exp_ext_exec(exp_tctx *c, char *const *argv, const char *time_key, double limit,
+                 char *stdout_text, size_t text_len, int *exit_status, int *timed_out, double *wall,
+                 double *reported);
+
+/* Scene peer tasks of scenes sections (scene_peer.c): one summary row. */
+int exp_scene_peer_run(exp_tctx *c);
+
+/* One summary row of a scenes section (scene.c): r NULL for a row without
+ * numbers. */
+void exp_scene_summary_row(const exp_tctx *c, const char *solver, const char *friction,
+                           const exp_run_summary *r, const char *status, const char *note,
+                           exp_line *l);
+
 /* Scene tasks (scene.c). 0, or 3 when the task could not run. */
 int exp_scene_run(exp_tctx *c);
+
+/* The world settings of a scene task (scene.c): defaults, the section's
+ * keys, the line's settings, then solver (NULL: keep), friction model fr
+ * and integrator (< 0: keep). */
+dyn_world_settings exp_scene_settings(const exp_section *s, const exp_source *src,
+                                      const char *solver, int fr, int integrator);
 
 #endif /* CLI_EXPERIMENT_TASK_H */

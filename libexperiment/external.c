@@ -174,6 +174,14 @@ static int wait_child(pid_t pid, double t0, double limit, int *status) {
 
 /* Runs the command once under the time limit. */
 static int run_once(exp_tctx *c, const xargv *cmd, const char *time_key, double limit, xrun *r) {
+  return exp_ext_exec(c, cmd->argv, time_key, limit, NULL, 0, &r->exit, &r->timed_out, &r->wall,
+                      &r->reported);
+}
+
+int exp_ext_exec(exp_tctx *c, char *const *argv, const char *time_key, double limit,
+                 char *stdout_text, size_t text_len, int *exit_status, int *timed_out, double *wall,
+                 double *reported) {
+  xrun rr, *r = &rr;
   char errpath[EXP_PATH_MAX + 32];
   snprintf(errpath, sizeof errpath, "%s/stderr.txt", c->scratch);
   int fd[2];
@@ -192,7 +200,7 @@ static int run_once(exp_tctx *c, const xargv *cmd, const char *time_key, double 
     close(fd[1]);
     int ef = open(errpath, O_WRONLY | O_CREAT | O_APPEND, 0666);
     if (ef >= 0) dup2(ef, 2);
-    execv("/bin/sh", cmd->argv);
+    execv("/bin/sh", argv);
     _exit(127);
   }
   setpgid(pid, pid);
@@ -233,6 +241,11 @@ static int run_once(exp_tctx *c, const xargv *cmd, const char *time_key, double 
   exp_wd_set_child(c->wd, 0);
   r->exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r->reported = time_key[0] ? reported_time(out, time_key) : NAN;
+  if (stdout_text && text_len) exp_fmt(stdout_text, text_len, "%s", out);
+  *exit_status = r->exit;
+  *timed_out = r->timed_out;
+  *wall = r->wall;
+  *reported = r->reported;
   return 0;
 }
 

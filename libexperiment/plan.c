@@ -98,8 +98,24 @@ static int add_task(exp_plan *pl, int *cap, exp_task t) {
   return 0;
 }
 
+/* A scenes section: one task per (scene line, solver or scene peer), the
+ * friction model the line's (auto by default: each solver's own), the
+ * integrator the world's. */
+static int expand_scenes_section(exp_plan *pl, int si, int *cap) {
+  const exp_section *s = &pl->cfg.sec[si];
+  for (int ci = 0; ci < s->nsrc; ci++) {
+    int fr = s->src[ci].friction != -2 ? s->src[ci].friction : EXP_FRICTION_AUTO;
+    for (int k = 0; k < s->nsolvers; k++) {
+      exp_task t = { si, -1, ci, s->solvers[k], 0, fr };
+      if (add_task(pl, cap, t)) return -1;
+    }
+  }
+  return 0;
+}
+
 static int expand_scene_section(exp_plan *pl, int si, int *cap) {
   const exp_section *s = &pl->cfg.sec[si];
+  if (s->kind == EXP_SCENES) return expand_scenes_section(pl, si, cap);
   int nint = s->nint ? s->nint : 1;
   int ints[3] = { 0, 0, 0 };
   if (s->nint) memcpy(ints, s->integrators, sizeof ints);

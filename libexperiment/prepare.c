@@ -363,12 +363,19 @@ static int load_generated(const ctx *c, const exp_source *src) {
 
 static const char *const friction_str[] = { "none", "box", "pyramid", "cone" };
 
-/* The label of a scene export at step k. */
-static void scene_label(const exp_source *src, int fr, long k, char *out, size_t len) {
+/* The label of a scene export at step k: the scene, the friction model,
+ * -assoc for associated cones, the step, the scene's parameters and the
+ * other world settings of its line (so that exports of other settings are
+ * other files). */
+static void scene_label(const exp_source *src, const dyn_world_settings *set, int fr, long k,
+                        char *out, size_t len) {
   int r = snprintf(out, len, "%s-%s%s-k%ld", src->scene, friction_str[fr],
-                   src->cone_law == SLV_CONE_ASSOCIATED ? "-assoc" : "", k);
+                   set->cone_law == SLV_CONE_ASSOCIATED ? "-assoc" : "", k);
   for (int q = 0; q < src->nparams && r > 0 && (size_t)r < len; q++)
     r += snprintf(out + r, len - (size_t)r, "-%s", src->params[q]);
+  for (int q = 0; q < src->nsettings && r > 0 && (size_t)r < len; q++)
+    if (strncmp(src->settings[q], "cone_law=", 9) != 0)
+      r += snprintf(out + r, len - (size_t)r, "-%s", src->settings[q]);
 }
 
 static int build_world(const exp_source *src, const dyn_world_settings *set, dyn_world **w,
@@ -378,9 +385,12 @@ static int build_world(const exp_source *src, const dyn_world_settings *set, dyn
   return dyn_scene_new(src->scene, params, src->nparams, set, w, msg, len) == DYN_OK ? 0 : -1;
 }
 
-/* The world settings of a scene used as a problem source. */
+/* The world settings of a scene used as a problem source: the defaults,
+ * the export's solver and friction model, then the line's own settings
+ * (checked when the file was read: exp_source_world cannot fail here). */
 static dyn_world_settings export_settings(const exp_source *src, int fr) {
   dyn_world_settings set = dyn_world_settings_default();
+  char err[256];
   /* the pyramid LCP has rows with A_ii = 0 (the auxiliary lambda): of the
    * registered solvers only lemke takes it (dantzig needs a symmetric A) */
   const char *solver = src->solver[0]               ? src->solver
@@ -389,8 +399,7 @@ static dyn_world_settings export_settings(const exp_source *src, int fr) {
                                                     : "pgs";
   exp_fmt(set.solver, sizeof set.solver, "%s", solver);
   set.contact.friction = (dyn_friction)fr;
-  if (src->cone_law >= 0) set.cone_law = (slv_cone_law)src->cone_law;
-  if (src->dt > 0) set.dt = src->dt;
+  exp_source_world(src, &set, err, sizeof err);
   return set;
 }
 
@@ -513,7 +522,7 @@ static int load_scene(const ctx *c, const exp_source *src) {
   int missing = 0, rc = -1, added = 0;
   for (int q = 0; q < ns; q++) {
     char label[160];
-    scene_label(src, fr, steps[q], label, sizeof label);
+    scene_label(src, &set, fr, steps[q], label, sizeof label);
     for (char *s = label; *s; s++)
       if (*s == '/' || *s == ' ') *s = '_';
     snprintf(paths[q], sizeof paths[q], "%s/scene-%s.lcp", c->env->datadir, label);
@@ -547,7 +556,8 @@ static int load_scene(const ctx *c, const exp_source *src) {
  * parameter fails before any run. */
 static int check_scene(const ctx *c, const exp_source *src) {
   dyn_world_settings set = dyn_world_settings_default();
-  if (src->dt > 0) set.dt = src->dt;
+  char err[256];
+  exp_source_world(src, &set, err, sizeof err); /* checked when the file was read */
   dyn_world *w = NULL;
   char msg[512] = "";
   int rc = -1;

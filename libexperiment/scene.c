@@ -79,14 +79,15 @@ static int takes_friction(const slv_solver *sv, int fr, char *why, size_t len) {
   return need == NULL;
 }
 
-static dyn_world_settings settings_of(const exp_section *s, const exp_source *src,
-                                      const slv_solver *sv, int fr, int integrator) {
+/* The world settings of a scene task: the defaults, the section's keys
+ * (max_iter, max_pivots, tol, seed, the failed-step policy), the scene
+ * line's own settings (exp_source_world: checked when the file was read),
+ * then the task's solver, friction model and integrator (integrator < 0:
+ * the world's, as the line set it). */
+dyn_world_settings exp_scene_settings(const exp_section *s, const exp_source *src,
+                                      const char *solver, int fr, int integrator) {
   dyn_world_settings set = dyn_world_settings_default();
-  snprintf(set.solver, sizeof set.solver, "%s", sv->name);
-  set.contact.friction = (dyn_friction)fr;
-  set.integrator = (dyn_integrator)integrator;
-  if (src->cone_law >= 0) set.cone_law = (slv_cone_law)src->cone_law;
-  if (src->dt > 0) set.dt = src->dt;
+  char err[256];
   if (s->max_iter > 0) set.opt.max_iter = (int)s->max_iter;
   if (s->max_pivots > 0) set.opt.max_pivots = (int)s->max_pivots;
   if (s->ntol > 0) set.opt.tol = s->tol[0];
@@ -95,6 +96,10 @@ static dyn_world_settings settings_of(const exp_section *s, const exp_source *sr
   if (s->failure.fallback_solver[0])
     exp_fmt(set.fallback_solver, sizeof set.fallback_solver, "%s", s->failure.fallback_solver);
   if (s->failure.fallback_max_iter > 0) set.fallback_max_iter = (int)s->failure.fallback_max_iter;
+  exp_source_world(src, &set, err, sizeof err);
+  if (solver) snprintf(set.solver, sizeof set.solver, "%s", solver);
+  set.contact.friction = (dyn_friction)fr;
+  if (integrator >= 0) set.integrator = (dyn_integrator)integrator;
   return set;
 }
 
@@ -314,8 +319,11 @@ static int run_steps(srun *r, dyn_world *w, const exp_source *src) {
   return q.rc;
 }
 
+static int scenes_run(exp_tctx *c);
+
 int exp_scene_run(exp_tctx *c) {
   const exp_task *t = c->t;
+  if (c->s->kind == EXP_SCENES) return t->solver.sv ? scenes_run(c) : exp_scene_peer_run(c);
   const exp_source *src = &c->s->src[t->src];
   const slv_solver *sv = t->solver.sv;
   int fr = t->friction == EXP_FRICTION_AUTO ? auto_friction(sv) : t->friction;
@@ -331,7 +339,7 @@ int exp_scene_run(exp_tctx *c) {
     exp_tctx_row(c, &l);
     return 0;
   }
-  dyn_world_settings set = settings_of(c->s, src, sv, fr, t->integrator);
+  dyn_world_settings set = exp_scene_settings(c->s, src, sv->name, fr, t->integrator);
   const char *params[EXP_MAX_PARAMS];
   build_params(src, params);
   dyn_world *w = NULL;
@@ -346,4 +354,140 @@ int exp_scene_run(exp_tctx *c) {
   if (r.index) fclose(r.index);
   dyn_world_free(w);
   return rc;
+}
+
+/* ---- scenes sections: one run summary per (scene, solver) ------------------------------ */
+
+/* "k=v k=v" of n words into out. */
+static void join_words(char (*w)[EXP_PARAM_MAX], int n, char *out, size_t len) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (int k = 0; k < n && used < len; k++)
+    used += (size_t)snprintf(out + used, len - used, "%s%s", k ? " " : "", w[k]);
+}
+
+/* A number, or an empty field when it is NaN (a measure the run has not). */
+static void num_or_empty(exp_line *l, double v) {
+  if (isnan(v))
+    exp_line_empty(l);
+  else
+    exp_line_num(l, v);
+}
+
+static void count_or_empty(exp_line *l, long v) {
+  if (v < 0)
+    exp_line_empty(l);
+  else
+    exp_line_int(l, v);
+}
+
+void exp_scene_summary_row(const exp_tctx *c, const char *solver, const char *friction,
+                           const exp_run_summary *r, const char *status, const char *note,
+                           exp_line *l) {
+  const exp_source *src = &c->s->src[c->t->src];
+  char params[EXP_MAX_PARAMS * 8], settings[EXP_MAX_SETTINGS * 8];
+  join_words((char(*)[EXP_PARAM_MAX])src->params, src->nparams, params, sizeof params);
+  join_words((char(*)[EXP_PARAM_MAX])src->settings, src->nsettings, settings, sizeof settings);
+  memset(l, 0, sizeof *l);
+  exp_line_str(l, src->scene);
+  exp_line_str(l, params);
+  exp_line_str(l, settings);
+  exp_line_str(l, solver);
+  exp_line_str(l, friction);
+  if (r) {
+    exp_line_int(l, r->steps);
+    num_or_empty(l, r->contacts_mean_timed);
+    count_or_empty(l, r->contacts_max);
+    num_or_empty(l, r->time_step_median_s);
+    num_or_empty(l, r->time_step_mean_s);
+    num_or_empty(l, exp_time_per_contact(r->time_step_median_s, r->contacts_mean_timed));
+    num_or_empty(l, r->energy_start);
+    num_or_empty(l, r->energy_end);
+    num_or_empty(l, r->energy_drift);
+    num_or_empty(l, r->max_penetration_end);
+    num_or_empty(l, r->max_body_displacement);
+    num_or_empty(l, r->max_settled_displacement);
+    count_or_empty(l, r->not_converged);
+    count_or_empty(l, r->fallback_steps);
+  } else {
+    for (int k = 0; k < 14; k++) exp_line_empty(l);
+  }
+  exp_line_str(l, status);
+  exp_line_str(l, note);
+}
+
+/* The state of a summary run between its steps. */
+typedef struct summary_ctx {
+  exp_run_stats st;
+  const char *status; /* a rejected step's */
+  char note[256];
+} summary_ctx;
+
+static int summary_step(void *ctx, dyn_world *w, const exp_step *st) {
+  summary_ctx *q = ctx;
+  if (st->err != DYN_OK) {
+    q->status = st->status;
+    exp_fmt(q->note, sizeof q->note, "step %ld: %s", st->k, dyn_world_message(w));
+    return 0;
+  }
+  exp_run_stats_add(&q->st, &st->m);
+  return 0;
+}
+
+/* The run of a built world and its summary row. */
+static void summary_steps(exp_tctx *c, dyn_world *w, const char *solver, const char *fric, long K) {
+  const exp_source *src = &c->s->src[c->t->src];
+  summary_ctx q;
+  exp_line l;
+  char err[256] = "", extra[sizeof l.s + 2];
+  if (exp_run_stats_init(&q.st, w, src->scene, K, err, sizeof err) != 0) {
+    exp_scene_summary_row(c, solver, fric, NULL, "error", err, &l);
+    exp_tctx_row(c, &l);
+    return;
+  }
+  q.status = NULL;
+  q.note[0] = '\0';
+  double limit = exp_time_limit(c->pl, c->s);
+  exp_fmt(err, sizeof err, "time limit %g s reached during the run", limit);
+  exp_scene_summary_row(c, solver, fric, NULL, "time_limit", err, &l);
+  snprintf(extra, sizeof extra, "%s\n", l.s);
+  exp_wd_arm(c->wd, limit, extra, 1);
+  exp_run_steps(w, K, summary_step, &q, NULL);
+  exp_wd_disarm(c->wd);
+  exp_run_summary r;
+  int have = exp_run_stats_summary(&q.st, w, &r) == 0;
+  c->nonconv |= have && r.not_converged > 0;
+  exp_scene_summary_row(c, solver, fric, have ? &r : NULL, q.status ? q.status : "ok", q.note, &l);
+  exp_tctx_row(c, &l);
+  exp_run_stats_free(&q.st);
+}
+
+/* A built-in solver's task of a scenes section. */
+static int scenes_run(exp_tctx *c) {
+  const exp_source *src = &c->s->src[c->t->src];
+  const slv_solver *sv = c->t->solver.sv;
+  int fr = c->t->friction == EXP_FRICTION_AUTO ? auto_friction(sv) : c->t->friction;
+  const char *fric = fr >= 0 ? friction_str[fr] : "auto";
+  exp_line l;
+  char why[512] = "";
+  if (fr < 0 || !takes_friction(sv, fr, why, sizeof why)) {
+    if (fr < 0) snprintf(why, sizeof why, "%s takes no contact rows", sv->name);
+    exp_scene_summary_row(c, sv->name, fric, NULL, "refused", why, &l);
+    exp_tctx_row(c, &l);
+    return 0;
+  }
+  dyn_world_settings set = exp_scene_settings(c->s, src, sv->name, fr, -1);
+  const char *params[EXP_MAX_PARAMS];
+  build_params(src, params);
+  dyn_world *w = NULL;
+  if (dyn_scene_new(src->scene, params, src->nparams, &set, &w, why, sizeof why) != DYN_OK) {
+    exp_scene_summary_row(c, sv->name, fric, NULL, "refused", why[0] ? why : "cannot build it", &l);
+    exp_tctx_row(c, &l);
+    dyn_world_free(w);
+    return 0;
+  }
+  long K = src->steps > 0 ? src->steps : dyn_scene_default_steps(src->scene, set.dt);
+  summary_steps(c, w, sv->name, fric, K);
+  dyn_world_free(w);
+  return 0;
 }

@@ -254,6 +254,23 @@ const char *exp_world_enum_name(const char *key, int value) {
   return NULL;
 }
 
+int exp_source_world(const exp_source *src, dyn_world_settings *set, char *err, size_t len) {
+  for (int k = 0; k < src->nsettings; k++) {
+    const char *kv = src->settings[k], *eq = strchr(kv, '=');
+    char key[64];
+    if (!eq || (size_t)(eq - kv) >= sizeof key) {
+      exp_fmt(err, len, "'%s' is not KEY=VALUE", kv);
+      return k;
+    }
+    memcpy(key, kv, (size_t)(eq - kv));
+    key[eq - kv] = '\0';
+    int rc = exp_world_set(set, key, eq + 1, err, len);
+    if (rc == 0) exp_fmt(err, len, "'%s' is no world setting", key);
+    if (rc != 1) return k;
+  }
+  return -1;
+}
+
 int exp_world_is_setting(const char *key) { return key && find_key(key) != NULL; }
 
 const char *exp_world_key(int i) { return i >= 0 && i < NKEYS ? keys[i].name : NULL; }

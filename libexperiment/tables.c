@@ -828,6 +828,93 @@ int exp_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows) {
   return 0;
 }
 
+/* ---- scenes: step time against contacts ------------------------------------------------------ */
+
+/* The points of the group of row a (same scene, settings and solver, run
+ * completed with contacts): log contacts into lx, log median step time
+ * into ly, the time per contact into tpc; their count. */
+static int scene_points(exp_row *rows, int nrows, int a, const int *col, double *lx, double *ly,
+                        double *tpc) {
+  int k = 0;
+  for (int b = a; b < nrows; b++) {
+    exp_row *r = &rows[b];
+    if (r->nf <= col[5] || strcmp(r->f[col[0]], rows[a].f[col[0]]) != 0 ||
+        strcmp(r->f[col[1]], rows[a].f[col[1]]) != 0 ||
+        strcmp(r->f[col[2]], rows[a].f[col[2]]) != 0 || strcmp(r->f[col[5]], "ok") != 0)
+      continue;
+    double c = atof(r->f[col[3]]), t = atof(r->f[col[4]]);
+    if (!(c > 0) || !(t > 0)) continue;
+    lx[k] = log(c);
+    ly[k] = log(t);
+    tpc[k++] = exp_time_per_contact(t, c);
+  }
+  return k;
+}
+
+int exp_scene_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows) {
+  int col[6] = { exp_col(EXP_SCENES, "scene"),
+                 exp_col(EXP_SCENES, "settings"),
+                 exp_col(EXP_SCENES, "solver"),
+                 exp_col(EXP_SCENES, "contacts_mean_timed"),
+                 exp_col(EXP_SCENES, "time_step_median_s"),
+                 exp_col(EXP_SCENES, "status") };
+  double *buf = malloc(3 * (size_t)(nrows + 1) * sizeof *buf);
+  if (!buf) return -1;
+  double *lx = buf, *ly = buf + nrows + 1, *tpc = buf + 2 * (nrows + 1);
+  if (tex)
+    fprintf(tex, "%% least squares of log t = a + s log c (t the median step time, c the "
+                 "contacts per step) over the completed runs\n\\begin{tabular}{lllrrrrr}\n"
+                 "\\toprule\nscene & settings & solver & points & slope $s$ & 95\\,\\%% "
+                 "interval & $R^2$ & $\\mu$s/contact \\\\\n\\midrule\n");
+  for (int a = 0; a < nrows; a++) {
+    exp_row *ra = &rows[a];
+    if (ra->nf <= col[5]) continue;
+    int first = 1;
+    for (int b = 0; b < a && first; b++)
+      first = !(strcmp(rows[b].f[col[0]], ra->f[col[0]]) == 0 &&
+                strcmp(rows[b].f[col[1]], ra->f[col[1]]) == 0 &&
+                strcmp(rows[b].f[col[2]], ra->f[col[2]]) == 0);
+    if (!first) continue;
+    int k = scene_points(rows, nrows, a, col, lx, ly, tpc);
+    double A, B, r2, lo, hi, med = NAN;
+    int ok = exp_fit_line_ci(lx, ly, k, &A, &B, &r2, &lo, &hi) == 0;
+    if (k > 0) {
+      qsort(tpc, (size_t)k, sizeof *tpc, exp_cmp_double);
+      med = exp_quantile(tpc, k, 0.5);
+    }
+    if (g) {
+      fprintf(g, "%s,%s,%s,%d", ra->f[col[0]], ra->f[col[1]], ra->f[col[2]], k);
+      if (ok)
+        fprintf(g, ",%.6e,%.6e,%.6e,%.6e,%.6e", B, A, r2, lo, hi);
+      else
+        fprintf(g, ",,,,,");
+      if (k > 0)
+        fprintf(g, ",%.6e\n", med);
+      else
+        fprintf(g, ",\n");
+    }
+    if (tex) {
+      tcell(tex, 1, ra->f[col[0]], 0);
+      tcell(tex, 0, ra->f[col[1]], 0);
+      tcell(tex, 0, ra->f[col[2]], 1);
+      fprintf(tex, " & %d", k);
+      if (ok && isfinite(lo))
+        fprintf(tex, " & %.2f & [%.2f, %.2f] & %.3f", B, lo, hi, r2);
+      else if (ok)
+        fprintf(tex, " & %.2f & -- & %.3f", B, r2);
+      else
+        fprintf(tex, " & -- & -- & --");
+      if (k > 0)
+        fprintf(tex, " & %.3g \\\\\n", med * 1e6);
+      else
+        fprintf(tex, " & -- \\\\\n");
+    }
+  }
+  if (tex) tend(tex);
+  free(buf);
+  return 0;
+}
+
 /* ---- scene steps --------------------------------------------------------------------------- */
 
 static int write_steps(const exp_section *s, const char *base, exp_row *rows, int nrows,
@@ -911,17 +998,17 @@ static int write_steps(const exp_section *s, const char *base, exp_row *rows, in
 /* NAME_slopes.tex (its CSV is the section's second CSV, NAME_slopes.csv). */
 static int write_slopes_tex(const exp_section *s, const char *base, exp_row *rows, int nrows,
                             exp_outset *set) {
-  (void)s;
   FILE *t = open_table(set, base, "slopes", "tex");
   if (!t) return exp_outset_done(set, -1);
-  return exp_outset_done(set, exp_slopes_write(NULL, t, rows, nrows));
+  return exp_outset_done(set, s->kind == EXP_SCENES ? exp_scene_slopes_write(NULL, t, rows, nrows)
+                                                    : exp_slopes_write(NULL, t, rows, nrows));
 }
 
-static int kind_scene(exp_kind k) { return exp_kind_is_scene(k); }
+static int kind_scene(exp_kind k) { return k == EXP_DRIFT || k == EXP_ACCURACY; }
 static int kind_problems(exp_kind k) { return !exp_kind_is_scene(k); }
 static int kind_profile(exp_kind k) { return k == EXP_PROFILE; }
 static int kind_timed(exp_kind k) { return !exp_kind_is_scene(k) && k != EXP_CONVERGENCE; }
-static int kind_scaling(exp_kind k) { return k == EXP_SCALING; }
+static int kind_scaling(exp_kind k) { return k == EXP_SCALING || k == EXP_SCENES; }
 
 /* Every table, in the order written: its name, whether it has a CSV (all
  * have a .tex), the kinds it is written for.  exp_tables_write and

@@ -75,17 +75,25 @@ const char *exp_csv_header(exp_kind k) {
   case EXP_ACCURACY:
     return "scene,solver,integrator,friction,step,t,max_penetration,joint_error,compl,infeas,"
            "res_nat_inf,iterations,status,applied,note";
+  case EXP_SCENES:
+    return "scene,params,settings,solver,friction,steps,contacts_mean_timed,contacts_max,"
+           "time_step_median_s,time_step_mean_s,time_per_contact_s,energy_start,energy_end,"
+           "energy_drift,max_penetration_end,max_body_displacement,max_settled_displacement,"
+           "not_converged,fallback_steps,status,note";
   default: return "";
   }
 }
 
 const char *exp_csv2_suffix(exp_kind k) {
-  return k == EXP_PROFILE ? "_profile" : k == EXP_SCALING ? "_slopes" : NULL;
+  return k == EXP_PROFILE ? "_profile" : k == EXP_SCALING || k == EXP_SCENES ? "_slopes" : NULL;
 }
 
 const char *exp_csv2_header(exp_kind k) {
   if (k == EXP_PROFILE) return "tol,solver,tau,log2_tau,rho,solved_share,problems,class,refused";
   if (k == EXP_SCALING) return "family,solver,points,slope,intercept,r2,slope_lo,slope_hi,class";
+  if (k == EXP_SCENES)
+    return "scene,settings,solver,points,slope,intercept,r2,slope_lo,slope_hi,"
+           "time_per_contact_median_s";
   return NULL;
 }
 

@@ -5,8 +5,9 @@
 # experiments/gp_run.sh on a tiny CSV in its format from a folder whose name
 # holds ' $( ) ` ; and blanks, with values holding the same, writes its PNG
 # (and PDF with pdfcairo) and runs no injected command; a value with a
-# newline is refused.  No benchmark is run.  (bench-fc3d and bench-pivot are
-# experiment files: their figures are the engine's, tests/test_experiment.sh.)
+# newline is refused.  No benchmark is run.  (bench-fc3d, bench-pivot, bench-scenes and
+# bench-stacking are experiment files: their figures are the engine's,
+# tests/test_experiment.sh.)
 # Environment: LCPLAB_SRCDIR.  Last line "N passed, M failed"; 77 without gnuplot.
 top=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
 TST_NAME=test_bench_figures
@@ -48,18 +49,6 @@ check_figure() {
 }
 
 # 2. one tiny CSV per figure script, in the format its benchmark writes
-{
-  echo "engine,scene,size,contacts,step_ms,us_per_contact,max_penetration_end_m"
-  for k in 1 2 3 4 5 6 7 8; do
-    printf '\n\n# engine%s\n' "$k"
-    echo "e,pile,10,$((100 * k)),0.$k,1,0"
-    echo "e,pile,20,$((200 * k)),0.$((k + 1)),1,0"
-  done
-} >"$dir/scenes.csv"
-gp_run "$gp" "$ex/bench_scenes.gp" "$dir/bench_scenes" "file:data.csv=$dir/scenes.csv" \
-  "lcp=$evil" "note=$evil" >"$T/out" 2>&1
-check_figure bench_scenes
-
 printf 'h,formulation,joint_drift_max,energy_drift,time_per_step_s,gap_vs_reduced_m\n' >"$dir/art.csv"
 for h in 1e-4 1e-3; do
   for f in maximal_direct maximal_pgs reduced_redmax; do
@@ -88,11 +77,11 @@ else
 fi
 
 # 3. a value with a newline is refused before gnuplot runs
-rm -f "$dir/bench_scenes.png"
-if gp_run "$gp" "$ex/bench_scenes.gp" "$dir/bench_scenes" "file:data.csv=$dir/scenes.csv" "note=a
+rm -f "$dir/articulated.png"
+if gp_run "$gp" "$ex/articulated.gp" "$dir/articulated" "file:data.csv=$dir/art.csv" "nlinks=a
 b" >"$T/out" 2>"$T/err"; then
   fail "a value with a newline is refused"
-elif ! grep -q "newline" "$T/err" || [ -e "$dir/bench_scenes.png" ]; then
+elif ! grep -q "newline" "$T/err" || [ -e "$dir/articulated.png" ]; then
   fail "a value with a newline is refused" "no message, or a figure drawn"
 else
   pass "a value with a newline is refused"

@@ -13,7 +13,9 @@
 # undefined variable; the world's failure policy of scene sections
 # (on_failure per file and per section) with the status and applied
 # columns, the steps table's counts of them, --dump-failures repeated bit for
-# bit by `lcplab solve`, and --max-memory reaching the readers.  The campaign machinery (jobs, GNU parallel, resume,
+# bit by `lcplab solve`, --max-memory reaching the readers, world settings on
+# scene lines (exp_world_set), and scenes sections with a fake scene peer (a
+# script printing a summary line) beside lcplab's own runs.  The campaign machinery (jobs, GNU parallel, resume,
 # corrupted results, provenance) is test_campaign.sh's.
 #
 # Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR (the gnuplot
@@ -560,6 +562,111 @@ if [ "$rc" -eq 0 ] && grep -qxF 'p_2,p\_2' "$T/otx/prof_tex.csv" &&
 else
   fail "prof_tex.csv" "exit $rc; $(head -n 5 "$T/otx/prof_tex.csv" 2>&1)"
 fi
+
+# ---- world settings on scene lines: the one parser (exp_world_set), applied to the runs
+cat >"$T/ws.exp" <<'EOF5'
+experiment drift wsd
+solvers pgs
+scene stack n=2 steps=4 dt=1/240 max_iter=2 friction=box
+experiment profile wsp
+solvers pgs
+scene stack n=2 steps=4 friction=box margin=0
+EOF5
+lcp experiment "$T/ws.exp" --out "$T/ows" --no-plot
+t1=$(rows "$T/ows/wsd.csv" | awk -F, '$5 == 1 { print $6 }')
+itmax=$(rows "$T/ows/wsd.csv" | awk -F, 'NF > 10 && $11 > m { m = $11 } END { print m + 0 }')
+if [ "$rc" -eq 0 ] && [ "$t1" = "4.166667e-03" ] && [ "$itmax" -le 2 ] && [ "$itmax" -ge 1 ]; then
+  pass "scene dt=1/240 max_iter=2: step 1 at t = 1/240, at most 2 sweeps a step"
+else
+  fail "scene line world settings" "exit $rc; t1 '$t1', iterations max '$itmax'"
+fi
+if rows "$T/ows/wsp.csv" | cut -d, -f1 | grep -q -- '-margin=0$'; then
+  pass "a scene exported with margin=0 is its own problem (label ...-margin=0)"
+else
+  fail "scene export with a setting" "$(rows "$T/ows/wsp.csv" | cut -d, -f1 | head -n 2)"
+fi
+bad "bad world setting on a scene line" "bad.exp:2: scene margin: must be a finite number >= 0, got '-1'" "experiment drift
+scene ball steps=3 margin=-1"
+bad "bad enum setting on a scene line" "bad.exp:2: scene contact_order: must be one of broadphase, top-down, got 'upward'" "experiment drift
+scene ball steps=3 contact_order=upward"
+bad "integrator on a drift scene line" "bad.exp:2: scene integrator: the section's \`integrators\` key" "experiment drift
+scene ball steps=3 integrator=verlet"
+
+# ---- scenes sections and scene peers: a fake peer (a tiny script) prints a summary line in
+#      peer_scene's fields and logs the values it was given; lcplab's own run of the same line
+#      gives the same columns (libexperiment/run_summary.c)
+cat >"$T/speer.sh" <<'EOF6'
+# speer.sh LOG SCENE STEPS DT MAX_ITER FRICTION PARAMS...: logs its arguments, one a line
+log=$1
+shift
+for a in "$@"; do printf '%s\n' "$a" >>"$log"; done
+echo "peer log line"
+echo '{"engine":"fake","params":{"steps":1},"steps":'"$2"',"time_step_median_s":0.002,"time_step_mean_s":0.003,"contacts_mean_timed":8,"contacts_max":9,"max_penetration":0.001,"energy_start":10,"energy_end":9,"max_body_displacement":0.01}'
+EOF6
+cat >"$T/sc.exp" <<'EOF6'
+external fake kind=scene command sh ${SPEER} ${SLOG} {scene} {steps} {dt} {max_iter} {friction} {params}
+external broken kind=scene command sh ${SPEER} ${SLOG} {scene} {steps} {dt} {max_iter} {friction} {params} ; exit 4
+external silent kind=scene command true {scene}
+experiment scenes sc
+solvers pgs fake broken silent
+max_iter 7
+scene stack n=2 steps=6 dt=1/240
+scene stack n=3 steps=6 dt=1/240
+EOF6
+lcp experiment "$T/sc.exp" --out "$T/osc" --no-plot --var SPEER="$T/speer.sh" --var "SLOG=$T/s log \$(touch INJ)"
+check_header "$T/osc/sc.csv" "scene,params,settings,solver,friction,steps,contacts_mean_timed,contacts_max,time_step_median_s,time_step_mean_s,time_per_contact_s,energy_start,energy_end,energy_drift,max_penetration_end,max_body_displacement,max_settled_displacement,not_converged,fallback_steps,status,note"
+got=$(rows "$T/osc/sc.csv" | awk -F, '$4 == "fake" && $2 == "n=2" { print $6, $7, $9, $11, $14, $17, $20 }')
+if [ "$rc" -eq 3 ] && [ "$got" = "6 8.000000e+00 2.000000e-03 2.500000e-04 -1.000000e-01  ok" ]; then
+  pass "a scene peer's summary line is its row (time per contact 2.5e-4, drift -0.1, no settled displacement)"
+else
+  fail "scene peer row" "exit $rc; got '$got'"
+fi
+# the values the peer was given, one a line: stack, 6 steps, dt, max_iter 7, auto, --n 2
+if [ "$(head -n 7 "$T/s log \$(touch INJ)" 2>/dev/null | tr '\n' ' ')" = "stack 6 0.0041666666666666666 7 auto --n 2 " ] && [ ! -e INJ ] && [ ! -e "$T/INJ" ]; then
+  pass "a scene peer gets scene, steps, dt, max_iter, friction and --KEY VALUE; no value parsed by the shell"
+else
+  fail "scene peer arguments" "$(head -n 7 "$T/s log \$(touch INJ)" 2>&1 | tr '\n' ' ')"
+fi
+got=$(rows "$T/osc/sc.csv" | awk -F, '$4 == "pgs" && $2 == "n=2" { print $5, $6, ($9 > 0), $20, ($12 == $13 ? "same" : "moved") }')
+if [ "$got" = "box 6 1 ok moved" ]; then
+  pass "lcplab's own run of the line: a summary row with the same columns"
+else
+  fail "lcplab's summary row" "got '$got'"
+fi
+b=$(rows "$T/osc/sc.csv" | awk -F, '$4 == "broken" && $2 == "n=2" { print $20 }')
+si=$(rows "$T/osc/sc.csv" | awk -F, '$4 == "silent" && $2 == "n=2" { print $20 "|" $21 }')
+if [ "$b" = "failed" ] && [ "$si" = "failed|no summary line (a JSON object) on its standard output" ]; then
+  pass "a peer that exits 4 or prints no summary: row failed with the reason, exit 3"
+else
+  fail "failed scene peers" "broken '$b', silent '$si'"
+fi
+if grep -qx 'stack,dt=1/240,pgs,2,.*' "$T/osc/sc_slopes.csv" && grep -q '^stack,dt=1/240,fake,2,' "$T/osc/sc_slopes.csv"; then
+  pass "sc_slopes.csv: the fit of step time on contacts per solver, over the two sizes"
+else
+  fail "sc_slopes.csv" "$(grep -v '^#' "$T/osc/sc_slopes.csv" 2>&1 | head -n 4)"
+fi
+if command -v gnuplot >/dev/null 2>&1; then
+  lcp figure scenes "$T/osc/sc.csv" --out "$T/oscfig" --scripts "$SRC/experiments"
+  if [ "$rc" -eq 0 ] && [ -s "$T/oscfig.pdf" ] && [ -s "$T/oscfig.png" ]; then
+    pass "exp_scenes.gp draws a scenes section"
+  else
+    fail "exp_scenes.gp" "exit $rc"
+  fi
+fi
+bad "a scene peer without {scene}" "bad.exp:1: external: a scene peer's command must name {scene}" "external p kind=scene command true {steps}
+experiment scenes s
+scene ball steps=2"
+bad "a scene peer in a profile section" "bad.exp:4: solvers: 'p' is a scene peer (kind=scene)" "external p kind=scene command true {scene}
+experiment profile prof
+instances p2.dat
+solvers p"
+bad "a problem external in a scenes section" "bad.exp:4: solvers: external solver 'x' takes problems, not scenes" "external x command true {in} {out}
+experiment scenes s
+scene ball steps=2
+solvers x"
+bad "{params} inside double quotes" "bad.exp:1: external: p: {params} inside double quotes" "external p kind=scene command echo \"{params}\" {scene}
+experiment scenes s
+scene ball steps=2"
 
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]
