@@ -6,8 +6,9 @@
  * `--var NAME=VALUE`, else to the environment's LCPLAB_NAME, else to DEFAULT
  * in ${NAME:-DEFAULT}.  Keys:
  *
- *   external NAME [format=F] [time=KEY] [classes=C,...] [requires=PATH]
- *            command TEMPLATE...        an external solver, used by name in
+ *   external NAME [format=F] [time=KEY] [verdict=KEY] [classes=C,...]
+ *            [requires=PATH] command TEMPLATE...
+ *                                       an external solver, used by name in
  *                                       `solvers` (anywhere in the file,
  *                                       before its first use); {repeat} in
  *                                       TEMPLATE needs time=KEY
@@ -773,14 +774,19 @@ static int external_opt(const parser *ps, exp_external *e, const char *kv) {
       e->time_key[0] = '\0';
     else
       snprintf(e->time_key, sizeof e->time_key, "%s", v);
+  } else if (strncmp(kv, "verdict=", 8) == 0) {
+    if (!v[0] || strlen(v) >= sizeof e->verdict_key)
+      return perr(ps, "external verdict", "expected a key of 1 to %zu characters, got '%s'",
+                  sizeof e->verdict_key - 1, v);
+    snprintf(e->verdict_key, sizeof e->verdict_key, "%s", v);
   } else if (strncmp(kv, "classes=", 8) == 0) {
     return class_mask(ps, "external classes", v, &e->classes);
   } else if (strncmp(kv, "requires=", 9) == 0) {
     snprintf(e->requires, sizeof e->requires, "%s", v);
   } else {
     return perr(ps, "external",
-                "unknown option '%s' (format=, time=, classes=, requires=, "
-                "then command ...)",
+                "unknown option '%s' (format=, time=, verdict=, classes=, "
+                "requires=, then command ...)",
                 kv);
   }
   return -1;

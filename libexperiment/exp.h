@@ -404,6 +404,8 @@ typedef struct exp_external {
   int line;
   char format[16];             /* the instance format handed over: dat, blcp, lcp, hdf5, mtx */
   char time_key[32];           /* "": the process's wall time; else a number it prints */
+  char verdict_key[32];        /* "": none; else the true/false it prints after it, its own
+                                  verdict (column reported_solved, table agreement) */
   unsigned classes;            /* bit c: takes class c; 0 = every class */
   char requires[EXP_PATH_MAX]; /* a program that must exist ("" = none) */
   /* the template, run by /bin/sh -c with its values as positional

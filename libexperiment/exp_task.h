@@ -75,6 +75,8 @@ typedef struct exp_prow {
                                res_nat_inf */
   const slv_residuals *res; /* the measures for the last columns (res_scaled and the
                                literature's), NULL: empty */
+  const char *reported_solved; /* an external's own verdict ("1", "0"; verdict=KEY), NULL:
+                                  empty */
 } exp_prow;
 void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l);
 
