@@ -341,6 +341,14 @@ static int no_history(const parser *ps, const char *key, const char *name) {
               name);
 }
 
+/* Adds the name of an external left out (requires= not found) to s->absent, once. */
+static void note_absent(exp_section *s, const char *name) {
+  size_t used = strlen(s->absent), nl = strlen(name);
+  for (const char *p = strstr(s->absent, name); p; p = strstr(p + 1, name))
+    if ((p == s->absent || p[-1] == ' ') && (p[nl] == ',' || p[nl] == '\0')) return;
+  snprintf(s->absent + used, sizeof s->absent - used, "%s%s", used ? ", " : "", name);
+}
+
 static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
   const exp_config *cfg = ps->cfg;
   s->solvers_given = 1;
@@ -358,7 +366,10 @@ static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
       if (s->kind == EXP_CONVERGENCE && cfg->next > 0)
         return no_history(ps, w[0], cfg->ext[0].name);
       for (int i = 0; i < cfg->next && s->nsolvers < EXP_MAX_SOLVERS; i++)
-        if (cfg->ext[i].available) s->solvers[s->nsolvers++] = (exp_solver_ref){ NULL, i };
+        if (cfg->ext[i].available)
+          s->solvers[s->nsolvers++] = (exp_solver_ref){ NULL, i };
+        else
+          note_absent(s, cfg->ext[i].name);
       continue;
     }
     const slv_solver *sv = slv_solver_find(w[k]);
@@ -377,8 +388,10 @@ static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
       return perr(ps, w[0], "external solver '%s' takes problems, not scenes", w[k]);
     if (ext >= 0 && s->kind == EXP_CONVERGENCE) return no_history(ps, w[0], w[k]);
     if (s->nsolvers >= EXP_MAX_SOLVERS) return perr(ps, w[0], "more than 64 solvers");
-    if (ext >= 0 && !cfg->ext[ext].available)
-      continue; /* absent: left out (reported once by the command) */
+    if (ext >= 0 && !cfg->ext[ext].available) {
+      note_absent(s, w[k]); /* left out: reported once by the command, named in the CSV */
+      continue;
+    }
     s->solvers[s->nsolvers++] = (exp_solver_ref){ sv, ext };
   }
   return -1;

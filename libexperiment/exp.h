@@ -448,6 +448,8 @@ typedef struct exp_section {
   exp_solver_ref solvers[EXP_MAX_SOLVERS];
   int nsolvers;      /* 0 after parsing: every registered solver */
   int solvers_given; /* a `solvers` line was read */
+  char absent[512];  /* the external solvers it names whose requires= is not found, left out
+                        (", " between names; the CSV preamble's externals_absent) */
   exp_source *src;
   int nsrc, capsrc;
   unsigned classes; /* bit c: keep class c; 0 = every class */

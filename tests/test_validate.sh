@@ -57,7 +57,8 @@ EOF
     set -- $c
     echo "external $1 format=dat time=time_s verdict=solved command sh \${FAKE} {out} $2 $3 {in}"
   done
-  printf 'experiment profile val\nsolvers both neither own err silent\ninstances c1.dat\n'
+  echo "external gone requires=/nonexistent/peer command /nonexistent/peer {in} {out}"
+  printf 'experiment profile val\nsolvers both neither own err silent gone\ninstances c1.dat\n'
   printf 'tol 1e-8\nmin_runs 1\nmin_time 1e-9\nmax_time 1e-9\n'
 } >"$T/val.exp"
 lcp experiment "$T/val.exp" --out "$T/oval" --no-plot --var FAKE="$T/fake.sh"
@@ -66,6 +67,11 @@ if [ "$rc" -le 3 ] && [ "$got" = "both:1 neither:0 own:1 err:0 silent: " ]; then
   pass "reported_solved: the verdict each external printed, empty when none"
 else
   fail "reported_solved" "exit $rc; $got; $(head -n 3 "$T/err")"
+fi
+if grep -qx '# externals_absent: gone (requires= not found: left out)' "$T/oval/val.csv"; then
+  pass "the CSV's preamble names the external left out"
+else
+  fail "externals_absent" "$(grep '^# ext' "$T/oval/val.csv")"
 fi
 want="1e-08,both,1,1,1.0000,1,0,0,0,0
 1e-08,neither,1,1,1.0000,0,1,0,0,0
