@@ -11,8 +11,8 @@
 # The peers are built once by experiments/build_peers.sh into
 # $LCPLAB_PEERS_BUILD (default BUILDDIR/experiments/peers) from
 # $LCPLAB_SHARED/peers (default SRCDIR/../shared); if they cannot be built
-# (their Debian packages: make -C ../shared/peers deps, as root) the
-# experiment runs without them and says so.  Extra options go to `lcplab
+# (their Debian packages: scripts/deps.sh's PEER_PACKAGES, which the README's
+# first command installs) the experiment runs without them and says so.  Extra options go to `lcplab
 # experiment` (e.g. --force, --no-plot).
 # Exit: lcplab experiment's (0 done, 2 bad input), except 3 (a task failed,
 # e.g. a peer crashed: its rows say failed), which is 0 after a note.
@@ -41,7 +41,7 @@ if [ ! -x "$peers/peer_solve" ] || [ ! -x "$peers/fc3d/peer_fc3d" ] ||
   [ ! -x "$peers/scenes/peer_scene" ]; then
   echo "bench.sh: building the peers in $peers ..." >&2
   sh "$srcdir/experiments/build_peers.sh" "$peers" "$shared" >/dev/null ||
-    echo "bench.sh: some peers did not build (above): $name runs without them" >&2
+    echo "bench.sh: some peers did not build (named above): $name runs without them" >&2
 fi
 export OPENBLAS_NUM_THREADS=1
 rc=0

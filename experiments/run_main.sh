@@ -19,6 +19,10 @@
 #   (profile.csv.20250101T120000Z, campaign.20250101T120000Z), never
 #   overwritten;
 # - generated instances in BUILDDIR/datasets/generated (kept and reused);
+# - the peers' sections (peers_lcp, peers_fc3d) take the harnesses built in
+#   $LCPLAB_PEERS_BUILD (default BUILDDIR/experiments/peers, where the README's
+#   first command builds them: experiments/build_peers.sh); a peer not built
+#   there is left out, named in one line;
 # - OPENBLAS_NUM_THREADS=1; the paths of the results are the last lines.
 # Measured on the 2-core development machine: about 1 min 20 s (README).
 # Exit status: that of lcplab experiment (0 done, 2 bad input, 130 interrupted).
@@ -39,6 +43,7 @@ if [ ! -x "$lcplab" ]; then
   exit 2
 fi
 shared=${LCPLAB_SHARED:-$srcdir/../shared}
+peers=${LCPLAB_PEERS_BUILD:-$builddir/experiments/peers}
 if [ ! -d "$shared/datasets/siconos/fc3d" ]; then
   echo "run_main.sh: $shared/datasets/siconos/fc3d not found: the cone problems of the main" \
     "job are read from ../shared (set LCPLAB_SHARED)" >&2
@@ -69,7 +74,7 @@ fi
 start=$(date +%s)
 rc=0
 "$lcplab" experiment "$config" --out "$results" --data "$data" --var SHARED="$shared" \
-  --scripts "$srcdir/experiments" >"$results/.paths.$$" || rc=$?
+  --var PEERS="$peers" --scripts "$srcdir/experiments" >"$results/.paths.$$" || rc=$?
 end=$(date +%s)
 echo "run_main.sh: lcplab experiment $(basename "$config"): exit $rc in $((end - start)) s"
 echo "results:"

@@ -214,6 +214,8 @@ static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const lo
           s->name);
   section_lines(f, cfg, s);
   fprintf(f, "# plan: %s (id %s)\n", pl->dir, pl->id);
+  if (s->absent[0])
+    fprintf(f, "# externals_absent: %s (requires= not found: left out)\n", s->absent);
   char v[2048];
   int first = -1;
   for (int i = 0; i < pl->ntasks && first < 0; i++)

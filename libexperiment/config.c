@@ -6,9 +6,10 @@
  * `--var NAME=VALUE`, else to the environment's LCPLAB_NAME, else to DEFAULT
  * in ${NAME:-DEFAULT}.  Keys:
  *
- *   external NAME [format=F] [time=KEY] [classes=C,...] [requires=PATH]
- *            [kind=scene] command TEMPLATE...  (kind=scene: a scene peer,
- *                                       scene_peer.c)        an external solver, used by name in
+ *   external NAME [format=F] [time=KEY] [verdict=KEY] [classes=C,...]
+ *            [requires=PATH] [kind=scene] command TEMPLATE...
+ *                                       an external solver (kind=scene: a
+ *                                       scene peer, scene_peer.c), used by name in
  *                                       `solvers` (anywhere in the file,
  *                                       before its first use); {repeat} in
  *                                       TEMPLATE needs time=KEY
@@ -345,6 +346,14 @@ static int no_history(const parser *ps, const char *key, const char *name) {
               name);
 }
 
+/* Adds the name of an external left out (requires= not found) to s->absent, once. */
+static void note_absent(exp_section *s, const char *name) {
+  size_t used = strlen(s->absent), nl = strlen(name);
+  for (const char *p = strstr(s->absent, name); p; p = strstr(p + 1, name))
+    if ((p == s->absent || p[-1] == ' ') && (p[nl] == ',' || p[nl] == '\0')) return;
+  snprintf(s->absent + used, sizeof s->absent - used, "%s%s", used ? ", " : "", name);
+}
+
 static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
   const exp_config *cfg = ps->cfg;
   s->solvers_given = 1;
@@ -364,8 +373,12 @@ static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
         if (s->kind == EXP_CONVERGENCE && !cfg->ext[i].scene)
           return no_history(ps, w[0], cfg->ext[i].name);
       for (int i = 0; i < cfg->next && s->nsolvers < EXP_MAX_SOLVERS; i++)
-        if (cfg->ext[i].available && cfg->ext[i].scene == want_scene)
+        if (cfg->ext[i].scene != want_scene)
+          continue;
+        else if (cfg->ext[i].available)
           s->solvers[s->nsolvers++] = (exp_solver_ref){ NULL, i };
+        else
+          note_absent(s, cfg->ext[i].name);
       continue;
     }
     const slv_solver *sv = slv_solver_find(w[k]);
@@ -386,8 +399,10 @@ static int key_solvers(const parser *ps, exp_section *s, char **w, int nw) {
       return perr(ps, w[0], "external solver '%s' takes problems, not scenes", w[k]);
     if (ext >= 0 && s->kind == EXP_CONVERGENCE) return no_history(ps, w[0], w[k]);
     if (s->nsolvers >= EXP_MAX_SOLVERS) return perr(ps, w[0], "more than 64 solvers");
-    if (ext >= 0 && !cfg->ext[ext].available)
-      continue; /* absent: left out (reported once by the command) */
+    if (ext >= 0 && !cfg->ext[ext].available) {
+      note_absent(s, w[k]); /* left out: reported once by the command, named in the CSV */
+      continue;
+    }
     s->solvers[s->nsolvers++] = (exp_solver_ref){ sv, ext };
   }
   return -1;
@@ -807,6 +822,11 @@ static int external_opt(const parser *ps, exp_external *e, const char *kv) {
       e->time_key[0] = '\0';
     else
       snprintf(e->time_key, sizeof e->time_key, "%s", v);
+  } else if (strncmp(kv, "verdict=", 8) == 0) {
+    if (!v[0] || strlen(v) >= sizeof e->verdict_key)
+      return perr(ps, "external verdict", "expected a key of 1 to %zu characters, got '%s'",
+                  sizeof e->verdict_key - 1, v);
+    snprintf(e->verdict_key, sizeof e->verdict_key, "%s", v);
   } else if (strncmp(kv, "classes=", 8) == 0) {
     return class_mask(ps, "external classes", v, &e->classes);
   } else if (strncmp(kv, "requires=", 9) == 0) {
@@ -817,7 +837,7 @@ static int external_opt(const parser *ps, exp_external *e, const char *kv) {
     e->scene = strcmp(v, "scene") == 0;
   } else {
     return perr(ps, "external",
-                "unknown option '%s' (format=, time=, classes=, requires=, kind=, "
+                "unknown option '%s' (format=, time=, verdict=, classes=, requires=, kind=, "
                 "then command ...)",
                 kv);
   }

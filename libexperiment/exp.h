@@ -511,6 +511,8 @@ typedef struct exp_external {
   int line;
   char format[16];             /* the instance format handed over: dat, blcp, lcp, hdf5, mtx */
   char time_key[32];           /* "": the process's wall time; else a number it prints */
+  char verdict_key[32];        /* "": none; else the true/false it prints after it, its own
+                                  verdict (column reported_solved, table agreement) */
   unsigned classes;            /* bit c: takes class c; 0 = every class */
   char requires[EXP_PATH_MAX]; /* a program that must exist ("" = none) */
   /* the template, run by /bin/sh -c with its values as positional
@@ -559,6 +561,8 @@ typedef struct exp_section {
   exp_solver_ref solvers[EXP_MAX_SOLVERS];
   int nsolvers;      /* 0 after parsing: every registered solver */
   int solvers_given; /* a `solvers` line was read */
+  char absent[512];  /* the external solvers it names whose requires= is not found, left out
+                        (", " between names; the CSV preamble's externals_absent) */
   exp_source *src;
   int nsrc, capsrc;
   unsigned classes; /* bit c: keep class c; 0 = every class */

@@ -70,12 +70,14 @@ typedef struct exp_prow {
   double res_rel, res_nat_inf;
   int have_numbers; /* 0: refused, time_limit, error: empty numbers */
   const char *note;
-  double wall_total;        /* external: the runs' process wall time in all (0: t.total) */
-  int no_residuals;         /* no solution was read (a failed external): empty res_rel,
+  double wall_total;           /* external: the runs' process wall time in all (0: t.total) */
+  int no_residuals;            /* no solution was read (a failed external): empty res_rel,
                                res_nat_inf */
-  const slv_residuals *res; /* the measures for the last columns (res_scaled and the
+  const slv_residuals *res;    /* the measures for the last columns (res_scaled and the
                                literature's), NULL: empty */
-  const char *x_digest;     /* FNV-1a of x (hex), NULL: empty (external solvers) */
+  const char *x_digest;        /* FNV-1a of x (hex), NULL: empty (external solvers) */
+  const char *reported_solved; /* an external's own verdict ("1", "0"; verdict=KEY), NULL:
+                                  empty */
 } exp_prow;
 void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l);
 

@@ -44,7 +44,11 @@
  *      itself and reports one solve's time, counted as R runs.  A run that passes the section's time limit is
  *      killed (its process group, SIGKILL): time_limit, whether or not it
  *      closed its stdout; what a finished run left in its process group is
- *      killed too.
+ *      killed too;
+ *   5. with verdict=KEY, the true/false (1/0) the last process printed after
+ *      KEY, the program's own verdict, is the row's reported_solved (empty
+ *      when it printed none); it judges nothing (the agreement table of
+ *      tables.c counts it against err_siconos).
  */
 #define _GNU_SOURCE
 
@@ -124,14 +128,25 @@ static void external_argv(const exp_external *e, const char *in, const char *out
   a->argv[k] = NULL;
 }
 
-/* The number after key in text ("key": v, key: v, key=v, key v); NaN if none. */
-static double reported_time(const char *text, const char *key) {
+/* The value after the next whole-word key in text from *from ("key": v,
+ * key: v, key=v, key v), *from moved past it; NULL if none. */
+static const char *value_after(const char *text, const char *key, const char **from) {
   size_t kl = strlen(key);
-  for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
-    const char *q = p + kl;
+  for (const char *p = strstr(*from, key); p; p = strstr(p + 1, key)) {
+    *from = p + 1;
     if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) continue;
+    const char *q = p + kl;
     if (*q == '"') q++;
     while (*q == ' ' || *q == ':' || *q == '=' || *q == '\t') q++;
+    return q;
+  }
+  return NULL;
+}
+
+/* The number after key in text; NaN if none. */
+static double reported_time(const char *text, const char *key) {
+  const char *from = text, *q;
+  while ((q = value_after(text, key, &from)) != NULL) {
     char *end;
     double v = strtod(q, &end);
     if (end != q && isfinite(v) && v >= 0) return v;
@@ -139,11 +154,28 @@ static double reported_time(const char *text, const char *key) {
   return NAN;
 }
 
+/* The verdict after key in text (true or 1: "1", false or 0: "0"); NULL if
+ * none (experiments/README.md, "External solvers": verdict=KEY). */
+static const char *reported_verdict(const char *text, const char *key) {
+  static const struct {
+    const char *word, *verdict;
+  } words[] = { { "true", "1" }, { "false", "0" }, { "1", "1" }, { "0", "0" } };
+  const char *from = text, *q;
+  while ((q = value_after(text, key, &from)) != NULL)
+    for (int k = 0; k < 4; k++) {
+      size_t wl = strlen(words[k].word);
+      if (strncmp(q, words[k].word, wl) == 0 && !isalnum((unsigned char)q[wl]) && q[wl] != '.')
+        return words[k].verdict;
+    }
+  return NULL;
+}
+
 typedef struct xrun {
   int exit; /* exit status, -1 killed by a signal */
   int timed_out;
-  double wall;     /* s, fork to exit */
-  double reported; /* NaN if none */
+  double wall;         /* s, fork to exit */
+  double reported;     /* NaN if none */
+  const char *verdict; /* "1", "0", or NULL: none printed (or no verdict=KEY) */
 } xrun;
 
 /* Waits for the child pid until t0 + limit (s): 0 when it ended (status
@@ -173,9 +205,14 @@ static int wait_child(pid_t pid, double t0, double limit, int *status) {
 }
 
 /* Runs the command once under the time limit. */
-static int run_once(exp_tctx *c, const xargv *cmd, const char *time_key, double limit, xrun *r) {
-  return exp_ext_exec(c, cmd->argv, time_key, limit, NULL, 0, &r->exit, &r->timed_out, &r->wall,
-                      &r->reported);
+static int run_once(exp_tctx *c, const xargv *cmd, const exp_external *e, double limit, xrun *r) {
+  char out[65536];
+  memset(r, 0, sizeof *r);
+  if (exp_ext_exec(c, cmd->argv, e->time_key, limit, out, sizeof out, &r->exit, &r->timed_out,
+                   &r->wall, &r->reported) != 0)
+    return -1;
+  r->verdict = e->verdict_key[0] ? reported_verdict(out, e->verdict_key) : NULL;
+  return 0;
 }
 
 int exp_ext_exec(exp_tctx *c, char *const *argv, const char *time_key, double limit,
@@ -257,7 +294,8 @@ typedef struct xmeas {
   int runs;
   const char *source;
   slv_residuals res;
-  double wall; /* the processes' wall time in all */
+  double wall;         /* the processes' wall time in all */
+  const char *verdict; /* the last run's own verdict (xrun), NULL: none */
 } xmeas;
 
 /* 1 when a token of the file fd (white space separated, '#' comments) is
@@ -315,6 +353,7 @@ static int read_solution(const slv_instance *inst, const char *out_file, const x
 /* Reads and judges the solution of the last run. */
 static void judge(const slv_instance *inst, const char *out_file, const xrun *r, double tol,
                   double *x, xmeas *m) {
+  m->verdict = r->verdict;
   if (read_solution(inst, out_file, r, x, m) != 0) return;
   m->no_solution = 0;
   slv_problem p = slv_instance_problem(inst);
@@ -340,7 +379,7 @@ static int run_process(exp_tctx *c, const exp_external *e, const xargv *cmd, con
                        xrun *r, xmeas *m) {
   double limit = exp_time_limit(c->pl, c->s);
   unlink(out_file);
-  if (run_once(c, cmd, e->time_key, limit, r) != 0) {
+  if (run_once(c, cmd, e, limit, r) != 0) {
     m->status = "failed";
     snprintf(m->note, sizeof m->note, "cannot start /bin/sh: %s", strerror(errno));
     return -1;
@@ -495,7 +534,8 @@ int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, 
                     m.wall,
                     m.no_solution,
                     m.no_solution ? NULL : &m.res,
-                    NULL };
+                    NULL,
+                    m.verdict };
     exp_problem_row(c, &pr, &l);
     exp_tctx_row(c, &l);
     if (strcmp(m.status, "failed") == 0) mark_failed(c, e, tols[ti], m.note);

@@ -759,6 +759,106 @@ static int write_timings(const exp_section *s, const char *base, exp_row *rows, 
   return exp_outset_done(set, rc);
 }
 
+/* ---- agreement ----------------------------------------------------------------------------- */
+
+/* An external's own verdict (column reported_solved: its verdict=KEY) against
+ * the library's err_siconos <= tol on the same answer: the harness checked
+ * against a peer's own judgement (experiments/README.md, "Benchmark: make
+ * bench-validate").  Rows without a verdict (refused, killed at the time
+ * limit, nothing printed) are counted apart, never as agreement. */
+typedef struct agree {
+  int both, neither, only_reported, only_engine, no_verdict;
+} agree;
+
+static void agree_add(agree *a, const char *reported, const char *err, double tol) {
+  if (!reported[0]) {
+    a->no_verdict++;
+    return;
+  }
+  int peer = strcmp(reported, "1") == 0;
+  int engine = err[0] && atof(err) <= tol; /* empty or nan: not solved */
+  if (peer && engine)
+    a->both++;
+  else if (!peer && !engine)
+    a->neither++;
+  else if (peer)
+    a->only_reported++;
+  else
+    a->only_engine++;
+}
+
+static void agree_line(FILE *f, FILE *t, const char *tol, const char *solver, const agree *a) {
+  int pairs = a->both + a->neither + a->only_reported + a->only_engine;
+  int ok = a->both + a->neither;
+  double share = pairs > 0 ? (double)ok / pairs : NAN;
+  fprintf(f, "%s,%s,%d,%d,%.4f,%d,%d,%d,%d,%d\n", tol, solver, pairs, ok, share, a->both,
+          a->neither, a->only_reported, a->only_engine, a->no_verdict);
+  tcell(t, 1, tol, 0);
+  tcell(t, 0, solver, 1);
+  fprintf(t, " & %d & %d", pairs, ok);
+  tnum(t, 100.0 * share, "%.1f");
+  fprintf(t, " & %d & %d & %d & %d & %d \\\\\n", a->both, a->neither, a->only_reported,
+          a->only_engine, a->no_verdict);
+}
+
+/* The groups (tol, solver) with at least one verdict, into g; their count. */
+static int agree_groups(exp_row *rows, int nrows, const cols *c, int cv, group *g) {
+  int ng = 0;
+  for (int k = 0; k < nrows; k++)
+    if (fld(&rows[k], cv)[0]) {
+      char *key[2] = { (char *)fld(&rows[k], c->tol), (char *)fld(&rows[k], c->solver) };
+      find_group(g, &ng, key, 2);
+    }
+  return ng;
+}
+
+static int write_agreement(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                           exp_outset *set) {
+  cols c = cols_of(s->kind);
+  int cv = exp_col(s->kind, "reported_solved"), ce = exp_col(s->kind, "err_siconos");
+  FILE *f, *t;
+  if (open_pair(set, base, "agreement", &f, &t)) return -1;
+  fprintf(f, "# external solvers with verdict=KEY: their own verdict (reported_solved) against "
+             "err_siconos <= tol computed by the library from the same answer; pairs: the rows "
+             "with a verdict; no_verdict: refused, killed or silent rows\n"
+             "tol,solver,pairs,agree,agree_share,both_solved,both_unsolved,only_reported,"
+             "only_engine,no_verdict\n");
+  static const char *const head[] = { "tol",       "solver",      "pairs",    "agree",
+                                      "agree (%)", "both solved", "both not", "only its own",
+                                      "only err",  "no verdict" };
+  tbegin(t, "llrrrrrrrr", head, 10,
+         "an external's own verdict against err_siconos <= tol from the same answer");
+  group *g = calloc((size_t)(nrows + 1), sizeof *g);
+  agree *a = calloc((size_t)(nrows + 1), sizeof *a);
+  int rc = (!g || !a) ? -1 : 0, ng = rc ? 0 : agree_groups(rows, nrows, &c, cv, g);
+  for (int q = 0; q < ng; q++) {
+    for (int k = 0; k < nrows; k++)
+      if (strcmp(fld(&rows[k], c.tol), g[q].key[0]) == 0 &&
+          strcmp(fld(&rows[k], c.solver), g[q].key[1]) == 0)
+        agree_add(&a[q], fld(&rows[k], cv), fld(&rows[k], ce), atof(g[q].key[0]));
+    agree_line(f, t, g[q].key[0], g[q].key[1], &a[q]);
+  }
+  for (int q = 0; q < ng; q++) { /* one line "all" per tol, after its solvers */
+    int first = 1;
+    for (int j = 0; j < q && first; j++) first = strcmp(g[j].key[0], g[q].key[0]) != 0;
+    if (!first) continue;
+    agree all = { 0, 0, 0, 0, 0 };
+    for (int j = q; j < ng; j++)
+      if (strcmp(g[j].key[0], g[q].key[0]) == 0) {
+        all.both += a[j].both;
+        all.neither += a[j].neither;
+        all.only_reported += a[j].only_reported;
+        all.only_engine += a[j].only_engine;
+        all.no_verdict += a[j].no_verdict;
+      }
+    agree_line(f, t, g[q].key[0], "all", &all);
+  }
+  tend(t);
+  free(g);
+  free(a);
+  return exp_outset_done(set, rc);
+}
+
 /* ---- slopes -------------------------------------------------------------------------------- */
 
 int exp_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows) {
@@ -1023,6 +1123,7 @@ static const struct table_def {
   { "coverage", 1, kind_problems, write_coverage },
   { "winners", 1, kind_profile, write_winners },
   { "timings", 1, kind_timed, write_timings },
+  { "agreement", 1, kind_profile, write_agreement },
   { "slopes", 0, kind_scaling, write_slopes_tex },
   { "steps", 1, kind_scene, write_steps },
 };

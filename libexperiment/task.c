@@ -64,7 +64,7 @@ const char *exp_csv_header(exp_kind k) {
   case EXP_PROFILE:
     return "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,"
            "res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,"
-           "time_source,note,time_total_s," EXP_MEASURE_COLS ",x_digest";
+           "time_source,note,time_total_s," EXP_MEASURE_COLS ",x_digest,reported_solved";
   case EXP_SCALING:
     return "family,problem,kind,n,solver,status,iterations,pivots,time_s,time_min_s,repeats,"
            "res_rel,class,nnz,method,time_q1_s,time_q3_s,solved,tol,note,time_total_"
@@ -241,6 +241,7 @@ void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l) {
   row_total(l, r);
   measure_cols(l, num ? r->res : NULL);
   exp_line_str(l, num && r->x_digest ? r->x_digest : "");
+  exp_line_str(l, r->reported_solved);
 }
 
 /* A convergence row: history entry k (final 0) or the final one (final 1). */
@@ -576,7 +577,8 @@ static int run_builtin(exp_tctx *c, const slv_instance *inst, const double *tols
                    0.0,
                    0,
                    &m.res.res,
-                   xd };
+                   xd,
+                   NULL };
     exp_line l;
     exp_problem_row(c, &r, &l);
     exp_tctx_row(c, &l);

@@ -8,11 +8,16 @@
 # virtual environment, the wheel, the type stubs' check (docs/python.md).
 # poppler-utils: pdftoppm rasterises each figure's PDF into its PNG, so that
 # both show the same content (experiments/exp_style.gp).
+# PEER_PACKAGES: the peers' harnesses of ../shared/peers (their README.md and
+# Makefiles' `deps`): Siconos numerics, Bullet, DART's copy of ODE's LCP, ODE,
+# MuJoCo; built by experiments/build_peers.sh into build/experiments/peers.
 PACKAGES="build-essential autoconf automake libtool pkg-config libopenblas-dev liblapacke-dev
 libgsl-dev libcunit1-dev libhdf5-dev libfclib-dev libsuitesparse-dev libzip-dev gnuplot-nox
 valgrind python3 python3-dev python3-numpy python3-pytest python3-scipy python3-venv
 python3-setuptools python3-build mypy parallel poppler-utils
 texlive-latex-base texlive-latex-recommended texlive-fonts-recommended"
+PEER_PACKAGES="libsiconos-numerics-dev libbullet-dev libbullet-extras-dev
+libdart-external-odelcpsolver-dev libode-dev libmujoco-dev"
 
 install_packages() {
   local missing="" p
@@ -33,4 +38,31 @@ install_packages() {
   export DEBIAN_FRONTEND=noninteractive
   # shellcheck disable=SC2086
   apt-get update && apt-get install -y --no-install-recommends $missing
+}
+
+# The peers' packages, one at a time: one that cannot be installed (not in
+# the archive, no root) is named and the others are still installed; the
+# peers that need it are then not built (experiments/build_peers.sh says
+# which) and the main job runs without them.  Never fails.
+install_peer_packages() {
+  local p updated=""
+  for p in $PEER_PACKAGES; do
+    if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      continue
+    fi
+    if [ "$(id -u)" -ne 0 ]; then
+      echo "peers: package $p missing and not root: the peers that need it are not built" >&2
+      continue
+    fi
+    if [ -z "$updated" ]; then
+      apt-get update >/dev/null 2>&1 || true
+      updated=1
+    fi
+    if DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$p" \
+      >/dev/null 2>&1; then
+      echo "peers: installed $p"
+    else
+      echo "peers: package $p unavailable: the peers that need it are not built" >&2
+    fi
+  done
 }

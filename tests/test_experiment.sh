@@ -97,7 +97,7 @@ check_header() {
   got=$(header "$1")
   if [ "$got" = "$want" ]; then pass "header of $(basename "$1")"; else fail "header of $(basename "$1")" "got '$got'"; fi
 }
-check_header "$T/o1/prof.csv" "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,time_source,note,time_total_s,res_scaled,siconos_err,err_siconos,res_rel_1q,x_digest"
+check_header "$T/o1/prof.csv" "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,time_source,note,time_total_s,res_scaled,siconos_err,err_siconos,res_rel_1q,x_digest,reported_solved"
 check_header "$T/o1/prof_profile.csv" "tol,solver,tau,log2_tau,rho,solved_share,problems,class,refused"
 check_header "$T/o1/conv.csv" "problem,kind,n,solver,status,iteration,time_s,res_scaled,final,class,method,time_source,tol,note"
 check_header "$T/o1/drift.csv" "scene,solver,integrator,friction,step,t,energy,rel_drift,max_penetration,contacts,iterations,res_nat_inf,status,applied,note"

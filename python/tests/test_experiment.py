@@ -71,8 +71,9 @@ def _results(times):
     the given times (None: not converged)."""
     names = ("problem kind n solver tol status iterations pivots time_s time_min_s repeats "
              "res_rel res_nat_inf solved class nnz contacts cond_est method time_q1_s time_q3_s "
-             "time_source note time_total_s res_scaled siconos_err err_siconos res_rel_1q").split()
-    dtype = [(n, "U16") if n in ("problem", "kind", "solver", "status", "class", "method",
+             "time_source note time_total_s res_scaled siconos_err err_siconos res_rel_1q "
+             "x_digest reported_solved").split()
+    dtype = [(n, "U16") if n in ("problem", "kind", "solver", "status", "class", "method", "x_digest",
                                  "time_source", "note") else (n, "f8") for n in names]
     rows = np.zeros(sum(len(t) for t in times.values()), dtype=dtype)
     k = 0
