@@ -605,6 +605,11 @@ typedef struct exp_prov {
 } exp_prov;
 
 EXP_API void exp_prov_gather(exp_prov *p);
+/* p and the revision rev as the '#' lines "# KEY: VALUE" that head the
+ * engine's CSVs (cpu, cores, governor, compiler, cflags, blas, threads,
+ * binary, precision, host, rev, lcplab, load), for a program outside the
+ * engine that writes a CSV of its own (experiments/articulated.c). */
+EXP_API void exp_prov_write(FILE *f, const exp_prov *p, const char *rev);
 EXP_API double exp_loadavg(void);
 /* The source revision: LCPLAB_REV, else git rev-parse in dir (+ -dirty). */
 EXP_API void exp_git_rev(const char *dir, char *rev, size_t len);

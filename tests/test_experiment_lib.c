@@ -14,6 +14,7 @@
  *   - CSV fields (shell.c): exp_csv_put then exp_csv_split gives the fields
  *     back, commas, quotes and newlines included;
  *   - provenance (prov.c): the fields a result file records are filled;
+ *     exp_prov_write gives them as '#' lines;
  *   - result files (result.c): commit then read gives the header and rows
  *     back; one byte changed is a checksum error, a cut file truncated, no
  *     file "missing";
@@ -301,6 +302,22 @@ static void test_provenance(void) {
   CU_ASSERT(p.load_start >= 0);
 }
 
+static void put_prov(FILE *f, void *ctx) { exp_prov_write(f, ctx, "abc123"); }
+
+static void test_provenance_lines(void) {
+  exp_prov p;
+  memset(&p, 0, sizeof p);
+  snprintf(p.cpu, sizeof p.cpu, "Some CPU");
+  p.cores = 3;
+  snprintf(p.blas_threads, sizeof p.blas_threads, "1");
+  snprintf(p.host, sizeof p.host, "h 6.1 x86_64");
+  const char *out = captured(put_prov, &p);
+  CU_ASSERT(strncmp(out, "# cpu: Some CPU\n# cores: 3\n", 27) == 0);
+  CU_ASSERT(strstr(out, "\n# threads: OpenBLAS threads 1\n") != NULL);
+  CU_ASSERT(strstr(out, "\n# host: h 6.1 x86_64\n# rev: abc123\n") != NULL);
+  for (const char *c = out; *c; c = strchr(c, '\n') + 1) CU_ASSERT(strncmp(c, "# ", 2) == 0);
+}
+
 /* A result header as a task writes it. */
 static void sample_result(exp_result *h) {
   memset(h, 0, sizeof *h);
@@ -509,6 +526,7 @@ int main(void) {
   CU_add_test(s, "the judge", test_judge);
   CU_add_test(s, "CSV fields round trip", test_csv_round_trip);
   CU_add_test(s, "provenance fields", test_provenance);
+  CU_add_test(s, "provenance as CSV comment lines", test_provenance_lines);
   CU_add_test(s, "result file round trip", test_result_round_trip);
   CU_add_test(s, "plan written and read, one task run", test_plan_and_task);
   CU_add_test(s, "export formats", test_export_formats);
