@@ -62,23 +62,22 @@ static int out_name(const exp_export *e, long k, const char *suffix, char *buf, 
   return 1;
 }
 
+/* 1 (after the message) if something exists at path. */
+static int refuse_existing(const exp_export *e, const char *path) {
+  if (!exp_path_exists(path)) return 0;
+  exp_say(e->log, EXP_SAY_ERROR, "%s exists (use --force to overwrite)", path);
+  return 1;
+}
+
 int exp_export_step_exists(const exp_export *e, long k) {
-  static const char *const mtx_sfx[] = { "b", "lo", "hi", "findex", "mu" };
   const fmt_def *fd = &formats[e->format];
-  char path[EXP_PATH_MAX];
-  const char *sfx[8];
-  int ns = 0;
-  sfx[ns++] = fd->ext;
-  sfx[ns++] = "x";
-  if (e->global) sfx[ns++] = global_sfx(fd);
-  if (fd->fmt == SLV_FMT_MTX)
-    for (int j = 0; j < 5; j++) sfx[ns++] = mtx_sfx[j];
-  for (int j = 0; j < ns; j++) {
-    if (!out_name(e, k, sfx[j], path, sizeof path)) return 1;
-    if (exp_path_exists(path)) {
-      exp_say(e->log, EXP_SAY_ERROR, "%s exists (use --force to overwrite)", path);
-      return 1;
-    }
+  const char *sfx[3] = { fd->ext, "x", e->global ? global_sfx(fd) : NULL };
+  char path[EXP_PATH_MAX], side[EXP_PATH_MAX];
+  for (int j = 0; j < 3 && sfx[j]; j++) {
+    if (!out_name(e, k, sfx[j], path, sizeof path) || refuse_existing(e, path)) return 1;
+    /* the files the writer writes beside the problem's (MatrixMarket's sidecars) */
+    for (int s = 0; j == 0 && slv_write_sidecar(path, fd->fmt, s, side, sizeof side) == 1; s++)
+      if (refuse_existing(e, side)) return 1;
   }
   return 0;
 }

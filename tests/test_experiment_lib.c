@@ -503,6 +503,15 @@ static void test_export_step(void) {
   CU_ASSERT_EQUAL(exp_export_step_exists(&x.e, 20), 1);
   CU_ASSERT(strstr(s.last, "pyr_step000020.lcp exists") != NULL);
   CU_ASSERT_EQUAL(exp_export_step_exists(&x.e, 21), 0);
+  /* MatrixMarket: a sidecar the writer would replace is refused too */
+  exp_export m = { tmp, "pyr", exp_export_format(&log, "mtx", 0), 0, &log };
+  snprintf(path, sizeof path, "%s/pyr_step000021.findex", tmp);
+  FILE *f = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fclose(f);
+  CU_ASSERT_EQUAL(exp_export_step_exists(&m, 21), 1);
+  CU_ASSERT(strstr(s.last, "pyr_step000021.findex exists") != NULL);
+  CU_ASSERT_EQUAL(exp_export_step_exists(&x.e, 21), 0); /* the lcplab format has none */
   dyn_world_free(w);
 }
 
