@@ -11,6 +11,8 @@
  *     slv_instance_classify gives, the cone law splitting cones, names that
  *     read back;
  *   - the judge (task.c, exp_judge): the hand answer converged, zero not;
+ *     an external solver (external.c, run through a plan's task) that writes
+ *     the hand answer converges, one that writes zeros does not;
  *   - CSV fields (shell.c): exp_csv_put then exp_csv_split gives the fields
  *     back, commas, quotes and newlines included;
  *   - provenance (prov.c): the fields a result file records are filled;
@@ -18,11 +20,15 @@
  *   - result files (result.c): commit then read gives the header and rows
  *     back; one byte changed is a checksum error, a cut file truncated, no
  *     file "missing";
+ *   - problem metadata (prepare.c): a generated problem's label, family,
+ *     kind, class, n, nnz, origin and file hash; the 1-norm condition
+ *     estimate of the 2x2 LCP, 3 by hand;
  *   - plan, task (plan.c, task.c, campaign.c): a planned .exp read back
  *     gives tasks.tsv's lines and plan.info's id; one task run writes a
  *     result that matches its task and is intact;
  *   - the exported step (export.c): the format names, --global's refusal,
- *     a step's problem read back with its n, an existing file refused.
+ *     a step's problem read back with its n, an existing file (and a
+ *     MatrixMarket sidecar) refused.
  */
 #define _XOPEN_SOURCE 700
 
@@ -415,6 +421,20 @@ static void test_plan_and_task(void) {
   CU_ASSERT_EQUAL_FATAL(exp_plan_read(dir, &log, &pl), -1);
   CU_ASSERT_EQUAL(pl.ntasks, 4); /* 2 generated problems x 2 solvers */
   CU_ASSERT_EQUAL(pl.nprobs, 2);
+  /* the metadata prepare.c records for the first problem */
+  const exp_prob *p0 = &pl.probs[0];
+  char sha[65];
+  CU_ASSERT_STRING_EQUAL(p0->label, "spd_8_s1");
+  CU_ASSERT_STRING_EQUAL(p0->family, "spd");
+  CU_ASSERT_STRING_EQUAL(p0->kind, "lcp");
+  CU_ASSERT_STRING_EQUAL(p0->origin, "generated");
+  CU_ASSERT_EQUAL(p0->cls, EXP_CLASS_LCP);
+  CU_ASSERT_EQUAL(p0->n, 8);
+  CU_ASSERT_EQUAL(p0->nnz, 64); /* a dense SPD matrix */
+  CU_ASSERT_EQUAL(p0->contacts, 0);
+  CU_ASSERT(p0->cond >= 1 && isfinite(p0->cond));
+  CU_ASSERT_EQUAL(exp_sha256_file(p0->path, sha, why, sizeof why), 0);
+  CU_ASSERT_STRING_EQUAL(sha, p0->sha256);
   CU_ASSERT_EQUAL(exp_plan_peek_id(dir, id), 0);
   CU_ASSERT_STRING_EQUAL(pl.id, id);
   char lines[8][256], spec[256];
@@ -437,6 +457,77 @@ static void test_plan_and_task(void) {
   exp_result_free(&r);
   exp_plan_free(&pl);
   CU_ASSERT_EQUAL(s.errors, 0);
+}
+
+/* An external solver that writes `answer` to {out}, as a script in tmp. */
+static void write_external(const char *name, const char *answer) {
+  char path[300];
+  snprintf(path, sizeof path, "%s/%s.sh", tmp, name);
+  FILE *f = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fprintf(f, "printf '%s' >\"$1\"\n", answer);
+  fclose(f);
+}
+
+/* Task `task`'s result row in the plan at dir, into row. */
+static void result_row(const char *dir, int task, char *row, size_t len) {
+  said s = { "", 0 };
+  exp_log log = { keep_line, &s };
+  exp_plan pl;
+  exp_result r;
+  char path[EXP_PATH_MAX], why[256];
+  memset(&pl, 0, sizeof pl);
+  row[0] = '\0';
+  CU_ASSERT_EQUAL_FATAL(exp_plan_read(dir, &log, &pl), -1);
+  CU_ASSERT_EQUAL(exp_campaign_task(dir, task, 0, NULL, 0, &log), EXP_EXIT_OK);
+  exp_result_path(&pl, task, path, sizeof path);
+  if (exp_result_read(path, &r, why, sizeof why) == 0 && r.nrows == 1)
+    snprintf(row, len, "%s", r.rows[0]);
+  exp_result_free(&r);
+  exp_plan_free(&pl);
+}
+
+static void test_external_judged(void) {
+  char cfg[300], dir[300], path[300], err[256] = "", row[1024];
+  slv_problem p = two_by_two();
+  slv_instance *inst = exp_instance_of(&p, "two", 0);
+  snprintf(path, sizeof path, "%s/two.lcp", tmp);
+  CU_ASSERT_EQUAL_FATAL(slv_write(path, SLV_FMT_LCPLAB, inst, err, sizeof err), SLV_OK);
+  slv_instance_free(inst);
+  write_external("right", "0.33333333333333331\\n0.33333333333333331\\n");
+  write_external("wrong", "0\\n0\\n");
+  snprintf(cfg, sizeof cfg, "%s/ext.exp", tmp);
+  snprintf(dir, sizeof dir, "%s/extplan", tmp);
+  FILE *f = fopen(cfg, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fprintf(f, "external right command sh %s/right.sh {out} {in}\n", tmp);
+  fprintf(f, "external wrong command sh %s/wrong.sh {out} {in}\n", tmp);
+  fputs("experiment profile ext\nsolvers right wrong\ninstances two.lcp\ntol 1e-8\n"
+        "min_runs 1\nmin_time 0\n",
+        f);
+  fclose(f);
+  said s = { "", 0 };
+  exp_log log = { keep_line, &s };
+  exp_campaign_opts o;
+  memset(&o, 0, sizeof o);
+  o.config = cfg;
+  o.plan = dir;
+  o.jobs = 1;
+  int rc = exp_campaign_plan(&o, &log);
+  if (rc) fprintf(stderr, "%s\n", s.last);
+  CU_ASSERT_EQUAL_FATAL(rc, EXP_EXIT_OK);
+  /* the right answer converges by the library's residual, zero does not */
+  exp_plan pl;
+  memset(&pl, 0, sizeof pl);
+  CU_ASSERT_EQUAL_FATAL(exp_plan_read(dir, &log, &pl), -1);
+  /* cond_1(A) = ||A||_1 ||A^-1||_1 = 3 * 1 */
+  CU_ASSERT_DOUBLE_EQUAL(pl.probs[0].cond, 3.0, 1e-12);
+  CU_ASSERT_EQUAL(pl.probs[0].cls, EXP_CLASS_LCP);
+  exp_plan_free(&pl);
+  result_row(dir, 0, row, sizeof row);
+  CU_ASSERT(strstr(row, "two,lcp,2,right,1e-08,converged,") == row);
+  result_row(dir, 1, row, sizeof row);
+  CU_ASSERT(strstr(row, "two,lcp,2,wrong,1e-08,unconverged,") == row);
 }
 
 /* ---- exported steps --------------------------------------------------------------- */
@@ -538,6 +629,7 @@ int main(void) {
   CU_add_test(s, "provenance as CSV comment lines", test_provenance_lines);
   CU_add_test(s, "result file round trip", test_result_round_trip);
   CU_add_test(s, "plan written and read, one task run", test_plan_and_task);
+  CU_add_test(s, "an external solver's answer judged", test_external_judged);
   CU_add_test(s, "export formats", test_export_formats);
   CU_add_test(s, "an exported step", test_export_step);
   CU_basic_set_mode(CU_BRM_VERBOSE);
