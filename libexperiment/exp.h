@@ -837,6 +837,13 @@ EXP_API int exp_figure_draw(const exp_log *log, const exp_section *s, const char
  * scripts: title= any text, other values letters, digits and ._,+-: only
  * (they reach awk programs and gnuplot commands). */
 EXP_API int exp_figure_value_ok(const char *kv, size_t len);
+/* The figure options of `lcplab figure`: csv's "# figure: ..." line (the
+ * last one of its '#' preamble), then sets (more key=value words, a later
+ * one wins), each checked by exp_figure_value_ok, into out (size len).
+ * EXP_EXIT_OK, or EXP_EXIT_USAGE after the message (csv unreadable, too
+ * long, a value not allowed). */
+EXP_API int exp_figure_options(const exp_log *log, const char *csv, const char *sets, char *out,
+                               size_t len);
 /* $GNUPLOT, else "gnuplot". */
 EXP_API const char *exp_gnuplot_prog(void);
 /* Writes the header fields of h (not its rows), then rows, then extra

@@ -26,6 +26,9 @@
  *   - plan, task (plan.c, task.c, campaign.c): a planned .exp read back
  *     gives tasks.tsv's lines and plan.info's id; one task run writes a
  *     result that matches its task and is intact;
+ *   - figure options (figure.c): the CSV preamble's last "# figure:" line,
+ *     then the --set words; a value that is not data, a line too long, no
+ *     file: refused with the message;
  *   - the exported step (export.c): the format names, --global's refusal,
  *     a step's problem read back with its n, an existing file (and a
  *     MatrixMarket sidecar) refused.
@@ -530,6 +533,38 @@ static void test_external_judged(void) {
   CU_ASSERT(strstr(row, "two,lcp,2,wrong,1e-08,unconverged,") == row);
 }
 
+/* ---- figure options --------------------------------------------------------------- */
+
+static void test_figure_options(void) {
+  said s = { "", 0 };
+  exp_log log = { keep_line, &s };
+  char csv[300], out[64];
+  snprintf(csv, sizeof csv, "%s/fig.csv", tmp);
+  FILE *f = fopen(csv, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("# a section\n# figure: logy=1 title=A b\n# figure: ymax=2\nx,y\n# figure: no=1\n", f);
+  fclose(f);
+  /* the preamble's last figure line, then the --set words */
+  CU_ASSERT_EQUAL(exp_figure_options(&log, csv, "xmin=0.5", out, sizeof out), EXP_EXIT_OK);
+  CU_ASSERT_STRING_EQUAL(out, "ymax=2 xmin=0.5");
+  CU_ASSERT_EQUAL(exp_figure_options(&log, csv, NULL, out, sizeof out), EXP_EXIT_OK);
+  CU_ASSERT_STRING_EQUAL(out, "ymax=2");
+  CU_ASSERT_EQUAL(s.errors, 0);
+  /* a value that could reach a command; too long; no file */
+  CU_ASSERT_EQUAL(exp_figure_options(&log, csv, "ymin=$(x)", out, sizeof out), EXP_EXIT_USAGE);
+  CU_ASSERT(strstr(s.last, "option 'ymin=$(x)'") != NULL);
+  CU_ASSERT_EQUAL(exp_figure_options(
+                      &log, csv,
+                      "title=this one is far too long for a buffer of sixty-four characters, truly",
+                      out, sizeof out),
+                  EXP_EXIT_USAGE);
+  CU_ASSERT(strstr(s.last, "longer than 63") != NULL);
+  unlink(csv);
+  CU_ASSERT_EQUAL(exp_figure_options(&log, csv, NULL, out, sizeof out), EXP_EXIT_USAGE);
+  CU_ASSERT(strstr(s.last, "cannot read") != NULL);
+  CU_ASSERT_EQUAL(s.errors, 3);
+}
+
 /* ---- exported steps --------------------------------------------------------------- */
 
 typedef struct exporting {
@@ -630,6 +665,7 @@ int main(void) {
   CU_add_test(s, "result file round trip", test_result_round_trip);
   CU_add_test(s, "plan written and read, one task run", test_plan_and_task);
   CU_add_test(s, "an external solver's answer judged", test_external_judged);
+  CU_add_test(s, "figure options: the CSV's, then --set, checked", test_figure_options);
   CU_add_test(s, "export formats", test_export_formats);
   CU_add_test(s, "an exported step", test_export_step);
   CU_basic_set_mode(CU_BRM_VERBOSE);
