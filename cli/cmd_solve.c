@@ -438,21 +438,16 @@ static int solve_run(const solve_args *a, solve_state *s) {
     }
   }
 
-  exp_solve_report rep = { exp_basename(a->file),
-                           solver,
-                           inst,
-                           &opt,
-                           &res,
-                           &a->fl,
-                           sum.median,
-                           sum.min,
-                           s->read_s,
-                           a->repeat,
-                           0,
-                           0,
-                           0,
-                           0,
-                           0 };
+  exp_solve_report rep = { .instance = exp_basename(a->file),
+                           .solver = solver,
+                           .inst = inst,
+                           .opt = &opt,
+                           .res = &res,
+                           .flags = &a->fl,
+                           .t_median = sum.median,
+                           .t_min = sum.min,
+                           .read_s = s->read_s,
+                           .repeat = a->repeat };
   if (exp_solve_global(inst, s->x, &rep)) {
     cli_error("%s: out of memory for the velocities (ndof = %d)", a->file, inst->global->ndof);
     return CLI_EXIT_USAGE;

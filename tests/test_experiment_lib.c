@@ -174,8 +174,16 @@ static void solve_two(solved *s) {
   CU_ASSERT_DOUBLE_EQUAL(s->x[1], 1.0 / 3.0, 1e-14);
   for (int r = 0; r < 3; r++) CU_ASSERT(s->times[r] >= 0);
   CU_ASSERT(sum.min <= sum.median);
-  exp_solve_report rep = { "two.lcp", sv, s->inst, &s->opt, &s->res, &s->fl, sum.median, sum.min,
-                           0.5,       3,  0,       0,       0,       0,      0 };
+  exp_solve_report rep = { .instance = "two.lcp",
+                           .solver = sv,
+                           .inst = s->inst,
+                           .opt = &s->opt,
+                           .res = &s->res,
+                           .flags = &s->fl,
+                           .t_median = sum.median,
+                           .t_min = sum.min,
+                           .read_s = 0.5,
+                           .repeat = 3 };
   s->rep = rep;
   CU_ASSERT_EQUAL(exp_solve_global(s->inst, s->x, &s->rep), 0);
   CU_ASSERT_EQUAL(s->rep.ndof, 0); /* not a global problem: no velocities */
