@@ -25,7 +25,9 @@
  *     estimate of the 2x2 LCP, 3 by hand;
  *   - plan, task (plan.c, task.c, campaign.c): a planned .exp read back
  *     gives tasks.tsv's lines and plan.info's id; one task run writes a
- *     result that matches its task and is intact;
+ *     result that matches its task and is intact; jobs (jobs.c) on two
+ *     forked workers run all four tasks, a second run none; collect
+ *     (collect.c) merges them into 8 CSV rows and the winners table;
  *   - figure options (figure.c): the CSV preamble's last "# figure:" line,
  *     then the --set words; a value that is not data, a line too long, no
  *     file: refused with the message;
@@ -470,6 +472,60 @@ static void test_plan_and_task(void) {
   CU_ASSERT_EQUAL(s.errors, 0);
 }
 
+/* The rows of a CSV (lines not starting with '#', the header left out);
+ * -1 when it cannot be read. */
+static int csv_rows(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  char *line = NULL;
+  size_t cap = 0;
+  int n = 0;
+  while (getline(&line, &cap, f) > 0) n += line[0] != '#';
+  free(line);
+  fclose(f);
+  return n - 1;
+}
+
+static void test_jobs_and_collect(void) {
+  char cfg[300], dir[300], out[300], path[400];
+  snprintf(cfg, sizeof cfg, "%s/small.exp", tmp);
+  snprintf(dir, sizeof dir, "%s/plan2", tmp);
+  snprintf(out, sizeof out, "%s/out2", tmp);
+  write_config(cfg);
+  said s = { "", 0 };
+  exp_log log = { keep_line, &s };
+  exp_campaign_opts o;
+  memset(&o, 0, sizeof o);
+  o.config = cfg;
+  o.plan = dir;
+  o.jobs = 2;
+  CU_ASSERT_EQUAL_FATAL(exp_campaign_plan(&o, &log), EXP_EXIT_OK);
+  exp_plan pl;
+  memset(&pl, 0, sizeof pl);
+  CU_ASSERT_EQUAL_FATAL(exp_plan_read(dir, &log, &pl), -1);
+  exp_jobs_opts jo = { 2, 0, NULL, NULL };
+  exp_jobs_report rep;
+  memset(&rep, 0, sizeof rep);
+  CU_ASSERT_EQUAL(exp_jobs_run(&pl, &jo, &rep), 0);
+  CU_ASSERT_EQUAL(rep.total, 4);
+  CU_ASSERT_EQUAL(rep.done, 4);
+  CU_ASSERT_EQUAL(rep.left, 0);
+  for (int i = 0; i < 4; i++) CU_ASSERT_EQUAL(exp_task_done(&pl, i), 1);
+  /* a second run finds every result and runs nothing */
+  CU_ASSERT_EQUAL(exp_jobs_run(&pl, &jo, &rep), 0);
+  CU_ASSERT_EQUAL(rep.skipped, 4);
+  CU_ASSERT_EQUAL(rep.done, 0);
+  exp_collect_opts co = { out, NULL, NULL, 0, 1, 1 };
+  int rc = exp_campaign_collect(dir, &co, 0, &log);
+  if (rc) fprintf(stderr, "collect: %s\n", s.last);
+  CU_ASSERT_EQUAL(rc, EXP_EXIT_OK);
+  snprintf(path, sizeof path, "%s/prof.csv", out);
+  CU_ASSERT_EQUAL(csv_rows(path), 8); /* 2 problems x 2 solvers x 2 tols */
+  snprintf(path, sizeof path, "%s/prof_winners.csv", out);
+  CU_ASSERT_EQUAL(csv_rows(path), 4); /* 1 class x 2 tols x 2 solvers */
+  exp_plan_free(&pl);
+}
+
 /* An external solver that writes `answer` to {out}, as a script in tmp. */
 static void write_external(const char *name, const char *answer) {
   char path[300];
@@ -672,6 +728,7 @@ int main(void) {
   CU_add_test(s, "provenance as CSV comment lines", test_provenance_lines);
   CU_add_test(s, "result file round trip", test_result_round_trip);
   CU_add_test(s, "plan written and read, one task run", test_plan_and_task);
+  CU_add_test(s, "jobs run a plan's tasks, collect merges them", test_jobs_and_collect);
   CU_add_test(s, "an external solver's answer judged", test_external_judged);
   CU_add_test(s, "figure options: the CSV's, then --set, checked", test_figure_options);
   CU_add_test(s, "export formats", test_export_formats);
