@@ -185,12 +185,9 @@ int cli_output_refused(const char *path, int force);
 int cli_output_is_input(const char *out, const char *in);
 
 
-/* JSON output on f: a string with quotes, escaping '"', '\\', control
- * characters and invalid UTF-8 (replaced by U+FFFD); a number as "%.*g"
- * with `digits` significant digits (17 round-trips a double, 6 for times),
- * or null when it is NaN or infinite (JSON has neither). */
-void cli_json_string(FILE *f, const char *s);
-void cli_json_number(FILE *f, double v, int digits);
+/* JSON values: the library's writers (exp.h, exp_json_string). */
+#define cli_json_string exp_json_string
+#define cli_json_number exp_json_number
 
 #ifdef __cplusplus
 }

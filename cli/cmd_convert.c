@@ -74,23 +74,12 @@ static int parse_format(const char *opt, const char *v, slv_format *out) {
   return 0;
 }
 
-/* The MatrixMarket writer also writes (or removes stale) sidecar files
- * STEM.b, .lo, .hi, .findex, .mu, where STEM is OUT without a trailing
- * ".mtx" (else OUT itself): libsolvers/io_mtx.c, sidecar().  None may be
- * IN under another name, and without --force none may exist either.
- * Returns 1 (after the message naming the first one found) if one is. */
-static int mtx_sidecar_refused(const char *out, slv_format to, const char *in, int force) {
-  if (to == SLV_FMT_AUTO) to = slv_format_for_path(out);
-  if (to != SLV_FMT_MTX) return 0;
-  static const char *const sfx[] = { ".b", ".lo", ".hi", ".findex", ".mu" };
-  size_t n = strlen(out);
-  if (n >= 4 && strcmp(out + n - 4, ".mtx") == 0) n -= 4;
-  for (size_t k = 0; k < sizeof sfx / sizeof sfx[0]; k++) {
-    char path[4096];
-    if (n + strlen(sfx[k]) >= sizeof path)
-      return 0; /* longer than any path the system takes: nothing exists there */
-    memcpy(path, out, n);
-    strcpy(path + n, sfx[k]);
+/* The files beside OUT that the writer also writes (slv_write_sidecar:
+ * MatrixMarket's STEM.b, .lo, ...) may not be IN under another name, nor,
+ * without --force, exist.  1 (after the message naming the first) if one is. */
+static int sidecar_refused(const char *out, slv_format to, const char *in, int force) {
+  char path[4096];
+  for (int k = 0; slv_write_sidecar(out, to, k, path, sizeof path) == 1; k++) {
     if (cli_output_is_input(path, in)) return 1;
     if (!force && exp_path_exists(path)) {
       cli_error("%s exists (it would be written with %s; use --force to overwrite)", path, out);
@@ -158,7 +147,7 @@ int cli_cmd_convert(int argc, char **argv) {
     return CLI_EXIT_USAGE;
   }
   if (cli_output_is_input(out, in) ||
-      (!cli_is_stdout(out) && mtx_sidecar_refused(out, to, in, force)) ||
+      (!cli_is_stdout(out) && sidecar_refused(out, to, in, force)) ||
       cli_output_refused(out, force))
     return CLI_EXIT_USAGE;
 

@@ -83,139 +83,14 @@ static void usage(FILE *f) {
              "failed numerically (--on-failure keep or stop).\n");
 }
 
-typedef struct fmt_def {
-  const char *name, *ext;
-  slv_format fmt;
-} fmt_def;
-
-static const fmt_def formats[] = {
-  { "dat", "dat", SLV_FMT_AUTO }, /* the writer picks the Siconos layout from the problem */
-  { "blcp", "blcp", SLV_FMT_BLCP }, { "hdf5", "hdf5", SLV_FMT_FCLIB },
-  { "mtx", "mtx", SLV_FMT_MTX },    { "lcplab", "lcp", SLV_FMT_LCPLAB },
-};
-enum { NFORMATS = (int)(sizeof formats / sizeof formats[0]) };
-
-/* DIR/SCENE_stepKKKKKK.SUFFIX into buf; 0 if too long (after the message). */
-static int out_name(char *buf, size_t len, const char *dir, const char *scene, long k,
-                    const char *suffix) {
-  int r = snprintf(buf, len, "%s/%s_step%06ld.%s", dir, scene, k, suffix);
-  if (r < 0 || (size_t)r >= len) {
-    cli_error("export: output path for step %ld is too long", k);
-    return 0;
-  }
-  return 1;
-}
-
-/* The suffix of the global file beside a step's file of format fd, or
- * NULL when fd has no global form. */
-static const char *global_sfx(const fmt_def *fd) {
-  if (fd->fmt == SLV_FMT_FCLIB) return "global.hdf5";
-  return strcmp(fd->name, "dat") == 0 ? "global.dat" : NULL;
-}
-
-/* 1 (after the message) if a file the export of step k would write exists. */
-static int step_files_exist(const char *dir, const char *scene, long k, const fmt_def *fd,
-                            int global) {
-  static const char *const mtx_sfx[] = { "b", "lo", "hi", "findex", "mu" };
-  char path[4096];
-  const char *sfx[8];
-  int ns = 0;
-  sfx[ns++] = fd->ext;
-  sfx[ns++] = "x";
-  if (global) sfx[ns++] = global_sfx(fd);
-  if (fd->fmt == SLV_FMT_MTX)
-    for (int j = 0; j < 5; j++) sfx[ns++] = mtx_sfx[j];
-  for (int j = 0; j < ns; j++) {
-    if (!out_name(path, sizeof path, dir, scene, k, sfx[j])) return 1;
-    if (exp_path_exists(path)) {
-      cli_error("%s exists (use --force to overwrite)", path);
-      return 1;
-    }
-  }
-  return 0;
-}
-
-/* The global form of the world's last step (problem p, instance inst) to
- * gpath: 1, or 0 after the message. */
-static int write_global(const dyn_world *w, const slv_problem *p, slv_instance *inst,
-                        const char *gpath, long k) {
-  char err[512] = "";
-  slv_global *g = exp_world_global(w, p, err, sizeof err);
-  if (!g) {
-    cli_error("export: step %ld: %s", k, err);
-    return 0;
-  }
-  inst->global = g;
-  slv_status s = slv_write(gpath, SLV_FMT_AUTO, inst, err, sizeof err);
-  inst->global = NULL;
-  slv_global_free(g);
-  if (s != SLV_OK) cli_error_lib(gpath, err);
-  return s == SLV_OK;
-}
-
 /* The state of an export run between its steps. */
 typedef struct export_state {
   const cli_world_args *wa;
-  const fmt_def *fd;
-  const char *dir;
+  exp_export out;
   long every;
-  int global;
   long written, empty;
   int rc; /* the exit status when the run stops early */
 } export_state;
-
-/* The JSON line of a written step. */
-static void print_step_line(const char *path, const char *xpath, const char *gpath,
-                            const exp_step *st, int n, const char *kind) {
-  fputs("{\"file\":", stdout);
-  cli_json_string(stdout, path);
-  fprintf(stdout, ",\"step\":%ld,\"n\":%d,\"kind\":", st->k, n);
-  cli_json_string(stdout, kind);
-  fputs(",\"status\":", stdout);
-  cli_json_string(stdout, st->status);
-  fputs(",\"applied\":", stdout);
-  cli_json_string(stdout, st->applied);
-  fputs(",\"solution\":", stdout);
-  cli_json_string(stdout, xpath);
-  if (gpath) {
-    fputs(",\"global\":", stdout);
-    cli_json_string(stdout, gpath);
-  }
-  fputs("}\n", stdout);
-}
-
-/* Step k's problem (and its global form) and the impulses applied, to
- * files; 1, or 0 after the message. */
-static int write_step(export_state *q, dyn_world *w, const exp_step *st, const slv_problem *p,
-                      const double *x) {
-  char path[4096], xpath[4096], gpath[4096], name[128], err[512] = "";
-  const fmt_def *fd = q->fd;
-  long k = st->k;
-  if (!out_name(path, sizeof path, q->dir, q->wa->scene, k, fd->ext) ||
-      !out_name(xpath, sizeof xpath, q->dir, q->wa->scene, k, "x") ||
-      (q->global && !out_name(gpath, sizeof gpath, q->dir, q->wa->scene, k, global_sfx(fd))))
-    return 0;
-  snprintf(name, sizeof name, "%s_step%06ld", q->wa->scene, k);
-  slv_instance *inst = exp_instance_of(p, name, 0);
-  if (!inst) {
-    cli_error("export: out of memory for the problem of step %ld (n=%d)", k, p->n);
-    return 0;
-  }
-  slv_status s = slv_write(path, fd->fmt, inst, err, sizeof err);
-  char kind[sizeof inst->kind];
-  memcpy(kind, inst->kind, sizeof kind);
-  if (s != SLV_OK) cli_error_lib(path, err);
-  int ok = s == SLV_OK && (!q->global || write_global(w, p, inst, gpath, k));
-  slv_instance_free(inst);
-  if (!ok) return 0;
-  err[0] = '\0';
-  if (slv_write_vector(xpath, p->n, x, err, sizeof err) != SLV_OK) {
-    cli_error_lib(xpath, err);
-    return 0;
-  }
-  print_step_line(path, xpath, q->global ? gpath : NULL, st, p->n, kind);
-  return 1;
-}
 
 /* One step of the run (exp_run_steps): every `every` steps, its problem
  * written (a step without rows counted as skipped). */
@@ -234,7 +109,7 @@ static int export_step(void *ctx, dyn_world *w, const exp_step *st) {
     q->empty++;
     return 0;
   }
-  if (!write_step(q, w, st, &p, x)) {
+  if (!exp_export_step(&q->out, w, st, &p, x, stdout)) {
     q->rc = CLI_EXIT_USAGE;
     return 1;
   }
@@ -245,31 +120,17 @@ static int export_step(void *ctx, dyn_world *w, const exp_step *st) {
 static int export_run(const cli_world_args *wa0, const char *fmt_name, const char *dir, long every,
                       int force, int global, dyn_world **wp) {
   cli_world_args wa = *wa0;
-  if (!fmt_name) {
-    cli_error("export: missing --format (dat, blcp, hdf5, mtx or lcplab)");
-    return CLI_EXIT_USAGE;
-  }
-  const fmt_def *fd = NULL;
-  for (int k = 0; k < NFORMATS; k++)
-    if (strcmp(formats[k].name, fmt_name) == 0) fd = &formats[k];
-  if (!fd) {
-    cli_error("export: --format must be one of dat, blcp, hdf5, mtx, lcplab, got '%s'", fmt_name);
-    return CLI_EXIT_USAGE;
-  }
+  int f = exp_export_format(cli_log(), fmt_name, global);
+  if (f < 0) return CLI_EXIT_USAGE;
   if (!dir || !dir[0]) {
     cli_error("export: missing --out DIR");
-    return CLI_EXIT_USAGE;
-  }
-  if (global && !global_sfx(fd)) {
-    cli_error(
-        "export: --global needs --format hdf5 (FCLIB) or dat (Siconos gfc3d), got --format %s",
-        fmt_name);
     return CLI_EXIT_USAGE;
   }
   long K = 0;
   int rc = cli_world_build("export", &wa, wp, &K);
   if (rc >= 0) return rc;
   dyn_world *w = *wp;
+  export_state q = { &wa, { dir, wa.scene, f, global, cli_log() }, every, 0, 0, 0 };
 
   struct stat st;
   if (stat(dir, &st) == 0) {
@@ -279,20 +140,19 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
     }
     if (!force)
       for (long k = every; k <= K; k += every)
-        if (step_files_exist(dir, wa.scene, k, fd, global)) return CLI_EXIT_USAGE;
+        if (exp_export_step_exists(&q.out, k)) return CLI_EXIT_USAGE;
   } else if (mkdir(dir, 0777) != 0) {
     cli_error("%s: cannot create the directory: %s", dir, strerror(errno));
     return CLI_EXIT_USAGE;
   }
 
-  export_state q = { &wa, fd, dir, every, global, 0, 0, 0 };
   rc = exp_run_steps(w, K, export_step, &q, NULL);
   if (rc != 0) return q.rc;
   long written = q.written, empty = q.empty;
   fputs("{\"scene\":", stdout);
   cli_json_string(stdout, wa.scene);
   fprintf(stdout, ",\"steps\":%ld,\"every\":%ld,\"format\":", K, every);
-  cli_json_string(stdout, fd->name);
+  cli_json_string(stdout, exp_export_format_name(f));
   fprintf(stdout, ",\"written\":%ld,\"skipped_empty\":%ld}\n", written, empty);
   if (fflush(stdout) != 0 || ferror(stdout)) {
     cli_error("export: cannot write to standard output");

@@ -46,37 +46,6 @@ typedef struct fargs {
   char figure[512], sets[512];
 } fargs;
 
-/* The CSV's "# figure: ..." options into a->figure; -1 ok, else exit status. */
-static int csv_figure(fargs *a) {
-  FILE *f = fopen(a->csv, "r");
-  if (!f) {
-    cli_error("figure: %s: cannot read", a->csv);
-    return CLI_EXIT_USAGE;
-  }
-  char line[1024];
-  while (fgets(line, sizeof line, f) && line[0] == '#')
-    if (strncmp(line, "# figure: ", 10) == 0) {
-      size_t n = strcspn(line + 10, "\r\n");
-      n = n < sizeof a->figure ? n : sizeof a->figure - 1;
-      memcpy(a->figure, line + 10, n);
-      a->figure[n] = '\0';
-    }
-  fclose(f);
-  return -1;
-}
-
-
-/* Appends the options opts to a->figure; -1 ok, else exit status. */
-static int add_options(fargs *a, const char *opts) {
-  size_t used = strlen(a->figure);
-  if (used + strlen(opts) + 2 > sizeof a->figure) {
-    cli_error("figure: the figure options are longer than %zu characters", sizeof a->figure - 1);
-    return CLI_EXIT_USAGE;
-  }
-  snprintf(a->figure + used, sizeof a->figure - used, "%s%s", used ? " " : "", opts);
-  return -1;
-}
-
 /* Appends --set kv to a->sets; -1 ok, else exit status. */
 static int add_set(fargs *a, const char *kv) {
   size_t used = strlen(a->sets);
@@ -85,21 +54,6 @@ static int add_set(fargs *a, const char *kv) {
     return CLI_EXIT_USAGE;
   }
   snprintf(a->sets + used, sizeof a->sets - used, "%s%s", used ? " " : "", kv);
-  return -1;
-}
-
-/* Each option of a->figure is key=value with an allowed value; -1 ok. */
-static int check_options(const fargs *a) {
-  for (const char *kv = a->figure; *kv;) {
-    size_t wl = strcspn(kv, " ");
-    if (wl && !exp_figure_value_ok(kv, wl)) {
-      cli_error("figure: option '%.*s': a value other than title's is letters, digits and "
-                "._,+-: only",
-                (int)wl, kv);
-      return CLI_EXIT_USAGE;
-    }
-    kv += wl + (kv[wl] == ' ');
-  }
   return -1;
 }
 
@@ -161,9 +115,8 @@ int cli_cmd_figure(int argc, char **argv) {
                              { "figure: --scripts", a.scripts } };
   for (size_t k = 0; rc < 0 && k < sizeof paths / sizeof paths[0]; k++)
     if (paths[k][1] && exp_line_safe(cli_log(), paths[k][0], paths[k][1])) rc = CLI_EXIT_USAGE;
-  if (rc < 0) rc = csv_figure(&a);
-  if (rc < 0 && a.sets[0]) rc = add_options(&a, a.sets);
-  if (rc < 0) rc = check_options(&a);
+  if (rc < 0 && exp_figure_options(cli_log(), a.csv, a.sets, a.figure, sizeof a.figure) != 0)
+    rc = CLI_EXIT_USAGE;
   if (rc < 0 && a.csv2 && access(a.csv2, R_OK) != 0) {
     cli_error("figure: --csv2 %s: cannot read", a.csv2);
     rc = CLI_EXIT_USAGE;

@@ -62,11 +62,9 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "slv.h"
@@ -140,10 +138,9 @@ typedef struct solve_args {
   const char *warm;
   slv_format format;
   slv_read_options read; /* --max-memory */
-  int have_tol, have_max_iter, have_omega, have_norm, norm;
-  double tol, omega, time_limit;  /* time_limit: 0 = none */
-  long max_iter, repeat, threads; /* threads: 0 = the library's default (1) */
-  int history, force;
+  exp_solve_flags fl;    /* the flags over the file's record (exp_solve_options) */
+  long repeat;
+  int force;
 } solve_args;
 
 /* "auto, siconos-lcp, ..." for messages. */
@@ -177,6 +174,7 @@ static int parse_args(int argc, char **argv, solve_args *a) {
   a->format = SLV_FMT_AUTO;
   a->read = slv_read_options_default();
   a->repeat = 1;
+  a->fl.simd = simd_from_env();
 
   /* --help wins wherever it is (but not after "--", where it is a file). */
   if (cli_wants_help(argc, argv)) {
@@ -203,7 +201,7 @@ static int parse_args(int argc, char **argv, solve_args *a) {
     }
     if (strcmp(arg, "--json") == 0) continue;
     if (strcmp(arg, "--history") == 0) {
-      a->history = 1;
+      a->fl.history = 1;
       continue;
     }
     if (strcmp(arg, "--force") == 0) {
@@ -213,6 +211,7 @@ static int parse_args(int argc, char **argv, solve_args *a) {
     if ((r = cli_option_value("solve", argc, argv, &i, "solver", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
       a->solver = v;
+      a->fl.have_solver = 1;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "solution", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
       if (!v[0]) {
@@ -227,23 +226,24 @@ static int parse_args(int argc, char **argv, solve_args *a) {
         return CLI_EXIT_USAGE;
       }
       a->warm = v;
+      a->fl.warm = 1;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "tol", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_double(v, &a->tol) || !(a->tol > 0)) {
+      if (!exp_parse_double(v, &a->fl.tol) || !(a->fl.tol > 0)) {
         cli_error("solve: --tol must be a finite number > 0, got '%s'", v);
         return CLI_EXIT_USAGE;
       }
-      a->have_tol = 1;
+      a->fl.have_tol = 1;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "max-iter", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_long(v, &a->max_iter) || a->max_iter < 1 || a->max_iter > INT_MAX) {
+      if (!exp_parse_long(v, &a->fl.max_iter) || a->fl.max_iter < 1 || a->fl.max_iter > INT_MAX) {
         cli_error("solve: --max-iter must be an integer between 1 and %d, got '%s'", INT_MAX, v);
         return CLI_EXIT_USAGE;
       }
-      a->have_max_iter = 1;
+      a->fl.have_max_iter = 1;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "time-limit", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_double(v, &a->time_limit) || !(a->time_limit > 0)) {
+      if (!exp_parse_double(v, &a->fl.time_limit) || !(a->fl.time_limit > 0)) {
         cli_error("solve: --time-limit must be a finite number of seconds > 0, got '%s'", v);
         return CLI_EXIT_USAGE;
       }
@@ -256,25 +256,26 @@ static int parse_args(int argc, char **argv, solve_args *a) {
       }
     } else if ((r = cli_option_value("solve", argc, argv, &i, "norm", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      a->have_norm = 1;
+      a->fl.have_norm = 1;
       if (strcmp(v, "inf") == 0) {
-        a->norm = SLV_NORM_INF;
+        a->fl.norm = SLV_NORM_INF;
       } else if (strcmp(v, "2") == 0) {
-        a->norm = SLV_NORM_2;
+        a->fl.norm = SLV_NORM_2;
       } else {
         cli_error("solve: --norm must be 'inf' or '2', got '%s'", v);
         return CLI_EXIT_USAGE;
       }
     } else if ((r = cli_option_value("solve", argc, argv, &i, "omega", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_double(v, &a->omega)) {
+      if (!exp_parse_double(v, &a->fl.omega)) {
         cli_error("solve: --omega must be a finite number, got '%s'", v);
         return CLI_EXIT_USAGE;
       }
-      a->have_omega = 1;
+      a->fl.have_omega = 1;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "threads", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_long(v, &a->threads) || a->threads < 1 || a->threads > SLV_THREADS_MAX) {
+      if (!exp_parse_long(v, &a->fl.threads) || a->fl.threads < 1 ||
+          a->fl.threads > SLV_THREADS_MAX) {
         cli_error("solve: --threads must be an integer between 1 and %d, got '%s'", SLV_THREADS_MAX,
                   v);
         return CLI_EXIT_USAGE;
@@ -308,221 +309,6 @@ static int parse_args(int argc, char **argv, solve_args *a) {
     return CLI_EXIT_USAGE;
   }
   return -1;
-}
-
-static double seconds_between(const struct timespec *t0, const struct timespec *t1) {
-  return (double)(t1->tv_sec - t0->tv_sec) + 1e-9 * (double)(t1->tv_nsec - t0->tv_nsec);
-}
-
-/* Median of t[0..m-1] (sorts t); mean of the two middle values if m is even. */
-static double median_sorted(double *t, long m) {
-  qsort(t, (size_t)m, sizeof *t, exp_cmp_double);
-  return (m % 2) ? t[m / 2] : 0.5 * (t[m / 2 - 1] + t[m / 2]);
-}
-
-/* ContactBench's criteria (slv.h, slv_contact_metrics; docs/problem.md,
- * "Contact metrics"), cone problems only. */
-/* ,"name[k]":v[k] for k < count, every number with 17 digits. */
-static void print_numbers(FILE *f, const char *const *name, const double *v, int count) {
-  for (int k = 0; k < count; k++) {
-    fprintf(f, ",\"%s\":", name[k]);
-    cli_json_number(f, v[k], 17);
-  }
-}
-
-static void print_contact_metrics(FILE *f, const slv_contact_metrics *m) {
-  const char *const name[6] = { "signorini", "conic_compl", "ncp_compl",
-                                "dual_feas", "primal_feas", "mdp_gap" };
-  double v[6] = { m->signorini, m->conic_compl, m->ncp_compl,
-                  m->dual_feas, m->primal_feas, m->mdp_gap };
-  print_numbers(f, name, v, 6);
-}
-
-/* The test's measure and the literature's (docs/convergence.md). */
-static void print_measures(FILE *f, const slv_residuals *r) {
-  const char *const name[6] = { "res_scaled", "siconos_err", "err_siconos",
-                                "res_rel_1q", "res_contact", "res_global" };
-  double v[6] = { r->res_scaled, r->siconos_err, r->err_siconos,
-                  r->res_rel_1q, r->res_contact, r->res_global };
-  print_numbers(f, name, v, 6);
-}
-
-/* 1 if option bit `bit` comes from the file: recorded there, no flag. */
-static int from_file(const solve_args *a, const slv_instance *inst, unsigned bit) {
-  if (!(inst->opt_given & bit)) return 0;
-  switch (bit) {
-  case SLV_IO_OPT_TOL: return !a->have_tol;
-  case SLV_IO_OPT_MAX_ITER:
-  case SLV_IO_OPT_MAX_PIVOTS: return !a->have_max_iter;
-  case SLV_IO_OPT_OMEGA: return !a->have_omega;
-  case SLV_IO_OPT_NORM: return !a->have_norm;
-  case SLV_IO_OPT_WARM_START: return !a->warm;
-  default: return 1;
-  }
-}
-
-/* The options: the file's recorded ones, then the flags over them. */
-static slv_options solve_options(const solve_args *a, const slv_instance *inst) {
-  slv_options opt = slv_options_default(), fo = inst->opt;
-  for (int k = 0; k < SLV_IO_OPT_COUNT; k++) {
-    unsigned bit = 1u << k;
-    if (!from_file(a, inst, bit)) continue;
-    switch (bit) {
-    case SLV_IO_OPT_MAX_ITER: opt.max_iter = fo.max_iter; break;
-    case SLV_IO_OPT_TOL: opt.tol = fo.tol; break;
-    case SLV_IO_OPT_NORM: opt.norm = fo.norm; break;
-    case SLV_IO_OPT_OMEGA: opt.omega = fo.omega; break;
-    case SLV_IO_OPT_DAMPING: opt.damping = fo.damping; break;
-    case SLV_IO_OPT_PIVOT_TOL: opt.pivot_tol = fo.pivot_tol; break;
-    case SLV_IO_OPT_WARM_START: opt.warm_start = fo.warm_start; break;
-    case SLV_IO_OPT_CHECK_EVERY: opt.check_every = fo.check_every; break;
-    case SLV_IO_OPT_MAX_PIVOTS: opt.max_pivots = fo.max_pivots; break;
-    default: opt.seed = fo.seed; break;
-    }
-  }
-  if (a->have_tol) opt.tol = a->tol;
-  if (a->have_max_iter) /* sweeps for iterative solvers, pivots for pivoting ones */
-    opt.max_iter = opt.max_pivots = (int)a->max_iter;
-  if (a->have_omega) opt.omega = a->omega;
-  opt.time_limit = a->time_limit;
-  if (a->threads > 0) opt.threads = (int)a->threads;
-  if (a->have_norm) opt.norm = a->norm;
-  if (a->warm) opt.warm_start = 1;
-  opt.record_history = a->history;
-  opt.simd = simd_from_env();
-  return opt;
-}
-
-/* For an instance read from a global problem (slv_instance.global): the
- * velocities at the answer and their accuracy (docs/problem.md, "Global
- * problems"). */
-typedef struct global_report {
-  int ndof; /* 0: not a global problem */
-  double v_norm_2, u_norm_2, res_vel;
-  double read_s;     /* the read of the file, the condensation included (s) */
-  double condense_s; /* the condensation alone (slv_global.condense_s) */
-} global_report;
-
-static double norm2(int n, const double *x) {
-  double s = 0;
-  for (int i = 0; i < n; i++) s += x[i] * x[i];
-  return sqrt(s);
-}
-
-/* v = M^-1 (H x + f), u = H' v + w and slv_velocity_residual; 0, or -1 out
- * of memory or when M cannot be factored (the reader factored it, so only
- * memory). */
-static int global_velocities(const slv_instance *inst, const double *x, global_report *g) {
-  const slv_global *gl = inst->global;
-  memset(g, 0, sizeof *g);
-  if (!gl) return 0;
-  int n = inst->n;
-  double *v = malloc(((size_t)gl->ndof + 1) * sizeof(double));
-  double *u = malloc(((size_t)n + 1) * sizeof(double));
-  double *scratch = malloc((2 * (size_t)n + 1) * sizeof(double));
-  slv_status st = v && u && scratch
-                      ? slv_global_velocities(gl->ndof, n, gl->Mp, gl->Mj, gl->Mx, gl->Hp, gl->Hj,
-                                              gl->Hx, gl->f, gl->w, x, v, u)
-                      : SLV_ERR_NOMEM;
-  if (!st) {
-    slv_problem p = slv_instance_problem(inst);
-    g->ndof = gl->ndof;
-    g->v_norm_2 = norm2(gl->ndof, v);
-    g->u_norm_2 = norm2(n, u);
-    g->res_vel = slv_velocity_residual(&p, x, scratch);
-  }
-  free(v);
-  free(u);
-  free(scratch);
-  return st ? -1 : 0;
-}
-
-static void print_global(FILE *f, const global_report *g) {
-  if (!g->ndof) return;
-  const char *const name[3] = { "v_norm_2", "u_norm_2", "res_vel" };
-  double v[3] = { g->v_norm_2, g->u_norm_2, g->res_vel };
-  fprintf(f, ",\"ndof\":%d", g->ndof);
-  print_numbers(f, name, v, 3);
-  fputs(",\"read_s\":", f);
-  cli_json_number(f, g->read_s, 6);
-  fputs(",\"condense_s\":", f);
-  cli_json_number(f, g->condense_s, 6);
-}
-
-static void print_json(const solve_args *a, const slv_solver *solver, const slv_instance *inst,
-                       const slv_options *opt, const slv_result *res, const global_report *g,
-                       double t_median, double t_min) {
-  FILE *f = cli_is_stdout(a->solution) ? stderr : stdout; /* stdout holds x */
-  fputs("{\"instance\":", f);
-  cli_json_string(f, exp_basename(a->file));
-  fputs(",\"solver\":", f);
-  cli_json_string(f, solver->name);
-  if (res->choice[0]) { /* solver auto: which one ran, and why */
-    fputs(",\"chosen\":", f);
-    cli_json_string(f, res->method);
-    fputs(",\"choice\":", f);
-    cli_json_string(f, res->choice);
-  }
-  fputs(",\"kind\":", f);
-  cli_json_string(f, inst->kind);
-  fprintf(f, ",\"n\":%d,\"status\":", inst->n);
-  cli_json_string(f, slv_status_str(res->status));
-  fprintf(f, ",\"iterations\":%d,\"time_s\":", res->iterations);
-  cli_json_number(f, t_median, 6);
-  fputs(",\"res_nat_inf\":", f);
-  cli_json_number(f, res->res.res_nat_inf, 17);
-  fputs(",\"res_rel\":", f);
-  cli_json_number(f, res->res.res_rel, 17);
-  fputs(",\"compl\":", f);
-  cli_json_number(f, res->res.compl, 17);
-  fputs(",\"infeas\":", f);
-  cli_json_number(f, res->res.infeas, 17);
-  if (inst->ncones > 0) {
-    fputs(",\"cone_law\":", f);
-    cli_json_string(f, slv_cone_law_str(inst->cone_law));
-    fputs(",\"merit_fclib\":", f);
-    cli_json_number(f, res->res.merit_fclib, 17);
-    print_contact_metrics(f, &res->res.contact);
-  }
-  fputs(",\"res_rel_2\":", f);
-  cli_json_number(f, res->res.res_rel_2, 17);
-  print_measures(f, &res->res);
-  print_global(f, g);
-  fprintf(f, ",\"pivots\":%d,\"solver_residual\":", res->pivots);
-  cli_json_number(f, res->solver_residual, 17);
-  fputs(",\"time_min_s\":", f);
-  cli_json_number(f, t_min, 6);
-  fprintf(f, ",\"repeat\":%ld,\"tol\":", a->repeat);
-  cli_json_number(f, opt->tol, 17);
-  fprintf(f, ",\"norm\":\"%s\"", opt->norm == SLV_NORM_2 ? "2" : "inf");
-  fprintf(f, ",\"max_iter\":%d,\"omega\":", opt->max_iter);
-  cli_json_number(f, opt->omega, 17);
-  fprintf(f, ",\"threads\":%d", opt->threads);
-  fprintf(f, ",\"warm_start\":%s,\"format\":", opt->warm_start ? "true" : "false");
-  cli_json_string(f, slv_format_str(inst->format));
-  if (inst->solver[0] || inst->opt_given) {
-    fprintf(f, ",\"options_from_file\":[%s", a->solver || !inst->solver[0] ? "" : "\"solver\"");
-    int first = a->solver || !inst->solver[0];
-    for (int k = 0; k < SLV_IO_OPT_COUNT; k++)
-      if (from_file(a, inst, 1u << k)) {
-        fprintf(f, "%s\"%s\"", first ? "" : ",", slv_io_option_name(k));
-        first = 0;
-      }
-    fputc(']', f);
-  }
-  if (res->status != SLV_CONVERGED) {
-    fputs(",\"message\":", f);
-    cli_json_string(f, res->message);
-  }
-  if (a->history) {
-    fputs(",\"history\":[", f);
-    for (int k = 0; res->history && k < res->history_len; k++) {
-      if (k) fputc(',', f);
-      cli_json_number(f, res->history[k], 17);
-    }
-    fputc(']', f);
-  }
-  fputs("}\n", f);
 }
 
 /* Everything a solve allocates; released in one place (solve_free), so every
@@ -560,15 +346,13 @@ static int solve_run(const solve_args *a, solve_state *s) {
   if (cli_output_refused(a->solution, a->force)) return CLI_EXIT_USAGE;
 
   err[0] = '\0';
-  struct timespec r0, r1;
-  clock_gettime(CLOCK_MONOTONIC, &r0);
+  double r0 = exp_now_s();
   if (slv_read_with(a->file, a->format, &a->read, &s->inst, err, sizeof err) != SLV_OK ||
       !s->inst) {
     cli_error_lib(a->file, err);
     return CLI_EXIT_USAGE;
   }
-  clock_gettime(CLOCK_MONOTONIC, &r1);
-  s->read_s = seconds_between(&r0, &r1);
+  s->read_s = exp_now_s() - r0;
   const slv_instance *inst = s->inst;
   const char *name = a->solver ? a->solver : inst->solver[0] ? inst->solver : "auto";
   const slv_solver *solver = slv_solver_find(name);
@@ -576,7 +360,7 @@ static int solve_run(const solve_args *a, solve_state *s) {
     cli_error("%s: the file's solver '%s' is not a known solver (give --solver)", a->file, name);
     return CLI_EXIT_USAGE;
   }
-  slv_options opt = solve_options(a, inst);
+  slv_options opt = exp_solve_options(&a->fl, inst);
   msg[0] = '\0';
   if (slv_options_validate(&opt, msg, sizeof msg) != SLV_OK) {
     cli_error("solve: invalid options: %s", msg[0] ? msg : "rejected by the library");
@@ -636,23 +420,14 @@ static int solve_run(const solve_args *a, solve_state *s) {
    * timed. */
   slv_result res;
   memset(&res, 0, sizeof res);
-  double t_min = 0;
-  for (long r = 0; r < a->repeat; r++) {
-    struct timespec t0, t1;
-    memcpy(s->x, s->x0, nalloc * sizeof *s->x);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    st = slv_solve(s->ws, &prob, &opt, s->x, s->w, &res);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (st < 0) {
-      /* Refused to run (unsupported kind, invalid data...): a bad-input error. */
-      cli_error("%s: solver '%s' refused the problem (%s): %s", a->file, solver->name,
-                slv_status_str(st), res.message[0] ? res.message : "no detail");
-      return CLI_EXIT_USAGE;
-    }
-    s->times[r] = seconds_between(&t0, &t1);
-    if (r == 0 || s->times[r] < t_min) t_min = s->times[r];
+  exp_tsum sum;
+  st = exp_solve_repeat(s->ws, &prob, &opt, s->x0, s->x, s->w, a->repeat, s->times, &res, &sum);
+  if (st < 0) {
+    /* Refused to run (unsupported kind, invalid data...): a bad-input error. */
+    cli_error("%s: solver '%s' refused the problem (%s): %s", a->file, solver->name,
+              slv_status_str(st), res.message[0] ? res.message : "no detail");
+    return CLI_EXIT_USAGE;
   }
-  double t_median = median_sorted(s->times, a->repeat);
 
   if (a->solution) {
     err[0] = '\0';
@@ -663,15 +438,23 @@ static int solve_run(const solve_args *a, solve_state *s) {
     }
   }
 
-  global_report g;
-  if (global_velocities(inst, s->x, &g)) {
+  exp_solve_report rep = { .instance = exp_basename(a->file),
+                           .solver = solver,
+                           .inst = inst,
+                           .opt = &opt,
+                           .res = &res,
+                           .flags = &a->fl,
+                           .t_median = sum.median,
+                           .t_min = sum.min,
+                           .read_s = s->read_s,
+                           .repeat = a->repeat };
+  if (exp_solve_global(inst, s->x, &rep)) {
     cli_error("%s: out of memory for the velocities (ndof = %d)", a->file, inst->global->ndof);
     return CLI_EXIT_USAGE;
   }
-  g.read_s = s->read_s;
-  g.condense_s = inst->global ? inst->global->condense_s : 0;
-  /* The history points into the workspace: print before it is freed. */
-  print_json(a, solver, inst, &opt, &res, &g, t_median, t_min);
+  /* The history points into the workspace: written before it is freed;
+   * stdout holds x with --solution -. */
+  exp_solve_json(cli_is_stdout(a->solution) ? stderr : stdout, &rep);
   if (fflush(stdout) != 0 || ferror(stdout)) {
     cli_error("solve: cannot write the result to standard output");
     return CLI_EXIT_USAGE;

@@ -2,6 +2,7 @@
  * formulations at one step h, one CSV row each.
  *
  *   articulated N ANGLE_DEG T H
+ *   articulated --provenance SRCDIR
  *
  * The chain is the `chain` scene of libdynamics (links 0.1 m, 0.1 kg, 1 cm
  * square rods): N links (1 .. 100) released at ANGLE_DEG degrees from the
@@ -23,8 +24,11 @@
  * step.  gap_vs_reduced_m: the largest distance of a link centre from the
  * reduced model's at the end (0 for the reduced row).
  *
- * experiments/articulated.sh runs it for each h and writes the CSV with its
- * preamble.  Public headers only.  An experiment never asserts: exit 0 when
+ * --provenance prints the CSV's preamble of what ran it: the library's
+ * provenance (exp_prov_write: CPU, compiler, BLAS, binary, host, SRCDIR's
+ * revision), the lines every experiment CSV starts with.
+ * experiments/articulated.sh runs it once, then for each h.  Public headers
+ * only.  An experiment never asserts: exit 0 when
  * the rows are written, 2 for bad arguments, 1 when a model cannot be built
  * or a step fails (message on stderr).
  */
@@ -38,6 +42,7 @@
 #include "dyn_joint.h"
 #include "dyn_redmax.h"
 #include "dyn_world.h"
+#include "exp.h"
 
 #define NMAX        100
 #define LINK_LENGTH 0.1 /* m: the chain scene's links */
@@ -187,9 +192,20 @@ static void print_row(double h, const char *name, const exp_run *r, const exp_ru
          r->time_per_step, gap);
 }
 
+/* The preamble of the CSV: the library's provenance of this run. */
+static int print_provenance(const char *srcdir) {
+  exp_prov p;
+  char rev[160];
+  exp_prov_gather(&p);
+  exp_git_rev(srcdir, rev, sizeof rev);
+  exp_prov_write(stdout, &p, rev);
+  return ferror(stdout) ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--provenance") == 0) return print_provenance(argv[2]);
   if (argc != 5) {
-    fprintf(stderr, "usage: articulated N ANGLE_DEG T H\n");
+    fprintf(stderr, "usage: articulated N ANGLE_DEG T H | articulated --provenance SRCDIR\n");
     return 2;
   }
   int n = atoi(argv[1]);

@@ -19,7 +19,8 @@
 # hinges at the same pivots.
 #
 # Output in RESULTS_DIR (created if missing):
-#   articulated.csv   '#' preamble (git rev, compiler, date, parameters), then
+#   articulated.csv   '#' preamble (the parameters, the library's provenance:
+#                     `articulated --provenance`, exp_prov_write; the date), then
 #                     h, formulation, joint_drift_max (m: max over steps and
 #                     joints of the anchor separation, dyn_joint_anchor_error;
 #                     for the reduced model, of its bodies put through the
@@ -31,8 +32,7 @@
 #                     the end; 0 for the reduced row)
 #   articulated.png, articulated.pdf   the figure (experiments/articulated.gp),
 #                     when gnuplot is there.
-# CC (default gcc) names the compiler in the preamble; make passes the one
-# it built the program with.  Never asserts; prints the CSV path.
+# Never asserts; prints the CSV path.
 set -eu
 
 RES=${1:?usage: articulated.sh RESULTS_DIR [BUILDDIR] [SRCDIR] [GNUPLOT]}
@@ -45,7 +45,6 @@ N=${ARTIC_N:-20}
 ANGLE=${ARTIC_ANGLE:-60}
 TEND=${ARTIC_T:-2}
 HS=${ARTIC_H:-"2e-3 1e-3 5e-4 2.5e-4 1e-4"}
-CC=${CC:-gcc}
 
 mkdir -p "$RES"
 RES=$(cd "$RES" && pwd)
@@ -60,7 +59,8 @@ fi
 CSV="$RES/articulated.csv"
 {
   echo "# articulated.sh: chain of $N links (0.1 m, 0.1 kg), released at $ANGLE deg, $TEND s"
-  echo "# git $(cd "$SRC" && git rev-parse --short HEAD 2>/dev/null || echo unknown), $("$CC" --version | head -n 1), $(date -u +%Y-%m-%dT%H:%M:%SZ), host $(uname -n)"
+  "$PROG" --provenance "$SRC"
+  echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "# OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-unset}; world: erp 0.2, symplectic Euler; redmax: semi-implicit Euler"
   echo "h,formulation,joint_drift_max,energy_drift,time_per_step_s,gap_vs_reduced_m"
   for h in $HS; do

@@ -14,7 +14,8 @@
 #   states the protocol and the between-run noise, experiments/README.md);
 # - results in BUILDDIR/experiments/results/HOST/: NAME.csv, its tables
 #   NAME_*.csv / NAME_*.tex, NAME.pdf and NAME.png for NAME in the sections
-#   of default.exp, and the campaign (plan and task results) in campaign/.
+#   of default.exp (NAME-2.pdf ... for further pages), and the campaign
+#   (plan and task results) in campaign/.
 #   Earlier results there are moved aside with a UTC timestamp suffix
 #   (profile.csv.20250101T120000Z, campaign.20250101T120000Z), never
 #   overwritten;
@@ -56,11 +57,13 @@ data=$builddir/datasets/generated
 mkdir -p "$results" "$data"
 config=$srcdir/experiments/default.exp
 
-# move earlier results of the same sections, and the campaign, aside
+# move earlier results of the same sections, and the campaign, aside (the
+# further pages of a figure too: NAME-2.pdf, NAME-1-2.png ...)
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 for name in $(awk '$1 == "experiment" {print (NF >= 3 ? $3 : $2)}' "$config"); do
   for old in "$results/$name.csv" "$results/${name}"_*.csv "$results/${name}"_*.tex \
-    "$results/$name.pdf" "$results/$name.png"; do
+    "$results/$name.pdf" "$results/$name.png" "$results/${name}"-*.pdf \
+    "$results/${name}"-*.png; do
     if [ -e "$old" ]; then
       mv "$old" "$old.$stamp"
     fi

@@ -32,7 +32,9 @@
  * LaTeX escaping), which tests/test_experiment_profile.c checks against
  * hand-worked examples; shell.c the quoting of values for scripts; util.c
  * the clock, strict number parsing and the message sink; generate.c the
- * seeded instance families (`generate` lines, `lcplab generate`).
+ * seeded instance families (`generate` lines, `lcplab generate`);
+ * solve_json.c the JSON of one solve (`lcplab solve`), export.c the files
+ * of an exported step (`lcplab export`).
  *
  * The library never prints: every message is one line handed to the
  * caller's exp_log (exp_say).  Nothing here is global mutable state except
@@ -266,6 +268,29 @@ EXP_API const char *exp_world_key(int i);
 EXP_API struct slv_global *exp_world_global(const dyn_world *w, const slv_problem *p, char *err,
                                             size_t errlen);
 
+/* ---- exported steps (export.c; `lcplab export`, docs/lcplab.1) ---------------- */
+
+/* Where and how an export run writes its steps: DIR/SCENE_stepKKKKKK.EXT
+ * (format: an index from exp_export_format), with global its form in the
+ * bodies' velocities beside it (SCENE_stepKKKKKK.global.EXT); errors to log. */
+typedef struct exp_export {
+  const char *dir, *scene;
+  int format, global;
+  const exp_log *log;
+} exp_export;
+/* The index of the export format `name` (dat, blcp, hdf5, mtx, lcplab) that
+ * can hold the global form when `global`; -1 after the message (NULL name:
+ * missing --format). */
+EXP_API int exp_export_format(const exp_log *log, const char *name, int global);
+EXP_API const char *exp_export_format_name(int f);
+/* 1 (after the message) if a file the export of step k would write exists. */
+EXP_API int exp_export_step_exists(const exp_export *e, long k);
+/* Step st's problem p (and its global form, from w) and the impulses x the
+ * world applied, to files, and their JSON line to json; 1, or 0 after the
+ * message. */
+EXP_API int exp_export_step(const exp_export *e, const dyn_world *w, const exp_step *st,
+                            const slv_problem *p, const double *x, FILE *json);
+
 /* ---- pure computations (stats.c; no I/O, no allocation) --------- */
 
 /* Dolan-More performance ratios (Dolan and More 2002, Math. Program. 91):
@@ -423,6 +448,61 @@ typedef struct exp_sha256 {
 EXP_API void exp_sha256_init(exp_sha256 *s);
 EXP_API void exp_sha256_add(exp_sha256 *s, const void *data, size_t len);
 EXP_API void exp_sha256_hex(exp_sha256 *s, char out[65]);
+
+/* ---- one solve as JSON (solve_json.c; `lcplab solve`, docs/lcplab.1) ---------- */
+
+/* A JSON string (RFC 8259: '"', '\\' and control characters escaped, bytes
+ * that are not valid UTF-8 as U+FFFD; NULL as ""); a number with `digits`
+ * significant digits, NaN and infinities as null. */
+EXP_API void exp_json_string(FILE *f, const char *s);
+EXP_API void exp_json_number(FILE *f, double v, int digits);
+
+/* The options a command line gives for one solve; a field a flag does not
+ * set comes from the file's record (slv_instance.opt_given), else the
+ * library's default.  time_limit 0: none; threads 0: the default; simd:
+ * SLV_SIMD_AUTO or SLV_SIMD_OFF. */
+typedef struct exp_solve_flags {
+  int have_solver, have_tol, have_max_iter, have_omega, have_norm, norm, warm, history, simd;
+  double tol, omega, time_limit;
+  long max_iter, threads;
+} exp_solve_flags;
+/* 1 if the option bit (SLV_IO_OPT_*) comes from inst's record: recorded
+ * there and no flag sets it. */
+EXP_API int exp_solve_from_file(const exp_solve_flags *fl, const slv_instance *inst, unsigned bit);
+/* The options: the library's defaults, the file's record over them, the
+ * flags over that. */
+EXP_API slv_options exp_solve_options(const exp_solve_flags *fl, const slv_instance *inst);
+
+/* Solves p `repeat` >= 1 times, each from x0 copied fresh into x, timing
+ * only slv_solve (CLOCK_MONOTONIC) into times[0..repeat-1]; sum: their
+ * median and minimum (exp_time_summary).  Returns slv_solve's status (a
+ * negative one stops at once: the solver refused the problem). */
+EXP_API slv_status exp_solve_repeat(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
+                                    const double *x0, double *x, double *w, long repeat,
+                                    double *times, slv_result *res, exp_tsum *sum);
+
+/* What the JSON object of one solve reports (cli/cmd_solve.c lists its
+ * fields in order). */
+typedef struct exp_solve_report {
+  const char *instance; /* the file's base name */
+  const slv_solver *solver;
+  const slv_instance *inst;
+  const slv_options *opt;
+  const slv_result *res;
+  const exp_solve_flags *flags;
+  double t_median, t_min, read_s; /* read_s: the read, the condensation included */
+  long repeat;
+  /* a problem read from a global one (exp_solve_global); ndof 0: not one */
+  int ndof;
+  double v_norm_2, u_norm_2, res_vel, condense_s;
+} exp_solve_report;
+/* For inst read from a global problem: the 2-norms of v = M^-1 (H x + f)
+ * and u = H' v + w, slv_velocity_residual and the condensation's time into
+ * r (docs/problem.md, "Global problems"); r->ndof 0 otherwise.  0, or -1
+ * out of memory. */
+EXP_API int exp_solve_global(const slv_instance *inst, const double *x, exp_solve_report *r);
+/* The JSON object of r as one line to f; 0, or -1 on a write error. */
+EXP_API int exp_solve_json(FILE *f, const exp_solve_report *r);
 
 /* ---- problem classes ---------------------------------------------------------- */
 
@@ -645,6 +725,11 @@ typedef struct exp_prov {
 } exp_prov;
 
 EXP_API void exp_prov_gather(exp_prov *p);
+/* p and the revision rev as the '#' lines "# KEY: VALUE" that head the
+ * engine's CSVs (cpu, cores, governor, compiler, cflags, blas, threads,
+ * binary, precision, host, rev, lcplab, load), for a program outside the
+ * engine that writes a CSV of its own (experiments/articulated.c). */
+EXP_API void exp_prov_write(FILE *f, const exp_prov *p, const char *rev);
 EXP_API double exp_loadavg(void);
 /* The source revision: LCPLAB_REV, else git rev-parse in dir (+ -dirty). */
 EXP_API void exp_git_rev(const char *dir, char *rev, size_t len);
@@ -867,6 +952,13 @@ EXP_API int exp_figure_draw(const exp_log *log, const exp_section *s, const char
  * scripts: title= any text, other values letters, digits and ._,+-: only
  * (they reach awk programs and gnuplot commands). */
 EXP_API int exp_figure_value_ok(const char *kv, size_t len);
+/* The figure options of `lcplab figure`: csv's "# figure: ..." line (the
+ * last one of its '#' preamble), then sets (more key=value words, a later
+ * one wins), each checked by exp_figure_value_ok, into out (size len).
+ * EXP_EXIT_OK, or EXP_EXIT_USAGE after the message (csv unreadable, too
+ * long, a value not allowed). */
+EXP_API int exp_figure_options(const exp_log *log, const char *csv, const char *sets, char *out,
+                               size_t len);
 /* $GNUPLOT, else "gnuplot". */
 EXP_API const char *exp_gnuplot_prog(void);
 /* Writes the header fields of h (not its rows), then rows, then extra

@@ -122,6 +122,46 @@ int exp_figure_value_ok(const char *kv, size_t len) {
   return 1;
 }
 
+/* The last "# figure: ..." line of csv's '#' preamble into out; 0, or -1
+ * when csv cannot be read. */
+static int csv_figure_line(const char *csv, char *out, size_t len) {
+  FILE *f = fopen(csv, "r");
+  if (!f) return -1;
+  char line[1024];
+  out[0] = '\0';
+  while (fgets(line, sizeof line, f) && line[0] == '#')
+    if (strncmp(line, "# figure: ", 10) == 0)
+      snprintf(out, len, "%.*s", (int)strcspn(line + 10, "\r\n"), line + 10);
+  fclose(f);
+  return 0;
+}
+
+int exp_figure_options(const exp_log *log, const char *csv, const char *sets, char *out,
+                       size_t len) {
+  if (csv_figure_line(csv, out, len) != 0) {
+    exp_say(log, EXP_SAY_ERROR, "figure: %s: cannot read", csv);
+    return EXP_EXIT_USAGE;
+  }
+  size_t used = strlen(out);
+  if (sets && sets[0] && exp_fmt(out + used, len - used, "%s%s", used ? " " : "", sets) != 0) {
+    exp_say(log, EXP_SAY_ERROR, "figure: the figure options are longer than %zu characters",
+            len - 1);
+    return EXP_EXIT_USAGE;
+  }
+  for (const char *kv = out; *kv;) {
+    size_t wl = strcspn(kv, " ");
+    if (wl && !exp_figure_value_ok(kv, wl)) {
+      exp_say(log, EXP_SAY_ERROR,
+              "figure: option '%.*s': a value other than title's is letters, digits and "
+              "._,+-: only",
+              (int)wl, kv);
+      return EXP_EXIT_USAGE;
+    }
+    kv += wl + (kv[wl] == ' ');
+  }
+  return EXP_EXIT_OK;
+}
+
 /* fig_KEY = 'VALUE' for each key=value of the section's figure line whose
  * key is lower-case letters and '_'; -1 when a value is not
  * exp_figure_value_ok (a CSV's "# figure:" line may have been edited). */

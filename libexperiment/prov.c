@@ -252,6 +252,14 @@ void exp_prov_gather(exp_prov *p) {
   p->load_end = p->load_start;
 }
 
+void exp_prov_write(FILE *f, const exp_prov *p, const char *rev) {
+  fprintf(f, "# cpu: %s\n# cores: %d\n# governor: %s\n", p->cpu, p->cores, p->governor);
+  fprintf(f, "# compiler: %s\n# cflags: %s\n", p->compiler, p->cflags);
+  fprintf(f, "# blas: %s\n# threads: OpenBLAS threads %s\n", p->blas, p->blas_threads);
+  fprintf(f, "# binary: %s\n# precision: %s\n# host: %s\n", p->binary, p->precision, p->host);
+  fprintf(f, "# rev: %s\n# lcplab: %s\n# load: %.2f\n", rev, SLV_VERSION, p->load_start);
+}
+
 double exp_default_memory_mb(void) {
   long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);

@@ -48,6 +48,18 @@ static char *sidecar(const char *path, const char *suffix) {
   return s;
 }
 
+int slv_write_sidecar(const char *path, slv_format fmt, int k, char *buf, size_t len) {
+  static const char *const sfx[5] = { ".b", ".lo", ".hi", ".findex", ".mu" };
+  if (fmt == SLV_FMT_AUTO) fmt = slv_format_for_path(path);
+  if (fmt != SLV_FMT_MTX || k < 0 || k >= 5) return 0;
+  size_t n = strlen(path), m = strlen(sfx[k]);
+  if (n >= 4 && strcmp(path + n - 4, ".mtx") == 0) n -= 4;
+  if (n + m >= len) return -1;
+  memcpy(buf, path, n);
+  memcpy(buf + n, sfx[k], m + 1);
+  return 1;
+}
+
 static int exists(const char *path) {
   FILE *f = fopen(path, "r");
   if (!f) return 0;

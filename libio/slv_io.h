@@ -95,6 +95,12 @@ SLV_API int slv_format_from_str(const char *s);
  * siconos-lcp, siconos-mlcp or siconos-relay from the instance, and slv_read
  * decides from the content. */
 SLV_API slv_format slv_format_for_path(const char *path);
+/* The k-th file beside path that slv_write in format fmt (SLV_FMT_AUTO:
+ * path's extension) also writes or removes: for MatrixMarket the sidecars
+ * STEM.b, .lo, .hi, .findex, .mu (k = 0..4; STEM is path without ".mtx"),
+ * for every other format none.  Returns 1 with the name in buf, 0 when there
+ * is no k-th file, -1 when it does not fit in len bytes. */
+SLV_API int slv_write_sidecar(const char *path, slv_format fmt, int k, char *buf, size_t len);
 
 /* The global frictional-contact problem an instance was condensed from
  * (FCLIB /fclib_global, Siconos gfc3d .dat; docs/problem.md, "Global

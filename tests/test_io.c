@@ -1686,6 +1686,24 @@ static void test_memory_cap(void) {
   CU_ASSERT_EQUAL(SLV_IO_DEFAULT_MAX_MEMORY, (size_t)4 << 30);
 }
 
+/* The files a MatrixMarket write puts beside its matrix, and none for other
+ * formats (slv_write_sidecar). */
+static void test_write_sidecars(void) {
+  const char *want[5] = { "d/p.b", "d/p.lo", "d/p.hi", "d/p.findex", "d/p.mu" };
+  char buf[64];
+  int k = 0;
+  while (k < 6 && slv_write_sidecar("d/p.mtx", SLV_FMT_AUTO, k, buf, sizeof buf) == 1) {
+    CU_ASSERT_STRING_EQUAL(buf, want[k]);
+    k++;
+  }
+  CU_ASSERT_EQUAL(k, 5);
+  CU_ASSERT_EQUAL(slv_write_sidecar("d/p", SLV_FMT_MTX, 4, buf, sizeof buf), 1);
+  CU_ASSERT_STRING_EQUAL(buf, "d/p.mu"); /* no .mtx: the name itself is the stem */
+  CU_ASSERT_EQUAL(slv_write_sidecar("d/p.lcp", SLV_FMT_AUTO, 0, buf, sizeof buf), 0);
+  CU_ASSERT_EQUAL(slv_write_sidecar("d/p.mtx", SLV_FMT_LCPLAB, 0, buf, sizeof buf), 0);
+  CU_ASSERT_EQUAL(slv_write_sidecar("d/p.mtx", SLV_FMT_AUTO, 3, buf, 10), -1); /* d/p.findex */
+}
+
 int main(void) {
   gsl_set_error_handler_off();
   if (CU_initialize_registry() != CUE_SUCCESS) return 2;
@@ -1721,5 +1739,6 @@ int main(void) {
   CU_add_test(s, "fc3d: round trips, layout, refusals", test_fc3d_roundtrip);
   CU_add_test(s, "lcplab: cone_law", test_lcplab_cone_law);
   CU_add_test(s, "bad: fc3d", test_bad_fc3d);
+  CU_add_test(s, "mtx: the sidecars a write puts beside it", test_write_sidecars);
   return tst_run();
 }

@@ -1,0 +1,169 @@
+/* export.c -- the files of one exported step (`lcplab export`, docs/lcplab.1,
+ * "export"): the problem a scene's step solved, through libio's writer, to
+ * DIR/SCENE_stepKKKKKK.EXT, the impulses the world applied to .x beside it,
+ * with --global its form in the bodies' velocities (world_global.c), and one
+ * JSON line naming them.  Every error is one line to the caller's exp_log.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <string.h>
+
+#include "exp.h"
+
+typedef struct fmt_def {
+  const char *name, *ext;
+  slv_format fmt;
+} fmt_def;
+
+static const fmt_def formats[] = {
+  { "dat", "dat", SLV_FMT_AUTO }, /* the writer picks the Siconos layout from the problem */
+  { "blcp", "blcp", SLV_FMT_BLCP }, { "hdf5", "hdf5", SLV_FMT_FCLIB },
+  { "mtx", "mtx", SLV_FMT_MTX },    { "lcplab", "lcp", SLV_FMT_LCPLAB },
+};
+enum { NFORMATS = (int)(sizeof formats / sizeof formats[0]) };
+
+/* The suffix of the global file beside a step's file of format fd, or
+ * NULL when fd has no global form. */
+static const char *global_sfx(const fmt_def *fd) {
+  if (fd->fmt == SLV_FMT_FCLIB) return "global.hdf5";
+  return strcmp(fd->name, "dat") == 0 ? "global.dat" : NULL;
+}
+
+int exp_export_format(const exp_log *log, const char *name, int global) {
+  int f = 0;
+  while (f < NFORMATS && (!name || strcmp(formats[f].name, name) != 0)) f++;
+  if (!name) {
+    exp_say(log, EXP_SAY_ERROR, "export: missing --format (dat, blcp, hdf5, mtx or lcplab)");
+  } else if (f == NFORMATS) {
+    exp_say(log, EXP_SAY_ERROR,
+            "export: --format must be one of dat, blcp, hdf5, mtx, lcplab, got '%s'", name);
+  } else if (global && !global_sfx(&formats[f])) {
+    exp_say(log, EXP_SAY_ERROR,
+            "export: --global needs --format hdf5 (FCLIB) or dat (Siconos gfc3d), got --format %s",
+            name);
+  } else {
+    return f;
+  }
+  return -1;
+}
+
+const char *exp_export_format_name(int f) {
+  return f >= 0 && f < NFORMATS ? formats[f].name : NULL;
+}
+
+/* DIR/SCENE_stepKKKKKK.SUFFIX into buf; 0 if too long (after the message). */
+static int out_name(const exp_export *e, long k, const char *suffix, char *buf, size_t len) {
+  int r = snprintf(buf, len, "%s/%s_step%06ld.%s", e->dir, e->scene, k, suffix);
+  if (r < 0 || (size_t)r >= len) {
+    exp_say(e->log, EXP_SAY_ERROR, "export: output path for step %ld is too long", k);
+    return 0;
+  }
+  return 1;
+}
+
+/* 1 (after the message) if something exists at path. */
+static int refuse_existing(const exp_export *e, const char *path) {
+  if (!exp_path_exists(path)) return 0;
+  exp_say(e->log, EXP_SAY_ERROR, "%s exists (use --force to overwrite)", path);
+  return 1;
+}
+
+int exp_export_step_exists(const exp_export *e, long k) {
+  const fmt_def *fd = &formats[e->format];
+  const char *sfx[3] = { fd->ext, "x", e->global ? global_sfx(fd) : NULL };
+  char path[EXP_PATH_MAX], side[EXP_PATH_MAX];
+  for (int j = 0; j < 3 && sfx[j]; j++) {
+    if (!out_name(e, k, sfx[j], path, sizeof path) || refuse_existing(e, path)) return 1;
+    /* the files the writer writes beside the problem's (MatrixMarket's sidecars) */
+    for (int s = 0; j == 0 && slv_write_sidecar(path, fd->fmt, s, side, sizeof side) == 1; s++)
+      if (refuse_existing(e, side)) return 1;
+  }
+  return 0;
+}
+
+/* A writer's message err about path, as "path: err" unless err names it. */
+static void say_write_error(const exp_log *log, const char *path, const char *err) {
+  if (!err[0]) err = "unknown error";
+  size_t len = strlen(path);
+  if (strncmp(err, path, len) == 0 && err[len] == ':')
+    exp_say(log, EXP_SAY_ERROR, "%s", err);
+  else
+    exp_say(log, EXP_SAY_ERROR, "%s: %s", path, err);
+}
+
+/* The global form of the world's last step (problem p, instance inst) to
+ * gpath: 1, or 0 after the message. */
+static int write_global(const exp_export *e, const dyn_world *w, const slv_problem *p,
+                        slv_instance *inst, const char *gpath, long k) {
+  char err[512] = "";
+  slv_global *g = exp_world_global(w, p, err, sizeof err);
+  if (!g) {
+    exp_say(e->log, EXP_SAY_ERROR, "export: step %ld: %s", k, err);
+    return 0;
+  }
+  inst->global = g;
+  slv_status s = slv_write(gpath, SLV_FMT_AUTO, inst, err, sizeof err);
+  inst->global = NULL;
+  slv_global_free(g);
+  if (s != SLV_OK) say_write_error(e->log, gpath, err);
+  return s == SLV_OK;
+}
+
+/* The JSON line of a written step. */
+static void put_step_line(FILE *f, const char *path, const char *xpath, const char *gpath,
+                          const exp_step *st, int n, const char *kind) {
+  fputs("{\"file\":", f);
+  exp_json_string(f, path);
+  fprintf(f, ",\"step\":%ld,\"n\":%d,\"kind\":", st->k, n);
+  exp_json_string(f, kind);
+  fputs(",\"status\":", f);
+  exp_json_string(f, st->status);
+  fputs(",\"applied\":", f);
+  exp_json_string(f, st->applied);
+  fputs(",\"solution\":", f);
+  exp_json_string(f, xpath);
+  if (gpath) {
+    fputs(",\"global\":", f);
+    exp_json_string(f, gpath);
+  }
+  fputs("}\n", f);
+}
+
+/* The problem p to path (and its global form to gpath when given); its
+ * kind into kind.  1, or 0 after the message. */
+static int write_problem(const exp_export *e, const dyn_world *w, const slv_problem *p, long k,
+                         const char *path, const char *gpath, char *kind, size_t klen) {
+  char name[128], err[512] = "";
+  snprintf(name, sizeof name, "%s_step%06ld", e->scene, k);
+  slv_instance *inst = exp_instance_of(p, name, 0);
+  if (!inst) {
+    exp_say(e->log, EXP_SAY_ERROR, "export: out of memory for the problem of step %ld (n=%d)", k,
+            p->n);
+    return 0;
+  }
+  slv_status s = slv_write(path, formats[e->format].fmt, inst, err, sizeof err);
+  snprintf(kind, klen, "%s", inst->kind);
+  if (s != SLV_OK) say_write_error(e->log, path, err);
+  int ok = s == SLV_OK && (!gpath || write_global(e, w, p, inst, gpath, k));
+  slv_instance_free(inst);
+  return ok;
+}
+
+int exp_export_step(const exp_export *e, const dyn_world *w, const exp_step *st,
+                    const slv_problem *p, const double *x, FILE *json) {
+  char path[EXP_PATH_MAX], xpath[EXP_PATH_MAX], gpath[EXP_PATH_MAX], err[512] = "";
+  char kind[sizeof((slv_instance *)0)->kind];
+  long k = st->k;
+  const fmt_def *fd = &formats[e->format];
+  if (!out_name(e, k, fd->ext, path, sizeof path) || !out_name(e, k, "x", xpath, sizeof xpath) ||
+      (e->global && !out_name(e, k, global_sfx(fd), gpath, sizeof gpath)))
+    return 0;
+  if (!write_problem(e, w, p, k, path, e->global ? gpath : NULL, kind, sizeof kind)) return 0;
+  if (slv_write_vector(xpath, p->n, x, err, sizeof err) != SLV_OK) {
+    say_write_error(e->log, xpath, err);
+    return 0;
+  }
+  put_step_line(json, path, xpath, e->global ? gpath : NULL, st, p->n, kind);
+  return 1;
+}
