@@ -153,6 +153,11 @@ gfilter(g) = g == 0 ? "" : (g == 1 ? sprintf(" && index(\"%s\", \",\" $2 \",\") 
                                      sprintf(" && index(\"%s\", \",\" $2 \",\") == 0", group1))
 # the runs of a scene that the scene's solver group took (a run that was
 # refused at its first problem is in the coverage table, not in the figure)
+# the scenes' steps the failure policy carried (column 14, applied: the
+# fallback's answer, the warm start or P(0) instead of the solver's own;
+# experiments/README.md, "Failed steps"): drawn as grey rings over the run
+carried_step(dummy) = strcol(14) ne "solver" && strcol(14) ne "none" && strcol(14) ne ""
+ncarried(f) = int(system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} $5 != \"\" && $14 != \"solver\" && $14 != \"none\" && $14 != \"\" {n++} END {print n + 0}' '%s'", f)))
 okruns(sc, g) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} ($1 \"|\" $4 == \"%s\"%s%s) {r = $2 \"/\" $3; if (!(r in s)) {s[r] = 1; o[++n] = r} if ($13 == \"refused\") bad[r] = 1} END {for (i = 1; i <= n; i++) if (!(o[i] in bad)) printf \"%%s \", o[i]}' '%s'", sc, sfilter(2), gfilter(g), csv))
 # a panel's group in its title only when the scene has runs in both groups
 gtitle(sc, g) = g == 0 || words(okruns(sc, 3 - g)) == 0 ? "" : (g == 1 ? ", box" : ", contact")
