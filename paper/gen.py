@@ -464,12 +464,22 @@ write('winnersB.tex', wtB)
 nums += macro('ProfTolA', '$' + tolfmt(tolA) + '$')
 nums += macro('ProfTolB', '$' + tolfmt(tolB) + '$')
 _, wraw = read('profile_winners.csv')
-same_txt = []
-for c, s, a in same:
-    who, _, cnt = a.partition(' on ')
-    same_txt.append('%s ran %s\'s own loop on %s problems of class %s' % (
-        tt(s), tt(who.strip()), cnt.strip() or 'all', tex(c)))
-nums += macro('SameAs', '; '.join(same_txt) if same_txt else 'no solver ran another solver\'s loop')
+def same_as_text(same):
+    """Solvers that ran another's loop, grouped: 'a and b ran c's own loop on
+    10 lcp and 7 box problems'."""
+    per = {}
+    for c, s, a in same:
+        who, _, cnt = a.partition(' on ')
+        per.setdefault((s, who.strip()), []).append('%s %s' % (cnt.strip() or 'all', tex(c)))
+    groups = {}
+    for (s, who), where in per.items():
+        groups.setdefault((who, tuple(where)), []).append(s)
+    return '; '.join('%s ran %s\'s own loop on %s problems' % (series([tt(x) for x in ss]), tt(who),
+                                                               series(list(where)))
+                     for (who, where), ss in groups.items())
+
+
+nums += macro('SameAs', same_as_text(same) or 'no solver ran another solver\'s loop')
 # per class: the winner (most fastest, ties excluded) and the most robust
 # per class and tolerance: the fastest, the ties, who solves the most (the
 # library's exp_profile_leaders, profile_leaders.csv)
