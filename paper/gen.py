@@ -8,7 +8,8 @@
 # wrote: the statistics (profiles, winners and ties, failures, coverage,
 # timings, slopes, steps) are the tables libexperiment/tables.c wrote beside
 # each CSV, and every text it quotes comes escaped from the library's
-# NAME_tex.csv (exp_text_write; exp_tex_escape): it escapes nothing itself.
+# NAME_tex.csv (exp_text_write; exp_tex_escape): it escapes only the
+# underscores of plain names (families, folders, scene parameters).
 # Sections that a results folder lacks (large, integrators, peers) are
 # reported as absent, in one sentence, through the macros.
 import csv
@@ -37,12 +38,13 @@ TEX = load_tex()
 
 def tex(s):
     """The LaTeX form of a text of the results, as the library wrote it; a
-    number, or a name of letters, digits, dots, dashes and slashes, needs none."""
+    number needs none, nor a name of letters, digits, dots, dashes and slashes
+    beyond its underscores."""
     s = str(s)
     if not s or s in TEX:
         return TEX.get(s, s)
-    if re.fullmatch(r'[A-Za-z0-9 .,=:+/()-]*', s):
-        return s  # nothing LaTeX treats specially (a family or folder name)
+    if re.fullmatch(r'[A-Za-z0-9 .,=:+/()_-]*', s):
+        return s.replace('_', '\\_')  # a name: only its underscores are special to LaTeX
     try:
         float(s)
         return s
@@ -427,7 +429,50 @@ def run_parameters():
     return t + '\\bottomrule\n\\end{tabular}\n' if n else ''
 
 
+def config_lines(name, key):
+    """The configuration lines `key ...` of a section, as run (its CSV's preamble)."""
+    out = []
+    with open(os.path.join(res, name + '.csv')) as fh:
+        for line in fh:
+            if not line.startswith('#'):
+                break
+            if line.startswith('# config> %s ' % key):
+                out.append(line[len('# config> %s ' % key):].strip())
+    return out
+
+
+def scene_table():
+    """Every scene of the experiments with its parameters as run: the scene
+    lines of the configuration, the friction models and integrators of the
+    section (the world's own settings, dt, erp, cfm, are its defaults:
+    Section~\ref{sec:dyn})."""
+    t = ('\\begin{tabular}{@{}lllll@{}}\n\\toprule\nexperiment & scene & parameters & friction & '
+         'integrators \\\\\n\\midrule\n')
+    n = 0
+    for name in ('profile', 'drift', 'accuracy', 'integrators'):
+        if not have(name + '.csv'):
+            continue
+        frictions = ' '.join(config_lines(name, 'friction'))
+        integ = ' '.join(dict.fromkeys(r['integrator'] for r in read(name + '.csv')[1]
+                                       if r.get('integrator')))
+        for line in config_lines(name, 'scene'):
+            words = line.split()
+            params = [w for w in words[1:] if not w.startswith('friction=')]
+            fr = [w[len('friction='):] for w in words[1:] if w.startswith('friction=')]
+            t += '%s & %s & %s & %s & %s \\\\\n' % (
+                name, tex(words[0]), ', '.join(tex(p) for p in params),
+                tex(fr[0] if fr else frictions), tex(integ))
+            n += 1
+    if not n:
+        return ''
+    return ('\\begin{table}[tbp]\n  \\centering\\scriptsize\n  \\caption{The scenes as run (the scene '
+            'lines of each experiment\'s configuration; a profile scene is exported at its step $k$, '
+            'Table~\\ref{tab:plist}).}\n  \\label{tab:scenetab}\n  \\setlength{\\tabcolsep}{2pt}\n' + t +
+            '\\bottomrule\n\\end{tabular}\n\\end{table}\n')
+
+
 write('problemlist.tex', problem_list())
+write('scenetable.tex', scene_table())
 write('runparams.tex', run_parameters())
 
 # ---- winners, ties, identical algorithms ---------------------------------------------------
