@@ -54,7 +54,11 @@ do for [si = 1:ns] {
       if (nruns > per_panel) {
         do for [g = 1:2] {
           nc = nchunks(words(okruns(sc, g)))
-          if (words(okruns(sc, g)) > 0) { do for [c = 1:nc] { panels = panels.panel_code(si, m, g, c) } }
+          # a group whose runs are constant in this metric has no panel
+          glo = colmin(csv, scsel(sc).gfilter(g), mexpr(m), 0)
+          ghi = colmax(csv, scsel(sc).gfilter(g), mexpr(m), 0)
+          gvaries = !isnan_s(ghi) && real(ghi) > real(glo) && real(ghi) > 1e-14
+          if (gvaries && words(okruns(sc, g)) > 0) { do for [c = 1:nc] { panels = panels.panel_code(si, m, g, c) } }
         }
       } else {
         if (nruns > 0) { panels = panels.panel_code(si, m, 0, 1) }
