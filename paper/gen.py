@@ -241,6 +241,7 @@ peers = [s for s in dict.fromkeys(r['solver'] for r in prof) if is_peer(s)]
 nums += macro('NSolvers', len(lcp_solvers))
 nums += macro('NPeers', len(peers))
 nums += macro('HavePeers', '1' if peers else '0')
+nums += macro('ProfilePeersNote', ' The peers are external programs judged by the same residual.' if peers else '')
 write('abstract_peers.tex', ('and, in the same run, %s called as external programs,' % plural(len(peers), 'peer'))
       if peers else '')
 write('peers_run.tex', ('This run: %s (%s).' % (plural(len(peers), 'peer'), ', '.join(tt(s) for s in peers)))
@@ -601,6 +602,23 @@ for c in ccls:
         t += '\\midrule\n'
 t += '\\bottomrule\n\\end{tabular}\n'
 write('coverage.tex', t)
+
+
+def refusals_clause():
+    """How the profiles count a refusal, from the tables: outside the
+    denominators when every solver's problems are the ones it accepted."""
+    acc = {(r['class'], r['solver']): int(num(r['accepted'])) for r in cov}
+    inside = [r for r in wrows if int(num(r['problems'])) != acc.get((r['class'], r['solver']),
+                                                                      int(num(r['problems'])))]
+    if not inside:
+        return 'refusals are outside the profiles\' denominators and are listed as coverage, not failures'
+    return ('a refusal counts as an unsolved problem in the profiles (their denominator is the class) '
+            'and is listed with its reason in the coverage table, not as a failure')
+
+
+nums += macro('RefusalsClause', refusals_clause())
+nums += macro('ClassList', series([CLASS_NAME.get(c) or tex(c) for c in
+                                   classes_of([r for _, rows in sets for r in rows])]))
 
 # ---- per-class paragraphs: who takes part, who is fastest, who is robust, who fails --------
 def names(rs):
