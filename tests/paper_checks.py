@@ -89,7 +89,7 @@ PLACEHOLDERS = [
 ]
 for pat, desc in PLACEHOLDERS:
     hits = [m.group(0) for m in re.finditer(pat, text, re.M)]
-    ctx = [text[max(0, m.start() - 40):m.end() + 40].replace('\n', ' ')
+    ctx = [text[max(0, m.start() - 40):m.end() + 40].replace('\n', ' ').replace('\\', '/')
            for m in re.finditer(pat, text, re.M)][:2]
     report(not hits, 'no placeholder: %s' % desc, '; '.join(ctx))
 
@@ -189,3 +189,14 @@ printed = set(re.findall(r'(\d+(?:\.\d+)?)\\,s\b', m.group(1))) if m else set()
 bad = sorted('%g' % float(v) for v in printed if '%g' % float(v) not in vals)
 report(not bad, 'the times of the timing rule are those run',
        'printed %s, run %s' % (bad, sorted(vals)))
+
+# ---- refusals and the profiles' denominators ----------------------------------------------
+acc = {(r['class'], r['solver']): r['accepted'] for r in rows('profile_coverage.csv')[0]}
+inside = [r for r in rows('profile_winners.csv')[0]
+          if acc.get((r['class'], r['solver']), r['problems']) != r['problems']]
+claim = re.search(r"refusals are (?:coverage|outside the profiles)", text)
+report(not (claim and inside), 'refusals are not said to be outside the profiles when they count',
+       '%s; e.g. %s on %s: %s problems, %s accepted' % (
+           claim.group(0) if claim else '', inside[0]['solver'] if inside else '',
+           inside[0]['class'] if inside else '', inside[0]['problems'] if inside else '',
+           acc.get((inside[0]['class'], inside[0]['solver'])) if inside else ''))

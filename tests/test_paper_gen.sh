@@ -7,8 +7,10 @@
 # paper.tex's own text: no "--" as a value, no ellipsis, no "none" where a
 # name is expected, no "not run" or "not built", no empty section; the counts
 # printed equal the CSVs' (distinct problems, sizes per scaling family,
-# seeds), the scaling verdict agrees with the fitted exponents, and a solver
-# that ran a scene is not said to be absent from the scenes.
+# seeds), the scaling verdict agrees with the fitted exponents, a solver
+# that ran a scene is not said to be absent from the scenes, and refusals
+# (nsgs refuses the findex rows) are not said to be outside the profiles
+# when the profiles count them.
 # Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR.
 # Last line "N passed, M failed".
 TST_NAME=test_paper_gen
@@ -22,6 +24,8 @@ experiment profile profile
 solvers pgs lemke nsgs
 generate spd 10 20 seeds=1-2
 generate contact 12
+generate box 12
+generate boxed-findex 12
 tol 1e-4 1e-8
 max_iter 2000
 min_runs 1
