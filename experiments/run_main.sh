@@ -53,7 +53,7 @@ config=$srcdir/experiments/default.exp
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 for name in $(awk '$1 == "experiment" {print (NF >= 3 ? $3 : $2)}' "$config"); do
   for old in "$results/$name.csv" "$results/${name}"_*.csv "$results/${name}"_*.tex \
-    "$results/$name.pdf" "$results/$name.png"; do
+    "$results/$name.pdf" "$results/$name.png" "$results/${name}"-*.pdf "$results/${name}"-*.png; do
     if [ -e "$old" ]; then
       mv "$old" "$old.$stamp"
     fi
