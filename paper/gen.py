@@ -525,7 +525,10 @@ def same_as_text(same):
                      for (who, where), ss in groups.items())
 
 
-nums += macro('SameAs', same_as_text(same) or 'no solver ran another solver\'s loop')
+nums += macro('SameAsSentence', (
+    'A solver that runs another\'s own loop on a problem is not a separate winner there: %s; they are '
+    'marked $^*$ in the tables and never counted as fastest or tied.' % same_as_text(same)) if same else
+    'No solver ran another solver\'s loop on a problem of this run.')
 # per class: the winner (most fastest, ties excluded) and the most robust
 # per class and tolerance: the fastest, the ties, who solves the most (the
 # library's exp_profile_leaders, profile_leaders.csv)
