@@ -995,6 +995,13 @@ def where(r):
     return 'the %s %s' % (tex(r['scene']), 'without friction' if f == 'none' else 'with %s friction' % tex(f))
 
 
+def group_where(rows):
+    groups = {}
+    for r in rows:
+        groups.setdefault(where(r), []).append(r)
+    return groups
+
+
 def by_scene(rows, count):
     """Runs grouped by scene and friction: 'on the S: a N of M, b K of M'."""
     groups = {}
@@ -1042,16 +1049,20 @@ def world_paragraph():
               'the previous step. ' % (tolfmt(b.group(1)), b.group(2)))
     runs = [r for _, r in scene_rows if not r['end'].startswith('refused')]
     carried = [r for r in runs if int(num(r['applied_other']))]
+    most = [r for r in carried if 2 * int(num(r['applied_other'])) > int(num(r['steps']))]
     if carried:
         t += ('The policy, not the solver, supplied the applied impulses of some steps in %s '
-              '(Table~\\ref{tab:scenes}, ``carried\'\'): %s. '
-              'The energy and penetration of those steps are those of what was applied, not of the '
-              'solver under test. ' % (plural(len(carried), 'run'),
-                                      by_scene(carried, lambda r: int(num(r['applied_other'])))))
+              '(Table~\\ref{tab:scenes}, ``carried\'\', per run)' % plural(len(carried), 'run'))
+        t += ('; of most steps in these: %s. ' % by_scene(most, lambda r: int(num(r['applied_other'])))
+              if most else '. ')
+        t += ('The energy and penetration of those steps are those of what was applied, not of the '
+              'solver under test. ')
     short = [r for r in runs if short_most(r)]
     if short:
-        t += ('These runs ended most of their steps on the iteration limit or unconverged: %s. ' %
-              by_scene(short, unconverged))
+        t += ('%s ended most of their steps on the iteration limit or unconverged (Table~\\ref{tab:scenes}, '
+              '``max it.\'\'): %s. ' % (upfirst(plural(len(short), 'run')),
+                                       series(['%s on %s' % (series([tt(r['solver']) for r in rs]), w)
+                                               for w, rs in group_where(short).items()])))
     stopped = [r for r in runs if r['end'] != 'ran']
     if stopped:
         t += '%s ended before the last step (Table~\\ref{tab:scenes}). ' % upfirst(plural(len(stopped), 'run'))
