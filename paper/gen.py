@@ -525,6 +525,39 @@ def same_as_text(same):
                      for (who, where), ss in groups.items())
 
 
+def noise_paragraph():
+    """The between-run noise measured in this run: the spread of the repeats
+    of each timed row, and the times of identical loops (a solver that ran
+    another's loop, same_as) on the same problems, against the tie tolerance."""
+    rows = [r for r in prof if r['tol'] == tolA and r.get('status') == 'converged' and
+            r.get('time_source', 'library') in ('library', '')]
+    spread = sorted((num(r['time_q3_s']) - num(r['time_q1_s'])) / num(r['time_s']) for r in rows
+                    if num(r['time_s']) > 0 and not math.isnan(num(r['time_q3_s'])))
+    t = ''
+    if spread:
+        t += ('Over the %d timed rows of converged runs at %s, the interquartile range of the repeats is '
+              '%.1f\\,\\%% of the median at the median row and %.1f\\,\\%% at the 90th percentile. ' % (
+                  len(spread), '$' + tolfmt(tolA) + '$', 100 * spread[len(spread) // 2],
+                  100 * spread[min(len(spread) - 1, int(0.9 * len(spread)))]))
+    time = {(r['problem'], r['solver']): num(r['time_s']) for r in rows}
+    pairs = {(sv, a.partition(' on ')[0].strip()) for _, sv, a in same}
+    ratios = []
+    for sv, who in pairs:
+        for (p_, s_), v in time.items():
+            w = time.get((p_, who))
+            if s_ == sv and w and v > 0:
+                ratios.append(math.exp(abs(math.log(v / w))))
+    if ratios:
+        ratios.sort()
+        t += ('The solvers that run another\'s loop (Section~\\ref{sec:ties}) time the same iterations: '
+              'on %d (solver, problem) pairs their median times differ from the original\'s by a factor of '
+              '%.2f at the median and up to %.2f' % (len(ratios), ratios[len(ratios) // 2], ratios[-1]))
+        t += ((', more than the tie factor %g: differences of that size at $\\tau=1$ are within this '
+               'run\'s noise. ' % (1 + tie_f)) if ratios[-1] > 1 + tie_f else '. ')
+    return ('\\paragraph{Noise.} ' + t.strip() + '\n\n') if t else ''
+
+
+write('noise.tex', noise_paragraph())
 nums += macro('SameAsSentence', (
     'A solver that runs another\'s own loop on a problem is not a separate winner there: %s; they are '
     'marked $^*$ in the tables and never counted as fastest or tied.' % same_as_text(same)) if same else
