@@ -7,8 +7,8 @@
 #
 # csv: problem, kind, n, solver, status, iteration, time_s, res_scaled, final,
 # class, method, time_source, tol.
-# Groups: the box solvers (pgs, pgs_wide, pjacobi, direct, lemke, dantzig,
-# enum) and the contact/cone solvers (nsgs, nsgs_newton, nsn_ac,
+# Groups: the box solvers (pgs, pgs_wide, pgs_color, pgs_part, pjacobi,
+# direct, lemke, dantzig, enum) and the contact/cone solvers (nsgs, nsgs_newton, nsn_ac,
 # pjacobi_cone, pcg_cone, apgd, and any external solver); a group with no
 # run on a problem has no panel.  One row a problem: group 1 against
 # iterations, then against time, then group 2 likewise.  Lines: the
@@ -36,7 +36,7 @@ allsolvers = csv_list(csv, "$6 != \"\" && $5 != \"unsupported\" && $5 != \"refus
 tolstr = word(csv_meta(csv, "tol"), 1)
 tol = 0.0
 if (tolstr ne "?") { eval("tol = " . tolstr) }
-group1 = ",pgs,pgs_wide,pjacobi,direct,lemke,dantzig,enum,"
+group1 = ",pgs,pgs_wide,pgs_color,pgs_part,pjacobi,direct,lemke,dantzig,enum,"
 gsel(g) = g == 1 ? sprintf(" && index(\"%s\", \",\" $4 \",\") > 0", group1) : sprintf(" && index(\"%s\", \",\" $4 \",\") == 0", group1)
 gname(g) = g == 1 ? "box solvers" : "contact solvers"
 W = figwidth(6.65)

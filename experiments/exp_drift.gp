@@ -54,7 +54,11 @@ do for [si = 1:ns] {
       if (nruns > per_panel) {
         do for [g = 1:2] {
           nc = nchunks(words(okruns(sc, g)))
-          if (words(okruns(sc, g)) > 0) { do for [c = 1:nc] { panels = panels.panel_code(si, m, g, c) } }
+          # a group whose runs are constant in this metric has no panel
+          glo = colmin(csv, scsel(sc).gfilter(g), mexpr(m), 0)
+          ghi = colmax(csv, scsel(sc).gfilter(g), mexpr(m), 0)
+          gvaries = !isnan_s(ghi) && real(ghi) > real(glo) && real(ghi) > 1e-14
+          if (gvaries && words(okruns(sc, g)) > 0) { do for [c = 1:nc] { panels = panels.panel_code(si, m, g, c) } }
         }
       } else {
         if (nruns > 0) { panels = panels.panel_code(si, m, 0, 1) }
@@ -70,7 +74,9 @@ maxrows = exists("fig_rows") ? int(fig_rows) : 5
 perpage = maxrows * ncols
 npages = int((np + perpage - 1) / perpage)
 PH = 1.62
-keyh = 0.16 * (int((words(allsolvers) + nints * (nints > 1) + 5) / 6) + 1)
+hascarried = ncarried(csv) > 0
+# rows of the legend strip: gnuplot fits 4 to 6 columns of names at 6.7 in; room for 4
+keyh = 0.16 * (int((words(allsolvers) + nints * (nints > 1) + hascarried + 3) / 4) + 1)
 titleh = strlen(fig_title_opt) > 0 ? 0.2 : 0
 
 do for [page = 1:npages] {
@@ -88,7 +94,9 @@ do for [fmt in figformats] {
   plot for [k = 1:words(allsolvers)] NaN with linespoints lw 1.2 dt sdt_s(word(allsolvers, k)) \
          pt spt(word(allsolvers, k)) ps 0.6 lc rgb scolour(word(allsolvers, k)) title txt(word(allsolvers, k)), \
        for [k = 1:(nints > 1 ? nints : 0)] NaN with lines lw 1 dt sdt(word(allints, k)) lc rgb "black" \
-         title word(allints, k)
+         title word(allints, k), \
+       for [k = 1:(hascarried ? 1 : 0)] NaN with points pt 6 ps 0.7 lc rgb "#777777" \
+         title "carried"
   eval(keyend)
   do for [p = p0 + 1:p0 + np_here] {
     pp = int(word(panels, p))
@@ -126,7 +134,10 @@ do for [fmt in figformats] {
            using 6:(m == 1 ? (($8 < 0 ? -$8 : $8) > 0 ? ($8 < 0 ? -$8 : $8) : NaN) : 1000 * $9) \
            with linespoints lw 1 pi pint pt spt(rsolver(word(runs, k))) ps 0.5 \
            dt rundt(word(runs, k)) \
-           lc rgb scolour(rsolver(word(runs, k))) notitle
+           lc rgb scolour(rsolver(word(runs, k))) notitle, \
+         for [k = 1:(hascarried ? words(runs) : 0)] rows(csv, sel(sc, word(runs, k))) \
+           using 6:(!carried_step(0) ? NaN : m == 1 ? (($8 < 0 ? -$8 : $8) > 0 ? ($8 < 0 ? -$8 : $8) : NaN) : 1000 * $9) \
+           every pint with points pt 6 ps 0.7 lc rgb "#777777" notitle
   }
   unset multiplot
   set output

@@ -11,7 +11,8 @@
 # solvers is drawn as small multiples, its solvers ordered by the share they
 # solve (the most robust first) and dealt into ceil(n / K) panels of nearly
 # equal size; each panel has its own legend (solver and solved share) at
-# the plot's right.  Panels flow in `figure cols=N` columns (default 2 at
+# the plot's right, about as wide as the plot; a mark at every step of a curve
+# after tau = 1 (where all curves start).  Panels flow in `figure cols=N` columns (default 2 at
 # the two-column width 6.7 in, 1 below 4 in), lettered.  One tolerance a file: the first
 # tolerance's first page goes to out.pdf/png, page q of the k-th tolerance
 # to out-k-q.pdf/png (`figure tol=T` draws only T; `figure rows=R`,
@@ -90,7 +91,7 @@ do for [page = 1:npages] {
       col = (p - p0 - 1) % ncols
       cw = 1.0 / ncols
       x0 = col * cw + 0.66 / W
-      x1 = col * cw + 0.39 * cw  # the rest of the column is the legend's (peer names are long)
+      x1 = col * cw + 0.54 * cw  # the plot about as wide as its legend, which has the rest of the column
       ytop = 1.0 - (titleh + r * RH + 0.25) / H
       set lmargin at screen x0
       set rmargin at screen x1
@@ -110,11 +111,11 @@ do for [page = 1:npages] {
       unset title
       set label 99 sprintf("%s %s, %s problems%s", letter(p), cname(c), nprob(c), nch > 1 ? sprintf(" (%d/%d)", k, nch) : "") \
         at screen col * cw + 0.06 / W, screen ytop + 0.1 / H left noenhanced font kf
-      set key at screen x1 + 0.04 / W, screen ytop left top vertical Left reverse samplen 2.5 spacing 1.0 width 0 font kf
+      set key at screen x1 + 0.04 / W, screen ytop left top vertical Left reverse samplen 1.5 spacing 1.0 width 0 font kf
       plot for [j = lo:hi] rows(csv2, csel(c, t, word(all, j))) using 4:5 with steps \
              lw 1.2 dt pdt(j - lo + 1) lc rgb pcol(j - lo + 1) notitle, \
            for [j = lo:hi] rows(csv2, csel(c, t, word(all, j))) using 4:5 \
-             every 7::(j - lo) with points pt ppt(j - lo + 1) ps 0.55 lc rgb pcol(j - lo + 1) notitle, \
+             every ::1 with points pt ppt(j - lo + 1) ps 0.55 lc rgb pcol(j - lo + 1) notitle, \
            for [j = lo:hi] NaN with linespoints lw 1.2 dt pdt(j - lo + 1) pt ppt(j - lo + 1) ps 0.55 \
              lc rgb pcol(j - lo + 1) title sprintf("%s (%s%%)", txt(word(all, j)), share(c, t, word(all, j)))
     }

@@ -22,9 +22,10 @@
 # common colour-vision deficiencies), a dash type and a point type, so that
 # six curves stay apart in grayscale.  Two schemes:
 #   - per solver (scolour, spt, sdt_s): fixed wherever the solver appears;
-#     the solvers of one friction model (box: pgs, pgs_wide, pjacobi, direct,
-#     lemke, dantzig, enum; cone: nsgs, nsgs_newton, nsn_ac, pjacobi_cone,
-#     pcg_cone, apgd) have six different colours, and a box solver and a
+#     the solvers of one friction model (box: pgs, pgs_wide, pgs_color,
+#     pgs_part, pjacobi, direct, lemke, dantzig, enum; cone: nsgs,
+#     nsgs_newton, nsn_ac, pjacobi_cone, pcg_cone, apgd, admm, ipm) have
+#     different colours (pgs blue, admm indigo, with their own marks), and a box solver and a
 #     contact solver that share a colour differ in dash or mark (pgs blue
 #     solid, nsgs black solid: they meet in the scaling and LCP panels);
 #     external solvers get grey shades with their own marks;
@@ -44,10 +45,10 @@
 # panel_letter(k) (sets label 90), csv_list, rows, csv_meta, gridpanel,
 # nicestep, colmin/colmax (awk extremes of a column over matching rows).
 
-style_solvers = "pgs pgs_wide pjacobi direct lemke dantzig enum nsgs nsgs_newton nsn_ac pjacobi_cone pcg_cone apgd admm auto"
-style_colours = "#0072B2 #56B4E9 #009E73 #000000 #D55E00 #E69F00 #CC79A7 #000000 #D55E00 #009E73 #E69F00 #CC79A7 #56B4E9 #0072B2 #000000"
-style_points  = "7 6 5 1 9 11 2 13 4 8 10 12 3 15 14"
-style_dashes  = "1 2 3 1 1 4 5 1 2 3 4 5 6 4 5"
+style_solvers = "pgs pgs_wide pjacobi direct lemke dantzig enum nsgs nsgs_newton nsn_ac pjacobi_cone pcg_cone apgd admm auto pgs_color pgs_part ipm"
+style_colours = "#0072B2 #56B4E9 #009E73 #000000 #D55E00 #E69F00 #CC79A7 #000000 #D55E00 #009E73 #E69F00 #CC79A7 #56B4E9 #332288 #000000 #882255 #AA4499 #44AA99"
+style_points  = "7 6 5 1 9 11 2 13 4 8 10 12 3 15 14 4 8 6"
+style_dashes  = "1 2 3 1 1 4 5 1 2 3 4 5 6 4 5 2 3 3"
 grey_colours  = "#555555 #777777 #999999 #333333 #666666 #888888"
 
 sidx(name, i) = i > words(style_solvers) ? 0 : (word(style_solvers, i) eq name ? i : sidx(name, i + 1))
@@ -147,11 +148,16 @@ sfilter(c) = strlen(fig_solvers_list) > 0 ? \
 # and a group still over K in near-equal chunks.  A panel is the code
 # si*10000 + m*1000 + g*100 + c: scene si, metric m, group g (0: all), chunk c.
 per_panel = exists("fig_per_panel") ? int(fig_per_panel) : 6
-group1 = ",pgs,pgs_wide,pjacobi,direct,lemke,dantzig,enum,"
+group1 = ",pgs,pgs_wide,pgs_color,pgs_part,pjacobi,direct,lemke,dantzig,enum,"
 gfilter(g) = g == 0 ? "" : (g == 1 ? sprintf(" && index(\"%s\", \",\" $2 \",\") > 0", group1) : \
                                      sprintf(" && index(\"%s\", \",\" $2 \",\") == 0", group1))
 # the runs of a scene that the scene's solver group took (a run that was
 # refused at its first problem is in the coverage table, not in the figure)
+# the scenes' steps the failure policy carried (column 14, applied: the
+# fallback's answer, the warm start or P(0) instead of the solver's own;
+# experiments/README.md, "Failed steps"): drawn as grey rings over the run
+carried_step(dummy) = strcol(14) ne "solver" && strcol(14) ne "none" && strcol(14) ne ""
+ncarried(f) = int(system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} $5 != \"\" && $14 != \"solver\" && $14 != \"none\" && $14 != \"\" {n++} END {print n + 0}' '%s'", f)))
 okruns(sc, g) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} ($1 \"|\" $4 == \"%s\"%s%s) {r = $2 \"/\" $3; if (!(r in s)) {s[r] = 1; o[++n] = r} if ($13 == \"refused\") bad[r] = 1} END {for (i = 1; i <= n; i++) if (!(o[i] in bad)) printf \"%%s \", o[i]}' '%s'", sc, sfilter(2), gfilter(g), csv))
 # a panel's group in its title only when the scene has runs in both groups
 gtitle(sc, g) = g == 0 || words(okruns(sc, 3 - g)) == 0 ? "" : (g == 1 ? ", box" : ", contact")

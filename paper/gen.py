@@ -8,12 +8,14 @@
 # wrote: the statistics (profiles, winners and ties, failures, coverage,
 # timings, slopes, steps) are the tables libexperiment/tables.c wrote beside
 # each CSV, and every text it quotes comes escaped from the library's
-# NAME_tex.csv (exp_text_write; exp_tex_escape): it escapes nothing itself.
+# NAME_tex.csv (exp_text_write; exp_tex_escape): it escapes only the
+# underscores of plain names (families, folders, scene parameters).
 # Sections that a results folder lacks (large, integrators, peers) are
 # reported as absent, in one sentence, through the macros.
 import csv
 import math
 import os
+import re
 import sys
 
 res, gen = sys.argv[1], sys.argv[2]
@@ -36,10 +38,13 @@ TEX = load_tex()
 
 def tex(s):
     """The LaTeX form of a text of the results, as the library wrote it; a
-    number needs none."""
+    number needs none, nor a name of letters, digits, dots, dashes and slashes
+    beyond its underscores."""
     s = str(s)
     if not s or s in TEX:
         return TEX.get(s, s)
+    if re.fullmatch(r'[A-Za-z0-9 .,=:+/()_-]*', s):
+        return s.replace('_', '\\_')  # a name: only its underscores are special to LaTeX
     try:
         float(s)
         return s
@@ -63,7 +68,10 @@ def read(name):
         for line in fh:
             if not line.strip():
                 continue
-            if line.startswith('#'):
+            if line.startswith('# config> '):
+                k, _, v = line[10:].strip().partition(' ')
+                pre.setdefault('config ' + k, v.strip())
+            elif line.startswith('#'):
                 t = line[1:].strip()
                 if ':' in t and not t.startswith('config'):
                     k, v = t.split(':', 1)
@@ -85,8 +93,9 @@ def macro(name, val):
 
 
 def sci(v, d=1):
+    """v in LaTeX math; None for a missing value (its sentence or row is left out)."""
     if v is None or math.isnan(v):
-        return '--'
+        return None
     if v == 0:
         return '0'
     m, e = ('%.*e' % (d, v)).split('e')
@@ -96,8 +105,10 @@ def sci(v, d=1):
     return '%s\\times10^{%d}' % (m, e)
 
 
-def pct(v):
-    return '--' if v is None or math.isnan(v) else '%.0f' % (100.0 * v)
+def cellsci(v):
+    """A table cell in math, empty for a missing value."""
+    m = sci(num(v))
+    return '$%s$' % m if m is not None else ''
 
 
 def tolfmt(t):
@@ -151,9 +162,10 @@ nums += macro('ProvCPU', tex(pre['cpu']) if 'cpu' in pre else 'unknown')
 nums += macro('ProvLoad', tex(pre['load']) if 'load' in pre else 'unknown')
 tie = pre.get('tie_tolerance', '').split()
 tie_f = num(tie[0]) if tie else float('nan')
-nums += macro('TieTol', '%g' % tie_f if not math.isnan(tie_f) else '--')
-nums += macro('TieFactor', '%g' % (1 + tie_f) if not math.isnan(tie_f) else '--')
-nums += macro('TimeLimit', tex(pre.get('time_limit_s', '--').split()[0]))
+if math.isnan(tie_f):
+    sys.exit('gen.py: %s/profile.csv has no tie_tolerance in its preamble' % res)
+nums += macro('TieTol', '%g' % tie_f)
+nums += macro('TieFactor', '%g' % (1 + tie_f))
 
 # ---- the problem collection ------------------------------------------------------------
 def collection(rows):
@@ -172,9 +184,36 @@ allprobs = {}
 for name, rows in sets:
     for p, r in collection(rows).items():
         allprobs[(name, p)] = r
+def plan_problems():
+    """The plan's problems (campaign/problems.tsv: section, label, family,
+    class, n, nnz, contacts, cond_est, origin, path), as the campaign wrote
+    them; an empty list when the results folder has no campaign."""
+    path = os.path.join(res, 'campaign', 'problems.tsv')
+    if not os.path.exists(path):
+        return []
+    with open(path, newline='') as fh:
+        lines = [l for l in fh if l.strip()]
+    head = lines[0].lstrip('#').split()
+    return [dict(zip(head, l.rstrip('\n').split('\t'))) for l in lines[1:]]
+
+
+PLAN = plan_problems()
+
+
+def plan_of(section, label):
+    return next((p for p in PLAN if p['section'] == section and p['label'] == label), {})
+
+
+def contacts_of(section, r):
+    """The problem's contacts: the CSV's column, else the plan's."""
+    v = num(r.get('contacts'))
+    if math.isnan(v):
+        v = num(plan_of(section, r['problem']).get('contacts'))
+    return None if math.isnan(v) else int(v)
+
+
 t = ('\\begin{tabular}{@{}llrrrrr@{}}\n\\toprule\nset & class & problems & $n$ min & $n$ max & '
      'nnz max & contacts max \\\\\n\\midrule\n')
-total = 0
 nmax = 0
 for name, rows in sets:
     pr = collection(rows)
@@ -182,16 +221,17 @@ for name, rows in sets:
         ps = [r for r in pr.values() if r['class'] == c]
         ns = [int(num(r['n'])) for r in ps]
         nz = [int(num(r.get('nnz'))) for r in ps if not math.isnan(num(r.get('nnz')))]
-        ct = [int(num(r.get('contacts'))) for r in ps if not math.isnan(num(r.get('contacts')))]
+        ct = [k for k in (contacts_of(name, r) for r in ps) if k is not None]
         t += '%s & %s & %d & %d & %d & %s & %s \\\\\n' % (
             name, CLASS_NAME.get(c) or tex(c), len(ps), min(ns), max(ns),
-            max(nz) if nz else '--', max(ct) if ct else '--')
-        total += len(ps)
+            max(nz) if nz else '', max(ct) if ct else '')
         nmax = max(nmax, max(ns))
 t += '\\bottomrule\n\\end{tabular}\n'
 write('collection.tex', t)
 nclasses = len({r['class'] for _, rows in sets for r in rows})
-nums += macro('NProblems', total)
+# a problem in two sets (spd_200_s1 in the profile and the scaling) is one problem
+DISTINCT = {p for _, rows in sets for p in collection(rows)}
+nums += macro('NProblems', len(DISTINCT))
 nums += macro('NClasses', nclasses)
 nums += macro('NMax', nmax)
 nums += macro('NProfileProblems', len(collection(prof)))
@@ -200,43 +240,241 @@ lcp_solvers = [s for s in dict.fromkeys(r['solver'] for r in prof) if not is_pee
 peers = [s for s in dict.fromkeys(r['solver'] for r in prof) if is_peer(s)]
 nums += macro('NSolvers', len(lcp_solvers))
 nums += macro('NPeers', len(peers))
-nums += macro('PeerList', ', '.join(tt(s) for s in peers) if peers else 'none')
 nums += macro('HavePeers', '1' if peers else '0')
-nums += macro('HaveLarge', '1' if have('large.csv') else '0')
-nums += macro('HaveIntegrators', '1' if have('integrators.csv') else '0')
+nums += macro('ProfilePeersNote', ' The peers are external programs judged by the same residual.' if peers else '')
+write('abstract_peers.tex', ('and, in the same run, %s called as external programs,' % plural(len(peers), 'peer'))
+      if peers else '')
+write('peers_run.tex', ('This run: %s (%s).' % (plural(len(peers), 'peer'), ', '.join(tt(s) for s in peers)))
+      if peers else '')
 
-# runs behind every timed row: >= 5 runs or >= 0.1 s of runs
-timed = bad = 0
-runs_all = []
-for name, rows in sets:
-    for r in rows:
-        if r.get('status') != 'converged' or math.isnan(num(r.get('repeats'))):
+# ---- the protocol as run: the problems and the timing rule ------------------------------
+WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten']
+
+
+def count_word(k):
+    return WORDS[k] if 0 <= k < len(WORDS) else str(k)
+
+
+def plural(k, one, many=None):
+    return '%s %s' % (count_word(k), one if k == 1 else (many or one + 's'))
+
+
+def series(items):
+    """a, b and c"""
+    items = list(items)
+    return items[0] if len(items) == 1 else ', '.join(items[:-1]) + ' and ' + items[-1]
+
+
+def ranges(vals):
+    """Sizes in math: 50, 200"""
+    return ',\\,'.join('%d' % v for v in sorted(vals))
+
+
+def seeds_of(label):
+    tail = label.rsplit('_s', 1)
+    return tail[1] if len(tail) == 2 and tail[1].isdigit() else None
+
+
+def generated_clause(ps):
+    fams = {}
+    for p in ps:
+        fams.setdefault(p['family'], []).append(p)
+    parts = []
+    for f, fp in fams.items():
+        ns = {int(num(p['n'])) for p in fp}
+        sd = {seeds_of(p['label']) for p in fp} - {None}
+        parts.append('%s ($n=%s$%s)' % (tt(f), ranges(ns),
+                                         ', %s' % plural(len(sd), 'seed') if len(sd) > 1 else ''))
+    return '%s generated (%s)' % (count_word(len(ps)), series(parts))
+
+
+def files_clause(ps):
+    """k of the m files of each shared folder the problems were read from."""
+    dirs = {}
+    for p in ps:
+        dirs.setdefault(os.path.dirname(p['path']), []).append(p)
+    parts = []
+    for d, dp in dirs.items():
+        ext = os.path.splitext(dp[0]['path'])[1]
+        there = [f for f in os.listdir(d) if f.endswith(ext)] if os.path.isdir(d) else []
+        where = tt('/'.join(d.split('/')[-2:]))
+        parts.append(('%d of the %d %s files of %s' % (len(dp), len(there), tex(ext.lstrip('.')), where))
+                     if there else '%d from %s' % (len(dp), where))
+    return '%d files read in place (%s)' % (len(ps), series(parts))
+
+
+def scenes_clause(ps):
+    return '%d exported from simulated scenes (%s)' % (len(ps), ', '.join(tt(p['label']) for p in ps))
+
+
+def problems_paragraph():
+    ps = [p for p in PLAN if p['section'] == 'profile']
+    if not ps:
+        return ''
+    parts = []
+    for origin, clause in (('generated', generated_clause), ('file', files_clause),
+                           ('scene', scenes_clause)):
+        sel = [p for p in ps if p.get('origin') == origin]
+        if sel:
+            parts.append(clause(sel))
+    ct = [int(num(p['contacts'])) for p in ps if not math.isnan(num(p['contacts']))]
+    t = ('\\paragraph{Problems.} Table~\\ref{tab:coll} lists the collection and Table~\\ref{tab:plist} '
+         'every problem of the profiles. The profiles have %d problems: %s. Their sizes run from '
+         '$n=%d$ to $n=%d$%s.' % (len(ps), '; '.join(parts), min(int(num(p['n'])) for p in ps),
+                                   max(int(num(p['n'])) for p in ps),
+                                   ', with at most %d contacts' % max(ct) if ct and max(ct) else ''))
+    return t + '\n\n'
+
+
+def timing_rule(pre):
+    """The repeats rule of one section, from its configuration lines."""
+    k, t0, t1 = (pre.get('config ' + x) for x in ('min_runs', 'min_time', 'max_time'))
+    if not (k and t0 and t1):
+        return None
+    return ('repeated until at least %s runs totalling at least %g\\,s, or until the runs total '
+            '%g\\,s' % (k, float(t0), float(t1)))
+
+
+def timing_paragraph():
+    rules, limits = {}, {}
+    for name in ('profile', 'scaling', 'large'):
+        if not have(name + '.csv'):
             continue
-        k = int(num(r['repeats']))
-        if r.get('time_source', 'library') not in ('library', ''):
+        p = read(name + '.csv')[0]
+        r = timing_rule(p)
+        if r:
+            rules.setdefault(r, []).append(name)
+        lim = p.get('time_limit_s', '').split(' ')[0]
+        if lim:
+            limits.setdefault(lim, []).append(name)
+    if not rules:
+        return ''
+    t = '\\paragraph{Timing.} Each (solver, problem) pair is solved once to warm up and then '
+    t += '; '.join('%s (%s)' % (r, ', '.join(n)) for r, n in rules.items())
+    t += (' (one run when the warm-up alone takes that long); the CSV holds the median, the quartiles '
+          'and the minimum of the runs. ')
+    runs = []
+    for name, rows in sets:
+        runs += [int(num(r['repeats'])) for r in rows if r.get('status') == 'converged' and
+                 not math.isnan(num(r.get('repeats'))) and r.get('time_source', 'library') in ('library', '')]
+    if runs:
+        runs.sort()
+        t += ('The %d timed rows of converged runs have %d to %d runs, %d at the median. ' %
+              (len(runs), runs[0], runs[-1], runs[len(runs) // 2]))
+    t += 'Each solve has a time limit of %s. ' % series(
+        ['%s\\,s (%s)' % (v, ', '.join(n)) for v, n in limits.items()])
+    t += 'The solvers are single-threaded and the BLAS uses one thread. '
+    cores = num(pre.get('cores'))
+    loads = [float(x) for x in re_floats(pre.get('load', ''))]
+    if loads and not math.isnan(cores):
+        t += ('The 1-minute load average of the machine was %.1f to %.1f on its %d cores during the '
+              'run%s (Table~\\ref{tab:prov}).' % (min(loads), max(loads), int(cores),
+                                                  ': the machine was shared, and the times carry '
+                                                  'that load' if max(loads) > cores else ''))
+    return t + '\n\n'
+
+
+def re_floats(s):
+    return re.findall(r'\d+\.\d+', s)
+
+
+write('protocol.tex', problems_paragraph() + timing_paragraph())
+
+
+def problem_list():
+    """Every problem of the profiles (the plan's problems.tsv): name, origin,
+    class, n, contacts and the 1-norm condition estimate of A."""
+    ps = [p for p in PLAN if p['section'] == 'profile']
+    if not ps:
+        return ''
+    t = ('\\begin{tabular}{@{}llllrrr@{}}\n\\toprule\nproblem & origin & family & class & $n$ & '
+         'contacts & $\\kappa_1(A)$ \\\\\n\\midrule\n')
+    for p in sorted(ps, key=lambda p: (CLASS_ORDER.index(p['class']) if p['class'] in CLASS_ORDER
+                                       else 99, int(num(p['n'])))):
+        k = num(p['cond_est'])
+        cond = ('$%s$' % sci(k)) if not math.isnan(k) and not math.isinf(k) else (
+            'singular' if math.isinf(k) else '')
+        t += '%s & %s & %s & %s & %s & %s & %s \\\\\n' % (
+            tt(p['label']), tex(p['origin']), tex(p['family']), tex(p['class']), p['n'],
+            p['contacts'], cond)
+    return t + '\\bottomrule\n\\end{tabular}\n'
+
+
+def run_parameters():
+    """Per section: the tolerances, the iteration limit, the repeats rule and
+    the time limit as run (the configuration lines of each CSV's preamble)."""
+    t = ('\\begin{tabular}{@{}lllllll@{}}\n\\toprule\nexperiment & solvers & tol & max.\\ iter. & '
+         'runs & time limit & problems or scenes \\\\\n\\midrule\n')
+    n = 0
+    for name in ('profile', 'convergence', 'scaling', 'large', 'drift', 'accuracy', 'integrators'):
+        if not have(name + '.csv'):
             continue
-        timed += 1
-        runs_all.append(k)
-        if k < 5 and k * num(r['time_s']) < 0.1:
-            bad += 1
-ptimed = pbad = 0
-pruns = []
-for name, rows in sets:
-    for r in rows:
-        if r.get('status') != 'converged' or r.get('time_source', 'library') in ('library', ''):
+        p, rows = read(name + '.csv')
+        solvers = list(dict.fromkeys(r['solver'] for r in rows if r.get('solver')))
+        tol = p.get('config tol', '')
+        mi = p.get('config max_iter', '')
+        if name in ('drift', 'accuracy', 'integrators'):
+            st = p.get('solver settings', '')
+            m = re.search(r'world defaults: ([\d.e+-]+), (\d+)', st)
+            tol, mi = (m.group(1), m.group(2)) if m and 'default' in st else (tol, mi)
+        rule = ''
+        if p.get('config min_runs'):
+            rule = '%s runs, %s--%s\\,s' % (p['config min_runs'], p.get('config min_time', ''),
+                                            p.get('config max_time', ''))
+        lim = p.get('time_limit_s', '')
+        what = len({r.get('problem') or r.get('scene') for r in rows})
+        t += '%s & %d & %s & %s & %s & %s & %d \\\\\n' % (
+            name, len(solvers), ', '.join('$%s$' % tolfmt(x) for x in tol.split()) if tol else '',
+            mi, rule, tex(lim), what)
+        n += 1
+    return t + '\\bottomrule\n\\end{tabular}\n' if n else ''
+
+
+def config_lines(name, key):
+    """The configuration lines `key ...` of a section, as run (its CSV's preamble)."""
+    out = []
+    with open(os.path.join(res, name + '.csv')) as fh:
+        for line in fh:
+            if not line.startswith('#'):
+                break
+            if line.startswith('# config> %s ' % key):
+                out.append(line[len('# config> %s ' % key):].strip())
+    return out
+
+
+def scene_table():
+    """Every scene of the experiments with its parameters as run: the scene
+    lines of the configuration, the friction models and integrators of the
+    section (the world's own settings, dt, erp, cfm, are its defaults:
+    Section~\ref{sec:dyn})."""
+    t = ('\\begin{tabular}{@{}lllll@{}}\n\\toprule\nexperiment & scene & parameters & friction & '
+         'integrators \\\\\n\\midrule\n')
+    n = 0
+    for name in ('profile', 'drift', 'accuracy', 'integrators'):
+        if not have(name + '.csv'):
             continue
-        k = int(num(r['repeats']))
-        ptimed += 1
-        pruns.append(k)
-        if k < 5 and k * num(r['time_s']) < 0.1:
-            pbad += 1
-nums += macro('NTimedPeerRows', ptimed)
-nums += macro('NTimedPeerShort', pbad)
-nums += macro('PeerRunsMin', min(pruns) if pruns else '--')
-nums += macro('NTimedRows', timed)
-nums += macro('NTimedShort', bad)
-runs_all.sort()
-nums += macro('RunsMedian', runs_all[len(runs_all) // 2] if runs_all else '--')
+        frictions = ' '.join(config_lines(name, 'friction'))
+        integ = ' '.join(dict.fromkeys(r['integrator'] for r in read(name + '.csv')[1]
+                                       if r.get('integrator')))
+        for line in config_lines(name, 'scene'):
+            words = line.split()
+            params = [w for w in words[1:] if not w.startswith('friction=')]
+            fr = [w[len('friction='):] for w in words[1:] if w.startswith('friction=')]
+            t += '%s & %s & %s & %s & %s \\\\\n' % (
+                name, tex(words[0]), ', '.join(tex(p) for p in params),
+                tex(fr[0] if fr else frictions), tex(integ))
+            n += 1
+    if not n:
+        return ''
+    return ('\\begin{table}[tbp]\n  \\centering\\scriptsize\n  \\caption{The scenes as run (the scene '
+            'lines of each experiment\'s configuration; a profile scene is exported at its step $k$, '
+            'Table~\\ref{tab:plist}).}\n  \\label{tab:scenetab}\n  \\setlength{\\tabcolsep}{2pt}\n' + t +
+            '\\bottomrule\n\\end{tabular}\n\\end{table}\n')
+
+
+write('problemlist.tex', problem_list())
+write('scenetable.tex', scene_table())
+write('runparams.tex', run_parameters())
 
 # ---- winners, ties, identical algorithms ---------------------------------------------------
 def winners_table(name, tol_pick):
@@ -272,12 +510,58 @@ write('winnersB.tex', wtB)
 nums += macro('ProfTolA', '$' + tolfmt(tolA) + '$')
 nums += macro('ProfTolB', '$' + tolfmt(tolB) + '$')
 _, wraw = read('profile_winners.csv')
-same_txt = []
-for c, s, a in same:
-    who, _, cnt = a.partition(' on ')
-    same_txt.append('%s ran %s\'s own loop on %s problems of class %s' % (
-        tt(s), tt(who.strip()), cnt.strip() or 'all', tex(c)))
-nums += macro('SameAs', '; '.join(same_txt) if same_txt else 'no solver ran another solver\'s loop')
+def same_as_text(same):
+    """Solvers that ran another's loop, grouped: 'a and b ran c's own loop on
+    10 lcp and 7 box problems'."""
+    per = {}
+    for c, s, a in same:
+        who, _, cnt = a.partition(' on ')
+        per.setdefault((s, who.strip()), []).append('%s %s' % (cnt.strip() or 'all', tex(c)))
+    groups = {}
+    for (s, who), where in per.items():
+        groups.setdefault((who, tuple(where)), []).append(s)
+    return '; '.join('%s ran %s\'s own loop on %s problems' % (series([tt(x) for x in ss]), tt(who),
+                                                               series(list(where)))
+                     for (who, where), ss in groups.items())
+
+
+def noise_paragraph():
+    """The between-run noise measured in this run: the spread of the repeats
+    of each timed row, and the times of identical loops (a solver that ran
+    another's loop, same_as) on the same problems, against the tie tolerance."""
+    rows = [r for r in prof if r['tol'] == tolA and r.get('status') == 'converged' and
+            r.get('time_source', 'library') in ('library', '')]
+    spread = sorted((num(r['time_q3_s']) - num(r['time_q1_s'])) / num(r['time_s']) for r in rows
+                    if num(r['time_s']) > 0 and not math.isnan(num(r['time_q3_s'])))
+    t = ''
+    if spread:
+        t += ('Over the %d timed rows of converged runs at %s, the interquartile range of the repeats is '
+              '%.1f\\,\\%% of the median at the median row and %.1f\\,\\%% at the 90th percentile. ' % (
+                  len(spread), '$' + tolfmt(tolA) + '$', 100 * spread[len(spread) // 2],
+                  100 * spread[min(len(spread) - 1, int(0.9 * len(spread)))]))
+    time = {(r['problem'], r['solver']): num(r['time_s']) for r in rows}
+    pairs = {(sv, a.partition(' on ')[0].strip()) for _, sv, a in same}
+    ratios = []
+    for sv, who in pairs:
+        for (p_, s_), v in time.items():
+            w = time.get((p_, who))
+            if s_ == sv and w and v > 0:
+                ratios.append(math.exp(abs(math.log(v / w))))
+    if ratios:
+        ratios.sort()
+        t += ('The solvers that run another\'s loop (Section~\\ref{sec:ties}) time the same iterations: '
+              'on %d (solver, problem) pairs their median times differ from the original\'s by a factor of '
+              '%.2f at the median and up to %.2f' % (len(ratios), ratios[len(ratios) // 2], ratios[-1]))
+        t += ((', more than the tie factor %g: differences of that size at $\\tau=1$ are within this '
+               'run\'s noise. ' % (1 + tie_f)) if ratios[-1] > 1 + tie_f else '. ')
+    return ('\\paragraph{Noise.} ' + t.strip() + '\n\n') if t else ''
+
+
+write('noise.tex', noise_paragraph())
+nums += macro('SameAsSentence', (
+    'A solver that runs another\'s own loop on a problem is not a separate winner there: %s; they are '
+    'marked $^*$ in the tables and never counted as fastest or tied.' % same_as_text(same)) if same else
+    'No solver ran another solver\'s loop on a problem of this run.')
 # per class: the winner (most fastest, ties excluded) and the most robust
 # per class and tolerance: the fastest, the ties, who solves the most (the
 # library's exp_profile_leaders, profile_leaders.csv)
@@ -337,8 +621,6 @@ nums += macro('LemkeSingular', fsum('lemke', 'singular_pivot'))
 nums += macro('LemkeRay', fsum('lemke', 'ray_termination'))
 nums += macro('LemkeProblems', sum(int(num(r['problems'])) - int(num(r['refused'])) for r in flA if r['solver'] == 'lemke'))
 nums += macro('LemkeConverged', fsum('lemke', 'converged'))
-tl = sorted(((fsum(s, 'time_limit'), s) for s in lcp_solvers), reverse=True)
-nums += macro('TimeLimitWorst', '%s (%d problems)' % (tt(tl[0][1]), tl[0][0]) if tl and tl[0][0] else 'none')
 
 _, cov = read('profile_coverage.csv')
 t = ('\\begin{tabular}{@{}ll>{\\raggedright\\arraybackslash}p{0.56\\textwidth}@{}}\n\\toprule\n'
@@ -356,6 +638,23 @@ for c in ccls:
         t += '\\midrule\n'
 t += '\\bottomrule\n\\end{tabular}\n'
 write('coverage.tex', t)
+
+
+def refusals_clause():
+    """How the profiles count a refusal, from the tables: outside the
+    denominators when every solver's problems are the ones it accepted."""
+    acc = {(r['class'], r['solver']): int(num(r['accepted'])) for r in cov}
+    inside = [r for r in wrows if int(num(r['problems'])) != acc.get((r['class'], r['solver']),
+                                                                      int(num(r['problems'])))]
+    if not inside:
+        return 'refusals are outside the profiles\' denominators and are listed as coverage, not failures'
+    return ('a refusal counts as an unsolved problem in the profiles (their denominator is the class) '
+            'and is listed with its reason in the coverage table, not as a failure')
+
+
+nums += macro('RefusalsClause', refusals_clause())
+nums += macro('ClassList', series([CLASS_NAME.get(c) or tex(c) for c in
+                                   classes_of([r for _, rows in sets for r in rows])]))
 
 # ---- per-class paragraphs: who takes part, who is fastest, who is robust, who fails --------
 def names(rs):
@@ -419,66 +718,99 @@ for c in tcl:
 t += '\\bottomrule\n\\end{tabular}\n'
 write('timings.tex', t)
 
-# ---- large problems ------------------------------------------------------------------------
-if have('large_winners.csv'):
+# ---- large problems: the whole section, only when the results have it ----------------------
+def large_section():
+    if not have('large_winners.csv') or not have('large.csv'):
+        return ''
     lt, ltol, lrows, _ = winners_table('large_winners.csv', 0)
     write('large.tex', lt)
-    _, lf = read('large_failures.csv')
-    lt_txt = []
-    for c in classes_of(lf):
-        for r in (r for r in lf if r['class'] == c):
-            k = int(num(r.get('time_limit', 0)))
+    lpre, lg = read('large.csv')
+    t = ('\\section{Large problems}\\label{sec:large}\nThe large set has %d problems up to $n=%d$, '
+         'solved by the solvers that need no dense factorisation (Table~\\ref{tab:large}).' %
+         (len(collection(lg)), max(int(num(r['n'])) for r in lg)))
+    lim = lpre.get('time_limit_s', '').split(' ')[0]
+    hits = []
+    if have('large_failures.csv'):
+        for r in read('large_failures.csv')[1]:
+            k = int(num(r.get('time_limit') or 0))
             if k:
-                lt_txt.append('%s on %d of the %s %s problems' % (tt(r['solver']), k, r['problems'], tex(c)))
-    nums += macro('LargeTimeLimits', '; '.join(lt_txt) if lt_txt else 'no solver')
-    _, lg = read('large.csv')
-    nums += macro('LargeNmax', max(int(num(r['n'])) for r in lg))
-    nums += macro('LargeNProblems', len(collection(lg)))
-    nums += macro('LargeTimeLimit', tex(read('large.csv')[0].get('time_limit_s', '--').split()[0]))
-else:
-    write('large.tex', '')
-    for m in ('LargeTimeLimits', 'LargeNmax', 'LargeNProblems', 'LargeTimeLimit'):
-        nums += macro(m, '--')
+                hits.append('%s on %d of the %s %s problems' % (tt(r['solver']), k, r['problems'],
+                                                                tex(r['class'])))
+    if lim and hits:
+        t += ' The time limit of %s\\,s was reached by %s.' % (lim, '; '.join(hits))
+    t += ('\n\n\\begin{table*}[tbp]\n  \\centering\\scriptsize\n  \\caption{Large problems: fastest, tied '
+          'and profile values per class (as Table~\\ref{tab:win}).}\n  \\label{tab:large}\n'
+          '  \\setlength{\\tabcolsep}{3pt}\n  \\input{gen/large.tex}\n\\end{table*}\n')
+    return t
+
+
+write('large_section.tex', large_section())
 
 # ---- scaling -------------------------------------------------------------------------------
 _, sl = read('scaling_slopes.csv')
+_, sc = read('scaling.csv')
+fit = [r for r in sl if not math.isnan(num(r['slope']))]
 t = ('\\begin{tabular}{@{}llrrcr@{}}\n\\toprule\nfamily & solver & points & slope $s$ & 95\\,\\% '
      'interval & $R^2$ \\\\\n\\midrule\n')
-fams = list(dict.fromkeys(r['family'] for r in sl))
+fams = list(dict.fromkeys(r['family'] for r in fit))
 for f in fams:
     first = True
-    for r in (r for r in sl if r['family'] == f):
-        s = num(r['slope'])
-        if math.isnan(s):
-            t += '%s & %s & %s & -- & -- & -- \\\\\n' % (tex(f) if first else '', tt(r['solver']), r['points'] or '0')
-        else:
-            t += '%s & %s & %s & %.2f & [%.2f, %.2f] & %.3f \\\\\n' % (
-                tex(f) if first else '', tt(r['solver']), r['points'], s, num(r['slope_lo']),
-                num(r['slope_hi']), num(r['r2']))
+    for r in (r for r in fit if r['family'] == f):
+        t += '%s & %s & %s & %.2f & [%.2f, %.2f] & %.3f \\\\\n' % (
+            tex(f) if first else '', tt(r['solver']), r['points'], num(r['slope']), num(r['slope_lo']),
+            num(r['slope_hi']), num(r['r2']))
         first = False
     if f != fams[-1]:
         t += '\\midrule\n'
 t += '\\bottomrule\n\\end{tabular}\n'
-write('slopes.tex', t)
-fit = [r for r in sl if not math.isnan(num(r['slope']))]
-if fit:
+write('slopes.tex', t if fit else '')
+
+
+def family_sizes():
+    """The sizes n each scaling family was run at (scaling.csv)."""
+    sizes = {}
+    for r in sc:
+        if r['n']:
+            sizes.setdefault(r['problem'].split('_')[0], set()).add(int(num(r['n'])))
+    return sizes
+
+
+def scaling_text():
+    if not fit:
+        return ''
+    sizes = family_sizes()
+    ns = sorted({n for v in sizes.values() for n in v})
+    counts = sorted({len(v) for v in sizes.values()})
     lo = min(fit, key=lambda r: num(r['slope']))
     hi = max(fit, key=lambda r: num(r['slope']))
-    nums += macro('SlopeMin', '%.2f' % num(lo['slope']))
-    nums += macro('SlopeMinWho', '%s on %s' % (tt(lo['solver']), tex(lo['family'])))
-    nums += macro('SlopeMax', '%.2f' % num(hi['slope']))
-    nums += macro('SlopeMaxWho', '%s on %s' % (tt(hi['solver']), tex(hi['family'])))
     wide = max(fit, key=lambda r: num(r['slope_hi']) - num(r['slope_lo']))
-    nums += macro('SlopeWidest', '[%.2f, %.2f] (%s on %s)' % (num(wide['slope_lo']), num(wide['slope_hi']),
-                                                              tt(wide['solver']), tex(wide['family'])))
-else:
-    for m in ('SlopeMin', 'SlopeMinWho', 'SlopeMax', 'SlopeMaxWho', 'SlopeWidest'):
-        nums += macro(m, '--')
-_, sc = read('scaling.csv')
-ns = sorted({int(num(r['n'])) for r in sc if r['n']})
-nums += macro('ScalingNmin', ns[0])
-nums += macro('ScalingNmax', ns[-1])
-nums += macro('ScalingFamilies', ', '.join(tex(f) for f in fams))
+    narrow = min(fit, key=lambda r: num(r['slope_hi']) - num(r['slope_lo']))
+    t = ('Figure~\\ref{fig:scaling} and Table~\\ref{tab:slopes} give the median solve time against $n$ '
+         '($n=%s$) on the %s %s, with the fitted exponents $s$ of $\\log t = a + s\\log n$ and their '
+         '95\\,\\%% confidence intervals. With %s %s per family the intervals run from '
+         '[%.2f, %.2f] (%s) to [%.2f, %.2f] (%s). The exponents range from %.2f (%s) to %.2f (%s); '
+         'differences smaller than the intervals are not significant.' % (
+             ranges(ns), 'family' if len(fams) == 1 else 'families',
+             series([tt(f) for f in fams]), series([count_word(c) for c in counts]),
+             'size' if counts == [1] else 'sizes',
+             num(narrow['slope_lo']), num(narrow['slope_hi']), tt(narrow['solver']),
+             num(wide['slope_lo']), num(wide['slope_hi']), tt(wide['solver']),
+             num(lo['slope']), tt(lo['solver']), num(hi['slope']), tt(hi['solver'])))
+    none = [r['solver'] for r in sl if math.isnan(num(r['slope']))]
+    if none:
+        t += ' %s solved fewer than two sizes and %s no fit.' % (
+            series([tt(x) for x in none]), 'has' if len(none) == 1 else 'have')
+    nmax = ns[-1]
+    at = [(num(r['time_s']), r['solver']) for r in sc if r['n'] and int(num(r['n'])) == nmax and
+          r.get('status') == 'converged' and not math.isnan(num(r['time_s']))]
+    if len(at) > 1:
+        at.sort()
+        t += (' At $n=%d$ the fastest is %s ($%s$\\,s) and the slowest %s ($%s$\\,s).' %
+              (nmax, tt(at[0][1]), sci(at[0][0], 2), tt(at[-1][1]), sci(at[-1][0], 2)))
+    return t + '\n'
+
+
+write('scaling_text.tex', scaling_text())
 
 # ---- convergence ---------------------------------------------------------------------------
 cpre, cv = read('convergence.csv')
@@ -500,7 +832,7 @@ for r in cv:
 def cell(p, s):
     r = fin.get((p, s))
     if r is None or r['status'] in ('unsupported', 'refused'):
-        return '--'
+        return 'refused'
     if r['status'] != 'converged':
         return tex(r['status'])
     return '%s / %.3g' % (r['iteration'], 1e3 * num(r['time_s']))
@@ -531,8 +863,20 @@ def end_cell(end):
 
 scene_rows = [('drift', r) for r in steps_rows('drift_steps.csv')] + \
              [('accuracy', r) for r in steps_rows('accuracy_steps.csv')]
+
+
+def unconverged(r):
+    """Steps of a run that ended on the iteration limit or unconverged."""
+    return int(num(r['max_iter'])) + int(num(r.get('unconverged') or 0))
+
+
+def short_most(r):
+    n = int(num(r['steps']))
+    return n > 0 and 2 * unconverged(r) > n
+
+
 t = ('\\begin{tabular}{@{}llllrlrrrrr@{}}\n\\toprule\nexperiment & scene & friction & solver & steps & '
-     'end & conv. & max it. & other & applied & not appl. \\\\\n\\midrule\n')
+     'end & conv. & max it. & other & own & carried \\\\\n\\midrule\n')
 nfail_runs = 0
 for ex, r in scene_rows:
     if r['end'].startswith('refused'):
@@ -540,8 +884,8 @@ for ex, r in scene_rows:
     other = sum(int(num(r[s])) for s in ('stagnated', 'ray_termination', 'singular_pivot', 'breakdown',
                                           'no_solution', 'not_finite', 'unconverged', 'failed', 'error',
                                           'other') if s in r)
-    if r['end'] == 'ran' and other == 0:
-        continue  # ran to the end; steps at the iteration limit are the stepper's norm
+    if r['end'] == 'ran' and other == 0 and not int(num(r['applied_other'])) and not short_most(r):
+        continue  # ran to the end on its own answers, converged on most steps
     if r['end'] != 'ran':
         nfail_runs += 1
     t += '%s & %s & %s & %s & %s & %s & %s & %s & %d & %s & %s \\\\\n' % (
@@ -550,7 +894,6 @@ for ex, r in scene_rows:
         r['applied_solution'], r['applied_other'])
 t += '\\bottomrule\n\\end{tabular}\n'
 write('scenes.tex', t)
-nums += macro('NSceneStopped', nfail_runs)
 
 # the notes of the failed steps (what the world refused to apply)
 notes = []
@@ -579,23 +922,47 @@ def step_summary(scene, solver, friction, ex='drift'):
     return None
 
 
-# lemke on the pyramid and the stack: the runs a failed step stopped, and
-# those the run's time limit stopped
-lem, lem_tl = [], []
-for ex, r in scene_rows:
-    if r['solver'] != 'lemke' or ex != 'drift':
-        continue
-    if r['end'].startswith('failed'):
-        n = note_of(r['scene'], 'lemke', r['friction'])
-        lem.append('on the %s with %s friction it ran %s steps (%s converged, %s at the iteration limit, '
-                   '%s singular pivots) and stopped: ``%s\'\'' % (
-                       tex(r['scene']), tex(r['friction']), r['steps'], r['converged'], r['max_iter'],
-                       r.get('singular_pivot', '0'), tex(n)))
-    elif r['end'].startswith('time'):
-        lem_tl.append('%s/%s after %s steps' % (tex(r['scene']), tex(r['friction']), r['steps']))
-if lem_tl:
-    lem.append('the run\'s time limit stopped it on %s' % ', '.join(lem_tl))
-nums += macro('LemkeScenes', '; '.join(lem) if lem else 'no scene run of lemke is in this results folder')
+STATUS_WORDS = [('max_iter', 'at the iteration limit'), ('unconverged', 'unconverged'),
+                ('stagnated', 'stagnated'), ('ray_termination', 'on a ray'),
+                ('singular_pivot', 'on a singular pivot'), ('breakdown', 'on a breakdown'),
+                ('not_finite', 'not finite'), ('time_limit', 'on the time limit'),
+                ('failed', 'failed'), ('error', 'on an error'), ('other', 'on another status')]
+
+
+def run_summary(ex, r):
+    """One scene run of the steps table in words."""
+    parts = ['%s converged' % r['converged']]
+    parts += ['%d %s' % (int(num(r[k])), w) for k, w in STATUS_WORDS if int(num(r.get(k) or 0))]
+    t = '%s (%s): %s steps, %s' % (where(r), ex, r['steps'], ', '.join(parts))
+    if int(num(r['applied_other'])):
+        t += ', %s of %s carried by the failure policy' % (r['applied_other'], r['steps'])
+    if r['end'] != 'ran':
+        t += ', ended by %s' % end_cell(r['end'])
+    return t
+
+
+def lemke_paragraph():
+    t = ''
+    mine = [r for r in flA if r['solver'] == 'lemke']
+    if mine:
+        acc = sum(int(num(r['problems'])) - int(num(r['refused'])) for r in mine)
+        t += ('Of the %d profile problems that \\texttt{lemke} accepts it solves %d at %s' %
+              (acc, fsum('lemke', 'converged'), '$' + tolfmt(tolA) + '$'))
+        ends = ['%d %s' % (fsum('lemke', k), w) for k, w in STATUS_WORDS if fsum('lemke', k)]
+        t += ('; it ends %s.' % series(ends)) if ends else '.'
+    runs = [run_summary(ex, r) for ex, r in scene_rows
+            if r['solver'] == 'lemke' and not r['end'].startswith('refused')]
+    if runs:
+        t += ' In the scenes it ran %s.' % '; '.join(runs)
+    bad = any(int(num(r.get('singular_pivot') or 0)) + int(num(r.get('ray_termination') or 0))
+              for _, r in scene_rows if r['solver'] == 'lemke')
+    bad = bad or fsum('lemke', 'singular_pivot') + fsum('lemke', 'ray_termination') > 0
+    if bad:
+        t += (' In exact arithmetic Lemke\'s method processes the pyramid LCP~\\cite{stewart1996,anitescu1997};'
+              ' with many contacts at rest its pivot blocks become nearly singular, and we have not separated'
+              ' rounding from degeneracy in these failures.')
+    return ('\\paragraph{Lemke\'s method.} ' + t.strip() + '\n\n') if t else ''
+
 
 # apgd on the pendulum: energy at the end
 def csv_rows(name):
@@ -631,8 +998,8 @@ def scene_story(rows, scene):
     if not runs:
         return None
     exact = sorted(s for s, d in runs.items() if d['conv'] == d['steps'])
-    what = {'solution': 'its own iterate', 'warm': 'the warm start (the previous step\'s impulses)',
-            'zero': 'no impulse'}
+    what = {'solver': 'its own iterate', 'solution': 'its own iterate',
+            'warm': 'the warm start (the previous step\'s impulses)', 'zero': 'the projection of zero'}
     t = ''
     if exact:
         dr = [abs(runs[s]['drift']) for s in exact]
@@ -655,8 +1022,102 @@ def scene_story(rows, scene):
     return t
 
 
+def where(r):
+    """The scene and friction of a steps row in words."""
+    f = r['friction']
+    return 'the %s %s' % (tex(r['scene']), 'without friction' if f == 'none' else 'with %s friction' % tex(f))
+
+
+def group_where(rows):
+    groups = {}
+    for r in rows:
+        groups.setdefault(where(r), []).append(r)
+    return groups
+
+
+def by_scene(rows, count):
+    """Runs grouped by scene and friction: 'on the S: a N of M, b K of M'."""
+    groups = {}
+    for r in rows:
+        groups.setdefault(where(r), []).append(r)
+    return '; '.join('on %s, %s' % (w, ', '.join('%s %d of %s' % (tt(r['solver']), count(r), r['steps'])
+                                                for r in rs)) for w, rs in groups.items())
+
+
+POLICY = {
+    'keep': 'a step applies the solver\'s iterate unless it is worse than no impulse, which ends the run',
+    'stop': 'a failed step ends the run',
+    'best': 'a failed step applies the best of the solver\'s iterate, the warm start and the '
+            'projection of zero',
+}
+
+
+def policy_sentence(pre):
+    """The failure policy as run (drift.csv's preamble, on_failure)."""
+    pol = pre.get('on_failure', '').split(' ')[0]
+    if pol in POLICY:
+        return 'Under the failure policy of this run (\\texttt{%s}) %s. ' % (pol, POLICY[pol])
+    if pol != 'fallback':
+        return ''
+    t = ('A step whose solver does not converge does not end the run: under the failure policy of '
+         'this run (\\texttt{fallback}) the step is solved again by a fallback solver')
+    m = re.search(r'fallback solver (\S+) for equality rows only, (\S+) for cones, else (\S+), (\d+) '
+                  r'iterations', pre.get('on_failure', ''))
+    if m:
+        t += (' (%s on problems of equality rows only, %s on cones, %s otherwise; at most %s '
+              'iterations)' % (tt(m.group(1)), tt(m.group(2)), tt(m.group(3)), m.group(4)))
+    return t + (', and the world applies the candidate with the smallest natural-map residual among '
+                'the fallback\'s answer, the solver\'s iterate, the warm start and the projection of '
+                'zero. ')
+
+
+def world_paragraph():
+    """What the time stepper did with the steps whose solver did not converge:
+    the policy as run, the runs it carried, the runs unconverged on most steps."""
+    pre = read('drift.csv')[0] if have('drift.csv') else {}
+    t = policy_sentence(pre)
+    b = re.search(r'world defaults: ([\d.e+-]+), (\d+)', pre.get('solver settings', ''))
+    if b and 'max_iter default' in pre.get('solver settings', ''):
+        t += ('Each step is solved to the world\'s tolerance $%s$ within %s iterations, warm-started from '
+              'the previous step. ' % (tolfmt(b.group(1)), b.group(2)))
+    runs = [r for _, r in scene_rows if not r['end'].startswith('refused')]
+    carried = [r for r in runs if int(num(r['applied_other']))]
+    most = [r for r in carried if 2 * int(num(r['applied_other'])) > int(num(r['steps']))]
+    if carried:
+        t += ('The policy, not the solver, supplied the applied impulses of some steps in %s '
+              '(Table~\\ref{tab:scenes}, ``carried\'\', per run)' % plural(len(carried), 'run'))
+        t += ('; of most steps in these: %s. ' % by_scene(most, lambda r: int(num(r['applied_other'])))
+              if most else '. ')
+        t += ('The energy and penetration of those steps are those of what was applied, not of the '
+              'solver under test. ')
+    short = [r for r in runs if short_most(r)]
+    if short:
+        t += ('%s ended most of their steps on the iteration limit or unconverged (Table~\\ref{tab:scenes}, '
+              '``max it.\'\'): %s. ' % (upfirst(plural(len(short), 'run')),
+                                       series(['%s on %s' % (series([tt(r['solver']) for r in rs]), w)
+                                               for w, rs in group_where(short).items()])))
+    stopped = [r for r in runs if r['end'] != 'ran']
+    if stopped:
+        t += '%s ended before the last step (Table~\\ref{tab:scenes}). ' % upfirst(plural(len(stopped), 'run'))
+    ac = [r for r in (read('accuracy.csv')[1] if have('accuracy.csv') else []) if r['step']]
+    if ac:
+        conv = sum(1 for r in ac if r['status'] == 'converged')
+        t += ('Of the %d solver steps of the accuracy experiment, %.0f\\,\\%% reached the tolerance. ' %
+              (len(ac), 100.0 * conv / len(ac)))
+    return ('\\paragraph{What the world did.} ' + t.strip() + '\n\n') if t else ''
+
+
 story = scene_story(drift_rows, 'pendulum')
-nums += macro('PendStory', story if story else 'The results folder has no run of the pendulum.')
+tl = sorted(((fsum(s, 'time_limit'), s) for s in lcp_solvers), reverse=True)
+tl_txt = ''
+if tl and tl[0][0]:
+    tl_txt = ('\\paragraph{Time limits.} The solves that reached the time limit in the profile: %s.\n\n' %
+              '; '.join('%s on %d' % (tt(s), k) for k, s in tl if k))
+write('failures_text.tex', lemke_paragraph() +
+      (('\\paragraph{The pendulum.} The pendulum has only joint rows (an MLCP) and nothing in it '
+        'dissipates or injects energy beyond the integrator, so any energy change above the exact '
+        'solvers\' is the solvers\'. ' + story + '\n\n') if story else '') +
+      world_paragraph() + tl_txt)
 chain = [(abs(num(r['rel_drift'])), k[1]) for k, r in dl.items() if k[0] == 'chain'
          and not math.isnan(num(r['rel_drift']))]
 # a sentence only when the drift runs have a chain (the main job's do not)
@@ -667,62 +1128,127 @@ nums += macro('ChainClause', 'On the chain the relative energy change at the end
 _, ac = read('accuracy.csv')
 ac = [r for r in ac if r['step']]
 conv = sum(1 for r in ac if r['status'] == 'converged')
-nums += macro('AccSteps', len(ac))
-nums += macro('AccConvergedPct', '%.0f\\,\\%%' % (100.0 * conv / len(ac)) if ac else '--')
-nums += macro('AccScenes', ', '.join(tt(s) for s in dict.fromkeys(r['scene'] for r in ac)))
-pen = {}
-for r in ac:
-    k = (r['scene'], r['friction'], r['solver'])
-    pen[k] = max(pen.get(k, 0.0), num(r['max_penetration']))
-if pen:
-    k, v = max(pen.items(), key=lambda kv: kv[1])
-    nums += macro('AccPenWorst', '%.2g\\,mm (%s, %s on the %s with %s friction)' %
-                  (1e3 * v, tt(k[2]), 'the deepest of any run', tex(k[0]), tex(k[1])))
-else:
-    nums += macro('AccPenWorst', '--')
+def joint_error_sentence(ac):
+    """The joint error per step across the solvers of each joint scene: the
+    same for all (it measures the stabilisation) or how far apart."""
+    steps = {}
+    for r in ac:
+        v = num(r.get('joint_error'))
+        if not math.isnan(v) and v > 0:
+            steps.setdefault((r['scene'], r['friction'], r['step']), []).append(v)
+    if not steps:
+        return ''
+    top = max(max(v) for v in steps.values())
+    spread = max(max(v) - min(v) for v in steps.values()) / top
+    scenes = series([tt(k) for k in dict.fromkeys(k[0] for k in steps)])
+    t = ('On %s the joint error (at most $%s$\\,m) differs between the solvers at the same step by at most '
+         '%.2g\\,\\%% of its largest value' % (scenes, sci(top, 2), 100 * spread))
+    if spread < 0.05:
+        return t + (': it measures the Baumgarte stabilisation, not the solver, and has no panel. ')
+    return t + '; it has no panel. '
 
-# integrators: ball and racket
-if have('integrators.csv'):
-    il = last_rows(csv_rows('integrators.csv'))
-    txt = []
-    for sc_name in dict.fromkeys(k[0] for k in il):
-        parts = ['%s $%s$' % (tex(k[2]), sci(abs(num(r['rel_drift']))))
-                 for k, r in il.items() if k[0] == sc_name]
-        txt.append('%s: %s' % (tt(sc_name), ', '.join(parts)))
-    nums += macro('IntegText', '; '.join(txt))
-    nums += macro('IntegSteps', max(int(r['step']) for r in read('integrators.csv')[1] if r['step']))
-else:
-    nums += macro('IntegText', 'not in this results folder')
-    nums += macro('IntegSteps', '--')
 
-# ---- peers ---------------------------------------------------------------------------------
-if peers:
-    ptxt = []
+def scenes_intro():
+    t = joint_error_sentence(ac)
+    pen = {}
+    for r in ac:
+        k = (r['scene'], r['friction'], r['solver'])
+        v = num(r['max_penetration'])
+        if not math.isnan(v):
+            pen[k] = max(pen.get(k, 0.0), v)
+    if pen:
+        k, v = max(pen.items(), key=lambda kv: kv[1])
+        t += ('The deepest penetration of any run of the accuracy experiment was %.2g\\,mm (%s on the %s '
+              'with %s friction). ' % (1e3 * v, tt(k[2]), tex(k[0]), tex(k[1])))
+    return t
+
+
+write('scenes_intro.tex', scenes_intro())
+
+# integrators: the whole section, only when the results have it
+def integ_section():
+    if not have('integrators.csv'):
+        return ''
+    rows = read('integrators.csv')[1]
+    il = last_rows(rows)
+    scenes = list(dict.fromkeys(k[0] for k in il))
+    solvers = list(dict.fromkeys(k[1] for k in il))
+    txt, worst = [], set()
+    for sc_name in scenes:
+        d = [(abs(num(r['rel_drift'])), k[2]) for k, r in il.items() if k[0] == sc_name
+             and not math.isnan(num(r['rel_drift']))]
+        if not d:
+            continue
+        txt.append('%s: %s' % (tt(sc_name), ', '.join('%s $%s$' % (tex(i), sci(v)) for v, i in d)))
+        worst.add(max(d)[1])
+    if not txt:
+        return ''
+    t = ('\\section{Integrators}\\label{sec:integ}\nThe scenes %s compare the integrators, not the solvers: '
+         'they are run with %s (Figure~\\ref{fig:integ}). The relative energy change after %d steps is %s.' %
+         (series([tt(x) for x in scenes]), series([tt(x) for x in solvers]),
+          max(int(r['step']) for r in rows if r['step']), '; '.join(txt)))
+    if len(worst) == 1 and len(txt) > 1:
+        t += ' The %s integrator has the largest change on every scene.' % tex(worst.pop())
+    return t + '\n'
+
+
+write('integ_section.tex', integ_section())
+
+# ---- peers: a paragraph only when peers ran ----------------------------------------------------
+ptxt = []
+for c in classes_of(wrows):
+    L = lead(c, tolA)
+    if not peers or not L or not L['best_external'] or not L['best_builtin']:
+        continue
+    ptxt.append('on the %s problems the peer that solves the most is %s (%s of %s, $\\rho(10)=%.2f$) '
+                'against %s of \\lcp\\ (%s, $\\rho(10)=%.2f$)' % (
+                    tex(c), tt(L['best_external']), L['best_external_solved'], L['problems'],
+                    num(L['best_external_rho_10']), tt(L['best_builtin']),
+                    L['best_builtin_solved'], num(L['best_builtin_rho_10'])))
+write('peers_text.tex', ('\\paragraph{Peers.} In the same profiles, %s. The peers\' times are those they '
+                         'report for the solver call (not the process), so that reading the file is not '
+                         'charged to them.\n' % '; '.join(ptxt)) if ptxt else '')
+
+
+# ---- conclusion: what this run shows, per class ------------------------------------------------
+def conclusion():
+    parts = []
     for c in classes_of(wrows):
         L = lead(c, tolA)
-        if not L or not L['best_external'] or not L['best_builtin']:
+        if not L or not L['fastest']:
             continue
-        ptxt.append('on the %s problems the peer that solves the most is %s (%s of %s, $\\rho(10)=%.2f$) '
-                    'against %s of \\lcp\\ (%s, $\\rho(10)=%.2f$)' % (
-                        tex(c), tt(L['best_external']), L['best_external_solved'], L['problems'],
-                        num(L['best_external_rho_10']), tt(L['best_builtin']),
-                        L['best_builtin_solved'], num(L['best_builtin_rho_10'])))
-    nums += macro('PeerText', '; '.join(ptxt))
-else:
-    nums += macro('PeerText', 'the peers were not built for this run (\\texttt{experiments/build\\_peers.sh})')
+        most = L['most_solved'].split()
+        parts.append('on the %s problems %s is fastest most often and %s solve%s the most' % (
+            CLASS_NAME.get(c) or tex(c), tt(L['fastest']), series([tt(x) for x in most]),
+            '' if len(most) > 1 else 's'))
+    winners = {lead(c, tolA)['fastest'] for c in classes_of(wrows) if lead(c, tolA) and lead(c, tolA)['fastest']}
+    t = '\\section{Conclusion}\\label{sec:concl}\nOn %d problems in %s, at %s, %s.' % (
+        len(DISTINCT), plural(nclasses, 'class', 'classes'), '$' + tolfmt(tolA) + '$', '; '.join(parts))
+    if len(winners) > 1:
+        t += ' No solver is fastest on every class.'
+    t += (' The comparison is limited by the size of the sample (Table~\\ref{tab:coll}), by the machine '
+          '(Table~\\ref{tab:prov}) and by the solvers\' default parameters (Table~\\ref{tab:params}); the '
+          'campaign file and the toolkit make it repeatable with other settings.\n')
+    return t if parts else ''
+
+
+write('conclusion.tex', conclusion())
 
 write('numbers.tex', nums)
 
 # ---- maximal against reduced coordinates (make articulated) --------------------------------
 art = ''
+write('articulated_clause.tex', '')
 if have('articulated.csv'):
+    write('articulated_clause.tex', 'Table~\\ref{tab:art} compares them on a pendulum chain '
+          '(\\texttt{make articulated}).')
     _, ar = read('articulated.csv')
     art = ('\\begin{tabular}{@{}rlrrr@{}}\n\\toprule\n$h$ (s) & formulation & joint drift (m) & '
            'energy drift & time/step (s) \\\\\n\\midrule\n')
     for r in ar:
-        art += '%s & %s & $%s$ & $%s$ & $%s$ \\\\\n' % (
-            r['h'], r['formulation'].replace('_', ' '), sci(num(r['joint_drift_max'])),
-            sci(num(r['energy_drift'])), sci(num(r['time_per_step_s'])))
+        art += '%s & %s & %s & %s & %s \\\\\n' % (
+            r['h'], r['formulation'].replace('_', ' '), cellsci(r['joint_drift_max']),
+            cellsci(r['energy_drift']), cellsci(r['time_per_step_s']))
     art += '\\bottomrule\n\\end{tabular}\n'
 write('articulated.tex', art)
 with open(os.path.join(gen, 'numbers.tex'), 'a') as fh:

@@ -1,0 +1,218 @@
+# paper_checks.py -- the checks of tests/test_paper_gen.sh on paper/gen.py's
+# output (issue 52): no placeholder reaches the paper, and every checked count
+# or verdict agrees with the CSVs of the results folder.
+#
+#   python3 tests/paper_checks.py RESULTS_DIR GEN_DIR PAPER_TEX
+#
+# paper.tex is read with its \input{gen/...} files inlined and its comments
+# removed.  One line per check: "ok DESC" or "FAIL DESC: WHY".
+import csv
+import os
+import re
+import sys
+
+res, gen, paper = sys.argv[1:4]
+WORDS = {'one': 1, 'two': 2, 'three': 3, 'four': 4, 'five': 5, 'six': 6, 'seven': 7,
+         'eight': 8, 'nine': 9, 'ten': 10}
+
+
+def report(ok, desc, why=''):
+    print(('ok %s' % desc) if ok else ('FAIL %s: %s' % (desc, why)))
+
+
+def strip_comments(text):
+    return re.sub(r'(?<!\\)%.*', '', text)
+
+
+def inline(text):
+    def one(m):
+        path = os.path.join(gen, os.path.basename(m.group(1)))
+        if not os.path.exists(path) or m.group(1) == 'numbers.tex':
+            return ''
+        with open(path) as fh:
+            return inline(strip_comments(fh.read()))
+    return re.sub(r'\\input\{gen/([^}]*)\}', one, text)
+
+
+def rows(name):
+    path = os.path.join(res, name)
+    if not os.path.exists(path):
+        return [], {}
+    pre, body = {}, []
+    with open(path, newline='') as fh:
+        for line in fh:
+            if line.startswith('# config> '):
+                k, _, v = line[10:].strip().partition(' ')
+                pre.setdefault('config ' + k, v)
+            elif line.startswith('#'):
+                k, _, v = line[1:].strip().partition(':')
+                pre.setdefault(k.strip(), v.strip())
+            elif line.strip():
+                body.append(line)
+    return list(csv.DictReader(body)), pre
+
+
+def macros():
+    out = {}
+    path = os.path.join(gen, 'numbers.tex')
+    with open(path) as fh:
+        for m in re.finditer(r'\\newcommand\{\\(\w+)\}\{(.*)\}\s*$', fh.read(), re.M):
+            out[m.group(1)] = m.group(2)
+    return out
+
+
+M = macros()
+
+
+def expand(text):
+    """paper.tex with the generated macros replaced by their values."""
+    for _ in range(3):
+        text = re.sub(r'\\(\w+)(?:\{\})?', lambda m: M.get(m.group(1), m.group(0)), text)
+    return text
+
+
+with open(paper) as fh:
+    doc = expand(inline(strip_comments(fh.read())))
+gens = ''
+for name in sorted(os.listdir(gen)):
+    with open(os.path.join(gen, name)) as fh:
+        gens += fh.read() + '\n'
+text = doc + '\n' + gens
+
+# ---- placeholders ----------------------------------------------------------------------
+PLACEHOLDERS = [
+    (r'(?:^|[\s&{(\[$])--(?=[\s&}\\)\].,;$]|$)', '"--" as a value'),
+    (r'\u2026|\.\.\.|\\ldots|\\dots', 'an ellipsis'),
+    (r'\\texttt\{none\}|\(none\)|\bis none\b|\bby none\b', '"none" as a name'),
+    (r'not run\b|were not built|not in this results folder|has no [\w-]+ section',
+     'a sentence about absent data'),
+]
+for pat, desc in PLACEHOLDERS:
+    hits = [m.group(0) for m in re.finditer(pat, text, re.M)]
+    ctx = [text[max(0, m.start() - 40):m.end() + 40].replace('\n', ' ').replace('\\', '/')
+           for m in re.finditer(pat, text, re.M)][:2]
+    report(not hits, 'no placeholder: %s' % desc, '; '.join(ctx))
+
+body = doc.split('\\begin{document}', 1)[-1]
+parts = re.split(r'\\section\*?\{', body)
+empty = []
+for part in parts[1:]:
+    title, _, rest = part.partition('}')
+    rest = re.split(r'\\clearpage|\\end\{document\}|\\bibliography', rest)[0]
+    rest = re.sub(r'\\label\{[^}]*\}|\\ifthenelse\{[^{}]*\}\{\}\{\}', '', rest)
+    if not rest.strip():
+        empty.append(title)
+report(not empty, 'no empty section', ', '.join(empty))
+
+# ---- counts --------------------------------------------------------------------------
+sets = {}
+for name in ('profile.csv', 'large.csv', 'scaling.csv'):
+    for r in rows(name)[0]:
+        sets.setdefault(r['problem'], r)
+want = len(sets)
+got = M.get('NProblems', '')
+report(got == str(want), 'the number of problems printed is the CSVs\' distinct problems',
+       'printed %s, the CSVs have %d' % (got, want))
+
+scal, spre = rows('scaling.csv')
+sizes = {}
+for r in scal:
+    if r.get('n'):
+        sizes.setdefault(r['problem'].split('_')[0], set()).add(r['n'])
+counts = {len(v) for v in sizes.values()}
+bad = []
+for m in re.finditer(r'(\w+) sizes per family', text):
+    k = WORDS.get(m.group(1).lower(), m.group(1))
+    if counts != {int(k)} if str(k).isdigit() else True:
+        bad.append('%s (the CSV: %s)' % (m.group(0), sorted(counts)))
+report(not bad, 'the sizes per scaling family printed are the CSV\'s', '; '.join(bad))
+
+seeds = set()
+for r in rows('profile.csv')[0]:
+    m = re.search(r'_s(\d+)$', r['problem'])
+    if m:
+        seeds.add(m.group(1))
+bad = []
+for m in re.finditer(r'\b(\w+) seeds\b', text):
+    k = WORDS.get(m.group(1).lower())
+    if k is not None and k != len(seeds):
+        bad.append('%s (the CSV: %d)' % (m.group(0), len(seeds)))
+report(not bad, 'the number of seeds printed is the CSV\'s', '; '.join(bad))
+
+slopes = [float(r['slope']) for r in rows('scaling_slopes.csv')[0] if r.get('slope')]
+bad = []
+for m in re.finditer(r'exponents near (\d+(?:\.\d+)?)', text):
+    v = float(m.group(1))
+    if not slopes or max(abs(s - v) for s in slopes) > 0.25:
+        bad.append('%s (fitted: %s)' % (m.group(0), ', '.join('%.2f' % s for s in slopes)))
+report(not bad, 'a verdict on the exponents agrees with the fits', '; '.join(bad))
+
+# ---- the scenes ---------------------------------------------------------------------------
+steps = rows('drift_steps.csv')[0] + rows('accuracy_steps.csv')[0]
+ran = {r['solver'] for r in steps if not r['end'].startswith('refused')}
+bad = [m.group(0) for m in re.finditer(r'no scene run of (?:\\texttt\{)?([\w\\]+)', text)
+       if m.group(1).replace('\\_', '_') in ran]
+report(not bad, 'a solver that ran a scene is not said to be absent', '; '.join(bad))
+
+onfail = rows('drift.csv')[1].get('on_failure', '')
+bad = re.findall(r'runs? stops? there|stops the run|the run stops', text)
+report(not (bad and onfail.startswith('fallback')),
+       'no run is said to stop at a failed step when the stepper falls back',
+       '%s; on_failure: %s' % (bad, onfail))
+
+def table_row(solver, *counts):
+    """A row of the scenes table (gen/scenes.tex) naming the solver and the counts."""
+    with open(os.path.join(gen, 'scenes.tex')) as fh:
+        for line in fh:
+            cells = [c.strip().rstrip('\\').strip() for c in line.split('&')]
+            name = '\\texttt{%s}' % solver.replace('_', '\\_')
+            if name in cells and all(str(k) in cells for k in counts):
+                return True
+    return False
+
+
+missing = []
+for r in steps:
+    n = int(r['steps'] or 0)
+    short = int(r['max_iter'] or 0) + int(r.get('unconverged') or 0)
+    if n and short * 2 > n and not table_row(r['solver'], r['steps'], r['max_iter']):
+        missing.append('%s on %s/%s: %d of %d' % (r['solver'], r['scene'], r['friction'], short, n))
+report(not missing, 'every scene run unconverged on most steps is in the scenes table', '; '.join(missing[:4]))
+nshort = sum(1 for r in steps if int(r['steps'] or 0) and
+             2 * (int(r['max_iter'] or 0) + int(r.get('unconverged') or 0)) > int(r['steps']))
+report(not nshort or re.search(r'ended most of their steps on the iteration limit', text),
+       'the text says that runs ended most steps unconverged', '%d such runs' % nshort)
+
+missing = []
+for r in steps:
+    k = int(r['applied_other'] or 0)
+    if k and not table_row(r['solver'], r['steps'], r['applied_other']):
+        missing.append('%s on %s/%s: %d of %s' % (r['solver'], r['scene'], r['friction'], k, r['steps']))
+report(not missing, 'the steps the policy carried are in the scenes table per run', '; '.join(missing[:4]))
+
+
+# ---- the time limits and the timing rule ----------------------------------------------------
+prof, ppre = rows('profile.csv')
+limits = {ppre.get('time_limit_s', '').split(' ')[0]}
+vals = set()
+for name in ('profile.csv', 'scaling.csv', 'large.csv'):
+    pre = rows(name)[1]
+    for k in ('config min_time', 'config max_time', 'config time_limit'):
+        if k in pre:
+            vals.add('%g' % float(pre[k]))
+m = re.search(r'\\paragraph\{Timing\.\}(.*?)(?:\\paragraph|\\section)', doc, re.S)
+printed = set(re.findall(r'(\d+(?:\.\d+)?)\\,s\b', m.group(1))) if m else set()
+bad = sorted('%g' % float(v) for v in printed if '%g' % float(v) not in vals)
+report(not bad, 'the times of the timing rule are those run',
+       'printed %s, run %s' % (bad, sorted(vals)))
+
+# ---- refusals and the profiles' denominators ----------------------------------------------
+acc = {(r['class'], r['solver']): r['accepted'] for r in rows('profile_coverage.csv')[0]}
+inside = [r for r in rows('profile_winners.csv')[0]
+          if acc.get((r['class'], r['solver']), r['problems']) != r['problems']]
+claim = re.search(r"refusals are (?:coverage|outside the profiles)", text)
+report(not (claim and inside), 'refusals are not said to be outside the profiles when they count',
+       '%s; e.g. %s on %s: %s problems, %s accepted' % (
+           claim.group(0) if claim else '', inside[0]['solver'] if inside else '',
+           inside[0]['class'] if inside else '', inside[0]['problems'] if inside else '',
+           acc.get((inside[0]['class'], inside[0]['solver'])) if inside else ''))
