@@ -13,6 +13,7 @@
  *   ls = slv_linsys_analyse(kind, backend, n, Ap, Aj, &st);   pattern only
  *   st = slv_linsys_factor(ls, Ax);       values, in the pattern's order
  *   st = slv_linsys_solve(ls, x);         x: b in, A^-1 b out; no allocation
+ *   st = slv_linsys_solve_many(ls, nrhs, X, ldx);   the same for nrhs columns
  *   slv_linsys_free(ls);
  *
  * factor may be called again with new values (same pattern).  Every call
@@ -56,6 +57,10 @@ slv_linsys *slv_linsys_analyse(slv_ls_kind kind, slv_ls_backend backend, int n, 
 slv_ls_status slv_linsys_factor(slv_linsys *ls, const double *Ax);
 /* x <- A^-1 x. */
 slv_ls_status slv_linsys_solve(slv_linsys *ls, double *x);
+/* X <- A^-1 X for nrhs right-hand sides, column-major with leading
+ * dimension ldx >= n (the dense back end in one LAPACK call, the others a
+ * column at a time); no allocation. */
+slv_ls_status slv_linsys_solve_many(slv_linsys *ls, int nrhs, double *X, int ldx);
 void slv_linsys_free(slv_linsys *ls); /* NULL is fine */
 
 /* The back end chosen (never SLV_LS_AUTO). */
