@@ -5,26 +5,33 @@
  *
  * M is split into its diagonal blocks: the connected parts of its pattern
  * (a non-zero M(i,j), i != j, links dofs i and j), in practice one per body
- * or per mesh.  Per block k with dofs R_k and the columns C_k of H that its
- * rows touch:
+ * or per mesh, one per dof when M is diagonal.  Per block k with dofs R_k
+ * and the columns C_k of H that its rows touch:
  *
- *     M_k = M(R_k, R_k) factored (linsys.h: dense LAPACK up to
+ *     M_k = M(R_k, R_k) factored: a single dof by l = sqrt(M(i,i)) (the
+ *           arithmetic of dpotrf and dpotrs on a 1 x 1 matrix: x = b / l / l),
+ *           larger blocks through linsys.h (dense LAPACK up to
  *           SLV_LS_DENSE_MAX dofs, CHOLMOD above),
- *     X_k = M_k^-1 H(R_k, C_k),   g_k = M_k^-1 f(R_k),
+ *     [X_k g_k] = M_k^-1 [H(R_k, C_k) f(R_k)]   (one multi-column solve),
  *     W(C_k, C_k) += H(R_k, C_k)' X_k   (its symmetric part),
  *     q(C_k)      += H(R_k, C_k)' g_k.
  *
  * W is gathered from these |C_k|^2 contributions as triplets and then
- * compressed to CSR (rows sorted, duplicates added), so the memory is
+ * compressed to CSR by two counting sorts (by column, then stably by row:
+ * rows sorted, duplicates added in the order they came), so the memory is
  * sum_k |C_k|^2 entries, never n^2 (a contact touches two bodies: W has
  * the block sparsity of the contact graph).  Each contribution is made
  * symmetric ((S + S') / 2) before it is added, so W is exactly symmetric.
+ * The small products H_k' X_k are plain loops: a BLAS call costs more
+ * than they do (docs/problem.md, "Global problems").
  *
  * Symmetry of M is checked on the merged entries (duplicates added) of M
  * against those of M': |M(i,j) - M(j,i)| <= 1e-10 max|M| over the block,
  * far above rounding and below any modelling asymmetry (io_fclib.c used
- * the same bound).  An M stored as one triangle must be mirrored by the
- * caller (the readers do, docs/io.md).
+ * the same bound).  Both are made by counting-sort transposes (M' of M,
+ * then M of M': rows sorted without a comparison sort), and the merged M
+ * is what the blocks are taken from.  An M stored as one triangle must be
+ * mirrored by the caller (the readers do, docs/io.md).
  *
  * All memory is counted before it is allocated (info->bytes) and refused
  * above max_bytes.
@@ -42,6 +49,14 @@
 #include <string.h>
 
 #define CND_ASYM_TOL 1e-10
+/* products H_k' X_k of up to this many multiply-adds by a loop */
+#define CND_LOOP_MAX 4096
+
+/* A CSR matrix (rows: p[rows + 1]). */
+typedef struct cnd_csr {
+  int *p, *j;
+  double *x;
+} cnd_csr;
 
 typedef struct cnd {
   int ndof, n, ncomp, kmax, njmax;
@@ -49,13 +64,29 @@ typedef struct cnd {
   int *nj;                       /* columns of H touched per block */
   int *colmark, *cols;           /* scratch: column -> position in the block's list */
   double *amax;                  /* largest |M| entry per block */
+  cnd_csr S;                     /* M merged: rows sorted, duplicates added */
   long ntrip;
   int *ti, *tj; /* W's contributions */
   double *tv;
-  double *Hk, *Xk, *Sk, *gk; /* one block's H, M^-1 H, H' M^-1 H, M^-1 f */
-  int *bp, *bj;              /* one block's M as local CSR */
+  double *Hk, *Xk, *Sk; /* one block's [H f], M^-1 [H f], H' M^-1 H */
+  int *bp, *bj;         /* one block's M as local CSR */
   double *bx;
 } cnd;
+
+/* One diagonal block of M factored: a single dof by l = sqrt(M(i,i)), a
+ * larger block by ls. */
+typedef struct cnd_factor {
+  double l;
+  slv_linsys *ls;
+} cnd_factor;
+
+static void csr_free(cnd_csr *a) {
+  free(a->p);
+  free(a->j);
+  free(a->x);
+  a->p = a->j = NULL;
+  a->x = NULL;
+}
 
 static void cnd_free(cnd *c) {
   free(c->comp);
@@ -66,13 +97,13 @@ static void cnd_free(cnd *c) {
   free(c->colmark);
   free(c->cols);
   free(c->amax);
+  csr_free(&c->S);
   free(c->ti);
   free(c->tj);
   free(c->tv);
   free(c->Hk);
   free(c->Xk);
   free(c->Sk);
-  free(c->gk);
   free(c->bp);
   free(c->bj);
   free(c->bx);
@@ -157,11 +188,12 @@ static slv_status count_alloc(cnd *c, const int *Hp, const int *Hj, long nnzM, d
     if (nj > c->njmax) c->njmax = nj;
     t += (double)nj * nj;
   }
-  double km = c->kmax, jm = c->njmax;
-  /* triplets, W (at most as many entries), the merged M and M' of the
-   * symmetry check, one block's dense arrays and its factor */
-  *bytes = 16.0 * t + 12.0 * t + 8.0 * (c->n + 1.0) + 2.0 * 12.0 * (double)nnzM +
-           8.0 * (2.0 * km * jm + jm * jm + km) + 12.0 * (double)nnzM + 8.0 * km * km;
+  double km = c->kmax, jm = c->njmax, nd = c->ndof;
+  /* triplets, their sort (a permutation, then W's entries), the row and
+   * column counts, the merged M and M' of the symmetry check, one block's
+   * dense arrays, its CSR and its factor */
+  *bytes = 16.0 * t + 16.0 * t + 8.0 * (c->n + 2.0) + 2.0 * (12.0 * (double)nnzM + 4.0 * nd) +
+           8.0 * (2.0 * km * (jm + 1) + jm * jm) + 12.0 * (double)nnzM + 8.0 * km * km;
   c->ntrip = 0;
   return t > (double)LONG_MAX / 32 ? SLV_ERR_DIM : SLV_OK;
 }
@@ -171,73 +203,67 @@ static slv_status work_alloc(cnd *c, double ntrip) {
   c->ti = malloc(t * sizeof(int));
   c->tj = malloc(t * sizeof(int));
   c->tv = malloc(t * sizeof(double));
-  c->Hk = malloc(km * jm * sizeof(double));
-  c->Xk = malloc(km * jm * sizeof(double));
+  c->Hk = malloc(km * (jm + 1) * sizeof(double));
+  c->Xk = malloc(km * (jm + 1) * sizeof(double));
   c->Sk = malloc(jm * jm * sizeof(double));
-  c->gk = malloc(km * sizeof(double));
   c->bp = malloc((km + 1) * sizeof(int));
-  return c->ti && c->tj && c->tv && c->Hk && c->Xk && c->Sk && c->gk && c->bp ? SLV_OK
-                                                                              : SLV_ERR_NOMEM;
+  return c->ti && c->tj && c->tv && c->Hk && c->Xk && c->Sk && c->bp ? SLV_OK : SLV_ERR_NOMEM;
+}
+
+/* ---- sorting by counting --------------------------------------------------------- */
+
+/* The transpose (nc x nr) of an nr x nc CSR into *T by a counting sort:
+ * row j of T holds the entries of column j in the order of the rows
+ * (sorted by column when read as T's columns), the entries of one (i, j)
+ * in their order in A. */
+static slv_status csr_transpose_alloc(int nr, int nc, const int *p, const int *jj, const double *x,
+                                      cnd_csr *T) {
+  int nnz = p[nr];
+  T->p = calloc((size_t)nc + 2, sizeof(int));
+  T->j = malloc(((size_t)nnz + 1) * sizeof(int));
+  T->x = malloc(((size_t)nnz + 1) * sizeof(double));
+  if (!T->p || !T->j || !T->x) return SLV_ERR_NOMEM;
+  int *q = T->p;
+  for (int k = 0; k < nnz; k++) q[jj[k] + 2]++;
+  for (int j = 0; j < nc; j++) q[j + 2] += q[j + 1];
+  for (int i = 0; i < nr; i++) /* q[j + 1]: the next free place of row j */
+    for (int k = p[i]; k < p[i + 1]; k++) {
+      int e = q[jj[k] + 1]++;
+      T->j[e] = i;
+      T->x[e] = x[k];
+    }
+  return SLV_OK;
+}
+
+/* Adjacent entries of a row with the same column added, in place. */
+static void csr_merge(int nr, cnd_csr *A) {
+  int out = 0;
+  for (int i = 0; i < nr; i++) {
+    int start = out, end = A->p[i + 1];
+    for (int k = A->p[i]; k < end; k++) {
+      if (out > start && A->j[out - 1] == A->j[k])
+        A->x[out - 1] += A->x[k];
+      else {
+        A->j[out] = A->j[k];
+        A->x[out++] = A->x[k];
+      }
+    }
+    A->p[i] = start;
+  }
+  A->p[nr] = out;
 }
 
 /* ---- symmetry -------------------------------------------------------------------- */
 
-typedef struct centry {
-  int j;
-  double v;
-} centry;
-
-static int by_col(const void *a, const void *b) {
-  int x = ((const centry *)a)->j, y = ((const centry *)b)->j;
-  return (x > y) - (x < y);
-}
-
-/* Rows of an nr-row CSR (transposed when tr) sorted by column, duplicates
- * added: *P (nr + 1) and *E. */
-static slv_status merged_alloc(int nr, const int *p, const int *jj, const double *x, int tr,
-                               int **P, centry **E) {
-  int nnz = p[nr];
-  *P = calloc((size_t)nr + 2, sizeof(int));
-  *E = malloc(((size_t)nnz + 1) * sizeof(centry));
-  int *pos = malloc(((size_t)nr + 1) * sizeof(int));
-  if (!*P || !*E || !pos) {
-    free(pos);
-    return SLV_ERR_NOMEM;
-  }
-  int *q = *P;
-  for (int i = 0; i < nr; i++)
-    for (int k = p[i]; k < p[i + 1]; k++) q[(tr ? jj[k] : i) + 1]++;
-  for (int i = 0; i < nr; i++) q[i + 1] += q[i];
-  memcpy(pos, q, (size_t)nr * sizeof(int));
-  for (int i = 0; i < nr; i++)
-    for (int k = p[i]; k < p[i + 1]; k++)
-      (*E)[pos[tr ? jj[k] : i]++] = (centry){ tr ? i : jj[k], x[k] };
-  int out = 0;
-  for (int i = 0; i < nr; i++) {
-    int start = out;
-    qsort(*E + q[i], (size_t)(q[i + 1] - q[i]), sizeof(centry), by_col);
-    for (int k = q[i]; k < q[i + 1]; k++) {
-      if (out > start && (*E)[out - 1].j == (*E)[k].j)
-        (*E)[out - 1].v += (*E)[k].v;
-      else
-        (*E)[out++] = (*E)[k];
-    }
-    q[i] = start;
-  }
-  q[nr] = out;
-  free(pos);
-  return SLV_OK;
-}
-
 /* Row i of S against row i of T (both merged): the first pair that differs
  * by more than the block's tolerance, into info. */
-static int row_asymmetric(const cnd *c, int i, const centry *s, int ns, const centry *t, int nt,
+static int row_asymmetric(const cnd *c, int i, const cnd_csr *S, const cnd_csr *T,
                           slv_condense_info *info) {
   double tol = CND_ASYM_TOL * c->amax[c->comp[i]];
-  int a = 0, b = 0;
-  while (a < ns || b < nt) {
-    int js = a < ns ? s[a].j : INT_MAX, jt = b < nt ? t[b].j : INT_MAX, j = js < jt ? js : jt;
-    double vs = js == j ? s[a++].v : 0.0, vt = jt == j ? t[b++].v : 0.0;
+  int a = S->p[i], ae = S->p[i + 1], b = T->p[i], be = T->p[i + 1];
+  while (a < ae || b < be) {
+    int js = a < ae ? S->j[a] : INT_MAX, jt = b < be ? T->j[b] : INT_MAX, j = js < jt ? js : jt;
+    double vs = js == j ? S->x[a++] : 0.0, vt = jt == j ? T->x[b++] : 0.0;
     if (fabs(vs - vt) > tol) {
       info->asym_i = i;
       info->asym_j = j;
@@ -249,22 +275,24 @@ static int row_asymmetric(const cnd *c, int i, const centry *s, int ns, const ce
   return 0;
 }
 
+/* M merged into c->S (kept: the blocks are taken from it) and checked
+ * against M' merged. */
 static slv_status check_symmetric(cnd *c, const int *Mp, const int *Mj, const double *Mx,
                                   slv_condense_info *info) {
-  int *SP = NULL, *TP = NULL;
-  centry *S = NULL, *T = NULL;
-  slv_status st = merged_alloc(c->ndof, Mp, Mj, Mx, 0, &SP, &S);
-  if (!st) st = merged_alloc(c->ndof, Mp, Mj, Mx, 1, &TP, &T);
-  for (int i = 0; !st && i < c->ndof; i++)
-    for (int k = SP[i]; k < SP[i + 1]; k++)
-      c->amax[c->comp[i]] = fmax(c->amax[c->comp[i]], fabs(S[k].v));
-  for (int i = 0; !st && i < c->ndof; i++)
-    if (row_asymmetric(c, i, S + SP[i], SP[i + 1] - SP[i], T + TP[i], TP[i + 1] - TP[i], info))
-      st = SLV_ERR_UNSUPPORTED;
-  free(SP);
-  free(S);
-  free(TP);
-  free(T);
+  int nd = c->ndof;
+  cnd_csr T = { NULL, NULL, NULL };
+  slv_status st = csr_transpose_alloc(nd, nd, Mp, Mj, Mx, &T);
+  if (!st) st = csr_transpose_alloc(nd, nd, T.p, T.j, T.x, &c->S);
+  if (!st) {
+    csr_merge(nd, &T);
+    csr_merge(nd, &c->S);
+  }
+  for (int i = 0; !st && i < nd; i++)
+    for (int k = c->S.p[i]; k < c->S.p[i + 1]; k++)
+      c->amax[c->comp[i]] = fmax(c->amax[c->comp[i]], fabs(c->S.x[k]));
+  for (int i = 0; !st && i < nd; i++)
+    if (row_asymmetric(c, i, &c->S, &T, info)) st = SLV_ERR_UNSUPPORTED;
+  csr_free(&T);
   return st;
 }
 
@@ -281,11 +309,11 @@ static slv_status ls_status(slv_ls_status st) {
 
 /* Block k of M as a local CSR in c->bp, bj, bx (entries linking to other
  * blocks are explicit zeros and left out). */
-static slv_status block_csr_alloc(cnd *c, int k, const int *Mp, const int *Mj, const double *Mx) {
+static slv_status block_csr_alloc(cnd *c, int k, const cnd_csr *M) {
   int nk = c->cptr[k + 1] - c->cptr[k], nnz = 0;
   for (int a = 0; a < nk; a++) {
     int i = c->dofs[c->cptr[k] + a];
-    nnz += Mp[i + 1] - Mp[i];
+    nnz += M->p[i + 1] - M->p[i];
   }
   free(c->bj);
   free(c->bx);
@@ -296,41 +324,90 @@ static slv_status block_csr_alloc(cnd *c, int k, const int *Mp, const int *Mj, c
   c->bp[0] = 0;
   for (int a = 0; a < nk; a++) {
     int i = c->dofs[c->cptr[k] + a];
-    for (int e = Mp[i]; e < Mp[i + 1]; e++)
-      if (c->comp[Mj[e]] == k) {
-        c->bj[q] = c->loc[Mj[e]];
-        c->bx[q++] = Mx[e];
+    for (int e = M->p[i]; e < M->p[i + 1]; e++)
+      if (c->comp[M->j[e]] == k) {
+        c->bj[q] = c->loc[M->j[e]];
+        c->bx[q++] = M->x[e];
       }
     c->bp[a + 1] = q;
   }
   return SLV_OK;
 }
 
-/* X_k = M_k^-1 H_k, g_k = M_k^-1 f_k with the block factored by ls. */
-static slv_ls_status block_solves(cnd *c, slv_linsys *ls, int nk, int nj) {
-  slv_ls_status st = slv_linsys_solve(ls, c->gk);
-  memcpy(c->Xk, c->Hk, (size_t)nk * nj * sizeof(double));
-  for (int b = 0; !st && b < nj; b++) st = slv_linsys_solve(ls, c->Xk + (size_t)nk * b);
-  return st;
+/* A single dof i: the Cholesky factor l = sqrt(M(i,i)) of its pivot
+ * (duplicates added), which must be > 0 (dpotrf's test). */
+static slv_status pivot_factor(const cnd_csr *M, int i, cnd_factor *fa, slv_condense_info *info) {
+  double m = 0;
+  for (int e = M->p[i]; e < M->p[i + 1]; e++) m += M->j[e] == i ? M->x[e] : 0.0;
+  fa->l = sqrt(m);
+  if (m > 0) return SLV_OK;
+  info->bad_dof = i;
+  return SLV_ERR_UNSUPPORTED;
 }
 
-/* H(R_k, C_k) dense (nk x nj, column-major) and f(R_k). */
+/* Block k of M factored into *fa (a single dof by its pivot; else dense
+ * LAPACK up to SLV_LS_DENSE_MAX dofs, CHOLMOD above); not positive
+ * definite: info->bad_dof. */
+static slv_status block_factor(cnd *c, int k, const cnd_csr *M, cnd_factor *fa,
+                               slv_condense_info *info) {
+  int nk = c->cptr[k + 1] - c->cptr[k];
+  fa->ls = NULL;
+  if (nk == 1) return pivot_factor(M, c->dofs[c->cptr[k]], fa, info);
+  slv_status st = block_csr_alloc(c, k, M);
+  if (st) return st;
+  slv_ls_backend be = nk <= SLV_LS_DENSE_MAX ? SLV_LS_DENSE : SLV_LS_CHOLMOD;
+  info->sparse_blocks += be == SLV_LS_CHOLMOD;
+  slv_ls_status ls_st;
+  fa->ls = slv_linsys_analyse(SLV_LS_SPD, be, nk, c->bp, c->bj, &ls_st);
+  if (fa->ls) ls_st = slv_linsys_factor(fa->ls, c->bx);
+  if (ls_st == SLV_LS_NOT_SPD) {
+    int col = slv_linsys_failed_column(fa->ls);
+    info->bad_dof = c->dofs[c->cptr[k] + (col >= 0 && col < nk ? col : 0)];
+  }
+  return ls_status(ls_st);
+}
+
+/* X <- M_k^-1 X for nrhs columns of nk rows (leading dimension nk). */
+static slv_status block_solve(const cnd_factor *fa, int nk, int nrhs, double *X) {
+  if (fa->ls) return ls_status(slv_linsys_solve_many(fa->ls, nrhs, X, nk));
+  for (int b = 0; b < nrhs; b++) X[b] = X[b] / fa->l / fa->l; /* nk = 1: dpotrs' two steps */
+  return SLV_OK;
+}
+
+/* [H(R_k, C_k) f(R_k)] dense (nk x (nj + 1), column-major) in c->Hk. */
 static void block_rhs(cnd *c, int k, int nj, const int *Hp, const int *Hj, const double *Hx,
                       const double *f) {
   int nk = c->cptr[k + 1] - c->cptr[k];
   memset(c->Hk, 0, (size_t)nk * nj * sizeof(double));
   for (int a = 0; a < nk; a++) {
     int i = c->dofs[c->cptr[k] + a];
-    c->gk[a] = f[i];
+    c->Hk[a + (size_t)nk * nj] = f[i];
     for (int e = Hp[i]; e < Hp[i + 1]; e++) c->Hk[a + (size_t)nk * c->colmark[Hj[e]]] += Hx[e];
   }
 }
 
-/* W's contributions of block k (symmetric part of H_k' X_k) and q's. */
-static void block_emit(cnd *c, int nk, int nj, double *q) {
-  if (nk > 0 && nj > 0)
+/* Sk = Hk' Xk (nj x nj): BLAS for the large products, a loop for the small
+ * ones. */
+static void block_product(cnd *c, int nk, int nj) {
+  if ((double)nk * nj * nj > CND_LOOP_MAX) {
     cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, nj, nj, nk, 1.0, c->Hk, nk, c->Xk, nk, 0.0,
                 c->Sk, nj);
+    return;
+  }
+  for (int b = 0; b < nj; b++)
+    for (int a = 0; a < nj; a++) {
+      const double *h = c->Hk + (size_t)nk * a, *x = c->Xk + (size_t)nk * b;
+      double s = 0;
+      for (int i = 0; i < nk; i++) s += h[i] * x[i];
+      c->Sk[a + (size_t)nj * b] = s;
+    }
+}
+
+/* W's contributions of block k (symmetric part of H_k' X_k) and q's
+ * (H_k' g_k, g_k the last column of Xk). */
+static void block_emit(cnd *c, int nk, int nj, double *q) {
+  if (nk > 0 && nj > 0) block_product(c, nk, nj);
+  const double *g = c->Xk + (size_t)nk * nj;
   for (int b = 0; b < nj; b++) {
     for (int a = 0; a < nj; a++) {
       double s = 0.5 * (c->Sk[a + (size_t)nj * b] + c->Sk[b + (size_t)nj * a]);
@@ -338,87 +415,70 @@ static void block_emit(cnd *c, int nk, int nj, double *q) {
       c->tj[c->ntrip] = c->cols[b];
       c->tv[c->ntrip++] = s;
     }
-    q[c->cols[b]] += nk > 0 ? cblas_ddot(nk, c->Hk + (size_t)nk * b, 1, c->gk, 1) : 0.0;
+    const double *h = c->Hk + (size_t)nk * b;
+    double s = 0;
+    for (int i = 0; i < nk; i++) s += h[i] * g[i];
+    q[c->cols[b]] += s;
   }
 }
 
-/* Block k of M factored into *ls (dense LAPACK up to SLV_LS_DENSE_MAX
- * dofs, CHOLMOD above); not positive definite: info->bad_dof. */
-static slv_status block_factor(cnd *c, int k, const int *Mp, const int *Mj, const double *Mx,
-                               slv_linsys **ls, slv_condense_info *info) {
+static slv_status condense_block(cnd *c, int k, const int *Hp, const int *Hj, const double *Hx,
+                                 const double *f, double *q, slv_condense_info *info) {
   int nk = c->cptr[k + 1] - c->cptr[k];
-  slv_status st = block_csr_alloc(c, k, Mp, Mj, Mx);
-  if (st) return st;
-  slv_ls_backend be = nk <= SLV_LS_DENSE_MAX ? SLV_LS_DENSE : SLV_LS_CHOLMOD;
-  info->sparse_blocks += be == SLV_LS_CHOLMOD;
-  slv_ls_status ls_st;
-  *ls = slv_linsys_analyse(SLV_LS_SPD, be, nk, c->bp, c->bj, &ls_st);
-  if (*ls) ls_st = slv_linsys_factor(*ls, c->bx);
-  if (ls_st == SLV_LS_NOT_SPD) {
-    int col = slv_linsys_failed_column(*ls);
-    info->bad_dof = c->dofs[c->cptr[k] + (col >= 0 && col < nk ? col : 0)];
-  }
-  return ls_status(ls_st);
-}
-
-static slv_status condense_block(cnd *c, int k, const int *Mp, const int *Mj, const double *Mx,
-                                 const int *Hp, const int *Hj, const double *Hx, const double *f,
-                                 double *q, slv_condense_info *info) {
-  int nk = c->cptr[k + 1] - c->cptr[k];
-  slv_linsys *ls = NULL;
-  slv_status st = block_factor(c, k, Mp, Mj, Mx, &ls, info);
+  cnd_factor fa;
+  slv_status st = block_factor(c, k, &c->S, &fa, info);
   int nj = block_columns(c, k, Hp, Hj);
   if (!st) {
     block_rhs(c, k, nj, Hp, Hj, Hx, f);
-    st = ls_status(block_solves(c, ls, nk, nj));
+    memcpy(c->Xk, c->Hk, (size_t)nk * (nj + 1) * sizeof(double));
+    st = block_solve(&fa, nk, nj + 1, c->Xk);
   }
   if (!st) block_emit(c, nk, nj, q);
   for (int a = 0; a < nj; a++) c->colmark[c->cols[a]] = -1;
-  slv_linsys_free(ls);
+  slv_linsys_free(fa.ls);
   return st;
 }
 
 /* ---- W from the contributions ---------------------------------------------------- */
 
+/* The triplets in column order (a counting sort) into perm. */
+static void triplets_by_column(const cnd *c, int *count, int *perm) {
+  memset(count, 0, ((size_t)c->n + 1) * sizeof(int));
+  for (long t = 0; t < c->ntrip; t++) count[c->tj[t] + 1]++;
+  for (int j = 0; j < c->n; j++) count[j + 1] += count[j];
+  for (long t = 0; t < c->ntrip; t++) perm[count[c->tj[t]]++] = (int)t;
+}
+
+/* W in CSR from the triplets: by column, then stably by row (rows sorted by
+ * column, the entries of one (i, j) in the order they came), duplicates
+ * added. */
 static slv_status w_alloc(cnd *c, int **Wp, int **Wj, double **Wx, long *nnz) {
   int n = c->n;
-  *Wp = calloc((size_t)n + 2, sizeof(int));
-  centry *e = malloc(((size_t)c->ntrip + 1) * sizeof(centry));
-  int *pos = malloc(((size_t)n + 1) * sizeof(int));
-  if (!*Wp || !e || !pos || c->ntrip > INT_MAX) {
-    free(e);
-    free(pos);
-    return c->ntrip > INT_MAX ? SLV_ERR_DIM : SLV_ERR_NOMEM;
-  }
-  int *p = *Wp;
-  for (long t = 0; t < c->ntrip; t++) p[c->ti[t] + 1]++;
-  for (int i = 0; i < n; i++) p[i + 1] += p[i];
-  memcpy(pos, p, (size_t)n * sizeof(int));
-  for (long t = 0; t < c->ntrip; t++) e[pos[c->ti[t]]++] = (centry){ c->tj[t], c->tv[t] };
-  int out = 0;
-  for (int i = 0; i < n; i++) {
-    int start = out;
-    qsort(e + p[i], (size_t)(p[i + 1] - p[i]), sizeof(centry), by_col);
-    for (int k = p[i]; k < p[i + 1]; k++) {
-      if (out > start && e[out - 1].j == e[k].j)
-        e[out - 1].v += e[k].v;
-      else
-        e[out++] = e[k];
+  if (c->ntrip > INT_MAX) return SLV_ERR_DIM;
+  size_t t = (size_t)c->ntrip + 1;
+  cnd_csr W = { calloc((size_t)n + 2, sizeof(int)), malloc(t * sizeof(int)),
+                malloc(t * sizeof(double)) };
+  int *perm = malloc(t * sizeof(int)), *count = malloc(((size_t)n + 1) * sizeof(int));
+  slv_status st = W.p && W.j && W.x && perm && count ? SLV_OK : SLV_ERR_NOMEM;
+  if (!st) {
+    triplets_by_column(c, count, perm);
+    for (long u = 0; u < c->ntrip; u++) W.p[c->ti[u] + 2]++;
+    for (int i = 0; i < n; i++) W.p[i + 2] += W.p[i + 1];
+    for (long u = 0; u < c->ntrip; u++) { /* W.p[i + 1]: the next free place of row i */
+      int tr = perm[u], e = W.p[c->ti[tr] + 1]++;
+      W.j[e] = c->tj[tr];
+      W.x[e] = c->tv[tr];
     }
-    p[i] = start;
+    csr_merge(n, &W);
+    *nnz = W.p[n];
   }
-  p[n] = out;
-  *Wj = malloc(((size_t)out + 1) * sizeof(int));
-  *Wx = malloc(((size_t)out + 1) * sizeof(double));
-  if (*Wj && *Wx)
-    for (int k = 0; k < out; k++) {
-      (*Wj)[k] = e[k].j;
-      (*Wx)[k] = e[k].v;
-    }
-  free(e);
-  free(pos);
-  *nnz = out;
-  return *Wj && *Wx ? SLV_OK : SLV_ERR_NOMEM;
+  free(perm);
+  free(count);
+  if (st) csr_free(&W);
+  *Wp = W.p;
+  *Wj = W.j;
+  *Wx = W.x;
+  return st;
 }
 
 /* ---- entry ----------------------------------------------------------------------- */
@@ -464,8 +524,7 @@ slv_status slv_condense(int ndof, int n, const int *Mp, const int *Mj, const dou
   for (int k = 0; !st && k < c.ncomp; k++) ntrip += (double)c.nj[k] * c.nj[k];
   if (!st) st = work_alloc(&c, ntrip);
   if (!st) memcpy(q, w, (size_t)n * sizeof(double));
-  for (int k = 0; !st && k < c.ncomp; k++)
-    st = condense_block(&c, k, Mp, Mj, Mx, Hp, Hj, Hx, f, q, info);
+  for (int k = 0; !st && k < c.ncomp; k++) st = condense_block(&c, k, Hp, Hj, Hx, f, q, info);
   if (!st) st = w_alloc(&c, Wp, Wj, Wx, &info->nnz_W);
   cnd_free(&c);
   if (st) {
@@ -482,20 +541,20 @@ slv_status slv_condense(int ndof, int n, const int *Mp, const int *Mj, const dou
 
 static slv_status vel_alloc(cnd *c) {
   c->bp = malloc(((size_t)c->kmax + 2) * sizeof(int));
-  c->gk = malloc(((size_t)c->kmax + 1) * sizeof(double));
-  return c->bp && c->gk ? SLV_OK : SLV_ERR_NOMEM;
+  c->Xk = malloc(((size_t)c->kmax + 1) * sizeof(double));
+  return c->bp && c->Xk ? SLV_OK : SLV_ERR_NOMEM;
 }
 
 /* v(block k) <- M_k^-1 v(block k). */
-static slv_status block_apply_inverse(cnd *c, int k, const int *Mp, const int *Mj, const double *Mx,
-                                      double *v, slv_condense_info *info) {
+static slv_status block_apply_inverse(cnd *c, int k, const cnd_csr *M, double *v,
+                                      slv_condense_info *info) {
   int nk = c->cptr[k + 1] - c->cptr[k];
-  slv_linsys *ls = NULL;
-  slv_status st = block_factor(c, k, Mp, Mj, Mx, &ls, info);
-  for (int a = 0; a < nk; a++) c->gk[a] = v[c->dofs[c->cptr[k] + a]];
-  if (!st) st = ls_status(slv_linsys_solve(ls, c->gk));
-  for (int a = 0; !st && a < nk; a++) v[c->dofs[c->cptr[k] + a]] = c->gk[a];
-  slv_linsys_free(ls);
+  cnd_factor fa;
+  slv_status st = block_factor(c, k, M, &fa, info);
+  for (int a = 0; a < nk; a++) c->Xk[a] = v[c->dofs[c->cptr[k] + a]];
+  if (!st) st = block_solve(&fa, nk, 1, c->Xk);
+  for (int a = 0; !st && a < nk; a++) v[c->dofs[c->cptr[k] + a]] = c->Xk[a];
+  slv_linsys_free(fa.ls);
   return st;
 }
 
@@ -510,13 +569,14 @@ slv_status slv_global_velocities(int ndof, int n, const int *Mp, const int *Mj, 
   c.n = n;
   slv_condense_info info;
   info_reset(&info);
+  cnd_csr M = { (int *)Mp, (int *)Mj, (double *)Mx }; /* read only */
   slv_status st = blocks_alloc(&c, Mp, Mj, Mx);
   if (!st) st = vel_alloc(&c);
   for (int i = 0; !st && i < ndof; i++) { /* v = H r + f */
     v[i] = f[i];
     for (int e = Hp[i]; e < Hp[i + 1]; e++) v[i] += Hx[e] * r[Hj[e]];
   }
-  for (int k = 0; !st && k < c.ncomp; k++) st = block_apply_inverse(&c, k, Mp, Mj, Mx, v, &info);
+  for (int k = 0; !st && k < c.ncomp; k++) st = block_apply_inverse(&c, k, &M, v, &info);
   if (!st) { /* u = H' v + w */
     memcpy(u, w, (size_t)n * sizeof(double));
     for (int i = 0; i < ndof; i++)

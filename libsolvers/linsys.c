@@ -531,20 +531,24 @@ void slv_linsys_set_refinement(slv_linsys *ls, int steps) {
 
 /* ---- solving ---------------------------------------------------------------------- */
 
+/* X <- A^-1 X (A^-T X when trans) for nrhs columns (leading dimension
+ * ldx): one LAPACK call. */
+static slv_ls_status dense_solve(slv_linsys *ls, int nrhs, double *X, int ldx, int trans) {
+  lapack_int info =
+      ls->kind == SLV_LS_SPD
+          ? LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', ls->n, nrhs, ls->F, ls->n, X, ldx)
+          : LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, trans ? 'T' : 'N', ls->n, nrhs, ls->F, ls->n,
+                                ls->ipiv, X, ldx);
+  return info == 0 ? SLV_LS_OK : SLV_LS_BAD_INPUT;
+}
+
 /* x <- A^-1 x, or A^-T x when trans (the LU back ends hold the factors of
  * A', so their plain solve is A^-T and their transposed one A^-1). */
 static slv_ls_status solve_either(slv_linsys *ls, double *x, int trans) {
   if (!ls || !ls->factored) return SLV_LS_NOT_FACTORED;
   if (ls->n == 0) return SLV_LS_OK;
   switch (ls->backend) {
-  case SLV_LS_DENSE: {
-    lapack_int info =
-        ls->kind == SLV_LS_SPD
-            ? LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', ls->n, 1, ls->F, ls->n, x, ls->n)
-            : LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, trans ? 'T' : 'N', ls->n, 1, ls->F, ls->n,
-                                  ls->ipiv, x, ls->n);
-    return info == 0 ? SLV_LS_OK : SLV_LS_BAD_INPUT;
-  }
+  case SLV_LS_DENSE: return dense_solve(ls, 1, x, ls->n, trans);
   case SLV_LS_CHOLMOD:
     return slv_chol_solve(ls->L, ls->n, x, &ls->X, &ls->Y, &ls->E, &ls->cm) ? SLV_LS_NOMEM
                                                                             : SLV_LS_OK;
@@ -566,6 +570,16 @@ slv_ls_status slv_linsys_solve(slv_linsys *ls, double *x) { return solve_either(
 
 slv_ls_status slv_linsys_solve_transposed(slv_linsys *ls, double *x) {
   return solve_either(ls, x, 1);
+}
+
+slv_ls_status slv_linsys_solve_many(slv_linsys *ls, int nrhs, double *X, int ldx) {
+  if (!ls || !ls->factored) return SLV_LS_NOT_FACTORED;
+  if (nrhs < 0 || ldx < (ls->n > 1 ? ls->n : 1) || (nrhs > 0 && !X)) return SLV_LS_BAD_INPUT;
+  if (ls->n == 0 || nrhs == 0) return SLV_LS_OK;
+  if (ls->backend == SLV_LS_DENSE) return dense_solve(ls, nrhs, X, ldx, 0);
+  slv_ls_status st = SLV_LS_OK;
+  for (int c = 0; !st && c < nrhs; c++) st = slv_linsys_solve(ls, X + (size_t)ldx * c);
+  return st;
 }
 
 void slv_linsys_free(slv_linsys *ls) {

@@ -24,6 +24,7 @@
  *   st = slv_linsys_factor(ls, Ax);       values, in the pattern's order
  *   st = slv_linsys_solve(ls, x);         x: b in, A^-1 b out; no allocation
  *   (slv_linsys_solve_transposed: A^-T b, as slv_linsys_solve)
+ *   st = slv_linsys_solve_many(ls, nrhs, X, ldx);   the same for nrhs columns
  *   slv_linsys_free(ls);
  *
  * factor may be called again with new values (same pattern), and with a
@@ -94,6 +95,10 @@ slv_ls_status slv_linsys_factor(slv_linsys *ls, const double *Ax);
 slv_ls_status slv_linsys_solve(slv_linsys *ls, double *x);
 /* x <- A^-T x (an SPD system: the same as slv_linsys_solve). */
 slv_ls_status slv_linsys_solve_transposed(slv_linsys *ls, double *x);
+/* X <- A^-1 X for nrhs right-hand sides, column-major with leading
+ * dimension ldx >= n (the dense back end in one LAPACK call, the others a
+ * column at a time); no allocation. */
+slv_ls_status slv_linsys_solve_many(slv_linsys *ls, int nrhs, double *X, int ldx);
 void slv_linsys_free(slv_linsys *ls); /* NULL is fine */
 
 /* A + shift I for the values Ax (shift 0: slv_linsys_factor). */

@@ -469,9 +469,9 @@ typedef struct slv_condense_info {
  * M: ndof x ndof CSR (both triangles; duplicates add up), symmetric to
  * 1e-10 of its largest entry per diagonal block, positive definite; H:
  * ndof x n CSR; f: ndof; w, q: n.  M is factored by diagonal blocks (the
- * connected parts of its pattern) through libsolvers' linear-system
- * interface: dense LAPACK up to 600 dofs, a sparse Cholesky (CHOLMOD)
- * above; W is never dense.  *Wp (n + 1), *Wj, *Wx are allocated (free()
+ * connected parts of its pattern): a single dof by its pivot, larger
+ * blocks through libsolvers' linear-system interface, dense LAPACK up to
+ * 600 dofs, a sparse Cholesky (CHOLMOD) above; W is never dense.  *Wp (n + 1), *Wj, *Wx are allocated (free()
  * each).  Statuses: SLV_ERR_UNSUPPORTED (M not symmetric, not positive
  * definite: info says where), SLV_ERR_DIM (more than max_bytes needed, or
  * W beyond int indices), SLV_ERR_INVALID (bad sizes or indices),

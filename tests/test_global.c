@@ -12,6 +12,13 @@
  * and q agree with a dense recomputation from the instance's M and H (a
  * Cholesky written here) to 1e-12 relative, and W is exactly symmetric.
  *
+ * slv_condense on a planted M of every kind of block (a tridiagonal one of
+ * 650 dofs for CHOLMOD, dense ones of 30 and 3 for LAPACK, two single
+ * dofs; dofs interleaved, M's rows unsorted with split diagonals, H with
+ * repeated entries) equals the dense Cholesky below to 1e-13, W's rows
+ * sorted and W exactly symmetric; a single dof's zero pivot is refused
+ * naming it, and an asymmetry beside it is what is named.
+ *
  * Planted files: the single trailing 0 or 1 Siconos writes after mu is
  * accepted (local and global); any other extra number, or two of them, is
  * refused with a message naming the file and the line.  A global file whose
@@ -350,6 +357,189 @@ static void test_velocities(void) {
   slv_instance_free(inst);
 }
 
+/* ---- slv_condense on planted blocks ----------------------------------------------- */
+
+/* A planted global problem: M of five diagonal blocks, a tridiagonal one of
+ * 650 dofs (CHOLMOD: above SLV_LS_DENSE_MAX), a dense one of 30 (LAPACK, its H' X by BLAS), one of
+ * 3 (LAPACK, H' X by a loop) and two single dofs (their pivots), the dofs
+ * of the blocks interleaved (dof perm[k] for the k-th); M's rows unsorted,
+ * each diagonal entry split in two halves (duplicates add up); H with 2 or
+ * 3 entries a row over 18 columns, some duplicated. */
+enum { PL_ND = 685, PL_N = 18 };
+
+typedef struct planted {
+  int Mp[PL_ND + 1], Mj[PL_ND * 32], Hp[PL_ND + 1], Hj[PL_ND * 4];
+  double Mx[PL_ND * 32], Hx[PL_ND * 4], f[PL_ND], w[PL_N];
+} planted;
+
+static int pl_perm(int k) { return (k * 97) % PL_ND; }
+
+/* The block of the k-th dof (0: 650, 1: 30, 2: 3, 3 and 4: single) and
+ * its first k. */
+static int pl_block(int k, int *first) {
+  static const int start[6] = { 0, 650, 680, 683, 684, 685 };
+  int b = 0;
+  while (k >= start[b + 1]) b++;
+  *first = start[b];
+  return b;
+}
+
+/* M(k, l) in the blocks' order (0 outside a block). */
+static double pl_m(int k, int l) {
+  int fk, fl, bk = pl_block(k, &fk), bl = pl_block(l, &fl), d = abs(k - l);
+  static const double C[3][3] = { { 4, 1, 0.5 }, { 1, 3, 0.2 }, { 0.5, 0.2, 2 } };
+  if (bk != bl) return 0;
+  switch (bk) {
+  case 0: return d == 0 ? 4 + sin(k) : d == 1 ? -1 : 0;
+  case 1: return d == 0 ? 10 : 0.3 * cos(k + l) / (1 + d);
+  case 2: return C[k - fk][l - fk];
+  default: return bk == 3 ? 2.5 : 0.75;
+  }
+}
+
+static void planted_make(planted *pl) {
+  int e = 0, h = 0;
+  for (int g = 0; g < PL_ND; g++) pl->Mp[g] = pl->Hp[g] = 0;
+  for (int k = 0; k < PL_ND; k++) { /* row perm[k]: columns from the last */
+    int g = pl_perm(k);
+    pl->Mp[g + 1] = 0;
+    for (int l = PL_ND - 1; l >= 0; l--) {
+      double v = pl_m(k, l);
+      if (v == 0) continue;
+      int dup = k == l;
+      for (int t = 0; t <= dup; t++) {
+        pl->Mj[e] = pl_perm(l);
+        pl->Mx[e++] = dup ? 0.5 * v : v;
+        pl->Mp[g + 1]++;
+      }
+    }
+    int cols[3] = { (g * 7) % PL_N, (g * 11 + 3) % PL_N, (g * 7) % PL_N };
+    for (int t = 0; t < (g % 5 == 0 ? 3 : 2); t++) {
+      pl->Hj[h] = cols[t];
+      pl->Hx[h++] = sin(g + 1.0 + t);
+      pl->Hp[g + 1]++;
+    }
+    pl->f[g] = cos(g);
+  }
+  /* rows were filled in perm order: the arrays are per row in that order;
+   * rebuild them in row order */
+  static int Mj2[PL_ND * 32], Hj2[PL_ND * 4];
+  static double Mx2[PL_ND * 32], Hx2[PL_ND * 4];
+  int mo[PL_ND], ho[PL_ND], me = 0, he = 0;
+  for (int k = 0; k < PL_ND; k++) {
+    int g = pl_perm(k);
+    mo[g] = me;
+    ho[g] = he;
+    me += pl->Mp[g + 1];
+    he += pl->Hp[g + 1];
+  }
+  int mq = 0, hq = 0;
+  for (int g = 0; g < PL_ND; g++) {
+    for (int t = 0; t < pl->Mp[g + 1]; t++, mq++) {
+      Mj2[mq] = pl->Mj[mo[g] + t];
+      Mx2[mq] = pl->Mx[mo[g] + t];
+    }
+    for (int t = 0; t < pl->Hp[g + 1]; t++, hq++) {
+      Hj2[hq] = pl->Hj[ho[g] + t];
+      Hx2[hq] = pl->Hx[ho[g] + t];
+    }
+  }
+  for (int g = 0; g < PL_ND; g++) {
+    pl->Mp[g + 1] += pl->Mp[g];
+    pl->Hp[g + 1] += pl->Hp[g];
+  }
+  memcpy(pl->Mj, Mj2, (size_t)mq * sizeof(int));
+  memcpy(pl->Mx, Mx2, (size_t)mq * sizeof(double));
+  memcpy(pl->Hj, Hj2, (size_t)hq * sizeof(int));
+  memcpy(pl->Hx, Hx2, (size_t)hq * sizeof(double));
+  for (int c = 0; c < PL_N; c++) pl->w[c] = 0.1 * c - 0.5;
+}
+
+static slv_global planted_global(planted *pl) {
+  slv_global g = { PL_ND, PL_N, pl->Mp, pl->Mj, pl->Mx, pl->Hp, pl->Hj, pl->Hx, pl->f, pl->w, 0 };
+  return g;
+}
+
+/* W (CSR) against the dense reference: rows sorted without repeats, exactly
+ * symmetric, within 1e-13 of max |W|; q within 1e-13. */
+static void check_planted_w(const slv_global *g, const int *Wp, const int *Wj, const double *Wx,
+                            const double *q) {
+  int nd = g->ndof, m = g->n;
+  double *M = calloc((size_t)nd * nd, sizeof(double)), *H = calloc((size_t)nd * m, sizeof(double));
+  double *X = calloc((size_t)nd * (m + 1), sizeof(double)), *Wd = calloc((size_t)m * m, 8);
+  dense_global(g, M, H);
+  memcpy(X, H, (size_t)nd * m * sizeof(double));
+  memcpy(X + (size_t)nd * m, g->f, (size_t)nd * sizeof(double));
+  chol_solve(nd, M, m + 1, X);
+  int sorted = 1;
+  for (int a = 0; a < m; a++)
+    for (int k = Wp[a]; k < Wp[a + 1]; k++) {
+      sorted &= k == Wp[a] || Wj[k] > Wj[k - 1];
+      Wd[a + (size_t)m * Wj[k]] = Wx[k];
+    }
+  CU_ASSERT(sorted);
+  double err = 0, wmax = 0, qerr = 0;
+  for (int a = 0; a < m; a++) {
+    double qa = g->w[a];
+    for (int i = 0; i < nd; i++) qa += H[i + (size_t)nd * a] * X[i + (size_t)nd * m];
+    qerr = fmax(qerr, fabs(qa - q[a]) / (1 + fabs(qa)));
+    for (int b = 0; b < m; b++) {
+      double s = 0;
+      for (int i = 0; i < nd; i++) s += H[i + (size_t)nd * a] * X[i + (size_t)nd * b];
+      CU_ASSERT_EQUAL(Wd[a + (size_t)m * b], Wd[b + (size_t)m * a]);
+      wmax = fmax(wmax, fabs(s));
+      err = fmax(err, fabs(Wd[a + (size_t)m * b] - s));
+    }
+  }
+  printf(" |W - W_ref| = %.2g (max %.2g), q %.2g", err, wmax, qerr);
+  CU_ASSERT(wmax > 0);
+  CU_ASSERT(err <= 1e-13 * wmax);
+  CU_ASSERT(qerr <= 1e-13);
+  free(M);
+  free(H);
+  free(X);
+  free(Wd);
+}
+
+static slv_status planted_condense(slv_global *g, double *q, slv_condense_info *ci, int check) {
+  int *Wp, *Wj;
+  double *Wx;
+  slv_status st = slv_condense(g->ndof, g->n, g->Mp, g->Mj, g->Mx, g->Hp, g->Hj, g->Hx, g->f, g->w,
+                               1e9, &Wp, &Wj, &Wx, q, ci);
+  if (!st && check) check_planted_w(g, Wp, Wj, Wx, q);
+  free(Wp);
+  free(Wj);
+  free(Wx);
+  return st;
+}
+
+/* slv_condense's paths on one planted problem against a dense Cholesky;
+ * then a single dof's pivot made 0 (refused, that dof named), and that
+ * with an asymmetric entry in the 3-dof block (the asymmetry named). */
+static void test_condense_planted(void) {
+  static planted pl;
+  planted_make(&pl);
+  slv_global g = planted_global(&pl);
+  double q[PL_N];
+  slv_condense_info ci;
+  CU_ASSERT_EQUAL_FATAL(planted_condense(&g, q, &ci, 1), SLV_OK);
+  printf(", %d blocks (largest %d, %d sparse)", ci.nblocks, ci.block_max, ci.sparse_blocks);
+  CU_ASSERT(ci.nblocks == 5 && ci.block_max == 650 && ci.sparse_blocks == 1);
+  int single = pl_perm(684), k3 = pl_perm(681), l3 = pl_perm(682), e0 = -1;
+  for (int e = pl.Mp[single]; e < pl.Mp[single + 1]; e++) pl.Mx[e] = 0; /* M(single) = 0 */
+  CU_ASSERT_EQUAL(planted_condense(&g, q, &ci, 0), SLV_ERR_UNSUPPORTED);
+  CU_ASSERT_EQUAL(ci.bad_dof, single);
+  CU_ASSERT_EQUAL(ci.asym_i, -1);
+  for (int e = pl.Mp[k3]; e < pl.Mp[k3 + 1]; e++) e0 = pl.Mj[e] == l3 ? e : e0;
+  pl.Mx[e0] += 1e-6; /* M(k3, l3) = 0.2 + 1e-6, M(l3, k3) = 0.2 */
+  CU_ASSERT_EQUAL(planted_condense(&g, q, &ci, 0), SLV_ERR_UNSUPPORTED);
+  printf("; asymmetric M(%d,%d) = %.17g, M(%d,%d) = %.17g", ci.asym_i, ci.asym_j, ci.asym_ij,
+         ci.asym_j, ci.asym_i, ci.asym_ji);
+  int i0 = k3 < l3 ? k3 : l3, j0 = k3 < l3 ? l3 : k3;
+  CU_ASSERT(ci.asym_i == i0 && ci.asym_j == j0);
+  CU_ASSERT_EQUAL(ci.asym_ij, i0 == k3 ? 0.2 + 1e-6 : 0.2);
+}
+
 /* ---- the literature's judge on global problems -------------------------------------- */
 
 /* Acary et al. 2018's two measures of an answer x of the condensed problem
@@ -465,6 +655,7 @@ int main(void) {
   CU_add_test(s, "global .dat: bad M and H refused", test_global_bad_input);
   CU_add_test(s, "siconos-fc3d and siconos-gfc3d: never one for the other", test_fc_kind_asked);
   CU_add_test(s, "v, u at an answer; res_vel", test_velocities);
+  CU_add_test(s, "slv_condense: pivots, LAPACK, CHOLMOD blocks", test_condense_planted);
   CU_add_test(s, "converged only where the literature's measures agree", test_literature_judge);
   CU_add_test(s, "a condensed problem has every row in a cone", test_condensed_rows);
   return tst_run();

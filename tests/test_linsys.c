@@ -14,6 +14,10 @@
  * matrix written in place (its smallest pivot, hand-derived), the back-end
  * rule, a solve before a factor SLV_LS_NOT_FACTORED, a column out of range
  * or a back end of the wrong kind SLV_LS_BAD_INPUT and no system.
+ * slv_linsys_solve_many on three right-hand sides (leading dimension n + 2)
+ * gives each column's slv_linsys_solve to 1e-14 of its largest entry (a
+ * blocked LAPACK solve rounds otherwise) and leaves the
+ * rows below n alone; nrhs < 0 or ldx < n is SLV_LS_BAD_INPUT.
  */
 #include "linsys.h"
 #include "tst_util.h"
@@ -109,6 +113,31 @@ static void check_solve(slv_linsys *ls, const csr *a, gsl_rng *rng) {
   free(r);
 }
 
+/* Three right-hand sides at once (ldx = n + 2, the two rows below n a
+ * marker) against one at a time. */
+static void check_solve_many(slv_linsys *ls, int n, gsl_rng *rng) {
+  int ld = n + 2;
+  double *B = malloc((size_t)ld * 3 * sizeof(double)),
+         *x = malloc((size_t)(n + 1) * sizeof(double));
+  for (int i = 0; i < ld * 3; i++) B[i] = i % ld < n ? gsl_rng_uniform(rng) * 2 - 1 : -7.0;
+  double *B0 = malloc((size_t)ld * 3 * sizeof(double));
+  for (int i = 0; i < ld * 3; i++) B0[i] = B[i];
+  CU_ASSERT_EQUAL(slv_linsys_solve_many(ls, 3, B, ld), SLV_LS_OK);
+  for (int c = 0; c < 3; c++) {
+    for (int i = 0; i < n; i++) x[i] = B0[i + ld * c];
+    CU_ASSERT_EQUAL(slv_linsys_solve(ls, x), SLV_LS_OK);
+    double xmax = 0;
+    for (int i = 0; i < n; i++) xmax = fmax(xmax, fabs(x[i]));
+    TST_VEC_CLOSE(B + ld * c, x, n, 1e-14 * xmax, 0);
+    CU_ASSERT(B[n + ld * c] == -7.0 && B[n + 1 + ld * c] == -7.0);
+  }
+  CU_ASSERT_EQUAL(slv_linsys_solve_many(ls, -1, B, ld), SLV_LS_BAD_INPUT);
+  if (n > 1) CU_ASSERT_EQUAL(slv_linsys_solve_many(ls, 1, B, n - 1), SLV_LS_BAD_INPUT);
+  free(B);
+  free(B0);
+  free(x);
+}
+
 static void one_backend(slv_ls_kind kind, slv_ls_backend be, const char *name) {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 50);
@@ -125,6 +154,7 @@ static void one_backend(slv_ls_kind kind, slv_ls_backend be, const char *name) {
     for (int i = 0; i < a.n; i++) /* new values: the diagonal tripled */
       for (int k = a.p[i]; k < a.p[i + 1]; k++) a.x[k] *= a.j[k] == i ? 3.0 : 1.0;
     check_solve(ls, &a, rng);
+    check_solve_many(ls, a.n, rng);
     slv_linsys_free(ls);
     csr_free(&a);
   }
@@ -157,6 +187,7 @@ static void test_breakdowns(void) {
     CU_ASSERT_EQUAL(slv_linsys_failed_column(ls), 1);
     double x[2] = { 1, 1 };
     CU_ASSERT_EQUAL(slv_linsys_solve(ls, x), SLV_LS_NOT_FACTORED);
+    CU_ASSERT_EQUAL(slv_linsys_solve_many(ls, 1, x, 2), SLV_LS_NOT_FACTORED);
     slv_linsys_free(ls);
   }
   for (int b = 0; b < 3; b++) {
