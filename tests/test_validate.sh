@@ -7,7 +7,8 @@
 #      agreement table counts it against err_siconos <= tol recomputed by the
 #      library from the answer it wrote: fake peers on a hand FC3D problem,
 #      one per case (both solved, both not, only its own verdict, only
-#      err_siconos, no verdict), and the "all" line;
+#      err_siconos, no verdict), and the "all" line; the same runs in the
+#      virtual_best table (coverage against the virtual best);
 #   2. verdict= without a key is refused (exit 2, the file and line named);
 #   3. default.exp (with its peers' sections) and bench_validate.exp parse and
 #      plan (`lcplab experiment FILE --plan DIR`) with and without the peers
@@ -83,6 +84,24 @@ if [ "$got" = "$want" ] && grep -q '^1e-08 & \\texttt{all} & 4 & 2 & 50.0 ' "$T/
   pass "agreement: each case counted once, the silent one left out, 2 of 4 in all"
 else
   fail "agreement table" "got: $got"
+fi
+
+# the same runs against the virtual best (tables.c, virtual_best): both, err and silent
+# solve c1; each of them has another that solves it, neither and own solve nothing;
+# gone refused everything and takes no part
+want="fc3d,1e-08,both,1,1,1,1.0000,1.0000,0
+fc3d,1e-08,neither,1,1,0,0.0000,0.0000,0
+fc3d,1e-08,own,1,1,0,0.0000,0.0000,0
+fc3d,1e-08,err,1,1,1,1.0000,1.0000,0
+fc3d,1e-08,silent,1,1,1,1.0000,1.0000,0"
+got=$(rows "$T/oval/val_virtual_best.csv" 2>/dev/null | grep -v '^all,')
+gall=$(rows "$T/oval/val_virtual_best.csv" 2>/dev/null | grep '^all,' | sed 's/^all,/fc3d,/')
+if [ "$got" = "$want" ] && [ "$gall" = "$want" ] &&
+  grep -q '^fc3d & 1e-08 & \\texttt{neither} & 1 & 1 & 0 & 0.0 & 0.0 & 0 ' \
+    "$T/oval/val_virtual_best.tex"; then
+  pass "virtual_best: of the problems another solves, each solver's share; all classes alike"
+else
+  fail "virtual_best table" "got: $got; all: $gall"
 fi
 
 # ---- 2. verdict= needs a key ------------------------------------------------------------------
