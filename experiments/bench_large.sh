@@ -15,20 +15,27 @@
 #           Siconos' NSGS (BENCH_LARGE_PEER_SOLVERS), judged by
 #           `peer_fc3d --check-r` (res_rel_q); its limits are bench_exports.sh's
 #           (BENCH_EXPORTS_TIMEOUT, default here 300 s; BENCH_EXPORTS_MEM_GB);
-#   global: the same scenes exported with --format hdf5 --global, then
-#           experiments/bench_global.sh on those files, lcplab solvers
-#           BENCH_LARGE_GLOBAL_SOLVERS (default "auto ipm ppa_nsn") against
-#           Siconos' gfc3d BENCH_LARGE_GLOBAL_PEERS (default "NSGS_WR ADMM"),
-#           judged by `peer_gfc3d --check-r` (res_rel_1q); BENCH_LARGE_GLOBAL=no
-#           leaves this part out.
-# Why a script and not an experiment file (experiments/README.md, "External
-# solvers"): an experiment judges every answer by the library's residual
-# (res_scaled), while issue 54 is judged by the peers' 2-norm programs, and
-# an experiment cannot hand a peer the global problem of a scene.
+#   global: the same scenes exported with --format hdf5 --global, then an
+#           experiment file global_TOL.exp written here: the external lines
+#           of experiments/bench_global.exp for Siconos' gfc3d
+#           BENCH_LARGE_GLOBAL_PEERS (default "NSGS_WR ADMM"; each handed
+#           the global file, format=own) and a profile section of lcplab's
+#           BENCH_LARGE_GLOBAL_SOLVERS (default "auto ipm ppa_nsn") and those
+#           peers on the exports (a folder of links to them), run by `lcplab
+#           experiment --jobs 1` (time limit BENCH_GLOBAL_TIMEOUT, default 300
+#           s): every answer judged by the library's residual (res_scaled), the
+#           peers' own verdict recorded (reported_solved, the agreement
+#           table), the fastest that solves in the winners and leaders tables
+#           (experiments/BENCHMARKS.md, "Benchmark: make bench-global");
+#           BENCH_LARGE_GLOBAL=no leaves this part out.
+# The local part is still a script (bench_exports.sh): it judges by
+# `peer_fc3d --check-r` (experiments/BENCHMARKS.md, "Benchmark: make
+# bench-exports").
 #
-# Writes to BUILDDIR/experiments/results/HOST/bench_large/: local_TOL/ and
-# global_TOL/ (the two scripts' files), and bench_large.md, their tables one
-# after the other.  Exit status: 0 written; 1 an export or a script failed;
+# Writes to BUILDDIR/experiments/results/HOST/bench_large/: local_TOL/
+# (bench_exports.sh's files), global_TOL/ (the experiment's CSVs and
+# tables), and bench_large.md, the local tables and the global leaders.
+# Exit status: 0 written; 1 an export, a script or the experiment failed;
 # 2 usage.
 set -eu
 
@@ -64,6 +71,43 @@ export_global() {
   echo "$file"
 }
 
+# global_exp TOL: global_TOL.exp, the peers' external lines of bench_global.exp and one
+# profile section on the folder of links to the global exports
+global_exp() {
+  peers_wanted=${BENCH_LARGE_GLOBAL_PEERS:-NSGS_WR ADMM}
+  names=
+  for p in $peers_wanted; do
+    if ! grep -q "^external siconos-gfc3d-$p " "$srcdir/experiments/bench_global.exp"; then
+      echo "bench_large.sh: BENCH_LARGE_GLOBAL_PEERS: no peer '$p' in bench_global.exp" >&2
+      return 1
+    fi
+    grep "^external siconos-gfc3d-$p " "$srcdir/experiments/bench_global.exp"
+    names="$names siconos-gfc3d-$p"
+  done
+  printf 'experiment profile global\nsolvers %s%s\nclasses fc3d\ninstances %s\n' \
+    "${BENCH_LARGE_GLOBAL_SOLVERS:-auto ipm ppa_nsn}" "$names" "$links"
+  printf 'tol %s\nmax_iter 100000\nmin_runs 1\nmin_time 1e-9\nmax_time 1e-9\ntime_limit %s\n' \
+    "$1" "${BENCH_GLOBAL_TIMEOUT:-300}"
+}
+
+# global_run TOL: the global exports through the engine into global_TOL/
+global_run() {
+  links=$out/global_files
+  mkdir -p "$links"
+  for sc in $scenes; do
+    ln -sf "$(export_global "${sc%%:*}" "${sc#*:}")" "$links/${sc%%:*}_${sc#*:}.global.hdf5"
+  done
+  global_exp "$1" >"$out/global_$1.exp" || return 1
+  peers=${LCPLAB_PEERS_BUILD:-$builddir/experiments/peers}
+  [ -x "$peers/gfc3d/peer_gfc3d" ] ||
+    sh "$srcdir/experiments/build_peers.sh" "$peers" "${LCPLAB_SHARED:-$srcdir/../shared}" >/dev/null ||
+    echo "bench_large.sh: some peers did not build: the global part runs without them" >&2
+  rc=0
+  OPENBLAS_NUM_THREADS=1 "$lcplab" experiment "$out/global_$1.exp" --out "$out/global_$1" \
+    --jobs 1 --force --no-plot --var PEERS="$peers" || rc=$?
+  [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] # 3: a peer left no answer, its row says failed
+}
+
 md=$out/bench_large.md
 printf '# bench-large (experiments/bench_large.sh)\n\n' >"$md"
 for tol in $tols; do
@@ -75,14 +119,8 @@ for tol in $tols; do
   printf '## Local problems, tol %s (peer_fc3d --check-r)\n\n' "$tol" >>"$md"
   cat "$out/local_$tol/bench_exports.md" >>"$md"
   [ "${BENCH_LARGE_GLOBAL:-yes}" = no ] && continue
-  files=
-  for sc in $scenes; do files="$files $(export_global "${sc%%:*}" "${sc#*:}")"; done
-  BENCH_GLOBAL_OUT=$out/global_$tol BENCH_GLOBAL_FILES=$files BENCH_GLOBAL_TOL=$tol \
-    BENCH_GLOBAL_SOLVERS=${BENCH_LARGE_GLOBAL_SOLVERS:-auto ipm ppa_nsn} \
-    BENCH_GLOBAL_PEER_SOLVERS=${BENCH_LARGE_GLOBAL_PEERS:-NSGS_WR ADMM} \
-    BENCH_GLOBAL_TIMEOUT=${BENCH_GLOBAL_TIMEOUT:-300} \
-    sh "$srcdir/experiments/bench_global.sh" "$builddir" "$srcdir" || exit 1
-  printf '\n## Global problems, tol %s (peer_gfc3d --check-r)\n\n' "$tol" >>"$md"
-  cat "$out/global_$tol/bench_global.md" >>"$md"
+  global_run "$tol" || exit 1
+  printf '\n## Global problems, tol %s (the library'"'"'s judge; leaders)\n\n' "$tol" >>"$md"
+  grep -v '^#' "$out/global_$tol/global_leaders.csv" >>"$md"
 done
 echo "bench_large.sh: $md" >&2

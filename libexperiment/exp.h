@@ -603,7 +603,7 @@ EXP_API int exp_source_world(const exp_source *src, dyn_world_settings *set, cha
 typedef struct exp_external {
   char name[EXP_NAME_MAX];
   int line;
-  char format[16];             /* the instance format handed over: dat, blcp, lcp, hdf5, mtx */
+  char format[16];             /* the instance format handed over: dat, blcp, lcp, hdf5, mtx, own */
   char time_key[32];           /* "": the process's wall time; else a number it prints */
   char verdict_key[32];        /* "": none; else the true/false it prints after it, its own
                                   verdict (column reported_solved, table agreement) */
