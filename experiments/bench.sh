@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench.sh -- the benchmarks run through the experiment engine (`make
-# bench-fc3d`, `bench-pivot`, `bench-scenes`, `bench-stacking`; experiments/BENCHMARKS.md, "Benchmarks"): the
+# bench-fc3d`, `bench-pivot`, `bench-scenes`, `bench-stacking`, `bench-global`,
+# `bench-validate`; experiments/BENCHMARKS.md, "Benchmarks"): the
 # experiment file experiments/NAME.exp run by `lcplab experiment`, the peers
 # of ../shared/peers as its external solvers, one task at a time.  It writes
 # what any experiment writes (CSV, profiles or slopes, tables, figures) into
@@ -38,7 +39,7 @@ if [ ! -x "$lcplab" ]; then
   exit 2
 fi
 if [ ! -x "$peers/peer_solve" ] || [ ! -x "$peers/fc3d/peer_fc3d" ] ||
-  [ ! -x "$peers/scenes/peer_scene" ]; then
+  [ ! -x "$peers/scenes/peer_scene" ] || [ ! -x "$peers/gfc3d/peer_gfc3d" ]; then
   echo "bench.sh: building the peers in $peers ..." >&2
   sh "$srcdir/experiments/build_peers.sh" "$peers" "$shared" >/dev/null ||
     echo "bench.sh: some peers did not build (named above): $name runs without them" >&2

@@ -4,8 +4,8 @@ the stop conditions of a solve cost and how soon they act (docs/solver-machinery
 
     python3 experiments/bench_interrupt.py BUILDDIR OUTDIR
 
-Problems: step 240 of the pile of 500 and of 2000 spheres, exported as
-bench_exports.sh does (--friction cone --solver nsgs --steps 240 --every
+Problems: step 240 of the pile of 500 and of 2000 spheres, exported (as
+bench_exports.exp's scene lines: --friction cone --solver nsgs --steps 240 --every
 240 --format dat), kept in BUILDDIR/experiments/exports/ (made when missing).
 
 1. The poll's cost.  `lcplab solve FILE --solver S --max-iter I --tol 1e-14`

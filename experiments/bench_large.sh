@@ -1,35 +1,42 @@
 #!/bin/sh
 # bench_large.sh -- benchmark (`make bench-large`; not a test, not in `make
 # bench`: hours): issue 54's 10^4-contact problems in one run, lcplab against
-# Siconos on the local and the global export, every answer judged by the
-# peers' own programs.
+# Siconos on the local and the global export, through the experiment engine.
 #
 #   sh experiments/bench_large.sh BUILDDIR SRCDIR [GNUPLOT]
 #
 # Problems: step 240 of the pyramid of 30 and 50 layers and the pile of 1500,
 # 3000 and 5000 spheres, Coulomb cones (BENCH_LARGE_SCENES, default
 # "pyramid:30 pyramid:50 pile:1500 pile:3000 pile:5000").
-# For each tolerance of BENCH_LARGE_TOLS (default "1e-4 1e-6"):
-#   local:  experiments/bench_exports.sh on the .dat export, lcplab solvers
-#           BENCH_LARGE_SOLVERS (default "auto ipm nsn_ac ppa_nsn") against
-#           Siconos' NSGS (BENCH_LARGE_PEER_SOLVERS), judged by
-#           `peer_fc3d --check-r` (res_rel_q); its limits are bench_exports.sh's
-#           (BENCH_EXPORTS_TIMEOUT, default here 300 s; BENCH_EXPORTS_MEM_GB);
-#   global: the same scenes exported with --format hdf5 --global, then
-#           experiments/bench_global.sh on those files, lcplab solvers
-#           BENCH_LARGE_GLOBAL_SOLVERS (default "auto ipm ppa_nsn") against
-#           Siconos' gfc3d BENCH_LARGE_GLOBAL_PEERS (default "NSGS_WR ADMM"),
-#           judged by `peer_gfc3d --check-r` (res_rel_1q); BENCH_LARGE_GLOBAL=no
-#           leaves this part out.
-# Why a script and not an experiment file (experiments/README.md, "External
-# solvers"): an experiment judges every answer by the library's residual
-# (res_scaled), while issue 54 is judged by the peers' 2-norm programs, and
-# an experiment cannot hand a peer the global problem of a scene.
+# For each tolerance of BENCH_LARGE_TOLS (default "1e-4 1e-6") it writes two
+# experiment files and runs them (`lcplab experiment --jobs 1`):
+#   local_TOL.exp:  the external lines of experiments/bench_exports.exp for
+#           Siconos' BENCH_LARGE_PEER_SOLVERS (default "NSGS") and a profile
+#           section of lcplab's BENCH_LARGE_SOLVERS (default "auto ipm nsn_ac
+#           ppa_nsn") and those peers on the scenes' step 240 (scene lines:
+#           the engine simulates and exports them once into
+#           BUILDDIR/experiments/exports/engine), time limit
+#           BENCH_EXPORTS_TIMEOUT (default 300 s);
+#   global_TOL.exp: the same scenes exported with --format hdf5 --global
+#           (BUILDDIR/experiments/exports/global_*), the external lines of
+#           experiments/bench_global.exp for Siconos' gfc3d
+#           BENCH_LARGE_GLOBAL_PEERS (default "NSGS_WR ADMM"; each handed
+#           the global file, format=own) and a profile section of lcplab's
+#           BENCH_LARGE_GLOBAL_SOLVERS (default "auto ipm ppa_nsn") and those
+#           peers on a folder of links to the exports, time limit
+#           BENCH_GLOBAL_TIMEOUT (default 300 s); BENCH_LARGE_GLOBAL=no leaves
+#           this part out.
+# One solve a run.  Every answer is judged by the library's residual
+# (res_scaled), the peers' own verdict recorded (reported_solved, the
+# agreement table), the fastest that solves in the winners and leaders
+# tables (experiments/BENCHMARKS.md, "Benchmark: make bench-exports", "...
+# make bench-global").  The peers are built once by build_peers.sh into
+# $LCPLAB_PEERS_BUILD (default BUILDDIR/experiments/peers).
 #
 # Writes to BUILDDIR/experiments/results/HOST/bench_large/: local_TOL/ and
-# global_TOL/ (the two scripts' files), and bench_large.md, their tables one
-# after the other.  Exit status: 0 written; 1 an export or a script failed;
-# 2 usage.
+# global_TOL/ (each experiment's CSVs and tables), and bench_large.md, their
+# leaders tables one after the other.  Exit status: 0 written; 1 an export or
+# an experiment failed; 2 usage.
 set -eu
 
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
@@ -38,7 +45,7 @@ if [ $# -lt 2 ] || [ $# -gt 3 ]; then
 fi
 builddir=$1
 srcdir=$2
-gnuplot=${3:-}
+# GNUPLOT (the third argument) is accepted for make; the sections run with --no-plot
 lcplab=$builddir/cli/lcplab
 scenes=${BENCH_LARGE_SCENES:-pyramid:30 pyramid:50 pile:1500 pile:3000 pile:5000}
 tols=${BENCH_LARGE_TOLS:-1e-4 1e-6}
@@ -64,25 +71,87 @@ export_global() {
   echo "$file"
 }
 
+# peer_lines EXP PREFIX PEERS...: the external lines PREFIXP of EXP, one per peer P
+peer_lines() {
+  exp=$1 prefix=$2
+  shift 2
+  for p in "$@"; do
+    if ! grep -q "^external $prefix$p " "$exp"; then
+      echo "bench_large.sh: no peer '$p' ($prefix$p) in $exp" >&2
+      return 1
+    fi
+    grep "^external $prefix$p " "$exp"
+  done
+}
+
+# names PREFIX PEERS...: the peers' solver names, each after a blank
+names() {
+  prefix=$1
+  shift
+  for p in "$@"; do printf ' %s%s' "$prefix" "$p"; done
+}
+
+# limits TOL TIME_LIMIT: the section's one-solve timing
+limits() {
+  printf 'tol %s\nmax_iter 100000\nmin_runs 1\nmin_time 1e-9\nmax_time 1e-9\ntime_limit %s\n' \
+    "$1" "$2"
+}
+
+# local_exp TOL: local_TOL.exp, the scenes' step 240 as scene lines
+local_exp() {
+  # shellcheck disable=SC2086 # the peer lists are words
+  peer_lines "$srcdir/experiments/bench_exports.exp" siconos- ${BENCH_LARGE_PEER_SOLVERS:-NSGS} || return 1
+  # shellcheck disable=SC2086
+  printf 'experiment profile local\nsolvers %s%s\nclasses fc3d\n' \
+    "${BENCH_LARGE_SOLVERS:-auto ipm nsn_ac ppa_nsn}" "$(names siconos- ${BENCH_LARGE_PEER_SOLVERS:-NSGS})"
+  for sc in $scenes; do
+    case ${sc%%:*} in pyramid) key=layers ;; *) key=n ;; esac
+    printf 'scene %s %s=%s steps=240 friction=cone solver=nsgs\n' "${sc%%:*}" "$key" "${sc#*:}"
+  done
+  limits "$1" "${BENCH_EXPORTS_TIMEOUT:-300}"
+}
+
+# global_exp TOL: global_TOL.exp, on the folder of links to the global exports
+global_exp() {
+  # shellcheck disable=SC2086
+  peer_lines "$srcdir/experiments/bench_global.exp" siconos-gfc3d- ${BENCH_LARGE_GLOBAL_PEERS:-NSGS_WR ADMM} || return 1
+  # shellcheck disable=SC2086
+  printf 'experiment profile global\nsolvers %s%s\nclasses fc3d\ninstances %s\n' \
+    "${BENCH_LARGE_GLOBAL_SOLVERS:-auto ipm ppa_nsn}" \
+    "$(names siconos-gfc3d- ${BENCH_LARGE_GLOBAL_PEERS:-NSGS_WR ADMM})" "$links"
+  limits "$1" "${BENCH_GLOBAL_TIMEOUT:-300}"
+}
+
+peers=${LCPLAB_PEERS_BUILD:-$builddir/experiments/peers}
+if [ ! -x "$peers/fc3d/peer_fc3d" ] || [ ! -x "$peers/gfc3d/peer_gfc3d" ]; then
+  sh "$srcdir/experiments/build_peers.sh" "$peers" "${LCPLAB_SHARED:-$srcdir/../shared}" >/dev/null ||
+    echo "bench_large.sh: some peers did not build: they are left out" >&2
+fi
+
+# run NAME: NAME.exp into NAME/ (exit 3, a peer that left no answer, is a row `failed`)
+run() {
+  rc=0
+  OPENBLAS_NUM_THREADS=1 "$lcplab" experiment "$out/$1.exp" --out "$out/$1" --jobs 1 --force \
+    --no-plot --data "$exports/engine" --var PEERS="$peers" || rc=$?
+  [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]
+}
+
 md=$out/bench_large.md
 printf '# bench-large (experiments/bench_large.sh)\n\n' >"$md"
 for tol in $tols; do
-  BENCH_EXPORTS_OUT=$out/local_$tol BENCH_EXPORTS_SCENES=$scenes BENCH_EXPORTS_TOL=$tol \
-    BENCH_EXPORTS_SOLVERS=${BENCH_LARGE_SOLVERS:-auto ipm nsn_ac ppa_nsn} \
-    BENCH_EXPORTS_PEER_SOLVERS=${BENCH_LARGE_PEER_SOLVERS:-NSGS} \
-    BENCH_EXPORTS_TIMEOUT=${BENCH_EXPORTS_TIMEOUT:-300} \
-    sh "$srcdir/experiments/bench_exports.sh" "$builddir" "$srcdir" "$gnuplot" || exit 1
-  printf '## Local problems, tol %s (peer_fc3d --check-r)\n\n' "$tol" >>"$md"
-  cat "$out/local_$tol/bench_exports.md" >>"$md"
+  local_exp "$tol" >"$out/local_$tol.exp" || exit 1
+  run "local_$tol" || exit 1
+  printf '## Local problems, tol %s (leaders)\n\n' "$tol" >>"$md"
+  grep -v '^#' "$out/local_$tol/local_leaders.csv" >>"$md"
   [ "${BENCH_LARGE_GLOBAL:-yes}" = no ] && continue
-  files=
-  for sc in $scenes; do files="$files $(export_global "${sc%%:*}" "${sc#*:}")"; done
-  BENCH_GLOBAL_OUT=$out/global_$tol BENCH_GLOBAL_FILES=$files BENCH_GLOBAL_TOL=$tol \
-    BENCH_GLOBAL_SOLVERS=${BENCH_LARGE_GLOBAL_SOLVERS:-auto ipm ppa_nsn} \
-    BENCH_GLOBAL_PEER_SOLVERS=${BENCH_LARGE_GLOBAL_PEERS:-NSGS_WR ADMM} \
-    BENCH_GLOBAL_TIMEOUT=${BENCH_GLOBAL_TIMEOUT:-300} \
-    sh "$srcdir/experiments/bench_global.sh" "$builddir" "$srcdir" || exit 1
-  printf '\n## Global problems, tol %s (peer_gfc3d --check-r)\n\n' "$tol" >>"$md"
-  cat "$out/global_$tol/bench_global.md" >>"$md"
+  links=$out/global_files
+  mkdir -p "$links"
+  for sc in $scenes; do
+    ln -sf "$(export_global "${sc%%:*}" "${sc#*:}")" "$links/${sc%%:*}_${sc#*:}.global.hdf5"
+  done
+  global_exp "$tol" >"$out/global_$tol.exp" || exit 1
+  run "global_$tol" || exit 1
+  printf '\n## Global problems, tol %s (leaders)\n\n' "$tol" >>"$md"
+  grep -v '^#' "$out/global_$tol/global_leaders.csv" >>"$md"
 done
 echo "bench_large.sh: $md" >&2

@@ -13,7 +13,7 @@
 # (pgs_color, 2) (pgs_part, 2): the JSON's time_solve_mean_s,
 # time_step_median_s, threaded_solves and max_penetration_end.
 # FC3D exports (BENCH_THREADS_EXPORTS, default "pile:5000 pyramid:50", the
-# step-240 exports of bench_exports.sh, made in BUILDDIR/experiments/exports
+# step-240 exports, lcplab export --friction cone --solver nsgs, made in BUILDDIR/experiments/exports
 # when missing):
 #   lcplab solve FILE --solver X --max-iter I --tol 1e-12 --threads T
 # with I = BENCH_THREADS_ITERS (default 300), X in apgd, pjacobi_cone, T in

@@ -88,7 +88,7 @@ const char *exp_solver_name(const exp_config *cfg, const exp_solver_ref *r) {
 
 static const char *const integrator_names[] = { "symplectic", "explicit", "verlet", NULL };
 static const char *const friction_names[] = { "none", "box", "pyramid", "cone", NULL };
-static const char *const formats[] = { "dat", "blcp", "lcp", "hdf5", "mtx", NULL };
+static const char *const formats[] = { "dat", "blcp", "lcp", "hdf5", "mtx", "own", NULL };
 
 typedef struct parser {
   const char *file;
@@ -815,7 +815,7 @@ static int external_opt(const parser *ps, exp_external *e, const char *kv) {
   const char *v = strchr(kv, '=') + 1;
   if (strncmp(kv, "format=", 7) == 0) {
     if (find_name(v, formats) < 0)
-      return perr(ps, "external format", "expected dat, blcp, lcp, hdf5 or mtx, got '%s'", v);
+      return perr(ps, "external format", "expected dat, blcp, lcp, hdf5, mtx or own, got '%s'", v);
     snprintf(e->format, sizeof e->format, "%s", v);
   } else if (strncmp(kv, "time=", 5) == 0) {
     if (strlen(v) >= sizeof e->time_key || strcmp(v, "process") == 0)

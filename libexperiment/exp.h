@@ -357,6 +357,20 @@ typedef struct exp_leaders {
 EXP_API void exp_profile_leaders(int ns, const int *wins, const int *ties, const int *solved,
                                  const int *counted, const int *external, exp_leaders *out);
 
+/* Coverage against the virtual best of one class and tolerance: solver s
+ * against the best of the others, problem by problem.  t[p*ns + s] as
+ * exp_profile_ratios (solved when finite and > 0), refused as
+ * exp_profile_rho_of (may be NULL).  A problem no other solver solves is
+ * in no denominator (experiments/README.md, "Tables": virtual_best). */
+typedef struct exp_vbest {
+  int others;   /* the problems some solver other than s solves */
+  int accepted; /* of those, the ones s accepts */
+  int solved;   /* of those, the ones s solves too */
+  int alone;    /* the problems s solves and no other solver does */
+} exp_vbest;
+EXP_API void exp_profile_vbest(int np, int ns, const double *t, const unsigned char *refused, int s,
+                               exp_vbest *out);
+
 /* The between-run noise of a section: the relative spread of one row's
  * timed runs, (q3 - q1) / median (NaN when runs < 2 or the median is not
  * positive), and the median of the finite ones of k such spreads (rel is
@@ -589,7 +603,7 @@ EXP_API int exp_source_world(const exp_source *src, dyn_world_settings *set, cha
 typedef struct exp_external {
   char name[EXP_NAME_MAX];
   int line;
-  char format[16];             /* the instance format handed over: dat, blcp, lcp, hdf5, mtx */
+  char format[16];             /* the instance format handed over: dat, blcp, lcp, hdf5, mtx, own */
   char time_key[32];           /* "": the process's wall time; else a number it prints */
   char verdict_key[32];        /* "": none; else the true/false it prints after it, its own
                                   verdict (column reported_solved, table agreement) */
@@ -1177,7 +1191,7 @@ EXP_API int exp_text_write(const exp_section *s, const char *base, const char *p
  * CSV ("_profile.csv", "_slopes.csv") and its tables ("_failures.csv",
  * "_failures.tex", ...), as exp_collect and exp_tables_write write them
  * (the figures aside: exp_outputs_check).  Their count (at most max). */
-enum { EXP_SUFFIX_MAX = 24, EXP_MAX_OUTPUTS = 16 };
+enum { EXP_SUFFIX_MAX = 24, EXP_MAX_OUTPUTS = 20 };
 EXP_API int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max);
 
 /* The Dolan-More curves of a profile section, per class and tolerance

@@ -8,8 +8,9 @@
  * For each tolerance of the task:
  *   1. the instance in format F (dat: Siconos numerics .dat -- LCP, MLCP,
  *      relay or FC3D, whichever the problem is; blcp; lcp: lcplab's own;
- *      hdf5: FCLIB, cones only; mtx): the problem's own file when it is
- *      already in F, else written with slv_write into the attempt's own
+ *      hdf5: FCLIB, cones only; mtx; own: the file the problem was read
+ *      from, whatever its format, a global FCLIB file as it is): the
+ *      problem's own file when it is already in F, else written with slv_write into the attempt's own
  *      scratch folder (exp_tctx_scratch: new for every run of the task,
  *      removed after it; another attempt's leftovers are never read); a
  *      format that cannot hold the problem is a refusal;
@@ -84,10 +85,12 @@ static int instance_file(exp_tctx *c, const exp_external *e, const slv_instance 
   while (f < 4 && strcmp(formats[f].name, e->format) != 0) f++;
   const char *own = c->prob->path;
   size_t ol = strlen(own), el = strlen(formats[f].ext);
-  /* the problem's own file when it is in the format; an FCLIB file may
-   * hold a global problem (condensed when lcplab reads it), so .hdf5 is
-   * always written anew as the local problem */
-  int same = f != 3 && ol > el && strcmp(own + ol - el, formats[f].ext) == 0;
+  /* the problem's own file when it is in the format, or always with
+   * format=own; an FCLIB file may hold a global problem (condensed when
+   * lcplab reads it), so .hdf5 is always written anew as the local problem,
+   * while format=own hands over the global file itself */
+  int same = strcmp(e->format, "own") == 0 ||
+             (f != 3 && ol > el && strcmp(own + ol - el, formats[f].ext) == 0);
   if (same) {
     snprintf(path, len, "%s", own);
     return 0;

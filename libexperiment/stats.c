@@ -91,6 +91,25 @@ int exp_profile_accepted(int np, int ns, const unsigned char *refused, int s) {
   return k;
 }
 
+static int solved_time(double t) { return isfinite(t) && t > 0.0; }
+
+void exp_profile_vbest(int np, int ns, const double *t, const unsigned char *refused, int s,
+                       exp_vbest *out) {
+  memset(out, 0, sizeof *out);
+  for (int p = 0; p < np; p++) {
+    const double *row = t + (size_t)p * ns;
+    int other = 0, mine = solved_time(row[s]);
+    for (int o = 0; o < ns && !other; o++) other = o != s && solved_time(row[o]);
+    if (!other) {
+      out->alone += mine;
+      continue;
+    }
+    out->others++;
+    out->accepted += !refused || !refused[(size_t)p * ns + s];
+    out->solved += mine;
+  }
+}
+
 void exp_profile_same(int np, int ns, const char *const *key, int *alias) {
   for (int p = 0; p < np; p++)
     for (int s = 0; s < ns; s++) {

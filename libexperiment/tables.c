@@ -12,6 +12,10 @@
  *                        fastest solver, the ties, who solves the most
  *                        (built-in and external), who solves under half
  *                        (exp_profile_leaders; profile)
+ *   NAME_virtual_best.*  per class, tolerance, solver, then all classes:
+ *                        of the problems some other solver solves, those
+ *                        it accepts and solves too (exp_profile_vbest;
+ *                        profile)
  *   NAME_failures.*      per class, tolerance, solver: the count of each
  *                        status (problem kinds)
  *   NAME_coverage.*      per class, solver: problems accepted and refused,
@@ -859,6 +863,92 @@ static int write_agreement(const exp_section *s, const char *base, exp_row *rows
   return exp_outset_done(set, rc);
 }
 
+/* ---- coverage against the virtual best ------------------------------------------------------ */
+
+/* Per (class, tol, solver), then per tol over every class ("all"): of the
+ * problems some other solver solves, the ones the solver accepts and the
+ * ones it solves too (exp_profile_vbest); `make bench-auto` reads auto's
+ * "all" row (experiments/BENCHMARKS.md). */
+typedef struct vbsum {
+  char **names;
+  exp_vbest *v;
+  int n;
+} vbsum;
+
+static void vbest_line(FILE *f, FILE *t, const char *cls, const char *tol, const char *solver,
+                       const exp_vbest *v) {
+  double share = v->accepted ? (double)v->solved / v->accepted : NAN;
+  double all = v->others ? (double)v->solved / v->others : NAN;
+  fprintf(f, "%s,%s,%s,%d,%d,%d,%.4f,%.4f,%d\n", cls, tol, solver, v->others, v->accepted,
+          v->solved, share, all, v->alone);
+  tcell(t, 1, cls, 0);
+  tcell(t, 0, tol, 0);
+  tcell(t, 0, solver, 1);
+  fprintf(t, " & %d & %d & %d", v->others, v->accepted, v->solved);
+  tnum(t, 100.0 * share, "%.1f");
+  tnum(t, 100.0 * all, "%.1f");
+  fprintf(t, " & %d \\\\\n", v->alone);
+}
+
+static void vbest_add(vbsum *sum, char *solver, const exp_vbest *v) {
+  int k = add_name(sum->names, &sum->n, solver);
+  sum->v[k].others += v->others;
+  sum->v[k].accepted += v->accepted;
+  sum->v[k].solved += v->solved;
+  sum->v[k].alone += v->alone;
+}
+
+/* The rows of one class and tolerance, added to sum; 0, or -1 out of memory. */
+static int vbest_class(FILE *f, FILE *t, exp_row *rows, int nrows, const cols *c, const char *cls,
+                       const char *tol, vbsum *sum) {
+  pmat m;
+  int rc = pmat_build(rows, nrows, c, cls, tol, &m);
+  for (int sv = 0; sv < m.ns && rc == 0; sv++) {
+    exp_vbest v;
+    exp_profile_vbest(m.np, m.ns, m.t, m.refused, sv, &v);
+    vbest_line(f, t, cls, tol, m.solv[sv], &v);
+    vbest_add(sum, m.solv[sv], &v);
+  }
+  pmat_free(&m);
+  return rc;
+}
+
+static int write_virtual_best(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                              exp_outset *set) {
+  (void)s;
+  cols c = cols_of(EXP_PROFILE);
+  FILE *f, *t;
+  if (open_pair(set, base, "virtual_best", &f, &t)) return -1;
+  fprintf(f, "# per class and tolerance, then all classes: of the problems some other solver "
+             "solves (others_solve), those the solver accepts and those it solves too; share: "
+             "solved / accepted (a refusal is coverage), share_all: solved / others_solve; "
+             "alone: problems it solves and no other solver does\n"
+             "class,tol,solver,others_solve,accepted,solved,share,share_all,alone\n");
+  static const char *const head[] = { "class",        "tol",        "solver",
+                                      "others solve", "accepted",   "solved",
+                                      "share (%)",    "of all (%)", "alone" };
+  tbegin(t, "lllrrrrrr", head, 9,
+         "of the problems another solver solves, those this solver solves too");
+  char *cl[EXP_CLASS_COUNT + 8], *tl[EXP_MAX_TOLS + 8];
+  int ncl, ntl, rc = 0;
+  classes_tols(rows, nrows, &c, cl, &ncl, tl, &ntl);
+  vbsum sum = { calloc((size_t)nrows + 1, sizeof(char *)),
+                calloc((size_t)nrows + 1, sizeof(exp_vbest)), 0 };
+  if (!sum.names || !sum.v) rc = -1;
+  for (int b = 0; b < ntl && rc == 0; b++) {
+    sum.n = 0;
+    memset(sum.v, 0, ((size_t)nrows + 1) * sizeof *sum.v);
+    for (int a = 0; a < ncl && rc == 0; a++)
+      rc = vbest_class(f, t, rows, nrows, &c, cl[a], tl[b], &sum);
+    for (int k = 0; k < sum.n && rc == 0; k++)
+      vbest_line(f, t, "all", tl[b], sum.names[k], &sum.v[k]);
+  }
+  tend(t);
+  free(sum.names);
+  free(sum.v);
+  return exp_outset_done(set, rc);
+}
+
 /* ---- slopes -------------------------------------------------------------------------------- */
 
 int exp_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows) {
@@ -1124,6 +1214,7 @@ static const struct table_def {
   { "winners", 1, kind_profile, write_winners },
   { "timings", 1, kind_timed, write_timings },
   { "agreement", 1, kind_profile, write_agreement },
+  { "virtual_best", 1, kind_profile, write_virtual_best },
   { "slopes", 0, kind_scaling, write_slopes_tex },
   { "steps", 1, kind_scene, write_steps },
 };

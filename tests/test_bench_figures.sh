@@ -5,9 +5,9 @@
 # experiments/gp_run.sh on a tiny CSV in its format from a folder whose name
 # holds ' $( ) ` ; and blanks, with values holding the same, writes its PNG
 # (and PDF with pdfcairo) and runs no injected command; a value with a
-# newline is refused.  No benchmark is run.  (bench-fc3d, bench-pivot, bench-scenes and
-# bench-stacking are experiment files: their figures are the engine's,
-# tests/test_experiment.sh.)
+# newline is refused.  No benchmark is run.  (bench-fc3d, bench-pivot, bench-scenes,
+# bench-stacking, bench-exports and bench-global are experiment files: their figures are
+# the engine's, tests/test_experiment.sh.)
 # Environment: LCPLAB_SRCDIR.  Last line "N passed, M failed"; 77 without gnuplot.
 top=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
 TST_NAME=test_bench_figures
@@ -57,24 +57,6 @@ for h in 1e-4 1e-3; do
 done
 gp_run "$gp" "$ex/articulated.gp" "$dir/articulated" "file:data.csv=$dir/art.csv" "nlinks=20" >"$T/out" 2>&1
 check_figure articulated
-
-# bench_exports: the CSV and the plot commands as bench_exports.py writes them
-if command -v python3 >/dev/null 2>&1; then
-  python3 -B - "$ex" "$dir" "$evil" <<'EOF' >"$T/out" 2>&1
-import sys
-sys.path.insert(0, sys.argv[1])
-import bench_exports as b
-rows = [dict(scene=sys.argv[3], size=s, contacts=100 * s, n=300 * s, program=p, solver=v,
-             run_tol=1e-6, status="ok", time_s=0.01 * s, res_rel_q=1e-7, solved=True, peak_mb=1)
-        for s in (1, 2) for p, v in (("lcplab", "ipm"), ("siconos", sys.argv[3]))]
-b.write_csv(rows, sys.argv[2] + "/exports.csv", sys.argv[2] + "/series.gp")
-EOF
-  gp_run "$gp" "$ex/bench_exports.gp" "$dir/bench_exports" "file:data.csv=$dir/exports.csv" \
-    "file:series.gp=$dir/series.gp" "tol=$evil" >>"$T/out" 2>&1
-  check_figure bench_exports
-else
-  echo "# python3 not found: bench_exports.gp not tried"
-fi
 
 # 3. a value with a newline is refused before gnuplot runs
 rm -f "$dir/articulated.png"

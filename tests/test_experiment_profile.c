@@ -39,6 +39,19 @@
  * best built-in C (6), best external D (5).  Wins 1 1 and solved 3 4: B
  * (the tie of wins goes to the most solved); solved 4 4: A (the first).
  *
+ * Coverage against the virtual best (F failure, R refused), solvers A B C:
+ *            A      B      C
+ *     p1     1      F      2        B misses a problem A and C solve
+ *     p2     F      R      3        B refused it: not in its accepted
+ *     p3     F      F      5        C alone (and on p2)
+ *     p4     F      F      F        nobody: in no denominator
+ *     p5     4      1      F
+ *   A: others solve p1 p2 p3 p5 (4), accepted 4, solved 2 (p1 p5), alone 0;
+ *   B: others solve p1 p2 p3 p5 (4), accepted 3 (p2 refused), solved 1
+ *      (p5), alone 0;
+ *   C: others solve p1 p5 (2), accepted 2, solved 1 (p1), alone 2 (p2,
+ *      p3).
+ *
  * Per-process repeats ({repeat}) with min_runs 3, min_time 0.2, max_time 3:
  * t1 = 1e-5 s: ceil(0.2 / 1e-5) = 20000 solves (under 3 / 1e-5 = 300000),
  * capped at 10001 by a cap of 10001; t1 = 0.1 s: max(3, 2) = 3; t1 = 2 s:
@@ -330,6 +343,31 @@ static void test_leaders(void) {
   CU_ASSERT_EQUAL(l.best_builtin, 0);
 }
 
+static void test_virtual_best(void) {
+  const double F = INFINITY;
+  double t[15] = { 1, F, 2, F, F, 3, F, F, 5, F, F, F, 4, 1, F };
+  unsigned char refused[15] = { 0 };
+  refused[1 * 3 + 1] = 1;
+  static const int want[3][4] = { { 4, 4, 2, 0 }, { 4, 3, 1, 0 }, { 2, 2, 1, 2 } };
+  for (int sv = 0; sv < 3; sv++) {
+    exp_vbest v;
+    exp_profile_vbest(5, 3, t, refused, sv, &v);
+    CU_ASSERT_EQUAL(v.others, want[sv][0]);
+    CU_ASSERT_EQUAL(v.accepted, want[sv][1]);
+    CU_ASSERT_EQUAL(v.solved, want[sv][2]);
+    CU_ASSERT_EQUAL(v.alone, want[sv][3]);
+  }
+  exp_vbest v; /* a time of 0 or NaN is a failure; refused may be NULL */
+  double t2[4] = { 0.0, 1.0, NAN, 2.0 };
+  exp_profile_vbest(2, 2, t2, NULL, 0, &v);
+  CU_ASSERT_EQUAL(v.others, 2);
+  CU_ASSERT_EQUAL(v.accepted, 2);
+  CU_ASSERT_EQUAL(v.solved, 0);
+  exp_profile_vbest(2, 2, t2, NULL, 1, &v);
+  CU_ASSERT_EQUAL(v.others, 0);
+  CU_ASSERT_EQUAL(v.alone, 2);
+}
+
 static void test_repeat_count(void) {
   CU_ASSERT_EQUAL(exp_repeat_count(1e-5, 3, 0.2, 3.0, 100000), 20000);
   CU_ASSERT_EQUAL(exp_repeat_count(1e-5, 3, 0.2, 3.0, 10001), 10001);
@@ -552,6 +590,7 @@ int main(void) {
   CU_add_test(s, "repetition rule", test_repeat_rule);
   CU_add_test(s, "per-process repeats ({repeat})", test_repeat_count);
   CU_add_test(s, "leaders of a winners table", test_leaders);
+  CU_add_test(s, "coverage against the virtual best", test_virtual_best);
   CU_add_test(s, "external {repeat} placeholder", test_external_repeat);
   CU_add_test(s, "slope confidence interval", test_fit_ci);
   CU_add_test(s, "failure table columns", test_status_columns);

@@ -7,9 +7,12 @@
 #      agreement table counts it against err_siconos <= tol recomputed by the
 #      library from the answer it wrote: fake peers on a hand FC3D problem,
 #      one per case (both solved, both not, only its own verdict, only
-#      err_siconos, no verdict), and the "all" line;
+#      err_siconos, no verdict), and the "all" line; the same runs in the
+#      virtual_best table (coverage against the virtual best);
 #   2. verdict= without a key is refused (exit 2, the file and line named);
-#   3. default.exp (with its peers' sections) and bench_validate.exp parse and
+#      format=own hands the problem's own file over (a global FCLIB file
+#      as it is), format=hdf5 the local problem lcplab writes;
+#   3. default.exp (with its peers' sections), bench_validate.exp and bench_global.exp parse and
 #      plan (`lcplab experiment FILE --plan DIR`) with and without the peers
 #      built (needs ../shared: skipped without it).  The peers themselves are
 #      not built here (the README's first command builds them).
@@ -85,6 +88,24 @@ else
   fail "agreement table" "got: $got"
 fi
 
+# the same runs against the virtual best (tables.c, virtual_best): both, err and silent
+# solve c1; each of them has another that solves it, neither and own solve nothing;
+# gone refused everything and takes no part
+want="fc3d,1e-08,both,1,1,1,1.0000,1.0000,0
+fc3d,1e-08,neither,1,1,0,0.0000,0.0000,0
+fc3d,1e-08,own,1,1,0,0.0000,0.0000,0
+fc3d,1e-08,err,1,1,1,1.0000,1.0000,0
+fc3d,1e-08,silent,1,1,1,1.0000,1.0000,0"
+got=$(rows "$T/oval/val_virtual_best.csv" 2>/dev/null | grep -v '^all,')
+gall=$(rows "$T/oval/val_virtual_best.csv" 2>/dev/null | grep '^all,' | sed 's/^all,/fc3d,/')
+if [ "$got" = "$want" ] && [ "$gall" = "$want" ] &&
+  grep -q '^fc3d & 1e-08 & \\texttt{neither} & 1 & 1 & 0 & 0.0 & 0.0 & 0 ' \
+    "$T/oval/val_virtual_best.tex"; then
+  pass "virtual_best: of the problems another solves, each solver's share; all classes alike"
+else
+  fail "virtual_best table" "got: $got; all: $gall"
+fi
+
 # ---- 2. verdict= needs a key ------------------------------------------------------------------
 printf 'external x verdict= command sh {in} {out}\n' >"$T/bad.exp"
 lcp experiment "$T/bad.exp" --out "$T/obad" --no-plot
@@ -94,11 +115,38 @@ else
   fail "verdict= without a key" "exit $rc; $(cat "$T/err")"
 fi
 
+# ---- 2b. format=own: the problem's own file, a global FCLIB file as it is ----------------------
+# format=hdf5 hands a peer the local problem lcplab wrote (a global file is condensed on
+# reading); format=own hands the file the problem was read from (bench_global.exp: the
+# global solvers of peer_gfc3d need H and M)
+G=$SHARED/datasets/fclib/LMGC_GFC3D-i00001-1-00000.hdf5
+if [ ! -f "$G" ]; then
+  echo "SKIP: $G not found: format=own not checked"
+else
+  printf 'printf "%%s\n" "$2" >>"$3"; : >"$1"\n' >"$T/which.sh"
+  {
+    echo "external own format=own command sh \${WHICH} {out} {in} \${LOG}"
+    echo "external local format=hdf5 command sh \${WHICH} {out} {in} \${LOG}"
+    printf 'experiment profile fmt\nsolvers own local\ninstances %s\n' "$G"
+    printf 'tol 1e-8\nmin_runs 1\nmin_time 1e-9\nmax_time 1e-9\n'
+  } >"$T/fmt.exp"
+  : >"$T/which.log"
+  lcp experiment "$T/fmt.exp" --out "$T/ofmt" --no-plot --var WHICH="$T/which.sh" \
+    --var LOG="$T/which.log"
+  first=$(sed -n 1p "$T/which.log")
+  second=$(sed -n 2p "$T/which.log")
+  if [ "$first" -ef "$G" ] && [ -n "$second" ] && ! [ "$second" -ef "$G" ]; then
+    pass "format=own hands over the global file itself, format=hdf5 a local copy"
+  else
+    fail "format=own" "exit $rc; got '$first' and '$second'; $(head -n 3 "$T/err")"
+  fi
+fi
+
 # ---- 3. the peers' experiment files plan -------------------------------------------------------
 if [ ! -d "$SHARED/datasets/siconos/fc3d" ]; then
   echo "SKIP: $SHARED/datasets not found: the experiment files are not planned"
 else
-  for f in default bench_validate; do
+  for f in default bench_validate bench_global; do
     lcp experiment "$SRC/experiments/$f.exp" --plan "$T/plan_$f" --var SHARED="$SHARED" \
       --var PEERS=/nonexistent
     if [ "$rc" -eq 0 ] && grep -q "external solvers left out" "$T/err" &&
