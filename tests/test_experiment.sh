@@ -613,7 +613,7 @@ max_iter 7
 scene stack n=2 steps=6 dt=1/240
 scene stack n=3 steps=6 dt=1/240
 EOF6
-lcp experiment "$T/sc.exp" --out "$T/osc" --no-plot --var SPEER="$T/speer.sh" --var "SLOG=$T/s log \$(touch INJ)"
+lcp experiment "$T/sc.exp" --out "$T/osc" --no-plot --jobs 1 --var SPEER="$T/speer.sh" --var "SLOG=$T/s log \$(touch INJ)"
 check_header "$T/osc/sc.csv" "scene,params,settings,solver,friction,steps,contacts_mean_timed,contacts_max,time_step_median_s,time_step_mean_s,time_per_contact_s,energy_start,energy_end,energy_drift,max_penetration_end,max_body_displacement,max_settled_displacement,not_converged,fallback_steps,status,note"
 got=$(rows "$T/osc/sc.csv" | awk -F, '$4 == "fake" && $2 == "n=2" { print $6, $7, $9, $11, $14, $17, $20 }')
 if [ "$rc" -eq 3 ] && [ "$got" = "6 8.000000e+00 2.000000e-03 2.500000e-04 -1.000000e-01  ok" ]; then

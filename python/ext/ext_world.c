@@ -300,6 +300,30 @@ static int dynamic_bodies(dyn_world *w, int **out) {
   return nd;
 }
 
+/* The state of World.run between its steps (exp_run_steps, the library's
+ * one step loop): the columns and the trace filled row by row. */
+typedef struct run_ctx {
+  columns *c;
+  double *tr;
+  const int *dyn;
+  int nd;
+  lx_cancel *cancel;
+  long k;    /* rows recorded */
+  dyn_err e; /* why the world rejected a step (DYN_OK: none) */
+} run_ctx;
+
+static int run_step(void *arg, dyn_world *w, const exp_step *st) {
+  run_ctx *r = arg;
+  if (st->err != DYN_OK) {
+    r->e = st->err;
+    return 0;
+  }
+  record(w, &st->m, r->c, r->k);
+  if (r->tr) trace_step(w, r->dyn, r->nd, r->tr + (size_t)r->k * 13 * (size_t)r->nd);
+  r->k++;
+  return lx_cancel_check(r->cancel) ? 1 : 0;
+}
+
 static PyObject *world_run(lx_world *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = { "steps", "trace", "log", "log_level", NULL };
   long K;
@@ -329,18 +353,14 @@ static PyObject *world_run(lx_world *self, PyObject *args, PyObject *kwargs) {
   }
   if (!cols || !trace || install_callbacks(self->w, &scratch) < 0) goto done;
   double *tr = want_trace ? PyArray_DATA((PyArrayObject *)trace) : NULL;
-  long k = 0;
-  dyn_err e = DYN_OK;
+  run_ctx rc = { &c, tr, dyn, nd, &cancel, 0, DYN_OK };
   self->busy = 1;
-  Py_BEGIN_ALLOW_THREADS for (; k < K; k++) {
-    if (lx_cancel_check(&cancel)) break; /* between steps too: a step without rows solves nothing */
-    dyn_world_metrics m;
-    e = dyn_world_step(self->w, &m);
-    if (e != DYN_OK) break;
-    record(self->w, &m, &c, k);
-    if (tr) trace_step(self->w, dyn, nd, tr + (size_t)k * 13 * (size_t)nd);
-  }
+  Py_BEGIN_ALLOW_THREADS
+      /* between steps too: a step without rows solves nothing */
+      if (K > 0 && !lx_cancel_check(&cancel)) exp_run_steps(self->w, K, run_step, &rc, NULL);
   Py_END_ALLOW_THREADS self->busy = 0;
+  long k = rc.k;
+  dyn_err e = rc.e;
   if (install_callbacks(self->w, &none) < 0 || cancel.exc_type) goto done;
   out = Py_BuildValue("{s:O,s:O,s:l,s:i,s:s}", "metrics", cols, "trace", trace, "done", k, "error",
                       (int)e, "message", e == DYN_OK ? "" : dyn_world_message(self->w));
