@@ -154,7 +154,7 @@ void cli_error(const char *fmt, ...)
 void cli_error_lib(const char *path, const char *err);
 
 
-/* The usage line of --max-memory (default SLV_IO_DEFAULT_MAX_MEMORY). */
+/* The usage line of --max-memory (default IO_DEFAULT_MAX_MEMORY). */
 #define CLI_MAX_MEMORY_USAGE                                                                       \
   "  --max-memory B    refuse a file whose sizes need more than B bytes in memory\n"               \
   "                    (K, M, G, T: powers of 1024; default 4G)\n"
@@ -171,7 +171,7 @@ int cli_option_value(const char *cmd, int argc, char **argv, int *i, const char 
 int cli_wants_help(int argc, char **argv);
 
 
-/* 1 if the output path is "-", the standard output (libio's slv_outfile). */
+/* 1 if the output path is "-", the standard output (libio's io_outfile). */
 int cli_is_stdout(const char *path);
 
 /* 1 (after the message "PATH exists (use --force to overwrite)") if the
@@ -180,7 +180,7 @@ int cli_output_refused(const char *path, int force);
 
 /* 1 (after the message "OUT: the output is the input IN (one file under
  * two names)") if out and in name one file: by device and inode, so a
- * symlink, a hard link or "./" count (slv_same_file, docs/io.md "Replacing
+ * symlink, a hard link or "./" count (io_same_file, docs/io.md "Replacing
  * files"); in may be NULL. */
 int cli_output_is_input(const char *out, const char *in);
 

@@ -3,9 +3,9 @@
  *
  *     lcplab convert IN OUT [--from FMT] [--to FMT] [--max-memory B] [--force]
  *
- * IN is read with slv_read (format from --from, else its extension, else its
- * content); OUT is written with slv_write in the format --to names, else the
- * one OUT's extension implies (slv_format_for_path: .dat -> the Siconos
+ * IN is read with io_read (format from --from, else its extension, else its
+ * content); OUT is written with io_write in the format --to names, else the
+ * one OUT's extension implies (io_format_for_path: .dat -> the Siconos
  * FC3D layout for a frictional-contact problem, else the LCP / MLCP / relay
  * layout that fits the bounds; .blcp, .mtx, .lcp; .hdf5 / .h5 -> FCLIB;
  * .npz -> ContactBench's G, g, mus, each contact permuted between
@@ -17,7 +17,7 @@
  * is exact).  A global FCLIB problem is read condensed to its local form
  * (libsolvers/io_fclib.c) and written as that.
  *
- * IN is read with the memory cap --max-memory (slv_read_options.max_memory,
+ * IN is read with the memory cap --max-memory (io_read_options.max_memory,
  * default 4 GiB): a file whose sizes need more is refused before anything
  * of that size is allocated.
  *
@@ -37,7 +37,7 @@
 
 #include "cli.h"
 #include "slv.h"
-#include "slv_io.h"
+#include "io.h"
 
 static void usage(FILE *f) {
   fprintf(f, "usage: lcplab convert IN OUT [--from FMT] [--to FMT] [--max-memory B] [--force]\n"
@@ -62,24 +62,24 @@ static void usage(FILE *f) {
 }
 
 /* Parses the value of --from / --to; -1 (after the message) if unknown. */
-static int parse_format(const char *opt, const char *v, slv_format *out) {
-  int f = slv_format_from_str(v);
+static int parse_format(const char *opt, const char *v, io_format *out) {
+  int f = io_format_from_str(v);
   if (f < 0) {
     cli_error("convert: unknown %s format '%s' (one of: siconos-lcp, siconos-mlcp, "
               "siconos-relay, siconos-fc3d, siconos-gfc3d, blcp, mtx, lcplab, fclib, npz)",
               opt, v);
     return -1;
   }
-  *out = (slv_format)f;
+  *out = (io_format)f;
   return 0;
 }
 
-/* The files beside OUT that the writer also writes (slv_write_sidecar:
+/* The files beside OUT that the writer also writes (io_write_sidecar:
  * MatrixMarket's STEM.b, .lo, ...) may not be IN under another name, nor,
  * without --force, exist.  1 (after the message naming the first) if one is. */
-static int sidecar_refused(const char *out, slv_format to, const char *in, int force) {
+static int sidecar_refused(const char *out, io_format to, const char *in, int force) {
   char path[4096];
-  for (int k = 0; slv_write_sidecar(out, to, k, path, sizeof path) == 1; k++) {
+  for (int k = 0; io_write_sidecar(out, to, k, path, sizeof path) == 1; k++) {
     if (cli_output_is_input(path, in)) return 1;
     if (!force && exp_path_exists(path)) {
       cli_error("%s exists (it would be written with %s; use --force to overwrite)", path, out);
@@ -91,8 +91,8 @@ static int sidecar_refused(const char *out, slv_format to, const char *in, int f
 
 int cli_cmd_convert(int argc, char **argv) {
   const char *in = NULL, *out = NULL;
-  slv_format from = SLV_FMT_AUTO, to = SLV_FMT_AUTO;
-  slv_read_options ropt = slv_read_options_default();
+  io_format from = IO_FMT_AUTO, to = IO_FMT_AUTO;
+  io_read_options ropt = io_read_options_default();
   int force = 0;
 
   if (cli_wants_help(argc, argv)) {
@@ -142,7 +142,7 @@ int cli_cmd_convert(int argc, char **argv) {
     return CLI_EXIT_USAGE;
   }
 
-  if (to == SLV_FMT_AUTO && !cli_is_stdout(out) && slv_format_for_path(out) == SLV_FMT_AUTO) {
+  if (to == IO_FMT_AUTO && !cli_is_stdout(out) && io_format_for_path(out) == IO_FMT_AUTO) {
     cli_error("%s: unknown extension, cannot choose the output format (use --to FMT)", out);
     return CLI_EXIT_USAGE;
   }
@@ -152,14 +152,14 @@ int cli_cmd_convert(int argc, char **argv) {
     return CLI_EXIT_USAGE;
 
   char err[512] = "";
-  slv_instance *inst = NULL;
-  if (slv_read_with(in, from, &ropt, &inst, err, sizeof err) != SLV_OK || !inst) {
+  io_instance *inst = NULL;
+  if (io_read_with(in, from, &ropt, &inst, err, sizeof err) != SLV_OK || !inst) {
     cli_error_lib(in, err);
     return CLI_EXIT_USAGE;
   }
   err[0] = '\0';
-  slv_status st = slv_write(out, to, inst, err, sizeof err);
-  slv_instance_free(inst);
+  slv_status st = io_write(out, to, inst, err, sizeof err);
+  io_instance_free(inst);
   if (st != SLV_OK) {
     cli_error_lib(out, err);
     return CLI_EXIT_USAGE;

@@ -16,7 +16,7 @@
  * joints has rows at every step, and formats that take only lo = 0, hi =
  * +inf, such as a Siconos LCP .dat, refuse them),
  * is written to DIR/SCENE_stepKKKKKK.EXT through libsolvers' writer
- * (slv_write) -- EXT dat (Siconos: siconos-lcp for the frictionless LCP,
+ * (io_write) -- EXT dat (Siconos: siconos-lcp for the frictionless LCP,
  * siconos-fc3d for cones), blcp, hdf5 (FCLIB, cones only), mtx (plus the
  * sidecars .b/.lo/.hi/.findex/.mu), lcp (lcplab) -- and the impulses the
  * world applied (the step's solution by that solver, started from the
@@ -59,7 +59,7 @@
 #include "cli.h"
 #include "dyn_world.h"
 #include "slv.h"
-#include "slv_io.h"
+#include "io.h"
 
 static void usage(FILE *f) {
   fprintf(f, "usage: lcplab export --scene NAME [--param KEY=VALUE ...] --format FMT --out DIR\n"

@@ -103,7 +103,7 @@
 #include "cli.h"
 #include "dyn_world.h"
 #include "slv.h"
-#include "slv_io.h"
+#include "io.h"
 
 /* ---- shared scene / world options ----------------------------------------------- */
 
@@ -309,10 +309,10 @@ static void usage(FILE *f) {
 /* Starts the output path (written under a temporary name, published by
  * publish_outputs: docs/io.md, "Replacing files"); its stream, or NULL after
  * the message. */
-static FILE *open_out(const char *path, slv_outfile **o) {
+static FILE *open_out(const char *path, io_outfile **o) {
   char err[512] = "";
-  if (!(*o = slv_outfile_open(path, err, sizeof err))) cli_error("%s", err);
-  return slv_outfile_stream(*o);
+  if (!(*o = io_outfile_open(path, err, sizeof err))) cli_error("%s", err);
+  return io_outfile_stream(*o);
 }
 
 enum { SIM_NSTATUS = SLV_NO_SOLUTION - SLV_ERR_OPTIONS + 1, SIM_NFALLBACK = 4 };
@@ -330,9 +330,9 @@ typedef struct sim_counts {
 
 typedef struct sim_state {
   dyn_world *w;
-  FILE *csv, *trace;                /* the streams of csv_out, trace_out */
-  slv_outfile *csv_out, *trace_out; /* until published */
-  exp_run_stats stats;              /* the summary's per-step record (run_summary.c) */
+  FILE *csv, *trace;               /* the streams of csv_out, trace_out */
+  io_outfile *csv_out, *trace_out; /* until published */
+  exp_run_stats stats;             /* the summary's per-step record (run_summary.c) */
   const char *csv_path, *trace_path, *dump_dir;
   dyn_err rejected; /* why the world rejected the last step (DYN_OK: none) */
   long steps;       /* the run's step count (the progress line's total) */
@@ -347,14 +347,14 @@ typedef struct sim_state {
 static int publish_outputs(sim_state *s) {
   char err[512] = "";
   s->csv = s->trace = NULL;
-  slv_status st = s->csv_out ? slv_outfile_finish(s->csv_out, err, sizeof err) : SLV_OK;
-  if (st == SLV_OK && s->trace_out) st = slv_outfile_finish(s->trace_out, err, sizeof err);
+  slv_status st = s->csv_out ? io_outfile_finish(s->csv_out, err, sizeof err) : SLV_OK;
+  if (st == SLV_OK && s->trace_out) st = io_outfile_finish(s->trace_out, err, sizeof err);
   if (st == SLV_OK && s->csv_out) {
-    st = slv_outfile_publish(s->csv_out, err, sizeof err);
+    st = io_outfile_publish(s->csv_out, err, sizeof err);
     s->csv_out = NULL;
   }
   if (st == SLV_OK && s->trace_out) {
-    st = slv_outfile_publish(s->trace_out, err, sizeof err);
+    st = io_outfile_publish(s->trace_out, err, sizeof err);
     s->trace_out = NULL;
   }
   if (st != SLV_OK) cli_error("%s", err);
@@ -364,8 +364,8 @@ static int publish_outputs(sim_state *s) {
 /* Release everything; outputs not published are dropped (their paths as
  * they were). */
 static void sim_free(sim_state *s) {
-  slv_outfile_discard(s->csv_out);
-  slv_outfile_discard(s->trace_out);
+  io_outfile_discard(s->csv_out);
+  io_outfile_discard(s->trace_out);
   dyn_world_free(s->w);
   exp_run_stats_free(&s->stats);
 }
@@ -576,7 +576,7 @@ static int print_summary(sim_state *s, const cli_world_args *wa, double wall) {
  * exit status after the message. */
 static int sim_setup(const cli_world_args *wa, const char *csv, const char *trace, int force,
                      sim_state *s, long *K) {
-  if (csv && trace && slv_same_file(trace, csv)) {
+  if (csv && trace && io_same_file(trace, csv)) {
     cli_error("simulate: --csv and --trace name the same file '%s'%s", csv,
               cli_is_stdout(csv) ? " (the standard output)" : "");
     return CLI_EXIT_USAGE;

@@ -13,7 +13,7 @@
  *   1. parse the options strictly (options may come before or after FILE);
  *   2. find the solver in the registry; build and validate the options;
  *   3. refuse an existing --solution OUT unless --force;
- *   4. read FILE (slv_read, SLV_FMT_AUTO unless --format), validate the
+ *   4. read FILE (io_read, IO_FMT_AUTO unless --format), validate the
  *      problem, check that the solver accepts it (slv_solver_accepts);
  *   5. check that --solution's format can hold the problem (FCLIB: cones);
  *      read the --warm start (exactly n values: a plain vector, FCLIB's
@@ -35,7 +35,7 @@
  * ContactBench's criteria signorini, conic_compl, ncp_compl, dual_feas,
  * primal_feas, mdp_gap (docs/problem.md, "Contact metrics"), then
  * res_rel_2 (the natural map's 2-norm over max(1, ||b||_2)), then, for a
- * problem read from a global one (slv_instance.global: FCLIB /fclib_global,
+ * problem read from a global one (io_instance.global: FCLIB /fclib_global,
  * Siconos gfc3d .dat), ndof, v_norm_2 and u_norm_2 (the 2-norms of the
  * velocities v = M^-1 (H x + f) and u = H' v + w), res_vel (slv_velocity_
  * residual: the accuracy that does not depend on null(H)), read_s (the
@@ -68,7 +68,7 @@
 
 #include "cli.h"
 #include "slv.h"
-#include "slv_io.h"
+#include "io.h"
 
 #define SOLVE_MAX_REPEAT 1000000L
 
@@ -136,9 +136,9 @@ typedef struct solve_args {
   const char *solver;
   const char *solution;
   const char *warm;
-  slv_format format;
-  slv_read_options read; /* --max-memory */
-  exp_solve_flags fl;    /* the flags over the file's record (exp_solve_options) */
+  io_format format;
+  io_read_options read; /* --max-memory */
+  exp_solve_flags fl;   /* the flags over the file's record (exp_solve_options) */
   long repeat;
   int force;
 } solve_args;
@@ -147,8 +147,8 @@ typedef struct solve_args {
 static void format_list(char *buf, size_t len) {
   buf[0] = '\0';
   size_t used = 0;
-  for (int f = SLV_FMT_AUTO; f <= SLV_FMT_LAST; f++) {
-    int k = snprintf(buf + used, len - used, "%s%s", f ? ", " : "", slv_format_str((slv_format)f));
+  for (int f = IO_FMT_AUTO; f <= IO_FMT_LAST; f++) {
+    int k = snprintf(buf + used, len - used, "%s%s", f ? ", " : "", io_format_str((io_format)f));
     if (k < 0 || (size_t)k >= len - used) return;
     used += (size_t)k;
   }
@@ -171,8 +171,8 @@ static void solver_list(char *buf, size_t len) {
 /* Returns -1 on success (continue), else the exit status to return. */
 static int parse_args(int argc, char **argv, solve_args *a) {
   memset(a, 0, sizeof *a);
-  a->format = SLV_FMT_AUTO;
-  a->read = slv_read_options_default();
+  a->format = IO_FMT_AUTO;
+  a->read = io_read_options_default();
   a->repeat = 1;
   a->fl.simd = simd_from_env();
 
@@ -290,14 +290,14 @@ static int parse_args(int argc, char **argv, solve_args *a) {
       }
     } else if ((r = cli_option_value("solve", argc, argv, &i, "format", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      int f = slv_format_from_str(v);
+      int f = io_format_from_str(v);
       if (f < 0) {
         char list[256];
         format_list(list, sizeof list);
         cli_error("solve: unknown --format '%s' (one of: %s)", v, list);
         return CLI_EXIT_USAGE;
       }
-      a->format = (slv_format)f;
+      a->format = (io_format)f;
     } else {
       cli_error("solve: unknown option '%s' (see 'lcplab solve --help')", arg);
       return CLI_EXIT_USAGE;
@@ -314,15 +314,15 @@ static int parse_args(int argc, char **argv, solve_args *a) {
 /* Everything a solve allocates; released in one place (solve_free), so every
  * early return of solve_run leaks nothing. */
 typedef struct solve_state {
-  slv_instance *inst;
+  io_instance *inst;
   slv_workspace *ws;
   double *x0, *x, *w, *times;
-  double read_s; /* wall time of slv_read_with */
+  double read_s; /* wall time of io_read_with */
 } solve_state;
 
 static void solve_free(solve_state *s) {
   slv_workspace_free(s->ws);
-  slv_instance_free(s->inst);
+  io_instance_free(s->inst);
   free(s->times);
   free(s->w);
   free(s->x);
@@ -347,13 +347,12 @@ static int solve_run(const solve_args *a, solve_state *s) {
 
   err[0] = '\0';
   double r0 = exp_now_s();
-  if (slv_read_with(a->file, a->format, &a->read, &s->inst, err, sizeof err) != SLV_OK ||
-      !s->inst) {
+  if (io_read_with(a->file, a->format, &a->read, &s->inst, err, sizeof err) != SLV_OK || !s->inst) {
     cli_error_lib(a->file, err);
     return CLI_EXIT_USAGE;
   }
   s->read_s = exp_now_s() - r0;
-  const slv_instance *inst = s->inst;
+  const io_instance *inst = s->inst;
   const char *name = a->solver ? a->solver : inst->solver[0] ? inst->solver : "auto";
   const slv_solver *solver = slv_solver_find(name);
   if (!solver) {
@@ -366,7 +365,7 @@ static int solve_run(const solve_args *a, solve_state *s) {
     cli_error("solve: invalid options: %s", msg[0] ? msg : "rejected by the library");
     return CLI_EXIT_USAGE;
   }
-  slv_problem prob = slv_instance_problem(inst);
+  slv_problem prob = io_instance_problem(inst);
   msg[0] = '\0';
   if (slv_problem_validate(&prob, msg, sizeof msg) != SLV_OK) {
     cli_error("%s: invalid problem: %s", a->file, msg[0] ? msg : "rejected by the library");
@@ -385,7 +384,7 @@ static int solve_run(const solve_args *a, solve_state *s) {
   /* Checked before the solve: the format --solution's extension asks for
    * can hold the problem (FCLIB: cones only). */
   err[0] = '\0';
-  if (a->solution && slv_can_write_solution(a->solution, inst, err, sizeof err) != SLV_OK) {
+  if (a->solution && io_can_write_solution(a->solution, inst, err, sizeof err) != SLV_OK) {
     cli_error_lib(a->solution, err);
     return CLI_EXIT_USAGE;
   }
@@ -403,7 +402,7 @@ static int solve_run(const solve_args *a, solve_state *s) {
 
   if (a->warm) {
     err[0] = '\0';
-    if (slv_read_start(a->warm, n, s->x0, err, sizeof err) != SLV_OK) {
+    if (io_read_start(a->warm, n, s->x0, err, sizeof err) != SLV_OK) {
       cli_error_lib(a->warm, err);
       return CLI_EXIT_USAGE;
     }
@@ -431,7 +430,7 @@ static int solve_run(const solve_args *a, solve_state *s) {
 
   if (a->solution) {
     err[0] = '\0';
-    if (slv_write_solution(a->solution, inst, s->x, a->warm ? s->x0 : NULL, err, sizeof err) !=
+    if (io_write_solution(a->solution, inst, s->x, a->warm ? s->x0 : NULL, err, sizeof err) !=
         SLV_OK) {
       cli_error_lib(a->solution, err);
       return CLI_EXIT_USAGE;

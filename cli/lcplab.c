@@ -24,7 +24,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "cli.h"
-#include "slv_io.h"
+#include "io.h"
 
 #include <errno.h>
 #include <unistd.h>
@@ -252,7 +252,7 @@ int cli_output_refused(const char *path, int force) {
 
 
 int cli_output_is_input(const char *out, const char *in) {
-  if (!out || !in || !slv_same_file(out, in)) return 0;
+  if (!out || !in || !io_same_file(out, in)) return 0;
   cli_error("%s: the output is the input %s (one file under two names)", out, in);
   return 1;
 }

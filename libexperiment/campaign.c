@@ -86,11 +86,11 @@ static int make_plan_folder(const exp_log *log, const char *dir, const char *fla
             strerror(errno));
     return -1;
   }
-  slv_outfile *o = slv_outfile_open(path, err, sizeof err);
+  io_outfile *o = io_outfile_open(path, err, sizeof err);
   if (o)
     fputs("a plan folder of lcplab experiment: --force may clear its results\n",
-          slv_outfile_stream(o));
-  if (!o || slv_outfile_publish(o, err, sizeof err) != SLV_OK) {
+          io_outfile_stream(o));
+  if (!o || io_outfile_publish(o, err, sizeof err) != SLV_OK) {
     exp_say(log, EXP_SAY_ERROR, "experiment: %s", err);
     return -1;
   }
@@ -474,7 +474,7 @@ int exp_campaign_collect(const char *dir, const exp_collect_opts *co0, int force
   }
   /* the plan folder's own outputs are replaced; any other folder's only with force */
   if (rc < 0 &&
-      exp_outputs_check(&pl->cfg, co.out, force || slv_same_file(co.out, dir), !co.no_plot))
+      exp_outputs_check(&pl->cfg, co.out, force || io_same_file(co.out, dir), !co.no_plot))
     rc = EXP_EXIT_USAGE;
   int late = 0;
   if (rc < 0 && !co.scripts) co.scripts = pl->cfg.dir;

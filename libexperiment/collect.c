@@ -425,7 +425,7 @@ FILE *exp_outset_open(exp_outset *set, const char *path) {
   char err[EXP_PATH_MAX + 256] = "";
   if (set->n == set->cap) {
     int cap = set->cap ? 2 * set->cap : 16;
-    slv_outfile **o = realloc(set->o, (size_t)cap * sizeof *o);
+    io_outfile **o = realloc(set->o, (size_t)cap * sizeof *o);
     if (o) set->o = o;
     char **p = o ? realloc(set->path, (size_t)cap * sizeof *p) : NULL;
     if (p) set->path = p;
@@ -436,23 +436,23 @@ FILE *exp_outset_open(exp_outset *set, const char *path) {
     }
     set->cap = cap;
   }
-  slv_outfile *o = slv_outfile_open(path, err, sizeof err);
+  io_outfile *o = io_outfile_open(path, err, sizeof err);
   char *copy = o ? strdup(path) : NULL;
   if (!copy) {
-    slv_outfile_discard(o);
+    io_outfile_discard(o);
     set->failed = 1;
     exp_say(set->log, EXP_SAY_ERROR, "%s", o ? "collect: out of memory" : err);
     return NULL;
   }
   set->o[set->n] = o;
   set->path[set->n++] = copy;
-  return slv_outfile_stream(o);
+  return io_outfile_stream(o);
 }
 
 int exp_outset_done(exp_outset *set, int rc) {
   char err[EXP_PATH_MAX + 256] = "";
   for (; set->done < set->n; set->done++)
-    if (slv_outfile_finish(set->o[set->done], err, sizeof err) != SLV_OK && !set->failed) {
+    if (io_outfile_finish(set->o[set->done], err, sizeof err) != SLV_OK && !set->failed) {
       exp_say(set->log, EXP_SAY_ERROR, "%s", err);
       set->failed = 1;
     }
@@ -465,8 +465,8 @@ int exp_outset_publish(exp_outset *set, int ok) {
   int rc = exp_outset_done(set, ok ? 0 : -1);
   for (int k = 0; k < set->n; k++) {
     if (rc != 0) {
-      slv_outfile_discard(set->o[k]);
-    } else if (slv_outfile_publish(set->o[k], err, sizeof err) != SLV_OK) {
+      io_outfile_discard(set->o[k]);
+    } else if (io_outfile_publish(set->o[k], err, sizeof err) != SLV_OK) {
       exp_say(set->log, EXP_SAY_ERROR, "%s", err);
       rc = -1;
     } else if (set->list) {

@@ -74,7 +74,7 @@ int exp_class_from_str(const char *s) {
   return -1;
 }
 
-int exp_class_of(const slv_instance *inst) {
+int exp_class_of(const io_instance *inst) {
   if (inst->ncones > 0)
     return inst->cone_law == SLV_CONE_ASSOCIATED ? EXP_CLASS_CONE_ASSOC : EXP_CLASS_FC3D;
   if (strcmp(inst->kind, "lcp") == 0) return EXP_CLASS_LCP;

@@ -29,11 +29,11 @@
 
 #include "exp.h"
 #include "slv.h"
-#include "slv_io.h"
+#include "io.h"
 
 /* The matrix of p into inst: dense (lda = n), CSR as it is, factored as it
  * is when keep_factored, else as its explicit CSR.  0 on failure. */
-static int copy_matrix(slv_instance *inst, const slv_problem *p, int keep_factored) {
+static int copy_matrix(io_instance *inst, const slv_problem *p, int keep_factored) {
   int n = p->n;
   size_t m = n > 0 ? (size_t)n : 1;
   if (p->storage == SLV_DENSE) {
@@ -74,7 +74,7 @@ static int copy_matrix(slv_instance *inst, const slv_problem *p, int keep_factor
 }
 
 /* findex + mu (only when some row is a friction row) and the cones. */
-static int copy_friction(slv_instance *inst, const slv_problem *p) {
+static int copy_friction(io_instance *inst, const slv_problem *p) {
   int n = p->n, has_findex = 0;
   size_t m = n > 0 ? (size_t)n : 1;
   for (int i = 0; p->findex && i < n; i++) has_findex |= p->findex[i] >= 0;
@@ -96,13 +96,13 @@ static int copy_friction(slv_instance *inst, const slv_problem *p) {
   return 1;
 }
 
-slv_instance *exp_instance_of(const slv_problem *p, const char *name, int keep_factored) {
-  slv_instance *inst = calloc(1, sizeof *inst);
+io_instance *exp_instance_of(const slv_problem *p, const char *name, int keep_factored) {
+  io_instance *inst = calloc(1, sizeof *inst);
   if (!inst) return NULL;
   int n = p->n;
   size_t m = n > 0 ? (size_t)n : 1;
   inst->n = n;
-  inst->format = SLV_FMT_AUTO;
+  inst->format = IO_FMT_AUTO;
   inst->storage = p->storage;
   inst->cone_law = p->cone_law;
   inst->opt = slv_options_default();
@@ -112,7 +112,7 @@ slv_instance *exp_instance_of(const slv_problem *p, const char *name, int keep_f
   inst->hi = malloc(m * sizeof *inst->hi);
   if (!copy_matrix(inst, p, keep_factored) || !inst->b || !inst->lo || !inst->hi ||
       !copy_friction(inst, p)) {
-    slv_instance_free(inst);
+    io_instance_free(inst);
     return NULL;
   }
   for (int i = 0; i < n; i++) {
@@ -120,7 +120,7 @@ slv_instance *exp_instance_of(const slv_problem *p, const char *name, int keep_f
     inst->lo[i] = p->lo ? p->lo[i] : 0.0;
     inst->hi[i] = p->hi ? p->hi[i] : INFINITY;
   }
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   return inst;
 }
 
@@ -139,26 +139,26 @@ int exp_dump_solve(const char *dir, long step, const slv_problem *p, const doubl
     snprintf(err, errlen, "%s: the path of step %ld's files is too long", dir, step);
     return -1;
   }
-  slv_instance *inst = exp_instance_of(p, name, 1);
+  io_instance *inst = exp_instance_of(p, name, 1);
   if (!inst) {
     snprintf(err, errlen, "out of memory for the problem of step %ld (n=%d)", step, p->n);
     return -1;
   }
   snprintf(inst->solver, sizeof inst->solver, "%s", solver);
   inst->opt = *opt;
-  inst->opt_given = (1u << SLV_IO_OPT_COUNT) - 1u;
+  inst->opt_given = (1u << IO_OPT_COUNT) - 1u;
   if (opt->seed > (unsigned long)INT_MAX) /* the format holds an int */
-    inst->opt_given &= ~(unsigned)SLV_IO_OPT_SEED;
+    inst->opt_given &= ~(unsigned)IO_OPT_SEED;
   step_path(path, sizeof path, dir, step, "lcp");
-  slv_status st = slv_write(path, SLV_FMT_LCPLAB, inst, err, errlen);
-  slv_instance_free(inst);
+  slv_status st = io_write(path, IO_FMT_LCPLAB, inst, err, errlen);
+  io_instance_free(inst);
   if (st == SLV_OK && opt->warm_start) {
     step_path(path, sizeof path, dir, step, "warm");
-    st = slv_write_vector(path, p->n, x_start, err, errlen);
+    st = io_write_vector(path, p->n, x_start, err, errlen);
   }
   if (st == SLV_OK) {
     step_path(path, sizeof path, dir, step, "x");
-    st = slv_write_vector(path, p->n, x_solver, err, errlen);
+    st = io_write_vector(path, p->n, x_solver, err, errlen);
   }
   return st == SLV_OK ? 0 : -1;
 }

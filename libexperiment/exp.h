@@ -50,7 +50,7 @@
 
 #include "dyn_world.h"
 #include "slv.h"
-#include "slv_io.h"
+#include "io.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -125,12 +125,12 @@ EXP_API const char *exp_basename(const char *path);
 
 /* ---- problems to files (dump_solve.c) ------------------------------------------ */
 
-struct slv_instance;
+struct io_instance;
 /* A new instance owning copies of p's arrays, named name; a factored p
  * stays factored when keep_factored, else becomes its explicit CSR.  NULL
- * on allocation failure; slv_instance_free releases it. */
-EXP_API struct slv_instance *exp_instance_of(const slv_problem *p, const char *name,
-                                             int keep_factored);
+ * on allocation failure; io_instance_free releases it. */
+EXP_API struct io_instance *exp_instance_of(const slv_problem *p, const char *name,
+                                            int keep_factored);
 
 /* One solve written so that `lcplab solve` reproduces it bit for bit:
  * DIR/stepN.lcp (p in its own storage, with the solver's name and opt),
@@ -263,10 +263,10 @@ EXP_API const char *exp_world_key(int i);
 /* The global (velocity) form M v = H r + f, u = H' v + w of the world's
  * last step, whose problem is p; NULL with a message in err when a row
  * cannot be written so (cfm > 0, a row outside the cones) or on allocation
- * failure.  slv_global_free releases it (docs/io.md, "Global problems
+ * failure.  io_global_free releases it (docs/io.md, "Global problems
  * out"). */
-EXP_API struct slv_global *exp_world_global(const dyn_world *w, const slv_problem *p, char *err,
-                                            size_t errlen);
+EXP_API struct io_global *exp_world_global(const dyn_world *w, const slv_problem *p, char *err,
+                                           size_t errlen);
 
 /* ---- exported steps (export.c; `lcplab export`, docs/lcplab.1) ---------------- */
 
@@ -472,7 +472,7 @@ EXP_API void exp_json_string(FILE *f, const char *s);
 EXP_API void exp_json_number(FILE *f, double v, int digits);
 
 /* The options a command line gives for one solve; a field a flag does not
- * set comes from the file's record (slv_instance.opt_given), else the
+ * set comes from the file's record (io_instance.opt_given), else the
  * library's default.  time_limit 0: none; threads 0: the default; simd:
  * SLV_SIMD_AUTO or SLV_SIMD_OFF. */
 typedef struct exp_solve_flags {
@@ -480,12 +480,12 @@ typedef struct exp_solve_flags {
   double tol, omega, time_limit;
   long max_iter, threads;
 } exp_solve_flags;
-/* 1 if the option bit (SLV_IO_OPT_*) comes from inst's record: recorded
+/* 1 if the option bit (IO_OPT_*) comes from inst's record: recorded
  * there and no flag sets it. */
-EXP_API int exp_solve_from_file(const exp_solve_flags *fl, const slv_instance *inst, unsigned bit);
+EXP_API int exp_solve_from_file(const exp_solve_flags *fl, const io_instance *inst, unsigned bit);
 /* The options: the library's defaults, the file's record over them, the
  * flags over that. */
-EXP_API slv_options exp_solve_options(const exp_solve_flags *fl, const slv_instance *inst);
+EXP_API slv_options exp_solve_options(const exp_solve_flags *fl, const io_instance *inst);
 
 /* Solves p `repeat` >= 1 times, each from x0 copied fresh into x, timing
  * only slv_solve (CLOCK_MONOTONIC) into times[0..repeat-1]; sum: their
@@ -500,7 +500,7 @@ EXP_API slv_status exp_solve_repeat(slv_workspace *ws, const slv_problem *p, con
 typedef struct exp_solve_report {
   const char *instance; /* the file's base name */
   const slv_solver *solver;
-  const slv_instance *inst;
+  const io_instance *inst;
   const slv_options *opt;
   const slv_result *res;
   const exp_solve_flags *flags;
@@ -514,7 +514,7 @@ typedef struct exp_solve_report {
  * and u = H' v + w, slv_velocity_residual and the condensation's time into
  * r (docs/problem.md, "Global problems"); r->ndof 0 otherwise.  0, or -1
  * out of memory. */
-EXP_API int exp_solve_global(const slv_instance *inst, const double *x, exp_solve_report *r);
+EXP_API int exp_solve_global(const io_instance *inst, const double *x, exp_solve_report *r);
 /* The JSON object of r as one line to f; 0, or -1 on a write error. */
 EXP_API int exp_solve_json(FILE *f, const exp_solve_report *r);
 
@@ -531,7 +531,7 @@ typedef enum exp_class {
 
 EXP_API const char *exp_class_str(int c);      /* "lcp", "box", "mlcp", "fc3d", "cone-assoc" */
 EXP_API int exp_class_from_str(const char *s); /* -1 if unknown */
-EXP_API int exp_class_of(const slv_instance *inst);
+EXP_API int exp_class_of(const io_instance *inst);
 
 /* ---- configuration (config.c) -------------------------------------- */
 
@@ -777,12 +777,12 @@ EXP_API const char *const *exp_generate_families(void);
  * the rows it will have), else EXP_EXIT_USAGE with the reason in err. */
 EXP_API int exp_generate_check(const char *family, long n, long *rows, char *err, size_t errlen);
 
-/* The instance of family with n rows from the seed (*out; slv_instance_free),
+/* The instance of family with n rows from the seed (*out; io_instance_free),
  * named name (NULL: FAMILY_N_sSEED), classified.  EXP_EXIT_OK; else *out is
  * NULL and err says why: EXP_EXIT_USAGE (exp_generate_check), EXP_EXIT_FAILED
  * (out of memory). */
 EXP_API int exp_generate(const char *family, long n, unsigned long seed, const char *name,
-                         slv_instance **out, char *err, size_t errlen);
+                         io_instance **out, char *err, size_t errlen);
 
 /* exp_generate written to path in lcplab's format, named by path's base name
  * without its extension.  The file appears whole or not at all (written
@@ -801,7 +801,7 @@ typedef struct exp_prob {
   char label[128]; /* CSV name: file base name, FAMILY_N_sS, scene_..._kK */
   char family[48]; /* scaling: the generated family, else the label up to '_' */
   int cls;         /* exp_class */
-  char kind[16];   /* slv_instance kind */
+  char kind[16];   /* io_instance kind */
   int n;
   long nnz;                /* stored nonzeros of A (dense: entries != 0) */
   int contacts;            /* cones, findex normal rows or the scene's contacts; 0 none */
@@ -850,7 +850,7 @@ typedef struct exp_plan {
   double time_limit;              /* --time-limit (0: each section's own) */
   double memory_mb;               /* address-space limit of a task process (0: none) */
   size_t max_memory;              /* --max-memory: the readers' cap, bytes (0: the library's
-                                   default, slv_read_options_default) */
+                                   default, io_read_options_default) */
   char dump_dir[EXP_PATH_MAX];    /* --dump-failures: absolute folder ("" = none) */
   char program[EXP_PATH_MAX];     /* the lcplab program the plan's scripts run ("": this
                                      process's, exp_self_path) */
@@ -988,7 +988,7 @@ EXP_API int exp_result_commit(const char *path, const exp_result *h, const exp_r
  * on the same problem. */
 typedef struct exp_cache {
   int prob;
-  slv_instance *inst;
+  io_instance *inst;
   exp_prov prov; /* gathered once per process */
   int have_prov;
 } exp_cache;
@@ -1134,7 +1134,7 @@ typedef struct exp_row {
  * exp_outset_publish renames them all once every one is complete, or, if
  * any failed, drops them all: the old outputs stay together. */
 typedef struct exp_outset {
-  slv_outfile **o;
+  io_outfile **o;
   char **path;
   int n, cap, done; /* files; files finished (o[0..done)) */
   int failed;

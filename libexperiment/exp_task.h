@@ -86,7 +86,7 @@ void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l);
 int exp_judge(const slv_problem *p, const slv_residuals *res, double tol);
 
 /* External solver tasks (external.c): rows for every tol. */
-int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tol, int nt);
+int exp_external_run(exp_tctx *c, const io_instance *inst, const double *tol, int nt);
 
 /* Runs argv (execv of /bin/sh) once in its own process group under the
  * time limit (external.c): stdout captured (its last 64 KiB; into

@@ -13,20 +13,20 @@
 
 typedef struct fmt_def {
   const char *name, *ext;
-  slv_format fmt;
+  io_format fmt;
 } fmt_def;
 
 static const fmt_def formats[] = {
-  { "dat", "dat", SLV_FMT_AUTO }, /* the writer picks the Siconos layout from the problem */
-  { "blcp", "blcp", SLV_FMT_BLCP }, { "hdf5", "hdf5", SLV_FMT_FCLIB },
-  { "mtx", "mtx", SLV_FMT_MTX },    { "lcplab", "lcp", SLV_FMT_LCPLAB },
+  { "dat", "dat", IO_FMT_AUTO }, /* the writer picks the Siconos layout from the problem */
+  { "blcp", "blcp", IO_FMT_BLCP }, { "hdf5", "hdf5", IO_FMT_FCLIB },
+  { "mtx", "mtx", IO_FMT_MTX },    { "lcplab", "lcp", IO_FMT_LCPLAB },
 };
 enum { NFORMATS = (int)(sizeof formats / sizeof formats[0]) };
 
 /* The suffix of the global file beside a step's file of format fd, or
  * NULL when fd has no global form. */
 static const char *global_sfx(const fmt_def *fd) {
-  if (fd->fmt == SLV_FMT_FCLIB) return "global.hdf5";
+  if (fd->fmt == IO_FMT_FCLIB) return "global.hdf5";
   return strcmp(fd->name, "dat") == 0 ? "global.dat" : NULL;
 }
 
@@ -76,7 +76,7 @@ int exp_export_step_exists(const exp_export *e, long k) {
   for (int j = 0; j < 3 && sfx[j]; j++) {
     if (!out_name(e, k, sfx[j], path, sizeof path) || refuse_existing(e, path)) return 1;
     /* the files the writer writes beside the problem's (MatrixMarket's sidecars) */
-    for (int s = 0; j == 0 && slv_write_sidecar(path, fd->fmt, s, side, sizeof side) == 1; s++)
+    for (int s = 0; j == 0 && io_write_sidecar(path, fd->fmt, s, side, sizeof side) == 1; s++)
       if (refuse_existing(e, side)) return 1;
   }
   return 0;
@@ -95,17 +95,17 @@ static void say_write_error(const exp_log *log, const char *path, const char *er
 /* The global form of the world's last step (problem p, instance inst) to
  * gpath: 1, or 0 after the message. */
 static int write_global(const exp_export *e, const dyn_world *w, const slv_problem *p,
-                        slv_instance *inst, const char *gpath, long k) {
+                        io_instance *inst, const char *gpath, long k) {
   char err[512] = "";
-  slv_global *g = exp_world_global(w, p, err, sizeof err);
+  io_global *g = exp_world_global(w, p, err, sizeof err);
   if (!g) {
     exp_say(e->log, EXP_SAY_ERROR, "export: step %ld: %s", k, err);
     return 0;
   }
   inst->global = g;
-  slv_status s = slv_write(gpath, SLV_FMT_AUTO, inst, err, sizeof err);
+  slv_status s = io_write(gpath, IO_FMT_AUTO, inst, err, sizeof err);
   inst->global = NULL;
-  slv_global_free(g);
+  io_global_free(g);
   if (s != SLV_OK) say_write_error(e->log, gpath, err);
   return s == SLV_OK;
 }
@@ -136,31 +136,31 @@ static int write_problem(const exp_export *e, const dyn_world *w, const slv_prob
                          const char *path, const char *gpath, char *kind, size_t klen) {
   char name[128], err[512] = "";
   snprintf(name, sizeof name, "%s_step%06ld", e->scene, k);
-  slv_instance *inst = exp_instance_of(p, name, 0);
+  io_instance *inst = exp_instance_of(p, name, 0);
   if (!inst) {
     exp_say(e->log, EXP_SAY_ERROR, "export: out of memory for the problem of step %ld (n=%d)", k,
             p->n);
     return 0;
   }
-  slv_status s = slv_write(path, formats[e->format].fmt, inst, err, sizeof err);
+  slv_status s = io_write(path, formats[e->format].fmt, inst, err, sizeof err);
   snprintf(kind, klen, "%s", inst->kind);
   if (s != SLV_OK) say_write_error(e->log, path, err);
   int ok = s == SLV_OK && (!gpath || write_global(e, w, p, inst, gpath, k));
-  slv_instance_free(inst);
+  io_instance_free(inst);
   return ok;
 }
 
 int exp_export_step(const exp_export *e, const dyn_world *w, const exp_step *st,
                     const slv_problem *p, const double *x, FILE *json) {
   char path[EXP_PATH_MAX], xpath[EXP_PATH_MAX], gpath[EXP_PATH_MAX], err[512] = "";
-  char kind[sizeof((slv_instance *)0)->kind];
+  char kind[sizeof((io_instance *)0)->kind];
   long k = st->k;
   const fmt_def *fd = &formats[e->format];
   if (!out_name(e, k, fd->ext, path, sizeof path) || !out_name(e, k, "x", xpath, sizeof xpath) ||
       (e->global && !out_name(e, k, global_sfx(fd), gpath, sizeof gpath)))
     return 0;
   if (!write_problem(e, w, p, k, path, e->global ? gpath : NULL, kind, sizeof kind)) return 0;
-  if (slv_write_vector(xpath, p->n, x, err, sizeof err) != SLV_OK) {
+  if (io_write_vector(xpath, p->n, x, err, sizeof err) != SLV_OK) {
     say_write_error(e->log, xpath, err);
     return 0;
   }

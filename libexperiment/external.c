@@ -10,7 +10,7 @@
  *      relay or FC3D, whichever the problem is; blcp; lcp: lcplab's own;
  *      hdf5: FCLIB, cones only; mtx; own: the file the problem was read
  *      from, whatever its format, a global FCLIB file as it is): the
- *      problem's own file when it is already in F, else written with slv_write into the attempt's own
+ *      problem's own file when it is already in F, else written with io_write into the attempt's own
  *      scratch folder (exp_tctx_scratch: new for every run of the task,
  *      removed after it; another attempt's leftovers are never read); a
  *      format that cannot hold the problem is a refusal;
@@ -71,15 +71,15 @@
 
 static const struct {
   const char *name, *ext;
-  slv_format fmt;
-} formats[] = { { "dat", ".dat", SLV_FMT_AUTO },
-                { "blcp", ".blcp", SLV_FMT_BLCP },
-                { "lcp", ".lcp", SLV_FMT_LCPLAB },
-                { "hdf5", ".hdf5", SLV_FMT_FCLIB },
-                { "mtx", ".mtx", SLV_FMT_MTX } };
+  io_format fmt;
+} formats[] = { { "dat", ".dat", IO_FMT_AUTO },
+                { "blcp", ".blcp", IO_FMT_BLCP },
+                { "lcp", ".lcp", IO_FMT_LCPLAB },
+                { "hdf5", ".hdf5", IO_FMT_FCLIB },
+                { "mtx", ".mtx", IO_FMT_MTX } };
 
 /* The instance file in the external's format into path; 0, or -1 with why. */
-static int instance_file(exp_tctx *c, const exp_external *e, const slv_instance *inst, char *path,
+static int instance_file(exp_tctx *c, const exp_external *e, const io_instance *inst, char *path,
                          size_t len, char *why, size_t wl) {
   int f = 0;
   while (f < 4 && strcmp(formats[f].name, e->format) != 0) f++;
@@ -97,7 +97,7 @@ static int instance_file(exp_tctx *c, const exp_external *e, const slv_instance 
   }
   snprintf(path, len, "%s/problem%s", c->scratch, formats[f].ext);
   if (exp_path_exists(path)) return 0;
-  slv_status st = slv_write(path, formats[f].fmt, inst, why, wl);
+  slv_status st = io_write(path, formats[f].fmt, inst, why, wl);
   if (st != SLV_OK) {
     if (!why[0])
       snprintf(why, wl, "cannot write the problem as %s: %s", e->format, slv_status_str(st));
@@ -326,7 +326,7 @@ static int holds_nonfinite(int fd) {
  * It is opened without blocking and read only when it is a regular file
  * (a FIFO left at {out} would block a reader), through the descriptor that
  * was checked (/proc/self/fd). */
-static int read_solution(const slv_instance *inst, const char *out_file, const xrun *r, double *x,
+static int read_solution(const io_instance *inst, const char *out_file, const xrun *r, double *x,
                          xmeas *m) {
   char err[256] = "", via[64];
   int fd = open(out_file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -340,7 +340,7 @@ static int read_solution(const slv_instance *inst, const char *out_file, const x
     return -1;
   }
   snprintf(via, sizeof via, "/proc/self/fd/%d", fd);
-  int bad = slv_read_vector(via, inst->n, x, err, sizeof err) != SLV_OK;
+  int bad = io_read_vector(via, inst->n, x, err, sizeof err) != SLV_OK;
   if (bad && holds_nonfinite(fd)) {
     m->status = "not_finite";
     snprintf(m->note, sizeof m->note, "exit %d; the solution holds NaN or inf", r->exit);
@@ -354,12 +354,12 @@ static int read_solution(const slv_instance *inst, const char *out_file, const x
 }
 
 /* Reads and judges the solution of the last run. */
-static void judge(const slv_instance *inst, const char *out_file, const xrun *r, double tol,
+static void judge(const io_instance *inst, const char *out_file, const xrun *r, double tol,
                   double *x, xmeas *m) {
   m->verdict = r->verdict;
   if (read_solution(inst, out_file, r, x, m) != 0) return;
   m->no_solution = 0;
-  slv_problem p = slv_instance_problem(inst);
+  slv_problem p = io_instance_problem(inst);
   m->res = slv_residual(&p, x, NULL);
   if (!isfinite(m->res.res_rel))
     m->status = "not_finite";
@@ -414,7 +414,7 @@ static int probe_repeat(exp_tctx *c, const exp_external *e, xargv *cmd, const ch
   return 0;
 }
 
-static void measure_external(exp_tctx *c, const exp_external *e, const slv_instance *inst,
+static void measure_external(exp_tctx *c, const exp_external *e, const io_instance *inst,
                              xargv *cmd, const char *out_file, double tol, double *x, double *times,
                              int cap, xmeas *m) {
   double total = 0.0;
@@ -470,7 +470,7 @@ static void mark_failed(exp_tctx *c, const exp_external *e, double tol, const ch
           note);
 }
 
-int exp_external_run(exp_tctx *c, const slv_instance *inst, const double *tols, int nt) {
+int exp_external_run(exp_tctx *c, const io_instance *inst, const double *tols, int nt) {
   const exp_external *e = &c->pl->cfg.ext[c->t->solver.ext];
   char why[512] = "";
   for (int ti = 0; ti < nt; ti++) {

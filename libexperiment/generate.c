@@ -3,7 +3,7 @@
  * `generate` lines of experiment files (prepare.c) call it in-process.
  *
  * exp_generate builds one problem; exp_generate_file writes it in lcplab's
- * own text format (SLV_FMT_LCPLAB, through slv_write) with the reference
+ * own text format (IO_FMT_LCPLAB, through io_write) with the reference
  * solution x_ref where one is planted.  Sign convention (slv.h): w = A x + b,
  * lo <= x <= hi, x_i = lo_i => w_i >= 0, x_i = hi_i => w_i <= 0, inside =>
  * w_i = 0.  All randomness comes from one GSL mt19937 generator seeded with
@@ -193,7 +193,7 @@ static void random_perm(gsl_rng *r, int n, int *perm) {
 
 /* ---- families --------------------------------------------------------------- */
 
-static int gen_spd(gsl_rng *r, slv_instance *inst) {
+static int gen_spd(gsl_rng *r, io_instance *inst) {
   int n = inst->n, rc = -1;
   double *w = calloc((size_t)n, sizeof *w);
   int *perm = malloc((size_t)n * sizeof *perm);
@@ -208,7 +208,7 @@ static int gen_spd(gsl_rng *r, slv_instance *inst) {
       w[i] = gsl_rng_uniform_pos(r); /* x* = 0, w* > 0 */
   }
   planted_b(n, inst->A, inst->x_ref, w, inst->b);
-  /* lo = 0, hi = +inf: as allocated by slv_instance_new_dense */
+  /* lo = 0, hi = +inf: as allocated by io_instance_new_dense */
   rc = 0;
 done:
   free(w);
@@ -221,7 +221,7 @@ done:
  * planted solution is the spd one in the scaled variables: x*_i = U(0,1) / D_i
  * on a random half, w*_i = D_i U(0,1) on the other. */
 #define GEN_SCALE_DEC 3.5
-static int gen_scaled_spd(gsl_rng *r, slv_instance *inst) {
+static int gen_scaled_spd(gsl_rng *r, io_instance *inst) {
   int n = inst->n, rc = -1;
   double *w = calloc((size_t)n, sizeof *w), *D = malloc((size_t)n * sizeof *D);
   int *perm = malloc((size_t)n * sizeof *perm);
@@ -247,7 +247,7 @@ done:
   return rc;
 }
 
-static int gen_box(gsl_rng *r, slv_instance *inst) {
+static int gen_box(gsl_rng *r, io_instance *inst) {
   int n = inst->n, rc = -1;
   double *w = calloc((size_t)n, sizeof *w);
   int *perm = malloc((size_t)n * sizeof *perm);
@@ -278,7 +278,7 @@ done:
   return rc;
 }
 
-static int gen_joints(gsl_rng *r, slv_instance *inst) {
+static int gen_joints(gsl_rng *r, io_instance *inst) {
   int n = inst->n;
   double *w = calloc((size_t)n, sizeof *w); /* w* = 0 */
   inst->x_ref = calloc((size_t)n, sizeof *inst->x_ref);
@@ -298,7 +298,7 @@ static int gen_joints(gsl_rng *r, slv_instance *inst) {
 
 /* contact (friction = 0: one normal row per contact, nc = n) and
  * boxed-findex (friction = 1: rows n, t1, t2 per contact, nc = n / 3). */
-static int gen_contact(gsl_rng *r, slv_instance *inst, int friction) {
+static int gen_contact(gsl_rng *r, io_instance *inst, int friction) {
   int n = inst->n, rows_per = friction ? 3 : 1, nc = n / rows_per;
   int nb = (nc + 3) / 4, nd = 6 * nb, rc = -1;
   double *minv = malloc((size_t)nd * sizeof *minv); /* diagonal of M^-1 */
@@ -433,7 +433,7 @@ static int cmp_int(const void *a, const void *b) {
 }
 
 /* A = R R^T + eps I in CSR, columns sorted, into inst. */
-static int sparse_assemble(const srow *R, int n, int nb, slv_instance *inst) {
+static int sparse_assemble(const srow *R, int n, int nb, io_instance *inst) {
   int *start = NULL, *list = NULL, *cols = NULL, *mark = NULL, rc = -1;
   if (body_rows(R, n, nb, &start, &list)) goto done;
   double tr = 0.0;
@@ -484,7 +484,7 @@ done:
 }
 
 /* The rows of the sparse families (the file's header): sparse-contact, -box, -findex. */
-static int gen_sparse(gsl_rng *r, int n, gen_family family, slv_instance *inst) {
+static int gen_sparse(gsl_rng *r, int n, gen_family family, io_instance *inst) {
   int rows_per = family == GEN_SPARSE_FINDEX ? 3 : 1, nc = n / rows_per;
   int nb = nc, rc = -1;
   double *minv = malloc((size_t)6 * nb * sizeof *minv), *v = malloc((size_t)6 * nb * sizeof *v);
@@ -616,9 +616,9 @@ int exp_generate_check(const char *family, long n, long *rows, char *err, size_t
 
 /* A new instance of n rows with no entries yet: dense A (zeros, lo = 0,
  * hi = inf) or an empty CSR one that gen_sparse fills. */
-static slv_instance *new_instance(gen_family f, int n) {
-  if (!is_sparse(f)) return slv_instance_new_dense(n);
-  slv_instance *inst = calloc(1, sizeof *inst);
+static io_instance *new_instance(gen_family f, int n) {
+  if (!is_sparse(f)) return io_instance_new_dense(n);
+  io_instance *inst = calloc(1, sizeof *inst);
   if (inst) {
     inst->n = n;
     inst->storage = SLV_CSR;
@@ -626,7 +626,7 @@ static slv_instance *new_instance(gen_family f, int n) {
   return inst;
 }
 
-static int fill_family(gen_family f, gsl_rng *r, slv_instance *inst) {
+static int fill_family(gen_family f, gsl_rng *r, io_instance *inst) {
   switch (f) {
   case GEN_SPD: return gen_spd(r, inst);
   case GEN_CONTACT: return gen_contact(r, inst, 0);
@@ -639,7 +639,7 @@ static int fill_family(gen_family f, gsl_rng *r, slv_instance *inst) {
 }
 
 int exp_generate(const char *family, long n, unsigned long seed, const char *name,
-                 slv_instance **out, char *err, size_t errlen) {
+                 io_instance **out, char *err, size_t errlen) {
   long rows;
   *out = NULL;
   int rc = exp_generate_check(family, n, &rows, err, errlen);
@@ -649,10 +649,10 @@ int exp_generate(const char *family, long n, unsigned long seed, const char *nam
    * through GSL's (global, aborting) error handler */
   void *state = malloc(gsl_rng_mt19937->size);
   gsl_rng r = { .type = gsl_rng_mt19937, .state = state };
-  slv_instance *inst = state ? new_instance(f, (int)rows) : NULL;
+  io_instance *inst = state ? new_instance(f, (int)rows) : NULL;
   if (!inst || (gsl_rng_set(&r, seed), fill_family(f, &r, inst)) != 0) {
     snprintf(err, errlen, "out of memory building %s n = %ld", family, rows);
-    slv_instance_free(inst);
+    io_instance_free(inst);
     free(state);
     return EXP_EXIT_FAILED;
   }
@@ -661,7 +661,7 @@ int exp_generate(const char *family, long n, unsigned long seed, const char *nam
     snprintf(inst->name, sizeof inst->name, "%s", name);
   else
     snprintf(inst->name, sizeof inst->name, "%s_%ld_s%lu", family, rows, seed);
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   *out = inst;
   return EXP_EXIT_OK;
 }
@@ -698,14 +698,14 @@ static int check_out(const char *path, int force, char *err, size_t errlen) {
 
 /* Writes to a temporary file beside path, then links it into place (no
  * force: fails if path appeared meanwhile) or renames over it (force). */
-static int write_atomic(const slv_instance *inst, const char *path, int force, char *err,
+static int write_atomic(const io_instance *inst, const char *path, int force, char *err,
                         size_t errlen) {
   char tmp[PATH_MAX], msg[512] = "";
   if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
     snprintf(err, errlen, "%s: path too long", path);
     return EXP_EXIT_USAGE;
   }
-  slv_status st = slv_write(tmp, SLV_FMT_LCPLAB, inst, msg, sizeof msg);
+  slv_status st = io_write(tmp, IO_FMT_LCPLAB, inst, msg, sizeof msg);
   if (st != SLV_OK) {
     snprintf(err, errlen, "%s: %s", path, msg);
     unlink(tmp);
@@ -734,11 +734,11 @@ int exp_generate_file(const char *family, long n, unsigned long seed, const char
   int rc = exp_generate_check(family, n, NULL, err, errlen);
   if (rc == EXP_EXIT_OK) rc = check_out(path, force, err, errlen);
   if (rc != EXP_EXIT_OK) return rc;
-  char name[sizeof((slv_instance *)0)->name];
+  char name[sizeof((io_instance *)0)->name];
   name_of_path(path, name, sizeof name);
-  slv_instance *inst = NULL;
+  io_instance *inst = NULL;
   rc = exp_generate(family, n, seed, name, &inst, err, errlen);
   if (rc == EXP_EXIT_OK) rc = write_atomic(inst, path, force, err, errlen);
-  slv_instance_free(inst);
+  io_instance_free(inst);
   return rc;
 }

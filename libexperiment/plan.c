@@ -261,25 +261,25 @@ void exp_self_path(char *out, size_t len) {
   snprintf(out, len, "%s", exe);
 }
 
-/* DIR/NAME replaced by text only once complete (slv_outfile; docs/io.md,
+/* DIR/NAME replaced by text only once complete (io_outfile; docs/io.md,
  * "Replacing files"); exec: mode 0755.  0, or -1 after the message. */
 static int write_file(const exp_log *log, const char *dir, const char *name, const char *text,
                       size_t len, int exec) {
   char path[EXP_PATH_MAX + 64], err[EXP_PATH_MAX + 256] = "";
   snprintf(path, sizeof path, "%s/%s", dir, name);
-  slv_outfile *o = slv_outfile_open(path, err, sizeof err);
+  io_outfile *o = io_outfile_open(path, err, sizeof err);
   if (!o) {
     exp_say(log, EXP_SAY_ERROR, "%s", err);
     return -1;
   }
-  FILE *f = slv_outfile_stream(o);
+  FILE *f = io_outfile_stream(o);
   int bad = fwrite(text, 1, len, f) != len || (exec && fchmod(fileno(f), 0755) != 0);
   if (bad) {
-    slv_outfile_discard(o);
+    io_outfile_discard(o);
     exp_say(log, EXP_SAY_ERROR, "%s: cannot write: %s", path, strerror(errno));
     return -1;
   }
-  if (slv_outfile_publish(o, err, sizeof err) != SLV_OK) {
+  if (io_outfile_publish(o, err, sizeof err) != SLV_OK) {
     exp_say(log, EXP_SAY_ERROR, "%s", err);
     return -1;
   }

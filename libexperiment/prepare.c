@@ -125,8 +125,8 @@ static void cache_load(meta_cache *c, const char *datadir) {
 static void cache_save(meta_cache *c) {
   if (!c->dirty) return;
   char err[EXP_PATH_MAX + 256];
-  slv_outfile *o = slv_outfile_open(c->file, err, sizeof err); /* a cache: no message */
-  FILE *f = slv_outfile_stream(o);
+  io_outfile *o = io_outfile_open(c->file, err, sizeof err); /* a cache: no message */
+  FILE *f = io_outfile_stream(o);
   if (!f) return;
   fprintf(f, "# path\tsize\tmtime_ns\tclass\tkind\tn\tnnz\tcontacts\tcond_est\tsha256 "
              "(lcplab experiment's cache of problem metadata; delete it to recompute)\n");
@@ -136,7 +136,7 @@ static void cache_save(meta_cache *c) {
             exp_class_str(e->p.cls), e->p.kind, e->p.n, e->p.nnz, e->p.contacts, e->p.cond,
             e->p.sha256);
   }
-  slv_outfile_publish(o, err, sizeof err);
+  io_outfile_publish(o, err, sizeof err);
 }
 
 static const meta *cache_find(const meta_cache *c, const char *path, const char *sha) {
@@ -169,7 +169,7 @@ static exp_prob *plist_add(plist *l) {
   return e;
 }
 
-static int count_contacts(const slv_instance *inst) {
+static int count_contacts(const io_instance *inst) {
   if (inst->ncones > 0) return inst->ncones;
   if (!inst->findex) return 0;
   char *target = calloc((size_t)inst->n + 1, 1);
@@ -186,7 +186,7 @@ static int count_contacts(const slv_instance *inst) {
   return k;
 }
 
-static long count_nnz(const slv_instance *inst) {
+static long count_nnz(const io_instance *inst) {
   if (inst->storage == SLV_CSR) return inst->Ap[inst->n];
   long k = 0;
   for (size_t q = 0; q < (size_t)inst->n * (size_t)inst->n; q++) k += inst->A[q] != 0.0;
@@ -212,11 +212,11 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
     e->cond = m->p.cond;
     return -1;
   }
-  slv_instance *inst = NULL;
+  io_instance *inst = NULL;
   char err[512] = "";
-  slv_read_options ro = slv_read_options_default();
+  io_read_options ro = io_read_options_default();
   if (env->max_memory > 0) ro.max_memory = env->max_memory;
-  slv_status st = slv_read_with(path, SLV_FMT_AUTO, &ro, &inst, err, sizeof err);
+  slv_status st = io_read_with(path, IO_FMT_AUTO, &ro, &inst, err, sizeof err);
   if (st != SLV_OK) {
     exp_say(&cfg->log, EXP_SAY_ERROR, "%s:%d: %s: %s", cfg->path, line, key,
             err[0] ? err : slv_status_str(st));
@@ -227,9 +227,9 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
   e->n = inst->n;
   e->nnz = count_nnz(inst);
   e->contacts = contacts >= 0 ? contacts : count_contacts(inst);
-  slv_problem p = slv_instance_problem(inst);
+  slv_problem p = io_instance_problem(inst);
   slv_condition_estimate(&p, &e->cond, NULL, 0); /* NaN when not computed */
-  slv_instance_free(inst);
+  io_instance_free(inst);
   meta *nm = cache_add(mc);
   if (nm) {
     snprintf(nm->path, sizeof nm->path, "%s", path);
@@ -404,22 +404,22 @@ static dyn_world_settings export_settings(const exp_source *src, int fr) {
 }
 
 static int write_export(const exp_log *log, const char *path, const slv_problem *p, int contacts) {
-  slv_instance *inst = exp_instance_of(p, "", 0); /* a factored A as CSR */
+  io_instance *inst = exp_instance_of(p, "", 0); /* a factored A as CSR */
   char err[EXP_PATH_MAX + 512] = "";
   if (!inst) return -1;
-  /* slv_write replaces path only once complete (docs/io.md, "Replacing files") */
-  slv_status st = slv_write(path, SLV_FMT_LCPLAB, inst, err, sizeof err);
-  slv_instance_free(inst);
+  /* io_write replaces path only once complete (docs/io.md, "Replacing files") */
+  slv_status st = io_write(path, IO_FMT_LCPLAB, inst, err, sizeof err);
+  io_instance_free(inst);
   if (st != SLV_OK) {
     exp_say(log, EXP_SAY_ERROR, "%s", err);
     return -1;
   }
   char mpath[EXP_PATH_MAX + 16];
   snprintf(mpath, sizeof mpath, "%.*s.meta", (int)(strlen(path) - 4), path);
-  slv_outfile *o = slv_outfile_open(mpath, err, sizeof err); /* optional: no message */
+  io_outfile *o = io_outfile_open(mpath, err, sizeof err); /* optional: no message */
   if (o) {
-    fprintf(slv_outfile_stream(o), "contacts %d\n", contacts);
-    slv_outfile_publish(o, err, sizeof err);
+    fprintf(io_outfile_stream(o), "contacts %d\n", contacts);
+    io_outfile_publish(o, err, sizeof err);
   }
   return 0;
 }

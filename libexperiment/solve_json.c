@@ -88,15 +88,15 @@ void exp_json_number(FILE *f, double v, int digits) {
 
 /* ---- the options ----------------------------------------------------------------- */
 
-int exp_solve_from_file(const exp_solve_flags *fl, const slv_instance *inst, unsigned bit) {
+int exp_solve_from_file(const exp_solve_flags *fl, const io_instance *inst, unsigned bit) {
   if (!(inst->opt_given & bit)) return 0;
   switch (bit) {
-  case SLV_IO_OPT_TOL: return !fl->have_tol;
-  case SLV_IO_OPT_MAX_ITER:
-  case SLV_IO_OPT_MAX_PIVOTS: return !fl->have_max_iter;
-  case SLV_IO_OPT_OMEGA: return !fl->have_omega;
-  case SLV_IO_OPT_NORM: return !fl->have_norm;
-  case SLV_IO_OPT_WARM_START: return !fl->warm;
+  case IO_OPT_TOL: return !fl->have_tol;
+  case IO_OPT_MAX_ITER:
+  case IO_OPT_MAX_PIVOTS: return !fl->have_max_iter;
+  case IO_OPT_OMEGA: return !fl->have_omega;
+  case IO_OPT_NORM: return !fl->have_norm;
+  case IO_OPT_WARM_START: return !fl->warm;
   default: return 1;
   }
 }
@@ -104,22 +104,22 @@ int exp_solve_from_file(const exp_solve_flags *fl, const slv_instance *inst, uns
 /* The field `bit` of the file's options fo copied into opt. */
 static void take_option(slv_options *opt, const slv_options *fo, unsigned bit) {
   switch (bit) {
-  case SLV_IO_OPT_MAX_ITER: opt->max_iter = fo->max_iter; break;
-  case SLV_IO_OPT_TOL: opt->tol = fo->tol; break;
-  case SLV_IO_OPT_NORM: opt->norm = fo->norm; break;
-  case SLV_IO_OPT_OMEGA: opt->omega = fo->omega; break;
-  case SLV_IO_OPT_DAMPING: opt->damping = fo->damping; break;
-  case SLV_IO_OPT_PIVOT_TOL: opt->pivot_tol = fo->pivot_tol; break;
-  case SLV_IO_OPT_WARM_START: opt->warm_start = fo->warm_start; break;
-  case SLV_IO_OPT_CHECK_EVERY: opt->check_every = fo->check_every; break;
-  case SLV_IO_OPT_MAX_PIVOTS: opt->max_pivots = fo->max_pivots; break;
+  case IO_OPT_MAX_ITER: opt->max_iter = fo->max_iter; break;
+  case IO_OPT_TOL: opt->tol = fo->tol; break;
+  case IO_OPT_NORM: opt->norm = fo->norm; break;
+  case IO_OPT_OMEGA: opt->omega = fo->omega; break;
+  case IO_OPT_DAMPING: opt->damping = fo->damping; break;
+  case IO_OPT_PIVOT_TOL: opt->pivot_tol = fo->pivot_tol; break;
+  case IO_OPT_WARM_START: opt->warm_start = fo->warm_start; break;
+  case IO_OPT_CHECK_EVERY: opt->check_every = fo->check_every; break;
+  case IO_OPT_MAX_PIVOTS: opt->max_pivots = fo->max_pivots; break;
   default: opt->seed = fo->seed; break;
   }
 }
 
-slv_options exp_solve_options(const exp_solve_flags *fl, const slv_instance *inst) {
+slv_options exp_solve_options(const exp_solve_flags *fl, const io_instance *inst) {
   slv_options opt = slv_options_default();
-  for (int k = 0; k < SLV_IO_OPT_COUNT; k++)
+  for (int k = 0; k < IO_OPT_COUNT; k++)
     if (exp_solve_from_file(fl, inst, 1u << k)) take_option(&opt, &inst->opt, 1u << k);
   if (fl->have_tol) opt.tol = fl->tol;
   if (fl->have_max_iter) /* sweeps for iterative solvers, pivots for pivoting ones */
@@ -160,8 +160,8 @@ static double norm2(int n, const double *x) {
   return sqrt(s);
 }
 
-int exp_solve_global(const slv_instance *inst, const double *x, exp_solve_report *r) {
-  const slv_global *gl = inst->global;
+int exp_solve_global(const io_instance *inst, const double *x, exp_solve_report *r) {
+  const io_global *gl = inst->global;
   r->ndof = 0;
   if (!gl) return 0;
   int n = inst->n;
@@ -173,7 +173,7 @@ int exp_solve_global(const slv_instance *inst, const double *x, exp_solve_report
                                               gl->Hx, gl->f, gl->w, x, v, u)
                       : SLV_ERR_NOMEM;
   if (!st) {
-    slv_problem p = slv_instance_problem(inst);
+    slv_problem p = io_instance_problem(inst);
     r->ndof = gl->ndof;
     r->v_norm_2 = norm2(gl->ndof, v);
     r->u_norm_2 = norm2(n, u);
@@ -210,7 +210,7 @@ static void put_number(FILE *f, const char *name, double v, int digits) {
 
 /* ContactBench's criteria (slv.h, slv_contact_metrics; docs/problem.md,
  * "Contact metrics"), cone problems only. */
-static void put_cone(FILE *f, const slv_instance *inst, const slv_residuals *r) {
+static void put_cone(FILE *f, const io_instance *inst, const slv_residuals *r) {
   const slv_contact_metrics *m = &r->contact;
   const char *const name[6] = { "signorini", "conic_compl", "ncp_compl",
                                 "dual_feas", "primal_feas", "mdp_gap" };
@@ -245,13 +245,13 @@ static void put_global(FILE *f, const exp_solve_report *r) {
 
 /* "options_from_file":[...]: what the file's record gave. */
 static void put_from_file(FILE *f, const exp_solve_report *r) {
-  const slv_instance *inst = r->inst;
+  const io_instance *inst = r->inst;
   if (!inst->solver[0] && !inst->opt_given) return;
   int first = r->flags->have_solver || !inst->solver[0];
   fprintf(f, ",\"options_from_file\":[%s", first ? "" : "\"solver\"");
-  for (int k = 0; k < SLV_IO_OPT_COUNT; k++)
+  for (int k = 0; k < IO_OPT_COUNT; k++)
     if (exp_solve_from_file(r->flags, inst, 1u << k)) {
-      fprintf(f, "%s\"%s\"", first ? "" : ",", slv_io_option_name(k));
+      fprintf(f, "%s\"%s\"", first ? "" : ",", io_option_name(k));
       first = 0;
     }
   fputc(']', f);
@@ -286,7 +286,7 @@ static void put_options(FILE *f, const exp_solve_report *r) {
   put_number(f, "omega", opt->omega, 17);
   fprintf(f, ",\"threads\":%d", opt->threads);
   fprintf(f, ",\"warm_start\":%s", opt->warm_start ? "true" : "false");
-  put_string(f, "format", slv_format_str(r->inst->format));
+  put_string(f, "format", io_format_str(r->inst->format));
   put_from_file(f, r);
 }
 

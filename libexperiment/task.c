@@ -515,9 +515,9 @@ static char *timeout_rows(exp_tctx *c, const double *tols, int ti, int nt, int *
   return b.buf;
 }
 
-static int run_builtin(exp_tctx *c, const slv_instance *inst, const double *tols, int nt) {
+static int run_builtin(exp_tctx *c, const io_instance *inst, const double *tols, int nt) {
   const slv_solver *sv = c->t->solver.sv;
-  slv_problem p = slv_instance_problem(inst);
+  slv_problem p = io_instance_problem(inst);
   char msg[256] = "";
   if (slv_solver_accepts(sv, &p, msg, sizeof msg) != SLV_OK) {
     empty_rows(c, tols, 0, nt, "refused", msg, NULL);
@@ -623,7 +623,7 @@ static void remove_scratch(const exp_tctx *c) {
 }
 
 void exp_cache_free(exp_cache *c) {
-  slv_instance_free(c->inst);
+  io_instance_free(c->inst);
   c->inst = NULL;
   c->prob = -1;
 }
@@ -641,15 +641,15 @@ static int same_contents(const exp_prob *p, char *err, size_t len) {
   return -1;
 }
 
-static const slv_instance *load_problem(const exp_plan *pl, int prob, exp_cache *cache, char *err,
-                                        size_t len) {
+static const io_instance *load_problem(const exp_plan *pl, int prob, exp_cache *cache, char *err,
+                                       size_t len) {
   if (cache->inst && cache->prob == prob) return cache->inst;
   exp_cache_free(cache);
   if (same_contents(&pl->probs[prob], err, len) != 0) return NULL;
-  slv_instance *inst = NULL;
-  slv_read_options ro = slv_read_options_default();
+  io_instance *inst = NULL;
+  io_read_options ro = io_read_options_default();
   if (pl->max_memory > 0) ro.max_memory = pl->max_memory;
-  slv_status st = slv_read_with(pl->probs[prob].path, SLV_FMT_AUTO, &ro, &inst, err, len);
+  slv_status st = io_read_with(pl->probs[prob].path, IO_FMT_AUTO, &ro, &inst, err, len);
   if (st != SLV_OK) {
     if (!err[0]) exp_fmt(err, len, "%s: %s", pl->probs[prob].path, slv_status_str(st));
     return NULL;
@@ -664,7 +664,7 @@ static int run_problem_task(exp_tctx *c, exp_cache *cache) {
   double tols[EXP_MAX_TOLS];
   int nt = exp_section_tols(c->s, tols);
   char err[512] = "";
-  const slv_instance *inst = load_problem(c->pl, c->t->prob, cache, err, sizeof err);
+  const io_instance *inst = load_problem(c->pl, c->t->prob, cache, err, sizeof err);
   if (!inst) {
     snprintf(head->task_status, sizeof head->task_status, "error");
     snprintf(head->message, sizeof head->message, "%s", err);

@@ -31,7 +31,7 @@
 #include "exp.h"
 #include "dyn_math.h"
 #include "dyn_world.h"
-#include "slv_io.h"
+#include "io.h"
 
 /* dof[b] = 6k for the k-th dynamic body a row touches, else -1; the
  * number of such bodies. */
@@ -81,7 +81,7 @@ static int mass_block(const double *Minv, double *blk) {
 }
 
 /* M (6x6 blocks, stored whole, CSR) and f = M u_free. */
-static int fill_mass(const dyn_velocity_form *vf, const int *dof, slv_global *g, char *err,
+static int fill_mass(const dyn_velocity_form *vf, const int *dof, io_global *g, char *err,
                      size_t errlen) {
   int nz = 0;
   g->Mp[0] = 0;
@@ -110,7 +110,7 @@ static int fill_mass(const dyn_velocity_form *vf, const int *dof, slv_global *g,
 /* H = J' (CSR by dof: the rows i of each dof in order, nonzero entries
  * only) and w = b - J u_free. */
 static void fill_h(const dyn_velocity_form *vf, const int *dof, const slv_problem *p,
-                   slv_global *g) {
+                   io_global *g) {
   int ndof = g->ndof;
   memset(g->Hp, 0, ((size_t)ndof + 1) * sizeof(int));
   for (int i = 0; i < vf->nrows; i++)
@@ -142,8 +142,8 @@ static void fill_h(const dyn_velocity_form *vf, const int *dof, const slv_proble
 
 /* The arrays of a global problem of ndof dofs and n rows, mnz entries of
  * M and hnz of H; NULL when out of memory. */
-static slv_global *global_new(int ndof, int n, long mnz, long hnz) {
-  slv_global *g = calloc(1, sizeof *g);
+static io_global *global_new(int ndof, int n, long mnz, long hnz) {
+  io_global *g = calloc(1, sizeof *g);
   if (!g) return NULL;
   g->ndof = ndof;
   g->n = n;
@@ -156,13 +156,13 @@ static slv_global *global_new(int ndof, int n, long mnz, long hnz) {
   g->f = malloc(((size_t)ndof + 1) * sizeof(double));
   g->w = malloc(((size_t)n + 1) * sizeof(double));
   if (!g->Mp || !g->Mj || !g->Mx || !g->Hp || !g->Hj || !g->Hx || !g->f || !g->w) {
-    slv_global_free(g);
+    io_global_free(g);
     return NULL;
   }
   return g;
 }
 
-slv_global *exp_world_global(const dyn_world *w, const slv_problem *p, char *err, size_t errlen) {
+io_global *exp_world_global(const dyn_world *w, const slv_problem *p, char *err, size_t errlen) {
   dyn_velocity_form vf;
   if (!dyn_system_velocity_form(dyn_world_last_system(w), &vf) || vf.nrows != p->n) {
     snprintf(err, errlen, "the world kept no assembly of this step's %d rows", p->n);
@@ -175,11 +175,11 @@ slv_global *exp_world_global(const dyn_world *w, const slv_problem *p, char *err
     return NULL;
   }
   int nbd = number_bodies(&vf, dof);
-  slv_global *g = global_new(6 * nbd, p->n, 36L * nbd, 12L * vf.nrows);
+  io_global *g = global_new(6 * nbd, p->n, 36L * nbd, 12L * vf.nrows);
   if (!g) {
     snprintf(err, errlen, "out of memory for the global form (%d dofs)", 6 * nbd);
   } else if (!fill_mass(&vf, dof, g, err, errlen)) {
-    slv_global_free(g);
+    io_global_free(g);
     g = NULL;
   } else {
     fill_h(&vf, dof, p, g);

@@ -1,6 +1,6 @@
-/* instance.c -- slv_instance: an owned problem, its borrowed view, its kind.
+/* instance.c -- io_instance: an owned problem, its borrowed view, its kind.
  *
- * An instance owns every array of one problem (see slv_io.h):
+ * An instance owns every array of one problem (see io.h):
  *   dense:  A[i + j*n], n x n column-major (lda = n), or
  *   CSR:    Ap[n+1], Aj[nnz], Ax[nnz], or
  *   factored (lcplab format only): nblk, fblk[2n], fJ[12n], fK[12n],
@@ -11,15 +11,15 @@
  * Arrays of size 0 are allocated with one element so that a pointer is NULL
  * only when the part is absent.
  *
- * Kind (slv_instance_classify), the first rule that holds:
+ * Kind (io_instance_classify), the first rule that holds:
  *   "cone"    ncones > 0
  *   "findex"  some findex[i] >= 0
  *   "lcp"     every row lo = 0, hi = +inf           (the standard LCP)
  *   "mlcp"    every row is an LCP row or free (lo = -inf, hi = +inf)
  *   "blcp"    anything else (finite bounds somewhere)
  *
- * slv_instance_new_dense returns NULL for n < 0, n > SLV_IO_MAX_N,
- * n*n > SLV_IO_MAX_NNZ, or on allocation failure.
+ * io_instance_new_dense returns NULL for n < 0, n > IO_MAX_N,
+ * n*n > IO_MAX_NNZ, or on allocation failure.
  */
 #include "io_internal.h"
 
@@ -30,12 +30,12 @@
 
 static size_t at_least_1(size_t n) { return n ? n : 1; }
 
-slv_instance *slv_io_instance_alloc(int n) {
-  if (n < 0 || n > SLV_IO_MAX_N) return NULL;
-  slv_instance *inst = calloc(1, sizeof *inst);
+io_instance *io_instance_alloc(int n) {
+  if (n < 0 || n > IO_MAX_N) return NULL;
+  io_instance *inst = calloc(1, sizeof *inst);
   if (!inst) return NULL;
   strcpy(inst->kind, "lcp");
-  inst->format = SLV_FMT_AUTO;
+  inst->format = IO_FMT_AUTO;
   inst->n = n;
   inst->storage = SLV_DENSE;
   inst->opt = slv_options_default();
@@ -44,31 +44,31 @@ slv_instance *slv_io_instance_alloc(int n) {
   inst->lo = calloc(m, sizeof(double));
   inst->hi = malloc(m * sizeof(double));
   if (!inst->b || !inst->lo || !inst->hi) {
-    slv_instance_free(inst);
+    io_instance_free(inst);
     return NULL;
   }
   for (size_t i = 0; i < m; i++) inst->hi[i] = INFINITY;
   return inst;
 }
 
-slv_status slv_io_alloc_dense(slv_instance *inst) {
+slv_status io_alloc_dense(io_instance *inst) {
   double nn = (double)inst->n * (double)inst->n;
-  if (nn > (double)SLV_IO_MAX_NNZ) return SLV_ERR_DIM;
+  if (nn > (double)IO_MAX_NNZ) return SLV_ERR_DIM;
   free(inst->A);
   inst->A = calloc(at_least_1((size_t)inst->n * (size_t)inst->n), sizeof(double));
   inst->storage = SLV_DENSE;
   return inst->A ? SLV_OK : SLV_ERR_NOMEM;
 }
 
-slv_status slv_io_alloc_csr_rows(slv_instance *inst) {
+slv_status io_alloc_csr_rows(io_instance *inst) {
   inst->storage = SLV_CSR;
   free(inst->Ap);
   inst->Ap = calloc((size_t)inst->n + 1, sizeof(int));
   return inst->Ap ? SLV_OK : SLV_ERR_NOMEM;
 }
 
-slv_status slv_io_alloc_csr_entries(slv_instance *inst, long nnz) {
-  if (nnz < 0 || nnz > SLV_IO_MAX_NNZ || nnz > INT_MAX) return SLV_ERR_DIM;
+slv_status io_alloc_csr_entries(io_instance *inst, long nnz) {
+  if (nnz < 0 || nnz > IO_MAX_NNZ || nnz > INT_MAX) return SLV_ERR_DIM;
   free(inst->Aj);
   free(inst->Ax);
   inst->Aj = calloc(at_least_1((size_t)nnz), sizeof(int));
@@ -76,7 +76,7 @@ slv_status slv_io_alloc_csr_entries(slv_instance *inst, long nnz) {
   return (inst->Aj && inst->Ax) ? SLV_OK : SLV_ERR_NOMEM;
 }
 
-slv_status slv_io_alloc_findex(slv_instance *inst) {
+slv_status io_alloc_findex(io_instance *inst) {
   size_t m = at_least_1((size_t)inst->n);
   if (!inst->findex) {
     inst->findex = malloc(m * sizeof(int));
@@ -86,13 +86,13 @@ slv_status slv_io_alloc_findex(slv_instance *inst) {
   return SLV_OK;
 }
 
-slv_status slv_io_alloc_mu(slv_instance *inst) {
+slv_status io_alloc_mu(io_instance *inst) {
   if (!inst->mu) inst->mu = calloc(at_least_1((size_t)inst->n), sizeof(double));
   return inst->mu ? SLV_OK : SLV_ERR_NOMEM;
 }
 
-slv_status slv_io_alloc_cones(slv_instance *inst, int ncones) {
-  if (ncones < 0 || ncones > SLV_IO_MAX_N) return SLV_ERR_DIM;
+slv_status io_alloc_cones(io_instance *inst, int ncones) {
+  if (ncones < 0 || ncones > IO_MAX_N) return SLV_ERR_DIM;
   free(inst->cone_rows);
   free(inst->cone_mu);
   inst->ncones = 0;
@@ -103,27 +103,27 @@ slv_status slv_io_alloc_cones(slv_instance *inst, int ncones) {
   return SLV_OK;
 }
 
-slv_status slv_io_alloc_xref(slv_instance *inst) {
+slv_status io_alloc_xref(io_instance *inst) {
   if (!inst->x_ref) inst->x_ref = calloc(at_least_1((size_t)inst->n), sizeof(double));
   return inst->x_ref ? SLV_OK : SLV_ERR_NOMEM;
 }
 
-double slv_io_instance_bytes(double n, int dense) {
+double io_instance_bytes(double n, int dense) {
   double m = n > 1 ? n : 1;
-  return (double)sizeof(slv_instance) + 3.0 * 8.0 * m + (dense ? 8.0 * m * m : 0.0);
+  return (double)sizeof(io_instance) + 3.0 * 8.0 * m + (dense ? 8.0 * m * m : 0.0);
 }
 
-slv_instance *slv_instance_new_dense(int n) {
-  slv_instance *inst = slv_io_instance_alloc(n);
+io_instance *io_instance_new_dense(int n) {
+  io_instance *inst = io_instance_alloc(n);
   if (!inst) return NULL;
-  if (slv_io_alloc_dense(inst)) {
-    slv_instance_free(inst);
+  if (io_alloc_dense(inst)) {
+    io_instance_free(inst);
     return NULL;
   }
   return inst;
 }
 
-void slv_instance_free(slv_instance *inst) {
+void io_instance_free(io_instance *inst) {
   if (!inst) return;
   free(inst->A);
   free(inst->Ap);
@@ -141,11 +141,11 @@ void slv_instance_free(slv_instance *inst) {
   free(inst->fJ);
   free(inst->fK);
   free(inst->fd);
-  slv_global_free(inst->global);
+  io_global_free(inst->global);
   free(inst);
 }
 
-void slv_global_free(slv_global *g) {
+void io_global_free(io_global *g) {
   if (!g) return;
   free(g->Mp);
   free(g->Mj);
@@ -158,9 +158,9 @@ void slv_global_free(slv_global *g) {
   free(g);
 }
 
-slv_status slv_io_alloc_factored(slv_instance *inst, int nblk, int with_fd) {
+slv_status io_alloc_factored(io_instance *inst, int nblk, int with_fd) {
   size_t n = (size_t)inst->n;
-  if (nblk < 0 || nblk > SLV_IO_MAX_N) return SLV_ERR_DIM;
+  if (nblk < 0 || nblk > IO_MAX_N) return SLV_ERR_DIM;
   inst->storage = SLV_FACTORED;
   inst->nblk = nblk;
   inst->fblk = calloc(at_least_1(2 * n), sizeof(int));
@@ -170,18 +170,18 @@ slv_status slv_io_alloc_factored(slv_instance *inst, int nblk, int with_fd) {
   return inst->fblk && inst->fJ && inst->fK && (!with_fd || inst->fd) ? SLV_OK : SLV_ERR_NOMEM;
 }
 
-int slv_io_has_friction(const slv_instance *inst) {
+int io_has_friction(const io_instance *inst) {
   if (!inst->findex) return 0;
   for (int i = 0; i < inst->n; i++)
     if (inst->findex[i] >= 0) return 1;
   return 0;
 }
 
-const char *slv_io_kind_of(const slv_instance *inst) {
+const char *io_kind_of(const io_instance *inst) {
   const char *kind = "lcp";
   if (inst->ncones > 0) {
     kind = "cone";
-  } else if (slv_io_has_friction(inst)) {
+  } else if (io_has_friction(inst)) {
     kind = "findex";
   } else {
     int all_lcp = 1, lcp_or_free = 1;
@@ -197,14 +197,14 @@ const char *slv_io_kind_of(const slv_instance *inst) {
   return kind;
 }
 
-void slv_instance_classify(slv_instance *inst) {
+void io_instance_classify(io_instance *inst) {
   if (!inst) return;
-  const char *kind = slv_io_kind_of(inst);
+  const char *kind = io_kind_of(inst);
   strncpy(inst->kind, kind, sizeof inst->kind - 1);
   inst->kind[sizeof inst->kind - 1] = '\0';
 }
 
-slv_problem slv_instance_problem(const slv_instance *inst) {
+slv_problem io_instance_problem(const io_instance *inst) {
   slv_problem p = slv_problem_empty();
   if (!inst) return p;
   p.n = inst->n;
@@ -234,18 +234,18 @@ slv_problem slv_instance_problem(const slv_instance *inst) {
   return p;
 }
 
-double *slv_io_dense_of(const slv_instance *inst, int *owned) {
+double *io_dense_of(const io_instance *inst, int *owned) {
   *owned = 0;
   if (inst->storage == SLV_DENSE) return inst->A;
   size_t n = (size_t)inst->n;
-  if ((double)n * (double)n > (double)SLV_IO_MAX_DENSE) return NULL;
+  if ((double)n * (double)n > (double)IO_MAX_DENSE) return NULL;
   double *A = calloc(at_least_1(n * n), sizeof(double));
   if (!A) return NULL;
   for (size_t i = 0; i < n; i++)
     for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++) {
       /* duplicates are summed; a lone -0.0 stays -0.0 (0.0 + -0.0 would not) */
       double *a = &A[i + (size_t)inst->Aj[k] * n];
-      *a = slv_io_is_pos_zero(*a) ? inst->Ax[k] : *a + inst->Ax[k];
+      *a = io_is_pos_zero(*a) ? inst->Ax[k] : *a + inst->Ax[k];
     }
   *owned = 1;
   return A;

@@ -25,7 +25,7 @@
  * Writing: A row by row, b_ode = -b, lo and hi with friction rows written as
  * -mu, mu, and the findex block when the instance has a findex array; %.17g
  * and inf/-inf.  Cones cannot be stored: SLV_ERR_UNSUPPORTED, nothing
- * written (slv_io_holds_no_cones, also MatrixMarket's check).  Round trip is bit-identical for instances whose friction rows
+ * written (io_holds_no_cones, also MatrixMarket's check).  Round trip is bit-identical for instances whose friction rows
  * hold lo = -mu, hi = mu and whose mu is 0 on the other rows.
  */
 #include "io_internal.h"
@@ -33,23 +33,22 @@
 #include <math.h>
 #include <stdlib.h>
 
-static slv_status read_blcp(slv_reader *r, slv_instance **out) {
+static slv_status read_blcp(slv_reader *r, io_instance **out) {
   int n;
   long line;
   slv_status st;
   *out = NULL;
-  if ((st = slv_rd_size(r, SLV_IO_MAX_N, &n, &line, "the size n"))) return st;
+  if ((st = slv_rd_size(r, IO_MAX_N, &n, &line, "the size n"))) return st;
   double nn = (double)n * n;
-  if (nn > (double)SLV_IO_MAX_NNZ)
+  if (nn > (double)IO_MAX_NNZ)
     return slv_rd_failf(r, line, SLV_ERR_DIM, "expected n*n <= %ld (a dense A), found n = %d",
-                        (long)SLV_IO_MAX_NNZ, n);
+                        (long)IO_MAX_NNZ, n);
   if ((st = slv_rd_need(r, nn + 3.0 * n, "A, b, lo and hi (n = %d)", n))) return st;
-  if ((st =
-           slv_rd_reserve(r, line, slv_io_instance_bytes(n, 1), "n = %d: A (n x n), b, lo, hi", n)))
+  if ((st = slv_rd_reserve(r, line, io_instance_bytes(n, 1), "n = %d: A (n x n), b, lo, hi", n)))
     return st;
-  slv_instance *inst = slv_io_instance_alloc(n);
-  if (!inst || slv_io_alloc_dense(inst)) {
-    slv_instance_free(inst);
+  io_instance *inst = io_instance_alloc(n);
+  if (!inst || io_alloc_dense(inst)) {
+    io_instance_free(inst);
     return slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
   }
   size_t ld = n > 0 ? (size_t)n : 1;
@@ -62,7 +61,7 @@ static slv_status read_blcp(slv_reader *r, slv_instance **out) {
     slv_token f;
     slv_rd_peek(r, &f);
     if ((st = slv_rd_reserve(r, f.line, 12.0 * n, "findex and mu (n = %d)", n))) goto fail;
-    if ((st = slv_io_alloc_findex(inst)) || (st = slv_io_alloc_mu(inst))) {
+    if ((st = io_alloc_findex(inst)) || (st = io_alloc_mu(inst))) {
       slv_rd_failf(r, r->line, st, "out of memory for findex");
       goto fail;
     }
@@ -86,11 +85,11 @@ static slv_status read_blcp(slv_reader *r, slv_instance **out) {
   *out = inst;
   return SLV_OK;
 fail:
-  slv_instance_free(inst);
+  io_instance_free(inst);
   return st;
 }
 
-slv_status slv_io_read_blcp(const slv_io_req *rq, slv_instance **out) {
+slv_status io_read_blcp(const io_req *rq, io_instance **out) {
   slv_reader r;
   slv_status st = slv_rd_open_req(&r, rq, '#');
   if (!st) st = read_blcp(&r, out);
@@ -98,22 +97,22 @@ slv_status slv_io_read_blcp(const slv_io_req *rq, slv_instance **out) {
   return st;
 }
 
-slv_status slv_io_holds_no_cones(const slv_io_req *rq, const slv_instance *inst) {
+slv_status io_holds_no_cones(const io_req *rq, const io_instance *inst) {
   if (inst->ncones == 0) return SLV_OK;
-  slv_io_msgf(rq->err, rq->errlen, "%s: %s cannot hold Coulomb cones (ncones = %d)", rq->path,
-              slv_format_str(rq->fmt), inst->ncones);
+  io_msgf(rq->err, rq->errlen, "%s: %s cannot hold Coulomb cones (ncones = %d)", rq->path,
+          io_format_str(rq->fmt), inst->ncones);
   return SLV_ERR_UNSUPPORTED;
 }
 
-slv_status slv_io_write_blcp(const slv_io_req *rq, const slv_instance *inst) {
+slv_status io_write_blcp(const io_req *rq, const io_instance *inst) {
   const char *path = rq->path;
   char *err = rq->err;
   size_t errlen = rq->errlen;
   int n = inst->n, owned;
-  const double *A = slv_io_dense_of(inst, &owned);
+  const double *A = io_dense_of(inst, &owned);
   if (!A) {
-    slv_io_msgf(err, errlen, "%s: expected a matrix small enough to write dense, found n = %d",
-                path, n);
+    io_msgf(err, errlen, "%s: expected a matrix small enough to write dense, found n = %d", path,
+            n);
     return SLV_ERR_DIM;
   }
   slv_writer w;

@@ -20,17 +20,17 @@
  *     mu[nc]     finite, >= 0
  *     [0 or 1]   one optional trailing flag (25 of the shared files carry
  *                it); anything else after mu is refused (io_gfc3d.c,
- *                slv_io_fc_read_end).  Storage of A: a dense M stays dense; an
- * SBM M is dense up to SLV_IO_FC_DENSE_MAX = 300 rows and CSR beyond, with
+ *                io_fc_read_end).  Storage of A: a dense M stays dense; an
+ * SBM M is dense up to IO_FC_DENSE_MAX = 300 rows and CSR beyond, with
  * the exact +0.0 entries of its 3x3 blocks dropped (Capsules: n = 858,
  * 11 772 non-zeros instead of 736 164 dense entries).
  *
- * Sizes before allocation: nc <= SLV_IO_MAX_N / 3, and q and mu (4 nc
+ * Sizes before allocation: nc <= IO_MAX_N / 3, and q and mu (4 nc
  * numbers) must fit in what is left of the file after the header, so a
  * header "3 1000000000" in a short file is refused at once; M's own checks
  * are those of io_siconos.c.
  *
- * Recognising an FC file among the .dat variants (slv_io_looks_like_fc):
+ * Recognising an FC file among the .dat variants (io_looks_like_fc):
  * it opens "d nc storage d*nc cols" with d in {2, 3} and storage in 0..2
  * (cols is then checked by the reader), and does not open like an LCP
  * "n storage n n".  For d = 3 the two cannot
@@ -43,10 +43,10 @@
  *
  * Reading names what was read: siconos-gfc3d for a global file, siconos-fc3d
  * for a local one; a file of the other kind than the format asked is
- * refused (slv_io_fc_kind_is).  Writing siconos-gfc3d (the .dat of an
- * instance with inst->global, slv_io_holds_gfc3d): the global problem,
+ * refused (io_fc_kind_is).  Writing siconos-gfc3d (the .dat of an
+ * instance with inst->global, io_holds_gfc3d): the global problem,
  * write_gfc3d.  Writing (siconos-fc3d): only instances in which every row belongs to a
- * cone (so cone c is at rows 3c..3c+2), with the Coulomb law (slv_io_holds_fc3d;
+ * cone (so cone c is at rows 3c..3c+2), with the Coulomb law (io_holds_fc3d;
  * else SLV_ERR_UNSUPPORTED and nothing written).  Layout of Siconos' writer:
  * "3", nc, the matrix, q on one line, mu on one line, %.17g.  A dense
  * instance is written as a dense NumericsMatrix (one column per line); a
@@ -70,8 +70,8 @@
 
 /* ---- shared frictional-contact helpers -------------------------------------- */
 
-slv_status slv_io_set_fc3d_cones(slv_instance *inst, int nc, const double *mu) {
-  slv_status st = slv_io_alloc_cones(inst, nc);
+slv_status io_set_fc3d_cones(io_instance *inst, int nc, const double *mu) {
+  slv_status st = io_alloc_cones(inst, nc);
   if (st) return st;
   for (int c = 0; c < nc; c++) {
     inst->cone_rows[c] = 3 * c;
@@ -89,70 +89,69 @@ slv_status slv_io_set_fc3d_cones(slv_instance *inst, int nc, const double *mu) {
   return SLV_OK;
 }
 
-static const char *fc_kind_words(slv_format f) {
-  return f == SLV_FMT_SICONOS_GFC3D ? "a global frictional-contact problem (d nc M H q b mu)"
-                                    : "a local frictional-contact problem (d nc M q mu)";
+static const char *fc_kind_words(io_format f) {
+  return f == IO_FMT_SICONOS_GFC3D ? "a global frictional-contact problem (d nc M H q b mu)"
+                                   : "a local frictional-contact problem (d nc M q mu)";
 }
 
-slv_status slv_io_fc_kind_is(const char *path, slv_format asked, slv_format found, char *err,
-                             size_t errlen) {
-  if (asked == SLV_FMT_AUTO || asked == found) return SLV_OK;
-  slv_io_msgf(err, errlen, "%s: expected %s (%s), found %s (%s)", path, fc_kind_words(asked),
-              slv_format_str(asked), fc_kind_words(found), slv_format_str(found));
+slv_status io_fc_kind_is(const char *path, io_format asked, io_format found, char *err,
+                         size_t errlen) {
+  if (asked == IO_FMT_AUTO || asked == found) return SLV_OK;
+  io_msgf(err, errlen, "%s: expected %s (%s), found %s (%s)", path, fc_kind_words(asked),
+          io_format_str(asked), fc_kind_words(found), io_format_str(found));
   return SLV_ERR_INVALID;
 }
 
-slv_status slv_io_holds_gfc3d(const slv_io_req *rq, const slv_instance *inst) {
+slv_status io_holds_gfc3d(const io_req *rq, const io_instance *inst) {
   if (!inst->global || inst->global->n != inst->n) {
-    slv_io_msgf(rq->err, rq->errlen,
-                "%s: siconos-gfc3d holds only global problems (M, H, f, w); this instance has "
-                "none (write it as siconos-fc3d, fclib or lcplab)",
-                rq->path);
+    io_msgf(rq->err, rq->errlen,
+            "%s: siconos-gfc3d holds only global problems (M, H, f, w); this instance has "
+            "none (write it as siconos-fc3d, fclib or lcplab)",
+            rq->path);
     return SLV_ERR_UNSUPPORTED;
   }
-  return slv_io_holds_fc3d(rq, inst);
+  return io_holds_fc3d(rq, inst);
 }
 
-slv_status slv_io_holds_fc3d(const slv_io_req *rq, const slv_instance *inst) {
-  const char *path = rq->path, *fmt = slv_format_str(rq->fmt);
+slv_status io_holds_fc3d(const io_req *rq, const io_instance *inst) {
+  const char *path = rq->path, *fmt = io_format_str(rq->fmt);
   char *err = rq->err;
   size_t errlen = rq->errlen;
   if (inst->ncones == 0) {
-    slv_io_msgf(err, errlen,
-                "%s: %s holds only frictional-contact problems (a Coulomb cone on "
-                "every row); this instance has no cones (kind %s)",
-                path, fmt, slv_io_kind_of(inst));
+    io_msgf(err, errlen,
+            "%s: %s holds only frictional-contact problems (a Coulomb cone on "
+            "every row); this instance has no cones (kind %s)",
+            path, fmt, io_kind_of(inst));
     return SLV_ERR_UNSUPPORTED;
   }
   if (inst->n != 3 * inst->ncones) {
-    slv_io_msgf(err, errlen, "%s: %s needs every row in a cone: n = %d rows, but %d cones cover %d",
-                path, fmt, inst->n, inst->ncones, 3 * inst->ncones);
+    io_msgf(err, errlen, "%s: %s needs every row in a cone: n = %d rows, but %d cones cover %d",
+            path, fmt, inst->n, inst->ncones, 3 * inst->ncones);
     return SLV_ERR_UNSUPPORTED;
   }
   /* valid cones are sorted and disjoint (slv_problem_validate), so with
    * n = 3 ncones they sit at rows 0, 3, 6, ... */
   if (inst->cone_law != SLV_CONE_COULOMB) {
-    slv_io_msgf(err, errlen,
-                "%s: %s holds Coulomb's law (De Saxce); this instance's cone_law is %s", path, fmt,
-                slv_cone_law_str(inst->cone_law));
+    io_msgf(err, errlen, "%s: %s holds Coulomb's law (De Saxce); this instance's cone_law is %s",
+            path, fmt, slv_cone_law_str(inst->cone_law));
     return SLV_ERR_UNSUPPORTED;
   }
   for (int i = 0; inst->findex && i < inst->n; i++)
     if (inst->findex[i] >= 0) {
-      slv_io_msgf(err, errlen, "%s: %s cannot hold friction rows; row %d has findex %d", path, fmt,
-                  i, inst->findex[i]);
+      io_msgf(err, errlen, "%s: %s cannot hold friction rows; row %d has findex %d", path, fmt, i,
+              inst->findex[i]);
       return SLV_ERR_UNSUPPORTED;
     }
   return SLV_OK;
 }
 
-slv_status slv_io_csr_from_triplets(slv_instance *inst, long nnz, const int *row, const int *col,
-                                    const double *val) {
+slv_status io_csr_from_triplets(io_instance *inst, long nnz, const int *row, const int *col,
+                                const double *val) {
   int n = inst->n;
   slv_status st;
   if (nnz < 0 || nnz > INT_MAX) return SLV_ERR_DIM;
-  if ((st = slv_io_alloc_csr_rows(inst))) return st;
-  if ((st = slv_io_alloc_csr_entries(inst, nnz))) return st;
+  if ((st = io_alloc_csr_rows(inst))) return st;
+  if ((st = io_alloc_csr_entries(inst, nnz))) return st;
   free(inst->A);
   inst->A = NULL;
   int *cptr = calloc((size_t)n + 1, sizeof(int));
@@ -185,10 +184,10 @@ slv_status slv_io_csr_from_triplets(slv_instance *inst, long nnz, const int *row
   return SLV_OK;
 }
 
-slv_status slv_io_fc_densify(slv_instance *inst) {
-  if (inst->storage != SLV_CSR || inst->n > SLV_IO_FC_DENSE_MAX) return SLV_OK;
+slv_status io_fc_densify(io_instance *inst) {
+  if (inst->storage != SLV_CSR || inst->n > IO_FC_DENSE_MAX) return SLV_OK;
   int owned;
-  double *A = slv_io_dense_of(inst, &owned);
+  double *A = io_dense_of(inst, &owned);
   if (!A) return SLV_ERR_NOMEM;
   free(inst->Ap);
   free(inst->Aj);
@@ -202,14 +201,14 @@ slv_status slv_io_fc_densify(slv_instance *inst) {
 
 /* ---- recognising and reading ---------------------------------------------- */
 
-int slv_io_looks_like_fc(const slv_reader *r0) {
+int io_looks_like_fc(const slv_reader *r0) {
   slv_reader r = *r0;
   long t[5];
   int k = 0;
   while (k < 5 && slv_rd_try_long(&r, &t[k])) k++;
   /* "d nc" with nc negative or beyond any size: no LCP either; let the FC
    * reader name nc */
-  if (k >= 2 && (t[0] == 2 || t[0] == 3) && (t[1] < 0 || t[1] > SLV_IO_MAX_N / 3)) return 1;
+  if (k >= 2 && (t[0] == 2 || t[0] == 3) && (t[1] < 0 || t[1] > IO_MAX_N / 3)) return 1;
   if (k < 4) return 0;
   /* an LCP / relay file: n, storage type, n, n */
   if (t[1] >= 0 && t[1] <= 2 && t[2] == t[0] && t[3] == t[0]) return 0;
@@ -222,10 +221,10 @@ int slv_io_looks_like_fc(const slv_reader *r0) {
   return t[1] > 0 && t[3] > 0 && t[4] > 0 ? 2 : 0;
 }
 
-slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out) {
+slv_status io_read_fc3d(slv_reader *r, io_instance **out) {
   slv_token t;
   slv_status st;
-  slv_instance *inst = NULL;
+  io_instance *inst = NULL;
   double *mu = NULL;
   long d = 0, line, mline = 0;
   int nc;
@@ -235,24 +234,24 @@ slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out) {
     return slv_rd_fail(r, &t, d == 2 ? SLV_ERR_UNSUPPORTED : SLV_ERR_INVALID,
                        "the dimension d = 3 of a frictional-contact problem%s",
                        d == 2 ? " (2-D frictional contact, d = 2, is not supported)" : "");
-  if ((st = slv_rd_size(r, SLV_IO_MAX_N / 3, &nc, &line, "the number of contacts nc"))) return st;
+  if ((st = slv_rd_size(r, IO_MAX_N / 3, &nc, &line, "the number of contacts nc"))) return st;
   int n = 3 * nc;
-  /* q, lo, hi, mu and the cones here, M in slv_io_read_nm: both before any
+  /* q, lo, hi, mu and the cones here, M in io_read_nm: both before any
    * allocation */
   /* M's header (at least 3 numbers), q and mu must still be in the file */
   if ((st = slv_rd_need(r, 3.0 + 4.0 * nc, "M, q (3 nc = %d) and mu (nc = %d)", n, nc))) return st;
-  if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 0) + 28.0 * nc,
+  if ((st = slv_rd_reserve(r, line, io_instance_bytes(n, 0) + 28.0 * nc,
                            "nc = %d: q, lo, hi (3 nc), mu and the cones (nc)", nc)))
     return st;
   slv_nm nm;
-  if ((st = slv_io_read_nm(r, "M", -1, -1, "", SLV_IO_FC_DENSE_MAX, &nm, &mline))) return st;
+  if ((st = io_read_nm(r, "M", -1, -1, "", IO_FC_DENSE_MAX, &nm, &mline))) return st;
   /* a global problem d nc M H q b mu (io_gfc3d.c) */
-  if (nm.rows != n || nm.cols != n || slv_io_fc_holds_global_rest(r, nc, nm.rows))
-    return slv_io_read_gfc3d(r, nc, &nm, mline, out);
-  inst = slv_io_instance_alloc(n);
+  if (nm.rows != n || nm.cols != n || io_fc_holds_global_rest(r, nc, nm.rows))
+    return io_read_gfc3d(r, nc, &nm, mline, out);
+  inst = io_instance_alloc(n);
   mu = malloc((nc ? (size_t)nc : 1) * sizeof(double));
   if (!inst || !mu) {
-    slv_io_nm_free(&nm);
+    io_nm_free(&nm);
     st = slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for nc = %d", nc);
     goto fail;
   }
@@ -272,8 +271,8 @@ slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out) {
       goto fail;
     }
   }
-  if ((st = slv_io_fc_read_end(r))) goto fail;
-  if ((st = slv_io_set_fc3d_cones(inst, nc, mu))) {
+  if ((st = io_fc_read_end(r))) goto fail;
+  if ((st = io_set_fc3d_cones(inst, nc, mu))) {
     slv_rd_failf(r, r->line, st, "out of memory for %d cones", nc);
     goto fail;
   }
@@ -282,7 +281,7 @@ slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out) {
   return SLV_OK;
 fail:
   free(mu);
-  slv_instance_free(inst);
+  io_instance_free(inst);
   return st;
 }
 
@@ -329,8 +328,8 @@ static void print_sbm(slv_writer *w, int m, int n, int rb, int cb, long nb, cons
   }
 }
 
-slv_status slv_io_write_sbm(slv_writer *w, int m, int n, int rb, int cb, const int *Ap,
-                            const int *Aj, const double *Ax) {
+slv_status io_write_sbm(slv_writer *w, int m, int n, int rb, int cb, const int *Ap, const int *Aj,
+                        const double *Ax) {
   int mb = m / rb, nbc = n / cb, be = rb * cb;
   int *idx1 = malloc(((size_t)mb + 1) * sizeof(int));
   int *mark = malloc((nbc ? (size_t)nbc : 1) * sizeof(int));
@@ -345,8 +344,8 @@ slv_status slv_io_write_sbm(slv_writer *w, int m, int n, int rb, int cb, const i
   for (int I = 0; I < mb; I++) {
     block_row(I, rb, cb, Ap, Aj, mark, NULL, &nb);
     if (nb > INT_MAX / be) {
-      slv_io_msgf(w->err, w->errlen, "%s: expected at most %d %dx%d blocks, found more", w->path,
-                  INT_MAX / be, rb, cb);
+      io_msgf(w->err, w->errlen, "%s: expected at most %d %dx%d blocks, found more", w->path,
+              INT_MAX / be, rb, cb);
       st = SLV_ERR_DIM;
       goto done;
     }
@@ -366,7 +365,7 @@ slv_status slv_io_write_sbm(slv_writer *w, int m, int n, int rb, int cb, const i
       for (int k = Ap[i]; k < Ap[i + 1]; k++) {
         int j = Aj[k];
         double *a = &blk[(size_t)be * mark[j / cb] + (size_t)(i - rb * I) + (size_t)rb * (j % cb)];
-        *a = slv_io_is_pos_zero(*a) ? Ax[k] : *a + Ax[k];
+        *a = io_is_pos_zero(*a) ? Ax[k] : *a + Ax[k];
       }
     /* block numbers are >= 0, so the next block row's marks differ from I:
      * reset them to -1 to keep the "seen in block row I" test exact */
@@ -375,7 +374,7 @@ slv_status slv_io_write_sbm(slv_writer *w, int m, int n, int rb, int cb, const i
   print_sbm(w, m, n, rb, cb, nb, idx1, idx2, blk);
   goto done;
 nomem:
-  slv_io_msgf(w->err, w->errlen, "%s: out of memory writing the sparse-block matrix", w->path);
+  io_msgf(w->err, w->errlen, "%s: out of memory writing the sparse-block matrix", w->path);
   st = SLV_ERR_NOMEM;
 done:
   free(idx1);
@@ -390,12 +389,12 @@ done:
  * d = 3, nc, M and H as SBM NumericsMatrices (row blocks of 6 dofs -- a
  * body's -- when ndof is a multiple of 6, else 3, else 1; H's column blocks
  * are the contacts' 3), Siconos' q = f, b = w, mu. */
-static slv_status write_gfc3d(slv_writer *w, const slv_instance *inst) {
-  const slv_global *g = inst->global;
+static slv_status write_gfc3d(slv_writer *w, const io_instance *inst) {
+  const io_global *g = inst->global;
   int rb = g->ndof % 6 == 0 ? 6 : g->ndof % 3 == 0 ? 3 : 1;
   fprintf(w->f, "3\n%d\n", inst->ncones);
-  slv_status st = slv_io_write_sbm(w, g->ndof, g->ndof, rb, rb, g->Mp, g->Mj, g->Mx);
-  if (!st) st = slv_io_write_sbm(w, g->ndof, g->n, rb, 3, g->Hp, g->Hj, g->Hx);
+  slv_status st = io_write_sbm(w, g->ndof, g->ndof, rb, rb, g->Mp, g->Mj, g->Mx);
+  if (!st) st = io_write_sbm(w, g->ndof, g->n, rb, 3, g->Hp, g->Hj, g->Hx);
   if (st) return st;
   for (int i = 0; i < g->ndof; i++) slv_wr_double(w, g->f[i], i + 1 < g->ndof ? ' ' : 0);
   fputc('\n', w->f);
@@ -404,20 +403,20 @@ static slv_status write_gfc3d(slv_writer *w, const slv_instance *inst) {
   return SLV_OK;
 }
 
-slv_status slv_io_write_fc3d(const slv_io_req *rq, const slv_instance *inst) {
+slv_status io_write_fc3d(const io_req *rq, const io_instance *inst) {
   int n = inst->n, nc = inst->ncones;
   const char *path = rq->path;
   slv_writer w;
   slv_status st = slv_wr_open(&w, path, rq->err, rq->errlen);
   if (st) return st;
-  if (rq->fmt == SLV_FMT_SICONOS_GFC3D) {
+  if (rq->fmt == IO_FMT_SICONOS_GFC3D) {
     st = write_gfc3d(&w, inst);
   } else {
     fprintf(w.f, "3\n%d\n", nc);
     if (inst->storage == SLV_DENSE)
-      slv_io_write_dense_nm(&w, n, inst->A);
+      io_write_dense_nm(&w, n, inst->A);
     else
-      st = slv_io_write_sbm(&w, n, n, 3, 3, inst->Ap, inst->Aj, inst->Ax);
+      st = io_write_sbm(&w, n, n, 3, 3, inst->Ap, inst->Aj, inst->Ax);
     if (!st) {
       for (int i = 0; i < n; i++) slv_wr_double(&w, inst->b[i], i + 1 < n ? ' ' : 0);
       fputc('\n', w.f);

@@ -15,7 +15,7 @@
  *                  i: row indices), nz = -2 CSR (p: m+1 row pointers,
  *                  i: column indices).
  *
- * lcplab reads (slv_io_read_fclib) with fclib_read_local / fclib_read_global
+ * lcplab reads (io_read_fclib) with fclib_read_local / fclib_read_global
  * and maps the problem to w = A x + b with x = r, w = u and one Coulomb
  * cone (SLV_CONE_COULOMB) per contact at rows 3c..3c+2 (io_fc3d.c):
  *
@@ -36,13 +36,13 @@
  *            LMGC_GlobalFrictionContactProblem00046 store the upper
  *            triangle; the same 162-dof mesh appears in full in
  *            LMGC_GFC3D-i00501) is the symmetric matrix it is half of.
- *            M, H, f and w are kept beside the instance (slv_instance.
+ *            M, H, f and w are kept beside the instance (io_instance.
  *            global).  SLV_ERR_UNSUPPORTED with a message when M is not
  *            symmetric (|M_ij - M_ji| > 1e-10 max|M_block|, far above
  *            rounding, below any modelling asymmetry) or not positive
  *            definite, or when G (equality constraints) is present;
  *            SLV_ERR_DIM beyond the memory cap.
- *   storage: dense when n = 3 nc <= SLV_IO_FC_DENSE_MAX (300), else CSR
+ *   storage: dense when n = 3 nc <= IO_FC_DENSE_MAX (300), else CSR
  *            with the columns of each row sorted (local: duplicates kept,
  *            in file order; they add up; global: merged).  spacedim must be 3 (2: unsupported).
  *
@@ -66,10 +66,10 @@
  * random bytes overwritten: none reached libfclib's exit; tests/test_fclib.c
  * keeps 300 of them).  The one gap left: a file changed by another process
  * between these checks and libfclib's read.  The HDF5 error
- * printer is switched off during slv_io_read_fclib / slv_io_write_fclib and
- * restored after: process-global HDF5 state (slv_io.h).
+ * printer is switched off during io_read_fclib / io_write_fclib and
+ * restored after: process-global HDF5 state (io.h).
  *
- * From memory (slv_io_read_fclib_image, for the fuzz harness
+ * From memory (io_read_fclib_image, for the fuzz harness
  * tests/fuzz/fuzz_fclib.c): the same checks on a file image opened through
  * HDF5's core driver (H5Pset_fapl_core, no backing store, H5Pset_file_image),
  * then libfclib, which opens paths only, on a temporary file holding the
@@ -81,7 +81,7 @@
  * nothing, and the read fails with a message.  tests/fuzz/fuzz_fclib.c
  * checks on every input that the two routes accept the same files.
  *
- * Writing (slv_io_write_fclib) does not call libfclib, whose exit on a
+ * Writing (io_write_fclib) does not call libfclib, whose exit on a
  * failing HDF5 call a full disk reaches (issue 48, case 7).  The file is
  * built in memory with plain HDF5 calls (core driver, no backing store) in
  * the layout of libfclib 3.1's fclib_write_local -- /fclib_local/spacedim
@@ -94,7 +94,7 @@
  * bytes are then written (write(2), fsync) under a fresh temporary name in
  * the same directory and renamed over PATH; on any failure the temporary
  * file is removed, PATH is untouched and the message is "PATH: cannot
- * write: <strerror>".  Solutions (slv_io_fclib_write_solution) add
+ * write: <strerror>".  Solutions (io_fclib_write_solution) add
  * /solution (u, r) and /guesses (number_of_guesses, 1/u, 1/r) to the same
  * image, as fclib_write_solution / fclib_write_guesses do.  An instance
  * that carries its global problem (inst->global: read from /fclib_global or
@@ -103,7 +103,7 @@
  * triplets (nz >= 0, i = row, p = column, as Siconos writes global
  * problems), vectors f, w, mu, info; its solution file holds the global
  * problem and, per answer r, v = M^-1 (H r + f), u = H' v + w and r
- * (slv_global_velocities), as libfclib's fclib_read_solution reads them.  Only FC3D instances (slv_io_holds_fc3d: every row in a cone,
+ * (slv_global_velocities), as libfclib's fclib_read_solution reads them.  Only FC3D instances (io_holds_fc3d: every row in a cone,
  * Coulomb's law); else SLV_ERR_UNSUPPORTED and nothing written.  A write followed by a read
  * gives back A, b and the cones bit for bit for instances from a reader
  * (sorted CSR columns).
@@ -134,7 +134,7 @@
 #include <unistd.h>
 
 
-int slv_io_is_hdf5_bytes(const char *buf, size_t len) {
+int io_is_hdf5_bytes(const char *buf, size_t len) {
   static const char sig[8] = { '\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n' };
   /* the superblock is at 0, or after a user block of 512, 1024, 2048 ... */
   for (size_t at = 0; at + 8 <= len; at = at ? 2 * at : 512) {
@@ -153,8 +153,8 @@ typedef struct fc_ctx {
   hid_t file;
   double budget;     /* bytes the declared sizes may still claim */
   double mem;        /* bytes reserved against the memory cap */
-  double cap;        /* the memory cap (slv_read_options.max_memory) */
-  const void *image; /* slv_io_read_fclib_image: the file's bytes, else NULL */
+  double cap;        /* the memory cap (io_read_options.max_memory) */
+  const void *image; /* io_read_fclib_image: the file's bytes, else NULL */
   size_t image_len;
   slv_ohdr_src oh;  /* the file's bytes for the object-header check */
   int oh_ready;     /* oh is set up (open_file) */
@@ -187,7 +187,7 @@ static slv_status fail(fc_ctx *c, slv_status st, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(m, sizeof m, fmt, ap);
   va_end(ap);
-  slv_io_msgf(c->err, c->errlen, "%s: %s", c->path, m);
+  io_msgf(c->err, c->errlen, "%s: %s", c->path, m);
   return st;
 }
 
@@ -391,8 +391,8 @@ static slv_status check_ds(fc_ctx *c, hid_t loc, const char *gpath, const char *
                 "expected sizes that the file can back, found %s/%s declaring "
                 "%.0f bytes (the limit is 64 x the file size + 16 MiB)",
                 gpath, name, bytes);
-    } else if ((st = slv_io_reserve(c->path, &mem, c->cap, bytes, c->err, c->errlen, "%s/%s", gpath,
-                                    name))) {
+    } else if ((st = io_reserve(c->path, &mem, c->cap, bytes, c->err, c->errlen, "%s/%s", gpath,
+                                name))) {
       /* refused before the test read; when it passes, mem is not kept: the
        * dataset is counted once, by spend, as libfclib's copy */
     } else {
@@ -438,7 +438,7 @@ static slv_status spend(fc_ctx *c, const char *what, double bytes) {
                 "expected sizes that the file can back, found %s declaring %.0f "
                 "bytes (the limit is 64 x the file size + 16 MiB)",
                 what, bytes);
-  return slv_io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen, "%s", what);
+  return io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen, "%s", what);
 }
 
 /* A numeric vector of exactly want elements (libfclib allocates want). */
@@ -471,13 +471,13 @@ static slv_status check_matrix(fc_ctx *c, hid_t loc, const char *gpath, const ch
   if ((st = read_int(c, id, g, "nzmax", &h->nzmax)) || (st = read_int(c, id, g, "m", &h->m)) ||
       (st = read_int(c, id, g, "n", &h->n)) || (st = read_int(c, id, g, "nz", &h->nz)))
     goto done;
-  if (h->m < 0 || h->m > SLV_IO_MAX_N || h->n < 0 || h->n > SLV_IO_MAX_N) {
-    st = fail(c, SLV_ERR_DIM, "expected %s/m and n in [0, %d], found %d x %d", g, SLV_IO_MAX_N,
-              h->m, h->n);
+  if (h->m < 0 || h->m > IO_MAX_N || h->n < 0 || h->n > IO_MAX_N) {
+    st = fail(c, SLV_ERR_DIM, "expected %s/m and n in [0, %d], found %d x %d", g, IO_MAX_N, h->m,
+              h->n);
     goto done;
   }
-  if (h->nzmax < 0 || h->nzmax > SLV_IO_MAX_NNZ) {
-    st = fail(c, SLV_ERR_DIM, "expected %s/nzmax in [0, %ld], found %d", g, (long)SLV_IO_MAX_NNZ,
+  if (h->nzmax < 0 || h->nzmax > IO_MAX_NNZ) {
+    st = fail(c, SLV_ERR_DIM, "expected %s/nzmax in [0, %ld], found %d", g, (long)IO_MAX_NNZ,
               h->nzmax);
     goto done;
   }
@@ -762,14 +762,14 @@ static slv_status check_finite(fc_ctx *c, const char *name, const double *v, int
 /* A new instance of n = 3 nc rows with A from the triplets (CSR, then dense
  * when small), b = q, cones mu. */
 static slv_status make_instance(fc_ctx *c, int n, const trip *t, const double *q, const double *mu,
-                                slv_instance **out) {
-  slv_instance *inst = slv_io_instance_alloc(n);
+                                io_instance **out) {
+  io_instance *inst = io_instance_alloc(n);
   slv_status st = inst ? SLV_OK : SLV_ERR_NOMEM;
-  if (!st) st = slv_io_csr_from_triplets(inst, t->nnz, t->row, t->col, t->val);
-  if (!st) st = slv_io_fc_densify(inst);
-  if (!st) st = slv_io_set_fc3d_cones(inst, n / 3, mu);
+  if (!st) st = io_csr_from_triplets(inst, t->nnz, t->row, t->col, t->val);
+  if (!st) st = io_fc_densify(inst);
+  if (!st) st = io_set_fc3d_cones(inst, n / 3, mu);
   if (st) {
-    slv_instance_free(inst);
+    io_instance_free(inst);
     return fail(c, st, "out of memory for the problem (n = %d)", n);
   }
   memcpy(inst->b, q, (size_t)n * sizeof(double));
@@ -779,17 +779,17 @@ static slv_status make_instance(fc_ctx *c, int n, const trip *t, const double *q
 
 /* What lcplab allocates beside libfclib's copy (spend): the entries as
  * triplets, then the instance (CSR, and the dense copy up to
- * SLV_IO_FC_DENSE_MAX rows), at most nzmax entries. */
+ * IO_FC_DENSE_MAX rows), at most nzmax entries. */
 static slv_status reserve_instance(fc_ctx *c, const char *what, int n, double nzmax) {
-  double bytes = 16.0 * nzmax + slv_io_instance_bytes(n, n <= SLV_IO_FC_DENSE_MAX) + 16.0 * nzmax +
+  double bytes = 16.0 * nzmax + io_instance_bytes(n, n <= IO_FC_DENSE_MAX) + 16.0 * nzmax +
                  12.0 * (n + 1.0) + 12.0 * (n / 3 + 1.0);
-  return slv_io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen,
-                        "%s: the problem, 3 nc = %d rows, at most %.0f entries", what, n, nzmax);
+  return io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen,
+                    "%s: the problem, 3 nc = %d rows, at most %.0f entries", what, n, nzmax);
 }
 
 /* W's entries are finite, but duplicates add up (README 2.3), and when W is
- * kept dense (n <= SLV_IO_FC_DENSE_MAX) their sum may overflow. */
-static slv_status check_dense_sums(fc_ctx *c, const slv_instance *inst) {
+ * kept dense (n <= IO_FC_DENSE_MAX) their sum may overflow. */
+static slv_status check_dense_sums(fc_ctx *c, const io_instance *inst) {
   if (inst->storage != SLV_DENSE) return SLV_OK;
   size_t n = (size_t)inst->n;
   for (size_t e = 0; e < n * n; e++)
@@ -801,8 +801,7 @@ static slv_status check_dense_sums(fc_ctx *c, const slv_instance *inst) {
   return SLV_OK;
 }
 
-static slv_status read_local(fc_ctx *c, const char *lib_path, const mat_hdr *h,
-                             slv_instance **out) {
+static slv_status read_local(fc_ctx *c, const char *lib_path, const mat_hdr *h, io_instance **out) {
   slv_status st = reserve_instance(c, "/fclib_local/W", h->m, (double)h->nzmax);
   if (st) return st;
   struct fclib_local *p = fclib_read_local(lib_path);
@@ -815,7 +814,7 @@ static slv_status read_local(fc_ctx *c, const char *lib_path, const mat_hdr *h,
   if (!st) st = check_finite(c, "/fclib_local/vectors/mu", p->mu, n / 3, 1);
   if (!st) st = make_instance(c, n, &t, p->q, p->mu, out);
   if (!st && (st = check_dense_sums(c, *out))) {
-    slv_instance_free(*out);
+    io_instance_free(*out);
     *out = NULL;
   }
   trip_free(&t);
@@ -826,19 +825,19 @@ static slv_status read_local(fc_ctx *c, const char *lib_path, const mat_hdr *h,
 
 /* ---- global: condensation (io_global.c, libsolvers' slv_condense) --------------- */
 
-/* The global problem of libfclib's p as an slv_global (M, H as CSR, M
+/* The global problem of libfclib's p as an io_global (M, H as CSR, M
  * mirrored when stored as one triangle); M and H's triplets are freed. */
 static slv_status global_of(fc_ctx *c, const struct fclib_global *p, trip *M, trip *H, int ndof,
-                            int m, slv_global **out) {
-  slv_global *g = slv_io_global_alloc(ndof, m);
+                            int m, io_global **out) {
+  io_global *g = io_global_alloc(ndof, m);
   slv_status st = g ? SLV_OK : SLV_ERR_NOMEM;
-  if (!st) st = slv_io_csr_build(ndof, M->nnz, M->row, M->col, M->val, &g->Mp, &g->Mj, &g->Mx);
+  if (!st) st = io_csr_build(ndof, M->nnz, M->row, M->col, M->val, &g->Mp, &g->Mj, &g->Mx);
   trip_free(M);
-  if (!st) st = slv_io_csr_build(ndof, H->nnz, H->row, H->col, H->val, &g->Hp, &g->Hj, &g->Hx);
+  if (!st) st = io_csr_build(ndof, H->nnz, H->row, H->col, H->val, &g->Hp, &g->Hj, &g->Hx);
   trip_free(H);
-  if (!st && slv_io_global_mirror(g) < 0) st = SLV_ERR_NOMEM;
+  if (!st && io_global_mirror(g) < 0) st = SLV_ERR_NOMEM;
   if (st) {
-    slv_global_free(g);
+    io_global_free(g);
     return fail(c, st, "out of memory for /fclib_global/M and H (ndof = %d)", ndof);
   }
   memcpy(g->f, p->f, (size_t)ndof * sizeof(double));
@@ -848,22 +847,22 @@ static slv_status global_of(fc_ctx *c, const struct fclib_global *p, trip *M, tr
 }
 
 static slv_status read_global(fc_ctx *c, const char *lib_path, const mat_hdr *hm, const mat_hdr *hh,
-                              slv_instance **out) {
+                              io_instance **out) {
   int m = hh->n, nd = hm->m;
   /* beside libfclib's copy: M and H as triplets, then as CSR (M perhaps
    * mirrored: twice its entries), f, w, mu; W is counted by slv_condense
    * against what is left of the cap */
   double nz = (double)hm->nzmax + (double)hh->nzmax;
   double bytes = 16.0 * nz + 12.0 * (nz + (double)hm->nzmax) + 8.0 * (nd + 2.0) +
-                 slv_io_instance_bytes(m, 0) + 12.0 * (m / 3 + 1.0) + 8.0 * (nd + m);
-  slv_status st = slv_io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen,
-                                 "/fclib_global: M, H, f, w (ndof = %d, 3 nc = %d)", nd, m);
+                 io_instance_bytes(m, 0) + 12.0 * (m / 3 + 1.0) + 8.0 * (nd + m);
+  slv_status st = io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen,
+                             "/fclib_global: M, H, f, w (ndof = %d, 3 nc = %d)", nd, m);
   if (st) return st;
   struct fclib_global *p = fclib_read_global(lib_path);
   if (!p)
     return fail(c, SLV_ERR_INVALID, "expected libfclib to read /fclib_global, found it refused");
   trip M, H;
-  slv_global *g = NULL;
+  io_global *g = NULL;
   st = entries(c, "/fclib_global/M", p->M, hm, &M);
   if (!st && (st = entries(c, "/fclib_global/H", p->H, hh, &H))) trip_free(&M);
   if (st) goto done;
@@ -876,8 +875,8 @@ static slv_status read_global(fc_ctx *c, const char *lib_path, const mat_hdr *hm
     goto done;
   }
   if (!(st = global_of(c, p, &M, &H, nd, m, &g))) {
-    st = slv_io_global_instance(g, p->mu, c->cap, c->mem, c->path, "/fclib_global/M", c->err,
-                                c->errlen, out);
+    st = io_global_instance(g, p->mu, c->cap, c->mem, c->path, "/fclib_global/M", c->err, c->errlen,
+                            out);
   }
 done:
   fclib_delete_global(p);
@@ -892,7 +891,7 @@ done:
 static slv_status check_head(fc_ctx *c, const char *head, size_t got, double size) {
   if (got < 8)
     return fail(c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB), found %zu bytes", got);
-  if (!slv_io_is_hdf5_bytes(head, got) && size < 512)
+  if (!io_is_hdf5_bytes(head, got) && size < 512)
     return fail(c, SLV_ERR_INVALID,
                 "expected an HDF5 file (FCLIB), found other data (no HDF5 "
                 "signature)");
@@ -932,7 +931,7 @@ static slv_status lib_path_of(fc_ctx *c, char *buf, size_t len, const char **lib
 }
 
 /* Checks the open file (c->file, closed here) and reads it with libfclib. */
-static slv_status read_open(fc_ctx *c, slv_instance **out) {
+static slv_status read_open(fc_ctx *c, io_instance **out) {
   mat_hdr W, M, H;
   slv_status st;
   int local = 0;
@@ -961,7 +960,7 @@ static slv_status read_open(fc_ctx *c, slv_instance **out) {
   return st;
 }
 
-slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out) {
+slv_status io_read_fclib(const io_req *rq, io_instance **out) {
   const char *path = rq->path;
   char *err = rq->err;
   size_t errlen = rq->errlen;
@@ -976,8 +975,8 @@ slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out) {
   if (!f || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
     int e = errno;
     if (f) fclose(f);
-    slv_io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
-                e ? strerror(e) : "not a regular file");
+    io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
+            e ? strerror(e) : "not a regular file");
     return SLV_ERR_INVALID;
   }
   char head[8];
@@ -994,8 +993,7 @@ slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out) {
   return st;
 }
 
-slv_status slv_io_read_fclib_image(const void *image, size_t len, const slv_io_req *rq,
-                                   slv_instance **out) {
+slv_status io_read_fclib_image(const void *image, size_t len, const io_req *rq, io_instance **out) {
   fc_ctx c = { .path = rq->path,
                .err = rq->err,
                .errlen = rq->errlen,
@@ -1004,7 +1002,7 @@ slv_status slv_io_read_fclib_image(const void *image, size_t len, const slv_io_r
                .image = image,
                .image_len = len };
   *out = NULL;
-  slv_io_msgf(rq->err, rq->errlen, "%s", "");
+  io_msgf(rq->err, rq->errlen, "%s", "");
   slv_status st = check_head(&c, image, len, (double)len);
   if (st) return st;
   c.budget = 64.0 * (double)len + 16.0 * 1048576.0;
@@ -1024,15 +1022,15 @@ slv_status slv_io_read_fclib_image(const void *image, size_t len, const slv_io_r
   if (fapl >= 0) H5Pclose(fapl);
   quiet_off(&hq);
   if (!st) {
-    slv_problem p = slv_instance_problem(*out);
+    slv_problem p = io_instance_problem(*out);
     char msg[256];
     if ((st = slv_problem_validate(&p, msg, sizeof msg))) {
       fail(&c, st, "%s", msg);
-      slv_instance_free(*out);
+      io_instance_free(*out);
       *out = NULL;
     } else {
-      (*out)->format = SLV_FMT_FCLIB;
-      slv_instance_classify(*out);
+      (*out)->format = IO_FMT_FCLIB;
+      io_instance_classify(*out);
     }
   }
   return st;
@@ -1063,7 +1061,7 @@ typedef struct fc_mat {
 static void out_fail(fc_out *o, slv_status st, const char *why) {
   if (o->st) return;
   o->st = st;
-  slv_io_msgf(o->err, o->errlen, "%s: cannot write: %s", o->path, why);
+  io_msgf(o->err, o->errlen, "%s: cannot write: %s", o->path, why);
 }
 
 static void out_hdf5(fc_out *o, herr_t e, const char *what) {
@@ -1145,7 +1143,7 @@ static void out_matrix(fc_out *o, hid_t loc, const char *name, const fc_mat *A) 
 }
 
 /* The group info: title (the instance's name) and description. */
-static void out_info(fc_out *o, hid_t loc, const slv_instance *inst, const char *what) {
+static void out_info(fc_out *o, hid_t loc, const io_instance *inst, const char *what) {
   char title[sizeof inst->name + 8], desc[200];
   snprintf(title, sizeof title, "%s", inst->name[0] ? inst->name : "lcplab");
   snprintf(desc, sizeof desc, "written by lcplab (libsolvers %s): %s, %d contacts", SLV_VERSION,
@@ -1188,15 +1186,14 @@ static void out_image(fc_out *o, void **buf, size_t *len) {
 static slv_status fresh_name(const char *path, char **tmp, char *err, size_t errlen) {
   *tmp = malloc(strlen(path) + 16);
   if (!*tmp) {
-    slv_io_msgf(err, errlen, "%s: out of memory writing fclib", path);
+    io_msgf(err, errlen, "%s: out of memory writing fclib", path);
     return SLV_ERR_NOMEM;
   }
   sprintf(*tmp, "%s.XXXXXX", path);
   errno = 0;
   int fd = mkstemp(*tmp);
   if (fd < 0) {
-    slv_io_msgf(err, errlen, "%s: cannot write: %s", path,
-                errno ? strerror(errno) : "mkstemp failed");
+    io_msgf(err, errlen, "%s: cannot write: %s", path, errno ? strerror(errno) : "mkstemp failed");
     return SLV_ERR_INVALID;
   }
   close(fd);
@@ -1210,7 +1207,7 @@ static slv_status publish(const char *tmp, const char *path, char *err, size_t e
   if (rename(tmp, path) == 0) return SLV_OK;
   int e = errno;
   remove(tmp);
-  slv_io_msgf(err, errlen, "%s: cannot write: %s", path, e ? strerror(e) : "rename failed");
+  io_msgf(err, errlen, "%s: cannot write: %s", path, e ? strerror(e) : "rename failed");
   return SLV_ERR_INVALID;
 }
 
@@ -1259,27 +1256,27 @@ static slv_status out_finish(fc_out *o) {
 /* W of inst as CSR (nz = -2): a CSR instance as it is, a dense one by its
  * entries that are not +0.0 (so -0.0 survives), row by row.  The arrays are
  * malloc'ed into *p, *j, *x. */
-static slv_status csr_of(const slv_instance *inst, fc_mat *W, int **p, int **j, double **x,
+static slv_status csr_of(const io_instance *inst, fc_mat *W, int **p, int **j, double **x,
                          char *err, size_t errlen, const char *path) {
   int n = inst->n;
   long nnz = 0;
   if (inst->storage == SLV_CSR) {
     nnz = inst->Ap[n];
   } else {
-    for (size_t e = 0; e < (size_t)n * (size_t)n; e++) nnz += !slv_io_is_pos_zero(inst->A[e]);
+    for (size_t e = 0; e < (size_t)n * (size_t)n; e++) nnz += !io_is_pos_zero(inst->A[e]);
   }
   *p = NULL;
   *j = NULL;
   *x = NULL;
   if (nnz > INT_MAX) {
-    slv_io_msgf(err, errlen, "%s: fclib stores at most %d entries, found %ld", path, INT_MAX, nnz);
+    io_msgf(err, errlen, "%s: fclib stores at most %d entries, found %ld", path, INT_MAX, nnz);
     return SLV_ERR_DIM;
   }
   *p = malloc(((size_t)n + 1) * sizeof(int));
   *j = malloc(((size_t)nnz + 1) * sizeof(int));
   *x = malloc(((size_t)nnz + 1) * sizeof(double));
   if (!*p || !*j || !*x) {
-    slv_io_msgf(err, errlen, "%s: out of memory writing fclib", path);
+    io_msgf(err, errlen, "%s: out of memory writing fclib", path);
     return SLV_ERR_NOMEM;
   }
   *W = (fc_mat){ n, n, -2, (int)nnz, *p, *j, *x };
@@ -1294,7 +1291,7 @@ static slv_status csr_of(const slv_instance *inst, fc_mat *W, int **p, int **j, 
   for (int i = 0; i < n; i++) {
     for (int c = 0; c < n; c++) {
       double v = inst->A[(size_t)i + (size_t)c * (size_t)n];
-      if (slv_io_is_pos_zero(v)) continue;
+      if (io_is_pos_zero(v)) continue;
       (*j)[k] = c;
       (*x)[k++] = v;
     }
@@ -1305,7 +1302,7 @@ static slv_status csr_of(const slv_instance *inst, fc_mat *W, int **p, int **j, 
 
 /* /fclib_local of inst (libfclib's fclib_write_local): spacedim, W, vectors
  * q and mu, info. */
-static void out_local(fc_out *o, const slv_instance *inst) {
+static void out_local(fc_out *o, const io_instance *inst) {
   fc_mat W = { 0 };
   int *p, *j;
   double *x;
@@ -1343,8 +1340,8 @@ static void triplet_of(fc_out *o, int m, int n, const int *p, const int *j, cons
 
 /* /fclib_global of inst->global with inst's mu (fclib_write_global):
  * spacedim, M and H (triplets), vectors f, w, mu, info. */
-static void out_global(fc_out *o, const slv_instance *inst) {
-  const slv_global *G = inst->global;
+static void out_global(fc_out *o, const io_instance *inst) {
+  const io_global *G = inst->global;
   fc_mat M = { 0 }, H = { 0 };
   int *mrow = NULL, *hrow = NULL;
   triplet_of(o, G->ndof, G->ndof, G->Mp, G->Mj, G->Mx, &M, &mrow);
@@ -1364,12 +1361,11 @@ static void out_global(fc_out *o, const slv_instance *inst) {
   free(hrow);
 }
 
-slv_status slv_io_write_fclib(const slv_io_req *rq, const slv_instance *inst) {
+slv_status io_write_fclib(const io_req *rq, const io_instance *inst) {
   fc_out o = { .file = -1, .path = rq->path, .err = rq->err, .errlen = rq->errlen };
   if (inst->global && inst->global->n != inst->n) {
-    slv_io_msgf(rq->err, rq->errlen,
-                "%s: the global problem has %d columns of H, the instance %d rows", rq->path,
-                inst->global->n, inst->n);
+    io_msgf(rq->err, rq->errlen, "%s: the global problem has %d columns of H, the instance %d rows",
+            rq->path, inst->global->n, inst->n);
     return SLV_ERR_INVALID;
   }
   h5quiet hq;
@@ -1388,9 +1384,9 @@ slv_status slv_io_write_fclib(const slv_io_req *rq, const slv_instance *inst) {
 
 /* The group name holding u = A r + b and r (libfclib's write_solution of a
  * local problem: u, then r); u is scratch of n. */
-static void out_answer(fc_out *o, hid_t loc, const char *name, const slv_instance *inst,
+static void out_answer(fc_out *o, hid_t loc, const char *name, const io_instance *inst,
                        const double *r, double *u) {
-  slv_problem p = slv_instance_problem(inst);
+  slv_problem p = io_instance_problem(inst);
   slv_problem_w(&p, r, u);
   hid_t g = out_group(o, loc, name);
   out_array(o, g, "u", H5T_NATIVE_DOUBLE, (size_t)inst->n, u);
@@ -1401,9 +1397,9 @@ static void out_answer(fc_out *o, hid_t loc, const char *name, const slv_instanc
 /* The group name holding the answer r of inst's global problem: v = M^-1
  * (H r + f), u = H' v + w (slv_global_velocities) and r, in the order of
  * libfclib's write_solution (v, u, r); v (ndof) and u (n) are scratch. */
-static void out_global_answer(fc_out *o, hid_t loc, const char *name, const slv_instance *inst,
+static void out_global_answer(fc_out *o, hid_t loc, const char *name, const io_instance *inst,
                               const double *r, double *v, double *u) {
-  const slv_global *G = inst->global;
+  const io_global *G = inst->global;
   if (o->st) return;
   slv_status st = slv_global_velocities(G->ndof, G->n, G->Mp, G->Mj, G->Mx, G->Hp, G->Hj, G->Hx,
                                         G->f, G->w, r, v, u);
@@ -1420,7 +1416,7 @@ static void out_global_answer(fc_out *o, hid_t loc, const char *name, const slv_
 
 /* The group name holding answer r: of the global problem when inst has
  * one, else of the local one. */
-static void out_any_answer(fc_out *o, hid_t loc, const char *name, const slv_instance *inst,
+static void out_any_answer(fc_out *o, hid_t loc, const char *name, const io_instance *inst,
                            const double *r, double *v, double *u) {
   if (inst->global)
     out_global_answer(o, loc, name, inst, r, v, u);
@@ -1430,7 +1426,7 @@ static void out_any_answer(fc_out *o, hid_t loc, const char *name, const slv_ins
 
 /* /solution (r = x) and, if x0, /guesses with number_of_guesses = 1 and
  * /guesses/1 (r = x0), as fclib_write_solution and fclib_write_guesses. */
-static void out_solution(fc_out *o, const slv_instance *inst, const double *x, const double *x0) {
+static void out_solution(fc_out *o, const io_instance *inst, const double *x, const double *x0) {
   size_t nv = inst->global ? (size_t)inst->global->ndof : 0;
   double *u = malloc((size_t)inst->n * sizeof(double)), *v = malloc((nv + 1) * sizeof(double));
   if (!u || !v) {
@@ -1448,8 +1444,8 @@ static void out_solution(fc_out *o, const slv_instance *inst, const double *x, c
   free(v);
 }
 
-slv_status slv_io_fclib_write_solution(const char *path, const slv_instance *inst, const double *x,
-                                       const double *x0, char *err, size_t errlen) {
+slv_status io_fclib_write_solution(const char *path, const io_instance *inst, const double *x,
+                                   const double *x0, char *err, size_t errlen) {
   fc_out o = { .file = -1, .path = path, .err = err, .errlen = errlen };
   h5quiet hq;
   quiet_on(&hq);
@@ -1507,15 +1503,15 @@ static slv_status read_start(fc_ctx *c, int n, double *x) {
   return st;
 }
 
-slv_status slv_io_fclib_read_start(const char *path, int n, double *x, size_t max_memory, char *err,
-                                   size_t errlen) {
+slv_status io_fclib_read_start(const char *path, int n, double *x, size_t max_memory, char *err,
+                               size_t errlen) {
   fc_ctx c = { .path = path, .err = err, .errlen = errlen, .file = -1, .cap = (double)max_memory };
   struct stat sb;
   errno = 0;
   int rc = stat(path, &sb);
   if (rc != 0 || !S_ISREG(sb.st_mode)) {
-    slv_io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
-                rc ? strerror(errno) : "not a regular file");
+    io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
+            rc ? strerror(errno) : "not a regular file");
     return SLV_ERR_INVALID;
   }
   c.budget = 64.0 * (double)sb.st_size + 16.0 * 1048576.0;

@@ -1,15 +1,15 @@
-/* io_format.c -- the format table, and slv_read / slv_write over it.
+/* io_format.c -- the format table, and io_read / io_write over it.
  *
- * One row per format (io_internal.h, slv_io_format): name, extensions, a
+ * One row per format (io_internal.h, io_format_entry): name, extensions, a
  * sniff of the first bytes, reader, "can it hold this instance" check,
  * writer, and for a family of variants that share an extension (the
  * Siconos .dat) the variant that holds a given instance.  Everything that
- * depends on the format goes through the table: the names (slv_format_str,
- * slv_format_from_str), the extension map (slv_format_for_path), the choice
+ * depends on the format goes through the table: the names (io_format_str,
+ * io_format_from_str), the extension map (io_format_for_path), the choice
  * of reader, the check and the writer.  Adding a format is one row here and
  * one io_*.c file.
  *
- * Format choice when reading with SLV_FMT_AUTO:
+ * Format choice when reading with IO_FMT_AUTO:
  *   1. by extension (case-insensitive): the row that lists it; .dat is the
  *      siconos-lcp row, whose reader decides the variant (LCP, MLCP, relay
  *      or FC3D) from the content (io_siconos.c);
@@ -23,7 +23,7 @@
  * its message is returned as "FILE: <message>".  Then the instance gets its
  * name (base name without extension), format and kind.
  *
- * Writing with SLV_FMT_AUTO takes the format from the extension, and for a
+ * Writing with IO_FMT_AUTO takes the format from the extension, and for a
  * family (.dat) the variant that holds the instance (fc3d for cones, else
  * lcp, else mlcp, else relay).  An invalid problem is refused (the status of
  * slv_problem_validate), then the row's check refuses an instance the format
@@ -69,7 +69,7 @@ static int sniff_mtx(const char *head, size_t len) {
   return len - p >= 14 && memcmp(head + p, "%%MatrixMarket", 14) == 0;
 }
 
-static int sniff_hdf5(const char *head, size_t len) { return slv_io_is_hdf5_bytes(head, len); }
+static int sniff_hdf5(const char *head, size_t len) { return io_is_hdf5_bytes(head, len); }
 
 /* A zip archive starts with a local file header, "PK\3\4". */
 static int sniff_zip(const char *head, size_t len) {
@@ -79,88 +79,88 @@ static int sniff_zip(const char *head, size_t len) {
 /* ---- the table ----------------------------------------------------------- */
 
 /* The first row that lists an extension is the one reading by extension
- * uses; the Siconos rows after siconos-lcp list none (slv_format_for_path
+ * uses; the Siconos rows after siconos-lcp list none (io_format_for_path
  * gives siconos-lcp for every .dat). */
-static const slv_io_format FORMATS[] = {
-  { SLV_FMT_SICONOS_LCP,
+static const io_format_entry FORMATS[] = {
+  { IO_FMT_SICONOS_LCP,
     "siconos-lcp",
     { ".dat", NULL, NULL },
     NULL,
-    slv_io_read_siconos,
-    slv_io_holds_siconos,
-    slv_io_write_siconos,
-    slv_io_siconos_choose },
-  { SLV_FMT_SICONOS_MLCP,
+    io_read_siconos,
+    io_holds_siconos,
+    io_write_siconos,
+    io_siconos_choose },
+  { IO_FMT_SICONOS_MLCP,
     "siconos-mlcp",
     { NULL, NULL, NULL },
     NULL,
-    slv_io_read_siconos,
-    slv_io_holds_siconos,
-    slv_io_write_siconos,
+    io_read_siconos,
+    io_holds_siconos,
+    io_write_siconos,
     NULL },
-  { SLV_FMT_SICONOS_RELAY,
+  { IO_FMT_SICONOS_RELAY,
     "siconos-relay",
     { NULL, NULL, NULL },
     NULL,
-    slv_io_read_siconos,
-    slv_io_holds_siconos,
-    slv_io_write_siconos,
+    io_read_siconos,
+    io_holds_siconos,
+    io_write_siconos,
     NULL },
-  { SLV_FMT_BLCP,
+  { IO_FMT_BLCP,
     "blcp",
     { ".blcp", NULL, NULL },
     NULL,
-    slv_io_read_blcp,
-    slv_io_holds_no_cones,
-    slv_io_write_blcp,
+    io_read_blcp,
+    io_holds_no_cones,
+    io_write_blcp,
     NULL },
-  { SLV_FMT_MTX,
+  { IO_FMT_MTX,
     "mtx",
     { ".mtx", NULL, NULL },
     sniff_mtx,
-    slv_io_read_mtx,
-    slv_io_holds_no_cones,
-    slv_io_write_mtx,
+    io_read_mtx,
+    io_holds_no_cones,
+    io_write_mtx,
     NULL },
-  { SLV_FMT_LCPLAB,
+  { IO_FMT_LCPLAB,
     "lcplab",
     { ".lcp", NULL, NULL },
     sniff_lcplab,
-    slv_io_read_lcplab,
+    io_read_lcplab,
     NULL,
-    slv_io_write_lcplab,
+    io_write_lcplab,
     NULL },
-  { SLV_FMT_SICONOS_FC3D,
+  { IO_FMT_SICONOS_FC3D,
     "siconos-fc3d",
     { NULL, NULL, NULL },
     NULL,
-    slv_io_read_siconos,
-    slv_io_holds_fc3d,
-    slv_io_write_fc3d,
+    io_read_siconos,
+    io_holds_fc3d,
+    io_write_fc3d,
     NULL },
-  { SLV_FMT_FCLIB,
+  { IO_FMT_FCLIB,
     "fclib",
     { ".hdf5", ".h5", NULL },
     sniff_hdf5,
-    slv_io_read_fclib,
-    slv_io_holds_fc3d,
-    slv_io_write_fclib,
+    io_read_fclib,
+    io_holds_fc3d,
+    io_write_fclib,
     NULL },
-  { SLV_FMT_SICONOS_GFC3D,
+  { IO_FMT_SICONOS_GFC3D,
     "siconos-gfc3d",
     { NULL, NULL, NULL },
     NULL,
-    slv_io_read_siconos,
-    slv_io_holds_gfc3d,
-    slv_io_write_fc3d,
+    io_read_siconos,
+    io_holds_gfc3d,
+    io_write_fc3d,
     NULL },
-  { SLV_FMT_NPZ,
+  { IO_FMT_NPZ,
     "npz",
     { ".npz", NULL, NULL },
     sniff_zip,
-    slv_io_read_npz,
-    slv_io_holds_fc3d,
-    slv_io_write_npz,
+    io_read_npz,
+    io_holds_fc3d,
+    io_write_npz,
     NULL },
 };
 enum { NFORMATS = sizeof FORMATS / sizeof FORMATS[0] };
@@ -171,13 +171,13 @@ static const char *const SUPPORTED =
     ".hdf5 (FCLIB), .npz (ContactBench), or a file whose first word is 'lcplab-problem' or "
     "'%%MatrixMarket'";
 
-const slv_io_format *slv_io_format_row(slv_format f) {
+const io_format_entry *io_format_row(io_format f) {
   for (int k = 0; k < NFORMATS; k++)
     if (FORMATS[k].id == f) return &FORMATS[k];
   return NULL;
 }
 
-const char *slv_io_extension(const char *path) {
+const char *io_extension(const char *path) {
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
   const char *dot = strrchr(base, '.');
@@ -193,8 +193,8 @@ static int same_ci(const char *a, const char *b) {
   return *a == *b;
 }
 
-const slv_io_format *slv_io_format_by_ext(const char *path) {
-  const char *ext = slv_io_extension(path);
+const io_format_entry *io_format_by_ext(const char *path) {
+  const char *ext = io_extension(path);
   if (!*ext) return NULL;
   for (int k = 0; k < NFORMATS; k++)
     for (int e = 0; e < 3 && FORMATS[k].ext[e]; e++)
@@ -202,25 +202,25 @@ const slv_io_format *slv_io_format_by_ext(const char *path) {
   return NULL;
 }
 
-/* ---- names (slv_io.h) ----------------------------------------------------- */
+/* ---- names (io.h) ----------------------------------------------------- */
 
-const char *slv_format_str(slv_format f) {
-  if (f == SLV_FMT_AUTO) return "auto";
-  const slv_io_format *row = slv_io_format_row(f);
+const char *io_format_str(io_format f) {
+  if (f == IO_FMT_AUTO) return "auto";
+  const io_format_entry *row = io_format_row(f);
   return row ? row->name : "unknown";
 }
 
-int slv_format_from_str(const char *s) {
+int io_format_from_str(const char *s) {
   if (!s) return -1;
-  if (strcmp(s, "auto") == 0) return SLV_FMT_AUTO;
+  if (strcmp(s, "auto") == 0) return IO_FMT_AUTO;
   for (int k = 0; k < NFORMATS; k++)
     if (strcmp(s, FORMATS[k].name) == 0) return (int)FORMATS[k].id;
   return -1;
 }
 
-slv_format slv_format_for_path(const char *path) {
-  const slv_io_format *row = path ? slv_io_format_by_ext(path) : NULL;
-  return row ? row->id : SLV_FMT_AUTO;
+io_format io_format_for_path(const char *path) {
+  const io_format_entry *row = path ? io_format_by_ext(path) : NULL;
+  return row ? row->id : IO_FMT_AUTO;
 }
 
 /* ---- reading -------------------------------------------------------------- */
@@ -230,7 +230,7 @@ slv_format slv_format_for_path(const char *path) {
  * may follow a user block of up to 1 MiB). */
 #define SNIFF_BYTES ((size_t)(1u << 20) + 8)
 
-static slv_status sniff_file(const slv_io_req *rq, const slv_io_format **row) {
+static slv_status sniff_file(const io_req *rq, const io_format_entry **row) {
   *row = NULL;
   FILE *f = fopen(rq->path, "rb");
   if (!f) {
@@ -244,7 +244,7 @@ static slv_status sniff_file(const slv_io_req *rq, const slv_io_format **row) {
   size_t len = head ? fread(head, 1, SNIFF_BYTES, f) : 0;
   fclose(f);
   if (!head) {
-    slv_io_msgf(rq->err, rq->errlen, "%s: out of memory reading the file", rq->path);
+    io_msgf(rq->err, rq->errlen, "%s: out of memory reading the file", rq->path);
     return SLV_ERR_NOMEM;
   }
   for (int k = 0; k < NFORMATS && !*row; k++)
@@ -258,15 +258,15 @@ static slv_status sniff_file(const slv_io_req *rq, const slv_io_format **row) {
   slv_token t;
   slv_rd_next(&r, &t);
   st = slv_rd_fail(&r, &t, SLV_ERR_INVALID, "a supported format: %s (extension '%s')", SUPPORTED,
-                   slv_io_extension(rq->path));
+                   io_extension(rq->path));
   slv_rd_close(&r);
   return st;
 }
 
-static void set_name(slv_instance *inst, const char *path) {
+static void set_name(io_instance *inst, const char *path) {
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
-  size_t n = strlen(base), e = strlen(slv_io_extension(path));
+  size_t n = strlen(base), e = strlen(io_extension(path));
   n -= e;
   if (n >= sizeof inst->name) n = sizeof inst->name - 1;
   memcpy(inst->name, base, n);
@@ -274,140 +274,139 @@ static void set_name(slv_instance *inst, const char *path) {
 }
 
 /* The row that reads path as fmt; rq->fmt is set to what the reader is
- * asked (SLV_FMT_AUTO when chosen by extension or content). */
-static slv_status reader_row(slv_io_req *rq, slv_format fmt, const slv_io_format **row) {
+ * asked (IO_FMT_AUTO when chosen by extension or content). */
+static slv_status reader_row(io_req *rq, io_format fmt, const io_format_entry **row) {
   rq->fmt = fmt;
-  if (fmt != SLV_FMT_AUTO) {
-    *row = slv_io_format_row(fmt);
+  if (fmt != IO_FMT_AUTO) {
+    *row = io_format_row(fmt);
     if (*row) return SLV_OK;
-    slv_io_msgf(rq->err, rq->errlen, "%s: expected a format in [0, %d], found %d", rq->path,
-                (int)SLV_FMT_LAST, (int)fmt);
+    io_msgf(rq->err, rq->errlen, "%s: expected a format in [0, %d], found %d", rq->path,
+            (int)IO_FMT_LAST, (int)fmt);
     return SLV_ERR_INVALID;
   }
-  *row = slv_io_format_by_ext(rq->path);
+  *row = io_format_by_ext(rq->path);
   return *row ? SLV_OK : sniff_file(rq, row);
 }
 
 /* After a parse: validate, then name, format and kind. */
-static slv_status finish_read(const slv_io_req *rq, const slv_io_format *row, slv_instance *inst) {
-  slv_problem p = slv_instance_problem(inst);
+static slv_status finish_read(const io_req *rq, const io_format_entry *row, io_instance *inst) {
+  slv_problem p = io_instance_problem(inst);
   char msg[256];
   slv_status st = slv_problem_validate(&p, msg, sizeof msg);
   if (st) {
-    slv_io_msgf(rq->err, rq->errlen, "%s: %s", rq->path, msg);
+    io_msgf(rq->err, rq->errlen, "%s: %s", rq->path, msg);
     return st;
   }
-  if (inst->format == SLV_FMT_AUTO) inst->format = row->id;
+  if (inst->format == IO_FMT_AUTO) inst->format = row->id;
   set_name(inst, rq->path);
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   return SLV_OK;
 }
 
 #define SLV_READ_OPTIONS_MAGIC 0x10ca7e5du
 
-slv_read_options slv_read_options_default(void) {
-  slv_read_options o;
+io_read_options io_read_options_default(void) {
+  io_read_options o;
   memset(&o, 0, sizeof o);
-  o.max_memory = SLV_IO_DEFAULT_MAX_MEMORY;
+  o.max_memory = IO_DEFAULT_MAX_MEMORY;
   o.magic = SLV_READ_OPTIONS_MAGIC;
   return o;
 }
 
-slv_status slv_read_with(const char *path, slv_format fmt, const slv_read_options *opt,
-                         slv_instance **out, char *err, size_t errlen) {
-  slv_io_msgf(err, errlen, "%s", "");
+slv_status io_read_with(const char *path, io_format fmt, const io_read_options *opt,
+                        io_instance **out, char *err, size_t errlen) {
+  io_msgf(err, errlen, "%s", "");
   if (out) *out = NULL;
   if (!path || !out) {
-    slv_io_msgf(err, errlen, "slv_read: path and out must not be NULL");
+    io_msgf(err, errlen, "io_read: path and out must not be NULL");
     return SLV_ERR_INVALID;
   }
-  slv_read_options def = slv_read_options_default();
+  io_read_options def = io_read_options_default();
   if (!opt) opt = &def;
   if (opt->magic != SLV_READ_OPTIONS_MAGIC) {
-    slv_io_msgf(err, errlen, "%s: read options not from slv_read_options_default", path);
+    io_msgf(err, errlen, "%s: read options not from io_read_options_default", path);
     return SLV_ERR_OPTIONS;
   }
-  slv_io_req rq = { path, SLV_FMT_AUTO, opt->max_memory, err, errlen };
-  const slv_io_format *row;
+  io_req rq = { path, IO_FMT_AUTO, opt->max_memory, err, errlen };
+  const io_format_entry *row;
   slv_status st = reader_row(&rq, fmt, &row);
   if (st) return st;
-  slv_instance *inst = NULL;
+  io_instance *inst = NULL;
   st = row->read(&rq, &inst);
   if (!st) st = finish_read(&rq, row, inst);
   if (st) {
-    slv_instance_free(inst);
+    io_instance_free(inst);
     return st;
   }
   *out = inst;
   return SLV_OK;
 }
 
-slv_status slv_read(const char *path, slv_format fmt, slv_instance **out, char *err,
-                    size_t errlen) {
-  return slv_read_with(path, fmt, NULL, out, err, errlen);
+slv_status io_read(const char *path, io_format fmt, io_instance **out, char *err, size_t errlen) {
+  return io_read_with(path, fmt, NULL, out, err, errlen);
 }
 
 /* ---- writing -------------------------------------------------------------- */
 
 /* The row that writes the standard output ("-") as fmt: lcplab for
- * SLV_FMT_AUTO; the text formats that are one stream (not FCLIB, npz, nor
+ * IO_FMT_AUTO; the text formats that are one stream (not FCLIB, npz, nor
  * MatrixMarket with its sidecar files). */
-static slv_status stdout_row(slv_format fmt, char *err, size_t errlen, const slv_io_format **row) {
-  if (fmt == SLV_FMT_FCLIB || fmt == SLV_FMT_NPZ || fmt == SLV_FMT_MTX) {
-    slv_io_msgf(err, errlen,
-                "-: the standard output takes one text stream: %s is not one (give a file name)",
-                slv_format_str(fmt));
+static slv_status stdout_row(io_format fmt, char *err, size_t errlen, const io_format_entry **row) {
+  if (fmt == IO_FMT_FCLIB || fmt == IO_FMT_NPZ || fmt == IO_FMT_MTX) {
+    io_msgf(err, errlen,
+            "-: the standard output takes one text stream: %s is not one (give a file name)",
+            io_format_str(fmt));
     return SLV_ERR_UNSUPPORTED;
   }
-  *row = slv_io_format_row(fmt == SLV_FMT_AUTO ? SLV_FMT_LCPLAB : fmt);
+  *row = io_format_row(fmt == IO_FMT_AUTO ? IO_FMT_LCPLAB : fmt);
   return *row ? SLV_OK : SLV_ERR_INVALID;
 }
 
 /* The row that writes path as fmt for inst (by extension and variant for
- * SLV_FMT_AUTO). */
-static slv_status writer_row(const char *path, slv_format fmt, const slv_instance *inst, char *err,
-                             size_t errlen, const slv_io_format **row) {
+ * IO_FMT_AUTO). */
+static slv_status writer_row(const char *path, io_format fmt, const io_instance *inst, char *err,
+                             size_t errlen, const io_format_entry **row) {
   if (strcmp(path, "-") == 0) return stdout_row(fmt, err, errlen, row);
-  if (fmt == SLV_FMT_AUTO) {
-    *row = slv_io_format_by_ext(path);
+  if (fmt == IO_FMT_AUTO) {
+    *row = io_format_by_ext(path);
     if (!*row) {
-      slv_io_msgf(err, errlen,
-                  "%s: expected an extension .dat, .blcp, .mtx, .lcp, .hdf5 or "
-                  ".npz to choose the format, found '%s'",
-                  path, slv_io_extension(path));
+      io_msgf(err, errlen,
+              "%s: expected an extension .dat, .blcp, .mtx, .lcp, .hdf5 or "
+              ".npz to choose the format, found '%s'",
+              path, io_extension(path));
       return SLV_ERR_UNSUPPORTED;
     }
-    if ((*row)->variant) *row = slv_io_format_row((*row)->variant(inst));
+    if ((*row)->variant) *row = io_format_row((*row)->variant(inst));
     return SLV_OK;
   }
-  *row = slv_io_format_row(fmt);
+  *row = io_format_row(fmt);
   if (*row) return SLV_OK;
-  slv_io_msgf(err, errlen, "%s: expected a format in [1, %d], found %d", path, (int)SLV_FMT_LAST,
-              (int)fmt);
+  io_msgf(err, errlen, "%s: expected a format in [1, %d], found %d", path, (int)IO_FMT_LAST,
+          (int)fmt);
   return SLV_ERR_INVALID;
 }
 
-slv_status slv_write(const char *path, slv_format fmt, const slv_instance *inst, char *err,
-                     size_t errlen) {
-  slv_io_msgf(err, errlen, "%s", "");
+slv_status io_write(const char *path, io_format fmt, const io_instance *inst, char *err,
+                    size_t errlen) {
+  io_msgf(err, errlen, "%s", "");
   if (!path || !inst) {
-    slv_io_msgf(err, errlen, "slv_write: path and instance must not be NULL");
+    io_msgf(err, errlen, "io_write: path and instance must not be NULL");
     return SLV_ERR_INVALID;
   }
-  slv_problem p = slv_instance_problem(inst);
+  slv_problem p = io_instance_problem(inst);
   char msg[256];
   slv_status st = slv_problem_validate(&p, msg, sizeof msg);
   if (st) {
-    slv_io_msgf(err, errlen, "%s: cannot write an invalid problem: %s", path, msg);
+    io_msgf(err, errlen, "%s: cannot write an invalid problem: %s", path, msg);
     return st;
   }
-  const slv_io_format *row;
+  const io_format_entry *row;
   if ((st = writer_row(path, fmt, inst, err, errlen, &row))) return st;
-  if (inst->storage == SLV_FACTORED && row->id != SLV_FMT_LCPLAB) {
-    slv_io_msgf(err, errlen, "%s: only the lcplab format (.lcp) holds factored storage", path);
+  if (inst->storage == SLV_FACTORED && row->id != IO_FMT_LCPLAB) {
+    io_msgf(err, errlen, "%s: only the lcplab format (.lcp) holds factored storage", path);
     return SLV_ERR_UNSUPPORTED;
   }
-  slv_io_req rq = { path, row->id, SIZE_MAX, err, errlen };
+  io_req rq = { path, row->id, SIZE_MAX, err, errlen };
   if (row->holds && (st = row->holds(&rq, inst))) return st;
   return row->write(&rq, inst);
 }

@@ -17,7 +17,7 @@
  * The instance is the condensed local problem, M, H, f and w kept beside
  * it (io_global.c).
  *
- * Telling a global file from a local one (slv_io_read_fc3d reads d, nc and
+ * Telling a global file from a local one (io_read_fc3d reads d, nc and
  * M first): M not 3 nc x 3 nc is global; with M 3 nc x 3 nc (GFC3D_Example00,
  * GFC3D_Example1: ndof = 3 = 3 nc) the numbers after M decide: a local file
  * holds exactly q and mu (4 nc numbers) and perhaps the flag, a global one
@@ -25,7 +25,7 @@
  * with fewer is read as local, and a local file with extra numbers is then
  * refused by its end check, naming the first extra number.
  *
- * The end (slv_io_fc_read_end): after mu only white space or the single
+ * The end (io_fc_read_end): after mu only white space or the single
  * trailing 0 or 1 Siconos writes (25 of the shared fc3d files and the
  * gfc3d ones carry it); any other number or word is refused, naming the
  * file, the line and what was found.
@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-slv_status slv_io_fc_read_end(slv_reader *r) {
+slv_status io_fc_read_end(slv_reader *r) {
   slv_token t;
   if (slv_rd_peek(r, &t) && (slv_tok_is(&t, "0") || slv_tok_is(&t, "1"))) slv_rd_next(r, &t);
   if (!slv_rd_peek(r, &t)) return SLV_OK;
@@ -44,7 +44,7 @@ slv_status slv_io_fc_read_end(slv_reader *r) {
                      "writes there)");
 }
 
-int slv_io_fc_holds_global_rest(const slv_reader *r0, int nc, int ndof) {
+int io_fc_holds_global_rest(const slv_reader *r0, int nc, int ndof) {
   slv_reader r = *r0;
   slv_token t;
   /* H's header (at least 4 numbers), f, w, mu: never fewer than this */
@@ -54,7 +54,7 @@ int slv_io_fc_holds_global_rest(const slv_reader *r0, int nc, int ndof) {
   return 1;
 }
 
-/* The bytes of the CSR copy of a matrix read dense (slv_io_csr_of_nm: at
+/* The bytes of the CSR copy of a matrix read dense (io_csr_of_nm: at
  * most every entry), reserved before it is made. */
 static slv_status reserve_csr_of(slv_reader *r, const slv_nm *nm, const char *name) {
   if (nm->storage == SLV_CSR) return SLV_OK;
@@ -64,18 +64,18 @@ static slv_status reserve_csr_of(slv_reader *r, const slv_nm *nm, const char *na
 }
 
 /* H, f, w and mu after M, into g and mu. */
-static slv_status read_rest(slv_reader *r, int nc, slv_global *g, double *mu) {
+static slv_status read_rest(slv_reader *r, int nc, io_global *g, double *mu) {
   int n = 3 * nc, nd = g->ndof;
   slv_status st;
   char why[64];
   snprintf(why, sizeof why, "ndof x 3 nc = %d x %d", nd, n);
   slv_nm hn;
-  if ((st = slv_io_read_nm(r, "H", nd, n, why, 0, &hn, NULL))) return st;
+  if ((st = io_read_nm(r, "H", nd, n, why, 0, &hn, NULL))) return st;
   if (!(st = reserve_csr_of(r, &hn, "H"))) {
-    st = slv_io_csr_of_nm(&hn, &g->Hp, &g->Hj, &g->Hx);
+    st = io_csr_of_nm(&hn, &g->Hp, &g->Hj, &g->Hx);
     if (st) st = slv_rd_failf(r, r->line, st, "out of memory for H (%d x %d)", nd, n);
   }
-  slv_io_nm_free(&hn);
+  io_nm_free(&hn);
   if (st) return st;
   if ((st = slv_rd_need(r, nd + (double)n + nc, "q (ndof = %d), b (3 nc = %d) and mu (nc = %d)", nd,
                         n, nc)))
@@ -88,14 +88,14 @@ static slv_status read_rest(slv_reader *r, int nc, slv_global *g, double *mu) {
     if ((st = slv_rd_double(r, SLV_RD_FINITE, &mu[c], "mu[%d]", c))) return st;
     if (mu[c] < 0) return slv_rd_fail(r, &v, SLV_ERR_INVALID, "mu[%d] >= 0", c);
   }
-  return slv_io_fc_read_end(r);
+  return io_fc_read_end(r);
 }
 
-slv_status slv_io_read_gfc3d(slv_reader *r, int nc, slv_nm *M, long mline, slv_instance **out) {
+slv_status io_read_gfc3d(slv_reader *r, int nc, slv_nm *M, long mline, io_instance **out) {
   slv_status st;
   *out = NULL;
   if (M->rows != M->cols) {
-    slv_io_nm_free(M);
+    io_nm_free(M);
     return slv_rd_failf(r, mline, SLV_ERR_INVALID,
                         "expected M square (ndof x ndof, a global problem d nc M H q b mu) or "
                         "3 nc x 3 nc = %d x %d (a local one), found %d x %d",
@@ -109,25 +109,25 @@ slv_status slv_io_read_gfc3d(slv_reader *r, int nc, slv_nm *M, long mline, slv_i
       (st = slv_rd_reserve(r, mline, 8.0 * (nd + n + nc) + 16.0 * nd,
                            "ndof = %d: q, b, mu and M's rows", nd)) ||
       (st = reserve_csr_of(r, M, "M"))) {
-    slv_io_nm_free(M);
+    io_nm_free(M);
     return st;
   }
-  slv_global *g = slv_io_global_alloc(nd, n);
+  io_global *g = io_global_alloc(nd, n);
   double *mu = malloc(((size_t)nc + 1) * sizeof(double));
-  st = g && mu ? slv_io_csr_of_nm(M, &g->Mp, &g->Mj, &g->Mx) : SLV_ERR_NOMEM;
-  slv_io_nm_free(M);
+  st = g && mu ? io_csr_of_nm(M, &g->Mp, &g->Mj, &g->Mx) : SLV_ERR_NOMEM;
+  io_nm_free(M);
   if (st) st = slv_rd_failf(r, mline, st, "out of memory for M (ndof = %d)", nd);
   if (!st) st = read_rest(r, nc, g, mu);
-  if (!st && slv_io_global_mirror(g) < 0)
+  if (!st && io_global_mirror(g) < 0)
     st = slv_rd_failf(r, mline, SLV_ERR_NOMEM, "out of memory mirroring M");
   if (st) {
-    slv_global_free(g);
+    io_global_free(g);
     free(mu);
     return st;
   }
   char where[4200];
   snprintf(where, sizeof where, "%s:%ld", r->path, mline);
-  st = slv_io_global_instance(g, mu, r->cap, r->mem, where, "M", r->err, r->errlen, out);
+  st = io_global_instance(g, mu, r->cap, r->mem, where, "M", r->err, r->errlen, out);
   free(mu);
   return st;
 }

@@ -2,7 +2,7 @@
  * (io_gfc3d.c: Siconos gfc3d .dat; io_fclib.c: /fclib_global) share
  * (docs/problem.md, "Global problems"; docs/io.md):
  *
- *   - M and H as CSR in an slv_global (slv_io.h), built from triplets or
+ *   - M and H as CSR in an io_global (io.h), built from triplets or
  *     from a NumericsMatrix;
  *   - an M stored as one triangle (every non-zero off-diagonal entry on
  *     the same side of the diagonal: LMGC's dumps CubeH8 and
@@ -11,12 +11,12 @@
  *     mirrored into the symmetric matrix it is half of;
  *   - the condensation (libsolvers' slv_condense: block-sparse W = H'
  *     M^-1 H, q = w + H' M^-1 f) and the instance: W in CSR, or dense up to
- *     SLV_IO_FC_DENSE_MAX rows as every frictional-contact reader, one
- *     Coulomb cone per contact, and the slv_global kept beside it.
+ *     IO_FC_DENSE_MAX rows as every frictional-contact reader, one
+ *     Coulomb cone per contact, and the io_global kept beside it.
  *
  * Refusals name the file (and line, for .dat) and the field: M not
  * symmetric, not positive definite, the memory cap, an overflow of W or q.
- * The condensation's wall time goes to slv_global.condense_s.
+ * The condensation's wall time goes to io_global.condense_s.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "io_internal.h"
@@ -27,22 +27,22 @@
 #include <string.h>
 #include <time.h>
 
-slv_global *slv_io_global_alloc(int ndof, int n) {
-  slv_global *g = calloc(1, sizeof *g);
+io_global *io_global_alloc(int ndof, int n) {
+  io_global *g = calloc(1, sizeof *g);
   if (!g) return NULL;
   g->ndof = ndof;
   g->n = n;
   g->f = calloc((size_t)ndof + 1, sizeof(double));
   g->w = calloc((size_t)n + 1, sizeof(double));
   if (!g->f || !g->w) {
-    slv_global_free(g);
+    io_global_free(g);
     return NULL;
   }
   return g;
 }
 
-slv_status slv_io_csr_build(int rows, long nnz, const int *r, const int *c, const double *v,
-                            int **P, int **J, double **X) {
+slv_status io_csr_build(int rows, long nnz, const int *r, const int *c, const double *v, int **P,
+                        int **J, double **X) {
   *P = calloc((size_t)rows + 2, sizeof(int));
   *J = malloc(((size_t)nnz + 1) * sizeof(int));
   *X = malloc(((size_t)nnz + 1) * sizeof(double));
@@ -58,7 +58,7 @@ slv_status slv_io_csr_build(int rows, long nnz, const int *r, const int *c, cons
   return SLV_OK;
 }
 
-slv_status slv_io_csr_of_nm(slv_nm *nm, int **P, int **J, double **X) {
+slv_status io_csr_of_nm(slv_nm *nm, int **P, int **J, double **X) {
   if (nm->storage == SLV_CSR) {
     *P = nm->Ap;
     *J = nm->Aj;
@@ -69,7 +69,7 @@ slv_status slv_io_csr_of_nm(slv_nm *nm, int **P, int **J, double **X) {
   }
   size_t rows = (size_t)nm->rows, cols = (size_t)nm->cols;
   long nnz = 0;
-  for (size_t e = 0; e < rows * cols; e++) nnz += !slv_io_is_pos_zero(nm->a[e]);
+  for (size_t e = 0; e < rows * cols; e++) nnz += !io_is_pos_zero(nm->a[e]);
   *P = calloc(rows + 1, sizeof(int));
   *J = malloc(((size_t)nnz + 1) * sizeof(int));
   *X = malloc(((size_t)nnz + 1) * sizeof(double));
@@ -77,7 +77,7 @@ slv_status slv_io_csr_of_nm(slv_nm *nm, int **P, int **J, double **X) {
   int q = 0;
   for (size_t i = 0; i < rows; i++) {
     for (size_t j = 0; j < cols; j++)
-      if (!slv_io_is_pos_zero(nm->a[i + rows * j])) {
+      if (!io_is_pos_zero(nm->a[i + rows * j])) {
         (*J)[q] = (int)j;
         (*X)[q++] = nm->a[i + rows * j];
       }
@@ -86,7 +86,7 @@ slv_status slv_io_csr_of_nm(slv_nm *nm, int **P, int **J, double **X) {
   return SLV_OK;
 }
 
-int slv_io_global_mirror(slv_global *g) {
+int io_global_mirror(io_global *g) {
   int nd = g->ndof;
   long upper = 0, lower = 0, nnz = g->Mp[nd];
   for (int i = 0; i < nd; i++)
@@ -108,7 +108,7 @@ int slv_io_global_mirror(slv_global *g) {
       r[t] = i, c[t] = g->Mj[k], v[t++] = g->Mx[k];
       if (g->Mj[k] != i && g->Mx[k] != 0.0) r[t] = g->Mj[k], c[t] = i, v[t++] = g->Mx[k];
     }
-  if (!st) st = slv_io_csr_build(nd, t, r, c, v, &P, &J, &X);
+  if (!st) st = io_csr_build(nd, t, r, c, v, &P, &J, &X);
   free(r);
   free(c);
   free(v);
@@ -132,58 +132,57 @@ static slv_status condense_failed(slv_status st, const slv_condense_info *ci, co
                                   const char *mname, double cap, double used, char *err,
                                   size_t errlen) {
   if (st == SLV_ERR_UNSUPPORTED && ci->asym_i >= 0)
-    slv_io_msgf(err, errlen, "%s: expected %s symmetric, found M(%d,%d) = %.17g, M(%d,%d) = %.17g",
-                where, mname, ci->asym_i, ci->asym_j, ci->asym_ij, ci->asym_j, ci->asym_i,
-                ci->asym_ji);
+    io_msgf(err, errlen, "%s: expected %s symmetric, found M(%d,%d) = %.17g, M(%d,%d) = %.17g",
+            where, mname, ci->asym_i, ci->asym_j, ci->asym_ij, ci->asym_j, ci->asym_i, ci->asym_ji);
   else if (st == SLV_ERR_UNSUPPORTED)
-    slv_io_msgf(err, errlen,
-                "%s: expected %s positive definite, found its diagonal block holding dof %d not",
-                where, mname, ci->bad_dof);
+    io_msgf(err, errlen,
+            "%s: expected %s positive definite, found its diagonal block holding dof %d not", where,
+            mname, ci->bad_dof);
   else if (st == SLV_ERR_DIM)
-    slv_io_msgf(err, errlen,
-                "%s: expected sizes that fit the memory cap of %.0f bytes (max_memory), found "
-                "the condensation of %s (%d diagonal blocks, the largest of %d dofs): %.0f bytes "
-                "(%.0f in all)",
-                where, cap, mname, ci->nblocks, ci->block_max, ci->bytes, ci->bytes + used);
+    io_msgf(err, errlen,
+            "%s: expected sizes that fit the memory cap of %.0f bytes (max_memory), found "
+            "the condensation of %s (%d diagonal blocks, the largest of %d dofs): %.0f bytes "
+            "(%.0f in all)",
+            where, cap, mname, ci->nblocks, ci->block_max, ci->bytes, ci->bytes + used);
   else
-    slv_io_msgf(err, errlen, "%s: %s condensing %s", where,
-                st == SLV_ERR_NOMEM ? "out of memory" : "invalid sizes", mname);
+    io_msgf(err, errlen, "%s: %s condensing %s", where,
+            st == SLV_ERR_NOMEM ? "out of memory" : "invalid sizes", mname);
   return st;
 }
 
 /* Finite data can condense to an overflow (an M close to singular, a huge
  * H or f): said here, naming what overflowed. */
-static slv_status check_finite_condensed(const slv_instance *inst, const char *where, char *err,
+static slv_status check_finite_condensed(const io_instance *inst, const char *where, char *err,
                                          size_t errlen) {
   for (int i = 0; i < inst->n; i++) {
     for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++)
       if (!isfinite(inst->Ax[k])) {
-        slv_io_msgf(err, errlen,
-                    "%s: expected a finite condensed W = H' M^-1 H, found W(%d,%d) = %g (M nearly "
-                    "singular, or H too large)",
-                    where, i, inst->Aj[k], inst->Ax[k]);
+        io_msgf(err, errlen,
+                "%s: expected a finite condensed W = H' M^-1 H, found W(%d,%d) = %g (M nearly "
+                "singular, or H too large)",
+                where, i, inst->Aj[k], inst->Ax[k]);
         return SLV_ERR_INVALID;
       }
     if (!isfinite(inst->b[i])) {
-      slv_io_msgf(err, errlen,
-                  "%s: expected a finite condensed q = w + H' M^-1 f, found q[%d] = %g (M nearly "
-                  "singular, or H, f too large)",
-                  where, i, inst->b[i]);
+      io_msgf(err, errlen,
+              "%s: expected a finite condensed q = w + H' M^-1 f, found q[%d] = %g (M nearly "
+              "singular, or H, f too large)",
+              where, i, inst->b[i]);
       return SLV_ERR_INVALID;
     }
   }
   return SLV_OK;
 }
 
-slv_status slv_io_global_instance(slv_global *g, const double *mu, double cap, double used,
-                                  const char *where, const char *mname, char *err, size_t errlen,
-                                  slv_instance **out) {
+slv_status io_global_instance(io_global *g, const double *mu, double cap, double used,
+                              const char *where, const char *mname, char *err, size_t errlen,
+                              io_instance **out) {
   int n = g->n;
   *out = NULL;
-  slv_instance *inst = slv_io_instance_alloc(n);
+  io_instance *inst = io_instance_alloc(n);
   if (!inst) {
-    slv_global_free(g);
-    slv_io_msgf(err, errlen, "%s: out of memory for the problem (3 nc = %d)", where, n);
+    io_global_free(g);
+    io_msgf(err, errlen, "%s: out of memory for the problem (3 nc = %d)", where, n);
     return SLV_ERR_NOMEM;
   }
   inst->global = g;
@@ -196,17 +195,17 @@ slv_status slv_io_global_instance(slv_global *g, const double *mu, double cap, d
   clock_gettime(CLOCK_MONOTONIC, &t1);
   g->condense_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
   if (st) {
-    slv_instance_free(inst);
+    io_instance_free(inst);
     return condense_failed(st, &ci, where, mname, cap, used, err, errlen);
   }
   inst->storage = SLV_CSR;
   if (!(st = check_finite_condensed(inst, where, err, errlen))) {
-    st = slv_io_fc_densify(inst);
-    if (!st) st = slv_io_set_fc3d_cones(inst, n / 3, mu);
-    if (st) slv_io_msgf(err, errlen, "%s: out of memory for the problem (3 nc = %d)", where, n);
+    st = io_fc_densify(inst);
+    if (!st) st = io_set_fc3d_cones(inst, n / 3, mu);
+    if (st) io_msgf(err, errlen, "%s: out of memory for the problem (3 nc = %d)", where, n);
   }
   if (st) {
-    slv_instance_free(inst);
+    io_instance_free(inst);
     return st;
   }
   *out = inst;

@@ -49,8 +49,8 @@
 #define OHDR_CONTINUATION   0x10
 #define OHDR_SYMBOL_TABLE   0x11
 
-/* The reason into w->why (slv_io_msgf), and -1. */
-#define refuse(w, ...) (slv_io_msgf((w)->why, (w)->whylen, __VA_ARGS__), -1)
+/* The reason into w->why (io_msgf), and -1. */
+#define refuse(w, ...) (io_msgf((w)->why, (w)->whylen, __VA_ARGS__), -1)
 
 /* n bytes at file offset off, or -1 when they are not all in the file */
 static int read_at(const slv_ohdr_src *s, uint64_t off, void *buf, size_t n) {

@@ -14,12 +14,12 @@
  * checked with slv_rd_need() before anything of that size is allocated:
  * each number takes at least 2 bytes (one character and one separator, the
  * last one needs no separator), so count numbers need 2*count - 1 bytes of
- * what is left of the file.  Sizes are also bounded by SLV_IO_MAX_N and, for
- * dense n x n storage, by SLV_IO_MAX_NNZ.  A dense matrix built from a
+ * what is left of the file.  Sizes are also bounded by IO_MAX_N and, for
+ * dense n x n storage, by IO_MAX_NNZ.  A dense matrix built from a
  * sparse file (SBM, MatrixMarket coordinate) is not backed by file bytes, so
- * it is bounded by SLV_IO_MAX_DENSE instead.
+ * it is bounded by IO_MAX_DENSE instead.
  *
- * The memory cap.  Every read has a cap (slv_read_options.max_memory) on
+ * The memory cap.  Every read has a cap (io_read_options.max_memory) on
  * the bytes the sizes in the file may make the reader allocate.  The reader
  * keeps a running total: the file's own buffer first (slv_rd_open refuses a
  * file larger than the cap before reading it), then, at each header size and
@@ -31,8 +31,8 @@
  * The format table (io_format.c).  One row per format: its name, the
  * extensions that select it, how to recognise it from the first bytes of a
  * file, and its reader, its "can it hold this instance" check and its
- * writer, all with one signature each (slv_io_req below).  slv_read,
- * slv_write and the name and extension functions of slv_io.h only walk the
+ * writer, all with one signature each (io_req below).  io_read,
+ * io_write and the name and extension functions of io.h only walk the
  * table, so adding a format is one row and one file.
  *
  * Messages.  Every reader error is ONE line
@@ -45,73 +45,73 @@
  * A copy of a reader struct is a second cursor over the same buffer (used to
  * look ahead); only the original is closed.  No global mutable state.
  */
-#ifndef SLV_IO_INTERNAL_H
-#define SLV_IO_INTERNAL_H
+#ifndef IO_INTERNAL_H
+#define IO_INTERNAL_H
 
 #include "slv.h"
-#include "slv_io.h"
+#include "io.h"
 
 #include <stdio.h>
 
 /* snprintf into msg (if non-NULL and len > 0); always NUL-terminated.  The
  * I/O library's own helper: it uses only libsolvers' public interface. */
-void slv_io_msgf(char *msg, size_t len, const char *fmt, ...)
+void io_msgf(char *msg, size_t len, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
 /* Dense entries we accept to build from a sparse file: n = 5000. */
-#define SLV_IO_MAX_DENSE 25000000L
+#define IO_MAX_DENSE 25000000L
 
 /* Frictional-contact instances read from sparse storage (Siconos SBM, FCLIB)
  * are kept dense up to this many rows (100 contacts) and CSR beyond. */
-#define SLV_IO_FC_DENSE_MAX 300
+#define IO_FC_DENSE_MAX 300
 
 /* ---- one read or write ----------------------------------------------------- */
 /* What every reader, check and writer of the format table is given. */
-typedef struct slv_io_req {
+typedef struct io_req {
   const char *path;  /* the file (MatrixMarket: FOO.mtx, the sidecars beside it) */
-  slv_format fmt;    /* the format asked for; SLV_FMT_AUTO when it was chosen by the
+  io_format fmt;     /* the format asked for; IO_FMT_AUTO when it was chosen by the
                          extension, so that the Siconos reader decides the .dat variant
                          from the content */
   size_t max_memory; /* reading: the memory cap, bytes (see "The memory cap" above) */
   char *err;         /* the caller's message buffer (one line) */
   size_t errlen;
-} slv_io_req;
+} io_req;
 
-typedef slv_status (*slv_io_read_fn)(const slv_io_req *rq, slv_instance **out);
-typedef slv_status (*slv_io_check_fn)(const slv_io_req *rq, const slv_instance *inst);
-typedef slv_status (*slv_io_write_fn)(const slv_io_req *rq, const slv_instance *inst);
+typedef slv_status (*io_read_fn)(const io_req *rq, io_instance **out);
+typedef slv_status (*io_check_fn)(const io_req *rq, const io_instance *inst);
+typedef slv_status (*io_write_fn)(const io_req *rq, const io_instance *inst);
 
 /* One row of the format table.  A reader returns a new instance in *out
  * (NULL on failure, with the message in rq->err) and may set its format
- * (the Siconos reader sets the variant it found; slv_read sets the row's id
+ * (the Siconos reader sets the variant it found; io_read sets the row's id
  * otherwise).  holds returns SLV_OK if the format can hold the
  * (valid) instance, else SLV_ERR_UNSUPPORTED and a message naming the row or
- * cone; slv_write calls it before write, so a writer may assume it. */
-typedef struct slv_io_format {
-  slv_format id;
-  const char *name;   /* slv_format_str: "siconos-lcp", "npz", ... */
+ * cone; io_write calls it before write, so a writer may assume it. */
+typedef struct io_format_entry {
+  io_format id;
+  const char *name;   /* io_format_str: "siconos-lcp", "npz", ... */
   const char *ext[3]; /* the extensions that select it, lower case with the dot,
                                 NULL-padded (every Siconos variant is ".dat": the table's
                                 first .dat row reads them all and picks by content) */
   int (*sniff)(const char *head, size_t len); /* does a file that starts with head hold
                                 this format?  NULL: never recognised by content */
-  slv_io_read_fn read;
-  slv_io_check_fn holds; /* NULL: holds every valid instance */
-  slv_io_write_fn write;
+  io_read_fn read;
+  io_check_fn holds; /* NULL: holds every valid instance */
+  io_write_fn write;
   /* written by extension: the format of the family that holds inst (.dat: fc3d,
      lcp, mlcp or relay); NULL: this row's id */
-  slv_format (*variant)(const slv_instance *inst);
-} slv_io_format;
+  io_format (*variant)(const io_instance *inst);
+} io_format_entry;
 
-/* The row of format f, or NULL (SLV_FMT_AUTO, out of range). */
-const slv_io_format *slv_io_format_row(slv_format f);
+/* The row of format f, or NULL (IO_FMT_AUTO, out of range). */
+const io_format_entry *io_format_row(io_format f);
 /* The row whose extension path has (case-insensitive), or NULL. */
-const slv_io_format *slv_io_format_by_ext(const char *path);
+const io_format_entry *io_format_by_ext(const char *path);
 /* The extension of path (from the last '.' of its last component), or "". */
-const char *slv_io_extension(const char *path);
+const char *io_extension(const char *path);
 
 /* ---- the text reader -------------------------------------------------------- */
 typedef struct slv_reader {
@@ -146,7 +146,7 @@ enum {
 slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max_memory, char *err,
                        size_t errlen);
 /* slv_rd_open of rq's file, cap and message buffer. */
-slv_status slv_rd_open_req(slv_reader *r, const slv_io_req *rq, char comment);
+slv_status slv_rd_open_req(slv_reader *r, const io_req *rq, char comment);
 void slv_rd_close(slv_reader *r);
 /* Adds bytes (what a size just read implies) to the reader's total; above
  * the cap: SLV_ERR_DIM and "FILE:LINE: expected sizes that fit the memory
@@ -160,15 +160,15 @@ slv_status slv_rd_reserve(slv_reader *r, long line, double bytes, const char *wh
 /* The same test for the readers that keep their own total (FCLIB, npz):
  * *mem += bytes; above cap: SLV_ERR_DIM and "PATH: expected sizes that fit
  * the memory cap of C bytes (max_memory), found <what>: ...". */
-slv_status slv_io_reserve(const char *path, double *mem, double cap, double bytes, char *err,
-                          size_t errlen, const char *what, ...)
+slv_status io_reserve(const char *path, double *mem, double cap, double bytes, char *err,
+                      size_t errlen, const char *what, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 7, 8)))
 #endif
     ;
 /* Bytes of an instance with n rows: b, lo, hi, plus a dense n x n A when
  * dense is set (findex, mu, cones are reserved where they are read). */
-double slv_io_instance_bytes(double n, int dense);
+double io_instance_bytes(double n, int dense);
 
 /* Next token (advances) / the next token without advancing.  Return 1, or 0
  * at the end of the file (t->line is then the last line). */
@@ -240,22 +240,22 @@ int slv_rd_try_double(slv_reader *r, double *v);
 
 /* ---- writing -------------------------------------------------------------- */
 typedef struct slv_writer {
-  FILE *f;        /* slv_outfile_stream(o) */
-  slv_outfile *o; /* published by slv_wr_close (io_outfile.c) */
+  FILE *f;       /* io_outfile_stream(o) */
+  io_outfile *o; /* published by slv_wr_close (io_outfile.c) */
   const char *path;
   char *err;
   size_t errlen;
 } slv_writer;
 
-/* slv_outfile_open(path): path is replaced only by slv_wr_close, once the
+/* io_outfile_open(path): path is replaced only by slv_wr_close, once the
  * content is complete.  SLV_ERR_INVALID with "FILE: cannot write: <why>". */
 slv_status slv_wr_open(slv_writer *w, const char *path, char *err, size_t errlen);
-/* slv_outfile_publish: every write checked, then renamed over path; on any
+/* io_outfile_publish: every write checked, then renamed over path; on any
  * failure path is as it was, and SLV_ERR_INVALID with a message. */
 slv_status slv_wr_close(slv_writer *w);
 /* Drops what was written (path as it was). */
 void slv_wr_discard(slv_writer *w);
-/* slv_outfile_finish: every write checked, the file closed but not yet
+/* io_outfile_finish: every write checked, the file closed but not yet
  * renamed (a writer of several files finishes them all first, then
  * slv_wr_close publishes each): SLV_OK, or SLV_ERR_INVALID with "FILE:
  * cannot write: <why>". */
@@ -269,36 +269,36 @@ void slv_wr_double(slv_writer *w, double v, char sep);
 /* ---- instances ------------------------------------------------------------ */
 /* The struct with b = 0, lo = 0, hi = +inf (size max(1, n)), no matrix yet
  * (storage dense, A NULL).  NULL on allocation failure or bad n. */
-slv_instance *slv_io_instance_alloc(int n);
+io_instance *io_instance_alloc(int n);
 /* Allocate the dense n x n matrix (zeros) / the CSR row pointers (Ap,
  * zeros, size n+1) / the CSR entries (Aj, Ax for nnz).  SLV_ERR_NOMEM or
  * SLV_ERR_DIM on failure. */
-slv_status slv_io_alloc_dense(slv_instance *inst);
-slv_status slv_io_alloc_csr_rows(slv_instance *inst);
-slv_status slv_io_alloc_csr_entries(slv_instance *inst, long nnz);
+slv_status io_alloc_dense(io_instance *inst);
+slv_status io_alloc_csr_rows(io_instance *inst);
+slv_status io_alloc_csr_entries(io_instance *inst, long nnz);
 /* findex = -1 / mu = 0 (size n), each only if absent; cones (ncones);
  * x_ref = 0. */
-slv_status slv_io_alloc_findex(slv_instance *inst);
-slv_status slv_io_alloc_mu(slv_instance *inst);
-slv_status slv_io_alloc_cones(slv_instance *inst, int ncones);
-slv_status slv_io_alloc_xref(slv_instance *inst);
+slv_status io_alloc_findex(io_instance *inst);
+slv_status io_alloc_mu(io_instance *inst);
+slv_status io_alloc_cones(io_instance *inst, int ncones);
+slv_status io_alloc_xref(io_instance *inst);
 /* Factored storage over nblk blocks: fblk, fJ, fK (and fd when
  * with_fd), zeroed; storage becomes SLV_FACTORED. */
-slv_status slv_io_alloc_factored(slv_instance *inst, int nblk, int with_fd);
+slv_status io_alloc_factored(io_instance *inst, int nblk, int with_fd);
 
 /* The instance's A as a dense column-major n x n array: inst->A itself when
  * dense (*owned = 0), else a new copy (*owned = 1, caller frees).  NULL if
  * the copy cannot be allocated. */
-double *slv_io_dense_of(const slv_instance *inst, int *owned);
+double *io_dense_of(const io_instance *inst, int *owned);
 
-/* The kind slv_instance_classify would set ("lcp", "mlcp", ...). */
-const char *slv_io_kind_of(const slv_instance *inst);
+/* The kind io_instance_classify would set ("lcp", "mlcp", ...). */
+const char *io_kind_of(const io_instance *inst);
 
 /* Does the instance have a friction row (findex[i] >= 0)? */
-int slv_io_has_friction(const slv_instance *inst);
+int io_has_friction(const io_instance *inst);
 
 /* Is x exactly +0.0 (not -0.0)?  Used to decide what a writer may omit. */
-int slv_io_is_pos_zero(double x);
+int io_is_pos_zero(double x);
 
 /* ---- Siconos NumericsMatrix (io_siconos.c) -------------------------------- */
 /* A matrix as read: dense (a, rows x cols column-major) or CSR (Ap[rows+1],
@@ -316,114 +316,114 @@ typedef struct slv_nm {
  * SLV_ERR_UNSUPPORTED).  want_rows >= 0: the sizes must be want_rows x
  * want_cols (why names the reason, e.g. "n = 3").  Dense storage always
  * gives a dense matrix; SBM gives a dense one when rows <= csr_above
- * (bounded by SLV_IO_MAX_DENSE entries), else CSR.  *line (if non-NULL) gets
+ * (bounded by IO_MAX_DENSE entries), else CSR.  *line (if non-NULL) gets
  * the line of the size header.  On failure *out holds nothing. */
-slv_status slv_io_read_nm(slv_reader *r, const char *name, int want_rows, int want_cols,
-                          const char *why, int csr_above, slv_nm *out, long *line);
-void slv_io_nm_free(slv_nm *m);
+slv_status io_read_nm(slv_reader *r, const char *name, int want_rows, int want_cols,
+                      const char *why, int csr_above, slv_nm *out, long *line);
+void io_nm_free(slv_nm *m);
 
 /* Dense NumericsMatrix "0 n n n<TAB>n" then one column per line (%.17g). */
-void slv_io_write_dense_nm(slv_writer *w, int n, const double *A);
+void io_write_dense_nm(slv_writer *w, int n, const double *A);
 /* The m x n CSR matrix (Ap, Aj, Ax) as a Siconos SBM NumericsMatrix of
  * rb x cb blocks (m a multiple of rb, n of cb; io_fc3d.c): block (I, J)
  * is stored when rows rb I .. rb I + rb - 1 hold an entry in columns
  * cb J .. cb J + cb - 1; duplicates summed (a lone -0.0 kept). */
-slv_status slv_io_write_sbm(slv_writer *w, int m, int n, int rb, int cb, const int *Ap,
-                            const int *Aj, const double *Ax);
+slv_status io_write_sbm(slv_writer *w, int m, int n, int rb, int cb, const int *Ap, const int *Aj,
+                        const double *Ax);
 
 /* ---- frictional contact (io_fc3d.c, io_fclib.c) ------------------------------ */
 /* Makes inst (n = 3 nc rows, matrix and b already set) a local FC3D
  * problem: one Coulomb cone (De Saxce) per contact at rows 3c, 3c+1, 3c+2
  * with cone_mu[c] = mu[c], lo = -inf, hi = +inf on every row, no findex. */
-slv_status slv_io_set_fc3d_cones(slv_instance *inst, int nc, const double *mu);
+slv_status io_set_fc3d_cones(io_instance *inst, int nc, const double *mu);
 /* Can a local FC3D format (rq->fmt: siconos-fc3d, fclib, npz) hold the
  * valid instance inst?  It must be a cone instance whose rows all belong to
  * cones (then at rows 0, 3, 6, ...), with the Coulomb law and no friction
  * (findex) rows.  Else SLV_ERR_UNSUPPORTED and "PATH: FMT ..." in rq->err.
  * lo / hi of cone rows are not stored (the cone replaces them). */
-slv_status slv_io_holds_fc3d(const slv_io_req *rq, const slv_instance *inst);
+slv_status io_holds_fc3d(const io_req *rq, const io_instance *inst);
 /* Can siconos-gfc3d hold inst: a global problem (inst->global) of Coulomb
  * cones on every row?  Else SLV_ERR_UNSUPPORTED with a message. */
-slv_status slv_io_holds_gfc3d(const slv_io_req *rq, const slv_instance *inst);
+slv_status io_holds_gfc3d(const io_req *rq, const io_instance *inst);
 /* A Siconos FC .dat read as `found` (siconos-fc3d or siconos-gfc3d) where
- * `asked` was named (SLV_FMT_AUTO: either): SLV_OK, or SLV_ERR_INVALID and
+ * `asked` was named (IO_FMT_AUTO: either): SLV_OK, or SLV_ERR_INVALID and
  * "PATH: expected ..., found ..." when they differ. */
-slv_status slv_io_fc_kind_is(const char *path, slv_format asked, slv_format found, char *err,
-                             size_t errlen);
+slv_status io_fc_kind_is(const char *path, io_format asked, io_format found, char *err,
+                         size_t errlen);
 /* CSR with the columns of every row in increasing order, from nnz entries
  * (row[k], col[k], val[k]) in any order: a stable two-pass counting sort, so
  * duplicates keep their order (they add up, as in every CSR here).  Fills
  * inst's Ap/Aj/Ax (storage CSR).  Indices must be in range (caller). */
-slv_status slv_io_csr_from_triplets(slv_instance *inst, long nnz, const int *row, const int *col,
-                                    const double *val);
+slv_status io_csr_from_triplets(io_instance *inst, long nnz, const int *row, const int *col,
+                                const double *val);
 /* Replaces inst's CSR by the dense equivalent (duplicates summed, a lone
- * -0.0 kept) when n <= SLV_IO_FC_DENSE_MAX; no-op otherwise. */
-slv_status slv_io_fc_densify(slv_instance *inst);
+ * -0.0 kept) when n <= IO_FC_DENSE_MAX; no-op otherwise. */
+slv_status io_fc_densify(io_instance *inst);
 
 /* Siconos local FC3D .dat (d nc M q mu): the body of a .dat read by
- * slv_io_read_siconos, and the writer. */
-slv_status slv_io_read_fc3d(slv_reader *r, slv_instance **out);
+ * io_read_siconos, and the writer. */
+slv_status io_read_fc3d(slv_reader *r, io_instance **out);
 
 /* ---- global frictional-contact problems (io_gfc3d.c, io_global.c) ----------- */
 /* After mu: the end of the file, or Siconos' single trailing 0 or 1 and
  * then the end; else SLV_ERR_INVALID naming what follows. */
-slv_status slv_io_fc_read_end(slv_reader *r);
+slv_status io_fc_read_end(slv_reader *r);
 /* After an M of ndof rows: do enough numbers follow for the rest of a
  * global file (H's header, f, w, mu)?  A local file holds fewer. */
-int slv_io_fc_holds_global_rest(const slv_reader *r, int nc, int ndof);
+int io_fc_holds_global_rest(const slv_reader *r, int nc, int ndof);
 /* The rest of a gfc3d .dat after d, nc and M (read at line mline; taken
  * over and freed): H, q, b, mu, the end; the condensed instance. */
-slv_status slv_io_read_gfc3d(slv_reader *r, int nc, slv_nm *M, long mline, slv_instance **out);
-/* An slv_global with f (ndof) and w (n) zeroed, no M or H yet; NULL if
+slv_status io_read_gfc3d(slv_reader *r, int nc, slv_nm *M, long mline, io_instance **out);
+/* An io_global with f (ndof) and w (n) zeroed, no M or H yet; NULL if
  * out of memory. */
-slv_global *slv_io_global_alloc(int ndof, int n);
+io_global *io_global_alloc(int ndof, int n);
 /* rows-row CSR *P, *J, *X from nnz triplets (r, c, v), in input order
  * within a row.  SLV_ERR_NOMEM (the caller frees what was allocated). */
-slv_status slv_io_csr_build(int rows, long nnz, const int *r, const int *c, const double *v,
-                            int **P, int **J, double **X);
+slv_status io_csr_build(int rows, long nnz, const int *r, const int *c, const double *v, int **P,
+                        int **J, double **X);
 /* A NumericsMatrix as CSR: a CSR one taken over, a dense one's entries
  * that are not +0.0 copied. */
-slv_status slv_io_csr_of_nm(slv_nm *nm, int **P, int **J, double **X);
+slv_status io_csr_of_nm(slv_nm *nm, int **P, int **J, double **X);
 /* M stored as one triangle mirrored into the full symmetric M: 1 if it
  * was, 0 if not, -1 out of memory (g unchanged). */
-int slv_io_global_mirror(slv_global *g);
+int io_global_mirror(io_global *g);
 /* The condensed instance of g (taken over, also on failure) with the
  * cones of mu; the condensation may use cap - used bytes (the memory cap,
  * the bytes the read reserved so far).  Messages start with where ("FILE"
  * or "FILE:LINE") and name M as mname. */
-slv_status slv_io_global_instance(slv_global *g, const double *mu, double cap, double used,
-                                  const char *where, const char *mname, char *err, size_t errlen,
-                                  slv_instance **out);
-slv_status slv_io_write_fc3d(const slv_io_req *rq, const slv_instance *inst);
+slv_status io_global_instance(io_global *g, const double *mu, double cap, double used,
+                              const char *where, const char *mname, char *err, size_t errlen,
+                              io_instance **out);
+slv_status io_write_fc3d(const io_req *rq, const io_instance *inst);
 /* Does the reader's text open like a frictional-contact .dat ("d nc
  * storage d*nc cols" with d in {2, 3}: 1) rather than like an LCP ("n
  * storage n n": 0)?  2: "d nc storage k k" with k != d*nc, the ndof x ndof
  * M of a global problem.  Look-ahead only. */
-int slv_io_looks_like_fc(const slv_reader *r);
+int io_looks_like_fc(const slv_reader *r);
 
 /* ---- the rows of the format table: one reader, check and writer each ---- */
-/* Siconos .dat (io_siconos.c): rq->fmt SLV_FMT_SICONOS_LCP / _MLCP / _RELAY /
- * _FC3D, or SLV_FMT_AUTO to decide by content; the instance's format is the
+/* Siconos .dat (io_siconos.c): rq->fmt IO_FMT_SICONOS_LCP / _MLCP / _RELAY /
+ * _FC3D, or IO_FMT_AUTO to decide by content; the instance's format is the
  * variant read.  holds: lcp / mlcp / relay (rq->fmt). */
-slv_status slv_io_read_siconos(const slv_io_req *rq, slv_instance **out);
-slv_status slv_io_holds_siconos(const slv_io_req *rq, const slv_instance *inst);
-slv_status slv_io_write_siconos(const slv_io_req *rq, const slv_instance *inst);
+slv_status io_read_siconos(const io_req *rq, io_instance **out);
+slv_status io_holds_siconos(const io_req *rq, const io_instance *inst);
+slv_status io_write_siconos(const io_req *rq, const io_instance *inst);
 /* Which siconos-* format holds inst (for writing a .dat): fc3d if it has
  * cones, else lcp, else mlcp (free rows first), else relay. */
-slv_format slv_io_siconos_choose(const slv_instance *inst);
+io_format io_siconos_choose(const io_instance *inst);
 
 /* .blcp and MatrixMarket hold anything but cones. */
-slv_status slv_io_holds_no_cones(const slv_io_req *rq, const slv_instance *inst);
-slv_status slv_io_read_blcp(const slv_io_req *rq, slv_instance **out);
-slv_status slv_io_write_blcp(const slv_io_req *rq, const slv_instance *inst);
-slv_status slv_io_read_mtx(const slv_io_req *rq, slv_instance **out);
-slv_status slv_io_write_mtx(const slv_io_req *rq, const slv_instance *inst);
+slv_status io_holds_no_cones(const io_req *rq, const io_instance *inst);
+slv_status io_read_blcp(const io_req *rq, io_instance **out);
+slv_status io_write_blcp(const io_req *rq, const io_instance *inst);
+slv_status io_read_mtx(const io_req *rq, io_instance **out);
+slv_status io_write_mtx(const io_req *rq, const io_instance *inst);
 
-slv_status slv_io_read_lcplab(const slv_io_req *rq, slv_instance **out);
-slv_status slv_io_write_lcplab(const slv_io_req *rq, const slv_instance *inst);
+slv_status io_read_lcplab(const io_req *rq, io_instance **out);
+slv_status io_write_lcplab(const io_req *rq, const io_instance *inst);
 
 /* FCLIB HDF5 (io_fclib.c): local, or global condensed to local. */
-slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out);
+slv_status io_read_fclib(const io_req *rq, io_instance **out);
 /* The same from a file image in memory (image[0..len), the file's bytes;
  * rq->path names it in messages, rq->max_memory is the cap): the checks run
  * on the image through HDF5's core driver (H5Pset_file_image), then
@@ -432,41 +432,40 @@ slv_status slv_io_read_fclib(const slv_io_req *rq, slv_instance **out);
  * removed after.  Both see the same bytes; where HDF5's two drivers differ
  * (a damaged superblock that the core driver opens and the default one
  * refuses), libfclib's H5Fopen fails, it returns nothing, and the read fails
- * with a message.  Then slv_problem_validate, as slv_read.  Used by the fuzz
+ * with a message.  Then slv_problem_validate, as io_read.  Used by the fuzz
  * harness tests/fuzz/fuzz_fclib.c (docs/io.md). */
-slv_status slv_io_read_fclib_image(const void *image, size_t len, const slv_io_req *rq,
-                                   slv_instance **out);
-slv_status slv_io_write_fclib(const slv_io_req *rq, const slv_instance *inst);
+slv_status io_read_fclib_image(const void *image, size_t len, const io_req *rq, io_instance **out);
+slv_status io_write_fclib(const io_req *rq, const io_instance *inst);
 /* An FCLIB file with the local problem of inst, /solution (r = x, u = A x +
  * b) and, if x0 is not NULL, /guesses/1 (r = x0, u = A x0 + b); inst must
- * pass slv_io_holds_fc3d.  Written beside path and renamed over it. */
-slv_status slv_io_fclib_write_solution(const char *path, const slv_instance *inst, const double *x,
-                                       const double *x0, char *err, size_t errlen);
+ * pass io_holds_fc3d.  Written beside path and renamed over it. */
+slv_status io_fclib_write_solution(const char *path, const io_instance *inst, const double *x,
+                                   const double *x0, char *err, size_t errlen);
 /* x (n values) from /solution/r, else /guesses/1/r, checked with HDF5. */
-slv_status slv_io_fclib_read_start(const char *path, int n, double *x, size_t max_memory, char *err,
-                                   size_t errlen);
+slv_status io_fclib_read_start(const char *path, int n, double *x, size_t max_memory, char *err,
+                               size_t errlen);
 /* Does buf start with the HDF5 signature (\x89HDF\r\n\x1a\n), at 0 or
  * after a user block of 512, 1024, ... bytes? */
-int slv_io_is_hdf5_bytes(const char *buf, size_t len);
+int io_is_hdf5_bytes(const char *buf, size_t len);
 
 /* ContactBench numpy .npz (io_npz.c): G, g, mus with the normal last in
  * each contact, permuted to lcplab's normal-first cones. */
-slv_status slv_io_read_npz(const slv_io_req *rq, slv_instance **out);
-slv_status slv_io_write_npz(const slv_io_req *rq, const slv_instance *inst);
+slv_status io_read_npz(const io_req *rq, io_instance **out);
+slv_status io_write_npz(const io_req *rq, const io_instance *inst);
 /* lam0.npy of a .npz (n values, normal-first after the permutation) into x. */
-slv_status slv_io_npz_read_guess(const char *path, int n, double *x, size_t max_memory, char *err,
-                                 size_t errlen);
+slv_status io_npz_read_guess(const char *path, int n, double *x, size_t max_memory, char *err,
+                             size_t errlen);
 
 /* ---- plain vectors (io_vector.c) -------------------------------------------- */
 /* Exactly n values, '#' comments.  flags as slv_rd_double; name for
  * messages ("x", "lo", ...); max_memory: the cap on the file's size. */
-slv_status slv_io_read_vec(const char *path, int n, int flags, double *x, const char *name,
-                           size_t max_memory, char *err, size_t errlen);
+slv_status io_read_vec(const char *path, int n, int flags, double *x, const char *name,
+                       size_t max_memory, char *err, size_t errlen);
 /* Integers in [lo, hi]; not_self: x[i] != i (findex). */
-slv_status slv_io_read_ivec(const char *path, int n, long lo, long hi, int not_self, int *x,
-                            const char *name, size_t max_memory, char *err, size_t errlen);
+slv_status io_read_ivec(const char *path, int n, long lo, long hi, int not_self, int *x,
+                        const char *name, size_t max_memory, char *err, size_t errlen);
 /* One value per line (%.17g, inf/-inf); err gets
  * "FILE: cannot write: ..." on failure (SLV_ERR_INVALID). */
-slv_status slv_io_write_vec(const char *path, int n, const double *x, char *err, size_t errlen);
+slv_status io_write_vec(const char *path, int n, const double *x, char *err, size_t errlen);
 
-#endif /* SLV_IO_INTERNAL_H */
+#endif /* IO_INTERNAL_H */

@@ -30,7 +30,7 @@
  *     solver NAME               optional: the solver this problem was solved
  *                               with (where it came from, e.g. a world step)
  *     options K                 optional, then K pairs "name value" of that
- *                               solve's slv_options (slv_io_option_name)
+ *                               solve's slv_options (io_option_name)
  *     end                       required; nothing but comments after it
  *
  * Sections other than n may come in any order, each at most once; storage
@@ -40,7 +40,7 @@
  * cone_law existed always have lo and hi, so they read as before).  Every
  * size is checked against what is left of the file before allocation.  Errors: "FILE:LINE: expected
  * ..., found '...'" with SLV_ERR_INVALID (SLV_ERR_DIM for a size out of
- * range); slv_read then runs slv_problem_validate.
+ * range); io_read then runs slv_problem_validate.
  *
  * Writing: every section the instance has, %.17g and inf/-inf, so that a
  * round trip is bit-identical (A, b, lo, hi, findex, mu, cones, cone_law
@@ -91,22 +91,22 @@ static const char *const SECTION[S_COUNT] = { "kind",   "n",       "storage", "A
 
 /* ---- factored storage and the recorded solve -------------------------------- */
 
-static const char *const OPTION[SLV_IO_OPT_COUNT] = { "max_iter",   "tol",         "norm",
-                                                      "omega",      "damping",     "pivot_tol",
-                                                      "warm_start", "check_every", "max_pivots",
-                                                      "seed" };
+static const char *const OPTION[IO_OPT_COUNT] = { "max_iter",   "tol",         "norm",
+                                                  "omega",      "damping",     "pivot_tol",
+                                                  "warm_start", "check_every", "max_pivots",
+                                                  "seed" };
 
-const char *slv_io_option_name(int k) { return k >= 0 && k < SLV_IO_OPT_COUNT ? OPTION[k] : NULL; }
+const char *io_option_name(int k) { return k >= 0 && k < IO_OPT_COUNT ? OPTION[k] : NULL; }
 
 /* One "name value" pair of an options section into inst->opt. */
-static slv_status read_option(slv_reader *r, slv_instance *inst) {
+static slv_status read_option(slv_reader *r, io_instance *inst) {
   slv_token t = { NULL, 0, 0 };
   int k = 0, v = 0;
   slv_status st = SLV_OK;
   slv_options *o = &inst->opt;
   if (slv_rd_next(r, &t))
-    while (k < SLV_IO_OPT_COUNT && !slv_tok_is(&t, OPTION[k])) k++;
-  if (!t.len || k == SLV_IO_OPT_COUNT)
+    while (k < IO_OPT_COUNT && !slv_tok_is(&t, OPTION[k])) k++;
+  if (!t.len || k == IO_OPT_COUNT)
     return slv_rd_fail(r, t.len ? &t : NULL, SLV_ERR_INVALID,
                        "an option name (max_iter, tol, "
                        "norm, omega, damping, pivot_tol, warm_start, check_every, max_pivots, "
@@ -115,24 +115,20 @@ static slv_status read_option(slv_reader *r, slv_instance *inst) {
     return slv_rd_fail(r, &t, SLV_ERR_INVALID, "each option once, '%s' already given", OPTION[k]);
   inst->opt_given |= 1u << k;
   switch (1u << k) {
-  case SLV_IO_OPT_MAX_ITER: st = slv_rd_int(r, 1, 2147483647L, &o->max_iter, "max_iter"); break;
-  case SLV_IO_OPT_TOL: st = slv_rd_double(r, SLV_RD_FINITE, &o->tol, "tol"); break;
-  case SLV_IO_OPT_NORM:
+  case IO_OPT_MAX_ITER: st = slv_rd_int(r, 1, 2147483647L, &o->max_iter, "max_iter"); break;
+  case IO_OPT_TOL: st = slv_rd_double(r, SLV_RD_FINITE, &o->tol, "tol"); break;
+  case IO_OPT_NORM:
     st = slv_rd_int(r, 0, 2, &v, "norm (0: inf, 2)");
     o->norm = v == 2 ? SLV_NORM_2 : SLV_NORM_INF;
     break;
-  case SLV_IO_OPT_OMEGA: st = slv_rd_double(r, SLV_RD_FINITE, &o->omega, "omega"); break;
-  case SLV_IO_OPT_DAMPING: st = slv_rd_double(r, SLV_RD_FINITE, &o->damping, "damping"); break;
-  case SLV_IO_OPT_PIVOT_TOL:
-    st = slv_rd_double(r, SLV_RD_FINITE, &o->pivot_tol, "pivot_tol");
-    break;
-  case SLV_IO_OPT_WARM_START: st = slv_rd_int(r, 0, 1, &o->warm_start, "warm_start"); break;
-  case SLV_IO_OPT_CHECK_EVERY:
+  case IO_OPT_OMEGA: st = slv_rd_double(r, SLV_RD_FINITE, &o->omega, "omega"); break;
+  case IO_OPT_DAMPING: st = slv_rd_double(r, SLV_RD_FINITE, &o->damping, "damping"); break;
+  case IO_OPT_PIVOT_TOL: st = slv_rd_double(r, SLV_RD_FINITE, &o->pivot_tol, "pivot_tol"); break;
+  case IO_OPT_WARM_START: st = slv_rd_int(r, 0, 1, &o->warm_start, "warm_start"); break;
+  case IO_OPT_CHECK_EVERY:
     st = slv_rd_int(r, 0, 2147483647L, &o->check_every, "check_every");
     break;
-  case SLV_IO_OPT_MAX_PIVOTS:
-    st = slv_rd_int(r, 0, 2147483647L, &o->max_pivots, "max_pivots");
-    break;
+  case IO_OPT_MAX_PIVOTS: st = slv_rd_int(r, 0, 2147483647L, &o->max_pivots, "max_pivots"); break;
   default:
     st = slv_rd_int(r, 0, 2147483647L, &v, "seed");
     o->seed = (unsigned long)v;
@@ -143,7 +139,7 @@ static slv_status read_option(slv_reader *r, slv_instance *inst) {
 
 /* The sections of factored storage (nblk, fblk, fJ, fK, fd) and of the
  * recorded solve (solver, options); t is the section keyword. */
-static slv_status read_extension(slv_reader *r, slv_instance *inst, int s, const slv_token *t,
+static slv_status read_extension(slv_reader *r, io_instance *inst, int s, const slv_token *t,
                                  int fact, int nblk_seen) {
   int n = inst->n, k;
   slv_token v = { NULL, 0, 0 };
@@ -154,11 +150,11 @@ static slv_status read_extension(slv_reader *r, slv_instance *inst, int s, const
     return slv_rd_fail(r, t, SLV_ERR_INVALID, "section 'nblk' before '%s'", SECTION[s]);
   switch (s) {
   case S_NBLK:
-    if ((st = slv_rd_size(r, SLV_IO_MAX_N, &k, NULL, "the number of blocks nblk"))) return st;
+    if ((st = slv_rd_size(r, IO_MAX_N, &k, NULL, "the number of blocks nblk"))) return st;
     if ((st = slv_rd_need(r, 26.0 * n, "fblk, fJ and fK (n = %d)", n))) return st;
     if ((st = slv_rd_reserve(r, t->line, 8.0 * n + 192.0 * n, "fblk, fJ, fK (n = %d)", n)))
       return st;
-    if ((st = slv_io_alloc_factored(inst, k, 0)))
+    if ((st = io_alloc_factored(inst, k, 0)))
       return slv_rd_failf(r, t->line, st, "out of memory for factored storage (n = %d)", n);
     return st;
   case S_FBLK:
@@ -182,7 +178,7 @@ static slv_status read_extension(slv_reader *r, slv_instance *inst, int s, const
     inst->solver[v.len] = '\0';
     return st;
   default: /* S_OPTIONS */
-    if ((st = slv_rd_size(r, SLV_IO_OPT_COUNT, &k, NULL, "the number of options"))) return st;
+    if ((st = slv_rd_size(r, IO_OPT_COUNT, &k, NULL, "the number of options"))) return st;
     for (int i = 0; i < k && !st; i++) st = read_option(r, inst);
     return st;
   }
@@ -192,7 +188,7 @@ static slv_status read_extension(slv_reader *r, slv_instance *inst, int s, const
 
 /* What the sections read so far have set. */
 typedef struct lcp_parse {
-  slv_instance *inst; /* allocated by section n */
+  io_instance *inst; /* allocated by section n */
   int seen[S_COUNT];
   int csr, fact, n;
   slv_cone_law law;
@@ -213,11 +209,10 @@ static slv_status sec_n(slv_reader *r, lcp_parse *ps) {
   long line;
   slv_status st;
   int n;
-  if ((st = slv_rd_size(r, SLV_IO_MAX_N, &n, &line, "the size n"))) return st;
+  if ((st = slv_rd_size(r, IO_MAX_N, &n, &line, "the size n"))) return st;
   if ((st = slv_rd_need(r, n, "b (n = %d)", n))) return st;
-  if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 0), "n = %d: b, lo, hi", n)))
-    return st;
-  if (!(ps->inst = slv_io_instance_alloc(n)))
+  if ((st = slv_rd_reserve(r, line, io_instance_bytes(n, 0), "n = %d: b, lo, hi", n))) return st;
+  if (!(ps->inst = io_instance_alloc(n)))
     return slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
   ps->n = n;
   return SLV_OK;
@@ -242,12 +237,12 @@ static slv_status sec_dense(slv_reader *r, lcp_parse *ps, const slv_token *t) {
   slv_status st;
   if (ps->csr || ps->fact)
     return slv_rd_fail(r, t, SLV_ERR_INVALID, "the storage's sections, not 'A'");
-  if ((double)n * n > (double)SLV_IO_MAX_NNZ)
+  if ((double)n * n > (double)IO_MAX_NNZ)
     return slv_rd_failf(r, t->line, SLV_ERR_DIM, "expected n*n <= %ld for a dense A, found n = %d",
-                        (long)SLV_IO_MAX_NNZ, n);
+                        (long)IO_MAX_NNZ, n);
   if ((st = slv_rd_need(r, (double)n * n, "the dense %d x %d A", n, n))) return st;
   if ((st = slv_rd_reserve(r, t->line, 8.0 * n * n, "A, %d x %d dense", n, n))) return st;
-  if ((st = slv_io_alloc_dense(ps->inst)))
+  if ((st = io_alloc_dense(ps->inst)))
     return slv_rd_failf(r, t->line, st, "out of memory for A (n = %d)", n);
   return slv_rd_matrix(r, n, n, 1, ps->inst->A, n > 0 ? (size_t)n : 1, SLV_RD_FINITE, "A");
 }
@@ -255,22 +250,21 @@ static slv_status sec_dense(slv_reader *r, lcp_parse *ps, const slv_token *t) {
 /* Ap, then the room for Aj and Ax. */
 static slv_status sec_row_pointers(slv_reader *r, lcp_parse *ps, const slv_token *t) {
   int n = ps->n;
-  slv_instance *inst = ps->inst;
+  io_instance *inst = ps->inst;
   slv_status st;
   if (!ps->csr) return slv_rd_fail(r, t, SLV_ERR_INVALID, "'A' (storage dense), not 'Ap'");
   if ((st = slv_rd_need(r, n + 1.0, "Ap (n + 1 = %d row pointers)", n + 1))) return st;
   if ((st = slv_rd_reserve(r, t->line, 4.0 * (n + 1.0), "Ap (n + 1 = %d)", n + 1))) return st;
-  if ((st = slv_io_alloc_csr_rows(inst)))
-    return slv_rd_failf(r, t->line, st, "out of memory for Ap");
+  if ((st = io_alloc_csr_rows(inst))) return slv_rd_failf(r, t->line, st, "out of memory for Ap");
   for (int i = 0; i <= n; i++)
-    if ((st = slv_rd_int(r, i ? inst->Ap[i - 1] : 0, i ? SLV_IO_MAX_NNZ : 0, &inst->Ap[i],
+    if ((st = slv_rd_int(r, i ? inst->Ap[i - 1] : 0, i ? IO_MAX_NNZ : 0, &inst->Ap[i],
                          "the row pointer Ap[%d], non-decreasing from 0", i)))
       return st;
   long nnz = ps->nnz = inst->Ap[n];
   if ((st = slv_rd_need(r, 2.0 * nnz, "Aj and Ax (Ap[n] = %ld entries)", nnz))) return st;
   if ((st = slv_rd_reserve(r, r->line, 12.0 * nnz, "Aj and Ax (Ap[n] = %ld entries)", nnz)))
     return st;
-  if ((st = slv_io_alloc_csr_entries(inst, nnz)))
+  if ((st = io_alloc_csr_entries(inst, nnz)))
     return slv_rd_failf(r, t->line, st, "out of memory for %ld entries", nnz);
   return SLV_OK;
 }
@@ -287,12 +281,11 @@ static slv_status sec_columns_or_values(slv_reader *r, lcp_parse *ps, int s, con
 
 static slv_status sec_findex(slv_reader *r, lcp_parse *ps, const slv_token *t) {
   int n = ps->n;
-  slv_instance *inst = ps->inst;
+  io_instance *inst = ps->inst;
   slv_status st;
   if ((st = slv_rd_need(r, n, "findex (n = %d)", n))) return st;
   if ((st = slv_rd_reserve(r, t->line, 4.0 * n, "findex (n = %d)", n))) return st;
-  if ((st = slv_io_alloc_findex(inst)))
-    return slv_rd_failf(r, t->line, st, "out of memory for findex");
+  if ((st = io_alloc_findex(inst))) return slv_rd_failf(r, t->line, st, "out of memory for findex");
   for (int i = 0; i < n; i++) {
     slv_token v;
     slv_rd_peek(r, &v);
@@ -306,11 +299,11 @@ static slv_status sec_findex(slv_reader *r, lcp_parse *ps, const slv_token *t) {
 
 static slv_status sec_mu(slv_reader *r, lcp_parse *ps, const slv_token *t) {
   int n = ps->n;
-  slv_instance *inst = ps->inst;
+  io_instance *inst = ps->inst;
   slv_status st;
   if ((st = slv_rd_need(r, n, "mu (n = %d)", n))) return st;
   if ((st = slv_rd_reserve(r, t->line, 8.0 * n, "mu (n = %d)", n))) return st;
-  if ((st = slv_io_alloc_mu(inst))) return slv_rd_failf(r, t->line, st, "out of memory for mu");
+  if ((st = io_alloc_mu(inst))) return slv_rd_failf(r, t->line, st, "out of memory for mu");
   for (int i = 0; i < n; i++) {
     slv_token v;
     slv_rd_peek(r, &v);
@@ -322,13 +315,13 @@ static slv_status sec_mu(slv_reader *r, lcp_parse *ps, const slv_token *t) {
 
 static slv_status sec_cones(slv_reader *r, lcp_parse *ps, const slv_token *t) {
   int n = ps->n, k;
-  slv_instance *inst = ps->inst;
+  io_instance *inst = ps->inst;
   slv_status st;
   if ((st = slv_rd_size(r, n / 3, &k, NULL, "the number of cones, 3 rows each in n = %d", n)))
     return st;
   if ((st = slv_rd_need(r, 2.0 * k, "%d cones 'first-row mu'", k))) return st;
   if ((st = slv_rd_reserve(r, t->line, 12.0 * k, "%d cones", k))) return st;
-  if ((st = slv_io_alloc_cones(inst, k)))
+  if ((st = io_alloc_cones(inst, k)))
     return slv_rd_failf(r, t->line, st, "out of memory for %d cones", k);
   for (int c = 0; c < k; c++) {
     if ((st = slv_rd_int(r, c ? inst->cone_rows[c - 1] + 3 : 0, n - 3, &inst->cone_rows[c],
@@ -357,14 +350,14 @@ static slv_status sec_xref(slv_reader *r, lcp_parse *ps, const slv_token *t) {
   slv_status st;
   if ((st = slv_rd_need(r, n, "x_ref (n = %d)", n))) return st;
   if ((st = slv_rd_reserve(r, t->line, 8.0 * n, "x_ref (n = %d)", n))) return st;
-  if ((st = slv_io_alloc_xref(ps->inst)))
+  if ((st = io_alloc_xref(ps->inst)))
     return slv_rd_failf(r, t->line, st, "out of memory for x_ref");
   return slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, ps->inst->x_ref, "x_ref");
 }
 
 /* Section s, whose keyword t was just read. */
 static slv_status read_section(slv_reader *r, lcp_parse *ps, int s, slv_token *t) {
-  slv_instance *inst = ps->inst;
+  io_instance *inst = ps->inst;
   int n = ps->n;
   slv_status st;
   switch (s) {
@@ -425,7 +418,7 @@ static slv_status check_complete(slv_reader *r, const lcp_parse *ps, long end_li
   if (ps->csr && !(seen[S_AP] && seen[S_AJ] && seen[S_AX]))
     return slv_rd_failf(r, end_line, SLV_ERR_INVALID,
                         "expected sections 'Ap', 'Aj' and 'Ax' before 'end' (storage csr)");
-  if (slv_io_has_friction(ps->inst) && !seen[S_MU])
+  if (io_has_friction(ps->inst) && !seen[S_MU])
     return slv_rd_failf(r, end_line, SLV_ERR_INVALID,
                         "expected section 'mu' before 'end' (findex has friction rows)");
   return SLV_OK;
@@ -434,7 +427,7 @@ static slv_status check_complete(slv_reader *r, const lcp_parse *ps, long end_li
 /* After 'end': nothing but comments; the cone law, the cones' bounds, and the
  * kind checked against what the data holds. */
 static slv_status finish(slv_reader *r, lcp_parse *ps) {
-  slv_instance *inst = ps->inst;
+  io_instance *inst = ps->inst;
   slv_token t;
   if (slv_rd_next(r, &t)) return slv_rd_fail(r, &t, SLV_ERR_INVALID, "end of file after 'end'");
   inst->cone_law = ps->law;
@@ -442,14 +435,14 @@ static slv_status finish(slv_reader *r, lcp_parse *ps) {
     for (int c = 0; c < inst->ncones; c++)
       for (int i = inst->cone_rows[c]; i < inst->cone_rows[c] + 3; i++) inst->lo[i] = -INFINITY;
   if (ps->kind_tok.len) {
-    const char *k = slv_io_kind_of(inst);
+    const char *k = io_kind_of(inst);
     if (!slv_tok_is(&ps->kind_tok, k))
       return slv_rd_fail(r, &ps->kind_tok, SLV_ERR_INVALID, "kind '%s' (what the data holds)", k);
   }
   return SLV_OK;
 }
 
-static slv_status read_lcplab(slv_reader *r, slv_instance **out) {
+static slv_status read_lcplab(slv_reader *r, io_instance **out) {
   slv_token t;
   slv_status st;
   int version, s = 0;
@@ -466,14 +459,14 @@ static slv_status read_lcplab(slv_reader *r, slv_instance **out) {
   if (!st) st = check_complete(r, &ps, t.line); /* t is the 'end' token */
   if (!st) st = finish(r, &ps);
   if (st) {
-    slv_instance_free(ps.inst);
+    io_instance_free(ps.inst);
     return st;
   }
   *out = ps.inst;
   return SLV_OK;
 }
 
-slv_status slv_io_read_lcplab(const slv_io_req *rq, slv_instance **out) {
+slv_status io_read_lcplab(const io_req *rq, io_instance **out) {
   slv_reader r;
   slv_status st = slv_rd_open_req(&r, rq, '#');
   if (!st) st = read_lcplab(&r, out);
@@ -488,7 +481,7 @@ static void write_vec_line(slv_writer *w, const char *name, int n, const double 
 }
 
 /* nblk, then row i's fblk, fJ, fK on a line each, and fd. */
-static void write_factored(slv_writer *w, const slv_instance *inst) {
+static void write_factored(slv_writer *w, const io_instance *inst) {
   int n = inst->n;
   fprintf(w->f, "nblk %d\nfblk\n# row i: its two blocks (-1: none)\n", inst->nblk);
   for (int i = 0; i < n; i++) fprintf(w->f, "%d %d\n", inst->fblk[2 * i], inst->fblk[2 * i + 1]);
@@ -502,32 +495,32 @@ static void write_factored(slv_writer *w, const slv_instance *inst) {
 }
 
 /* The recorded solver and options, when there are any. */
-static void write_solve(slv_writer *w, const slv_instance *inst) {
+static void write_solve(slv_writer *w, const io_instance *inst) {
   const slv_options *o = &inst->opt;
   int k = 0;
   if (inst->solver[0]) fprintf(w->f, "solver %s\n", inst->solver);
-  for (int i = 0; i < SLV_IO_OPT_COUNT; i++) k += (inst->opt_given >> i) & 1u;
+  for (int i = 0; i < IO_OPT_COUNT; i++) k += (inst->opt_given >> i) & 1u;
   if (!k) return;
   fprintf(w->f, "options %d\n", k);
-  for (int i = 0; i < SLV_IO_OPT_COUNT; i++) {
+  for (int i = 0; i < IO_OPT_COUNT; i++) {
     if (!(inst->opt_given & (1u << i))) continue;
     fprintf(w->f, "%s ", OPTION[i]);
     switch (1u << i) {
-    case SLV_IO_OPT_MAX_ITER: fprintf(w->f, "%d\n", o->max_iter); break;
-    case SLV_IO_OPT_TOL: slv_wr_double(w, o->tol, '\n'); break;
-    case SLV_IO_OPT_NORM: fprintf(w->f, "%d\n", o->norm == SLV_NORM_2 ? 2 : 0); break;
-    case SLV_IO_OPT_OMEGA: slv_wr_double(w, o->omega, '\n'); break;
-    case SLV_IO_OPT_DAMPING: slv_wr_double(w, o->damping, '\n'); break;
-    case SLV_IO_OPT_PIVOT_TOL: slv_wr_double(w, o->pivot_tol, '\n'); break;
-    case SLV_IO_OPT_WARM_START: fprintf(w->f, "%d\n", o->warm_start ? 1 : 0); break;
-    case SLV_IO_OPT_CHECK_EVERY: fprintf(w->f, "%d\n", o->check_every); break;
-    case SLV_IO_OPT_MAX_PIVOTS: fprintf(w->f, "%d\n", o->max_pivots); break;
+    case IO_OPT_MAX_ITER: fprintf(w->f, "%d\n", o->max_iter); break;
+    case IO_OPT_TOL: slv_wr_double(w, o->tol, '\n'); break;
+    case IO_OPT_NORM: fprintf(w->f, "%d\n", o->norm == SLV_NORM_2 ? 2 : 0); break;
+    case IO_OPT_OMEGA: slv_wr_double(w, o->omega, '\n'); break;
+    case IO_OPT_DAMPING: slv_wr_double(w, o->damping, '\n'); break;
+    case IO_OPT_PIVOT_TOL: slv_wr_double(w, o->pivot_tol, '\n'); break;
+    case IO_OPT_WARM_START: fprintf(w->f, "%d\n", o->warm_start ? 1 : 0); break;
+    case IO_OPT_CHECK_EVERY: fprintf(w->f, "%d\n", o->check_every); break;
+    case IO_OPT_MAX_PIVOTS: fprintf(w->f, "%d\n", o->max_pivots); break;
     default: fprintf(w->f, "%lu\n", o->seed); break;
     }
   }
 }
 
-slv_status slv_io_write_lcplab(const slv_io_req *rq, const slv_instance *inst) {
+slv_status io_write_lcplab(const io_req *rq, const io_instance *inst) {
   int n = inst->n;
   slv_writer w;
   slv_status st = slv_wr_open(&w, rq->path, rq->err, rq->errlen);
@@ -538,7 +531,7 @@ slv_status slv_io_write_lcplab(const slv_io_req *rq, const slv_instance *inst) {
         "# lo_i < x_i < hi_i => w_i = 0.  findex[i] = j >= 0: bounds -mu_i |x_j| .. mu_i |x_j|.\n"
         "# Format: datasets/README.md of lcplab.\n",
         f);
-  fprintf(f, "kind %s\nn %d\nstorage %s\n", slv_io_kind_of(inst), n,
+  fprintf(f, "kind %s\nn %d\nstorage %s\n", io_kind_of(inst), n,
           inst->storage == SLV_CSR        ? "csr"
           : inst->storage == SLV_FACTORED ? "factored"
                                           : "dense");

@@ -19,7 +19,7 @@
  *     array:      the values column-major (symmetric: the lower triangle
  *                 column by column; skew: the strictly lower triangle)
  * Nothing but comments may follow the data.  A is built dense (column-major),
- * at most SLV_IO_MAX_DENSE entries.
+ * at most IO_MAX_DENSE entries.
  *
  * Writing: "coordinate real general", the entries of A that are not +0.0
  * (column by column for dense A, row by row for CSR), %.17g, 1-based;
@@ -48,10 +48,10 @@ static char *sidecar(const char *path, const char *suffix) {
   return s;
 }
 
-int slv_write_sidecar(const char *path, slv_format fmt, int k, char *buf, size_t len) {
+int io_write_sidecar(const char *path, io_format fmt, int k, char *buf, size_t len) {
   static const char *const sfx[5] = { ".b", ".lo", ".hi", ".findex", ".mu" };
-  if (fmt == SLV_FMT_AUTO) fmt = slv_format_for_path(path);
-  if (fmt != SLV_FMT_MTX || k < 0 || k >= 5) return 0;
+  if (fmt == IO_FMT_AUTO) fmt = io_format_for_path(path);
+  if (fmt != IO_FMT_MTX || k < 0 || k >= 5) return 0;
   size_t n = strlen(path), m = strlen(sfx[k]);
   if (n >= 4 && strcmp(path + n - 4, ".mtx") == 0) n -= 4;
   if (n + m >= len) return -1;
@@ -83,10 +83,10 @@ enum { SYM_GENERAL, SYM_SYMMETRIC, SYM_SKEW };
 /* Store v at (i, j), summing duplicates; a -0.0 stays -0.0 when first. */
 static void put(double *A, size_t n, int i, int j, double v) {
   double *a = &A[(size_t)i + (size_t)j * n];
-  *a = slv_io_is_pos_zero(*a) ? v : *a + v;
+  *a = io_is_pos_zero(*a) ? v : *a + v;
 }
 
-static slv_status read_matrix(slv_reader *r, slv_instance **out) {
+static slv_status read_matrix(slv_reader *r, io_instance **out) {
   slv_token t;
   slv_status st;
   int array = 0, sym = SYM_GENERAL, n, cols, nnz = 0;
@@ -119,8 +119,8 @@ static slv_status read_matrix(slv_reader *r, slv_instance **out) {
     return slv_rd_fail(r, &t, SLV_ERR_INVALID,
                        "'general', 'symmetric' or 'skew-symmetric' in the banner");
   r->comment = '%'; /* from here on, '%' lines are comments */
-  if ((st = slv_rd_size(r, SLV_IO_MAX_N, &n, &line, "the number of rows"))) return st;
-  if ((st = slv_rd_size(r, SLV_IO_MAX_N, &cols, NULL, "the number of columns"))) return st;
+  if ((st = slv_rd_size(r, IO_MAX_N, &n, &line, "the number of rows"))) return st;
+  if ((st = slv_rd_size(r, IO_MAX_N, &cols, NULL, "the number of columns"))) return st;
   if (cols != n)
     return slv_rd_failf(r, line, SLV_ERR_INVALID, "expected a square matrix, found %d x %d", n,
                         cols);
@@ -128,11 +128,11 @@ static slv_status read_matrix(slv_reader *r, slv_instance **out) {
   double maxnnz = sym == SYM_GENERAL     ? nn
                   : sym == SYM_SYMMETRIC ? nn / 2 + n / 2.0
                                          : nn / 2 - n / 2.0;
-  if (nn > (double)SLV_IO_MAX_DENSE)
+  if (nn > (double)IO_MAX_DENSE)
     return slv_rd_failf(r, line, SLV_ERR_DIM,
                         "expected at most %ld entries to store A dense, found %d x %d",
-                        SLV_IO_MAX_DENSE, n, n);
-  if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 1),
+                        IO_MAX_DENSE, n, n);
+  if ((st = slv_rd_reserve(r, line, io_instance_bytes(n, 1),
                            "n = %d: A (n x n, built "
                            "dense), b, lo, hi",
                            n)))
@@ -148,9 +148,9 @@ static slv_status read_matrix(slv_reader *r, slv_instance **out) {
   } else if ((st = slv_rd_need(r, maxnnz, "the %.0f values of the array", maxnnz))) {
     return st;
   }
-  slv_instance *inst = slv_io_instance_alloc(n);
-  if (!inst || slv_io_alloc_dense(inst)) {
-    slv_instance_free(inst);
+  io_instance *inst = io_instance_alloc(n);
+  if (!inst || io_alloc_dense(inst)) {
+    io_instance_free(inst);
     return slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
   }
   double *A = inst->A;
@@ -192,7 +192,7 @@ static slv_status read_matrix(slv_reader *r, slv_instance **out) {
     st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "end of file after the %s",
                      array ? "array values" : "entries");
   if (st) {
-    slv_instance_free(inst);
+    io_instance_free(inst);
     return st;
   }
   *out = inst;
@@ -205,13 +205,13 @@ static size_t cap_left(size_t cap, double mem) {
   return (double)cap > mem ? (size_t)((double)cap - mem) : 0;
 }
 
-slv_status slv_io_read_mtx(const slv_io_req *rq, slv_instance **out) {
+slv_status io_read_mtx(const io_req *rq, io_instance **out) {
   const char *path = rq->path;
   char *err = rq->err;
   size_t errlen = rq->errlen;
   size_t cap = rq->max_memory;
   slv_reader r;
-  slv_instance *inst = NULL;
+  io_instance *inst = NULL;
   *out = NULL;
   slv_status st = slv_rd_open_req(&r, rq, 0);
   if (st) return st;
@@ -224,58 +224,56 @@ slv_status slv_io_read_mtx(const slv_io_req *rq, slv_instance **out) {
   int n = inst->n;
   for (int k = 0; k < 5; k++)
     if (!(side[k] = sidecar(path, sfx[k]))) {
-      slv_io_msgf(err, errlen, "%s: out of memory", path);
+      io_msgf(err, errlen, "%s: out of memory", path);
       st = SLV_ERR_NOMEM;
       goto done;
     }
-  if ((st = slv_io_read_vec(side[0], n, SLV_RD_FINITE, inst->b, "b", cap_left(cap, mem), err,
-                            errlen)))
+  if ((st = io_read_vec(side[0], n, SLV_RD_FINITE, inst->b, "b", cap_left(cap, mem), err, errlen)))
     goto done;
-  if (exists(side[1]) && (st = slv_io_read_vec(side[1], n, SLV_RD_INF_OK, inst->lo, "lo",
-                                               cap_left(cap, mem), err, errlen)))
+  if (exists(side[1]) && (st = io_read_vec(side[1], n, SLV_RD_INF_OK, inst->lo, "lo",
+                                           cap_left(cap, mem), err, errlen)))
     goto done;
-  if (exists(side[2]) && (st = slv_io_read_vec(side[2], n, SLV_RD_INF_OK, inst->hi, "hi",
-                                               cap_left(cap, mem), err, errlen)))
+  if (exists(side[2]) && (st = io_read_vec(side[2], n, SLV_RD_INF_OK, inst->hi, "hi",
+                                           cap_left(cap, mem), err, errlen)))
     goto done;
   if (exists(side[3])) {
-    if ((st = slv_io_reserve(side[3], &mem, (double)cap, 4.0 * n, err, errlen, "findex (n = %d)",
-                             n)))
+    if ((st = io_reserve(side[3], &mem, (double)cap, 4.0 * n, err, errlen, "findex (n = %d)", n)))
       goto done;
-    if ((st = slv_io_alloc_findex(inst))) goto nomem;
-    if ((st = slv_io_read_ivec(side[3], n, -1, n - 1, 1, inst->findex, "findex", cap_left(cap, mem),
-                               err, errlen)))
+    if ((st = io_alloc_findex(inst))) goto nomem;
+    if ((st = io_read_ivec(side[3], n, -1, n - 1, 1, inst->findex, "findex", cap_left(cap, mem),
+                           err, errlen)))
       goto done;
-    if (slv_io_has_friction(inst) && !exists(side[4])) {
-      slv_io_msgf(err, errlen, "%s: expected a readable file (%s has friction rows), found: %s",
-                  side[4], side[3], strerror(ENOENT));
+    if (io_has_friction(inst) && !exists(side[4])) {
+      io_msgf(err, errlen, "%s: expected a readable file (%s has friction rows), found: %s",
+              side[4], side[3], strerror(ENOENT));
       st = SLV_ERR_INVALID;
       goto done;
     }
   }
   if (exists(side[4])) {
-    if ((st = slv_io_reserve(side[4], &mem, (double)cap, 8.0 * n, err, errlen, "mu (n = %d)", n)))
+    if ((st = io_reserve(side[4], &mem, (double)cap, 8.0 * n, err, errlen, "mu (n = %d)", n)))
       goto done;
-    if ((st = slv_io_alloc_mu(inst))) goto nomem;
-    if ((st = slv_io_read_vec(side[4], n, SLV_RD_FINITE, inst->mu, "mu", cap_left(cap, mem), err,
-                              errlen)))
+    if ((st = io_alloc_mu(inst))) goto nomem;
+    if ((st = io_read_vec(side[4], n, SLV_RD_FINITE, inst->mu, "mu", cap_left(cap, mem), err,
+                          errlen)))
       goto done;
     /* friction coefficients (datasets/README.md: n finite values >= 0), as
      * the .lcp reader demands: else a problem read here could not be read
      * back once written (found by tests/fuzz/fuzz_mtx.c) */
     for (int i = 0; i < n; i++)
       if (inst->mu[i] < 0) {
-        slv_io_msgf(err, errlen, "%s: expected mu[%d] >= 0, found %.17g", side[4], i, inst->mu[i]);
+        io_msgf(err, errlen, "%s: expected mu[%d] >= 0, found %.17g", side[4], i, inst->mu[i]);
         st = SLV_ERR_INVALID;
         goto done;
       }
   }
   goto done;
 nomem:
-  slv_io_msgf(err, errlen, "%s: out of memory", path);
+  io_msgf(err, errlen, "%s: out of memory", path);
 done:
   for (int k = 0; k < 5; k++) free(side[k]);
   if (st) {
-    slv_instance_free(inst);
+    io_instance_free(inst);
     return st;
   }
   *out = inst;
@@ -288,13 +286,13 @@ static void write_entry(slv_writer *w, int i, int j, double v) {
 }
 
 /* The matrix A in MatrixMarket coordinate form (entries that are not +0). */
-static void write_matrix(slv_writer *w, const slv_instance *inst) {
+static void write_matrix(slv_writer *w, const io_instance *inst) {
   int n = inst->n;
   long nnz = 0;
   if (inst->storage == SLV_DENSE) {
-    for (size_t k = 0; k < (size_t)n * n; k++) nnz += !slv_io_is_pos_zero(inst->A[k]);
+    for (size_t k = 0; k < (size_t)n * n; k++) nnz += !io_is_pos_zero(inst->A[k]);
   } else {
-    for (int k = 0; k < inst->Ap[n]; k++) nnz += !slv_io_is_pos_zero(inst->Ax[k]);
+    for (int k = 0; k < inst->Ap[n]; k++) nnz += !io_is_pos_zero(inst->Ax[k]);
   }
   fputs("%%MatrixMarket matrix coordinate real general\n"
         "% lcplab: w = A x + b; sidecars .b (required), .lo, .hi, .findex, .mu\n",
@@ -304,21 +302,21 @@ static void write_matrix(slv_writer *w, const slv_instance *inst) {
     for (int j = 0; j < n; j++)
       for (int i = 0; i < n; i++) {
         double v = inst->A[i + (size_t)j * n];
-        if (!slv_io_is_pos_zero(v)) write_entry(w, i, j, v);
+        if (!io_is_pos_zero(v)) write_entry(w, i, j, v);
       }
   } else {
     for (int i = 0; i < n; i++)
       for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++)
-        if (!slv_io_is_pos_zero(inst->Ax[k])) write_entry(w, i, inst->Aj[k], inst->Ax[k]);
+        if (!io_is_pos_zero(inst->Ax[k])) write_entry(w, i, inst->Aj[k], inst->Ax[k]);
   }
 }
 
 /* Which sidecars (.b, .lo, .hi, .findex, .mu) the instance needs. */
-static void sidecars_needed(const slv_instance *inst, int need[5]) {
+static void sidecars_needed(const io_instance *inst, int need[5]) {
   need[0] = 1;
   need[1] = need[2] = 0;
   for (int i = 0; i < inst->n; i++) {
-    if (!slv_io_is_pos_zero(inst->lo[i])) need[1] = 1;
+    if (!io_is_pos_zero(inst->lo[i])) need[1] = 1;
     if (inst->hi[i] != INFINITY) need[2] = 1;
   }
   need[3] = inst->findex != NULL;
@@ -330,7 +328,7 @@ static slv_status sidecar_names(const char *path, char *side[5], char *err, size
   static const char *const sfx[5] = { ".b", ".lo", ".hi", ".findex", ".mu" };
   for (int k = 0; k < 5; k++)
     if (!(side[k] = sidecar(path, sfx[k]))) {
-      slv_io_msgf(err, errlen, "%s: out of memory", path);
+      io_msgf(err, errlen, "%s: out of memory", path);
       return SLV_ERR_NOMEM;
     }
   return SLV_OK;
@@ -339,7 +337,7 @@ static slv_status sidecar_names(const char *path, char *side[5], char *err, size
 /* The matrix and its sidecars are all written before any is published
  * (docs/io.md, "Replacing files"): a failed write (a full disk) leaves the
  * old matrix and sidecars together, never a new A beside an old b. */
-slv_status slv_io_write_mtx(const slv_io_req *rq, const slv_instance *inst) {
+slv_status io_write_mtx(const io_req *rq, const io_instance *inst) {
   const char *path = rq->path;
   char *side[5] = { NULL, NULL, NULL, NULL, NULL };
   slv_writer w[6]; /* the matrix, then the sidecars */

@@ -6,7 +6,7 @@
  *     G.npy     float64 (n, n), the Delassus matrix, n = 3 nc
  *     g.npy     float64 (n,) or (n, 1), the free velocity
  *     mus.npy   float64 (nc,) or (nc, 1), one friction coefficient per contact
- *     lam0.npy  optional: an initial guess (n,) or (n, 1) (slv_read_start)
+ *     lam0.npy  optional: an initial guess (n,) or (n, 1) (io_read_start)
  * and other members are ignored.  The problem is the NCP of Coulomb's law
  * with De Saxce's correction, c = G lambda + g, K_mu ∋ lambda ⊥ c + Phi(c)
  * ∈ K*_mu, with each contact's three components ordered (t1, t2, n): the
@@ -20,7 +20,7 @@
  * Writing is the inverse permutation: G in C order (fortran_order False),
  * g as (n, 1) and mus as (nc,), as ContactBench's own files have them, in
  * members stored uncompressed as numpy.savez does.  Only instances every
- * row of which is in a Coulomb cone (slv_io_holds_fc3d).  A write then a
+ * row of which is in a Coulomb cone (io_holds_fc3d).  A write then a
  * read gives back A, b and the cones bit for bit.
  *
  * The zip store is read and written with Debian's libzip (zip.h), which
@@ -79,7 +79,7 @@ static slv_status npz_fail(npz_ctx *c, slv_status st, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(m, sizeof m, fmt, ap);
   va_end(ap);
-  slv_io_msgf(c->err, c->errlen, "%s: %s", c->path, m);
+  io_msgf(c->err, c->errlen, "%s: %s", c->path, m);
   return st;
 }
 
@@ -150,7 +150,7 @@ static int lit_shape(lit *l, npy_array *a) {
     if (l->pos >= l->len || l->s[l->pos] < '0' || l->s[l->pos] > '9' || a->ndim >= 2) return 0;
     long v = 0;
     while (l->pos < l->len && l->s[l->pos] >= '0' && l->s[l->pos] <= '9') {
-      if (v > SLV_IO_MAX_N) return 0;
+      if (v > IO_MAX_N) return 0;
       v = 10 * v + (l->s[l->pos++] - '0');
     }
     if (l->pos < l->len && l->s[l->pos] == 'L') l->pos++;
@@ -402,11 +402,11 @@ static slv_status open_problem(npz_ctx *c, npy_array a[3], long *nc) {
   shape_str(&a[1], s1, sizeof s1);
   shape_str(&a[2], s2, sizeof s2);
   *nc = vector_len(&a[2]);
-  if (*nc < 0 || 3.0 * (double)*nc > SLV_IO_MAX_N)
+  if (*nc < 0 || 3.0 * (double)*nc > IO_MAX_N)
     return npz_fail(c, *nc < 0 ? SLV_ERR_INVALID : SLV_ERR_DIM,
                     "expected mus.npy to be a vector "
                     "of nc <= %d friction coefficients, found %s",
-                    SLV_IO_MAX_N / 3, s2);
+                    IO_MAX_N / 3, s2);
   long n = 3 * *nc;
   if (a[0].ndim != 2 || a[0].shape[0] != n || a[0].shape[1] != n)
     return npz_fail(c, SLV_ERR_INVALID,
@@ -418,15 +418,15 @@ static slv_status open_problem(npz_ctx *c, npy_array a[3], long *nc) {
                     "expected g.npy to be a vector of 3 nc = %ld values "
                     "(mus.npy has nc = %ld), found %s",
                     n, *nc, s1);
-  if ((double)n * (double)n > (double)SLV_IO_MAX_NNZ)
+  if ((double)n * (double)n > (double)IO_MAX_NNZ)
     return npz_fail(c, SLV_ERR_DIM, "expected n*n <= %ld for a dense G, found n = %ld",
-                    (long)SLV_IO_MAX_NNZ, n);
+                    (long)IO_MAX_NNZ, n);
   return SLV_OK;
 }
 
 /* G into the dense column-major A, line by line (a row of G in C order, a
  * column in Fortran order), permuted; buf holds one line. */
-static slv_status read_G(npz_ctx *c, const npy_array *g, slv_instance *inst, double *buf) {
+static slv_status read_G(npz_ctx *c, const npy_array *g, io_instance *inst, double *buf) {
   size_t n = (size_t)inst->n;
   for (size_t r = 0; r < n; r++) {
     slv_status st = read_values(c, g, buf, n, 0, r * n);
@@ -444,12 +444,12 @@ static slv_status read_G(npz_ctx *c, const npy_array *g, slv_instance *inst, dou
   return SLV_OK;
 }
 
-slv_status slv_io_read_npz(const slv_io_req *rq, slv_instance **out) {
+slv_status io_read_npz(const io_req *rq, io_instance **out) {
   npz_ctx c = { rq->path, rq->err, rq->errlen, NULL, 0, (double)rq->max_memory };
   npy_array a[3] = { { "G.npy", NULL, 0, 0, 0, { 0, 0 }, 0, 0 },
                      { "g.npy", NULL, 0, 0, 0, { 0, 0 }, 0, 0 },
                      { "mus.npy", NULL, 0, 0, 0, { 0, 0 }, 0, 0 } };
-  slv_instance *inst = NULL;
+  io_instance *inst = NULL;
   double *buf = NULL;
   long nc = 0;
   *out = NULL;
@@ -458,15 +458,15 @@ slv_status slv_io_read_npz(const slv_io_req *rq, slv_instance **out) {
   if ((st = open_problem(&c, a, &nc))) goto done;
   int n = (int)(3 * nc);
   /* everything the three arrays imply, before any of it is allocated */
-  if ((st = slv_io_reserve(c.path, &c.mem, c.cap, slv_io_instance_bytes(n, 1) + 36.0 * nc + 8.0 * n,
-                           c.err, c.errlen,
-                           "G.npy, g.npy, mus.npy: nc = %ld, a dense "
-                           "%d x %d G",
-                           nc, n, n)))
+  if ((st = io_reserve(c.path, &c.mem, c.cap, io_instance_bytes(n, 1) + 36.0 * nc + 8.0 * n, c.err,
+                       c.errlen,
+                       "G.npy, g.npy, mus.npy: nc = %ld, a dense "
+                       "%d x %d G",
+                       nc, n, n)))
     goto done;
-  inst = slv_io_instance_alloc(n);
+  inst = io_instance_alloc(n);
   buf = malloc(((size_t)n + 1) * sizeof(double));
-  if (!inst || !buf || slv_io_alloc_dense(inst)) {
+  if (!inst || !buf || io_alloc_dense(inst)) {
     st = npz_fail(&c, SLV_ERR_NOMEM, "out of memory for n = %d", n);
     goto done;
   }
@@ -474,7 +474,7 @@ slv_status slv_io_read_npz(const slv_io_req *rq, slv_instance **out) {
   if ((st = read_values(&c, &a[1], buf, (size_t)n, 0, 0))) goto done;
   for (int r = 0; r < n; r++) inst->b[lab_row((size_t)r)] = buf[r];
   if ((st = read_values(&c, &a[2], buf, (size_t)nc, 1, 0))) goto done;
-  if ((st = slv_io_set_fc3d_cones(inst, (int)nc, buf))) {
+  if ((st = io_set_fc3d_cones(inst, (int)nc, buf))) {
     npz_fail(&c, st, "out of memory for %ld cones", nc);
     goto done;
   }
@@ -484,12 +484,12 @@ done:
   close_arrays(a, 3);
   zip_discard(c.za);
   free(buf);
-  slv_instance_free(inst);
+  io_instance_free(inst);
   return st;
 }
 
-slv_status slv_io_npz_read_guess(const char *path, int n, double *x, size_t max_memory, char *err,
-                                 size_t errlen) {
+slv_status io_npz_read_guess(const char *path, int n, double *x, size_t max_memory, char *err,
+                             size_t errlen) {
   npz_ctx c = { path, err, errlen, NULL, 0, (double)max_memory };
   npy_array a = { "lam0.npy", NULL, 0, 0, 0, { 0, 0 }, 0, 0 };
   double *buf = NULL;
@@ -505,8 +505,7 @@ slv_status slv_io_npz_read_guess(const char *path, int n, double *x, size_t max_
                   n, s);
     goto done;
   }
-  if ((st =
-           slv_io_reserve(c.path, &c.mem, c.cap, 8.0 * n, c.err, c.errlen, "lam0.npy (n = %d)", n)))
+  if ((st = io_reserve(c.path, &c.mem, c.cap, 8.0 * n, c.err, c.errlen, "lam0.npy (n = %d)", n)))
     goto done;
   if (!(buf = malloc(((size_t)n + 1) * sizeof(double)))) {
     st = npz_fail(&c, SLV_ERR_NOMEM, "out of memory for lam0 (n = %d)", n);
@@ -562,13 +561,13 @@ static slv_status add_member(npz_ctx *c, const char *name, const unsigned char *
   return SLV_OK;
 }
 
-slv_status slv_io_write_npz(const slv_io_req *rq, const slv_instance *inst) {
+slv_status io_write_npz(const io_req *rq, const io_instance *inst) {
   npz_ctx c = { rq->path, rq->err, rq->errlen, NULL, 0, 0 };
   size_t n = (size_t)inst->n, nc = (size_t)inst->ncones;
   unsigned char *m[3] = { NULL, NULL, NULL };
   size_t len[3];
   int owned = 0;
-  const double *A = slv_io_dense_of(inst, &owned);
+  const double *A = io_dense_of(inst, &owned);
   double *G = malloc((n * n + 1) * sizeof(double)), *g = malloc((n + 1) * sizeof(double));
   slv_status st = SLV_OK;
   if (!A || !G || !g) {

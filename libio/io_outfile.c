@@ -1,10 +1,10 @@
 /* io_outfile.c -- an output file that replaces PATH only once complete, and
  * "do two names name one file?" (docs/io.md, "Replacing files").
  *
- * slv_outfile_open creates a new file under a temporary name in PATH's own
+ * io_outfile_open creates a new file under a temporary name in PATH's own
  * folder (".NAME.PID-K.tmp", made with O_EXCL), so the final rename is
  * within one file system and atomic: a reader of PATH sees the old file or
- * the new one, never a part.  slv_outfile_publish checks every write (the
+ * the new one, never a part.  io_outfile_publish checks every write (the
  * stream's error flag, the flush, the close) before the rename; any failure
  * (a full disk, a file size limit) removes the temporary file and leaves
  * PATH as it was.  The rename replaces the name PATH itself: a symlink at
@@ -19,7 +19,7 @@
  * The caller writes nothing else to its stdout meanwhile (lcplab sends its
  * JSON to stderr then).
  *
- * slv_same_file compares device and inode (links followed), never strings:
+ * io_same_file compares device and inode (links followed), never strings:
  * "s.csv" and "./s.csv", a symlink and a hard link all name one file.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -33,7 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct slv_outfile {
+struct io_outfile {
   FILE *f;    /* NULL once finished */
   char *path; /* the name published */
   char *tmp;  /* the name written; NULL: path itself (a FIFO, a device) */
@@ -58,7 +58,7 @@ static char *tmp_name(const char *path, int k) {
 }
 
 /* A new temporary file beside o->path (o->tmp set); its fd, or -1 with errno. */
-static int create_tmp(slv_outfile *o) {
+static int create_tmp(io_outfile *o) {
   for (int k = 0; k < TMP_TRIES; k++) {
     free(o->tmp);
     if (!(o->tmp = tmp_name(o->path, k))) {
@@ -72,28 +72,28 @@ static int create_tmp(slv_outfile *o) {
   return -1;
 }
 
-static void outfile_free(slv_outfile *o) {
+static void outfile_free(io_outfile *o) {
   free(o->path);
   free(o->tmp);
   free(o);
 }
 
-slv_outfile *slv_outfile_open(const char *path, char *err, size_t errlen) {
+io_outfile *io_outfile_open(const char *path, char *err, size_t errlen) {
   struct stat st;
   if (!path || !path[0]) {
-    slv_io_msgf(err, errlen, "expected an output file name, found an empty one");
+    io_msgf(err, errlen, "expected an output file name, found an empty one");
     return NULL;
   }
   int dash = strcmp(path, "-") == 0;
   int exists = !dash && stat(path, &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) {
-    slv_io_msgf(err, errlen, "%s: cannot write: it is a folder", path);
+    io_msgf(err, errlen, "%s: cannot write: it is a folder", path);
     return NULL;
   }
-  slv_outfile *o = calloc(1, sizeof *o);
+  io_outfile *o = calloc(1, sizeof *o);
   if (!o || !(o->path = strdup(path))) {
     free(o);
-    slv_io_msgf(err, errlen, "%s: cannot write: out of memory", path);
+    io_msgf(err, errlen, "%s: cannot write: out of memory", path);
     return NULL;
   }
   int special = exists && !S_ISREG(st.st_mode);
@@ -103,16 +103,16 @@ slv_outfile *slv_outfile_open(const char *path, char *err, size_t errlen) {
     int e = errno;
     if (fd >= 0) close(fd);
     if (fd >= 0 && o->tmp) unlink(o->tmp);
-    slv_io_msgf(err, errlen, "%s: cannot write: %s", path, strerror(e));
+    io_msgf(err, errlen, "%s: cannot write: %s", path, strerror(e));
     outfile_free(o);
     return NULL;
   }
   return o;
 }
 
-FILE *slv_outfile_stream(const slv_outfile *o) { return o ? o->f : NULL; }
+FILE *io_outfile_stream(const io_outfile *o) { return o ? o->f : NULL; }
 
-slv_status slv_outfile_finish(slv_outfile *o, char *err, size_t errlen) {
+slv_status io_outfile_finish(io_outfile *o, char *err, size_t errlen) {
   if (!o) return SLV_ERR_INVALID;
   if (o->f) {
     int e = ferror(o->f) ? (errno ? errno : EIO) : 0;
@@ -122,23 +122,23 @@ slv_status slv_outfile_finish(slv_outfile *o, char *err, size_t errlen) {
     o->error = e;
     if (e && o->tmp) unlink(o->tmp);
   }
-  if (o->error) slv_io_msgf(err, errlen, "%s: cannot write: %s", o->path, strerror(o->error));
+  if (o->error) io_msgf(err, errlen, "%s: cannot write: %s", o->path, strerror(o->error));
   return o->error ? SLV_ERR_INVALID : SLV_OK;
 }
 
-slv_status slv_outfile_publish(slv_outfile *o, char *err, size_t errlen) {
-  slv_status st = slv_outfile_finish(o, err, errlen);
+slv_status io_outfile_publish(io_outfile *o, char *err, size_t errlen) {
+  slv_status st = io_outfile_finish(o, err, errlen);
   if (st == SLV_OK && o->tmp && rename(o->tmp, o->path) != 0) {
     int e = errno;
     unlink(o->tmp);
-    slv_io_msgf(err, errlen, "%s: cannot write: %s", o->path, strerror(e));
+    io_msgf(err, errlen, "%s: cannot write: %s", o->path, strerror(e));
     st = SLV_ERR_INVALID;
   }
   if (o) outfile_free(o);
   return st;
 }
 
-void slv_outfile_discard(slv_outfile *o) {
+void io_outfile_discard(io_outfile *o) {
   if (!o) return;
   if (o->f) fclose(o->f);
   if (!o->error && o->tmp) unlink(o->tmp);
@@ -170,7 +170,7 @@ static int same_entry(const char *a, const char *b) {
          sa.st_ino == sb.st_ino;
 }
 
-int slv_same_file(const char *a, const char *b) {
+int io_same_file(const char *a, const char *b) {
   struct stat sa, sb;
   if (!a || !b) return 0;
   if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0) return strcmp(a, b) == 0; /* stdout */

@@ -6,7 +6,7 @@
  * checked against the memory cap; tokens are converted in place with
  * strtod / strtol and must be consumed entirely.  The writer prints numbers
  * with %.17g and infinities as "inf" / "-inf", so that strtod gives back
- * the same bits.  The format table and slv_read / slv_write are in
+ * the same bits.  The format table and io_read / io_write are in
  * io_format.c.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-void slv_io_msgf(char *msg, size_t len, const char *fmt, ...) {
+void io_msgf(char *msg, size_t len, const char *fmt, ...) {
   if (!msg || len == 0) return;
   va_list ap;
   va_start(ap, fmt);
@@ -48,8 +48,8 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max
   errno = 0;
   FILE *f = fopen(path, "rb");
   if (!f) {
-    slv_io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
-                errno ? strerror(errno) : "cannot open");
+    io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
+            errno ? strerror(errno) : "cannot open");
     return SLV_ERR_INVALID;
   }
   /* Size hint from the end offset; never trusted beyond 1 GiB (directories
@@ -60,10 +60,10 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max
   struct stat sb;
   if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && (double)sb.st_size > r->cap) {
     fclose(f);
-    slv_io_msgf(err, errlen,
-                "%s: expected a file that fits the memory cap of %.0f bytes "
-                "(max_memory), found %.0f bytes",
-                path, r->cap, (double)sb.st_size);
+    io_msgf(err, errlen,
+            "%s: expected a file that fits the memory cap of %.0f bytes "
+            "(max_memory), found %.0f bytes",
+            path, r->cap, (double)sb.st_size);
     return SLV_ERR_DIM;
   }
   if (fseek(f, 0, SEEK_END) == 0) {
@@ -74,7 +74,7 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max
   char *buf = malloc(cap);
   if (!buf) {
     fclose(f);
-    slv_io_msgf(err, errlen, "%s: out of memory reading the file", path);
+    io_msgf(err, errlen, "%s: out of memory reading the file", path);
     return SLV_ERR_NOMEM;
   }
   size_t len = 0;
@@ -87,17 +87,17 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max
     if (2.0 * (double)cap > r->cap) {
       free(buf);
       fclose(f);
-      slv_io_msgf(err, errlen,
-                  "%s: expected a file that fits the memory cap of %.0f bytes "
-                  "(max_memory), found more than %zu bytes",
-                  path, r->cap, len);
+      io_msgf(err, errlen,
+              "%s: expected a file that fits the memory cap of %.0f bytes "
+              "(max_memory), found more than %zu bytes",
+              path, r->cap, len);
       return SLV_ERR_DIM;
     }
     char *nb = realloc(buf, cap * 2);
     if (!nb) {
       free(buf);
       fclose(f);
-      slv_io_msgf(err, errlen, "%s: out of memory reading the file", path);
+      io_msgf(err, errlen, "%s: out of memory reading the file", path);
       return SLV_ERR_NOMEM;
     }
     buf = nb;
@@ -108,8 +108,8 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max
     int e = errno;
     free(buf);
     fclose(f);
-    slv_io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
-                e ? strerror(e) : "read error");
+    io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
+            e ? strerror(e) : "read error");
     return SLV_ERR_INVALID;
   }
   fclose(f);
@@ -120,7 +120,7 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max
   return SLV_OK;
 }
 
-slv_status slv_rd_open_req(slv_reader *r, const slv_io_req *rq, char comment) {
+slv_status slv_rd_open_req(slv_reader *r, const io_req *rq, char comment) {
   return slv_rd_open(r, rq->path, comment, rq->max_memory, rq->err, rq->errlen);
 }
 
@@ -150,8 +150,8 @@ slv_status slv_rd_reserve(slv_reader *r, long line, double bytes, const char *wh
   return slv_rd_failf(r, line, SLV_ERR_DIM, "%s", m);
 }
 
-slv_status slv_io_reserve(const char *path, double *mem, double cap, double bytes, char *err,
-                          size_t errlen, const char *what, ...) {
+slv_status io_reserve(const char *path, double *mem, double cap, double bytes, char *err,
+                      size_t errlen, const char *what, ...) {
   double total = *mem + bytes;
   if (total <= cap) {
     *mem = total;
@@ -162,7 +162,7 @@ slv_status slv_io_reserve(const char *path, double *mem, double cap, double byte
   va_start(ap, what);
   cap_message(m, sizeof m, cap, bytes, total, what, ap);
   va_end(ap);
-  slv_io_msgf(err, errlen, "%s: %s", path, m);
+  io_msgf(err, errlen, "%s: %s", path, m);
   return SLV_ERR_DIM;
 }
 
@@ -255,8 +255,8 @@ static slv_status rd_vfail(const slv_reader *r, const slv_token *t, slv_status s
   char w[256], tok[256];
   vsnprintf(w, sizeof w, what, ap);
   show_token(t, tok, sizeof tok);
-  slv_io_msgf(r->err, r->errlen, "%s:%ld: expected %s, found %s", r->path, t ? t->line : r->line, w,
-              tok);
+  io_msgf(r->err, r->errlen, "%s:%ld: expected %s, found %s", r->path, t ? t->line : r->line, w,
+          tok);
   return st;
 }
 
@@ -275,7 +275,7 @@ slv_status slv_rd_failf(const slv_reader *r, long line, slv_status st, const cha
   va_start(ap, fmt);
   vsnprintf(m, sizeof m, fmt, ap);
   va_end(ap);
-  slv_io_msgf(r->err, r->errlen, "%s:%ld: %s", r->path, line, m);
+  io_msgf(r->err, r->errlen, "%s:%ld: %s", r->path, line, m);
   return st;
 }
 
@@ -445,13 +445,13 @@ slv_status slv_wr_open(slv_writer *w, const char *path, char *err, size_t errlen
   w->path = path;
   w->err = err;
   w->errlen = errlen;
-  w->o = slv_outfile_open(path, err, errlen);
-  w->f = slv_outfile_stream(w->o);
+  w->o = io_outfile_open(path, err, errlen);
+  w->f = io_outfile_stream(w->o);
   return w->o ? SLV_OK : SLV_ERR_INVALID;
 }
 
 slv_status slv_wr_close(slv_writer *w) {
-  slv_status st = slv_outfile_publish(w->o, w->err, w->errlen);
+  slv_status st = io_outfile_publish(w->o, w->err, w->errlen);
   w->o = NULL;
   w->f = NULL;
   return st;
@@ -459,7 +459,7 @@ slv_status slv_wr_close(slv_writer *w) {
 
 slv_status slv_wr_finish(slv_writer *w) {
   w->f = NULL;
-  return slv_outfile_finish(w->o, w->err, w->errlen);
+  return io_outfile_finish(w->o, w->err, w->errlen);
 }
 
 void slv_wr_vec(slv_writer *w, int n, const double *x) {
@@ -471,7 +471,7 @@ void slv_wr_ivec(slv_writer *w, int n, const int *x) {
 }
 
 void slv_wr_discard(slv_writer *w) {
-  slv_outfile_discard(w->o);
+  io_outfile_discard(w->o);
   w->o = NULL;
   w->f = NULL;
 }
@@ -484,4 +484,4 @@ void slv_wr_double(slv_writer *w, double v, char sep) {
   if (sep) fputc(sep, w->f);
 }
 
-int slv_io_is_pos_zero(double x) { return x == 0.0 && !signbit(x); }
+int io_is_pos_zero(double x) { return x == 0.0 && !signbit(x); }

@@ -17,7 +17,7 @@
  *                filled1 filled2 index1[filled1] index2[filled2]
  *                then per stored block: its number and nr*nc numbers,
  *                column-major]; read dense, or CSR for the frictional-
- *                contact reader beyond SLV_IO_FC_DENSE_MAX rows (exact +0.0
+ *                contact reader beyond IO_FC_DENSE_MAX rows (exact +0.0
  *                entries of the blocks dropped);
  *     2 CSparse: not read (SLV_ERR_UNSUPPORTED).
  *   LCP:    n, M (n x n), q[n].            w = M z + q, 0 <= z _|_ w >= 0
@@ -33,8 +33,8 @@
  *              (n+m) x (n+m), else (Rectangular_mlcp.dat has a 3 x 2 M) the
  *              storage-2 blocks [[A, C], [D, B]] and [a; b].
  *
- * Which variant a .dat holds is decided from the content (slv_read with
- * SLV_FMT_AUTO), never from its folder:
+ * Which variant a .dat holds is decided from the content (io_read with
+ * IO_FMT_AUTO), never from its folder:
  *   - MLCP when the file opens with two 0/1 flags (not both 0), n, m and,
  *     if the first flag is 1, a block-row list 0 <= ... <= n+m ending at
  *     n+m, one 0/1 per block and a storage type 0..2;
@@ -65,7 +65,7 @@
 
 /* ---- NumericsMatrix ------------------------------------------------------ */
 
-void slv_io_nm_free(slv_nm *m) {
+void io_nm_free(slv_nm *m) {
   if (!m) return;
   free(m->a);
   free(m->Ap);
@@ -87,7 +87,7 @@ static slv_status read_sbm(slv_reader *r, const char *name, slv_nm *out) {
   int *cum0 = NULL;
   double *vals = NULL;
   size_t *off = NULL;
-  if ((st = slv_rd_size(r, SLV_IO_MAX_DENSE, &nb, NULL, "the number of stored blocks of %s", name)))
+  if ((st = slv_rd_size(r, IO_MAX_DENSE, &nb, NULL, "the number of stored blocks of %s", name)))
     return st;
   if (nb == 0) { /* an all-zero matrix: nothing follows */
     if (out->storage == SLV_DENSE) return SLV_OK;
@@ -223,7 +223,7 @@ static slv_status read_sbm(slv_reader *r, const char *name, slv_nm *out) {
           int c = idx2[b], c0 = c ? cum1[c - 1] : 0, nc = cum1[c] - c0;
           for (int jj = 0; jj < nc; jj++) {
             double v = vals[off[b] + (size_t)i + (size_t)jj * (size_t)nr];
-            if (slv_io_is_pos_zero(v)) continue;
+            if (io_is_pos_zero(v)) continue;
             if (pass) {
               out->Aj[k] = c0 + jj;
               out->Ax[k] = v;
@@ -255,8 +255,8 @@ done:
   return st;
 }
 
-slv_status slv_io_read_nm(slv_reader *r, const char *name, int want_rows, int want_cols,
-                          const char *why, int csr_above, slv_nm *out, long *line) {
+slv_status io_read_nm(slv_reader *r, const char *name, int want_rows, int want_cols,
+                      const char *why, int csr_above, slv_nm *out, long *line) {
   slv_token t;
   slv_status st;
   int stype, r2, c2, *rows = &out->rows, *cols = &out->cols;
@@ -270,9 +270,8 @@ slv_status slv_io_read_nm(slv_reader *r, const char *name, int want_rows, int wa
                        "the storage type of %s to be 0 (dense) or 1 (sparse block); CSparse "
                        "storage (2) is not read",
                        name);
-  if ((st = slv_rd_size(r, SLV_IO_MAX_N, rows, line, "the number of rows of %s", name))) return st;
-  if ((st = slv_rd_size(r, SLV_IO_MAX_N, cols, NULL, "the number of columns of %s", name)))
-    return st;
+  if ((st = slv_rd_size(r, IO_MAX_N, rows, line, "the number of rows of %s", name))) return st;
+  if ((st = slv_rd_size(r, IO_MAX_N, cols, NULL, "the number of columns of %s", name))) return st;
   if (want_rows >= 0 && (*rows != want_rows || *cols != want_cols))
     return slv_rd_failf(r, *line, SLV_ERR_INVALID, "expected %s to be %d x %d (%s), found %d x %d",
                         name, want_rows, want_cols, why, *rows, *cols);
@@ -280,26 +279,25 @@ slv_status slv_io_read_nm(slv_reader *r, const char *name, int want_rows, int wa
   out->storage = (stype == 1 && *rows > csr_above) ? SLV_CSR : SLV_DENSE;
   if (stype == 0) {
     long l2;
-    if ((st = slv_rd_size(r, SLV_IO_MAX_N, &r2, &l2, "the repeated row count of %s", name)))
-      return st;
-    if ((st = slv_rd_size(r, SLV_IO_MAX_N, &c2, NULL, "the repeated column count of %s", name)))
+    if ((st = slv_rd_size(r, IO_MAX_N, &r2, &l2, "the repeated row count of %s", name))) return st;
+    if ((st = slv_rd_size(r, IO_MAX_N, &c2, NULL, "the repeated column count of %s", name)))
       return st;
     if (r2 != *rows || c2 != *cols)
       return slv_rd_failf(r, l2, SLV_ERR_INVALID,
                           "expected the repeated sizes of %s to be %d %d, found %d %d", name, *rows,
                           *cols, r2, c2);
-    if (count > (double)SLV_IO_MAX_NNZ)
+    if (count > (double)IO_MAX_NNZ)
       return slv_rd_failf(r, *line, SLV_ERR_DIM,
                           "expected at most %ld entries in the dense %s, found %d x %d",
-                          (long)SLV_IO_MAX_NNZ, name, *rows, *cols);
+                          (long)IO_MAX_NNZ, name, *rows, *cols);
     if ((st = slv_rd_need(r, count, "the dense %d x %d %s", *rows, *cols, name))) return st;
     if ((st = slv_rd_reserve(r, *line, 8.0 * count, "%s, %d x %d dense", name, *rows, *cols)))
       return st;
-  } else if (out->storage == SLV_DENSE && count > (double)SLV_IO_MAX_DENSE) {
+  } else if (out->storage == SLV_DENSE && count > (double)IO_MAX_DENSE) {
     return slv_rd_failf(r, *line, SLV_ERR_DIM,
                         "expected at most %ld entries to store the sparse-block %s dense, found "
                         "%d x %d",
-                        SLV_IO_MAX_DENSE, name, *rows, *cols);
+                        IO_MAX_DENSE, name, *rows, *cols);
   } else if (out->storage == SLV_DENSE &&
              (st = slv_rd_reserve(r, *line, 8.0 * count, "%s, %d x %d sparse-block kept dense",
                                   name, *rows, *cols))) {
@@ -314,7 +312,7 @@ slv_status slv_io_read_nm(slv_reader *r, const char *name, int want_rows, int wa
                        name);
   else
     st = read_sbm(r, name, out);
-  if (st) slv_io_nm_free(out);
+  if (st) io_nm_free(out);
   return st;
 }
 
@@ -353,35 +351,34 @@ static int relay_bounds_follow(const slv_reader *r0, int n, double *scratch) {
   return 1;
 }
 
-static slv_status read_lcp_relay(slv_reader *r, slv_format fmt, slv_instance **out,
-                                 slv_format *found) {
+static slv_status read_lcp_relay(slv_reader *r, io_format fmt, io_instance **out,
+                                 io_format *found) {
   int n;
   long line;
   slv_status st;
   char why[48];
-  if ((st = slv_rd_size(r, SLV_IO_MAX_N, &n, &line, "the size n"))) return st;
-  /* q, lo, hi here, M (n x n, dense) in slv_io_read_nm, both before any
+  if ((st = slv_rd_size(r, IO_MAX_N, &n, &line, "the size n"))) return st;
+  /* q, lo, hi here, M (n x n, dense) in io_read_nm, both before any
    * allocation */
-  if ((st = slv_rd_reserve(r, line, slv_io_instance_bytes(n, 0), "n = %d: q, lo, hi", n)))
-    return st;
+  if ((st = slv_rd_reserve(r, line, io_instance_bytes(n, 0), "n = %d: q, lo, hi", n))) return st;
   snprintf(why, sizeof why, "n = %d", n);
   slv_nm nm;
-  if ((st = slv_io_read_nm(r, "M", n, n, why, INT_MAX, &nm, &line))) return st;
+  if ((st = io_read_nm(r, "M", n, n, why, INT_MAX, &nm, &line))) return st;
   /* the arrays of size n only once q is known to follow: a sparse M of a
    * few bytes may declare any n (read_nm bounds its dense copy) */
   if ((st = slv_rd_need(r, n, "q (n = %d)", n))) {
-    slv_io_nm_free(&nm);
+    io_nm_free(&nm);
     return st;
   }
-  slv_instance *inst = slv_io_instance_alloc(n);
+  io_instance *inst = io_instance_alloc(n);
   if (!inst) {
-    slv_io_nm_free(&nm);
+    io_nm_free(&nm);
     return slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
   }
   inst->A = nm_take_dense(&nm);
   if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->b, "q"))) goto fail;
-  int relay = fmt == SLV_FMT_SICONOS_RELAY;
-  if (fmt == SLV_FMT_AUTO) relay = relay_bounds_follow(r, n, inst->lo);
+  int relay = fmt == IO_FMT_SICONOS_RELAY;
+  if (fmt == IO_FMT_AUTO) relay = relay_bounds_follow(r, n, inst->lo);
   for (int i = 0; i < n; i++) inst->lo[i] = 0.0; /* scratch of the look-ahead */
   if (relay) {
     if ((st = slv_rd_need(r, 2.0 * n, "lb and ub (n = %d)", n))) goto fail;
@@ -389,11 +386,11 @@ static slv_status read_lcp_relay(slv_reader *r, slv_format fmt, slv_instance **o
     if ((st = slv_rd_upper(r, n, inst->lo, inst->hi, "ub", "lb"))) goto fail;
   }
   if ((st = no_extra_number(r, relay ? "ub" : "q"))) goto fail;
-  *found = relay ? SLV_FMT_SICONOS_RELAY : SLV_FMT_SICONOS_LCP;
+  *found = relay ? IO_FMT_SICONOS_RELAY : IO_FMT_SICONOS_LCP;
   *out = inst;
   return SLV_OK;
 fail:
-  slv_instance_free(inst);
+  io_instance_free(inst);
   return st;
 }
 
@@ -422,29 +419,28 @@ static int looks_like_mlcp(const slv_reader *r0) {
   return slv_rd_try_long(&r, &v) && v >= 0 && v <= 2;
 }
 
-static slv_status read_mlcp(slv_reader *r, slv_instance **out) {
+static slv_status read_mlcp(slv_reader *r, io_instance **out) {
   int st1, st2, n, m, N, rows = 0, cols = 0, v, prev = 0;
   long line = 0, mline = 0;
   slv_status st;
   double *M = NULL, *q = NULL, *blk = NULL;
-  slv_instance *inst = NULL;
+  io_instance *inst = NULL;
   slv_token t;
   if ((st = slv_rd_int(r, 0, 1, &st1, "isStorageType1"))) return st;
   slv_rd_peek(r, &t);
   if ((st = slv_rd_int(r, 0, 1, &st2, "isStorageType2"))) return st;
   if (!st1 && !st2)
     return slv_rd_fail(r, &t, SLV_ERR_INVALID, "isStorageType1 or isStorageType2 to be 1");
-  if ((st = slv_rd_size(r, SLV_IO_MAX_N, &n, &line, "n, the number of free rows"))) return st;
-  if ((st = slv_rd_size(r, SLV_IO_MAX_N, &m, NULL, "m, the number of complementarity rows")))
-    return st;
-  if ((double)n + m > SLV_IO_MAX_N || ((double)n + m) * ((double)n + m) > (double)SLV_IO_MAX_NNZ)
+  if ((st = slv_rd_size(r, IO_MAX_N, &n, &line, "n, the number of free rows"))) return st;
+  if ((st = slv_rd_size(r, IO_MAX_N, &m, NULL, "m, the number of complementarity rows"))) return st;
+  if ((double)n + m > IO_MAX_N || ((double)n + m) * ((double)n + m) > (double)IO_MAX_NNZ)
     return slv_rd_failf(r, line, SLV_ERR_DIM,
-                        "expected n + m <= %d with (n+m)^2 <= %ld, found n = %d, m = %d",
-                        SLV_IO_MAX_N, (long)SLV_IO_MAX_NNZ, n, m);
+                        "expected n + m <= %d with (n+m)^2 <= %ld, found n = %d, m = %d", IO_MAX_N,
+                        (long)IO_MAX_NNZ, n, m);
   N = n + m;
   /* the instance, and the storage-2 blocks (built dense) */
   if ((st =
-           slv_rd_reserve(r, line, slv_io_instance_bytes(N, 1) + (st2 ? 8.0 * N * N : 0.0),
+           slv_rd_reserve(r, line, io_instance_bytes(N, 1) + (st2 ? 8.0 * N * N : 0.0),
                           "n + m = %d: A, b, lo, hi%s", N, st2 ? " and the storage-2 blocks" : "")))
     return st;
   if (st1) {
@@ -468,7 +464,7 @@ static slv_status read_mlcp(slv_reader *r, slv_instance **out) {
     slv_rd_peek(r, &t);
     mline = t.line;
     slv_nm nm;
-    if ((st = slv_io_read_nm(r, "M", -1, -1, "", INT_MAX, &nm, &line))) return st;
+    if ((st = io_read_nm(r, "M", -1, -1, "", INT_MAX, &nm, &line))) return st;
     rows = nm.rows;
     cols = nm.cols;
     M = nm_take_dense(&nm);
@@ -494,8 +490,8 @@ static slv_status read_mlcp(slv_reader *r, slv_instance **out) {
   if (st2 &&
       (st = slv_rd_need(r, (double)N * N + N, "the storage-2 blocks (n = %d, m = %d)", n, m)))
     goto done;
-  inst = slv_io_instance_alloc(N);
-  if (!inst || slv_io_alloc_dense(inst)) {
+  inst = io_instance_alloc(N);
+  if (!inst || io_alloc_dense(inst)) {
     st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for n + m = %d", N);
     goto done;
   }
@@ -528,40 +524,39 @@ done:
   free(M);
   free(q);
   free(blk);
-  slv_instance_free(inst);
+  io_instance_free(inst);
   return st;
 }
 
-/* The variant fmt (SLV_FMT_AUTO: decided from the content); *found gets
+/* The variant fmt (IO_FMT_AUTO: decided from the content); *found gets
  * the variant read. */
-static slv_status read_variant(slv_reader *r, slv_format fmt, slv_instance **out,
-                               slv_format *found) {
-  slv_format asked = fmt;
-  if (fmt == SLV_FMT_AUTO && looks_like_mlcp(r)) fmt = SLV_FMT_SICONOS_MLCP;
-  if (fmt == SLV_FMT_AUTO && slv_io_looks_like_fc(r)) fmt = SLV_FMT_SICONOS_FC3D;
-  if (fmt == SLV_FMT_SICONOS_FC3D || fmt == SLV_FMT_SICONOS_GFC3D) {
-    slv_status st = slv_io_read_fc3d(r, out);
+static slv_status read_variant(slv_reader *r, io_format fmt, io_instance **out, io_format *found) {
+  io_format asked = fmt;
+  if (fmt == IO_FMT_AUTO && looks_like_mlcp(r)) fmt = IO_FMT_SICONOS_MLCP;
+  if (fmt == IO_FMT_AUTO && io_looks_like_fc(r)) fmt = IO_FMT_SICONOS_FC3D;
+  if (fmt == IO_FMT_SICONOS_FC3D || fmt == IO_FMT_SICONOS_GFC3D) {
+    slv_status st = io_read_fc3d(r, out);
     if (st) return st;
-    *found = (*out)->global ? SLV_FMT_SICONOS_GFC3D : SLV_FMT_SICONOS_FC3D;
-    return slv_io_fc_kind_is(r->path, asked, *found, r->err, r->errlen);
+    *found = (*out)->global ? IO_FMT_SICONOS_GFC3D : IO_FMT_SICONOS_FC3D;
+    return io_fc_kind_is(r->path, asked, *found, r->err, r->errlen);
   }
-  if (fmt == SLV_FMT_SICONOS_MLCP) {
-    *found = SLV_FMT_SICONOS_MLCP;
+  if (fmt == IO_FMT_SICONOS_MLCP) {
+    *found = IO_FMT_SICONOS_MLCP;
     return read_mlcp(r, out);
   }
   return read_lcp_relay(r, fmt, out, found);
 }
 
-slv_status slv_io_read_siconos(const slv_io_req *rq, slv_instance **out) {
+slv_status io_read_siconos(const io_req *rq, io_instance **out) {
   slv_reader r;
-  slv_format found = rq->fmt;
+  io_format found = rq->fmt;
   *out = NULL;
   slv_status st = slv_rd_open_req(&r, rq, 0);
   if (!st) st = read_variant(&r, rq->fmt, out, &found);
   slv_rd_close(&r);
   if (!st) (*out)->format = found;
   if (st) {
-    slv_instance_free(*out);
+    io_instance_free(*out);
     *out = NULL;
   }
   return st;
@@ -569,7 +564,7 @@ slv_status slv_io_read_siconos(const slv_io_req *rq, slv_instance **out) {
 
 /* ---- writing ------------------------------------------------------------- */
 
-slv_format slv_io_siconos_choose(const slv_instance *inst) {
+io_format io_siconos_choose(const io_instance *inst) {
   int all_lcp = 1, free_first = 1, seen_lcp = 0;
   for (int i = 0; i < inst->n; i++) {
     int lcp = inst->lo[i] == 0.0 && inst->hi[i] == INFINITY;
@@ -578,10 +573,10 @@ slv_format slv_io_siconos_choose(const slv_instance *inst) {
     if (lcp) seen_lcp = 1;
     if ((!lcp && !fr) || (fr && seen_lcp)) free_first = 0;
   }
-  if (inst->ncones > 0 && inst->global && inst->global->n == inst->n) return SLV_FMT_SICONOS_GFC3D;
-  if (inst->ncones > 0) return SLV_FMT_SICONOS_FC3D;
-  if (slv_io_has_friction(inst)) return SLV_FMT_SICONOS_RELAY;
-  return all_lcp ? SLV_FMT_SICONOS_LCP : free_first ? SLV_FMT_SICONOS_MLCP : SLV_FMT_SICONOS_RELAY;
+  if (inst->ncones > 0 && inst->global && inst->global->n == inst->n) return IO_FMT_SICONOS_GFC3D;
+  if (inst->ncones > 0) return IO_FMT_SICONOS_FC3D;
+  if (io_has_friction(inst)) return IO_FMT_SICONOS_RELAY;
+  return all_lcp ? IO_FMT_SICONOS_LCP : free_first ? IO_FMT_SICONOS_MLCP : IO_FMT_SICONOS_RELAY;
 }
 
 static void fmt_bound(char *buf, size_t len, double v) {
@@ -593,20 +588,20 @@ static void fmt_bound(char *buf, size_t len, double v) {
 
 /* Can fmt hold inst?  Else SLV_ERR_UNSUPPORTED and a message naming the row.
  * *nfree gets the number of leading free rows (mlcp). */
-static slv_status check_siconos(const char *path, slv_format fmt, const slv_instance *inst,
+static slv_status check_siconos(const char *path, io_format fmt, const io_instance *inst,
                                 int *nfree, char *err, size_t errlen) {
-  const char *name = slv_format_str(fmt);
+  const char *name = io_format_str(fmt);
   if (inst->ncones > 0) {
-    slv_io_msgf(err, errlen,
-                "%s: %s cannot hold Coulomb cones; cone 0 covers rows %d..%d (ncones = "
-                "%d; use siconos-fc3d, fclib or lcplab)",
-                path, name, inst->cone_rows[0], inst->cone_rows[0] + 2, inst->ncones);
+    io_msgf(err, errlen,
+            "%s: %s cannot hold Coulomb cones; cone 0 covers rows %d..%d (ncones = "
+            "%d; use siconos-fc3d, fclib or lcplab)",
+            path, name, inst->cone_rows[0], inst->cone_rows[0] + 2, inst->ncones);
     return SLV_ERR_UNSUPPORTED;
   }
   for (int i = 0; inst->findex && i < inst->n; i++)
     if (inst->findex[i] >= 0) {
-      slv_io_msgf(err, errlen, "%s: %s cannot hold friction rows; row %d has findex %d", path, name,
-                  i, inst->findex[i]);
+      io_msgf(err, errlen, "%s: %s cannot hold friction rows; row %d has findex %d", path, name, i,
+              inst->findex[i]);
       return SLV_ERR_UNSUPPORTED;
     }
   *nfree = 0;
@@ -617,24 +612,24 @@ static slv_status check_siconos(const char *path, slv_format fmt, const slv_inst
     char l[32], h[32];
     fmt_bound(l, sizeof l, lo);
     fmt_bound(h, sizeof h, hi);
-    if (fmt == SLV_FMT_SICONOS_LCP && !lcp) {
-      slv_io_msgf(err, errlen, "%s: siconos-lcp holds only lo=0, hi=inf; row %d has lo=%s, hi=%s",
-                  path, i, l, h);
+    if (fmt == IO_FMT_SICONOS_LCP && !lcp) {
+      io_msgf(err, errlen, "%s: siconos-lcp holds only lo=0, hi=inf; row %d has lo=%s, hi=%s", path,
+              i, l, h);
       return SLV_ERR_UNSUPPORTED;
     }
-    if (fmt == SLV_FMT_SICONOS_MLCP) {
+    if (fmt == IO_FMT_SICONOS_MLCP) {
       if (!lcp && !fr) {
-        slv_io_msgf(err, errlen,
-                    "%s: siconos-mlcp holds only free rows (lo=-inf, hi=inf) followed "
-                    "by LCP rows (lo=0, hi=inf); row %d has lo=%s, hi=%s",
-                    path, i, l, h);
+        io_msgf(err, errlen,
+                "%s: siconos-mlcp holds only free rows (lo=-inf, hi=inf) followed "
+                "by LCP rows (lo=0, hi=inf); row %d has lo=%s, hi=%s",
+                path, i, l, h);
         return SLV_ERR_UNSUPPORTED;
       }
       if (fr && seen_lcp >= 0) {
-        slv_io_msgf(err, errlen,
-                    "%s: siconos-mlcp needs the free rows first; row %d is free but "
-                    "follows LCP row %d",
-                    path, i, seen_lcp);
+        io_msgf(err, errlen,
+                "%s: siconos-mlcp needs the free rows first; row %d is free but "
+                "follows LCP row %d",
+                path, i, seen_lcp);
         return SLV_ERR_UNSUPPORTED;
       }
       if (lcp && seen_lcp < 0) seen_lcp = i;
@@ -646,7 +641,7 @@ static slv_status check_siconos(const char *path, slv_format fmt, const slv_inst
 
 /* NumericsMatrix, dense: "0", size0, size1, "size0<TAB>size1", then one
  * column per line. */
-void slv_io_write_dense_nm(slv_writer *w, int n, const double *A) {
+void io_write_dense_nm(slv_writer *w, int n, const double *A) {
   fprintf(w->f, "0\n%d\n%d\n%d\t%d\n", n, n, n, n);
   for (int j = 0; j < n; j++) {
     for (int i = 0; i < n; i++) slv_wr_double(w, A[i + (size_t)j * n], i + 1 < n ? ' ' : 0);
@@ -669,28 +664,28 @@ static void write_block_rows(slv_writer *w, int n, const double *A, int r0, int 
   }
 }
 
-slv_status slv_io_holds_siconos(const slv_io_req *rq, const slv_instance *inst) {
+slv_status io_holds_siconos(const io_req *rq, const io_instance *inst) {
   int nfree;
   return check_siconos(rq->path, rq->fmt, inst, &nfree, rq->err, rq->errlen);
 }
 
-slv_status slv_io_write_siconos(const slv_io_req *rq, const slv_instance *inst) {
+slv_status io_write_siconos(const io_req *rq, const io_instance *inst) {
   const char *path = rq->path;
-  slv_format fmt = rq->fmt;
+  io_format fmt = rq->fmt;
   char *err = rq->err;
   size_t errlen = rq->errlen;
   int nfree = 0, owned = 0, n = inst->n;
   slv_status st = check_siconos(path, fmt, inst, &nfree, err, errlen);
   if (st) return st;
-  const double *A = slv_io_dense_of(inst, &owned);
+  const double *A = io_dense_of(inst, &owned);
   if (!A) {
-    slv_io_msgf(err, errlen, "%s: expected a matrix small enough to write dense, found n = %d",
-                path, n);
+    io_msgf(err, errlen, "%s: expected a matrix small enough to write dense, found n = %d", path,
+            n);
     return SLV_ERR_DIM;
   }
   slv_writer w;
   if ((st = slv_wr_open(&w, path, err, errlen))) goto done;
-  if (fmt == SLV_FMT_SICONOS_MLCP) {
+  if (fmt == IO_FMT_SICONOS_MLCP) {
     int m = n - nfree;
     fprintf(w.f, "1\n1\n%d\n%d\n", nfree, m);
     /* blocksRows {0, n, n+m} printed as Siconos does: up to the first value
@@ -702,7 +697,7 @@ slv_status slv_io_write_siconos(const slv_io_req *rq, const slv_instance *inst) 
     fputc('\n', w.f);
     for (int k = 0; k < nb; k++) fprintf(w.f, "%d ", k == 0 ? 0 : 1);
     fputc('\n', w.f);
-    slv_io_write_dense_nm(&w, n, A);
+    io_write_dense_nm(&w, n, A);
     write_vec(&w, n, inst->b);
     write_block_rows(&w, n, A, 0, 0, nfree, nfree); /* A */
     write_block_rows(&w, n, A, nfree, nfree, m, m); /* B */
@@ -712,9 +707,9 @@ slv_status slv_io_write_siconos(const slv_io_req *rq, const slv_instance *inst) 
     write_vec(&w, m, inst->b + nfree);              /* b */
   } else {
     fprintf(w.f, "%d\n", n);
-    slv_io_write_dense_nm(&w, n, A);
+    io_write_dense_nm(&w, n, A);
     write_vec(&w, n, inst->b);
-    if (fmt == SLV_FMT_SICONOS_RELAY) {
+    if (fmt == IO_FMT_SICONOS_RELAY) {
       write_vec(&w, n, inst->lo);
       write_vec(&w, n, inst->hi);
     }

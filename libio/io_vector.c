@@ -1,11 +1,11 @@
 /* io_vector.c -- plain vectors, and solutions and starting points.
  *
  * Plain vectors: one value per line, '#' comments.  Used for --warm /
- * --solution files (slv_read_vector, slv_write_vector) and for the
+ * --solution files (io_read_vector, io_write_vector) and for the
  * MatrixMarket sidecars FOO.b, FOO.lo, FOO.hi, FOO.findex, FOO.mu
- * (slv_io_read_vec / slv_io_read_ivec / slv_io_write_vec).
+ * (io_read_vec / io_read_ivec / io_write_vec).
  *
- * Solutions and starting points (slv_read_start, slv_write_solution) go by
+ * Solutions and starting points (io_read_start, io_write_solution) go by
  * the extension: FCLIB's /solution and /guesses in .hdf5 / .h5
  * (io_fclib.c), ContactBench's lam0 in .npz (a start only, io_npz.c), else
  * a plain vector.
@@ -14,26 +14,25 @@
  * any layout is read), '#' starts a comment to the end of the line.  Exactly
  * n values: fewer gives "FILE:LINE: expected a finite number for x[k],
  * found end of file", more gives "expected end of file after the n values".
- * slv_read_vector wants finite values (a starting point or a solution); the
+ * io_read_vector wants finite values (a starting point or a solution); the
  * sidecars lo / hi accept inf and -inf.
  *
  * Writing: %.17g, one per line, so that reading gives back the same bits;
  * infinities as "inf" / "-inf".  Statuses: SLV_ERR_INVALID (bad file),
- * SLV_ERR_DIM (n < 0 or n > SLV_IO_MAX_N).
+ * SLV_ERR_DIM (n < 0 or n > IO_MAX_N).
  */
 #include "io_internal.h"
 
 #include <stdlib.h>
 
 static slv_status check_n(const char *path, int n, const void *x, char *err, size_t errlen) {
-  if (n < 0 || n > SLV_IO_MAX_N) {
-    slv_io_msgf(err, errlen, "%s: expected a vector size in [0, %d], found %d",
-                path ? path : "(null)", SLV_IO_MAX_N, n);
+  if (n < 0 || n > IO_MAX_N) {
+    io_msgf(err, errlen, "%s: expected a vector size in [0, %d], found %d", path ? path : "(null)",
+            IO_MAX_N, n);
     return SLV_ERR_DIM;
   }
   if (!path || (!x && n > 0)) {
-    slv_io_msgf(err, errlen, "%s: expected a path and a vector, found NULL",
-                path ? path : "(null)");
+    io_msgf(err, errlen, "%s: expected a path and a vector, found NULL", path ? path : "(null)");
     return SLV_ERR_INVALID;
   }
   return SLV_OK;
@@ -46,8 +45,8 @@ static slv_status expect_end(slv_reader *r, int n) {
   return SLV_OK;
 }
 
-slv_status slv_io_read_vec(const char *path, int n, int flags, double *x, const char *name,
-                           size_t max_memory, char *err, size_t errlen) {
+slv_status io_read_vec(const char *path, int n, int flags, double *x, const char *name,
+                       size_t max_memory, char *err, size_t errlen) {
   slv_status st = check_n(path, n, x, err, errlen);
   if (st) return st;
   slv_reader r;
@@ -59,8 +58,8 @@ slv_status slv_io_read_vec(const char *path, int n, int flags, double *x, const 
   return st;
 }
 
-slv_status slv_io_read_ivec(const char *path, int n, long lo, long hi, int not_self, int *x,
-                            const char *name, size_t max_memory, char *err, size_t errlen) {
+slv_status io_read_ivec(const char *path, int n, long lo, long hi, int not_self, int *x,
+                        const char *name, size_t max_memory, char *err, size_t errlen) {
   slv_status st = check_n(path, n, x, err, errlen);
   if (st) return st;
   slv_reader r;
@@ -79,7 +78,7 @@ slv_status slv_io_read_ivec(const char *path, int n, long lo, long hi, int not_s
   return st;
 }
 
-slv_status slv_io_write_vec(const char *path, int n, const double *x, char *err, size_t errlen) {
+slv_status io_write_vec(const char *path, int n, const double *x, char *err, size_t errlen) {
   slv_status st = check_n(path, n, x, err, errlen);
   if (st) return st;
   slv_writer w;
@@ -88,56 +87,54 @@ slv_status slv_io_write_vec(const char *path, int n, const double *x, char *err,
   return slv_wr_close(&w);
 }
 
-slv_status slv_read_vector(const char *path, int n, double *x, char *err, size_t errlen) {
-  slv_io_msgf(err, errlen, "%s", "");
-  return slv_io_read_vec(path, n, SLV_RD_FINITE, x, "x", SLV_IO_DEFAULT_MAX_MEMORY, err, errlen);
+slv_status io_read_vector(const char *path, int n, double *x, char *err, size_t errlen) {
+  io_msgf(err, errlen, "%s", "");
+  return io_read_vec(path, n, SLV_RD_FINITE, x, "x", IO_DEFAULT_MAX_MEMORY, err, errlen);
 }
 
-slv_status slv_write_vector(const char *path, int n, const double *x, char *err, size_t errlen) {
-  slv_io_msgf(err, errlen, "%s", "");
-  return slv_io_write_vec(path, n, x, err, errlen);
+slv_status io_write_vector(const char *path, int n, const double *x, char *err, size_t errlen) {
+  io_msgf(err, errlen, "%s", "");
+  return io_write_vec(path, n, x, err, errlen);
 }
 
 /* ---- solutions and starting points ------------------------------------------ */
 
-slv_status slv_read_start(const char *path, int n, double *x, char *err, size_t errlen) {
-  slv_io_msgf(err, errlen, "%s", "");
+slv_status io_read_start(const char *path, int n, double *x, char *err, size_t errlen) {
+  io_msgf(err, errlen, "%s", "");
   slv_status st = check_n(path, n, x, err, errlen);
   if (st) return st;
-  slv_format f = slv_format_for_path(path);
-  if (f == SLV_FMT_FCLIB)
-    return slv_io_fclib_read_start(path, n, x, SLV_IO_DEFAULT_MAX_MEMORY, err, errlen);
-  if (f == SLV_FMT_NPZ)
-    return slv_io_npz_read_guess(path, n, x, SLV_IO_DEFAULT_MAX_MEMORY, err, errlen);
-  return slv_io_read_vec(path, n, SLV_RD_FINITE, x, "x", SLV_IO_DEFAULT_MAX_MEMORY, err, errlen);
+  io_format f = io_format_for_path(path);
+  if (f == IO_FMT_FCLIB) return io_fclib_read_start(path, n, x, IO_DEFAULT_MAX_MEMORY, err, errlen);
+  if (f == IO_FMT_NPZ) return io_npz_read_guess(path, n, x, IO_DEFAULT_MAX_MEMORY, err, errlen);
+  return io_read_vec(path, n, SLV_RD_FINITE, x, "x", IO_DEFAULT_MAX_MEMORY, err, errlen);
 }
 
-slv_status slv_can_write_solution(const char *path, const slv_instance *inst, char *err,
-                                  size_t errlen) {
-  slv_io_msgf(err, errlen, "%s", "");
+slv_status io_can_write_solution(const char *path, const io_instance *inst, char *err,
+                                 size_t errlen) {
+  io_msgf(err, errlen, "%s", "");
   if (!path || !inst) {
-    slv_io_msgf(err, errlen, "slv_write_solution: path and instance must not be NULL");
+    io_msgf(err, errlen, "io_write_solution: path and instance must not be NULL");
     return SLV_ERR_INVALID;
   }
-  slv_format f = slv_format_for_path(path);
-  if (f == SLV_FMT_NPZ) {
-    slv_io_msgf(err, errlen,
-                "%s: a solution is written as FCLIB (.hdf5, .h5) or as a plain "
-                "vector (another extension), not as .npz",
-                path);
+  io_format f = io_format_for_path(path);
+  if (f == IO_FMT_NPZ) {
+    io_msgf(err, errlen,
+            "%s: a solution is written as FCLIB (.hdf5, .h5) or as a plain "
+            "vector (another extension), not as .npz",
+            path);
     return SLV_ERR_UNSUPPORTED;
   }
-  if (f != SLV_FMT_FCLIB) return SLV_OK;
-  slv_io_req rq = { path, SLV_FMT_FCLIB, 0, err, errlen };
-  return slv_io_holds_fc3d(&rq, inst);
+  if (f != IO_FMT_FCLIB) return SLV_OK;
+  io_req rq = { path, IO_FMT_FCLIB, 0, err, errlen };
+  return io_holds_fc3d(&rq, inst);
 }
 
-slv_status slv_write_solution(const char *path, const slv_instance *inst, const double *x,
-                              const double *x0, char *err, size_t errlen) {
-  slv_status st = slv_can_write_solution(path, inst, err, errlen);
+slv_status io_write_solution(const char *path, const io_instance *inst, const double *x,
+                             const double *x0, char *err, size_t errlen) {
+  slv_status st = io_can_write_solution(path, inst, err, errlen);
   if (st) return st;
   if ((st = check_n(path, inst->n, x, err, errlen))) return st;
-  if (slv_format_for_path(path) == SLV_FMT_FCLIB)
-    return slv_io_fclib_write_solution(path, inst, x, x0, err, errlen);
-  return slv_io_write_vec(path, inst->n, x, err, errlen);
+  if (io_format_for_path(path) == IO_FMT_FCLIB)
+    return io_fclib_write_solution(path, inst, x, x0, err, errlen);
+  return io_write_vec(path, inst->n, x, err, errlen);
 }

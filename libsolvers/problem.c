@@ -1,7 +1,7 @@
 /* problem.c -- validation of slv_problem and the product w = A x + b.
  *
  * Validation runs before every solve (slv_solve) and after every read
- * (slv_read).  Each rule returns at once with a message naming the index and
+ * (io_read).  Each rule returns at once with a message naming the index and
  * the values [OSQP validate_data]:
  *   n >= 0; dense: A != NULL, lda >= max(1, n), every A(i,j) finite;
  *   CSR: Ap[0] = 0, Ap non-decreasing, 0 <= Aj < n, every value finite;

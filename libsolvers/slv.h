@@ -36,7 +36,7 @@
 #include <stddef.h>
 
 /* SLV_API marks the functions of the public interface (this header and
- * slv_io.h).  The libraries are compiled with -fvisibility=hidden, so a
+ * io.h).  The libraries are compiled with -fvisibility=hidden, so a
  * shared library exports exactly the functions so marked (Makefile.am, "the
  * libraries"; tests/test_exports.sh checks it); consumers may ignore it. */
 #ifndef SLV_API

@@ -9,7 +9,7 @@
  * iterations: the small start rho with the shift at the x-update takes 16,
  * the first version of this solver (rho = mean diagonal, shift at z) 61. */
 #include "slv.h"
-#include "slv_io.h"
+#include "io.h"
 #include "tst_cone.h"
 #include "tst_util.h"
 
@@ -116,9 +116,9 @@ static void test_fc3d_files(void) {
     return;
   }
   for (int f = 0; files[f].file; f++) {
-    slv_instance *in = tst_cone_read_fc3d(files[f].file);
+    io_instance *in = tst_cone_read_fc3d(files[f].file);
     if (!in) continue;
-    slv_problem p = slv_instance_problem(in);
+    slv_problem p = io_instance_problem(in);
     slv_options o = slv_options_default();
     o.tol = 1e-8;
     o.norm = SLV_NORM_2;
@@ -132,7 +132,7 @@ static void test_fc3d_files(void) {
     CU_ASSERT(res.res.res_rel_2 <= 1e-8);
     CU_ASSERT(tst_cone_problem_natres2(&p, x) <= 1.01e-8); /* the 2-norm test asked */
     free(x);
-    slv_instance_free(in);
+    io_instance_free(in);
   }
 }
 

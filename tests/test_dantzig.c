@@ -14,7 +14,7 @@
  * planted matrices (A = B B^T / n + eps_A I has cond <= ~4 / eps_A).
  */
 #include "slv.h"
-#include "slv_io.h"
+#include "io.h"
 #include "tst_util.h"
 
 #include <float.h>
@@ -697,14 +697,14 @@ static void test_refusals(void) {
 /* ---- Siconos data ---------------------------------------------------------- */
 
 static slv_status solve_file(const char *path, slv_problem *pp, double **xp, slv_result *res,
-                             slv_instance **inst) {
+                             io_instance **inst) {
   char err[512];
-  slv_status st = slv_read(path, SLV_FMT_AUTO, inst, err, sizeof err);
+  slv_status st = io_read(path, IO_FMT_AUTO, inst, err, sizeof err);
   if (st != SLV_CONVERGED) {
     fprintf(stderr, "%s\n", err);
     return st;
   }
-  *pp = slv_instance_problem(*inst);
+  *pp = io_instance_problem(*inst);
   *xp = calloc((size_t)pp->n, sizeof **xp);
   slv_options o = slv_options_default();
   o.tol = 1e-9;
@@ -728,7 +728,7 @@ static void test_siconos_relay(void) {
     slv_problem p;
     double *x = NULL;
     slv_result res;
-    slv_instance *inst = NULL;
+    io_instance *inst = NULL;
     slv_status st = solve_file(path, &p, &x, &res, &inst);
     CU_ASSERT_EQUAL(st, SLV_CONVERGED);
     if (inst) {
@@ -738,7 +738,7 @@ static void test_siconos_relay(void) {
       CU_ASSERT(r <= 1e-9);
     }
     free(x);
-    slv_instance_free(inst);
+    io_instance_free(inst);
   }
 }
 
@@ -786,7 +786,7 @@ static void test_siconos_mlcp(void) {
     slv_problem p;
     double *x = NULL;
     slv_result res;
-    slv_instance *inst = NULL;
+    io_instance *inst = NULL;
     slv_status st = solve_file(path, &p, &x, &res, &inst);
     CU_ASSERT_PTR_NOT_NULL_FATAL(inst);
     int sym = own_symmetric(&p);
@@ -801,7 +801,7 @@ static void test_siconos_mlcp(void) {
       refused++;
     }
     free(x);
-    slv_instance_free(inst);
+    io_instance_free(inst);
   }
   printf("\n    MLCP: %d solved, %d refused (not symmetric)", solved, refused);
   CU_ASSERT_EQUAL(solved, 1);

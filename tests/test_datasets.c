@@ -1,5 +1,5 @@
 /* test_datasets.c -- solvers on the Siconos LCP test problems in
- * the shared datasets siconos/lcp (LCPLAB_SHARED; read through slv_read).
+ * the shared datasets siconos/lcp (LCPLAB_SHARED; read through io_read).
  *
  * Expectations come from Siconos' own test collections (datasets README,
  * section 4.1): where Siconos' PGS must pass, lcplab's pgs must converge to
@@ -11,7 +11,7 @@
  * absent.
  */
 #include "slv.h"
-#include "slv_io.h"
+#include "io.h"
 #include "tst_util.h"
 
 #include <math.h>
@@ -56,11 +56,11 @@ static const expectation table[] = {
 static void run_one(const expectation *e, const char *dir) {
   char path[4096], err[512];
   snprintf(path, sizeof path, "%s/%s", dir, e->file);
-  slv_instance *inst = NULL;
-  slv_status st = slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err);
+  io_instance *inst = NULL;
+  slv_status st = io_read(path, IO_FMT_AUTO, &inst, err, sizeof err);
   if (st != SLV_CONVERGED) fprintf(stderr, "%s\n", err);
   CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
-  slv_problem p = slv_instance_problem(inst);
+  slv_problem p = io_instance_problem(inst);
   const slv_solver *sv = slv_solver_find(e->solver);
   slv_options o = slv_options_default();
   o.tol = 1e-8;
@@ -86,7 +86,7 @@ static void run_one(const expectation *e, const char *dir) {
   }
   if (st < 0) CU_ASSERT_EQUAL(st, SLV_ERR_UNSUPPORTED); /* e.g. a zero diagonal */
   slv_workspace_free(ws);
-  slv_instance_free(inst);
+  io_instance_free(inst);
   free(x);
 }
 

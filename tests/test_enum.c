@@ -10,7 +10,7 @@
  * up to c n eps cond(A_BB) |x|; the planted matrices have lambda_min >= 0.1
  * and entries O(1), |x| <= 2: 1e-12 absolute is ~100x above that bound. */
 #include "slv.h"
-#include "slv_io.h"
+#include "io.h"
 #include "tst_util.h"
 
 #include <gsl/gsl_rng.h>
@@ -184,13 +184,13 @@ static void test_cps1_solution_set(void) {
     printf("\n    SKIP: ../shared/datasets absent (lcp_CPS_1.dat) ");
     return;
   }
-  slv_instance *inst = NULL;
-  CU_ASSERT_EQUAL_FATAL(slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err), SLV_CONVERGED);
-  slv_problem q = slv_instance_problem(inst);
+  io_instance *inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_AUTO, &inst, err, sizeof err), SLV_CONVERGED);
+  slv_problem q = io_instance_problem(inst);
   CU_ASSERT_EQUAL(q.n, 2);
   CU_ASSERT_EQUAL(run(&q, x, &res), SLV_CONVERGED);
   check_cps1(&q, x);
-  slv_instance_free(inst);
+  io_instance_free(inst);
 }
 
 static void test_no_solution(void) {

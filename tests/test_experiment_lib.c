@@ -8,7 +8,7 @@
  *     repeated timed solve of a 2x2 LCP whose answer is (1/3, 1/3) by hand;
  *     the object's fields in the documented order;
  *   - the classes (config.c): one class for each kind libio's
- *     slv_instance_classify gives, the cone law splitting cones, names that
+ *     io_instance_classify gives, the cone law splitting cones, names that
  *     read back;
  *   - the judge (task.c, exp_judge): the hand answer converged, zero not;
  *     an external solver (external.c, run through a plan's task) that writes
@@ -120,12 +120,12 @@ static void test_json_values(void) {
 
 static void test_options_from_file(void) {
   slv_problem p = two_by_two();
-  slv_instance *inst = exp_instance_of(&p, "two", 0);
+  io_instance *inst = exp_instance_of(&p, "two", 0);
   CU_ASSERT_PTR_NOT_NULL_FATAL(inst);
   inst->opt.tol = 1e-3;
   inst->opt.omega = 1.25;
   inst->opt.max_iter = 77;
-  inst->opt_given = SLV_IO_OPT_TOL | SLV_IO_OPT_OMEGA | SLV_IO_OPT_MAX_ITER;
+  inst->opt_given = IO_OPT_TOL | IO_OPT_OMEGA | IO_OPT_MAX_ITER;
   exp_solve_flags fl;
   memset(&fl, 0, sizeof fl);
   fl.have_tol = 1;
@@ -137,19 +137,19 @@ static void test_options_from_file(void) {
   CU_ASSERT_EQUAL(opt.max_iter, 77);          /* the file's */
   CU_ASSERT_EQUAL(opt.threads, 2);
   CU_ASSERT_EQUAL(opt.norm, slv_options_default().norm); /* neither: the default */
-  CU_ASSERT_EQUAL(exp_solve_from_file(&fl, inst, SLV_IO_OPT_TOL), 0);
-  CU_ASSERT_EQUAL(exp_solve_from_file(&fl, inst, SLV_IO_OPT_OMEGA), 1);
-  CU_ASSERT_EQUAL(exp_solve_from_file(&fl, inst, SLV_IO_OPT_NORM), 0);
+  CU_ASSERT_EQUAL(exp_solve_from_file(&fl, inst, IO_OPT_TOL), 0);
+  CU_ASSERT_EQUAL(exp_solve_from_file(&fl, inst, IO_OPT_OMEGA), 1);
+  CU_ASSERT_EQUAL(exp_solve_from_file(&fl, inst, IO_OPT_NORM), 0);
   fl.have_max_iter = 1;
   fl.max_iter = 5;
   opt = exp_solve_options(&fl, inst);
   CU_ASSERT_EQUAL(opt.max_iter, 5);
   CU_ASSERT_EQUAL(opt.max_pivots, 5); /* --max-iter bounds pivots too */
-  slv_instance_free(inst);
+  io_instance_free(inst);
 }
 
 typedef struct solved {
-  slv_instance *inst;
+  io_instance *inst;
   slv_options opt;
   slv_result res;
   exp_solve_flags fl;
@@ -225,7 +225,7 @@ static void test_solve_json(void) {
   js = captured(put_report, &s.rep);
   CU_ASSERT(strstr(js, ",\"message\":\"budget \\\"spent\\\"\",\"history\":[") != NULL);
   slv_workspace_free(s.ws);
-  slv_instance_free(s.inst);
+  io_instance_free(s.inst);
 }
 
 /* ---- classes and the judge -------------------------------------------------------- */
@@ -248,11 +248,11 @@ static int class_of(double lo1, double hi1, int findex, int cones, slv_cone_law 
     p.cone_mu = cmu;
     p.cone_law = law;
   }
-  slv_instance *inst = exp_instance_of(&p, "c", 0);
+  io_instance *inst = exp_instance_of(&p, "c", 0);
   CU_ASSERT_PTR_NOT_NULL_FATAL(inst);
   strcpy(kind, inst->kind);
   int c = exp_class_of(inst);
-  slv_instance_free(inst);
+  io_instance_free(inst);
   return c;
 }
 
@@ -557,10 +557,10 @@ static void result_row(const char *dir, int task, char *row, size_t len) {
 static void test_external_judged(void) {
   char cfg[300], dir[300], path[300], err[256] = "", row[1024];
   slv_problem p = two_by_two();
-  slv_instance *inst = exp_instance_of(&p, "two", 0);
+  io_instance *inst = exp_instance_of(&p, "two", 0);
   snprintf(path, sizeof path, "%s/two.lcp", tmp);
-  CU_ASSERT_EQUAL_FATAL(slv_write(path, SLV_FMT_LCPLAB, inst, err, sizeof err), SLV_OK);
-  slv_instance_free(inst);
+  CU_ASSERT_EQUAL_FATAL(io_write(path, IO_FMT_LCPLAB, inst, err, sizeof err), SLV_OK);
+  io_instance_free(inst);
   write_external("right", "0.33333333333333331\\n0.33333333333333331\\n");
   write_external("wrong", "0\\n0\\n");
   snprintf(cfg, sizeof cfg, "%s/ext.exp", tmp);
@@ -676,14 +676,14 @@ static void test_export_step(void) {
   CU_ASSERT_EQUAL(exp_run_steps(w, 20, export_one, &x, NULL), 0);
   CU_ASSERT(x.written > 0); /* the pyramid touches down within 20 steps */
   snprintf(path, sizeof path, "%s/pyr_step000020.lcp", tmp);
-  slv_instance *inst = NULL;
-  CU_ASSERT_EQUAL_FATAL(slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err), SLV_OK);
+  io_instance *inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_AUTO, &inst, err, sizeof err), SLV_OK);
   slv_problem p;
   const double *sol = NULL;
   dyn_world_last_problem(w, &p, &sol);
   CU_ASSERT_EQUAL(inst->n, p.n);
   CU_ASSERT_STRING_EQUAL(inst->kind, "findex"); /* the default friction: box rows */
-  slv_instance_free(inst);
+  io_instance_free(inst);
   rewind(x.json);
   char line[1024] = "";
   while (fgets(line, sizeof line, x.json)) continue; /* the last line: step 20 */

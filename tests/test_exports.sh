@@ -8,7 +8,7 @@
 # shared object: a public function that lost its mark (it would not link
 # from outside) and an internal one that leaks out both fail, named.
 #   libsolvers/libsolvers.la   libsolvers/slv.h
-#   libio/libslvio.la          libio/slv_io.h
+#   libio/libio.la          libio/io.h
 #   libdynamics/libdynamics.la libdynamics/dyn*.h except *_internal.h
 #   libexperiment/libexperiment.la libexperiment/exp.h
 # Environment: LCPLAB_SRCDIR (sources), LCPLAB_BUILDDIR (the build tree).
@@ -61,7 +61,7 @@ check() {
 }
 
 check libsolvers libsolvers/libsolvers.la SLV_API "$top/libsolvers/slv.h"
-check libslvio libio/libslvio.la SLV_API "$top/libio/slv_io.h"
+check libio libio/libio.la IO_API "$top/libio/io.h"
 dynh=$(ls "$top"/libdynamics/dyn*.h | grep -v '_internal\.h$')
 # shellcheck disable=SC2086
 check libdynamics libdynamics/libdynamics.la DYN_API $dynh

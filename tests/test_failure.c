@@ -55,7 +55,7 @@
 
 #include "exp.h"
 #include "dyn_world.h"
-#include "slv_io.h"
+#include "io.h"
 #include "tst_util.h"
 
 /* The natural map ||mid(x - hi, w, x - lo)||_inf of a dense problem with
@@ -418,14 +418,14 @@ static void factored_dump(const char *solver) {
   char path[256], wpath[256];
   snprintf(path, sizeof path, "%s/step%ld.lcp", dir, ls.step);
   snprintf(wpath, sizeof wpath, "%s/step%ld.warm", dir, ls.step);
-  slv_instance *inst = NULL;
-  CU_ASSERT_EQUAL_FATAL(slv_read(path, SLV_FMT_AUTO, &inst, msg, sizeof msg), SLV_CONVERGED);
+  io_instance *inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_AUTO, &inst, msg, sizeof msg), SLV_CONVERGED);
   CU_ASSERT_EQUAL(inst->storage, SLV_FACTORED);
   CU_ASSERT_STRING_EQUAL(inst->solver, solver);
   int n = inst->n;
   double *x = calloc((size_t)n, sizeof *x);
-  CU_ASSERT_EQUAL_FATAL(slv_read_vector(wpath, n, x, msg, sizeof msg), SLV_CONVERGED);
-  slv_problem p = slv_instance_problem(inst);
+  CU_ASSERT_EQUAL_FATAL(io_read_vector(wpath, n, x, msg, sizeof msg), SLV_CONVERGED);
+  slv_problem p = io_instance_problem(inst);
   slv_workspace *ws = NULL;
   slv_result res;
   CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(solver), n, &inst->opt, &ws),
@@ -439,7 +439,7 @@ static void factored_dump(const char *solver) {
          res.res.res_nat_inf);
   slv_workspace_free(ws);
   free(x);
-  slv_instance_free(inst);
+  io_instance_free(inst);
   dyn_world_free(w);
   tst_tmpdir_remove(dir);
 }

@@ -48,7 +48,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "slv.h"
-#include "slv_io.h"
+#include "io.h"
 #include "tst_util.h"
 
 #include <CUnit/CUnit.h>
@@ -93,7 +93,7 @@ static int has_ext(const char *name, const char *ext) {
 /* ---- dense views and comparisons -------------------------------------------- */
 
 /* inst's A as a new dense column-major array (duplicates summed). */
-static double *dense_of(const slv_instance *inst) {
+static double *dense_of(const io_instance *inst) {
   size_t n = (size_t)inst->n;
   double *A = calloc(n * n + 1, sizeof(double));
   if (inst->storage == SLV_DENSE) {
@@ -108,7 +108,7 @@ static double *dense_of(const slv_instance *inst) {
 
 /* Same problem: A as dense values (exact), b, cones, law bit for bit; with
  * same_storage also the storage and the CSR arrays themselves. */
-static int same_problem(const slv_instance *a, const slv_instance *b, int same_storage) {
+static int same_problem(const io_instance *a, const io_instance *b, int same_storage) {
   if (a->n != b->n || a->ncones != b->ncones || a->cone_law != b->cone_law) return 0;
   size_t n = (size_t)a->n;
   if (memcmp(a->b, b->b, n * sizeof(double)) != 0) return 0;
@@ -165,7 +165,7 @@ static void csc_free(struct fclib_matrix *m) {
 }
 
 /* CSC copy of lcplab's instance A. */
-static struct fclib_matrix *csc_from_instance(const slv_instance *inst) {
+static struct fclib_matrix *csc_from_instance(const io_instance *inst) {
   int n = inst->n;
   long nnz = inst->storage == SLV_CSR ? inst->Ap[n] : (long)n * n;
   int *r = malloc((size_t)(nnz + 1) * sizeof(int)), *c = malloc((size_t)(nnz + 1) * sizeof(int));
@@ -289,12 +289,12 @@ static void merit_one(const char *rel, const char *name) {
   tst_shared_path(rel, path, sizeof path);
   int hdf5 = has_ext(name, ".hdf5");
   if (hdf5 && !hdf5_is_local(path)) return; /* global: test_global */
-  slv_instance *inst = NULL;
-  slv_status st = slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err);
+  io_instance *inst = NULL;
+  slv_status st = io_read(path, IO_FMT_AUTO, &inst, err, sizeof err);
   if (st) printf("\n  %s", err);
   CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
   CU_ASSERT_STRING_EQUAL(inst->kind, "cone");
-  CU_ASSERT_EQUAL(inst->format, hdf5 ? SLV_FMT_FCLIB : SLV_FMT_SICONOS_FC3D);
+  CU_ASSERT_EQUAL(inst->format, hdf5 ? IO_FMT_FCLIB : IO_FMT_SICONOS_FC3D);
   int n = inst->n;
   struct fclib_matrix *W;
   double *q, *mu;
@@ -322,13 +322,13 @@ static void merit_one(const char *rel, const char *name) {
     q = inst->b;
     mu = inst->cone_mu;
   }
-  slv_problem p = slv_instance_problem(inst);
+  slv_problem p = io_instance_problem(inst);
   double *x = calloc((size_t)n + 1, sizeof(double));
   double *guess = hdf5 ? read_guess(path, n) : NULL;
-  if (guess) { /* slv_read_start: the file's solution, else its guess, bit for bit */
+  if (guess) { /* io_read_start: the file's solution, else its guess, bit for bit */
     double *want = has_solution(path) ? read_r_of(path, "solution", NULL, n) : NULL;
     double *start = malloc((size_t)n * sizeof(double));
-    CU_ASSERT_EQUAL(slv_read_start(path, n, start, err, sizeof err), SLV_CONVERGED);
+    CU_ASSERT_EQUAL(io_read_start(path, n, start, err, sizeof err), SLV_CONVERGED);
     CU_ASSERT(memcmp(start, want ? want : guess, (size_t)n * sizeof(double)) == 0);
     free(start);
     free(want);
@@ -375,7 +375,7 @@ static void merit_one(const char *rel, const char *name) {
     fclib_delete_local(fl);
     free(fl);
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
 }
 
 static void merit_folder(const char *folder, int *count) {
@@ -417,7 +417,7 @@ static void test_merit(void) {
   printf("\n  raw CSR W differs from the CSC one on %d of 4 .hdf5 files", raw_differs);
   CU_ASSERT(raw_differs >= 3);
   CU_ASSERT_EQUAL(fclib, 2); /* local_problem_test, Capsules-i97-269 (4.8) */
-  printf("\n  slv_read_start gave /solution/r or /guesses/1/r bit for bit on %d files",
+  printf("\n  io_read_start gave /solution/r or /guesses/1/r bit for bit on %d files",
          guesses_read);
   CU_ASSERT(guesses_read >= 1);
 }
@@ -534,14 +534,14 @@ static void test_global(void) {
   for (size_t g = 0; g < sizeof GLOBALS / sizeof GLOBALS[0]; g++) {
     char path[4096], err[512];
     tst_shared_path(GLOBALS[g].rel, path, sizeof path);
-    slv_instance *inst = NULL;
-    slv_status st = slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err);
+    io_instance *inst = NULL;
+    slv_status st = io_read(path, IO_FMT_AUTO, &inst, err, sizeof err);
     if (st) printf("\n  %s", err);
     CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
     int m = inst->n, nc = GLOBALS[g].nc;
     CU_ASSERT_EQUAL(m, 3 * nc);
     CU_ASSERT_EQUAL(inst->ncones, nc);
-    CU_ASSERT_EQUAL(inst->format, SLV_FMT_FCLIB);
+    CU_ASSERT_EQUAL(inst->format, IO_FMT_FCLIB);
     CU_ASSERT_STRING_EQUAL(inst->kind, "cone");
     CU_ASSERT_EQUAL(inst->storage, m <= 300 ? SLV_DENSE : SLV_CSR);
     double *W = dense_of(inst);
@@ -554,7 +554,7 @@ static void test_global(void) {
        * the eigenvalues and the dense reference are LAPACK work in this
        * test, 50 of its 75 s there, and are checked natively */
       free(W);
-      slv_instance_free(inst);
+      io_instance_free(inst);
       continue;
     }
     double *ev = malloc((size_t)m * sizeof(double)), *Wc = malloc((size_t)m * m * sizeof(double));
@@ -591,7 +591,7 @@ static void test_global(void) {
     free(ev);
     free(Wc);
     free(W);
-    slv_instance_free(inst);
+    io_instance_free(inst);
   }
 }
 
@@ -623,11 +623,11 @@ static void write_global(const char *name, int ndof, int mnz, int *mi, int *mj, 
   CU_ASSERT_EQUAL_FATAL(fclib_write_global(&g, p), 1);
 }
 
-static slv_instance *read_tmp(const char *name) {
+static io_instance *read_tmp(const char *name) {
   char p[512], err[512];
   tpath(p, sizeof p, name);
-  slv_instance *inst = NULL;
-  slv_status st = slv_read(p, SLV_FMT_AUTO, &inst, err, sizeof err);
+  io_instance *inst = NULL;
+  slv_status st = io_read(p, IO_FMT_AUTO, &inst, err, sizeof err);
   if (st) printf("\n  %s", err);
   CU_ASSERT_EQUAL(st, SLV_CONVERGED);
   return inst;
@@ -645,7 +645,7 @@ static void test_global_hand(void) {
   static const double Wexp[9] = { 0.3125, -0.125, 0, -0.125, 0.25, 0, 0, 0, 0.0625 };
   static const double qexp[3] = { 0, 0.5, 4 };
   write_global("g1.hdf5", 3, 5, mi, mj, mx, 3, hi, hj, hx, f, w, 0);
-  slv_instance *inst = read_tmp("g1.hdf5");
+  io_instance *inst = read_tmp("g1.hdf5");
   if (inst) {
     CU_ASSERT_EQUAL(inst->n, 3);
     CU_ASSERT_EQUAL(inst->storage, SLV_DENSE);
@@ -655,7 +655,7 @@ static void test_global_hand(void) {
     CU_ASSERT_EQUAL(inst->cone_law, SLV_CONE_COULOMB);
     CU_ASSERT_EQUAL(inst->lo[1], -INFINITY);
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
   /* the same M stored as its upper triangle only (LMGC's dumps): the same W */
   int ui[4] = { 0, 0, 1, 2 }, uj[4] = { 0, 1, 1, 2 };
   double ux[4] = { 4, 2, 5, 16 };
@@ -665,7 +665,7 @@ static void test_global_hand(void) {
     CU_ASSERT(memcmp(inst->A, Wexp, sizeof Wexp) == 0);
     CU_ASSERT(memcmp(inst->b, qexp, sizeof qexp) == 0);
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
   /* a non-square H block: ndof 4 (a free dof 3 with mass 4, untouched by
    * H), H maps contact rows 0..2 to dofs 2, 0, 1 */
   int mi4[6] = { 0, 0, 1, 1, 2, 3 }, mj4[6] = { 0, 1, 0, 1, 2, 3 };
@@ -681,7 +681,7 @@ static void test_global_hand(void) {
     CU_ASSERT(memcmp(inst->A, W4, sizeof W4) == 0);
     CU_ASSERT(memcmp(inst->b, q4, sizeof q4) == 0);
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
 }
 
 /* ---- bad input ---------------------------------------------------------------------- */
@@ -699,13 +699,13 @@ static herr_t counting_handler(hid_t stack, void *data) {
 static void bad_read(const char *name, slv_status want, const char *must) {
   char p[512], err[512];
   tpath(p, sizeof p, name);
-  slv_instance *inst = (slv_instance *)1;
+  io_instance *inst = (io_instance *)1;
   /* a caller's HDF5 handler: never called, and restored */
   H5E_auto2_t before = NULL;
   void *before_data = NULL;
   H5Eset_auto2(H5E_DEFAULT, counting_handler, NULL);
   handler_calls = 0;
-  slv_status st = slv_read(p, SLV_FMT_AUTO, &inst, err, sizeof err);
+  slv_status st = io_read(p, IO_FMT_AUTO, &inst, err, sizeof err);
   H5Eget_auto2(H5E_DEFAULT, &before, &before_data);
   CU_ASSERT(before == counting_handler);
   CU_ASSERT_EQUAL(handler_calls, 0);
@@ -720,9 +720,9 @@ static void bad_read(const char *name, slv_status want, const char *must) {
 }
 
 /* A valid local file with 2 contacts, W 6 x 6 dense (diagonal 2, a coupling). */
-static slv_instance *small_fc(int nc) {
+static io_instance *small_fc(int nc) {
   int n = 3 * nc;
-  slv_instance *inst = slv_instance_new_dense(n);
+  io_instance *inst = io_instance_new_dense(n);
   for (int i = 0; i < n; i++) {
     inst->A[i + (size_t)i * n] = 2.0;
     if (i + 1 < n) inst->A[i + (size_t)(i + 1) * n] = inst->A[i + 1 + (size_t)i * n] = -0.5;
@@ -736,7 +736,7 @@ static slv_instance *small_fc(int nc) {
     inst->cone_rows[c] = 3 * c;
     inst->cone_mu[c] = 0.3 + 0.1 * c;
   }
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   return inst;
 }
 
@@ -766,12 +766,12 @@ static void replace_ds(hid_t f, const char *name, hid_t type, int n, const void 
 
 static void test_bad(void) {
   char p[512], err[512];
-  slv_instance *good = small_fc(2);
+  io_instance *good = small_fc(2);
   tpath(p, sizeof p, "good.hdf5");
-  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, good, err, sizeof err), SLV_CONVERGED);
-  slv_instance *back = read_tmp("good.hdf5");
+  CU_ASSERT_EQUAL_FATAL(io_write(p, IO_FMT_AUTO, good, err, sizeof err), SLV_CONVERGED);
+  io_instance *back = read_tmp("good.hdf5");
   CU_ASSERT(back && same_problem(good, back, 1));
-  slv_instance_free(back);
+  io_instance_free(back);
   long size;
   {
     struct stat sb;
@@ -963,19 +963,19 @@ static void test_bad(void) {
     write_global("gbig.hdf5", nd, nnz, ti, tj, tx, 3, hi, hj, hx, tf, w, 0);
     char pb[512], eb[512];
     tpath(pb, sizeof pb, "gbig.hdf5");
-    slv_instance *big = NULL;
-    CU_ASSERT_EQUAL_FATAL(slv_read(pb, SLV_FMT_AUTO, &big, eb, sizeof eb), SLV_OK);
+    io_instance *big = NULL;
+    CU_ASSERT_EQUAL_FATAL(io_read(pb, IO_FMT_AUTO, &big, eb, sizeof eb), SLV_OK);
     double cf = 4.0;
     for (int i = 1; i < nd; i++) cf = 4.0 - 1.0 / cf;
     CU_ASSERT_PTR_NOT_NULL(big->global);
     TST_CLOSE(big->A[0], 1.0 / cf, 0, 1e-14);
-    slv_instance_free(big);
+    io_instance_free(big);
     free(ti);
     free(tj);
     free(tx);
     free(tf);
   }
-  slv_instance_free(good);
+  io_instance_free(good);
 }
 
 /* Damaged files: 300 copies of a valid local and a valid global file with
@@ -1001,10 +1001,10 @@ static void test_damaged(void) {
   double mx[5] = { 4, 2, 2, 5, 16 }, hx[3] = { 1, 1, 1 }, f[3] = { 4, 2, 16 },
          w[3] = { -1, 0.5, 3 };
   write_global("dglobal.hdf5", 3, 5, mi, mj, mx, 3, hi, hj, hx, f, w, 0);
-  slv_instance *good = small_fc(4);
+  io_instance *good = small_fc(4);
   tpath(src, sizeof src, "dlocal.hdf5");
-  CU_ASSERT_EQUAL_FATAL(slv_write(src, SLV_FMT_AUTO, good, err, sizeof err), SLV_CONVERGED);
-  slv_instance_free(good);
+  CU_ASSERT_EQUAL_FATAL(io_write(src, IO_FMT_AUTO, good, err, sizeof err), SLV_CONVERGED);
+  io_instance_free(good);
   for (int t = 0; t < 300; t++) {
     tpath(src, sizeof src, t % 2 ? "dglobal.hdf5" : "dlocal.hdf5");
     tpath(p, sizeof p, "damaged.hdf5");
@@ -1020,8 +1020,8 @@ static void test_damaged(void) {
     FILE *b = fopen(p, "wb");
     fwrite(buf, 1, len, b);
     fclose(b);
-    slv_instance *inst = NULL;
-    slv_status st = slv_read(p, SLV_FMT_AUTO, &inst, err, sizeof err);
+    io_instance *inst = NULL;
+    slv_status st = io_read(p, IO_FMT_AUTO, &inst, err, sizeof err);
     if (st == SLV_CONVERGED) {
       ok_count++;
       CU_ASSERT_PTR_NOT_NULL(inst);
@@ -1033,7 +1033,7 @@ static void test_damaged(void) {
       CU_ASSERT_PTR_NULL(strchr(err, '\n'));
       CU_ASSERT_EQUAL(strncmp(err, p, strlen(p)), 0);
     }
-    slv_instance_free(inst);
+    io_instance_free(inst);
   }
   printf("\n  300 damaged files: %d refused with a message, %d still valid problems", bad_count,
          ok_count);
@@ -1045,10 +1045,10 @@ static void test_damaged(void) {
 
 /* A cone instance of nc contacts: dense with wild values (-0.0, a denormal,
  * 1e300) or CSR with sorted columns and no +0.0 entries. */
-static slv_instance *wild_fc(int nc, int csr, unsigned long seed) {
+static io_instance *wild_fc(int nc, int csr, unsigned long seed) {
   gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(r, seed);
-  slv_instance *inst = small_fc(nc);
+  io_instance *inst = small_fc(nc);
   int n = inst->n;
   for (int j = 0; j < n; j++)
     for (int i = 0; i < n; i++) {
@@ -1090,33 +1090,33 @@ static slv_instance *wild_fc(int nc, int csr, unsigned long seed) {
   return inst;
 }
 
-static void round_trip_as(const slv_instance *inst, const char *name, int same_storage) {
+static void round_trip_as(const io_instance *inst, const char *name, int same_storage) {
   char p[512], err[512];
   tpath(p, sizeof p, name);
-  slv_status st = slv_write(p, SLV_FMT_AUTO, inst, err, sizeof err);
+  slv_status st = io_write(p, IO_FMT_AUTO, inst, err, sizeof err);
   if (st) printf("\n  write %s: %s", name, err);
   CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
-  slv_instance *back = NULL;
-  st = slv_read(p, SLV_FMT_AUTO, &back, err, sizeof err);
+  io_instance *back = NULL;
+  st = io_read(p, IO_FMT_AUTO, &back, err, sizeof err);
   if (st) printf("\n  read %s: %s", name, err);
   CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
   if (!same_problem(inst, back, same_storage)) printf("\n  %s differs after the round trip", name);
   CU_ASSERT(same_problem(inst, back, same_storage));
-  slv_instance_free(back);
+  io_instance_free(back);
 }
 
 static void test_write(void) {
   char p[512], err[512];
   /* dense (wild values) and CSR (n = 306 > 300 stays CSR): bit for bit */
-  slv_instance *d = wild_fc(3, 0, 5), *c = wild_fc(102, 1, 6);
+  io_instance *d = wild_fc(3, 0, 5), *c = wild_fc(102, 1, 6);
   round_trip_as(d, "wild.hdf5", 1);
   round_trip_as(c, "wild_csr.hdf5", 1);
   round_trip_as(c, "wild_csr.h5", 1);
   /* twice to the same path: replaced, not refused by libfclib */
   round_trip_as(d, "wild_csr.h5", 1);
   /* refusals: nothing written */
-  slv_instance *lcp = slv_instance_new_dense(3);
-  slv_instance_classify(lcp);
+  io_instance *lcp = io_instance_new_dense(3);
+  io_instance_classify(lcp);
   static const struct {
     const char *name, *must;
   } cases[4] = { { "lcp.hdf5", "fclib holds only frictional-contact problems (a Coulomb cone on "
@@ -1126,24 +1126,24 @@ static void test_write(void) {
                  { "part.hdf5",
                    "fclib needs every row in a cone: n = 6 rows, but 1 cones cover 3" },
                  { "nodir/x.hdf5", "cannot write" } };
-  slv_instance *assoc = wild_fc(2, 0, 1), *part = small_fc(2);
+  io_instance *assoc = wild_fc(2, 0, 1), *part = small_fc(2);
   assoc->cone_law = SLV_CONE_ASSOCIATED;
   part->ncones = 1;
-  const slv_instance *which[4] = { lcp, assoc, part, d };
+  const io_instance *which[4] = { lcp, assoc, part, d };
   for (int k = 0; k < 4; k++) {
     tpath(p, sizeof p, cases[k].name);
-    slv_status st = slv_write(p, SLV_FMT_AUTO, which[k], err, sizeof err);
+    slv_status st = io_write(p, IO_FMT_AUTO, which[k], err, sizeof err);
     printf("\n  refused as expected: %s", err);
     CU_ASSERT_EQUAL(st, k == 3 ? SLV_ERR_INVALID : SLV_ERR_UNSUPPORTED);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, cases[k].must));
     CU_ASSERT_EQUAL(strncmp(err, p, strlen(p)), 0);
     CU_ASSERT_FALSE(file_exists(p));
   }
-  slv_instance_free(lcp);
-  slv_instance_free(assoc);
-  slv_instance_free(part);
-  slv_instance_free(d);
-  slv_instance_free(c);
+  io_instance_free(lcp);
+  io_instance_free(assoc);
+  io_instance_free(part);
+  io_instance_free(d);
+  io_instance_free(c);
 }
 
 /* The writer builds the file with plain HDF5 calls (no libfclib, which
@@ -1152,11 +1152,11 @@ static void test_write(void) {
  * instance's entries, q = b, mu, spacedim 3, the name as info/title. */
 static void test_written_for_libfclib(void) {
   char p[512], err[512];
-  slv_instance *c = wild_fc(102, 1, 7);
+  io_instance *c = wild_fc(102, 1, 7);
   snprintf(c->name, sizeof c->name, "%s", "wild102");
   tpath(p, sizeof p, "forlib.hdf5");
   remove(p);
-  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, c, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(io_write(p, IO_FMT_AUTO, c, err, sizeof err), SLV_CONVERGED);
   struct fclib_local *fl = fclib_read_local(p);
   CU_ASSERT_PTR_NOT_NULL_FATAL(fl);
   int n = c->n, nnz = c->Ap[n];
@@ -1173,7 +1173,7 @@ static void test_written_for_libfclib(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(fl->info->description, "written by lcplab"));
   fclib_delete_local(fl);
   free(fl);
-  slv_instance_free(c);
+  io_instance_free(c);
 }
 
 /* A global problem (inst->global) is written as /fclib_global, M and H as
@@ -1184,13 +1184,13 @@ static void test_global_written(void) {
   char path[4096], p[512], err[512];
   if (!shared_present()) return;
   tst_shared_path("datasets/fclib/LMGC_GFC3D-i00501-4-00000.hdf5", path, sizeof path);
-  slv_instance *inst = NULL;
-  CU_ASSERT_EQUAL_FATAL(slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err), SLV_CONVERGED);
-  const slv_global *G = inst->global;
+  io_instance *inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_AUTO, &inst, err, sizeof err), SLV_CONVERGED);
+  const io_global *G = inst->global;
   CU_ASSERT_PTR_NOT_NULL_FATAL(G);
   tpath(p, sizeof p, "global_out.hdf5");
   remove(p);
-  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(io_write(p, IO_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
   struct fclib_global *g = fclib_read_global(p);
   CU_ASSERT_PTR_NOT_NULL_FATAL(g);
   CU_ASSERT(g->spacedim == 3 && g->G == NULL && g->b == NULL);
@@ -1212,7 +1212,7 @@ static void test_global_written(void) {
   CU_ASSERT(memcmp(g->mu, inst->cone_mu, (size_t)inst->ncones * sizeof(double)) == 0);
   fclib_delete_global(g);
   free(g);
-  slv_instance_free(inst);
+  io_instance_free(inst);
 }
 
 /* The dense rows x cols copy of a CSR matrix (duplicates summed). */
@@ -1234,11 +1234,11 @@ static int same_csr(int rows, int cols, const int *p1, const int *j1, const doub
 
 /* max |A_a x + b_a - (A_b x + b_b)| / max |A_a x + b_a| over three fixed x:
  * how far apart two condensations of one global problem are. */
-static double condensed_gap(const slv_instance *a, const slv_instance *b) {
+static double condensed_gap(const io_instance *a, const io_instance *b) {
   size_t n = (size_t)a->n;
   double *x = malloc(n * sizeof(double)), *wa = malloc(n * sizeof(double));
   double *wb = malloc(n * sizeof(double)), gap = 0.0, top = 0.0;
-  slv_problem pa = slv_instance_problem(a), pb = slv_instance_problem(b);
+  slv_problem pa = io_instance_problem(a), pb = io_instance_problem(b);
   for (int t = 0; t < 3; t++) {
     for (size_t i = 0; i < n; i++) x[i] = t == 0 ? 0.0 : sin(1.0 + (double)(t * i));
     slv_problem_w(&pa, x, wa);
@@ -1258,16 +1258,16 @@ static double condensed_gap(const slv_instance *a, const slv_instance *b) {
  * the same M, H (entry by entry), f, w, cones, and a condensation within
  * 1e-13 (a one-triangle M is mirrored on the first read and stored whole
  * after, so the sums of the condensation may run in another order). */
-static void global_round_trip(const slv_instance *a, const char *name) {
+static void global_round_trip(const io_instance *a, const char *name) {
   char p[512], err[512];
-  slv_instance *b = NULL;
+  io_instance *b = NULL;
   tpath(p, sizeof p, name);
   remove(p);
-  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, a, err, sizeof err), SLV_CONVERGED);
-  slv_status st = slv_read(p, SLV_FMT_AUTO, &b, err, sizeof err);
+  CU_ASSERT_EQUAL_FATAL(io_write(p, IO_FMT_AUTO, a, err, sizeof err), SLV_CONVERGED);
+  slv_status st = io_read(p, IO_FMT_AUTO, &b, err, sizeof err);
   if (st) printf("\n  %s", err);
   CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
-  const slv_global *g = a->global, *h = b->global;
+  const io_global *g = a->global, *h = b->global;
   CU_ASSERT_PTR_NOT_NULL_FATAL(h);
   CU_ASSERT_FATAL(g->ndof == h->ndof && g->n == h->n && a->n == b->n);
   CU_ASSERT(same_csr(g->ndof, g->ndof, g->Mp, g->Mj, g->Mx, h->Mp, h->Mj, h->Mx));
@@ -1279,7 +1279,7 @@ static void global_round_trip(const slv_instance *a, const char *name) {
   double gap = condensed_gap(a, b);
   if (!(gap <= 1e-13)) printf("\n  %s: condensations %.3e apart", name, gap);
   CU_ASSERT(gap <= 1e-13);
-  slv_instance_free(b);
+  io_instance_free(b);
 }
 
 /* A global problem written as a Siconos gfc3d .dat (M and H as SBM): a
@@ -1292,10 +1292,10 @@ static void test_gfc3d_written(void) {
   if (!shared_present()) return;
   for (int f = 0; f < 2; f++) {
     tst_shared_path(rel[f], path, sizeof path);
-    slv_instance *a = NULL;
-    CU_ASSERT_EQUAL_FATAL(slv_read(path, SLV_FMT_AUTO, &a, err, sizeof err), SLV_CONVERGED);
+    io_instance *a = NULL;
+    CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_AUTO, &a, err, sizeof err), SLV_CONVERGED);
     global_round_trip(a, "gfc3d_out.dat");
-    slv_instance_free(a);
+    io_instance_free(a);
   }
 }
 
@@ -1314,8 +1314,8 @@ static void rt_folder(const char *folder, int *count) {
       continue;
     char path[4096 + 256], err[512];
     snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    slv_instance *inst = NULL;
-    slv_status st = slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err);
+    io_instance *inst = NULL;
+    slv_status st = io_read(path, IO_FMT_AUTO, &inst, err, sizeof err);
     if (st) printf("\n  %s", err);
     CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
     round_trip_as(inst, "rt.hdf5", 1);
@@ -1327,7 +1327,7 @@ static void rt_folder(const char *folder, int *count) {
     else
       round_trip_as(inst, "rt.dat", !hdf5);
     (*count)++;
-    slv_instance_free(inst);
+    io_instance_free(inst);
   }
   closedir(dd);
 }
@@ -1350,10 +1350,10 @@ static void test_roundtrip_shared(void) {
 static void capped_read(const char *name, size_t cap, const char *must) {
   char p[512], err[512], prefix[700];
   tpath(p, sizeof p, name);
-  slv_read_options o = slv_read_options_default();
+  io_read_options o = io_read_options_default();
   o.max_memory = cap;
-  slv_instance *inst = (slv_instance *)1;
-  slv_status st = slv_read_with(p, SLV_FMT_AUTO, &o, &inst, err, sizeof err);
+  io_instance *inst = (io_instance *)1;
+  slv_status st = io_read_with(p, IO_FMT_AUTO, &o, &inst, err, sizeof err);
   printf("\n  %s", err);
   CU_ASSERT_EQUAL(st, SLV_ERR_DIM);
   CU_ASSERT_PTR_NULL(inst);
@@ -1451,7 +1451,7 @@ static void large_reference(int c, int d, double *Wcd, double *qc) {
   }
 }
 
-static double csr_at(const slv_instance *inst, int i, int j) {
+static double csr_at(const io_instance *inst, int i, int j) {
   double v = 0;
   for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++) v += inst->Aj[k] == j ? inst->Ax[k] : 0;
   return v;
@@ -1465,8 +1465,8 @@ static void test_global_large(void) {
   char p[512], err[512];
   tpath(p, sizeof p, "large_global.hdf5");
   write_large_global(p);
-  slv_instance *inst = NULL;
-  slv_status st = slv_read(p, SLV_FMT_AUTO, &inst, err, sizeof err);
+  io_instance *inst = NULL;
+  slv_status st = io_read(p, IO_FMT_AUTO, &inst, err, sizeof err);
   if (st) printf("\n  %s", err);
   CU_ASSERT_EQUAL_FATAL(st, SLV_OK);
   CU_ASSERT_EQUAL(inst->n, 3 * LB);
@@ -1489,7 +1489,7 @@ static void test_global_large(void) {
   }
   printf(" W: %d entries, |W - W_ref| %.2g of %.2g", inst->Ap[inst->n], err_max, scale);
   CU_ASSERT(err_max <= 1e-13 * scale);
-  slv_instance_free(inst);
+  io_instance_free(inst);
   remove(p);
 }
 
@@ -1502,16 +1502,16 @@ static void test_global_large(void) {
  * refused under a cap that holds its M, H, f, w but not the condensation. */
 static void test_memory_cap(void) {
   char p[512], err[512];
-  slv_instance *fc = small_fc(2);
+  io_instance *fc = small_fc(2);
   tpath(p, sizeof p, "capsmall.hdf5");
   remove(p);
-  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, fc, err, sizeof err), SLV_CONVERGED);
-  slv_instance_free(fc);
+  CU_ASSERT_EQUAL_FATAL(io_write(p, IO_FMT_AUTO, fc, err, sizeof err), SLV_CONVERGED);
+  io_instance_free(fc);
   capped_read("capsmall.hdf5", 100, "/fclib_local/W/x: 128 bytes");
-  slv_read_options o = slv_read_options_default();
-  slv_instance *inst = NULL;
-  CU_ASSERT_EQUAL(slv_read_with(p, SLV_FMT_AUTO, &o, &inst, err, sizeof err), SLV_CONVERGED);
-  slv_instance_free(inst);
+  io_read_options o = io_read_options_default();
+  io_instance *inst = NULL;
+  CU_ASSERT_EQUAL(io_read_with(p, IO_FMT_AUTO, &o, &inst, err, sizeof err), SLV_CONVERGED);
+  io_instance_free(inst);
 
   enum { NDOF = 4500 };
   int *ij = malloc(NDOF * sizeof(int));
@@ -1542,11 +1542,11 @@ static void test_memory_cap(void) {
   /* W = I: 4500 entries in CSR, never 4500 x 4500 dense */
   o.max_memory = (size_t)64 << 20;
   inst = NULL;
-  CU_ASSERT_EQUAL_FATAL(slv_read_with(p, SLV_FMT_AUTO, &o, &inst, err, sizeof err), SLV_OK);
+  CU_ASSERT_EQUAL_FATAL(io_read_with(p, IO_FMT_AUTO, &o, &inst, err, sizeof err), SLV_OK);
   CU_ASSERT_EQUAL(inst->storage, SLV_CSR);
   CU_ASSERT_EQUAL(inst->Ap[inst->n], NDOF);
   CU_ASSERT_PTR_NOT_NULL(inst->global);
-  slv_instance_free(inst);
+  io_instance_free(inst);
   /* 900 000 bytes hold M, H, f, w but not the condensation (378 064 more) */
   capped_read("capglobal.hdf5", 900000,
               "the condensation of /fclib_global/M (4500 diagonal blocks, the largest of 1 "
@@ -1563,9 +1563,9 @@ static void test_global_solution(void) {
   char path[4096], p[512], err[512];
   if (!shared_present()) return;
   tst_shared_path("datasets/fclib/LMGC_GFC3D-i00501-4-00000.hdf5", path, sizeof path);
-  slv_instance *inst = NULL;
-  CU_ASSERT_EQUAL_FATAL(slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err), SLV_CONVERGED);
-  const slv_global *G = inst->global;
+  io_instance *inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_AUTO, &inst, err, sizeof err), SLV_CONVERGED);
+  const io_global *G = inst->global;
   int n = inst->n, nd = G->ndof;
   double x[12], x0[12], v[162], u[12], back[12];
   for (int i = 0; i < n; i++) {
@@ -1574,7 +1574,7 @@ static void test_global_solution(void) {
   }
   tpath(p, sizeof p, "global_sol.hdf5");
   remove(p);
-  CU_ASSERT_EQUAL_FATAL(slv_write_solution(p, inst, x, x0, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(io_write_solution(p, inst, x, x0, err, sizeof err), SLV_CONVERGED);
   struct fclib_global *g = fclib_read_global(p);
   CU_ASSERT_PTR_NOT_NULL(g);
   if (g) {
@@ -1603,30 +1603,30 @@ static void test_global_solution(void) {
   free(gs[0].u);
   free(gs[0].r);
   free(gs);
-  CU_ASSERT_EQUAL(slv_read_start(p, n, back, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(io_read_start(p, n, back, err, sizeof err), SLV_CONVERGED);
   CU_ASSERT(memcmp(back, x, sizeof back) == 0);
-  slv_instance_free(inst);
+  io_instance_free(inst);
 }
 
-/* slv_write_solution to .hdf5: libfclib's own readers give back the
+/* io_write_solution to .hdf5: libfclib's own readers give back the
  * problem, r = x and u = A x + b (/solution), r = x0 and u = A x0 + b
- * (/guesses/1), bit for bit; slv_read_start reads the solution back, and
+ * (/guesses/1), bit for bit; io_read_start reads the solution back, and
  * the guess when there is no solution.  Refusals name the file. */
 static void test_solutions(void) {
   char p[512], err[512];
-  slv_instance *inst = small_fc(2);
+  io_instance *inst = small_fc(2);
   int n = inst->n;
   double x[6] = { 1.5, -0.25, 0.125, 2.0, 0.5, -0.75 }, x0[6] = { 1, 0, 0, 1, 0, 0 };
   double w[6], w0[6], back[6];
-  slv_problem pr = slv_instance_problem(inst);
+  slv_problem pr = io_instance_problem(inst);
   slv_problem_w(&pr, x, w);
   slv_problem_w(&pr, x0, w0);
   tpath(p, sizeof p, "sol.hdf5");
   remove(p);
-  CU_ASSERT_EQUAL_FATAL(slv_write_solution(p, inst, x, x0, err, sizeof err), SLV_CONVERGED);
-  slv_instance *prob = read_tmp("sol.hdf5");
+  CU_ASSERT_EQUAL_FATAL(io_write_solution(p, inst, x, x0, err, sizeof err), SLV_CONVERGED);
+  io_instance *prob = read_tmp("sol.hdf5");
   CU_ASSERT(prob && same_problem(inst, prob, 1));
-  slv_instance_free(prob);
+  io_instance_free(prob);
   struct fclib_solution *sol = fclib_read_solution(p);
   CU_ASSERT_PTR_NOT_NULL_FATAL(sol);
   CU_ASSERT(memcmp(sol->r, x, sizeof x) == 0);
@@ -1643,48 +1643,48 @@ static void test_solutions(void) {
   free(g[0].r);
   free(g[0].u);
   free(g);
-  CU_ASSERT_EQUAL(slv_read_start(p, n, back, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(io_read_start(p, n, back, err, sizeof err), SLV_CONVERGED);
   CU_ASSERT(memcmp(back, x, sizeof x) == 0);
   /* without x0 there are no guesses; a file with guesses only starts from guess 1 */
   tpath(p, sizeof p, "sol_noguess.hdf5");
-  CU_ASSERT_EQUAL(slv_write_solution(p, inst, x, NULL, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(io_write_solution(p, inst, x, NULL, err, sizeof err), SLV_CONVERGED);
   hid_t f = H5Fopen(p, H5F_ACC_RDWR, H5P_DEFAULT);
   CU_ASSERT(H5Lexists(f, "guesses", H5P_DEFAULT) == 0);
   H5Fclose(f);
   tpath(p, sizeof p, "guessonly.hdf5");
   remove(p);
-  CU_ASSERT_EQUAL(slv_write(p, SLV_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(io_write(p, IO_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
   struct fclib_solution gw = { NULL, w0, x0, NULL };
   CU_ASSERT_EQUAL(fclib_write_guesses(1, &gw, p), 1);
-  CU_ASSERT_EQUAL(slv_read_start(p, n, back, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(io_read_start(p, n, back, err, sizeof err), SLV_CONVERGED);
   CU_ASSERT(memcmp(back, x0, sizeof x0) == 0);
   /* refusals: the size, a file without a start, an LCP in .hdf5, .npz */
-  CU_ASSERT_EQUAL(slv_read_start(p, 9, back, err, sizeof err), SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(io_read_start(p, 9, back, err, sizeof err), SLV_ERR_INVALID);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected /guesses/1/r to hold n = 9 values (the problem "
                                      "solved), found 6"));
   tpath(p, sizeof p, "nostart.hdf5");
   remove(p);
-  CU_ASSERT_EQUAL(slv_write(p, SLV_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
-  CU_ASSERT_EQUAL(slv_read_start(p, n, back, err, sizeof err), SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(io_write(p, IO_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(io_read_start(p, n, back, err, sizeof err), SLV_ERR_INVALID);
   CU_ASSERT_EQUAL(strncmp(err, p, strlen(p)), 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected a starting point in /solution/r or /guesses/1/r"));
-  slv_instance *lcp = slv_instance_new_dense(2);
+  io_instance *lcp = io_instance_new_dense(2);
   lcp->A[0] = lcp->A[3] = 1.0;
   tpath(p, sizeof p, "lcp_sol.hdf5");
   remove(p);
-  CU_ASSERT_EQUAL(slv_write_solution(p, lcp, x, NULL, err, sizeof err), SLV_ERR_UNSUPPORTED);
+  CU_ASSERT_EQUAL(io_write_solution(p, lcp, x, NULL, err, sizeof err), SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, "fclib holds only frictional-contact problems"));
   CU_ASSERT_FALSE(file_exists(p));
   tpath(p, sizeof p, "x.npz");
-  CU_ASSERT_EQUAL(slv_can_write_solution(p, inst, err, sizeof err), SLV_ERR_UNSUPPORTED);
+  CU_ASSERT_EQUAL(io_can_write_solution(p, inst, err, sizeof err), SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, "not as .npz"));
   /* any other extension: the plain vector */
   tpath(p, sizeof p, "sol.txt");
-  CU_ASSERT_EQUAL(slv_write_solution(p, lcp, x, NULL, err, sizeof err), SLV_CONVERGED);
-  CU_ASSERT_EQUAL(slv_read_vector(p, 2, back, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(io_write_solution(p, lcp, x, NULL, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(io_read_vector(p, 2, back, err, sizeof err), SLV_CONVERGED);
   CU_ASSERT(memcmp(back, x, 2 * sizeof(double)) == 0);
-  slv_instance_free(lcp);
-  slv_instance_free(inst);
+  io_instance_free(lcp);
+  io_instance_free(inst);
 }
 
 int main(void) {

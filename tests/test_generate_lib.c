@@ -15,8 +15,8 @@
 #include <math.h>
 #include <string.h>
 
-static slv_instance *gen(const char *family, long n, unsigned long seed) {
-  slv_instance *inst = NULL;
+static io_instance *gen(const char *family, long n, unsigned long seed) {
+  io_instance *inst = NULL;
   char err[256] = "";
   int rc = exp_generate(family, n, seed, NULL, &inst, err, sizeof err);
   CU_ASSERT_EQUAL(rc, EXP_EXIT_OK);
@@ -24,7 +24,7 @@ static slv_instance *gen(const char *family, long n, unsigned long seed) {
   return inst;
 }
 
-static double entry(const slv_instance *p, int i, int j) {
+static double entry(const io_instance *p, int i, int j) {
   if (p->storage == SLV_DENSE) return p->A[i + (size_t)j * p->n];
   for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++)
     if (p->Aj[k] == j) return p->Ax[k];
@@ -44,7 +44,7 @@ static void test_kinds(void) {
   for (const char *const *f = exp_generate_families(); *f; f++) count++;
   CU_ASSERT_EQUAL(count, (int)(sizeof want / sizeof want[0]));
   for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
-    slv_instance *p = gen(want[k].family, 7, 2);
+    io_instance *p = gen(want[k].family, 7, 2);
     if (!p) continue;
     CU_ASSERT_EQUAL(p->n, want[k].n);
     CU_ASSERT_STRING_EQUAL(p->kind, want[k].kind);
@@ -55,12 +55,12 @@ static void test_kinds(void) {
     for (int i = 0; i < p->n; i++)
       for (int j = 0; j < p->n; j++) sym &= entry(p, i, j) == entry(p, j, i);
     CU_ASSERT(sym);
-    slv_instance_free(p);
+    io_instance_free(p);
   }
 }
 
 /* max over rows of the violation of row i's condition at x_ref */
-static double planted_violation(const slv_instance *p) {
+static double planted_violation(const io_instance *p) {
   double worst = 0.0, bmax = 0.0;
   for (int i = 0; i < p->n; i++) bmax = fmax(bmax, fabs(p->b[i]));
   for (int i = 0; i < p->n; i++) {
@@ -76,33 +76,33 @@ static double planted_violation(const slv_instance *p) {
 static void test_planted(void) {
   const char *planted[] = { "spd", "box", "joints", "scaled-spd" };
   for (size_t k = 0; k < sizeof planted / sizeof planted[0]; k++) {
-    slv_instance *p = gen(planted[k], 30, 5);
+    io_instance *p = gen(planted[k], 30, 5);
     if (!p) continue;
     CU_ASSERT_PTR_NOT_NULL_FATAL(p->x_ref);
     CU_ASSERT(planted_violation(p) <= 1e-10);
-    slv_instance_free(p);
+    io_instance_free(p);
   }
-  slv_instance *c = gen("contact", 9, 1);
+  io_instance *c = gen("contact", 9, 1);
   if (c) CU_ASSERT_PTR_NULL(c->x_ref); /* not planted */
-  slv_instance_free(c);
+  io_instance_free(c);
 }
 
 static void test_seeds(void) {
-  slv_instance *a = gen("sparse-box", 40, 3), *b = gen("sparse-box", 40, 3);
-  slv_instance *c = gen("sparse-box", 40, 4);
+  io_instance *a = gen("sparse-box", 40, 3), *b = gen("sparse-box", 40, 3);
+  io_instance *c = gen("sparse-box", 40, 4);
   if (a && b && c) {
     CU_ASSERT_EQUAL(a->Ap[a->n], b->Ap[b->n]);
     CU_ASSERT(memcmp(a->b, b->b, (size_t)a->n * sizeof *a->b) == 0);
     CU_ASSERT(memcmp(a->Ax, b->Ax, (size_t)a->Ap[a->n] * sizeof *a->Ax) == 0);
     CU_ASSERT(memcmp(a->b, c->b, (size_t)a->n * sizeof *a->b) != 0);
   }
-  slv_instance_free(a);
-  slv_instance_free(b);
-  slv_instance_free(c);
+  io_instance_free(a);
+  io_instance_free(b);
+  io_instance_free(c);
 }
 
 static void expect_usage(const char *family, long n, const char *msg) {
-  slv_instance *p = (slv_instance *)&p; /* must come back NULL */
+  io_instance *p = (io_instance *)&p; /* must come back NULL */
   char err[256] = "";
   CU_ASSERT_EQUAL(exp_generate(family, n, 1, NULL, &p, err, sizeof err), EXP_EXIT_USAGE);
   CU_ASSERT_PTR_NULL(p);

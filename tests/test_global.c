@@ -5,7 +5,7 @@
  * Shared files (LCPLAB_SHARED, datasets/siconos/gfc3d/*.dat): each reads as
  * a GLOBAL problem whatever its sizes (GFC3D_Example00, _badly_scaled and
  * Example1 have ndof = 3 nc and were once read as local problems): the
- * instance keeps M, H, f, w (slv_instance.global) with the ndof and nc of
+ * instance keeps M, H, f, w (io_instance.global) with the ndof and nc of
  * the peer harness' table (../shared/peers/gfc3d/results/table.md), and
  * the condensed q = w + H' M^-1 f has the 2-norm that table gives (Siconos'
  * own reading and condensation), to its 7 printed digits.  The condensed W
@@ -27,7 +27,7 @@
  * the file and the field.
  */
 #include "slv.h"
-#include "slv_io.h"
+#include "io.h"
 #include "tst_cone.h"
 #include "tst_util.h"
 
@@ -58,7 +58,7 @@ static const gdat GDATS[] = {
 
 /* The dense column-major ndof x ndof M and ndof x m H of the instance's
  * global part. */
-static void dense_global(const slv_global *g, double *M, double *H) {
+static void dense_global(const io_global *g, double *M, double *H) {
   for (int i = 0; i < g->ndof; i++) {
     for (int k = g->Mp[i]; k < g->Mp[i + 1]; k++) M[i + (size_t)g->ndof * g->Mj[k]] += g->Mx[k];
     for (int k = g->Hp[i]; k < g->Hp[i + 1]; k++) H[i + (size_t)g->ndof * g->Hj[k]] += g->Hx[k];
@@ -88,8 +88,8 @@ static void chol_solve(int nd, double *M, int nrhs, double *B) {
 }
 
 /* W, q of the instance against H' M^-1 H, w + H' M^-1 f computed here. */
-static void check_condensed(const slv_instance *inst) {
-  const slv_global *g = inst->global;
+static void check_condensed(const io_instance *inst) {
+  const io_global *g = inst->global;
   int nd = g->ndof, m = g->n;
   double *M = calloc((size_t)nd * nd, sizeof(double));
   double *H = calloc((size_t)nd * m, sizeof(double));
@@ -98,7 +98,7 @@ static void check_condensed(const slv_instance *inst) {
   memcpy(X, H, (size_t)nd * m * sizeof(double));
   memcpy(X + (size_t)nd * m, g->f, (size_t)nd * sizeof(double));
   chol_solve(nd, M, m + 1, X);
-  slv_problem p = slv_instance_problem(inst);
+  slv_problem p = io_instance_problem(inst);
   double wmax = 0, err = 0, qerr = 0;
   for (int a = 0; a < m; a++) {
     double qa = g->w[a];
@@ -131,14 +131,14 @@ static void read_one_gdat(const gdat *d) {
   char path[4096], rel[512], err[512];
   snprintf(rel, sizeof rel, "datasets/siconos/gfc3d/%s", d->file);
   tst_shared_path(rel, path, sizeof path);
-  slv_instance *inst = NULL;
-  slv_status st = slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err);
+  io_instance *inst = NULL;
+  slv_status st = io_read(path, IO_FMT_AUTO, &inst, err, sizeof err);
   printf("\n  %s: ", d->file);
   if (st) printf("%s", err);
   CU_ASSERT_EQUAL_FATAL(st, SLV_OK);
   printf("n %d, ncones %d, global %s, %s", inst->n, inst->ncones, inst->global ? "yes" : "NO",
-         slv_format_str(inst->format));
-  CU_ASSERT_EQUAL(inst->format, SLV_FMT_SICONOS_GFC3D);
+         io_format_str(inst->format));
+  CU_ASSERT_EQUAL(inst->format, IO_FMT_SICONOS_GFC3D);
   CU_ASSERT_EQUAL(inst->n, 3 * d->nc);
   CU_ASSERT_EQUAL(inst->ncones, d->nc);
   CU_ASSERT_PTR_NOT_NULL(inst->global);
@@ -151,7 +151,7 @@ static void read_one_gdat(const gdat *d) {
     TST_CLOSE(sqrt(nq), d->norm_q, 0, 1e-6);
     check_condensed(inst);
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
 }
 
 static void test_shared_gfc3d_dat(void) {
@@ -190,20 +190,20 @@ static void write_file(const char *name, const char *a, const char *b, const cha
  * a message starting with path and holding must. */
 static void expect_read(const char *path, int global) {
   char err[512];
-  slv_instance *inst = NULL;
-  slv_status st = slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err);
+  io_instance *inst = NULL;
+  slv_status st = io_read(path, IO_FMT_AUTO, &inst, err, sizeof err);
   if (st) printf("\n  unexpected: %s", err);
   CU_ASSERT_EQUAL_FATAL(st, SLV_OK);
   CU_ASSERT_EQUAL(inst->global != NULL, global);
-  CU_ASSERT_EQUAL(inst->format, global ? SLV_FMT_SICONOS_GFC3D : SLV_FMT_SICONOS_FC3D);
+  CU_ASSERT_EQUAL(inst->format, global ? IO_FMT_SICONOS_GFC3D : IO_FMT_SICONOS_FC3D);
   CU_ASSERT_EQUAL(inst->ncones, 1);
-  slv_instance_free(inst);
+  io_instance_free(inst);
 }
 
 static void expect_refused(const char *path, slv_status want, const char *must) {
   char err[512];
-  slv_instance *inst = (slv_instance *)1;
-  slv_status st = slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err);
+  io_instance *inst = (io_instance *)1;
+  slv_status st = io_read(path, IO_FMT_AUTO, &inst, err, sizeof err);
   printf("\n  %s", st ? err : "(read)");
   CU_ASSERT_EQUAL(st, want);
   CU_ASSERT_PTR_NULL(inst);
@@ -211,7 +211,7 @@ static void expect_refused(const char *path, slv_status want, const char *must) 
     CU_ASSERT_EQUAL(strncmp(err, path, strlen(path)), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, must));
   }
-  if (!st) slv_instance_free(inst);
+  if (!st) io_instance_free(inst);
 }
 
 static void test_trailing_numbers(void) {
@@ -253,10 +253,10 @@ static void test_global_bad_input(void) {
   /* over the memory cap: refused before the condensation allocates */
   char shared[4096], err[512];
   if (tst_shared_path("datasets/siconos/gfc3d/GFC3D_TwoRods1.dat", shared, sizeof shared)) {
-    slv_read_options o = slv_read_options_default();
+    io_read_options o = io_read_options_default();
     o.max_memory = 140 << 10;
-    slv_instance *inst = (slv_instance *)1;
-    slv_status st = slv_read_with(shared, SLV_FMT_AUTO, &o, &inst, err, sizeof err);
+    io_instance *inst = (io_instance *)1;
+    slv_status st = io_read_with(shared, IO_FMT_AUTO, &o, &inst, err, sizeof err);
     printf("\n  %s", err);
     CU_ASSERT_EQUAL(st, SLV_ERR_DIM);
     CU_ASSERT_PTR_NULL(inst);
@@ -276,46 +276,45 @@ static void test_fc_kind_asked(void) {
   char g[512], l[512], out[512], err[512];
   write_file("kg.dat", GLOBAL_HEAD, GLOBAL_M, GLOBAL_H, GLOBAL_TAIL, "", g, sizeof g);
   write_file("kl.dat", LOCAL, "", "", "", "", l, sizeof l);
-  slv_instance *inst = (slv_instance *)1;
-  CU_ASSERT_EQUAL(slv_read(g, SLV_FMT_SICONOS_FC3D, &inst, err, sizeof err), SLV_ERR_INVALID);
+  io_instance *inst = (io_instance *)1;
+  CU_ASSERT_EQUAL(io_read(g, IO_FMT_SICONOS_FC3D, &inst, err, sizeof err), SLV_ERR_INVALID);
   printf("\n  %s", err);
   CU_ASSERT_PTR_NULL(inst);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected a local frictional-contact problem (d nc M q mu) "
                                      "(siconos-fc3d), found a global"));
-  CU_ASSERT_EQUAL(slv_read(l, SLV_FMT_SICONOS_GFC3D, &inst, err, sizeof err), SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(io_read(l, IO_FMT_SICONOS_GFC3D, &inst, err, sizeof err), SLV_ERR_INVALID);
   printf("\n  %s", err);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, "(siconos-gfc3d), found a local"));
-  CU_ASSERT_EQUAL_FATAL(slv_read(g, SLV_FMT_SICONOS_GFC3D, &inst, err, sizeof err), SLV_OK);
+  CU_ASSERT_EQUAL_FATAL(io_read(g, IO_FMT_SICONOS_GFC3D, &inst, err, sizeof err), SLV_OK);
   tst_tmp_path(out, sizeof out, tmpdir, "kout.dat");
-  slv_instance *back = NULL;
-  CU_ASSERT_EQUAL(slv_write(out, SLV_FMT_SICONOS_FC3D, inst, err, sizeof err), SLV_OK);
-  CU_ASSERT_EQUAL_FATAL(slv_read(out, SLV_FMT_AUTO, &back, err, sizeof err), SLV_OK);
-  CU_ASSERT_EQUAL(back->format, SLV_FMT_SICONOS_FC3D);
+  io_instance *back = NULL;
+  CU_ASSERT_EQUAL(io_write(out, IO_FMT_SICONOS_FC3D, inst, err, sizeof err), SLV_OK);
+  CU_ASSERT_EQUAL_FATAL(io_read(out, IO_FMT_AUTO, &back, err, sizeof err), SLV_OK);
+  CU_ASSERT_EQUAL(back->format, IO_FMT_SICONOS_FC3D);
   CU_ASSERT_PTR_NULL(back->global);
-  slv_instance_free(back);
-  CU_ASSERT_EQUAL(slv_write(out, SLV_FMT_AUTO, inst, err, sizeof err), SLV_OK);
-  CU_ASSERT_EQUAL_FATAL(slv_read(out, SLV_FMT_AUTO, &back, err, sizeof err), SLV_OK);
-  CU_ASSERT_EQUAL(back->format, SLV_FMT_SICONOS_GFC3D);
+  io_instance_free(back);
+  CU_ASSERT_EQUAL(io_write(out, IO_FMT_AUTO, inst, err, sizeof err), SLV_OK);
+  CU_ASSERT_EQUAL_FATAL(io_read(out, IO_FMT_AUTO, &back, err, sizeof err), SLV_OK);
+  CU_ASSERT_EQUAL(back->format, IO_FMT_SICONOS_GFC3D);
   CU_ASSERT_PTR_NOT_NULL(back->global);
-  slv_instance_free(back);
-  slv_instance_free(inst);
-  CU_ASSERT_EQUAL_FATAL(slv_read(l, SLV_FMT_AUTO, &inst, err, sizeof err), SLV_OK);
-  CU_ASSERT_EQUAL(slv_write(out, SLV_FMT_SICONOS_GFC3D, inst, err, sizeof err),
-                  SLV_ERR_UNSUPPORTED);
+  io_instance_free(back);
+  io_instance_free(inst);
+  CU_ASSERT_EQUAL_FATAL(io_read(l, IO_FMT_AUTO, &inst, err, sizeof err), SLV_OK);
+  CU_ASSERT_EQUAL(io_write(out, IO_FMT_SICONOS_GFC3D, inst, err, sizeof err), SLV_ERR_UNSUPPORTED);
   printf("\n  %s", err);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, "siconos-gfc3d holds only global problems"));
-  slv_instance_free(inst);
+  io_instance_free(inst);
 }
 
 /* ---- velocities ------------------------------------------------------------------- */
 
 /* v and u of the planted global problem at r, and u against A r + b. */
-static void velocities_at(const slv_instance *inst, const double *r, double *v, double *u) {
-  const slv_global *g = inst->global;
+static void velocities_at(const io_instance *inst, const double *r, double *v, double *u) {
+  const io_global *g = inst->global;
   CU_ASSERT_EQUAL_FATAL(slv_global_velocities(g->ndof, g->n, g->Mp, g->Mj, g->Mx, g->Hp, g->Hj,
                                               g->Hx, g->f, g->w, r, v, u),
                         SLV_OK);
-  slv_problem p = slv_instance_problem(inst);
+  slv_problem p = io_instance_problem(inst);
   double wr[3];
   slv_problem_w(&p, r, wr);
   TST_VEC_CLOSE(u, wr, 3, 1e-14, 1e-13);
@@ -328,8 +327,8 @@ static void velocities_at(const slv_instance *inst, const double *r, double *v, 
 static void test_velocities(void) {
   char p[512], err[512];
   write_file("vel.dat", GLOBAL_HEAD, GLOBAL_M, GLOBAL_H, GLOBAL_TAIL, "", p, sizeof p);
-  slv_instance *inst = NULL;
-  CU_ASSERT_EQUAL_FATAL(slv_read(p, SLV_FMT_AUTO, &inst, err, sizeof err), SLV_OK);
+  io_instance *inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(io_read(p, IO_FMT_AUTO, &inst, err, sizeof err), SLV_OK);
   double r[3] = { 0.3, -0.1, 0.2 }, z[3] = { 0.5, 0, -1 }, rz[3], v[2], u[3], v2[2], u2[3];
   velocities_at(inst, r, v, u);
   double Hr[2] = { r[0] + 0.5 * r[2], r[1] }, f[2] = { -1, 0.5 };
@@ -339,7 +338,7 @@ static void test_velocities(void) {
   velocities_at(inst, rz, v2, u2);
   TST_VEC_CLOSE(v2, v, 2, 1e-14, 1e-14);
   TST_VEC_CLOSE(u2, u, 3, 1e-14, 1e-14);
-  slv_problem prob = slv_instance_problem(inst);
+  slv_problem prob = io_instance_problem(inst);
   slv_options opt = slv_options_default();
   opt.tol = 1e-12;
   slv_workspace *ws = NULL;
@@ -354,7 +353,7 @@ static void test_velocities(void) {
   CU_ASSERT(at_solution <= 1e-12);
   CU_ASSERT(off > 1e-3);
   slv_workspace_free(ws);
-  slv_instance_free(inst);
+  io_instance_free(inst);
 }
 
 /* ---- slv_condense on planted blocks ----------------------------------------------- */
@@ -455,14 +454,14 @@ static void planted_make(planted *pl) {
   for (int c = 0; c < PL_N; c++) pl->w[c] = 0.1 * c - 0.5;
 }
 
-static slv_global planted_global(planted *pl) {
-  slv_global g = { PL_ND, PL_N, pl->Mp, pl->Mj, pl->Mx, pl->Hp, pl->Hj, pl->Hx, pl->f, pl->w, 0 };
+static io_global planted_global(planted *pl) {
+  io_global g = { PL_ND, PL_N, pl->Mp, pl->Mj, pl->Mx, pl->Hp, pl->Hj, pl->Hx, pl->f, pl->w, 0 };
   return g;
 }
 
 /* W (CSR) against the dense reference: rows sorted without repeats, exactly
  * symmetric, within 1e-13 of max |W|; q within 1e-13. */
-static void check_planted_w(const slv_global *g, const int *Wp, const int *Wj, const double *Wx,
+static void check_planted_w(const io_global *g, const int *Wp, const int *Wj, const double *Wx,
                             const double *q) {
   int nd = g->ndof, m = g->n;
   double *M = calloc((size_t)nd * nd, sizeof(double)), *H = calloc((size_t)nd * m, sizeof(double));
@@ -501,7 +500,7 @@ static void check_planted_w(const slv_global *g, const int *Wp, const int *Wj, c
   free(Wd);
 }
 
-static slv_status planted_condense(slv_global *g, double *q, slv_condense_info *ci, int check) {
+static slv_status planted_condense(io_global *g, double *q, slv_condense_info *ci, int check) {
   int *Wp, *Wj;
   double *Wx;
   slv_status st = slv_condense(g->ndof, g->n, g->Mp, g->Mj, g->Mx, g->Hp, g->Hj, g->Hx, g->f, g->w,
@@ -519,7 +518,7 @@ static slv_status planted_condense(slv_global *g, double *q, slv_condense_info *
 static void test_condense_planted(void) {
   static planted pl;
   planted_make(&pl);
-  slv_global g = planted_global(&pl);
+  io_global g = planted_global(&pl);
   double q[PL_N];
   slv_condense_info ci;
   CU_ASSERT_EQUAL_FATAL(planted_condense(&g, q, &ci, 1), SLV_OK);
@@ -581,9 +580,9 @@ static slv_status judge_one(const char *rel, const char *solver) {
     printf("SKIP: no %s", rel);
     return SLV_CONVERGED;
   }
-  slv_instance *inst = NULL;
-  CU_ASSERT_EQUAL_FATAL(slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err), SLV_OK);
-  slv_problem p = slv_instance_problem(inst);
+  io_instance *inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_AUTO, &inst, err, sizeof err), SLV_OK);
+  slv_problem p = io_instance_problem(inst);
   slv_options opt = slv_options_default();
   slv_workspace *ws = NULL;
   CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(solver), p.n, &opt, &ws), SLV_OK);
@@ -603,7 +602,7 @@ static slv_status judge_one(const char *rel, const char *solver) {
   CU_ASSERT_EQUAL(res.res.res_global, fmax(res.res.res_rel_1q, res.res.res_contact));
   free(x);
   slv_workspace_free(ws);
-  slv_instance_free(inst);
+  io_instance_free(inst);
   return st;
 }
 

@@ -10,7 +10,7 @@ top=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
 TST_NAME=test_headers
 # shellcheck source=tst_lib.sh
 . "$top/tests/tst_lib.sh"
-headers="libsolvers/slv.h libio/slv_io.h libdynamics/dyn.h libdynamics/dyn_constraint.h
+headers="libsolvers/slv.h libio/io.h libdynamics/dyn.h libdynamics/dyn_constraint.h
 libdynamics/dyn_joint.h libdynamics/dyn_math.h libdynamics/dyn_redmax.h libdynamics/dyn_world.h
 libexperiment/exp.h"
 inc="-I$top/libsolvers -I$top/libio -I$top/libdynamics -I$top/libexperiment"

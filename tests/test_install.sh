@@ -9,7 +9,7 @@
 #   - the three pkg-config packages (lcplab-solvers, lcplab-io, lcplab-dynamics) exist at
 #     VERSION; libsolvers' flags name neither HDF5 nor libfclib, lcplab-io's static flags
 #     name both and libzip (Requires.private);
-#   - the shared libraries: the sonames their -version-info gives, and only libslvio NEEDs libfclib, HDF5, libzip;
+#   - the shared libraries: the sonames their -version-info gives, and only libio NEEDs libfclib, HDF5, libzip;
 #   - tests/install/consumer.c built with `cc $(pkg-config --cflags ...) ... --libs` runs:
 #     it solves a 2 x 2 LCP with a known solution, writes and reads a .lcp, steps a scene,
 #     and reads an FCLIB file that the installed `lcplab convert` wrote;
@@ -22,7 +22,7 @@ src=$1 dest=$2 prefix=$3 libdir=$4 includedir=$5 bindir=$6 mandir=$7 pcdir=$8 ve
 shift 9
 # soname major of a libtool CURRENT:REVISION:AGE
 lt_major() { echo "$1" | awk -F: 'NF == 3 { print $1 - $3 }'; }
-slv_major=$(lt_major "${1:-}") dyn_major=$(lt_major "${2:-}") slvio_major=$(lt_major "${3:-}")
+slv_major=$(lt_major "${1:-}") dyn_major=$(lt_major "${2:-}") io_major=$(lt_major "${3:-}")
 exp_major=$(lt_major "${4:-}")
 TST_NAME=test_install
 # shellcheck source=tst_lib.sh
@@ -61,7 +61,7 @@ fi
 
 # the shared objects
 lib="$dest$libdir"
-for pair in "solvers:$slv_major" "dynamics:$dyn_major" "slvio:$slvio_major" "experiment:$exp_major"; do
+for pair in "solvers:$slv_major" "dynamics:$dyn_major" "io:$io_major" "experiment:$exp_major"; do
   name=${pair%%:*} major=${pair#*:}
   so="$lib/lib$name.so.$major"
   if [ -z "$major" ]; then
@@ -75,8 +75,8 @@ for pair in "solvers:$slv_major" "dynamics:$dyn_major" "slvio:$slvio_major" "exp
   fi
   needs=$(objdump -p "$so" 2>/dev/null | awk '$1 == "NEEDED" { print $2 }' | tr '\n' ' ')
   case "$name:$needs" in
-  slvio:*libfclib*libhdf5*) case "$needs" in *libzip*) ok "libslvio NEEDs libfclib, HDF5, libzip" ;; *) bad "libslvio NEEDED" "$needs" ;; esac ;;
-  slvio:*) bad "libslvio NEEDED" "$needs" ;;
+  io:*libfclib*libhdf5*) case "$needs" in *libzip*) ok "libio NEEDs libfclib, HDF5, libzip" ;; *) bad "libio NEEDED" "$needs" ;; esac ;;
+  io:*) bad "libio NEEDED" "$needs" ;;
   *:*fclib* | *:*hdf5* | *:*libzip*) bad "lib$name NEEDs no HDF5, libfclib, libzip" "$needs" ;;
   *) ok "lib$name NEEDs no HDF5, libfclib, libzip ($needs)" ;;
   esac

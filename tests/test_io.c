@@ -1,4 +1,4 @@
-/* test_io.c -- instance I/O (slv_io.h): round trips, the Siconos files, bad
+/* test_io.c -- instance I/O (io.h): round trips, the Siconos files, bad
  * input.
  *
  * Round trips: a random dense problem with every kind of bound (LCP, free,
@@ -37,7 +37,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "slv.h"
-#include "slv_io.h"
+#include "io.h"
 #include "tst_util.h"
 
 #include <CUnit/CUnit.h>
@@ -98,10 +98,10 @@ static double wild(gsl_rng *r) {
 
 /* Mixed bounds by row i mod 7: LCP, free, boxed, lo only, hi only,
  * lo = -0.0 (LCP), fixed lo = hi. */
-static slv_instance *mixed_instance(int n, unsigned long seed) {
+static io_instance *mixed_instance(int n, unsigned long seed) {
   gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(r, seed);
-  slv_instance *inst = slv_instance_new_dense(n);
+  io_instance *inst = io_instance_new_dense(n);
   for (int k = 0; k < n * n; k++) inst->A[k] = wild(r);
   for (int i = 0; i < n; i++) {
     inst->A[i + i * n] = 1.0 + gsl_rng_uniform(r); /* (irrelevant to I/O, keeps it tame) */
@@ -136,15 +136,15 @@ static slv_instance *mixed_instance(int n, unsigned long seed) {
     }
   }
   gsl_rng_free(r);
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   return inst;
 }
 
 /* 3 contacts: rows 3c normal (LCP), 3c+1 and 3c+2 friction coupled to 3c
  * with mu = 0.5 + 0.1 c, stored as lo = -mu, hi = mu. */
-static slv_instance *findex_instance(unsigned long seed) {
+static io_instance *findex_instance(unsigned long seed) {
   int n = 9;
-  slv_instance *inst = mixed_instance(n, seed);
+  io_instance *inst = mixed_instance(n, seed);
   inst->findex = malloc((size_t)n * sizeof(int));
   inst->mu = calloc((size_t)n, sizeof(double));
   for (int i = 0; i < n; i++) {
@@ -160,29 +160,29 @@ static slv_instance *findex_instance(unsigned long seed) {
       inst->hi[i] = inst->mu[i];
     }
   }
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   return inst;
 }
 
-static slv_instance *lcp_instance(int n, unsigned long seed) {
-  slv_instance *inst = mixed_instance(n, seed);
+static io_instance *lcp_instance(int n, unsigned long seed) {
+  io_instance *inst = mixed_instance(n, seed);
   for (int i = 0; i < n; i++) {
     inst->lo[i] = 0.0;
     inst->hi[i] = INFINITY;
   }
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   return inst;
 }
 
 /* nfree free rows first, then LCP rows */
-static slv_instance *mlcp_instance(int n, int nfree, unsigned long seed) {
-  slv_instance *inst = lcp_instance(n, seed);
+static io_instance *mlcp_instance(int n, int nfree, unsigned long seed) {
+  io_instance *inst = lcp_instance(n, seed);
   for (int i = 0; i < nfree; i++) inst->lo[i] = -INFINITY;
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   return inst;
 }
 
-static void check_same(const slv_instance *a, const slv_instance *b) {
+static void check_same(const io_instance *a, const io_instance *b) {
   CU_ASSERT_EQUAL_FATAL(a->n, b->n);
   size_t n = (size_t)a->n;
   CU_ASSERT_EQUAL(a->storage, b->storage);
@@ -200,29 +200,29 @@ static void check_same(const slv_instance *a, const slv_instance *b) {
 
 /* Write inst as fmt into NAME, read it back (by extension and content, and
  * with the format named), compare bit for bit. */
-static void round_trip(const slv_instance *inst, slv_format fmt, const char *name) {
+static void round_trip(const io_instance *inst, io_format fmt, const char *name) {
   char p[512], err[512];
   tpath(p, sizeof p, name);
-  slv_status st = slv_write(p, fmt, inst, err, sizeof err);
+  slv_status st = io_write(p, fmt, inst, err, sizeof err);
   if (st) printf("\n  write %s: %s\n", name, err);
   CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
   for (int pass = 0; pass < 2; pass++) {
-    slv_instance *back = NULL;
-    st = slv_read(p, pass ? fmt : SLV_FMT_AUTO, &back, err, sizeof err);
+    io_instance *back = NULL;
+    st = io_read(p, pass ? fmt : IO_FMT_AUTO, &back, err, sizeof err);
     if (st) printf("\n  read %s: %s\n", name, err);
     CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
     CU_ASSERT_EQUAL(back->format, fmt);
     check_same(inst, back);
-    slv_instance_free(back);
+    io_instance_free(back);
   }
 }
 
 /* Writing must be refused: UNSUPPORTED, message naming `must`, no file. */
-static void refuse(const slv_instance *inst, slv_format fmt, const char *name, const char *must) {
+static void refuse(const io_instance *inst, io_format fmt, const char *name, const char *must) {
   char p[512], err[512];
   tpath(p, sizeof p, name);
   remove(p);
-  slv_status st = slv_write(p, fmt, inst, err, sizeof err);
+  slv_status st = io_write(p, fmt, inst, err, sizeof err);
   printf("\n  refused as expected: %s", err);
   CU_ASSERT_EQUAL(st, SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, must));
@@ -233,25 +233,25 @@ static void refuse(const slv_instance *inst, slv_format fmt, const char *name, c
 /* ---- API basics ----------------------------------------------------------- */
 
 static void test_format_names(void) {
-  for (int f = SLV_FMT_AUTO; f <= SLV_FMT_LAST; f++)
-    CU_ASSERT_EQUAL(slv_format_from_str(slv_format_str((slv_format)f)), f);
-  CU_ASSERT_STRING_EQUAL(slv_format_str(SLV_FMT_SICONOS_FC3D), "siconos-fc3d");
-  CU_ASSERT_STRING_EQUAL(slv_format_str(SLV_FMT_FCLIB), "fclib");
-  CU_ASSERT_EQUAL(slv_format_for_path("a/x.hdf5"), SLV_FMT_FCLIB);
-  CU_ASSERT_EQUAL(slv_format_for_path("x.H5"), SLV_FMT_FCLIB);
-  CU_ASSERT_STRING_EQUAL(slv_format_str(SLV_FMT_SICONOS_MLCP), "siconos-mlcp");
-  CU_ASSERT_EQUAL(slv_format_from_str("nope"), -1);
-  CU_ASSERT_EQUAL(slv_format_from_str(NULL), -1);
-  CU_ASSERT_EQUAL(slv_format_for_path("a/b/x.dat"), SLV_FMT_SICONOS_LCP);
-  CU_ASSERT_EQUAL(slv_format_for_path("x.blcp"), SLV_FMT_BLCP);
-  CU_ASSERT_EQUAL(slv_format_for_path("x.MTX"), SLV_FMT_MTX);
-  CU_ASSERT_EQUAL(slv_format_for_path("x.lcp"), SLV_FMT_LCPLAB);
-  CU_ASSERT_EQUAL(slv_format_for_path("x.txt"), SLV_FMT_AUTO);
-  CU_ASSERT_EQUAL(slv_format_for_path("dir.dat/noext"), SLV_FMT_AUTO);
+  for (int f = IO_FMT_AUTO; f <= IO_FMT_LAST; f++)
+    CU_ASSERT_EQUAL(io_format_from_str(io_format_str((io_format)f)), f);
+  CU_ASSERT_STRING_EQUAL(io_format_str(IO_FMT_SICONOS_FC3D), "siconos-fc3d");
+  CU_ASSERT_STRING_EQUAL(io_format_str(IO_FMT_FCLIB), "fclib");
+  CU_ASSERT_EQUAL(io_format_for_path("a/x.hdf5"), IO_FMT_FCLIB);
+  CU_ASSERT_EQUAL(io_format_for_path("x.H5"), IO_FMT_FCLIB);
+  CU_ASSERT_STRING_EQUAL(io_format_str(IO_FMT_SICONOS_MLCP), "siconos-mlcp");
+  CU_ASSERT_EQUAL(io_format_from_str("nope"), -1);
+  CU_ASSERT_EQUAL(io_format_from_str(NULL), -1);
+  CU_ASSERT_EQUAL(io_format_for_path("a/b/x.dat"), IO_FMT_SICONOS_LCP);
+  CU_ASSERT_EQUAL(io_format_for_path("x.blcp"), IO_FMT_BLCP);
+  CU_ASSERT_EQUAL(io_format_for_path("x.MTX"), IO_FMT_MTX);
+  CU_ASSERT_EQUAL(io_format_for_path("x.lcp"), IO_FMT_LCPLAB);
+  CU_ASSERT_EQUAL(io_format_for_path("x.txt"), IO_FMT_AUTO);
+  CU_ASSERT_EQUAL(io_format_for_path("dir.dat/noext"), IO_FMT_AUTO);
 }
 
 static void test_new_and_classify(void) {
-  slv_instance *inst = slv_instance_new_dense(3);
+  io_instance *inst = io_instance_new_dense(3);
   CU_ASSERT_PTR_NOT_NULL_FATAL(inst);
   CU_ASSERT_EQUAL(inst->n, 3);
   CU_ASSERT_EQUAL(inst->storage, SLV_DENSE);
@@ -262,106 +262,106 @@ static void test_new_and_classify(void) {
   }
   for (int k = 0; k < 9; k++) CU_ASSERT_EQUAL(inst->A[k], 0.0);
   CU_ASSERT_PTR_NULL(inst->findex);
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   CU_ASSERT_STRING_EQUAL(inst->kind, "lcp");
   inst->lo[1] = -INFINITY;
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   CU_ASSERT_STRING_EQUAL(inst->kind, "mlcp");
   inst->hi[2] = 1.0;
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   CU_ASSERT_STRING_EQUAL(inst->kind, "blcp");
   inst->hi[2] = INFINITY;
   inst->lo[2] = -1.0;
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   CU_ASSERT_STRING_EQUAL(inst->kind, "blcp");
   inst->findex = malloc(3 * sizeof(int));
   inst->mu = calloc(3, sizeof(double));
   inst->findex[0] = inst->findex[1] = inst->findex[2] = -1;
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   CU_ASSERT_STRING_EQUAL(inst->kind, "blcp"); /* findex array, no friction row */
   inst->findex[2] = 0;
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   CU_ASSERT_STRING_EQUAL(inst->kind, "findex");
   inst->ncones = 1;
   inst->cone_rows = calloc(1, sizeof(int));
   inst->cone_mu = calloc(1, sizeof(double));
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   CU_ASSERT_STRING_EQUAL(inst->kind, "cone");
-  slv_problem p = slv_instance_problem(inst);
+  slv_problem p = io_instance_problem(inst);
   CU_ASSERT_EQUAL(p.n, 3);
   CU_ASSERT_EQUAL(p.lda, 3);
   CU_ASSERT_PTR_EQUAL(p.A, inst->A);
   CU_ASSERT_PTR_EQUAL(p.findex, inst->findex);
   CU_ASSERT_EQUAL(p.ncones, 1);
-  slv_instance_free(inst);
-  slv_instance_free(NULL);
-  CU_ASSERT_PTR_NULL(slv_instance_new_dense(-1));
-  CU_ASSERT_PTR_NULL(slv_instance_new_dense(SLV_IO_MAX_N + 1));
-  CU_ASSERT_PTR_NULL(slv_instance_new_dense(40000)); /* 1.6e9 > SLV_IO_MAX_NNZ entries */
-  slv_instance *e = slv_instance_new_dense(0);
+  io_instance_free(inst);
+  io_instance_free(NULL);
+  CU_ASSERT_PTR_NULL(io_instance_new_dense(-1));
+  CU_ASSERT_PTR_NULL(io_instance_new_dense(IO_MAX_N + 1));
+  CU_ASSERT_PTR_NULL(io_instance_new_dense(40000)); /* 1.6e9 > IO_MAX_NNZ entries */
+  io_instance *e = io_instance_new_dense(0);
   CU_ASSERT_PTR_NOT_NULL(e);
-  slv_instance_free(e);
+  io_instance_free(e);
 }
 
 /* ---- round trips ---------------------------------------------------------- */
 
 static void test_roundtrip_mixed(void) {
-  slv_instance *inst = mixed_instance(23, 7);
+  io_instance *inst = mixed_instance(23, 7);
   CU_ASSERT_STRING_EQUAL(inst->kind, "blcp");
-  round_trip(inst, SLV_FMT_SICONOS_RELAY, "mixed.dat");
-  round_trip(inst, SLV_FMT_BLCP, "mixed.blcp");
-  round_trip(inst, SLV_FMT_MTX, "mixed.mtx");
-  round_trip(inst, SLV_FMT_LCPLAB, "mixed.lcp");
+  round_trip(inst, IO_FMT_SICONOS_RELAY, "mixed.dat");
+  round_trip(inst, IO_FMT_BLCP, "mixed.blcp");
+  round_trip(inst, IO_FMT_MTX, "mixed.mtx");
+  round_trip(inst, IO_FMT_LCPLAB, "mixed.lcp");
   /* row 1 is free, row 2 boxed: neither format holds it */
-  refuse(inst, SLV_FMT_SICONOS_LCP, "mixed_lcp.dat", "row 1 has lo=-inf, hi=inf");
-  refuse(inst, SLV_FMT_SICONOS_MLCP, "mixed_mlcp.dat", "row 1 is free but follows LCP row 0");
+  refuse(inst, IO_FMT_SICONOS_LCP, "mixed_lcp.dat", "row 1 has lo=-inf, hi=inf");
+  refuse(inst, IO_FMT_SICONOS_MLCP, "mixed_mlcp.dat", "row 1 is free but follows LCP row 0");
   inst->lo[1] = 0.0; /* now row 2 (boxed) is the first row siconos-mlcp cannot hold */
-  slv_instance_classify(inst);
-  refuse(inst, SLV_FMT_SICONOS_MLCP, "mixed_mlcp.dat", "row 2 has lo=-");
-  slv_instance_free(inst);
+  io_instance_classify(inst);
+  refuse(inst, IO_FMT_SICONOS_MLCP, "mixed_mlcp.dat", "row 2 has lo=-");
+  io_instance_free(inst);
 }
 
 static void test_roundtrip_lcp_mlcp(void) {
-  slv_instance *inst = lcp_instance(17, 11);
+  io_instance *inst = lcp_instance(17, 11);
   CU_ASSERT_STRING_EQUAL(inst->kind, "lcp");
-  round_trip(inst, SLV_FMT_SICONOS_LCP, "lcp.dat");
-  round_trip(inst, SLV_FMT_SICONOS_RELAY, "lcp_relay.dat");
-  round_trip(inst, SLV_FMT_BLCP, "lcp.blcp");
-  round_trip(inst, SLV_FMT_MTX, "lcp.mtx");
-  round_trip(inst, SLV_FMT_LCPLAB, "lcp.lcp");
-  slv_instance_free(inst);
+  round_trip(inst, IO_FMT_SICONOS_LCP, "lcp.dat");
+  round_trip(inst, IO_FMT_SICONOS_RELAY, "lcp_relay.dat");
+  round_trip(inst, IO_FMT_BLCP, "lcp.blcp");
+  round_trip(inst, IO_FMT_MTX, "lcp.mtx");
+  round_trip(inst, IO_FMT_LCPLAB, "lcp.lcp");
+  io_instance_free(inst);
   for (int nfree = 0; nfree <= 5; nfree += 5) {
     inst = mlcp_instance(5 + nfree, nfree, 13);
-    round_trip(inst, SLV_FMT_SICONOS_MLCP, "mlcp.dat");
-    round_trip(inst, SLV_FMT_LCPLAB, "mlcp.lcp");
-    slv_instance_free(inst);
+    round_trip(inst, IO_FMT_SICONOS_MLCP, "mlcp.dat");
+    round_trip(inst, IO_FMT_LCPLAB, "mlcp.lcp");
+    io_instance_free(inst);
   }
   inst = mlcp_instance(4, 4, 3); /* all rows free: m = 0 */
-  round_trip(inst, SLV_FMT_SICONOS_MLCP, "allfree.dat");
+  round_trip(inst, IO_FMT_SICONOS_MLCP, "allfree.dat");
   /* a free row after an LCP row: siconos-mlcp cannot order it */
   inst->lo[2] = 0.0;
-  slv_instance_classify(inst);
-  refuse(inst, SLV_FMT_SICONOS_MLCP, "unordered.dat", "row 3 is free but follows LCP row 2");
-  slv_instance_free(inst);
+  io_instance_classify(inst);
+  refuse(inst, IO_FMT_SICONOS_MLCP, "unordered.dat", "row 3 is free but follows LCP row 2");
+  io_instance_free(inst);
   inst = lcp_instance(0, 1); /* n = 0 everywhere */
-  round_trip(inst, SLV_FMT_SICONOS_LCP, "empty0.dat");
-  round_trip(inst, SLV_FMT_SICONOS_MLCP, "empty0m.dat");
-  round_trip(inst, SLV_FMT_BLCP, "empty0.blcp");
-  round_trip(inst, SLV_FMT_MTX, "empty0.mtx");
-  round_trip(inst, SLV_FMT_LCPLAB, "empty0.lcp");
-  slv_instance_free(inst);
+  round_trip(inst, IO_FMT_SICONOS_LCP, "empty0.dat");
+  round_trip(inst, IO_FMT_SICONOS_MLCP, "empty0m.dat");
+  round_trip(inst, IO_FMT_BLCP, "empty0.blcp");
+  round_trip(inst, IO_FMT_MTX, "empty0.mtx");
+  round_trip(inst, IO_FMT_LCPLAB, "empty0.lcp");
+  io_instance_free(inst);
 }
 
 static void test_roundtrip_findex(void) {
-  slv_instance *inst = findex_instance(5);
+  io_instance *inst = findex_instance(5);
   CU_ASSERT_STRING_EQUAL(inst->kind, "findex");
-  round_trip(inst, SLV_FMT_BLCP, "fr.blcp");
-  round_trip(inst, SLV_FMT_MTX, "fr.mtx");
-  round_trip(inst, SLV_FMT_LCPLAB, "fr.lcp");
-  refuse(inst, SLV_FMT_SICONOS_LCP, "fr_lcp.dat", "row 1 has findex 0");
-  refuse(inst, SLV_FMT_SICONOS_MLCP, "fr_mlcp.dat", "row 1 has findex 0");
-  refuse(inst, SLV_FMT_SICONOS_RELAY, "fr_relay.dat", "row 1 has findex 0");
-  refuse(inst, SLV_FMT_AUTO, "fr_auto.dat", "cannot hold friction rows");
+  round_trip(inst, IO_FMT_BLCP, "fr.blcp");
+  round_trip(inst, IO_FMT_MTX, "fr.mtx");
+  round_trip(inst, IO_FMT_LCPLAB, "fr.lcp");
+  refuse(inst, IO_FMT_SICONOS_LCP, "fr_lcp.dat", "row 1 has findex 0");
+  refuse(inst, IO_FMT_SICONOS_MLCP, "fr_mlcp.dat", "row 1 has findex 0");
+  refuse(inst, IO_FMT_SICONOS_RELAY, "fr_relay.dat", "row 1 has findex 0");
+  refuse(inst, IO_FMT_AUTO, "fr_auto.dat", "cannot hold friction rows");
   /* the blcp file itself: ODE sign and mu as hi */
   char p[512], line[4096];
   tpath(p, sizeof p, "fr.blcp");
@@ -376,12 +376,12 @@ static void test_roundtrip_findex(void) {
     }
   fclose(f);
   CU_ASSERT(seen_findex);
-  slv_instance_free(inst);
+  io_instance_free(inst);
 }
 
 static void test_roundtrip_cone_csr_xref(void) {
   /* cones and x_ref: only lcplab holds them */
-  slv_instance *inst = lcp_instance(6, 21);
+  io_instance *inst = lcp_instance(6, 21);
   inst->ncones = 2;
   inst->cone_rows = malloc(2 * sizeof(int));
   inst->cone_mu = malloc(2 * sizeof(double));
@@ -391,28 +391,28 @@ static void test_roundtrip_cone_csr_xref(void) {
   inst->cone_mu[1] = 1.0 / 3.0;
   inst->x_ref = malloc(6 * sizeof(double));
   for (int i = 0; i < 6; i++) inst->x_ref[i] = 1.0 / (i + 3.0);
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   CU_ASSERT_STRING_EQUAL(inst->kind, "cone");
   char p[512], err[512];
   tpath(p, sizeof p, "cone.lcp");
-  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
-  slv_instance *back = NULL;
-  CU_ASSERT_EQUAL_FATAL(slv_read(p, SLV_FMT_AUTO, &back, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(io_write(p, IO_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
+  io_instance *back = NULL;
+  CU_ASSERT_EQUAL_FATAL(io_read(p, IO_FMT_AUTO, &back, err, sizeof err), SLV_CONVERGED);
   check_same(inst, back);
   CU_ASSERT_EQUAL(back->ncones, 2);
   CU_ASSERT(same_bits(back->cone_rows, inst->cone_rows, 2 * sizeof(int)));
   CU_ASSERT(same_bits(back->cone_mu, inst->cone_mu, 2 * sizeof(double)));
   CU_ASSERT(same_bits(back->x_ref, inst->x_ref, 6 * sizeof(double)));
   CU_ASSERT_STRING_EQUAL(back->name, "cone");
-  slv_instance_free(back);
-  refuse(inst, SLV_FMT_BLCP, "cone.blcp", "cones");
-  refuse(inst, SLV_FMT_MTX, "cone.mtx", "cones");
-  refuse(inst, SLV_FMT_SICONOS_RELAY, "cone.dat", "cones");
-  slv_instance_free(inst);
+  io_instance_free(back);
+  refuse(inst, IO_FMT_BLCP, "cone.blcp", "cones");
+  refuse(inst, IO_FMT_MTX, "cone.mtx", "cones");
+  refuse(inst, IO_FMT_SICONOS_RELAY, "cone.dat", "cones");
+  io_instance_free(inst);
 
   /* CSR: 4 x 4 with a -0.0 entry and an empty row; lcplab keeps CSR, mtx
    * and blcp give the dense equivalent */
-  inst = slv_instance_new_dense(4);
+  inst = io_instance_new_dense(4);
   free(inst->A);
   inst->A = NULL;
   inst->storage = SLV_CSR;
@@ -427,98 +427,97 @@ static void test_roundtrip_cone_csr_xref(void) {
   memcpy(inst->Ax, Ax, sizeof Ax);
   inst->b[0] = -1;
   inst->b[3] = 0.125;
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   tpath(p, sizeof p, "csr.lcp");
-  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
-  CU_ASSERT_EQUAL_FATAL(slv_read(p, SLV_FMT_AUTO, &back, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(io_write(p, IO_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(io_read(p, IO_FMT_AUTO, &back, err, sizeof err), SLV_CONVERGED);
   CU_ASSERT_EQUAL(back->storage, SLV_CSR);
   CU_ASSERT(same_bits(back->Ap, Ap, sizeof Ap));
   CU_ASSERT(same_bits(back->Aj, Aj, sizeof Aj));
   CU_ASSERT(same_bits(back->Ax, Ax, sizeof Ax));
   check_same(inst, back);
-  slv_instance_free(back);
+  io_instance_free(back);
   double dense[16] = { 0 };
   for (int i = 0; i < 4; i++)
     for (int k = Ap[i]; k < Ap[i + 1]; k++) dense[i + 4 * Aj[k]] = Ax[k];
   const char *names[2] = { "csr.mtx", "csr.blcp" };
   for (int k = 0; k < 2; k++) {
     tpath(p, sizeof p, names[k]);
-    CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
-    CU_ASSERT_EQUAL_FATAL(slv_read(p, SLV_FMT_AUTO, &back, err, sizeof err), SLV_CONVERGED);
+    CU_ASSERT_EQUAL_FATAL(io_write(p, IO_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
+    CU_ASSERT_EQUAL_FATAL(io_read(p, IO_FMT_AUTO, &back, err, sizeof err), SLV_CONVERGED);
     CU_ASSERT_EQUAL(back->storage, SLV_DENSE);
     CU_ASSERT(same_bits(back->A, dense, sizeof dense)); /* including A(0,3) = -0.0 */
     CU_ASSERT(same_bits(back->b, inst->b, 4 * sizeof(double)));
-    slv_instance_free(back);
+    io_instance_free(back);
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
 }
 
 /* A larger problem through every general format (n = 120). */
 static void test_roundtrip_larger(void) {
-  slv_instance *inst = mixed_instance(120, 99);
-  round_trip(inst, SLV_FMT_LCPLAB, "big.lcp");
-  round_trip(inst, SLV_FMT_BLCP, "big.blcp");
-  round_trip(inst, SLV_FMT_MTX, "big.mtx");
-  round_trip(inst, SLV_FMT_SICONOS_RELAY, "big.dat");
-  slv_instance_free(inst);
+  io_instance *inst = mixed_instance(120, 99);
+  round_trip(inst, IO_FMT_LCPLAB, "big.lcp");
+  round_trip(inst, IO_FMT_BLCP, "big.blcp");
+  round_trip(inst, IO_FMT_MTX, "big.mtx");
+  round_trip(inst, IO_FMT_SICONOS_RELAY, "big.dat");
+  io_instance_free(inst);
 }
 
-/* slv_write with SLV_FMT_AUTO: the extension, and for .dat the variant that
+/* io_write with IO_FMT_AUTO: the extension, and for .dat the variant that
  * holds the instance; unknown extension refused. */
 static void test_write_auto(void) {
   char p[512], err[512];
-  slv_instance *back = NULL;
+  io_instance *back = NULL;
   struct {
-    slv_instance *inst;
-    slv_format want;
-  } cases[3] = { { lcp_instance(4, 1), SLV_FMT_SICONOS_LCP },
-                 { mlcp_instance(4, 2, 1), SLV_FMT_SICONOS_MLCP },
-                 { mixed_instance(4, 1), SLV_FMT_SICONOS_RELAY } };
+    io_instance *inst;
+    io_format want;
+  } cases[3] = { { lcp_instance(4, 1), IO_FMT_SICONOS_LCP },
+                 { mlcp_instance(4, 2, 1), IO_FMT_SICONOS_MLCP },
+                 { mixed_instance(4, 1), IO_FMT_SICONOS_RELAY } };
   for (int k = 0; k < 3; k++) {
     tpath(p, sizeof p, "auto.dat");
-    CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, cases[k].inst, err, sizeof err),
-                          SLV_CONVERGED);
-    CU_ASSERT_EQUAL_FATAL(slv_read(p, SLV_FMT_AUTO, &back, err, sizeof err), SLV_CONVERGED);
+    CU_ASSERT_EQUAL_FATAL(io_write(p, IO_FMT_AUTO, cases[k].inst, err, sizeof err), SLV_CONVERGED);
+    CU_ASSERT_EQUAL_FATAL(io_read(p, IO_FMT_AUTO, &back, err, sizeof err), SLV_CONVERGED);
     CU_ASSERT_EQUAL(back->format, cases[k].want);
     check_same(cases[k].inst, back);
     CU_ASSERT_STRING_EQUAL(back->name, "auto");
-    slv_instance_free(back);
+    io_instance_free(back);
   }
-  refuse(cases[0].inst, SLV_FMT_AUTO, "auto.xyz", "'.xyz'");
+  refuse(cases[0].inst, IO_FMT_AUTO, "auto.xyz", "'.xyz'");
   /* an invalid problem is not written */
   cases[0].inst->A[1] = NAN;
   tpath(p, sizeof p, "nan.lcp");
-  CU_ASSERT_EQUAL(slv_write(p, SLV_FMT_AUTO, cases[0].inst, err, sizeof err), SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(io_write(p, IO_FMT_AUTO, cases[0].inst, err, sizeof err), SLV_ERR_INVALID);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, "A(1,0)"));
   CU_ASSERT_FALSE(file_exists(p));
-  for (int k = 0; k < 3; k++) slv_instance_free(cases[k].inst);
+  for (int k = 0; k < 3; k++) io_instance_free(cases[k].inst);
 }
 
 /* mtx: a stale sidecar from an earlier write must not be read back */
 static void test_mtx_stale_sidecars(void) {
   char p[512], lo[512], err[512];
-  slv_instance *box = mixed_instance(5, 3), *lcp = lcp_instance(5, 3), *back = NULL;
+  io_instance *box = mixed_instance(5, 3), *lcp = lcp_instance(5, 3), *back = NULL;
   tpath(p, sizeof p, "stale.mtx");
   tpath(lo, sizeof lo, "stale.lo");
-  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_MTX, box, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(io_write(p, IO_FMT_MTX, box, err, sizeof err), SLV_CONVERGED);
   CU_ASSERT(file_exists(lo));
-  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_MTX, lcp, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(io_write(p, IO_FMT_MTX, lcp, err, sizeof err), SLV_CONVERGED);
   CU_ASSERT_FALSE(file_exists(lo));
-  CU_ASSERT_EQUAL_FATAL(slv_read(p, SLV_FMT_AUTO, &back, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(io_read(p, IO_FMT_AUTO, &back, err, sizeof err), SLV_CONVERGED);
   check_same(lcp, back);
-  slv_instance_free(back);
-  slv_instance_free(box);
-  slv_instance_free(lcp);
+  io_instance_free(back);
+  io_instance_free(box);
+  io_instance_free(lcp);
 }
 
 /* ---- hand-written files of each format (the README's examples) ------------ */
 
-static slv_instance *read_ok(const char *name, const char *text) {
+static io_instance *read_ok(const char *name, const char *text) {
   char p[512], err[512];
   put_text(name, text);
   tpath(p, sizeof p, name);
-  slv_instance *inst = NULL;
-  slv_status st = slv_read(p, SLV_FMT_AUTO, &inst, err, sizeof err);
+  io_instance *inst = NULL;
+  slv_status st = io_read(p, IO_FMT_AUTO, &inst, err, sizeof err);
   if (st) printf("\n  %s\n", err);
   CU_ASSERT_EQUAL(st, SLV_CONVERGED);
   return inst;
@@ -531,28 +530,28 @@ static void test_handwritten(void) {
    * w = A x + b = (2 - 0.25 - 1.75, 0.5 - 1 + 0.125 + 0.375, -0.25 + 0.5 - 0.25)
    *   = 0, and |x_2| = 0.125 < mu x_0 = 0.25 (strictly inside, so w_2 = 0 is
    * right), x_0 = 0.5 > 0 with w_0 = 0, x_1 free with w_1 = 0. */
-  slv_instance *inst = read_ok("hand.lcp", "lcplab-problem 1\n"
-                                           "# a friction problem\n"
-                                           "kind findex\n"
-                                           "n 3\n"
-                                           "storage dense\n"
-                                           "A\n"
-                                           "4 1 0\n"
-                                           "1 4 1\n"
-                                           "0 1 4\n"
-                                           "b\n"
-                                           "-1.75 0.375 -0.25\n"
-                                           "lo\n"
-                                           "0 -inf 0\n"
-                                           "hi\n"
-                                           "inf inf 0\n"
-                                           "findex\n"
-                                           "-1 -1 0\n"
-                                           "mu\n"
-                                           "0 0 0.5\n"
-                                           "x_ref\n"
-                                           "0.5 -0.25 0.125\n"
-                                           "end\n");
+  io_instance *inst = read_ok("hand.lcp", "lcplab-problem 1\n"
+                                          "# a friction problem\n"
+                                          "kind findex\n"
+                                          "n 3\n"
+                                          "storage dense\n"
+                                          "A\n"
+                                          "4 1 0\n"
+                                          "1 4 1\n"
+                                          "0 1 4\n"
+                                          "b\n"
+                                          "-1.75 0.375 -0.25\n"
+                                          "lo\n"
+                                          "0 -inf 0\n"
+                                          "hi\n"
+                                          "inf inf 0\n"
+                                          "findex\n"
+                                          "-1 -1 0\n"
+                                          "mu\n"
+                                          "0 0 0.5\n"
+                                          "x_ref\n"
+                                          "0.5 -0.25 0.125\n"
+                                          "end\n");
   if (inst) {
     static const double A[9] = { 4, 1, 0, 1, 4, 1, 0, 1, 4 };
     CU_ASSERT(same_bits(inst->A, A, sizeof A));
@@ -561,7 +560,7 @@ static void test_handwritten(void) {
     CU_ASSERT_EQUAL(inst->findex[2], 0);
     CU_ASSERT_EQUAL(inst->mu[2], 0.5);
     CU_ASSERT_STRING_EQUAL(inst->kind, "findex");
-    CU_ASSERT_EQUAL(inst->format, SLV_FMT_LCPLAB);
+    CU_ASSERT_EQUAL(inst->format, IO_FMT_LCPLAB);
     /* x_ref solves it: w = A x + b (exact in binary) and the box conditions
      * with the findex bounds -mu_2 |x_0| .. mu_2 |x_0| */
     const double *x = inst->x_ref;
@@ -573,7 +572,7 @@ static void test_handwritten(void) {
     CU_ASSERT(x[0] > 0);
     CU_ASSERT(fabs(x[2]) < inst->mu[2] * fabs(x[0]));
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
   /* the README's CSR variant of the same problem: the same A */
   inst = read_ok("hand_csr3.lcp",
                  "lcplab-problem 1\nkind findex\nn 3\n"
@@ -588,7 +587,7 @@ static void test_handwritten(void) {
     static const double A[9] = { 4, 1, 0, 1, 4, 1, 0, 1, 4 };
     CU_ASSERT(same_bits(dense, A, sizeof A));
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
   /* the README's MatrixMarket example (section 6) */
   put_text("FOO.b", "-1\n2\n");
   put_text("FOO.hi", "inf\n1\n");
@@ -601,16 +600,16 @@ static void test_handwritten(void) {
     CU_ASSERT_EQUAL(inst->hi[1], 1.0);
     CU_ASSERT_EQUAL(inst->lo[1], 0.0);
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
   /* the README's Siconos LCP example (section 4.2) */
   inst = read_ok("readme.dat", "2\n0\n2\n2\n2\t2\n2 1\n1 2\n-5 -6\n");
   if (inst) {
     static const double A[4] = { 2, 1, 1, 2 };
     CU_ASSERT(same_bits(inst->A, A, sizeof A));
     CU_ASSERT_EQUAL(inst->b[1], -6.0);
-    CU_ASSERT_EQUAL(inst->format, SLV_FMT_SICONOS_LCP);
+    CU_ASSERT_EQUAL(inst->format, IO_FMT_SICONOS_LCP);
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
   /* lcplab csr, sections in another order, no storage/kind defaults */
   inst = read_ok("hand_csr.lcp",
                  "lcplab-problem 1\nn 2\nb 1 2\nstorage csr\nAp 0 1 3\nAx 2 -1 3\nAj 0 0 1\nend\n");
@@ -622,7 +621,7 @@ static void test_handwritten(void) {
     CU_ASSERT_EQUAL(inst->b[1], 2.0);
     CU_ASSERT_STRING_EQUAL(inst->kind, "lcp");
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
   /* blcp, the README example (section 5) verbatim: A row-major, b = -b_ode,
    * mu = hi on friction rows */
   inst = read_ok("hand.blcp", "# boxed LCP: A x = b + w\n"
@@ -645,7 +644,7 @@ static void test_handwritten(void) {
     CU_ASSERT_EQUAL(inst->lo[2], -INFINITY);
     CU_ASSERT_STRING_EQUAL(inst->kind, "findex");
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
   /* mtx: symmetric coordinate, duplicates summed, sidecars */
   put_text("hand.b", "# b\n1\n2\n3\n");
   put_text("hand.hi", "inf\n1\n2\n");
@@ -665,7 +664,7 @@ static void test_handwritten(void) {
     CU_ASSERT_EQUAL(inst->hi[2], 2.0);
     CU_ASSERT_STRING_EQUAL(inst->kind, "blcp");
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
   /* mtx array general (column-major) and skew-symmetric array */
   put_text("harr.b", "0\n0\n");
   inst = read_ok("harr.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n");
@@ -673,26 +672,26 @@ static void test_handwritten(void) {
     static const double A[4] = { 1, 2, 3, 4 };
     CU_ASSERT(same_bits(inst->A, A, sizeof A));
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
   put_text("hskew.b", "0\n0\n0\n");
   inst = read_ok("hskew.mtx", "%%MatrixMarket matrix array real skew-symmetric\n3 3\n1\n2\n3\n");
   if (inst) {
     static const double A[9] = { 0, 1, 2, -1, 0, 3, -2, -3, 0 };
     CU_ASSERT(same_bits(inst->A, A, sizeof A));
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
   /* unknown extension, sniffed from the first token */
   inst = read_ok("sniff.txt", "lcplab-problem 1\nn 1\nA 2\nb -1\nend\n");
-  if (inst) CU_ASSERT_EQUAL(inst->format, SLV_FMT_LCPLAB);
-  slv_instance_free(inst);
+  if (inst) CU_ASSERT_EQUAL(inst->format, IO_FMT_LCPLAB);
+  io_instance_free(inst);
   put_text("sniff2.data.b", "1\n"); /* PATH.b: the path has no .mtx */
   inst = read_ok("sniff2.data", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 5\n");
   if (inst) {
-    CU_ASSERT_EQUAL(inst->format, SLV_FMT_MTX);
+    CU_ASSERT_EQUAL(inst->format, IO_FMT_MTX);
     CU_ASSERT_EQUAL(inst->A[0], 5.0);
     CU_ASSERT_EQUAL(inst->b[0], 1.0); /* sidecar PATH.b for a path without .mtx */
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
   /* Siconos MLCP with storage 2 only: the blocks */
   inst = read_ok("st2.dat", "0 1 1 1\n1\n2\n3\n4\n5\n6\n");
   if (inst) {
@@ -702,9 +701,9 @@ static void test_handwritten(void) {
     CU_ASSERT_EQUAL(inst->b[1], 6.0);
     CU_ASSERT_EQUAL(inst->lo[0], -INFINITY);
     CU_ASSERT_EQUAL(inst->lo[1], 0.0);
-    CU_ASSERT_EQUAL(inst->format, SLV_FMT_SICONOS_MLCP);
+    CU_ASSERT_EQUAL(inst->format, IO_FMT_SICONOS_MLCP);
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
 }
 
 /* ---- the Siconos files ------------------------------------------------------ */
@@ -768,11 +767,11 @@ static const known *find_known(const known *t, size_t cnt, const char *file) {
   return NULL;
 }
 
-static slv_instance *read_shared(const char *rel) {
+static io_instance *read_shared(const char *rel) {
   char p[4096], err[512];
   tst_shared_path(rel, p, sizeof p);
-  slv_instance *inst = NULL;
-  slv_status st = slv_read(p, SLV_FMT_AUTO, &inst, err, sizeof err);
+  io_instance *inst = NULL;
+  slv_status st = io_read(p, IO_FMT_AUTO, &inst, err, sizeof err);
   if (st) printf("\n  %s\n", err);
   CU_ASSERT_EQUAL(st, SLV_CONVERGED);
   return inst;
@@ -780,7 +779,7 @@ static slv_instance *read_shared(const char *rel) {
 
 /* Every file of one folder: reads, is recognised as fmt, has the sizes of
  * the table, and survives a round trip through our writer of that variant. */
-static void check_folder(const char *folder, slv_format fmt, const known *table, size_t cnt) {
+static void check_folder(const char *folder, io_format fmt, const known *table, size_t cnt) {
   char dir[4096];
   tst_shared_path(folder, dir, sizeof dir);
   DIR *d = opendir(dir);
@@ -792,14 +791,14 @@ static void check_folder(const char *folder, slv_format fmt, const known *table,
     if (len < 4 || strcmp(e->d_name + len - 4, ".dat") != 0) continue;
     char rel[512];
     snprintf(rel, sizeof rel, "%s/%s", folder, e->d_name);
-    slv_instance *inst = read_shared(rel);
+    io_instance *inst = read_shared(rel);
     if (!inst) continue;
     seen++;
     const known *k = find_known(table, cnt, e->d_name);
     if (!k) printf("\n  %s: not in the test's table\n", rel);
     CU_ASSERT_PTR_NOT_NULL(k);
     CU_ASSERT_EQUAL(inst->format, fmt);
-    if (k && fmt == SLV_FMT_SICONOS_MLCP) {
+    if (k && fmt == IO_FMT_SICONOS_MLCP) {
       CU_ASSERT_EQUAL(inst->n, k->n + k->m);
       for (int i = 0; i < inst->n; i++) {
         CU_ASSERT_EQUAL(inst->lo[i], i < k->n ? -INFINITY : 0.0);
@@ -809,13 +808,13 @@ static void check_folder(const char *folder, slv_format fmt, const known *table,
     } else if (k) {
       CU_ASSERT_EQUAL(inst->n, k->n);
       for (int i = 0; i < inst->n; i++) {
-        CU_ASSERT_EQUAL(inst->lo[i], fmt == SLV_FMT_SICONOS_RELAY ? k->lb : 0.0);
-        CU_ASSERT_EQUAL(inst->hi[i], fmt == SLV_FMT_SICONOS_RELAY ? k->ub : INFINITY);
+        CU_ASSERT_EQUAL(inst->lo[i], fmt == IO_FMT_SICONOS_RELAY ? k->lb : 0.0);
+        CU_ASSERT_EQUAL(inst->hi[i], fmt == IO_FMT_SICONOS_RELAY ? k->ub : INFINITY);
       }
-      CU_ASSERT_STRING_EQUAL(inst->kind, fmt == SLV_FMT_SICONOS_RELAY ? "blcp" : "lcp");
+      CU_ASSERT_STRING_EQUAL(inst->kind, fmt == IO_FMT_SICONOS_RELAY ? "blcp" : "lcp");
     }
     round_trip(inst, fmt, "shared_rt.dat");
-    slv_instance_free(inst);
+    io_instance_free(inst);
   }
   closedir(d);
   CU_ASSERT_EQUAL(seen, cnt);
@@ -830,11 +829,11 @@ static int shared_present(void) {
 
 static void test_siconos_folders(void) {
   if (!shared_present()) return;
-  check_folder("datasets/siconos/lcp", SLV_FMT_SICONOS_LCP, LCP_FILES,
+  check_folder("datasets/siconos/lcp", IO_FMT_SICONOS_LCP, LCP_FILES,
                sizeof LCP_FILES / sizeof LCP_FILES[0]);
-  check_folder("datasets/siconos/mlcp", SLV_FMT_SICONOS_MLCP, MLCP_FILES,
+  check_folder("datasets/siconos/mlcp", IO_FMT_SICONOS_MLCP, MLCP_FILES,
                sizeof MLCP_FILES / sizeof MLCP_FILES[0]);
-  check_folder("datasets/siconos/relay", SLV_FMT_SICONOS_RELAY, RELAY_FILES,
+  check_folder("datasets/siconos/relay", IO_FMT_SICONOS_RELAY, RELAY_FILES,
                sizeof RELAY_FILES / sizeof RELAY_FILES[0]);
 }
 
@@ -842,22 +841,22 @@ static void test_siconos_values(void) {
   if (!shared_present()) return;
   /* Murty: the text lines look lower-triangular; column-major it is upper
    * triangular, 1 on the diagonal, 2 above; q = -1 */
-  slv_instance *m = read_shared("datasets/siconos/lcp/lcp_exp_murty.dat");
+  io_instance *m = read_shared("datasets/siconos/lcp/lcp_exp_murty.dat");
   CU_ASSERT_PTR_NOT_NULL_FATAL(m);
   for (int i = 0; i < 6; i++) {
     for (int j = 0; j < 6; j++) CU_ASSERT_EQUAL(m->A[i + 6 * j], i == j ? 1.0 : i < j ? 2.0 : 0.0);
     CU_ASSERT_EQUAL(m->b[i], -1.0);
   }
   CU_ASSERT_STRING_EQUAL(m->name, "lcp_exp_murty");
-  slv_instance_free(m);
+  io_instance_free(m);
   /* deudeu: M = [[2,1],[1,2]], q = (-5,-6) */
-  slv_instance *d = read_shared("datasets/siconos/lcp/lcp_deudeu.dat");
+  io_instance *d = read_shared("datasets/siconos/lcp/lcp_deudeu.dat");
   CU_ASSERT_PTR_NOT_NULL_FATAL(d);
   static const double deudeu[4] = { 2, 1, 1, 2 };
   CU_ASSERT(same_bits(d->A, deudeu, sizeof deudeu));
   CU_ASSERT_EQUAL(d->b[0], -5.0);
   CU_ASSERT_EQUAL(d->b[1], -6.0);
-  slv_instance_free(d);
+  io_instance_free(d);
   /* the SBM twins equal the dense files */
   static const char *twins[3][2] = { { "lcp_deudeu.dat", "lcp_deudeu_block.dat" },
                                      { "lcp_ortiz.dat", "lcp_ortiz_block.dat" },
@@ -866,36 +865,36 @@ static void test_siconos_values(void) {
     char a[256], b[256];
     snprintf(a, sizeof a, "datasets/siconos/lcp/%s", twins[k][0]);
     snprintf(b, sizeof b, "datasets/siconos/lcp/%s", twins[k][1]);
-    slv_instance *x = read_shared(a), *y = read_shared(b);
+    io_instance *x = read_shared(a), *y = read_shared(b);
     CU_ASSERT_PTR_NOT_NULL_FATAL(x);
     CU_ASSERT_PTR_NOT_NULL_FATAL(y);
     CU_ASSERT_EQUAL_FATAL(x->n, y->n);
     CU_ASSERT(same_bits(x->A, y->A, (size_t)x->n * x->n * sizeof(double)));
     CU_ASSERT(same_bits(x->b, y->b, (size_t)x->n * sizeof(double)));
-    slv_instance_free(x);
-    slv_instance_free(y);
+    io_instance_free(x);
+    io_instance_free(y);
   }
   /* ortiz: A(2,3) = -1, A(3,2) = 1 (column-major reading) */
-  slv_instance *o = read_shared("datasets/siconos/lcp/lcp_ortiz.dat");
+  io_instance *o = read_shared("datasets/siconos/lcp/lcp_ortiz.dat");
   CU_ASSERT_PTR_NOT_NULL_FATAL(o);
   CU_ASSERT_EQUAL(o->A[2 + 4 * 3], -1.0);
   CU_ASSERT_EQUAL(o->A[3 + 4 * 2], 1.0);
   CU_ASSERT_EQUAL(o->A[0 + 4 * 1], 1.0);
   CU_ASSERT_EQUAL(o->A[1 + 4 * 0], -1.0);
-  slv_instance_free(o);
+  io_instance_free(o);
   /* relay_2x2: M = I, q = (-0.5, 0.5), bounds -1 / 1 */
-  slv_instance *r = read_shared("datasets/siconos/relay/relay_2x2.dat");
+  io_instance *r = read_shared("datasets/siconos/relay/relay_2x2.dat");
   CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-  CU_ASSERT_EQUAL(r->format, SLV_FMT_SICONOS_RELAY);
+  CU_ASSERT_EQUAL(r->format, IO_FMT_SICONOS_RELAY);
   CU_ASSERT_EQUAL(r->b[0], -0.5);
   CU_ASSERT_EQUAL(r->b[1], 0.5);
   CU_ASSERT_EQUAL(r->lo[0], -1.0);
   CU_ASSERT_EQUAL(r->lo[1], -1.0);
   CU_ASSERT_EQUAL(r->hi[0], 1.0);
   CU_ASSERT_EQUAL(r->hi[1], 1.0);
-  slv_instance_free(r);
+  io_instance_free(r);
   /* MLCP deudeu: 1 free row then 1 LCP row, M = [[1,-1],[0,1]], q = (-1, 1) */
-  slv_instance *ml = read_shared("datasets/siconos/mlcp/deudeu_mlcp.dat");
+  io_instance *ml = read_shared("datasets/siconos/mlcp/deudeu_mlcp.dat");
   CU_ASSERT_PTR_NOT_NULL_FATAL(ml);
   static const double mM[4] = { 1, 0, -1, 1 };
   CU_ASSERT(same_bits(ml->A, mM, sizeof mM));
@@ -905,16 +904,16 @@ static void test_siconos_values(void) {
   CU_ASSERT_EQUAL(ml->hi[0], INFINITY);
   CU_ASSERT_EQUAL(ml->lo[1], 0.0);
   CU_ASSERT_EQUAL(ml->hi[1], INFINITY);
-  slv_instance_free(ml);
+  io_instance_free(ml);
   /* Rectangular: M is 3 x 2, so the storage-2 blocks A=1, B=1, C=-1, D=1,
    * a = 0, b = -1 give [[1,-1],[1,1]], q = (0, -1) */
-  slv_instance *re = read_shared("datasets/siconos/mlcp/Rectangular_mlcp.dat");
+  io_instance *re = read_shared("datasets/siconos/mlcp/Rectangular_mlcp.dat");
   CU_ASSERT_PTR_NOT_NULL_FATAL(re);
   static const double rM[4] = { 1, 1, -1, 1 };
   CU_ASSERT(same_bits(re->A, rM, sizeof rM));
   CU_ASSERT_EQUAL(re->b[0], 0.0);
   CU_ASSERT_EQUAL(re->b[1], -1.0);
-  slv_instance_free(re);
+  io_instance_free(re);
 }
 
 /* Our Siconos writer against the shared files' layout. */
@@ -923,11 +922,11 @@ static void test_siconos_layout(void) {
   char src[4096], p[512], err[512], a[256], b[256];
   /* murty: the first 12 lines (n, storage, sizes, "6<TAB>6", 6 columns, q)
    * byte for byte */
-  slv_instance *m = read_shared("datasets/siconos/lcp/lcp_exp_murty.dat");
+  io_instance *m = read_shared("datasets/siconos/lcp/lcp_exp_murty.dat");
   CU_ASSERT_PTR_NOT_NULL_FATAL(m);
   tpath(p, sizeof p, "murty.dat");
-  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, m, err, sizeof err), SLV_CONVERGED);
-  slv_instance_free(m);
+  CU_ASSERT_EQUAL_FATAL(io_write(p, IO_FMT_AUTO, m, err, sizeof err), SLV_CONVERGED);
+  io_instance_free(m);
   tst_shared_path("datasets/siconos/lcp/lcp_exp_murty.dat", src, sizeof src);
   FILE *fa = fopen(src, "r"), *fb = fopen(p, "r");
   CU_ASSERT_PTR_NOT_NULL_FATAL(fa);
@@ -943,11 +942,11 @@ static void test_siconos_layout(void) {
   /* deudeu_mlcp: the same numbers, token for token, up to the end of the
    * storage-2 data (4 header + 3 blocksRows + 2 flags + 5 NM header + 4 M +
    * 2 q + 4 blocks + 2 a,b = 26 tokens) */
-  slv_instance *ml = read_shared("datasets/siconos/mlcp/deudeu_mlcp.dat");
+  io_instance *ml = read_shared("datasets/siconos/mlcp/deudeu_mlcp.dat");
   CU_ASSERT_PTR_NOT_NULL_FATAL(ml);
   tpath(p, sizeof p, "deudeu_mlcp.dat");
-  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_SICONOS_MLCP, ml, err, sizeof err), SLV_CONVERGED);
-  slv_instance_free(ml);
+  CU_ASSERT_EQUAL_FATAL(io_write(p, IO_FMT_SICONOS_MLCP, ml, err, sizeof err), SLV_CONVERGED);
+  io_instance_free(ml);
   tst_shared_path("datasets/siconos/mlcp/deudeu_mlcp.dat", src, sizeof src);
   fa = fopen(src, "r");
   fb = fopen(p, "r");
@@ -971,13 +970,13 @@ static void test_siconos_layout(void) {
 /* Writes the file, reads it; exact status, *out NULL, one line starting with
  * the path and, if line > 0, "PATH:LINE: expected "; line < 0: the message
  * names a sidecar (checked through `must`); must (if non-NULL) in the text. */
-static void bad(const char *name, const void *data, size_t len, slv_format fmt, slv_status want,
+static void bad(const char *name, const void *data, size_t len, io_format fmt, slv_status want,
                 int line, const char *must) {
   char p[512], err[512], prefix[600];
   if (data) put_file(name, data, len);
   tpath(p, sizeof p, name);
-  slv_instance *inst = (slv_instance *)&inst; /* must be set to NULL */
-  slv_status st = slv_read(p, fmt, &inst, err, sizeof err);
+  io_instance *inst = (io_instance *)&inst; /* must be set to NULL */
+  slv_status st = io_read(p, fmt, &inst, err, sizeof err);
   printf("\n  %-14s %s", slv_status_str(st), err);
   CU_ASSERT_EQUAL(st, want);
   CU_ASSERT_PTR_NULL(inst);
@@ -997,7 +996,7 @@ static void bad(const char *name, const void *data, size_t len, slv_format fmt, 
 }
 
 static void badt(const char *name, const char *text, slv_status want, int line, const char *must) {
-  bad(name, text, strlen(text), SLV_FMT_AUTO, want, line, must);
+  bad(name, text, strlen(text), IO_FMT_AUTO, want, line, must);
 }
 
 static void test_bad_empty(void) {
@@ -1031,9 +1030,9 @@ static void test_bad_extra_numbers(void) {
   static const char lcp[] = "2\n0\n2\n2\n2\t2\n1 0\n0 1\n-1 -1\n";
   char text[256];
   snprintf(text, sizeof text, "%sRemark: 2 solutions, z = (1, 1)\n", lcp);
-  slv_instance *inst = read_ok("remark.dat", text);
+  io_instance *inst = read_ok("remark.dat", text);
   CU_ASSERT_PTR_NOT_NULL(inst);
-  slv_instance_free(inst);
+  io_instance_free(inst);
   snprintf(text, sizeof text, "%s7\n", lcp);
   badt("extra.dat", text, SLV_ERR_INVALID, 9,
        "expected the end of the file or a remark after q, found '7'");
@@ -1115,7 +1114,7 @@ static void test_bad_huge(void) {
   badt("huge.mtx", "%%MatrixMarket matrix coordinate real general\n1000000000000 1000000000000 1\n",
        SLV_ERR_DIM, 2, "rows");
   badt("huge99.dat", "99999999999999999999999999\n", SLV_ERR_DIM, 1, NULL);
-  /* n*n beyond SLV_IO_MAX_NNZ */
+  /* n*n beyond IO_MAX_NNZ */
   badt("n40k.blcp", "40000\n1 2 3\n", SLV_ERR_DIM, 1, "n*n <= 500000000");
   /* n = 20000 is a legal size, but 4e8 numbers cannot be in a 20-byte file */
   badt("n20k.blcp", "20000\n1 2 3\n", SLV_ERR_INVALID, 1, "bytes left in the file");
@@ -1138,12 +1137,12 @@ static void test_bad_garbage(void) {
   junk[100] = 0;  /* NUL bytes inside */
   static const char *names[] = { "junk.blcp", "junk.dat", "junk.lcp", "junk.mtx", "junk.bin" };
   for (int k = 0; k < 5; k++)
-    bad(names[k], junk, sizeof junk, SLV_FMT_AUTO, SLV_ERR_INVALID, 0, "expected");
+    bad(names[k], junk, sizeof junk, IO_FMT_AUTO, SLV_ERR_INVALID, 0, "expected");
   /* a digit, then a NUL byte inside the token */
   static const char nul[] = { '3', '\0', '1', '\n' };
-  bad("nul.blcp", nul, sizeof nul, SLV_FMT_AUTO, SLV_ERR_INVALID, 1, "'3\\x001'");
+  bad("nul.blcp", nul, sizeof nul, IO_FMT_AUTO, SLV_ERR_INVALID, 1, "'3\\x001'");
   /* the format named explicitly: same */
-  bad("junk.bin", NULL, 0, SLV_FMT_SICONOS_RELAY, SLV_ERR_INVALID, 0, "expected the size n");
+  bad("junk.bin", NULL, 0, IO_FMT_SICONOS_RELAY, SLV_ERR_INVALID, 0, "expected the size n");
 }
 
 static void test_bad_bounds(void) {
@@ -1152,7 +1151,7 @@ static void test_bad_bounds(void) {
   badt("lohi.lcp", "lcplab-problem 1\nn 1\nA 1\nb 0\nlo 3\nhi\n\n2\nend\n", SLV_ERR_INVALID, 8,
        "hi[0] >= lo[0] = 3");
   static const char lbub[] = "1\n0\n1\n1\n1\t1\n1\n0\n2\n1\n";
-  bad("lbub.dat", lbub, strlen(lbub), SLV_FMT_SICONOS_RELAY, SLV_ERR_INVALID, 9,
+  bad("lbub.dat", lbub, strlen(lbub), IO_FMT_SICONOS_RELAY, SLV_ERR_INVALID, 9,
       "ub[0] >= lb[0] = 2");
   /* sidecars: found by validation after reading: "FILE: lo[0]=2 > hi[0]=1" */
   put_text("lohi.b", "0\n");
@@ -1191,12 +1190,12 @@ static void test_bad_findex(void) {
 }
 
 static void test_bad_missing_and_unknown(void) {
-  bad("nope.blcp", NULL, 0, SLV_FMT_AUTO, SLV_ERR_INVALID, 0, "No such file");
-  bad("nope.dat", NULL, 0, SLV_FMT_AUTO, SLV_ERR_INVALID, 0, "No such file");
-  bad("nope.xyz", NULL, 0, SLV_FMT_AUTO, SLV_ERR_INVALID, 0, "No such file");
-  bad("nope.lcp", NULL, 0, SLV_FMT_LCPLAB, SLV_ERR_INVALID, 0, "No such file");
+  bad("nope.blcp", NULL, 0, IO_FMT_AUTO, SLV_ERR_INVALID, 0, "No such file");
+  bad("nope.dat", NULL, 0, IO_FMT_AUTO, SLV_ERR_INVALID, 0, "No such file");
+  bad("nope.xyz", NULL, 0, IO_FMT_AUTO, SLV_ERR_INVALID, 0, "No such file");
+  bad("nope.lcp", NULL, 0, IO_FMT_LCPLAB, SLV_ERR_INVALID, 0, "No such file");
   put_text("noside.mtx", "%%MatrixMarket matrix coordinate real general\n1 1 0\n");
-  bad("noside.mtx", NULL, 0, SLV_FMT_AUTO, SLV_ERR_INVALID, -1,
+  bad("noside.mtx", NULL, 0, IO_FMT_AUTO, SLV_ERR_INVALID, -1,
       "noside.b: expected a readable file");
   badt("hello.txt", "hello world\n", SLV_ERR_INVALID, 1, ".blcp");
   badt("hello2.txt", "hello world\n", SLV_ERR_INVALID, 1, "lcplab-problem");
@@ -1204,19 +1203,19 @@ static void test_bad_missing_and_unknown(void) {
   char p[512], err[512];
   tpath(p, sizeof p, "adir.dat");
   mkdir(p, 0700);
-  slv_instance *inst = NULL;
-  CU_ASSERT_EQUAL(slv_read(p, SLV_FMT_AUTO, &inst, err, sizeof err), SLV_ERR_INVALID);
+  io_instance *inst = NULL;
+  CU_ASSERT_EQUAL(io_read(p, IO_FMT_AUTO, &inst, err, sizeof err), SLV_ERR_INVALID);
   printf("\n  %s", err);
   CU_ASSERT_PTR_NULL(inst);
   CU_ASSERT_EQUAL(strncmp(err, p, strlen(p)), 0);
   rmdir(p);
   /* NULL arguments and a small message buffer */
-  CU_ASSERT_EQUAL(slv_read(NULL, SLV_FMT_AUTO, &inst, err, sizeof err), SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(io_read(NULL, IO_FMT_AUTO, &inst, err, sizeof err), SLV_ERR_INVALID);
   tpath(p, sizeof p, "nan.blcp");
   char small[8];
-  CU_ASSERT_EQUAL(slv_read(p, SLV_FMT_AUTO, &inst, small, sizeof small), SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(io_read(p, IO_FMT_AUTO, &inst, small, sizeof small), SLV_ERR_INVALID);
   CU_ASSERT_EQUAL(strlen(small), 7);
-  CU_ASSERT_EQUAL(slv_read(p, SLV_FMT_AUTO, &inst, NULL, 0), SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(io_read(p, IO_FMT_AUTO, &inst, NULL, 0), SLV_ERR_INVALID);
 }
 
 
@@ -1224,9 +1223,9 @@ static void test_bad_missing_and_unknown(void) {
 
 /* A cone instance of nc contacts (every row in a cone, cone c at 3c):
  * dense with wild values, or CSR (columns sorted, no +0.0 entry). */
-static slv_instance *fc_instance(int nc, int csr, unsigned long seed) {
+static io_instance *fc_instance(int nc, int csr, unsigned long seed) {
   int n = 3 * nc;
-  slv_instance *inst = mixed_instance(n, seed);
+  io_instance *inst = mixed_instance(n, seed);
   inst->ncones = nc;
   inst->cone_rows = malloc((size_t)(nc ? nc : 1) * sizeof(int));
   inst->cone_mu = malloc((size_t)(nc ? nc : 1) * sizeof(double));
@@ -1261,11 +1260,11 @@ static slv_instance *fc_instance(int nc, int csr, unsigned long seed) {
     free(inst->A);
     inst->A = NULL;
   }
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   return inst;
 }
 
-static int same_fc(const slv_instance *a, const slv_instance *b) {
+static int same_fc(const io_instance *a, const io_instance *b) {
   size_t n = (size_t)a->n;
   if (a->n != b->n || a->storage != b->storage || a->ncones != b->ncones) return 0;
   if (a->cone_law != b->cone_law) return 0;
@@ -1284,23 +1283,23 @@ static int same_fc(const slv_instance *a, const slv_instance *b) {
          same_bits(a->lo, b->lo, n * sizeof(double)) && same_bits(a->hi, b->hi, n * sizeof(double));
 }
 
-static void fc_round_trip(const slv_instance *inst, slv_format fmt, const char *name) {
+static void fc_round_trip(const io_instance *inst, io_format fmt, const char *name) {
   char p[512], err[512];
   tpath(p, sizeof p, name);
-  slv_status st = slv_write(p, fmt, inst, err, sizeof err);
+  slv_status st = io_write(p, fmt, inst, err, sizeof err);
   if (st) printf("\n  write %s: %s", name, err);
   CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
   for (int pass = 0; pass < 2; pass++) {
-    slv_instance *back = NULL;
-    slv_format named = fmt ? fmt : slv_format_for_path(p);
-    if (named == SLV_FMT_SICONOS_LCP) named = SLV_FMT_SICONOS_FC3D; /* a .dat of cones */
-    st = slv_read(p, pass ? named : SLV_FMT_AUTO, &back, err, sizeof err);
+    io_instance *back = NULL;
+    io_format named = fmt ? fmt : io_format_for_path(p);
+    if (named == IO_FMT_SICONOS_LCP) named = IO_FMT_SICONOS_FC3D; /* a .dat of cones */
+    st = io_read(p, pass ? named : IO_FMT_AUTO, &back, err, sizeof err);
     if (st) printf("\n  read %s: %s", name, err);
     CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
     if (!same_fc(inst, back)) printf("\n  %s: not the same after the round trip", name);
     CU_ASSERT(same_fc(inst, back));
     CU_ASSERT_STRING_EQUAL(back->kind, "cone");
-    slv_instance_free(back);
+    io_instance_free(back);
   }
 }
 
@@ -1319,9 +1318,9 @@ static void test_fc3d_handwritten(void) {
     text[k++] = '\n';
   }
   k += (size_t)snprintf(text + k, sizeof text - k, "-1 0.5 0.25 -2 0 0\n0.3 0.6\n1\n");
-  slv_instance *inst = read_ok("fc_dense.dat", text);
+  io_instance *inst = read_ok("fc_dense.dat", text);
   if (inst) {
-    CU_ASSERT_EQUAL(inst->format, SLV_FMT_SICONOS_FC3D);
+    CU_ASSERT_EQUAL(inst->format, IO_FMT_SICONOS_FC3D);
     CU_ASSERT_STRING_EQUAL(inst->kind, "cone");
     CU_ASSERT_EQUAL(inst->storage, SLV_DENSE);
     CU_ASSERT(same_bits(inst->A, A, sizeof A));
@@ -1339,7 +1338,7 @@ static void test_fc3d_handwritten(void) {
       CU_ASSERT_EQUAL(inst->hi[i], INFINITY);
     }
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
   /* the same problem as SBM (blocks (0,0), (0,1), (1,1)): dense, equal */
   k = 0;
   k += (size_t)snprintf(text + k, sizeof text - k,
@@ -1358,9 +1357,9 @@ static void test_fc3d_handwritten(void) {
   if (inst) {
     CU_ASSERT_EQUAL(inst->storage, SLV_DENSE);
     CU_ASSERT(same_bits(inst->A, A, sizeof A));
-    CU_ASSERT_EQUAL(inst->format, SLV_FMT_SICONOS_FC3D);
+    CU_ASSERT_EQUAL(inst->format, IO_FMT_SICONOS_FC3D);
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
   /* SBM with 101 contacts (n = 303 > 300): CSR; each diagonal block
    * [[2, -0, 0], [0, 2, 0], [1, 0, 2]] (column-major in the file) and a
    * block (0, 100) = 7 I: the +0.0 entries are dropped, -0.0 kept */
@@ -1407,28 +1406,28 @@ static void test_fc3d_handwritten(void) {
     CU_ASSERT_EQUAL(inst->ncones, 101);
     CU_ASSERT_EQUAL(inst->b[300], -1.0);
     /* and back through the SBM writer and lcplab */
-    fc_round_trip(inst, SLV_FMT_AUTO, "fc_csr_rt.dat");
-    fc_round_trip(inst, SLV_FMT_LCPLAB, "fc_csr_rt.lcp");
+    fc_round_trip(inst, IO_FMT_AUTO, "fc_csr_rt.dat");
+    fc_round_trip(inst, IO_FMT_LCPLAB, "fc_csr_rt.lcp");
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
   /* an LCP whose n is 3 stays an LCP (its third number is 3, not a storage
    * type); named explicitly as FC3D it is refused */
   inst = read_ok("lcp3.dat", "3\n0\n3\n3\n3\t3\n1 0 0 0 1 0 0 0 1\n-1 -1 -1\n");
   if (inst) {
-    CU_ASSERT_EQUAL(inst->format, SLV_FMT_SICONOS_LCP);
+    CU_ASSERT_EQUAL(inst->format, IO_FMT_SICONOS_LCP);
     CU_ASSERT_EQUAL(inst->ncones, 0);
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
 }
 
 static void test_fc3d_roundtrip(void) {
   char p[512], err[512], line[256];
-  slv_instance *d = fc_instance(4, 0, 17), *c = fc_instance(101, 1, 18);
-  fc_round_trip(d, SLV_FMT_AUTO, "fcd.dat");
-  fc_round_trip(d, SLV_FMT_SICONOS_FC3D, "fcd2.dat");
-  fc_round_trip(d, SLV_FMT_LCPLAB, "fcd.lcp");
-  fc_round_trip(c, SLV_FMT_AUTO, "fcc.dat");
-  fc_round_trip(c, SLV_FMT_LCPLAB, "fcc.lcp");
+  io_instance *d = fc_instance(4, 0, 17), *c = fc_instance(101, 1, 18);
+  fc_round_trip(d, IO_FMT_AUTO, "fcd.dat");
+  fc_round_trip(d, IO_FMT_SICONOS_FC3D, "fcd2.dat");
+  fc_round_trip(d, IO_FMT_LCPLAB, "fcd.lcp");
+  fc_round_trip(c, IO_FMT_AUTO, "fcc.dat");
+  fc_round_trip(c, IO_FMT_LCPLAB, "fcc.lcp");
   /* the layout of Siconos' writer: d, nc, a dense NumericsMatrix */
   tpath(p, sizeof p, "fcd.dat");
   FILE *f = fopen(p, "r");
@@ -1441,45 +1440,45 @@ static void test_fc3d_roundtrip(void) {
   fclose(f);
   /* the associated law: lcplab keeps it; siconos-fc3d refuses it */
   d->cone_law = SLV_CONE_ASSOCIATED;
-  fc_round_trip(d, SLV_FMT_LCPLAB, "fca.lcp");
+  fc_round_trip(d, IO_FMT_LCPLAB, "fca.lcp");
   tpath(p, sizeof p, "fca.lcp");
   f = fopen(p, "r");
   int seen = 0;
   while (f && fgets(line, sizeof line, f)) seen |= strcmp(line, "cone_law associated\n") == 0;
   if (f) fclose(f);
   CU_ASSERT(seen);
-  refuse(d, SLV_FMT_SICONOS_FC3D, "fca.dat",
+  refuse(d, IO_FMT_SICONOS_FC3D, "fca.dat",
          "siconos-fc3d holds Coulomb's law (De Saxce); this instance's cone_law is associated");
   d->cone_law = SLV_CONE_COULOMB;
   /* cone instances in the LCP formats: refused, naming the first cone */
-  refuse(d, SLV_FMT_SICONOS_LCP, "fc_lcp.dat",
+  refuse(d, IO_FMT_SICONOS_LCP, "fc_lcp.dat",
          "siconos-lcp cannot hold Coulomb cones; cone 0 covers rows 0..2");
-  refuse(d, SLV_FMT_SICONOS_MLCP, "fc_mlcp.dat", "siconos-mlcp cannot hold Coulomb cones; cone 0");
-  refuse(d, SLV_FMT_SICONOS_RELAY, "fc_relay.dat",
+  refuse(d, IO_FMT_SICONOS_MLCP, "fc_mlcp.dat", "siconos-mlcp cannot hold Coulomb cones; cone 0");
+  refuse(d, IO_FMT_SICONOS_RELAY, "fc_relay.dat",
          "siconos-relay cannot hold Coulomb cones; cone 0");
-  refuse(d, SLV_FMT_BLCP, "fc.blcp", "cannot hold Coulomb cones");
-  refuse(d, SLV_FMT_MTX, "fc.mtx", "cannot hold Coulomb cones");
+  refuse(d, IO_FMT_BLCP, "fc.blcp", "cannot hold Coulomb cones");
+  refuse(d, IO_FMT_MTX, "fc.mtx", "cannot hold Coulomb cones");
   /* siconos-fc3d: only all-cone instances with cone c at rows 3c */
-  slv_instance *lcp = lcp_instance(6, 3);
-  refuse(lcp, SLV_FMT_SICONOS_FC3D, "lcp_fc.dat",
+  io_instance *lcp = lcp_instance(6, 3);
+  refuse(lcp, IO_FMT_SICONOS_FC3D, "lcp_fc.dat",
          "siconos-fc3d holds only frictional-contact problems (a Coulomb cone on every row); this "
          "instance has no cones (kind lcp)");
   d->ncones = 3;
-  refuse(d, SLV_FMT_SICONOS_FC3D, "part.dat",
+  refuse(d, IO_FMT_SICONOS_FC3D, "part.dat",
          "needs every row in a cone: n = 12 rows, but 3 cones cover 9");
   /* to a .dat by extension: siconos-fc3d is chosen, and refuses */
-  refuse(d, SLV_FMT_AUTO, "part_auto.dat", "siconos-fc3d needs every row in a cone");
+  refuse(d, IO_FMT_AUTO, "part_auto.dat", "siconos-fc3d needs every row in a cone");
   d->ncones = 4;
-  slv_instance_free(lcp);
-  slv_instance_free(d);
-  slv_instance_free(c);
+  io_instance_free(lcp);
+  io_instance_free(d);
+  io_instance_free(c);
   (void)err;
 }
 
 static void test_lcplab_cone_law(void) {
   /* a file without cone_law (written before it existed): coulomb; no lo
    * section, so the cone rows get lo = -inf and the LCP row keeps 0 */
-  slv_instance *inst =
+  io_instance *inst =
       read_ok("old_cone.lcp", "lcplab-problem 1\nn 4\nA\n1 0 0 0\n0 1 0 0\n0 0 1 0\n0 0 0 1\n"
                               "b -1 0 0 -2\ncones 1\n1 0.5\nend\n");
   if (inst) {
@@ -1490,7 +1489,7 @@ static void test_lcplab_cone_law(void) {
     CU_ASSERT_EQUAL(inst->cone_mu[0], 0.5);
     CU_ASSERT_STRING_EQUAL(inst->kind, "cone");
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
   /* with lo given, it is kept as written; cone_law before n is fine */
   inst = read_ok("law.lcp", "lcplab-problem 1\ncone_law associated\nn 3\nA 1 0 0 0 1 0 0 0 1\n"
                             "b -1 0 0\nlo 0 0 0\ncones 1\n0 0.25\nend\n");
@@ -1498,15 +1497,15 @@ static void test_lcplab_cone_law(void) {
     CU_ASSERT_EQUAL(inst->cone_law, SLV_CONE_ASSOCIATED);
     CU_ASSERT_EQUAL(inst->lo[1], 0.0);
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
   /* the law without cones (found by the fuzzer): written back as read */
   inst = read_ok("law_nocones.lcp", "lcplab-problem 1\ncone_law associated\nn 2\n"
                                     "A 1 0 0 1\nb -1 0\nend\n");
   if (inst) {
     CU_ASSERT_EQUAL(inst->cone_law, SLV_CONE_ASSOCIATED);
-    round_trip(inst, SLV_FMT_LCPLAB, "law_nocones_back.lcp");
+    round_trip(inst, IO_FMT_LCPLAB, "law_nocones_back.lcp");
   }
-  slv_instance_free(inst);
+  io_instance_free(inst);
   badt("badlaw.lcp", "lcplab-problem 1\nn 3\ncone_law tresca\n", SLV_ERR_INVALID, 3,
        "a cone law 'coulomb' or 'associated', found 'tresca'");
 }
@@ -1517,7 +1516,7 @@ static void test_bad_fc3d(void) {
        "the dimension d = 3 of a frictional-contact problem (2-D frictional contact, d = 2, is "
        "not supported), found '2'");
   static const char d4[] = "4\n1\n0\n4\n4\n4\t4\n";
-  bad("d4.dat", d4, strlen(d4), SLV_FMT_SICONOS_FC3D, SLV_ERR_INVALID, 1,
+  bad("d4.dat", d4, strlen(d4), IO_FMT_SICONOS_FC3D, SLV_ERR_INVALID, 1,
       "the dimension d = 3 of a frictional-contact problem, found '4'");
   badt("ncneg.dat", "3\n-2\n0\n-6\n-6\n", SLV_ERR_DIM, 2,
        "the number of contacts nc (a size in [0, 16666666]), found '-2'");
@@ -1556,8 +1555,8 @@ static void test_vectors(void) {
   char p[512], err[512];
   double x[5] = { 1.0 / 3.0, -0.0, 1e-310, -1e300, 42 }, y[5];
   tpath(p, sizeof p, "x.txt");
-  CU_ASSERT_EQUAL_FATAL(slv_write_vector(p, 5, x, err, sizeof err), SLV_CONVERGED);
-  CU_ASSERT_EQUAL_FATAL(slv_read_vector(p, 5, y, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(io_write_vector(p, 5, x, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(io_read_vector(p, 5, y, err, sizeof err), SLV_CONVERGED);
   CU_ASSERT(same_bits(x, y, sizeof x));
   /* one per line */
   FILE *f = fopen(p, "r");
@@ -1566,24 +1565,24 @@ static void test_vectors(void) {
   while (fgets(line, sizeof line, f)) lines++;
   fclose(f);
   CU_ASSERT_EQUAL(lines, 5);
-  CU_ASSERT_EQUAL(slv_read_vector(p, 6, y, err, sizeof err), SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(io_read_vector(p, 6, y, err, sizeof err), SLV_ERR_INVALID);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, "x[5], found end of file"));
-  CU_ASSERT_EQUAL(slv_read_vector(p, 4, y, err, sizeof err), SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(io_read_vector(p, 4, y, err, sizeof err), SLV_ERR_INVALID);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, ":5: expected end of file after the 4 values, found '42'"));
-  CU_ASSERT_EQUAL(slv_read_vector(p, -1, y, err, sizeof err), SLV_ERR_DIM);
+  CU_ASSERT_EQUAL(io_read_vector(p, -1, y, err, sizeof err), SLV_ERR_DIM);
   put_text("xc.txt", "# warm start\n1 # first\n\n2\n");
   tpath(p, sizeof p, "xc.txt");
-  CU_ASSERT_EQUAL(slv_read_vector(p, 2, y, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(io_read_vector(p, 2, y, err, sizeof err), SLV_CONVERGED);
   CU_ASSERT_EQUAL(y[0], 1.0);
   CU_ASSERT_EQUAL(y[1], 2.0);
   put_text("xi.txt", "1\ninf\n");
   tpath(p, sizeof p, "xi.txt");
-  CU_ASSERT_EQUAL(slv_read_vector(p, 2, y, err, sizeof err), SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(io_read_vector(p, 2, y, err, sizeof err), SLV_ERR_INVALID);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, ":2: expected a finite number for x[1], found 'inf'"));
   tpath(p, sizeof p, "missing.txt");
-  CU_ASSERT_EQUAL(slv_read_vector(p, 2, y, err, sizeof err), SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(io_read_vector(p, 2, y, err, sizeof err), SLV_ERR_INVALID);
   tpath(p, sizeof p, "nodir/x.txt");
-  CU_ASSERT_EQUAL(slv_write_vector(p, 2, y, err, sizeof err), SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(io_write_vector(p, 2, y, err, sizeof err), SLV_ERR_INVALID);
   CU_ASSERT_EQUAL(strncmp(err, p, strlen(p)), 0);
 }
 
@@ -1597,12 +1596,12 @@ static slv_status read_capped(const char *name, const char *text, size_t cap, in
   char p[512], err[512], prefix[700];
   if (text) put_text(name, text);
   tpath(p, sizeof p, name);
-  slv_read_options o = slv_read_options_default();
+  io_read_options o = io_read_options_default();
   o.max_memory = cap;
-  slv_instance *inst = (slv_instance *)&inst;
-  slv_status st = slv_read_with(p, SLV_FMT_AUTO, &o, &inst, err, sizeof err);
+  io_instance *inst = (io_instance *)&inst;
+  slv_status st = io_read_with(p, IO_FMT_AUTO, &o, &inst, err, sizeof err);
   if (st == SLV_CONVERGED) {
-    slv_instance_free(inst);
+    io_instance_free(inst);
     return st;
   }
   printf("\n  %-14s %s", slv_status_str(st), err);
@@ -1625,7 +1624,7 @@ static slv_status read_capped(const char *name, const char *text, size_t cap, in
  * total the read passes, with one byte less it is refused, naming the
  * field whose size crossed the cap (and nothing is allocated for it). */
 static void test_memory_cap(void) {
-  const double I = (double)sizeof(slv_instance);
+  const double I = (double)sizeof(io_instance);
   /* blcp, n = 2: b, lo, hi (3 n) and A (n^2) at the header; findex + mu (12 n)
    * when the block is there */
   const char *blcp = "2\n4 1 1 4\n1 2\n0 0\ninf inf\n";
@@ -1673,35 +1672,35 @@ static void test_memory_cap(void) {
   CU_ASSERT_EQUAL(read_capped("capfc.dat", NULL, need - 1, 2, "nc = 1: q, lo, hi (3 nc)"),
                   SLV_ERR_DIM);
   CU_ASSERT_EQUAL(read_capped("capfc.dat", NULL, need + 72, 0, ""), SLV_CONVERGED);
-  /* options not from slv_read_options_default */
+  /* options not from io_read_options_default */
   char p[512], err[512];
-  slv_read_options bad;
+  io_read_options bad;
   memset(&bad, 0, sizeof bad);
   bad.max_memory = SIZE_MAX;
-  slv_instance *inst = NULL;
+  io_instance *inst = NULL;
   tpath(p, sizeof p, "cap.blcp");
-  CU_ASSERT_EQUAL(slv_read_with(p, SLV_FMT_AUTO, &bad, &inst, err, sizeof err), SLV_ERR_OPTIONS);
+  CU_ASSERT_EQUAL(io_read_with(p, IO_FMT_AUTO, &bad, &inst, err, sizeof err), SLV_ERR_OPTIONS);
   CU_ASSERT_PTR_NULL(inst);
-  CU_ASSERT_EQUAL(slv_read_options_default().max_memory, SLV_IO_DEFAULT_MAX_MEMORY);
-  CU_ASSERT_EQUAL(SLV_IO_DEFAULT_MAX_MEMORY, (size_t)4 << 30);
+  CU_ASSERT_EQUAL(io_read_options_default().max_memory, IO_DEFAULT_MAX_MEMORY);
+  CU_ASSERT_EQUAL(IO_DEFAULT_MAX_MEMORY, (size_t)4 << 30);
 }
 
 /* The files a MatrixMarket write puts beside its matrix, and none for other
- * formats (slv_write_sidecar). */
+ * formats (io_write_sidecar). */
 static void test_write_sidecars(void) {
   const char *want[5] = { "d/p.b", "d/p.lo", "d/p.hi", "d/p.findex", "d/p.mu" };
   char buf[64];
   int k = 0;
-  while (k < 6 && slv_write_sidecar("d/p.mtx", SLV_FMT_AUTO, k, buf, sizeof buf) == 1) {
+  while (k < 6 && io_write_sidecar("d/p.mtx", IO_FMT_AUTO, k, buf, sizeof buf) == 1) {
     CU_ASSERT_STRING_EQUAL(buf, want[k]);
     k++;
   }
   CU_ASSERT_EQUAL(k, 5);
-  CU_ASSERT_EQUAL(slv_write_sidecar("d/p", SLV_FMT_MTX, 4, buf, sizeof buf), 1);
+  CU_ASSERT_EQUAL(io_write_sidecar("d/p", IO_FMT_MTX, 4, buf, sizeof buf), 1);
   CU_ASSERT_STRING_EQUAL(buf, "d/p.mu"); /* no .mtx: the name itself is the stem */
-  CU_ASSERT_EQUAL(slv_write_sidecar("d/p.lcp", SLV_FMT_AUTO, 0, buf, sizeof buf), 0);
-  CU_ASSERT_EQUAL(slv_write_sidecar("d/p.mtx", SLV_FMT_LCPLAB, 0, buf, sizeof buf), 0);
-  CU_ASSERT_EQUAL(slv_write_sidecar("d/p.mtx", SLV_FMT_AUTO, 3, buf, 10), -1); /* d/p.findex */
+  CU_ASSERT_EQUAL(io_write_sidecar("d/p.lcp", IO_FMT_AUTO, 0, buf, sizeof buf), 0);
+  CU_ASSERT_EQUAL(io_write_sidecar("d/p.mtx", IO_FMT_LCPLAB, 0, buf, sizeof buf), 0);
+  CU_ASSERT_EQUAL(io_write_sidecar("d/p.mtx", IO_FMT_AUTO, 3, buf, 10), -1); /* d/p.findex */
 }
 
 int main(void) {

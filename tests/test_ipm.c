@@ -16,7 +16,7 @@
  */
 #include "dyn_world.h"
 #include "slv.h"
-#include "slv_io.h"
+#include "io.h"
 #include "tst_cone.h"
 #include "tst_util.h"
 
@@ -217,9 +217,9 @@ static void test_fc3d_files(void) {
     return;
   }
   for (int f = 0; files[f]; f++) {
-    slv_instance *in = tst_cone_read_fc3d(files[f]);
+    io_instance *in = tst_cone_read_fc3d(files[f]);
     if (!in) continue;
-    slv_problem p = slv_instance_problem(in);
+    slv_problem p = io_instance_problem(in);
     slv_options o = slv_options_default();
     o.tol = 1e-8;
     o.norm = SLV_NORM_2;
@@ -232,7 +232,7 @@ static void test_fc3d_files(void) {
     CU_ASSERT_EQUAL(st, SLV_CONVERGED);
     CU_ASSERT(tst_cone_problem_natres2(&p, x) <= 1.01e-8);
     free(x);
-    slv_instance_free(in);
+    io_instance_free(in);
   }
 }
 

@@ -13,7 +13,7 @@
  */
 #include "slv.h"
 #include "slv_internal.h" /* slv_pivot_budget */
-#include "slv_io.h"
+#include "io.h"
 #include "tst_util.h"
 
 #include <gsl/gsl_randist.h>
@@ -312,11 +312,11 @@ static void test_siconos_lcp(void) {
     const lcase *e = &cases[k];
     char path[4200], err[512];
     snprintf(path, sizeof path, "%s/%s", dir, e->file);
-    slv_instance *inst = NULL;
-    slv_status st = slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err);
+    io_instance *inst = NULL;
+    slv_status st = io_read(path, IO_FMT_AUTO, &inst, err, sizeof err);
     if (st != SLV_CONVERGED) fprintf(stderr, "%s\n", err);
     CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
-    slv_problem p = slv_instance_problem(inst);
+    slv_problem p = io_instance_problem(inst);
     CU_ASSERT_EQUAL_FATAL(p.storage, SLV_DENSE);
     slv_options o = slv_options_default();
     o.tol = 1e-10;
@@ -338,7 +338,7 @@ static void test_siconos_lcp(void) {
     /* honesty: converged <=> the test's own residual meets tol */
     CU_ASSERT_EQUAL(st == SLV_CONVERGED, r <= o.tol);
     free(x);
-    slv_instance_free(inst);
+    io_instance_free(inst);
   }
 }
 

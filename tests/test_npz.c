@@ -27,7 +27,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "slv.h"
-#include "slv_io.h"
+#include "io.h"
 #include "tst_util.h"
 
 #include <CUnit/CUnit.h>
@@ -158,20 +158,20 @@ static int P(int i) {
   return 3 * c + (k == 0 ? 2 : k - 1);
 }
 
-static slv_instance *read_ok(const char *path) {
+static io_instance *read_ok(const char *path) {
   char err[512];
-  slv_instance *inst = NULL;
-  slv_status st = slv_read(path, SLV_FMT_AUTO, &inst, err, sizeof err);
+  io_instance *inst = NULL;
+  slv_status st = io_read(path, IO_FMT_AUTO, &inst, err, sizeof err);
   if (st) printf("\n  %s", err);
   CU_ASSERT_EQUAL(st, SLV_CONVERGED);
   return inst;
 }
 
-static void check_permuted(const slv_instance *inst) {
+static void check_permuted(const io_instance *inst) {
   CU_ASSERT_PTR_NOT_NULL_FATAL(inst);
   CU_ASSERT_EQUAL_FATAL(inst->n, N);
   CU_ASSERT_EQUAL(inst->storage, SLV_DENSE);
-  CU_ASSERT_EQUAL(inst->format, SLV_FMT_NPZ);
+  CU_ASSERT_EQUAL(inst->format, IO_FMT_NPZ);
   CU_ASSERT_STRING_EQUAL(inst->kind, "cone");
   int bad = 0;
   for (int i = 0; i < N; i++) {
@@ -212,9 +212,9 @@ static void test_permutation(void) {
       { "mus.npy", cases[k].descr, 0, "(2,)", mus_v, NC, cases[k].version, 0, NULL },
     };
     write_npz(cases[k].name, ms, 3, p, sizeof p);
-    slv_instance *inst = read_ok(p);
+    io_instance *inst = read_ok(p);
     check_permuted(inst);
-    slv_instance_free(inst);
+    io_instance_free(inst);
   }
 }
 
@@ -229,9 +229,9 @@ static double wild(unsigned long *s) {
   return (u - 0.5) * pow(10.0, (double)(int)((*s >> 33) % 601) - 300);
 }
 
-static slv_instance *fc_instance(int nc, unsigned long seed) {
+static io_instance *fc_instance(int nc, unsigned long seed) {
   int n = 3 * nc;
-  slv_instance *inst = slv_instance_new_dense(n);
+  io_instance *inst = io_instance_new_dense(n);
   for (int k = 0; k < n * n; k++) inst->A[k] = wild(&seed);
   for (int i = 0; i < n; i++) {
     inst->b[i] = wild(&seed);
@@ -244,29 +244,29 @@ static slv_instance *fc_instance(int nc, unsigned long seed) {
     inst->cone_rows[c] = 3 * c;
     inst->cone_mu[c] = 0.1 * (c % 9);
   }
-  slv_instance_classify(inst);
+  io_instance_classify(inst);
   return inst;
 }
 
 static void test_roundtrip(void) {
   char p[512], q[512], err[512];
-  slv_instance *inst = fc_instance(7, 99);
+  io_instance *inst = fc_instance(7, 99);
   tpath(p, sizeof p, "rt.npz");
-  CU_ASSERT_EQUAL_FATAL(slv_write(p, SLV_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL_FATAL(io_write(p, IO_FMT_AUTO, inst, err, sizeof err), SLV_CONVERGED);
   for (int pass = 0; pass < 2; pass++) {
     if (pass) { /* the same bytes under another extension: recognised by content */
       tpath(q, sizeof q, "rt.bin");
       CU_ASSERT_EQUAL(rename(p, q), 0);
     }
-    slv_instance *back = read_ok(pass ? q : p);
+    io_instance *back = read_ok(pass ? q : p);
     CU_ASSERT_PTR_NOT_NULL_FATAL(back);
     size_t n = (size_t)inst->n;
-    CU_ASSERT_EQUAL(back->format, SLV_FMT_NPZ);
+    CU_ASSERT_EQUAL(back->format, IO_FMT_NPZ);
     CU_ASSERT(memcmp(back->A, inst->A, n * n * sizeof(double)) == 0);
     CU_ASSERT(memcmp(back->b, inst->b, n * sizeof(double)) == 0);
     CU_ASSERT(memcmp(back->cone_mu, inst->cone_mu, 7 * sizeof(double)) == 0);
     CU_ASSERT(memcmp(back->cone_rows, inst->cone_rows, 7 * sizeof(int)) == 0);
-    slv_instance_free(back);
+    io_instance_free(back);
   }
   /* the writer's members: names, shapes, stored, 64-byte aligned v1.0 headers */
   int code = 0;
@@ -293,17 +293,17 @@ static void test_roundtrip(void) {
   /* refusals: nothing written */
   inst->cone_law = SLV_CONE_ASSOCIATED;
   tpath(p, sizeof p, "assoc.npz");
-  CU_ASSERT_EQUAL(slv_write(p, SLV_FMT_AUTO, inst, err, sizeof err), SLV_ERR_UNSUPPORTED);
+  CU_ASSERT_EQUAL(io_write(p, IO_FMT_AUTO, inst, err, sizeof err), SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, "npz holds Coulomb's law"));
   CU_ASSERT_EQUAL(access(p, F_OK), -1);
-  slv_instance_free(inst);
-  slv_instance *lcp = slv_instance_new_dense(3);
+  io_instance_free(inst);
+  io_instance *lcp = io_instance_new_dense(3);
   for (int i = 0; i < 3; i++) lcp->A[i * 4] = 1.0;
   tpath(p, sizeof p, "lcp.npz");
-  CU_ASSERT_EQUAL(slv_write(p, SLV_FMT_AUTO, lcp, err, sizeof err), SLV_ERR_UNSUPPORTED);
+  CU_ASSERT_EQUAL(io_write(p, IO_FMT_AUTO, lcp, err, sizeof err), SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, "npz holds only frictional-contact problems"));
   CU_ASSERT_EQUAL(access(p, F_OK), -1);
-  slv_instance_free(lcp);
+  io_instance_free(lcp);
 }
 
 /* lam0.npy as a warm start: the same permutation as g. */
@@ -318,13 +318,13 @@ static void test_warm_start(void) {
   };
   write_npz("warm.npz", ms, 4, p, sizeof p);
   double x[N];
-  CU_ASSERT_EQUAL(slv_read_start(p, N, x, err, sizeof err), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(io_read_start(p, N, x, err, sizeof err), SLV_CONVERGED);
   for (int i = 0; i < N; i++) CU_ASSERT_EQUAL(x[i], P(i) + 0.5);
-  CU_ASSERT_EQUAL(slv_read_start(p, 9, x, err, sizeof err), SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(io_read_start(p, 9, x, err, sizeof err), SLV_ERR_INVALID);
   CU_ASSERT_PTR_NOT_NULL(
       strstr(err, "expected lam0.npy to be a vector of n = 9 values, found 6 x 1"));
   write_npz("nowarm.npz", ms, 3, p, sizeof p);
-  CU_ASSERT_EQUAL(slv_read_start(p, N, x, err, sizeof err), SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(io_read_start(p, N, x, err, sizeof err), SLV_ERR_INVALID);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected the array lam0.npy in the npz"));
 }
 
@@ -333,8 +333,8 @@ static void test_warm_start(void) {
 static void bad(const char *name, slv_status want, const char *must) {
   char p[512], err[512];
   tpath(p, sizeof p, name);
-  slv_instance *inst = (slv_instance *)&inst;
-  slv_status st = slv_read(p, SLV_FMT_AUTO, &inst, err, sizeof err);
+  io_instance *inst = (io_instance *)&inst;
+  slv_status st = io_read(p, IO_FMT_AUTO, &inst, err, sizeof err);
   printf("\n  %-14s %s", slv_status_str(st), err);
   CU_ASSERT_EQUAL(st, want);
   CU_ASSERT_PTR_NULL(inst);
@@ -414,8 +414,8 @@ static void test_bad(void) {
       "expected 'descr', 'fortran_order' and 'shape' in g.npy's header");
   /* a truncated archive: the first 200 bytes of a good one */
   write_npz("good.npz", good, 3, p, sizeof p);
-  slv_instance *ok = read_ok(p);
-  slv_instance_free(ok);
+  io_instance *ok = read_ok(p);
+  io_instance_free(ok);
   FILE *a = fopen(p, "rb");
   char buf[200];
   size_t got = fread(buf, 1, sizeof buf, a);

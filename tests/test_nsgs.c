@@ -8,7 +8,7 @@
  * history, honest failures, and the Siconos FC3D files when the shared data
  * and the FC3D reader are there. */
 #include "slv.h"
-#include "slv_io.h"
+#include "io.h"
 #include "tst_cone.h"
 #include "tst_util.h"
 
@@ -485,15 +485,15 @@ static void test_fc3d_files(void) {
   for (int f = 0; files[f]; f++) {
     tst_shared_path("datasets/siconos/fc3d/", path, sizeof path);
     strncat(path, files[f], sizeof path - strlen(path) - 1);
-    slv_instance *in = NULL;
+    io_instance *in = NULL;
     char err[512];
-    slv_status rs = slv_read(path, SLV_FMT_SICONOS_FC3D, &in, err, sizeof err);
+    slv_status rs = io_read(path, IO_FMT_SICONOS_FC3D, &in, err, sizeof err);
     if (rs != SLV_CONVERGED) {
       fprintf(stderr, "%s: %s\n", files[f], err);
       CU_FAIL("FC3D file not read");
       continue;
     }
-    slv_problem p = slv_instance_problem(in);
+    slv_problem p = io_instance_problem(in);
     CU_ASSERT(p.ncones > 0 && p.n == 3 * p.ncones);
     slv_options o = slv_options_default();
     o.tol = 1e-8;
@@ -509,7 +509,7 @@ static void test_fc3d_files(void) {
     /* one contact: the exact local solve ends it in one sweep */
     if (p.ncones == 1) CU_ASSERT_EQUAL(res.iterations, 1);
     free(x);
-    slv_instance_free(in);
+    io_instance_free(in);
   }
 }
 

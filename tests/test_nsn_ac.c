@@ -22,7 +22,7 @@
  * projection, w in long double), never taken from the library. */
 #include "slv.h"
 #include "slv_internal.h" /* slv_nsn_set_klu_flops, the Newton state */
-#include "slv_io.h"
+#include "io.h"
 #include "tst_cone.h"
 #include "tst_util.h"
 
@@ -428,9 +428,9 @@ static void test_fc3d_files(void) {
     return;
   }
   for (int f = 0; files[f]; f++) {
-    slv_instance *in = tst_cone_read_fc3d(files[f]);
+    io_instance *in = tst_cone_read_fc3d(files[f]);
     if (!in) continue;
-    slv_problem p = slv_instance_problem(in);
+    slv_problem p = io_instance_problem(in);
     slv_options o = file_options(100000);
     double *x = malloc((size_t)p.n * sizeof *x);
     slv_result res;
@@ -441,7 +441,7 @@ static void test_fc3d_files(void) {
     CU_ASSERT(res.res.res_rel_2 <= 1e-8);
     CU_ASSERT(tst_cone_problem_natres2(&p, x) <= 1.01e-8); /* the 2-norm test asked */
     free(x);
-    slv_instance_free(in);
+    io_instance_free(in);
   }
 }
 
@@ -466,9 +466,9 @@ static void test_ppa_fc3d_files(void) {
     return;
   }
   for (int f = 0; files[f]; f++) {
-    slv_instance *in = tst_cone_read_fc3d(files[f]);
+    io_instance *in = tst_cone_read_fc3d(files[f]);
     if (!in) continue;
-    slv_problem p = slv_instance_problem(in);
+    slv_problem p = io_instance_problem(in);
     slv_options o = file_options(2000);
     size_t n = (size_t)p.n;
     double *x = malloc(n * sizeof *x), *xn = malloc(n * sizeof *x);
@@ -490,7 +490,7 @@ static void test_ppa_fc3d_files(void) {
     if (dw > 1e-6 * bmax) fprintf(stderr, "ppa_nsn %s: |w - w_nsn_ac| = %.3g\n", files[f], dw);
     CU_ASSERT(dw <= 1e-6 * bmax);
     free(x), free(xn), free(w), free(wn);
-    slv_instance_free(in);
+    io_instance_free(in);
   }
 }
 
@@ -504,9 +504,9 @@ static void test_best_iterate(void) {
     printf("SKIP: ../shared/datasets absent\n");
     return;
   }
-  slv_instance *in = tst_cone_read_fc3d("RockPile_tob1.dat");
+  io_instance *in = tst_cone_read_fc3d("RockPile_tob1.dat");
   CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-  slv_problem p = slv_instance_problem(in);
+  slv_problem p = io_instance_problem(in);
   slv_options o = file_options(2000);
   double *x = malloc((size_t)p.n * sizeof *x);
   slv_result res;
@@ -516,7 +516,7 @@ static void test_best_iterate(void) {
   TST_CLOSE(res.res.res_rel_2, own, 0, 1e-6); /* the result describes the x returned */
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "the best iterate"));
   free(x);
-  slv_instance_free(in);
+  io_instance_free(in);
 }
 
 int main(void) {

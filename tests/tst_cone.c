@@ -765,12 +765,12 @@ void tst_cone_case_plant(tst_cone_case *P, int nc, int nbox, double mu, slv_cone
   gsl_rng_free(rng);
 }
 
-slv_instance *tst_cone_read_fc3d(const char *name) {
+io_instance *tst_cone_read_fc3d(const char *name) {
   char path[4096], err[512];
   tst_shared_path("datasets/siconos/fc3d/", path, sizeof path);
   strncat(path, name, sizeof path - strlen(path) - 1);
-  slv_instance *in = NULL;
-  if (slv_read(path, SLV_FMT_AUTO, &in, err, sizeof err) != SLV_CONVERGED) {
+  io_instance *in = NULL;
+  if (io_read(path, IO_FMT_AUTO, &in, err, sizeof err) != SLV_CONVERGED) {
     fprintf(stderr, "%s: %s\n", name, err);
     CU_FAIL("FC3D file not read");
     return NULL;

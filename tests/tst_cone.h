@@ -11,7 +11,7 @@
 #include <CUnit/CUnit.h>
 
 #include "slv.h"
-#include "slv_io.h"
+#include "io.h"
 
 /* Add the shared cone cases to suite s, run with solver `name`. */
 void tst_cone_add_tests(CU_pSuite s, const char *name);
@@ -70,7 +70,7 @@ double tst_cone_problem_natres2(const slv_problem *p, const double *x);
 
 /* The Siconos FC3D file name of ../shared/datasets/siconos/fc3d, read; on
  * failure a CU_FAIL with the reader's message and NULL. */
-slv_instance *tst_cone_read_fc3d(const char *name);
+io_instance *tst_cone_read_fc3d(const char *name);
 
 /* The problem view of P under law, dense or CSR. */
 slv_problem tst_cone_case_view(const tst_cone_case *P, slv_cone_law law, int csr);

@@ -1,13 +1,13 @@
 /* ext_io.c -- read(path, format) and write(problem, path, format, name,
- * x_ref) through the I/O library (slv_io.h).  The GIL stays held: the
+ * x_ref) through the I/O library (io.h).  The GIL stays held: the
  * FCLIB reader and writer switch HDF5's process-global error printer off
- * and on (slv_io.h), so two of them must not run at once, and holding the
+ * and on (io.h), so two of them must not run at once, and holding the
  * GIL serialises them.  The package checks "the file exists" (force) before
  * calling write.
  */
 #include "lcplab_ext.h"
 
-#include "slv_io.h"
+#include "io.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -15,7 +15,7 @@
 
 /* The global problem g as the tuple (ndof, M indptr, M indices, M data,
  * H indptr, H indices, H data, f, w): int32 / float64 copies, CSR. */
-static PyObject *global_tuple(const slv_global *g) {
+static PyObject *global_tuple(const io_global *g) {
   int mnz = g->Mp[g->ndof], hnz = g->Hp[g->ndof];
   return Py_BuildValue("(iNNNNNNNN)", g->ndof, lx_ivector(g->ndof + 1, g->Mp),
                        lx_ivector(mnz, g->Mj), lx_vector(mnz, g->Mx),
@@ -31,18 +31,18 @@ PyObject *lx_read(PyObject *self, PyObject *args) {
   const char *path;
   int fmt;
   if (!PyArg_ParseTuple(args, "si", &path, &fmt)) return NULL;
-  if (fmt < SLV_FMT_AUTO || fmt > SLV_FMT_LAST) {
+  if (fmt < IO_FMT_AUTO || fmt > IO_FMT_LAST) {
     PyErr_Format(PyExc_ValueError, "format %d out of range", fmt);
     return NULL;
   }
-  slv_instance *inst = NULL;
+  io_instance *inst = NULL;
   char err[512] = "";
-  slv_status st = slv_read(path, (slv_format)fmt, &inst, err, sizeof err);
+  slv_status st = io_read(path, (io_format)fmt, &inst, err, sizeof err);
   if (st != SLV_OK || !inst) {
-    slv_instance_free(inst);
+    io_instance_free(inst);
     return Py_BuildValue("(is)", (int)st, err[0] ? err : slv_status_str(st));
   }
-  slv_problem p = slv_instance_problem(inst);
+  slv_problem p = io_instance_problem(inst);
   PyObject *d = PyDict_New();
   if (!d || lx_set_steal(d, "problem", lx_problem_tuple(&p)) < 0 ||
       lx_set_steal(d, "name",
@@ -54,17 +54,17 @@ PyObject *lx_read(PyObject *self, PyObject *args) {
           0 ||
       lx_set_steal(d, "global", inst->global ? global_tuple(inst->global) : Py_NewRef(Py_None)) < 0)
     Py_CLEAR(d);
-  slv_instance_free(inst);
+  io_instance_free(inst);
   return d;
 }
 
-/* A view of the caller's arrays as an instance: slv_write only reads them
- * (a const instance) and slv_instance_classify writes kind[] only. */
+/* A view of the caller's arrays as an instance: io_write only reads them
+ * (a const instance) and io_instance_classify writes kind[] only. */
 static void instance_view(const slv_problem *p, const char *name, int fmt, const double *x_ref,
-                          slv_instance *inst) {
+                          io_instance *inst) {
   memset(inst, 0, sizeof *inst);
   snprintf(inst->name, sizeof inst->name, "%s", name);
-  inst->format = (slv_format)fmt;
+  inst->format = (io_format)fmt;
   inst->n = p->n;
   inst->storage = p->storage;
   inst->A = (double *)p->A;
@@ -84,7 +84,7 @@ static void instance_view(const slv_problem *p, const char *name, int fmt, const
 }
 
 /* kind(problem) -> "lcp", "mlcp", "blcp", "findex" or "cone" (the I/O
- * library's classification, slv_io.h) */
+ * library's classification, io.h) */
 PyObject *lx_kind(PyObject *self, PyObject *args) {
   (void)self;
   PyObject *t;
@@ -95,9 +95,9 @@ PyObject *lx_kind(PyObject *self, PyObject *args) {
     PyErr_SetString(PyExc_ValueError, "lo and hi must be arrays");
     return NULL;
   }
-  slv_instance inst;
-  instance_view(&p, "", SLV_FMT_AUTO, NULL, &inst);
-  slv_instance_classify(&inst);
+  io_instance inst;
+  instance_view(&p, "", IO_FMT_AUTO, NULL, &inst);
+  io_instance_classify(&inst);
   return PyUnicode_FromString(inst.kind);
 }
 
@@ -113,7 +113,7 @@ static int csr_ok(const int *p, const int *j, int rows, int cols, npy_intp nnz, 
 
 /* *g over the arrays of a global tuple (global_tuple's layout) for an
  * instance of n rows; 0, or -1 with an exception. */
-static int global_from(PyObject *t, int n, slv_global *g) {
+static int global_from(PyObject *t, int n, io_global *g) {
   PyObject *o[9];
   if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 9) {
     PyErr_SetString(PyExc_TypeError, "global problem: expected a 9-tuple");
@@ -155,7 +155,7 @@ PyObject *lx_velocities(PyObject *self, PyObject *args) {
   PyObject *t, *go, *xo;
   if (!PyArg_ParseTuple(args, "OOO", &t, &go, &xo)) return NULL;
   slv_problem p;
-  slv_global g;
+  io_global g;
   if (lx_problem_from(t, &p) < 0 || global_from(go, p.n, &g) < 0) return NULL;
   const double *x = lx_array_data(xo, NPY_DOUBLE, p.n, 0, 0, "x");
   if (!x) return NULL;
@@ -182,14 +182,14 @@ PyObject *lx_velocities(PyObject *self, PyObject *args) {
 
 /* write(problem, path, format, name, x_ref or None[, global tuple or None])
  * -> (status, message); with a global problem the writers of FCLIB and of
- * Siconos .dat write it (slv_io.h). */
+ * Siconos .dat write it (io.h). */
 PyObject *lx_write(PyObject *self, PyObject *args) {
   (void)self;
   PyObject *t, *xo, *go = Py_None;
   const char *path, *name;
   int fmt;
   if (!PyArg_ParseTuple(args, "OsisO|O", &t, &path, &fmt, &name, &xo, &go)) return NULL;
-  if (fmt < SLV_FMT_AUTO || fmt > SLV_FMT_LAST) {
+  if (fmt < IO_FMT_AUTO || fmt > IO_FMT_LAST) {
     PyErr_Format(PyExc_ValueError, "format %d out of range", fmt);
     return NULL;
   }
@@ -204,12 +204,12 @@ PyObject *lx_write(PyObject *self, PyObject *args) {
   char err[512] = "";
   slv_status st = slv_problem_validate(&p, err, sizeof err);
   if (st != SLV_OK) return Py_BuildValue("(is)", (int)st, err);
-  slv_global g;
+  io_global g;
   if (go != Py_None && global_from(go, p.n, &g) < 0) return NULL;
-  slv_instance inst;
+  io_instance inst;
   instance_view(&p, name, fmt, x_ref, &inst);
   inst.global = go != Py_None ? &g : NULL;
-  slv_instance_classify(&inst);
-  st = slv_write(path, (slv_format)fmt, &inst, err, sizeof err);
+  io_instance_classify(&inst);
+  st = io_write(path, (io_format)fmt, &inst, err, sizeof err);
   return Py_BuildValue("(is)", (int)st, st == SLV_OK ? "" : (err[0] ? err : slv_status_str(st)));
 }

@@ -1,6 +1,6 @@
 /* lcplab_ext.h -- private header of the C extension lcplab._lcplab, the thin
  * layer between the Python package (python/lcplab/) and the public C
- * interface of libsolvers (slv.h), libslvio (slv_io.h), libdynamics
+ * interface of libsolvers (slv.h), libio (io.h), libdynamics
  * (dyn_world.h) and libexperiment (exp.h): only SLV_API / DYN_API / EXP_API
  * functions, the ones the shared libraries export.
  *

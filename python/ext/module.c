@@ -6,7 +6,7 @@
 #define LCPLAB_EXT_MODULE_C
 #include "lcplab_ext.h"
 
-#include "slv_io.h"
+#include "io.h"
 
 /* ---- arrays and dicts ----------------------------------------------------- */
 
@@ -143,13 +143,13 @@ static PyObject *lx_solvers(PyObject *self, PyObject *args) {
   return list;
 }
 
-/* [(value, name)] of the file formats, SLV_FMT_AUTO first. */
+/* [(value, name)] of the file formats, IO_FMT_AUTO first. */
 static PyObject *lx_formats(PyObject *self, PyObject *args) {
   (void)self;
   (void)args;
   PyObject *list = PyList_New(0);
-  for (int f = SLV_FMT_AUTO; list && f <= SLV_FMT_LAST; f++) {
-    PyObject *t = Py_BuildValue("(is)", f, slv_format_str((slv_format)f));
+  for (int f = IO_FMT_AUTO; list && f <= IO_FMT_LAST; f++) {
+    PyObject *t = Py_BuildValue("(is)", f, io_format_str((io_format)f));
     if (!t || PyList_Append(list, t) < 0) Py_CLEAR(list);
     Py_XDECREF(t);
   }

@@ -1,5 +1,5 @@
 """lcplab.read and lcplab.write: instance files through the I/O library
-(the I/O library libslvio, libio/slv_io.h; docs/io.md; the formats: datasets/README.md)."""
+(the I/O library libio, libio/io.h; docs/io.md; the formats: datasets/README.md)."""
 
 import os
 

@@ -3,10 +3,10 @@
  * The input is the bytes of an .hdf5 file; the seeds are real FCLIB files
  * (local and global problems), so the mutations are damaged FCLIB files.
  * Each input is read twice:
- *   1. slv_io_read_fclib_image: the reader's HDF5 checks on the bytes as a
+ *   1. io_read_fclib_image: the reader's HDF5 checks on the bytes as a
  *      file image through HDF5's core driver (H5Pset_file_image), then
  *      libfclib on a temporary copy (it opens paths only);
- *   2. slv_read on a file holding them (in /dev/shm, memory; format fclib):
+ *   2. io_read on a file holding them (in /dev/shm, memory; format fclib):
  *      the reader exactly as `lcplab solve x.hdf5` runs it (HDF5's default
  *      driver on a path).
  * Both must keep the reader's contract (fz_check_read: a negative status
@@ -46,9 +46,9 @@ static void no_open_objects(const char *when) {
   if (n != 0) fz_fail("%zd HDF5 objects open after %s", n, when);
 }
 
-/* slv_read on a file holding data, in /dev/shm (memory) if it can. */
+/* io_read on a file holding data, in /dev/shm (memory) if it can. */
 static slv_status read_path(const uint8_t *data, size_t size, char *path, size_t cap,
-                            slv_instance **out, char *err, size_t errlen) {
+                            io_instance **out, char *err, size_t errlen) {
   snprintf(path, cap, "%s/fuzz-fclib-XXXXXX",
            access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : "/tmp");
   int fd = mkstemp(path);
@@ -59,17 +59,17 @@ static slv_status read_path(const uint8_t *data, size_t size, char *path, size_t
     done += (size_t)k;
   }
   close(fd);
-  slv_status st = slv_read(path, SLV_FMT_FCLIB, out, err, errlen);
+  slv_status st = io_read(path, IO_FMT_FCLIB, out, err, errlen);
   unlink(path);
   return st;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const char *const name = FZ_DIR "in.hdf5";
-  slv_instance *a = NULL, *b = NULL;
+  io_instance *a = NULL, *b = NULL;
   char err_a[512], err_b[512], path[96];
-  slv_io_req rq = { name, SLV_FMT_FCLIB, SLV_IO_DEFAULT_MAX_MEMORY, err_a, sizeof err_a };
-  slv_status st_a = slv_io_read_fclib_image(data, size, &rq, &a);
+  io_req rq = { name, IO_FMT_FCLIB, IO_DEFAULT_MAX_MEMORY, err_a, sizeof err_a };
+  slv_status st_a = io_read_fclib_image(data, size, &rq, &a);
   no_open_objects("the image read");
   fz_check_read(name, st_a, a, err_a);
   precise(name, st_a, err_a);
@@ -83,8 +83,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fz_same_instance(a, b);
     if (a->n <= FZ_ROUND_TRIP_MAX_N) fz_round_trip(a);
   }
-  slv_instance_free(a);
-  slv_instance_free(b);
+  io_instance_free(a);
+  io_instance_free(b);
   fz_files_clear();
   fz_leak_check_each();
   return 0;

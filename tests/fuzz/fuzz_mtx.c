@@ -1,11 +1,11 @@
 /* fuzz_mtx.c -- libFuzzer harness: MatrixMarket A plus its plain-vector
- * sidecars through slv_read (tests/fuzz/README.md).
+ * sidecars through io_read (tests/fuzz/README.md).
  *
  * One input holds the whole instance: the bytes up to the first marker line
  * are FZ_DIR "in.mtx"; a line that is exactly "@@b", "@@lo", "@@hi",
  * "@@findex" or "@@mu" starts the sidecar FZ_DIR "in.b", "in.lo", ... (the
  * bytes up to the next marker line).  A sidecar without its marker does not
- * exist, as on disk.  The reader opens them itself (slv_io_read_mtx), from
+ * exist, as on disk.  The reader opens them itself (io_read_mtx), from
  * memory through the wrapped fopen.  The result must keep the reader's
  * contract (fz_check_read: a message may name a sidecar); a problem read
  * goes through the lcplab round trip (fz_round_trip). */
@@ -45,12 +45,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pos = nl ? end + 1 : size;
   }
   put_part(part, data + start, size - start);
-  slv_instance *inst = NULL;
+  io_instance *inst = NULL;
   char err[512];
-  slv_status st = slv_read(FZ_DIR "in.mtx", SLV_FMT_AUTO, &inst, err, sizeof err);
+  slv_status st = io_read(FZ_DIR "in.mtx", IO_FMT_AUTO, &inst, err, sizeof err);
   fz_check_read(FZ_DIR "in.mtx", st, inst, err);
   if (inst && inst->n <= FZ_ROUND_TRIP_MAX_N) fz_round_trip(inst);
-  slv_instance_free(inst);
+  io_instance_free(inst);
   fz_files_clear();
   return 0;
 }

@@ -145,11 +145,11 @@ static int names_the_file(const char *path, const char *err) {
   return 0;
 }
 
-void fz_check_read(const char *path, slv_status st, const slv_instance *inst, const char *err) {
+void fz_check_read(const char *path, slv_status st, const io_instance *inst, const char *err) {
   if (st == SLV_OK) {
     if (!inst) fz_fail("%s: success without an instance", path);
     if (err[0]) fz_fail("%s: success with a message: %s", path, err);
-    slv_problem p = slv_instance_problem(inst);
+    slv_problem p = io_instance_problem(inst);
     char msg[256];
     if (slv_problem_validate(&p, msg, sizeof msg))
       fz_fail("%s: read an invalid problem: %s", path, msg);
@@ -173,7 +173,7 @@ static void same(const char *what, const void *a, const void *b, size_t bytes) {
   if (a && memcmp(a, b, bytes) != 0) fz_fail("two reads: %s differs", what);
 }
 
-void fz_same_instance(const slv_instance *a, const slv_instance *b) {
+void fz_same_instance(const io_instance *a, const io_instance *b) {
   if (a->n != b->n || a->storage != b->storage || a->ncones != b->ncones ||
       a->cone_law != b->cone_law)
     fz_fail("two reads: n %d/%d, storage %d/%d, ncones %d/%d, cone_law %d/%d", a->n, b->n,
@@ -220,26 +220,26 @@ static const char *rt_file(void) {
   return rt_path;
 }
 
-void fz_round_trip(const slv_instance *inst) {
+void fz_round_trip(const io_instance *inst) {
   const char *path = rt_file();
   char err[512];
-  slv_status st = slv_write(path, SLV_FMT_LCPLAB, inst, err, sizeof err);
+  slv_status st = io_write(path, IO_FMT_LCPLAB, inst, err, sizeof err);
   if (st) fz_fail("round trip: lcplab refused to write a problem it read: %s", err);
-  slv_instance *back = NULL;
-  st = slv_read(path, SLV_FMT_LCPLAB, &back, err, sizeof err);
+  io_instance *back = NULL;
+  st = io_read(path, IO_FMT_LCPLAB, &back, err, sizeof err);
   if (st) fz_fail("round trip: lcplab cannot read what it wrote: %s", err);
   fz_same_instance(inst, back);
-  slv_instance_free(back);
+  io_instance_free(back);
   unlink(path);
 }
 
-void fz_read_one(const char *path, slv_format fmt, const uint8_t *data, size_t size) {
+void fz_read_one(const char *path, io_format fmt, const uint8_t *data, size_t size) {
   fz_file_put(path, data, size);
-  slv_instance *inst = NULL;
+  io_instance *inst = NULL;
   char err[512];
-  slv_status st = slv_read(path, fmt, &inst, err, sizeof err);
+  slv_status st = io_read(path, fmt, &inst, err, sizeof err);
   fz_check_read(path, st, inst, err);
   if (inst && inst->n <= FZ_ROUND_TRIP_MAX_N) fz_round_trip(inst);
-  slv_instance_free(inst);
+  io_instance_free(inst);
   fz_files_clear();
 }

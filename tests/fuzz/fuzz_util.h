@@ -1,14 +1,14 @@
 /* fuzz_util.h -- what the libFuzzer harnesses of tests/fuzz share
  * (tests/fuzz/README.md).
  *
- * In-memory files.  The readers take paths (slv_io.h) and open them with
+ * In-memory files.  The readers take paths (io.h) and open them with
  * fopen.  The harnesses are linked with `ld --wrap=fopen --wrap=fopen64
- * --wrap=remove` against the convenience libraries (libslvio_internal.la,
+ * --wrap=remove` against the convenience libraries (libio_internal.la,
  * libsolvers_internal.la: archives), so every fopen of the readers and of
  * the command line code lands in __wrap_fopen below: a path under FZ_DIR opens one of the
  * files registered here, as a memory-backed FILE (fmemopen for reading,
  * open_memstream for writing); any other path goes to the real fopen.  So
- * the harnesses call the public entry points (slv_read, slv_read_vector,
+ * the harnesses call the public entry points (io_read, io_read_vector,
  * exp_config_read) unchanged, with their dispatch by extension, their
  * MatrixMarket sidecars (FOO.b, FOO.lo, ... are files of their own) and
  * their final validation, and no byte touches the disk.
@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "slv_io.h"
+#include "io.h"
 
 #define FZ_DIR "/fuzz-mem/"
 
@@ -32,30 +32,30 @@ void fz_files_clear(void);
 /* path (under FZ_DIR) now holds a copy of data[0..len). */
 void fz_file_put(const char *path, const uint8_t *data, size_t len);
 
-/* Aborts (a finding) unless the result of slv_read(path) keeps the
- * reader's contract (slv_io.h): success gives an instance that passes
+/* Aborts (a finding) unless the result of io_read(path) keeps the
+ * reader's contract (io.h): success gives an instance that passes
  * slv_problem_validate and an empty message; failure gives a negative
  * status, no instance, and ONE line naming the file: it starts with the
  * path, or with a MatrixMarket sidecar's path (stem + ".b", ...).  A
  * positive status (a solver's) never comes from a reader. */
-void fz_check_read(const char *path, slv_status st, const slv_instance *inst, const char *err);
+void fz_check_read(const char *path, slv_status st, const io_instance *inst, const char *err);
 
 /* Writes inst in lcplab's format (to a file in a temporary folder of the
  * process's own: the writers publish by rename), reads it back and aborts
- * unless every array is bit for bit the same (slv_io.h: "a write followed
+ * unless every array is bit for bit the same (io.h: "a write followed
  * by a read gives a bit-identical problem"). */
-void fz_round_trip(const slv_instance *inst);
+void fz_round_trip(const io_instance *inst);
 
 /* Aborts unless a and b hold the same problem: n, storage, cones, cone
  * law and every array bit for bit. */
-void fz_same_instance(const slv_instance *a, const slv_instance *b);
+void fz_same_instance(const io_instance *a, const io_instance *b);
 
 /* The reader harnesses' one input: data becomes the file path (under
- * FZ_DIR), slv_read(path, fmt) reads it, fz_check_read checks the result,
+ * FZ_DIR), io_read(path, fmt) reads it, fz_check_read checks the result,
  * and an instance of at most FZ_ROUND_TRIP_MAX_N rows goes through
  * fz_round_trip (larger ones would spend the run formatting numbers). */
 #define FZ_ROUND_TRIP_MAX_N 200
-void fz_read_one(const char *path, slv_format fmt, const uint8_t *data, size_t size);
+void fz_read_one(const char *path, io_format fmt, const uint8_t *data, size_t size);
 
 /* With FZ_LEAK_CHECK_EACH=1 in the environment: LeakSanitizer's check
  * after this input (libFuzzer's own check runs only after inputs that

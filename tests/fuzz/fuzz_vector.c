@@ -1,11 +1,11 @@
 /* fuzz_vector.c -- libFuzzer harness: plain vector files (--warm, reference
- * solutions; one value per line, '#' comments) through slv_read_vector
+ * solutions; one value per line, '#' comments) through io_read_vector
  * (tests/fuzz/README.md).
  *
  * The input is the file's bytes, FZ_DIR "in.x" in memory.  The harness
- * splits it into tokens by the format's own rules (slv_io.h, io_vector.c:
+ * splits it into tokens by the format's own rules (io.h, io_vector.c:
  * white space separates values, '#' starts a comment to the end of the
- * line) and counts them: k.  Then, as an oracle, slv_read_vector(path, k)
+ * line) and counts them: k.  Then, as an oracle, io_read_vector(path, k)
  * must succeed exactly when every token is one whole finite number
  * (strtod consumes it all, not NaN, not +-inf), and give back those
  * numbers bit for bit; k - 1 and k + 1 values must always be refused.
@@ -56,7 +56,7 @@ static int finite_number(const uint8_t *s, size_t len, double *v) {
 
 static slv_status read_n(int n, double *x, const char *path) {
   char err[512];
-  slv_status st = slv_read_vector(path, n, x, err, sizeof err);
+  slv_status st = io_read_vector(path, n, x, err, sizeof err);
   if (st)
     fz_check_read(path, st, NULL, err);
   else if (err[0])

@@ -131,8 +131,8 @@ seeds() { # rebuilt when a tool, the script or a hand-written seed is newer
 # largest FCLIB seed takes 3.4 s) because the machine is shared: at a load
 # of 16 a 1 s input took 10 s.  One allocation above 256 MB is a finding:
 # the largest a reader makes by design is the dense 5000 x 5000 matrix built
-# from a sparse file (SLV_IO_MAX_DENSE, 200 MB); more comes from a size that
-# no byte of the file backs (slv_io.h).
+# from a sparse file (IO_MAX_DENSE, 200 MB); more comes from a size that
+# no byte of the file backs (io.h).
 # libhdf5 is built without frame pointers, so for fclib the sanitizers
 # unwind malloc stacks the slow way: a leak inside libhdf5 then shows where
 # lcplab called it.

@@ -14,7 +14,7 @@
 
 #include <dyn_world.h>
 #include <slv.h>
-#include <slv_io.h>
+#include <io.h>
 
 static int failures = 0;
 
@@ -29,14 +29,14 @@ int main(int argc, char **argv) {
     return 2;
   }
   char path[4096], err[512];
-  slv_instance *inst = slv_instance_new_dense(2);
-  check(inst != NULL, "slv_instance_new_dense (libslvio)");
+  io_instance *inst = io_instance_new_dense(2);
+  check(inst != NULL, "io_instance_new_dense (libio)");
   if (!inst) return 1;
   const double A[4] = { 2, 1, 1, 2 }, b[2] = { -5, -6 };
   memcpy(inst->A, A, sizeof A);
   memcpy(inst->b, b, sizeof b);
-  slv_instance_classify(inst);
-  slv_problem p = slv_instance_problem(inst);
+  io_instance_classify(inst);
+  slv_problem p = io_instance_problem(inst);
   const slv_solver *s = slv_solver_find("lemke");
   slv_options opt = slv_options_default();
   slv_workspace *ws = NULL;
@@ -49,13 +49,13 @@ int main(int argc, char **argv) {
   slv_workspace_free(ws);
 
   snprintf(path, sizeof path, "%s/p.lcp", argv[1]);
-  slv_instance *back = NULL;
-  check(slv_write(path, SLV_FMT_AUTO, inst, err, sizeof err) == SLV_CONVERGED &&
-            slv_read(path, SLV_FMT_AUTO, &back, err, sizeof err) == SLV_CONVERGED && back &&
+  io_instance *back = NULL;
+  check(io_write(path, IO_FMT_AUTO, inst, err, sizeof err) == SLV_CONVERGED &&
+            io_read(path, IO_FMT_AUTO, &back, err, sizeof err) == SLV_CONVERGED && back &&
             memcmp(back->A, A, sizeof A) == 0 && memcmp(back->b, b, sizeof b) == 0,
-        "slv_write then slv_read: the same bits");
-  slv_instance_free(back);
-  slv_instance_free(inst);
+        "io_write then io_read: the same bits");
+  io_instance_free(back);
+  io_instance_free(inst);
 
   dyn_world *w = NULL;
   char msg[256];
@@ -66,11 +66,11 @@ int main(int argc, char **argv) {
   dyn_world_free(w);
 
   if (argc > 2) {
-    slv_instance *f = NULL;
-    st = slv_read(argv[2], SLV_FMT_AUTO, &f, err, sizeof err);
+    io_instance *f = NULL;
+    st = io_read(argv[2], IO_FMT_AUTO, &f, err, sizeof err);
     if (st) printf("  %s\n", err);
-    check(st == SLV_CONVERGED && f && f->n > 0, "slv_read of the given file");
-    slv_instance_free(f);
+    check(st == SLV_CONVERGED && f && f->n > 0, "io_read of the given file");
+    io_instance_free(f);
   }
   return failures ? 1 : 0;
 }

@@ -3,7 +3,7 @@
 // links it against the installed libraries and runs it: the extern "C"
 // declarations must name the C symbols).
 #include <slv.h>
-#include <slv_io.h>
+#include <io.h>
 #include <dyn.h>
 #include <dyn_constraint.h>
 #include <dyn_joint.h>
@@ -17,7 +17,7 @@ int main() {
   slv_residuals r = slv_residuals();
   r.compl_ = 0.0; // C's "compl": an operator name in C++
   int solvers = slv_solver_count();
-  const char *fmt = slv_format_str(SLV_FMT_NPZ);
+  const char *fmt = io_format_str(IO_FMT_NPZ);
   int scenes = dyn_scene_count();
   std::printf("%d solvers, %d scenes, format %s\n", solvers, scenes, fmt);
   return solvers > 0 && scenes > 0 && r.compl_ == 0.0 ? 0 : 1;
