@@ -252,10 +252,7 @@ nums += macro('NSolvers', len(lcp_solvers))
 nums += macro('NPeers', len(peers))
 nums += macro('HavePeers', '1' if peers else '0')
 nums += macro('ProfilePeersNote', ' The peers are external programs judged by the same residual.' if peers else '')
-write('abstract_peers.tex', ('and, in the same run, %s called as external programs,' % plural(len(peers), 'peer'))
-      if peers else '')
-write('peers_run.tex', ('This run: %s (%s).' % (plural(len(peers), 'peer'), ', '.join(tt(s) for s in peers)))
-      if peers else '')
+
 
 # ---- the protocol as run: the problems and the timing rule ------------------------------
 WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten']
@@ -267,6 +264,36 @@ def count_word(k):
 
 def plural(k, one, many=None):
     return '%s %s' % (count_word(k), one if k == 1 else (many or one + 's'))
+
+
+def peers_ran():
+    """The peers that ran in any section (externals with rows), in order."""
+    out = []
+    for name in ('profile', 'peers_lcp', 'peers_fc3d', 'scenes'):
+        if have(name + '.csv'):
+            out += [s for s in dict.fromkeys(r['solver'] for r in read(name + '.csv')[1])
+                    if is_peer(s) and s not in out]
+    return out
+
+
+def peer_problems():
+    """The distinct problems and scenes of the peers' own sections."""
+    probs = {r['problem'] for n in ('peers_lcp', 'peers_fc3d') if have(n + '.csv')
+             for r in read(n + '.csv')[1]}
+    scenes = {r['scene'] for r in (read('scenes.csv')[1] if have('scenes.csv') else [])}
+    return probs, scenes
+
+
+PEERS_RAN = peers_ran()
+_pp, _ps = peer_problems()
+write('abstract_peers.tex', (
+    'In the same campaign %s of other libraries, run as external programs, meet \\lcp\'s solvers side '
+    'by side on %s judged by the same residual%s (Section~\\ref{sec:peers}).' % (
+        plural(len(PEERS_RAN), 'peer'), plural(len(_pp), 'problem'),
+        (' and in %s' % plural(len(_ps), 'scene')) if _ps else '')) if PEERS_RAN else '')
+write('peers_run.tex', ('This campaign ran %s: %s.' % (plural(len(PEERS_RAN), 'peer'),
+                                                       ', '.join(tt(s) for s in PEERS_RAN)))
+      if PEERS_RAN else '')
 
 
 def series(items):
@@ -1362,9 +1389,10 @@ def peer_section_paragraph(name, w, tol):
     ext = [s for s in solvers if is_peer(s)]
     own = [s for s in solvers if not is_peer(s)]
     probs = collection(rows)
-    t = ('\\paragraph{%s.} %s of \\lcp\\ (%s) and %s (%s) on %s, to the tolerance $%s$ '
+    t = ('\\paragraph{Peers on %s.} %s of \\lcp\\ (%s) and %s (%s) on %s, to the tolerance $%s$ '
          '(Table~\\ref{tab:%s}). ' % (
-             tex(name), upfirst(plural(len(own), 'solver')), ', '.join(tt(s) for s in own),
+             series([CLASS_NAME.get(c) or tex(c) for c in classes_of(list(probs.values()))]) + ' problems',
+             upfirst(plural(len(own), 'solver')), ', '.join(tt(s) for s in own),
              plural(len(ext), 'peer'), ', '.join(tt(s) for s in ext),
              series([plural(sum(1 for r in probs.values() if r['class'] == c),
                             (CLASS_NAME.get(c) or tex(c)) + ' problem')
@@ -1497,6 +1525,23 @@ def peers_side_section():
 write('peers_side.tex', peers_side_section())
 
 
+def peers_conclusion():
+    """One sentence on the peers' sections: per class, the most problems
+    solved by lcplab's best solver and by the best peer (NAME_leaders.csv)."""
+    parts = []
+    for name in PEER_SECTIONS:
+        if not have(name + '_leaders.csv'):
+            continue
+        lr = read(name + '_leaders.csv')[1]
+        tol = lr[0]['tol'] if lr else None
+        for L in (r for r in lr if r['tol'] == tol and r['best_builtin'] and r['best_external']):
+            parts.append('on the %s problems of %s at $%s$, \\lcp\'s %s solves %s of %s and the best peer, '
+                         '%s, %s' % (CLASS_NAME.get(L['class']) or tex(L['class']), tex(name), tolfmt(tol),
+                                     tt(L['best_builtin']), L['best_builtin_solved'], L['problems'],
+                                     tt(L['best_external']), L['best_external_solved']))
+    return (' Beside the peers (Section~\\ref{sec:peers}): %s.' % '; '.join(parts)) if parts else ''
+
+
 # ---- conclusion: what this run shows, per class ------------------------------------------------
 def conclusion():
     parts = []
@@ -1513,6 +1558,7 @@ def conclusion():
         len(DISTINCT), plural(nclasses, 'class', 'classes'), '$' + tolfmt(tolA) + '$', '; '.join(parts))
     if len(winners) > 1:
         t += ' No solver is fastest on every class.'
+    t += peers_conclusion()
     t += (' The comparison is limited by the size of the sample (Table~\\ref{tab:coll}), by the machine '
           '(Table~\\ref{tab:prov}) and by the solvers\' default parameters (Table~\\ref{tab:params}); the '
           'campaign file and the toolkit make it repeatable with other settings.\n')
