@@ -493,17 +493,21 @@ def run_parameters():
     t = ('\\begin{tabular}{@{}lllllll@{}}\n\\toprule\nexperiment & solvers & tol & max.\\ iter. & '
          'runs & time limit & problems or scenes \\\\\n\\midrule\n')
     n = 0
-    for name in ('profile', 'convergence', 'scaling', 'large', 'drift', 'accuracy', 'integrators'):
+    for name in ('profile', 'convergence', 'scaling', 'large', 'drift', 'accuracy', 'integrators',
+                 'peers_lcp', 'peers_fc3d', 'scenes'):
         if not have(name + '.csv'):
             continue
         p, rows = read(name + '.csv')
         solvers = list(dict.fromkeys(r['solver'] for r in rows if r.get('solver')))
         tol = p.get('config tol', '')
         mi = p.get('config max_iter', '')
-        if name in ('drift', 'accuracy', 'integrators'):
+        if name in ('drift', 'accuracy', 'integrators', 'scenes'):
             st = p.get('solver settings', '')
             m = re.search(r'world defaults: ([\d.e+-]+), (\d+)', st)
-            tol, mi = (m.group(1), m.group(2)) if m and 'default' in st else (tol, mi)
+            if m and 'tol default' in st:
+                tol = m.group(1)
+            if m and 'max_iter default' in st:
+                mi = m.group(2)
         rule = ''
         if p.get('config min_runs'):
             rule = '%s runs, %s--%s\\,s' % (p['config min_runs'], p.get('config min_time', ''),
@@ -511,7 +515,7 @@ def run_parameters():
         lim = p.get('time_limit_s', '')
         what = len({r.get('problem') or r.get('scene') for r in rows})
         t += '%s & %d & %s & %s & %s & %s & %d \\\\\n' % (
-            name, len(solvers), ', '.join('$%s$' % tolfmt(x) for x in tol.split()) if tol else '',
+            tex(name), len(solvers), ', '.join('$%s$' % tolfmt(x) for x in tol.split()) if tol else '',
             mi, rule, tex(lim), what)
         n += 1
     return t + '\\bottomrule\n\\end{tabular}\n' if n else ''
@@ -593,8 +597,8 @@ def scene_table():
             words = line.split()
             fr = [x[len('friction='):] for x in words[1:] if x.startswith('friction=')]
             params = [x for x in words[1:] if not x.startswith(('friction=', 'steps=', 'dt='))]
-            mass = (tex(w['mass_min']) if w['mass_min'] == w['mass_max'] else
-                    '%s--%s' % (tex(w['mass_min']), tex(w['mass_max'])))
+            mass = ('%.3g' % num(w['mass_min']) if w['mass_min'] == w['mass_max'] else
+                    '%.3g--%.3g' % (num(w['mass_min']), num(w['mass_max'])))
             t += '%s & %s & %s & %s & %s \\\\\n' % (
                 tex(name), tex(' '.join([words[0]] + params)), tex(fr[0] if fr else frictions),
                 ' & '.join(dt_text(w[k]) if k == 'dt' else tex(w.get(k, '')) for k, _ in WORLD_COLS),
@@ -607,7 +611,7 @@ def scene_table():
             'CSVs): time step $h$, friction coefficient $\\mu$, restitution $e$, ERP and CFM of the contact '
             'rows, penetration slop, collision margin, relaxation $\\omega$ and iterations per step of the '
             'world\'s solver, warm-start factor, dynamic bodies and their masses.}\n  \\label{tab:scenetab}\n'
-            '  \\setlength{\\tabcolsep}{3pt}\n' + t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n')
+            '  \\setlength{\\tabcolsep}{2pt}\n' + t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n')
 
 
 write('problemlist.tex', problem_list())
@@ -1517,6 +1521,7 @@ def peers_side_section():
     t += validation_paragraph()
     if not t:
         return ''
+    t += '\\clearpage\n'  # its tables before the related work
     return ('\\section{The peers side by side}\\label{sec:peers}\nThese sections of the same campaign run '
             '\\lcp\'s solvers and other libraries\' as external programs on the same problems; every '
             'answer is judged by \\lcp\'s residual, and a refusal is outside the denominators.\n\n' + t)
