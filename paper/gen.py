@@ -1402,6 +1402,12 @@ def peer_section_paragraph(name, w, tol):
                             (CLASS_NAME.get(c) or tex(c)) + ' problem')
                      for c in classes_of(list(probs.values()))]), tolfmt(tol), name.replace('_', '')))
     srcs = sorted({r.get('time_source') for r in rows if is_peer(r['solver']) and r.get('time_source')})
+    peer_unconv = sum(int(num(r['unconverged'])) for r in read(name + '_failures.csv')[1]
+                      if is_peer(r['solver']) and r['tol'] == tol)
+    if peer_unconv:
+        t += ('A peer\'s answer counts as solved when \\lcp\'s test accepts it, the test its own solvers '
+              'meet; %s of the peers\' answers were rejected by it (``unconv.\'\' in the table), whatever '
+              'the peer\'s own stopping test said. ' % count_word(peer_unconv))
     if srcs == ['reported']:
         t += ('The peers\' times are the median solve times they report over repeated solves in one '
               'process (not the process: reading the file is not charged to them). ')

@@ -329,3 +329,21 @@ else:
                        '%.1f\\,\\%%' % (100 * float(a['agree_share']))))
     report(bool(ok), 'the validation paragraph has the agreement of its results',
            para.group(1)[:160] if para else 'no paragraph')
+
+# ---- the peers' answers that lcplab's test rejected: NAME_failures.csv -------------------------
+said = [WORDS.get(m.group(1), m.group(1)) for m in
+        re.finditer(r"(\w+) of the peers' answers were rejected by it", doc)]
+plan = os.path.join(res, 'campaign', 'plan.exp')
+declared = set()
+if os.path.exists(plan):
+    with open(plan) as fh:
+        declared = {l.split()[1] for l in fh if l.startswith('external ') and len(l.split()) > 1}
+want = []
+for n in ('peers_lcp', 'peers_fc3d'):
+    fl = rows(n + '_failures.csv')[0]
+    tol = fl[0]['tol'] if fl else None
+    k = sum(int(r['unconverged']) for r in fl if r['tol'] == tol and r['solver'] in declared)
+    if k:
+        want.append(k)
+report([str(x) for x in said] == [str(x) for x in want],
+       'the peers\' rejected answers printed are the failures tables\'', 'printed %s, tables %s' % (said, want))

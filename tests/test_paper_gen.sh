@@ -15,7 +15,8 @@
 # peers' tables list exactly the solvers that ran and name the absent ones,
 # the scene table has each scene's `# world:` settings, and the harness's
 # validation paragraph appears only with bench_validate's results (a
-# synthetic agreement table), with their numbers.
+# synthetic agreement table), with their numbers; the count of peers' answers
+# rejected by lcplab's test is the failures tables'.
 # Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR.
 # Last line "N passed, M failed".
 TST_NAME=test_paper_gen
