@@ -25,6 +25,7 @@
 #define _GNU_SOURCE
 
 #include "exp.h"
+#include "exp_task.h"
 
 #include "dyn_world.h"
 
@@ -262,6 +263,8 @@ static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const lo
     fprintf(f, "# time_limit_s: %g (a whole scene run)\n", exp_time_limit(pl, s));
     fprintf(f, "# comparison: %s\n", s->compare_integrators ? "integrators" : "solvers");
     failure_line(f, &s->failure);
+    for (int k = 0; k < s->nsrc; k++)
+      if (s->src[k].kind == EXP_SRC_SCENE) exp_scene_world_line(f, s, &s->src[k]);
   } else {
     fprintf(f, "# tol:");
     for (int k = 0; k < nt; k++) fprintf(f, " %g", tols[k]);

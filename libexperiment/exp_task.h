@@ -115,4 +115,7 @@ int exp_scene_run(exp_tctx *c);
 dyn_world_settings exp_scene_settings(const exp_section *s, const exp_source *src,
                                       const char *solver, int fr, int integrator);
 
+/* The "# world:" preamble line of a scene source (scene.c). */
+void exp_scene_world_line(FILE *f, const exp_section *s, const exp_source *src);
+
 #endif /* CLI_EXPERIMENT_TASK_H */

@@ -220,6 +220,46 @@ static void build_params(const exp_source *src, const char **params) {
   for (int k = 0; k < src->nparams; k++) params[k] = src->params[k];
 }
 
+/* One "# world:" line of a scene source for its section's CSV preamble
+ * (experiments/README.md, "The CSV preamble"): the settings the world runs
+ * with once the scene has built it (dyn_world_get_settings: the scene's own
+ * mu and restitution included) and its dynamic bodies' masses.  The
+ * friction model and the solver are the rows'. */
+void exp_scene_world_line(FILE *f, const exp_section *s, const exp_source *src) {
+  int fr = src->friction >= DYN_FRICTION_NONE && src->friction <= DYN_FRICTION_CONE
+               ? src->friction
+               : DYN_FRICTION_BOX;
+  dyn_world_settings set = exp_scene_settings(s, src, NULL, fr, -1);
+  const char *params[EXP_MAX_PARAMS];
+  build_params(src, params);
+  dyn_world *w = NULL;
+  char msg[256] = "";
+  if (dyn_scene_new(src->scene, params, src->nparams, &set, &w, msg, sizeof msg) != DYN_OK) {
+    fprintf(f, "# world: line %d %s: not built (%s)\n", src->line, src->scene, msg);
+    dyn_world_free(w);
+    return;
+  }
+  const dyn_world_settings *g = dyn_world_get_settings(w);
+  const dyn_body *b = dyn_world_bodies(w);
+  double lo = INFINITY, hi = 0.0;
+  int nd = 0;
+  for (int i = 0; i < dyn_world_body_count(w); i++) {
+    if (b[i].is_static) continue;
+    lo = fmin(lo, b[i].mass);
+    hi = fmax(hi, b[i].mass);
+    nd++;
+  }
+  fprintf(f,
+          "# world: line %d %s: dt=%g mu=%g restitution=%g k_erp=%g cfm=%g slop=%g margin=%g "
+          "warm_start=%d warm_factor=%g omega=%g max_iter=%d tol=%g integrator=%s bodies=%d "
+          "mass_min=%g mass_max=%g\n",
+          src->line, src->scene, g->dt, g->contact.mu, g->contact.restitution, g->contact.k_erp,
+          g->contact.cfm, g->contact.slop, g->margin, g->warm_start, g->warm_factor, g->opt.omega,
+          g->opt.max_iter, g->opt.tol, exp_world_enum_name("integrator", (int)g->integrator), nd,
+          nd ? lo : 0.0, hi);
+  dyn_world_free(w);
+}
+
 /* ---- --dump-failures -------------------------------------------------------------------- */
 
 static int mkdir_ok(const char *path) { return mkdir(path, 0777) == 0 || errno == EEXIST; }

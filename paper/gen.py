@@ -120,11 +120,21 @@ def tolfmt(t):
 CLASS_NAME = {'lcp': 'standard LCP', 'box': 'boxed/findex LCP', 'mlcp': 'MLCP (equality rows)',
               'fc3d': '3-D Coulomb friction (FC3D)', 'cone-assoc': 'associated cone'}
 CLASS_ORDER = ['lcp', 'box', 'mlcp', 'fc3d', 'cone-assoc']
-PEER_PREFIX = ('siconos', 'ode-', 'dart-', 'bullet-')
+def externals_declared():
+    """The external solvers the campaign declared (its plan.exp's `external
+    NAME ...` lines): the peers."""
+    path = os.path.join(res, 'campaign', 'plan.exp')
+    if not os.path.exists(path):
+        return set()
+    with open(path) as fh:
+        return {l.split()[1] for l in fh if l.startswith('external ') and len(l.split()) > 1}
+
+
+EXTERNALS = externals_declared()
 
 
 def is_peer(s):
-    return s.startswith(PEER_PREFIX)
+    return s in EXTERNALS
 
 
 def classes_of(rows):
@@ -242,10 +252,7 @@ nums += macro('NSolvers', len(lcp_solvers))
 nums += macro('NPeers', len(peers))
 nums += macro('HavePeers', '1' if peers else '0')
 nums += macro('ProfilePeersNote', ' The peers are external programs judged by the same residual.' if peers else '')
-write('abstract_peers.tex', ('and, in the same run, %s called as external programs,' % plural(len(peers), 'peer'))
-      if peers else '')
-write('peers_run.tex', ('This run: %s (%s).' % (plural(len(peers), 'peer'), ', '.join(tt(s) for s in peers)))
-      if peers else '')
+
 
 # ---- the protocol as run: the problems and the timing rule ------------------------------
 WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten']
@@ -257,6 +264,36 @@ def count_word(k):
 
 def plural(k, one, many=None):
     return '%s %s' % (count_word(k), one if k == 1 else (many or one + 's'))
+
+
+def peers_ran():
+    """The peers that ran in any section (externals with rows), in order."""
+    out = []
+    for name in ('profile', 'peers_lcp', 'peers_fc3d', 'scenes'):
+        if have(name + '.csv'):
+            out += [s for s in dict.fromkeys(r['solver'] for r in read(name + '.csv')[1])
+                    if is_peer(s) and s not in out]
+    return out
+
+
+def peer_problems():
+    """The distinct problems and scenes of the peers' own sections."""
+    probs = {r['problem'] for n in ('peers_lcp', 'peers_fc3d') if have(n + '.csv')
+             for r in read(n + '.csv')[1]}
+    scenes = {r['scene'] for r in (read('scenes.csv')[1] if have('scenes.csv') else [])}
+    return probs, scenes
+
+
+PEERS_RAN = peers_ran()
+_pp, _ps = peer_problems()
+write('abstract_peers.tex', (
+    'In the same campaign %s of other libraries, run as external programs, meet \\lcp\'s solvers side '
+    'by side on %s judged by the same residual%s (Section~\\ref{sec:peers}).' % (
+        plural(len(PEERS_RAN), 'peer'), plural(len(_pp), 'problem'),
+        (' and in %s' % plural(len(_ps), 'scene')) if _ps else '')) if PEERS_RAN else '')
+write('peers_run.tex', ('This campaign ran %s: %s.' % (plural(len(PEERS_RAN), 'peer'),
+                                                       ', '.join(tt(s) for s in PEERS_RAN)))
+      if PEERS_RAN else '')
 
 
 def series(items):
@@ -326,33 +363,83 @@ def problems_paragraph():
     return t + '\n\n'
 
 
-def timing_rule(pre):
-    """The repeats rule of one section, from its configuration lines."""
-    k, t0, t1 = (pre.get('config ' + x) for x in ('min_runs', 'min_time', 'max_time'))
-    if not (k and t0 and t1):
-        return None
-    return ('repeated until at least %s runs totalling at least %g\\,s, or until the runs total '
-            '%g\\,s' % (k, float(t0), float(t1)))
+TIMED = ('profile', 'scaling', 'large', 'peers_lcp', 'peers_fc3d')
+
+
+def timing_rows():
+    """Each timed section's protocol as run (NAME_timing.csv, one row)."""
+    out = []
+    for name in TIMED:
+        if have(name + '_timing.csv'):
+            rows = read(name + '_timing.csv')[1]
+            if rows:
+                out.append((name, rows[0]))
+    return out
+
+
+def placement_words(r):
+    """Where the timed tasks ran, in words, from a NAME_timing.csv row."""
+    w = int(num(r['workers']))
+    cpus = r['cpus'].split()
+    if r['placement'] == 'pinned' and w == 1:
+        return 'one worker pinned to CPU %s, one timed task at a time' % series(cpus)
+    if r['placement'] == 'pinned':
+        return ('%s, each pinned to its own CPU (CPUs %s), one timed task per CPU at a time' % (
+            plural(w, 'worker'), series(cpus)))
+    if r['placement'] == 'serial':
+        return 'one worker, one timed task at a time'
+    return '%s (placement %s)' % (plural(w, 'worker'), tex(r['placement']))
+
+
+def protocol_sentences():
+    """The placement, the repeats rule, the noise and the tie of each timed
+    section, grouped where sections share them."""
+    rows = timing_rows()
+    if not rows:
+        return ''
+    place, rules, noise = {}, {}, []
+    for name, r in rows:
+        place.setdefault(placement_words(r), []).append(name)
+        rules.setdefault('repeated until at least %s runs totalling at least %g\\,s, or until the runs '
+                         'total %g\\,s' % (r['min_runs'], num(r['min_time_s']), num(r['max_time_s'])),
+                         []).append(name)
+        noise.append((name, r))
+    t = 'The timed tasks ran on %s. ' % series(['%s (%s)' % (w, ', '.join(tex(n) for n in ns))
+                                                for w, ns in place.items()])
+    t += ('Each (solver, problem) pair is solved once to warm up and then %s (one run when the warm-up '
+          'alone takes that long); the CSV holds the median, the quartiles and the minimum of the runs. '
+          % '; '.join('%s (%s)' % (k, ', '.join(tex(n) for n in ns)) for k, ns in rules.items()))
+    measured = [(n, r) for n, r in noise if not math.isnan(num(r['noise']))]
+    if measured:
+        t += ('The between-run noise measured in the same run, the median over the rows with two runs or '
+              'more of the interquartile range of the repeats relative to their median, is %s. ' %
+              series(['%.2f\\,\\%% in %s (%s rows)' % (100 * num(r['noise']), tex(n), r['noise_rows'])
+                      for n, r in measured]))
+    unmeasured = [tex(n) for n, r in noise if math.isnan(num(r['noise']))]
+    if unmeasured:
+        t += 'No row of %s had two runs or more: no noise was measured there. ' % series(unmeasured)
+    ties = {}
+    for n, r in noise:
+        how = {'noise': '%s noise', 'default': 'the default, $%g$, as no noise was measured' % num(r['tie'])}
+        ties.setdefault(how.get(r['tie_source'], 'set by the section, $%g$' % num(r['tie'])), []).append(tex(n))
+    t += 'The tie tolerance (Section~\\ref{sec:ties}) of %s. ' % series([
+        '%s is %s' % (series(ns), (w % ('its' if len(ns) == 1 else 'each one\'s')) if '%s' in w else w)
+        for w, ns in ties.items()])
+    return t
 
 
 def timing_paragraph():
-    rules, limits = {}, {}
-    for name in ('profile', 'scaling', 'large'):
+    limits = {}
+    for name in TIMED:
         if not have(name + '.csv'):
             continue
-        p = read(name + '.csv')[0]
-        r = timing_rule(p)
-        if r:
-            rules.setdefault(r, []).append(name)
-        lim = p.get('time_limit_s', '').split(' ')[0]
+        lim = read(name + '.csv')[0].get('time_limit_s', '').split(' ')[0]
         if lim:
-            limits.setdefault(lim, []).append(name)
-    if not rules:
+            limits.setdefault(lim, []).append(tex(name))
+    t = protocol_sentences()
+    if not t:
         return ''
-    t = '\\paragraph{Timing.} Each (solver, problem) pair is solved once to warm up and then '
-    t += '; '.join('%s (%s)' % (r, ', '.join(n)) for r, n in rules.items())
-    t += (' (one run when the warm-up alone takes that long); the CSV holds the median, the quartiles '
-          'and the minimum of the runs. ')
+    t = '\\paragraph{Timing.} ' + t
     runs = []
     for name, rows in sets:
         runs += [int(num(r['repeats'])) for r in rows if r.get('status') == 'converged' and
@@ -369,8 +456,8 @@ def timing_paragraph():
     if loads and not math.isnan(cores):
         t += ('The 1-minute load average of the machine was %.1f to %.1f on its %d cores during the '
               'run%s (Table~\\ref{tab:prov}).' % (min(loads), max(loads), int(cores),
-                                                  ': the machine was shared, and the times carry '
-                                                  'that load' if max(loads) > cores else ''))
+                                                  ': the machine was shared with other work, and the '
+                                                  'times carry that load' if max(loads) > cores else ''))
     return t + '\n\n'
 
 
@@ -406,17 +493,21 @@ def run_parameters():
     t = ('\\begin{tabular}{@{}lllllll@{}}\n\\toprule\nexperiment & solvers & tol & max.\\ iter. & '
          'runs & time limit & problems or scenes \\\\\n\\midrule\n')
     n = 0
-    for name in ('profile', 'convergence', 'scaling', 'large', 'drift', 'accuracy', 'integrators'):
+    for name in ('profile', 'convergence', 'scaling', 'large', 'drift', 'accuracy', 'integrators',
+                 'peers_lcp', 'peers_fc3d', 'scenes'):
         if not have(name + '.csv'):
             continue
         p, rows = read(name + '.csv')
         solvers = list(dict.fromkeys(r['solver'] for r in rows if r.get('solver')))
         tol = p.get('config tol', '')
         mi = p.get('config max_iter', '')
-        if name in ('drift', 'accuracy', 'integrators'):
+        if name in ('drift', 'accuracy', 'integrators', 'scenes'):
             st = p.get('solver settings', '')
             m = re.search(r'world defaults: ([\d.e+-]+), (\d+)', st)
-            tol, mi = (m.group(1), m.group(2)) if m and 'default' in st else (tol, mi)
+            if m and 'tol default' in st:
+                tol = m.group(1)
+            if m and 'max_iter default' in st:
+                mi = m.group(2)
         rule = ''
         if p.get('config min_runs'):
             rule = '%s runs, %s--%s\\,s' % (p['config min_runs'], p.get('config min_time', ''),
@@ -424,7 +515,7 @@ def run_parameters():
         lim = p.get('time_limit_s', '')
         what = len({r.get('problem') or r.get('scene') for r in rows})
         t += '%s & %d & %s & %s & %s & %s & %d \\\\\n' % (
-            name, len(solvers), ', '.join('$%s$' % tolfmt(x) for x in tol.split()) if tol else '',
+            tex(name), len(solvers), ', '.join('$%s$' % tolfmt(x) for x in tol.split()) if tol else '',
             mi, rule, tex(lim), what)
         n += 1
     return t + '\\bottomrule\n\\end{tabular}\n' if n else ''
@@ -442,34 +533,85 @@ def config_lines(name, key):
     return out
 
 
+def world_lines(name):
+    """The `# world:` lines of a scene section (the settings each scene ran
+    with, as the library wrote them): {config line: {key: value}}."""
+    out = {}
+    with open(os.path.join(res, name + '.csv')) as fh:
+        for line in fh:
+            if not line.startswith('#'):
+                break
+            m = re.match(r'# world: line (\d+) (\S+): (.*)', line)
+            if m and '=' in m.group(3):
+                out[int(m.group(1))] = dict(kv.split('=', 1) for kv in m.group(3).split())
+    return out
+
+
+def config_scene_lines(name):
+    """The scene lines of a section with their line numbers in the file."""
+    pre = {}
+    with open(os.path.join(res, name + '.csv')) as fh:
+        for line in fh:
+            if not line.startswith('#'):
+                break
+            m = re.match(r'# config: .* \(lines (\d+)-\d+\)', line)
+            if m:
+                pre['first'] = int(m.group(1))
+                pre['k'] = pre['first'] - 1
+            elif line.startswith('# config> ') and 'first' in pre:
+                pre['k'] += 1
+                if line.startswith('# config> scene '):
+                    pre.setdefault('lines', []).append((pre['k'], line[len('# config> scene '):].strip()))
+    return pre.get('lines', [])
+
+
+def dt_text(v):
+    """A time step as written, 1/N when it is one."""
+    x = num(v)
+    if x > 0 and abs(1 / x - round(1 / x)) < 1e-3:
+        return '1/%d' % round(1 / x)
+    return tex(v)
+
+
+WORLD_COLS = [('dt', '$h$ (s)'), ('mu', '$\\mu$'), ('restitution', '$e$'), ('k_erp', 'ERP'),
+              ('cfm', 'CFM'), ('slop', 'slop (m)'), ('margin', 'margin (m)'), ('omega', '$\\omega$'),
+              ('warm_factor', 'warm'), ('max_iter', 'iter.'), ('bodies', 'bodies')]
+
+
 def scene_table():
-    """Every scene of the experiments with its parameters as run: the scene
-    lines of the configuration, the friction models and integrators of the
-    section (the world's own settings, dt, erp, cfm, are its defaults:
-    Section~\ref{sec:dyn})."""
-    t = ('\\begin{tabular}{@{}lllll@{}}\n\\toprule\nexperiment & scene & parameters & friction & '
-         'integrators \\\\\n\\midrule\n')
+    """Every scene of the scene experiments with its world settings as run
+    (the `# world:` lines), the friction models of the section and the
+    bodies' masses."""
+    t = ('\\begin{tabular}{@{}lll' + 'r' * (len(WORLD_COLS) + 1) + '@{}}\n\\toprule\nexperiment & scene & '
+         'friction & ' + ' & '.join(h for _, h in WORLD_COLS) + ' & mass (kg) \\\\\n\\midrule\n')
     n = 0
-    for name in ('profile', 'drift', 'accuracy', 'integrators'):
+    for name in ('drift', 'accuracy', 'integrators', 'scenes'):
         if not have(name + '.csv'):
             continue
-        frictions = ' '.join(config_lines(name, 'friction'))
-        integ = ' '.join(dict.fromkeys(r['integrator'] for r in read(name + '.csv')[1]
-                                       if r.get('integrator')))
-        for line in config_lines(name, 'scene'):
+        worlds = world_lines(name)
+        frictions = ' '.join(config_lines(name, 'friction')) or 'box'
+        for ln, line in config_scene_lines(name):
+            w = worlds.get(ln)
+            if not w:
+                continue
             words = line.split()
-            params = [w for w in words[1:] if not w.startswith('friction=')]
-            fr = [w[len('friction='):] for w in words[1:] if w.startswith('friction=')]
+            fr = [x[len('friction='):] for x in words[1:] if x.startswith('friction=')]
+            params = [x for x in words[1:] if not x.startswith(('friction=', 'steps=', 'dt='))]
+            mass = ('%.3g' % num(w['mass_min']) if w['mass_min'] == w['mass_max'] else
+                    '%.3g--%.3g' % (num(w['mass_min']), num(w['mass_max'])))
             t += '%s & %s & %s & %s & %s \\\\\n' % (
-                name, tex(words[0]), ', '.join(tex(p) for p in params),
-                tex(fr[0] if fr else frictions), tex(integ))
+                tex(name), tex(' '.join([words[0]] + params)), tex(fr[0] if fr else frictions),
+                ' & '.join(dt_text(w[k]) if k == 'dt' else tex(w.get(k, '')) for k, _ in WORLD_COLS),
+                mass)
             n += 1
     if not n:
         return ''
-    return ('\\begin{table}[tbp]\n  \\centering\\scriptsize\n  \\caption{The scenes as run (the scene '
-            'lines of each experiment\'s configuration; a profile scene is exported at its step $k$, '
-            'Table~\\ref{tab:plist}).}\n  \\label{tab:scenetab}\n  \\setlength{\\tabcolsep}{2pt}\n' + t +
-            '\\bottomrule\n\\end{tabular}\n\\end{table}\n')
+    return ('\\begin{table*}[tbp]\n  \\centering\\scriptsize\n  \\caption{The scenes as run: the world '
+            'settings each scene ran with, as the library wrote them (the \\texttt{\\# world:} lines of the '
+            'CSVs): time step $h$, friction coefficient $\\mu$, restitution $e$, ERP and CFM of the contact '
+            'rows, penetration slop, collision margin, relaxation $\\omega$ and iterations per step of the '
+            'world\'s solver, warm-start factor, dynamic bodies and their masses.}\n  \\label{tab:scenetab}\n'
+            '  \\setlength{\\tabcolsep}{2pt}\n' + t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n')
 
 
 write('problemlist.tex', problem_list())
@@ -526,34 +668,27 @@ def same_as_text(same):
 
 
 def noise_paragraph():
-    """The between-run noise measured in this run: the spread of the repeats
-    of each timed row, and the times of identical loops (a solver that ran
-    another's loop, same_as) on the same problems, against the tie tolerance."""
+    """The times of identical loops (a solver that ran another's loop,
+    same_as) on the same problems, against the tie tolerance: the noise
+    itself is NAME_timing.csv's (the Timing paragraph)."""
     rows = [r for r in prof if r['tol'] == tolA and r.get('status') == 'converged' and
             r.get('time_source', 'library') in ('library', '')]
-    spread = sorted((num(r['time_q3_s']) - num(r['time_q1_s'])) / num(r['time_s']) for r in rows
-                    if num(r['time_s']) > 0 and not math.isnan(num(r['time_q3_s'])))
     t = ''
-    if spread:
-        t += ('Over the %d timed rows of converged runs at %s, the interquartile range of the repeats is '
-              '%.1f\\,\\%% of the median at the median row and %.1f\\,\\%% at the 90th percentile. ' % (
-                  len(spread), '$' + tolfmt(tolA) + '$', 100 * spread[len(spread) // 2],
-                  100 * spread[min(len(spread) - 1, int(0.9 * len(spread)))]))
-    time = {(r['problem'], r['solver']): num(r['time_s']) for r in rows}
-    pairs = {(sv, a.partition(' on ')[0].strip()) for _, sv, a in same}
-    ratios = []
-    for sv, who in pairs:
-        for (p_, s_), v in time.items():
-            w = time.get((p_, who))
-            if s_ == sv and w and v > 0:
-                ratios.append(math.exp(abs(math.log(v / w))))
+    traces = {}  # the same trace: status, iterations, pivots and x (the engine's same_as)
+    for r in rows:
+        if r.get('x_digest') and num(r['time_s']) > 0:
+            key = (r['problem'], r['x_digest'], r['iterations'], r['pivots'])
+            traces.setdefault(key, []).append(num(r['time_s']))
+    ratios = [max(v) / min(v) for v in traces.values() if len(v) > 1]
     if ratios:
         ratios.sort()
-        t += ('The solvers that run another\'s loop (Section~\\ref{sec:ties}) time the same iterations: '
-              'on %d (solver, problem) pairs their median times differ from the original\'s by a factor of '
-              '%.2f at the median and up to %.2f' % (len(ratios), ratios[len(ratios) // 2], ratios[-1]))
-        t += ((', more than the tie factor %g: differences of that size at $\\tau=1$ are within this '
-               'run\'s noise. ' % (1 + tie_f)) if ratios[-1] > 1 + tie_f else '. ')
+        t += ('Solvers that run the same trace on a problem (Section~\\ref{sec:ties}) time the same '
+              'iterations: on the %d problems where two or more did, their median times differ by a factor '
+              'of %.2f at the median and up to %.2f' % (len(ratios), ratios[len(ratios) // 2], ratios[-1]))
+        over = sum(1 for x in ratios if x > 1 + tie_f)
+        t += ('; on %d of them the difference is larger than the tie factor %g of the profile, so at '
+              '$\\tau=1$ the same iterations implemented differently, or timed at another moment, can '
+              'rank differently. ' % (over, 1 + tie_f) if over else '. ')
     return ('\\paragraph{Noise.} ' + t.strip() + '\n\n') if t else ''
 
 
@@ -1210,6 +1345,214 @@ write('peers_text.tex', ('\\paragraph{Peers.} In the same profiles, %s. The peer
                          'charged to them.\n' % '; '.join(ptxt)) if ptxt else '')
 
 
+# ---- the peers side by side: peers_lcp, peers_fc3d, scenes (experiments/default.exp) -----------
+PEER_SECTIONS = ('peers_lcp', 'peers_fc3d')
+
+
+def absent_externals():
+    """The externals each section left out (`# externals_absent:`), in order."""
+    out = []
+    for name in PEER_SECTIONS + ('scenes',):
+        if have(name + '.csv'):
+            for x in read(name + '.csv')[0].get('externals_absent', '').split('(')[0].split(','):
+                if x.strip() and x.strip() not in out:
+                    out.append(x.strip())
+    return out
+
+
+def peer_table(name):
+    """One row per (class, solver) at the section's first tolerance: the
+    problems it accepts, the refusals apart, solved, fastest, tied, rho(10)
+    (NAME_winners.csv) and the unsolved by status (NAME_failures.csv)."""
+    _, w = read(name + '_winners.csv')
+    _, fl = read(name + '_failures.csv')
+    tol = w[0]['tol'] if w else None
+    fails = {(r['class'], r['solver']): r for r in fl if r['tol'] == tol}
+    t = ('\\begin{tabular}{@{}llrrrrrrl@{}}\n\\toprule\nclass & solver & accepted & refused & solved & '
+         'fastest & tied & $\\rho(10)$ & unsolved: status (problems) \\\\\n\\midrule\n')
+    cls = classes_of([r for r in w if r['tol'] == tol])
+    for c in cls:
+        first = True
+        for r in (r for r in w if r['tol'] == tol and r['class'] == c):
+            f = fails.get((c, r['solver']), {})
+            bad = ['%s %d' % (short.get(k, k), int(num(f[k]))) for k in statuses
+                   if k not in ('converged', 'refused') and k in f and int(num(f[k]))]
+            sname = tt(r['solver']) + ('$^{*}$' if r.get('same_as') else '')
+            t += '%s & %s & %s & %s & %s & %s & %s & %.2f & %s \\\\\n' % (
+                tex(c) if first else '', sname, r['problems'], r.get('refused', ''), r['solved'],
+                r['fastest'], r['tied'], num(r['rho_10']), ', '.join(bad))
+            first = False
+        t += '\\midrule\n' if c != cls[-1] else ''
+    return t + '\\bottomrule\n\\end{tabular}\n', tol, w
+
+
+def peer_section_paragraph(name, w, tol):
+    """Who ran, on what, who leads, in one paragraph from the section's CSVs."""
+    p, rows = read(name + '.csv')
+    solvers = list(dict.fromkeys(r['solver'] for r in rows))
+    ext = [s for s in solvers if is_peer(s)]
+    own = [s for s in solvers if not is_peer(s)]
+    probs = collection(rows)
+    t = ('\\paragraph{Peers on %s.} %s of \\lcp\\ (%s) and %s (%s) on %s, to the tolerance $%s$ '
+         '(Table~\\ref{tab:%s}). ' % (
+             series([CLASS_NAME.get(c) or tex(c) for c in classes_of(list(probs.values()))]) + ' problems',
+             upfirst(plural(len(own), 'solver')), ', '.join(tt(s) for s in own),
+             plural(len(ext), 'peer'), ', '.join(tt(s) for s in ext),
+             series([plural(sum(1 for r in probs.values() if r['class'] == c),
+                            (CLASS_NAME.get(c) or tex(c)) + ' problem')
+                     for c in classes_of(list(probs.values()))]), tolfmt(tol), name.replace('_', '')))
+    srcs = sorted({r.get('time_source') for r in rows if is_peer(r['solver']) and r.get('time_source')})
+    peer_unconv = sum(int(num(r['unconverged'])) for r in read(name + '_failures.csv')[1]
+                      if is_peer(r['solver']) and r['tol'] == tol)
+    if peer_unconv:
+        t += ('A peer\'s answer counts as solved when \\lcp\'s test accepts it, the test its own solvers '
+              'meet; %s of the peers\' answers were rejected by it (``unconv.\'\' in the table), whatever '
+              'the peer\'s own stopping test said. ' % count_word(peer_unconv))
+    if srcs == ['reported']:
+        t += ('The peers\' times are the median solve times they report over repeated solves in one '
+              'process (not the process: reading the file is not charged to them). ')
+    _, lead_rows = read(name + '_leaders.csv')
+    for L in (r for r in lead_rows if r['tol'] == tol):
+        parts = []
+        if L['best_external'] and not int(num(L['best_external_solved'])):
+            parts.append('no peer solves any, \\lcp\'s %s solves %s' % (tt(L['best_builtin']),
+                                                                     L['best_builtin_solved']))
+        elif L['best_builtin'] and L['best_external']:
+            parts.append('the peer that solves the most is %s (%s of %s, $\\rho(10)=%.2f$), \\lcp\'s is %s '
+                         '(%s, $\\rho(10)=%.2f$)' % (
+                             tt(L['best_external']), L['best_external_solved'], L['problems'],
+                             num(L['best_external_rho_10']), tt(L['best_builtin']),
+                             L['best_builtin_solved'], num(L['best_builtin_rho_10'])))
+        if L['fastest']:
+            parts.append('%s is fastest alone on %s' % (tt(L['fastest']), L['fastest_alone']))
+        if parts:
+            t += 'On the %s problems (%s), %s. ' % (CLASS_NAME.get(L['class']) or tex(L['class']),
+                                                   L['problems'], '; '.join(parts))
+    same_rows = [r for r in w if r['tol'] == tol and r.get('same_as')]
+    if same_rows:
+        t += '%s ran another solver\'s trace on some problems (marked $^*$): %s. ' % (
+            upfirst(plural(len(same_rows), 'solver')),
+            series(['%s as %s on %s' % (tt(r['solver']), tt(r['same_as'].partition(' on ')[0]),
+                                         plural(int(num(r['same_as'].partition(' on ')[2] or 0)), 'problem'))
+                    for r in same_rows]))
+    return t
+
+
+def scenes_table():
+    """The scenes section's summary rows: one per (scene, engine)."""
+    _, rows = read('scenes.csv')
+    t = ('\\begin{tabular}{@{}lllrrrrrr@{}}\n\\toprule\nscene & engine & friction & steps & contacts & '
+         'step (s) & per contact (s) & energy change & penetration (m) \\\\\n\\midrule\n')
+    last = None
+    for r in rows:
+        sc = '%s %s' % (r['scene'], r['params'])
+        t += '%s & %s & %s & %s & %s & %s & %s & %s & %s \\\\\n' % (
+            tex(sc) if sc != last else '', tt(r['solver']), tex(r['friction']), r['steps'],
+            r['contacts_max'], cellsci(r['time_step_median_s']), cellsci(r['time_per_contact_s']),
+            cellsci(r['energy_drift']), cellsci(r['max_penetration_end']))
+        last = sc
+    return t + '\\bottomrule\n\\end{tabular}\n', rows
+
+
+def scenes_paragraph(rows):
+    engines = list(dict.fromkeys(r['solver'] for r in rows))
+    scenes = list(dict.fromkeys('%s (%s)' % (tex(r['scene']), tex(r['params'])) for r in rows))
+    t = ('\\paragraph{Scenes.} %s ran in %s: %s (Table~\\ref{tab:peerscenes}); the step time is the '
+         'median wall time of a whole step (collision and solve), the energy change is relative to the '
+         'start, the penetration is the deepest at the end. ' % (
+             upfirst(series(scenes)), plural(len(engines), 'engine'), series([tt(e) for e in engines])))
+    unconv = [r for r in rows if num(r.get('not_converged')) > 0]
+    if unconv:
+        mi = read('scenes.csv')[0].get('config max_iter', '')
+        t += ('\\lcp\'s solver ended steps on its iteration limit%s: %s. ' % (
+            (' (%s sweeps a step, the iteration count each peer is given too)' % mi) if mi else '', series(['%s of %s steps on the %s' % (r['not_converged'], r['steps'],
+                                                                         tex(r['scene'])) for r in unconv])))
+    fb = [r for r in rows if num(r.get('fallback_steps')) > 0]
+    if fb:
+        t += 'The fallback solver carried %s. ' % series(['%s steps of %s on the %s' % (
+            r['fallback_steps'], tt(r['solver']), tex(r['scene'])) for r in fb])
+    return t
+
+
+def validation_paragraph():
+    """The harness against peer_fc3d's own verdicts (make bench-validate),
+    when its results are in RESULTS_DIR/bench_validate."""
+    path = os.path.join('bench_validate', 'bench_validate_agreement.csv')
+    if not have(path):
+        return ''
+    _, rows = read(path)
+    allr = [r for r in rows if r['solver'] == 'all']
+    if not allr:
+        return ''
+    a = allr[0]
+    per = [r for r in rows if r['solver'] != 'all' and r['tol'] == a['tol']]
+    t = ('\\paragraph{The harness against the literature.} \\texttt{make bench-validate} runs %s of '
+         'Siconos (%s) as external solvers through the engine on the FC3D problems of the shared datasets, '
+         'and compares the engine\'s verdict ($\\mathrm{err}_\\mathrm{siconos}\\le %s$, recomputed by the '
+         'library from the answer) with the one \\texttt{peer\\_fc3d} prints itself. They agree on %s of '
+         '%s (solver, problem) pairs (%.1f\\,\\%%): %s solved by both, %s by neither, %s said solved by '
+         'the peer alone and %s by the engine alone; %s runs gave no verdict (refused, killed at the time '
+         'limit or silent) and are not pairs.' % (
+             plural(len(per), 'solver'), ', '.join(tt(r['solver']) for r in per), tolfmt(a['tol']),
+             a['agree'], a['pairs'], 100 * num(a['agree_share']), a['both_solved'], a['both_unsolved'],
+             a['only_reported'], a['only_engine'], a['no_verdict']))
+    return t + '\n\n'
+
+
+def peers_side_section():
+    t = ''
+    for name in PEER_SECTIONS:
+        if not have(name + '.csv') or not have(name + '_winners.csv'):
+            continue
+        tab, tol, w = peer_table(name)
+        if not w:
+            continue
+        t += peer_section_paragraph(name, w, tol) + '\n\n'
+        t += ('\\begin{table*}[tbp]\n  \\centering\\scriptsize\n  \\caption{%s: \\lcp\'s solvers and the '
+              'peers at $%s$; accepted: the problems the solver takes (the profile\'s denominator), '
+              'refused apart; fastest and tied at $\\tau=1$ within the section\'s tie factor.}\n'
+              '  \\label{tab:%s}\n  \\setlength{\\tabcolsep}{3pt}\n%s\\end{table*}\n\n' % (
+                  tex(name), tolfmt(tol), name.replace('_', ''), tab))
+    if have('scenes.csv'):
+        tab, rows = scenes_table()
+        if rows:
+            t += scenes_paragraph(rows) + '\n\n'
+            t += ('\\begin{table*}[tbp]\n  \\centering\\scriptsize\n  \\caption{The scenes in \\lcp\\ and '
+                  'in the scene peers, one run each.}\n  \\label{tab:peerscenes}\n'
+                  '  \\setlength{\\tabcolsep}{3pt}\n%s\\end{table*}\n\n' % tab)
+    gone = absent_externals()
+    if t and gone:
+        t += ('Not built on this machine, and so left out of these sections: %s.\n\n' %
+              series([tt(x) for x in gone]))
+    t += validation_paragraph()
+    if not t:
+        return ''
+    t += '\\clearpage\n'  # its tables before the related work
+    return ('\\section{The peers side by side}\\label{sec:peers}\nThese sections of the same campaign run '
+            '\\lcp\'s solvers and other libraries\' as external programs on the same problems; every '
+            'answer is judged by \\lcp\'s residual, and a refusal is outside the denominators.\n\n' + t)
+
+
+write('peers_side.tex', peers_side_section())
+
+
+def peers_conclusion():
+    """One sentence on the peers' sections: per class, the most problems
+    solved by lcplab's best solver and by the best peer (NAME_leaders.csv)."""
+    parts = []
+    for name in PEER_SECTIONS:
+        if not have(name + '_leaders.csv'):
+            continue
+        lr = read(name + '_leaders.csv')[1]
+        tol = lr[0]['tol'] if lr else None
+        for L in (r for r in lr if r['tol'] == tol and r['best_builtin'] and r['best_external']):
+            parts.append('on the %s problems of %s at $%s$, \\lcp\'s %s solves %s of %s and the best peer, '
+                         '%s, %s' % (CLASS_NAME.get(L['class']) or tex(L['class']), tex(name), tolfmt(tol),
+                                     tt(L['best_builtin']), L['best_builtin_solved'], L['problems'],
+                                     tt(L['best_external']), L['best_external_solved']))
+    return (' Beside the peers (Section~\\ref{sec:peers}): %s.' % '; '.join(parts)) if parts else ''
+
+
 # ---- conclusion: what this run shows, per class ------------------------------------------------
 def conclusion():
     parts = []
@@ -1226,6 +1569,7 @@ def conclusion():
         len(DISTINCT), plural(nclasses, 'class', 'classes'), '$' + tolfmt(tolA) + '$', '; '.join(parts))
     if len(winners) > 1:
         t += ' No solver is fastest on every class.'
+    t += peers_conclusion()
     t += (' The comparison is limited by the size of the sample (Table~\\ref{tab:coll}), by the machine '
           '(Table~\\ref{tab:prov}) and by the solvers\' default parameters (Table~\\ref{tab:params}); the '
           'campaign file and the toolkit make it repeatable with other settings.\n')

@@ -195,7 +195,7 @@ report(not missing, 'the steps the policy carried are in the scenes table per ru
 prof, ppre = rows('profile.csv')
 limits = {ppre.get('time_limit_s', '').split(' ')[0]}
 vals = set()
-for name in ('profile.csv', 'scaling.csv', 'large.csv'):
+for name in ('profile.csv', 'scaling.csv', 'large.csv', 'peers_lcp.csv', 'peers_fc3d.csv'):
     pre = rows(name)[1]
     for k in ('config min_time', 'config max_time', 'config time_limit'):
         if k in pre:
@@ -216,3 +216,134 @@ report(not (claim and inside), 'refusals are not said to be outside the profiles
            claim.group(0) if claim else '', inside[0]['solver'] if inside else '',
            inside[0]['class'] if inside else '', inside[0]['problems'] if inside else '',
            acc.get((inside[0]['class'], inside[0]['solver'])) if inside else ''))
+no_inside = not inside and rows('profile_winners.csv')[0]
+bad = re.findall(r'refusal counts as an unsolved problem', text)
+report(not (no_inside and bad), 'refusals are not said to count in the profiles when they do not',
+       'the winners\' problems are the accepted ones, yet: %s' % bad)
+report(not no_inside or re.search(r'refusals are outside the profiles', text),
+       'the abstract says that refusals are outside the profiles when they are', 'not said')
+
+# ---- the timing protocol: NAME_timing.csv ---------------------------------------------------
+timed = [(n, rows(n + '_timing.csv')[0]) for n in ('profile', 'scaling', 'large', 'peers_lcp',
+                                                  'peers_fc3d')]
+timed = [(n, r[0]) for n, r in timed if r]
+m = re.search(r'\\paragraph\{Timing\.\}(.*?)(?:\\paragraph|\\section|$)', text, re.S)
+para = m.group(1) if m else ''
+bad = []
+for n, r in timed:
+    name = n.replace('_', '\\_')
+    if r['noise'] and '%.2f\\,\\%% in %s' % (100 * float(r['noise']), name) not in para:
+        bad.append('%s: noise %s not printed' % (n, r['noise']))
+    if not r['noise'] and not re.search(r'No row of [^.]*%s[^.]*: no noise was measured' % re.escape(name),
+                                        para):
+        bad.append('%s: no noise measured, not said' % n)
+    w = int(r['workers'])
+    word = {1: 'one', 2: 'two', 3: 'three', 4: 'four'}.get(w, str(w))
+    if r['placement'] == 'pinned' and not re.search(r'%s workers?,? [^.;]*pinned' % word, para, re.I):
+        bad.append('%s: %d pinned workers not said' % (n, w))
+    if r['placement'] == 'serial' and 'one timed task at a time' not in para:
+        bad.append('%s: serial placement not said' % n)
+report(not bad and timed, 'the timing protocol printed is NAME_timing.csv\'s (placement, workers, noise)',
+       '; '.join(bad) or 'no timing table')
+prof_t = dict(timed).get('profile')
+tie = M.get('TieTol', '')
+report(not prof_t or prof_t['tie_source'] != 'noise' or
+       abs(float(tie or 'nan') - float(prof_t['noise'])) <= 1e-6 * float(prof_t['noise']),
+       'the tie tolerance printed is the profile\'s measured noise',
+       'printed %s, noise %s' % (tie, prof_t['noise'] if prof_t else ''))
+
+# ---- the peers side by side ------------------------------------------------------------------
+def table_cells(label):
+    """The body rows of the generated table labelled `label`: lists of cells."""
+    m = re.search(r'\\label\{%s\}(.*?)\\end\{tabular\}' % re.escape(label), gens, re.S)
+    if not m:
+        return None
+    body = m.group(1).split('\\midrule', 1)[-1]
+    return [[c.strip() for c in l.rstrip().rstrip('\\').split('&')] for l in body.split('\n')
+            if '&' in l]
+
+
+def texttt(cell):
+    m = re.search(r'\\texttt\{([^}]*)\}', cell)
+    return m.group(1).replace('\\_', '_') if m else None
+
+
+absent = []
+for n in ('peers_lcp', 'peers_fc3d', 'scenes'):
+    a = rows(n + '.csv')[1].get('externals_absent', '').split('(')[0]
+    absent += [x.strip() for x in a.split(',') if x.strip()]
+for n in ('peers_lcp', 'peers_fc3d'):
+    w = rows(n + '_winners.csv')[0]
+    if not w:
+        continue
+    tol = w[0]['tol']
+    want = sorted({r['solver'] for r in w if r['tol'] == tol})
+    cells = table_cells('tab:' + n.replace('_', ''))
+    got = sorted({texttt(c[1]) for c in cells or [] if texttt(c[1])})
+    report(got == want, 'the %s table lists exactly the solvers that ran' % n,
+           'table %s, CSV %s' % (got, want))
+    cov = {(r['class'], r['solver']): r for r in rows(n + '_coverage.csv')[0]}
+    bad, cls = [], ''
+    for c in cells or []:
+        cls = c[0] or cls
+        r = cov.get((cls, texttt(c[1])))
+        if r and (c[2], c[3]) != (r['accepted'], r['refused']):
+            bad.append('%s %s: %s/%s, coverage %s/%s' % (cls, texttt(c[1]), c[2], c[3], r['accepted'],
+                                                        r['refused']))
+    report(not bad, 'the %s table\'s accepted and refused are the coverage\'s' % n, '; '.join(bad))
+named = re.search(r'Not built on this machine[^.]*\.', text)
+bad = [x for x in absent if not named or '\\texttt{%s}' % x.replace('_', '\\_') not in named.group(0)]
+report(not bad, 'the absent peers are named', ', '.join(bad))
+bad = [x for x in absent for lab in ('tab:peerslcp', 'tab:peersfc3d', 'tab:peerscenes')
+       if any(texttt(c[1]) == x for c in table_cells(lab) or [])]
+report(not bad, 'no absent peer is in a peers table', ', '.join(bad))
+
+# ---- the scenes as run: the `# world:` lines ---------------------------------------------------
+worlds = []
+for n in ('drift', 'accuracy', 'integrators', 'scenes'):
+    path = os.path.join(res, n + '.csv')
+    if os.path.exists(path):
+        with open(path) as fh:
+            worlds += [(n, l) for l in fh if l.startswith('# world: ')]
+cells = table_cells('tab:scenetab') or []
+bad = []
+for n, l in worlds:
+    kv = dict(x.split('=', 1) for x in l.split(':', 2)[2].split())
+    if not any(c[0] == n and kv['mu'] in c and kv['max_iter'] in c and kv['bodies'] in c for c in cells):
+        bad.append('%s: %s' % (n, l.split(':', 2)[1].strip()))
+report(worlds and not bad and len(cells) == len(worlds),
+       'the scene table has each scene\'s world settings as run',
+       '%d world lines, %d table rows; missing %s' % (len(worlds), len(cells), bad))
+
+# ---- the harness's validation (make bench-validate) --------------------------------------------
+agr = rows(os.path.join('bench_validate', 'bench_validate_agreement.csv'))[0]
+para = re.search(r'\\paragraph\{The harness against the literature\.\}([^\n]*)', text)
+if not agr:
+    report(not para and 'bench-validate' not in gens, 'no validation paragraph without its results',
+           (para.group(0)[:80] if para else 'bench-validate named'))
+else:
+    a = next((r for r in agr if r['solver'] == 'all'), {})
+    ok = para and all(v in para.group(1) for v in
+                      ('%s of\n%s' % (a['agree'], a['pairs']) if False else
+                       'agree on %s of %s' % (a['agree'], a['pairs']),
+                       '%.1f\\,\\%%' % (100 * float(a['agree_share']))))
+    report(bool(ok), 'the validation paragraph has the agreement of its results',
+           para.group(1)[:160] if para else 'no paragraph')
+
+# ---- the peers' answers that lcplab's test rejected: NAME_failures.csv -------------------------
+said = [WORDS.get(m.group(1), m.group(1)) for m in
+        re.finditer(r"(\w+) of the peers' answers were rejected by it", doc)]
+plan = os.path.join(res, 'campaign', 'plan.exp')
+declared = set()
+if os.path.exists(plan):
+    with open(plan) as fh:
+        declared = {l.split()[1] for l in fh if l.startswith('external ') and len(l.split()) > 1}
+want = []
+for n in ('peers_lcp', 'peers_fc3d'):
+    fl = rows(n + '_failures.csv')[0]
+    tol = fl[0]['tol'] if fl else None
+    k = sum(int(r['unconverged']) for r in fl if r['tol'] == tol and r['solver'] in declared)
+    if k:
+        want.append(k)
+report([str(x) for x in said] == [str(x) for x in want],
+       'the peers\' rejected answers printed are the failures tables\'', 'printed %s, tables %s' % (said, want))

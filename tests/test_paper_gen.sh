@@ -10,7 +10,13 @@
 # seeds), the scaling verdict agrees with the fitted exponents, a solver
 # that ran a scene is not said to be absent from the scenes, and refusals
 # (nsgs refuses the findex rows) are not said to be outside the profiles
-# when the profiles count them.
+# when the profiles count them; the timing protocol printed is each
+# section's NAME_timing.csv (placement, workers, noise, the tie from it), the
+# peers' tables list exactly the solvers that ran and name the absent ones,
+# the scene table has each scene's `# world:` settings, and the harness's
+# validation paragraph appears only with bench_validate's results (a
+# synthetic agreement table), with their numbers; the count of peers' answers
+# rejected by lcplab's test is the failures tables'.
 # Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR.
 # Last line "N passed, M failed".
 TST_NAME=test_paper_gen
@@ -61,6 +67,30 @@ scene pyramid layers=2 steps=10
 friction box
 time_limit 30
 EXP
+# the peers side by side: an external that is lcplab's own lemke run as a
+# program (a peer present), two whose programs do not exist (absent peers)
+cat >>"$T/tiny.exp" <<EXP
+
+external bullet-self format=dat time=time_s command $BIN solve {in} --solver lemke --tol {tol} --solution {out} --json
+external siconos-absent requires=/nonexistent/peer_solve command /nonexistent/peer_solve {in} {out}
+external scene-absent kind=scene requires=/nonexistent/peer_scene command /nonexistent/peer_scene {scene}
+
+experiment profile peers_lcp
+solvers pgs lemke bullet-self siconos-absent
+generate spd 10
+generate contact 12
+tol 1e-8
+max_iter 2000
+min_runs 1
+min_time 0
+max_time 0.01
+time_limit 5
+
+experiment scenes scenes
+solvers pgs_wide externals
+max_iter 20
+scene pyramid layers=2 steps=5
+EXP
 
 if "$BIN" experiment "$T/tiny.exp" --out "$T/res" --data "$T/data" --jobs 1 --no-plot \
   >"$T/out" 2>"$T/err"; then
@@ -84,6 +114,31 @@ while IFS= read -r line; do
   case $line in
     "ok "*) pass "${line#ok }" ;;
     "FAIL "*) fail "${line#FAIL }" ;;
+    *) fail "paper_checks.py: $line" ;;
+  esac
+done <"$T/checks"
+
+# the harness's validation (make bench-validate): its paragraph only with its
+# results, and then with their numbers
+mkdir -p "$T/res/bench_validate" "$T/gen2"
+cat >"$T/res/bench_validate/bench_validate_agreement.csv" <<'CSV'
+# external solvers with verdict=KEY: their own verdict against err_siconos <= tol
+tol,solver,pairs,agree,agree_share,both_solved,both_unsolved,only_reported,only_engine,no_verdict
+1e-08,siconos-NSGS,30,29,0.9667,20,9,1,0,2
+1e-08,siconos-PROX,31,31,1.0000,25,6,0,0,1
+1e-08,all,61,60,0.9836,45,15,1,0,3
+CSV
+if python3 "$SRC/paper/gen.py" "$T/res" "$T/gen2" >"$T/out" 2>"$T/err"; then
+  pass "gen.py with bench_validate's results"
+else
+  fail "gen.py with bench_validate's results"
+fi
+python3 "$SRC/tests/paper_checks.py" "$T/res" "$T/gen2" "$SRC/paper/paper.tex" >"$T/checks" 2>&1
+while IFS= read -r line; do
+  case $line in
+    "ok "*"validation"*) pass "with bench_validate: ${line#ok }" ;;
+    "FAIL "*"validation"*) fail "with bench_validate: ${line#FAIL }" ;;
+    "ok "* | "FAIL "*) ;;
     *) fail "paper_checks.py: $line" ;;
   esac
 done <"$T/checks"
