@@ -51,6 +51,7 @@ int cli_cmd_task(int argc, char **argv);
 int cli_cmd_collect(int argc, char **argv);
 int cli_cmd_figure(int argc, char **argv);
 int cli_cmd_generate(int argc, char **argv);
+int cli_cmd_tex(int argc, char **argv);
 
 /* ---- progress (lcplab.c) ----------------------------------------------------- */
 

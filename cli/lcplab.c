@@ -58,6 +58,7 @@ static void usage(FILE *f) {
              "  collect      merge a campaign's task results into CSVs, tables, figures\n"
              "  figure       draw one figure of an experiment's CSV again\n"
              "  generate     write one instance of a seeded family (spd, contact, ...)\n"
+             "  tex          print texts in LaTeX, as the experiment tables write them\n"
              "\n"
              "options:\n"
              "  --help       this text\n"
@@ -123,6 +124,7 @@ static const cli_command cli_commands[] = {
   { "simulate", cli_cmd_simulate }, { "experiment", cli_cmd_experiment },
   { "task", cli_cmd_task },         { "collect", cli_cmd_collect },
   { "figure", cli_cmd_figure },     { "generate", cli_cmd_generate },
+  { "tex", cli_cmd_tex },
 };
 
 /* `lcplab help CMD`: CMD's own --help. */

@@ -77,7 +77,7 @@ figure integrators drift
 [ -f "$res/large_profile.csv" ] && figure large profile "$res/large_profile.csv"
 
 # ---- tables and numbers ---------------------------------------------------------------
-if ! python3 "$srcdir/gen.py" "$res" "$out/gen" >>"$out/build.log" 2>&1; then
+if ! LCPLAB="$lcplab" python3 "$srcdir/gen.py" "$res" "$out/gen" >>"$out/build.log" 2>&1; then
   echo "paper: paper/gen.py failed on $res; last lines:" >&2
   tail -5 "$out/build.log" >&2
   exit 1

@@ -16,6 +16,7 @@ import csv
 import math
 import os
 import re
+import subprocess
 import sys
 
 res, gen = sys.argv[1], sys.argv[2]
@@ -37,21 +38,26 @@ TEX = load_tex()
 
 
 def tex(s):
-    """The LaTeX form of a text of the results, as the library wrote it; a
-    number needs none, nor a name of letters, digits, dots, dashes and slashes
-    beyond its underscores."""
+    """The LaTeX form of a text of the results: as the library wrote it
+    (NAME_tex.csv), else as the library writes it (`lcplab tex`, the one
+    escaper, exp_tex_escape); a number needs none."""
     s = str(s)
     if not s or s in TEX:
         return TEX.get(s, s)
-    if re.fullmatch(r'[A-Za-z0-9 .,=:+/()_-]*', s):
-        return s.replace('_', '\\_')  # a name: only its underscores are special to LaTeX
     try:
         float(s)
         return s
     except ValueError:
-        sys.exit('gen.py: %r is not in %s/*_tex.csv (the library writes them: collect the '
-                 'results again with this lcplab, `lcplab collect DIR/campaign --out DIR '
-                 '--force`)' % (s, res))
+        pass
+    lcplab = os.environ.get('LCPLAB', 'lcplab')
+    try:
+        r = subprocess.run([lcplab, 'tex', '--', s], capture_output=True, text=True)
+    except OSError as e:
+        sys.exit('gen.py: cannot run %s tex (LCPLAB names the program): %s' % (lcplab, e))
+    if r.returncode != 0:
+        sys.exit('gen.py: %s tex failed: %s' % (lcplab, r.stderr.strip()))
+    TEX[s] = r.stdout.rstrip('\n')
+    return TEX[s]
 
 
 def tt(s):

@@ -612,5 +612,13 @@ else
   echo "SKIP: $ex1 not found (LCPLAB_SHARED)"
 fi
 
+# lcplab tex: the engine's LaTeX escaper for scripts (paper/gen.py)
+lcp tex 'a_b' '50% & $x^2$' 'p|q'
+if [ "$rc" -eq 0 ] && [ "$(cat "$T/out")" = "$(printf '%s\n' 'a\_b' '50\% \& \$x\textasciicircum{}2\$' 'p\textbar{}q')" ]; then
+  pass "lcplab tex: each text's LaTeX form, as the tables write it"
+else
+  fail "lcplab tex" "exit $rc: $(cat "$T/out")"
+fi
+
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]

@@ -101,7 +101,7 @@ else
 fi
 rm -f "$T/out" "$T/err"
 mkdir -p "$T/gen"
-if python3 "$SRC/paper/gen.py" "$T/res" "$T/gen" >"$T/out" 2>"$T/err"; then
+if LCPLAB="$LCPLAB_BIN" python3 "$SRC/paper/gen.py" "$T/res" "$T/gen" >"$T/out" 2>"$T/err"; then
   pass "gen.py writes gen/*.tex"
 else
   fail "gen.py writes gen/*.tex"
@@ -128,7 +128,7 @@ tol,solver,pairs,agree,agree_share,both_solved,both_unsolved,only_reported,only_
 1e-08,siconos-PROX,31,31,1.0000,25,6,0,0,1
 1e-08,all,61,60,0.9836,45,15,1,0,3
 CSV
-if python3 "$SRC/paper/gen.py" "$T/res" "$T/gen2" >"$T/out" 2>"$T/err"; then
+if LCPLAB="$LCPLAB_BIN" python3 "$SRC/paper/gen.py" "$T/res" "$T/gen2" >"$T/out" 2>"$T/err"; then
   pass "gen.py with bench_validate's results"
 else
   fail "gen.py with bench_validate's results"
