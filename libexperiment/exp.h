@@ -653,7 +653,7 @@ typedef struct exp_section {
   int line;                  /* line of its `experiment` key */
   int first_line, last_line; /* the config lines it spans (for the CSV preamble) */
   exp_solver_ref solvers[EXP_MAX_SOLVERS];
-  int nsolvers;      /* 0 after parsing: every registered solver */
+  int nsolvers;      /* 0 after parsing: every external it named is absent (absent) */
   int solvers_given; /* a `solvers` line was read */
   char absent[512];  /* the external solvers it names whose requires= is not found, left out
                         (", " between names; the CSV preamble's externals_absent) */

@@ -12,9 +12,11 @@
 #   check       build/:     ../configure; make -j2; make -j2 check
 #   sanitizers  build-san/: ../configure --enable-sanitizers --enable-asserts;
 #               make -j2; make -j2 check (AddressSanitizer + UBSan)
-#   clang       build-clang/: ../configure CC=clang; make -j2; make -j2 check
-#               (a second compiler: undefined behaviour that gcc happens to
-#               hide, such as a field left uninitialised, shows up here)
+#   clang       build-clang/: ../configure CC=clang --disable-python; make -j2;
+#               make -j2 check (a second compiler: undefined behaviour that gcc
+#               happens to hide, such as a field left uninitialised, shows up
+#               here; the Python package, its pip install and its tests are the
+#               check stage's, not a compiler's)
 #   install     build/:     make install into a temporary DESTDIR, then make
 #               installcheck (tests/test_install.sh: the installed libraries,
 #               headers, pkg-config files, program and man page, used by a C
@@ -109,7 +111,7 @@ configure_build() { # DIR [configure options]: (re)configure and build in DIR
 
 stage_check() { configure_build build && make_check build check; }
 stage_san() { configure_build build-san --enable-sanitizers --enable-asserts && make_check build-san check; }
-stage_clang() { configure_build build-clang CC=clang && make_check build-clang check; }
+stage_clang() { configure_build build-clang CC=clang --disable-python && make_check build-clang check; }
 stage_fuzz() {
   configure_build build-fuzz CC=clang --enable-fuzzing --disable-shared --disable-python &&
     make -C build-fuzz fuzz-check

@@ -6,7 +6,8 @@
  * FAMILY=spd, SCENE=pile, SOLVER=pgs and DIR=/tmp defined as by `--var`.
  * The parser must return -1 (parsed) or 2 (one error line on stderr,
  * which libFuzzer's -close_fd_mask=2 silences), and a parsed file must be
- * consistent: at least one section, each with problems and solvers, the
+ * consistent: at least one section, each with problems and solvers (none
+ * only when the externals it named are absent, and named so), the
  * solvers registered ones or externals the file declares, the counts within
  * their arrays.  Instance paths
  * are checked with stat() on the real file system: only ones that exist
@@ -18,7 +19,8 @@ static void check_section(const exp_config *cfg, const exp_section *s) {
   if (s->kind < 0 || s->kind >= EXP_KIND_COUNT) fz_fail("section kind %d", (int)s->kind);
   if (s->nsrc < 1 || s->nsrc > s->capsrc || !s->src)
     fz_fail("section '%s': %d sources", s->name, s->nsrc);
-  if (s->nsolvers < 1 || s->nsolvers > EXP_MAX_SOLVERS)
+  /* no solver only when every one it named is an absent external (named in absent) */
+  if (s->nsolvers < (s->absent[0] ? 0 : 1) || s->nsolvers > EXP_MAX_SOLVERS)
     fz_fail("section '%s': %d solvers", s->name, s->nsolvers);
   for (int k = 0; k < s->nsolvers; k++) {
     const exp_solver_ref *r = &s->solvers[k];
