@@ -298,6 +298,22 @@ static int gen_joints(gsl_rng *r, io_instance *inst) {
 
 /* contact (friction = 0: one normal row per contact, nc = n) and
  * boxed-findex (friction = 1: rows n, t1, t2 per contact, nc = n / 3). */
+
+/* A random orthonormal contact frame: the normal nrm uniform on the sphere,
+ * t1 a random direction orthogonal to it, t2 = nrm x t1 (the draws in this
+ * order: the generated files depend on it). */
+static void random_frame(gsl_rng *r, double nrm[3], double t1[3], double t2[3]) {
+  double tmp[3], s;
+  unit3(r, nrm);
+  do {
+    unit3(r, tmp);
+    cross3(nrm, tmp, t1);
+    s = norm3(t1);
+  } while (s < 1e-3);
+  for (int d = 0; d < 3; d++) t1[d] /= s;
+  cross3(nrm, t1, t2);
+}
+
 static int gen_contact(gsl_rng *r, io_instance *inst, int friction) {
   int n = inst->n, rows_per = friction ? 3 : 1, nc = n / rows_per;
   int nb = (nc + 3) / 4, nd = 6 * nb, rc = -1;
@@ -323,15 +339,8 @@ static int gen_contact(gsl_rng *r, io_instance *inst, int friction) {
       bb = (int)gsl_rng_uniform_int(r, (unsigned long)(nb - 1));
       if (bb >= a) bb++; /* uniform over the bodies other than a */
     }
-    double nrm[3], t1[3], t2[3], tmp[3], ra[3], rb[3], s;
-    unit3(r, nrm);
-    do { /* t1: a random direction orthogonal to nrm */
-      unit3(r, tmp);
-      cross3(nrm, tmp, t1);
-      s = norm3(t1);
-    } while (s < 1e-3);
-    for (int d = 0; d < 3; d++) t1[d] /= s;
-    cross3(nrm, t1, t2);
+    double nrm[3], t1[3], t2[3], ra[3], rb[3];
+    random_frame(r, nrm, t1, t2);
     for (int d = 0; d < 3; d++) {
       ra[d] = 2.0 * gsl_rng_uniform(r) - 1.0;
       rb[d] = 2.0 * gsl_rng_uniform(r) - 1.0;
@@ -511,15 +520,8 @@ static int gen_sparse(gsl_rng *r, int n, gen_family family, io_instance *inst) {
       bb = gsl_rng_uniform(r) < 0.5 ? a - d : a + d;
       if (bb < 0 || bb >= nb) bb = -1;
     }
-    double nrm[3], t1[3], t2[3], tmp[3], ra[3], rb[3], s;
-    unit3(r, nrm);
-    do {
-      unit3(r, tmp);
-      cross3(nrm, tmp, t1);
-      s = norm3(t1);
-    } while (s < 1e-3);
-    for (int d = 0; d < 3; d++) t1[d] /= s;
-    cross3(nrm, t1, t2);
+    double nrm[3], t1[3], t2[3], ra[3], rb[3];
+    random_frame(r, nrm, t1, t2);
     for (int d = 0; d < 3; d++) {
       ra[d] = 2.0 * gsl_rng_uniform(r) - 1.0;
       rb[d] = 2.0 * gsl_rng_uniform(r) - 1.0;
