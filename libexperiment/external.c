@@ -81,17 +81,19 @@ static const struct {
 /* The instance file in the external's format into path; 0, or -1 with why. */
 static int instance_file(exp_tctx *c, const exp_external *e, const io_instance *inst, char *path,
                          size_t len, char *why, size_t wl) {
-  int f = 0;
-  while (f < 4 && strcmp(formats[f].name, e->format) != 0) f++;
   const char *own = c->prob->path;
-  size_t ol = strlen(own), el = strlen(formats[f].ext);
   /* the problem's own file when it is in the format, or always with
    * format=own; an FCLIB file may hold a global problem (condensed when
    * lcplab reads it), so .hdf5 is always written anew as the local problem,
    * while format=own hands over the global file itself */
-  int same = strcmp(e->format, "own") == 0 ||
-             (f != 3 && ol > el && strcmp(own + ol - el, formats[f].ext) == 0);
-  if (same) {
+  if (strcmp(e->format, "own") == 0) {
+    snprintf(path, len, "%s", own);
+    return 0;
+  }
+  int f = 0;
+  while (f < 4 && strcmp(formats[f].name, e->format) != 0) f++; /* mtx: the last */
+  size_t ol = strlen(own), el = strlen(formats[f].ext);
+  if (f != 3 && ol > el && strcmp(own + ol - el, formats[f].ext) == 0) {
     snprintf(path, len, "%s", own);
     return 0;
   }

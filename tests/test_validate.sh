@@ -131,7 +131,7 @@ else
     printf 'tol 1e-8\nmin_runs 1\nmin_time 1e-9\nmax_time 1e-9\n'
   } >"$T/fmt.exp"
   : >"$T/which.log"
-  lcp experiment "$T/fmt.exp" --out "$T/ofmt" --no-plot --var WHICH="$T/which.sh" \
+  lcp experiment "$T/fmt.exp" --out "$T/ofmt" --no-plot --jobs 1 --var WHICH="$T/which.sh" \
     --var LOG="$T/which.log"
   first=$(sed -n 1p "$T/which.log")
   second=$(sed -n 2p "$T/which.log")
