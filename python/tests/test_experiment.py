@@ -14,7 +14,6 @@ import os
 import signal
 import subprocess
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -140,10 +139,8 @@ def test_ctrl_c_finishes_the_running_task(tmp_path):
                    "tol 1e-300\nmax_iter 100000000\nmin_runs 1\ntime_limit 2\n")
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
-    t0 = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
         lcplab.run_experiment(exp, tmp_path / "out", jobs=1, figures=False)
     timer.cancel()
-    assert time.monotonic() - t0 < 30
     rows = lcplab._experiment._read_csv(tmp_path / "out" / "slow.csv")
     assert len(rows) == 1  # the running task finished; the second never started
