@@ -33,7 +33,11 @@ nc = words(classes)
 if (nt == 0 || nc == 0) { print "exp_profile.gp: no rows in ".csv2; exit status 1 }
 K = per_panel
 W = figwidth(6.65)
-ncols = exists("fig_cols") ? int(fig_cols) : (W < 4 ? 1 : 2)
+# the longest solver name: past 11 characters a legend does not fit beside
+# a panel in half the page's width (it was cut at the page's edge), so one
+# column of panels
+longest = int(system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} length($2) > m {m = length($2)} END {print m + 0}' '%s'", csv2)))
+ncols = exists("fig_cols") ? int(fig_cols) : (W < 4 || longest > 11 ? 1 : 2)
 
 csel(c, t, s) = sprintf("$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\"", c, t, s)
 share(c, t, s) = system(sprintf("awk -F, '$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\" {printf \"%%.0f\", 100 * $6; exit}' '%s'", c, t, s, csv2))
