@@ -199,6 +199,16 @@ IO_API slv_problem io_instance_problem(const io_instance *inst);
 IO_API slv_status io_read(const char *path, io_format fmt, io_instance **out, char *err,
                           size_t errlen);
 
+/* The reader's condensation of inst's global problem (inst->global, with
+ * inst's friction coefficients) done again: a new instance equal to inst
+ * (W and q bit for bit, the same storage and cones) without the global
+ * problem (global NULL).  The comparison engine times it with each solve,
+ * so a global problem is timed from the problem as read to the answer
+ * (experiments/README.md, "Timing").  SLV_ERR_INVALID if inst was not
+ * condensed; else slv_condense's statuses, with the message in err. */
+IO_API slv_status io_instance_condense_again(const io_instance *inst, io_instance **out,
+                                             char *err, size_t errlen);
+
 /* The memory cap of a read when none is given: 4 GiB (all of size_t's range
  * where that is less). */
 #define IO_DEFAULT_MAX_MEMORY                                                                      \

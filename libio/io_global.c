@@ -174,18 +174,19 @@ static slv_status check_finite_condensed(const io_instance *inst, const char *wh
   return SLV_OK;
 }
 
-slv_status io_global_instance(io_global *g, const double *mu, double cap, double used,
-                              const char *where, const char *mname, char *err, size_t errlen,
-                              io_instance **out) {
+/* The condensed instance of g, g not taken (inst->global stays NULL). */
+static slv_status condense_to_instance(const io_global *g, const double *mu, double cap,
+                                       double used, const char *where, const char *mname,
+                                       char *err, size_t errlen, double *seconds,
+                                       io_instance **out) {
   int n = g->n;
   *out = NULL;
+  *seconds = 0.0;
   io_instance *inst = io_instance_alloc(n);
   if (!inst) {
-    io_global_free(g);
     io_msgf(err, errlen, "%s: out of memory for the problem (3 nc = %d)", where, n);
     return SLV_ERR_NOMEM;
   }
-  inst->global = g;
   slv_condense_info ci;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -193,7 +194,7 @@ slv_status io_global_instance(io_global *g, const double *mu, double cap, double
       slv_condense(g->ndof, n, g->Mp, g->Mj, g->Mx, g->Hp, g->Hj, g->Hx, g->f, g->w,
                    cap > used ? cap - used : 0, &inst->Ap, &inst->Aj, &inst->Ax, inst->b, &ci);
   clock_gettime(CLOCK_MONOTONIC, &t1);
-  g->condense_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  *seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
   if (st) {
     io_instance_free(inst);
     return condense_failed(st, &ci, where, mname, cap, used, err, errlen);
@@ -210,4 +211,36 @@ slv_status io_global_instance(io_global *g, const double *mu, double cap, double
   }
   *out = inst;
   return SLV_OK;
+}
+
+slv_status io_global_instance(io_global *g, const double *mu, double cap, double used,
+                              const char *where, const char *mname, char *err, size_t errlen,
+                              io_instance **out) {
+  slv_status st =
+      condense_to_instance(g, mu, cap, used, where, mname, err, errlen, &g->condense_s, out);
+  if (st) {
+    io_global_free(g);
+    return st;
+  }
+  (*out)->global = g;
+  return SLV_OK;
+}
+
+slv_status io_instance_condense_again(const io_instance *inst, io_instance **out, char *err,
+                                      size_t errlen) {
+  double s;
+  *out = NULL;
+  if (!inst->global || inst->ncones * 3 != inst->n || !inst->cone_mu) {
+    io_msgf(err, errlen, "%s: not an instance condensed from a global problem", inst->name);
+    return SLV_ERR_INVALID;
+  }
+  slv_status st = condense_to_instance(inst->global, inst->cone_mu, INFINITY, 0.0, inst->name,
+                                       "M", err, errlen, &s, out);
+  if (!st) {
+    snprintf((*out)->kind, sizeof (*out)->kind, "%s", inst->kind);
+    snprintf((*out)->name, sizeof (*out)->name, "%s", inst->name);
+    (*out)->format = inst->format;
+    (*out)->cone_law = inst->cone_law;
+  }
+  return st;
 }

@@ -11,6 +11,8 @@
  * own reading and condensation), to its 7 printed digits.  The condensed W
  * and q agree with a dense recomputation from the instance's M and H (a
  * Cholesky written here) to 1e-12 relative, and W is exactly symmetric.
+ * Condensed again (io_instance_condense_again, what the comparison engine
+ * times with each solve), W, q and the cones are the same bit for bit.
  *
  * slv_condense on a planted M of every kind of block (a tridiagonal one of
  * 650 dofs for CHOLMOD, dense ones of 30 and 3 for LAPACK, two single
@@ -127,6 +129,40 @@ static void check_condensed(const io_instance *inst) {
   free(X);
 }
 
+/* io_instance_condense_again (what the engine times with each solve):
+ * the same W, q and cones bit for bit, without the global problem. */
+static void check_condensed_again(const io_instance *inst) {
+  io_instance *again = NULL;
+  char err[256] = "";
+  CU_ASSERT_EQUAL_FATAL(io_instance_condense_again(inst, &again, err, sizeof err), SLV_OK);
+  CU_ASSERT_PTR_NULL(again->global);
+  CU_ASSERT_EQUAL(again->n, inst->n);
+  CU_ASSERT_EQUAL(again->storage, inst->storage);
+  CU_ASSERT_EQUAL(again->ncones, inst->ncones);
+  CU_ASSERT_EQUAL(again->cone_law, inst->cone_law);
+  size_t n = (size_t)inst->n;
+  CU_ASSERT(memcmp(again->b, inst->b, n * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(again->cone_mu, inst->cone_mu, (size_t)inst->ncones * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(again->cone_rows, inst->cone_rows, (size_t)inst->ncones * sizeof(int)) == 0);
+  if (inst->storage == SLV_DENSE && again->storage == SLV_DENSE) {
+    CU_ASSERT(memcmp(again->A, inst->A, n * n * sizeof(double)) == 0);
+  } else if (inst->storage == SLV_CSR && again->storage == SLV_CSR) {
+    CU_ASSERT(memcmp(again->Ap, inst->Ap, (n + 1) * sizeof(int)) == 0);
+    size_t nz = (size_t)inst->Ap[n];
+    CU_ASSERT(memcmp(again->Aj, inst->Aj, nz * sizeof(int)) == 0);
+    CU_ASSERT(memcmp(again->Ax, inst->Ax, nz * sizeof(double)) == 0);
+  }
+  io_instance_free(again);
+  /* a condensed copy has no global problem to condense again */
+  io_instance *twice = NULL;
+  if (io_instance_condense_again(inst, &again, err, sizeof err) == SLV_OK) {
+    CU_ASSERT_EQUAL(io_instance_condense_again(again, &twice, err, sizeof err), SLV_ERR_INVALID);
+    CU_ASSERT_PTR_NULL(twice);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "not an instance condensed from a global problem"));
+  }
+  io_instance_free(again);
+}
+
 static void read_one_gdat(const gdat *d) {
   char path[4096], rel[512], err[512];
   snprintf(rel, sizeof rel, "datasets/siconos/gfc3d/%s", d->file);
@@ -150,6 +186,7 @@ static void read_one_gdat(const gdat *d) {
     printf(", |q| = %.7g", sqrt(nq));
     TST_CLOSE(sqrt(nq), d->norm_q, 0, 1e-6);
     check_condensed(inst);
+    check_condensed_again(inst);
   }
   io_instance_free(inst);
 }
