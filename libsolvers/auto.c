@@ -12,6 +12,11 @@
  *                           go to nsgs_newton, 10x faster than ADMM on
  *                           Capsules (experiments/MEASUREMENTS.md, "Measurements:
  *                           auto's coupling rule").
+ *   cones, Coulomb law,     nsgs_newton: the interior point (next rule)
+ *   condensed from a        stalls on the global test's per-contact clause
+ *   global problem,         (condensed_rule below).
+ *   n > 600, fewer than
+ *   12 blocks a contact
  *   cones, Coulomb law      nsgs_newton: NSGS sweeps, and the Alart-Curnier
  *                           Newton (dense LU up to 600 rows, else sparse:
  *                           KLU or UMFPACK) when the sweeps stall; the
@@ -184,6 +189,28 @@ static int admm_first(const auto_state *s, slv_op *op, char *why, size_t len) {
   return 1;
 }
 
+/* The condensed rule: a global problem's W (p->condensed) whose contacts
+ * are weakly coupled goes to nsgs_newton, not the interior point: on the
+ * shared global set ipm stagnates on the per-contact clause of the global
+ * test (Spheres-i099) or takes 20 times longer (spheres-in-a-box), where
+ * nsgs_newton from the start solves both in milliseconds
+ * (experiments/MEASUREMENTS.md, "auto on the condensed global problems").
+ * Its reason into why; 1 if it applies. */
+static int condensed_rule(const auto_state *s, slv_op *op, char *why, size_t len) {
+  const slv_problem *p = op->p;
+  char msg[160];
+  if (!(p->condensed && p->cone_law == SLV_CONE_COULOMB && p->n > NSN_DENSE_MAX &&
+        takes(s, AUTO_NSGS_NEWTON, p, msg, sizeof msg)))
+    return 0;
+  double coupling = contact_coupling(op);
+  if (coupling >= AUTO_ADMM_COUPLING) return 0;
+  slv_msgf(why, len,
+           "%d Coulomb cones condensed from a global problem, n=%d > %d, %.1f blocks a contact "
+           "< %d: NSGS, then sparse Newton when the sweeps stall",
+           p->ncones, p->n, NSN_DENSE_MAX, coupling, AUTO_ADMM_COUPLING);
+  return 1;
+}
+
 /* The interior-point rule: a Coulomb problem over NSN_DENSE_MAX rows, or an
  * associated one, with a symmetric A (after the ADMM rule); its reason into
  * why.  1 if it applies. */
@@ -244,6 +271,7 @@ static int auto_choose(const auto_state *s, slv_op *op, char *why, size_t len) {
   char msg[160], refused[96] = ""; /* dantzig's refusal, for lemke's reason */
   const char *law = p->cone_law == SLV_CONE_COULOMB ? "Coulomb" : "associated";
   if (admm_first(s, op, why, len)) return AUTO_ADMM;
+  if (condensed_rule(s, op, why, len)) return AUTO_NSGS_NEWTON;
   if (ipm_rule(s, op, why, len)) return AUTO_IPM;
   if (p->ncones > 0 && p->cone_law == SLV_CONE_COULOMB &&
       takes(s, AUTO_NSGS_NEWTON, p, msg, sizeof msg)) {

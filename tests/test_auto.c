@@ -4,6 +4,8 @@
  *   - Coulomb cones (planted, dense)                 -> nsgs_newton
  *   - Coulomb cones, sparse CSR, n > 600, symmetric,
  *     3 blocks a contact (weakly coupled)            -> ipm
+ *   - the same, condensed from a global problem
+ *     (p.condensed)                                  -> nsgs_newton
  *   - Coulomb cones, dense, n > 600, symmetric,
  *     every contact coupled                          -> admm
  *     the same with ADMM stalled at once             -> ipm, from the start
@@ -70,6 +72,26 @@ static void cone_case_why(slv_cone_law law, int nc, int sparse, const char *expe
 
 static void cone_case(slv_cone_law law, int nc, int sparse, const char *expect) {
   cone_case_why(law, nc, sparse, expect, NULL);
+}
+
+/* The weakly coupled sparse plant marked as a condensed global problem
+ * (p.condensed: every row in a cone): nsgs_newton, not the interior point,
+ * and the reason says why; the answer is the planted one. */
+static void test_condensed(void) {
+  tst_cone_case P;
+  tst_cone_case_plant(&P, 211, 0, 0.3, SLV_CONE_COULOMB, 1, 51 + 210);
+  slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 1);
+  p.condensed = 1;
+  double *x = malloc((size_t)P.n * sizeof *x);
+  slv_result res;
+  slv_status st = run_auto(&p, 1e-10, x, &res);
+  if (st != SLV_CONVERGED) fprintf(stderr, "auto: %s (%s)\n", slv_status_str(st), res.message);
+  CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+  CU_ASSERT_STRING_EQUAL(res.method, "nsgs_newton");
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.choice, "condensed from a global problem"));
+  TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
+  free(x);
+  tst_cone_case_free(&P);
 }
 
 /* n = 633 either way.  The sparse plant (G G' with G on 3 diagonals: 9
@@ -291,6 +313,7 @@ int main(void) {
       "-> admm (large: ipm)",
       test_cones);
   CU_add_test(s, "large symmetric Coulomb: ADMM stalls -> ipm from the start", test_admm_stalls);
+  CU_add_test(s, "large weakly coupled condensed global problem -> nsgs_newton", test_condensed);
   CU_add_test(s, "large nonsymmetric Coulomb: weakly coupled -> nsgs_newton, coupled -> admm (LU)",
               test_nonsymmetric);
   CU_add_test(s, "LCP: dense symmetric -> dantzig, CSR -> pgs, nonsymmetric -> lemke", test_lcp);
