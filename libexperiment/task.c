@@ -460,6 +460,7 @@ static slv_status timed_solve(const io_instance *inst, slv_workspace *ws, const 
       return st;
     }
     slv_problem pa = io_instance_problem(again);
+    pa.condensed = p->condensed; /* the copy has no global part; the test keeps its clause */
     st = slv_solve(ws, &pa, opt, x, w, res);
   } else {
     st = slv_solve(ws, p, opt, x, w, res);
