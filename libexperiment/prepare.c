@@ -19,6 +19,8 @@
  *              else the world's contact count (scene exports), else 0
  *   cond       slv_condition_estimate: a 1-norm condition estimate of A
  *              alone (inf: singular; NaN: not computed)
+ *   mu_min, mu_max  the friction coefficients' range: the cones' mu, else
+ *              the findex rows' mu (NaN both: no friction)
  *   sha256     the SHA-256 of the file's bytes (every run: the content key
  *              of its tasks, experiments/README.md, "Result files")
  * The metadata are cached in DATADIR/problem-meta.tsv, keyed by path, size,
@@ -104,13 +106,13 @@ static void cache_load(meta_cache *c, const char *datadir) {
   char line[EXP_PATH_MAX + 512];
   while (fgets(line, sizeof line, f)) {
     if (line[0] == '#') continue;
-    char path[EXP_PATH_MAX], cls[16], kind[16], cond[32];
+    char path[EXP_PATH_MAX], cls[16], kind[16], cond[32], mu0[32], mu1[32];
     meta tmp;
     memset(&tmp, 0, sizeof tmp);
-    if (sscanf(line, "%4095[^\t]\t%lld\t%lld\t%15s\t%15s\t%d\t%ld\t%d\t%31s\t%64s", path, &tmp.size,
-               &tmp.mtime, cls, kind, &tmp.p.n, &tmp.p.nnz, &tmp.p.contacts, cond,
-               tmp.p.sha256) != 10)
-      continue;
+    if (sscanf(line, "%4095[^\t]\t%lld\t%lld\t%15s\t%15s\t%d\t%ld\t%d\t%31s\t%31s\t%31s\t%64s",
+               path, &tmp.size, &tmp.mtime, cls, kind, &tmp.p.n, &tmp.p.nnz, &tmp.p.contacts, cond,
+               mu0, mu1, tmp.p.sha256) != 12)
+      continue; /* also a line of an older cache (no mu): read the file again */
     meta *e = cache_add(c);
     if (!e) break;
     *e = tmp;
@@ -118,6 +120,8 @@ static void cache_load(meta_cache *c, const char *datadir) {
     e->p.cls = exp_class_from_str(cls);
     snprintf(e->p.kind, sizeof e->p.kind, "%s", kind);
     e->p.cond = strtod(cond, NULL);
+    e->p.mu_min = strtod(mu0, NULL);
+    e->p.mu_max = strtod(mu1, NULL);
   }
   fclose(f);
 }
@@ -128,13 +132,13 @@ static void cache_save(meta_cache *c) {
   io_outfile *o = io_outfile_open(c->file, err, sizeof err); /* a cache: no message */
   FILE *f = io_outfile_stream(o);
   if (!f) return;
-  fprintf(f, "# path\tsize\tmtime_ns\tclass\tkind\tn\tnnz\tcontacts\tcond_est\tsha256 "
-             "(lcplab experiment's cache of problem metadata; delete it to recompute)\n");
+  fprintf(f, "# path\tsize\tmtime_ns\tclass\tkind\tn\tnnz\tcontacts\tcond_est\tmu_min\tmu_max"
+             "\tsha256 (lcplab experiment's cache of problem metadata; delete it to recompute)\n");
   for (int k = 0; k < c->n; k++) {
     const meta *e = &c->m[k];
-    fprintf(f, "%s\t%lld\t%lld\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%s\n", e->path, e->size, e->mtime,
-            exp_class_str(e->p.cls), e->p.kind, e->p.n, e->p.nnz, e->p.contacts, e->p.cond,
-            e->p.sha256);
+    fprintf(f, "%s\t%lld\t%lld\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%.17g\t%.17g\t%s\n", e->path,
+            e->size, e->mtime, exp_class_str(e->p.cls), e->p.kind, e->p.n, e->p.nnz,
+            e->p.contacts, e->p.cond, e->p.mu_min, e->p.mu_max, e->p.sha256);
   }
   io_outfile_publish(o, err, sizeof err);
 }
@@ -186,6 +190,24 @@ static int count_contacts(const io_instance *inst) {
   return k;
 }
 
+/* The friction coefficients' range: the cones' mu, else the mu of the
+ * findex (friction) rows; NaN both when the problem has no friction. */
+static void mu_range(const io_instance *inst, double *lo, double *hi) {
+  *lo = *hi = NAN;
+  int k = inst->ncones > 0 ? inst->ncones : (inst->findex && inst->mu ? inst->n : 0);
+  for (int i = 0; i < k; i++) {
+    double m;
+    if (inst->ncones > 0)
+      m = inst->cone_mu[i];
+    else if (inst->findex[i] >= 0)
+      m = inst->mu[i];
+    else
+      continue;
+    if (isnan(*lo) || m < *lo) *lo = m;
+    if (isnan(*hi) || m > *hi) *hi = m;
+  }
+}
+
 static long count_nnz(const io_instance *inst) {
   if (inst->storage == SLV_CSR) return inst->Ap[inst->n];
   long k = 0;
@@ -210,6 +232,8 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
     e->nnz = m->p.nnz;
     e->contacts = m->p.contacts;
     e->cond = m->p.cond;
+    e->mu_min = m->p.mu_min;
+    e->mu_max = m->p.mu_max;
     return -1;
   }
   io_instance *inst = NULL;
@@ -227,6 +251,7 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
   e->n = inst->n;
   e->nnz = count_nnz(inst);
   e->contacts = contacts >= 0 ? contacts : count_contacts(inst);
+  mu_range(inst, &e->mu_min, &e->mu_max);
   slv_problem p = io_instance_problem(inst);
   slv_condition_estimate(&p, &e->cond, NULL, 0); /* NaN when not computed */
   io_instance_free(inst);

@@ -202,7 +202,7 @@ for name, rows in sets:
         allprobs[(name, p)] = r
 def plan_problems():
     """The plan's problems (campaign/problems.tsv: section, label, family,
-    class, n, nnz, contacts, cond_est, origin, path), as the campaign wrote
+    class, n, nnz, contacts, cond_est, mu_min, mu_max, origin, path), as the campaign wrote
     them; an empty list when the results folder has no campaign."""
     path = os.path.join(res, 'campaign', 'problems.tsv')
     if not os.path.exists(path):
@@ -474,22 +474,38 @@ def re_floats(s):
 write('protocol.tex', problems_paragraph() + timing_paragraph())
 
 
+def mu_text(p):
+    """A problem's friction coefficients (problems.tsv's mu_min, mu_max,
+    computed by the library from its cones or findex rows): "0.3",
+    "0.1--0.8", "none" without friction; empty for a plan made before the
+    columns (unknown, not "none")."""
+    if 'mu_min' not in p:
+        return ''
+    lo, hi = num(p.get('mu_min')), num(p.get('mu_max'))
+    if math.isnan(lo) or math.isnan(hi):
+        return 'none'
+    if lo == hi:
+        return '%g' % lo
+    return '%g--%g' % (lo, hi)
+
+
 def problem_list():
     """Every problem of the profiles (the plan's problems.tsv): name, origin,
-    class, n, contacts and the 1-norm condition estimate of A."""
+    class, n, contacts, the friction coefficients and the 1-norm condition
+    estimate of A."""
     ps = [p for p in PLAN if p['section'] == 'profile']
     if not ps:
         return ''
-    t = ('\\begin{tabular}{@{}llllrrr@{}}\n\\toprule\nproblem & origin & family & class & $n$ & '
-         'contacts & $\\kappa_1(A)$ \\\\\n\\midrule\n')
+    t = ('\\begin{tabular}{@{}llllrrlr@{}}\n\\toprule\nproblem & origin & family & class & $n$ & '
+         'contacts & $\\mu$ & $\\kappa_1(A)$ \\\\\n\\midrule\n')
     for p in sorted(ps, key=lambda p: (CLASS_ORDER.index(p['class']) if p['class'] in CLASS_ORDER
                                        else 99, int(num(p['n'])))):
         k = num(p['cond_est'])
         cond = ('$%s$' % sci(k)) if not math.isnan(k) and not math.isinf(k) else (
             'singular' if math.isinf(k) else '')
-        t += '%s & %s & %s & %s & %s & %s & %s \\\\\n' % (
+        t += '%s & %s & %s & %s & %s & %s & %s & %s \\\\\n' % (
             tt(p['label']), tex(p['origin']), tex(p['family']), tex(p['class']), p['n'],
-            p['contacts'], cond)
+            p['contacts'], mu_text(p), cond)
     return t + '\\bottomrule\n\\end{tabular}\n'
 
 

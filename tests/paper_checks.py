@@ -315,6 +315,48 @@ report(worlds and not bad and len(cells) == len(worlds),
        'the scene table has each scene\'s world settings as run',
        '%d world lines, %d table rows; missing %s' % (len(worlds), len(cells), bad))
 
+# ---- the problem list: mu from the plan's problems.tsv -------------------------------------
+def plan_rows():
+    path = os.path.join(res, 'campaign', 'problems.tsv')
+    if not os.path.exists(path):
+        return []
+    with open(path) as fh:
+        lines = [l.rstrip('\n') for l in fh if l.strip()]
+    head = lines[0].lstrip('#').split()
+    return [dict(zip(head, l.split('\t'))) for l in lines[1:]]
+
+
+def mu_cell(p):
+    lo, hi = float(p.get('mu_min') or 'nan'), float(p.get('mu_max') or 'nan')
+    if lo != lo or hi != hi:
+        return 'none'
+    return '%g' % lo if lo == hi else '%g--%g' % (lo, hi)
+
+
+prof_plan = [p for p in plan_rows() if p.get('section') == 'profile']
+plist = os.path.join(gen, 'problemlist.tex')
+cells = {}
+if os.path.exists(plist):
+    with open(plist) as fh:
+        for l in fh:
+            c = [x.strip() for x in l.rstrip().rstrip('\\').split('&')]
+            if len(c) >= 8 and texttt(c[0]):
+                cells[texttt(c[0])] = c
+bad = []
+for p in prof_plan:
+    c = cells.get(p['label'])
+    if not c:
+        bad.append('%s: no row' % p['label'])
+    elif 'mu_min' not in p:
+        bad.append('problems.tsv has no mu_min column')
+        break
+    elif c[6] != mu_cell(p):
+        bad.append('%s: mu %s, problems.tsv %s' % (p['label'], c[6], mu_cell(p)))
+friction = [p for p in prof_plan if mu_cell(p) != 'none']
+report(prof_plan and friction and not bad,
+       'the problem list has each profile problem with its mu from problems.tsv',
+       '; '.join(bad[:4]) or ('no problem with friction' if prof_plan else 'no plan'))
+
 # ---- the harness's validation (make bench-validate) --------------------------------------------
 agr = rows(os.path.join('bench_validate', 'bench_validate_agreement.csv'))[0]
 para = re.search(r'\\paragraph\{The harness against the literature\.\}([^\n]*)', text)
