@@ -1498,7 +1498,9 @@ def scenes_paragraph(rows):
 
 def validation_paragraph():
     """The harness against peer_fc3d's own verdicts (make bench-validate),
-    when its results are in RESULTS_DIR/bench_validate."""
+    when its results are in RESULTS_DIR/bench_validate: every count from
+    bench_validate_agreement.csv (the engine's table), the problems, the
+    time limit and the runs without a verdict from bench_validate.csv."""
     path = os.path.join('bench_validate', 'bench_validate_agreement.csv')
     if not have(path):
         return ''
@@ -1508,17 +1510,52 @@ def validation_paragraph():
         return ''
     a = allr[0]
     per = [r for r in rows if r['solver'] != 'all' and r['tol'] == a['tol']]
-    t = ('\\paragraph{The harness against the literature.} \\texttt{make bench-validate} runs %s of '
-         'Siconos (%s) as external solvers through the engine on the FC3D problems of the shared datasets, '
-         'and compares the engine\'s verdict ($\\mathrm{err}_\\mathrm{siconos}\\le %s$, recomputed by the '
-         'library from the answer) with the one \\texttt{peer\\_fc3d} prints itself. They agree on %s of '
-         '%s (solver, problem) pairs (%.1f\\,\\%%): %s solved by both, %s by neither, %s said solved by '
-         'the peer alone and %s by the engine alone; %s runs gave no verdict (refused, killed at the time '
-         'limit or silent) and are not pairs.' % (
-             plural(len(per), 'solver'), ', '.join(tt(r['solver']) for r in per), tolfmt(a['tol']),
-             a['agree'], a['pairs'], 100 * num(a['agree_share']), a['both_solved'], a['both_unsolved'],
-             a['only_reported'], a['only_engine'], a['no_verdict']))
-    return t + '\n\n'
+    pairs, agree, nov = int(num(a['pairs'])), int(num(a['agree'])), int(num(a['no_verdict']))
+    total = pairs + nov
+    runs = os.path.join('bench_validate', 'bench_validate.csv')
+    bpre, brows = read(runs) if have(runs) else ({}, [])
+    brows = [r for r in brows if r.get('tol') and num(r['tol']) == num(a['tol'])]
+    probs = len({r['problem'] for r in brows})
+    lim = bpre.get('time_limit_s', '').split(' ')[0]
+    t = ('\\paragraph{The harness against the literature.} A separate run, \\texttt{make bench-validate} '
+         '(not part of the main job), runs %s of Siconos (%s) as external solvers through the engine '
+         'on %s, and compares the engine\'s verdict ($\\mathrm{err}_\\mathrm{siconos}\\le %s$, recomputed by '
+         'the library from the answer the solver wrote) with the one \\texttt{peer\\_fc3d} prints itself '
+         '(\\texttt{solved}: its own $\\mathrm{err}_\\mathrm{siconos}\\le %s$, $r$ and $u$ finite). ' % (
+             plural(len(per), 'solver'), ', '.join(tt(r['solver']) for r in per),
+             ('the %d FC3D problems of the shared datasets' % probs) if probs else
+             'the FC3D problems of the shared datasets', tolfmt(a['tol']), tolfmt(a['tol'])))
+    if nov:
+        t += 'Of the %d (solver, problem) pairs, %d have both verdicts' % (total, pairs)
+    else:
+        t += 'All %d (solver, problem) pairs have both verdicts' % pairs
+    t += (', and the two agree on %s: %s solved by both, %s by neither' % (
+        ('all %d' % pairs) if agree == pairs else ('%d of them (%.1f\\,\\%%)' % (
+            agree, 100 * num(a['agree_share']))), a['both_solved'], a['both_unsolved']))
+    only = [(int(num(a['only_reported'])), 'by the peer alone'),
+            (int(num(a['only_engine'])), 'by the engine\'s test alone')]
+    if any(k for k, _ in only):
+        t += '; solved %s' % series(['%d %s' % (k, w) for k, w in only if k])
+    else:
+        t += '; no pair is solved by one and not the other'
+    t += '. '
+    if nov:
+        gone = [r for r in brows if r.get('reported_solved', '') == '']
+        words = {'time_limit': 'killed at the %s\\,s time limit' % lim if lim else 'killed at the time limit',
+                 'refused': 'refused', 'failed': 'without an answer', 'error': 'with an error'}
+        by = {}
+        for r in gone:
+            by.setdefault(words.get(r['status'], r['status'].replace('_', ' ')), []).append(
+                '%s on %s' % (tt(r['solver']), tt(r['problem'])))
+        if gone and len(gone) == nov:
+            t += 'The other %s gave no verdict, %s. ' % (
+                plural(nov, 'run'), '; '.join('%s: %s' % (w, series(v)) for w, v in by.items()))
+        else:
+            t += 'The other %s gave no verdict (refused, killed at the time limit or silent). ' % (
+                plural(nov, 'run'))
+        t += ('Counted as disagreements, the two verdicts agree on %d of the %d pairs (%.1f\\,\\%%). ' %
+              (agree, total, 100.0 * agree / total))
+    return t.rstrip() + '\n\n'
 
 
 def peers_side_section():

@@ -365,12 +365,35 @@ if not agr:
            (para.group(0)[:80] if para else 'bench-validate named'))
 else:
     a = next((r for r in agr if r['solver'] == 'all'), {})
-    ok = para and all(v in para.group(1) for v in
-                      ('%s of\n%s' % (a['agree'], a['pairs']) if False else
-                       'agree on %s of %s' % (a['agree'], a['pairs']),
-                       '%.1f\\,\\%%' % (100 * float(a['agree_share']))))
-    report(bool(ok), 'the validation paragraph has the agreement of its results',
-           para.group(1)[:160] if para else 'no paragraph')
+    pairs, agree, nov = int(a['pairs']), int(a['agree']), int(a['no_verdict'])
+    total = pairs + nov
+    want = ['agree on all %d' % pairs if agree == pairs else
+            'agree on %d of them (%.1f\\,\\%%)' % (agree, 100 * float(a['agree_share']))]
+    if nov:
+        want.append('%d of the %d pairs (%.1f\\,\\%%)' % (agree, total, 100.0 * agree / total))
+    p1 = para.group(1) if para else ''
+    miss = [w for w in want if w not in p1]
+    report(bool(para) and not miss, 'the validation paragraph has the agreement of its results',
+           'missing %s in: %s' % (miss, p1[:200]) if para else 'no paragraph')
+    # every number it prints is one of its results' (the agreement table, the runs' CSV)
+    runs, rpre = rows(os.path.join('bench_validate', 'bench_validate.csv'))
+    runs = [r for r in runs if r.get('tol') and float(r['tol']) == float(a['tol'])]
+    allowed = {v for r in agr for k, v in r.items() if k not in ('tol', 'solver')}
+    allowed |= {str(total), '%.1f' % (100.0 * agree / total), '%.1f' % (100 * float(a['agree_share'])),
+                str(len({r['problem'] for r in runs}))}
+    if rpre.get('time_limit_s'):
+        allowed.add('%g' % float(rpre['time_limit_s'].split(' ')[0]))
+    plain = re.sub(r'\\texttt\{[^}]*\}|\$[^$]*\$', ' ', p1)
+    stray = [x for x in re.findall(r'\d+(?:\.\d+)?', plain) if x not in allowed]
+    report(bool(para) and not stray, 'every number of the validation paragraph is its results\'',
+           'not in the CSVs: %s' % stray)
+    # the runs without a verdict are named when the runs' CSV is there
+    gone = [r for r in runs if r.get('reported_solved', '') == '']
+    bad = ['%s on %s' % (r['solver'], r['problem']) for r in gone
+           if '\\texttt{%s} on \\texttt{%s}' % (r['solver'].replace('_', '\\_'),
+                                                 r['problem'].replace('_', '\\_')) not in p1]
+    report(not bad and (not runs or len(gone) == nov),
+           'the validation paragraph names the runs without a verdict', '; '.join(bad))
 
 # ---- the peers' answers that lcplab's test rejected: NAME_failures.csv -------------------------
 said = [WORDS.get(m.group(1), m.group(1)) for m in
