@@ -41,7 +41,8 @@ ncols = exists("fig_cols") ? int(fig_cols) : (W < 4 || longest > 11 ? 1 : 2)
 
 csel(c, t, s) = sprintf("$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\"", c, t, s)
 share(c, t, s) = system(sprintf("awk -F, '$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\" {printf \"%%.0f\", 100 * $6; exit}' '%s'", c, t, s, csv2))
-nprob(c) = system(sprintf("awk -F, '$8 == \"%s\" {print $7; exit}' '%s'", c, csv2))
+# the class's problems: a row's accepted ($7) and refused ($9) problems
+nprob(c) = system(sprintf("awk -F, '$8 == \"%s\" {print $7 + $9; exit}' '%s'", c, csv2))
 # the solvers of a class at a tolerance, the most robust (solved share) first
 ranked(c, t) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} $8 == \"%s\" && $1 == \"%s\"%s && !s[$2]++ {print $6, NR, $2}' '%s' | sort -k1,1gr -k2,2n | awk '{printf \"%%s \", $3}'", c, t, sfilter(2), csv2))
 cname(c) = c eq "lcp" ? "LCP" : c eq "box" ? "box/findex" : c eq "mlcp" ? "MLCP" : \

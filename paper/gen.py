@@ -684,9 +684,10 @@ def same_as_text(same):
     groups = {}
     for (s, who), where in per.items():
         groups.setdefault((who, tuple(where)), []).append(s)
-    return '; '.join('%s ran %s\'s own loop on %s problems' % (series([tt(x) for x in ss]), tt(who),
-                                                               series(list(where)))
-                     for (who, where), ss in groups.items())
+    return '; '.join('%s repeated %s\'s trace on %s problem%s' % (
+        series([tt(x) for x in ss]), tt(who), series(list(where)),
+        '' if len(where) == 1 and where[0].split()[0] == '1' else 's')
+        for (who, where), ss in groups.items())
 
 
 def noise_paragraph():
@@ -704,21 +705,24 @@ def noise_paragraph():
     ratios = [max(v) / min(v) for v in traces.values() if len(v) > 1]
     if ratios:
         ratios.sort()
-        t += ('Solvers that run the same trace on a problem (Section~\\ref{sec:ties}) time the same '
-              'iterations: on the %d problems where two or more did, their median times differ by a factor '
+        t += ('Runs with the same trace on a problem (Section~\\ref{sec:ties}) do the same iterations: '
+              'on the %d problems where two solvers or more had one, their median times differ by a factor '
               'of %.2f at the median and up to %.2f' % (len(ratios), ratios[len(ratios) // 2], ratios[-1]))
         over = sum(1 for x in ratios if x > 1 + tie_f)
         t += ('; on %d of them the difference is larger than the tie factor %g of the profile, so at '
-              '$\\tau=1$ the same iterations implemented differently, or timed at another moment, can '
+              '$\\tau=1$ the same iterations, implemented differently or timed at another moment, can '
               'rank differently. ' % (over, 1 + tie_f) if over else '. ')
     return ('\\paragraph{Noise.} ' + t.strip() + '\n\n') if t else ''
 
 
 write('noise.tex', noise_paragraph())
 nums += macro('SameAsSentence', (
-    'A solver that runs another\'s own loop on a problem is not a separate winner there: %s; they are '
-    'marked $^*$ in the tables and never counted as fastest or tied.' % same_as_text(same)) if same else
-    'No solver ran another solver\'s loop on a problem of this run.')
+    'A solver whose run on a problem repeats another\'s trace (the same status, iteration and pivot '
+    'counts and the same $x$, bit for bit) is not a separate winner there: %s; they are '
+    'marked $^*$ in the tables and never counted as fastest or tied. Most of these are one algorithm '
+    'under two names; on a problem solved in an iteration or two, two algorithms can also meet.'
+    % same_as_text(same)) if same else
+    'No solver repeated another solver\'s trace on a problem of this run.')
 # per class: the winner (most fastest, ties excluded) and the most robust
 # per class and tolerance: the fastest, the ties, who solves the most (the
 # library's exp_profile_leaders, profile_leaders.csv)
@@ -810,6 +814,12 @@ def refusals_clause():
 
 
 nums += macro('RefusalsClause', refusals_clause())
+# the profiles' denominator, as the tables count it
+_outside = refusals_clause().startswith('refusals are outside')
+nums += macro('ProfileShareOf', 'the class\'s problems $s$ accepts' if _outside else
+              'the class\'s problems')
+nums += macro('ProfileLegendShare', 'of the class\'s problems each accepts' if _outside else
+              'of the class\'s problems')
 nums += macro('ClassList', series([CLASS_NAME.get(c) or tex(c) for c in
                                    classes_of([r for _, rows in sets for r in rows])]))
 
@@ -823,8 +833,11 @@ def upfirst(s):
 
 
 def class_paragraph(c):
-    ra = [r for r in wrows if r['class'] == c]
-    nprob = int(num(ra[0]['problems'])) if ra else 0
+    # the class's problems: the leaders' count (every problem of the class);
+    # a winners row counts only the problems its solver accepted
+    LA = lead(c, tolA) or lead(c, tolB)
+    cr = [r for r in cov if r['class'] == c]
+    nprob = int(num(LA['problems'])) if LA else (int(num(cr[0]['problems'])) if cr else 0)
     acc = [r for r in cov if r['class'] == c and int(num(r['accepted'])) > 0]
     own = [r for r in acc if not is_peer(r['solver'])]
     some = [r for r in own if int(num(r['refused'])) > 0]
@@ -836,8 +849,9 @@ def class_paragraph(c):
     t += '. '
     LA, LB = lead(c, tolA), lead(c, tolB)
     if LA and LA['fastest']:
-        t += 'At %s, %s is fastest alone on %s problems and tied on %s' % (
-            '$' + tolfmt(tolA) + '$', tt(LA['fastest']), LA['fastest_alone'], LA['fastest_tied'])
+        k = int(num(LA['fastest_alone']))
+        t += 'At %s, %s is fastest alone on %d problem%s and tied on %s' % (
+            '$' + tolfmt(tolA) + '$', tt(LA['fastest']), k, '' if k == 1 else 's', LA['fastest_tied'])
         ties = int(num(LA['ties']))
         t += ('; %d first places in the class are ties (one count per solver in a tie). ' % ties
               if ties else '. ')
@@ -1002,6 +1016,9 @@ for s in cv_solvers:
 t += '\\bottomrule\n\\end{tabular}\n'
 write('conv.tex', t)
 nums += macro('ConvTol', '$' + tolfmt(cpre.get('tol', '1e-10').split()[0]) + '$')
+# the measure the convergence CSV records (its column), as the text names it
+_meas = next((k for k in ('res_scaled', 'res_rel') if cv and k in cv[0]), 'res_scaled')
+nums += macro('ConvMeasure', '\\mathrm{res}_{\\mathrm{%s}}' % _meas.split('_')[1])
 
 # ---- scenes: steps, failures, what the world did -------------------------------------------
 def steps_rows(name):

@@ -147,6 +147,38 @@ for m in re.finditer(r'exponents near (\d+(?:\.\d+)?)', text):
         bad.append('%s (fitted: %s)' % (m.group(0), ', '.join('%.2f' % s for s in slopes)))
 report(not bad, 'a verdict on the exponents agrees with the fits', '; '.join(bad))
 
+# the per-class paragraphs: "N problems" and "(k of N)" count the class's problems (the
+# coverage table's), not one solver's accepted ones
+CLASS_TITLE = {'Standard LCP': 'lcp', 'Boxed/findex LCP': 'box', 'MLCP (equality rows)': 'mlcp',
+               '3-D Coulomb friction (FC3D)': 'fc3d', 'Associated cone': 'cone-assoc'}
+ncls = {}
+for r in rows('profile_coverage.csv')[0]:
+    ncls.setdefault(r['class'], r['problems'])
+bad = []
+path = os.path.join(gen, 'classes.tex')
+if os.path.exists(path):
+    with open(path) as fh:
+        for m in re.finditer(r'\\paragraph\{([^}]*)\.\} (\d+) problems?;([^\n]*)', fh.read()):
+            c = CLASS_TITLE.get(m.group(1))
+            want = ncls.get(c)
+            outof = set(re.findall(r'\(\d+ of (\d+)\)', m.group(3)))
+            if want is None or m.group(2) != want or outof - {want}:
+                bad.append('%s: %s problems, (of %s); the coverage: %s' % (
+                    m.group(1), m.group(2), ', '.join(sorted(outof)), want))
+report(ncls and not bad, 'the per-class paragraphs count the class\'s problems', '; '.join(bad))
+bad = re.findall(r'\b1 problems\b|\bon 1 [\w-]+ problems\b', text)
+report(not bad, 'no "1 problems"', '; '.join(bad[:3]))
+
+# the convergence section names the measure its CSV (and figure) plots
+cvr = rows('convergence.csv')[0]
+m = re.search(r'\\section\{Convergence\}(.*?)\\section', text, re.S)
+if cvr and m:
+    col = 'res_scaled' if 'res_scaled' in cvr[0] else 'res_rel'
+    other = 'rel' if col == 'res_scaled' else 'scaled'
+    report('\\mathrm{%s}' % other not in m.group(1) and '\\mathrm{%s}' % col.split('_')[1] in m.group(1),
+           'the convergence section names the measure its CSV records (%s)' % col,
+           'the section names res_%s' % other)
+
 # ---- the scenes ---------------------------------------------------------------------------
 steps = rows('drift_steps.csv')[0] + rows('accuracy_steps.csv')[0]
 ran = {r['solver'] for r in steps if not r['end'].startswith('refused')}
