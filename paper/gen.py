@@ -919,8 +919,18 @@ write('large_section.tex', large_section())
 
 # ---- scaling -------------------------------------------------------------------------------
 _, sl = read('scaling_slopes.csv')
-_, sc = read('scaling.csv')
+scpre, sc = read('scaling.csv')
 fit = [r for r in sl if not math.isnan(num(r['slope']))]
+# the figure's solvers (the section's `figure solvers=` line), when fewer than the fits
+_figsv = [w for w in re.findall(r'(?:^|\s)solvers=(\S+)', scpre.get('figure', ''))[-1:]
+          for w in w.split(',') if w]
+_fitsv = list(dict.fromkeys(r['solver'] for r in fit))
+_drawn = [x for x in _fitsv if x in _figsv]
+nums += macro('ScalingFigNote', (
+    ' It draws %d of the %d solvers fitted (%s: the section\'s \\texttt{figure solvers=}); '
+    'Table~\\ref{tab:slopes} gives every fit.' % (len(_drawn), len(_fitsv),
+                                                 ', '.join(tt(x) for x in _drawn)))
+              if _figsv and len(_drawn) < len(_fitsv) else '')
 t = ('\\begin{tabular}{@{}llrrcr@{}}\n\\toprule\nfamily & solver & points & slope $s$ & 95\\,\\% '
      'interval & $R^2$ \\\\\n\\midrule\n')
 fams = list(dict.fromkeys(r['family'] for r in fit))

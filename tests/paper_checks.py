@@ -72,7 +72,8 @@ def expand(text):
 
 
 with open(paper) as fh:
-    doc = expand(inline(strip_comments(fh.read())))
+    doc_raw = strip_comments(fh.read())
+    doc = expand(inline(doc_raw))
 gens = ''
 for name in sorted(os.listdir(gen)):
     with open(os.path.join(gen, name)) as fh:
@@ -103,6 +104,13 @@ for part in parts[1:]:
     if not rest.strip():
         empty.append(title)
 report(not empty, 'no empty section', ', '.join(empty))
+
+# every page of a figure the paper shows has its float (NAME-2.pdf, NAME-1-3.pdf, ...)
+shown = set(re.findall(r'\\iffig\{([^}]*)\}', doc_raw))
+pages = sorted(f[:-4] for f in os.listdir(res) if f.endswith('.pdf') and
+               re.match(r'(profile|drift|accuracy)(-\d+)*\.pdf$', f))
+report(not [f for f in pages if f not in shown], 'every page of the paper\'s figures has its float',
+       'no float for ' + ', '.join(f for f in pages if f not in shown))
 
 # ---- counts --------------------------------------------------------------------------
 sets = {}
