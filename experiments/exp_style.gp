@@ -160,7 +160,7 @@ carried_step(dummy) = strcol(14) ne "solver" && strcol(14) ne "none" && strcol(1
 ncarried(f) = int(system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} $5 != \"\" && $14 != \"solver\" && $14 != \"none\" && $14 != \"\" {n++} END {print n + 0}' '%s'", f)))
 okruns(sc, g) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} ($1 \"|\" $4 == \"%s\"%s%s) {r = $2 \"/\" $3; if (!(r in s)) {s[r] = 1; o[++n] = r} if ($13 == \"refused\") bad[r] = 1} END {for (i = 1; i <= n; i++) if (!(o[i] in bad)) printf \"%%s \", o[i]}' '%s'", sc, sfilter(2), gfilter(g), csv))
 # a panel's group in its title only when the scene has runs in both groups
-gtitle(sc, g) = g == 0 || words(okruns(sc, 3 - g)) == 0 ? "" : (g == 1 ? ", box solvers" : ", contact solvers")
+gtitle(sc, g) = g == 0 || words(okruns(sc, 3 - g)) == 0 ? "" : (g == 1 ? ", box" : ", contact")
 # small multiples (here and in exp_profile.gp): n curves in nchunks(n)
 # panels of at most per_panel; the k-th of n chunks of m words is words lo..hi
 nchunks(n) = n <= per_panel ? 1 : int((n + per_panel - 1) / per_panel)

@@ -107,7 +107,8 @@ def sci(v, d=1):
     m, e = ('%.*e' % (d, v)).split('e')
     e = int(e)
     if -2 <= e <= 3:
-        return ('%.*g' % (d + 1, v))
+        # d + 1 significant digits, positional ('%g' would write 120 as 1.2e+02)
+        return '%.*f' % (max(0, d - e), float('%.*e' % (d, v)))
     return '%s\\times10^{%d}' % (m, e)
 
 
@@ -646,8 +647,11 @@ def winners_table(name, tol_pick):
     tols = list(dict.fromkeys(r['tol'] for r in w))
     tol = tols[tol_pick] if tol_pick < len(tols) else tols[0]
     rows = [r for r in w if r['tol'] == tol]
-    t = ('\\begin{tabular}{@{}llrrrrrr@{}}\n\\toprule\nclass & solver & problems & solved & '
-         'fastest & tied & $\\rho(2)$ & $\\rho(10)$ \\\\\n\\midrule\n')
+    # the winners' problems are those the solver accepted when the table
+    # counts refusals apart (its refused column)
+    t = ('\\begin{tabular}{@{}llrrrrrr@{}}\n\\toprule\nclass & solver & %s & solved & '
+         'fastest & tied & $\\rho(2)$ & $\\rho(10)$ \\\\\n\\midrule\n' % (
+             'accepted' if rows and 'refused' in rows[0] else 'problems'))
     same = []
     for c in classes_of(rows):
         cr = sorted((r for r in rows if r['class'] == c),
@@ -1342,8 +1346,8 @@ def scenes_intro():
             pen[k] = max(pen.get(k, 0.0), v)
     if pen:
         k, v = max(pen.items(), key=lambda kv: kv[1])
-        t += ('The deepest penetration of any run of the accuracy experiment was %.2g\\,mm (%s on the %s '
-              'with %s friction). ' % (1e3 * v, tt(k[2]), tex(k[0]), tex(k[1])))
+        t += ('The deepest penetration of any run of the accuracy experiment was $%s$\\,mm (%s on the %s '
+              'with %s friction). ' % (sci(1e3 * v), tt(k[2]), tex(k[0]), tex(k[1])))
     return t
 
 
@@ -1651,8 +1655,11 @@ def conclusion():
             CLASS_NAME.get(c) or tex(c), tt(L['fastest']), series([tt(x) for x in most]),
             '' if len(most) > 1 else 's'))
     winners = {lead(c, tolA)['fastest'] for c in classes_of(wrows) if lead(c, tolA) and lead(c, tolA)['fastest']}
-    t = '\\section{Conclusion}\\label{sec:concl}\nOn %d problems in %s, at %s, %s.' % (
-        len(DISTINCT), plural(nclasses, 'class', 'classes'), '$' + tolfmt(tolA) + '$', '; '.join(parts))
+    # the profiles' problems: the verdicts below are theirs (the scaling and
+    # large sets are not in the profiles)
+    ncl = len(classes_of(wrows))
+    t = ('\\section{Conclusion}\\label{sec:concl}\nOn the %d problems of the profiles, in %s, at %s, %s.' % (
+        len(collection(prof)), plural(ncl, 'class', 'classes'), '$' + tolfmt(tolA) + '$', '; '.join(parts)))
     if len(winners) > 1:
         t += ' No solver is fastest on every class.'
     t += peers_conclusion()

@@ -112,6 +112,12 @@ pages = sorted(f[:-4] for f in os.listdir(res) if f.endswith('.pdf') and
 report(not [f for f in pages if f not in shown], 'every page of the paper\'s figures has its float',
        'no float for ' + ', '.join(f for f in pages if f not in shown))
 
+# numbers are typeset, never in C's exponent notation ("$1.2e+02$" prints "1.2e + 02")
+plain = re.sub(r'\\texttt\{[^}]*\}|\\(?:label|ref|input|cite)\{[^}]*\}', '', text)
+bad = [plain[max(0, m.start() - 30):m.end() + 10].replace('\n', ' ').replace('\\', '/')
+       for m in re.finditer(r'(?<![\w.-])\d+(?:\.\d+)?[eE][+-]\d+', plain)]
+report(not bad, 'no number in C exponent notation', '; '.join(bad[:3]))
+
 # ---- counts --------------------------------------------------------------------------
 sets = {}
 for name in ('profile.csv', 'large.csv', 'scaling.csv'):
@@ -186,6 +192,12 @@ if cvr and m:
     report('\\mathrm{%s}' % other not in m.group(1) and '\\mathrm{%s}' % col.split('_')[1] in m.group(1),
            'the convergence section names the measure its CSV records (%s)' % col,
            'the section names res_%s' % other)
+
+# the conclusion counts the problems its verdicts are about: the profiles'
+m = re.search(r'\\section\{Conclusion\}[^\n]*\n(On[^,]*)', text)
+nprof = len({r['problem'] for r in rows('profile.csv')[0]})
+report(not m or re.fullmatch(r'On the %d problems of the profiles' % nprof, m.group(1).strip()),
+       'the conclusion counts the profiles\' problems', '%s (profile.csv: %d)' % (m.group(1) if m else '', nprof))
 
 # ---- the scenes ---------------------------------------------------------------------------
 steps = rows('drift_steps.csv')[0] + rows('accuracy_steps.csv')[0]

@@ -24,7 +24,8 @@
  *     kind, class, n, nnz, origin and file hash; the 1-norm condition
  *     estimate of the 2x2 LCP, 3 by hand; the friction coefficients' range
  *     (mu_min, mu_max) of a written FC3D .dat (0.2 and 0.7), a findex
- *     problem (0.5 .. 0.9), an LCP (none: NaN) and Siconos'
+ *     problem (0.5 .. 0.9), an LCP (none: NaN), a scene's pyramid LCP (the
+ *     world's 0.5, in A), a frictionless chain (NaN) and Siconos'
  *     FrictionContact3D_1c.dat (0.1, the file's last line; LCPLAB_SHARED),
  *     as problems.tsv gives them back;
  *   - plan, task (plan.c, task.c, campaign.c): a planned .exp read back
@@ -604,7 +605,8 @@ static void test_external_judged(void) {
 
 /* The problems of a plan of the files paths (one profile section, pgs):
  * its catalogue read back from problems.tsv into *pl. */
-static int plan_of_files(const char *name, const char *const *paths, int n, exp_plan *pl) {
+static int plan_of_files(const char *name, const char *const *paths, int n, const char *more,
+                         exp_plan *pl) {
   char cfg[300], dir[300];
   snprintf(cfg, sizeof cfg, "%s/%s.exp", tmp, name);
   snprintf(dir, sizeof dir, "%s/%s", tmp, name);
@@ -612,7 +614,7 @@ static int plan_of_files(const char *name, const char *const *paths, int n, exp_
   if (!f) return -1;
   fputs("experiment profile mu\nsolvers pgs\ninstances", f);
   for (int i = 0; i < n; i++) fprintf(f, " %s", paths[i]);
-  fputs("\ntol 1e-6\nmin_runs 1\nmin_time 0\n", f);
+  fprintf(f, "\n%stol 1e-6\nmin_runs 1\nmin_time 0\n", more);
   fclose(f);
   said s = { "", 0 };
   exp_log log = { keep_line, &s };
@@ -674,9 +676,15 @@ static void test_mu_range(void) {
 
   const char *paths[] = { fc, fx, lcp };
   exp_plan pl;
-  CU_ASSERT_EQUAL_FATAL(plan_of_files("mu", paths, 3, &pl), 0);
-  CU_ASSERT_EQUAL_FATAL(pl.nprobs, 3);
-  for (int i = 0; i < 3; i++) {
+  /* a scene's pyramid LCP holds its mu (the world's, 0.5 by default) in A;
+   * a scene without friction has none */
+  CU_ASSERT_EQUAL_FATAL(plan_of_files("mu", paths, 3,
+                                      "scene stack n=2 steps=5 friction=pyramid\n"
+                                      "scene chain n=3 steps=5 friction=none\n",
+                                      &pl),
+                        0);
+  CU_ASSERT_EQUAL_FATAL(pl.nprobs, 5);
+  for (int i = 0; i < pl.nprobs; i++) {
     const exp_prob *q = &pl.probs[i];
     if (strcmp(q->label, "two_contacts") == 0) {
       CU_ASSERT_EQUAL(q->cls, EXP_CLASS_FC3D);
@@ -687,8 +695,13 @@ static void test_mu_range(void) {
       CU_ASSERT_EQUAL(q->contacts, 2);
       CU_ASSERT_DOUBLE_EQUAL(q->mu_min, 0.5, 1e-12);
       CU_ASSERT_DOUBLE_EQUAL(q->mu_max, 0.9, 1e-12);
+    } else if (strcmp(q->origin, "scene") == 0 && strcmp(q->family, "stack") == 0) {
+      CU_ASSERT_EQUAL(q->cls, EXP_CLASS_LCP);
+      CU_ASSERT(q->contacts > 0);
+      CU_ASSERT_DOUBLE_EQUAL(q->mu_min, 0.5, 1e-12);
+      CU_ASSERT_DOUBLE_EQUAL(q->mu_max, 0.5, 1e-12);
     } else {
-      CU_ASSERT_STRING_EQUAL(q->label, "plain");
+      CU_ASSERT(strcmp(q->label, "plain") == 0 || strcmp(q->family, "chain") == 0);
       CU_ASSERT(isnan(q->mu_min) && isnan(q->mu_max));
     }
   }
@@ -702,7 +715,7 @@ static void test_mu_range(void) {
   }
   snprintf(path, sizeof path, "%s/FrictionContact3D_1c.dat", dir);
   const char *one[] = { path };
-  CU_ASSERT_EQUAL_FATAL(plan_of_files("mu_siconos", one, 1, &pl), 0);
+  CU_ASSERT_EQUAL_FATAL(plan_of_files("mu_siconos", one, 1, "", &pl), 0);
   CU_ASSERT_EQUAL_FATAL(pl.nprobs, 1);
   CU_ASSERT_EQUAL(pl.probs[0].contacts, 1);
   CU_ASSERT_DOUBLE_EQUAL(pl.probs[0].mu_min, 0.1, 1e-12);
