@@ -194,10 +194,10 @@ static int render_problems(const exp_plan *pl, exp_rbuf *b) {
                             "\tmu_min\tmu_max\torigin\tpath\tsha256\n");
   for (int i = 0; i < pl->nprobs && !bad; i++) {
     const exp_prob *p = &pl->probs[i];
-    bad = exp_rbuf_add(b, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%.6g\t%.6g\t%s\t%s\t%s\n",
-                       i, pl->cfg.sec[p->section].name, p->label, p->family,
-                       exp_class_str(p->cls), p->kind, p->n, p->nnz, p->contacts, p->cond,
-                       p->mu_min, p->mu_max, p->origin, p->path, p->sha256);
+    bad = exp_rbuf_add(b, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%.6g\t%.6g\t%s\t%s\t%s\n", i,
+                       pl->cfg.sec[p->section].name, p->label, p->family, exp_class_str(p->cls),
+                       p->kind, p->n, p->nnz, p->contacts, p->cond, p->mu_min, p->mu_max, p->origin,
+                       p->path, p->sha256);
   }
   return bad;
 }

@@ -137,9 +137,9 @@ static void cache_save(meta_cache *c) {
              "\tsha256 (lcplab experiment's cache of problem metadata; delete it to recompute)\n");
   for (int k = 0; k < c->n; k++) {
     const meta *e = &c->m[k];
-    fprintf(f, "%s\t%lld\t%lld\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%.17g\t%.17g\t%s\n", e->path,
-            e->size, e->mtime, exp_class_str(e->p.cls), e->p.kind, e->p.n, e->p.nnz,
-            e->p.contacts, e->p.cond, e->p.mu_min, e->p.mu_max, e->p.sha256);
+    fprintf(f, "%s\t%lld\t%lld\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%.17g\t%.17g\t%s\n", e->path, e->size,
+            e->mtime, exp_class_str(e->p.cls), e->p.kind, e->p.n, e->p.nnz, e->p.contacts,
+            e->p.cond, e->p.mu_min, e->p.mu_max, e->p.sha256);
   }
   io_outfile_publish(o, err, sizeof err);
 }

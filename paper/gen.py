@@ -709,12 +709,13 @@ def noise_paragraph():
     ratios = [max(v) / min(v) for v in traces.values() if len(v) > 1]
     if ratios:
         ratios.sort()
-        t += ('Runs with the same trace on a problem (Section~\\ref{sec:ties}) do the same iterations: '
+        t += ('Runs with the same trace on a problem (Section~\\ref{sec:ties}) reach the same answer in the '
+              'same number of iterations: '
               'on the %d problems where two solvers or more had one, their median times differ by a factor '
               'of %.2f at the median and up to %.2f' % (len(ratios), ratios[len(ratios) // 2], ratios[-1]))
         over = sum(1 for x in ratios if x > 1 + tie_f)
         t += ('; on %d of them the difference is larger than the tie factor %g of the profile, so at '
-              '$\\tau=1$ the same iterations, implemented differently or timed at another moment, can '
+              '$\\tau=1$ runs with the same trace, implemented differently or timed at another moment, can '
               'rank differently. ' % (over, 1 + tie_f) if over else '. ')
     return ('\\paragraph{Noise.} ' + t.strip() + '\n\n') if t else ''
 

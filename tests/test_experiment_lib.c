@@ -646,7 +646,7 @@ static void test_mu_range(void) {
   /* a findex problem: normal rows 0 and 3, friction rows 1, 2 (mu 0.5) and
    * 4, 5 (mu 0.9) */
   static double A[36], b[6] = { -1, 0, 0, -1, 0, 0 }, lo[6], hi[6],
-                mu[6] = { 0, 0.5, 0.5, 0, 0.9, 0.9 };
+                       mu[6] = { 0, 0.5, 0.5, 0, 0.9, 0.9 };
   static int findex[6] = { -1, 0, 0, -1, 3, 3 };
   for (int i = 0; i < 6; i++) {
     A[i * 6 + i] = 2;
