@@ -20,7 +20,7 @@
 # decades of the positive values (exact zeros are not drawn, and no floor is
 # invented); time ends at the last step any run of the scene reached.
 # Panels flow in `figure cols=N` columns (default 3 at the two-column width,
-# 2 below 4 in), `figure rows=R` rows a page (default 5; more go to out-2.*,
+# 2 below 4 in), `figure rows=R` rows a page (default 4; more go to out-2.*,
 # ...), lettered.  Options: solvers=, width=, cols=, rows=, font=, title=.
 # Writes out.pdf and out.png.
 if (!exists("gpdir")) { gpdir = "." }
@@ -75,9 +75,10 @@ do for [si = 1:ns] {
 }
 np = words(panels)
 if (np == 0) { print "exp_accuracy.gp: every metric is constant in ".csv.": no figure"; exit status 1 }
-# at most `figure rows=R` rows of panels a page (default 5): more panels go
+# at most `figure rows=R` rows of panels a page (default 4: a page of five
+# rows, 9.2 in, and its caption overflow the paper's 9.4 in of text height): more panels go
 # to out-2.pdf, out-3.pdf, ... (and their PNGs)
-maxrows = exists("fig_rows") ? int(fig_rows) : 5
+maxrows = exists("fig_rows") ? int(fig_rows) : 4
 perpage = maxrows * ncols
 npages = int((np + perpage - 1) / perpage)
 PH = 1.62

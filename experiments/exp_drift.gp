@@ -68,9 +68,10 @@ do for [si = 1:ns] {
 }
 np = words(panels)
 if (np == 0) { print "exp_drift.gp: every metric is constant in ".csv.": no figure"; exit status 1 }
-# at most `figure rows=R` rows of panels a page (default 5): more panels go
+# at most `figure rows=R` rows of panels a page (default 4: a page of five
+# rows, 9.2 in, and its caption overflow the paper's 9.4 in of text height): more panels go
 # to out-2.pdf, out-3.pdf, ... (and their PNGs)
-maxrows = exists("fig_rows") ? int(fig_rows) : 5
+maxrows = exists("fig_rows") ? int(fig_rows) : 4
 perpage = maxrows * ncols
 npages = int((np + perpage - 1) / perpage)
 PH = 1.62

@@ -7,6 +7,8 @@
 # the curves lcplab computed per class (libexperiment/tables.c): only the
 # solvers that take part in a class (accepted one of its problems) have a
 # curve there.  Draws rho_s(tau) against log2(tau) as steps with marks.
+# Solvers whose curves are the same point for point are drawn once: the
+# legend says "a +k alike".
 # At most `figure per_panel=K` curves a panel (default 6): a class with more
 # solvers is drawn as small multiples, its solvers ordered by the share they
 # solve (the most robust first) and dealt into ceil(n / K) panels of nearly
@@ -41,9 +43,20 @@ ncols = exists("fig_cols") ? int(fig_cols) : (W < 4 || longest > 11 ? 1 : 2)
 
 csel(c, t, s) = sprintf("$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\"", c, t, s)
 share(c, t, s) = system(sprintf("awk -F, '$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\" {printf \"%%.0f\", 100 * $6; exit}' '%s'", c, t, s, csv2))
-nprob(c) = system(sprintf("awk -F, '$8 == \"%s\" {print $7; exit}' '%s'", c, csv2))
+# the class's problems: a row's accepted ($7) and refused ($9) problems
+nprob(c) = system(sprintf("awk -F, '$8 == \"%s\" {print $7 + $9; exit}' '%s'", c, csv2))
 # the solvers of a class at a tolerance, the most robust (solved share) first
 ranked(c, t) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} $8 == \"%s\" && $1 == \"%s\"%s && !s[$2]++ {print $6, NR, $2}' '%s' | sort -k1,1gr -k2,2n | awk '{printf \"%%s \", $3}'", c, t, sfilter(2), csv2))
+# the curves to draw, the most robust first: solvers whose curves are the
+# same point for point (the same traces: pgs and pgs_wide on a dense
+# problem) are one word "a+b+c", drawn once as a
+groups(c, t) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} $8 == \"%s\" && $1 == \"%s\"%s {if (!($2 in nr)) {nr[$2] = NR; sh[$2] = $6} sig[$2] = sig[$2] \";\" $4 \":\" $5} END {for (v in nr) print sh[v], nr[v], v, sig[v]}' '%s' | sort -k1,1gr -k2,2n | awk '{if ($4 in rep) m[rep[$4]] = m[rep[$4]] \"+\" $3; else {rep[$4] = $3; o[++n] = $3}} END {for (i = 1; i <= n; i++) printf \"%%s%%s \", o[i], m[o[i]]}'", c, t, sfilter(2), csv2))
+gfirst(w) = strstrt(w, "+") > 0 ? w[1:strstrt(w, "+") - 1] : w
+galike(w) = strstrt(w, "+") > 0 ? 1 + galike(w[strstrt(w, "+") + 1:]) : 0
+# the legend: "a +2 alike (100%)" for a curve drawn for a and two others
+# (their names would not fit beside the panel; the paper's text names them)
+gkey(c, t, w) = galike(w) > 0 ? sprintf("%s +%d alike (%s%%)", txt(gfirst(w)), galike(w), share(c, t, gfirst(w))) : \
+  sprintf("%s (%s%%)", txt(w), share(c, t, w))
 cname(c) = c eq "lcp" ? "LCP" : c eq "box" ? "box/findex" : c eq "mlcp" ? "MLCP" : \
            c eq "fc3d" ? "FC3D" : c eq "cone-assoc" ? "assoc. cone" : c
 
@@ -53,7 +66,7 @@ do for [ti = 1:nt] {
   panels = ""
   do for [ci = 1:nc] {
     c = word(classes, ci)
-    m = words(ranked(c, t))
+    m = words(groups(c, t))
     # a class that no solver solved at this tolerance has no panel (an empty
     # plot); the failure table says why
     rmax = colmax(csv2, sprintf("$8 == \"%s\" && $1 == \"%s\"", c, t), "$5", 1)
@@ -88,7 +101,7 @@ do for [page = 1:npages] {
       k = int(rest[1:strstrt(rest, ":") - 1])
       nch = int(rest[strstrt(rest, ":") + 1:])
       c = word(classes, ci)
-      all = ranked(c, t)
+      all = groups(c, t)
       lo = chunklo(words(all), nch, k)
       hi = chunkhi(words(all), nch, k)
       r = int((p - p0 - 1) / ncols)
@@ -116,12 +129,12 @@ do for [page = 1:npages] {
       set label 99 sprintf("%s %s, %s problems%s", letter(p), cname(c), nprob(c), nch > 1 ? sprintf(" (%d/%d)", k, nch) : "") \
         at screen col * cw + 0.06 / W, screen ytop + 0.1 / H left noenhanced font kf
       set key at screen x1 + 0.04 / W, screen ytop left top vertical Left reverse samplen 1.5 spacing 1.0 width 0 font kf
-      plot for [j = lo:hi] rows(csv2, csel(c, t, word(all, j))) using 4:5 with steps \
+      plot for [j = lo:hi] rows(csv2, csel(c, t, gfirst(word(all, j)))) using 4:5 with steps \
              lw 1.2 dt pdt(j - lo + 1) lc rgb pcol(j - lo + 1) notitle, \
-           for [j = lo:hi] rows(csv2, csel(c, t, word(all, j))) using 4:5 \
+           for [j = lo:hi] rows(csv2, csel(c, t, gfirst(word(all, j)))) using 4:5 \
              every ::1 with points pt ppt(j - lo + 1) ps 0.55 lc rgb pcol(j - lo + 1) notitle, \
            for [j = lo:hi] NaN with linespoints lw 1.2 dt pdt(j - lo + 1) pt ppt(j - lo + 1) ps 0.55 \
-             lc rgb pcol(j - lo + 1) title sprintf("%s (%s%%)", txt(word(all, j)), share(c, t, word(all, j)))
+             lc rgb pcol(j - lo + 1) title gkey(c, t, word(all, j))
     }
     unset multiplot
     set output

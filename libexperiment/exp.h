@@ -806,6 +806,8 @@ typedef struct exp_prob {
   long nnz;                /* stored nonzeros of A (dense: entries != 0) */
   int contacts;            /* cones, findex normal rows or the scene's contacts; 0 none */
   double cond;             /* 1-norm condition estimate (inf: singular) */
+  double mu_min, mu_max;   /* the friction coefficients' range: the cones' mu, else the findex
+                              rows' mu; NaN both: no friction (an LCP, a box, an MLCP) */
   char origin[16];         /* file, generated, scene */
   char path[EXP_PATH_MAX]; /* the instance file */
   char sha256[65];         /* the SHA-256 of its bytes when the plan was made (hex) */

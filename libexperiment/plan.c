@@ -17,8 +17,9 @@
  *   plan.exp         the experiment file, verbatim
  *   plan.vars        the ${NAME} values it was read with (NAME=VALUE)
  *   problems.tsv     the problems (prepare.c): id, section, label,
- *                    family, class, kind, n, nnz, contacts, cond_est, origin,
- *                    path (absolute), sha256 (of the file's bytes)
+ *                    family, class, kind, n, nnz, contacts, cond_est, mu_min,
+ *                    mu_max (nan: no friction), origin, path (absolute),
+ *                    sha256 (of the file's bytes)
  *   tasks.tsv        one line per task: task, section, kind, problem (or
  *                    srcK for a scene), solver, integrator, friction, label
  *   task-ids         0..T-1, one a line (GNU parallel's input)
@@ -190,12 +191,13 @@ static int render_tasks(const exp_plan *pl, exp_rbuf *b) {
 
 static int render_problems(const exp_plan *pl, exp_rbuf *b) {
   int bad = exp_rbuf_add(b, "# id\tsection\tlabel\tfamily\tclass\tkind\tn\tnnz\tcontacts\tcond_est"
-                            "\torigin\tpath\tsha256\n");
+                            "\tmu_min\tmu_max\torigin\tpath\tsha256\n");
   for (int i = 0; i < pl->nprobs && !bad; i++) {
     const exp_prob *p = &pl->probs[i];
-    bad = exp_rbuf_add(b, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%s\t%s\t%s\n", i,
+    bad = exp_rbuf_add(b, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%.6g\t%.6g\t%s\t%s\t%s\n", i,
                        pl->cfg.sec[p->section].name, p->label, p->family, exp_class_str(p->cls),
-                       p->kind, p->n, p->nnz, p->contacts, p->cond, p->origin, p->path, p->sha256);
+                       p->kind, p->n, p->nnz, p->contacts, p->cond, p->mu_min, p->mu_max, p->origin,
+                       p->path, p->sha256);
   }
   return bad;
 }
@@ -553,10 +555,10 @@ static int read_problems(const char *dir, exp_plan *pl) {
   int cap = 0, rc = -1;
   while (rc < 0 && fgets(line, sizeof line, f)) {
     if (line[0] == '#') continue;
-    char *c[13];
-    if (split_tabs(line, c, 13) != 13) {
+    char *c[15];
+    if (split_tabs(line, c, 15) != 15) {
       exp_say(&pl->cfg.log, EXP_SAY_ERROR,
-              "%s: a line without 13 fields (a plan of an older lcplab: make it again)", path);
+              "%s: a line without 15 fields (a plan of an older lcplab: make it again)", path);
       rc = EXP_EXIT_USAGE;
       break;
     }
@@ -582,9 +584,11 @@ static int read_problems(const char *dir, exp_plan *pl) {
     p->nnz = atol(c[7]);
     p->contacts = atoi(c[8]);
     p->cond = strtod(c[9], NULL);
-    snprintf(p->origin, sizeof p->origin, "%s", c[10]);
-    snprintf(p->path, sizeof p->path, "%s", c[11]);
-    snprintf(p->sha256, sizeof p->sha256, "%s", c[12]);
+    p->mu_min = strtod(c[10], NULL);
+    p->mu_max = strtod(c[11], NULL);
+    snprintf(p->origin, sizeof p->origin, "%s", c[12]);
+    snprintf(p->path, sizeof p->path, "%s", c[13]);
+    snprintf(p->sha256, sizeof p->sha256, "%s", c[14]);
     if (p->section < 0 || p->cls < 0) {
       exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: problem %d: unknown section '%s' or class '%s'",
               path, pl->nprobs - 1, c[1], c[4]);

@@ -19,6 +19,9 @@
  *              else the world's contact count (scene exports), else 0
  *   cond       slv_condition_estimate: a 1-norm condition estimate of A
  *              alone (inf: singular; NaN: not computed)
+ *   mu_min, mu_max  the friction coefficients' range: the cones' mu, else
+ *              the findex rows' mu, else for a scene's pyramid LCP (mu in
+ *              A) the world's contact mu; NaN both: no friction
  *   sha256     the SHA-256 of the file's bytes (every run: the content key
  *              of its tasks, experiments/README.md, "Result files")
  * The metadata are cached in DATADIR/problem-meta.tsv, keyed by path, size,
@@ -104,13 +107,13 @@ static void cache_load(meta_cache *c, const char *datadir) {
   char line[EXP_PATH_MAX + 512];
   while (fgets(line, sizeof line, f)) {
     if (line[0] == '#') continue;
-    char path[EXP_PATH_MAX], cls[16], kind[16], cond[32];
+    char path[EXP_PATH_MAX], cls[16], kind[16], cond[32], mu0[32], mu1[32];
     meta tmp;
     memset(&tmp, 0, sizeof tmp);
-    if (sscanf(line, "%4095[^\t]\t%lld\t%lld\t%15s\t%15s\t%d\t%ld\t%d\t%31s\t%64s", path, &tmp.size,
-               &tmp.mtime, cls, kind, &tmp.p.n, &tmp.p.nnz, &tmp.p.contacts, cond,
-               tmp.p.sha256) != 10)
-      continue;
+    if (sscanf(line, "%4095[^\t]\t%lld\t%lld\t%15s\t%15s\t%d\t%ld\t%d\t%31s\t%31s\t%31s\t%64s",
+               path, &tmp.size, &tmp.mtime, cls, kind, &tmp.p.n, &tmp.p.nnz, &tmp.p.contacts, cond,
+               mu0, mu1, tmp.p.sha256) != 12)
+      continue; /* also a line of an older cache (no mu): read the file again */
     meta *e = cache_add(c);
     if (!e) break;
     *e = tmp;
@@ -118,6 +121,8 @@ static void cache_load(meta_cache *c, const char *datadir) {
     e->p.cls = exp_class_from_str(cls);
     snprintf(e->p.kind, sizeof e->p.kind, "%s", kind);
     e->p.cond = strtod(cond, NULL);
+    e->p.mu_min = strtod(mu0, NULL);
+    e->p.mu_max = strtod(mu1, NULL);
   }
   fclose(f);
 }
@@ -128,13 +133,13 @@ static void cache_save(meta_cache *c) {
   io_outfile *o = io_outfile_open(c->file, err, sizeof err); /* a cache: no message */
   FILE *f = io_outfile_stream(o);
   if (!f) return;
-  fprintf(f, "# path\tsize\tmtime_ns\tclass\tkind\tn\tnnz\tcontacts\tcond_est\tsha256 "
-             "(lcplab experiment's cache of problem metadata; delete it to recompute)\n");
+  fprintf(f, "# path\tsize\tmtime_ns\tclass\tkind\tn\tnnz\tcontacts\tcond_est\tmu_min\tmu_max"
+             "\tsha256 (lcplab experiment's cache of problem metadata; delete it to recompute)\n");
   for (int k = 0; k < c->n; k++) {
     const meta *e = &c->m[k];
-    fprintf(f, "%s\t%lld\t%lld\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%s\n", e->path, e->size, e->mtime,
-            exp_class_str(e->p.cls), e->p.kind, e->p.n, e->p.nnz, e->p.contacts, e->p.cond,
-            e->p.sha256);
+    fprintf(f, "%s\t%lld\t%lld\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%.17g\t%.17g\t%s\n", e->path, e->size,
+            e->mtime, exp_class_str(e->p.cls), e->p.kind, e->p.n, e->p.nnz, e->p.contacts,
+            e->p.cond, e->p.mu_min, e->p.mu_max, e->p.sha256);
   }
   io_outfile_publish(o, err, sizeof err);
 }
@@ -186,6 +191,24 @@ static int count_contacts(const io_instance *inst) {
   return k;
 }
 
+/* The friction coefficients' range: the cones' mu, else the mu of the
+ * findex (friction) rows; NaN both when the problem has no friction. */
+static void mu_range(const io_instance *inst, double *lo, double *hi) {
+  *lo = *hi = NAN;
+  int k = inst->ncones > 0 ? inst->ncones : (inst->findex && inst->mu ? inst->n : 0);
+  for (int i = 0; i < k; i++) {
+    double m;
+    if (inst->ncones > 0)
+      m = inst->cone_mu[i];
+    else if (inst->findex[i] >= 0)
+      m = inst->mu[i];
+    else
+      continue;
+    if (isnan(*lo) || m < *lo) *lo = m;
+    if (isnan(*hi) || m > *hi) *hi = m;
+  }
+}
+
 static long count_nnz(const io_instance *inst) {
   if (inst->storage == SLV_CSR) return inst->Ap[inst->n];
   long k = 0;
@@ -194,9 +217,11 @@ static long count_nnz(const io_instance *inst) {
 }
 
 /* The metadata of the file at path into *e (from the cache or by reading
- * it).  contacts < 0: count them from the problem.  -1 ok, else exit 2. */
+ * it).  contacts < 0: count them from the problem.  mu_in_a: the friction
+ * coefficient of a problem that holds it in A (a scene's pyramid LCP: no
+ * cone, no findex row), else NaN.  -1 ok, else exit 2. */
 static int describe(const exp_config *cfg, const exp_env *env, int line, const char *key,
-                    meta_cache *mc, const char *path, int contacts, exp_prob *e) {
+                    meta_cache *mc, const char *path, int contacts, double mu_in_a, exp_prob *e) {
   char why[EXP_PATH_MAX + 64];
   if (exp_sha256_file(path, e->sha256, why, sizeof why) != 0) {
     exp_say(&cfg->log, EXP_SAY_ERROR, "%s:%d: %s: %s", cfg->path, line, key, why);
@@ -210,6 +235,9 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
     e->nnz = m->p.nnz;
     e->contacts = m->p.contacts;
     e->cond = m->p.cond;
+    e->mu_min = m->p.mu_min;
+    e->mu_max = m->p.mu_max;
+    if (isnan(e->mu_min) && !isnan(mu_in_a)) e->mu_min = e->mu_max = mu_in_a;
     return -1;
   }
   io_instance *inst = NULL;
@@ -227,6 +255,8 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
   e->n = inst->n;
   e->nnz = count_nnz(inst);
   e->contacts = contacts >= 0 ? contacts : count_contacts(inst);
+  mu_range(inst, &e->mu_min, &e->mu_max);
+  if (isnan(e->mu_min) && !isnan(mu_in_a)) e->mu_min = e->mu_max = mu_in_a;
   slv_problem p = io_instance_problem(inst);
   slv_condition_estimate(&p, &e->cond, NULL, 0); /* NaN when not computed */
   io_instance_free(inst);
@@ -268,7 +298,7 @@ typedef struct ctx {
 } ctx;
 
 static int add_file(const ctx *c, const exp_source *src, const char *path, const char *origin,
-                    const char *family, int contacts) {
+                    const char *family, int contacts, double mu_in_a) {
   char what[EXP_PATH_MAX + 64];
   snprintf(what, sizeof what, "%s:%d: file", c->cfg->path, src->line);
   if (exp_line_safe(&c->cfg->log, what, path))
@@ -286,7 +316,7 @@ static int add_file(const ctx *c, const exp_source *src, const char *path, const
   base_label(path, label, sizeof label);
   set_label(e, label, family);
   return describe(c->cfg, c->env, src->line, src->kind == EXP_SRC_FILE ? "instances" : "generate",
-                  c->mc, e->path, contacts, e);
+                  c->mc, e->path, contacts, mu_in_a, e);
 }
 
 static int known_ext(const char *name) {
@@ -305,7 +335,7 @@ static int load_files(const ctx *c, const exp_source *src) {
   struct stat st;
   int pattern = strpbrk(src->path, "*?[") != NULL;
   if (!pattern && stat(src->path, &st) == 0 && !S_ISDIR(st.st_mode))
-    return add_file(c, src, src->path, "file", NULL, -1);
+    return add_file(c, src, src->path, "file", NULL, -1, NAN);
   char pat[EXP_PATH_MAX + 8];
   snprintf(pat, sizeof pat, pattern ? "%s" : "%s/*", src->path);
   glob_t g;
@@ -321,7 +351,7 @@ static int load_files(const ctx *c, const exp_source *src) {
     if (stat(g.gl_pathv[k], &fs) != 0 || !S_ISREG(fs.st_mode) ||
         !known_ext(exp_basename(g.gl_pathv[k])))
       continue;
-    rc = add_file(c, src, g.gl_pathv[k], "file", NULL, -1);
+    rc = add_file(c, src, g.gl_pathv[k], "file", NULL, -1, NAN);
     added++;
   }
   if (r == 0) globfree(&g);
@@ -356,7 +386,7 @@ static int load_generated(const ctx *c, const exp_source *src) {
     int rc = generate(c, src, path);
     if (rc >= 0) return rc;
   }
-  return add_file(c, src, path, "generated", src->family, -1);
+  return add_file(c, src, path, "generated", src->family, -1, NAN);
 }
 
 /* ---- scene exports ---------------------------------------------------------------------- */
@@ -532,7 +562,8 @@ static int load_scene(const ctx *c, const exp_source *src) {
   if (missing) rc = simulate_exports(c, src, fr, steps, ns, paths, contacts);
   for (int q = 0; q < ns && rc < 0; q++) {
     if (!exp_path_exists(paths[q])) continue; /* no rows at that step */
-    rc = add_file(c, src, paths[q], "scene", src->scene, contacts[q]);
+    rc = add_file(c, src, paths[q], "scene", src->scene, contacts[q],
+                  fr == DYN_FRICTION_PYRAMID ? set.contact.mu : NAN); /* mu is in A */
     if (rc < 0) {
       exp_prob *e = &c->list->p[c->list->n - 1];
       set_label(e, exp_basename(paths[q]) + 6, src->scene);

@@ -107,7 +107,8 @@ def sci(v, d=1):
     m, e = ('%.*e' % (d, v)).split('e')
     e = int(e)
     if -2 <= e <= 3:
-        return ('%.*g' % (d + 1, v))
+        # d + 1 significant digits, positional ('%g' would write 120 as 1.2e+02)
+        return '%.*f' % (max(0, d - e), float('%.*e' % (d, v)))
     return '%s\\times10^{%d}' % (m, e)
 
 
@@ -202,7 +203,7 @@ for name, rows in sets:
         allprobs[(name, p)] = r
 def plan_problems():
     """The plan's problems (campaign/problems.tsv: section, label, family,
-    class, n, nnz, contacts, cond_est, origin, path), as the campaign wrote
+    class, n, nnz, contacts, cond_est, mu_min, mu_max, origin, path), as the campaign wrote
     them; an empty list when the results folder has no campaign."""
     path = os.path.join(res, 'campaign', 'problems.tsv')
     if not os.path.exists(path):
@@ -474,22 +475,38 @@ def re_floats(s):
 write('protocol.tex', problems_paragraph() + timing_paragraph())
 
 
+def mu_text(p):
+    """A problem's friction coefficients (problems.tsv's mu_min, mu_max,
+    computed by the library from its cones or findex rows): "0.3",
+    "0.1--0.8", "none" without friction; empty for a plan made before the
+    columns (unknown, not "none")."""
+    if 'mu_min' not in p:
+        return ''
+    lo, hi = num(p.get('mu_min')), num(p.get('mu_max'))
+    if math.isnan(lo) or math.isnan(hi):
+        return 'none'
+    if lo == hi:
+        return '%g' % lo
+    return '%g--%g' % (lo, hi)
+
+
 def problem_list():
     """Every problem of the profiles (the plan's problems.tsv): name, origin,
-    class, n, contacts and the 1-norm condition estimate of A."""
+    class, n, contacts, the friction coefficients and the 1-norm condition
+    estimate of A."""
     ps = [p for p in PLAN if p['section'] == 'profile']
     if not ps:
         return ''
-    t = ('\\begin{tabular}{@{}llllrrr@{}}\n\\toprule\nproblem & origin & family & class & $n$ & '
-         'contacts & $\\kappa_1(A)$ \\\\\n\\midrule\n')
+    t = ('\\begin{tabular}{@{}llllrrlr@{}}\n\\toprule\nproblem & origin & family & class & $n$ & '
+         'contacts & $\\mu$ & $\\kappa_1(A)$ \\\\\n\\midrule\n')
     for p in sorted(ps, key=lambda p: (CLASS_ORDER.index(p['class']) if p['class'] in CLASS_ORDER
                                        else 99, int(num(p['n'])))):
         k = num(p['cond_est'])
         cond = ('$%s$' % sci(k)) if not math.isnan(k) and not math.isinf(k) else (
             'singular' if math.isinf(k) else '')
-        t += '%s & %s & %s & %s & %s & %s & %s \\\\\n' % (
+        t += '%s & %s & %s & %s & %s & %s & %s & %s \\\\\n' % (
             tt(p['label']), tex(p['origin']), tex(p['family']), tex(p['class']), p['n'],
-            p['contacts'], cond)
+            p['contacts'], mu_text(p), cond)
     return t + '\\bottomrule\n\\end{tabular}\n'
 
 
@@ -630,8 +647,11 @@ def winners_table(name, tol_pick):
     tols = list(dict.fromkeys(r['tol'] for r in w))
     tol = tols[tol_pick] if tol_pick < len(tols) else tols[0]
     rows = [r for r in w if r['tol'] == tol]
-    t = ('\\begin{tabular}{@{}llrrrrrr@{}}\n\\toprule\nclass & solver & problems & solved & '
-         'fastest & tied & $\\rho(2)$ & $\\rho(10)$ \\\\\n\\midrule\n')
+    # the winners' problems are those the solver accepted when the table
+    # counts refusals apart (its refused column)
+    t = ('\\begin{tabular}{@{}llrrrrrr@{}}\n\\toprule\nclass & solver & %s & solved & '
+         'fastest & tied & $\\rho(2)$ & $\\rho(10)$ \\\\\n\\midrule\n' % (
+             'accepted' if rows and 'refused' in rows[0] else 'problems'))
     same = []
     for c in classes_of(rows):
         cr = sorted((r for r in rows if r['class'] == c),
@@ -668,9 +688,10 @@ def same_as_text(same):
     groups = {}
     for (s, who), where in per.items():
         groups.setdefault((who, tuple(where)), []).append(s)
-    return '; '.join('%s ran %s\'s own loop on %s problems' % (series([tt(x) for x in ss]), tt(who),
-                                                               series(list(where)))
-                     for (who, where), ss in groups.items())
+    return '; '.join('%s repeated %s\'s trace on %s problem%s' % (
+        series([tt(x) for x in ss]), tt(who), series(list(where)),
+        '' if len(where) == 1 and where[0].split()[0] == '1' else 's')
+        for (who, where), ss in groups.items())
 
 
 def noise_paragraph():
@@ -688,21 +709,25 @@ def noise_paragraph():
     ratios = [max(v) / min(v) for v in traces.values() if len(v) > 1]
     if ratios:
         ratios.sort()
-        t += ('Solvers that run the same trace on a problem (Section~\\ref{sec:ties}) time the same '
-              'iterations: on the %d problems where two or more did, their median times differ by a factor '
+        t += ('Runs with the same trace on a problem (Section~\\ref{sec:ties}) reach the same answer in the '
+              'same number of iterations: '
+              'on the %d problems where two solvers or more had one, their median times differ by a factor '
               'of %.2f at the median and up to %.2f' % (len(ratios), ratios[len(ratios) // 2], ratios[-1]))
         over = sum(1 for x in ratios if x > 1 + tie_f)
         t += ('; on %d of them the difference is larger than the tie factor %g of the profile, so at '
-              '$\\tau=1$ the same iterations implemented differently, or timed at another moment, can '
+              '$\\tau=1$ runs with the same trace, implemented differently or timed at another moment, can '
               'rank differently. ' % (over, 1 + tie_f) if over else '. ')
     return ('\\paragraph{Noise.} ' + t.strip() + '\n\n') if t else ''
 
 
 write('noise.tex', noise_paragraph())
 nums += macro('SameAsSentence', (
-    'A solver that runs another\'s own loop on a problem is not a separate winner there: %s; they are '
-    'marked $^*$ in the tables and never counted as fastest or tied.' % same_as_text(same)) if same else
-    'No solver ran another solver\'s loop on a problem of this run.')
+    'A solver whose run on a problem repeats another\'s trace (the same status, iteration and pivot '
+    'counts and the same $x$, bit for bit) is not a separate winner there: %s; they are '
+    'marked $^*$ in the tables and never counted as fastest or tied. Most of these are one algorithm '
+    'under two names; on a problem solved in an iteration or two, two algorithms can also meet.'
+    % same_as_text(same)) if same else
+    'No solver repeated another solver\'s trace on a problem of this run.')
 # per class: the winner (most fastest, ties excluded) and the most robust
 # per class and tolerance: the fastest, the ties, who solves the most (the
 # library's exp_profile_leaders, profile_leaders.csv)
@@ -794,6 +819,12 @@ def refusals_clause():
 
 
 nums += macro('RefusalsClause', refusals_clause())
+# the profiles' denominator, as the tables count it
+_outside = refusals_clause().startswith('refusals are outside')
+nums += macro('ProfileShareOf', 'the class\'s problems $s$ accepts' if _outside else
+              'the class\'s problems')
+nums += macro('ProfileLegendShare', 'of the class\'s problems each accepts' if _outside else
+              'of the class\'s problems')
 nums += macro('ClassList', series([CLASS_NAME.get(c) or tex(c) for c in
                                    classes_of([r for _, rows in sets for r in rows])]))
 
@@ -807,8 +838,11 @@ def upfirst(s):
 
 
 def class_paragraph(c):
-    ra = [r for r in wrows if r['class'] == c]
-    nprob = int(num(ra[0]['problems'])) if ra else 0
+    # the class's problems: the leaders' count (every problem of the class);
+    # a winners row counts only the problems its solver accepted
+    LA = lead(c, tolA) or lead(c, tolB)
+    cr = [r for r in cov if r['class'] == c]
+    nprob = int(num(LA['problems'])) if LA else (int(num(cr[0]['problems'])) if cr else 0)
     acc = [r for r in cov if r['class'] == c and int(num(r['accepted'])) > 0]
     own = [r for r in acc if not is_peer(r['solver'])]
     some = [r for r in own if int(num(r['refused'])) > 0]
@@ -820,8 +854,9 @@ def class_paragraph(c):
     t += '. '
     LA, LB = lead(c, tolA), lead(c, tolB)
     if LA and LA['fastest']:
-        t += 'At %s, %s is fastest alone on %s problems and tied on %s' % (
-            '$' + tolfmt(tolA) + '$', tt(LA['fastest']), LA['fastest_alone'], LA['fastest_tied'])
+        k = int(num(LA['fastest_alone']))
+        t += 'At %s, %s is fastest alone on %d problem%s and tied on %s' % (
+            '$' + tolfmt(tolA) + '$', tt(LA['fastest']), k, '' if k == 1 else 's', LA['fastest_tied'])
         ties = int(num(LA['ties']))
         t += ('; %d first places in the class are ties (one count per solver in a tie). ' % ties
               if ties else '. ')
@@ -889,8 +924,18 @@ write('large_section.tex', large_section())
 
 # ---- scaling -------------------------------------------------------------------------------
 _, sl = read('scaling_slopes.csv')
-_, sc = read('scaling.csv')
+scpre, sc = read('scaling.csv')
 fit = [r for r in sl if not math.isnan(num(r['slope']))]
+# the figure's solvers (the section's `figure solvers=` line), when fewer than the fits
+_figsv = [w for w in re.findall(r'(?:^|\s)solvers=(\S+)', scpre.get('figure', ''))[-1:]
+          for w in w.split(',') if w]
+_fitsv = list(dict.fromkeys(r['solver'] for r in fit))
+_drawn = [x for x in _fitsv if x in _figsv]
+nums += macro('ScalingFigNote', (
+    ' It draws %d of the %d solvers fitted (%s: the section\'s \\texttt{figure solvers=}); '
+    'Table~\\ref{tab:slopes} gives every fit.' % (len(_drawn), len(_fitsv),
+                                                 ', '.join(tt(x) for x in _drawn)))
+              if _figsv and len(_drawn) < len(_fitsv) else '')
 t = ('\\begin{tabular}{@{}llrrcr@{}}\n\\toprule\nfamily & solver & points & slope $s$ & 95\\,\\% '
      'interval & $R^2$ \\\\\n\\midrule\n')
 fams = list(dict.fromkeys(r['family'] for r in fit))
@@ -986,6 +1031,9 @@ for s in cv_solvers:
 t += '\\bottomrule\n\\end{tabular}\n'
 write('conv.tex', t)
 nums += macro('ConvTol', '$' + tolfmt(cpre.get('tol', '1e-10').split()[0]) + '$')
+# the measure the convergence CSV records (its column), as the text names it
+_meas = next((k for k in ('res_scaled', 'res_rel') if cv and k in cv[0]), 'res_scaled')
+nums += macro('ConvMeasure', '\\mathrm{res}_{\\mathrm{%s}}' % _meas.split('_')[1])
 
 # ---- scenes: steps, failures, what the world did -------------------------------------------
 def steps_rows(name):
@@ -1299,8 +1347,8 @@ def scenes_intro():
             pen[k] = max(pen.get(k, 0.0), v)
     if pen:
         k, v = max(pen.items(), key=lambda kv: kv[1])
-        t += ('The deepest penetration of any run of the accuracy experiment was %.2g\\,mm (%s on the %s '
-              'with %s friction). ' % (1e3 * v, tt(k[2]), tex(k[0]), tex(k[1])))
+        t += ('The deepest penetration of any run of the accuracy experiment was $%s$\\,mm (%s on the %s '
+              'with %s friction). ' % (sci(1e3 * v), tt(k[2]), tex(k[0]), tex(k[1])))
     return t
 
 
@@ -1482,7 +1530,9 @@ def scenes_paragraph(rows):
 
 def validation_paragraph():
     """The harness against peer_fc3d's own verdicts (make bench-validate),
-    when its results are in RESULTS_DIR/bench_validate."""
+    when its results are in RESULTS_DIR/bench_validate: every count from
+    bench_validate_agreement.csv (the engine's table), the problems, the
+    time limit and the runs without a verdict from bench_validate.csv."""
     path = os.path.join('bench_validate', 'bench_validate_agreement.csv')
     if not have(path):
         return ''
@@ -1492,17 +1542,52 @@ def validation_paragraph():
         return ''
     a = allr[0]
     per = [r for r in rows if r['solver'] != 'all' and r['tol'] == a['tol']]
-    t = ('\\paragraph{The harness against the literature.} \\texttt{make bench-validate} runs %s of '
-         'Siconos (%s) as external solvers through the engine on the FC3D problems of the shared datasets, '
-         'and compares the engine\'s verdict ($\\mathrm{err}_\\mathrm{siconos}\\le %s$, recomputed by the '
-         'library from the answer) with the one \\texttt{peer\\_fc3d} prints itself. They agree on %s of '
-         '%s (solver, problem) pairs (%.1f\\,\\%%): %s solved by both, %s by neither, %s said solved by '
-         'the peer alone and %s by the engine alone; %s runs gave no verdict (refused, killed at the time '
-         'limit or silent) and are not pairs.' % (
-             plural(len(per), 'solver'), ', '.join(tt(r['solver']) for r in per), tolfmt(a['tol']),
-             a['agree'], a['pairs'], 100 * num(a['agree_share']), a['both_solved'], a['both_unsolved'],
-             a['only_reported'], a['only_engine'], a['no_verdict']))
-    return t + '\n\n'
+    pairs, agree, nov = int(num(a['pairs'])), int(num(a['agree'])), int(num(a['no_verdict']))
+    total = pairs + nov
+    runs = os.path.join('bench_validate', 'bench_validate.csv')
+    bpre, brows = read(runs) if have(runs) else ({}, [])
+    brows = [r for r in brows if r.get('tol') and num(r['tol']) == num(a['tol'])]
+    probs = len({r['problem'] for r in brows})
+    lim = bpre.get('time_limit_s', '').split(' ')[0]
+    t = ('\\paragraph{The harness against the literature.} A separate run, \\texttt{make bench-validate} '
+         '(not part of the main job), runs %s of Siconos (%s) as external solvers through the engine '
+         'on %s, and compares the engine\'s verdict ($\\mathrm{err}_\\mathrm{siconos}\\le %s$, recomputed by '
+         'the library from the answer the solver wrote) with the one \\texttt{peer\\_fc3d} prints itself '
+         '(\\texttt{solved}: its own $\\mathrm{err}_\\mathrm{siconos}\\le %s$, $r$ and $u$ finite). ' % (
+             plural(len(per), 'solver'), ', '.join(tt(r['solver']) for r in per),
+             ('the %d FC3D problems of the shared datasets' % probs) if probs else
+             'the FC3D problems of the shared datasets', tolfmt(a['tol']), tolfmt(a['tol'])))
+    if nov:
+        t += 'Of the %d (solver, problem) pairs, %d have both verdicts' % (total, pairs)
+    else:
+        t += 'All %d (solver, problem) pairs have both verdicts' % pairs
+    t += (', and the two agree on %s: %s solved by both, %s by neither' % (
+        ('all %d' % pairs) if agree == pairs else ('%d of them (%.1f\\,\\%%)' % (
+            agree, 100 * num(a['agree_share']))), a['both_solved'], a['both_unsolved']))
+    only = [(int(num(a['only_reported'])), 'by the peer alone'),
+            (int(num(a['only_engine'])), 'by the engine\'s test alone')]
+    if any(k for k, _ in only):
+        t += '; solved %s' % series(['%d %s' % (k, w) for k, w in only if k])
+    else:
+        t += '; no pair is solved by one and not the other'
+    t += '. '
+    if nov:
+        gone = [r for r in brows if r.get('reported_solved', '') == '']
+        words = {'time_limit': 'killed at the %s\\,s time limit' % lim if lim else 'killed at the time limit',
+                 'refused': 'refused', 'failed': 'without an answer', 'error': 'with an error'}
+        by = {}
+        for r in gone:
+            by.setdefault(words.get(r['status'], r['status'].replace('_', ' ')), []).append(
+                '%s on %s' % (tt(r['solver']), tt(r['problem'])))
+        if gone and len(gone) == nov:
+            t += 'The other %s gave no verdict, %s. ' % (
+                plural(nov, 'run'), '; '.join('%s: %s' % (w, series(v)) for w, v in by.items()))
+        else:
+            t += 'The other %s gave no verdict (refused, killed at the time limit or silent). ' % (
+                plural(nov, 'run'))
+        t += ('Counted as disagreements, the two verdicts agree on %d of the %d pairs (%.1f\\,\\%%). ' %
+              (agree, total, 100.0 * agree / total))
+    return t.rstrip() + '\n\n'
 
 
 def peers_side_section():
@@ -1571,8 +1656,11 @@ def conclusion():
             CLASS_NAME.get(c) or tex(c), tt(L['fastest']), series([tt(x) for x in most]),
             '' if len(most) > 1 else 's'))
     winners = {lead(c, tolA)['fastest'] for c in classes_of(wrows) if lead(c, tolA) and lead(c, tolA)['fastest']}
-    t = '\\section{Conclusion}\\label{sec:concl}\nOn %d problems in %s, at %s, %s.' % (
-        len(DISTINCT), plural(nclasses, 'class', 'classes'), '$' + tolfmt(tolA) + '$', '; '.join(parts))
+    # the profiles' problems: the verdicts below are theirs (the scaling and
+    # large sets are not in the profiles)
+    ncl = len(classes_of(wrows))
+    t = ('\\section{Conclusion}\\label{sec:concl}\nOn the %d problems of the profiles, in %s, at %s, %s.' % (
+        len(collection(prof)), plural(ncl, 'class', 'classes'), '$' + tolfmt(tolA) + '$', '; '.join(parts)))
     if len(winners) > 1:
         t += ' No solver is fastest on every class.'
     t += peers_conclusion()

@@ -72,7 +72,8 @@ def expand(text):
 
 
 with open(paper) as fh:
-    doc = expand(inline(strip_comments(fh.read())))
+    doc_raw = strip_comments(fh.read())
+    doc = expand(inline(doc_raw))
 gens = ''
 for name in sorted(os.listdir(gen)):
     with open(os.path.join(gen, name)) as fh:
@@ -103,6 +104,19 @@ for part in parts[1:]:
     if not rest.strip():
         empty.append(title)
 report(not empty, 'no empty section', ', '.join(empty))
+
+# every page of a figure the paper shows has its float (NAME-2.pdf, NAME-1-3.pdf, ...)
+shown = set(re.findall(r'\\iffig\{([^}]*)\}', doc_raw))
+pages = sorted(f[:-4] for f in os.listdir(res) if f.endswith('.pdf') and
+               re.match(r'(profile|drift|accuracy)(-\d+)*\.pdf$', f))
+report(not [f for f in pages if f not in shown], 'every page of the paper\'s figures has its float',
+       'no float for ' + ', '.join(f for f in pages if f not in shown))
+
+# numbers are typeset, never in C's exponent notation ("$1.2e+02$" prints "1.2e + 02")
+plain = re.sub(r'\\texttt\{[^}]*\}|\\(?:label|ref|input|cite)\{[^}]*\}', '', text)
+bad = [plain[max(0, m.start() - 30):m.end() + 10].replace('\n', ' ').replace('\\', '/')
+       for m in re.finditer(r'(?<![\w.-])\d+(?:\.\d+)?[eE][+-]\d+', plain)]
+report(not bad, 'no number in C exponent notation', '; '.join(bad[:3]))
 
 # ---- counts --------------------------------------------------------------------------
 sets = {}
@@ -146,6 +160,44 @@ for m in re.finditer(r'exponents near (\d+(?:\.\d+)?)', text):
     if not slopes or max(abs(s - v) for s in slopes) > 0.25:
         bad.append('%s (fitted: %s)' % (m.group(0), ', '.join('%.2f' % s for s in slopes)))
 report(not bad, 'a verdict on the exponents agrees with the fits', '; '.join(bad))
+
+# the per-class paragraphs: "N problems" and "(k of N)" count the class's problems (the
+# coverage table's), not one solver's accepted ones
+CLASS_TITLE = {'Standard LCP': 'lcp', 'Boxed/findex LCP': 'box', 'MLCP (equality rows)': 'mlcp',
+               '3-D Coulomb friction (FC3D)': 'fc3d', 'Associated cone': 'cone-assoc'}
+ncls = {}
+for r in rows('profile_coverage.csv')[0]:
+    ncls.setdefault(r['class'], r['problems'])
+bad = []
+path = os.path.join(gen, 'classes.tex')
+if os.path.exists(path):
+    with open(path) as fh:
+        for m in re.finditer(r'\\paragraph\{([^}]*)\.\} (\d+) problems?;([^\n]*)', fh.read()):
+            c = CLASS_TITLE.get(m.group(1))
+            want = ncls.get(c)
+            outof = set(re.findall(r'\(\d+ of (\d+)\)', m.group(3)))
+            if want is None or m.group(2) != want or outof - {want}:
+                bad.append('%s: %s problems, (of %s); the coverage: %s' % (
+                    m.group(1), m.group(2), ', '.join(sorted(outof)), want))
+report(ncls and not bad, 'the per-class paragraphs count the class\'s problems', '; '.join(bad))
+bad = re.findall(r'\b1 problems\b|\bon 1 [\w-]+ problems\b', text)
+report(not bad, 'no "1 problems"', '; '.join(bad[:3]))
+
+# the convergence section names the measure its CSV (and figure) plots
+cvr = rows('convergence.csv')[0]
+m = re.search(r'\\section\{Convergence\}(.*?)\\section', text, re.S)
+if cvr and m:
+    col = 'res_scaled' if 'res_scaled' in cvr[0] else 'res_rel'
+    other = 'rel' if col == 'res_scaled' else 'scaled'
+    report('\\mathrm{%s}' % other not in m.group(1) and '\\mathrm{%s}' % col.split('_')[1] in m.group(1),
+           'the convergence section names the measure its CSV records (%s)' % col,
+           'the section names res_%s' % other)
+
+# the conclusion counts the problems its verdicts are about: the profiles'
+m = re.search(r'\\section\{Conclusion\}[^\n]*\n(On[^,]*)', text)
+nprof = len({r['problem'] for r in rows('profile.csv')[0]})
+report(not m or re.fullmatch(r'On the %d problems of the profiles' % nprof, m.group(1).strip()),
+       'the conclusion counts the profiles\' problems', '%s (profile.csv: %d)' % (m.group(1) if m else '', nprof))
 
 # ---- the scenes ---------------------------------------------------------------------------
 steps = rows('drift_steps.csv')[0] + rows('accuracy_steps.csv')[0]
@@ -315,6 +367,48 @@ report(worlds and not bad and len(cells) == len(worlds),
        'the scene table has each scene\'s world settings as run',
        '%d world lines, %d table rows; missing %s' % (len(worlds), len(cells), bad))
 
+# ---- the problem list: mu from the plan's problems.tsv -------------------------------------
+def plan_rows():
+    path = os.path.join(res, 'campaign', 'problems.tsv')
+    if not os.path.exists(path):
+        return []
+    with open(path) as fh:
+        lines = [l.rstrip('\n') for l in fh if l.strip()]
+    head = lines[0].lstrip('#').split()
+    return [dict(zip(head, l.split('\t'))) for l in lines[1:]]
+
+
+def mu_cell(p):
+    lo, hi = float(p.get('mu_min') or 'nan'), float(p.get('mu_max') or 'nan')
+    if lo != lo or hi != hi:
+        return 'none'
+    return '%g' % lo if lo == hi else '%g--%g' % (lo, hi)
+
+
+prof_plan = [p for p in plan_rows() if p.get('section') == 'profile']
+plist = os.path.join(gen, 'problemlist.tex')
+cells = {}
+if os.path.exists(plist):
+    with open(plist) as fh:
+        for l in fh:
+            c = [x.strip() for x in l.rstrip().rstrip('\\').split('&')]
+            if len(c) >= 8 and texttt(c[0]):
+                cells[texttt(c[0])] = c
+bad = []
+for p in prof_plan:
+    c = cells.get(p['label'])
+    if not c:
+        bad.append('%s: no row' % p['label'])
+    elif 'mu_min' not in p:
+        bad.append('problems.tsv has no mu_min column')
+        break
+    elif c[6] != mu_cell(p):
+        bad.append('%s: mu %s, problems.tsv %s' % (p['label'], c[6], mu_cell(p)))
+friction = [p for p in prof_plan if mu_cell(p) != 'none']
+report(prof_plan and friction and not bad,
+       'the problem list has each profile problem with its mu from problems.tsv',
+       '; '.join(bad[:4]) or ('no problem with friction' if prof_plan else 'no plan'))
+
 # ---- the harness's validation (make bench-validate) --------------------------------------------
 agr = rows(os.path.join('bench_validate', 'bench_validate_agreement.csv'))[0]
 para = re.search(r'\\paragraph\{The harness against the literature\.\}([^\n]*)', text)
@@ -323,12 +417,35 @@ if not agr:
            (para.group(0)[:80] if para else 'bench-validate named'))
 else:
     a = next((r for r in agr if r['solver'] == 'all'), {})
-    ok = para and all(v in para.group(1) for v in
-                      ('%s of\n%s' % (a['agree'], a['pairs']) if False else
-                       'agree on %s of %s' % (a['agree'], a['pairs']),
-                       '%.1f\\,\\%%' % (100 * float(a['agree_share']))))
-    report(bool(ok), 'the validation paragraph has the agreement of its results',
-           para.group(1)[:160] if para else 'no paragraph')
+    pairs, agree, nov = int(a['pairs']), int(a['agree']), int(a['no_verdict'])
+    total = pairs + nov
+    want = ['agree on all %d' % pairs if agree == pairs else
+            'agree on %d of them (%.1f\\,\\%%)' % (agree, 100 * float(a['agree_share']))]
+    if nov:
+        want.append('%d of the %d pairs (%.1f\\,\\%%)' % (agree, total, 100.0 * agree / total))
+    p1 = para.group(1) if para else ''
+    miss = [w for w in want if w not in p1]
+    report(bool(para) and not miss, 'the validation paragraph has the agreement of its results',
+           'missing %s in: %s' % (miss, p1[:200]) if para else 'no paragraph')
+    # every number it prints is one of its results' (the agreement table, the runs' CSV)
+    runs, rpre = rows(os.path.join('bench_validate', 'bench_validate.csv'))
+    runs = [r for r in runs if r.get('tol') and float(r['tol']) == float(a['tol'])]
+    allowed = {v for r in agr for k, v in r.items() if k not in ('tol', 'solver')}
+    allowed |= {str(total), '%.1f' % (100.0 * agree / total), '%.1f' % (100 * float(a['agree_share'])),
+                str(len({r['problem'] for r in runs}))}
+    if rpre.get('time_limit_s'):
+        allowed.add('%g' % float(rpre['time_limit_s'].split(' ')[0]))
+    plain = re.sub(r'\\texttt\{[^}]*\}|\$[^$]*\$', ' ', p1)
+    stray = [x for x in re.findall(r'\d+(?:\.\d+)?', plain) if x not in allowed]
+    report(bool(para) and not stray, 'every number of the validation paragraph is its results\'',
+           'not in the CSVs: %s' % stray)
+    # the runs without a verdict are named when the runs' CSV is there
+    gone = [r for r in runs if r.get('reported_solved', '') == '']
+    bad = ['%s on %s' % (r['solver'], r['problem']) for r in gone
+           if '\\texttt{%s} on \\texttt{%s}' % (r['solver'].replace('_', '\\_'),
+                                                 r['problem'].replace('_', '\\_')) not in p1]
+    report(not bad and (not runs or len(gone) == nov),
+           'the validation paragraph names the runs without a verdict', '; '.join(bad))
 
 # ---- the peers' answers that lcplab's test rejected: NAME_failures.csv -------------------------
 said = [WORDS.get(m.group(1), m.group(1)) for m in

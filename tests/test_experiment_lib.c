@@ -22,7 +22,12 @@
  *     file "missing";
  *   - problem metadata (prepare.c): a generated problem's label, family,
  *     kind, class, n, nnz, origin and file hash; the 1-norm condition
- *     estimate of the 2x2 LCP, 3 by hand;
+ *     estimate of the 2x2 LCP, 3 by hand; the friction coefficients' range
+ *     (mu_min, mu_max) of a written FC3D .dat (0.2 and 0.7), a findex
+ *     problem (0.5 .. 0.9), an LCP (none: NaN), a scene's pyramid LCP (the
+ *     world's 0.5, in A), a frictionless chain (NaN) and Siconos'
+ *     FrictionContact3D_1c.dat (0.1, the file's last line; LCPLAB_SHARED),
+ *     as problems.tsv gives them back;
  *   - plan, task (plan.c, task.c, campaign.c): a planned .exp read back
  *     gives tasks.tsv's lines and plan.info's id; one task run writes a
  *     result that matches its task and is intact; jobs (jobs.c) on two
@@ -49,6 +54,7 @@
 
 #include "exp.h"
 #include "exp_task.h"
+#include "tst_util.h"
 
 static char tmp[256];
 
@@ -597,6 +603,126 @@ static void test_external_judged(void) {
   CU_ASSERT(strstr(row, "two,lcp,2,wrong,1e-08,unconverged,") == row);
 }
 
+/* The problems of a plan of the files paths (one profile section, pgs):
+ * its catalogue read back from problems.tsv into *pl. */
+static int plan_of_files(const char *name, const char *const *paths, int n, const char *more,
+                         exp_plan *pl) {
+  char cfg[300], dir[300];
+  snprintf(cfg, sizeof cfg, "%s/%s.exp", tmp, name);
+  snprintf(dir, sizeof dir, "%s/%s", tmp, name);
+  FILE *f = fopen(cfg, "w");
+  if (!f) return -1;
+  fputs("experiment profile mu\nsolvers pgs\ninstances", f);
+  for (int i = 0; i < n; i++) fprintf(f, " %s", paths[i]);
+  fprintf(f, "\n%stol 1e-6\nmin_runs 1\nmin_time 0\n", more);
+  fclose(f);
+  said s = { "", 0 };
+  exp_log log = { keep_line, &s };
+  exp_campaign_opts o;
+  memset(&o, 0, sizeof o);
+  o.config = cfg;
+  o.plan = dir;
+  o.jobs = 1;
+  int rc = exp_campaign_plan(&o, &log);
+  if (rc != EXP_EXIT_OK) {
+    fprintf(stderr, "%s\n", s.last);
+    return -1;
+  }
+  memset(pl, 0, sizeof *pl);
+  return exp_plan_read(dir, &log, pl) == -1 ? 0 : -1;
+}
+
+static void test_mu_range(void) {
+  char fc[300], fx[300], lcp[300], err[512];
+  /* a Siconos FC3D .dat: 2 contacts, M = 2 I (dense), q = -1, mu 0.7 and 0.2 */
+  snprintf(fc, sizeof fc, "%s/two_contacts.dat", tmp);
+  FILE *f = fopen(fc, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("3\n2\n0\n6\n6\n6\n6\n", f);
+  for (int j = 0; j < 6; j++)
+    for (int i = 0; i < 6; i++) fprintf(f, "%g\n", i == j ? 2.0 : 0.0);
+  fputs("-1\n-1\n-1\n-1\n-1\n-1\n0.7\n0.2\n", f);
+  fclose(f);
+  /* a findex problem: normal rows 0 and 3, friction rows 1, 2 (mu 0.5) and
+   * 4, 5 (mu 0.9) */
+  static double A[36], b[6] = { -1, 0, 0, -1, 0, 0 }, lo[6], hi[6],
+                       mu[6] = { 0, 0.5, 0.5, 0, 0.9, 0.9 };
+  static int findex[6] = { -1, 0, 0, -1, 3, 3 };
+  for (int i = 0; i < 6; i++) {
+    A[i * 6 + i] = 2;
+    lo[i] = findex[i] < 0 ? 0 : -INFINITY;
+    hi[i] = INFINITY;
+  }
+  slv_problem p = slv_problem_empty();
+  p.n = 6;
+  p.storage = SLV_DENSE;
+  p.A = A;
+  p.lda = 6;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
+  p.findex = findex;
+  p.mu = mu;
+  io_instance *inst = exp_instance_of(&p, "friction", 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(inst);
+  snprintf(fx, sizeof fx, "%s/friction.lcp", tmp);
+  CU_ASSERT_EQUAL_FATAL(io_write(fx, IO_FMT_LCPLAB, inst, err, sizeof err), SLV_OK);
+  io_instance_free(inst);
+  p = two_by_two();
+  inst = exp_instance_of(&p, "plain", 0);
+  snprintf(lcp, sizeof lcp, "%s/plain.lcp", tmp);
+  CU_ASSERT_EQUAL_FATAL(io_write(lcp, IO_FMT_LCPLAB, inst, err, sizeof err), SLV_OK);
+  io_instance_free(inst);
+
+  const char *paths[] = { fc, fx, lcp };
+  exp_plan pl;
+  /* a scene's pyramid LCP holds its mu (the world's, 0.5 by default) in A;
+   * a scene without friction has none */
+  CU_ASSERT_EQUAL_FATAL(plan_of_files("mu", paths, 3,
+                                      "scene stack n=2 steps=5 friction=pyramid\n"
+                                      "scene chain n=3 steps=5 friction=none\n",
+                                      &pl),
+                        0);
+  CU_ASSERT_EQUAL_FATAL(pl.nprobs, 5);
+  for (int i = 0; i < pl.nprobs; i++) {
+    const exp_prob *q = &pl.probs[i];
+    if (strcmp(q->label, "two_contacts") == 0) {
+      CU_ASSERT_EQUAL(q->cls, EXP_CLASS_FC3D);
+      CU_ASSERT_EQUAL(q->contacts, 2);
+      CU_ASSERT_DOUBLE_EQUAL(q->mu_min, 0.2, 1e-12);
+      CU_ASSERT_DOUBLE_EQUAL(q->mu_max, 0.7, 1e-12);
+    } else if (strcmp(q->label, "friction") == 0) {
+      CU_ASSERT_EQUAL(q->contacts, 2);
+      CU_ASSERT_DOUBLE_EQUAL(q->mu_min, 0.5, 1e-12);
+      CU_ASSERT_DOUBLE_EQUAL(q->mu_max, 0.9, 1e-12);
+    } else if (strcmp(q->origin, "scene") == 0 && strcmp(q->family, "stack") == 0) {
+      CU_ASSERT_EQUAL(q->cls, EXP_CLASS_LCP);
+      CU_ASSERT(q->contacts > 0);
+      CU_ASSERT_DOUBLE_EQUAL(q->mu_min, 0.5, 1e-12);
+      CU_ASSERT_DOUBLE_EQUAL(q->mu_max, 0.5, 1e-12);
+    } else {
+      CU_ASSERT(strcmp(q->label, "plain") == 0 || strcmp(q->family, "chain") == 0);
+      CU_ASSERT(isnan(q->mu_min) && isnan(q->mu_max));
+    }
+  }
+  exp_plan_free(&pl);
+
+  /* Siconos' own file: one contact, mu = 0.1 (its last line) */
+  char dir[4096], path[4200];
+  if (!tst_shared_path("datasets/siconos/fc3d", dir, sizeof dir)) {
+    printf("\n    SKIP: ../shared/datasets not found (set LCPLAB_SHARED)");
+    return;
+  }
+  snprintf(path, sizeof path, "%s/FrictionContact3D_1c.dat", dir);
+  const char *one[] = { path };
+  CU_ASSERT_EQUAL_FATAL(plan_of_files("mu_siconos", one, 1, "", &pl), 0);
+  CU_ASSERT_EQUAL_FATAL(pl.nprobs, 1);
+  CU_ASSERT_EQUAL(pl.probs[0].contacts, 1);
+  CU_ASSERT_DOUBLE_EQUAL(pl.probs[0].mu_min, 0.1, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(pl.probs[0].mu_max, 0.1, 1e-12);
+  exp_plan_free(&pl);
+}
+
 /* ---- figure options --------------------------------------------------------------- */
 
 static void test_figure_options(void) {
@@ -730,6 +856,7 @@ int main(void) {
   CU_add_test(s, "plan written and read, one task run", test_plan_and_task);
   CU_add_test(s, "jobs run a plan's tasks, collect merges them", test_jobs_and_collect);
   CU_add_test(s, "an external solver's answer judged", test_external_judged);
+  CU_add_test(s, "problem metadata: the friction coefficients' range", test_mu_range);
   CU_add_test(s, "figure options: the CSV's, then --set, checked", test_figure_options);
   CU_add_test(s, "export formats", test_export_formats);
   CU_add_test(s, "an exported step", test_export_step);

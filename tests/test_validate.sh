@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_validate.sh -- the harness's validation against a peer's own verdict
-# (experiments/README.md, "Benchmark: make bench-validate") and the peers'
+# (experiments/BENCHMARKS.md, "Benchmark: make bench-validate") and the peers'
 # experiment files:
 #   1. an external with verdict=KEY: the true/false it prints after KEY is the
 #      row's reported_solved (1, 0, empty when it printed none), and the
