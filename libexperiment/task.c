@@ -478,9 +478,8 @@ static void x_digest(const double *x, int n, char out[17]) {
 }
 
 /* Warm-up, then runs until the repetition rule is met (header). */
-static void measure(exp_tctx *c, const io_instance *inst, slv_workspace *ws,
-                    const slv_problem *p, const slv_options *opt, double *x, double *w,
-                    double *times, int cap, meas *m) {
+static void measure(exp_tctx *c, const io_instance *inst, slv_workspace *ws, const slv_problem *p,
+                    const slv_options *opt, double *x, double *w, double *times, int cap, meas *m) {
   const exp_section *s = c->s;
   double dt;
   m->status = timed_solve(inst, ws, p, opt, x, w, &m->res, &dt);
