@@ -45,7 +45,12 @@
  * pyramid, associated law: about 3e-7 to 2.1e-8).
  *
  * Coulomb's law: the De Saxce fixed point of [acary2011], each QP solved by
- * a cold interior point and the polish, to half the tolerance.  The first
+ * an interior point and the polish, to half the tolerance: the first from
+ * the centre, each later one warm from the last QP's iterate (start_warm)
+ * while the test's measure is above IPM_WARM_ABOVE x tol, redone from the
+ * centre when that start fails; near the tolerance from the centre again
+ * (warm answers met the library's test where a per-contact judge did not:
+ * tests/test_scaling.c, the whole problem x 1e-9).  The first
  * QP has s = 0 from a cold start (the associated problem: on a stack of
  * boxes already the Coulomb solution), then s = F at the best iterate, or
  * at the last one when that shift was tried; the best iterate is returned,
@@ -55,7 +60,7 @@
  *
  * Warm start: a start that meets the test is returned; else nsgs sweeps the
  * problem itself from it first (a start near the answer needs no
- * factorization); the interior point always starts from the centre.
+ * factorization); the first interior point starts from the centre.
  * opt->max_iter counts interior-point iterations (factorizations) over the
  * whole solve; result.iterations is that count, the message adds the
  * outer iterations and the polish sweeps.  The history holds, per
@@ -92,6 +97,8 @@ enum {
 };
 #define IPM_STEP_FRACTION 0.99  /* of the step to the boundary */
 #define IPM_FREE_REG      1e-10 /* x max diagonal: a free row's diagonal regularization */
+#define IPM_WARM_ABOVE    10.0  /* QPs start warm while the test's measure is above this x tol */
+#define IPM_WARM_PUSH     1e-3  /* a warm QP start: how far into the cones (the centre: 1) */
 
 extern const slv_solver slv_solver_nsgs;
 
@@ -131,6 +138,8 @@ typedef struct {
   int polish_sweeps; /* in this solve */
   int ncone;         /* cones with mu > 0 in this problem */
   slv_rowscale rq;   /* the current QP's (solve_qp): its measure in O(n) */
+  int qp_done;       /* a QP of this solve has been solved (its answer: the next one's start) */
+  int warm_retries;  /* warm QP starts that failed (breakdown, not finite), redone cold */
 } ipm_state;
 
 static void ipm_free(void *st) {
@@ -669,6 +678,35 @@ static void start_point(ipm_state *s) {
   }
 }
 
+/* A warm start for the next QP of the fixed point: the cones' pairs at
+ * the previous QP's iterate x0, x0 and A x0 + bq (the new shift), each
+ * pushed into L by IPM_WARM_PUSH beyond its boundary (xh0 = max(xh0,
+ * |xh_t|) + push: the pair's direction kept; in the units of the centre
+ * start_point uses, xh = wh = e; a push of 1e-3 times the pair's own norm,
+ * scale-free, took more iterations: experiments/MEASUREMENTS.md); free
+ * rows, and box rows strictly inside their bounds, at x0; the box
+ * multipliers and the other rows as start_point.  The shifts of
+ * successive QPs differ little, so the path starts near its end. */
+static void start_warm(ipm_state *s, const double *x0) {
+  const slv_cqp *q = &s->q;
+  start_point(s);
+  slv_cqp_matvec(&s->q, x0, s->g);
+  for (int k = 0; k < q->nblk; k++) {
+    int i = q->blk_row[k];
+    if (s->kind[i] == ROW_FREE || (s->kind[i] == ROW_BOX && x0[i] > q->lo[i] && x0[i] < q->hi[i]))
+      s->x[i] = x0[i];
+    if (!(q->blk_mu[k] > 0)) continue;
+    double mu = q->blk_mu[k], g[3], xh[3], wh[3];
+    for (int e = 0; e < 3; e++) g[e] = s->g[i + e] + q->bq[i + e];
+    to_hat(mu, x0 + i, g, xh, wh);
+    if (!slv_all_finite(3, xh) || !slv_all_finite(3, wh)) continue; /* this cone: the centre */
+    xh[0] = fmax(xh[0], hypot(xh[1], xh[2])) + IPM_WARM_PUSH;
+    wh[0] = fmax(wh[0], hypot(wh[1], wh[2])) + IPM_WARM_PUSH;
+    s->x[i] = xh[0] / mu, s->x[i + 1] = xh[1], s->x[i + 2] = xh[2];
+    s->w[i] = wh[0] * mu, s->w[i + 1] = wh[1], s->w[i + 2] = wh[2];
+  }
+}
+
 /* g = A x + bq, rd = g - w (0 on fixed rows, whose w is g), the measures
  * of the QP's natural map at x, and the complementarity mu (the mean over
  * the pairs). */
@@ -756,7 +794,8 @@ static int qp_met(const slv_options *opt, const ipm_count *k, double tol_in, slv
   return slv_met_norms(&o, r.scaled, r.n2 / k->b2);
 }
 
-/* The QP of q->bq by the interior point, from the centre, until its
+/* The QP of q->bq by the interior point, from the centre (x0 NULL) or
+ * warm from x0 (start_warm), until its
  * natural map meets tol_in (in the test's norm), or it stops gaining
  * (IPM_STALL_RUN iterations without halving it), or IPM_MAX_RUN iterations, or the
  * budget.  s->best gets the iterate of least residual (in the test's norm);
@@ -764,9 +803,12 @@ static int qp_met(const slv_options *opt, const ipm_count *k, double tol_in, slv
  * failure of iterate(). */
 static slv_status qp_interior(ipm_state *s, const slv_problem *pq, const slv_options *opt,
                               double tol_in, ipm_count *k, slv_result *res, slv_hist *h,
-                              double *rbest) {
+                              double *rbest, const double *x0) {
   int n = pq->n;
-  start_point(s);
+  if (x0)
+    start_warm(s, x0);
+  else
+    start_point(s);
   *rbest = INFINITY;
   double mark = INFINITY;
   int since = 0;
@@ -826,19 +868,32 @@ static void polish(ipm_state *s, slv_op *op, const slv_problem *pq, const slv_op
 }
 
 /* One QP (q->bq, the associated law): the interior point, then the polish
- * unless it met tol_in; the result in x.  SLV_OK or a failure of the
+ * unless it met tol_in; the result in x.  After a first QP of this solve
+ * the interior point starts warm from the last QP's best interior-point
+ * iterate (s->best, before the polish: strictly inside the cones, where
+ * the polished answer sits on their boundaries); a warm
+ * start that stops short of tol_in hands its best iterate to the polish,
+ * as a cold one does; one that fails (a factorization that breaks down,
+ * an iterate not finite) is redone from the centre.  SLV_OK or a failure of the
  * interior point (SLV_BREAKDOWN, SLV_ERR_NOMEM, SLV_NOT_FINITE). */
 static slv_status solve_qp(ipm_state *s, slv_op *op, const slv_options *opt, double tol_in,
-                           ipm_count *k, double *x, slv_result *res, slv_hist *h) {
+                           ipm_count *k, double *x, slv_result *res, slv_hist *h, int warm) {
   slv_problem pq = *op->p;
   pq.b = s->q.bq;
   pq.cone_law = SLV_CONE_ASSOCIATED;
   pq.condensed = 0;             /* the QP has its own test; the global clause judges p (slv_met) */
   s->rq = *slv_op_rowscale(op); /* A's row sizes; this QP's own xd */
   s->rq.xd = slv_rowscale_xd(&pq);
-  double rbest;
-  slv_status st = qp_interior(s, &pq, opt, tol_in, k, res, h, &rbest);
+  double rbest = INFINITY;
+  slv_status st =
+      qp_interior(s, &pq, opt, tol_in, k, res, h, &rbest, warm && s->qp_done ? s->best : NULL);
+  if (warm && s->qp_done && st != SLV_CONVERGED && st != SLV_MAX_ITER && st != SLV_ERR_NOMEM &&
+      k->iters < k->budget && !slv_stopped(op)) {
+    s->warm_retries++;
+    st = qp_interior(s, &pq, opt, tol_in, k, res, h, &rbest, NULL);
+  }
   if (st != SLV_CONVERGED && st != SLV_MAX_ITER) return st;
+  s->qp_done = 1;
   memcpy(x, s->best, (size_t)pq.n * sizeof *x);
   if (st != SLV_CONVERGED && k->iters < k->budget) polish(s, op, &pq, opt, k, tol_in, x, rbest);
   return SLV_OK;
@@ -875,9 +930,9 @@ static slv_status finish(const ipm_state *s, slv_result *res, slv_hist *h, slv_s
   char spent[48] = "";
   if (st == SLV_MAX_ITER) slv_msgf(spent, sizeof spent, " (max_iter=%d spent)", opt->max_iter);
   slv_msgf(res->message, sizeof res->message,
-           "ipm: %s: %d outer, %d interior-point iterations%s, %d polish sweeps, %s=%.3g, "
-           "tol=%.3g",
-           what, outer, k->iters, spent, s->polish_sweeps,
+           "ipm: %s: %d outer, %d interior-point iterations%s, %d polish sweeps, %d warm QP "
+           "start(s) failed and redone cold, %s=%.3g, tol=%.3g",
+           what, outer, k->iters, spent, s->polish_sweeps, s->warm_retries,
            opt->norm == SLV_NORM_2 ? "max(res_scaled, res_rel_2)" : "res_scaled",
            slv_test_measure(opt, r), opt->tol);
   if (h->cap > 0 && res->history_len > 0) h->val[res->history_len - 1] = slv_test_measure(opt, r);
@@ -907,6 +962,8 @@ static int setup(ipm_state *s, slv_op *op, const slv_options *opt, double *x, ip
   if (s->lu && !op->packed && !op->A) return 1;
   classify_rows(s);
   s->polish_sweeps = 0;
+  s->qp_done = 0;
+  s->warm_retries = 0;
   double b2 = 0;
   for (int i = 0; i < p->n; i++) b2 += p->b[i] * p->b[i];
   *k = (ipm_count){ .iters = 0, .budget = opt->max_iter, .b2 = fmax(1.0, sqrt(b2)) };
@@ -989,7 +1046,8 @@ static slv_status ipm_solve(void *state, slv_op *op, const slv_options *opt, dou
     if (k.iters >= k.budget) break;
     if (q->coulomb) next_shift(s, op, w, outer == 0 && cold, &best_used);
     outer++;
-    slv_status st = solve_qp(s, op, opt, 0.5 * opt->tol, &k, x, res, h);
+    slv_status st =
+        solve_qp(s, op, opt, 0.5 * opt->tol, &k, x, res, h, m > IPM_WARM_ABOVE * opt->tol);
     slv_logf(opt, "ipm: outer %d: start %.3e, %d interior-point iterations so far", outer, m,
              k.iters);
     if (st != SLV_OK) {
