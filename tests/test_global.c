@@ -659,6 +659,40 @@ static void test_literature_judge(void) {
   CU_ASSERT_EQUAL(judge_one("datasets/siconos/gfc3d/GFC3D_OneContact.dat", "apgd"), SLV_CONVERGED);
 }
 
+/* GFC3D_Example00 at the 2-norm test by apgd, on the problem as read
+ * (condensed) and on its local view: converged.  The local view's apgd
+ * ended stagnated (25 outer iterations without a 1 % gain, res_rel_2
+ * 1.06e-8) while cone_qp.c's inner targets took their units from
+ * res_scaled alone (4.9e-9): they count res_rel_2 under the 2-norm option. */
+static void test_apgd_norm2(void) {
+  static const char rel[] = "datasets/siconos/gfc3d/GFC3D_Example00.dat";
+  char path[4096], err[512];
+  if (!tst_shared_path(rel, path, sizeof path)) {
+    printf("SKIP: no %s", rel);
+    return;
+  }
+  io_instance *inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_AUTO, &inst, err, sizeof err), SLV_OK);
+  slv_problem p = io_instance_problem(inst);
+  for (int condensed = 1; condensed >= 0; condensed--) {
+    p.condensed = condensed;
+    slv_options opt = slv_options_default();
+    opt.norm = SLV_NORM_2;
+    slv_workspace *ws = NULL;
+    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("apgd"), p.n, &opt, &ws), SLV_OK);
+    double x[64];
+    CU_ASSERT_FATAL(p.n <= 64);
+    slv_result res;
+    slv_status st = slv_solve(ws, &p, &opt, x, NULL, &res);
+    printf("\n  condensed=%d: %s, %d iterations, res_rel_2 %.2g: %s", condensed, slv_status_str(st),
+           res.iterations, res.res.res_rel_2, res.message);
+    CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+    CU_ASSERT(res.res.res_rel_2 <= 1e-8);
+    slv_workspace_free(ws);
+  }
+  io_instance_free(inst);
+}
+
 /* The clause needs every row in a cone: a condensed problem with a free
  * row is refused, naming the field. */
 static void test_condensed_rows(void) {
@@ -694,5 +728,6 @@ int main(void) {
   CU_add_test(s, "slv_condense: pivots, LAPACK, CHOLMOD blocks", test_condense_planted);
   CU_add_test(s, "converged only where the literature's measures agree", test_literature_judge);
   CU_add_test(s, "a condensed problem has every row in a cone", test_condensed_rows);
+  CU_add_test(s, "apgd's inner targets in the 2-norm test's units", test_apgd_norm2);
   return tst_run();
 }
