@@ -206,8 +206,8 @@ IO_API slv_status io_read(const char *path, io_format fmt, io_instance **out, ch
  * so a global problem is timed from the problem as read to the answer
  * (experiments/README.md, "Timing").  SLV_ERR_INVALID if inst was not
  * condensed; else slv_condense's statuses, with the message in err. */
-IO_API slv_status io_instance_condense_again(const io_instance *inst, io_instance **out,
-                                             char *err, size_t errlen);
+IO_API slv_status io_instance_condense_again(const io_instance *inst, io_instance **out, char *err,
+                                             size_t errlen);
 
 /* The memory cap of a read when none is given: 4 GiB (all of size_t's range
  * where that is less). */

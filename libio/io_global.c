@@ -176,9 +176,8 @@ static slv_status check_finite_condensed(const io_instance *inst, const char *wh
 
 /* The condensed instance of g, g not taken (inst->global stays NULL). */
 static slv_status condense_to_instance(const io_global *g, const double *mu, double cap,
-                                       double used, const char *where, const char *mname,
-                                       char *err, size_t errlen, double *seconds,
-                                       io_instance **out) {
+                                       double used, const char *where, const char *mname, char *err,
+                                       size_t errlen, double *seconds, io_instance **out) {
   int n = g->n;
   *out = NULL;
   *seconds = 0.0;
@@ -234,11 +233,11 @@ slv_status io_instance_condense_again(const io_instance *inst, io_instance **out
     io_msgf(err, errlen, "%s: not an instance condensed from a global problem", inst->name);
     return SLV_ERR_INVALID;
   }
-  slv_status st = condense_to_instance(inst->global, inst->cone_mu, INFINITY, 0.0, inst->name,
-                                       "M", err, errlen, &s, out);
+  slv_status st = condense_to_instance(inst->global, inst->cone_mu, INFINITY, 0.0, inst->name, "M",
+                                       err, errlen, &s, out);
   if (!st) {
-    snprintf((*out)->kind, sizeof (*out)->kind, "%s", inst->kind);
-    snprintf((*out)->name, sizeof (*out)->name, "%s", inst->name);
+    snprintf((*out)->kind, sizeof(*out)->kind, "%s", inst->kind);
+    snprintf((*out)->name, sizeof(*out)->name, "%s", inst->name);
     (*out)->format = inst->format;
     (*out)->cone_law = inst->cone_law;
   }
