@@ -189,7 +189,8 @@ static int admm_first(const auto_state *s, slv_op *op, char *why, size_t len) {
   return 1;
 }
 
-/* The condensed rule: a global problem's W (p->condensed) whose contacts
+/* The condensed rule: a global problem's W (op->condensed: slv_solve runs
+ * auto on the local view, p->condensed = 0, workspace.c) whose contacts
  * are weakly coupled goes to nsgs_newton, not the interior point: on the
  * shared global set ipm stagnates on the per-contact clause of the global
  * test (Spheres-i099) or takes 20 times longer (spheres-in-a-box), where
@@ -199,8 +200,8 @@ static int admm_first(const auto_state *s, slv_op *op, char *why, size_t len) {
 static int condensed_rule(const auto_state *s, slv_op *op, char *why, size_t len) {
   const slv_problem *p = op->p;
   char msg[160];
-  if (!(p->condensed && p->cone_law == SLV_CONE_COULOMB && p->n > NSN_DENSE_MAX &&
-        takes(s, AUTO_NSGS_NEWTON, p, msg, sizeof msg)))
+  if (!((p->condensed || op->condensed) && p->cone_law == SLV_CONE_COULOMB &&
+        p->n > NSN_DENSE_MAX && takes(s, AUTO_NSGS_NEWTON, p, msg, sizeof msg)))
     return 0;
   double coupling = contact_coupling(op);
   if (coupling >= AUTO_ADMM_COUPLING) return 0;

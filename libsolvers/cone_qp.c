@@ -314,12 +314,13 @@ int slv_cqp_cone_free(double mu, const double *x) {
 enum { CQP_STALL = 25 };
 
 /* The inner solvers stop on the QP's absolute natural map: the library's
- * test (res_scaled <= tol, with a global problem's clause: slv_scaled_of;
- * docs/convergence.md) in those units at the current iterate, tol times
- * res_nat_inf / that measure (the worst row's own scale).  The outer loop
+ * test (res_scaled <= tol, with a global problem's clause, and res_rel_2
+ * under the 2-norm option: slv_test_measure; docs/convergence.md) in those
+ * units at the current iterate, tol times res_nat_inf / that measure (the
+ * worst row's own scale).  The outer loop
  * recomputes the verdict and tightens. */
 static double absolute_target(const slv_options *opt, const slv_residuals *r) {
-  double s = slv_scaled_of(r), units = s > 0 ? r->res_nat_inf / s : 1.0;
+  double s = slv_test_measure(opt, r), units = s > 0 ? r->res_nat_inf / s : 1.0;
   return opt->tol * units;
 }
 

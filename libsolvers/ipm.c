@@ -881,7 +881,7 @@ static slv_status solve_qp(ipm_state *s, slv_op *op, const slv_options *opt, dou
   slv_problem pq = *op->p;
   pq.b = s->q.bq;
   pq.cone_law = SLV_CONE_ASSOCIATED;
-  pq.condensed = 0;             /* the QP has its own test; the global clause judges p (slv_met) */
+  pq.condensed = 0;             /* the QP has its own test; slv_solve judges the clause */
   s->rq = *slv_op_rowscale(op); /* A's row sizes; this QP's own xd */
   s->rq.xd = slv_rowscale_xd(&pq);
   double rbest = INFINITY;

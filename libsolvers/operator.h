@@ -118,6 +118,8 @@ typedef struct slv_op {
   slv_op_buf *buf;
   int threads; /* opt.threads for the CSR product (slv_solve sets it; 1 after slv_op_begin) */
   struct slv_poll *poll; /* the solve's stop conditions (slv_should_stop); NULL: none */
+  int condensed;         /* the caller's problem is condensed from a global one, solved here on its
+                    local view (p->condensed = 0; workspace.c): for auto's rules */
   /* slv_op_is_symmetric's answer for this solve: sym 0 not asked yet, 1
    * symmetric, -1 not (A(sym_i, sym_j) the pair found), at sym_rtol */
   int sym, sym_i, sym_j;

@@ -91,6 +91,7 @@ struct slv_workspace {
   double *history_time; /* size history_cap */
   int history_cap;
   slv_op_buf op; /* the operator's buffers */
+  double *xbest; /* size n_max: the best iterate of a condensed problem's runs (workspace.c) */
   void *state;   /* solver->impl->state_size bytes, zeroed at creation */
 };
 

@@ -8,8 +8,14 @@
  *      else the projection of 0 on the bounds;
  *   5. the operator over the problem's storage, in the workspace's buffers
  *      (operator.h), and the history recorder (its clock starts here);
- *   6. the solver;
- *   7. w = A x + b recomputed (slv_op_w), the measures of residual.c, and
+ *   6. the solver; on a condensed global problem (p->condensed) it runs on
+ *      the local view (condensed = 0: its own test without the global
+ *      clause, a bad progress measure inside a solver), and when that test
+ *      is met but the clause is not, again from its x with a tighter tol,
+ *      on the iterations and time left (global_solve; docs/convergence.md,
+ *      "Condensed problems: the clause decided outside");
+ *   7. w = A x + b recomputed (slv_op_w), the measures of residual.c (on
+ *      the caller's p, with the clause), and
  *      the promise: "converged" stands only if res_rel <= tol with finite
  *      numbers (and, when the problem has cones, the absolute res_nat_inf
  *      <= tol too), or, with opt->norm = SLV_NORM_2, res_rel_2 <= tol;
@@ -35,6 +41,7 @@ void slv_workspace_free(slv_workspace *ws) {
   }
   slv_op_buf_free(&ws->op);
   free(ws->w);
+  free(ws->xbest);
   free(ws->history);
   free(ws->history_time);
   free(ws);
@@ -52,9 +59,10 @@ slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_options *
   ws->solver = s;
   ws->n_max = n_max;
   ws->w = malloc((size_t)(n_max > 0 ? n_max : 1) * sizeof *ws->w);
+  ws->xbest = malloc((size_t)(n_max > 0 ? n_max : 1) * sizeof *ws->xbest);
   size_t state_size = s->impl->state_size;
   ws->state = calloc(1, state_size > 0 ? state_size : 1);
-  if (!ws->w || !ws->state || slv_op_buf_alloc(&ws->op, n_max)) goto fail;
+  if (!ws->w || !ws->xbest || !ws->state || slv_op_buf_alloc(&ws->op, n_max)) goto fail;
   if (opt->record_history) {
     ws->history_cap = opt->max_iter + 1;
     ws->history = malloc((size_t)ws->history_cap * sizeof *ws->history);
@@ -131,6 +139,144 @@ static void say_stopped(const slv_solver *s, const slv_options *opt, slv_result 
              res->iterations, res->pivots);
 }
 
+/* One run of the solver on op from x (the start or a warm x): its status,
+ * with the message of a stop from outside.  The poll's deadline counts
+ * from h->t0, the start of slv_solve, whatever run this is. */
+static slv_status run_once(slv_workspace *ws, slv_op *op, const slv_options *opt, double *x,
+                           double *w, slv_result *res, slv_hist *h) {
+  slv_poll poll;
+  slv_poll_begin(&poll, opt, &h->t0);
+  op->poll = &poll;
+  res->iterations = res->pivots = 0;
+  slv_status st = ws->solver->impl->solve(ws->state, op, opt, x, w, res, h);
+  op->poll = NULL;
+  res->status = st;
+  if (st == SLV_TIME_LIMIT || st == SLV_INTERRUPTED) say_stopped(ws->solver, opt, res);
+  return st;
+}
+
+/* The measures of x on the caller's condensed p, with the global clause,
+ * while op runs on its local view: the same A and b, so the same row sizes
+ * (op's, found once). */
+static slv_residuals global_residual(slv_op *op, const slv_problem *p, const double *x, double *w) {
+  const slv_problem *view = op->p;
+  slv_op_w(op, x, w);
+  slv_op_rowscale(op);
+  op->p = op->rs_of = p;
+  slv_residuals r = slv_residual_op(op, x, w);
+  op->p = op->rs_of = view;
+  return r;
+}
+
+/* The tightening's record, for the message (say_tightened). */
+typedef struct {
+  int runs;         /* solver runs */
+  double tol_first; /* the tol of the run whose local test was met first, NaN if none */
+  double clause;    /* res_global there */
+  double tol_last;  /* the tol of the last run */
+  slv_status last;  /* its status */
+} tighten_log;
+
+/* A condensed global problem (docs/convergence.md, "Global problems"):
+ * the solver runs on the local view op->p (its own test: res_scaled, the
+ * 2-norm option); when that test is met and the global clause (res_global
+ * <= tol) is not, it runs again from its x with tol_local divided by
+ * 100 to 10^4 (by how far the clause is off), on the iterations and time
+ * left, until the full test holds, the solver fails, or tol_local would go
+ * below SLV_TIGHT_MIN.  x becomes the best iterate by the full test's
+ * measure (slv_test_measure on p), res->res its measures; iterations and
+ * pivots are summed over the runs.  Negative: the first run's refusal. */
+#define SLV_TIGHT_MIN 1e-15
+static slv_status global_solve(slv_workspace *ws, const slv_problem *p, slv_op *op,
+                               const slv_options *opt, double *x, double *w, slv_result *res,
+                               slv_hist *h, tighten_log *out) {
+  int n = p->n, iters = 0, pivots = 0;
+  slv_options o = *opt;
+  tighten_log tl = { 0, NAN, NAN, opt->tol, SLV_CONVERGED };
+  double best_m = INFINITY;
+  int best_full = 0;
+  slv_status best_st = SLV_MAX_ITER;
+  slv_residuals best_r = { 0 };
+  const char *best_method = NULL;
+  char best_msg[sizeof res->message] = "";
+  for (;;) {
+    slv_status st = run_once(ws, op, &o, x, w, res, h);
+    iters += res->iterations;
+    pivots += res->pivots;
+    tl.runs++;
+    tl.tol_last = o.tol;
+    tl.last = st;
+    if (st < 0) {
+      if (tl.runs == 1) return st;
+      break; /* a later run refused: the best so far stands */
+    }
+    slv_residuals r = global_residual(op, p, x, w);
+    int full = slv_met(p, opt, &r);
+    double m = slv_test_measure(opt, &r);
+    /* a tightened run that stopped short of its own tol may still have met the caller's */
+    if (tl.runs > 1 && full && st != SLV_NOT_FINITE) st = SLV_CONVERGED;
+    if (best_m == INFINITY || m < best_m || (full && st == SLV_CONVERGED)) {
+      best_m = isnan(m) ? INFINITY : m;
+      best_full = full;
+      best_st = st;
+      best_r = r;
+      best_method = res->method;
+      memcpy(best_msg, res->message, sizeof best_msg);
+      memcpy(ws->xbest, x, (size_t)n * sizeof *x);
+    }
+    if (st != SLV_CONVERGED || full) break;
+    /* the local test met, the global clause not */
+    if (isnan(tl.tol_first)) {
+      tl.tol_first = o.tol;
+      tl.clause = r.res_global;
+    }
+    double f = r.res_global > 0 ? opt->tol / r.res_global : 1e-2;
+    f = f < 1e-4 ? 1e-4 : (f > 1e-2 ? 1e-2 : f);
+    double next = o.tol * f;
+    if (next < SLV_TIGHT_MIN) next = o.tol > SLV_TIGHT_MIN ? SLV_TIGHT_MIN : 0;
+    if (!(next > 0) || iters >= opt->max_iter) break;
+    o.tol = next;
+    o.warm_start = 1;
+    o.max_iter = opt->max_iter - iters;
+  }
+  /* the best met the local test alone: why it went no further (the last
+   * run's failure or stop, the iterations spent; else the tol floor, which
+   * judge calls stagnated) */
+  if (!best_full && best_st == SLV_CONVERGED) {
+    if (tl.last > 0)
+      best_st = tl.last;
+    else if (iters >= opt->max_iter)
+      best_st = SLV_MAX_ITER;
+  }
+  memcpy(x, ws->xbest, (size_t)n * sizeof *x);
+  slv_op_w(op, x, w);
+  res->res = best_r;
+  res->status = best_st;
+  res->iterations = iters;
+  res->pivots = pivots;
+  if (best_method) res->method = best_method;
+  memcpy(res->message, best_msg, sizeof res->message);
+  *out = tl;
+  return best_st;
+}
+
+/* The message of a condensed problem's solve whose local test was met
+ * before the global clause (global_solve): what the tightening did. */
+static void say_tightened(const slv_solver *s, const slv_options *opt, const tighten_log *tl,
+                          slv_result *res) {
+  if (isnan(tl->tol_first)) return; /* the first run decided: its message stands */
+  char head[96];
+  slv_msgf(head, sizeof head, "%s: local test met at tol %.3g, per-contact clause %.3g", s->name,
+           tl->tol_first, tl->clause);
+  if (res->status == SLV_CONVERGED)
+    slv_msgf(res->message, sizeof res->message, "%s; tightened to %.3g: full test met (%d runs)",
+             head, tl->tol_last, tl->runs);
+  else
+    slv_msgf(res->message, sizeof res->message,
+             "%s; tightened to %.3g (%d runs, the last %s): res_global %.3g > tol %.3g", head,
+             tl->tol_last, tl->runs, slv_status_str(tl->last), res->res.res_global, opt->tol);
+}
+
 static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                                 double *x, double *w, slv_result *res) {
   memset(res, 0, sizeof *res);
@@ -166,26 +312,30 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
     ws->history, ws->history_time, opt->record_history ? ws->history_cap : 0, { 0, 0 }
   };
   clock_gettime(CLOCK_MONOTONIC, &h.t0);
-  slv_poll poll;
-  slv_poll_begin(&poll, opt, &h.t0);
   res->history = ws->history;
   res->history_time = ws->history_time;
   res->history_cap = h.cap;
   res->history_len = 0;
 
+  /* a condensed problem: the solver runs on its local view (condensed = 0,
+   * the same arrays), the global clause is decided here (global_solve) */
+  slv_problem local = *p;
+  local.condensed = 0;
   slv_op op;
-  slv_op_begin(&op, p, &ws->op);
+  slv_op_begin(&op, p->condensed ? &local : p, &ws->op);
   op.threads = opt->threads;
-  op.poll = &poll;
-  st = ws->solver->impl->solve(ws->state, &op, opt, x, wb, res, &h);
-  res->status = st;
+  op.condensed = p->condensed;
+  tighten_log tl = { 0, NAN, NAN, opt->tol, SLV_CONVERGED };
+  st = p->condensed ? global_solve(ws, p, &op, opt, x, wb, res, &h, &tl)
+                    : run_once(ws, &op, opt, x, wb, res, &h);
   if (st < 0) return refuse(res, st);
-  if (st == SLV_TIME_LIMIT || st == SLV_INTERRUPTED) say_stopped(ws->solver, opt, res);
-
-  /* the library's own measures, from (A, b, bounds, x) alone */
-  slv_op_w(&op, x, wb);
-  res->res = slv_residual_op(&op, x, wb);
+  if (!p->condensed) {
+    /* the library's own measures, from (A, b, bounds, x) alone */
+    slv_op_w(&op, x, wb);
+    res->res = slv_residual_op(&op, x, wb);
+  }
   judge(ws->solver, p, opt, res);
+  if (p->condensed) say_tightened(ws->solver, opt, &tl, res);
   return res->status;
 }
 

@@ -659,6 +659,178 @@ static void test_literature_judge(void) {
   CU_ASSERT_EQUAL(judge_one("datasets/siconos/gfc3d/GFC3D_OneContact.dat", "apgd"), SLV_CONVERGED);
 }
 
+/* ---- condensed problems solved on the local test, tightened (workspace.c) ---------- */
+
+/* A planted condensed problem of two sticking contacts (mu 0.5): contact 0
+ * of order 1, contact 1 of forces 1e-6 (x_1 = 1e-6 (1, 0.3, 0), its block
+ * of W ill-conditioned, coupled to contact 0 by 1e-8), b = -W x* so that
+ * x* solves it with w* = 0.  res_scaled measures contact 1 against the
+ * problem's scale (||x||_inf = 1), the per-contact clause against its own
+ * (1e-6): an iterate whose contact 1 is off by 1e-9 passes the first and
+ * fails the second by 1e-3. */
+typedef struct {
+  double A[36], b[6], mu[2];
+  int rows[2];
+} tiny_contact;
+
+static slv_problem tiny_contact_problem(tiny_contact *t) {
+  static const double W0[9] = { 2, 0.5, 0, 0.5, 1, 0.2, 0, 0.2, 1.5 };
+  double k = 50, c = 0.9 * sqrt(k), s = 1e-6;
+  double W1[9] = { k, c, 0, c, 1, 0, 0, 0, 1 }, xs[6] = { 1, 0.1, -0.05, s, 0.3 * s, 0 };
+  memset(t->A, 0, sizeof t->A);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      t->A[i * 6 + j] = W0[i * 3 + j];
+      t->A[(i + 3) * 6 + j + 3] = W1[i * 3 + j];
+    }
+  t->A[3] = t->A[18] = 0.01 * s;
+  for (int i = 0; i < 6; i++) {
+    double a = 0;
+    for (int j = 0; j < 6; j++) a += t->A[i * 6 + j] * xs[j];
+    t->b[i] = -a;
+  }
+  t->rows[0] = 0, t->rows[1] = 3;
+  t->mu[0] = t->mu[1] = 0.5;
+  slv_problem p = slv_problem_empty();
+  p.n = 6;
+  p.A = t->A;
+  p.lda = 6;
+  p.b = t->b;
+  p.ncones = 2;
+  p.cone_rows = t->rows;
+  p.cone_mu = t->mu;
+  p.condensed = 1;
+  return p;
+}
+
+static slv_status solve_tiny(const char *solver, const slv_problem *p, double *x, slv_result *res) {
+  slv_options opt = slv_options_default();
+  opt.max_iter = 100000;
+  slv_workspace *ws = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(solver), p->n, &opt, &ws), SLV_OK);
+  slv_status st = slv_solve(ws, p, &opt, x, NULL, res);
+  slv_workspace_free(ws);
+  return st;
+}
+
+/* Every cone solver converges on the planted problem by the full test:
+ * the literature's measures, computed here, at most tol = 1e-8, and
+ * contact 1 within 1e-5 of its size from x*.  On the local view alone (the
+ * test without the clause) ipm, apgd, pcg_cone and pjacobi_cone stop with
+ * a per-contact measure above 1e-6: what the tightening fixes.  Before it
+ * (the clause inside the solvers' own tests) ipm ended stagnated at 117
+ * iterations, res_contact 1.8e-3. */
+static void test_condensed_tightened(void) {
+  static const char *const solvers[] = {
+    "nsgs", "nsgs_newton", "nsn_ac",   "ppa_nsn",      "ipm",
+    "admm", "apgd",        "pcg_cone", "pjacobi_cone", "auto"
+  };
+  tiny_contact t;
+  slv_problem p = tiny_contact_problem(&t);
+  char msg[256];
+  CU_ASSERT_EQUAL_FATAL(slv_problem_validate(&p, msg, sizeof msg), SLV_OK);
+  for (size_t k = 0; k < sizeof solvers / sizeof *solvers; k++) {
+    double x[6], rel_1q, contact;
+    slv_result res;
+    slv_status st = solve_tiny(solvers[k], &p, x, &res);
+    literature_measures(&p, x, &rel_1q, &contact);
+    printf("\n  %s: %s, %d iterations, res_rel_1q %.2g, res_contact %.2g: %s", solvers[k],
+           slv_status_str(st), res.iterations, rel_1q, contact, res.message);
+    CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+    CU_ASSERT(rel_1q <= 1e-8);
+    CU_ASSERT(contact <= 1e-8);
+    CU_ASSERT(res.res.res_global <= 1e-8);
+    double err = fmax(fabs(x[3] - 1e-6), fabs(x[4] - 3e-7));
+    printf(" (contact 1 off by %.2g)", err);
+    CU_ASSERT(err <= 1e-11); /* 1e-5 of its size */
+  }
+  /* the premise: the local test alone passes answers the clause refuses */
+  static const char *const local_short[] = { "ipm", "apgd", "pcg_cone", "pjacobi_cone" };
+  slv_problem local = p;
+  local.condensed = 0;
+  for (size_t k = 0; k < sizeof local_short / sizeof *local_short; k++) {
+    double x[6], rel_1q, contact;
+    slv_result res;
+    CU_ASSERT_EQUAL(solve_tiny(local_short[k], &local, x, &res), SLV_CONVERGED);
+    literature_measures(&p, x, &rel_1q, &contact);
+    printf("\n  local view, %s: res_scaled %.2g, res_contact %.2g", local_short[k],
+           res.res.res_scaled, contact);
+    CU_ASSERT(contact > 1e-6);
+  }
+}
+
+/* GFC3D_Example00 at the 2-norm test by apgd, on the problem as read
+ * (condensed) and on its local view: converged.  The local view's apgd
+ * ended stagnated (25 outer iterations without a 1 % gain, res_rel_2
+ * 1.06e-8) while cone_qp.c's inner targets took their units from
+ * res_scaled alone (4.9e-9): they count res_rel_2 under the 2-norm option. */
+static void test_apgd_norm2(void) {
+  static const char rel[] = "datasets/siconos/gfc3d/GFC3D_Example00.dat";
+  char path[4096], err[512];
+  if (!tst_shared_path(rel, path, sizeof path)) {
+    printf("SKIP: no %s", rel);
+    return;
+  }
+  io_instance *inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_AUTO, &inst, err, sizeof err), SLV_OK);
+  slv_problem p = io_instance_problem(inst);
+  for (int condensed = 1; condensed >= 0; condensed--) {
+    p.condensed = condensed;
+    slv_options opt = slv_options_default();
+    opt.norm = SLV_NORM_2;
+    slv_workspace *ws = NULL;
+    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("apgd"), p.n, &opt, &ws), SLV_OK);
+    double x[64];
+    CU_ASSERT_FATAL(p.n <= 64);
+    slv_result res;
+    slv_status st = slv_solve(ws, &p, &opt, x, NULL, &res);
+    printf("\n  condensed=%d: %s, %d iterations, res_rel_2 %.2g: %s", condensed, slv_status_str(st),
+           res.iterations, res.res.res_rel_2, res.message);
+    CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+    CU_ASSERT(res.res.res_rel_2 <= 1e-8);
+    slv_workspace_free(ws);
+  }
+  io_instance_free(inst);
+}
+
+/* Spheres-i099 at 1e-8 (100000 iterations): ppa_nsn and ipm, which
+ * stagnated on the clause inside their own tests (ppa_nsn at 24
+ * iterations, res_rel_1q 0.18; ipm at 960, res_contact 1.6e-5), converge
+ * by the library's full test, the literature's measures here agreeing. */
+static void test_condensed_spheres(void) {
+  static const char rel[] = "datasets/siconos/gfc3d/Spheres-i099-356-679.hdf5";
+  char path[4096], err[512];
+  if (!tst_shared_path(rel, path, sizeof path)) {
+    printf("SKIP: no %s", rel);
+    return;
+  }
+  io_instance *inst = NULL;
+  CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_AUTO, &inst, err, sizeof err), SLV_OK);
+  slv_problem p = io_instance_problem(inst);
+  CU_ASSERT_EQUAL(p.condensed, 1);
+  static const char *const solvers[] = { "ppa_nsn", "ipm" };
+  double *x = calloc((size_t)p.n, sizeof(double));
+  for (int k = 0; k < 2; k++) {
+    slv_options opt = slv_options_default();
+    opt.max_iter = 100000;
+    slv_workspace *ws = NULL;
+    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(solvers[k]), p.n, &opt, &ws), SLV_OK);
+    slv_result res;
+    slv_status st = slv_solve(ws, &p, &opt, x, NULL, &res);
+    double rel_1q, contact;
+    literature_measures(&p, x, &rel_1q, &contact);
+    printf("\n  %s: %s, %d iterations, res_rel_1q %.2g, res_contact %.2g", solvers[k],
+           slv_status_str(st), res.iterations, rel_1q, contact);
+    CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+    CU_ASSERT(slv_residuals_met(&res.res, opt.tol, opt.norm));
+    CU_ASSERT(rel_1q <= 1e-8);
+    CU_ASSERT(contact <= 1e-8);
+    slv_workspace_free(ws);
+  }
+  free(x);
+  io_instance_free(inst);
+}
+
 /* The clause needs every row in a cone: a condensed problem with a free
  * row is refused, naming the field. */
 static void test_condensed_rows(void) {
@@ -694,5 +866,9 @@ int main(void) {
   CU_add_test(s, "slv_condense: pivots, LAPACK, CHOLMOD blocks", test_condense_planted);
   CU_add_test(s, "converged only where the literature's measures agree", test_literature_judge);
   CU_add_test(s, "a condensed problem has every row in a cone", test_condensed_rows);
+  CU_add_test(s, "condensed: the local test, then tightened to the clause",
+              test_condensed_tightened);
+  CU_add_test(s, "condensed: Spheres-i099 by ppa_nsn and ipm", test_condensed_spheres);
+  CU_add_test(s, "apgd's inner targets in the 2-norm test's units", test_apgd_norm2);
   return tst_run();
 }
