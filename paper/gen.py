@@ -1705,7 +1705,8 @@ def conclusion():
         t += ' No solver is fastest on every class.'
     t += peers_conclusion()
     t += (' The comparison is limited by the size of the sample (Table~\\ref{tab:coll}), by the machine '
-          '(Table~\\ref{tab:prov}) and by the solvers\' default parameters (Table~\\ref{tab:params}); the '
+          '(Table~\\ref{tab:prov}) and by the solvers\' default parameters '
+          '(Table~\\ref{tab:solverparams}); the '
           'campaign file and the toolkit make it repeatable with other settings.\n')
     return t if parts else ''
 
