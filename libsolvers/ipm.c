@@ -1090,9 +1090,9 @@ const slv_solver slv_solver_ipm = {
   .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
   /* clang-format off */
   .params =
-      "Mehrotra, sigma = (mu_aff/mu)^3, step " SLV_STR(IPM_STEP_FRACTION) " to boundary; QP <= "
-      "80 its, 5 w/o halving (from 20): 300 nsgs sweeps; Coulomb: QPs to tol/2, 6 outer w/o 1 % "
-      "gain",
+      "sigma = (mu_aff/mu)^3, step " SLV_STR(IPM_STEP_FRACTION) "; QP <= 80 its, 5 w/o halving "
+      "from 20: 300 nsgs sweeps; Coulomb: QPs to tol/2, warm while > " SLV_STR(IPM_WARM_ABOVE)
+      " tol, 6 outer w/o 1 % gain",
   /* clang-format on */
   .impl = &ipm_impl,
 };
