@@ -11,8 +11,10 @@
  * its one-line description.  Columns are separated by at least two spaces,
  * so `awk '{print $1}'` gives the names.  With --json: one JSON array, an
  * object per solver in registry order: name, accepts (CAPS's words),
- * summary, cite (its key in docs/references.bib).  Exit 0; 2 on any
- * other argument.
+ * summary, cite (its key in docs/references.bib), params (the constants and
+ * rules it runs with by default, slv.h).  The plain listing leaves params
+ * out: at up to ~150 characters a line it would wrap every row.  Exit 0; 2
+ * on any other argument.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -28,7 +30,8 @@ static void usage(FILE *f) {
              "List the registered solvers, one per line: name, the problems it accepts,\n"
              "summary.  The name is what 'lcplab solve --solver NAME' takes.\n"
              "\n"
-             "  --json   one JSON array instead: {name, accepts: [...], summary, cite} each\n");
+             "  --json   one JSON array instead: {name, accepts: [...], summary, cite,\n"
+             "           params} each (params: its default constants and rules)\n");
 }
 
 /* "lcp box free" -> ["lcp","box","free"] */
@@ -64,6 +67,8 @@ static int print_json(void) {
     cli_json_string(stdout, s->summary);
     fputs(",\"cite\":", stdout);
     cli_json_string(stdout, s->cite);
+    fputs(",\"params\":", stdout);
+    cli_json_string(stdout, s->params ? s->params : "");
     fputc('}', stdout);
     first = 0;
   }

@@ -871,8 +871,8 @@ EXP_API int exp_section_frictions(const exp_section *s, int *fr);
  * 0, or -1 (out of memory). */
 EXP_API int exp_plan_expand(exp_plan *pl);
 /* Writes the plan folder pl->dir (created): plan.exp, plan.vars, plan.info,
- * problems.tsv, tasks.tsv, task-ids, run-parallel.sh, slurm.sbatch,
- * results/.  chunk: tasks per Slurm array element (0: automatic).  Returns
+ * problems.tsv, solvers.tsv, tasks.tsv, task-ids, run-parallel.sh,
+ * slurm.sbatch, results/.  chunk: tasks per Slurm array element (0: automatic).  Returns
  * 0, or -1 after the message. */
 EXP_API int exp_plan_write(const exp_plan *pl, int chunk);
 /* The id recorded in DIR/plan.info into id (size 24); 0, or -1 if there is

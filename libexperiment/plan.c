@@ -20,6 +20,9 @@
  *                    family, class, kind, n, nnz, contacts, cond_est, mu_min,
  *                    mu_max (nan: no friction), origin, path (absolute),
  *                    sha256 (of the file's bytes)
+ *   solvers.tsv      the registered solvers the sections use: solver,
+ *                    sections, summary, params (the defaults it runs with),
+ *                    cite (slv.h's descriptor); not part of the id
  *   tasks.tsv        one line per task: task, section, kind, problem (or
  *                    srcK for a scene), solver, integrator, friction, label
  *   task-ids         0..T-1, one a line (GNU parallel's input)
@@ -198,6 +201,38 @@ static int render_problems(const exp_plan *pl, exp_rbuf *b) {
                        pl->cfg.sec[p->section].name, p->label, p->family, exp_class_str(p->cls),
                        p->kind, p->n, p->nnz, p->contacts, p->cond, p->mu_min, p->mu_max, p->origin,
                        p->path, p->sha256);
+  }
+  return bad;
+}
+
+/* The registered solvers the sections use, each once, in the order the
+ * sections name them: solver, sections (", " between them), summary,
+ * params, cite (slv.h's descriptor: the paper's table of the solvers and
+ * their default parameters reads it).  Externals are not listed: their
+ * parameters are their command templates, in plan.exp. */
+static int render_solvers(const exp_plan *pl, exp_rbuf *b) {
+  int bad = exp_rbuf_add(b, "# solver\tsections\tsummary\tparams\tcite\n");
+  for (int si = 0; si < pl->cfg.nsec && !bad; si++) {
+    const exp_section *s = &pl->cfg.sec[si];
+    for (int k = 0; k < s->nsolvers && !bad; k++) {
+      const slv_solver *sv = s->solvers[k].sv;
+      int seen = !sv;
+      for (int sj = 0; sj <= si && !seen; sj++)
+        for (int j = 0; j < (sj < si ? pl->cfg.sec[sj].nsolvers : k) && !seen; j++)
+          seen = pl->cfg.sec[sj].solvers[j].sv == sv;
+      if (seen) continue;
+      bad = exp_rbuf_add(b, "%s\t", sv->name);
+      for (int sj = si, first = 1; sj < pl->cfg.nsec && !bad; sj++)
+        for (int j = 0; j < pl->cfg.sec[sj].nsolvers && !bad; j++)
+          if (pl->cfg.sec[sj].solvers[j].sv == sv) {
+            bad = exp_rbuf_add(b, "%s%s", first ? "" : ", ", pl->cfg.sec[sj].name);
+            first = 0;
+            break;
+          }
+      if (!bad)
+        bad = exp_rbuf_add(b, "\t%s\t%s\t%s\n", sv->summary ? sv->summary : "",
+                           sv->params ? sv->params : "", sv->cite ? sv->cite : "");
+    }
   }
   return bad;
 }
@@ -410,14 +445,15 @@ static int mkdir_one(const exp_log *log, const char *dir, const char *sub) {
 }
 
 int exp_plan_write(const exp_plan *pl, int chunk) {
-  exp_rbuf probs = { 0 }, tasks = { 0 }, ids = { 0 }, par = { 0 }, sb = { 0 }, info = { 0 };
+  exp_rbuf probs = { 0 }, tasks = { 0 }, ids = { 0 }, par = { 0 }, sb = { 0 }, info = { 0 },
+           solvers = { 0 };
   char self[PATH_MAX];
   if (pl->program[0])
     snprintf(self, sizeof self, "%s", pl->program);
   else
     exp_self_path(self, sizeof self);
-  int bad = render_problems(pl, &probs) | render_tasks(pl, &tasks) | render_info(pl, &info) |
-            render_scripts(pl, chunk, self, &par, &sb);
+  int bad = render_problems(pl, &probs) | render_solvers(pl, &solvers) | render_tasks(pl, &tasks) |
+            render_info(pl, &info) | render_scripts(pl, chunk, self, &par, &sb);
   for (int i = 0; i < pl->ntasks && !bad; i++) bad = exp_rbuf_add(&ids, "%d\n", i);
   if (bad) {
     exp_say(&pl->cfg.log, EXP_SAY_ERROR, "out of memory writing the plan");
@@ -432,6 +468,7 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
           write_file(&pl->cfg.log, pl->dir, "plan.vars", exp_config_vars(&pl->cfg),
                      strlen(exp_config_vars(&pl->cfg)), 0) ||
           write_file(&pl->cfg.log, pl->dir, "problems.tsv", probs.buf, probs.len, 0) ||
+          write_file(&pl->cfg.log, pl->dir, "solvers.tsv", solvers.buf, solvers.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "tasks.tsv", tasks.buf, tasks.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "task-ids", ids.buf ? ids.buf : "", ids.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "run-parallel.sh", par.buf, par.len, 1) ||
@@ -439,6 +476,7 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
           write_file(&pl->cfg.log, pl->dir, "plan.info", info.buf, info.len, 0);
   }
   exp_rbuf_free(&probs);
+  exp_rbuf_free(&solvers);
   exp_rbuf_free(&tasks);
   exp_rbuf_free(&ids);
   exp_rbuf_free(&par);

@@ -429,11 +429,20 @@ static const slv_impl admm_impl = {
   .solve = admm_solve,
 };
 
+/* the params line below quotes these */
+_Static_assert(ADMM_ADAPT == 10 && ADMM_MAX_CHANGES == 40, "admm params");
+
 const slv_solver slv_solver_admm = {
   .name = "admm",
   .summary = "ADMM on the cone QP / De Saxce fixed point, adaptive rho "
              "(Cholesky: CHOLMOD or dense; LU for a nonsymmetric A: UMFPACK or dense)",
   .cite = "boyd2011",
   .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
+  /* clang-format off */
+  .params =
+      "rho = " SLV_STR(ADMM_RHO0) " x mean diag(A), every 10 its x sqrt(primal / dual), taken if "
+      "> " SLV_STR(ADMM_JUMP) "x, within " SLV_STR(ADMM_RHO_RANGE) ", <= 40 changes; alpha = "
+      SLV_STR(ADMM_ALPHA) "; stall window: none (auto's: 400)",
+  /* clang-format on */
   .impl = &admm_impl,
 };

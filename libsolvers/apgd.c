@@ -68,7 +68,7 @@ enum { APGD_MAX_BACKTRACK = 60 };
  * the residual it starts from (cone_qp.h): the fastest of the factors
  * tried on the symmetric FC3D files (experiments/MEASUREMENTS.md, "Measurements:
  * solvers"). */
-static const double APGD_INNER_FACTOR = 0.1;
+#define APGD_INNER_FACTOR 0.1
 
 typedef struct {
   slv_cqp q;
@@ -263,11 +263,20 @@ static const slv_impl apgd_impl = {
   .solve = apgd_solve,
 };
 
+/* the params line below quotes these */
+_Static_assert(APGD_MAX_BACKTRACK == 60 && CQP_STALL == 25, "apgd params");
+
 const slv_solver slv_solver_apgd = {
   .name = "apgd",
   .summary = "Nesterov accelerated projected gradient, adaptive restart, backtracking "
              "Lipschitz estimate; Coulomb law by the De Saxce fixed point",
   .cite = "mazhar2015",
   .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_SYMMETRIC,
+  /* clang-format off */
+  .params =
+      "Nesterov, gradient restart; L x 2 a backtrack (<= 60), x 0.9 a step; Coulomb: De Saxce, "
+      "each QP to " SLV_STR(APGD_INNER_FACTOR) " x its start residual, stop: 25 outer w/o 1 % "
+      "gain",
+  /* clang-format on */
   .impl = &apgd_impl,
 };

@@ -491,11 +491,21 @@ static const slv_impl auto_impl = {
   .solve = auto_solve,
 };
 
+/* the params line below quotes these */
+_Static_assert(NSN_DENSE_MAX == 600 && AUTO_ADMM_COUPLING == 12 && AUTO_IPM_COUPLED_MIN == 4000 &&
+                   AUTO_ADMM_STALL == 400 && AUTO_PIVOT_MAX == 300,
+               "auto params");
+
 const slv_solver slv_solver_auto = {
   .name = "auto",
   .summary = "chooses a solver by the problem's features (cone law, storage, size, symmetry)",
   .cite = "acary2018",
   .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE |
           SLV_CAP_FACTORED,
+  /* clang-format off */
+  .params =
+      "Coulomb, n > 600, >= 12 blocks a contact: admm (ipm if symmetric, n >= 4000), nsgs_newton "
+      "after 400 its w/o halving; dense n <= 300: dantzig, lemke",
+  /* clang-format on */
   .impl = &auto_impl,
 };

@@ -309,10 +309,6 @@ int slv_cqp_cone_free(double mu, const double *x) {
 
 /* ---- the outer loop: the De Saxce fixed point ------------------------------ */
 
-/* Outer iterations without a 1 % gain on the best residual before the
- * fixed point is declared stalled. */
-enum { CQP_STALL = 25 };
-
 /* The inner solvers stop on the QP's absolute natural map: the library's
  * test (res_scaled <= tol, with a global problem's clause, and res_rel_2
  * under the 2-norm option: slv_test_measure; docs/convergence.md) in those

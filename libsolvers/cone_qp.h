@@ -120,7 +120,10 @@ typedef slv_status (*slv_cqp_inner_fn)(void *state, slv_cqp *q, const slv_option
  * (the law solved and the outer iteration count, also on success).  w: size
  * n, out (A x + b at the returned x).
  * Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE, SLV_STAGNATED (the
- * outer loop made no 1 % progress in 25 outer iterations). */
+ * outer loop made no 1 % progress in CQP_STALL outer iterations). */
+/* Outer iterations without a 1 % gain on the best residual before the
+ * fixed point is declared stalled. */
+enum { CQP_STALL = 25 };
 slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const char *name,
                          int need_norm, double inner_factor, slv_cqp_inner_fn inner, void *state,
                          double *x, double *w, slv_result *res, slv_hist *h);

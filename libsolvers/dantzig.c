@@ -1322,11 +1322,19 @@ static const slv_impl dz_impl = {
   .solve = dz_solve,
 };
 
+/* the params line below quotes these */
+_Static_assert(DZ_STALL_PASSES == 50 && DZ_RESTARTS == 3, "dantzig params");
+
 const slv_solver slv_solver_dantzig = {
   .name = "dantzig",
   .summary = "principal pivoting (Baraff/ODE dLCP) with incremental LDL^T; box, free, findex "
              "(outer passes on the friction bounds); symmetric A",
   .cite = "baraff1994",
   .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_NEEDS_SYMMETRIC,
+  /* clang-format off */
+  .params =
+      "most violated first; pivot zero < max(pivot_tol (" SLV_STR(SLV_DEFAULT_PIVOT_TOL) "), 16 "
+      "(k+1) eps) A_rr; findex: 50 passes w/o 10 % gain: restart, bounds x 1 +- 0.3; 3 restarts",
+  /* clang-format on */
   .impl = &dz_impl,
 };

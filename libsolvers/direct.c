@@ -116,5 +116,10 @@ const slv_solver slv_solver_direct = {
   .summary = "equality rows only: Cholesky (LAPACKE dpotrf), LU fallback (dgetrf)",
   .cite = "golub2013",
   .caps = SLV_CAP_FREE | SLV_CAP_ONLY_FREE | SLV_CAP_SPARSE,
+  /* clang-format off */
+  .params =
+      "Cholesky (dpotrf) if A is exactly symmetric, else or if it fails LU (dgetrf); a pivot <= "
+      "options.pivot_tol (" SLV_STR(SLV_DEFAULT_PIVOT_TOL) ") max|A_ij| is zero",
+  /* clang-format on */
   .impl = &direct_impl,
 };

@@ -425,11 +425,20 @@ static const slv_impl enum_impl = {
   .solve = enum_solve,
 };
 
+/* the params line below quotes these */
+_Static_assert(ENUM_MAX_N == 16 && ENUM_MAX_CASES == 262144L, "enum params");
+
 const slv_solver slv_solver_enum = {
   .name = "enum",
   .summary = "exhaustive enumeration of the active sets (n <= 16, <= 2^18 cases): exact oracle",
   .cite = "cottle1992",
   .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
   .max_n = ENUM_MAX_N,
+  /* clang-format off */
+  .params =
+      "n <= 16, <= 2^18 cases; accept res_scaled <= " SLV_STR(ENUM_TOL_C) " n eps, else the best "
+      "if <= options.tol (" SLV_STR(SLV_DEFAULT_TOL) "); pivot <= pivot_tol ("
+      SLV_STR(SLV_DEFAULT_PIVOT_TOL) ") max|A_ij|: singular; 2 refinements",
+  /* clang-format on */
   .impl = &enum_impl,
 };

@@ -1077,11 +1077,22 @@ static const slv_impl ipm_impl = {
   .solve = ipm_solve,
 };
 
+/* the params line below quotes these */
+_Static_assert(IPM_MAX_RUN == 80 && IPM_STALL_RUN == 5 && IPM_STALL_FROM == 20 &&
+                   IPM_POLISH_SWEEPS == 300 && IPM_OUTER_STALL == 6,
+               "ipm params");
+
 const slv_solver slv_solver_ipm = {
   .name = "ipm",
   .summary = "primal-dual interior point (Mehrotra, Nesterov-Todd scaling; CHOLMOD, or UMFPACK "
              "for a nonsymmetric A), nsgs polish; Coulomb law by the De Saxce fixed point",
   .cite = "vandenberghe2010",
   .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
+  /* clang-format off */
+  .params =
+      "sigma = (mu_aff/mu)^3, step " SLV_STR(IPM_STEP_FRACTION) "; QP <= 80 its, 5 w/o halving "
+      "from 20: 300 nsgs sweeps; Coulomb: QPs to tol/2, warm while > " SLV_STR(IPM_WARM_ABOVE)
+      " tol, 6 outer w/o 1 % gain",
+  /* clang-format on */
   .impl = &ipm_impl,
 };

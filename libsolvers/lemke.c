@@ -1450,7 +1450,9 @@ static double res_of(slv_op *op, const double *x, double *w) {
  * its failure is not one of tiny pivots), with the rest of the pivot budget.
  * The best x by the library residual is returned, with its status and
  * message; res->pivots counts every path. */
-static const double lemke_floors[] = { LEMKE_PIVOT_FLOOR, 1e-6, 1e-4 };
+#define LEMKE_FLOOR_2 1e-6
+#define LEMKE_FLOOR_3 1e-4
+static const double lemke_floors[] = { LEMKE_PIVOT_FLOOR, LEMKE_FLOOR_2, LEMKE_FLOOR_3 };
 enum { LEMKE_NPATHS = sizeof lemke_floors / sizeof *lemke_floors + 1 };
 
 static slv_status lemke_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
@@ -1507,5 +1509,11 @@ const slv_solver slv_solver_lemke = {
              "findex friction by LCP reformulation",
   .cite = "cottle1992",
   .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX,
+  /* clang-format off */
+  .params =
+      "lexicographic; d = options.covering (ones); pivots > t ||y||_inf, t = "
+      SLV_STR(LEMKE_PIVOT_FLOOR) ", " SLV_STR(LEMKE_FLOOR_2) ", " SLV_STR(LEMKE_FLOOR_3) ", then "
+      "pivot_tol (" SLV_STR(SLV_DEFAULT_PIVOT_TOL) "); max_pivots 0: max(2^28/n^2, 50n)",
+  /* clang-format on */
   .impl = &lemke_impl,
 };

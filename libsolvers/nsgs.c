@@ -608,10 +608,19 @@ static const slv_impl nsgs_impl = {
   .solve = nsgs_solve,
 };
 
+/* the params line below quotes these */
+_Static_assert(NSGS_GRID == 32 && NSGS_MAX_DEPTH == 40 && NSGS_FALLBACK_IT == 50, "nsgs params");
+
 const slv_solver slv_solver_nsgs = {
   .name = "nsgs",
   .summary = "nonsmooth Gauss-Seidel over contacts, exact one-contact solve, both cone laws",
   .cite = "jean1999",
   .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_POS_DIAG,
+  /* clang-format off */
+  .params =
+      "exact one-contact solve (cases; Newton, then roots isolated on 32 angles, <= 40 "
+      "halvings), else 50 fixed-point steps; options.omega (" SLV_STR(SLV_DEFAULT_OMEGA) "), "
+      "check_every (" SLV_STR(SLV_DEFAULT_CHECK_EVERY) ")",
+  /* clang-format on */
   .impl = &nsgs_impl,
 };

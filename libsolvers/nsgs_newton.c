@@ -309,10 +309,19 @@ static const slv_impl nsgsn_impl = {
   .solve = nsgsn_solve,
 };
 
+/* the params line below quotes these */
+_Static_assert(NSGSN_CHUNK == 30 && NSGSN_NEWTON_IT == 30, "nsgs_newton params");
+
 const slv_solver slv_solver_nsgs_newton = {
   .name = "nsgs_newton",
   .summary = "NSGS sweeps, then Alart-Curnier nonsmooth Newton when sweeps stall (Coulomb)",
   .cite = "acary2018",
   .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_POS_DIAG,
+  /* clang-format off */
+  .params =
+      "nsgs in chunks of max(30, sweeps / 2); nsn_ac Newton (<= 30 its) when the predicted "
+      "sweeps cost more than " SLV_STR(NSGSN_NEWTON_GUESS) " Newton its; a retry needs a 4x "
+      "saving",
+  /* clang-format on */
   .impl = &nsgsn_impl,
 };

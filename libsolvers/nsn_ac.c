@@ -523,6 +523,9 @@ static const slv_impl nsn_impl = {
   .solve = nsn_solve,
 };
 
+/* the params line below quotes these */
+_Static_assert(NSN_HALVINGS == 10 && NSN_MAX_NONMONO == 8, "nsn_ac params");
+
 const slv_solver slv_solver_nsn_ac = {
   .name = "nsn_ac",
   .summary =
@@ -530,5 +533,11 @@ const slv_solver slv_solver_nsn_ac = {
       "search (Coulomb)",
   .cite = "alart1991",
   .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
+  /* clang-format off */
+  .params =
+      "rho_c = 1 / Gershgorin bound of A_cc, rho_i = 1 / A_ii; tau = min(" SLV_STR(NSN_TAU_MAX)
+      ", ||Phi||_2); Armijo " SLV_STR(NSN_ARMIJO) ", steps to 2^-10; stop after 8 full steps w/o "
+      "a new best",
+  /* clang-format on */
   .impl = &nsn_impl,
 };

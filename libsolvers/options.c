@@ -9,15 +9,15 @@ slv_options slv_options_default(void) {
   /* a designated initializer, so that a field added later and not named here
    * is zero rather than stack garbage (as norm once was) */
   slv_options o = {
-    .max_iter = 1000,
-    .tol = 1e-8,
+    .max_iter = SLV_DEFAULT_MAX_ITER,
+    .tol = SLV_DEFAULT_TOL,
     .norm = SLV_NORM_INF,
-    .omega = 1.0,
+    .omega = SLV_DEFAULT_OMEGA,
     .damping = 0.0,
-    .pivot_tol = 1e-13,
+    .pivot_tol = SLV_DEFAULT_PIVOT_TOL,
     .warm_start = 0,
     .record_history = 0,
-    .check_every = 20,
+    .check_every = SLV_DEFAULT_CHECK_EVERY,
     .max_pivots = 0,
     .covering = NULL,
     .seed = 1,

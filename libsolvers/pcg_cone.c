@@ -97,7 +97,7 @@
  * the residual it starts from (cone_qp.h).  MPGP's last digits are its
  * dearest (degenerate contacts), so a looser inner solve pays: the factors
  * tried are in experiments/MEASUREMENTS.md, "Measurements: solvers". */
-static const double PCG_INNER_FACTOR = 0.3;
+#define PCG_INNER_FACTOR 0.3
 
 /* Gamma of the proportioning test, squared. */
 static const double MPGP_GAMMA2 = 1.0;
@@ -373,11 +373,19 @@ static const slv_impl pcg_impl = {
   .solve = pcg_solve,
 };
 
+/* the params line below quotes this */
+_Static_assert(CQP_STALL == 25, "pcg_cone params");
+
 const slv_solver slv_solver_pcg_cone = {
   .name = "pcg_cone",
   .summary = "MPGP: CG on the free contacts, cone-projection expansion, proportioning; "
              "Coulomb law by the De Saxce fixed point",
   .cite = "dostal2012",
   .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_SYMMETRIC,
+  /* clang-format off */
+  .params =
+      "MPGP, step 1.9 / ||A|| (power iteration), Gamma = 1; Coulomb: De Saxce fixed point, each "
+      "QP to " SLV_STR(PCG_INNER_FACTOR) " x its start residual, stop: 25 outer w/o 1 % gain",
+  /* clang-format on */
   .impl = &pcg_impl,
 };

@@ -228,5 +228,11 @@ const slv_solver slv_solver_pgs = {
   .cite = "cottle1992",
   .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_FACTORED |
           SLV_CAP_NEEDS_POS_DIAG,
+  /* clang-format off */
+  .params =
+      "omega = options.omega (" SLV_STR(SLV_DEFAULT_OMEGA) "); sweeps up to options.max_iter ("
+      SLV_STR(SLV_DEFAULT_MAX_ITER) "); exact w every options.check_every ("
+      SLV_STR(SLV_DEFAULT_CHECK_EVERY) ") sweeps; start: the projection of 0",
+  /* clang-format on */
   .impl = &pgs_impl,
 };

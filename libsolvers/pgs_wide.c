@@ -1904,6 +1904,9 @@ static const slv_impl wide_impl = {
   .solve = wide_solve,
 };
 
+/* the params lines below quote these */
+_Static_assert(WIDE_GMAX == 12 && WIDE_BATCH == 8 && WIDE_COLORS == 64, "pgs_wide params");
+
 const slv_solver slv_solver_pgs_wide = {
   .name = "pgs_wide",
   .summary = "projected Gauss-Seidel, factored rows grouped by body pair, independent "
@@ -1911,6 +1914,12 @@ const slv_solver slv_solver_pgs_wide = {
   .cite = "cottle1992",
   .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_FACTORED |
           SLV_CAP_NEEDS_POS_DIAG,
+  /* clang-format off */
+  .params =
+      "pgs's sweep: omega = options.omega (" SLV_STR(SLV_DEFAULT_OMEGA) "), check_every ("
+      SLV_STR(SLV_DEFAULT_CHECK_EVERY) "), max_iter (" SLV_STR(SLV_DEFAULT_MAX_ITER) ") sweeps; "
+      "factored rows in groups of <= 12, 8 a batch (AVX2); dense, CSR: pgs",
+  /* clang-format on */
   .impl = &wide_impl,
 };
 
@@ -1936,6 +1945,12 @@ const slv_solver slv_solver_pgs_part = {
   .cite = "adams2001",
   .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_FACTORED |
           SLV_CAP_NEEDS_POS_DIAG,
+  /* clang-format off */
+  .params =
+      "pgs's sweep: omega = options.omega (" SLV_STR(SLV_DEFAULT_OMEGA) "), check_every ("
+      SLV_STR(SLV_DEFAULT_CHECK_EVERY) "), max_iter (" SLV_STR(SLV_DEFAULT_MAX_ITER) ") sweeps; "
+      "options.threads (1) body parts, then the rows between by colours",
+  /* clang-format on */
   .impl = &part_impl,
 };
 
@@ -1954,5 +1969,11 @@ const slv_solver slv_solver_pgs_color = {
   .cite = "catto2024",
   .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_FACTORED |
           SLV_CAP_NEEDS_POS_DIAG,
+  /* clang-format off */
+  .params =
+      "pgs's sweep: omega = options.omega (" SLV_STR(SLV_DEFAULT_OMEGA) "), check_every ("
+      SLV_STR(SLV_DEFAULT_CHECK_EVERY) "), max_iter (" SLV_STR(SLV_DEFAULT_MAX_ITER) ") sweeps; "
+      "greedy colouring, <= 64 colours; options.threads (1) threads",
+  /* clang-format on */
   .impl = &color_impl,
 };

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define PJACOBI_POWER_IT 50 /* power iterations of the damping estimate */
+
 typedef struct {
   double *invd;  /* 1 / A(i,i) */
   double *xo;    /* previous x (friction bounds) */
@@ -54,9 +56,9 @@ static slv_status pjacobi_init(void *st, int n_max, const slv_options *opt) {
 /* y = A v (ctx: the operator). */
 static void product(void *ctx, const double *v, double *y) { slv_op_matvec(ctx, v, NULL, y); }
 
-/* lambda_max of D^-1/2 A D^-1/2 by 50 power iterations. */
+/* lambda_max of D^-1/2 A D^-1/2 by PJACOBI_POWER_IT power iterations. */
 static double spectral_estimate(slv_op *op, pjacobi_state *s) {
-  return slv_power_lambda(op->n, s->invd, 50, product, op, s->v, s->u);
+  return slv_power_lambda(op->n, s->invd, PJACOBI_POWER_IT, product, op, s->v, s->u);
 }
 
 static slv_status pjacobi_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
@@ -110,5 +112,11 @@ const slv_solver slv_solver_pjacobi = {
   .summary = "damped projected Jacobi, automatic damping from a spectral estimate",
   .cite = "cottle1992",
   .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_NEEDS_POS_DIAG,
+  /* clang-format off */
+  .params =
+      "theta = options.damping, or if 0 (default) 1 / lambda_max(D^-1/2 A D^-1/2) by "
+      SLV_STR(PJACOBI_POWER_IT) " power iterations; iterations up to options.max_iter ("
+      SLV_STR(SLV_DEFAULT_MAX_ITER) ")",
+  /* clang-format on */
   .impl = &pjacobi_impl,
 };

@@ -187,10 +187,18 @@ static const slv_impl pjc_impl = {
   .solve = pjc_solve,
 };
 
+/* the params line below quotes this */
+_Static_assert(PJC_POWER_IT == 50, "pjacobi_cone params");
+
 const slv_solver slv_solver_pjacobi_cone = {
   .name = "pjacobi_cone",
   .summary = "projected Jacobi over contacts (cone projection), automatic step, both cone laws",
   .cite = "anitescu2010",
   .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_POS_DIAG,
+  /* clang-format off */
+  .params =
+      "theta = options.damping, or if 0 (default) options.omega (" SLV_STR(SLV_DEFAULT_OMEGA) ") "
+      "/ lambda_max(D^-1/2 A D^-1/2), 50 power iterations; d_c = trace(A_cc) / 3",
+  /* clang-format on */
   .impl = &pjc_impl,
 };

@@ -277,11 +277,20 @@ static const slv_impl ppa_impl = {
   .solve = ppa_solve,
 };
 
+/* the params line below quotes these */
+_Static_assert(PPA_INNER_MAX == 20 && PPA_MAX_STALL == 12, "ppa_nsn params");
+
 const slv_solver slv_solver_ppa_nsn = {
   .name = "ppa_nsn",
   .summary = "proximal point, Alart-Curnier Newton inner solve (sparse or dense LU), "
              "proximal parameter of Acary et al. 2018 (Coulomb)",
   .cite = "acary2018",
   .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
+  /* clang-format off */
+  .params =
+      "alpha = sigma e^nu x contact stiffness, sigma = " SLV_STR(PPA_SIGMA) ", nu = "
+      SLV_STR(PPA_NU) " (x10 after a failed inner solve of 20 Newton its, <= "
+      SLV_STR(PPA_ALPHA_MAX) "); inner tol e / " SLV_STR(PPA_INNER_RATIO) "; stall: 12 outer",
+  /* clang-format on */
   .impl = &ppa_impl,
 };

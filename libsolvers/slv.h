@@ -413,6 +413,11 @@ struct slv_solver {
   unsigned caps;               /* SLV_CAP_* */
   int max_n;                   /* largest n accepted (enumeration); 0 = no limit */
   const struct slv_impl *impl; /* private: state size, init, free, solve (slv_internal.h) */
+  /* one line: the constants and rules the solver runs with under
+   * slv_options_default(), enough to reproduce a run (the values of its .c
+   * file; options named with their defaults).  Last, so that the fields
+   * above keep their offsets. */
+  const char *params;
 };
 
 SLV_API int slv_solver_count(void);

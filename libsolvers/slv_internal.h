@@ -20,6 +20,17 @@
 
 #define SLV_OPTIONS_MAGIC 0x51a7b0c5u
 
+/* The defaults of slv_options_default() (options.c) that the solvers'
+ * params lines (slv.h) quote, and the text of a macro's value for those
+ * lines: a line built with SLV_STR(NAME) reads the constant the code uses. */
+#define SLV_DEFAULT_MAX_ITER    1000
+#define SLV_DEFAULT_TOL         1e-8
+#define SLV_DEFAULT_OMEGA       1
+#define SLV_DEFAULT_PIVOT_TOL   1e-13
+#define SLV_DEFAULT_CHECK_EVERY 20
+#define SLV_STR_(x)             #x
+#define SLV_STR(x)              SLV_STR_(x)
+
 /* The history of one solve: res_rel and the seconds since t0 per entry,
  * into the workspace's buffers (cap 0: not recorded). */
 typedef struct slv_hist {

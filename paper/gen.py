@@ -217,6 +217,22 @@ def plan_problems():
 PLAN = plan_problems()
 
 
+def plan_solvers():
+    """The plan's registered solvers (campaign/solvers.tsv: solver, sections,
+    summary, params, cite), as the campaign wrote them from the registry; an
+    empty list when the results folder has no campaign or an older one."""
+    path = os.path.join(res, 'campaign', 'solvers.tsv')
+    if not os.path.exists(path):
+        return []
+    with open(path, newline='') as fh:
+        lines = [l for l in fh if l.strip()]
+    head = lines[0].lstrip('#').split()
+    return [dict(zip(head, l.rstrip('\n').split('\t'))) for l in lines[1:]]
+
+
+PLAN_SOLVERS = plan_solvers()
+
+
 def plan_of(section, label):
     return next((p for p in PLAN if p['section'] == section and p['label'] == label), {})
 
@@ -510,6 +526,29 @@ def problem_list():
     return t + '\\bottomrule\n\\end{tabular}\n'
 
 
+def sci_words(s):
+    """The numbers of a text in C's exponent notation (a params line's 1e-9)
+    typeset: $10^{-9}$, $2.5\\times10^{-3}$."""
+    def one(m):
+        e = int(m.group(2))
+        return '$10^{%d}$' % e if m.group(1) == '1' else '$%s\\times10^{%d}$' % (m.group(1), e)
+    return re.sub(r'(?<![\w.])(\d+(?:\.\d+)?)[eE]([+-]?\d+)(?![\w.])', one, s)
+
+
+def solver_params():
+    """Every solver the campaign ran, in the order its sections name them,
+    with the constants and rules it runs with by default (the plan's
+    solvers.tsv: each solver's params line in libsolvers)."""
+    if not PLAN_SOLVERS:
+        return ''
+    t = ('\\begin{tabular}{@{}lp{0.86\\textwidth}@{}}\n\\toprule\nsolver & default constants '
+         'and rules (\\texttt{options}: \\texttt{slv\\_options}, its default in parentheses) '
+         '\\\\\n\\midrule\n')
+    for p in PLAN_SOLVERS:
+        t += '%s & %s \\\\\n' % (tt(p['solver']), sci_words(tex(p['params'])))
+    return t + '\\bottomrule\n\\end{tabular}\n'
+
+
 def run_parameters():
     """Per section: the tolerances, the iteration limit, the repeats rule and
     the time limit as run (the configuration lines of each CSV's preamble)."""
@@ -640,6 +679,7 @@ def scene_table():
 write('problemlist.tex', problem_list())
 write('scenetable.tex', scene_table())
 write('runparams.tex', run_parameters())
+write('solverparams.tex', solver_params())
 
 # ---- winners, ties, identical algorithms ---------------------------------------------------
 def winners_table(name, tol_pick):
@@ -1665,7 +1705,8 @@ def conclusion():
         t += ' No solver is fastest on every class.'
     t += peers_conclusion()
     t += (' The comparison is limited by the size of the sample (Table~\\ref{tab:coll}), by the machine '
-          '(Table~\\ref{tab:prov}) and by the solvers\' default parameters (Table~\\ref{tab:params}); the '
+          '(Table~\\ref{tab:prov}) and by the solvers\' default parameters '
+          '(Table~\\ref{tab:solverparams}); the '
           'campaign file and the toolkit make it repeatable with other settings.\n')
     return t if parts else ''
 

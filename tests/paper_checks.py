@@ -409,6 +409,53 @@ report(prof_plan and friction and not bad,
        'the problem list has each profile problem with its mu from problems.tsv',
        '; '.join(bad[:4]) or ('no problem with friction' if prof_plan else 'no plan'))
 
+# ---- the solvers' default parameters: the plan's solvers.tsv -----------------------------------
+def untex(cell):
+    """A cell of exp_tex_escape's output back to its text; None if it holds
+    a command the escaper does not write."""
+    for k, v in (('\\textbar{}', '|'), ('\\textless{}', '<'), ('\\textgreater{}', '>'),
+                 ('\\textasciicircum{}', '^'), ('\\textasciitilde{}', '~'),
+                 ('\\textbackslash{}', '\\'), ('\\_', '_'), ('\\%', '%'), ('\\#', '#'),
+                 ('\\&', '&'), ('\\$', '$'), ('\\{', '{'), ('\\}', '}')):
+        cell = cell.replace(k, v)
+    cell = re.sub(r'\$(?:([\d.]+)\\times)?10\^\{(-?\d+)\}\$',
+                  lambda m: '%se%s' % (m.group(1) or '1', m.group(2)), cell)  # gen.py's sci_words
+    return None if '\\' in cell or '$' in cell else cell
+
+
+def tsv_rows(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as fh:
+        lines = [l.rstrip('\n') for l in fh if l.strip()]
+    head = lines[0].lstrip('#').split()
+    return [dict(zip(head, l.split('\t'))) for l in lines[1:]]
+
+
+plan_solvers = tsv_rows(os.path.join(res, 'campaign', 'solvers.tsv'))
+prof_solvers = list(dict.fromkeys(r['solver'] for r in rows('profile.csv')[0] if r.get('solver')))
+spath = os.path.join(gen, 'solverparams.tex')
+srows = []
+if os.path.exists(spath):
+    with open(spath) as fh:
+        for l in fh:
+            c = [x.strip() for x in re.split(r'(?<!\\)&', l.rstrip().rstrip('\\'))]
+            if len(c) == 2 and texttt(c[0]):
+                srows.append((texttt(c[0]), untex(c[1])))
+names = [n for n, _ in srows]
+params = {p['solver']: p['params'] for p in plan_solvers}
+bad = ['%s: %d rows' % (x, names.count(x)) for x in prof_solvers if names.count(x) != 1]
+bad += ['%s: not in solvers.tsv' % n for n in names if n not in params]
+bad += ['%s: cell %r, solvers.tsv %r' % (n, c, params[n]) for n, c in srows
+        if n in params and c != params[n]]
+report(prof_solvers and plan_solvers and not bad and len(srows) == len(plan_solvers),
+       'the solver-parameter table has one row per profile solver, its params from solvers.tsv',
+       '; '.join(bad[:4]) or '%d rows, %d in solvers.tsv, %d profile solvers' % (
+           len(srows), len(plan_solvers), len(prof_solvers)))
+ref = re.search(r'Every solver runs\s+with its defaults \(Table~\\ref\{tab:solverparams\}\)', text)
+report(ref and '\\label{tab:solverparams}' in text,
+       '"Every solver runs with its defaults" points to the solver-parameter table')
+
 # ---- the harness's validation (make bench-validate) --------------------------------------------
 agr = rows(os.path.join('bench_validate', 'bench_validate_agreement.csv'))[0]
 para = re.search(r'\\paragraph\{The harness against the literature\.\}([^\n]*)', text)

@@ -204,8 +204,10 @@ assert "auto" in names and "pgs" in names
 pgs = d[names.index("pgs")]
 assert "findex" in pgs["accepts"] and "cone" not in pgs["accepts"], pgs
 assert pgs["summary"] and pgs["cite"]
+assert all(s["params"] and "\t" not in s["params"] for s in d), d
+assert "omega = options.omega (1)" in pgs["params"], pgs
 EOF
-  pass "solvers --json: every solver, its accepts list, summary and citation"
+  pass "solvers --json: every solver, its accepts list, summary, citation and params"
 else
   fail "solvers --json" "exit $rc: $(cat err)"
 fi

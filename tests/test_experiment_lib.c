@@ -422,6 +422,49 @@ static void write_config(const char *path) {
   fclose(f);
 }
 
+/* solvers.tsv: the registered solvers of every section, once each in the
+ * order the sections name them, with the sections that use them and the
+ * registry's summary, params and cite. */
+static void test_plan_solvers(void) {
+  char cfg[300], dir[300], path[400];
+  snprintf(cfg, sizeof cfg, "%s/sections.exp", tmp);
+  snprintf(dir, sizeof dir, "%s/plan_solvers", tmp);
+  FILE *f = fopen(cfg, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("experiment profile first\nsolvers pgs lemke\ngenerate spd 4 seeds=1\n"
+        "experiment profile second\nsolvers lemke dantzig\ngenerate spd 4 seeds=1\n",
+        f);
+  fclose(f);
+  said s = { "", 0 };
+  exp_log log = { keep_line, &s };
+  exp_campaign_opts o;
+  memset(&o, 0, sizeof o);
+  o.config = cfg;
+  o.plan = dir;
+  o.jobs = 1;
+  CU_ASSERT_EQUAL_FATAL(exp_campaign_plan(&o, &log), EXP_EXIT_OK);
+  static const char *const want[][2] = { { "pgs", "first" },
+                                         { "lemke", "first, second" },
+                                         { "dantzig", "second" } };
+  snprintf(path, sizeof path, "%s/solvers.tsv", dir);
+  f = fopen(path, "r");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  char line[2048], expect[2048];
+  CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
+  CU_ASSERT_STRING_EQUAL(line, "# solver\tsections\tsummary\tparams\tcite\n");
+  for (int k = 0; k < 3; k++) {
+    const slv_solver *sv = slv_solver_find(want[k][0]);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sv);
+    snprintf(expect, sizeof expect, "%s\t%s\t%s\t%s\t%s\n", sv->name, want[k][1], sv->summary,
+             sv->params, sv->cite);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fgets(line, sizeof line, f));
+    CU_ASSERT_STRING_EQUAL(line, expect);
+  }
+  CU_ASSERT_PTR_NULL(fgets(line, sizeof line, f)); /* nothing else */
+  fclose(f);
+  CU_ASSERT_EQUAL(s.errors, 0);
+}
+
 static void test_plan_and_task(void) {
   char cfg[300], dir[300], path[400], id[24], why[256];
   snprintf(cfg, sizeof cfg, "%s/small.exp", tmp);
@@ -854,6 +897,7 @@ int main(void) {
   CU_add_test(s, "provenance as CSV comment lines", test_provenance_lines);
   CU_add_test(s, "result file round trip", test_result_round_trip);
   CU_add_test(s, "plan written and read, one task run", test_plan_and_task);
+  CU_add_test(s, "solvers.tsv: the sections' solvers and their params", test_plan_solvers);
   CU_add_test(s, "jobs run a plan's tasks, collect merges them", test_jobs_and_collect);
   CU_add_test(s, "an external solver's answer judged", test_external_judged);
   CU_add_test(s, "problem metadata: the friction coefficients' range", test_mu_range);

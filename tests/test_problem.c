@@ -354,7 +354,21 @@ static void test_registry(void) {
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     CU_ASSERT_PTR_EQUAL(slv_solver_find(s->name), s);
     for (int j = 0; j < i; j++) CU_ASSERT(strcmp(slv_solver_at(j)->name, s->name) != 0);
+    /* a params line: one line of a TSV cell (solvers.tsv), short */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s->params);
+    CU_ASSERT(strlen(s->params) > 0 && strlen(s->params) <= 160);
+    CU_ASSERT(strpbrk(s->params, "\t\n\r") == NULL);
   }
+  /* the lines quote the defaults and constants the code runs with */
+  slv_options o = slv_options_default();
+  char want[64];
+  snprintf(want, sizeof want, "omega = options.omega (%g)", o.omega);
+  CU_ASSERT_PTR_NOT_NULL(strstr(slv_solver_find("pgs")->params, want));
+  snprintf(want, sizeof want, "check_every (%d)", o.check_every);
+  CU_ASSERT_PTR_NOT_NULL(strstr(slv_solver_find("nsgs")->params, want));
+  snprintf(want, sizeof want, "options.pivot_tol (%g)", o.pivot_tol);
+  CU_ASSERT_PTR_NOT_NULL(strstr(slv_solver_find("direct")->params, want));
+  CU_ASSERT_PTR_NOT_NULL(strstr(slv_solver_find("ppa_nsn")->params, "sigma = 0.05, nu = 1.0"));
   CU_ASSERT_PTR_NULL(slv_solver_at(n));
   CU_ASSERT_PTR_NULL(slv_solver_at(-1));
   CU_ASSERT_PTR_NULL(slv_solver_find("no-such-solver"));

@@ -134,9 +134,10 @@ static PyObject *lx_solvers(PyObject *self, PyObject *args) {
     const slv_solver *s = slv_solver_at(i);
     char caps[256];
     slv_solver_caps_str(s, caps, sizeof caps);
-    PyObject *d = Py_BuildValue("{s:s,s:s,s:s,s:s,s:i,s:I}", "name", s->name, "summary",
-                                s->summary ? s->summary : "", "cite", s->cite ? s->cite : "",
-                                "caps", caps, "max_n", s->max_n, "cap_bits", s->caps);
+    PyObject *d =
+        Py_BuildValue("{s:s,s:s,s:s,s:s,s:i,s:I,s:s}", "name", s->name, "summary",
+                      s->summary ? s->summary : "", "cite", s->cite ? s->cite : "", "caps", caps,
+                      "max_n", s->max_n, "cap_bits", s->caps, "params", s->params ? s->params : "");
     if (!d || PyList_Append(list, d) < 0) Py_CLEAR(list);
     Py_XDECREF(d);
   }

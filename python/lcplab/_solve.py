@@ -210,6 +210,9 @@ class SolverInfo:
         What it accepts, e.g. ``"lcp box free findex dense csr"``.
     max_n : int
         The largest n it takes (0: no limit).
+    params : str
+        The constants and rules it runs with by default, one line (the
+        ``params`` of its descriptor, slv.h; ``lcplab solvers --json``).
     """
 
     name: str
@@ -217,6 +220,7 @@ class SolverInfo:
     cite: str
     caps: str
     max_n: int
+    params: str = ""
 
 
 
@@ -227,7 +231,7 @@ def solvers(details=False):
     ----------
     details : bool, optional
         Return a ``SolverInfo`` per solver (summary, citation key,
-        capabilities, size limit) instead of the names.
+        capabilities, size limit, default parameters) instead of the names.
 
     Returns
     -------
@@ -245,7 +249,8 @@ def solvers(details=False):
     table = _lcplab.solvers()
     if not details:
         return [d["name"] for d in table]
-    return [SolverInfo(d["name"], d["summary"], d["cite"], d["caps"], d["max_n"]) for d in table]
+    return [SolverInfo(d["name"], d["summary"], d["cite"], d["caps"], d["max_n"], d["params"])
+            for d in table]
 
 
 # the registry is a static table of the library: its names, once

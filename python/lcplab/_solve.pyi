@@ -80,6 +80,7 @@ class SolverInfo:
     cite: str
     caps: str
     max_n: int
+    params: str = ...
 
 @overload
 def solvers(details: Literal[False] = ...) -> list[str]: ...

@@ -17,6 +17,8 @@ def test_solvers_list():
     info = {s.name: s for s in lcplab.solvers(details=True)}
     assert "cone" in info["nsgs"].caps and "cone" not in info["lemke"].caps
     assert info["enum"].max_n == 16
+    assert "omega = options.omega (1)" in info["pgs"].params
+    assert all(s.params for s in info.values())
 
 
 def test_default_solver():
