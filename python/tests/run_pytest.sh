@@ -38,4 +38,11 @@ case ${LCPLAB_SAN_FLAGS:-} in
     export LD_PRELOAD ASAN_OPTIONS
     ;;
 esac
-exec "$py" -m pytest -q -p no:cacheprovider "$here"
+# its own temporary root: pytest's shared /tmp/pytest-of-USER keeps the three
+# newest sessions and removes older ones, so two suites run at once (two builds,
+# two stages) could lose a running test's files
+bt=$(mktemp -d "${TMPDIR:-/tmp}/lcplab-pytest.XXXXXX") || exit 1
+"$py" -m pytest -q -p no:cacheprovider --basetemp "$bt" "$here"
+rc=$?
+rm -rf "$bt"
+exit "$rc"
