@@ -540,13 +540,25 @@ def solver_params():
     with the constants and rules it runs with by default (the plan's
     solvers.tsv: each solver's params line in libsolvers)."""
     if not PLAN_SOLVERS:
-        return ''
-    t = ('\\begin{tabular}{@{}lp{0.86\\textwidth}@{}}\n\\toprule\nsolver & default constants '
+        return ''  # an older results folder: no table, and the references say Section 4
+    t = ('\\begin{table*}[tbp]\n\\centering\\scriptsize\n\\caption{The solvers and their default '
+         'parameters (\\texttt{campaign/solvers.tsv}): the constants and rules each solver runs '
+         'with, as its source defines them (the \\texttt{params} line of its descriptor in '
+         '\\texttt{libsolvers}, \\texttt{lcplab solvers --json}); with the tolerance and '
+         'iteration limit of Table~\\ref{tab:params} they reproduce a run '
+         '(Section~\\ref{sec:solvers}).}\n\\label{tab:solverparams}\n'
+         '\\setlength{\\tabcolsep}{3pt}\n')
+    t += ('\\begin{tabular}{@{}lp{0.86\\textwidth}@{}}\n\\toprule\nsolver & default constants '
          'and rules (\\texttt{options}: \\texttt{slv\\_options}, its default in parentheses) '
          '\\\\\n\\midrule\n')
     for p in PLAN_SOLVERS:
         t += '%s & %s \\\\\n' % (tt(p['solver']), sci_words(tex(p['params'])))
-    return t + '\\bottomrule\n\\end{tabular}\n'
+    return t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n'
+
+
+def solver_params_ref():
+    """Where the solvers' defaults are: the table when solvers.tsv is there."""
+    return 'Table~\\ref{tab:solverparams}' if PLAN_SOLVERS else 'Section~\\ref{sec:solvers}'
 
 
 def run_parameters():
@@ -1706,13 +1718,14 @@ def conclusion():
     t += peers_conclusion()
     t += (' The comparison is limited by the size of the sample (Table~\\ref{tab:coll}), by the machine '
           '(Table~\\ref{tab:prov}) and by the solvers\' default parameters '
-          '(Table~\\ref{tab:solverparams}); the '
+          '(' + solver_params_ref() + '); the '
           'campaign file and the toolkit make it repeatable with other settings.\n')
     return t if parts else ''
 
 
 write('conclusion.tex', conclusion())
 
+nums += macro('SolverParamsRef', solver_params_ref())
 write('numbers.tex', nums)
 
 # ---- maximal against reduced coordinates (make articulated) --------------------------------
