@@ -201,11 +201,14 @@ allprobs = {}
 for name, rows in sets:
     for p, r in collection(rows).items():
         allprobs[(name, p)] = r
-def plan_problems():
-    """The plan's problems (campaign/problems.tsv: section, label, family,
-    class, n, nnz, contacts, cond_est, mu_min, mu_max, origin, path), as the campaign wrote
-    them; an empty list when the results folder has no campaign."""
-    path = os.path.join(res, 'campaign', 'problems.tsv')
+def campaign_tsv(name):
+    """The rows of the plan's campaign/NAME (a '# ' header line of column
+    names, then tab-separated rows), as the campaign wrote them; an empty
+    list when the results folder has no campaign or an older one without it.
+    problems.tsv: section, label, family, class, n, nnz, contacts, cond_est,
+    mu_min, mu_max, origin, path; solvers.tsv: solver, sections, summary,
+    params, cite (the registry's)."""
+    path = os.path.join(res, 'campaign', name)
     if not os.path.exists(path):
         return []
     with open(path, newline='') as fh:
@@ -214,23 +217,8 @@ def plan_problems():
     return [dict(zip(head, l.rstrip('\n').split('\t'))) for l in lines[1:]]
 
 
-PLAN = plan_problems()
-
-
-def plan_solvers():
-    """The plan's registered solvers (campaign/solvers.tsv: solver, sections,
-    summary, params, cite), as the campaign wrote them from the registry; an
-    empty list when the results folder has no campaign or an older one."""
-    path = os.path.join(res, 'campaign', 'solvers.tsv')
-    if not os.path.exists(path):
-        return []
-    with open(path, newline='') as fh:
-        lines = [l for l in fh if l.strip()]
-    head = lines[0].lstrip('#').split()
-    return [dict(zip(head, l.rstrip('\n').split('\t'))) for l in lines[1:]]
-
-
-PLAN_SOLVERS = plan_solvers()
+PLAN = campaign_tsv('problems.tsv')
+PLAN_SOLVERS = campaign_tsv('solvers.tsv')
 
 
 def plan_of(section, label):

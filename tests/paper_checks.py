@@ -368,8 +368,7 @@ report(worlds and not bad and len(cells) == len(worlds),
        '%d world lines, %d table rows; missing %s' % (len(worlds), len(cells), bad))
 
 # ---- the problem list: mu from the plan's problems.tsv -------------------------------------
-def plan_rows():
-    path = os.path.join(res, 'campaign', 'problems.tsv')
+def tsv_rows(path):
     if not os.path.exists(path):
         return []
     with open(path) as fh:
@@ -385,7 +384,8 @@ def mu_cell(p):
     return '%g' % lo if lo == hi else '%g--%g' % (lo, hi)
 
 
-prof_plan = [p for p in plan_rows() if p.get('section') == 'profile']
+prof_plan = [p for p in tsv_rows(os.path.join(res, 'campaign', 'problems.tsv'))
+             if p.get('section') == 'profile']
 plist = os.path.join(gen, 'problemlist.tex')
 cells = {}
 if os.path.exists(plist):
@@ -421,15 +421,6 @@ def untex(cell):
     cell = re.sub(r'\$(?:([\d.]+)\\times)?10\^\{(-?\d+)\}\$',
                   lambda m: '%se%s' % (m.group(1) or '1', m.group(2)), cell)  # gen.py's sci_words
     return None if '\\' in cell or '$' in cell else cell
-
-
-def tsv_rows(path):
-    if not os.path.exists(path):
-        return []
-    with open(path) as fh:
-        lines = [l.rstrip('\n') for l in fh if l.strip()]
-    head = lines[0].lstrip('#').split()
-    return [dict(zip(head, l.split('\t'))) for l in lines[1:]]
 
 
 plan_solvers = tsv_rows(os.path.join(res, 'campaign', 'solvers.tsv'))
