@@ -759,6 +759,21 @@ static void test_condensed_tightened(void) {
   }
 }
 
+/* A shared file (LCPLAB_SHARED) read, or NULL with a SKIP line when the
+ * datasets are not there; a read that fails is a failed assertion. */
+static io_instance *read_shared(const char *rel) {
+  char path[4096], err[512];
+  if (!tst_shared_path(rel, path, sizeof path)) {
+    printf("SKIP: no %s", rel);
+    return NULL;
+  }
+  io_instance *inst = NULL;
+  slv_status st = io_read(path, IO_FMT_AUTO, &inst, err, sizeof err);
+  if (st) printf("\n  %s: %s", rel, err);
+  CU_ASSERT_EQUAL(st, SLV_OK);
+  return inst;
+}
+
 /* GFC3D_Example00 at the 2-norm test by apgd, on the problem as read
  * (condensed) and on its local view: converged.  The local view's apgd
  * ended stagnated (25 outer iterations without a 1 % gain, res_rel_2
@@ -766,13 +781,8 @@ static void test_condensed_tightened(void) {
  * res_scaled alone (4.9e-9): they count res_rel_2 under the 2-norm option. */
 static void test_apgd_norm2(void) {
   static const char rel[] = "datasets/siconos/gfc3d/GFC3D_Example00.dat";
-  char path[4096], err[512];
-  if (!tst_shared_path(rel, path, sizeof path)) {
-    printf("SKIP: no %s", rel);
-    return;
-  }
-  io_instance *inst = NULL;
-  CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_AUTO, &inst, err, sizeof err), SLV_OK);
+  io_instance *inst = read_shared(rel);
+  if (!inst) return;
   slv_problem p = io_instance_problem(inst);
   for (int condensed = 1; condensed >= 0; condensed--) {
     p.condensed = condensed;
@@ -799,13 +809,8 @@ static void test_apgd_norm2(void) {
  * by the library's full test, the literature's measures here agreeing. */
 static void test_condensed_spheres(void) {
   static const char rel[] = "datasets/siconos/gfc3d/Spheres-i099-356-679.hdf5";
-  char path[4096], err[512];
-  if (!tst_shared_path(rel, path, sizeof path)) {
-    printf("SKIP: no %s", rel);
-    return;
-  }
-  io_instance *inst = NULL;
-  CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_AUTO, &inst, err, sizeof err), SLV_OK);
+  io_instance *inst = read_shared(rel);
+  if (!inst) return;
   slv_problem p = io_instance_problem(inst);
   CU_ASSERT_EQUAL(p.condensed, 1);
   static const char *const solvers[] = { "ppa_nsn", "ipm" };
