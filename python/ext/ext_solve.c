@@ -120,10 +120,10 @@ static int on_main_thread(void) {
   return r;
 }
 
-void lx_cancel_start(lx_cancel *c, slv_options *opt) {
+void lx_cancel_start(lx_cancel *c, const lx_log *log, slv_options *opt) {
   memset(c, 0, sizeof *c);
+  c->log = log;
   c->main = on_main_thread();
-  if (!c->main) return;
   opt->cancel = lx_cancel_check;
   opt->cancel_ctx = c;
 }
@@ -132,7 +132,7 @@ static double seconds(const struct timespec *a, const struct timespec *b);
 
 int lx_cancel_check(void *ctx) {
   lx_cancel *c = ctx;
-  if (c->exc_type) return 1;
+  if (c->exc_type || c->log->exc_type) return 1;
   if (!c->main) return 0;
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
@@ -222,7 +222,7 @@ PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
   lx_log log;
   lx_cancel cancel;
   if (options_from(odict, &opt) < 0 || lx_log_start(&log, logfn, level, &opt) < 0) return NULL;
-  lx_cancel_start(&cancel, &opt);
+  lx_cancel_start(&cancel, &log, &opt);
   opt.warm_start = x0 != NULL;
   opt.record_history = history;
 

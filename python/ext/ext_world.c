@@ -340,7 +340,7 @@ static PyObject *world_run(lx_world *self, PyObject *args, PyObject *kwargs) {
   lx_log log;
   lx_cancel cancel;
   if (lx_log_start(&log, logfn, level, &scratch) < 0) return NULL;
-  lx_cancel_start(&cancel, &scratch);
+  lx_cancel_start(&cancel, &log, &scratch);
   int *dyn = NULL, nd = dynamic_bodies(self->w, &dyn);
   if (nd < 0) return PyErr_NoMemory();
   columns c;

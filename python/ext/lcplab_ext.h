@@ -114,15 +114,19 @@ int lx_log_finish(lx_log *log);
  * (ext_solve.c).  Only on the main thread, the one where Python runs signal
  * handlers; and at most once per LX_CANCEL_PERIOD seconds (a clock read
  * between), so that a solve does not queue for the GIL behind a busy Python
- * thread at every poll. */
+ * thread at every poll.  The log callback runs Python code, where the
+ * interpreter may run a pending handler too: an exception the log kept
+ * stops the solve at the next poll as well, on any thread. */
 #define LX_CANCEL_PERIOD 0.05
 typedef struct lx_cancel {
   PyObject *exc_type, *exc_value, *exc_tb;
+  const lx_log *log;    /* the call's log context: an exception kept there stops */
   int main;             /* called on the main thread: signals are checked */
   struct timespec last; /* the last check's time */
 } lx_cancel;
-/* With the GIL held: c ready, and opt's cancel check set on the main thread. */
-void lx_cancel_start(lx_cancel *c, slv_options *opt);
+/* With the GIL held: c ready for the call whose log context is log, and
+ * opt's cancel check set. */
+void lx_cancel_start(lx_cancel *c, const lx_log *log, slv_options *opt);
 int lx_cancel_check(void *ctx);     /* slv_cancel_fn: nonzero once a handler raised */
 int lx_cancel_finish(lx_cancel *c); /* -1 with the handler's exception set, else 0 */
 void lx_log_line(void *ctx, slv_log_level level, const char *line);

@@ -117,6 +117,32 @@ def test_sigint_between_world_steps():
     assert w.step_count > 1
 
 
+class _InterruptOnLog(logging.Handler):
+    """A log handler that raises KeyboardInterrupt: what a SIGINT whose
+    handler Python runs inside the log callback (Python code runs there)
+    looks like to the run."""
+
+    def emit(self, record):
+        raise KeyboardInterrupt
+
+
+def test_interrupt_inside_the_log_stops_the_run():
+    """The interrupt raised in the log callback, not at a poll: the run
+    still stops at its next poll (it used to finish every step and raise
+    only at the end)."""
+    w = lcplab.World("pyramid", {"layers": 6}, solver="pgs")  # pgs: max_iter warnings
+    steps = 2000
+    handler = _InterruptOnLog(logging.WARNING)
+    logger = logging.getLogger("lcplab")
+    logger.addHandler(handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            w.run(steps)
+    finally:
+        logger.removeHandler(handler)
+    assert 0 < w.step_count < steps
+
+
 def test_world_time_limit_is_a_failed_solve():
     w = lcplab.World("stack", {"n": 3}, solver="pgs", time_limit=0.05, on_failure="stop",
                      **ENDLESS)
