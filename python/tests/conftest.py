@@ -10,7 +10,9 @@ natural map, not by the library's.
 
 import json
 import logging
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -20,6 +22,18 @@ import numpy as np
 import pytest
 
 import lcplab
+
+
+@contextlib.contextmanager
+def sigint_raises():
+    """SIGINT raises KeyboardInterrupt inside the block, whatever the session
+    inherited: a shell without job control starts a background command with
+    SIGINT ignored, and Python then installs no handler of its own."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def planted_lcp(n, seed, eps=0.1, bounds="lcp"):

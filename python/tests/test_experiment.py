@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import lcplab
-from conftest import planted_lcp
+from conftest import planted_lcp, sigint_raises
 
 
 def test_compare_solves_planted_problems():
@@ -139,13 +139,15 @@ def test_ctrl_c_finishes_the_running_task(tmp_path):
     exp.write_text(f"experiment profile slow\nsolvers pgs pjacobi\ninstances {tmp_path}/p300.lcp\n"
                    "tol 1e-300\nmax_iter 100000000\nmin_runs 1\ntime_limit 2\n")
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
     t0 = time.monotonic()
-    try:
-        c = lcplab.run_experiment(exp, tmp_path / "out", jobs=1, figures=False)
-    except KeyboardInterrupt:
-        c = None
-    timer.cancel()
+    with sigint_raises():
+        timer.start()
+        try:
+            c = lcplab.run_experiment(exp, tmp_path / "out", jobs=1, figures=False)
+        except KeyboardInterrupt:
+            c = None
+        timer.cancel()
+        timer.join()
     rows = lcplab._experiment._read_csv(tmp_path / "out" / "slow.csv")
     if c is not None:  # say what the campaign did instead
         pytest.fail("no KeyboardInterrupt after %.2f s: status %d, rows %s, messages %s" % (
