@@ -23,6 +23,7 @@ void slv_op_buf_free(slv_op_buf *b) {
   free(b->val);
   free(b->scratch);
   free(b->t);
+  free(b->tres);
   free(b->blk);
   free(b->hkey);
   free(b->hval);
@@ -44,14 +45,15 @@ slv_status slv_op_buf_alloc(slv_op_buf *b, int n_max) {
   b->scratch = malloc(m * sizeof *b->scratch);
   b->nb_cap = (int)(2 * m);
   b->t = malloc(6 * (size_t)b->nb_cap * sizeof *b->t);
+  b->tres = malloc(6 * (size_t)b->nb_cap * sizeof *b->tres);
   b->blk = malloc(2 * m * sizeof *b->blk);
   b->hcap = 1;
   while ((size_t)b->hcap < 4 * m) b->hcap *= 2;
   b->hkey = malloc((size_t)b->hcap * sizeof *b->hkey);
   b->hval = malloc((size_t)b->hcap * sizeof *b->hval);
   b->rowsize = malloc(m * sizeof *b->rowsize);
-  if (!b->colptr || !b->rowind || !b->val || !b->scratch || !b->t || !b->blk || !b->hkey ||
-      !b->hval || !b->rowsize) {
+  if (!b->colptr || !b->rowind || !b->val || !b->scratch || !b->t || !b->tres || !b->blk ||
+      !b->hkey || !b->hval || !b->rowsize) {
     slv_op_buf_free(b);
     return SLV_ERR_NOMEM;
   }

@@ -79,6 +79,7 @@ typedef struct slv_op_buf {
   int *scratch;         /* n_max: packing scratch */
   int nb_cap;           /* blocks t holds: 2 n_max (at least 1) */
   double *t;            /* 6 nb_cap: K^T x */
+  double *tres;         /* 6 nb_cap: the residual's own K^T x (slv_residual_op without w) */
   int *blk;             /* 2 n_max: renumbered blocks of the slots */
   int *hkey, *hval;     /* hcap: block id -> renumbered block (open addressing) */
   int hcap;             /* a power of two >= 4 n_max */

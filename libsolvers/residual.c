@@ -28,12 +28,18 @@
  *            condensed global problem (docs/convergence.md, "Global problems")
  * A NaN or Inf anywhere in x or w makes every measure NaN, so no comparison
  * with a tolerance can pass.  Without w, w is recomputed a slice of rows at
- * a time on the stack (never splitting a cone), so no scratch is needed.
+ * a time on the stack (never splitting a cone); a factored problem's K^T x
+ * once for all its blocks, in the solve's buffer (slv_residual_op) or one
+ * allocated for the call (more than RES_BLOCKS blocks; on the stack up to
+ * that), since forming it per slice of rows costs a pass over every row
+ * per slice: quadratic in the size of a large world's step.
  * The sums go by chunks of rows (below: "The sums ..."), so the measures
  * are the same bits on any number of threads (slv_residual_threads).
  */
 #include "slv_internal.h"
 #include "par.h"
+
+#include <stdlib.h>
 
 static int first_cone_from(const slv_problem *p, int i);
 
@@ -262,11 +268,20 @@ static int slice_end(const slv_problem *p, int i0, int *k) {
   return i1;
 }
 
-/* Rows [i0, i1) of w = A x + b into wb[0 ..).  t: RES_BLOCKS blocks; a
- * factored problem with no more blocks has its K^T x there already
- * (*t_done) and reads it, else slv_fac_w_rows forms it slice by slice. */
-static void slice_w(const slv_problem *p, const double *x, int i0, int i1, double *wb, double *t,
-                    int *t_done) {
+/* Where a residual without w forms w = A x + b of a factored problem: f,
+ * and t of tcap blocks.  With tcap >= f.nb, K^T x is formed once (done);
+ * else slv_fac_w_rows forms it slice by slice for every slice of rows, a
+ * pass over all the rows for each tcap blocks: the fallback when no
+ * buffer for all the blocks is at hand (RES_BLOCKS on the stack). */
+typedef struct res_fac {
+  slv_fac f;
+  double *t;
+  int tcap, done;
+} res_fac;
+
+/* Rows [i0, i1) of w = A x + b into wb[0 ..) (rf: a factored problem's). */
+static void slice_w(const slv_problem *p, const double *x, int i0, int i1, double *wb,
+                    res_fac *rf) {
   if (p->storage != SLV_FACTORED) {
     for (int i = i0; i < i1; i++) {
       double s = 0;
@@ -280,14 +295,14 @@ static void slice_w(const slv_problem *p, const double *x, int i0, int i1, doubl
     }
     return;
   }
-  slv_fac f = slv_fac_of(p);
-  if (f.nb > RES_BLOCKS) {
-    slv_fac_w_rows(&f, x, p->b, i0, i1, wb, t, RES_BLOCKS);
+  const slv_fac *f = &rf->f;
+  if (f->nb > rf->tcap) {
+    slv_fac_w_rows(f, x, p->b, i0, i1, wb, rf->t, rf->tcap);
     return;
   }
-  if (!*t_done) slv_fac_ktx(&f, x, t, 0, f.nb);
-  *t_done = 1;
-  for (int i = i0; i < i1; i++) wb[i - i0] = slv_fac_row(&f, i, t, x[i]) + p->b[i];
+  if (!rf->done) slv_fac_ktx(f, x, rf->t, 0, f->nb);
+  rf->done = 1;
+  for (int i = i0; i < i1; i++) wb[i - i0] = slv_fac_row(f, i, rf->t, x[i]) + p->b[i];
 }
 
 /* The sums (ss, compl, merit2, ||b||_2^2) are taken in chunks of rows that
@@ -337,9 +352,9 @@ static int chunk_start(const slv_problem *p, int c, int rows) {
 }
 
 /* Rows [i0, i1) into *c.  With w NULL, w is formed slice by slice on the
- * stack (t, t_done: see slice_w; only on one thread). */
+ * stack (rf: see slice_w; only on one thread). */
 static void chunk_into(const slv_problem *p, const double *x, const double *w, int i0, int i1,
-                       const slv_xscale *xsc, double *t, int *t_done, rchunk *c) {
+                       const slv_xscale *xsc, res_fac *rf, rchunk *c) {
   c->a = (racc){ .k = first_cone_from(p, i0), .contact = slv_contact_metrics_zero() };
   double bmax = 0, bn2 = 0;
   for (int i = i0; i < i1; i++) {
@@ -359,7 +374,7 @@ static void chunk_into(const slv_problem *p, const double *x, const double *w, i
   for (int s0 = i0, s1; c->finite && s0 < i1; s0 = s1) {
     s1 = slice_end(p, s0, &kc);
     if (s1 > i1) s1 = i1; /* chunks end between cones: no cone is cut here */
-    slice_w(p, x, s0, s1, wb, t, t_done);
+    slice_w(p, x, s0, s1, wb, rf);
     c->finite = slv_all_finite(s1 - s0, wb);
     if (c->finite) rows_into(p, x, wb, s0, s1, xsc, &c->a);
   }
@@ -431,9 +446,11 @@ static slv_residuals merge_chunks(const slv_problem *p, const rchunk *ch, int nc
   return r;
 }
 
-/* The measures with the scales xsc (slv_xscale). */
+/* The measures with the scales xsc (slv_xscale).  Without w, a factored
+ * problem's w is formed with rf's f and t (all of its blocks at once when
+ * rf->tcap holds them; NULL: the stack's RES_BLOCKS). */
 static slv_residuals residual_with(const slv_problem *p, const double *x, const double *w,
-                                   int threads, slv_xscale xsc) {
+                                   int threads, slv_xscale xsc, res_fac *rf) {
   int n = p->n;
   if (n == 0) return residuals_zero();
   rchunk ch[RES_CHUNKS];
@@ -442,27 +459,40 @@ static slv_residuals residual_with(const slv_problem *p, const double *x, const 
   if (nt > 1) {
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (int c = 0; c < nc; c++)
-      chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), &xsc, NULL, NULL,
-                 &ch[c]);
+      chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), &xsc, NULL, &ch[c]);
   } else { /* no team at all: solvers measure small problems in their loops */
     double t[6 * RES_BLOCKS];
-    int t_done = 0;
+    res_fac stack = { p->storage == SLV_FACTORED ? slv_fac_of(p) : (slv_fac){ 0 }, t, RES_BLOCKS,
+                      0 };
+    if (!rf) rf = &stack;
     for (int c = 0; c < nc; c++)
-      chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), &xsc, t, &t_done,
-                 &ch[c]);
+      chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), &xsc, rf, &ch[c]);
   }
   return merge_chunks(p, ch, nc);
 }
 
 slv_residuals slv_residual_threads(const slv_problem *p, const double *x, const double *w,
                                    int threads) {
-  return residual_with(p, x, w, threads, slv_xscale_of(p, x));
+  /* without w, a factored problem of many blocks: K^T x once in a buffer
+   * of its own (a pass over the rows per RES_BLOCKS blocks without it) */
+  res_fac heap = { slv_fac_of(p), NULL, 0, 0 };
+  if (!w && p->n > 0 && p->storage == SLV_FACTORED && p->nblk > RES_BLOCKS) {
+    heap.t = malloc(6 * (size_t)p->nblk * sizeof *heap.t);
+    heap.tcap = heap.t ? p->nblk : 0;
+  }
+  slv_residuals r = residual_with(p, x, w, threads, slv_xscale_of(p, x), heap.t ? &heap : NULL);
+  free(heap.t);
+  return r;
 }
 
 slv_residuals slv_residual_op(slv_op *op, const double *x, const double *w) {
   const slv_rowscale *rs = slv_op_rowscale(op);
   slv_xscale xsc = { x_scale(op->p->n, x), rs->xd, rs->a };
-  return residual_with(op->p, x, w, op->threads, xsc);
+  /* the solve's buffer for all of the operator's blocks (op->f: renumbered
+   * to at most nb_cap when the problem names more) */
+  res_fac own = { op->f, op->buf ? op->buf->tres : NULL, op->buf ? op->buf->nb_cap : 0, 0 };
+  int fac = op->fac && !w && own.t && op->f.nb <= own.tcap;
+  return residual_with(op->p, x, w, op->threads, xsc, fac ? &own : NULL);
 }
 
 slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w) {

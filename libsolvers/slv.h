@@ -242,9 +242,10 @@ typedef struct slv_residuals {
 
 /* Computes the measures at x with w = A x + b given (w may be NULL: then it
  * is recomputed as slv_problem_w does, a slice of rows at a time on the
- * stack: no allocation, one product (a factored problem with more than 128
- * blocks: one pass over the rows per slice of rows and of blocks)).  Any
- * NaN in x or w gives NaN measures. */
+ * stack, one product; a factored problem with more than 256 blocks takes
+ * K^T x into a buffer of 6 nblk doubles allocated for the call, and only
+ * if that fails makes one pass over the rows per slice of rows and of
+ * blocks).  Any NaN in x or w gives NaN measures. */
 SLV_API slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w);
 
 /* The library's convergence test on measures from slv_residual: res_scaled
