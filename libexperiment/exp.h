@@ -167,6 +167,14 @@ EXP_API int exp_run_steps(dyn_world *w, long K, exp_step_fn on_step, void *ctx, 
  * zero, none), or fallback:NAME with the fallback solver's name. */
 EXP_API void exp_applied_label(const dyn_world_metrics *m, char *buf, size_t len);
 
+/* The measures (slv_residual) of the world's last problem at the impulses
+ * it applied (dyn_world_last_problem); an empty problem's are zero.  A
+ * factored problem of more than 256 blocks has w = A x + b formed in
+ * buffers allocated for the call, one pass over its rows
+ * (slv_problem_w_t; slv_residual alone would make one per slice of rows;
+ * without memory it does).  For the per-step rows of a run. */
+EXP_API slv_residuals exp_last_residual(const dyn_world *w);
+
 /* ---- run summaries (run_summary.c) ----------------------------------------------- */
 
 /* The summary of a scene run: `lcplab simulate`'s JSON and a `scenes`

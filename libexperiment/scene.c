@@ -191,11 +191,7 @@ static void step_row(const srun *r, dyn_world *w, const dyn_world_metrics *m, do
       exp_line_num(l, m->joint_error);
     else
       exp_line_empty(l); /* no joints: no joint error */
-    slv_problem p;
-    const double *x;
-    dyn_world_last_problem(w, &p, &x);
-    slv_residuals res = { 0 };
-    if (p.n > 0) res = slv_residual(&p, x, NULL);
+    slv_residuals res = exp_last_residual(w);
     exp_line_num(l, res.compl );
     exp_line_num(l, res.infeas);
     exp_line_num(l, m->res_nat_inf);

@@ -343,14 +343,18 @@ int slv_diag_positive(const slv_problem *p, int threads) {
   return all;
 }
 
-void slv_problem_w(const slv_problem *p, const double *x, double *w) {
+void slv_problem_w_t(const slv_problem *p, const double *x, double *w, double *t, int tblocks) {
   if (p->storage == SLV_FACTORED) {
-    double t[6 * SLV_W_SLICE];
     slv_fac f = slv_fac_of(p);
-    slv_fac_w(&f, x, p->b, w, t, SLV_W_SLICE);
+    slv_fac_w(&f, x, p->b, w, t, tblocks);
     return;
   }
   slv_explicit_w(p, x, p->b, w);
+}
+
+void slv_problem_w(const slv_problem *p, const double *x, double *w) {
+  double t[6 * SLV_W_SLICE];
+  slv_problem_w_t(p, x, w, t, SLV_W_SLICE);
 }
 
 int slv_start_point(const slv_problem *p, double *x) {

@@ -28,18 +28,16 @@
  *            condensed global problem (docs/convergence.md, "Global problems")
  * A NaN or Inf anywhere in x or w makes every measure NaN, so no comparison
  * with a tolerance can pass.  Without w, w is recomputed a slice of rows at
- * a time on the stack (never splitting a cone); a factored problem's K^T x
- * once for all its blocks, in the solve's buffer (slv_residual_op) or one
- * allocated for the call (more than RES_BLOCKS blocks; on the stack up to
- * that), since forming it per slice of rows costs a pass over every row
- * per slice: quadratic in the size of a large world's step.
+ * a time on the stack (never splitting a cone), so no scratch is needed; a
+ * factored problem's K^T x once for all its blocks where they fit on the
+ * stack (RES_BLOCKS) or in the solve's buffer (slv_residual_op), else a
+ * slice of blocks per slice of rows (a pass over every row each: callers
+ * of slv_residual on large factored problems pass w, slv_problem_w_t).
  * The sums go by chunks of rows (below: "The sums ..."), so the measures
  * are the same bits on any number of threads (slv_residual_threads).
  */
 #include "slv_internal.h"
 #include "par.h"
-
-#include <stdlib.h>
 
 static int first_cone_from(const slv_problem *p, int i);
 
@@ -473,16 +471,7 @@ static slv_residuals residual_with(const slv_problem *p, const double *x, const 
 
 slv_residuals slv_residual_threads(const slv_problem *p, const double *x, const double *w,
                                    int threads) {
-  /* without w, a factored problem of many blocks: K^T x once in a buffer
-   * of its own (a pass over the rows per RES_BLOCKS blocks without it) */
-  res_fac heap = { slv_fac_of(p), NULL, 0, 0 };
-  if (!w && p->n > 0 && p->storage == SLV_FACTORED && p->nblk > RES_BLOCKS) {
-    heap.t = malloc(6 * (size_t)p->nblk * sizeof *heap.t);
-    heap.tcap = heap.t ? p->nblk : 0;
-  }
-  slv_residuals r = residual_with(p, x, w, threads, slv_xscale_of(p, x), heap.t ? &heap : NULL);
-  free(heap.t);
-  return r;
+  return residual_with(p, x, w, threads, slv_xscale_of(p, x), NULL);
 }
 
 slv_residuals slv_residual_op(slv_op *op, const double *x, const double *w) {

@@ -159,6 +159,11 @@ SLV_API slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t 
  * never allocates: a factored problem's K^T x is formed on the stack, a
  * slice of blocks at a time (one pass over the rows per 128 blocks). */
 SLV_API void slv_problem_w(const slv_problem *p, const double *x, double *w);
+/* The same with the caller's scratch t of 6 tblocks doubles: a factored
+ * problem with nblk <= tblocks takes one pass over the rows (the same bits
+ * as slv_problem_w). */
+SLV_API void slv_problem_w_t(const slv_problem *p, const double *x, double *w, double *t,
+                             int tblocks);
 
 /* x = P(0), where slv_solve starts without a warm start: 0 projected on
  * [lo_i, hi_i]; findex rows (bounds -mu |x_j| .. mu |x_j| = 0 .. 0 there)
@@ -242,10 +247,10 @@ typedef struct slv_residuals {
 
 /* Computes the measures at x with w = A x + b given (w may be NULL: then it
  * is recomputed as slv_problem_w does, a slice of rows at a time on the
- * stack, one product; a factored problem with more than 256 blocks takes
- * K^T x into a buffer of 6 nblk doubles allocated for the call, and only
- * if that fails makes one pass over the rows per slice of rows and of
- * blocks).  Any NaN in x or w gives NaN measures. */
+ * stack: no allocation, one product; a factored problem with more than 256
+ * blocks: one pass over the rows per slice of 512 rows and of 256 blocks,
+ * so pass w from slv_problem_w_t there).  Any NaN in x or w gives NaN
+ * measures. */
 SLV_API slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w);
 
 /* The library's convergence test on measures from slv_residual: res_scaled

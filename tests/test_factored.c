@@ -206,6 +206,12 @@ static void test_slices(void) {
   }
   slv_problem_w(&f.p, x, w);
   TST_VEC_CLOSE(w, wref, n, 1e-13, 1e-12);
+  /* the caller's scratch for all 400 blocks: one pass, the same bits */
+  double *t = malloc(6 * 400 * sizeof(double)), *wt = malloc((size_t)n * sizeof(double));
+  slv_problem_w_t(&f.p, x, wt, t, 400);
+  CU_ASSERT(memcmp(w, wt, (size_t)n * sizeof(double)) == 0);
+  free(t);
+  free(wt);
   slv_residuals ra = slv_residual(&f.p, x, NULL), rb = slv_residual(&f.p, x, w);
   CU_ASSERT(ra.res_nat_inf > 0);
   CU_ASSERT(ra.res_nat_inf == rb.res_nat_inf && ra.compl == rb.compl &&ra.infeas == rb.infeas);

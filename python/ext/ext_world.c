@@ -236,7 +236,7 @@ static void record(dyn_world *w, const dyn_world_metrics *m, columns *c, long k)
   const double *x = NULL;
   dyn_world_last_problem(w, &p, &x);
   slv_contact_metrics cm = { NAN, NAN, NAN, NAN, NAN, NAN };
-  if (p.n > 0 && p.ncones > 0 && x) cm = slv_residual(&p, x, NULL).contact;
+  if (p.n > 0 && p.ncones > 0 && x) cm = exp_last_residual(w).contact;
   v[COL_SIG] = cm.signorini;
   v[COL_CONIC] = cm.conic_compl;
   v[COL_NCP] = cm.ncp_compl;
