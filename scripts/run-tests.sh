@@ -24,10 +24,10 @@
 #               tests/test_install_experiment.sh: the installed lcplab runs
 #               an experiment with generate lines, scenes and figures from an
 #               empty folder, the source and build trees hidden)
-#   valgrind    build/:     make check-valgrind (every test binary under
-#               memcheck through tests/valgrind.sh, and every lcplab that
-#               tests/test_cli.sh runs; leaks are errors; the other shell
-#               tests are the sanitizer stage's)
+#   valgrind    build/:     make check-valgrind (every test binary but
+#               test_pgs_wide under memcheck through tests/valgrind.sh, and
+#               every lcplab that tests/test_cli.sh runs; leaks are errors;
+#               the other shell tests are the sanitizer stage's)
 #   fuzz        build-fuzz/: ../configure CC=clang --enable-fuzzing
 #               --disable-shared --disable-python (the Python extension is a
 #               shared module); make -j2; make fuzz-check: every regression
