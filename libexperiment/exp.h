@@ -169,10 +169,10 @@ EXP_API void exp_applied_label(const dyn_world_metrics *m, char *buf, size_t len
 
 /* The measures (slv_residual) of the world's last problem at the impulses
  * it applied (dyn_world_last_problem); an empty problem's are zero.  A
- * factored problem of more than 256 blocks has w = A x + b formed in
- * buffers allocated for the call, one pass over its rows
- * (slv_problem_w_t; slv_residual alone would make one per slice of rows;
- * without memory it does).  For the per-step rows of a run. */
+ * factored problem has w = A x + b formed first in buffers allocated for
+ * the call, one pass over its rows (slv_problem_w_t; slv_residual alone
+ * makes one per slice of rows above 256 blocks, and does so here without
+ * memory).  For the per-step rows of a run. */
 EXP_API slv_residuals exp_last_residual(const dyn_world *w);
 
 /* ---- run summaries (run_summary.c) ----------------------------------------------- */

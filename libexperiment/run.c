@@ -16,11 +16,6 @@
 #include "dyn_world.h"
 #include "exp.h"
 
-/* slv_residual's stack holds K^T x of this many blocks (residual.c,
- * RES_BLOCKS): up to there it forms w in one pass itself, with the sums in
- * its own order, which the per-step rows keep. */
-enum { EXP_RESIDUAL_OWN_BLOCKS = 256 };
-
 slv_residuals exp_last_residual(const dyn_world *w) {
   slv_problem p;
   const double *x;
@@ -28,8 +23,7 @@ slv_residuals exp_last_residual(const dyn_world *w) {
   slv_residuals r;
   memset(&r, 0, sizeof r);
   if (p.n <= 0 || !x) return r;
-  if (p.storage != SLV_FACTORED || p.nblk <= EXP_RESIDUAL_OWN_BLOCKS)
-    return slv_residual(&p, x, NULL); /* one pass already */
+  if (p.storage != SLV_FACTORED) return slv_residual(&p, x, NULL); /* one pass already */
   double *wv = malloc((size_t)p.n * sizeof *wv), *t = malloc(6 * (size_t)p.nblk * sizeof *t);
   if (wv && t) slv_problem_w_t(&p, x, wv, t, p.nblk);
   r = slv_residual(&p, x, wv && t ? wv : NULL);
