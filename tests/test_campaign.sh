@@ -5,8 +5,8 @@
 # `parallel` is installed; the Slurm array is scripts/run-tests.sh's slurm
 # stage, tests/test_slurm.sh); planted outcomes: a solver that cannot
 # converge within max_iter (max_iter), a refusal with its reason, a time
-# limit reached (time_limit rows written by the task's watchdog, the
-# stricter tolerance not run); an external solver judged by the library's
+# limit reached (the solver stops at it with its best iterate: a time_limit
+# row with its residuals, one run); an external solver judged by the library's
 # residual (lcplab itself through `solve`, and one that writes a wrong
 # answer); a campaign stopped by SIGTERM, or by SIGINT under --jobs 2,
 # leaves valid CSVs, names the tasks left, and finishes on the next run
@@ -127,9 +127,18 @@ r=$(rows "$T/pl/cap.csv" | awk -F, '$4 == "direct" {print $6, ($23 ~ /equality r
 if [ "$r" = "refused 1" ]; then pass "planted: direct refuses the LCP, with its reason"; else fail "planted refusal" "'$r'"; fi
 r=$(rows "$T/pl/slow.csv" | awk -F, '{print $5 ":" $6 ":" ($23 ~ /time limit/)}' | tr '\n' ' ')
 if [ "$r" = "0.0001:converged:0 1e-30:time_limit:1 " ]; then
-  pass "planted: the watchdog writes time_limit at 1e-30 after the converged 1e-4 row"
+  pass "planted: time_limit at 1e-30 after the converged 1e-4 row"
 else
   fail "planted time limit" "'$r'"
+fi
+# the solve stopped at the limit keeps its answer: one run of about the limit, its residual
+# (pgs's best iterate on the planted problem: far below 1, not 0), not solved
+# (res_scaled counted from the end: the quoted note before it holds commas)
+r=$(rows "$T/pl/slow.csv" | awk -F, '$5 == "1e-30" {print $11, ($9 >= 0.3 && $9 < 5), ($(NF-5) != "" && $(NF-5) + 0 > 0 && $(NF-5) + 0 < 1e-3), $14}')
+if [ "$r" = "1 1 1 0" ]; then
+  pass "planted: the time-limited solve reports its best iterate (one run, its time, res_scaled)"
+else
+  fail "planted time limit: repeats, time, residual, solved" "'$r'"
 fi
 f=$(grep -v '^#' "$T/pl/slow_failures.csv" | awk -F, '$2 == "1e-30" {print $5, $14}')
 if [ "$f" = "0 1" ]; then pass "failure table counts the time_limit"; else fail "failure table time_limit" "'$f'"; fi
