@@ -89,6 +89,7 @@ typedef struct {
   void *state[AUTO_NSUB];
   double *x0;     /* n_max: the caller's start, for nsgs_newton after a stalled ADMM */
   double *xa;     /* n_max: ADMM's iterate, kept if nsgs_newton ends worse */
+  char msg[sizeof(((slv_result *)0)->message)]; /* the kept iterate's message (fall_back) */
   int admm_stall; /* AUTO_ADMM_STALL, or a test's value (slv_auto_set_admm_stall) */
 } auto_state;
 
@@ -426,15 +427,20 @@ typedef struct auto_best {
 
 /* After the chosen solver ended at r (x its iterate), the fallbacks from
  * the caller's start (s->x0) until one converges; else the iterate of
- * smallest measure goes back into x.  Returns the status of x. */
+ * smallest measure goes back into x, with its solver's message.  A stop
+ * from outside (the time limit, the cancel callback) ends the fallbacks:
+ * the best iterate so far, with that status (a Ctrl-C in a fallback is an
+ * interrupted solve, never a stagnated one).  Returns the status of x. */
 static slv_status fall_back(auto_state *s, int k0, slv_status r, slv_op *op, const slv_options *opt,
                             double *x, double *w, slv_result *res, slv_hist *h) {
   int n = op->n, k[3], m = fallbacks(op->p, k), met = 0;
   auto_best best = { k0, r, measure(op, opt, x, w, &met) };
   const char *ran = res->method; /* a hand-over may have run another */
+  slv_status stop = 0;
   memcpy(s->xa, x, (size_t)n * sizeof *x);
+  memcpy(s->msg, res->message, sizeof s->msg);
   note_try(res, ran, r);
-  for (int j = 0; j < m; j++) {
+  for (int j = 0; j < m && !stop; j++) {
     if (k[j] == k0 || strcmp(s->sub[k[j]]->name, ran) == 0 || !takes(s, k[j], op->p, NULL, 0))
       continue;
     int it = res->iterations, piv = res->pivots;
@@ -454,15 +460,18 @@ static slv_status fall_back(auto_state *s, int k0, slv_status r, slv_op *op, con
     if (mj < best.m) {
       best = (auto_best){ k[j], r, mj };
       memcpy(s->xa, x, (size_t)n * sizeof *x);
+      memcpy(s->msg, res->message, sizeof s->msg);
     }
+    if (r == SLV_TIME_LIMIT || r == SLV_INTERRUPTED) stop = r;
   }
   memcpy(x, s->xa, (size_t)n * sizeof *x);
+  memcpy(res->message, s->msg, sizeof res->message);
   slv_op_w(op, x, w);
   res->method = best.k == k0 ? ran : s->sub[best.k]->name;
   size_t used = strlen(res->choice);
   slv_msgf(res->choice + used, sizeof res->choice - used, "; kept %s's x (smallest residual)",
            res->method);
-  return best.r;
+  return stop ? stop : best.r;
 }
 
 static slv_status auto_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,

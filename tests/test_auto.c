@@ -26,6 +26,7 @@
 #include "tst_cone.h"
 #include "tst_util.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,6 +268,63 @@ static void test_fallback(void) {
   free(A), free(b), free(xs), free(x);
 }
 
+/* The cancel callback of test_fallback_stopped: counts its calls (c[0])
+ * and asks to stop from call c[1] on. */
+static int stop_at_call(void *ctx) {
+  long *c = ctx;
+  return ++c[0] >= c[1];
+}
+
+/* A stop from outside during a fallback ends auto there.  A planted
+ * Coulomb problem with max_iter too small for any solver: the chosen
+ * solver and every fallback end max_iter (an undisturbed solve makes
+ * `total` cancel calls; the iterate it keeps comes with its own solver's
+ * message).  With the stop asked at each call k in turn, every run returns
+ * interrupted (never the status of an earlier attempt), makes no call
+ * after the k-th, tries no solver after the one it stopped, and hands back
+ * a finite iterate; some k fall inside a fallback that has another after
+ * it (the case this guards). */
+static void test_fallback_stopped(void) {
+  tst_cone_case P;
+  tst_cone_case_plant(&P, 40, 0, 0.3, SLV_CONE_COULOMB, 0, 71);
+  slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 0);
+  double *x = malloc((size_t)P.n * sizeof *x);
+  slv_options o = slv_options_default();
+  o.tol = 1e-14;
+  o.max_iter = 3;
+  long calls[2] = { 0, LONG_MAX };
+  o.cancel = stop_at_call, o.cancel_ctx = calls;
+  slv_workspace *ws = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("auto"), P.n, &o, &ws), SLV_OK);
+  slv_result res;
+  slv_status st = slv_solve(ws, &p, &o, x, NULL, &res);
+  CU_ASSERT(st != SLV_CONVERGED && st != SLV_INTERRUPTED);
+  /* the message is the kept iterate's solver's, not the last fallback's */
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.choice, "kept"));
+  CU_ASSERT(strncmp(res.message, res.method, strlen(res.method)) == 0);
+  long total = calls[0];
+  int inner = 0; /* stops inside ipm, the fallback with admm after it */
+  for (long k = 1; k <= total; k++) {
+    calls[0] = 0, calls[1] = k;
+    st = slv_solve(ws, &p, &o, x, NULL, &res);
+    if (st != SLV_INTERRUPTED)
+      fprintf(stderr, "auto stopped at call %ld of %ld: %s (%s)\n", k, total, slv_status_str(st),
+              res.choice);
+    CU_ASSERT_EQUAL(st, SLV_INTERRUPTED);
+    CU_ASSERT_EQUAL(calls[0], k);
+    const char *at = strstr(res.choice, "ended interrupted");
+    if (at) CU_ASSERT_PTR_NULL(strstr(at + 1, "ended"));
+    inner += strstr(res.choice, "ipm ended interrupted") != NULL;
+    int finite = 1;
+    for (int i = 0; i < P.n; i++) finite &= isfinite(x[i]) != 0;
+    CU_ASSERT(finite);
+  }
+  CU_ASSERT(inner >= 1);
+  slv_workspace_free(ws);
+  free(x);
+  tst_cone_case_free(&P);
+}
+
 /* A findex problem in CSR whose normal row has A(0,0) = 0: every solver
  * that takes findex rows either needs a positive diagonal (pgs, pjacobi) or
  * dense storage (lemke, dantzig): auto refuses it, naming the problem,
@@ -322,6 +380,8 @@ int main(void) {
   CU_add_test(s, "CSR LCP with a zero diagonal entry -> a solver that accepts it",
               test_zero_diagonal_csr);
   CU_add_test(s, "pgs runs away -> a fallback that converges, named in choice", test_fallback);
+  CU_add_test(s, "a stop from outside in a fallback: interrupted, no later fallback",
+              test_fallback_stopped);
   CU_add_test(s, "no candidate accepts the problem -> unsupported, not a refused solver",
               test_nothing_accepts);
   return tst_run();
