@@ -89,8 +89,9 @@ typedef struct {
   void *state[AUTO_NSUB];
   double *x0;     /* n_max: the caller's start, for nsgs_newton after a stalled ADMM */
   double *xa;     /* n_max: ADMM's iterate, kept if nsgs_newton ends worse */
-  char msg[sizeof(((slv_result *)0)->message)]; /* the kept iterate's message (fall_back) */
   int admm_stall; /* AUTO_ADMM_STALL, or a test's value (slv_auto_set_admm_stall) */
+  /* the message of the iterate fall_back keeps */
+  char msg[sizeof(((slv_result *)0)->message)];
 } auto_state;
 
 void slv_auto_set_admm_stall(void *state, int iterations) {
