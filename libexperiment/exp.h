@@ -335,7 +335,9 @@ EXP_API int exp_profile_accepted(int np, int ns, const unsigned char *refused, i
  * printed; NULL or "" when there is none: refused, no numbers, no work).  A
  * run whose key equals an earlier solver's on the same problem ran that
  * solver's algorithm: alias[p*ns + s] = that solver (or the one it is an
- * alias of), unless alias already names one (res.method). */
+ * alias of), unless alias already names one (res.method); a solver that an
+ * earlier one's method names (auto listed before the solver it ran) stays
+ * the algorithm, not an alias of itself. */
 EXP_API void exp_profile_same(int np, int ns, const char *const *key, int *alias);
 
 /* The breakpoints of rho_s: the distinct finite ratios of solver s, sorted

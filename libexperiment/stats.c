@@ -117,8 +117,10 @@ void exp_profile_same(int np, int ns, const char *const *key, int *alias) {
       int *as = &alias[(size_t)p * ns + s];
       for (int o = 0; o < s && *as < 0 && ks && ks[0]; o++) {
         const char *ko = key[(size_t)p * ns + o];
-        if (ko && strcmp(ko, ks) == 0)
-          *as = alias[(size_t)p * ns + o] >= 0 ? alias[(size_t)p * ns + o] : o;
+        int rep = alias[(size_t)p * ns + o] >= 0 ? alias[(size_t)p * ns + o] : o;
+        /* o ran s's algorithm (auto's res.method = s, listed first): s is the
+         * algorithm itself, never an alias of itself */
+        if (ko && strcmp(ko, ks) == 0 && rep != s) *as = rep;
       }
     }
 }

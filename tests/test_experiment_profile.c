@@ -245,6 +245,17 @@ static void test_same_traces(void) {
   int m3[3] = { -1, -1, 1 };
   exp_profile_same(1, 3, k3, m3);
   CU_ASSERT(m3[1] == 0 && m3[2] == 1);
+  /* auto (0) listed before the solver it ran (1, its res.method), the same
+   * trace: 1 is the algorithm and stays counted (it was made an alias of
+   * itself, and neither was counted among the fastest); 2, the same trace
+   * again, is an alias of 1 */
+  int m4[3] = { 1, -1, -1 };
+  exp_profile_same(1, 3, k3, m4);
+  CU_ASSERT(m4[0] == 1 && m4[1] == -1 && m4[2] == 1);
+  double r4[3] = { 1.0, 1.0, 40.0 };
+  int wins[3], ties[3];
+  exp_profile_winners(1, 3, r4, m4, 0.05, wins, ties);
+  CU_ASSERT(wins[0] == 0 && wins[1] == 1 && wins[2] == 0 && ties[1] == 0);
 }
 
 static void test_noise(void) {
