@@ -463,7 +463,7 @@ static slv_status fall_back(auto_state *s, int k0, slv_status r, slv_op *op, con
       memcpy(s->xa, x, (size_t)n * sizeof *x);
       memcpy(s->msg, res->message, sizeof s->msg);
     }
-    if (r == SLV_TIME_LIMIT || r == SLV_INTERRUPTED) stop = r;
+    stop = slv_stopped(op);
   }
   memcpy(x, s->xa, (size_t)n * sizeof *x);
   memcpy(res->message, s->msg, sizeof res->message);
