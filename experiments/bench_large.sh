@@ -5,15 +5,19 @@
 #
 #   sh experiments/bench_large.sh BUILDDIR SRCDIR [GNUPLOT]
 #
-# Problems: step 240 of the pyramid of 30 and 50 layers and the pile of 1500,
-# 3000 and 5000 spheres, Coulomb cones (BENCH_LARGE_SCENES, default
-# "pyramid:30 pyramid:50 pile:1500 pile:3000 pile:5000").
+# Problems: the pyramid of 30 and 50 layers and the pile of 1500, 3000 and
+# 5000 spheres at step 240, Coulomb cones (BENCH_LARGE_SCENES, default
+# "pyramid:30 pyramid:50 pile:1500 pile:3000 pile:5000"; BENCH_LARGE_STEPS,
+# default "240", the steps exported, each a problem of its own: a pile's
+# state at one step is one draw of a chaotic motion, and whether a solver
+# meets a tolerance there can change from step to step, so a claim about
+# the scene wants several, e.g. "200 220 240 260 280").
 # For each tolerance of BENCH_LARGE_TOLS (default "1e-4 1e-6") it writes two
 # experiment files and runs them (`lcplab experiment --jobs 1`):
 #   local_TOL.exp:  the external lines of experiments/bench_exports.exp for
 #           Siconos' BENCH_LARGE_PEER_SOLVERS (default "NSGS") and a profile
 #           section of lcplab's BENCH_LARGE_SOLVERS (default "auto ipm nsn_ac
-#           ppa_nsn") and those peers on the scenes' step 240 (scene lines:
+#           ppa_nsn") and those peers on the scenes' steps (scene lines:
 #           the engine simulates and exports them once into
 #           BUILDDIR/experiments/exports/engine), time limit
 #           BENCH_EXPORTS_TIMEOUT (default 300 s);
@@ -36,7 +40,8 @@
 # Writes to BUILDDIR/experiments/results/HOST/bench_large/: local_TOL/ and
 # global_TOL/ (each experiment's CSVs and tables), and bench_large.md, their
 # leaders tables one after the other.  Exit status: 0 written; 1 an export or
-# an experiment failed; 2 usage.
+# an experiment failed; 2 usage, or a word of a BENCH_LARGE_* list that is not
+# what it should be (they become lines of the experiment files).
 set -eu
 
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
@@ -49,21 +54,50 @@ srcdir=$2
 lcplab=$builddir/cli/lcplab
 scenes=${BENCH_LARGE_SCENES:-pyramid:30 pyramid:50 pile:1500 pile:3000 pile:5000}
 tols=${BENCH_LARGE_TOLS:-1e-4 1e-6}
+steps=${BENCH_LARGE_STEPS:-240}
+# the lists become lines of experiment files: each word is checked first
+for sc in $scenes; do
+  case $sc in
+  pyramid:[1-9]* | pile:[1-9]*)
+    case ${sc#*:} in *[!0-9]*) bad=1 ;; *) bad=0 ;; esac ;;
+  *) bad=1 ;;
+  esac
+  if [ "$bad" = 1 ]; then
+    echo "bench_large.sh: BENCH_LARGE_SCENES: '$sc' is not pyramid:LAYERS or pile:N" >&2
+    exit 2
+  fi
+done
+for st in $steps; do
+  case $st in
+  [1-9]*) case $st in *[!0-9]*) bad=1 ;; *) bad=0 ;; esac ;;
+  *) bad=1 ;;
+  esac
+  if [ "$bad" = 1 ]; then
+    echo "bench_large.sh: BENCH_LARGE_STEPS: '$st' is not a positive step number" >&2
+    exit 2
+  fi
+done
+for tol in $tols; do
+  case $tol in
+  *[!0-9.eE+-]* | "") echo "bench_large.sh: BENCH_LARGE_TOLS: '$tol' is not a number" >&2; exit 2 ;;
+  esac
+done
 out=$builddir/experiments/results/$(uname -n)/bench_large
 exports=$builddir/experiments/exports
 mkdir -p "$out" "$exports"
 
-# export_global SCENE SIZE: prints the global .hdf5 path (made once)
+# export_global SCENE SIZE STEP: prints the global .hdf5 path (made once)
 export_global() {
   case $1 in pyramid) key=layers ;; *) key=n ;; esac
   dir=$exports/global_$1_$2
-  file=$dir/$1_step000240.global.hdf5
+  [ "$3" = 240 ] || dir=${dir}_k$3 # step 240's folder keeps its name
+  file=$dir/$1_step$(printf '%06d' "$3").global.hdf5
   if [ ! -s "$file" ]; then
     mkdir -p "$dir"
     if ! "$lcplab" export --scene "$1" --param "$key=$2" --friction cone --solver nsgs \
-      --steps 240 --every 240 --format hdf5 --global --out "$dir" >"$dir/export.json" \
+      --steps "$3" --every "$3" --format hdf5 --global --out "$dir" >"$dir/export.json" \
       2>"$dir/export.err"; then
-      echo "bench_large.sh: global export of $1 $key=$2 failed:" >&2
+      echo "bench_large.sh: global export of $1 $key=$2 at step $3 failed:" >&2
       cat "$dir/export.err" >&2
       exit 1
     fi
@@ -97,7 +131,7 @@ limits() {
     "$1" "$2"
 }
 
-# local_exp TOL: local_TOL.exp, the scenes' step 240 as scene lines
+# local_exp TOL: local_TOL.exp, the scenes' steps as scene lines
 local_exp() {
   # shellcheck disable=SC2086 # the peer lists are words
   peer_lines "$srcdir/experiments/bench_exports.exp" siconos- ${BENCH_LARGE_PEER_SOLVERS:-NSGS} || return 1
@@ -106,7 +140,9 @@ local_exp() {
     "${BENCH_LARGE_SOLVERS:-auto ipm nsn_ac ppa_nsn}" "$(names siconos- ${BENCH_LARGE_PEER_SOLVERS:-NSGS})"
   for sc in $scenes; do
     case ${sc%%:*} in pyramid) key=layers ;; *) key=n ;; esac
-    printf 'scene %s %s=%s steps=240 friction=cone solver=nsgs\n' "${sc%%:*}" "$key" "${sc#*:}"
+    for st in $steps; do
+      printf 'scene %s %s=%s steps=%s friction=cone solver=nsgs\n' "${sc%%:*}" "$key" "${sc#*:}" "$st"
+    done
   done
   limits "$1" "${BENCH_EXPORTS_TIMEOUT:-300}"
 }
@@ -146,8 +182,16 @@ for tol in $tols; do
   [ "${BENCH_LARGE_GLOBAL:-yes}" = no ] && continue
   links=$out/global_files
   mkdir -p "$links"
+  # the folder is this section's instances: a link left by an earlier run
+  # with other scenes or steps would be solved too (only links are removed)
+  find "$links" -maxdepth 1 -type l -name '*.global.hdf5' -exec rm -f {} +
   for sc in $scenes; do
-    ln -sf "$(export_global "${sc%%:*}" "${sc#*:}")" "$links/${sc%%:*}_${sc#*:}.global.hdf5"
+    for st in $steps; do
+      name=${sc%%:*}_${sc#*:}
+      [ "$st" = 240 ] || name=${name}_k$st
+      file=$(export_global "${sc%%:*}" "${sc#*:}" "$st") || exit 1
+      ln -sf "$file" "$links/$name.global.hdf5"
+    done
   done
   global_exp "$tol" >"$out/global_$tol.exp" || exit 1
   run "global_$tol" || exit 1

@@ -5,7 +5,8 @@
 # experiments/gp_run.sh on a tiny CSV in its format from a folder whose name
 # holds ' $( ) ` ; and blanks, with values holding the same, writes its PNG
 # (and PDF with pdfcairo) and runs no injected command; a value with a
-# newline is refused.  No benchmark is run.  (bench-fc3d, bench-pivot, bench-scenes,
+# newline is refused; bench_large.sh refuses a word of its lists that is not
+# a scene, a step or a number.  No benchmark is run.  (bench-fc3d, bench-pivot, bench-scenes,
 # bench-stacking, bench-exports and bench-global are experiment files: their figures are
 # the engine's, tests/test_experiment.sh.)
 # Environment: LCPLAB_SRCDIR.  Last line "N passed, M failed"; 77 without gnuplot.
@@ -68,5 +69,28 @@ elif ! grep -q "newline" "$T/err" || [ -e "$dir/articulated.png" ]; then
 else
   pass "a value with a newline is refused"
 fi
+
+# 4. bench_large.sh writes its BENCH_LARGE_* lists into experiment files:
+# a word that is not what its list holds (a line of its own, a command) is
+# refused with exit 2 and the list's name, before anything is made or run
+bl_refuses() { # VAR VALUE
+  rm -rf "$T/bl"
+  rc=0
+  env "$1=$2" sh "$ex/bench_large.sh" "$T/bl" "$top" >"$T/out" 2>"$T/err" || rc=$?
+  if [ "$rc" = 2 ] && grep -q "$1" "$T/err" && [ ! -e "$T/bl" ] &&
+    [ -z "$(find "$T" -name 'injected*')" ]; then
+    pass "bench_large.sh refuses $1 '$2'"
+  else
+    fail "bench_large.sh refuses $1 '$2'" "exit $rc: $(cat "$T/err")"
+  fi
+}
+# shellcheck disable=SC2016 # the $( ) is the point
+bl_refuses BENCH_LARGE_SCENES 'pile:30$(touch ${INJ}6)'
+bl_refuses BENCH_LARGE_SCENES 'pile:30
+external x'
+bl_refuses BENCH_LARGE_SCENES 'box:3'
+bl_refuses BENCH_LARGE_STEPS '240 -1'
+bl_refuses BENCH_LARGE_STEPS '240;x'
+bl_refuses BENCH_LARGE_TOLS '1e-4 1e-6)'
 
 tst_done
