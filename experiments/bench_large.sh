@@ -56,31 +56,29 @@ scenes=${BENCH_LARGE_SCENES:-pyramid:30 pyramid:50 pile:1500 pile:3000 pile:5000
 tols=${BENCH_LARGE_TOLS:-1e-4 1e-6}
 steps=${BENCH_LARGE_STEPS:-240}
 # the lists become lines of experiment files: each word is checked first
+# positive WORD: true when WORD is a positive integer
+positive() {
+  case $1 in
+  [1-9]*) case $1 in *[!0-9]*) return 1 ;; esac ;;
+  *) return 1 ;;
+  esac
+}
+# refuse LIST WORD WHAT: the usage error for a word of a BENCH_LARGE_* list
+refuse() {
+  echo "bench_large.sh: $1: '$2' is not $3" >&2
+  exit 2
+}
 for sc in $scenes; do
   case $sc in
-  pyramid:[1-9]* | pile:[1-9]*)
-    case ${sc#*:} in *[!0-9]*) bad=1 ;; *) bad=0 ;; esac ;;
-  *) bad=1 ;;
+  pyramid:* | pile:*) positive "${sc#*:}" || refuse BENCH_LARGE_SCENES "$sc" "pyramid:LAYERS or pile:N" ;;
+  *) refuse BENCH_LARGE_SCENES "$sc" "pyramid:LAYERS or pile:N" ;;
   esac
-  if [ "$bad" = 1 ]; then
-    echo "bench_large.sh: BENCH_LARGE_SCENES: '$sc' is not pyramid:LAYERS or pile:N" >&2
-    exit 2
-  fi
 done
 for st in $steps; do
-  case $st in
-  [1-9]*) case $st in *[!0-9]*) bad=1 ;; *) bad=0 ;; esac ;;
-  *) bad=1 ;;
-  esac
-  if [ "$bad" = 1 ]; then
-    echo "bench_large.sh: BENCH_LARGE_STEPS: '$st' is not a positive step number" >&2
-    exit 2
-  fi
+  positive "$st" || refuse BENCH_LARGE_STEPS "$st" "a positive step number"
 done
 for tol in $tols; do
-  case $tol in
-  *[!0-9.eE+-]* | "") echo "bench_large.sh: BENCH_LARGE_TOLS: '$tol' is not a number" >&2; exit 2 ;;
-  esac
+  case $tol in *[!0-9.eE+-]*) refuse BENCH_LARGE_TOLS "$tol" "a number" ;; esac
 done
 out=$builddir/experiments/results/$(uname -n)/bench_large
 exports=$builddir/experiments/exports
