@@ -229,6 +229,10 @@ static void put_measures(FILE *f, const slv_residuals *r) {
   double v[6] = { r->res_scaled, r->siconos_err, r->err_siconos,
                   r->res_rel_1q, r->res_contact, r->res_global };
   put_numbers(f, name, v, 6);
+  if (r->res_contact_at >= 0)
+    fprintf(f, ",\"res_contact_at\":%d", r->res_contact_at);
+  else
+    fputs(",\"res_contact_at\":null", f);
 }
 
 /* The velocities of a problem read from a global one (docs/problem.md,

@@ -52,6 +52,7 @@ typedef struct {
   double res, compl, infeas, merit2, ss;
   double scaled;               /* the largest scale-invariant row or cone residual */
   double percontact;           /* the largest res_contact ratio of a cone */
+  int percontact_at1;          /* that cone's index + 1 (0: none yet) */
   double xx, ww;               /* sum x_i^2, sum w_i^2 (Siconos' scale of the cone error) */
   int k;                       /* the next cone, or the cone of the current row */
   slv_contact_metrics contact; /* maxima over the cones */
@@ -203,7 +204,10 @@ static void cone_rows(const slv_problem *p, const double *x, int i, int k, const
     if (p->cone_law == (law == 0 ? SLV_CONE_COULOMB : SLV_CONE_ASSOCIATED)) {
       if (ri > a->res) a->res = ri;
       double ff = d0 * d0 + d1 * d1 + d2 * d2, pc = contact_ratio(ff, ww, p->b + i);
-      if (!(pc <= a->percontact)) a->percontact = pc;
+      if (!(pc <= a->percontact)) {
+        a->percontact = pc;
+        a->percontact_at1 = k + 1;
+      }
       a->ss += ff;
       a->compl += fabs(x[i] * (ww[0] + s0) + x[i + 1] * ww[1] + x[i + 2] * ww[2]);
     }
@@ -386,7 +390,8 @@ static slv_residuals residuals_zero(void) {
                           .err_siconos = NAN,
                           .res_rel_1q = NAN,
                           .res_contact = NAN,
-                          .res_global = NAN };
+                          .res_global = NAN,
+                          .res_contact_at = -1 };
 }
 
 /* The literature's 2-norm measures (slv.h): ss = ||F||_2^2, bn2 = ||b||_2^2. */
@@ -400,6 +405,7 @@ static void literature_measures(const slv_problem *p, const racc *a, double bn2,
   r->err_siconos = sc > 0 ? f / sc : f;
   r->res_rel_1q = f / (1.0 + nb);
   r->res_contact = a->percontact;
+  r->res_contact_at = a->percontact_at1 - 1;
   if (p->condensed) r->res_global = slv_max_nan(r->res_rel_1q, r->res_contact);
 }
 
@@ -421,7 +427,10 @@ static slv_residuals merge_chunks(const slv_problem *p, const rchunk *ch, int nc
     a.xx += ch[c].a.xx;
     a.ww += ch[c].a.ww;
     if (!(ch[c].a.scaled <= a.scaled)) a.scaled = ch[c].a.scaled;
-    if (!(ch[c].a.percontact <= a.percontact)) a.percontact = ch[c].a.percontact;
+    if (!(ch[c].a.percontact <= a.percontact)) {
+      a.percontact = ch[c].a.percontact;
+      a.percontact_at1 = ch[c].a.percontact_at1;
+    }
     slv_contact_metrics_merge(&a.contact, &ch[c].a.contact);
   }
   if (!finite) {

@@ -90,6 +90,7 @@ static slv_status refuse(slv_result *res, slv_status st) {
   res->res.res_nat_inf = res->res.res_rel = res->res.compl = res->res.infeas = NAN;
   res->res.merit_fclib = NAN;
   res->res.contact = slv_contact_metrics_nan();
+  res->res.res_contact_at = -1;
   return st;
 }
 
@@ -113,8 +114,9 @@ static void judge(const slv_solver *s, const slv_problem *p, const slv_options *
     else if (res->res.res_global > opt->tol)
       slv_msgf(res->message, sizeof res->message,
                "%s stopped on its own test but res_global=%.3g > tol=%.3g (a global problem: "
-               "res_rel_1q %.3g, res_contact %.3g)",
-               s->name, res->res.res_global, opt->tol, res->res.res_rel_1q, res->res.res_contact);
+               "res_rel_1q %.3g, res_contact %.3g at contact %d)",
+               s->name, res->res.res_global, opt->tol, res->res.res_rel_1q, res->res.res_contact,
+               res->res.res_contact_at);
     else
       slv_msgf(res->message, sizeof res->message,
                "%s stopped on its own test but res_rel_2=%.3g > tol=%.3g (norm 2 asked)", s->name,
@@ -273,8 +275,9 @@ static void say_tightened(const slv_solver *s, const slv_options *opt, const tig
              head, tl->tol_last, tl->runs);
   else
     slv_msgf(res->message, sizeof res->message,
-             "%s; tightened to %.3g (%d runs, the last %s): res_global %.3g > tol %.3g", head,
-             tl->tol_last, tl->runs, slv_status_str(tl->last), res->res.res_global, opt->tol);
+             "%s; tightened to %.3g (%d runs, the last %s): res_global %.3g > tol %.3g, contact %d",
+             head, tl->tol_last, tl->runs, slv_status_str(tl->last), res->res.res_global, opt->tol,
+             res->res.res_contact_at);
 }
 
 static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const slv_options *opt,

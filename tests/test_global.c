@@ -578,34 +578,53 @@ static void test_condense_planted(void) {
 
 /* ---- the literature's judge on global problems -------------------------------------- */
 
+/* Contact c's ||F_c||_2^2 (the De Saxce natural map, this suite's
+ * projection) at x with w = W x + q, and in *sc ||(q_c, (W x)_c)||_2^2. */
+static double contact_ff(const slv_problem *p, const double *x, const double *w, int c,
+                         double *sc) {
+  int i = p->cone_rows[c];
+  double mu = p->cone_mu[c], wt = sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]);
+  double v[3] = { x[i] - w[i] - mu * wt, x[i + 1] - w[i + 1], x[i + 2] - w[i + 2] }, pr[3];
+  tst_cone_project(mu, v, pr);
+  double fc = 0;
+  *sc = 0;
+  for (int k = 0; k < 3; k++) {
+    double d = x[i + k] - pr[k], wr = w[i + k] - p->b[i + k];
+    fc += d * d;
+    *sc += p->b[i + k] * p->b[i + k] + wr * wr;
+  }
+  return fc;
+}
+
+static double ratio_of(double fc, double sc) {
+  return fc == 0 ? 0 : (sc > 0 ? sqrt(fc / sc) : INFINITY);
+}
+
 /* Acary et al. 2018's two measures of an answer x of the condensed problem
  * (peer_gfc3d's res_rel_1q and res_contact_max), computed here with this
- * file's own natural map (De Saxce, this suite's projection):
- * ||F||_2 / (1 + ||q||_2) and max_c ||F_c||_2 / ||(q_c, (W x)_c)||_2. */
-static void literature_measures(const slv_problem *p, const double *x, double *rel_1q,
-                                double *contact) {
+ * file's own natural map:
+ * ||F||_2 / (1 + ||q||_2) and max_c ||F_c||_2 / ||(q_c, (W x)_c)||_2;
+ * with at >= 0, *contact is contact at's ratio instead. */
+static void literature_measures_at(const slv_problem *p, const double *x, int at, double *rel_1q,
+                                   double *contact) {
   double *w = malloc((size_t)p->n * sizeof(double));
   slv_problem_w(p, x, w);
   double ff = 0, qq = 0, cmax = 0;
   for (int c = 0; c < p->ncones; c++) {
     int i = p->cone_rows[c];
-    double mu = p->cone_mu[c], wt = sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]);
-    double v[3] = { x[i] - w[i] - mu * wt, x[i + 1] - w[i + 1], x[i + 2] - w[i + 2] }, pr[3];
-    tst_cone_project(mu, v, pr);
-    double fc = 0, sc = 0;
-    for (int k = 0; k < 3; k++) {
-      double d = x[i + k] - pr[k], wr = w[i + k] - p->b[i + k];
-      fc += d * d;
-      sc += p->b[i + k] * p->b[i + k] + wr * wr;
-      qq += p->b[i + k] * p->b[i + k];
-    }
+    double sc, fc = contact_ff(p, x, w, c, &sc), ratio = ratio_of(fc, sc);
+    for (int k = 0; k < 3; k++) qq += p->b[i + k] * p->b[i + k];
     ff += fc;
-    double ratio = fc == 0 ? 0 : (sc > 0 ? sqrt(fc / sc) : INFINITY);
-    if (!(ratio <= cmax)) cmax = ratio;
+    if (at < 0 ? !(ratio <= cmax) : c == at) cmax = ratio;
   }
   *rel_1q = sqrt(ff) / (1 + sqrt(qq));
   *contact = cmax;
   free(w);
+}
+
+static void literature_measures(const slv_problem *p, const double *x, double *rel_1q,
+                                double *contact) {
+  literature_measures_at(p, x, -1, rel_1q, contact);
 }
 
 /* One shared global file solved by `solver` at the default tol (1e-8):
@@ -623,7 +642,7 @@ static slv_status judge_one(const char *rel, const char *solver) {
   slv_options opt = slv_options_default();
   slv_workspace *ws = NULL;
   CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(solver), p.n, &opt, &ws), SLV_OK);
-  double *x = calloc((size_t)p.n, sizeof(double)), rel_1q, contact;
+  double *x = calloc((size_t)p.n, sizeof(double)), rel_1q, contact, at_ratio;
   slv_result res;
   slv_status st = slv_solve(ws, &p, &opt, x, NULL, &res);
   literature_measures(&p, x, &rel_1q, &contact);
@@ -637,6 +656,14 @@ static slv_status judge_one(const char *rel, const char *solver) {
   CU_ASSERT(fabs(res.res.res_contact - contact) <= 1e-2 * contact + 1e-14);
   CU_ASSERT(fabs(res.res.res_rel_1q - rel_1q) <= 1e-2 * rel_1q + 1e-15);
   CU_ASSERT_EQUAL(res.res.res_global, fmax(res.res.res_rel_1q, res.res.res_contact));
+  /* the library's worst contact is one whose ratio, computed here, is the
+   * largest (another than this file's only where two are within rounding) */
+  int at = res.res.res_contact_at;
+  CU_ASSERT(res.res.res_contact == 0 ? at == -1 : at >= 0 && at < p.ncones);
+  if (contact > 0 && at >= 0 && at < p.ncones) {
+    literature_measures_at(&p, x, at, &rel_1q, &at_ratio);
+    CU_ASSERT(fabs(at_ratio - contact) <= 1e-2 * contact + 1e-14);
+  }
   free(x);
   slv_workspace_free(ws);
   io_instance_free(inst);

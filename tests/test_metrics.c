@@ -7,6 +7,8 @@
  *     weak while sliding, penetration without impulse, take-off with one,
  *     an impulse outside the cone, a velocity outside the dual cone, mu = 0;
  *   - the maxima over two cones, a box row left out;
+ *   - res_contact and res_contact_at (the worst contact) by hand, also
+ *     over several of slv_residual's chunks;
  *   - NaN without cones and for a non-finite x;
  *   - planted multi-contact solutions: Coulomb's (every criterion ~ 0 but
  *     the conic complementarity of the sliding contacts) and the
@@ -148,6 +150,59 @@ static void test_max_over_cones(void) {
   expect(slv_residual(&p, x, w).contact, 0.5, 4, 8, 0, 0.4, 8); /* w given: the same */
 }
 
+/* res_contact = max_c ||F_c|| / ||(b_c, (A x)_c)|| and res_contact_at, its
+ * contact (the first of equals), by hand.  A = I, b_c = (1, 0, 0) on every
+ * cone, mu 0.5: x_c = (t, 0, 0) has w_c = (1 + t, 0, 0), x_c - w^_c =
+ * (-1, 0, 0) projects to 0, so F_c = x_c and the ratio is t / sqrt(1 +
+ * t^2) (0 at t = 0).  nc cones as CSR, so that a large nc spans several of
+ * slv_residual's chunks (2048 rows at least each). */
+static slv_residuals contacts_at(int nc, const double *t) {
+  int n = 3 * nc;
+  int *Ap = malloc((size_t)(n + 1) * sizeof(int)), *Aj = malloc((size_t)n * sizeof(int));
+  int *rows = malloc((size_t)nc * sizeof(int));
+  double *Ax = malloc((size_t)n * sizeof(double)), *b = calloc((size_t)n, sizeof(double));
+  double *x = calloc((size_t)n, sizeof(double)), *mu = malloc((size_t)nc * sizeof(double));
+  for (int i = 0; i <= n; i++) Ap[i] = i;
+  for (int i = 0; i < n; i++) Aj[i] = i, Ax[i] = 1;
+  for (int c = 0; c < nc; c++) rows[c] = 3 * c, mu[c] = 0.5, b[3 * c] = 1, x[3 * c] = t[c];
+  slv_problem p = slv_problem_empty();
+  p.n = n;
+  p.storage = SLV_CSR;
+  p.Ap = Ap;
+  p.Aj = Aj;
+  p.Ax = Ax;
+  p.b = b;
+  p.ncones = nc;
+  p.cone_rows = rows;
+  p.cone_mu = mu;
+  slv_residuals r = slv_residual(&p, x, NULL);
+  free(Ap), free(Aj), free(rows), free(Ax), free(b), free(x), free(mu);
+  return r;
+}
+
+static void test_res_contact_at(void) {
+  double t[2] = { 0, 0 };
+  slv_residuals r = contacts_at(2, t); /* both take off with nothing: every F_c = 0 */
+  CU_ASSERT(r.res_contact == 0 && r.res_contact_at == -1);
+  t[1] = 0.25;
+  r = contacts_at(2, t);
+  TST_CLOSE(r.res_contact, 0.25 / sqrt(1.0625), 1e-15, 0);
+  CU_ASSERT_EQUAL(r.res_contact_at, 1);
+  t[0] = 0.5;
+  r = contacts_at(2, t);
+  TST_CLOSE(r.res_contact, 0.5 / sqrt(1.25), 1e-15, 0);
+  CU_ASSERT_EQUAL(r.res_contact_at, 0);
+  t[0] = 0.25; /* equals: the first */
+  CU_ASSERT_EQUAL(contacts_at(2, t).res_contact_at, 0);
+  /* 3000 cones (9000 rows, several chunks): the worst in a late chunk */
+  double *tt = calloc(3000, sizeof(double));
+  tt[10] = 0.125, tt[2500] = 0.25, tt[2999] = 0.25;
+  r = contacts_at(3000, tt);
+  TST_CLOSE(r.res_contact, 0.25 / sqrt(1.0625), 1e-15, 0);
+  CU_ASSERT_EQUAL(r.res_contact_at, 2500);
+  free(tt);
+}
+
 static void test_nan(void) {
   /* no cones: NaN (the criteria are about contacts), the other measures not */
   double A[1] = { 1 }, b[1] = { -1 }, x[1] = { 1 };
@@ -158,6 +213,7 @@ static void test_nan(void) {
   p.b = b;
   slv_residuals r = slv_residual(&p, x, NULL);
   CU_ASSERT(r.res_nat_inf == 0);
+  CU_ASSERT(isnan(r.res_contact) && r.res_contact_at == -1);
   CU_ASSERT(isnan(r.contact.signorini) && isnan(r.contact.conic_compl) &&
             isnan(r.contact.ncp_compl) && isnan(r.contact.dual_feas) &&
             isnan(r.contact.primal_feas) && isnan(r.contact.mdp_gap));
@@ -337,6 +393,7 @@ int main(void) {
   CU_add_test(s, "impulse outside K, velocity outside K*", test_outside_cones);
   CU_add_test(s, "mu = 0", test_mu_zero);
   CU_add_test(s, "maxima over two cones, box row left out", test_max_over_cones);
+  CU_add_test(s, "res_contact and its contact", test_res_contact_at);
   CU_add_test(s, "NaN without cones or with a NaN", test_nan);
   CU_add_test(s, "planted Coulomb solution", test_planted_coulomb);
   CU_add_test(s, "planted associated solution", test_planted_associated);

@@ -193,6 +193,7 @@ static PyObject *refusal(slv_status st, const char *msg, PyObject *x, PyObject *
   res.res.infeas = res.res.b_inf = res.res.merit_fclib = NAN;
   res.res.res_scaled = res.res.siconos_err = res.res.err_siconos = res.res.res_rel_1q = NAN;
   res.res.res_contact = res.res.res_global = NAN;
+  res.res.res_contact_at = -1;
   res.res.contact.signorini = res.res.contact.conic_compl = res.res.contact.ncp_compl = NAN;
   res.res.contact.dual_feas = res.res.contact.primal_feas = res.res.contact.mdp_gap = NAN;
   res.solver_residual = NAN;

@@ -68,6 +68,10 @@ class Residuals:
         Acary et al. (2018)'s per-contact measure, ``max_c ||F_c||_2 /
         ||(b_c, (A x)_c)||_2`` (cone problems, else NaN): peer_gfc3d's
         ``res_contact_max``.
+    res_contact_at : int
+        The contact (its index among the problem's cones, from 0) at which
+        ``res_contact`` is taken, the first such; -1 without cones or where
+        every contact's natural map is 0.
     res_global : float
         On a problem condensed from a global one (``Problem.global_problem``
         set): ``max(res_rel_1q, res_contact)``, which ``converged`` needs
@@ -96,6 +100,7 @@ class Residuals:
     res_rel_1q: float
     res_contact: float
     res_global: float
+    res_contact_at: int
     signorini: float
     conic_compl: float
     ncp_compl: float

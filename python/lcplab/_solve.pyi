@@ -42,6 +42,7 @@ class Residuals:
     res_rel_1q: float
     res_contact: float
     res_global: float
+    res_contact_at: int
     signorini: float
     conic_compl: float
     ncp_compl: float

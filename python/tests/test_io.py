@@ -268,6 +268,9 @@ def test_global_solve_reports_velocities():
     assert 0 <= r.res_vel <= 1e-8
     res = r.residuals
     assert res.res_global == max(res.res_rel_1q, res.res_contact) <= 1e-8
+    # the contact at which res_contact is taken is a contact of the problem
+    assert (res.res_contact == 0) == (res.res_contact_at == -1)
+    assert -1 <= res.res_contact_at < p.ncones
     # a local problem: no velocities, no global clause
     loc = lcplab.Problem(p.to_dense(), p.b, lo=p.lo, hi=p.hi,
                          cones=list(zip(p.cone_rows.tolist(), p.cone_mu.tolist())))
