@@ -230,7 +230,7 @@ static void put_measures(FILE *f, const slv_residuals *r) {
                   r->res_rel_1q, r->res_contact, r->res_global };
   put_numbers(f, name, v, 6);
   if (r->res_contact_at >= 0)
-    fprintf(f, ",\"res_contact_at\":%d", r->res_contact_at);
+    fprintf(f, ",\"res_contact_at\":%td", r->res_contact_at);
   else
     fputs(",\"res_contact_at\":null", f);
 }

@@ -243,8 +243,10 @@ typedef struct slv_residuals {
                          peer_gfc3d's res_contact_max */
   double res_global;  /* a condensed problem (slv_problem.condensed): max(res_rel_1q,
                          res_contact), the clause converged adds there; NaN elsewhere */
-  int res_contact_at; /* the cone (index into cone_rows) at which res_contact is taken, the
-                         first such; -1 without cones or where every F_c is 0 */
+  /* the cone (index into cone_rows) at which res_contact is taken, the first
+   * such; -1 without cones or where every F_c is 0 (pointer-sized: no padding
+   * in the struct, which callers may compare bit for bit) */
+  ptrdiff_t res_contact_at;
 } slv_residuals;
 
 /* Computes the measures at x with w = A x + b given (w may be NULL: then it

@@ -114,7 +114,7 @@ static void judge(const slv_solver *s, const slv_problem *p, const slv_options *
     else if (res->res.res_global > opt->tol)
       slv_msgf(res->message, sizeof res->message,
                "%s stopped on its own test but res_global=%.3g > tol=%.3g (a global problem: "
-               "res_rel_1q %.3g, res_contact %.3g at contact %d)",
+               "res_rel_1q %.3g, res_contact %.3g at contact %td)",
                s->name, res->res.res_global, opt->tol, res->res.res_rel_1q, res->res.res_contact,
                res->res.res_contact_at);
     else
@@ -274,10 +274,11 @@ static void say_tightened(const slv_solver *s, const slv_options *opt, const tig
     slv_msgf(res->message, sizeof res->message, "%s; tightened to %.3g: full test met (%d runs)",
              head, tl->tol_last, tl->runs);
   else
-    slv_msgf(res->message, sizeof res->message,
-             "%s; tightened to %.3g (%d runs, the last %s): res_global %.3g > tol %.3g, contact %d",
-             head, tl->tol_last, tl->runs, slv_status_str(tl->last), res->res.res_global, opt->tol,
-             res->res.res_contact_at);
+    slv_msgf(
+        res->message, sizeof res->message,
+        "%s; tightened to %.3g (%d runs, the last %s): res_global %.3g > tol %.3g, contact %td",
+        head, tl->tol_last, tl->runs, slv_status_str(tl->last), res->res.res_global, opt->tol,
+        res->res.res_contact_at);
 }
 
 static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const slv_options *opt,

@@ -107,7 +107,7 @@ PyObject *lx_residuals_dict(const slv_residuals *r) {
       lx_set_float(d, "res_rel_1q", r->res_rel_1q) < 0 ||
       lx_set_float(d, "res_contact", r->res_contact) < 0 ||
       lx_set_float(d, "res_global", r->res_global) < 0 ||
-      lx_set_int(d, "res_contact_at", r->res_contact_at) < 0 ||
+      lx_set_int(d, "res_contact_at", (long)r->res_contact_at) < 0 ||
       lx_set_float(d, "signorini", c->signorini) < 0 ||
       lx_set_float(d, "conic_compl", c->conic_compl) < 0 ||
       lx_set_float(d, "ncp_compl", c->ncp_compl) < 0 ||
