@@ -149,10 +149,12 @@ local_exp() {
 global_exp() {
   # shellcheck disable=SC2086
   peer_lines "$srcdir/experiments/bench_global.exp" siconos-gfc3d- ${BENCH_LARGE_GLOBAL_PEERS:-NSGS_WR ADMM} || return 1
-  # shellcheck disable=SC2086
-  printf 'experiment profile global\nsolvers %s%s\nclasses fc3d\ninstances %s\n' \
+  # the folder of links reaches the file as ${LINKS} (run's --var): its
+  # name is never read as the file's text, whatever it holds
+  # shellcheck disable=SC2086,SC2016 # the peer lists are words; ${LINKS} is the file's
+  printf 'experiment profile global\nsolvers %s%s\nclasses fc3d\ninstances ${LINKS}\n' \
     "${BENCH_LARGE_GLOBAL_SOLVERS:-auto ipm ppa_nsn}" \
-    "$(names siconos-gfc3d- ${BENCH_LARGE_GLOBAL_PEERS:-NSGS_WR ADMM})" "$links"
+    "$(names siconos-gfc3d- ${BENCH_LARGE_GLOBAL_PEERS:-NSGS_WR ADMM})"
   limits "$1" "${BENCH_GLOBAL_TIMEOUT:-300}"
 }
 
@@ -166,7 +168,7 @@ fi
 run() {
   rc=0
   OPENBLAS_NUM_THREADS=1 "$lcplab" experiment "$out/$1.exp" --out "$out/$1" --jobs 1 --force \
-    --no-plot --data "$exports/engine" --var PEERS="$peers" || rc=$?
+    --no-plot --data "$exports/engine" --var PEERS="$peers" --var LINKS="$out/global_files" || rc=$?
   [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]
 }
 
