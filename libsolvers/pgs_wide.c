@@ -87,6 +87,21 @@
  * the stopping rule are pgs's: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE,
  * SLV_TIME_LIMIT, SLV_INTERRUPTED (polled after each sweep; the last iterate).
  *
+ * The check.  The rule's exact measures (at the start, on the trigger and
+ * every check_every sweeps: docs/convergence.md, "Stopping tests") are
+ * the test's alone and are taken in the lanes too (wide_measure): t = K^T
+ * x afresh as slv_op_ktx forms it, each batch's blocks gathered as a sweep
+ * gathers them, and per lane w = (d x + J . t) + b as slv_op_w sums it,
+ * then slv_mid_res and slv_scaled_row, the same IEEE operations, so the
+ * numbers of slv_residual_test_op (signs of zero aside, which neither
+ * measure reads; the maxima are exact in any order).  The row sizes are
+ * the plan's A_ii (A_ii > 0: SLV_CAP_NEEDS_POS_DIAG), which also become
+ * the operator's (slv_op_rowscale_set), so the generic layer's measures at
+ * the end of the solve do not read A for them again; xd is the largest
+ * slv_alone of the plan's rows.  Under the 2-norm option (res_rel_2 is
+ * summed in residual.c's chunks) and from pgs_color's t (summed in colour
+ * order, not slv_op_ktx's) the check is slv_residual_test_op itself.
+ *
  * Threads.  With opt.threads = T > 1, in the lanes, and from
  * WIDE_PAR_MIN_GROUPS = 4096 groups on, the plan is built for T threads
  * (a threaded plan; else the one above).  Levels replace first fit: each
@@ -264,6 +279,7 @@ typedef struct {
   int prfchw;    /* the CPU has PREFETCHW (a prefetch for writing) */
   int lanes;     /* this solve sweeps in the AVX2 lanes (have_avx2, opt->simd auto) */
   int *rowb;     /* n_max: batch of each row's group; then the plan position of each row */
+  int n;         /* rows of this solve's problem */
   int *gfirst;   /* n_max + 1: first row of each group (and n after the last) */
   int *gsorted;  /* n_max: the groups in sweep order */
   int *nfree;    /* n_max + 1: union-find to the first batch at or after b with a free lane */
@@ -271,6 +287,7 @@ typedef struct {
   int *order;    /* cap: row at each plan position, -1 for an idle position */
   int *fpos;     /* cap: plan position of the findex row (own position if none) */
   double *xp, *bp, *invd, *lo, *hi, *fd; /* cap, in plan order; invd: omega / A_ii */
+  double *aii;       /* cap: A_ii in plan order (0 at idle positions), for the check's row sizes */
   double *mu;        /* cap: friction coefficient of findex rows, -1 for other rows */
   double *JK;        /* cap / 4 half row steps x 96: J slot 0 (6 columns x 4 lanes), J slot 1,
                       K slot 0, K slot 1; or x 60 when compact (see the header) */
@@ -307,8 +324,8 @@ static void wide_free(void *st) {
   int *iv[] = { s->rowb,  s->gfirst, s->gsorted, s->nfree, s->cnt,
                 s->order, s->fpos,   s->bk,      s->bL,    s->bh };
   for (size_t k = 0; k < sizeof iv / sizeof iv[0]; k++) free(iv[k]);
-  double *dv[] = { s->xp, s->bp, s->invd, s->lo, s->hi,  s->mu,
-                   s->fd, s->JK, s->im,   s->bm, s->bhi, s->idle };
+  double *dv[] = { s->xp, s->bp, s->invd, s->lo,  s->hi,   s->mu, s->fd,
+                   s->JK, s->im, s->bm,   s->bhi, s->idle, s->aii };
   for (size_t k = 0; k < sizeof dv / sizeof dv[0]; k++) free(dv[k]);
   free(s->pm);
   free(s->tp);
@@ -356,7 +373,7 @@ static slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   s->bh = malloc(m * sizeof(int));
   int fail = !s->rowb || !s->gfirst || !s->gsorted || !s->nfree || !s->cnt || !s->order ||
              !s->fpos || !s->bk || !s->bL || !s->bh;
-  double **d[] = { &s->xp, &s->bp, &s->invd, &s->lo, &s->hi, &s->mu, &s->fd };
+  double **d[] = { &s->xp, &s->bp, &s->invd, &s->lo, &s->hi, &s->mu, &s->fd, &s->aii };
   for (size_t k = 0; k < sizeof d / sizeof d[0]; k++) {
     *d[k] = aligned_alloc(32, cap * sizeof(double));
     fail |= !*d[k];
@@ -834,74 +851,89 @@ __attribute__((target("avx2"))) static inline __m256d diag6(const double *J, con
   return _mm256_add_pd(_mm256_add_pd(a, b), c);
 }
 
-/* plan()'s J and K columns of the lanes' positions [p0, p1) (a run of
- * whole batches), four rows at a time by 4x4
+/* plan()'s J and K columns of the four lanes at plan position k, by 4x4
  * transposes: the same values as its scalar loop (moves and masks only).
  * A row's 12 columns are slot 0's six then slot 1's; a static slot
- * (fblk < 0) and an idle lane get zeros, whatever fJ, fK hold there.
- * While the columns are in cache it also forms omega / A_ii from them,
- * four lanes per operation: slv_fac_diag's d + (s0 + s1) (a static
- * slot's zeros give its s = 0.0) and slv_pgs_step's omega * (1 / A_ii),
- * the same IEEE operations, so the same bits; 0 on idle lanes.
- * compact: writes the compact layout instead (see the header) and returns
- * 1 if every row has the form it needs, else 0 (then JK is unusable). */
-__attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac *f, double omega,
-                                                   int compact, int p0, int p1) {
-  const __m256d om = _mm256_set1_pd(omega), one = _mm256_set1_pd(1.0);
-  const __m256d sign = _mm256_set1_pd(-0.0);
+ * (fblk < 0) and an idle lane get zeros, whatever fJ, fK hold there.  lb
+ * and im: the half's blocks of slot 0 then slot 1 and their inverse
+ * masses (lay_out, lane_masses; a lane's rows share its blocks), which
+ * hold for the lane's busy positions.  While the columns are in cache it
+ * also forms A_ii (aii) and omega / A_ii from them, four lanes per
+ * operation: slv_fac_diag's d + (s0 + s1) (a static slot's zeros give its
+ * s = 0.0) and slv_pgs_step's omega * (1 / A_ii), the same IEEE
+ * operations, so the same bits; 0 on idle lanes.  compact: writes the
+ * compact layout instead (see the header) and returns ok and-ed with
+ * whether each lane's row has the form it needs (else JK is unusable). */
+__attribute__((target("avx2"), always_inline)) static inline __m256d
+fill_jk_step(wide_state *s, const slv_fac *f, int k, const int *lb, const double *im, __m256d om,
+             int compact, __m256d ok) {
+  const __m256d one = _mm256_set1_pd(1.0), sign = _mm256_set1_pd(-0.0);
   const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+  const __m256i none = _mm256_set1_epi64x(-1);
   static const double zero_row[12] = { 0 };
   double tmp[96] __attribute__((aligned(32)));
-  __m256d ok = all;
-  for (int k = p0; k < p1; k += 4) {
-    const double *J[4], *K[4];
-    int64_t m0[4], m1[4];
-    double im0[4], im1[4];
-    for (int l = 0; l < 4; l++) {
-      int i = s->order[k + l];
-      int b0 = i >= 0 ? f->blk[2 * i] : -1, b1 = i >= 0 ? f->blk[2 * i + 1] : -1;
-      J[l] = i >= 0 ? f->J + 12 * (size_t)i : zero_row;
-      K[l] = i >= 0 ? f->K + 12 * (size_t)i : zero_row;
-      m0[l] = b0 >= 0 ? -1 : 0;
-      m1[l] = b1 >= 0 ? -1 : 0;
-      im0[l] = compact && b0 >= 0 ? s->bm[b0] : 0.0;
-      im1[l] = compact && b1 >= 0 ? s->bm[b1] : 0.0;
-    }
-    __m256d M0 = _mm256_castsi256_pd(_mm256_loadu_si256((const __m256i *)m0));
-    __m256d M1 = _mm256_castsi256_pd(_mm256_loadu_si256((const __m256i *)m1));
-    double *JK = compact ? tmp : s->JK + 24 * (size_t)k;
-    for (int h = 0; h < 2; h++) { /* J, then K 48 doubles further */
-      const double *const *src = h ? K : J;
-      tr4(src, 0, M0, M0, JK + 48 * h);
-      tr4(src, 4, M0, M1, JK + 48 * h + 16);
-      tr4(src, 8, M1, M1, JK + 48 * h + 32);
-    }
-    __m256d d = _mm256_add_pd(_mm256_load_pd(s->fd + k),
-                              _mm256_add_pd(diag6(JK, JK + 48), diag6(JK + 24, JK + 72)));
-    __m256d busy = _mm256_castsi256_pd(
-        _mm256_cmpgt_epi64(_mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(s->order + k))),
-                           _mm256_set1_epi64x(-1)));
-    _mm256_store_pd(s->invd + k, _mm256_and_pd(busy, _mm256_mul_pd(om, _mm256_div_pd(one, d))));
-    if (!compact) continue;
-    /* the compact form: K's linear columns bm J's, and J's of slot 1
-     * minus slot 0's when both are bodies (a static slot's are zeros) */
-    __m256d I0 = _mm256_loadu_pd(im0), I1 = _mm256_loadu_pd(im1);
-    __m256d both = _mm256_and_pd(M0, M1);
-    double *C = s->JK + 15 * (size_t)k;
-    for (int c = 0; c < 3; c++) {
-      __m256d j0 = _mm256_load_pd(tmp + 4 * c), j1 = _mm256_load_pd(tmp + 24 + 4 * c);
-      __m256d k0 = _mm256_load_pd(tmp + 48 + 4 * c), k1 = _mm256_load_pd(tmp + 72 + 4 * c);
-      __m256d nj1 = _mm256_xor_pd(j1, sign);
-      ok = _mm256_and_pd(ok, _mm256_cmp_pd(k0, _mm256_mul_pd(I0, j0), _CMP_EQ_OQ));
-      ok = _mm256_and_pd(ok, _mm256_cmp_pd(k1, _mm256_mul_pd(I1, j1), _CMP_EQ_OQ));
-      ok = _mm256_and_pd(
-          ok, _mm256_or_pd(_mm256_cmp_pd(j0, nj1, _CMP_EQ_OQ), _mm256_andnot_pd(both, all)));
-      _mm256_store_pd(C + 4 * c, _mm256_blendv_pd(nj1, j0, M0)); /* JL */
-    }
-    memcpy(C + 12, tmp + 12, 12 * sizeof *C); /* J slot 0, columns 3..5 */
-    memcpy(C + 24, tmp + 36, 12 * sizeof *C); /* J slot 1 */
-    memcpy(C + 36, tmp + 60, 12 * sizeof *C); /* K slot 0 */
-    memcpy(C + 48, tmp + 84, 12 * sizeof *C); /* K slot 1 */
+  const double *J[4], *K[4];
+  for (int l = 0; l < 4; l++) {
+    int i = s->order[k + l];
+    J[l] = i >= 0 ? f->J + 12 * (size_t)i : zero_row;
+    K[l] = i >= 0 ? f->K + 12 * (size_t)i : zero_row;
+  }
+  /* 64-bit masks: the position is busy, and its slot is on a block */
+  __m256d busy = _mm256_castsi256_pd(_mm256_cmpgt_epi64(
+      _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(s->order + k))), none));
+  __m256d M0 =
+      _mm256_and_pd(busy, _mm256_castsi256_pd(_mm256_cmpgt_epi64(
+                              _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)lb)), none)));
+  __m256d M1 = _mm256_and_pd(
+      busy, _mm256_castsi256_pd(_mm256_cmpgt_epi64(
+                _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(lb + 4))), none)));
+  double *JK = compact ? tmp : s->JK + 24 * (size_t)k;
+  for (int h = 0; h < 2; h++) { /* J, then K 48 doubles further */
+    const double *const *src = h ? K : J;
+    tr4(src, 0, M0, M0, JK + 48 * h);
+    tr4(src, 4, M0, M1, JK + 48 * h + 16);
+    tr4(src, 8, M1, M1, JK + 48 * h + 32);
+  }
+  __m256d d = _mm256_add_pd(_mm256_load_pd(s->fd + k),
+                            _mm256_add_pd(diag6(JK, JK + 48), diag6(JK + 24, JK + 72)));
+  _mm256_store_pd(s->invd + k, _mm256_and_pd(busy, _mm256_mul_pd(om, _mm256_div_pd(one, d))));
+  _mm256_store_pd(s->aii + k, _mm256_and_pd(busy, d));
+  if (!compact) return ok;
+  /* the compact form: K's linear columns bm J's, and J's of slot 1
+   * minus slot 0's when both are bodies (a static slot's are zeros) */
+  __m256d I0 = _mm256_and_pd(M0, _mm256_loadu_pd(im)),
+          I1 = _mm256_and_pd(M1, _mm256_loadu_pd(im + 4));
+  __m256d both = _mm256_and_pd(M0, M1);
+  double *C = s->JK + 15 * (size_t)k;
+  for (int c = 0; c < 3; c++) {
+    __m256d j0 = _mm256_load_pd(tmp + 4 * c), j1 = _mm256_load_pd(tmp + 24 + 4 * c);
+    __m256d k0 = _mm256_load_pd(tmp + 48 + 4 * c), k1 = _mm256_load_pd(tmp + 72 + 4 * c);
+    __m256d nj1 = _mm256_xor_pd(j1, sign);
+    ok = _mm256_and_pd(ok, _mm256_cmp_pd(k0, _mm256_mul_pd(I0, j0), _CMP_EQ_OQ));
+    ok = _mm256_and_pd(ok, _mm256_cmp_pd(k1, _mm256_mul_pd(I1, j1), _CMP_EQ_OQ));
+    ok = _mm256_and_pd(
+        ok, _mm256_or_pd(_mm256_cmp_pd(j0, nj1, _CMP_EQ_OQ), _mm256_andnot_pd(both, all)));
+    _mm256_store_pd(C + 4 * c, _mm256_blendv_pd(nj1, j0, M0)); /* JL */
+  }
+  memcpy(C + 12, tmp + 12, 12 * sizeof *C); /* J slot 0, columns 3..5 */
+  memcpy(C + 24, tmp + 36, 12 * sizeof *C); /* J slot 1 */
+  memcpy(C + 36, tmp + 60, 12 * sizeof *C); /* K slot 0 */
+  memcpy(C + 48, tmp + 84, 12 * sizeof *C); /* K slot 1 */
+  return ok;
+}
+
+/* fill_jk_step over the positions of batches [bt0, bt1); compact: 1 if
+ * every row has the compact form, else 0. */
+__attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac *f, double omega,
+                                                   int compact, int bt0, int bt1) {
+  const __m256d om = _mm256_set1_pd(omega);
+  __m256d ok = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+  for (int bt = bt0; bt < bt1; bt++) {
+    const int *lb = s->lblk + 16 * (size_t)bt, h = s->bh[bt];
+    const double *im = s->im + 16 * (size_t)bt;
+    for (int r = 0, k = s->bk[bt]; r < s->bL[bt]; r++)
+      for (int u = 0; u < h; u++, k += 4)
+        ok = fill_jk_step(s, f, k, lb + 8 * u, im + 8 * u, om, compact, ok);
   }
   return _mm256_movemask_pd(ok) == 0xf;
 }
@@ -1010,27 +1042,37 @@ static void mark_rows(wide_state *s, int k0, int k1) {
 }
 
 /* Plan positions [k0, k1)'s row data (after mark_rows of every position):
- * x's findex position, b, bounds, mu, d, and omega / A_ii (except in the
- * lanes, where fill_jk forms it). */
+ * x's findex position, b, bounds, mu, d, and A_ii and omega / A_ii (except
+ * in the lanes, where fill_jk forms them); an idle position's are 0, and
+ * its x too, which no sweep moves (start_copy_all leaves it). */
 static void fill_rows(wide_state *s, const slv_op *op, double omega, int k0, int k1) {
   const slv_problem *p = op->p;
+  /* the state's fields in locals: the int stores (fpos) would make the
+   * compiler read them again at every position */
+  const int *order = s->order, *rowb = s->rowb, *findex = p->findex;
+  int *fpos = s->fpos;
+  double *bp = s->bp, *invd = s->invd, *lo = s->lo, *hi = s->hi, *fd = s->fd, *aii = s->aii;
+  double *mu = s->mu, *xp = s->xp;
+  const int diag_from = s->lanes ? s->ncol : 0; /* fill_jk forms the lanes' */
   for (int k = k0; k < k1; k++) {
-    int i = s->order[k];
+    int i = order[k];
     if (i < 0) {
-      s->fpos[k] = k;
-      s->bp[k] = s->invd[k] = s->lo[k] = s->hi[k] = s->fd[k] = 0.0;
-      s->mu[k] = -1.0;
+      fpos[k] = k;
+      bp[k] = invd[k] = lo[k] = hi[k] = fd[k] = aii[k] = xp[k] = 0.0; /* x stays 0 */
+      mu[k] = -1.0;
       continue;
     }
-    int f = p->findex ? p->findex[i] : -1;
-    s->fpos[k] = f >= 0 ? s->rowb[f] : k; /* non-findex rows read their own x (unused) */
-    s->bp[k] = p->b[i];
-    if (!s->lanes || k >= s->ncol) /* fill_jk forms the lanes' */
-      s->invd[k] = slv_pgs_step(omega, slv_fac_diag(&op->f, i));
-    s->lo[k] = slv_lo_of(p, i);
-    s->hi[k] = slv_hi_of(p, i);
-    s->mu[k] = f >= 0 ? fabs(p->mu[i]) : -1.0; /* the sign says "no findex" */
-    s->fd[k] = op->f.d ? op->f.d[i] : 0.0;
+    int f = findex ? findex[i] : -1;
+    fpos[k] = f >= 0 ? rowb[f] : k; /* non-findex rows read their own x (unused) */
+    bp[k] = p->b[i];
+    if (k >= diag_from) {
+      aii[k] = slv_fac_diag(&op->f, i);
+      invd[k] = slv_pgs_step(omega, aii[k]);
+    }
+    lo[k] = slv_lo_of(p, i);
+    hi[k] = slv_hi_of(p, i);
+    mu[k] = f >= 0 ? fabs(p->mu[i]) : -1.0; /* the sign says "no findex" */
+    fd[k] = op->f.d ? op->f.d[i] : 0.0;
   }
 }
 
@@ -1150,7 +1192,7 @@ static void lane_masses(wide_state *s) {
  * parts, as fill_all_rows splits them (the same values: each position is
  * formed alone); 1 if every part's rows have the compact form. */
 static int fill_all_jk(wide_state *s, const slv_fac *f, double omega, int compact) {
-  if (s->np == 1) return fill_jk(s, f, omega, compact, 0, s->ncol);
+  if (s->np == 1) return fill_jk(s, f, omega, compact, 0, s->nbat);
   /* each part's verdict in its own slot, and-ed after: not an OpenMP
    * reduction clause, which clang implements with a lock symbol that the
    * shared library would export (tests/test_exports.sh) */
@@ -1158,9 +1200,8 @@ static int fill_all_jk(wide_state *s, const slv_fac *f, double omega, int compac
 #pragma omp parallel for num_threads(s->np) schedule(static)
   for (int v = 0; v < s->np; v++) {
     int ok = 1;
-    for (int l = 0, k0, k1; l < s->nlev; l++) {
-      batch_span(s, s->pst[s->np * l + v], s->pst[s->np * l + v + 1], &k0, &k1);
-      int r = fill_jk(s, f, omega, compact, k0, k1);
+    for (int l = 0; l < s->nlev; l++) {
+      int r = fill_jk(s, f, omega, compact, s->pst[s->np * l + v], s->pst[s->np * l + v + 1]);
       ok = ok && r;
     }
     oks[v] = ok;
@@ -1196,6 +1237,7 @@ static void lanes_jk(wide_state *s, const slv_op *op, double omega) {
  * (row_one). */
 static void plan(wide_state *s, const slv_op *op, double omega, int threads) {
   int ng = -1;
+  s->n = op->n;
   s->np = 1;
   s->nlev = 0;
   if (s->color) {
@@ -1331,59 +1373,78 @@ typedef struct {
   const int *restrict fpos;
 } lane_arrays;
 
+/* The bounds of the four lanes at plan position k: lo and hi, findex
+ * lanes (mu >= 0) -mu |x_f| .. mu |x_f| (slv_bounds_at). */
+__attribute__((target("avx2"), always_inline)) static inline void
+lane_bounds(const lane_arrays *a, int k, __m256d *lo, __m256d *hi) {
+  const __m256d sign = _mm256_set1_pd(-0.0);
+  __m256d mu = _mm256_load_pd(a->mu + k);
+  *lo = _mm256_load_pd(a->lo + k);
+  *hi = _mm256_load_pd(a->hi + k);
+  if (_mm256_movemask_pd(mu) != 0xf) {
+    const int *f = a->fpos + k;
+    __m256d xf = _mm256_set_pd(a->xp[f[3]], a->xp[f[2]], a->xp[f[1]], a->xp[f[0]]);
+    __m256d h = _mm256_mul_pd(mu, _mm256_andnot_pd(sign, xf));
+    *hi = _mm256_blendv_pd(h, *hi, mu);
+    *lo = _mm256_blendv_pd(_mm256_xor_pd(h, sign), *lo, mu);
+  }
+}
+
+/* J . t of the four lanes at plan position k over both slots, t of the
+ * lanes' blocks in T0 (slot 0) and T1 (slot 1): slv_fac_dots's s0 + s1.
+ * compact: J in the compact layout; the products and sums are the full
+ * layout's, with J slot 1's linear columns -JL (the same IEEE results,
+ * signs of zero aside), and jl gets JL's three columns. */
+__attribute__((target("avx2"), always_inline)) static inline __m256d
+lane_dots(const lane_arrays *a, int k, int compact, const __m256d T0[6], const __m256d T1[6],
+          __m256d jl[3]) {
+  if (!compact) {
+    const double *JK = a->JK + 24 * (size_t)k;
+    return _mm256_add_pd(dot6(JK, T0), dot6(JK + 24, T1));
+  }
+  /* dot6 of each slot, slot 1's linear products negated: (-p) + q = q - p */
+  const double *JK = a->JK + 15 * (size_t)k;
+  for (int c = 0; c < 3; c++) jl[c] = _mm256_load_pd(JK + 4 * c);
+  __m256d a0 = _mm256_add_pd(_mm256_mul_pd(jl[0], T0[0]), _mm256_mul_pd(jl[1], T0[1]));
+  __m256d b0 =
+      _mm256_add_pd(_mm256_mul_pd(jl[2], T0[2]), _mm256_mul_pd(_mm256_load_pd(JK + 12), T0[3]));
+  __m256d c0 = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(JK + 16), T0[4]),
+                             _mm256_mul_pd(_mm256_load_pd(JK + 20), T0[5]));
+  __m256d a1 = _mm256_add_pd(_mm256_mul_pd(jl[0], T1[0]), _mm256_mul_pd(jl[1], T1[1]));
+  __m256d b1 =
+      _mm256_sub_pd(_mm256_mul_pd(_mm256_load_pd(JK + 24), T1[3]), _mm256_mul_pd(jl[2], T1[2]));
+  __m256d c1 = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(JK + 28), T1[4]),
+                             _mm256_mul_pd(_mm256_load_pd(JK + 32), T1[5]));
+  return _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(a0, b0), c0),
+                       _mm256_add_pd(_mm256_sub_pd(b1, a1), c1));
+}
+
+/* slv_mid_res of the four lanes: |max(min(w, x - lo), x - hi)|. */
+__attribute__((target("avx2"), always_inline)) static inline __m256d
+lane_mid_res(__m256d x, __m256d w, __m256d lo, __m256d hi) {
+  __m256d r = _mm256_max_pd(_mm256_min_pd(w, _mm256_sub_pd(x, lo)), _mm256_sub_pd(x, hi));
+  return _mm256_andnot_pd(_mm256_set1_pd(-0.0), r);
+}
+
 /* One row step of one half (four lanes) at plan position k, t of the
  * lanes' blocks in T0 (slot 0) and T1 (slot 1): each lane does what
  * row_one does, in the same operation order (t + d K with d = 0 leaves t as
  * pgs's skip does).  compact: J and K in the compact layout, im0 and im1
- * the lanes' inverse masses; the products and sums are the full layout's,
- * with J slot 1's linear columns -JL and K's bm J (the same IEEE results,
- * signs of zero aside).  Returns max(m, the lanes' residuals). */
+ * the lanes' inverse masses, K's linear columns bm J (the same IEEE
+ * results, signs of zero aside).  Returns max(m, the lanes' residuals). */
 __attribute__((target("avx2"), always_inline)) static inline __m256d
 row_step(const lane_arrays *a, int k, int compact, __m256d T0[6], __m256d T1[6], __m256d im0,
          __m256d im1, __m256d m) {
-  const __m256d sign = _mm256_set1_pd(-0.0);
   const __m256d zero = _mm256_setzero_pd();
-  __m256d x = _mm256_load_pd(a->xp + k);
-  __m256d lo = _mm256_load_pd(a->lo + k), hi = _mm256_load_pd(a->hi + k);
-  __m256d mu = _mm256_load_pd(a->mu + k);
-  if (_mm256_movemask_pd(mu) != 0xf) {
-    /* findex lanes (mu >= 0): -mu |x_f| .. mu |x_f| */
-    const int *f = a->fpos + k;
-    __m256d xf = _mm256_set_pd(a->xp[f[3]], a->xp[f[2]], a->xp[f[1]], a->xp[f[0]]);
-    __m256d h = _mm256_mul_pd(mu, _mm256_andnot_pd(sign, xf));
-    hi = _mm256_blendv_pd(h, hi, mu);
-    lo = _mm256_blendv_pd(_mm256_xor_pd(h, sign), lo, mu);
-  }
+  __m256d x = _mm256_load_pd(a->xp + k), lo, hi, jl[3];
+  lane_bounds(a, k, &lo, &hi);
   /* b + fd x off the chain through t, as pgs */
   __m256d bx =
       _mm256_add_pd(_mm256_load_pd(a->bp + k), _mm256_mul_pd(_mm256_load_pd(a->fd + k), x));
-  __m256d d, jl[3];
-  const double *JK;
-  if (compact) {
-    /* dot6 of each slot, slot 1's linear products negated: (-p) + q = q - p */
-    JK = a->JK + 15 * (size_t)k;
-    for (int c = 0; c < 3; c++) jl[c] = _mm256_load_pd(JK + 4 * c);
-    __m256d a0 = _mm256_add_pd(_mm256_mul_pd(jl[0], T0[0]), _mm256_mul_pd(jl[1], T0[1]));
-    __m256d b0 =
-        _mm256_add_pd(_mm256_mul_pd(jl[2], T0[2]), _mm256_mul_pd(_mm256_load_pd(JK + 12), T0[3]));
-    __m256d c0 = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(JK + 16), T0[4]),
-                               _mm256_mul_pd(_mm256_load_pd(JK + 20), T0[5]));
-    __m256d a1 = _mm256_add_pd(_mm256_mul_pd(jl[0], T1[0]), _mm256_mul_pd(jl[1], T1[1]));
-    __m256d b1 =
-        _mm256_sub_pd(_mm256_mul_pd(_mm256_load_pd(JK + 24), T1[3]), _mm256_mul_pd(jl[2], T1[2]));
-    __m256d c1 = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(JK + 28), T1[4]),
-                               _mm256_mul_pd(_mm256_load_pd(JK + 32), T1[5]));
-    d = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(a0, b0), c0),
-                      _mm256_add_pd(_mm256_sub_pd(b1, a1), c1));
-  } else {
-    JK = a->JK + 24 * (size_t)k;
-    d = _mm256_add_pd(dot6(JK, T0), dot6(JK + 24, T1));
-  }
-  __m256d w = _mm256_add_pd(bx, d);
-  /* slv_mid_res: |max(min(w, x - lo), x - hi)|; + w * 0 makes m NaN for
-   * good if w is not finite (max_pd returns its second operand on NaN) */
-  __m256d r = _mm256_max_pd(_mm256_min_pd(w, _mm256_sub_pd(x, lo)), _mm256_sub_pd(x, hi));
-  m = _mm256_add_pd(_mm256_max_pd(_mm256_andnot_pd(sign, r), m), _mm256_mul_pd(w, zero));
+  __m256d w = _mm256_add_pd(bx, lane_dots(a, k, compact, T0, T1, jl));
+  /* + w * 0 makes m NaN for good if w is not finite (max_pd returns its
+   * second operand on NaN) */
+  m = _mm256_add_pd(_mm256_max_pd(lane_mid_res(x, w, lo, hi), m), _mm256_mul_pd(w, zero));
   /* slv_pgs_move: e = mid(x - hi, w omega / A_ii, x - lo) */
   __m256d e = _mm256_mul_pd(w, _mm256_load_pd(a->invd + k));
   e = _mm256_max_pd(_mm256_sub_pd(x, hi), _mm256_min_pd(_mm256_sub_pd(x, lo), e));
@@ -1392,6 +1453,7 @@ row_step(const lane_arrays *a, int k, int compact, __m256d T0[6], __m256d T1[6],
   _mm256_store_pd(a->xp + k, _mm256_blendv_pd(x, xn, moved)); /* as pgs: x kept where e = 0 */
   if (compact) {
     /* K slot 1's linear columns im1 (-JL): t - e (-q) = t + e q */
+    const double *JK = a->JK + 15 * (size_t)k;
 #pragma GCC unroll 3
     for (int c = 0; c < 3; c++) {
       T0[c] = _mm256_sub_pd(T0[c], _mm256_mul_pd(e, _mm256_mul_pd(im0, jl[c])));
@@ -1400,7 +1462,7 @@ row_step(const lane_arrays *a, int k, int compact, __m256d T0[6], __m256d T1[6],
       T1[3 + c] = _mm256_sub_pd(T1[3 + c], _mm256_mul_pd(e, _mm256_load_pd(JK + 48 + 4 * c)));
     }
   } else {
-    const double *K = JK + 48;
+    const double *K = a->JK + 24 * (size_t)k + 48;
 #pragma GCC unroll 6
     for (int c = 0; c < 6; c++) {
       T0[c] = _mm256_sub_pd(T0[c], _mm256_mul_pd(e, _mm256_load_pd(K + 4 * c)));
@@ -1485,6 +1547,119 @@ __attribute__((target("avx2"))) static double sweep_lanes(wide_state *s, int bt0
   int ahead = s->np > 1 ? WIDE_PREFETCH : 0;
   return s->compact ? sweep_lanes_as(s, bt0, bt1, poison, 1, ahead)
                     : sweep_lanes_as(s, bt0, bt1, poison, 0, ahead);
+}
+
+/* The convergence test's exact measures, checked in the lanes (see the
+ * header, "The check"): what slv_residual_test_op takes from x and the w
+ * of slv_op_w, here from the plan's x (xp) and op->t = K^T x as slv_op_ktx
+ * forms it.  Per lane w = (d x + J . t) + b, slv_fac_row's sum and then b
+ * as slv_op_w adds it; then slv_mid_res and slv_scaled_row (row size
+ * A_ii, the lane's aii: A_ii > 0, SLV_CAP_NEEDS_POS_DIAG), the same IEEE
+ * operations, so the same bits but for signs of zero, which neither
+ * measure reads; their maxima are exact in any order.  acc: the natural
+ * map's maximum, the scale-invariant one's, the poison (x + w) * 0 and
+ * max |b|, each four lanes. */
+typedef struct {
+  __m256d res, scaled, poison, bmax;
+} lane_check_acc;
+
+/* slv_quot of the four lanes: a / s, 0 where a = 0. */
+__attribute__((target("avx2"), always_inline)) static inline __m256d lane_quot(__m256d a,
+                                                                               __m256d s) {
+  return _mm256_andnot_pd(_mm256_cmp_pd(a, _mm256_setzero_pd(), _CMP_EQ_OQ), _mm256_div_pd(a, s));
+}
+
+/* One row step of the check at plan position k (t of the lanes' blocks in
+ * T0, T1; xs = ||x||_inf, cap = min(xs, xd), each in four lanes). */
+__attribute__((target("avx2"), always_inline)) static inline void
+check_step(const lane_arrays *a, const double *aii, int k, int compact, const __m256d T0[6],
+           const __m256d T1[6], __m256d xs, __m256d cap, lane_check_acc *acc) {
+  const __m256d sign = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd();
+  __m256d x = _mm256_load_pd(a->xp + k), b = _mm256_load_pd(a->bp + k), lo, hi, jl[3];
+  lane_bounds(a, k, &lo, &hi);
+  __m256d dx = _mm256_mul_pd(_mm256_load_pd(a->fd + k), x);
+  __m256d w = _mm256_add_pd(_mm256_add_pd(dx, lane_dots(a, k, compact, T0, T1, jl)), b);
+  acc->poison = _mm256_add_pd(acc->poison, _mm256_mul_pd(_mm256_add_pd(x, w), zero));
+  acc->res = _mm256_max_pd(acc->res, lane_mid_res(x, w, lo, hi));
+  acc->bmax = _mm256_max_pd(acc->bmax, _mm256_andnot_pd(sign, b));
+  /* slv_scaled_row: s = |b| + |w - b| + A_ii min(xs, xd) */
+  __m256d s = _mm256_add_pd(
+      _mm256_add_pd(_mm256_andnot_pd(sign, b), _mm256_andnot_pd(sign, _mm256_sub_pd(w, b))),
+      _mm256_mul_pd(_mm256_load_pd(aii + k), cap));
+  __m256d wh = lane_quot(w, s), xa = lane_quot(_mm256_sub_pd(x, hi), xs);
+  __m256d xc = lane_quot(_mm256_sub_pd(x, lo), xs);
+  __m256d m = _mm256_max_pd(_mm256_min_pd(wh, xc), xa);
+  acc->scaled = _mm256_max_pd(acc->scaled, _mm256_andnot_pd(sign, m));
+}
+
+/* The check over the lanes' batches, t gathered as the sweep gathers it
+ * (nothing is written back), into pm (check_rows's layout). */
+__attribute__((target("avx2"))) static void check_lanes(const wide_state *s, double xs, double cap,
+                                                        double *pm) {
+  const lane_arrays a = { s->xp, s->lo, s->hi, s->mu, s->bp, s->fd, s->invd, s->JK, s->fpos };
+  const __m256d vxs = _mm256_set1_pd(xs), vcap = _mm256_set1_pd(cap), zero = _mm256_setzero_pd();
+  lane_check_acc acc = { zero, zero, zero, zero };
+  for (int bt = 0; bt < s->nbat; bt++) {
+    double *const *tp = s->tp + 16 * (size_t)bt;
+    int k = s->bk[bt], L = s->bL[bt], h = s->bh[bt];
+    __m256d A0[6], A1[6], B0[6], B1[6];
+    gather6(tp, A0);
+    gather6(tp + 4, A1);
+    if (h == 2) {
+      gather6(tp + 8, B0);
+      gather6(tp + 12, B1);
+    }
+    for (int r = 0; r < L; r++, k += 4 * h) {
+      check_step(&a, s->aii, k, s->compact, A0, A1, vxs, vcap, &acc);
+      if (h == 2) check_step(&a, s->aii, k + 4, s->compact, B0, B1, vxs, vcap, &acc);
+    }
+  }
+  double v[4][4];
+  _mm256_storeu_pd(v[0], acc.res);
+  _mm256_storeu_pd(v[1], acc.scaled);
+  _mm256_storeu_pd(v[2], acc.poison);
+  _mm256_storeu_pd(v[3], acc.bmax);
+  for (int l = 0; l < 4; l++) {
+    pm[0] = fmax(pm[0], v[0][l]);
+    pm[1] = fmax(pm[1], v[1][l]);
+    pm[2] += v[2][l];
+    pm[3] = fmax(pm[3], v[3][l]);
+  }
+}
+
+/* The largest slv_alone over the lanes' positions [0, ncol), four at a
+ * time: the same IEEE operations (-b / d, then max(lo, min(hi, t)), which
+ * is its clip for lo <= hi), 0 at idle positions (A_ii = 0 there). */
+__attribute__((target("avx2"))) static double lanes_alone(const wide_state *s) {
+  const __m256d sign = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd();
+  __m256d m = zero;
+  for (int k = 0; k < s->ncol; k += 4) {
+    __m256d d = _mm256_load_pd(s->aii + k);
+    __m256d t = _mm256_div_pd(_mm256_xor_pd(_mm256_load_pd(s->bp + k), sign), d);
+    __m256d c =
+        _mm256_max_pd(_mm256_load_pd(s->lo + k), _mm256_min_pd(_mm256_load_pd(s->hi + k), t));
+    __m256d v = _mm256_blendv_pd(t, c, _mm256_load_pd(s->mu + k)); /* findex (mu >= 0): t */
+    __m256d busy = _mm256_cmp_pd(d, zero, _CMP_GT_OQ);
+    m = _mm256_max_pd(m, _mm256_and_pd(busy, _mm256_andnot_pd(sign, v)));
+  }
+  double v[4], xd = 0;
+  _mm256_storeu_pd(v, m);
+  for (int l = 0; l < 4; l++) xd = fmax(xd, v[l]);
+  return xd;
+}
+
+/* The largest |x_k| over the plan, four lanes at a time. */
+__attribute__((target("avx2"))) static double plan_xscale_lanes(const wide_state *s) {
+  const __m256d sign = _mm256_set1_pd(-0.0);
+  __m256d m = _mm256_setzero_pd();
+  int k = 0;
+  for (; k + 4 <= s->len; k += 4)
+    m = _mm256_max_pd(m, _mm256_andnot_pd(sign, _mm256_loadu_pd(s->xp + k)));
+  double v[4], xs = 0;
+  _mm256_storeu_pd(v, m);
+  for (int l = 0; l < 4; l++) xs = fmax(xs, v[l]);
+  for (; k < s->len; k++) xs = fmax(xs, fabs(s->xp[k]));
+  return xs;
 }
 #endif
 
@@ -1586,9 +1761,9 @@ static void log_plan(const wide_state *s, const slv_problem *p, const slv_option
              wide_name(s), p->n, s->nbat, busy, s->ncol, s->len - s->ncol, how);
 }
 
+/* x from the plan's x, row by row through each row's position (rowb). */
 static void unpermute(const wide_state *s, double *x) {
-  for (int k = 0; k < s->len; k++)
-    if (s->order[k] >= 0) x[s->order[k]] = s->xp[k];
+  for (int i = 0; i < s->n; i++) x[i] = s->xp[s->rowb[i]];
 }
 
 /* The problem to pgs itself, which computes the same iterates (dense and
@@ -1612,6 +1787,61 @@ typedef struct {
   slv_residuals r;
 } sweep_ctx;
 
+/* The check's rows [k0, k1) of the plan one at a time (check_lanes's
+ * measures, with slv_fac_row and the scalar slv_mid_res, slv_scaled_row):
+ * pm[0] the natural map's maximum, pm[1] the scale-invariant one's, pm[2]
+ * the poison, pm[3] max |b|. */
+static void check_rows(const wide_state *s, const slv_op *op, int k0, int k1, double xs, double cap,
+                       double *pm) {
+  for (int k = k0; k < k1; k++) {
+    int i = s->order[k];
+    if (i < 0) continue;
+    double x = s->xp[k], b = s->bp[k], lo = s->lo[k], hi = s->hi[k];
+    if (s->mu[k] >= 0) {
+      double h = s->mu[k] * fabs(s->xp[s->fpos[k]]);
+      lo = -h;
+      hi = h;
+    }
+    double w = slv_fac_row(&op->f, i, op->t, x) + b;
+    pm[2] += (x + w) * 0.0;
+    double r = slv_mid_res(x, w, lo, hi), sc = slv_scaled_row(x, w, b, s->aii[k] * cap, lo, hi, xs);
+    if (r > pm[0]) pm[0] = r;
+    if (sc > pm[1]) pm[1] = sc;
+    if (fabs(b) > pm[3]) pm[3] = fabs(b);
+  }
+}
+
+/* xs = ||x||_inf over the plan's x (idle positions hold 0). */
+static double plan_xscale(const wide_state *s) {
+  double xs = 0;
+#if PGS_WIDE_X86
+  if (s->have_avx2) return plan_xscale_lanes(s);
+#endif
+  for (int k = 0; k < s->len; k++) xs = fmax(xs, fabs(s->xp[k]));
+  return xs;
+}
+
+/* The exact measures of the test at the plan's x (see the header, "The
+ * check"): with op->t = K^T x as slv_op_ktx forms it (t_formed), in the
+ * lanes and then the sequential rows one at a time; else (pgs_color's
+ * own t), or under the 2-norm option (res_rel_2: its sums go in
+ * residual.c's chunks), slv_residual_test_op on x, which must then be
+ * unpermuted. */
+static slv_residuals wide_measure(const wide_state *s, sweep_ctx *c, int t_formed) {
+  if (!t_formed || c->opt->norm == SLV_NORM_2)
+    return slv_residual_test_op(c->op, c->x, NULL, t_formed);
+  double xs = plan_xscale(s), cap = fmin(xs, c->op->rs.xd), pm[4] = { 0, 0, 0, 0 };
+  int k0 = 0;
+#if PGS_WIDE_X86
+  if (s->lanes) {
+    check_lanes(s, xs, cap, pm);
+    k0 = s->ncol;
+  }
+#endif
+  check_rows(s, c->op, k0, s->len, xs, cap, pm);
+  return slv_residuals_test(pm[2] == 0.0 ? pm[0] : NAN, pm[1], pm[3]);
+}
+
 static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
   const slv_options *opt = c->opt;
   slv_result *res = c->res;
@@ -1624,23 +1854,17 @@ static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
              wide_name(s), it);
     return SLV_NOT_FINITE;
   }
-  if (slv_cheap_met(opt, m, c->units) || (it % opt->check_every == 0 && opt->record_history)) {
-    /* exact w = A x + b: confirms convergence as the generic layer will
-     * (and gives the history its exact points), and drops the rounding
-     * drift of t */
-    unpermute(s, c->x);
-    slv_op_w(c->op, c->x, c->w);
-    c->r = slv_residual_op(c->op, c->x, c->w);
-    c->units = slv_units_of(&c->r, c->units);
-    exact = 1;
-  } else if (it % opt->check_every == 0) {
-    /* the drift: t = K^T x afresh, and the exact measures (the units of
-     * the trigger); pgs_color's t by its caller, on the plan's threads
-     * (color_ktx), if the sweeps go on */
-    due = s->own_ktx;
+  if (slv_cheap_met(opt, m, c->units) || it % opt->check_every == 0) {
+    /* the exact measures: at the trigger, to confirm convergence as the
+     * generic layer will, else to give the trigger its units (and the
+     * history its exact points); t = K^T x afresh, which also drops the
+     * rounding drift of the sweeps' t.  pgs_color's t between two of its
+     * sweeps goes by its caller, on the plan's threads (color_ktx): its
+     * sums go in another order, so the measure forms its own (wide_measure) */
+    due = s->own_ktx && !slv_cheap_met(opt, m, c->units);
     unpermute(s, c->x);
     if (!due) slv_op_ktx(c->op, c->x);
-    c->r = slv_residual_op(c->op, c->x, NULL);
+    c->r = wide_measure(s, c, !due);
     c->units = slv_units_of(&c->r, c->units);
     exact = 1;
   }
@@ -1739,40 +1963,23 @@ static void color_ktx_team(wide_state *s, slv_op *op) {
   ktx_rest(s, &op->f, op->t);
 }
 
-/* pgs_color's start: x into xp at plan positions [k0, k1). */
+/* The start: x into xp at plan positions [k0, k1) (0 at idle ones). */
 static void start_copy(wide_state *s, const double *x, int k0, int k1) {
   for (int k = k0; k < k1; k++) s->xp[k] = s->order[k] >= 0 ? x[s->order[k]] : 0.0;
 }
 
-/* With t = K^T x formed, slv_op_start_res's measure of x over rows [i0,
- * i1) into pm: the residual's maximum at pm[0], the poison w * 0 summed at
- * pm[1], max |b_i| at pm[2] (maxima, and a sum of zeros: any split of the
- * rows gives the same values). */
-static void start_rows(const sweep_ctx *c, int i0, int i1, double *pm) {
-  const slv_problem *p = c->op->p;
-  const double *x = c->x;
-  for (int i = i0; i < i1; i++) {
-    double lo, hi, wi = p->b[i] + slv_fac_row(&c->op->f, i, c->op->t, x[i]);
-    pm[1] += (x[i] + wi) * 0.0; /* NaN iff x_i or w_i is NaN or Inf */
-    if (fabs(p->b[i]) > pm[2]) pm[2] = fabs(p->b[i]);
-    slv_bounds_at(p, x, i, &lo, &hi);
-    double ri = slv_mid_res(x[i], wi, lo, hi);
-    if (ri > pm[0]) pm[0] = ri;
-  }
+/* The same for the whole plan, row by row through each row's position
+ * (the idle positions' 0 is fill_rows's). */
+static void start_copy_all(wide_state *s, const double *x) {
+  for (int i = 0; i < s->n; i++) s->xp[s->rowb[i]] = x[i];
 }
 
-/* Part v of the start: its batches' positions of every colour (and for
- * part 0 the overflow rows) copied into xp (copy), or its slice of the
- * rows measured (all of them without parts). */
-static void start_part(wide_state *s, const sweep_ctx *c, int v, int copy) {
-  const int np = s->np, n = c->op->n;
-  if (!copy) {
-    start_rows(c, (int)((long long)n * v / np), (int)((long long)n * (v + 1) / np),
-               s->pm + WIDE_PAD * (size_t)v);
-    return;
-  }
+/* Part v of pgs_color's start: its batches' positions of every colour (and
+ * for part 0 the overflow rows) copied into xp (all of them without parts). */
+static void start_part(wide_state *s, const sweep_ctx *c, int v) {
+  const int np = s->np;
   if (np == 1) {
-    start_copy(s, c->x, 0, s->len);
+    start_copy_all(s, c->x);
     return;
   }
   for (int l = 0, k0, k1; l < s->nlev; l++) {
@@ -1783,29 +1990,13 @@ static void start_part(wide_state *s, const sweep_ctx *c, int v, int copy) {
 }
 
 /* The start's verdict, on the exact measures as pgs's (a start that met
- * tol sweeps nowhere); m, the cheap one (slv_op_start_res's), only tells
- * a non-finite start. */
-static int start_exact(sweep_ctx *c, double m) {
-  c->r = slv_residual_op(c->op, c->x, NULL);
-  if (isnan(m)) c->r.res_scaled = NAN;
-  c->units = slv_units_of(&c->r, c->units);
+ * tol sweeps nowhere; wide_measure, t_formed as there), and the trigger's
+ * first units, max(1, ||b||_inf) where the measures give none. */
+static int start_exact(const wide_state *s, sweep_ctx *c, int t_formed) {
+  c->r = wide_measure(s, c, t_formed);
+  c->units = slv_units_of(&c->r, fmax(1.0, c->r.b_inf));
   c->res->solver_residual = slv_test_measure(c->opt, &c->r);
   return slv_met(c->op->p, c->opt, &c->r) ? SLV_CONVERGED : WIDE_GO_ON;
-}
-
-/* pgs_color's start measure from the parts' (maxima: exact in any order),
- * as slv_op_start_res gives it; SLV_CONVERGED if x meets tol already. */
-static int start_verdict(wide_state *s, sweep_ctx *c) {
-  double res = 0, bmax = 0, poison = 0;
-  for (int v = 0; v < s->np; v++) {
-    const double *pm = s->pm + WIDE_PAD * (size_t)v;
-    if (pm[0] > res) res = pm[0];
-    poison += pm[1];
-    if (pm[2] > bmax) bmax = pm[2];
-  }
-  reset_parts(s);
-  c->units = fmax(1.0, bmax);
-  return start_exact(c, poison == 0.0 ? res : NAN);
 }
 
 /* The threaded plan's sweeps: one team for the whole solve (not one per
@@ -1818,14 +2009,12 @@ static slv_status wide_sweeps_par(wide_state *s, sweep_ctx *c) {
   reset_parts(s);
 #pragma omp parallel num_threads(s->np) shared(done)
   {
-    if (s->own_ktx) { /* the start: xp, t = K^T x and its measure, by parts */
+    if (s->own_ktx) { /* the start: xp and t = K^T x by parts, then its measure */
 #pragma omp for schedule(static)
-      for (int v = 0; v < s->np; v++) start_part(s, c, v, 1);
+      for (int v = 0; v < s->np; v++) start_part(s, c, v);
       color_ktx_team(s, c->op);
-#pragma omp for schedule(static)
-      for (int v = 0; v < s->np; v++) start_part(s, c, v, 0);
 #pragma omp single
-      done = start_verdict(s, c);
+      done = start_exact(s, c, 0);
     }
     for (int it = 1; done == WIDE_GO_ON; it++) {
       sweep_levels(s, c->op);
@@ -1841,28 +2030,46 @@ static slv_status wide_sweeps_par(wide_state *s, sweep_ctx *c) {
   return (slv_status)done;
 }
 
+/* The row sizes and xd of the convergence measure (slv_op_rowscale) from
+ * the plan's A_ii, which fill_jk and fill_rows formed as slv_diag does
+ * (with A_ii > 0, SLV_CAP_NEEDS_POS_DIAG, a row's size is A_ii): not read
+ * from A again, here or by the generic layer's measures at the end of
+ * the solve.  xd, the largest slv_alone, from the plan's arrays, in the
+ * lanes four positions at a time. */
+static void plan_rowscale(const wide_state *s, slv_op *op) {
+  double *a = slv_op_rowsize_buf(op), xd = 0;
+  int k0 = 0;
+  for (int i = 0; i < s->n; i++) a[i] = s->aii[s->rowb[i]];
+#if PGS_WIDE_X86
+  if (s->lanes) {
+    xd = lanes_alone(s);
+    k0 = s->ncol;
+  }
+#endif
+  for (int k = k0; k < s->len; k++)
+    if (s->order[k] >= 0)
+      xd = fmax(xd, slv_alone(s->bp[k], s->aii[k], s->lo[k], s->hi[k], s->mu[k] >= 0));
+  slv_op_rowscale_set(op, xd);
+}
+
 /* The sweeps from the plan (the stopping rule is pgs's). */
 static slv_status wide_sweeps(wide_state *s, slv_op *op, const slv_options *opt, double *x,
                               double *w, slv_result *res, slv_hist *h) {
   sweep_ctx c = { .op = op, .opt = opt, .x = x, .w = w, .res = res, .h = h };
   if (s->own_ktx) { /* its own start: t summed in colour order (color_ktx) */
     if (s->np > 1) return wide_sweeps_par(s, &c);
-    reset_parts(s);
-    start_part(s, &c, 0, 1);
+    start_part(s, &c, 0);
     color_ktx(s, op);
-    start_part(s, &c, 0, 0);
-    int done = start_verdict(s, &c);
+    int done = start_exact(s, &c, 0);
     for (int it = 1; done == WIDE_GO_ON; it++) {
       done = after_sweep(s, &c, it, sweep(s, op));
       if (s->ktx_due) color_ktx(s, op);
     }
     return (slv_status)done;
   }
-  double b_inf, m0 = slv_op_start_res(op, x, &b_inf); /* leaves K^T x in op->t */
-  c.units = fmax(1.0, b_inf);
-  if (start_exact(&c, m0) == SLV_CONVERGED) return SLV_CONVERGED;
-  for (int k = 0; k < s->len; k++) s->xp[k] = s->order[k] >= 0 ? x[s->order[k]] : 0.0;
-  /* op->t holds K^T x (slv_op_start_res), and the sweeps keep it current */
+  start_copy_all(s, x);
+  slv_op_ktx(op, x); /* the sweeps keep op->t = K^T x current */
+  if (start_exact(s, &c, 1) == SLV_CONVERGED) return SLV_CONVERGED;
   if (s->np > 1) return wide_sweeps_par(s, &c);
   int done = WIDE_GO_ON;
   for (int it = 1; done == WIDE_GO_ON; it++) done = after_sweep(s, &c, it, sweep(s, op));
@@ -1887,6 +2094,7 @@ static slv_status wide_solve(void *st, slv_op *op, const slv_options *opt, doubl
    * loop, so it takes the threads either way.  Before K^T x: op->t is
    * scratch. */
   plan(s, op, opt->omega, s->lanes || s->color ? opt->threads : 1);
+  plan_rowscale(s, op);
   if (opt->log_fn || opt->log_level_fn) log_plan(s, op->p, opt);
   return wide_sweeps(s, op, opt, x, w, res, h);
 }
