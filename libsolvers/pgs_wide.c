@@ -162,8 +162,8 @@
  * is summed colour by colour (color_ktx: a block has one group per colour,
  * whose rows are summed in registers and added once), then over the
  * overflow rows, on one thread or by the parts with a barrier per colour:
- * the same bits either way (not slv_op_ktx's row order); the start
- * measure is a maximum, also taken by parts.  So x, the sweep count and
+ * the same bits either way (not slv_op_ktx's row order), so the exact
+ * measures form their own (slv_residual_test_op).  So x, the sweep count and
  * the residuals are the same bits for every T; without the lanes the same
  * plan is swept one row at a time, to the same iterates, and on threads as
  * well.  They are not pgs's: the row order is another.  Dense and CSR
