@@ -9,12 +9,16 @@
 
 #include <float.h>
 #include <lapacke.h>
+#include <string.h>
 
 /* Row states.  ST_Z: w = 0 already and s = 0 (the row depends linearly on
  * C), so it needs no pivot and, for semidefinite A, never blocks. */
 enum { ST_U = 0, ST_C = 1, ST_LO = 2, ST_HI = 3, ST_Z = 4 };
 
 enum {
+  DZ_BLOCK_MIN = 128,   /* rows from which a pass starts with block pivots (dantzig_start.c) */
+  DZ_HANDOFF = 0,       /* ... which hand over to single pivots at this many broken rows */
+  DZ_M_AFTER = 8,       /* pivots of a pass before M = A(perm, perm) is built */
   DZ_WARM_ROUNDS = 8,   /* block warm start: rounds of dropping rows that leave the box */
   DZ_STALL_PASSES = 50, /* findex: passes without a 10 % residual improvement ... */
   DZ_RESTARTS = 3       /* ... before a restart from perturbed bounds; then stop */
@@ -53,7 +57,9 @@ typedef struct {
   const double *val;
   slv_hist *h; /* the solve's history */
   int n, k, nN, packed, pivots, pass_pivots0, limit;
-  int drive_id;        /* counts drives: stamps of singular rows */
+  int has_M;    /* M = A(perm, perm) is built (dense path, from DZ_M_AFTER pivots of a pass) */
+  int w_fresh;  /* w = A x + b for every row: no x has moved since the pass's start */
+  int drive_id; /* counts drives: stamps of singular rows */
   int nsing, sing_row; /* singular N -> C pivots skipped; the last row */
   double sing_s;       /* and its pivot */
   double ptol; /* pivot_tol * max|A_ii|: the zero of a pivot when A_rr = 0, and of newton_findex */
@@ -63,7 +69,12 @@ typedef struct {
 
 /* w = A x + b: over the packed columns when A is sparse, else dgemv. */
 static inline void slv_dz_full_w(const dz_state *s, const double *x, double *w) {
-  slv_op_matvec(s->op, x, s->p->b, w);
+  int n = s->n, i = 0;
+  while (i < n && x[i] == 0.0) i++;
+  if (i == n) /* x = 0 (a cold start): w = b */
+    memcpy(w, s->p->b, (size_t)n * sizeof *w);
+  else
+    slv_op_matvec(s->op, x, s->p->b, w);
 }
 
 static inline double slv_dz_aij(const dz_state *s, int i, int j) {
@@ -93,6 +104,8 @@ static inline double slv_dz_pivot_zero(const dz_state *s, double arr) {
 void slv_dz_fac_fsolve(const dz_state *s, double *y);
 /* y <- L^-T y. */
 void slv_dz_fac_bsolve(const dz_state *s, double *y);
+/* y <- A_CC^-1 y with the factor (k = s->k entries). */
+void slv_dz_fac_solve(const dz_state *s, double *y);
 /* Append a row to the factor: L(k, 0:k) = l (= D^-1 L^-1 a), D(k) = dk. */
 void slv_dz_fac_append(dz_state *s, const double *l, double dk);
 /* Remove slot p (k -> k-1 rows); leaves pv in s->tmp, beta in s->beta. */
@@ -114,6 +127,13 @@ void slv_dz_build_M(dz_state *s);
 double slv_dz_w_rounding(const dz_state *s, int i, const double *x);
 /* Drive the row at position k + nN until it is valid. */
 slv_status slv_dz_drive(dz_state *s, double *x, double *w, slv_result *res);
+
+/* ---- dantzig_start.c: the start set of a pass ---------------------------------- */
+
+/* C from the guess cand[0..m) at x (projected into the box): factored in
+ * L, d, every row valid; w = A x + b on return (n >= DZ_BLOCK_MIN; below,
+ * w is not touched).  Returns |C|; *stop: a poll's status, else 0. */
+int slv_dz_start(dz_state *s, double *x, double *w, int m, slv_status *stop);
 
 /* ---- dantzig_pass.c: one boxed pass -------------------------------------------- */
 

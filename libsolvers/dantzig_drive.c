@@ -27,6 +27,7 @@ double slv_dz_row_w(const dz_state *s, int i, const double *x) {
 /* M = A(perm, perm). */
 void slv_dz_build_M(dz_state *s) {
   int n = s->n;
+  s->has_M = 1;
   for (int c = 0; c < n; c++) {
     const double *a = s->A + (size_t)s->perm[c] * s->lda;
     double *m = s->M + (size_t)c * n;
@@ -38,7 +39,7 @@ void slv_dz_build_M(dz_state *s) {
 static void pos_swap(dz_state *s, int a, int b) {
   if (a == b) return;
   int n = s->n;
-  if (!s->packed) {
+  if (s->has_M) {
     cblas_dswap(n, s->M + (size_t)a * n, 1, s->M + (size_t)b * n, 1);
     cblas_dswap(n, s->M + a, n, s->M + b, n);
   }
@@ -90,10 +91,21 @@ static void gather_col(const dz_state *s, int i, double *y) {
 }
 
 /* dw for a unit step (dx_i = 1, dx_C = s->dx) on the N rows: s->dw[pos - k]
- * for positions k .. k+nN (the last one is the driven row i). */
+ * for positions k .. k+nN (the last one is the driven row i).  Three
+ * paths: M's contiguous block (one dgemv), A's packed columns, or A's
+ * dense columns (the first DZ_M_AFTER pivots of a pass, before M). */
 static void unit_dw(dz_state *s, int i) {
   int k = s->k, nN = s->nN, n = s->n;
-  if (!s->packed) {
+  if (!s->has_M && !s->packed) {
+    double *acc = s->tmp;
+    memcpy(acc, s->A + (size_t)i * s->lda, (size_t)n * sizeof *acc);
+    for (int q = 0; q < k; q++)
+      if (s->dx[q] != 0.0)
+        cblas_daxpy(n, s->dx[q], s->A + (size_t)slv_dz_slot_row(s, q) * s->lda, 1, acc, 1);
+    for (int r = 0; r <= nN; r++) s->dw[r] = acc[s->perm[k + r]];
+    return;
+  }
+  if (s->has_M) {
     /* dw = M(k:k+nN, pos_i) + M(k:k+nN, 0:k) dx_pos; dx scattered to positions */
     double *dxp = s->tmp;
     for (int q = 0; q < k; q++) dxp[s->slot_pos[q]] = s->dx[q];
@@ -158,7 +170,7 @@ static int drive_start(dz_state *s, driven *d, double *x, double *w) {
   int i = d->i = s->perm[s->k + s->nN];
   d->lo = s->lo[i];
   d->hi = s->hi[i];
-  d->wi = slv_dz_row_w(s, i, x);
+  d->wi = s->w_fresh ? w[i] : slv_dz_row_w(s, i, x);
   if (x[i] < d->lo) x[i] = d->lo;
   if (x[i] > d->hi) x[i] = d->hi;
   if (d->lo == d->hi || (x[i] == d->lo && d->wi >= 0) || (x[i] == d->hi && d->wi <= 0)) {
@@ -260,6 +272,7 @@ static int ratio_test(const dz_state *s, const driven *d, const double *x, const
 static void take_step(dz_state *s, driven *d, double t, double *x, double *w) {
   if (!(t > 0)) return;
   int k = s->k, nN = s->nN;
+  s->w_fresh = 0;
   double tt = d->dir * t;
   x[d->i] += tt;
   /* the state's arrays in locals: the stores to x cannot move them */
@@ -279,6 +292,7 @@ static void take_step(dz_state *s, driven *d, double t, double *x, double *w) {
 static void clamped_to_bound(dz_state *s, const driven *d, int q, double *x, double *w) {
   int r = slv_dz_slot_row(s, q), k = s->k;
   double dq = d->dir * s->dx[q];
+  s->w_fresh = 0;
   x[r] = dq > 0 ? s->hi[r] : s->lo[r];
   s->st[r] = dq > 0 ? ST_HI : ST_LO;
   w[r] = 0;
@@ -337,6 +351,7 @@ slv_status slv_dz_drive(dz_state *s, double *x, double *w, slv_result *res) {
     slv_status stop = slv_should_stop(s->op, (double)s->n * (s->k + 1)); /* about a pivot's work */
     if (stop) return stop; /* a failed pass: the better of its x and the best before */
     if (s->pivots - s->pass_pivots0 >= s->limit) return max_pivots(s, res, i);
+    if (!s->has_M && !s->packed && s->pivots - s->pass_pivots0 >= DZ_M_AFTER) slv_dz_build_M(s);
     s->pivots++;
     unit_step(s, &d, x);
     double t;

@@ -70,6 +70,15 @@ void slv_dz_fac_bsolve(const dz_state *s, double *y) {
     cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasUnit, s->k, s->L, s->n, y, 1);
 }
 
+/* y <- (L D L^T)^-1 y = A_CC^-1 y (k entries). */
+void slv_dz_fac_solve(const dz_state *s, double *y) {
+  int k = s->k;
+  if (k == 0) return;
+  cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, k, s->L, s->n, y, 1);
+  for (int q = 0; q < k; q++) y[q] /= s->d[q];
+  slv_dz_fac_bsolve(s, y);
+}
+
 /* Append a row to the factor: L(k, 0:k) = l (= D^-1 L^-1 a), D(k) = dk. */
 void slv_dz_fac_append(dz_state *s, const double *l, double dk) {
   int k = s->k, n = s->n;

@@ -8,49 +8,6 @@
 #include <cblas.h>
 #include <string.h>
 
-/* Block start: rows cand[0..m) (free rows first) are solved with the other
- * rows fixed at x; rows whose solution leaves the box are dropped (x set to
- * the nearest bound) and the rest refactored, up to DZ_WARM_ROUNDS rounds.
- * Returns |C| >= 0; C = cand[0..k) in slot order, factor in L/d. */
-static int block_start(dz_state *s, double *x, int m) {
-  int n = s->n;
-  for (int round = 0; round < DZ_WARM_ROUNDS && m > 0; round++) {
-    m = slv_dz_block_factor(s, m);
-    if (m == 0) break;
-    /* rhs = -(b_S + A_S,rest x_rest): w0 = A x0 + b with x0_S = 0 */
-    for (int b = 0; b < m; b++) {
-      s->y[b] = x[s->cand[b]];
-      x[s->cand[b]] = 0;
-    }
-    slv_dz_full_w(s, x, s->tmp);
-    for (int b = 0; b < m; b++) {
-      x[s->cand[b]] = s->y[b];
-      s->v[b] = -s->tmp[s->cand[b]];
-    }
-    /* x_S = A_SS^-1 rhs with L D L^T */
-    cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, m, s->L, n, s->v, 1);
-    for (int b = 0; b < m; b++) s->v[b] /= s->d[b];
-    cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasUnit, m, s->L, n, s->v, 1);
-    int kept = 0;
-    for (int b = 0; b < m; b++) {
-      int r = s->cand[b];
-      double xr = s->v[b];
-      if (!isfinite(xr)) return 0;
-      if (xr <= s->lo[r] || xr >= s->hi[r]) {
-        x[r] = xr <= s->lo[r] ? s->lo[r] : s->hi[r];
-      } else {
-        s->cand[kept++] = r;
-      }
-    }
-    if (kept == m) {
-      for (int b = 0; b < m; b++) x[s->cand[b]] = s->v[b];
-      return m;
-    }
-    m = kept;
-  }
-  return 0;
-}
-
 /* One step of iterative refinement on the final C: w = A x + b, then
  * A_CC dx_C = -w_C with the factor; x_C kept in its box. */
 void slv_dz_refine(dz_state *s, double *x, double *w) {
@@ -58,9 +15,7 @@ void slv_dz_refine(dz_state *s, double *x, double *w) {
   slv_dz_full_w(s, x, w);
   if (k == 0) return;
   for (int q = 0; q < k; q++) s->y[q] = -w[slv_dz_slot_row(s, q)];
-  cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, k, s->L, s->n, s->y, 1);
-  for (int q = 0; q < k; q++) s->y[q] /= s->d[q];
-  slv_dz_fac_bsolve(s, s->y);
+  slv_dz_fac_solve(s, s->y);
   for (int q = 0; q < k; q++) {
     int r = slv_dz_slot_row(s, q);
     double xr = x[r] + s->y[q];
@@ -89,16 +44,15 @@ static void sift(int *v, const double *key, int root, int len) {
  * ones nearest to becoming invalid (smallest slack |w|) first, fixed rows
  * (lo = hi) last.  Driving the strongly violated rows first clamps early the
  * rows that end up clamped, so fewer later pivots push rows back and forth
- * between C and N.  key = -violation, or the slack when valid; w is
- * recomputed here (O(n^2), or O(nnz) packed). */
-static void order_rows(dz_state *s, const double *x, int a, int b) {
+ * between C and N.  key = -violation, or the slack when valid; w = A x + b
+ * at the start of the pass. */
+static void order_rows(dz_state *s, const double *x, const double *w, int a, int b) {
   int len = b - a;
   if (len < 2) return;
   double *key = s->dw; /* free between drives */
-  slv_dz_full_w(s, x, s->tmp);
   for (int q = a; q < b; q++) {
     int r = s->perm[q];
-    double lo = s->lo[r], hi = s->hi[r], wr = s->tmp[r], kr;
+    double lo = s->lo[r], hi = s->hi[r], wr = w[r], kr;
     if (lo == hi)
       kr = INFINITY;
     else if (x[r] <= lo)
@@ -119,8 +73,8 @@ static void order_rows(dz_state *s, const double *x, int a, int b) {
   }
 }
 
-/* One boxed pass with the bounds s->lo / s->hi: the block start from
- * cand[0..m), then every other row driven.  x in/out (projected first), w
+/* One boxed pass with the bounds s->lo / s->hi: the start set from the
+ * guess cand[0..m) (dantzig_start.c), then every other row driven.  x in/out (projected first), w
  * out (= A x + b at the end). */
 slv_status slv_dz_boxed_pass(dz_state *s, double *x, double *w, int m, slv_result *res) {
   int n = s->n;
@@ -130,7 +84,8 @@ slv_status slv_dz_boxed_pass(dz_state *s, double *x, double *w, int m, slv_resul
     if (x[i] < s->lo[i]) x[i] = s->lo[i];
     if (x[i] > s->hi[i]) x[i] = s->hi[i];
   }
-  m = block_start(s, x, m);
+  m = slv_dz_start(s, x, w, m, &stop);
+  if (stop) return stop;
   /* positions: C = cand[0..m) in slot order, then the others in row order */
   for (int i = 0; i < n; i++) s->st[i] = ST_U;
   for (int b = 0; b < m; b++) s->st[s->cand[b]] = ST_C;
@@ -143,8 +98,12 @@ slv_status slv_dz_boxed_pass(dz_state *s, double *x, double *w, int m, slv_resul
   int pos_f = pos;
   for (int i = 0; i < n; i++)
     if (s->st[i] != ST_C && s->p->findex && s->p->findex[i] >= 0) s->perm[pos++] = i;
-  order_rows(s, x, m, pos_f);
-  order_rows(s, x, pos_f, n);
+  /* w = A x + b: the start's (O(n^2) or O(nnz) packed when it has none) */
+  s->w_fresh = n >= DZ_BLOCK_MIN;
+  const double *wc = w;
+  if (!s->w_fresh) slv_dz_full_w(s, x, s->tmp), wc = s->tmp;
+  order_rows(s, x, wc, m, pos_f);
+  order_rows(s, x, wc, pos_f, n);
   for (int q = 0; q < n; q++) s->iperm[s->perm[q]] = q;
   for (int q = 0; q < m; q++) {
     s->slot_pos[q] = s->pos_slot[q] = q;
@@ -153,7 +112,7 @@ slv_status slv_dz_boxed_pass(dz_state *s, double *x, double *w, int m, slv_resul
   s->k = m;
   s->nN = 0;
   for (int b = 0; b < m; b++) w[s->cand[b]] = 0;
-  if (!s->packed) slv_dz_build_M(s);
+  s->has_M = 0; /* built by the drives from DZ_M_AFTER pivots on */
 
   while (s->k + s->nN < n) {
     slv_status st = slv_dz_drive(s, x, w, res);
