@@ -25,7 +25,9 @@
  * A pivot of the Cholesky factor counts as zero below
  * max(prel, 16 (j + 1) eps) A_rr (A_rr <= 0: below zero_abs), the test of
  * dantzig's own factor; such a row and the rows after it leave C (a
- * singular or indefinite A_CC), and the rounds go on with the rest.
+ * singular or indefinite A_CC), and the rounds go on with the rest.  The
+ * factor is updated from round to round rather than formed anew
+ * (block_pivot.c says how).
  *
  * No allocation: every array is the caller's.  Polls op before each
  * factorization.
@@ -48,7 +50,7 @@ typedef struct slv_bpp {
   const double *A; /* dense, column-major: A(i, j) = A[i + j lda] */
   size_t lda;
   const double *b;
-  const double *lo, *hi; /* the bounds of the rounds (+-inf allowed), n each */
+  const double *lo, *hi; /* the bounds of the rounds (+-inf allowed), n each; NULL: 0, +inf */
   slv_op *op;            /* its packed columns when formed; the poll */
   int general;           /* 0: A symmetric (Cholesky, lower triangle); 1: LU */
   double prel;           /* zero pivot of row r: below max(prel, 16 (j+1) eps) A_rr */
@@ -59,6 +61,7 @@ typedef struct slv_bpp {
   int ldf;
   lapack_int *ipiv; /* n: LU pivots (general) */
   double *dx;       /* n: scratch */
+  double *key;      /* n: scratch (the order of C) */
   int *set;         /* n: C in the factor's order (in: the guess) */
   int *flips;       /* n: scratch */
   signed char *in;  /* n: scratch, 1 for the rows of C */
@@ -70,6 +73,9 @@ typedef struct slv_bpp_result {
   int broken;   /* rows that break their conditions at the returned x */
   int singular; /* general: the LU of A_CC was singular (F is not a factor) */
 } slv_bpp_result;
+
+/* Sort v[0..len) by key[v[.]], ascending (a heap sort: no allocation). */
+void slv_sort_by_key(int *v, int len, const double *key);
 
 /* w += alpha A(:, j) over the operator's storage: its packed nonzeros of
  * column j when it formed them, else the dense column. */

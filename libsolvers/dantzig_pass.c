@@ -3,6 +3,7 @@
  * which the other rows are driven (most violated first), and the step of
  * iterative refinement at the end.
  */
+#include "block_pivot.h"
 #include "dantzig.h"
 
 #include <cblas.h>
@@ -22,20 +23,6 @@ void slv_dz_refine(dz_state *s, double *x, double *w) {
     x[r] = xr < s->lo[r] ? s->lo[r] : (xr > s->hi[r] ? s->hi[r] : xr);
   }
   slv_dz_full_w(s, x, w);
-}
-
-/* Heap sort of perm[a..b) by key[perm[.]] ascending. */
-static void sift(int *v, const double *key, int root, int len) {
-  for (;;) {
-    int c = 2 * root + 1;
-    if (c >= len) return;
-    if (c + 1 < len && key[v[c + 1]] > key[v[c]]) c++;
-    if (!(key[v[c]] > key[v[root]])) return;
-    int t = v[c];
-    v[c] = v[root];
-    v[root] = t;
-    root = c;
-  }
 }
 
 /* Processing order of the rows at positions [a, b): most violated first.
@@ -63,14 +50,7 @@ static void order_rows(dz_state *s, const double *x, const double *w, int a, int
       kr = -fabs(wr);
     key[r] = kr;
   }
-  int *v = s->perm + a;
-  for (int root = len / 2 - 1; root >= 0; root--) sift(v, key, root, len);
-  for (int end = len - 1; end > 0; end--) {
-    int t = v[0];
-    v[0] = v[end];
-    v[end] = t;
-    sift(v, key, 0, end);
-  }
+  slv_sort_by_key(s->perm + a, len, key);
 }
 
 /* One boxed pass with the bounds s->lo / s->hi: the start set from the

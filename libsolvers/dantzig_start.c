@@ -137,6 +137,7 @@ static int block_pivots(dz_state *s, double *x, double *w, int m, slv_status *st
                 .ldf = s->n,
                 .ipiv = s->ipiv,
                 .dx = s->dx,
+                .key = s->dw,
                 .set = s->cand,
                 .flips = s->perm,
                 .in = s->st };

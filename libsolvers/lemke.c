@@ -153,6 +153,8 @@ static void lemke_free(void *st) {
   free(s->c);
   free(s->an);
   free(s->xfirst);
+  free(s->dc);
+  free(s->inC);
   memset(s, 0, sizeof *s);
 }
 
@@ -186,14 +188,15 @@ static slv_status lemke_init(void *st, int n_max, const slv_options *opt) {
   s->tv = malloc(s->ecap * sizeof *s->tv);
   s->xtra = malloc(n * sizeof *s->xtra);
   s->mrow = malloc(n * sizeof *s->mrow);
+  s->inC = malloc(n * sizeof *s->inC);
   double **vN[] = { &s->xK,   &s->wv,   &s->yK, &s->yW, &s->u,  &s->g, &s->t,
                     &s->lexa, &s->lexb, &s->qv, &s->dv, &s->af, &s->ws };
   for (size_t k = 0; k < sizeof vN / sizeof *vN; k++) *vN[k] = malloc(N * sizeof **vN[k]);
-  double **vn[] = { &s->o, &s->sg, &s->c, &s->an, &s->xfirst };
+  double **vn[] = { &s->o, &s->sg, &s->c, &s->an, &s->xfirst, &s->dc };
   for (size_t k = 0; k < sizeof vn / sizeof *vn; k++) *vn[k] = calloc(n, sizeof **vn[k]);
   int ok = s->H && s->ipiv && s->work && s->K && s->R && s->posK && s->posR && s->ties && s->zs &&
            s->ao && s->erp && s->ecp && s->erj && s->eci && s->ti && s->tj && s->erv && s->ecv &&
-           s->tv && s->xtra && s->mrow;
+           s->tv && s->xtra && s->mrow && s->inC;
   for (size_t k = 0; k < sizeof vN / sizeof *vN; k++) ok = ok && *vN[k];
   for (size_t k = 0; k < sizeof vn / sizeof *vn; k++) ok = ok && *vn[k];
   if (!ok) {
@@ -201,6 +204,24 @@ static slv_status lemke_init(void *st, int n_max, const slv_options *opt) {
     return SLV_ERR_NOMEM;
   }
   return SLV_OK;
+}
+
+void slv_lemke_path_scales(basis *B, path *P) {
+  const lcp_view *L = B->L;
+  P->qscale = P->dmax = 0;
+  for (int i = 0; i < B->N; i++) {
+    /* the rows that read A (w units; not a bound's gap, which may be huge
+     * on a row that a problem's own scale says nothing about) */
+    if (L->plain || L->ao[i] >= 0) P->qscale = fmax(P->qscale, fabs(L->q[i]));
+    P->dmax = fmax(P->dmax, fabs(L->d[i]));
+  }
+  /* ||q||_inf itself, no floor of 1: the thresholds below are then
+   * relative to the problem's own scale (docs/convergence.md) */
+  if (!(P->qscale > 0)) P->qscale = 1.0;
+  /* scale of the basic values for the tentative-exit test, refreshed at
+   * every drift check (a heuristic trigger: the trial itself is judged by
+   * the library residual) */
+  P->vscale = slv_lemke_basic_scale(B, P->qscale);
 }
 
 /* The first pivot: z0 = max_i(-q_i / d_i); among ties (lexicographic rule
@@ -231,20 +252,7 @@ static int path_start(basis *B, path *P) {
   B->k = 1;
   P->pivots = 1;
   P->ent = r; /* u_r enters next */
-  P->qscale = P->dmax = 0;
-  for (int i = 0; i < N; i++) {
-    /* the rows that read A (w units; not a bound's gap, which may be huge
-     * on a row that a problem's own scale says nothing about) */
-    if (L->plain || L->ao[i] >= 0) P->qscale = fmax(P->qscale, fabs(L->q[i]));
-    P->dmax = fmax(P->dmax, L->d[i]);
-  }
-  /* ||q||_inf itself, no floor of 1: the thresholds below are then
-   * relative to the problem's own scale (docs/convergence.md) */
-  if (!(P->qscale > 0)) P->qscale = 1.0;
-  /* scale of the basic values for the tentative-exit test, refreshed at
-   * every drift check (a heuristic trigger: the trial itself is judged by
-   * the library residual) */
-  P->vscale = slv_lemke_basic_scale(B, P->qscale);
+  slv_lemke_path_scales(B, P);
   return 1;
 }
 
@@ -346,8 +354,8 @@ static int pivot(basis *B, path *P, slv_op *op, const slv_options *opt, double *
 
 /* The complementary basis: refine, check with the library's measure, and
  * refactorize once if that is not enough; the verdict. */
-static slv_status finish(basis *B, const path *P, slv_op *op, const slv_options *opt, double *x,
-                         double *w, slv_result *res) {
+slv_status slv_lemke_finish(basis *B, const path *P, slv_op *op, const slv_options *opt, double *x,
+                            double *w, slv_result *res) {
   lemke_state *s = B->s;
   const slv_problem *p = op->p;
   slv_lemke_refine(B);
@@ -380,6 +388,21 @@ static slv_status finish(basis *B, const path *P, slv_op *op, const slv_options 
   return SLV_STAGNATED;
 }
 
+slv_status slv_lemke_run_path(basis *B, path *P, slv_op *op, const slv_options *opt, double *x,
+                              double *w, slv_result *res) {
+  slv_status stt = SLV_CONVERGED;
+  while (pivot(B, P, op, opt, x, w, res, &stt)) {}
+  res->pivots = P->pivots;
+  if (stt != SLV_CONVERGED) {
+    slv_lemke_solution(B, op->p, x);
+    return stt;
+  }
+  if (P->trials)
+    slv_logf(opt, "lemke: %d tentative exits of z0%s", P->trials,
+             P->exited ? ", the last taken" : "");
+  return slv_lemke_finish(B, P, op, opt, x, w, res);
+}
+
 /* One path from the start with ratio-test threshold piv_tol; its verdict
  * (x, w and res as the header says; res->pivots is this path's count). */
 static slv_status one_path(lemke_state *s, lcp_view *L, slv_op *op, const slv_options *opt,
@@ -394,22 +417,13 @@ static slv_status one_path(lemke_state *s, lcp_view *L, slv_op *op, const slv_op
              .period = LEMKE_CHECK,
              .to_check = LEMKE_CHECK };
   *skipped = 0;
-  slv_status stt = SLV_CONVERGED;
   if (!path_start(&B, &P)) {
     slv_lemke_solution(&B, op->p, x);
     return SLV_CONVERGED;
   }
-  while (pivot(&B, &P, op, opt, x, w, res, &stt)) {}
-  res->pivots = P.pivots;
+  slv_status stt = slv_lemke_run_path(&B, &P, op, opt, x, w, res);
   *skipped = P.skipped;
-  if (stt != SLV_CONVERGED) {
-    slv_lemke_solution(&B, op->p, x);
-    return stt;
-  }
-  if (P.trials)
-    slv_logf(opt, "lemke: %d tentative exits of z0%s", P.trials,
-             P.exited ? ", the last taken" : "");
-  return finish(&B, &P, op, opt, x, w, res);
+  return stt;
 }
 
 /* The library residual of x (w = A x + b into w). */
@@ -442,10 +456,20 @@ static slv_status lemke_solve(void *st, slv_op *op, const slv_options *opt, doub
   res->pivots = 0;
   res->solver_residual = 0;
   if (L.N == 0) return SLV_CONVERGED;
-  int limit = slv_pivot_limit(opt, L.N), used = 0, skipped = 0, have = 0;
+  int limit = slv_pivot_limit(opt, L.N), used = 0, skipped = 0, have = 0, xhave = 0;
   slv_status best_st = SLV_MAX_ITER;
-  double best_r = INFINITY;
+  double best_r = INFINITY, x_r = INFINITY; /* the best classical path's; the best x's */
   char best_msg[sizeof res->message];
+  if (L.plain && !opt->covering && L.N >= LEMKE_CRASH_MIN) {
+    int cap = LEMKE_CRASH_PIVOTS * L.N < limit ? LEMKE_CRASH_PIVOTS * L.N : limit;
+    stt = slv_lemke_crash_path(s, &L, op, opt, cap, x, w, res);
+    used = res->pivots;
+    if (stt == SLV_CONVERGED) return stt;
+    x_r = res_of(op, x, w);
+    xhave = 1;
+    memcpy(s->xfirst, x, (size_t)n * sizeof *x);
+    if (slv_stopped(op)) return res->solver_residual = x_r, slv_stopped(op);
+  }
   for (int a = 0; a < LEMKE_NPATHS; a++) {
     double tol = a < LEMKE_NPATHS - 1 ? lemke_floors[a] : opt->pivot_tol;
     if (a < LEMKE_NPATHS - 1 && !(tol > opt->pivot_tol)) continue;
@@ -459,6 +483,10 @@ static slv_status lemke_solve(void *st, slv_op *op, const slv_options *opt, doub
       best_r = r;
       best_st = stt;
       memcpy(best_msg, res->message, sizeof best_msg);
+    }
+    if (!xhave || r < x_r) {
+      xhave = 1;
+      x_r = r;
       memcpy(s->xfirst, x, (size_t)n * sizeof *x);
     }
     if (!skipped || used >= limit || stt == SLV_NOT_FINITE || slv_stopped(op)) break;
@@ -467,7 +495,7 @@ static slv_status lemke_solve(void *st, slv_op *op, const slv_options *opt, doub
   memcpy(x, s->xfirst, (size_t)n * sizeof *x);
   slv_op_w(op, x, w);
   memcpy(res->message, best_msg, sizeof best_msg);
-  res->solver_residual = best_r;
+  res->solver_residual = x_r;
   return best_st;
 }
 

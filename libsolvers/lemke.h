@@ -11,11 +11,13 @@
 #include <lapacke.h>
 
 enum {
-  LEMKE_CHECK = 50,      /* pivots between two drift checks (at most) */
-  LEMKE_CHECK_MIN = 4,   /* ... and at least, after refactorizations */
-  LEMKE_REFINE = 3,      /* refinement steps at the end, at most */
-  LEMKE_LWORK_COLS = 32, /* dgetri work space: N_max * this */
-  LEMKE_E_ROW = 5        /* entries of E per row of A: 2 for a box row, 5 for a friction row */
+  LEMKE_CHECK = 50,       /* pivots between two drift checks (at most) */
+  LEMKE_CHECK_MIN = 4,    /* ... and at least, after refactorizations */
+  LEMKE_REFINE = 3,       /* refinement steps at the end, at most */
+  LEMKE_LWORK_COLS = 32,  /* dgetri work space: N_max * this */
+  LEMKE_CRASH_MIN = 128,  /* rows from which a plain LCP's path starts from a crash basis */
+  LEMKE_CRASH_PIVOTS = 1, /* ... and takes at most this times N pivots */
+  LEMKE_E_ROW = 5         /* entries of E per row of A: 2 for a box row, 5 for a friction row */
 };
 #define LEMKE_DRIFT         1e-9  /* relative drift of B x_B = q that triggers a refactorization */
 #define LEMKE_DRIFT_FLOOR   1e-12 /* ... if also above this * max|M| max|x_B| */
@@ -62,6 +64,8 @@ typedef struct {
   int *mrow;         /* n_max: the extra that reads row i of A (free u', friction m), or -1 */
   double *c, *an;    /* n_max: a combination of A's columns and its product */
   double *xfirst;    /* n_max: the best x of the paths so far */
+  double *dc;        /* n_max: the covering vector of the crash path (lemke_crash.c) */
+  signed char *inC;  /* n_max: the crash's rounds: rows in the set */
 } lemke_state;
 
 /* ---- the LCP solved: M, q, d, read through A ------------------------------ */
@@ -130,6 +134,25 @@ typedef struct {
 } path;
 
 enum { Z0_STAYS, Z0_LEAVES, Z0_EXITED, Z0_RETRY };
+
+/* ---- lemke.c: the path ------------------------------------------------------ */
+
+/* qscale, dmax (max |d_i|) and vscale of a path's start. */
+void slv_lemke_path_scales(basis *B, path *P);
+/* The pivots from P's state until the path ends, then slv_lemke_finish. */
+slv_status slv_lemke_run_path(basis *B, path *P, slv_op *op, const slv_options *opt, double *x,
+                              double *w, slv_result *res);
+/* The complementary basis: refine, the library's verdict. */
+slv_status slv_lemke_finish(basis *B, const path *P, slv_op *op, const slv_options *opt, double *x,
+                            double *w, slv_result *res);
+
+/* ---- lemke_crash.c: the path from a crash basis ------------------------------ */
+
+/* The plain LCP's path from the rounds' crash basis, at most limit pivots;
+ * its verdict (SLV_CONVERGED, or a failure that lemke.c answers with the
+ * classical paths). */
+slv_status slv_lemke_crash_path(lemke_state *s, lcp_view *L, slv_op *op, const slv_options *opt,
+                                int limit, double *x, double *w, slv_result *res);
 
 /* ---- lemke_view.c: products with [M, d] -------------------------------------- */
 

@@ -1,0 +1,234 @@
+/* lemke_crash.c -- lemke's path from a crash basis (docs/solvers.md,
+ * "Lexicographic Lemke", "A first basis"): the path described in lemke.c,
+ * started from the complementary basis of a guessed active set instead of
+ * the all-slack basis.
+ *
+ * The classical start makes every mu_i basic and brings the z_j in one
+ * pivot at a time: a path of at least k + 1 pivots for k positive z_j, each
+ * O(k^2 + N k) at matrix-vector speed.  Here the rounds of block principal
+ * pivoting (block_pivot.h) guess the set C of positive z_j first, at
+ * LAPACK's blocked speed, and the path starts from the complementary basis
+ * B_C (z_j basic for j in C, mu_i for the others), whose core is
+ * S = -A_CC and H = S^-1 is formed from the rounds' last factor (dpotri
+ * or dgetri).  With x_B = B^-1 q:
+ *
+ *   x_B >= 0:  B_C is a complementary feasible basis, the LCP's solution:
+ *              no pivot; the end of the path (refinement, the library's
+ *              verdict) as always.
+ *   otherwise: the covering vector is d = B_C c with c > 0 (c_j = 1 / s_j
+ *              for a basic z_j, s_i for a basic mu_i, s_i = sqrt(A_ii):
+ *              the units of the equilibrated problem), so that
+ *              x_B(z0) = x_B + z0 c for the artificial z0.  z0 enters at
+ *              the least value that makes every basic variable
+ *              nonnegative, t0 = max_i (-x_B,i / c_i), the blocking one
+ *              leaves (ties: the lexicographically smallest row
+ *              (B^-1)_i / c_i, the rule of the perturbed q + (eps, eps^2,
+ *              ...) as in lemke.c), and the path goes on by lemke.c's
+ *              pivots and lexicographic ratio test until z0 leaves.
+ *
+ * This is Lemke's method with a covering vector whose start basis is B_C
+ * instead of I [cottle1992 ch. 4; murty1988].  For a P-matrix the path
+ * ends at the solution whatever d is.  For other matrices a d that is not
+ * positive voids the meaning of a secondary ray, so a path from the crash
+ * that does not end at a solution (a ray, a singular basis, more than
+ * LEMKE_CRASH_PIVOTS N pivots) is dropped, and lemke.c runs the classical
+ * paths from d = opt->covering (or all ones): their rays keep their
+ * meaning, and the status is always theirs.
+ *
+ * Applied to the plain LCP (every lo = 0, hi = +inf, no findex rows) with
+ * no covering vector given and N >= LEMKE_CRASH_MIN; a given covering
+ * vector asks for the classical path with that d.
+ */
+#include "block_pivot.h"
+#include "lemke.h"
+
+#include <cblas.h>
+#include <string.h>
+
+/* s_i = sqrt(A_ii), 1 where A_ii <= 0. */
+static double row_scale(const lcp_view *L, int i) {
+  double a = L->A[i + (size_t)i * L->lda];
+  return a > 0 ? sqrt(a) : 1.0;
+}
+
+/* The rounds from C = {i : b_i < 0} at x = 0 into K[0..m), their last
+ * factor of A_CC in H's buffer (*general: an LU).  Returns m, or -1 when
+ * the rounds end on a singular A_CC (or a poll stops them: *stop); *broken:
+ * the rows the rounds left broken. */
+static int crash_set(lemke_state *s, const lcp_view *L, slv_op *op, const slv_options *opt,
+                     double *x, double *w, int *general, int *broken, slv_status *stop) {
+  int n = L->n, m = 0, ii, jj;
+  double dmax = 0;
+  for (int i = 0; i < n; i++) dmax = fmax(dmax, fabs(L->A[i + (size_t)i * L->lda]));
+  slv_bpp q = { .n = n,
+                .A = L->A,
+                .lda = L->lda,
+                .b = L->q,
+                .op = op,
+                .general = !slv_op_is_symmetric(op, 0.0, &ii, &jj),
+                .prel = opt->pivot_tol,
+                .zero_abs = opt->pivot_tol * (dmax > 0 ? dmax : 1.0),
+                .handoff = 0,
+                .F = s->H,
+                .ldf = L->N,
+                .ipiv = s->ipiv,
+                .dx = s->g,
+                .key = s->t,
+                .set = s->K,
+                .flips = s->ties,
+                .in = s->inC };
+  memset(x, 0, (size_t)n * sizeof *x);
+  memcpy(w, L->q, (size_t)n * sizeof *w);
+  for (int i = 0; i < n; i++)
+    if (L->q[i] < 0) s->K[m++] = i;
+  slv_bpp_result r;
+  *stop = slv_bpp_run(&q, x, w, m, &r);
+  *general = q.general;
+  *broken = r.broken;
+  return *stop || r.singular ? -1 : r.m;
+}
+
+/* The rounds' set solved: x_C >= 0 and w_N >= 0 up to the rounds'
+ * tolerance.  One step of refinement with their factor (x_C clamped at 0),
+ * then the library's verdict; SLV_CONVERGED or SLV_STAGNATED (then x, w are
+ * left for the path from the crash basis). */
+static slv_status crash_solved(lemke_state *s, const lcp_view *L, slv_op *op,
+                               const slv_options *opt, int m, int general, double *x, double *w,
+                               slv_result *res) {
+  int n = L->n;
+  for (int i = 0; i < n; i++) x[i] = x[i] > 0 ? x[i] : 0.0;
+  slv_op_w(op, x, w);
+  double *dx = s->g;
+  for (int c = 0; c < m; c++) dx[c] = -w[s->K[c]];
+  if (m > 0 && general)
+    LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', m, 1, s->H, L->N, s->ipiv, dx, m);
+  else if (m > 0)
+    LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', m, 1, s->H, L->N, dx, m);
+  for (int c = 0; c < m; c++) {
+    double v = x[s->K[c]] + dx[c];
+    x[s->K[c]] = v > 0 ? v : 0.0;
+  }
+  slv_op_w(op, x, w);
+  slv_residuals rr = slv_residual(op->p, x, w);
+  res->solver_residual = rr.res_scaled;
+  return rr.res_scaled <= opt->tol ? SLV_CONVERGED : SLV_STAGNATED;
+}
+
+/* H = S^-1 = -A_CC^-1 from the rounds' factor in H's buffer; 0 if the
+ * inverse fails (a zero pivot). */
+static int crash_inverse(lemke_state *s, const lcp_view *L, int m, int general) {
+  if (m == 0) return 1;
+  lapack_int info;
+  if (general) {
+    info = LAPACKE_dgetri_work(LAPACK_COL_MAJOR, m, s->H, L->N, s->ipiv, s->work,
+                               (lapack_int)s->N_max * LEMKE_LWORK_COLS);
+  } else {
+    info = LAPACKE_dpotri_work(LAPACK_COL_MAJOR, 'L', m, s->H, L->N);
+    for (int c = 0; c < m; c++) /* the upper triangle from the lower */
+      for (int rr = c + 1; rr < m; rr++) s->H[c + (size_t)rr * L->N] = s->H[rr + (size_t)c * L->N];
+  }
+  if (info != 0) return 0;
+  for (int c = 0; c < m; c++) cblas_dscal(m, -1.0, s->H + (size_t)c * L->N, 1);
+  return 1;
+}
+
+/* The crash basis B_C from the set K[0..m) and H: lists, core columns,
+ * values x_K = H q_R, mu = q + A(:, K) x_K. */
+static void crash_basis(basis *B, int m) {
+  lemke_state *s = B->s;
+  const lcp_view *L = B->L;
+  int N = B->N;
+  for (int i = 0; i <= N; i++) s->posK[i] = -1;
+  for (int i = 0; i < N; i++) s->posR[i] = -1;
+  for (int c = 0; c < m; c++) {
+    int j = s->K[c];
+    s->R[c] = j;
+    s->posK[j] = c;
+    s->posR[j] = c;
+    slv_lemke_set_core_col(L, c, j);
+    s->g[c] = L->q[j];
+  }
+  B->k = m;
+  if (m > 0)
+    cblas_dgemv(CblasColMajor, CblasNoTrans, m, m, 1.0, s->H, B->ldh, s->g, 1, 0.0, s->xK, 1);
+  slv_lemke_cols_times(L, s->K, m, s->xK, s->u);
+  for (int i = 0; i < N; i++)
+    if (s->posR[i] < 0) s->wv[i] = L->q[i] + s->u[i];
+}
+
+/* c of the header (per basic variable: core position q, or row i), and
+ * d = B_C c into dc: c_i on the basic mu_i, minus A(:, K) c_K. */
+static void crash_covering(basis *B, double *dc) {
+  lemke_state *s = B->s;
+  const lcp_view *L = B->L;
+  int N = B->N, k = B->k;
+  for (int q = 0; q < k; q++) s->yK[q] = 1.0 / row_scale(L, s->K[q]);
+  slv_lemke_cols_times(L, s->K, k, s->yK, s->u);
+  for (int i = 0; i < N; i++) {
+    s->yW[i] = s->posR[i] < 0 ? row_scale(L, i) : 0.0;
+    dc[i] = s->yW[i] - s->u[i];
+  }
+}
+
+/* z0 enters: t0 = max (-x_B,i / c_i); among ties the lexicographically
+ * smallest row of B^-1 / c_i leaves (slv_lemke_lex_choose on the rows with
+ * y = c).  Returns 0 when x_B >= 0 (no z0 needed), else 1 with the first
+ * pivot made and P->ent its complement. */
+static int z0_enters(basis *B, path *P) {
+  lemke_state *s = B->s;
+  int N = B->N, k = B->k, nt = 0;
+  double t0 = 0;
+  for (int q = 0; q < k; q++) t0 = fmax(t0, -s->xK[q] / s->yK[q]);
+  for (int i = 0; i < N; i++)
+    if (s->posR[i] < 0) t0 = fmax(t0, -s->wv[i] / s->yW[i]);
+  if (!(t0 > 0)) return 0;
+  double thr = t0 * (1 - LEMKE_TIE_REL);
+  for (int q = 0; q < k; q++)
+    if (-s->xK[q] / s->yK[q] >= thr) s->ties[nt++] = q;
+  for (int i = 0; i < N; i++)
+    if (s->posR[i] < 0 && -s->wv[i] / s->yW[i] >= thr) s->ties[nt++] = -(i + 1);
+  int l = slv_lemke_lex_choose(B, nt);
+  int leaving = l >= 0 ? s->K[l] : -1, lrow = l >= 0 ? -1 : -l - 1;
+  /* z0's tableau column: B^-1 (-d) = -c */
+  cblas_dscal(k, -1.0, s->yK, 1);
+  cblas_dscal(N, -1.0, s->yW, 1);
+  slv_lemke_exchange(B, N, l, t0);
+  P->pivots = 1;
+  P->ent = leaving >= 0 ? -(leaving + 1) : lrow;
+  return 1;
+}
+
+slv_status slv_lemke_crash_path(lemke_state *s, lcp_view *L, slv_op *op, const slv_options *opt,
+                                int limit, double *x, double *w, slv_result *res) {
+  basis B = { .s = s, .L = L, .N = L->N, .k = 0, .ldh = L->N };
+  path P = { .piv_tol = fmax(opt->pivot_tol, LEMKE_PIVOT_FLOOR),
+             .lu_tol = opt->pivot_tol,
+             .limit = limit,
+             .notrial = -1,
+             .amax = -1,
+             .period = LEMKE_CHECK,
+             .to_check = LEMKE_CHECK };
+  slv_status stop;
+  int general, broken;
+  res->pivots = 0;
+  int m = crash_set(s, L, op, opt, x, w, &general, &broken, &stop);
+  if (stop) return stop;
+  if (m >= 0 && broken == 0 && crash_solved(s, L, op, opt, m, general, x, w, res) == SLV_CONVERGED)
+    return SLV_CONVERGED;
+  if (m < 0 || !crash_inverse(s, L, m, general)) {
+    slv_msgf(res->message, sizeof res->message, "lemke: the crash set's A_CC is singular");
+    return SLV_SINGULAR_PIVOT;
+  }
+  const double *d0 = L->d;
+  crash_basis(&B, m);
+  crash_covering(&B, s->dc);
+  L->d = s->dc;
+  slv_lemke_path_scales(&B, &P);
+  slv_status st;
+  if (!z0_enters(&B, &P))
+    st = slv_lemke_finish(&B, &P, op, opt, x, w, res);
+  else
+    st = slv_lemke_run_path(&B, &P, op, opt, x, w, res);
+  L->d = d0;
+  return st;
+}
