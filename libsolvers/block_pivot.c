@@ -40,6 +40,10 @@
 /* A flop of the downdate's rank-one updates costs this many of a blocked
  * factorization's (matrix-vector speed against matrix-matrix speed). */
 #define SLV_BPP_L2 4.0
+/* A round makes progress when it leaves at most this share of the least
+ * count of broken rows before it (on the spd and contact families each
+ * round leaves half or less; on a rank-deficient A, 0.9 or more). */
+#define SLV_BPP_SHRINK 0.75
 
 static double lo_of(const slv_bpp *q, int r) { return q->lo ? q->lo[r] : 0.0; }
 static double hi_of(const slv_bpp *q, int r) { return q->hi ? q->hi[r] : INFINITY; }
@@ -318,6 +322,7 @@ slv_status slv_bpp_run(const slv_bpp *q, double *x, double *w, int m, slv_bpp_re
   memset(q->in, 0, (size_t)q->n * sizeof *q->in);
   for (int c = 0; c < m; c++) q->in[q->set[c]] = 1;
   memset(r, 0, sizeof *r);
+  r->pivots = m - q->given;
   sort_tail(q, 0, m, x, w);
   double mm = (double)m;
   slv_status stop = slv_should_stop(q->op, mm * mm * mm / 3 + (double)q->n * mm);
@@ -334,14 +339,16 @@ slv_status slv_bpp_run(const slv_bpp *q, double *x, double *w, int m, slv_bpp_re
     int nb = find_broken(q, x, w);
     r->m = m;
     r->broken = nb;
-    if (nb < least) {
-      least = nb;
+    if (nb <= SLV_BPP_SHRINK * least) { /* progress: a quarter fewer than the least */
       since = 0;
     } else {
       since++;
     }
-    if (nb <= q->handoff || since >= SLV_BPP_PATIENCE || r->rounds >= SLV_BPP_ROUNDS)
+    if (nb < least) least = nb;
+    if (nb == 0 || since >= SLV_BPP_PATIENCE || r->rounds >= SLV_BPP_ROUNDS ||
+        nb > q->budget - r->pivots)
       return SLV_CONVERGED;
+    r->pivots += nb;
     mm = (double)m;
     stop = slv_should_stop(q->op, mm * mm * mm / 3 + (double)q->n * mm);
     if (stop) return stop;

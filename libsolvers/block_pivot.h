@@ -15,12 +15,17 @@
  *
  * For a P-matrix the rounds end at the solution in a few rounds on the
  * problems measured (experiments/MEASUREMENTS.md, 2026-11-26), but they
- * may cycle [cottle1992 sec. 4.2]: the rounds stop when the count of broken
- * rows has not fallen below its least for SLV_BPP_PATIENCE rounds, after
- * SLV_BPP_ROUNDS rounds, or once it is at most q->handoff.  The caller's
- * exact method (dantzig's single pivots, lemke's path) then starts from
- * the set and its factor: the rounds are a guess, never the answer's
- * judge.
+ * may cycle [cottle1992 sec. 4.2]: the rounds stop when no row is broken,
+ * when the count of broken rows has not fallen to 3/4 of its least for
+ * SLV_BPP_PATIENCE rounds, after SLV_BPP_ROUNDS rounds, or before a round
+ * whose flips would take the pivots past q->budget.  The caller's exact
+ * method (dantzig's single pivots, lemke's path) then starts from the set
+ * and its factor: the rounds are a guess, never the answer's judge.
+ *
+ * Pivots: each row that enters or leaves C is one principal pivot, as in
+ * the single-pivot methods: the guess's rows after its first q->given
+ * (the free rows and a warm set, which the methods take without a
+ * pivot), then every flip.
  *
  * A pivot of the Cholesky factor counts as zero below
  * max(prel, 16 (j + 1) eps) A_rr (A_rr <= 0: below zero_abs), the test of
@@ -55,7 +60,8 @@ typedef struct slv_bpp {
   int general;           /* 0: A symmetric (Cholesky, lower triangle); 1: LU */
   double prel;           /* zero pivot of row r: below max(prel, 16 (j+1) eps) A_rr */
   double zero_abs;       /* ... and below this where A_rr <= 0 */
-  int handoff;           /* stop once at most this many rows are broken */
+  int given;             /* the guess's leading rows that are not pivots */
+  int budget;            /* pivots the rounds may take (the guess's included) */
   /* the caller's arrays */
   double *F; /* the factor of A(set, set), leading dimension ldf (>= n) */
   int ldf;
@@ -72,6 +78,7 @@ typedef struct slv_bpp_result {
   int rounds;   /* factorizations made */
   int broken;   /* rows that break their conditions at the returned x */
   int singular; /* general: the LU of A_CC was singular (F is not a factor) */
+  int pivots;   /* principal pivots: the guess's counted rows, then every flip */
 } slv_bpp_result;
 
 /* Sort v[0..len) by key[v[.]], ascending (a heap sort: no allocation). */
@@ -82,7 +89,7 @@ void slv_sort_by_key(int *v, int len, const double *key);
 void slv_bpp_add_column(const slv_op *op, int j, double alpha, double *w);
 
 /* The rounds from the guess set[0..m) at x (in [lo, hi]), w = A x + b on
- * entry.  On return x_C is the last round's solution (outside the box
+ * entry; the guess's counted rows m - q->given at most q->budget.  On return x_C is the last round's solution (outside the box
  * where r->broken says so), the other rows keep x but for the flipped
  * ones (at a bound), and w = A x + b (updated, not recomputed).
  * SLV_CONVERGED, or the poll's SLV_TIME_LIMIT / SLV_INTERRUPTED (then r

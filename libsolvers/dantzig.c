@@ -263,7 +263,9 @@ static slv_status dz_solve(void *st, slv_op *op, const slv_options *opt, double 
   memcpy(s->xb, x, (size_t)s->n * sizeof *x);
   slv_dz_full_w(s, x, w);
   double r0 = slv_residual(s->p, x, w).res_scaled;
+  s->cold = !opt->warm_start; /* the first pass only: later ones start warm */
   slv_status sts = slv_dz_pass_eval(s, s->hN, x, w, m, res, &r);
+  s->cold = 0;
   if (sts != SLV_CONVERGED) {
     if (sts != SLV_NOT_FINITE) slv_dz_keep_better(s, x, w, s->xb, r0, res);
     return sts;

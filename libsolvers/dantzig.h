@@ -16,8 +16,7 @@
 enum { ST_U = 0, ST_C = 1, ST_LO = 2, ST_HI = 3, ST_Z = 4 };
 
 enum {
-  DZ_BLOCK_MIN = 128,   /* rows from which a pass starts with block pivots (dantzig_start.c) */
-  DZ_HANDOFF = 0,       /* ... which hand over to single pivots at this many broken rows */
+  DZ_BLOCK_MIN = 64,    /* rows from which a pass starts with block pivots (dantzig_start.c) */
   DZ_M_AFTER = 8,       /* pivots of a pass before M = A(perm, perm) is built */
   DZ_WARM_ROUNDS = 8,   /* block warm start: rounds of dropping rows that leave the box */
   DZ_STALL_PASSES = 50, /* findex: passes without a 10 % residual improvement ... */
@@ -59,6 +58,7 @@ typedef struct {
   int n, k, nN, packed, pivots, pass_pivots0, limit;
   int has_M;    /* M = A(perm, perm) is built (dense path, from DZ_M_AFTER pivots of a pass) */
   int w_fresh;  /* w = A x + b for every row: no x has moved since the pass's start */
+  int cold;     /* this pass starts cold: the first, without a warm start (dantzig_start.c) */
   int drive_id; /* counts drives: stamps of singular rows */
   int nsing, sing_row; /* singular N -> C pivots skipped; the last row */
   double sing_s;       /* and its pivot */

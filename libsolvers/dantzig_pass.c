@@ -79,7 +79,6 @@ slv_status slv_dz_boxed_pass(dz_state *s, double *x, double *w, int m, slv_resul
   for (int i = 0; i < n; i++)
     if (s->st[i] != ST_C && s->p->findex && s->p->findex[i] >= 0) s->perm[pos++] = i;
   /* w = A x + b: the start's (O(n^2) or O(nnz) packed when it has none) */
-  s->w_fresh = n >= DZ_BLOCK_MIN;
   const double *wc = w;
   if (!s->w_fresh) slv_dz_full_w(s, x, s->tmp), wc = s->tmp;
   order_rows(s, x, wc, m, pos_f);

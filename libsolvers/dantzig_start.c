@@ -104,6 +104,7 @@ static int drop_outside(dz_state *s, double *x, double *w, int m) {
       slv_dz_fac_remove(s, q);
       memmove(s->cand + q, s->cand + q + 1, (size_t)(m - 1 - q) * sizeof *s->cand);
       s->k = --m;
+      s->pivots++; /* a row leaving C: one principal pivot */
       dropped++;
     }
     if (!dropped) return m;
@@ -132,7 +133,8 @@ static int block_pivots(dz_state *s, double *x, double *w, int m, slv_status *st
                 .op = s->op,
                 .prel = s->prel,
                 .zero_abs = s->ptol,
-                .handoff = DZ_HANDOFF,
+                .given = m,
+                .budget = s->limit - (s->pivots - s->pass_pivots0),
                 .F = s->L,
                 .ldf = s->n,
                 .ipiv = s->ipiv,
@@ -144,10 +146,14 @@ static int block_pivots(dz_state *s, double *x, double *w, int m, slv_status *st
   slv_bpp_result r;
   slv_dz_full_w(s, x, w);
   m = add_broken(s, x, w, m);
+  if (m - q.given > q.budget) /* the guess alone would pass the pivot limit */
+    return block_start(s, x, q.given);
   *stop = slv_bpp_run(&q, x, w, m, &r);
+  s->pivots += r.pivots;
   if (*stop) return 0;
   m = slv_dz_chol_to_ldl(s, r.m); /* the same zero test as the rounds': m = r.m */
   m = drop_outside(s, x, w, m);
+  s->w_fresh = 1;
   /* the rows cut from C by a zero pivot keep a solved x: into the box */
   memset(s->st, ST_U, (size_t)s->n * sizeof *s->st);
   for (int c = 0; c < m; c++) s->st[s->cand[c]] = ST_C;
@@ -162,6 +168,7 @@ static int block_pivots(dz_state *s, double *x, double *w, int m, slv_status *st
 
 int slv_dz_start(dz_state *s, double *x, double *w, int m, slv_status *stop) {
   *stop = SLV_CONVERGED;
-  if (s->n < DZ_BLOCK_MIN) return block_start(s, x, m);
+  s->w_fresh = 0;
+  if (s->n < DZ_BLOCK_MIN || !s->cold) return block_start(s, x, m);
   return block_pivots(s, x, w, m, stop);
 }

@@ -461,8 +461,7 @@ static slv_status lemke_solve(void *st, slv_op *op, const slv_options *opt, doub
   double best_r = INFINITY, x_r = INFINITY; /* the best classical path's; the best x's */
   char best_msg[sizeof res->message];
   if (L.plain && !opt->covering && L.N >= LEMKE_CRASH_MIN) {
-    int cap = LEMKE_CRASH_PIVOTS * L.N < limit ? LEMKE_CRASH_PIVOTS * L.N : limit;
-    stt = slv_lemke_crash_path(s, &L, op, opt, cap, x, w, res);
+    stt = slv_lemke_crash_path(s, &L, op, opt, limit, x, w, res);
     used = res->pivots;
     if (stt == SLV_CONVERGED) return stt;
     x_r = res_of(op, x, w);

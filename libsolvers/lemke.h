@@ -15,8 +15,9 @@ enum {
   LEMKE_CHECK_MIN = 4,    /* ... and at least, after refactorizations */
   LEMKE_REFINE = 3,       /* refinement steps at the end, at most */
   LEMKE_LWORK_COLS = 32,  /* dgetri work space: N_max * this */
-  LEMKE_CRASH_MIN = 128,  /* rows from which a plain LCP's path starts from a crash basis */
-  LEMKE_CRASH_PIVOTS = 1, /* ... and takes at most this times N pivots */
+  LEMKE_CRASH_MIN = 64,   /* rows from which a plain LCP's path starts from a crash basis */
+  LEMKE_CRASH_PIVOTS = 1, /* ... whose path takes at most this times N pivots */
+  LEMKE_CRASH_BROKEN = 8, /* ... if the rounds left at most N / this rows broken */
   LEMKE_E_ROW = 5         /* entries of E per row of A: 2 for a box row, 5 for a friction row */
 };
 #define LEMKE_DRIFT         1e-9  /* relative drift of B x_B = q that triggers a refactorization */

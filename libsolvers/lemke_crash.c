@@ -51,12 +51,18 @@ static double row_scale(const lcp_view *L, int i) {
   return a > 0 ? sqrt(a) : 1.0;
 }
 
-/* The rounds from C = {i : b_i < 0} at x = 0 into K[0..m), their last
- * factor of A_CC in H's buffer (*general: an LU).  Returns m, or -1 when
- * the rounds end on a singular A_CC (or a poll stops them: *stop); *broken:
- * the rows the rounds left broken. */
-static int crash_set(lemke_state *s, const lcp_view *L, slv_op *op, const slv_options *opt,
-                     double *x, double *w, int *general, int *broken, slv_status *stop) {
+/* What the rounds left: the set K[0..m), its factor's kind, the rows
+ * still broken, the principal pivots taken. */
+typedef struct {
+  int m, general, broken, pivots;
+} crash;
+
+/* The rounds from C = {i : b_i < 0} at x = 0 into K[0..m), within budget
+ * pivots (the guess's rows are pivots: each enters the basis), their last
+ * factor of A_CC in H's buffer.  c->m = -1 when the rounds end on a
+ * singular A_CC or the guess alone is over the budget; a poll's status. */
+static slv_status crash_set(lemke_state *s, const lcp_view *L, slv_op *op, const slv_options *opt,
+                            int budget, double *x, double *w, crash *c) {
   int n = L->n, m = 0, ii, jj;
   double dmax = 0;
   for (int i = 0; i < n; i++) dmax = fmax(dmax, fabs(L->A[i + (size_t)i * L->lda]));
@@ -68,7 +74,8 @@ static int crash_set(lemke_state *s, const lcp_view *L, slv_op *op, const slv_op
                 .general = !slv_op_is_symmetric(op, 0.0, &ii, &jj),
                 .prel = opt->pivot_tol,
                 .zero_abs = opt->pivot_tol * (dmax > 0 ? dmax : 1.0),
-                .handoff = 0,
+                .given = 0,
+                .budget = budget,
                 .F = s->H,
                 .ldf = L->N,
                 .ipiv = s->ipiv,
@@ -81,11 +88,16 @@ static int crash_set(lemke_state *s, const lcp_view *L, slv_op *op, const slv_op
   memcpy(w, L->q, (size_t)n * sizeof *w);
   for (int i = 0; i < n; i++)
     if (L->q[i] < 0) s->K[m++] = i;
+  memset(c, 0, sizeof *c);
+  c->m = -1;
+  if (m > budget) return SLV_CONVERGED;
   slv_bpp_result r;
-  *stop = slv_bpp_run(&q, x, w, m, &r);
-  *general = q.general;
-  *broken = r.broken;
-  return *stop || r.singular ? -1 : r.m;
+  slv_status stop = slv_bpp_run(&q, x, w, m, &r);
+  c->general = q.general;
+  c->broken = r.broken;
+  c->pivots = r.pivots;
+  c->m = stop || r.singular ? -1 : r.m;
+  return stop;
 }
 
 /* The rounds' set solved: x_C >= 0 and w_N >= 0 up to the rounds'
@@ -193,7 +205,7 @@ static int z0_enters(basis *B, path *P) {
   cblas_dscal(k, -1.0, s->yK, 1);
   cblas_dscal(N, -1.0, s->yW, 1);
   slv_lemke_exchange(B, N, l, t0);
-  P->pivots = 1;
+  P->pivots++;
   P->ent = leaving >= 0 ? -(leaving + 1) : lrow;
   return 1;
 }
@@ -208,27 +220,34 @@ slv_status slv_lemke_crash_path(lemke_state *s, lcp_view *L, slv_op *op, const s
              .amax = -1,
              .period = LEMKE_CHECK,
              .to_check = LEMKE_CHECK };
-  slv_status stop;
-  int general, broken;
-  res->pivots = 0;
-  int m = crash_set(s, L, op, opt, x, w, &general, &broken, &stop);
-  if (stop) return stop;
-  if (m >= 0 && broken == 0 && crash_solved(s, L, op, opt, m, general, x, w, res) == SLV_CONVERGED)
+  crash c;
+  slv_status st = crash_set(s, L, op, opt, limit, x, w, &c);
+  res->pivots = c.pivots;
+  if (st) return st;
+  if (c.m >= 0 && c.broken == 0 &&
+      crash_solved(s, L, op, opt, c.m, c.general, x, w, res) == SLV_CONVERGED)
     return SLV_CONVERGED;
-  if (m < 0 || !crash_inverse(s, L, m, general)) {
-    slv_msgf(res->message, sizeof res->message, "lemke: the crash set's A_CC is singular");
+  if (c.m < 0 || c.broken > L->N / LEMKE_CRASH_BROKEN || !crash_inverse(s, L, c.m, c.general)) {
+    slv_msgf(res->message, sizeof res->message,
+             "lemke: no crash basis (a singular A_CC, the guess over the pivot budget, or %d "
+             "rows left broken)",
+             c.broken);
     return SLV_SINGULAR_PIVOT;
   }
   const double *d0 = L->d;
-  crash_basis(&B, m);
+  crash_basis(&B, c.m);
   crash_covering(&B, s->dc);
   L->d = s->dc;
   slv_lemke_path_scales(&B, &P);
-  slv_status st;
-  if (!z0_enters(&B, &P))
+  P.pivots = c.pivots;
+  if ((double)P.pivots + (double)LEMKE_CRASH_PIVOTS * L->N < limit)
+    P.limit = P.pivots + LEMKE_CRASH_PIVOTS * L->N;
+  if (!z0_enters(&B, &P)) {
+    res->pivots = P.pivots;
     st = slv_lemke_finish(&B, &P, op, opt, x, w, res);
-  else
+  } else {
     st = slv_lemke_run_path(&B, &P, op, opt, x, w, res);
+  }
   L->d = d0;
   return st;
 }

@@ -505,19 +505,29 @@ static void test_spd_vs_pgs(void) {
   TST_VEC_CLOSE(xp, xs, n, 1e-11, 0);
 
   /* scaling A, b and d by 1e6 changes neither the path nor x: the pivot
-   * tolerance is relative to the tableau column */
-  slv_result r1, r2;
-  o.covering = NULL;
+   * tolerance is relative to the tableau column.  The classical path (a
+   * covering vector given: d = 1, then 1e6), and the path from the crash
+   * basis (none given: its d is the basis's own, in the units of D A D) */
+  slv_result r1, r2, r3, r4;
+  for (int i = 0; i < n; i++) d[i] = 1;
+  o.covering = d;
   CU_ASSERT_EQUAL(run(&p, &o, x, &r1), SLV_CONVERGED);
+  o.covering = NULL;
+  CU_ASSERT_EQUAL(run(&p, &o, xp, &r3), SLV_CONVERGED);
   for (int k = 0; k < n * n; k++) A[k] *= 1e6;
   for (int i = 0; i < n; i++) {
     b[i] *= 1e6;
     d[i] = 1e6;
   }
+  double *x4 = malloc(sizeof(double) * n);
+  CU_ASSERT_EQUAL(run(&p, &o, x4, &r4), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(r3.pivots, r4.pivots);
+  TST_VEC_CLOSE(x4, xp, n, 1e-11, 0);
   o.covering = d;
   CU_ASSERT_EQUAL(run(&p, &o, xp, &r2), SLV_CONVERGED);
   CU_ASSERT_EQUAL(r1.pivots, r2.pivots);
   TST_VEC_CLOSE(xp, x, n, 1e-11, 0);
+  free(x4);
   free(A);
   free(b);
   free(xs);
