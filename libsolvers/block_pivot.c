@@ -286,7 +286,8 @@ static int flip(const slv_bpp *q, int nb, double *x, double *w) {
  * 1), then the joining rows (in[] = 2), factored by the cheaper of the
  * header's two ways (a non-symmetric A: the caller refactors).  Returns
  * the new m. */
-static int next_set(const slv_bpp *q, int m, int joins, const double *x, const double *w) {
+static int next_set(const slv_bpp *q, int m, int joins, const double *x, const double *w,
+                    slv_bpp_result *r) {
   int j0 = m, s = 0;
   double down = 0;
   for (int c = 0; c < m; c++) {
@@ -303,16 +304,20 @@ static int next_set(const slv_bpp *q, int m, int joins, const double *x, const d
   int use_down = !q->general && j0 < m && down < keep;
   if (use_down) /* the removed rows leave the factor, from the last one */
     for (int c = m - 1, mm = m; c >= j0; c--)
-      if (!q->in[q->set[c]]) chol_delete(q, mm--, c, q->dx);
+      if (!q->in[q->set[c]]) {
+        chol_delete(q, mm--, c, q->dx);
+        r->deleted++;
+      }
   int k = 0;
   for (int c = 0; c < m; c++)
     if (q->in[q->set[c]]) q->set[k++] = q->set[c];
-  for (int r = 0; r < q->n; r++) /* the joining rows: flips[] holds them among others */
-    if (q->in[r] == 2) {
-      q->in[r] = 1;
-      q->set[k++] = r;
+  for (int i = 0; i < q->n; i++) /* the joining rows: flips[] holds them among others */
+    if (q->in[i] == 2) {
+      q->in[i] = 1;
+      q->set[k++] = i;
     }
   int head = use_down ? s : j0;
+  if (!q->general) r->kept += head;
   sort_tail(q, head, k, x, w);
   return q->general ? k : factor_tail(q, head, k);
 }
@@ -352,6 +357,6 @@ slv_status slv_bpp_run(const slv_bpp *q, double *x, double *w, int m, slv_bpp_re
     mm = (double)m;
     stop = slv_should_stop(q->op, mm * mm * mm / 3 + (double)q->n * mm);
     if (stop) return stop;
-    m = next_set(q, m, flip(q, nb, x, w), x, w);
+    m = next_set(q, m, flip(q, nb, x, w), x, w, r);
   }
 }

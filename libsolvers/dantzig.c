@@ -167,6 +167,7 @@ static int dz_begin(dz_state *s, slv_op *op, const slv_options *opt, slv_hist *h
   int n = p->n, findex = 0;
   s->p = p;
   s->op = op;
+  s->opt = opt;
   s->h = h;
   s->A = op->A;
   s->lda = op->lda;

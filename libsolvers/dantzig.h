@@ -49,7 +49,8 @@ typedef struct {
   int *stamp;        /* n_max: drive id at which a row was found singular */
   /* per solve */
   const slv_problem *p;
-  slv_op *op;      /* the solve's operator */
+  slv_op *op; /* the solve's operator */
+  const slv_options *opt;
   const double *A; /* its dense view: A(i,j) = A[i + j lda] */
   size_t lda;
   const int *colptr, *rowind; /* its packed nonzero columns (sparse path) */

@@ -151,6 +151,10 @@ static int block_pivots(dz_state *s, double *x, double *w, int m, slv_status *st
   *stop = slv_bpp_run(&q, x, w, m, &r);
   s->pivots += r.pivots;
   if (*stop) return 0;
+  slv_logf(s->opt,
+           "dantzig: block start: %d rounds, |C| = %d, %d rows broken, %d pivots (%d rows "
+           "deleted by updates, %d kept in heads)",
+           r.rounds, r.m, r.broken, r.pivots, r.deleted, r.kept);
   m = slv_dz_chol_to_ldl(s, r.m); /* the same zero test as the rounds': m = r.m */
   m = drop_outside(s, x, w, m);
   s->w_fresh = 1;

@@ -468,6 +468,7 @@ static slv_status lemke_solve(void *st, slv_op *op, const slv_options *opt, doub
     xhave = 1;
     memcpy(s->xfirst, x, (size_t)n * sizeof *x);
     if (slv_stopped(op)) return res->solver_residual = x_r, slv_stopped(op);
+    res->message[0] = '\0'; /* the classical paths' verdict, not the crash's */
   }
   for (int a = 0; a < LEMKE_NPATHS; a++) {
     double tol = a < LEMKE_NPATHS - 1 ? lemke_floors[a] : opt->pivot_tol;

@@ -54,7 +54,7 @@ static double row_scale(const lcp_view *L, int i) {
 /* What the rounds left: the set K[0..m), its factor's kind, the rows
  * still broken, the principal pivots taken. */
 typedef struct {
-  int m, general, broken, pivots;
+  int m, general, broken, pivots, rounds;
 } crash;
 
 /* The rounds from C = {i : b_i < 0} at x = 0 into K[0..m), within budget
@@ -96,6 +96,7 @@ static slv_status crash_set(lemke_state *s, const lcp_view *L, slv_op *op, const
   c->general = q.general;
   c->broken = r.broken;
   c->pivots = r.pivots;
+  c->rounds = r.rounds;
   c->m = stop || r.singular ? -1 : r.m;
   return stop;
 }
@@ -224,6 +225,12 @@ slv_status slv_lemke_crash_path(lemke_state *s, lcp_view *L, slv_op *op, const s
   slv_status st = crash_set(s, L, op, opt, limit, x, w, &c);
   res->pivots = c.pivots;
   if (st) return st;
+  if (c.m < 0)
+    slv_logf(opt, "lemke: crash: %d rounds (%s): A_CC singular or the guess over the budget",
+             c.rounds, c.general ? "LU" : "Cholesky");
+  else
+    slv_logf(opt, "lemke: crash: %d rounds (%s), |C| = %d, %d rows broken", c.rounds,
+             c.general ? "LU" : "Cholesky", c.m, c.broken);
   if (c.m >= 0 && c.broken == 0 &&
       crash_solved(s, L, op, opt, c.m, c.general, x, w, res) == SLV_CONVERGED)
     return SLV_CONVERGED;
@@ -246,7 +253,9 @@ slv_status slv_lemke_crash_path(lemke_state *s, lcp_view *L, slv_op *op, const s
     res->pivots = P.pivots;
     st = slv_lemke_finish(&B, &P, op, opt, x, w, res);
   } else {
+    int before = P.pivots;
     st = slv_lemke_run_path(&B, &P, op, opt, x, w, res);
+    slv_logf(opt, "lemke: crash: z0 path of %d pivots: %s", P.pivots - before, slv_status_str(st));
   }
   L->d = d0;
   return st;
