@@ -54,12 +54,19 @@
  * rows' pivots for zeros (breakdown) and their steps for rounding (cycles
  * to the pivot limit); now they solve to res_rel ~1e-16.
  *
+ * The start.  A cold solve's first pass (n >= 64) starts from the rounds
+ * of block principal pivoting (block_pivot.c; docs/solvers.md, "A first
+ * active set"): whole sets of rows move between C and the bounds, each
+ * round one blocked factorization, and the single pivots above finish
+ * what the rounds leave (dantzig_start.c).
+ *
  * The files: this one holds the state, the solve and the boxed problem's
- * verdict; dantzig_pass.c one boxed pass (the start set, the order of the
- * rows, the final refinement); dantzig_drive.c the driving of one row (the
- * pivots: unit step, ratio test, set changes); dantzig_factor.c the factor
- * A_CC = L D L^T and its updates; dantzig_findex.c the outer passes on the
- * friction bounds.  dantzig.h is their shared state.
+ * verdict; dantzig_pass.c one boxed pass (the order of the rows, the
+ * drives, the final refinement); dantzig_start.c its start set;
+ * dantzig_drive.c the driving of one row (the pivots: unit step, ratio
+ * test, set changes); dantzig_factor.c the factor A_CC = L D L^T and its
+ * updates; dantzig_findex.c the outer passes on the friction bounds.
+ * dantzig.h is their shared state.
  *
  * Requires A symmetric (SLV_CAP_NEEDS_SYMMETRIC: the factor reads the lower
  * triangle) and dense storage.  slv_pivot_limit(opt, n) bounds the pivots of

@@ -15,16 +15,18 @@
  * the C1 update is L33' = L33 (I + strictly_lower(pv beta^T)), which is
  * inverted by a running sum), so a pivot costs one backward solve L^-T and
  * one product for dw.  dw is needed on N only (U rows get a fresh w, O(n),
- * when they start).  Dense A: a permuted copy M = A(perm, perm) keeps C in
- * positions [0, k) and N in [k, k + |N|), so dw_N is one dgemv on a
- * contiguous block; a set change swaps two rows and columns of M, O(n).
+ * when they start).  Dense A: from the DZ_M_AFTER-th pivot of a pass a
+ * permuted copy M = A(perm, perm) keeps C in positions [0, k) and N in
+ * [k, k + |N|), so dw_N is one dgemv on a contiguous block; a set change
+ * swaps two rows and columns of M, O(n).  Before, dw comes from A's dense
+ * columns: M's 2 n^2 of memory traffic is not paid by a pass that the block
+ * start has left with few pivots.
  * Sparse A (contact matrices J W J^T stored dense, nonzeros <= n^2/4): dw
  * is accumulated over the operator's packed nonzero columns (operator.h)
  * of the clamped rows,
  * O(nnz(A(:,C))), M is not built, and the forward solves skip the zeros of
- * y.  Free rows (and, with opt->warm_start, the rows whose start is strictly
- * inside their box) start in C, factored in one block (LAPACK dpotrf,
- * BLAS-3); rows whose solution leaves the box go back to U.  After the last
+ * y.  The pass's start set (dantzig_start.c) is factored in one block
+ * (LAPACK dpotrf, BLAS-3, or the rounds' updated factor).  After the last
  * pivot one step of iterative refinement on the final C (w = A x + b
  * recomputed, A_CC dx_C = -w_C) removes the drift of the updates.
  */

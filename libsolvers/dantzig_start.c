@@ -7,16 +7,21 @@
  * becomes the set C the pivots start from, factored, with every row of C
  * valid (w = 0, x in its box):
  *
- *   n >= DZ_BLOCK_MIN: the guess gains the rows that break their
- *     conditions at the start x (at lo with w < 0, at hi with w > 0,
- *     inside with w != 0), then the rounds of block principal pivoting
- *     (block_pivot.h) move whole sets of rows at a time, each round one
- *     Cholesky factor of A_CC at LAPACK's blocked speed; the clamped rows
- *     left outside their box then leave C one by one through the factor's
- *     updates (drop_outside);
- *   smaller problems: the guess is factored, solved, and the rows whose
- *     solution leaves the box are dropped and the rest refactored
- *     (block_start), as before the rounds existed.
+ *   the first pass of a cold solve (no warm start), n >= DZ_BLOCK_MIN:
+ *     the guess gains the rows that break their conditions at the start x
+ *     (at lo with w < 0, at hi with w > 0, inside with w != 0), then the
+ *     rounds of block principal pivoting (block_pivot.h) move whole sets
+ *     of rows at a time, each round one Cholesky factor of A_CC at
+ *     LAPACK's blocked speed; the clamped rows left outside their box then
+ *     leave C one by one through the factor's updates (drop_outside).
+ *     From 32 to 64 rows the rounds start to cost less than the single
+ *     pivots they replace (experiments/MEASUREMENTS.md, 2026-11-26);
+ *   a warm guess (opt->warm_start, a findex pass from the last pass's
+ *     clamped set) and smaller problems: the guess is factored, solved,
+ *     and the rows whose solution leaves the box are dropped and the rest
+ *     refactored (block_start).  A warm set is close to its answer; on the
+ *     findex passes of boxed-findex 1000 the rounds from it cycled (500
+ *     broken rows, then 360 and back) and tripled the pivots.
  *
  * Either way the pivots of dantzig_drive.c finish the pass: the start is a
  * guess, never the answer's judge.

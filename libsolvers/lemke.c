@@ -83,12 +83,20 @@
  * basis or a ray.  In every case
  * the final x is judged by the library residual, never by the path.
  *
+ * A first basis.  A plain LCP of 64 rows or more with no covering vector
+ * given starts from a crash basis instead (lemke_crash.c; docs/solvers.md,
+ * "Lexicographic Lemke", "A first basis"): the rounds of block principal
+ * pivoting (block_pivot.c) guess the positive set, and the path runs from
+ * its complementary basis with a covering vector of that basis; when it
+ * does not end at a solution, the classical paths below run, and only
+ * their rays are reported.
+ *
  * The files: this one holds the state, the path (its start, each pivot, the
- * drift check, the end) and the sequence of paths; lemke_ratio.c the
- * lexicographic ratio test and z0's exit; lemke_basis.c the factorized
- * basis and its updates; lemke_view.c the products with M read through A;
- * lemke_reform.c the reformulation of boxed, free and friction rows.
- * lemke.h is their shared state.
+ * drift check, the end) and the sequence of paths; lemke_crash.c the path
+ * from a crash basis; lemke_ratio.c the lexicographic ratio test and z0's
+ * exit; lemke_basis.c the factorized basis and its updates; lemke_view.c
+ * the products with M read through A; lemke_reform.c the reformulation of
+ * boxed, free and friction rows.  lemke.h is their shared state.
  *
  * Notation: the paper's z, q, M are u, q, M here; x and w stay the problem's.
  * Memory (all in init): H (and the compact core columns) for
