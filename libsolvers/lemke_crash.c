@@ -57,13 +57,38 @@ typedef struct {
   int m, general, broken, pivots, rounds;
 } crash;
 
+/* Whether A(set, set) (m rows) is exactly symmetric, gathered whole into
+ * the scratch G (m^2) and compared there.  A dense A is checked on the
+ * blocks the crash factors (the guess's, and the last set's) rather than
+ * whole: slv_op_is_symmetric's pass over A took a quarter of lemke's time
+ * at n = 500 (experiments/MEASUREMENTS.md, 2026-11-26); the packed copy of
+ * a mostly-zero A is checked whole, which costs its nonzeros. */
+static int block_symmetric(const lcp_view *L, const int *set, int m, double *G) {
+  for (int c = 0; c < m; c++) {
+    const double *a = L->A + (size_t)set[c] * L->lda;
+    for (int r = 0; r < m; r++) G[r + (size_t)c * m] = a[set[r]];
+  }
+  for (int c = 0; c < m; c++)
+    for (int r = c + 1; r < m; r++)
+      if (G[r + (size_t)c * m] != G[c + (size_t)r * m]) return 0;
+  return 1;
+}
+
+/* Whether the crash may factor A(set, set) by Cholesky. */
+static int symmetric_for(slv_op *op, const lemke_state *s, const lcp_view *L, const int *set,
+                         int m) {
+  int ii, jj;
+  if (op->packed == SLV_OP_COLS) return slv_op_is_symmetric(op, 0.0, &ii, &jj);
+  return block_symmetric(L, set, m, s->H + 2 * (size_t)L->N * L->N);
+}
+
 /* The rounds from C = {i : b_i < 0} at x = 0 into K[0..m), within budget
  * pivots (the guess's rows are pivots: each enters the basis), their last
  * factor of A_CC in H's buffer.  c->m = -1 when the rounds end on a
  * singular A_CC or the guess alone is over the budget; a poll's status. */
 static slv_status crash_set(lemke_state *s, const lcp_view *L, slv_op *op, const slv_options *opt,
                             int budget, double *x, double *w, crash *c) {
-  int n = L->n, m = 0, ii, jj;
+  int n = L->n, m = 0;
   double dmax = 0;
   for (int i = 0; i < n; i++) dmax = fmax(dmax, fabs(L->A[i + (size_t)i * L->lda]));
   slv_bpp q = { .n = n,
@@ -71,7 +96,7 @@ static slv_status crash_set(lemke_state *s, const lcp_view *L, slv_op *op, const
                 .lda = L->lda,
                 .b = L->q,
                 .op = op,
-                .general = !slv_op_is_symmetric(op, 0.0, &ii, &jj),
+                .general = 1, /* below, from the guess */
                 .prel = opt->pivot_tol,
                 .zero_abs = opt->pivot_tol * (dmax > 0 ? dmax : 1.0),
                 .given = 0,
@@ -91,6 +116,7 @@ static slv_status crash_set(lemke_state *s, const lcp_view *L, slv_op *op, const
   memset(c, 0, sizeof *c);
   c->m = -1;
   if (m > budget) return SLV_CONVERGED;
+  q.general = !symmetric_for(op, s, L, s->K, m);
   slv_bpp_result r;
   slv_status stop = slv_bpp_run(&q, x, w, m, &r);
   c->general = q.general;
@@ -98,6 +124,8 @@ static slv_status crash_set(lemke_state *s, const lcp_view *L, slv_op *op, const
   c->pivots = r.pivots;
   c->rounds = r.rounds;
   c->m = stop || r.singular ? -1 : r.m;
+  /* a Cholesky factor is A_CC's only if A_CC is symmetric: else no crash */
+  if (c->m > 0 && !q.general && !symmetric_for(op, s, L, s->K, c->m)) c->m = -1;
   return stop;
 }
 
