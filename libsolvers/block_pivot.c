@@ -48,12 +48,9 @@
 static double lo_of(const slv_bpp *q, int r) { return q->lo ? q->lo[r] : 0.0; }
 static double hi_of(const slv_bpp *q, int r) { return q->hi ? q->hi[r] : INFINITY; }
 
-/* The row scale s_r = sqrt(A_rr) (1 where A_rr <= 0): x_r s_r and
- * w_r / s_r are the units of the equilibrated problem D A D. */
-static double row_scale(const slv_bpp *q, int r) {
-  double a = q->A[r + (size_t)r * q->lda];
-  return a > 0 ? sqrt(a) : 1.0;
-}
+/* The row scale s_r (the caller's sqrt(A_rr)): x_r s_r and w_r / s_r are
+ * the units of the equilibrated problem D A D. */
+static double row_scale(const slv_bpp *q, int r) { return q->sq[r]; }
 
 /* A new pivot of row r with j rows before it counts as zero below this. */
 static double zero_of(const slv_bpp *q, int r, int j) {

@@ -58,6 +58,8 @@ typedef struct slv_bpp {
   const double *lo, *hi; /* the bounds of the rounds (+-inf allowed), n each; NULL: 0, +inf */
   slv_op *op;            /* its packed columns when formed; the poll */
   int general;           /* 0: A symmetric (Cholesky, lower triangle); 1: LU */
+  const double *sq;      /* n: the row scales sqrt(A_rr) (> 0; the caller's choice where
+                            A_rr <= 0): the units of D A D */
   double prel;           /* zero pivot of row r: below max(prel, 16 (j+1) eps) A_rr */
   double zero_abs;       /* ... and below this where A_rr <= 0 */
   int given;             /* the guess's leading rows that are not pivots */

@@ -136,6 +136,7 @@ static int block_pivots(dz_state *s, double *x, double *w, int m, slv_status *st
                 .lo = s->lo,
                 .hi = s->hi,
                 .op = s->op,
+                .sq = s->sq,
                 .prel = s->prel,
                 .zero_abs = s->ptol,
                 .given = m,

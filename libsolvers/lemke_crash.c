@@ -97,6 +97,7 @@ static slv_status crash_set(lemke_state *s, const lcp_view *L, slv_op *op, const
                 .b = L->q,
                 .op = op,
                 .general = 1, /* below, from the guess */
+                .sq = s->an,
                 .prel = opt->pivot_tol,
                 .zero_abs = opt->pivot_tol * (dmax > 0 ? dmax : 1.0),
                 .given = 0,
@@ -109,6 +110,7 @@ static slv_status crash_set(lemke_state *s, const lcp_view *L, slv_op *op, const
                 .set = s->K,
                 .flips = s->ties,
                 .in = s->inC };
+  for (int i = 0; i < n; i++) s->an[i] = row_scale(L, i); /* free in a plain LCP */
   memset(x, 0, (size_t)n * sizeof *x);
   memcpy(w, L->q, (size_t)n * sizeof *w);
   for (int i = 0; i < n; i++)

@@ -33,7 +33,7 @@
 /* The arrays of one run. */
 typedef struct {
   int n;
-  double *A, *b, *lo, *hi, *xs, *x, *w, *F, *dx, *key;
+  double *A, *b, *lo, *hi, *xs, *x, *w, *F, *dx, *key, *sq;
   int *set, *flips;
   signed char *in;
   lapack_int *ipiv;
@@ -47,7 +47,7 @@ static void run_alloc(run_t *t, int n) {
   t->n = n;
   t->A = calloc((size_t)n * n, sizeof *t->A);
   t->F = calloc((size_t)n * n, sizeof *t->F);
-  double **v[] = { &t->b, &t->lo, &t->hi, &t->xs, &t->x, &t->w, &t->dx, &t->key };
+  double **v[] = { &t->b, &t->lo, &t->hi, &t->xs, &t->x, &t->w, &t->dx, &t->key, &t->sq };
   for (size_t k = 0; k < sizeof v / sizeof *v; k++) *v[k] = calloc((size_t)n, sizeof(double));
   t->set = calloc((size_t)n, sizeof *t->set);
   t->flips = calloc((size_t)n, sizeof *t->flips);
@@ -59,7 +59,7 @@ static void run_alloc(run_t *t, int n) {
 static void run_free(run_t *t) {
   free(t->A);
   free(t->F);
-  double *v[] = { t->b, t->lo, t->hi, t->xs, t->x, t->w, t->dx, t->key };
+  double *v[] = { t->b, t->lo, t->hi, t->xs, t->x, t->w, t->dx, t->key, t->sq };
   for (size_t k = 0; k < sizeof v / sizeof *v; k++) free(v[k]);
   free(t->set);
   free(t->flips);
@@ -78,6 +78,10 @@ static slv_bpp bpp_of(run_t *t, int boxed, int general) {
   t->p.lo = boxed ? t->lo : NULL;
   t->p.hi = boxed ? t->hi : NULL;
   slv_op_begin(&t->op, &t->p, &t->buf);
+  for (int i = 0; i < t->n; i++) {
+    double a = t->A[i + (size_t)i * t->n];
+    t->sq[i] = a > 0 ? sqrt(a) : 1.0;
+  }
   slv_bpp q = { .n = t->n,
                 .A = t->A,
                 .lda = (size_t)t->n,
@@ -85,6 +89,7 @@ static slv_bpp bpp_of(run_t *t, int boxed, int general) {
                 .lo = t->p.lo,
                 .hi = t->p.hi,
                 .op = &t->op,
+                .sq = t->sq,
                 .general = general,
                 .prel = 1e-13,
                 .zero_abs = 1e-13,
