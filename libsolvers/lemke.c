@@ -214,6 +214,17 @@ static slv_status lemke_init(void *st, int n_max, const slv_options *opt) {
   return SLV_OK;
 }
 
+path slv_lemke_path_new(double piv_tol, double lu_tol, int limit) {
+  path P = { .piv_tol = piv_tol,
+             .lu_tol = lu_tol,
+             .limit = limit,
+             .notrial = -1,
+             .amax = -1,
+             .period = LEMKE_CHECK,
+             .to_check = LEMKE_CHECK };
+  return P;
+}
+
 void slv_lemke_path_scales(basis *B, path *P) {
   const lcp_view *L = B->L;
   P->qscale = P->dmax = 0;
@@ -417,13 +428,7 @@ static slv_status one_path(lemke_state *s, lcp_view *L, slv_op *op, const slv_op
                            double piv_tol, int limit, double *x, double *w, slv_result *res,
                            int *skipped) {
   basis B = { .s = s, .L = L, .N = L->N, .k = 0, .ldh = L->N };
-  path P = { .piv_tol = piv_tol,
-             .lu_tol = opt->pivot_tol,
-             .limit = limit,
-             .notrial = -1,
-             .amax = -1,
-             .period = LEMKE_CHECK,
-             .to_check = LEMKE_CHECK };
+  path P = slv_lemke_path_new(piv_tol, opt->pivot_tol, limit);
   *skipped = 0;
   if (!path_start(&B, &P)) {
     slv_lemke_solution(&B, op->p, x);

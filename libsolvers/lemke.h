@@ -138,6 +138,9 @@ enum { Z0_STAYS, Z0_LEAVES, Z0_EXITED, Z0_RETRY };
 
 /* ---- lemke.c: the path ------------------------------------------------------ */
 
+/* A path's state before its start: ratio-test threshold piv_tol,
+ * refactorization threshold lu_tol, at most limit pivots. */
+path slv_lemke_path_new(double piv_tol, double lu_tol, int limit);
 /* qscale, dmax (max |d_i|) and vscale of a path's start. */
 void slv_lemke_path_scales(basis *B, path *P);
 /* The pivots from P's state until the path ends, then slv_lemke_finish. */

@@ -244,13 +244,7 @@ static int z0_enters(basis *B, path *P) {
 slv_status slv_lemke_crash_path(lemke_state *s, lcp_view *L, slv_op *op, const slv_options *opt,
                                 int limit, double *x, double *w, slv_result *res) {
   basis B = { .s = s, .L = L, .N = L->N, .k = 0, .ldh = L->N };
-  path P = { .piv_tol = fmax(opt->pivot_tol, LEMKE_PIVOT_FLOOR),
-             .lu_tol = opt->pivot_tol,
-             .limit = limit,
-             .notrial = -1,
-             .amax = -1,
-             .period = LEMKE_CHECK,
-             .to_check = LEMKE_CHECK };
+  path P = slv_lemke_path_new(fmax(opt->pivot_tol, LEMKE_PIVOT_FLOOR), opt->pivot_tol, limit);
   crash c;
   slv_status st = crash_set(s, L, op, opt, limit, x, w, &c);
   res->pivots = c.pivots;

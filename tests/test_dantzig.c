@@ -828,20 +828,11 @@ static void test_block_cycle(void) {
     }
     tst_planted_spd(n1, 0.1, 17 + boxed, lo, hi, A1, b1, xe);
     tst_block_diag(n1, A1, b1, n2, tst_cyc4_A, tst_cyc4_b, A, b);
-    slv_problem q = dense(n2, tst_cyc4_A, tst_cyc4_b, NULL, NULL);
-    slv_options oe = slv_options_default();
-    slv_workspace *ws = NULL;
-    slv_result res;
-    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("enum"), n2, &oe, &ws), SLV_OK);
-    CU_ASSERT_EQUAL(slv_solve(ws, &q, &oe, xe + n1, NULL, &res), SLV_CONVERGED);
-    slv_workspace_free(ws);
+    CU_ASSERT_EQUAL(tst_enum_solve(n2, tst_cyc4_A, tst_cyc4_b, xe + n1), SLV_CONVERGED);
     slv_problem p = dense(n, A, b, lo, hi);
-    tst_log log = { .len = 0 };
-    slv_options o = slv_options_default();
-    o.tol = 1e-12;
-    o.log_fn = tst_log_line;
-    o.log_ctx = &log;
-    CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
+    tst_log log;
+    slv_result res;
+    CU_ASSERT_EQUAL(tst_solve_logged("dantzig", &p, 1e-12, x, &res, &log), SLV_CONVERGED);
     TST_VEC_CLOSE(x, xe, n, 1e-9, 1e-9);
     const char *c = tst_log_find(&log, "dantzig: block start: ");
     int rounds = 0, m = 0, broken = 0, piv = 0;
@@ -886,30 +877,19 @@ static void test_block_stacked(void) {
     io_instance *inst = NULL;
     CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_AUTO, &inst, err, sizeof err), SLV_CONVERGED);
     slv_problem f = io_instance_problem(inst);
-    int n = f.n, K = 64 / n + 2, N = K * n;
-    double *A = calloc((size_t)N * N, sizeof *A), *b = malloc(sizeof(double) * N);
+    int n = f.n, K = tst_stack_copies(n), N = K * n;
+    double *A = malloc(sizeof(double) * N * N), *b = malloc(sizeof(double) * N);
     double *lo = malloc(sizeof(double) * N), *hi = malloc(sizeof(double) * N);
-    double *x = calloc((size_t)N, sizeof *x);
-    for (int c = 0; c < K; c++)
-      for (int j = 0; j < n; j++) {
-        for (int i = 0; i < n; i++)
-          A[(c * n + i) + (size_t)(c * n + j) * N] = f.A[i + (size_t)j * f.lda];
-        b[c * n + j] = f.b[j];
-        lo[c * n + j] = f.lo ? f.lo[j] : 0.0;
-        hi[c * n + j] = f.hi ? f.hi[j] : INFINITY;
-      }
+    double *x = malloc(sizeof(double) * N);
+    tst_stack(&f, K, A, b, lo, hi);
     slv_problem p = dense(N, A, b, lo, hi);
-    tst_log log = { .len = 0 };
-    slv_options o = slv_options_default();
-    o.tol = 1e-9;
-    o.log_fn = tst_log_line;
-    o.log_ctx = &log;
+    tst_log log;
     slv_result res;
-    slv_status st = run(&p, &o, x, &res);
+    slv_status st = tst_solve_logged("dantzig", &p, 1e-9, x, &res, &log);
     double worst = 0;
     for (int c = 0; c < K; c++) {
-      slv_problem pb = dense(n, A + (size_t)(c * n) * N + c * n, b + c * n, lo + c * n, hi + c * n);
-      pb.lda = N;
+      slv_problem pb =
+          tst_dense(n, A + (size_t)(c * n) * N + c * n, N, b + c * n, lo + c * n, hi + c * n);
       worst = fmax(worst, own_res(&pb, x + c * n));
     }
     printf("\n    %-22s N=%-3d %-10s pivots=%-4d worst block res_rel=%.1e", files[k], N,
@@ -930,6 +910,7 @@ static void test_block_stacked(void) {
  * at a bound with w* = 0 as well; A is SPD, so x* is the answer. */
 static void test_block_degenerate(void) {
   int n = 150;
+  tst_log log;
   double *A = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n);
   double *xs = malloc(sizeof(double) * n), *x = malloc(sizeof(double) * n);
   double *lo = malloc(sizeof(double) * n), *hi = malloc(sizeof(double) * n);
@@ -949,11 +930,10 @@ static void test_block_degenerate(void) {
       b[i] = wi - s;
     }
     slv_problem p = dense(n, A, b, lo, hi);
-    slv_options o = slv_options_default();
-    o.tol = 1e-12;
     slv_result res;
-    CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
+    CU_ASSERT_EQUAL(tst_solve_logged("dantzig", &p, 1e-12, x, &res, &log), SLV_CONVERGED);
     TST_VEC_CLOSE(x, xs, n, 1e-9, 1e-9);
+    CU_ASSERT_PTR_NOT_NULL(tst_log_find(&log, "dantzig: block start: "));
   }
   free(A);
   free(b);

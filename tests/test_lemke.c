@@ -345,21 +345,6 @@ static void test_siconos_lcp(void) {
 
 /* ---- the crash basis (lemke_crash.c) ------------------------------------------- */
 
-/* x of the small problem (n <= 16) by the exhaustive oracle. */
-static void enum_solve(int n, const double *A, const double *b, double *x) {
-  slv_problem p = slv_problem_empty();
-  p.n = n;
-  p.A = A;
-  p.lda = n;
-  p.b = b;
-  slv_options o = slv_options_default();
-  slv_workspace *ws = NULL;
-  slv_result res;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("enum"), n, &o, &ws), SLV_OK);
-  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &res), SLV_CONVERGED);
-  slv_workspace_free(ws);
-}
-
 /* A planted P-matrix of n rows: S + (C - C^T) / sqrt(n) with S SPD
  * (tst_planted_spd), x* its planted x (0 on a third of the rows), and
  * b = w* - A x* with w* = 0 where x* > 0, w* in [0.2, 0.27] else. */
@@ -396,19 +381,11 @@ static void crash_cycle_case(int nonsym) {
     tst_planted_spd(n1, 0.1, 21, NULL, NULL, A1, b1, xe);
   const double *A2 = nonsym ? tst_cyc3_A : tst_cyc4_A, *b2 = nonsym ? tst_cyc3_b : tst_cyc4_b;
   tst_block_diag(n1, A1, b1, n2, A2, b2, A, b);
-  enum_solve(n2, A2, b2, xe + n1);
-  slv_problem p = slv_problem_empty();
-  p.n = n;
-  p.A = A;
-  p.lda = n;
-  p.b = b;
-  tst_log log = { .len = 0 };
-  slv_options o = slv_options_default();
-  o.tol = 1e-12;
-  o.log_fn = tst_log_line;
-  o.log_ctx = &log;
+  CU_ASSERT_EQUAL(tst_enum_solve(n2, A2, b2, xe + n1), SLV_CONVERGED);
+  slv_problem p = tst_dense(n, A, n, b, NULL, NULL);
+  tst_log log;
   slv_result res;
-  CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(tst_solve_logged("lemke", &p, 1e-12, x, &res, &log), SLV_CONVERGED);
   TST_VEC_CLOSE(x, xe, n, 1e-9, 1e-9);
   const char *c = tst_log_find(&log, "lemke: crash: ");
   int rounds = 0, m = 0, broken = 0;
@@ -451,6 +428,7 @@ static void test_crash_siconos_stacked(void) {
     return;
   }
   int crashed = 0;
+  double tol = 1e-10;
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     const lcase *e = &cases[k];
     char path[4200], err[512];
@@ -458,29 +436,15 @@ static void test_crash_siconos_stacked(void) {
     io_instance *inst = NULL;
     CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_AUTO, &inst, err, sizeof err), SLV_CONVERGED);
     slv_problem f = io_instance_problem(inst);
-    int n = f.n, K = 64 / n + 2, N = K * n;
-    double *A = calloc((size_t)N * N, sizeof *A), *b = malloc(sizeof(double) * N);
-    double *A1 = malloc(sizeof(double) * n * n), *x = calloc((size_t)N, sizeof *x);
-    for (int j = 0; j < n; j++)
-      for (int i = 0; i < n; i++) A1[i + (size_t)j * n] = f.A[i + (size_t)j * f.lda];
-    for (int c = 0; c < K; c++)
-      for (int j = 0; j < n; j++) {
-        for (int i = 0; i < n; i++)
-          A[(c * n + i) + (size_t)(c * n + j) * N] = A1[i + (size_t)j * n];
-        b[c * n + j] = f.b[j];
-      }
-    slv_problem p = slv_problem_empty();
-    p.n = N;
-    p.A = A;
-    p.lda = N;
-    p.b = b;
-    tst_log log = { .len = 0 };
-    slv_options o = slv_options_default();
-    o.tol = 1e-10;
-    o.log_fn = tst_log_line;
-    o.log_ctx = &log;
+    int n = f.n, K = tst_stack_copies(n), N = K * n;
+    double *A = malloc(sizeof(double) * N * N), *b = malloc(sizeof(double) * N);
+    double *A1 = malloc(sizeof(double) * n * n), *x = malloc(sizeof(double) * N);
+    tst_stack(&f, K, A, b, NULL, NULL);
+    for (int j = 0; j < n; j++) memcpy(A1 + (size_t)j * n, A + (size_t)j * N, sizeof(double) * n);
+    slv_problem p = tst_dense(N, A, N, b, NULL, NULL);
+    tst_log log;
     slv_result res;
-    slv_status st = run(&p, &o, x, &res);
+    slv_status st = tst_solve_logged("lemke", &p, tol, x, &res, &log);
     double worst = 0;
     for (int c = 0; c < K; c++)
       worst = fmax(worst,
@@ -494,7 +458,7 @@ static void test_crash_siconos_stacked(void) {
       CU_ASSERT_EQUAL(st, SLV_RAY_TERMINATION);
       CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "infeasible"));
     }
-    CU_ASSERT_EQUAL(st == SLV_CONVERGED, worst <= o.tol);
+    CU_ASSERT_EQUAL(st == SLV_CONVERGED, worst <= tol);
     free(A);
     free(b);
     free(A1);
@@ -509,6 +473,7 @@ static void test_crash_siconos_stacked(void) {
  * (A is a P-matrix) from the crash. */
 static void test_crash_degenerate(void) {
   int n = 150;
+  tst_log log;
   double *A = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n);
   double *xs = malloc(sizeof(double) * n), *x = malloc(sizeof(double) * n);
   for (int nonsym = 0; nonsym <= 1; nonsym++) {
@@ -523,16 +488,11 @@ static void test_crash_degenerate(void) {
       if (i % 5 && xs[i] == 0) wi = 0.3; /* the other rows at 0 keep w* > 0 */
       b[i] = wi - s;
     }
-    slv_problem p = slv_problem_empty();
-    p.n = n;
-    p.A = A;
-    p.lda = n;
-    p.b = b;
-    slv_options o = slv_options_default();
-    o.tol = 1e-12;
+    slv_problem p = tst_dense(n, A, n, b, NULL, NULL);
     slv_result res;
-    CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
+    CU_ASSERT_EQUAL(tst_solve_logged("lemke", &p, 1e-12, x, &res, &log), SLV_CONVERGED);
     TST_VEC_CLOSE(x, xs, n, 1e-9, 1e-9);
+    CU_ASSERT_PTR_NOT_NULL(tst_log_find(&log, "lemke: crash: "));
   }
   free(A);
   free(b);
