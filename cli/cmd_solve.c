@@ -229,27 +229,30 @@ static int parse_args(int argc, char **argv, solve_args *a) {
       a->fl.warm = 1;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "tol", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_double(v, &a->fl.tol) || !(a->fl.tol > 0)) {
+      if (slv_parse_double(v, SLV_PARSE_FINITE, &a->fl.tol) != SLV_PARSE_OK || !(a->fl.tol > 0)) {
         cli_error("solve: --tol must be a finite number > 0, got '%s'", v);
         return CLI_EXIT_USAGE;
       }
       a->fl.have_tol = 1;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "max-iter", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_long(v, &a->fl.max_iter) || a->fl.max_iter < 1 || a->fl.max_iter > INT_MAX) {
+      if (slv_parse_long(v, &a->fl.max_iter) != SLV_PARSE_OK || a->fl.max_iter < 1 ||
+          a->fl.max_iter > INT_MAX) {
         cli_error("solve: --max-iter must be an integer between 1 and %d, got '%s'", INT_MAX, v);
         return CLI_EXIT_USAGE;
       }
       a->fl.have_max_iter = 1;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "time-limit", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_double(v, &a->fl.time_limit) || !(a->fl.time_limit > 0)) {
+      if (slv_parse_double(v, SLV_PARSE_FINITE, &a->fl.time_limit) != SLV_PARSE_OK ||
+          !(a->fl.time_limit > 0)) {
         cli_error("solve: --time-limit must be a finite number of seconds > 0, got '%s'", v);
         return CLI_EXIT_USAGE;
       }
     } else if ((r = cli_option_value("solve", argc, argv, &i, "repeat", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_long(v, &a->repeat) || a->repeat < 1 || a->repeat > SOLVE_MAX_REPEAT) {
+      if (slv_parse_long(v, &a->repeat) != SLV_PARSE_OK || a->repeat < 1 ||
+          a->repeat > SOLVE_MAX_REPEAT) {
         cli_error("solve: --repeat must be an integer between 1 and %ld, got '%s'",
                   SOLVE_MAX_REPEAT, v);
         return CLI_EXIT_USAGE;
@@ -267,14 +270,14 @@ static int parse_args(int argc, char **argv, solve_args *a) {
       }
     } else if ((r = cli_option_value("solve", argc, argv, &i, "omega", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_double(v, &a->fl.omega)) {
+      if (slv_parse_double(v, SLV_PARSE_FINITE, &a->fl.omega) != SLV_PARSE_OK) {
         cli_error("solve: --omega must be a finite number, got '%s'", v);
         return CLI_EXIT_USAGE;
       }
       a->fl.have_omega = 1;
     } else if ((r = cli_option_value("solve", argc, argv, &i, "threads", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_long(v, &a->fl.threads) || a->fl.threads < 1 ||
+      if (slv_parse_long(v, &a->fl.threads) != SLV_PARSE_OK || a->fl.threads < 1 ||
           a->fl.threads > SLV_THREADS_MAX) {
         cli_error("solve: --threads must be an integer between 1 and %d, got '%s'", SLV_THREADS_MAX,
                   v);

@@ -253,7 +253,7 @@ static int expand(const parser *ps, const char *key, const char *word, char *out
 
 static int num(const parser *ps, const char *key, const char *v, double lo, double *out) {
   double d;
-  if (!exp_parse_double(v, &d) || !(d > lo)) {
+  if (slv_parse_double(v, SLV_PARSE_FINITE, &d) != SLV_PARSE_OK || !(d > lo)) {
     char lim[32];
     snprintf(lim, sizeof lim, "%g", lo);
     return perr(ps, key, "expected a finite number > %s, got '%s'", lim, v);
@@ -272,7 +272,7 @@ static int seconds(const parser *ps, const char *key, const char *v, double lo, 
 
 static int whole(const parser *ps, const char *key, const char *v, long lo, long hi, long *out) {
   long d;
-  if (!exp_parse_long(v, &d) || d < lo || d > hi) {
+  if (slv_parse_long(v, &d) != SLV_PARSE_OK || d < lo || d > hi) {
     char lim[64];
     snprintf(lim, sizeof lim, "%ld and %ld", lo, hi);
     return perr(ps, key, "expected an integer between %s, got '%s'", lim, v);

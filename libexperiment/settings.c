@@ -101,14 +101,16 @@ static const key_def *find_key(const char *key) {
 /* A, or A/B (a time step as a fraction, e.g. 1/240). */
 static int parse_ratio(const char *v, double *out) {
   const char *slash = strchr(v, '/');
-  if (!slash) return exp_parse_double(v, out);
+  if (!slash) return slv_parse_double(v, SLV_PARSE_FINITE, out) == SLV_PARSE_OK;
   char num[64];
   size_t n = (size_t)(slash - v);
   if (n == 0 || n >= sizeof num) return 0;
   memcpy(num, v, n);
   num[n] = '\0';
   double a, b;
-  if (!exp_parse_double(num, &a) || !exp_parse_double(slash + 1, &b) || b == 0.0) return 0;
+  if (slv_parse_double(num, SLV_PARSE_FINITE, &a) != SLV_PARSE_OK ||
+      slv_parse_double(slash + 1, SLV_PARSE_FINITE, &b) != SLV_PARSE_OK || b == 0.0)
+    return 0;
   *out = a / b;
   return isfinite(*out);
 }
@@ -133,7 +135,7 @@ static int parse_enum(const char *const *names, const char *v, int *out) {
   long n;
   int count = 0;
   while (names[count]) count++;
-  if (exp_parse_long(v, &n) && n >= 0 && n < count) {
+  if (slv_parse_long(v, &n) == SLV_PARSE_OK && n >= 0 && n < count) {
     *out = (int)n;
     return 1;
   }
@@ -156,8 +158,9 @@ static int parse_gravity(const char *v, dyn_v3 *g) {
   char *save = NULL, *p[4] = { NULL, NULL, NULL, NULL };
   p[0] = strtok_r(buf, ",", &save);
   for (int i = 1; i < 4 && p[i - 1]; i++) p[i] = strtok_r(NULL, ",", &save);
-  return p[2] && !p[3] && exp_parse_double(p[0], &g->x) && exp_parse_double(p[1], &g->y) &&
-         exp_parse_double(p[2], &g->z);
+  return p[2] && !p[3] && slv_parse_double(p[0], SLV_PARSE_FINITE, &g->x) == SLV_PARSE_OK &&
+         slv_parse_double(p[1], SLV_PARSE_FINITE, &g->y) == SLV_PARSE_OK &&
+         slv_parse_double(p[2], SLV_PARSE_FINITE, &g->z) == SLV_PARSE_OK;
 }
 
 /* "pgs, pjacobi, ..." */
@@ -180,7 +183,8 @@ static int set_number(const key_def *d, double *at, const char *v, char *err, si
                                       [K_UNIT] = "a number in [0, 1]",
                                       [K_REAL] = "a finite number" };
   double x;
-  int ok = d->kind == K_DT ? parse_ratio(v, &x) : exp_parse_double(v, &x);
+  int ok = d->kind == K_DT ? parse_ratio(v, &x)
+                           : slv_parse_double(v, SLV_PARSE_FINITE, &x) == SLV_PARSE_OK;
   if (ok) {
     switch (d->kind) {
     case K_DT:
@@ -203,7 +207,7 @@ static int set_value(const key_def *d, char *at, const char *v, char *err, size_
   switch (d->kind) {
   case K_INT: {
     long n;
-    if (exp_parse_long(v, &n) && n >= d->lo && n <= d->hi) {
+    if (slv_parse_long(v, &n) == SLV_PARSE_OK && n >= d->lo && n <= d->hi) {
       *(int *)(void *)at = (int)n;
       return 1;
     }

@@ -3,8 +3,9 @@
  *
  * The reader (see io_internal.h for the contract): the file is read whole
  * with fread into one NUL-terminated buffer, after its size has been
- * checked against the memory cap; tokens are converted in place with
- * strtod / strtol and must be consumed entirely.  The writer prints numbers
+ * checked against the memory cap; tokens are converted in place by
+ * libsolvers' strict parser (slv_parse_double_n, slv_parse_long_n: the
+ * whole token, NaN never).  The writer prints numbers
  * with %.17g and infinities as "inf" / "-inf", so that strtod gives back
  * the same bits.  The format table and io_read / io_write are in
  * io_format.c.
@@ -279,30 +280,14 @@ slv_status slv_rd_failf(const slv_reader *r, long line, slv_status st, const cha
   return st;
 }
 
-/* 1: integer, 2: integer out of long's range, 0: not an integer. */
+/* 1: integer, 2: integer out of long's range, 0: not an integer
+ * (libsolvers' strict parser, slv_parse_long_n). */
 static int parse_long(const slv_token *t, long *v) {
-  if (t->len == 0) return 0;
-  char c = t->s[0];
-  if (!((c >= '0' && c <= '9') || c == '-' || c == '+')) return 0;
-  char *end;
-  errno = 0;
-  *v = strtol(t->s, &end, 10);
-  if (end != t->s + t->len) return 0;
-  return errno == ERANGE ? 2 : 1;
-}
-
-/* 1: a number (NaN excluded), 0: not a number or NaN. */
-static int parse_double(const slv_token *t, double *v) {
-  if (t->len == 0) return 0;
-  char c = t->s[0];
-  /* strtod skips leading white space; tokens never start with it, but a
-   * token may start with a NUL byte or other garbage: refuse early. */
-  if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'i' || c == 'I' ||
-        c == 'n' || c == 'N'))
-    return 0;
-  char *end;
-  *v = strtod(t->s, &end);
-  return end == t->s + t->len;
+  switch (slv_parse_long_n(t->s, t->len, v)) {
+  case SLV_PARSE_OK: return 1;
+  case SLV_PARSE_RANGE: return 2;
+  default: return 0;
+  }
 }
 
 slv_status slv_rd_int(slv_reader *r, long lo, long hi, int *out, const char *what, ...) {
@@ -342,12 +327,17 @@ slv_status slv_rd_size(slv_reader *r, long max, int *out, long *line, const char
 }
 
 /* Reads one number; 0 on success, else the reason: 1 end of file or not a
- * number, 2 infinite where finite was asked.  t gets the token. */
+ * number (NaN included), 2 infinite (or beyond DBL_MAX) where finite was
+ * asked.  t gets the token. */
 static int rd_num(slv_reader *r, int flags, double *v, slv_token *t) {
   if (!slv_rd_next(r, t)) return 1;
-  if (!parse_double(t, v) || isnan(*v)) return 1;
-  if (isinf(*v) && !(flags & SLV_RD_INF_OK)) return 2;
-  return 0;
+  unsigned pf = (flags & SLV_RD_INF_OK) ? SLV_PARSE_INF : SLV_PARSE_FINITE;
+  switch (slv_parse_double_n(t->s, t->len, pf, v)) {
+  case SLV_PARSE_OK: return 0;
+  case SLV_PARSE_INFINITE:
+  case SLV_PARSE_RANGE: return 2;
+  default: return 1;
+  }
 }
 
 static const char *num_kind(int flags, int why) {
@@ -433,7 +423,7 @@ int slv_rd_try_long(slv_reader *r, long *v) {
 int slv_rd_try_double(slv_reader *r, double *v) {
   slv_reader c = *r;
   slv_token t;
-  if (!slv_rd_next(&c, &t) || !parse_double(&t, v) || isnan(*v)) return 0;
+  if (!slv_rd_next(&c, &t) || slv_parse_double_n(t.s, t.len, SLV_PARSE_INF, v)) return 0;
   r->pos = c.pos;
   r->line = c.line;
   return 1;

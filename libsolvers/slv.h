@@ -82,6 +82,43 @@ typedef enum slv_status {
  * never NULL. */
 SLV_API const char *slv_status_str(slv_status s);
 
+/* ---- numbers from text: the toolkit's one strict parser (parse.c) -------- */
+/* Every number lcplab reads from text goes through these: instance files
+ * (the I/O library), options by name (below), world settings, scene
+ * parameters, .exp files and command-line flags.  Strict: the whole text is
+ * one number, no white space before it, NaN never, infinities only with
+ * SLV_PARSE_INF, integers in base 10 within their type; the details are in
+ * parse.c's header.  0 (SLV_PARSE_OK) on success; otherwise the reason, and
+ * *out is left as it was. */
+typedef enum slv_parse_error {
+  SLV_PARSE_OK = 0,
+  SLV_PARSE_EMPTY = 1,    /* "" (or NULL) */
+  SLV_PARSE_BLANK = 2,    /* white space before the number: " 1" */
+  SLV_PARSE_SYNTAX = 3,   /* not a number: "abc", "-", "0x10" as an integer */
+  SLV_PARSE_TRAILING = 4, /* a number followed by more: "1e-8x", "1 2" */
+  SLV_PARSE_NAN = 5,      /* "nan" */
+  SLV_PARSE_INFINITE = 6, /* "inf" without SLV_PARSE_INF */
+  SLV_PARSE_RANGE = 7     /* beyond the type: "1e999" (a double without SLV_PARSE_INF), an
+                             integer beyond long, int or unsigned long, "-1" as unsigned */
+} slv_parse_error;
+
+/* Flags of slv_parse_double: finite only (0), or +-inf accepted (spelled
+ * "inf", "-inf", "infinity", or a double beyond DBL_MAX, which IEEE 754
+ * rounds to one). */
+enum { SLV_PARSE_FINITE = 0, SLV_PARSE_INF = 1 };
+
+SLV_API slv_parse_error slv_parse_double(const char *s, unsigned flags, double *out);
+SLV_API slv_parse_error slv_parse_long(const char *s, long *out);
+SLV_API slv_parse_error slv_parse_int(const char *s, int *out);
+SLV_API slv_parse_error slv_parse_ulong(const char *s, unsigned long *out);
+/* The same for the token s[0..len) inside a longer NUL-terminated text
+ * (a reader's buffer): the number must end exactly at s + len. */
+SLV_API slv_parse_error slv_parse_double_n(const char *s, size_t len, unsigned flags, double *out);
+SLV_API slv_parse_error slv_parse_long_n(const char *s, size_t len, long *out);
+/* What went wrong, for a message: "characters after the number", "out of
+ * range", ...; never NULL. */
+SLV_API const char *slv_parse_error_str(slv_parse_error e);
+
 /* ---- the problem (borrowed: the library never writes through it) ------- */
 typedef enum slv_storage {
   SLV_DENSE = 0,   /* A[i + j*lda], column-major (LAPACK), lda >= n */
