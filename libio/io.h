@@ -179,7 +179,9 @@ enum {
 
 /* The keyword of option bit 1 << k in the lcplab format ("max_iter", "tol",
  * "norm", "omega", "damping", "pivot_tol", "warm_start", "check_every",
- * "max_pivots", "seed", the slv_options field names); NULL out of range. */
+ * "max_pivots", "seed": the first IO_OPT_COUNT rows of libsolvers' options
+ * by name, slv_option_at, whose slv_options_set reads each value and
+ * slv_options_get writes it); NULL out of range. */
 IO_API const char *io_option_name(int k);
 
 /* Allocate an instance with dense n x n storage, b = 0, lo = 0, hi = +inf,

@@ -30,7 +30,8 @@
  *     solver NAME               optional: the solver this problem was solved
  *                               with (where it came from, e.g. a world step)
  *     options K                 optional, then K pairs "name value" of that
- *                               solve's slv_options (io_option_name)
+ *                               solve's slv_options (io_option_name), each
+ *                               value read by slv_options_set
  *     end                       required; nothing but comments after it
  *
  * Sections other than n may come in any order, each at most once; storage
@@ -91,50 +92,54 @@ static const char *const SECTION[S_COUNT] = { "kind",   "n",       "storage", "A
 
 /* ---- factored storage and the recorded solve -------------------------------- */
 
-static const char *const OPTION[IO_OPT_COUNT] = { "max_iter",   "tol",         "norm",
-                                                  "omega",      "damping",     "pivot_tol",
-                                                  "warm_start", "check_every", "max_pivots",
-                                                  "seed" };
+/* Option bit 1 << k is row k of libsolvers' table of options by name
+ * (slv.h, "options by name": its first IO_OPT_COUNT rows, in this order). */
+const char *io_option_name(int k) {
+  return k >= 0 && k < IO_OPT_COUNT ? slv_option_at(k)->name : NULL;
+}
 
-const char *io_option_name(int k) { return k >= 0 && k < IO_OPT_COUNT ? OPTION[k] : NULL; }
+/* The option names a .lcp file takes, for a message: "max_iter, tol, ...". */
+static void option_list(char *buf, size_t len) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int k = 0; k < IO_OPT_COUNT; k++) {
+    int r = snprintf(buf + used, len - used, "%s%s", k ? ", " : "", io_option_name(k));
+    if (r < 0 || (size_t)r >= len - used) return;
+    used += (size_t)r;
+  }
+}
+
+/* The value of option k into inst->opt, by slv_options_set (its type; the
+ * range is judged when a solve uses it). */
+static slv_status read_option_value(slv_reader *r, io_instance *inst, int k) {
+  slv_token v = { NULL, 0, 0 };
+  char value[128];
+  int have = slv_rd_next(r, &v);
+  if (have && v.len < sizeof value) {
+    memcpy(value, v.s, v.len);
+    value[v.len] = '\0';
+    if (slv_options_set(&inst->opt, io_option_name(k), value, NULL, 0) == SLV_OK) return SLV_OK;
+  }
+  return slv_rd_fail(r, have ? &v : NULL, SLV_ERR_INVALID, "%s for %s", slv_option_at(k)->values,
+                     io_option_name(k));
+}
 
 /* One "name value" pair of an options section into inst->opt. */
 static slv_status read_option(slv_reader *r, io_instance *inst) {
   slv_token t = { NULL, 0, 0 };
-  int k = 0, v = 0;
-  slv_status st = SLV_OK;
-  slv_options *o = &inst->opt;
+  int k = 0;
+  char names[160];
   if (slv_rd_next(r, &t))
-    while (k < IO_OPT_COUNT && !slv_tok_is(&t, OPTION[k])) k++;
-  if (!t.len || k == IO_OPT_COUNT)
-    return slv_rd_fail(r, t.len ? &t : NULL, SLV_ERR_INVALID,
-                       "an option name (max_iter, tol, "
-                       "norm, omega, damping, pivot_tol, warm_start, check_every, max_pivots, "
-                       "seed)");
-  if (inst->opt_given & (1u << k))
-    return slv_rd_fail(r, &t, SLV_ERR_INVALID, "each option once, '%s' already given", OPTION[k]);
-  inst->opt_given |= 1u << k;
-  switch (1u << k) {
-  case IO_OPT_MAX_ITER: st = slv_rd_int(r, 1, 2147483647L, &o->max_iter, "max_iter"); break;
-  case IO_OPT_TOL: st = slv_rd_double(r, SLV_RD_FINITE, &o->tol, "tol"); break;
-  case IO_OPT_NORM:
-    st = slv_rd_int(r, 0, 2, &v, "norm (0: inf, 2)");
-    o->norm = v == 2 ? SLV_NORM_2 : SLV_NORM_INF;
-    break;
-  case IO_OPT_OMEGA: st = slv_rd_double(r, SLV_RD_FINITE, &o->omega, "omega"); break;
-  case IO_OPT_DAMPING: st = slv_rd_double(r, SLV_RD_FINITE, &o->damping, "damping"); break;
-  case IO_OPT_PIVOT_TOL: st = slv_rd_double(r, SLV_RD_FINITE, &o->pivot_tol, "pivot_tol"); break;
-  case IO_OPT_WARM_START: st = slv_rd_int(r, 0, 1, &o->warm_start, "warm_start"); break;
-  case IO_OPT_CHECK_EVERY:
-    st = slv_rd_int(r, 0, 2147483647L, &o->check_every, "check_every");
-    break;
-  case IO_OPT_MAX_PIVOTS: st = slv_rd_int(r, 0, 2147483647L, &o->max_pivots, "max_pivots"); break;
-  default:
-    st = slv_rd_int(r, 0, 2147483647L, &v, "seed");
-    o->seed = (unsigned long)v;
-    break;
+    while (k < IO_OPT_COUNT && !slv_tok_is(&t, io_option_name(k))) k++;
+  if (!t.len || k == IO_OPT_COUNT) {
+    option_list(names, sizeof names);
+    return slv_rd_fail(r, t.len ? &t : NULL, SLV_ERR_INVALID, "an option name (%s)", names);
   }
-  return st;
+  if (inst->opt_given & (1u << k))
+    return slv_rd_fail(r, &t, SLV_ERR_INVALID, "each option once, '%s' already given",
+                       io_option_name(k));
+  inst->opt_given |= 1u << k;
+  return read_option_value(r, inst, k);
 }
 
 /* The sections of factored storage (nblk, fblk, fJ, fK, fd) and of the
@@ -494,29 +499,19 @@ static void write_factored(slv_writer *w, const io_instance *inst) {
   if (inst->fd) write_vec_line(w, "fd", n, inst->fd);
 }
 
-/* The recorded solver and options, when there are any. */
+/* The recorded solver and options, when there are any: each as
+ * slv_options_get writes it. */
 static void write_solve(slv_writer *w, const io_instance *inst) {
-  const slv_options *o = &inst->opt;
   int k = 0;
+  char value[64];
   if (inst->solver[0]) fprintf(w->f, "solver %s\n", inst->solver);
   for (int i = 0; i < IO_OPT_COUNT; i++) k += (inst->opt_given >> i) & 1u;
   if (!k) return;
   fprintf(w->f, "options %d\n", k);
   for (int i = 0; i < IO_OPT_COUNT; i++) {
     if (!(inst->opt_given & (1u << i))) continue;
-    fprintf(w->f, "%s ", OPTION[i]);
-    switch (1u << i) {
-    case IO_OPT_MAX_ITER: fprintf(w->f, "%d\n", o->max_iter); break;
-    case IO_OPT_TOL: slv_wr_double(w, o->tol, '\n'); break;
-    case IO_OPT_NORM: fprintf(w->f, "%d\n", o->norm == SLV_NORM_2 ? 2 : 0); break;
-    case IO_OPT_OMEGA: slv_wr_double(w, o->omega, '\n'); break;
-    case IO_OPT_DAMPING: slv_wr_double(w, o->damping, '\n'); break;
-    case IO_OPT_PIVOT_TOL: slv_wr_double(w, o->pivot_tol, '\n'); break;
-    case IO_OPT_WARM_START: fprintf(w->f, "%d\n", o->warm_start ? 1 : 0); break;
-    case IO_OPT_CHECK_EVERY: fprintf(w->f, "%d\n", o->check_every); break;
-    case IO_OPT_MAX_PIVOTS: fprintf(w->f, "%d\n", o->max_pivots); break;
-    default: fprintf(w->f, "%lu\n", o->seed); break;
-    }
+    slv_options_get(&inst->opt, io_option_name(i), value, sizeof value);
+    fprintf(w->f, "%s %s\n", io_option_name(i), value);
   }
 }
 
