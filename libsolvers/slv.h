@@ -487,6 +487,14 @@ typedef struct slv_result {
                        * ended with (else empty) */
 } slv_result;
 
+/* The result of a refused solve (a negative status st): no solver ran to
+ * the end, so nothing was measured: every measure of res->res and the
+ * solver's own residual NaN (never 0, which would read as an exact
+ * answer), res_contact_at -1; the message, method, counts and history are
+ * left as they are.  slv_solve's refusals and the Python extension's
+ * (options, workspace) are filled by it. */
+SLV_API void slv_result_refuse(slv_result *res, slv_status st);
+
 /* ---- solvers: descriptors and registry ---------------------------------- */
 enum {
   SLV_CAP_BOX = 1u << 0,             /* finite lo/hi other than 0/+inf */

@@ -176,6 +176,72 @@ static void test_get_reads_back(void) {
   CU_ASSERT_EQUAL(slv_options_get(&o, "nope", text, sizeof text), SLV_ERR_OPTIONS);
 }
 
+/* Every measure of a refused result NaN, res_contact_at -1. */
+static void expect_no_residuals(const slv_result *r) {
+  const slv_residuals *m = &r->res;
+  const double v[] = { m->res_nat_inf,
+                       m->res_rel,
+                       m->res_rel_2,
+                       m->compl,
+                       m->infeas,
+                       m->b_inf,
+                       m->merit_fclib,
+                       m->res_scaled,
+                       m->siconos_err,
+                       m->err_siconos,
+                       m->res_rel_1q,
+                       m->res_contact,
+                       m->res_global,
+                       m->contact.signorini,
+                       m->contact.conic_compl,
+                       m->contact.ncp_compl,
+                       m->contact.dual_feas,
+                       m->contact.primal_feas,
+                       m->contact.mdp_gap,
+                       r->solver_residual };
+  for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+    CU_ASSERT(isnan(v[k]));
+    if (!isnan(v[k])) printf("\n  measure %zu of a refused solve is %g", k, v[k]);
+  }
+  CU_ASSERT_EQUAL(m->res_contact_at, -1);
+  CU_ASSERT(r->status < 0 && r->message[0] != '\0');
+}
+
+static void test_refused_result(void) {
+  slv_result r;
+  memset(&r, 0, sizeof r);
+  snprintf(r.message, sizeof r.message, "kept");
+  r.iterations = 3;
+  slv_result_refuse(&r, SLV_ERR_INVALID);
+  expect_no_residuals(&r);
+  CU_ASSERT(r.status == SLV_ERR_INVALID && r.iterations == 3 && !strcmp(r.message, "kept"));
+  slv_result_refuse(NULL, SLV_ERR_INVALID); /* nothing to fill */
+  /* slv_solve's refusals: options out of range, a capability, a bad warm start */
+  double A[4] = { 2, 0, 1, 2 }, b[2] = { -1, -1 }, x[2] = { 0, 0 };
+  slv_problem p = slv_problem_empty();
+  p.n = 2;
+  p.A = A;
+  p.lda = 2;
+  p.b = b;
+  const slv_solver *dantzig = slv_solver_find("dantzig"), *pgs = slv_solver_find("pgs");
+  slv_options o = slv_options_default();
+  slv_workspace *ws = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(dantzig, 2, &o, &ws), SLV_OK);
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &r), SLV_ERR_UNSUPPORTED); /* A not symmetric */
+  expect_no_residuals(&r);
+  slv_workspace_free(ws);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(pgs, 2, &o, &ws), SLV_OK);
+  o.max_iter = 0;
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &r), SLV_ERR_OPTIONS);
+  expect_no_residuals(&r);
+  o = slv_options_default();
+  o.warm_start = 1;
+  x[1] = NAN;
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &r), SLV_ERR_INVALID);
+  expect_no_residuals(&r);
+  slv_workspace_free(ws);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("options by name", NULL, NULL);
@@ -183,5 +249,6 @@ int main(void) {
   CU_add_test(s, "the table's ranges are validate's", test_ranges_are_validates);
   CU_add_test(s, "slv_options_set: hand cases", test_set);
   CU_add_test(s, "slv_options_get reads back", test_get_reads_back);
+  CU_add_test(s, "a refused solve has no residuals", test_refused_result);
   return tst_run();
 }

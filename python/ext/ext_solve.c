@@ -18,7 +18,6 @@
  */
 #include "lcplab_ext.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,16 +153,8 @@ static PyObject *result_dict(const slv_result *res, PyObject *x, PyObject *w, do
 static PyObject *refusal(slv_status st, const char *msg, PyObject *x, PyObject *w) {
   slv_result res;
   memset(&res, 0, sizeof res);
-  res.status = st;
   snprintf(res.message, sizeof res.message, "%s", msg);
-  res.res.res_nat_inf = res.res.res_rel = res.res.res_rel_2 = res.res.compl = NAN;
-  res.res.infeas = res.res.b_inf = res.res.merit_fclib = NAN;
-  res.res.res_scaled = res.res.siconos_err = res.res.err_siconos = res.res.res_rel_1q = NAN;
-  res.res.res_contact = res.res.res_global = NAN;
-  res.res.res_contact_at = -1;
-  res.res.contact.signorini = res.res.contact.conic_compl = res.res.contact.ncp_compl = NAN;
-  res.res.contact.dual_feas = res.res.contact.primal_feas = res.res.contact.mdp_gap = NAN;
-  res.solver_residual = NAN;
+  slv_result_refuse(&res, st);
   return result_dict(&res, x, w, 0.0);
 }
 
