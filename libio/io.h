@@ -184,6 +184,13 @@ enum {
  * slv_options_get writes it); NULL out of range. */
 IO_API const char *io_option_name(int k);
 
+/* ContactBench's order (IO_FMT_NPZ; docs/python.md, "ContactBench"): its
+ * row r, each contact (t1, t2, n) with the normal LAST, is lcplab's row
+ * io_contactbench_row(r) of the contact's cone (n, t1, t2): 3c -> 3c + 1,
+ * 3c + 1 -> 3c + 2, 3c + 2 -> 3c.  The .npz reader and writer and the
+ * Python package's from_contactbench / to_contactbench use this one map. */
+IO_API size_t io_contactbench_row(size_t r);
+
 /* Allocate an instance with dense n x n storage, b = 0, lo = 0, hi = +inf,
  * no findex; NULL on failure or n out of range. */
 IO_API io_instance *io_instance_new_dense(int n);

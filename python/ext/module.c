@@ -202,6 +202,8 @@ static PyMethodDef methods[] = {
     "solve(problem, solver, options, x0, history, log, log_level) -> dict." },
   { "read", lx_read, METH_VARARGS, "read(path, format) -> dict or (status, message)." },
   { "kind", lx_kind, METH_VARARGS, "kind(problem) -> the I/O library's classification." },
+  { "contactbench_rows", lx_contactbench_rows, METH_VARARGS,
+    "contactbench_rows(nc) -> P: lcplab's row i is ContactBench's row P[i]." },
   { "velocities", lx_velocities, METH_VARARGS,
     "velocities(problem, global, x) -> (v, u, res_vel) or (status, message)." },
   { "write", lx_write, METH_VARARGS,
