@@ -201,11 +201,11 @@ slv_status io_fc_densify(io_instance *inst) {
 
 /* ---- recognising and reading ---------------------------------------------- */
 
-int io_looks_like_fc(const slv_reader *r0) {
-  slv_reader r = *r0;
+int io_looks_like_fc(const io_reader *r0) {
+  io_reader r = *r0;
   long t[5];
   int k = 0;
-  while (k < 5 && slv_rd_try_long(&r, &t[k])) k++;
+  while (k < 5 && io_rd_try_long(&r, &t[k])) k++;
   /* "d nc" with nc negative or beyond any size: no LCP either; let the FC
    * reader name nc */
   if (k >= 2 && (t[0] == 2 || t[0] == 3) && (t[1] < 0 || t[1] > IO_MAX_N / 3)) return 1;
@@ -221,29 +221,29 @@ int io_looks_like_fc(const slv_reader *r0) {
   return t[1] > 0 && t[3] > 0 && t[4] > 0 ? 2 : 0;
 }
 
-slv_status io_read_fc3d(slv_reader *r, io_instance **out) {
-  slv_token t;
+slv_status io_read_fc3d(io_reader *r, io_instance **out) {
+  io_token t;
   slv_status st;
   io_instance *inst = NULL;
   double *mu = NULL;
   long d = 0, line, mline = 0;
   int nc;
   *out = NULL;
-  slv_rd_peek(r, &t);
-  if (!slv_rd_try_long(r, &d) || d != 3)
-    return slv_rd_fail(r, &t, d == 2 ? SLV_ERR_UNSUPPORTED : SLV_ERR_INVALID,
-                       "the dimension d = 3 of a frictional-contact problem%s",
-                       d == 2 ? " (2-D frictional contact, d = 2, is not supported)" : "");
-  if ((st = slv_rd_size(r, IO_MAX_N / 3, &nc, &line, "the number of contacts nc"))) return st;
+  io_rd_peek(r, &t);
+  if (!io_rd_try_long(r, &d) || d != 3)
+    return io_rd_fail(r, &t, d == 2 ? SLV_ERR_UNSUPPORTED : SLV_ERR_INVALID,
+                      "the dimension d = 3 of a frictional-contact problem%s",
+                      d == 2 ? " (2-D frictional contact, d = 2, is not supported)" : "");
+  if ((st = io_rd_size(r, IO_MAX_N / 3, &nc, &line, "the number of contacts nc"))) return st;
   int n = 3 * nc;
   /* q, lo, hi, mu and the cones here, M in io_read_nm: both before any
    * allocation */
   /* M's header (at least 3 numbers), q and mu must still be in the file */
-  if ((st = slv_rd_need(r, 3.0 + 4.0 * nc, "M, q (3 nc = %d) and mu (nc = %d)", n, nc))) return st;
-  if ((st = slv_rd_reserve(r, line, io_instance_bytes(n, 0) + 28.0 * nc,
-                           "nc = %d: q, lo, hi (3 nc), mu and the cones (nc)", nc)))
+  if ((st = io_rd_need(r, 3.0 + 4.0 * nc, "M, q (3 nc = %d) and mu (nc = %d)", n, nc))) return st;
+  if ((st = io_rd_reserve(r, line, io_instance_bytes(n, 0) + 28.0 * nc,
+                          "nc = %d: q, lo, hi (3 nc), mu and the cones (nc)", nc)))
     return st;
-  slv_nm nm;
+  io_nm nm;
   if ((st = io_read_nm(r, "M", -1, -1, "", IO_FC_DENSE_MAX, &nm, &mline))) return st;
   /* a global problem d nc M H q b mu (io_gfc3d.c) */
   if (nm.rows != n || nm.cols != n || io_fc_holds_global_rest(r, nc, nm.rows))
@@ -252,7 +252,7 @@ slv_status io_read_fc3d(slv_reader *r, io_instance **out) {
   mu = malloc((nc ? (size_t)nc : 1) * sizeof(double));
   if (!inst || !mu) {
     io_nm_free(&nm);
-    st = slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for nc = %d", nc);
+    st = io_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for nc = %d", nc);
     goto fail;
   }
   inst->storage = nm.storage;
@@ -260,20 +260,20 @@ slv_status io_read_fc3d(slv_reader *r, io_instance **out) {
   inst->Ap = nm.Ap;
   inst->Aj = nm.Aj;
   inst->Ax = nm.Ax;
-  if ((st = slv_rd_need(r, n + (double)nc, "q (3 nc = %d) and mu (nc = %d)", n, nc))) goto fail;
-  if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->b, "q"))) goto fail;
+  if ((st = io_rd_need(r, n + (double)nc, "q (3 nc = %d) and mu (nc = %d)", n, nc))) goto fail;
+  if ((st = io_rd_doubles(r, (size_t)n, IO_RD_FINITE, inst->b, "q"))) goto fail;
   for (int c = 0; c < nc; c++) {
-    slv_token v;
-    slv_rd_peek(r, &v);
-    if ((st = slv_rd_double(r, SLV_RD_FINITE, &mu[c], "mu[%d]", c))) goto fail;
+    io_token v;
+    io_rd_peek(r, &v);
+    if ((st = io_rd_double(r, IO_RD_FINITE, &mu[c], "mu[%d]", c))) goto fail;
     if (mu[c] < 0) {
-      st = slv_rd_fail(r, &v, SLV_ERR_INVALID, "mu[%d] >= 0", c);
+      st = io_rd_fail(r, &v, SLV_ERR_INVALID, "mu[%d] >= 0", c);
       goto fail;
     }
   }
   if ((st = io_fc_read_end(r))) goto fail;
   if ((st = io_set_fc3d_cones(inst, nc, mu))) {
-    slv_rd_failf(r, r->line, st, "out of memory for %d cones", nc);
+    io_rd_failf(r, r->line, st, "out of memory for %d cones", nc);
     goto fail;
   }
   free(mu);
@@ -310,7 +310,7 @@ static void block_row(int I, int rb, int cb, const int *Ap, const int *Aj, int *
 
 /* The SBM header and index arrays, then every block (its number, then its
  * rb x cb values column-major). */
-static void print_sbm(slv_writer *w, int m, int n, int rb, int cb, long nb, const int *idx1,
+static void print_sbm(io_writer *w, int m, int n, int rb, int cb, long nb, const int *idx1,
                       const int *idx2, const double *blk) {
   int mb = m / rb, nbc = n / cb;
   fprintf(w->f, "1\n%d\n%d\n%ld\n", m, n, nb);
@@ -324,11 +324,11 @@ static void print_sbm(slv_writer *w, int m, int n, int rb, int cb, long nb, cons
   int be = rb * cb;
   for (long q = 0; q < nb; q++) {
     fprintf(w->f, "%ld\n", q);
-    for (int e = 0; e < be; e++) slv_wr_double(w, blk[(size_t)be * q + e], e < be - 1 ? ' ' : '\n');
+    for (int e = 0; e < be; e++) io_wr_double(w, blk[(size_t)be * q + e], e < be - 1 ? ' ' : '\n');
   }
 }
 
-slv_status io_write_sbm(slv_writer *w, int m, int n, int rb, int cb, const int *Ap, const int *Aj,
+slv_status io_write_sbm(io_writer *w, int m, int n, int rb, int cb, const int *Ap, const int *Aj,
                         const double *Ax) {
   int mb = m / rb, nbc = n / cb, be = rb * cb;
   int *idx1 = malloc(((size_t)mb + 1) * sizeof(int));
@@ -389,16 +389,16 @@ done:
  * d = 3, nc, M and H as SBM NumericsMatrices (row blocks of 6 dofs -- a
  * body's -- when ndof is a multiple of 6, else 3, else 1; H's column blocks
  * are the contacts' 3), Siconos' q = f, b = w, mu. */
-static slv_status write_gfc3d(slv_writer *w, const io_instance *inst) {
+static slv_status write_gfc3d(io_writer *w, const io_instance *inst) {
   const io_global *g = inst->global;
   int rb = g->ndof % 6 == 0 ? 6 : g->ndof % 3 == 0 ? 3 : 1;
   fprintf(w->f, "3\n%d\n", inst->ncones);
   slv_status st = io_write_sbm(w, g->ndof, g->ndof, rb, rb, g->Mp, g->Mj, g->Mx);
   if (!st) st = io_write_sbm(w, g->ndof, g->n, rb, 3, g->Hp, g->Hj, g->Hx);
   if (st) return st;
-  for (int i = 0; i < g->ndof; i++) slv_wr_double(w, g->f[i], i + 1 < g->ndof ? ' ' : 0);
+  for (int i = 0; i < g->ndof; i++) io_wr_double(w, g->f[i], i + 1 < g->ndof ? ' ' : 0);
   fputc('\n', w->f);
-  for (int i = 0; i < g->n; i++) slv_wr_double(w, g->w[i], i + 1 < g->n ? ' ' : 0);
+  for (int i = 0; i < g->n; i++) io_wr_double(w, g->w[i], i + 1 < g->n ? ' ' : 0);
   fputc('\n', w->f);
   return SLV_OK;
 }
@@ -406,8 +406,8 @@ static slv_status write_gfc3d(slv_writer *w, const io_instance *inst) {
 slv_status io_write_fc3d(const io_req *rq, const io_instance *inst) {
   int n = inst->n, nc = inst->ncones;
   const char *path = rq->path;
-  slv_writer w;
-  slv_status st = slv_wr_open(&w, path, rq->err, rq->errlen);
+  io_writer w;
+  slv_status st = io_wr_open(&w, path, rq->err, rq->errlen);
   if (st) return st;
   if (rq->fmt == IO_FMT_SICONOS_GFC3D) {
     st = write_gfc3d(&w, inst);
@@ -418,15 +418,15 @@ slv_status io_write_fc3d(const io_req *rq, const io_instance *inst) {
     else
       st = io_write_sbm(&w, n, n, 3, 3, inst->Ap, inst->Aj, inst->Ax);
     if (!st) {
-      for (int i = 0; i < n; i++) slv_wr_double(&w, inst->b[i], i + 1 < n ? ' ' : 0);
+      for (int i = 0; i < n; i++) io_wr_double(&w, inst->b[i], i + 1 < n ? ' ' : 0);
       fputc('\n', w.f);
     }
   }
   if (st) {
-    slv_wr_discard(&w);
+    io_wr_discard(&w);
     return st;
   }
-  for (int c = 0; c < nc; c++) slv_wr_double(&w, inst->cone_mu[c], c + 1 < nc ? ' ' : 0);
+  for (int c = 0; c < nc; c++) io_wr_double(&w, inst->cone_mu[c], c + 1 < nc ? ' ' : 0);
   fputc('\n', w.f);
-  return slv_wr_close(&w);
+  return io_wr_close(&w);
 }

@@ -156,7 +156,7 @@ typedef struct fc_ctx {
   double cap;        /* the memory cap (io_read_options.max_memory) */
   const void *image; /* io_read_fclib_image: the file's bytes, else NULL */
   size_t image_len;
-  slv_ohdr_src oh;  /* the file's bytes for the object-header check */
+  io_ohdr_src oh;   /* the file's bytes for the object-header check */
   int oh_ready;     /* oh is set up (open_file) */
   char oh_why[160]; /* why the last object header was refused */
 } fc_ctx;
@@ -225,7 +225,7 @@ static slv_status open_file(fc_ctx *c, const char *h5name, hid_t fapl, uint64_t 
     return fail(c, SLV_ERR_INVALID,
                 "expected an HDF5 file (FCLIB) that HDF5 can open, found one "
                 "it cannot (not HDF5, truncated or corrupt)");
-  c->oh = (slv_ohdr_src){ .image = (const unsigned char *)c->image, .eof = eof };
+  c->oh = (io_ohdr_src){ .image = (const unsigned char *)c->image, .eof = eof };
   if (!c->image) c->oh.fp = fopen(c->path, "rb");
   hid_t fcpl = H5Fget_create_plist(c->file);
   size_t sa = 0, ss = 0;
@@ -239,7 +239,7 @@ static slv_status open_file(fc_ctx *c, const char *h5name, hid_t fapl, uint64_t 
   H5O_info_t oi;
   char why[128] = "a file that could not be read again";
   if (!c->oh_ready || H5Oget_info2(c->file, &oi, H5O_INFO_BASIC) < 0 ||
-      slv_ohdr_check(&c->oh, (uint64_t)oi.addr, why, sizeof why)) {
+      io_ohdr_check(&c->oh, (uint64_t)oi.addr, why, sizeof why)) {
     close_file(c);
     return fail(c, SLV_ERR_INVALID, "expected a readable root group, found %s", why);
   }
@@ -269,7 +269,7 @@ static int kind_of(fc_ctx *c, hid_t loc, const char *name) {
     return K_DAMAGED;
   }
   char why[128];
-  if (slv_ohdr_check(&c->oh, (uint64_t)li.u.address, why, sizeof why)) {
+  if (io_ohdr_check(&c->oh, (uint64_t)li.u.address, why, sizeof why)) {
     snprintf(c->oh_why, sizeof c->oh_why, "a damaged object: %s", why);
     return K_DAMAGED;
   }

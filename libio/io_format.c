@@ -235,9 +235,9 @@ static slv_status sniff_file(const io_req *rq, const io_format_entry **row) {
   FILE *f = fopen(rq->path, "rb");
   if (!f) {
     /* the text reader's message for a file that cannot be read */
-    slv_reader r;
-    slv_status st = slv_rd_open_req(&r, rq, 0);
-    slv_rd_close(&r);
+    io_reader r;
+    slv_status st = io_rd_open_req(&r, rq, 0);
+    io_rd_close(&r);
     return st ? st : SLV_ERR_INVALID;
   }
   char *head = malloc(SNIFF_BYTES);
@@ -252,14 +252,14 @@ static slv_status sniff_file(const io_req *rq, const io_format_entry **row) {
   free(head);
   if (*row) return SLV_OK;
   /* the first word, named in the message as the text reader shows it */
-  slv_reader r;
-  slv_status st = slv_rd_open_req(&r, rq, 0);
+  io_reader r;
+  slv_status st = io_rd_open_req(&r, rq, 0);
   if (st) return st;
-  slv_token t;
-  slv_rd_next(&r, &t);
-  st = slv_rd_fail(&r, &t, SLV_ERR_INVALID, "a supported format: %s (extension '%s')", SUPPORTED,
-                   io_extension(rq->path));
-  slv_rd_close(&r);
+  io_token t;
+  io_rd_next(&r, &t);
+  st = io_rd_fail(&r, &t, SLV_ERR_INVALID, "a supported format: %s (extension '%s')", SUPPORTED,
+                  io_extension(rq->path));
+  io_rd_close(&r);
   return st;
 }
 
@@ -303,13 +303,13 @@ static slv_status finish_read(const io_req *rq, const io_format_entry *row, io_i
   return SLV_OK;
 }
 
-#define SLV_READ_OPTIONS_MAGIC 0x10ca7e5du
+#define IO_READ_OPTIONS_MAGIC 0x10ca7e5du
 
 io_read_options io_read_options_default(void) {
   io_read_options o;
   memset(&o, 0, sizeof o);
   o.max_memory = IO_DEFAULT_MAX_MEMORY;
-  o.magic = SLV_READ_OPTIONS_MAGIC;
+  o.magic = IO_READ_OPTIONS_MAGIC;
   return o;
 }
 
@@ -323,7 +323,7 @@ slv_status io_read_with(const char *path, io_format fmt, const io_read_options *
   }
   io_read_options def = io_read_options_default();
   if (!opt) opt = &def;
-  if (opt->magic != SLV_READ_OPTIONS_MAGIC) {
+  if (opt->magic != IO_READ_OPTIONS_MAGIC) {
     io_msgf(err, errlen, "%s: read options not from io_read_options_default", path);
     return SLV_ERR_OPTIONS;
   }

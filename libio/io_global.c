@@ -58,7 +58,7 @@ slv_status io_csr_build(int rows, long nnz, const int *r, const int *c, const do
   return SLV_OK;
 }
 
-slv_status io_csr_of_nm(slv_nm *nm, int **P, int **J, double **X) {
+slv_status io_csr_of_nm(io_nm *nm, int **P, int **J, double **X) {
   if (nm->storage == SLV_CSR) {
     *P = nm->Ap;
     *J = nm->Aj;

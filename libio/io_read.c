@@ -37,8 +37,8 @@ static int is_ws(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max_memory, char *err,
-                       size_t errlen) {
+slv_status io_rd_open(io_reader *r, const char *path, char comment, size_t max_memory, char *err,
+                      size_t errlen) {
   memset(r, 0, sizeof *r);
   r->path = path;
   r->err = err;
@@ -121,8 +121,8 @@ slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max
   return SLV_OK;
 }
 
-slv_status slv_rd_open_req(slv_reader *r, const io_req *rq, char comment) {
-  return slv_rd_open(r, rq->path, comment, rq->max_memory, rq->err, rq->errlen);
+slv_status io_rd_open_req(io_reader *r, const io_req *rq, char comment) {
+  return io_rd_open(r, rq->path, comment, rq->max_memory, rq->err, rq->errlen);
 }
 
 /* "expected sizes that fit the memory cap of C bytes (max_memory), found
@@ -137,7 +137,7 @@ static void cap_message(char *out, size_t len, double cap, double bytes, double 
            cap, w, bytes, total);
 }
 
-slv_status slv_rd_reserve(slv_reader *r, long line, double bytes, const char *what, ...) {
+slv_status io_rd_reserve(io_reader *r, long line, double bytes, const char *what, ...) {
   double total = r->mem + bytes;
   if (total <= r->cap) {
     r->mem = total;
@@ -148,7 +148,7 @@ slv_status slv_rd_reserve(slv_reader *r, long line, double bytes, const char *wh
   va_start(ap, what);
   cap_message(m, sizeof m, r->cap, bytes, total, what, ap);
   va_end(ap);
-  return slv_rd_failf(r, line, SLV_ERR_DIM, "%s", m);
+  return io_rd_failf(r, line, SLV_ERR_DIM, "%s", m);
 }
 
 slv_status io_reserve(const char *path, double *mem, double cap, double bytes, char *err,
@@ -167,14 +167,14 @@ slv_status io_reserve(const char *path, double *mem, double cap, double bytes, c
   return SLV_ERR_DIM;
 }
 
-void slv_rd_close(slv_reader *r) {
+void io_rd_close(io_reader *r) {
   if (!r) return;
   free(r->buf);
   r->buf = NULL;
   r->len = r->pos = 0;
 }
 
-static void skip_blank(const slv_reader *r, size_t *pos, long *line) {
+static void skip_blank(const io_reader *r, size_t *pos, long *line) {
   size_t p = *pos;
   long l = *line;
   const char *b = r->buf;
@@ -195,7 +195,7 @@ static void skip_blank(const slv_reader *r, size_t *pos, long *line) {
   *line = l;
 }
 
-static int scan_token(const slv_reader *r, size_t *pos, long *line, slv_token *t) {
+static int scan_token(const io_reader *r, size_t *pos, long *line, io_token *t) {
   skip_blank(r, pos, line);
   t->line = *line;
   t->s = r->buf ? r->buf + *pos : "";
@@ -208,27 +208,27 @@ static int scan_token(const slv_reader *r, size_t *pos, long *line, slv_token *t
   return 1;
 }
 
-int slv_rd_next(slv_reader *r, slv_token *t) { return scan_token(r, &r->pos, &r->line, t); }
+int io_rd_next(io_reader *r, io_token *t) { return scan_token(r, &r->pos, &r->line, t); }
 
-int slv_rd_peek(const slv_reader *r, slv_token *t) {
+int io_rd_peek(const io_reader *r, io_token *t) {
   size_t pos = r->pos;
   long line = r->line;
   return scan_token(r, &pos, &line, t);
 }
 
-int slv_rd_at_end(const slv_reader *r) {
-  slv_token t;
-  return !slv_rd_peek(r, &t);
+int io_rd_at_end(const io_reader *r) {
+  io_token t;
+  return !io_rd_peek(r, &t);
 }
 
-int slv_tok_is(const slv_token *t, const char *s) {
+int io_tok_is(const io_token *t, const char *s) {
   size_t n = strlen(s);
   return t->len == n && memcmp(t->s, s, n) == 0;
 }
 
 /* The token for a message: quoted, at most 40 bytes, non-printable bytes as
  * \xNN; "end of file" for an empty token. */
-static void show_token(const slv_token *t, char *out, size_t cap) {
+static void show_token(const io_token *t, char *out, size_t cap) {
   if (!t || t->len == 0) {
     snprintf(out, cap, "end of file");
     return;
@@ -251,7 +251,7 @@ static void show_token(const slv_token *t, char *out, size_t cap) {
   out[k] = '\0';
 }
 
-static slv_status rd_vfail(const slv_reader *r, const slv_token *t, slv_status st, const char *what,
+static slv_status rd_vfail(const io_reader *r, const io_token *t, slv_status st, const char *what,
                            va_list ap) {
   char w[256], tok[256];
   vsnprintf(w, sizeof w, what, ap);
@@ -261,8 +261,7 @@ static slv_status rd_vfail(const slv_reader *r, const slv_token *t, slv_status s
   return st;
 }
 
-slv_status slv_rd_fail(const slv_reader *r, const slv_token *t, slv_status st, const char *what,
-                       ...) {
+slv_status io_rd_fail(const io_reader *r, const io_token *t, slv_status st, const char *what, ...) {
   va_list ap;
   va_start(ap, what);
   rd_vfail(r, t, st, what, ap);
@@ -270,7 +269,7 @@ slv_status slv_rd_fail(const slv_reader *r, const slv_token *t, slv_status st, c
   return st;
 }
 
-slv_status slv_rd_failf(const slv_reader *r, long line, slv_status st, const char *fmt, ...) {
+slv_status io_rd_failf(const io_reader *r, long line, slv_status st, const char *fmt, ...) {
   char m[320];
   va_list ap;
   va_start(ap, fmt);
@@ -282,7 +281,7 @@ slv_status slv_rd_failf(const slv_reader *r, long line, slv_status st, const cha
 
 /* 1: integer, 2: integer out of long's range, 0: not an integer
  * (libsolvers' strict parser, slv_parse_long_n). */
-static int parse_long(const slv_token *t, long *v) {
+static int parse_long(const io_token *t, long *v) {
   switch (slv_parse_long_n(t->s, t->len, v)) {
   case SLV_PARSE_OK: return 1;
   case SLV_PARSE_RANGE: return 2;
@@ -290,10 +289,10 @@ static int parse_long(const slv_token *t, long *v) {
   }
 }
 
-slv_status slv_rd_int(slv_reader *r, long lo, long hi, int *out, const char *what, ...) {
-  slv_token t;
+slv_status io_rd_int(io_reader *r, long lo, long hi, int *out, const char *what, ...) {
+  io_token t;
   long v = 0;
-  if (slv_rd_next(r, &t) && parse_long(&t, &v) == 1 && v >= lo && v <= hi) {
+  if (io_rd_next(r, &t) && parse_long(&t, &v) == 1 && v >= lo && v <= hi) {
     *out = (int)v;
     return SLV_OK;
   }
@@ -302,13 +301,13 @@ slv_status slv_rd_int(slv_reader *r, long lo, long hi, int *out, const char *wha
   va_start(ap, what);
   vsnprintf(w, sizeof w, what, ap);
   va_end(ap);
-  return slv_rd_fail(r, &t, SLV_ERR_INVALID, "%s (an integer in [%ld, %ld])", w, lo, hi);
+  return io_rd_fail(r, &t, SLV_ERR_INVALID, "%s (an integer in [%ld, %ld])", w, lo, hi);
 }
 
-slv_status slv_rd_size(slv_reader *r, long max, int *out, long *line, const char *what, ...) {
-  slv_token t;
+slv_status io_rd_size(io_reader *r, long max, int *out, long *line, const char *what, ...) {
+  io_token t;
   long v = 0;
-  int have = slv_rd_next(r, &t);
+  int have = io_rd_next(r, &t);
   int kind = have ? parse_long(&t, &v) : 0;
   if (line) *line = t.line;
   if (kind == 1 && v >= 0 && v <= max) {
@@ -322,16 +321,16 @@ slv_status slv_rd_size(slv_reader *r, long max, int *out, long *line, const char
   va_end(ap);
   /* Not an integer at all: malformed.  An integer out of range: a size we
    * refuse (negative, or more than the readers accept). */
-  return slv_rd_fail(r, &t, kind == 0 ? SLV_ERR_INVALID : SLV_ERR_DIM, "%s (a size in [0, %ld])", w,
-                     max);
+  return io_rd_fail(r, &t, kind == 0 ? SLV_ERR_INVALID : SLV_ERR_DIM, "%s (a size in [0, %ld])", w,
+                    max);
 }
 
 /* Reads one number; 0 on success, else the reason: 1 end of file or not a
  * number (NaN included), 2 infinite (or beyond DBL_MAX) where finite was
  * asked.  t gets the token. */
-static int rd_num(slv_reader *r, int flags, double *v, slv_token *t) {
-  if (!slv_rd_next(r, t)) return 1;
-  unsigned pf = (flags & SLV_RD_INF_OK) ? SLV_PARSE_INF : SLV_PARSE_FINITE;
+static int rd_num(io_reader *r, int flags, double *v, io_token *t) {
+  if (!io_rd_next(r, t)) return 1;
+  unsigned pf = (flags & IO_RD_INF_OK) ? SLV_PARSE_INF : SLV_PARSE_FINITE;
   switch (slv_parse_double_n(t->s, t->len, pf, v)) {
   case SLV_PARSE_OK: return 0;
   case SLV_PARSE_INFINITE:
@@ -341,12 +340,12 @@ static int rd_num(slv_reader *r, int flags, double *v, slv_token *t) {
 }
 
 static const char *num_kind(int flags, int why) {
-  if (why == 2 || !(flags & SLV_RD_INF_OK)) return "a finite number";
+  if (why == 2 || !(flags & IO_RD_INF_OK)) return "a finite number";
   return "a number or inf/-inf";
 }
 
-slv_status slv_rd_double(slv_reader *r, int flags, double *out, const char *what, ...) {
-  slv_token t;
+slv_status io_rd_double(io_reader *r, int flags, double *out, const char *what, ...) {
+  io_token t;
   int why = rd_num(r, flags, out, &t);
   if (!why) return SLV_OK;
   char w[256];
@@ -354,51 +353,51 @@ slv_status slv_rd_double(slv_reader *r, int flags, double *out, const char *what
   va_start(ap, what);
   vsnprintf(w, sizeof w, what, ap);
   va_end(ap);
-  return slv_rd_fail(r, &t, SLV_ERR_INVALID, "%s for %s", num_kind(flags, why), w);
+  return io_rd_fail(r, &t, SLV_ERR_INVALID, "%s for %s", num_kind(flags, why), w);
 }
 
-slv_status slv_rd_doubles(slv_reader *r, size_t count, int flags, double *out, const char *name) {
-  slv_token t;
+slv_status io_rd_doubles(io_reader *r, size_t count, int flags, double *out, const char *name) {
+  io_token t;
   for (size_t i = 0; i < count; i++) {
     int why = rd_num(r, flags, &out[i], &t);
     if (why)
-      return slv_rd_fail(r, &t, SLV_ERR_INVALID, "%s for %s[%zu]", num_kind(flags, why), name, i);
+      return io_rd_fail(r, &t, SLV_ERR_INVALID, "%s for %s[%zu]", num_kind(flags, why), name, i);
   }
   return SLV_OK;
 }
 
-slv_status slv_rd_matrix(slv_reader *r, int rows, int cols, int colmajor, double *dst, size_t ld,
-                         int flags, const char *name) {
-  slv_token t;
+slv_status io_rd_matrix(io_reader *r, int rows, int cols, int colmajor, double *dst, size_t ld,
+                        int flags, const char *name) {
+  io_token t;
   int outer = colmajor ? cols : rows, inner = colmajor ? rows : cols;
   for (int a = 0; a < outer; a++)
     for (int b = 0; b < inner; b++) {
       int i = colmajor ? b : a, j = colmajor ? a : b;
       int why = rd_num(r, flags, &dst[(size_t)i + (size_t)j * ld], &t);
       if (why)
-        return slv_rd_fail(r, &t, SLV_ERR_INVALID, "%s for %s(%d,%d) of %d x %d, %s",
-                           num_kind(flags, why), name, i, j, rows, cols,
-                           colmajor ? "column-major" : "row-major");
+        return io_rd_fail(r, &t, SLV_ERR_INVALID, "%s for %s(%d,%d) of %d x %d, %s",
+                          num_kind(flags, why), name, i, j, rows, cols,
+                          colmajor ? "column-major" : "row-major");
     }
   return SLV_OK;
 }
 
-slv_status slv_rd_upper(slv_reader *r, int n, const double *lo, double *hi, const char *name_hi,
-                        const char *name_lo) {
-  slv_token t;
+slv_status io_rd_upper(io_reader *r, int n, const double *lo, double *hi, const char *name_hi,
+                       const char *name_lo) {
+  io_token t;
   for (int i = 0; i < n; i++) {
-    int why = rd_num(r, SLV_RD_INF_OK, &hi[i], &t);
+    int why = rd_num(r, IO_RD_INF_OK, &hi[i], &t);
     if (why)
-      return slv_rd_fail(r, &t, SLV_ERR_INVALID, "%s for %s[%d]", num_kind(SLV_RD_INF_OK, why),
-                         name_hi, i);
+      return io_rd_fail(r, &t, SLV_ERR_INVALID, "%s for %s[%d]", num_kind(IO_RD_INF_OK, why),
+                        name_hi, i);
     if (hi[i] < lo[i])
-      return slv_rd_fail(r, &t, SLV_ERR_INVALID, "%s[%d] >= %s[%d] = %.17g", name_hi, i, name_lo, i,
-                         lo[i]);
+      return io_rd_fail(r, &t, SLV_ERR_INVALID, "%s[%d] >= %s[%d] = %.17g", name_hi, i, name_lo, i,
+                        lo[i]);
   }
   return SLV_OK;
 }
 
-slv_status slv_rd_need(const slv_reader *r, double count, const char *what, ...) {
+slv_status io_rd_need(const io_reader *r, double count, const char *what, ...) {
   double left = (double)(r->len - r->pos);
   if (count <= 0 || 2.0 * count - 1.0 <= left) return SLV_OK;
   char w[256];
@@ -406,24 +405,24 @@ slv_status slv_rd_need(const slv_reader *r, double count, const char *what, ...)
   va_start(ap, what);
   vsnprintf(w, sizeof w, what, ap);
   va_end(ap);
-  return slv_rd_failf(r, r->line, SLV_ERR_INVALID,
-                      "expected %.0f number%s for %s, found only %zu bytes left in the file", count,
-                      count == 1 ? "" : "s", w, r->len - r->pos);
+  return io_rd_failf(r, r->line, SLV_ERR_INVALID,
+                     "expected %.0f number%s for %s, found only %zu bytes left in the file", count,
+                     count == 1 ? "" : "s", w, r->len - r->pos);
 }
 
-int slv_rd_try_long(slv_reader *r, long *v) {
-  slv_reader c = *r;
-  slv_token t;
-  if (!slv_rd_next(&c, &t) || parse_long(&t, v) != 1) return 0;
+int io_rd_try_long(io_reader *r, long *v) {
+  io_reader c = *r;
+  io_token t;
+  if (!io_rd_next(&c, &t) || parse_long(&t, v) != 1) return 0;
   r->pos = c.pos;
   r->line = c.line;
   return 1;
 }
 
-int slv_rd_try_double(slv_reader *r, double *v) {
-  slv_reader c = *r;
-  slv_token t;
-  if (!slv_rd_next(&c, &t) || slv_parse_double_n(t.s, t.len, SLV_PARSE_INF, v)) return 0;
+int io_rd_try_double(io_reader *r, double *v) {
+  io_reader c = *r;
+  io_token t;
+  if (!io_rd_next(&c, &t) || slv_parse_double_n(t.s, t.len, SLV_PARSE_INF, v)) return 0;
   r->pos = c.pos;
   r->line = c.line;
   return 1;
@@ -431,7 +430,7 @@ int slv_rd_try_double(slv_reader *r, double *v) {
 
 /* ---- the writer ---------------------------------------------------------- */
 
-slv_status slv_wr_open(slv_writer *w, const char *path, char *err, size_t errlen) {
+slv_status io_wr_open(io_writer *w, const char *path, char *err, size_t errlen) {
   w->path = path;
   w->err = err;
   w->errlen = errlen;
@@ -440,33 +439,33 @@ slv_status slv_wr_open(slv_writer *w, const char *path, char *err, size_t errlen
   return w->o ? SLV_OK : SLV_ERR_INVALID;
 }
 
-slv_status slv_wr_close(slv_writer *w) {
+slv_status io_wr_close(io_writer *w) {
   slv_status st = io_outfile_publish(w->o, w->err, w->errlen);
   w->o = NULL;
   w->f = NULL;
   return st;
 }
 
-slv_status slv_wr_finish(slv_writer *w) {
+slv_status io_wr_finish(io_writer *w) {
   w->f = NULL;
   return io_outfile_finish(w->o, w->err, w->errlen);
 }
 
-void slv_wr_vec(slv_writer *w, int n, const double *x) {
-  for (int i = 0; i < n; i++) slv_wr_double(w, x[i], '\n');
+void io_wr_vec(io_writer *w, int n, const double *x) {
+  for (int i = 0; i < n; i++) io_wr_double(w, x[i], '\n');
 }
 
-void slv_wr_ivec(slv_writer *w, int n, const int *x) {
+void io_wr_ivec(io_writer *w, int n, const int *x) {
   for (int i = 0; i < n; i++) fprintf(w->f, "%d\n", x[i]);
 }
 
-void slv_wr_discard(slv_writer *w) {
+void io_wr_discard(io_writer *w) {
   io_outfile_discard(w->o);
   w->o = NULL;
   w->f = NULL;
 }
 
-void slv_wr_double(slv_writer *w, double v, char sep) {
+void io_wr_double(io_writer *w, double v, char sep) {
   if (isinf(v))
     fputs(v > 0 ? "inf" : "-inf", w->f);
   else
