@@ -134,16 +134,6 @@
 #include <unistd.h>
 
 
-int io_is_hdf5_bytes(const char *buf, size_t len) {
-  static const char sig[8] = { '\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n' };
-  /* the superblock is at 0, or after a user block of 512, 1024, 2048 ... */
-  for (size_t at = 0; at + 8 <= len; at = at ? 2 * at : 512) {
-    if (memcmp(buf + at, sig, 8) == 0) return 1;
-    if (at > (1u << 20)) break;
-  }
-  return 0;
-}
-
 /* ---- the HDF5 context ---------------------------------------------------------- */
 
 typedef struct fc_ctx {

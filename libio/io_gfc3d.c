@@ -8,7 +8,7 @@
  * datasets/README.md section 4.8), white-space separated:
  *     d          3
  *     nc         the number of contacts, 3 nc columns of H
- *     M          NumericsMatrix (io_siconos.c) ndof x ndof, dense or SBM
+ *     M          NumericsMatrix (io_nm.c) ndof x ndof, dense or SBM
  *     H          NumericsMatrix ndof x 3 nc
  *     q[ndof]    Siconos' q, FCLIB's f
  *     b[3 nc]    Siconos' b, FCLIB's w

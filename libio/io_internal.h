@@ -28,12 +28,12 @@
  * A total above the cap is refused with SLV_ERR_DIM and a message naming the
  * file, the line and the field, so no reader allocates more than the cap.
  *
- * The format table (io_format.c).  One row per format: its name, the
- * extensions that select it, how to recognise it from the first bytes of a
- * file, and its reader, its "can it hold this instance" check and its
- * writer, all with one signature each (io_req below).  io_read,
- * io_write and the name and extension functions of io.h only walk the
- * table, so adding a format is one row and one file.
+ * The format tables.  One row per format in each: its name, the extensions
+ * that select it and how to recognise it from the first bytes of a file
+ * (io_format.c), and its reader, its "can it hold this instance" check and
+ * its writer, all with one signature each (io_req below; io_dispatch.c).
+ * io_read, io_write and the name and extension functions of io.h only walk
+ * the tables, so adding a format is a row in each and one file.
  *
  * Messages.  Every reader error is ONE line
  *     FILE:LINE: expected <what>, found '<token>'     (or "found end of file")
@@ -54,7 +54,7 @@
 #include <stdio.h>
 
 /* snprintf into msg (if non-NULL and len > 0); always NUL-terminated.  The
- * I/O library's own helper: it uses only libsolvers' public interface. */
+ * I/O library's own helper (io_msg.c). */
 void io_msgf(char *msg, size_t len, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -84,20 +84,36 @@ typedef slv_status (*io_read_fn)(const io_req *rq, io_instance **out);
 typedef slv_status (*io_check_fn)(const io_req *rq, const io_instance *inst);
 typedef slv_status (*io_write_fn)(const io_req *rq, const io_instance *inst);
 
-/* One row of the format table.  A reader returns a new instance in *out
- * (NULL on failure, with the message in rq->err) and may set its format
- * (the Siconos reader sets the variant it found; io_read sets the row's id
- * otherwise).  holds returns SLV_OK if the format can hold the
- * (valid) instance, else SLV_ERR_UNSUPPORTED and a message naming the row or
- * cone; io_write calls it before write, so a writer may assume it. */
-typedef struct io_format_entry {
+/* ---- formats: names, extensions, sniffs (io_format.c, a leaf) --------------- */
+/* What a format is called and how it is recognised. */
+typedef struct io_format_desc {
   io_format id;
   const char *name;   /* io_format_str: "siconos-lcp", "npz", ... */
   const char *ext[3]; /* the extensions that select it, lower case with the dot,
-                                NULL-padded (every Siconos variant is ".dat": the table's
-                                first .dat row reads them all and picks by content) */
+                         NULL-padded (every Siconos variant is ".dat": the table's
+                         first .dat row reads them all and picks by content) */
   int (*sniff)(const char *head, size_t len); /* does a file that starts with head hold
-                                this format?  NULL: never recognised by content */
+                         this format?  NULL: never recognised by content */
+} io_format_desc;
+
+/* The format whose sniff recognises a file's first bytes (the first row
+ * that does), or IO_FMT_AUTO. */
+io_format io_format_sniff(const char *head, size_t len);
+/* The extension of path (from the last '.' of its last component), or "". */
+const char *io_extension(const char *path);
+/* Does buf start with the HDF5 signature (\x89HDF\r\n\x1a\n), at 0 or
+ * after a user block of 512, 1024, ... bytes? */
+int io_is_hdf5_bytes(const char *buf, size_t len);
+
+/* ---- formats: readers, checks, writers (io_dispatch.c, the top) ------------- */
+/* One row per format.  A reader returns a new instance in *out (NULL on
+ * failure, with the message in rq->err) and may set its format (the
+ * Siconos reader sets the variant it found; io_read sets the row's id
+ * otherwise).  holds returns SLV_OK if the format can hold the (valid)
+ * instance, else SLV_ERR_UNSUPPORTED and a message naming the row or cone;
+ * io_write calls it before write, so a writer may assume it. */
+typedef struct io_format_entry {
+  io_format id;
   io_read_fn read;
   io_check_fn holds; /* NULL: holds every valid instance */
   io_write_fn write;
@@ -108,12 +124,8 @@ typedef struct io_format_entry {
 
 /* The row of format f, or NULL (IO_FMT_AUTO, out of range). */
 const io_format_entry *io_format_row(io_format f);
-/* The row whose extension path has (case-insensitive), or NULL. */
-const io_format_entry *io_format_by_ext(const char *path);
-/* The extension of path (from the last '.' of its last component), or "". */
-const char *io_extension(const char *path);
 
-/* ---- the text reader -------------------------------------------------------- */
+/* ---- the text reader (io_text.c) ---------------------------------------------- */
 typedef struct io_reader {
   const char *path; /* for messages */
   char *buf;        /* the whole file, NUL-terminated; owned by the original */
@@ -237,7 +249,7 @@ slv_status io_rd_need(const io_reader *r, double count, const char *what, ...)
 int io_rd_try_long(io_reader *r, long *v);
 int io_rd_try_double(io_reader *r, double *v);
 
-/* ---- writing -------------------------------------------------------------- */
+/* ---- the text writer (io_text.c) ------------------------------------------- */
 typedef struct io_writer {
   FILE *f;       /* io_outfile_stream(o) */
   io_outfile *o; /* published by io_wr_close (io_outfile.c) */
@@ -265,7 +277,7 @@ void io_wr_ivec(io_writer *w, int n, const int *x);
 /* %.17g, or "inf" / "-inf"; followed by sep (if non-zero). */
 void io_wr_double(io_writer *w, double v, char sep);
 
-/* ---- instances ------------------------------------------------------------ */
+/* ---- instances (instance.c) -------------------------------------------------- */
 /* The struct with b = 0, lo = 0, hi = +inf (size max(1, n)), no matrix yet
  * (storage dense, A NULL).  NULL on allocation failure or bad n. */
 io_instance *io_instance_alloc(int n);
@@ -299,7 +311,7 @@ int io_has_friction(const io_instance *inst);
 /* Is x exactly +0.0 (not -0.0)?  Used to decide what a writer may omit. */
 int io_is_pos_zero(double x);
 
-/* ---- Siconos NumericsMatrix (io_siconos.c) -------------------------------- */
+/* ---- Siconos NumericsMatrix (io_nm.c) ----------------------------------- */
 /* A matrix as read: dense (a, rows x cols column-major) or CSR (Ap[rows+1],
  * Aj, Ax: columns increasing within a row, exact +0.0 entries of the stored
  * blocks dropped, -0.0 kept). */
@@ -324,13 +336,13 @@ void io_nm_free(io_nm *m);
 /* Dense NumericsMatrix "0 n n n<TAB>n" then one column per line (%.17g). */
 void io_write_dense_nm(io_writer *w, int n, const double *A);
 /* The m x n CSR matrix (Ap, Aj, Ax) as a Siconos SBM NumericsMatrix of
- * rb x cb blocks (m a multiple of rb, n of cb; io_fc3d.c): block (I, J)
+ * rb x cb blocks (m a multiple of rb, n of cb): block (I, J)
  * is stored when rows rb I .. rb I + rb - 1 hold an entry in columns
  * cb J .. cb J + cb - 1; duplicates summed (a lone -0.0 kept). */
 slv_status io_write_sbm(io_writer *w, int m, int n, int rb, int cb, const int *Ap, const int *Aj,
                         const double *Ax);
 
-/* ---- frictional contact (io_fc3d.c, io_fclib.c) ------------------------------ */
+/* ---- frictional contact (io_fc.c; io_fc_kind_is, io_read_fc3d: io_fc3d.c) ---- */
 /* Makes inst (n = 3 nc rows, matrix and b already set) a local FC3D
  * problem: one Coulomb cone (De Saxce) per contact at rows 3c, 3c+1, 3c+2
  * with cone_mu[c] = mu[c], lo = -inf, hi = +inf on every row, no findex. */
@@ -443,10 +455,6 @@ slv_status io_fclib_write_solution(const char *path, const io_instance *inst, co
 /* x (n values) from /solution/r, else /guesses/1/r, checked with HDF5. */
 slv_status io_fclib_read_start(const char *path, int n, double *x, size_t max_memory, char *err,
                                size_t errlen);
-/* Does buf start with the HDF5 signature (\x89HDF\r\n\x1a\n), at 0 or
- * after a user block of 512, 1024, ... bytes? */
-int io_is_hdf5_bytes(const char *buf, size_t len);
-
 /* ContactBench numpy .npz (io_npz.c): G, g, mus with the normal last in
  * each contact, permuted to lcplab's normal-first cones. */
 slv_status io_read_npz(const io_req *rq, io_instance **out);

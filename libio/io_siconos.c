@@ -1,25 +1,16 @@
 /* io_siconos.c -- Siconos numerics text instances (.dat): LCP, MLCP, relay.
  *
  * The layouts are those of Siconos' readers (linearComplementarity_newFromFile,
- * mixedLinearComplementarity_newFromFile, relay_newFromFile, NM_new_from_file,
- * SBM_new_from_file), as documented in datasets/README.md section 4.  Numbers are white-space separated; line breaks
- * do not matter.  After the last number of an LCP or relay file a remark may
+ * mixedLinearComplementarity_newFromFile, relay_newFromFile), as documented
+ * in datasets/README.md section 4.  Numbers are white-space separated; line
+ * breaks do not matter.  After the last number of an LCP or relay file a remark may
  * follow (words: lcp_CPS_1..5 and lcp_exp_murty carry one), but not another
  * number: that would be data the format does not hold, and is refused
  * (no_extra_number).  MLCP files are not checked there: 12 of Siconos' MLCP
  * files end with a line of further numbers (a reference solution, in
  * Siconos' test collection), which is ignored.
  *
- *   NumericsMatrix:  storageType size0 size1 <payload>
- *     0 dense:   size0 size1 again, then size0*size1 numbers COLUMN-major
- *                (one column per text line in Siconos' output);
- *     1 SBM:     nbblocks [bn0 bn1 cum-row-offsets[bn0] cum-col-offsets[bn1]
- *                filled1 filled2 index1[filled1] index2[filled2]
- *                then per stored block: its number and nr*nc numbers,
- *                column-major]; read dense, or CSR for the frictional-
- *                contact reader beyond IO_FC_DENSE_MAX rows (exact +0.0
- *                entries of the blocks dropped);
- *     2 CSparse: not read (SLV_ERR_UNSUPPORTED).
+ *   M, A, B, C, D: NumericsMatrix (io_nm.c), read dense here.
  *   LCP:    n, M (n x n), q[n].            w = M z + q, 0 <= z _|_ w >= 0
  *           -> A = M, b = q, lo = 0, hi = +inf.
  *   relay:  n, M, q[n], lb[n], ub[n].       -> lo = lb, hi = ub.
@@ -62,258 +53,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- NumericsMatrix ------------------------------------------------------ */
-
-void io_nm_free(io_nm *m) {
-  if (!m) return;
-  free(m->a);
-  free(m->Ap);
-  free(m->Aj);
-  free(m->Ax);
-  m->a = m->Ax = NULL;
-  m->Ap = m->Aj = NULL;
-}
-
-/* Sparse-block payload.  The structure is read and checked first, then the
- * block values (their count bounded by what is left of the file) into one
- * buffer, then the matrix is built: dense (rows x cols column-major, when
- * out->storage is SLV_DENSE on entry) or CSR (rows in order, the blocks of a
- * block row by increasing block column, so columns increase; exact +0.0
- * entries dropped). */
-static slv_status read_sbm(io_reader *r, const char *name, io_nm *out) {
-  int rows = out->rows, cols = out->cols, nb, bn0, bn1, filled;
-  slv_status st;
-  int *cum0 = NULL;
-  double *vals = NULL;
-  size_t *off = NULL;
-  if ((st = io_rd_size(r, IO_MAX_DENSE, &nb, NULL, "the number of stored blocks of %s", name)))
-    return st;
-  if (nb == 0) { /* an all-zero matrix: nothing follows */
-    if (out->storage == SLV_DENSE) return SLV_OK;
-    if ((st = io_rd_reserve(r, r->line, 4.0 * rows + 16.0, "the row pointers of %s (%d rows)", name,
-                            rows)))
-      return st;
-    out->Ap = calloc((size_t)rows + 1, sizeof(int));
-    out->Aj = malloc(sizeof(int));
-    out->Ax = malloc(sizeof(double));
-    if (!out->Ap || !out->Aj || !out->Ax)
-      return io_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for %s", name);
-    return SLV_OK;
-  }
-  if ((st = io_rd_int(r, 1, rows > 0 ? rows : 1, &bn0, "the number of block rows of %s", name)))
-    return st;
-  if ((st = io_rd_int(r, 1, cols > 0 ? cols : 1, &bn1, "the number of block columns of %s", name)))
-    return st;
-  if ((double)nb > (double)bn0 * (double)bn1)
-    return io_rd_failf(r, r->line, SLV_ERR_INVALID,
-                       "expected at most %d x %d = %.0f blocks in %s, found %d", bn0, bn1,
-                       (double)bn0 * bn1, name, nb);
-  if ((st = io_rd_need(r, (double)bn0 * 2 + bn1 + 3 + 2.0 * nb, "the block structure of %s", name)))
-    return st;
-  if ((st = io_rd_reserve(r, r->line, 4.0 * (2.0 * bn0 + bn1 + 1 + nb) + 8.0 * (nb + 1.0),
-                          "the block structure of %s (%d blocks)", name, nb)))
-    return st;
-  cum0 = malloc(((size_t)bn0 + (size_t)bn1 + (size_t)bn0 + 1 + (size_t)nb) * sizeof(int));
-  off = malloc(((size_t)nb + 1) * sizeof(size_t));
-  if (!cum0 || !off) {
-    st = io_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory reading %s", name);
-    goto done;
-  }
-  int *cum1 = cum0 + bn0, *idx1 = cum1 + bn1, *idx2 = idx1 + bn0 + 1;
-  /* cumulative offsets: block row k is rows [cum0[k-1], cum0[k]), strictly
-   * increasing, the last one = rows (same for the columns) */
-  for (int k = 0; k < bn0 && !st; k++)
-    st = io_rd_int(r,
-                   k == bn0 - 1 ? rows
-                   : k          ? cum0[k - 1] + 1
-                                : 1,
-                   rows - (bn0 - 1 - k), &cum0[k],
-                   "cumulative row offset %d of %s, increasing up to %d rows", k, name, rows);
-  for (int k = 0; k < bn1 && !st; k++)
-    st = io_rd_int(r,
-                   k == bn1 - 1 ? cols
-                   : k          ? cum1[k - 1] + 1
-                                : 1,
-                   cols - (bn1 - 1 - k), &cum1[k],
-                   "cumulative column offset %d of %s, increasing up to %d "
-                   "columns",
-                   k, name, cols);
-  if (!st)
-    st = io_rd_int(r, bn0 + 1, bn0 + 1, &filled, "filled1 of %s, the number of block rows + 1",
-                   name);
-  if (!st) st = io_rd_int(r, nb, nb, &filled, "filled2 of %s, the number of blocks", name);
-  /* block-row pointers: from 0, non-decreasing, ending at nb */
-  for (int k = 0; k <= bn0 && !st; k++)
-    st = io_rd_int(r,
-                   k == bn0 ? nb
-                   : k      ? idx1[k - 1]
-                            : 0,
-                   k == 0 ? 0 : nb, &idx1[k],
-                   "the block-row pointer index1[%d] of %s, non-decreasing from 0 to %d", k, name,
-                   nb);
-  /* block columns, strictly increasing within a block row (no duplicates) */
-  for (int rr = 0; rr < bn0 && !st; rr++)
-    for (int b = idx1[rr]; b < idx1[rr + 1] && !st; b++)
-      st = io_rd_int(r, b > idx1[rr] ? idx2[b - 1] + 1 : 0, bn1 - 1, &idx2[b],
-                     "the block column index2[%d] of %s, increasing within block row %d", b, name,
-                     rr);
-  if (st) goto done;
-  /* where each block's values go in vals; their total must fit in the file */
-  off[0] = 0;
-  for (int rr = 0; rr < bn0; rr++) {
-    int nr = cum0[rr] - (rr ? cum0[rr - 1] : 0);
-    for (int b = idx1[rr]; b < idx1[rr + 1]; b++) {
-      int c = idx2[b], nc = cum1[c] - (c ? cum1[c - 1] : 0);
-      off[b + 1] = off[b] + (size_t)nr * (size_t)nc;
-    }
-  }
-  if ((st = io_rd_need(r, (double)off[nb] + nb, "the %d blocks of %s (%.0f numbers)", nb, name,
-                       (double)off[nb])) ||
-      (st = io_rd_reserve(r, r->line, 8.0 * (double)off[nb],
-                          "the %d blocks of %s (%.0f "
-                          "numbers)",
-                          nb, name, (double)off[nb])))
-    goto done;
-  vals = malloc((off[nb] ? off[nb] : 1) * sizeof(double));
-  if (!vals) {
-    st = io_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for the blocks of %s", name);
-    goto done;
-  }
-  for (int rr = 0; rr < bn0 && !st; rr++) {
-    int r0 = rr ? cum0[rr - 1] : 0, nr = cum0[rr] - r0;
-    for (int b = idx1[rr]; b < idx1[rr + 1] && !st; b++) {
-      int c = idx2[b], c0 = c ? cum1[c - 1] : 0, nc = cum1[c] - c0, num;
-      if ((st = io_rd_int(r, b, b, &num, "the number of block %d of %s", b, name))) break;
-      char bname[96];
-      snprintf(bname, sizeof bname, "block %d (rows %d.., columns %d..) of %s", b, r0, c0, name);
-      st = io_rd_matrix(r, nr, nc, 1, vals + off[b], (size_t)nr, IO_RD_FINITE, bname);
-    }
-  }
-  if (st) goto done;
-  if (out->storage == SLV_DENSE) {
-    for (int rr = 0; rr < bn0; rr++) {
-      int r0 = rr ? cum0[rr - 1] : 0, nr = cum0[rr] - r0;
-      for (int b = idx1[rr]; b < idx1[rr + 1]; b++) {
-        int c = idx2[b], c0 = c ? cum1[c - 1] : 0, nc = cum1[c] - c0;
-        for (int jj = 0; jj < nc; jj++)
-          memcpy(out->a + (size_t)r0 + (size_t)(c0 + jj) * (size_t)rows,
-                 vals + off[b] + (size_t)jj * (size_t)nr, (size_t)nr * sizeof(double));
-      }
-    }
-    goto done;
-  }
-  /* CSR: count, then fill row by row; at most as many entries as the blocks
-   * hold (the exact +0.0 are dropped) */
-  if ((st = io_rd_reserve(r, r->line, 4.0 * rows + 4.0 + 12.0 * (double)off[nb],
-                          "%s in CSR (%.0f entries at most)", name, (double)off[nb])))
-    goto done;
-  out->Ap = calloc((size_t)rows + 1, sizeof(int));
-  if (!out->Ap) {
-    st = io_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for %s", name);
-    goto done;
-  }
-  for (int pass = 0; pass < 2; pass++) {
-    long k = 0;
-    for (int rr = 0; rr < bn0; rr++) {
-      int r0 = rr ? cum0[rr - 1] : 0, nr = cum0[rr] - r0;
-      for (int i = 0; i < nr; i++) {
-        for (int b = idx1[rr]; b < idx1[rr + 1]; b++) {
-          int c = idx2[b], c0 = c ? cum1[c - 1] : 0, nc = cum1[c] - c0;
-          for (int jj = 0; jj < nc; jj++) {
-            double v = vals[off[b] + (size_t)i + (size_t)jj * (size_t)nr];
-            if (io_is_pos_zero(v)) continue;
-            if (pass) {
-              out->Aj[k] = c0 + jj;
-              out->Ax[k] = v;
-            }
-            k++;
-          }
-        }
-        if (!pass) out->Ap[r0 + i + 1] = (int)k;
-      }
-    }
-    if (!pass) {
-      if (k > INT_MAX) {
-        st = io_rd_failf(r, r->line, SLV_ERR_DIM, "expected at most %d non-zeros in %s, found %ld",
-                         INT_MAX, name, k);
-        goto done;
-      }
-      out->Aj = malloc((k ? (size_t)k : 1) * sizeof(int));
-      out->Ax = malloc((k ? (size_t)k : 1) * sizeof(double));
-      if (!out->Aj || !out->Ax) {
-        st = io_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for %s", name);
-        goto done;
-      }
-    }
-  }
-done:
-  free(cum0);
-  free(off);
-  free(vals);
-  return st;
-}
-
-slv_status io_read_nm(io_reader *r, const char *name, int want_rows, int want_cols, const char *why,
-                      int csr_above, io_nm *out, long *line) {
-  io_token t;
-  slv_status st;
-  int stype, r2, c2, *rows = &out->rows, *cols = &out->cols;
-  long hline = 0;
-  memset(out, 0, sizeof *out);
-  if (!line) line = &hline;
-  io_rd_peek(r, &t);
-  if ((st = io_rd_int(r, 0, 2, &stype, "the storage type of %s", name))) return st;
-  if (stype == 2)
-    return io_rd_fail(r, &t, SLV_ERR_UNSUPPORTED,
-                      "the storage type of %s to be 0 (dense) or 1 (sparse block); CSparse "
-                      "storage (2) is not read",
-                      name);
-  if ((st = io_rd_size(r, IO_MAX_N, rows, line, "the number of rows of %s", name))) return st;
-  if ((st = io_rd_size(r, IO_MAX_N, cols, NULL, "the number of columns of %s", name))) return st;
-  if (want_rows >= 0 && (*rows != want_rows || *cols != want_cols))
-    return io_rd_failf(r, *line, SLV_ERR_INVALID, "expected %s to be %d x %d (%s), found %d x %d",
-                       name, want_rows, want_cols, why, *rows, *cols);
-  double count = (double)*rows * (double)*cols;
-  out->storage = (stype == 1 && *rows > csr_above) ? SLV_CSR : SLV_DENSE;
-  if (stype == 0) {
-    long l2;
-    if ((st = io_rd_size(r, IO_MAX_N, &r2, &l2, "the repeated row count of %s", name))) return st;
-    if ((st = io_rd_size(r, IO_MAX_N, &c2, NULL, "the repeated column count of %s", name)))
-      return st;
-    if (r2 != *rows || c2 != *cols)
-      return io_rd_failf(r, l2, SLV_ERR_INVALID,
-                         "expected the repeated sizes of %s to be %d %d, found %d %d", name, *rows,
-                         *cols, r2, c2);
-    if (count > (double)IO_MAX_NNZ)
-      return io_rd_failf(r, *line, SLV_ERR_DIM,
-                         "expected at most %ld entries in the dense %s, found %d x %d",
-                         (long)IO_MAX_NNZ, name, *rows, *cols);
-    if ((st = io_rd_need(r, count, "the dense %d x %d %s", *rows, *cols, name))) return st;
-    if ((st = io_rd_reserve(r, *line, 8.0 * count, "%s, %d x %d dense", name, *rows, *cols)))
-      return st;
-  } else if (out->storage == SLV_DENSE && count > (double)IO_MAX_DENSE) {
-    return io_rd_failf(r, *line, SLV_ERR_DIM,
-                       "expected at most %ld entries to store the sparse-block %s dense, found "
-                       "%d x %d",
-                       IO_MAX_DENSE, name, *rows, *cols);
-  } else if (out->storage == SLV_DENSE &&
-             (st = io_rd_reserve(r, *line, 8.0 * count, "%s, %d x %d sparse-block kept dense", name,
-                                 *rows, *cols))) {
-    return st;
-  }
-  if (out->storage == SLV_DENSE) {
-    out->a = calloc(count > 0 ? (size_t)count : 1, sizeof(double));
-    if (!out->a) return io_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for %s", name);
-  }
-  if (stype == 0)
-    st = io_rd_matrix(r, *rows, *cols, 1, out->a, (size_t)(*rows > 0 ? *rows : 1), IO_RD_FINITE,
-                      name);
-  else
-    st = read_sbm(r, name, out);
-  if (st) io_nm_free(out);
-  return st;
-}
 
 /* The dense column-major copy of a matrix read as dense (for the LCP, relay
  * and MLCP readers, which ask for dense storage): takes a over. */
@@ -633,16 +372,6 @@ static slv_status check_siconos(const char *path, io_format fmt, const io_instan
     }
   }
   return SLV_OK;
-}
-
-/* NumericsMatrix, dense: "0", size0, size1, "size0<TAB>size1", then one
- * column per line. */
-void io_write_dense_nm(io_writer *w, int n, const double *A) {
-  fprintf(w->f, "0\n%d\n%d\n%d\t%d\n", n, n, n, n);
-  for (int j = 0; j < n; j++) {
-    for (int i = 0; i < n; i++) io_wr_double(w, A[i + (size_t)j * n], i + 1 < n ? ' ' : 0);
-    fputc('\n', w->f);
-  }
 }
 
 static void write_vec(io_writer *w, int n, const double *v) {

@@ -1,4 +1,4 @@
-/* io_read.c -- the buffered text reader and writer of io_internal.h, and
+/* io_text.c -- the buffered text reader and writer of io_internal.h, and
  * the memory cap's accounting.
  *
  * The reader (see io_internal.h for the contract): the file is read whole
@@ -7,8 +7,8 @@
  * libsolvers' strict parser (slv_parse_double_n, slv_parse_long_n: the
  * whole token, NaN never).  The writer prints numbers
  * with %.17g and infinities as "inf" / "-inf", so that strtod gives back
- * the same bits.  The format table and io_read / io_write are in
- * io_format.c.
+ * the same bits.  io_read / io_write, over the formats, are in
+ * io_dispatch.c.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -22,14 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-void io_msgf(char *msg, size_t len, const char *fmt, ...) {
-  if (!msg || len == 0) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, len, fmt, ap);
-  va_end(ap);
-}
 
 /* ---- the reader --------------------------------------------------------- */
 
@@ -472,5 +464,3 @@ void io_wr_double(io_writer *w, double v, char sep) {
     fprintf(w->f, "%.17g", v);
   if (sep) fputc(sep, w->f);
 }
-
-int io_is_pos_zero(double x) { return x == 0.0 && !signbit(x); }
