@@ -6,7 +6,7 @@
  * small one (IO_FC_DENSE_MAX rows).
  *
  * A leaf of the I/O library but for the format names (io_format.c): the
- * readers of io_global.c, io_fc3d.c, io_fclib.c and io_npz.c call it, it
+ * readers of io_global.c, io_fc3d.c, io_fclib_read.c and io_npz.c call it, it
  * calls none of them.
  */
 #include "io_internal.h"

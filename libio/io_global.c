@@ -1,5 +1,5 @@
 /* io_global.c -- what the readers of global frictional-contact problems
- * (io_gfc3d.c: Siconos gfc3d .dat; io_fclib.c: /fclib_global) share
+ * (io_gfc3d.c: Siconos gfc3d .dat; io_fclib_read.c: /fclib_global) share
  * (docs/problem.md, "Global problems"; docs/io.md):
  *
  *   - M and H as CSR in an io_global (io.h), built from triplets or

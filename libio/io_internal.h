@@ -433,7 +433,8 @@ slv_status io_write_mtx(const io_req *rq, const io_instance *inst);
 slv_status io_read_lcplab(const io_req *rq, io_instance **out);
 slv_status io_write_lcplab(const io_req *rq, const io_instance *inst);
 
-/* FCLIB HDF5 (io_fclib.c): local, or global condensed to local. */
+/* FCLIB HDF5 (io_fclib_read.c, io_fclib_write.c; io_fclib.h): local, or global
+ * condensed to local. */
 slv_status io_read_fclib(const io_req *rq, io_instance **out);
 /* The same from a file image in memory (image[0..len), the file's bytes;
  * rq->path names it in messages, rq->max_memory is the cap): the checks run

@@ -7,7 +7,7 @@
  *
  * Solutions and starting points (io_read_start, io_write_solution) go by
  * the extension: FCLIB's /solution and /guesses in .hdf5 / .h5
- * (io_fclib.c), ContactBench's lam0 in .npz (a start only, io_npz.c), else
+ * (io_fclib_read.c), ContactBench's lam0 in .npz (a start only, io_npz.c), else
  * a plain vector.
  *
  * Reading: white space separates the values (one per line is what we write;
