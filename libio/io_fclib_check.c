@@ -203,9 +203,81 @@ static slv_status check_storage(io_fclib_ctx *c, hid_t d, const char *gpath, con
   return SLV_OK;
 }
 
-/* Checks dataset gpath/name: its kind (IO_FCLIB_INT: integer; IO_FCLIB_NUM: integer or
- * float; IO_FCLIB_STR: fixed-length string, one element, rank <= 1) and returns
- * its element count.  *present = 0 for an absent optional one. */
+/* The dataset d (space sp, type ty, np elements) read once, as libfclib
+ * will (the same memory type), so that a damaged dataset fails here and not
+ * in libfclib (which would exit); HDF5 converts through elements of the
+ * larger of the two sizes.  Its bytes are checked against the file's
+ * budget and the memory cap first. */
+static slv_status test_read(io_fclib_ctx *c, hid_t d, hid_t ty, hssize_t np, int what,
+                            const char *gpath, const char *name) {
+  size_t esz = what == IO_FCLIB_INT   ? sizeof(int)
+               : what == IO_FCLIB_NUM ? sizeof(double)
+                                      : H5Tget_size(ty);
+  if (H5Tget_size(ty) > esz) esz = H5Tget_size(ty);
+  double bytes = (double)np * (double)esz, mem = c->mem;
+  slv_status st = check_storage(c, d, gpath, name, np, H5Tget_size(ty));
+  if (st) return st;
+  if (bytes > c->budget)
+    return io_fclib_fail(c, SLV_ERR_DIM,
+                         "expected sizes that the file can back, found %s/%s declaring "
+                         "%.0f bytes (the limit is 64 x the file size + 16 MiB)",
+                         gpath, name, bytes);
+  /* refused before the test read; when it passes, mem is not kept: the
+   * dataset is counted once, by spend, as libfclib's copy */
+  if ((st = io_reserve(c->path, &mem, c->cap, bytes, c->err, c->errlen, "%s/%s", gpath, name)))
+    return st;
+  void *buf = malloc(bytes > 0 ? (size_t)bytes : 1);
+  hid_t mt = what == IO_FCLIB_INT ? H5T_NATIVE_INT : what == IO_FCLIB_NUM ? H5T_NATIVE_DOUBLE : ty;
+  if (!buf)
+    st = io_fclib_fail(c, SLV_ERR_NOMEM, "out of memory reading %s/%s", gpath, name);
+  else if (np > 0 && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+    st = io_fclib_fail(c, SLV_ERR_INVALID, "expected %s/%s to be readable, found a damaged dataset",
+                       gpath, name);
+  free(buf);
+  return st;
+}
+
+/* The dataset's shape and type (space sp, type ty) as `what` needs, then
+ * test_read; *np its element count. */
+static slv_status check_open_ds(io_fclib_ctx *c, hid_t d, hid_t sp, hid_t ty, int what,
+                                const char *gpath, const char *name, hssize_t *np) {
+  H5S_class_t sc = sp >= 0 ? H5Sget_simple_extent_type(sp) : H5S_NO_CLASS;
+  H5T_class_t tc = ty >= 0 ? H5Tget_class(ty) : H5T_NO_CLASS;
+  int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
+  *np = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+  const char *want = what == IO_FCLIB_INT   ? "integers"
+                     : what == IO_FCLIB_NUM ? "numbers"
+                                            : "a string";
+  int ok_class = what == IO_FCLIB_INT   ? tc == H5T_INTEGER
+                 : what == IO_FCLIB_NUM ? (tc == H5T_INTEGER || tc == H5T_FLOAT)
+                                        : (tc == H5T_STRING && H5Tis_variable_str(ty) == 0);
+  if (sp < 0 || ty < 0 || *np < 0 || rank < 0 || (sc != H5S_SIMPLE && sc != H5S_SCALAR))
+    return io_fclib_fail(c, SLV_ERR_INVALID,
+                         "expected %s/%s to hold %s, found a dataset without a readable "
+                         "shape",
+                         gpath, name, want);
+  if (!ok_class)
+    return io_fclib_fail(c, SLV_ERR_INVALID,
+                         "expected %s/%s to hold %s%s, found HDF5 type class %d", gpath, name, want,
+                         what == IO_FCLIB_STR ? " (fixed length)" : "", (int)tc);
+  if (what == IO_FCLIB_STR && (*np != 1 || rank > 1))
+    return io_fclib_fail(c, SLV_ERR_INVALID,
+                         "expected %s/%s to hold one string, found %lld elements", gpath, name,
+                         (long long)*np);
+  /* HDF5's numbers take 1 to 16 bytes; HDF5 converts a damaged type of
+   * gigabytes per element through a buffer of that size */
+  if (what != IO_FCLIB_STR && (H5Tget_size(ty) < 1 || H5Tget_size(ty) > 16))
+    return io_fclib_fail(c, SLV_ERR_INVALID,
+                         "expected %s/%s to hold %s of 1 to 16 bytes, found %zu-byte "
+                         "elements",
+                         gpath, name, want, H5Tget_size(ty));
+  return test_read(c, d, ty, *np, what, gpath, name);
+}
+
+/* Checks dataset gpath/name: its kind (IO_FCLIB_INT: integer; IO_FCLIB_NUM:
+ * integer or float; IO_FCLIB_STR: fixed-length string, one element, rank
+ * <= 1) and returns its element count.  *present = 0 for an absent
+ * optional one. */
 slv_status io_fclib_check_ds(io_fclib_ctx *c, hid_t loc, const char *gpath, const char *name,
                              int what, int required, long *npts, int *present) {
   int k = io_fclib_kind(c, loc, name);
@@ -220,68 +292,8 @@ slv_status io_fclib_check_ds(io_fclib_ctx *c, hid_t loc, const char *gpath, cons
     return io_fclib_fail(c, SLV_ERR_INVALID, "expected %s/%s to open, found a damaged dataset",
                          gpath, name);
   hid_t sp = H5Dget_space(d), ty = H5Dget_type(d);
-  slv_status st = SLV_OK;
-  H5S_class_t sc = sp >= 0 ? H5Sget_simple_extent_type(sp) : H5S_NO_CLASS;
-  H5T_class_t tc = ty >= 0 ? H5Tget_class(ty) : H5T_NO_CLASS;
-  int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
-  hssize_t np = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
-  const char *want = what == IO_FCLIB_INT   ? "integers"
-                     : what == IO_FCLIB_NUM ? "numbers"
-                                            : "a string";
-  int ok_class = what == IO_FCLIB_INT   ? tc == H5T_INTEGER
-                 : what == IO_FCLIB_NUM ? (tc == H5T_INTEGER || tc == H5T_FLOAT)
-                                        : (tc == H5T_STRING && H5Tis_variable_str(ty) == 0);
-  if (sp < 0 || ty < 0 || np < 0 || rank < 0 || (sc != H5S_SIMPLE && sc != H5S_SCALAR)) {
-    st = io_fclib_fail(c, SLV_ERR_INVALID,
-                       "expected %s/%s to hold %s, found a dataset without a readable "
-                       "shape",
-                       gpath, name, want);
-  } else if (!ok_class) {
-    st = io_fclib_fail(c, SLV_ERR_INVALID, "expected %s/%s to hold %s%s, found HDF5 type class %d",
-                       gpath, name, want, what == IO_FCLIB_STR ? " (fixed length)" : "", (int)tc);
-  } else if (what == IO_FCLIB_STR && (np != 1 || rank > 1)) {
-    st = io_fclib_fail(c, SLV_ERR_INVALID, "expected %s/%s to hold one string, found %lld elements",
-                       gpath, name, (long long)np);
-  } else if (what != IO_FCLIB_STR && (H5Tget_size(ty) < 1 || H5Tget_size(ty) > 16)) {
-    /* HDF5's numbers take 1 to 16 bytes; HDF5 converts a damaged type of
-     * gigabytes per element through a buffer of that size */
-    st = io_fclib_fail(c, SLV_ERR_INVALID,
-                       "expected %s/%s to hold %s of 1 to 16 bytes, found %zu-byte "
-                       "elements",
-                       gpath, name, want, H5Tget_size(ty));
-  } else {
-    /* read it once, as libfclib will (same memory type), so that a damaged
-     * dataset fails here and not in libfclib (which would exit); HDF5
-     * converts through elements of the larger of the two sizes */
-    size_t esz = what == IO_FCLIB_INT   ? sizeof(int)
-                 : what == IO_FCLIB_NUM ? sizeof(double)
-                                        : H5Tget_size(ty);
-    if (H5Tget_size(ty) > esz) esz = H5Tget_size(ty);
-    double bytes = (double)np * (double)esz, mem = c->mem;
-    if ((st = check_storage(c, d, gpath, name, np, H5Tget_size(ty)))) {
-      /* message set */
-    } else if (bytes > c->budget) {
-      st = io_fclib_fail(c, SLV_ERR_DIM,
-                         "expected sizes that the file can back, found %s/%s declaring "
-                         "%.0f bytes (the limit is 64 x the file size + 16 MiB)",
-                         gpath, name, bytes);
-    } else if ((st = io_reserve(c->path, &mem, c->cap, bytes, c->err, c->errlen, "%s/%s", gpath,
-                                name))) {
-      /* refused before the test read; when it passes, mem is not kept: the
-       * dataset is counted once, by spend, as libfclib's copy */
-    } else {
-      void *buf = malloc(bytes > 0 ? (size_t)bytes : 1);
-      hid_t mt = what == IO_FCLIB_INT   ? H5T_NATIVE_INT
-                 : what == IO_FCLIB_NUM ? H5T_NATIVE_DOUBLE
-                                        : ty;
-      if (!buf)
-        st = io_fclib_fail(c, SLV_ERR_NOMEM, "out of memory reading %s/%s", gpath, name);
-      else if (np > 0 && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
-        st = io_fclib_fail(c, SLV_ERR_INVALID,
-                           "expected %s/%s to be readable, found a damaged dataset", gpath, name);
-      free(buf);
-    }
-  }
+  hssize_t np;
+  slv_status st = check_open_ds(c, d, sp, ty, what, gpath, name, &np);
   *npts = (long)np;
   if (ty >= 0) H5Tclose(ty);
   if (sp >= 0) H5Sclose(sp);

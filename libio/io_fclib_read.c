@@ -79,64 +79,59 @@ static void trip_free(trip *t) {
   t->val = NULL;
 }
 
-/* The entries of an fclib matrix (read as declared by h) as triplets, every
- * index checked against m x n and every value for finiteness. */
-static slv_status entries(io_fclib_ctx *c, const char *g, const struct fclib_matrix *a,
-                          const io_fclib_mat *h, trip *t) {
-  long nnz;
-  memset(t, 0, sizeof *t);
+/* The number of entries of an fclib matrix: nz for triplets; for CSC / CSR
+ * the last pointer, once the pointers are checked (from 0, non-decreasing,
+ * within the i and x datasets). */
+static slv_status entry_count(io_fclib_ctx *c, const char *g, const struct fclib_matrix *a,
+                              const io_fclib_mat *h, long *nnz) {
   if (a->nz >= 0) {
-    nnz = a->nz;
-  } else {
-    int outer = a->nz == -1 ? a->n : a->m;
-    if (a->p[0] != 0)
-      return io_fclib_fail(c, SLV_ERR_INVALID, "expected %s/p[0] = 0, found %d", g, a->p[0]);
-    for (int k = 0; k < outer; k++)
-      if (a->p[k + 1] < a->p[k])
-        return io_fclib_fail(c, SLV_ERR_INVALID,
-                             "expected %s/p non-decreasing, found p[%d] = %d < p[%d] "
-                             "= %d",
-                             g, k + 1, a->p[k + 1], k, a->p[k]);
-    nnz = a->p[outer];
-    long have = h->ni < h->nx ? h->ni : h->nx;
-    if (nnz > have)
+    *nnz = a->nz;
+    return SLV_OK;
+  }
+  int outer = a->nz == -1 ? a->n : a->m;
+  if (a->p[0] != 0)
+    return io_fclib_fail(c, SLV_ERR_INVALID, "expected %s/p[0] = 0, found %d", g, a->p[0]);
+  for (int k = 0; k < outer; k++)
+    if (a->p[k + 1] < a->p[k])
       return io_fclib_fail(c, SLV_ERR_INVALID,
-                           "expected %s/p[%d] (the number of entries) <= %ld, the "
-                           "length of i and x, found %ld",
-                           g, outer, have, nnz);
-  }
-  size_t cnt = nnz ? (size_t)nnz : 1;
-  t->row = malloc(cnt * sizeof(int));
-  t->col = malloc(cnt * sizeof(int));
-  t->val = malloc(cnt * sizeof(double));
-  if (!t->row || !t->col || !t->val) {
-    trip_free(t);
-    return io_fclib_fail(c, SLV_ERR_NOMEM, "out of memory for the %ld entries of %s", nnz, g);
-  }
-  t->nnz = nnz;
-  for (long k = 0; k < nnz; k++) {
-    int r, q;
-    if (a->nz >= 0) {
-      r = a->i[k];
-      q = a->p[k];
-    } else {
-      r = q = a->i[k];
-    }
+                           "expected %s/p non-decreasing, found p[%d] = %d < p[%d] "
+                           "= %d",
+                           g, k + 1, a->p[k + 1], k, a->p[k]);
+  *nnz = a->p[outer];
+  long have = h->ni < h->nx ? h->ni : h->nx;
+  if (*nnz > have)
+    return io_fclib_fail(c, SLV_ERR_INVALID,
+                         "expected %s/p[%d] (the number of entries) <= %ld, the "
+                         "length of i and x, found %ld",
+                         g, outer, have, *nnz);
+  return SLV_OK;
+}
+
+/* a's entries into t's triplets (t->nnz of them): triplets as they are
+ * (i = row, p = column), CSC / CSR with the outer index from the
+ * pointers. */
+static void fill_triplets(const struct fclib_matrix *a, trip *t) {
+  for (long k = 0; k < t->nnz; k++) {
     t->val[k] = a->x[k];
-    t->row[k] = r;
-    t->col[k] = q;
+    t->row[k] = a->i[k];
+    t->col[k] = a->nz >= 0 ? a->p[k] : a->i[k];
   }
-  if (a->nz < 0) { /* the outer index from the pointers */
-    int outer = a->nz == -1 ? a->n : a->m;
-    for (int o = 0; o < outer; o++)
-      for (int k = a->p[o]; k < a->p[o + 1]; k++) {
-        if (a->nz == -1)
-          t->col[k] = o;
-        else
-          t->row[k] = o;
-      }
-  }
-  for (long k = 0; k < nnz; k++) {
+  if (a->nz >= 0) return;
+  int outer = a->nz == -1 ? a->n : a->m;
+  for (int o = 0; o < outer; o++)
+    for (int k = a->p[o]; k < a->p[o + 1]; k++) {
+      if (a->nz == -1)
+        t->col[k] = o;
+      else
+        t->row[k] = o;
+    }
+}
+
+/* Every index in [0, m) x [0, n), every value finite; the message names
+ * the dataset that holds a bad one. */
+static slv_status check_triplets(io_fclib_ctx *c, const char *g, const struct fclib_matrix *a,
+                                 const trip *t) {
+  for (long k = 0; k < t->nnz; k++) {
     const char *bad = NULL;
     int v = 0, lim = 0;
     if (t->row[k] < 0 || t->row[k] >= a->m) {
@@ -149,23 +144,39 @@ static slv_status entries(io_fclib_ctx *c, const char *g, const struct fclib_mat
       lim = a->n;
     }
     if (bad) {
-      /* the dataset that holds this index */
       const char *ds = a->nz >= 0 ? (bad[0] == 'r' ? "i" : "p") : "i";
-      slv_status st = io_fclib_fail(c, SLV_ERR_INVALID,
-                                    "expected a %s index in [0, %d) in %s/%s[%ld], "
-                                    "found %d",
-                                    bad, lim, g, ds, k, v);
-      trip_free(t);
-      return st;
+      return io_fclib_fail(c, SLV_ERR_INVALID,
+                           "expected a %s index in [0, %d) in %s/%s[%ld], "
+                           "found %d",
+                           bad, lim, g, ds, k, v);
     }
-    if (!isfinite(t->val[k])) {
-      slv_status st = io_fclib_fail(
-          c, SLV_ERR_INVALID, "expected a finite number in %s/x[%ld], found %g", g, k, t->val[k]);
-      trip_free(t);
-      return st;
-    }
+    if (!isfinite(t->val[k]))
+      return io_fclib_fail(c, SLV_ERR_INVALID, "expected a finite number in %s/x[%ld], found %g", g,
+                           k, t->val[k]);
   }
   return SLV_OK;
+}
+
+/* The entries of an fclib matrix (read as declared by h) as triplets, every
+ * index checked against m x n and every value for finiteness. */
+static slv_status entries(io_fclib_ctx *c, const char *g, const struct fclib_matrix *a,
+                          const io_fclib_mat *h, trip *t) {
+  long nnz = 0;
+  memset(t, 0, sizeof *t);
+  slv_status st = entry_count(c, g, a, h, &nnz);
+  if (st) return st;
+  size_t cnt = nnz ? (size_t)nnz : 1;
+  t->row = malloc(cnt * sizeof(int));
+  t->col = malloc(cnt * sizeof(int));
+  t->val = malloc(cnt * sizeof(double));
+  if (!t->row || !t->col || !t->val) {
+    trip_free(t);
+    return io_fclib_fail(c, SLV_ERR_NOMEM, "out of memory for the %ld entries of %s", nnz, g);
+  }
+  t->nnz = nnz;
+  fill_triplets(a, t);
+  if ((st = check_triplets(c, g, a, t))) trip_free(t);
+  return st;
 }
 
 static slv_status check_finite(io_fclib_ctx *c, const char *name, const double *v, int n,

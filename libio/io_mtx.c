@@ -86,19 +86,16 @@ static void put(double *A, size_t n, int i, int j, double v) {
   *a = io_is_pos_zero(*a) ? v : *a + v;
 }
 
-static slv_status read_matrix(io_reader *r, io_instance **out) {
+/* The banner "%%MatrixMarket matrix coordinate|array real|double|integer
+ * general|symmetric|skew-symmetric", all on line 1. */
+static slv_status read_banner(io_reader *r, int *array, int *sym) {
   io_token t;
-  slv_status st;
-  int array = 0, sym = SYM_GENERAL, n, cols, nnz = 0;
-  long line;
-  *out = NULL;
-  /* banner: five tokens on line 1 */
   if (!io_rd_next(r, &t) || !io_tok_is(&t, "%%MatrixMarket"))
     return io_rd_fail(r, &t, SLV_ERR_INVALID, "the banner '%%%%MatrixMarket' on line 1");
   if (!io_rd_next(r, &t) || t.line != 1 || !tok_is_ci(&t, "matrix"))
     return io_rd_fail(r, &t, SLV_ERR_INVALID, "'matrix' in the MatrixMarket banner");
   if (io_rd_next(r, &t) && t.line == 1 && tok_is_ci(&t, "array"))
-    array = 1;
+    *array = 1;
   else if (!(t.len && t.line == 1 && tok_is_ci(&t, "coordinate")))
     return io_rd_fail(r, &t, SLV_ERR_INVALID, "'coordinate' or 'array' in the banner");
   if (!io_rd_next(r, &t) || t.line != 1 ||
@@ -109,82 +106,105 @@ static slv_status read_matrix(io_reader *r, io_instance **out) {
                           : SLV_ERR_INVALID,
                       "the field 'real', 'double' or 'integer' in the banner");
   if (io_rd_next(r, &t) && t.line == 1 && tok_is_ci(&t, "general"))
-    sym = SYM_GENERAL;
+    *sym = SYM_GENERAL;
   else if (t.len && t.line == 1 && tok_is_ci(&t, "symmetric"))
-    sym = SYM_SYMMETRIC;
+    *sym = SYM_SYMMETRIC;
   else if (t.len && t.line == 1 && tok_is_ci(&t, "skew-symmetric"))
-    sym = SYM_SKEW;
+    *sym = SYM_SKEW;
   else
     return io_rd_fail(r, &t, SLV_ERR_INVALID,
                       "'general', 'symmetric' or 'skew-symmetric' in the banner");
-  r->comment = '%'; /* from here on, '%' lines are comments */
-  if ((st = io_rd_size(r, IO_MAX_N, &n, &line, "the number of rows"))) return st;
+  return SLV_OK;
+}
+
+static const char *sym_name(int sym) {
+  return sym == SYM_GENERAL ? "general" : sym == SYM_SYMMETRIC ? "symmetric" : "skew-symmetric";
+}
+
+/* The size line (square n x n, and nnz for coordinate storage), checked
+ * against the limits, the cap and what is left of the file; *line gets
+ * its line. */
+static slv_status read_sizes(io_reader *r, int array, int sym, int *n, int *nnz, long *line) {
+  int cols;
+  slv_status st;
+  if ((st = io_rd_size(r, IO_MAX_N, n, line, "the number of rows"))) return st;
   if ((st = io_rd_size(r, IO_MAX_N, &cols, NULL, "the number of columns"))) return st;
-  if (cols != n)
-    return io_rd_failf(r, line, SLV_ERR_INVALID, "expected a square matrix, found %d x %d", n,
+  if (cols != *n)
+    return io_rd_failf(r, *line, SLV_ERR_INVALID, "expected a square matrix, found %d x %d", *n,
                        cols);
-  double nn = (double)n * n;
+  double nn = (double)*n * *n;
   double maxnnz = sym == SYM_GENERAL     ? nn
-                  : sym == SYM_SYMMETRIC ? nn / 2 + n / 2.0
-                                         : nn / 2 - n / 2.0;
+                  : sym == SYM_SYMMETRIC ? nn / 2 + *n / 2.0
+                                         : nn / 2 - *n / 2.0;
   if (nn > (double)IO_MAX_DENSE)
-    return io_rd_failf(r, line, SLV_ERR_DIM,
+    return io_rd_failf(r, *line, SLV_ERR_DIM,
                        "expected at most %ld entries to store A dense, found %d x %d", IO_MAX_DENSE,
-                       n, n);
-  if ((st = io_rd_reserve(r, line, io_instance_bytes(n, 1),
-                          "n = %d: A (n x n, built "
-                          "dense), b, lo, hi",
-                          n)))
+                       *n, *n);
+  if ((st = io_rd_reserve(r, *line, io_instance_bytes(*n, 1),
+                          "n = %d: A (n x n, built dense), b, lo, hi", *n)))
     return st;
-  if (!array) {
-    if ((st = io_rd_size(r, (long)maxnnz, &nnz, NULL,
-                         "the number of entries of this %d x %d %s matrix", n, n,
-                         sym == SYM_GENERAL     ? "general"
-                         : sym == SYM_SYMMETRIC ? "symmetric"
-                                                : "skew-symmetric")))
-      return st;
-    if ((st = io_rd_need(r, 3.0 * nnz, "%d entries 'i j value'", nnz))) return st;
-  } else if ((st = io_rd_need(r, maxnnz, "the %.0f values of the array", maxnnz))) {
+  if (array) return io_rd_need(r, maxnnz, "the %.0f values of the array", maxnnz);
+  if ((st = io_rd_size(r, (long)maxnnz, nnz, NULL,
+                       "the number of entries of this %d x %d %s matrix", *n, *n, sym_name(sym))))
     return st;
+  return io_rd_need(r, 3.0 * *nnz, "%d entries 'i j value'", *nnz);
+}
+
+/* nnz coordinate entries "i j value" into the dense A (ld rows), duplicates
+ * summed; symmetric and skew-symmetric files give the lower triangle. */
+static slv_status read_entries(io_reader *r, double *A, size_t ld, int n, int nnz, int sym) {
+  io_token t;
+  slv_status st = SLV_OK;
+  for (int k = 0; k < nnz && !st; k++) {
+    int i, j;
+    double v;
+    io_rd_peek(r, &t);
+    if ((st = io_rd_int(r, 1, n, &i, "the row of entry %d", k + 1))) break;
+    if ((st = io_rd_int(r, 1, n, &j, "the column of entry %d", k + 1))) break;
+    if ((st = io_rd_double(r, IO_RD_FINITE, &v, "the value of entry %d, A(%d,%d)", k + 1, i, j)))
+      break;
+    if ((sym == SYM_SYMMETRIC && i < j) || (sym == SYM_SKEW && i <= j))
+      return io_rd_fail(r, &t, SLV_ERR_INVALID, "a %s entry (row %s column) in a %s matrix",
+                        sym == SYM_SKEW ? "strictly lower" : "lower-triangle",
+                        sym == SYM_SKEW ? ">" : ">=", sym_name(sym));
+    put(A, ld, i - 1, j - 1, v);
+    if (sym == SYM_SYMMETRIC && i != j) put(A, ld, j - 1, i - 1, v);
+    if (sym == SYM_SKEW) put(A, ld, j - 1, i - 1, -v);
   }
+  return st;
+}
+
+/* Array storage: every value column-major, or the lower triangle of a
+ * symmetric or skew-symmetric matrix. */
+static slv_status read_array(io_reader *r, double *A, size_t ld, int n, int sym) {
+  if (sym == SYM_GENERAL) return io_rd_matrix(r, n, n, 1, A, ld, IO_RD_FINITE, "A");
+  slv_status st = SLV_OK;
+  for (int j = 0; j < n && !st; j++)
+    for (int i = sym == SYM_SKEW ? j + 1 : j; i < n && !st; i++) {
+      double v;
+      if ((st = io_rd_double(r, IO_RD_FINITE, &v, "A(%d,%d) of the lower triangle", i, j))) break;
+      A[i + j * ld] = v;
+      if (i != j) A[j + i * ld] = sym == SYM_SKEW ? -v : v;
+    }
+  return st;
+}
+
+static slv_status read_matrix(io_reader *r, io_instance **out) {
+  io_token t;
+  int array = 0, sym = SYM_GENERAL, n, nnz = 0;
+  long line;
+  *out = NULL;
+  slv_status st = read_banner(r, &array, &sym);
+  if (st) return st;
+  r->comment = '%'; /* from here on, '%' lines are comments */
+  if ((st = read_sizes(r, array, sym, &n, &nnz, &line))) return st;
   io_instance *inst = io_instance_alloc(n);
   if (!inst || io_alloc_dense(inst)) {
     io_instance_free(inst);
     return io_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
   }
-  double *A = inst->A;
   size_t ld = n > 0 ? (size_t)n : 1;
-  if (!array) {
-    for (int k = 0; k < nnz && !st; k++) {
-      int i, j;
-      double v;
-      io_rd_peek(r, &t);
-      if ((st = io_rd_int(r, 1, n, &i, "the row of entry %d", k + 1))) break;
-      if ((st = io_rd_int(r, 1, n, &j, "the column of entry %d", k + 1))) break;
-      if ((st = io_rd_double(r, IO_RD_FINITE, &v, "the value of entry %d, A(%d,%d)", k + 1, i, j)))
-        break;
-      if ((sym == SYM_SYMMETRIC && i < j) || (sym == SYM_SKEW && i <= j)) {
-        st = io_rd_fail(
-            r, &t, SLV_ERR_INVALID, "a %s entry (row %s column) in a %s matrix",
-            sym == SYM_SKEW ? "strictly lower" : "lower-triangle",
-            sym == SYM_SKEW ? ">" : ">=", sym == SYM_SKEW ? "skew-symmetric" : "symmetric");
-        break;
-      }
-      put(A, ld, i - 1, j - 1, v);
-      if (sym == SYM_SYMMETRIC && i != j) put(A, ld, j - 1, i - 1, v);
-      if (sym == SYM_SKEW) put(A, ld, j - 1, i - 1, -v);
-    }
-  } else if (sym == SYM_GENERAL) {
-    st = io_rd_matrix(r, n, n, 1, A, ld, IO_RD_FINITE, "A");
-  } else {
-    for (int j = 0; j < n && !st; j++)
-      for (int i = sym == SYM_SKEW ? j + 1 : j; i < n && !st; i++) {
-        double v;
-        if ((st = io_rd_double(r, IO_RD_FINITE, &v, "A(%d,%d) of the lower triangle", i, j))) break;
-        A[i + j * ld] = v;
-        if (i != j) A[j + i * ld] = sym == SYM_SKEW ? -v : v;
-      }
-  }
+  st = array ? read_array(r, inst->A, ld, n, sym) : read_entries(r, inst->A, ld, n, nnz, sym);
   if (!st && io_rd_next(r, &t))
     st = io_rd_fail(r, &t, SLV_ERR_INVALID, "end of file after the %s",
                     array ? "array values" : "entries");

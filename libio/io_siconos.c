@@ -156,110 +156,143 @@ static int looks_like_mlcp(const io_reader *r0) {
   return io_rd_try_long(&r, &v) && v >= 0 && v <= 2;
 }
 
-static slv_status read_mlcp(io_reader *r, io_instance **out) {
-  int st1, st2, n, m, N, rows = 0, cols = 0, v, prev = 0;
-  long line = 0, mline = 0;
-  slv_status st;
-  double *M = NULL, *q = NULL, *blk = NULL;
-  io_instance *inst = NULL;
+/* What an MLCP file holds: its storage flags and sizes (N = n + m), and,
+ * read so far, the storage-1 M (rows x cols, dense) with q, the
+ * storage-2 blocks (blk, N x N dense). */
+typedef struct mlcp {
+  int st1, st2, n, m, N, rows, cols;
+  long line, mline; /* the lines of n and of M */
+  double *M, *q, *blk;
+} mlcp;
+
+/* isStorageType1, isStorageType2 (not both 0), n, m, within the limits and
+ * the memory cap. */
+static slv_status mlcp_header(io_reader *r, mlcp *c) {
   io_token t;
-  if ((st = io_rd_int(r, 0, 1, &st1, "isStorageType1"))) return st;
+  slv_status st;
+  if ((st = io_rd_int(r, 0, 1, &c->st1, "isStorageType1"))) return st;
   io_rd_peek(r, &t);
-  if ((st = io_rd_int(r, 0, 1, &st2, "isStorageType2"))) return st;
-  if (!st1 && !st2)
+  if ((st = io_rd_int(r, 0, 1, &c->st2, "isStorageType2"))) return st;
+  if (!c->st1 && !c->st2)
     return io_rd_fail(r, &t, SLV_ERR_INVALID, "isStorageType1 or isStorageType2 to be 1");
-  if ((st = io_rd_size(r, IO_MAX_N, &n, &line, "n, the number of free rows"))) return st;
-  if ((st = io_rd_size(r, IO_MAX_N, &m, NULL, "m, the number of complementarity rows"))) return st;
-  if ((double)n + m > IO_MAX_N || ((double)n + m) * ((double)n + m) > (double)IO_MAX_NNZ)
-    return io_rd_failf(r, line, SLV_ERR_DIM,
-                       "expected n + m <= %d with (n+m)^2 <= %ld, found n = %d, m = %d", IO_MAX_N,
-                       (long)IO_MAX_NNZ, n, m);
-  N = n + m;
-  /* the instance, and the storage-2 blocks (built dense) */
-  if ((st = io_rd_reserve(r, line, io_instance_bytes(N, 1) + (st2 ? 8.0 * N * N : 0.0),
-                          "n + m = %d: A, b, lo, hi%s", N, st2 ? " and the storage-2 blocks" : "")))
+  if ((st = io_rd_size(r, IO_MAX_N, &c->n, &c->line, "n, the number of free rows"))) return st;
+  if ((st = io_rd_size(r, IO_MAX_N, &c->m, NULL, "m, the number of complementarity rows")))
     return st;
-  if (st1) {
-    /* blocksRows: 0 <= ... up to n+m; then one 0/1 flag per block */
-    int nb = 0;
-    for (int k = 0;; k++) {
-      if (k > N + 1)
-        return io_rd_failf(r, r->line, SLV_ERR_INVALID,
-                           "expected blocksRows to reach n+m = %d within %d values", N, N + 2);
-      if ((st = io_rd_int(r, k ? prev : 0, k ? N : 0, &v,
-                          "blocksRows[%d], non-decreasing from 0 up to n+m = %d", k, N)))
-        return st;
-      prev = v;
-      if (v == N) {
-        nb = k;
-        break;
-      }
+  double N = (double)c->n + c->m;
+  if (N > IO_MAX_N || N * N > (double)IO_MAX_NNZ)
+    return io_rd_failf(r, c->line, SLV_ERR_DIM,
+                       "expected n + m <= %d with (n+m)^2 <= %ld, found n = %d, m = %d", IO_MAX_N,
+                       (long)IO_MAX_NNZ, c->n, c->m);
+  c->N = c->n + c->m;
+  /* the instance, and the storage-2 blocks (built dense) */
+  return io_rd_reserve(r, c->line, io_instance_bytes(c->N, 1) + (c->st2 ? 8.0 * N * N : 0.0),
+                       "n + m = %d: A, b, lo, hi%s", c->N,
+                       c->st2 ? " and the storage-2 blocks" : "");
+}
+
+/* blocksRows: 0 <= ... up to n+m; then one 0/1 flag per block. */
+static slv_status mlcp_blocks(io_reader *r, int N) {
+  int nb = 0, v, prev = 0;
+  slv_status st;
+  for (int k = 0;; k++) {
+    if (k > N + 1)
+      return io_rd_failf(r, r->line, SLV_ERR_INVALID,
+                         "expected blocksRows to reach n+m = %d within %d values", N, N + 2);
+    if ((st = io_rd_int(r, k ? prev : 0, k ? N : 0, &v,
+                        "blocksRows[%d], non-decreasing from 0 up to n+m = %d", k, N)))
+      return st;
+    prev = v;
+    if (v == N) {
+      nb = k;
+      break;
     }
-    for (int k = 0; k < nb; k++)
-      if ((st = io_rd_int(r, 0, 1, &v, "blocksIsComp[%d]", k))) return st;
-    io_rd_peek(r, &t);
-    mline = t.line;
-    io_nm nm;
-    if ((st = io_read_nm(r, "M", -1, -1, "", INT_MAX, &nm, &line))) return st;
-    rows = nm.rows;
-    cols = nm.cols;
-    M = nm_take_dense(&nm);
-    if ((st = io_rd_need(r, cols, "q (the %d columns of M)", cols)) ||
-        (st = io_rd_reserve(r, r->line, 8.0 * cols, "q (the %d columns of M)", cols)))
-      goto done;
-    q = malloc((cols > 0 ? (size_t)cols : 1) * sizeof(double));
-    if (!q) {
-      st = io_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for q");
-      goto done;
-    }
-    if ((st = io_rd_doubles(r, (size_t)cols, IO_RD_FINITE, q, "q"))) goto done;
   }
-  /* the dense (n+m)^2 instance only once the data to fill it is there:
-   * M of that size already read, or the storage-2 blocks in what is left */
-  if (!st2 && !(rows == N && cols == N)) {
-    st = io_rd_failf(r, mline, SLV_ERR_INVALID,
-                     "expected M to be (n+m) x (n+m) = %d x %d, found %d x %d (and no "
-                     "storage-2 blocks to use instead)",
-                     N, N, rows, cols);
-    goto done;
-  }
-  if (st2 && (st = io_rd_need(r, (double)N * N + N, "the storage-2 blocks (n = %d, m = %d)", n, m)))
-    goto done;
-  inst = io_instance_alloc(N);
+  for (int k = 0; k < nb; k++)
+    if ((st = io_rd_int(r, 0, 1, &v, "blocksIsComp[%d]", k))) return st;
+  return SLV_OK;
+}
+
+/* Storage 1: the blocks, M (any size: Rectangular_mlcp.dat has 3 x 2) and
+ * q of M's columns. */
+static slv_status mlcp_storage1(io_reader *r, mlcp *c) {
+  io_token t;
+  slv_status st = mlcp_blocks(r, c->N);
+  if (st) return st;
+  io_rd_peek(r, &t);
+  c->mline = t.line;
+  io_nm nm;
+  if ((st = io_read_nm(r, "M", -1, -1, "", INT_MAX, &nm, &c->line))) return st;
+  c->rows = nm.rows;
+  c->cols = nm.cols;
+  c->M = nm_take_dense(&nm);
+  int cols = c->cols;
+  if ((st = io_rd_need(r, cols, "q (the %d columns of M)", cols)) ||
+      (st = io_rd_reserve(r, r->line, 8.0 * cols, "q (the %d columns of M)", cols)))
+    return st;
+  c->q = malloc((cols > 0 ? (size_t)cols : 1) * sizeof(double));
+  if (!c->q) return io_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for q");
+  return io_rd_doubles(r, (size_t)cols, IO_RD_FINITE, c->q, "q");
+}
+
+/* Storage 2: [[A, C], [D, B]], each block row-major in the file, into the
+ * dense column-major (n+m) x (n+m) c->blk; then [a; b] into b. */
+static slv_status mlcp_storage2(io_reader *r, mlcp *c, double *b) {
+  int n = c->n, m = c->m;
+  size_t ld = c->N > 0 ? (size_t)c->N : 1;
+  c->blk = calloc(ld * ld, sizeof(double));
+  if (!c->blk) return io_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for the blocks");
+  slv_status st;
+  if ((st = io_rd_matrix(r, n, n, 0, c->blk, ld, IO_RD_FINITE, "A")) ||
+      (st = io_rd_matrix(r, m, m, 0, c->blk + n + n * ld, ld, IO_RD_FINITE, "B")) ||
+      (st = io_rd_matrix(r, n, m, 0, c->blk + n * ld, ld, IO_RD_FINITE, "C")) ||
+      (st = io_rd_matrix(r, m, n, 0, c->blk + n, ld, IO_RD_FINITE, "D")) ||
+      (st = io_rd_doubles(r, (size_t)n, IO_RD_FINITE, b, "a")))
+    return st;
+  return io_rd_doubles(r, (size_t)m, IO_RD_FINITE, b + n, "b");
+}
+
+/* The dense (n+m)^2 instance, once the data to fill it is there: M of that
+ * size already read, or the storage-2 blocks in what is left. */
+static slv_status mlcp_instance(io_reader *r, mlcp *c, io_instance **out) {
+  int N = c->N;
+  slv_status st;
+  if (!c->st2 && !(c->rows == N && c->cols == N))
+    return io_rd_failf(r, c->mline, SLV_ERR_INVALID,
+                       "expected M to be (n+m) x (n+m) = %d x %d, found %d x %d (and no "
+                       "storage-2 blocks to use instead)",
+                       N, N, c->rows, c->cols);
+  if (c->st2 &&
+      (st = io_rd_need(r, (double)N * N + N, "the storage-2 blocks (n = %d, m = %d)", c->n, c->m)))
+    return st;
+  io_instance *inst = io_instance_alloc(N);
   if (!inst || io_alloc_dense(inst)) {
-    st = io_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for n + m = %d", N);
-    goto done;
+    io_instance_free(inst);
+    return io_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for n + m = %d", N);
   }
-  if (st2) {
-    /* [[A, C], [D, B]], each block row-major in the file, into a dense
-     * column-major (n+m) x (n+m) array; then [a; b]. */
-    size_t ld = N > 0 ? (size_t)N : 1;
-    blk = calloc(ld * ld, sizeof(double));
-    if (!blk) {
-      st = io_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for the blocks");
-      goto done;
-    }
-    if ((st = io_rd_matrix(r, n, n, 0, blk, ld, IO_RD_FINITE, "A"))) goto done;
-    if ((st = io_rd_matrix(r, m, m, 0, blk + n + n * ld, ld, IO_RD_FINITE, "B"))) goto done;
-    if ((st = io_rd_matrix(r, n, m, 0, blk + n * ld, ld, IO_RD_FINITE, "C"))) goto done;
-    if ((st = io_rd_matrix(r, m, n, 0, blk + n, ld, IO_RD_FINITE, "D"))) goto done;
-    if ((st = io_rd_doubles(r, (size_t)n, IO_RD_FINITE, inst->b, "a"))) goto done;
-    if ((st = io_rd_doubles(r, (size_t)m, IO_RD_FINITE, inst->b + n, "b"))) goto done;
+  if (c->st2 && (st = mlcp_storage2(r, c, inst->b))) {
+    io_instance_free(inst);
+    return st;
   }
-  if (st1 && rows == N && cols == N) {
-    memcpy(inst->A, M, (size_t)N * N * sizeof(double));
-    memcpy(inst->b, q, (size_t)N * sizeof(double));
+  if (c->st1 && c->rows == N && c->cols == N) {
+    memcpy(inst->A, c->M, (size_t)N * N * sizeof(double));
+    memcpy(inst->b, c->q, (size_t)N * sizeof(double));
   } else {
-    memcpy(inst->A, blk, (size_t)N * N * sizeof(double));
+    memcpy(inst->A, c->blk, (size_t)N * N * sizeof(double));
   }
-  for (int i = 0; i < n; i++) inst->lo[i] = -INFINITY; /* free rows; the last m keep 0, +inf */
+  for (int i = 0; i < c->n; i++) inst->lo[i] = -INFINITY; /* free rows; the last m keep 0, +inf */
   *out = inst;
-  inst = NULL;
-done:
-  free(M);
-  free(q);
-  free(blk);
-  io_instance_free(inst);
+  return SLV_OK;
+}
+
+static slv_status read_mlcp(io_reader *r, io_instance **out) {
+  mlcp c;
+  memset(&c, 0, sizeof c);
+  slv_status st = mlcp_header(r, &c);
+  if (!st && c.st1) st = mlcp_storage1(r, &c);
+  if (!st) st = mlcp_instance(r, &c, out);
+  free(c.M);
+  free(c.q);
+  free(c.blk);
   return st;
 }
 

@@ -29,6 +29,93 @@ static int is_ws(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/* path opened for reading, *f; a regular file larger than the cap is
+ * refused before anything is read. */
+static slv_status open_capped(const io_reader *r, FILE **f) {
+  errno = 0;
+  *f = fopen(r->path, "rb");
+  if (!*f) {
+    io_msgf(r->err, r->errlen, "%s: expected a readable file, found: %s", r->path,
+            errno ? strerror(errno) : "cannot open");
+    return SLV_ERR_INVALID;
+  }
+  struct stat sb;
+  if (fstat(fileno(*f), &sb) == 0 && S_ISREG(sb.st_mode) && (double)sb.st_size > r->cap) {
+    fclose(*f);
+    io_msgf(r->err, r->errlen,
+            "%s: expected a file that fits the memory cap of %.0f bytes "
+            "(max_memory), found %.0f bytes",
+            r->path, r->cap, (double)sb.st_size);
+    return SLV_ERR_DIM;
+  }
+  return SLV_OK;
+}
+
+/* The first buffer's size: the end offset, never trusted beyond 1 GiB
+ * (directories and special files report odd sizes); read_whole grows it as
+ * needed and checks the cap as it grows. */
+static size_t size_hint(FILE *f) {
+  size_t cap = 1 << 16;
+  if (fseek(f, 0, SEEK_END) == 0) {
+    long end = ftell(f);
+    if (end >= 0 && end < (1L << 30)) cap = (size_t)end + 2;
+  }
+  rewind(f);
+  return cap;
+}
+
+/* The refusal of a file that grows beyond the cap while it is read. */
+static slv_status too_big(const io_reader *r, size_t len) {
+  io_msgf(r->err, r->errlen,
+          "%s: expected a file that fits the memory cap of %.0f bytes "
+          "(max_memory), found more than %zu bytes",
+          r->path, r->cap, len);
+  return SLV_ERR_DIM;
+}
+
+/* The whole of f into *buf (NUL-terminated, *len bytes before the NUL),
+ * doubling the buffer as the file goes on and refusing to pass the cap.
+ * On failure nothing is left allocated. */
+static slv_status read_whole(const io_reader *r, FILE *f, char **buf, size_t *len) {
+  size_t cap = size_hint(f), n = 0;
+  char *b = malloc(cap);
+  slv_status st = b ? SLV_OK : SLV_ERR_NOMEM;
+  while (!st) {
+    n += fread(b + n, 1, cap - 1 - n, f);
+    if (n < cap - 1 || cap > SIZE_MAX / 2) break; /* end of file or error */
+    int c = fgetc(f);
+    if (c == EOF) break;
+    if (2.0 * (double)cap > r->cap) {
+      st = too_big(r, n);
+      break;
+    }
+    char *nb = realloc(b, cap * 2);
+    if (!nb) {
+      st = SLV_ERR_NOMEM;
+      break;
+    }
+    b = nb;
+    cap *= 2;
+    b[n++] = (char)c;
+  }
+  if (st == SLV_ERR_NOMEM)
+    io_msgf(r->err, r->errlen, "%s: out of memory reading the file", r->path);
+  if (!st && ferror(f)) {
+    int e = errno;
+    io_msgf(r->err, r->errlen, "%s: expected a readable file, found: %s", r->path,
+            e ? strerror(e) : "read error");
+    st = SLV_ERR_INVALID;
+  }
+  if (st) {
+    free(b);
+    return st;
+  }
+  b[n] = '\0';
+  *buf = b;
+  *len = n;
+  return SLV_OK;
+}
+
 slv_status io_rd_open(io_reader *r, const char *path, char comment, size_t max_memory, char *err,
                       size_t errlen) {
   memset(r, 0, sizeof *r);
@@ -38,78 +125,13 @@ slv_status io_rd_open(io_reader *r, const char *path, char comment, size_t max_m
   r->line = 1;
   r->comment = comment;
   r->cap = (double)max_memory;
-  errno = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
-            errno ? strerror(errno) : "cannot open");
-    return SLV_ERR_INVALID;
-  }
-  /* Size hint from the end offset; never trusted beyond 1 GiB (directories
-   * and special files report odd sizes), the loop below grows as needed
-   * and checks the cap as it grows.  The buffer is the reader's first
-   * reservation against the cap. */
-  size_t cap = 1 << 16;
-  struct stat sb;
-  if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && (double)sb.st_size > r->cap) {
-    fclose(f);
-    io_msgf(err, errlen,
-            "%s: expected a file that fits the memory cap of %.0f bytes "
-            "(max_memory), found %.0f bytes",
-            path, r->cap, (double)sb.st_size);
-    return SLV_ERR_DIM;
-  }
-  if (fseek(f, 0, SEEK_END) == 0) {
-    long end = ftell(f);
-    if (end >= 0 && end < (1L << 30)) cap = (size_t)end + 2;
-  }
-  rewind(f);
-  char *buf = malloc(cap);
-  if (!buf) {
-    fclose(f);
-    io_msgf(err, errlen, "%s: out of memory reading the file", path);
-    return SLV_ERR_NOMEM;
-  }
-  size_t len = 0;
-  for (;;) {
-    len += fread(buf + len, 1, cap - 1 - len, f);
-    if (len < cap - 1) break; /* end of file or error */
-    if (cap > SIZE_MAX / 2) break;
-    int c = fgetc(f);
-    if (c == EOF) break;
-    if (2.0 * (double)cap > r->cap) {
-      free(buf);
-      fclose(f);
-      io_msgf(err, errlen,
-              "%s: expected a file that fits the memory cap of %.0f bytes "
-              "(max_memory), found more than %zu bytes",
-              path, r->cap, len);
-      return SLV_ERR_DIM;
-    }
-    char *nb = realloc(buf, cap * 2);
-    if (!nb) {
-      free(buf);
-      fclose(f);
-      io_msgf(err, errlen, "%s: out of memory reading the file", path);
-      return SLV_ERR_NOMEM;
-    }
-    buf = nb;
-    cap *= 2;
-    buf[len++] = (char)c;
-  }
-  if (ferror(f)) {
-    int e = errno;
-    free(buf);
-    fclose(f);
-    io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
-            e ? strerror(e) : "read error");
-    return SLV_ERR_INVALID;
-  }
+  FILE *f;
+  slv_status st = open_capped(r, &f);
+  if (st) return st;
+  st = read_whole(r, f, &r->buf, &r->len);
   fclose(f);
-  buf[len] = '\0';
-  r->buf = buf;
-  r->len = len;
-  r->mem = (double)len + 1.0;
+  if (st) return st;
+  r->mem = (double)r->len + 1.0; /* the buffer: the reader's first reservation against the cap */
   return SLV_OK;
 }
 
