@@ -20,8 +20,9 @@
  *   - a double is what strtod reads in the C locale, so C's hexadecimal
  *     floats ("0x10" = 16, "0x1p-3" = 0.125, what printf's %a writes) are
  *     numbers.
- * On any refusal *out is left as it was.  Nothing here allocates, prints or
- * touches errno's meaning for the caller (errno is saved and restored).
+ * On any refusal *out is left as it was.  Nothing here allocates or prints;
+ * errno is left as strtod and strtol leave it (ERANGE after an overflow or
+ * an underflow), as C's own conversions do.
  */
 #include "slv.h"
 
@@ -32,9 +33,7 @@
 #include <string.h>
 
 /* C's white space (isspace in the C locale), which strtod and strtol skip. */
-static int is_blank(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
+static int is_blank(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 /* The checks before a conversion: something, and not a blank first. */
 static slv_parse_error check_start(const char *s, size_t len) {
@@ -62,37 +61,45 @@ static int spells_inf(const char *s) {
  * a NUL or a comment character, which no conversion reads). */
 #define SLV_PARSE_COPY_MAX 512
 
-/* strtod on s[0..len) with *end set as if the text stopped at len. */
-static double convert_double(const char *s, size_t len, const char **end) {
-  char *e;
-  double v = strtod(s, &e);
-  if (e <= s + len) {
-    *end = e;
-    return v;
-  }
-  char buf[SLV_PARSE_COPY_MAX];
+/* strtod on the copy of s[0..len): the value, *end as if the text stopped
+ * at len (s when too long to copy).  Out of the common path, which reads
+ * the text in place (and ends where the token ends). */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static double
+convert_cut(const char *s, size_t len, const char **end) {
+  char buf[SLV_PARSE_COPY_MAX], *e;
   if (len >= sizeof buf) {
-    *end = s; /* too long to be cut out: not read */
+    *end = s;
     return 0.0;
   }
   memcpy(buf, s, len);
   buf[len] = '\0';
-  v = strtod(buf, &e);
+  double v = strtod(buf, &e);
   *end = s + (e - buf);
   return v;
+}
+
+/* After the conversion: a NaN, or an infinity not asked for (spelled, or
+ * an overflow). */
+static slv_parse_error check_value(const char *s, double v, unsigned flags) {
+  if (isnan(v)) return SLV_PARSE_NAN;
+  if (isinf(v) && !(flags & SLV_PARSE_INF))
+    return spells_inf(s) ? SLV_PARSE_INFINITE : SLV_PARSE_RANGE;
+  return SLV_PARSE_OK;
 }
 
 slv_parse_error slv_parse_double_n(const char *s, size_t len, unsigned flags, double *out) {
   slv_parse_error e = check_start(s, len);
   if (e) return e;
-  int saved = errno;
+  char *stop;
   const char *end;
-  double v = convert_double(s, len, &end);
-  errno = saved;
+  double v = strtod(s, &stop);
+  end = stop;
+  if (end > s + len) v = convert_cut(s, len, &end);
   if ((e = check_end(s, end, len))) return e;
-  if (isnan(v)) return SLV_PARSE_NAN;
-  if (isinf(v) && !(flags & SLV_PARSE_INF))
-    return spells_inf(s) ? SLV_PARSE_INFINITE : SLV_PARSE_RANGE;
+  if (!isfinite(v) && (e = check_value(s, v, flags))) return e;
   *out = v;
   return SLV_PARSE_OK;
 }
@@ -101,28 +108,39 @@ slv_parse_error slv_parse_double(const char *s, unsigned flags, double *out) {
   return slv_parse_double_n(s, s ? strlen(s) : 0, flags, out);
 }
 
-/* strtol / strtoul on s[0..len): the value, *end as in convert_double and
- * *range set on overflow.  Integers take digits and a sign only, so a
- * token is copied when the byte after it is a digit. */
-static long convert_long(const char *s, size_t len, const char **end, int *range) {
-  char buf[SLV_PARSE_COPY_MAX], *e;
-  const char *t = s;
-  if (s[len] >= '0' && s[len] <= '9') {
-    if (len >= sizeof buf) {
-      *end = s;
-      return 0;
-    }
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    t = buf;
-  }
-  int saved = errno;
+/* strtol on s (the text, or its copy), *range set on overflow. */
+static long strtol_range(const char *s, char **end, int *range) {
   errno = 0;
-  long v = strtol(t, &e, 10);
+  long v = strtol(s, end, 10);
   *range = errno == ERANGE;
-  errno = saved;
-  *end = s + (e - t);
   return v;
+}
+
+/* strtol on the copy of s[0..len) (convert_cut's case for integers). */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static long
+convert_long_cut(const char *s, size_t len, const char **end, int *range) {
+  char buf[SLV_PARSE_COPY_MAX], *e;
+  if (len >= sizeof buf) {
+    *end = s;
+    return 0;
+  }
+  memcpy(buf, s, len);
+  buf[len] = '\0';
+  long v = strtol_range(buf, &e, range);
+  *end = s + (e - buf);
+  return v;
+}
+
+/* strtol on s[0..len): the value, *end as in slv_parse_double_n and
+ * *range set on overflow. */
+static long convert_long(const char *s, size_t len, const char **end, int *range) {
+  char *e;
+  long v = strtol_range(s, &e, range);
+  *end = e;
+  return *end <= s + len ? v : convert_long_cut(s, len, end, range);
 }
 
 /* The first byte of a base-10 integer: a digit or a sign (strtol would
@@ -166,12 +184,10 @@ slv_parse_error slv_parse_ulong(const char *s, unsigned long *out) {
     e = slv_parse_long(s, &v);
     return e == SLV_PARSE_OK || e == SLV_PARSE_RANGE ? SLV_PARSE_RANGE : e;
   }
-  int saved = errno;
   errno = 0;
   char *end;
   unsigned long v = strtoul(s, &end, 10);
   int range = errno == ERANGE;
-  errno = saved;
   if ((e = check_end(s, end, strlen(s)))) return e;
   if (range) return SLV_PARSE_RANGE;
   *out = v;
