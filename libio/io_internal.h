@@ -6,9 +6,10 @@
  * that are neither white space nor the comment character (if one is set:
  * '#' in the blcp/lcplab/vector formats, '%' in MatrixMarket, none in
  * Siconos files, which have no comments).  The cursor counts lines, so every
- * message names FILE:LINE.  Numbers are converted in place with strtod /
- * strtol and must cover the whole token ("1.5x" is refused), so parsing
- * 10^6 numbers costs one pass over the buffer and no per-number stdio call.
+ * message names FILE:LINE.  Numbers are converted in place by libsolvers'
+ * strict parser (slv_parse_double_n, slv_parse_long_n) and must cover the
+ * whole token ("1.5x" is refused), so parsing 10^6 numbers costs one pass
+ * over the buffer and no per-number stdio call.
  *
  * Sizes before allocation.  A header that implies `count` numbers is
  * checked with io_rd_need() before anything of that size is allocated:
