@@ -30,7 +30,9 @@
  * stats.c holds the pure computations (quantiles, profiles with ties and
  * identical algorithms, line fits with confidence intervals, status tallies,
  * LaTeX escaping), which tests/test_experiment_profile.c checks against
- * hand-worked examples; shell.c the quoting of values for scripts; util.c
+ * hand-worked examples; sha256.c the content hash of instances and task
+ * keys, fnv1a.c the checksum of result files, fmt.c bounded text; shell.c
+ * the quoting of values for scripts; util.c
  * the clock, strict number parsing and the message sink; generate.c the
  * seeded instance families (`generate` lines, `lcplab generate`);
  * solve_json.c the JSON of one solve (`lcplab solve`), export.c the files
@@ -447,6 +449,8 @@ EXP_API int exp_tex_escape(const char *s, char *out, size_t len);
  * "enum takes n <= 16 (n=200)" -> "takes n <= 16". */
 EXP_API void exp_reason_key(const char *solver, const char *msg, char *out, size_t len);
 
+/* ---- bounded text (fmt.c) ------------------------------------------------------ */
+
 /* snprintf into buf (size len >= 1), always terminated; returns 1 when
  * the text was cut (paths and labels are bounded, so a cut is reported or
  * harmless, never a warning of the compiler's truncation check). */
@@ -456,9 +460,13 @@ EXP_API int exp_fmt(char *buf, size_t len, const char *fmt, ...)
 #endif
     ;
 
+/* ---- checksums (fnv1a.c) ------------------------------------------------------- */
+
 /* FNV-1a, 64 bits, continued from h (start with EXP_FNV_INIT). */
 #define EXP_FNV_INIT 0xcbf29ce484222325ull
 EXP_API uint64_t exp_fnv1a(uint64_t h, const void *data, size_t len);
+
+/* ---- content hashes (sha256.c) ------------------------------------------------- */
 
 /* SHA-256 (FIPS 180-4), the content hash of instance files: init, add the
  * bytes, then hex (64 lowercase hex digits and a NUL; the state is used up).
@@ -472,6 +480,10 @@ typedef struct exp_sha256 {
 EXP_API void exp_sha256_init(exp_sha256 *s);
 EXP_API void exp_sha256_add(exp_sha256 *s, const void *data, size_t len);
 EXP_API void exp_sha256_hex(exp_sha256 *s, char out[65]);
+/* The SHA-256 of the file's bytes as hex into hex; 0, or -1 with err (size
+ * len) "PATH: why" when it cannot be read or is not a regular file (opened
+ * without blocking: a FIFO is never read). */
+EXP_API int exp_sha256_file(const char *path, char hex[65], char *err, size_t len);
 
 /* ---- one solve as JSON (solve_json.c; `lcplab solve`, docs/lcplab.1) ---------- */
 
@@ -757,10 +769,6 @@ EXP_API void exp_prov_write(FILE *f, const exp_prov *p, const char *rev);
 EXP_API double exp_loadavg(void);
 /* The source revision: LCPLAB_REV, else git rev-parse in dir (+ -dirty). */
 EXP_API void exp_git_rev(const char *dir, char *rev, size_t len);
-/* The SHA-256 of the file's bytes as hex into hex; 0, or -1 with err (size
- * len) "PATH: why" when it cannot be read or is not a regular file (opened
- * without blocking: a FIFO is never read). */
-EXP_API int exp_sha256_file(const char *path, char hex[65], char *err, size_t len);
 /* Limits this process's address space to mb megabytes (RLIMIT_AS), unless
  * mb <= 0, LCPLAB_MEMORY_LIMIT=0 (valgrind) or an AddressSanitizer build. */
 EXP_API void exp_limit_memory(double mb);
