@@ -904,12 +904,6 @@ EXP_API int exp_plan_read(const char *dir, const exp_log *log, exp_plan *pl);
 EXP_API void exp_plan_free(exp_plan *pl);
 /* The tasks.tsv line of task i (without newline) into buf. */
 EXP_API void exp_task_spec(const exp_plan *pl, int i, char *buf, size_t len);
-/* DIR/results/tNNNNNN.res */
-EXP_API void exp_result_path(const exp_plan *pl, int i, char *buf, size_t len);
-/* Task i's key (experiments/README.md, "Result files"): the SHA-256 (hex)
- * of the plan id, every variable's value, the task's tasks.tsv line and its
- * problem file's SHA-256 as the plan recorded it. */
-EXP_API void exp_task_key(const exp_plan *pl, int i, char key[65]);
 
 /* ---- results (result.c) ------------------------------------------------- */
 
@@ -931,14 +925,6 @@ typedef struct exp_result {
   int nrows;
 } exp_result;
 
-/* Sets h's plan id, task, key, spec (tabs as blanks), rev and time limit
- * for task i of pl. */
-EXP_API void exp_result_identify(const exp_plan *pl, int i, exp_result *h);
-/* 1 when r is task i's own result in pl (plan id, task number and key),
- * else 0 with why (size len) set. */
-EXP_API int exp_result_matches(const exp_plan *pl, int i, const exp_result *r, char *why,
-                               size_t len);
-
 /* Reads path; returns 0 (complete and intact), 1 missing, or -1 with why
  * (size len) set: truncated, checksum mismatch, unparsable. */
 EXP_API int exp_result_read(const char *path, exp_result *r, char *why, size_t len);
@@ -956,6 +942,25 @@ EXP_API int exp_rbuf_add(exp_rbuf *b, const char *fmt, ...)
 #endif
     ;
 EXP_API void exp_rbuf_free(exp_rbuf *b);
+
+/* ---- whether a task is done (task_done.c) ------------------------------------- */
+
+/* DIR/results/tNNNNNN.res */
+EXP_API void exp_result_path(const exp_plan *pl, int i, char *buf, size_t len);
+/* Task i's key (experiments/README.md, "Result files"): the SHA-256 (hex)
+ * of the plan id, every variable's value, the task's tasks.tsv line and its
+ * problem file's SHA-256 as the plan recorded it. */
+EXP_API void exp_task_key(const exp_plan *pl, int i, char key[65]);
+/* Sets h's plan id, task, key, spec (tabs as blanks), rev and time limit
+ * for task i of pl. */
+EXP_API void exp_result_identify(const exp_plan *pl, int i, exp_result *h);
+/* 1 when r is task i's own result in pl (plan id, task number and key),
+ * else 0 with why (size len) set. */
+EXP_API int exp_result_matches(const exp_plan *pl, int i, const exp_result *r, char *why,
+                               size_t len);
+/* 1 when task i of the plan has its own intact result (exp_result_read,
+ * exp_result_matches), else 0: the task is to run. */
+EXP_API int exp_task_done(const exp_plan *pl, int i);
 
 /* ---- values as data (shell.c; experiments/README.md, "No shell
  * ever parses a value") ---- */
@@ -1051,10 +1056,6 @@ typedef struct exp_jobs_report {
   int stopped_sig; /* the signal behind it, as the stop callback said (0: none) */
   double elapsed;
 } exp_jobs_report;
-
-/* 1 when task i of the plan has its own intact result (exp_result_read,
- * exp_result_matches), else 0: the task is to run. */
-EXP_API int exp_task_done(const exp_plan *pl, int i);
 
 /* Runs every task of the plan that has no valid result yet, on o->jobs
  * worker processes (forked), each task's result written by the worker.
