@@ -20,7 +20,7 @@
  *                         slurm.sbatch)
  *   task      task.c      one task: its measurements, written as one result
  *                         file atomically (result.c), under a watchdog for the
- *                         time limit; scene.c runs a scene task, external.c an
+ *                         time limit; scene_task.c runs a scene task, external.c an
  *                         external solver
  *   collect   collect.c   results -> the section CSVs, the per-class profiles
  *                         and the tables (tables.c), the figures (figure.c)
