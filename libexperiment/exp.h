@@ -1116,7 +1116,7 @@ EXP_API int exp_campaign_collect(const char *dir, const struct exp_collect_opts 
  * EXP_PATH_MAX).  1, or 0 after the message (cmd names the command). */
 EXP_API int exp_dump_folder(const exp_log *log, const char *cmd, const char *dir, char *out);
 
-/* ---- collect (collect.c, tables.c) ----------------------------- */
+/* ---- collect (collect.c, outputs.c, outset.c, tables.c) ---------------- */
 
 typedef struct exp_collect_opts {
   const char *out;     /* output folder */
@@ -1141,6 +1141,11 @@ EXP_API int exp_collect(const exp_plan *pl, const exp_collect_opts *o);
  * leading outside out (also with force); else 0 (docs/io.md, "Replacing
  * files"). */
 EXP_API int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures);
+
+/* Removes the figures of section name from out (NAME.pdf, NAME.png and the
+ * pages NAME-K.*) before new ones are drawn: a figure never outlives the CSV
+ * it was drawn from (exp_outputs_check refused any that was not ours). */
+EXP_API void exp_figures_remove(const char *out, const char *name);
 
 /* One parsed CSV row of a result: fields split at ',' (no quoting: the
  * engine never writes ',' or '"' inside a field). */

@@ -220,7 +220,7 @@ static void build_params(const exp_source *src, const char **params) {
 }
 
 /* One "# world:" line of a scene source for its section's CSV preamble
- * (experiments/README.md, "The CSV preamble"): the settings the world runs
+ * (experiments/README.md, "Provenance"): the settings the world runs
  * with once the scene has built it (dyn_world_get_settings: the scene's own
  * mu and restitution included) and its dynamic bodies' masses.  The
  * friction model and the solver are the rows'. */
