@@ -493,6 +493,8 @@ EXP_API int exp_sha256_file(const char *path, char hex[65], char *err, size_t le
 EXP_API void exp_json_string(FILE *f, const char *s);
 EXP_API void exp_json_number(FILE *f, double v, int digits);
 
+/* ---- the options of one solve (solve_options.c) ------------------------------- */
+
 /* The options a command line gives for one solve; a field a flag does not
  * set comes from the file's record (io_instance.opt_given), else the
  * library's default.  time_limit 0: none; threads 0: the default; simd:
@@ -509,13 +511,19 @@ EXP_API int exp_solve_from_file(const exp_solve_flags *fl, const io_instance *in
  * flags over that. */
 EXP_API slv_options exp_solve_options(const exp_solve_flags *fl, const io_instance *inst);
 
-/* Solves p `repeat` >= 1 times, each from x0 copied fresh into x, timing
- * only slv_solve (CLOCK_MONOTONIC) into times[0..repeat-1]; sum: their
- * median and minimum (exp_time_summary).  Returns slv_solve's status (a
- * negative one stops at once: the solver refused the problem). */
+/* ---- the timed solve (solve_repeat.c; `lcplab solve`, lcplab.solve) ---------- */
+
+/* Solves p `repeat` >= 1 times, each from x0 copied fresh into x (x0 NULL:
+ * the first run starts from x as given, each later one from the x the run
+ * before returned), timing only slv_solve (CLOCK_MONOTONIC) into
+ * times[0..repeat-1]; sum: their median and minimum (exp_time_summary).
+ * Returns slv_solve's status (a negative one stops at once: the solver
+ * refused the problem; times[0..r] hold the runs so far, sum is not set). */
 EXP_API slv_status exp_solve_repeat(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                                     const double *x0, double *x, double *w, long repeat,
                                     double *times, slv_result *res, exp_tsum *sum);
+
+/* ---- one solve as JSON, continued (solve_json.c) ------------------------------ */
 
 /* What the JSON object of one solve reports (cli/cmd_solve.c lists its
  * fields in order). */
