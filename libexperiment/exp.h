@@ -181,7 +181,8 @@ EXP_API slv_residuals exp_last_residual(const dyn_world *w);
 
 /* The summary of a scene run: `lcplab simulate`'s JSON and a `scenes`
  * section's row (experiments/README.md, "scenes"), by the scene peers'
- * rules (../shared/peers/scenes/README.md, "What is timed and measured"):
+ * rules (experiments/README.md, "What each kind writes", scenes;
+ * experiments/CAMPAIGNS.md, "Scene peers"):
  * times over the last 80 % of the steps (timed_steps), contacts over all
  * steps and the timed ones.  Fields a peer does not report are NaN (-1 for
  * counts). */
