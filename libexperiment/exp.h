@@ -10,20 +10,28 @@
  *
  *   config    config.c    the .exp file -> exp_config (every error: one line
  *                         "FILE:LINE: KEY: what" to the sink, status 2, before
- *                         anything runs)
+ *                         anything runs); a section's keys config_keys.c,
+ *                         `external` lines config_external.c, variables and
+ *                         values config_parse.c, kinds' and classes' names
+ *                         names.c
  *   prepare   prepare.c   problems materialised as files (generated families,
  *                         scene exports) with metadata: class, n, nnz,
  *                         contacts, condition estimate
  *   plan      plan.c      problems x solvers x tols (scenes x friction x
  *                         integrators x solvers) -> tasks, written to a plan
  *                         folder (tasks.tsv, problems.tsv, run-parallel.sh,
- *                         slurm.sbatch)
+ *                         slurm.sbatch); a task's key and whether it is done
+ *                         task_done.c
  *   task      task.c      one task: its measurements, written as one result
  *                         file atomically (result.c), under a watchdog for the
- *                         time limit; scene_task.c runs a scene task, external.c an
- *                         external solver
+ *                         time limit (watchdog.c); its rows rows.c, the
+ *                         verdict judge.c, the scratch folder scratch.c;
+ *                         scene_task.c runs a scene task, external.c an
+ *                         external solver, scene_peer.c a scene peer
  *   collect   collect.c   results -> the section CSVs, the per-class profiles
- *                         and the tables (tables.c), the figures (figure.c)
+ *                         and the tables (tables.c lists them, tables_*.c
+ *                         write them), written as one set (outset.c,
+ *                         outputs.c), the figures (figure.c)
  *
  * jobs.c runs the tasks of a plan on N local worker processes; prov.c
  * gathers the provenance (CPU, governor, load, compiler, BLAS, revision);
@@ -32,10 +40,11 @@
  * LaTeX escaping), which tests/test_experiment_profile.c checks against
  * hand-worked examples; sha256.c the content hash of instances and task
  * keys, fnv1a.c the checksum of result files, fmt.c bounded text; shell.c
- * the quoting of values for scripts; util.c
- * the clock, strict number parsing and the message sink; generate.c the
- * seeded instance families (`generate` lines, `lcplab generate`);
- * solve_json.c the JSON of one solve (`lcplab solve`), export.c the files
+ * the quoting of values for scripts; util.c the clock, strict number
+ * parsing and the message sink; generate.c the seeded instance families
+ * (`generate` lines, `lcplab generate`); solve_options.c, solve_repeat.c and
+ * solve_json.c the options, the timed repeats and the JSON of one solve
+ * (`lcplab solve`; the repeats are lcplab.solve's too), export.c the files
  * of an exported step (`lcplab export`).
  *
  * The library never prints: every message is one line handed to the
