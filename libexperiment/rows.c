@@ -137,6 +137,17 @@ static void row_total(exp_line *l, const exp_prow *r) {
     exp_line_empty(l);
 }
 
+/* time_q1_s, time_q3_s: the quartiles of the runs (empty without numbers). */
+static void quartile_cols(exp_line *l, const exp_prow *r) {
+  if (r->have_numbers) {
+    exp_line_num(l, r->t.q1);
+    exp_line_num(l, r->t.q3);
+  } else {
+    exp_line_empty(l);
+    exp_line_empty(l);
+  }
+}
+
 void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l) {
   const exp_prob *p = c->prob;
   const char *solver = exp_solver_name(&c->pl->cfg, &c->t->solver);
@@ -176,13 +187,7 @@ void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l) {
     exp_line_str(l, exp_class_str(p->cls));
     exp_line_int(l, p->nnz);
     exp_line_str(l, num ? r->method : "");
-    if (num) {
-      exp_line_num(l, r->t.q1);
-      exp_line_num(l, r->t.q3);
-    } else {
-      exp_line_empty(l);
-      exp_line_empty(l);
-    }
+    quartile_cols(l, r);
     exp_line_int(l, solved);
     exp_line_tol(l, r->tol);
     exp_line_str(l, r->note);
@@ -200,13 +205,7 @@ void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l) {
   exp_line_int(l, p->contacts);
   exp_line_num(l, p->cond);
   exp_line_str(l, num ? r->method : "");
-  if (num) {
-    exp_line_num(l, r->t.q1);
-    exp_line_num(l, r->t.q3);
-  } else {
-    exp_line_empty(l);
-    exp_line_empty(l);
-  }
+  quartile_cols(l, r);
   exp_line_str(l, num ? r->time_source : "");
   exp_line_str(l, r->note);
   row_total(l, r);
