@@ -27,11 +27,14 @@ typedef struct exp_line {
   int nf;
 } exp_line;
 
-void exp_line_str(exp_line *l, const char *v); /* v sanitised: ',' -> ';', '"' -> '\'' */
-void exp_line_num(exp_line *l, double v);      /* %.6e, nan, inf; */
+/* The fields of a row (rows.c): a text (quoted when it holds ',' or '"', RFC
+ * 4180; CR, LF and tab as blanks), a number (%.6e, nan, inf, -inf), an
+ * integer, an empty field, a tolerance (%g). */
+void exp_line_str(exp_line *l, const char *v);
+void exp_line_num(exp_line *l, double v);
 void exp_line_int(exp_line *l, long v);
 void exp_line_empty(exp_line *l);
-void exp_line_tol(exp_line *l, double tol); /* %g */
+void exp_line_tol(exp_line *l, double tol);
 
 typedef struct exp_tctx {
   const exp_plan *pl;
