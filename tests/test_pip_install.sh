@@ -1,8 +1,9 @@
 #!/bin/sh
 # test_pip_install.sh -- the Python package as a new user installs it
 # (docs/python.md, "Install"): from a copy of the source tree with no build
-# folder and no autotools output (the files git tracks, or the whole tree
-# outside git), in a fresh virtual environment made with
+# folder and no autotools output (in a git checkout the files git tracks;
+# in a release tree, as make distcheck unpacks it, the files the tarball
+# holds), in a fresh virtual environment made with
 # --system-site-packages (numpy from Debian):
 #   - pip install --no-build-isolation --no-index COPY works (offline: no
 #     index is asked);
@@ -33,12 +34,23 @@ if ! "$py" -c "import venv, ensurepip" 2>/dev/null; then
 fi
 want=$(sed -n 's/^AC_INIT(\[lcplab\], *\[\([^]]*\)\].*/\1/p' "$src/configure.ac")
 
-# the copy: the files a clone has (tracked, and new ones not ignored)
-# (a clone: no configure script, so setup.py runs autoreconf); outside git
-# (a release tree, make distcheck) the whole tree but its build folders
+# the copy: in a git checkout, the files a clone has (tracked, and new ones
+# not ignored; a clone has no configure script, so setup.py runs
+# autoreconf); in a release tree (a `make dist` tarball unpacked, as make
+# distcheck does), the files the tarball holds -- the list automake
+# distributes -- which is the whole tree but its configured build folders.
+# A release tree is often unpacked inside another checkout (distcheck
+# unpacks it in the build folder): git answers there for the enclosing
+# repository, where the tree's files are not tracked, so only a tree that
+# is itself the top of a git work tree is a checkout.
 mkdir "$T/src"
-if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+top=$(git -C "$src" rev-parse --show-toplevel 2>/dev/null) || top=
+if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$(cd "$src" && pwd -P)" ]; then
   (cd "$src" && git ls-files -z --cached --others --exclude-standard) >"$T/files"
+  if ! [ -s "$T/files" ]; then
+    fail "git ls-files lists the checkout's files" "none listed in $src"
+    tst_done
+  fi
   (cd "$src" && xargs -0 cp --parents -t "$T/src" <"$T/files" 2>"$T/err") ||
     fail "copy of the tracked files" "$(head -3 "$T/err")"
   if [ -e "$T/src/build" ] || [ -e "$T/src/configure" ]; then
@@ -47,8 +59,9 @@ if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
     pass "the clone-like copy has no build folder and no configure script"
   fi
 else
-  # every top-level entry but the configured build folders (build/,
-  # build-san/, distcheck's _build/: those holding a config.status)
+  # the release tree: every top-level entry but the configured build
+  # folders (build/, build-san/, distcheck's _build/: those holding a
+  # config.status)
   for e in "$src"/* "$src"/.[!.]*; do
     [ -e "$e" ] || continue
     [ -d "$e" ] && [ -n "$(find "$e" -maxdepth 2 -name config.status 2>/dev/null)" ] && continue
