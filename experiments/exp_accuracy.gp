@@ -3,9 +3,9 @@
 # natural-map residual of the step's solve, per scene and friction model;
 # colour, dash and marks = solver (experiments/README.md, "Figures").
 #
-#   gnuplot -e "csv='NAME.csv'; out='NAME'; gpdir='experiments'" exp_accuracy.gp
+#   drawn by the engine (libexperiment/figure.c, `lcplab figure accuracy CSV`)
 #
-# csv: scene, solver, integrator, friction, step, t, max_penetration,
+# dat (NAME.csv's rows): scene, solver, integrator, friction, step, t, max_penetration,
 # joint_error, compl, infeas, res_nat_inf, iterations, status.
 # compl = sum_i w_i^+ (x_i - lo_i) + w_i^- (hi_i - x_i) (+ |x_c . w^_c| per
 # cone), recomputed by slv_residual from the step's problem and impulses.
@@ -25,14 +25,14 @@
 # Writes out.pdf and out.png.
 if (!exists("gpdir")) { gpdir = "." }
 load gpdir."/exp_style.gp"
-if (!exists("csv")) { print "exp_accuracy.gp: give csv='NAME.csv'"; exit status 2 }
-if (!exists("out")) { out = csv[1:strlen(csv)-4] }
+if (!exists("dat")) { print "exp_accuracy.gp: give dat='NAME.dat'"; exit status 2 }
+if (!exists("out")) { out = dat[1:strlen(dat)-4] }
 
-scenes = csv_list(csv, "$5 != \"\"".sfilter(2), "$1 \"|\" $4")
+scenes = dat_list(dat, "$5 != \"\"".sfilter(2), "$1 \"|\" $4")
 ns = words(scenes)
-if (ns == 0) { print "exp_accuracy.gp: no measured rows in ".csv; exit status 1 }
-allsolvers = csv_list(csv, "$5 != \"\"".sfilter(2), "$2")
-allints = csv_list(csv, "$5 != \"\"".sfilter(2), "$3")
+if (ns == 0) { print "exp_accuracy.gp: no measured rows in ".dat; exit status 1 }
+allsolvers = dat_list(dat, "$5 != \"\"".sfilter(2), "$2")
+allints = dat_list(dat, "$5 != \"\"".sfilter(2), "$3")
 nints = words(allints)
 W = figwidth(6.65)
 ncols = exists("fig_cols") ? int(fig_cols) : (W < 4 ? 2 : 3)
@@ -54,16 +54,16 @@ panels = ""
 do for [si = 1:ns] {
   sc = word(scenes, si)
   do for [m = 1:4] {
-    lo = colmin(csv, scsel(sc), mexpr(m), 0)
-    hi = colmax(csv, scsel(sc), mexpr(m), 0)
+    lo = colmin(dat, scsel(sc), mexpr(m), 0)
+    hi = colmax(dat, scsel(sc), mexpr(m), 0)
     if (m != 2 && !isnan_s(hi) && real(hi) > real(lo) && real(hi) > 0 && real(hi) > 1e-14) {
       nruns = words(okruns(sc, 0))
       if (nruns > per_panel) {
         do for [g = 1:2] {
           nc = nchunks(words(okruns(sc, g)))
           # a group whose runs are constant in this metric has no panel
-          glo = colmin(csv, scsel(sc).gfilter(g), mexpr(m), 0)
-          ghi = colmax(csv, scsel(sc).gfilter(g), mexpr(m), 0)
+          glo = colmin(dat, scsel(sc).gfilter(g), mexpr(m), 0)
+          ghi = colmax(dat, scsel(sc).gfilter(g), mexpr(m), 0)
           gvaries = !isnan_s(ghi) && real(ghi) > real(glo) && real(ghi) > 1e-14
           if (gvaries && words(okruns(sc, g)) > 0) { do for [c = 1:nc] { panels = panels.panel_code(si, m, g, c) } }
         }
@@ -74,7 +74,7 @@ do for [si = 1:ns] {
   }
 }
 np = words(panels)
-if (np == 0) { print "exp_accuracy.gp: every metric is constant in ".csv.": no figure"; exit status 1 }
+if (np == 0) { print "exp_accuracy.gp: every metric is constant in ".dat.": no figure"; exit status 1 }
 # at most `figure rows=R` rows of panels a page (default 4: a page of five
 # rows, 9.2 in, and its caption overflow the paper's 9.4 in of text height): more panels go
 # to out-2.pdf, out-3.pdf, ... (and their PNGs)
@@ -82,7 +82,7 @@ maxrows = exists("fig_rows") ? int(fig_rows) : 4
 perpage = maxrows * ncols
 npages = int((np + perpage - 1) / perpage)
 PH = 1.62
-hascarried = ncarried(csv) > 0
+hascarried = ncarried(dat) > 0
 # rows of the legend strip: gnuplot fits 4 to 6 columns of names at 6.7 in; room for 4
 keyh = 0.16 * (int((words(allsolvers) + nints * (nints > 1) + hascarried + 3) / 4) + 1)
 titleh = strlen(fig_title_opt) > 0 ? 0.2 : 0
@@ -115,12 +115,12 @@ do for [fmt in figformats] {
     nc = nchunks(words(okruns(sc, g)))
     runs = chunk(okruns(sc, g), panel_chunk(pp), nc)
     eval(gridpanel(int((p - p0 - 1) / ncols) + 1, (p - p0 - 1) % ncols + 1, nr, ncols, 0.135 * 6.7 / W, 0.955, 0.5 / H, top - 0.4 / H, 0.135 * 6.7 / W, 0.9 / H))
-    tmax = real(colmax(csv, scsel(sc), "$6", 1))
+    tmax = real(colmax(dat, scsel(sc), "$6", 1))
     set xrange [0:tmax]
     set xtics nicestep(1.6 * tmax)  # at most about five labels a panel
     set xlabel "t [s]" offset 0, 0.5
-    lo = real(colmin(csv, scsel(sc), mexpr(m), 1))
-    hi = real(colmax(csv, scsel(sc), mexpr(m), 1))
+    lo = real(colmin(dat, scsel(sc), mexpr(m), 1))
+    hi = real(colmax(dat, scsel(sc), mexpr(m), 1))
     if (mlog(m)) {
       set logscale y
       set format y "10^{%L}"
@@ -135,14 +135,14 @@ do for [fmt in figformats] {
     }
     set ylabel mname(m) offset 0.2, 0
     set title sprintf("%s %s%s", letter(p), sctitle(sc), gtitle(sc, g).ctitle(panel_chunk(pp), nc)) noenhanced font tf offset 0, -0.3
-    nstep = int(real(colmax(csv, scsel(sc), "$5", 1)))
+    nstep = int(real(colmax(dat, scsel(sc), "$5", 1)))
     pint = nstep > 12 ? int(nstep / 6) : 1
-    plot for [k = 1:words(runs)] rows(csv, sel(sc, word(runs, k))) \
+    plot for [k = 1:words(runs)] rows(dat, sel(sc, word(runs, k))) \
            using 6:(m == 1 ? 1000 * $7 : (column(word("7 8 9 11", m) + 0) > 0 ? column(word("7 8 9 11", m) + 0) : NaN)) \
            with linespoints lw 1 pi pint pt spt(rsolver(word(runs, k))) ps 0.5 \
            dt rundt(word(runs, k)) \
            lc rgb scolour(rsolver(word(runs, k))) notitle, \
-         for [k = 1:(hascarried ? words(runs) : 0)] rows(csv, sel(sc, word(runs, k))) \
+         for [k = 1:(hascarried ? words(runs) : 0)] rows(dat, sel(sc, word(runs, k))) \
            using 6:(!carried_step(0) ? NaN : m == 1 ? 1000 * $7 : (column(word("7 8 9 11", m) + 0) > 0 ? column(word("7 8 9 11", m) + 0) : NaN)) \
            every pint with points pt 6 ps 0.7 lc rgb "#777777" notitle
   }
