@@ -13,6 +13,7 @@ import tempfile
 import numpy as np
 
 from . import _lcplab
+from . import _program
 from ._errors import ExperimentError
 from ._problem import Problem
 
@@ -142,22 +143,10 @@ class Campaign:
         return f"Campaign(out={self.out!r}, status={self.status}, files={len(self.files)})"
 
 
-def _program():
-    return shutil.which("lcplab") or "lcplab"
-
-
-def _scripts():
-    # as the lcplab program looks (cli/datadir.c): LCPLAB_EXPERIMENTS, then
-    # the package's own (a pip-installed wheel carries them), the installed
-    # scripts, then the source tree's the module was built from
-    env = os.environ.get("LCPLAB_EXPERIMENTS")
-    if env:
-        return env
-    own = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scripts")
-    for d in (own, _lcplab.PKGDATADIR, _lcplab.SRC_EXPERIMENTS):
-        if d and os.path.isfile(os.path.join(d, "exp_profile.gp")):
-            return d
-    return None
+def _plan_program():
+    # the program the plans name: the package's own (_program.py), else the
+    # lcplab on PATH
+    return _program.program() or shutil.which("lcplab") or "lcplab"
 
 
 def run_experiment(config, out, *, jobs=None, vars=None, time_limit=None, force=False,
@@ -217,8 +206,8 @@ def run_experiment(config, out, *, jobs=None, vars=None, time_limit=None, force=
     r = _lcplab.run_experiment(
         os.fspath(config), os.fspath(out), jobs=jobs, vars=var_list,
         time_limit=float(time_limit or 0.0), force=bool(force), no_plot=not figures,
-        scripts=_scripts() if scripts is None else os.fspath(scripts),
-        data=None if data is None else os.fspath(data), program=_program(),
+        scripts=_program.scripts() if scripts is None else os.fspath(scripts),
+        data=None if data is None else os.fspath(data), program=_plan_program(),
         max_memory=int(max_memory or 0))
     said = [(_SAY.get(k, "info"), line) for k, line in r["messages"]]
     if r["status"] == 2:
