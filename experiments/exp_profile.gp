@@ -13,9 +13,10 @@
 # solvers is drawn as small multiples, its solvers ordered by the share they
 # solve (the most robust first) and dealt into ceil(n / K) panels of nearly
 # equal size; each panel has its own legend (solver and solved share) at
-# the plot's right, about as wide as the plot; a mark at every step of a curve
+# the plot's right, as wide as its longest key; a mark at every step of a curve
 # after tau = 1 (where all curves start).  Panels flow in `figure cols=N` columns (default 2 at
-# the two-column width 6.7 in, 1 below 4 in), lettered.  One tolerance a file: the first
+# the two-column width 6.65 in when the legends leave the plots 1 in, else 1; a
+# figure of one panel is 3.3 in wide when it fits), lettered.  One tolerance a file: the first
 # tolerance's first page goes to out.pdf/png, page q of the k-th tolerance
 # to out-k-q.pdf/png (`figure tol=T` draws only T; `figure rows=R`,
 # rows of panels a page, default 4).  The x axis ends at the largest log2(tau) of the
@@ -34,12 +35,6 @@ nt = words(tols)
 nc = words(classes)
 if (nt == 0 || nc == 0) { print "exp_profile.gp: no rows in ".dat2; exit status 1 }
 K = per_panel
-W = figwidth(6.65)
-# the longest solver name: past 11 characters a legend does not fit beside
-# a panel in half the page's width (it was cut at the page's edge), so one
-# column of panels
-longest = int(system(sprintf("awk -F'\\t' '/^#/ {next} !h {h=1; next} length($2) > m {m = length($2)} END {print m + 0}' '%s'", dat2)))
-ncols = exists("fig_cols") ? int(fig_cols) : (W < 4 || longest > 11 ? 1 : 2)
 
 csel(c, t, s) = sprintf("$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\"", c, t, s)
 share(c, t, s) = system(sprintf("awk -F'\\t' '$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\" {printf \"%%.0f\", 100 * $6; exit}' '%s'", c, t, s, dat2))
@@ -59,14 +54,29 @@ gkey(c, t, w) = galike(w) > 0 ? sprintf("%s +%d alike (%s%%)", txt(gfirst(w)), g
   sprintf("%s (%s%%)", txt(w), share(c, t, w))
 cname(c) = c eq "lcp" ? "LCP" : c eq "box" ? "box/findex" : c eq "mlcp" ? "MLCP" : \
            c eq "fc3d" ? "FC3D" : c eq "cone-assoc" ? "assoc. cone" : c
+# The canvas: a panel's plot takes its column but for the y labels (0.66
+# in) and its legend, whose width follows the longest key of the figure
+# (gkey's characters, the share as "100%", at about 0.075 in each in the
+# 7.5 pt legend font, plus the line sample and the margins: 0.5 in); the
+# columns are as many as leave every plot 1 in (two at the two-column
+# width, one below 4 in or past 16-character keys), never more than the
+# panels; a figure of one panel is one column wide (3.3 in) when its
+# legend leaves the plot 1 in there.  `figure width=` and `figure cols=`
+# override.
+keylen(w) = strlen(txt(gfirst(w))) + (galike(w) > 0 ? strlen(sprintf(" +%d alike", galike(w))) : 0) + 7
+legendw(k) = 0.5 + 0.075 * k
+plotw(wcol, k) = wcol - 0.66 - legendw(k)
 
 do for [ti = 1:nt] {
   t = word(tols, ti)
   # the panels: (class, chunk, chunks)
   panels = ""
+  kmax = 0
   do for [ci = 1:nc] {
     c = word(classes, ci)
-    m = words(groups(c, t))
+    g = groups(c, t)
+    m = words(g)
+    do for [j = 1:m] { kmax = keylen(word(g, j)) > kmax ? keylen(word(g, j)) : kmax }
     # a class that no solver solved at this tolerance has no panel (an empty
     # plot); the failure table says why
     rmax = colmax(dat2, sprintf("$8 == \"%s\" && $1 == \"%s\"", c, t), "$5", 1)
@@ -76,6 +86,9 @@ do for [ti = 1:nt] {
   }
   np = words(panels)
   if (np == 0) { continue }
+  W = figwidth(np == 1 && plotw(3.3, kmax) >= 1.0 ? 3.3 : 6.65)
+  ncols = W >= 4 && np > 1 && plotw(W / 2, kmax) >= 1.0 ? 2 : 1
+  ncols = exists("fig_cols") ? int(fig_cols) : ncols
   # at most `figure rows=R` rows of panels a page (default 4)
   maxrows = exists("fig_rows") ? int(fig_rows) : 4
   perpage = maxrows * ncols
@@ -108,7 +121,8 @@ do for [page = 1:npages] {
       col = (p - p0 - 1) % ncols
       cw = 1.0 / ncols
       x0 = col * cw + 0.66 / W
-      x1 = col * cw + 0.54 * cw  # the plot about as wide as its legend, which has the rest of the column
+      x1 = col * cw + cw - legendw(kmax) / W  # the legend has the rest of the column
+      x1 = x1 > x0 + 0.8 / W ? x1 : x0 + 0.8 / W
       ytop = 1.0 - (titleh + r * RH + 0.25) / H
       set lmargin at screen x0
       set rmargin at screen x1
