@@ -4,6 +4,8 @@ experiment``: one implementation of the timed solves, the repeat rule, the
 judge, the profiles and the tables (experiments/README.md, "Experiment
 files" and "Campaigns")."""
 
+import csv
+import io
 import math
 import os
 import re
@@ -22,34 +24,15 @@ __all__ = ["Campaign", "compare", "profile", "run_experiment"]
 _SAY = {0: "error", 1: "note", 2: "info", 3: "progress", 4: "output"}
 
 
+# Integer columns that come back as integers: an empty field (a run that
+# gave no numbers: refused, time limit, crash; its status says which) is -1.
+_INT_COLUMNS = ("iterations",)
+_NO_INT = -1
+
+
 def _read_csv(path):
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8", newline="") as f:
         return _parse_csv(f.read())
-
-
-def _split(line):
-    # the engine's CSV: fields split at ',', a field with ',' or '"' quoted
-    out, field, quoted, k = [], [], False, 0
-    while k < len(line):
-        ch = line[k]
-        if quoted:
-            if ch == '"' and line[k + 1:k + 2] == '"':
-                field.append('"')
-                k += 1
-            elif ch == '"':
-                quoted = False
-            else:
-                field.append(ch)
-        elif ch == '"':
-            quoted = True
-        elif ch == ",":
-            out.append("".join(field))
-            field = []
-        else:
-            field.append(ch)
-        k += 1
-    out.append("".join(field))
-    return out
 
 
 def _number(v):
@@ -58,19 +41,27 @@ def _number(v):
     return float(v)
 
 
+def _column(name, vals):
+    if name in _INT_COLUMNS:
+        try:
+            return np.array([int(v) if v != "" else _NO_INT for v in vals], dtype=np.int64)
+        except ValueError:
+            pass
+    try:
+        return np.array([_number(v) for v in vals], dtype=np.float64)
+    except ValueError:
+        return np.array(vals, dtype=str)
+
+
 def _parse_csv(text):
+    # the engine's CSV (RFC 4180, libexperiment/shell.c), its '#' preamble
+    # lines skipped, read by Python's csv module
     lines = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
     if not lines:
         return np.zeros(0, dtype=[])
-    head = _split(lines[0])
-    rows = [_split(ln) for ln in lines[1:]]
-    cols = []
-    for j, name in enumerate(head):
-        vals = [r[j] if j < len(r) else "" for r in rows]
-        try:
-            cols.append((name, np.array([_number(v) for v in vals], dtype=np.float64)))
-        except ValueError:
-            cols.append((name, np.array(vals, dtype=str)))
+    head, *rows = csv.reader(lines)
+    cols = [(name, _column(name, [r[j] if j < len(r) else "" for r in rows]))
+            for j, name in enumerate(head)]
     dtype = [(n, c.dtype if c.dtype.kind != "U" else f"U{max(1, c.dtype.itemsize // 4)}")
              for n, c in cols]
     out = np.zeros(len(rows), dtype=dtype)
@@ -132,7 +123,8 @@ class Campaign:
         Returns
         -------
         numpy structured array
-            Its columns as in the file.
+            Its columns as in the file: iterations an integer (-1 for an
+            empty field), the other numbers floats (NaN for an empty field).
         """
         path = os.path.join(self.out, name + ".csv")
         if path not in self.files and not os.path.exists(path):
@@ -279,7 +271,10 @@ def compare(problems, solvers, *, tol=1e-8, min_runs=None, time_limit=None, max_
     -------
     numpy structured array or pandas.DataFrame
         The columns of the profile CSV (experiments/README.md): problem,
-        kind, n, solver, tol, status, iterations, pivots, time_s, ...
+        kind, n, solver, tol, status, iterations, pivots, time_s, ...;
+        iterations an integer (-1 for a run that gave no numbers:
+        refused, time limit; its status says which), the other numbers
+        floats (NaN for an empty field).
     """
     known = {d["name"] for d in _lcplab.solvers()}
     solvers = [solvers] if isinstance(solvers, str) else list(solvers)
@@ -307,11 +302,24 @@ def compare(problems, solvers, *, tol=1e-8, min_runs=None, time_limit=None, max_
     return _frame(table, as_frame)
 
 
-def _field(v):
+def _field(name, v):
     if isinstance(v, (float, np.floating)):
         return "" if math.isnan(v) else repr(float(v))
-    s = str(v)
-    return '"' + s.replace('"', '""') + '"' if ("," in s or '"' in s) else s
+    if name in _INT_COLUMNS and isinstance(v, (int, np.integer)) and v == _NO_INT:
+        return ""
+    return str(v)
+
+
+def _csv_text(table):
+    """A structured array as the engine's CSV text (Python's csv module
+    quotes as libexperiment/shell.c does: a field holding , " CR or LF)."""
+    names = table.dtype.names or ()
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(names)
+    for row in table:
+        w.writerow([_field(n, row[n]) for n in names])
+    return out.getvalue()
 
 
 def profile(results, *, as_frame=None):
@@ -332,14 +340,15 @@ def profile(results, *, as_frame=None):
     numpy structured array or pandas.DataFrame
         tol, solver, tau, log2_tau, rho, solved_share, problems (those the
         solver accepts: its denominator), class, refused (those it refused).
+
+    Raises
+    ------
+    ExperimentError
+        The rows are not a profile CSV's.
     """
-    table = _structured(results)
-    names = table.dtype.names or ()
-    text = [",".join(names)]
-    for row in table:
-        text.append(",".join(_field(row[n]) for n in names))
+    text = _csv_text(_structured(results))
     try:
-        curves = _lcplab.profile_csv("\n".join(text) + "\n")
+        curves = _lcplab.profile_csv(text)
     except ValueError as e:
         raise ExperimentError(str(e)) from None
     return _frame(_parse_csv(curves), as_frame)

@@ -4,7 +4,8 @@ C library (libexperiment), reached from Python.
 Checked: compare gives the columns and the solves of the engine's profile
 CSV, the same rows (status, iterations, residuals) as ``lcplab experiment``
 on the same files, answers judged on planted problems; profile gives the
-Dolan-More curves of hand-worked times; run_experiment runs a file with a
+Dolan-More curves of hand-worked times; iterations are integers (-1 for a
+run without numbers); run_experiment runs a file with a
 generated family into CSVs, refuses a bad file with the engine's message
 naming the line, and turns Ctrl-C into KeyboardInterrupt after the running
 task has finished and the CSVs are written.
@@ -33,6 +34,10 @@ def test_compare_solves_planted_problems():
     assert set(r["status"]) == {"converged"}
     assert np.all(r["res_scaled"] <= 1e-10)
     assert np.all(r["repeats"] >= 1) and np.all(r["time_s"] > 0)
+    # iterations are integers (lemke pivots: 0 iterations; pgs iterates)
+    assert r["iterations"].dtype == np.int64
+    assert set(r[r["solver"] == "lemke"]["iterations"]) == {0}
+    assert np.all(r[r["solver"] == "pgs"]["iterations"] >= 1)
     # the rows are the problems' own: n, and the planted answer within reach
     for row in r:
         assert row["n"] == (6 if row["problem"] == "a" else 9)
@@ -56,6 +61,20 @@ def test_compare_rows_are_the_programs(tmp_path):
     for a, b in zip(np.sort(r, order="solver"), np.sort(c, order="solver")):
         for col in ("problem", "solver", "status", "iterations", "pivots", "res_rel", "class"):
             assert a[col] == b[col] or (a[col] != a[col] and b[col] != b[col]), col
+
+
+def test_iterations_of_a_run_without_numbers_is_minus_one():
+    # direct takes equality rows only: it refuses the LCP, and the CSV's
+    # iterations field of that row is empty; Python gives -1 there, an int
+    # column still, and profile reads such rows back as the engine wrote them
+    p, _ = planted_lcp(4, 6)
+    r = lcplab.compare([p], ["direct", "lemke"], tol=1e-8, min_runs=1, as_frame=False)
+    assert r["iterations"].dtype == np.int64
+    row = r[r["solver"] == "direct"][0]
+    assert row["status"] == "refused" and row["iterations"] == -1
+    assert lcplab._experiment._field("iterations", row["iterations"]) == ""
+    pr = lcplab.profile(r, as_frame=False)
+    assert set(pr["solver"]) == {"lemke"} and set(pr["refused"]) == {0}
 
 
 def test_compare_refuses_unknown_solver():
