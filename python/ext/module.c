@@ -207,6 +207,9 @@ static PyMethodDef methods[] = {
   { "run_experiment", (PyCFunction)(void (*)(void))lx_run_experiment, METH_VARARGS | METH_KEYWORDS,
     "run_experiment(config, out, ...) -> {status, messages, outputs}." },
   { "profile_csv", lx_profile_csv, METH_VARARGS, "profile_csv(text) -> the profile curves." },
+  { "profile_figure", lx_profile_figure, METH_VARARGS,
+    "profile_figure(text, base, figure, scripts) -> (status, [(kind, line)])." },
+  { "quantile", lx_quantile, METH_VARARGS, "quantile(sorted float64 array, q) -> float." },
   { NULL, NULL, 0, NULL }
 };
 

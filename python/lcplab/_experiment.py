@@ -19,7 +19,7 @@ from . import _program
 from ._errors import ExperimentError
 from ._problem import Problem
 
-__all__ = ["Campaign", "compare", "profile", "run_experiment"]
+__all__ = ["Campaign", "compare", "profile", "quantile", "run_experiment"]
 
 _SAY = {0: "error", 1: "note", 2: "info", 3: "progress", 4: "output"}
 
@@ -322,10 +322,21 @@ def _csv_text(table):
     return out.getvalue()
 
 
-def profile(results, *, as_frame=None):
+def _figure_base(figure):
+    base = os.fspath(figure)
+    stem, ext = os.path.splitext(base)
+    if ext.lower() in (".pdf", ".png"):
+        return stem
+    if ext:
+        raise ValueError(f"figure: {base!r}: expected a .pdf or .png path, or a base name")
+    return base
+
+
+def profile(results, *, as_frame=None, figure=None):
     """The Dolan-More performance profiles of ``compare``'s results (or a
     profile section's CSV read back), per problem class and tolerance:
-    the curves the engine writes as NAME_profile.csv.
+    the curves the engine writes as NAME_profile.csv, and optionally its
+    figure.
 
     Parameters
     ----------
@@ -334,6 +345,12 @@ def profile(results, *, as_frame=None):
     as_frame : bool, optional
         A pandas DataFrame (default when pandas is installed) or a numpy
         structured array.
+    figure : str or os.PathLike, optional
+        Also draw the profile figure, the one a profile section of an
+        experiment draws (experiments/exp_profile.gp, run by gnuplot):
+        ``"p.pdf"`` (or ``"p.png"``, or the base ``"p"``) writes p.pdf and
+        p.png, and p-K-Q.pdf/png for further tolerances and pages;
+        existing files of those names are replaced.
 
     Returns
     -------
@@ -344,11 +361,47 @@ def profile(results, *, as_frame=None):
     Raises
     ------
     ExperimentError
-        The rows are not a profile CSV's.
+        The rows are not a profile CSV's; or, with ``figure``, the figure
+        could not be drawn (no gnuplot, no figure scripts), with the
+        engine's messages.
     """
     text = _csv_text(_structured(results))
     try:
         curves = _lcplab.profile_csv(text)
     except ValueError as e:
         raise ExperimentError(str(e)) from None
+    if figure is not None:
+        status, said = _lcplab.profile_figure(text, _figure_base(figure), None,
+                                              _program.scripts())
+        lines = [line for _, line in said]
+        if status != 0:
+            errors = [line for kind, line in said if kind in (0, 1)]
+            raise ExperimentError(errors[0] if errors else "the figure was not drawn", status,
+                                  lines)
     return _frame(_parse_csv(curves), as_frame)
+
+
+def quantile(values, q):
+    """The engine's quantile q of values: linear between the order
+    statistics (libexperiment/stats.c, exp_quantile), the one definition
+    behind the medians and quartiles of its CSVs.
+
+    Parameters
+    ----------
+    values : array_like of float
+        Finite values, in any order.
+    q : float
+        In [0, 1]: 0.5 the median, 0.25 and 0.75 the quartiles.
+
+    Returns
+    -------
+    float
+        NaN for no values.
+    """
+    x = np.sort(np.asarray(values, dtype=np.float64).ravel())
+    if not np.all(np.isfinite(x)):
+        raise ValueError("quantile: values must be finite")
+    q = float(q)
+    if not 0.0 <= q <= 1.0:
+        raise ValueError(f"quantile: q must be in [0, 1], got {q!r}")
+    return _lcplab.quantile(np.ascontiguousarray(x), q)
