@@ -4,6 +4,10 @@
 #
 #   python3 paper/gen.py RESULTS_DIR GEN_DIR
 #
+# with the lcplab Python package importable (PYTHONPATH=BUILD/python, as
+# `make paper` and paper/build.sh set it, or a pip install): the medians
+# it quotes are the library's (lcplab.quantile, exp_quantile).
+#
 # paper.tex holds no result.  This script only formats what the library
 # wrote: the statistics (profiles, winners and ties, failures, coverage,
 # timings, slopes, steps) are the tables libexperiment/tables.c wrote beside
@@ -23,6 +27,12 @@ import os
 import re
 import subprocess
 import sys
+
+try:
+    import lcplab
+except ImportError as e:
+    sys.exit('gen.py: the lcplab Python package is needed (PYTHONPATH=BUILD/python, or pip install '
+             '.; docs/python.md): %s' % e)
 
 CLASS_NAME = {'lcp': 'standard LCP', 'box': 'boxed/findex LCP', 'mlcp': 'MLCP (equality rows)',
               'fc3d': '3-D Coulomb friction (FC3D)', 'cone-assoc': 'associated cone'}
@@ -607,8 +617,8 @@ class Paper:
                      r.get('time_source', 'library') in ('library', '')]
         if runs:
             runs.sort()
-            t += ('The %d timed rows of converged runs have %d to %d runs, %d at the median. ' %
-                  (len(runs), runs[0], runs[-1], runs[len(runs) // 2]))
+            t += ('The %d timed rows of converged runs have %d to %d runs, %g at the median. ' %
+                  (len(runs), runs[0], runs[-1], lcplab.quantile(runs, 0.5)))
         t += 'Each solve has a time limit of %s. ' % series(
             ['%s\\,s (%s)' % (v, ', '.join(n)) for v, n in limits.items()])
         t += 'The solvers are single-threaded and the BLAS uses one thread. '
@@ -828,7 +838,8 @@ class Paper:
             t += ('Runs with the same trace on a problem (Section~\\ref{sec:ties}) reach the same answer in the '
                   'same number of iterations: '
                   'on the %d problems where two solvers or more had one, their median times differ by a factor '
-                  'of %.2f at the median and up to %.2f' % (len(ratios), ratios[len(ratios) // 2], ratios[-1]))
+                  'of %.2f at the median and up to %.2f' % (len(ratios), lcplab.quantile(ratios, 0.5),
+                                                             ratios[-1]))
             over = sum(1 for x in ratios if x > 1 + self.tie_f)
             t += ('; on %d of them the difference is larger than the tie factor %g of the profile, so at '
                   '$\\tau=1$ runs with the same trace, implemented differently or timed at another moment, can '
