@@ -30,23 +30,10 @@ TST_NAME=test_paper_gen
 SRC=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
 py=${LCPLAB_PYTHON:-python3}
-# pyrun ARGS: the interpreter with the build's package; in a sanitizer build
-# with the sanitizer runtime loaded first, as python/tests/run_pytest.sh does
-pyrun() { PYTHONPATH=${LCPLAB_PYTHONPATH:-} "$py" "$@"; }
-case ${LCPLAB_SAN_FLAGS:-} in
-  *address*)
-    asan=$(${LCPLAB_CC:-cc} -print-file-name=libasan.so)
-    ubsan=$(${LCPLAB_CC:-cc} -print-file-name=libubsan.so)
-    if [ ! -f "$asan" ]; then
-      echo "SKIP: sanitizer build, but no libasan.so to preload ($asan)"
-      exit 77
-    fi
-    pyrun() {
-      LD_PRELOAD="$asan${ubsan:+ $ubsan}" ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-        PYTHONPATH=${LCPLAB_PYTHONPATH:-} "$py" "$@"
-    }
-    ;;
-esac
+# shellcheck source=tst_python.sh
+. "$SRC/tests/tst_python.sh"
+# pyrun ARGS: the interpreter with the build's package (tst_python.sh)
+pyrun() { (tst_python_env >/dev/null && "$py" "$@"); }
 if ! pyrun -c "import lcplab" 2>/dev/null; then
   echo "SKIP: the lcplab Python package is not built (gen.py takes its medians from it)"
   exit 77
