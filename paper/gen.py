@@ -357,45 +357,43 @@ class Paper:
             v = num(self.plan_of(section, r['problem']).get('contacts'))
         return None if math.isnan(v) else int(v)
 
-    def config_lines(self, name, key):
-        """The configuration lines `key ...` of a section, as run (its CSV's preamble)."""
+    def preamble(self, name):
+        """The '#' lines that open a section's CSV (NAME.csv), in order."""
         out = []
         with open(os.path.join(self.res, name + '.csv')) as fh:
             for line in fh:
                 if not line.startswith('#'):
                     break
-                if line.startswith('# config> %s ' % key):
-                    out.append(line[len('# config> %s ' % key):].strip())
+                out.append(line)
         return out
+
+    def config_lines(self, name, key):
+        """The configuration lines `key ...` of a section, as run (its CSV's preamble)."""
+        head = '# config> %s ' % key
+        return [line[len(head):].strip() for line in self.preamble(name) if line.startswith(head)]
 
     def world_lines(self, name):
         """The `# world:` lines of a scene section (the settings each scene ran
         with, as the library wrote them): {config line: {key: value}}."""
         out = {}
-        with open(os.path.join(self.res, name + '.csv')) as fh:
-            for line in fh:
-                if not line.startswith('#'):
-                    break
-                m = re.match(r'# world: line (\d+) (\S+): (.*)', line)
-                if m and '=' in m.group(3):
-                    out[int(m.group(1))] = dict(kv.split('=', 1) for kv in m.group(3).split())
+        for line in self.preamble(name):
+            m = re.match(r'# world: line (\d+) (\S+): (.*)', line)
+            if m and '=' in m.group(3):
+                out[int(m.group(1))] = dict(kv.split('=', 1) for kv in m.group(3).split())
         return out
 
     def config_scene_lines(self, name):
         """The scene lines of a section with their line numbers in the file."""
         pre = {}
-        with open(os.path.join(self.res, name + '.csv')) as fh:
-            for line in fh:
-                if not line.startswith('#'):
-                    break
-                m = re.match(r'# config: .* \(lines (\d+)-\d+\)', line)
-                if m:
-                    pre['first'] = int(m.group(1))
-                    pre['k'] = pre['first'] - 1
-                elif line.startswith('# config> ') and 'first' in pre:
-                    pre['k'] += 1
-                    if line.startswith('# config> scene '):
-                        pre.setdefault('lines', []).append((pre['k'], line[len('# config> scene '):].strip()))
+        for line in self.preamble(name):
+            m = re.match(r'# config: .* \(lines (\d+)-\d+\)', line)
+            if m:
+                pre['first'] = int(m.group(1))
+                pre['k'] = pre['first'] - 1
+            elif line.startswith('# config> ') and 'first' in pre:
+                pre['k'] += 1
+                if line.startswith('# config> scene '):
+                    pre.setdefault('lines', []).append((pre['k'], line[len('# config> scene '):].strip()))
         return pre.get('lines', [])
 
     def steps_rows(self, name):
