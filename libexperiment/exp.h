@@ -1245,6 +1245,16 @@ EXP_API int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int 
  * given as text (its header, exp_csv_header(EXP_PROFILE), then rows; '#'
  * lines skipped): *out a malloc'd text (free it).  0, or -1 with err. */
 EXP_API int exp_profile_of_csv(const char *csv, char **out, char *err, size_t len);
+/* The profile figure of the same rows (exp_profile.gp of the folder
+ * scripts, run by gnuplot, the section's figure options figure or NULL:
+ * `figure` of an experiment file) as base.pdf and base.png (base-K-Q.*
+ * for more tolerances and pages), as a profile section draws it.
+ * EXP_EXIT_OK drawn; EXP_EXIT_USAGE csv is not a profile CSV, a figure
+ * option is refused or base holds a newline; EXP_EXIT_FAILED no script,
+ * the data could not be written, gnuplot failed or could not be run (the
+ * messages say which). */
+EXP_API int exp_profile_figure(const exp_log *log, const char *csv, const char *base,
+                               const char *figure, const char *scripts, const char *gnuplot);
 /* The scaling fits per (family, solver) as NAME_slopes.csv rows into g
  * and, when tex is not NULL, as a booktabs table; 0 or -1. */
 EXP_API int exp_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows);

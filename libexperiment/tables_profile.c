@@ -149,9 +149,14 @@ int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int nrows) {
           double tau = k < 0 ? 1.0 : k < nb ? taus[k] : rmax;
           if ((k >= 0 && k < nb && tau == 1.0) || (k >= 0 && tau < prev)) continue;
           prev = tau;
-          fprintf(g, "%s,%s,%.6e,%.6e,%.6e,%.6e,%d,%s,%d\n", tl[b], m.solv[sv], tau, log2(tau),
-                  exp_profile_rho_of(m.np, m.ns, m.r, m.refused, sv, tau), share, acc, cl[a],
-                  m.np - acc);
+          /* the names as CSV fields (a solver of Python's lcplab.profile may be any text) */
+          exp_csv_put(g, tl[b]);
+          fputc(',', g);
+          exp_csv_put(g, m.solv[sv]);
+          fprintf(g, ",%.6e,%.6e,%.6e,%.6e,%d,", tau, log2(tau),
+                  exp_profile_rho_of(m.np, m.ns, m.r, m.refused, sv, tau), share, acc);
+          exp_csv_put(g, cl[a]);
+          fprintf(g, ",%d\n", m.np - acc);
         }
       }
       free(taus);
