@@ -523,7 +523,9 @@ static io_instance *read_ok(const char *name, const char *text) {
   return inst;
 }
 
-static void test_handwritten(void) {
+/* The lcplab format: the README's dense and CSR examples, sections in
+ * another order, an unknown extension sniffed. */
+static void test_hand_lcplab(void) {
   /* lcplab, the README example (datasets/README.md section 7), verbatim:
    * A = [[4,1,0],[1,4,1],[0,1,4]] column-major; row 0 LCP, row 1 free, row 2
    * friction on row 0 with mu = 0.5; x_ref = (0.5, -0.25, 0.125) solves it:
@@ -588,28 +590,6 @@ static void test_handwritten(void) {
     CU_ASSERT(same_bits(dense, A, sizeof A));
   }
   io_instance_free(inst);
-  /* the README's MatrixMarket example (section 6) */
-  put_text("FOO.b", "-1\n2\n");
-  put_text("FOO.hi", "inf\n1\n");
-  inst = read_ok("FOO.mtx",
-                 "%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n1 1 4\n2 1 -1\n2 2 4\n");
-  if (inst) {
-    static const double A[4] = { 4, -1, -1, 4 };
-    CU_ASSERT(same_bits(inst->A, A, sizeof A));
-    CU_ASSERT_EQUAL(inst->b[0], -1.0);
-    CU_ASSERT_EQUAL(inst->hi[1], 1.0);
-    CU_ASSERT_EQUAL(inst->lo[1], 0.0);
-  }
-  io_instance_free(inst);
-  /* the README's Siconos LCP example (section 4.2) */
-  inst = read_ok("readme.dat", "2\n0\n2\n2\n2\t2\n2 1\n1 2\n-5 -6\n");
-  if (inst) {
-    static const double A[4] = { 2, 1, 1, 2 };
-    CU_ASSERT(same_bits(inst->A, A, sizeof A));
-    CU_ASSERT_EQUAL(inst->b[1], -6.0);
-    CU_ASSERT_EQUAL(inst->format, IO_FMT_SICONOS_LCP);
-  }
-  io_instance_free(inst);
   /* lcplab csr, sections in another order, no storage/kind defaults */
   inst = read_ok("hand_csr.lcp",
                  "lcplab-problem 1\nn 2\nb 1 2\nstorage csr\nAp 0 1 3\nAx 2 -1 3\nAj 0 0 1\nend\n");
@@ -622,27 +602,26 @@ static void test_handwritten(void) {
     CU_ASSERT_STRING_EQUAL(inst->kind, "lcp");
   }
   io_instance_free(inst);
-  /* blcp, the README example (section 5) verbatim: A row-major, b = -b_ode,
-   * mu = hi on friction rows */
-  inst = read_ok("hand.blcp", "# boxed LCP: A x = b + w\n"
-                              "3\n"
-                              "2 1 0\n"
-                              "0 2 0\n"
-                              "0 0 2\n"
-                              "1 -2 0          # b_ode: lcplab's b = (-1, 2, 0)\n"
-                              "0 -0.4 -inf     # lo\n"
-                              "inf 0.4 inf     # hi\n"
-                              "-1 0 -1         # findex\n");
+  /* unknown extension, sniffed from the first token */
+  inst = read_ok("sniff.txt", "lcplab-problem 1\nn 1\nA 2\nb -1\nend\n");
+  if (inst) CU_ASSERT_EQUAL(inst->format, IO_FMT_LCPLAB);
+  io_instance_free(inst);
+}
+
+/* MatrixMarket: the README's example, symmetric coordinate with
+ * duplicates and sidecars, arrays, a path without .mtx sniffed. */
+static void test_hand_mtx(void) {
+  /* the README's MatrixMarket example (section 6) */
+  put_text("FOO.b", "-1\n2\n");
+  put_text("FOO.hi", "inf\n1\n");
+  io_instance *inst = read_ok(
+      "FOO.mtx", "%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n1 1 4\n2 1 -1\n2 2 4\n");
   if (inst) {
-    CU_ASSERT_EQUAL(inst->A[0 + 1 * 3], 1.0); /* A(0,1) = 1: row-major in the file */
-    CU_ASSERT_EQUAL(inst->A[1 + 0 * 3], 0.0);
+    static const double A[4] = { 4, -1, -1, 4 };
+    CU_ASSERT(same_bits(inst->A, A, sizeof A));
     CU_ASSERT_EQUAL(inst->b[0], -1.0);
-    CU_ASSERT_EQUAL(inst->b[1], 2.0);
-    CU_ASSERT_EQUAL(inst->findex[1], 0);
-    CU_ASSERT_EQUAL(inst->mu[1], 0.4);
-    CU_ASSERT_EQUAL(inst->mu[0], 0.0);
-    CU_ASSERT_EQUAL(inst->lo[2], -INFINITY);
-    CU_ASSERT_STRING_EQUAL(inst->kind, "findex");
+    CU_ASSERT_EQUAL(inst->hi[1], 1.0);
+    CU_ASSERT_EQUAL(inst->lo[1], 0.0);
   }
   io_instance_free(inst);
   /* mtx: symmetric coordinate, duplicates summed, sidecars */
@@ -680,16 +659,25 @@ static void test_handwritten(void) {
     CU_ASSERT(same_bits(inst->A, A, sizeof A));
   }
   io_instance_free(inst);
-  /* unknown extension, sniffed from the first token */
-  inst = read_ok("sniff.txt", "lcplab-problem 1\nn 1\nA 2\nb -1\nend\n");
-  if (inst) CU_ASSERT_EQUAL(inst->format, IO_FMT_LCPLAB);
-  io_instance_free(inst);
   put_text("sniff2.data.b", "1\n"); /* PATH.b: the path has no .mtx */
   inst = read_ok("sniff2.data", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 5\n");
   if (inst) {
     CU_ASSERT_EQUAL(inst->format, IO_FMT_MTX);
     CU_ASSERT_EQUAL(inst->A[0], 5.0);
     CU_ASSERT_EQUAL(inst->b[0], 1.0); /* sidecar PATH.b for a path without .mtx */
+  }
+  io_instance_free(inst);
+}
+
+/* Siconos: the README's LCP example, an MLCP with storage 2 only. */
+static void test_hand_siconos(void) {
+  /* the README's Siconos LCP example (section 4.2) */
+  io_instance *inst = read_ok("readme.dat", "2\n0\n2\n2\n2\t2\n2 1\n1 2\n-5 -6\n");
+  if (inst) {
+    static const double A[4] = { 2, 1, 1, 2 };
+    CU_ASSERT(same_bits(inst->A, A, sizeof A));
+    CU_ASSERT_EQUAL(inst->b[1], -6.0);
+    CU_ASSERT_EQUAL(inst->format, IO_FMT_SICONOS_LCP);
   }
   io_instance_free(inst);
   /* Siconos MLCP with storage 2 only: the blocks */
@@ -702,6 +690,33 @@ static void test_handwritten(void) {
     CU_ASSERT_EQUAL(inst->lo[0], -INFINITY);
     CU_ASSERT_EQUAL(inst->lo[1], 0.0);
     CU_ASSERT_EQUAL(inst->format, IO_FMT_SICONOS_MLCP);
+  }
+  io_instance_free(inst);
+}
+
+/* blcp: the README's example. */
+static void test_hand_blcp(void) {
+  /* blcp, the README example (section 5) verbatim: A row-major, b = -b_ode,
+   * mu = hi on friction rows */
+  io_instance *inst = read_ok("hand.blcp", "# boxed LCP: A x = b + w\n"
+                                           "3\n"
+                                           "2 1 0\n"
+                                           "0 2 0\n"
+                                           "0 0 2\n"
+                                           "1 -2 0          # b_ode: lcplab's b = (-1, 2, 0)\n"
+                                           "0 -0.4 -inf     # lo\n"
+                                           "inf 0.4 inf     # hi\n"
+                                           "-1 0 -1         # findex\n");
+  if (inst) {
+    CU_ASSERT_EQUAL(inst->A[0 + 1 * 3], 1.0); /* A(0,1) = 1: row-major in the file */
+    CU_ASSERT_EQUAL(inst->A[1 + 0 * 3], 0.0);
+    CU_ASSERT_EQUAL(inst->b[0], -1.0);
+    CU_ASSERT_EQUAL(inst->b[1], 2.0);
+    CU_ASSERT_EQUAL(inst->findex[1], 0);
+    CU_ASSERT_EQUAL(inst->mu[1], 0.4);
+    CU_ASSERT_EQUAL(inst->mu[0], 0.0);
+    CU_ASSERT_EQUAL(inst->lo[2], -INFINITY);
+    CU_ASSERT_STRING_EQUAL(inst->kind, "findex");
   }
   io_instance_free(inst);
 }
@@ -1510,6 +1525,50 @@ static void test_lcplab_cone_law(void) {
        "a cone law 'coulomb' or 'associated', found 'tresca'");
 }
 
+/* The recorded solve (sections solver and options): each value read by
+ * libsolvers' options by name (slv_options_set) and written back as
+ * slv_options_get writes it; the seed over the whole unsigned long (the
+ * reader took an int, so a larger seed written by the writer could not be
+ * read back); a value its option's type refuses names the option. */
+static void test_lcplab_recorded_solve(void) {
+  static const char head[] = "lcplab-problem 1\nn 1\nA 2\nb -1\nsolver pgs\n";
+  char text[512];
+  snprintf(text, sizeof text,
+           "%soptions 5\nseed 18446744073709551615\ntol 1e-10\nnorm 2\nwarm_start 1\n"
+           "omega 0x1.8p0\nend\n",
+           head);
+  io_instance *inst = read_ok("rec.lcp", text);
+  if (inst) {
+    CU_ASSERT_STRING_EQUAL(inst->solver, "pgs");
+    CU_ASSERT_EQUAL(inst->opt_given,
+                    IO_OPT_SEED | IO_OPT_TOL | IO_OPT_NORM | IO_OPT_WARM_START | IO_OPT_OMEGA);
+    CU_ASSERT(inst->opt.seed == 18446744073709551615UL && inst->opt.tol == 1e-10 &&
+              inst->opt.norm == SLV_NORM_2 && inst->opt.warm_start == 1 && inst->opt.omega == 1.5);
+    char p[512], err[512];
+    tpath(p, sizeof p, "rec_back.lcp");
+    CU_ASSERT_EQUAL(io_write(p, IO_FMT_LCPLAB, inst, err, sizeof err), SLV_OK);
+    io_instance *back = NULL;
+    CU_ASSERT_EQUAL(io_read(p, IO_FMT_AUTO, &back, err, sizeof err), SLV_OK);
+    if (back) {
+      CU_ASSERT_EQUAL(back->opt_given, inst->opt_given);
+      CU_ASSERT(back->opt.seed == inst->opt.seed && back->opt.tol == inst->opt.tol &&
+                back->opt.norm == SLV_NORM_2 && back->opt.omega == 1.5);
+    }
+    io_instance_free(back);
+  }
+  io_instance_free(inst);
+  snprintf(text, sizeof text, "%soptions 1\nmax_iter 2.5\nend\n", head);
+  badt("rec_int.lcp", text, SLV_ERR_INVALID, 7, "an integer within int for max_iter, found '2.5'");
+  snprintf(text, sizeof text, "%soptions 1\nnorm 1\nend\n", head);
+  badt("rec_norm.lcp", text, SLV_ERR_INVALID, 7, "inf or 2 (or their numbers 0, 2) for norm");
+  snprintf(text, sizeof text, "%soptions 1\ntol\n", head);
+  badt("rec_eof.lcp", text, SLV_ERR_INVALID, 8, "a finite number for tol, found end of file");
+  snprintf(text, sizeof text, "%soptions 1\nthreads 2\nend\n", head);
+  badt("rec_name.lcp", text, SLV_ERR_INVALID, 7,
+       "an option name (max_iter, tol, norm, omega, damping, pivot_tol, warm_start, "
+       "check_every, max_pivots, seed), found 'threads'");
+}
+
 /* "3 1 0 3 3 3 3" + I (column-major) + q + mu: the prefix of a 1-contact FC3D file */
 static void test_bad_fc3d(void) {
   badt("fc2d.dat", "2\n1\n0\n2\n2\n2\t2\n1 0 0 1\n0 0\n0.5\n", SLV_ERR_UNSUPPORTED, 1,
@@ -1716,7 +1775,10 @@ int main(void) {
   CU_add_test(s, "round trip: n = 120", test_roundtrip_larger);
   CU_add_test(s, "write: format from the extension", test_write_auto);
   CU_add_test(s, "mtx: stale sidecars", test_mtx_stale_sidecars);
-  CU_add_test(s, "hand-written files", test_handwritten);
+  CU_add_test(s, "hand-written lcplab files (README examples, sniffing)", test_hand_lcplab);
+  CU_add_test(s, "hand-written MatrixMarket files (README example, sidecars)", test_hand_mtx);
+  CU_add_test(s, "hand-written Siconos files (README LCP, MLCP storage 2)", test_hand_siconos);
+  CU_add_test(s, "hand-written blcp file (README example)", test_hand_blcp);
   CU_add_test(s, "siconos: every file of lcp, mlcp, relay", test_siconos_folders);
   CU_add_test(s, "siconos: known values", test_siconos_values);
   CU_add_test(s, "siconos: writer layout", test_siconos_layout);
@@ -1737,6 +1799,7 @@ int main(void) {
   CU_add_test(s, "fc3d: hand-written files", test_fc3d_handwritten);
   CU_add_test(s, "fc3d: round trips, layout, refusals", test_fc3d_roundtrip);
   CU_add_test(s, "lcplab: cone_law", test_lcplab_cone_law);
+  CU_add_test(s, "lcplab: the recorded solve", test_lcplab_recorded_solve);
   CU_add_test(s, "bad: fc3d", test_bad_fc3d);
   CU_add_test(s, "mtx: the sidecars a write puts beside it", test_write_sidecars);
   return tst_run();
