@@ -32,37 +32,6 @@
 extern "C" {
 #endif
 
-/* ---- dyn_buf: a growable array ----------------------------------------------- */
-
-/* An array of T: p holds cap elements (p = NULL, cap = 0 before the first
- * reserve).  Every buffer of the world is one; dyn_buf_reserve is the only
- * place they grow. */
-#define DYN_BUF(T)                                                                                 \
-  struct {                                                                                         \
-    T *p;                                                                                          \
-    size_t cap;                                                                                    \
-  }
-
-/* Grows the buffer whose pointer is at pp (a T **, passed as void *) to
- * hold at least need elements of elem bytes: cap steps x 1.5 from 16, the
- * contents kept (realloc).  Counts a growth in *grows.  Returns 0, or -1
- * (buffer unchanged) when the size overflows or memory is short.  A
- * reserve always leaves p non-NULL, even for need = 0. */
-int dyn_buf_raw_reserve(void *pp, size_t *cap, size_t need, size_t elem, long *grows);
-
-#define dyn_buf_reserve(b, need, grows)                                                            \
-  dyn_buf_raw_reserve(&(b)->p, &(b)->cap, (need), sizeof *(b)->p, (grows))
-
-#define dyn_buf_free(b)                                                                            \
-  do {                                                                                             \
-    free((b)->p);                                                                                  \
-    (b)->p = NULL;                                                                                 \
-    (b)->cap = 0;                                                                                  \
-  } while (0)
-
-typedef DYN_BUF(double) dyn_buf_double;
-typedef DYN_BUF(int) dyn_buf_int;
-
 /* ---- body pairs ---------------------------------------------------------------- */
 
 /* The key of the body pair (a, b), a < b for an unordered pair. */
