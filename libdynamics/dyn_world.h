@@ -40,6 +40,7 @@
 #include "dyn.h"
 #include "dyn_constraint.h"
 #include "dyn_joint.h"
+#include "dyn_model.h"
 #include "slv.h"
 
 #ifdef __cplusplus
@@ -228,12 +229,32 @@ typedef struct dyn_world_solve {
 
 typedef struct dyn_world dyn_world;
 
-/* A world with no bodies and room for body_capacity (>= 0) of them.
+/* A world built from the scene model m (dyn_model.h; docs/scenes.md), which
+ * it copies (m may change or be freed after): the model is what the scene
+ * is, the world holds where it is now -- the state (poses, velocities,
+ * loads, the warm-start impulses, time, step count), scratch and
+ * workspaces.  The settings s are taken with the model's gravity and
+ * restitution threshold (dyn_model_rest_threshold at s->dt) over them;
+ * contacts take their shapes' materials (the settings' contact.mu and
+ * contact.restitution only for shapes of DYN_MATERIAL_DEFAULT).  Bodies,
+ * shapes and joints keep the model's indices; the bodies start at the
+ * model's initial state.  *out = NULL and DYN_ERR_INPUT (the settings or
+ * dyn_model_validate refused, message in msg) or DYN_ERR_NOMEM on failure. */
+DYN_API dyn_err dyn_world_new_from_model(const dyn_model *m, const dyn_world_settings *s,
+                                         dyn_world **out, char *msg, size_t msgcap);
+
+/* A world with no bodies and room for body_capacity (>= 0) of them: an
+ * empty model (with the settings' gravity and restitution threshold as
+ * its options), filled by dyn_world_add_body and dyn_world_add_joint.
  * *out = NULL and DYN_ERR_INPUT (settings rejected, message in msg) or
  * DYN_ERR_NOMEM on failure. */
 DYN_API dyn_err dyn_world_new(const dyn_world_settings *s, int body_capacity, dyn_world **out,
                               char *msg, size_t msgcap);
 DYN_API void dyn_world_free(dyn_world *w); /* NULL is fine */
+
+/* The world's model (its own copy, with what dyn_world_add_body and
+ * dyn_world_add_joint added): valid until the next add or dyn_world_free. */
+DYN_API const dyn_model *dyn_world_model(const dyn_world *w);
 
 /* Replace the settings between steps (validated as above).  A change of
  * friction model (or eta) drops the warm-start data; a change of solver
@@ -244,9 +265,13 @@ DYN_API const dyn_world_settings *dyn_world_get_settings(const dyn_world *w);
 /* Copy *b into the world (may grow the body array: call between steps).
  * Checks: a static body has inv_mass 0 and inv_I_b 0; a dynamic body has a
  * finite mass > 0 with inv_mass = 1/mass, finite inertia, no PLANE shape;
- * finite r, v, w, a nonzero q (normalised here).  Returns the body's index
- * (>= 0), or DYN_ERR_INPUT / DYN_ERR_NOMEM with the message in
- * dyn_world_message. */
+ * finite r, v, w, a nonzero q (normalised here).  The world's model gains
+ * the body and its one shape, at the body's pose, of the default material
+ * (DYN_MATERIAL_DEFAULT: the settings' contact.mu and contact.restitution,
+ * read at each step) and filter 1 / 1; a HULL's vertices are copied into
+ * the model (the world's body points at the copy, so the caller's array
+ * may go).  Returns the body's index (>= 0), or DYN_ERR_INPUT /
+ * DYN_ERR_NOMEM with the message in dyn_world_message. */
 DYN_API int dyn_world_add_body(dyn_world *w, const dyn_body *b);
 
 DYN_API int dyn_world_body_count(const dyn_world *w);
@@ -255,7 +280,9 @@ DYN_API int dyn_world_body_count(const dyn_world *w);
  * bodies) into the world; call between steps.  Checks: dyn_joint_validate
  * against the current body count, and at least one of its bodies dynamic.
  * Contacts between the two bodies of a joint are skipped from then on (the
- * joint, not the collision, says how they touch).  Returns the joint's
+ * joint, not the collision, says how they touch).  The world's model gains
+ * its record, with j's anchor and axes mapped to the world frame at the
+ * model's initial poses (the world steps j itself).  Returns the joint's
  * index (>= 0), or DYN_ERR_INPUT / DYN_ERR_NOMEM with the message in
  * dyn_world_message.  Joint rows come first in every step's problem (rows
  * 0 .. joint_rows - 1, joints in index order, each in dyn_joint_fill's
@@ -338,8 +365,33 @@ DYN_API const dyn_system *dyn_world_last_system(const dyn_world *w);
  * zeroed), else 1. */
 DYN_API int dyn_world_last_solve(const dyn_world *w, dyn_world_solve *out);
 
-/* The contacts of the last step (size *n), valid until the next step. */
+/* The contacts of the last step (size *n), valid until the next step:
+ * bodies a, b, shapes sa, sb (model indices), point, normal, depth and the
+ * combined material of the two shapes. */
 DYN_API const dyn_contact *dyn_world_contacts(const dyn_world *w, int *n);
+
+/* ---- the state ------------------------------------------------------------------- */
+
+/* A world's state saved in a caller's buffer and restored: every body's r,
+ * q, v, w and loads f_ext, t_ext, the warm-start impulses (the kept
+ * contacts and joint impulses), the time and the step count.  Restoring
+ * then stepping gives the same bits as never having saved.  The settings,
+ * the model, the joints' motors and limits and the last step's problem are
+ * not state (the last problem is dropped by a restore: dyn_world_last_problem
+ * gives n = 0).
+ *   dyn_world_state_size   the bytes a save of the world as it is now needs
+ *                          (it grows with the contacts kept);
+ *   dyn_world_save_state   writes them into buf[size]: DYN_ERR_INPUT when
+ *                          size is short or an argument NULL;
+ *   dyn_world_restore_state  reads a save of this world (or of one built
+ *                          from the same model: bodies and joints must
+ *                          match): DYN_ERR_INPUT for another layout or a
+ *                          buffer too short, DYN_ERR_NOMEM (the warm start
+ *                          then dropped, the bodies restored), the message
+ *                          in dyn_world_message. */
+DYN_API size_t dyn_world_state_size(const dyn_world *w);
+DYN_API dyn_err dyn_world_save_state(const dyn_world *w, void *buf, size_t size);
+DYN_API dyn_err dyn_world_restore_state(dyn_world *w, const void *buf, size_t size);
 
 /* ---- scenes (scenes.c) ------------------------------------------------------ */
 

@@ -184,16 +184,20 @@ static int index_name(dyn_model *m, dyn_rec_kind kind, const void *base, size_t 
   return n;
 }
 
-/* The common part of the add functions (the record checked already):
- * room in the buffer, the cap, the count. */
-#define ADD_RECORD(m, buf, count, kind, d, what, msg, cap)                                         \
+/* Room for one more record of a kind, under the cap. */
+static dyn_err add_room(const dyn_model *m, int count, size_t bytes, const char *what, char *msg,
+                        size_t cap) {
+  if (count >= INT32_MAX / 2) {
+    dyn_msgf(msg, cap, "too many %s", what);
+    return DYN_ERR_INPUT;
+  }
+  return cap_room(m, bytes, msg, cap);
+}
+
+/* Store record *d as the next of its kind, indexed by name: its index, or
+ * DYN_ERR_NOMEM with nothing counted. */
+#define PUSH_RECORD(m, buf, count, kind, d, what, msg, cap)                                        \
   do {                                                                                             \
-    if ((m)->count >= INT32_MAX / 2) {                                                             \
-      dyn_msgf((msg), (cap), "too many %s", (what));                                               \
-      return DYN_ERR_INPUT;                                                                        \
-    }                                                                                              \
-    dyn_err e_ = cap_room((m), sizeof *(d), (msg), (cap));                                         \
-    if (e_ != DYN_OK) return e_;                                                                   \
     if (dyn_buf_reserve(&(m)->buf, (size_t)(m)->count + 1, &(m)->grows) != 0)                      \
       return no_memory((msg), (cap), (what));                                                      \
     (m)->buf.p[(m)->count] = *(d);                                                                 \
@@ -204,14 +208,26 @@ static int index_name(dyn_model *m, dyn_rec_kind kind, const void *base, size_t 
     return (m)->count++;                                                                           \
   } while (0)
 
+int dyn_model_push_body(dyn_model *m, const dyn_body_def *d, char *msg, size_t cap) {
+  PUSH_RECORD(m, bodies, nb, DYN_REC_BODY, d, "bodies", msg, cap);
+}
+
+int dyn_model_push_joint(dyn_model *m, const dyn_joint_def *d, char *msg, size_t cap) {
+  PUSH_RECORD(m, joints, nj, DYN_REC_JOINT, d, "joints", msg, cap);
+}
+
+static int push_material(dyn_model *m, const dyn_material *d, char *msg, size_t cap) {
+  PUSH_RECORD(m, mats, nm, DYN_REC_MATERIAL, d, "materials", msg, cap);
+}
+
 int dyn_model_add_body(dyn_model *m, const dyn_body_def *d, char *msg, size_t cap) {
   if (!m || !d) {
     dyn_msgf(msg, cap, "add body: NULL model or record");
     return DYN_ERR_INPUT;
   }
   dyn_err e = dyn_check_body(m, m->nb, d, msg, cap);
-  if (e != DYN_OK) return e;
-  ADD_RECORD(m, bodies, nb, DYN_REC_BODY, d, "bodies", msg, cap);
+  if (e == DYN_OK) e = add_room(m, m->nb, sizeof *d, "bodies", msg, cap);
+  return e == DYN_OK ? dyn_model_push_body(m, d, msg, cap) : e;
 }
 
 int dyn_model_add_material(dyn_model *m, const dyn_material *d, char *msg, size_t cap) {
@@ -220,8 +236,8 @@ int dyn_model_add_material(dyn_model *m, const dyn_material *d, char *msg, size_
     return DYN_ERR_INPUT;
   }
   dyn_err e = dyn_check_material(m, m->nm, d, msg, cap);
-  if (e != DYN_OK) return e;
-  ADD_RECORD(m, mats, nm, DYN_REC_MATERIAL, d, "materials", msg, cap);
+  if (e == DYN_OK) e = add_room(m, m->nm, sizeof *d, "materials", msg, cap);
+  return e == DYN_OK ? push_material(m, d, msg, cap) : e;
 }
 
 int dyn_model_add_joint(dyn_model *m, const dyn_joint_def *d, char *msg, size_t cap) {
@@ -230,12 +246,13 @@ int dyn_model_add_joint(dyn_model *m, const dyn_joint_def *d, char *msg, size_t 
     return DYN_ERR_INPUT;
   }
   dyn_err e = dyn_check_joint(m, m->nj, d, msg, cap);
-  if (e != DYN_OK) return e;
-  ADD_RECORD(m, joints, nj, DYN_REC_JOINT, d, "joints", msg, cap);
+  if (e == DYN_OK) e = add_room(m, m->nj, sizeof *d, "joints", msg, cap);
+  return e == DYN_OK ? dyn_model_push_joint(m, d, msg, cap) : e;
 }
 
 /* *out = *d with its rotation (and a plane's normal) normalised and its
- * hull vertices in a block of their own; *vbytes the block's size. */
+ * hull vertices in a block of their own (none when verts is NULL or
+ * nverts < 1: such a hull never collides); *vbytes the block's size. */
 static dyn_err own_shape(const dyn_shape_def *d, dyn_shape_def *out, size_t *vbytes, char *msg,
                          size_t cap) {
   *out = *d;
@@ -247,28 +264,22 @@ static dyn_err own_shape(const dyn_shape_def *d, dyn_shape_def *out, size_t *vby
     out->geom.nverts = 0;
     return DYN_OK;
   }
+  if (!d->geom.verts || d->geom.nverts < 1) {
+    out->geom.verts = NULL;
+    return DYN_OK;
+  }
   *vbytes = (size_t)d->geom.nverts * sizeof(dyn_v3);
   out->geom.verts = dyn_verts_dup(d->geom.verts, d->geom.nverts);
   return out->geom.verts ? DYN_OK : no_memory(msg, cap, "hull vertices");
 }
 
-int dyn_model_add_shape(dyn_model *m, const dyn_shape_def *d, char *msg, size_t cap) {
-  if (!m || !d) {
-    dyn_msgf(msg, cap, "add shape: NULL model or record");
-    return DYN_ERR_INPUT;
-  }
-  dyn_err e = dyn_check_shape(m, m->ns, d, msg, cap);
-  if (e == DYN_OK && m->ns >= INT32_MAX / 2) {
-    dyn_msgf(msg, cap, "too many shapes");
-    e = DYN_ERR_INPUT;
-  }
-  size_t vb = d->geom.kind == DYN_SHAPE_HULL ? (size_t)d->geom.nverts * sizeof(dyn_v3) : 0;
-  if (e == DYN_OK) e = cap_room(m, sizeof *d + vb, msg, cap);
-  if (e != DYN_OK) return e;
+int dyn_model_push_shape(dyn_model *m, const dyn_shape_def *d, char *msg, size_t cap) {
   if (dyn_buf_reserve(&m->shapes, (size_t)m->ns + 1, &m->grows) != 0)
     return no_memory(msg, cap, "shapes");
   dyn_shape_def s;
-  if ((e = own_shape(d, &s, &vb, msg, cap)) != DYN_OK) return e;
+  size_t vb;
+  dyn_err e = own_shape(d, &s, &vb, msg, cap);
+  if (e != DYN_OK) return e;
   m->shapes.p[m->ns] = s;
   int r = index_name(m, DYN_REC_SHAPE, m->shapes.p, sizeof *m->shapes.p, s.name, m->ns, msg, cap);
   if (r < 0) {
@@ -277,6 +288,17 @@ int dyn_model_add_shape(dyn_model *m, const dyn_shape_def *d, char *msg, size_t 
   }
   m->bytes += sizeof s + vb;
   return m->ns++;
+}
+
+int dyn_model_add_shape(dyn_model *m, const dyn_shape_def *d, char *msg, size_t cap) {
+  if (!m || !d) {
+    dyn_msgf(msg, cap, "add shape: NULL model or record");
+    return DYN_ERR_INPUT;
+  }
+  dyn_err e = dyn_check_shape(m, m->ns, d, msg, cap);
+  size_t vb = d->geom.kind == DYN_SHAPE_HULL ? (size_t)d->geom.nverts * sizeof(dyn_v3) : 0;
+  if (e == DYN_OK) e = add_room(m, m->ns, sizeof *d + vb, "shapes", msg, cap);
+  return e == DYN_OK ? dyn_model_push_shape(m, d, msg, cap) : e;
 }
 
 /* Record i of a kind replaced: the name index rebuilt if the name changed
@@ -301,6 +323,7 @@ dyn_err dyn_model_set_body(dyn_model *m, int i, const dyn_body_def *d, char *msg
   if (!m || !d) return bad_index("body", i, 0, msg, cap);
   if (i < 0 || i >= m->nb) return bad_index("body", i, m->nb, msg, cap);
   dyn_err e = dyn_check_body(m, i, d, msg, cap);
+  if (e == DYN_OK) e = dyn_check_body_links(m, i, d, msg, cap);
   if (e != DYN_OK) return e;
   dyn_body_def old;
   SET_RECORD(m, bodies, nb, DYN_REC_BODY, i, d, old, msg, cap);

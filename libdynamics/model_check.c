@@ -96,9 +96,8 @@ static dyn_err check_name(const dyn_model *m, dyn_rec_kind kind, int i, const ch
 
 /* ---- bodies --------------------------------------------------------------------- */
 
-/* Body i's shapes and joints allow its static flag to be st. */
-static dyn_err check_body_links(const dyn_model *m, int i, const dyn_body_def *d, char *msg,
-                                size_t cap) {
+dyn_err dyn_check_body_links(const dyn_model *m, int i, const dyn_body_def *d, char *msg,
+                             size_t cap) {
   for (int s = 0; !d->is_static && s < m->ns; s++)
     if (m->shapes.p[s].body == i && m->shapes.p[s].geom.kind == DYN_SHAPE_PLANE)
       return rec_fail(msg, cap, DYN_REC_BODY, i, d->name,
@@ -137,7 +136,7 @@ dyn_err dyn_check_body(const dyn_model *m, int i, const dyn_body_def *d, char *m
     if (dyn_body_compile(d, none, &b, m2, sizeof m2) != DYN_OK)
       return rec_fail(msg, cap, DYN_REC_BODY, i, d->name, "%s", m2);
   }
-  return i < m->nb ? check_body_links(m, i, d, msg, cap) : DYN_OK;
+  return DYN_OK;
 }
 
 dyn_err dyn_body_compile(const dyn_body_def *d, dyn_shape shape, dyn_body *b, char *msg,

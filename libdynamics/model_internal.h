@@ -64,6 +64,11 @@ void dyn_rec_label(char *buf, size_t cap, dyn_rec_kind kind, int i, const char *
  * i (the index it has or will have) against the model; DYN_OK or
  * DYN_ERR_INPUT with the message naming it. */
 dyn_err dyn_check_body(const dyn_model *m, int i, const dyn_body_def *d, char *msg, size_t cap);
+/* Existing body i may take d's static flag: no plane shape on it when
+ * dynamic, no joint to the world or a static body when static (O(shapes +
+ * joints): dyn_model_set_body only). */
+dyn_err dyn_check_body_links(const dyn_model *m, int i, const dyn_body_def *d, char *msg,
+                             size_t cap);
 dyn_err dyn_check_shape(const dyn_model *m, int i, const dyn_shape_def *d, char *msg, size_t cap);
 dyn_err dyn_check_material(const dyn_model *m, int i, const dyn_material *d, char *msg, size_t cap);
 dyn_err dyn_check_joint(const dyn_model *m, int i, const dyn_joint_def *d, char *msg, size_t cap);
@@ -88,6 +93,14 @@ int dyn_names_insert(dyn_name_index *x, const void *base, size_t stride, const c
 /* The index rebuilt from the n records (after a rename); -1 on memory shortage. */
 int dyn_names_rebuild(dyn_name_index *x, const void *base, size_t stride, int n);
 void dyn_names_free(dyn_name_index *x);
+
+/* Store a record as the next of its kind without checking it (a world's
+ * dyn_world_add_body and dyn_world_add_joint, which check their own
+ * input): its index, or DYN_ERR_NOMEM (nothing added).  A shape's hull
+ * vertices are copied as the add does. */
+int dyn_model_push_body(dyn_model *m, const dyn_body_def *d, char *msg, size_t cap);
+int dyn_model_push_shape(dyn_model *m, const dyn_shape_def *d, char *msg, size_t cap);
+int dyn_model_push_joint(dyn_model *m, const dyn_joint_def *d, char *msg, size_t cap);
 
 /* 1 iff bodies a, b (either order) are an excluded pair. */
 int dyn_model_excluded(const dyn_model *m, int a, int b);

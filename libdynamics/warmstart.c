@@ -5,10 +5,10 @@
  * and Bullet keep the last step's impulses the same way).
  *
  * Contacts: after each step the contacts and their impulses are kept; in
- * the next step a contact of the body pair (a, b) takes the impulses of the
- * previous contact of the same pair whose point is nearest.  Pairs are
- * found through an open-addressing hash on (a, b), so a step costs
- * O(contacts).  The normal impulse is copied; a friction impulse of the box
+ * the next step a contact of the shape pair (sa, sb) takes the impulses of
+ * the previous contact of the same pair whose point is nearest (a body
+ * with one shape: the body pair).  Pairs are found through an
+ * open-addressing hash on (sa, sb), so a step costs O(contacts).  The normal impulse is copied; a friction impulse of the box
  * or cone model is carried as the world vector F = x_t1 t1 + x_t2 t2 and
  * projected on the new tangents (the basis of dyn_contact_basis turns with
  * the normal); the pyramid's beta and lambda are copied.  The contact
@@ -29,7 +29,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The home slot of a pair key (dyn_pair_key: a in the high 32 bits, b in
+/* The home slot of a pair key (dyn_pair_key: sa in the high 32 bits, sb in
  * the low) in a table of cap slots, cap a power of two.  dyn_mix64 first,
  * so that both bodies reach the low bits the mask keeps:
  * the slot used to be bits 17.. of key times the golden ratio, which below
@@ -72,13 +72,13 @@ void dyn_warm_free(dyn_warm_cache *c) {
 }
 
 /* The hash of the kept pairs: slot -> the first kept contact of the pair
- * and how many.  The contacts of one pair are consecutive (one
+ * and how many.  The contacts of one shape pair are consecutive (one
  * dyn_collide_pair call). */
 static void build_pair_hash(dyn_warm_cache *c) {
   size_t hc = c->hcap, last = 0;
   for (size_t s = 0; s < hc; s++) c->hkey.p[s] = UINT64_MAX;
   for (int i = 0; i < c->nc; i++) {
-    uint64_t key = dyn_pair_key(c->con.p[i].a, c->con.p[i].b);
+    uint64_t key = dyn_pair_key(c->con.p[i].sa, c->con.p[i].sb);
     if (i > 0 && c->hkey.p[last] == key) {
       c->hcount.p[last]++;
       continue;
@@ -148,6 +148,44 @@ static dyn_err keep_joints(dyn_warm_cache *c, const dyn_warm_rows *r, const doub
   return DYN_OK;
 }
 
+dyn_err dyn_warm_set(dyn_warm_cache *c, const dyn_warm_saved *k, long *grows) {
+  int nc = k->nc, tan = has_tangents(k->fric), fail = 0;
+  size_t nr = (size_t)nc * (size_t)k->rpc, hc = 16;
+  while (hc < 2 * (size_t)nc) hc *= 2;
+  fail |= dyn_buf_reserve(&c->con, (size_t)nc, grows);
+  fail |= dyn_buf_reserve(&c->x, nr, grows);
+  if (tan) fail |= dyn_buf_reserve(&c->tan, 6 * (size_t)nc, grows);
+  fail |= dyn_buf_reserve(&c->hkey, hc, grows);
+  fail |= dyn_buf_reserve(&c->hfirst, hc, grows);
+  fail |= dyn_buf_reserve(&c->hcount, hc, grows);
+  fail |= dyn_buf_reserve(&c->jx, (size_t)k->njx, grows);
+  if (fail) {
+    c->nc = 0;
+    c->j_valid = 0;
+    return DYN_ERR_NOMEM;
+  }
+  if (nc > 0) memcpy(c->con.p, k->con, (size_t)nc * sizeof *c->con.p);
+  if (nr > 0) memcpy(c->x.p, k->x, nr * sizeof *c->x.p);
+  if (tan && nc > 0) memcpy(c->tan.p, k->tan, 6 * (size_t)nc * sizeof *c->tan.p);
+  if (k->nj > 0) memcpy(c->jrows.p, k->jrows, (size_t)k->nj * sizeof *c->jrows.p);
+  if (k->njx > 0) memcpy(c->jx.p, k->jx, (size_t)k->njx * sizeof *c->jx.p);
+  c->nc = nc;
+  c->rpc = k->rpc;
+  c->fric = k->fric;
+  c->hcap = hc;
+  c->j_valid = k->j_valid;
+  build_pair_hash(c);
+  return DYN_OK;
+}
+
+dyn_warm_saved dyn_warm_get(const dyn_warm_cache *c, int nj) {
+  dyn_warm_saved k = { c->con.p,   c->nc, c->x.p,  c->tan.p, c->rpc,    c->fric,
+                       c->jrows.p, nj,    c->jx.p, 0,        c->j_valid };
+  for (int i = 0; c->j_valid && i < nj; i++) k.njx += c->jrows.p[i] > 0 ? c->jrows.p[i] : 0;
+  if (!has_tangents(c->fric)) k.tan = NULL;
+  return k;
+}
+
 dyn_err dyn_warm_keep(dyn_warm_cache *c, const dyn_warm_rows *r, const double *x, long *grows) {
   dyn_err e = keep_contacts(c, r, x, grows);
   if (e != DYN_OK) return e;
@@ -170,9 +208,9 @@ static void fill_joints(const dyn_warm_cache *c, const dyn_warm_rows *r, double 
   }
 }
 
-/* The kept contact of the same pair nearest to cc, or -1. */
+/* The kept contact of the same shape pair nearest to cc, or -1. */
 static int nearest_kept(const dyn_warm_cache *c, const dyn_contact *cc) {
-  uint64_t key = dyn_pair_key(cc->a, cc->b);
+  uint64_t key = dyn_pair_key(cc->sa, cc->sb);
   size_t s = hash_slot(key, c->hcap);
   while (c->hkey.p[s] != UINT64_MAX && c->hkey.p[s] != key) s = (s + 1) & (c->hcap - 1);
   if (c->hkey.p[s] != key) return -1;
