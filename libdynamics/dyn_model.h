@@ -95,8 +95,8 @@ typedef struct dyn_shape_def {
   char name[DYN_NAME_MAX];
   int body;                      /* index of its body, >= 0 */
   dyn_shape geom;                /* SPHERE radius > 0; BOX half > 0; CAPSULE radius > 0,
-                     half_length >= 0; PLANE unit normal (normalised when
-                     added), finite offset; HULL >= 4 vertices not in one
+                     half_length >= 0; PLANE unit normal (to 1e-6; kept as
+                     given), finite offset; HULL >= 4 vertices not in one
                      plane; NONE: no geometry (never touches) */
   dyn_v3 pos;                    /* position of the shape's centre in the body frame (m) */
   dyn_quat rot;                  /* orientation in the body frame, nonzero (normalised when

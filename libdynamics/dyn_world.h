@@ -401,49 +401,39 @@ DYN_API int dyn_scene_count(void);
 DYN_API const char *dyn_scene_name(int i);
 DYN_API const char *dyn_scene_summary(int i);
 
-/* Builds the named scene: params are nparams strings "key=value" (value a
- * number; integer keys must be whole numbers), base the settings to start
- * from (NULL: dyn_world_settings_default()).  The scene sets its physical
- * settings over base: gravity, contact.mu, contact.restitution and
- * contact.rest_threshold; the rest of base is kept.  Dynamic bodies come
- * first (index i = the peers' body i), static half-spaces after them.
+/* The named scene's model (dyn_model.h), filled from its parameters:
+ * params are nparams strings "key=value" (value a number; integer keys
+ * must be whole numbers).  The model holds the scene's bodies (dynamic
+ * bodies first, index i = the peers' body i, static half-spaces after
+ * them), their shapes, the scene's one material (named after the scene:
+ * its mu and restitution), its joints, gravity, restitution threshold, the
+ * bodies' rest positions (the stack's and pyramid's start gaps closed) and
+ * the default run (dyn_model_default_steps: 600 steps, the incline 1 s).
+ * The caller owns *out (dyn_model_free), and may change it before building
+ * a world from it.  Errors (DYN_ERR_INPUT, *out = NULL, one line in msg
+ * naming it): unknown scene, unknown or repeated key, a value that is not
+ * a number, a count out of range, mass or density <= 0, mu < 0,
+ * restitution outside [0, 1]. */
+DYN_API dyn_err dyn_scene_model(const char *name, const char *const *params, int nparams,
+                                dyn_model **out, char *msg, size_t msgcap);
+
+/* The named scene's world: its model (dyn_scene_model) built with the
+ * settings base (NULL: dyn_world_settings_default()), whose gravity and
+ * restitution threshold the model sets, and whose contact.mu and
+ * contact.restitution are set to the scene's material's (for callers that
+ * read them; the contacts take the material); the rest of base is kept.
  * Articulated scenes (pendulum, double_pendulum, chain, door, wheel,
- * slider, car, slider_crank, ragdoll; scenes.c documents each) also add
- * joints (dyn_world_joints): their rows are free (lo = -inf, hi = +inf)
- * besides any limit or motor rows, so they need a solver with
- * SLV_CAP_FREE (every registered one has it; "direct" takes only free rows,
- * so not the door, wheel, slider, car, slider_crank or ragdoll).
- * Errors (DYN_ERR_INPUT, *out = NULL, one line in msg naming it): unknown
- * scene, unknown or repeated key, a value that is not a number, a count out
- * of range, mass or density <= 0, mu < 0, restitution outside [0, 1], and
- * any settings error (dt <= 0, ...). */
+ * slider, car, slider_crank, ragdoll; scenes.c documents each) have joints
+ * (dyn_world_joints): their rows are free (lo = -inf, hi = +inf) besides
+ * any limit or motor rows, so they need a solver with SLV_CAP_FREE (every
+ * registered one has it; "direct" takes only free rows, so not the door,
+ * wheel, slider, car, slider_crank or ragdoll).  The default run and the
+ * rest positions are the model's (dyn_world_model).  Errors
+ * (DYN_ERR_INPUT, *out = NULL, one line in msg): those of
+ * dyn_scene_model, and any settings error (dt <= 0, ...). */
 DYN_API dyn_err dyn_scene_new(const char *name, const char *const *params, int nparams,
                               const dyn_world_settings *base, dyn_world **out, char *msg,
                               size_t msgcap);
-
-/* Steps a scene runs by default at step dt: 600 (the peers' default), the
- * incline round(1 s / dt).  0 for an unknown name or dt <= 0. */
-DYN_API long dyn_scene_default_steps(const char *name, double dt);
-
-/* Rest positions of the scene `name` just built by dyn_scene_new (w, before
- * any step): where each body sits with the scene's own start gaps closed.
- * stack and pyramid start every layer of cubes gz = 1 mm above the one
- * below (layer 0 above the floor), so a cube of layer j gets
- * r_rest = r_start - (j + 1) gz e_z; every other scene, and every static
- * body, r_rest = r_start.  |r_end - r_rest| then tells "settled" from
- * "moved" where |r_end - r_start| cannot.
- *   name    in, the scene's name as given to dyn_scene_new
- *   w       in, the world it built, not modified
- *   r_rest  out, 3 nbodies doubles (m): body i (world index, dynamic
- *           bodies first) at r_rest[3 i .. 3 i + 2]
- *   nbodies in, dyn_world_body_count(w)
- *   msg     out, msgcap chars: the error line (may be NULL)
- * Errors (DYN_ERR_INPUT, r_rest untouched, one line in msg): unknown scene,
- * w or r_rest NULL, nbodies not the world's count, a world that has
- * stepped, bodies not in the scene's layout (stack / pyramid: n or
- * L (L + 1) / 2 cubes, then the floor). */
-DYN_API dyn_err dyn_scene_rest_positions(const char *name, const dyn_world *w, double *r_rest,
-                                         int nbodies, char *msg, size_t msgcap);
 
 #ifdef __cplusplus
 }

@@ -82,9 +82,12 @@ dyn_material dyn_material_combine(dyn_material a, dyn_material b) {
 
 /* ---- lifecycle ---------------------------------------------------------------------- */
 
+/* An empty model (no options set), or NULL. */
+static dyn_model *model_alloc(void) { return calloc(1, sizeof(dyn_model)); }
+
 dyn_err dyn_model_new(dyn_model **out) {
   if (!out) return DYN_ERR_INPUT;
-  *out = calloc(1, sizeof **out);
+  *out = model_alloc();
   if (!*out) return DYN_ERR_NOMEM;
   (*out)->opt = dyn_model_options_default();
   return DYN_OK;
@@ -108,7 +111,7 @@ void dyn_model_free(dyn_model *m) {
   free(m);
 }
 
-dyn_v3 *dyn_verts_dup(const dyn_v3 *v, int n) {
+dyn_v3 *dyn_verts_alloc(const dyn_v3 *v, int n) {
   dyn_v3 *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
   if (p && n > 0) memcpy(p, v, (size_t)n * sizeof *p);
   return p;
@@ -124,7 +127,7 @@ dyn_err dyn_model_copy(const dyn_model *m, dyn_model **out) {
   if (!out) return DYN_ERR_INPUT;
   *out = NULL;
   if (!m) return DYN_ERR_INPUT;
-  dyn_model *c = calloc(1, sizeof *c);
+  dyn_model *c = model_alloc();
   if (!c) return DYN_ERR_NOMEM;
   int fail = COPY_ARRAY(c->bodies, m->bodies, m->nb, &c->grows);
   fail |= COPY_ARRAY(c->shapes, m->shapes, m->ns, &c->grows);
@@ -140,7 +143,7 @@ dyn_err dyn_model_copy(const dyn_model *m, dyn_model **out) {
   for (int i = 0; i < m->ns; i++, c->ns++) {
     dyn_shape *g = &c->shapes.p[i].geom;
     if (g->kind != DYN_SHAPE_HULL) continue;
-    g->verts = dyn_verts_dup(g->verts, g->nverts);
+    g->verts = dyn_verts_alloc(g->verts, g->nverts);
     if (!g->verts) break; /* shapes [0, c->ns) own their blocks */
   }
   c->opt = m->opt;
@@ -250,7 +253,7 @@ int dyn_model_add_joint(dyn_model *m, const dyn_joint_def *d, char *msg, size_t 
   return e == DYN_OK ? dyn_model_push_joint(m, d, msg, cap) : e;
 }
 
-/* *out = *d with its rotation (and a plane's normal) normalised and its
+/* *out = *d with its rotation normalised and its
  * hull vertices in a block of their own (none when verts is NULL or
  * nverts < 1: such a hull never collides); *vbytes the block's size. */
 static dyn_err own_shape(const dyn_shape_def *d, dyn_shape_def *out, size_t *vbytes, char *msg,
@@ -258,7 +261,6 @@ static dyn_err own_shape(const dyn_shape_def *d, dyn_shape_def *out, size_t *vby
   *out = *d;
   *vbytes = 0;
   out->rot = dyn_quat_normalize(d->rot);
-  if (d->geom.kind == DYN_SHAPE_PLANE) out->geom.normal = dyn_v3_normalize(d->geom.normal);
   if (d->geom.kind != DYN_SHAPE_HULL) {
     out->geom.verts = NULL;
     out->geom.nverts = 0;
@@ -269,7 +271,7 @@ static dyn_err own_shape(const dyn_shape_def *d, dyn_shape_def *out, size_t *vby
     return DYN_OK;
   }
   *vbytes = (size_t)d->geom.nverts * sizeof(dyn_v3);
-  out->geom.verts = dyn_verts_dup(d->geom.verts, d->geom.nverts);
+  out->geom.verts = dyn_verts_alloc(d->geom.verts, d->geom.nverts);
   return out->geom.verts ? DYN_OK : no_memory(msg, cap, "hull vertices");
 }
 

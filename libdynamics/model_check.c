@@ -20,7 +20,7 @@
  *             p2 farthest from their line and p3 farthest from the plane of
  *             p0 p1 p2, each distance above 1e-9 of the hull's extent; a
  *             plane only on a static body, at the identity pose, with a
- *             nonzero normal;
+ *             unit normal (to 1e-6);
  *   material  mu finite >= 0, restitution in [0, 1];
  *   joint     bodies that exist, not both static, and what dyn_joint_init
  *             and dyn_joint_validate (joint.c) refuse, judged on the bodies
@@ -215,8 +215,12 @@ static dyn_err check_geom(int i, const dyn_shape_def *d, int body_static, char *
     if (!body_static)
       return rec_fail(msg, cap, DYN_REC_SHAPE, i, nm, "a plane only on a static body (body %d)",
                       d->body);
-    if (!(dyn_v3_norm(g->normal) > 0.0))
-      return rec_fail(msg, cap, DYN_REC_SHAPE, i, nm, "the plane's normal is zero");
+    /* unit to 1e-6, as a contact's normal (contact.c): the depth n . x - d
+     * is a distance only for a unit n; kept as given, not normalised */
+    if (!(fabs(dyn_v3_norm(g->normal) - 1.0) <= 1e-6))
+      return rec_fail(msg, cap, DYN_REC_SHAPE, i, nm,
+                      "the plane's normal (%g, %g, %g) must be a unit vector", g->normal.x,
+                      g->normal.y, g->normal.z);
     if (d->pos.x != 0.0 || d->pos.y != 0.0 || d->pos.z != 0.0 || d->rot.x != 0.0 ||
         d->rot.y != 0.0 || d->rot.z != 0.0)
       return rec_fail(msg, cap, DYN_REC_SHAPE, i, nm,

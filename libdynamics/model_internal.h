@@ -106,7 +106,7 @@ int dyn_model_push_joint(dyn_model *m, const dyn_joint_def *d, char *msg, size_t
 int dyn_model_excluded(const dyn_model *m, int a, int b);
 
 /* A hull's vertices copied into a block of their own (malloc), or NULL. */
-dyn_v3 *dyn_verts_dup(const dyn_v3 *v, int n);
+dyn_v3 *dyn_verts_alloc(const dyn_v3 *v, int n);
 
 #ifdef __cplusplus
 }

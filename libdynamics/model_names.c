@@ -44,7 +44,7 @@ static void put(dyn_name_index *x, const char *name, int i) {
 
 /* A table of cap slots (a power of two), all empty; -1 on memory shortage
  * (the old one kept). */
-static int fresh(dyn_name_index *x, size_t cap) {
+static int table_alloc(dyn_name_index *x, size_t cap) {
   int *p = malloc(cap * sizeof *p);
   if (!p) return -1;
   for (size_t s = 0; s < cap; s++) p[s] = -1;
@@ -60,7 +60,7 @@ int dyn_names_rebuild(dyn_name_index *x, const void *base, size_t stride, int n)
   for (int i = 0; i < n; i++) named += name_at(base, stride, i)[0] != '\0';
   size_t cap = 16;
   while (cap < 2 * (size_t)named + 2) cap *= 2;
-  if (fresh(x, cap) != 0) return -1;
+  if (table_alloc(x, cap) != 0) return -1;
   for (int i = 0; i < n; i++)
     if (name_at(base, stride, i)[0]) put(x, name_at(base, stride, i), i);
   return 0;
@@ -72,7 +72,7 @@ int dyn_names_insert(dyn_name_index *x, const void *base, size_t stride, const c
     /* double, and put the named records back (they are base[0 .. i - 1]
      * plus the new one, which the caller has not stored yet) */
     dyn_name_index y = { NULL, 0, 0 };
-    if (fresh(&y, x->cap ? 2 * x->cap : 16) != 0) return -1;
+    if (table_alloc(&y, x->cap ? 2 * x->cap : 16) != 0) return -1;
     for (size_t s = 0; s < x->cap; s++)
       if (x->slot[s] >= 0) put(&y, name_at(base, stride, x->slot[s]), x->slot[s]);
     free(x->slot);

@@ -225,11 +225,13 @@ static dyn_err compile_joints(dyn_world *w, char *msg, size_t cap) {
   return DYN_OK;
 }
 
+/* n ints (at least one), or NULL. */
+static int *ints_alloc(int n) { return malloc((size_t)(n > 0 ? n : 1) * sizeof(int)); }
+
 /* Everything the world derives from its model (the header). */
 static dyn_err compile(dyn_world *w, char *msg, size_t cap) {
   const dyn_model *m = w->model;
-  size_t n = m->nb > 0 ? (size_t)m->nb : 1;
-  int *first = malloc(n * sizeof *first), *cnt = malloc(n * sizeof *cnt);
+  int *first = ints_alloc(m->nb), *cnt = ints_alloc(m->nb);
   dyn_err e = first && cnt ? DYN_OK : DYN_ERR_NOMEM;
   if (e != DYN_OK) dyn_msgf(msg, cap, "out of memory for %d bodies", m->nb);
   if (e == DYN_OK) count_shapes(w, first, cnt);

@@ -1,6 +1,6 @@
 /* exp_task.h -- private to the task runner (task.c, the
  * problem tasks and the watchdog; external.c, external solvers;
- * scene.c, scene runs).
+ * scene.c, scene runs; prepare.c reads a scene source's default run).
  *
  * A task appends its CSV rows through exp_tctx_row (under the watchdog's
  * lock), and arms the watchdog around each solve with the rows to add if
@@ -114,6 +114,10 @@ int exp_scene_run(exp_tctx *c);
  * and integrator (< 0: keep). */
 dyn_world_settings exp_scene_settings(const exp_section *s, const exp_source *src,
                                       const char *solver, int fr, int integrator);
+
+/* The default run of a scene source at step dt (scene.c): its scene
+ * model's (dyn_model_default_steps); 0 when the model cannot be built. */
+long exp_source_default_steps(const exp_source *src, double dt);
 
 /* The "# world:" preamble line of a scene source (scene.c). */
 void exp_scene_world_line(FILE *f, const exp_section *s, const exp_source *src);

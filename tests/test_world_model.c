@@ -377,6 +377,93 @@ static void test_hull_owned(void) {
   dyn_world_free(w[1]);
 }
 
+/* ---- the built-in scenes, two ways -------------------------------------------------- */
+
+/* Scene model m built body by body, as a C user builds a world without a
+ * model: the scene's physics in the settings (gravity, its material's mu
+ * and restitution, the restitution threshold at dt), dyn_body_init (or
+ * _init_static) of each body with its one shape, dyn_world_add_body, then
+ * dyn_joint_init on the world's bodies with each joint's softness, limit
+ * and motor, dyn_world_add_joint. */
+static dyn_world *legacy_world(const dyn_model *m, const dyn_world_settings *base) {
+  dyn_world_settings s = *base;
+  s.gravity = dyn_model_get_options(m).gravity;
+  s.contact.rest_threshold = dyn_model_rest_threshold(m, s.dt);
+  if (dyn_model_material_count(m) > 0) {
+    s.contact.mu = dyn_model_materials(m)[0].mu;
+    s.contact.restitution = dyn_model_materials(m)[0].restitution;
+  }
+  int nb = dyn_model_body_count(m);
+  dyn_world *w = NULL;
+  CU_ASSERT_EQUAL_FATAL(dyn_world_new(&s, nb, &w, NULL, 0), DYN_OK);
+  for (int i = 0; i < nb; i++) {
+    const dyn_body_def *d = &dyn_model_bodies(m)[i];
+    dyn_shape sh;
+    memset(&sh, 0, sizeof sh);
+    for (int k = 0; k < dyn_model_shape_count(m); k++)
+      if (dyn_model_shapes(m)[k].body == i) sh = dyn_model_shapes(m)[k].geom;
+    dyn_body b;
+    if (d->is_static)
+      dyn_body_init_static(&b, sh, d->r, d->q);
+    else
+      CU_ASSERT_EQUAL_FATAL(dyn_body_init(&b, d->mass, d->I_b, sh, d->r, d->q, NULL, 0), DYN_OK);
+    b.v = d->v;
+    b.w = d->w;
+    CU_ASSERT_EQUAL_FATAL(dyn_world_add_body(w, &b), i);
+  }
+  for (int j = 0; j < dyn_model_joint_count(m); j++) {
+    const dyn_joint_def *d = &dyn_model_joints(m)[j];
+    dyn_joint jt;
+    CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&jt, d->kind, dyn_world_bodies(w), nb, d->a, d->b,
+                                         d->anchor, d->axis1, d->axis2, NULL, 0),
+                          DYN_OK);
+    memcpy(jt.erp, d->erp, sizeof jt.erp);
+    memcpy(jt.cfm, d->cfm, sizeof jt.cfm);
+    jt.limit = d->limit;
+    jt.motor = d->motor;
+    CU_ASSERT_EQUAL_FATAL(dyn_world_add_joint(w, &jt), j);
+  }
+  return w;
+}
+
+/* Every built-in scene (pile at 100 spheres) built through its model and
+ * body by body, 60 steps under pgs (box friction) and nsgs (cones): the
+ * same bodies bit for bit at every step, and the same contacts, rows and
+ * iterations. */
+static void test_scenes_two_ways(void) {
+  const char *solver[2] = { "pgs", "nsgs" };
+  dyn_friction fr[2] = { DYN_FRICTION_BOX, DYN_FRICTION_CONE };
+  int bad = 0;
+  for (int i = 0; i < dyn_scene_count(); i++) {
+    const char *name = dyn_scene_name(i), *pile[1] = { "n=100" };
+    int np = strcmp(name, "pile") == 0;
+    dyn_model *m = NULL;
+    char msg[256];
+    CU_ASSERT_EQUAL_FATAL(dyn_scene_model(name, pile, np, &m, msg, sizeof msg), DYN_OK);
+    for (int v = 0; v < 2; v++) {
+      dyn_world_settings s = dyn_world_settings_default();
+      s.contact.friction = fr[v];
+      snprintf(s.solver, sizeof s.solver, "%s", solver[v]);
+      dyn_world *a = NULL, *b = legacy_world(m, &s);
+      CU_ASSERT_EQUAL_FATAL(dyn_world_new_from_model(m, &s, &a, msg, sizeof msg), DYN_OK);
+      int same = same_bodies(a, b);
+      for (int k = 0; k < 60 && same; k++) {
+        dyn_world_metrics ma, mb;
+        dyn_err ea = dyn_world_step(a, &ma), eb = dyn_world_step(b, &mb);
+        same = ea == eb && same_bodies(a, b) &&
+               (ea != DYN_OK || (ma.contacts == mb.contacts && ma.rows == mb.rows &&
+                                 ma.iterations == mb.iterations));
+      }
+      if (!same) printf("\n    %s under %s: the two worlds differ\n", name, solver[v]);
+      bad += !same;
+      dyn_world_free(a);
+      dyn_world_free(b);
+    }
+    dyn_model_free(m);
+  }
+  CU_ASSERT_EQUAL(bad, 0);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("world from a model", NULL, NULL);
@@ -385,5 +472,7 @@ int main(void) {
   CU_add_test(s, "ice and rubber on a slope: combine by the maximum", test_materials_on_a_slope);
   CU_add_test(s, "state saved and restored: the same bits after", test_state_save_restore);
   CU_add_test(s, "hull vertices: the world's own copy", test_hull_owned);
+  CU_add_test(s, "every scene through its model and body by body: the same bits",
+              test_scenes_two_ways);
   return tst_run();
 }
