@@ -194,10 +194,11 @@ static void narrow_run(const dyn_collider *c, const dyn_body *geo, const dyn_col
       run->code = m;
       break;
     }
-    double mu = fmax(A->mu, B->mu), e = fmax(A->e, B->e);
+    if (m == 0) continue;
+    double mu = dyn_material_max(A->mu, B->mu), e = dyn_material_max(A->e, B->e);
     for (int j = 0; j < m; j++) {
       if (con[j].depth > pen) pen = con[j].depth;
-      con[j].a = A->body;
+      con[j].a = A->body; /* the records' indices are the bodies' when direct */
       con[j].b = B->body;
       con[j].sa = A->shape;
       con[j].sb = B->shape;

@@ -70,6 +70,7 @@
  * reason: scenes.c); rolling/torsional friction is not
  * modelled.  Returns DYN_ERR_INPUT for bad indices, parameters or geometry.
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -217,13 +218,15 @@ static double speculative_rhs(const dyn_contact_params *prm, double er, double d
   return rhs;
 }
 
-/* The rows of contact c with friction mu and restitution er (the
- * parameters' for dyn_contact_fill, the contact's own for
- * dyn_contact_fill_material). */
-static int contact_rows(const dyn_body *bodies, int nb, const dyn_contact *c,
-                        const dyn_contact_params *prm, double mu, double er, double h,
-                        dyn_rows *out, int row0) {
-  if (!bodies || !c || !out || row0 < 0) return DYN_ERR_INPUT;
+/* The rows of contact c with its own friction mu and restitution er (the
+ * world's contacts carry their pair's material; dyn_contact_fill gives
+ * the parameters'). */
+int dyn_contact_fill_material(const dyn_body *bodies, int nb, const dyn_contact *c,
+                              const dyn_contact_params *prm, double h, dyn_rows *out, int row0) {
+  if (!bodies || !c || !out || row0 < 0 || dyn_contact_params_validate(prm, NULL, 0) != DYN_OK)
+    return DYN_ERR_INPUT;
+  const double mu = c->mu, er = c->restitution;
+  if (!(mu >= 0.0 && mu <= DBL_MAX) || !(er >= 0.0 && er <= 1.0)) return DYN_ERR_INPUT;
   if (!(h > 0.0) || !isfinite(h)) return DYN_ERR_INPUT;
   if (c->a < 0 || c->a >= nb || c->b < 0 || c->b >= nb || c->a == c->b) return DYN_ERR_INPUT;
   dyn_v3 n = c->normal;
@@ -314,14 +317,9 @@ static int contact_rows(const dyn_body *bodies, int nb, const dyn_contact *c,
 
 int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
                      const dyn_contact_params *prm, double h, dyn_rows *out, int row0) {
-  if (dyn_contact_params_validate(prm, NULL, 0) != DYN_OK) return DYN_ERR_INPUT;
-  return contact_rows(bodies, nb, c, prm, prm->mu, prm->restitution, h, out, row0);
-}
-
-int dyn_contact_fill_material(const dyn_body *bodies, int nb, const dyn_contact *c,
-                              const dyn_contact_params *prm, double h, dyn_rows *out, int row0) {
   if (!c || dyn_contact_params_validate(prm, NULL, 0) != DYN_OK) return DYN_ERR_INPUT;
-  if (!(c->mu >= 0.0) || !isfinite(c->mu) || !(c->restitution >= 0.0 && c->restitution <= 1.0))
-    return DYN_ERR_INPUT;
-  return contact_rows(bodies, nb, c, prm, c->mu, c->restitution, h, out, row0);
+  dyn_contact with = *c; /* the parameters' material */
+  with.mu = prm->mu;
+  with.restitution = prm->restitution;
+  return dyn_contact_fill_material(bodies, nb, &with, prm, h, out, row0);
 }

@@ -75,8 +75,8 @@ dyn_model_options dyn_model_options_default(void) {
 
 dyn_material dyn_material_combine(dyn_material a, dyn_material b) {
   dyn_material c = dyn_material_default();
-  c.mu = fmax(a.mu, b.mu);
-  c.restitution = fmax(a.restitution, b.restitution);
+  c.mu = dyn_material_max(a.mu, b.mu);
+  c.restitution = dyn_material_max(a.restitution, b.restitution);
   return c;
 }
 

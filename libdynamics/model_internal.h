@@ -57,6 +57,11 @@ struct dyn_model {
   long grows;   /* dyn_buf's growth count (not reported) */
 };
 
+/* The combine rule of materials, one field (dyn_material_combine): the
+ * larger of two finite values; inline, as the narrow phase applies it to
+ * every contact (fmax is a libm call there). */
+static inline double dyn_material_max(double a, double b) { return a > b ? a : b; }
+
 /* "body 3 'torso'" (or "body 3" without a name) into buf. */
 void dyn_rec_label(char *buf, size_t cap, dyn_rec_kind kind, int i, const char *name);
 

@@ -386,19 +386,12 @@ static PyObject *world_bodies(lx_world *self, PyObject *noargs) {
     double *md = PyArray_DATA((PyArrayObject *)m);
     npy_bool *sd = PyArray_DATA((PyArrayObject *)st);
     for (int i = 0; i < nb; i++) {
-      rd[3 * i] = b[i].r.x;
-      rd[3 * i + 1] = b[i].r.y;
-      rd[3 * i + 2] = b[i].r.z;
-      qd[4 * i] = b[i].q.w;
-      qd[4 * i + 1] = b[i].q.x;
-      qd[4 * i + 2] = b[i].q.y;
-      qd[4 * i + 3] = b[i].q.z;
-      vd[3 * i] = b[i].v.x;
-      vd[3 * i + 1] = b[i].v.y;
-      vd[3 * i + 2] = b[i].v.z;
-      wd[3 * i] = b[i].w.x;
-      wd[3 * i + 1] = b[i].w.y;
-      wd[3 * i + 2] = b[i].w.z;
+      double s[DYN_BODY_STATE]; /* r, q, v, w: dyn_body_get_state's layout */
+      dyn_body_get_state(&b[i], s);
+      memcpy(rd + 3 * (size_t)i, s, 3 * sizeof *s);
+      memcpy(qd + 4 * (size_t)i, s + 3, 4 * sizeof *s);
+      memcpy(vd + 3 * (size_t)i, s + 7, 3 * sizeof *s);
+      memcpy(wd + 3 * (size_t)i, s + 10, 3 * sizeof *s);
       md[i] = b[i].mass;
       sd[i] = (npy_bool)(b[i].is_static != 0);
     }
