@@ -227,30 +227,21 @@ dyn_err dyn_scene_build_slider_crank(scene_ctx *c) {
 static dyn_err ragdoll_limbs(scene_ctx *c, double z0) {
   dyn_quat qy = dyn_quat_axis_angle(dyn_v3_make(1, 0, 0), -SC_PI / 2); /* body z -> world +y */
   dyn_quat qny = dyn_quat_axis_angle(dyn_v3_make(1, 0, 0), SC_PI / 2); /* body z -> world -y */
-  static const char *const names[4][2] = { { "upper_arm_l", "upper_arm_r" },
-                                           { "forearm_l", "forearm_r" },
-                                           { "thigh_l", "thigh_r" },
-                                           { "shin_l", "shin_r" } };
-  for (int s = 0; s < 2; s++) {
-    double sg = s ? -1.0 : 1.0;
-    SC_TRY(sc_capsule(c, names[0][s], 2.0, 0.05, 0.3, dyn_v3_make(0, sg * 0.27, z0 + 0.2),
-                      s ? qny : qy));
-  }
-  for (int s = 0; s < 2; s++) {
-    double sg = s ? -1.0 : 1.0;
-    SC_TRY(sc_capsule(c, names[1][s], 1.5, 0.05, 0.3, dyn_v3_make(0, sg * 0.59, z0 + 0.2),
-                      s ? qny : qy));
-  }
-  for (int s = 0; s < 2; s++) {
-    double sg = s ? -1.0 : 1.0;
-    SC_TRY(sc_capsule(c, names[2][s], 7.0, 0.06, 0.4, dyn_v3_make(0, sg * 0.1, z0 - 0.47),
-                      dyn_quat_identity()));
-  }
-  for (int s = 0; s < 2; s++) {
-    double sg = s ? -1.0 : 1.0;
-    SC_TRY(sc_capsule(c, names[3][s], 4.0, 0.06, 0.4, dyn_v3_make(0, sg * 0.1, z0 - 0.89),
-                      dyn_quat_identity()));
-  }
+  static const struct {
+    const char *name[2];
+    double mass, rad, len, y, dz; /* centre (0, +-y, z0 + dz) */
+    int arm;                      /* along +-y (else along -z) */
+  } limb[4] = { { { "upper_arm_l", "upper_arm_r" }, 2.0, 0.05, 0.3, 0.27, 0.2, 1 },
+                { { "forearm_l", "forearm_r" }, 1.5, 0.05, 0.3, 0.59, 0.2, 1 },
+                { { "thigh_l", "thigh_r" }, 7.0, 0.06, 0.4, 0.1, -0.47, 0 },
+                { { "shin_l", "shin_r" }, 4.0, 0.06, 0.4, 0.1, -0.89, 0 } };
+  for (int k = 0; k < 4; k++)
+    for (int s = 0; s < 2; s++) {
+      double sg = s ? -1.0 : 1.0;
+      dyn_quat q = limb[k].arm ? (s ? qny : qy) : dyn_quat_identity();
+      SC_TRY(sc_capsule(c, limb[k].name[s], limb[k].mass, limb[k].rad, limb[k].len,
+                        dyn_v3_make(0, sg * limb[k].y, z0 + limb[k].dz), q));
+    }
   return DYN_OK;
 }
 

@@ -96,16 +96,15 @@ static void build_pair_hash(dyn_warm_cache *c) {
   }
 }
 
-/* Keep the contacts, their impulses and (box and cone friction) the
- * tangents t1, t2 their friction impulses are along. */
-static dyn_err keep_contacts(dyn_warm_cache *c, const dyn_warm_rows *r, const double *x,
-                             long *grows) {
-  int nc = r->nc, tan = has_tangents(r->fric), fail = 0;
-  size_t nr = (size_t)nc * (size_t)r->rpc, hc = 16;
+/* Room for nc kept contacts of rpc rows each, their tangents when the
+ * friction model has them, and their hash (c->hcap set: twice the
+ * contacts at least, a power of two); on failure nothing is kept. */
+static dyn_err reserve_kept(dyn_warm_cache *c, int nc, int rpc, dyn_friction fric, long *grows) {
+  size_t hc = 16;
   while (hc < 2 * (size_t)nc) hc *= 2;
-  fail |= dyn_buf_reserve(&c->con, (size_t)nc, grows);
-  fail |= dyn_buf_reserve(&c->x, nr, grows);
-  if (tan) fail |= dyn_buf_reserve(&c->tan, 6 * (size_t)nc, grows);
+  int fail = dyn_buf_reserve(&c->con, (size_t)nc, grows);
+  fail |= dyn_buf_reserve(&c->x, (size_t)nc * (size_t)rpc, grows);
+  if (has_tangents(fric)) fail |= dyn_buf_reserve(&c->tan, 6 * (size_t)nc, grows);
   fail |= dyn_buf_reserve(&c->hkey, hc, grows);
   fail |= dyn_buf_reserve(&c->hfirst, hc, grows);
   fail |= dyn_buf_reserve(&c->hcount, hc, grows);
@@ -113,6 +112,17 @@ static dyn_err keep_contacts(dyn_warm_cache *c, const dyn_warm_rows *r, const do
     c->nc = 0;
     return DYN_ERR_NOMEM;
   }
+  c->hcap = hc;
+  return DYN_OK;
+}
+
+/* Keep the contacts, their impulses and (box and cone friction) the
+ * tangents t1, t2 their friction impulses are along. */
+static dyn_err keep_contacts(dyn_warm_cache *c, const dyn_warm_rows *r, const double *x,
+                             long *grows) {
+  int nc = r->nc, tan = has_tangents(r->fric);
+  size_t nr = (size_t)nc * (size_t)r->rpc;
+  if (reserve_kept(c, nc, r->rpc, r->fric, grows) != DYN_OK) return DYN_ERR_NOMEM;
   if (nc > 0) /* a step with joint rows only may have no contact buffers yet */
     memcpy(c->con.p, r->con, (size_t)nc * sizeof *c->con.p);
   if (nr > 0) memcpy(c->x.p, x + r->njrows, nr * sizeof *c->x.p);
@@ -128,7 +138,6 @@ static dyn_err keep_contacts(dyn_warm_cache *c, const dyn_warm_rows *r, const do
   c->nc = nc;
   c->rpc = r->rpc;
   c->fric = r->fric;
-  c->hcap = hc;
   build_pair_hash(c);
   return DYN_OK;
 }
@@ -149,17 +158,10 @@ static dyn_err keep_joints(dyn_warm_cache *c, const dyn_warm_rows *r, const doub
 }
 
 dyn_err dyn_warm_set(dyn_warm_cache *c, const dyn_warm_saved *k, long *grows) {
-  int nc = k->nc, tan = has_tangents(k->fric), fail = 0;
-  size_t nr = (size_t)nc * (size_t)k->rpc, hc = 16;
-  while (hc < 2 * (size_t)nc) hc *= 2;
-  fail |= dyn_buf_reserve(&c->con, (size_t)nc, grows);
-  fail |= dyn_buf_reserve(&c->x, nr, grows);
-  if (tan) fail |= dyn_buf_reserve(&c->tan, 6 * (size_t)nc, grows);
-  fail |= dyn_buf_reserve(&c->hkey, hc, grows);
-  fail |= dyn_buf_reserve(&c->hfirst, hc, grows);
-  fail |= dyn_buf_reserve(&c->hcount, hc, grows);
-  fail |= dyn_buf_reserve(&c->jx, (size_t)k->njx, grows);
-  if (fail) {
+  int nc = k->nc, tan = has_tangents(k->fric);
+  size_t nr = (size_t)nc * (size_t)k->rpc;
+  if (reserve_kept(c, nc, k->rpc, k->fric, grows) != DYN_OK ||
+      dyn_buf_reserve(&c->jx, (size_t)k->njx, grows) != 0) {
     c->nc = 0;
     c->j_valid = 0;
     return DYN_ERR_NOMEM;
@@ -172,7 +174,6 @@ dyn_err dyn_warm_set(dyn_warm_cache *c, const dyn_warm_saved *k, long *grows) {
   c->nc = nc;
   c->rpc = k->rpc;
   c->fric = k->fric;
-  c->hcap = hc;
   c->j_valid = k->j_valid;
   build_pair_hash(c);
   return DYN_OK;
