@@ -1,8 +1,15 @@
 /*
  * collision_pass.c -- the contacts of a world's current state: sweep and
- * prune over the bodies' boxes (dyn_broadphase_sap), the pairs put in the
- * world's contact order, then the narrow phase (dyn_collide_pair) of each
- * pair not tied by a joint.  docs/dynamics.md, "Collision".
+ * prune over the boxes of the collision records (dyn_broadphase_sap; a
+ * record per shape, or the bodies themselves when each has one shape at
+ * its own pose: world_model.c), the pairs put in the world's contact
+ * order, then the narrow phase (dyn_collide_pair) of each pair that may
+ * touch: not of one body, let through by the shapes' filters (MuJoCo's
+ * contype / conaffinity rule), its bodies neither jointed nor excluded.
+ * Each contact is named by its bodies (the rows) and its shapes, and
+ * carries the shapes' combined material: the maximum of each field
+ * (dyn_material_combine; docs/scenes.md, "Materials and the combine
+ * rule").  docs/dynamics.md, "Collision".
  *
  * Contact order: the contact rows follow the pairs, and a Gauss-Seidel
  * solver visits them in that order.  Sweep and prune reports pairs along

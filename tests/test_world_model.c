@@ -141,6 +141,47 @@ static void test_dumbbell(void) {
   dyn_model_free(m);
 }
 
+/* A world with per-shape records (the dumbbell's) takes a body added by
+ * dyn_world_add_body: its record appended, it lands on the floor (centre
+ * at its radius, 0.05 m), and the penetration pass sees both bodies'
+ * contacts (2 + 1). */
+static void test_add_body_to_model_world(void) {
+  dyn_model *m = new_model(-9.81);
+  dyn_body_def b = dyn_body_def_default();
+  b.r = dyn_v3_make(0.0, 0.0, 0.1);
+  CU_ASSERT_EQUAL_FATAL(dyn_model_add_body(m, &b, NULL, 0), 0);
+  for (int k = 0; k < 2; k++) {
+    dyn_shape_def s = dyn_shape_def_default();
+    s.geom.kind = DYN_SHAPE_SPHERE;
+    s.geom.radius = 0.1;
+    s.pos = dyn_v3_make(k ? -0.3 : 0.3, 0.0, 0.0);
+    CU_ASSERT_FATAL(dyn_model_add_shape(m, &s, NULL, 0) >= 0);
+  }
+  CU_ASSERT_EQUAL_FATAL(dyn_model_mass_from_density(m, 0, 500.0, NULL, 0), DYN_OK);
+  add_floor(m, dyn_v3_make(0, 0, 1), DYN_MATERIAL_DEFAULT, "floor");
+  dyn_world *w = world_of(m, "pgs");
+  dyn_shape sh;
+  memset(&sh, 0, sizeof sh);
+  sh.kind = DYN_SHAPE_SPHERE;
+  sh.radius = 0.05;
+  dyn_body ball;
+  CU_ASSERT_EQUAL_FATAL(dyn_body_init(&ball, 0.5, dyn_inertia_sphere(0.5, 0.05), sh,
+                                      dyn_v3_make(2.0, 0.0, 0.2), dyn_quat_identity(), NULL, 0),
+                        DYN_OK);
+  CU_ASSERT_EQUAL(dyn_world_add_body(w, &ball), 2);
+  CU_ASSERT_EQUAL(dyn_model_shape_count(dyn_world_model(w)), 4);
+  CU_ASSERT(run(w, 120));
+  TST_CLOSE(dyn_world_bodies(w)[2].r.z, 0.05, 1e-3, 0);
+  TST_CLOSE(dyn_world_bodies(w)[0].r.z, 0.1, 1e-3, 0);
+  int nc = 0;
+  double pen = -1.0;
+  CU_ASSERT_EQUAL(dyn_world_penetration(w, &pen, &nc), DYN_OK);
+  CU_ASSERT_EQUAL(nc, 3);
+  CU_ASSERT(pen >= 0.0 && pen < 1e-3);
+  dyn_world_free(w);
+  dyn_model_free(m);
+}
+
 /* ---- filters and exclusions -------------------------------------------------------- */
 
 /* A ball dropped from 0.2 m onto a floor for 0.5 s (60 steps): it rests on
@@ -468,6 +509,7 @@ int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("world from a model", NULL, NULL);
   CU_add_test(s, "dumbbell: two shapes on one body touch at both", test_dumbbell);
+  CU_add_test(s, "a body added to a world of per-shape records", test_add_body_to_model_world);
   CU_add_test(s, "filters and exclusions let pairs pass through", test_filters_and_exclusions);
   CU_add_test(s, "ice and rubber on a slope: combine by the maximum", test_materials_on_a_slope);
   CU_add_test(s, "state saved and restored: the same bits after", test_state_save_restore);
