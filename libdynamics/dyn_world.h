@@ -3,15 +3,22 @@
  * bodies stepped through contact problems solved by any registered
  * libsolvers solver, and the named scenes of the lcplab command line.
  *
- * A world owns its bodies (copied in by dyn_world_add_body), its settings
- * (dyn_world_settings, from dyn_world_settings_default) and every buffer a
- * step needs.  One step (dyn_world_step, world_step.c; docs/dynamics.md,
- * "The world step") is a pipeline of named stages:
+ * A world is built from a scene model (dyn_world_new_from_model; the model,
+ * dyn_model.h, says what the scene is: docs/scenes.md) or body by body
+ * (dyn_world_new, dyn_world_add_body, dyn_world_add_joint, which fill the
+ * world's model too).  It owns its copy of the model, the state (poses,
+ * velocities, loads, warm start, time, step count: dyn_world_save_state),
+ * its settings (dyn_world_settings, from dyn_world_settings_default) and
+ * every buffer a step needs.  One step (dyn_world_step, world_step.c;
+ * docs/dynamics.md, "The world step") is a pipeline of named stages:
  *
  *   prepare (state saved; Verlet's half drift; gyroscopic term)
- *   -> collide (broad phase SAP, narrow phase; pairs tied by a joint skipped)
+ *   -> collide (broad phase SAP over the shapes, narrow phase; pairs of one
+ *   body, filtered, excluded or tied by a joint skipped; each contact's
+ *   combined material)
  *   -> build rows (dyn_joint_fill, joints in the order they were added,
- *   then contact rows of the settings' friction model) -> assemble
+ *   then contact rows of the settings' friction model with each contact's
+ *   material) -> assemble
  *   (dense, CSR or factored; the warm start from the previous step's
  *   impulses) -> solve (the named solver) -> judge (a failed solve goes to
  *   the failure policy, dyn_failure_policy) -> apply (dyn_apply_impulse)
