@@ -63,7 +63,7 @@ typedef DYN_BUF(double) dyn_buf_double;
 typedef DYN_BUF(int) dyn_buf_int;
 
 /* splitmix64's finalizer: every bit of z reaches every bit of the result
- * (the scenes' random numbers, scenes.c; the warm-start cache's hash
+ * (the scenes' random numbers, scenes_internal.h; the warm-start cache's hash
  * slots, warmstart.c). */
 static inline uint64_t dyn_mix64(uint64_t z) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;

@@ -86,7 +86,7 @@ const dyn_body *dyn_world_place_shapes(dyn_world *w) {
 
 /* ---- compiling the model -------------------------------------------------------------- */
 
-/* The collision record of shape s (body b) at slot k: its shape_rt, and
+/* The collision record of model shape s at slot k: its shape_rt, and
  * when not direct its dyn_body (shape, static flag; the pose comes each
  * step). */
 static void put_record(dyn_world *w, int k, int s) {

@@ -20,7 +20,7 @@
  *         at step 391 and the energy reached 1.3e13 J); fallback runs the
  *         60 steps, more than half of them failed, every cube within 5 mm
  *         of its rest place (the 1 mm start gaps closed:
- *         dyn_scene_rest_positions) and no energy gained (E - E0 < 1 % of
+ *         the model's rest positions) and no energy gained (E - E0 < 1 % of
  *         |E0|: a pyramid settling only loses energy);
  *       lemke, 3-layer pyramid (the accuracy run: singular pivots): keep
  *         runs, but some failed steps apply an x worse than the warm start
