@@ -11,8 +11,11 @@ steps, in the build's temporary folder (build/pip/temp.*/autotools):
 1. autoreconf -fi in the source tree, when it has no configure script yet
    (a fresh clone);
 2. configure --enable-python PYTHON=<this interpreter>, once;
-3. make python/wheel/_lcplab.la (only what the extension needs);
-4. the module copied where setuptools packs it.
+3. make python/wheel/_lcplab.la python/wheel/lcplab (only what the
+   extension and the program need);
+4. the module copied where setuptools packs it, the lcplab program beside
+   it as bin/lcplab (the `lcplab` command and `python -m lcplab` run it:
+   python/lcplab/__main__.py), and the figure scripts as scripts/.
 
 Each step's output goes to a log file beside it; a failing step raises an
 error naming the step and the log, with its last lines.
@@ -89,12 +92,18 @@ class AutotoolsExtension(build_ext):
             run_step("configure", [os.path.join(src, "configure"), "--enable-python",
                                    f"PYTHON={sys.executable}"], tree,
                      os.path.join(tree, "configure.log"))
-        run_step("make", ["make"] + make_jobs() + ["python/wheel/_lcplab.la"], tree,
+        run_step("make", ["make"] + make_jobs() + ["python/wheel/_lcplab.la",
+                                                    "python/wheel/lcplab"], tree,
                  os.path.join(tree, "make.log"))
         built = os.path.join(tree, "python", "wheel", ".libs", "_lcplab.so")
         target = self.get_ext_fullpath(ext.name)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copyfile(built, target)
+        # the lcplab program (cli/ with the libraries linked in: no libtool
+        # wrapper, no libsolvers.so), executable in the wheel
+        bindir = os.path.join(os.path.dirname(target), "bin")
+        os.makedirs(bindir, exist_ok=True)
+        shutil.copy(os.path.join(tree, "python", "wheel", "lcplab"), os.path.join(bindir, "lcplab"))
         # the figure scripts of run_experiment (experiments/exp_*.gp), as
         # `make install` puts them in $(pkgdatadir): the package's scripts/
         scripts = os.path.join(os.path.dirname(target), "scripts")

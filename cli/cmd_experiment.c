@@ -114,7 +114,7 @@ static void blas_one_thread(void) {
 /* ${SHARED}'s default: the shared tree beside this build's source tree
  * (../shared, where the project's experiment files and tests find the
  * datasets), when LCPLAB_SHARED is unset or empty and that folder exists;
- * --var SHARED=... still wins (experiment_config.c, var_ref). */
+ * --var SHARED=... still wins (libexperiment/config_parse.c, exp_cfg_var_ref). */
 static void default_shared(void) {
 #ifdef LCPLAB_SRC_SHARED
   struct stat st;

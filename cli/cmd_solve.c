@@ -168,6 +168,162 @@ static void solver_list(char *buf, size_t len) {
   }
 }
 
+/* ---- the flags ------------------------------------------------------------------ */
+
+/* Each flag with a value: v into a, checked.  -1 ok, else the exit status
+ * after the message. */
+typedef int (*flag_fn)(const char *v, solve_args *a);
+
+static int flag_solver(const char *v, solve_args *a) {
+  a->solver = v;
+  a->fl.have_solver = 1;
+  return -1;
+}
+
+static int flag_solution(const char *v, solve_args *a) {
+  if (!v[0]) {
+    cli_error("solve: --solution needs a file name");
+    return CLI_EXIT_USAGE;
+  }
+  a->solution = v;
+  return -1;
+}
+
+static int flag_warm(const char *v, solve_args *a) {
+  if (!v[0]) {
+    cli_error("solve: --warm needs a file name");
+    return CLI_EXIT_USAGE;
+  }
+  a->warm = v;
+  a->fl.warm = 1;
+  return -1;
+}
+
+static int flag_tol(const char *v, solve_args *a) {
+  if (!exp_parse_double(v, &a->fl.tol) || !(a->fl.tol > 0)) {
+    cli_error("solve: --tol must be a finite number > 0, got '%s'", v);
+    return CLI_EXIT_USAGE;
+  }
+  a->fl.have_tol = 1;
+  return -1;
+}
+
+static int flag_max_iter(const char *v, solve_args *a) {
+  if (!exp_parse_long(v, &a->fl.max_iter) || a->fl.max_iter < 1 || a->fl.max_iter > INT_MAX) {
+    cli_error("solve: --max-iter must be an integer between 1 and %d, got '%s'", INT_MAX, v);
+    return CLI_EXIT_USAGE;
+  }
+  a->fl.have_max_iter = 1;
+  return -1;
+}
+
+static int flag_time_limit(const char *v, solve_args *a) {
+  if (!exp_parse_double(v, &a->fl.time_limit) || !(a->fl.time_limit > 0)) {
+    cli_error("solve: --time-limit must be a finite number of seconds > 0, got '%s'", v);
+    return CLI_EXIT_USAGE;
+  }
+  return -1;
+}
+
+static int flag_repeat(const char *v, solve_args *a) {
+  if (!exp_parse_long(v, &a->repeat) || a->repeat < 1 || a->repeat > SOLVE_MAX_REPEAT) {
+    cli_error("solve: --repeat must be an integer between 1 and %ld, got '%s'", SOLVE_MAX_REPEAT,
+              v);
+    return CLI_EXIT_USAGE;
+  }
+  return -1;
+}
+
+static int flag_norm(const char *v, solve_args *a) {
+  a->fl.have_norm = 1;
+  if (strcmp(v, "inf") == 0) {
+    a->fl.norm = SLV_NORM_INF;
+  } else if (strcmp(v, "2") == 0) {
+    a->fl.norm = SLV_NORM_2;
+  } else {
+    cli_error("solve: --norm must be 'inf' or '2', got '%s'", v);
+    return CLI_EXIT_USAGE;
+  }
+  return -1;
+}
+
+static int flag_omega(const char *v, solve_args *a) {
+  if (!exp_parse_double(v, &a->fl.omega)) {
+    cli_error("solve: --omega must be a finite number, got '%s'", v);
+    return CLI_EXIT_USAGE;
+  }
+  a->fl.have_omega = 1;
+  return -1;
+}
+
+static int flag_threads(const char *v, solve_args *a) {
+  if (!exp_parse_long(v, &a->fl.threads) || a->fl.threads < 1 || a->fl.threads > SLV_THREADS_MAX) {
+    cli_error("solve: --threads must be an integer between 1 and %d, got '%s'", SLV_THREADS_MAX, v);
+    return CLI_EXIT_USAGE;
+  }
+  return -1;
+}
+
+static int flag_max_memory(const char *v, solve_args *a) {
+  if (!exp_parse_bytes(v, &a->read.max_memory)) {
+    cli_error("solve: --max-memory must be a byte count > 0 (K, M, G, T: powers of 1024), "
+              "got '%s'",
+              v);
+    return CLI_EXIT_USAGE;
+  }
+  return -1;
+}
+
+static int flag_format(const char *v, solve_args *a) {
+  int f = io_format_from_str(v);
+  if (f < 0) {
+    char list[256];
+    format_list(list, sizeof list);
+    cli_error("solve: unknown --format '%s' (one of: %s)", v, list);
+    return CLI_EXIT_USAGE;
+  }
+  a->format = (io_format)f;
+  return -1;
+}
+
+static const struct {
+  const char *name;
+  flag_fn set;
+} value_flags[] = { { "solver", flag_solver },
+                    { "solution", flag_solution },
+                    { "warm", flag_warm },
+                    { "tol", flag_tol },
+                    { "max-iter", flag_max_iter },
+                    { "time-limit", flag_time_limit },
+                    { "repeat", flag_repeat },
+                    { "norm", flag_norm },
+                    { "omega", flag_omega },
+                    { "threads", flag_threads },
+                    { "max-memory", flag_max_memory },
+                    { "format", flag_format } };
+
+/* The flags without a value: 1 when arg is one (set in a), else 0. */
+static int bare_flag(const char *arg, solve_args *a) {
+  if (strcmp(arg, "--json") == 0) return 1;
+  if (strcmp(arg, "--history") == 0) return a->fl.history = 1;
+  if (strcmp(arg, "--force") == 0) return a->force = 1;
+  return 0;
+}
+
+/* The option at argv[*i] (its value may be the next word: *i moves on).
+ * -1 ok, else the exit status after the message. */
+static int one_option(int argc, char **argv, int *i, solve_args *a) {
+  const char *arg = argv[*i], *v = NULL;
+  if (bare_flag(arg, a)) return -1;
+  for (size_t k = 0; k < sizeof value_flags / sizeof value_flags[0]; k++) {
+    int r = cli_option_value("solve", argc, argv, i, value_flags[k].name, &v);
+    if (r < 0) return CLI_EXIT_USAGE;
+    if (r > 0) return value_flags[k].set(v, a);
+  }
+  cli_error("solve: unknown option '%s' (see 'lcplab solve --help')", arg);
+  return CLI_EXIT_USAGE;
+}
+
 /* Returns -1 on success (continue), else the exit status to return. */
 static int parse_args(int argc, char **argv, solve_args *a) {
   memset(a, 0, sizeof *a);
@@ -185,122 +341,17 @@ static int parse_args(int argc, char **argv, solve_args *a) {
   int options_done = 0;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
-    const char *v = NULL;
-    int r;
     if (options_done || arg[0] != '-' || arg[1] == '\0') {
       if (a->file) {
         cli_error("solve: unexpected argument '%s' (FILE is already '%s')", arg, a->file);
         return CLI_EXIT_USAGE;
       }
       a->file = arg;
-      continue;
-    }
-    if (strcmp(arg, "--") == 0) {
+    } else if (strcmp(arg, "--") == 0) {
       options_done = 1;
-      continue;
-    }
-    if (strcmp(arg, "--json") == 0) continue;
-    if (strcmp(arg, "--history") == 0) {
-      a->fl.history = 1;
-      continue;
-    }
-    if (strcmp(arg, "--force") == 0) {
-      a->force = 1;
-      continue;
-    }
-    if ((r = cli_option_value("solve", argc, argv, &i, "solver", &v)) != 0) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      a->solver = v;
-      a->fl.have_solver = 1;
-    } else if ((r = cli_option_value("solve", argc, argv, &i, "solution", &v)) != 0) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      if (!v[0]) {
-        cli_error("solve: --solution needs a file name");
-        return CLI_EXIT_USAGE;
-      }
-      a->solution = v;
-    } else if ((r = cli_option_value("solve", argc, argv, &i, "warm", &v)) != 0) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      if (!v[0]) {
-        cli_error("solve: --warm needs a file name");
-        return CLI_EXIT_USAGE;
-      }
-      a->warm = v;
-      a->fl.warm = 1;
-    } else if ((r = cli_option_value("solve", argc, argv, &i, "tol", &v)) != 0) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_double(v, &a->fl.tol) || !(a->fl.tol > 0)) {
-        cli_error("solve: --tol must be a finite number > 0, got '%s'", v);
-        return CLI_EXIT_USAGE;
-      }
-      a->fl.have_tol = 1;
-    } else if ((r = cli_option_value("solve", argc, argv, &i, "max-iter", &v)) != 0) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_long(v, &a->fl.max_iter) || a->fl.max_iter < 1 || a->fl.max_iter > INT_MAX) {
-        cli_error("solve: --max-iter must be an integer between 1 and %d, got '%s'", INT_MAX, v);
-        return CLI_EXIT_USAGE;
-      }
-      a->fl.have_max_iter = 1;
-    } else if ((r = cli_option_value("solve", argc, argv, &i, "time-limit", &v)) != 0) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_double(v, &a->fl.time_limit) || !(a->fl.time_limit > 0)) {
-        cli_error("solve: --time-limit must be a finite number of seconds > 0, got '%s'", v);
-        return CLI_EXIT_USAGE;
-      }
-    } else if ((r = cli_option_value("solve", argc, argv, &i, "repeat", &v)) != 0) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_long(v, &a->repeat) || a->repeat < 1 || a->repeat > SOLVE_MAX_REPEAT) {
-        cli_error("solve: --repeat must be an integer between 1 and %ld, got '%s'",
-                  SOLVE_MAX_REPEAT, v);
-        return CLI_EXIT_USAGE;
-      }
-    } else if ((r = cli_option_value("solve", argc, argv, &i, "norm", &v)) != 0) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      a->fl.have_norm = 1;
-      if (strcmp(v, "inf") == 0) {
-        a->fl.norm = SLV_NORM_INF;
-      } else if (strcmp(v, "2") == 0) {
-        a->fl.norm = SLV_NORM_2;
-      } else {
-        cli_error("solve: --norm must be 'inf' or '2', got '%s'", v);
-        return CLI_EXIT_USAGE;
-      }
-    } else if ((r = cli_option_value("solve", argc, argv, &i, "omega", &v)) != 0) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_double(v, &a->fl.omega)) {
-        cli_error("solve: --omega must be a finite number, got '%s'", v);
-        return CLI_EXIT_USAGE;
-      }
-      a->fl.have_omega = 1;
-    } else if ((r = cli_option_value("solve", argc, argv, &i, "threads", &v)) != 0) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_long(v, &a->fl.threads) || a->fl.threads < 1 ||
-          a->fl.threads > SLV_THREADS_MAX) {
-        cli_error("solve: --threads must be an integer between 1 and %d, got '%s'", SLV_THREADS_MAX,
-                  v);
-        return CLI_EXIT_USAGE;
-      }
-    } else if ((r = cli_option_value("solve", argc, argv, &i, "max-memory", &v)) != 0) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_bytes(v, &a->read.max_memory)) {
-        cli_error("solve: --max-memory must be a byte count > 0 (K, M, G, T: powers of 1024), "
-                  "got '%s'",
-                  v);
-        return CLI_EXIT_USAGE;
-      }
-    } else if ((r = cli_option_value("solve", argc, argv, &i, "format", &v)) != 0) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      int f = io_format_from_str(v);
-      if (f < 0) {
-        char list[256];
-        format_list(list, sizeof list);
-        cli_error("solve: unknown --format '%s' (one of: %s)", v, list);
-        return CLI_EXIT_USAGE;
-      }
-      a->format = (io_format)f;
     } else {
-      cli_error("solve: unknown option '%s' (see 'lcplab solve --help')", arg);
-      return CLI_EXIT_USAGE;
+      int rc = one_option(argc, argv, &i, a);
+      if (rc >= 0) return rc;
     }
   }
 
@@ -310,6 +361,8 @@ static int parse_args(int argc, char **argv, solve_args *a) {
   }
   return -1;
 }
+
+/* ---- the solve ------------------------------------------------------------------ */
 
 /* Everything a solve allocates; released in one place (solve_free), so every
  * early return of solve_run leaks nothing. */
@@ -329,66 +382,84 @@ static void solve_free(solve_state *s) {
   free(s->x0);
 }
 
-/* Steps 2..7 of the header; returns the exit status. */
-static int solve_run(const solve_args *a, solve_state *s) {
-  char err[512], msg[512];
-
+/* Step 2's first check: --solver names a registered solver.  -1 ok, else
+ * the exit status. */
+static int check_solver_flag(const solve_args *a) {
   if (a->solver && !slv_solver_find(a->solver)) {
     char list[256];
     solver_list(list, sizeof list);
     cli_error("solve: unknown solver '%s' (known: %s)", a->solver, list);
     return CLI_EXIT_USAGE;
   }
+  return -1;
+}
 
-  /* Checked before any work: never overwrite an input, nor a file without --force. */
+/* Step 3: never overwrite an input, nor a file without --force.  -1 ok,
+ * else the exit status. */
+static int check_outputs(const solve_args *a) {
   if (cli_output_is_input(a->solution, a->file) || cli_output_is_input(a->solution, a->warm))
     return CLI_EXIT_USAGE;
   if (cli_output_refused(a->solution, a->force)) return CLI_EXIT_USAGE;
+  return -1;
+}
 
-  err[0] = '\0';
+/* Step 4's reading: FILE into s->inst, timed (s->read_s).  -1 ok, else the
+ * exit status. */
+static int read_file(const solve_args *a, solve_state *s) {
+  char err[512] = "";
   double r0 = exp_now_s();
   if (io_read_with(a->file, a->format, &a->read, &s->inst, err, sizeof err) != SLV_OK || !s->inst) {
     cli_error_lib(a->file, err);
     return CLI_EXIT_USAGE;
   }
   s->read_s = exp_now_s() - r0;
-  const io_instance *inst = s->inst;
+  return -1;
+}
+
+/* Step 2 and the rest of 4: the solver (the flag's, the file's, else auto),
+ * the options, the problem validated and accepted by the solver.  -1 ok,
+ * else the exit status. */
+static int choose(const solve_args *a, const io_instance *inst, const slv_solver **solver,
+                  slv_options *opt, slv_problem *prob) {
+  char msg[512] = "";
   const char *name = a->solver ? a->solver : inst->solver[0] ? inst->solver : "auto";
-  const slv_solver *solver = slv_solver_find(name);
-  if (!solver) {
+  if (!(*solver = slv_solver_find(name))) {
     cli_error("%s: the file's solver '%s' is not a known solver (give --solver)", a->file, name);
     return CLI_EXIT_USAGE;
   }
-  slv_options opt = exp_solve_options(&a->fl, inst);
-  msg[0] = '\0';
-  if (slv_options_validate(&opt, msg, sizeof msg) != SLV_OK) {
+  *opt = exp_solve_options(&a->fl, inst);
+  if (slv_options_validate(opt, msg, sizeof msg) != SLV_OK) {
     cli_error("solve: invalid options: %s", msg[0] ? msg : "rejected by the library");
     return CLI_EXIT_USAGE;
   }
-  slv_problem prob = io_instance_problem(inst);
+  *prob = io_instance_problem(inst);
   msg[0] = '\0';
-  if (slv_problem_validate(&prob, msg, sizeof msg) != SLV_OK) {
+  if (slv_problem_validate(prob, msg, sizeof msg) != SLV_OK) {
     cli_error("%s: invalid problem: %s", a->file, msg[0] ? msg : "rejected by the library");
     return CLI_EXIT_USAGE;
   }
   msg[0] = '\0';
-  if (slv_solver_accepts(solver, &prob, msg, sizeof msg) != SLV_OK) {
+  if (slv_solver_accepts(*solver, prob, msg, sizeof msg) != SLV_OK) {
     /* The library's message names the solver and the offending row. */
     if (msg[0])
       cli_error("%s: %s", a->file, msg);
     else
-      cli_error("%s: solver %s cannot take this %s problem", a->file, solver->name, inst->kind);
+      cli_error("%s: solver %s cannot take this %s problem", a->file, (*solver)->name, inst->kind);
     return CLI_EXIT_USAGE;
   }
+  return -1;
+}
 
-  /* Checked before the solve: the format --solution's extension asks for
-   * can hold the problem (FCLIB: cones only). */
-  err[0] = '\0';
+/* Step 5: --solution's format can hold the problem (FCLIB: cones only);
+ * the buffers and the start (zeros, or --warm).  -1 ok, else the exit
+ * status. */
+static int prepare_start(const solve_args *a, solve_state *s) {
+  char err[512] = "";
+  const io_instance *inst = s->inst;
   if (a->solution && io_can_write_solution(a->solution, inst, err, sizeof err) != SLV_OK) {
     cli_error_lib(a->solution, err);
     return CLI_EXIT_USAGE;
   }
-
   int n = inst->n;
   size_t nalloc = n > 0 ? (size_t)n : 1;
   s->x0 = calloc(nalloc, sizeof *s->x0);
@@ -399,52 +470,56 @@ static int solve_run(const solve_args *a, solve_state *s) {
     cli_error("%s: out of memory for n=%d, repeat=%ld", a->file, n, a->repeat);
     return CLI_EXIT_USAGE;
   }
-
-  if (a->warm) {
-    err[0] = '\0';
-    if (io_read_start(a->warm, n, s->x0, err, sizeof err) != SLV_OK) {
-      cli_error_lib(a->warm, err);
-      return CLI_EXIT_USAGE;
-    }
+  err[0] = '\0';
+  if (a->warm && io_read_start(a->warm, n, s->x0, err, sizeof err) != SLV_OK) {
+    cli_error_lib(a->warm, err);
+    return CLI_EXIT_USAGE;
   }
+  return -1;
+}
 
-  slv_status st = slv_workspace_new(solver, n > 0 ? n : 1, &opt, &s->ws);
+/* Step 6: the workspace, then the repeats (exp_solve_repeat: each from the
+ * same start, copied fresh; only slv_solve timed).  -1 ok, else the exit
+ * status. */
+static int solve_timed(const solve_args *a, solve_state *s, const slv_solver *solver,
+                       const slv_options *opt, const slv_problem *prob, slv_result *res,
+                       exp_tsum *sum) {
+  int n = s->inst->n;
+  slv_status st = slv_workspace_new(solver, n > 0 ? n : 1, opt, &s->ws);
   if (st != SLV_OK || !s->ws) {
     cli_error("%s: cannot create the workspace of solver '%s' for n=%d: %s", a->file, solver->name,
               n, slv_status_str(st));
     return CLI_EXIT_USAGE;
   }
-
-  /* Every repeat starts from the same point, copied fresh; only slv_solve is
-   * timed. */
-  slv_result res;
-  memset(&res, 0, sizeof res);
-  exp_tsum sum;
-  st = exp_solve_repeat(s->ws, &prob, &opt, s->x0, s->x, s->w, a->repeat, s->times, &res, &sum);
+  memset(res, 0, sizeof *res);
+  st = exp_solve_repeat(s->ws, prob, opt, s->x0, s->x, s->w, a->repeat, s->times, res, sum);
   if (st < 0) {
     /* Refused to run (unsupported kind, invalid data...): a bad-input error. */
     cli_error("%s: solver '%s' refused the problem (%s): %s", a->file, solver->name,
-              slv_status_str(st), res.message[0] ? res.message : "no detail");
+              slv_status_str(st), res->message[0] ? res->message : "no detail");
     return CLI_EXIT_USAGE;
   }
+  return -1;
+}
 
-  if (a->solution) {
-    err[0] = '\0';
-    if (io_write_solution(a->solution, inst, s->x, a->warm ? s->x0 : NULL, err, sizeof err) !=
-        SLV_OK) {
-      cli_error_lib(a->solution, err);
-      return CLI_EXIT_USAGE;
-    }
+/* Step 7: --solution, then the JSON object.  The exit status. */
+static int write_answer(const solve_args *a, const solve_state *s, const slv_solver *solver,
+                        const slv_options *opt, const slv_result *res, const exp_tsum *sum) {
+  const io_instance *inst = s->inst;
+  char err[512] = "";
+  if (a->solution && io_write_solution(a->solution, inst, s->x, a->warm ? s->x0 : NULL, err,
+                                       sizeof err) != SLV_OK) {
+    cli_error_lib(a->solution, err);
+    return CLI_EXIT_USAGE;
   }
-
   exp_solve_report rep = { .instance = exp_basename(a->file),
                            .solver = solver,
                            .inst = inst,
-                           .opt = &opt,
-                           .res = &res,
+                           .opt = opt,
+                           .res = res,
                            .flags = &a->fl,
-                           .t_median = sum.median,
-                           .t_min = sum.min,
+                           .t_median = sum->median,
+                           .t_min = sum->min,
                            .read_s = s->read_s,
                            .repeat = a->repeat };
   if (exp_solve_global(inst, s->x, &rep)) {
@@ -458,7 +533,23 @@ static int solve_run(const solve_args *a, solve_state *s) {
     cli_error("solve: cannot write the result to standard output");
     return CLI_EXIT_USAGE;
   }
-  return (res.status == SLV_CONVERGED) ? CLI_EXIT_OK : CLI_EXIT_NOCONV;
+  return (res->status == SLV_CONVERGED) ? CLI_EXIT_OK : CLI_EXIT_NOCONV;
+}
+
+/* Steps 2..7 of the header; returns the exit status. */
+static int solve_run(const solve_args *a, solve_state *s) {
+  const slv_solver *solver = NULL;
+  slv_options opt;
+  slv_problem prob;
+  slv_result res;
+  exp_tsum sum;
+  int rc;
+  if ((rc = check_solver_flag(a)) >= 0 || (rc = check_outputs(a)) >= 0 ||
+      (rc = read_file(a, s)) >= 0 || (rc = choose(a, s->inst, &solver, &opt, &prob)) >= 0 ||
+      (rc = prepare_start(a, s)) >= 0 ||
+      (rc = solve_timed(a, s, solver, &opt, &prob, &res, &sum)) >= 0)
+    return rc;
+  return write_answer(a, s, solver, &opt, &res, &sum);
 }
 
 int cli_cmd_solve(int argc, char **argv) {

@@ -5,11 +5,11 @@
 #
 #   drawn by the engine (libexperiment/figure.c, `lcplab figure convergence CSV`)
 #
-# csv: problem, kind, n, solver, status, iteration, time_s, res_scaled, final,
+# dat (NAME.csv's rows): problem, kind, n, solver, status, iteration, time_s, res_scaled, final,
 # class, method, time_source, tol.
-# Groups: the box solvers (pgs, pgs_wide, pgs_color, pgs_part, pjacobi,
-# direct, lemke, dantzig, enum) and the contact/cone solvers (nsgs, nsgs_newton, nsn_ac,
-# pjacobi_cone, pcg_cone, apgd, and any external solver); a group with no
+# Groups: the box solvers (those that take no Coulomb cone: box_solvers,
+# which the engine writes from the registry) and the contact/cone solvers
+# (every other, auto and any external solver too); a group with no
 # run on a problem has no panel.  One row a problem: group 1 against
 # iterations, then against time, then group 2 likewise.  Lines: the
 # solver's history (final = 0, iterations >= 1, log-log); the mark at the
@@ -26,18 +26,17 @@
 # page, default 5).  Writes out.pdf and out.png (out-2.* ... for more pages).
 if (!exists("gpdir")) { gpdir = "." }
 load gpdir."/exp_style.gp"
-if (!exists("csv")) { print "exp_convergence.gp: give csv='NAME.csv'"; exit status 2 }
-if (!exists("out")) { out = csv[1:strlen(csv)-4] }
+if (!exists("dat")) { print "exp_convergence.gp: give dat='NAME.dat'"; exit status 2 }
+if (!exists("out")) { out = dat[1:strlen(dat)-4] }
 
-probs = csv_list(csv, "$9 == \"1\" && $6 != \"\"", "$1")
+probs = dat_list(dat, "$9 == \"1\" && $6 != \"\"", "$1")
 np = words(probs)
-if (np == 0) { print "exp_convergence.gp: no measured rows in ".csv; exit status 1 }
-allsolvers = csv_list(csv, "$6 != \"\" && $5 != \"unsupported\" && $5 != \"refused\"".sfilter(4), "$4")
-tolstr = word(csv_meta(csv, "tol"), 1)
+if (np == 0) { print "exp_convergence.gp: no measured rows in ".dat; exit status 1 }
+allsolvers = dat_list(dat, "$6 != \"\" && $5 != \"unsupported\" && $5 != \"refused\"".sfilter(4), "$4")
+tolstr = word(dat_meta(dat, "tol"), 1)
 tol = 0.0
 if (tolstr ne "?") { eval("tol = " . tolstr) }
-group1 = ",pgs,pgs_wide,pgs_color,pgs_part,pjacobi,direct,lemke,dantzig,enum,"
-gsel(g) = g == 1 ? sprintf(" && index(\"%s\", \",\" $4 \",\") > 0", group1) : sprintf(" && index(\"%s\", \",\" $4 \",\") == 0", group1)
+gsel(g) = ingroup(g, 4)
 gname(g) = g == 1 ? "box solvers" : "contact solvers"
 W = figwidth(6.65)
 maxrows = exists("fig_rows") ? int(fig_rows) : 5
@@ -68,11 +67,11 @@ do for [page = 1:npages] {
       p = word(probs, pi)
       do for [g = 1:2] {
         run = sprintf("$1 == \"%s\" && $5 != \"unsupported\" && $5 != \"refused\"", p).gsel(g).sfilter(4)
-        hist = csv_list(csv, run." && $9 == \"0\" && $6 + 0 >= 1", "$4")
-        fin = csv_list(csv, run." && $9 == \"1\" && $6 != \"\"", "$4")
+        hist = dat_list(dat, run." && $9 == \"0\" && $6 + 0 >= 1", "$4")
+        fin = dat_list(dat, run." && $9 == \"1\" && $6 != \"\"", "$4")
         if (words(fin) > 0) {
-          hi = real(colmax(csv, run, "$8", 1))
-          lo = real(colmin(csv, run, "$8", 1))
+          hi = real(colmax(dat, run, "$8", 1))
+          lo = real(colmin(dat, run, "$8", 1))
           lo = lo < tol && tol > 0 ? lo : (tol > 0 ? tol : lo)
           lo = lo > hi * 1e-14 ? lo : hi * 1e-14
           do for [panel = 1:2] {
@@ -95,9 +94,9 @@ do for [page = 1:npages] {
             } else {
               set label 98 letter(letterk) at graph 1, graph 1.3 right noenhanced font kf
             }
-            plot for [k = 1:words(hist)] rows(csv, sprintf("$1 == \"%s\" && $4 == \"%s\" && $9 == \"0\" && $%d + 0 > 0 && $8 + 0 > 0", p, word(hist, k), xcol)) \
+            plot for [k = 1:words(hist)] rows(dat, sprintf("$1 == \"%s\" && $4 == \"%s\" && $9 == \"0\" && $%d + 0 > 0 && $8 + 0 > 0", p, word(hist, k), xcol)) \
                    using xcol:8 with lines lw 1.1 dt sdt_s(word(hist, k)) lc rgb scolour(word(hist, k)) notitle, \
-                 for [k = 1:words(fin)] rows(csv, sprintf("$1 == \"%s\" && $4 == \"%s\" && $9 == \"1\" && $%d + 0 > 0", p, word(fin, k), xcol)) \
+                 for [k = 1:words(fin)] rows(dat, sprintf("$1 == \"%s\" && $4 == \"%s\" && $9 == \"1\" && $%d + 0 > 0", p, word(fin, k), xcol)) \
                    using xcol:($8 > logfloor(lo) ? $8 : logfloor(lo)) with points pt spt(word(fin, k)) ps 0.7 lc rgb scolour(word(fin, k)) notitle, \
                  (tol > 0 ? tol : NaN) with lines dt 2 lc rgb "#888888" notitle
           }

@@ -2,26 +2,26 @@
 # against the contacts per step, log-log, one panel per scene, one curve per
 # solver or scene peer (experiments/README.md, "scenes").
 #
-#   gnuplot -e "csv='NAME.csv'; csv2='NAME_slopes.csv'; out='NAME'; gpdir='experiments'" exp_scenes.gp
+#   drawn by the engine (libexperiment/figure.c, `lcplab figure scenes CSV`)
 #
-# csv: scene, params, settings, solver, friction, steps, contacts_mean_timed,
+# dat (NAME.csv's rows): scene, params, settings, solver, friction, steps, contacts_mean_timed,
 # contacts_max, time_step_median_s, ... status (column 20), note; only the
 # runs that completed (status ok) are drawn.  The contacts axis is linear
 # when the panel's contacts span less than a decade.  Options: width=, font=, title=.
 # Writes out.pdf, out.png.
 if (!exists("gpdir")) { gpdir = "." }
 load gpdir."/exp_style.gp"
-if (!exists("csv")) { print "exp_scenes.gp: give csv='NAME.csv'"; exit status 2 }
-if (!exists("out")) { out = csv[1:strlen(csv)-4] }
+if (!exists("dat")) { print "exp_scenes.gp: give dat='NAME.dat'"; exit status 2 }
+if (!exists("out")) { out = dat[1:strlen(dat)-4] }
 
 ok = "$20 == \"ok\" && $7 > 0 && $9 > 0"
-scenes = csv_list(csv, ok, "$1")
+scenes = dat_list(dat, ok, "$1")
 ns = words(scenes)
-if (ns == 0) { print "exp_scenes.gp: no completed run in ".csv; exit status 1 }
+if (ns == 0) { print "exp_scenes.gp: no completed run in ".dat; exit status 1 }
 ncols = ns < 3 ? ns : 3
 W = figwidth(ncols < 2 ? 3.3 : 6.65)
 PH = 1.8
-nsv = words(csv_list(csv, ok, "$4"))
+nsv = words(dat_list(dat, ok, "$4"))
 LH = 0.2 * (nsv + 1) + 0.2
 nr = int((ns + ncols - 1) / ncols)
 H = (PH + LH + 0.5) * nr + (strlen(fig_title_opt) > 0 ? 0.2 : 0)
@@ -36,7 +36,7 @@ do for [fmt in figformats] {
   set xlabel "contacts per step" offset 0, 0.7
   do for [pi = 1:ns] {
     sc = word(scenes, pi)
-    solvers = csv_list(csv, sprintf("%s && $1 == \"%s\"", ok, sc), "$4")
+    solvers = dat_list(dat, sprintf("%s && $1 == \"%s\"", ok, sc), "$4")
     r = int((pi - 1) / ncols)
     c = (pi - 1) % ncols
     x0 = c * (1.0 / ncols) + 0.11 * 6.7 / W
@@ -47,16 +47,16 @@ do for [fmt in figformats] {
     set tmargin at screen ytop
     set bmargin at screen ytop - PH / H
     set ylabel (c == 0 ? "median step time [s]" : "") offset 1, 0
-    clo = real(colmin(csv, sprintf("%s && $1 == \"%s\"", ok, sc), "$7", 1))
-    chi = real(colmax(csv, sprintf("%s && $1 == \"%s\"", ok, sc), "$7", 1))
+    clo = real(colmin(dat, sprintf("%s && $1 == \"%s\"", ok, sc), "$7", 1))
+    chi = real(colmax(dat, sprintf("%s && $1 == \"%s\"", ok, sc), "$7", 1))
     # within a decade a log axis would have no labelled tic: linear then
     if (chi / clo < 10) { unset logscale x; set logscale y; set xrange [clo * 0.9:chi * 1.1]; set xtics nicestep(chi * 1.1 - clo * 0.9) } else { set logscale xy; set xrange [clo / 1.3:chi * 1.3]; set xtics autofreq }
-    tlo = real(colmin(csv, sprintf("%s && $1 == \"%s\"", ok, sc), "$9", 1))
-    thi = real(colmax(csv, sprintf("%s && $1 == \"%s\"", ok, sc), "$9", 1))
+    tlo = real(colmin(dat, sprintf("%s && $1 == \"%s\"", ok, sc), "$9", 1))
+    thi = real(colmax(dat, sprintf("%s && $1 == \"%s\"", ok, sc), "$9", 1))
     set yrange [logfloor(tlo):logceil(thi)]
     set title sprintf("%s %s", letter(pi), txt(sc)) noenhanced font tf offset 0, -0.6
     set key at screen x0 - 0.08 * 6.7 / W, screen ytop - (PH + 0.5) / H left top vertical Left reverse samplen 2.5 spacing 1.0 width 0 font kf noenhanced
-    plot for [k = 1:words(solvers)] rows(csv, sel(sc, word(solvers, k))) using 7:9 with linespoints \
+    plot for [k = 1:words(solvers)] rows(dat, sel(sc, word(solvers, k))) using 7:9 with linespoints \
            lw 1.1 dt sdt_s(word(solvers, k)) pt spt(word(solvers, k)) ps 0.6 lc rgb scolour(word(solvers, k)) \
            title txt(word(solvers, k))
   }

@@ -42,8 +42,10 @@
 # Defines: sfilter(c), scolour(name), spt(name), sdt_s(name), sdt(integrator),
 # pcol(k), ppt(k), pdt(k), figterm(w_in, h_in), figpng(base, w_in, h_in),
 # fontname, kf (legend font), tf (title font), letter(k) ("(a)", ...),
-# panel_letter(k) (sets label 90), csv_list, rows, csv_meta, gridpanel,
-# nicestep, colmin/colmax (awk extremes of a column over matching rows).
+# panel_letter(k) (sets label 90), dat_list, rows, dat_meta, gridpanel,
+# nicestep, colmin/colmax (awk extremes of a column over matching rows),
+# ingroup(g, c) (the box and contact solver groups), scene_figure (the
+# drift and accuracy figures' panels: exp_scene_panels.gp).
 
 style_solvers = "pgs pgs_wide pjacobi direct lemke dantzig enum nsgs nsgs_newton nsn_ac pjacobi_cone pcg_cone apgd admm auto pgs_color pgs_part ipm"
 style_colours = "#0072B2 #56B4E9 #009E73 #000000 #D55E00 #E69F00 #CC79A7 #000000 #D55E00 #009E73 #E69F00 #CC79A7 #56B4E9 #332288 #000000 #882255 #AA4499 #44AA99"
@@ -110,25 +112,29 @@ figset(fmt, w, h) = fmt eq "pdf" ? figterm(w, h) : figterm_png(w, h)
 # after the PDF is closed: its PNG, 200 dpi
 figpng(base) = have_pdftoppm ? system(sprintf("pdftoppm -r 200 -png -singlefile '%s.pdf' '%s' 2>&1", base, base)) : ""
 
-# ---- reading the CSVs ----------------------------------------------------------------------
-# lcplab hands the scripts copies of its CSVs in which a field holding any
-# character but letters, digits and ._+-:/= is the token @K, whose text is
-# fig_text_K (experiments/CAMPAIGNS.md, "No shell ever parses a value"): the
-# awk programs below see plain words only.  txt(w): the text to show for w.
+# ---- reading the data files -----------------------------------------------------------------
+# The scripts read no CSV: lcplab hands them its CSVs' rows as data files,
+# dat and dat2 (libexperiment/figure.c), split once by the engine's CSV
+# reader and written tab-separated, in which a field holding any character
+# but letters, digits and ._+-:/= is the token @K, whose text is fig_text_K
+# (experiments/CAMPAIGNS.md, "No shell ever parses a value"): no field holds
+# a tab, a quote or a blank, so gnuplot (separator "\t", below) and the awk
+# programs (-F'\t') split the lines with no quoting rule, and see plain
+# words only.  txt(w): the text to show for w.
 txt(w) = (strlen(w) > 1 && w[1:1] eq "@" && exists(sprintf("fig_text_%s", w[2:*]))) ? value(sprintf("fig_text_%s", w[2:*])) : w
 # distinct values of an awk expression over the data rows (not '#', not the
 # header) that pass an awk condition, space-separated, in file order
-csv_list(file, cond, expr) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} (%s) {v = %s; if (!s[v]++) printf \"%%s \", v}' '%s'", cond, expr, file))
+dat_list(file, cond, expr) = system(sprintf("awk -F'\\t' '/^#/ {next} !h {h=1; next} (%s) {v = %s; if (!s[v]++) printf \"%%s \", v}' '%s'", cond, expr, file))
 # the data rows passing an awk condition, as a gnuplot data source (a pipe):
 # selecting rows this way keeps lines unbroken (NaN rows would break them)
-rows(file, cond) = sprintf("< awk -F, '/^#/ {next} !h {h=1; next} (%s)' '%s'", cond, file)
+rows(file, cond) = sprintf("< awk -F'\\t' '/^#/ {next} !h {h=1; next} (%s)' '%s'", cond, file)
 # the number of matching rows
-nrows(file, cond) = int(system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} (%s) {n++} END {print n + 0}' '%s'", cond, file)))
+nrows(file, cond) = int(system(sprintf("awk -F'\\t' '/^#/ {next} !h {h=1; next} (%s) {n++} END {print n + 0}' '%s'", cond, file)))
 # one value of the preamble ("# key: value"), or "?"
-csv_meta(file, key) = system(sprintf("awk '/^# %s:/ {sub(/^# %s: */, \"\"); print; f=1; exit} END {if (!f) print \"?\"}' '%s'", key, key, file))
+dat_meta(file, key) = system(sprintf("awk '/^# %s:/ {sub(/^# %s: */, \"\"); print; f=1; exit} END {if (!f) print \"?\"}' '%s'", key, key, file))
 # the least and greatest value of an awk expression over the matching rows
 # whose value is finite and, for pos = 1, > 0 ("nan" when there is none)
-colext(file, cond, expr, pos, op) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} (%s) {v = %s \"\"; if (v !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/) next; v += 0; if (%d && v <= 0) next; if (!n++ || v %s m) m = v} END {if (n) printf \"%%.17g\", m; else print \"nan\"}' '%s'", cond, expr, pos, op, file))
+colext(file, cond, expr, pos, op) = system(sprintf("awk -F'\\t' '/^#/ {next} !h {h=1; next} (%s) {v = %s \"\"; if (v !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/) next; v += 0; if (%d && v <= 0) next; if (!n++ || v %s m) m = v} END {if (n) printf \"%%.17g\", m; else print \"nan\"}' '%s'", cond, expr, pos, op, file))
 colmin(file, cond, expr, pos) = colext(file, cond, expr, pos, "<")
 colmax(file, cond, expr, pos) = colext(file, cond, expr, pos, ">")
 isnan_s(s) = (s eq "nan" || s eq "" || s eq "inf" || s eq "-inf")
@@ -148,17 +154,21 @@ sfilter(c) = strlen(fig_solvers_list) > 0 ? \
 # and a group still over K in near-equal chunks.  A panel is the code
 # si*10000 + m*1000 + g*100 + c: scene si, metric m, group g (0: all), chunk c.
 per_panel = exists("fig_per_panel") ? int(fig_per_panel) : 6
-group1 = ",pgs,pgs_wide,pgs_color,pgs_part,pjacobi,direct,lemke,dantzig,enum,"
-gfilter(g) = g == 0 ? "" : (g == 1 ? sprintf(" && index(\"%s\", \",\" $2 \",\") > 0", group1) : \
-                                     sprintf(" && index(\"%s\", \",\" $2 \",\") == 0", group1))
+# the solver groups: box_solvers (",a,b,", written by the engine from the
+# registry: the solvers that take no Coulomb cone) are group 1, every other
+# solver (the cone solvers, auto, external solvers) group 2; ingroup(g, c)
+# is an awk condition on the solver in column c (g = 0: any)
+if (!exists("box_solvers")) { box_solvers = "," }
+ingroup(g, c) = g == 0 ? "" : sprintf(" && index(\"%s\", \",\" $%d \",\") %s 0", box_solvers, c, g == 1 ? ">" : "==")
+gfilter(g) = ingroup(g, 2)
 # the runs of a scene that the scene's solver group took (a run that was
 # refused at its first problem is in the coverage table, not in the figure)
 # the scenes' steps the failure policy carried (column 14, applied: the
 # fallback's answer, the warm start or P(0) instead of the solver's own;
 # experiments/README.md, "Failed steps"): drawn as grey rings over the run
 carried_step(dummy) = strcol(14) ne "solver" && strcol(14) ne "none" && strcol(14) ne ""
-ncarried(f) = int(system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} $5 != \"\" && $14 != \"solver\" && $14 != \"none\" && $14 != \"\" {n++} END {print n + 0}' '%s'", f)))
-okruns(sc, g) = system(sprintf("awk -F, '/^#/ {next} !h {h=1; next} ($1 \"|\" $4 == \"%s\"%s%s) {r = $2 \"/\" $3; if (!(r in s)) {s[r] = 1; o[++n] = r} if ($13 == \"refused\") bad[r] = 1} END {for (i = 1; i <= n; i++) if (!(o[i] in bad)) printf \"%%s \", o[i]}' '%s'", sc, sfilter(2), gfilter(g), csv))
+ncarried(f) = int(system(sprintf("awk -F'\\t' '/^#/ {next} !h {h=1; next} $5 != \"\" && $14 != \"solver\" && $14 != \"none\" && $14 != \"\" {n++} END {print n + 0}' '%s'", f)))
+okruns(sc, g) = system(sprintf("awk -F'\\t' '/^#/ {next} !h {h=1; next} ($1 \"|\" $4 == \"%s\"%s%s) {r = $2 \"/\" $3; if (!(r in s)) {s[r] = 1; o[++n] = r} if ($13 == \"refused\") bad[r] = 1} END {for (i = 1; i <= n; i++) if (!(o[i] in bad)) printf \"%%s \", o[i]}' '%s'", sc, sfilter(2), gfilter(g), dat))
 # a panel's group in its title only when the scene has runs in both groups
 gtitle(sc, g) = g == 0 || words(okruns(sc, 3 - g)) == 0 ? "" : (g == 1 ? ", box" : ", contact")
 # small multiples (here and in exp_profile.gp): n curves in nchunks(n)
@@ -175,7 +185,7 @@ panel_metric(p) = int(p / 1000) % 10
 panel_group(p) = int(p / 100) % 10
 panel_chunk(p) = p % 100
 
-set datafile separator ","
+set datafile separator "\t"
 set datafile commentschars "#"
 set datafile missing ""
 set encoding utf8

@@ -46,9 +46,16 @@
  * J^T, CFM added to the diagonal), "Friction models" (the pyramid's E / mu
  * blocks); ODE's quickstep/step for the row-per-body bookkeeping.
  *
+ * Problems from rows alone (dyn_assemble_rows: no world, M^-1 diagonal,
+ * given per body; the generated contact families, libexperiment/
+ * generate.c): each side's R = J M^-1/2 is both J and G of (1), so the
+ * same lists and entries give A = R R^T, exactly symmetric.  A dense J
+ * with a diagonal M^-1 is jmjt.c's (dyn_jmjt_dense, by BLAS).
+ *
  * Memory: every buffer is sized in dyn_system_new / dyn_system_reserve by
- * max_rows, nb and max_nnz; dyn_assemble and dyn_apply_impulse allocate
- * nothing and return DYN_ERR_INPUT with a message when a size is exceeded.
+ * max_rows, nb and max_nnz; dyn_assemble, dyn_assemble_rows and
+ * dyn_apply_impulse allocate nothing and return DYN_ERR_INPUT with a
+ * message when a size is exceeded.
  * Gyroscopic terms: not here (the caller's, through t_ext or w).
  */
 #include <limits.h>
@@ -837,6 +844,68 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
   *out = problem_view(s, nrows, nb, storage, ncones);
   s->nrows = nrows;
   s->nb = nb;
+  return DYN_OK;
+}
+
+/* ---- problems from rows alone (no world's bodies) ------------------------------ */
+
+/* Each side's R = J M^-1/2 (M^-1 diagonal: minv, 6 per body) as both the
+ * system's J and G, b = -rhs, the bounds and the cfm of every row. */
+static void scaled_rows(dyn_system *s, const dyn_rows *rows, int nrows, const double *minv) {
+  for (int i = 0; i < nrows; i++) {
+    const dyn_rows *r = &rows[i];
+    for (int k = 0; k < 2; k++) {
+      double *R = s->J + 12 * i + 6 * k;
+      int bi = s->rbody[2 * i + k];
+      for (int c = 0; c < 6; c++) R[c] = bi < 0 ? 0.0 : r->J[k][c] * sqrt(minv[6 * bi + c]);
+      memcpy(s->G + 12 * i + 6 * k, R, 6 * sizeof(double));
+    }
+    s->b[i] = -r->rhs;
+    row_bounds(s, r, i);
+    s->cfm[i] = r->cfm;
+  }
+}
+
+/* minv finite and >= 0; bdyn[b] = 0 for a body whose M^-1 is zero (fixed). */
+static dyn_err check_minv(dyn_system *s, int nb, const double *minv) {
+  if (nb > 0 && !minv) FAIL(s, "dyn_assemble_rows: minv is NULL with nb=%d", nb);
+  for (int bi = 0; bi < nb; bi++) {
+    s->bdyn[bi] = 0;
+    for (int c = 0; c < 6; c++) {
+      double m = minv[6 * bi + c];
+      if (!(m >= 0) || !isfinite(m))
+        FAIL(s, "dyn_assemble_rows: minv[%d]=%g must be finite and >= 0", 6 * bi + c, m);
+      s->bdyn[bi] |= m > 0;
+    }
+  }
+  return DYN_OK;
+}
+
+dyn_err dyn_assemble_rows(dyn_system *s, const dyn_rows *rows, int nrows, int nb,
+                          const double *minv, slv_storage storage, slv_problem *out) {
+  if (!s) return DYN_ERR_INPUT;
+  s->msg[0] = '\0';
+  s->nrows = -1; /* nothing for dyn_apply_impulse: no bodies' state */
+  if (!out) FAIL(s, "dyn_assemble_rows: out is NULL");
+  int naux = 0, ncones = 0;
+  dyn_err e = check_sizes(s, rows, nrows, nb);
+  if (e != DYN_OK) return e;
+  if (storage != SLV_DENSE && storage != SLV_CSR)
+    FAIL(s, "dyn_assemble_rows: storage=%d (dense or CSR only)", (int)storage);
+  if (storage == SLV_DENSE && !(s->storages & DYN_SYS_DENSE))
+    FAIL(s, "dyn_assemble_rows: dense storage not reserved (DYN_SYS_DENSE)");
+  if (storage == SLV_CSR && !(s->storages & DYN_SYS_CSR))
+    FAIL(s, "dyn_assemble_rows: CSR storage not reserved (DYN_SYS_CSR)");
+  if ((e = check_minv(s, nb, minv)) != DYN_OK ||
+      (e = check_rows(s, rows, nrows, nb, &naux, &ncones)) != DYN_OK ||
+      (e = build_lists(s, s->bdyn, rows, nrows, nb, naux)) != DYN_OK)
+    return e;
+  scaled_rows(s, rows, nrows, minv);
+  if (storage == SLV_DENSE)
+    fill_dense(s, rows, nrows, nb);
+  else if ((e = fill_csr(s, rows, nrows)) != DYN_OK)
+    return e;
+  *out = problem_view(s, nrows, nb, storage, ncones);
   return DYN_OK;
 }
 

@@ -194,6 +194,38 @@ DYN_API long dyn_system_csr_nnz(dyn_system *sys, const dyn_rows *rows, int nrows
 DYN_API dyn_err dyn_assemble(dyn_system *sys, const dyn_body *bodies, int nb, const dyn_rows *rows,
                              int nrows, double h, dyn_v3 g, slv_storage storage, slv_problem *out);
 
+/* The problem of rows alone, without a world's bodies: A = J M^-1 J^T +
+ * diag(cfm) (+ the pyramid's entries), b = -rhs, the rows' bounds, findex
+ * and cones, for a diagonal M^-1 (rigid bodies in their principal frames;
+ * libexperiment's generated contact families, datasets/README.md,
+ * "Generated instances").
+ *   rows    in, size nrows (<= max_rows), as for dyn_assemble;
+ *   nb      in: bodies (<= the system's nb);
+ *   minv    in, size 6 nb: the diagonal of M^-1 per body, (1/m x3, 1/I
+ *           per principal axis x3), finite, >= 0 (a body with all zeros
+ *           is fixed: its sides contribute nothing);
+ *   storage in: SLV_DENSE or SLV_CSR (reserved in the system; CSR's size
+ *           as dyn_system_csr_nnz counts it);
+ *   out     out: a view into the system's buffers, as dyn_assemble's.
+ * A is formed from each side's R = J M^-1/2, entry by entry as R R^T with
+ * the same lists as dyn_assemble (so exactly symmetric; not bit for bit
+ * dyn_assemble's J (M^-1 J^T) products).  Nothing is kept for
+ * dyn_apply_impulse.  DYN_OK, or DYN_ERR_INPUT (sizes, storage, minv, the
+ * rows' structure; message in dyn_system_message). */
+DYN_API dyn_err dyn_assemble_rows(dyn_system *sys, const dyn_rows *rows, int nrows, int nb,
+                                  const double *minv, slv_storage storage, slv_problem *out);
+
+/* A = J M^-1 J^T for a dense J and a diagonal M^-1, by BLAS:
+ *   n, nd   in: rows and columns (degrees of freedom) of J;
+ *   J       in/out, n x nd column-major (ld n): scaled in place to
+ *           J M^-1/2 (its column k by sqrt(minv[k])), then no longer J;
+ *   minv    in, size nd: the diagonal of M^-1, >= 0;
+ *   A       out, n x n column-major: (J M^-1/2)(J M^-1/2)^T by cblas_dsyrk,
+ *           the lower triangle copied up (exactly symmetric).
+ * Allocates nothing; the products are BLAS's, so the bits depend on its
+ * kernel. */
+DYN_API void dyn_jmjt_dense(int n, int nd, double *J, const double *minv, double *A);
+
 /* u+ = u + M^-1 (J^T x + h (f_ext, t_ext)) + h g for every dynamic body,
  * with the J and M^-1 of the last dyn_assemble (x: in, size of that
  * problem's n).  Static bodies are left alone; gyroscopic terms are the

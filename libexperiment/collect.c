@@ -1,6 +1,7 @@
 /* collect.c -- `lcplab collect`: the results of a plan merged
  * into the section CSVs, the per-class profiles, the tables and the
- * figures (experiments/CAMPAIGNS.md, "Campaigns" and "Outputs").
+ * figures (experiments/CAMPAIGNS.md, "Campaigns" and "Outputs"); the
+ * files are written as one set (outputs.c), the tables by tables.c.
  *
  * Every task's result is read and checked (result.c): a file of
  * another plan is stale, a file without its end line truncated, one whose
@@ -29,7 +30,6 @@
 
 #include "dyn_world.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <math.h>
@@ -208,15 +208,10 @@ static void load_summary(const loaded *L, const int *sel, int ntasks, FILE *f) {
             first, last, lo, hi);
 }
 
-static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const loaded *L,
-                     const int *sel, int ntask, int nres, int nmiss, int nfail, double tie) {
-  const exp_config *cfg = &pl->cfg;
-  fprintf(f, "# lcplab experiment: %s %s (experiments/README.md)\n", exp_kind_str(s->kind),
-          s->name);
-  section_lines(f, cfg, s);
-  fprintf(f, "# plan: %s (id %s)\n", pl->dir, pl->id);
-  if (s->absent[0])
-    fprintf(f, "# externals_absent: %s (requires= not found: left out)\n", s->absent);
+/* The build and machine lines: each identity key's value (distinct(), or
+ * "unknown" without a result), lcplab's version, the cores, governor and
+ * hosts of the first result. */
+static void identity_lines(FILE *f, const exp_plan *pl, const loaded *L, const int *sel) {
   char v[2048];
   int first = -1;
   for (int i = 0; i < pl->ntasks && first < 0; i++)
@@ -238,59 +233,85 @@ static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const lo
       fprintf(f, "# %s: %s\n", names[k], v);
   }
   fprintf(f, "# lcplab: %s\n", SLV_VERSION);
-  if (r0) {
-    fprintf(f, "# cores: %d\n# governor: %s\n", r0->prov.cores, r0->prov.governor);
-    char hosts[2048] = "";
-    exp_result tmp;
-    (void)tmp;
-    size_t used = 0;
-    for (int i = 0; i < pl->ntasks && used < sizeof hosts - 200; i++) {
-      if (!sel[i] || L->res[i].task < 0 || strstr(hosts, L->res[i].prov.host)) continue;
-      used += (size_t)snprintf(hosts + used, sizeof hosts - used, "%s%s", used ? "; " : "",
-                               L->res[i].prov.host);
-    }
-    fprintf(f, "# host: %s\n", hosts);
+  if (!r0) return;
+  fprintf(f, "# cores: %d\n# governor: %s\n", r0->prov.cores, r0->prov.governor);
+  char hosts[2048] = "";
+  size_t used = 0;
+  for (int i = 0; i < pl->ntasks && used < sizeof hosts - 200; i++) {
+    if (!sel[i] || L->res[i].task < 0 || strstr(hosts, L->res[i].prov.host)) continue;
+    used += (size_t)snprintf(hosts + used, sizeof hosts - used, "%s%s", used ? "; " : "",
+                             L->res[i].prov.host);
   }
-  load_summary(L, sel, pl->ntasks, f);
+  fprintf(f, "# host: %s\n", hosts);
+}
+
+/* The settings of a scene section's runs: solver settings, time limit, what
+ * is compared, the failed-step policy and each scene's world. */
+static void scene_lines(FILE *f, const exp_plan *pl, const exp_section *s) {
+  fprintf(f,
+          "# solver settings: tol %s max_iter %s per step (world defaults: 1e-08, 50), warm "
+          "start from the previous step\n",
+          s->ntol ? "given" : "default", s->max_iter ? "given" : "default");
+  fprintf(f, "# time_limit_s: %g (a whole scene run)\n", exp_time_limit(pl, s));
+  fprintf(f, "# comparison: %s\n", s->compare_integrators ? "integrators" : "solvers");
+  failure_line(f, &s->failure);
+  for (int k = 0; k < s->nsrc; k++)
+    if (s->src[k].kind == EXP_SRC_SCENE) exp_scene_world_line(f, s, &s->src[k]);
+}
+
+/* The settings of a problem section's solves: tolerances, limits, the
+ * timing protocol, the winners' tie tolerance and the condition estimate. */
+static void solve_lines(FILE *f, const exp_plan *pl, const exp_section *s, double tie) {
   double tols[EXP_MAX_TOLS];
   int nt = exp_section_tols(s, tols);
-  fprintf(f, "# seed: %lu\n", s->seed);
-  if (exp_kind_is_scene(s->kind)) {
-    fprintf(f,
-            "# solver settings: tol %s max_iter %s per step (world defaults: 1e-08, 50), warm "
-            "start from the previous step\n",
-            s->ntol ? "given" : "default", s->max_iter ? "given" : "default");
-    fprintf(f, "# time_limit_s: %g (a whole scene run)\n", exp_time_limit(pl, s));
-    fprintf(f, "# comparison: %s\n", s->compare_integrators ? "integrators" : "solvers");
-    failure_line(f, &s->failure);
-    for (int k = 0; k < s->nsrc; k++)
-      if (s->src[k].kind == EXP_SRC_SCENE) exp_scene_world_line(f, s, &s->src[k]);
-  } else {
-    fprintf(f, "# tol:");
-    for (int k = 0; k < nt; k++) fprintf(f, " %g", tols[k]);
-    fprintf(f, "  max_iter: %ld\n", s->max_iter ? s->max_iter : 10000L);
-    fprintf(f, "# time_limit_s: %g (each solve)\n", exp_time_limit(pl, s));
-    fprintf(f,
-            "# memory_limit_mb: %.0f per task (RLIMIT_AS: a solver whose workspace does not "
-            "fit is refused, out_of_memory)\n",
-            pl->memory_mb);
-    fprintf(f,
-            "# timing: clock_gettime(CLOCK_MONOTONIC) around slv_solve only (external "
-            "solvers: see time_source), cold start, one warm-up, then runs until >= %ld runs "
-            "and >= %g s in all, or %g s in all (one run when the warm-up takes that long); "
-            "median (time_s), quartiles (time_q1_s, time_q3_s: type 7), min\n",
-            s->min_runs, s->min_time, s->max_time);
-    fprintf(f, "# tie_tolerance: %g (fastest at tau = 1: within a factor %g of the best; %s)\n",
-            tie, 1.0 + tie, s->tie >= 0.0 ? "the section's tie" : "the noise, NAME_timing.csv");
-    fprintf(f, "# cond_est: 1-norm condition estimate of A (slv_condition_estimate: "
-               "LAPACK dlacn2 Hager-Higham), inf when A is singular\n");
-  }
-  if (s->figure[0]) fprintf(f, "# figure: %s\n", s->figure);
+  fprintf(f, "# tol:");
+  for (int k = 0; k < nt; k++) fprintf(f, " %g", tols[k]);
+  fprintf(f, "  max_iter: %ld\n", s->max_iter ? s->max_iter : 10000L);
+  fprintf(f, "# time_limit_s: %g (each solve)\n", exp_time_limit(pl, s));
+  fprintf(f,
+          "# memory_limit_mb: %.0f per task (RLIMIT_AS: a solver whose workspace does not "
+          "fit is refused, out_of_memory)\n",
+          pl->memory_mb);
+  fprintf(f,
+          "# timing: clock_gettime(CLOCK_MONOTONIC) around slv_solve only (external "
+          "solvers: see time_source), cold start, one warm-up, then runs until >= %ld runs "
+          "and >= %g s in all, or %g s in all (one run when the warm-up takes that long); "
+          "median (time_s), quartiles (time_q1_s, time_q3_s: type 7), min\n",
+          s->min_runs, s->min_time, s->max_time);
+  fprintf(f, "# tie_tolerance: %g (fastest at tau = 1: within a factor %g of the best; %s)\n", tie,
+          1.0 + tie, s->tie >= 0.0 ? "the section's tie" : "the noise, NAME_timing.csv");
+  fprintf(f, "# cond_est: 1-norm condition estimate of A (slv_condition_estimate: "
+             "LAPACK dlacn2 Hager-Higham), inf when A is singular\n");
+}
+
+/* "# date: ... (collected)": now, in UTC. */
+static void date_line(FILE *f) {
   char date[64] = "unknown";
   time_t now = time(NULL);
   struct tm tm;
   if (gmtime_r(&now, &tm)) strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
   fprintf(f, "# date: %s (collected)\n", date);
+}
+
+/* The CSV preamble of a section (experiments/README.md, "Provenance"):
+ * what ran, with which settings, where and when. */
+static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const loaded *L,
+                     const int *sel, int ntask, int nres, int nmiss, int nfail, double tie) {
+  fprintf(f, "# lcplab experiment: %s %s (experiments/README.md)\n", exp_kind_str(s->kind),
+          s->name);
+  section_lines(f, &pl->cfg, s);
+  fprintf(f, "# plan: %s (id %s)\n", pl->dir, pl->id);
+  if (s->absent[0])
+    fprintf(f, "# externals_absent: %s (requires= not found: left out)\n", s->absent);
+  identity_lines(f, pl, L, sel);
+  load_summary(L, sel, pl->ntasks, f);
+  fprintf(f, "# seed: %lu\n", s->seed);
+  if (exp_kind_is_scene(s->kind))
+    scene_lines(f, pl, s);
+  else
+    solve_lines(f, pl, s, tie);
+  if (s->figure[0]) fprintf(f, "# figure: %s\n", s->figure);
+  date_line(f);
   fprintf(f, "# tasks: %d of %d with a result (%d missing or left out, %d failed)\n", nres, ntask,
           nmiss, nfail);
 }
@@ -328,161 +349,6 @@ static void put_row(FILE *f, const exp_row *r) {
     exp_csv_put(f, r->f[k]);
   }
   fputc('\n', f);
-}
-
-/* ---- the outputs that may be written (docs/io.md, "Replacing files") ---------------------- */
-
-/* Refuses path (1 after the message) when it is a symlink that leads
- * outside the folder real (a realpath), or when it exists and not force. */
-static int output_refused(const exp_log *log, const char *path, const char *real, int force) {
-  struct stat st;
-  if (lstat(path, &st) != 0) return 0;
-  if (S_ISLNK(st.st_mode)) {
-    char *to = realpath(path, NULL);
-    size_t n = strlen(real);
-    int inside = to && strncmp(to, real, n) == 0 && (to[n] == '/' || strcmp(real, "/") == 0);
-    free(to);
-    if (!inside) {
-      exp_say(log, EXP_SAY_ERROR,
-              "%s is a symlink that leads outside the output folder (refused, also with --force)",
-              path);
-      return 1;
-    }
-  }
-  if (!force) {
-    exp_say(log, EXP_SAY_ERROR, "%s exists (use --force to overwrite, or another --out)", path);
-    return 1;
-  }
-  return 0;
-}
-
-/* A figure page of section name: NAME-K.pdf or NAME-K.png (K digits). */
-static int is_figure_page(const char *file, const char *name) {
-  size_t n = strlen(name);
-  if (strncmp(file, name, n) != 0 || file[n] != '-') return 0;
-  size_t d = strspn(file + n + 1, "0123456789");
-  const char *ext = file + n + 1 + d;
-  return d > 0 && (strcmp(ext, ".pdf") == 0 || strcmp(ext, ".png") == 0);
-}
-
-/* The figures of section name: NAME.pdf, NAME.png and the pages in out. */
-static int figures_refused(const exp_log *log, const char *out, const char *real, const char *name,
-                           int force) {
-  char path[EXP_PATH_MAX + 128];
-  static const char *const ext[] = { ".pdf", ".png" };
-  for (int k = 0; k < 2; k++) {
-    snprintf(path, sizeof path, "%s/%s%s", out, name, ext[k]);
-    if (output_refused(log, path, real, force)) return 1;
-  }
-  DIR *d = opendir(out);
-  int refused = 0;
-  for (struct dirent *e; d && !refused && (e = readdir(d));)
-    if (is_figure_page(e->d_name, name)) {
-      snprintf(path, sizeof path, "%s/%s", out, e->d_name);
-      refused = output_refused(log, path, real, force);
-    }
-  if (d) closedir(d);
-  return refused;
-}
-
-int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures) {
-  char *real = realpath(out, NULL);
-  if (!real) return 0; /* not made yet: nothing in it */
-  int refused = 0;
-  for (int k = 0; k < cfg->nsec && !refused; k++) {
-    const exp_section *s = &cfg->sec[k];
-    char sfx[EXP_MAX_OUTPUTS][EXP_SUFFIX_MAX], path[EXP_PATH_MAX + 128];
-    int n = exp_output_suffixes(s->kind, sfx, EXP_MAX_OUTPUTS);
-    for (int j = 0; j < n && !refused; j++) {
-      snprintf(path, sizeof path, "%s/%s%s", out, s->name, sfx[j]);
-      refused = output_refused(&cfg->log, path, real, force);
-    }
-    if (!refused && figures) refused = figures_refused(&cfg->log, out, real, s->name, force);
-  }
-  free(real);
-  return refused;
-}
-
-/* Removes the figures of section name from out (NAME.pdf, NAME.png and the
- * pages NAME-K.*) before new ones are drawn: a figure never outlives the CSV
- * it was drawn from (exp_outputs_check refused any that was not ours). */
-static void remove_figures(const char *out, const char *name) {
-  char path[EXP_PATH_MAX + 128];
-  static const char *const ext[] = { ".pdf", ".png" };
-  for (int k = 0; k < 2; k++) {
-    snprintf(path, sizeof path, "%s/%s%s", out, name, ext[k]);
-    remove(path);
-  }
-  DIR *d = opendir(out);
-  for (struct dirent *e; d && (e = readdir(d));)
-    if (is_figure_page(e->d_name, name)) {
-      snprintf(path, sizeof path, "%s/%s", out, e->d_name);
-      remove(path);
-    }
-  if (d) closedir(d);
-}
-
-/* ---- outputs ------------------------------------------------------------------------------- */
-
-FILE *exp_outset_open(exp_outset *set, const char *path) {
-  char err[EXP_PATH_MAX + 256] = "";
-  if (set->n == set->cap) {
-    int cap = set->cap ? 2 * set->cap : 16;
-    io_outfile **o = realloc(set->o, (size_t)cap * sizeof *o);
-    if (o) set->o = o;
-    char **p = o ? realloc(set->path, (size_t)cap * sizeof *p) : NULL;
-    if (p) set->path = p;
-    if (!o || !p) {
-      set->failed = 1;
-      exp_say(set->log, EXP_SAY_ERROR, "collect: out of memory");
-      return NULL;
-    }
-    set->cap = cap;
-  }
-  io_outfile *o = io_outfile_open(path, err, sizeof err);
-  char *copy = o ? strdup(path) : NULL;
-  if (!copy) {
-    io_outfile_discard(o);
-    set->failed = 1;
-    exp_say(set->log, EXP_SAY_ERROR, "%s", o ? "collect: out of memory" : err);
-    return NULL;
-  }
-  set->o[set->n] = o;
-  set->path[set->n++] = copy;
-  return io_outfile_stream(o);
-}
-
-int exp_outset_done(exp_outset *set, int rc) {
-  char err[EXP_PATH_MAX + 256] = "";
-  for (; set->done < set->n; set->done++)
-    if (io_outfile_finish(set->o[set->done], err, sizeof err) != SLV_OK && !set->failed) {
-      exp_say(set->log, EXP_SAY_ERROR, "%s", err);
-      set->failed = 1;
-    }
-  if (rc != 0) set->failed = 1;
-  return set->failed ? -1 : 0;
-}
-
-int exp_outset_publish(exp_outset *set, int ok) {
-  char err[EXP_PATH_MAX + 256] = "";
-  int rc = exp_outset_done(set, ok ? 0 : -1);
-  for (int k = 0; k < set->n; k++) {
-    if (rc != 0) {
-      io_outfile_discard(set->o[k]);
-    } else if (io_outfile_publish(set->o[k], err, sizeof err) != SLV_OK) {
-      exp_say(set->log, EXP_SAY_ERROR, "%s", err);
-      rc = -1;
-    } else if (set->list) {
-      exp_say(set->log, EXP_SAY_OUTPUT, "%s", set->path[k]);
-    }
-    free(set->path[k]);
-  }
-  free(set->o);
-  free(set->path);
-  set->o = NULL;
-  set->path = NULL;
-  set->n = set->cap = set->done = 0;
-  return rc;
 }
 
 static int plot(const exp_log *log, const exp_section *s, const char *base, const char *csv,
@@ -607,7 +473,7 @@ static void plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, 
   char pdf[EXP_PATH_MAX + 96], png[EXP_PATH_MAX + 96];
   snprintf(pdf, sizeof pdf, "%s.pdf", base);
   snprintf(png, sizeof png, "%s.png", base);
-  remove_figures(o->out, s->name);
+  exp_figures_remove(o->out, s->name);
   if (plot(&pl->cfg.log, s, base, csv, suf ? csv2 : NULL, o) < 0) *plot_ok = 0;
   list_out(&pl->cfg.log, list, pdf);
   list_out(&pl->cfg.log, list, png);

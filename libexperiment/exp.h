@@ -10,30 +10,41 @@
  *
  *   config    config.c    the .exp file -> exp_config (every error: one line
  *                         "FILE:LINE: KEY: what" to the sink, status 2, before
- *                         anything runs)
+ *                         anything runs); a section's keys config_keys.c,
+ *                         `external` lines config_external.c, variables and
+ *                         values config_parse.c, kinds' and classes' names
+ *                         names.c
  *   prepare   prepare.c   problems materialised as files (generated families,
  *                         scene exports) with metadata: class, n, nnz,
  *                         contacts, condition estimate
  *   plan      plan.c      problems x solvers x tols (scenes x friction x
  *                         integrators x solvers) -> tasks, written to a plan
  *                         folder (tasks.tsv, problems.tsv, run-parallel.sh,
- *                         slurm.sbatch)
+ *                         slurm.sbatch); a task's key and whether it is done
+ *                         task_done.c
  *   task      task.c      one task: its measurements, written as one result
  *                         file atomically (result.c), under a watchdog for the
- *                         time limit; scene.c runs a scene task, external.c an
- *                         external solver
+ *                         time limit (watchdog.c); its rows rows.c, the
+ *                         verdict judge.c, the scratch folder scratch.c;
+ *                         scene_task.c runs a scene task, external.c an
+ *                         external solver, scene_peer.c a scene peer
  *   collect   collect.c   results -> the section CSVs, the per-class profiles
- *                         and the tables (tables.c), the figures (figure.c)
+ *                         and the tables (tables.c lists them, tables_*.c
+ *                         write them), written as one set (outset.c,
+ *                         outputs.c), the figures (figure.c)
  *
  * jobs.c runs the tasks of a plan on N local worker processes; prov.c
  * gathers the provenance (CPU, governor, load, compiler, BLAS, revision);
  * stats.c holds the pure computations (quantiles, profiles with ties and
  * identical algorithms, line fits with confidence intervals, status tallies,
  * LaTeX escaping), which tests/test_experiment_profile.c checks against
- * hand-worked examples; shell.c the quoting of values for scripts; util.c
- * the clock, strict number parsing and the message sink; generate.c the
- * seeded instance families (`generate` lines, `lcplab generate`);
- * solve_json.c the JSON of one solve (`lcplab solve`), export.c the files
+ * hand-worked examples; sha256.c the content hash of instances and task
+ * keys, fnv1a.c the checksum of result files, fmt.c bounded text; shell.c
+ * the quoting of values for scripts; util.c the clock, strict number
+ * parsing and the message sink; generate.c the seeded instance families
+ * (`generate` lines, `lcplab generate`); solve_options.c, solve_repeat.c and
+ * solve_json.c the options, the timed repeats and the JSON of one solve
+ * (`lcplab solve`; the repeats are lcplab.solve's too), export.c the files
  * of an exported step (`lcplab export`).
  *
  * The library never prints: every message is one line handed to the
@@ -179,7 +190,8 @@ EXP_API slv_residuals exp_last_residual(const dyn_world *w);
 
 /* The summary of a scene run: `lcplab simulate`'s JSON and a `scenes`
  * section's row (experiments/README.md, "scenes"), by the scene peers'
- * rules (../shared/peers/scenes/README.md, "What is timed and measured"):
+ * rules (experiments/README.md, "What each kind writes", scenes;
+ * experiments/CAMPAIGNS.md, "Scene peers"):
  * times over the last 80 % of the steps (timed_steps), contacts over all
  * steps and the timed ones.  Fields a peer does not report are NaN (-1 for
  * counts). */
@@ -448,6 +460,8 @@ EXP_API int exp_tex_escape(const char *s, char *out, size_t len);
  * "enum takes n <= 16 (n=200)" -> "takes n <= 16". */
 EXP_API void exp_reason_key(const char *solver, const char *msg, char *out, size_t len);
 
+/* ---- bounded text (fmt.c) ------------------------------------------------------ */
+
 /* snprintf into buf (size len >= 1), always terminated; returns 1 when
  * the text was cut (paths and labels are bounded, so a cut is reported or
  * harmless, never a warning of the compiler's truncation check). */
@@ -457,9 +471,13 @@ EXP_API int exp_fmt(char *buf, size_t len, const char *fmt, ...)
 #endif
     ;
 
+/* ---- checksums (fnv1a.c) ------------------------------------------------------- */
+
 /* FNV-1a, 64 bits, continued from h (start with EXP_FNV_INIT). */
 #define EXP_FNV_INIT 0xcbf29ce484222325ull
 EXP_API uint64_t exp_fnv1a(uint64_t h, const void *data, size_t len);
+
+/* ---- content hashes (sha256.c) ------------------------------------------------- */
 
 /* SHA-256 (FIPS 180-4), the content hash of instance files: init, add the
  * bytes, then hex (64 lowercase hex digits and a NUL; the state is used up).
@@ -473,6 +491,10 @@ typedef struct exp_sha256 {
 EXP_API void exp_sha256_init(exp_sha256 *s);
 EXP_API void exp_sha256_add(exp_sha256 *s, const void *data, size_t len);
 EXP_API void exp_sha256_hex(exp_sha256 *s, char out[65]);
+/* The SHA-256 of the file's bytes as hex into hex; 0, or -1 with err (size
+ * len) "PATH: why" when it cannot be read or is not a regular file (opened
+ * without blocking: a FIFO is never read). */
+EXP_API int exp_sha256_file(const char *path, char hex[65], char *err, size_t len);
 
 /* ---- one solve as JSON (solve_json.c; `lcplab solve`, docs/lcplab.1) ---------- */
 
@@ -481,6 +503,8 @@ EXP_API void exp_sha256_hex(exp_sha256 *s, char out[65]);
  * significant digits, NaN and infinities as null. */
 EXP_API void exp_json_string(FILE *f, const char *s);
 EXP_API void exp_json_number(FILE *f, double v, int digits);
+
+/* ---- the options of one solve (solve_options.c) ------------------------------- */
 
 /* The options a command line gives for one solve; a field a flag does not
  * set comes from the file's record (io_instance.opt_given), else the
@@ -498,13 +522,19 @@ EXP_API int exp_solve_from_file(const exp_solve_flags *fl, const io_instance *in
  * flags over that. */
 EXP_API slv_options exp_solve_options(const exp_solve_flags *fl, const io_instance *inst);
 
-/* Solves p `repeat` >= 1 times, each from x0 copied fresh into x, timing
- * only slv_solve (CLOCK_MONOTONIC) into times[0..repeat-1]; sum: their
- * median and minimum (exp_time_summary).  Returns slv_solve's status (a
- * negative one stops at once: the solver refused the problem). */
+/* ---- the timed solve (solve_repeat.c; `lcplab solve`, lcplab.solve) ---------- */
+
+/* Solves p `repeat` >= 1 times, each from x0 copied fresh into x (x0 NULL:
+ * the first run starts from x as given, each later one from the x the run
+ * before returned), timing only slv_solve (CLOCK_MONOTONIC) into
+ * times[0..repeat-1]; sum: their median and minimum (exp_time_summary).
+ * Returns slv_solve's status (a negative one stops at once: the solver
+ * refused the problem; times[0..r] hold the runs so far, sum is not set). */
 EXP_API slv_status exp_solve_repeat(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                                     const double *x0, double *x, double *w, long repeat,
                                     double *times, slv_result *res, exp_tsum *sum);
+
+/* ---- one solve as JSON, continued (solve_json.c) ------------------------------ */
 
 /* What the JSON object of one solve reports (cli/cmd_solve.c lists its
  * fields in order). */
@@ -758,10 +788,6 @@ EXP_API void exp_prov_write(FILE *f, const exp_prov *p, const char *rev);
 EXP_API double exp_loadavg(void);
 /* The source revision: LCPLAB_REV, else git rev-parse in dir (+ -dirty). */
 EXP_API void exp_git_rev(const char *dir, char *rev, size_t len);
-/* The SHA-256 of the file's bytes as hex into hex; 0, or -1 with err (size
- * len) "PATH: why" when it cannot be read or is not a regular file (opened
- * without blocking: a FIFO is never read). */
-EXP_API int exp_sha256_file(const char *path, char hex[65], char *err, size_t len);
 /* Limits this process's address space to mb megabytes (RLIMIT_AS), unless
  * mb <= 0, LCPLAB_MEMORY_LIMIT=0 (valgrind) or an AddressSanitizer build. */
 EXP_API void exp_limit_memory(double mb);
@@ -897,12 +923,6 @@ EXP_API int exp_plan_read(const char *dir, const exp_log *log, exp_plan *pl);
 EXP_API void exp_plan_free(exp_plan *pl);
 /* The tasks.tsv line of task i (without newline) into buf. */
 EXP_API void exp_task_spec(const exp_plan *pl, int i, char *buf, size_t len);
-/* DIR/results/tNNNNNN.res */
-EXP_API void exp_result_path(const exp_plan *pl, int i, char *buf, size_t len);
-/* Task i's key (experiments/README.md, "Result files"): the SHA-256 (hex)
- * of the plan id, every variable's value, the task's tasks.tsv line and its
- * problem file's SHA-256 as the plan recorded it. */
-EXP_API void exp_task_key(const exp_plan *pl, int i, char key[65]);
 
 /* ---- results (result.c) ------------------------------------------------- */
 
@@ -924,14 +944,6 @@ typedef struct exp_result {
   int nrows;
 } exp_result;
 
-/* Sets h's plan id, task, key, spec (tabs as blanks), rev and time limit
- * for task i of pl. */
-EXP_API void exp_result_identify(const exp_plan *pl, int i, exp_result *h);
-/* 1 when r is task i's own result in pl (plan id, task number and key),
- * else 0 with why (size len) set. */
-EXP_API int exp_result_matches(const exp_plan *pl, int i, const exp_result *r, char *why,
-                               size_t len);
-
 /* Reads path; returns 0 (complete and intact), 1 missing, or -1 with why
  * (size len) set: truncated, checksum mismatch, unparsable. */
 EXP_API int exp_result_read(const char *path, exp_result *r, char *why, size_t len);
@@ -949,6 +961,25 @@ EXP_API int exp_rbuf_add(exp_rbuf *b, const char *fmt, ...)
 #endif
     ;
 EXP_API void exp_rbuf_free(exp_rbuf *b);
+
+/* ---- whether a task is done (task_done.c) ------------------------------------- */
+
+/* DIR/results/tNNNNNN.res */
+EXP_API void exp_result_path(const exp_plan *pl, int i, char *buf, size_t len);
+/* Task i's key (experiments/README.md, "Result files"): the SHA-256 (hex)
+ * of the plan id, every variable's value, the task's tasks.tsv line and its
+ * problem file's SHA-256 as the plan recorded it. */
+EXP_API void exp_task_key(const exp_plan *pl, int i, char key[65]);
+/* Sets h's plan id, task, key, spec (tabs as blanks), rev and time limit
+ * for task i of pl. */
+EXP_API void exp_result_identify(const exp_plan *pl, int i, exp_result *h);
+/* 1 when r is task i's own result in pl (plan id, task number and key),
+ * else 0 with why (size len) set. */
+EXP_API int exp_result_matches(const exp_plan *pl, int i, const exp_result *r, char *why,
+                               size_t len);
+/* 1 when task i of the plan has its own intact result (exp_result_read,
+ * exp_result_matches), else 0: the task is to run. */
+EXP_API int exp_task_done(const exp_plan *pl, int i);
 
 /* ---- values as data (shell.c; experiments/README.md, "No shell
  * ever parses a value") ---- */
@@ -1045,10 +1076,6 @@ typedef struct exp_jobs_report {
   double elapsed;
 } exp_jobs_report;
 
-/* 1 when task i of the plan has its own intact result (exp_result_read,
- * exp_result_matches), else 0: the task is to run. */
-EXP_API int exp_task_done(const exp_plan *pl, int i);
-
 /* Runs every task of the plan that has no valid result yet, on o->jobs
  * worker processes (forked), each task's result written by the worker.
  * Returns 0 (all run), 1 (stopped by the stop callback: *rep says where), or
@@ -1108,7 +1135,7 @@ EXP_API int exp_campaign_collect(const char *dir, const struct exp_collect_opts 
  * EXP_PATH_MAX).  1, or 0 after the message (cmd names the command). */
 EXP_API int exp_dump_folder(const exp_log *log, const char *cmd, const char *dir, char *out);
 
-/* ---- collect (collect.c, tables.c) ----------------------------- */
+/* ---- collect (collect.c, outputs.c, outset.c, tables.c) ---------------- */
 
 typedef struct exp_collect_opts {
   const char *out;     /* output folder */
@@ -1133,6 +1160,11 @@ EXP_API int exp_collect(const exp_plan *pl, const exp_collect_opts *o);
  * leading outside out (also with force); else 0 (docs/io.md, "Replacing
  * files"). */
 EXP_API int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures);
+
+/* Removes the figures of section name from out (NAME.pdf, NAME.png and the
+ * pages NAME-K.*) before new ones are drawn: a figure never outlives the CSV
+ * it was drawn from (exp_outputs_check refused any that was not ours). */
+EXP_API void exp_figures_remove(const char *out, const char *name);
 
 /* One parsed CSV row of a result: fields split at ',' (no quoting: the
  * engine never writes ',' or '"' inside a field). */
@@ -1214,6 +1246,16 @@ EXP_API int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int 
  * given as text (its header, exp_csv_header(EXP_PROFILE), then rows; '#'
  * lines skipped): *out a malloc'd text (free it).  0, or -1 with err. */
 EXP_API int exp_profile_of_csv(const char *csv, char **out, char *err, size_t len);
+/* The profile figure of the same rows (exp_profile.gp of the folder
+ * scripts, run by gnuplot, the section's figure options figure or NULL:
+ * `figure` of an experiment file) as base.pdf and base.png (base-K-Q.*
+ * for more tolerances and pages), as a profile section draws it.
+ * EXP_EXIT_OK drawn; EXP_EXIT_USAGE csv is not a profile CSV, a figure
+ * option is refused or base holds a newline; EXP_EXIT_FAILED no script,
+ * the data could not be written, gnuplot failed or could not be run (the
+ * messages say which). */
+EXP_API int exp_profile_figure(const exp_log *log, const char *csv, const char *base,
+                               const char *figure, const char *scripts, const char *gnuplot);
 /* The scaling fits per (family, solver) as NAME_slopes.csv rows into g
  * and, when tex is not NULL, as a booktabs table; 0 or -1. */
 EXP_API int exp_slopes_write(FILE *g, FILE *tex, exp_row *rows, int nrows);

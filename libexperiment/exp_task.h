@@ -1,6 +1,9 @@
-/* exp_task.h -- private to the task runner (task.c, the
- * problem tasks and the watchdog; external.c, external solvers;
- * scene.c, scene runs; prepare.c reads a scene source's default run).
+/* exp_task.h -- private to the task runner: task.c (a task, and the
+ * problem tasks of built-in solvers), rows.c (the rows a task writes),
+ * watchdog.c (the time limit), judge.c (the verdict on an answer),
+ * scratch.c (an attempt's scratch folder), external.c (external solvers),
+ * scene_task.c (scene runs) and scene_peer.c (scene peers); prepare.c
+ * reads a scene source's default run.
  *
  * A task appends its CSV rows through exp_tctx_row (under the watchdog's
  * lock), and arms the watchdog around each solve with the rows to add if
@@ -25,10 +28,14 @@ typedef struct exp_line {
   int nf;
 } exp_line;
 
-void exp_line_str(exp_line *l, const char *v); /* v sanitised: ',' -> ';', '"' -> '\'' */
-void exp_line_num(exp_line *l, double v);      /* %.6e, nan, inf; */
+/* The fields of a row (rows.c): a text (quoted when it holds ',' or '"', RFC
+ * 4180; CR, LF and tab as blanks), a number (%.6e, nan, inf, -inf), an
+ * integer, an empty field, a tolerance (%g). */
+void exp_line_str(exp_line *l, const char *v);
+void exp_line_num(exp_line *l, double v);
 void exp_line_int(exp_line *l, long v);
 void exp_line_empty(exp_line *l);
+void exp_line_tol(exp_line *l, double tol);
 
 typedef struct exp_tctx {
   const exp_plan *pl;
@@ -44,12 +51,24 @@ typedef struct exp_tctx {
 } exp_tctx;
 
 /* Makes c->scratch, the attempt's own new folder PLAN/scratch/tNNNNNN.XXXXXX
- * (mkdtemp), once; exp_task_run removes it when the task ends.  0, or -1
- * with errno set. */
+ * (mkdtemp), once (scratch.c); exp_task_run removes it when the task ends
+ * (exp_tctx_scratch_remove: the folder and what the solvers left in it,
+ * links not followed).  0, or -1 with errno set. */
 int exp_tctx_scratch(exp_tctx *c);
+void exp_tctx_scratch_remove(const exp_tctx *c);
 
-/* Appends a row (a '\n' is added). */
+/* Appends a row (a '\n' is added) to the rows the watchdog keeps (watchdog.c). */
 void exp_tctx_row(exp_tctx *c, const exp_line *l);
+
+/* The watchdog of the task whose result goes to path with head (watchdog.c):
+ * its thread started, disarmed; NULL with errno set (ENOMEM: out of memory;
+ * else the thread could not start).  exp_wd_commit writes the result -- head,
+ * with its load at the end and the elapsed time, and the rows added -- after
+ * disarming it: 0, or nonzero with errno on a write error.  exp_wd_stop ends
+ * the thread and frees the watchdog (NULL: nothing). */
+exp_wd *exp_wd_start(const char *path, exp_result *head);
+int exp_wd_commit(exp_wd *wd);
+void exp_wd_stop(exp_wd *wd);
 
 /* Arms the watchdog for `seconds` from now; extra (nextra rows, each ending
  * in '\n') is what the result gets if it fires.  Disarm after the solve. */
@@ -59,7 +78,7 @@ void exp_wd_disarm(exp_wd *wd);
  * the watchdog fires. */
 void exp_wd_set_child(exp_wd *wd, pid_t pgid);
 
-/* The row prefix and suffix of a problem task's rows, by kind. */
+/* The row prefix and suffix of a problem task's rows, by kind (rows.c). */
 typedef struct exp_prow {
   const char *status;
   double tol;
@@ -81,8 +100,8 @@ typedef struct exp_prow {
 } exp_prow;
 void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l);
 
-/* The judgement every solver gets (slv.h's promise): slv_residuals_met,
- * res_scaled <= tol (docs/convergence.md). */
+/* The judgement every solver gets (judge.c; slv.h's promise):
+ * slv_residuals_met, res_scaled <= tol (docs/convergence.md). */
 int exp_judge(const slv_problem *p, const slv_residuals *res, double tol);
 
 /* External solver tasks (external.c): rows for every tol. */
@@ -100,26 +119,31 @@ int exp_ext_exec(exp_tctx *c, char *const *argv, const char *time_key, double li
 /* Scene peer tasks of scenes sections (scene_peer.c): one summary row. */
 int exp_scene_peer_run(exp_tctx *c);
 
-/* One summary row of a scenes section (scene.c): r NULL for a row without
+/* One summary row of a scenes section (scene_task.c): r NULL for a row without
  * numbers. */
 void exp_scene_summary_row(const exp_tctx *c, const char *solver, const char *friction,
                            const exp_run_summary *r, const char *status, const char *note,
                            exp_line *l);
 
-/* Scene tasks (scene.c). 0, or 3 when the task could not run. */
+/* Scene tasks of drift and accuracy sections (scene_task.c): one row per
+ * step.  0, or 3 when the task could not run. */
 int exp_scene_run(exp_tctx *c);
 
-/* The world settings of a scene task (scene.c): defaults, the section's
+/* A built-in solver's task of a scenes section (scene_task.c): one summary
+ * row.  0. */
+int exp_scene_summary_run(exp_tctx *c);
+
+/* The world settings of a scene task (scene_task.c): defaults, the section's
  * keys, the line's settings, then solver (NULL: keep), friction model fr
  * and integrator (< 0: keep). */
 dyn_world_settings exp_scene_settings(const exp_section *s, const exp_source *src,
                                       const char *solver, int fr, int integrator);
 
-/* The default run of a scene source at step dt (scene.c): its scene
+/* The default run of a scene source at step dt (scene_task.c): its scene
  * model's (dyn_model_default_steps); 0 when the model cannot be built. */
 long exp_source_default_steps(const exp_source *src, double dt);
 
-/* The "# world:" preamble line of a scene source (scene.c). */
+/* The "# world:" preamble line of a scene source (scene_task.c). */
 void exp_scene_world_line(FILE *f, const exp_section *s, const exp_source *src);
 
 #endif /* CLI_EXPERIMENT_TASK_H */

@@ -49,7 +49,7 @@
  *   5. with verdict=KEY, the true/false (1/0) the last process printed after
  *      KEY, the program's own verdict, is the row's reported_solved (empty
  *      when it printed none); it judges nothing (the agreement table of
- *      tables.c counts it against err_siconos).
+ *      tables_counts.c counts it against err_siconos).
  */
 #define _GNU_SOURCE
 

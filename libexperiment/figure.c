@@ -4,19 +4,26 @@
  *
  * The figure scripts (experiments/exp_KIND.gp) select rows with awk through
  * gnuplot's system(), pasting file names and field values into the command.
- * So that no name written by someone else reaches that shell or awk, the
- * figure is drawn in a folder of its own inside the output folder
- * (.figure-XXXXXX, made by mkdtemp):
- *   data.csv, data2.csv  copies of NAME.csv and its second CSV, in which
- *                        every data field holding a character other than a
- *                        letter, a digit or ._+-:/= is replaced by the token
- *                        @K (RFC 4180 quotes undone first), so that no
- *                        awk -F, of the scripts sees a quoted field;
+ * So that no name written by someone else reaches that shell or awk, and no
+ * script has to read a CSV, the figure is drawn in a folder of its own
+ * inside the output folder (.figure-XXXXXX, made by mkdtemp):
+ *   data.dat, data2.dat  the rows of NAME.csv and of its second CSV as the
+ *                        figure's data: the fields split once, here, as
+ *                        RFC 4180 says (exp_csv_split), and written
+ *                        tab-separated, with every field holding a character
+ *                        other than a letter, a digit or ._+-:/= replaced by
+ *                        the token @K; so no field holds a tab, a quote or a
+ *                        blank, and gnuplot (`set datafile separator "\t"`)
+ *                        and awk -F'\t' split the lines without any quoting
+ *                        rule ('#' lines verbatim, then the header);
  *   params.gp            gnuplot assignments, every string single-quoted
- *                        for gnuplot (' -> ''): cd to the folder, csv, csv2,
- *                        out = 'fig', gpdir, fig_KEY of `figure key=value`,
- *                        and fig_text_K, the text of token @K, which the
- *                        scripts show through txt() (exp_style.gp);
+ *                        for gnuplot (' -> ''): cd to the folder, dat, dat2,
+ *                        out = 'fig', gpdir, box_solvers (the registered
+ *                        solvers that take no Coulomb cone, ",a,b,": the
+ *                        scripts' box group, from the registry), fig_KEY of
+ *                        `figure key=value`, and fig_text_K, the text of
+ *                        token @K, which the scripts show through txt()
+ *                        (exp_style.gp);
  * gnuplot is run as `gnuplot params.gp SCRIPT` (no -e, no text parsed but
  * the engine's own), and its fig.pdf, fig.png, fig-2.pdf ... are renamed
  * to NAME.pdf, NAME.png, NAME-2.pdf ... in the output folder; the folder is
@@ -24,7 +31,6 @@
  */
 #define _GNU_SOURCE
 
-#include "exp.h"
 #include "exp.h"
 
 #include <ctype.h>
@@ -72,8 +78,8 @@ static int text_token(texts *t, const char *s) {
   return ++t->n;
 }
 
-/* One data line of src as the figure's line (split as RFC 4180 says):
- * plain fields as they are, the others @K. */
+/* One line of the CSV src as the figure's data line (split as RFC 4180
+ * says): tab-separated, plain fields as they are, the others @K. */
 static int copy_row(FILE *out, char *line, texts *t) {
   char *f[256];
   int nf = exp_csv_split(line, f, 256);
@@ -81,28 +87,27 @@ static int copy_row(FILE *out, char *line, texts *t) {
     int k = is_plain(f[j]) ? 0 : text_token(t, f[j]);
     if (k < 0) return -1;
     if (k)
-      fprintf(out, "%s@%d", j ? "," : "", k);
+      fprintf(out, "%s@%d", j ? "\t" : "", k);
     else
-      fprintf(out, "%s%s", j ? "," : "", f[j]);
+      fprintf(out, "%s%s", j ? "\t" : "", f[j]);
   }
   fputc('\n', out);
   return 0;
 }
 
-/* The figure's copy of the CSV src (comments and header verbatim). */
-static int copy_csv(const char *src, const char *dst, texts *t) {
+/* The figure's data file dst of the CSV src: its '#' lines verbatim, then
+ * the header and the rows as data lines. */
+static int write_data(const char *src, const char *dst, texts *t) {
   FILE *in = fopen(src, "r"), *out = in ? fopen(dst, "w") : NULL;
   char *line = NULL;
   size_t cap = 0;
-  int bad = !in || !out, header = 1;
+  int bad = !in || !out;
   while (!bad && getline(&line, &cap, in) >= 0) {
     line[strcspn(line, "\r\n")] = '\0';
-    if (line[0] == '#' || header) {
-      header &= line[0] == '#';
+    if (line[0] == '#')
       fprintf(out, "%s\n", line);
-      continue;
-    }
-    bad = copy_row(out, line, t) != 0;
+    else
+      bad = copy_row(out, line, t) != 0;
   }
   free(line);
   if (in) fclose(in);
@@ -180,13 +185,25 @@ static int figure_params(exp_rbuf *b, const char *figure) {
   return bad;
 }
 
+/* box_solvers = ',a,b,...,': the registered solvers that take no Coulomb
+ * cone, the box group of the scripts' panels (exp_style.gp, gfilter). */
+static int box_solvers(exp_rbuf *b) {
+  int bad = exp_rbuf_add(b, "box_solvers = ',");
+  for (int k = 0; k < slv_solver_count() && !bad; k++) {
+    const slv_solver *sv = slv_solver_at(k);
+    if (!(sv->caps & SLV_CAP_CONE)) bad = exp_rbuf_add(b, "%s,", sv->name);
+  }
+  return bad || exp_rbuf_add(b, "'\n");
+}
+
 static int write_params(const char *dir, const char *gpdir, const char *figure, int has_csv2,
                         const texts *t) {
   exp_rbuf b = { 0 };
   int bad = exp_rbuf_add(&b, "cd ") || exp_gp_quote(&b, dir) ||
-            exp_rbuf_add(&b, "\ncsv = 'data.csv'\ncsv2 = '%s'\nout = 'fig'\ngpdir = ",
-                         has_csv2 ? "data2.csv" : "") ||
-            exp_gp_quote(&b, gpdir) || exp_rbuf_add(&b, "\n") || figure_params(&b, figure);
+            exp_rbuf_add(&b, "\ndat = 'data.dat'\ndat2 = '%s'\nout = 'fig'\ngpdir = ",
+                         has_csv2 ? "data2.dat" : "") ||
+            exp_gp_quote(&b, gpdir) || exp_rbuf_add(&b, "\n") || box_solvers(&b) ||
+            figure_params(&b, figure);
   for (int k = 0; k < t->n && !bad; k++)
     bad = exp_rbuf_add(&b, "fig_text_%d = ", k + 1) || exp_gp_quote(&b, t->v[k]) ||
           exp_rbuf_add(&b, "\n");
@@ -225,10 +242,10 @@ static int prepare(char *dir, const char *base, const char *csv, const char *csv
     rmdir(tmpl);
     return -1;
   }
-  snprintf(data, sizeof data, "%s/data.csv", dir);
-  snprintf(data2, sizeof data2, "%s/data2.csv", dir);
+  snprintf(data, sizeof data, "%s/data.dat", dir);
+  snprintf(data2, sizeof data2, "%s/data2.dat", dir);
   texts t = { 0 };
-  int bad = copy_csv(csv, data, &t) || (csv2 && copy_csv(csv2, data2, &t)) ||
+  int bad = write_data(csv, data, &t) || (csv2 && write_data(csv2, data2, &t)) ||
             write_params(dir, gpdir, figure, csv2 != NULL, &t);
   texts_free(&t);
   if (bad) move_outputs(dir, base);

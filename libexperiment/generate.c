@@ -10,7 +10,8 @@
  * S, drawn in a fixed order, so (family, n, seed) fixes the random draws;
  * the file is bit-identical for the same libm and OpenBLAS kernel (another
  * CPU's kernel may round the products differently).  Products use OpenBLAS
- * (cblas_dsyrk, cblas_dgemv).  The generator's state lives in the caller's
+ * (cblas_dsyrk, cblas_dgemv; the contact families' A through libdynamics).
+ * The generator's state lives in the caller's
  * frame (no gsl_rng_alloc, whose failure would call GSL's error handler):
  * nothing here touches global state.
  *
@@ -86,9 +87,12 @@
  *                                   boxed-findex (n rounded down to 3 nc).
  *                 b as in contact.  Not planted: no x_ref.
  *
- * For the idea of the contact family compare ../shared/peers/src/gen_lcp.c
- * (types contact / contact-box); this is an independent implementation, the
- * files are not identical to the peers'.
+ * The contact rows are those of docs/contact.md, "Contact Jacobian", and
+ * their A = J M^-1 J^T is libdynamics' (dyn_jmjt_dense for the dense
+ * families, dyn_assemble_rows for the sparse ones): the generator draws the
+ * bodies, the contacts and b, and adds eps.  How the contact family relates
+ * to the peers' generated problems: datasets/INSTANCES.md, "Bundled
+ * instances".
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -110,6 +114,9 @@
 #include <unistd.h>
 
 #include "exp.h"
+
+#include "dyn_constraint.h"
+#include "dyn_math.h"
 
 #define GEN_MU 0.5 /* friction coefficient of the findex families */
 
@@ -142,22 +149,19 @@ static int has_findex(gen_family f) { return f == GEN_BOXED_FINDEX || f == GEN_S
 
 /* ---- small helpers --------------------------------------------------------- */
 
-static void cross3(const double *a, const double *b, double *c) {
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static double norm3(const double *a) { return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
-
-/* A uniformly distributed unit vector (normalised Gaussian; retried if tiny). */
-static void unit3(gsl_rng *r, double *v) {
+/* A uniformly distributed unit vector (normalised Gaussian; retried if
+ * tiny).  The components are drawn x, y, z, one statement each: the
+ * generated files depend on the order. */
+static dyn_v3 unit3(gsl_rng *r) {
+  dyn_v3 v;
   double s;
   do {
-    for (int k = 0; k < 3; k++) v[k] = gsl_ran_gaussian(r, 1.0);
-    s = norm3(v);
+    v.x = gsl_ran_gaussian(r, 1.0);
+    v.y = gsl_ran_gaussian(r, 1.0);
+    v.z = gsl_ran_gaussian(r, 1.0);
+    s = dyn_v3_norm(v);
   } while (s < 1e-6);
-  for (int k = 0; k < 3; k++) v[k] /= s;
+  return dyn_v3_make(v.x / s, v.y / s, v.z / s);
 }
 
 /* Copies the lower triangle of the n x n column-major A onto the upper one,
@@ -296,24 +300,116 @@ static int gen_joints(gsl_rng *r, io_instance *inst) {
   return 0;
 }
 
-/* contact (friction = 0: one normal row per contact, nc = n) and
- * boxed-findex (friction = 1: rows n, t1, t2 per contact, nc = n / 3). */
+/* ---- contact rows (contact, boxed-findex and the sparse families) ------------ */
 
-/* A random orthonormal contact frame: the normal nrm uniform on the sphere,
- * t1 a random direction orthogonal to it, t2 = nrm x t1 (the draws in this
- * order: the generated files depend on it). */
-static void random_frame(gsl_rng *r, double nrm[3], double t1[3], double t2[3]) {
-  double tmp[3], s;
-  unit3(r, nrm);
-  do {
-    unit3(r, tmp);
-    cross3(nrm, tmp, t1);
-    s = norm3(t1);
-  } while (s < 1e-3);
-  for (int d = 0; d < 3; d++) t1[d] /= s;
-  cross3(nrm, t1, t2);
+/* The diagonal of M^-1 of nb free bodies, 6 values each: mass m ~ U(0.5, 2),
+ * principal inertia m U(0.1, 1) per axis. */
+static void draw_bodies(gsl_rng *r, int nb, double *minv) {
+  for (int k = 0; k < nb; k++) {
+    double m = 0.5 + 1.5 * gsl_rng_uniform(r);
+    for (int d = 0; d < 3; d++) minv[6 * k + d] = 1.0 / m;
+    for (int d = 0; d < 3; d++) minv[6 * k + 3 + d] = 1.0 / (m * (0.1 + 0.9 * gsl_rng_uniform(r)));
+  }
 }
 
+/* One contact: body a, body b (-1: the ground), its frame (normal, t1, t2)
+ * and the lever arms on a and b. */
+typedef struct contact {
+  int a, b;
+  dyn_v3 dir[3], ra, rb;
+} contact;
+
+/* The dense families' pair: b any body other than a (uniform) with
+ * probability 0.7, else the ground (always when nb = 1). */
+static void pair_any(gsl_rng *r, int nb, contact *c) {
+  c->a = (int)gsl_rng_uniform_int(r, (unsigned long)nb);
+  c->b = -1;
+  if (nb > 1 && gsl_rng_uniform(r) < 0.7) {
+    c->b = (int)gsl_rng_uniform_int(r, (unsigned long)(nb - 1));
+    if (c->b >= c->a) c->b++; /* uniform over the bodies other than a */
+  }
+}
+
+/* The sparse families' pair: b = a + d, d uniform in {-3..-1, 1..3}, with
+ * probability 0.7 (the ground when b falls outside), else the ground. */
+static void pair_near(gsl_rng *r, int nb, contact *c) {
+  c->a = (int)gsl_rng_uniform_int(r, (unsigned long)nb);
+  c->b = -1;
+  if (nb > 1 && gsl_rng_uniform(r) < 0.7) {
+    int d = 1 + (int)gsl_rng_uniform_int(r, 3);
+    c->b = gsl_rng_uniform(r) < 0.5 ? c->a - d : c->a + d;
+    if (c->b < 0 || c->b >= nb) c->b = -1;
+  }
+}
+
+/* After the pair: a random orthonormal frame -- the normal uniform on the
+ * sphere, t1 a random direction orthogonal to it, t2 = nrm x t1 -- then the
+ * lever arms r_a, r_b ~ U(-1,1)^3 (the draws in this order: the generated
+ * files depend on it). */
+static void contact_geometry(gsl_rng *r, contact *c) {
+  dyn_v3 t1;
+  double s;
+  c->dir[0] = unit3(r);
+  do {
+    t1 = dyn_v3_cross(c->dir[0], unit3(r));
+    s = dyn_v3_norm(t1);
+  } while (s < 1e-3);
+  c->dir[1] = dyn_v3_make(t1.x / s, t1.y / s, t1.z / s);
+  c->dir[2] = dyn_v3_cross(c->dir[0], c->dir[1]);
+  double ra[3], rb[3];
+  for (int d = 0; d < 3; d++) {
+    ra[d] = 2.0 * gsl_rng_uniform(r) - 1.0;
+    rb[d] = 2.0 * gsl_rng_uniform(r) - 1.0;
+  }
+  c->ra = dyn_v3_make(ra[0], ra[1], ra[2]);
+  c->rb = dyn_v3_make(rb[0], rb[1], rb[2]);
+}
+
+/* One side of a row: J = s (d, r x d), s = +-1. */
+static void row_side(double *J, dyn_v3 d, dyn_v3 r, int negate) {
+  dyn_v3 ang = dyn_v3_cross(r, d);
+  const double v[6] = { d.x, d.y, d.z, ang.x, ang.y, ang.z };
+  for (int k = 0; k < 6; k++) J[k] = negate ? -v[k] : v[k];
+}
+
+/* Row q (0: the normal, 1, 2: t1, t2) of contact c as libdynamics' row i:
+ * J = (d, r_a x d) on a, (-d, -(r_b x d)) on b, the lower body index in
+ * slot 0, so that A's sums run over the bodies in order.  Only J and the
+ * bodies count for A; the instance has its own bounds. */
+static void contact_row(const contact *c, int q, int i, dyn_rows *row) {
+  memset(row, 0, sizeof *row);
+  row->kind = DYN_ROW_PLAIN;
+  row->findex = -1;
+  row->hi = INFINITY;
+  row->base = i;
+  int sa = c->b < 0 || c->a < c->b ? 0 : 1, sb = 1 - sa;
+  row->body[sa] = c->a;
+  row->body[sb] = c->b;
+  row_side(row->J[sa], c->dir[q], c->ra, 0);
+  if (c->b >= 0) row_side(row->J[sb], c->dir[q], c->rb, 1);
+}
+
+/* Row i, the q-th of its contact (first row i - q), in ODE's findex form:
+ * the normal lo = 0, hi = inf; a tangent coupled to it with mu = GEN_MU. */
+static void findex_bounds(io_instance *inst, int i, int q) {
+  inst->findex[i] = q == 0 ? -1 : i - q;
+  inst->mu[i] = q == 0 ? 0.0 : GEN_MU;
+  inst->lo[i] = q == 0 ? 0.0 : -GEN_MU;
+  inst->hi[i] = q == 0 ? INFINITY : GEN_MU;
+}
+
+/* A_ii += eps = 1e-6 mean(diag A) (CFM-like) of the dense n x n A. */
+static void dense_eps(int n, double *A) {
+  double tr = 0.0;
+  for (int i = 0; i < n; i++) tr += A[i + (size_t)i * n];
+  double eps = 1e-6 * tr / n;
+  for (int i = 0; i < n; i++) A[i + (size_t)i * n] += eps;
+}
+
+/* contact (friction = 0: one normal row per contact, nc = n) and
+ * boxed-findex (friction = 1: rows n, t1, t2 per contact, nc = n / 3):
+ * J dense (n x 6 nb), b = J v - |N(0, 0.5)| on normal rows (J v on
+ * tangent rows), A = J M^-1 J^T by libdynamics (dyn_jmjt_dense) + eps I. */
 static int gen_contact(gsl_rng *r, io_instance *inst, int friction) {
   int n = inst->n, rows_per = friction ? 3 : 1, nc = n / rows_per;
   int nb = (nc + 3) / 4, nd = 6 * nb, rc = -1;
@@ -326,67 +422,28 @@ static int gen_contact(gsl_rng *r, io_instance *inst, int friction) {
     inst->mu = calloc((size_t)n, sizeof *inst->mu);
     if (!inst->findex || !inst->mu) goto done;
   }
-
-  for (int k = 0; k < nb; k++) {
-    double m = 0.5 + 1.5 * gsl_rng_uniform(r);
-    for (int d = 0; d < 3; d++) minv[6 * k + d] = 1.0 / m;
-    for (int d = 0; d < 3; d++) minv[6 * k + 3 + d] = 1.0 / (m * (0.1 + 0.9 * gsl_rng_uniform(r)));
-  }
-
-  for (int c = 0; c < nc; c++) {
-    int a = (int)gsl_rng_uniform_int(r, (unsigned long)nb), bb = -1;
-    if (nb > 1 && gsl_rng_uniform(r) < 0.7) {
-      bb = (int)gsl_rng_uniform_int(r, (unsigned long)(nb - 1));
-      if (bb >= a) bb++; /* uniform over the bodies other than a */
-    }
-    double nrm[3], t1[3], t2[3], ra[3], rb[3];
-    random_frame(r, nrm, t1, t2);
-    for (int d = 0; d < 3; d++) {
-      ra[d] = 2.0 * gsl_rng_uniform(r) - 1.0;
-      rb[d] = 2.0 * gsl_rng_uniform(r) - 1.0;
-    }
-    const double *dir[3] = { nrm, t1, t2 };
+  draw_bodies(r, nb, minv);
+  for (int ci = 0; ci < nc; ci++) {
+    contact c;
+    pair_any(r, nb, &c);
+    contact_geometry(r, &c);
     for (int q = 0; q < rows_per; q++) {
-      int i = rows_per * c + q;
-      double ang[3];
-      cross3(ra, dir[q], ang);
-      for (int d = 0; d < 3; d++) {
-        J[i + (size_t)(6 * a + d) * n] = dir[q][d];
-        J[i + (size_t)(6 * a + 3 + d) * n] = ang[d];
-      }
-      if (bb >= 0) {
-        cross3(rb, dir[q], ang);
-        for (int d = 0; d < 3; d++) {
-          J[i + (size_t)(6 * bb + d) * n] = -dir[q][d];
-          J[i + (size_t)(6 * bb + 3 + d) * n] = -ang[d];
-        }
-      }
-      if (friction) {
-        inst->findex[i] = q == 0 ? -1 : rows_per * c;
-        inst->mu[i] = q == 0 ? 0.0 : GEN_MU;
-        inst->lo[i] = q == 0 ? 0.0 : -GEN_MU;
-        inst->hi[i] = q == 0 ? INFINITY : GEN_MU;
-      }
+      int i = rows_per * ci + q;
+      dyn_rows row;
+      contact_row(&c, q, i, &row);
+      for (int k = 0; k < 2; k++)
+        for (int d = 0; row.body[k] >= 0 && d < 6; d++)
+          J[i + (size_t)(6 * row.body[k] + d) * n] = row.J[k][d];
+      if (friction) findex_bounds(inst, i, q);
     }
   }
-
   /* b = J v - |N(0, 0.5)| on normal rows, J v on tangent rows (J unscaled) */
   for (int k = 0; k < nd; k++) v[k] = gsl_ran_gaussian(r, 1.0);
   cblas_dgemv(CblasColMajor, CblasNoTrans, n, nd, 1.0, J, n, v, 1, 0.0, inst->b, 1);
   for (int i = 0; i < n; i++)
     if (i % rows_per == 0) inst->b[i] -= fabs(gsl_ran_gaussian(r, 0.5));
-
-  /* A = (J M^-1/2)(J M^-1/2)^T + eps I */
-  for (int k = 0; k < nd; k++) {
-    double sq = sqrt(minv[k]);
-    for (int i = 0; i < n; i++) J[i + (size_t)k * n] *= sq;
-  }
-  cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, nd, 1.0, J, n, 0.0, inst->A, n);
-  symmetrize_from_lower(n, inst->A);
-  double tr = 0.0;
-  for (int i = 0; i < n; i++) tr += inst->A[i + (size_t)i * n];
-  double eps = 1e-6 * tr / n;
-  for (int i = 0; i < n; i++) inst->A[i + (size_t)i * n] += eps;
+  dyn_jmjt_dense(n, nd, J, minv, inst->A); /* J scaled in place */
+  dense_eps(n, inst->A);
   rc = 0;
 done:
   free(minv);
@@ -397,172 +454,74 @@ done:
 
 /* ---- sparse families ------------------------------------------------------------ */
 
-/* One row of J M^-1/2 on at most two bodies (body -1: none). */
-typedef struct srow {
-  int body[2];
-  double v[2][6];
-} srow;
-
 static double dot6(const double *a, const double *b) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
 }
 
-/* A(i, j) of the rows' J M^-1/2: the shared bodies in ascending order. */
-static double sparse_entry(const srow *ri, const srow *rj) {
-  double a = 0.0;
-  for (int k = 0; k < 2; k++)
-    for (int l = 0; l < 2; l++)
-      if (ri->body[k] >= 0 && ri->body[k] == rj->body[l]) a += dot6(ri->v[k], rj->v[l]);
-  return a;
-}
-
-/* The rows of each body (CSR-like: start[nb+1], list). */
-static int body_rows(const srow *R, int n, int nb, int **start, int **list) {
-  *start = calloc((size_t)nb + 1, sizeof **start);
-  *list = malloc((size_t)(2 * n + 1) * sizeof **list);
-  if (!*start || !*list) return -1;
-  for (int i = 0; i < n; i++)
-    for (int k = 0; k < 2; k++)
-      if (R[i].body[k] >= 0) (*start)[R[i].body[k] + 1]++;
-  for (int q = 0; q < nb; q++) (*start)[q + 1] += (*start)[q];
-  int *fill = calloc((size_t)nb, sizeof *fill);
-  if (!fill) return -1;
-  for (int i = 0; i < n; i++)
-    for (int k = 0; k < 2; k++) {
-      int q = R[i].body[k];
-      if (q >= 0) (*list)[(*start)[q] + fill[q]++] = i;
-    }
-  free(fill);
-  return 0;
-}
-
-static int cmp_int(const void *a, const void *b) {
-  int x = *(const int *)a, y = *(const int *)b;
-  return (x > y) - (x < y);
-}
-
-/* A = R R^T + eps I in CSR, columns sorted, into inst. */
-static int sparse_assemble(const srow *R, int n, int nb, io_instance *inst) {
-  int *start = NULL, *list = NULL, *cols = NULL, *mark = NULL, rc = -1;
-  if (body_rows(R, n, nb, &start, &list)) goto done;
-  double tr = 0.0;
-  for (int i = 0; i < n; i++) tr += sparse_entry(&R[i], &R[i]);
-  double eps = 1e-6 * tr / n;
-  cols = malloc((size_t)(2 * n + 1) * sizeof *cols);
-  mark = malloc((size_t)n * sizeof *mark);
+/* The instance's CSR A = J M^-1 J^T + eps I of the rows, by libdynamics
+ * (dyn_assemble_rows: R = J M^-1/2, A = R R^T entry by entry, the bodies
+ * of a pair in ascending order, so exactly symmetric; columns sorted);
+ * eps = 1e-6 mean(diag), as in contact.  0, or -1 out of memory. */
+static int sparse_matrix(const dyn_rows *rows, int n, int nb, const double *minv,
+                         io_instance *inst) {
+  dyn_system *sys = NULL;
+  slv_problem p;
+  long nnz = 0;
+  int rc = -1;
+  if (dyn_system_new(n, nb, DYN_SYS_CSR, 1, &sys, NULL, 0) != DYN_OK ||
+      (nnz = dyn_system_csr_nnz(sys, rows, n)) < 0 ||
+      dyn_system_reserve(sys, n, nb, DYN_SYS_CSR, nnz) != DYN_OK ||
+      dyn_assemble_rows(sys, rows, n, nb, minv, SLV_CSR, &p) != DYN_OK)
+    goto done;
   inst->Ap = malloc(((size_t)n + 1) * sizeof *inst->Ap);
-  size_t cap = (size_t)n * 16, nnz = 0;
-  inst->Aj = malloc(cap * sizeof *inst->Aj);
-  inst->Ax = malloc(cap * sizeof *inst->Ax);
-  if (!cols || !mark || !inst->Ap || !inst->Aj || !inst->Ax) goto done;
-  for (int i = 0; i < n; i++) mark[i] = -1;
-  for (int i = 0; i < n; i++) {
-    int nc = 0;
-    for (int k = 0; k < 2; k++) {
-      int q = R[i].body[k];
-      for (int t = q >= 0 ? start[q] : 0; q >= 0 && t < start[q + 1]; t++)
-        if (mark[list[t]] != i) {
-          mark[list[t]] = i;
-          cols[nc++] = list[t];
-        }
-    }
-    qsort(cols, (size_t)nc, sizeof *cols, cmp_int);
-    if (nnz + (size_t)nc > cap) {
-      cap = 2 * (nnz + (size_t)nc);
-      int *aj = realloc(inst->Aj, cap * sizeof *aj);
-      if (!aj) goto done;
-      inst->Aj = aj;
-      double *ax = realloc(inst->Ax, cap * sizeof *ax);
-      if (!ax) goto done;
-      inst->Ax = ax;
-    }
-    inst->Ap[i] = (int)nnz;
-    for (int t = 0; t < nc; t++) {
-      inst->Aj[nnz] = cols[t];
-      inst->Ax[nnz++] = sparse_entry(&R[i], &R[cols[t]]) + (cols[t] == i ? eps : 0.0);
-    }
-  }
-  inst->Ap[n] = (int)nnz;
+  inst->Aj = malloc(((size_t)nnz + 1) * sizeof *inst->Aj);
+  inst->Ax = malloc(((size_t)nnz + 1) * sizeof *inst->Ax);
+  if (!inst->Ap || !inst->Aj || !inst->Ax) goto done;
+  memcpy(inst->Ap, p.Ap, ((size_t)n + 1) * sizeof *inst->Ap);
+  memcpy(inst->Aj, p.Aj, (size_t)nnz * sizeof *inst->Aj);
+  memcpy(inst->Ax, p.Ax, (size_t)nnz * sizeof *inst->Ax);
+  double tr = 0.0;
+  for (int i = 0; i < n; i++)
+    for (int t = inst->Ap[i]; t < inst->Ap[i + 1]; t++)
+      if (inst->Aj[t] == i) tr += inst->Ax[t];
+  double eps = 1e-6 * tr / n;
+  for (int i = 0; i < n; i++)
+    for (int t = inst->Ap[i]; t < inst->Ap[i + 1]; t++)
+      if (inst->Aj[t] == i) inst->Ax[t] += eps;
   rc = 0;
 done:
-  free(start);
-  free(list);
-  free(cols);
-  free(mark);
+  dyn_system_free(sys);
   return rc;
 }
 
-/* The rows of the sparse families (the file's header): sparse-contact, -box, -findex. */
-static int gen_sparse(gsl_rng *r, int n, gen_family family, io_instance *inst) {
-  int rows_per = family == GEN_SPARSE_FINDEX ? 3 : 1, nc = n / rows_per;
-  int nb = nc, rc = -1;
-  double *minv = malloc((size_t)6 * nb * sizeof *minv), *v = malloc((size_t)6 * nb * sizeof *v);
-  srow *R = calloc((size_t)n, sizeof *R);
-  inst->b = calloc((size_t)n, sizeof *inst->b);
-  inst->lo = calloc((size_t)n, sizeof *inst->lo);
-  inst->hi = malloc((size_t)n * sizeof *inst->hi);
-  if (family == GEN_SPARSE_FINDEX) {
-    inst->findex = malloc((size_t)n * sizeof *inst->findex);
-    inst->mu = calloc((size_t)n, sizeof *inst->mu);
-  }
-  if (!minv || !v || !R || !inst->b || !inst->lo || !inst->hi ||
-      (family == GEN_SPARSE_FINDEX && (!inst->findex || !inst->mu)))
-    goto done;
-  for (int k = 0; k < nb; k++) {
-    double m = 0.5 + 1.5 * gsl_rng_uniform(r);
-    for (int d = 0; d < 3; d++) minv[6 * k + d] = 1.0 / m;
-    for (int d = 0; d < 3; d++) minv[6 * k + 3 + d] = 1.0 / (m * (0.1 + 0.9 * gsl_rng_uniform(r)));
-  }
-  for (int c = 0; c < nc; c++) {
-    int a = (int)gsl_rng_uniform_int(r, (unsigned long)nb), bb = -1;
-    if (nb > 1 && gsl_rng_uniform(r) < 0.7) {
-      int d = 1 + (int)gsl_rng_uniform_int(r, 3);
-      bb = gsl_rng_uniform(r) < 0.5 ? a - d : a + d;
-      if (bb < 0 || bb >= nb) bb = -1;
-    }
-    double nrm[3], t1[3], t2[3], ra[3], rb[3];
-    random_frame(r, nrm, t1, t2);
-    for (int d = 0; d < 3; d++) {
-      ra[d] = 2.0 * gsl_rng_uniform(r) - 1.0;
-      rb[d] = 2.0 * gsl_rng_uniform(r) - 1.0;
-    }
-    const double *dir[3] = { nrm, t1, t2 };
+/* The rows of nc contacts between neighbouring bodies (the file's header),
+ * rows_per (1 or 3) per contact, into rows; the findex family's bounds, or
+ * hi = inf (lo = 0 as allocated). */
+static void sparse_rows(gsl_rng *r, int nc, int nb, int rows_per, gen_family family, dyn_rows *rows,
+                        io_instance *inst) {
+  for (int ci = 0; ci < nc; ci++) {
+    contact c;
+    pair_near(r, nb, &c);
+    contact_geometry(r, &c);
     for (int q = 0; q < rows_per; q++) {
-      int i = rows_per * c + q;
-      srow *row = &R[i];
-      double ang[3];
-      /* slot 0 the lower body index, so the sums run over bodies in order */
-      int lo_first = bb < 0 || a < bb;
-      int sa = lo_first ? 0 : 1, sb = 1 - sa;
-      row->body[sa] = a;
-      row->body[sb] = bb;
-      cross3(ra, dir[q], ang);
-      for (int d = 0; d < 3; d++) {
-        row->v[sa][d] = dir[q][d];
-        row->v[sa][3 + d] = ang[d];
-      }
-      if (bb >= 0) {
-        cross3(rb, dir[q], ang);
-        for (int d = 0; d < 3; d++) {
-          row->v[sb][d] = -dir[q][d];
-          row->v[sb][3 + d] = -ang[d];
-        }
-      }
-      if (family == GEN_SPARSE_FINDEX) {
-        inst->findex[i] = q == 0 ? -1 : rows_per * c;
-        inst->mu[i] = q == 0 ? 0.0 : GEN_MU;
-        inst->lo[i] = q == 0 ? 0.0 : -GEN_MU;
-        inst->hi[i] = q == 0 ? INFINITY : GEN_MU;
-      } else {
+      int i = rows_per * ci + q;
+      contact_row(&c, q, i, &rows[i]);
+      if (family == GEN_SPARSE_FINDEX)
+        findex_bounds(inst, i, q);
+      else
         inst->hi[i] = INFINITY;
-      }
     }
   }
-  /* b = J v - |N(0, 0.5)| on normal rows, J v on tangent rows (J unscaled) */
+}
+
+/* b = J v - |N(0, 0.5)| on normal rows, J v on tangent rows (v: 6 nb
+ * values), then sparse-box's bounds lo_i = -U(0.1, 1), hi_i = U(0.1, 1). */
+static void sparse_b(gsl_rng *r, int n, int nb, int rows_per, gen_family family,
+                     const dyn_rows *rows, double *v, io_instance *inst) {
   for (int k = 0; k < 6 * nb; k++) v[k] = gsl_ran_gaussian(r, 1.0);
   for (int i = 0; i < n; i++) {
     for (int k = 0; k < 2; k++)
-      if (R[i].body[k] >= 0) inst->b[i] += dot6(R[i].v[k], v + 6 * R[i].body[k]);
+      if (rows[i].body[k] >= 0) inst->b[i] += dot6(rows[i].J[k], v + 6 * rows[i].body[k]);
     if (i % rows_per == 0) inst->b[i] -= fabs(gsl_ran_gaussian(r, 0.5));
   }
   if (family == GEN_SPARSE_BOX)
@@ -570,15 +529,32 @@ static int gen_sparse(gsl_rng *r, int n, gen_family family, io_instance *inst) {
       inst->lo[i] = -(0.1 + 0.9 * gsl_rng_uniform(r));
       inst->hi[i] = 0.1 + 0.9 * gsl_rng_uniform(r);
     }
-  for (int i = 0; i < n; i++)
-    for (int k = 0; k < 2; k++)
-      for (int c = 0; c < 6 && R[i].body[k] >= 0; c++)
-        R[i].v[k][c] *= sqrt(minv[6 * R[i].body[k] + c]);
-  rc = sparse_assemble(R, n, nb, inst);
+}
+
+/* The sparse families (the file's header): sparse-contact, -box, -findex. */
+static int gen_sparse(gsl_rng *r, int n, gen_family family, io_instance *inst) {
+  int rows_per = family == GEN_SPARSE_FINDEX ? 3 : 1, nc = n / rows_per;
+  int nb = nc, rc = -1;
+  double *minv = malloc((size_t)6 * nb * sizeof *minv), *v = malloc((size_t)6 * nb * sizeof *v);
+  dyn_rows *rows = malloc((size_t)n * sizeof *rows);
+  inst->b = calloc((size_t)n, sizeof *inst->b);
+  inst->lo = calloc((size_t)n, sizeof *inst->lo);
+  inst->hi = malloc((size_t)n * sizeof *inst->hi);
+  if (family == GEN_SPARSE_FINDEX) {
+    inst->findex = malloc((size_t)n * sizeof *inst->findex);
+    inst->mu = calloc((size_t)n, sizeof *inst->mu);
+  }
+  if (!minv || !v || !rows || !inst->b || !inst->lo || !inst->hi ||
+      (family == GEN_SPARSE_FINDEX && (!inst->findex || !inst->mu)))
+    goto done;
+  draw_bodies(r, nb, minv);
+  sparse_rows(r, nc, nb, rows_per, family, rows, inst);
+  sparse_b(r, n, nb, rows_per, family, rows, v, inst);
+  rc = sparse_matrix(rows, n, nb, minv, inst);
 done:
   free(minv);
   free(v);
-  free(R);
+  free(rows);
   return rc;
 }
 

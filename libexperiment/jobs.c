@@ -175,16 +175,6 @@ static int spawn(pool *p, worker *w) {
 
 /* ---- bookkeeping ----------------------------------------------------------------------- */
 
-int exp_task_done(const exp_plan *pl, int i) {
-  char path[EXP_PATH_MAX + 64], why[256];
-  exp_result_path(pl, i, path, sizeof path);
-  exp_result r;
-  int rc = exp_result_read(path, &r, why, sizeof why);
-  int ok = rc == 0 && exp_result_matches(pl, i, &r, why, sizeof why);
-  if (rc == 0) exp_result_free(&r);
-  return ok;
-}
-
 /* A result for a task whose worker died without writing one. */
 static void write_crash(const pool *p, int i, int status) {
   char path[EXP_PATH_MAX + 64], msg[128];

@@ -34,9 +34,9 @@
  * section, label, family, origin and path), tasks.tsv and the time limit:
  * the plan's shape.  Each task has a key as
  * well, the SHA-256 of the plan id, plan.vars, its tasks.tsv line and its
- * problem file's SHA-256 (exp_task_key): a result is the task's only with
- * both (exp_result_matches), so an edited instance or a changed variable
- * reruns the tasks it touches while the plan stays the same.
+ * problem file's SHA-256 (exp_task_key, task_done.c): a result is the task's
+ * only with both (exp_result_matches), so an edited instance or a changed
+ * variable reruns the tasks it touches while the plan stays the same.
  */
 #define _GNU_SOURCE
 
@@ -723,54 +723,4 @@ void exp_plan_free(exp_plan *pl) {
   free(pl->probs);
   free(pl->tasks);
   memset(pl, 0, sizeof *pl);
-}
-
-void exp_result_path(const exp_plan *pl, int i, char *buf, size_t len) {
-  snprintf(buf, len, "%s/results/t%06d.res", pl->dir, i);
-}
-
-/* ---- task keys ------------------------------------------------------------------------------ */
-
-void exp_task_key(const exp_plan *pl, int i, char key[65]) {
-  char spec[1024];
-  exp_task_spec(pl, i, spec, sizeof spec);
-  const char *vars = exp_config_vars(&pl->cfg);
-  int prob = pl->tasks[i].prob;
-  const char *sha = prob >= 0 ? pl->probs[prob].sha256 : "";
-  exp_sha256 h;
-  exp_sha256_init(&h);
-  /* each part with its NUL, so that no two lists of parts hash alike */
-  exp_sha256_add(&h, pl->id, strlen(pl->id) + 1);
-  exp_sha256_add(&h, vars, strlen(vars) + 1);
-  exp_sha256_add(&h, spec, strlen(spec) + 1);
-  exp_sha256_add(&h, sha, strlen(sha) + 1);
-  exp_sha256_hex(&h, key);
-}
-
-void exp_result_identify(const exp_plan *pl, int i, exp_result *h) {
-  h->task = i;
-  snprintf(h->plan, sizeof h->plan, "%s", pl->id);
-  exp_task_key(pl, i, h->key);
-  exp_task_spec(pl, i, h->spec, sizeof h->spec);
-  for (char *s = h->spec; *s; s++)
-    if (*s == '\t') *s = ' ';
-  snprintf(h->rev, sizeof h->rev, "%s", pl->rev);
-  h->time_limit = exp_time_limit(pl, &pl->cfg.sec[pl->tasks[i].section]);
-}
-
-int exp_result_matches(const exp_plan *pl, int i, const exp_result *r, char *why, size_t len) {
-  char key[65];
-  exp_task_key(pl, i, key);
-  if (strcmp(r->plan, pl->id) != 0 || r->task != i) {
-    snprintf(why, len, "stale (plan %s, task %d: not this plan's task %d)", r->plan, r->task, i);
-    return 0;
-  }
-  if (strcmp(r->key, key) != 0) {
-    snprintf(why, len,
-             "stale (task %d of another instance content or other variables: key %.12s, "
-             "the task's is %.12s)",
-             i, r->key[0] ? r->key : "(none)", key);
-    return 0;
-  }
-  return 1;
 }

@@ -1,13 +1,17 @@
 /* profile_csv.c -- the per-class performance profiles of results given as
- * CSV text, for callers that hold a profile section's rows but no plan
- * (Python's lcplab.profile; exp.h, "profiles of CSV text").  The curves are
- * exp_profile_write's, the same the engine writes as NAME_profile.csv.
+ * CSV text, and their figure, for callers that hold a profile section's
+ * rows but no plan (Python's lcplab.profile; exp.h, "profiles of CSV
+ * text").  The curves are exp_profile_write's, the same the engine writes
+ * as NAME_profile.csv; the figure is exp_figure_draw's with
+ * exp_profile.gp, the same a profile section draws.
  */
 #define _GNU_SOURCE
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "exp.h"
 
@@ -82,5 +86,69 @@ int exp_profile_of_csv(const char *csv, char **out, char *err, size_t len) {
     *out = buf;
   else
     free(buf);
+  return rc;
+}
+
+/* The text s into the file path; 0, or -1. */
+static int write_text(const char *path, const char *s) {
+  FILE *f = fopen(path, "w");
+  if (!f) return -1;
+  size_t n = strlen(s);
+  int bad = fwrite(s, 1, n, f) != n;
+  return (fclose(f) != 0 || bad) ? -1 : 0;
+}
+
+/* The rows and their curves as dir/rows.csv and dir/rows_profile.csv, and
+ * the figure drawn from them; the files are removed after. */
+static int draw_from(const exp_log *log, const char *dir, const char *csv, const char *curves,
+                     const char *base, const char *figure, const char *scripts,
+                     const char *gnuplot) {
+  char rows[EXP_PATH_MAX + 64], prof[EXP_PATH_MAX + 64];
+  snprintf(rows, sizeof rows, "%s/rows.csv", dir);
+  snprintf(prof, sizeof prof, "%s/rows_profile.csv", dir);
+  int rc = EXP_EXIT_FAILED;
+  exp_section s;
+  memset(&s, 0, sizeof s);
+  s.kind = EXP_PROFILE;
+  snprintf(s.name, sizeof s.name, "%s", exp_basename(base));
+  if (write_text(rows, csv) != 0 || write_text(prof, curves) != 0)
+    exp_say(log, EXP_SAY_ERROR, "%s: cannot write the figure's rows: %s", dir, strerror(errno));
+  else if (exp_figure_options(log, rows, figure, s.figure, sizeof s.figure) != EXP_EXIT_OK)
+    rc = EXP_EXIT_USAGE;
+  else
+    rc = exp_figure_draw(log, &s, base, rows, prof, scripts, gnuplot) == 0 ? EXP_EXIT_OK
+                                                                           : EXP_EXIT_FAILED;
+  unlink(rows);
+  unlink(prof);
+  return rc;
+}
+
+int exp_profile_figure(const exp_log *log, const char *csv, const char *base, const char *figure,
+                       const char *scripts, const char *gnuplot) {
+  char script[EXP_PATH_MAX + 32], err[512];
+  if (exp_line_safe(log, "figure", base) != 0) return EXP_EXIT_USAGE;
+  snprintf(script, sizeof script, "%s/exp_profile.gp", scripts ? scripts : "");
+  if (!scripts || access(script, R_OK) != 0) {
+    exp_say(log, EXP_SAY_ERROR,
+            "%s: cannot read: no figure (LCPLAB_EXPERIMENTS names the scripts' folder)", script);
+    return EXP_EXIT_FAILED;
+  }
+  char *curves = NULL;
+  if (exp_profile_of_csv(csv, &curves, err, sizeof err) != 0) {
+    exp_say(log, EXP_SAY_ERROR, "%s", err);
+    return EXP_EXIT_USAGE;
+  }
+  /* the rows' folder beside base, as exp_figure_draw's own */
+  const char *slash = strrchr(base, '/');
+  char dir[EXP_PATH_MAX + 32];
+  snprintf(dir, sizeof dir, "%.*s.profile-XXXXXX", slash ? (int)(slash - base + 1) : 0, base);
+  int rc = EXP_EXIT_FAILED;
+  if (!mkdtemp(dir)) {
+    exp_say(log, EXP_SAY_ERROR, "%s: cannot make the figure's folder: %s", dir, strerror(errno));
+  } else {
+    rc = draw_from(log, dir, csv, curves, base, figure, scripts, gnuplot);
+    rmdir(dir);
+  }
+  free(curves);
   return rc;
 }

@@ -155,27 +155,6 @@ static uint64_t hash_file(uint64_t h, const char *path) {
   return h;
 }
 
-int exp_sha256_file(const char *path, char hex[65], char *err, size_t len) {
-  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    exp_fmt(err, len, "%s: %s", path, fd < 0 ? strerror(errno) : "not a regular file");
-    if (fd >= 0) close(fd);
-    return -1;
-  }
-  exp_sha256 h;
-  exp_sha256_init(&h);
-  char buf[65536];
-  ssize_t r;
-  while ((r = read(fd, buf, sizeof buf)) > 0) exp_sha256_add(&h, buf, (size_t)r);
-  int bad = r < 0;
-  if (bad) exp_fmt(err, len, "%s: %s", path, strerror(errno));
-  close(fd);
-  if (bad) return -1;
-  exp_sha256_hex(&h, hex);
-  return 0;
-}
-
 static void binary_hash(char *out, size_t len) {
   uint64_t h = EXP_FNV_INIT;
   char exe[4096];

@@ -2,8 +2,9 @@
  * prints as its JSON and what a `scenes` section's row holds for lcplab's
  * own runs (exp.h, "run summaries"; experiments/README.md, "scenes"),
  * computed once here.  Its fields and rules are those of the scene peers
- * (../shared/peers/scenes/README.md, "What is timed and measured"), so
- * that a peer's summary line and lcplab's are the same measures: step
+ * (experiments/README.md, "What each kind writes", scenes; experiments/
+ * CAMPAIGNS.md, "Scene peers"), so that a peer's summary line and
+ * lcplab's are the same measures: step
  * times over the last 80 % of the steps (median and mean), contacts per
  * step (mean over all steps and over the timed ones, maximum), the energy
  * at the start and the end, the deepest penetration after one extra

@@ -1,6 +1,6 @@
 /* scene_peer.c -- scene peers in scenes sections: an external program that
  * runs a named scene in another physics engine and prints one summary line
- * (experiments/README.md, "Scene peers"; ../shared/peers/scenes, peer_scene).
+ * (experiments/CAMPAIGNS.md, "Scene peers").
  *
  *   external NAME kind=scene [requires=PATH] command TEMPLATE...
  *

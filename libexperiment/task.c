@@ -28,230 +28,23 @@
  *   - convergence kind: the history of the test's measure (res_scaled) per iteration of the last
  *     run, thinned to every k <= 20 then a 5 % geometric grid, with the time
  *     of iteration k (iter_time below), and a final row.
- * The watchdog is a thread of the task's process (exp_wd below).
+ * The watchdog is a thread of the task's process (watchdog.c); the rows'
+ * layout is rows.c's; an external solver's task is external.c's, a scene
+ * task scene_task.c's and a scene peer's scene_peer.c's.
  */
 #define _GNU_SOURCE
 
 #include "exp_task.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <math.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
-
-/* ---- CSV layout ---------------------------------------------------------------------- */
-
-/* The last columns of profile and scaling rows: the test's measure and the
- * literature's (slv.h, slv_residuals; docs/convergence.md). */
-#define EXP_MEASURE_COLS "res_scaled,siconos_err,err_siconos,res_rel_1q"
 
 /* seconds past the time limit before the watchdog ends a built-in solve (backstop_s) */
 #define EXP_BACKSTOP_GRACE_S 10.0
 
-static void measure_cols(exp_line *l, const slv_residuals *r) {
-  const double v[4] = { r ? r->res_scaled : NAN, r ? r->siconos_err : NAN, r ? r->err_siconos : NAN,
-                        r ? r->res_rel_1q : NAN };
-  for (int k = 0; k < 4; k++) {
-    if (isnan(v[k]))
-      exp_line_empty(l);
-    else
-      exp_line_num(l, v[k]);
-  }
-}
-
-const char *exp_csv_header(exp_kind k) {
-  switch (k) {
-  case EXP_CONVERGENCE:
-    return "problem,kind,n,solver,status,iteration,time_s,res_scaled,final,class,method,"
-           "time_source,tol,note";
-  case EXP_PROFILE:
-    return "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,"
-           "res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,"
-           "time_source,note,time_total_s," EXP_MEASURE_COLS ",x_digest,reported_solved";
-  case EXP_SCALING:
-    return "family,problem,kind,n,solver,status,iterations,pivots,time_s,time_min_s,repeats,"
-           "res_rel,class,nnz,method,time_q1_s,time_q3_s,solved,tol,note,time_total_"
-           "s," EXP_MEASURE_COLS;
-  case EXP_DRIFT:
-    return "scene,solver,integrator,friction,step,t,energy,rel_drift,max_penetration,contacts,"
-           "iterations,res_nat_inf,status,applied,note";
-  case EXP_ACCURACY:
-    return "scene,solver,integrator,friction,step,t,max_penetration,joint_error,compl,infeas,"
-           "res_nat_inf,iterations,status,applied,note";
-  case EXP_SCENES:
-    return "scene,params,settings,solver,friction,steps,contacts_mean_timed,contacts_max,"
-           "time_step_median_s,time_step_mean_s,time_per_contact_s,energy_start,energy_end,"
-           "energy_drift,max_penetration_end,max_body_displacement,max_settled_displacement,"
-           "not_converged,fallback_steps,status,note";
-  default: return "";
-  }
-}
-
-const char *exp_csv2_suffix(exp_kind k) {
-  return k == EXP_PROFILE ? "_profile" : k == EXP_SCALING || k == EXP_SCENES ? "_slopes" : NULL;
-}
-
-const char *exp_csv2_header(exp_kind k) {
-  if (k == EXP_PROFILE) return "tol,solver,tau,log2_tau,rho,solved_share,problems,class,refused";
-  if (k == EXP_SCALING) return "family,solver,points,slope,intercept,r2,slope_lo,slope_hi,class";
-  if (k == EXP_SCENES)
-    return "scene,settings,solver,points,slope,intercept,r2,slope_lo,slope_hi,"
-           "time_per_contact_median_s";
-  return NULL;
-}
-
-int exp_col(exp_kind k, const char *name) {
-  const char *h = exp_csv_header(k);
-  size_t nl = strlen(name);
-  int col = 0;
-  for (const char *c = h; *c; col++) {
-    const char *e = strchr(c, ',');
-    size_t fl = e ? (size_t)(e - c) : strlen(c);
-    if (fl == nl && strncmp(c, name, nl) == 0) return col;
-    if (!e) break;
-    c = e + 1;
-  }
-  return -1;
-}
-
-/* ---- rows ------------------------------------------------------------------------------ */
-
-/* Appends field v: in double quotes, " doubled, when it holds , or "
- * (RFC 4180, experiments/README.md "CSV format"); CR, LF and tab become
- * blanks (a result file holds one row a line). */
-static void line_raw(exp_line *l, const char *v) {
-  if (l->nf++ > 0 && l->len + 1 < sizeof l->s) l->s[l->len++] = ',';
-  int q = exp_csv_needs_quotes(v);
-  if (q && l->len + 2 < sizeof l->s) l->s[l->len++] = '"';
-  for (; *v && l->len + 2 + (size_t)q < sizeof l->s; v++) {
-    char ch = *v;
-    if (ch == '\n' || ch == '\r' || ch == '\t') ch = ' ';
-    if (ch == '"') l->s[l->len++] = '"';
-    l->s[l->len++] = ch;
-  }
-  if (q) l->s[l->len++] = '"';
-  l->s[l->len] = '\0';
-}
-
-void exp_line_str(exp_line *l, const char *v) { line_raw(l, v ? v : ""); }
-
-void exp_line_num(exp_line *l, double v) {
-  char b[32];
-  if (isnan(v))
-    snprintf(b, sizeof b, "nan");
-  else if (isinf(v))
-    snprintf(b, sizeof b, v > 0 ? "inf" : "-inf");
-  else
-    snprintf(b, sizeof b, "%.6e", v);
-  line_raw(l, b);
-}
-
-void exp_line_int(exp_line *l, long v) {
-  char b[32];
-  snprintf(b, sizeof b, "%ld", v);
-  line_raw(l, b);
-}
-
-void exp_line_empty(exp_line *l) { line_raw(l, ""); }
-
-static void line_tol(exp_line *l, double tol) {
-  char b[32];
-  snprintf(b, sizeof b, "%g", tol);
-  line_raw(l, b);
-}
-
-/* time_total_s: the seconds the timed runs took in all (external solvers:
- * their processes' wall time), what the repetition rule counted. */
-static void row_total(exp_line *l, const exp_prow *r) {
-  if (r->have_numbers)
-    exp_line_num(l, r->wall_total > 0 ? r->wall_total : r->t.total);
-  else
-    exp_line_empty(l);
-}
-
-void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l) {
-  const exp_prob *p = c->prob;
-  const char *solver = exp_solver_name(&c->pl->cfg, &c->t->solver);
-  memset(l, 0, sizeof *l);
-  int num = r->have_numbers;
-  if (c->s->kind == EXP_SCALING) {
-    exp_line_str(l, p->family);
-    exp_line_str(l, p->label);
-    exp_line_str(l, p->kind);
-    exp_line_int(l, p->n);
-    exp_line_str(l, solver);
-    exp_line_str(l, r->status);
-  } else {
-    exp_line_str(l, p->label);
-    exp_line_str(l, p->kind);
-    exp_line_int(l, p->n);
-    exp_line_str(l, solver);
-    line_tol(l, r->tol);
-    exp_line_str(l, r->status);
-  }
-  int res = num && !r->no_residuals;
-  if (num) {
-    exp_line_int(l, r->iterations);
-    exp_line_int(l, r->pivots);
-    exp_line_num(l, r->t.median);
-    exp_line_num(l, r->t.min);
-    exp_line_int(l, r->runs);
-  } else {
-    for (int k = 0; k < 5; k++) exp_line_empty(l);
-  }
-  if (res)
-    exp_line_num(l, r->res_rel);
-  else
-    exp_line_empty(l);
-  int solved = num && strcmp(r->status, "converged") == 0;
-  if (c->s->kind == EXP_SCALING) {
-    exp_line_str(l, exp_class_str(p->cls));
-    exp_line_int(l, p->nnz);
-    exp_line_str(l, num ? r->method : "");
-    if (num) {
-      exp_line_num(l, r->t.q1);
-      exp_line_num(l, r->t.q3);
-    } else {
-      exp_line_empty(l);
-      exp_line_empty(l);
-    }
-    exp_line_int(l, solved);
-    line_tol(l, r->tol);
-    exp_line_str(l, r->note);
-    row_total(l, r);
-    measure_cols(l, num ? r->res : NULL);
-    return;
-  }
-  if (res)
-    exp_line_num(l, r->res_nat_inf);
-  else
-    exp_line_empty(l);
-  exp_line_int(l, solved);
-  exp_line_str(l, exp_class_str(p->cls));
-  exp_line_int(l, p->nnz);
-  exp_line_int(l, p->contacts);
-  exp_line_num(l, p->cond);
-  exp_line_str(l, num ? r->method : "");
-  if (num) {
-    exp_line_num(l, r->t.q1);
-    exp_line_num(l, r->t.q3);
-  } else {
-    exp_line_empty(l);
-    exp_line_empty(l);
-  }
-  exp_line_str(l, num ? r->time_source : "");
-  exp_line_str(l, r->note);
-  row_total(l, r);
-  measure_cols(l, num ? r->res : NULL);
-  exp_line_str(l, num && r->x_digest ? r->x_digest : "");
-  exp_line_str(l, r->reported_solved);
-}
+/* ---- rows without numbers ------------------------------------------------------------------ */
 
 /* A convergence row: history entry k (final 0) or the final one (final 1). */
 static void conv_row(const exp_tctx *c, const char *status, long iteration, double t,
@@ -277,7 +70,7 @@ static void conv_row(const exp_tctx *c, const char *status, long iteration, doub
   exp_line_str(l, exp_class_str(p->cls));
   exp_line_str(l, method);
   exp_line_str(l, tsrc);
-  line_tol(l, tol);
+  exp_line_tol(l, tol);
   exp_line_str(l, note);
 }
 
@@ -301,106 +94,6 @@ static void empty_rows(exp_tctx *c, const double *tols, int from, int nt, const 
   }
 }
 
-/* ---- the watchdog ----------------------------------------------------------------------- */
-
-struct exp_wd {
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  pthread_t th;
-  int running, stop;
-  double deadline;  /* CLOCK_MONOTONIC s; 0: disarmed */
-  const char *path; /* the result file */
-  exp_result *head;
-  exp_rbuf rows; /* committed rows */
-  char *extra;   /* rows if it fires */
-  int nextra;
-  pid_t child; /* an external solver's process group */
-  double t0;
-};
-
-static void *wd_main(void *arg) {
-  exp_wd *wd = arg;
-  pthread_mutex_lock(&wd->mu);
-  while (!wd->stop) {
-    if (wd->deadline <= 0) {
-      pthread_cond_wait(&wd->cv, &wd->mu);
-      continue;
-    }
-    struct timespec ts;
-    ts.tv_sec = (time_t)wd->deadline;
-    ts.tv_nsec = (long)((wd->deadline - (double)ts.tv_sec) * 1e9);
-    int r = pthread_cond_timedwait(&wd->cv, &wd->mu, &ts);
-    if (r != ETIMEDOUT || wd->stop || wd->deadline <= 0 || exp_now_s() < wd->deadline) continue;
-    /* the limit passed while the task's own thread is still solving */
-    if (wd->child > 0) kill(-wd->child, SIGKILL);
-    wd->head->prov.load_end = exp_loadavg();
-    wd->head->elapsed = exp_now_s() - wd->t0;
-    int bad = exp_result_commit(wd->path, wd->head, &wd->rows, wd->nextra, wd->extra);
-    _exit(bad ? 3 : 0);
-  }
-  pthread_mutex_unlock(&wd->mu);
-  return NULL;
-}
-
-static int wd_start(exp_wd *wd, const char *path, exp_result *head) {
-  memset(wd, 0, sizeof *wd);
-  wd->path = path;
-  wd->head = head;
-  wd->t0 = exp_now_s();
-  pthread_condattr_t ca;
-  pthread_condattr_init(&ca);
-  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-  pthread_mutex_init(&wd->mu, NULL);
-  pthread_cond_init(&wd->cv, &ca);
-  pthread_condattr_destroy(&ca);
-  if (pthread_create(&wd->th, NULL, wd_main, wd) != 0) return -1;
-  wd->running = 1;
-  return 0;
-}
-
-static void wd_stop(exp_wd *wd) {
-  if (wd->running) {
-    pthread_mutex_lock(&wd->mu);
-    wd->stop = 1;
-    pthread_cond_signal(&wd->cv);
-    pthread_mutex_unlock(&wd->mu);
-    pthread_join(wd->th, NULL);
-  }
-  pthread_mutex_destroy(&wd->mu);
-  pthread_cond_destroy(&wd->cv);
-  free(wd->extra);
-  exp_rbuf_free(&wd->rows);
-}
-
-void exp_wd_arm(exp_wd *wd, double seconds, const char *extra, int nextra) {
-  char *copy = strdup(extra ? extra : "");
-  pthread_mutex_lock(&wd->mu);
-  free(wd->extra);
-  wd->extra = copy;
-  wd->nextra = copy ? nextra : 0;
-  wd->deadline = exp_now_s() + seconds;
-  pthread_cond_signal(&wd->cv);
-  pthread_mutex_unlock(&wd->mu);
-}
-
-void exp_wd_disarm(exp_wd *wd) {
-  pthread_mutex_lock(&wd->mu);
-  wd->deadline = 0;
-  pthread_mutex_unlock(&wd->mu);
-}
-
-void exp_wd_set_child(exp_wd *wd, pid_t pgid) {
-  pthread_mutex_lock(&wd->mu);
-  wd->child = pgid;
-  pthread_mutex_unlock(&wd->mu);
-}
-
-void exp_tctx_row(exp_tctx *c, const exp_line *l) {
-  pthread_mutex_lock(&c->wd->mu);
-  if (exp_rbuf_add(&c->wd->rows, "%s\n", l->s) == 0) c->wd->rows.nrows++;
-  pthread_mutex_unlock(&c->wd->mu);
-}
-
 /* ---- measuring a built-in solver ---------------------------------------------------------- */
 
 /* The algorithm that ran: the library's res.method (pgs for pgs_wide on a
@@ -421,11 +114,6 @@ static double iter_time(const slv_result *res, int k, int K, double T, const cha
   }
   *source = "interpolated";
   return K > 0 ? T * k / K : 0.0;
-}
-
-int exp_judge(const slv_problem *p, const slv_residuals *res, double tol) {
-  (void)p;
-  return slv_residuals_met(res, tol, SLV_NORM_INF);
 }
 
 typedef struct meas {
@@ -631,36 +319,6 @@ static int run_builtin(exp_tctx *c, const io_instance *inst, const double *tols,
 
 /* ---- the task ------------------------------------------------------------------------------ */
 
-int exp_tctx_scratch(exp_tctx *c) {
-  if (c->scratch[0]) return 0;
-  char dir[EXP_PATH_MAX];
-  if (exp_fmt(dir, sizeof dir, "%s/scratch", c->pl->dir) ||
-      exp_fmt(c->scratch, sizeof c->scratch, "%s/t%06d.XXXXXX", dir, c->index)) {
-    c->scratch[0] = '\0';
-    errno = ENAMETOOLONG;
-    return -1;
-  }
-  if ((mkdir(dir, 0777) != 0 && errno != EEXIST) || !mkdtemp(c->scratch)) {
-    c->scratch[0] = '\0';
-    return -1;
-  }
-  return 0;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-  (void)st;
-  (void)flag;
-  (void)ftw;
-  remove(path);
-  return 0;
-}
-
-/* Removes the attempt's scratch folder and what the solvers left in it
- * (links not followed). */
-static void remove_scratch(const exp_tctx *c) {
-  if (c->scratch[0]) nftw(c->scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 void exp_cache_free(exp_cache *c) {
   io_instance_free(c->inst);
   c->inst = NULL;
@@ -714,14 +372,19 @@ static int run_problem_task(exp_tctx *c, exp_cache *cache) {
   return exp_external_run(c, inst, tols, nt);
 }
 
+/* A task of a scene section: drift and accuracy run one scene per step row
+ * (scene_task.c); a scenes section's row is a run summary, of lcplab's own
+ * run (scene_task.c) or of a scene peer's (scene_peer.c). */
+static int run_scene_task(exp_tctx *c) {
+  if (c->s->kind != EXP_SCENES) return exp_scene_run(c);
+  return c->t->solver.sv ? exp_scene_summary_run(c) : exp_scene_peer_run(c);
+}
+
 int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv) {
   char path[EXP_PATH_MAX + 64];
   exp_result_path(pl, i, path, sizeof path);
   exp_result *head = calloc(1, sizeof *head);
-  exp_wd *wd = calloc(1, sizeof *wd);
-  if (!head || !wd) {
-    free(head);
-    free(wd);
+  if (!head) {
     exp_say(&pl->cfg.log, EXP_SAY_ERROR, "task %d: out of memory", i);
     return -1;
   }
@@ -735,32 +398,29 @@ int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv) {
   head->prov.load_start = exp_loadavg();
   const exp_task *t = &pl->tasks[i];
   const exp_section *s = &pl->cfg.sec[t->section];
+  exp_wd *wd = exp_wd_start(path, head);
   exp_tctx c = { pl, i, t, s, t->prob >= 0 ? &pl->probs[t->prob] : NULL, wd, head, 0, "" };
   int rc;
-  if (wd_start(wd, path, head) != 0) {
-    exp_say(&pl->cfg.log, EXP_SAY_ERROR, "task %d: cannot start the watchdog thread", i);
+  if (!wd) {
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR,
+            errno == ENOMEM ? "task %d: out of memory"
+                            : "task %d: cannot start the watchdog thread",
+            i);
     rc = -1;
   } else {
-    rc = t->prob >= 0 ? run_problem_task(&c, cache) : exp_scene_run(&c);
-    remove_scratch(&c);
+    rc = t->prob >= 0 ? run_problem_task(&c, cache) : run_scene_task(&c);
+    exp_tctx_scratch_remove(&c);
     if (rc == 3 && strcmp(head->task_status, "ok") == 0)
       snprintf(head->task_status, sizeof head->task_status, "error");
     if (rc == 0 && strcmp(head->task_status, "failed") == 0) rc = 3;
-    head->prov.load_end = exp_loadavg();
-    head->elapsed = exp_now_s() - wd->t0;
-    pthread_mutex_lock(&wd->mu);
-    wd->deadline = 0;
-    int bad = exp_result_commit(path, head, &wd->rows, 0, NULL);
-    pthread_mutex_unlock(&wd->mu);
-    if (bad) {
+    if (exp_wd_commit(wd)) {
       exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: cannot write the result: %s", path,
               strerror(errno));
       rc = -1;
     }
   }
-  wd_stop(wd);
+  exp_wd_stop(wd);
   if (nonconv) *nonconv = c.nonconv;
-  free(wd);
   free(head);
   return rc;
 }

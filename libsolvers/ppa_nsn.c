@@ -14,10 +14,10 @@
  * problem is a fixed point (x = x_k makes w^p = w).  rho_i = 1 / (the
  * contact's Gershgorin bound), nsn_ac's scaling, so sigma_i = alpha times
  * the contact's own stiffness: the same steps for a problem whose contacts
- * are rescaled (DESIGN.md, "The convergence decision must not depend on
- * units or scaling"); [acary2018] adds one scalar alpha to every diagonal.
+ * are rescaled (docs/convergence.md, "What must not change the verdict");
+ * [acary2018] adds one scalar alpha to every diagonal.
  *
- * The proximal parameter ([acary2018], sec. 5.3; Siconos' fc3d_proximal.c):
+ * The proximal parameter ([acary2018], sec. 5.3, as Siconos [acary2019siconos] sets it):
  * alpha_k = PPA_SIGMA e_k^PPA_NU with e_k the error at the centre, the
  * library's measure here (slv_test_measure), so alpha -> 0 and the outer
  * iteration becomes Newton's as e_k -> 0.  nu = 1 as Siconos; Siconos'

@@ -13,7 +13,9 @@
 # options from its CSV preamble), gen/*.tex (paper/gen.py: provenance,
 # tables, every number quoted in the text), the LaTeX sources, the log files
 # and paper.pdf.  The source tree and RESULTS_DIR are only read.
-# Needs lcplab (LCPLAB, else on PATH), python3, gnuplot (pdfcairo), pdflatex and
+# Needs lcplab (LCPLAB, else on PATH), the lcplab Python package for gen.py
+# (PYTHON, else python3, with PYTHONPATH as `make paper` sets it: the build's
+# python/ folder; or a pip install), gnuplot (pdfcairo), pdflatex and
 # bibtex (scripts/deps.sh);
 # pdftoppm (poppler-utils) makes the PNGs of the figures, which the paper
 # does not need.
@@ -39,7 +41,8 @@ for f in profile.csv profile_profile.csv profile_winners.csv profile_failures.cs
   fi
 done
 lcplab=${LCPLAB:-lcplab}
-for p in python3 pdflatex bibtex "${GNUPLOT:-gnuplot}" "$lcplab"; do
+python=${PYTHON:-python3}
+for p in "$python" pdflatex bibtex "${GNUPLOT:-gnuplot}" "$lcplab"; do
   if ! command -v "$p" >/dev/null 2>&1; then
     echo "paper: '$p' not found; install the packages of scripts/deps.sh" >&2
     exit 2
@@ -77,7 +80,7 @@ figure integrators drift
 [ -f "$res/large_profile.csv" ] && figure large profile "$res/large_profile.csv"
 
 # ---- tables and numbers ---------------------------------------------------------------
-if ! LCPLAB="$lcplab" python3 "$srcdir/gen.py" "$res" "$out/gen" >>"$out/build.log" 2>&1; then
+if ! LCPLAB="$lcplab" "$python" "$srcdir/gen.py" "$res" "$out/gen" >>"$out/build.log" 2>&1; then
   echo "paper: paper/gen.py failed on $res; last lines:" >&2
   tail -5 "$out/build.log" >&2
   exit 1

@@ -6,6 +6,9 @@
  *   - A = J M^-1 J^T + diag(cfm) against an independent dense product,
  *     symmetric PSD (LAPACKE dsyev), dense = CSR entry by entry, the
  *     pyramid's auxiliary entries, b and the velocity update recomputed;
+ *   - the same for rows alone with a diagonal M^-1 (dyn_assemble_rows,
+ *     dyn_jmjt_dense: the generated contact families), the dense A exactly
+ *     symmetric, and their input errors;
  *   - hand-solved scenes through libsolvers: a sphere at rest on a plane, a
  *     box on an incline (stick at 20 deg, slide at 40 deg) with box, cone
  *     and pyramid friction, restitution, Baumgarte, speculative gap;
@@ -278,60 +281,42 @@ static void dense_J(const scene *s, double *J) {
     }
 }
 
-static void check_scene(const scene *s, dyn_friction fr) {
-  int n = s->nrows, N = 6 * s->nb;
-  dyn_v3 g = dyn_v3_make(0.3, -0.2, -GRAV);
-  double h = 0.01;
-  double *J = malloc(sizeof(double) * n * N), *Mi = malloc(sizeof(double) * N * N);
-  double *Aref = calloc((size_t)n * n, sizeof(double)),
-         *MJt = calloc((size_t)N * n, sizeof(double));
-  double *Ad = malloc(sizeof(double) * n * n), *Ac = calloc((size_t)n * n, sizeof(double));
-  dense_J(s, J);
-  dense_minv(s, Mi);
-  /* MJt = M^-1 J^T, Aref = J MJt + diag(cfm) */
-  for (int c = 0; c < n; c++)
-    for (int r = 0; r < N; r++) {
-      double v = 0;
-      for (int k = 0; k < N; k++) v += Mi[r + N * k] * J[c + n * k];
-      MJt[r + N * c] = v;
-    }
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++) {
-      double v = 0;
-      for (int k = 0; k < N; k++) v += J[i + n * k] * MJt[k + N * j];
-      Aref[i + n * j] = v + (i == j ? s->rows[i].cfm : 0);
-    }
-  /* pyramid: the E, -E^T, mu blocks (docs/contact.md, "Friction models"),
-   * placed by the known row layout
-   * (n, beta_1..beta_eta, aux) of each contact */
-  if (fr == DYN_FRICTION_PYRAMID)
-    for (int k = 0; k < s->nc; k++) {
-      int b0 = s->base[k], eta = 0;
-      while (s->rows[b0 + 1 + eta].kind != DYN_ROW_AUX) eta++;
-      int l = b0 + 1 + eta;
-      Aref[l + n * b0] += s->rows[l].mu;
-      for (int hh = b0 + 1; hh < l; hh++) {
-        Aref[l + n * hh] -= 1;
-        Aref[hh + n * l] += 1;
-      }
-    }
+/* The test's own dense reference of a scene: J (n x N), M^-1 (N x N),
+ * M^-1 J^T (N x n), A = J M^-1 J^T + diag(cfm) (+ the pyramid's blocks),
+ * the free velocities u_free (N) and max |A_ij|. */
+typedef struct refs {
+  int n, N;
+  double *J, *Mi, *MJt, *Aref, *uf;
+  double amax;
+} refs;
 
-  dyn_system *sys = NULL;
-  char msg[200];
-  CU_ASSERT_EQUAL_FATAL(
-      dyn_system_new(n, s->nb, DYN_SYS_DENSE | DYN_SYS_CSR, (long)n * n, &sys, msg, sizeof msg),
-      DYN_OK);
-  slv_problem pd, pc;
-  CU_ASSERT_EQUAL_FATAL(dyn_assemble(sys, s->B, s->nb, s->rows, n, h, g, SLV_DENSE, &pd), DYN_OK);
-  CU_ASSERT_EQUAL(pd.n, n);
-  CU_ASSERT_EQUAL(pd.lda, n);
-  memcpy(Ad, pd.A, sizeof(double) * n * n);
-  double amax = 0;
-  for (int i = 0; i < n * n; i++) amax = fmax(amax, fabs(Aref[i]));
-  /* two orderings of the same sums of a few products: 1e-13 relative */
-  TST_VEC_CLOSE(Ad, Aref, n * n, 1e-13 * amax, 0);
-  /* b = J (u + h M^-1 (f_ext + m g, t_ext)) - rhs, with u_free computed here */
-  double *uf = malloc(sizeof(double) * N), *bref = malloc(sizeof(double) * n);
+static void refs_free(refs *r) {
+  free(r->J);
+  free(r->Mi);
+  free(r->MJt);
+  free(r->Aref);
+  free(r->uf);
+}
+
+/* The pyramid's E, -E^T, mu blocks (docs/contact.md, "Friction models"),
+ * placed by the known row layout (n, beta_1..beta_eta, aux) of each contact. */
+static void pyramid_blocks(const scene *s, double *A) {
+  int n = s->nrows;
+  for (int k = 0; k < s->nc; k++) {
+    int b0 = s->base[k], eta = 0;
+    while (s->rows[b0 + 1 + eta].kind != DYN_ROW_AUX) eta++;
+    int l = b0 + 1 + eta;
+    A[l + n * b0] += s->rows[l].mu;
+    for (int hh = b0 + 1; hh < l; hh++) {
+      A[l + n * hh] -= 1;
+      A[hh + n * l] += 1;
+    }
+  }
+}
+
+/* u_free = u + h M^-1 (f_ext + m g, t_ext) per dynamic body, 0 for static. */
+static void free_velocity(const scene *s, dyn_v3 g, double h, const double *Mi, double *uf) {
+  int N = 6 * s->nb;
   for (int b = 0; b < s->nb; b++) {
     const dyn_body *B = &s->B[b];
     double f[6] = { B->f_ext.x + B->mass * g.x,
@@ -347,40 +332,81 @@ static void check_scene(const scene *s, dyn_friction fr) {
       uf[6 * b + r] = B->is_static ? 0 : u[r] + h * v;
     }
   }
-  for (int i = 0; i < n; i++) {
+}
+
+static void scene_refs(const scene *s, dyn_friction fr, dyn_v3 g, double h, refs *r) {
+  int n = s->nrows, N = 6 * s->nb;
+  r->n = n;
+  r->N = N;
+  r->J = malloc(sizeof(double) * n * N);
+  r->Mi = malloc(sizeof(double) * N * N);
+  r->Aref = calloc((size_t)n * n, sizeof(double));
+  r->MJt = calloc((size_t)N * n, sizeof(double));
+  r->uf = malloc(sizeof(double) * N);
+  dense_J(s, r->J);
+  dense_minv(s, r->Mi);
+  /* MJt = M^-1 J^T, Aref = J MJt + diag(cfm) */
+  for (int c = 0; c < n; c++)
+    for (int q = 0; q < N; q++) {
+      double v = 0;
+      for (int k = 0; k < N; k++) v += r->Mi[q + N * k] * r->J[c + n * k];
+      r->MJt[q + N * c] = v;
+    }
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double v = 0;
+      for (int k = 0; k < N; k++) v += r->J[i + n * k] * r->MJt[k + N * j];
+      r->Aref[i + n * j] = v + (i == j ? s->rows[i].cfm : 0);
+    }
+  if (fr == DYN_FRICTION_PYRAMID) pyramid_blocks(s, r->Aref);
+  r->amax = 0;
+  for (int i = 0; i < n * n; i++) r->amax = fmax(r->amax, fabs(r->Aref[i]));
+  free_velocity(s, g, h, r->Mi, r->uf);
+}
+
+/* b = J u_free - rhs */
+static void check_b(const scene *s, const refs *r, const double *b) {
+  double *bref = malloc(sizeof(double) * r->n);
+  for (int i = 0; i < r->n; i++) {
     double v = 0;
-    for (int k = 0; k < N; k++) v += J[i + n * k] * uf[k];
+    for (int k = 0; k < r->N; k++) v += r->J[i + r->n * k] * r->uf[k];
     bref[i] = v - s->rows[i].rhs;
   }
-  TST_VEC_CLOSE(pd.b, bref, n, 1e-12, 1e-12);
-  check_velocity_form(sys, s, n, N, J, Mi, uf);
+  TST_VEC_CLOSE(b, bref, r->n, 1e-12, 1e-12);
+  free(bref);
+}
 
-  if (fr != DYN_FRICTION_PYRAMID) {
-    /* symmetric, PSD: eigenvalues >= -1e-12 max|lambda| */
-    double asym = 0;
-    for (int i = 0; i < n; i++)
-      for (int j = 0; j < n; j++) asym = fmax(asym, fabs(Ad[i + n * j] - Ad[j + n * i]));
-    CU_ASSERT(asym <= 1e-14 * amax);
-    double *ev = malloc(sizeof(double) * n), *W = malloc(sizeof(double) * n * n);
-    memcpy(W, Ad, sizeof(double) * n * n);
-    CU_ASSERT_EQUAL(LAPACKE_dsyev(LAPACK_COL_MAJOR, 'N', 'U', n, W, n, ev), 0);
-    double emax = 0;
-    for (int i = 0; i < n; i++) emax = fmax(emax, fabs(ev[i]));
-    CU_ASSERT(ev[0] >= -1e-12 * emax);
-    free(ev);
-    free(W);
-  }
+/* Symmetric (|A - A^T| <= asym_tol max|A|), PSD: eigenvalues >= -1e-12
+ * max|lambda| (LAPACKE dsyev). */
+static void check_sym_psd(const double *A, int n, double amax, double asym_tol) {
+  double asym = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) asym = fmax(asym, fabs(A[i + n * j] - A[j + n * i]));
+  CU_ASSERT(asym <= asym_tol * amax);
+  double *ev = malloc(sizeof(double) * n), *W = malloc(sizeof(double) * n * n);
+  memcpy(W, A, sizeof(double) * n * n);
+  CU_ASSERT_EQUAL(LAPACKE_dsyev(LAPACK_COL_MAJOR, 'N', 'U', n, W, n, ev), 0);
+  double emax = 0;
+  for (int i = 0; i < n; i++) emax = fmax(emax, fabs(ev[i]));
+  CU_ASSERT(ev[0] >= -1e-12 * emax);
+  free(ev);
+  free(W);
+}
 
-  /* the velocity update with a random x: u+ = u + M^-1 (J^T x + h f) */
+/* The velocity update with a random x, u+ = u + M^-1 (J^T x + h f), and
+ * w = J u+ - rhs equal to A x + b (the definition of the problem). */
+static void check_update(const dyn_system *sys, const scene *s, dyn_friction fr, dyn_v3 g, double h,
+                         const refs *r, const slv_problem *pd) {
+  int n = r->n, N = r->N;
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 99);
   double *x = malloc(sizeof(double) * n), *up = malloc(sizeof(double) * N),
-         *got = malloc(sizeof(double) * N);
+         *got = malloc(sizeof(double) * N), *w = malloc(sizeof(double) * n);
   for (int i = 0; i < n; i++) x[i] = tst_urand(rng, -1, 1);
-  for (int r = 0; r < N; r++) {
+  for (int q = 0; q < N; q++) {
     double v = 0;
-    for (int i = 0; i < n; i++) v += MJt[r + N * i] * x[i];
-    up[r] = uf[r] + v;
+    for (int i = 0; i < n; i++) v += r->MJt[q + N * i] * x[i];
+    up[q] = r->uf[q] + v;
   }
   dyn_body B2[8];
   memcpy(B2, s->B, sizeof(dyn_body) * s->nb);
@@ -392,13 +418,11 @@ static void check_scene(const scene *s, dyn_friction fr) {
   }
   TST_VEC_CLOSE(got, up, N, 1e-12, 1e-12);
   CU_ASSERT(memcmp(&B2[0], &s->B[0], sizeof(dyn_body)) == 0);
-  /* and w = J u+ - rhs equals A x + b (the definition of the problem) */
-  double *w = malloc(sizeof(double) * n);
-  slv_problem_w(&pd, x, w);
+  slv_problem_w(pd, x, w);
   for (int i = 0; i < n; i++) {
     if (s->rows[i].kind == DYN_ROW_AUX) continue; /* lambda's w is mu x_n - sum x_h, not J u */
     double v = 0;
-    for (int k = 0; k < N; k++) v += J[i + n * k] * up[k];
+    for (int k = 0; k < N; k++) v += r->J[i + n * k] * up[k];
     double cfm_x = s->rows[i].cfm * x[i];
     double pyr = 0; /* beta rows add lambda (the E block) */
     if (fr == DYN_FRICTION_PYRAMID)
@@ -409,56 +433,89 @@ static void check_scene(const scene *s, dyn_friction fr) {
         }
     TST_CLOSE(w[i], v - s->rows[i].rhs + cfm_x + pyr, 1e-11, 1e-11);
   }
-
-  /* CSR: entry by entry equal to dense, no entry outside the structure */
-  CU_ASSERT_EQUAL_FATAL(dyn_assemble(sys, s->B, s->nb, s->rows, n, h, g, SLV_CSR, &pc), DYN_OK);
-  CU_ASSERT_EQUAL(pc.storage, SLV_CSR);
-  CU_ASSERT_EQUAL(pc.Ap[0], 0);
-  CU_ASSERT_EQUAL(dyn_system_csr_nnz(sys, s->rows, n), pc.Ap[n]);
-  int sorted = 1;
-  for (int i = 0; i < n; i++)
-    for (int p = pc.Ap[i]; p < pc.Ap[i + 1]; p++) {
-      if (p > pc.Ap[i] && pc.Aj[p] <= pc.Aj[p - 1]) sorted = 0;
-      Ac[i + n * pc.Aj[p]] += pc.Ax[p];
-    }
-  CU_ASSERT(sorted);
-  TST_VEC_CLOSE(Ac, Ad, n * n, 1e-14 * amax, 0);
-  TST_VEC_CLOSE(pc.b, pd.b, n, 0, 0);
-  /* the bounds and couplings */
-  int ncone = 0;
-  for (int i = 0; i < n; i++) {
-    const dyn_rows *r = &s->rows[i];
-    if (fr == DYN_FRICTION_BOX && r->findex >= 0) {
-      CU_ASSERT_EQUAL(pc.findex[i], r->base);
-      TST_CLOSE(pc.mu[i], r->mu, 0, 0);
-    } else {
-      CU_ASSERT_EQUAL(pc.findex[i], -1);
-    }
-    if (r->kind == DYN_ROW_CONE_N) {
-      CU_ASSERT_EQUAL(pc.cone_rows[ncone], i);
-      TST_CLOSE(pc.cone_mu[ncone], r->mu, 0, 0);
-      ncone++;
-    }
-  }
-  CU_ASSERT_EQUAL(pc.ncones, ncone);
-  char vmsg[160];
-  CU_ASSERT_EQUAL(slv_problem_validate(&pd, vmsg, sizeof vmsg), SLV_OK);
-  CU_ASSERT_EQUAL(slv_problem_validate(&pc, vmsg, sizeof vmsg), SLV_OK);
-
-  dyn_system_free(sys);
   gsl_rng_free(rng);
-  free(J);
-  free(Mi);
-  free(Aref);
-  free(MJt);
-  free(Ad);
-  free(Ac);
-  free(uf);
-  free(bref);
   free(x);
   free(up);
   free(got);
   free(w);
+}
+
+/* A CSR problem pc against the dense Ad: entry by entry (within tol),
+ * columns sorted, nnz as dyn_system_csr_nnz counts it (every body
+ * dynamic: an upper bound when a fixed body is in the rows, fixed). */
+static void check_csr_dense(dyn_system *sys, const scene *s, const slv_problem *pc,
+                            const double *Ad, double tol, int fixed) {
+  int n = s->nrows;
+  double *Ac = calloc((size_t)n * n, sizeof(double));
+  CU_ASSERT_EQUAL(pc->storage, SLV_CSR);
+  CU_ASSERT_EQUAL(pc->Ap[0], 0);
+  long count = dyn_system_csr_nnz(sys, s->rows, n);
+  CU_ASSERT(fixed ? count >= pc->Ap[n] : count == pc->Ap[n]);
+  int sorted = 1;
+  for (int i = 0; i < n; i++)
+    for (int p = pc->Ap[i]; p < pc->Ap[i + 1]; p++) {
+      if (p > pc->Ap[i] && pc->Aj[p] <= pc->Aj[p - 1]) sorted = 0;
+      Ac[i + n * pc->Aj[p]] += pc->Ax[p];
+    }
+  CU_ASSERT(sorted);
+  TST_VEC_CLOSE(Ac, Ad, n * n, tol, 0);
+  free(Ac);
+}
+
+/* The bounds, findex and cones of p against the rows. */
+static void check_couplings(const scene *s, dyn_friction fr, const slv_problem *p) {
+  int ncone = 0;
+  for (int i = 0; i < s->nrows; i++) {
+    const dyn_rows *r = &s->rows[i];
+    if (fr == DYN_FRICTION_BOX && r->findex >= 0) {
+      CU_ASSERT_EQUAL(p->findex[i], r->base);
+      TST_CLOSE(p->mu[i], r->mu, 0, 0);
+    } else {
+      CU_ASSERT_EQUAL(p->findex[i], -1);
+    }
+    if (r->kind == DYN_ROW_CONE_N) {
+      CU_ASSERT_EQUAL(p->cone_rows[ncone], i);
+      TST_CLOSE(p->cone_mu[ncone], r->mu, 0, 0);
+      ncone++;
+    }
+  }
+  CU_ASSERT_EQUAL(p->ncones, ncone);
+}
+
+static void check_scene(const scene *s, dyn_friction fr) {
+  int n = s->nrows, N = 6 * s->nb;
+  dyn_v3 g = dyn_v3_make(0.3, -0.2, -GRAV);
+  double h = 0.01;
+  refs r;
+  scene_refs(s, fr, g, h, &r);
+  dyn_system *sys = NULL;
+  char msg[200];
+  CU_ASSERT_EQUAL_FATAL(
+      dyn_system_new(n, s->nb, DYN_SYS_DENSE | DYN_SYS_CSR, (long)n * n, &sys, msg, sizeof msg),
+      DYN_OK);
+  slv_problem pd, pc;
+  CU_ASSERT_EQUAL_FATAL(dyn_assemble(sys, s->B, s->nb, s->rows, n, h, g, SLV_DENSE, &pd), DYN_OK);
+  CU_ASSERT_EQUAL(pd.n, n);
+  CU_ASSERT_EQUAL(pd.lda, n);
+  double *Ad = malloc(sizeof(double) * n * n);
+  memcpy(Ad, pd.A, sizeof(double) * n * n);
+  /* two orderings of the same sums of a few products: 1e-13 relative */
+  TST_VEC_CLOSE(Ad, r.Aref, n * n, 1e-13 * r.amax, 0);
+  check_b(s, &r, pd.b);
+  check_velocity_form(sys, s, n, N, r.J, r.Mi, r.uf);
+  if (fr != DYN_FRICTION_PYRAMID) check_sym_psd(Ad, n, r.amax, 1e-14);
+  check_update(sys, s, fr, g, h, &r, &pd);
+  /* CSR: entry by entry equal to dense, no entry outside the structure */
+  CU_ASSERT_EQUAL_FATAL(dyn_assemble(sys, s->B, s->nb, s->rows, n, h, g, SLV_CSR, &pc), DYN_OK);
+  check_csr_dense(sys, s, &pc, Ad, 1e-14 * r.amax, 0);
+  TST_VEC_CLOSE(pc.b, pd.b, n, 0, 0);
+  check_couplings(s, fr, &pc);
+  char vmsg[160];
+  CU_ASSERT_EQUAL(slv_problem_validate(&pd, vmsg, sizeof vmsg), SLV_OK);
+  CU_ASSERT_EQUAL(slv_problem_validate(&pc, vmsg, sizeof vmsg), SLV_OK);
+  dyn_system_free(sys);
+  free(Ad);
+  refs_free(&r);
 }
 
 static void test_A_random(void) {
@@ -478,6 +535,102 @@ static void test_A_random(void) {
     random_scene(rng, s, 3 + trial % 6, 2 + trial % 11, &prm);
     check_scene(s, prm.friction);
   }
+  free(s);
+  gsl_rng_free(rng);
+}
+
+/* ---- rows without a world: dyn_assemble_rows, dyn_jmjt_dense ------------ */
+
+/* A = J diag(minv) J^T + diag(cfm) (+ the pyramid's blocks) by the test's
+ * own loops, into A (n x n); J dense from the rows. */
+static void diag_ref(const scene *s, dyn_friction fr, const double *minv, const double *J,
+                     double *A) {
+  int n = s->nrows, N = 6 * s->nb;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double v = 0;
+      for (int k = 0; k < N; k++) v += J[i + n * k] * minv[k] * J[j + n * k];
+      A[i + n * j] = v + (i == j ? s->rows[i].cfm : 0);
+    }
+  if (fr == DYN_FRICTION_PYRAMID) pyramid_blocks(s, A);
+}
+
+/* dyn_assemble_rows, dense and CSR, against diag_ref; the dense A exactly
+ * symmetric without the pyramid (the same products, bodies in the same
+ * order); b = -rhs; dyn_jmjt_dense against the same product without cfm. */
+static void check_rows_alone(const scene *s, dyn_friction fr, const double *minv, int fixed) {
+  int n = s->nrows, N = 6 * s->nb;
+  double *J = malloc(sizeof(double) * n * N), *Aref = malloc(sizeof(double) * n * n);
+  double *Ad = malloc(sizeof(double) * n * n), *G = malloc(sizeof(double) * n * n);
+  dense_J(s, J);
+  diag_ref(s, fr, minv, J, Aref);
+  double amax = 0;
+  for (int i = 0; i < n * n; i++) amax = fmax(amax, fabs(Aref[i]));
+  dyn_system *sys = NULL;
+  CU_ASSERT_EQUAL_FATAL(
+      dyn_system_new(n, s->nb, DYN_SYS_DENSE | DYN_SYS_CSR, (long)n * n, &sys, NULL, 0), DYN_OK);
+  slv_problem pd, pc;
+  CU_ASSERT_EQUAL_FATAL(dyn_assemble_rows(sys, s->rows, n, s->nb, minv, SLV_DENSE, &pd), DYN_OK);
+  memcpy(Ad, pd.A, sizeof(double) * n * n);
+  TST_VEC_CLOSE(Ad, Aref, n * n, 1e-13 * amax, 0);
+  if (fr != DYN_FRICTION_PYRAMID) check_sym_psd(Ad, n, amax, 0.0);
+  for (int i = 0; i < n; i++) TST_CLOSE(pd.b[i], -s->rows[i].rhs, 0, 0);
+  dyn_velocity_form vf;
+  CU_ASSERT_EQUAL(dyn_system_velocity_form(sys, &vf), 0); /* no bodies' state to apply to */
+  CU_ASSERT_EQUAL_FATAL(dyn_assemble_rows(sys, s->rows, n, s->nb, minv, SLV_CSR, &pc), DYN_OK);
+  check_csr_dense(sys, s, &pc, Ad, 1e-14 * amax, fixed);
+  check_couplings(s, fr, &pc);
+  /* the dense form by BLAS, without the cfm and the pyramid's entries */
+  if (fr != DYN_FRICTION_PYRAMID) {
+    for (int i = 0; i < n; i++) Aref[i + n * i] -= s->rows[i].cfm;
+    dyn_jmjt_dense(n, N, J, minv, G);
+    TST_VEC_CLOSE(G, Aref, n * n, 1e-13 * amax, 0);
+    check_sym_psd(G, n, amax, 0.0);
+  }
+  dyn_system_free(sys);
+  free(J);
+  free(Aref);
+  free(Ad);
+  free(G);
+}
+
+static void test_rows_alone(void) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 777);
+  dyn_friction models[4] = { DYN_FRICTION_NONE, DYN_FRICTION_BOX, DYN_FRICTION_CONE,
+                             DYN_FRICTION_PYRAMID };
+  scene *s = malloc(sizeof *s);
+  double minv[6 * 8];
+  for (int trial = 0; trial < 12; trial++) {
+    dyn_contact_params prm = dyn_contact_params_default();
+    prm.friction = models[trial % 4];
+    prm.mu = tst_urand(rng, 0, 1);
+    prm.cfm = trial % 2 ? 1e-6 : 0;
+    random_scene(rng, s, 3 + trial % 6, 2 + trial % 11, &prm);
+    for (int k = 0; k < 6 * s->nb; k++) minv[k] = tst_urand(rng, 0.2, 3);
+    int fixed = trial % 3 == 0;
+    if (fixed) memset(minv + 6, 0, 6 * sizeof *minv); /* body 1 fixed */
+    check_rows_alone(s, prm.friction, minv, fixed);
+  }
+  /* input errors: each refused with a message naming it */
+  dyn_system *sys = NULL;
+  CU_ASSERT_EQUAL_FATAL(dyn_system_new(s->nrows, s->nb, DYN_SYS_CSR, 0, &sys, NULL, 0), DYN_OK);
+  slv_problem p;
+  CU_ASSERT_EQUAL(dyn_assemble_rows(sys, s->rows, s->nrows, s->nb, NULL, SLV_CSR, &p),
+                  DYN_ERR_INPUT);
+  CU_ASSERT(strstr(dyn_system_message(sys), "minv is NULL") != NULL);
+  minv[7] = -1;
+  CU_ASSERT_EQUAL(dyn_assemble_rows(sys, s->rows, s->nrows, s->nb, minv, SLV_CSR, &p),
+                  DYN_ERR_INPUT);
+  CU_ASSERT(strstr(dyn_system_message(sys), "minv[7]=-1") != NULL);
+  minv[7] = 1;
+  CU_ASSERT_EQUAL(dyn_assemble_rows(sys, s->rows, s->nrows, s->nb, minv, SLV_FACTORED, &p),
+                  DYN_ERR_INPUT);
+  CU_ASSERT(strstr(dyn_system_message(sys), "dense or CSR only") != NULL);
+  CU_ASSERT_EQUAL(dyn_assemble_rows(sys, s->rows, s->nrows, s->nb, minv, SLV_DENSE, &p),
+                  DYN_ERR_INPUT);
+  CU_ASSERT(strstr(dyn_system_message(sys), "not reserved") != NULL);
+  dyn_system_free(sys);
   free(s);
   gsl_rng_free(rng);
 }
@@ -879,6 +1032,8 @@ int main(void) {
   CU_add_test(s, "tangent basis rule", test_basis);
   CU_add_test(s, "A vs dense J M^-1 J^T, PSD, dense = CSR, b, u+", test_A_random);
   CU_add_test(s, "CSR of a 400-body chain: nnz by hand, entries, no dense A", test_csr_chain);
+  CU_add_test(s, "rows alone, diagonal M^-1: A vs J M^-1 J^T, symmetric, dense = CSR, BLAS",
+              test_rows_alone);
   CU_add_test(s, "sphere resting on a plane (lemke, pgs)", test_sphere_on_plane);
   CU_add_test(s, "box on a 20 deg incline sticks (box/pgs, cone/nsgs, pyramid/lemke)",
               test_incline_stick);

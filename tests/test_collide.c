@@ -703,13 +703,28 @@ static double box_outside(const dyn_body *b, dyn_v3 x) {
   return sqrt(s);
 }
 
-static void test_gjk_random(void) {
-  gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-  gsl_rng_set(r, 20240607);
+/* The random pairs of the GJK/EPA cases draw from one generator, seeded once
+ * for the suite (gjk_init) and used by the cases in their order, so each
+ * case sees the draws it always saw. */
+static gsl_rng *gjk_rng;
+
+static int gjk_init(void) {
+  gjk_rng = gsl_rng_alloc(gsl_rng_mt19937);
+  if (!gjk_rng) return 1;
+  gsl_rng_set(gjk_rng, 20240607);
+  return 0;
+}
+
+static int gjk_cleanup(void) {
+  gsl_rng_free(gjk_rng);
+  return 0;
+}
+
+/* sphere-sphere: the closed form depth r_a + r_b - |c_b - c_a| */
+static void test_gjk_spheres(void) {
+  gsl_rng *r = gjk_rng;
   dyn_contact c[4], g[4];
   int hits = 0;
-
-  /* sphere-sphere: the closed form depth r_a + r_b - |c_b - c_a| */
   for (int it = 0; it < 500; it++) {
     dyn_body A = mk_sphere(unif(r, 0.1, 0.8), rand_v3(r, -1, 1));
     dyn_body B = mk_sphere(unif(r, 0.1, 0.8), rand_v3(r, -1, 1));
@@ -726,9 +741,13 @@ static void test_gjk_random(void) {
     }
   }
   CU_ASSERT(hits > 100);
+}
 
-  /* sphere-box, outside (GJK on point vs box) and inside (EPA) */
-  hits = 0;
+/* sphere-box, outside (GJK on point vs box) and inside (EPA) */
+static void test_gjk_sphere_box(void) {
+  gsl_rng *r = gjk_rng;
+  dyn_contact c[4], g[4];
+  int hits = 0;
   int inside = 0;
   for (int it = 0; it < 1000; it++) {
     dyn_v3 hv = rand_v3(r, 0.1, 0.8);
@@ -760,9 +779,13 @@ static void test_gjk_random(void) {
   }
   CU_ASSERT(hits > 300);
   CU_ASSERT(inside > 20);
+}
 
-  /* box-box: EPA depth = the independent SAT depth; the closed form
-   * where it must give the same deepest point */
+/* box-box: EPA depth = the independent SAT depth; the closed form
+ * where it must give the same deepest point */
+static void test_gjk_box_box(void) {
+  gsl_rng *r = gjk_rng;
+  dyn_contact c[4], g[4];
   int pen = 0, comparable = 0, favoured = 0;
   for (int it = 0; it < 1000; it++) {
     dyn_body A = mk_box(rand_v3(r, 0.1, 0.6), rand_v3(r, -0.1, 0.1), rand_quat(r));
@@ -850,9 +873,13 @@ static void test_gjk_random(void) {
   CU_ASSERT(pen > 300);
   CU_ASSERT(comparable > pen / 3);
   CU_ASSERT(favoured > 5);
+}
 
-  /* hull (the 8 corners of a box) against a box: dispatched to GJK/EPA,
-   * whose HULL support must reproduce the independent SAT depth */
+/* hull (the 8 corners of a box) against a box: dispatched to GJK/EPA,
+ * whose HULL support must reproduce the independent SAT depth */
+static void test_gjk_hull_box(void) {
+  gsl_rng *r = gjk_rng;
+  dyn_contact g[4];
   int hb = 0;
   for (int it = 0; it < 300; it++) {
     dyn_v3 hv = rand_v3(r, 0.1, 0.6), cv[8];
@@ -868,10 +895,14 @@ static void test_gjk_random(void) {
     TST_CLOSE(g[0].depth, D, 1e-9, 0);
   }
   CU_ASSERT(hb > 100);
+}
 
-  /* separated boxes within the margin: GJK's gap certified by two
-   * parallel support planes through witness points on each box; the
-   * closed form's closest point has exactly that gap */
+/* separated boxes within the margin: GJK's gap certified by two
+ * parallel support planes through witness points on each box; the
+ * closed form's closest point has exactly that gap */
+static void test_gjk_separated(void) {
+  gsl_rng *r = gjk_rng;
+  dyn_contact c[4], g[4];
   int sep = 0;
   for (int it = 0; it < 1000; it++) {
     dyn_body A = mk_box(rand_v3(r, 0.1, 0.6), v3(0, 0, 0), rand_quat(r));
@@ -898,9 +929,13 @@ static void test_gjk_random(void) {
     TST_CLOSE(cmax, dep, 1e-9, 0);
   }
   CU_ASSERT(sep > 100);
+}
 
-  /* capsule-capsule and capsule-sphere: both exact on the cores */
-  hits = 0;
+/* capsule-capsule and capsule-sphere: both exact on the cores */
+static void test_gjk_capsules(void) {
+  gsl_rng *r = gjk_rng;
+  dyn_contact c[4], g[4];
+  int hits = 0;
   for (int it = 0; it < 500; it++) {
     dyn_body A =
         mk_capsule(unif(r, 0.05, 0.3), unif(r, 0.1, 0.8), rand_v3(r, -0.5, 0.5), rand_quat(r));
@@ -924,7 +959,6 @@ static void test_gjk_random(void) {
     }
   }
   CU_ASSERT(hits > 100);
-  gsl_rng_free(r);
 }
 
 /* EPA on a hull of 2000 points on the unit sphere around a small sphere
@@ -1119,14 +1153,26 @@ static void test_aabb(void) {
   CU_ASSERT(lo.x > hi.x);
 }
 
-static void test_broadphase(void) {
-  enum { NR = 2000, NT = 12, NC = 6, NP = 5, NN = 3, NB = NR + NT + 2 * NC + NP + NN };
-  dyn_body *b = malloc(NB * sizeof *b);
-  gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-  gsl_rng_set(r, 4242);
+/* The broad phase's scene: 2000 random boxes and spheres, chains of
+ * touching cubes and spheres, planes and shapeless bodies, shuffled; the
+ * indices of the chains and the floor found again by their shape data. */
+enum { BP_NR = 2000, BP_NT = 12, BP_NC = 6, BP_NP = 5, BP_NN = 3 };
+enum { BP_NB = BP_NR + BP_NT + 2 * BP_NC + BP_NP + BP_NN, BP_CAP = 400000 };
+typedef struct bp_scene {
+  dyn_body *b;
+  int nb;
+  int chain[BP_NT], chy[BP_NC], chz[BP_NC], fl;
+  gsl_rng *r; /* seeded 4242, after the scene's draws */
+  void *ws;
+  int *ps, *pa; /* BP_CAP pairs each */
+} bp_scene;
+
+static void bp_bodies(bp_scene *S) {
+  dyn_body *b = S->b;
+  gsl_rng *r = S->r;
   int nb = 0;
   /* random boxes and spheres in [0, 10]^3, a tenth of them static */
-  for (int i = 0; i < NR; i++) {
+  for (int i = 0; i < BP_NR; i++) {
     dyn_v3 c = rand_v3(r, 0, 10);
     if (gsl_rng_uniform(r) < 0.5)
       b[nb] = mk_sphere(unif(r, 0.05, 0.4), c);
@@ -1139,14 +1185,14 @@ static void test_broadphase(void) {
    * AABBs touch exactly (20.5 = 21 - 0.5 in binary); the first sits on
    * the floor (lo.z = 0 = floor's hi.z); cube 5 is static, so (5, 6) and
    * (4, 5) stay (one static) */
-  for (int i = 0; i < NT; i++) {
+  for (int i = 0; i < BP_NT; i++) {
     b[nb] = mk_box(v3(0.5, 0.5, 0.5), v3(20 + i, 5, i == 0 ? 0.5 : 3), dyn_quat_identity());
     b[nb].is_static = i == 5;
     nb++;
   }
   /* two more chains touching along y (x = 40) and along z (x = 50),
    * spheres of radius 0.5 one unit apart */
-  for (int i = 0; i < NC; i++) {
+  for (int i = 0; i < BP_NC; i++) {
     b[nb++] = mk_sphere(0.5, v3(40, 20 + i, 3));
     b[nb++] = mk_sphere(0.5, v3(50, 5, 20 + i));
   }
@@ -1155,7 +1201,7 @@ static void test_broadphase(void) {
   b[nb++] = mk_plane(v3(-1, 0, 0), -10);                 /* x <= 10 */
   b[nb++] = mk_plane(v3(0, 1, 0), 0.5);                  /* y >= 0.5 */
   b[nb++] = mk_plane(dyn_v3_normalize(v3(1, 1, 1)), -3); /* tilted: unbounded */
-  for (int i = 0; i < NN; i++)
+  for (int i = 0; i < BP_NN; i++)
     b[nb++] = mk_body(DYN_SHAPE_NONE, rand_v3(r, 0, 10), dyn_quat_identity());
   /* shuffle so that index order says nothing about position */
   for (int i = nb - 1; i > 0; i--) {
@@ -1164,29 +1210,67 @@ static void test_broadphase(void) {
     b[i] = b[j];
     b[j] = t;
   }
-  /* find the chain and planes again by their shape data */
-  int chain[NT], chy[NC], chz[NC], fl = -1;
-  for (int i = 0; i < nb; i++) {
-    if (b[i].shape.kind == DYN_SHAPE_SPHERE && b[i].r.x == 40) chy[(int)lround(b[i].r.y) - 20] = i;
-    if (b[i].shape.kind == DYN_SHAPE_SPHERE && b[i].r.x == 50) chz[(int)lround(b[i].r.z) - 20] = i;
-    if (b[i].shape.kind == DYN_SHAPE_BOX && b[i].r.x >= 19.5) chain[(int)lround(b[i].r.x) - 20] = i;
-    if (b[i].shape.kind == DYN_SHAPE_PLANE && b[i].shape.normal.z == 1) fl = i;
-  }
+  S->nb = nb;
+}
 
-  void *ws = malloc(dyn_sap_workspace_size(nb));
-  dyn_sap_workspace_init(ws);
-  long cap = 400000;
-  int *ps = malloc(2 * cap * sizeof *ps), *pa = malloc(2 * cap * sizeof *pa);
+static void bp_scene_new(bp_scene *S) {
+  S->b = malloc(BP_NB * sizeof *S->b);
+  S->r = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(S->r, 4242);
+  bp_bodies(S);
+  /* find the chain and planes again by their shape data */
+  const dyn_body *b = S->b;
+  S->fl = -1;
+  for (int i = 0; i < S->nb; i++) {
+    if (b[i].shape.kind == DYN_SHAPE_SPHERE && b[i].r.x == 40)
+      S->chy[(int)lround(b[i].r.y) - 20] = i;
+    if (b[i].shape.kind == DYN_SHAPE_SPHERE && b[i].r.x == 50)
+      S->chz[(int)lround(b[i].r.z) - 20] = i;
+    if (b[i].shape.kind == DYN_SHAPE_BOX && b[i].r.x >= 19.5)
+      S->chain[(int)lround(b[i].r.x) - 20] = i;
+    if (b[i].shape.kind == DYN_SHAPE_PLANE && b[i].shape.normal.z == 1) S->fl = i;
+  }
+  S->ws = malloc(dyn_sap_workspace_size(S->nb));
+  dyn_sap_workspace_init(S->ws);
+  S->ps = malloc(2 * BP_CAP * sizeof *S->ps);
+  S->pa = malloc(2 * BP_CAP * sizeof *S->pa);
+}
+
+static void bp_scene_free(bp_scene *S) {
+  free(S->ws);
+  free(S->ps);
+  free(S->pa);
+  free(S->b);
+  gsl_rng_free(S->r);
+}
+
+/* SAP's pairs at margin m = all pairs' (both sorted into ps, pa); their
+ * count. */
+static long bp_same_pairs(bp_scene *S, double m) {
+  long ns = dyn_broadphase_sap(S->b, S->nb, m, S->ws, S->ps, BP_CAP);
+  long na = dyn_broadphase_all(S->b, S->nb, m, S->pa, BP_CAP);
+  CU_ASSERT_FATAL(ns > 0 && ns <= BP_CAP && na <= BP_CAP);
+  CU_ASSERT_EQUAL_FATAL(ns, na);
+  qsort(S->ps, (size_t)ns, 2 * sizeof *S->ps, cmp_pair);
+  qsort(S->pa, (size_t)na, 2 * sizeof *S->pa, cmp_pair);
+  CU_ASSERT(memcmp(S->ps, S->pa, (size_t)ns * 2 * sizeof *S->ps) == 0);
+  return ns;
+}
+
+static int bp_has(const bp_scene *S, long ns, int a, int c) {
+  return has_pair(S->ps, ns, a < c ? a : c, a < c ? c : a);
+}
+
+/* At margins 0 and 0.02: SAP = all pairs, each pair once, ordered, never two
+ * static bodies or a shapeless one; the chains' neighbours by hand. */
+static void test_broadphase_pairs(void) {
+  bp_scene S;
+  bp_scene_new(&S);
+  const dyn_body *b = S.b;
   double margins[2] = { 0.0, 0.02 };
-  long na = 0;
   for (int m = 0; m < 2; m++) {
-    long ns = dyn_broadphase_sap(b, nb, margins[m], ws, ps, cap);
-    na = dyn_broadphase_all(b, nb, margins[m], pa, cap);
-    CU_ASSERT_FATAL(ns > 0 && ns <= cap && na <= cap);
-    CU_ASSERT_EQUAL_FATAL(ns, na);
-    qsort(ps, (size_t)ns, 2 * sizeof *ps, cmp_pair);
-    qsort(pa, (size_t)na, 2 * sizeof *pa, cmp_pair);
-    CU_ASSERT(memcmp(ps, pa, (size_t)ns * 2 * sizeof *ps) == 0);
+    long ns = bp_same_pairs(&S, margins[m]);
+    const int *ps = S.ps;
     int bad = 0;
     for (long k = 0; k < ns; k++) {
       int i = ps[2 * k], j = ps[2 * k + 1];
@@ -1197,86 +1281,86 @@ static void test_broadphase(void) {
     CU_ASSERT_EQUAL(bad, 0);
     /* touching chain (cubes 1..NT-1 at z = 3): every neighbour pair, by
      * hand, including those with the static cube 5; not cubes 1 and 3 */
-    for (int i = 1; i + 1 < NT; i++) {
-      int a = chain[i], c = chain[i + 1];
-      CU_ASSERT(has_pair(ps, ns, a < c ? a : c, a < c ? c : a));
+    for (int i = 1; i + 1 < BP_NT; i++) CU_ASSERT(bp_has(&S, ns, S.chain[i], S.chain[i + 1]));
+    for (int i = 0; i + 1 < BP_NC; i++) {
+      CU_ASSERT(bp_has(&S, ns, S.chy[i], S.chy[i + 1]));
+      CU_ASSERT(bp_has(&S, ns, S.chz[i], S.chz[i + 1]));
     }
-    for (int i = 0; i + 1 < NC; i++) {
-      int a = chy[i], c = chy[i + 1];
-      CU_ASSERT(has_pair(ps, ns, a < c ? a : c, a < c ? c : a));
-      a = chz[i];
-      c = chz[i + 1];
-      CU_ASSERT(has_pair(ps, ns, a < c ? a : c, a < c ? c : a));
-    }
-    {
-      int a = chain[1], c = chain[3];
-      CU_ASSERT(!has_pair(ps, ns, a < c ? a : c, a < c ? c : a));
-    }
+    CU_ASSERT(!bp_has(&S, ns, S.chain[1], S.chain[3]));
     /* the first cube touches the floor (plane hi.z = 0 = cube lo.z) */
-    CU_ASSERT(has_pair(ps, ns, chain[0] < fl ? chain[0] : fl, chain[0] < fl ? fl : chain[0]));
+    CU_ASSERT(bp_has(&S, ns, S.chain[0], S.fl));
     /* the chain's second cube at z = 3 is 2 above the floor */
-    CU_ASSERT(!has_pair(ps, ns, chain[1] < fl ? chain[1] : fl, chain[1] < fl ? fl : chain[1]));
+    CU_ASSERT(!bp_has(&S, ns, S.chain[1], S.fl));
   }
-  /* a too small buffer: the full count is returned, only maxpairs written */
+  bp_scene_free(&S);
+}
+
+/* A too small buffer: the full count is returned, only maxpairs written;
+ * no workspace: refused. */
+static void test_broadphase_small(void) {
+  bp_scene S;
+  bp_scene_new(&S);
   int small[2 * 10 + 2];
   small[20] = small[21] = -7;
-  long ns = dyn_broadphase_sap(b, nb, 0.0, ws, small, 10);
+  long ns = dyn_broadphase_sap(S.b, S.nb, 0.0, S.ws, small, 10);
   CU_ASSERT(ns > 10);
   CU_ASSERT(small[20] == -7 && small[21] == -7);
-  CU_ASSERT_EQUAL(dyn_broadphase_sap(b, nb, 0.0, ws, NULL, 0), ns);
-  CU_ASSERT_EQUAL(dyn_broadphase_sap(b, nb, 0.0, NULL, ps, cap), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(dyn_broadphase_sap(S.b, S.nb, 0.0, S.ws, NULL, 0), ns);
+  CU_ASSERT_EQUAL(dyn_broadphase_sap(S.b, S.nb, 0.0, NULL, S.ps, BP_CAP), DYN_ERR_INPUT);
+  bp_scene_free(&S);
+}
 
-  /* no pair is lost: on a sample, every contact the narrow phase finds
-   * within the margin 0.02 is among the pairs (pa: margin 0.02, sorted) */
+/* No pair is lost: on a sample, every contact the narrow phase finds within
+ * the margin 0.02 is among the pairs (margin 0.02). */
+static void test_broadphase_no_loss(void) {
+  bp_scene S;
+  bp_scene_new(&S);
+  long na = bp_same_pairs(&S, 0.02);
   int missed = 0, touching = 0;
   for (int i = 0; i < 300; i++)
-    for (int j = i + 1; j < nb; j++) {
+    for (int j = i + 1; j < S.nb; j++) {
       dyn_contact c[4];
-      int k = dyn_collide_pair(b, i, j, 0.02, c);
+      int k = dyn_collide_pair(S.b, i, j, 0.02, c);
       int key[2] = { i, j };
       touching += k > 0;
-      if (k > 0 && !bsearch(key, pa, (size_t)na, 2 * sizeof *pa, cmp_pair)) missed++;
+      if (k > 0 && !bsearch(key, S.pa, (size_t)na, 2 * sizeof *S.pa, cmp_pair)) missed++;
     }
   CU_ASSERT_EQUAL(missed, 0);
   CU_ASSERT(touching > 50);
+  bp_scene_free(&S);
+}
 
-  /* ws keeps the last order: the same pairs as all-pairs after a small
-   * move of every body (insertion sort from the kept order), after the
-   * mirror x -> -x (the kept order is now reversed: the moves budget runs
-   * out and the heap sort takes over), from a ws of garbage bytes
-   * (index order), and from a ws whose tag is intact but whose second box
-   * is a copy of its first (a repeated index: index order again; without
-   * the check one body would go missing).  The box size and the header
-   * follow from dyn_sap_workspace_size. */
+/* ws keeps the last order: the same pairs as all-pairs after a small move
+ * of every body (insertion sort from the kept order), after the mirror
+ * x -> -x (the kept order is now reversed: the moves budget runs out and
+ * the heap sort takes over), from a ws of garbage bytes (index order), and
+ * from a ws whose tag is intact but whose second box is a copy of its first
+ * (a repeated index: index order again; without the check one body would go
+ * missing).  The box size and the header follow from
+ * dyn_sap_workspace_size. */
+static void test_broadphase_kept_order(void) {
+  bp_scene S;
+  bp_scene_new(&S);
+  bp_same_pairs(&S, 0.0); /* the order the scene's first runs leave */
+  bp_same_pairs(&S, 0.02);
   size_t boxsz = dyn_sap_workspace_size(2) - dyn_sap_workspace_size(1);
   size_t headsz = dyn_sap_workspace_size(1) - boxsz;
   for (int round = 0; round < 4; round++) {
-    for (int i = 0; i < nb; i++) {
-      if (b[i].shape.kind == DYN_SHAPE_PLANE) continue;
+    for (int i = 0; i < S.nb; i++) {
+      if (S.b[i].shape.kind == DYN_SHAPE_PLANE) continue;
       if (round == 1)
-        b[i].r.x = -b[i].r.x;
+        S.b[i].r.x = -S.b[i].r.x;
       else
-        b[i].r = dyn_v3_add(b[i].r, rand_v3(r, -0.05, 0.05));
+        S.b[i].r = dyn_v3_add(S.b[i].r, rand_v3(S.r, -0.05, 0.05));
     }
-    if (round == 2) memset(ws, 0xff, dyn_sap_workspace_size(nb));
+    if (round == 2) memset(S.ws, 0xff, dyn_sap_workspace_size(S.nb));
     if (round == 3) {
-      dyn_broadphase_sap(b, nb, 0.02, ws, ps, cap); /* a valid tag and order first */
-      memcpy((char *)ws + headsz + boxsz, (char *)ws + headsz, boxsz);
+      dyn_broadphase_sap(S.b, S.nb, 0.02, S.ws, S.ps, BP_CAP); /* a valid tag and order first */
+      memcpy((char *)S.ws + headsz + boxsz, (char *)S.ws + headsz, boxsz);
     }
-    long ns = dyn_broadphase_sap(b, nb, 0.02, ws, ps, cap);
-    long nall = dyn_broadphase_all(b, nb, 0.02, pa, cap);
-    CU_ASSERT_FATAL(ns > 0 && ns <= cap && nall <= cap);
-    CU_ASSERT_EQUAL_FATAL(ns, nall);
-    qsort(ps, (size_t)ns, 2 * sizeof *ps, cmp_pair);
-    qsort(pa, (size_t)nall, 2 * sizeof *pa, cmp_pair);
-    CU_ASSERT(memcmp(ps, pa, (size_t)ns * 2 * sizeof *ps) == 0);
+    bp_same_pairs(&S, 0.02);
   }
-
-  free(ws);
-  free(ps);
-  free(pa);
-  free(b);
-  gsl_rng_free(r);
+  bp_scene_free(&S);
 }
 
 int main(void) {
@@ -1292,13 +1376,26 @@ int main(void) {
   CU_add_test(s, "capsule pairs", test_capsules);
   CU_add_test(s, "hulls", test_hulls);
   CU_add_test(s, "dispatch rules and invalid input", test_rules);
+  CU_pSuite gr =
+      CU_add_suite("GJK/EPA random pairs against closed forms and SAT", gjk_init, gjk_cleanup);
+  CU_add_test(gr, "sphere-sphere: the closed-form depth", test_gjk_spheres);
+  CU_add_test(gr, "sphere-box outside (GJK) and inside (EPA)", test_gjk_sphere_box);
+  CU_add_test(gr, "box-box: EPA = SAT depth, the face rule, edge and face contacts",
+              test_gjk_box_box);
+  CU_add_test(gr, "hull against box: the HULL support = SAT depth", test_gjk_hull_box);
+  CU_add_test(gr, "separated boxes: the gap certified by support planes", test_gjk_separated);
+  CU_add_test(gr, "capsule-capsule and capsule-sphere on the cores", test_gjk_capsules);
   CU_pSuite g = CU_add_suite("GJK/EPA cross-checks", NULL, NULL);
-  CU_add_test(g, "random pairs against closed forms and SAT", test_gjk_random);
   CU_add_test(g, "EPA vertex limit: estimate, not 0", test_epa_limit);
   CU_add_test(g, "cores meeting exactly (flat Minkowski difference)", test_gjk_degenerate);
   CU_add_test(g, "collide(a,b) = collide(b,a) with flipped normals", test_symmetry);
   CU_pSuite b = CU_add_suite("broad phase", NULL, NULL);
   CU_add_test(b, "AABBs", test_aabb);
-  CU_add_test(b, "SAP = all pairs on 2000 bodies + planes", test_broadphase);
+  CU_add_test(b, "SAP = all pairs on 2000 bodies + planes, the chains by hand",
+              test_broadphase_pairs);
+  CU_add_test(b, "SAP: a buffer too small, no workspace", test_broadphase_small);
+  CU_add_test(b, "SAP: no contact of the narrow phase lost", test_broadphase_no_loss);
+  CU_add_test(b, "SAP: the kept order after moves, a mirror, garbage, a repeated index",
+              test_broadphase_kept_order);
   return tst_run();
 }

@@ -764,7 +764,9 @@ static void replace_ds(hid_t f, const char *name, hid_t type, int n, const void 
   H5Sclose(s);
 }
 
-static void test_bad(void) {
+/* good.hdf5, the small local problem the bad files of test_bad_* are
+ * edited copies of (edit_copy), written and read back; its size in bytes. */
+static long write_good(void) {
   char p[512], err[512];
   io_instance *good = small_fc(2);
   tpath(p, sizeof p, "good.hdf5");
@@ -772,12 +774,15 @@ static void test_bad(void) {
   io_instance *back = read_tmp("good.hdf5");
   CU_ASSERT(back && same_problem(good, back, 1));
   io_instance_free(back);
-  long size;
-  {
-    struct stat sb;
-    stat(p, &sb);
-    size = (long)sb.st_size;
-  }
+  io_instance_free(good);
+  struct stat sb;
+  CU_ASSERT_EQUAL_FATAL(stat(p, &sb), 0);
+  return (long)sb.st_size;
+}
+
+static void test_bad_not_hdf5(void) {
+  char p[512];
+  long size = write_good();
   /* not HDF5; truncated (half, 100 bytes); empty */
   tpath(p, sizeof p, "text.hdf5");
   FILE *f = fopen(p, "w");
@@ -800,6 +805,10 @@ static void test_bad(void) {
     fclose(b);
     bad_read(cut_name[k], SLV_ERR_INVALID, "HDF5");
   }
+}
+
+static void test_bad_missing(void) {
+  write_good();
   /* missing objects */
   hid_t h = edit_copy("nomu.hdf5");
   H5Ldelete(h, "/fclib_local/vectors/mu", H5P_DEFAULT);
@@ -819,9 +828,15 @@ static void test_bad(void) {
   H5Fclose(h);
   bad_read("neither.hdf5", SLV_ERR_INVALID,
            "expected the group /fclib_local or /fclib_global, found neither");
+}
+
+static void test_bad_dims(void) {
+  char p[512];
+  write_good();
+  hid_t h;
   /* wrong dimensions */
-  int one = 1, big = 400000000, two = 2, col99 = 99, six2[2] = { 6, 6 };
-  double mu1[1] = { 0.3 }, nanq[6] = { 0, NAN, 0, 0, 0, 0 }, negmu[2] = { 0.3, -0.1 };
+  int one = 1, six2[2] = { 6, 6 };
+  double mu1[1] = { 0.3 }, nanq[6] = { 0, NAN, 0, 0, 0, 0 };
   h = edit_copy("mu1.hdf5");
   replace_ds(h, "/fclib_local/vectors/mu", H5T_NATIVE_DOUBLE, 1, mu1);
   H5Fclose(h);
@@ -851,7 +866,14 @@ static void test_bad(void) {
     bad_read("w65.hdf5", SLV_ERR_INVALID,
              "expected /fclib_local/W to be square, 3 nc x 3 nc, found 6 x 5");
   }
+}
+
+static void test_bad_values(void) {
+  write_good();
+  hid_t h;
   /* types, values, indices */
+  int big = 400000000, col99 = 99;
+  double nanq[6] = { 0, NAN, 0, 0, 0, 0 }, negmu[2] = { 0.3, -0.1 };
   h = edit_copy("mstr.hdf5");
   {
     H5Ldelete(h, "/fclib_local/W/m", H5P_DEFAULT);
@@ -898,7 +920,13 @@ static void test_bad(void) {
   H5Fclose(h);
   bad_read("nzmax.hdf5", SLV_ERR_DIM,
            "expected sizes that the file can back, found /fclib_local/W declaring");
+}
+
+static void test_bad_unsupported(void) {
+  write_good();
+  hid_t h;
   /* unsupported */
+  int two = 2;
   h = edit_copy("dim2.hdf5");
   replace_ds(h, "/fclib_local/spacedim", H5T_NATIVE_INT, 1, &two);
   H5Fclose(h);
@@ -911,6 +939,9 @@ static void test_bad(void) {
   H5Lmove(h, "/fclib_local", h, "/fclib_global_rolling", H5P_DEFAULT, H5P_DEFAULT);
   H5Fclose(h);
   bad_read("rolling.hdf5", SLV_ERR_UNSUPPORTED, "rolling friction is not supported");
+}
+
+static void test_bad_global(void) {
   /* global: G, M not symmetric, not positive definite; a large block read */
   int hi[3] = { 0, 1, 2 }, hj[3] = { 0, 1, 2 };
   double hx[3] = { 1, 1, 1 }, f1[3] = { 1, 1, 1 }, w[3] = { 0, 0, 0 };
@@ -946,6 +977,11 @@ static void test_bad(void) {
     bad_read("gh4.hdf5", SLV_ERR_INVALID,
              "expected /fclib_global/H to be ndof x 3 nc = 3 x (a multiple of 3), found 4 x 3");
   }
+}
+
+static void test_bad_global_big(void) {
+  int hi[3] = { 0, 1, 2 }, hj[3] = { 0, 1, 2 };
+  double hx[3] = { 1, 1, 1 }, w[3] = { 0, 0, 0 };
   {
     int nd = 2001, nnz = 3 * nd - 2, k = 0;
     int *ti = malloc((size_t)nnz * sizeof(int)), *tj = malloc((size_t)nnz * sizeof(int));
@@ -975,7 +1011,6 @@ static void test_bad(void) {
     free(tx);
     free(tf);
   }
-  io_instance_free(good);
 }
 
 /* Damaged files: 300 copies of a valid local and a valid global file with
@@ -1696,7 +1731,13 @@ int main(void) {
   CU_add_test(s, "global problems: sizes, W symmetric PSD, dense reference", test_global);
   CU_add_test(s, "global problems written by hand: W = H' M^-1 H exactly", test_global_hand);
   CU_add_test(s, "a 30,000-row global problem: sparse W", test_global_large);
-  CU_add_test(s, "bad HDF5 input", test_bad);
+  CU_add_test(s, "bad HDF5 input: not HDF5, truncated, empty", test_bad_not_hdf5);
+  CU_add_test(s, "bad HDF5 input: missing objects", test_bad_missing);
+  CU_add_test(s, "bad HDF5 input: wrong dimensions", test_bad_dims);
+  CU_add_test(s, "bad HDF5 input: types, values, indices, sizes", test_bad_values);
+  CU_add_test(s, "bad HDF5 input: unsupported (2-D, V, rolling)", test_bad_unsupported);
+  CU_add_test(s, "bad HDF5 input: global (G, M not symmetric or PD, H's size)", test_bad_global);
+  CU_add_test(s, "a global problem's 2001-dof block: the sparse Cholesky", test_bad_global_big);
   CU_add_test(s, "damaged HDF5 files: no exit, no crash", test_damaged);
   CU_add_test(s, "writing: bit-identical, refusals", test_write);
   CU_add_test(s, "written with HDF5, read by fclib_read_local", test_written_for_libfclib);

@@ -523,7 +523,9 @@ static io_instance *read_ok(const char *name, const char *text) {
   return inst;
 }
 
-static void test_handwritten(void) {
+/* The lcplab format: the README's dense and CSR examples, sections in
+ * another order, an unknown extension sniffed. */
+static void test_hand_lcplab(void) {
   /* lcplab, the README example (datasets/README.md section 7), verbatim:
    * A = [[4,1,0],[1,4,1],[0,1,4]] column-major; row 0 LCP, row 1 free, row 2
    * friction on row 0 with mu = 0.5; x_ref = (0.5, -0.25, 0.125) solves it:
@@ -588,28 +590,6 @@ static void test_handwritten(void) {
     CU_ASSERT(same_bits(dense, A, sizeof A));
   }
   io_instance_free(inst);
-  /* the README's MatrixMarket example (section 6) */
-  put_text("FOO.b", "-1\n2\n");
-  put_text("FOO.hi", "inf\n1\n");
-  inst = read_ok("FOO.mtx",
-                 "%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n1 1 4\n2 1 -1\n2 2 4\n");
-  if (inst) {
-    static const double A[4] = { 4, -1, -1, 4 };
-    CU_ASSERT(same_bits(inst->A, A, sizeof A));
-    CU_ASSERT_EQUAL(inst->b[0], -1.0);
-    CU_ASSERT_EQUAL(inst->hi[1], 1.0);
-    CU_ASSERT_EQUAL(inst->lo[1], 0.0);
-  }
-  io_instance_free(inst);
-  /* the README's Siconos LCP example (section 4.2) */
-  inst = read_ok("readme.dat", "2\n0\n2\n2\n2\t2\n2 1\n1 2\n-5 -6\n");
-  if (inst) {
-    static const double A[4] = { 2, 1, 1, 2 };
-    CU_ASSERT(same_bits(inst->A, A, sizeof A));
-    CU_ASSERT_EQUAL(inst->b[1], -6.0);
-    CU_ASSERT_EQUAL(inst->format, IO_FMT_SICONOS_LCP);
-  }
-  io_instance_free(inst);
   /* lcplab csr, sections in another order, no storage/kind defaults */
   inst = read_ok("hand_csr.lcp",
                  "lcplab-problem 1\nn 2\nb 1 2\nstorage csr\nAp 0 1 3\nAx 2 -1 3\nAj 0 0 1\nend\n");
@@ -622,27 +602,26 @@ static void test_handwritten(void) {
     CU_ASSERT_STRING_EQUAL(inst->kind, "lcp");
   }
   io_instance_free(inst);
-  /* blcp, the README example (section 5) verbatim: A row-major, b = -b_ode,
-   * mu = hi on friction rows */
-  inst = read_ok("hand.blcp", "# boxed LCP: A x = b + w\n"
-                              "3\n"
-                              "2 1 0\n"
-                              "0 2 0\n"
-                              "0 0 2\n"
-                              "1 -2 0          # b_ode: lcplab's b = (-1, 2, 0)\n"
-                              "0 -0.4 -inf     # lo\n"
-                              "inf 0.4 inf     # hi\n"
-                              "-1 0 -1         # findex\n");
+  /* unknown extension, sniffed from the first token */
+  inst = read_ok("sniff.txt", "lcplab-problem 1\nn 1\nA 2\nb -1\nend\n");
+  if (inst) CU_ASSERT_EQUAL(inst->format, IO_FMT_LCPLAB);
+  io_instance_free(inst);
+}
+
+/* MatrixMarket: the README's example, symmetric coordinate with
+ * duplicates and sidecars, arrays, a path without .mtx sniffed. */
+static void test_hand_mtx(void) {
+  /* the README's MatrixMarket example (section 6) */
+  put_text("FOO.b", "-1\n2\n");
+  put_text("FOO.hi", "inf\n1\n");
+  io_instance *inst = read_ok(
+      "FOO.mtx", "%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n1 1 4\n2 1 -1\n2 2 4\n");
   if (inst) {
-    CU_ASSERT_EQUAL(inst->A[0 + 1 * 3], 1.0); /* A(0,1) = 1: row-major in the file */
-    CU_ASSERT_EQUAL(inst->A[1 + 0 * 3], 0.0);
+    static const double A[4] = { 4, -1, -1, 4 };
+    CU_ASSERT(same_bits(inst->A, A, sizeof A));
     CU_ASSERT_EQUAL(inst->b[0], -1.0);
-    CU_ASSERT_EQUAL(inst->b[1], 2.0);
-    CU_ASSERT_EQUAL(inst->findex[1], 0);
-    CU_ASSERT_EQUAL(inst->mu[1], 0.4);
-    CU_ASSERT_EQUAL(inst->mu[0], 0.0);
-    CU_ASSERT_EQUAL(inst->lo[2], -INFINITY);
-    CU_ASSERT_STRING_EQUAL(inst->kind, "findex");
+    CU_ASSERT_EQUAL(inst->hi[1], 1.0);
+    CU_ASSERT_EQUAL(inst->lo[1], 0.0);
   }
   io_instance_free(inst);
   /* mtx: symmetric coordinate, duplicates summed, sidecars */
@@ -680,16 +659,25 @@ static void test_handwritten(void) {
     CU_ASSERT(same_bits(inst->A, A, sizeof A));
   }
   io_instance_free(inst);
-  /* unknown extension, sniffed from the first token */
-  inst = read_ok("sniff.txt", "lcplab-problem 1\nn 1\nA 2\nb -1\nend\n");
-  if (inst) CU_ASSERT_EQUAL(inst->format, IO_FMT_LCPLAB);
-  io_instance_free(inst);
   put_text("sniff2.data.b", "1\n"); /* PATH.b: the path has no .mtx */
   inst = read_ok("sniff2.data", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 5\n");
   if (inst) {
     CU_ASSERT_EQUAL(inst->format, IO_FMT_MTX);
     CU_ASSERT_EQUAL(inst->A[0], 5.0);
     CU_ASSERT_EQUAL(inst->b[0], 1.0); /* sidecar PATH.b for a path without .mtx */
+  }
+  io_instance_free(inst);
+}
+
+/* Siconos: the README's LCP example, an MLCP with storage 2 only. */
+static void test_hand_siconos(void) {
+  /* the README's Siconos LCP example (section 4.2) */
+  io_instance *inst = read_ok("readme.dat", "2\n0\n2\n2\n2\t2\n2 1\n1 2\n-5 -6\n");
+  if (inst) {
+    static const double A[4] = { 2, 1, 1, 2 };
+    CU_ASSERT(same_bits(inst->A, A, sizeof A));
+    CU_ASSERT_EQUAL(inst->b[1], -6.0);
+    CU_ASSERT_EQUAL(inst->format, IO_FMT_SICONOS_LCP);
   }
   io_instance_free(inst);
   /* Siconos MLCP with storage 2 only: the blocks */
@@ -702,6 +690,33 @@ static void test_handwritten(void) {
     CU_ASSERT_EQUAL(inst->lo[0], -INFINITY);
     CU_ASSERT_EQUAL(inst->lo[1], 0.0);
     CU_ASSERT_EQUAL(inst->format, IO_FMT_SICONOS_MLCP);
+  }
+  io_instance_free(inst);
+}
+
+/* blcp: the README's example. */
+static void test_hand_blcp(void) {
+  /* blcp, the README example (section 5) verbatim: A row-major, b = -b_ode,
+   * mu = hi on friction rows */
+  io_instance *inst = read_ok("hand.blcp", "# boxed LCP: A x = b + w\n"
+                                           "3\n"
+                                           "2 1 0\n"
+                                           "0 2 0\n"
+                                           "0 0 2\n"
+                                           "1 -2 0          # b_ode: lcplab's b = (-1, 2, 0)\n"
+                                           "0 -0.4 -inf     # lo\n"
+                                           "inf 0.4 inf     # hi\n"
+                                           "-1 0 -1         # findex\n");
+  if (inst) {
+    CU_ASSERT_EQUAL(inst->A[0 + 1 * 3], 1.0); /* A(0,1) = 1: row-major in the file */
+    CU_ASSERT_EQUAL(inst->A[1 + 0 * 3], 0.0);
+    CU_ASSERT_EQUAL(inst->b[0], -1.0);
+    CU_ASSERT_EQUAL(inst->b[1], 2.0);
+    CU_ASSERT_EQUAL(inst->findex[1], 0);
+    CU_ASSERT_EQUAL(inst->mu[1], 0.4);
+    CU_ASSERT_EQUAL(inst->mu[0], 0.0);
+    CU_ASSERT_EQUAL(inst->lo[2], -INFINITY);
+    CU_ASSERT_STRING_EQUAL(inst->kind, "findex");
   }
   io_instance_free(inst);
 }
@@ -1716,7 +1731,10 @@ int main(void) {
   CU_add_test(s, "round trip: n = 120", test_roundtrip_larger);
   CU_add_test(s, "write: format from the extension", test_write_auto);
   CU_add_test(s, "mtx: stale sidecars", test_mtx_stale_sidecars);
-  CU_add_test(s, "hand-written files", test_handwritten);
+  CU_add_test(s, "hand-written lcplab files (README examples, sniffing)", test_hand_lcplab);
+  CU_add_test(s, "hand-written MatrixMarket files (README example, sidecars)", test_hand_mtx);
+  CU_add_test(s, "hand-written Siconos files (README LCP, MLCP storage 2)", test_hand_siconos);
+  CU_add_test(s, "hand-written blcp file (README example)", test_hand_blcp);
   CU_add_test(s, "siconos: every file of lcp, mlcp, relay", test_siconos_folders);
   CU_add_test(s, "siconos: known values", test_siconos_values);
   CU_add_test(s, "siconos: writer layout", test_siconos_layout);

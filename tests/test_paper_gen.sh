@@ -18,13 +18,27 @@
 # synthetic agreement table and runs), with their numbers and no other
 # number, and names the runs without a verdict; the count of peers' answers
 # rejected by lcplab's test is the failures tables'.
-# Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR.
+# Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR, and the
+# Python package gen.py takes its medians from (lcplab.quantile):
+# LCPLAB_PYTHON and LCPLAB_PYTHONPATH, as make check sets them when the
+# package is built (else SKIP, exit 77: a build without Python);
+# LCPLAB_SAN_FLAGS, LCPLAB_CC (a sanitizer build preloads its runtime).
 # Last line "N passed, M failed".
 TST_NAME=test_paper_gen
 # shellcheck source=tst_cli_lib.sh
 . "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/tst_cli_lib.sh"
 SRC=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
+py=${LCPLAB_PYTHON:-python3}
+# shellcheck source=tst_python.sh
+. "$SRC/tests/tst_python.sh"
+# pyrun ARGS: the interpreter with the build's package (tst_python.sh)
+pyrun() { (tst_python_env >/dev/null && "$py" "$@"); }
+if ! pyrun -c "import lcplab" 2>/dev/null; then
+  echo "SKIP: the lcplab Python package is not built (gen.py takes its medians from it)"
+  exit 77
+fi
+gen() { LCPLAB="$LCPLAB_BIN" pyrun "$SRC/paper/gen.py" "$@"; }
 
 cat >"$T/tiny.exp" <<'EXP'
 experiment profile profile
@@ -102,7 +116,7 @@ else
 fi
 rm -f "$T/out" "$T/err"
 mkdir -p "$T/gen"
-if LCPLAB="$LCPLAB_BIN" python3 "$SRC/paper/gen.py" "$T/res" "$T/gen" >"$T/out" 2>"$T/err"; then
+if gen "$T/res" "$T/gen" >"$T/out" 2>"$T/err"; then
   pass "gen.py writes gen/*.tex"
 else
   fail "gen.py writes gen/*.tex"
@@ -146,7 +160,7 @@ CSV
     done
   done
 } >"$T/res/bench_validate/bench_validate.csv"
-if LCPLAB="$LCPLAB_BIN" python3 "$SRC/paper/gen.py" "$T/res" "$T/gen2" >"$T/out" 2>"$T/err"; then
+if gen "$T/res" "$T/gen2" >"$T/out" 2>"$T/err"; then
   pass "gen.py with bench_validate's results"
 else
   fail "gen.py with bench_validate's results"

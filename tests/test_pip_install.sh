@@ -1,8 +1,9 @@
 #!/bin/sh
 # test_pip_install.sh -- the Python package as a new user installs it
 # (docs/python.md, "Install"): from a copy of the source tree with no build
-# folder and no autotools output (the files git tracks, or the whole tree
-# outside git), in a fresh virtual environment made with
+# folder and no autotools output (in a git checkout the files git tracks;
+# in a release tree, as make distcheck unpacks it, the files the tarball
+# holds), in a fresh virtual environment made with
 # --system-site-packages (numpy from Debian):
 #   - pip install --no-build-isolation --no-index COPY works (offline: no
 #     index is asked);
@@ -11,9 +12,13 @@
 #     importlib.metadata, its stubs and py.typed beside it, no
 #     libsolvers.so loaded (the libraries are linked in), and solves a 2 x 2
 #     LCP whose solution is known (x = (1/3, 1/3));
+#   - the `lcplab` command and `python -m lcplab` run the lcplab program the
+#     package ships (bin/lcplab, docs/python.md, "The lcplab command"):
+#     --version, `lcplab solvers`, `lcplab solve FILE` on the 2 x 2 LCP,
+#     `python -m lcplab --help`, and an experiment with its figure;
 #   - python3 -m build --no-isolation --wheel (python3-build) makes a wheel
-#     with the extension, the stubs and the metadata (it reuses the first
-#     build's folder, so it only packs).
+#     with the extension, the program, the console script, the stubs and
+#     the metadata (it reuses the first build's folder, so it only packs).
 # Environment (Makefile.am): LCPLAB_PYTHON, LCPLAB_SRCDIR, LCPLAB_SAN_FLAGS.
 # Exit 77 (skip) without the venv module, and in a sanitizer build (pip
 # builds its own, plain extension: the plain build's run is the test).
@@ -33,12 +38,23 @@ if ! "$py" -c "import venv, ensurepip" 2>/dev/null; then
 fi
 want=$(sed -n 's/^AC_INIT(\[lcplab\], *\[\([^]]*\)\].*/\1/p' "$src/configure.ac")
 
-# the copy: the files a clone has (tracked, and new ones not ignored)
-# (a clone: no configure script, so setup.py runs autoreconf); outside git
-# (a release tree, make distcheck) the whole tree but its build folders
+# the copy: in a git checkout, the files a clone has (tracked, and new ones
+# not ignored; a clone has no configure script, so setup.py runs
+# autoreconf); in a release tree (a `make dist` tarball unpacked, as make
+# distcheck does), the files the tarball holds -- the list automake
+# distributes -- which is the whole tree but its configured build folders.
+# A release tree is often unpacked inside another checkout (distcheck
+# unpacks it in the build folder): git answers there for the enclosing
+# repository, where the tree's files are not tracked, so only a tree that
+# is itself the top of a git work tree is a checkout.
 mkdir "$T/src"
-if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+top=$(git -C "$src" rev-parse --show-toplevel 2>/dev/null) || top=
+if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$(cd "$src" && pwd -P)" ]; then
   (cd "$src" && git ls-files -z --cached --others --exclude-standard) >"$T/files"
+  if ! [ -s "$T/files" ]; then
+    fail "git ls-files lists the checkout's files" "none listed in $src"
+    tst_done
+  fi
   (cd "$src" && xargs -0 cp --parents -t "$T/src" <"$T/files" 2>"$T/err") ||
     fail "copy of the tracked files" "$(head -3 "$T/err")"
   if [ -e "$T/src/build" ] || [ -e "$T/src/configure" ]; then
@@ -47,8 +63,9 @@ if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
     pass "the clone-like copy has no build folder and no configure script"
   fi
 else
-  # every top-level entry but the configured build folders (build/,
-  # build-san/, distcheck's _build/: those holding a config.status)
+  # the release tree: every top-level entry but the configured build
+  # folders (build/, build-san/, distcheck's _build/: those holding a
+  # config.status)
   for e in "$src"/* "$src"/.[!.]*; do
     [ -e "$e" ] || continue
     [ -d "$e" ] && [ -n "$(find "$e" -maxdepth 2 -name config.status 2>/dev/null)" ] && continue
@@ -118,6 +135,58 @@ else
   fail "pip show lcplab" "$("$T/V/bin/pip" show lcplab 2>&1 | head -3)"
 fi
 
+# the lcplab command and python -m lcplab: the lcplab program itself, the
+# package's bin/lcplab (an executable with the libraries linked in, no
+# libsolvers.so), run from outside both trees
+pkg=$(cd / && "$T/V/bin/python" -c "import lcplab, os; print(os.path.dirname(lcplab.__file__))")
+prog="$pkg/bin/lcplab"
+if [ -x "$prog" ] && head -c 4 "$prog" | grep -q ELF && ! ldd "$prog" | grep -q libsolvers; then
+  pass "the package holds the lcplab program, bin/lcplab (an executable, no libsolvers.so)"
+else
+  fail "the package's bin/lcplab" "$(ls -l "$prog" 2>&1)"
+fi
+mkdir "$T/cmd"
+(cd "$T/cmd" && "$T/V/bin/python" -c "import lcplab; lcplab.write(lcplab.Problem(
+    [[2.0, 1.0], [1.0, 2.0]], [-1.0, -1.0]), 'p.lcp')") >"$T/out" 2>"$T/err"
+if (cd "$T/cmd" && "$T/V/bin/lcplab" --version) >"$T/out" 2>"$T/err" &&
+  [ "$(cat "$T/out")" = "lcplab $want" ] &&
+  (cd "$T/cmd" && "$T/V/bin/lcplab" solvers) >"$T/solvers" 2>"$T/err" &&
+  grep -q '^lemke ' "$T/solvers" && grep -q '^nsgs ' "$T/solvers"; then
+  pass "the lcplab command: --version is $want, lcplab solvers lists lemke and nsgs"
+else
+  fail "the lcplab command" "$(cat "$T/out") $(head -3 "$T/err")"
+fi
+# lcplab solve FILE: the 2 x 2 LCP, x = (1/3, 1/3), status converged (exit 0)
+if (cd "$T/cmd" && "$T/V/bin/lcplab" solve p.lcp --solver lemke --solution x.txt) \
+  >"$T/out" 2>"$T/err" && grep -q '"status": *"converged"' "$T/out" &&
+  awk '{ d = $1 - 1 / 3; if (d < 0) d = -d; if (d > 1e-14) bad = 1 } END { exit bad || NR != 2 }' \
+    "$T/cmd/x.txt"; then
+  pass "lcplab solve FILE: converged, x = (1/3, 1/3)"
+else
+  fail "lcplab solve FILE" "$(cat "$T/cmd/x.txt" 2>/dev/null)"
+fi
+if (cd "$T/cmd" && "$T/V/bin/python" -m lcplab --help) >"$T/out" 2>"$T/err" &&
+  grep -q '^usage: lcplab COMMAND' "$T/out" &&
+  (cd "$T/cmd" && "$T/V/bin/python" -m lcplab solvers) >"$T/solvers2" 2>"$T/err" &&
+  cmp -s "$T/solvers" "$T/solvers2"; then
+  pass "python -m lcplab --help: the program's usage; python -m lcplab solvers: the command's list"
+else
+  fail "python -m lcplab" "$(head -3 "$T/out")"
+fi
+# an experiment with its figure through the command: the program finds the
+# package's figure scripts
+if command -v gnuplot >/dev/null 2>&1; then
+  printf 'experiment profile gen\nsolvers lemke pgs\ngenerate spd 10\ntol 1e-8\nmin_runs 1\n' \
+    >"$T/cmd/e.exp"
+  if (cd "$T/cmd" && "$T/V/bin/lcplab" experiment e.exp --out o --jobs 1) >"$T/out" 2>"$T/err" &&
+    [ -s "$T/cmd/o/gen.pdf" ]; then
+    pass "lcplab experiment through the command draws its figure with the package's scripts"
+  else
+    fail "lcplab experiment through the command" "no $T/cmd/o/gen.pdf"
+  fi
+fi
+rm -f "$T/out" "$T/err"
+
 if ! "$T/V/bin/python" -c "import build" 2>/dev/null; then
   echo "note: python3-build is not installed: the wheel is not built"
   tst_done
@@ -135,12 +204,19 @@ import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 want = ["lcplab/py.typed", "lcplab/__init__.pyi", "lcplab/__init__.py",
         f"lcplab-{sys.argv[2]}.dist-info/METADATA"]
+z = zipfile.ZipFile(sys.argv[1])
 missing = [n for n in want if n not in names]
 missing += [] if any(n.startswith("lcplab/_lcplab") and n.endswith(".so") for n in names) \
     else ["lcplab/_lcplab*.so"]
+# the program, executable, and the console script that runs it
+if "lcplab/bin/lcplab" not in names or not (z.getinfo("lcplab/bin/lcplab").external_attr >> 16) & 0o100:
+    missing.append("lcplab/bin/lcplab (executable)")
+ep = f"lcplab-{sys.argv[2]}.dist-info/entry_points.txt"
+if ep not in names or "lcplab = lcplab.__main__:main" not in z.read(ep).decode():
+    missing.append("the console script lcplab = lcplab.__main__:main")
 sys.exit(f"the wheel lacks {missing}" if missing else 0)
 EOF
-  pass "the wheel $(basename "$whl") holds the extension, the stubs, the metadata"
+  pass "the wheel $(basename "$whl") holds the extension, the program, the stubs, the metadata"
 else
   fail "the wheel" "${whl:-none in $T/dist}"
 fi

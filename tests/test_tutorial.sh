@@ -6,7 +6,8 @@
 # two blocks that start with "# setup" (packages, build) are what `make
 # check` has done already and are skipped.  Checked: at most ten commands,
 # every one exits 0, the experiment writes its CSV and (with gnuplot) its
-# figure, and the Python loop prints auto's lines.  So the page cannot drift
+# figure, the Python loop prints auto's lines, and (with gnuplot) Python's
+# lcplab.profile draws the profile figure of lcplab.compare's rows.  So the page cannot drift
 # from the program.
 # Environment: LCPLAB_SRCDIR, LCPLAB_BUILDDIR, LCPLAB_SHARED (without its
 # datasets, without the Python package or in a sanitizer build,
@@ -79,6 +80,11 @@ if command -v "${GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
     pass "the profile figure, without --scripts"
   else
     fail "the profile figure" "no results/mine.png / .pdf: $(grep -i gnuplot "$T/err" | head -n 2)"
+  fi
+  if [ -s "$T/clone/py-profile.png" ] && [ -s "$T/clone/py-profile.pdf" ]; then
+    pass "lcplab.profile(compare(...), figure=...) draws the profile figure from Python"
+  else
+    fail "the profile figure from Python" "no py-profile.png / .pdf"
   fi
 else
   echo "SKIP: gnuplot not found (the figure)"

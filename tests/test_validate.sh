@@ -88,7 +88,7 @@ else
   fail "agreement table" "got: $got"
 fi
 
-# the same runs against the virtual best (tables.c, virtual_best): both, err and silent
+# the same runs against the virtual best (tables_profile.c, virtual_best): both, err and silent
 # solve c1; each of them has another that solves it, neither and own solve nothing;
 # gone refused everything and takes no part
 want="fc3d,1e-08,both,1,1,1,1.0000,1.0000,0

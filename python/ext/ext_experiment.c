@@ -5,6 +5,8 @@
  *                  scripts, data, program, max_memory)
  *       -> {"status": int, "messages": [(kind, line)], "outputs": [path]}
  *   profile_csv(text) -> text
+ *   profile_figure(text, base, figure, scripts) -> (status, [(kind, line)])
+ *   quantile(x, q) -> the engine's quantile of the sorted float64 array x
  *
  * The campaign runs with the GIL released (other Python threads go on);
  * the library's callbacks take it back for a moment: the messages are
@@ -16,6 +18,7 @@
  * processes never touch the interpreter: a callback called there (a
  * task's message) is dropped.
  */
+#include <limits.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -142,4 +145,61 @@ PyObject *lx_profile_csv(PyObject *self, PyObject *args) {
   PyObject *r = PyUnicode_FromString(out);
   free(out);
   return r;
+}
+
+/* The lines of a call made without the GIL, collected as "K LINE\n" (K the
+ * kind's digit) and turned into a list after. */
+static void buffer_line(void *arg, exp_say_kind kind, const char *line) {
+  exp_rbuf *b = arg;
+  (void)exp_rbuf_add(b, "%d %s\n", (int)kind, line);
+}
+
+static PyObject *buffered_lines(const exp_rbuf *b) {
+  PyObject *list = PyList_New(0);
+  for (const char *l = b->buf; list && l && *l;) {
+    const char *e = strchr(l, '\n');
+    PyObject *item = Py_BuildValue("(is#)", l[0] - '0', l + 2, (Py_ssize_t)(e - l - 2));
+    if (!item || PyList_Append(list, item) < 0) Py_CLEAR(list);
+    Py_XDECREF(item);
+    l = e + 1;
+  }
+  return list;
+}
+
+PyObject *lx_profile_figure(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *text, *base, *figure, *scripts;
+  if (!PyArg_ParseTuple(args, "sszz", &text, &base, &figure, &scripts)) return NULL;
+  exp_rbuf b = { 0 };
+  const exp_log log = { buffer_line, &b };
+  PyThreadState *ts = PyEval_SaveThread();
+  int status = exp_profile_figure(&log, text, base, figure, scripts, exp_gnuplot_prog());
+  PyEval_RestoreThread(ts);
+  PyObject *lines = buffered_lines(&b);
+  exp_rbuf_free(&b);
+  if (!lines) return NULL;
+  PyObject *r = Py_BuildValue("(iO)", status, lines);
+  Py_DECREF(lines);
+  return r;
+}
+
+/* exp_quantile, the one quantile of the engine's medians and quartiles
+ * (linear between order statistics), of x: a 1-D float64 array, sorted. */
+PyObject *lx_quantile(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *x;
+  double q;
+  if (!PyArg_ParseTuple(args, "Od", &x, &q)) return NULL;
+  if (!PyArray_Check(x) || PyArray_NDIM((PyArrayObject *)x) != 1) {
+    PyErr_SetString(PyExc_TypeError, "quantile: x must be a 1-D float64 array");
+    return NULL;
+  }
+  npy_intp n = PyArray_DIM((PyArrayObject *)x, 0);
+  const double *v = lx_array_data(x, NPY_DOUBLE, n, 0, 0, "x");
+  if (!v) return NULL;
+  if (n > INT_MAX) {
+    PyErr_SetString(PyExc_ValueError, "quantile: more than INT_MAX values");
+    return NULL;
+  }
+  return PyFloat_FromDouble(exp_quantile(v, (int)n, q));
 }

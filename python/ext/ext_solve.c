@@ -4,7 +4,8 @@
  * those of `lcplab solve` (cli/cmd_solve.c), so that the two give the same
  * x bit for bit: the options from slv_options_default with the named
  * fields changed, the start from x0 (warm) or the library's P(0), only
- * slv_solve timed (CLOCK_MONOTONIC).
+ * slv_solve timed (CLOCK_MONOTONIC): the same timed solve,
+ * exp_solve_repeat (libexperiment/solve_repeat.c), run once.
  *
  * Returns a dict: status, message, method (result.method: the algorithm
  * that ran), choice (auto's reason, else empty), x, w, iterations, pivots, residuals (lx_residuals_dict),
@@ -16,6 +17,8 @@
  * its exception is raised instead of a result.
  */
 #include "lcplab_ext.h"
+
+#include "exp.h"
 
 #include <limits.h>
 #include <math.h>
@@ -242,11 +245,9 @@ PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
   double *xd = PyArray_DATA((PyArrayObject *)x), *wd = PyArray_DATA((PyArrayObject *)w);
   Py_BEGIN_ALLOW_THREADS st = slv_workspace_new(solver, p.n > 0 ? p.n : 1, &opt, &ws);
   if (st == SLV_OK) {
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    slv_solve(ws, &p, &opt, xd, wd, &res);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    tsolve = seconds(&t0, &t1);
+    /* lcplab solve's timed solve, once, from x as it is (x0's copy or zeros) */
+    exp_tsum sum;
+    exp_solve_repeat(ws, &p, &opt, NULL, xd, wd, 1, &tsolve, &res, &sum);
   }
   Py_END_ALLOW_THREADS if (st != SLV_OK) {
     snprintf(msg, sizeof msg, "cannot create the workspace of %s for n=%d: %s", name, p.n,

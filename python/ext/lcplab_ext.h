@@ -146,6 +146,8 @@ PyObject *lx_world_names(PyObject *self, PyObject *args);
 PyObject *lx_setting_names(PyObject *self, PyObject *args);
 PyObject *lx_run_experiment(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *lx_profile_csv(PyObject *self, PyObject *args);
+PyObject *lx_profile_figure(PyObject *self, PyObject *args);
+PyObject *lx_quantile(PyObject *self, PyObject *args);
 
 extern PyTypeObject lx_world_type;
 

@@ -169,12 +169,20 @@ static PyObject *lx_default_options(PyObject *self, PyObject *args) {
 }
 
 /* Where the figure scripts are (Makefile.am): installed, and in the
- * source tree this module was built from. */
+ * source tree this module was built from; where the lcplab program is
+ * installed ($(bindir)), and the build tree this module was built in
+ * (python/lcplab/_program.py). */
 #ifndef LCPLAB_PKGDATADIR
 #define LCPLAB_PKGDATADIR ""
 #endif
 #ifndef LCPLAB_SRC_EXPERIMENTS
 #define LCPLAB_SRC_EXPERIMENTS ""
+#endif
+#ifndef LCPLAB_BINDIR
+#define LCPLAB_BINDIR ""
+#endif
+#ifndef LCPLAB_BUILDDIR
+#define LCPLAB_BUILDDIR ""
 #endif
 
 static PyMethodDef methods[] = {
@@ -199,6 +207,9 @@ static PyMethodDef methods[] = {
   { "run_experiment", (PyCFunction)(void (*)(void))lx_run_experiment, METH_VARARGS | METH_KEYWORDS,
     "run_experiment(config, out, ...) -> {status, messages, outputs}." },
   { "profile_csv", lx_profile_csv, METH_VARARGS, "profile_csv(text) -> the profile curves." },
+  { "profile_figure", lx_profile_figure, METH_VARARGS,
+    "profile_figure(text, base, figure, scripts) -> (status, [(kind, line)])." },
+  { "quantile", lx_quantile, METH_VARARGS, "quantile(sorted float64 array, q) -> float." },
   { NULL, NULL, 0, NULL }
 };
 
@@ -223,6 +234,8 @@ PyMODINIT_FUNC PyInit__lcplab(void) {
       PyModule_AddStringConstant(m, "VERSION", LCPLAB_VERSION) < 0 ||
       PyModule_AddStringConstant(m, "PKGDATADIR", LCPLAB_PKGDATADIR) < 0 ||
       PyModule_AddStringConstant(m, "SRC_EXPERIMENTS", LCPLAB_SRC_EXPERIMENTS) < 0 ||
+      PyModule_AddStringConstant(m, "BINDIR", LCPLAB_BINDIR) < 0 ||
+      PyModule_AddStringConstant(m, "BUILDDIR", LCPLAB_BUILDDIR) < 0 ||
       PyModule_AddIntConstant(m, "LOG_ERROR", SLV_LOG_ERROR) < 0 ||
       PyModule_AddIntConstant(m, "LOG_WARNING", SLV_LOG_WARNING) < 0 ||
       PyModule_AddIntConstant(m, "LOG_INFO", SLV_LOG_INFO) < 0 ||

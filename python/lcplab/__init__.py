@@ -15,7 +15,7 @@ Scenes
     World, simulate, scenes, SimulationResult, METRICS, TRACE_FIELDS, STAGES,
     APPLIED
 Comparisons (the engine of ``lcplab experiment``)
-    compare, profile, run_experiment, Campaign
+    compare, profile (its figure too), quantile, run_experiment, Campaign
 Errors (one hierarchy under ``Error``; docs/python.md, "Errors")
     Error, ExperimentError, InvalidProblemError, OptionsError, UnknownNameError,
     UnsupportedError, FileError, MissingFileError, ExistingFileError,
@@ -37,7 +37,7 @@ from . import _lcplab
 from ._errors import (Error, ExistingFileError, ExperimentError, FileError, InvalidProblemError,
                       LcplabError, MissingFileError, OptionsError, SceneError, SimulationError,
                       UnknownNameError, UnsupportedError)
-from ._experiment import Campaign, compare, profile, run_experiment
+from ._experiment import Campaign, compare, profile, quantile, run_experiment
 from ._io import formats, read, write
 from ._log import logger
 from ._problem import Problem
@@ -53,6 +53,6 @@ __all__ = [
     "InvalidProblemError", "LcplabError", "METRICS", "MissingFileError", "OptionsError",
     "Problem", "Residuals", "Result", "STAGES", "SceneError", "SimulationError",
     "SimulationResult", "SolverInfo", "Status", "TRACE_FIELDS", "UnknownNameError",
-    "UnsupportedError", "World", "compare", "formats", "logger", "profile", "read",
+    "UnsupportedError", "World", "compare", "formats", "logger", "profile", "quantile", "read",
     "run_experiment", "scenes", "simulate", "solve", "solvers", "write",
 ]

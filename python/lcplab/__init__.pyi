@@ -16,6 +16,7 @@ from ._errors import UnsupportedError as UnsupportedError
 from ._experiment import Campaign as Campaign
 from ._experiment import compare as compare
 from ._experiment import profile as profile
+from ._experiment import quantile as quantile
 from ._experiment import run_experiment as run_experiment
 from ._io import formats as formats
 from ._io import read as read
@@ -45,6 +46,6 @@ __all__ = [
     "InvalidProblemError", "LcplabError", "METRICS", "MissingFileError", "OptionsError",
     "Problem", "Residuals", "Result", "STAGES", "SceneError", "SimulationError",
     "SimulationResult", "SolverInfo", "Status", "TRACE_FIELDS", "UnknownNameError",
-    "UnsupportedError", "World", "compare", "formats", "logger", "profile", "read",
+    "UnsupportedError", "World", "compare", "formats", "logger", "profile", "quantile", "read",
     "run_experiment", "scenes", "simulate", "solve", "solvers", "write",
 ]

@@ -4,6 +4,8 @@ experiment``: one implementation of the timed solves, the repeat rule, the
 judge, the profiles and the tables (experiments/README.md, "Experiment
 files" and "Campaigns")."""
 
+import csv
+import io
 import math
 import os
 import re
@@ -13,42 +15,24 @@ import tempfile
 import numpy as np
 
 from . import _lcplab
+from . import _program
 from ._errors import ExperimentError
 from ._problem import Problem
 
-__all__ = ["Campaign", "compare", "profile", "run_experiment"]
+__all__ = ["Campaign", "compare", "profile", "quantile", "run_experiment"]
 
 _SAY = {0: "error", 1: "note", 2: "info", 3: "progress", 4: "output"}
 
 
+# Integer columns that come back as integers: an empty field (a run that
+# gave no numbers: refused, time limit, crash; its status says which) is -1.
+_INT_COLUMNS = ("iterations",)
+_NO_INT = -1
+
+
 def _read_csv(path):
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8", newline="") as f:
         return _parse_csv(f.read())
-
-
-def _split(line):
-    # the engine's CSV: fields split at ',', a field with ',' or '"' quoted
-    out, field, quoted, k = [], [], False, 0
-    while k < len(line):
-        ch = line[k]
-        if quoted:
-            if ch == '"' and line[k + 1:k + 2] == '"':
-                field.append('"')
-                k += 1
-            elif ch == '"':
-                quoted = False
-            else:
-                field.append(ch)
-        elif ch == '"':
-            quoted = True
-        elif ch == ",":
-            out.append("".join(field))
-            field = []
-        else:
-            field.append(ch)
-        k += 1
-    out.append("".join(field))
-    return out
 
 
 def _number(v):
@@ -57,19 +41,27 @@ def _number(v):
     return float(v)
 
 
+def _column(name, vals):
+    if name in _INT_COLUMNS:
+        try:
+            return np.array([int(v) if v != "" else _NO_INT for v in vals], dtype=np.int64)
+        except ValueError:
+            pass
+    try:
+        return np.array([_number(v) for v in vals], dtype=np.float64)
+    except ValueError:
+        return np.array(vals, dtype=str)
+
+
 def _parse_csv(text):
+    # the engine's CSV (RFC 4180, libexperiment/shell.c), its '#' preamble
+    # lines skipped, read by Python's csv module
     lines = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
     if not lines:
         return np.zeros(0, dtype=[])
-    head = _split(lines[0])
-    rows = [_split(ln) for ln in lines[1:]]
-    cols = []
-    for j, name in enumerate(head):
-        vals = [r[j] if j < len(r) else "" for r in rows]
-        try:
-            cols.append((name, np.array([_number(v) for v in vals], dtype=np.float64)))
-        except ValueError:
-            cols.append((name, np.array(vals, dtype=str)))
+    head, *rows = csv.reader(lines)
+    cols = [(name, _column(name, [r[j] if j < len(r) else "" for r in rows]))
+            for j, name in enumerate(head)]
     dtype = [(n, c.dtype if c.dtype.kind != "U" else f"U{max(1, c.dtype.itemsize // 4)}")
              for n, c in cols]
     out = np.zeros(len(rows), dtype=dtype)
@@ -131,7 +123,8 @@ class Campaign:
         Returns
         -------
         numpy structured array
-            Its columns as in the file.
+            Its columns as in the file: iterations an integer (-1 for an
+            empty field), the other numbers floats (NaN for an empty field).
         """
         path = os.path.join(self.out, name + ".csv")
         if path not in self.files and not os.path.exists(path):
@@ -142,22 +135,10 @@ class Campaign:
         return f"Campaign(out={self.out!r}, status={self.status}, files={len(self.files)})"
 
 
-def _program():
-    return shutil.which("lcplab") or "lcplab"
-
-
-def _scripts():
-    # as the lcplab program looks (cli/datadir.c): LCPLAB_EXPERIMENTS, then
-    # the package's own (a pip-installed wheel carries them), the installed
-    # scripts, then the source tree's the module was built from
-    env = os.environ.get("LCPLAB_EXPERIMENTS")
-    if env:
-        return env
-    own = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scripts")
-    for d in (own, _lcplab.PKGDATADIR, _lcplab.SRC_EXPERIMENTS):
-        if d and os.path.isfile(os.path.join(d, "exp_profile.gp")):
-            return d
-    return None
+def _plan_program():
+    # the program the plans name: the package's own (_program.py), else the
+    # lcplab on PATH
+    return _program.program() or shutil.which("lcplab") or "lcplab"
 
 
 def run_experiment(config, out, *, jobs=None, vars=None, time_limit=None, force=False,
@@ -217,8 +198,8 @@ def run_experiment(config, out, *, jobs=None, vars=None, time_limit=None, force=
     r = _lcplab.run_experiment(
         os.fspath(config), os.fspath(out), jobs=jobs, vars=var_list,
         time_limit=float(time_limit or 0.0), force=bool(force), no_plot=not figures,
-        scripts=_scripts() if scripts is None else os.fspath(scripts),
-        data=None if data is None else os.fspath(data), program=_program(),
+        scripts=_program.scripts() if scripts is None else os.fspath(scripts),
+        data=None if data is None else os.fspath(data), program=_plan_program(),
         max_memory=int(max_memory or 0))
     said = [(_SAY.get(k, "info"), line) for k, line in r["messages"]]
     if r["status"] == 2:
@@ -290,7 +271,10 @@ def compare(problems, solvers, *, tol=1e-8, min_runs=None, time_limit=None, max_
     -------
     numpy structured array or pandas.DataFrame
         The columns of the profile CSV (experiments/README.md): problem,
-        kind, n, solver, tol, status, iterations, pivots, time_s, ...
+        kind, n, solver, tol, status, iterations, pivots, time_s, ...;
+        iterations an integer (-1 for a run that gave no numbers:
+        refused, time limit; its status says which), the other numbers
+        floats (NaN for an empty field).
     """
     known = {d["name"] for d in _lcplab.solvers()}
     solvers = [solvers] if isinstance(solvers, str) else list(solvers)
@@ -318,17 +302,41 @@ def compare(problems, solvers, *, tol=1e-8, min_runs=None, time_limit=None, max_
     return _frame(table, as_frame)
 
 
-def _field(v):
+def _field(name, v):
     if isinstance(v, (float, np.floating)):
         return "" if math.isnan(v) else repr(float(v))
-    s = str(v)
-    return '"' + s.replace('"', '""') + '"' if ("," in s or '"' in s) else s
+    if name in _INT_COLUMNS and isinstance(v, (int, np.integer)) and v == _NO_INT:
+        return ""
+    return str(v)
 
 
-def profile(results, *, as_frame=None):
+def _csv_text(table):
+    """A structured array as the engine's CSV text (Python's csv module
+    quotes as libexperiment/shell.c does: a field holding , " CR or LF)."""
+    names = table.dtype.names or ()
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(names)
+    for row in table:
+        w.writerow([_field(n, row[n]) for n in names])
+    return out.getvalue()
+
+
+def _figure_base(figure):
+    base = os.fspath(figure)
+    stem, ext = os.path.splitext(base)
+    if ext.lower() in (".pdf", ".png"):
+        return stem
+    if ext:
+        raise ValueError(f"figure: {base!r}: expected a .pdf or .png path, or a base name")
+    return base
+
+
+def profile(results, *, as_frame=None, figure=None):
     """The Dolan-More performance profiles of ``compare``'s results (or a
     profile section's CSV read back), per problem class and tolerance:
-    the curves the engine writes as NAME_profile.csv.
+    the curves the engine writes as NAME_profile.csv, and optionally its
+    figure.
 
     Parameters
     ----------
@@ -337,20 +345,63 @@ def profile(results, *, as_frame=None):
     as_frame : bool, optional
         A pandas DataFrame (default when pandas is installed) or a numpy
         structured array.
+    figure : str or os.PathLike, optional
+        Also draw the profile figure, the one a profile section of an
+        experiment draws (experiments/exp_profile.gp, run by gnuplot):
+        ``"p.pdf"`` (or ``"p.png"``, or the base ``"p"``) writes p.pdf and
+        p.png, and p-K-Q.pdf/png for further tolerances and pages;
+        existing files of those names are replaced.
 
     Returns
     -------
     numpy structured array or pandas.DataFrame
         tol, solver, tau, log2_tau, rho, solved_share, problems (those the
         solver accepts: its denominator), class, refused (those it refused).
+
+    Raises
+    ------
+    ExperimentError
+        The rows are not a profile CSV's; or, with ``figure``, the figure
+        could not be drawn (no gnuplot, no figure scripts), with the
+        engine's messages.
     """
-    table = _structured(results)
-    names = table.dtype.names or ()
-    text = [",".join(names)]
-    for row in table:
-        text.append(",".join(_field(row[n]) for n in names))
+    text = _csv_text(_structured(results))
     try:
-        curves = _lcplab.profile_csv("\n".join(text) + "\n")
+        curves = _lcplab.profile_csv(text)
     except ValueError as e:
         raise ExperimentError(str(e)) from None
+    if figure is not None:
+        status, said = _lcplab.profile_figure(text, _figure_base(figure), None,
+                                              _program.scripts())
+        lines = [line for _, line in said]
+        if status != 0:
+            errors = [line for kind, line in said if kind in (0, 1)]
+            raise ExperimentError(errors[0] if errors else "the figure was not drawn", status,
+                                  lines)
     return _frame(_parse_csv(curves), as_frame)
+
+
+def quantile(values, q):
+    """The engine's quantile q of values: linear between the order
+    statistics (libexperiment/stats.c, exp_quantile), the one definition
+    behind the medians and quartiles of its CSVs.
+
+    Parameters
+    ----------
+    values : array_like of float
+        Finite values, in any order.
+    q : float
+        In [0, 1]: 0.5 the median, 0.25 and 0.75 the quartiles.
+
+    Returns
+    -------
+    float
+        NaN for no values.
+    """
+    x = np.sort(np.asarray(values, dtype=np.float64).ravel())
+    if not np.all(np.isfinite(x)):
+        raise ValueError("quantile: values must be finite")
+    q = float(q)
+    if not 0.0 <= q <= 1.0:
+        raise ValueError(f"quantile: q must be in [0, 1], got {q!r}")
+    return _lcplab.quantile(np.ascontiguousarray(x), q)

@@ -5,7 +5,8 @@ libraries it loads must be the installed ones, libtool's .la must not be
 there, importlib.metadata must know it (the dist-info make install writes)
 at the package's version, and it must solve a 2 x 2
 LCP whose solution is known: A = [[2, 1], [1, 2]], b = (-1, -1), x = (1/3,
-1/3), w = 0.  Usage: python3 installcheck.py PYEXECDIR LIBDIR (both with
+1/3), w = 0; `python -m lcplab` must run the installed lcplab program
+(without DESTDIR, where it is installed).  Usage: python3 installcheck.py PYEXECDIR LIBDIR (both with
 DESTDIR)."""
 
 import os
@@ -40,6 +41,17 @@ def main(pyexecdir, libdir):
         return f"the 2 x 2 LCP: {r}, x = {r.x}, expected (1/3, 1/3)"
     if "nsgs" not in lcplab.solvers():
         return f"lcplab.solvers() lacks nsgs: {lcplab.solvers()}"
+    # python -m lcplab runs the installed program ($(bindir)/lcplab; not there
+    # under a DESTDIR, where the module says so and exits 2)
+    installed = os.path.join(lcplab._lcplab.BINDIR, "lcplab")
+    if os.path.exists(installed):
+        import subprocess
+        if os.path.realpath(lcplab._program.program() or "") != os.path.realpath(installed):
+            return f"python -m lcplab would run {lcplab._program.program()}, not {installed}"
+        r = subprocess.run([sys.executable, "-m", "lcplab", "--version"], capture_output=True,
+                           text=True)
+        if r.returncode != 0 or r.stdout.strip() != f"lcplab {lcplab.__version__}":
+            return f"python -m lcplab --version: exit {r.returncode}, {r.stdout!r} {r.stderr!r}"
     print(f"ok   - the installed package ({here}) solves with {maps[0]}")
     return None
 

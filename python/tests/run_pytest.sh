@@ -22,22 +22,11 @@ if ! "$py" -c "import pytest" 2>/dev/null; then
   echo "SKIP: pytest not found for $py (apt-get install python3-pytest)"
   exit 77
 fi
-PYTHONPATH=${LCPLAB_PYTHONPATH:+$LCPLAB_PYTHONPATH}${PYTHONPATH:+:$PYTHONPATH}
 PYTHONDONTWRITEBYTECODE=1
-export PYTHONPATH PYTHONDONTWRITEBYTECODE
-case ${LCPLAB_SAN_FLAGS:-} in
-  *address*)
-    asan=$(${LCPLAB_CC:-cc} -print-file-name=libasan.so)
-    ubsan=$(${LCPLAB_CC:-cc} -print-file-name=libubsan.so)
-    if [ ! -f "$asan" ]; then
-      echo "SKIP: sanitizer build, but no libasan.so to preload ($asan)"
-      exit 77
-    fi
-    LD_PRELOAD="$asan${ubsan:+ $ubsan}${LD_PRELOAD:+ $LD_PRELOAD}"
-    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 # the last one wins
-    export LD_PRELOAD ASAN_OPTIONS
-    ;;
-esac
+export PYTHONDONTWRITEBYTECODE
+# shellcheck source=../../tests/tst_python.sh
+. "$here/../../tests/tst_python.sh"
+tst_python_env || exit 77
 # its own temporary root: pytest's shared /tmp/pytest-of-USER keeps the three
 # newest sessions and removes older ones, so two suites run at once (two builds,
 # two stages) could lose a running test's files

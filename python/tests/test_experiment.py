@@ -4,13 +4,16 @@ C library (libexperiment), reached from Python.
 Checked: compare gives the columns and the solves of the engine's profile
 CSV, the same rows (status, iterations, residuals) as ``lcplab experiment``
 on the same files, answers judged on planted problems; profile gives the
-Dolan-More curves of hand-worked times; run_experiment runs a file with a
+Dolan-More curves of hand-worked times, and the engine's figure of them
+with names holding a comma and a quote; iterations are integers (-1 for a
+run without numbers); quantile is the engine's; run_experiment runs a file with a
 generated family into CSVs, refuses a bad file with the engine's message
 naming the line, and turns Ctrl-C into KeyboardInterrupt after the running
 task has finished and the CSVs are written.
 """
 
 import os
+import shutil
 import signal
 import subprocess
 import threading
@@ -33,6 +36,10 @@ def test_compare_solves_planted_problems():
     assert set(r["status"]) == {"converged"}
     assert np.all(r["res_scaled"] <= 1e-10)
     assert np.all(r["repeats"] >= 1) and np.all(r["time_s"] > 0)
+    # iterations are integers (lemke pivots: 0 iterations; pgs iterates)
+    assert r["iterations"].dtype == np.int64
+    assert set(r[r["solver"] == "lemke"]["iterations"]) == {0}
+    assert np.all(r[r["solver"] == "pgs"]["iterations"] >= 1)
     # the rows are the problems' own: n, and the planted answer within reach
     for row in r:
         assert row["n"] == (6 if row["problem"] == "a" else 9)
@@ -56,6 +63,35 @@ def test_compare_rows_are_the_programs(tmp_path):
     for a, b in zip(np.sort(r, order="solver"), np.sort(c, order="solver")):
         for col in ("problem", "solver", "status", "iterations", "pivots", "res_rel", "class"):
             assert a[col] == b[col] or (a[col] != a[col] and b[col] != b[col]), col
+
+
+def test_iterations_of_a_run_without_numbers_is_minus_one():
+    # direct takes equality rows only: it refuses the LCP, and the CSV's
+    # iterations field of that row is empty; Python gives -1 there, an int
+    # column still, and profile reads such rows back as the engine wrote them
+    p, _ = planted_lcp(4, 6)
+    r = lcplab.compare([p], ["direct", "lemke"], tol=1e-8, min_runs=1, as_frame=False)
+    assert r["iterations"].dtype == np.int64
+    row = r[r["solver"] == "direct"][0]
+    assert row["status"] == "refused" and row["iterations"] == -1
+    assert lcplab._experiment._field("iterations", row["iterations"]) == ""
+    pr = lcplab.profile(r, as_frame=False)
+    assert set(pr["solver"]) == {"lemke"} and set(pr["refused"]) == {0}
+
+
+def test_quantile_is_the_engines():
+    # linear between the order statistics (exp_quantile): the median of an
+    # even count is the mean of the middle two, the quartiles interpolate
+    assert lcplab.quantile([4.0, 1.0, 3.0, 2.0], 0.5) == 2.5
+    assert lcplab.quantile([3, 1, 2], 0.5) == 2.0
+    assert lcplab.quantile([1, 2, 3, 4, 5], 0.25) == 2.0
+    assert lcplab.quantile([1, 2, 3, 4], 0.25) == 1.75
+    assert lcplab.quantile([7.0], 0.9) == 7.0
+    assert np.isnan(lcplab.quantile([], 0.5))
+    with pytest.raises(ValueError, match="finite"):
+        lcplab.quantile([1.0, np.nan], 0.5)
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        lcplab.quantile([1.0], 1.5)
 
 
 def test_compare_refuses_unknown_solver():
@@ -107,6 +143,47 @@ def test_profile_of_hand_worked_times():
     assert set(pr["problems"]) == {3}
     with pytest.raises(lcplab.ExperimentError, match="not a profile CSV"):
         lcplab.profile(np.zeros(2, dtype=[("x", "f8")]))
+
+
+def _pdf_text(path):
+    if not shutil.which("pdftotext"):
+        return None
+    return subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def test_profile_figure_with_a_comma_and_a_quote_in_names(tmp_path):
+    # the engine's own figure (exp_profile.gp) of hand-worked times, for
+    # solvers named with a comma and a double quote: the CSV quotes them,
+    # the figure's data files carry them as tokens, and the legend shows
+    # each name as written with its solved share (s: 2 of 3, t: 3 of 3),
+    # which a field split at the wrong comma would not give
+    if not shutil.which(os.environ.get("GNUPLOT", "gnuplot")):
+        pytest.skip("gnuplot not found")
+    rows = _results({"s,1": [1.0, 4.0, None], 't"2': [2.0, 2.0, 3.0]})
+    curves = lcplab.profile(rows, figure=tmp_path / "p.pdf", as_frame=False)
+    assert set(curves["solver"]) == {"s,1", 't"2'}
+    assert (tmp_path / "p.pdf").stat().st_size > 0 and (tmp_path / "p.png").stat().st_size > 0
+    assert sorted(os.listdir(tmp_path)) == ["p.pdf", "p.png"]  # no folder left behind
+    text = _pdf_text(tmp_path / "p.pdf")
+    if text is not None:
+        assert "s,1 (67%)" in text and 't"2 (100%)' in text, text
+        assert "@" not in text
+    # "p.png" and the base "p" name the same files
+    lcplab.profile(rows, figure=str(tmp_path / "q"))
+    assert (tmp_path / "q.pdf").exists() and (tmp_path / "q.png").exists()
+
+
+def test_profile_figure_refusals(tmp_path, monkeypatch):
+    rows = _results({"s": [1.0, 2.0], "t": [2.0, 1.0]})
+    with pytest.raises(ValueError, match="expected a .pdf or .png"):
+        lcplab.profile(rows, figure=tmp_path / "p.svg")
+    monkeypatch.setenv("GNUPLOT", str(tmp_path / "no-gnuplot"))
+    with pytest.raises(lcplab.ExperimentError, match="cannot run") as e:
+        lcplab.profile(rows, figure=tmp_path / "p.pdf")
+    assert e.value.code == 3
+    assert not (tmp_path / "p.pdf").exists()
+    assert sorted(os.listdir(tmp_path)) == []
 
 
 def test_run_experiment_and_its_errors(tmp_path):

@@ -1,7 +1,10 @@
-/* scene.c -- the scene tasks of drift and accuracy sections: one
- * run of a scene (libdynamics dyn_scene_new, dyn_world_step) with one solver,
- * one friction model and one integrator, one CSV row per step
- * (experiments/README.md, "drift" and "accuracy").
+/* scene_task.c -- the scene tasks of a comparison (the scenes themselves
+ * are libdynamics' scenes.c): in drift and accuracy sections one run of a
+ * scene (libdynamics dyn_scene_new, dyn_world_step) with one solver, one
+ * friction model and one integrator, one CSV row per step
+ * (experiments/README.md, "drift" and "accuracy"); in a scenes section a
+ * built-in solver's run, summarised in one row (exp_scene_summary_run; a
+ * scene peer's is scene_peer.c's).
  *
  * Friction groups: a section compares the solvers on one friction model at
  * a time (`friction box cone` by default: the pivoting and PGS-type solvers
@@ -228,7 +231,7 @@ long exp_source_default_steps(const exp_source *src, double dt) {
 }
 
 /* One "# world:" line of a scene source for its section's CSV preamble
- * (experiments/README.md, "The CSV preamble"): the settings the world runs
+ * (experiments/README.md, "Provenance"): the settings the world runs
  * with once the scene has built it (dyn_world_get_settings: the scene's own
  * mu and restitution included) and its dynamic bodies' masses.  The
  * friction model and the solver are the rows'. */
@@ -366,11 +369,8 @@ static int run_steps(srun *r, dyn_world *w, const exp_source *src) {
   return q.rc;
 }
 
-static int scenes_run(exp_tctx *c);
-
 int exp_scene_run(exp_tctx *c) {
   const exp_task *t = c->t;
-  if (c->s->kind == EXP_SCENES) return t->solver.sv ? scenes_run(c) : exp_scene_peer_run(c);
   const exp_source *src = &c->s->src[t->src];
   const slv_solver *sv = t->solver.sv;
   int fr = t->friction == EXP_FRICTION_AUTO ? auto_friction(sv) : t->friction;
@@ -510,7 +510,7 @@ static void summary_steps(exp_tctx *c, dyn_world *w, const char *solver, const c
 }
 
 /* A built-in solver's task of a scenes section. */
-static int scenes_run(exp_tctx *c) {
+int exp_scene_summary_run(exp_tctx *c) {
   const exp_source *src = &c->s->src[c->t->src];
   const slv_solver *sv = c->t->solver.sv;
   int fr = c->t->friction == EXP_FRICTION_AUTO ? auto_friction(sv) : c->t->friction;

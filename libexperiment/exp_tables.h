@@ -1,0 +1,93 @@
+/* exp_tables.h -- private to the table writers (tables.c and
+ * tables_*.c): the helpers they share (tables_shared.c) and each writer of
+ * the list in tables.c.  A writer takes a section, base = OUT/NAME and the rows of the
+ * section's CSV (exp_csv_header's columns), opens its files in set and
+ * returns exp_outset_done's status (0, or -1 after the message).
+ */
+#ifndef EXP_TABLES_H
+#define EXP_TABLES_H
+
+#include <stdio.h>
+
+#include "exp.h"
+
+/* ---- names ---- */
+
+/* Index of s in names[0..n), or -1. */
+int exp_tab_index_of(char **names, int n, const char *s);
+/* Index of s in names, appended (the pointer kept) when absent. */
+int exp_tab_add_name(char **names, int *n, char *s);
+
+/* ---- files ---- */
+
+/* BASE_NAME.EXT, one file of set; its stream, or NULL after the message. */
+FILE *exp_tab_open(exp_outset *set, const char *base, const char *name, const char *ext);
+/* BASE_NAME.csv into *f and BASE_NAME.tex into *t: 0, or -1 after the
+ * message (then exp_outset_done drops what was opened). */
+int exp_tab_open_pair(exp_outset *set, const char *base, const char *name, FILE **f, FILE **t);
+
+/* ---- LaTeX (booktabs; every cell escaped by exp_tex_escape) ---- */
+
+/* One cell, with the separator before it unless first; tt: \texttt. */
+void exp_tab_cell(FILE *t, int first, const char *s, int tt);
+/* " & v" by fmt, or " & --" when v is not finite. */
+void exp_tab_num(FILE *t, double v, const char *fmt);
+/* The tabular's start: a comment line (note), the column spec, the head row. */
+void exp_tab_begin(FILE *t, const char *spec, const char *const *head, int nh, const char *note);
+void exp_tab_end(FILE *t);
+
+/* ---- the section's rows ---- */
+
+/* Column indices of a section's CSV. */
+typedef struct exp_tab_cols {
+  int problem, solver, tol, status, time, q1, q3, runs, cls, method, note, final, family, n;
+  int iterations, pivots, res_rel, res_nat, res_scaled, x_digest;
+} exp_tab_cols;
+exp_tab_cols exp_tab_cols_of(exp_kind k);
+/* Field c of r, "" when the row has none. */
+const char *exp_tab_field(const exp_row *r, int c);
+/* The rows that stand for one solve: every row but convergence history rows. */
+int exp_tab_is_result_row(const exp_row *r, const exp_tab_cols *c);
+
+/* A key of up to four fields (class, tol, solver; and more for scenes) and
+ * its count of each status (exp_status_column). */
+typedef struct exp_tab_group {
+  char *key[4]; /* class, tol, solver (and more for scenes) */
+  int count[EXP_NSTATUS];
+  int n;
+} exp_tab_group;
+/* The group of key in g[0..*ng), appended (zeroed) when absent. */
+exp_tab_group *exp_tab_find_group(exp_tab_group *g, int *ng, char **key, int nk);
+
+/* The classes and solvers of the coverage table, in order of appearance,
+ * and the first tolerance (a problem counts once): 0, or -1 (no memory). */
+typedef struct exp_tab_covset {
+  char **cl, **sv, *first_tol;
+  int ncl, nsv;
+} exp_tab_covset;
+int exp_tab_coverage_names(exp_row *rows, int nrows, const exp_tab_cols *c, exp_tab_covset *cs);
+void exp_tab_covset_free(exp_tab_covset *cs);
+/* One (class, solver) of the coverage table: its problems n, accepted acc,
+ * and the refusal reasons with their counts ("KEY (K); ..."). */
+void exp_tab_coverage_cell(exp_row *rows, int nrows, const exp_tab_cols *c, const char *first_tol,
+                           const char *cls, const char *solver, int *n, int *acc, char *reasons,
+                           size_t len);
+
+/* ---- the writers (tables.c lists them) ---- */
+
+int exp_tab_write_failures(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                           exp_outset *set);
+int exp_tab_write_coverage(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                           exp_outset *set);
+int exp_tab_write_agreement(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                            exp_outset *set);
+int exp_tab_write_steps(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                        exp_outset *set);
+int exp_tab_write_winners(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                          exp_outset *set);
+int exp_tab_write_virtual_best(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                               exp_outset *set);
+int exp_tab_write_timings(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                          exp_outset *set);
+
+#endif /* EXP_TABLES_H */

@@ -1,0 +1,44 @@
+/* scratch.c -- a task attempt's own scratch folder, PLAN/scratch/tNNNNNN.XXXXXX
+ * (mkdtemp: new for every attempt, so another attempt's leftovers are never
+ * read), where external solvers get their instance, write their solution
+ * and their stderr (external.c, scene_peer.c); removed with what the
+ * solvers left in it when the task ends (exp_task_run).
+ */
+#define _GNU_SOURCE
+
+#include "exp_task.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int exp_tctx_scratch(exp_tctx *c) {
+  if (c->scratch[0]) return 0;
+  char dir[EXP_PATH_MAX];
+  if (exp_fmt(dir, sizeof dir, "%s/scratch", c->pl->dir) ||
+      exp_fmt(c->scratch, sizeof c->scratch, "%s/t%06d.XXXXXX", dir, c->index)) {
+    c->scratch[0] = '\0';
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  if ((mkdir(dir, 0777) != 0 && errno != EEXIST) || !mkdtemp(c->scratch)) {
+    c->scratch[0] = '\0';
+    return -1;
+  }
+  return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st;
+  (void)flag;
+  (void)ftw;
+  remove(path);
+  return 0;
+}
+
+void exp_tctx_scratch_remove(const exp_tctx *c) {
+  if (c->scratch[0]) nftw(c->scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}

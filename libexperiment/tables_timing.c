@@ -1,0 +1,171 @@
+/* tables_timing.c -- the timing tables of a timed section
+ * (experiments/README.md, "Timing" and "Tables"): the protocol as run, the
+ * between-run noise and the winners' tie tolerance (NAME_timing.csv,
+ * exp_section_tie, exp_timing_write), and per class, tolerance and solver
+ * the solved problems' times and their spread (NAME_timings.*).
+ */
+#define _GNU_SOURCE
+
+#include "exp_tables.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- between-run noise and the tie ---------------------------------------------------------- */
+
+/* The section's between-run noise: the median over its timed rows (two
+ * runs or more) of (q3 - q1) / median (exp_rel_spread, exp_noise_median);
+ * *used: how many rows had one.  NaN when none; -2 out of memory. */
+static double section_noise(exp_row *rows, int nrows, const exp_tab_cols *c, int *used) {
+  double *rel = malloc((size_t)(nrows + 1) * sizeof *rel);
+  *used = 0;
+  if (!rel) return -2.0;
+  int k = 0;
+  for (int i = 0; i < nrows; i++) {
+    exp_row *r = &rows[i];
+    if (!exp_tab_is_result_row(r, c) || !exp_tab_field(r, c->time)[0] ||
+        !exp_tab_field(r, c->q1)[0])
+      continue;
+    rel[k] = exp_rel_spread(atof(exp_tab_field(r, c->q1)), atof(exp_tab_field(r, c->time)),
+                            atof(exp_tab_field(r, c->q3)), atoi(exp_tab_field(r, c->runs)));
+    *used += isfinite(rel[k]);
+    k++;
+  }
+  double v = exp_noise_median(rel, k);
+  free(rel);
+  return v;
+}
+
+/* pinned (every task on its worker's own CPU), serial (one worker, one task
+ * at a time), unpinned (GNU parallel, Slurm), or mixed. */
+static const char *placement_word(const exp_placement *pc) {
+  int kinds = (pc->pinned > 0) + (pc->serial > 0) + (pc->unpinned > 0);
+  if (kinds > 1) return "mixed";
+  return pc->pinned ? "pinned" : pc->serial ? "serial" : "unpinned";
+}
+
+double exp_section_tie(const exp_section *s, exp_row *rows, int nrows, const char **why) {
+  exp_tab_cols c = exp_tab_cols_of(s->kind);
+  int used;
+  double noise = section_noise(rows, nrows, &c, &used);
+  if (noise < -1.0) noise = NAN;
+  *why = s->tie >= 0.0 ? "set by the section's tie"
+         : isfinite(noise)
+             ? "the measured between-run noise: median (q3 - q1) / median (NAME_timing.csv)"
+             : "no noise measured: the default 0.05";
+  return exp_tie_of(s->tie, noise, 0.05);
+}
+
+int exp_timing_write(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                     const exp_placement *pc, exp_outset *set) {
+  exp_tab_cols c = exp_tab_cols_of(s->kind);
+  int used;
+  double noise = section_noise(rows, nrows, &c, &used);
+  if (noise < -1.0) return -1;
+  const char *why;
+  double tie = exp_section_tie(s, rows, nrows, &why);
+  FILE *f = exp_tab_open(set, base, "timing", "csv");
+  if (!f) return -1;
+  const char *how = placement_word(pc);
+  fprintf(f, "# the timing protocol as run (experiments/README.md, \"Timing\"): workers: the "
+             "distinct CPUs the section's tasks were pinned to (placement pinned: one worker per "
+             "CPU, each on its own; serial: one worker, one task at a time); min_runs, min_time_s, "
+             "max_time_s: the repetition rule; "
+             "noise_rows: rows with two runs or more; noise: the median of their (q3 - q1) / "
+             "median; tie: the winners' tie tolerance (tie_source)\n"
+             "workers,placement,cpus,min_runs,min_time_s,max_time_s,noise_rows,noise,tie,"
+             "tie_source\n");
+  fprintf(f, "%d,%s,", pc->serial && !pc->pinned && !pc->unpinned ? 1 : pc->cpus, how);
+  exp_csv_put(f, pc->list);
+  fprintf(f, ",%ld,%g,%g,%d,", s->min_runs, s->min_time, s->max_time, used);
+  if (isfinite(noise))
+    fprintf(f, "%g,", noise);
+  else
+    fprintf(f, ",");
+  fprintf(f, "%g,", tie);
+  exp_csv_put(f, s->tie >= 0.0 ? "set" : isfinite(noise) ? "noise" : "default");
+  fputc('\n', f);
+  (void)why;
+  return exp_outset_done(set, 0);
+}
+
+/* ---- timings ------------------------------------------------------------------------------- */
+
+int exp_tab_write_timings(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                          exp_outset *set) {
+  exp_tab_cols c = exp_tab_cols_of(s->kind);
+  FILE *f, *t;
+  if (exp_tab_open_pair(set, base, "timings", &f, &t)) return -1;
+  fprintf(f, "# over the solved problems of each class, tolerance and solver: time_s (the median "
+             "of a problem's runs) summarised; spread = (q3 - q1) / median of a problem's runs\n"
+             "class,tol,solver,solved,time_median_s,time_gmean_s,spread_median,runs_min,"
+             "runs_median\n");
+  static const char *const head[] = { "class",  "tol",        "solver",
+                                      "solved", "median (s)", "geo.\\ mean (s)",
+                                      "spread", "runs (min)", "runs (median)" };
+  fprintf(t, "%% over the solved problems; spread: median of (q3 - q1) / median of a problem's "
+             "runs\n\\begin{tabular}{lllrrrrrr}\n\\toprule\n");
+  for (int k = 0; k < 9; k++) fprintf(t, "%s%s", k ? " & " : "", head[k]);
+  fprintf(t, " \\\\\n\\midrule\n");
+  exp_tab_group *g = calloc((size_t)(nrows + 1), sizeof *g);
+  double *tm = malloc((size_t)(nrows + 1) * sizeof *tm),
+         *sp = malloc((size_t)(nrows + 1) * sizeof *sp);
+  double *ru = malloc((size_t)(nrows + 1) * sizeof *ru);
+  int ng = 0, rc = (!g || !tm || !sp || !ru) ? -1 : 0;
+  for (int k = 0; rc == 0 && k < nrows; k++)
+    if (exp_tab_is_result_row(&rows[k], &c) && rows[k].nf > c.cls) {
+      char *key[3] = { rows[k].f[c.cls], c.tol >= 0 ? rows[k].f[c.tol] : (char *)"",
+                       rows[k].f[c.solver] };
+      exp_tab_find_group(g, &ng, key, 3);
+    }
+  for (int q = 0; rc == 0 && q < ng; q++) {
+    int m = 0;
+    double lsum = 0.0;
+    for (int k = 0; k < nrows; k++) {
+      exp_row *r = &rows[k];
+      if (!exp_tab_is_result_row(r, &c) || r->nf <= c.cls ||
+          strcmp(r->f[c.cls], g[q].key[0]) != 0 ||
+          strcmp(exp_tab_field(r, c.tol), g[q].key[1]) != 0 ||
+          strcmp(r->f[c.solver], g[q].key[2]) != 0 ||
+          strcmp(exp_tab_field(r, c.status), "converged") != 0 || !exp_tab_field(r, c.time)[0])
+        continue;
+      double med = atof(exp_tab_field(r, c.time));
+      tm[m] = med;
+      sp[m] = med > 0 ? (atof(exp_tab_field(r, c.q3)) - atof(exp_tab_field(r, c.q1))) / med : NAN;
+      ru[m] = atof(exp_tab_field(r, c.runs));
+      lsum += log(fmax(med, 1e-12));
+      m++;
+    }
+    double tmed = NAN, gmean = NAN, smed = NAN, rmin = NAN, rmed = NAN;
+    if (m > 0) {
+      qsort(tm, (size_t)m, sizeof *tm, exp_cmp_double);
+      qsort(sp, (size_t)m, sizeof *sp, exp_cmp_double);
+      qsort(ru, (size_t)m, sizeof *ru, exp_cmp_double);
+      tmed = exp_quantile(tm, m, 0.5);
+      gmean = exp(lsum / m);
+      smed = exp_quantile(sp, m, 0.5);
+      rmin = ru[0];
+      rmed = exp_quantile(ru, m, 0.5);
+    }
+    fprintf(f, "%s,%s,%s,%d,%.6e,%.6e,%.4f,%.0f,%.1f\n", g[q].key[0], g[q].key[1], g[q].key[2], m,
+            tmed, gmean, smed, rmin, rmed);
+    exp_tab_cell(t, 1, g[q].key[0], 0);
+    exp_tab_cell(t, 0, g[q].key[1], 0);
+    exp_tab_cell(t, 0, g[q].key[2], 1);
+    fprintf(t, " & %d", m);
+    exp_tab_num(t, tmed, "%.3g");
+    exp_tab_num(t, gmean, "%.3g");
+    exp_tab_num(t, smed, "%.3f");
+    exp_tab_num(t, rmin, "%.0f");
+    exp_tab_num(t, rmed, "%.0f");
+    fprintf(t, " \\\\\n");
+  }
+  exp_tab_end(t);
+  free(g);
+  free(tm);
+  free(sp);
+  free(ru);
+  return exp_outset_done(set, rc);
+}

@@ -1,0 +1,27 @@
+# tst_python.sh -- the environment of a test that runs the build's Python
+# package (python/tests/run_pytest.sh, tests/test_paper_gen.sh); sourced, not
+# run.
+#
+# tst_python_env exports PYTHONPATH (LCPLAB_PYTHONPATH, the build's python/,
+# first) and, in a sanitizer build (LCPLAB_SAN_FLAGS holding address),
+# LD_PRELOAD of the sanitizer runtime (the extension needs it loaded before
+# the interpreter's own libraries; LCPLAB_CC says where it is) and
+# ASAN_OPTIONS detect_leaks=0 (the interpreter keeps its allocations until
+# exit).  It returns 1 after a "SKIP: ..." line when that runtime is missing.
+tst_python_env() {
+  PYTHONPATH=${LCPLAB_PYTHONPATH:+$LCPLAB_PYTHONPATH}${PYTHONPATH:+:$PYTHONPATH}
+  export PYTHONPATH
+  case ${LCPLAB_SAN_FLAGS:-} in
+    *address*)
+      tst_asan=$(${LCPLAB_CC:-cc} -print-file-name=libasan.so)
+      tst_ubsan=$(${LCPLAB_CC:-cc} -print-file-name=libubsan.so)
+      if [ ! -f "$tst_asan" ]; then
+        echo "SKIP: sanitizer build, but no libasan.so to preload ($tst_asan)"
+        return 1
+      fi
+      LD_PRELOAD="$tst_asan${tst_ubsan:+ $tst_ubsan}${LD_PRELOAD:+ $LD_PRELOAD}"
+      ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 # the last one wins
+      export LD_PRELOAD ASAN_OPTIONS
+      ;;
+  esac
+}
