@@ -134,7 +134,7 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
     }
     a->params[a->nparams++] = v;
   } else if (!strcmp(key, "steps")) {
-    if (!exp_parse_long(v, &a->steps) || a->steps < 1 || a->steps > 1000000000L) {
+    if (slv_parse_long(v, &a->steps) != SLV_PARSE_OK || a->steps < 1 || a->steps > 1000000000L) {
       cli_error("%s: --steps must be an integer between 1 and 1000000000, got '%s'", cmd, v);
       return -1;
     }

@@ -112,7 +112,6 @@
 #include "scenes_internal.h"
 #include "world_internal.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,17 +286,6 @@ static void key_list(const scene_def *d, char *buf, size_t len) {
   }
 }
 
-/* Strict: the whole string is one finite number. */
-static int parse_number(const char *s, double *out) {
-  if (!s || !*s || *s == ' ' || *s == '\t') return 0;
-  char *end = NULL;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v)) return 0;
-  *out = v;
-  return 1;
-}
-
 /* A key whose value must be > 0 (masses, densities, lengths, counts). */
 static int must_be_positive(const char *key) {
   return strcmp(key, "mass") == 0 || strcmp(key, "density") == 0 || strcmp(key, "radius") == 0 ||
@@ -331,7 +319,7 @@ static dyn_err parse_param(scene_ctx *c, const char *kv, int *seen, const char *
   }
   seen[k] = 1;
   double v;
-  if (!parse_number(eq + 1, &v)) {
+  if (slv_parse_double(eq + 1, SLV_PARSE_FINITE, &v) != SLV_PARSE_OK) {
     scmsg(c, "%s='%s' is not a number", sk->key, eq + 1);
     return DYN_ERR_INPUT;
   }

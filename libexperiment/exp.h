@@ -118,12 +118,8 @@ EXP_API double exp_now_s(void);
 /* qsort comparator of doubles, ascending (medians of timings). */
 EXP_API int exp_cmp_double(const void *pa, const void *pb);
 
-/* Strict number parsing: the whole string s (no leading/trailing blanks,
- * not empty) must be one number.  Return 1 on success with *out set, 0
- * otherwise (*out untouched).  exp_parse_double also rejects NaN and
- * infinities; exp_parse_long uses base 10. */
-EXP_API int exp_parse_double(const char *s, double *out);
-EXP_API int exp_parse_long(const char *s, long *out);
+/* Numbers from text: libsolvers' slv_parse_double / slv_parse_long (slv.h,
+ * "numbers from text"), the toolkit's one strict parser. */
 /* A byte count for --max-memory: a positive integer, optionally followed by
  * K, M, G or T (powers of 1024; lower case too, "KiB" ... accepted).
  * Returns 1 with *out set, 0 if s is not one (or does not fit size_t). */
