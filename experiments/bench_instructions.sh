@@ -122,6 +122,18 @@ if [ -r "$fc3d/KaplasTower-i1061-4.hdf5.dat" ]; then
   row "apgd, BoxesStack1" solve "$fc3d/BoxesStack1-i100000-32.hdf5.dat" --solver apgd
 fi
 
+# the pivoting solvers on the families of `make bench-pivot-factor` (issue
+# 66: the block start of dantzig and lemke's crash basis), the files
+# written once by the after build's generator, read by both builds
+"$after/cli/lcplab" generate --type spd --n 1000 --seed 1 --out "$T/gspd1000.lcp" > /dev/null
+"$after/cli/lcplab" generate --type contact --n 1000 --seed 1 --out "$T/gcontact1000.lcp" > /dev/null
+"$after/cli/lcplab" generate --type box --n 500 --seed 1 --out "$T/gbox500.lcp" > /dev/null
+row "dantzig, spd 1000 (generate)" solve "$T/gspd1000.lcp" --solver dantzig
+row "lemke, spd 1000 (generate)" solve "$T/gspd1000.lcp" --solver lemke
+row "dantzig, contact 1000 (generate)" solve "$T/gcontact1000.lcp" --solver dantzig
+row "lemke, contact 1000 (generate)" solve "$T/gcontact1000.lcp" --solver lemke
+row "dantzig, box 500 (generate)" solve "$T/gbox500.lcp" --solver dantzig
+
 if [ -n "$peers" ] && [ -x "$peers/gen_lcp" ]; then
   "$peers/gen_lcp" --type spd --n 500 --seed 1 --out "$T/spd500.dat" > /dev/null
   "$peers/gen_lcp" --type contact --n 1000 --seed 1 --out "$T/contact1000.dat" > /dev/null
