@@ -203,7 +203,8 @@ typedef struct exp_run_summary {
   double max_penetration_end;      /* one collision pass on the final state */
   double max_body_displacement;    /* largest |r_end - r_start| of a body */
   double max_settled_displacement; /* largest |r_end - r_rest| of a dynamic body
-                                      (dyn_scene_rest_positions) */
+                                      (r_rest: the world's model's,
+                                      dyn_model_rest_positions) */
   double joint_error_max;
   double time_step_median_s, time_step_mean_s, time_collide_mean_s, time_solve_mean_s;
   double time_stage_mean_s[DYN_WORLD_STAGES];
