@@ -45,6 +45,7 @@ typedef struct mdl_writer {
   char (*bname)[DYN_NAME_MAX + 16]; /* per body: its element's name ("" none) */
   int *bnamed;                      /* per body: 1 its own name, 0 made up */
   int failed;                       /* a write failed */
+  int depth;                        /* bodies open (indentation) */
 } mdl_writer;
 
 /* "ball", "hinge", ... */

@@ -38,6 +38,11 @@
 
 static dyn_quat unit(dyn_quat q) { return dyn_quat_normalize(q); }
 
+/* The indentation of an element inside `depth` open bodies, plus `more`. */
+static void indent(mdl_writer *w, int more) {
+  mdl_w_printf(w, "%*s", 4 + 2 * w->depth + more, "");
+}
+
 static void w_v3(mdl_writer *w, const char *attr, dyn_v3 v) {
   double x[3] = { v.x, v.y, v.z };
   mdl_w_attr_nums(w, attr, x, 3);
@@ -122,7 +127,8 @@ static void w_shape(mdl_writer *w, int s, int body) {
   const dyn_body_def *b = &dyn_model_bodies(w->m)[body];
   const dyn_shape *g = &d->geom;
   int site = g->kind == DYN_SHAPE_NONE;
-  mdl_w_printf(w, "      <%s", site ? "site" : "geom");
+  indent(w, 2);
+  mdl_w_printf(w, "<%s", site ? "site" : "geom");
   if (d->name[0]) mdl_w_attr_text(w, "name", d->name);
   dyn_v3 pos = d->pos;
   dyn_quat rot = d->rot;
@@ -174,7 +180,8 @@ static void w_shape(mdl_writer *w, int s, int body) {
 static void w_joint(mdl_writer *w, const char *type, const char *name, const dyn_body_def *u,
                     dyn_v3 p, dyn_v3 a, const dyn_joint_limit *lim) {
   dyn_quat q = unit(u->q);
-  mdl_w_printf(w, "      <joint");
+  indent(w, 2);
+  mdl_w_printf(w, "<joint");
   if (name && name[0]) mdl_w_attr_text(w, "name", name);
   mdl_w_printf(w, " type=\"%s\"", type);
   w_v3(w, "pos", dyn_quat_rotate_inv(q, dyn_v3_sub(p, u->r)));
@@ -218,7 +225,8 @@ static void w_tree_joint(mdl_writer *w, int u, int j) {
 
 static void w_inertial(mdl_writer *w, const dyn_body_def *b) {
   const double *I = b->I_b.m;
-  mdl_w_printf(w, "      <inertial pos=\"0 0 0\"");
+  indent(w, 2);
+  mdl_w_printf(w, "<inertial pos=\"0 0 0\"");
   mdl_w_attr_nums(w, "mass", &b->mass, 1);
   if (I[1] == 0.0 && I[2] == 0.0 && I[5] == 0.0 && I[3] == 0.0 && I[6] == 0.0 && I[7] == 0.0) {
     double d[3] = { I[0], I[4], I[8] };
@@ -236,7 +244,8 @@ static void w_body_open(mdl_writer *w, int u, const int *start, const int *shape
   const dyn_body_def *B = dyn_model_bodies(w->m);
   const dyn_body_def *b = &B[u];
   int p = w->t.parent[u];
-  mdl_w_printf(w, "    <body");
+  indent(w, 0);
+  mdl_w_printf(w, "<body");
   if (w->bname[u][0]) mdl_w_attr_text(w, "name", w->bname[u]);
   if (p < 0) {
     w_v3(w, "pos", b->r);
@@ -250,8 +259,10 @@ static void w_body_open(mdl_writer *w, int u, const int *start, const int *shape
   mdl_w_printf(w, ">\n");
   if (w->t.pjoint[u] >= 0)
     w_tree_joint(w, u, w->t.pjoint[u]);
-  else if (!b->is_static)
-    mdl_w_printf(w, "      <freejoint/>\n");
+  else if (!b->is_static) {
+    indent(w, 2);
+    mdl_w_printf(w, "<freejoint/>\n");
+  }
   if (!b->is_static) w_inertial(w, b);
   for (int k = start[u]; k < start[u + 1]; k++) w_shape(w, shape_of[k], u);
 }
@@ -278,13 +289,19 @@ void mdl_w_bodies(mdl_writer *w) {
   for (int k = 0; k < nb; k++) {
     int u = w->t.order[k];
     while (top > 0 && open[top - 1] != w->t.parent[u]) {
-      top--;
-      mdl_w_printf(w, "    </body>\n");
+      w->depth = --top;
+      indent(w, 0);
+      mdl_w_printf(w, "</body>\n");
     }
+    w->depth = top;
     w_body_open(w, u, start, shape_of);
     open[top++] = u;
   }
-  while (top-- > 0) mdl_w_printf(w, "    </body>\n");
+  while (top > 0) {
+    w->depth = --top;
+    indent(w, 0);
+    mdl_w_printf(w, "</body>\n");
+  }
   free(start);
   free(shape_of);
   free(open);
