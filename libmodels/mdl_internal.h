@@ -50,8 +50,9 @@ enum {
   MDL_BU_W = 15,     /* w (3) */
   MDL_BU_REST = 18,  /* rest_given */
   MDL_BU_RREST = 19, /* r_rest (3) */
-  MDL_BU_I = 22,     /* I_b: xx, yy, zz, xy, xz, yz */
-  MDL_BU_N = 28
+  MDL_BU_I = 22,     /* I_b, its 9 entries row by row (as given: symmetric to
+                        rounding) */
+  MDL_BU_N = 31
 };
 
 /* geom and site user: a shape (sites are the shapes of kind NONE) */
@@ -68,7 +69,9 @@ enum {
   MDL_GU_POS = 13,    /* pos (3) */
   MDL_GU_ROT = 16,    /* rot (w, x, y, z) */
   MDL_GU_NVERTS = 20, /* geom.nverts (hulls) */
-  MDL_GU_N = 21
+  MDL_GU_CONTYPE,     /* contype and conaffinity (sites: MuJoCo has none) */
+  MDL_GU_CONAFFINITY,
+  MDL_GU_N
 };
 
 /* lcplab:joint:I.  How the joint is written (MDL_J_AS): */

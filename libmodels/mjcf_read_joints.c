@@ -144,6 +144,25 @@ static mdl_err map_body_joints(mdl_map *p, int b) {
   return refuse_layout(p, b);
 }
 
+/* 1 if weld q holds body2 where it starts in body1's frame (eq_data:
+ * anchor 3, relpose 7 = position and quaternion of body2 in body1's frame,
+ * torquescale 1: MuJoCo 2.2's layout, filled from qpos0 when the file
+ * gives no relpose). */
+static int weld_at_initial_pose(const mdl_map *p, int q) {
+  const mjModel *mj = p->mj;
+  const mjData *d = p->d;
+  const mjtNum *e = mj->eq_data + mjNEQDATA * q;
+  int o1 = mj->eq_obj1id[q], o2 = mj->eq_obj2id[q];
+  dyn_quat q1 = mdl_quat(d->xquat + 4 * o1), q2 = mdl_quat(d->xquat + 4 * o2);
+  dyn_v3 rel = dyn_quat_rotate_inv(q1, dyn_v3_sub(mdl_v3(d->xpos + 3 * o2), mdl_v3(d->xpos + 3 * o1)));
+  dyn_quat rq = dyn_quat_mul(dyn_quat_conj(q1), q2), eq = mdl_quat(e + 6);
+  double s = eq.w * rq.w + eq.x * rq.x + eq.y * rq.y + eq.z * rq.z < 0 ? -1.0 : 1.0;
+  double dq = fmax(fmax(fabs(eq.w - s * rq.w), fabs(eq.x - s * rq.x)),
+                   fmax(fabs(eq.y - s * rq.y), fabs(eq.z - s * rq.z)));
+  double dp = dyn_v3_norm(dyn_v3_sub(mdl_v3(e + 3), rel));
+  return e[10] == 1.0 && dq <= 1e-9 && dp <= 1e-9 * (1.0 + dyn_v3_norm(rel));
+}
+
 /* <connect> or <weld> q. */
 static mdl_err map_equality(mdl_map *p, int q) {
   const mjModel *mj = p->mj;
@@ -174,6 +193,13 @@ static mdl_err map_equality(mdl_map *p, int q) {
   } else {
     x->kind = DYN_JOINT_FIXED;
     x->anchor = mdl_v3(d->xipos + 3 * (b2 > 0 ? b2 : b1));
+    if (!weld_at_initial_pose(p, q)) {
+      char lab[96];
+      mdl_mj_label(lab, sizeof lab, mj, mjOBJ_EQUALITY, q);
+      return mdl_refuse(p, "%s: a relpose other than the bodies' initial relative pose, or a "
+                        "torquescale other than 1, is not mapped (lcplab's fixed joint keeps "
+                        "the initial pose)", lab);
+    }
   }
   return MDL_OK;
 }

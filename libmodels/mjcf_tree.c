@@ -4,15 +4,17 @@
  *
  * lcplab's joints are constraints between two bodies in maximal
  * coordinates; MJCF nests bodies, and a body's joints say how it moves in
- * its parent's frame.  The tree is found breadth first: the roots are the
- * world (joints with b = -1) and the static bodies, in index order; a joint
- * from a body in the tree to a dynamic body not yet in it makes that body
- * a child; a joint between two bodies already in the tree closes a loop
- * and becomes an equality constraint (ball: <connect>, fixed: <weld>,
- * hinge: two <connect> on its axis; a slider, hinge-2 or universal joint
- * cannot close a loop in MJCF and is refused).  The dynamic bodies left
- * over are free: each component's body of lowest index is a root with a
- * <freejoint/>, and the same search hangs the rest of it from that root.
+ * its parent's frame.  The joints that form the tree are a spanning forest
+ * of the joint graph, the world and the static bodies counted as one node
+ * (the ground): the joints that MJCF cannot use to close a loop (slider,
+ * hinge-2, universal) are taken into the forest first, then the others,
+ * each group in index order; a joint whose two ends are already connected
+ * closes a loop and becomes an equality constraint (ball: <connect>,
+ * fixed: <weld>, hinge: two <connect> on its axis; a slider, hinge-2 or
+ * universal joint left to close a loop is refused).  The forest is then
+ * hung from its roots breadth first: the world (joints with b = -1) and
+ * the static bodies in index order, then, for each component not tied to
+ * them, its body of lowest index, a free root with a <freejoint/>.
  * Children are listed in index order, roots too, so MuJoCo's body order
  * follows the model's where the joints allow.
  *
@@ -72,11 +74,51 @@ static int loop_form(dyn_joint_kind k) {
   }
 }
 
-/* The search from the bodies queue[head .. *tail): children and loops. */
-static int search(const dyn_model *m, mdl_tree *t, int *queue, int head, int *tail, char *msg,
-                  size_t cap) {
+/* Union-find over the bodies and the ground (index nb: the world and the
+ * static bodies, which are MJCF's static bodies all together). */
+static int find(int *up, int i) {
+  while (up[i] != i) i = up[i] = up[up[i]];
+  return i;
+}
+
+/* Which joints close loops: a spanning forest of the joint graph, with the
+ * joints that cannot close a loop (slider, hinge-2, universal) taken into
+ * it first, each in index order; as[j] = the loop's form for the others
+ * (MDL_AS_UNSET stays on the forest's edges). */
+static int find_loops(const dyn_model *m, mdl_tree *t, char *msg, size_t cap) {
   const dyn_joint_def *J = dyn_model_joints(m);
   const dyn_body_def *B = dyn_model_bodies(m);
+  int nb = t->nb, *up = malloc(((size_t)nb + 1) * sizeof *up);
+  if (!up) return -2;
+  for (int i = 0; i < nb; i++) up[i] = B[i].is_static ? nb : i;
+  up[nb] = nb;
+  for (int pass = 0; pass < 2; pass++)
+    for (int j = 0; j < t->nj; j++) {
+      int form = loop_form(J[j].kind);
+      if ((pass == 0) != (form < 0)) continue;
+      int u = find(up, J[j].a), v = find(up, J[j].b < 0 ? nb : J[j].b);
+      if (u != v) {
+        up[u] = v;
+        continue;
+      }
+      if (form < 0) {
+        free(up);
+        mdl_msg(msg, cap,
+                "joint %d '%s': a %s joint closes a loop, and MJCF's equality constraints "
+                "close loops only with ball (connect), fixed (weld) and hinge joints",
+                j, J[j].name, mdl_joint_kind_name(J[j].kind));
+        return -1;
+      }
+      t->as[j] = form;
+    }
+  free(up);
+  return 0;
+}
+
+/* The search from the bodies queue[head .. *tail) along the forest's
+ * edges: each makes the body at its other end a child. */
+static void search(const dyn_model *m, mdl_tree *t, int *queue, int head, int *tail) {
+  const dyn_joint_def *J = dyn_model_joints(m);
   for (; head < *tail; head++) {
     int u = queue[head]; /* -1: the world */
     int lo = u >= 0 ? t->adj_start[u] : 0, hi = u >= 0 ? t->adj_start[u + 1] : t->nj;
@@ -85,30 +127,20 @@ static int search(const dyn_model *m, mdl_tree *t, int *queue, int head, int *ta
       if (u < 0 && J[j].b != -1) continue; /* the world's joints are b = -1 */
       if (t->as[j] != MDL_AS_UNSET) continue;
       int v = J[j].a == u ? J[j].b : J[j].a;
-      if (v >= 0 && !B[v].is_static && t->parent[v] == MDL_NOT_IN_TREE) {
-        t->parent[v] = u;
-        t->pjoint[v] = j;
-        t->as[j] = MDL_AS_TREE;
-        queue[(*tail)++] = v;
-        continue;
-      }
-      t->as[j] = loop_form(J[j].kind);
-      if (t->as[j] < 0) {
-        mdl_msg(msg, cap,
-                "joint %d '%s': a %s joint closes a loop, and MJCF's equality constraints "
-                "close loops only with ball (connect), fixed (weld) and hinge joints",
-                j, J[j].name, mdl_joint_kind_name(J[j].kind));
-        return -1;
-      }
+      t->parent[v] = u;
+      t->pjoint[v] = j;
+      t->as[j] = MDL_AS_TREE;
+      queue[(*tail)++] = v;
     }
   }
-  return 0;
 }
 
 /* parent, pjoint and as[] for every body and joint. */
 static int find_tree(const dyn_model *m, mdl_tree *t, char *msg, size_t cap) {
   const dyn_body_def *B = dyn_model_bodies(m);
   int nb = t->nb;
+  int rc = find_loops(m, t, msg, cap);
+  if (rc != 0) return rc;
   int *queue = malloc(((size_t)nb + 1) * sizeof *queue);
   if (!queue) return -2;
   int tail = 0;
@@ -118,16 +150,16 @@ static int find_tree(const dyn_model *m, mdl_tree *t, char *msg, size_t cap) {
       t->parent[i] = -1;
       queue[tail++] = i;
     }
-  int rc = search(m, t, queue, 0, &tail, msg, cap);
-  for (int i = 0; rc == 0 && i < nb; i++)
+  search(m, t, queue, 0, &tail);
+  for (int i = 0; i < nb; i++)
     if (t->parent[i] == MDL_NOT_IN_TREE) { /* the root of a free component */
       t->parent[i] = -1;
       int head = tail;
       queue[tail++] = i;
-      rc = search(m, t, queue, head, &tail, msg, cap);
+      search(m, t, queue, head, &tail);
     }
   free(queue);
-  return rc;
+  return 0;
 }
 
 /* Children lists in index order, then the document order (preorder) and

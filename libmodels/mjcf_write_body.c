@@ -91,9 +91,7 @@ static void w_body_user(mdl_writer *w, int i) {
   x[MDL_BU_RREST] = b->r_rest.x;
   x[MDL_BU_RREST + 1] = b->r_rest.y;
   x[MDL_BU_RREST + 2] = b->r_rest.z;
-  const double *I = b->I_b.m;
-  double six[6] = { I[0], I[4], I[8], I[1], I[2], I[5] };
-  memcpy(x + MDL_BU_I, six, sizeof six);
+  memcpy(x + MDL_BU_I, b->I_b.m, sizeof b->I_b.m);
   mdl_w_attr_nums(w, "user", x, MDL_BU_N);
 }
 
@@ -113,6 +111,8 @@ static void w_shape_user(mdl_writer *w, int s) {
   double p[7] = { d->pos.x, d->pos.y, d->pos.z, d->rot.w, d->rot.x, d->rot.y, d->rot.z };
   memcpy(x + MDL_GU_POS, p, sizeof p);
   x[MDL_GU_NVERTS] = g->kind == DYN_SHAPE_HULL ? g->nverts : 0;
+  x[MDL_GU_CONTYPE] = d->contype;
+  x[MDL_GU_CONAFFINITY] = d->conaffinity;
   mdl_w_attr_nums(w, "user", x, MDL_GU_N);
 }
 

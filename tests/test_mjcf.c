@@ -236,12 +236,197 @@ static void test_every_scene(void) {
   for (int i = 0; i < dyn_scene_count(); i++) round_trip_scene(dyn_scene_name(i));
 }
 
+/* ---- a model with what the scenes lack ------------------------------------------ */
+
+static int add_body(dyn_model *m, const char *name, int is_static, double mass, dyn_m3 I,
+                    dyn_v3 r, dyn_quat q) {
+  char msg[256] = "";
+  dyn_body_def b = dyn_body_def_default();
+  snprintf(b.name, sizeof b.name, "%s", name);
+  b.is_static = is_static;
+  b.mass = mass;
+  b.I_b = I;
+  b.r = r;
+  b.q = q;
+  int i = dyn_model_add_body(m, &b, msg, sizeof msg);
+  if (i < 0) printf("\n    add_body: %s\n", msg);
+  CU_ASSERT_FATAL(i >= 0);
+  return i;
+}
+
+static int add_shape(dyn_model *m, int body, dyn_shape g, dyn_v3 pos, dyn_quat rot, int material,
+                     const char *name) {
+  char msg[256] = "";
+  dyn_shape_def s = dyn_shape_def_default();
+  snprintf(s.name, sizeof s.name, "%s", name);
+  s.body = body;
+  s.geom = g;
+  s.pos = pos;
+  s.rot = rot;
+  s.material = material;
+  int i = dyn_model_add_shape(m, &s, msg, sizeof msg);
+  if (i < 0) printf("\n    add_shape: %s\n", msg);
+  CU_ASSERT_FATAL(i >= 0);
+  return i;
+}
+
+static void add_joint(dyn_model *m, dyn_joint_kind k, int a, int b, dyn_v3 anchor, dyn_v3 ax1,
+                      dyn_v3 ax2, const char *name) {
+  char msg[256] = "";
+  dyn_joint_def d = dyn_joint_def_default();
+  snprintf(d.name, sizeof d.name, "%s", name);
+  d.kind = k;
+  d.a = a;
+  d.b = b;
+  d.anchor = anchor;
+  d.axis1 = ax1;
+  d.axis2 = ax2;
+  if (k == DYN_JOINT_SLIDER || k == DYN_JOINT_HINGE2) {
+    d.limit.enabled = 1;
+    d.limit.lo = -0.5;
+    d.limit.hi = 0.25;
+    d.limit.restitution = 0.3;
+  }
+  if (k == DYN_JOINT_HINGE2) {
+    d.motor.enabled = 1;
+    d.motor.target_vel = 2.0;
+    d.motor.max_force = 3.0;
+  }
+  d.cfm[1] = 1e-7;
+  int i = dyn_model_add_joint(m, &d, msg, sizeof msg);
+  if (i < 0) printf("\n    add_joint %s: %s\n", name, msg);
+  CU_ASSERT_FATAL(i >= 0);
+}
+
+static dyn_v3 V(double x, double y, double z) { return dyn_v3_make(x, y, z); }
+
+/* A floor of ice, a two-shape body of rubber with a full inertia, a hull,
+ * a capsule of half length 0, a site, filters, an exclusion, a 4-bar
+ * linkage (its loop closed by a hinge), a universal, a fixed, a slider,
+ * a hinge-2 hung from the world (its axes reversed in the file), a ball
+ * and a weld closing loops, a name XML must escape, velocities, rest
+ * positions and the default run as a duration. */
+static dyn_model *user_model(void) {
+  dyn_model *m = NULL;
+  char msg[256] = "";
+  CU_ASSERT_EQUAL_FATAL(dyn_model_new(&m), DYN_OK);
+  dyn_material ice = dyn_material_default(), rubber = dyn_material_default();
+  snprintf(ice.name, sizeof ice.name, "ice");
+  ice.mu = 0.05;
+  ice.restitution = 0.1;
+  snprintf(rubber.name, sizeof rubber.name, "rub<ber> & \"co\"");
+  rubber.mu = 1.0;
+  rubber.restitution = 0.5;
+  int mi = dyn_model_add_material(m, &ice, msg, sizeof msg);
+  int mr = dyn_model_add_material(m, &rubber, msg, sizeof msg);
+  dyn_model_options o = dyn_model_get_options(m);
+  o.gravity = V(0.1, 0.0, -9.0);
+  o.rest_threshold = 0.1;
+  o.rest_threshold_steps = 1.5;
+  o.steps = 0;
+  o.duration = 2.5;
+  CU_ASSERT_EQUAL_FATAL(dyn_model_set_options(m, &o, msg, sizeof msg), DYN_OK);
+  dyn_quat qid = dyn_quat_identity(), qt = dyn_quat_axis_angle(dyn_v3_normalize(V(1, 2, 3)), 0.7);
+  dyn_m3 I1 = dyn_m3_diag(0.01, 0.01, 0.01);
+  int floor = add_body(m, "", 1, 0.0, dyn_m3_zero(), V(0, 0, 0), qid);
+  add_shape(m, floor, (dyn_shape){ .kind = DYN_SHAPE_PLANE, .normal = V(0, 0, 1), .offset = -0.25 },
+            V(0, 0, 0), qid, mi, "floor");
+  /* a full inertia: R diag(1, 2, 2.5) R^T */
+  dyn_m3 R = dyn_quat_to_m3(qt), D = dyn_m3_diag(1.0, 2.0, 2.5);
+  dyn_m3 If = dyn_m3_mul(dyn_m3_mul(R, D), dyn_m3_transpose(R));
+  int two = add_body(m, "a<b>&\"c'", 0, 3.0, If, V(0, 0, 1), qt);
+  add_shape(m, two, (dyn_shape){ .kind = DYN_SHAPE_SPHERE, .radius = 0.1 }, V(0.2, 0, 0), qid, mr,
+            "");
+  add_shape(m, two, (dyn_shape){ .kind = DYN_SHAPE_BOX, .half = V(0.1, 0.05, 0.02) },
+            V(-0.2, 0, 0), qt, DYN_MATERIAL_DEFAULT, "box");
+  static const dyn_v3 tet[5] = { { 0, 0, 0 }, { 0.2, 0, 0 }, { 0, 0.2, 0 }, { 0, 0, 0.2 },
+                                 { 0.05, 0.05, 0.05 } };
+  int hull = add_body(m, "", 0, 1.0, I1, V(1, 1, 1), qid);
+  add_shape(m, hull, (dyn_shape){ .kind = DYN_SHAPE_HULL, .verts = tet, .nverts = 5 },
+            V(0.01, 0.02, 0.03), qt, mr, "tet");
+  int cap = add_body(m, "capsule0", 0, 1.0, I1, V(2, 0, 1), qid);
+  add_shape(m, cap, (dyn_shape){ .kind = DYN_SHAPE_CAPSULE, .radius = 0.1, .half_length = 0.0 },
+            V(0, 0, 0), qid, mi, "cap");
+  add_shape(m, cap, (dyn_shape){ .kind = DYN_SHAPE_NONE }, V(0, 0, 0.5), qt, DYN_MATERIAL_DEFAULT,
+            "marker");
+  char m2[256];
+  dyn_shape_def sd = dyn_model_shapes(m)[dyn_model_find_shape(m, "cap")];
+  sd.contype = 2u;
+  sd.conaffinity = 0xFFFFFFFFu;
+  CU_ASSERT_EQUAL(dyn_model_set_shape(m, dyn_model_find_shape(m, "cap"), &sd, m2, sizeof m2),
+                  DYN_OK);
+  CU_ASSERT_EQUAL(dyn_model_exclude(m, hull, two, m2, sizeof m2), DYN_OK);
+  /* the 4-bar: A from O1 = 0 up to P, C from O2 = (1, 0, 0) up to Q, B from P to Q */
+  int A = add_body(m, "A", 0, 1.0, I1, V(0, 0, 0.5), qid);
+  int B = add_body(m, "B", 0, 1.0, I1, V(0.5, 0, 1), qid);
+  int C = add_body(m, "", 0, 1.0, I1, V(1, 0, 0.5), qid);
+  dyn_v3 y = V(0, 1, 0), z = V(0, 0, 1), x = V(1, 0, 0);
+  add_joint(m, DYN_JOINT_HINGE, A, -1, V(0, 0, 0), y, y, "O1");
+  add_joint(m, DYN_JOINT_HINGE, A, B, V(0, 0, 1), y, y, "P");
+  add_joint(m, DYN_JOINT_HINGE, C, -1, V(1, 0, 0), y, y, "O2");
+  add_joint(m, DYN_JOINT_HINGE, B, C, V(1, 0, 1), y, y, "Q"); /* closes the loop */
+  /* a universal and a fixed joint hanging more bodies from B */
+  int U = add_body(m, "U", 0, 1.0, I1, V(0.5, 0, 1.5), qid);
+  add_joint(m, DYN_JOINT_UNIVERSAL, B, U, V(0.5, 0, 1.25), x, y, "uni");
+  int F = add_body(m, "F", 0, 1.0, I1, V(0.5, 0, 2.0), qid);
+  add_joint(m, DYN_JOINT_FIXED, U, F, V(0.5, 0, 2.0), z, y, "");
+  /* a slider to the world, a hinge-2 hung from the world (b = -1) */
+  int S = add_body(m, "S", 0, 1.0, I1, V(3, 0, 1), qid);
+  add_joint(m, DYN_JOINT_SLIDER, S, -1, V(3, 0, 1), dyn_v3_normalize(V(1, 0, 1)), y, "rail");
+  int W = add_body(m, "W", 0, 2.0, I1, V(4, 0, 1), qid);
+  add_joint(m, DYN_JOINT_HINGE2, W, -1, V(4, 0, 1), z, y, "wheel");
+  /* loops: a ball from F to the world, a weld from S's neighbour to C */
+  add_joint(m, DYN_JOINT_BALL, F, -1, V(0.5, 0, 2.1), z, y, "tether");
+  add_joint(m, DYN_JOINT_FIXED, W, S, V(3.5, 0, 1), z, y, "glue");
+  /* velocities and rest positions */
+  dyn_body_def bd = dyn_model_bodies(m)[hull];
+  bd.v = V(0.1, -0.2, 0.3);
+  bd.w = V(1, 2, 3);
+  bd.rest_given = 1;
+  bd.r_rest = V(1, 1, 0.9);
+  CU_ASSERT_EQUAL(dyn_model_set_body(m, hull, &bd, m2, sizeof m2), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(dyn_model_validate(m, m2, sizeof m2), DYN_OK);
+  return m;
+}
+
+static void test_user_model(void) {
+  dyn_model *m = user_model();
+  char path[600], msg[512] = "";
+  path_in_dir(path, sizeof path, "user.xml");
+  write_model(m, path);
+  mdl_err e = mdl_mujoco_run(path, 5, NULL, 0, NULL, msg, sizeof msg);
+  if (e != MDL_OK) printf("\n    MuJoCo: %s\n", msg);
+  CU_ASSERT_EQUAL(e, MDL_OK);
+  dyn_model *r = read_model(path);
+  same_model(m, r);
+  same_steps(m, r, 10);
+  /* written again from what was read: the same file, byte for byte */
+  char again[600];
+  path_in_dir(again, sizeof again, "user2.xml");
+  write_model(r, again);
+  FILE *f1 = fopen(path, "rb"), *f2 = fopen(again, "rb");
+  CU_ASSERT_FATAL(f1 && f2);
+  int c1, c2, same = 1;
+  do {
+    c1 = fgetc(f1);
+    c2 = fgetc(f2);
+    same = same && c1 == c2;
+  } while (c1 != EOF && c2 != EOF);
+  CU_ASSERT(same);
+  fclose(f1);
+  fclose(f2);
+  dyn_model_free(r);
+  dyn_model_free(m);
+}
+
 int main(void) {
   if (tst_tmpdir_make(dir, sizeof dir, "test_mjcf") != 0) return 1;
   CU_initialize_registry();
   CU_pSuite s = CU_add_suite("MJCF", NULL, NULL);
   CU_add_test(s, "every built-in scene: written, run by MuJoCo, read back to the same bits",
               test_every_scene);
+  CU_add_test(s, "a user model with every record kind: the same bits, the same file again",
+              test_user_model);
   int rc = tst_run();
   tst_tmpdir_remove(dir);
   return rc;
