@@ -205,8 +205,12 @@ static mdl_err assemble(mdl_map *p, dyn_model **out) {
   char m2[400] = "";
   mdl_err e = MDL_OK;
   for (int i = 0; e == MDL_OK && i < p->nm; i++)
-    if (dyn_model_add_material(m, &p->mat[i], m2, sizeof m2) < 0)
-      e = model_refused(p, mjOBJ_UNKNOWN, -1, m2);
+    if (dyn_model_add_material(m, &p->mat[i], m2, sizeof m2) < 0) {
+      /* named by its first geom (a material is the friction of geoms) */
+      int s = 0;
+      while (s < p->ns && (p->shape[s].material != i || p->shape_site[s])) s++;
+      e = model_refused(p, mjOBJ_GEOM, s < p->ns ? p->shape_elem[s] : -1, m2);
+    }
   for (int i = 0; e == MDL_OK && i < p->nb; i++)
     if (dyn_model_add_body(m, &p->body[i], m2, sizeof m2) < 0)
       e = model_refused(p, mjOBJ_BODY, p->body_elem[i], m2);
@@ -274,12 +278,18 @@ static mdl_err load_and_map(const char *path, mdl_guard *g, dyn_model **out, mdl
       p->msg = msg;
       p->cap = cap;
       e = map_all(p);
-      if (e == MDL_OK) {
-        if (info) {
-          info->timestep = mj->opt.timestep;
-          info->lcplab_data = mdl_lcplab_present(mj);
-        }
-        e = assemble(p, out);
+      if (e == MDL_OK) e = assemble(p, out);
+      /* a NaN MuJoCo read and then compiled away (it warns, naming no
+       * element: those it kept were refused above, named) */
+      if (e == MDL_OK && strstr(g->warnings, "NaN")) {
+        dyn_model_free(*out);
+        *out = NULL;
+        mdl_msg(msg, cap, "%s: MuJoCo: %s (lcplab takes no NaN)", path, g->warnings);
+        e = MDL_ERR_FILE;
+      }
+      if (e == MDL_OK && info) {
+        info->timestep = mj->opt.timestep;
+        info->lcplab_data = mdl_lcplab_present(mj);
       }
     }
   } else {

@@ -419,6 +419,184 @@ static void test_user_model(void) {
   dyn_model_free(m);
 }
 
+/* ---- a plain MJCF file ------------------------------------------------------------ */
+
+static void write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs(text, f);
+  CU_ASSERT_EQUAL(fclose(f), 0);
+}
+
+/* No lcplab data: the general mapping (mjcf_read_map.c, mjcf_read_joints.c). */
+static void test_plain_file(void) {
+  char path[600], msg[512] = "";
+  path_in_dir(path, sizeof path, "plain.xml");
+  write_text(path,
+             "<mujoco><compiler angle=\"radian\"/>\n"
+             "<option timestep=\"0.01\" gravity=\"0 0 -5\"/>\n"
+             "<worldbody>\n"
+             " <geom name=\"floor\" type=\"plane\" size=\"0 0 1\" pos=\"0 0 -0.5\" "
+             "friction=\"0.7 0 0\"/>\n"
+             " <body name=\"box\" pos=\"1 2 3\"><freejoint/>\n"
+             "  <inertial pos=\"0.1 0 0\" mass=\"2\" diaginertia=\"1 2 3\"/>\n"
+             "  <geom name=\"b\" type=\"box\" size=\"0.1 0.2 0.3\" pos=\"0.1 0 0\" "
+             "friction=\"0.3 0 0\" contype=\"2\" conaffinity=\"3\"/></body>\n"
+             " <body name=\"arm\" pos=\"0 0 1\">\n"
+             "  <joint name=\"h\" type=\"hinge\" pos=\"0 0 0.5\" axis=\"0 1 0\" "
+             "limited=\"true\" range=\"-1 1\"/>\n"
+             "  <inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"0.1 0.1 0.01\"/>\n"
+             "  <geom type=\"capsule\" size=\"0.05 0.2\" friction=\"0.3 0 0\" condim=\"1\"/>"
+             "</body>\n"
+             "</worldbody>\n"
+             "<contact><exclude body1=\"box\" body2=\"arm\"/></contact>\n"
+             "</mujoco>\n");
+  dyn_model *m = NULL;
+  mdl_read_info info;
+  mdl_err e = mdl_read_mjcf(path, &m, &info, msg, sizeof msg);
+  if (e != MDL_OK) printf("\n    %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(e, MDL_OK);
+  CU_ASSERT_EQUAL(info.lcplab_data, 0);
+  CU_ASSERT_EQUAL(info.timestep, 0.01);
+  /* bodies: the world (it holds the floor), box, arm */
+  CU_ASSERT_EQUAL_FATAL(dyn_model_body_count(m), 3);
+  const dyn_body_def *B = dyn_model_bodies(m);
+  CU_ASSERT_STRING_EQUAL(B[0].name, "world");
+  CU_ASSERT(B[0].is_static && !B[1].is_static && !B[2].is_static);
+  /* box: the centre of mass (1, 2, 3) + ipos (0.1, 0, 0); the inertia as given */
+  CU_ASSERT_EQUAL(B[1].mass, 2.0);
+  TST_CLOSE(B[1].r.x, 1.1, 1e-15, 0);
+  TST_CLOSE(B[1].r.z, 3.0, 1e-15, 0);
+  TST_CLOSE(B[1].I_b.m[4], 2.0, 1e-15, 0);
+  /* shapes: floor (a plane z >= -0.5), b (at the centre of mass: 0.1 - 0.1),
+   * the arm's capsule (condim 1: frictionless) */
+  CU_ASSERT_EQUAL_FATAL(dyn_model_shape_count(m), 3);
+  const dyn_shape_def *S = dyn_model_shapes(m);
+  CU_ASSERT_EQUAL(S[0].geom.kind, DYN_SHAPE_PLANE);
+  TST_CLOSE(S[0].geom.normal.z, 1.0, 1e-15, 0);
+  TST_CLOSE(S[0].geom.offset, -0.5, 1e-15, 0);
+  CU_ASSERT_EQUAL(S[1].geom.kind, DYN_SHAPE_BOX);
+  TST_CLOSE(S[1].pos.x, 0.0, 1e-15, 0);
+  TST_CLOSE(S[1].geom.half.y, 0.2, 1e-15, 0);
+  CU_ASSERT(S[1].contype == 2u && S[1].conaffinity == 3u);
+  CU_ASSERT_EQUAL(S[2].geom.kind, DYN_SHAPE_CAPSULE);
+  TST_CLOSE(S[2].geom.half_length, 0.2, 1e-15, 0);
+  /* materials by friction, in the order met: 0.7 (floor), 0.3 (b), 0 (condim 1) */
+  CU_ASSERT_EQUAL_FATAL(dyn_model_material_count(m), 3);
+  const dyn_material *M = dyn_model_materials(m);
+  CU_ASSERT(M[0].mu == 0.7 && M[1].mu == 0.3 && M[2].mu == 0.0);
+  CU_ASSERT(S[0].material == 0 && S[1].material == 1 && S[2].material == 2);
+  /* the hinge to the world: the arm is a, the world b = -1, the axis
+   * negated (b's coordinate relative to a), at the world anchor (0, 0, 1.5) */
+  CU_ASSERT_EQUAL_FATAL(dyn_model_joint_count(m), 1);
+  const dyn_joint_def *J = dyn_model_joints(m);
+  CU_ASSERT(J[0].kind == DYN_JOINT_HINGE && J[0].a == 2 && J[0].b == -1);
+  TST_CLOSE(J[0].anchor.z, 1.5, 1e-15, 0);
+  TST_CLOSE(J[0].axis1.y, -1.0, 1e-15, 0);
+  CU_ASSERT(J[0].limit.enabled && J[0].limit.lo == -1.0 && J[0].limit.hi == 1.0);
+  CU_ASSERT_STRING_EQUAL(J[0].name, "h");
+  CU_ASSERT_EQUAL_FATAL(dyn_model_exclusion_count(m), 1);
+  CU_ASSERT(dyn_model_exclusions(m)[0] == 1 && dyn_model_exclusions(m)[1] == 2);
+  CU_ASSERT_EQUAL(dyn_model_get_options(m).gravity.z, -5.0);
+  dyn_model_free(m);
+}
+
+/* An lcplab file edited by hand: a value MJCF holds (the ball's height)
+ * is the file's, what MJCF cannot say (restitution) still lcplab's. */
+static void test_edited_file(void) {
+  dyn_model *m = NULL;
+  char msg[512] = "", path[600];
+  CU_ASSERT_EQUAL_FATAL(dyn_scene_model("ball", NULL, 0, &m, msg, sizeof msg), DYN_OK);
+  path_in_dir(path, sizeof path, "edited.xml");
+  write_model(m, path);
+  FILE *f = fopen(path, "r");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  static char text[1 << 16];
+  size_t n = fread(text, 1, sizeof text - 1, f);
+  text[n] = '\0';
+  fclose(f);
+  char *at = strstr(text, "<body name=\"ball\" pos=\"0 0 1\"");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+  at[strlen("<body name=\"ball\" pos=\"0 0 ")] = '2';
+  write_text(path, text);
+  dyn_model *r = read_model(path);
+  int ball = dyn_model_find_body(r, "ball");
+  CU_ASSERT_EQUAL(dyn_model_bodies(r)[ball].r.z, 2.0);
+  CU_ASSERT_EQUAL(dyn_model_materials(r)[0].restitution, 0.8);
+  CU_ASSERT_EQUAL(dyn_model_get_options(r).rest_threshold_steps, 2.0);
+  dyn_model_free(r);
+  dyn_model_free(m);
+}
+
+/* ---- bad input -------------------------------------------------------------------- */
+
+/* Reading `text` from a file called `name` fails with `want`, and the
+ * message holds the path and each of the words. */
+static void bad(const char *name, const char *text, mdl_err want, const char *w1, const char *w2) {
+  char path[600], msg[512] = "";
+  path_in_dir(path, sizeof path, name);
+  if (text) write_text(path, text);
+  dyn_model *m = (dyn_model *)&msg; /* set to NULL on failure */
+  mdl_err e = mdl_read_mjcf(path, &m, NULL, msg, sizeof msg);
+  if (e != want || !strstr(msg, path) || (w1 && !strstr(msg, w1)) || (w2 && !strstr(msg, w2)))
+    printf("\n    %s: %s (%s) says: %s\n", name, mdl_err_str(e), mdl_err_str(want), msg);
+  CU_ASSERT_EQUAL(e, want);
+  CU_ASSERT_PTR_NULL(m);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, path));
+  if (w1) CU_ASSERT_PTR_NOT_NULL(strstr(msg, w1));
+  if (w2) CU_ASSERT_PTR_NOT_NULL(strstr(msg, w2));
+  CU_ASSERT_PTR_NULL(strchr(msg, '\n'));
+}
+
+#define FREE_BODY(attrs, inner)                                                                    \
+  "<mujoco><worldbody><body name=\"b\" " attrs "><freejoint/><inertial pos=\"0 0 0\" "          \
+  "mass=\"1\" diaginertia=\"1 1 1\"/>" inner "</body></worldbody></mujoco>\n"
+
+static void test_bad_input(void) {
+  bad("none.xml", NULL, MDL_ERR_FILE, "FILE_NOT_FOUND", NULL);
+  bad("text.xml", "hello\n", MDL_ERR_FILE, "XML", "Line");
+  bad("foo.xml", "<foo/>\n", MDL_ERR_FILE, "Unrecognized XML model type", "foo");
+  bad("mesh.xml",
+      "<mujoco><asset><mesh name=\"m\" file=\"missing.stl\"/></asset>\n"
+      "<worldbody><geom type=\"mesh\" mesh=\"m\"/></worldbody></mujoco>\n",
+      MDL_ERR_FILE, "missing.stl", "line = 1");
+  bad("mass.xml",
+      "<mujoco><worldbody>\n<body name=\"b\"><freejoint/>"
+      "<inertial pos=\"0 0 0\" mass=\"0\" diaginertia=\"1 1 1\"/></body></worldbody></mujoco>\n",
+      MDL_ERR_FILE, "mass", "line = 2");
+  /* a massless body welded to a moving one: MuJoCo takes it, lcplab's model refuses */
+  bad("mass2.xml", FREE_BODY("", "<body name=\"c\" pos=\"1 0 0\"/>"), MDL_ERR_REFUSED,
+      "'c'", "mass=0");
+  bad("axis.xml",
+      "<mujoco><worldbody><body name=\"b\"><joint name=\"j\" type=\"hinge\" axis=\"0 0 0\"/>"
+      "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/></body></worldbody>"
+      "</mujoco>\n",
+      MDL_ERR_FILE, "axis too small", "'j'");
+  /* NaN: where MuJoCo keeps it, the element is named; where its compiler
+   * drops it, its own warning is the message */
+  bad("nan.xml", FREE_BODY("", "<geom name=\"g\" type=\"sphere\" size=\"0.1\" friction=\"nan 0 0\"/>"),
+      MDL_ERR_REFUSED, "'g'", "mu");
+  bad("nan2.xml", FREE_BODY("pos=\"nan 0 0\"", ""), MDL_ERR_FILE, "NaN", NULL);
+  bad("cyl.xml", FREE_BODY("", "<geom name=\"g\" type=\"cylinder\" size=\"0.1 0.2\"/>"),
+      MDL_ERR_REFUSED, "geom 'g'", "cylinder");
+  bad("tendon.xml",
+      "<mujoco><worldbody><body name=\"b\"><joint name=\"j\" type=\"hinge\"/>"
+      "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/></body></worldbody>"
+      "<tendon><fixed name=\"t\"><joint joint=\"j\" coef=\"1\"/></fixed></tendon></mujoco>\n",
+      MDL_ERR_REFUSED, "tendon 't'", "not simulated");
+  bad("three.xml",
+      "<mujoco><worldbody><body name=\"b\"><joint type=\"hinge\" axis=\"1 0 0\"/>"
+      "<joint type=\"hinge\" axis=\"0 1 0\"/><joint type=\"hinge\" axis=\"0 0 1\"/>"
+      "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/></body></worldbody>"
+      "</mujoco>\n",
+      MDL_ERR_REFUSED, "body 'b'", "hinge, hinge, hinge");
+  /* a name with shell characters: read as any other file, nothing run */
+  bad("a'b\"c$(touch ran);d`x`.xml", "<foo/>\n", MDL_ERR_FILE, "Unrecognized", NULL);
+  char ran[600];
+  path_in_dir(ran, sizeof ran, "ran");
+  CU_ASSERT_PTR_NULL(fopen(ran, "r"));
+}
+
 int main(void) {
   if (tst_tmpdir_make(dir, sizeof dir, "test_mjcf") != 0) return 1;
   CU_initialize_registry();
@@ -427,6 +605,9 @@ int main(void) {
               test_every_scene);
   CU_add_test(s, "a user model with every record kind: the same bits, the same file again",
               test_user_model);
+  CU_add_test(s, "a plain MJCF file: the general mapping", test_plain_file);
+  CU_add_test(s, "an lcplab file edited by hand: MJCF's values win", test_edited_file);
+  CU_add_test(s, "bad input: the file, the element, the feature named", test_bad_input);
   int rc = tst_run();
   tst_tmpdir_remove(dir);
   return rc;
