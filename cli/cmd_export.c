@@ -5,6 +5,8 @@
  *     lcplab export --scene NAME [--param k=v ...] --format dat|blcp|hdf5|mtx|lcplab
  *                   --out DIR [--steps K] [--every E] [--solver NAME] [--force] [--global]
  *                   [scene and world options as for simulate]
+ *     lcplab export --model FILE ... (a scene model file, cli_model.c: SCENE in the
+ *                   file names is FILE's name without folder and extension)
  *
  * The world is stepped exactly as `lcplab simulate` steps it (same options,
  * same defaults; --solver defaults to pgs, nsgs with --friction cone: a
@@ -64,6 +66,7 @@
 static void usage(FILE *f) {
   fprintf(f, "usage: lcplab export --scene NAME [--param KEY=VALUE ...] --format FMT --out DIR\n"
              "                     [--steps K] [--every E] [--force] [options]\n"
+             "       lcplab export --model FILE --format FMT --out DIR [...]\n"
              "\n"
              "Run a scene and write the problem (joint, then contact rows) of every E-th step\n"
              "that has rows to DIR/SCENE_stepKKKKKK.EXT, and the impulses the world applied\n"
