@@ -85,9 +85,9 @@ void cli_progress_clear(cli_progress *p);
  * scene may change the defaults it needs (dyn_scene_new). */
 typedef struct cli_world_args {
   const char *scene;
-  const char *model;      /* --model FILE: a scene model file (MJCF; cli_model.c) */
-  char model_name[128];   /* the model file's name without folder and extension */
-  int dt_given;           /* --dt was given (else a model file's timestep is the dt) */
+  const char *model;                  /* --model FILE: a scene model file (MJCF; cli_model.c) */
+  char model_name[128];               /* the model file's name without folder and extension */
+  int dt_given;                       /* --dt was given (else a model file's timestep is the dt) */
   const char *params[CLI_MAX_PARAMS]; /* "key=value", borrowed from argv */
   int nparams;
   const char *solver;          /* --solver as given (NULL: not given) */

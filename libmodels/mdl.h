@@ -48,13 +48,13 @@ extern "C" {
 
 typedef enum mdl_err {
   MDL_OK = 0,
-  MDL_ERR_INPUT = -1,  /* a bad argument, or a model the writer cannot express */
-  MDL_ERR_NOMEM = -2,  /* out of memory */
-  MDL_ERR_IO = -3,     /* the stream could not be written */
-  MDL_ERR_FILE = -4,   /* the file does not load: MuJoCo's message, with its line */
+  MDL_ERR_INPUT = -1,   /* a bad argument, or a model the writer cannot express */
+  MDL_ERR_NOMEM = -2,   /* out of memory */
+  MDL_ERR_IO = -3,      /* the stream could not be written */
+  MDL_ERR_FILE = -4,    /* the file does not load: MuJoCo's message, with its line */
   MDL_ERR_REFUSED = -5, /* it loads, but holds a feature lcplab does not simulate
                             (the message names the element and the feature) */
-  MDL_ERR_MUJOCO = -6  /* libmujoco stopped with an error of its own (its text) */
+  MDL_ERR_MUJOCO = -6   /* libmujoco stopped with an error of its own (its text) */
 } mdl_err;
 
 /* "ok", "input", ... for messages and tests. */
@@ -63,8 +63,8 @@ MDL_API const char *mdl_err_str(mdl_err e);
 /* ---- the writer ------------------------------------------------------------------- */
 
 typedef struct mdl_write_options {
-  double dt;          /* s > 0: <option timestep>, the step the file suggests */
-  double default_mu;  /* friction written for the shapes of the default material
+  double dt;              /* s > 0: <option timestep>, the step the file suggests */
+  double default_mu;      /* friction written for the shapes of the default material
                          (DYN_MATERIAL_DEFAULT: the world settings' contact.mu),
                          finite >= 0 */
   const char *model_name; /* <mujoco model="...">; NULL or "": "lcplab" */
@@ -106,8 +106,8 @@ MDL_API mdl_err mdl_read_mjcf(const char *path, dyn_model **out, mdl_read_info *
  * MuJoCo body, world body first; NULL: not wanted) of room xcap numbers,
  * their number in *nbody (may be NULL).  MDL_ERR_FILE, MDL_ERR_MUJOCO
  * (an error in the steps), MDL_ERR_INPUT (steps < 0, xpos too small). */
-MDL_API mdl_err mdl_mujoco_run(const char *path, long steps, double *xpos, size_t xcap,
-                               int *nbody, char *msg, size_t msgcap);
+MDL_API mdl_err mdl_mujoco_run(const char *path, long steps, double *xpos, size_t xcap, int *nbody,
+                               char *msg, size_t msgcap);
 
 /* The version of libmujoco this library runs with ("2.2.2"). */
 MDL_API const char *mdl_mujoco_version(void);

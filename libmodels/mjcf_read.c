@@ -29,13 +29,14 @@ const char *mdl_mj_name(const mjModel *mj, mjtObj type, int i) {
 }
 
 void mdl_mj_label(char *buf, size_t cap, const mjModel *mj, mjtObj type, int i) {
-  static const char *const what[] = { [mjOBJ_BODY] = "body",         [mjOBJ_JOINT] = "joint",
-                                      [mjOBJ_GEOM] = "geom",         [mjOBJ_SITE] = "site",
-                                      [mjOBJ_EQUALITY] = "equality", [mjOBJ_MESH] = "mesh",
-                                      [mjOBJ_EXCLUDE] = "exclude",   [mjOBJ_TENDON] = "tendon",
-                                      [mjOBJ_ACTUATOR] = "actuator", [mjOBJ_SENSOR] = "sensor",
-                                      [mjOBJ_PAIR] = "pair",         [mjOBJ_KEY] = "key" };
-  const char *w = (size_t)type < sizeof what / sizeof what[0] && what[type] ? what[type] : "element";
+  static const char *const what[] = {
+    [mjOBJ_BODY] = "body",       [mjOBJ_JOINT] = "joint",       [mjOBJ_GEOM] = "geom",
+    [mjOBJ_SITE] = "site",       [mjOBJ_EQUALITY] = "equality", [mjOBJ_MESH] = "mesh",
+    [mjOBJ_EXCLUDE] = "exclude", [mjOBJ_TENDON] = "tendon",     [mjOBJ_ACTUATOR] = "actuator",
+    [mjOBJ_SENSOR] = "sensor",   [mjOBJ_PAIR] = "pair",         [mjOBJ_KEY] = "key"
+  };
+  const char *w =
+      (size_t)type < sizeof what / sizeof what[0] && what[type] ? what[type] : "element";
   const char *n = mdl_mj_name(mj, type, i);
   if (n[0])
     snprintf(buf, cap, "%s '%s'", w, n);
@@ -66,8 +67,9 @@ typedef struct mdl_refused_kind {
 
 static const mdl_refused_kind refused_kinds[] = {
   { offsetof(mjModel, ntendon), mjOBJ_TENDON, "tendons are not simulated" },
-  { offsetof(mjModel, nu), mjOBJ_ACTUATOR, "actuators are not simulated (lcplab's motors are "
-                                          "lcplab's custom data)" },
+  { offsetof(mjModel, nu), mjOBJ_ACTUATOR,
+    "actuators are not simulated (lcplab's motors are "
+    "lcplab's custom data)" },
   { offsetof(mjModel, nsensor), mjOBJ_SENSOR, "sensors are not simulated" },
   { offsetof(mjModel, npair), mjOBJ_PAIR, "explicit contact pairs are not simulated" },
   { offsetof(mjModel, nhfield), mjOBJ_HFIELD, "height fields are not simulated" },
@@ -88,23 +90,31 @@ static mdl_err refuse_geom(mdl_map *p, int g) {
   const mjModel *mj = p->mj;
   char lab[96];
   mdl_mj_label(lab, sizeof lab, mj, mjOBJ_GEOM, g);
-  static const char *const types[] = { "plane", "hfield", "sphere", "capsule",
-                                       "ellipsoid", "cylinder", "box", "mesh" };
+  static const char *const types[] = { "plane",     "hfield",   "sphere", "capsule",
+                                       "ellipsoid", "cylinder", "box",    "mesh" };
   int t = mj->geom_type[g];
   if (t == mjGEOM_HFIELD || t == mjGEOM_ELLIPSOID || t == mjGEOM_CYLINDER)
-    return mdl_refuse(p, "%s: type %s is not simulated (lcplab's shapes: sphere, box, capsule, "
-                      "plane, mesh as its convex hull)", lab, types[t]);
+    return mdl_refuse(p,
+                      "%s: type %s is not simulated (lcplab's shapes: sphere, box, capsule, "
+                      "plane, mesh as its convex hull)",
+                      lab, types[t]);
   if (t < 0 || t > mjGEOM_MESH) return mdl_refuse(p, "%s: geom type %d is not simulated", lab, t);
   int cd = mj->geom_condim[g];
   if (cd != 1 && cd != 3)
-    return mdl_refuse(p, "%s: condim %d (torsional or rolling friction) is not simulated: "
-                      "condim 3 (or 1, frictionless)", lab, cd);
+    return mdl_refuse(p,
+                      "%s: condim %d (torsional or rolling friction) is not simulated: "
+                      "condim 3 (or 1, frictionless)",
+                      lab, cd);
   if (mj->geom_margin[g] != 0.0 || mj->geom_gap[g] != 0.0)
-    return mdl_refuse(p, "%s: margin and gap are MuJoCo's contact detection distances, not "
-                      "mapped (lcplab's margin is a world setting)", lab);
+    return mdl_refuse(p,
+                      "%s: margin and gap are MuJoCo's contact detection distances, not "
+                      "mapped (lcplab's margin is a world setting)",
+                      lab);
   if (mj->geom_priority[g] != 0)
-    return mdl_refuse(p, "%s: priority is not mapped (lcplab combines materials by the "
-                      "maximum)", lab);
+    return mdl_refuse(p,
+                      "%s: priority is not mapped (lcplab combines materials by the "
+                      "maximum)",
+                      lab);
   return MDL_OK;
 }
 
@@ -143,7 +153,7 @@ mdl_err mdl_map_features(mdl_map *p) {
       return mdl_refuse(p, "option flag %s=\"disable\" is not mapped", refused_flags[k].name);
   if (mj->opt.enableflags)
     return mdl_refuse(p, "option flags override, energy, fwdinv, sensornoise and multiccd are "
-                      "not mapped");
+                         "not mapped");
   for (int b = 0; b < mj->nbody; b++)
     if (mj->body_mocapid[b] >= 0) {
       mdl_mj_label(lab, sizeof lab, mj, mjOBJ_BODY, b);
@@ -160,10 +170,11 @@ mdl_err mdl_map_features(mdl_map *p) {
   for (int q = 0; q < mj->neq; q++) {
     mdl_mj_label(lab, sizeof lab, mj, mjOBJ_EQUALITY, q);
     if (mj->eq_type[q] != mjEQ_CONNECT && mj->eq_type[q] != mjEQ_WELD)
-      return mdl_refuse(p, "%s: joint, tendon and distance equalities are not simulated "
-                        "(connect and weld are)", lab);
-    if (!mj->eq_active[q])
-      return mdl_refuse(p, "%s: an inactive equality is not mapped", lab);
+      return mdl_refuse(p,
+                        "%s: joint, tendon and distance equalities are not simulated "
+                        "(connect and weld are)",
+                        lab);
+    if (!mj->eq_active[q]) return mdl_refuse(p, "%s: an inactive equality is not mapped", lab);
   }
   return MDL_OK;
 }
@@ -344,8 +355,8 @@ static mdl_err run_guarded(const char *path, long steps, double *xpos, size_t xc
       for (long k = 0; k < steps; k++) mj_step(mj, d);
       if (nbody) *nbody = mj->nbody;
       if (xpos && (size_t)mj->nbody * 3 > xcap) {
-        mdl_msg(msg, cap, "%s: %d bodies need %d numbers, xcap=%zu", path, mj->nbody,
-                3 * mj->nbody, xcap);
+        mdl_msg(msg, cap, "%s: %d bodies need %d numbers, xcap=%zu", path, mj->nbody, 3 * mj->nbody,
+                xcap);
         e = MDL_ERR_INPUT;
       } else if (xpos) {
         memcpy(xpos, d->xpos, (size_t)mj->nbody * 3 * sizeof *xpos);

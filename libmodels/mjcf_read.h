@@ -55,16 +55,16 @@ typedef struct mdl_map {
 
 /* Each returns MDL_OK or a refusal (MDL_ERR_REFUSED, the message naming the
  * file and the element) or MDL_ERR_NOMEM. */
-mdl_err mdl_map_features(mdl_map *p);   /* the table of refusals (mjcf_read.c) */
-mdl_err mdl_map_bodies(mdl_map *p);     /* mjcf_read_map.c */
+mdl_err mdl_map_features(mdl_map *p); /* the table of refusals (mjcf_read.c) */
+mdl_err mdl_map_bodies(mdl_map *p);   /* mjcf_read_map.c */
 mdl_err mdl_map_shapes(mdl_map *p);
 mdl_err mdl_map_materials(mdl_map *p);
 mdl_err mdl_map_exclusions(mdl_map *p);
 void mdl_map_options(mdl_map *p);
-mdl_err mdl_map_joints(mdl_map *p);     /* mjcf_read_joints.c */
+mdl_err mdl_map_joints(mdl_map *p); /* mjcf_read_joints.c */
 /* 1 if the file carries lcplab's custom data (lcplab:format). */
 int mdl_lcplab_present(const mjModel *mj);
-mdl_err mdl_lcplab_apply(mdl_map *p);   /* mjcf_read_lcplab.c */
+mdl_err mdl_lcplab_apply(mdl_map *p); /* mjcf_read_lcplab.c */
 
 void mdl_map_free(mdl_map *p);
 

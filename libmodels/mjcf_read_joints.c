@@ -62,9 +62,11 @@ static mdl_err refuse_layout(mdl_map *p, int b) {
     strcat(list, k ? ", " : "");
     strcat(list, t >= 0 && t <= 3 ? type[t] : "?");
   }
-  return mdl_refuse(p, "%s: joints (%s) to its parent are not mapped: lcplab ties a body to "
+  return mdl_refuse(p,
+                    "%s: joints (%s) to its parent are not mapped: lcplab ties a body to "
                     "its parent by one joint (hinge, slide, ball, free, or two hinges at one "
-                    "point: hinge-2)", lab, list);
+                    "point: hinge-2)",
+                    lab, list);
 }
 
 /* One hinge, slide or ball joint j of body b. */
@@ -73,7 +75,9 @@ static void map_single(mdl_map *p, int b, int j) {
   int parent = mj->body_parentid[b];
   dyn_joint_def *x = &p->joint[add(p, MDL_KEY_TREE, b)];
   int t = mj->jnt_type[j];
-  x->kind = t == mjJNT_HINGE ? DYN_JOINT_HINGE : t == mjJNT_SLIDE ? DYN_JOINT_SLIDER : DYN_JOINT_BALL;
+  x->kind = t == mjJNT_HINGE   ? DYN_JOINT_HINGE
+            : t == mjJNT_SLIDE ? DYN_JOINT_SLIDER
+                               : DYN_JOINT_BALL;
   dyn_v3 axis = mdl_v3(p->d->xaxis + 3 * j);
   x->anchor = mdl_v3(p->d->xanchor + 3 * j);
   if (parent == 0) {
@@ -154,7 +158,8 @@ static int weld_at_initial_pose(const mdl_map *p, int q) {
   const mjtNum *e = mj->eq_data + mjNEQDATA * q;
   int o1 = mj->eq_obj1id[q], o2 = mj->eq_obj2id[q];
   dyn_quat q1 = mdl_quat(d->xquat + 4 * o1), q2 = mdl_quat(d->xquat + 4 * o2);
-  dyn_v3 rel = dyn_quat_rotate_inv(q1, dyn_v3_sub(mdl_v3(d->xpos + 3 * o2), mdl_v3(d->xpos + 3 * o1)));
+  dyn_v3 rel =
+      dyn_quat_rotate_inv(q1, dyn_v3_sub(mdl_v3(d->xpos + 3 * o2), mdl_v3(d->xpos + 3 * o1)));
   dyn_quat rq = dyn_quat_mul(dyn_quat_conj(q1), q2), eq = mdl_quat(e + 6);
   double s = eq.w * rq.w + eq.x * rq.x + eq.y * rq.y + eq.z * rq.z < 0 ? -1.0 : 1.0;
   double dq = fmax(fmax(fabs(eq.w - s * rq.w), fabs(eq.x - s * rq.x)),
@@ -196,9 +201,11 @@ static mdl_err map_equality(mdl_map *p, int q) {
     if (!weld_at_initial_pose(p, q)) {
       char lab[96];
       mdl_mj_label(lab, sizeof lab, mj, mjOBJ_EQUALITY, q);
-      return mdl_refuse(p, "%s: a relpose other than the bodies' initial relative pose, or a "
+      return mdl_refuse(p,
+                        "%s: a relpose other than the bodies' initial relative pose, or a "
                         "torquescale other than 1, is not mapped (lcplab's fixed joint keeps "
-                        "the initial pose)", lab);
+                        "the initial pose)",
+                        lab);
     }
   }
   return MDL_OK;

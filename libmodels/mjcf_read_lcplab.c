@@ -53,7 +53,8 @@ static const mjtNum *numeric(const mjModel *mj, const char *name, int n) {
 static void text_into(const mjModel *mj, const char *name, char *dst) {
   int i = mj_name2id(mj, mjOBJ_TEXT, name);
   dst[0] = '\0';
-  if (i >= 0) snprintf(dst, DYN_NAME_MAX, "%.*s", mj->text_size[i], mj->text_data + mj->text_adr[i]);
+  if (i >= 0)
+    snprintf(dst, DYN_NAME_MAX, "%.*s", mj->text_size[i], mj->text_data + mj->text_adr[i]);
 }
 
 static int agree_v3(dyn_v3 a, dyn_v3 b, double tol) {
@@ -82,9 +83,11 @@ static int agree_m3(const dyn_m3 *a, const dyn_m3 *b) {
 static dyn_v3 v3_at(const mjtNum *x) { return dyn_v3_make(x[0], x[1], x[2]); }
 
 static mdl_err edited(mdl_map *p, const char *what) {
-  return mdl_refuse(p, "%s: lcplab's custom data no longer describes the file (was it edited "
+  return mdl_refuse(p,
+                    "%s: lcplab's custom data no longer describes the file (was it edited "
                     "after lcplab wrote it?); remove the <custom> lcplab:* entries and the "
-                    "user= numbers to read it as plain MJCF", what);
+                    "user= numbers to read it as plain MJCF",
+                    what);
 }
 
 /* ---- bodies ------------------------------------------------------------------------ */
@@ -212,8 +215,8 @@ static mdl_err exact_shape(mdl_map *p, const mjtNum *u, dyn_shape_def *x, dyn_v3
   g.normal = v3_at(u + MDL_GU_NORMAL);
   g.offset = u[MDL_GU_OFFSET];
   dyn_v3 pos = v3_at(u + MDL_GU_POS);
-  dyn_quat rot = dyn_quat_make(u[MDL_GU_ROT], u[MDL_GU_ROT + 1], u[MDL_GU_ROT + 2],
-                               u[MDL_GU_ROT + 3]);
+  dyn_quat rot =
+      dyn_quat_make(u[MDL_GU_ROT], u[MDL_GU_ROT + 1], u[MDL_GU_ROT + 2], u[MDL_GU_ROT + 3]);
   x->material = (int)u[MDL_GU_MATERIAL];
   int pose_ok = agree_v3(pos, m.pos, AGREE) && agree_quat(rot, m.rot);
   /* the record's fields, MuJoCo's where they disagree (fields a kind does
@@ -273,14 +276,16 @@ static mdl_err apply_shapes(mdl_map *p, int ns, const int *perm) {
       p->ns != ns)
     return edited(p, "shapes");
   dyn_shape_def *nsh = calloc((size_t)ns + 1, sizeof *nsh);
-  int *nelem = malloc(((size_t)ns + 1) * sizeof *nelem), *nsite = malloc(((size_t)ns + 1) * sizeof *nsite);
+  int *nelem = malloc(((size_t)ns + 1) * sizeof *nelem),
+      *nsite = malloc(((size_t)ns + 1) * sizeof *nsite);
   dyn_v3 **nv = calloc((size_t)ns + 1, sizeof *nv);
   double *nmu = calloc((size_t)ns + 1, sizeof *nmu);
   mdl_err e = nsh && nelem && nsite && nv && nmu ? MDL_OK : mdl_refuse(p, "out of memory");
   for (int i = 0; e == MDL_OK && i < ns; i++) nelem[i] = -1;
   for (int i = 0; e == MDL_OK && i < ns; i++) {
     int el = p->shape_elem[i], site = p->shape_site[i];
-    const mjtNum *u = site ? mj->site_user + (size_t)el * MDL_GU_N : mj->geom_user + (size_t)el * MDL_GU_N;
+    const mjtNum *u =
+        site ? mj->site_user + (size_t)el * MDL_GU_N : mj->geom_user + (size_t)el * MDL_GU_N;
     int k = (int)u[MDL_GU_INDEX];
     char lab[96];
     mdl_mj_label(lab, sizeof lab, mj, site ? mjOBJ_SITE : mjOBJ_GEOM, el);
@@ -333,7 +338,8 @@ static mdl_err apply_materials(mdl_map *p, int nm) {
     for (int s = 0; s < p->ns; s++) {
       if (p->shape_site[s] || p->shape[s].material != i || p->shape_mu[s] == x[0]) continue;
       if (seen && p->shape_mu[s] != mu) {
-        e = mdl_refuse(p, "material %d '%s': its geoms have different frictions (%g, %g): "
+        e = mdl_refuse(p,
+                       "material %d '%s': its geoms have different frictions (%g, %g): "
                        "give each its own material, or remove lcplab's custom data",
                        i, mat[i].name, mu, p->shape_mu[s]);
         break;
@@ -445,8 +451,7 @@ static int claim(const mdl_map *p, const dyn_joint_def *x, int as, int elem, int
   int kind_ok;
   switch (as) {
   case MDL_AS_TREE:
-    kind_ok = m->kind == x->kind ||
-              (m->kind == DYN_JOINT_HINGE2 && x->kind == DYN_JOINT_UNIVERSAL);
+    kind_ok = m->kind == x->kind || (m->kind == DYN_JOINT_HINGE2 && x->kind == DYN_JOINT_UNIVERSAL);
     break;
   case MDL_AS_CONNECT: kind_ok = m->kind == DYN_JOINT_BALL && x->kind == DYN_JOINT_BALL; break;
   case MDL_AS_WELD: kind_ok = m->kind == DYN_JOINT_FIXED && x->kind == DYN_JOINT_FIXED; break;

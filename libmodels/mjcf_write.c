@@ -96,12 +96,12 @@ static int name_unwritable(const char *name) {
 static mdl_err check_names(const dyn_model *m, char *msg, size_t cap) {
   static const char *const kind[4] = { "body", "shape", "material", "joint" };
   for (int k = 0; k < 4; k++) {
-    int n = k == 0 ? dyn_model_body_count(m)
+    int n = k == 0   ? dyn_model_body_count(m)
             : k == 1 ? dyn_model_shape_count(m)
             : k == 2 ? dyn_model_material_count(m)
                      : dyn_model_joint_count(m);
     for (int i = 0; i < n; i++) {
-      const char *nm = k == 0 ? dyn_model_bodies(m)[i].name
+      const char *nm = k == 0   ? dyn_model_bodies(m)[i].name
                        : k == 1 ? dyn_model_shapes(m)[i].name
                        : k == 2 ? dyn_model_materials(m)[i].name
                                 : dyn_model_joints(m)[i].name;
@@ -257,8 +257,7 @@ static void write_custom(mdl_writer *w) {
   double f[MDL_F_N] = { MDL_FORMAT, dyn_model_body_count(m), dyn_model_shape_count(m),
                         dyn_model_material_count(m), dyn_model_joint_count(m) };
   dyn_model_options op = dyn_model_get_options(m);
-  double o[MDL_O_N] = { op.rest_threshold, op.rest_threshold_steps, (double)op.steps,
-                        op.duration };
+  double o[MDL_O_N] = { op.rest_threshold, op.rest_threshold_steps, (double)op.steps, op.duration };
   mdl_w_printf(w, "  <custom>\n    <numeric name=\"lcplab:format\"");
   mdl_w_attr_nums(w, "data", f, MDL_F_N);
   mdl_w_printf(w, "/>\n    <numeric name=\"lcplab:options\"");
@@ -370,8 +369,8 @@ static void write_document(mdl_writer *w) {
   double g[3] = { op.gravity.x, op.gravity.y, op.gravity.z };
   mdl_w_attr_nums(w, "timestep", &o->dt, 1);
   mdl_w_attr_nums(w, "gravity", g, 3);
-  mdl_w_printf(w, "/>\n  <size nuser_body=\"%d\" nuser_geom=\"%d\" nuser_site=\"%d\"/>\n",
-               MDL_BU_N, MDL_GU_N, MDL_GU_N);
+  mdl_w_printf(w, "/>\n  <size nuser_body=\"%d\" nuser_geom=\"%d\" nuser_site=\"%d\"/>\n", MDL_BU_N,
+               MDL_GU_N, MDL_GU_N);
   write_custom(w);
   write_assets(w);
   mdl_w_printf(w, "  <worldbody>\n");

@@ -11,20 +11,20 @@
 #include "mdl_internal.h"
 
 #define MDL_NOT_IN_TREE (-2)
-#define MDL_AS_UNSET (-1)
+#define MDL_AS_UNSET    (-1)
 
 typedef struct mdl_tree {
   int nb, nj;
-  int *parent;    /* per body: its parent body, -1 the world body */
-  int *pjoint;    /* per body: the joint that hangs it from its parent, -1 none
+  int *parent;          /* per body: its parent body, -1 the world body */
+  int *pjoint;          /* per body: the joint that hangs it from its parent, -1 none
                      (a root: static, or free with a <freejoint/>) */
-  int *first;     /* per body: its first child, -1 none */
-  int *next;      /* per body: its next sibling, -1 none */
-  int root_first; /* the first child of the world body */
-  int *order;     /* the bodies in document order */
-  int *elem_body; /* per body: MuJoCo's body id */
-  int *as;        /* per joint: MDL_AS_* */
-  int *elem;      /* per joint: the child's body id (tree) or the first
+  int *first;           /* per body: its first child, -1 none */
+  int *next;            /* per body: its next sibling, -1 none */
+  int root_first;       /* the first child of the world body */
+  int *order;           /* the bodies in document order */
+  int *elem_body;       /* per body: MuJoCo's body id */
+  int *as;              /* per joint: MDL_AS_* */
+  int *elem;            /* per joint: the child's body id (tree) or the first
                      equality's id */
   int *adj_start, *adj; /* the joints at each body */
 } mdl_tree;

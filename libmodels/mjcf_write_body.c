@@ -39,9 +39,7 @@
 static dyn_quat unit(dyn_quat q) { return dyn_quat_normalize(q); }
 
 /* The indentation of an element inside `depth` open bodies, plus `more`. */
-static void indent(mdl_writer *w, int more) {
-  mdl_w_printf(w, "%*s", 4 + 2 * w->depth + more, "");
-}
+static void indent(mdl_writer *w, int more) { mdl_w_printf(w, "%*s", 4 + 2 * w->depth + more, ""); }
 
 static void w_v3(mdl_writer *w, const char *attr, dyn_v3 v) {
   double x[3] = { v.x, v.y, v.z };
@@ -106,7 +104,7 @@ static void w_shape_user(mdl_writer *w, int s) {
   x[MDL_GU_RADIUS] = g->radius;
   x[MDL_GU_HALFLEN] = g->half_length;
   double v[9] = { g->half.x, g->half.y, g->half.z, g->normal.x, g->normal.y, g->normal.z,
-                  g->offset, 0, 0 };
+                  g->offset, 0,         0 };
   memcpy(x + MDL_GU_HALF, v, 7 * sizeof v[0]);
   double p[7] = { d->pos.x, d->pos.y, d->pos.z, d->rot.w, d->rot.x, d->rot.y, d->rot.z };
   memcpy(x + MDL_GU_POS, p, sizeof p);

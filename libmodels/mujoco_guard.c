@@ -41,8 +41,8 @@
 #include <string.h>
 
 static pthread_mutex_t guard_lock = PTHREAD_MUTEX_INITIALIZER;
-static int guards_entered;                         /* under guard_lock */
-static void (*saved_error)(const char *);   /* the handlers before ours */
+static int guards_entered;                /* under guard_lock */
+static void (*saved_error)(const char *); /* the handlers before ours */
 static void (*saved_warning)(const char *);
 static _Thread_local mdl_guard *innermost;
 

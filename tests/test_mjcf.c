@@ -60,11 +60,11 @@ static dyn_model *read_model(const char *path) {
 
 static int same_bits(const void *a, const void *b, size_t n) { return memcmp(a, b, n) == 0; }
 
-#define SAME_FIELD(a, b, field, what, i)                                                          \
+#define SAME_FIELD(a, b, field, what, i)                                                           \
   do {                                                                                             \
-    if (!same_bits(&(a).field, &(b).field, sizeof (a).field)) {                                   \
+    if (!same_bits(&(a).field, &(b).field, sizeof(a).field)) {                                     \
       printf("\n    %s %d: field %s differs\n", what, i, #field);                                  \
-      CU_FAIL("a field differs");                                                                 \
+      CU_FAIL("a field differs");                                                                  \
     }                                                                                              \
   } while (0)
 
@@ -104,8 +104,8 @@ static void same_shapes(const dyn_model *m, const dyn_model *r) {
     SAME_FIELD(A[i], B[i], contype, "shape", i);
     SAME_FIELD(A[i], B[i], conaffinity, "shape", i);
     if (A[i].geom.kind == DYN_SHAPE_HULL && A[i].geom.nverts == B[i].geom.nverts)
-      CU_ASSERT(same_bits(A[i].geom.verts, B[i].geom.verts,
-                          (size_t)A[i].geom.nverts * sizeof(dyn_v3)));
+      CU_ASSERT(
+          same_bits(A[i].geom.verts, B[i].geom.verts, (size_t)A[i].geom.nverts * sizeof(dyn_v3)));
   }
 }
 
@@ -134,7 +134,8 @@ static void same_materials_joints(const dyn_model *m, const dyn_model *r) {
   }
   int n = dyn_model_exclusion_count(m);
   CU_ASSERT_EQUAL_FATAL(dyn_model_exclusion_count(r), n);
-  CU_ASSERT(same_bits(dyn_model_exclusions(m), dyn_model_exclusions(r), 2 * (size_t)n * sizeof(int)));
+  CU_ASSERT(
+      same_bits(dyn_model_exclusions(m), dyn_model_exclusions(r), 2 * (size_t)n * sizeof(int)));
   dyn_model_options o1 = dyn_model_get_options(m), o2 = dyn_model_get_options(r);
   CU_ASSERT(same_bits(&o1.gravity, &o2.gravity, sizeof o1.gravity));
   CU_ASSERT(o1.rest_threshold == o2.rest_threshold && o1.steps == o2.steps);
@@ -177,7 +178,8 @@ static void same_problem(const dyn_world *w1, const dyn_world *w2, long k) {
   dyn_world_last_problem(w2, &q, &x2);
   CU_ASSERT_EQUAL_FATAL(p.n, q.n);
   int n = p.n, ok = p.storage == q.storage && p.ncones == q.ncones;
-  for (int j = 0; ok && p.A && j < n; j++) ok = same_vec(p.A + (size_t)j * p.lda, q.A + (size_t)j * q.lda, n);
+  for (int j = 0; ok && p.A && j < n; j++)
+    ok = same_vec(p.A + (size_t)j * p.lda, q.A + (size_t)j * q.lda, n);
   ok = ok && same_vec(p.b, q.b, n) && same_vec(p.lo, q.lo, n) && same_vec(p.hi, q.hi, n) &&
        same_vec(p.mu, q.mu, n);
   ok = ok && (!p.findex || same_bits(p.findex, q.findex, (size_t)n * sizeof(int)));
@@ -238,8 +240,8 @@ static void test_every_scene(void) {
 
 /* ---- a model with what the scenes lack ------------------------------------------ */
 
-static int add_body(dyn_model *m, const char *name, int is_static, double mass, dyn_m3 I,
-                    dyn_v3 r, dyn_quat q) {
+static int add_body(dyn_model *m, const char *name, int is_static, double mass, dyn_m3 I, dyn_v3 r,
+                    dyn_quat q) {
   char msg[256] = "";
   dyn_body_def b = dyn_body_def_default();
   snprintf(b.name, sizeof b.name, "%s", name);
@@ -337,10 +339,11 @@ static dyn_model *user_model(void) {
   int two = add_body(m, "a<b>&\"c'", 0, 3.0, If, V(0, 0, 1), qt);
   add_shape(m, two, (dyn_shape){ .kind = DYN_SHAPE_SPHERE, .radius = 0.1 }, V(0.2, 0, 0), qid, mr,
             "");
-  add_shape(m, two, (dyn_shape){ .kind = DYN_SHAPE_BOX, .half = V(0.1, 0.05, 0.02) },
-            V(-0.2, 0, 0), qt, DYN_MATERIAL_DEFAULT, "box");
-  static const dyn_v3 tet[5] = { { 0, 0, 0 }, { 0.2, 0, 0 }, { 0, 0.2, 0 }, { 0, 0, 0.2 },
-                                 { 0.05, 0.05, 0.05 } };
+  add_shape(m, two, (dyn_shape){ .kind = DYN_SHAPE_BOX, .half = V(0.1, 0.05, 0.02) }, V(-0.2, 0, 0),
+            qt, DYN_MATERIAL_DEFAULT, "box");
+  static const dyn_v3 tet[5] = {
+    { 0, 0, 0 }, { 0.2, 0, 0 }, { 0, 0.2, 0 }, { 0, 0, 0.2 }, { 0.05, 0.05, 0.05 }
+  };
   int hull = add_body(m, "", 0, 1.0, I1, V(1, 1, 1), qid);
   add_shape(m, hull, (dyn_shape){ .kind = DYN_SHAPE_HULL, .verts = tet, .nverts = 5 },
             V(0.01, 0.02, 0.03), qt, mr, "tet");
@@ -432,25 +435,24 @@ static void write_text(const char *path, const char *text) {
 static void test_plain_file(void) {
   char path[600], msg[512] = "";
   path_in_dir(path, sizeof path, "plain.xml");
-  write_text(path,
-             "<mujoco><compiler angle=\"radian\"/>\n"
-             "<option timestep=\"0.01\" gravity=\"0 0 -5\"/>\n"
-             "<worldbody>\n"
-             " <geom name=\"floor\" type=\"plane\" size=\"0 0 1\" pos=\"0 0 -0.5\" "
-             "friction=\"0.7 0 0\"/>\n"
-             " <body name=\"box\" pos=\"1 2 3\"><freejoint/>\n"
-             "  <inertial pos=\"0.1 0 0\" mass=\"2\" diaginertia=\"1 2 3\"/>\n"
-             "  <geom name=\"b\" type=\"box\" size=\"0.1 0.2 0.3\" pos=\"0.1 0 0\" "
-             "friction=\"0.3 0 0\" contype=\"2\" conaffinity=\"3\"/></body>\n"
-             " <body name=\"arm\" pos=\"0 0 1\">\n"
-             "  <joint name=\"h\" type=\"hinge\" pos=\"0 0 0.5\" axis=\"0 1 0\" "
-             "limited=\"true\" range=\"-1 1\"/>\n"
-             "  <inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"0.1 0.1 0.01\"/>\n"
-             "  <geom type=\"capsule\" size=\"0.05 0.2\" friction=\"0.3 0 0\" condim=\"1\"/>"
-             "</body>\n"
-             "</worldbody>\n"
-             "<contact><exclude body1=\"box\" body2=\"arm\"/></contact>\n"
-             "</mujoco>\n");
+  write_text(path, "<mujoco><compiler angle=\"radian\"/>\n"
+                   "<option timestep=\"0.01\" gravity=\"0 0 -5\"/>\n"
+                   "<worldbody>\n"
+                   " <geom name=\"floor\" type=\"plane\" size=\"0 0 1\" pos=\"0 0 -0.5\" "
+                   "friction=\"0.7 0 0\"/>\n"
+                   " <body name=\"box\" pos=\"1 2 3\"><freejoint/>\n"
+                   "  <inertial pos=\"0.1 0 0\" mass=\"2\" diaginertia=\"1 2 3\"/>\n"
+                   "  <geom name=\"b\" type=\"box\" size=\"0.1 0.2 0.3\" pos=\"0.1 0 0\" "
+                   "friction=\"0.3 0 0\" contype=\"2\" conaffinity=\"3\"/></body>\n"
+                   " <body name=\"arm\" pos=\"0 0 1\">\n"
+                   "  <joint name=\"h\" type=\"hinge\" pos=\"0 0 0.5\" axis=\"0 1 0\" "
+                   "limited=\"true\" range=\"-1 1\"/>\n"
+                   "  <inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"0.1 0.1 0.01\"/>\n"
+                   "  <geom type=\"capsule\" size=\"0.05 0.2\" friction=\"0.3 0 0\" condim=\"1\"/>"
+                   "</body>\n"
+                   "</worldbody>\n"
+                   "<contact><exclude body1=\"box\" body2=\"arm\"/></contact>\n"
+                   "</mujoco>\n");
   dyn_model *m = NULL;
   mdl_read_info info;
   mdl_err e = mdl_read_mjcf(path, &m, &info, msg, sizeof msg);
@@ -549,7 +551,7 @@ static void bad(const char *name, const char *text, mdl_err want, const char *w1
 }
 
 #define FREE_BODY(attrs, inner)                                                                    \
-  "<mujoco><worldbody><body name=\"b\" " attrs "><freejoint/><inertial pos=\"0 0 0\" "          \
+  "<mujoco><worldbody><body name=\"b\" " attrs "><freejoint/><inertial pos=\"0 0 0\" "             \
   "mass=\"1\" diaginertia=\"1 1 1\"/>" inner "</body></worldbody></mujoco>\n"
 
 static void test_bad_input(void) {
@@ -565,8 +567,8 @@ static void test_bad_input(void) {
       "<inertial pos=\"0 0 0\" mass=\"0\" diaginertia=\"1 1 1\"/></body></worldbody></mujoco>\n",
       MDL_ERR_FILE, "mass", "line = 2");
   /* a massless body welded to a moving one: MuJoCo takes it, lcplab's model refuses */
-  bad("mass2.xml", FREE_BODY("", "<body name=\"c\" pos=\"1 0 0\"/>"), MDL_ERR_REFUSED,
-      "'c'", "mass=0");
+  bad("mass2.xml", FREE_BODY("", "<body name=\"c\" pos=\"1 0 0\"/>"), MDL_ERR_REFUSED, "'c'",
+      "mass=0");
   bad("axis.xml",
       "<mujoco><worldbody><body name=\"b\"><joint name=\"j\" type=\"hinge\" axis=\"0 0 0\"/>"
       "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/></body></worldbody>"
@@ -574,7 +576,8 @@ static void test_bad_input(void) {
       MDL_ERR_FILE, "axis too small", "'j'");
   /* NaN: where MuJoCo keeps it, the element is named; where its compiler
    * drops it, its own warning is the message */
-  bad("nan.xml", FREE_BODY("", "<geom name=\"g\" type=\"sphere\" size=\"0.1\" friction=\"nan 0 0\"/>"),
+  bad("nan.xml",
+      FREE_BODY("", "<geom name=\"g\" type=\"sphere\" size=\"0.1\" friction=\"nan 0 0\"/>"),
       MDL_ERR_REFUSED, "'g'", "mu");
   bad("nan2.xml", FREE_BODY("pos=\"nan 0 0\"", ""), MDL_ERR_FILE, "NaN", NULL);
   bad("cyl.xml", FREE_BODY("", "<geom name=\"g\" type=\"cylinder\" size=\"0.1 0.2\"/>"),
