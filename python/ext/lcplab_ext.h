@@ -153,4 +153,16 @@ PyObject *lx_quantile(PyObject *self, PyObject *args);
 
 extern PyTypeObject lx_world_type;
 
+/* ---- scene models (ext_model.c) ------------------------------------------ */
+
+PyObject *lx_scene_model(PyObject *self, PyObject *args);
+PyObject *lx_load_model(PyObject *self, PyObject *args);
+extern PyTypeObject lx_model_type;
+/* The world of obj if it is a Model: 0 (*w set), or a dyn_err < 0 with the
+ * message; 1 if obj is not a Model. */
+struct dyn_world;
+struct dyn_world_settings;
+int lx_model_world(PyObject *obj, const struct dyn_world_settings *base, struct dyn_world **w,
+                   char *msg, size_t cap);
+
 #endif /* LCPLAB_EXT_H */
