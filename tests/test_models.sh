@@ -18,6 +18,8 @@
 #   - exit 2, one line naming the file: a file that is not MJCF, a missing
 #     file, a refused feature (a cylinder, named), --scene with --model,
 #     --param with --model;
+#   - an experiment's `scene model=FILE` line runs the same drift rows as
+#     the scene; a model line whose file does not load stops the file there;
 #   - a file name with ' " $( ) ` ; in it is saved and read, and runs
 #     nothing (no file appears).
 # Environment (as test_cli.sh): LCPLAB_BIN (required, else SKIP 77),
@@ -112,6 +114,21 @@ expect_err "--scene and --model: refused" "both given" \
   simulate --scene ball --model "$T/car.xml"
 expect_err "--param with --model: refused" "--param" \
   simulate --model "$T/car.xml" --param n=3
+
+# an experiment's scene line model=FILE: the same drift rows as the scene's
+lcp simulate --scene car --save-model "$T/car2.xml" --force
+printf 'experiment drift d\nsolvers pgs\nscene car steps=10\nscene model=car2.xml steps=10\n' >"$T/m.exp"
+lcp experiment "$T/m.exp" --out "$T/mo" --no-plot
+if [ "$rc" -eq 0 ] && grep -v '^#' "$T/mo/d.csv" | awk -F, '$1 == "car"' | cut -d, -f2- >"$T/r1" &&
+  grep -v '^#' "$T/mo/d.csv" | awk -F, '$1 == "car2"' | cut -d, -f2- >"$T/r2" &&
+  [ "$(wc -l <"$T/r1")" -eq 11 ] && cmp -s "$T/r1" "$T/r2"; then # steps 0..10
+  pass "experiment: scene model=FILE runs the same rows as the scene"
+else
+  fail "experiment: scene model=FILE" "exit $rc: $(cat "$T/err"); $(diff "$T/r1" "$T/r2" | head -3)"
+fi
+printf 'experiment drift d\nsolvers pgs\nscene model=foo.xml\n' >"$T/bad.exp"
+expect_err "experiment: a bad model line stops the file at its line" "bad.exp:3: scene model:" \
+  experiment "$T/bad.exp" --out "$T/mo2" --no-plot
 
 # a file name with shell characters: saved, read, nothing run
 odd="$T/a'b\"c\$(touch ran);d\`touch ran2\`.xml"
