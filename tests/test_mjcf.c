@@ -22,6 +22,8 @@
 #include "mdl.h"
 #include "tst_util.h"
 
+#include <mujoco/mujoco.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -600,6 +602,89 @@ static void test_bad_input(void) {
   CU_ASSERT_PTR_NULL(fopen(ran, "r"));
 }
 
+/* ---- MuJoCo's own errors ---------------------------------------------------------- */
+
+/* 30 boxes 2 cm over a floor, a stack of 3000 numbers: enough for MuJoCo's
+ * compiler (measured: 2000 is not), not for the contacts when they land,
+ * where mj_step's mj_stackAlloc calls mju_error ("Stack overflow"), which
+ * would end the process: the guard (libmodels/mujoco_guard.c) returns
+ * MDL_ERR_MUJOCO, twice in a row, writes no MUJOCO_LOG.TXT, and puts back
+ * the handlers there were (none). */
+static void test_mujoco_error_returns(void) {
+  char path[600], msg[512] = "";
+  path_in_dir(path, sizeof path, "stack.xml");
+  FILE *f = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("<mujoco><size nstack=\"3000\"/><worldbody><geom type=\"plane\" size=\"0 0 1\"/>", f);
+  for (int i = 0; i < 30; i++)
+    fprintf(f,
+            "<body pos=\"%g 0 0.12\"><freejoint/><geom type=\"box\" size=\"0.1 0.1 0.1\"/>"
+            "</body>",
+            0.3 * i);
+  fputs("</worldbody></mujoco>\n", f);
+  CU_ASSERT_EQUAL(fclose(f), 0);
+  FILE *log = fopen("MUJOCO_LOG.TXT", "r");
+  int had_log = log != NULL;
+  if (log) fclose(log);
+  for (int k = 0; k < 2; k++) {
+    mdl_err e = mdl_mujoco_run(path, 200, NULL, 0, NULL, msg, sizeof msg);
+    CU_ASSERT_EQUAL(e, MDL_ERR_MUJOCO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "Stack overflow"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, path));
+  }
+  CU_ASSERT_PTR_NULL(mju_user_error);
+  CU_ASSERT_PTR_NULL(mju_user_warning);
+  if (!had_log) {
+    log = fopen("MUJOCO_LOG.TXT", "r");
+    CU_ASSERT_PTR_NULL(log);
+    if (log) fclose(log);
+  }
+}
+
+/* ---- what the writer refuses ------------------------------------------------------ */
+
+static void refused_write(dyn_model *m, const char *w1, const char *w2) {
+  char msg[512] = "";
+  FILE *f = tmpfile();
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  mdl_err e = mdl_write_mjcf(m, NULL, f, msg, sizeof msg);
+  fclose(f);
+  if (e != MDL_ERR_INPUT || !strstr(msg, w1) || !strstr(msg, w2))
+    printf("\n    %s: %s\n", mdl_err_str(e), msg);
+  CU_ASSERT_EQUAL(e, MDL_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, w1));
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, w2));
+}
+
+static void test_writer_refusals(void) {
+  dyn_quat qid = dyn_quat_identity();
+  dyn_m3 I1 = dyn_m3_diag(0.01, 0.01, 0.01);
+  dyn_v3 z = V(0, 0, 1), y = V(0, 1, 0);
+  /* a name with a control character */
+  dyn_model *m = NULL;
+  CU_ASSERT_EQUAL_FATAL(dyn_model_new(&m), DYN_OK);
+  add_body(m, "tab\there", 0, 1.0, I1, V(0, 0, 0), qid);
+  refused_write(m, "body 0", "control character");
+  dyn_model_free(m);
+  /* MuJoCo's world body's name */
+  CU_ASSERT_EQUAL_FATAL(dyn_model_new(&m), DYN_OK);
+  add_body(m, "world", 0, 1.0, I1, V(0, 0, 0), qid);
+  refused_write(m, "'world'", "reserves");
+  dyn_model_free(m);
+  /* principal moments 1, 1, 3 (SPD, but 1 + 1 < 3) */
+  CU_ASSERT_EQUAL_FATAL(dyn_model_new(&m), DYN_OK);
+  add_body(m, "flat", 0, 1.0, dyn_m3_diag(1, 1, 3), V(0, 0, 0), qid);
+  refused_write(m, "'flat'", "A + B >= C");
+  dyn_model_free(m);
+  /* two sliders from one body to the world: the second closes a loop */
+  CU_ASSERT_EQUAL_FATAL(dyn_model_new(&m), DYN_OK);
+  int b = add_body(m, "car", 0, 1.0, I1, V(0, 0, 0), qid);
+  add_joint(m, DYN_JOINT_SLIDER, b, -1, V(0, 0, 0), z, y, "s1");
+  add_joint(m, DYN_JOINT_SLIDER, b, -1, V(0, 0, 0), z, y, "s2");
+  refused_write(m, "'s2'", "closes a loop");
+  dyn_model_free(m);
+}
+
 int main(void) {
   if (tst_tmpdir_make(dir, sizeof dir, "test_mjcf") != 0) return 1;
   CU_initialize_registry();
@@ -611,6 +696,9 @@ int main(void) {
   CU_add_test(s, "a plain MJCF file: the general mapping", test_plain_file);
   CU_add_test(s, "an lcplab file edited by hand: MJCF's values win", test_edited_file);
   CU_add_test(s, "bad input: the file, the element, the feature named", test_bad_input);
+  CU_add_test(s, "a MuJoCo error mid-step returns, it does not end the process",
+              test_mujoco_error_returns);
+  CU_add_test(s, "what the writer refuses, named", test_writer_refusals);
   int rc = tst_run();
   tst_tmpdir_remove(dir);
   return rc;
