@@ -56,6 +56,11 @@ mdl_err mdl_refuse(mdl_map *p, const char *fmt, ...) {
   return MDL_ERR_REFUSED;
 }
 
+mdl_err mdl_nomem(mdl_map *p) {
+  mdl_msg(p->msg, p->cap, "%s: out of memory", p->path);
+  return MDL_ERR_NOMEM;
+}
+
 /* ---- the table of features refused ---------------------------------------------- */
 
 /* Elements of a kind lcplab does not simulate: the first one is named. */
@@ -258,6 +263,20 @@ static mdl_err map_all(mdl_map *p) {
   return e;
 }
 
+/* mj_loadXML of path, or NULL with "PATH: " and MuJoCo's message on one
+ * line in msg (MDL_ERR_FILE); its warnings (a model that loads) into warn. */
+static mjModel *load_file(const char *path, char *warn, size_t wcap, char *msg, size_t cap) {
+  char err[1000] = "";
+  mjModel *mj = mj_loadXML(path, NULL, err, sizeof err);
+  char one[900];
+  mdl_one_line(one, sizeof one, err);
+  if (!mj)
+    mdl_msg(msg, cap, "%s: %s", path, one[0] ? one : "MuJoCo could not load it");
+  else if (warn)
+    mdl_one_line(warn, wcap, err);
+  return mj;
+}
+
 /* Compile, run the kinematics and map, all inside the guard g (set up by
  * the caller): MuJoCo's errors return here through g. */
 static mdl_err load_and_map(const char *path, mdl_guard *g, dyn_model **out, mdl_read_info *info,
@@ -272,15 +291,10 @@ static mdl_err load_and_map(const char *path, mdl_guard *g, dyn_model **out, mdl
     return MDL_ERR_NOMEM;
   }
   if (setjmp(g->jb) == 0) {
-    char err[1000] = "";
-    mj = mj_loadXML(path, NULL, err, sizeof err);
+    mj = load_file(path, info ? info->warnings : NULL, sizeof info->warnings, msg, cap);
     if (!mj) {
-      char one[900];
-      mdl_one_line(one, sizeof one, err);
-      mdl_msg(msg, cap, "%s: %s", path, one[0] ? one : "MuJoCo could not load it");
       e = MDL_ERR_FILE;
     } else {
-      if (err[0] && info) mdl_one_line(info->warnings, sizeof info->warnings, err);
       d = mj_makeData(mj);
       mj_kinematics(mj, d);
       p->path = path;
@@ -343,12 +357,8 @@ static mdl_err run_guarded(const char *path, long steps, double *xpos, size_t xc
   mjData *volatile d = NULL;
   volatile mdl_err e = MDL_OK;
   if (setjmp(g->jb) == 0) {
-    char err[1000] = "";
-    mj = mj_loadXML(path, NULL, err, sizeof err);
+    mj = load_file(path, NULL, 0, msg, cap);
     if (!mj) {
-      char one[900];
-      mdl_one_line(one, sizeof one, err);
-      mdl_msg(msg, cap, "%s: %s", path, one);
       e = MDL_ERR_FILE;
     } else {
       d = mj_makeData(mj);

@@ -79,6 +79,9 @@ mdl_err mdl_refuse(mdl_map *p, const char *fmt, ...)
 #endif
     ;
 
+/* msg = "PATH: out of memory"; returns MDL_ERR_NOMEM. */
+mdl_err mdl_nomem(mdl_map *p);
+
 /* Vectors and quaternions out of MuJoCo's arrays. */
 static inline dyn_v3 mdl_v3(const mjtNum *x) { return dyn_v3_make(x[0], x[1], x[2]); }
 static inline dyn_quat mdl_quat(const mjtNum *x) { return dyn_quat_make(x[0], x[1], x[2], x[3]); }

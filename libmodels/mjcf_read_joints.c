@@ -217,7 +217,7 @@ mdl_err mdl_map_joints(mdl_map *p) {
   p->joint = calloc(cap, sizeof *p->joint);
   p->jkey_kind = malloc(cap * sizeof *p->jkey_kind);
   p->jkey_id = malloc(cap * sizeof *p->jkey_id);
-  if (!p->joint || !p->jkey_kind || !p->jkey_id) return mdl_refuse(p, "out of memory");
+  if (!p->joint || !p->jkey_kind || !p->jkey_id) return mdl_nomem(p);
   for (int b = 1; b < mj->nbody; b++) {
     mdl_err e = map_body_joints(p, b);
     if (e != MDL_OK) return e;

@@ -125,7 +125,7 @@ static mdl_err apply_bodies(mdl_map *p, int nb, int *perm) {
   if (!nbody || !nelem) {
     free(nbody);
     free(nelem);
-    return mdl_refuse(p, "out of memory");
+    return mdl_nomem(p);
   }
   for (int i = 0; i < nb; i++) nelem[i] = -1;
   mdl_err e = MDL_OK;
@@ -280,7 +280,7 @@ static mdl_err apply_shapes(mdl_map *p, int ns, const int *perm) {
       *nsite = malloc(((size_t)ns + 1) * sizeof *nsite);
   dyn_v3 **nv = calloc((size_t)ns + 1, sizeof *nv);
   double *nmu = calloc((size_t)ns + 1, sizeof *nmu);
-  mdl_err e = nsh && nelem && nsite && nv && nmu ? MDL_OK : mdl_refuse(p, "out of memory");
+  mdl_err e = nsh && nelem && nsite && nv && nmu ? MDL_OK : mdl_nomem(p);
   for (int i = 0; e == MDL_OK && i < ns; i++) nelem[i] = -1;
   for (int i = 0; e == MDL_OK && i < ns; i++) {
     int el = p->shape_elem[i], site = p->shape_site[i];
@@ -318,7 +318,7 @@ static mdl_err apply_shapes(mdl_map *p, int ns, const int *perm) {
 
 static mdl_err apply_materials(mdl_map *p, int nm) {
   dyn_material *mat = calloc((size_t)nm + 1, sizeof *mat);
-  if (!mat) return mdl_refuse(p, "out of memory");
+  if (!mat) return mdl_nomem(p);
   mdl_err e = MDL_OK;
   for (int i = 0; e == MDL_OK && i < nm; i++) {
     char nm_[64];
@@ -468,7 +468,7 @@ static mdl_err apply_joints(mdl_map *p, int nj) {
   dyn_joint_def *nj_ = calloc((size_t)nj + 1, sizeof *nj_);
   int *kk = malloc(((size_t)nj + 1) * sizeof *kk), *ki = malloc(((size_t)nj + 1) * sizeof *ki);
   char *claimed = calloc((size_t)p->nj + 1, 1);
-  mdl_err e = nj_ && kk && ki && claimed ? MDL_OK : mdl_refuse(p, "out of memory");
+  mdl_err e = nj_ && kk && ki && claimed ? MDL_OK : mdl_nomem(p);
   /* the mapped joints' bodies in the model's indices (apply_bodies remapped
    * lc_body, not the joints) */
   for (int i = 0; e == MDL_OK && i < nj; i++) {
@@ -517,7 +517,7 @@ mdl_err mdl_lcplab_apply(mdl_map *p) {
   if (!o) return edited(p, "lcplab:options");
   int nb = (int)f[MDL_F_BODIES];
   int *perm = malloc(((size_t)p->nb + 1) * sizeof *perm);
-  if (!perm) return mdl_refuse(p, "out of memory");
+  if (!perm) return mdl_nomem(p);
   /* the mapped joints' body indices follow the permutation */
   mdl_err e = apply_bodies(p, nb, perm);
   for (int j = 0; e == MDL_OK && j < p->nj; j++) {

@@ -53,7 +53,7 @@ mdl_err mdl_map_bodies(mdl_map *p) {
   p->lc_body = malloc((size_t)mj->nbody * sizeof *p->lc_body);
   p->body = calloc((size_t)mj->nbody, sizeof *p->body);
   p->body_elem = malloc((size_t)mj->nbody * sizeof *p->body_elem);
-  if (!p->lc_body || !p->body || !p->body_elem) return mdl_refuse(p, "out of memory");
+  if (!p->lc_body || !p->body || !p->body_elem) return mdl_nomem(p);
   p->nb = 0;
   for (int b = 0; b < mj->nbody; b++) {
     if (b == 0 && !world) {
@@ -122,7 +122,7 @@ static mdl_err map_geom(mdl_map *p, int g, dyn_shape_def *x, dyn_v3 **verts) {
     int k = mj->geom_dataid[g], n = mj->mesh_vertnum[k];
     const float *v = mj->mesh_vert + 3 * mj->mesh_vertadr[k];
     *verts = malloc(((size_t)n + 1) * sizeof **verts);
-    if (!*verts) return mdl_refuse(p, "out of memory");
+    if (!*verts) return mdl_nomem(p);
     for (int i = 0; i < n; i++) (*verts)[i] = dyn_v3_make(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
     x->geom.kind = DYN_SHAPE_HULL;
     x->geom.verts = *verts;
@@ -141,8 +141,7 @@ mdl_err mdl_map_shapes(mdl_map *p) {
   p->shape_elem = malloc(n * sizeof *p->shape_elem);
   p->shape_site = malloc(n * sizeof *p->shape_site);
   p->verts = calloc(n, sizeof *p->verts);
-  if (!p->shape || !p->shape_elem || !p->shape_site || !p->verts)
-    return mdl_refuse(p, "out of memory");
+  if (!p->shape || !p->shape_elem || !p->shape_site || !p->verts) return mdl_nomem(p);
   for (int g = 0; g < mj->ngeom + mj->nsite; g++) {
     int site = g >= mj->ngeom, e = site ? g - mj->ngeom : g;
     mjtObj type = site ? mjOBJ_SITE : mjOBJ_GEOM;
@@ -196,7 +195,7 @@ mdl_err mdl_map_materials(mdl_map *p) {
   size_t n = (size_t)p->mj->ngeom + (size_t)p->mj->nsite + 1;
   p->mat = calloc(n, sizeof *p->mat);
   p->shape_mu = calloc(n, sizeof *p->shape_mu);
-  if (!p->mat || !p->shape_mu) return mdl_refuse(p, "out of memory");
+  if (!p->mat || !p->shape_mu) return mdl_nomem(p);
   p->nm = 0; /* filled with the shapes (mdl_map_shapes) */
   return MDL_OK;
 }
@@ -204,7 +203,7 @@ mdl_err mdl_map_materials(mdl_map *p) {
 mdl_err mdl_map_exclusions(mdl_map *p) {
   const mjModel *mj = p->mj;
   p->ex = malloc(2 * ((size_t)mj->nexclude + 1) * sizeof *p->ex);
-  if (!p->ex) return mdl_refuse(p, "out of memory");
+  if (!p->ex) return mdl_nomem(p);
   for (int k = 0; k < mj->nexclude; k++) {
     if (strncmp(mdl_mj_name(mj, mjOBJ_EXCLUDE, k), MDL_PREFIX "joint:", 13) == 0) continue;
     int sig = mj->exclude_signature[k];

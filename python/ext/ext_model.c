@@ -65,19 +65,10 @@ PyObject *lx_scene_model(PyObject *self, PyObject *args) {
   (void)self;
   const char *name;
   PyObject *params;
-  if (!PyArg_ParseTuple(args, "sO!", &name, &PyList_Type, &params)) return NULL;
-  Py_ssize_t np = PyList_GET_SIZE(params);
-  const char **pv = PyMem_Calloc(np > 0 ? (size_t)np : 1, sizeof *pv);
-  if (!pv) return PyErr_NoMemory();
-  for (Py_ssize_t i = 0; i < np; i++) {
-    PyObject *it = PyList_GET_ITEM(params, i);
-    pv[i] = PyUnicode_Check(it) ? PyUnicode_AsUTF8(it) : NULL;
-    if (!pv[i]) {
-      if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "params must be strings");
-      PyMem_Free(pv);
-      return NULL;
-    }
-  }
+  if (!PyArg_ParseTuple(args, "sO", &name, &params)) return NULL;
+  Py_ssize_t np = 0;
+  const char **pv = lx_param_list(params, &np);
+  if (!pv) return NULL;
   char msg[512] = "";
   dyn_model *m = NULL;
   dyn_err e = dyn_scene_model(name, pv, (int)np, &m, msg, sizeof msg);

@@ -89,6 +89,32 @@ PyObject *lx_setting_names(PyObject *self, PyObject *args) {
   return out;
 }
 
+const char **lx_param_list(PyObject *params, Py_ssize_t *np) {
+  *np = 0;
+  if (params != Py_None) {
+    if (!PyList_Check(params)) {
+      PyErr_SetString(PyExc_TypeError, "params must be a list of 'key=value' strings");
+      return NULL;
+    }
+    *np = PyList_GET_SIZE(params);
+  }
+  const char **pv = PyMem_Calloc(*np > 0 ? (size_t)*np : 1, sizeof *pv);
+  if (!pv) {
+    PyErr_NoMemory();
+    return NULL;
+  }
+  for (Py_ssize_t i = 0; i < *np; i++) {
+    PyObject *it = PyList_GET_ITEM(params, i);
+    pv[i] = PyUnicode_Check(it) ? PyUnicode_AsUTF8(it) : NULL;
+    if (!pv[i]) {
+      if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "params must be strings");
+      PyMem_Free(pv);
+      return NULL;
+    }
+  }
+  return pv;
+}
+
 /* ---- the type ------------------------------------------------------------------------ */
 
 static int ready(lx_world *self) {
@@ -145,27 +171,8 @@ static int world_init(lx_world *self, PyObject *args, PyObject *kwargs) {
     return -1;
   }
   Py_ssize_t np = 0;
-  if (params != Py_None) {
-    if (!PyList_Check(params)) {
-      PyErr_SetString(PyExc_TypeError, "params must be a list of 'key=value' strings");
-      return -1;
-    }
-    np = PyList_GET_SIZE(params);
-  }
-  const char **pv = PyMem_Calloc(np > 0 ? (size_t)np : 1, sizeof *pv);
-  if (!pv) {
-    PyErr_NoMemory();
-    return -1;
-  }
-  for (Py_ssize_t i = 0; i < np; i++) {
-    PyObject *it = PyList_GET_ITEM(params, i);
-    pv[i] = PyUnicode_Check(it) ? PyUnicode_AsUTF8(it) : NULL;
-    if (!pv[i]) {
-      if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "params must be strings");
-      PyMem_Free(pv);
-      return -1;
-    }
-  }
+  const char **pv = lx_param_list(params, &np);
+  if (!pv) return -1;
   char msg[512] = "";
   dyn_world *w = NULL;
   dyn_err e = dyn_scene_new(scene, pv, (int)np, &s, &w, msg, sizeof msg);

@@ -152,6 +152,10 @@ PyObject *lx_profile_figure(PyObject *self, PyObject *args);
 PyObject *lx_quantile(PyObject *self, PyObject *args);
 
 extern PyTypeObject lx_world_type;
+/* A scene's params, a list of "key=value" str (or None: none), as a
+ * PyMem array of *np C strings borrowed from it (PyMem_Free it), or NULL
+ * with an exception (ext_world.c). */
+const char **lx_param_list(PyObject *params, Py_ssize_t *np);
 
 /* ---- scene models (ext_model.c) ------------------------------------------ */
 
