@@ -156,6 +156,10 @@ mdl_err mdl_map_features(mdl_map *p) {
   for (size_t k = 0; k < sizeof refused_flags / sizeof refused_flags[0]; k++)
     if (mj->opt.disableflags & refused_flags[k].bit)
       return mdl_refuse(p, "option flag %s=\"disable\" is not mapped", refused_flags[k].name);
+  if (mj->opt.density != 0.0 || mj->opt.viscosity != 0.0 || mj->opt.wind[0] != 0.0 ||
+      mj->opt.wind[1] != 0.0 || mj->opt.wind[2] != 0.0)
+    return mdl_refuse(p, "option density, viscosity and wind (a medium's forces) are not "
+                         "simulated");
   if (mj->opt.enableflags)
     return mdl_refuse(p, "option flags override, energy, fwdinv, sensornoise and multiccd are "
                          "not mapped");

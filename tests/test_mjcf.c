@@ -60,7 +60,9 @@ static dyn_model *read_model(const char *path) {
 
 /* ---- field by field ------------------------------------------------------------- */
 
-static int same_bits(const void *a, const void *b, size_t n) { return memcmp(a, b, n) == 0; }
+static int same_bits(const void *a, const void *b, size_t n) {
+  return n == 0 || memcmp(a, b, n) == 0; /* memcmp takes no NULL, even for 0 bytes */
+}
 
 #define SAME_FIELD(a, b, field, what, i)                                                           \
   do {                                                                                             \
