@@ -232,7 +232,7 @@ static void round_trip_scene(const char *name) {
   CU_ASSERT_EQUAL(nbody, dyn_model_body_count(m) + 1);
   dyn_model *r = read_model(path);
   same_model(m, r);
-  same_steps(m, r, 30);
+  same_steps(m, r, 20);
   dyn_model_free(r);
   dyn_model_free(m);
 }
