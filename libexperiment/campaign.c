@@ -336,6 +336,23 @@ static int prepare_plan(const exp_campaign_opts *o, const exp_log *log, exp_plan
 
 /* ---- the entry points ---------------------------------------------------------------------- */
 
+/* How to run the plan in dir: commands with dir shell-quoted (exp_sh_quote),
+ * so that pasting one runs nothing of the path (experiments/CAMPAIGNS.md,
+ * "No shell ever parses a value"). */
+static void say_plan_commands(const exp_log *log, const exp_plan *pl, const char *dir) {
+  exp_rbuf q = { 0 };
+  if (exp_sh_quote(&q, dir) != 0) {
+    exp_rbuf_free(&q);
+    exp_say(log, EXP_SAY_INFO, "plan %s: %d tasks over %d problems", dir, pl->ntasks, pl->nprobs);
+    return;
+  }
+  exp_say(log, EXP_SAY_INFO,
+          "plan %s: %d tasks over %d problems; run them with: sh %s/run-parallel.sh, or: sbatch "
+          "%s/slurm.sbatch, or: lcplab task %s N; then: lcplab collect %s",
+          dir, pl->ntasks, pl->nprobs, q.buf, q.buf, q.buf, q.buf);
+  exp_rbuf_free(&q);
+}
+
 int exp_campaign_plan(const exp_campaign_opts *o, const exp_log *log) {
   exp_plan *pl = calloc(1, sizeof *pl);
   if (!pl) {
@@ -359,10 +376,7 @@ int exp_campaign_plan(const exp_campaign_opts *o, const exp_log *log) {
     exp_say(log, EXP_SAY_OUTPUT, "%s/tasks.tsv", dir);
     exp_say(log, EXP_SAY_OUTPUT, "%s/run-parallel.sh", dir);
     exp_say(log, EXP_SAY_OUTPUT, "%s/slurm.sbatch", dir);
-    exp_say(log, EXP_SAY_INFO,
-            "plan %s: %d tasks over %d problems; run them with 'sh %s/run-parallel.sh', "
-            "'sbatch %s/slurm.sbatch' or 'lcplab task %s N', then 'lcplab collect %s'",
-            dir, pl->ntasks, pl->nprobs, dir, dir, dir, dir);
+    say_plan_commands(log, pl, dir);
     rc = EXP_EXIT_OK;
   }
   exp_plan_free(pl);
