@@ -314,7 +314,7 @@ static int prepare_plan(const exp_campaign_opts *o, const exp_log *log, exp_plan
   note_absent_externals(&pl->cfg);
   char adata[EXP_PATH_MAX];
   if (data_folder(log, o, adata, sizeof adata) != 0) return EXP_EXIT_USAGE;
-  exp_env env = { adata, o->tty, o->max_memory, *log };
+  exp_env env = { adata, o->tty, o->max_memory, *log, o->force };
   if ((rc = exp_prepare(&pl->cfg, &env, &pl->probs, &pl->nprobs)) >= 0) return rc;
   pl->time_limit = o->time_limit;
   pl->memory_mb = exp_default_memory_mb();

@@ -854,7 +854,9 @@ typedef struct exp_env {
   const char *datadir; /* where generated instances and scene exports go */
   int tty;             /* progress on stderr */
   size_t max_memory;   /* --max-memory: the readers' cap, bytes (0: the default) */
-  exp_log log;         /* progress lines (when tty) */
+  exp_log log;         /* progress lines (when tty), errors */
+  int force;           /* --force: a DATADIR/problem-meta.tsv that is not lcplab's cache is
+                          replaced (else refused) */
 } exp_env;
 
 /* Materialises the problems of every problem-kind section as files
