@@ -1031,6 +1031,12 @@ EXP_API const char *exp_gnuplot_prog(void);
  * snprintf, no allocation: safe from the watchdog thread.  0 or -1. */
 EXP_API int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *rows,
                               int nextra, const char *extra);
+/* 1 when the file name in the folder dir is a result file lcplab wrote
+ * (tNNNNNN.res whose first line is "lcplab-result N") or one its writer
+ * left (.tNNNNNN.res.tmp.PID.TID: so, or empty), a regular file; else 0:
+ * somebody else's, which --force never removes (experiments/CAMPAIGNS.md,
+ * "What --force replaces"). */
+EXP_API int exp_result_file_ours(const char *dir, const char *name);
 
 /* ---- running tasks (task.c) ------------------------------------------------ */
 
