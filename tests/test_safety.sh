@@ -17,8 +17,9 @@
 #   5. --data D refuses to replace a D/problem-meta.tsv that is not lcplab's cache
 #      (exit 2 naming it) unless --force; lcplab's own cache is rewritten as before;
 #   6. under a file size limit (ulimit -f, SIGXFSZ left at its default by this script:
-#      lcplab ignores it itself) every writer -- solve --solution (text, FCLIB), convert,
-#      simulate --csv, export, generate, experiment, collect, figure (gnuplot's files) --
+#      lcplab ignores it itself) every writer -- solve --solution (text, FCLIB), convert
+#      (text, FCLIB, .npz), simulate --csv, export, generate, experiment, collect, figure
+#      (gnuplot's files) --
 #      exits 2 with a message naming the file, keeps the old file and leaves no temporary
 #      file; a figure cut short by the limit never replaces a whole one.
 # Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR.  gnuplot for the figure
@@ -259,6 +260,11 @@ lcp convert "$T/w/fc1.dat" "$T/w/fcold.hdf5"
 cp "$T/w/fcold.hdf5" "$T/w/fcold.0"
 limited 2 "convert to FCLIB over the limit" "$T/w/fcold.hdf5" convert "$T/w/fc1.dat" "$T/w/fcold.hdf5" --force
 intact "$T/w/fcold.hdf5" "$T/w/fcold.0" "convert to FCLIB: the old file intact"
+lcp export --scene pile --format lcplab --friction cone --solver nsgs --steps 10 --every 10 --out "$T/w/cone"
+cp "$T/w/old" "$T/w/n.npz"
+limited 2 "convert to a ContactBench .npz over the limit" "$T/w/n.npz" \
+  convert "$T/w/cone/pile_step000010.lcp" "$T/w/n.npz" --force
+intact "$T/w/n.npz" "$T/w/old" "convert to .npz: the old file intact"
 cp "$T/w/old" "$T/w/c.dat"
 limited 2 "convert over the limit" "$T/w/c.dat" convert "$T/w/a.lcp" "$T/w/c.dat" --force
 intact "$T/w/c.dat" "$T/w/old" "convert: the old file intact"
