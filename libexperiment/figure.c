@@ -275,7 +275,7 @@ static const char *figure_incomplete(const char *path) {
                    memcmp(tail + nt - 12, iend, 12) == 0
                ? NULL
                : "a PNG without its IEND chunk";
-  while (nt > 0 && strchr(" \t\r\n", tail[nt - 1])) nt--;
+  while (nt > 0 && tail[nt - 1] && strchr(" \t\r\n", tail[nt - 1])) nt--;
   return memcmp(head, "%PDF-", 5) == 0 && nt >= 5 && memcmp(tail + nt - 5, "%%EOF", 5) == 0
              ? NULL
              : "a PDF without its %%EOF";
@@ -304,7 +304,7 @@ static int figures_ready(const exp_log *log, const char *dir, const char *base, 
     if (why) {
       exp_say(log, EXP_SAY_ERROR,
               "%s: cannot write: gnuplot's file is %s (a full disk or a file size limit?); "
-              "the figure is not replaced",
+              "no file of the figure is replaced",
               to, why);
       n = -1;
     } else if (io_same_file(to, csv) || (csv2 && io_same_file(to, csv2))) {
