@@ -11,9 +11,9 @@
  *   config    config.c    the .exp file -> exp_config (every error: one line
  *                         "FILE:LINE: KEY: what" to the sink, status 2, before
  *                         anything runs); a section's keys config_keys.c,
- *                         `external` lines config_external.c, variables and
- *                         values config_parse.c, kinds' and classes' names
- *                         names.c
+ *                         `external` lines config_external.c (the template
+ *                         rule nested_shell.c), variables and values
+ *                         config_parse.c, kinds' and classes' names names.c
  *   prepare   prepare.c   problems materialised as files (generated families,
  *                         scene exports) with metadata: class, n, nnz,
  *                         contacts, condition estimate
