@@ -200,7 +200,7 @@ static int flag_warm(const char *v, solve_args *a) {
 }
 
 static int flag_tol(const char *v, solve_args *a) {
-  if (!exp_parse_double(v, &a->fl.tol) || !(a->fl.tol > 0)) {
+  if (slv_parse_double(v, SLV_PARSE_FINITE, &a->fl.tol) != SLV_PARSE_OK || !(a->fl.tol > 0)) {
     cli_error("solve: --tol must be a finite number > 0, got '%s'", v);
     return CLI_EXIT_USAGE;
   }
@@ -209,7 +209,8 @@ static int flag_tol(const char *v, solve_args *a) {
 }
 
 static int flag_max_iter(const char *v, solve_args *a) {
-  if (!exp_parse_long(v, &a->fl.max_iter) || a->fl.max_iter < 1 || a->fl.max_iter > INT_MAX) {
+  if (slv_parse_long(v, &a->fl.max_iter) != SLV_PARSE_OK || a->fl.max_iter < 1 ||
+      a->fl.max_iter > INT_MAX) {
     cli_error("solve: --max-iter must be an integer between 1 and %d, got '%s'", INT_MAX, v);
     return CLI_EXIT_USAGE;
   }
@@ -218,7 +219,8 @@ static int flag_max_iter(const char *v, solve_args *a) {
 }
 
 static int flag_time_limit(const char *v, solve_args *a) {
-  if (!exp_parse_double(v, &a->fl.time_limit) || !(a->fl.time_limit > 0)) {
+  if (slv_parse_double(v, SLV_PARSE_FINITE, &a->fl.time_limit) != SLV_PARSE_OK ||
+      !(a->fl.time_limit > 0)) {
     cli_error("solve: --time-limit must be a finite number of seconds > 0, got '%s'", v);
     return CLI_EXIT_USAGE;
   }
@@ -226,7 +228,8 @@ static int flag_time_limit(const char *v, solve_args *a) {
 }
 
 static int flag_repeat(const char *v, solve_args *a) {
-  if (!exp_parse_long(v, &a->repeat) || a->repeat < 1 || a->repeat > SOLVE_MAX_REPEAT) {
+  if (slv_parse_long(v, &a->repeat) != SLV_PARSE_OK || a->repeat < 1 ||
+      a->repeat > SOLVE_MAX_REPEAT) {
     cli_error("solve: --repeat must be an integer between 1 and %ld, got '%s'", SOLVE_MAX_REPEAT,
               v);
     return CLI_EXIT_USAGE;
@@ -248,7 +251,7 @@ static int flag_norm(const char *v, solve_args *a) {
 }
 
 static int flag_omega(const char *v, solve_args *a) {
-  if (!exp_parse_double(v, &a->fl.omega)) {
+  if (slv_parse_double(v, SLV_PARSE_FINITE, &a->fl.omega) != SLV_PARSE_OK) {
     cli_error("solve: --omega must be a finite number, got '%s'", v);
     return CLI_EXIT_USAGE;
   }
@@ -257,7 +260,8 @@ static int flag_omega(const char *v, solve_args *a) {
 }
 
 static int flag_threads(const char *v, solve_args *a) {
-  if (!exp_parse_long(v, &a->fl.threads) || a->fl.threads < 1 || a->fl.threads > SLV_THREADS_MAX) {
+  if (slv_parse_long(v, &a->fl.threads) != SLV_PARSE_OK || a->fl.threads < 1 ||
+      a->fl.threads > SLV_THREADS_MAX) {
     cli_error("solve: --threads must be an integer between 1 and %d, got '%s'", SLV_THREADS_MAX, v);
     return CLI_EXIT_USAGE;
   }

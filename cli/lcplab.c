@@ -18,8 +18,9 @@
  * stderr, 3 when `solve` ran but did not converge.  With no arguments or an
  * unknown subcommand the usage goes to stderr and the exit status is 2.
  *
- * Number parsing is strict (strtod / strtol and a full-string check): "1e-8x",
- * " 3", "" and "nan" are errors, never silently 0 or a prefix.
+ * Number parsing is strict (libsolvers' slv_parse_double / slv_parse_long, slv.h
+ * "numbers from text"): "1e-8x", " 3", "" and "nan" are errors, never silently 0
+ * or a prefix.
  */
 #define _POSIX_C_SOURCE 200809L
 

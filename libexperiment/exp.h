@@ -118,12 +118,8 @@ EXP_API double exp_now_s(void);
 /* qsort comparator of doubles, ascending (medians of timings). */
 EXP_API int exp_cmp_double(const void *pa, const void *pb);
 
-/* Strict number parsing: the whole string s (no leading/trailing blanks,
- * not empty) must be one number.  Return 1 on success with *out set, 0
- * otherwise (*out untouched).  exp_parse_double also rejects NaN and
- * infinities; exp_parse_long uses base 10. */
-EXP_API int exp_parse_double(const char *s, double *out);
-EXP_API int exp_parse_long(const char *s, long *out);
+/* Numbers from text: libsolvers' slv_parse_double / slv_parse_long (slv.h,
+ * "numbers from text"), the toolkit's one strict parser. */
 /* A byte count for --max-memory: a positive integer, optionally followed by
  * K, M, G or T (powers of 1024; lower case too, "KiB" ... accepted).
  * Returns 1 with *out set, 0 if s is not one (or does not fit size_t). */
@@ -207,7 +203,8 @@ typedef struct exp_run_summary {
   double max_penetration_end;      /* one collision pass on the final state */
   double max_body_displacement;    /* largest |r_end - r_start| of a body */
   double max_settled_displacement; /* largest |r_end - r_rest| of a dynamic body
-                                      (dyn_scene_rest_positions) */
+                                      (r_rest: the world's model's,
+                                      dyn_model_rest_positions) */
   double joint_error_max;
   double time_step_median_s, time_step_mean_s, time_collide_mean_s, time_solve_mean_s;
   double time_stage_mean_s[DYN_WORLD_STAGES];

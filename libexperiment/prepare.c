@@ -34,6 +34,7 @@
 #define _GNU_SOURCE
 
 #include "exp.h"
+#include "exp_task.h" /* exp_source_default_steps */
 
 #include <errno.h>
 #include <glob.h>
@@ -566,7 +567,7 @@ static int simulate_exports(const ctx *c, const exp_source *src, int fr, const l
 static int load_scene(const ctx *c, const exp_source *src) {
   int fr = src->friction >= 0 ? src->friction : DYN_FRICTION_BOX;
   dyn_world_settings set = export_settings(src, fr);
-  long K = src->steps > 0 ? src->steps : dyn_scene_default_steps(src->scene, set.dt);
+  long K = src->steps > 0 ? src->steps : exp_source_default_steps(src, set.dt);
   if (K < 1) {
     exp_say(&c->cfg->log, EXP_SAY_ERROR,
             "%s:%d: scene: no default step count: give steps=", c->cfg->path, src->line);
@@ -629,9 +630,9 @@ static int check_scene(const ctx *c, const exp_source *src) {
     exp_say(&c->cfg->log, EXP_SAY_ERROR, "%s:%d: scene: %s", c->cfg->path, src->line,
             msg[0] ? msg : "cannot build it");
     rc = EXP_EXIT_USAGE;
-  } else if ((src->steps > 0
-                  ? src->steps
-                  : dyn_scene_default_steps(src->scene, dyn_world_get_settings(w)->dt)) < 1) {
+  } else if ((src->steps > 0 ? src->steps
+                             : dyn_model_default_steps(dyn_world_model(w),
+                                                       dyn_world_get_settings(w)->dt)) < 1) {
     exp_say(&c->cfg->log, EXP_SAY_ERROR,
             "%s:%d: scene: no default step count: give steps=", c->cfg->path, src->line);
     rc = EXP_EXIT_USAGE;

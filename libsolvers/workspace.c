@@ -85,12 +85,22 @@ fail:
 
 const slv_solver *slv_workspace_solver(const slv_workspace *ws) { return ws ? ws->solver : NULL; }
 
-static slv_status refuse(slv_result *res, slv_status st) {
+/* A refused solve has no residuals: each measure NaN, none taken
+ * (slv.h, slv_result_refuse). */
+void slv_result_refuse(slv_result *res, slv_status st) {
+  if (!res) return;
+  slv_residuals *r = &res->res;
   res->status = st;
-  res->res.res_nat_inf = res->res.res_rel = res->res.compl = res->res.infeas = NAN;
-  res->res.merit_fclib = NAN;
-  res->res.contact = slv_contact_metrics_nan();
-  res->res.res_contact_at = -1;
+  r->res_nat_inf = r->res_rel = r->res_rel_2 = r->compl = r->infeas = r->b_inf = NAN;
+  r->merit_fclib = r->res_scaled = r->siconos_err = r->err_siconos = NAN;
+  r->res_rel_1q = r->res_contact = r->res_global = NAN;
+  r->contact = slv_contact_metrics_nan();
+  r->res_contact_at = -1;
+  res->solver_residual = NAN;
+}
+
+static slv_status refuse(slv_result *res, slv_status st) {
+  slv_result_refuse(res, st);
   return st;
 }
 

@@ -140,6 +140,8 @@ PyObject *lx_read(PyObject *self, PyObject *args);
 PyObject *lx_write(PyObject *self, PyObject *args);
 PyObject *lx_velocities(PyObject *self, PyObject *args);
 PyObject *lx_kind(PyObject *self, PyObject *args);
+/* contactbench_rows(nc): ext_io.c. */
+PyObject *lx_contactbench_rows(PyObject *self, PyObject *args);
 PyObject *lx_scenes(PyObject *self, PyObject *args);
 PyObject *lx_default_steps(PyObject *self, PyObject *args);
 PyObject *lx_world_names(PyObject *self, PyObject *args);

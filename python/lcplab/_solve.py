@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _lcplab, _log
 from ._errors import Error, InvalidProblemError, OptionsError, UnknownNameError, UnsupportedError
-from ._problem import _C_INT, _C_ULONG, _check_problem, _int_range_error, _is_int
+from ._problem import _check_problem, _is_int
 
 __all__ = ["DEFAULT_SOLVER", "Status", "Residuals", "Result", "SolverInfo", "solve", "solvers"]
 
@@ -261,45 +261,55 @@ def solvers(details=False):
 # the registry is a static table of the library: its names, once
 _NAMES = tuple(d["name"] for d in _lcplab.solvers())
 
-_OPTION_TYPES = {"omega": float, "damping": float, "pivot_tol": float, "check_every": int,
-                 "max_pivots": int, "seed": int, "simd": bool, "threads": int}
+#: The options by name: libsolvers' one table (slv.h, "options by name";
+#: through the extension), name -> type ("int", "ulong", "double", "bool",
+#: "choice").  The library parses and stores each value from its text
+#: (slv_options_set) and refuses one its field cannot hold; here only what
+#: a Python value must be.
+_OPTION_TYPES = {d["name"]: d["type"] for d in _lcplab.options()}
+#: Options solve() takes as its own keywords, or sets itself (warm=).
+_KEYWORD_OPTIONS = ("tol", "max_iter", "norm", "time_limit", "warm_start")
+#: Options Python gives as True / False: their texts.
+_BOOL_TEXTS = {"simd": {True: "auto", False: "off"}}
+
+
+def _option(key, value):
+    """The value of option key (not one of solve's keywords) for the
+    extension, or OptionsError / TypeError."""
+    kind = _OPTION_TYPES.get(key)
+    if kind is None or key in _KEYWORD_OPTIONS:
+        names = sorted(k for k in _OPTION_TYPES if k not in _KEYWORD_OPTIONS)
+        raise TypeError(f"solve() got an unexpected option {key!r} (options: tol, max_iter, "
+                        f"norm, {', '.join(names)})")
+    if key in _BOOL_TEXTS:
+        if not isinstance(value, bool):
+            raise OptionsError(f"{key} must be True or False, got {value!r}")
+        return _BOOL_TEXTS[key][value]
+    if kind in ("int", "ulong"):
+        if not _is_int(value):
+            raise OptionsError(f"{key} must be an integer, got {value!r}")
+        return int(value)
+    return value
 
 
 def _options(tol, max_iter, norm, extra):
     opts = {}
     if tol is not None:
+        if not isinstance(tol, (int, float)):
+            raise OptionsError(f"tol must be a number, got {tol!r}")
         opts["tol"] = tol
     if max_iter is not None:
         if not _is_int(max_iter):
             raise OptionsError(f"max_iter must be an integer, got {max_iter!r}")
-        if _int_range_error("max_iter", max_iter):
-            raise OptionsError(_int_range_error("max_iter", max_iter))
         # sweeps for the iterative solvers, pivots for the pivoting ones, as
         # `lcplab solve --max-iter` sets both
-        opts["max_iter"] = int(max_iter)
-        opts["max_pivots"] = int(max_iter)
+        opts["max_iter"] = opts["max_pivots"] = int(max_iter)
     if norm is not None:
         if norm not in ("inf", "2", 2):
             raise OptionsError(f"norm must be 'inf' or '2', got {norm!r}")
-        opts["norm"] = 2 if norm in ("2", 2) else 0
+        opts["norm"] = "2" if norm in ("2", 2) else "inf"
     for key, value in extra.items():
-        kind = _OPTION_TYPES.get(key)
-        if kind is None:
-            raise TypeError(f"solve() got an unexpected option {key!r} (options: tol, max_iter, "
-                            f"norm, {', '.join(sorted(_OPTION_TYPES))})")
-        if kind is int and not _is_int(value):
-            raise OptionsError(f"{key} must be an integer, got {value!r}")
-        if kind is int:
-            err = _int_range_error(key, value, _C_ULONG if key == "seed" else _C_INT)
-            if err:
-                raise OptionsError(err)
-        if kind is bool:
-            if not isinstance(value, bool):
-                raise OptionsError(f"{key} must be True or False, got {value!r}")
-            value = 0 if value else 1  # SLV_SIMD_AUTO, SLV_SIMD_OFF
-        opts[key] = value
-    if "tol" in opts and not isinstance(opts["tol"], (int, float)):
-        raise OptionsError(f"tol must be a number, got {opts['tol']!r}")
+        opts[key] = _option(key, value)
     return opts
 
 

@@ -190,3 +190,22 @@ def test_simd_option():
     np.testing.assert_array_equal(a.x, b.x)  # the same iterates, by design
     with pytest.raises(lcplab.OptionsError, match="simd must be True or False"):
         lcplab.solve(p, "pgs", simd=2)
+
+
+def test_options_by_name_are_the_librarys():
+    # the names and types are libsolvers' table (slv.h, "options by name"),
+    # and a value its C field cannot hold is refused by the library, naming it
+    from lcplab import _lcplab
+    table = {d["name"]: d for d in _lcplab.options()}
+    assert {"omega", "damping", "pivot_tol", "check_every", "max_pivots", "seed", "simd",
+            "threads", "tol", "max_iter", "norm", "time_limit"} <= set(table)
+    assert table["seed"]["type"] == "ulong" and table["omega"]["range"] == "in (0, 2)"
+    p, _ = planted_lcp(4, seed=2)
+    with pytest.raises(lcplab.OptionsError, match=r"seed: .*'18446744073709551616' \(out of range\)"):
+        lcplab.solve(p, "pgs", seed=2 ** 64)
+    with pytest.raises(lcplab.OptionsError, match=r"omega: expected a finite number, found 'nan'"):
+        lcplab.solve(p, "pgs", omega=float("nan"))
+    # the largest seed fits, and a float reaches the field bit for bit
+    a = lcplab.solve(p, "pgs", seed=2 ** 64 - 1, omega=0.1 + 0.2)
+    b = lcplab.solve(p, "pgs", omega=0.30000000000000004)
+    np.testing.assert_array_equal(a.x, b.x)
