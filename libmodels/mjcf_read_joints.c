@@ -127,9 +127,21 @@ static int map_two_hinges(mdl_map *p, int b, int j) {
   return 0;
 }
 
+/* A name lcplab's records hold (at most DYN_NAME_MAX - 1 characters). */
+static mdl_err name_fits(mdl_map *p, mjtObj type, int i) {
+  if (strlen(mdl_mj_name(p->mj, type, i)) < DYN_NAME_MAX) return MDL_OK;
+  char lab[96];
+  mdl_mj_label(lab, sizeof lab, p->mj, type, i);
+  return mdl_refuse(p, "%.60s...: names are at most %d characters", lab, DYN_NAME_MAX - 1);
+}
+
 static mdl_err map_body_joints(mdl_map *p, int b) {
   const mjModel *mj = p->mj;
   int n = mj->body_jntnum[b], j0 = mj->body_jntadr[b], parent = mj->body_parentid[b];
+  for (int k = 0; k < n; k++) {
+    mdl_err e = name_fits(p, mjOBJ_JOINT, j0 + k);
+    if (e != MDL_OK) return e;
+  }
   if (n == 0) {
     if (mj->body_weldid[b] == 0) return MDL_OK; /* static */
     dyn_joint_def *x = &p->joint[add(p, MDL_KEY_TREE, b)];
@@ -223,7 +235,8 @@ mdl_err mdl_map_joints(mdl_map *p) {
     if (e != MDL_OK) return e;
   }
   for (int q = 0; q < mj->neq; q++) {
-    mdl_err e = map_equality(p, q);
+    mdl_err e = name_fits(p, mjOBJ_EQUALITY, q);
+    if (e == MDL_OK) e = map_equality(p, q);
     if (e != MDL_OK) return e;
   }
   return MDL_OK;

@@ -143,6 +143,11 @@ static void sym_eigenvalues(const dyn_m3 *I, double e[3]) {
   e[1] = 3 * q - e[0] - e[2];
 }
 
+int mdl_is_diagonal(const dyn_m3 *I) {
+  const double *a = I->m;
+  return a[1] == 0.0 && a[2] == 0.0 && a[3] == 0.0 && a[5] == 0.0 && a[6] == 0.0 && a[7] == 0.0;
+}
+
 /* MuJoCo refuses principal moments with A + B < C (mjCBody::Compile). */
 static mdl_err check_inertias(const dyn_model *m, char *msg, size_t cap) {
   const dyn_body_def *B = dyn_model_bodies(m);
@@ -151,10 +156,14 @@ static mdl_err check_inertias(const dyn_model *m, char *msg, size_t cap) {
     double e[3];
     sym_eigenvalues(&B[i].I_b, e);
     double s = e[0] + e[1] + e[2], big = fmax(e[0], fmax(e[1], e[2]));
-    /* the test MuJoCo makes on its own rounding of the moments: a margin
-     * of a few ulps of the trace keeps an exactly balanced inertia (a thin
-     * rod: A = B, C = 0) */
-    if (s - 2 * big < -8 * DBL_EPSILON * s) {
+    /* diagonal: MuJoCo's own test on the numbers written (read back
+     * exactly); full: MuJoCo diagonalises it to about 1e-9 (mju_eig3), so
+     * a moment within 1e-6 of the bound is refused too, to be sure */
+    const double *d = B[i].I_b.m;
+    int bad = mdl_is_diagonal(&B[i].I_b)
+                  ? d[0] + d[4] < d[8] || d[0] + d[8] < d[4] || d[4] + d[8] < d[0]
+                  : s - 2 * big < 1e-6 * s;
+    if (bad) {
       mdl_msg(msg, cap,
               "body %d '%s': principal moments of inertia %g, %g, %g break A + B >= C, "
               "which MuJoCo refuses",

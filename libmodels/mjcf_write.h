@@ -63,6 +63,9 @@ void mdl_w_nums(mdl_writer *w, const double *x, int n);
 void mdl_w_attr_nums(mdl_writer *w, const char *attr, const double *x, int n);
 void mdl_w_attr_text(mdl_writer *w, const char *attr, const char *text);
 
+/* 1 if I is diagonal: written as diaginertia, else fullinertia. */
+int mdl_is_diagonal(const dyn_m3 *I);
+
 /* The bodies of <worldbody>, nested (mjcf_write_body.c). */
 void mdl_w_bodies(mdl_writer *w);
 /* The plane's frame: the point d n and the rotation taking z to n. */

@@ -226,7 +226,7 @@ static void w_inertial(mdl_writer *w, const dyn_body_def *b) {
   indent(w, 2);
   mdl_w_printf(w, "<inertial pos=\"0 0 0\"");
   mdl_w_attr_nums(w, "mass", &b->mass, 1);
-  if (I[1] == 0.0 && I[2] == 0.0 && I[5] == 0.0 && I[3] == 0.0 && I[6] == 0.0 && I[7] == 0.0) {
+  if (mdl_is_diagonal(&b->I_b)) {
     double d[3] = { I[0], I[4], I[8] };
     mdl_w_attr_nums(w, "diaginertia", d, 3);
   } else {
