@@ -310,8 +310,9 @@ static dyn_v3 V(double x, double y, double z) { return dyn_v3_make(x, y, z); }
  * a capsule of half length 0, a site, filters, an exclusion, a 4-bar
  * linkage (its loop closed by a hinge), a universal, a fixed, a slider,
  * a hinge-2 hung from the world (its axes reversed in the file), a ball
- * and a weld closing loops, a name XML must escape, velocities, rest
- * positions and the default run as a duration. */
+ * and a weld closing loops, a body welded to the world, a hinge to a
+ * static body, a name XML must escape, velocities, rest positions and the
+ * default run as a duration. */
 static dyn_model *user_model(void) {
   dyn_model *m = NULL;
   char msg[256] = "";
@@ -385,6 +386,15 @@ static dyn_model *user_model(void) {
   /* loops: a ball from F to the world, a weld from S's neighbour to C */
   add_joint(m, DYN_JOINT_BALL, F, -1, V(0.5, 0, 2.1), z, y, "tether");
   add_joint(m, DYN_JOINT_FIXED, W, S, V(3.5, 0, 1), z, y, "glue");
+  /* a body welded to the world, a static base turned by qt with a box and
+   * a hinged arm (its parent a static body, not the world) */
+  int G = add_body(m, "G", 0, 1.0, I1, V(5, 0, 1), qt);
+  add_joint(m, DYN_JOINT_FIXED, G, -1, V(5, 0, 1), z, y, "weld_G");
+  int base = add_body(m, "base", 1, 0.0, dyn_m3_zero(), V(6, 0, 0.5), qt);
+  add_shape(m, base, (dyn_shape){ .kind = DYN_SHAPE_BOX, .half = V(0.2, 0.2, 0.2) }, V(0, 0, 0.1),
+            qid, mi, "base_box");
+  int H = add_body(m, "H", 0, 1.0, I1, V(6, 0, 1.2), qid);
+  add_joint(m, DYN_JOINT_HINGE, base, H, V(6, 0, 0.9), x, y, "arm");
   /* velocities and rest positions */
   dyn_body_def bd = dyn_model_bodies(m)[hull];
   bd.v = V(0.1, -0.2, 0.3);
