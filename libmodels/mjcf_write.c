@@ -3,7 +3,8 @@
  * MuJoCo 2.2 loads unchanged (mdl.h, mdl_write_mjcf; docs/models.md has
  * the element by element table).  This file writes the document around the
  * bodies: <compiler>, <option>, <size>, lcplab's <custom> data, the hull
- * meshes, <contact> exclusions and <equality> constraints;
+ * meshes, <contact> exclusions, <equality> constraints and the
+ * <keyframe> of the initial state (mjcf_write_key.c);
  * mjcf_write_body.c writes <worldbody>.
  *
  * Numbers are written with %.17g, which MuJoCo's reader (a C++ stream,
@@ -387,6 +388,7 @@ static void write_document(mdl_writer *w) {
   mdl_w_printf(w, "  </worldbody>\n");
   write_contact(w);
   write_equality(w);
+  mdl_w_keyframe(w);
   mdl_w_printf(w, "</mujoco>\n");
 }
 

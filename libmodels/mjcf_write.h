@@ -1,7 +1,7 @@
 /*
  * mjcf_write.h -- private to libmodels' MJCF writer (mjcf_write.c: the
  * document; mjcf_write_body.c: bodies, joints, geoms; mjcf_tree.c: the
- * kinematic tree).
+ * kinematic tree; mjcf_write_key.c: the keyframe).
  */
 #ifndef MJCF_WRITE_H
 #define MJCF_WRITE_H
@@ -65,6 +65,9 @@ void mdl_w_attr_text(mdl_writer *w, const char *attr, const char *text);
 
 /* 1 if I is diagonal: written as diaginertia, else fullinertia. */
 int mdl_is_diagonal(const dyn_m3 *I);
+
+/* <keyframe>: the initial state in MuJoCo's coordinates (mjcf_write_key.c). */
+void mdl_w_keyframe(mdl_writer *w);
 
 /* The bodies of <worldbody>, nested (mjcf_write_body.c). */
 void mdl_w_bodies(mdl_writer *w);

@@ -307,12 +307,12 @@ static void add_joint(dyn_model *m, dyn_joint_kind k, int a, int b, dyn_v3 ancho
 static dyn_v3 V(double x, double y, double z) { return dyn_v3_make(x, y, z); }
 
 /* A floor of ice, a two-shape body of rubber with a full inertia, a hull,
- * a capsule of half length 0, a site, filters, an exclusion, a 4-bar
- * linkage (its loop closed by a hinge), a universal, a fixed, a slider,
- * a hinge-2 hung from the world (its axes reversed in the file), a ball
- * and a weld closing loops, a body welded to the world, a hinge to a
- * static body, a name XML must escape, velocities, rest positions and the
- * default run as a duration. */
+ * a hull of 200 points, a capsule of half length 0, a site, filters, an
+ * exclusion, a 4-bar linkage (its loop closed by a hinge), a universal, a
+ * fixed, a slider, a hinge-2 hung from the world (its axes reversed in the
+ * file), a ball and a weld closing loops, a body welded to the world, a
+ * hinge to a static body, a name XML must escape, velocities, rest
+ * positions and the default run as a duration. */
 static dyn_model *user_model(void) {
   dyn_model *m = NULL;
   char msg[256] = "";
@@ -352,6 +352,15 @@ static dyn_model *user_model(void) {
   int hull = add_body(m, "", 0, 1.0, I1, V(1, 1, 1), qid);
   add_shape(m, hull, (dyn_shape){ .kind = DYN_SHAPE_HULL, .verts = tet, .nverts = 5 },
             V(0.01, 0.02, 0.03), qt, mr, "tet");
+  /* a hull of 200 points on a sphere (600 numbers: two custom chunks) */
+  static dyn_v3 ball[200];
+  for (int i = 0; i < 200; i++) {
+    double zc = 1.0 - (2.0 * i + 1.0) / 200.0, rr = sqrt(1.0 - zc * zc), ph = 2.399963 * i;
+    ball[i] = V(0.1 * rr * cos(ph), 0.1 * rr * sin(ph), 0.1 * zc);
+  }
+  int round = add_body(m, "round", 0, 1.0, I1, V(1, -1, 1), qid);
+  add_shape(m, round, (dyn_shape){ .kind = DYN_SHAPE_HULL, .verts = ball, .nverts = 200 },
+            V(0, 0, 0), qid, mi, "round");
   int cap = add_body(m, "capsule0", 0, 1.0, I1, V(2, 0, 1), qid);
   add_shape(m, cap, (dyn_shape){ .kind = DYN_SHAPE_CAPSULE, .radius = 0.1, .half_length = 0.0 },
             V(0, 0, 0), qid, mi, "cap");
@@ -653,6 +662,45 @@ static void test_mujoco_error_returns(void) {
   }
 }
 
+/* ---- the keyframe: MuJoCo started where lcplab starts ------------------------------ */
+
+static mjModel *mj_of_scene(const char *scene, const char *file) {
+  dyn_model *m = NULL;
+  char msg[512] = "", path[600], err[1000] = "";
+  CU_ASSERT_EQUAL_FATAL(dyn_scene_model(scene, NULL, 0, &m, msg, sizeof msg), DYN_OK);
+  path_in_dir(path, sizeof path, file);
+  write_model(m, path);
+  dyn_model_free(m);
+  mjModel *mj = mj_loadXML(path, NULL, err, sizeof err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(mj);
+  return mj;
+}
+
+static void test_keyframe(void) {
+  /* dominoes: the first plate (MuJoCo's body 1, a free joint, dofs 0-5)
+   * turns about its bottom edge, w = (0, push, 0), v = push (h/2, 0, t/2)
+   * = 2 (0.1, 0, 0.01); at q = 1 the free joint's angular rate (body
+   * frame) is w itself; qpos: its centre (0, 0, 0.101) and q = 1 */
+  mjModel *mj = mj_of_scene("dominoes", "key_dominoes.xml");
+  CU_ASSERT_EQUAL_FATAL(mj->nkey, 1);
+  const mjtNum *qv = mj->key_qvel, *qp = mj->key_qpos;
+  TST_CLOSE(qv[0], 0.2, 1e-15, 0);
+  TST_CLOSE(qv[2], 0.02, 1e-15, 0);
+  TST_CLOSE(qv[4], 2.0, 1e-15, 0);
+  TST_CLOSE(qp[2], 0.101, 1e-15, 0);
+  CU_ASSERT_EQUAL(qp[3], 1.0);
+  CU_ASSERT_EQUAL(qv[6], 0.0); /* the second plate at rest */
+  mj_deleteModel(mj);
+  /* door: turning open at push = 2 rad/s about +z, its hinge (to the
+   * world: the door is a, its axis written negated twice) rate +2 */
+  mj = mj_of_scene("door", "key_door.xml");
+  CU_ASSERT_EQUAL_FATAL(mj->nkey, 1);
+  CU_ASSERT_EQUAL_FATAL(mj->nv, 1);
+  TST_CLOSE(mj->key_qvel[0], 2.0, 1e-15, 0);
+  TST_CLOSE(mj->jnt_axis[2], 1.0, 1e-15, 0);
+  mj_deleteModel(mj);
+}
+
 /* ---- what the writer refuses ------------------------------------------------------ */
 
 static void refused_write(dyn_model *m, const char *w1, const char *w2) {
@@ -711,6 +759,7 @@ int main(void) {
   CU_add_test(s, "a MuJoCo error mid-step returns, it does not end the process",
               test_mujoco_error_returns);
   CU_add_test(s, "what the writer refuses, named", test_writer_refusals);
+  CU_add_test(s, "the keyframe: MuJoCo started where lcplab starts", test_keyframe);
   int rc = tst_run();
   tst_tmpdir_remove(dir);
   return rc;
