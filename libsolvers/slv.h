@@ -484,7 +484,15 @@ typedef struct slv_result {
                               static, never NULL after slv_solve with a workspace */
   char message[160];  /* detail for any status other than converged */
   char choice[320];   /* "auto" only: why it chose res.method, then what each fallback
-                       * ended with (else empty) */
+                       * ended with, and slv_solve's verdict where it differs from
+                       * auto's own status (else empty) */
+  /* the status the solver itself returned (auto: its own), kept for
+   * diagnosis; status is slv_solve's verdict on the x returned
+   * (docs/convergence.md, "The verdict on the final iterate"): a
+   * max_iter, stagnated, time_limit... whose x meets the test is
+   * converged, a converged whose x does not is stagnated or not_finite.
+   * Equal to status when the two agree; for a refused solve, status. */
+  slv_status solver_status;
 } slv_result;
 
 /* The result of a refused solve (a negative status st): no solver ran to
@@ -553,8 +561,13 @@ SLV_API const slv_solver *slv_workspace_solver(const slv_workspace *ws);
  * or NULL.  res: out.  Returns res->status.  Never allocates; p is only
  * read.  Steps (docs/solver-machinery.md, "The operator layer"): options, size,
  * validation and capabilities; the start point; the operator over p's
- * storage; the solver; w = A x + b and the residuals recomputed, and a
- * "converged" the residuals do not confirm downgraded. */
+ * storage; the solver; w = A x + b and the residuals recomputed; under a
+ * time limit or a cancel callback the start returned where it is better
+ * than the solver's iterate; the status decided on the x returned
+ * (docs/convergence.md, "The verdict on the final iterate"): a "converged"
+ * the residuals do not confirm downgraded, a failure whose x meets the
+ * test converged (not an interrupted one), res->solver_status the
+ * solver's own. */
 SLV_API slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                              double *x, double *w, slv_result *res);
 

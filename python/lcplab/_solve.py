@@ -157,7 +157,15 @@ class Result:
         "auto"), e.g. ``"dense symmetric A, n=2 <= 600: exact principal
         pivoting"``; empty for a named solver.
     message : str
-        The library's detail when not converged, else empty.
+        The library's detail when not converged, or when the solver's own
+        status was not the verdict (``solver_status``), else empty.
+    solver_status : Status
+        The status the solver itself returned, kept for diagnosis: the
+        library decides ``status`` on the x returned (docs/convergence.md,
+        "The verdict on the final iterate"), so a solver's ``MAX_ITER`` on an
+        x that meets the test is ``CONVERGED`` there, and a "converged" the
+        measures do not confirm is ``STAGNATED``; equal to ``status`` when
+        the two agree.
     v, u : ndarray or None
         For a problem condensed from a global one (``Problem.global_problem``):
         the velocities at x, ``v = M^-1 (H x + f)`` (ndof) and ``u = H' v +
@@ -186,6 +194,7 @@ class Result:
     v: object = None
     u: object = None
     res_vel: object = None
+    solver_status: object = None
 
     @property
     def converged(self):
@@ -433,9 +442,10 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
     return Result(x=d["x"], w=d["w"], status=st, status_str=str(st), iterations=d["iterations"],
                   pivots=d["pivots"], residuals=Residuals(**d["residuals"]),
                   solver_residual=d["solver_residual"], history=d["history"], time=d["time"],
-                  solver=solver, message=d["message"] if status != 0 else "",
+                  solver=solver,
+                  message=d["message"] if status != 0 or d["solver_status"] != status else "",
                   history_time=d["history_time"], method=d["method"], choice=d["choice"], v=v,
-                  u=u, res_vel=res_vel)
+                  u=u, res_vel=res_vel, solver_status=Status(d["solver_status"]))
 
 
 def _velocities(problem, x):
