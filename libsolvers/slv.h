@@ -405,6 +405,20 @@ SLV_API slv_options slv_options_default(void);
  * message. */
 SLV_API slv_status slv_options_validate(const slv_options *opt, char *msg, size_t msglen);
 
+/* A loose tolerance: the front ends' rule, not slv_options_validate's
+ * (the library accepts any tol > 0).  At x = 0 a row or cone whose answer
+ * needs an impulse scores 1 in res_scaled, so a tol of SLV_TOL_LOOSE or
+ * more accepts x = 0 after 0 iterations on every problem
+ * (docs/convergence.md, "Loose tolerances").  The command line (`lcplab
+ * solve --tol`), the experiment files' `tol` line and Python's
+ * solve(tol=) refuse such a tol unless asked to allow it
+ * (--allow-loose-tol, `allow_loose_tol yes`, allow_loose_tol=True), by
+ * this check: SLV_OK when tol < SLV_TOL_LOOSE or allow is nonzero, else
+ * SLV_ERR_OPTIONS with the reason in msg ("tol=1 >= 1 accepts x = 0 ..."),
+ * which the caller prefixes with where the tol came from. */
+#define SLV_TOL_LOOSE 1.0
+SLV_API slv_status slv_tol_check(double tol, int allow, char *msg, size_t msglen);
+
 /* ---- options by name: the one table (options.c) ------------------------- */
 /* The fields of slv_options that text may set: an instance file's recorded
  * solve (libio's .lcp "options" section), a world's settings
