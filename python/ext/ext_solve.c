@@ -163,6 +163,16 @@ static PyObject *refusal(slv_status st, const char *msg, PyObject *x, PyObject *
   return result_dict(&res, x, w, 0.0);
 }
 
+PyObject *lx_tol_check(PyObject *self, PyObject *args) {
+  (void)self;
+  double tol;
+  int allow = 0;
+  if (!PyArg_ParseTuple(args, "dp", &tol, &allow)) return NULL;
+  char msg[256];
+  if (slv_tol_check(tol, allow, msg, sizeof msg) == SLV_OK) Py_RETURN_NONE;
+  return PyUnicode_FromString(msg);
+}
+
 PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
   static char *kwlist[] = { "problem", "solver", "options",   "x0",
