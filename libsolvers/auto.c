@@ -39,11 +39,15 @@
  * storage); the next rule applies otherwise, and the last one (pgs) too:
  * when pgs refuses, the first fallback that accepts runs, and when none
  * does auto refuses the problem (SLV_ERR_UNSUPPORTED, every refusal in the
- * message).  When the chosen solver fails (max_iter, stagnated, ray,
- * singular pivot, not finite, breakdown, or "converged" that the library's
- * measures do not confirm), the fallbacks run from the caller's start, in
- * order, until one converges: nsgs_newton, ipm, admm for cones; ipm,
- * lemke, admm otherwise (docs/solver-machinery.md, "auto", "Fallbacks").  Without
+ * message).  The status is decided on the iterate: an x that meets the
+ * test (on a condensed problem's tightened run, the caller's: slv_caller_met)
+ * ends the solve converged whatever its solver returned.  When the chosen
+ * solver's x does not (max_iter, stagnated, ray, singular pivot, not
+ * finite, breakdown, or "converged" that the library's measures do not
+ * confirm), the fallbacks run from the caller's start, in order, until
+ * one's x meets it: nsgs_newton, ipm, admm for cones; ipm, lemke, admm
+ * otherwise (docs/solver-machinery.md, "auto", "Fallbacks"); none on a
+ * tightened run, which refines an answer the chosen solver found.  Without
  * success the iterate with the smallest test measure is returned.
  * res->method names the solver whose x is returned and res->choice says
  * why, then what each fallback ended with.  Every candidate's state is
