@@ -134,13 +134,19 @@ static void append_note(char *msg, size_t len, const char *note) {
   slv_msgf(msg + l, len - l, "%s%s", l ? "; " : "", note);
 }
 
-/* A failure's message quotes the solver's own figure (solver_residual: a
- * sweep's estimate, an earlier iterate's, the local test's); where that is
- * not the library's measure of the x returned, the message adds the
- * latter, so that the last figure it gives is never stale. */
+/* A failure's message may quote a measure the solver had at hand (a
+ * sweep's estimate, an earlier iterate's, its local test's) that is not
+ * the returned x's: where it names one of the test's measures
+ * (res_scaled, res_rel_2, res_global) but not the returned x's figure,
+ * the message ends with that figure, so that the last figure it gives is
+ * never stale. */
 static void note_final_measure(const slv_options *opt, slv_result *res) {
-  double m = slv_test_measure(opt, &res->res), own = res->solver_residual;
-  if (isnan(m) || fabs(own - m) <= 1e-3 * m) return;
+  double m = slv_test_measure(opt, &res->res);
+  char fig[32];
+  slv_msgf(fig, sizeof fig, "%.3g", m);
+  const char *msg = res->message;
+  int quotes = strstr(msg, "res_scaled") || strstr(msg, "res_rel_2") || strstr(msg, "res_global");
+  if (isnan(m) || !quotes || strstr(msg, fig)) return;
   char note[96];
   slv_msgf(note, sizeof note, "the x returned: %s %.3g > tol %.3g", measure_name(opt, &res->res), m,
            opt->tol);
