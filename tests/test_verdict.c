@@ -215,16 +215,6 @@ static void test_fake_verdicts(void) {
 
 /* ---- the start kept under a stop --------------------------------------------------- */
 
-typedef struct {
-  int calls, fire;
-} counter;
-
-static int count_and_fire(void *ctx) {
-  counter *c = ctx;
-  c->calls++;
-  return c->fire > 0 && c->calls >= c->fire;
-}
-
 /* x no worse than x0: by the test's measure, or where the two are within
  * 0.1 % of each other (near 1 both are far off: a tie) by res_nat_inf. */
 static int no_worse(const slv_problem *p, const double *x, const double *x0, double *w, double *m,
@@ -248,10 +238,10 @@ static void stopped_never_worse(const slv_problem *p, const char *what) {
     char msg[160];
     if (slv_solver_accepts(sv, p, msg, sizeof msg) != SLV_OK) continue;
     for (int fire = 2; fire <= 5; fire++) {
-      counter c = { 0, fire };
+      tst_counter c = { 0, fire };
       slv_options o = slv_options_default();
       o.tol = 1e-14;
-      o.cancel = count_and_fire;
+      o.cancel = tst_count_and_fire;
       o.cancel_ctx = &c;
       slv_result res;
       slv_status st = run(sv, p, &o, x, w, &res);
@@ -303,8 +293,8 @@ static void test_stopped_cones(void) {
  * the message says so, the counts stay the work done. */
 static void test_runaway_stopped(void) {
   slv_options o = slv_options_default();
-  counter c = { 0, 1 };
-  o.cancel = count_and_fire;
+  tst_counter c = { 0, 1 };
+  o.cancel = tst_count_and_fire;
   o.cancel_ctx = &c;
   slv_result res;
   double x[2];
