@@ -55,6 +55,11 @@ int tst_run(void) {
   return (failed || failed_tests) ? 1 : 0;
 }
 
+int tst_memcheck(void) {
+  const char *v = getenv("LCPLAB_VALGRIND");
+  return v != NULL && strcmp(v, "1") == 0;
+}
+
 int tst_shared_path(const char *rel, char *buf, size_t len) {
   const char *root = getenv("LCPLAB_SHARED");
   if (!root || !*root) root = "../shared";
