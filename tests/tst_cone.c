@@ -16,6 +16,7 @@
 #include "slv.h"
 #include "tst_util.h"
 
+#include <cblas.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
@@ -622,9 +623,19 @@ static const int golomb7[7] = { 0, 1, 4, 10, 18, 23, 25 };
 /* A = G G^T + 0.1 I for a dense G into A (zero on entry), k outermost:
  * every entry gets 0.1 or 0, then its terms G_ik G_jk in increasing k, as
  * in a dot product over k (the same bits), with G read by columns (the
- * dot products' strided reads made the 633-row plant 0.9 s natively, 5 s
- * of CPU under memcheck). */
+ * dot products' strided reads made the 633-row plant 0.9 s natively).
+ * Under memcheck (tst_memcheck) OpenBLAS's dsyrk forms it: the same A to
+ * rounding, where the n^3 scalar multiplies cost 5 s of CPU a 633-row
+ * plant. */
 static void plant_gram_dense(int n, const double *G, double *A) {
+  if (tst_memcheck()) {
+    cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, 1.0, G, n, 0.0, A, n);
+    for (int j = 0; j < n; j++) {
+      A[j + (size_t)j * n] += 0.1;
+      for (int i = j + 1; i < n; i++) A[j + (size_t)i * n] = A[i + (size_t)j * n];
+    }
+    return;
+  }
   for (int i = 0; i < n; i++) A[i + (size_t)i * n] = 0.1;
   for (int k = 0; k < n; k++) {
     const double *g = G + (size_t)k * n;
