@@ -9,9 +9,10 @@
 #                                               (exit 99 on a memcheck error)
 #
 # Shell scripts (*.sh) are not run under valgrind (memcheck would trace the
-# shell, not lcplab): test_cli.sh runs directly with LCPLAB_VALGRIND=1, which
-# makes it run every lcplab it calls under memcheck (through this script);
-# the other scripts are skipped here (exit 77), see below.  Programs in a build tree are usually libtool
+# shell, not lcplab): test_cli.sh, test_cli_input.sh and test_cli_convert.sh
+# run directly with LCPLAB_VALGRIND=1, which makes them run every lcplab they
+# call under memcheck (through this script); the other scripts are skipped
+# here (exit 77), see below.  Programs in a build tree are usually libtool
 # wrapper scripts (shared libraries): they are run through the build's
 # `libtool --mode=execute` (the folder above the program's), which
 # substitutes the real binary (.libs/...) and sets LD_LIBRARY_PATH, so
@@ -21,7 +22,8 @@ if [ $# -lt 1 ]; then
   exit 2
 fi
 case $1 in
-  test_cli.sh | */test_cli.sh)
+  test_cli.sh | */test_cli.sh | test_cli_input.sh | */test_cli_input.sh | \
+  test_cli_convert.sh | */test_cli_convert.sh)
     LCPLAB_VALGRIND=1
     export LCPLAB_VALGRIND
     if [ -x "$1" ]; then exec "$@"; else exec "${SHELL:-/bin/sh}" "$@"; fi
