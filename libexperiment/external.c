@@ -310,8 +310,10 @@ typedef struct xmeas {
   const char *verdict; /* the last run's own verdict (xrun), NULL: none */
 } xmeas;
 
-/* 1 when a token of the file fd (white space separated, '#' comments) is
- * a number that is NaN or infinite. */
+/* 1 when the first token of the file fd (white space separated, '#'
+ * comments) that is not a finite number is NaN or infinite: where the read
+ * stopped.  The scan stops at the first token that is no number at all (a
+ * binary or sparse file's first bytes), never reading on through it. */
 static int holds_nonfinite(int fd) {
   FILE *f = lseek(fd, 0, SEEK_SET) == 0 ? fdopen(dup(fd), "r") : NULL;
   if (!f) return 0;
@@ -325,7 +327,8 @@ static int holds_nonfinite(int fd) {
     }
     char *end;
     double v = strtod(tok, &end);
-    found = *end == '\0' && end != tok && !isfinite(v);
+    if (*end != '\0' || end == tok) break; /* not a number: the read stopped here */
+    found = !isfinite(v);
   }
   fclose(f);
   return found;

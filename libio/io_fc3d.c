@@ -129,7 +129,7 @@ slv_status io_read_fc3d(io_reader *r, io_instance **out) {
                           "nc = %d: q, lo, hi (3 nc), mu and the cones (nc)", nc)))
     return st;
   io_nm nm;
-  if ((st = io_read_nm(r, "M", -1, -1, "", IO_FC_DENSE_MAX, &nm, &mline))) return st;
+  if ((st = io_read_nm(r, "M", -1, -1, "", IO_FC_DENSE_MAX, 0, &nm, &mline))) return st;
   /* a global problem d nc M H q b mu (io_gfc3d.c) */
   if (nm.rows != n || nm.cols != n || io_fc_holds_global_rest(r, nc, nm.rows))
     return io_read_gfc3d(r, nc, &nm, mline, out);
