@@ -6,8 +6,14 @@
  *     FOO.lo      optional, default 0;  -inf allowed
  *     FOO.hi      optional, default +inf; inf allowed
  *     FOO.findex  optional, n integers in [-1, n), findex[i] != i
- *     FOO.mu      required when FOO.findex has a friction row, else optional
+ *     FOO.mu      required when FOO.findex has a friction row; refused
+ *                 without FOO.findex (its friction rows were lost)
  * (For a path without the .mtx extension the sidecars are PATH.b, ...)
+ * Which sidecars belong to the matrix: lcplab's writer names those it
+ * wrote in a comment after the banner, "% lcplab-sidecars: .b .lo .findex
+ * .mu"; a matrix with the note is read with exactly those (one missing, or
+ * one more, is refused: docs/io.md, "Damaged files").  Every sidecar read
+ * must hold n numbers (io_vec_room) before the dense A is allocated.
  *
  * FOO.mtx (the MatrixMarket exchange format, NIST):
  *     %%MatrixMarket matrix <coordinate|array> <real|double|integer> <general|symmetric|skew-symmetric>
@@ -21,7 +27,7 @@
  * Nothing but comments may follow the data.  A is built dense (column-major),
  * at most IO_MAX_DENSE entries.
  *
- * Writing: "coordinate real general", the entries of A that are not +0.0
+ * Writing: "coordinate real general", the note, the entries of A that are not +0.0
  * (column by column for dense A, row by row for CSR), %.17g, 1-based;
  * FOO.b always; FOO.lo if some lo is not +0.0, FOO.hi if some hi is not
  * +inf, FOO.findex / FOO.mu when the instance has them.  Sidecars that are
@@ -29,6 +35,8 @@
  * not read back.  Cones cannot be stored (SLV_ERR_UNSUPPORTED, nothing
  * written); x_ref is not written.
  */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
+
 #include "io_internal.h"
 
 #include <errno.h>
@@ -202,11 +210,39 @@ static slv_status sidecar_names(const char *path, char *side[5], char *err, size
   return SLV_OK;
 }
 
-/* What the header says: storage, symmetry, sizes. */
+/* The note lcplab's writer puts after the banner, naming the sidecars it
+ * wrote with the matrix (docs/io.md, "Damaged files"). */
+#define SIDECAR_NOTE "lcplab-sidecars:"
+
+/* What the header says: storage, symmetry, sizes and, when the file
+ * carries lcplab's note (noted), which sidecars it names (listed). */
 typedef struct mtx_head {
-  int array, sym, n, nnz;
-  long line; /* of the size line */
+  int array, sym, n, nnz, noted, listed[5];
+  char note[128]; /* the note's words, for messages */
+  long line;      /* of the size line */
 } mtx_head;
+
+/* The note's words into h->listed: each one of SFX, at most once. */
+static slv_status read_note(io_reader *r, mtx_head *h) {
+  char val[128];
+  h->noted = io_rd_note(r, SIDECAR_NOTE, val, sizeof val);
+  if (!h->noted) return SLV_OK;
+  snprintf(h->note, sizeof h->note, "%s", val);
+  char *save = NULL;
+  for (char *w = strtok_r(val, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+    int k = 0;
+    while (k < 5 && strcmp(w, SFX[k]) != 0) k++;
+    if (k == 5 || h->listed[k])
+      return io_rd_failf(r, r->line + 1, SLV_ERR_INVALID,
+                         "expected the sidecars .b, .lo, .hi, .findex, .mu, each once, after '%s', "
+                         "found '%s'",
+                         SIDECAR_NOTE, w);
+    h->listed[k] = 1;
+  }
+  if (!h->listed[0])
+    return io_rd_failf(r, r->line + 1, SLV_ERR_INVALID, "expected '%s' to name .b", SIDECAR_NOTE);
+  return SLV_OK;
+}
 
 static slv_status read_head(io_reader *r, mtx_head *h) {
   memset(h, 0, sizeof *h);
@@ -214,6 +250,7 @@ static slv_status read_head(io_reader *r, mtx_head *h) {
   slv_status st = read_banner(r, &h->array, &h->sym);
   if (st) return st;
   r->comment = '%'; /* from here on, '%' lines are comments */
+  if ((st = read_note(r, h))) return st;
   return read_sizes(r, h->array, h->sym, &h->n, &h->nnz, &h->line);
 }
 
@@ -246,14 +283,38 @@ static size_t cap_left(size_t cap, double mem) {
   return (double)cap > mem ? (size_t)((double)cap - mem) : 0;
 }
 
-/* Which sidecars are there (present): .b, and the others when they
- * exist.  Each present sidecar must hold n numbers (io_vec_room), so a
- * size line that claims more than the files hold is refused before the
- * dense A of its size is allocated. */
-static slv_status check_sidecars(char *const side[5], const mtx_head *h, int present[5], char *err,
-                                 size_t errlen) {
+/* Which sidecars are there (present), checked against what the matrix
+ * says before A is allocated: with lcplab's note, exactly the named ones
+ * (one missing was lost, one more came from elsewhere); without it, .b,
+ * and no .mu without .findex (a friction coefficient with no row to apply
+ * to: its .findex was lost).  Each present sidecar must hold n numbers
+ * (io_vec_room), so a size line that claims more than the files hold is
+ * refused before the dense A of its size is allocated. */
+static slv_status check_sidecars(const char *path, char *const side[5], const mtx_head *h,
+                                 int present[5], char *err, size_t errlen) {
   static const char *const names[5] = { "b", "lo", "hi", "findex", "mu" };
   for (int k = 0; k < 5; k++) present[k] = exists(side[k]);
+  for (int k = 0; h->noted && k < 5; k++) {
+    if (h->listed[k] && !present[k]) {
+      io_msgf(err, errlen, "%s: expected the sidecar that %s names (%s %s), found: %s", side[k],
+              path, SIDECAR_NOTE, h->note, strerror(ENOENT));
+      return SLV_ERR_INVALID;
+    }
+    if (!h->listed[k] && present[k]) {
+      io_msgf(err, errlen,
+              "%s: expected no such sidecar: %s names those written with it (%s %s), so this "
+              "one is not its own",
+              side[k], path, SIDECAR_NOTE, h->note);
+      return SLV_ERR_INVALID;
+    }
+  }
+  if (!h->noted && present[4] && !present[3]) {
+    io_msgf(err, errlen,
+            "%s: expected %s beside it (friction coefficients need the friction rows they apply "
+            "to), found: %s",
+            side[4], side[3], strerror(ENOENT));
+    return SLV_ERR_INVALID;
+  }
   slv_status st = SLV_OK;
   for (int k = 0; k < 5 && !st; k++)
     if (k == 0 || present[k]) st = io_vec_room(side[k], h->n, names[k], err, errlen);
@@ -318,7 +379,7 @@ slv_status io_read_mtx(const io_req *rq, io_instance **out) {
   slv_status st = io_rd_open_req(&r, rq, 0);
   if (st) return st;
   if (!(st = read_head(&r, &h)) && !(st = sidecar_names(rq->path, side, rq->err, rq->errlen)) &&
-      !(st = check_sidecars(side, &h, present, rq->err, rq->errlen)))
+      !(st = check_sidecars(rq->path, side, &h, present, rq->err, rq->errlen)))
     st = read_body(&r, &h, &inst);
   double mem = r.mem - (double)r.len; /* the sidecars' buffers are checked when opened */
   io_rd_close(&r);
@@ -338,8 +399,9 @@ static void write_entry(io_writer *w, int i, int j, double v) {
   io_wr_double(w, v, '\n');
 }
 
-/* The matrix A in MatrixMarket coordinate form (entries that are not +0). */
-static void write_matrix(io_writer *w, const io_instance *inst) {
+/* The matrix A in MatrixMarket coordinate form (entries that are not +0),
+ * with the note naming the sidecars written with it (need). */
+static void write_matrix(io_writer *w, const io_instance *inst, const int need[5]) {
   int n = inst->n;
   long nnz = 0;
   if (inst->storage == SLV_DENSE) {
@@ -348,8 +410,12 @@ static void write_matrix(io_writer *w, const io_instance *inst) {
     for (int k = 0; k < inst->Ap[n]; k++) nnz += !io_is_pos_zero(inst->Ax[k]);
   }
   fputs("%%MatrixMarket matrix coordinate real general\n"
-        "% lcplab: w = A x + b; sidecars .b (required), .lo, .hi, .findex, .mu\n",
+        "% lcplab: w = A x + b; sidecars .b (required), .lo, .hi, .findex, .mu\n"
+        "% " SIDECAR_NOTE,
         w->f);
+  for (int k = 0; k < 5; k++)
+    if (need[k]) fprintf(w->f, " %s", SFX[k]);
+  fputc('\n', w->f);
   fprintf(w->f, "%d %d %ld\n", n, n, nnz);
   if (inst->storage == SLV_DENSE) {
     for (int j = 0; j < n; j++)
@@ -390,7 +456,7 @@ slv_status io_write_mtx(const io_req *rq, const io_instance *inst) {
   for (int k = 0; k < 5 && !st; k++)
     if (need[k]) st = io_wr_open(&w[open++], side[k], rq->err, rq->errlen);
   if (!st) {
-    write_matrix(&w[0], inst);
+    write_matrix(&w[0], inst, need);
     int q = 1;
     for (int k = 0; k < 5; k++) {
       if (!need[k]) continue;

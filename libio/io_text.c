@@ -285,6 +285,35 @@ int io_rd_peek(const io_reader *r, io_token *t) {
   return scan_token(r, &pos, &line, t);
 }
 
+int io_rd_note(const io_reader *r, const char *key, char *val, size_t vlen) {
+  const char *b = r->buf;
+  size_t p = r->pos, k = strlen(key);
+  if (!r->comment || !b) return 0;
+  while (p < r->len && b[p] != '\n' && is_ws(b[p])) p++; /* the rest of the cursor's line */
+  if (p < r->len && b[p] != '\n' && b[p] != r->comment) return 0;
+  while (p < r->len) {
+    if (is_ws(b[p])) {
+      p++;
+      continue;
+    }
+    if (b[p] != r->comment) return 0; /* a token: the comment lines are over */
+    size_t q = p + 1, e = p;
+    while (e < r->len && b[e] != '\n') e++;
+    while (q < e && (b[q] == ' ' || b[q] == '\t')) q++;
+    if (e - q >= k && memcmp(b + q, key, k) == 0) {
+      q += k;
+      while (q < e && (b[q] == ' ' || b[q] == '\t')) q++;
+      while (e > q && is_ws(b[e - 1])) e--;
+      size_t n = e - q < vlen ? e - q : vlen - 1;
+      memcpy(val, b + q, n);
+      val[n] = '\0';
+      return 1;
+    }
+    p = e;
+  }
+  return 0;
+}
+
 int io_rd_at_end(const io_reader *r) {
   io_token t;
   return !io_rd_peek(r, &t);

@@ -1204,6 +1204,7 @@ static void test_bad_findex(void) {
    * reader refuses it, so a read .mtx must not hold one (fuzz_mtx) */
   put_text("fnegmu.b", "0\n0\n");
   put_text("fnegmu.mu", "0\n-.5\n");
+  put_text("fnegmu.findex", "-1\n0\n"); /* a .mu needs its .findex */
   badt("fnegmu.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 0\n", SLV_ERR_INVALID, -1,
        "fnegmu.mu: expected mu[1] >= 0, found -0.5");
 }

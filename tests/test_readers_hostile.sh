@@ -15,6 +15,9 @@
 #      MatrixMarket matrix whose .b holds one value; an .npz member whose zip
 #      directory claims 3.2 GB stored in a few bytes): refused with the
 #      message that names the shortfall.
+#   4. damaged files at the command line (finding 15): a boxed-findex
+#      MatrixMarket problem copied without its .findex, an lcplab .blcp cut
+#      before its findex block: exit 2, naming what is missing.
 # Sections 2 and 3 also run under `ulimit -v` (200 MB), where a reader that
 # allocated what the file declares would fail with "out of memory" instead
 # of the refusal (skipped under memcheck and in sanitizer builds, which
@@ -234,5 +237,19 @@ EOF
 else
   echo "note: no python3: the .npz case is skipped"
 fi
+
+# ---- 4. damaged files --------------------------------------------------------------------------
+lcp generate --type boxed-findex --n 6 --out "$T/bf.lcp"
+mkdir "$T/copy"
+lcp convert "$T/bf.lcp" "$T/bf.mtx"
+for s in mtx b lo hi mu; do cp "$T/bf.$s" "$T/copy/" 2>/dev/null; done
+refused "a boxed-findex .mtx copied without its .findex: refused, naming it" \
+  "copy/bf.findex: expected the sidecar that" solve "$T/copy/bf.mtx" --solver pgs
+lcp convert "$T/bf.lcp" "$T/bf.blcp"
+n=$(wc -l <"$T/bf.blcp")
+head -n $((n - 2)) "$T/bf.blcp" >"$T/cut.blcp"
+refused "an lcplab .blcp cut before its findex block: refused" \
+  "expected the findex block after hi, as the note 'lcplab-blocks: A b lo hi findex' says" \
+  solve "$T/cut.blcp" --solver pgs
 
 tst_done
