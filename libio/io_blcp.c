@@ -48,7 +48,7 @@
 /* -1: no note (a file from elsewhere: the findex block is optional), else
  * whether the note names the findex block. */
 static int noted_findex(const io_reader *r, char *note, size_t len) {
-  if (!io_rd_note(r, BLOCKS_NOTE, note, len)) return -1;
+  if (io_rd_note(r, BLOCKS_NOTE, note, len) == 0) return -1;
   size_t k = strlen(note);
   return k >= 6 && strcmp(note + k - 6, "findex") == 0;
 }

@@ -251,9 +251,10 @@ slv_status io_rd_need(const io_reader *r, double count, const char *what, ...)
  * cursor; the rest of the cursor's line must be blank or a comment): the
  * first comment line whose text, after the comment character and blanks,
  * starts with key ("lcplab-sidecars:"); val gets the rest of that line,
- * trimmed (vlen > 0).  1 if found, else 0.  Writers note there what a
- * file holds that a cut could lose unseen (docs/io.md, "Damaged files"). */
-int io_rd_note(const io_reader *r, const char *key, char *val, size_t vlen);
+ * trimmed (vlen > 0).  The note's line if found, else 0.  Writers note
+ * there what a file holds that a cut could lose unseen (docs/io.md,
+ * "Damaged files"). */
+long io_rd_note(const io_reader *r, const char *key, char *val, size_t vlen);
 /* Quiet look-ahead helpers: convert the next token if it is an integer /
  * a number (not NaN) and advance; else return 0 and leave r unchanged. */
 int io_rd_try_long(io_reader *r, long *v);

@@ -225,7 +225,8 @@ typedef struct mtx_head {
 /* The note's words into h->listed: each one of SFX, at most once. */
 static slv_status read_note(io_reader *r, mtx_head *h) {
   char val[128];
-  h->noted = io_rd_note(r, SIDECAR_NOTE, val, sizeof val);
+  long line = io_rd_note(r, SIDECAR_NOTE, val, sizeof val);
+  h->noted = line > 0;
   if (!h->noted) return SLV_OK;
   snprintf(h->note, sizeof h->note, "%s", val);
   char *save = NULL;
@@ -233,14 +234,14 @@ static slv_status read_note(io_reader *r, mtx_head *h) {
     int k = 0;
     while (k < 5 && strcmp(w, SFX[k]) != 0) k++;
     if (k == 5 || h->listed[k])
-      return io_rd_failf(r, r->line + 1, SLV_ERR_INVALID,
+      return io_rd_failf(r, line, SLV_ERR_INVALID,
                          "expected the sidecars .b, .lo, .hi, .findex, .mu, each once, after '%s', "
                          "found '%s'",
                          SIDECAR_NOTE, w);
     h->listed[k] = 1;
   }
   if (!h->listed[0])
-    return io_rd_failf(r, r->line + 1, SLV_ERR_INVALID, "expected '%s' to name .b", SIDECAR_NOTE);
+    return io_rd_failf(r, line, SLV_ERR_INVALID, "expected '%s' to name .b", SIDECAR_NOTE);
   return SLV_OK;
 }
 

@@ -285,14 +285,16 @@ int io_rd_peek(const io_reader *r, io_token *t) {
   return scan_token(r, &pos, &line, t);
 }
 
-int io_rd_note(const io_reader *r, const char *key, char *val, size_t vlen) {
+long io_rd_note(const io_reader *r, const char *key, char *val, size_t vlen) {
   const char *b = r->buf;
   size_t p = r->pos, k = strlen(key);
+  long line = r->line;
   if (!r->comment || !b) return 0;
   while (p < r->len && b[p] != '\n' && is_ws(b[p])) p++; /* the rest of the cursor's line */
   if (p < r->len && b[p] != '\n' && b[p] != r->comment) return 0;
   while (p < r->len) {
     if (is_ws(b[p])) {
+      line += b[p] == '\n';
       p++;
       continue;
     }
@@ -307,7 +309,7 @@ int io_rd_note(const io_reader *r, const char *key, char *val, size_t vlen) {
       size_t n = e - q < vlen ? e - q : vlen - 1;
       memcpy(val, b + q, n);
       val[n] = '\0';
-      return 1;
+      return line;
     }
     p = e;
   }
