@@ -43,7 +43,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 /* FOO.mtx -> "FOO" + suffix; other names -> name + suffix.  NULL if out of
  * memory. */
@@ -71,11 +72,17 @@ int io_write_sidecar(const char *path, io_format fmt, int k, char *buf, size_t l
   return 1;
 }
 
-/* Is there anything named path?  (Never opened here: a FIFO would block;
- * what is there is read, or refused, by io_read_vec.) */
+/* Is there anything named path?  Opened without blocking (a FIFO) and
+ * closed at once: what is there is read, or refused with its reason (a
+ * FIFO, a file that cannot be read), by io_read_vec, never taken for a
+ * missing sidecar. */
 static int exists(const char *path) {
-  struct stat sb;
-  return stat(path, &sb) == 0;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd >= 0) {
+    close(fd);
+    return 1;
+  }
+  return errno != ENOENT && errno != ENOTDIR;
 }
 
 static int tok_is_ci(const io_token *t, const char *s) {
