@@ -32,6 +32,8 @@
  * cannot hold (SLV_ERR_UNSUPPORTED, naming the row): nothing is written in
  * either case.
  */
+#define _POSIX_C_SOURCE 200809L /* fdopen */
+
 #include "io_internal.h"
 
 #include <stdint.h>

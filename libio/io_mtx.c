@@ -35,7 +35,7 @@
  * not read back.  Cones cannot be stored (SLV_ERR_UNSUPPORTED, nothing
  * written); x_ref is not written.
  */
-#define _POSIX_C_SOURCE 200809L /* strtok_r */
+#define _POSIX_C_SOURCE 200809L /* strtok_r, O_CLOEXEC */
 
 #include "io_internal.h"
 

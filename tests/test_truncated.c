@@ -8,8 +8,8 @@
  *
  * 1. The shared Siconos files (siconos/{lcp,relay,mlcp,fc3d,gfc3d}, read in
  *    place; SKIP when ../shared is absent), each cut after every line
- *    (files of more than 150 lines: the first 10, the last 40 and 10 in
- *    between; over 1 MB: the last 10), written to a temporary file of the
+ *    (files of more than 150 lines: the first 5, the last 30 and 5 in
+ *    between; over 1 MB: the last 5), written to a temporary file of the
  *    same extension and read by io_read.  The one cut no reader can see: a
  *    relay file cut right after q is, byte for byte, a whole Siconos LCP
  *    file (n, M, q: the format has no header naming its kind and no end
@@ -123,12 +123,13 @@ static size_t *line_ends(const char *b, size_t len, size_t *nl) {
 }
 
 /* Should the cut after line k of a file of nl lines and len bytes be
- * tried?  Every line of a short file; of a long one the first 10, the last
- * 40 and 10 in between; of one over 1 MB the last 10. */
+ * tried?  Every line of a short file; of a long one the first 5, the last
+ * 30 (where q, mu and the global file's H and vectors are) and 5 in
+ * between; of one over 1 MB the last 5. */
 static int try_line(size_t k, size_t nl, size_t len) {
-  if (len > (1u << 20)) return k + 10 >= nl;
+  if (len > (1u << 20)) return k + 5 >= nl;
   if (nl <= 150) return 1;
-  return k < 10 || k + 40 >= nl || k % (nl / 10) == 0;
+  return k < 5 || k + 30 >= nl || k % (nl / 5) == 0;
 }
 
 /* Every cut of the text file src (its whole problem read first) into a
