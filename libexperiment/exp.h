@@ -714,6 +714,9 @@ typedef struct exp_section {
   unsigned long seed;      /* opt.seed and the default seed of `generate`; default 1 */
   exp_failure failure;     /* scene kinds: the failed-step policy (file's, then own) */
   char figure[512];        /* `figure key=value...`, for the figure scripts */
+  int tol_line;            /* the line of its `tol` key (0: none) */
+  int allow_loose_tol;     /* `allow_loose_tol yes|no` in the section (1, 0), -1: the file's;
+                              a tol >= 1 is refused without it (slv_tol_check) */
 } exp_section;
 
 typedef struct exp_config {
@@ -728,6 +731,7 @@ typedef struct exp_config {
                            malloc'd, NULL: none (exp_config_vars) */
   exp_failure failure; /* the file's failed-step policy (keys before any section) */
   exp_log log;         /* where the engine's messages about this experiment go */
+  int allow_loose_tol; /* `allow_loose_tol yes` before any section: every section's default */
 } exp_config;
 
 /* Variables for ${NAME} (or ${NAME:-DEFAULT}) in values: `--var NAME=VALUE`

@@ -136,6 +136,9 @@ void lx_log_line(void *ctx, slv_log_level level, const char *line);
 PyObject *lx_validate(PyObject *self, PyObject *args);
 PyObject *lx_residual(PyObject *self, PyObject *args);
 PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs);
+/* tol_check(tol, allow) -> None, or why a tol >= 1 is refused
+ * (slv_tol_check: the package's tol= and compare(tol=)). */
+PyObject *lx_tol_check(PyObject *self, PyObject *args);
 PyObject *lx_read(PyObject *self, PyObject *args);
 PyObject *lx_write(PyObject *self, PyObject *args);
 PyObject *lx_velocities(PyObject *self, PyObject *args);

@@ -208,6 +208,8 @@ static PyMethodDef methods[] = {
   { "residual", lx_residual, METH_VARARGS, "residual(problem, x, w) -> dict." },
   { "solve", (PyCFunction)(void (*)(void))lx_solve, METH_VARARGS | METH_KEYWORDS,
     "solve(problem, solver, options, x0, history, log, log_level) -> dict." },
+  { "tol_check", lx_tol_check, METH_VARARGS,
+    "tol_check(tol, allow) -> None, or why a tol >= 1 is refused." },
   { "read", lx_read, METH_VARARGS, "read(path, format) -> dict or (status, message)." },
   { "kind", lx_kind, METH_VARARGS, "kind(problem) -> the I/O library's classification." },
   { "contactbench_rows", lx_contactbench_rows, METH_VARARGS,
