@@ -616,7 +616,10 @@ typedef struct exp_source {
   char family[32];                            /* GEN: exp_generate_families() */
   long n;                                     /* GEN: --n */
   unsigned long seed;                         /* GEN: --seed */
-  char scene[EXP_NAME_MAX];                   /* SCENE */
+  char scene[EXP_NAME_MAX];                   /* SCENE: its name; a model file's name
+                                                 without folder and extension */
+  char model[EXP_PATH_MAX];                   /* SCENE: the model file of a line `scene
+                                                 model=FILE` (resolved), "" for a named scene */
   char params[EXP_MAX_PARAMS][EXP_PARAM_MAX]; /* SCENE: "key=value" */
   int nparams;
   long steps;                /* SCENE: 0 = the scene's default */

@@ -143,6 +143,20 @@ dyn_world_settings exp_scene_settings(const exp_section *s, const exp_source *sr
  * model's (dyn_model_default_steps); 0 when the model cannot be built. */
 long exp_source_default_steps(const exp_source *src, double dt);
 
+/* The scene model of a scene source (scene_source.c): the named scene's with
+ * the line's parameters (dyn_scene_model), or the line's model file read
+ * through libmodels (mdl_read_mjcf; *timestep its <option timestep>, else
+ * 0).  DYN_OK, or a refusal with the message (the file, the element). */
+dyn_err exp_source_model(const exp_source *src, dyn_model **m, double *timestep, char *msg,
+                         size_t len);
+
+/* The world of a scene source under settings set (scene_source.c): as
+ * dyn_scene_new builds a named scene's (the first material's mu and
+ * restitution in the settings); a model file's takes its timestep as dt
+ * unless the line sets dt=. */
+dyn_err exp_source_new_world(const exp_source *src, const dyn_world_settings *set, dyn_world **w,
+                             char *msg, size_t len);
+
 /* The "# world:" preamble line of a scene source (scene_task.c). */
 void exp_scene_world_line(FILE *f, const exp_section *s, const exp_source *src);
 

@@ -444,9 +444,7 @@ static void scene_label(const exp_source *src, const dyn_world_settings *set, in
 
 static int build_world(const exp_source *src, const dyn_world_settings *set, dyn_world **w,
                        char *msg, size_t len) {
-  const char *params[EXP_MAX_PARAMS];
-  for (int k = 0; k < src->nparams; k++) params[k] = src->params[k];
-  return dyn_scene_new(src->scene, params, src->nparams, set, w, msg, len) == DYN_OK ? 0 : -1;
+  return exp_source_new_world(src, set, w, msg, len) == DYN_OK ? 0 : -1;
 }
 
 /* The world settings of a scene used as a problem source: the defaults,
