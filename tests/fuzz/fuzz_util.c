@@ -146,20 +146,28 @@ static int open_memory_fd(const char *path, int flags) {
   return fd;
 }
 
+/* open or open64: an in-memory path, else the real one (with the mode
+ * O_CREAT passes). */
+static int wrapped_open(int (*real)(const char *, int, ...), const char *path, int flags,
+                        va_list ap) {
+  int mode = (flags & O_CREAT) ? va_arg(ap, int) : 0;
+  return in_memory(path) ? open_memory_fd(path, flags) : real(path, flags, mode);
+}
+
 int __wrap_open(const char *path, int flags, ...) {
   va_list ap;
   va_start(ap, flags);
-  int mode = (flags & O_CREAT) ? va_arg(ap, int) : 0;
+  int fd = wrapped_open(__real_open, path, flags, ap);
   va_end(ap);
-  return in_memory(path) ? open_memory_fd(path, flags) : __real_open(path, flags, mode);
+  return fd;
 }
 
 int __wrap_open64(const char *path, int flags, ...) {
   va_list ap;
   va_start(ap, flags);
-  int mode = (flags & O_CREAT) ? va_arg(ap, int) : 0;
+  int fd = wrapped_open(__real_open64, path, flags, ap);
   va_end(ap);
-  return in_memory(path) ? open_memory_fd(path, flags) : __real_open64(path, flags, mode);
+  return fd;
 }
 
 int __wrap_remove(const char *path) {
