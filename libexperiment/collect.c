@@ -91,16 +91,24 @@ static const pkey identity[] = {
 };
 enum { NIDENT = (int)(sizeof identity / sizeof identity[0]) };
 
+/* Beyond the identity keys: the section's time limit (NIDENT, compared
+ * within a section) and the memory limit the task ran under (MEMLIM,
+ * reported, never refused as mixed). */
+enum { MEMLIM = NIDENT + 1 };
+
 static const char *key_of(const exp_result *r, int k, char *buf, size_t len) {
   if (k == NIDENT) {
     snprintf(buf, len, "%g", r->time_limit);
     return buf;
   }
+  if (k == MEMLIM) return r->prov.memory_limit[0] ? r->prov.memory_limit : "unknown";
   const char *base = identity[k].in_prov ? (const char *)&r->prov : (const char *)r;
   return base + identity[k].off;
 }
 
-static const char *key_name(int k) { return k == NIDENT ? "time_limit" : identity[k].name; }
+static const char *key_name(int k) {
+  return k == NIDENT ? "time_limit" : k == MEMLIM ? "memory_limit_mb" : identity[k].name;
+}
 
 /* Distinct values of key k over the results of tasks in [from, to) with
  * counts, "v1 (n1 tasks); v2 (n2)"; returns the number of distinct values. */
@@ -261,7 +269,8 @@ static void scene_lines(FILE *f, const exp_plan *pl, const exp_section *s) {
 
 /* The settings of a problem section's solves: tolerances, limits, the
  * timing protocol, the winners' tie tolerance and the condition estimate. */
-static void solve_lines(FILE *f, const exp_plan *pl, const exp_section *s, double tie) {
+static void solve_lines(FILE *f, const exp_plan *pl, const exp_section *s, double tie,
+                        const char *memlim) {
   double tols[EXP_MAX_TOLS];
   int nt = exp_section_tols(s, tols);
   fprintf(f, "# tol:");
@@ -269,9 +278,9 @@ static void solve_lines(FILE *f, const exp_plan *pl, const exp_section *s, doubl
   fprintf(f, "  max_iter: %ld\n", s->max_iter ? s->max_iter : 10000L);
   fprintf(f, "# time_limit_s: %g (each solve)\n", exp_time_limit(pl, s));
   fprintf(f,
-          "# memory_limit_mb: %.0f per task (RLIMIT_AS: a solver whose workspace does not "
-          "fit is refused, out_of_memory)\n",
-          pl->memory_mb);
+          "# memory_limit_mb: %s per task (RLIMIT_AS as in force in the tasks: a solver whose "
+          "workspace does not fit is refused, out_of_memory)\n",
+          memlim);
   fprintf(f,
           "# timing: clock_gettime(CLOCK_MONOTONIC) around slv_solve only (external "
           "solvers: see time_source), cold start, one warm-up, then runs until >= %ld runs "
@@ -304,12 +313,14 @@ static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const lo
   if (s->absent[0])
     fprintf(f, "# externals_absent: %s (requires= not found: left out)\n", s->absent);
   identity_lines(f, pl, L, sel);
+  char memlim[2048] = "unknown (no result)";
+  if (nres > 0) distinct(L, pl->ntasks, MEMLIM, sel, memlim, sizeof memlim);
   load_summary(L, sel, pl->ntasks, f);
   fprintf(f, "# seed: %lu\n", s->seed);
   if (exp_kind_is_scene(s->kind))
     scene_lines(f, pl, s);
   else
-    solve_lines(f, pl, s, tie);
+    solve_lines(f, pl, s, tie, memlim);
   if (s->figure[0]) fprintf(f, "# figure: %s\n", s->figure);
   date_line(f);
   fprintf(f, "# tasks: %d of %d with a result (%d missing or left out, %d failed)\n", nres, ntask,

@@ -54,6 +54,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- sections ---------------------------------------------------------------------- */
 
@@ -135,10 +136,18 @@ static int finish_section(const exp_config *cfg, exp_section *s) {
   return -1;
 }
 
+/* The file, a regular one (io_open_regular: a FIFO is refused without
+ * waiting for a writer, /dev/zero before it is read), of at most 16 MB. */
 static int read_text(const char *path, exp_config *cfg) {
-  FILE *f = fopen(path, "r");
+  char why[EXP_PATH_MAX + 128];
+  int fd;
+  FILE *f = NULL;
+  if (io_open_regular(path, &fd, NULL, why, sizeof why) == SLV_OK && !(f = fdopen(fd, "r"))) {
+    close(fd);
+    snprintf(why, sizeof why, "%s: %s", path, strerror(errno));
+  }
   if (!f) {
-    exp_say(&cfg->log, EXP_SAY_ERROR, "%s: %s", path, strerror(errno));
+    exp_say(&cfg->log, EXP_SAY_ERROR, "%s", why);
     return EXP_EXIT_USAGE;
   }
   size_t cap = 4096, len = 0;

@@ -780,6 +780,9 @@ typedef struct exp_prov {
                                   worker: jobs.c), "serial" (jobs.c's lone worker), else "any
                                   of N cpus" */
   double load_start, load_end; /* 1-minute load average */
+  char memory_limit[32];       /* the address-space limit in force (getrlimit RLIMIT_AS, after
+                                  exp_limit_memory): MB ("%.0f"), "none", or "" in a result
+                                  written before it was recorded */
 } exp_prov;
 
 EXP_API void exp_prov_gather(exp_prov *p);
@@ -792,8 +795,14 @@ EXP_API double exp_loadavg(void);
 /* The source revision: LCPLAB_REV, else git rev-parse in dir (+ -dirty). */
 EXP_API void exp_git_rev(const char *dir, char *rev, size_t len);
 /* Limits this process's address space to mb megabytes (RLIMIT_AS), unless
- * mb <= 0, LCPLAB_MEMORY_LIMIT=0 (valgrind) or an AddressSanitizer build. */
+ * mb <= 0, LCPLAB_MEMORY_LIMIT=0 (valgrind) or an AddressSanitizer build;
+ * LCPLAB_MEMORY_LIMIT=MB replaces mb.  A lower limit already in force (the
+ * shell's `ulimit -v`, a scheduler's) is kept, and so is the hard limit.
+ * exp_prov_gather records the limit in force afterwards. */
 EXP_API void exp_limit_memory(double mb);
+/* p's memory_limit: the limit exp_limit_memory(mb) would leave in force in
+ * this process (for the record of a worker that died before its own). */
+EXP_API void exp_prov_memory_limit(exp_prov *p, double mb);
 /* Physical memory / online CPUs, in MB: the default limit of a task. */
 EXP_API double exp_default_memory_mb(void);
 /* Runs argv; stdout into out (NUL-terminated, may be NULL), stderr to

@@ -191,6 +191,7 @@ static void write_crash(const pool *p, int i, int status) {
   snprintf(h->task_status, sizeof h->task_status, "error");
   snprintf(h->message, sizeof h->message, "%s", msg);
   exp_prov_gather(&h->prov);
+  exp_prov_memory_limit(&h->prov, p->pl->memory_mb); /* the worker's, not this process's */
   exp_result_commit(path, h, NULL, 0, NULL);
   free(h);
 }
