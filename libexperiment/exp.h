@@ -980,6 +980,42 @@ EXP_API int exp_result_matches(const exp_plan *pl, int i, const exp_result *r, c
  * exp_result_matches), else 0: the task is to run. */
 EXP_API int exp_task_done(const exp_plan *pl, int i);
 
+/* ---- what lcplab wrote in a folder (owned.c) ------------------------------------ */
+
+/* DIR/.lcplab-owned records the files lcplab wrote in DIR (or named for its
+ * tasks to write), one name a line relative to DIR: only they are ever
+ * replaced as lcplab's or removed (--force starts over by removing them and
+ * nothing else; a stale output is removed by the same record).
+ * experiments/CAMPAIGNS.md, "What lcplab owns in a folder". */
+#define EXP_OWNED_FILE ".lcplab-owned"
+
+/* A record as read: its names sorted, each once. */
+typedef struct exp_owned {
+  char **name;
+  int n, cap;
+  int exists; /* DIR had a record (an empty one included) */
+} exp_owned;
+
+/* Adds names[0..n) (relative to dir; an absolute one, one with a "." or
+ * ".." component or a line break is skipped) to dir's record, written
+ * whole under a temporary name and renamed over the old one.  0, or -1
+ * with err ("PATH: why"). */
+EXP_API int exp_owned_record(const char *dir, const char *const *names, int n, char *err,
+                             size_t len);
+/* dir's record into *o (no record: empty, o->exists 0).  0, or -1 with err
+ * (unreadable, or not a record: nothing is lcplab's then). */
+EXP_API int exp_owned_load(const char *dir, exp_owned *o, char *err, size_t len);
+/* 1 when name is in o. */
+EXP_API int exp_owned_has(const exp_owned *o, const char *name);
+EXP_API void exp_owned_free(exp_owned *o);
+/* Removes from dir the recorded files that pick says 1 for (pick NULL:
+ * all), regular files and links only (a link itself, never its target),
+ * with the temporaries their writers left beside them, and drops them
+ * from the record.  The count removed, or -1 with err (a file that could
+ * not be removed stays recorded). */
+EXP_API int exp_owned_remove(const char *dir, int (*pick)(void *ctx, const char *name), void *ctx,
+                             char *err, size_t len);
+
 /* ---- values as data (shell.c; experiments/README.md, "No shell
  * ever parses a value") ---- */
 /* Appends s to b single-quoted for sh (' -> '\''); nonzero when out of memory. */
