@@ -13,8 +13,13 @@
  *                       figures
  *
  * A plan folder carries a marker (.lcplab-plan) when lcplab made it: force
- * clears only such a folder (or, made before the marker, one with a
- * plan.info); a folder of other files is never cleared.  The outputs are
+ * starts over only in such a folder (or, made before the marker, one with
+ * a plan.info); a folder of other files is never touched.  Starting over
+ * removes exactly the files lcplab recorded as its own there (owned.c: the
+ * plan's files, its tasks' results, the outputs collected there) and, with
+ * --out, in the output folder (every section's outputs, one the file no
+ * longer has included); a plan folder made before the record loses its
+ * result files (tNNNNNN.res) only.  The outputs are
  * written with SIGINT and SIGTERM held back, so a CSV is never left half
  * written; a signal that came meanwhile is reported after them.  Stopping
  * the tasks is the caller's stop callback's decision (exp_jobs_opts): the
@@ -108,8 +113,16 @@ static int refuse_foreign(const exp_log *log, const char *dir, const char *flag)
   return 1;
 }
 
-/* Removes DIR/results/\* (files only) before a plan is started over. */
-static void clear_results(const char *dir) {
+/* A result file's name, tNNNNNN.res, or a temporary of one. */
+static int result_name(const char *n) {
+  if (n[0] == '.') n++;
+  return n[0] == 't' && strspn(n + 1, "0123456789") == 6 && strncmp(n + 7, ".res", 4) == 0 &&
+         (n[11] == '\0' || n[11] == '.');
+}
+
+/* A plan folder made before the record (owned.c): its results' files, by
+ * their names, are lcplab's; nothing else there is removed. */
+static void clear_unrecorded_results(const char *dir) {
   char path[EXP_PATH_MAX + 64];
   snprintf(path, sizeof path, "%s/results", dir);
   DIR *d = opendir(path);
@@ -117,9 +130,24 @@ static void clear_results(const char *dir) {
     char f[EXP_PATH_MAX + 384];
     struct stat st;
     snprintf(f, sizeof f, "%s/%s", path, e->d_name);
-    if (lstat(f, &st) == 0 && S_ISREG(st.st_mode)) unlink(f);
+    if (result_name(e->d_name) && lstat(f, &st) == 0 && S_ISREG(st.st_mode)) unlink(f);
   }
   if (d) closedir(d);
+}
+
+/* Starting over in dir (--force): the files lcplab recorded there are
+ * removed, and nothing else (owned.c); a plan folder without a record has
+ * its result files removed.  0, or -1 after the message. */
+static int start_over(const exp_log *log, const char *dir, int plan) {
+  char err[EXP_PATH_MAX + 256] = "", rec[EXP_PATH_MAX + 32];
+  exp_fmt(rec, sizeof rec, "%s/" EXP_OWNED_FILE, dir);
+  if (plan && !exp_path_exists(rec)) {
+    clear_unrecorded_results(dir);
+    return 0;
+  }
+  if (exp_owned_remove(dir, NULL, NULL, err, sizeof err) >= 0) return 0;
+  exp_say(log, EXP_SAY_ERROR, "experiment: --force: %s (nothing else was removed)", err);
+  return -1;
 }
 
 int exp_dump_folder(const exp_log *log, const char *cmd, const char *dir, char *out) {
@@ -272,20 +300,22 @@ static int check_plan_dir(const exp_plan *pl, const exp_campaign_opts *o) {
   char id[24];
   int fresh = !exp_path_exists(pl->dir);
   if (exp_outputs_check(&pl->cfg, o->out, o->force || !fresh, !o->no_plot)) return EXP_EXIT_USAGE;
-  if (fresh) return -1;
-  if (refuse_foreign(log, pl->dir, "--out")) return EXP_EXIT_USAGE;
-  if (exp_plan_peek_id(pl->dir, id) == 0 && strcmp(id, pl->id) == 0 && !o->force) {
+  if (!fresh && refuse_foreign(log, pl->dir, "--out")) return EXP_EXIT_USAGE;
+  if (!fresh && exp_plan_peek_id(pl->dir, id) == 0 && strcmp(id, pl->id) == 0 && !o->force) {
     exp_say(log, EXP_SAY_INFO, "resuming the campaign in %s (plan %s)", pl->dir, pl->id);
     return -1;
   }
-  if (!o->force) {
+  if (!fresh && !o->force) {
     exp_say(log, EXP_SAY_ERROR,
             "experiment: %s holds a plan of another configuration (or other problems); use "
             "--force to start over, or another --out",
             pl->dir);
     return EXP_EXIT_USAGE;
   }
-  clear_results(pl->dir);
+  /* starting over: the old plan's files and results, and the outputs
+   * lcplab wrote in OUT (a section the file no longer has included) */
+  if (o->force && ((!fresh && start_over(log, pl->dir, 1) != 0) || start_over(log, o->out, 0) != 0))
+    return EXP_EXIT_USAGE;
   return -1;
 }
 
@@ -353,7 +383,7 @@ int exp_campaign_plan(const exp_campaign_opts *o, const exp_log *log) {
     abs_path(o->plan, dir, sizeof dir);
     rc = prepare_plan(o, log, pl, dir);
   }
-  if (rc < 0 && existed) clear_results(dir);
+  if (rc < 0 && existed && start_over(log, dir, 1) != 0) rc = EXP_EXIT_USAGE;
   if (rc < 0 && exp_plan_write(pl, o->chunk) != 0) rc = EXP_EXIT_USAGE;
   if (rc < 0) {
     exp_say(log, EXP_SAY_OUTPUT, "%s/tasks.tsv", dir);

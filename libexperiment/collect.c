@@ -460,11 +460,11 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
 }
 
 /* The figures of section si, drawn from its published CSVs (a section
- * with rows, when figures are wanted). */
-static void plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, int *plot_ok,
-                         int list) {
+ * with rows, when figures are wanted); 1 when they were drawn. */
+static int plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, int *plot_ok,
+                        int list) {
   const exp_section *s = &pl->cfg.sec[si];
-  if (o->no_plot || !*plot_ok || !o->scripts || !o->scripts[0]) return;
+  if (o->no_plot || !*plot_ok || !o->scripts || !o->scripts[0]) return 0;
   char base[EXP_PATH_MAX + 80], csv[EXP_PATH_MAX + 96], csv2[EXP_PATH_MAX + 112];
   snprintf(base, sizeof base, "%s/%s", o->out, s->name);
   snprintf(csv, sizeof csv, "%s.csv", base);
@@ -474,26 +474,46 @@ static void plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, 
   snprintf(pdf, sizeof pdf, "%s.pdf", base);
   snprintf(png, sizeof png, "%s.png", base);
   exp_figures_remove(o->out, s->name);
-  if (plot(&pl->cfg.log, s, base, csv, suf ? csv2 : NULL, o) < 0) *plot_ok = 0;
+  int rc = plot(&pl->cfg.log, s, base, csv, suf ? csv2 : NULL, o);
+  if (rc < 0) *plot_ok = 0;
   list_out(&pl->cfg.log, list, pdf);
   list_out(&pl->cfg.log, list, png);
+  return rc == 0;
+}
+
+/* The names (relative to the output folder) of the files in set, into
+ * names; 0, or -1 out of memory. */
+static int set_names(const exp_outset *set, exp_owned *names) {
+  int bad = 0;
+  for (int k = 0; k < set->n && !bad; k++) bad = exp_owned_add(names, exp_basename(set->path[k]));
+  return bad;
 }
 
 /* Every section's CSVs and tables, published together once all are
- * complete, then the figures.  0, or -1 after the message (no output
- * replaced). */
+ * complete, then the figures; what was written is recorded as lcplab's
+ * and the sections' outputs it did not write again are removed
+ * (exp_outputs_own).  0, or -1 after the message (no output replaced). */
 static int write_outputs(const exp_plan *pl, const loaded *L, const exp_collect_opts *o, int list) {
   int nsec = pl->cfg.nsec, rc = 0;
   int *nrows = calloc((size_t)(nsec > 0 ? nsec : 1), sizeof *nrows);
+  int *drawn = calloc((size_t)(nsec > 0 ? nsec : 1), sizeof *drawn);
   exp_outset set = { NULL, NULL, 0, 0, 0, 0, &pl->cfg.log, list };
-  if (!nrows) exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: out of memory");
-  for (int si = 0; nrows && si < nsec && rc == 0; si++)
+  exp_owned written = { NULL, 0, 0, 0 };
+  if (!nrows || !drawn) exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: out of memory");
+  for (int si = 0; nrows && drawn && si < nsec && rc == 0; si++)
     rc = write_section(pl, L, si, o, &set, &nrows[si]);
-  rc = exp_outset_publish(&set, nrows && rc == 0);
+  if (rc == 0 && nrows && drawn && set_names(&set, &written) != 0) {
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: out of memory");
+    rc = -1;
+  }
+  rc = exp_outset_publish(&set, nrows && drawn && rc == 0);
   int plot_ok = 1;
   for (int si = 0; rc == 0 && si < nsec; si++)
-    if (nrows[si] > 0) plot_section(pl, si, o, &plot_ok, list);
+    if (nrows[si] > 0) drawn[si] = plot_section(pl, si, o, &plot_ok, list);
+  if (rc == 0) rc = exp_outputs_own(&pl->cfg, o->out, &written, drawn);
+  exp_owned_free(&written);
   free(nrows);
+  free(drawn);
   return rc;
 }
 

@@ -1005,7 +1005,10 @@ EXP_API int exp_owned_record(const char *dir, const char *const *names, int n, c
 /* dir's record into *o (no record: empty, o->exists 0).  0, or -1 with err
  * (unreadable, or not a record: nothing is lcplab's then). */
 EXP_API int exp_owned_load(const char *dir, exp_owned *o, char *err, size_t len);
-/* 1 when name is in o. */
+/* Appends a copy of name to o (a list of names to record; unsorted); 0,
+ * or -1 out of memory. */
+EXP_API int exp_owned_add(exp_owned *o, const char *name);
+/* 1 when name is in o (as exp_owned_load gives it: sorted). */
 EXP_API int exp_owned_has(const exp_owned *o, const char *name);
 EXP_API void exp_owned_free(exp_owned *o);
 /* Removes from dir the recorded files that pick says 1 for (pick NULL:
@@ -1195,6 +1198,15 @@ EXP_API int exp_collect(const exp_plan *pl, const exp_collect_opts *o);
  * leading outside out (also with force); else 0 (docs/io.md, "Replacing
  * files"). */
 EXP_API int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures);
+
+/* Records what a collect wrote into out as lcplab's (written: the names,
+ * relative to out, of the files it published; drawn[k] 1 when section k's
+ * figures were drawn, which are added) and removes every recorded output
+ * of cfg's sections that it did not write again: figures not drawn again,
+ * tables no longer written (exp_owned_remove).  0, or -1 after the
+ * message. */
+EXP_API int exp_outputs_own(const exp_config *cfg, const char *out, exp_owned *written,
+                            const int *drawn);
 
 /* Removes the figures of section name from out (NAME.pdf, NAME.png and the
  * pages NAME-K.*) before new ones are drawn: a figure never outlives the CSV

@@ -76,6 +76,8 @@ static int push(exp_owned *o, const char *s) {
   return 0;
 }
 
+int exp_owned_add(exp_owned *o, const char *name) { return push(o, name); }
+
 /* Sorted, each name once. */
 static void sort_unique(exp_owned *o) {
   if (o->n > 1) qsort(o->name, (size_t)o->n, sizeof *o->name, cmp_name);

@@ -444,6 +444,34 @@ static int mkdir_one(const exp_log *log, const char *dir, const char *sub) {
   return 0;
 }
 
+/* The names of the plan's files, its tasks' results and GNU parallel's
+ * joblog (run-parallel.sh writes it there), recorded as lcplab's in the
+ * plan folder (owned.c): --force starts over by removing these and
+ * nothing else.  0, or -1 after the message. */
+static int record_plan(const exp_plan *pl) {
+  static const char *const files[] = { "plan.exp",     "plan.vars",    "plan.info",
+                                       "problems.tsv", "solvers.tsv",  "tasks.tsv",
+                                       "task-ids",     "run-parallel.sh", "slurm.sbatch",
+                                       "joblog" };
+  int nf = (int)(sizeof files / sizeof files[0]), n = nf + pl->ntasks;
+  const char **names = malloc((size_t)n * sizeof *names);
+  char *res = malloc((size_t)(pl->ntasks > 0 ? pl->ntasks : 1) * 24);
+  char err[EXP_PATH_MAX + 256] = "out of memory";
+  int rc = -1;
+  if (names && res) {
+    for (int k = 0; k < nf; k++) names[k] = files[k];
+    for (int i = 0; i < pl->ntasks; i++) {
+      snprintf(res + 24 * (size_t)i, 24, "results/t%06d.res", i);
+      names[nf + i] = res + 24 * (size_t)i;
+    }
+    rc = exp_owned_record(pl->dir, names, n, err, sizeof err);
+  }
+  if (rc != 0) exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: %s", pl->dir, err);
+  free(names);
+  free(res);
+  return rc;
+}
+
 int exp_plan_write(const exp_plan *pl, int chunk) {
   exp_rbuf probs = { 0 }, tasks = { 0 }, ids = { 0 }, par = { 0 }, sb = { 0 }, info = { 0 },
            solvers = { 0 };
@@ -473,7 +501,8 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
           write_file(&pl->cfg.log, pl->dir, "task-ids", ids.buf ? ids.buf : "", ids.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "run-parallel.sh", par.buf, par.len, 1) ||
           write_file(&pl->cfg.log, pl->dir, "slurm.sbatch", sb.buf, sb.len, 1) ||
-          write_file(&pl->cfg.log, pl->dir, "plan.info", info.buf, info.len, 0);
+          write_file(&pl->cfg.log, pl->dir, "plan.info", info.buf, info.len, 0) ||
+          record_plan(pl);
   }
   exp_rbuf_free(&probs);
   exp_rbuf_free(&solvers);
