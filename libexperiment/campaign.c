@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "exp.h"
+#include "exp_lock.h"
 
 /* ---- folders --------------------------------------------------------------------------------- */
 
@@ -71,12 +72,14 @@ static int is_plan_folder(const char *dir) {
   return exp_path_exists(path) || exp_plan_peek_id(dir, id) == 0;
 }
 
-/* Does dir hold anything (a missing folder holds nothing)? */
+/* Does dir hold anything (a missing folder holds nothing; a lock of
+ * lcplab's, lock.c, is nothing)? */
 static int has_entries(const char *dir) {
   DIR *d = opendir(dir);
   int any = 0;
   for (struct dirent *e; d && !any && (e = readdir(d));)
-    any = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    any = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+          strncmp(e->d_name, ".lcplab-lock", 12) != 0;
   if (d) closedir(d);
   return any;
 }
@@ -374,11 +377,12 @@ int exp_campaign_plan(const exp_campaign_opts *o, const exp_log *log) {
   }
   char dir[EXP_PATH_MAX];
   int existed = exp_path_exists(o->plan), rc = EXP_EXIT_USAGE;
+  exp_lock lk = { "", "", 0 };
   if (existed && !o->force)
     exp_say(log, EXP_SAY_ERROR, "experiment: --plan %s exists (use --force to replace it)",
             o->plan);
   else if (!refuse_foreign(log, o->plan, "--plan") && make_plan_folder(log, o->plan, "--plan") == 0)
-    rc = -1;
+    rc = exp_lock_take(&lk, o->plan, "experiment", log) == 0 ? -1 : EXP_EXIT_USAGE;
   if (rc < 0) {
     abs_path(o->plan, dir, sizeof dir);
     rc = prepare_plan(o, log, pl, dir);
@@ -395,6 +399,7 @@ int exp_campaign_plan(const exp_campaign_opts *o, const exp_log *log) {
             dir, pl->ntasks, pl->nprobs, dir, dir, dir, dir);
     rc = EXP_EXIT_OK;
   }
+  exp_lock_release(&lk);
   exp_plan_free(pl);
   free(pl);
   return rc;
@@ -451,8 +456,11 @@ int exp_campaign_run(const exp_campaign_opts *o, const exp_log *log) {
     exp_say(log, EXP_SAY_ERROR, "experiment: out of memory");
     return EXP_EXIT_USAGE;
   }
-  int rc = campaign_plan_ready(o, log, pl, dir);
+  exp_lock lk;
+  int rc = exp_lock_take(&lk, out, "experiment", log) == 0 ? -1 : EXP_EXIT_USAGE;
+  if (rc < 0) rc = campaign_plan_ready(o, log, pl, dir);
   if (rc < 0) rc = campaign_tasks(o, log, pl, out);
+  exp_lock_release(&lk);
   exp_plan_free(pl);
   free(pl);
   return rc;
@@ -497,11 +505,13 @@ int exp_campaign_collect(const char *dir, const exp_collect_opts *co0, int force
   exp_collect_opts co = *co0;
   if (!co.out) co.out = dir;
   int rc = exp_plan_read(dir, log, pl);
+  exp_lock lk = { "", "", 0 };
   if (rc < 0 && mkdir_p(co.out) != 0) {
     exp_say(log, EXP_SAY_ERROR, "collect: --out %s: cannot create the folder: %s", co.out,
             strerror(errno));
     rc = EXP_EXIT_USAGE;
   }
+  if (rc < 0 && exp_lock_take(&lk, co.out, "collect", log) != 0) rc = EXP_EXIT_USAGE;
   /* the plan folder's own outputs are replaced; any other folder's only with force */
   if (rc < 0 &&
       exp_outputs_check(&pl->cfg, co.out, force || io_same_file(co.out, dir), !co.no_plot))
@@ -509,6 +519,7 @@ int exp_campaign_collect(const char *dir, const exp_collect_opts *co0, int force
   int late = 0;
   if (rc < 0 && !co.scripts) co.scripts = pl->cfg.dir;
   if (rc < 0) rc = collect_held(pl, &co, &late);
+  exp_lock_release(&lk);
   exp_plan_free(pl);
   free(pl);
   if (late)
