@@ -194,13 +194,24 @@ static int collect_held(const exp_plan *pl, const exp_collect_opts *co, int *lat
 
 static int task_left(const exp_plan *pl, int i) { return !exp_task_done(pl, i); }
 
-/* A result file is there, but it is not the task's own (stale: other
- * instance contents or variable values; or damaged). */
-static int task_stale(const exp_plan *pl, int i) {
-  char path[EXP_PATH_MAX + 64];
+/* What the result file of task i says: 0 none, 1 the task's own with a
+ * completed verdict, 2 its own without one (error, crashed), 3 not its own
+ * (stale: other instance contents, program files or variable values; or
+ * damaged). */
+static int result_state(const exp_plan *pl, int i) {
+  char path[EXP_PATH_MAX + 64], why[256];
+  exp_result r;
   exp_result_path(pl, i, path, sizeof path);
-  return exp_path_exists(path) && !exp_task_done(pl, i);
+  int rc = exp_result_read(path, &r, why, sizeof why);
+  if (rc == 1) return 0;
+  if (rc != 0) return 3;
+  int st = !exp_result_matches(pl, i, &r, why, sizeof why) ? 3 : exp_result_completed(&r) ? 1 : 2;
+  exp_result_free(&r);
+  return st;
 }
+
+static int task_stale(const exp_plan *pl, int i) { return result_state(pl, i) == 3; }
+static int task_unfinished(const exp_plan *pl, int i) { return result_state(pl, i) == 2; }
 
 /* The tasks that pick picks, as ranges "3, 7-12, ..." (at most len), their
  * count into *n (may be NULL), and the first of them (-1: none). */
@@ -237,12 +248,19 @@ static int task_ranges(const exp_plan *pl, int (*pick)(const exp_plan *, int), c
 static void note_stale(const exp_plan *pl, const exp_log *log) {
   char list[512];
   int n = 0;
-  if (task_ranges(pl, task_stale, list, sizeof list, &n) < 0) return;
-  exp_say(log, EXP_SAY_INFO,
-          "%d %s not %s own (other instance contents or ${NAME} values, or damaged): %s %s "
-          "run%s again",
-          n, n == 1 ? "result is" : "results are", n == 1 ? "its task's" : "their tasks'",
-          n == 1 ? "task" : "tasks", list, n == 1 ? "s" : "");
+  if (task_ranges(pl, task_stale, list, sizeof list, &n) >= 0)
+    exp_say(log, EXP_SAY_INFO,
+            "%d %s not %s own (other instance contents, programs or ${NAME} values, or damaged): "
+            "%s %s "
+            "run%s again",
+            n, n == 1 ? "result is" : "results are", n == 1 ? "its task's" : "their tasks'",
+            n == 1 ? "task" : "tasks", list, n == 1 ? "s" : "");
+  if (task_ranges(pl, task_unfinished, list, sizeof list, &n) >= 0)
+    exp_say(log, EXP_SAY_INFO,
+            "%d %s not finish last time (a worker died, memory ran out, or %s could not run): "
+            "%s %s run%s again",
+            n, n == 1 ? "task did" : "tasks did", n == 1 ? "it" : "they",
+            n == 1 ? "task" : "tasks", list, n == 1 ? "s" : "");
 }
 
 /* The name of the signal behind a stop ("a stop request" without one). */
@@ -360,7 +378,7 @@ static int prepare_plan(const exp_campaign_opts *o, const exp_log *log, exp_plan
   abs_path(o->config, pl->config_path, sizeof pl->config_path);
   snprintf(pl->dir, sizeof pl->dir, "%s", plan_dir);
   if (o->program) exp_fmt(pl->program, sizeof pl->program, "%s", o->program);
-  if (exp_plan_expand(pl)) {
+  if (exp_plan_expand(pl) || exp_plan_programs(pl)) {
     exp_say(log, EXP_SAY_ERROR, "experiment: out of memory expanding the tasks");
     return EXP_EXIT_USAGE;
   }

@@ -7,10 +7,11 @@
  * another plan is stale, a file without its end line truncated, one whose
  * checksum or row count does not match corrupted; such files are named on
  * stderr and left out, and so are missing tasks (listed as ranges).  A task
- * whose result says task_status error (the problem could not be read, the
- * worker died) or failed (an external solver left no usable answer: no
- * file, a FIFO, a file that does not read) is merged (its rows say error or
- * failed) and listed as failed.
+ * whose result says task_status failed (an external solver left no usable
+ * answer: no file, a FIFO, a file that does not read), error (the problem
+ * could not be read) or crashed (its worker died or it ran out of memory)
+ * is merged (its rows say failed, error or crashed) and listed: failed, or
+ * not finished (error, crashed: such a task runs again on the next run).
  *
  * Provenance: the results must agree on cpu, compiler, cflags, blas, BLAS
  * threads, binary, precision, revision and time limit; results that differ
@@ -293,6 +294,16 @@ static void date_line(FILE *f) {
   fprintf(f, "# date: %s (collected)\n", date);
 }
 
+/* "# program: NAME PATH sha256 HEX" for each file an external solver of
+ * the section runs (program.c; the hashes are in its tasks' keys). */
+static void program_lines(FILE *f, const exp_plan *pl, const exp_section *s) {
+  for (int j = 0; j < s->nsolvers; j++)
+    for (int k = 0; k < pl->nprogs; k++)
+      if (s->solvers[j].ext >= 0 && pl->progs[k].ext == s->solvers[j].ext)
+        fprintf(f, "# program: %s %s sha256 %s\n", pl->cfg.ext[pl->progs[k].ext].name,
+                pl->progs[k].path, pl->progs[k].sha256);
+}
+
 /* The CSV preamble of a section (experiments/README.md, "Provenance"):
  * what ran, with which settings, where and when. */
 static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const loaded *L,
@@ -303,6 +314,7 @@ static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const lo
   fprintf(f, "# plan: %s (id %s)\n", pl->dir, pl->id);
   if (s->absent[0])
     fprintf(f, "# externals_absent: %s (requires= not found: left out)\n", s->absent);
+  program_lines(f, pl, s);
   identity_lines(f, pl, L, sel);
   load_summary(L, sel, pl->ntasks, f);
   fprintf(f, "# seed: %lu\n", s->seed);
@@ -551,7 +563,12 @@ static void report(const exp_plan *pl, const loaded *L) {
     }
     flag[i] = L->res[i].task >= 0 && strcmp(L->res[i].task_status, "ok") != 0;
     if (flag[i] && shown++ < 20)
-      exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: task %d failed: %s", i, L->res[i].message);
+      exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: task %d %s: %s%s", i,
+              strcmp(L->res[i].task_status, "crashed") == 0 ? "did not finish"
+              : strcmp(L->res[i].task_status, "error") == 0 ? "could not run"
+                                                             : "failed",
+              L->res[i].message,
+              exp_result_completed(&L->res[i]) ? "" : " (it runs again on the next run)");
   }
   if (shown > 20)
     exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: ... and %d more left out or failed", shown - 20);

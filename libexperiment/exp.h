@@ -439,10 +439,11 @@ EXP_API int exp_fit_line_ci(const double *x, const double *y, int k, double *a, 
 /* The columns of the failure table, in order (status names as in the CSVs:
  * slv_status_str, plus the engine's own "refused", "time_limit" (also the library's), "interrupted",
  * "unconverged" (an external solver whose answer misses the tolerance),
- * "failed" (an external solver that wrote no usable answer) and "error" (the
- * task could not run)); exp_status_column maps a status to its column
+ * "failed" (an external solver that wrote no usable answer), "error" (the
+ * task could not run) and "crashed" (its worker died or it ran out of
+ * memory: it runs again next time)); exp_status_column maps a status to its column
  * (EXP_NSTATUS - 1, "other", for anything else). */
-enum { EXP_NSTATUS = 15 };
+enum { EXP_NSTATUS = 16 };
 EXP_API const char *exp_status_name(int col);
 EXP_API int exp_status_column(const char *status);
 
@@ -875,6 +876,14 @@ typedef struct exp_task {
   int friction;          /* scene kinds: dyn_friction */
 } exp_task;
 
+/* A file an external solver runs, hashed when the plan was made
+ * (program.c; experiments/CAMPAIGNS.md, "External solvers"). */
+typedef struct exp_program {
+  int ext;         /* the external (index into exp_config.ext) */
+  char *path;      /* the file, its links resolved (malloc'd) */
+  char sha256[65]; /* the SHA-256 of its bytes (hex) */
+} exp_program;
+
 typedef struct exp_plan {
   exp_config cfg;
   exp_prob *probs;
@@ -892,6 +901,8 @@ typedef struct exp_plan {
   char dump_dir[EXP_PATH_MAX];    /* --dump-failures: absolute folder ("" = none) */
   char program[EXP_PATH_MAX];     /* the lcplab program the plan's scripts run ("": this
                                      process's, exp_self_path) */
+  exp_program *progs;             /* the externals' files and their hashes (programs.tsv) */
+  int nprogs;
 } exp_plan;
 
 /* The effective tolerance list of a section (the kind's default when none
@@ -906,6 +917,17 @@ EXP_API int exp_section_frictions(const exp_section *s, int *fr);
  * and sets pl->id from the plan's files as exp_plan_write would write them.
  * 0, or -1 (out of memory). */
 EXP_API int exp_plan_expand(exp_plan *pl);
+/* The files the externals of pl's tasks run (program.c: the command word,
+ * the files the template names, requires=), hashed into pl->progs.  0, or
+ * -1 out of memory. */
+EXP_API int exp_plan_programs(exp_plan *pl);
+/* The SHA-256 of the file at path (links followed; its real path into
+ * real): an external's program, a plugin.  0, or -1 with err. */
+EXP_API int exp_program_hash(const char *path, char *real, size_t rlen, char sha[65], char *err,
+                             size_t len);
+/* 1 with err naming the file when a file of external ext changed (or is
+ * gone) since the plan hashed it, else 0. */
+EXP_API int exp_programs_changed(const exp_plan *pl, int ext, char *err, size_t len);
 /* Writes the plan folder pl->dir (created): plan.exp, plan.vars, plan.info,
  * problems.tsv, solvers.tsv, tasks.tsv, task-ids, run-parallel.sh,
  * slurm.sbatch, results/.  chunk: tasks per Slurm array element (0: automatic).  Returns
@@ -933,7 +955,8 @@ typedef struct exp_result {
   char plan[24];
   char key[65]; /* exp_task_key */
   char spec[512];
-  char task_status[16]; /* ok, error (could not run), failed (no usable answer) */
+  char task_status[16]; /* ok, failed (no usable answer), error (could not run), crashed
+                           (its worker died or it ran out of memory: runs again) */
   char message[512];
   exp_prov prov;
   char rev[160];
@@ -966,8 +989,9 @@ EXP_API void exp_rbuf_free(exp_rbuf *b);
 /* DIR/results/tNNNNNN.res */
 EXP_API void exp_result_path(const exp_plan *pl, int i, char *buf, size_t len);
 /* Task i's key (experiments/README.md, "Result files"): the SHA-256 (hex)
- * of the plan id, every variable's value, the task's tasks.tsv line and its
- * problem file's SHA-256 as the plan recorded it. */
+ * of the plan id, every variable's value, the task's tasks.tsv line, its
+ * problem file's SHA-256 as the plan recorded it and, for an external
+ * solver, its programs' paths and SHA-256 (programs.tsv). */
 EXP_API void exp_task_key(const exp_plan *pl, int i, char key[65]);
 /* Sets h's plan id, task, key, spec (tabs as blanks), rev and time limit
  * for task i of pl. */
@@ -976,8 +1000,13 @@ EXP_API void exp_result_identify(const exp_plan *pl, int i, exp_result *h);
  * else 0 with why (size len) set. */
 EXP_API int exp_result_matches(const exp_plan *pl, int i, const exp_result *r, char *why,
                                size_t len);
-/* 1 when task i of the plan has its own intact result (exp_result_read,
- * exp_result_matches), else 0: the task is to run. */
+/* 1 when r holds a completed verdict: task_status ok, or failed (an
+ * external solver's answer judged unusable); not error (the task could not
+ * run) nor crashed (its worker died, or it ran out of memory). */
+EXP_API int exp_result_completed(const exp_result *r);
+/* 1 when task i of the plan has its own intact result holding a completed
+ * verdict (exp_result_read, exp_result_matches, exp_result_completed),
+ * else 0: the task is to run. */
 EXP_API int exp_task_done(const exp_plan *pl, int i);
 
 /* ---- what lcplab wrote in a folder (owned.c) ------------------------------------ */

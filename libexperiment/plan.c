@@ -25,6 +25,8 @@
  *                    cite (slv.h's descriptor); not part of the id
  *   tasks.tsv        one line per task: task, section, kind, problem (or
  *                    srcK for a scene), solver, integrator, friction, label
+ *   programs.tsv     external, path, sha256: the files each external solver
+ *                    runs (program.c), in its tasks' keys; not part of the id
  *   task-ids         0..T-1, one a line (GNU parallel's input)
  *   run-parallel.sh  GNU parallel over the task ids, --joblog, --resume-failed
  *   slurm.sbatch     a job array, C tasks per array element, the time limit
@@ -34,7 +36,8 @@
  * section, label, family, origin and path), tasks.tsv and the time limit:
  * the plan's shape.  Each task has a key as
  * well, the SHA-256 of the plan id, plan.vars, its tasks.tsv line and its
- * problem file's SHA-256 (exp_task_key, task_done.c): a result is the task's
+ * problem file's SHA-256, an external's programs' too (exp_task_key,
+ * task_done.c): a result is the task's
  * only with both (exp_result_matches), so an edited instance or a changed
  * variable reruns the tasks it touches while the plan stays the same.
  */
@@ -234,6 +237,16 @@ static int render_solvers(const exp_plan *pl, exp_rbuf *b) {
                            sv->params ? sv->params : "", sv->cite ? sv->cite : "");
     }
   }
+  return bad;
+}
+
+/* programs.tsv: external, path, sha256 of each file an external runs
+ * (program.c); not part of the id (the tasks' keys hold the hashes). */
+static int render_programs(const exp_plan *pl, exp_rbuf *b) {
+  int bad = exp_rbuf_add(b, "# external\tpath\tsha256\n");
+  for (int k = 0; k < pl->nprogs && !bad; k++)
+    bad = exp_rbuf_add(b, "%s\t%s\t%s\n", pl->cfg.ext[pl->progs[k].ext].name, pl->progs[k].path,
+                       pl->progs[k].sha256);
   return bad;
 }
 
@@ -452,7 +465,7 @@ static int record_plan(const exp_plan *pl) {
   static const char *const files[] = { "plan.exp",     "plan.vars",    "plan.info",
                                        "problems.tsv", "solvers.tsv",  "tasks.tsv",
                                        "task-ids",     "run-parallel.sh", "slurm.sbatch",
-                                       "joblog" };
+                                       "programs.tsv", "joblog" };
   int nf = (int)(sizeof files / sizeof files[0]), n = nf + pl->ntasks;
   const char **names = malloc((size_t)n * sizeof *names);
   char *res = malloc((size_t)(pl->ntasks > 0 ? pl->ntasks : 1) * 24);
@@ -474,14 +487,15 @@ static int record_plan(const exp_plan *pl) {
 
 int exp_plan_write(const exp_plan *pl, int chunk) {
   exp_rbuf probs = { 0 }, tasks = { 0 }, ids = { 0 }, par = { 0 }, sb = { 0 }, info = { 0 },
-           solvers = { 0 };
+           solvers = { 0 }, progs = { 0 };
   char self[PATH_MAX];
   if (pl->program[0])
     snprintf(self, sizeof self, "%s", pl->program);
   else
     exp_self_path(self, sizeof self);
   int bad = render_problems(pl, &probs) | render_solvers(pl, &solvers) | render_tasks(pl, &tasks) |
-            render_info(pl, &info) | render_scripts(pl, chunk, self, &par, &sb);
+            render_info(pl, &info) | render_scripts(pl, chunk, self, &par, &sb) |
+            render_programs(pl, &progs);
   for (int i = 0; i < pl->ntasks && !bad; i++) bad = exp_rbuf_add(&ids, "%d\n", i);
   if (bad) {
     exp_say(&pl->cfg.log, EXP_SAY_ERROR, "out of memory writing the plan");
@@ -498,6 +512,7 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
           write_file(&pl->cfg.log, pl->dir, "problems.tsv", probs.buf, probs.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "solvers.tsv", solvers.buf, solvers.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "tasks.tsv", tasks.buf, tasks.len, 0) ||
+          write_file(&pl->cfg.log, pl->dir, "programs.tsv", progs.buf, progs.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "task-ids", ids.buf ? ids.buf : "", ids.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "run-parallel.sh", par.buf, par.len, 1) ||
           write_file(&pl->cfg.log, pl->dir, "slurm.sbatch", sb.buf, sb.len, 1) ||
@@ -511,6 +526,7 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
   exp_rbuf_free(&par);
   exp_rbuf_free(&sb);
   exp_rbuf_free(&info);
+  exp_rbuf_free(&progs);
   return bad ? -1 : 0;
 }
 
@@ -729,6 +745,35 @@ static int read_tasks(const char *dir, exp_plan *pl) {
   return rc;
 }
 
+/* programs.tsv (program.c): the externals' files and hashes; a plan made
+ * before it has none.  -1 ok, else exit 2 after the message. */
+static int read_programs(const char *dir, exp_plan *pl) {
+  char path[EXP_PATH_MAX + 32], line[EXP_PATH_MAX + 256];
+  snprintf(path, sizeof path, "%s/programs.tsv", dir);
+  FILE *f = fopen(path, "r");
+  int rc = -1;
+  while (f && rc < 0 && fgets(line, sizeof line, f)) {
+    char *c[3];
+    if (line[0] == '#') continue;
+    int x = -1;
+    if (split_tabs(line, c, 3) == 3)
+      for (int k = 0; k < pl->cfg.next && x < 0; k++)
+        if (strcmp(pl->cfg.ext[k].name, c[0]) == 0) x = k;
+    exp_program *p = x >= 0 ? realloc(pl->progs, (size_t)(pl->nprogs + 1) * sizeof *p) : NULL;
+    if (p) pl->progs = p;
+    if (!p || strlen(c[2]) != 64 || !(pl->progs[pl->nprogs].path = strdup(c[1]))) {
+      exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: a line that is not external, path, sha256",
+              path);
+      rc = EXP_EXIT_USAGE;
+      break;
+    }
+    pl->progs[pl->nprogs].ext = x;
+    snprintf(pl->progs[pl->nprogs++].sha256, 65, "%s", c[2]);
+  }
+  if (f) fclose(f);
+  return rc;
+}
+
 int exp_plan_read(const char *dir, const exp_log *log, exp_plan *pl) {
   memset(pl, 0, sizeof *pl);
   if (log) pl->cfg.log = *log;
@@ -743,11 +788,15 @@ int exp_plan_read(const char *dir, const exp_log *log, exp_plan *pl) {
   if (rc < 0) rc = exp_config_read_recorded(path, cfgdir, &vars, log, &pl->cfg);
   free(vtext);
   if (rc >= 0) return rc;
-  if ((rc = read_problems(dir, pl)) >= 0 || (rc = read_tasks(dir, pl)) >= 0) return rc;
+  if ((rc = read_problems(dir, pl)) >= 0 || (rc = read_tasks(dir, pl)) >= 0 ||
+      (rc = read_programs(dir, pl)) >= 0)
+    return rc;
   return -1;
 }
 
 void exp_plan_free(exp_plan *pl) {
+  for (int k = 0; k < pl->nprogs; k++) free(pl->progs[k].path);
+  free(pl->progs);
   exp_config_free(&pl->cfg);
   free(pl->probs);
   free(pl->tasks);

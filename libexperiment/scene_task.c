@@ -392,6 +392,25 @@ int exp_scene_run(exp_tctx *c) {
   return rc;
 }
 
+int exp_scene_bare_rows(const exp_tctx *c, const char *status, const char *note, exp_rbuf *out) {
+  const exp_task *t = c->t;
+  const exp_source *src = &c->s->src[t->src];
+  const slv_solver *sv = t->solver.sv;
+  int fr = t->friction == EXP_FRICTION_AUTO && sv ? auto_friction(sv) : t->friction;
+  const char *name = exp_solver_name(&c->pl->cfg, &t->solver);
+  const char *fric = fr >= 0 && fr < 4 ? friction_str[fr] : "auto";
+  exp_line l;
+  if (c->s->kind == EXP_SCENES) {
+    exp_scene_summary_row(c, name, fric, NULL, status, note, &l);
+  } else {
+    srun r = { (exp_tctx *)c, src->scene, name, integrator_str[t->integrator], fric, "", NULL };
+    bare_row(&r, 0, status, "none", note, &l);
+  }
+  if (exp_rbuf_add(out, "%s\n", l.s) != 0) return -1;
+  out->nrows++;
+  return 0;
+}
+
 /* ---- scenes sections: one run summary per (scene, solver) ------------------------------ */
 
 /* "k=v k=v" of n words into out. */
