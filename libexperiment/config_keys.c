@@ -158,8 +158,10 @@ static int key_instances(const exp_cfg_parser *ps, exp_section *s, char **w, int
     if (!src) return exp_cfg_error(ps, w[0], "out of memory");
     src->kind = EXP_SRC_FILE;
     src->line = ps->line;
-    if (resolve(ps->cfg, w[k], src->path, sizeof src->path))
+    char path[EXP_PATH_MAX];
+    if (resolve(ps->cfg, w[k], path, sizeof path))
       return exp_cfg_error(ps, w[0], "path too long: '%s'", w[k]);
+    if (!(src->path = strdup(path))) return exp_cfg_error(ps, w[0], "out of memory");
     if (ps->recorded || strpbrk(src->path, "*?["))
       continue; /* a plan's copy, or a glob pattern: matched when the problems are prepared */
     struct stat st;
@@ -264,6 +266,8 @@ static int scene_setting(const exp_cfg_parser *ps, exp_source *src, const char *
   if (src->nsettings >= EXP_MAX_SETTINGS || strlen(kv) >= EXP_PARAM_MAX)
     return exp_cfg_error(ps, key, "more than %d world settings or one longer than %d characters",
                          EXP_MAX_SETTINGS, EXP_PARAM_MAX - 1);
+  if (!src->settings && !(src->settings = malloc(EXP_MAX_SETTINGS * sizeof *src->settings)))
+    return exp_cfg_error(ps, key, "out of memory");
   snprintf(src->settings[src->nsettings++], EXP_PARAM_MAX, "%s", kv);
   return -1;
 }
@@ -303,6 +307,8 @@ static int scene_key(const exp_cfg_parser *ps, exp_source *src, const char *kv, 
   } else {
     if (src->nparams >= EXP_MAX_PARAMS || strlen(kv) >= EXP_PARAM_MAX)
       return exp_cfg_error(ps, "scene", "too many or too long parameters at '%s'", kv);
+    if (!src->params && !(src->params = malloc(EXP_MAX_PARAMS * sizeof *src->params)))
+      return exp_cfg_error(ps, "scene", "out of memory");
     snprintf(src->params[src->nparams++], EXP_PARAM_MAX, "%s", kv);
   }
 #undef IS

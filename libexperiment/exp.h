@@ -613,23 +613,29 @@ typedef enum exp_src_kind {
 /* friction models of scene runs (dyn_friction values), -1 = auto */
 #define EXP_FRICTION_AUTO (-1)
 
+/* One source line's problem or scene.  A file of 40,000 `generate` lines
+ * holds 40,000 of these: the variable parts (a path, a scene's parameters
+ * and settings) are allocated only for the sources that have them
+ * (exp_config_free frees them), so a source costs a few hundred bytes. */
 typedef struct exp_source {
   exp_src_kind kind;
-  int line;                                   /* line of the config that named it */
-  char path[EXP_PATH_MAX];                    /* FILE: resolved path or pattern */
-  char family[32];                            /* GEN: exp_generate_families() */
-  long n;                                     /* GEN: --n */
-  unsigned long seed;                         /* GEN: --seed */
-  char scene[EXP_NAME_MAX];                   /* SCENE */
-  char params[EXP_MAX_PARAMS][EXP_PARAM_MAX]; /* SCENE: "key=value" */
+  int line;                            /* line of the config that named it */
+  char *path;                          /* FILE: resolved path or pattern (malloc'd) */
+  char family[32];                     /* GEN: exp_generate_families() */
+  long n;                              /* GEN: --n */
+  unsigned long seed;                  /* GEN: --seed */
+  char scene[EXP_NAME_MAX];            /* SCENE */
+  char (*params)[EXP_PARAM_MAX];       /* SCENE: "key=value", EXP_MAX_PARAMS of them (malloc'd
+                                          with the first; NULL: none) */
   int nparams;
   long steps;                /* SCENE: 0 = the scene's default */
   long every;                /* SCENE as problems: export every E-th step (0: the last only) */
   int friction;              /* SCENE: -2 = the section's, else a dyn_friction / AUTO */
   char solver[EXP_NAME_MAX]; /* SCENE as a problem source: the world's solver ("" = auto) */
   /* SCENE: world settings given on the line, "key=value" as written, each
-   * checked by exp_world_set when the file was read (exp_source_world) */
-  char settings[EXP_MAX_SETTINGS][EXP_PARAM_MAX];
+   * checked by exp_world_set when the file was read (exp_source_world);
+   * EXP_MAX_SETTINGS of them, malloc'd with the first (NULL: none) */
+  char (*settings)[EXP_PARAM_MAX];
   int nsettings;
 } exp_source;
 
@@ -846,7 +852,7 @@ typedef struct exp_prob {
   double mu_min, mu_max;   /* the friction coefficients' range: the cones' mu, else the findex
                               rows' mu; NaN both: no friction (an LCP, a box, an MLCP) */
   char origin[16];         /* file, generated, scene */
-  char path[EXP_PATH_MAX]; /* the instance file */
+  char *path;              /* the instance file (malloc'd; exp_plan_free frees it) */
   char sha256[65];         /* the SHA-256 of its bytes when the plan was made (hex) */
 } exp_prob;
 
@@ -861,9 +867,12 @@ typedef struct exp_env {
  * (exp_generate_file for generated ones, scene exports) and reads each once for
  * its metadata (cached in DATADIR/problem-meta.tsv by path, size and mtime).
  * Scene sections only have their scenes built once (parameters checked).
- * Returns -1 on success (*probs, *np set; free()), else the exit status
- * after the message. */
+ * Returns -1 on success (*probs, *np set; exp_probs_free), else the exit
+ * status after the message.  Time and memory are linear in the number of
+ * problems (a map finds a path or a label, never a scan). */
 EXP_API int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int *np);
+/* Frees n problems (their paths) and the array. */
+EXP_API void exp_probs_free(exp_prob *probs, int n);
 
 /* ---- plans and tasks (plan.c) ------------------------------------------- */
 

@@ -44,6 +44,7 @@
 #define _GNU_SOURCE
 
 #include "exp.h"
+#include "exp_strmap.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -145,26 +146,49 @@ static int expand_scene_section(exp_plan *pl, int si, int *cap) {
 
 static int plan_id(exp_plan *pl);
 
+/* The problems of each section, in catalogue order: section si's are
+ * order[start[si] .. start[si + 1]) (one pass, not one per section). */
+static int by_section(const exp_plan *pl, int **start, int **order) {
+  int ns = pl->cfg.nsec;
+  *start = calloc((size_t)ns + 2, sizeof **start);
+  *order = malloc((size_t)(pl->nprobs > 0 ? pl->nprobs : 1) * sizeof **order);
+  int *next = calloc((size_t)ns + 1, sizeof *next);
+  if (!*start || !*order || !next) {
+    free(next);
+    return -1;
+  }
+  for (int p = 0; p < pl->nprobs; p++)
+    if (pl->probs[p].section >= 0 && pl->probs[p].section < ns) (*start)[pl->probs[p].section + 1]++;
+  for (int si = 0; si < ns; si++) (*start)[si + 1] += (*start)[si];
+  for (int p = 0; p < pl->nprobs; p++) {
+    int si = pl->probs[p].section;
+    if (si >= 0 && si < ns) (*order)[(*start)[si] + next[si]++] = p;
+  }
+  free(next);
+  return 0;
+}
+
 int exp_plan_expand(exp_plan *pl) {
-  int cap = 0;
+  int cap = 0, *start = NULL, *order = NULL, bad = 0;
   free(pl->tasks);
   pl->tasks = NULL;
   pl->ntasks = 0;
-  for (int si = 0; si < pl->cfg.nsec; si++) {
+  bad = by_section(pl, &start, &order);
+  for (int si = 0; si < pl->cfg.nsec && !bad; si++) {
     const exp_section *s = &pl->cfg.sec[si];
     if (exp_kind_is_scene(s->kind)) {
-      if (expand_scene_section(pl, si, &cap)) return -1;
+      bad = expand_scene_section(pl, si, &cap);
       continue;
     }
-    for (int p = 0; p < pl->nprobs; p++) {
-      if (pl->probs[p].section != si) continue;
-      for (int k = 0; k < s->nsolvers; k++) {
-        exp_task t = { si, p, -1, s->solvers[k], 0, 0 };
-        if (add_task(pl, &cap, t)) return -1;
+    for (int q = start[si]; q < start[si + 1] && !bad; q++)
+      for (int k = 0; k < s->nsolvers && !bad; k++) {
+        exp_task t = { si, order[q], -1, s->solvers[k], 0, 0 };
+        bad = add_task(pl, &cap, t);
       }
-    }
   }
-  return plan_id(pl);
+  free(start);
+  free(order);
+  return bad ? -1 : plan_id(pl);
 }
 
 /* ---- rendering ------------------------------------------------------------------------- */
@@ -626,7 +650,12 @@ static int split_tabs(char *line, char **f, int n) {
   return k;
 }
 
-static int read_problems(const char *dir, exp_plan *pl) {
+/* The index of the section named name (secs: the sections by name), or -1. */
+static int section_named(const exp_strmap *secs, const char *name) {
+  return exp_strmap_get(secs, 0, name);
+}
+
+static int read_problems(const char *dir, exp_plan *pl, const exp_strmap *secs) {
   char path[EXP_PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/problems.tsv", dir);
   FILE *f = fopen(path, "r");
@@ -656,9 +685,7 @@ static int read_problems(const char *dir, exp_plan *pl) {
     }
     exp_prob *p = &pl->probs[pl->nprobs++];
     memset(p, 0, sizeof *p);
-    p->section = -1;
-    for (int s = 0; s < pl->cfg.nsec; s++)
-      if (strcmp(pl->cfg.sec[s].name, c[1]) == 0) p->section = s;
+    p->section = section_named(secs, c[1]);
     snprintf(p->label, sizeof p->label, "%s", c[2]);
     snprintf(p->family, sizeof p->family, "%s", c[3]);
     p->cls = exp_class_from_str(c[4]);
@@ -670,7 +697,10 @@ static int read_problems(const char *dir, exp_plan *pl) {
     p->mu_min = strtod(c[10], NULL);
     p->mu_max = strtod(c[11], NULL);
     snprintf(p->origin, sizeof p->origin, "%s", c[12]);
-    snprintf(p->path, sizeof p->path, "%s", c[13]);
+    if (!(p->path = strdup(c[13]))) {
+      rc = EXP_EXIT_USAGE;
+      break;
+    }
     snprintf(p->sha256, sizeof p->sha256, "%s", c[14]);
     if (p->section < 0 || p->cls < 0) {
       exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: problem %d: unknown section '%s' or class '%s'",
@@ -698,11 +728,9 @@ static int find_solver(const exp_config *cfg, const char *name, exp_solver_ref *
   return -1;
 }
 
-static int parse_task(exp_plan *pl, char **c, exp_task *t) {
+static int parse_task(exp_plan *pl, const exp_strmap *secs, char **c, exp_task *t) {
   memset(t, 0, sizeof *t);
-  t->section = -1;
-  for (int s = 0; s < pl->cfg.nsec; s++)
-    if (strcmp(pl->cfg.sec[s].name, c[1]) == 0) t->section = s;
+  t->section = section_named(secs, c[1]);
   if (t->section < 0 || find_solver(&pl->cfg, c[4], &t->solver)) return -1;
   if (strncmp(c[3], "src", 3) == 0) {
     t->prob = -1;
@@ -720,7 +748,7 @@ static int parse_task(exp_plan *pl, char **c, exp_task *t) {
   return t->prob >= 0 && t->prob < pl->nprobs ? 0 : -1;
 }
 
-static int read_tasks(const char *dir, exp_plan *pl) {
+static int read_tasks(const char *dir, exp_plan *pl, const exp_strmap *secs) {
   char path[EXP_PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/tasks.tsv", dir);
   FILE *f = fopen(path, "r");
@@ -734,7 +762,7 @@ static int read_tasks(const char *dir, exp_plan *pl) {
     if (line[0] == '#') continue;
     char *c[8];
     exp_task t;
-    if (split_tabs(line, c, 8) != 8 || atoi(c[0]) != pl->ntasks || parse_task(pl, c, &t) ||
+    if (split_tabs(line, c, 8) != 8 || atoi(c[0]) != pl->ntasks || parse_task(pl, secs, c, &t) ||
         add_task(pl, &cap, t)) {
       exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: task %d: not a task of this plan's config", path,
               pl->ntasks);
@@ -788,17 +816,23 @@ int exp_plan_read(const char *dir, const exp_log *log, exp_plan *pl) {
   if (rc < 0) rc = exp_config_read_recorded(path, cfgdir, &vars, log, &pl->cfg);
   free(vtext);
   if (rc >= 0) return rc;
-  if ((rc = read_problems(dir, pl)) >= 0 || (rc = read_tasks(dir, pl)) >= 0 ||
-      (rc = read_programs(dir, pl)) >= 0)
-    return rc;
-  return -1;
+  exp_strmap secs = { 0 };
+  for (int k = 0; k < pl->cfg.nsec && rc < 0; k++)
+    if (exp_strmap_put(&secs, 0, pl->cfg.sec[k].name, k) != 0) {
+      exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: out of memory", dir);
+      rc = EXP_EXIT_USAGE;
+    }
+  if (rc < 0 && (rc = read_problems(dir, pl, &secs)) < 0 && (rc = read_tasks(dir, pl, &secs)) < 0)
+    rc = read_programs(dir, pl);
+  exp_strmap_free(&secs);
+  return rc;
 }
 
 void exp_plan_free(exp_plan *pl) {
   for (int k = 0; k < pl->nprogs; k++) free(pl->progs[k].path);
   free(pl->progs);
   exp_config_free(&pl->cfg);
-  free(pl->probs);
+  exp_probs_free(pl->probs, pl->nprobs);
   free(pl->tasks);
   memset(pl, 0, sizeof *pl);
 }

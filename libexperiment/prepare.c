@@ -32,6 +32,7 @@
 #define _GNU_SOURCE
 
 #include "exp.h"
+#include "exp_strmap.h"
 
 #include <errno.h>
 #include <glob.h>
@@ -67,15 +68,22 @@ static void progress(const exp_env *env, const char *fmt, ...) {
 
 /* ---- the metadata cache ------------------------------------------------------------ */
 
+/* A file's metadata as the cache keeps it (the fields of exp_prob that
+ * describe the file, not its place in a plan). */
 typedef struct meta {
-  char path[EXP_PATH_MAX];
+  char *path;
   long long size, mtime;
-  exp_prob p;
+  int cls, n, contacts;
+  char kind[16];
+  long nnz;
+  double cond, mu_min, mu_max;
+  char sha256[65];
 } meta;
 
 typedef struct meta_cache {
   meta *m;
   int n, cap, dirty;
+  exp_strmap by_path; /* path -> its latest entry */
   char file[EXP_PATH_MAX + 32];
 } meta_cache;
 
@@ -87,7 +95,8 @@ static int file_stamp(const char *path, long long *size, long long *mtime) {
   return 0;
 }
 
-static meta *cache_add(meta_cache *c) {
+/* A new entry for path, found by it from now on; NULL out of memory. */
+static meta *cache_add(meta_cache *c, const char *path) {
   if (c->n == c->cap) {
     int cap = c->cap ? 2 * c->cap : 64;
     meta *m = realloc(c->m, (size_t)cap * sizeof *m);
@@ -95,9 +104,21 @@ static meta *cache_add(meta_cache *c) {
     c->m = m;
     c->cap = cap;
   }
-  meta *e = &c->m[c->n++];
+  meta *e = &c->m[c->n];
   memset(e, 0, sizeof *e);
+  if (!(e->path = strdup(path))) return NULL;
+  if (exp_strmap_put(&c->by_path, 0, e->path, c->n) != 0) {
+    free(e->path);
+    return NULL;
+  }
+  c->n++;
   return e;
+}
+
+static void cache_free(meta_cache *c) {
+  for (int k = 0; k < c->n; k++) free(c->m[k].path);
+  free(c->m);
+  exp_strmap_free(&c->by_path);
 }
 
 static void cache_load(meta_cache *c, const char *datadir) {
@@ -108,25 +129,26 @@ static void cache_load(meta_cache *c, const char *datadir) {
   while (fgets(line, sizeof line, f)) {
     if (line[0] == '#') continue;
     char path[EXP_PATH_MAX], cls[16], kind[16], cond[32], mu0[32], mu1[32];
-    meta tmp;
-    memset(&tmp, 0, sizeof tmp);
+    meta t;
+    memset(&t, 0, sizeof t);
     if (sscanf(line, "%4095[^\t]\t%lld\t%lld\t%15s\t%15s\t%d\t%ld\t%d\t%31s\t%31s\t%31s\t%64s",
-               path, &tmp.size, &tmp.mtime, cls, kind, &tmp.p.n, &tmp.p.nnz, &tmp.p.contacts, cond,
-               mu0, mu1, tmp.p.sha256) != 12)
+               path, &t.size, &t.mtime, cls, kind, &t.n, &t.nnz, &t.contacts, cond, mu0, mu1,
+               t.sha256) != 12)
       continue; /* also a line of an older cache (no mu): read the file again */
-    meta *e = cache_add(c);
+    meta *e = cache_add(c, path);
     if (!e) break;
-    *e = tmp;
-    snprintf(e->path, sizeof e->path, "%s", path);
-    e->p.cls = exp_class_from_str(cls);
-    snprintf(e->p.kind, sizeof e->p.kind, "%s", kind);
-    e->p.cond = strtod(cond, NULL);
-    e->p.mu_min = strtod(mu0, NULL);
-    e->p.mu_max = strtod(mu1, NULL);
+    t.path = e->path;
+    *e = t;
+    e->cls = exp_class_from_str(cls);
+    snprintf(e->kind, sizeof e->kind, "%s", kind);
+    e->cond = strtod(cond, NULL);
+    e->mu_min = strtod(mu0, NULL);
+    e->mu_max = strtod(mu1, NULL);
   }
   fclose(f);
 }
 
+/* The cache written back: each path's latest entry, once. */
 static void cache_save(meta_cache *c) {
   if (!c->dirty) return;
   char err[EXP_PATH_MAX + 256];
@@ -137,21 +159,22 @@ static void cache_save(meta_cache *c) {
              "\tsha256 (lcplab experiment's cache of problem metadata; delete it to recompute)\n");
   for (int k = 0; k < c->n; k++) {
     const meta *e = &c->m[k];
+    if (exp_strmap_get(&c->by_path, 0, e->path) != k) continue; /* a later entry replaced it */
     fprintf(f, "%s\t%lld\t%lld\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%.17g\t%.17g\t%s\n", e->path, e->size,
-            e->mtime, exp_class_str(e->p.cls), e->p.kind, e->p.n, e->p.nnz, e->p.contacts,
-            e->p.cond, e->p.mu_min, e->p.mu_max, e->p.sha256);
+            e->mtime, exp_class_str(e->cls), e->kind, e->n, e->nnz, e->contacts, e->cond,
+            e->mu_min, e->mu_max, e->sha256);
   }
   io_outfile_publish(o, err, sizeof err);
 }
 
+/* The entry of path when it still describes the file (size, time and
+ * SHA-256 as recorded), else NULL. */
 static const meta *cache_find(const meta_cache *c, const char *path, const char *sha) {
   long long size, mtime;
-  if (file_stamp(path, &size, &mtime)) return NULL;
-  for (int k = c->n - 1; k >= 0; k--)
-    if (strcmp(c->m[k].path, path) == 0 && c->m[k].size == size && c->m[k].mtime == mtime &&
-        strcmp(c->m[k].p.sha256, sha) == 0)
-      return &c->m[k];
-  return NULL;
+  int k = exp_strmap_get(&c->by_path, 0, path);
+  if (k < 0 || file_stamp(path, &size, &mtime)) return NULL;
+  const meta *e = &c->m[k];
+  return e->size == size && e->mtime == mtime && strcmp(e->sha256, sha) == 0 ? e : NULL;
 }
 
 /* ---- problems ----------------------------------------------------------------------- */
@@ -229,14 +252,14 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
   }
   const meta *m = cache_find(mc, path, e->sha256);
   if (m) {
-    e->cls = m->p.cls;
-    snprintf(e->kind, sizeof e->kind, "%s", m->p.kind);
-    e->n = m->p.n;
-    e->nnz = m->p.nnz;
-    e->contacts = m->p.contacts;
-    e->cond = m->p.cond;
-    e->mu_min = m->p.mu_min;
-    e->mu_max = m->p.mu_max;
+    e->cls = m->cls;
+    snprintf(e->kind, sizeof e->kind, "%s", m->kind);
+    e->n = m->n;
+    e->nnz = m->nnz;
+    e->contacts = m->contacts;
+    e->cond = m->cond;
+    e->mu_min = m->mu_min;
+    e->mu_max = m->mu_max;
     if (isnan(e->mu_min) && !isnan(mu_in_a)) e->mu_min = e->mu_max = mu_in_a;
     return -1;
   }
@@ -260,11 +283,18 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
   slv_problem p = io_instance_problem(inst);
   slv_condition_estimate(&p, &e->cond, NULL, 0); /* NaN when not computed */
   io_instance_free(inst);
-  meta *nm = cache_add(mc);
+  meta *nm = cache_add(mc, path);
   if (nm) {
-    snprintf(nm->path, sizeof nm->path, "%s", path);
     file_stamp(path, &nm->size, &nm->mtime);
-    nm->p = *e;
+    nm->cls = e->cls;
+    snprintf(nm->kind, sizeof nm->kind, "%s", e->kind);
+    nm->n = e->n;
+    nm->nnz = e->nnz;
+    nm->contacts = e->contacts;
+    nm->cond = e->cond;
+    nm->mu_min = e->mu_min;
+    nm->mu_max = e->mu_max;
+    snprintf(nm->sha256, sizeof nm->sha256, "%s", e->sha256);
     mc->dirty = 1;
   }
   return -1;
@@ -310,7 +340,10 @@ static int add_file(const ctx *c, const exp_source *src, const char *path, const
   }
   e->section = c->section;
   char full[PATH_MAX];
-  snprintf(e->path, sizeof e->path, "%s", realpath(path, full) ? full : path);
+  if (!(e->path = strdup(realpath(path, full) ? full : path))) {
+    exp_say(&c->cfg->log, EXP_SAY_ERROR, "out of memory");
+    return EXP_EXIT_USAGE;
+  }
   snprintf(e->origin, sizeof e->origin, "%s", origin);
   char label[128];
   base_label(path, label, sizeof label);
@@ -607,31 +640,50 @@ static int check_scene(const ctx *c, const exp_source *src) {
   return rc;
 }
 
-/* Labels made unique within each section: a repeated label gets "~2", "~3". */
-static void unique_labels(plist *l) {
-  for (int i = 0; i < l->n; i++) {
-    int dup = 1;
-    for (int j = 0; j < i; j++)
-      if (l->p[j].section == l->p[i].section && strcmp(l->p[j].label, l->p[i].label) == 0) dup++;
+/* Labels made unique within each section: a repeated label gets "~2", "~3"
+ * (its count so far, found by (section, label) in a map: one pass). */
+static int unique_labels(plist *l) {
+  exp_strmap seen = { 0 };
+  char(*orig)[128] = malloc((size_t)(l->n > 0 ? l->n : 1) * sizeof *orig);
+  int bad = !orig;
+  for (int i = 0; i < l->n && !bad; i++) {
+    snprintf(orig[i], sizeof orig[i], "%s", l->p[i].label);
+    int dup = exp_strmap_get(&seen, l->p[i].section, orig[i]);
+    dup = dup < 0 ? 1 : dup + 1;
+    bad = exp_strmap_put(&seen, l->p[i].section, orig[i], dup) != 0;
     if (dup > 1) {
       size_t len = strlen(l->p[i].label);
       exp_fmt(l->p[i].label + (len > 120 ? 120 : len), 8, "~%d", dup);
     }
   }
+  exp_strmap_free(&seen);
+  free(orig);
+  return bad ? -1 : 0;
 }
 
 /* Drops the problems whose class the section does not keep, and duplicate
- * files within a section. */
-static void filter_section(const exp_config *cfg, plist *l) {
-  int m = 0;
+ * files within a section (found by (section, path) in a map). */
+static int filter_section(const exp_config *cfg, plist *l) {
+  exp_strmap seen = { 0 };
+  int m = 0, bad = 0;
   for (int i = 0; i < l->n; i++) {
     const exp_section *s = &cfg->sec[l->p[i].section];
-    int keep = !s->classes || (s->classes & (1u << l->p[i].cls));
-    for (int j = 0; j < m && keep; j++)
-      keep = !(l->p[j].section == l->p[i].section && strcmp(l->p[j].path, l->p[i].path) == 0);
-    if (keep) l->p[m++] = l->p[i];
+    int keep = !bad && (!s->classes || (s->classes & (1u << l->p[i].cls))) &&
+               exp_strmap_get(&seen, l->p[i].section, l->p[i].path) < 0;
+    if (keep) bad = exp_strmap_put(&seen, l->p[i].section, l->p[i].path, m) != 0;
+    if (keep && !bad)
+      l->p[m++] = l->p[i];
+    else
+      free(l->p[i].path);
   }
   l->n = m;
+  exp_strmap_free(&seen);
+  return bad ? -1 : 0;
+}
+
+void exp_probs_free(exp_prob *probs, int n) {
+  for (int i = 0; probs && i < n; i++) free(probs[i].path);
+  free(probs);
 }
 
 int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int *np) {
@@ -643,6 +695,7 @@ int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int
   for (int si = 0; si < cfg->nsec && rc < 0; si++) {
     const exp_section *s = &cfg->sec[si];
     ctx c = { cfg, env, &mc, &list, si };
+    int first = list.n; /* this section's problems are list.p[first ..) */
     for (int k = 0; k < s->nsrc && rc < 0; k++) {
       const exp_source *src = &s->src[k];
       if (exp_kind_is_scene(s->kind))
@@ -656,8 +709,8 @@ int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int
     }
     if (rc < 0 && !exp_kind_is_scene(s->kind)) {
       int have = 0;
-      for (int i = 0; i < list.n; i++)
-        have += list.p[i].section == si && (!s->classes || (s->classes & (1u << list.p[i].cls)));
+      for (int i = first; i < list.n; i++)
+        have += !s->classes || (s->classes & (1u << list.p[i].cls));
       if (!have) {
         exp_say(&cfg->log, EXP_SAY_ERROR,
                 "%s:%d: experiment: section '%s' keeps no problem (classes)", cfg->path, s->line,
@@ -667,13 +720,15 @@ int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int
     }
   }
   cache_save(&mc);
-  free(mc.m);
+  cache_free(&mc);
+  if (rc < 0 && (filter_section(cfg, &list) != 0 || unique_labels(&list) != 0)) {
+    exp_say(&cfg->log, EXP_SAY_ERROR, "out of memory");
+    rc = EXP_EXIT_USAGE;
+  }
   if (rc >= 0) {
-    free(list.p);
+    exp_probs_free(list.p, list.n);
     return rc;
   }
-  filter_section(cfg, &list);
-  unique_labels(&list);
   *probs = list.p;
   *np = list.n;
   return -1;
