@@ -156,6 +156,10 @@ static int spawn(pool *p, worker *w) {
   if (pid == 0) {
     close(down[1]);
     close(up[0]);
+    /* not inherited by what a task runs (an external solver): a worker that
+     * dies must close its pipe, whatever its children go on doing */
+    fcntl(down[0], F_SETFD, FD_CLOEXEC);
+    fcntl(up[1], F_SETFD, FD_CLOEXEC);
     for (int k = 0; k < p->nw; k++)
       if (p->w[k].pid > 0) {
         if (!p->w[k].closed) close(p->w[k].to);
@@ -300,10 +304,8 @@ static int read_answers(pool *p, worker *w) {
   return 0;
 }
 
-/* A worker ended: reap it, account for its task. */
-static void reap(pool *p, worker *w) {
-  int status = 0;
-  while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {}
+/* A worker ended with status (waitpid's, reaped): account for its task. */
+static void reaped(pool *p, worker *w, int status) {
   if (!w->closed) close(w->to);
   close(w->from);
   w->pid = 0;
@@ -320,6 +322,28 @@ static void reap(pool *p, worker *w) {
       p->state[i] = T_PENDING; /* killed by us: not done */
     }
     w->task = -1;
+  }
+}
+
+/* A worker whose pipe ended: reap it. */
+static void reap(pool *p, worker *w) {
+  int status = 0;
+  while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {}
+  reaped(p, w, status);
+}
+
+/* Workers that exited while their pipe stays open (a child of theirs
+ * holds it): their answers read, then reaped. */
+static void reap_exited(pool *p) {
+  for (int k = 0; k < p->nw; k++) {
+    worker *w = &p->w[k];
+    int status = 0;
+    if (w->pid <= 0 || waitpid(w->pid, &status, WNOHANG) != w->pid) continue;
+    for (;;) {
+      struct pollfd q = { w->from, POLLIN, 0 };
+      if (poll(&q, 1, 0) <= 0 || !(q.revents & (POLLIN | POLLHUP)) || read_answers(p, w) < 0) break;
+    }
+    reaped(p, w, status);
   }
 }
 
@@ -380,6 +404,7 @@ static int loop(pool *p) {
       if (p->w[k].pid > 0 && (pf[k].revents & (POLLIN | POLLHUP | POLLERR)) &&
           read_answers(p, &p->w[k]) < 0)
         reap(p, &p->w[k]);
+    reap_exited(p);
     if (p->tty) progress(p, 0);
   }
   free(pf);
