@@ -259,8 +259,8 @@ static void note_stale(const exp_plan *pl, const exp_log *log) {
     exp_say(log, EXP_SAY_INFO,
             "%d %s not finish last time (a worker died, memory ran out, or %s could not run): "
             "%s %s run%s again",
-            n, n == 1 ? "task did" : "tasks did", n == 1 ? "it" : "they",
-            n == 1 ? "task" : "tasks", list, n == 1 ? "s" : "");
+            n, n == 1 ? "task did" : "tasks did", n == 1 ? "it" : "they", n == 1 ? "task" : "tasks",
+            list, n == 1 ? "s" : "");
 }
 
 /* The name of the signal behind a stop ("a stop request" without one). */

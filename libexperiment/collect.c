@@ -566,7 +566,7 @@ static void report(const exp_plan *pl, const loaded *L) {
       exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: task %d %s: %s%s", i,
               strcmp(L->res[i].task_status, "crashed") == 0 ? "did not finish"
               : strcmp(L->res[i].task_status, "error") == 0 ? "could not run"
-                                                             : "failed",
+                                                            : "failed",
               L->res[i].message,
               exp_result_completed(&L->res[i]) ? "" : " (it runs again on the next run)");
   }

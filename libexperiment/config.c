@@ -88,8 +88,7 @@ static int open_section(const exp_cfg_parser *ps, exp_config *cfg, char **w, int
     return exp_cfg_error(ps, key, "NAME '%s' must be letters, digits, '_', '-', '.' (not first)",
                          name);
   if (exp_strmap_get(ps->sections, 0, name) >= 0)
-    return exp_cfg_error(ps, key, "a section named '%s' already exists (give another NAME)",
-                         name);
+    return exp_cfg_error(ps, key, "a section named '%s' already exists (give another NAME)", name);
   if (grow_sections(ps, cfg) != 0) return exp_cfg_error(ps, key, "out of memory");
   exp_section *s = &cfg->sec[cfg->nsec++];
   memset(s, 0, sizeof *s);

@@ -619,13 +619,13 @@ typedef enum exp_src_kind {
  * (exp_config_free frees them), so a source costs a few hundred bytes. */
 typedef struct exp_source {
   exp_src_kind kind;
-  int line;                            /* line of the config that named it */
-  char *path;                          /* FILE: resolved path or pattern (malloc'd) */
-  char family[32];                     /* GEN: exp_generate_families() */
-  long n;                              /* GEN: --n */
-  unsigned long seed;                  /* GEN: --seed */
-  char scene[EXP_NAME_MAX];            /* SCENE */
-  char (*params)[EXP_PARAM_MAX];       /* SCENE: "key=value", EXP_MAX_PARAMS of them (malloc'd
+  int line;                      /* line of the config that named it */
+  char *path;                    /* FILE: resolved path or pattern (malloc'd) */
+  char family[32];               /* GEN: exp_generate_families() */
+  long n;                        /* GEN: --n */
+  unsigned long seed;            /* GEN: --seed */
+  char scene[EXP_NAME_MAX];      /* SCENE */
+  char (*params)[EXP_PARAM_MAX]; /* SCENE: "key=value", EXP_MAX_PARAMS of them (malloc'd
                                           with the first; NULL: none) */
   int nparams;
   long steps;                /* SCENE: 0 = the scene's default */
@@ -846,14 +846,14 @@ typedef struct exp_prob {
   int cls;         /* exp_class */
   char kind[16];   /* io_instance kind */
   int n;
-  long nnz;                /* stored nonzeros of A (dense: entries != 0) */
-  int contacts;            /* cones, findex normal rows or the scene's contacts; 0 none */
-  double cond;             /* 1-norm condition estimate (inf: singular) */
-  double mu_min, mu_max;   /* the friction coefficients' range: the cones' mu, else the findex
+  long nnz;              /* stored nonzeros of A (dense: entries != 0) */
+  int contacts;          /* cones, findex normal rows or the scene's contacts; 0 none */
+  double cond;           /* 1-norm condition estimate (inf: singular) */
+  double mu_min, mu_max; /* the friction coefficients' range: the cones' mu, else the findex
                               rows' mu; NaN both: no friction (an LCP, a box, an MLCP) */
-  char origin[16];         /* file, generated, scene */
-  char *path;              /* the instance file (malloc'd; exp_plan_free frees it) */
-  char sha256[65];         /* the SHA-256 of its bytes when the plan was made (hex) */
+  char origin[16];       /* file, generated, scene */
+  char *path;            /* the instance file (malloc'd; exp_plan_free frees it) */
+  char sha256[65];       /* the SHA-256 of its bytes when the plan was made (hex) */
 } exp_prob;
 
 typedef struct exp_env {

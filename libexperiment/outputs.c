@@ -196,8 +196,7 @@ static int add_figures(const char *out, const exp_strmap *drawn, exp_owned *name
   return bad;
 }
 
-int exp_outputs_own(const exp_config *cfg, const char *out, exp_owned *written,
-                    const int *drawn) {
+int exp_outputs_own(const exp_config *cfg, const char *out, exp_owned *written, const int *drawn) {
   exp_strmap secs = { 0 }, plotted = { 0 }, wmap = { 0 };
   stale_ctx c = { &secs, &wmap, { { 0 } }, 0 };
   char err[EXP_PATH_MAX + 256] = "";

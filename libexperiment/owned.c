@@ -156,8 +156,9 @@ static int write_record(const char *dir, const exp_owned *o, char *err, size_t l
   io_outfile *out = io_outfile_open(path, err, len);
   if (!out) return -1;
   FILE *f = io_outfile_stream(out);
-  fprintf(f, OWNED_MAGIC "\n# the files lcplab wrote in this folder (experiments/CAMPAIGNS.md, "
-             "\"What lcplab owns in a folder\"): --force removes these and nothing else\n");
+  fprintf(f, OWNED_MAGIC
+          "\n# the files lcplab wrote in this folder (experiments/CAMPAIGNS.md, "
+          "\"What lcplab owns in a folder\"): --force removes these and nothing else\n");
   for (int i = 0; i < o->n; i++) fprintf(f, "%s\n", o->name[i]);
   return io_outfile_publish(out, err, len) == SLV_OK ? 0 : -1;
 }

@@ -158,7 +158,8 @@ static int by_section(const exp_plan *pl, int **start, int **order) {
     return -1;
   }
   for (int p = 0; p < pl->nprobs; p++)
-    if (pl->probs[p].section >= 0 && pl->probs[p].section < ns) (*start)[pl->probs[p].section + 1]++;
+    if (pl->probs[p].section >= 0 && pl->probs[p].section < ns)
+      (*start)[pl->probs[p].section + 1]++;
   for (int si = 0; si < ns; si++) (*start)[si + 1] += (*start)[si];
   for (int p = 0; p < pl->nprobs; p++) {
     int si = pl->probs[p].section;
@@ -486,8 +487,8 @@ static int mkdir_one(const exp_log *log, const char *dir, const char *sub) {
  * plan folder (owned.c): --force starts over by removing these and
  * nothing else.  0, or -1 after the message. */
 static int record_plan(const exp_plan *pl) {
-  static const char *const files[] = { "plan.exp",     "plan.vars",    "plan.info",
-                                       "problems.tsv", "solvers.tsv",  "tasks.tsv",
+  static const char *const files[] = { "plan.exp",     "plan.vars",       "plan.info",
+                                       "problems.tsv", "solvers.tsv",     "tasks.tsv",
                                        "task-ids",     "run-parallel.sh", "slurm.sbatch",
                                        "programs.tsv", "joblog" };
   int nf = (int)(sizeof files / sizeof files[0]), n = nf + pl->ntasks;
@@ -540,8 +541,7 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
           write_file(&pl->cfg.log, pl->dir, "task-ids", ids.buf ? ids.buf : "", ids.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "run-parallel.sh", par.buf, par.len, 1) ||
           write_file(&pl->cfg.log, pl->dir, "slurm.sbatch", sb.buf, sb.len, 1) ||
-          write_file(&pl->cfg.log, pl->dir, "plan.info", info.buf, info.len, 0) ||
-          record_plan(pl);
+          write_file(&pl->cfg.log, pl->dir, "plan.info", info.buf, info.len, 0) || record_plan(pl);
   }
   exp_rbuf_free(&probs);
   exp_rbuf_free(&solvers);
@@ -790,8 +790,7 @@ static int read_programs(const char *dir, exp_plan *pl) {
     exp_program *p = x >= 0 ? realloc(pl->progs, (size_t)(pl->nprogs + 1) * sizeof *p) : NULL;
     if (p) pl->progs = p;
     if (!p || strlen(c[2]) != 64 || !(pl->progs[pl->nprogs].path = strdup(c[1]))) {
-      exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: a line that is not external, path, sha256",
-              path);
+      exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: a line that is not external, path, sha256", path);
       rc = EXP_EXIT_USAGE;
       break;
     }

@@ -161,8 +161,8 @@ static void cache_save(meta_cache *c) {
     const meta *e = &c->m[k];
     if (exp_strmap_get(&c->by_path, 0, e->path) != k) continue; /* a later entry replaced it */
     fprintf(f, "%s\t%lld\t%lld\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%.17g\t%.17g\t%s\n", e->path, e->size,
-            e->mtime, exp_class_str(e->cls), e->kind, e->n, e->nnz, e->contacts, e->cond,
-            e->mu_min, e->mu_max, e->sha256);
+            e->mtime, exp_class_str(e->cls), e->kind, e->n, e->nnz, e->contacts, e->cond, e->mu_min,
+            e->mu_max, e->sha256);
   }
   io_outfile_publish(o, err, sizeof err);
 }

@@ -102,8 +102,9 @@ static int clean_word(const exp_config *cfg, const char *word, char *out, size_t
 static int wrapper_word(const char *w) {
   static const char *const wrappers[] = { "env", "exec", "command", "nice", "nohup", "time", NULL };
   const char *eq = strchr(w, '=');
-  if (eq && eq > w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
-                          (size_t)(eq - w))
+  if (eq && eq > w &&
+      strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
+          (size_t)(eq - w))
     return 1;
   for (int k = 0; wrappers[k]; k++)
     if (strcmp(w, wrappers[k]) == 0) return 1;
@@ -137,8 +138,8 @@ static void line_of(const char *text, int k, char *out, size_t len) {
 }
 
 /* The files of external e (header) into files (at most max); their count. */
-static int external_files(const exp_config *cfg, const exp_external *e,
-                          char files[][EXP_PATH_MAX], int max) {
+static int external_files(const exp_config *cfg, const exp_external *e, char files[][EXP_PATH_MAX],
+                          int max) {
   char line[4096], word[EXP_PATH_MAX];
   int n = 0, command = 0, seen_cmd = 0;
   if (e->requires[0] && n < max) exp_fmt(files[n++], EXP_PATH_MAX, "%s", e->requires);

@@ -333,8 +333,9 @@ static int run_builtin(exp_tctx *c, const io_instance *inst, const double *tols,
 int exp_task_bare_rows(const exp_plan *pl, int i, const char *status, const char *note,
                        exp_rbuf *out) {
   const exp_task *t = &pl->tasks[i];
-  exp_tctx c = { pl, i, t, &pl->cfg.sec[t->section], t->prob >= 0 ? &pl->probs[t->prob] : NULL,
-                 NULL, NULL, 0, "" };
+  exp_tctx c = {
+    pl, i, t, &pl->cfg.sec[t->section], t->prob >= 0 ? &pl->probs[t->prob] : NULL, NULL, NULL, 0, ""
+  };
   if (t->prob < 0) return exp_scene_bare_rows(&c, status, note, out);
   double tols[EXP_MAX_TOLS];
   int nt = exp_section_tols(c.s, tols);

@@ -922,8 +922,8 @@ static void test_owned_record(void) {
   CU_ASSERT_EQUAL(exp_owned_load(dir, &o, err, sizeof err), 0);
   CU_ASSERT_EQUAL(o.exists, 0);
   CU_ASSERT_EQUAL(o.n, 0);
-  const char *first[] = { "b.csv", "a.csv", "sub/t1.res", "../up", "/abs", "a//b", "./x", "sub/..",
-                          EXP_OWNED_FILE, "keepdir" };
+  const char *first[] = { "b.csv", "a.csv", "sub/t1.res", "../up",        "/abs",
+                          "a//b",  "./x",   "sub/..",     EXP_OWNED_FILE, "keepdir" };
   const char *again[] = { "a.csv", "link", "b.csv", "ax.csv" };
   CU_ASSERT_EQUAL(exp_owned_record(dir, first, 10, err, sizeof err), 0);
   CU_ASSERT_EQUAL(exp_owned_record(dir, again, 4, err, sizeof err), 0);
