@@ -68,16 +68,12 @@ static void progress(const exp_env *env, const char *fmt, ...) {
 
 /* ---- the metadata cache ------------------------------------------------------------ */
 
-/* A file's metadata as the cache keeps it (the fields of exp_prob that
- * describe the file, not its place in a plan). */
+/* A file's metadata as the cache keeps it: p's fields that describe the
+ * file (class, kind, n, nnz, contacts, cond, mu, sha256; p.path unused). */
 typedef struct meta {
   char *path;
   long long size, mtime;
-  int cls, n, contacts;
-  char kind[16];
-  long nnz;
-  double cond, mu_min, mu_max;
-  char sha256[65];
+  exp_prob p;
 } meta;
 
 typedef struct meta_cache {
@@ -132,18 +128,18 @@ static void cache_load(meta_cache *c, const char *datadir) {
     meta t;
     memset(&t, 0, sizeof t);
     if (sscanf(line, "%4095[^\t]\t%lld\t%lld\t%15s\t%15s\t%d\t%ld\t%d\t%31s\t%31s\t%31s\t%64s",
-               path, &t.size, &t.mtime, cls, kind, &t.n, &t.nnz, &t.contacts, cond, mu0, mu1,
-               t.sha256) != 12)
+               path, &t.size, &t.mtime, cls, kind, &t.p.n, &t.p.nnz, &t.p.contacts, cond, mu0, mu1,
+               t.p.sha256) != 12)
       continue; /* also a line of an older cache (no mu): read the file again */
     meta *e = cache_add(c, path);
     if (!e) break;
     t.path = e->path;
     *e = t;
-    e->cls = exp_class_from_str(cls);
-    snprintf(e->kind, sizeof e->kind, "%s", kind);
-    e->cond = strtod(cond, NULL);
-    e->mu_min = strtod(mu0, NULL);
-    e->mu_max = strtod(mu1, NULL);
+    e->p.cls = exp_class_from_str(cls);
+    snprintf(e->p.kind, sizeof e->p.kind, "%s", kind);
+    e->p.cond = strtod(cond, NULL);
+    e->p.mu_min = strtod(mu0, NULL);
+    e->p.mu_max = strtod(mu1, NULL);
   }
   fclose(f);
 }
@@ -161,8 +157,8 @@ static void cache_save(meta_cache *c) {
     const meta *e = &c->m[k];
     if (exp_strmap_get(&c->by_path, 0, e->path) != k) continue; /* a later entry replaced it */
     fprintf(f, "%s\t%lld\t%lld\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%.17g\t%.17g\t%s\n", e->path, e->size,
-            e->mtime, exp_class_str(e->cls), e->kind, e->n, e->nnz, e->contacts, e->cond, e->mu_min,
-            e->mu_max, e->sha256);
+            e->mtime, exp_class_str(e->p.cls), e->p.kind, e->p.n, e->p.nnz, e->p.contacts,
+            e->p.cond, e->p.mu_min, e->p.mu_max, e->p.sha256);
   }
   io_outfile_publish(o, err, sizeof err);
 }
@@ -174,7 +170,7 @@ static const meta *cache_find(const meta_cache *c, const char *path, const char 
   int k = exp_strmap_get(&c->by_path, 0, path);
   if (k < 0 || file_stamp(path, &size, &mtime)) return NULL;
   const meta *e = &c->m[k];
-  return e->size == size && e->mtime == mtime && strcmp(e->sha256, sha) == 0 ? e : NULL;
+  return e->size == size && e->mtime == mtime && strcmp(e->p.sha256, sha) == 0 ? e : NULL;
 }
 
 /* ---- problems ----------------------------------------------------------------------- */
@@ -252,14 +248,14 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
   }
   const meta *m = cache_find(mc, path, e->sha256);
   if (m) {
-    e->cls = m->cls;
-    snprintf(e->kind, sizeof e->kind, "%s", m->kind);
-    e->n = m->n;
-    e->nnz = m->nnz;
-    e->contacts = m->contacts;
-    e->cond = m->cond;
-    e->mu_min = m->mu_min;
-    e->mu_max = m->mu_max;
+    e->cls = m->p.cls;
+    snprintf(e->kind, sizeof e->kind, "%s", m->p.kind);
+    e->n = m->p.n;
+    e->nnz = m->p.nnz;
+    e->contacts = m->p.contacts;
+    e->cond = m->p.cond;
+    e->mu_min = m->p.mu_min;
+    e->mu_max = m->p.mu_max;
     if (isnan(e->mu_min) && !isnan(mu_in_a)) e->mu_min = e->mu_max = mu_in_a;
     return -1;
   }
@@ -286,15 +282,8 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
   meta *nm = cache_add(mc, path);
   if (nm) {
     file_stamp(path, &nm->size, &nm->mtime);
-    nm->cls = e->cls;
-    snprintf(nm->kind, sizeof nm->kind, "%s", e->kind);
-    nm->n = e->n;
-    nm->nnz = e->nnz;
-    nm->contacts = e->contacts;
-    nm->cond = e->cond;
-    nm->mu_min = e->mu_min;
-    nm->mu_max = e->mu_max;
-    snprintf(nm->sha256, sizeof nm->sha256, "%s", e->sha256);
+    nm->p = *e;
+    nm->p.path = NULL; /* the problem's own: the entry has its path */
     mc->dirty = 1;
   }
   return -1;
