@@ -88,7 +88,7 @@ typedef struct cli_world_args {
   const char *params[CLI_MAX_PARAMS]; /* "key=value", borrowed from argv */
   int nparams;
   const char *solver;          /* --solver as given (NULL: not given) */
-  long steps;                  /* 0: the scene's default (dyn_scene_default_steps) */
+  long steps;                  /* 0: the scene's default (dyn_model_default_steps) */
   dyn_world_settings set;      /* the defaults, then each --KEY VALUE (exp_world_set) */
   slv_log_level_fn solver_log; /* NULL, or the solves' log callback (at SLV_LOG_DEBUG) */
   void *solver_log_ctx;

@@ -15,7 +15,7 @@
  * The writers use %.17g (FCLIB, npz: binary doubles), so IN and the re-read OUT
  * are the same problem bit for bit (the sign change of .blcp, b = -b_ode,
  * is exact).  A global FCLIB problem is read condensed to its local form
- * (libsolvers/io_fclib.c) and written as that.
+ * (libio/io_fclib_read.c) and written as that.
  *
  * IN is read with the memory cap --max-memory (io_read_options.max_memory,
  * default 4 GiB): a file whose sizes need more is refused before anything

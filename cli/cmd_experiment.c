@@ -162,7 +162,7 @@ static int parse_value(int argc, char **argv, int *i, args *a) {
   if ((r = cli_option_value("experiment", argc, argv, i, "max-memory", &v)) != 0)
     return r < 0 || !max_memory_arg("experiment", v, &a->max_memory) ? CLI_EXIT_USAGE : -1;
   if ((r = cli_option_value("experiment", argc, argv, i, "jobs", &v)) != 0) {
-    if (r < 0 || !exp_parse_long(v, &n) || n < 1 || n > 1024) {
+    if (r < 0 || slv_parse_long(v, &n) != SLV_PARSE_OK || n < 1 || n > 1024) {
       if (r > 0) cli_error("experiment: --jobs expects an integer in 1..1024, got '%s'", v);
       return CLI_EXIT_USAGE;
     }
@@ -170,7 +170,7 @@ static int parse_value(int argc, char **argv, int *i, args *a) {
     return -1;
   }
   if ((r = cli_option_value("experiment", argc, argv, i, "chunk", &v)) != 0) {
-    if (r < 0 || !exp_parse_long(v, &n) || n < 1 || n > 1000000) {
+    if (r < 0 || slv_parse_long(v, &n) != SLV_PARSE_OK || n < 1 || n > 1000000) {
       if (r > 0) cli_error("experiment: --chunk expects a positive integer, got '%s'", v);
       return CLI_EXIT_USAGE;
     }
@@ -178,8 +178,8 @@ static int parse_value(int argc, char **argv, int *i, args *a) {
     return -1;
   }
   if ((r = cli_option_value("experiment", argc, argv, i, "time-limit", &v)) != 0) {
-    if (r < 0 || !exp_parse_double(v, &a->time_limit) || !(a->time_limit > 0) ||
-        a->time_limit > EXP_TIME_MAX_S) {
+    if (r < 0 || slv_parse_double(v, SLV_PARSE_FINITE, &a->time_limit) != SLV_PARSE_OK ||
+        !(a->time_limit > 0) || a->time_limit > EXP_TIME_MAX_S) {
       if (r > 0)
         cli_error("experiment: --time-limit expects seconds in (0, %g], got '%s'", EXP_TIME_MAX_S,
                   v);
@@ -359,7 +359,7 @@ int cli_cmd_task(int argc, char **argv) {
     cli_error("task: expected DIR N (see 'lcplab task --help')");
     return CLI_EXIT_USAGE;
   }
-  if (!exp_parse_long(num, &n)) {
+  if (slv_parse_long(num, &n) != SLV_PARSE_OK) {
     cli_error("task: N must be a task number, got '%s'", num);
     return CLI_EXIT_USAGE;
   }
@@ -404,7 +404,7 @@ int cli_cmd_collect(int argc, char **argv) {
   if ((out && exp_line_safe(cli_log(), "collect: --out", out)) ||
       (scripts && exp_line_safe(cli_log(), "collect: --scripts", scripts)))
     return CLI_EXIT_USAGE;
-  exp_collect_opts co = { out, NULL, exp_gnuplot_prog(), allow, no_plot, 0 };
+  exp_collect_opts co = { out, NULL, exp_gnuplot_prog(), allow, no_plot, 0, 0 };
   co.scripts = cli_scripts_dir(scripts);
   return exp_campaign_collect(dir, &co, force, cli_log());
 }

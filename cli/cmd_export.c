@@ -189,7 +189,7 @@ int cli_cmd_export(int argc, char **argv) {
       dir = v;
     } else if ((r = cli_option_value("export", argc, argv, &i, "every", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
-      if (!exp_parse_long(v, &every) || every < 1 || every > 1000000000L) {
+      if (slv_parse_long(v, &every) != SLV_PARSE_OK || every < 1 || every > 1000000000L) {
         cli_error("export: --every must be an integer between 1 and 1000000000, got '%s'", v);
         return CLI_EXIT_USAGE;
       }

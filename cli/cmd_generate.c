@@ -52,7 +52,7 @@ typedef struct args {
 
 /* The value of --n / --seed into *v: 0, or -1 after the message. */
 static int number_arg(const char *opt, const char *s, long *v) {
-  if (exp_parse_long(s, v) && *v >= 0) return 0;
+  if (slv_parse_long(s, v) == SLV_PARSE_OK && *v >= 0) return 0;
   cli_error("generate: %s must be a non-negative integer, got '%s'", opt, s);
   return -1;
 }

@@ -49,7 +49,7 @@
  * peers do), max_body_displacement (the largest |r_end - r_start| of a
  * body, the peers' field), max_settled_displacement (the largest
  * |r_end - r_rest| of a dynamic body, r_rest its position with the scene's
- * start gaps closed, dyn_scene_rest_positions: stack and pyramid start
+ * start gaps closed (the scene model's, dyn_model_rest_positions): stack and pyramid start
  * each layer gz = 1 mm above the one below, so an intact pyramid of L
  * layers has max_body_displacement ~ L mm and this field ~ 0, while a box
  * that slid or fell shows; r_rest = r_start in the other scenes, where the
@@ -134,7 +134,7 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
     }
     a->params[a->nparams++] = v;
   } else if (!strcmp(key, "steps")) {
-    if (!exp_parse_long(v, &a->steps) || a->steps < 1 || a->steps > 1000000000L) {
+    if (slv_parse_long(v, &a->steps) != SLV_PARSE_OK || a->steps < 1 || a->steps > 1000000000L) {
       cli_error("%s: --steps must be an integer between 1 and 1000000000, got '%s'", cmd, v);
       return -1;
     }
@@ -266,7 +266,7 @@ int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, lon
     cli_error("%s: %s", cmd, msg[0] ? msg : "cannot build the scene");
     return CLI_EXIT_USAGE;
   }
-  *steps = a->steps > 0 ? a->steps : dyn_scene_default_steps(a->scene, s.dt);
+  *steps = a->steps > 0 ? a->steps : dyn_model_default_steps(dyn_world_model(*w), s.dt);
   if (*steps < 1) {
     dyn_world_free(*w);
     *w = NULL;
@@ -374,11 +374,11 @@ static void trace_rows(FILE *f, dyn_world *w, long step, double t) {
   const dyn_body *b = dyn_world_bodies(w);
   for (int i = 0; i < dyn_world_body_count(w); i++) {
     if (b[i].is_static) continue;
-    fprintf(f,
-            "%ld,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,"
-            "%.17g,%.17g\n",
-            step, t, i, b[i].r.x, b[i].r.y, b[i].r.z, b[i].q.w, b[i].q.x, b[i].q.y, b[i].q.z,
-            b[i].v.x, b[i].v.y, b[i].v.z, b[i].w.x, b[i].w.y, b[i].w.z);
+    double s[DYN_BODY_STATE];
+    dyn_body_get_state(&b[i], s);
+    fprintf(f, "%ld,%.17g,%d", step, t, i);
+    for (int k = 0; k < DYN_BODY_STATE; k++) fprintf(f, ",%.17g", s[k]);
+    fputc('\n', f);
   }
 }
 

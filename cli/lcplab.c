@@ -18,8 +18,9 @@
  * stderr, 3 when `solve` ran but did not converge.  With no arguments or an
  * unknown subcommand the usage goes to stderr and the exit status is 2.
  *
- * Number parsing is strict (strtod / strtol and a full-string check): "1e-8x",
- * " 3", "" and "nan" are errors, never silently 0 or a prefix.
+ * Number parsing is strict (libsolvers' slv_parse_double / slv_parse_long, slv.h
+ * "numbers from text"): "1e-8x", " 3", "" and "nan" are errors, never silently 0
+ * or a prefix.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -30,6 +31,7 @@
 #include <unistd.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -139,6 +141,14 @@ static int help_of(const char *name) {
 }
 
 int main(int argc, char **argv) {
+  /* Under a file size limit (ulimit -f) a write past it raises SIGXFSZ,
+   * whose default action kills the program with no message and a temporary
+   * file left; ignored, the write fails with EFBIG, which every writer
+   * reports as any write error (exit 2 naming the file, the old file
+   * intact; docs/io.md, "Replacing files").  Programs lcplab runs (gnuplot,
+   * external solvers) inherit it: their figures are checked before they
+   * replace old ones (libexperiment/figure.c). */
+  signal(SIGXFSZ, SIG_IGN);
   if (argc < 2) {
     usage(stderr);
     return CLI_EXIT_USAGE;

@@ -10,9 +10,9 @@
  *   maximal_direct   the world's joints (maximal coordinates, dyn_world_step)
  *                    solved exactly by the "direct" solver;
  *   maximal_pgs      the same world solved by "pgs" at the world's 50 sweeps;
- *   reduced_redmax   reduced coordinates (dyn_redmax), built from the scene's
- *                    bodies (same masses, inertias, poses) with hinges at the
- *                    same pivots.
+ *   reduced_redmax   reduced coordinates (dyn_redmax), built from the same
+ *                    chain model (dyn_redmax_new_from_model of the world's
+ *                    model: its masses, inertias, poses and hinges).
  * docs/dynamics.md, "The world step" and docs/redmax.md have the two models.
  *
  * Output (stdout), one row per formulation, in the order above:
@@ -79,29 +79,17 @@ static dyn_world *chain(int n, double angle, double h, const char *solver) {
   return w;
 }
 
-/* The reduced model of the world's chain: body k hinged to body k - 1 (the
- * world for k = 0) about y at the scene's pivot k l (sin a, 0, -cos a). */
-static int build_reduced(dyn_world *w, int n, double a, dyn_redmax **rm, double *scale) {
+/* The reduced model of the world's chain: the same chain model
+ * (dyn_scene_model) as a tree (dyn_redmax_new_from_model).  Sets *scale,
+ * the energy scale m_total |g| L_total. */
+static int build_reduced(dyn_world *w, int n, dyn_redmax **rm, double *scale) {
   const dyn_body *B = dyn_world_bodies(w);
-  dyn_rm_body_def d[NMAX];
   double mt = 0.0;
-  const double l = LINK_LENGTH;
-  for (int k = 0; k < n; k++) {
-    d[k] = dyn_rm_body_def_default();
-    d[k].parent = k - 1;
-    d[k].joint = DYN_RM_HINGE;
-    d[k].mass = B[k].mass;
-    d[k].I_b = B[k].I_b;
-    d[k].r = B[k].r;
-    d[k].q = B[k].q;
-    d[k].anchor = dyn_v3_make(k * l * sin(a), 0.0, -k * l * cos(a));
-    d[k].axis = dyn_v3_make(0.0, 1.0, 0.0);
-    mt += B[k].mass;
-  }
+  for (int k = 0; k < n; k++) mt += B[k].mass;
   dyn_v3 g = dyn_world_get_settings(w)->gravity;
-  *scale = mt * dyn_v3_norm(g) * n * l;
+  *scale = mt * dyn_v3_norm(g) * n * LINK_LENGTH;
   char msg[256];
-  if (dyn_redmax_new(d, n, rm, msg, sizeof msg) != DYN_OK) {
+  if (dyn_redmax_new_from_model(dyn_world_model(w), rm, msg, sizeof msg) != DYN_OK) {
     fprintf(stderr, "articulated: %s\n", msg);
     return 1;
   }
@@ -111,11 +99,10 @@ static int build_reduced(dyn_world *w, int n, double a, dyn_redmax **rm, double 
 /* K steps of the reduced model; the joint drift is measured on its bodies
  * put through the world's joints.  Sets *scale (the energy scale). */
 static int run_reduced(int n, double angle, double h, long K, exp_run *out, double *scale) {
-  const double a = angle * 3.14159265358979323846 / 180.0;
   dyn_world *w = chain(n, angle, h, "direct");
   if (!w) return 1;
   dyn_redmax *rm = NULL;
-  if (build_reduced(w, n, a, &rm, scale)) {
+  if (build_reduced(w, n, &rm, scale)) {
     dyn_world_free(w);
     return 1;
   }

@@ -161,6 +161,20 @@ void dyn_body_init_static(dyn_body *b, dyn_shape shape, dyn_v3 r, dyn_quat q) {
   b->v = b->w = b->f_ext = b->t_ext = dyn_v3_make(0.0, 0.0, 0.0);
 }
 
+void dyn_body_get_state(const dyn_body *b, double s[DYN_BODY_STATE]) {
+  s[0] = b->r.x, s[1] = b->r.y, s[2] = b->r.z;
+  s[3] = b->q.w, s[4] = b->q.x, s[5] = b->q.y, s[6] = b->q.z;
+  s[7] = b->v.x, s[8] = b->v.y, s[9] = b->v.z;
+  s[10] = b->w.x, s[11] = b->w.y, s[12] = b->w.z;
+}
+
+void dyn_body_set_state(dyn_body *b, const double s[DYN_BODY_STATE]) {
+  b->r = dyn_v3_make(s[0], s[1], s[2]);
+  b->q = dyn_quat_make(s[3], s[4], s[5], s[6]);
+  b->v = dyn_v3_make(s[7], s[8], s[9]);
+  b->w = dyn_v3_make(s[10], s[11], s[12]);
+}
+
 dyn_m3 dyn_inertia_sphere(double m, double radius) {
   double I = 0.4 * m * radius * radius;
   return dyn_m3_diag(I, I, I);

@@ -306,6 +306,8 @@ int dyn_collide_pair(const dyn_body *bodies, int ia, int ib, double margin, dyn_
     if (swap) out[i].normal = dyn_v3_neg(out[i].normal);
     out[i].a = ia;
     out[i].b = ib;
+    out[i].sa = out[i].sb = -1; /* the world's pass names the shapes and their material */
+    out[i].mu = out[i].restitution = 0.0;
   }
   return k;
 }

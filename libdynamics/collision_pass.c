@@ -1,8 +1,15 @@
 /*
  * collision_pass.c -- the contacts of a world's current state: sweep and
- * prune over the bodies' boxes (dyn_broadphase_sap), the pairs put in the
- * world's contact order, then the narrow phase (dyn_collide_pair) of each
- * pair not tied by a joint.  docs/dynamics.md, "Collision".
+ * prune over the boxes of the collision records (dyn_broadphase_sap; a
+ * record per shape, or the bodies themselves when each has one shape at
+ * its own pose: world_model.c), the pairs put in the world's contact
+ * order, then the narrow phase (dyn_collide_pair) of each pair that may
+ * touch: not of one body, let through by the shapes' filters (MuJoCo's
+ * contype / conaffinity rule), its bodies neither jointed nor excluded.
+ * Each contact is named by its bodies (the rows) and its shapes, and
+ * carries the shapes' combined material: the maximum of each field
+ * (dyn_material_combine; docs/scenes.md, "Materials and the combine
+ * rule").  docs/dynamics.md, "Collision".
  *
  * Contact order: the contact rows follow the pairs, and a Gauss-Seidel
  * solver visits them in that order.  Sweep and prune reports pairs along
@@ -162,28 +169,49 @@ static long broad_phase_split(dyn_collider *c, const dyn_body *bodies, int nb, d
   }
 }
 
-/* The narrow phase of pairs k0 <= k < k1 (those in `in`'s jointed list
- * skipped) into out: run->count contacts, run->pen the deepest, run->fail
- * the first pair rejected (-1 if none; the run stops there). */
-static void narrow_run(const dyn_collider *c, const dyn_body *bodies, const dyn_collide_in *in,
+/* 1 iff the shapes of records A and B may touch: not of one body, let
+ * through by their filters (MuJoCo's rule, dyn_shape_def), their bodies
+ * neither jointed nor excluded. */
+static int may_touch(const dyn_collide_in *in, const dyn_shape_rt *A, const dyn_shape_rt *B) {
+  if (A->body == B->body) return 0;
+  if (in->filtered && !((A->contype & B->conaffinity) | (B->contype & A->conaffinity))) return 0;
+  int lo = A->body < B->body ? A->body : B->body, hi = A->body < B->body ? B->body : A->body;
+  return !(in->nnocontact > 0 &&
+           dyn_pair_sorted_has(in->nocontact, in->nnocontact, dyn_pair_key(lo, hi)));
+}
+
+/* The narrow phase of pairs k0 <= k < k1 (those that may not touch
+ * skipped) into out: each contact named by its bodies and shapes, with
+ * the pair's combined material (dyn_material_combine: the maximum of each
+ * field); run->count contacts, run->pen the deepest, run->fail the first
+ * pair rejected (-1 if none; the run stops there). */
+static void narrow_run(const dyn_collider *c, const dyn_body *geo, const dyn_collide_in *in,
                        long k0, long k1, dyn_contact *out, dyn_run *run) {
   int nc = 0;
   double pen = 0.0;
   run->fail = -1;
   for (long k = k0; k < k1; k++) {
     int ia = c->pairs.p[2 * k], ib = c->pairs.p[2 * k + 1];
-    if (in->njointed > 0 && dyn_pair_sorted_has(in->jointed, in->njointed,
-                                                dyn_pair_key(ia < ib ? ia : ib, ia < ib ? ib : ia)))
-      continue; /* a joint ties them: no contact between them */
+    const dyn_shape_rt *A = &in->shapes[ia], *B = &in->shapes[ib];
+    if (!may_touch(in, A, B)) continue;
     dyn_contact *con = out + nc;
-    int m = dyn_collide_pair(bodies, ia, ib, in->margin, con);
+    int m = dyn_collide_pair(geo, ia, ib, in->margin, con);
     if (m < 0) {
       run->fail = k;
       run->code = m;
       break;
     }
-    for (int j = 0; j < m; j++)
+    if (m == 0) continue;
+    double mu = dyn_material_max(A->mu, B->mu), e = dyn_material_max(A->e, B->e);
+    for (int j = 0; j < m; j++) {
       if (con[j].depth > pen) pen = con[j].depth;
+      con[j].a = A->body; /* the records' indices are the bodies' when direct */
+      con[j].b = B->body;
+      con[j].sa = A->shape;
+      con[j].sb = B->shape;
+      con[j].mu = mu;
+      con[j].restitution = e;
+    }
     nc += m;
   }
   run->count = nc;
@@ -195,8 +223,8 @@ static void narrow_run(const dyn_collider *c, const dyn_body *bodies, const dyn_
  * for DYN_MAX_MANIFOLD contacts a pair), closed up in order; *nout
  * contacts, *maxpen the deepest.  The first pair rejected, in the pairs'
  * order, ends the pass with DYN_ERR_INPUT. */
-static dyn_err narrow_phase(dyn_collider *c, const dyn_body *bodies, const dyn_collide_in *in,
-                            long np, int offset, int T, int *nout, double *maxpen, char *msg,
+static dyn_err narrow_phase(dyn_collider *c, const dyn_body *geo, const dyn_collide_in *in, long np,
+                            int offset, int T, int *nout, double *maxpen, char *msg,
                             size_t msgcap) {
   dyn_run *runs = c->runs.p;
   dyn_contact *base = c->con.p + offset;
@@ -204,14 +232,15 @@ static dyn_err narrow_phase(dyn_collider *c, const dyn_body *bodies, const dyn_c
   for (int t = 0; t < T; t++) {
     long k0 = dyn_par_cut(np, t, T);
     runs[t].start = DYN_MAX_MANIFOLD * k0;
-    narrow_run(c, bodies, in, k0, dyn_par_cut(np, t + 1, T), base + runs[t].start, &runs[t]);
+    narrow_run(c, geo, in, k0, dyn_par_cut(np, t + 1, T), base + runs[t].start, &runs[t]);
   }
   double pen = 0.0;
   for (int t = 0; t < T; t++) {
     if (runs[t].fail >= 0) {
       long k = runs[t].fail;
-      dyn_msgf(msg, msgcap, "narrow phase rejected bodies %d and %d (%d)", c->pairs.p[2 * k],
-               c->pairs.p[2 * k + 1], runs[t].code);
+      dyn_msgf(msg, msgcap, "narrow phase rejected bodies %d and %d (%d)",
+               in->shapes[c->pairs.p[2 * k]].body, in->shapes[c->pairs.p[2 * k + 1]].body,
+               runs[t].code);
       return DYN_ERR_INPUT;
     }
     pen = runs[t].pen > pen ? runs[t].pen : pen;
@@ -230,24 +259,24 @@ static dyn_err reserve_runs(dyn_collider *c, int T, char *msg, size_t msgcap, lo
   return DYN_OK;
 }
 
-dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *bodies, int nb,
-                           const dyn_collide_in *in, int offset, int *nout, double *maxpen,
-                           char *msg, size_t msgcap, long *grows) {
+dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *geo, int ngeo, const dyn_collide_in *in,
+                           int offset, int *nout, double *maxpen, char *msg, size_t msgcap,
+                           long *grows) {
   *nout = 0;
   *maxpen = 0.0;
   /* room for the most threads a phase may take */
   dyn_err e = reserve_runs(c, dyn_par_threads(in->threads, DYN_PAR_MIN), msg, msgcap, grows);
-  int Tb = dyn_par_threads(in->threads, nb);
+  int Tb = dyn_par_threads(in->threads, ngeo);
   if (e != DYN_OK) return e;
-  long np = Tb > 1 ? broad_phase_split(c, bodies, nb, in->margin, Tb, msg, msgcap, grows)
-                   : broad_phase(c, bodies, nb, in->margin, msg, msgcap, grows);
+  long np = Tb > 1 ? broad_phase_split(c, geo, ngeo, in->margin, Tb, msg, msgcap, grows)
+                   : broad_phase(c, geo, ngeo, in->margin, msg, msgcap, grows);
   if (np < 0) return (dyn_err)np;
   if (in->top_down && np > 1) {
     if (dyn_buf_reserve(&c->psort, 2 * (size_t)np, grows) != 0) {
       dyn_msgf(msg, msgcap, "out of memory for sorting %ld body pairs", np);
       return DYN_ERR_NOMEM;
     }
-    sort_pairs_top_down(c, bodies, in->gravity, np);
+    sort_pairs_top_down(c, geo, in->gravity, np);
   }
   size_t need = (size_t)offset + (size_t)DYN_MAX_MANIFOLD * (size_t)np;
   if (need > (size_t)INT32_MAX) {
@@ -258,6 +287,6 @@ dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *bodies, int nb,
     dyn_msgf(msg, msgcap, "out of memory for %zu contacts", need);
     return DYN_ERR_NOMEM;
   }
-  return narrow_phase(c, bodies, in, np, offset, dyn_par_threads(in->threads, np), nout, maxpen,
-                      msg, msgcap);
+  return narrow_phase(c, geo, in, np, offset, dyn_par_threads(in->threads, np), nout, maxpen, msg,
+                      msgcap);
 }

@@ -70,6 +70,7 @@
  * reason: scenes.c); rolling/torsional friction is not
  * modelled.  Returns DYN_ERR_INPUT for bad indices, parameters or geometry.
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -210,17 +211,22 @@ static void put_row(dyn_rows *r, int ia, int ib, const dyn_v3 *pe, const dyn_v3 
  * faster than the threshold and e_r > 0, restitution holds as at impact:
  * J u+ >= e_r (-v_n).  Otherwise the bounce would depend on whether the
  * step before impact happened to end inside the margin. */
-static double speculative_rhs(const dyn_contact_params *prm, double depth, double vn, double h) {
+static double speculative_rhs(const dyn_contact_params *prm, double er, double depth, double vn,
+                              double h) {
   double rhs = depth / h;
-  if (prm->restitution > 0.0 && -vn > prm->rest_threshold && -vn * h >= -depth)
-    rhs = fmax(rhs, -prm->restitution * vn);
+  if (er > 0.0 && -vn > prm->rest_threshold && -vn * h >= -depth) rhs = fmax(rhs, -er * vn);
   return rhs;
 }
 
-int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
-                     const dyn_contact_params *prm, double h, dyn_rows *out, int row0) {
+/* The rows of contact c with its own friction mu and restitution er (the
+ * world's contacts carry their pair's material; dyn_contact_fill gives
+ * the parameters'). */
+int dyn_contact_fill_material(const dyn_body *bodies, int nb, const dyn_contact *c,
+                              const dyn_contact_params *prm, double h, dyn_rows *out, int row0) {
   if (!bodies || !c || !out || row0 < 0 || dyn_contact_params_validate(prm, NULL, 0) != DYN_OK)
     return DYN_ERR_INPUT;
+  const double mu = c->mu, er = c->restitution;
+  if (!(mu >= 0.0 && mu <= DBL_MAX) || !(er >= 0.0 && er <= 1.0)) return DYN_ERR_INPUT;
   if (!(h > 0.0) || !isfinite(h)) return DYN_ERR_INPUT;
   if (c->a < 0 || c->a >= nb || c->b < 0 || c->b >= nb || c->a == c->b) return DYN_ERR_INPUT;
   dyn_v3 n = c->normal;
@@ -246,10 +252,10 @@ int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
     double pos = prm->k_erp * fmax(0.0, c->depth - prm->slop) / h;
     pos = fmin(pos, prm->max_correct_vel);
     /* Newton's restitution on the approach speed -v_n */
-    double rest = (-vn > prm->rest_threshold) ? -prm->restitution * vn : 0.0;
+    double rest = (-vn > prm->rest_threshold) ? -er * vn : 0.0;
     rhs = fmax(pos, rest);
   } else {
-    rhs = speculative_rhs(prm, c->depth, vn, h);
+    rhs = speculative_rhs(prm, er, c->depth, vn, h);
   }
   if (!isfinite(rhs)) return DYN_ERR_INPUT;
 
@@ -273,11 +279,11 @@ int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
       /* -mu x_n <= x_t <= mu x_n through findex */
       for (int k = 1; k <= 2; k++) {
         o[k].findex = 0;
-        o[k].mu = prm->mu;
+        o[k].mu = mu;
       }
     } else {
       o[0].kind = DYN_ROW_CONE_N;
-      o[0].mu = prm->mu;
+      o[0].mu = mu;
       o[1].kind = DYN_ROW_CONE_T;
       o[2].kind = DYN_ROW_CONE_T;
     }
@@ -301,10 +307,19 @@ int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
   x->lo = 0.0;
   x->hi = INFINITY;
   x->findex = 0;
-  x->mu = prm->mu;
+  x->mu = mu;
   x->kind = DYN_ROW_AUX;
   x->aux_first = 1;
   x->aux_count = eta;
   x->base = row0;
   return eta + 2;
+}
+
+int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
+                     const dyn_contact_params *prm, double h, dyn_rows *out, int row0) {
+  if (!c || dyn_contact_params_validate(prm, NULL, 0) != DYN_OK) return DYN_ERR_INPUT;
+  dyn_contact with = *c; /* the parameters' material */
+  with.mu = prm->mu;
+  with.restitution = prm->restitution;
+  return dyn_contact_fill_material(bodies, nb, &with, prm, h, out, row0);
 }

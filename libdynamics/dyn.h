@@ -64,6 +64,10 @@ typedef struct dyn_shape {
 
 /* ---- bodies ------------------------------------------------------------ */
 
+/* The compiled body a world steps (dyn_world.h): its constants, copied
+ * from the world's model (dyn_model.h: mass, inertia, its inverses, the
+ * static flag, and its shape when it has exactly one, at its own pose;
+ * else shape NONE, the shapes being the model's), and its state. */
 typedef struct dyn_body {
   /* constant */
   double mass;     /* kg; 0 for static bodies */
@@ -92,6 +96,13 @@ DYN_API dyn_err dyn_body_init(dyn_body *b, double mass, dyn_m3 I_b, dyn_shape sh
                               dyn_quat q, char *msg, size_t msgcap);
 /* A static body (infinite mass): planes, fixed geometry, the world anchor. */
 DYN_API void dyn_body_init_static(dyn_body *b, dyn_shape shape, dyn_v3 r, dyn_quat q);
+
+/* A body's state as 13 numbers, the layout of every trace and saved state:
+ * r (3), q (w, x, y, z), v (3), w (3). */
+#define DYN_BODY_STATE 13
+DYN_API void dyn_body_get_state(const dyn_body *b, double s[DYN_BODY_STATE]);
+/* The inverse: r, q, v, w from s (q as given, not normalised). */
+DYN_API void dyn_body_set_state(dyn_body *b, const double s[DYN_BODY_STATE]);
 
 /* Principal inertias of uniform solids of mass m. */
 DYN_API dyn_m3 dyn_inertia_sphere(double m, double radius);
@@ -145,12 +156,19 @@ DYN_API dyn_quat dyn_quat_integrate(dyn_quat q, dyn_v3 w, double h, dyn_orient o
  * array; a static body is an ordinary index).  normal is the unit vector
  * from a towards b (docs/contact.md, "Contact Jacobian"), depth >= 0 the penetration
  * (a negative depth, a gap, is allowed for speculative contacts), p the
- * world point, midway between the two surfaces. */
+ * world point, midway between the two surfaces.  A world's contacts also
+ * name the two shapes that touch (sa of body a, sb of body b: indices in
+ * the world's model, dyn_model.h) and carry their combined material
+ * (dyn_material_combine), which dyn_contact_fill_material reads;
+ * dyn_collide_pair leaves sa = sb = -1 and mu = restitution = 0. */
 typedef struct dyn_contact {
   int a, b;
   dyn_v3 p;
   dyn_v3 normal;
   double depth;
+  int sa, sb;         /* the shapes, or -1 */
+  double mu;          /* friction coefficient of the pair, >= 0 */
+  double restitution; /* restitution of the pair, in [0, 1] */
 } dyn_contact;
 
 #define DYN_MAX_MANIFOLD 4 /* points one pair can produce (box-box, box-plane) */

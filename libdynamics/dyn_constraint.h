@@ -127,6 +127,15 @@ DYN_API void dyn_contact_basis(dyn_v3 n, dyn_v3 *t1, dyn_v3 *t2);
 DYN_API int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
                              const dyn_contact_params *prm, double h, dyn_rows *out, int row0);
 
+/* dyn_contact_fill with the contact's own material: its mu and
+ * restitution (c->mu >= 0 finite, c->restitution in [0, 1], else
+ * DYN_ERR_INPUT) in place of prm's, which gives the rest (friction model,
+ * eta, rest_threshold, k_erp, slop, cfm, max_correct_vel).  A world's
+ * contacts carry the combined material of their two shapes (dyn_model.h). */
+DYN_API int dyn_contact_fill_material(const dyn_body *bodies, int nb, const dyn_contact *c,
+                                      const dyn_contact_params *prm, double h, dyn_rows *out,
+                                      int row0);
+
 /* ---- assembly ------------------------------------------------------------- */
 
 typedef struct dyn_system dyn_system;

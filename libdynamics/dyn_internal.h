@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,8 +30,40 @@ static inline void dyn_msgf(char *msg, size_t cap, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* ---- dyn_buf: a growable array ----------------------------------------------- */
+
+/* An array of T: p holds cap elements (p = NULL, cap = 0 before the first
+ * reserve).  Every buffer of a world and of a model
+ * (model_internal.h) is one; dyn_buf_reserve is the only
+ * place they grow. */
+#define DYN_BUF(T)                                                                                 \
+  struct {                                                                                         \
+    T *p;                                                                                          \
+    size_t cap;                                                                                    \
+  }
+
+/* Grows the buffer whose pointer is at pp (a T **, passed as void *) to
+ * hold at least need elements of elem bytes: cap steps x 1.5 from 16, the
+ * contents kept (realloc).  Counts a growth in *grows.  Returns 0, or -1
+ * (buffer unchanged) when the size overflows or memory is short.  A
+ * reserve always leaves p non-NULL, even for need = 0. */
+int dyn_buf_raw_reserve(void *pp, size_t *cap, size_t need, size_t elem, long *grows);
+
+#define dyn_buf_reserve(b, need, grows)                                                            \
+  dyn_buf_raw_reserve(&(b)->p, &(b)->cap, (need), sizeof *(b)->p, (grows))
+
+#define dyn_buf_free(b)                                                                            \
+  do {                                                                                             \
+    free((b)->p);                                                                                  \
+    (b)->p = NULL;                                                                                 \
+    (b)->cap = 0;                                                                                  \
+  } while (0)
+
+typedef DYN_BUF(double) dyn_buf_double;
+typedef DYN_BUF(int) dyn_buf_int;
+
 /* splitmix64's finalizer: every bit of z reaches every bit of the result
- * (the scenes' random numbers, scenes.c; the warm-start cache's hash
+ * (the scenes' random numbers, scenes_internal.h; the warm-start cache's hash
  * slots, warmstart.c). */
 static inline uint64_t dyn_mix64(uint64_t z) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;

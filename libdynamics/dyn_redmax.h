@@ -42,6 +42,7 @@
 #include <stddef.h>
 
 #include "dyn.h"
+#include "dyn_model.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -86,6 +87,18 @@ typedef struct dyn_redmax dyn_redmax;
 DYN_API dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, char *msg,
                                size_t msgcap);
 DYN_API void dyn_redmax_free(dyn_redmax *rm); /* accepts NULL */
+
+/* The tree of a scene model (dyn_model.h; redmax_model.c): its dynamic
+ * bodies, in model order (static bodies are the world: tree body k is the
+ * model's k-th dynamic body), hanging from the world by its hinge and ball
+ * joints, each body by exactly one path; a hinge's angle is the child's
+ * relative to its parent.  The model's initial pose is the joint zero.
+ * Errors (DYN_ERR_INPUT, *out = NULL, a message naming the record): a
+ * model dyn_model_validate refuses, another joint kind, a limit, motor or
+ * soft rows (cfm > 0), a loop, a dynamic body with no joint path to the
+ * world, a body not at rest; DYN_ERR_NOMEM. */
+DYN_API dyn_err dyn_redmax_new_from_model(const dyn_model *m, dyn_redmax **out, char *msg,
+                                          size_t msgcap);
 
 DYN_API int dyn_redmax_nbodies(const dyn_redmax *rm);
 DYN_API int dyn_redmax_nq(const dyn_redmax *rm);   /* number of position coordinates */

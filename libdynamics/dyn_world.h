@@ -3,15 +3,22 @@
  * bodies stepped through contact problems solved by any registered
  * libsolvers solver, and the named scenes of the lcplab command line.
  *
- * A world owns its bodies (copied in by dyn_world_add_body), its settings
- * (dyn_world_settings, from dyn_world_settings_default) and every buffer a
- * step needs.  One step (dyn_world_step, world_step.c; docs/dynamics.md,
- * "The world step") is a pipeline of named stages:
+ * A world is built from a scene model (dyn_world_new_from_model; the model,
+ * dyn_model.h, says what the scene is: docs/scenes.md) or body by body
+ * (dyn_world_new, dyn_world_add_body, dyn_world_add_joint, which fill the
+ * world's model too).  It owns its copy of the model, the state (poses,
+ * velocities, loads, warm start, time, step count: dyn_world_save_state),
+ * its settings (dyn_world_settings, from dyn_world_settings_default) and
+ * every buffer a step needs.  One step (dyn_world_step, world_step.c;
+ * docs/dynamics.md, "The world step") is a pipeline of named stages:
  *
  *   prepare (state saved; Verlet's half drift; gyroscopic term)
- *   -> collide (broad phase SAP, narrow phase; pairs tied by a joint skipped)
+ *   -> collide (broad phase SAP over the shapes, narrow phase; pairs of one
+ *   body, filtered, excluded or tied by a joint skipped; each contact's
+ *   combined material)
  *   -> build rows (dyn_joint_fill, joints in the order they were added,
- *   then contact rows of the settings' friction model) -> assemble
+ *   then contact rows of the settings' friction model with each contact's
+ *   material) -> assemble
  *   (dense, CSR or factored; the warm start from the previous step's
  *   impulses) -> solve (the named solver) -> judge (a failed solve goes to
  *   the failure policy, dyn_failure_policy) -> apply (dyn_apply_impulse)
@@ -40,6 +47,7 @@
 #include "dyn.h"
 #include "dyn_constraint.h"
 #include "dyn_joint.h"
+#include "dyn_model.h"
 #include "slv.h"
 
 #ifdef __cplusplus
@@ -228,12 +236,32 @@ typedef struct dyn_world_solve {
 
 typedef struct dyn_world dyn_world;
 
-/* A world with no bodies and room for body_capacity (>= 0) of them.
+/* A world built from the scene model m (dyn_model.h; docs/scenes.md), which
+ * it copies (m may change or be freed after): the model is what the scene
+ * is, the world holds where it is now -- the state (poses, velocities,
+ * loads, the warm-start impulses, time, step count), scratch and
+ * workspaces.  The settings s are taken with the model's gravity and
+ * restitution threshold (dyn_model_rest_threshold at s->dt) over them;
+ * contacts take their shapes' materials (the settings' contact.mu and
+ * contact.restitution only for shapes of DYN_MATERIAL_DEFAULT).  Bodies,
+ * shapes and joints keep the model's indices; the bodies start at the
+ * model's initial state.  *out = NULL and DYN_ERR_INPUT (the settings or
+ * dyn_model_validate refused, message in msg) or DYN_ERR_NOMEM on failure. */
+DYN_API dyn_err dyn_world_new_from_model(const dyn_model *m, const dyn_world_settings *s,
+                                         dyn_world **out, char *msg, size_t msgcap);
+
+/* A world with no bodies and room for body_capacity (>= 0) of them: an
+ * empty model (with the settings' gravity and restitution threshold as
+ * its options), filled by dyn_world_add_body and dyn_world_add_joint.
  * *out = NULL and DYN_ERR_INPUT (settings rejected, message in msg) or
  * DYN_ERR_NOMEM on failure. */
 DYN_API dyn_err dyn_world_new(const dyn_world_settings *s, int body_capacity, dyn_world **out,
                               char *msg, size_t msgcap);
 DYN_API void dyn_world_free(dyn_world *w); /* NULL is fine */
+
+/* The world's model (its own copy, with what dyn_world_add_body and
+ * dyn_world_add_joint added): valid until the next add or dyn_world_free. */
+DYN_API const dyn_model *dyn_world_model(const dyn_world *w);
 
 /* Replace the settings between steps (validated as above).  A change of
  * friction model (or eta) drops the warm-start data; a change of solver
@@ -244,9 +272,13 @@ DYN_API const dyn_world_settings *dyn_world_get_settings(const dyn_world *w);
 /* Copy *b into the world (may grow the body array: call between steps).
  * Checks: a static body has inv_mass 0 and inv_I_b 0; a dynamic body has a
  * finite mass > 0 with inv_mass = 1/mass, finite inertia, no PLANE shape;
- * finite r, v, w, a nonzero q (normalised here).  Returns the body's index
- * (>= 0), or DYN_ERR_INPUT / DYN_ERR_NOMEM with the message in
- * dyn_world_message. */
+ * finite r, v, w, a nonzero q (normalised here).  The world's model gains
+ * the body and its one shape, at the body's pose, of the default material
+ * (DYN_MATERIAL_DEFAULT: the settings' contact.mu and contact.restitution,
+ * read at each step) and filter 1 / 1; a HULL's vertices are copied into
+ * the model (the world's body points at the copy, so the caller's array
+ * may go).  Returns the body's index (>= 0), or DYN_ERR_INPUT /
+ * DYN_ERR_NOMEM with the message in dyn_world_message. */
 DYN_API int dyn_world_add_body(dyn_world *w, const dyn_body *b);
 
 DYN_API int dyn_world_body_count(const dyn_world *w);
@@ -255,7 +287,9 @@ DYN_API int dyn_world_body_count(const dyn_world *w);
  * bodies) into the world; call between steps.  Checks: dyn_joint_validate
  * against the current body count, and at least one of its bodies dynamic.
  * Contacts between the two bodies of a joint are skipped from then on (the
- * joint, not the collision, says how they touch).  Returns the joint's
+ * joint, not the collision, says how they touch).  The world's model gains
+ * its record, with j's anchor and axes mapped to the world frame at the
+ * model's initial poses (the world steps j itself).  Returns the joint's
  * index (>= 0), or DYN_ERR_INPUT / DYN_ERR_NOMEM with the message in
  * dyn_world_message.  Joint rows come first in every step's problem (rows
  * 0 .. joint_rows - 1, joints in index order, each in dyn_joint_fill's
@@ -338,8 +372,33 @@ DYN_API const dyn_system *dyn_world_last_system(const dyn_world *w);
  * zeroed), else 1. */
 DYN_API int dyn_world_last_solve(const dyn_world *w, dyn_world_solve *out);
 
-/* The contacts of the last step (size *n), valid until the next step. */
+/* The contacts of the last step (size *n), valid until the next step:
+ * bodies a, b, shapes sa, sb (model indices), point, normal, depth and the
+ * combined material of the two shapes. */
 DYN_API const dyn_contact *dyn_world_contacts(const dyn_world *w, int *n);
+
+/* ---- the state ------------------------------------------------------------------- */
+
+/* A world's state saved in a caller's buffer and restored: every body's r,
+ * q, v, w and loads f_ext, t_ext, the warm-start impulses (the kept
+ * contacts and joint impulses), the time and the step count.  Restoring
+ * then stepping gives the same bits as never having saved.  The settings,
+ * the model, the joints' motors and limits and the last step's problem are
+ * not state (the last problem is dropped by a restore: dyn_world_last_problem
+ * gives n = 0).
+ *   dyn_world_state_size   the bytes a save of the world as it is now needs
+ *                          (it grows with the contacts kept);
+ *   dyn_world_save_state   writes them into buf[size]: DYN_ERR_INPUT when
+ *                          size is short or an argument NULL;
+ *   dyn_world_restore_state  reads a save of this world (or of one built
+ *                          from the same model: bodies and joints must
+ *                          match): DYN_ERR_INPUT for another layout or a
+ *                          buffer too short, DYN_ERR_NOMEM (the warm start
+ *                          then dropped, the bodies restored), the message
+ *                          in dyn_world_message. */
+DYN_API size_t dyn_world_state_size(const dyn_world *w);
+DYN_API dyn_err dyn_world_save_state(const dyn_world *w, void *buf, size_t size);
+DYN_API dyn_err dyn_world_restore_state(dyn_world *w, const void *buf, size_t size);
 
 /* ---- scenes (scenes.c) ------------------------------------------------------ */
 
@@ -349,49 +408,39 @@ DYN_API int dyn_scene_count(void);
 DYN_API const char *dyn_scene_name(int i);
 DYN_API const char *dyn_scene_summary(int i);
 
-/* Builds the named scene: params are nparams strings "key=value" (value a
- * number; integer keys must be whole numbers), base the settings to start
- * from (NULL: dyn_world_settings_default()).  The scene sets its physical
- * settings over base: gravity, contact.mu, contact.restitution and
- * contact.rest_threshold; the rest of base is kept.  Dynamic bodies come
- * first (index i = the peers' body i), static half-spaces after them.
+/* The named scene's model (dyn_model.h), filled from its parameters:
+ * params are nparams strings "key=value" (value a number; integer keys
+ * must be whole numbers).  The model holds the scene's bodies (dynamic
+ * bodies first, index i = the peers' body i, static half-spaces after
+ * them), their shapes, the scene's one material (named after the scene:
+ * its mu and restitution), its joints, gravity, restitution threshold, the
+ * bodies' rest positions (the stack's and pyramid's start gaps closed) and
+ * the default run (dyn_model_default_steps: 600 steps, the incline 1 s).
+ * The caller owns *out (dyn_model_free), and may change it before building
+ * a world from it.  Errors (DYN_ERR_INPUT, *out = NULL, one line in msg
+ * naming it): unknown scene, unknown or repeated key, a value that is not
+ * a number, a count out of range, mass or density <= 0, mu < 0,
+ * restitution outside [0, 1]. */
+DYN_API dyn_err dyn_scene_model(const char *name, const char *const *params, int nparams,
+                                dyn_model **out, char *msg, size_t msgcap);
+
+/* The named scene's world: its model (dyn_scene_model) built with the
+ * settings base (NULL: dyn_world_settings_default()), whose gravity and
+ * restitution threshold the model sets, and whose contact.mu and
+ * contact.restitution are set to the scene's material's (for callers that
+ * read them; the contacts take the material); the rest of base is kept.
  * Articulated scenes (pendulum, double_pendulum, chain, door, wheel,
- * slider, car, slider_crank, ragdoll; scenes.c documents each) also add
- * joints (dyn_world_joints): their rows are free (lo = -inf, hi = +inf)
- * besides any limit or motor rows, so they need a solver with
- * SLV_CAP_FREE (every registered one has it; "direct" takes only free rows,
- * so not the door, wheel, slider, car, slider_crank or ragdoll).
- * Errors (DYN_ERR_INPUT, *out = NULL, one line in msg naming it): unknown
- * scene, unknown or repeated key, a value that is not a number, a count out
- * of range, mass or density <= 0, mu < 0, restitution outside [0, 1], and
- * any settings error (dt <= 0, ...). */
+ * slider, car, slider_crank, ragdoll; scenes.c documents each) have joints
+ * (dyn_world_joints): their rows are free (lo = -inf, hi = +inf) besides
+ * any limit or motor rows, so they need a solver with SLV_CAP_FREE (every
+ * registered one has it; "direct" takes only free rows, so not the door,
+ * wheel, slider, car, slider_crank or ragdoll).  The default run and the
+ * rest positions are the model's (dyn_world_model).  Errors
+ * (DYN_ERR_INPUT, *out = NULL, one line in msg): those of
+ * dyn_scene_model, and any settings error (dt <= 0, ...). */
 DYN_API dyn_err dyn_scene_new(const char *name, const char *const *params, int nparams,
                               const dyn_world_settings *base, dyn_world **out, char *msg,
                               size_t msgcap);
-
-/* Steps a scene runs by default at step dt: 600 (the peers' default), the
- * incline round(1 s / dt).  0 for an unknown name or dt <= 0. */
-DYN_API long dyn_scene_default_steps(const char *name, double dt);
-
-/* Rest positions of the scene `name` just built by dyn_scene_new (w, before
- * any step): where each body sits with the scene's own start gaps closed.
- * stack and pyramid start every layer of cubes gz = 1 mm above the one
- * below (layer 0 above the floor), so a cube of layer j gets
- * r_rest = r_start - (j + 1) gz e_z; every other scene, and every static
- * body, r_rest = r_start.  |r_end - r_rest| then tells "settled" from
- * "moved" where |r_end - r_start| cannot.
- *   name    in, the scene's name as given to dyn_scene_new
- *   w       in, the world it built, not modified
- *   r_rest  out, 3 nbodies doubles (m): body i (world index, dynamic
- *           bodies first) at r_rest[3 i .. 3 i + 2]
- *   nbodies in, dyn_world_body_count(w)
- *   msg     out, msgcap chars: the error line (may be NULL)
- * Errors (DYN_ERR_INPUT, r_rest untouched, one line in msg): unknown scene,
- * w or r_rest NULL, nbodies not the world's count, a world that has
- * stepped, bodies not in the scene's layout (stack / pyramid: n or
- * L (L + 1) / 2 cubes, then the floor). */
-DYN_API dyn_err dyn_scene_rest_positions(const char *name, const dyn_world *w, double *r_rest,
-                                         int nbodies, char *msg, size_t msgcap);
 
 #ifdef __cplusplus
 }

@@ -721,6 +721,8 @@ int dyn_collide_gjk_epa(const dyn_body *bodies, int ia, int ib, double margin, d
   if (k) {
     out->a = ia;
     out->b = ib;
+    out->sa = out->sb = -1;
+    out->mu = out->restitution = 0.0;
   }
   return k;
 }

@@ -5,10 +5,10 @@
  * and Bullet keep the last step's impulses the same way).
  *
  * Contacts: after each step the contacts and their impulses are kept; in
- * the next step a contact of the body pair (a, b) takes the impulses of the
- * previous contact of the same pair whose point is nearest.  Pairs are
- * found through an open-addressing hash on (a, b), so a step costs
- * O(contacts).  The normal impulse is copied; a friction impulse of the box
+ * the next step a contact of the shape pair (sa, sb) takes the impulses of
+ * the previous contact of the same pair whose point is nearest (a body
+ * with one shape: the body pair).  Pairs are found through an
+ * open-addressing hash on (sa, sb), so a step costs O(contacts).  The normal impulse is copied; a friction impulse of the box
  * or cone model is carried as the world vector F = x_t1 t1 + x_t2 t2 and
  * projected on the new tangents (the basis of dyn_contact_basis turns with
  * the normal); the pyramid's beta and lambda are copied.  The contact
@@ -29,7 +29,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The home slot of a pair key (dyn_pair_key: a in the high 32 bits, b in
+/* The home slot of a pair key (dyn_pair_key: sa in the high 32 bits, sb in
  * the low) in a table of cap slots, cap a power of two.  dyn_mix64 first,
  * so that both bodies reach the low bits the mask keeps:
  * the slot used to be bits 17.. of key times the golden ratio, which below
@@ -72,13 +72,13 @@ void dyn_warm_free(dyn_warm_cache *c) {
 }
 
 /* The hash of the kept pairs: slot -> the first kept contact of the pair
- * and how many.  The contacts of one pair are consecutive (one
+ * and how many.  The contacts of one shape pair are consecutive (one
  * dyn_collide_pair call). */
 static void build_pair_hash(dyn_warm_cache *c) {
   size_t hc = c->hcap, last = 0;
   for (size_t s = 0; s < hc; s++) c->hkey.p[s] = UINT64_MAX;
   for (int i = 0; i < c->nc; i++) {
-    uint64_t key = dyn_pair_key(c->con.p[i].a, c->con.p[i].b);
+    uint64_t key = dyn_pair_key(c->con.p[i].sa, c->con.p[i].sb);
     if (i > 0 && c->hkey.p[last] == key) {
       c->hcount.p[last]++;
       continue;
@@ -96,16 +96,15 @@ static void build_pair_hash(dyn_warm_cache *c) {
   }
 }
 
-/* Keep the contacts, their impulses and (box and cone friction) the
- * tangents t1, t2 their friction impulses are along. */
-static dyn_err keep_contacts(dyn_warm_cache *c, const dyn_warm_rows *r, const double *x,
-                             long *grows) {
-  int nc = r->nc, tan = has_tangents(r->fric), fail = 0;
-  size_t nr = (size_t)nc * (size_t)r->rpc, hc = 16;
+/* Room for nc kept contacts of rpc rows each, their tangents when the
+ * friction model has them, and their hash (c->hcap set: twice the
+ * contacts at least, a power of two); on failure nothing is kept. */
+static dyn_err reserve_kept(dyn_warm_cache *c, int nc, int rpc, dyn_friction fric, long *grows) {
+  size_t hc = 16;
   while (hc < 2 * (size_t)nc) hc *= 2;
-  fail |= dyn_buf_reserve(&c->con, (size_t)nc, grows);
-  fail |= dyn_buf_reserve(&c->x, nr, grows);
-  if (tan) fail |= dyn_buf_reserve(&c->tan, 6 * (size_t)nc, grows);
+  int fail = dyn_buf_reserve(&c->con, (size_t)nc, grows);
+  fail |= dyn_buf_reserve(&c->x, (size_t)nc * (size_t)rpc, grows);
+  if (has_tangents(fric)) fail |= dyn_buf_reserve(&c->tan, 6 * (size_t)nc, grows);
   fail |= dyn_buf_reserve(&c->hkey, hc, grows);
   fail |= dyn_buf_reserve(&c->hfirst, hc, grows);
   fail |= dyn_buf_reserve(&c->hcount, hc, grows);
@@ -113,6 +112,17 @@ static dyn_err keep_contacts(dyn_warm_cache *c, const dyn_warm_rows *r, const do
     c->nc = 0;
     return DYN_ERR_NOMEM;
   }
+  c->hcap = hc;
+  return DYN_OK;
+}
+
+/* Keep the contacts, their impulses and (box and cone friction) the
+ * tangents t1, t2 their friction impulses are along. */
+static dyn_err keep_contacts(dyn_warm_cache *c, const dyn_warm_rows *r, const double *x,
+                             long *grows) {
+  int nc = r->nc, tan = has_tangents(r->fric);
+  size_t nr = (size_t)nc * (size_t)r->rpc;
+  if (reserve_kept(c, nc, r->rpc, r->fric, grows) != DYN_OK) return DYN_ERR_NOMEM;
   if (nc > 0) /* a step with joint rows only may have no contact buffers yet */
     memcpy(c->con.p, r->con, (size_t)nc * sizeof *c->con.p);
   if (nr > 0) memcpy(c->x.p, x + r->njrows, nr * sizeof *c->x.p);
@@ -128,7 +138,6 @@ static dyn_err keep_contacts(dyn_warm_cache *c, const dyn_warm_rows *r, const do
   c->nc = nc;
   c->rpc = r->rpc;
   c->fric = r->fric;
-  c->hcap = hc;
   build_pair_hash(c);
   return DYN_OK;
 }
@@ -146,6 +155,36 @@ static dyn_err keep_joints(dyn_warm_cache *c, const dyn_warm_rows *r, const doub
   if (r->nj > 0) memcpy(c->jrows.p, r->jrows, (size_t)r->nj * sizeof *c->jrows.p);
   c->j_valid = 1;
   return DYN_OK;
+}
+
+dyn_err dyn_warm_set(dyn_warm_cache *c, const dyn_warm_saved *k, long *grows) {
+  int nc = k->nc, tan = has_tangents(k->fric);
+  size_t nr = (size_t)nc * (size_t)k->rpc;
+  if (reserve_kept(c, nc, k->rpc, k->fric, grows) != DYN_OK ||
+      dyn_buf_reserve(&c->jx, (size_t)k->njx, grows) != 0) {
+    c->nc = 0;
+    c->j_valid = 0;
+    return DYN_ERR_NOMEM;
+  }
+  if (nc > 0) memcpy(c->con.p, k->con, (size_t)nc * sizeof *c->con.p);
+  if (nr > 0) memcpy(c->x.p, k->x, nr * sizeof *c->x.p);
+  if (tan && nc > 0) memcpy(c->tan.p, k->tan, 6 * (size_t)nc * sizeof *c->tan.p);
+  if (k->nj > 0) memcpy(c->jrows.p, k->jrows, (size_t)k->nj * sizeof *c->jrows.p);
+  if (k->njx > 0) memcpy(c->jx.p, k->jx, (size_t)k->njx * sizeof *c->jx.p);
+  c->nc = nc;
+  c->rpc = k->rpc;
+  c->fric = k->fric;
+  c->j_valid = k->j_valid;
+  build_pair_hash(c);
+  return DYN_OK;
+}
+
+dyn_warm_saved dyn_warm_get(const dyn_warm_cache *c, int nj) {
+  dyn_warm_saved k = { c->con.p,   c->nc, c->x.p,  c->tan.p, c->rpc,    c->fric,
+                       c->jrows.p, nj,    c->jx.p, 0,        c->j_valid };
+  for (int i = 0; c->j_valid && i < nj; i++) k.njx += c->jrows.p[i] > 0 ? c->jrows.p[i] : 0;
+  if (!has_tangents(c->fric)) k.tan = NULL;
+  return k;
 }
 
 dyn_err dyn_warm_keep(dyn_warm_cache *c, const dyn_warm_rows *r, const double *x, long *grows) {
@@ -170,9 +209,9 @@ static void fill_joints(const dyn_warm_cache *c, const dyn_warm_rows *r, double 
   }
 }
 
-/* The kept contact of the same pair nearest to cc, or -1. */
+/* The kept contact of the same shape pair nearest to cc, or -1. */
 static int nearest_kept(const dyn_warm_cache *c, const dyn_contact *cc) {
-  uint64_t key = dyn_pair_key(cc->a, cc->b);
+  uint64_t key = dyn_pair_key(cc->sa, cc->sb);
   size_t s = hash_slot(key, c->hcap);
   while (c->hkey.p[s] != UINT64_MAX && c->hkey.p[s] != key) s = (s + 1) & (c->hcap - 1);
   if (c->hkey.p[s] != key) return -1;

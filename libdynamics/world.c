@@ -198,6 +198,9 @@ void dyn_world_free(dyn_world *w) {
   dyn_buf_free(&w->joints);
   dyn_buf_free(&w->jpairs);
   dyn_buf_free(&w->jcnt);
+  dyn_buf_free(&w->px);
+  dyn_buf_free(&w->srt);
+  dyn_model_free(w->model);
   free(w);
 }
 
@@ -206,7 +209,8 @@ dyn_err dyn_world_reserve_bodies(dyn_world *w, size_t nb) {
   fail |= dyn_buf_reserve(&w->bodies, nb, &w->grows);
   fail |= dyn_buf_reserve(&w->saved, 13 * nb, &w->grows);
   fail |= dyn_buf_reserve(&w->deg, nb, &w->grows);
-  if (fail || dyn_collider_reserve(&w->col, (int)nb, &w->grows) != DYN_OK)
+  size_t most = nb > (size_t)w->nsr ? nb : (size_t)w->nsr;
+  if (fail || dyn_collider_reserve(&w->col, (int)most, &w->grows) != DYN_OK)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "out of memory for %zu bodies", nb);
   return DYN_OK;
 }
@@ -232,7 +236,14 @@ dyn_err dyn_world_new(const dyn_world_settings *s, int body_capacity, dyn_world 
   w->set = *s;
   w->solver = slv_solver_find(s->solver);
   w->rpc = dyn_contact_max_rows(&s->contact);
-  if (dyn_world_reserve_bodies(w, (size_t)body_capacity) != DYN_OK) {
+  w->direct = 1; /* no shape yet */
+  /* the world's model, which dyn_world_add_body and _add_joint fill; its
+   * options say what the settings do (the step reads the settings) */
+  dyn_model_options o = dyn_model_options_default();
+  o.gravity = s->gravity;
+  o.rest_threshold = s->contact.rest_threshold;
+  if (dyn_model_new(&w->model) == DYN_OK) w->model->opt = o;
+  if (!w->model || dyn_world_reserve_bodies(w, (size_t)body_capacity) != DYN_OK) {
     dyn_msgf(msg, msgcap, "dyn_world_new: %s", w->msg);
     dyn_world_free(w);
     return DYN_ERR_NOMEM;
@@ -253,6 +264,7 @@ dyn_err dyn_world_set_settings(dyn_world *w, const dyn_world_settings *s) {
   w->set = *s;
   w->solver = slv_solver_find(s->solver);
   w->rpc = dyn_contact_max_rows(&s->contact);
+  dyn_world_resolve_materials(w); /* DYN_MATERIAL_DEFAULT is the settings' */
   return DYN_OK;
 }
 
@@ -305,6 +317,7 @@ int dyn_world_add_body(dyn_world *w, const dyn_body *b) {
   if ((e = dyn_world_reserve_bodies(w, (size_t)w->nb + 1)) != DYN_OK) return e;
   w->bodies.p[i] = *b;
   w->bodies.p[i].q = dyn_quat_normalize(b->q);
+  if ((e = dyn_world_model_add_body(w, &w->bodies.p[i])) != DYN_OK) return e;
   w->nb++;
   return i;
 }
@@ -352,6 +365,7 @@ int dyn_world_add_joint(dyn_world *w, const dyn_joint *j) {
   if (w->nj == INT32_MAX) return dyn_world_fail(w, DYN_ERR_INPUT, "too many joints");
   dyn_err e = joints_reserve(w, (size_t)w->nj + 1, (size_t)w->njp + 1);
   if (e != DYN_OK) return e;
+  if ((e = dyn_world_model_add_joint(w, j)) != DYN_OK) return e;
   w->joints.p[i] = *j;
   dyn_warm_add_joint(&w->warm, i);
   w->jcnt.p[i] = 0;
@@ -427,8 +441,9 @@ dyn_err dyn_world_penetration(dyn_world *w, double *max_pen, int *ncontacts) {
   int n = 0;
   double pen = 0.0;
   /* after the last step's contacts, so that they stay valid; no order */
-  dyn_collide_in in = { w->set.margin, w->set.gravity, 0, w->jpairs.p, w->njp, w->set.opt.threads };
-  e = dyn_collision_pass(&w->col, w->bodies.p, w->nb, &in, w->nc, &n, &pen, w->msg, sizeof w->msg,
+  dyn_collide_in in = dyn_world_collide_in(w, 0);
+  const dyn_body *geo = dyn_world_place_shapes(w);
+  e = dyn_collision_pass(&w->col, geo, w->nsr, &in, w->nc, &n, &pen, w->msg, sizeof w->msg,
                          &w->grows);
   if (e != DYN_OK) return e;
   if (max_pen) *max_pen = pen;

@@ -3,6 +3,8 @@
  * the files that implement it and by the tests; never installed.
  *
  *   world.c           settings, construction, bodies, joints, accessors
+ *   world_model.c     a world built from a scene model (dyn_model.h); the
+ *                     collision records of its shapes
  *   world_step.c      dyn_world_step: the step as named stages over a
  *                     dyn_step context (the pipeline is at its top)
  *   world_storage.c   the storage of a step's problem, its assembly system
@@ -10,8 +12,9 @@
  *   world_failure.c   the judge of a failed solve and the failure policy
  *                     (fallback chain, candidates)
  *   collision_pass.c  broad phase, contact order, narrow phase
- *   warmstart.c       the warm-start cache: last step's impulses by body
+ *   warmstart.c       the warm-start cache: last step's impulses by shape
  *                     pair and nearest point, and per joint
+ *   world_state.c     the state saved and restored
  *   buf.c             dyn_buf, the growable array every buffer is
  *
  * The step and its stages are described in docs/dynamics.md, "The world
@@ -27,41 +30,11 @@
 
 #include "dyn_internal.h"
 #include "dyn_world.h"
+#include "model_internal.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ---- dyn_buf: a growable array ----------------------------------------------- */
-
-/* An array of T: p holds cap elements (p = NULL, cap = 0 before the first
- * reserve).  Every buffer of the world is one; dyn_buf_reserve is the only
- * place they grow. */
-#define DYN_BUF(T)                                                                                 \
-  struct {                                                                                         \
-    T *p;                                                                                          \
-    size_t cap;                                                                                    \
-  }
-
-/* Grows the buffer whose pointer is at pp (a T **, passed as void *) to
- * hold at least need elements of elem bytes: cap steps x 1.5 from 16, the
- * contents kept (realloc).  Counts a growth in *grows.  Returns 0, or -1
- * (buffer unchanged) when the size overflows or memory is short.  A
- * reserve always leaves p non-NULL, even for need = 0. */
-int dyn_buf_raw_reserve(void *pp, size_t *cap, size_t need, size_t elem, long *grows);
-
-#define dyn_buf_reserve(b, need, grows)                                                            \
-  dyn_buf_raw_reserve(&(b)->p, &(b)->cap, (need), sizeof *(b)->p, (grows))
-
-#define dyn_buf_free(b)                                                                            \
-  do {                                                                                             \
-    free((b)->p);                                                                                  \
-    (b)->p = NULL;                                                                                 \
-    (b)->cap = 0;                                                                                  \
-  } while (0)
-
-typedef DYN_BUF(double) dyn_buf_double;
-typedef DYN_BUF(int) dyn_buf_int;
 
 /* ---- body pairs ---------------------------------------------------------------- */
 
@@ -110,14 +83,29 @@ typedef struct dyn_collider {
   DYN_BUF(dyn_run) runs;        /* a pass on T threads: one per thread */
 } dyn_collider;
 
-/* What a pass reads besides the bodies. */
+/* A collision record's shape as the narrow phase reads it: whose it is,
+ * its filter and its material (world_model.c fills them). */
+typedef struct dyn_shape_rt {
+  int body;                      /* its body (the contact's a or b) */
+  int shape;                     /* its index in the world's model; -1: none */
+  uint32_t contype, conaffinity; /* the filter (dyn_shape_def) */
+  double mu, e;                  /* its material's mu and restitution: the model's, or
+                                    for DYN_MATERIAL_DEFAULT the settings' contact.mu and
+                                    contact.restitution */
+} dyn_shape_rt;
+
+/* What a pass reads besides the collision records' poses. */
 typedef struct dyn_collide_in {
-  double margin;           /* settings.margin */
-  dyn_v3 gravity;          /* for the top-down height */
-  int top_down;            /* 1: sort the pairs highest first */
-  const uint64_t *jointed; /* sorted keys of the body pairs tied by a joint */
-  int njointed;
-  int threads; /* settings.opt.threads */
+  double margin;             /* settings.margin */
+  dyn_v3 gravity;            /* for the top-down height */
+  int top_down;              /* 1: sort the pairs highest first */
+  const uint64_t *nocontact; /* sorted keys of the body pairs that never touch: tied
+                                by a joint, or excluded by the model */
+  int nnocontact;
+  const dyn_shape_rt *shapes; /* one per collision record */
+  int filtered;               /* 1: some shapes' filters keep them apart (else every
+                                 pair passes the filter test, which is skipped) */
+  int threads;                /* settings.opt.threads */
 } dyn_collide_in;
 
 /* Room for the broad phase of nb bodies; a new workspace is initialised
@@ -125,13 +113,18 @@ typedef struct dyn_collide_in {
 dyn_err dyn_collider_reserve(dyn_collider *c, int nb, long *grows);
 void dyn_collider_free(dyn_collider *c);
 
-/* Broad and narrow phase on the bodies' current state: contacts written to
- * con.p[offset ..], *nout of them, *maxpen the deepest (>= 0).  Pairs tied
- * by a joint are skipped.  Errors (message in msg): DYN_ERR_INPUT (a phase
- * rejected the bodies), DYN_ERR_NOMEM. */
-dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *bodies, int nb,
-                           const dyn_collide_in *in, int offset, int *nout, double *maxpen,
-                           char *msg, size_t msgcap, long *grows);
+/* Broad and narrow phase on the ngeo collision records geo (a dyn_body
+ * each, of which the collision reads the pose, the shape and is_static:
+ * the bodies themselves when every body has at most one shape at its own
+ * pose, else one record per shape at its world pose, world_model.c):
+ * contacts written to con.p[offset ..] with a, b their bodies, sa, sb their
+ * model shapes and the pair's combined material, *nout of them, *maxpen
+ * the deepest (>= 0).  Pairs of one body, pairs the filters keep apart
+ * and body pairs in in->nocontact are skipped.  Errors (message in msg):
+ * DYN_ERR_INPUT (a phase rejected the records), DYN_ERR_NOMEM. */
+dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *geo, int ngeo, const dyn_collide_in *in,
+                           int offset, int *nout, double *maxpen, char *msg, size_t msgcap,
+                           long *grows);
 
 /* ---- the warm-start cache (warmstart.c) ------------------------------------------- */
 
@@ -162,6 +155,30 @@ typedef struct dyn_warm_rows {
   int njrows;  /* their sum: the joint rows come first in x */
   int threads; /* settings.opt.threads */
 } dyn_warm_rows;
+
+/* What the cache keeps, as a world's saved state holds it
+ * (world_state.c): the contacts, their impulses (rpc each) and tangents
+ * (6 each, box and cone friction; else NULL), the joints' row counts
+ * (nj, -1: none) and impulses (njx). */
+typedef struct dyn_warm_saved {
+  const dyn_contact *con;
+  int nc;
+  const double *x;
+  const double *tan;
+  int rpc;
+  dyn_friction fric;
+  const int *jrows;
+  int nj;
+  const double *jx;
+  int njx;
+  int j_valid;
+} dyn_warm_saved;
+
+/* The cache's contents (views into it; nj the world's joints). */
+dyn_warm_saved dyn_warm_get(const dyn_warm_cache *c, int nj);
+/* The cache set to k (room for nj joints reserved already): the same
+ * matches as the cache k was taken from.  DYN_ERR_NOMEM drops it all. */
+dyn_err dyn_warm_set(dyn_warm_cache *c, const dyn_warm_saved *k, long *grows);
 
 /* Room for nj joints' counts (a new joint starts with none kept). */
 dyn_err dyn_warm_reserve_joints(dyn_warm_cache *c, int nj, long *grows);
@@ -208,10 +225,24 @@ struct dyn_world {
   /* joints (dyn_joint.h), their rows first in every step's problem */
   DYN_BUF(dyn_joint) joints;
   int nj;
-  DYN_BUF(uint64_t) jpairs; /* sorted dyn_pair_key(min, max) of jointed pairs: no contact */
+  DYN_BUF(uint64_t)
+  jpairs; /* sorted dyn_pair_key(min, max) of the body pairs that never
+                               touch: jointed, or excluded by the model */
   int njp;
-  dyn_buf_int jcnt; /* rows each joint wrote in this step */
-  int njrows;       /* rows of the joints in this step */
+
+  /* the model and the collision records of its shapes (world_model.c) */
+  dyn_model *model; /* what the scene is (owned); the bodies above hold its
+                                 compiled constants and the state */
+  int direct;       /* 1: every body has at most one shape, at the identity
+                                 pose: the bodies are the collision records (no copy) */
+  DYN_BUF(dyn_body)
+  px;                        /* !direct: one record per shape, grouped by body, at
+                                 its world pose (dyn_world_place_shapes) */
+  DYN_BUF(dyn_shape_rt) srt; /* one per collision record (body i's when direct) */
+  int nsr;                   /* collision records */
+  int filtered;              /* some shape has a filter other than 1 / 1 */
+  dyn_buf_int jcnt;          /* rows each joint wrote in this step */
+  int njrows;                /* rows of the joints in this step */
 
   dyn_collider col; /* the contacts of the step are col.con.p[0 .. nc-1] */
   int nc;
@@ -244,8 +275,31 @@ dyn_err dyn_world_fail(dyn_world *w, dyn_err e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* The body array and per-body scratch for nb bodies (also the broad
- * phase's workspace). */
+ * phase's workspace, for the larger of nb and the collision records). */
 dyn_err dyn_world_reserve_bodies(dyn_world *w, size_t nb);
+
+/* ---- the model (world_model.c) ----------------------------------------------------- */
+
+/* A world built around the model m, which it takes (freed on failure):
+ * the body of dyn_world_new_from_model once m is the world's own. */
+dyn_err dyn_world_adopt_model(dyn_model *m, const dyn_world_settings *s, dyn_world **out, char *msg,
+                              size_t msgcap);
+/* The records the collision pass reads at the current state: the bodies
+ * when direct, else the shapes' records placed at their bodies' poses. */
+const dyn_body *dyn_world_place_shapes(dyn_world *w);
+/* The collision input of the world's settings and shapes (top_down as given). */
+dyn_collide_in dyn_world_collide_in(const dyn_world *w, int top_down);
+/* Each collision record's mu and restitution from its material (the
+ * settings' for DYN_MATERIAL_DEFAULT): after the settings change. */
+void dyn_world_resolve_materials(dyn_world *w);
+/* Body *b (checked by dyn_world_add_body) as body i of the world's model:
+ * one shape at its pose, DYN_MATERIAL_DEFAULT, filter 1 / 1; its hull
+ * vertices copied, b's shape made to point at the copy; and its collision
+ * record.  DYN_ERR_NOMEM (nothing added). */
+dyn_err dyn_world_model_add_body(dyn_world *w, dyn_body *b);
+/* The model's record of joint *j (just added to the world): its anchor and
+ * axes in the world frame at the model's initial poses. */
+dyn_err dyn_world_model_add_joint(dyn_world *w, const dyn_joint *j);
 
 /* ---- the step (world_step.c) -------------------------------------------------------- */
 

@@ -13,7 +13,8 @@
  *               dyn_constraint.h asks
  *   collide     the contacts of s (collision_pass.c)
  *   build rows  joint rows first (dyn_joint_fill), then contact rows
- *               (dyn_contact_fill, settings.contact)
+ *               (dyn_contact_fill_material: settings.contact with each
+ *               contact's material)
  *   assemble    w = A x + b,  A = J M^-1 J^T + cfm,  b = J (u + h M^-1 f)
  *               - rhs (dyn_assemble) in the storage of world_storage.c;
  *               x = the warm start (warmstart.c)
@@ -88,25 +89,13 @@ static int step_threads(const dyn_world *w, long n) {
 
 static void save_state(dyn_world *w) {
 #pragma omp parallel for num_threads(step_threads(w, w->nb)) schedule(static)
-  for (int i = 0; i < w->nb; i++) {
-    const dyn_body *b = &w->bodies.p[i];
-    double *s = w->saved.p + 13 * (size_t)i;
-    s[0] = b->r.x, s[1] = b->r.y, s[2] = b->r.z;
-    s[3] = b->q.w, s[4] = b->q.x, s[5] = b->q.y, s[6] = b->q.z;
-    s[7] = b->v.x, s[8] = b->v.y, s[9] = b->v.z;
-    s[10] = b->w.x, s[11] = b->w.y, s[12] = b->w.z;
-  }
+  for (int i = 0; i < w->nb; i++)
+    dyn_body_get_state(&w->bodies.p[i], w->saved.p + DYN_BODY_STATE * (size_t)i);
 }
 
 static void restore_state(dyn_world *w) {
-  for (int i = 0; i < w->nb; i++) {
-    dyn_body *b = &w->bodies.p[i];
-    const double *s = w->saved.p + 13 * (size_t)i;
-    b->r = dyn_v3_make(s[0], s[1], s[2]);
-    b->q = dyn_quat_make(s[3], s[4], s[5], s[6]);
-    b->v = dyn_v3_make(s[7], s[8], s[9]);
-    b->w = dyn_v3_make(s[10], s[11], s[12]);
-  }
+  for (int i = 0; i < w->nb; i++)
+    dyn_body_set_state(&w->bodies.p[i], w->saved.p + DYN_BODY_STATE * (size_t)i);
 }
 
 /* Each dynamic body's w advanced by its gyroscopic term alone:
@@ -146,9 +135,9 @@ dyn_err dyn_stage_prepare(dyn_step *s) {
 
 dyn_err dyn_stage_collide(dyn_step *s) {
   dyn_world *w = s->w;
-  dyn_collide_in in = { w->set.margin, w->set.gravity, w->set.contact_order == DYN_ORDER_TOP_DOWN,
-                        w->jpairs.p,   w->njp,         w->set.opt.threads };
-  dyn_err e = dyn_collision_pass(&w->col, w->bodies.p, w->nb, &in, 0, &s->nc, &s->maxpen, w->msg,
+  dyn_collide_in in = dyn_world_collide_in(w, w->set.contact_order == DYN_ORDER_TOP_DOWN);
+  const dyn_body *geo = dyn_world_place_shapes(w);
+  dyn_err e = dyn_collision_pass(&w->col, geo, w->nsr, &in, 0, &s->nc, &s->maxpen, w->msg,
                                  sizeof w->msg, &w->grows);
   if (e != DYN_OK) {
     size_t l = strlen(w->msg);
@@ -192,8 +181,8 @@ static dyn_err fill_contact_rows(dyn_step *s) {
   for (int t = 0; t < T; t++) {
     first[t] = s->nc;
     for (int c = (int)dyn_par_cut(s->nc, t, T); c < (int)dyn_par_cut(s->nc, t + 1, T); c++) {
-      int r = dyn_contact_fill(w->bodies.p, w->nb, &w->col.con.p[c], &w->set.contact, s->h,
-                               w->rows.p, w->njrows + c * w->rpc);
+      int r = dyn_contact_fill_material(w->bodies.p, w->nb, &w->col.con.p[c], &w->set.contact, s->h,
+                                        w->rows.p, w->njrows + c * w->rpc);
       if (r != w->rpc && first[t] == s->nc) first[t] = c;
     }
   }
@@ -334,7 +323,7 @@ dyn_err dyn_stage_integrate(dyn_step *s) {
     if (b->is_static) continue;
     if (S->integrator == DYN_INT_EXPLICIT_EULER) {
       /* s+ = s + h S(u) with the velocity of the start of the step */
-      const double *sv = w->saved.p + 13 * (size_t)i;
+      const double *sv = w->saved.p + DYN_BODY_STATE * (size_t)i;
       dyn_v3 v1 = b->v, w1 = b->w;
       b->v = dyn_v3_make(sv[7], sv[8], sv[9]);
       b->w = dyn_v3_make(sv[10], sv[11], sv[12]);

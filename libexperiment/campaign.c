@@ -16,10 +16,12 @@
  * starts over only in such a folder (or, made before the marker, one with
  * a plan.info); a folder of other files is never touched.  Starting over
  * removes exactly the files lcplab recorded as its own there (owned.c: the
- * plan's files, its tasks' results, the outputs collected there) and, with
- * --out, in the output folder (every section's outputs, one the file no
- * longer has included); a plan folder made before the record loses its
- * result files (tNNNNNN.res) only.  The outputs are
+ * plan's files, its tasks' results, the outputs collected there) and the
+ * result files lcplab wrote (exp_result_file_ours: a plan made before the
+ * record has them too); with --out, the outputs recorded in the output
+ * folder go once the new ones are in place (exp_collect_opts.start_over:
+ * one of a section the file no longer has included), so a run that fails
+ * to write leaves the old outputs whole.  The outputs are
  * written with SIGINT and SIGTERM held back, so a CSV is never left half
  * written; a signal that came meanwhile is reported after them.  Stopping
  * the tasks is the caller's stop callback's decision (exp_jobs_opts): the
@@ -116,41 +118,41 @@ static int refuse_foreign(const exp_log *log, const char *dir, const char *flag)
   return 1;
 }
 
-/* A result file's name, tNNNNNN.res, or a temporary of one. */
-static int result_name(const char *n) {
-  if (n[0] == '.') n++;
-  return n[0] == 't' && strspn(n + 1, "0123456789") == 6 && strncmp(n + 7, ".res", 4) == 0 &&
-         (n[11] == '\0' || n[11] == '.');
-}
-
-/* A plan folder made before the record (owned.c): its results' files, by
- * their names, are lcplab's; nothing else there is removed. */
-static void clear_unrecorded_results(const char *dir) {
-  char path[EXP_PATH_MAX + 64];
+/* Removes the result files lcplab wrote in DIR/results before a plan is
+ * started over (exp_result_file_ours); anything else there is left, named
+ * in a note. */
+static void clear_results(const exp_log *log, const char *dir) {
+  char path[EXP_PATH_MAX + 64], left[512] = "";
+  size_t nl = 0;
   snprintf(path, sizeof path, "%s/results", dir);
   DIR *d = opendir(path);
   for (struct dirent *e; d && (e = readdir(d));) {
     char f[EXP_PATH_MAX + 384];
-    struct stat st;
     snprintf(f, sizeof f, "%s/%s", path, e->d_name);
-    if (result_name(e->d_name) && lstat(f, &st) == 0 && S_ISREG(st.st_mode)) unlink(f);
+    if (exp_result_file_ours(path, e->d_name))
+      unlink(f);
+    else if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && nl < sizeof left)
+      nl += (size_t)snprintf(left + nl, sizeof left - nl, "%s%s", nl ? ", " : "", e->d_name);
   }
   if (d) closedir(d);
+  if (nl)
+    exp_say(log, EXP_SAY_NOTE, "%s holds files lcplab did not write, left as they are: %s%s", path,
+            left, nl >= sizeof left ? "..." : "");
 }
 
-/* Starting over in dir (--force): the files lcplab recorded there are
- * removed, and nothing else (owned.c); a plan folder without a record has
- * its result files removed.  0, or -1 after the message. */
-static int start_over(const exp_log *log, const char *dir, int plan) {
-  char err[EXP_PATH_MAX + 256] = "", rec[EXP_PATH_MAX + 32];
-  exp_fmt(rec, sizeof rec, "%s/" EXP_OWNED_FILE, dir);
-  if (plan && !exp_path_exists(rec)) {
-    clear_unrecorded_results(dir);
-    return 0;
+/* Starting over in the plan folder dir (--force): the files lcplab
+ * recorded there are removed, and nothing else (owned.c); then the result
+ * files lcplab wrote (by name and content: a plan made before the record
+ * has them too), the other files of results/ named in a note.  0, or -1
+ * after the message. */
+static int start_over(const exp_log *log, const char *dir) {
+  char err[EXP_PATH_MAX + 256] = "";
+  if (exp_owned_remove(dir, NULL, NULL, err, sizeof err) < 0) {
+    exp_say(log, EXP_SAY_ERROR, "experiment: --force: %s (nothing else was removed)", err);
+    return -1;
   }
-  if (exp_owned_remove(dir, NULL, NULL, err, sizeof err) >= 0) return 0;
-  exp_say(log, EXP_SAY_ERROR, "experiment: --force: %s (nothing else was removed)", err);
-  return -1;
+  clear_results(log, dir);
+  return 0;
 }
 
 int exp_dump_folder(const exp_log *log, const char *cmd, const char *dir, char *out) {
@@ -333,10 +335,11 @@ static int check_plan_dir(const exp_plan *pl, const exp_campaign_opts *o) {
             pl->dir);
     return EXP_EXIT_USAGE;
   }
-  /* starting over: the old plan's files and results, and the outputs
-   * lcplab wrote in OUT (a section the file no longer has included) */
-  if (o->force && ((!fresh && start_over(log, pl->dir, 1) != 0) || start_over(log, o->out, 0) != 0))
-    return EXP_EXIT_USAGE;
+  /* starting over: the old plan's files and results now; the outputs
+   * lcplab recorded in OUT once the new ones are in place (collect's
+   * start_over: a section the file no longer has included), so that a
+   * failed run leaves the old ones whole */
+  if (o->force && !fresh && start_over(log, pl->dir) != 0) return EXP_EXIT_USAGE;
   return -1;
 }
 
@@ -365,7 +368,7 @@ static int prepare_plan(const exp_campaign_opts *o, const exp_log *log, exp_plan
   note_absent_externals(&pl->cfg);
   char adata[EXP_PATH_MAX];
   if (data_folder(log, o, adata, sizeof adata) != 0) return EXP_EXIT_USAGE;
-  exp_env env = { adata, o->tty, o->max_memory, *log };
+  exp_env env = { adata, o->tty, o->max_memory, *log, o->force };
   if ((rc = exp_prepare(&pl->cfg, &env, &pl->probs, &pl->nprobs)) >= 0) return rc;
   pl->time_limit = o->time_limit;
   pl->memory_mb = exp_default_memory_mb();
@@ -387,6 +390,23 @@ static int prepare_plan(const exp_campaign_opts *o, const exp_log *log, exp_plan
 
 /* ---- the entry points ---------------------------------------------------------------------- */
 
+/* How to run the plan in dir: commands with dir shell-quoted (exp_sh_quote),
+ * so that pasting one runs nothing of the path (experiments/CAMPAIGNS.md,
+ * "No shell ever parses a value"). */
+static void say_plan_commands(const exp_log *log, const exp_plan *pl, const char *dir) {
+  exp_rbuf q = { 0 };
+  if (exp_sh_quote(&q, dir) != 0) {
+    exp_rbuf_free(&q);
+    exp_say(log, EXP_SAY_INFO, "plan %s: %d tasks over %d problems", dir, pl->ntasks, pl->nprobs);
+    return;
+  }
+  exp_say(log, EXP_SAY_INFO,
+          "plan %s: %d tasks over %d problems; run them with: sh %s/run-parallel.sh, or: sbatch "
+          "%s/slurm.sbatch, or: lcplab task %s N; then: lcplab collect %s",
+          dir, pl->ntasks, pl->nprobs, q.buf, q.buf, q.buf, q.buf);
+  exp_rbuf_free(&q);
+}
+
 int exp_campaign_plan(const exp_campaign_opts *o, const exp_log *log) {
   exp_plan *pl = calloc(1, sizeof *pl);
   if (!pl) {
@@ -405,16 +425,13 @@ int exp_campaign_plan(const exp_campaign_opts *o, const exp_log *log) {
     abs_path(o->plan, dir, sizeof dir);
     rc = prepare_plan(o, log, pl, dir);
   }
-  if (rc < 0 && existed && start_over(log, dir, 1) != 0) rc = EXP_EXIT_USAGE;
+  if (rc < 0 && existed && start_over(log, dir) != 0) rc = EXP_EXIT_USAGE;
   if (rc < 0 && exp_plan_write(pl, o->chunk) != 0) rc = EXP_EXIT_USAGE;
   if (rc < 0) {
     exp_say(log, EXP_SAY_OUTPUT, "%s/tasks.tsv", dir);
     exp_say(log, EXP_SAY_OUTPUT, "%s/run-parallel.sh", dir);
     exp_say(log, EXP_SAY_OUTPUT, "%s/slurm.sbatch", dir);
-    exp_say(log, EXP_SAY_INFO,
-            "plan %s: %d tasks over %d problems; run them with 'sh %s/run-parallel.sh', "
-            "'sbatch %s/slurm.sbatch' or 'lcplab task %s N', then 'lcplab collect %s'",
-            dir, pl->ntasks, pl->nprobs, dir, dir, dir, dir);
+    say_plan_commands(log, pl, dir);
     rc = EXP_EXIT_OK;
   }
   exp_lock_release(&lk);
@@ -446,7 +463,8 @@ static int campaign_tasks(const exp_campaign_opts *o, const exp_log *log, const 
                           o->gnuplot ? o->gnuplot : exp_gnuplot_prog(),
                           o->allow_mixed,
                           o->no_plot || jr != 0,
-                          0 };
+                          0,
+                          o->force };
   int late = 0;
   int rc = jr < 0 ? EXP_EXIT_USAGE : collect_held(pl, &co, &late);
   if (jr == 1 || late) {

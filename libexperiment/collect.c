@@ -472,7 +472,8 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
 }
 
 /* The figures of section si, drawn from its published CSVs (a section
- * with rows, when figures are wanted); 1 when they were drawn. */
+ * with rows, when figures are wanted): 1 drawn; -1 when one could not be
+ * written (figure.c said which), else 0. */
 static int plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, int *plot_ok,
                         int list) {
   const exp_section *s = &pl->cfg.sec[si];
@@ -486,11 +487,11 @@ static int plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, i
   snprintf(pdf, sizeof pdf, "%s.pdf", base);
   snprintf(png, sizeof png, "%s.png", base);
   exp_figures_remove(o->out, s->name);
-  int rc = plot(&pl->cfg.log, s, base, csv, suf ? csv2 : NULL, o);
-  if (rc < 0) *plot_ok = 0;
+  int drawn = plot(&pl->cfg.log, s, base, csv, suf ? csv2 : NULL, o);
+  if (drawn < 0) *plot_ok = 0;
   list_out(&pl->cfg.log, list, pdf);
   list_out(&pl->cfg.log, list, png);
-  return rc == 0;
+  return drawn == EXP_FIGURE_NOT_WRITTEN ? -1 : drawn == 0;
 }
 
 /* The names (relative to the output folder) of the files in set, into
@@ -519,10 +520,13 @@ static int write_outputs(const exp_plan *pl, const loaded *L, const exp_collect_
     rc = -1;
   }
   rc = exp_outset_publish(&set, nrows && drawn && rc == 0);
-  int plot_ok = 1;
-  for (int si = 0; rc == 0 && si < nsec; si++)
+  int plot_ok = 1, published = rc == 0;
+  for (int si = 0; published && si < nsec; si++)
     if (nrows[si] > 0) drawn[si] = plot_section(pl, si, o, &plot_ok, list);
-  if (rc == 0) rc = exp_outputs_own(&pl->cfg, o->out, &written, drawn);
+  for (int si = 0; published && si < nsec; si++)
+    if (drawn[si] < 0) rc = -1;
+  /* the CSVs published: recorded, with the figures drawn; stale outputs go */
+  if (published && exp_outputs_own(&pl->cfg, o->out, &written, drawn, o->start_over) != 0) rc = -1;
   exp_owned_free(&written);
   free(nrows);
   free(drawn);

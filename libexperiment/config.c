@@ -27,6 +27,9 @@
  *   max_time S (budget)  time_limit S  tie T  seed S
  *   integrators NAME...  friction F...  compare solvers|integrators
  *   figure key=value...
+ *   allow_loose_tol yes|no     a tol >= 1 (which x = 0 meets) is refused
+ *                              without it (before the first section: the
+ *                              whole file's)
  *   on_failure fallback|best|keep|stop  fallback_solver S  fallback_max_iter N
  *                              the world's failed-step policy of scene runs
  *                              (drift, accuracy; before the first section:
@@ -102,6 +105,7 @@ static int open_section(const exp_cfg_parser *ps, exp_config *cfg, char **w, int
   s->tie = -1.0; /* unset: the measured noise (tables_timing.c, exp_section_tie) */
   s->seed = 1;
   s->failure.on_failure = -1;
+  s->allow_loose_tol = -1;
   return exp_strmap_put(ps->sections, 0, s->name, cfg->nsec - 1) == 0
              ? -1
              : exp_cfg_error(ps, key, "out of memory");
@@ -135,6 +139,14 @@ static int finish_section(const exp_config *cfg, exp_section *s) {
   }
   s->nsolvers = m;
   exp_cfg_inherit_failure(&s->failure, &cfg->failure);
+  /* a tol >= 1 accepts x = 0: only when asked (docs/convergence.md, "Loose tolerances") */
+  int allow = s->allow_loose_tol >= 0 ? s->allow_loose_tol : cfg->allow_loose_tol;
+  char why[160];
+  for (int k = 0; k < s->ntol; k++)
+    if (slv_tol_check(s->tol[k], allow, why, sizeof why) != SLV_OK) {
+      ps.line = s->tol_line;
+      return exp_cfg_error(&ps, "tol", "%s; add 'allow_loose_tol yes' to run it", why);
+    }
   return -1;
 }
 

@@ -348,6 +348,7 @@ static int key_classes(const exp_cfg_parser *ps, exp_section *s, char **w, int n
 
 static int key_tol(const exp_cfg_parser *ps, exp_section *s, char **w, int nw) {
   if (nw - 1 > EXP_MAX_TOLS) return exp_cfg_error(ps, w[0], "at most 4 tolerances");
+  s->tol_line = ps->line; /* a tol >= 1 is judged with the whole section (finish_section) */
   if (s->kind != EXP_PROFILE && nw != 2)
     return exp_cfg_error(ps, w[0], "one tolerance (several are for profile experiments)");
   s->ntol = 0;
@@ -530,12 +531,31 @@ static const key_rule rules[] = {
   { NULL, 0, NULL }
 };
 
+/* `allow_loose_tol yes|no`: the section's, or before any section the
+ * file's (a section without its own takes it). */
+static int key_allow_loose_tol(const exp_cfg_parser *ps, exp_config *cfg, exp_section *cur,
+                               char **w, int nw) {
+  int rc = exp_cfg_one_value(ps, w[0], nw);
+  if (rc >= 0) return rc;
+  int yes = strcmp(w[1], "yes") == 0;
+  if (!yes && strcmp(w[1], "no") != 0)
+    return exp_cfg_error(ps, w[0], "expected yes or no, got '%s'", w[1]);
+  if (cur) {
+    cur->allow_loose_tol = yes;
+    cur->last_line = ps->line;
+  } else {
+    cfg->allow_loose_tol = yes;
+  }
+  return -1;
+}
+
 /* A key of the current section, or a failed-step policy key of the file
  * (before the first section). */
 int exp_cfg_key(const exp_cfg_parser *ps, exp_config *cfg, char **w, int nw) {
   const char *key = w[0];
   int handled, rc;
   exp_section *cur = cfg->nsec > 0 ? &cfg->sec[cfg->nsec - 1] : NULL;
+  if (strcmp(key, "allow_loose_tol") == 0) return key_allow_loose_tol(ps, cfg, cur, w, nw);
   int is_failure_key = strcmp(key, "on_failure") == 0 || strcmp(key, "fallback_solver") == 0 ||
                        strcmp(key, "fallback_max_iter") == 0;
   if (cur && is_failure_key) cur->last_line = ps->line;
@@ -554,7 +574,7 @@ int exp_cfg_key(const exp_cfg_parser *ps, exp_config *cfg, char **w, int nw) {
                          "unknown key (experiment, external, solvers, instances, generate, scene, "
                          "classes, tol, max_iter, min_runs, min_time, max_time, time_limit, tie, "
                          "seed, integrators, friction, compare, figure, on_failure, "
-                         "fallback_solver, fallback_max_iter)");
+                         "fallback_solver, fallback_max_iter, allow_loose_tol)");
   if (cfg->nsec == 0) return exp_cfg_error(ps, key, "comes before any 'experiment KIND' line");
   exp_section *s = &cfg->sec[cfg->nsec - 1];
   s->last_line = ps->line;

@@ -3,8 +3,8 @@
  * "FILE:LINE: KEY: what" (exp_cfg_error), names looked up in a list, the
  * ${NAME} and ${NAME:-DEFAULT} variables (--var, LCPLAB_NAME, the default;
  * a value given is recorded for plan.vars: exp_config_vars), and numbers,
- * times, integers and class lists checked strictly (exp_parse_double,
- * exp_parse_long).  experiments/README.md, "Format".
+ * times, integers and class lists checked strictly (libsolvers'
+ * slv_parse_double, slv_parse_long).  experiments/README.md, "Format".
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -143,7 +143,7 @@ int exp_cfg_expand(const exp_cfg_parser *ps, const char *key, const char *word, 
 
 int exp_cfg_num(const exp_cfg_parser *ps, const char *key, const char *v, double lo, double *out) {
   double d;
-  if (!exp_parse_double(v, &d) || !(d > lo)) {
+  if (slv_parse_double(v, SLV_PARSE_FINITE, &d) != SLV_PARSE_OK || !(d > lo)) {
     char lim[32];
     snprintf(lim, sizeof lim, "%g", lo);
     return exp_cfg_error(ps, key, "expected a finite number > %s, got '%s'", lim, v);
@@ -164,7 +164,7 @@ int exp_cfg_seconds(const exp_cfg_parser *ps, const char *key, const char *v, do
 int exp_cfg_whole(const exp_cfg_parser *ps, const char *key, const char *v, long lo, long hi,
                   long *out) {
   long d;
-  if (!exp_parse_long(v, &d) || d < lo || d > hi) {
+  if (slv_parse_long(v, &d) != SLV_PARSE_OK || d < lo || d > hi) {
     char lim[64];
     snprintf(lim, sizeof lim, "%ld and %ld", lo, hi);
     return exp_cfg_error(ps, key, "expected an integer between %s, got '%s'", lim, v);

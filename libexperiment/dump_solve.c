@@ -21,7 +21,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,8 +146,6 @@ int exp_dump_solve(const char *dir, long step, const slv_problem *p, const doubl
   snprintf(inst->solver, sizeof inst->solver, "%s", solver);
   inst->opt = *opt;
   inst->opt_given = (1u << IO_OPT_COUNT) - 1u;
-  if (opt->seed > (unsigned long)INT_MAX) /* the format holds an int */
-    inst->opt_given &= ~(unsigned)IO_OPT_SEED;
   step_path(path, sizeof path, dir, step, "lcp");
   slv_status st = io_write(path, IO_FMT_LCPLAB, inst, err, errlen);
   io_instance_free(inst);

@@ -11,9 +11,9 @@
  *   config    config.c    the .exp file -> exp_config (every error: one line
  *                         "FILE:LINE: KEY: what" to the sink, status 2, before
  *                         anything runs); a section's keys config_keys.c,
- *                         `external` lines config_external.c, variables and
- *                         values config_parse.c, kinds' and classes' names
- *                         names.c
+ *                         `external` lines config_external.c (the template
+ *                         rule nested_shell.c), variables and values
+ *                         config_parse.c, kinds' and classes' names names.c
  *   prepare   prepare.c   problems materialised as files (generated families,
  *                         scene exports) with metadata: class, n, nnz,
  *                         contacts, condition estimate
@@ -118,12 +118,8 @@ EXP_API double exp_now_s(void);
 /* qsort comparator of doubles, ascending (medians of timings). */
 EXP_API int exp_cmp_double(const void *pa, const void *pb);
 
-/* Strict number parsing: the whole string s (no leading/trailing blanks,
- * not empty) must be one number.  Return 1 on success with *out set, 0
- * otherwise (*out untouched).  exp_parse_double also rejects NaN and
- * infinities; exp_parse_long uses base 10. */
-EXP_API int exp_parse_double(const char *s, double *out);
-EXP_API int exp_parse_long(const char *s, long *out);
+/* Numbers from text: libsolvers' slv_parse_double / slv_parse_long (slv.h,
+ * "numbers from text"), the toolkit's one strict parser. */
 /* A byte count for --max-memory: a positive integer, optionally followed by
  * K, M, G or T (powers of 1024; lower case too, "KiB" ... accepted).
  * Returns 1 with *out set, 0 if s is not one (or does not fit size_t). */
@@ -207,7 +203,8 @@ typedef struct exp_run_summary {
   double max_penetration_end;      /* one collision pass on the final state */
   double max_body_displacement;    /* largest |r_end - r_start| of a body */
   double max_settled_displacement; /* largest |r_end - r_rest| of a dynamic body
-                                      (dyn_scene_rest_positions) */
+                                      (r_rest: the world's model's,
+                                      dyn_model_rest_positions) */
   double joint_error_max;
   double time_step_median_s, time_step_mean_s, time_collide_mean_s, time_solve_mean_s;
   double time_stage_mean_s[DYN_WORLD_STAGES];
@@ -724,6 +721,9 @@ typedef struct exp_section {
   unsigned long seed;      /* opt.seed and the default seed of `generate`; default 1 */
   exp_failure failure;     /* scene kinds: the failed-step policy (file's, then own) */
   char figure[512];        /* `figure key=value...`, for the figure scripts */
+  int tol_line;            /* the line of its `tol` key (0: none) */
+  int allow_loose_tol;     /* `allow_loose_tol yes|no` in the section (1, 0), -1: the file's;
+                              a tol >= 1 is refused without it (slv_tol_check) */
 } exp_section;
 
 typedef struct exp_config {
@@ -738,6 +738,7 @@ typedef struct exp_config {
                            malloc'd, NULL: none (exp_config_vars) */
   exp_failure failure; /* the file's failed-step policy (keys before any section) */
   exp_log log;         /* where the engine's messages about this experiment go */
+  int allow_loose_tol; /* `allow_loose_tol yes` before any section: every section's default */
 } exp_config;
 
 /* Variables for ${NAME} (or ${NAME:-DEFAULT}) in values: `--var NAME=VALUE`
@@ -800,7 +801,8 @@ EXP_API void exp_limit_memory(double mb);
 /* Physical memory / online CPUs, in MB: the default limit of a task. */
 EXP_API double exp_default_memory_mb(void);
 /* Runs argv; stdout into out (NUL-terminated, may be NULL), stderr to
- * /dev/null when quiet.  Exit status, or -1 if it could not run. */
+ * /dev/null when quiet.  Exit status (128 + the signal's number when a
+ * signal ended it), or -1 if it could not run. */
 EXP_API int exp_run_prog(char *const *argv, char *out, size_t len, int quiet);
 
 /* ---- generated instances (generate.c) ------------------------------------ */
@@ -860,7 +862,9 @@ typedef struct exp_env {
   const char *datadir; /* where generated instances and scene exports go */
   int tty;             /* progress on stderr */
   size_t max_memory;   /* --max-memory: the readers' cap, bytes (0: the default) */
-  exp_log log;         /* progress lines (when tty) */
+  exp_log log;         /* progress lines (when tty), errors */
+  int force;           /* --force: a DATADIR/problem-meta.tsv that is not lcplab's cache is
+                          replaced (else refused) */
 } exp_env;
 
 /* Materialises the problems of every problem-kind section as files
@@ -1076,9 +1080,13 @@ EXP_API int exp_csv_needs_quotes(const char *s);
 EXP_API void exp_csv_put(FILE *f, const char *s);
 EXP_API int exp_csv_split(char *line, char **f, int max);
 /* Draws section s's figure base.pdf/.png ... from csv (and csv2, or NULL)
- * with the script scripts/exp_KIND.gp run by gnuplot (figure.c);
- * 0 drawn; gnuplot's exit status, or 1 when there is no script or the data
- * cannot be written (a note on stderr); -1 when gnuplot cannot be run. */
+ * with the script scripts/exp_KIND.gp run by gnuplot (figure.c), replacing
+ * the old files only once every new one is whole (all or none);
+ * 0 drawn; gnuplot's exit status (128 + a signal's number), or 1 when
+ * there is no script (a note); -1 when gnuplot cannot be run (a note);
+ * EXP_FIGURE_NOT_WRITTEN when a file could not be written or would
+ * replace csv or csv2 (an error naming it; the old figure kept). */
+#define EXP_FIGURE_NOT_WRITTEN (-2)
 EXP_API int exp_figure_draw(const exp_log *log, const exp_section *s, const char *base,
                             const char *csv, const char *csv2, const char *scripts,
                             const char *gnuplot);
@@ -1101,6 +1109,12 @@ EXP_API const char *exp_gnuplot_prog(void);
  * snprintf, no allocation: safe from the watchdog thread.  0 or -1. */
 EXP_API int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *rows,
                               int nextra, const char *extra);
+/* 1 when the file name in the folder dir is a result file lcplab wrote
+ * (tNNNNNN.res whose first line is "lcplab-result N") or one its writer
+ * left (.tNNNNNN.res.tmp.PID.TID: so, or empty), a regular file; else 0:
+ * somebody else's, which --force never removes (experiments/CAMPAIGNS.md,
+ * "What --force replaces"). */
+EXP_API int exp_result_file_ours(const char *dir, const char *name);
 
 /* ---- running tasks (task.c) ------------------------------------------------ */
 
@@ -1219,7 +1233,10 @@ typedef struct exp_collect_opts {
   const char *gnuplot;
   int allow_mixed;
   int no_plot;
-  int quiet; /* no list of outputs on stdout */
+  int quiet;      /* no list of outputs on stdout */
+  int start_over; /* experiment --force: every output lcplab recorded in out that this collect
+                     does not write again is removed once the new ones are in place (a section
+                     the file no longer has included); 0: those of the plan's sections only */
 } exp_collect_opts;
 
 /* Merges the results of the plan into the section CSVs, tables and figures.
@@ -1238,13 +1255,22 @@ EXP_API int exp_collect(const exp_plan *pl, const exp_collect_opts *o);
 EXP_API int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures);
 
 /* Records what a collect wrote into out as lcplab's (written: the names,
- * relative to out, of the files it published; drawn[k] 1 when section k's
- * figures were drawn, which are added) and removes every recorded output
- * of cfg's sections that it did not write again: figures not drawn again,
- * tables no longer written (exp_owned_remove).  0, or -1 after the
- * message. */
+ * relative to out, of the files it published; drawn[k] nonzero when
+ * section k's figures were drawn, which are added) and removes every
+ * recorded output of cfg's sections that it did not write again: figures
+ * not drawn again, tables no longer written (exp_owned_remove); with all,
+ * every recorded output (a CSV, table, TeX file or figure of any name) it
+ * did not write again.  0, or -1 after the message. */
 EXP_API int exp_outputs_own(const exp_config *cfg, const char *out, exp_owned *written,
-                            const int *drawn);
+                            const int *drawn, int all);
+
+/* May the figure base.pdf, base.png and its pages (base-K.pdf ...) be
+ * written (`lcplab figure`)?  1 after a message naming the file when one
+ * is csv or csv2 (never, also with force), exists and not force, or is a
+ * symlink leading outside base's folder; else 0 (docs/io.md, "Replacing
+ * files").  csv2 may be NULL. */
+EXP_API int exp_figure_check(const exp_log *log, const char *base, int force, const char *csv,
+                             const char *csv2);
 
 /* Removes the figures of section name from out (NAME.pdf, NAME.png and the
  * pages NAME-K.*) before new ones are drawn: a figure never outlives the CSV

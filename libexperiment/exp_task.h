@@ -2,7 +2,8 @@
  * problem tasks of built-in solvers), rows.c (the rows a task writes),
  * watchdog.c (the time limit), judge.c (the verdict on an answer),
  * scratch.c (an attempt's scratch folder), external.c (external solvers),
- * scene_task.c (scene runs) and scene_peer.c (scene peers).
+ * scene_task.c (scene runs) and scene_peer.c (scene peers); prepare.c
+ * reads a scene source's default run.
  *
  * A task appends its CSV rows through exp_tctx_row (under the watchdog's
  * lock), and arms the watchdog around each solve with the rows to add if
@@ -147,6 +148,10 @@ int exp_scene_bare_rows(const exp_tctx *c, const char *status, const char *note,
  * and integrator (< 0: keep). */
 dyn_world_settings exp_scene_settings(const exp_section *s, const exp_source *src,
                                       const char *solver, int fr, int integrator);
+
+/* The default run of a scene source at step dt (scene_task.c): its scene
+ * model's (dyn_model_default_steps); 0 when the model cannot be built. */
+long exp_source_default_steps(const exp_source *src, double dt);
 
 /* The "# world:" preamble line of a scene source (scene_task.c). */
 void exp_scene_world_line(FILE *f, const exp_section *s, const exp_source *src);

@@ -3,8 +3,9 @@
  * figures and their pages) is checked before anything runs
  * (exp_outputs_check: an existing one only with --force, a symlink leading
  * outside the output folder never); a section's old figures are removed
- * before new ones are drawn (exp_figures_remove).  outset.c writes the
- * files as one set.
+ * before new ones are drawn (exp_figures_remove); `lcplab figure`'s files
+ * are checked the same way, and never replace the figure's own CSVs
+ * (exp_figure_check).  outset.c writes the files as one set.
  *
  * What a collect wrote is recorded as lcplab's in the output folder
  * (exp_outputs_own, owned.c), and every recorded output of the same
@@ -76,23 +77,53 @@ static int is_figure_page(const char *file, const char *name) {
   return pages && e == strlen(name) && strncmp(file, name, e) == 0;
 }
 
-/* The figures of section name: NAME.pdf, NAME.png and the pages in out. */
+/* A figure's file path refused: one of the inputs (never replaced, also
+ * with force), or as output_refused. */
+static int figure_file_refused(const exp_log *log, const char *path, const char *real, int force,
+                               const char *const *inputs) {
+  for (int k = 0; inputs && inputs[k]; k++)
+    if (io_same_file(path, inputs[k])) {
+      exp_say(log, EXP_SAY_ERROR,
+              "%s is an input of the figure: it is never overwritten (also with --force); "
+              "choose another --out",
+              path);
+      return 1;
+    }
+  return output_refused(log, path, real, force);
+}
+
+/* The figures of section name: NAME.pdf, NAME.png and the pages in out;
+ * inputs: NULL-terminated, or NULL. */
 static int figures_refused(const exp_log *log, const char *out, const char *real, const char *name,
-                           int force) {
+                           int force, const char *const *inputs) {
   char path[EXP_PATH_MAX + 128];
   static const char *const ext[] = { ".pdf", ".png" };
   for (int k = 0; k < 2; k++) {
     snprintf(path, sizeof path, "%s/%s%s", out, name, ext[k]);
-    if (output_refused(log, path, real, force)) return 1;
+    if (figure_file_refused(log, path, real, force, inputs)) return 1;
   }
   DIR *d = opendir(out);
   int refused = 0;
   for (struct dirent *e; d && !refused && (e = readdir(d));)
     if (is_figure_page(e->d_name, name)) {
       snprintf(path, sizeof path, "%s/%s", out, e->d_name);
-      refused = output_refused(log, path, real, force);
+      refused = figure_file_refused(log, path, real, force, inputs);
     }
   if (d) closedir(d);
+  return refused;
+}
+
+int exp_figure_check(const exp_log *log, const char *base, int force, const char *csv,
+                     const char *csv2) {
+  const char *slash = strrchr(base, '/'), *name = slash ? slash + 1 : base;
+  char out[EXP_PATH_MAX];
+  snprintf(out, sizeof out, "%.*s", slash ? (slash == base ? 1 : (int)(slash - base)) : 1,
+           slash ? base : ".");
+  char *real = realpath(out, NULL);
+  if (!real) return 0; /* no folder: the figure cannot be written, and says so */
+  const char *inputs[] = { csv, csv2, NULL };
+  int refused = figures_refused(log, out, real, name, force, inputs);
+  free(real);
   return refused;
 }
 
@@ -108,7 +139,7 @@ int exp_outputs_check(const exp_config *cfg, const char *out, int force, int fig
       snprintf(path, sizeof path, "%s/%s%s", out, s->name, sfx[j]);
       refused = output_refused(&cfg->log, path, real, force);
     }
-    if (!refused && figures) refused = figures_refused(&cfg->log, out, real, s->name, force);
+    if (!refused && figures) refused = figures_refused(&cfg->log, out, real, s->name, force, NULL);
   }
   free(real);
   return refused;
@@ -149,6 +180,7 @@ static int all_suffixes(char sfx[][EXP_SUFFIX_MAX], int max) {
 }
 
 typedef struct stale_ctx {
+  int all;                    /* any recorded output, whatever its section */
   const exp_strmap *sections; /* the config's section names */
   const exp_strmap *written;  /* the names this collect wrote */
   char sfx[4 * EXP_MAX_OUTPUTS][EXP_SUFFIX_MAX];
@@ -164,15 +196,42 @@ static int names_section(const exp_strmap *sections, const char *file, size_t le
   return exp_strmap_get(sections, 0, stem) >= 0;
 }
 
+/* 1 when file is a figure of a section of the map: STEM.pdf / .png with
+ * STEM the section's name (its figure), or the name followed by -K... (a
+ * page); a section named "pa-2" and a page of "pa" share a file name, and
+ * either claims it. */
+static int figure_of(const exp_strmap *sections, const char *file) {
+  size_t n = strlen(file);
+  if (n < 5 || (strcmp(file + n - 4, ".pdf") != 0 && strcmp(file + n - 4, ".png") != 0)) return 0;
+  for (size_t e = n - 4;;) {
+    if (names_section(sections, file, e)) return 1;
+    size_t d = e;
+    while (d > 0 && file[d - 1] >= '0' && file[d - 1] <= '9') d--;
+    if (d == e || d < 2 || file[d - 1] != '-') return 0;
+    e = d - 1;
+  }
+}
+
+/* A name a collect may write, whatever the section: a figure (STEM.pdf,
+ * .png) or a name ending in an output suffix of some kind. */
+static int is_output_name(const stale_ctx *c, const char *file) {
+  size_t n = strlen(file);
+  if (n > 4 && (strcmp(file + n - 4, ".pdf") == 0 || strcmp(file + n - 4, ".png") == 0)) return 1;
+  for (int k = 0; k < c->nsfx; k++) {
+    size_t l = strlen(c->sfx[k]);
+    if (n > l && strcmp(file + n - l, c->sfx[k]) == 0) return 1;
+  }
+  return 0;
+}
+
 /* A recorded name that is an output of one of the sections (a figure, or
  * a section name followed by an output suffix of any kind) and that this
  * collect did not write: stale (exp_owned_remove's pick). */
 static int is_stale(void *arg, const char *file) {
   const stale_ctx *c = arg;
   if (strchr(file, '/') || exp_strmap_get(c->written, 0, file) >= 0) return 0;
-  int pages;
-  size_t e = figure_stem(file, &pages);
-  if (e && names_section(c->sections, file, e)) return 1;
+  if (c->all) return is_output_name(c, file);
+  if (figure_of(c->sections, file)) return 1;
   size_t n = strlen(file);
   for (int k = 0; k < c->nsfx; k++) {
     size_t l = strlen(c->sfx[k]);
@@ -188,17 +247,16 @@ static int add_figures(const char *out, const exp_strmap *drawn, exp_owned *name
   DIR *d = opendir(out);
   int bad = 0;
   for (struct dirent *e; d && !bad && (e = readdir(d));) {
-    int pages;
-    size_t stem = figure_stem(e->d_name, &pages);
-    if (stem && names_section(drawn, e->d_name, stem)) bad = exp_owned_add(names, e->d_name);
+    if (figure_of(drawn, e->d_name)) bad = exp_owned_add(names, e->d_name);
   }
   if (d) closedir(d);
   return bad;
 }
 
-int exp_outputs_own(const exp_config *cfg, const char *out, exp_owned *written, const int *drawn) {
+int exp_outputs_own(const exp_config *cfg, const char *out, exp_owned *written, const int *drawn,
+                    int all) {
   exp_strmap secs = { 0 }, plotted = { 0 }, wmap = { 0 };
-  stale_ctx c = { &secs, &wmap, { { 0 } }, 0 };
+  stale_ctx c = { all, &secs, &wmap, { { 0 } }, 0 };
   char err[EXP_PATH_MAX + 256] = "";
   int bad = 0;
   for (int k = 0; k < cfg->nsec && !bad; k++)

@@ -27,12 +27,15 @@
  * The metadata are cached in DATADIR/problem-meta.tsv, keyed by path, size,
  * modification time and SHA-256, so a second run, or a resumed one, does
  * not read the problems again, and an edited file is read again even when
- * its size and time stayed.  Only the sections' classes are kept (`classes`).
+ * its size and time stayed.  A file of that name that is not the cache
+ * (its first line is not the cache's header) is somebody else's: refused
+ * without force, replaced with it.  Only the sections' classes are kept (`classes`).
  */
 #define _GNU_SOURCE
 
 #include "exp.h"
 #include "exp_strmap.h"
+#include "exp_task.h" /* exp_source_default_steps */
 
 #include <errno.h>
 #include <glob.h>
@@ -117,10 +120,39 @@ static void cache_free(meta_cache *c) {
   exp_strmap_free(&c->by_path);
 }
 
-static void cache_load(meta_cache *c, const char *datadir) {
-  snprintf(c->file, sizeof c->file, "%s/problem-meta.tsv", datadir);
+/* The first words of the cache's first line: what tells lcplab's cache
+ * from a file of that name that somebody else wrote. */
+#define CACHE_HEAD "# path\tsize\tmtime_ns\t"
+
+/* Whether path, which exists, is lcplab's cache (starts with CACHE_HEAD). */
+static int cache_is_ours(const char *path) {
+  FILE *f = fopen(path, "r");
+  char head[sizeof CACHE_HEAD] = "";
+  int ours = f && fread(head, 1, sizeof head - 1, f) == sizeof head - 1 &&
+             memcmp(head, CACHE_HEAD, sizeof head - 1) == 0;
+  if (f) fclose(f);
+  return ours;
+}
+
+/* Reads DATADIR/problem-meta.tsv: -1, or EXP_EXIT_USAGE after the message
+ * when a file of that name is not lcplab's cache and env->force is not
+ * given (with it, the file is replaced by the cache; experiments/README.md,
+ * "Experiment files": --data). */
+static int cache_load(meta_cache *c, const exp_env *env) {
+  struct stat st;
+  snprintf(c->file, sizeof c->file, "%s/problem-meta.tsv", env->datadir);
+  if (lstat(c->file, &st) != 0) return -1;
+  if (!cache_is_ours(c->file)) {
+    c->dirty = 1;
+    if (env->force) return -1;
+    exp_say(&env->log, EXP_SAY_ERROR,
+            "experiment: %s exists and is not lcplab's cache of problem metadata: refused, it "
+            "would be replaced (use --force to replace it, or another --data)",
+            c->file);
+    return EXP_EXIT_USAGE;
+  }
   FILE *f = fopen(c->file, "r");
-  if (!f) return;
+  if (!f) return -1;
   char line[EXP_PATH_MAX + 512];
   while (fgets(line, sizeof line, f)) {
     if (line[0] == '#') continue;
@@ -142,6 +174,7 @@ static void cache_load(meta_cache *c, const char *datadir) {
     e->p.mu_max = strtod(mu1, NULL);
   }
   fclose(f);
+  return -1;
 }
 
 /* The cache written back: each path's latest entry, once. */
@@ -151,8 +184,9 @@ static void cache_save(meta_cache *c) {
   io_outfile *o = io_outfile_open(c->file, err, sizeof err); /* a cache: no message */
   FILE *f = io_outfile_stream(o);
   if (!f) return;
-  fprintf(f, "# path\tsize\tmtime_ns\tclass\tkind\tn\tnnz\tcontacts\tcond_est\tmu_min\tmu_max"
-             "\tsha256 (lcplab experiment's cache of problem metadata; delete it to recompute)\n");
+  fprintf(f, CACHE_HEAD
+          "class\tkind\tn\tnnz\tcontacts\tcond_est\tmu_min\tmu_max"
+          "\tsha256 (lcplab experiment's cache of problem metadata; delete it to recompute)\n");
   for (int k = 0; k < c->n; k++) {
     const meta *e = &c->m[k];
     if (exp_strmap_get(&c->by_path, 0, e->path) != k) continue; /* a later entry replaced it */
@@ -555,7 +589,7 @@ static int simulate_exports(const ctx *c, const exp_source *src, int fr, const l
 static int load_scene(const ctx *c, const exp_source *src) {
   int fr = src->friction >= 0 ? src->friction : DYN_FRICTION_BOX;
   dyn_world_settings set = export_settings(src, fr);
-  long K = src->steps > 0 ? src->steps : dyn_scene_default_steps(src->scene, set.dt);
+  long K = src->steps > 0 ? src->steps : exp_source_default_steps(src, set.dt);
   if (K < 1) {
     exp_say(&c->cfg->log, EXP_SAY_ERROR,
             "%s:%d: scene: no default step count: give steps=", c->cfg->path, src->line);
@@ -618,9 +652,9 @@ static int check_scene(const ctx *c, const exp_source *src) {
     exp_say(&c->cfg->log, EXP_SAY_ERROR, "%s:%d: scene: %s", c->cfg->path, src->line,
             msg[0] ? msg : "cannot build it");
     rc = EXP_EXIT_USAGE;
-  } else if ((src->steps > 0
-                  ? src->steps
-                  : dyn_scene_default_steps(src->scene, dyn_world_get_settings(w)->dt)) < 1) {
+  } else if ((src->steps > 0 ? src->steps
+                             : dyn_model_default_steps(dyn_world_model(w),
+                                                       dyn_world_get_settings(w)->dt)) < 1) {
     exp_say(&c->cfg->log, EXP_SAY_ERROR,
             "%s:%d: scene: no default step count: give steps=", c->cfg->path, src->line);
     rc = EXP_EXIT_USAGE;
@@ -678,9 +712,9 @@ void exp_probs_free(exp_prob *probs, int n) {
 int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int *np) {
   meta_cache mc;
   memset(&mc, 0, sizeof mc);
-  cache_load(&mc, env->datadir);
+  int rc = cache_load(&mc, env);
+  if (rc >= 0) return rc;
   plist list = { NULL, 0, 0 };
-  int rc = -1;
   for (int si = 0; si < cfg->nsec && rc < 0; si++) {
     const exp_section *s = &cfg->sec[si];
     ctx c = { cfg, env, &mc, &list, si };

@@ -58,9 +58,9 @@ int exp_run_stats_init(exp_run_stats *s, dyn_world *w, const char *scene, long K
     exp_run_stats_free(s);
     return -1;
   }
-  char msg[256] = "";
-  if (dyn_scene_rest_positions(scene, w, s->rrest, nbod, msg, sizeof msg) != DYN_OK) {
-    exp_fmt(err, len, "%s", msg[0] ? msg : "no rest positions for the scene");
+  /* the rest positions are the world's model's (the scene's start gaps closed) */
+  if (dyn_model_rest_positions(dyn_world_model(w), s->rrest, nbod) != DYN_OK) {
+    exp_fmt(err, len, "scene '%s': no rest positions for its %d bodies", scene ? scene : "?", nbod);
     exp_run_stats_free(s);
     return -1;
   }

@@ -76,7 +76,7 @@ int exp_scene_peer_run(exp_tctx *c) {
   int fr = c->t->friction;
   const char *fric = fr >= 0 && fr < 4 ? friction_names[fr] : "auto";
   dyn_world_settings set = exp_scene_settings(c->s, src, NULL, fr >= 0 ? fr : DYN_FRICTION_BOX, -1);
-  long K = src->steps > 0 ? src->steps : dyn_scene_default_steps(src->scene, set.dt);
+  long K = src->steps > 0 ? src->steps : exp_source_default_steps(src, set.dt);
   double limit = exp_time_limit(c->pl, c->s);
   char note[512];
   if (exp_tctx_scratch(c) != 0) {

@@ -219,6 +219,17 @@ static void build_params(const exp_source *src, const char **params) {
   for (int k = 0; k < src->nparams; k++) params[k] = src->params[k];
 }
 
+long exp_source_default_steps(const exp_source *src, double dt) {
+  const char *params[EXP_MAX_PARAMS];
+  build_params(src, params);
+  dyn_model *m = NULL;
+  long K = dyn_scene_model(src->scene, params, src->nparams, &m, NULL, 0) == DYN_OK
+               ? dyn_model_default_steps(m, dt)
+               : 0;
+  dyn_model_free(m);
+  return K;
+}
+
 /* One "# world:" line of a scene source for its section's CSV preamble
  * (experiments/README.md, "Provenance"): the settings the world runs
  * with once the scene has built it (dyn_world_get_settings: the scene's own
@@ -347,7 +358,7 @@ static int run_steps(srun *r, dyn_world *w, const exp_source *src) {
   exp_tctx *c = r->c;
   steps_ctx q = { r, 0, 0, 0, 0, 0, 0 };
   q.K = src->steps > 0 ? src->steps
-                       : dyn_scene_default_steps(src->scene, dyn_world_get_settings(w)->dt);
+                       : dyn_model_default_steps(dyn_world_model(w), dyn_world_get_settings(w)->dt);
   q.E0 = dyn_world_energy(w, NULL, NULL);
   q.scale = drift_scale(w, q.E0);
   q.limit = exp_time_limit(c->pl, c->s);
@@ -541,7 +552,7 @@ int exp_scene_summary_run(exp_tctx *c) {
     dyn_world_free(w);
     return 0;
   }
-  long K = src->steps > 0 ? src->steps : dyn_scene_default_steps(src->scene, set.dt);
+  long K = src->steps > 0 ? src->steps : dyn_model_default_steps(dyn_world_model(w), set.dt);
   summary_steps(c, w, sv->name, fric, K);
   dyn_world_free(w);
   return 0;

@@ -6,7 +6,9 @@
  * The parser turns text into the field's type and checks what the text
  * alone can say (a number, a name from the field's list, a registered
  * solver, the range an option has always had); dyn_world_settings_validate
- * judges the whole when the world is built.
+ * judges the whole when the world is built.  The solver options among the
+ * keys (max_iter, max_pivots, tol, time_limit, omega, threads) are parsed
+ * and stored by libsolvers' options by name (slv_options_set, slv.h).
  */
 #include <limits.h>
 #include <math.h>
@@ -101,14 +103,16 @@ static const key_def *find_key(const char *key) {
 /* A, or A/B (a time step as a fraction, e.g. 1/240). */
 static int parse_ratio(const char *v, double *out) {
   const char *slash = strchr(v, '/');
-  if (!slash) return exp_parse_double(v, out);
+  if (!slash) return slv_parse_double(v, SLV_PARSE_FINITE, out) == SLV_PARSE_OK;
   char num[64];
   size_t n = (size_t)(slash - v);
   if (n == 0 || n >= sizeof num) return 0;
   memcpy(num, v, n);
   num[n] = '\0';
   double a, b;
-  if (!exp_parse_double(num, &a) || !exp_parse_double(slash + 1, &b) || b == 0.0) return 0;
+  if (slv_parse_double(num, SLV_PARSE_FINITE, &a) != SLV_PARSE_OK ||
+      slv_parse_double(slash + 1, SLV_PARSE_FINITE, &b) != SLV_PARSE_OK || b == 0.0)
+    return 0;
   *out = a / b;
   return isfinite(*out);
 }
@@ -133,7 +137,7 @@ static int parse_enum(const char *const *names, const char *v, int *out) {
   long n;
   int count = 0;
   while (names[count]) count++;
-  if (exp_parse_long(v, &n) && n >= 0 && n < count) {
+  if (slv_parse_long(v, &n) == SLV_PARSE_OK && n >= 0 && n < count) {
     *out = (int)n;
     return 1;
   }
@@ -156,8 +160,9 @@ static int parse_gravity(const char *v, dyn_v3 *g) {
   char *save = NULL, *p[4] = { NULL, NULL, NULL, NULL };
   p[0] = strtok_r(buf, ",", &save);
   for (int i = 1; i < 4 && p[i - 1]; i++) p[i] = strtok_r(NULL, ",", &save);
-  return p[2] && !p[3] && exp_parse_double(p[0], &g->x) && exp_parse_double(p[1], &g->y) &&
-         exp_parse_double(p[2], &g->z);
+  return p[2] && !p[3] && slv_parse_double(p[0], SLV_PARSE_FINITE, &g->x) == SLV_PARSE_OK &&
+         slv_parse_double(p[1], SLV_PARSE_FINITE, &g->y) == SLV_PARSE_OK &&
+         slv_parse_double(p[2], SLV_PARSE_FINITE, &g->z) == SLV_PARSE_OK;
 }
 
 /* "pgs, pjacobi, ..." */
@@ -172,15 +177,24 @@ static void solver_names(char *buf, size_t len) {
   }
 }
 
-/* A number of kind k into *at; 1, or 0 with the reason in err. */
-static int set_number(const key_def *d, double *at, const char *v, char *err, size_t len) {
+/* "must be <what the kind takes>, got 'v'" into err. */
+static void refusal(const key_def *d, const char *v, char *err, size_t len) {
   static const char *const want[] = { [K_DT] = "a finite number > 0 (or A/B)",
                                       [K_POS] = "a finite number > 0",
                                       [K_NONNEG] = "a finite number >= 0",
                                       [K_UNIT] = "a number in [0, 1]",
                                       [K_REAL] = "a finite number" };
+  if (d->kind == K_INT)
+    snprintf(err, len, "must be an integer between %ld and %ld, got '%s'", d->lo, d->hi, v);
+  else
+    snprintf(err, len, "must be %s, got '%s'", want[d->kind], v);
+}
+
+/* A number of kind k into *at; 1, or 0 with the reason in err. */
+static int set_number(const key_def *d, double *at, const char *v, char *err, size_t len) {
   double x;
-  int ok = d->kind == K_DT ? parse_ratio(v, &x) : exp_parse_double(v, &x);
+  int ok = d->kind == K_DT ? parse_ratio(v, &x)
+                           : slv_parse_double(v, SLV_PARSE_FINITE, &x) == SLV_PARSE_OK;
   if (ok) {
     switch (d->kind) {
     case K_DT:
@@ -191,11 +205,44 @@ static int set_number(const key_def *d, double *at, const char *v, char *err, si
     }
   }
   if (!ok) {
-    snprintf(err, len, "must be %s, got '%s'", want[d->kind], v);
+    refusal(d, v, err, len);
     return 0;
   }
   *at = x;
   return 1;
+}
+
+/* A key inside the settings' solver options (max_iter, tol, omega, ...):
+ * libsolvers' options by name parse and store its text. */
+static int is_option(const key_def *d) {
+  size_t at = offsetof(dyn_world_settings, opt);
+  return d->offset >= at && d->offset < at + sizeof(slv_options);
+}
+
+/* The option's field (at, in the options o) within the range its key has
+ * always had here: K_INT [lo, hi], K_POS > 0, K_REAL any finite number. */
+static int in_range(const key_def *d, const char *at) {
+  int i;
+  double x;
+  switch (d->kind) {
+  case K_INT: memcpy(&i, at, sizeof i); return i >= d->lo && i <= d->hi;
+  case K_POS: memcpy(&x, at, sizeof x); return x > 0;
+  default: return 1;
+  }
+}
+
+/* A solver option: its text through slv_options_set (the option's type and
+ * field), then the key's range above; slv_options_validate judges the
+ * option's own range when the world is built. */
+static int set_option(const key_def *d, slv_options *opt, const char *v, char *err, size_t len) {
+  slv_options o = *opt;
+  const char *at = (const char *)&o + (d->offset - offsetof(dyn_world_settings, opt));
+  if (slv_options_set(&o, d->name, v, NULL, 0) == SLV_OK && in_range(d, at)) {
+    *opt = o;
+    return 1;
+  }
+  refusal(d, v, err, len);
+  return 0;
 }
 
 static int set_value(const key_def *d, char *at, const char *v, char *err, size_t len) {
@@ -203,7 +250,7 @@ static int set_value(const key_def *d, char *at, const char *v, char *err, size_
   switch (d->kind) {
   case K_INT: {
     long n;
-    if (exp_parse_long(v, &n) && n >= d->lo && n <= d->hi) {
+    if (slv_parse_long(v, &n) == SLV_PARSE_OK && n >= d->lo && n <= d->hi) {
       *(int *)(void *)at = (int)n;
       return 1;
     }
@@ -243,6 +290,7 @@ int exp_world_set(dyn_world_settings *s, const char *key, const char *value, cha
     snprintf(err, len, "needs a value");
     return -1;
   }
+  if (is_option(d)) return set_option(d, &s->opt, value, err, len) ? 1 : -1;
   return set_value(d, (char *)s + d->offset, value, err, len) ? 1 : -1;
 }
 

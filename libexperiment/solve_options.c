@@ -20,26 +20,18 @@ int exp_solve_from_file(const exp_solve_flags *fl, const io_instance *inst, unsi
   }
 }
 
-/* The field `bit` of the file's options fo copied into opt. */
-static void take_option(slv_options *opt, const slv_options *fo, unsigned bit) {
-  switch (bit) {
-  case IO_OPT_MAX_ITER: opt->max_iter = fo->max_iter; break;
-  case IO_OPT_TOL: opt->tol = fo->tol; break;
-  case IO_OPT_NORM: opt->norm = fo->norm; break;
-  case IO_OPT_OMEGA: opt->omega = fo->omega; break;
-  case IO_OPT_DAMPING: opt->damping = fo->damping; break;
-  case IO_OPT_PIVOT_TOL: opt->pivot_tol = fo->pivot_tol; break;
-  case IO_OPT_WARM_START: opt->warm_start = fo->warm_start; break;
-  case IO_OPT_CHECK_EVERY: opt->check_every = fo->check_every; break;
-  case IO_OPT_MAX_PIVOTS: opt->max_pivots = fo->max_pivots; break;
-  default: opt->seed = fo->seed; break;
-  }
+/* Option k of the file's options fo into opt, by libsolvers' options by
+ * name (its text from slv_options_get reads back to the same value). */
+static void take_option(slv_options *opt, const slv_options *fo, int k) {
+  char text[64];
+  if (slv_options_get(fo, io_option_name(k), text, sizeof text) == SLV_OK)
+    slv_options_set(opt, io_option_name(k), text, NULL, 0);
 }
 
 slv_options exp_solve_options(const exp_solve_flags *fl, const io_instance *inst) {
   slv_options opt = slv_options_default();
   for (int k = 0; k < IO_OPT_COUNT; k++)
-    if (exp_solve_from_file(fl, inst, 1u << k)) take_option(&opt, &inst->opt, 1u << k);
+    if (exp_solve_from_file(fl, inst, 1u << k)) take_option(&opt, &inst->opt, k);
   if (fl->have_tol) opt.tol = fl->tol;
   if (fl->have_max_iter) /* sweeps for iterative solvers, pivots for pivoting ones */
     opt.max_iter = opt.max_pivots = (int)fl->max_iter;

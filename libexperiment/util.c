@@ -1,15 +1,14 @@
 /* util.c -- the small helpers the experiment library and the lcplab
- * program share (exp.h, "helpers"): the monotonic clock, strict number
- * parsing, path tests, and the message sink through which the library
+ * program share (exp.h, "helpers"): the monotonic clock, byte counts with
+ * a unit, path tests, and the message sink through which the library
  * speaks (it never prints: every line goes to the caller's exp_log).
  *
- * Number parsing is strict (strtod / strtol and a full-string check): "1e-8x",
- * " 3", "" and "nan" are errors, never silently 0 or a prefix.
+ * Numbers are parsed by libsolvers' strict parser (slv_parse_double,
+ * slv_parse_long: slv.h, "numbers from text"): "1e-8x", " 3", "" and "nan"
+ * are errors, never silently 0 or a prefix.
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,44 +47,24 @@ int exp_cmp_double(const void *pa, const void *pb) {
   return (x > y) - (x < y);
 }
 
-/* strtod/strtol accept leading blanks; we want the string to be the number. */
-static int starts_like_number(const char *s) {
-  return s && s[0] != '\0' && s[0] != ' ' && s[0] != '\t' && s[0] != '\n' && s[0] != '\r' &&
-         s[0] != '\f' && s[0] != '\v';
-}
-
-int exp_parse_double(const char *s, double *out) {
-  if (!starts_like_number(s)) return 0;
-  char *end = NULL;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v)) return 0;
-  *out = v;
-  return 1;
-}
-
-int exp_parse_long(const char *s, long *out) {
-  if (!starts_like_number(s)) return 0;
-  char *end = NULL;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (end == s || *end != '\0' || errno == ERANGE) return 0;
-  *out = v;
-  return 1;
-}
-
+/* digits, then an optional unit K, M, G or T (and "B" or "iB"): the number by
+ * slv_parse_ulong, the unit here */
 int exp_parse_bytes(const char *s, size_t *out) {
-  if (!starts_like_number(s) || s[0] < '0' || s[0] > '9') return 0;
-  char *end = NULL;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (end == s || errno == ERANGE || v == 0) return 0;
+  size_t digits = 0;
+  while (s && s[digits] >= '0' && s[digits] <= '9') digits++;
+  char num[32];
+  if (digits == 0 || digits >= sizeof num) return 0;
+  memcpy(num, s, digits);
+  num[digits] = '\0';
+  unsigned long v;
+  if (slv_parse_ulong(num, &v) != SLV_PARSE_OK || v == 0) return 0;
   static const char units[] = "KMGT";
   unsigned shift = 0;
+  const char *end = s + digits;
   if (*end) {
-    const char *u = strchr(units, *end >= 'a' && *end <= 'z' ? *end - 'a' + 'A' : *end);
-    if (!u) return 0;
-    shift = 10u * (unsigned)(u - units + 1);
+    const char *unit = strchr(units, *end >= 'a' && *end <= 'z' ? *end - 'a' + 'A' : *end);
+    if (!unit) return 0;
+    shift = 10u * (unsigned)(unit - units + 1);
     end++;
     if (strcmp(end, "iB") == 0 || strcmp(end, "B") == 0) end += strlen(end);
     if (*end) return 0;

@@ -250,3 +250,5 @@ double *io_dense_of(const io_instance *inst, int *owned) {
   *owned = 1;
   return A;
 }
+
+int io_is_pos_zero(double x) { return x == 0.0 && !signbit(x); }

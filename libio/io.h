@@ -179,8 +179,17 @@ enum {
 
 /* The keyword of option bit 1 << k in the lcplab format ("max_iter", "tol",
  * "norm", "omega", "damping", "pivot_tol", "warm_start", "check_every",
- * "max_pivots", "seed", the slv_options field names); NULL out of range. */
+ * "max_pivots", "seed": the first IO_OPT_COUNT rows of libsolvers' options
+ * by name, slv_option_at, whose slv_options_set reads each value and
+ * slv_options_get writes it); NULL out of range. */
 IO_API const char *io_option_name(int k);
+
+/* ContactBench's order (IO_FMT_NPZ; docs/python.md, "ContactBench"): its
+ * row r, each contact (t1, t2, n) with the normal LAST, is lcplab's row
+ * io_contactbench_row(r) of the contact's cone (n, t1, t2): 3c -> 3c + 1,
+ * 3c + 1 -> 3c + 2, 3c + 2 -> 3c.  The .npz reader and writer and the
+ * Python package's from_contactbench / to_contactbench use this one map. */
+IO_API size_t io_contactbench_row(size_t r);
 
 /* Allocate an instance with dense n x n storage, b = 0, lo = 0, hi = +inf,
  * no findex; NULL on failure or n out of range. */

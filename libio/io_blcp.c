@@ -33,52 +33,52 @@
 #include <math.h>
 #include <stdlib.h>
 
-static slv_status read_blcp(slv_reader *r, io_instance **out) {
+static slv_status read_blcp(io_reader *r, io_instance **out) {
   int n;
   long line;
   slv_status st;
   *out = NULL;
-  if ((st = slv_rd_size(r, IO_MAX_N, &n, &line, "the size n"))) return st;
+  if ((st = io_rd_size(r, IO_MAX_N, &n, &line, "the size n"))) return st;
   double nn = (double)n * n;
   if (nn > (double)IO_MAX_NNZ)
-    return slv_rd_failf(r, line, SLV_ERR_DIM, "expected n*n <= %ld (a dense A), found n = %d",
-                        (long)IO_MAX_NNZ, n);
-  if ((st = slv_rd_need(r, nn + 3.0 * n, "A, b, lo and hi (n = %d)", n))) return st;
-  if ((st = slv_rd_reserve(r, line, io_instance_bytes(n, 1), "n = %d: A (n x n), b, lo, hi", n)))
+    return io_rd_failf(r, line, SLV_ERR_DIM, "expected n*n <= %ld (a dense A), found n = %d",
+                       (long)IO_MAX_NNZ, n);
+  if ((st = io_rd_need(r, nn + 3.0 * n, "A, b, lo and hi (n = %d)", n))) return st;
+  if ((st = io_rd_reserve(r, line, io_instance_bytes(n, 1), "n = %d: A (n x n), b, lo, hi", n)))
     return st;
   io_instance *inst = io_instance_alloc(n);
   if (!inst || io_alloc_dense(inst)) {
     io_instance_free(inst);
-    return slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
+    return io_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
   }
   size_t ld = n > 0 ? (size_t)n : 1;
-  if ((st = slv_rd_matrix(r, n, n, 0, inst->A, ld, SLV_RD_FINITE, "A"))) goto fail;
-  if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->b, "b"))) goto fail;
+  if ((st = io_rd_matrix(r, n, n, 0, inst->A, ld, IO_RD_FINITE, "A"))) goto fail;
+  if ((st = io_rd_doubles(r, (size_t)n, IO_RD_FINITE, inst->b, "b"))) goto fail;
   for (int i = 0; i < n; i++) inst->b[i] = -inst->b[i]; /* A x = b_ode + w  <=>  b = -b_ode */
-  if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_INF_OK, inst->lo, "lo"))) goto fail;
-  if ((st = slv_rd_upper(r, n, inst->lo, inst->hi, "hi", "lo"))) goto fail;
-  if (!slv_rd_at_end(r)) {
-    slv_token f;
-    slv_rd_peek(r, &f);
-    if ((st = slv_rd_reserve(r, f.line, 12.0 * n, "findex and mu (n = %d)", n))) goto fail;
+  if ((st = io_rd_doubles(r, (size_t)n, IO_RD_INF_OK, inst->lo, "lo"))) goto fail;
+  if ((st = io_rd_upper(r, n, inst->lo, inst->hi, "hi", "lo"))) goto fail;
+  if (!io_rd_at_end(r)) {
+    io_token f;
+    io_rd_peek(r, &f);
+    if ((st = io_rd_reserve(r, f.line, 12.0 * n, "findex and mu (n = %d)", n))) goto fail;
     if ((st = io_alloc_findex(inst)) || (st = io_alloc_mu(inst))) {
-      slv_rd_failf(r, r->line, st, "out of memory for findex");
+      io_rd_failf(r, r->line, st, "out of memory for findex");
       goto fail;
     }
     for (int i = 0; i < n; i++) {
-      slv_token t;
-      slv_rd_peek(r, &t);
-      if ((st = slv_rd_int(r, -1, n - 1, &inst->findex[i], "findex[%d]", i))) goto fail;
+      io_token t;
+      io_rd_peek(r, &t);
+      if ((st = io_rd_int(r, -1, n - 1, &inst->findex[i], "findex[%d]", i))) goto fail;
       if (inst->findex[i] == i) {
-        st = slv_rd_fail(r, &t, SLV_ERR_INVALID,
-                         "findex[%d] != %d (a friction row couples to another, normal row)", i, i);
+        st = io_rd_fail(r, &t, SLV_ERR_INVALID,
+                        "findex[%d] != %d (a friction row couples to another, normal row)", i, i);
         goto fail;
       }
       if (inst->findex[i] >= 0) inst->mu[i] = inst->hi[i];
     }
-    slv_token t;
-    if (slv_rd_next(r, &t)) {
-      st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "end of file after the %d findex values", n);
+    io_token t;
+    if (io_rd_next(r, &t)) {
+      st = io_rd_fail(r, &t, SLV_ERR_INVALID, "end of file after the %d findex values", n);
       goto fail;
     }
   }
@@ -90,10 +90,10 @@ fail:
 }
 
 slv_status io_read_blcp(const io_req *rq, io_instance **out) {
-  slv_reader r;
-  slv_status st = slv_rd_open_req(&r, rq, '#');
+  io_reader r;
+  slv_status st = io_rd_open_req(&r, rq, '#');
   if (!st) st = read_blcp(&r, out);
-  slv_rd_close(&r);
+  io_rd_close(&r);
   return st;
 }
 
@@ -115,8 +115,8 @@ slv_status io_write_blcp(const io_req *rq, const io_instance *inst) {
             n);
     return SLV_ERR_DIM;
   }
-  slv_writer w;
-  slv_status st = slv_wr_open(&w, path, err, errlen);
+  io_writer w;
+  slv_status st = io_wr_open(&w, path, err, errlen);
   if (st) {
     if (owned) free((double *)A);
     return st;
@@ -126,20 +126,20 @@ slv_status io_write_blcp(const io_req *rq, const io_instance *inst) {
         w.f);
   fprintf(w.f, "%d\n# A (row-major)\n", n);
   for (int i = 0; i < n; i++) {
-    for (int j = 0; j < n; j++) slv_wr_double(&w, A[i + (size_t)j * n], j + 1 < n ? ' ' : 0);
+    for (int j = 0; j < n; j++) io_wr_double(&w, A[i + (size_t)j * n], j + 1 < n ? ' ' : 0);
     fputc('\n', w.f);
   }
   fputs("# b\n", w.f);
-  for (int i = 0; i < n; i++) slv_wr_double(&w, -inst->b[i], i + 1 < n ? ' ' : 0);
+  for (int i = 0; i < n; i++) io_wr_double(&w, -inst->b[i], i + 1 < n ? ' ' : 0);
   fputs("\n# lo\n", w.f);
   for (int i = 0; i < n; i++) {
     int fr = inst->findex && inst->findex[i] >= 0;
-    slv_wr_double(&w, fr ? -inst->mu[i] : inst->lo[i], i + 1 < n ? ' ' : 0);
+    io_wr_double(&w, fr ? -inst->mu[i] : inst->lo[i], i + 1 < n ? ' ' : 0);
   }
   fputs("\n# hi\n", w.f);
   for (int i = 0; i < n; i++) {
     int fr = inst->findex && inst->findex[i] >= 0;
-    slv_wr_double(&w, fr ? inst->mu[i] : inst->hi[i], i + 1 < n ? ' ' : 0);
+    io_wr_double(&w, fr ? inst->mu[i] : inst->hi[i], i + 1 < n ? ' ' : 0);
   }
   fputc('\n', w.f);
   if (inst->findex) {
@@ -147,7 +147,7 @@ slv_status io_write_blcp(const io_req *rq, const io_instance *inst) {
     for (int i = 0; i < n; i++) fprintf(w.f, i + 1 < n ? "%d " : "%d", inst->findex[i]);
     fputc('\n', w.f);
   }
-  st = slv_wr_close(&w);
+  st = io_wr_close(&w);
   if (owned) free((double *)A);
   return st;
 }

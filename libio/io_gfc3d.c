@@ -8,7 +8,7 @@
  * datasets/README.md section 4.8), white-space separated:
  *     d          3
  *     nc         the number of contacts, 3 nc columns of H
- *     M          NumericsMatrix (io_siconos.c) ndof x ndof, dense or SBM
+ *     M          NumericsMatrix (io_nm.c) ndof x ndof, dense or SBM
  *     H          NumericsMatrix ndof x 3 nc
  *     q[ndof]    Siconos' q, FCLIB's f
  *     b[3 nc]    Siconos' b, FCLIB's w
@@ -35,79 +35,79 @@
 #include <stdlib.h>
 #include <string.h>
 
-slv_status io_fc_read_end(slv_reader *r) {
-  slv_token t;
-  if (slv_rd_peek(r, &t) && (slv_tok_is(&t, "0") || slv_tok_is(&t, "1"))) slv_rd_next(r, &t);
-  if (!slv_rd_peek(r, &t)) return SLV_OK;
-  return slv_rd_fail(r, &t, SLV_ERR_INVALID,
-                     "the end of the file after mu (or the single trailing 0 or 1 Siconos "
-                     "writes there)");
+slv_status io_fc_read_end(io_reader *r) {
+  io_token t;
+  if (io_rd_peek(r, &t) && (io_tok_is(&t, "0") || io_tok_is(&t, "1"))) io_rd_next(r, &t);
+  if (!io_rd_peek(r, &t)) return SLV_OK;
+  return io_rd_fail(r, &t, SLV_ERR_INVALID,
+                    "the end of the file after mu (or the single trailing 0 or 1 Siconos "
+                    "writes there)");
 }
 
-int io_fc_holds_global_rest(const slv_reader *r0, int nc, int ndof) {
-  slv_reader r = *r0;
-  slv_token t;
+int io_fc_holds_global_rest(const io_reader *r0, int nc, int ndof) {
+  io_reader r = *r0;
+  io_token t;
   /* H's header (at least 4 numbers), f, w, mu: never fewer than this */
   double need = 4.0 + ndof + 4.0 * nc;
   for (double k = 0; k < need; k++)
-    if (!slv_rd_next(&r, &t)) return 0;
+    if (!io_rd_next(&r, &t)) return 0;
   return 1;
 }
 
 /* The bytes of the CSR copy of a matrix read dense (io_csr_of_nm: at
  * most every entry), reserved before it is made. */
-static slv_status reserve_csr_of(slv_reader *r, const slv_nm *nm, const char *name) {
+static slv_status reserve_csr_of(io_reader *r, const io_nm *nm, const char *name) {
   if (nm->storage == SLV_CSR) return SLV_OK;
   double rows = nm->rows, cols = nm->cols;
-  return slv_rd_reserve(r, r->line, 12.0 * rows * cols + 4.0 * (rows + 1), "%s (%d x %d) as CSR",
-                        name, nm->rows, nm->cols);
+  return io_rd_reserve(r, r->line, 12.0 * rows * cols + 4.0 * (rows + 1), "%s (%d x %d) as CSR",
+                       name, nm->rows, nm->cols);
 }
 
 /* H, f, w and mu after M, into g and mu. */
-static slv_status read_rest(slv_reader *r, int nc, io_global *g, double *mu) {
+static slv_status read_rest(io_reader *r, int nc, io_global *g, double *mu) {
   int n = 3 * nc, nd = g->ndof;
   slv_status st;
   char why[64];
   snprintf(why, sizeof why, "ndof x 3 nc = %d x %d", nd, n);
-  slv_nm hn;
+  io_nm hn;
   if ((st = io_read_nm(r, "H", nd, n, why, 0, &hn, NULL))) return st;
   if (!(st = reserve_csr_of(r, &hn, "H"))) {
     st = io_csr_of_nm(&hn, &g->Hp, &g->Hj, &g->Hx);
-    if (st) st = slv_rd_failf(r, r->line, st, "out of memory for H (%d x %d)", nd, n);
+    if (st) st = io_rd_failf(r, r->line, st, "out of memory for H (%d x %d)", nd, n);
   }
   io_nm_free(&hn);
   if (st) return st;
-  if ((st = slv_rd_need(r, nd + (double)n + nc, "q (ndof = %d), b (3 nc = %d) and mu (nc = %d)", nd,
-                        n, nc)))
+  if ((st = io_rd_need(r, nd + (double)n + nc, "q (ndof = %d), b (3 nc = %d) and mu (nc = %d)", nd,
+                       n, nc)))
     return st;
-  if ((st = slv_rd_doubles(r, (size_t)nd, SLV_RD_FINITE, g->f, "q"))) return st;
-  if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, g->w, "b"))) return st;
+  if ((st = io_rd_doubles(r, (size_t)nd, IO_RD_FINITE, g->f, "q"))) return st;
+  if ((st = io_rd_doubles(r, (size_t)n, IO_RD_FINITE, g->w, "b"))) return st;
   for (int c = 0; c < nc; c++) {
-    slv_token v;
-    slv_rd_peek(r, &v);
-    if ((st = slv_rd_double(r, SLV_RD_FINITE, &mu[c], "mu[%d]", c))) return st;
-    if (mu[c] < 0) return slv_rd_fail(r, &v, SLV_ERR_INVALID, "mu[%d] >= 0", c);
+    io_token v;
+    io_rd_peek(r, &v);
+    if ((st = io_rd_double(r, IO_RD_FINITE, &mu[c], "mu[%d]", c))) return st;
+    if (mu[c] < 0) return io_rd_fail(r, &v, SLV_ERR_INVALID, "mu[%d] >= 0", c);
   }
   return io_fc_read_end(r);
 }
 
-slv_status io_read_gfc3d(slv_reader *r, int nc, slv_nm *M, long mline, io_instance **out) {
+slv_status io_read_gfc3d(io_reader *r, int nc, io_nm *M, long mline, io_instance **out) {
   slv_status st;
   *out = NULL;
   if (M->rows != M->cols) {
     io_nm_free(M);
-    return slv_rd_failf(r, mline, SLV_ERR_INVALID,
-                        "expected M square (ndof x ndof, a global problem d nc M H q b mu) or "
-                        "3 nc x 3 nc = %d x %d (a local one), found %d x %d",
-                        3 * nc, 3 * nc, M->rows, M->cols);
+    return io_rd_failf(r, mline, SLV_ERR_INVALID,
+                       "expected M square (ndof x ndof, a global problem d nc M H q b mu) or "
+                       "3 nc x 3 nc = %d x %d (a local one), found %d x %d",
+                       3 * nc, 3 * nc, M->rows, M->cols);
   }
   int nd = M->rows, n = 3 * nc;
   /* H's header, f, w, mu; then the arrays kept and the condensation
    * (slv_condense counts its own against what is left of the cap) */
-  if ((st = slv_rd_need(r, 3.0 + nd + n + nc, "H, q (ndof = %d), b (3 nc = %d), mu (nc = %d)", nd,
-                        n, nc)) ||
-      (st = slv_rd_reserve(r, mline, 8.0 * (nd + n + nc) + 16.0 * nd,
-                           "ndof = %d: q, b, mu and M's rows", nd)) ||
+  if ((st = io_rd_need(r, 3.0 + nd + n + nc, "H, q (ndof = %d), b (3 nc = %d), mu (nc = %d)", nd, n,
+                       nc)) ||
+      (st = io_rd_reserve(r, mline, 8.0 * (nd + n + nc) + 16.0 * nd,
+                          "ndof = %d: q, b, mu and M's rows", nd)) ||
       (st = reserve_csr_of(r, M, "M"))) {
     io_nm_free(M);
     return st;
@@ -116,10 +116,10 @@ slv_status io_read_gfc3d(slv_reader *r, int nc, slv_nm *M, long mline, io_instan
   double *mu = malloc(((size_t)nc + 1) * sizeof(double));
   st = g && mu ? io_csr_of_nm(M, &g->Mp, &g->Mj, &g->Mx) : SLV_ERR_NOMEM;
   io_nm_free(M);
-  if (st) st = slv_rd_failf(r, mline, st, "out of memory for M (ndof = %d)", nd);
+  if (st) st = io_rd_failf(r, mline, st, "out of memory for M (ndof = %d)", nd);
   if (!st) st = read_rest(r, nc, g, mu);
   if (!st && io_global_mirror(g) < 0)
-    st = slv_rd_failf(r, mline, SLV_ERR_NOMEM, "out of memory mirroring M");
+    st = io_rd_failf(r, mline, SLV_ERR_NOMEM, "out of memory mirroring M");
   if (st) {
     io_global_free(g);
     free(mu);

@@ -1,5 +1,5 @@
 /* io_global.c -- what the readers of global frictional-contact problems
- * (io_gfc3d.c: Siconos gfc3d .dat; io_fclib.c: /fclib_global) share
+ * (io_gfc3d.c: Siconos gfc3d .dat; io_fclib_read.c: /fclib_global) share
  * (docs/problem.md, "Global problems"; docs/io.md):
  *
  *   - M and H as CSR in an io_global (io.h), built from triplets or
@@ -58,7 +58,7 @@ slv_status io_csr_build(int rows, long nnz, const int *r, const int *c, const do
   return SLV_OK;
 }
 
-slv_status io_csr_of_nm(slv_nm *nm, int **P, int **J, double **X) {
+slv_status io_csr_of_nm(io_nm *nm, int **P, int **J, double **X) {
   if (nm->storage == SLV_CSR) {
     *P = nm->Ap;
     *J = nm->Aj;

@@ -34,7 +34,7 @@
  * inside the file.
  *
  * Every chunk must lie inside the file and every message inside its chunk;
- * at most SLV_OHDR_MAX_CHUNKS chunks are followed (a cycle of continuations
+ * at most IO_OHDR_MAX_CHUNKS chunks are followed (a cycle of continuations
  * ends there).  Nothing else is judged: the rest is left to libhdf5, which
  * fails cleanly on it.  Little-endian fields, as the format says. */
 #define _POSIX_C_SOURCE 200809L
@@ -45,15 +45,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SLV_OHDR_MAX_CHUNKS 256
-#define OHDR_CONTINUATION   0x10
-#define OHDR_SYMBOL_TABLE   0x11
+#define IO_OHDR_MAX_CHUNKS 256
+#define OHDR_CONTINUATION  0x10
+#define OHDR_SYMBOL_TABLE  0x11
 
 /* The reason into w->why (io_msgf), and -1. */
 #define refuse(w, ...) (io_msgf((w)->why, (w)->whylen, __VA_ARGS__), -1)
 
 /* n bytes at file offset off, or -1 when they are not all in the file */
-static int read_at(const slv_ohdr_src *s, uint64_t off, void *buf, size_t n) {
+static int read_at(const io_ohdr_src *s, uint64_t off, void *buf, size_t n) {
   if (off > s->eof || n > s->eof - off) return -1;
   if (s->image) {
     memcpy(buf, s->image + off, n);
@@ -74,23 +74,22 @@ typedef struct chunk {
 } chunk;
 
 typedef struct walk {
-  const slv_ohdr_src *src;
+  const io_ohdr_src *src;
   int version;
   unsigned flags; /* version 2: the header's flags */
-  chunk todo[SLV_OHDR_MAX_CHUNKS];
+  chunk todo[IO_OHDR_MAX_CHUNKS];
   int ntodo, nseen;
   char *why;
   size_t whylen;
 } walk;
 
 static int push_chunk(walk *w, uint64_t at, uint64_t len, const char *what) {
-  const slv_ohdr_src *s = w->src;
+  const io_ohdr_src *s = w->src;
   if (at > s->eof || len > s->eof - at)
     return refuse(w, "%s of %llu bytes at offset %llu, past the end of the file (%llu bytes)", what,
                   (unsigned long long)len, (unsigned long long)at, (unsigned long long)s->eof);
-  if (w->nseen >= SLV_OHDR_MAX_CHUNKS)
-    return refuse(w, "more than %d chunks (a cycle of continuation messages?)",
-                  SLV_OHDR_MAX_CHUNKS);
+  if (w->nseen >= IO_OHDR_MAX_CHUNKS)
+    return refuse(w, "more than %d chunks (a cycle of continuation messages?)", IO_OHDR_MAX_CHUNKS);
   w->todo[w->ntodo++] = (chunk){ at, len };
   w->nseen++;
   return 0;
@@ -98,7 +97,7 @@ static int push_chunk(walk *w, uint64_t at, uint64_t len, const char *what) {
 
 /* a continuation message's data: the next chunk */
 static int follow_continuation(walk *w, uint64_t data, uint64_t size) {
-  const slv_ohdr_src *s = w->src;
+  const io_ohdr_src *s = w->src;
   unsigned char buf[16];
   if (size < s->sizeof_addr + s->sizeof_size)
     return refuse(w, "a continuation message of %llu bytes (needs %u)", (unsigned long long)size,
@@ -126,7 +125,7 @@ static int follow_continuation(walk *w, uint64_t data, uint64_t size) {
  * lengths), offset to the free list (size of lengths), data segment
  * address (size of offsets). */
 static int check_local_heap(walk *w, uint64_t data, uint64_t size) {
-  const slv_ohdr_src *s = w->src;
+  const io_ohdr_src *s = w->src;
   unsigned sa = s->sizeof_addr, ss = s->sizeof_size;
   unsigned char b[32];
   if (size < 2 * (uint64_t)sa || read_at(s, data, b, 2 * sa))
@@ -169,7 +168,7 @@ static int walk_chunk(walk *w, chunk c) {
 
 /* chunk 0 from the header's prefix */
 static int first_chunk(walk *w, uint64_t addr) {
-  const slv_ohdr_src *s = w->src;
+  const io_ohdr_src *s = w->src;
   unsigned char b[40]; /* the longest prefix: 6 + 16 + 4 + 8 bytes */
   if (read_at(s, addr, b, 16))
     return refuse(w, "an object header at offset %llu, past the end of the file",
@@ -195,7 +194,7 @@ static int first_chunk(walk *w, uint64_t addr) {
   return 0;
 }
 
-int slv_ohdr_check(const slv_ohdr_src *src, uint64_t addr, char *whybuf, size_t whylen) {
+int io_ohdr_check(const io_ohdr_src *src, uint64_t addr, char *whybuf, size_t whylen) {
   walk w = { .src = src, .why = whybuf, .whylen = whylen };
   if (src->sizeof_addr < 1 || src->sizeof_addr > 8 || src->sizeof_size < 1 || src->sizeof_size > 8)
     return refuse(&w, "sizes of offsets and lengths %u and %u (1 to 8 supported)", src->sizeof_addr,

@@ -8,19 +8,19 @@
 #include <stdio.h>
 
 /* The file's bytes: an image in memory, or an open file. */
-typedef struct slv_ohdr_src {
+typedef struct io_ohdr_src {
   const unsigned char *image; /* the whole file, or NULL */
   FILE *fp;                   /* else read from here */
   uint64_t eof;               /* the file's length in bytes */
   uint64_t base;              /* the base address (the user block's size) */
   unsigned sizeof_addr;       /* the superblock's size of offsets (1 to 8) */
   unsigned sizeof_size;       /* its size of lengths (1 to 8) */
-} slv_ohdr_src;
+} io_ohdr_src;
 
 /* 0 when every chunk of the object header at address addr (relative to
  * base) lies inside the file and every message inside its chunk; else -1
  * with the reason, "a continuation chunk of N bytes at offset O, past the
  * end of the file (E bytes)", in why. */
-int slv_ohdr_check(const slv_ohdr_src *src, uint64_t addr, char *why, size_t whylen);
+int io_ohdr_check(const io_ohdr_src *src, uint64_t addr, char *why, size_t whylen);
 
 #endif

@@ -1,17 +1,18 @@
 /* io_internal.h -- private helpers of the instance readers and writers
  * (io_*.c, instance.c); never installed.
  *
- * The reader.  A file is read once, whole, into one buffer (slv_rd_open);
+ * The reader.  A file is read once, whole, into one buffer (io_rd_open);
  * a cursor then walks it token by token.  A token is a maximal run of bytes
  * that are neither white space nor the comment character (if one is set:
  * '#' in the blcp/lcplab/vector formats, '%' in MatrixMarket, none in
  * Siconos files, which have no comments).  The cursor counts lines, so every
- * message names FILE:LINE.  Numbers are converted in place with strtod /
- * strtol and must cover the whole token ("1.5x" is refused), so parsing
- * 10^6 numbers costs one pass over the buffer and no per-number stdio call.
+ * message names FILE:LINE.  Numbers are converted in place by libsolvers'
+ * strict parser (slv_parse_double_n, slv_parse_long_n) and must cover the
+ * whole token ("1.5x" is refused), so parsing 10^6 numbers costs one pass
+ * over the buffer and no per-number stdio call.
  *
  * Sizes before allocation.  A header that implies `count` numbers is
- * checked with slv_rd_need() before anything of that size is allocated:
+ * checked with io_rd_need() before anything of that size is allocated:
  * each number takes at least 2 bytes (one character and one separator, the
  * last one needs no separator), so count numbers need 2*count - 1 bytes of
  * what is left of the file.  Sizes are also bounded by IO_MAX_N and, for
@@ -21,19 +22,19 @@
  *
  * The memory cap.  Every read has a cap (io_read_options.max_memory) on
  * the bytes the sizes in the file may make the reader allocate.  The reader
- * keeps a running total: the file's own buffer first (slv_rd_open refuses a
+ * keeps a running total: the file's own buffer first (io_rd_open refuses a
  * file larger than the cap before reading it), then, at each header size and
  * before the arrays that size implies are allocated, their bytes
- * (slv_rd_reserve; FCLIB and npz keep the same total in their own contexts).
+ * (io_rd_reserve; FCLIB and npz keep the same total in their own contexts).
  * A total above the cap is refused with SLV_ERR_DIM and a message naming the
  * file, the line and the field, so no reader allocates more than the cap.
  *
- * The format table (io_format.c).  One row per format: its name, the
- * extensions that select it, how to recognise it from the first bytes of a
- * file, and its reader, its "can it hold this instance" check and its
- * writer, all with one signature each (io_req below).  io_read,
- * io_write and the name and extension functions of io.h only walk the
- * table, so adding a format is one row and one file.
+ * The format tables.  One row per format in each: its name, the extensions
+ * that select it and how to recognise it from the first bytes of a file
+ * (io_format.c), and its reader, its "can it hold this instance" check and
+ * its writer, all with one signature each (io_req below; io_dispatch.c).
+ * io_read, io_write and the name and extension functions of io.h only walk
+ * the tables, so adding a format is a row in each and one file.
  *
  * Messages.  Every reader error is ONE line
  *     FILE:LINE: expected <what>, found '<token>'     (or "found end of file")
@@ -54,7 +55,7 @@
 #include <stdio.h>
 
 /* snprintf into msg (if non-NULL and len > 0); always NUL-terminated.  The
- * I/O library's own helper: it uses only libsolvers' public interface. */
+ * I/O library's own helper (io_msg.c). */
 void io_msgf(char *msg, size_t len, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -84,20 +85,36 @@ typedef slv_status (*io_read_fn)(const io_req *rq, io_instance **out);
 typedef slv_status (*io_check_fn)(const io_req *rq, const io_instance *inst);
 typedef slv_status (*io_write_fn)(const io_req *rq, const io_instance *inst);
 
-/* One row of the format table.  A reader returns a new instance in *out
- * (NULL on failure, with the message in rq->err) and may set its format
- * (the Siconos reader sets the variant it found; io_read sets the row's id
- * otherwise).  holds returns SLV_OK if the format can hold the
- * (valid) instance, else SLV_ERR_UNSUPPORTED and a message naming the row or
- * cone; io_write calls it before write, so a writer may assume it. */
-typedef struct io_format_entry {
+/* ---- formats: names, extensions, sniffs (io_format.c, a leaf) --------------- */
+/* What a format is called and how it is recognised. */
+typedef struct io_format_desc {
   io_format id;
   const char *name;   /* io_format_str: "siconos-lcp", "npz", ... */
   const char *ext[3]; /* the extensions that select it, lower case with the dot,
-                                NULL-padded (every Siconos variant is ".dat": the table's
-                                first .dat row reads them all and picks by content) */
+                         NULL-padded (every Siconos variant is ".dat": the table's
+                         first .dat row reads them all and picks by content) */
   int (*sniff)(const char *head, size_t len); /* does a file that starts with head hold
-                                this format?  NULL: never recognised by content */
+                         this format?  NULL: never recognised by content */
+} io_format_desc;
+
+/* The format whose sniff recognises a file's first bytes (the first row
+ * that does), or IO_FMT_AUTO. */
+io_format io_format_sniff(const char *head, size_t len);
+/* The extension of path (from the last '.' of its last component), or "". */
+const char *io_extension(const char *path);
+/* Does buf start with the HDF5 signature (\x89HDF\r\n\x1a\n), at 0 or
+ * after a user block of 512, 1024, ... bytes? */
+int io_is_hdf5_bytes(const char *buf, size_t len);
+
+/* ---- formats: readers, checks, writers (io_dispatch.c, the top) ------------- */
+/* One row per format.  A reader returns a new instance in *out (NULL on
+ * failure, with the message in rq->err) and may set its format (the
+ * Siconos reader sets the variant it found; io_read sets the row's id
+ * otherwise).  holds returns SLV_OK if the format can hold the (valid)
+ * instance, else SLV_ERR_UNSUPPORTED and a message naming the row or cone;
+ * io_write calls it before write, so a writer may assume it. */
+typedef struct io_format_entry {
+  io_format id;
   io_read_fn read;
   io_check_fn holds; /* NULL: holds every valid instance */
   io_write_fn write;
@@ -108,13 +125,9 @@ typedef struct io_format_entry {
 
 /* The row of format f, or NULL (IO_FMT_AUTO, out of range). */
 const io_format_entry *io_format_row(io_format f);
-/* The row whose extension path has (case-insensitive), or NULL. */
-const io_format_entry *io_format_by_ext(const char *path);
-/* The extension of path (from the last '.' of its last component), or "". */
-const char *io_extension(const char *path);
 
-/* ---- the text reader -------------------------------------------------------- */
-typedef struct slv_reader {
+/* ---- the text reader (io_text.c) ---------------------------------------------- */
+typedef struct io_reader {
   const char *path; /* for messages */
   char *buf;        /* the whole file, NUL-terminated; owned by the original */
   size_t len;       /* bytes in buf, without the final NUL */
@@ -123,36 +136,36 @@ typedef struct slv_reader {
   char comment;     /* comment character ('#', '%') or 0 */
   char *err;        /* message buffer of the caller */
   size_t errlen;
-  double mem; /* bytes reserved so far: the buffer, then slv_rd_reserve */
+  double mem; /* bytes reserved so far: the buffer, then io_rd_reserve */
   double cap; /* the memory cap */
-} slv_reader;
+} io_reader;
 
-typedef struct slv_token {
+typedef struct io_token {
   const char *s; /* into the reader's buffer, not NUL-terminated */
   size_t len;
   long line;
-} slv_token;
+} io_token;
 
-/* Flags of slv_rd_double / slv_rd_doubles / slv_rd_matrix. */
+/* Flags of io_rd_double / io_rd_doubles / io_rd_matrix. */
 enum {
-  SLV_RD_FINITE = 0, /* refuse NaN and +-inf */
-  SLV_RD_INF_OK = 1  /* accept +-inf ("inf", "-inf", "infinity"), refuse NaN */
+  IO_RD_FINITE = 0, /* refuse NaN and +-inf */
+  IO_RD_INF_OK = 1  /* accept +-inf ("inf", "-inf", "infinity"), refuse NaN */
 };
 
 /* Reads path whole.  comment: '#', '%' or 0; max_memory: the cap, which
  * the file's size must not exceed (SLV_ERR_DIM, before anything is read).
  * Missing or unreadable file: SLV_ERR_INVALID, "FILE: expected a readable
  * file, found <strerror>". */
-slv_status slv_rd_open(slv_reader *r, const char *path, char comment, size_t max_memory, char *err,
-                       size_t errlen);
-/* slv_rd_open of rq's file, cap and message buffer. */
-slv_status slv_rd_open_req(slv_reader *r, const io_req *rq, char comment);
-void slv_rd_close(slv_reader *r);
+slv_status io_rd_open(io_reader *r, const char *path, char comment, size_t max_memory, char *err,
+                      size_t errlen);
+/* io_rd_open of rq's file, cap and message buffer. */
+slv_status io_rd_open_req(io_reader *r, const io_req *rq, char comment);
+void io_rd_close(io_reader *r);
 /* Adds bytes (what a size just read implies) to the reader's total; above
  * the cap: SLV_ERR_DIM and "FILE:LINE: expected sizes that fit the memory
  * cap of C bytes (max_memory), found <what>: B bytes (T in all)".  Call it
  * before allocating.  `what` is a printf format naming the field. */
-slv_status slv_rd_reserve(slv_reader *r, long line, double bytes, const char *what, ...)
+slv_status io_rd_reserve(io_reader *r, long line, double bytes, const char *what, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
@@ -172,23 +185,22 @@ double io_instance_bytes(double n, int dense);
 
 /* Next token (advances) / the next token without advancing.  Return 1, or 0
  * at the end of the file (t->line is then the last line). */
-int slv_rd_next(slv_reader *r, slv_token *t);
-int slv_rd_peek(const slv_reader *r, slv_token *t);
+int io_rd_next(io_reader *r, io_token *t);
+int io_rd_peek(const io_reader *r, io_token *t);
 /* 1 if only white space and comments are left. */
-int slv_rd_at_end(const slv_reader *r);
+int io_rd_at_end(const io_reader *r);
 /* Does token t spell exactly s? */
-int slv_tok_is(const slv_token *t, const char *s);
+int io_tok_is(const io_token *t, const char *s);
 
 /* "FILE:LINE: expected <what>, found '<t>'" (t NULL: "found end of file")
  * into r->err; returns st.  `what` is a printf format. */
-slv_status slv_rd_fail(const slv_reader *r, const slv_token *t, slv_status st, const char *what,
-                       ...)
+slv_status io_rd_fail(const io_reader *r, const io_token *t, slv_status st, const char *what, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
 /* "FILE:LINE: <free text>" into r->err; returns st. */
-slv_status slv_rd_failf(const slv_reader *r, long line, slv_status st, const char *fmt, ...)
+slv_status io_rd_failf(const io_reader *r, long line, slv_status st, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
@@ -196,77 +208,77 @@ slv_status slv_rd_failf(const slv_reader *r, long line, slv_status st, const cha
 
 /* An integer in [lo, hi] (base 10, whole token).  SLV_ERR_INVALID with
  * "expected <what> (an integer in [lo, hi])" otherwise. */
-slv_status slv_rd_int(slv_reader *r, long lo, long hi, int *out, const char *what, ...)
+slv_status io_rd_int(io_reader *r, long lo, long hi, int *out, const char *what, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
 /* A size in [0, max]: not an integer -> SLV_ERR_INVALID; negative or
  * > max -> SLV_ERR_DIM. *line (if non-NULL) gets the token's line. */
-slv_status slv_rd_size(slv_reader *r, long max, int *out, long *line, const char *what, ...)
+slv_status io_rd_size(io_reader *r, long max, int *out, long *line, const char *what, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
-/* One number; flags SLV_RD_FINITE or SLV_RD_INF_OK. */
-slv_status slv_rd_double(slv_reader *r, int flags, double *out, const char *what, ...)
+/* One number; flags IO_RD_FINITE or IO_RD_INF_OK. */
+slv_status io_rd_double(io_reader *r, int flags, double *out, const char *what, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
 /* count numbers into out[0..count), named name[i] in messages. */
-slv_status slv_rd_doubles(slv_reader *r, size_t count, int flags, double *out, const char *name);
+slv_status io_rd_doubles(io_reader *r, size_t count, int flags, double *out, const char *name);
 /* rows x cols numbers, in file order column-major (colmajor = 1: the k-th
  * number is (k % rows, k / rows)) or row-major (colmajor = 0), stored at
  * dst[i + j*ld]; named name(i,j) in messages. */
-slv_status slv_rd_matrix(slv_reader *r, int rows, int cols, int colmajor, double *dst, size_t ld,
-                         int flags, const char *name);
+slv_status io_rd_matrix(io_reader *r, int rows, int cols, int colmajor, double *dst, size_t ld,
+                        int flags, const char *name);
 /* hi[0..n), each a number or +-inf with hi[i] >= lo[i]; a violation gives
  * "expected <name_hi>[i] >= <name_lo>[i] = v, found '<token>'". */
-slv_status slv_rd_upper(slv_reader *r, int n, const double *lo, double *hi, const char *name_hi,
-                        const char *name_lo);
+slv_status io_rd_upper(io_reader *r, int n, const double *lo, double *hi, const char *name_hi,
+                       const char *name_lo);
 /* Are `count` more numbers possible in what is left of the file?  If not:
  * SLV_ERR_INVALID, "expected <count> numbers for <what>, found only <k>
  * bytes left in the file". */
-slv_status slv_rd_need(const slv_reader *r, double count, const char *what, ...)
+slv_status io_rd_need(const io_reader *r, double count, const char *what, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 /* Quiet look-ahead helpers: convert the next token if it is an integer /
  * a number (not NaN) and advance; else return 0 and leave r unchanged. */
-int slv_rd_try_long(slv_reader *r, long *v);
-int slv_rd_try_double(slv_reader *r, double *v);
+int io_rd_try_long(io_reader *r, long *v);
+int io_rd_try_double(io_reader *r, double *v);
 
-/* ---- writing -------------------------------------------------------------- */
-typedef struct slv_writer {
+/* ---- the text writer (io_text.c) ------------------------------------------- */
+typedef struct io_writer {
   FILE *f;       /* io_outfile_stream(o) */
-  io_outfile *o; /* published by slv_wr_close (io_outfile.c) */
+  io_outfile *o; /* published by io_wr_close (io_outfile.c) */
   const char *path;
   char *err;
   size_t errlen;
-} slv_writer;
+} io_writer;
 
-/* io_outfile_open(path): path is replaced only by slv_wr_close, once the
+/* io_outfile_open(path): path is replaced only by io_wr_close, once the
  * content is complete.  SLV_ERR_INVALID with "FILE: cannot write: <why>". */
-slv_status slv_wr_open(slv_writer *w, const char *path, char *err, size_t errlen);
+slv_status io_wr_open(io_writer *w, const char *path, char *err, size_t errlen);
 /* io_outfile_publish: every write checked, then renamed over path; on any
  * failure path is as it was, and SLV_ERR_INVALID with a message. */
-slv_status slv_wr_close(slv_writer *w);
+slv_status io_wr_close(io_writer *w);
 /* Drops what was written (path as it was). */
-void slv_wr_discard(slv_writer *w);
+void io_wr_discard(io_writer *w);
 /* io_outfile_finish: every write checked, the file closed but not yet
  * renamed (a writer of several files finishes them all first, then
- * slv_wr_close publishes each): SLV_OK, or SLV_ERR_INVALID with "FILE:
+ * io_wr_close publishes each): SLV_OK, or SLV_ERR_INVALID with "FILE:
  * cannot write: <why>". */
-slv_status slv_wr_finish(slv_writer *w);
-/* x[0..n) one value a line (slv_wr_double; %d for the integers). */
-void slv_wr_vec(slv_writer *w, int n, const double *x);
-void slv_wr_ivec(slv_writer *w, int n, const int *x);
+slv_status io_wr_finish(io_writer *w);
+/* x[0..n) one value a line (io_wr_double; %d for the integers). */
+void io_wr_vec(io_writer *w, int n, const double *x);
+void io_wr_ivec(io_writer *w, int n, const int *x);
 /* %.17g, or "inf" / "-inf"; followed by sep (if non-zero). */
-void slv_wr_double(slv_writer *w, double v, char sep);
+void io_wr_double(io_writer *w, double v, char sep);
 
-/* ---- instances ------------------------------------------------------------ */
+/* ---- instances (instance.c) -------------------------------------------------- */
 /* The struct with b = 0, lo = 0, hi = +inf (size max(1, n)), no matrix yet
  * (storage dense, A NULL).  NULL on allocation failure or bad n. */
 io_instance *io_instance_alloc(int n);
@@ -300,17 +312,17 @@ int io_has_friction(const io_instance *inst);
 /* Is x exactly +0.0 (not -0.0)?  Used to decide what a writer may omit. */
 int io_is_pos_zero(double x);
 
-/* ---- Siconos NumericsMatrix (io_siconos.c) -------------------------------- */
+/* ---- Siconos NumericsMatrix (io_nm.c) ----------------------------------- */
 /* A matrix as read: dense (a, rows x cols column-major) or CSR (Ap[rows+1],
  * Aj, Ax: columns increasing within a row, exact +0.0 entries of the stored
  * blocks dropped, -0.0 kept). */
-typedef struct slv_nm {
+typedef struct io_nm {
   int rows, cols;
   slv_storage storage;
   double *a;
   int *Ap, *Aj;
   double *Ax;
-} slv_nm;
+} io_nm;
 
 /* Reads a NumericsMatrix (storage 0 dense or 1 SBM; 2 CSparse gives
  * SLV_ERR_UNSUPPORTED).  want_rows >= 0: the sizes must be want_rows x
@@ -318,20 +330,20 @@ typedef struct slv_nm {
  * gives a dense matrix; SBM gives a dense one when rows <= csr_above
  * (bounded by IO_MAX_DENSE entries), else CSR.  *line (if non-NULL) gets
  * the line of the size header.  On failure *out holds nothing. */
-slv_status io_read_nm(slv_reader *r, const char *name, int want_rows, int want_cols,
-                      const char *why, int csr_above, slv_nm *out, long *line);
-void io_nm_free(slv_nm *m);
+slv_status io_read_nm(io_reader *r, const char *name, int want_rows, int want_cols, const char *why,
+                      int csr_above, io_nm *out, long *line);
+void io_nm_free(io_nm *m);
 
 /* Dense NumericsMatrix "0 n n n<TAB>n" then one column per line (%.17g). */
-void io_write_dense_nm(slv_writer *w, int n, const double *A);
+void io_write_dense_nm(io_writer *w, int n, const double *A);
 /* The m x n CSR matrix (Ap, Aj, Ax) as a Siconos SBM NumericsMatrix of
- * rb x cb blocks (m a multiple of rb, n of cb; io_fc3d.c): block (I, J)
+ * rb x cb blocks (m a multiple of rb, n of cb): block (I, J)
  * is stored when rows rb I .. rb I + rb - 1 hold an entry in columns
  * cb J .. cb J + cb - 1; duplicates summed (a lone -0.0 kept). */
-slv_status io_write_sbm(slv_writer *w, int m, int n, int rb, int cb, const int *Ap, const int *Aj,
+slv_status io_write_sbm(io_writer *w, int m, int n, int rb, int cb, const int *Ap, const int *Aj,
                         const double *Ax);
 
-/* ---- frictional contact (io_fc3d.c, io_fclib.c) ------------------------------ */
+/* ---- frictional contact (io_fc.c; io_fc_kind_is, io_read_fc3d: io_fc3d.c) ---- */
 /* Makes inst (n = 3 nc rows, matrix and b already set) a local FC3D
  * problem: one Coulomb cone (De Saxce) per contact at rows 3c, 3c+1, 3c+2
  * with cone_mu[c] = mu[c], lo = -inf, hi = +inf on every row, no findex. */
@@ -362,18 +374,18 @@ slv_status io_fc_densify(io_instance *inst);
 
 /* Siconos local FC3D .dat (d nc M q mu): the body of a .dat read by
  * io_read_siconos, and the writer. */
-slv_status io_read_fc3d(slv_reader *r, io_instance **out);
+slv_status io_read_fc3d(io_reader *r, io_instance **out);
 
 /* ---- global frictional-contact problems (io_gfc3d.c, io_global.c) ----------- */
 /* After mu: the end of the file, or Siconos' single trailing 0 or 1 and
  * then the end; else SLV_ERR_INVALID naming what follows. */
-slv_status io_fc_read_end(slv_reader *r);
+slv_status io_fc_read_end(io_reader *r);
 /* After an M of ndof rows: do enough numbers follow for the rest of a
  * global file (H's header, f, w, mu)?  A local file holds fewer. */
-int io_fc_holds_global_rest(const slv_reader *r, int nc, int ndof);
+int io_fc_holds_global_rest(const io_reader *r, int nc, int ndof);
 /* The rest of a gfc3d .dat after d, nc and M (read at line mline; taken
  * over and freed): H, q, b, mu, the end; the condensed instance. */
-slv_status io_read_gfc3d(slv_reader *r, int nc, slv_nm *M, long mline, io_instance **out);
+slv_status io_read_gfc3d(io_reader *r, int nc, io_nm *M, long mline, io_instance **out);
 /* An io_global with f (ndof) and w (n) zeroed, no M or H yet; NULL if
  * out of memory. */
 io_global *io_global_alloc(int ndof, int n);
@@ -383,7 +395,7 @@ slv_status io_csr_build(int rows, long nnz, const int *r, const int *c, const do
                         int **J, double **X);
 /* A NumericsMatrix as CSR: a CSR one taken over, a dense one's entries
  * that are not +0.0 copied. */
-slv_status io_csr_of_nm(slv_nm *nm, int **P, int **J, double **X);
+slv_status io_csr_of_nm(io_nm *nm, int **P, int **J, double **X);
 /* M stored as one triangle mirrored into the full symmetric M: 1 if it
  * was, 0 if not, -1 out of memory (g unchanged). */
 int io_global_mirror(io_global *g);
@@ -399,7 +411,7 @@ slv_status io_write_fc3d(const io_req *rq, const io_instance *inst);
  * storage d*nc cols" with d in {2, 3}: 1) rather than like an LCP ("n
  * storage n n": 0)?  2: "d nc storage k k" with k != d*nc, the ndof x ndof
  * M of a global problem.  Look-ahead only. */
-int io_looks_like_fc(const slv_reader *r);
+int io_looks_like_fc(const io_reader *r);
 
 /* ---- the rows of the format table: one reader, check and writer each ---- */
 /* Siconos .dat (io_siconos.c): rq->fmt IO_FMT_SICONOS_LCP / _MLCP / _RELAY /
@@ -422,7 +434,8 @@ slv_status io_write_mtx(const io_req *rq, const io_instance *inst);
 slv_status io_read_lcplab(const io_req *rq, io_instance **out);
 slv_status io_write_lcplab(const io_req *rq, const io_instance *inst);
 
-/* FCLIB HDF5 (io_fclib.c): local, or global condensed to local. */
+/* FCLIB HDF5 (io_fclib_read.c, io_fclib_write.c; io_fclib.h): local, or global
+ * condensed to local. */
 slv_status io_read_fclib(const io_req *rq, io_instance **out);
 /* The same from a file image in memory (image[0..len), the file's bytes;
  * rq->path names it in messages, rq->max_memory is the cap): the checks run
@@ -444,10 +457,6 @@ slv_status io_fclib_write_solution(const char *path, const io_instance *inst, co
 /* x (n values) from /solution/r, else /guesses/1/r, checked with HDF5. */
 slv_status io_fclib_read_start(const char *path, int n, double *x, size_t max_memory, char *err,
                                size_t errlen);
-/* Does buf start with the HDF5 signature (\x89HDF\r\n\x1a\n), at 0 or
- * after a user block of 512, 1024, ... bytes? */
-int io_is_hdf5_bytes(const char *buf, size_t len);
-
 /* ContactBench numpy .npz (io_npz.c): G, g, mus with the normal last in
  * each contact, permuted to lcplab's normal-first cones. */
 slv_status io_read_npz(const io_req *rq, io_instance **out);
@@ -457,7 +466,7 @@ slv_status io_npz_read_guess(const char *path, int n, double *x, size_t max_memo
                              size_t errlen);
 
 /* ---- plain vectors (io_vector.c) -------------------------------------------- */
-/* Exactly n values, '#' comments.  flags as slv_rd_double; name for
+/* Exactly n values, '#' comments.  flags as io_rd_double; name for
  * messages ("x", "lo", ...); max_memory: the cap on the file's size. */
 slv_status io_read_vec(const char *path, int n, int flags, double *x, const char *name,
                        size_t max_memory, char *err, size_t errlen);

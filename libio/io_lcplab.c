@@ -30,7 +30,8 @@
  *     solver NAME               optional: the solver this problem was solved
  *                               with (where it came from, e.g. a world step)
  *     options K                 optional, then K pairs "name value" of that
- *                               solve's slv_options (io_option_name)
+ *                               solve's slv_options (io_option_name), each
+ *                               value read by slv_options_set
  *     end                       required; nothing but comments after it
  *
  * Sections other than n may come in any order, each at most once; storage
@@ -91,94 +92,98 @@ static const char *const SECTION[S_COUNT] = { "kind",   "n",       "storage", "A
 
 /* ---- factored storage and the recorded solve -------------------------------- */
 
-static const char *const OPTION[IO_OPT_COUNT] = { "max_iter",   "tol",         "norm",
-                                                  "omega",      "damping",     "pivot_tol",
-                                                  "warm_start", "check_every", "max_pivots",
-                                                  "seed" };
+/* Option bit 1 << k is row k of libsolvers' table of options by name
+ * (slv.h, "options by name": its first IO_OPT_COUNT rows, in this order). */
+const char *io_option_name(int k) {
+  return k >= 0 && k < IO_OPT_COUNT ? slv_option_at(k)->name : NULL;
+}
 
-const char *io_option_name(int k) { return k >= 0 && k < IO_OPT_COUNT ? OPTION[k] : NULL; }
+/* The option names a .lcp file takes, for a message: "max_iter, tol, ...". */
+static void option_list(char *buf, size_t len) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int k = 0; k < IO_OPT_COUNT; k++) {
+    int r = snprintf(buf + used, len - used, "%s%s", k ? ", " : "", io_option_name(k));
+    if (r < 0 || (size_t)r >= len - used) return;
+    used += (size_t)r;
+  }
+}
+
+/* The value of option k into inst->opt, by slv_options_set (its type; the
+ * range is judged when a solve uses it). */
+static slv_status read_option_value(io_reader *r, io_instance *inst, int k) {
+  io_token v = { NULL, 0, 0 };
+  char value[128];
+  int have = io_rd_next(r, &v);
+  if (have && v.len < sizeof value) {
+    memcpy(value, v.s, v.len);
+    value[v.len] = '\0';
+    if (slv_options_set(&inst->opt, io_option_name(k), value, NULL, 0) == SLV_OK) return SLV_OK;
+  }
+  return io_rd_fail(r, have ? &v : NULL, SLV_ERR_INVALID, "%s for %s", slv_option_at(k)->values,
+                    io_option_name(k));
+}
 
 /* One "name value" pair of an options section into inst->opt. */
-static slv_status read_option(slv_reader *r, io_instance *inst) {
-  slv_token t = { NULL, 0, 0 };
-  int k = 0, v = 0;
-  slv_status st = SLV_OK;
-  slv_options *o = &inst->opt;
-  if (slv_rd_next(r, &t))
-    while (k < IO_OPT_COUNT && !slv_tok_is(&t, OPTION[k])) k++;
-  if (!t.len || k == IO_OPT_COUNT)
-    return slv_rd_fail(r, t.len ? &t : NULL, SLV_ERR_INVALID,
-                       "an option name (max_iter, tol, "
-                       "norm, omega, damping, pivot_tol, warm_start, check_every, max_pivots, "
-                       "seed)");
-  if (inst->opt_given & (1u << k))
-    return slv_rd_fail(r, &t, SLV_ERR_INVALID, "each option once, '%s' already given", OPTION[k]);
-  inst->opt_given |= 1u << k;
-  switch (1u << k) {
-  case IO_OPT_MAX_ITER: st = slv_rd_int(r, 1, 2147483647L, &o->max_iter, "max_iter"); break;
-  case IO_OPT_TOL: st = slv_rd_double(r, SLV_RD_FINITE, &o->tol, "tol"); break;
-  case IO_OPT_NORM:
-    st = slv_rd_int(r, 0, 2, &v, "norm (0: inf, 2)");
-    o->norm = v == 2 ? SLV_NORM_2 : SLV_NORM_INF;
-    break;
-  case IO_OPT_OMEGA: st = slv_rd_double(r, SLV_RD_FINITE, &o->omega, "omega"); break;
-  case IO_OPT_DAMPING: st = slv_rd_double(r, SLV_RD_FINITE, &o->damping, "damping"); break;
-  case IO_OPT_PIVOT_TOL: st = slv_rd_double(r, SLV_RD_FINITE, &o->pivot_tol, "pivot_tol"); break;
-  case IO_OPT_WARM_START: st = slv_rd_int(r, 0, 1, &o->warm_start, "warm_start"); break;
-  case IO_OPT_CHECK_EVERY:
-    st = slv_rd_int(r, 0, 2147483647L, &o->check_every, "check_every");
-    break;
-  case IO_OPT_MAX_PIVOTS: st = slv_rd_int(r, 0, 2147483647L, &o->max_pivots, "max_pivots"); break;
-  default:
-    st = slv_rd_int(r, 0, 2147483647L, &v, "seed");
-    o->seed = (unsigned long)v;
-    break;
+static slv_status read_option(io_reader *r, io_instance *inst) {
+  io_token t = { NULL, 0, 0 };
+  int k = 0;
+  char names[160];
+  if (io_rd_next(r, &t))
+    while (k < IO_OPT_COUNT && !io_tok_is(&t, io_option_name(k))) k++;
+  if (!t.len || k == IO_OPT_COUNT) {
+    option_list(names, sizeof names);
+    return io_rd_fail(r, t.len ? &t : NULL, SLV_ERR_INVALID, "an option name (%s)", names);
   }
-  return st;
+  if (inst->opt_given & (1u << k))
+    return io_rd_fail(r, &t, SLV_ERR_INVALID, "each option once, '%s' already given",
+                      io_option_name(k));
+  inst->opt_given |= 1u << k;
+  return read_option_value(r, inst, k);
 }
 
 /* The sections of factored storage (nblk, fblk, fJ, fK, fd) and of the
  * recorded solve (solver, options); t is the section keyword. */
-static slv_status read_extension(slv_reader *r, io_instance *inst, int s, const slv_token *t,
+static slv_status read_extension(io_reader *r, io_instance *inst, int s, const io_token *t,
                                  int fact, int nblk_seen) {
   int n = inst->n, k;
-  slv_token v = { NULL, 0, 0 };
+  io_token v = { NULL, 0, 0 };
   slv_status st = SLV_OK;
   if (s >= S_NBLK && s <= S_FD && !fact)
-    return slv_rd_fail(r, t, SLV_ERR_INVALID, "'storage factored' before '%s'", SECTION[s]);
+    return io_rd_fail(r, t, SLV_ERR_INVALID, "'storage factored' before '%s'", SECTION[s]);
   if (s > S_NBLK && s <= S_FD && !nblk_seen)
-    return slv_rd_fail(r, t, SLV_ERR_INVALID, "section 'nblk' before '%s'", SECTION[s]);
+    return io_rd_fail(r, t, SLV_ERR_INVALID, "section 'nblk' before '%s'", SECTION[s]);
   switch (s) {
   case S_NBLK:
-    if ((st = slv_rd_size(r, IO_MAX_N, &k, NULL, "the number of blocks nblk"))) return st;
-    if ((st = slv_rd_need(r, 26.0 * n, "fblk, fJ and fK (n = %d)", n))) return st;
-    if ((st = slv_rd_reserve(r, t->line, 8.0 * n + 192.0 * n, "fblk, fJ, fK (n = %d)", n)))
+    if ((st = io_rd_size(r, IO_MAX_N, &k, NULL, "the number of blocks nblk"))) return st;
+    if ((st = io_rd_need(r, 26.0 * n, "fblk, fJ and fK (n = %d)", n))) return st;
+    if ((st = io_rd_reserve(r, t->line, 8.0 * n + 192.0 * n, "fblk, fJ, fK (n = %d)", n)))
       return st;
     if ((st = io_alloc_factored(inst, k, 0)))
-      return slv_rd_failf(r, t->line, st, "out of memory for factored storage (n = %d)", n);
+      return io_rd_failf(r, t->line, st, "out of memory for factored storage (n = %d)", n);
     return st;
   case S_FBLK:
     for (long i = 0; i < 2L * n; i++)
-      if ((st = slv_rd_int(r, -1, inst->nblk - 1, &inst->fblk[i], "the block fblk[%ld]", i)))
+      if ((st = io_rd_int(r, -1, inst->nblk - 1, &inst->fblk[i], "the block fblk[%ld]", i)))
         return st;
     return st;
-  case S_FJ: return slv_rd_doubles(r, 12 * (size_t)n, SLV_RD_FINITE, inst->fJ, "fJ");
-  case S_FK: return slv_rd_doubles(r, 12 * (size_t)n, SLV_RD_FINITE, inst->fK, "fK");
+  case S_FJ: return io_rd_doubles(r, 12 * (size_t)n, IO_RD_FINITE, inst->fJ, "fJ");
+  case S_FK: return io_rd_doubles(r, 12 * (size_t)n, IO_RD_FINITE, inst->fK, "fK");
   case S_FD:
-    if ((st = slv_rd_need(r, n, "fd (n = %d)", n))) return st;
-    if ((st = slv_rd_reserve(r, t->line, 8.0 * n, "fd (n = %d)", n))) return st;
+    if ((st = io_rd_need(r, n, "fd (n = %d)", n))) return st;
+    if ((st = io_rd_reserve(r, t->line, 8.0 * n, "fd (n = %d)", n))) return st;
     if (!(inst->fd = calloc(n > 0 ? (size_t)n : 1, sizeof(double))))
-      return slv_rd_failf(r, t->line, SLV_ERR_NOMEM, "out of memory for fd");
-    return slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->fd, "fd");
+      return io_rd_failf(r, t->line, SLV_ERR_NOMEM, "out of memory for fd");
+    return io_rd_doubles(r, (size_t)n, IO_RD_FINITE, inst->fd, "fd");
   case S_SOLVER:
-    if (!slv_rd_next(r, &v) || v.len >= sizeof inst->solver)
-      return slv_rd_fail(r, v.len ? &v : NULL, SLV_ERR_INVALID, "a solver name (< %d chars)",
-                         (int)sizeof inst->solver);
+    if (!io_rd_next(r, &v) || v.len >= sizeof inst->solver)
+      return io_rd_fail(r, v.len ? &v : NULL, SLV_ERR_INVALID, "a solver name (< %d chars)",
+                        (int)sizeof inst->solver);
     memcpy(inst->solver, v.s, v.len);
     inst->solver[v.len] = '\0';
     return st;
   default: /* S_OPTIONS */
-    if ((st = slv_rd_size(r, IO_OPT_COUNT, &k, NULL, "the number of options"))) return st;
+    if ((st = io_rd_size(r, IO_OPT_COUNT, &k, NULL, "the number of options"))) return st;
     for (int i = 0; i < k && !st; i++) st = read_option(r, inst);
     return st;
   }
@@ -192,171 +197,169 @@ typedef struct lcp_parse {
   int seen[S_COUNT];
   int csr, fact, n;
   slv_cone_law law;
-  long nnz;           /* Ap[n] of a CSR matrix */
-  slv_token kind_tok; /* the kind section's word (len 0: none) */
+  long nnz;          /* Ap[n] of a CSR matrix */
+  io_token kind_tok; /* the kind section's word (len 0: none) */
 } lcp_parse;
 
-static slv_status sec_kind(slv_reader *r, lcp_parse *ps) {
-  slv_token *k = &ps->kind_tok;
-  if (!slv_rd_next(r, k) ||
-      !(slv_tok_is(k, "lcp") || slv_tok_is(k, "mlcp") || slv_tok_is(k, "blcp") ||
-        slv_tok_is(k, "findex") || slv_tok_is(k, "cone")))
-    return slv_rd_fail(r, k, SLV_ERR_INVALID, "a kind (lcp, mlcp, blcp, findex, cone)");
+static slv_status sec_kind(io_reader *r, lcp_parse *ps) {
+  io_token *k = &ps->kind_tok;
+  if (!io_rd_next(r, k) || !(io_tok_is(k, "lcp") || io_tok_is(k, "mlcp") || io_tok_is(k, "blcp") ||
+                             io_tok_is(k, "findex") || io_tok_is(k, "cone")))
+    return io_rd_fail(r, k, SLV_ERR_INVALID, "a kind (lcp, mlcp, blcp, findex, cone)");
   return SLV_OK;
 }
 
-static slv_status sec_n(slv_reader *r, lcp_parse *ps) {
+static slv_status sec_n(io_reader *r, lcp_parse *ps) {
   long line;
   slv_status st;
   int n;
-  if ((st = slv_rd_size(r, IO_MAX_N, &n, &line, "the size n"))) return st;
-  if ((st = slv_rd_need(r, n, "b (n = %d)", n))) return st;
-  if ((st = slv_rd_reserve(r, line, io_instance_bytes(n, 0), "n = %d: b, lo, hi", n))) return st;
+  if ((st = io_rd_size(r, IO_MAX_N, &n, &line, "the size n"))) return st;
+  if ((st = io_rd_need(r, n, "b (n = %d)", n))) return st;
+  if ((st = io_rd_reserve(r, line, io_instance_bytes(n, 0), "n = %d: b, lo, hi", n))) return st;
   if (!(ps->inst = io_instance_alloc(n)))
-    return slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
+    return io_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
   ps->n = n;
   return SLV_OK;
 }
 
-static slv_status sec_storage(slv_reader *r, lcp_parse *ps, slv_token *t) {
+static slv_status sec_storage(io_reader *r, lcp_parse *ps, io_token *t) {
   if (ps->seen[S_A] || ps->seen[S_AP])
-    return slv_rd_fail(r, t, SLV_ERR_INVALID, "'storage' before the matrix");
-  if (slv_rd_next(r, t) && slv_tok_is(t, "dense"))
+    return io_rd_fail(r, t, SLV_ERR_INVALID, "'storage' before the matrix");
+  if (io_rd_next(r, t) && io_tok_is(t, "dense"))
     ps->csr = 0;
-  else if (t->len && slv_tok_is(t, "csr"))
+  else if (t->len && io_tok_is(t, "csr"))
     ps->csr = 1;
-  else if (t->len && slv_tok_is(t, "factored"))
+  else if (t->len && io_tok_is(t, "factored"))
     ps->fact = 1;
   else
-    return slv_rd_fail(r, t, SLV_ERR_INVALID, "a storage 'dense', 'csr' or 'factored'");
+    return io_rd_fail(r, t, SLV_ERR_INVALID, "a storage 'dense', 'csr' or 'factored'");
   return SLV_OK;
 }
 
-static slv_status sec_dense(slv_reader *r, lcp_parse *ps, const slv_token *t) {
+static slv_status sec_dense(io_reader *r, lcp_parse *ps, const io_token *t) {
   int n = ps->n;
   slv_status st;
   if (ps->csr || ps->fact)
-    return slv_rd_fail(r, t, SLV_ERR_INVALID, "the storage's sections, not 'A'");
+    return io_rd_fail(r, t, SLV_ERR_INVALID, "the storage's sections, not 'A'");
   if ((double)n * n > (double)IO_MAX_NNZ)
-    return slv_rd_failf(r, t->line, SLV_ERR_DIM, "expected n*n <= %ld for a dense A, found n = %d",
-                        (long)IO_MAX_NNZ, n);
-  if ((st = slv_rd_need(r, (double)n * n, "the dense %d x %d A", n, n))) return st;
-  if ((st = slv_rd_reserve(r, t->line, 8.0 * n * n, "A, %d x %d dense", n, n))) return st;
+    return io_rd_failf(r, t->line, SLV_ERR_DIM, "expected n*n <= %ld for a dense A, found n = %d",
+                       (long)IO_MAX_NNZ, n);
+  if ((st = io_rd_need(r, (double)n * n, "the dense %d x %d A", n, n))) return st;
+  if ((st = io_rd_reserve(r, t->line, 8.0 * n * n, "A, %d x %d dense", n, n))) return st;
   if ((st = io_alloc_dense(ps->inst)))
-    return slv_rd_failf(r, t->line, st, "out of memory for A (n = %d)", n);
-  return slv_rd_matrix(r, n, n, 1, ps->inst->A, n > 0 ? (size_t)n : 1, SLV_RD_FINITE, "A");
+    return io_rd_failf(r, t->line, st, "out of memory for A (n = %d)", n);
+  return io_rd_matrix(r, n, n, 1, ps->inst->A, n > 0 ? (size_t)n : 1, IO_RD_FINITE, "A");
 }
 
 /* Ap, then the room for Aj and Ax. */
-static slv_status sec_row_pointers(slv_reader *r, lcp_parse *ps, const slv_token *t) {
+static slv_status sec_row_pointers(io_reader *r, lcp_parse *ps, const io_token *t) {
   int n = ps->n;
   io_instance *inst = ps->inst;
   slv_status st;
-  if (!ps->csr) return slv_rd_fail(r, t, SLV_ERR_INVALID, "'A' (storage dense), not 'Ap'");
-  if ((st = slv_rd_need(r, n + 1.0, "Ap (n + 1 = %d row pointers)", n + 1))) return st;
-  if ((st = slv_rd_reserve(r, t->line, 4.0 * (n + 1.0), "Ap (n + 1 = %d)", n + 1))) return st;
-  if ((st = io_alloc_csr_rows(inst))) return slv_rd_failf(r, t->line, st, "out of memory for Ap");
+  if (!ps->csr) return io_rd_fail(r, t, SLV_ERR_INVALID, "'A' (storage dense), not 'Ap'");
+  if ((st = io_rd_need(r, n + 1.0, "Ap (n + 1 = %d row pointers)", n + 1))) return st;
+  if ((st = io_rd_reserve(r, t->line, 4.0 * (n + 1.0), "Ap (n + 1 = %d)", n + 1))) return st;
+  if ((st = io_alloc_csr_rows(inst))) return io_rd_failf(r, t->line, st, "out of memory for Ap");
   for (int i = 0; i <= n; i++)
-    if ((st = slv_rd_int(r, i ? inst->Ap[i - 1] : 0, i ? IO_MAX_NNZ : 0, &inst->Ap[i],
-                         "the row pointer Ap[%d], non-decreasing from 0", i)))
+    if ((st = io_rd_int(r, i ? inst->Ap[i - 1] : 0, i ? IO_MAX_NNZ : 0, &inst->Ap[i],
+                        "the row pointer Ap[%d], non-decreasing from 0", i)))
       return st;
   long nnz = ps->nnz = inst->Ap[n];
-  if ((st = slv_rd_need(r, 2.0 * nnz, "Aj and Ax (Ap[n] = %ld entries)", nnz))) return st;
-  if ((st = slv_rd_reserve(r, r->line, 12.0 * nnz, "Aj and Ax (Ap[n] = %ld entries)", nnz)))
+  if ((st = io_rd_need(r, 2.0 * nnz, "Aj and Ax (Ap[n] = %ld entries)", nnz))) return st;
+  if ((st = io_rd_reserve(r, r->line, 12.0 * nnz, "Aj and Ax (Ap[n] = %ld entries)", nnz)))
     return st;
   if ((st = io_alloc_csr_entries(inst, nnz)))
-    return slv_rd_failf(r, t->line, st, "out of memory for %ld entries", nnz);
+    return io_rd_failf(r, t->line, st, "out of memory for %ld entries", nnz);
   return SLV_OK;
 }
 
-static slv_status sec_columns_or_values(slv_reader *r, lcp_parse *ps, int s, const slv_token *t) {
+static slv_status sec_columns_or_values(io_reader *r, lcp_parse *ps, int s, const io_token *t) {
   slv_status st = SLV_OK;
   if (!ps->seen[S_AP])
-    return slv_rd_fail(r, t, SLV_ERR_INVALID, "section 'Ap' before '%s'", SECTION[s]);
-  if (s == S_AX) return slv_rd_doubles(r, (size_t)ps->nnz, SLV_RD_FINITE, ps->inst->Ax, "Ax");
+    return io_rd_fail(r, t, SLV_ERR_INVALID, "section 'Ap' before '%s'", SECTION[s]);
+  if (s == S_AX) return io_rd_doubles(r, (size_t)ps->nnz, IO_RD_FINITE, ps->inst->Ax, "Ax");
   for (long k = 0; k < ps->nnz && !st; k++)
-    st = slv_rd_int(r, 0, ps->n - 1, &ps->inst->Aj[k], "the column Aj[%ld]", k);
+    st = io_rd_int(r, 0, ps->n - 1, &ps->inst->Aj[k], "the column Aj[%ld]", k);
   return st;
 }
 
-static slv_status sec_findex(slv_reader *r, lcp_parse *ps, const slv_token *t) {
+static slv_status sec_findex(io_reader *r, lcp_parse *ps, const io_token *t) {
   int n = ps->n;
   io_instance *inst = ps->inst;
   slv_status st;
-  if ((st = slv_rd_need(r, n, "findex (n = %d)", n))) return st;
-  if ((st = slv_rd_reserve(r, t->line, 4.0 * n, "findex (n = %d)", n))) return st;
-  if ((st = io_alloc_findex(inst))) return slv_rd_failf(r, t->line, st, "out of memory for findex");
+  if ((st = io_rd_need(r, n, "findex (n = %d)", n))) return st;
+  if ((st = io_rd_reserve(r, t->line, 4.0 * n, "findex (n = %d)", n))) return st;
+  if ((st = io_alloc_findex(inst))) return io_rd_failf(r, t->line, st, "out of memory for findex");
   for (int i = 0; i < n; i++) {
-    slv_token v;
-    slv_rd_peek(r, &v);
-    if ((st = slv_rd_int(r, -1, n - 1, &inst->findex[i], "findex[%d]", i))) return st;
+    io_token v;
+    io_rd_peek(r, &v);
+    if ((st = io_rd_int(r, -1, n - 1, &inst->findex[i], "findex[%d]", i))) return st;
     if (inst->findex[i] == i)
-      return slv_rd_fail(r, &v, SLV_ERR_INVALID,
-                         "findex[%d] != %d (a friction row couples to another, normal row)", i, i);
+      return io_rd_fail(r, &v, SLV_ERR_INVALID,
+                        "findex[%d] != %d (a friction row couples to another, normal row)", i, i);
   }
   return SLV_OK;
 }
 
-static slv_status sec_mu(slv_reader *r, lcp_parse *ps, const slv_token *t) {
+static slv_status sec_mu(io_reader *r, lcp_parse *ps, const io_token *t) {
   int n = ps->n;
   io_instance *inst = ps->inst;
   slv_status st;
-  if ((st = slv_rd_need(r, n, "mu (n = %d)", n))) return st;
-  if ((st = slv_rd_reserve(r, t->line, 8.0 * n, "mu (n = %d)", n))) return st;
-  if ((st = io_alloc_mu(inst))) return slv_rd_failf(r, t->line, st, "out of memory for mu");
+  if ((st = io_rd_need(r, n, "mu (n = %d)", n))) return st;
+  if ((st = io_rd_reserve(r, t->line, 8.0 * n, "mu (n = %d)", n))) return st;
+  if ((st = io_alloc_mu(inst))) return io_rd_failf(r, t->line, st, "out of memory for mu");
   for (int i = 0; i < n; i++) {
-    slv_token v;
-    slv_rd_peek(r, &v);
-    if ((st = slv_rd_double(r, SLV_RD_FINITE, &inst->mu[i], "mu[%d]", i))) return st;
-    if (inst->mu[i] < 0) return slv_rd_fail(r, &v, SLV_ERR_INVALID, "mu[%d] >= 0", i);
+    io_token v;
+    io_rd_peek(r, &v);
+    if ((st = io_rd_double(r, IO_RD_FINITE, &inst->mu[i], "mu[%d]", i))) return st;
+    if (inst->mu[i] < 0) return io_rd_fail(r, &v, SLV_ERR_INVALID, "mu[%d] >= 0", i);
   }
   return SLV_OK;
 }
 
-static slv_status sec_cones(slv_reader *r, lcp_parse *ps, const slv_token *t) {
+static slv_status sec_cones(io_reader *r, lcp_parse *ps, const io_token *t) {
   int n = ps->n, k;
   io_instance *inst = ps->inst;
   slv_status st;
-  if ((st = slv_rd_size(r, n / 3, &k, NULL, "the number of cones, 3 rows each in n = %d", n)))
+  if ((st = io_rd_size(r, n / 3, &k, NULL, "the number of cones, 3 rows each in n = %d", n)))
     return st;
-  if ((st = slv_rd_need(r, 2.0 * k, "%d cones 'first-row mu'", k))) return st;
-  if ((st = slv_rd_reserve(r, t->line, 12.0 * k, "%d cones", k))) return st;
+  if ((st = io_rd_need(r, 2.0 * k, "%d cones 'first-row mu'", k))) return st;
+  if ((st = io_rd_reserve(r, t->line, 12.0 * k, "%d cones", k))) return st;
   if ((st = io_alloc_cones(inst, k)))
-    return slv_rd_failf(r, t->line, st, "out of memory for %d cones", k);
+    return io_rd_failf(r, t->line, st, "out of memory for %d cones", k);
   for (int c = 0; c < k; c++) {
-    if ((st = slv_rd_int(r, c ? inst->cone_rows[c - 1] + 3 : 0, n - 3, &inst->cone_rows[c],
-                         "the first row of cone %d, 3 or more after the previous cone's", c)))
+    if ((st = io_rd_int(r, c ? inst->cone_rows[c - 1] + 3 : 0, n - 3, &inst->cone_rows[c],
+                        "the first row of cone %d, 3 or more after the previous cone's", c)))
       return st;
-    slv_token v;
-    slv_rd_peek(r, &v);
-    if ((st = slv_rd_double(r, SLV_RD_FINITE, &inst->cone_mu[c], "mu of cone %d", c))) return st;
-    if (inst->cone_mu[c] < 0) return slv_rd_fail(r, &v, SLV_ERR_INVALID, "mu of cone %d >= 0", c);
+    io_token v;
+    io_rd_peek(r, &v);
+    if ((st = io_rd_double(r, IO_RD_FINITE, &inst->cone_mu[c], "mu of cone %d", c))) return st;
+    if (inst->cone_mu[c] < 0) return io_rd_fail(r, &v, SLV_ERR_INVALID, "mu of cone %d >= 0", c);
   }
   return SLV_OK;
 }
 
-static slv_status sec_cone_law(slv_reader *r, lcp_parse *ps, slv_token *t) {
-  if (slv_rd_next(r, t) && slv_tok_is(t, "coulomb"))
+static slv_status sec_cone_law(io_reader *r, lcp_parse *ps, io_token *t) {
+  if (io_rd_next(r, t) && io_tok_is(t, "coulomb"))
     ps->law = SLV_CONE_COULOMB;
-  else if (t->len && slv_tok_is(t, "associated"))
+  else if (t->len && io_tok_is(t, "associated"))
     ps->law = SLV_CONE_ASSOCIATED;
   else
-    return slv_rd_fail(r, t, SLV_ERR_INVALID, "a cone law 'coulomb' or 'associated'");
+    return io_rd_fail(r, t, SLV_ERR_INVALID, "a cone law 'coulomb' or 'associated'");
   return SLV_OK;
 }
 
-static slv_status sec_xref(slv_reader *r, lcp_parse *ps, const slv_token *t) {
+static slv_status sec_xref(io_reader *r, lcp_parse *ps, const io_token *t) {
   int n = ps->n;
   slv_status st;
-  if ((st = slv_rd_need(r, n, "x_ref (n = %d)", n))) return st;
-  if ((st = slv_rd_reserve(r, t->line, 8.0 * n, "x_ref (n = %d)", n))) return st;
-  if ((st = io_alloc_xref(ps->inst)))
-    return slv_rd_failf(r, t->line, st, "out of memory for x_ref");
-  return slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, ps->inst->x_ref, "x_ref");
+  if ((st = io_rd_need(r, n, "x_ref (n = %d)", n))) return st;
+  if ((st = io_rd_reserve(r, t->line, 8.0 * n, "x_ref (n = %d)", n))) return st;
+  if ((st = io_alloc_xref(ps->inst))) return io_rd_failf(r, t->line, st, "out of memory for x_ref");
+  return io_rd_doubles(r, (size_t)n, IO_RD_FINITE, ps->inst->x_ref, "x_ref");
 }
 
 /* Section s, whose keyword t was just read. */
-static slv_status read_section(slv_reader *r, lcp_parse *ps, int s, slv_token *t) {
+static slv_status read_section(io_reader *r, lcp_parse *ps, int s, io_token *t) {
   io_instance *inst = ps->inst;
   int n = ps->n;
   slv_status st;
@@ -368,13 +371,13 @@ static slv_status read_section(slv_reader *r, lcp_parse *ps, int s, slv_token *t
   case S_AP: return sec_row_pointers(r, ps, t);
   case S_AJ:
   case S_AX: return sec_columns_or_values(r, ps, s, t);
-  case S_B: return slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->b, "b");
+  case S_B: return io_rd_doubles(r, (size_t)n, IO_RD_FINITE, inst->b, "b");
   case S_LO:
-    if ((st = slv_rd_need(r, n, "lo (n = %d)", n))) return st;
-    return slv_rd_doubles(r, (size_t)n, SLV_RD_INF_OK, inst->lo, "lo");
+    if ((st = io_rd_need(r, n, "lo (n = %d)", n))) return st;
+    return io_rd_doubles(r, (size_t)n, IO_RD_INF_OK, inst->lo, "lo");
   case S_HI:
-    if ((st = slv_rd_need(r, n, "hi (n = %d)", n))) return st;
-    return slv_rd_upper(r, n, inst->lo, inst->hi, "hi", "lo");
+    if ((st = io_rd_need(r, n, "hi (n = %d)", n))) return st;
+    return io_rd_upper(r, n, inst->lo, inst->hi, "hi", "lo");
   case S_FINDEX: return sec_findex(r, ps, t);
   case S_MU: return sec_mu(r, ps, t);
   case S_CONES: return sec_cones(r, ps, t);
@@ -386,64 +389,64 @@ static slv_status read_section(slv_reader *r, lcp_parse *ps, int s, slv_token *t
 
 /* The next section keyword into *s (S_END for 'end'), in an order the format
  * allows: each section once, n before any sized one. */
-static slv_status next_section(slv_reader *r, lcp_parse *ps, slv_token *t, int *s) {
-  if (!slv_rd_next(r, t))
-    return slv_rd_fail(r, t, SLV_ERR_INVALID, "a section keyword (%s)", KEYWORDS);
+static slv_status next_section(io_reader *r, lcp_parse *ps, io_token *t, int *s) {
+  if (!io_rd_next(r, t))
+    return io_rd_fail(r, t, SLV_ERR_INVALID, "a section keyword (%s)", KEYWORDS);
   int k = 0;
-  while (k < S_COUNT && !slv_tok_is(t, SECTION[k])) k++;
-  if (k == S_COUNT) return slv_rd_fail(r, t, SLV_ERR_INVALID, "a section keyword (%s)", KEYWORDS);
+  while (k < S_COUNT && !io_tok_is(t, SECTION[k])) k++;
+  if (k == S_COUNT) return io_rd_fail(r, t, SLV_ERR_INVALID, "a section keyword (%s)", KEYWORDS);
   if (ps->seen[k])
-    return slv_rd_fail(r, t, SLV_ERR_INVALID, "each section once, '%s' already given", SECTION[k]);
+    return io_rd_fail(r, t, SLV_ERR_INVALID, "each section once, '%s' already given", SECTION[k]);
   ps->seen[k] = 1;
   if (k != S_KIND && k != S_N && k != S_END && k != S_CONE_LAW && ps->n < 0)
-    return slv_rd_fail(r, t, SLV_ERR_INVALID, "section 'n' before '%s'", SECTION[k]);
+    return io_rd_fail(r, t, SLV_ERR_INVALID, "section 'n' before '%s'", SECTION[k]);
   *s = k;
   return SLV_OK;
 }
 
 /* At 'end' (line end_line): the sections the storage and the data need. */
-static slv_status check_complete(slv_reader *r, const lcp_parse *ps, long end_line) {
+static slv_status check_complete(io_reader *r, const lcp_parse *ps, long end_line) {
   const int *seen = ps->seen;
   static const int required[] = { S_N, S_B };
   for (size_t k = 0; k < sizeof required / sizeof required[0]; k++)
     if (!seen[required[k]])
-      return slv_rd_failf(r, end_line, SLV_ERR_INVALID, "expected section '%s' before 'end'",
-                          SECTION[required[k]]);
+      return io_rd_failf(r, end_line, SLV_ERR_INVALID, "expected section '%s' before 'end'",
+                         SECTION[required[k]]);
   if (ps->fact && !(seen[S_NBLK] && seen[S_FBLK] && seen[S_FJ] && seen[S_FK]))
-    return slv_rd_failf(r, end_line, SLV_ERR_INVALID,
-                        "expected sections 'nblk', 'fblk', 'fJ' and 'fK' before 'end' (storage "
-                        "factored)");
+    return io_rd_failf(r, end_line, SLV_ERR_INVALID,
+                       "expected sections 'nblk', 'fblk', 'fJ' and 'fK' before 'end' (storage "
+                       "factored)");
   if (!ps->csr && !ps->fact && !seen[S_A])
-    return slv_rd_failf(r, end_line, SLV_ERR_INVALID, "expected section 'A' before 'end'");
+    return io_rd_failf(r, end_line, SLV_ERR_INVALID, "expected section 'A' before 'end'");
   if (ps->csr && !(seen[S_AP] && seen[S_AJ] && seen[S_AX]))
-    return slv_rd_failf(r, end_line, SLV_ERR_INVALID,
-                        "expected sections 'Ap', 'Aj' and 'Ax' before 'end' (storage csr)");
+    return io_rd_failf(r, end_line, SLV_ERR_INVALID,
+                       "expected sections 'Ap', 'Aj' and 'Ax' before 'end' (storage csr)");
   if (io_has_friction(ps->inst) && !seen[S_MU])
-    return slv_rd_failf(r, end_line, SLV_ERR_INVALID,
-                        "expected section 'mu' before 'end' (findex has friction rows)");
+    return io_rd_failf(r, end_line, SLV_ERR_INVALID,
+                       "expected section 'mu' before 'end' (findex has friction rows)");
   return SLV_OK;
 }
 
 /* After 'end': nothing but comments; the cone law, the cones' bounds, and the
  * kind checked against what the data holds. */
-static slv_status finish(slv_reader *r, lcp_parse *ps) {
+static slv_status finish(io_reader *r, lcp_parse *ps) {
   io_instance *inst = ps->inst;
-  slv_token t;
-  if (slv_rd_next(r, &t)) return slv_rd_fail(r, &t, SLV_ERR_INVALID, "end of file after 'end'");
+  io_token t;
+  if (io_rd_next(r, &t)) return io_rd_fail(r, &t, SLV_ERR_INVALID, "end of file after 'end'");
   inst->cone_law = ps->law;
   if (!ps->seen[S_LO]) /* cone rows: the cone replaces the bounds */
     for (int c = 0; c < inst->ncones; c++)
       for (int i = inst->cone_rows[c]; i < inst->cone_rows[c] + 3; i++) inst->lo[i] = -INFINITY;
   if (ps->kind_tok.len) {
     const char *k = io_kind_of(inst);
-    if (!slv_tok_is(&ps->kind_tok, k))
-      return slv_rd_fail(r, &ps->kind_tok, SLV_ERR_INVALID, "kind '%s' (what the data holds)", k);
+    if (!io_tok_is(&ps->kind_tok, k))
+      return io_rd_fail(r, &ps->kind_tok, SLV_ERR_INVALID, "kind '%s' (what the data holds)", k);
   }
   return SLV_OK;
 }
 
-static slv_status read_lcplab(slv_reader *r, io_instance **out) {
-  slv_token t;
+static slv_status read_lcplab(io_reader *r, io_instance **out) {
+  io_token t;
   slv_status st;
   int version, s = 0;
   lcp_parse ps;
@@ -451,9 +454,9 @@ static slv_status read_lcplab(slv_reader *r, io_instance **out) {
   ps.n = -1;
   ps.law = SLV_CONE_COULOMB;
   *out = NULL;
-  if (!slv_rd_next(r, &t) || !slv_tok_is(&t, "lcplab-problem"))
-    return slv_rd_fail(r, &t, SLV_ERR_INVALID, "'lcplab-problem' as the first word");
-  if ((st = slv_rd_int(r, 1, 1, &version, "the format version"))) return st;
+  if (!io_rd_next(r, &t) || !io_tok_is(&t, "lcplab-problem"))
+    return io_rd_fail(r, &t, SLV_ERR_INVALID, "'lcplab-problem' as the first word");
+  if ((st = io_rd_int(r, 1, 1, &version, "the format version"))) return st;
   while (!(st = next_section(r, &ps, &t, &s)) && s != S_END)
     if ((st = read_section(r, &ps, s, &t))) break;
   if (!st) st = check_complete(r, &ps, t.line); /* t is the 'end' token */
@@ -467,21 +470,21 @@ static slv_status read_lcplab(slv_reader *r, io_instance **out) {
 }
 
 slv_status io_read_lcplab(const io_req *rq, io_instance **out) {
-  slv_reader r;
-  slv_status st = slv_rd_open_req(&r, rq, '#');
+  io_reader r;
+  slv_status st = io_rd_open_req(&r, rq, '#');
   if (!st) st = read_lcplab(&r, out);
-  slv_rd_close(&r);
+  io_rd_close(&r);
   return st;
 }
 
-static void write_vec_line(slv_writer *w, const char *name, int n, const double *v) {
+static void write_vec_line(io_writer *w, const char *name, int n, const double *v) {
   fprintf(w->f, "%s\n", name);
-  for (int i = 0; i < n; i++) slv_wr_double(w, v[i], i + 1 < n ? ' ' : 0);
+  for (int i = 0; i < n; i++) io_wr_double(w, v[i], i + 1 < n ? ' ' : 0);
   fputc('\n', w->f);
 }
 
 /* nblk, then row i's fblk, fJ, fK on a line each, and fd. */
-static void write_factored(slv_writer *w, const io_instance *inst) {
+static void write_factored(io_writer *w, const io_instance *inst) {
   int n = inst->n;
   fprintf(w->f, "nblk %d\nfblk\n# row i: its two blocks (-1: none)\n", inst->nblk);
   for (int i = 0; i < n; i++) fprintf(w->f, "%d %d\n", inst->fblk[2 * i], inst->fblk[2 * i + 1]);
@@ -489,41 +492,31 @@ static void write_factored(slv_writer *w, const io_instance *inst) {
   for (int m = 0; m < 2; m++) {
     fprintf(w->f, "%s\n# row i: slot 0's 6 columns, slot 1's 6\n", m ? "fK" : "fJ");
     for (int i = 0; i < n; i++)
-      for (int c = 0; c < 12; c++) slv_wr_double(w, M[m][12 * (size_t)i + c], c < 11 ? ' ' : '\n');
+      for (int c = 0; c < 12; c++) io_wr_double(w, M[m][12 * (size_t)i + c], c < 11 ? ' ' : '\n');
   }
   if (inst->fd) write_vec_line(w, "fd", n, inst->fd);
 }
 
-/* The recorded solver and options, when there are any. */
-static void write_solve(slv_writer *w, const io_instance *inst) {
-  const slv_options *o = &inst->opt;
+/* The recorded solver and options, when there are any: each as
+ * slv_options_get writes it. */
+static void write_solve(io_writer *w, const io_instance *inst) {
   int k = 0;
+  char value[64];
   if (inst->solver[0]) fprintf(w->f, "solver %s\n", inst->solver);
   for (int i = 0; i < IO_OPT_COUNT; i++) k += (inst->opt_given >> i) & 1u;
   if (!k) return;
   fprintf(w->f, "options %d\n", k);
   for (int i = 0; i < IO_OPT_COUNT; i++) {
     if (!(inst->opt_given & (1u << i))) continue;
-    fprintf(w->f, "%s ", OPTION[i]);
-    switch (1u << i) {
-    case IO_OPT_MAX_ITER: fprintf(w->f, "%d\n", o->max_iter); break;
-    case IO_OPT_TOL: slv_wr_double(w, o->tol, '\n'); break;
-    case IO_OPT_NORM: fprintf(w->f, "%d\n", o->norm == SLV_NORM_2 ? 2 : 0); break;
-    case IO_OPT_OMEGA: slv_wr_double(w, o->omega, '\n'); break;
-    case IO_OPT_DAMPING: slv_wr_double(w, o->damping, '\n'); break;
-    case IO_OPT_PIVOT_TOL: slv_wr_double(w, o->pivot_tol, '\n'); break;
-    case IO_OPT_WARM_START: fprintf(w->f, "%d\n", o->warm_start ? 1 : 0); break;
-    case IO_OPT_CHECK_EVERY: fprintf(w->f, "%d\n", o->check_every); break;
-    case IO_OPT_MAX_PIVOTS: fprintf(w->f, "%d\n", o->max_pivots); break;
-    default: fprintf(w->f, "%lu\n", o->seed); break;
-    }
+    slv_options_get(&inst->opt, io_option_name(i), value, sizeof value);
+    fprintf(w->f, "%s %s\n", io_option_name(i), value);
   }
 }
 
 slv_status io_write_lcplab(const io_req *rq, const io_instance *inst) {
   int n = inst->n;
-  slv_writer w;
-  slv_status st = slv_wr_open(&w, rq->path, rq->err, rq->errlen);
+  io_writer w;
+  slv_status st = io_wr_open(&w, rq->path, rq->err, rq->errlen);
   if (st) return st;
   FILE *f = w.f;
   fputs("lcplab-problem 1\n"
@@ -549,14 +542,13 @@ slv_status io_write_lcplab(const io_req *rq, const io_instance *inst) {
     fputs("Ax\n# one row per line\n", f);
     for (int i = 0; i < n; i++) {
       for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++)
-        slv_wr_double(&w, inst->Ax[k], k + 1 < inst->Ap[i + 1] ? ' ' : 0);
+        io_wr_double(&w, inst->Ax[k], k + 1 < inst->Ap[i + 1] ? ' ' : 0);
       fputc('\n', f);
     }
   } else {
     fputs("A\n# column-major: line j+1 holds column j, A(0,j) .. A(n-1,j)\n", f);
     for (int j = 0; j < n; j++) {
-      for (int i = 0; i < n; i++)
-        slv_wr_double(&w, inst->A[i + (size_t)j * n], i + 1 < n ? ' ' : 0);
+      for (int i = 0; i < n; i++) io_wr_double(&w, inst->A[i + (size_t)j * n], i + 1 < n ? ' ' : 0);
       fputc('\n', f);
     }
   }
@@ -573,7 +565,7 @@ slv_status io_write_lcplab(const io_req *rq, const io_instance *inst) {
     fprintf(f, "cones %d\n# first-row mu\n", inst->ncones);
     for (int c = 0; c < inst->ncones; c++) {
       fprintf(f, "%d ", inst->cone_rows[c]);
-      slv_wr_double(&w, inst->cone_mu[c], '\n');
+      io_wr_double(&w, inst->cone_mu[c], '\n');
     }
   }
   /* The law even without cones when it is not the default: what was read is
@@ -583,5 +575,5 @@ slv_status io_write_lcplab(const io_req *rq, const io_instance *inst) {
   if (inst->x_ref) write_vec_line(&w, "x_ref", n, inst->x_ref);
   write_solve(&w, inst);
   fputs("end\n", f);
-  return slv_wr_close(&w);
+  return io_wr_close(&w);
 }

@@ -67,7 +67,7 @@ static int exists(const char *path) {
   return 1;
 }
 
-static int tok_is_ci(const slv_token *t, const char *s) {
+static int tok_is_ci(const io_token *t, const char *s) {
   size_t n = strlen(s);
   if (t->len != n) return 0;
   for (size_t i = 0; i < n; i++) {
@@ -86,111 +86,128 @@ static void put(double *A, size_t n, int i, int j, double v) {
   *a = io_is_pos_zero(*a) ? v : *a + v;
 }
 
-static slv_status read_matrix(slv_reader *r, io_instance **out) {
-  slv_token t;
+/* The banner "%%MatrixMarket matrix coordinate|array real|double|integer
+ * general|symmetric|skew-symmetric", all on line 1. */
+static slv_status read_banner(io_reader *r, int *array, int *sym) {
+  io_token t;
+  if (!io_rd_next(r, &t) || !io_tok_is(&t, "%%MatrixMarket"))
+    return io_rd_fail(r, &t, SLV_ERR_INVALID, "the banner '%%%%MatrixMarket' on line 1");
+  if (!io_rd_next(r, &t) || t.line != 1 || !tok_is_ci(&t, "matrix"))
+    return io_rd_fail(r, &t, SLV_ERR_INVALID, "'matrix' in the MatrixMarket banner");
+  if (io_rd_next(r, &t) && t.line == 1 && tok_is_ci(&t, "array"))
+    *array = 1;
+  else if (!(t.len && t.line == 1 && tok_is_ci(&t, "coordinate")))
+    return io_rd_fail(r, &t, SLV_ERR_INVALID, "'coordinate' or 'array' in the banner");
+  if (!io_rd_next(r, &t) || t.line != 1 ||
+      !(tok_is_ci(&t, "real") || tok_is_ci(&t, "double") || tok_is_ci(&t, "integer")))
+    return io_rd_fail(r, &t,
+                      t.len && t.line == 1 && (tok_is_ci(&t, "complex") || tok_is_ci(&t, "pattern"))
+                          ? SLV_ERR_UNSUPPORTED
+                          : SLV_ERR_INVALID,
+                      "the field 'real', 'double' or 'integer' in the banner");
+  if (io_rd_next(r, &t) && t.line == 1 && tok_is_ci(&t, "general"))
+    *sym = SYM_GENERAL;
+  else if (t.len && t.line == 1 && tok_is_ci(&t, "symmetric"))
+    *sym = SYM_SYMMETRIC;
+  else if (t.len && t.line == 1 && tok_is_ci(&t, "skew-symmetric"))
+    *sym = SYM_SKEW;
+  else
+    return io_rd_fail(r, &t, SLV_ERR_INVALID,
+                      "'general', 'symmetric' or 'skew-symmetric' in the banner");
+  return SLV_OK;
+}
+
+static const char *sym_name(int sym) {
+  return sym == SYM_GENERAL ? "general" : sym == SYM_SYMMETRIC ? "symmetric" : "skew-symmetric";
+}
+
+/* The size line (square n x n, and nnz for coordinate storage), checked
+ * against the limits, the cap and what is left of the file; *line gets
+ * its line. */
+static slv_status read_sizes(io_reader *r, int array, int sym, int *n, int *nnz, long *line) {
+  int cols;
   slv_status st;
-  int array = 0, sym = SYM_GENERAL, n, cols, nnz = 0;
+  if ((st = io_rd_size(r, IO_MAX_N, n, line, "the number of rows"))) return st;
+  if ((st = io_rd_size(r, IO_MAX_N, &cols, NULL, "the number of columns"))) return st;
+  if (cols != *n)
+    return io_rd_failf(r, *line, SLV_ERR_INVALID, "expected a square matrix, found %d x %d", *n,
+                       cols);
+  double nn = (double)*n * *n;
+  double maxnnz = sym == SYM_GENERAL     ? nn
+                  : sym == SYM_SYMMETRIC ? nn / 2 + *n / 2.0
+                                         : nn / 2 - *n / 2.0;
+  if (nn > (double)IO_MAX_DENSE)
+    return io_rd_failf(r, *line, SLV_ERR_DIM,
+                       "expected at most %ld entries to store A dense, found %d x %d", IO_MAX_DENSE,
+                       *n, *n);
+  if ((st = io_rd_reserve(r, *line, io_instance_bytes(*n, 1),
+                          "n = %d: A (n x n, built dense), b, lo, hi", *n)))
+    return st;
+  if (array) return io_rd_need(r, maxnnz, "the %.0f values of the array", maxnnz);
+  if ((st = io_rd_size(r, (long)maxnnz, nnz, NULL,
+                       "the number of entries of this %d x %d %s matrix", *n, *n, sym_name(sym))))
+    return st;
+  return io_rd_need(r, 3.0 * *nnz, "%d entries 'i j value'", *nnz);
+}
+
+/* nnz coordinate entries "i j value" into the dense A (ld rows), duplicates
+ * summed; symmetric and skew-symmetric files give the lower triangle. */
+static slv_status read_entries(io_reader *r, double *A, size_t ld, int n, int nnz, int sym) {
+  io_token t;
+  slv_status st = SLV_OK;
+  for (int k = 0; k < nnz && !st; k++) {
+    int i, j;
+    double v;
+    io_rd_peek(r, &t);
+    if ((st = io_rd_int(r, 1, n, &i, "the row of entry %d", k + 1))) break;
+    if ((st = io_rd_int(r, 1, n, &j, "the column of entry %d", k + 1))) break;
+    if ((st = io_rd_double(r, IO_RD_FINITE, &v, "the value of entry %d, A(%d,%d)", k + 1, i, j)))
+      break;
+    if ((sym == SYM_SYMMETRIC && i < j) || (sym == SYM_SKEW && i <= j))
+      return io_rd_fail(r, &t, SLV_ERR_INVALID, "a %s entry (row %s column) in a %s matrix",
+                        sym == SYM_SKEW ? "strictly lower" : "lower-triangle",
+                        sym == SYM_SKEW ? ">" : ">=", sym_name(sym));
+    put(A, ld, i - 1, j - 1, v);
+    if (sym == SYM_SYMMETRIC && i != j) put(A, ld, j - 1, i - 1, v);
+    if (sym == SYM_SKEW) put(A, ld, j - 1, i - 1, -v);
+  }
+  return st;
+}
+
+/* Array storage: every value column-major, or the lower triangle of a
+ * symmetric or skew-symmetric matrix. */
+static slv_status read_array(io_reader *r, double *A, size_t ld, int n, int sym) {
+  if (sym == SYM_GENERAL) return io_rd_matrix(r, n, n, 1, A, ld, IO_RD_FINITE, "A");
+  slv_status st = SLV_OK;
+  for (int j = 0; j < n && !st; j++)
+    for (int i = sym == SYM_SKEW ? j + 1 : j; i < n && !st; i++) {
+      double v;
+      if ((st = io_rd_double(r, IO_RD_FINITE, &v, "A(%d,%d) of the lower triangle", i, j))) break;
+      A[i + j * ld] = v;
+      if (i != j) A[j + i * ld] = sym == SYM_SKEW ? -v : v;
+    }
+  return st;
+}
+
+static slv_status read_matrix(io_reader *r, io_instance **out) {
+  io_token t;
+  int array = 0, sym = SYM_GENERAL, n, nnz = 0;
   long line;
   *out = NULL;
-  /* banner: five tokens on line 1 */
-  if (!slv_rd_next(r, &t) || !slv_tok_is(&t, "%%MatrixMarket"))
-    return slv_rd_fail(r, &t, SLV_ERR_INVALID, "the banner '%%%%MatrixMarket' on line 1");
-  if (!slv_rd_next(r, &t) || t.line != 1 || !tok_is_ci(&t, "matrix"))
-    return slv_rd_fail(r, &t, SLV_ERR_INVALID, "'matrix' in the MatrixMarket banner");
-  if (slv_rd_next(r, &t) && t.line == 1 && tok_is_ci(&t, "array"))
-    array = 1;
-  else if (!(t.len && t.line == 1 && tok_is_ci(&t, "coordinate")))
-    return slv_rd_fail(r, &t, SLV_ERR_INVALID, "'coordinate' or 'array' in the banner");
-  if (!slv_rd_next(r, &t) || t.line != 1 ||
-      !(tok_is_ci(&t, "real") || tok_is_ci(&t, "double") || tok_is_ci(&t, "integer")))
-    return slv_rd_fail(r, &t,
-                       t.len && t.line == 1 &&
-                               (tok_is_ci(&t, "complex") || tok_is_ci(&t, "pattern"))
-                           ? SLV_ERR_UNSUPPORTED
-                           : SLV_ERR_INVALID,
-                       "the field 'real', 'double' or 'integer' in the banner");
-  if (slv_rd_next(r, &t) && t.line == 1 && tok_is_ci(&t, "general"))
-    sym = SYM_GENERAL;
-  else if (t.len && t.line == 1 && tok_is_ci(&t, "symmetric"))
-    sym = SYM_SYMMETRIC;
-  else if (t.len && t.line == 1 && tok_is_ci(&t, "skew-symmetric"))
-    sym = SYM_SKEW;
-  else
-    return slv_rd_fail(r, &t, SLV_ERR_INVALID,
-                       "'general', 'symmetric' or 'skew-symmetric' in the banner");
+  slv_status st = read_banner(r, &array, &sym);
+  if (st) return st;
   r->comment = '%'; /* from here on, '%' lines are comments */
-  if ((st = slv_rd_size(r, IO_MAX_N, &n, &line, "the number of rows"))) return st;
-  if ((st = slv_rd_size(r, IO_MAX_N, &cols, NULL, "the number of columns"))) return st;
-  if (cols != n)
-    return slv_rd_failf(r, line, SLV_ERR_INVALID, "expected a square matrix, found %d x %d", n,
-                        cols);
-  double nn = (double)n * n;
-  double maxnnz = sym == SYM_GENERAL     ? nn
-                  : sym == SYM_SYMMETRIC ? nn / 2 + n / 2.0
-                                         : nn / 2 - n / 2.0;
-  if (nn > (double)IO_MAX_DENSE)
-    return slv_rd_failf(r, line, SLV_ERR_DIM,
-                        "expected at most %ld entries to store A dense, found %d x %d",
-                        IO_MAX_DENSE, n, n);
-  if ((st = slv_rd_reserve(r, line, io_instance_bytes(n, 1),
-                           "n = %d: A (n x n, built "
-                           "dense), b, lo, hi",
-                           n)))
-    return st;
-  if (!array) {
-    if ((st = slv_rd_size(r, (long)maxnnz, &nnz, NULL,
-                          "the number of entries of this %d x %d %s matrix", n, n,
-                          sym == SYM_GENERAL     ? "general"
-                          : sym == SYM_SYMMETRIC ? "symmetric"
-                                                 : "skew-symmetric")))
-      return st;
-    if ((st = slv_rd_need(r, 3.0 * nnz, "%d entries 'i j value'", nnz))) return st;
-  } else if ((st = slv_rd_need(r, maxnnz, "the %.0f values of the array", maxnnz))) {
-    return st;
-  }
+  if ((st = read_sizes(r, array, sym, &n, &nnz, &line))) return st;
   io_instance *inst = io_instance_alloc(n);
   if (!inst || io_alloc_dense(inst)) {
     io_instance_free(inst);
-    return slv_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
+    return io_rd_failf(r, line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
   }
-  double *A = inst->A;
   size_t ld = n > 0 ? (size_t)n : 1;
-  if (!array) {
-    for (int k = 0; k < nnz && !st; k++) {
-      int i, j;
-      double v;
-      slv_rd_peek(r, &t);
-      if ((st = slv_rd_int(r, 1, n, &i, "the row of entry %d", k + 1))) break;
-      if ((st = slv_rd_int(r, 1, n, &j, "the column of entry %d", k + 1))) break;
-      if ((st =
-               slv_rd_double(r, SLV_RD_FINITE, &v, "the value of entry %d, A(%d,%d)", k + 1, i, j)))
-        break;
-      if ((sym == SYM_SYMMETRIC && i < j) || (sym == SYM_SKEW && i <= j)) {
-        st = slv_rd_fail(
-            r, &t, SLV_ERR_INVALID, "a %s entry (row %s column) in a %s matrix",
-            sym == SYM_SKEW ? "strictly lower" : "lower-triangle",
-            sym == SYM_SKEW ? ">" : ">=", sym == SYM_SKEW ? "skew-symmetric" : "symmetric");
-        break;
-      }
-      put(A, ld, i - 1, j - 1, v);
-      if (sym == SYM_SYMMETRIC && i != j) put(A, ld, j - 1, i - 1, v);
-      if (sym == SYM_SKEW) put(A, ld, j - 1, i - 1, -v);
-    }
-  } else if (sym == SYM_GENERAL) {
-    st = slv_rd_matrix(r, n, n, 1, A, ld, SLV_RD_FINITE, "A");
-  } else {
-    for (int j = 0; j < n && !st; j++)
-      for (int i = sym == SYM_SKEW ? j + 1 : j; i < n && !st; i++) {
-        double v;
-        if ((st = slv_rd_double(r, SLV_RD_FINITE, &v, "A(%d,%d) of the lower triangle", i, j)))
-          break;
-        A[i + j * ld] = v;
-        if (i != j) A[j + i * ld] = sym == SYM_SKEW ? -v : v;
-      }
-  }
-  if (!st && slv_rd_next(r, &t))
-    st = slv_rd_fail(r, &t, SLV_ERR_INVALID, "end of file after the %s",
-                     array ? "array values" : "entries");
+  st = array ? read_array(r, inst->A, ld, n, sym) : read_entries(r, inst->A, ld, n, nnz, sym);
+  if (!st && io_rd_next(r, &t))
+    st = io_rd_fail(r, &t, SLV_ERR_INVALID, "end of file after the %s",
+                    array ? "array values" : "entries");
   if (st) {
     io_instance_free(inst);
     return st;
@@ -210,14 +227,14 @@ slv_status io_read_mtx(const io_req *rq, io_instance **out) {
   char *err = rq->err;
   size_t errlen = rq->errlen;
   size_t cap = rq->max_memory;
-  slv_reader r;
+  io_reader r;
   io_instance *inst = NULL;
   *out = NULL;
-  slv_status st = slv_rd_open_req(&r, rq, 0);
+  slv_status st = io_rd_open_req(&r, rq, 0);
   if (st) return st;
   st = read_matrix(&r, &inst);
   double mem = r.mem - (double)r.len; /* the sidecars' buffers are checked when opened */
-  slv_rd_close(&r);
+  io_rd_close(&r);
   if (st) return st;
   static const char *const sfx[5] = { ".b", ".lo", ".hi", ".findex", ".mu" };
   char *side[5] = { NULL, NULL, NULL, NULL, NULL };
@@ -228,13 +245,13 @@ slv_status io_read_mtx(const io_req *rq, io_instance **out) {
       st = SLV_ERR_NOMEM;
       goto done;
     }
-  if ((st = io_read_vec(side[0], n, SLV_RD_FINITE, inst->b, "b", cap_left(cap, mem), err, errlen)))
+  if ((st = io_read_vec(side[0], n, IO_RD_FINITE, inst->b, "b", cap_left(cap, mem), err, errlen)))
     goto done;
-  if (exists(side[1]) && (st = io_read_vec(side[1], n, SLV_RD_INF_OK, inst->lo, "lo",
-                                           cap_left(cap, mem), err, errlen)))
+  if (exists(side[1]) &&
+      (st = io_read_vec(side[1], n, IO_RD_INF_OK, inst->lo, "lo", cap_left(cap, mem), err, errlen)))
     goto done;
-  if (exists(side[2]) && (st = io_read_vec(side[2], n, SLV_RD_INF_OK, inst->hi, "hi",
-                                           cap_left(cap, mem), err, errlen)))
+  if (exists(side[2]) &&
+      (st = io_read_vec(side[2], n, IO_RD_INF_OK, inst->hi, "hi", cap_left(cap, mem), err, errlen)))
     goto done;
   if (exists(side[3])) {
     if ((st = io_reserve(side[3], &mem, (double)cap, 4.0 * n, err, errlen, "findex (n = %d)", n)))
@@ -254,7 +271,7 @@ slv_status io_read_mtx(const io_req *rq, io_instance **out) {
     if ((st = io_reserve(side[4], &mem, (double)cap, 8.0 * n, err, errlen, "mu (n = %d)", n)))
       goto done;
     if ((st = io_alloc_mu(inst))) goto nomem;
-    if ((st = io_read_vec(side[4], n, SLV_RD_FINITE, inst->mu, "mu", cap_left(cap, mem), err,
+    if ((st = io_read_vec(side[4], n, IO_RD_FINITE, inst->mu, "mu", cap_left(cap, mem), err,
                           errlen)))
       goto done;
     /* friction coefficients (datasets/README.md: n finite values >= 0), as
@@ -280,13 +297,13 @@ done:
   return SLV_OK;
 }
 
-static void write_entry(slv_writer *w, int i, int j, double v) {
+static void write_entry(io_writer *w, int i, int j, double v) {
   fprintf(w->f, "%d %d ", i + 1, j + 1);
-  slv_wr_double(w, v, '\n');
+  io_wr_double(w, v, '\n');
 }
 
 /* The matrix A in MatrixMarket coordinate form (entries that are not +0). */
-static void write_matrix(slv_writer *w, const io_instance *inst) {
+static void write_matrix(io_writer *w, const io_instance *inst) {
   int n = inst->n;
   long nnz = 0;
   if (inst->storage == SLV_DENSE) {
@@ -340,34 +357,34 @@ static slv_status sidecar_names(const char *path, char *side[5], char *err, size
 slv_status io_write_mtx(const io_req *rq, const io_instance *inst) {
   const char *path = rq->path;
   char *side[5] = { NULL, NULL, NULL, NULL, NULL };
-  slv_writer w[6]; /* the matrix, then the sidecars */
+  io_writer w[6]; /* the matrix, then the sidecars */
   int need[5], open = 0;
   sidecars_needed(inst, need);
   slv_status st = sidecar_names(path, side, rq->err, rq->errlen);
-  if (!st) st = slv_wr_open(&w[open++], path, rq->err, rq->errlen);
+  if (!st) st = io_wr_open(&w[open++], path, rq->err, rq->errlen);
   for (int k = 0; k < 5 && !st; k++)
-    if (need[k]) st = slv_wr_open(&w[open++], side[k], rq->err, rq->errlen);
+    if (need[k]) st = io_wr_open(&w[open++], side[k], rq->err, rq->errlen);
   if (!st) {
     write_matrix(&w[0], inst);
     int q = 1;
     for (int k = 0; k < 5; k++) {
       if (!need[k]) continue;
       if (k == 3)
-        slv_wr_ivec(&w[q++], inst->n, inst->findex);
+        io_wr_ivec(&w[q++], inst->n, inst->findex);
       else
-        slv_wr_vec(&w[q++], inst->n,
-                   k == 0   ? inst->b
-                   : k == 1 ? inst->lo
-                   : k == 2 ? inst->hi
-                            : inst->mu);
+        io_wr_vec(&w[q++], inst->n,
+                  k == 0   ? inst->b
+                  : k == 1 ? inst->lo
+                  : k == 2 ? inst->hi
+                           : inst->mu);
     }
   }
-  for (int q = 0; q < open && !st; q++) st = slv_wr_finish(&w[q]);
+  for (int q = 0; q < open && !st; q++) st = io_wr_finish(&w[q]);
   for (int q = 0; q < open; q++) {
     if (st) {
-      slv_wr_discard(&w[q]);
+      io_wr_discard(&w[q]);
     } else {
-      st = slv_wr_close(&w[q]);
+      st = io_wr_close(&w[q]);
     }
   }
   /* stale sidecars of an earlier write would be read back: remove them */

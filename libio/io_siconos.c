@@ -1,25 +1,16 @@
 /* io_siconos.c -- Siconos numerics text instances (.dat): LCP, MLCP, relay.
  *
  * The layouts are those of Siconos' readers (linearComplementarity_newFromFile,
- * mixedLinearComplementarity_newFromFile, relay_newFromFile, NM_new_from_file,
- * SBM_new_from_file), as documented in datasets/README.md section 4.  Numbers are white-space separated; line breaks
- * do not matter.  After the last number of an LCP or relay file a remark may
+ * mixedLinearComplementarity_newFromFile, relay_newFromFile), as documented
+ * in datasets/README.md section 4.  Numbers are white-space separated; line
+ * breaks do not matter.  After the last number of an LCP or relay file a remark may
  * follow (words: lcp_CPS_1..5 and lcp_exp_murty carry one), but not another
  * number: that would be data the format does not hold, and is refused
  * (no_extra_number).  MLCP files are not checked there: 12 of Siconos' MLCP
  * files end with a line of further numbers (a reference solution, in
  * Siconos' test collection), which is ignored.
  *
- *   NumericsMatrix:  storageType size0 size1 <payload>
- *     0 dense:   size0 size1 again, then size0*size1 numbers COLUMN-major
- *                (one column per text line in Siconos' output);
- *     1 SBM:     nbblocks [bn0 bn1 cum-row-offsets[bn0] cum-col-offsets[bn1]
- *                filled1 filled2 index1[filled1] index2[filled2]
- *                then per stored block: its number and nr*nc numbers,
- *                column-major]; read dense, or CSR for the frictional-
- *                contact reader beyond IO_FC_DENSE_MAX rows (exact +0.0
- *                entries of the blocks dropped);
- *     2 CSparse: not read (SLV_ERR_UNSUPPORTED).
+ *   M, A, B, C, D: NumericsMatrix (io_nm.c), read dense here.
  *   LCP:    n, M (n x n), q[n].            w = M z + q, 0 <= z _|_ w >= 0
  *           -> A = M, b = q, lo = 0, hi = +inf.
  *   relay:  n, M, q[n], lb[n], ub[n].       -> lo = lb, hi = ub.
@@ -63,262 +54,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- NumericsMatrix ------------------------------------------------------ */
-
-void io_nm_free(slv_nm *m) {
-  if (!m) return;
-  free(m->a);
-  free(m->Ap);
-  free(m->Aj);
-  free(m->Ax);
-  m->a = m->Ax = NULL;
-  m->Ap = m->Aj = NULL;
-}
-
-/* Sparse-block payload.  The structure is read and checked first, then the
- * block values (their count bounded by what is left of the file) into one
- * buffer, then the matrix is built: dense (rows x cols column-major, when
- * out->storage is SLV_DENSE on entry) or CSR (rows in order, the blocks of a
- * block row by increasing block column, so columns increase; exact +0.0
- * entries dropped). */
-static slv_status read_sbm(slv_reader *r, const char *name, slv_nm *out) {
-  int rows = out->rows, cols = out->cols, nb, bn0, bn1, filled;
-  slv_status st;
-  int *cum0 = NULL;
-  double *vals = NULL;
-  size_t *off = NULL;
-  if ((st = slv_rd_size(r, IO_MAX_DENSE, &nb, NULL, "the number of stored blocks of %s", name)))
-    return st;
-  if (nb == 0) { /* an all-zero matrix: nothing follows */
-    if (out->storage == SLV_DENSE) return SLV_OK;
-    if ((st = slv_rd_reserve(r, r->line, 4.0 * rows + 16.0, "the row pointers of %s (%d rows)",
-                             name, rows)))
-      return st;
-    out->Ap = calloc((size_t)rows + 1, sizeof(int));
-    out->Aj = malloc(sizeof(int));
-    out->Ax = malloc(sizeof(double));
-    if (!out->Ap || !out->Aj || !out->Ax)
-      return slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for %s", name);
-    return SLV_OK;
-  }
-  if ((st = slv_rd_int(r, 1, rows > 0 ? rows : 1, &bn0, "the number of block rows of %s", name)))
-    return st;
-  if ((st = slv_rd_int(r, 1, cols > 0 ? cols : 1, &bn1, "the number of block columns of %s", name)))
-    return st;
-  if ((double)nb > (double)bn0 * (double)bn1)
-    return slv_rd_failf(r, r->line, SLV_ERR_INVALID,
-                        "expected at most %d x %d = %.0f blocks in %s, found %d", bn0, bn1,
-                        (double)bn0 * bn1, name, nb);
-  if ((st =
-           slv_rd_need(r, (double)bn0 * 2 + bn1 + 3 + 2.0 * nb, "the block structure of %s", name)))
-    return st;
-  if ((st = slv_rd_reserve(r, r->line, 4.0 * (2.0 * bn0 + bn1 + 1 + nb) + 8.0 * (nb + 1.0),
-                           "the block structure of %s (%d blocks)", name, nb)))
-    return st;
-  cum0 = malloc(((size_t)bn0 + (size_t)bn1 + (size_t)bn0 + 1 + (size_t)nb) * sizeof(int));
-  off = malloc(((size_t)nb + 1) * sizeof(size_t));
-  if (!cum0 || !off) {
-    st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory reading %s", name);
-    goto done;
-  }
-  int *cum1 = cum0 + bn0, *idx1 = cum1 + bn1, *idx2 = idx1 + bn0 + 1;
-  /* cumulative offsets: block row k is rows [cum0[k-1], cum0[k]), strictly
-   * increasing, the last one = rows (same for the columns) */
-  for (int k = 0; k < bn0 && !st; k++)
-    st = slv_rd_int(r,
-                    k == bn0 - 1 ? rows
-                    : k          ? cum0[k - 1] + 1
-                                 : 1,
-                    rows - (bn0 - 1 - k), &cum0[k],
-                    "cumulative row offset %d of %s, increasing up to %d rows", k, name, rows);
-  for (int k = 0; k < bn1 && !st; k++)
-    st = slv_rd_int(r,
-                    k == bn1 - 1 ? cols
-                    : k          ? cum1[k - 1] + 1
-                                 : 1,
-                    cols - (bn1 - 1 - k), &cum1[k],
-                    "cumulative column offset %d of %s, increasing up to %d "
-                    "columns",
-                    k, name, cols);
-  if (!st)
-    st = slv_rd_int(r, bn0 + 1, bn0 + 1, &filled, "filled1 of %s, the number of block rows + 1",
-                    name);
-  if (!st) st = slv_rd_int(r, nb, nb, &filled, "filled2 of %s, the number of blocks", name);
-  /* block-row pointers: from 0, non-decreasing, ending at nb */
-  for (int k = 0; k <= bn0 && !st; k++)
-    st = slv_rd_int(r,
-                    k == bn0 ? nb
-                    : k      ? idx1[k - 1]
-                             : 0,
-                    k == 0 ? 0 : nb, &idx1[k],
-                    "the block-row pointer index1[%d] of %s, non-decreasing from 0 to %d", k, name,
-                    nb);
-  /* block columns, strictly increasing within a block row (no duplicates) */
-  for (int rr = 0; rr < bn0 && !st; rr++)
-    for (int b = idx1[rr]; b < idx1[rr + 1] && !st; b++)
-      st = slv_rd_int(r, b > idx1[rr] ? idx2[b - 1] + 1 : 0, bn1 - 1, &idx2[b],
-                      "the block column index2[%d] of %s, increasing within block row %d", b, name,
-                      rr);
-  if (st) goto done;
-  /* where each block's values go in vals; their total must fit in the file */
-  off[0] = 0;
-  for (int rr = 0; rr < bn0; rr++) {
-    int nr = cum0[rr] - (rr ? cum0[rr - 1] : 0);
-    for (int b = idx1[rr]; b < idx1[rr + 1]; b++) {
-      int c = idx2[b], nc = cum1[c] - (c ? cum1[c - 1] : 0);
-      off[b + 1] = off[b] + (size_t)nr * (size_t)nc;
-    }
-  }
-  if ((st = slv_rd_need(r, (double)off[nb] + nb, "the %d blocks of %s (%.0f numbers)", nb, name,
-                        (double)off[nb])) ||
-      (st = slv_rd_reserve(r, r->line, 8.0 * (double)off[nb],
-                           "the %d blocks of %s (%.0f "
-                           "numbers)",
-                           nb, name, (double)off[nb])))
-    goto done;
-  vals = malloc((off[nb] ? off[nb] : 1) * sizeof(double));
-  if (!vals) {
-    st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for the blocks of %s", name);
-    goto done;
-  }
-  for (int rr = 0; rr < bn0 && !st; rr++) {
-    int r0 = rr ? cum0[rr - 1] : 0, nr = cum0[rr] - r0;
-    for (int b = idx1[rr]; b < idx1[rr + 1] && !st; b++) {
-      int c = idx2[b], c0 = c ? cum1[c - 1] : 0, nc = cum1[c] - c0, num;
-      if ((st = slv_rd_int(r, b, b, &num, "the number of block %d of %s", b, name))) break;
-      char bname[96];
-      snprintf(bname, sizeof bname, "block %d (rows %d.., columns %d..) of %s", b, r0, c0, name);
-      st = slv_rd_matrix(r, nr, nc, 1, vals + off[b], (size_t)nr, SLV_RD_FINITE, bname);
-    }
-  }
-  if (st) goto done;
-  if (out->storage == SLV_DENSE) {
-    for (int rr = 0; rr < bn0; rr++) {
-      int r0 = rr ? cum0[rr - 1] : 0, nr = cum0[rr] - r0;
-      for (int b = idx1[rr]; b < idx1[rr + 1]; b++) {
-        int c = idx2[b], c0 = c ? cum1[c - 1] : 0, nc = cum1[c] - c0;
-        for (int jj = 0; jj < nc; jj++)
-          memcpy(out->a + (size_t)r0 + (size_t)(c0 + jj) * (size_t)rows,
-                 vals + off[b] + (size_t)jj * (size_t)nr, (size_t)nr * sizeof(double));
-      }
-    }
-    goto done;
-  }
-  /* CSR: count, then fill row by row; at most as many entries as the blocks
-   * hold (the exact +0.0 are dropped) */
-  if ((st = slv_rd_reserve(r, r->line, 4.0 * rows + 4.0 + 12.0 * (double)off[nb],
-                           "%s in CSR (%.0f entries at most)", name, (double)off[nb])))
-    goto done;
-  out->Ap = calloc((size_t)rows + 1, sizeof(int));
-  if (!out->Ap) {
-    st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for %s", name);
-    goto done;
-  }
-  for (int pass = 0; pass < 2; pass++) {
-    long k = 0;
-    for (int rr = 0; rr < bn0; rr++) {
-      int r0 = rr ? cum0[rr - 1] : 0, nr = cum0[rr] - r0;
-      for (int i = 0; i < nr; i++) {
-        for (int b = idx1[rr]; b < idx1[rr + 1]; b++) {
-          int c = idx2[b], c0 = c ? cum1[c - 1] : 0, nc = cum1[c] - c0;
-          for (int jj = 0; jj < nc; jj++) {
-            double v = vals[off[b] + (size_t)i + (size_t)jj * (size_t)nr];
-            if (io_is_pos_zero(v)) continue;
-            if (pass) {
-              out->Aj[k] = c0 + jj;
-              out->Ax[k] = v;
-            }
-            k++;
-          }
-        }
-        if (!pass) out->Ap[r0 + i + 1] = (int)k;
-      }
-    }
-    if (!pass) {
-      if (k > INT_MAX) {
-        st = slv_rd_failf(r, r->line, SLV_ERR_DIM, "expected at most %d non-zeros in %s, found %ld",
-                          INT_MAX, name, k);
-        goto done;
-      }
-      out->Aj = malloc((k ? (size_t)k : 1) * sizeof(int));
-      out->Ax = malloc((k ? (size_t)k : 1) * sizeof(double));
-      if (!out->Aj || !out->Ax) {
-        st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for %s", name);
-        goto done;
-      }
-    }
-  }
-done:
-  free(cum0);
-  free(off);
-  free(vals);
-  return st;
-}
-
-slv_status io_read_nm(slv_reader *r, const char *name, int want_rows, int want_cols,
-                      const char *why, int csr_above, slv_nm *out, long *line) {
-  slv_token t;
-  slv_status st;
-  int stype, r2, c2, *rows = &out->rows, *cols = &out->cols;
-  long hline = 0;
-  memset(out, 0, sizeof *out);
-  if (!line) line = &hline;
-  slv_rd_peek(r, &t);
-  if ((st = slv_rd_int(r, 0, 2, &stype, "the storage type of %s", name))) return st;
-  if (stype == 2)
-    return slv_rd_fail(r, &t, SLV_ERR_UNSUPPORTED,
-                       "the storage type of %s to be 0 (dense) or 1 (sparse block); CSparse "
-                       "storage (2) is not read",
-                       name);
-  if ((st = slv_rd_size(r, IO_MAX_N, rows, line, "the number of rows of %s", name))) return st;
-  if ((st = slv_rd_size(r, IO_MAX_N, cols, NULL, "the number of columns of %s", name))) return st;
-  if (want_rows >= 0 && (*rows != want_rows || *cols != want_cols))
-    return slv_rd_failf(r, *line, SLV_ERR_INVALID, "expected %s to be %d x %d (%s), found %d x %d",
-                        name, want_rows, want_cols, why, *rows, *cols);
-  double count = (double)*rows * (double)*cols;
-  out->storage = (stype == 1 && *rows > csr_above) ? SLV_CSR : SLV_DENSE;
-  if (stype == 0) {
-    long l2;
-    if ((st = slv_rd_size(r, IO_MAX_N, &r2, &l2, "the repeated row count of %s", name))) return st;
-    if ((st = slv_rd_size(r, IO_MAX_N, &c2, NULL, "the repeated column count of %s", name)))
-      return st;
-    if (r2 != *rows || c2 != *cols)
-      return slv_rd_failf(r, l2, SLV_ERR_INVALID,
-                          "expected the repeated sizes of %s to be %d %d, found %d %d", name, *rows,
-                          *cols, r2, c2);
-    if (count > (double)IO_MAX_NNZ)
-      return slv_rd_failf(r, *line, SLV_ERR_DIM,
-                          "expected at most %ld entries in the dense %s, found %d x %d",
-                          (long)IO_MAX_NNZ, name, *rows, *cols);
-    if ((st = slv_rd_need(r, count, "the dense %d x %d %s", *rows, *cols, name))) return st;
-    if ((st = slv_rd_reserve(r, *line, 8.0 * count, "%s, %d x %d dense", name, *rows, *cols)))
-      return st;
-  } else if (out->storage == SLV_DENSE && count > (double)IO_MAX_DENSE) {
-    return slv_rd_failf(r, *line, SLV_ERR_DIM,
-                        "expected at most %ld entries to store the sparse-block %s dense, found "
-                        "%d x %d",
-                        IO_MAX_DENSE, name, *rows, *cols);
-  } else if (out->storage == SLV_DENSE &&
-             (st = slv_rd_reserve(r, *line, 8.0 * count, "%s, %d x %d sparse-block kept dense",
-                                  name, *rows, *cols))) {
-    return st;
-  }
-  if (out->storage == SLV_DENSE) {
-    out->a = calloc(count > 0 ? (size_t)count : 1, sizeof(double));
-    if (!out->a) return slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for %s", name);
-  }
-  if (stype == 0)
-    st = slv_rd_matrix(r, *rows, *cols, 1, out->a, (size_t)(*rows > 0 ? *rows : 1), SLV_RD_FINITE,
-                       name);
-  else
-    st = read_sbm(r, name, out);
-  if (st) io_nm_free(out);
-  return st;
-}
-
 /* The dense column-major copy of a matrix read as dense (for the LCP, relay
  * and MLCP readers, which ask for dense storage): takes a over. */
-static double *nm_take_dense(slv_nm *m) {
+static double *nm_take_dense(io_nm *m) {
   double *a = m->a;
   m->a = NULL;
   return a;
@@ -329,61 +67,60 @@ static double *nm_take_dense(slv_nm *m) {
 /* After the last number a format holds: a remark (words, as in lcp_CPS_1's
  * "Remark ...") may follow, another number may not (it would be data the
  * format does not hold, read as nothing). */
-static slv_status no_extra_number(slv_reader *r, const char *after) {
-  slv_reader look = *r;
-  slv_token t;
+static slv_status no_extra_number(io_reader *r, const char *after) {
+  io_reader look = *r;
+  io_token t;
   double v;
-  slv_rd_peek(r, &t);
-  if (!slv_rd_try_double(&look, &v)) return SLV_OK;
-  return slv_rd_fail(r, &t, SLV_ERR_INVALID, "the end of the file or a remark after %s", after);
+  io_rd_peek(r, &t);
+  if (!io_rd_try_double(&look, &v)) return SLV_OK;
+  return io_rd_fail(r, &t, SLV_ERR_INVALID, "the end of the file or a remark after %s", after);
 }
 
 /* After q: are there 2n numbers with lb[i] <= ub[i]?  (Look-ahead only.) */
-static int relay_bounds_follow(const slv_reader *r0, int n, double *scratch) {
-  slv_reader r = *r0;
+static int relay_bounds_follow(const io_reader *r0, int n, double *scratch) {
+  io_reader r = *r0;
   if (n == 0) return 0;
   for (int i = 0; i < n; i++)
-    if (!slv_rd_try_double(&r, &scratch[i])) return 0;
+    if (!io_rd_try_double(&r, &scratch[i])) return 0;
   for (int i = 0; i < n; i++) {
     double ub;
-    if (!slv_rd_try_double(&r, &ub) || ub < scratch[i]) return 0;
+    if (!io_rd_try_double(&r, &ub) || ub < scratch[i]) return 0;
   }
   return 1;
 }
 
-static slv_status read_lcp_relay(slv_reader *r, io_format fmt, io_instance **out,
-                                 io_format *found) {
+static slv_status read_lcp_relay(io_reader *r, io_format fmt, io_instance **out, io_format *found) {
   int n;
   long line;
   slv_status st;
   char why[48];
-  if ((st = slv_rd_size(r, IO_MAX_N, &n, &line, "the size n"))) return st;
+  if ((st = io_rd_size(r, IO_MAX_N, &n, &line, "the size n"))) return st;
   /* q, lo, hi here, M (n x n, dense) in io_read_nm, both before any
    * allocation */
-  if ((st = slv_rd_reserve(r, line, io_instance_bytes(n, 0), "n = %d: q, lo, hi", n))) return st;
+  if ((st = io_rd_reserve(r, line, io_instance_bytes(n, 0), "n = %d: q, lo, hi", n))) return st;
   snprintf(why, sizeof why, "n = %d", n);
-  slv_nm nm;
+  io_nm nm;
   if ((st = io_read_nm(r, "M", n, n, why, INT_MAX, &nm, &line))) return st;
   /* the arrays of size n only once q is known to follow: a sparse M of a
    * few bytes may declare any n (read_nm bounds its dense copy) */
-  if ((st = slv_rd_need(r, n, "q (n = %d)", n))) {
+  if ((st = io_rd_need(r, n, "q (n = %d)", n))) {
     io_nm_free(&nm);
     return st;
   }
   io_instance *inst = io_instance_alloc(n);
   if (!inst) {
     io_nm_free(&nm);
-    return slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
+    return io_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for n = %d", n);
   }
   inst->A = nm_take_dense(&nm);
-  if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->b, "q"))) goto fail;
+  if ((st = io_rd_doubles(r, (size_t)n, IO_RD_FINITE, inst->b, "q"))) goto fail;
   int relay = fmt == IO_FMT_SICONOS_RELAY;
   if (fmt == IO_FMT_AUTO) relay = relay_bounds_follow(r, n, inst->lo);
   for (int i = 0; i < n; i++) inst->lo[i] = 0.0; /* scratch of the look-ahead */
   if (relay) {
-    if ((st = slv_rd_need(r, 2.0 * n, "lb and ub (n = %d)", n))) goto fail;
-    if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_INF_OK, inst->lo, "lb"))) goto fail;
-    if ((st = slv_rd_upper(r, n, inst->lo, inst->hi, "ub", "lb"))) goto fail;
+    if ((st = io_rd_need(r, 2.0 * n, "lb and ub (n = %d)", n))) goto fail;
+    if ((st = io_rd_doubles(r, (size_t)n, IO_RD_INF_OK, inst->lo, "lb"))) goto fail;
+    if ((st = io_rd_upper(r, n, inst->lo, inst->hi, "ub", "lb"))) goto fail;
   }
   if ((st = no_extra_number(r, relay ? "ub" : "q"))) goto fail;
   *found = relay ? IO_FMT_SICONOS_RELAY : IO_FMT_SICONOS_LCP;
@@ -396,17 +133,17 @@ fail:
 
 /* ---- MLCP --------------------------------------------------------------- */
 
-static int looks_like_mlcp(const slv_reader *r0) {
-  slv_reader r = *r0;
+static int looks_like_mlcp(const io_reader *r0) {
+  io_reader r = *r0;
   long st1, st2, n, m, v, prev = 0;
-  if (!slv_rd_try_long(&r, &st1) || !slv_rd_try_long(&r, &st2) || !slv_rd_try_long(&r, &n) ||
-      !slv_rd_try_long(&r, &m))
+  if (!io_rd_try_long(&r, &st1) || !io_rd_try_long(&r, &st2) || !io_rd_try_long(&r, &n) ||
+      !io_rd_try_long(&r, &m))
     return 0;
   if (st1 < 0 || st1 > 1 || st2 < 0 || st2 > 1 || !(st1 || st2) || n < 0 || m < 0) return 0;
   if (!st1) return 1; /* "0 1 n m": as an LCP this would be n = 0 with an n x m matrix */
   long N = n + m, nb = -1;
   for (long k = 0; k <= N + 1; k++) {
-    if (!slv_rd_try_long(&r, &v) || v < prev || v > N || (k == 0 && v != 0)) return 0;
+    if (!io_rd_try_long(&r, &v) || v < prev || v > N || (k == 0 && v != 0)) return 0;
     prev = v;
     if (v == N) {
       nb = k;
@@ -415,122 +152,153 @@ static int looks_like_mlcp(const slv_reader *r0) {
   }
   if (nb < 0) return 0;
   for (long k = 0; k < nb; k++)
-    if (!slv_rd_try_long(&r, &v) || (v != 0 && v != 1)) return 0;
-  return slv_rd_try_long(&r, &v) && v >= 0 && v <= 2;
+    if (!io_rd_try_long(&r, &v) || (v != 0 && v != 1)) return 0;
+  return io_rd_try_long(&r, &v) && v >= 0 && v <= 2;
 }
 
-static slv_status read_mlcp(slv_reader *r, io_instance **out) {
-  int st1, st2, n, m, N, rows = 0, cols = 0, v, prev = 0;
-  long line = 0, mline = 0;
+/* What an MLCP file holds: its storage flags and sizes (N = n + m), and,
+ * read so far, the storage-1 M (rows x cols, dense) with q, the
+ * storage-2 blocks (blk, N x N dense). */
+typedef struct mlcp {
+  int st1, st2, n, m, N, rows, cols;
+  long line, mline; /* the lines of n and of M */
+  double *M, *q, *blk;
+} mlcp;
+
+/* isStorageType1, isStorageType2 (not both 0), n, m, within the limits and
+ * the memory cap. */
+static slv_status mlcp_header(io_reader *r, mlcp *c) {
+  io_token t;
   slv_status st;
-  double *M = NULL, *q = NULL, *blk = NULL;
-  io_instance *inst = NULL;
-  slv_token t;
-  if ((st = slv_rd_int(r, 0, 1, &st1, "isStorageType1"))) return st;
-  slv_rd_peek(r, &t);
-  if ((st = slv_rd_int(r, 0, 1, &st2, "isStorageType2"))) return st;
-  if (!st1 && !st2)
-    return slv_rd_fail(r, &t, SLV_ERR_INVALID, "isStorageType1 or isStorageType2 to be 1");
-  if ((st = slv_rd_size(r, IO_MAX_N, &n, &line, "n, the number of free rows"))) return st;
-  if ((st = slv_rd_size(r, IO_MAX_N, &m, NULL, "m, the number of complementarity rows"))) return st;
-  if ((double)n + m > IO_MAX_N || ((double)n + m) * ((double)n + m) > (double)IO_MAX_NNZ)
-    return slv_rd_failf(r, line, SLV_ERR_DIM,
-                        "expected n + m <= %d with (n+m)^2 <= %ld, found n = %d, m = %d", IO_MAX_N,
-                        (long)IO_MAX_NNZ, n, m);
-  N = n + m;
-  /* the instance, and the storage-2 blocks (built dense) */
-  if ((st =
-           slv_rd_reserve(r, line, io_instance_bytes(N, 1) + (st2 ? 8.0 * N * N : 0.0),
-                          "n + m = %d: A, b, lo, hi%s", N, st2 ? " and the storage-2 blocks" : "")))
+  if ((st = io_rd_int(r, 0, 1, &c->st1, "isStorageType1"))) return st;
+  io_rd_peek(r, &t);
+  if ((st = io_rd_int(r, 0, 1, &c->st2, "isStorageType2"))) return st;
+  if (!c->st1 && !c->st2)
+    return io_rd_fail(r, &t, SLV_ERR_INVALID, "isStorageType1 or isStorageType2 to be 1");
+  if ((st = io_rd_size(r, IO_MAX_N, &c->n, &c->line, "n, the number of free rows"))) return st;
+  if ((st = io_rd_size(r, IO_MAX_N, &c->m, NULL, "m, the number of complementarity rows")))
     return st;
-  if (st1) {
-    /* blocksRows: 0 <= ... up to n+m; then one 0/1 flag per block */
-    int nb = 0;
-    for (int k = 0;; k++) {
-      if (k > N + 1)
-        return slv_rd_failf(r, r->line, SLV_ERR_INVALID,
-                            "expected blocksRows to reach n+m = %d within %d values", N, N + 2);
-      if ((st = slv_rd_int(r, k ? prev : 0, k ? N : 0, &v,
-                           "blocksRows[%d], non-decreasing from 0 up to n+m = %d", k, N)))
-        return st;
-      prev = v;
-      if (v == N) {
-        nb = k;
-        break;
-      }
+  double N = (double)c->n + c->m;
+  if (N > IO_MAX_N || N * N > (double)IO_MAX_NNZ)
+    return io_rd_failf(r, c->line, SLV_ERR_DIM,
+                       "expected n + m <= %d with (n+m)^2 <= %ld, found n = %d, m = %d", IO_MAX_N,
+                       (long)IO_MAX_NNZ, c->n, c->m);
+  c->N = c->n + c->m;
+  /* the instance, and the storage-2 blocks (built dense) */
+  return io_rd_reserve(r, c->line, io_instance_bytes(c->N, 1) + (c->st2 ? 8.0 * N * N : 0.0),
+                       "n + m = %d: A, b, lo, hi%s", c->N,
+                       c->st2 ? " and the storage-2 blocks" : "");
+}
+
+/* blocksRows: 0 <= ... up to n+m; then one 0/1 flag per block. */
+static slv_status mlcp_blocks(io_reader *r, int N) {
+  int nb = 0, v, prev = 0;
+  slv_status st;
+  for (int k = 0;; k++) {
+    if (k > N + 1)
+      return io_rd_failf(r, r->line, SLV_ERR_INVALID,
+                         "expected blocksRows to reach n+m = %d within %d values", N, N + 2);
+    if ((st = io_rd_int(r, k ? prev : 0, k ? N : 0, &v,
+                        "blocksRows[%d], non-decreasing from 0 up to n+m = %d", k, N)))
+      return st;
+    prev = v;
+    if (v == N) {
+      nb = k;
+      break;
     }
-    for (int k = 0; k < nb; k++)
-      if ((st = slv_rd_int(r, 0, 1, &v, "blocksIsComp[%d]", k))) return st;
-    slv_rd_peek(r, &t);
-    mline = t.line;
-    slv_nm nm;
-    if ((st = io_read_nm(r, "M", -1, -1, "", INT_MAX, &nm, &line))) return st;
-    rows = nm.rows;
-    cols = nm.cols;
-    M = nm_take_dense(&nm);
-    if ((st = slv_rd_need(r, cols, "q (the %d columns of M)", cols)) ||
-        (st = slv_rd_reserve(r, r->line, 8.0 * cols, "q (the %d columns of M)", cols)))
-      goto done;
-    q = malloc((cols > 0 ? (size_t)cols : 1) * sizeof(double));
-    if (!q) {
-      st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for q");
-      goto done;
-    }
-    if ((st = slv_rd_doubles(r, (size_t)cols, SLV_RD_FINITE, q, "q"))) goto done;
   }
-  /* the dense (n+m)^2 instance only once the data to fill it is there:
-   * M of that size already read, or the storage-2 blocks in what is left */
-  if (!st2 && !(rows == N && cols == N)) {
-    st = slv_rd_failf(r, mline, SLV_ERR_INVALID,
-                      "expected M to be (n+m) x (n+m) = %d x %d, found %d x %d (and no "
-                      "storage-2 blocks to use instead)",
-                      N, N, rows, cols);
-    goto done;
-  }
-  if (st2 &&
-      (st = slv_rd_need(r, (double)N * N + N, "the storage-2 blocks (n = %d, m = %d)", n, m)))
-    goto done;
-  inst = io_instance_alloc(N);
+  for (int k = 0; k < nb; k++)
+    if ((st = io_rd_int(r, 0, 1, &v, "blocksIsComp[%d]", k))) return st;
+  return SLV_OK;
+}
+
+/* Storage 1: the blocks, M (any size: Rectangular_mlcp.dat has 3 x 2) and
+ * q of M's columns. */
+static slv_status mlcp_storage1(io_reader *r, mlcp *c) {
+  io_token t;
+  slv_status st = mlcp_blocks(r, c->N);
+  if (st) return st;
+  io_rd_peek(r, &t);
+  c->mline = t.line;
+  io_nm nm;
+  if ((st = io_read_nm(r, "M", -1, -1, "", INT_MAX, &nm, &c->line))) return st;
+  c->rows = nm.rows;
+  c->cols = nm.cols;
+  c->M = nm_take_dense(&nm);
+  int cols = c->cols;
+  if ((st = io_rd_need(r, cols, "q (the %d columns of M)", cols)) ||
+      (st = io_rd_reserve(r, r->line, 8.0 * cols, "q (the %d columns of M)", cols)))
+    return st;
+  c->q = malloc((cols > 0 ? (size_t)cols : 1) * sizeof(double));
+  if (!c->q) return io_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for q");
+  return io_rd_doubles(r, (size_t)cols, IO_RD_FINITE, c->q, "q");
+}
+
+/* Storage 2: [[A, C], [D, B]], each block row-major in the file, into the
+ * dense column-major (n+m) x (n+m) c->blk; then [a; b] into b. */
+static slv_status mlcp_storage2(io_reader *r, mlcp *c, double *b) {
+  int n = c->n, m = c->m;
+  size_t ld = c->N > 0 ? (size_t)c->N : 1;
+  c->blk = calloc(ld * ld, sizeof(double));
+  if (!c->blk) return io_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for the blocks");
+  slv_status st;
+  if ((st = io_rd_matrix(r, n, n, 0, c->blk, ld, IO_RD_FINITE, "A")) ||
+      (st = io_rd_matrix(r, m, m, 0, c->blk + n + n * ld, ld, IO_RD_FINITE, "B")) ||
+      (st = io_rd_matrix(r, n, m, 0, c->blk + n * ld, ld, IO_RD_FINITE, "C")) ||
+      (st = io_rd_matrix(r, m, n, 0, c->blk + n, ld, IO_RD_FINITE, "D")) ||
+      (st = io_rd_doubles(r, (size_t)n, IO_RD_FINITE, b, "a")))
+    return st;
+  return io_rd_doubles(r, (size_t)m, IO_RD_FINITE, b + n, "b");
+}
+
+/* The dense (n+m)^2 instance, once the data to fill it is there: M of that
+ * size already read, or the storage-2 blocks in what is left. */
+static slv_status mlcp_instance(io_reader *r, mlcp *c, io_instance **out) {
+  int N = c->N;
+  slv_status st;
+  if (!c->st2 && !(c->rows == N && c->cols == N))
+    return io_rd_failf(r, c->mline, SLV_ERR_INVALID,
+                       "expected M to be (n+m) x (n+m) = %d x %d, found %d x %d (and no "
+                       "storage-2 blocks to use instead)",
+                       N, N, c->rows, c->cols);
+  if (c->st2 &&
+      (st = io_rd_need(r, (double)N * N + N, "the storage-2 blocks (n = %d, m = %d)", c->n, c->m)))
+    return st;
+  io_instance *inst = io_instance_alloc(N);
   if (!inst || io_alloc_dense(inst)) {
-    st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for n + m = %d", N);
-    goto done;
+    io_instance_free(inst);
+    return io_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for n + m = %d", N);
   }
-  if (st2) {
-    /* [[A, C], [D, B]], each block row-major in the file, into a dense
-     * column-major (n+m) x (n+m) array; then [a; b]. */
-    size_t ld = N > 0 ? (size_t)N : 1;
-    blk = calloc(ld * ld, sizeof(double));
-    if (!blk) {
-      st = slv_rd_failf(r, r->line, SLV_ERR_NOMEM, "out of memory for the blocks");
-      goto done;
-    }
-    if ((st = slv_rd_matrix(r, n, n, 0, blk, ld, SLV_RD_FINITE, "A"))) goto done;
-    if ((st = slv_rd_matrix(r, m, m, 0, blk + n + n * ld, ld, SLV_RD_FINITE, "B"))) goto done;
-    if ((st = slv_rd_matrix(r, n, m, 0, blk + n * ld, ld, SLV_RD_FINITE, "C"))) goto done;
-    if ((st = slv_rd_matrix(r, m, n, 0, blk + n, ld, SLV_RD_FINITE, "D"))) goto done;
-    if ((st = slv_rd_doubles(r, (size_t)n, SLV_RD_FINITE, inst->b, "a"))) goto done;
-    if ((st = slv_rd_doubles(r, (size_t)m, SLV_RD_FINITE, inst->b + n, "b"))) goto done;
+  if (c->st2 && (st = mlcp_storage2(r, c, inst->b))) {
+    io_instance_free(inst);
+    return st;
   }
-  if (st1 && rows == N && cols == N) {
-    memcpy(inst->A, M, (size_t)N * N * sizeof(double));
-    memcpy(inst->b, q, (size_t)N * sizeof(double));
+  if (c->st1 && c->rows == N && c->cols == N) {
+    memcpy(inst->A, c->M, (size_t)N * N * sizeof(double));
+    memcpy(inst->b, c->q, (size_t)N * sizeof(double));
   } else {
-    memcpy(inst->A, blk, (size_t)N * N * sizeof(double));
+    memcpy(inst->A, c->blk, (size_t)N * N * sizeof(double));
   }
-  for (int i = 0; i < n; i++) inst->lo[i] = -INFINITY; /* free rows; the last m keep 0, +inf */
+  for (int i = 0; i < c->n; i++) inst->lo[i] = -INFINITY; /* free rows; the last m keep 0, +inf */
   *out = inst;
-  inst = NULL;
-done:
-  free(M);
-  free(q);
-  free(blk);
-  io_instance_free(inst);
+  return SLV_OK;
+}
+
+static slv_status read_mlcp(io_reader *r, io_instance **out) {
+  mlcp c;
+  memset(&c, 0, sizeof c);
+  slv_status st = mlcp_header(r, &c);
+  if (!st && c.st1) st = mlcp_storage1(r, &c);
+  if (!st) st = mlcp_instance(r, &c, out);
+  free(c.M);
+  free(c.q);
+  free(c.blk);
   return st;
 }
 
 /* The variant fmt (IO_FMT_AUTO: decided from the content); *found gets
  * the variant read. */
-static slv_status read_variant(slv_reader *r, io_format fmt, io_instance **out, io_format *found) {
+static slv_status read_variant(io_reader *r, io_format fmt, io_instance **out, io_format *found) {
   io_format asked = fmt;
   if (fmt == IO_FMT_AUTO && looks_like_mlcp(r)) fmt = IO_FMT_SICONOS_MLCP;
   if (fmt == IO_FMT_AUTO && io_looks_like_fc(r)) fmt = IO_FMT_SICONOS_FC3D;
@@ -548,12 +316,12 @@ static slv_status read_variant(slv_reader *r, io_format fmt, io_instance **out, 
 }
 
 slv_status io_read_siconos(const io_req *rq, io_instance **out) {
-  slv_reader r;
+  io_reader r;
   io_format found = rq->fmt;
   *out = NULL;
-  slv_status st = slv_rd_open_req(&r, rq, 0);
+  slv_status st = io_rd_open_req(&r, rq, 0);
   if (!st) st = read_variant(&r, rq->fmt, out, &found);
-  slv_rd_close(&r);
+  io_rd_close(&r);
   if (!st) (*out)->format = found;
   if (st) {
     io_instance_free(*out);
@@ -639,27 +407,17 @@ static slv_status check_siconos(const char *path, io_format fmt, const io_instan
   return SLV_OK;
 }
 
-/* NumericsMatrix, dense: "0", size0, size1, "size0<TAB>size1", then one
- * column per line. */
-void io_write_dense_nm(slv_writer *w, int n, const double *A) {
-  fprintf(w->f, "0\n%d\n%d\n%d\t%d\n", n, n, n, n);
-  for (int j = 0; j < n; j++) {
-    for (int i = 0; i < n; i++) slv_wr_double(w, A[i + (size_t)j * n], i + 1 < n ? ' ' : 0);
-    fputc('\n', w->f);
-  }
-}
-
-static void write_vec(slv_writer *w, int n, const double *v) {
-  for (int i = 0; i < n; i++) slv_wr_double(w, v[i], i + 1 < n ? ' ' : 0);
+static void write_vec(io_writer *w, int n, const double *v) {
+  for (int i = 0; i < n; i++) io_wr_double(w, v[i], i + 1 < n ? ' ' : 0);
   fputc('\n', w->f);
 }
 
 /* rows x cols block of the column-major n x n A at (r0, c0), row by row. */
-static void write_block_rows(slv_writer *w, int n, const double *A, int r0, int c0, int rows,
+static void write_block_rows(io_writer *w, int n, const double *A, int r0, int c0, int rows,
                              int cols) {
   for (int i = 0; i < rows; i++) {
     for (int j = 0; j < cols; j++)
-      slv_wr_double(w, A[(size_t)(r0 + i) + (size_t)(c0 + j) * n], j + 1 < cols ? ' ' : 0);
+      io_wr_double(w, A[(size_t)(r0 + i) + (size_t)(c0 + j) * n], j + 1 < cols ? ' ' : 0);
     fputc('\n', w->f);
   }
 }
@@ -683,8 +441,8 @@ slv_status io_write_siconos(const io_req *rq, const io_instance *inst) {
             n);
     return SLV_ERR_DIM;
   }
-  slv_writer w;
-  if ((st = slv_wr_open(&w, path, err, errlen))) goto done;
+  io_writer w;
+  if ((st = io_wr_open(&w, path, err, errlen))) goto done;
   if (fmt == IO_FMT_SICONOS_MLCP) {
     int m = n - nfree;
     fprintf(w.f, "1\n1\n%d\n%d\n", nfree, m);
@@ -714,7 +472,7 @@ slv_status io_write_siconos(const io_req *rq, const io_instance *inst) {
       write_vec(&w, n, inst->hi);
     }
   }
-  st = slv_wr_close(&w);
+  st = io_wr_close(&w);
 done:
   if (owned) free((double *)A);
   return st;

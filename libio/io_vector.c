@@ -7,7 +7,7 @@
  *
  * Solutions and starting points (io_read_start, io_write_solution) go by
  * the extension: FCLIB's /solution and /guesses in .hdf5 / .h5
- * (io_fclib.c), ContactBench's lam0 in .npz (a start only, io_npz.c), else
+ * (io_fclib_read.c), ContactBench's lam0 in .npz (a start only, io_npz.c), else
  * a plain vector.
  *
  * Reading: white space separates the values (one per line is what we write;
@@ -38,10 +38,10 @@ static slv_status check_n(const char *path, int n, const void *x, char *err, siz
   return SLV_OK;
 }
 
-static slv_status expect_end(slv_reader *r, int n) {
-  slv_token t;
-  if (slv_rd_next(r, &t))
-    return slv_rd_fail(r, &t, SLV_ERR_INVALID, "end of file after the %d values", n);
+static slv_status expect_end(io_reader *r, int n) {
+  io_token t;
+  if (io_rd_next(r, &t))
+    return io_rd_fail(r, &t, SLV_ERR_INVALID, "end of file after the %d values", n);
   return SLV_OK;
 }
 
@@ -49,12 +49,12 @@ slv_status io_read_vec(const char *path, int n, int flags, double *x, const char
                        size_t max_memory, char *err, size_t errlen) {
   slv_status st = check_n(path, n, x, err, errlen);
   if (st) return st;
-  slv_reader r;
-  if ((st = slv_rd_open(&r, path, '#', max_memory, err, errlen))) return st;
-  if (!(st = slv_rd_need(&r, n, "%s (n = %d)", name, n)) &&
-      !(st = slv_rd_doubles(&r, (size_t)n, flags, x, name)))
+  io_reader r;
+  if ((st = io_rd_open(&r, path, '#', max_memory, err, errlen))) return st;
+  if (!(st = io_rd_need(&r, n, "%s (n = %d)", name, n)) &&
+      !(st = io_rd_doubles(&r, (size_t)n, flags, x, name)))
     st = expect_end(&r, n);
-  slv_rd_close(&r);
+  io_rd_close(&r);
   return st;
 }
 
@@ -62,34 +62,34 @@ slv_status io_read_ivec(const char *path, int n, long lo, long hi, int not_self,
                         const char *name, size_t max_memory, char *err, size_t errlen) {
   slv_status st = check_n(path, n, x, err, errlen);
   if (st) return st;
-  slv_reader r;
-  if ((st = slv_rd_open(&r, path, '#', max_memory, err, errlen))) return st;
-  st = slv_rd_need(&r, n, "%s (n = %d)", name, n);
+  io_reader r;
+  if ((st = io_rd_open(&r, path, '#', max_memory, err, errlen))) return st;
+  st = io_rd_need(&r, n, "%s (n = %d)", name, n);
   for (int i = 0; i < n && !st; i++) {
-    slv_token t;
-    slv_rd_peek(&r, &t);
-    st = slv_rd_int(&r, lo, hi, &x[i], "%s[%d]", name, i);
+    io_token t;
+    io_rd_peek(&r, &t);
+    st = io_rd_int(&r, lo, hi, &x[i], "%s[%d]", name, i);
     if (!st && not_self && x[i] == i)
-      st = slv_rd_fail(&r, &t, SLV_ERR_INVALID,
-                       "%s[%d] != %d (a friction row couples to another, normal row)", name, i, i);
+      st = io_rd_fail(&r, &t, SLV_ERR_INVALID,
+                      "%s[%d] != %d (a friction row couples to another, normal row)", name, i, i);
   }
   if (!st) st = expect_end(&r, n);
-  slv_rd_close(&r);
+  io_rd_close(&r);
   return st;
 }
 
 slv_status io_write_vec(const char *path, int n, const double *x, char *err, size_t errlen) {
   slv_status st = check_n(path, n, x, err, errlen);
   if (st) return st;
-  slv_writer w;
-  if ((st = slv_wr_open(&w, path, err, errlen))) return st;
-  slv_wr_vec(&w, n, x);
-  return slv_wr_close(&w);
+  io_writer w;
+  if ((st = io_wr_open(&w, path, err, errlen))) return st;
+  io_wr_vec(&w, n, x);
+  return io_wr_close(&w);
 }
 
 slv_status io_read_vector(const char *path, int n, double *x, char *err, size_t errlen) {
   io_msgf(err, errlen, "%s", "");
-  return io_read_vec(path, n, SLV_RD_FINITE, x, "x", IO_DEFAULT_MAX_MEMORY, err, errlen);
+  return io_read_vec(path, n, IO_RD_FINITE, x, "x", IO_DEFAULT_MAX_MEMORY, err, errlen);
 }
 
 slv_status io_write_vector(const char *path, int n, const double *x, char *err, size_t errlen) {
@@ -106,7 +106,7 @@ slv_status io_read_start(const char *path, int n, double *x, char *err, size_t e
   io_format f = io_format_for_path(path);
   if (f == IO_FMT_FCLIB) return io_fclib_read_start(path, n, x, IO_DEFAULT_MAX_MEMORY, err, errlen);
   if (f == IO_FMT_NPZ) return io_npz_read_guess(path, n, x, IO_DEFAULT_MAX_MEMORY, err, errlen);
-  return io_read_vec(path, n, SLV_RD_FINITE, x, "x", IO_DEFAULT_MAX_MEMORY, err, errlen);
+  return io_read_vec(path, n, IO_RD_FINITE, x, "x", IO_DEFAULT_MAX_MEMORY, err, errlen);
 }
 
 slv_status io_can_write_solution(const char *path, const io_instance *inst, char *err,

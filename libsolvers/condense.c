@@ -27,8 +27,8 @@
  *
  * Symmetry of M is checked on the merged entries (duplicates added) of M
  * against those of M': |M(i,j) - M(j,i)| <= 1e-10 max|M| over the block,
- * far above rounding and below any modelling asymmetry (io_fclib.c used
- * the same bound).  Both are made by counting-sort transposes (M' of M,
+ * far above rounding and below any modelling asymmetry (the FCLIB reader,
+ * libio/io_fclib_read.c, used the same bound).  Both are made by counting-sort transposes (M' of M,
  * then M of M': rows sorted without a comparison sort), and the merged M
  * is what the blocks are taken from.  An M stored as one triangle must be
  * mirrored by the caller (the readers do, docs/io.md).

@@ -480,9 +480,12 @@ int slv_is_symmetric(const slv_problem *p, double rtol, int *ii, int *jj) {
         for (int j = tj; j < je; j++)
           for (int i = ti; i < ie; i++) {
             double a = A[i + j * lda], b = A[j + i * lda];
-            double d = fabs(a - b), m = fmax(fabs(a), fabs(b));
+            double d = fabs(a - b), fa = fabs(a), fb = fabs(b);
+            /* plain comparisons, not fmax (a libm call in this O(n^2)
+             * pass); the data is finite (validated) */
             if (d > dmax) dmax = d;
-            if (m > amax) amax = m;
+            if (fa > amax) amax = fa;
+            if (fb > amax) amax = fb;
           }
       }
     double tol = rtol * amax;

@@ -82,6 +82,43 @@ typedef enum slv_status {
  * never NULL. */
 SLV_API const char *slv_status_str(slv_status s);
 
+/* ---- numbers from text: the toolkit's one strict parser (parse.c) -------- */
+/* Every number lcplab reads from text goes through these: instance files
+ * (the I/O library), options by name (below), world settings, scene
+ * parameters, .exp files and command-line flags.  Strict: the whole text is
+ * one number, no white space before it, NaN never, infinities only with
+ * SLV_PARSE_INF, integers in base 10 within their type; the details are in
+ * parse.c's header.  0 (SLV_PARSE_OK) on success; otherwise the reason, and
+ * *out is left as it was. */
+typedef enum slv_parse_error {
+  SLV_PARSE_OK = 0,
+  SLV_PARSE_EMPTY = 1,    /* "" (or NULL) */
+  SLV_PARSE_BLANK = 2,    /* white space before the number: " 1" */
+  SLV_PARSE_SYNTAX = 3,   /* not a number: "abc", "-", "0x10" as an integer */
+  SLV_PARSE_TRAILING = 4, /* a number followed by more: "1e-8x", "1 2" */
+  SLV_PARSE_NAN = 5,      /* "nan" */
+  SLV_PARSE_INFINITE = 6, /* "inf" without SLV_PARSE_INF */
+  SLV_PARSE_RANGE = 7     /* beyond the type: "1e999" (a double without SLV_PARSE_INF), an
+                             integer beyond long, int or unsigned long, "-1" as unsigned */
+} slv_parse_error;
+
+/* Flags of slv_parse_double: finite only (0), or +-inf accepted (spelled
+ * "inf", "-inf", "infinity", or a double beyond DBL_MAX, which IEEE 754
+ * rounds to one). */
+enum { SLV_PARSE_FINITE = 0, SLV_PARSE_INF = 1 };
+
+SLV_API slv_parse_error slv_parse_double(const char *s, unsigned flags, double *out);
+SLV_API slv_parse_error slv_parse_long(const char *s, long *out);
+SLV_API slv_parse_error slv_parse_int(const char *s, int *out);
+SLV_API slv_parse_error slv_parse_ulong(const char *s, unsigned long *out);
+/* The same for the token s[0..len) inside a longer NUL-terminated text
+ * (a reader's buffer): the number must end exactly at s + len. */
+SLV_API slv_parse_error slv_parse_double_n(const char *s, size_t len, unsigned flags, double *out);
+SLV_API slv_parse_error slv_parse_long_n(const char *s, size_t len, long *out);
+/* What went wrong, for a message: "characters after the number", "out of
+ * range", ...; never NULL. */
+SLV_API const char *slv_parse_error_str(slv_parse_error e);
+
 /* ---- the problem (borrowed: the library never writes through it) ------- */
 typedef enum slv_storage {
   SLV_DENSE = 0,   /* A[i + j*lda], column-major (LAPACK), lda >= n */
@@ -368,6 +405,68 @@ SLV_API slv_options slv_options_default(void);
  * message. */
 SLV_API slv_status slv_options_validate(const slv_options *opt, char *msg, size_t msglen);
 
+/* A loose tolerance: the front ends' rule, not slv_options_validate's
+ * (the library accepts any tol > 0).  At x = 0 a row or cone whose answer
+ * needs an impulse scores 1 in res_scaled, so a tol of SLV_TOL_LOOSE or
+ * more accepts x = 0 after 0 iterations on every problem
+ * (docs/convergence.md, "Loose tolerances").  The command line (`lcplab
+ * solve --tol`), the experiment files' `tol` line and Python's
+ * solve(tol=) refuse such a tol unless asked to allow it
+ * (--allow-loose-tol, `allow_loose_tol yes`, allow_loose_tol=True), by
+ * this check: SLV_OK when tol < SLV_TOL_LOOSE or allow is nonzero, else
+ * SLV_ERR_OPTIONS with the reason in msg ("tol=1 >= 1 accepts x = 0 ..."),
+ * which the caller prefixes with where the tol came from. */
+#define SLV_TOL_LOOSE 1.0
+SLV_API slv_status slv_tol_check(double tol, int allow, char *msg, size_t msglen);
+
+/* ---- options by name: the one table (options.c) ------------------------- */
+/* The fields of slv_options that text may set: an instance file's recorded
+ * solve (libio's .lcp "options" section), a world's settings
+ * (libexperiment/settings.c), Python's solve(**options) (through the
+ * extension) all set them through slv_options_set, by this table.  The
+ * table's first ten rows, in this order, are the options a .lcp file
+ * records (io.h, IO_OPT_*): max_iter, tol, norm, omega, damping, pivot_tol,
+ * warm_start, check_every, max_pivots, seed; then simd, threads,
+ * time_limit. */
+typedef enum slv_option_type {
+  SLV_OPTION_INT = 0,    /* an int field: a base-10 integer within int */
+  SLV_OPTION_ULONG = 1,  /* an unsigned long field (seed): a base-10 integer >= 0 */
+  SLV_OPTION_DOUBLE = 2, /* a double field: a finite number */
+  SLV_OPTION_BOOL = 3,   /* an int field that is 0 or 1 (warm_start): "0" or "1" */
+  SLV_OPTION_CHOICE = 4  /* an int field holding one of a few values (norm, simd): a value's
+                            name ("inf", "2"; "auto", "off") or its number */
+} slv_option_type;
+
+typedef struct slv_option_info {
+  const char *name; /* the field of slv_options, and the option's name */
+  slv_option_type type;
+  const char *values;  /* what the text may be, e.g. "a finite number", "inf or 2" */
+  const char *range;   /* what slv_options_validate accepts, in the words of its
+                          message ("in (0, 2)", ">= 1"), or "any" */
+  const char *meaning; /* one line */
+} slv_option_info;
+
+SLV_API int slv_option_count(void);
+SLV_API const slv_option_info *slv_option_at(int i);              /* NULL if out of range */
+SLV_API const slv_option_info *slv_option_find(const char *name); /* NULL if unknown */
+
+/* opt's option `name` from its text, parsed strictly by its type (the
+ * numbers by slv_parse_*): SLV_OK, or SLV_ERR_OPTIONS with a message
+ * naming the option and the text ("max_iter: expected an integer within
+ * int, found '2.5' (characters after the number)") and opt unchanged.  An
+ * unknown name, or opt not from slv_options_default(), is SLV_ERR_OPTIONS
+ * too.  The value's range is slv_options_validate's, judged when the
+ * options are used (a world's settings and the .lcp reader set options
+ * that a later solve validates), so that a value set by name and the same
+ * value set in C meet the same judge. */
+SLV_API slv_status slv_options_set(slv_options *opt, const char *name, const char *value, char *err,
+                                   size_t errlen);
+/* The text of option `name` of opt, which slv_options_set reads back to
+ * the same value (integers %d / %lu, doubles %.17g, a bool 0 or 1, a
+ * choice its number): SLV_OK, or SLV_ERR_OPTIONS for an unknown name or a
+ * buffer too small (buf then empty). */
+SLV_API slv_status slv_options_get(const slv_options *opt, const char *name, char *buf, size_t len);
+
 /* Formats one line (at most 255 characters, longer ones are cut) and hands
  * it to opt's callback if level <= opt->log_level (see "logging" above);
  * nothing at all if opt is NULL, has no callback or fails
@@ -399,8 +498,24 @@ typedef struct slv_result {
                               static, never NULL after slv_solve with a workspace */
   char message[160];  /* detail for any status other than converged */
   char choice[320];   /* "auto" only: why it chose res.method, then what each fallback
-                       * ended with (else empty) */
+                       * ended with, and slv_solve's verdict where it differs from
+                       * auto's own status (else empty) */
+  /* the status the solver itself returned (auto: its own), kept for
+   * diagnosis; status is slv_solve's verdict on the x returned
+   * (docs/convergence.md, "The verdict on the final iterate"): a
+   * max_iter, stagnated, time_limit... whose x meets the test is
+   * converged, a converged whose x does not is stagnated or not_finite.
+   * Equal to status when the two agree; for a refused solve, status. */
+  slv_status solver_status;
 } slv_result;
+
+/* The result of a refused solve (a negative status st): no solver ran to
+ * the end, so nothing was measured: every measure of res->res and the
+ * solver's own residual NaN (never 0, which would read as an exact
+ * answer), res_contact_at -1; the message, method, counts and history are
+ * left as they are.  slv_solve's refusals and the Python extension's
+ * (options, workspace) are filled by it. */
+SLV_API void slv_result_refuse(slv_result *res, slv_status st);
 
 /* ---- solvers: descriptors and registry ---------------------------------- */
 enum {
@@ -460,8 +575,13 @@ SLV_API const slv_solver *slv_workspace_solver(const slv_workspace *ws);
  * or NULL.  res: out.  Returns res->status.  Never allocates; p is only
  * read.  Steps (docs/solver-machinery.md, "The operator layer"): options, size,
  * validation and capabilities; the start point; the operator over p's
- * storage; the solver; w = A x + b and the residuals recomputed, and a
- * "converged" the residuals do not confirm downgraded. */
+ * storage; the solver; w = A x + b and the residuals recomputed; under a
+ * time limit or a cancel callback the start returned where it is better
+ * than the solver's iterate; the status decided on the x returned
+ * (docs/convergence.md, "The verdict on the final iterate"): a "converged"
+ * the residuals do not confirm downgraded, a failure whose x meets the
+ * test converged (not an interrupted one), res->solver_status the
+ * solver's own. */
 SLV_API slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                              double *x, double *w, slv_result *res);
 

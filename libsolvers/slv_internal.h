@@ -103,7 +103,9 @@ struct slv_workspace {
   int history_cap;
   slv_op_buf op; /* the operator's buffers */
   double *xbest; /* size n_max: the best iterate of a condensed problem's runs (workspace.c) */
-  void *state;   /* solver->impl->state_size bytes, zeroed at creation */
+  double *xstart, *wstart; /* size n_max each: the start of a solve that a time limit or a
+                              cancel callback may stop, and its w (workspace.c, keep_start) */
+  void *state;             /* solver->impl->state_size bytes, zeroed at creation */
 };
 
 /* snprintf into msg (if non-NULL); always NUL-terminated. */
@@ -166,12 +168,20 @@ static inline double slv_quot(double a, double s) { return a == 0.0 ? 0.0 : a / 
 typedef struct {
   double xs, xd;
   const double *a; /* each row's size (slv_rowscale), NULL: found row by row */
+  double cap;      /* min(xs, xd), the reaction's factor (set with xs and xd) */
 } slv_xscale;
 slv_xscale slv_xscale_of(const slv_problem *p, const double *x);
 
 /* slv_rowscale (operator.h) of p into a (n), and xd alone. */
 void slv_rowscale_fill(const slv_problem *p, double *a, slv_rowscale *rs);
 double slv_rowscale_xd(const slv_problem *p);
+/* One row's own answer from 0, alone, by its size (xd is the largest): -b /
+ * d with d = A_ii != 0, clipped to [lo, hi], a findex row's unclipped (its
+ * bounds are x's); residual.c, and pgs_wide's plan four rows at a time. */
+static inline double slv_alone(double b, double d, double lo, double hi, int findex) {
+  double t = -b / d;
+  return fabs(findex ? t : (t < lo ? lo : (t > hi ? hi : t)));
+}
 
 /* Row i's reaction to an impulse of the answer's size: |A_ii| min(xs, xd);
  * where A_ii = 0 (an MLCP's or a saddle point's row, which has none of its
@@ -269,6 +279,19 @@ slv_residuals slv_residual_threads(const slv_problem *p, const double *x, const 
  * solve (slv_op_rowscale) instead of a pass over A to find them: the
  * solvers' checks. */
 slv_residuals slv_residual_op(slv_op *op, const double *x, const double *w);
+/* What a solver's check needs of it, the same bits: res_nat_inf, res_rel,
+ * res_rel_2, res_scaled, b_inf and, with cones, their measures (so
+ * res_global); compl, infeas and err_siconos are NaN (not summed).
+ * t_formed: op->t holds K^T x of this x as slv_op_ktx forms it (also
+ * slv_op_w), and w NULL is read from it instead of a K^T x of its own (a
+ * factored problem; others ignore it). */
+slv_residuals slv_residual_test_op(slv_op *op, const double *x, const double *w, int t_formed);
+/* The test's measures of a problem without cones as a solver forms them
+ * (pgs_wide's lanes): the largest natural map res and scale-invariant
+ * residual scaled of its rows, b_inf = ||b||_inf, NaN for any of them
+ * where x or w was not finite; slv_residual_test_op's fields from them
+ * (res_rel_2 NaN: not formed). */
+slv_residuals slv_residuals_test(double res, double scaled, double b_inf);
 
 /* The natural map of slv_residual (cones by p->cone_law; box rows by their
  * fixed bounds, no findex) from a w the solver maintains, in O(n) and
@@ -330,6 +353,14 @@ static inline double slv_test_measure(const slv_options *opt, const slv_residual
 static inline double slv_test_measure_norms(const slv_options *opt, double scaled, double rel2) {
   return opt->norm == SLV_NORM_2 ? slv_max_nan(scaled, rel2) : scaled;
 }
+
+/* On a tightened run of a condensed problem (op->caller_p set by slv_solve;
+ * docs/convergence.md, "Condensed problems: the clause decided outside"):
+ * whether x, with w = A x + b exact, meets the caller's full test, the
+ * global clause and the caller's tol included.  A solver that checks it
+ * at its checkpoints (ipm's outer iterations, auto after each solver it
+ * runs) ends there with SLV_CONVERGED.  0 on any other run (no cost). */
+int slv_caller_met(slv_op *op, const double *x, const double *w);
 
 /* The sweeping solvers (pgs, pgs_wide, pjacobi) measure each sweep by the
  * absolute natural map m of the w_i their rows met: a trigger only.  When

@@ -22,8 +22,8 @@
  *     1000 (a drift would grow with time).  Energy is printed too.
  *   - maximal against reduced coordinates: the chain scene with 5 links
  *     (angle 60 deg) stepped by the world (exact solver "direct") and the
- *     same chain as a dyn_redmax tree (bodies read from the world, joints
- *     at the same anchors) for 0.5 s.  Both are first-order (symplectic
+ *     same chain model as a dyn_redmax tree (dyn_redmax_new_from_model of
+ *     the world's model) for 0.5 s.  Both are first-order (symplectic
  *     Euler; the world adds the Baumgarte term, which vanishes as the error
  *     does), so the gap between their link centres is C h: asserted (a) the
  *     gap at h = 1e-4 is below 5 mm (1 % of the 0.5 m chain), and (b) it
@@ -149,30 +149,17 @@ static void test_chain_drift(void) {
 /* ---- maximal against reduced ------------------------------------------------------ */
 
 /* Largest distance between the link centres of the world chain and the
- * redmax chain after 0.5 s at step h. */
+ * redmax chain after 0.5 s at step h: both from the one chain model
+ * (dyn_scene_model), the tree by dyn_redmax_new_from_model. */
 static double chain_gap(double h) {
   const char *p[] = { "n=5", "angle_deg=60" };
   dyn_world *w = scene("chain", p, 2, h, "direct");
   if (!w) return NAN;
   const int nb = 5;
-  const double l = 0.1, a = 60.0 * PI / 180.0;
-  const dyn_body *B = dyn_world_bodies(w);
-  dyn_rm_body_def d[5];
-  for (int k = 0; k < nb; k++) {
-    d[k] = dyn_rm_body_def_default();
-    d[k].parent = k - 1;
-    d[k].joint = DYN_RM_HINGE;
-    d[k].mass = B[k].mass;
-    d[k].I_b = B[k].I_b;
-    d[k].r = B[k].r;
-    d[k].q = B[k].q;
-    /* the scene's pivots: k l (sin a, 0, -cos a) */
-    d[k].anchor = dyn_v3_make(k * l * sin(a), 0.0, -k * l * cos(a));
-    d[k].axis = dyn_v3_make(0.0, 1.0, 0.0);
-  }
+  const dyn_body *B;
   dyn_redmax *rm = NULL;
   char msg[256] = "";
-  if (dyn_redmax_new(d, nb, &rm, msg, sizeof msg) != DYN_OK) {
+  if (dyn_redmax_new_from_model(dyn_world_model(w), &rm, msg, sizeof msg) != DYN_OK) {
     printf("  redmax: %s\n", msg);
     CU_FAIL("redmax_new");
     dyn_world_free(w);
@@ -294,6 +281,71 @@ static void test_api(void) {
   dyn_world_free(w);
 }
 
+/* ---- the tree of a model ----------------------------------------------------------- */
+
+/* dyn_redmax_new_from_model: at q = 0 the tree's bodies are the model's
+ * (same centres and orientations); a hinge angle has the sign of the
+ * maximal joint's coordinate (double pendulum: theta_k set to 0.1 and
+ * 0.2, the exported bodies give dyn_joint_coord 0.1 and 0.2 for the
+ * world's two hinges, to rounding); and what has no tree form is refused,
+ * named. */
+static void test_tree_of_model(void) {
+  const char *p[] = { "angle1_deg=30", "angle2_deg=-20" };
+  dyn_world *w = scene("double_pendulum", p, 2, 1e-3, "direct");
+  if (!w) return;
+  const dyn_model *m = dyn_world_model(w);
+  dyn_redmax *rm = NULL;
+  char msg[256] = "";
+  CU_ASSERT_EQUAL_FATAL(dyn_redmax_new_from_model(m, &rm, msg, sizeof msg), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_redmax_nbodies(rm), 2);
+  CU_ASSERT_EQUAL(dyn_redmax_ndof(rm), 2);
+  for (int k = 0; k < 2; k++) {
+    dyn_v3 r;
+    dyn_quat q;
+    dyn_redmax_body_state(rm, k, &r, &q, NULL, NULL);
+    const dyn_body_def *b = &dyn_model_bodies(m)[k];
+    TST_CLOSE(dyn_v3_norm(dyn_v3_sub(r, b->r)), 0.0, 1e-15, 0);
+    TST_CLOSE(fabs(dyn_v3_dot(dyn_v3_make(q.x, q.y, q.z), dyn_v3_make(0, 1, 0))),
+              fabs(dyn_quat_normalize(b->q).y), 1e-15, 0);
+  }
+  double q0[2] = { 0.1, 0.2 };
+  CU_ASSERT_EQUAL(dyn_redmax_set_state(rm, q0, NULL, msg, sizeof msg), DYN_OK);
+  dyn_body B[2];
+  CU_ASSERT_EQUAL(dyn_redmax_export_bodies(rm, B, msg, sizeof msg), DYN_OK);
+  for (int j = 0; j < 2; j++) {
+    double c = NAN;
+    CU_ASSERT_EQUAL(dyn_joint_coord(B, 2, &dyn_world_joints(w)[j], &c), DYN_OK);
+    TST_CLOSE(c, q0[j], 1e-12, 0);
+  }
+  dyn_redmax_free(rm);
+  dyn_world_free(w);
+  /* refusals: a slider (kind), a limit, a loop, a body without a joint */
+  struct {
+    const char *scene, *want;
+  } bad[] = { { "slider", "joint 0 'rail': only hinges and balls" },
+              { "door", "joint 0 'hinge': a limit or motor" },
+              { "ball", "body 0 'ball': no joint path to the world" } };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    dyn_model *sm = NULL;
+    CU_ASSERT_EQUAL_FATAL(dyn_scene_model(bad[i].scene, NULL, 0, &sm, msg, sizeof msg), DYN_OK);
+    msg[0] = '\0';
+    CU_ASSERT_EQUAL(dyn_redmax_new_from_model(sm, &rm, msg, sizeof msg), DYN_ERR_INPUT);
+    CU_ASSERT_PTR_NULL(rm);
+    if (!strstr(msg, bad[i].want)) printf("\n    '%s' lacks '%s'\n", msg, bad[i].want);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, bad[i].want));
+    dyn_model_free(sm);
+  }
+  dyn_model *sm = NULL;
+  CU_ASSERT_EQUAL_FATAL(dyn_scene_model("chain", (const char *[]){ "n=3" }, 1, &sm, NULL, 0),
+                        DYN_OK);
+  dyn_joint_def d = dyn_model_joints(sm)[1]; /* links 0 - 1 once more: a loop */
+  snprintf(d.name, sizeof d.name, "%s", "again");
+  CU_ASSERT(dyn_model_add_joint(sm, &d, NULL, 0) >= 0);
+  CU_ASSERT_EQUAL(dyn_redmax_new_from_model(sm, &rm, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "'again': closes a loop"));
+  dyn_model_free(sm);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("articulated", NULL, NULL);
@@ -304,5 +356,6 @@ int main(void) {
   CU_add_test(s, "5-link chain: world (maximal) vs redmax (reduced), gap O(h)",
               test_maximal_vs_reduced);
   CU_add_test(s, "100-link chain, 1e4 steps: anchor separation bounded", test_chain_drift);
+  CU_add_test(s, "the redmax tree of a model: poses, angle signs, refusals", test_tree_of_model);
   return tst_run();
 }

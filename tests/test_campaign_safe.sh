@@ -76,8 +76,14 @@ min_runs 1
 min_time 0
 EOF
 sed '/^experiment profile pb/,$d' "$T/two.exp" >"$T/one.exp"
-# a figure drawer that draws nothing: fig.pdf, fig.png and a page, empty
-printf '#!/bin/sh\nd=$(dirname "$1")\n: >"$d/fig.pdf"; : >"$d/fig.png"; : >"$d/fig-2.pdf"\n' >"$T/bin/gnuplot"
+# a figure drawer that draws nothing: fig.pdf, fig.png and a page, each
+# only its format's first and last bytes (figure.c takes whole files only)
+cat >"$T/bin/gnuplot" <<'EOF'
+#!/bin/sh
+d=$(dirname "$1")
+for f in fig.pdf fig-2.pdf; do printf '%%PDF-1.4\n%%%%EOF\n' >"$d/$f"; done
+printf '\211PNG\r\n\032\n\0\0\0\0IEND\256B`\202' >"$d/fig.png"
+EOF
 chmod +x "$T/bin/gnuplot"
 export GNUPLOT="$T/bin/gnuplot"
 fig_count() { ls "$1" | grep -c "^$2.*\.\(pdf\|png\)$"; }

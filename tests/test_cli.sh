@@ -285,6 +285,27 @@ expect_err "--tol without a value" "--tol" solve "$T/sym.dat" --solver pgs --tol
 for bad in abc 1e-8x '' ' 1e-8' 0 -1 nan inf 1e999; do
   expect_err "bad --tol '$bad'" "--tol" solve "$T/sym.dat" --solver pgs --tol "$bad"
 done
+# a tol >= 1, which x = 0 meets after 0 iterations on every problem (docs/convergence.md,
+# "Loose tolerances"): refused unless --allow-loose-tol, the flag's and a file's recorded one
+for loose in 1 1.5 1e300; do
+  expect_err "--tol $loose refused" "--allow-loose-tol" solve "$T/sym.dat" --solver pgs --tol "$loose"
+done
+lcp solve "$T/sym.dat" --solver pgs --tol 1 --allow-loose-tol
+if [ "$rc" -eq 0 ] && [ "$(json_field iterations)" = 0 ]; then
+  pass "--tol 1 --allow-loose-tol: x = 0 accepted after 0 iterations, as asked"
+else
+  fail "--tol 1 --allow-loose-tol" "exit $rc"
+fi
+lcp solve "$T/sym.dat" --solver pgs --tol 0.999
+if [ "$rc" -eq 0 ] && [ "$(json_field iterations)" != 0 ]; then
+  pass "--tol 0.999: runs (x = 0 scores 1)"
+else
+  fail "--tol 0.999" "exit $rc"
+fi
+printf 'lcplab-problem 1\nn 2\nA\n2 1\n1 2\nb\n-5 -6\noptions 1\ntol 1\nend\n' >"$T/loose.lcp"
+expect_err "a file's recorded tol 1 refused" "recorded tol" solve "$T/loose.lcp" --solver pgs
+lcp solve "$T/loose.lcp" --solver pgs --tol 1e-10
+if [ "$rc" -eq 0 ]; then pass "--tol over a file's loose one"; else fail "--tol over a file's loose one" "exit $rc"; fi
 for bad in 0 -5 1.5 10x 99999999999; do
   expect_err "bad --max-iter '$bad'" "--max-iter" solve "$T/sym.dat" --solver pgs --max-iter "$bad"
 done

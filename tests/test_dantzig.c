@@ -15,6 +15,7 @@
  */
 #include "slv.h"
 #include "io.h"
+#include "tst_pivot.h"
 #include "tst_util.h"
 
 #include <float.h>
@@ -808,6 +809,140 @@ static void test_siconos_mlcp(void) {
   CU_ASSERT_EQUAL(refused, 17);
 }
 
+/* ---- the block start (dantzig_start.c) -------------------------------------------- */
+
+/* A planted LCP or box of 100 rows with the 4 x 4 block on which the
+ * rounds cycle (tst_pivot.h) on the diagonal: the rounds stop with that
+ * block's rows broken, the single pivots finish, and x is the planted x*
+ * and the small block's own answer (enum).  The log names the rounds. */
+static void test_block_cycle(void) {
+  int n1 = 100, n2 = 4, n = n1 + n2;
+  double *A1 = malloc(sizeof(double) * n1 * n1), *b1 = malloc(sizeof(double) * n1);
+  double *A = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n);
+  double *xe = malloc(sizeof(double) * n), *x = malloc(sizeof(double) * n);
+  double *lo = malloc(sizeof(double) * n), *hi = malloc(sizeof(double) * n);
+  for (int boxed = 0; boxed <= 1; boxed++) {
+    for (int i = 0; i < n; i++) {
+      lo[i] = boxed && i < n1 ? -0.3 - 0.1 * (i % 5) : 0.0;
+      hi[i] = boxed && i < n1 ? 0.4 + 0.1 * (i % 4) : INFINITY;
+    }
+    tst_planted_spd(n1, 0.1, 17 + boxed, lo, hi, A1, b1, xe);
+    tst_block_diag(n1, A1, b1, n2, tst_cyc4_A, tst_cyc4_b, A, b);
+    CU_ASSERT_EQUAL(tst_enum_solve(n2, tst_cyc4_A, tst_cyc4_b, xe + n1), SLV_CONVERGED);
+    slv_problem p = dense(n, A, b, lo, hi);
+    tst_log log;
+    slv_result res;
+    CU_ASSERT_EQUAL(tst_solve_logged("dantzig", &p, 1e-12, x, &res, &log), SLV_CONVERGED);
+    TST_VEC_CLOSE(x, xe, n, 1e-9, 1e-9);
+    const char *c = tst_log_find(&log, "dantzig: block start: ");
+    int rounds = 0, m = 0, broken = 0, piv = 0;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(sscanf(c,
+                           "dantzig: block start: %d rounds, |C| = %d, %d rows broken, %d pivots",
+                           &rounds, &m, &broken, &piv),
+                    4);
+    CU_ASSERT(broken > 0);
+    CU_ASSERT(res.pivots > piv); /* single pivots after the rounds */
+    printf("\n    %s + cycling 4x4: %d rounds, %d broken, then %d single pivots",
+           boxed ? "box" : "LCP", rounds, broken, res.pivots - piv);
+  }
+  free(A1);
+  free(b1);
+  free(A);
+  free(b);
+  free(xe);
+  free(x);
+  free(lo);
+  free(hi);
+}
+
+/* Shared files repeated on the diagonal up to 64 rows and more, so that
+ * the block start runs (identical blocks: exact ties between them): the
+ * symmetric Siconos LCP files and the relay (box) files.  Every block's x
+ * must solve its own file's problem (the test's residual). */
+static void test_block_stacked(void) {
+  static const char *files[] = {
+    "lcp/lcp_mmc.dat",     "lcp/lcp_deudeu.dat", "lcp/lcp_trivial.dat",
+    "lcp/lcp_CPS_1.dat",   "lcp/lcp_CPS_5.dat",  "relay/relay1.dat",
+    "relay/relay_4x4.dat", "relay/step_2x2.dat", "relay/step_4x4.dat"
+  };
+  char dir[4096];
+  if (!tst_shared_path("datasets/siconos", dir, sizeof dir)) {
+    printf("\n    SKIP: ../shared/datasets not found (set LCPLAB_SHARED)");
+    return;
+  }
+  for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+    char path[4200], err[512];
+    snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+    io_instance *inst = NULL;
+    CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_AUTO, &inst, err, sizeof err), SLV_CONVERGED);
+    slv_problem f = io_instance_problem(inst);
+    int n = f.n, K = tst_stack_copies(n), N = K * n;
+    double *A = malloc(sizeof(double) * N * N), *b = malloc(sizeof(double) * N);
+    double *lo = malloc(sizeof(double) * N), *hi = malloc(sizeof(double) * N);
+    double *x = malloc(sizeof(double) * N);
+    tst_stack(&f, K, A, b, lo, hi);
+    slv_problem p = dense(N, A, b, lo, hi);
+    tst_log log;
+    slv_result res;
+    slv_status st = tst_solve_logged("dantzig", &p, 1e-9, x, &res, &log);
+    double worst = 0;
+    for (int c = 0; c < K; c++) {
+      slv_problem pb =
+          tst_dense(n, A + (size_t)(c * n) * N + c * n, N, b + c * n, lo + c * n, hi + c * n);
+      worst = fmax(worst, own_res(&pb, x + c * n));
+    }
+    printf("\n    %-22s N=%-3d %-10s pivots=%-4d worst block res_rel=%.1e", files[k], N,
+           slv_status_str(st), res.pivots, worst);
+    CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+    CU_ASSERT(worst <= 1e-9);
+    CU_ASSERT_PTR_NOT_NULL(tst_log_find(&log, "dantzig: block start: "));
+    free(A);
+    free(b);
+    free(lo);
+    free(hi);
+    free(x);
+    io_instance_free(inst);
+  }
+}
+
+/* A planted LCP and box (n = 150) with degenerate rows: a fifth of them
+ * at a bound with w* = 0 as well; A is SPD, so x* is the answer. */
+static void test_block_degenerate(void) {
+  int n = 150;
+  tst_log log;
+  double *A = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n);
+  double *xs = malloc(sizeof(double) * n), *x = malloc(sizeof(double) * n);
+  double *lo = malloc(sizeof(double) * n), *hi = malloc(sizeof(double) * n);
+  for (int boxed = 0; boxed <= 1; boxed++) {
+    for (int i = 0; i < n; i++) {
+      lo[i] = boxed ? -0.5 : 0.0;
+      hi[i] = boxed ? 0.5 + 0.1 * (i % 3) : INFINITY;
+    }
+    tst_planted_spd(n, 0.1, 41 + boxed, lo, hi, A, b, xs);
+    for (int i = 0; i < n; i += 5) xs[i] = i % 10 || !boxed ? lo[i] : hi[i]; /* with w*_i = 0 */
+    for (int i = 0; i < n; i++) {
+      double s = 0;
+      for (int j = 0; j < n; j++) s += A[i + (size_t)j * n] * xs[j];
+      double wi = 0;
+      if (i % 5 && xs[i] == lo[i]) wi = 0.3;
+      if (i % 5 && xs[i] == hi[i]) wi = -0.3;
+      b[i] = wi - s;
+    }
+    slv_problem p = dense(n, A, b, lo, hi);
+    slv_result res;
+    CU_ASSERT_EQUAL(tst_solve_logged("dantzig", &p, 1e-12, x, &res, &log), SLV_CONVERGED);
+    TST_VEC_CLOSE(x, xs, n, 1e-9, 1e-9);
+    CU_ASSERT_PTR_NOT_NULL(tst_log_find(&log, "dantzig: block start: "));
+  }
+  free(A);
+  free(b);
+  free(xs);
+  free(x);
+  free(lo);
+  free(hi);
+}
+
 /* Badly scaled SPD (issue 26): A = D S D, S = G G^T / n + 1e-2 I (G Gaussian),
  * D_i = 10^e_i, e_i ~ U(-3.5, 3.5): row scalings over 7 decades, condition
  * 1e14 .. 1e15; planted x*_i = U(0,1) / D_i on half the rows, w*_i = D_i U(0,1)
@@ -902,5 +1037,9 @@ int main(void) {
   CU_add_test(s, "Siconos relay files", test_siconos_relay);
   CU_add_test(s, "Siconos MLCP files: symmetric solved, others refused", test_siconos_mlcp);
   CU_add_test(s, "badly scaled SPD (rows over 7 decades), n = 30, 100", test_badly_scaled);
+  CU_add_test(s, "block start: planted + a block the rounds cycle on", test_block_cycle);
+  CU_add_test(s, "block start: Siconos LCP and relay files stacked to 64+ rows",
+              test_block_stacked);
+  CU_add_test(s, "block start: planted with degenerate rows", test_block_degenerate);
   return tst_run();
 }

@@ -572,7 +572,7 @@ static void test_jobs_and_collect(void) {
   CU_ASSERT_EQUAL(exp_jobs_run(&pl, &jo, &rep), 0);
   CU_ASSERT_EQUAL(rep.skipped, 4);
   CU_ASSERT_EQUAL(rep.done, 0);
-  exp_collect_opts co = { out, NULL, NULL, 0, 1, 1 };
+  exp_collect_opts co = { out, NULL, NULL, 0, 1, 1, 0 };
   int rc = exp_campaign_collect(dir, &co, 0, &log);
   if (rc) fprintf(stderr, "collect: %s\n", s.last);
   CU_ASSERT_EQUAL(rc, EXP_EXIT_OK);

@@ -20,7 +20,7 @@
  *         at step 391 and the energy reached 1.3e13 J); fallback runs the
  *         60 steps, more than half of them failed, every cube within 5 mm
  *         of its rest place (the 1 mm start gaps closed:
- *         dyn_scene_rest_positions) and no energy gained (E - E0 < 1 % of
+ *         the model's rest positions) and no energy gained (E - E0 < 1 % of
  *         |E0|: a pyramid settling only loses energy);
  *       lemke, 3-layer pyramid (the accuracy run: singular pivots): keep
  *         runs, but some failed steps apply an x worse than the warm start
@@ -152,16 +152,12 @@ static dyn_world *run_scene(const char *name, const char *param, const char *sol
   return w;
 }
 
-/* The largest |r - r_rest| over the dynamic bodies (rest positions taken
- * from a fresh build of the same scene). */
-static double settled_distance(dyn_world *w, const char *name, const char *param) {
-  const char *params[1] = { param };
-  dyn_world *w0 = NULL;
-  char msg[256] = "";
-  if (dyn_scene_new(name, params, 1, NULL, &w0, msg, sizeof msg) != DYN_OK) return INFINITY;
-  int nb = dyn_world_body_count(w0);
+/* The largest |r - r_rest| over the dynamic bodies (rest positions: the
+ * world's model's, the scene's start gaps closed). */
+static double settled_distance(dyn_world *w) {
+  int nb = dyn_world_body_count(w);
   double *rr = malloc(3 * (size_t)nb * sizeof *rr), d = 0.0;
-  if (!rr || dyn_scene_rest_positions(name, w0, rr, nb, msg, sizeof msg) != DYN_OK) d = INFINITY;
+  if (!rr || dyn_model_rest_positions(dyn_world_model(w), rr, nb) != DYN_OK) d = INFINITY;
   for (int i = 0; rr && d < INFINITY && i < nb; i++) {
     const dyn_body *b = &dyn_world_bodies(w)[i];
     if (b->is_static) continue;
@@ -169,7 +165,6 @@ static double settled_distance(dyn_world *w, const char *name, const char *param
     d = fmax(d, sqrt(dx * dx + dy * dy + dz * dz));
   }
   free(rr);
-  dyn_world_free(w0);
   return d;
 }
 
@@ -189,7 +184,7 @@ static void pyramid_case(const char *layers, dyn_integrator integ, long steps, i
          layers, o.steps, o.failed, o.bad, o.err ? ", then a step failed" : "");
   dyn_world_free(w);
   w = run_scene("pyramid", layers, "lemke", integ, DYN_ON_FAILURE_FALLBACK, steps, &o);
-  double d = settled_distance(w, "pyramid", layers);
+  double d = settled_distance(w);
   CU_ASSERT_EQUAL(o.err, DYN_OK);
   CU_ASSERT_EQUAL(o.steps, steps);
   CU_ASSERT(o.failed > steps / 2);

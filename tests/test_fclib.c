@@ -442,7 +442,7 @@ static const global_file GLOBALS[] = {
 
 /* W_ref = H' M^-1 H and q_ref = w + H' M^-1 f computed densely from
  * libfclib's reading; *tol gets 64 ndof eps / rcond(M).  An M stored as one
- * triangle is mirrored (io_fclib.c). */
+ * triangle is mirrored (io_global.c). */
 static void reference(const struct fclib_global *g, double *Wref, double *qref, double *tol) {
   int nd = g->M->m, m = g->H->n;
   const struct fclib_matrix *M = g->M, *H = g->H;

@@ -14,7 +14,7 @@
  *     that is neither version: refused, with the reason.
  *
  * Each case is checked twice: from the image in memory and from the same
- * bytes in a file (the two sources of slv_ohdr_src). */
+ * bytes in a file (the two sources of io_ohdr_src). */
 #include "../libio/io_hdf5_ohdr.h"
 #include "tst_util.h"
 
@@ -56,16 +56,16 @@ static void cont_data(img *m, size_t p, uint64_t at, uint64_t len, unsigned sa, 
 
 static int check_both(const img *m, size_t eof, uint64_t base, unsigned sa, uint64_t addr,
                       char *why, size_t whylen) {
-  slv_ohdr_src s = { .image = m->b, .eof = eof, .base = base, .sizeof_addr = sa, .sizeof_size = 8 };
-  int r_mem = slv_ohdr_check(&s, addr, why, whylen);
+  io_ohdr_src s = { .image = m->b, .eof = eof, .base = base, .sizeof_addr = sa, .sizeof_size = 8 };
+  int r_mem = io_ohdr_check(&s, addr, why, whylen);
   FILE *fp = tmpfile();
   CU_ASSERT_FATAL(fp != NULL);
   CU_ASSERT_FATAL(fwrite(m->b, 1, eof, fp) == eof);
-  slv_ohdr_src f = s;
+  io_ohdr_src f = s;
   f.image = NULL;
   f.fp = fp;
   char why2[160];
-  int r_file = slv_ohdr_check(&f, addr, why2, sizeof why2);
+  int r_file = io_ohdr_check(&f, addr, why2, sizeof why2);
   fclose(fp);
   CU_ASSERT_EQUAL(r_mem, r_file);
   if (r_mem) CU_ASSERT_STRING_EQUAL(why, why2);
@@ -224,8 +224,8 @@ static void test_v2(void) {
   }
   /* sizes of offsets the check does not read */
   v1_with_continuation(&m, 0, 64);
-  slv_ohdr_src s16 = { .image = m.b, .eof = IMG, .sizeof_addr = 16, .sizeof_size = 8 };
-  CU_ASSERT_EQUAL(slv_ohdr_check(&s16, 64, why, sizeof why), -1);
+  io_ohdr_src s16 = { .image = m.b, .eof = IMG, .sizeof_addr = 16, .sizeof_size = 8 };
+  CU_ASSERT_EQUAL(io_ohdr_check(&s16, 64, why, sizeof why), -1);
   CU_ASSERT_PTR_NOT_NULL(strstr(why, "1 to 8 supported"));
   /* chunk 0 without room for its checksum: the file ends 2 bytes after */
   v2_with_continuation(&m, 0x00, 32);

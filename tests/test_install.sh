@@ -88,7 +88,7 @@ export LD_LIBRARY_PATH
 if "$dest$bindir/lcplab" --version | grep -qx "lcplab $version"; then ok "lcplab --version"; else bad "lcplab --version"; fi
 if [ -f "$dest$mandir/man1/lcplab.1" ]; then ok "man page lcplab(1) installed"; else bad "man page" "$dest$mandir/man1/lcplab.1 missing"; fi
 n=$(ls "$dest$includedir/lcplab/"*.h 2>/dev/null | wc -l)
-if [ "$n" -eq 9 ]; then ok "9 public headers in $includedir/lcplab"; else bad "public headers" "$n found"; fi
+if [ "$n" -eq 10 ]; then ok "10 public headers in $includedir/lcplab"; else bad "public headers" "$n found"; fi
 
 # an FCLIB file written by the installed lcplab, for the consumer to read
 printf '3\n1\n0\n3\n3\n3\t3\n1 0 0\n0 1 0\n0 0 1\n-1 0.25 0\n0.5\n' >"$T/fc1.dat"

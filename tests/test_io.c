@@ -1525,6 +1525,50 @@ static void test_lcplab_cone_law(void) {
        "a cone law 'coulomb' or 'associated', found 'tresca'");
 }
 
+/* The recorded solve (sections solver and options): each value read by
+ * libsolvers' options by name (slv_options_set) and written back as
+ * slv_options_get writes it; the seed over the whole unsigned long (the
+ * reader took an int, so a larger seed written by the writer could not be
+ * read back); a value its option's type refuses names the option. */
+static void test_lcplab_recorded_solve(void) {
+  static const char head[] = "lcplab-problem 1\nn 1\nA 2\nb -1\nsolver pgs\n";
+  char text[512];
+  snprintf(text, sizeof text,
+           "%soptions 5\nseed 18446744073709551615\ntol 1e-10\nnorm 2\nwarm_start 1\n"
+           "omega 0x1.8p0\nend\n",
+           head);
+  io_instance *inst = read_ok("rec.lcp", text);
+  if (inst) {
+    CU_ASSERT_STRING_EQUAL(inst->solver, "pgs");
+    CU_ASSERT_EQUAL(inst->opt_given,
+                    IO_OPT_SEED | IO_OPT_TOL | IO_OPT_NORM | IO_OPT_WARM_START | IO_OPT_OMEGA);
+    CU_ASSERT(inst->opt.seed == 18446744073709551615UL && inst->opt.tol == 1e-10 &&
+              inst->opt.norm == SLV_NORM_2 && inst->opt.warm_start == 1 && inst->opt.omega == 1.5);
+    char p[512], err[512];
+    tpath(p, sizeof p, "rec_back.lcp");
+    CU_ASSERT_EQUAL(io_write(p, IO_FMT_LCPLAB, inst, err, sizeof err), SLV_OK);
+    io_instance *back = NULL;
+    CU_ASSERT_EQUAL(io_read(p, IO_FMT_AUTO, &back, err, sizeof err), SLV_OK);
+    if (back) {
+      CU_ASSERT_EQUAL(back->opt_given, inst->opt_given);
+      CU_ASSERT(back->opt.seed == inst->opt.seed && back->opt.tol == inst->opt.tol &&
+                back->opt.norm == SLV_NORM_2 && back->opt.omega == 1.5);
+    }
+    io_instance_free(back);
+  }
+  io_instance_free(inst);
+  snprintf(text, sizeof text, "%soptions 1\nmax_iter 2.5\nend\n", head);
+  badt("rec_int.lcp", text, SLV_ERR_INVALID, 7, "an integer within int for max_iter, found '2.5'");
+  snprintf(text, sizeof text, "%soptions 1\nnorm 1\nend\n", head);
+  badt("rec_norm.lcp", text, SLV_ERR_INVALID, 7, "inf or 2 (or their numbers 0, 2) for norm");
+  snprintf(text, sizeof text, "%soptions 1\ntol\n", head);
+  badt("rec_eof.lcp", text, SLV_ERR_INVALID, 8, "a finite number for tol, found end of file");
+  snprintf(text, sizeof text, "%soptions 1\nthreads 2\nend\n", head);
+  badt("rec_name.lcp", text, SLV_ERR_INVALID, 7,
+       "an option name (max_iter, tol, norm, omega, damping, pivot_tol, warm_start, "
+       "check_every, max_pivots, seed), found 'threads'");
+}
+
 /* "3 1 0 3 3 3 3" + I (column-major) + q + mu: the prefix of a 1-contact FC3D file */
 static void test_bad_fc3d(void) {
   badt("fc2d.dat", "2\n1\n0\n2\n2\n2\t2\n1 0 0 1\n0 0\n0.5\n", SLV_ERR_UNSUPPORTED, 1,
@@ -1755,6 +1799,7 @@ int main(void) {
   CU_add_test(s, "fc3d: hand-written files", test_fc3d_handwritten);
   CU_add_test(s, "fc3d: round trips, layout, refusals", test_fc3d_roundtrip);
   CU_add_test(s, "lcplab: cone_law", test_lcplab_cone_law);
+  CU_add_test(s, "lcplab: the recorded solve", test_lcplab_recorded_solve);
   CU_add_test(s, "bad: fc3d", test_bad_fc3d);
   CU_add_test(s, "mtx: the sidecars a write puts beside it", test_write_sidecars);
   return tst_run();

@@ -14,6 +14,7 @@
 #include "slv.h"
 #include "slv_internal.h" /* slv_pivot_budget */
 #include "io.h"
+#include "tst_pivot.h"
 #include "tst_util.h"
 
 #include <gsl/gsl_randist.h>
@@ -342,6 +343,163 @@ static void test_siconos_lcp(void) {
   }
 }
 
+/* ---- the crash basis (lemke_crash.c) ------------------------------------------- */
+
+/* A planted P-matrix of n rows: S + (C - C^T) / sqrt(n) with S SPD
+ * (tst_planted_spd), x* its planted x (0 on a third of the rows), and
+ * b = w* - A x* with w* = 0 where x* > 0, w* in [0.2, 0.27] else. */
+static void planted_pmatrix(int n, unsigned long seed, double *A, double *b, double *xs) {
+  tst_planted_spd(n, 0.1, seed, NULL, NULL, A, b, xs);
+  gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(g, seed + 1);
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < j; i++) {
+      double c = (2 * gsl_rng_uniform(g) - 1) / sqrt(n);
+      A[i + (size_t)j * n] += c;
+      A[j + (size_t)i * n] -= c;
+    }
+  gsl_rng_free(g);
+  for (int i = 0; i < n; i++) {
+    double s = 0;
+    for (int j = 0; j < n; j++) s += A[i + (size_t)j * n] * xs[j];
+    b[i] = (xs[i] > 0 ? 0.0 : 0.2 + 0.01 * (i % 8)) - s;
+  }
+}
+
+/* A planted problem of n1 rows (SPD, or a non-symmetric P-matrix) with a
+ * small block on which the rounds cycle on the diagonal: the rounds end
+ * with the small block's rows broken, the path from the crash basis (z0)
+ * finishes, and x is the planted x* and the small block's own answer. */
+static void crash_cycle_case(int nonsym) {
+  int n1 = 100, n2 = nonsym ? 3 : 4, n = n1 + n2;
+  double *A1 = malloc(sizeof(double) * n1 * n1), *b1 = malloc(sizeof(double) * n1);
+  double *A = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n);
+  double *xe = malloc(sizeof(double) * n), *x = malloc(sizeof(double) * n);
+  if (nonsym)
+    planted_pmatrix(n1, 21, A1, b1, xe);
+  else
+    tst_planted_spd(n1, 0.1, 21, NULL, NULL, A1, b1, xe);
+  const double *A2 = nonsym ? tst_cyc3_A : tst_cyc4_A, *b2 = nonsym ? tst_cyc3_b : tst_cyc4_b;
+  tst_block_diag(n1, A1, b1, n2, A2, b2, A, b);
+  CU_ASSERT_EQUAL(tst_enum_solve(n2, A2, b2, xe + n1), SLV_CONVERGED);
+  slv_problem p = tst_dense(n, A, n, b, NULL, NULL);
+  tst_log log;
+  slv_result res;
+  CU_ASSERT_EQUAL(tst_solve_logged("lemke", &p, 1e-12, x, &res, &log), SLV_CONVERGED);
+  TST_VEC_CLOSE(x, xe, n, 1e-9, 1e-9);
+  const char *c = tst_log_find(&log, "lemke: crash: ");
+  int rounds = 0, m = 0, broken = 0;
+  char kind[16] = "";
+  CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+  CU_ASSERT_EQUAL(sscanf(c, "lemke: crash: %d rounds (%15[^)]), |C| = %d, %d rows broken", &rounds,
+                         kind, &m, &broken),
+                  4);
+  CU_ASSERT_STRING_EQUAL(kind, nonsym ? "LU" : "Cholesky");
+  CU_ASSERT(broken > 0 && broken <= n / 8);
+  CU_ASSERT_PTR_NOT_NULL(strstr(log.text, "lemke: crash: z0 path of "));
+  CU_ASSERT_PTR_NOT_NULL(strstr(log.text, "pivots: converged"));
+  const char *z0 = tst_log_find(&log, "lemke: crash: z0");
+  printf("\n    %s + cycling %dx%d: %d rounds, %d broken; %.*s", nonsym ? "P-matrix" : "SPD", n2,
+         n2, rounds, broken, z0 ? (int)strcspn(z0, "\n") : 0, z0 ? z0 : "");
+  free(A1);
+  free(b1);
+  free(A);
+  free(b);
+  free(xe);
+  free(x);
+}
+
+static void test_crash_cycle(void) {
+  crash_cycle_case(0);
+  crash_cycle_case(1);
+}
+
+/* The Siconos files of test_siconos_lcp, each repeated on the diagonal up
+ * to 64 rows and more, so that the crash runs (identical blocks: exact ties
+ * between them, a degenerate start for both the rounds and the path).
+ * Every block's x must solve its own file's LCP (the test's residual);
+ * the infeasible file stays infeasible (a ray of the classical path); the
+ * bimatrix game CPS_3, whose classical path rays (test_siconos_lcp), may be
+ * solved from the crash; converged iff the residual meets tol. */
+static void test_crash_siconos_stacked(void) {
+  char dir[4096];
+  if (!tst_shared_path("datasets/siconos/lcp", dir, sizeof dir)) {
+    printf("\n    SKIP: ../shared/datasets not found (set LCPLAB_SHARED)");
+    return;
+  }
+  int crashed = 0;
+  double tol = 1e-10;
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    const lcase *e = &cases[k];
+    char path[4200], err[512];
+    snprintf(path, sizeof path, "%s/%s", dir, e->file);
+    io_instance *inst = NULL;
+    CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_AUTO, &inst, err, sizeof err), SLV_CONVERGED);
+    slv_problem f = io_instance_problem(inst);
+    int n = f.n, K = tst_stack_copies(n), N = K * n;
+    double *A = malloc(sizeof(double) * N * N), *b = malloc(sizeof(double) * N);
+    double *A1 = malloc(sizeof(double) * n * n), *x = malloc(sizeof(double) * N);
+    tst_stack(&f, K, A, b, NULL, NULL);
+    for (int j = 0; j < n; j++) memcpy(A1 + (size_t)j * n, A + (size_t)j * N, sizeof(double) * n);
+    slv_problem p = tst_dense(N, A, N, b, NULL, NULL);
+    tst_log log;
+    slv_result res;
+    slv_status st = tst_solve_logged("lemke", &p, tol, x, &res, &log);
+    double worst = 0;
+    for (int c = 0; c < K; c++)
+      worst = fmax(worst,
+                   tst_natres_dense(n, A1, f.b, NULL, NULL, x + c * n) / fmax(1, inf_norm(n, f.b)));
+    crashed += tst_log_find(&log, "lemke: crash: ") != NULL;
+    printf("\n    %-38s N=%-3d %-16s pivots=%-4d worst block res_rel=%.2e", e->file, N,
+           slv_status_str(st), res.pivots, worst);
+    if (e->e == E_SOLVED) {
+      CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+    } else if (strstr(e->file, "perturbed")) {
+      CU_ASSERT_EQUAL(st, SLV_RAY_TERMINATION);
+      CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "infeasible"));
+    }
+    CU_ASSERT_EQUAL(st == SLV_CONVERGED, worst <= tol);
+    free(A);
+    free(b);
+    free(A1);
+    free(x);
+    io_instance_free(inst);
+  }
+  CU_ASSERT_EQUAL(crashed, (int)(sizeof cases / sizeof cases[0]));
+}
+
+/* Planted SPD and P-matrix problems with degenerate rows (x*_i = 0 and
+ * w*_i = 0, a fifth of them) above the crash's 64 rows: the unique answer
+ * (A is a P-matrix) from the crash. */
+static void test_crash_degenerate(void) {
+  int n = 150;
+  tst_log log;
+  double *A = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n);
+  double *xs = malloc(sizeof(double) * n), *x = malloc(sizeof(double) * n);
+  for (int nonsym = 0; nonsym <= 1; nonsym++) {
+    if (nonsym)
+      planted_pmatrix(n, 31, A, b, xs);
+    else
+      tst_planted_spd(n, 0.1, 31, NULL, NULL, A, b, xs);
+    for (int i = 0; i < n; i += 5) xs[i] = 0; /* and w*_i = 0 below */
+    for (int i = 0; i < n; i++) {
+      double s = 0, wi = 0;
+      for (int j = 0; j < n; j++) s += A[i + (size_t)j * n] * xs[j];
+      if (i % 5 && xs[i] == 0) wi = 0.3; /* the other rows at 0 keep w* > 0 */
+      b[i] = wi - s;
+    }
+    slv_problem p = tst_dense(n, A, n, b, NULL, NULL);
+    slv_result res;
+    CU_ASSERT_EQUAL(tst_solve_logged("lemke", &p, 1e-12, x, &res, &log), SLV_CONVERGED);
+    TST_VEC_CLOSE(x, xs, n, 1e-9, 1e-9);
+    CU_ASSERT_PTR_NOT_NULL(tst_log_find(&log, "lemke: crash: "));
+  }
+  free(A);
+  free(b);
+  free(xs);
+  free(x);
+}
+
 /* ---- degenerate problems -------------------------------------------------------- */
 
 static void test_degenerate(void) {
@@ -505,19 +663,29 @@ static void test_spd_vs_pgs(void) {
   TST_VEC_CLOSE(xp, xs, n, 1e-11, 0);
 
   /* scaling A, b and d by 1e6 changes neither the path nor x: the pivot
-   * tolerance is relative to the tableau column */
-  slv_result r1, r2;
-  o.covering = NULL;
+   * tolerance is relative to the tableau column.  The classical path (a
+   * covering vector given: d = 1, then 1e6), and the path from the crash
+   * basis (none given: its d is the basis's own, in the units of D A D) */
+  slv_result r1, r2, r3, r4;
+  for (int i = 0; i < n; i++) d[i] = 1;
+  o.covering = d;
   CU_ASSERT_EQUAL(run(&p, &o, x, &r1), SLV_CONVERGED);
+  o.covering = NULL;
+  CU_ASSERT_EQUAL(run(&p, &o, xp, &r3), SLV_CONVERGED);
   for (int k = 0; k < n * n; k++) A[k] *= 1e6;
   for (int i = 0; i < n; i++) {
     b[i] *= 1e6;
     d[i] = 1e6;
   }
+  double *x4 = malloc(sizeof(double) * n);
+  CU_ASSERT_EQUAL(run(&p, &o, x4, &r4), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(r3.pivots, r4.pivots);
+  TST_VEC_CLOSE(x4, xp, n, 1e-11, 0);
   o.covering = d;
   CU_ASSERT_EQUAL(run(&p, &o, xp, &r2), SLV_CONVERGED);
   CU_ASSERT_EQUAL(r1.pivots, r2.pivots);
   TST_VEC_CLOSE(xp, x, n, 1e-11, 0);
+  free(x4);
   free(A);
   free(b);
   free(xs);
@@ -1401,6 +1569,10 @@ int main(void) {
   CU_add_test(s, "secondary rays: A=-I, infeasible PSD", test_ray);
   CU_add_test(s, "Siconos LCP collection (LCPLAB_SHARED)", test_siconos_lcp);
   CU_add_test(s, "degenerate problems (ties) terminate with the solution", test_degenerate);
+  CU_add_test(s, "crash: planted + a block the rounds cycle on (Cholesky, LU): z0 path",
+              test_crash_cycle);
+  CU_add_test(s, "crash: Siconos LCP files stacked to 64+ rows", test_crash_siconos_stacked);
+  CU_add_test(s, "crash: planted with degenerate rows (x* = w* = 0)", test_crash_degenerate);
   CU_add_test(s, "planted SPD, agreement with pgs, covering, scaling", test_spd_vs_pgs);
   CU_add_test(s, "planted non-symmetric P-matrices", test_pmatrix_planted);
   CU_add_test(s, "positive semidefinite rank n/2: solved (z0 ties)", test_psd_rank_deficient);

@@ -218,7 +218,7 @@ static void incline(double angle_deg, dyn_friction fr, const char *solver, doubl
   double a = angle_deg * 3.14159265358979323846 / 180.0;
   dyn_v3 d = dyn_v3_make(-cos(a), 0.0, -sin(a));
   dyn_v3 r0 = dyn_world_bodies(w)[0].r;
-  long K = dyn_scene_default_steps("incline", s.dt);
+  long K = dyn_model_default_steps(dyn_world_model(w), s.dt);
   CU_ASSERT_EQUAL(K, 120);
   double ts[120], vs[120], a0, r2;
   int cnt = 0;

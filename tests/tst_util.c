@@ -218,3 +218,9 @@ int tst_tmpdir_remove(const char *dir) {
 void tst_tmp_path(char *buf, size_t len, const char *dir, const char *name) {
   snprintf(buf, len, "%s/%s", dir, name);
 }
+
+int tst_count_and_fire(void *ctx) {
+  tst_counter *c = ctx;
+  c->calls++;
+  return c->fire > 0 && c->calls >= c->fire;
+}

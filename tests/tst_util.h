@@ -80,4 +80,11 @@ int tst_tmpdir_remove(const char *dir);
 /* dir/name into buf. */
 void tst_tmp_path(char *buf, size_t len, const char *dir, const char *name);
 
+/* A cancel callback for slv_options.cancel (ctx: a tst_counter): counts
+ * its calls, asks to stop from call `fire` on (0: never). */
+typedef struct {
+  int calls, fire;
+} tst_counter;
+int tst_count_and_fire(void *ctx);
+
 #endif

@@ -213,3 +213,21 @@ PyObject *lx_write(PyObject *self, PyObject *args) {
   st = io_write(path, (io_format)fmt, &inst, err, sizeof err);
   return Py_BuildValue("(is)", (int)st, st == SLV_OK ? "" : (err[0] ? err : slv_status_str(st)));
 }
+
+/* contactbench_rows(nc) -> P, int64 (3 nc): lcplab's row i is ContactBench's
+ * row P[i], the inverse of the I/O library's io_contactbench_row (io.h). */
+PyObject *lx_contactbench_rows(PyObject *self, PyObject *args) {
+  (void)self;
+  Py_ssize_t nc;
+  if (!PyArg_ParseTuple(args, "n", &nc)) return NULL;
+  if (nc < 0 || nc > IO_MAX_N / 3) {
+    PyErr_Format(PyExc_ValueError, "nc = %zd out of [0, %d]", nc, IO_MAX_N / 3);
+    return NULL;
+  }
+  npy_intp n = 3 * (npy_intp)nc;
+  PyObject *P = PyArray_SimpleNew(1, &n, NPY_INT64);
+  if (!P) return NULL;
+  npy_int64 *p = PyArray_DATA((PyArrayObject *)P);
+  for (npy_intp r = 0; r < n; r++) p[io_contactbench_row((size_t)r)] = (npy_int64)r;
+  return P;
+}

@@ -3,14 +3,16 @@
  * released from the workspace's creation to its release.  The steps are
  * those of `lcplab solve` (cli/cmd_solve.c), so that the two give the same
  * x bit for bit: the options from slv_options_default with the named
- * fields changed, the start from x0 (warm) or the library's P(0), only
+ * fields changed by libsolvers' options by name (slv_options_set, each
+ * value as its text), the start from x0 (warm) or the library's P(0), only
  * slv_solve timed (CLOCK_MONOTONIC): the same timed solve,
  * exp_solve_repeat (libexperiment/solve_repeat.c), run once.
  *
  * Returns a dict: status, message, method (result.method: the algorithm
  * that ran), choice (auto's reason, else empty), x, w, iterations, pivots, residuals (lx_residuals_dict),
- * solver_residual, history and history_time (float64 arrays of the same
- * length, or None unless asked), time (s).  A refusal is a status < 0 with the library's
+ * solver_residual, solver_status (the solver's own status, slv_result), history
+ * and history_time (float64 arrays of the same length, or None unless
+ * asked), time (s).  A refusal is a status < 0 with the library's
  * message, not an exception: the package raises the exception that fits.
  * A signal handler that raises during the solve (Ctrl-C: KeyboardInterrupt)
  * stops it at the solver's next poll (lx_cancel_check, lcplab_ext.h) and
@@ -20,78 +22,38 @@
 
 #include "exp.h"
 
-#include <limits.h>
-#include <math.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-/* The slv_options fields the package may set by name. */
-typedef enum { OPT_INT, OPT_DOUBLE, OPT_ULONG } opt_kind;
-typedef struct {
-  const char *name;
-  opt_kind kind;
-  size_t offset;
-} opt_field;
-
-static const opt_field fields[] = {
-  { "max_iter", OPT_INT, offsetof(slv_options, max_iter) },
-  { "tol", OPT_DOUBLE, offsetof(slv_options, tol) },
-  { "norm", OPT_INT, offsetof(slv_options, norm) },
-  { "omega", OPT_DOUBLE, offsetof(slv_options, omega) },
-  { "damping", OPT_DOUBLE, offsetof(slv_options, damping) },
-  { "pivot_tol", OPT_DOUBLE, offsetof(slv_options, pivot_tol) },
-  { "check_every", OPT_INT, offsetof(slv_options, check_every) },
-  { "max_pivots", OPT_INT, offsetof(slv_options, max_pivots) },
-  { "seed", OPT_ULONG, offsetof(slv_options, seed) },
-  { "simd", OPT_INT, offsetof(slv_options, simd) },
-  { "threads", OPT_INT, offsetof(slv_options, threads) },
-  { "time_limit", OPT_DOUBLE, offsetof(slv_options, time_limit) },
-};
-
-/* opt's field `name` = value; 0, or -1 with KeyError / TypeError /
- * OverflowError naming the option. */
-static int set_option(slv_options *opt, const char *name, PyObject *value) {
-  for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
-    if (strcmp(fields[k].name, name) != 0) continue;
-    char *at = (char *)opt + fields[k].offset;
-    if (fields[k].kind == OPT_DOUBLE) {
-      if (!PyFloat_Check(value) && !PyLong_Check(value)) {
-        PyErr_Format(PyExc_TypeError, "option %s must be a number", name);
-        return -1;
-      }
-      double v = PyFloat_AsDouble(value);
-      if (v == -1.0 && PyErr_Occurred()) return -1;
-      memcpy(at, &v, sizeof v);
-      return 0;
-    }
-    if (!PyLong_Check(value)) {
-      PyErr_Format(PyExc_TypeError, "option %s must be an integer", name);
-      return -1;
-    }
-    if (fields[k].kind == OPT_ULONG) {
-      unsigned long v = PyLong_AsUnsignedLong(value);
-      if (v == (unsigned long)-1 && PyErr_Occurred()) return -1;
-      memcpy(at, &v, sizeof v);
-      return 0;
-    }
-    long v = PyLong_AsLong(value);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (v < INT_MIN || v > INT_MAX) {
-      PyErr_Format(PyExc_OverflowError, "option %s=%ld does not fit an int", name, v);
-      return -1;
-    }
-    int iv = (int)v;
-    memcpy(at, &iv, sizeof iv);
-    return 0;
+/* value as the text slv_options_set reads: a str as it is, an int in base
+ * 10 (a bool as 0 or 1), a float by its shortest repr (which reads back to
+ * the same double); NULL with TypeError otherwise. */
+static PyObject *option_text(const char *name, PyObject *value) {
+  if (PyUnicode_Check(value)) return Py_NewRef(value);
+  if (PyLong_Check(value)) {
+    PyObject *i = PyNumber_Long(value), *text = i ? PyObject_Str(i) : NULL;
+    Py_XDECREF(i);
+    return text;
   }
-  PyErr_Format(PyExc_KeyError, "unknown option '%s'", name);
-  return -1;
+  if (PyFloat_Check(value)) {
+    char *r = PyOS_double_to_string(PyFloat_AsDouble(value), 'r', 0, 0, NULL);
+    PyObject *text = r ? PyUnicode_FromString(r) : NULL;
+    PyMem_Free(r);
+    return text;
+  }
+  PyErr_Format(PyExc_TypeError, "option %s must be a number", name);
+  return NULL;
 }
 
-static int options_from(PyObject *dict, slv_options *opt) {
+/* The options of dict (name: value) into opt by libsolvers' options by name
+ * (slv_options_set): 0, with *st SLV_OK or SLV_ERR_OPTIONS and the
+ * library's message in msg (a value its option refuses: the package raises
+ * OptionsError); or -1 with a Python exception (not a dict, a name or a
+ * value of the wrong type). */
+static int options_from(PyObject *dict, slv_options *opt, slv_status *st, char *msg, size_t len) {
+  *st = SLV_OK;
   if (dict == Py_None) return 0;
   if (!PyDict_Check(dict)) {
     PyErr_SetString(PyExc_TypeError, "options must be a dict");
@@ -105,7 +67,12 @@ static int options_from(PyObject *dict, slv_options *opt) {
       if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "option names must be strings");
       return -1;
     }
-    if (set_option(opt, name, value) < 0) return -1;
+    PyObject *text = option_text(name, value);
+    const char *t = text ? PyUnicode_AsUTF8(text) : NULL;
+    if (t) *st = slv_options_set(opt, name, t, msg, len);
+    Py_XDECREF(text);
+    if (!t) return -1;
+    if (*st != SLV_OK) return 0;
   }
   return 0;
 }
@@ -171,6 +138,7 @@ static PyObject *result_dict(const slv_result *res, PyObject *x, PyObject *w, do
       lx_set_steal(d, "method", PyUnicode_FromString(res->method ? res->method : "")) < 0 ||
       lx_set_steal(d, "choice", PyUnicode_FromString(res->choice)) < 0 ||
       lx_set_int(d, "status", res->status) < 0 ||
+      lx_set_int(d, "solver_status", res->solver_status) < 0 ||
       lx_set_steal(
           d, "message",
           PyUnicode_DecodeUTF8(res->message, (Py_ssize_t)strlen(res->message), "replace")) < 0 ||
@@ -190,17 +158,19 @@ static PyObject *result_dict(const slv_result *res, PyObject *x, PyObject *w, do
 static PyObject *refusal(slv_status st, const char *msg, PyObject *x, PyObject *w) {
   slv_result res;
   memset(&res, 0, sizeof res);
-  res.status = st;
   snprintf(res.message, sizeof res.message, "%s", msg);
-  res.res.res_nat_inf = res.res.res_rel = res.res.res_rel_2 = res.res.compl = NAN;
-  res.res.infeas = res.res.b_inf = res.res.merit_fclib = NAN;
-  res.res.res_scaled = res.res.siconos_err = res.res.err_siconos = res.res.res_rel_1q = NAN;
-  res.res.res_contact = res.res.res_global = NAN;
-  res.res.res_contact_at = -1;
-  res.res.contact.signorini = res.res.contact.conic_compl = res.res.contact.ncp_compl = NAN;
-  res.res.contact.dual_feas = res.res.contact.primal_feas = res.res.contact.mdp_gap = NAN;
-  res.solver_residual = NAN;
+  slv_result_refuse(&res, st);
   return result_dict(&res, x, w, 0.0);
+}
+
+PyObject *lx_tol_check(PyObject *self, PyObject *args) {
+  (void)self;
+  double tol;
+  int allow = 0;
+  if (!PyArg_ParseTuple(args, "dp", &tol, &allow)) return NULL;
+  char msg[256];
+  if (slv_tol_check(tol, allow, msg, sizeof msg) == SLV_OK) Py_RETURN_NONE;
+  return PyUnicode_FromString(msg);
 }
 
 PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -225,15 +195,18 @@ PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
   slv_options opt = slv_options_default();
   lx_log log;
   lx_cancel cancel;
-  if (options_from(odict, &opt) < 0 || lx_log_start(&log, logfn, level, &opt) < 0) return NULL;
+  char msg[256] = "";
+  slv_status st;
+  if (options_from(odict, &opt, &st, msg, sizeof msg) < 0 ||
+      lx_log_start(&log, logfn, level, &opt) < 0)
+    return NULL;
   lx_cancel_start(&cancel, &log, &opt);
   opt.warm_start = x0 != NULL;
   opt.record_history = history;
 
   PyObject *x = lx_vector(p.n, x0), *w = lx_vector(p.n, NULL), *out = NULL;
   if (!x || !w) goto done;
-  char msg[256] = "";
-  slv_status st = slv_options_validate(&opt, msg, sizeof msg);
+  if (st == SLV_OK) st = slv_options_validate(&opt, msg, sizeof msg);
   if (st != SLV_OK) {
     out = refusal(st, msg, x, w);
     goto done;

@@ -248,12 +248,7 @@ static void record(dyn_world *w, const dyn_world_metrics *m, columns *c, long k)
 
 static void trace_step(dyn_world *w, const int *dyn, int nd, double *tr) {
   const dyn_body *b = dyn_world_bodies(w);
-  for (int j = 0; j < nd; j++) {
-    const dyn_body *q = &b[dyn[j]];
-    double s[13] = { q->r.x, q->r.y, q->r.z, q->q.w, q->q.x, q->q.y, q->q.z,
-                     q->v.x, q->v.y, q->v.z, q->w.x, q->w.y, q->w.z };
-    memcpy(tr + 13 * (size_t)j, s, sizeof s);
-  }
+  for (int j = 0; j < nd; j++) dyn_body_get_state(&b[dyn[j]], tr + DYN_BODY_STATE * (size_t)j);
 }
 
 /* The world's settings with the log callback (or none) installed. */
@@ -319,7 +314,7 @@ static int run_step(void *arg, dyn_world *w, const exp_step *st) {
     return 0;
   }
   record(w, &st->m, r->c, r->k);
-  if (r->tr) trace_step(w, r->dyn, r->nd, r->tr + (size_t)r->k * 13 * (size_t)r->nd);
+  if (r->tr) trace_step(w, r->dyn, r->nd, r->tr + (size_t)r->k * DYN_BODY_STATE * (size_t)r->nd);
   r->k++;
   return lx_cancel_check(r->cancel) ? 1 : 0;
 }
@@ -347,7 +342,7 @@ static PyObject *world_run(lx_world *self, PyObject *args, PyObject *kwargs) {
   memset(&c, 0, sizeof c);
   PyObject *cols = make_columns((npy_intp)K, &c), *trace = Py_NewRef(Py_None), *out = NULL;
   if (cols && want_trace) {
-    npy_intp dims[3] = { K, nd, 13 };
+    npy_intp dims[3] = { K, nd, DYN_BODY_STATE };
     Py_DECREF(trace);
     trace = PyArray_ZEROS(3, dims, NPY_DOUBLE, 0);
   }
@@ -391,19 +386,12 @@ static PyObject *world_bodies(lx_world *self, PyObject *noargs) {
     double *md = PyArray_DATA((PyArrayObject *)m);
     npy_bool *sd = PyArray_DATA((PyArrayObject *)st);
     for (int i = 0; i < nb; i++) {
-      rd[3 * i] = b[i].r.x;
-      rd[3 * i + 1] = b[i].r.y;
-      rd[3 * i + 2] = b[i].r.z;
-      qd[4 * i] = b[i].q.w;
-      qd[4 * i + 1] = b[i].q.x;
-      qd[4 * i + 2] = b[i].q.y;
-      qd[4 * i + 3] = b[i].q.z;
-      vd[3 * i] = b[i].v.x;
-      vd[3 * i + 1] = b[i].v.y;
-      vd[3 * i + 2] = b[i].v.z;
-      wd[3 * i] = b[i].w.x;
-      wd[3 * i + 1] = b[i].w.y;
-      wd[3 * i + 2] = b[i].w.z;
+      double s[DYN_BODY_STATE]; /* r, q, v, w: dyn_body_get_state's layout */
+      dyn_body_get_state(&b[i], s);
+      memcpy(rd + 3 * (size_t)i, s, 3 * sizeof *s);
+      memcpy(qd + 4 * (size_t)i, s + 3, 4 * sizeof *s);
+      memcpy(vd + 3 * (size_t)i, s + 7, 3 * sizeof *s);
+      memcpy(wd + 3 * (size_t)i, s + 10, 3 * sizeof *s);
       md[i] = b[i].mass;
       sd[i] = (npy_bool)(b[i].is_static != 0);
     }
@@ -541,12 +529,16 @@ PyObject *lx_world_names(PyObject *self, PyObject *args) {
   return out;
 }
 
-/* default_steps(scene, dt) -> the steps the scene runs by default (0 for
- * an unknown scene or dt <= 0) */
+/* default_steps(scene, dt) -> the steps the scene runs by default: its
+ * model's (dyn_model_default_steps; 0 for an unknown scene or dt <= 0) */
 PyObject *lx_default_steps(PyObject *self, PyObject *args) {
   (void)self;
   const char *scene;
   double dt;
   if (!PyArg_ParseTuple(args, "sd", &scene, &dt)) return NULL;
-  return PyLong_FromLong(dyn_scene_default_steps(scene, dt));
+  dyn_model *m = NULL;
+  long K =
+      dyn_scene_model(scene, NULL, 0, &m, NULL, 0) == DYN_OK ? dyn_model_default_steps(m, dt) : 0;
+  dyn_model_free(m);
+  return PyLong_FromLong(K);
 }

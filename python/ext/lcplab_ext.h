@@ -136,10 +136,15 @@ void lx_log_line(void *ctx, slv_log_level level, const char *line);
 PyObject *lx_validate(PyObject *self, PyObject *args);
 PyObject *lx_residual(PyObject *self, PyObject *args);
 PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs);
+/* tol_check(tol, allow) -> None, or why a tol >= 1 is refused
+ * (slv_tol_check: the package's tol= and compare(tol=)). */
+PyObject *lx_tol_check(PyObject *self, PyObject *args);
 PyObject *lx_read(PyObject *self, PyObject *args);
 PyObject *lx_write(PyObject *self, PyObject *args);
 PyObject *lx_velocities(PyObject *self, PyObject *args);
 PyObject *lx_kind(PyObject *self, PyObject *args);
+/* contactbench_rows(nc): ext_io.c. */
+PyObject *lx_contactbench_rows(PyObject *self, PyObject *args);
 PyObject *lx_scenes(PyObject *self, PyObject *args);
 PyObject *lx_default_steps(PyObject *self, PyObject *args);
 PyObject *lx_world_names(PyObject *self, PyObject *args);

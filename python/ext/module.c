@@ -157,15 +157,26 @@ static PyObject *lx_formats(PyObject *self, PyObject *args) {
   return list;
 }
 
-/* The library's default options as a dict of the fields the package sets. */
-static PyObject *lx_default_options(PyObject *self, PyObject *args) {
+/* libsolvers' options by name (slv.h): [dict(name, type, values, range,
+ * meaning, default)], type "int", "ulong", "double", "bool" or "choice",
+ * default the text of slv_options_default()'s value. */
+static PyObject *lx_options(PyObject *self, PyObject *args) {
   (void)self;
   (void)args;
+  static const char *const types[] = { "int", "ulong", "double", "bool", "choice" };
   slv_options o = slv_options_default();
-  return Py_BuildValue("{s:i,s:d,s:i,s:d,s:d,s:d,s:i,s:i,s:k}", "max_iter", o.max_iter, "tol",
-                       o.tol, "norm", o.norm, "omega", o.omega, "damping", o.damping, "pivot_tol",
-                       o.pivot_tol, "check_every", o.check_every, "max_pivots", o.max_pivots,
-                       "seed", o.seed);
+  PyObject *list = PyList_New(0);
+  for (int i = 0; list && i < slv_option_count(); i++) {
+    const slv_option_info *d = slv_option_at(i);
+    char def[64];
+    slv_options_get(&o, d->name, def, sizeof def);
+    PyObject *t = Py_BuildValue("{s:s,s:s,s:s,s:s,s:s,s:s}", "name", d->name, "type",
+                                types[d->type], "values", d->values, "range", d->range, "meaning",
+                                d->meaning, "default", def);
+    if (!t || PyList_Append(list, t) < 0) Py_CLEAR(list);
+    Py_XDECREF(t);
+  }
+  return list;
 }
 
 /* Where the figure scripts are (Makefile.am): installed, and in the
@@ -189,7 +200,7 @@ static PyMethodDef methods[] = {
   { "statuses", lx_statuses, METH_NOARGS, "[(value, name)] of the library's statuses." },
   { "solvers", lx_solvers, METH_NOARGS, "The solver registry, in order, as dicts." },
   { "formats", lx_formats, METH_NOARGS, "[(value, name)] of the file formats." },
-  { "default_options", lx_default_options, METH_NOARGS, "slv_options_default() as a dict." },
+  { "options", lx_options, METH_NOARGS, "The solver options by name, as dicts." },
   { "scenes", lx_scenes, METH_NOARGS, "[(name, summary)] of the named scenes." },
   { "default_steps", lx_default_steps, METH_VARARGS, "default_steps(scene, dt) -> steps." },
   { "world_names", lx_world_names, METH_NOARGS, "The names of the world's stages and enums." },
@@ -197,8 +208,12 @@ static PyMethodDef methods[] = {
   { "residual", lx_residual, METH_VARARGS, "residual(problem, x, w) -> dict." },
   { "solve", (PyCFunction)(void (*)(void))lx_solve, METH_VARARGS | METH_KEYWORDS,
     "solve(problem, solver, options, x0, history, log, log_level) -> dict." },
+  { "tol_check", lx_tol_check, METH_VARARGS,
+    "tol_check(tol, allow) -> None, or why a tol >= 1 is refused." },
   { "read", lx_read, METH_VARARGS, "read(path, format) -> dict or (status, message)." },
   { "kind", lx_kind, METH_VARARGS, "kind(problem) -> the I/O library's classification." },
+  { "contactbench_rows", lx_contactbench_rows, METH_VARARGS,
+    "contactbench_rows(nc) -> P: lcplab's row i is ContactBench's row P[i]." },
   { "velocities", lx_velocities, METH_VARARGS,
     "velocities(problem, global, x) -> (v, u, res_vel) or (status, message)." },
   { "write", lx_write, METH_VARARGS,

@@ -2,8 +2,9 @@
 LAST, c = G lambda + g (Simple-Robotics' ContactBench; docs/python.md,
 "ContactBench"), and lcplab's cone problems with the normal FIRST.
 
-The permutation is that of the .npz reader (libio/io_npz.c, whose header
-comment derives it): lcplab's row 3c + k is ContactBench's row
+The permutation is the .npz reader's (libio/io_npz.c, whose header
+comment derives it; io.h, io_contactbench_row), taken from the I/O library
+through the extension: lcplab's row 3c + k is ContactBench's row
 P(3c + k), P(3c) = 3c + 2, P(3c + 1) = 3c, P(3c + 2) = 3c + 1; so
 A = G[P][:, P], b = g[P], x = lambda[P], and back lambda[P] = x.
 python/tests/test_contactbench.py checks that a Problem made here equals
@@ -11,14 +12,16 @@ the reader's from the same arrays, bit for bit."""
 
 import numpy as np
 
+from . import _lcplab
 from ._errors import InvalidProblemError, UnsupportedError
 
 __all__ = ["problem_arrays", "contactbench_arrays", "check_form", "order", "to_lcplab_order"]
 
 
 def _perm(nc):
-    """P: lcplab's row i is ContactBench's row P[i]."""
-    return (3 * np.arange(nc)[:, None] + np.array([2, 0, 1])).reshape(-1)
+    """P: lcplab's row i is ContactBench's row P[i], the I/O library's map
+    (io.h, io_contactbench_row) through the extension."""
+    return _lcplab.contactbench_rows(int(nc))
 
 
 def _floats(value, name, ndim):

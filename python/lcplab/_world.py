@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _lcplab, _log
 from ._errors import SceneError, SimulationError
-from ._problem import Problem, _is_int
+from ._problem import Problem, _is_int, _refuse_complex
 
 __all__ = ["World", "SimulationResult", "simulate", "scenes", "METRICS", "TRACE_FIELDS",
            "STAGES", "APPLIED"]
@@ -77,6 +77,7 @@ def _text(key, value):
     if isinstance(value, str):
         return value
     if key == "gravity":
+        _refuse_complex(value, "gravity", SceneError)
         g = np.asarray(value, dtype=np.float64)
         if g.shape != (3,):
             raise SceneError(f"gravity must have 3 components, got shape {g.shape}")

@@ -42,6 +42,10 @@ def test_normal_first_in_lcplab():
                                                  [0.3, 0.1, 2.0]])
     np.testing.assert_array_equal(p.b, [-1.0, 0.5, -0.25])
     assert p.cones == [(0, 0.4)]
+    # the map is the I/O library's (io.h, io_contactbench_row), inverted
+    from lcplab import _lcplab
+    np.testing.assert_array_equal(_lcplab.contactbench_rows(2), [2, 0, 1, 5, 3, 4])
+    assert _lcplab.contactbench_rows(0).shape == (0,)
 
 
 def test_to_contactbench_round_trip():

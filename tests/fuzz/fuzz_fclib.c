@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 /* The FCLIB reader's messages are "PATH: expected <what>, found <what>"
- * (io_fclib.c), "PATH: out of memory ..." with SLV_ERR_NOMEM. */
+ * (io_fclib_check.c, io_fclib_read.c), "PATH: out of memory ..." with SLV_ERR_NOMEM. */
 static void precise(const char *path, slv_status st, const char *err) {
   if (st == SLV_OK) return;
   const char *m = err + strlen(path) + 2;

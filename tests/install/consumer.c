@@ -5,7 +5,8 @@
  * It solves the LCP w = A x + b, A = [[2, 1], [1, 2]], b = (-5, -6), whose
  * solution has both x_i > 0, so A x = -b: x = (4/3, 7/3) (A is SPD: unique),
  * with lemke; writes it to DIR/p.lcp and reads it back (the same bits);
- * builds the scene "ball" and steps it; reads FILE when one is given.
+ * builds the scene "ball" and steps it, and a world from the model of the
+ * scene "stack"; reads FILE when one is given.
  * Prints one line per check; exit 0 iff all hold.
  * usage: consumer DIR [FILE] */
 #include <math.h>
@@ -64,6 +65,17 @@ int main(int argc, char **argv) {
   for (int k = 0; stepped && k < 10; k++) stepped = dyn_world_step(w, &m) == DYN_OK;
   check(stepped && dyn_world_step_count(w) == 10, "the scene 'ball', 10 steps (libdynamics)");
   dyn_world_free(w);
+
+  dyn_model *mod = NULL;
+  dyn_world_settings set = dyn_world_settings_default();
+  w = NULL;
+  int built = dyn_scene_model("stack", NULL, 0, &mod, msg, sizeof msg) == DYN_OK &&
+              dyn_world_new_from_model(mod, &set, &w, msg, sizeof msg) == DYN_OK &&
+              dyn_world_step(w, NULL) == DYN_OK;
+  check(built && dyn_world_body_count(w) == dyn_model_body_count(mod),
+        "the model of 'stack', a world from it, one step (libdynamics)");
+  dyn_world_free(w);
+  dyn_model_free(mod);
 
   if (argc > 2) {
     io_instance *f = NULL;

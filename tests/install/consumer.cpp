@@ -8,6 +8,7 @@
 #include <dyn_constraint.h>
 #include <dyn_joint.h>
 #include <dyn_math.h>
+#include <dyn_model.h>
 #include <dyn_redmax.h>
 #include <dyn_world.h>
 

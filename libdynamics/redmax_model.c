@@ -1,0 +1,175 @@
+/*
+ * redmax_model.c -- the reduced-coordinate tree (dyn_redmax.h, redmax.c) of
+ * a scene model (dyn_model.h): the same bodies and joints a world steps in
+ * maximal coordinates, read in joint coordinates (docs/redmax.md, "Maximal
+ * or reduced coordinates").
+ *
+ * The model's dynamic bodies are the tree's bodies, in model order (static
+ * bodies are the fixed world).  Each must hang from the world by exactly
+ * one path of joints: the joints are oriented from the world outwards
+ * (breadth first from the bodies jointed to the world or to a static
+ * body), each joint then the one between a body and its parent.  A hinge
+ * gives RedMax's hinge about the joint's axis oriented so that the angle is
+ * the child's relative to its parent: dyn_joint_coord measures b relative
+ * to a about axis1, so the axis is axis1 when the child is b and -axis1 when
+ * it is a.  A ball gives RedMax's ball.  Anchors, masses, inertias and
+ * poses are the model's.
+ *
+ * Refused (DYN_ERR_INPUT, a message naming the record): another joint
+ * kind, a limit, a motor or soft rows (cfm > 0: RedMax's springs are its
+ * own, [wang2019] eq. 14), a loop (a joint closing a path that exists),
+ * a dynamic body with no path to the world, a body not starting at rest
+ * (the tree starts at q = 0, u = 0).  The joints' erp (Baumgarte) has no
+ * meaning in joint coordinates and is ignored; shapes and materials too
+ * (no contact in redmax.c).
+ */
+#include "dyn_redmax.h"
+#include "model_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static dyn_err tree_fail(char *msg, size_t cap, dyn_rec_kind kind, int i, const char *name,
+                         const char *what) {
+  char label[DYN_NAME_MAX + 32];
+  dyn_rec_label(label, sizeof label, kind, i, name);
+  dyn_msgf(msg, cap, "reduced coordinates: %s: %s", label, what);
+  return DYN_ERR_INPUT;
+}
+
+/* The joints a reduced tree can take (the header). */
+static dyn_err check_joint(const dyn_joint_def *d, int j, char *msg, size_t cap) {
+  if (d->kind != DYN_JOINT_HINGE && d->kind != DYN_JOINT_BALL)
+    return tree_fail(msg, cap, DYN_REC_JOINT, j, d->name,
+                     "only hinges and balls have a reduced form");
+  if (d->limit.enabled || d->motor.enabled)
+    return tree_fail(msg, cap, DYN_REC_JOINT, j, d->name,
+                     "a limit or motor has no reduced form here");
+  for (int r = 0; r < DYN_JOINT_MAX_BASE; r++)
+    if (d->cfm[r] != 0.0)
+      return tree_fail(msg, cap, DYN_REC_JOINT, j, d->name,
+                       "soft rows (cfm > 0) have no reduced form");
+  return DYN_OK;
+}
+
+/* The tree of the nd dynamic bodies (dyn[k]: the model index of tree body
+ * k, di[model index]: k or -1 for a static body): parent[k] and the joint
+ * jof[k] to it, breadth first from the world; work holds 2 nd + 2 nj + 1
+ * ints. */
+static dyn_err orient(const dyn_model *m, const int *di, int nd, int *parent, int *jof, int *work,
+                      char *msg, size_t cap) {
+  int nj = m->nj, *start = work, *adj = work + nd + 1, *queue = adj + 2 * nj;
+  /* adjacency of the tree bodies through the joints (world ends left out) */
+  memset(start, 0, (size_t)(nd + 1) * sizeof *start);
+  for (int j = 0; j < nj; j++) {
+    const dyn_joint_def *d = &m->joints.p[j];
+    int x = di[d->a], y = d->b >= 0 ? di[d->b] : -1;
+    if (x >= 0) start[x + 1]++;
+    if (y >= 0) start[y + 1]++;
+  }
+  for (int k = 0; k < nd; k++) start[k + 1] += start[k];
+  int *fill = queue; /* borrowed as the fill cursors before the walk */
+  for (int k = 0; k < nd; k++) fill[k] = start[k];
+  for (int j = 0; j < nj; j++) {
+    const dyn_joint_def *d = &m->joints.p[j];
+    int x = di[d->a], y = d->b >= 0 ? di[d->b] : -1;
+    if (x >= 0) adj[fill[x]++] = j;
+    if (y >= 0) adj[fill[y]++] = j;
+  }
+  for (int k = 0; k < nd; k++) parent[k] = -2, jof[k] = -1; /* -2: not reached */
+  int head = 0, tail = 0;
+  for (int j = 0; j < nj; j++) { /* the roots: jointed to the world or a static body */
+    const dyn_joint_def *d = &m->joints.p[j];
+    int x = di[d->a], y = d->b >= 0 ? di[d->b] : -1, k = x >= 0 ? x : y;
+    if (x >= 0 && y >= 0) continue;
+    if (parent[k] != -2) return tree_fail(msg, cap, DYN_REC_JOINT, j, d->name, "closes a loop");
+    parent[k] = -1, jof[k] = j, queue[tail++] = k;
+  }
+  while (head < tail) {
+    int u = queue[head++];
+    for (int e = start[u]; e < start[u + 1]; e++) {
+      int j = adj[e];
+      const dyn_joint_def *d = &m->joints.p[j];
+      int x = di[d->a], y = d->b >= 0 ? di[d->b] : -1, v = x == u ? y : x;
+      if (j == jof[u] || v < 0) continue;
+      if (parent[v] != -2) {
+        if (jof[v] == j) continue; /* seen from v's side already */
+        return tree_fail(msg, cap, DYN_REC_JOINT, j, d->name, "closes a loop");
+      }
+      parent[v] = u, jof[v] = j, queue[tail++] = v;
+    }
+  }
+  return DYN_OK;
+}
+
+/* The body defs of the tree (the header's mapping). */
+static dyn_err tree_defs(const dyn_model *m, const int *dyn, int nd, const int *parent,
+                         const int *jof, dyn_rm_body_def *defs, char *msg, size_t cap) {
+  for (int k = 0; k < nd; k++) {
+    const dyn_body_def *b = &m->bodies.p[dyn[k]];
+    if (parent[k] == -2)
+      return tree_fail(msg, cap, DYN_REC_BODY, dyn[k], b->name, "no joint path to the world");
+    dyn_v3 z = dyn_v3_make(0.0, 0.0, 0.0);
+    if (memcmp(&b->v, &z, sizeof z) != 0 || memcmp(&b->w, &z, sizeof z) != 0)
+      return tree_fail(msg, cap, DYN_REC_BODY, dyn[k], b->name,
+                       "the tree starts at rest (v = w = 0)");
+    const dyn_joint_def *d = &m->joints.p[jof[k]];
+    dyn_rm_body_def *t = &defs[k];
+    *t = dyn_rm_body_def_default();
+    t->parent = parent[k];
+    t->joint = d->kind == DYN_JOINT_BALL ? DYN_RM_BALL : DYN_RM_HINGE;
+    t->mass = b->mass;
+    t->I_b = b->I_b;
+    t->r = b->r;
+    t->q = b->q;
+    t->anchor = d->anchor;
+    /* the child's angle relative to its parent about +axis */
+    t->axis = d->a == dyn[k] ? dyn_v3_scale(d->axis1, -1.0) : d->axis1;
+  }
+  return DYN_OK;
+}
+
+/* The scratch of a tree of nb bodies and nj joints: di (nb + 1), the ints
+ * (5 nb + 2 nj + 2: dyn, parent, jof, then orient's work) and the defs;
+ * 0, or -1 (all freed, NULL) when memory is short. */
+static int tree_alloc(int nb, int nj, int **di, int **ints, dyn_rm_body_def **defs) {
+  *di = malloc((size_t)(nb + 1) * sizeof **di);
+  *ints = malloc((size_t)(5 * nb + 2 * nj + 2) * sizeof **ints);
+  *defs = malloc((size_t)(nb + 1) * sizeof **defs);
+  if (*di && *ints && *defs) return 0;
+  free(*di), free(*ints), free(*defs);
+  *di = *ints = NULL;
+  *defs = NULL;
+  return -1;
+}
+
+dyn_err dyn_redmax_new_from_model(const dyn_model *m, dyn_redmax **out, char *msg, size_t cap) {
+  if (!out) return DYN_ERR_INPUT;
+  *out = NULL;
+  dyn_err e = dyn_model_validate(m, msg, cap);
+  if (e != DYN_OK) return e;
+  for (int j = 0; j < m->nj; j++)
+    if ((e = check_joint(&m->joints.p[j], j, msg, cap)) != DYN_OK) return e;
+  int nb = m->nb, nd = 0, *di, *ints;
+  dyn_rm_body_def *defs;
+  if (tree_alloc(nb, m->nj, &di, &ints, &defs) != 0) {
+    dyn_msgf(msg, cap, "reduced coordinates: out of memory for %d bodies", nb);
+    return DYN_ERR_NOMEM;
+  }
+  int *dyn = ints, *parent = ints + nb, *jof = ints + 2 * nb, *work = ints + 3 * nb;
+  for (int i = 0; i < nb; i++) {
+    di[i] = m->bodies.p[i].is_static ? -1 : nd;
+    if (di[i] >= 0) dyn[nd++] = i;
+  }
+  if (nd == 0) {
+    dyn_msgf(msg, cap, "reduced coordinates: the model has no dynamic body");
+    e = DYN_ERR_INPUT;
+  }
+  if (e == DYN_OK) e = orient(m, di, nd, parent, jof, work, msg, cap);
+  if (e == DYN_OK) e = tree_defs(m, dyn, nd, parent, jof, defs, msg, cap);
+  if (e == DYN_OK) e = dyn_redmax_new(defs, nd, out, msg, cap);
+  free(di);
+  free(ints);
+  free(defs);
+  return e;
+}

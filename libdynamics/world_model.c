@@ -1,0 +1,350 @@
+/*
+ * world_model.c -- a world built from a scene model (dyn_world_new_from_model,
+ * dyn_world.h; the model: dyn_model.h, docs/scenes.md), and the collision
+ * records of the model's shapes that every step reads.
+ *
+ * Compiling: the world keeps its own copy of the model (what the scene
+ * is) and derives from it
+ *   bodies   dyn_body_init (dyn_body_init_static) of each body def, its v
+ *            and w, q normalised as dyn_world_add_body does: the same bits
+ *            as a body built by hand and added (world.c);
+ *   joints   dyn_joint_init on those bodies with the def's anchor and axes,
+ *            then its softness, limit and motor (dyn_joint_compile);
+ *   pairs    the body pairs that never touch: tied by a joint, or excluded;
+ *   shapes   the collision records (below);
+ *   settings the world settings given, with the model's gravity and its
+ *            restitution threshold at the settings' dt over them.
+ *
+ * Collision records: the collision pass (collision_pass.c) works on dyn_body
+ * records of which it reads the pose, the shape and is_static.  When every
+ * body has at most one shape, at the identity pose in its frame (every
+ * built-in scene, every world built by dyn_world_add_body), the bodies are
+ * those records (direct: nothing is copied, and the numbers are those of
+ * the bodies themselves).  Otherwise there is one record per shape,
+ * grouped by body, placed at each step at
+ *     r_s = r_b + R(q_b) pos,   q_s = q_b rot
+ * (a shape at the identity pose takes the body's r and q as they are).
+ * Beside each record, its shape_rt: its body, its model shape, its filter
+ * and its material's mu and restitution (the settings' contact.mu and
+ * contact.restitution for DYN_MATERIAL_DEFAULT, resolved again whenever the
+ * settings change).
+ *
+ * dyn_world_add_body and dyn_world_add_joint (world.c) add to the world's
+ * model too: a body gets one shape at its pose with DYN_MATERIAL_DEFAULT
+ * and filter 1 / 1 (its hull vertices copied into the model, the body's
+ * shape made to point at the copy), a joint its anchor and axes mapped to
+ * the world frame at the model's initial poses.
+ */
+#include "world_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const dyn_model *dyn_world_model(const dyn_world *w) { return w ? w->model : NULL; }
+
+static int at_identity(const dyn_shape_def *s) {
+  return s->pos.x == 0.0 && s->pos.y == 0.0 && s->pos.z == 0.0 && s->rot.w == 1.0 &&
+         s->rot.x == 0.0 && s->rot.y == 0.0 && s->rot.z == 0.0;
+}
+
+/* ---- materials and the collision input ------------------------------------------------ */
+
+void dyn_world_resolve_materials(dyn_world *w) {
+  const dyn_model *m = w->model;
+  for (int k = 0; k < w->nsr; k++) {
+    dyn_shape_rt *r = &w->srt.p[k];
+    int mat = r->shape >= 0 ? m->shapes.p[r->shape].material : DYN_MATERIAL_DEFAULT;
+    r->mu = mat >= 0 ? m->mats.p[mat].mu : w->set.contact.mu;
+    r->e = mat >= 0 ? m->mats.p[mat].restitution : w->set.contact.restitution;
+  }
+}
+
+dyn_collide_in dyn_world_collide_in(const dyn_world *w, int top_down) {
+  dyn_collide_in in = { w->set.margin, w->set.gravity, top_down,    w->jpairs.p,
+                        w->njp,        w->srt.p,       w->filtered, w->set.opt.threads };
+  return in;
+}
+
+const dyn_body *dyn_world_place_shapes(dyn_world *w) {
+  if (w->direct) return w->bodies.p;
+  const dyn_shape_def *S = w->model->shapes.p;
+#pragma omp parallel for num_threads(dyn_par_threads(w->set.opt.threads, w->nsr)) schedule(static)
+  for (int k = 0; k < w->nsr; k++) {
+    const dyn_body *b = &w->bodies.p[w->srt.p[k].body];
+    const dyn_shape_def *s = &S[w->srt.p[k].shape];
+    dyn_body *x = &w->px.p[k];
+    if (at_identity(s)) {
+      x->r = b->r;
+      x->q = b->q;
+    } else {
+      x->r = dyn_v3_add(b->r, dyn_quat_rotate(b->q, s->pos));
+      x->q = dyn_quat_mul(b->q, s->rot);
+    }
+  }
+  return w->px.p;
+}
+
+/* ---- compiling the model -------------------------------------------------------------- */
+
+/* The collision record of model shape s at slot k: its shape_rt, and
+ * when not direct its dyn_body (shape, static flag; the pose comes each
+ * step). */
+static void put_record(dyn_world *w, int k, int s) {
+  const dyn_shape_def *d = &w->model->shapes.p[s];
+  w->srt.p[k] = (dyn_shape_rt){ d->body, s, d->contype, d->conaffinity, 0.0, 0.0 };
+  if (w->direct) return;
+  dyn_body *x = &w->px.p[k];
+  memset(x, 0, sizeof *x);
+  x->shape = d->geom;
+  x->is_static = w->bodies.p[d->body].is_static;
+  x->q = dyn_quat_identity();
+}
+
+/* Room for n collision records (and the broad phase's workspace). */
+static dyn_err reserve_records(dyn_world *w, size_t n) {
+  int fail = dyn_buf_reserve(&w->srt, n, &w->grows) != 0;
+  if (!w->direct) fail |= dyn_buf_reserve(&w->px, n, &w->grows) != 0;
+  size_t most = n > (size_t)w->nb ? n : (size_t)w->nb;
+  if (fail || dyn_collider_reserve(&w->col, (int)most, &w->grows) != DYN_OK)
+    return dyn_world_fail(w, DYN_ERR_NOMEM, "out of memory for %zu shapes", n);
+  return DYN_OK;
+}
+
+/* The shape of each body when direct (first[b]: its one shape, or -1),
+ * or with cnt[] the number of shapes per body. */
+static void count_shapes(dyn_world *w, int *first, int *cnt) {
+  const dyn_model *m = w->model;
+  w->direct = 1;
+  w->filtered = 0;
+  for (int b = 0; b < m->nb; b++) first[b] = -1, cnt[b] = 0;
+  for (int s = 0; s < m->ns; s++) {
+    const dyn_shape_def *d = &m->shapes.p[s];
+    if (cnt[d->body]++ == 0) first[d->body] = s;
+    if (cnt[d->body] > 1 || !at_identity(d)) w->direct = 0;
+    if (d->contype != 1u || d->conaffinity != 1u) w->filtered = 1;
+  }
+}
+
+/* The collision records: the bodies (direct), or the shapes grouped by
+ * body (cnt[] counts them and becomes each body's next slot). */
+static dyn_err compile_records(dyn_world *w, const int *first, int *cnt) {
+  const dyn_model *m = w->model;
+  w->nsr = w->direct ? m->nb : m->ns;
+  dyn_err e = reserve_records(w, (size_t)w->nsr);
+  if (e != DYN_OK) return e;
+  if (w->direct) {
+    for (int b = 0; b < m->nb; b++) {
+      if (first[b] >= 0) {
+        put_record(w, b, first[b]);
+      } else {
+        w->srt.p[b] = (dyn_shape_rt){ b, -1, 0u, 0u, 0.0, 0.0 };
+      }
+    }
+  } else {
+    int at = 0;
+    for (int b = 0; b < m->nb; b++) {
+      int n = cnt[b];
+      cnt[b] = at;
+      at += n;
+    }
+    for (int s = 0; s < m->ns; s++) put_record(w, cnt[m->shapes.p[s].body]++, s);
+  }
+  dyn_world_resolve_materials(w);
+  return DYN_OK;
+}
+
+/* The bodies of the model; body b's shape is its one shape at the
+ * identity pose (first[b], cnt[b] = 1), else NONE. */
+static dyn_err compile_bodies(dyn_world *w, const int *first, const int *cnt, char *msg,
+                              size_t cap) {
+  const dyn_model *m = w->model;
+  if (dyn_world_reserve_bodies(w, (size_t)m->nb) != DYN_OK) {
+    dyn_msgf(msg, cap, "%s", w->msg);
+    return DYN_ERR_NOMEM;
+  }
+  dyn_shape none;
+  memset(&none, 0, sizeof none);
+  for (int b = 0; b < m->nb; b++) {
+    const dyn_shape_def *s = first[b] >= 0 ? &m->shapes.p[first[b]] : NULL;
+    dyn_shape sh = s && cnt[b] == 1 && at_identity(s) ? s->geom : none;
+    char m2[200];
+    dyn_body *x = &w->bodies.p[b];
+    if (dyn_body_compile(&m->bodies.p[b], sh, x, m2, sizeof m2) != DYN_OK) {
+      char label[DYN_NAME_MAX + 32];
+      dyn_rec_label(label, sizeof label, DYN_REC_BODY, b, m->bodies.p[b].name);
+      dyn_msgf(msg, cap, "%s: %s", label, m2);
+      return DYN_ERR_INPUT;
+    }
+    x->q = dyn_quat_normalize(x->q); /* as dyn_world_add_body */
+  }
+  w->nb = m->nb;
+  return DYN_OK;
+}
+
+static int key_less(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The joints of the model, and the sorted body pairs that never touch. */
+static dyn_err compile_joints(dyn_world *w, char *msg, size_t cap) {
+  const dyn_model *m = w->model;
+  size_t nkeys = (size_t)m->nex;
+  for (int j = 0; j < m->nj; j++) nkeys += m->joints.p[j].b >= 0;
+  int fail = dyn_buf_reserve(&w->joints, (size_t)m->nj, &w->grows);
+  fail |= dyn_buf_reserve(&w->jcnt, (size_t)m->nj, &w->grows);
+  fail |= dyn_warm_reserve_joints(&w->warm, m->nj, &w->grows) != DYN_OK;
+  fail |= dyn_buf_reserve(&w->jpairs, nkeys, &w->grows);
+  if (fail) {
+    dyn_msgf(msg, cap, "out of memory for %d joints", m->nj);
+    return DYN_ERR_NOMEM;
+  }
+  int nk = 0;
+  for (int j = 0; j < m->nj; j++) {
+    const dyn_joint_def *d = &m->joints.p[j];
+    char m2[200];
+    if (dyn_joint_compile(d, w->bodies.p, w->nb, &w->joints.p[j], m2, sizeof m2) != DYN_OK) {
+      char label[DYN_NAME_MAX + 32];
+      dyn_rec_label(label, sizeof label, DYN_REC_JOINT, j, d->name);
+      dyn_msgf(msg, cap, "%s: %s", label, m2);
+      return DYN_ERR_INPUT;
+    }
+    dyn_warm_add_joint(&w->warm, j);
+    w->jcnt.p[j] = 0;
+    if (d->b >= 0)
+      w->jpairs.p[nk++] = dyn_pair_key(d->a < d->b ? d->a : d->b, d->a < d->b ? d->b : d->a);
+  }
+  w->nj = m->nj;
+  for (int k = 0; k < m->nex; k++)
+    w->jpairs.p[nk++] = dyn_pair_key(m->excl.p[2 * k], m->excl.p[2 * k + 1]);
+  if (nk > 1) qsort(w->jpairs.p, (size_t)nk, sizeof *w->jpairs.p, key_less);
+  w->njp = 0;
+  for (int k = 0; k < nk; k++) /* unique */
+    if (w->njp == 0 || w->jpairs.p[w->njp - 1] != w->jpairs.p[k])
+      w->jpairs.p[w->njp++] = w->jpairs.p[k];
+  return DYN_OK;
+}
+
+/* n ints (at least one), or NULL. */
+static int *ints_alloc(int n) { return malloc((size_t)(n > 0 ? n : 1) * sizeof(int)); }
+
+/* Everything the world derives from its model (the header). */
+static dyn_err compile(dyn_world *w, char *msg, size_t cap) {
+  const dyn_model *m = w->model;
+  int *first = ints_alloc(m->nb), *cnt = ints_alloc(m->nb);
+  dyn_err e = first && cnt ? DYN_OK : DYN_ERR_NOMEM;
+  if (e != DYN_OK) dyn_msgf(msg, cap, "out of memory for %d bodies", m->nb);
+  if (e == DYN_OK) count_shapes(w, first, cnt);
+  if (e == DYN_OK) e = compile_bodies(w, first, cnt, msg, cap);
+  if (e == DYN_OK) e = compile_joints(w, msg, cap);
+  if (e == DYN_OK && (e = compile_records(w, first, cnt)) != DYN_OK)
+    dyn_msgf(msg, cap, "%s", w->msg);
+  free(first);
+  free(cnt);
+  return e;
+}
+
+dyn_err dyn_world_adopt_model(dyn_model *m, const dyn_world_settings *s, dyn_world **out, char *msg,
+                              size_t cap) {
+  dyn_world_settings set;
+  dyn_err e = dyn_world_settings_validate(s, msg, cap);
+  if (e == DYN_OK) e = dyn_model_validate(m, msg, cap);
+  if (e == DYN_OK) {
+    set = *s;
+    set.gravity = m->opt.gravity;
+    set.contact.rest_threshold = dyn_model_rest_threshold(m, s->dt);
+    e = dyn_world_new(&set, 0, out, msg, cap);
+  }
+  if (e != DYN_OK) {
+    dyn_model_free(m);
+    return e;
+  }
+  dyn_world *w = *out;
+  dyn_model_free(w->model);
+  w->model = m;
+  e = compile(w, msg, cap);
+  if (e != DYN_OK) {
+    dyn_world_free(w);
+    *out = NULL;
+  }
+  return e;
+}
+
+dyn_err dyn_world_new_from_model(const dyn_model *m, const dyn_world_settings *s, dyn_world **out,
+                                 char *msg, size_t cap) {
+  if (!out) {
+    dyn_msgf(msg, cap, "dyn_world_new_from_model: out is NULL");
+    return DYN_ERR_INPUT;
+  }
+  *out = NULL;
+  if (!m) {
+    dyn_msgf(msg, cap, "dyn_world_new_from_model: model is NULL");
+    return DYN_ERR_INPUT;
+  }
+  dyn_model *c = NULL;
+  if (dyn_model_copy(m, &c) != DYN_OK) {
+    dyn_msgf(msg, cap, "dyn_world_new_from_model: out of memory for the model's copy");
+    return DYN_ERR_NOMEM;
+  }
+  return dyn_world_adopt_model(c, s, out, msg, cap);
+}
+
+/* ---- bodies and joints added to a world ------------------------------------------------ */
+
+dyn_err dyn_world_model_add_body(dyn_world *w, dyn_body *b) {
+  dyn_model *m = w->model;
+  int i = w->nb;
+  dyn_body_def d = dyn_body_def_default();
+  d.is_static = b->is_static;
+  d.mass = b->mass;
+  d.I_b = b->I_b;
+  d.r = b->r;
+  d.q = b->q;
+  d.v = b->v;
+  d.w = b->w;
+  dyn_shape_def s = dyn_shape_def_default();
+  s.body = i;
+  s.geom = b->shape;
+  char m2[160];
+  if (m->nb != i || reserve_records(w, (size_t)w->nsr + 1) != DYN_OK ||
+      dyn_model_push_body(m, &d, m2, sizeof m2) != i)
+    return dyn_world_fail(w, DYN_ERR_NOMEM, "body %d: out of memory for the world's model", i);
+  int k = dyn_model_push_shape(m, &s, m2, sizeof m2);
+  if (k < 0) { /* the body taken back: it has no name to unindex */
+    m->nb--;
+    m->bytes -= sizeof d;
+    return dyn_world_fail(w, DYN_ERR_NOMEM, "body %d: out of memory for the world's model", i);
+  }
+  b->shape.verts = m->shapes.p[k].geom.verts; /* the model's copy */
+  /* appended last: the records stay grouped by body; the material is
+   * DYN_MATERIAL_DEFAULT, the settings' */
+  put_record(w, w->nsr, k);
+  w->srt.p[w->nsr].mu = w->set.contact.mu;
+  w->srt.p[w->nsr].e = w->set.contact.restitution;
+  w->nsr++;
+  return DYN_OK;
+}
+
+dyn_err dyn_world_model_add_joint(dyn_world *w, const dyn_joint *j) {
+  dyn_model *m = w->model;
+  dyn_joint_def d = dyn_joint_def_default();
+  d.kind = j->kind;
+  d.a = j->a;
+  d.b = j->b;
+  /* the world frame at the model's initial poses (b = -1: the world frame) */
+  const dyn_body_def *A = &m->bodies.p[j->a], *B = j->b >= 0 ? &m->bodies.p[j->b] : NULL;
+  dyn_quat qa = dyn_quat_normalize(A->q), qb = B ? dyn_quat_normalize(B->q) : dyn_quat_identity();
+  d.anchor = dyn_v3_add(A->r, dyn_quat_rotate(qa, j->anchor_a));
+  d.axis1 = dyn_quat_rotate(qa, j->axis_a);
+  d.axis2 = j->kind == DYN_JOINT_HINGE2 || j->kind == DYN_JOINT_UNIVERSAL
+                ? dyn_quat_rotate(qb, j->axis_b)
+                : dyn_v3_make(0.0, 1.0, 0.0);
+  memcpy(d.erp, j->erp, sizeof d.erp);
+  memcpy(d.cfm, j->cfm, sizeof d.cfm);
+  d.limit = j->limit;
+  d.motor = j->motor;
+  char m2[160];
+  if (dyn_model_push_joint(m, &d, m2, sizeof m2) < 0)
+    return dyn_world_fail(w, DYN_ERR_NOMEM, "joint %d: out of memory for the world's model", w->nj);
+  return DYN_OK;
+}

@@ -1,0 +1,359 @@
+/* block_pivot.c -- a first active set for the pivoting solvers by block
+ * principal pivoting (block_pivot.h; docs/solvers.md, "A first active
+ * set").  [cottle1992 sec. 4.2] for principal pivoting; the rounds flip
+ * every broken row at once instead of one.
+ *
+ * The cost of a round is the factor of A_CC, the gather of what it reads
+ * of A_CC, two triangular solves and w += A(:, C) dx_C (the columns of C,
+ * or their packed nonzeros): the rounds replace the one-row pivots of the
+ * exact methods, each of which costs O(|C|^2 + n |C|) at matrix-vector
+ * speed.
+ *
+ * The Cholesky factor is not formed anew each round.  C is kept in an
+ * order whose head changes least: after the rows that survive from the
+ * head come the others, the surest first (key_of: free rows, then the
+ * clamped rows farthest inside their box, then the joining rows with the
+ * largest violation), so that the rows a later round removes tend to sit
+ * at the end.  The next factor is then the cheaper of
+ *
+ *   keep the head:  the factor of the rows before the first removed one
+ *                   stays; the t rows after it are factored against it
+ *                   (dtrsm, dsyrk, dpotrf: t j0^2 + t^2 j0 + t^3 / 3
+ *                   flops at LAPACK's blocked speed, j0 rows kept);
+ *   downdate:       each removed row p leaves by a rank-one update of the
+ *                   trailing factor (chol_delete: (m - p)^2 flops at
+ *                   matrix-vector speed, counted SLV_BPP_L2 times), and the
+ *                   joining rows are factored against all the survivors.
+ *
+ * A first round with no factor factors the whole guess.  A non-symmetric
+ * A (lemke on a P-matrix) takes a whole LU each round.
+ */
+#include "block_pivot.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <string.h>
+
+/* Broken rows: a violation above this times the row's rounding scale
+ * (below) is one; smaller ones are left to the exact method. */
+#define SLV_BPP_TINY 1e-13
+/* A flop of the downdate's rank-one updates costs this many of a blocked
+ * factorization's (matrix-vector speed against matrix-matrix speed). */
+#define SLV_BPP_L2 4.0
+/* A round makes progress when it leaves at most this share of the least
+ * count of broken rows before it (on the spd and contact families each
+ * round leaves half or less; on a rank-deficient A, 0.9 or more). */
+#define SLV_BPP_SHRINK 0.75
+
+static double lo_of(const slv_bpp *q, int r) { return q->lo ? q->lo[r] : 0.0; }
+static double hi_of(const slv_bpp *q, int r) { return q->hi ? q->hi[r] : INFINITY; }
+
+/* The row scale s_r (the caller's sqrt(A_rr)): x_r s_r and w_r / s_r are
+ * the units of the equilibrated problem D A D. */
+static double row_scale(const slv_bpp *q, int r) { return q->sq[r]; }
+
+/* A new pivot of row r with j rows before it counts as zero below this. */
+static double zero_of(const slv_bpp *q, int r, int j) {
+  double c = 16.0 * (j + 1) * DBL_EPSILON, a = q->A[r + (size_t)r * q->lda];
+  if (!(a > 0)) return q->zero_abs;
+  return (c > q->prel ? c : q->prel) * a;
+}
+
+/* ---- the order of C ---------------------------------------------------------- */
+
+static void sift(int *v, const double *key, int root, int len) {
+  for (;;) {
+    int c = 2 * root + 1;
+    if (c >= len) return;
+    if (c + 1 < len && key[v[c + 1]] > key[v[c]]) c++;
+    if (!(key[v[c]] > key[v[root]])) return;
+    int t = v[c];
+    v[c] = v[root];
+    v[root] = t;
+    root = c;
+  }
+}
+
+void slv_sort_by_key(int *v, int len, const double *key) {
+  if (len < 2) return;
+  for (int root = len / 2 - 1; root >= 0; root--) sift(v, key, root, len);
+  for (int end = len - 1; end > 0; end--) {
+    int t = v[0];
+    v[0] = v[end];
+    v[end] = t;
+    sift(v, key, 0, end);
+  }
+}
+
+/* How sure row r is to stay in C, lower first: free rows; a clamped row
+ * strictly inside its box by its distance to the nearer bound; a row at a
+ * bound by its violation |w_r|; in the units of D A D. */
+static double key_of(const slv_bpp *q, int r, const double *x, const double *w) {
+  double lo = lo_of(q, r), hi = hi_of(q, r), s = row_scale(q, r);
+  if (lo == -INFINITY && hi == INFINITY) return -INFINITY;
+  if (q->in[r] == 1 && lo < x[r] && x[r] < hi) return -fmin(x[r] - lo, hi - x[r]) * s;
+  return -fabs(w[r]) / s;
+}
+
+/* Sort set[a..b) by key_of. */
+static void sort_tail(const slv_bpp *q, int a, int b, const double *x, const double *w) {
+  for (int c = a; c < b; c++) q->key[q->set[c]] = key_of(q, q->set[c], x, w);
+  slv_sort_by_key(q->set + a, b - a, q->key);
+}
+
+/* ---- the factor ------------------------------------------------------------------ */
+
+/* Rows [j0, m) of the Cholesky factor of A(set, set) in F, given rows
+ * [0, j0): the panel F[j0:m, 0:j0] = A(T, S0) L11^-T, then the factor of
+ * A(T, T) - panel panel^T.  A zero pivot (zero_of) at position g cuts C
+ * there (rows g.. leave C, in[] follows) and the tail is factored again.
+ * Returns the new m. */
+static int factor_tail(const slv_bpp *q, int j0, int m) {
+  double *F = q->F;
+  int ld = q->ldf;
+  while (m > j0) {
+    int t = m - j0;
+    for (int c = 0; c < m; c++) {
+      const double *a = q->A + (size_t)q->set[c] * q->lda;
+      double *f = F + (size_t)c * ld;
+      for (int r = c > j0 ? c : j0; r < m; r++) f[r] = a[q->set[r]];
+    }
+    if (j0 > 0) {
+      cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, t, j0, 1.0, F,
+                  ld, F + j0, ld);
+      cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, t, j0, -1.0, F + j0, ld, 1.0,
+                  F + j0 + (size_t)j0 * ld, ld);
+    }
+    lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', t, F + j0 + (size_t)j0 * ld, ld);
+    int g = info == 0 ? m : j0 + (int)info - 1;
+    for (int j = j0; j < g; j++) {
+      double l = F[j + (size_t)j * ld];
+      if (!(l * l > zero_of(q, q->set[j], j))) {
+        g = j;
+        break;
+      }
+    }
+    if (g == m) return m;
+    for (int j = g; j < m; j++) q->in[q->set[j]] = 0;
+    m = g;
+  }
+  return m;
+}
+
+/* Delete position p from the m x m Cholesky factor in F: rows below p of
+ * the columns before it move up by one, and the trailing factor L33 (old
+ * positions p+1..) becomes the factor of L33 L33^T + v v^T, v = L(p+1:, p),
+ * by the rank-one update (LINPACK's dchud rotations; stable, as it adds),
+ * written one column to the left and one row up.  scratch: m - 1 - p. */
+static void chol_delete(const slv_bpp *q, int m, int p, double *v) {
+  double *F = q->F;
+  int ld = q->ldf, t = m - 1 - p;
+  for (int j = 0; j < p; j++) {
+    double *c = F + (size_t)j * ld;
+    memmove(c + p, c + p + 1, (size_t)t * sizeof *c);
+  }
+  memcpy(v, F + (p + 1) + (size_t)p * ld, (size_t)t * sizeof *v);
+  for (int jj = 0; jj < t; jj++) {
+    const double *oc = F + (p + 1 + jj) + (size_t)(p + 1 + jj) * ld;
+    double *nc = F + (p + jj) + (size_t)(p + jj) * ld;
+    double l = oc[0], vj = v[jj], r = hypot(l, vj), c = r / l, s = vj / l;
+    nc[0] = r;
+    for (int i = 1; i < t - jj; i++) {
+      double li = (oc[i] + s * v[jj + i]) / c;
+      v[jj + i] = c * v[jj + i] - s * li;
+      nc[i] = li;
+    }
+  }
+}
+
+/* The LU factor of A(set, set) (a whole one); 0 if it is singular (a pivot
+ * |U_jj| at most prel max|A(set, set)|), else 1. */
+static int factor_lu(const slv_bpp *q, int m) {
+  if (m == 0) return 1;
+  double amax = 0, *F = q->F;
+  for (int c = 0; c < m; c++) {
+    const double *a = q->A + (size_t)q->set[c] * q->lda;
+    double *f = F + (size_t)c * q->ldf;
+    for (int r = 0; r < m; r++) {
+      f[r] = a[q->set[r]];
+      amax = fmax(amax, fabs(f[r]));
+    }
+  }
+  if (LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m, m, F, q->ldf, q->ipiv) != 0) return 0;
+  for (int j = 0; j < m; j++)
+    if (!(fabs(F[j + (size_t)j * q->ldf]) > q->prel * amax)) return 0;
+  return 1;
+}
+
+/* y <- A(set, set)^-1 y with the factor: two triangular solves (dtrsv: one
+ * right-hand side, no packing), after the LU's row interchanges. */
+static void factor_solve(const slv_bpp *q, int m, double *y) {
+  if (m == 0) return;
+  if (!q->general) {
+    cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, m, q->F, q->ldf, y, 1);
+    cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, m, q->F, q->ldf, y, 1);
+    return;
+  }
+  for (int j = 0; j < m; j++) {
+    int p = (int)q->ipiv[j] - 1;
+    double t = y[j];
+    y[j] = y[p];
+    y[p] = t;
+  }
+  cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, m, q->F, q->ldf, y, 1);
+  cblas_dtrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, m, q->F, q->ldf, y, 1);
+}
+
+/* ---- one round ----------------------------------------------------------------- */
+
+void slv_bpp_add_column(const slv_op *op, int j, double alpha, double *w) {
+  if (op->packed == SLV_OP_COLS) {
+    for (int e = op->colptr[j]; e < op->colptr[j + 1]; e++) w[op->rowind[e]] += alpha * op->val[e];
+    return;
+  }
+  cblas_daxpy(op->n, alpha, op->A + (size_t)j * op->lda, 1, w, 1);
+}
+
+/* dx_C = -A_CC^-1 w_C with the factor; x_C += dx_C, w += A(:, C) dx_C. */
+static void solve_step(const slv_bpp *q, int m, double *x, double *w) {
+  double *dx = q->dx;
+  for (int c = 0; c < m; c++) dx[c] = -w[q->set[c]];
+  factor_solve(q, m, dx);
+  for (int c = 0; c < m; c++) {
+    int r = q->set[c];
+    x[r] += dx[c];
+    if (dx[c] != 0.0) slv_bpp_add_column(q->op, r, dx[c], w);
+  }
+  for (int c = 0; c < m; c++) w[q->set[c]] = 0; /* exactly, as the exact methods hold it */
+}
+
+/* X = sum_r s_r |x_r|: the scale of w's rounding, s_r |X| per row, in the
+ * units of the equilibrated problem. */
+static double x_scale(const slv_bpp *q, const double *x) {
+  double X = 0;
+  for (int r = 0; r < q->n; r++) X += row_scale(q, r) * fabs(x[r]);
+  return X;
+}
+
+/* Whether row r breaks its conditions (tolerances: SLV_BPP_TINY times the
+ * rounding scale of x_r and w_r). */
+static int broken(const slv_bpp *q, int r, const double *x, const double *w, double X) {
+  double lo = lo_of(q, r), hi = hi_of(q, r), s = row_scale(q, r);
+  if (q->in[r]) {
+    double tx = SLV_BPP_TINY * X / s;
+    return x[r] < lo - tx || x[r] > hi + tx;
+  }
+  if (lo == hi) return 0;
+  double tw = SLV_BPP_TINY * (fabs(q->b[r]) + s * X);
+  if (x[r] <= lo) return w[r] < -tw;
+  if (x[r] >= hi) return w[r] > tw;
+  return fabs(w[r]) > tw;
+}
+
+/* The broken rows into flips[]; their number. */
+static int find_broken(const slv_bpp *q, const double *x, const double *w) {
+  double X = x_scale(q, x);
+  int nb = 0;
+  for (int r = 0; r < q->n; r++)
+    if (broken(q, r, x, w, X)) q->flips[nb++] = r;
+  return nb;
+}
+
+/* Flip the nb broken rows: a clamped one to its nearer bound (w follows,
+ * in[] = 0), the others marked to join (in[] = 2).  Returns the number
+ * that join. */
+static int flip(const slv_bpp *q, int nb, double *x, double *w) {
+  int joins = 0;
+  for (int f = 0; f < nb; f++) {
+    int r = q->flips[f];
+    if (q->in[r]) {
+      double to = x[r] < lo_of(q, r) ? lo_of(q, r) : hi_of(q, r);
+      slv_bpp_add_column(q->op, r, to - x[r], w);
+      x[r] = to;
+      q->in[r] = 0;
+    } else {
+      q->in[r] = 2;
+      joins++;
+    }
+  }
+  return joins;
+}
+
+/* The next set and its factor after flip: survivors of set[0..m) (in[] =
+ * 1), then the joining rows (in[] = 2), factored by the cheaper of the
+ * header's two ways (a non-symmetric A: the caller refactors).  Returns
+ * the new m. */
+static int next_set(const slv_bpp *q, int m, int joins, const double *x, const double *w,
+                    slv_bpp_result *r) {
+  int j0 = m, s = 0;
+  double down = 0;
+  for (int c = 0; c < m; c++) {
+    if (q->in[q->set[c]]) {
+      s++;
+      continue;
+    }
+    if (j0 == m) j0 = c;
+    down += SLV_BPP_L2 * (double)(m - c) * (m - c);
+  }
+  double t = s + joins - j0, keep = t * j0 * j0 + t * t * j0 + t * t * t / 3;
+  double u = joins;
+  down += u * s * s + u * u * s + u * u * u / 3;
+  int use_down = !q->general && j0 < m && down < keep;
+  if (use_down) /* the removed rows leave the factor, from the last one */
+    for (int c = m - 1, mm = m; c >= j0; c--)
+      if (!q->in[q->set[c]]) {
+        chol_delete(q, mm--, c, q->dx);
+        r->deleted++;
+      }
+  int k = 0;
+  for (int c = 0; c < m; c++)
+    if (q->in[q->set[c]]) q->set[k++] = q->set[c];
+  for (int i = 0; i < q->n; i++) /* the joining rows: flips[] holds them among others */
+    if (q->in[i] == 2) {
+      q->in[i] = 1;
+      q->set[k++] = i;
+    }
+  int head = use_down ? s : j0;
+  if (!q->general) r->kept += head;
+  sort_tail(q, head, k, x, w);
+  return q->general ? k : factor_tail(q, head, k);
+}
+
+slv_status slv_bpp_run(const slv_bpp *q, double *x, double *w, int m, slv_bpp_result *r) {
+  int least = INT_MAX, since = 0;
+  memset(q->in, 0, (size_t)q->n * sizeof *q->in);
+  for (int c = 0; c < m; c++) q->in[q->set[c]] = 1;
+  memset(r, 0, sizeof *r);
+  r->pivots = m - q->given;
+  sort_tail(q, 0, m, x, w);
+  double mm = (double)m;
+  slv_status stop = slv_should_stop(q->op, mm * mm * mm / 3 + (double)q->n * mm);
+  if (stop) return stop;
+  if (!q->general) m = factor_tail(q, 0, m);
+  for (;;) {
+    r->rounds++;
+    if (q->general && !factor_lu(q, m)) {
+      r->m = m;
+      r->singular = 1;
+      return SLV_CONVERGED;
+    }
+    solve_step(q, m, x, w);
+    int nb = find_broken(q, x, w);
+    r->m = m;
+    r->broken = nb;
+    if (nb <= SLV_BPP_SHRINK * least) { /* progress: a quarter fewer than the least */
+      since = 0;
+    } else {
+      since++;
+    }
+    if (nb < least) least = nb;
+    if (nb == 0 || since >= SLV_BPP_PATIENCE || r->rounds >= SLV_BPP_ROUNDS ||
+        nb > q->budget - r->pivots)
+      return SLV_CONVERGED;
+    r->pivots += nb;
+    mm = (double)m;
+    stop = slv_should_stop(q->op, mm * mm * mm / 3 + (double)q->n * mm);
+    if (stop) return stop;
+    m = next_set(q, m, flip(q, nb, x, w), x, w, r);
+  }
+}

@@ -1,0 +1,103 @@
+/* block_pivot.h -- private to libsolvers: a first active set for the
+ * pivoting solvers (dantzig, lemke) by block principal pivoting
+ * (docs/solvers.md, "A first active set").  Never installed.
+ *
+ * The boxed problem w = A x + b, lo <= x <= hi (slv.h) with a guess C of
+ * the rows whose w is 0 at the solution (the clamped set).  One round:
+ *
+ *   factor A_CC (Cholesky for a symmetric A, else LU), solve
+ *   A_CC dx_C = -w_C, x_C += dx_C, w += A(:, C) dx_C (so w_C = 0);
+ *   count the rows that break their conditions: a clamped x_r outside
+ *   [lo_r, hi_r], or a row outside C whose w_r has the wrong sign for
+ *   where x_r is (at lo: w_r < 0; at hi: w_r > 0; inside: w_r != 0);
+ *   flip all of them at once: a clamped row to its nearer bound, the
+ *   others into C.
+ *
+ * For a P-matrix the rounds end at the solution in a few rounds on the
+ * problems measured (experiments/MEASUREMENTS.md, 2026-11-26), but they
+ * may cycle [cottle1992 sec. 4.2]: the rounds stop when no row is broken,
+ * when the count of broken rows has not fallen to 3/4 of its least for
+ * SLV_BPP_PATIENCE rounds, after SLV_BPP_ROUNDS rounds, or before a round
+ * whose flips would take the pivots past q->budget.  The caller's exact
+ * method (dantzig's single pivots, lemke's path) then starts from the set
+ * and its factor: the rounds are a guess, never the answer's judge.
+ *
+ * Pivots: each row that enters or leaves C is one principal pivot, as in
+ * the single-pivot methods: the guess's rows after its first q->given
+ * (the free rows and a warm set, which the methods take without a
+ * pivot), then every flip.
+ *
+ * A pivot of the Cholesky factor counts as zero below
+ * max(prel, 16 (j + 1) eps) A_rr (A_rr <= 0: below zero_abs), the test of
+ * dantzig's own factor; such a row and the rows after it leave C (a
+ * singular or indefinite A_CC), and the rounds go on with the rest.  The
+ * factor is updated from round to round rather than formed anew
+ * (block_pivot.c says how).
+ *
+ * No allocation: every array is the caller's.  Polls op before each
+ * factorization.
+ */
+#ifndef LCPLAB_SLV_BLOCK_PIVOT_H
+#define LCPLAB_SLV_BLOCK_PIVOT_H
+
+#include "slv_internal.h"
+
+#include <lapacke.h>
+
+enum {
+  SLV_BPP_ROUNDS = 16,  /* rounds at most */
+  SLV_BPP_PATIENCE = 2, /* rounds without a new least count of broken rows */
+};
+
+typedef struct slv_bpp {
+  /* the problem: a view, never written through */
+  int n;
+  const double *A; /* dense, column-major: A(i, j) = A[i + j lda] */
+  size_t lda;
+  const double *b;
+  const double *lo, *hi; /* the bounds of the rounds (+-inf allowed), n each; NULL: 0, +inf */
+  slv_op *op;            /* its packed columns when formed; the poll */
+  int general;           /* 0: A symmetric (Cholesky, lower triangle); 1: LU */
+  const double *sq;      /* n: the row scales sqrt(A_rr) (> 0; the caller's choice where
+                            A_rr <= 0): the units of D A D */
+  double prel;           /* zero pivot of row r: below max(prel, 16 (j+1) eps) A_rr */
+  double zero_abs;       /* ... and below this where A_rr <= 0 */
+  int given;             /* the guess's leading rows that are not pivots */
+  int budget;            /* pivots the rounds may take (the guess's included) */
+  /* the caller's arrays */
+  double *F; /* the factor of A(set, set), leading dimension ldf (>= n) */
+  int ldf;
+  lapack_int *ipiv; /* n: LU pivots (general) */
+  double *dx;       /* n: scratch */
+  double *key;      /* n: scratch (the order of C) */
+  int *set;         /* n: C in the factor's order (in: the guess) */
+  int *flips;       /* n: scratch */
+  signed char *in;  /* n: scratch, 1 for the rows of C */
+} slv_bpp;
+
+typedef struct slv_bpp_result {
+  int m;        /* |C|: set[0..m), factored in F */
+  int rounds;   /* factorizations made */
+  int broken;   /* rows that break their conditions at the returned x */
+  int singular; /* general: the LU of A_CC was singular (F is not a factor) */
+  int pivots;   /* principal pivots: the guess's counted rows, then every flip */
+  int deleted;  /* rows that left the factor by a rank-one update (not refactored) */
+  int kept;     /* rows of the factor's head kept from one round to the next, summed */
+} slv_bpp_result;
+
+/* Sort v[0..len) by key[v[.]], ascending (a heap sort: no allocation). */
+void slv_sort_by_key(int *v, int len, const double *key);
+
+/* w += alpha A(:, j) over the operator's storage: its packed nonzeros of
+ * column j when it formed them, else the dense column. */
+void slv_bpp_add_column(const slv_op *op, int j, double alpha, double *w);
+
+/* The rounds from the guess set[0..m) at x (in [lo, hi]), w = A x + b on
+ * entry; the guess's counted rows m - q->given at most q->budget.  On return x_C is the last round's solution (outside the box
+ * where r->broken says so), the other rows keep x but for the flipped
+ * ones (at a bound), and w = A x + b (updated, not recomputed).
+ * SLV_CONVERGED, or the poll's SLV_TIME_LIMIT / SLV_INTERRUPTED (then r
+ * describes the last round). */
+slv_status slv_bpp_run(const slv_bpp *q, double *x, double *w, int m, slv_bpp_result *r);
+
+#endif /* LCPLAB_SLV_BLOCK_PIVOT_H */

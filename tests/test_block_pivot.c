@@ -1,0 +1,323 @@
+/* test_block_pivot.c -- the rounds of block principal pivoting that give
+ * lemke and dantzig their first active set (libsolvers/block_pivot.h;
+ * docs/solvers.md, "A first active set").
+ *
+ * Planted problems (tst_planted_spd: A = B B^T / n + 0.1 I, x* and w*
+ * drawn, b = w* - A x*), LCP and boxed, n = 90 .. 250, from the start
+ * x = mid(lo, hi, 0) and the guess of the rows broken there: the rounds
+ * must end with no row broken, at the planted x* (1e-9) and its active set,
+ * with w = A x + b kept up to rounding, and with a factor in F equal to a
+ * fresh Cholesky factor of A(C, C) (1e-10 of its largest entry): the
+ * factor is updated from round to round (rows deleted by rank-one updates,
+ * heads kept and the rest factored against them), and both kinds of update
+ * must have run over the cases.  A 4 x 4 SPD problem on which the rounds
+ * cycle (sets {0} -> {0, 1, 2} -> {1} -> {0}, found by search and checked
+ * by enumeration: its solution has C = {0, 1, 3}) must stop by the
+ * patience rule, short of SLV_BPP_ROUNDS, with a valid factor.  Two equal
+ * rows in the guess: the second's pivot is zero, C is cut there.  A
+ * non-symmetric P-matrix takes LU rounds to its planted answer.  The pivot
+ * budget stops the rounds before a round that would pass it.
+ * slv_sort_by_key sorts and keeps the permutation.
+ */
+#include "block_pivot.h"
+#include "tst_util.h"
+
+#include <CUnit/CUnit.h>
+#include <gsl/gsl_rng.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The arrays of one run. */
+typedef struct {
+  int n;
+  double *A, *b, *lo, *hi, *xs, *x, *w, *F, *dx, *key, *sq;
+  int *set, *flips;
+  signed char *in;
+  lapack_int *ipiv;
+  slv_problem p;
+  slv_op_buf buf;
+  slv_op op;
+} run_t;
+
+static void run_alloc(run_t *t, int n) {
+  memset(t, 0, sizeof *t);
+  t->n = n;
+  t->A = calloc((size_t)n * n, sizeof *t->A);
+  t->F = calloc((size_t)n * n, sizeof *t->F);
+  double **v[] = { &t->b, &t->lo, &t->hi, &t->xs, &t->x, &t->w, &t->dx, &t->key, &t->sq };
+  for (size_t k = 0; k < sizeof v / sizeof *v; k++) *v[k] = calloc((size_t)n, sizeof(double));
+  t->set = calloc((size_t)n, sizeof *t->set);
+  t->flips = calloc((size_t)n, sizeof *t->flips);
+  t->in = calloc((size_t)n, sizeof *t->in);
+  t->ipiv = calloc((size_t)n, sizeof *t->ipiv);
+  CU_ASSERT_EQUAL_FATAL(slv_op_buf_alloc(&t->buf, n), SLV_OK);
+}
+
+static void run_free(run_t *t) {
+  free(t->A);
+  free(t->F);
+  double *v[] = { t->b, t->lo, t->hi, t->xs, t->x, t->w, t->dx, t->key, t->sq };
+  for (size_t k = 0; k < sizeof v / sizeof *v; k++) free(v[k]);
+  free(t->set);
+  free(t->flips);
+  free(t->in);
+  free(t->ipiv);
+  slv_op_buf_free(&t->buf);
+}
+
+/* The problem's operator (no packing, no poll) and the rounds' view. */
+static slv_bpp bpp_of(run_t *t, int boxed, int general) {
+  t->p = slv_problem_empty();
+  t->p.n = t->n;
+  t->p.A = t->A;
+  t->p.lda = t->n;
+  t->p.b = t->b;
+  t->p.lo = boxed ? t->lo : NULL;
+  t->p.hi = boxed ? t->hi : NULL;
+  slv_op_begin(&t->op, &t->p, &t->buf);
+  for (int i = 0; i < t->n; i++) {
+    double a = t->A[i + (size_t)i * t->n];
+    t->sq[i] = a > 0 ? sqrt(a) : 1.0;
+  }
+  slv_bpp q = { .n = t->n,
+                .A = t->A,
+                .lda = (size_t)t->n,
+                .b = t->b,
+                .lo = t->p.lo,
+                .hi = t->p.hi,
+                .op = &t->op,
+                .sq = t->sq,
+                .general = general,
+                .prel = 1e-13,
+                .zero_abs = 1e-13,
+                .given = 0,
+                .budget = INT_MAX,
+                .F = t->F,
+                .ldf = t->n,
+                .ipiv = t->ipiv,
+                .dx = t->dx,
+                .key = t->key,
+                .set = t->set,
+                .flips = t->flips,
+                .in = t->in };
+  return q;
+}
+
+/* x = mid(lo, hi, 0), w = A x + b, and the guess: the rows broken there
+ * (dantzig's rule); returns its size. */
+static int start(run_t *t, const slv_bpp *q) {
+  int n = t->n, m = 0;
+  for (int i = 0; i < n; i++) {
+    double lo = q->lo ? q->lo[i] : 0.0, hi = q->hi ? q->hi[i] : INFINITY;
+    t->x[i] = lo > 0 ? lo : (hi < 0 ? hi : 0.0);
+  }
+  slv_problem_w(&t->p, t->x, t->w);
+  for (int i = 0; i < n; i++) {
+    double lo = q->lo ? q->lo[i] : 0.0, hi = q->hi ? q->hi[i] : INFINITY, x = t->x[i];
+    if ((x <= lo && t->w[i] < 0) || (x >= hi && t->w[i] > 0) || (lo < x && x < hi)) t->set[m++] = i;
+  }
+  return m;
+}
+
+/* max |F - fresh Cholesky factor of A(set, set)| over the lower triangle,
+ * relative to the largest entry of the fresh one. */
+static double factor_error(const run_t *t, int m) {
+  double *G = malloc((size_t)(m > 0 ? m : 1) * (m > 0 ? m : 1) * sizeof *G), e = 0, gm = 0;
+  for (int c = 0; c < m; c++)
+    for (int r = c; r < m; r++) G[r + (size_t)c * m] = t->A[t->set[r] + (size_t)t->set[c] * t->n];
+  if (m > 0) CU_ASSERT_EQUAL(LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', m, G, m), 0);
+  for (int c = 0; c < m; c++)
+    for (int r = c; r < m; r++) {
+      double g = G[r + (size_t)c * m];
+      gm = fmax(gm, fabs(g));
+      e = fmax(e, fabs(g - t->F[r + (size_t)c * t->n]));
+    }
+  free(G);
+  return gm > 0 ? e / gm : e;
+}
+
+/* max |w - (A x + b)| relative to max(1, |b|_inf). */
+static double w_error(run_t *t) {
+  double *w = malloc((size_t)t->n * sizeof *w), e = 0, bm = 1;
+  slv_problem_w(&t->p, t->x, w);
+  for (int i = 0; i < t->n; i++) {
+    e = fmax(e, fabs(w[i] - t->w[i]));
+    bm = fmax(bm, fabs(t->b[i]));
+  }
+  free(w);
+  return e / bm;
+}
+
+static void test_planted_rounds(void) {
+  int deleted = 0, kept = 0, cases = 0;
+  for (int boxed = 0; boxed <= 1; boxed++)
+    for (int n = 90; n <= 250; n += 80)
+      for (unsigned long seed = 1; seed <= 4; seed++) {
+        run_t t;
+        run_alloc(&t, n);
+        for (int i = 0; i < n; i++) {
+          t.lo[i] = -0.5 - 0.5 * ((i * 7) % 5) / 4.0;
+          t.hi[i] = 0.5 + 0.5 * ((i * 3) % 7) / 6.0;
+        }
+        tst_planted_spd(n, 0.1, seed + 40 * (unsigned long)n, boxed ? t.lo : NULL,
+                        boxed ? t.hi : NULL, t.A, t.b, t.xs);
+        slv_bpp q = bpp_of(&t, boxed, 0);
+        int m = start(&t, &q);
+        slv_bpp_result r;
+        CU_ASSERT_EQUAL(slv_bpp_run(&q, t.x, t.w, m, &r), SLV_CONVERGED);
+        CU_ASSERT_EQUAL(r.broken, 0);
+        CU_ASSERT(r.rounds >= 2 && r.rounds < SLV_BPP_ROUNDS);
+        TST_VEC_CLOSE(t.x, t.xs, n, 1e-9, 1e-9);
+        int clamped = 0;
+        for (int i = 0; i < n; i++) {
+          double lo = boxed ? t.lo[i] : 0.0, hi = boxed ? t.hi[i] : INFINITY;
+          int inside = t.xs[i] > lo && t.xs[i] < hi;
+          clamped += inside;
+          CU_ASSERT_EQUAL(t.in[i] != 0, inside);
+        }
+        CU_ASSERT_EQUAL(r.m, clamped);
+        CU_ASSERT(factor_error(&t, r.m) <= 1e-10);
+        CU_ASSERT(w_error(&t) <= 1e-11);
+        deleted += r.deleted;
+        kept += r.kept;
+        cases++;
+        run_free(&t);
+      }
+  printf("\n    %d planted problems: %d rows deleted by updates, %d head rows kept", cases, deleted,
+         kept);
+  CU_ASSERT(deleted > 0);
+  CU_ASSERT(kept > 0);
+}
+
+/* The 4 x 4 SPD problem on which full-flip rounds cycle (see the header). */
+static const double cyc_A[16] = { 1.1146, -0.7486, -1.2796, -0.123, -0.7486, 0.8244,
+                                  1.1689, -0.0909, -1.2796, 1.1689, 1.8993,  -0.0844,
+                                  -0.123, -0.0909, -0.0844, 0.6411 };
+static const double cyc_b[4] = { -2.5153, 0.0407, 2.8439, 0.9651 };
+
+static void test_cycle_stops(void) {
+  run_t t;
+  run_alloc(&t, 4);
+  memcpy(t.A, cyc_A, sizeof cyc_A);
+  memcpy(t.b, cyc_b, sizeof cyc_b);
+  slv_bpp q = bpp_of(&t, 0, 0);
+  int m = start(&t, &q);
+  CU_ASSERT_EQUAL(m, 1); /* only b_0 < 0 */
+  slv_bpp_result r;
+  CU_ASSERT_EQUAL(slv_bpp_run(&q, t.x, t.w, m, &r), SLV_CONVERGED);
+  CU_ASSERT(r.broken > 0);
+  CU_ASSERT(r.rounds <= 1 + 2 * SLV_BPP_PATIENCE);
+  CU_ASSERT(factor_error(&t, r.m) <= 1e-12);
+  CU_ASSERT(w_error(&t) <= 1e-14);
+  run_free(&t);
+}
+
+static void test_zero_pivot_cut(void) {
+  /* rows 0 and 2 are equal: A = [[1, .5, 1], [.5, 2, .5], [1, .5, 1]],
+   * b = (-1, 1, -1): the guess {0, 2}; the pivot of the second in C's
+   * order is zero, it leaves C and the rounds go on with the first: x = e_0
+   * or e_2, w = (0, 1.5, 0), both solutions */
+  run_t t;
+  run_alloc(&t, 3);
+  const double A[9] = { 1, 0.5, 1, 0.5, 2, 0.5, 1, 0.5, 1 }, b[3] = { -1, 1, -1 };
+  memcpy(t.A, A, sizeof A);
+  memcpy(t.b, b, sizeof b);
+  slv_bpp q = bpp_of(&t, 0, 0);
+  int m = start(&t, &q);
+  CU_ASSERT_EQUAL(m, 2);
+  slv_bpp_result r;
+  CU_ASSERT_EQUAL(slv_bpp_run(&q, t.x, t.w, m, &r), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(r.m, 1);
+  CU_ASSERT_EQUAL(r.broken, 0);
+  double we[3] = { 0, 1.5, 0 };
+  TST_CLOSE(t.x[0] + t.x[2], 1.0, 1e-15, 0);
+  CU_ASSERT(t.x[0] * t.x[2] == 0 && t.x[1] == 0);
+  TST_VEC_CLOSE(t.w, we, 3, 1e-15, 0);
+  run_free(&t);
+}
+
+static void test_lu_rounds(void) {
+  /* A = S + (C - C^T) / sqrt(n), S planted SPD: x'Ax = x'Sx > 0, a
+   * non-symmetric P-matrix; b = w* - A x* for the planted x*, w* */
+  int n = 120;
+  run_t t;
+  run_alloc(&t, n);
+  tst_planted_spd(n, 0.1, 77, NULL, NULL, t.A, t.b, t.xs);
+  gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(g, 5);
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < j; i++) {
+      double c = (2 * gsl_rng_uniform(g) - 1) / sqrt(n);
+      t.A[i + (size_t)j * n] += c;
+      t.A[j + (size_t)i * n] -= c;
+    }
+  gsl_rng_free(g);
+  /* b again for the new A: w* = 0 where x* > 0, w* > 0 elsewhere */
+  for (int i = 0; i < n; i++) {
+    double s = 0;
+    for (int j = 0; j < n; j++) s += t.A[i + (size_t)j * n] * t.xs[j];
+    double wstar = t.xs[i] > 0 ? 0.0 : 0.2 + 0.01 * (i % 7);
+    t.b[i] = wstar - s;
+  }
+  slv_bpp q = bpp_of(&t, 0, 1);
+  int m = start(&t, &q);
+  slv_bpp_result r;
+  CU_ASSERT_EQUAL(slv_bpp_run(&q, t.x, t.w, m, &r), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(r.singular, 0);
+  CU_ASSERT_EQUAL(r.broken, 0);
+  CU_ASSERT_EQUAL(r.deleted, 0); /* an LU is formed anew each round */
+  TST_VEC_CLOSE(t.x, t.xs, n, 1e-9, 1e-9);
+  run_free(&t);
+}
+
+static void test_budget(void) {
+  int n = 150;
+  run_t t;
+  run_alloc(&t, n);
+  tst_planted_spd(n, 0.1, 3, NULL, NULL, t.A, t.b, t.xs);
+  slv_bpp q = bpp_of(&t, 0, 0);
+  int m = start(&t, &q);
+  slv_bpp_result r;
+  CU_ASSERT_EQUAL(slv_bpp_run(&q, t.x, t.w, m, &r), SLV_CONVERGED);
+  int full = r.pivots;
+  CU_ASSERT(full > m && r.rounds >= 3);
+  /* the guess's rows plus a little: no round's flips fit */
+  q.budget = m + 1;
+  m = start(&t, &q);
+  CU_ASSERT_EQUAL(slv_bpp_run(&q, t.x, t.w, m, &r), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(r.rounds, 1);
+  CU_ASSERT_EQUAL(r.pivots, m);
+  CU_ASSERT(r.broken > 1);
+  CU_ASSERT(factor_error(&t, r.m) <= 1e-10);
+  run_free(&t);
+}
+
+static void test_sort(void) {
+  enum { N = 257 };
+  int v[N], seen[N] = { 0 };
+  double key[N];
+  for (int i = 0; i < N; i++) {
+    v[i] = i;
+    key[i] = sin(1.7 * i) * (i % 3 ? 1 : -2);
+  }
+  slv_sort_by_key(v, N, key);
+  for (int i = 0; i < N; i++) seen[v[i]]++;
+  for (int i = 0; i < N; i++) CU_ASSERT_EQUAL(seen[i], 1);
+  for (int i = 1; i < N; i++) CU_ASSERT(key[v[i - 1]] <= key[v[i]]);
+}
+
+int main(void) {
+  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
+  CU_pSuite s = CU_add_suite("block_pivot", NULL, NULL);
+  CU_add_test(s, "planted LCP and boxes: the answer, its set, an updated factor",
+              test_planted_rounds);
+  CU_add_test(s, "a 4 x 4 cycle stops by patience", test_cycle_stops);
+  CU_add_test(s, "equal rows: a zero pivot cuts C", test_zero_pivot_cut);
+  CU_add_test(s, "non-symmetric P-matrix: LU rounds", test_lu_rounds);
+  CU_add_test(s, "the pivot budget stops the rounds", test_budget);
+  CU_add_test(s, "slv_sort_by_key", test_sort);
+  return tst_run();
+}

@@ -1,0 +1,520 @@
+/* test_world_model.c -- worlds built from scene models (dyn_world_new_from_model,
+ * libdynamics/world_model.c): several shapes on one body, collision filters,
+ * excluded pairs, materials combined per contact, the state saved and
+ * restored, hull vertices owned by the world, and every built-in scene
+ * built two ways (through its model, and body by body through
+ * dyn_world_add_body / dyn_world_add_joint) stepping to the same bits.
+ *
+ * Every expected value is derived in the comment above its assertion.
+ */
+#include "dyn_model.h"
+#include "dyn_world.h"
+#include "tst_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double PI = 3.14159265358979323846;
+
+static dyn_model *new_model(double gz) {
+  dyn_model *m = NULL;
+  CU_ASSERT_EQUAL_FATAL(dyn_model_new(&m), DYN_OK);
+  dyn_model_options o = dyn_model_get_options(m);
+  o.gravity = dyn_v3_make(0.0, 0.0, gz);
+  CU_ASSERT_EQUAL_FATAL(dyn_model_set_options(m, &o, NULL, 0), DYN_OK);
+  return m;
+}
+
+/* A static body at the origin carrying the half-space n . x >= 0 (named). */
+static int add_floor(dyn_model *m, dyn_v3 n, int material, const char *name) {
+  char msg[256];
+  dyn_body_def b = dyn_body_def_default();
+  b.is_static = 1;
+  snprintf(b.name, sizeof b.name, "%s", name);
+  int i = dyn_model_add_body(m, &b, msg, sizeof msg);
+  CU_ASSERT_FATAL(i >= 0);
+  dyn_shape_def s = dyn_shape_def_default();
+  s.body = i;
+  s.geom.kind = DYN_SHAPE_PLANE;
+  s.geom.normal = n;
+  s.material = material;
+  snprintf(s.name, sizeof s.name, "%s", name);
+  CU_ASSERT_FATAL(dyn_model_add_shape(m, &s, msg, sizeof msg) >= 0);
+  return i;
+}
+
+/* A dynamic sphere body of radius r, 1 kg, at c, with its filter. */
+static int add_ball(dyn_model *m, dyn_v3 c, double r, uint32_t ct, uint32_t ca) {
+  char msg[256];
+  dyn_body_def b = dyn_body_def_default();
+  b.mass = 1.0;
+  b.I_b = dyn_inertia_sphere(1.0, r);
+  b.r = c;
+  int i = dyn_model_add_body(m, &b, msg, sizeof msg);
+  CU_ASSERT_FATAL(i >= 0);
+  dyn_shape_def s = dyn_shape_def_default();
+  s.body = i;
+  s.geom.kind = DYN_SHAPE_SPHERE;
+  s.geom.radius = r;
+  s.contype = ct;
+  s.conaffinity = ca;
+  CU_ASSERT_FATAL(dyn_model_add_shape(m, &s, msg, sizeof msg) >= 0);
+  return i;
+}
+
+static dyn_world *world_of(const dyn_model *m, const char *solver) {
+  dyn_world_settings s = dyn_world_settings_default();
+  snprintf(s.solver, sizeof s.solver, "%s", solver);
+  dyn_world *w = NULL;
+  char msg[256] = "";
+  dyn_err e = dyn_world_new_from_model(m, &s, &w, msg, sizeof msg);
+  if (e != DYN_OK) printf("\n    dyn_world_new_from_model: %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(e, DYN_OK);
+  return w;
+}
+
+static int run(dyn_world *w, long K) {
+  for (long k = 0; k < K; k++)
+    if (dyn_world_step(w, NULL) != DYN_OK) {
+      printf("\n    step %ld: %s\n", k + 1, dyn_world_message(w));
+      return 0;
+    }
+  return 1;
+}
+
+/* ---- several shapes on one body ------------------------------------------------- */
+
+/* A dumbbell: one body, two spheres of radius a = 0.1 at +-d = +-0.3 on its
+ * x axis (mass from density), dropped level from 0.1 m above a floor.  At
+ * rest its centre is at z = a, and the two contacts are the spheres' lowest
+ * points (x0 +- d, y0, 0) up to the penetration the slop leaves (0.5 mm),
+ * named by the two sphere shapes and the floor's, with the normal from the
+ * dumbbell (body 0, the lower index) to the floor: -z. */
+static void test_dumbbell(void) {
+  dyn_model *m = new_model(-9.81);
+  char msg[256];
+  const double a = 0.1, d = 0.3;
+  dyn_body_def b = dyn_body_def_default();
+  snprintf(b.name, sizeof b.name, "%s", "dumbbell");
+  b.r = dyn_v3_make(0.5, -0.2, a + 0.1);
+  CU_ASSERT_EQUAL_FATAL(dyn_model_add_body(m, &b, msg, sizeof msg), 0);
+  for (int k = 0; k < 2; k++) {
+    dyn_shape_def s = dyn_shape_def_default();
+    snprintf(s.name, sizeof s.name, "%s", k ? "left" : "right");
+    s.geom.kind = DYN_SHAPE_SPHERE;
+    s.geom.radius = a;
+    s.pos = dyn_v3_make(k ? -d : d, 0.0, 0.0);
+    CU_ASSERT_EQUAL_FATAL(dyn_model_add_shape(m, &s, msg, sizeof msg), k);
+  }
+  CU_ASSERT_EQUAL_FATAL(dyn_model_mass_from_density(m, 0, 1000.0, msg, sizeof msg), DYN_OK);
+  add_floor(m, dyn_v3_make(0, 0, 1), DYN_MATERIAL_DEFAULT, "floor");
+  dyn_world *w = world_of(m, "pgs");
+  CU_ASSERT_EQUAL(dyn_world_body_count(w), 2);
+  CU_ASSERT(run(w, 120));
+  const dyn_body *B = dyn_world_bodies(w);
+  TST_CLOSE(B[0].r.z, a, 1e-3, 0);
+  TST_CLOSE(B[0].r.x, 0.5, 1e-6, 0);
+  int n = 0;
+  const dyn_contact *c = dyn_world_contacts(w, &n);
+  CU_ASSERT_EQUAL_FATAL(n, 2);
+  int seen[2] = { 0, 0 };
+  for (int k = 0; k < n; k++) {
+    CU_ASSERT(c[k].a == 0 && c[k].b == 1);
+    CU_ASSERT(c[k].sa == 0 || c[k].sa == 1);
+    CU_ASSERT_EQUAL(c[k].sb, 2);
+    if (c[k].sa < 0 || c[k].sa > 1) continue;
+    seen[c[k].sa]++;
+    double x = c[k].sa == 0 ? 0.5 + d : 0.5 - d;
+    TST_CLOSE(c[k].p.x, x, 1e-5, 0);
+    TST_CLOSE(c[k].p.y, -0.2, 1e-6, 0);
+    TST_CLOSE(c[k].p.z, 0.0, 1e-3, 0);
+    TST_CLOSE(c[k].normal.z, -1.0, 1e-12, 0);
+    TST_CLOSE(c[k].mu, 0.5, 0, 0); /* the settings' (default material) */
+  }
+  CU_ASSERT(seen[0] == 1 && seen[1] == 1);
+  /* the body keeps both shapes: its own record has none */
+  CU_ASSERT_EQUAL(B[0].shape.kind, DYN_SHAPE_NONE);
+  CU_ASSERT_EQUAL(dyn_model_shape_count(dyn_world_model(w)), 3);
+  dyn_world_free(w);
+  dyn_model_free(m);
+}
+
+/* A world with per-shape records (the dumbbell's) takes a body added by
+ * dyn_world_add_body: its record appended, it lands on the floor (centre
+ * at its radius, 0.05 m), and the penetration pass sees both bodies'
+ * contacts (2 + 1). */
+static void test_add_body_to_model_world(void) {
+  dyn_model *m = new_model(-9.81);
+  dyn_body_def b = dyn_body_def_default();
+  b.r = dyn_v3_make(0.0, 0.0, 0.1);
+  CU_ASSERT_EQUAL_FATAL(dyn_model_add_body(m, &b, NULL, 0), 0);
+  for (int k = 0; k < 2; k++) {
+    dyn_shape_def s = dyn_shape_def_default();
+    s.geom.kind = DYN_SHAPE_SPHERE;
+    s.geom.radius = 0.1;
+    s.pos = dyn_v3_make(k ? -0.3 : 0.3, 0.0, 0.0);
+    CU_ASSERT_FATAL(dyn_model_add_shape(m, &s, NULL, 0) >= 0);
+  }
+  CU_ASSERT_EQUAL_FATAL(dyn_model_mass_from_density(m, 0, 500.0, NULL, 0), DYN_OK);
+  add_floor(m, dyn_v3_make(0, 0, 1), DYN_MATERIAL_DEFAULT, "floor");
+  dyn_world *w = world_of(m, "pgs");
+  dyn_shape sh;
+  memset(&sh, 0, sizeof sh);
+  sh.kind = DYN_SHAPE_SPHERE;
+  sh.radius = 0.05;
+  dyn_body ball;
+  CU_ASSERT_EQUAL_FATAL(dyn_body_init(&ball, 0.5, dyn_inertia_sphere(0.5, 0.05), sh,
+                                      dyn_v3_make(2.0, 0.0, 0.2), dyn_quat_identity(), NULL, 0),
+                        DYN_OK);
+  CU_ASSERT_EQUAL(dyn_world_add_body(w, &ball), 2);
+  CU_ASSERT_EQUAL(dyn_model_shape_count(dyn_world_model(w)), 4);
+  CU_ASSERT(run(w, 120));
+  TST_CLOSE(dyn_world_bodies(w)[2].r.z, 0.05, 1e-3, 0);
+  TST_CLOSE(dyn_world_bodies(w)[0].r.z, 0.1, 1e-3, 0);
+  int nc = 0;
+  double pen = -1.0;
+  CU_ASSERT_EQUAL(dyn_world_penetration(w, &pen, &nc), DYN_OK);
+  CU_ASSERT_EQUAL(nc, 3);
+  CU_ASSERT(pen >= 0.0 && pen < 1e-3);
+  dyn_world_free(w);
+  dyn_model_free(m);
+}
+
+/* ---- filters and exclusions -------------------------------------------------------- */
+
+/* A ball dropped from 0.2 m onto a floor for 0.5 s (60 steps): it rests on
+ * the floor (centre 0.1 m up) when the pair may touch, and falls through
+ * it (free fall: z = 0.2 - g t^2 / 2 < -1) when it may not. */
+static double ball_drop(uint32_t ct, uint32_t ca, int exclude) {
+  dyn_model *m = new_model(-9.81);
+  int f = add_floor(m, dyn_v3_make(0, 0, 1), DYN_MATERIAL_DEFAULT, "floor");
+  int b = add_ball(m, dyn_v3_make(0, 0, 0.2), 0.1, ct, ca);
+  if (exclude) CU_ASSERT_EQUAL(dyn_model_exclude(m, b, f, NULL, 0), DYN_OK);
+  dyn_world *w = world_of(m, "pgs");
+  CU_ASSERT(run(w, 60));
+  double z = dyn_world_bodies(w)[b].r.z;
+  dyn_world_free(w);
+  dyn_model_free(m);
+  return z;
+}
+
+static void test_filters_and_exclusions(void) {
+  /* MuJoCo's rule with the floor at 1 / 1: (ct & 1) || (1 & ca) */
+  TST_CLOSE(ball_drop(1, 1, 0), 0.1, 1e-3, 0);
+  TST_CLOSE(ball_drop(2, 1, 0), 0.1, 1e-3, 0); /* the floor's contype meets ca = 1 */
+  TST_CLOSE(ball_drop(1, 2, 0), 0.1, 1e-3, 0); /* ct = 1 meets the floor's affinity */
+  CU_ASSERT(ball_drop(2, 2, 0) < -1.0);        /* (2 & 1) | (1 & 2) = 0: filtered */
+  CU_ASSERT(ball_drop(0, 0, 0) < -1.0);
+  CU_ASSERT(ball_drop(1, 1, 1) < -1.0); /* excluded */
+  /* two shapes of one body never touch each other: two overlapping
+   * spheres on one body fall freely, at rest relative to each other */
+  dyn_model *m = new_model(-9.81);
+  int b = add_ball(m, dyn_v3_make(0, 0, 5.0), 0.1, 1, 1);
+  dyn_shape_def s = dyn_shape_def_default();
+  s.body = b;
+  s.geom.kind = DYN_SHAPE_SPHERE;
+  s.geom.radius = 0.1;
+  s.pos = dyn_v3_make(0.05, 0.0, 0.0);
+  CU_ASSERT_FATAL(dyn_model_add_shape(m, &s, NULL, 0) >= 0);
+  dyn_world *w = world_of(m, "pgs");
+  dyn_world_metrics mt;
+  CU_ASSERT_EQUAL(dyn_world_step(w, &mt), DYN_OK);
+  CU_ASSERT_EQUAL(mt.contacts, 0);
+  TST_CLOSE(dyn_world_bodies(w)[b].w.y, 0.0, 0, 0);
+  dyn_world_free(w);
+  dyn_model_free(m);
+}
+
+/* ---- materials ------------------------------------------------------------------------ */
+
+/* A 0.2 m cube of material `box` on a slope of material `slope` at
+ * theta = 20 deg, 1 s.  Its downhill speed grows at g (sin theta - mu cos
+ * theta) with mu = max of the two (the combine rule) when tan theta =
+ * 0.364 > mu, and stays 0 when mu > tan theta.  Returns the least-squares
+ * acceleration over [0.25 s, 1 s] (the first steps settle the 0.1 mm start
+ * gap) and the final speed. */
+static double slope_accel(double mu_box, double mu_slope, double *v_end) {
+  const double th = 20.0 * PI / 180.0, sd = 0.2;
+  dyn_model *m = new_model(-9.81);
+  dyn_material ice = dyn_material_default(), rub = dyn_material_default();
+  snprintf(ice.name, sizeof ice.name, "%s", "box");
+  snprintf(rub.name, sizeof rub.name, "%s", "slope");
+  ice.mu = mu_box;
+  rub.mu = mu_slope;
+  int mb = dyn_model_add_material(m, &ice, NULL, 0), ms = dyn_model_add_material(m, &rub, NULL, 0);
+  CU_ASSERT_FATAL(mb == 0 && ms == 1);
+  dyn_v3 n = dyn_v3_make(-sin(th), 0.0, cos(th));
+  dyn_body_def b = dyn_body_def_default();
+  b.mass = 8.0;
+  b.I_b = dyn_inertia_box(8.0, dyn_v3_make(0.1, 0.1, 0.1));
+  b.r = dyn_v3_scale(n, sd / 2 + 1e-4);
+  b.q = dyn_quat_make(cos(-th / 2), 0, sin(-th / 2), 0);
+  CU_ASSERT_EQUAL_FATAL(dyn_model_add_body(m, &b, NULL, 0), 0);
+  dyn_shape_def s = dyn_shape_def_default();
+  s.geom.kind = DYN_SHAPE_BOX;
+  s.geom.half = dyn_v3_make(0.1, 0.1, 0.1);
+  s.material = mb;
+  CU_ASSERT_EQUAL_FATAL(dyn_model_add_shape(m, &s, NULL, 0), 0);
+  add_floor(m, n, ms, "slope");
+  dyn_world *w = world_of(m, "pgs");
+  dyn_v3 down = dyn_v3_make(-cos(th), 0.0, -sin(th));
+  double st = 0, sv = 0, stt = 0, stv = 0;
+  int cnt = 0;
+  for (int k = 1; k <= 120; k++) {
+    CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
+    double t = k / 120.0, v = dyn_v3_dot(dyn_world_bodies(w)[0].v, down);
+    if (t < 0.25 - 1e-12) continue;
+    st += t, sv += v, stt += t * t, stv += t * v, cnt++;
+  }
+  int nc = 0;
+  const dyn_contact *c = dyn_world_contacts(w, &nc);
+  CU_ASSERT(nc > 0);
+  for (int k = 0; k < nc; k++) CU_ASSERT_EQUAL(c[k].mu, fmax(mu_box, mu_slope));
+  *v_end = dyn_v3_dot(dyn_world_bodies(w)[0].v, down);
+  dyn_world_free(w);
+  dyn_model_free(m);
+  return (cnt * stv - st * sv) / (cnt * stt - st * st);
+}
+
+static void test_materials_on_a_slope(void) {
+  const double th = 20.0 * PI / 180.0, g = 9.81;
+  double v, a;
+  /* ice on ice: mu = 0.05 < tan 20 deg = 0.364: it slides */
+  a = slope_accel(0.05, 0.05, &v);
+  TST_CLOSE(a, g * (sin(th) - 0.05 * cos(th)), 0, 0.01);
+  /* ice on rubber: combine = max = 1 > 0.364: it sticks */
+  a = slope_accel(0.05, 1.0, &v);
+  TST_CLOSE(v, 0.0, 1e-3, 0);
+  /* rubber on ice: the same pair, the other way round */
+  a = slope_accel(1.0, 0.05, &v);
+  TST_CLOSE(v, 0.0, 1e-3, 0);
+  /* both at 0.2: slides at g (sin - 0.2 cos) */
+  a = slope_accel(0.2, 0.2, &v);
+  TST_CLOSE(a, g * (sin(th) - 0.2 * cos(th)), 0, 0.01);
+}
+
+
+/* ---- the state ------------------------------------------------------------------------ */
+
+/* The 13 numbers of every body, bit for bit. */
+static int same_bodies(dyn_world *a, dyn_world *b) {
+  if (dyn_world_body_count(a) != dyn_world_body_count(b)) return 0;
+  for (int i = 0; i < dyn_world_body_count(a); i++) {
+    double x[DYN_BODY_STATE], y[DYN_BODY_STATE];
+    dyn_body_get_state(&dyn_world_bodies(a)[i], x);
+    dyn_body_get_state(&dyn_world_bodies(b)[i], y);
+    if (memcmp(x, y, sizeof x) != 0) return 0;
+  }
+  return dyn_world_step_count(a) == dyn_world_step_count(b) &&
+         dyn_world_time(a) == dyn_world_time(b);
+}
+
+/* Scene `name` stepped K steps, saved, stepped K more (world A); world B,
+ * built afresh from the same scene, restored from the save and stepped K:
+ * the same bits at every step, the warm start included (without it, the
+ * first step after the restore would start pgs from zero and differ). */
+static void state_round_trip(const char *name, const char *param, dyn_friction fr,
+                             const char *solver) {
+  dyn_world_settings s = dyn_world_settings_default();
+  s.contact.friction = fr;
+  snprintf(s.solver, sizeof s.solver, "%s", solver);
+  const char *params[1] = { param };
+  dyn_world *a = NULL, *b = NULL;
+  char msg[256];
+  CU_ASSERT_EQUAL_FATAL(dyn_scene_new(name, params, param ? 1 : 0, &s, &a, msg, sizeof msg),
+                        DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(dyn_scene_new(name, params, param ? 1 : 0, &s, &b, msg, sizeof msg),
+                        DYN_OK);
+  const long K = 30;
+  CU_ASSERT(run(a, K));
+  size_t n = dyn_world_state_size(a);
+  unsigned char *buf = malloc(n);
+  CU_ASSERT_FATAL(buf != NULL);
+  CU_ASSERT_EQUAL(dyn_world_save_state(a, buf, n - 1), DYN_ERR_INPUT); /* one byte short */
+  CU_ASSERT_EQUAL(dyn_world_save_state(a, buf, n), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_world_restore_state(b, buf, n - 1), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(dyn_world_restore_state(b, buf, n), DYN_OK);
+  CU_ASSERT(same_bodies(a, b));
+  int same = 1;
+  for (long k = 0; k < K && same; k++) {
+    CU_ASSERT_EQUAL_FATAL(dyn_world_step(a, NULL), DYN_OK);
+    CU_ASSERT_EQUAL_FATAL(dyn_world_step(b, NULL), DYN_OK);
+    same = same_bodies(a, b);
+  }
+  if (!same) printf("\n    %s (%s): restored world differs from the original\n", name, solver);
+  CU_ASSERT(same);
+  /* and back in A itself: restore, step K again, the same as B */
+  CU_ASSERT_EQUAL(dyn_world_restore_state(a, buf, n), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_world_step_count(a), K);
+  CU_ASSERT(run(a, K));
+  CU_ASSERT(same_bodies(a, b));
+  free(buf);
+  dyn_world_free(a);
+  dyn_world_free(b);
+}
+
+static void test_state_save_restore(void) {
+  state_round_trip("pyramid", "layers=4", DYN_FRICTION_BOX, "pgs");
+  state_round_trip("pile", "n=40", DYN_FRICTION_CONE, "nsgs");
+  state_round_trip("ragdoll", NULL, DYN_FRICTION_BOX, "pgs");
+  state_round_trip("chain", "n=5", DYN_FRICTION_BOX, "direct");
+  /* another world's save is refused, named */
+  dyn_world *a = NULL, *b = NULL;
+  char msg[256];
+  CU_ASSERT_EQUAL_FATAL(dyn_scene_new("ball", NULL, 0, NULL, &a, msg, sizeof msg), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(dyn_scene_new("ragdoll", NULL, 0, NULL, &b, msg, sizeof msg), DYN_OK);
+  size_t n = dyn_world_state_size(a);
+  unsigned char *buf = malloc(n);
+  CU_ASSERT_EQUAL(dyn_world_save_state(a, buf, n), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_world_restore_state(b, buf, n), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(dyn_world_message(b), "saved with 2 bodies and 0 joints"));
+  memset(buf, 0, n);
+  CU_ASSERT_EQUAL(dyn_world_restore_state(a, buf, n), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(dyn_world_message(a), "not a saved world state"));
+  free(buf);
+  dyn_world_free(a);
+  dyn_world_free(b);
+}
+
+/* ---- hull vertices --------------------------------------------------------------------- */
+
+/* A hull body added by dyn_world_add_body: the world keeps its own copy of
+ * the vertices, so the caller's array may change or go; the run is the
+ * same as with the array left alone. */
+static void test_hull_owned(void) {
+  dyn_world *w[2] = { NULL, NULL };
+  dyn_v3 v[2][8];
+  for (int k = 0; k < 2; k++) {
+    dyn_world_settings s = dyn_world_settings_default();
+    CU_ASSERT_EQUAL_FATAL(dyn_world_new(&s, 2, &w[k], NULL, 0), DYN_OK);
+    for (int c = 0; c < 8; c++)
+      v[k][c] = dyn_v3_make(c & 1 ? 0.1 : -0.1, c & 2 ? 0.1 : -0.1, c & 4 ? 0.1 : -0.1);
+    dyn_shape h;
+    memset(&h, 0, sizeof h);
+    h.kind = DYN_SHAPE_HULL;
+    h.verts = v[k];
+    h.nverts = 8;
+    dyn_body b;
+    CU_ASSERT_EQUAL_FATAL(dyn_body_init(&b, 1.0, dyn_inertia_box(1.0, dyn_v3_make(0.1, 0.1, 0.1)),
+                                        h, dyn_v3_make(0, 0, 0.12),
+                                        dyn_quat_axis_angle(dyn_v3_make(1, 1, 0), 0.3), NULL, 0),
+                          DYN_OK);
+    CU_ASSERT_EQUAL(dyn_world_add_body(w[k], &b), 0);
+    dyn_shape pl;
+    memset(&pl, 0, sizeof pl);
+    pl.kind = DYN_SHAPE_PLANE;
+    pl.normal = dyn_v3_make(0, 0, 1);
+    dyn_body_init_static(&b, pl, dyn_v3_make(0, 0, 0), dyn_quat_identity());
+    CU_ASSERT_EQUAL(dyn_world_add_body(w[k], &b), 1);
+  }
+  for (int c = 0; c < 8; c++) v[1][c] = dyn_v3_make(NAN, NAN, NAN);
+  CU_ASSERT(dyn_world_bodies(w[1])[0].shape.verts != v[1]);
+  CU_ASSERT(run(w[0], 60) && run(w[1], 60));
+  CU_ASSERT(same_bodies(w[0], w[1]));
+  CU_ASSERT_EQUAL(dyn_model_shapes(dyn_world_model(w[1]))[0].geom.verts[7].z, 0.1);
+  dyn_world_free(w[0]);
+  dyn_world_free(w[1]);
+}
+
+/* ---- the built-in scenes, two ways -------------------------------------------------- */
+
+/* Scene model m built body by body, as a C user builds a world without a
+ * model: the scene's physics in the settings (gravity, its material's mu
+ * and restitution, the restitution threshold at dt), dyn_body_init (or
+ * _init_static) of each body with its one shape, dyn_world_add_body, then
+ * dyn_joint_init on the world's bodies with each joint's softness, limit
+ * and motor, dyn_world_add_joint. */
+static dyn_world *legacy_world(const dyn_model *m, const dyn_world_settings *base) {
+  dyn_world_settings s = *base;
+  s.gravity = dyn_model_get_options(m).gravity;
+  s.contact.rest_threshold = dyn_model_rest_threshold(m, s.dt);
+  if (dyn_model_material_count(m) > 0) {
+    s.contact.mu = dyn_model_materials(m)[0].mu;
+    s.contact.restitution = dyn_model_materials(m)[0].restitution;
+  }
+  int nb = dyn_model_body_count(m);
+  dyn_world *w = NULL;
+  CU_ASSERT_EQUAL_FATAL(dyn_world_new(&s, nb, &w, NULL, 0), DYN_OK);
+  for (int i = 0; i < nb; i++) {
+    const dyn_body_def *d = &dyn_model_bodies(m)[i];
+    dyn_shape sh;
+    memset(&sh, 0, sizeof sh);
+    for (int k = 0; k < dyn_model_shape_count(m); k++)
+      if (dyn_model_shapes(m)[k].body == i) sh = dyn_model_shapes(m)[k].geom;
+    dyn_body b;
+    if (d->is_static)
+      dyn_body_init_static(&b, sh, d->r, d->q);
+    else
+      CU_ASSERT_EQUAL_FATAL(dyn_body_init(&b, d->mass, d->I_b, sh, d->r, d->q, NULL, 0), DYN_OK);
+    b.v = d->v;
+    b.w = d->w;
+    CU_ASSERT_EQUAL_FATAL(dyn_world_add_body(w, &b), i);
+  }
+  for (int j = 0; j < dyn_model_joint_count(m); j++) {
+    const dyn_joint_def *d = &dyn_model_joints(m)[j];
+    dyn_joint jt;
+    CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&jt, d->kind, dyn_world_bodies(w), nb, d->a, d->b,
+                                         d->anchor, d->axis1, d->axis2, NULL, 0),
+                          DYN_OK);
+    memcpy(jt.erp, d->erp, sizeof jt.erp);
+    memcpy(jt.cfm, d->cfm, sizeof jt.cfm);
+    jt.limit = d->limit;
+    jt.motor = d->motor;
+    CU_ASSERT_EQUAL_FATAL(dyn_world_add_joint(w, &jt), j);
+  }
+  return w;
+}
+
+/* Every built-in scene (pile at 100 spheres) built through its model and
+ * body by body, 60 steps under pgs (box friction) and nsgs (cones): the
+ * same bodies bit for bit at every step, and the same contacts, rows and
+ * iterations. */
+static void test_scenes_two_ways(void) {
+  const char *solver[2] = { "pgs", "nsgs" };
+  dyn_friction fr[2] = { DYN_FRICTION_BOX, DYN_FRICTION_CONE };
+  int bad = 0;
+  for (int i = 0; i < dyn_scene_count(); i++) {
+    const char *name = dyn_scene_name(i), *pile[1] = { "n=100" };
+    int np = strcmp(name, "pile") == 0;
+    dyn_model *m = NULL;
+    char msg[256];
+    CU_ASSERT_EQUAL_FATAL(dyn_scene_model(name, pile, np, &m, msg, sizeof msg), DYN_OK);
+    for (int v = 0; v < 2; v++) {
+      dyn_world_settings s = dyn_world_settings_default();
+      s.contact.friction = fr[v];
+      snprintf(s.solver, sizeof s.solver, "%s", solver[v]);
+      dyn_world *a = NULL, *b = legacy_world(m, &s);
+      CU_ASSERT_EQUAL_FATAL(dyn_world_new_from_model(m, &s, &a, msg, sizeof msg), DYN_OK);
+      int same = same_bodies(a, b);
+      for (int k = 0; k < 60 && same; k++) {
+        dyn_world_metrics ma, mb;
+        dyn_err ea = dyn_world_step(a, &ma), eb = dyn_world_step(b, &mb);
+        same = ea == eb && same_bodies(a, b) &&
+               (ea != DYN_OK || (ma.contacts == mb.contacts && ma.rows == mb.rows &&
+                                 ma.iterations == mb.iterations));
+      }
+      if (!same) printf("\n    %s under %s: the two worlds differ\n", name, solver[v]);
+      bad += !same;
+      dyn_world_free(a);
+      dyn_world_free(b);
+    }
+    dyn_model_free(m);
+  }
+  CU_ASSERT_EQUAL(bad, 0);
+}
+
+int main(void) {
+  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
+  CU_pSuite s = CU_add_suite("world from a model", NULL, NULL);
+  CU_add_test(s, "dumbbell: two shapes on one body touch at both", test_dumbbell);
+  CU_add_test(s, "a body added to a world of per-shape records", test_add_body_to_model_world);
+  CU_add_test(s, "filters and exclusions let pairs pass through", test_filters_and_exclusions);
+  CU_add_test(s, "ice and rubber on a slope: combine by the maximum", test_materials_on_a_slope);
+  CU_add_test(s, "state saved and restored: the same bits after", test_state_save_restore);
+  CU_add_test(s, "hull vertices: the world's own copy", test_hull_owned);
+  CU_add_test(s, "every scene through its model and body by body: the same bits",
+              test_scenes_two_ways);
+  return tst_run();
+}
