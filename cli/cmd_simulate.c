@@ -122,7 +122,7 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
   key[n] = '\0';
   int scene_key = !strcmp(key, "scene") || !strcmp(key, "param") || !strcmp(key, "steps");
   char err[640] = "";
-  if (!scene_key && !exp_world_is_setting(key)) return 0;
+  if (!scene_key && !dyn_world_settings_is_key(key)) return 0;
   int r = cli_option_value(cmd, argc, argv, i, key, &v);
   if (r <= 0) return r;
   if (!strcmp(key, "scene")) {
@@ -138,7 +138,7 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
       cli_error("%s: --steps must be an integer between 1 and 1000000000, got '%s'", cmd, v);
       return -1;
     }
-  } else if (exp_world_set(&a->set, key, v, err, sizeof err) < 0) {
+  } else if (dyn_world_settings_set(&a->set, key, v, err, sizeof err) < 0) {
     cli_error("%s: --%s %s", cmd, key, err);
     return -1;
   } else if (!strcmp(key, "solver")) {
@@ -244,7 +244,7 @@ void cli_world_note_solver(const char *cmd, const cli_world_args *a) {
   if (a->solver) return;
   cli_error("note: %s: no --solver given: %s, which takes --friction %s", cmd,
             cli_world_default_solver(a),
-            exp_world_enum_name("friction", (int)a->set.contact.friction));
+            dyn_world_settings_enum_name("friction", (int)a->set.contact.friction));
 }
 
 int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, long *steps) {
@@ -519,7 +519,7 @@ static int print_summary(sim_state *s, const cli_world_args *wa, double wall) {
   fputs(",\"solver\":", o);
   cli_json_string(o, set->solver);
   fputs(",\"friction\":", o);
-  cli_json_string(o, exp_world_enum_name("friction", (int)set->contact.friction));
+  cli_json_string(o, dyn_world_settings_enum_name("friction", (int)set->contact.friction));
   fprintf(o, ",\"steps\":%ld,\"dt\":", K);
   cli_json_number(o, set->dt, 17);
   fprintf(o,

@@ -176,6 +176,33 @@ DYN_API dyn_world_settings dyn_world_settings_default(void);
  * dense_max_rows < 0, an unknown fallback solver, fallback_max_iter < 1. */
 DYN_API dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size_t msgcap);
 
+/* ---- settings by name (world_settings_names.c) -------------------------- */
+
+/* The one parser of settings by name, behind `lcplab simulate --KEY VALUE`,
+ * the KEY=VALUE words of an experiment file's scene lines and Python's
+ * World(**settings) (docs/dynamics.md, "Settings by name").  Sets the field
+ * of s named key from the text value: dt (a number > 0 or A/B), gravity
+ * (X,Y,Z), integrator, gyro, orient, friction, eta, k_erp, slop, cfm,
+ * max_correct_vel, margin, solver, max_iter, max_pivots, tol, time_limit
+ * (seconds per solve), omega, threads, warm_start (on/off), warm_factor,
+ * storage, dense_max_rows, cone_law, contact_order, on_failure,
+ * fallback_solver, fallback_max_iter; a dash matches an underscore
+ * (max-iter); an enum takes its name (or its number).  Numbers are read by
+ * libsolvers' strict parser (slv_parse_double, slv_parse_long), the solver
+ * options among the keys by libsolvers' options by name (slv_options_set).
+ * 1 when set; 0 when key is no setting (s untouched); -1 with err "must be
+ * ..., got 'VALUE'" (or "unknown solver ...") when value is not one.
+ * dyn_world_settings_validate judges the whole later. */
+DYN_API int dyn_world_settings_set(dyn_world_settings *s, const char *key, const char *value,
+                                   char *err, size_t len);
+/* The name of an enum setting's value (dyn_world_settings_enum_name(
+ * "friction", 3) is "cone"), or NULL. */
+DYN_API const char *dyn_world_settings_enum_name(const char *key, int value);
+/* 1 when key names a setting (dashes for underscores too), else 0. */
+DYN_API int dyn_world_settings_is_key(const char *key);
+/* The i-th setting's name (0, 1, ...), NULL past the last. */
+DYN_API const char *dyn_world_settings_key(int i);
+
 /* ---- per-step metrics ---------------------------------------------------- */
 
 /* The stages of a step (world_step.c), for stage_time_s: prepare, collide,

@@ -244,11 +244,11 @@ static int is_world_key(const char *kv, size_t kl) {
   if (kl >= sizeof key) return 0;
   memcpy(key, kv, kl);
   key[kl] = '\0';
-  return exp_world_is_setting(key);
+  return dyn_world_settings_is_key(key);
 }
 
 /* A world setting on a scene line: checked now by the one parser
- * (exp_world_set, on the defaults), kept as written for the runs. */
+ * (dyn_world_settings_set, on the defaults), kept as written for the runs. */
 static int scene_setting(const exp_cfg_parser *ps, exp_source *src, const char *kv, size_t kl,
                          exp_kind kind) {
   char key[EXP_NAME_MAX + 8], err[1024] = "";
@@ -259,7 +259,7 @@ static int scene_setting(const exp_cfg_parser *ps, exp_source *src, const char *
   dyn_world_settings scratch = dyn_world_settings_default();
   char name[EXP_NAME_MAX];
   snprintf(name, sizeof name, "%.*s", (int)kl, kv);
-  if (exp_world_set(&scratch, name, kv + kl + 1, err, sizeof err) != 1)
+  if (dyn_world_settings_set(&scratch, name, kv + kl + 1, err, sizeof err) != 1)
     return exp_cfg_error(ps, key, "%s", err);
   if (src->nsettings >= EXP_MAX_SETTINGS || strlen(kv) >= EXP_PARAM_MAX)
     return exp_cfg_error(ps, key, "more than %d world settings or one longer than %d characters",

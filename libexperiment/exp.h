@@ -253,28 +253,6 @@ EXP_API double exp_time_per_contact(double step_s, double contacts);
  * with the reason in err. */
 EXP_API int exp_run_summary_parse(const char *text, exp_run_summary *o, char *err, size_t len);
 
-/* ---- world settings by name (settings.c) ----------------------------------------- */
-
-/* Sets the field of s named key from the text value: dt (a number > 0 or
- * A/B), gravity (X,Y,Z), integrator, gyro, orient, friction, eta, k_erp,
- * slop, cfm, max_correct_vel, margin, solver, max_iter, max_pivots, tol,
- * time_limit (seconds per solve), omega, threads, warm_start (on/off), warm_factor, storage,
- * dense_max_rows, cone_law, contact_order, on_failure, fallback_solver,
- * fallback_max_iter; a dash matches an underscore (max-iter); an enum
- * takes its name (or its number).  1 when set; 0 when key is no setting
- * (s untouched); -1 with err "must be ..., got 'VALUE'" (or "unknown solver
- * ...") when value is not one.  dyn_world_settings_validate judges the
- * whole later. */
-EXP_API int exp_world_set(dyn_world_settings *s, const char *key, const char *value, char *err,
-                          size_t len);
-/* The name of an enum setting's value (exp_world_enum_name("friction", 3)
- * is "cone"), or NULL. */
-EXP_API const char *exp_world_enum_name(const char *key, int value);
-/* 1 when key names a setting (dashes for underscores too), else 0. */
-EXP_API int exp_world_is_setting(const char *key);
-/* The i-th setting's name (0, 1, ...), NULL past the last. */
-EXP_API const char *exp_world_key(int i);
-
 /* ---- a step in global form (world_global.c) ------------------------------------- */
 
 /* The global (velocity) form M v = H r + f, u = H' v + w of the world's
@@ -624,14 +602,14 @@ typedef struct exp_source {
   int friction;              /* SCENE: -2 = the section's, else a dyn_friction / AUTO */
   char solver[EXP_NAME_MAX]; /* SCENE as a problem source: the world's solver ("" = auto) */
   /* SCENE: world settings given on the line, "key=value" as written, each
-   * checked by exp_world_set when the file was read (exp_source_world) */
+   * checked by dyn_world_settings_set when the file was read (exp_source_world) */
   char settings[EXP_MAX_SETTINGS][EXP_PARAM_MAX];
   int nsettings;
 } exp_source;
 
 /* Applies the world settings of a scene source (its key=value words that
- * name a setting, exp_world_set) to set, in the order written.  -1 when all
- * are set, else the index of the first that is not, with exp_world_set's
+ * name a setting, dyn_world_settings_set) to set, in the order written.  -1 when all
+ * are set, else the index of the first that is not, with dyn_world_settings_set's
  * reason in err. */
 EXP_API int exp_source_world(const exp_source *src, dyn_world_settings *set, char *err, size_t len);
 

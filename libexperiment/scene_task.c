@@ -265,8 +265,8 @@ void exp_scene_world_line(FILE *f, const exp_section *s, const exp_source *src) 
           "mass_min=%g mass_max=%g\n",
           src->line, src->scene, g->dt, g->contact.mu, g->contact.restitution, g->contact.k_erp,
           g->contact.cfm, g->contact.slop, g->margin, g->warm_start, g->warm_factor, g->opt.omega,
-          g->opt.max_iter, g->opt.tol, exp_world_enum_name("integrator", (int)g->integrator), nd,
-          nd ? lo : 0.0, hi);
+          g->opt.max_iter, g->opt.tol,
+          dyn_world_settings_enum_name("integrator", (int)g->integrator), nd, nd ? lo : 0.0, hi);
   dyn_world_free(w);
 }
 

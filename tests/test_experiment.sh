@@ -14,7 +14,7 @@
 # (on_failure per file and per section) with the status and applied
 # columns, the steps table's counts of them, --dump-failures repeated bit for
 # bit by `lcplab solve`, --max-memory reaching the readers, world settings on
-# scene lines (exp_world_set), and scenes sections with a fake scene peer (a
+# scene lines (dyn_world_settings_set), and scenes sections with a fake scene peer (a
 # script printing a summary line) beside lcplab's own runs.  The campaign machinery (jobs, GNU parallel, resume,
 # corrupted results, provenance) is test_campaign.sh's.
 #
@@ -563,7 +563,7 @@ else
   fail "prof_tex.csv" "exit $rc; $(head -n 5 "$T/otx/prof_tex.csv" 2>&1)"
 fi
 
-# ---- world settings on scene lines: the one parser (exp_world_set), applied to the runs
+# ---- world settings on scene lines: the one parser (dyn_world_settings_set), applied to the runs
 cat >"$T/ws.exp" <<'EOF5'
 experiment drift wsd
 solvers pgs

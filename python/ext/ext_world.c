@@ -43,7 +43,8 @@ typedef struct {
 /* ---- settings by name ----------------------------------------------------------- */
 
 /* The settings over dyn_world_settings_default(): dict {name: text}, each
- * set by the library's one parser (exp_world_set, libexperiment/settings.c;
+ * set by the library's one parser (dyn_world_settings_set, libdynamics/
+ * world_settings_names.c;
  * the package turns its values into text).  An unknown name raises
  * KeyError, a refused value ValueError("NAME must be ..."); 0 or -1. */
 static int settings_from(PyObject *dict, dyn_world_settings *s) {
@@ -63,7 +64,7 @@ static int settings_from(PyObject *dict, dyn_world_settings *s) {
       return -1;
     }
     char err[640] = "";
-    int r = exp_world_set(s, name, text, err, sizeof err);
+    int r = dyn_world_settings_set(s, name, text, err, sizeof err);
     if (r == 0) {
       PyErr_Format(PyExc_KeyError, "unknown setting '%s'", name);
       return -1;
@@ -76,13 +77,13 @@ static int settings_from(PyObject *dict, dyn_world_settings *s) {
   return 0;
 }
 
-/* keys() -> the settings' names (exp_world_key). */
+/* keys() -> the settings' names (dyn_world_settings_key). */
 PyObject *lx_setting_names(PyObject *self, PyObject *args) {
   (void)self;
   (void)args;
   PyObject *out = PyList_New(0);
-  for (int i = 0; out && exp_world_key(i); i++) {
-    PyObject *u = PyUnicode_FromString(exp_world_key(i));
+  for (int i = 0; out && dyn_world_settings_key(i); i++) {
+    PyObject *u = PyUnicode_FromString(dyn_world_settings_key(i));
     if (!u || PyList_Append(out, u) < 0) Py_CLEAR(out);
     Py_XDECREF(u);
   }

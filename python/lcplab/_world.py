@@ -66,8 +66,8 @@ def scenes():
 
 def _text(key, value):
     """A setting's value as the text the library's parser reads
-    (exp_world_set, libexperiment/settings.c: the one parser of settings,
-    also behind ``lcplab simulate --KEY VALUE``)."""
+    (dyn_world_settings_set, libdynamics/world_settings_names.c: the one
+    parser of settings, also behind ``lcplab simulate --KEY VALUE``)."""
     if isinstance(value, (bool, np.bool_)):
         return "on" if value else "off"
     if isinstance(value, numbers.Integral):
