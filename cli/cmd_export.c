@@ -29,7 +29,7 @@
  * written as its explicit CSR, which every format holds.
  *
  * --global (with --format hdf5 or dat) also writes each step's problem in
- * the bodies' velocities (M v = H r + f, u = H' v + w; libexperiment/world_global.c):
+ * the bodies' velocities (M v = H r + f, u = H' v + w; dyn_world_global_new):
  * FCLIB's /fclib_global to DIR/SCENE_stepKKKKKK.global.hdf5 beside the local
  * DIR/SCENE_stepKKKKKK.hdf5 (libfclib keeps one problem per file), or a
  * Siconos gfc3d .dat to SCENE_stepKKKKKK.global.dat; its condensation

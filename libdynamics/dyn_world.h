@@ -391,6 +391,35 @@ DYN_API void dyn_world_last_problem(const dyn_world *w, slv_problem *p, const do
  * its J, M^-1 and free velocities), or NULL when there is none. */
 DYN_API const dyn_system *dyn_world_last_system(const dyn_world *w);
 
+/* The global (velocity) form of the last step's problem (FCLIB's global
+ * problem, Siconos' GlobalFrictionContactProblem; docs/problem.md, "Global
+ * problems"):
+ *     M v = H r + f,      u = H' v + w,      (u, r) on the Coulomb cones
+ * v holds the six velocities (linear, angular, world frame) of each
+ * dynamic body a row touches, in body order.  The arrays are malloc'd and
+ * owned by the record (dyn_global_free; a caller may take them over and
+ * free them with free()). */
+typedef struct dyn_global {
+  int ndof;     /* rows of M and of H: 6 per body */
+  int n;        /* columns of H: the problem's rows (3 per contact) */
+  int *Mp, *Mj; /* M, ndof x ndof, CSR (ndof + 1 row pointers), both triangles */
+  double *Mx;
+  int *Hp, *Hj; /* H, ndof x n, CSR */
+  double *Hx;
+  double *f;  /* ndof */
+  double *w;  /* n */
+  double *mu; /* n / 3: each contact's friction coefficient (the problem's cone_mu) */
+} dyn_global;
+
+/* The global form of w's last step (world_global.c) into *out.  Refused
+ * (DYN_ERR_INPUT, *out = NULL, msg names it): no kept assembly of the last
+ * problem, a row outside the cones (joint rows, box friction: FCLIB's
+ * global problem holds contacts only), a row with cfm > 0 (it has no term
+ * for it), a body whose mass block is not invertible; DYN_ERR_NOMEM. */
+DYN_API dyn_err dyn_world_global_new(const dyn_world *w, dyn_global **out, char *msg,
+                                     size_t msgcap);
+DYN_API void dyn_global_free(dyn_global *g); /* NULL is fine */
+
 /* The last solve (*out), valid until the next step or dyn_world_free: also
  * after a step that failed in its judge stage (DYN_ON_FAILURE_KEEP or
  * STOP: then x_applied is NULL), so that the failing problem can be

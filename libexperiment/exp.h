@@ -253,16 +253,6 @@ EXP_API double exp_time_per_contact(double step_s, double contacts);
  * with the reason in err. */
 EXP_API int exp_run_summary_parse(const char *text, exp_run_summary *o, char *err, size_t len);
 
-/* ---- a step in global form (world_global.c) ------------------------------------- */
-
-/* The global (velocity) form M v = H r + f, u = H' v + w of the world's
- * last step, whose problem is p; NULL with a message in err when a row
- * cannot be written so (cfm > 0, a row outside the cones) or on allocation
- * failure.  io_global_free releases it (docs/io.md, "Global problems
- * out"). */
-EXP_API struct io_global *exp_world_global(const dyn_world *w, const slv_problem *p, char *err,
-                                           size_t errlen);
-
 /* ---- exported steps (export.c; `lcplab export`, docs/lcplab.1) ---------------- */
 
 /* Where and how an export run writes its steps: DIR/SCENE_stepKKKKKK.EXT
