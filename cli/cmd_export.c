@@ -57,6 +57,7 @@
 #include <sys/types.h>
 
 #include "cli.h"
+#include "dyn_run.h"
 #include "dyn_world.h"
 #include "slv.h"
 #include "io.h"
@@ -92,9 +93,9 @@ typedef struct export_state {
   int rc; /* the exit status when the run stops early */
 } export_state;
 
-/* One step of the run (exp_run_steps): every `every` steps, its problem
+/* One step of the run (dyn_world_run): every `every` steps, its problem
  * written (a step without rows counted as skipped). */
-static int export_step(void *ctx, dyn_world *w, const exp_step *st) {
+static int export_step(void *ctx, dyn_world *w, const dyn_run_step *st) {
   export_state *q = ctx;
   if (st->err != DYN_OK) {
     cli_error("export: scene %s: %s", q->wa->scene, dyn_world_message(w));
@@ -146,7 +147,7 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
     return CLI_EXIT_USAGE;
   }
 
-  rc = exp_run_steps(w, K, export_step, &q, NULL);
+  rc = dyn_world_run(w, K, export_step, &q, NULL);
   if (rc != 0) return q.rc;
   long written = q.written, empty = q.empty;
   fputs("{\"scene\":", stdout);

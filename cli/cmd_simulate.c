@@ -101,6 +101,7 @@
 #include <sys/types.h>
 
 #include "cli.h"
+#include "dyn_run.h"
 #include "dyn_world.h"
 #include "slv.h"
 #include "io.h"
@@ -332,7 +333,7 @@ typedef struct sim_state {
   dyn_world *w;
   FILE *csv, *trace;               /* the streams of csv_out, trace_out */
   io_outfile *csv_out, *trace_out; /* until published */
-  exp_run_stats stats;             /* the summary's per-step record (run_summary.c) */
+  dyn_run_stats stats;             /* the summary's per-step record (dyn_run.h) */
   const char *csv_path, *trace_path, *dump_dir;
   dyn_err rejected; /* why the world rejected the last step (DYN_OK: none) */
   long steps;       /* the run's step count (the progress line's total) */
@@ -367,7 +368,7 @@ static void sim_free(sim_state *s) {
   io_outfile_discard(s->csv_out);
   io_outfile_discard(s->trace_out);
   dyn_world_free(s->w);
-  exp_run_stats_free(&s->stats);
+  dyn_run_stats_free(&s->stats);
 }
 
 static void trace_rows(FILE *f, dyn_world *w, long step, double t) {
@@ -442,7 +443,7 @@ static void record_step(sim_state *s, const dyn_world_metrics *m, const char *ap
             m->iterations, m->res_nat_inf, m->solve_time_s, m->joint_error,
             slv_status_str(m->status), applied);
   if (s->trace) trace_rows(s->trace, s->w, m->step, m->t);
-  exp_run_stats_add(&s->stats, m);
+  dyn_run_stats_add(&s->stats, m);
   sim_counts *n = &s->n;
   n->status[m->status - SLV_ERR_OPTIONS]++;
   n->failed += m->failed;
@@ -485,7 +486,7 @@ static void print_counts(FILE *o, const sim_state *s) {
 
 /* ,"time_stage_mean_s":{"prepare":...,...}: each stage's mean over the
  * timed steps, named as dyn_world_stage_name names it, "_" for " ". */
-static void print_stage_means(FILE *o, const exp_run_summary *r) {
+static void print_stage_means(FILE *o, const dyn_run_summary *r) {
   fputs(",\"time_stage_mean_s\":{", o);
   for (int i = 0; i < DYN_WORLD_STAGES; i++) {
     char key[32];
@@ -501,12 +502,12 @@ static void print_stage_means(FILE *o, const exp_run_summary *r) {
 }
 
 /* The JSON summary after the run (the header lists its fields; computed by
- * exp_run_stats_summary). */
+ * dyn_run_stats_summary). */
 static int print_summary(sim_state *s, const cli_world_args *wa, double wall) {
   dyn_world *w = s->w;
   const dyn_world_settings *set = dyn_world_get_settings(w);
-  exp_run_summary r;
-  if (exp_run_stats_summary(&s->stats, w, &r) != 0) {
+  dyn_run_summary r;
+  if (dyn_run_stats_summary(&s->stats, w, &r) != 0) {
     cli_error("simulate: no step to summarise");
     return CLI_EXIT_USAGE;
   }
@@ -589,7 +590,7 @@ static int sim_setup(const cli_world_args *wa, const char *csv, const char *trac
   if (cli_output_refused(csv, force) || cli_output_refused(trace, force)) return CLI_EXIT_USAGE;
   if (s->dump_dir && !dump_dir_ready(s->dump_dir, force)) return CLI_EXIT_USAGE;
   char err[320] = "";
-  if (exp_run_stats_init(&s->stats, s->w, wa->scene, *K, err, sizeof err) != 0) {
+  if (dyn_run_stats_init(&s->stats, s->w, *K, err, sizeof err) != DYN_OK) {
     cli_error("simulate: %s", err);
     return CLI_EXIT_USAGE;
   }
@@ -621,10 +622,10 @@ static int step_failed(sim_state *s, const cli_world_args *wa, dyn_err e, long k
   return CLI_EXIT_NOCONV;
 }
 
-/* One step of the run (exp_run_steps): its row and counts, the dump of a
+/* One step of the run (dyn_world_run): its row and counts, the dump of a
  * failed solve, the largest joint error; a rejected step is kept for
  * step_failed. */
-static int sim_step(void *ctx, dyn_world *w, const exp_step *st) {
+static int sim_step(void *ctx, dyn_world *w, const dyn_run_step *st) {
   sim_state *s = ctx;
   (void)w;
   cli_progress_step(&s->progress, "simulate", st->k, s->steps);
@@ -651,7 +652,7 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   double wall0 = exp_now_s();
   long done = 0;
   s->steps = K;
-  rc = exp_run_steps(w, K, sim_step, s, &done);
+  rc = dyn_world_run(w, K, sim_step, s, &done);
   cli_progress_clear(&s->progress);
   if (rc == -1) return step_failed(s, wa, s->rejected, done);
   if (rc != 0) return rc;

@@ -391,6 +391,15 @@ DYN_API void dyn_world_last_problem(const dyn_world *w, slv_problem *p, const do
  * its J, M^-1 and free velocities), or NULL when there is none. */
 DYN_API const dyn_system *dyn_world_last_system(const dyn_world *w);
 
+/* The measures (slv_residual) of the last step's problem at the impulses
+ * it applied (dyn_world_last_problem); an empty problem's are zero.  A
+ * factored problem has w = A x + b formed first, one pass over its rows
+ * (slv_problem_w_t; slv_residual alone makes one per slice of rows above
+ * 256 blocks), in scratch of the world's that grows like its step buffers
+ * (dyn_world_grow_count counts it).  For the per-step rows of a run
+ * (dyn_run.h, dyn_metric_values). */
+DYN_API slv_residuals dyn_world_last_residual(dyn_world *w);
+
 /* The global (velocity) form of the last step's problem (FCLIB's global
  * problem, Siconos' GlobalFrictionContactProblem; docs/problem.md, "Global
  * problems"):

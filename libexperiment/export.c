@@ -136,7 +136,7 @@ static int write_global(const exp_export *e, const dyn_world *w, io_instance *in
 
 /* The JSON line of a written step. */
 static void put_step_line(FILE *f, const char *path, const char *xpath, const char *gpath,
-                          const exp_step *st, int n, const char *kind) {
+                          const dyn_run_step *st, int n, const char *kind) {
   fputs("{\"file\":", f);
   exp_json_string(f, path);
   fprintf(f, ",\"step\":%ld,\"n\":%d,\"kind\":", st->k, n);
@@ -174,7 +174,7 @@ static int write_problem(const exp_export *e, const dyn_world *w, const slv_prob
   return ok;
 }
 
-int exp_export_step(const exp_export *e, const dyn_world *w, const exp_step *st,
+int exp_export_step(const exp_export *e, const dyn_world *w, const dyn_run_step *st,
                     const slv_problem *p, const double *x, FILE *json) {
   char path[EXP_PATH_MAX], xpath[EXP_PATH_MAX], gpath[EXP_PATH_MAX], err[512] = "";
   char kind[sizeof((io_instance *)0)->kind];

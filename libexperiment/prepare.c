@@ -486,10 +486,10 @@ typedef struct export_run {
   int next, rc;
 } export_run;
 
-/* One step of an export run (exp_run_steps): at an export step, its
+/* One step of an export run (dyn_world_run): at an export step, its
  * problem written unless it is there already; a rejected step ends the
  * trajectory (the problems of the steps before it stay). */
-static int export_step(void *arg, dyn_world *w, const exp_step *st) {
+static int export_step(void *arg, dyn_world *w, const dyn_run_step *st) {
   export_run *q = arg;
   const ctx *c = q->c;
   if (st->err != DYN_OK) {
@@ -526,7 +526,7 @@ static int simulate_exports(const ctx *c, const exp_source *src, int fr, const l
   }
   progress(c->env, "simulating %s for %ld steps to export its problems", src->scene, steps[ns - 1]);
   export_run q = { c, src, steps, paths, contacts, 0, -1 };
-  exp_run_steps(w, steps[ns - 1], export_step, &q, NULL);
+  dyn_world_run(w, steps[ns - 1], export_step, &q, NULL);
   dyn_world_free(w);
   return q.rc;
 }

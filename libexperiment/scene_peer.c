@@ -95,7 +95,7 @@ int exp_scene_peer_run(exp_tctx *c) {
     return 3;
   }
   peer_argv(e, src, K, &set, fric, limit, a);
-  exp_run_summary r;
+  dyn_run_summary r;
   if (exp_ext_exec(c, a->argv, "", limit, out, 65536, &code, &timed_out, &wall, &reported) != 0) {
     failed_row(c, e->name, fric, "error", "cannot run /bin/sh");
   } else if (timed_out) {
@@ -108,6 +108,9 @@ int exp_scene_peer_run(exp_tctx *c) {
     failed_row(c, e->name, fric, "failed", note);
   } else {
     exp_line l;
+    /* the one drift (dyn_energy_drift), with the scene's scale */
+    r.energy_drift =
+        dyn_energy_drift(r.energy_end, r.energy_start, exp_source_drift_scale(src, r.energy_start));
     exp_scene_summary_row(c, e->name, fric, &r, "ok", "", &l);
     exp_tctx_row(c, &l);
   }

@@ -1,10 +1,10 @@
-/* scene_task.c -- the scene tasks of a comparison (the scenes themselves
- * are libdynamics' scenes.c): in drift and accuracy sections one run of a
- * scene (libdynamics dyn_scene_new, dyn_world_step) with one solver, one
- * friction model and one integrator, one CSV row per step
- * (experiments/README.md, "drift" and "accuracy"); in a scenes section a
- * built-in solver's run, summarised in one row (exp_scene_summary_run; a
- * scene peer's is scene_peer.c's).
+/* scene_task.c -- the scene tasks of a comparison (the scenes, the step
+ * loop and the run summary are libdynamics': scenes.c, dyn_run.h): in drift
+ * and accuracy sections one run of a scene (dyn_scene_new, dyn_world_run)
+ * with one solver, one friction model and one integrator, one CSV row per
+ * step (experiments/README.md, "drift" and "accuracy"); in a scenes section
+ * a built-in solver's run, summarised in one row (dyn_run_stats;
+ * exp_scene_summary_run; a scene peer's is scene_peer.c's).
  *
  * Friction groups: a section compares the solvers on one friction model at
  * a time (`friction box cone` by default: the pivoting and PGS-type solvers
@@ -16,22 +16,18 @@
  * exact reference); a step whose problem the solver refuses ends the run
  * with a "refused" row naming the step.
  *
- *   drift: energy E (kinetic + potential, floor at z = 0) and its relative
- *     drift (E - E0) / S with E0 before the first step and the scale
- *     S = max(|E0|, M |g| D) fixed then: M the dynamic bodies' total mass, D
- *     the diagonal of the box around their centres (the potential energy a
- *     fall across the scene's own extent releases); |E0| alone is
- *     meaningless when a scene starts at E0 = 0, as the chain released at
- *     rest at z = 0 does; a fixed S keeps a blow-up visible (empty if S = 0);
- *     the deepest penetration of the step, contacts, iterations,
- *     res_nat_inf;
- *   accuracy: penetration, joint error (dyn_world_metrics.joint_error: the
- *     largest anchor error after the step, m; empty when the scene has no
- *     joint), and the complementarity and infeasibility of the step's solve,
- *     recomputed with slv_residual from the step's problem and the impulses
- *     applied (dyn_world_last_problem).
+ *   drift: energy E (kinetic + potential, floor at z = 0) and its drift
+ *     rel_drift (dyn_energy_drift: (E - E0) / S with E0 before the first
+ *     step and S = max(|E0|, M |g| D) fixed then; docs/dynamics.md, "Energy
+ *     drift"; empty if S = 0), the deepest penetration of the step,
+ *     contacts, iterations, res_nat_inf;
+ *   accuracy: penetration, joint error (the largest anchor error after the
+ *     step, m; empty when the scene has no joint), and the complementarity
+ *     and infeasibility of the step's solve, recomputed with slv_residual
+ *     from the step's problem and the impulses applied
+ *     (dyn_world_last_residual).
  * Every step row has the step's solve status and what the world applied
- * (exp_applied_label, policy_note): a failed solve goes to the world's failure policy
+ * (dyn_applied_label, policy_note): a failed solve goes to the world's failure policy
  * (the section's on_failure, fallback_solver, fallback_max_iter;
  * docs/dynamics.md, "The world step"), and the row says which impulses the
  * step applied -- solver (its x), none (no rows), fallback:SOLVER, warm, zero --
@@ -106,27 +102,6 @@ dyn_world_settings exp_scene_settings(const exp_section *s, const exp_source *sr
   return set;
 }
 
-/* The drift scale S = max(|E0|, M |g| D) (header). */
-static double drift_scale(dyn_world *w, double E0) {
-  const dyn_body *bd = dyn_world_bodies(w);
-  double M = 0, lo[3] = { INFINITY, INFINITY, INFINITY },
-         hi[3] = { -INFINITY, -INFINITY, -INFINITY };
-  for (int i = 0; i < dyn_world_body_count(w); i++) {
-    if (bd[i].is_static) continue;
-    double c[3] = { bd[i].r.x, bd[i].r.y, bd[i].r.z };
-    M += bd[i].mass;
-    for (int a = 0; a < 3; a++) {
-      lo[a] = fmin(lo[a], c[a]);
-      hi[a] = fmax(hi[a], c[a]);
-    }
-  }
-  if (!(M > 0)) return fabs(E0);
-  dyn_v3 g = dyn_world_get_settings(w)->gravity;
-  double d0 = hi[0] - lo[0], d1 = hi[1] - lo[1], d2 = hi[2] - lo[2];
-  double D = sqrt(d0 * d0 + d1 * d1 + d2 * d2);
-  return fmax(fabs(E0), M * sqrt(g.x * g.x + g.y * g.y + g.z * g.z) * D);
-}
-
 /* The applied column: what the step applied (a step without rows applied
  * its empty solution). */
 static void policy_note(const dyn_world *w, const dyn_world_metrics *m, const char *applied,
@@ -173,15 +148,17 @@ static void bare_row(const srun *r, long step, const char *status, const char *a
   exp_line_str(l, note);
 }
 
-static void step_row(const srun *r, dyn_world *w, const dyn_world_metrics *m, double E0,
-                     double scale, const char *applied, const char *note, exp_line *l) {
+/* A step's row: its metrics, then the policy's note. */
+static void step_row(const srun *r, dyn_world *w, const dyn_run_step *st, const char *note,
+                     exp_line *l) {
+  const dyn_world_metrics *m = &st->m;
   row_head(r, l);
   exp_line_int(l, m->step);
   exp_line_num(l, m->t);
   if (r->c->s->kind == EXP_DRIFT) {
     exp_line_num(l, m->energy);
-    if (scale > 0.0)
-      exp_line_num(l, (m->energy - E0) / scale);
+    if (st->drift_scale > 0.0) /* the one drift: docs/dynamics.md, "Energy drift" */
+      exp_line_num(l, dyn_energy_drift(m->energy, st->energy0, st->drift_scale));
     else
       exp_line_empty(l);
     exp_line_num(l, m->max_penetration);
@@ -194,14 +171,14 @@ static void step_row(const srun *r, dyn_world *w, const dyn_world_metrics *m, do
       exp_line_num(l, m->joint_error);
     else
       exp_line_empty(l); /* no joints: no joint error */
-    slv_residuals res = exp_last_residual(w);
+    slv_residuals res = dyn_world_last_residual(w);
     exp_line_num(l, res.compl );
     exp_line_num(l, res.infeas);
     exp_line_num(l, m->res_nat_inf);
     exp_line_int(l, m->iterations);
   }
   exp_line_str(l, slv_status_str(m->status));
-  exp_line_str(l, applied);
+  exp_line_str(l, st->applied);
   exp_line_str(l, note);
 }
 
@@ -228,6 +205,17 @@ long exp_source_default_steps(const exp_source *src, double dt) {
                : 0;
   dyn_model_free(m);
   return K;
+}
+
+double exp_source_drift_scale(const exp_source *src, double E0) {
+  const char *params[EXP_MAX_PARAMS];
+  build_params(src, params);
+  dyn_model *m = NULL;
+  double S = dyn_scene_model(src->scene, params, src->nparams, &m, NULL, 0) == DYN_OK
+                 ? dyn_model_drift_scale(m, E0)
+                 : NAN;
+  dyn_model_free(m);
+  return S;
 }
 
 /* One "# world:" line of a scene source for its section's CSV preamble
@@ -320,13 +308,13 @@ static int dump_step(srun *r, dyn_world *w, long k, const char *applied, char *e
 typedef struct steps_ctx {
   srun *r;
   long K;
-  double E0, scale, limit, t_end;
+  double limit, t_end;
   int rc; /* 3 when a dump could not be written */
 } steps_ctx;
 
-/* One step of a scene task (exp_run_steps): the dump of a failed solve,
+/* One step of a scene task (dyn_world_run): the dump of a failed solve,
  * the row (a rejected step's ends the run), the watchdog for the next. */
-static int scene_step(void *ctx, dyn_world *w, const exp_step *st) {
+static int scene_step(void *ctx, dyn_world *w, const dyn_run_step *st) {
   steps_ctx *q = ctx;
   srun *r = q->r;
   exp_tctx *c = r->c;
@@ -347,7 +335,7 @@ static int scene_step(void *ctx, dyn_world *w, const exp_step *st) {
   }
   c->nonconv |= st->m.status != SLV_CONVERGED;
   policy_note(w, &st->m, st->applied, note, sizeof note);
-  step_row(r, w, &st->m, q->E0, q->scale, st->applied, note, &l);
+  step_row(r, w, st, note, &l);
   exp_tctx_row(c, &l);
   if (st->k < q->K) arm_for_step(r, st->k + 1, q->limit, q->t_end);
   return 0;
@@ -356,15 +344,13 @@ static int scene_step(void *ctx, dyn_world *w, const exp_step *st) {
 /* The steps of a built scene; 0, or 3 when a dump could not be written. */
 static int run_steps(srun *r, dyn_world *w, const exp_source *src) {
   exp_tctx *c = r->c;
-  steps_ctx q = { r, 0, 0, 0, 0, 0, 0 };
+  steps_ctx q = { r, 0, 0, 0, 0 };
   q.K = src->steps > 0 ? src->steps
                        : dyn_model_default_steps(dyn_world_model(w), dyn_world_get_settings(w)->dt);
-  q.E0 = dyn_world_energy(w, NULL, NULL);
-  q.scale = drift_scale(w, q.E0);
   q.limit = exp_time_limit(c->pl, c->s);
   q.t_end = exp_now_s() + q.limit;
   arm_for_step(r, 1, q.limit, q.t_end);
-  exp_run_steps(w, q.K, scene_step, &q, NULL);
+  dyn_world_run(w, q.K, scene_step, &q, NULL);
   exp_wd_disarm(c->wd);
   return q.rc;
 }
@@ -429,7 +415,7 @@ static void count_or_empty(exp_line *l, long v) {
 }
 
 void exp_scene_summary_row(const exp_tctx *c, const char *solver, const char *friction,
-                           const exp_run_summary *r, const char *status, const char *note,
+                           const dyn_run_summary *r, const char *status, const char *note,
                            exp_line *l) {
   const exp_source *src = &c->s->src[c->t->src];
   char params[EXP_MAX_PARAMS * 8], settings[EXP_MAX_SETTINGS * 8];
@@ -465,29 +451,28 @@ void exp_scene_summary_row(const exp_tctx *c, const char *solver, const char *fr
 
 /* The state of a summary run between its steps. */
 typedef struct summary_ctx {
-  exp_run_stats st;
+  dyn_run_stats st;
   const char *status; /* a rejected step's */
   char note[256];
 } summary_ctx;
 
-static int summary_step(void *ctx, dyn_world *w, const exp_step *st) {
+static int summary_step(void *ctx, dyn_world *w, const dyn_run_step *st) {
   summary_ctx *q = ctx;
   if (st->err != DYN_OK) {
     q->status = st->status;
     exp_fmt(q->note, sizeof q->note, "step %ld: %s", st->k, dyn_world_message(w));
     return 0;
   }
-  exp_run_stats_add(&q->st, &st->m);
+  dyn_run_stats_add(&q->st, &st->m);
   return 0;
 }
 
 /* The run of a built world and its summary row. */
 static void summary_steps(exp_tctx *c, dyn_world *w, const char *solver, const char *fric, long K) {
-  const exp_source *src = &c->s->src[c->t->src];
   summary_ctx q;
   exp_line l;
   char err[256] = "", extra[sizeof l.s + 2];
-  if (exp_run_stats_init(&q.st, w, src->scene, K, err, sizeof err) != 0) {
+  if (dyn_run_stats_init(&q.st, w, K, err, sizeof err) != DYN_OK) {
     exp_scene_summary_row(c, solver, fric, NULL, "error", err, &l);
     exp_tctx_row(c, &l);
     return;
@@ -499,14 +484,14 @@ static void summary_steps(exp_tctx *c, dyn_world *w, const char *solver, const c
   exp_scene_summary_row(c, solver, fric, NULL, "time_limit", err, &l);
   snprintf(extra, sizeof extra, "%s\n", l.s);
   exp_wd_arm(c->wd, limit, extra, 1);
-  exp_run_steps(w, K, summary_step, &q, NULL);
+  dyn_world_run(w, K, summary_step, &q, NULL);
   exp_wd_disarm(c->wd);
-  exp_run_summary r;
-  int have = exp_run_stats_summary(&q.st, w, &r) == 0;
+  dyn_run_summary r;
+  int have = dyn_run_stats_summary(&q.st, w, &r) == 0;
   c->nonconv |= have && r.not_converged > 0;
   exp_scene_summary_row(c, solver, fric, have ? &r : NULL, q.status ? q.status : "ok", q.note, &l);
   exp_tctx_row(c, &l);
-  exp_run_stats_free(&q.st);
+  dyn_run_stats_free(&q.st);
 }
 
 /* A built-in solver's task of a scenes section. */

@@ -1,5 +1,6 @@
 /* ext_world.c -- the World type: a libdynamics world built from a named
- * scene (dyn_scene_new), stepped with the GIL released, with numpy arrays
+ * scene (dyn_scene_new), stepped with the GIL released by libdynamics' one
+ * step loop (dyn_world_run; it needs libdynamics and libsolvers only), with numpy arrays
  * of the per-step metrics (those of `lcplab simulate`'s CSV, cli/
  * cmd_simulate.c, plus ContactBench's criteria of each step's solve,
  * docs/problem.md, "Contact metrics") and of the trace of the dynamic
@@ -25,8 +26,7 @@
  */
 #include "lcplab_ext.h"
 
-#include "exp.h"
-
+#include "dyn_run.h"
 #include "dyn_world.h"
 
 #include <limits.h>
@@ -237,7 +237,7 @@ static void record(dyn_world *w, const dyn_world_metrics *m, columns *c, long k)
   const double *x = NULL;
   dyn_world_last_problem(w, &p, &x);
   slv_contact_metrics cm = { NAN, NAN, NAN, NAN, NAN, NAN };
-  if (p.n > 0 && p.ncones > 0 && x) cm = exp_last_residual(w).contact;
+  if (p.n > 0 && p.ncones > 0 && x) cm = dyn_world_last_residual(w).contact;
   v[COL_SIG] = cm.signorini;
   v[COL_CONIC] = cm.conic_compl;
   v[COL_NCP] = cm.ncp_compl;
@@ -296,7 +296,7 @@ static int dynamic_bodies(dyn_world *w, int **out) {
   return nd;
 }
 
-/* The state of World.run between its steps (exp_run_steps, the library's
+/* The state of World.run between its steps (dyn_world_run, the library's
  * one step loop): the columns and the trace filled row by row. */
 typedef struct run_ctx {
   columns *c;
@@ -308,7 +308,7 @@ typedef struct run_ctx {
   dyn_err e; /* why the world rejected a step (DYN_OK: none) */
 } run_ctx;
 
-static int run_step(void *arg, dyn_world *w, const exp_step *st) {
+static int run_step(void *arg, dyn_world *w, const dyn_run_step *st) {
   run_ctx *r = arg;
   if (st->err != DYN_OK) {
     r->e = st->err;
@@ -353,7 +353,7 @@ static PyObject *world_run(lx_world *self, PyObject *args, PyObject *kwargs) {
   self->busy = 1;
   Py_BEGIN_ALLOW_THREADS
       /* between steps too: a step without rows solves nothing */
-      if (K > 0 && !lx_cancel_check(&cancel)) exp_run_steps(self->w, K, run_step, &rc, NULL);
+      if (K > 0 && !lx_cancel_check(&cancel)) dyn_world_run(self->w, K, run_step, &rc, NULL);
   Py_END_ALLOW_THREADS self->busy = 0;
   long k = rc.k;
   dyn_err e = rc.e;
