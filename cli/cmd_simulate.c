@@ -14,7 +14,8 @@
  * solver, the solve judged (a failed one goes to the failure policy,
  * --on-failure; docs/dynamics.md, "The world step"), impulses applied,
  * positions integrated.  The CSV has a header row and one row per step
- * k = 1..K:
+ * k = 1..K, the columns DYN_METRICS_SIMULATE of libdynamics' one table of
+ * per-step metrics (dyn_run.h; their text dyn_metric_text):
  *     step, t, kinetic, potential, energy, max_penetration, contacts, rows,
  *     iterations, res_nat_inf, solve_time_s, joint_error, status, applied
  * (t = k H after the step; energies after the step, potential m g z with the
@@ -334,6 +335,7 @@ typedef struct sim_state {
   FILE *csv, *trace;               /* the streams of csv_out, trace_out */
   io_outfile *csv_out, *trace_out; /* until published */
   dyn_run_stats stats;             /* the summary's per-step record (dyn_run.h) */
+  dyn_metric_set cols;             /* the CSV's columns (DYN_METRICS_SIMULATE) */
   const char *csv_path, *trace_path, *dump_dir;
   dyn_err rejected; /* why the world rejected the last step (DYN_OK: none) */
   long steps;       /* the run's step count (the progress line's total) */
@@ -435,13 +437,24 @@ static int dump_failure(sim_state *s, long k) {
   return 1;
 }
 
+/* The CSV row of step st: the table's DYN_METRICS_SIMULATE columns
+ * (dyn_metric_values, dyn_metric_text: integers, %.17g, times %.6g, names). */
+static void csv_row(sim_state *s, const dyn_run_step *st) {
+  dyn_metric_value v[DYN_METRIC_SET_MAX];
+  char text[64];
+  dyn_metric_values(&s->cols, s->w, st, v);
+  for (int i = 0; i < s->cols.n; i++) {
+    dyn_metric_text(dyn_metric_at(s->cols.col[i]), &v[i], text, sizeof text);
+    if (i) fputc(',', s->csv);
+    fputs(text, s->csv);
+  }
+  fputc('\n', s->csv);
+}
+
 /* One step's CSV row and its counts. */
-static void record_step(sim_state *s, const dyn_world_metrics *m, const char *applied) {
-  if (s->csv)
-    fprintf(s->csv, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%d,%.17g,%.6g,%.17g,%s,%s\n", m->step,
-            m->t, m->kinetic, m->potential, m->energy, m->max_penetration, m->contacts, m->rows,
-            m->iterations, m->res_nat_inf, m->solve_time_s, m->joint_error,
-            slv_status_str(m->status), applied);
+static void record_step(sim_state *s, const dyn_run_step *st) {
+  const dyn_world_metrics *m = &st->m;
+  if (s->csv) csv_row(s, st);
   if (s->trace) trace_rows(s->trace, s->w, m->step, m->t);
   dyn_run_stats_add(&s->stats, m);
   sim_counts *n = &s->n;
@@ -590,7 +603,8 @@ static int sim_setup(const cli_world_args *wa, const char *csv, const char *trac
   if (cli_output_refused(csv, force) || cli_output_refused(trace, force)) return CLI_EXIT_USAGE;
   if (s->dump_dir && !dump_dir_ready(s->dump_dir, force)) return CLI_EXIT_USAGE;
   char err[320] = "";
-  if (dyn_run_stats_init(&s->stats, s->w, *K, err, sizeof err) != DYN_OK) {
+  if (dyn_run_stats_init(&s->stats, s->w, *K, err, sizeof err) != DYN_OK ||
+      dyn_metric_set_init(&s->cols, DYN_METRICS_SIMULATE, err, sizeof err) != DYN_OK) {
     cli_error("simulate: %s", err);
     return CLI_EXIT_USAGE;
   }
@@ -633,7 +647,7 @@ static int sim_step(void *ctx, dyn_world *w, const dyn_run_step *st) {
     s->rejected = st->err;
     return 0;
   }
-  record_step(s, &st->m, st->applied);
+  record_step(s, st);
   if (st->m.failed && !dump_failure(s, st->k)) return CLI_EXIT_USAGE;
   return 0;
 }
@@ -644,10 +658,7 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   int rc = sim_setup(wa, csv, trace, force, s, &K);
   if (rc >= 0) return rc;
   dyn_world *w = s->w;
-  if (s->csv)
-    fputs("step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,"
-          "solve_time_s,joint_error,status,applied\n",
-          s->csv);
+  if (s->csv) fputs(DYN_METRICS_SIMULATE "\n", s->csv);
   if (s->trace) fputs("step,t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", s->trace);
   double wall0 = exp_now_s();
   long done = 0;

@@ -1,11 +1,15 @@
 /*
  * dyn_run.h -- public header of libdynamics, part 4: runs of a world.  The
- * step loop every caller shares, the one definition of energy drift, and
- * the summary of a run (docs/dynamics.md, "Runs").
+ * step loop every caller shares, the one table of per-step metric columns
+ * from which every per-step output is generated, the one definition of
+ * energy drift, and the summary of a run (docs/dynamics.md, "Runs").
  *
  * `lcplab simulate` (its CSV and its JSON summary), `lcplab export`,
- * Python's World and the experiment engine's scene tasks (drift and
- * accuracy rows, scenes rows) all step a world through dyn_world_run.
+ * Python's World (its numpy arrays) and the experiment engine's scene
+ * tasks (drift and accuracy rows, scenes rows) all step a world through
+ * dyn_world_run and take their per-step columns from the table below: a
+ * column's name, type, unit and meaning exist here once, and each output
+ * is a list of column names (DYN_METRICS_*) resolved against it.
  *
  * Nothing here prints or keeps global state.  dyn_run_stats_init is the
  * only function that allocates (the per-step arrays of a run summary,
@@ -66,6 +70,89 @@ DYN_API double dyn_world_drift_scale(const dyn_world *w, double E0);
 /* S for the model's initial state (its bodies' r, its gravity): the same
  * number as a world freshly built from it gives. */
 DYN_API double dyn_model_drift_scale(const dyn_model *m, double E0);
+
+/* ---- the per-step metric columns (world_metrics.c) -------------------------------- */
+
+/* How a column's value is held and written. */
+typedef enum dyn_metric_type {
+  DYN_METRIC_INT = 0, /* an integer (a count, a step number, a flag) */
+  DYN_METRIC_REAL,    /* a real number */
+  DYN_METRIC_TIME,    /* a wall time (s): it differs from run to run */
+  DYN_METRIC_STATUS,  /* an slv_status: its name as text, its code as a number */
+  DYN_METRIC_APPLIED, /* the impulses a step applied: dyn_applied_label as text, the
+                         dyn_applied index as a number */
+  DYN_METRIC_STAGES   /* DYN_WORLD_STAGES wall times (s), one per stage of the step */
+} dyn_metric_type;
+
+/* A column of the table. */
+typedef struct dyn_metric_column {
+  const char *name; /* the CSV column's and the array's name */
+  dyn_metric_type type;
+  const char *unit;    /* "m", "J", "s", ... ("" for counts, codes and ratios) */
+  const char *meaning; /* one line */
+} dyn_metric_column;
+
+/* The number of columns, column i (NULL out of range), the index of the
+ * column named name (-1 if none). */
+DYN_API int dyn_metric_count(void);
+DYN_API const dyn_metric_column *dyn_metric_at(int i);
+DYN_API int dyn_metric_find(const char *name);
+
+/* The outputs, as lists of column names:
+ *   DYN_METRICS_SIMULATE  the CSV of `lcplab simulate --csv` (its header is
+ *                         this text);
+ *   DYN_METRICS_ARRAYS    Python's World.run arrays (lcplab.METRICS);
+ *   DYN_METRICS_DRIFT     a drift section's step rows (experiments/README.md);
+ *   DYN_METRICS_ACCURACY  an accuracy section's step rows. */
+#define DYN_METRICS_SIMULATE                                                                       \
+  "step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,"          \
+  "solve_time_s,joint_error,status,applied"
+#define DYN_METRICS_ARRAYS                                                                         \
+  "step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,"          \
+  "solve_time_s,collide_time_s,step_time_s,status,joint_error,failed,applied,"                     \
+  "fallback_status,res_applied,signorini,conic_compl,ncp_compl,dual_feas,primal_feas,"             \
+  "mdp_gap,stage_time_s"
+#define DYN_METRICS_DRIFT                                                                          \
+  "step,t,energy,rel_drift,max_penetration,contacts,iterations,res_nat_inf,status,applied"
+#define DYN_METRICS_ACCURACY                                                                       \
+  "step,t,max_penetration,joint_error,compl,infeas,res_nat_inf,iterations,status,applied"
+
+/* A list of columns resolved against the table, once before a run. */
+#define DYN_METRIC_SET_MAX 64
+typedef struct dyn_metric_set {
+  int n;                       /* columns */
+  int col[DYN_METRIC_SET_MAX]; /* their indices in the table */
+  unsigned needs;              /* what their values need computed (private) */
+} dyn_metric_set;
+
+/* s from names, "a,b,c" (one of DYN_METRICS_*, or the caller's own list).
+ * DYN_OK, or DYN_ERR_INPUT with msg naming an unknown column (or too many). */
+DYN_API dyn_err dyn_metric_set_init(dyn_metric_set *s, const char *names, char *msg, size_t msgcap);
+
+/* A column's value at one step. */
+typedef struct dyn_metric_value {
+  double x;             /* the number: INT, REAL, TIME; STATUS the slv_status code;
+                           APPLIED the dyn_applied index; NaN for STAGES */
+  const char *text;     /* STATUS, APPLIED: the name; else NULL */
+  const double *stages; /* STAGES: the stage times (DYN_WORLD_STAGES); else NULL */
+  int none;             /* 1: the measure does not exist here (an empty field) */
+} dyn_metric_value;
+
+/* The values of s's columns at step st of w (an applied step, st->err ==
+ * DYN_OK), into v[0 .. s->n - 1].  The residual columns (compl, infeas)
+ * are recomputed from the step's problem and the impulses applied
+ * (dyn_world_last_residual), once however many are asked for; ContactBench's
+ * criteria (signorini ... mdp_gap) only when the problem has Coulomb cones
+ * (NaN otherwise).  Pointers in v are valid while st and w's last step are. */
+DYN_API void dyn_metric_values(const dyn_metric_set *s, dyn_world *w, const dyn_run_step *st,
+                               dyn_metric_value *v);
+
+/* The text of a value in the per-step CSV of `lcplab simulate`: INT as an
+ * integer, REAL with 17 significant digits (%.17g: it reads back to the same
+ * double), TIME with 6, STATUS and APPLIED their names, a none value "";
+ * the stage times joined by ';'.  Into buf (len bytes; truncated). */
+DYN_API void dyn_metric_text(const dyn_metric_column *c, const dyn_metric_value *v, char *buf,
+                             size_t len);
 
 /* ---- the summary of a run (world_summary.c) ---------------------------------------- */
 

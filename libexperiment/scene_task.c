@@ -1,10 +1,12 @@
 /* scene_task.c -- the scene tasks of a comparison (the scenes, the step
- * loop and the run summary are libdynamics': scenes.c, dyn_run.h): in drift
- * and accuracy sections one run of a scene (dyn_scene_new, dyn_world_run)
- * with one solver, one friction model and one integrator, one CSV row per
- * step (experiments/README.md, "drift" and "accuracy"); in a scenes section
- * a built-in solver's run, summarised in one row (dyn_run_stats;
- * exp_scene_summary_run; a scene peer's is scene_peer.c's).
+ * loop, the metric columns and the run summary are libdynamics': scenes.c,
+ * dyn_run.h): in drift and accuracy sections one run of a scene
+ * (dyn_scene_new, dyn_world_run) with one solver, one friction model and
+ * one integrator, one CSV row per step whose metric columns are the table's
+ * DYN_METRICS_DRIFT or DYN_METRICS_ACCURACY (experiments/README.md, "drift"
+ * and "accuracy"); in a scenes section a built-in solver's run, summarised
+ * in one row (dyn_run_stats; exp_scene_summary_run; a scene peer's is
+ * scene_peer.c's).
  *
  * Friction groups: a section compares the solvers on one friction model at
  * a time (`friction box cone` by default: the pivoting and PGS-type solvers
@@ -122,6 +124,7 @@ static void policy_note(const dyn_world *w, const dyn_world_metrics *m, const ch
 typedef struct srun {
   exp_tctx *c;
   const char *scene, *solver, *integ, *fric;
+  dyn_metric_set cols;     /* the section kind's metric columns (DYN_METRICS_DRIFT, _ACCURACY) */
   char dump[EXP_PATH_MAX]; /* --dump-failures: this run's folder ("" = none) */
   FILE *index;             /* its failures.csv, open from the first dump */
 } srun;
@@ -134,51 +137,52 @@ static void row_head(const srun *r, exp_line *l) {
   exp_line_str(l, r->fric);
 }
 
-/* A row without numbers: step (0: none), status, applied, note. */
+/* A row without numbers: step (0: none), status, applied, note; the other
+ * metric columns empty. */
 static void bare_row(const srun *r, long step, const char *status, const char *applied,
                      const char *note, exp_line *l) {
   row_head(r, l);
-  if (step > 0)
-    exp_line_int(l, step);
-  else
-    exp_line_empty(l);
-  for (int k = 0; k < 7; k++) exp_line_empty(l);
-  exp_line_str(l, status);
-  exp_line_str(l, applied);
+  for (int i = 0; i < r->cols.n; i++) {
+    const char *name = dyn_metric_at(r->cols.col[i])->name;
+    if (strcmp(name, "step") == 0 && step > 0)
+      exp_line_int(l, step);
+    else if (strcmp(name, "status") == 0)
+      exp_line_str(l, status);
+    else if (strcmp(name, "applied") == 0)
+      exp_line_str(l, applied);
+    else
+      exp_line_empty(l);
+  }
   exp_line_str(l, note);
 }
 
-/* A step's row: its metrics, then the policy's note. */
+/* One metric value as a field: integers as integers, numbers as %.6e
+ * (exp_line_num), names as text, a measure that does not exist empty. */
+static void metric_field(exp_line *l, const dyn_metric_column *c, const dyn_metric_value *v) {
+  if (v->none)
+    exp_line_empty(l);
+  else if (c->type == DYN_METRIC_INT)
+    exp_line_int(l, (long)v->x);
+  else if (c->type == DYN_METRIC_STATUS || c->type == DYN_METRIC_APPLIED)
+    exp_line_str(l, v->text);
+  else
+    exp_line_num(l, v->x);
+}
+
+/* A step's row: the section's metric columns from libdynamics' table
+ * (dyn_metric_values), then the policy's note.  joint_error is empty when
+ * the scene has no joint (experiments/README.md, "accuracy"). */
 static void step_row(const srun *r, dyn_world *w, const dyn_run_step *st, const char *note,
                      exp_line *l) {
-  const dyn_world_metrics *m = &st->m;
+  dyn_metric_value v[DYN_METRIC_SET_MAX];
+  dyn_metric_values(&r->cols, w, st, v);
+  int no_joints = dyn_world_joint_count(w) == 0;
   row_head(r, l);
-  exp_line_int(l, m->step);
-  exp_line_num(l, m->t);
-  if (r->c->s->kind == EXP_DRIFT) {
-    exp_line_num(l, m->energy);
-    if (st->drift_scale > 0.0) /* the one drift: docs/dynamics.md, "Energy drift" */
-      exp_line_num(l, dyn_energy_drift(m->energy, st->energy0, st->drift_scale));
-    else
-      exp_line_empty(l);
-    exp_line_num(l, m->max_penetration);
-    exp_line_int(l, m->contacts);
-    exp_line_int(l, m->iterations);
-    exp_line_num(l, m->res_nat_inf);
-  } else {
-    exp_line_num(l, m->max_penetration);
-    if (dyn_world_joint_count(w) > 0)
-      exp_line_num(l, m->joint_error);
-    else
-      exp_line_empty(l); /* no joints: no joint error */
-    slv_residuals res = dyn_world_last_residual(w);
-    exp_line_num(l, res.compl );
-    exp_line_num(l, res.infeas);
-    exp_line_num(l, m->res_nat_inf);
-    exp_line_int(l, m->iterations);
+  for (int i = 0; i < r->cols.n; i++) {
+    const dyn_metric_column *c = dyn_metric_at(r->cols.col[i]);
+    if (no_joints && strcmp(c->name, "joint_error") == 0) v[i].none = 1;
+    metric_field(l, c, &v[i]);
   }
-  exp_line_str(l, slv_status_str(m->status));
-  exp_line_str(l, st->applied);
   exp_line_str(l, note);
 }
 
@@ -360,12 +364,16 @@ int exp_scene_run(exp_tctx *c) {
   const exp_source *src = &c->s->src[t->src];
   const slv_solver *sv = t->solver.sv;
   int fr = t->friction == EXP_FRICTION_AUTO ? auto_friction(sv) : t->friction;
-  srun r = {
-    c,  src->scene, sv->name, integrator_str[t->integrator], fr >= 0 ? friction_str[fr] : "auto",
-    "", NULL
-  };
+  srun r = { .c = c,
+             .scene = src->scene,
+             .solver = sv->name,
+             .integ = integrator_str[t->integrator],
+             .fric = fr >= 0 ? friction_str[fr] : "auto" };
   exp_line l;
   char why[256];
+  /* the table's own lists: they resolve (tests/test_world_run.c) */
+  dyn_metric_set_init(&r.cols, c->s->kind == EXP_DRIFT ? DYN_METRICS_DRIFT : DYN_METRICS_ACCURACY,
+                      NULL, 0);
   if (fr < 0 || !takes_friction(sv, fr, why, sizeof why)) {
     if (fr < 0) snprintf(why, sizeof why, "%s takes no contact rows", sv->name);
     bare_row(&r, 0, "refused", "none", why, &l);

@@ -1,8 +1,8 @@
 /* test_experiment_lib.c -- libexperiment's calculations that
  * test_experiment_profile.c (statistics, tables), test_run_summary.c (a
  * peer's summary line) and test_generate_lib.c do not check (a world's run,
- * settings and summary are libdynamics': test_world_run.c,
- * test_world_settings.c, test_world_summary.c):
+ * settings and metric columns are libdynamics': test_world_run.c,
+ * test_world_settings.c, test_world_metrics.c):
  *
  *   - the JSON of one solve (solve_json.c): strings escaped as RFC 8259
  *     asks (quote, backslash, control characters, invalid UTF-8 as U+FFFD),
