@@ -5,6 +5,7 @@
 # tens of percent between repeats; instruction counts do not move.
 #
 #   sh experiments/bench_instructions.sh BEFORE_BUILD AFTER_BUILD SHARED [PEERS] > table.md
+#   STEP_BASE=OLD_BUILD sh experiments/bench_instructions.sh BEFORE_BUILD AFTER_BUILD SHARED
 #
 # BEFORE_BUILD, AFTER_BUILD: build folders of two revisions (configured
 # with CFLAGS='-g -O2' and run from there with libtool); SHARED: the shared
@@ -16,10 +17,20 @@
 # whether the two builds gave the same answers (the solve's JSON but for
 # its times; the scene's CSV but for solve_time_s).  Work files go to a
 # temporary folder, removed at the end.
+#
+# The world step's rows (issue 66): pyramid 30 and pile 3000 with the
+# world's defaults and pgs_wide at 50 sweeps, the runs whose solve part
+# grew by a quarter to a half between e287dff and 4fce775 while every
+# table compared builds that both had the cause.  With STEP_BASE set to
+# the build of an older revision (e287dff's: before the scale-invariant
+# test, experiments/BENCHMARKS.md), each of them gets a second row, STEP_BASE
+# against AFTER_BUILD, so that the step's cost is also held to that
+# revision's; its "same answers" names the first step where the two
+# differ (a test that changed stops some solves at another sweep).
 set -u
 [ $# -ge 3 ] || { echo "usage: $0 BEFORE_BUILD AFTER_BUILD SHARED [PEERS]" >&2; exit 2; }
-before=$1 after=$2 shared=$3 peers=${4:-}
-for b in "$before" "$after"; do
+before=$1 after=$2 shared=$3 peers=${4:-} base=${STEP_BASE:-}
+for b in "$before" "$after" ${base:+"$base"}; do
   [ -x "$b/cli/lcplab" ] || { echo "$0: $b/cli/lcplab: not built" >&2; exit 2; }
 done
 command -v valgrind > /dev/null || { echo "$0: valgrind not installed" >&2; exit 2; }
@@ -92,7 +103,10 @@ row() {
   rm -f "$T"/a.* "$T"/b.*
 }
 
-# row_scene NAME ARGS...: one simulation (lcplab simulate ARGS) under both
+# row_scene NAME ARGS...: one simulation (lcplab simulate ARGS) under both;
+# with step=1 and STEP_BASE set, a second row: STEP_BASE against
+# AFTER_BUILD (AFTER_BUILD's run is not repeated)
+step=0
 row_scene() {
   name=$1
   shift
@@ -102,7 +116,12 @@ row_scene() {
   same=${same:-yes}
   [ -s "$T/a.ncsv" ] || same="no output ($(head -c 80 "$T/a.stderr"))"
   print_row "$name" "$rb $ra" "$same"
-  rm -f "$T"/a.* "$T"/b.*
+  if [ "$step" = 1 ] && [ -n "$base" ]; then
+    rs=$(ir "$base" "$T/s" dyn_world_step simulate "$@" --force --csv "$T/s.csv")
+    same=$(same_csv "$T/s.ncsv" "$T/a.ncsv")
+    print_row "$name, against STEP_BASE" "$rs $ra" "${same:-yes}"
+  fi
+  rm -f "$T"/a.* "$T"/b.* "$T"/s.*
 }
 
 bench_scene() { # NAME SCENE PARAM SOLVER
@@ -110,10 +129,23 @@ bench_scene() { # NAME SCENE PARAM SOLVER
     --warm-factor 0.85 --contact-order top-down --steps 120 --dt 1/120
 }
 
+# the world step of issue 66 (the world's defaults, 50 sweeps), also
+# against STEP_BASE
+row_step() {
+  step=1
+  row_scene "$@"
+  step=0
+}
+
 bench_scene "pyramid 10, pgs_wide" pyramid layers=10 pgs_wide
 bench_scene "pyramid 20, pgs_wide" pyramid layers=20 pgs_wide
 bench_scene "pile 500, pgs_wide" pile n=500 pgs_wide
 bench_scene "pile 500, pgs" pile n=500 pgs
+# the world step of issue 66: the world's defaults, 50 sweeps
+row_step "step: pyramid 30, pgs_wide" --scene pyramid --param layers=30 --solver pgs_wide \
+  --max-iter 50 --steps 120
+row_step "step: pile 3000, pgs_wide" --scene pile --param n=3000 --solver pgs_wide \
+  --max-iter 50 --steps 120
 
 if [ -r "$fc3d/KaplasTower-i1061-4.hdf5.dat" ]; then
   row "nsgs, KaplasTower" solve "$fc3d/KaplasTower-i1061-4.hdf5.dat" --solver nsgs

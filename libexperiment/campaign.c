@@ -108,18 +108,26 @@ static int refuse_foreign(const exp_log *log, const char *dir, const char *flag)
   return 1;
 }
 
-/* Removes DIR/results/\* (files only) before a plan is started over. */
-static void clear_results(const char *dir) {
-  char path[EXP_PATH_MAX + 64];
+/* Removes the result files lcplab wrote in DIR/results before a plan is
+ * started over (exp_result_file_ours); anything else there is left, named
+ * in a note. */
+static void clear_results(const exp_log *log, const char *dir) {
+  char path[EXP_PATH_MAX + 64], left[512] = "";
+  size_t nl = 0;
   snprintf(path, sizeof path, "%s/results", dir);
   DIR *d = opendir(path);
   for (struct dirent *e; d && (e = readdir(d));) {
     char f[EXP_PATH_MAX + 384];
-    struct stat st;
     snprintf(f, sizeof f, "%s/%s", path, e->d_name);
-    if (lstat(f, &st) == 0 && S_ISREG(st.st_mode)) unlink(f);
+    if (exp_result_file_ours(path, e->d_name))
+      unlink(f);
+    else if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && nl < sizeof left)
+      nl += (size_t)snprintf(left + nl, sizeof left - nl, "%s%s", nl ? ", " : "", e->d_name);
   }
   if (d) closedir(d);
+  if (nl)
+    exp_say(log, EXP_SAY_NOTE, "%s holds files lcplab did not write, left as they are: %s%s", path,
+            left, nl >= sizeof left ? "..." : "");
 }
 
 int exp_dump_folder(const exp_log *log, const char *cmd, const char *dir, char *out) {
@@ -285,7 +293,7 @@ static int check_plan_dir(const exp_plan *pl, const exp_campaign_opts *o) {
             pl->dir);
     return EXP_EXIT_USAGE;
   }
-  clear_results(pl->dir);
+  clear_results(log, pl->dir);
   return -1;
 }
 
@@ -314,7 +322,7 @@ static int prepare_plan(const exp_campaign_opts *o, const exp_log *log, exp_plan
   note_absent_externals(&pl->cfg);
   char adata[EXP_PATH_MAX];
   if (data_folder(log, o, adata, sizeof adata) != 0) return EXP_EXIT_USAGE;
-  exp_env env = { adata, o->tty, o->max_memory, *log };
+  exp_env env = { adata, o->tty, o->max_memory, *log, o->force };
   if ((rc = exp_prepare(&pl->cfg, &env, &pl->probs, &pl->nprobs)) >= 0) return rc;
   pl->time_limit = o->time_limit;
   pl->memory_mb = exp_default_memory_mb();
@@ -336,6 +344,23 @@ static int prepare_plan(const exp_campaign_opts *o, const exp_log *log, exp_plan
 
 /* ---- the entry points ---------------------------------------------------------------------- */
 
+/* How to run the plan in dir: commands with dir shell-quoted (exp_sh_quote),
+ * so that pasting one runs nothing of the path (experiments/CAMPAIGNS.md,
+ * "No shell ever parses a value"). */
+static void say_plan_commands(const exp_log *log, const exp_plan *pl, const char *dir) {
+  exp_rbuf q = { 0 };
+  if (exp_sh_quote(&q, dir) != 0) {
+    exp_rbuf_free(&q);
+    exp_say(log, EXP_SAY_INFO, "plan %s: %d tasks over %d problems", dir, pl->ntasks, pl->nprobs);
+    return;
+  }
+  exp_say(log, EXP_SAY_INFO,
+          "plan %s: %d tasks over %d problems; run them with: sh %s/run-parallel.sh, or: sbatch "
+          "%s/slurm.sbatch, or: lcplab task %s N; then: lcplab collect %s",
+          dir, pl->ntasks, pl->nprobs, q.buf, q.buf, q.buf, q.buf);
+  exp_rbuf_free(&q);
+}
+
 int exp_campaign_plan(const exp_campaign_opts *o, const exp_log *log) {
   exp_plan *pl = calloc(1, sizeof *pl);
   if (!pl) {
@@ -353,16 +378,13 @@ int exp_campaign_plan(const exp_campaign_opts *o, const exp_log *log) {
     abs_path(o->plan, dir, sizeof dir);
     rc = prepare_plan(o, log, pl, dir);
   }
-  if (rc < 0 && existed) clear_results(dir);
+  if (rc < 0 && existed) clear_results(log, dir);
   if (rc < 0 && exp_plan_write(pl, o->chunk) != 0) rc = EXP_EXIT_USAGE;
   if (rc < 0) {
     exp_say(log, EXP_SAY_OUTPUT, "%s/tasks.tsv", dir);
     exp_say(log, EXP_SAY_OUTPUT, "%s/run-parallel.sh", dir);
     exp_say(log, EXP_SAY_OUTPUT, "%s/slurm.sbatch", dir);
-    exp_say(log, EXP_SAY_INFO,
-            "plan %s: %d tasks over %d problems; run them with 'sh %s/run-parallel.sh', "
-            "'sbatch %s/slurm.sbatch' or 'lcplab task %s N', then 'lcplab collect %s'",
-            dir, pl->ntasks, pl->nprobs, dir, dir, dir, dir);
+    say_plan_commands(log, pl, dir);
     rc = EXP_EXIT_OK;
   }
   exp_plan_free(pl);

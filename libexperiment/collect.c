@@ -460,11 +460,12 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
 }
 
 /* The figures of section si, drawn from its published CSVs (a section
- * with rows, when figures are wanted). */
-static void plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, int *plot_ok,
-                         int list) {
+ * with rows, when figures are wanted); -1 when one could not be written
+ * (figure.c said which), else 0. */
+static int plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, int *plot_ok,
+                        int list) {
   const exp_section *s = &pl->cfg.sec[si];
-  if (o->no_plot || !*plot_ok || !o->scripts || !o->scripts[0]) return;
+  if (o->no_plot || !*plot_ok || !o->scripts || !o->scripts[0]) return 0;
   char base[EXP_PATH_MAX + 80], csv[EXP_PATH_MAX + 96], csv2[EXP_PATH_MAX + 112];
   snprintf(base, sizeof base, "%s/%s", o->out, s->name);
   snprintf(csv, sizeof csv, "%s.csv", base);
@@ -474,9 +475,11 @@ static void plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, 
   snprintf(pdf, sizeof pdf, "%s.pdf", base);
   snprintf(png, sizeof png, "%s.png", base);
   exp_figures_remove(o->out, s->name);
-  if (plot(&pl->cfg.log, s, base, csv, suf ? csv2 : NULL, o) < 0) *plot_ok = 0;
+  int drawn = plot(&pl->cfg.log, s, base, csv, suf ? csv2 : NULL, o);
+  if (drawn < 0) *plot_ok = 0;
   list_out(&pl->cfg.log, list, pdf);
   list_out(&pl->cfg.log, list, png);
+  return drawn == EXP_FIGURE_NOT_WRITTEN ? -1 : 0;
 }
 
 /* Every section's CSVs and tables, published together once all are
@@ -492,7 +495,7 @@ static int write_outputs(const exp_plan *pl, const loaded *L, const exp_collect_
   rc = exp_outset_publish(&set, nrows && rc == 0);
   int plot_ok = 1;
   for (int si = 0; rc == 0 && si < nsec; si++)
-    if (nrows[si] > 0) plot_section(pl, si, o, &plot_ok, list);
+    if (nrows[si] > 0 && plot_section(pl, si, o, &plot_ok, list) != 0) rc = -1;
   free(nrows);
   return rc;
 }

@@ -11,9 +11,9 @@
  *   config    config.c    the .exp file -> exp_config (every error: one line
  *                         "FILE:LINE: KEY: what" to the sink, status 2, before
  *                         anything runs); a section's keys config_keys.c,
- *                         `external` lines config_external.c, variables and
- *                         values config_parse.c, kinds' and classes' names
- *                         names.c
+ *                         `external` lines config_external.c (the template
+ *                         rule nested_shell.c), variables and values
+ *                         config_parse.c, kinds' and classes' names names.c
  *   prepare   prepare.c   problems materialised as files (generated families,
  *                         scene exports) with metadata: class, n, nnz,
  *                         contacts, condition estimate
@@ -676,7 +676,8 @@ EXP_API void exp_limit_memory(double mb);
 /* Physical memory / online CPUs, in MB: the default limit of a task. */
 EXP_API double exp_default_memory_mb(void);
 /* Runs argv; stdout into out (NUL-terminated, may be NULL), stderr to
- * /dev/null when quiet.  Exit status, or -1 if it could not run. */
+ * /dev/null when quiet.  Exit status (128 + the signal's number when a
+ * signal ended it), or -1 if it could not run. */
 EXP_API int exp_run_prog(char *const *argv, char *out, size_t len, int quiet);
 
 /* ---- generated instances (generate.c) ------------------------------------ */
@@ -736,7 +737,9 @@ typedef struct exp_env {
   const char *datadir; /* where generated instances and scene exports go */
   int tty;             /* progress on stderr */
   size_t max_memory;   /* --max-memory: the readers' cap, bytes (0: the default) */
-  exp_log log;         /* progress lines (when tty) */
+  exp_log log;         /* progress lines (when tty), errors */
+  int force;           /* --force: a DATADIR/problem-meta.tsv that is not lcplab's cache is
+                          replaced (else refused) */
 } exp_env;
 
 /* Materialises the problems of every problem-kind section as files
@@ -882,9 +885,13 @@ EXP_API int exp_csv_needs_quotes(const char *s);
 EXP_API void exp_csv_put(FILE *f, const char *s);
 EXP_API int exp_csv_split(char *line, char **f, int max);
 /* Draws section s's figure base.pdf/.png ... from csv (and csv2, or NULL)
- * with the script scripts/exp_KIND.gp run by gnuplot (figure.c);
- * 0 drawn; gnuplot's exit status, or 1 when there is no script or the data
- * cannot be written (a note on stderr); -1 when gnuplot cannot be run. */
+ * with the script scripts/exp_KIND.gp run by gnuplot (figure.c), replacing
+ * the old files only once every new one is whole (all or none);
+ * 0 drawn; gnuplot's exit status (128 + a signal's number), or 1 when
+ * there is no script (a note); -1 when gnuplot cannot be run (a note);
+ * EXP_FIGURE_NOT_WRITTEN when a file could not be written or would
+ * replace csv or csv2 (an error naming it; the old figure kept). */
+#define EXP_FIGURE_NOT_WRITTEN (-2)
 EXP_API int exp_figure_draw(const exp_log *log, const exp_section *s, const char *base,
                             const char *csv, const char *csv2, const char *scripts,
                             const char *gnuplot);
@@ -907,6 +914,12 @@ EXP_API const char *exp_gnuplot_prog(void);
  * snprintf, no allocation: safe from the watchdog thread.  0 or -1. */
 EXP_API int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *rows,
                               int nextra, const char *extra);
+/* 1 when the file name in the folder dir is a result file lcplab wrote
+ * (tNNNNNN.res whose first line is "lcplab-result N") or one its writer
+ * left (.tNNNNNN.res.tmp.PID.TID: so, or empty), a regular file; else 0:
+ * somebody else's, which --force never removes (experiments/CAMPAIGNS.md,
+ * "What --force replaces"). */
+EXP_API int exp_result_file_ours(const char *dir, const char *name);
 
 /* ---- running tasks (task.c) ------------------------------------------------ */
 
@@ -1042,6 +1055,14 @@ EXP_API int exp_collect(const exp_plan *pl, const exp_collect_opts *o);
  * leading outside out (also with force); else 0 (docs/io.md, "Replacing
  * files"). */
 EXP_API int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures);
+
+/* May the figure base.pdf, base.png and its pages (base-K.pdf ...) be
+ * written (`lcplab figure`)?  1 after a message naming the file when one
+ * is csv or csv2 (never, also with force), exists and not force, or is a
+ * symlink leading outside base's folder; else 0 (docs/io.md, "Replacing
+ * files").  csv2 may be NULL. */
+EXP_API int exp_figure_check(const exp_log *log, const char *base, int force, const char *csv,
+                             const char *csv2);
 
 /* Removes the figures of section name from out (NAME.pdf, NAME.png and the
  * pages NAME-K.*) before new ones are drawn: a figure never outlives the CSV

@@ -27,7 +27,9 @@
  * The metadata are cached in DATADIR/problem-meta.tsv, keyed by path, size,
  * modification time and SHA-256, so a second run, or a resumed one, does
  * not read the problems again, and an edited file is read again even when
- * its size and time stayed.  Only the sections' classes are kept (`classes`).
+ * its size and time stayed.  A file of that name that is not the cache
+ * (its first line is not the cache's header) is somebody else's: refused
+ * without force, replaced with it.  Only the sections' classes are kept (`classes`).
  */
 #define _GNU_SOURCE
 
@@ -101,10 +103,39 @@ static meta *cache_add(meta_cache *c) {
   return e;
 }
 
-static void cache_load(meta_cache *c, const char *datadir) {
-  snprintf(c->file, sizeof c->file, "%s/problem-meta.tsv", datadir);
+/* The first words of the cache's first line: what tells lcplab's cache
+ * from a file of that name that somebody else wrote. */
+#define CACHE_HEAD "# path\tsize\tmtime_ns\t"
+
+/* Whether path, which exists, is lcplab's cache (starts with CACHE_HEAD). */
+static int cache_is_ours(const char *path) {
+  FILE *f = fopen(path, "r");
+  char head[sizeof CACHE_HEAD] = "";
+  int ours = f && fread(head, 1, sizeof head - 1, f) == sizeof head - 1 &&
+             memcmp(head, CACHE_HEAD, sizeof head - 1) == 0;
+  if (f) fclose(f);
+  return ours;
+}
+
+/* Reads DATADIR/problem-meta.tsv: -1, or EXP_EXIT_USAGE after the message
+ * when a file of that name is not lcplab's cache and env->force is not
+ * given (with it, the file is replaced by the cache; experiments/README.md,
+ * "Experiment files": --data). */
+static int cache_load(meta_cache *c, const exp_env *env) {
+  struct stat st;
+  snprintf(c->file, sizeof c->file, "%s/problem-meta.tsv", env->datadir);
+  if (lstat(c->file, &st) != 0) return -1;
+  if (!cache_is_ours(c->file)) {
+    c->dirty = 1;
+    if (env->force) return -1;
+    exp_say(&env->log, EXP_SAY_ERROR,
+            "experiment: %s exists and is not lcplab's cache of problem metadata: refused, it "
+            "would be replaced (use --force to replace it, or another --data)",
+            c->file);
+    return EXP_EXIT_USAGE;
+  }
   FILE *f = fopen(c->file, "r");
-  if (!f) return;
+  if (!f) return -1;
   char line[EXP_PATH_MAX + 512];
   while (fgets(line, sizeof line, f)) {
     if (line[0] == '#') continue;
@@ -126,6 +157,7 @@ static void cache_load(meta_cache *c, const char *datadir) {
     e->p.mu_max = strtod(mu1, NULL);
   }
   fclose(f);
+  return -1;
 }
 
 static void cache_save(meta_cache *c) {
@@ -134,8 +166,9 @@ static void cache_save(meta_cache *c) {
   io_outfile *o = io_outfile_open(c->file, err, sizeof err); /* a cache: no message */
   FILE *f = io_outfile_stream(o);
   if (!f) return;
-  fprintf(f, "# path\tsize\tmtime_ns\tclass\tkind\tn\tnnz\tcontacts\tcond_est\tmu_min\tmu_max"
-             "\tsha256 (lcplab experiment's cache of problem metadata; delete it to recompute)\n");
+  fprintf(f, CACHE_HEAD
+          "class\tkind\tn\tnnz\tcontacts\tcond_est\tmu_min\tmu_max"
+          "\tsha256 (lcplab experiment's cache of problem metadata; delete it to recompute)\n");
   for (int k = 0; k < c->n; k++) {
     const meta *e = &c->m[k];
     fprintf(f, "%s\t%lld\t%lld\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%.17g\t%.17g\t%s\n", e->path, e->size,
@@ -638,9 +671,9 @@ static void filter_section(const exp_config *cfg, plist *l) {
 int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int *np) {
   meta_cache mc;
   memset(&mc, 0, sizeof mc);
-  cache_load(&mc, env->datadir);
+  int rc = cache_load(&mc, env);
+  if (rc >= 0) return rc;
   plist list = { NULL, 0, 0 };
-  int rc = -1;
   for (int si = 0; si < cfg->nsec && rc < 0; si++) {
     const exp_section *s = &cfg->sec[si];
     ctx c = { cfg, env, &mc, &list, si };

@@ -89,7 +89,7 @@ int exp_run_prog(char *const *argv, char *out, size_t len, int quiet) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 void exp_git_rev(const char *dir, char *rev, size_t len) {

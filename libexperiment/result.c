@@ -161,6 +161,32 @@ int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *row
   return 0;
 }
 
+/* ---- whose file --------------------------------------------------------------------------- */
+
+/* name is "t" DIGITS ".res" (exp_result_path's names, 6 digits or more). */
+static int result_name(const char *name) {
+  size_t d = name[0] == 't' ? strspn(name + 1, "0123456789") : 0;
+  return d >= 6 && strcmp(name + 1 + d, ".res") == 0;
+}
+
+int exp_result_file_ours(const char *dir, const char *name) {
+  size_t nl = strlen(name);
+  int tmp = name[0] == '.' && strstr(name, ".res.tmp.") != NULL;
+  char base[256];
+  if (tmp)
+    snprintf(base, sizeof base, "%.*s", (int)(strstr(name, ".res.tmp.") - name + 3), name + 1);
+  if (!(tmp ? result_name(base) : result_name(name)) || nl > 200) return 0;
+  char path[EXP_PATH_MAX + 256], head[16];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return 0;
+  struct stat st;
+  ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, head, 14) : -1;
+  close(fd);
+  /* a writer killed before its first write leaves an empty temporary file */
+  return (n == 14 && memcmp(head, "lcplab-result ", 14) == 0) || (tmp && n == 0);
+}
+
 /* ---- reading -------------------------------------------------------------------------- */
 
 static char *slurp(const char *path, size_t *len, int *missing) {

@@ -70,6 +70,13 @@ const slv_rowscale *slv_op_rowscale(slv_op *op) {
   return &op->rs;
 }
 
+double *slv_op_rowsize_buf(slv_op *op) { return op->buf->rowsize; }
+
+void slv_op_rowscale_set(slv_op *op, double xd) {
+  op->rs = (slv_rowscale){ op->buf->rowsize, xd };
+  op->rs_of = op->p;
+}
+
 /* The factored blocks renumbered in order of first use, so that t needs
  * at most 2 n of them: open addressing on the block id (load <= 1/2). */
 static void renumber_blocks(slv_op *op, slv_op_buf *b) {
@@ -707,23 +714,4 @@ void slv_op_to_dense(const slv_op *op, double *F, int ldf) {
   for (int j = 0; j < n; j++) memset(F + (size_t)j * ldf, 0, (size_t)n * sizeof *F);
   for (int i = 0; i < n; i++)
     for (int k = op->Ap[i]; k < op->Ap[i + 1]; k++) F[i + (size_t)op->Aj[k] * ldf] += op->Ax[k];
-}
-
-double slv_op_start_res(slv_op *op, const double *x, double *b_inf) {
-  /* slv_residual's box-row measure, fused with slv_op_w's w_i: the solvers
-   * that start with it pass over J once instead of over J, w, x, b
-   * (twice) and w again */
-  const slv_problem *p = op->p;
-  slv_op_ktx(op, x);
-  double res = 0, bmax = 0, poison = 0;
-  for (int i = 0; i < p->n; i++) {
-    double wi = p->b[i] + slv_fac_row(&op->f, i, op->t, x[i]), lo, hi;
-    poison += (x[i] + wi) * 0.0; /* NaN iff x_i or w_i is NaN or Inf */
-    if (fabs(p->b[i]) > bmax) bmax = fabs(p->b[i]);
-    slv_bounds_at(p, x, i, &lo, &hi);
-    double ri = slv_mid_res(x[i], wi, lo, hi);
-    if (ri > res) res = ri;
-  }
-  *b_inf = bmax;
-  return poison == 0.0 ? res : NAN;
 }

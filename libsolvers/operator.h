@@ -139,6 +139,11 @@ void slv_op_buf_free(slv_op_buf *b);
  * the first call of a solve, and again when op->p is another problem (ipm's
  * QPs, whose b moves); O(n) sweeps' measures read them (slv_natmap_of). */
 const slv_rowscale *slv_op_rowscale(slv_op *op);
+/* The same from a solver that has formed them (pgs_wide: A_ii for its step,
+ * which are the row sizes where A_ii > 0): the row sizes in
+ * slv_op_rowsize_buf(op) (n doubles), then xd. */
+double *slv_op_rowsize_buf(slv_op *op);
+void slv_op_rowscale_set(slv_op *op, double xd);
 
 /* The operator of p (validated, n <= b->n_max) over b's buffers: the
  * views, and the factored blocks (renumbered if they do not fit).  No
@@ -226,12 +231,6 @@ static inline double slv_fac_diag(const slv_fac *f, int i) {
 static inline void slv_op_ktx(slv_op *op, const double *x) {
   slv_fac_ktx(&op->f, x, op->t, 0, op->f.nb);
 }
-
-/* The start trigger of pgs_wide on a factored problem without cones:
- * leaves op->t = K^T x and returns res_nat_inf of (x, w = A x + b), the
- * number slv_op_w + slv_residual give, bit for bit, in one pass that
- * stores no w (NaN if an x_i or w_i is not finite); *b_inf gets max |b_i|. */
-double slv_op_start_res(slv_op *op, const double *x, double *b_inf);
 
 /* ---- the primitives --------------------------------------------------------- */
 

@@ -169,14 +169,15 @@ static slv_status pgs_solve(void *st, slv_op *op, const slv_options *opt, double
   /* every sweep measures itself by the w_i its rows met (the same rule for
    * the three forms, so they stop at the same sweep); w is exact only
    * after a recomputation (start, check, convergence; the generic layer's
-   * at the end) */
+   * at the end).  The checks take the test's measures alone (the generic
+   * layer takes them all at the end) */
   slv_residuals r;
   if (op->fac) {
     slv_op_ktx(op, x); /* K^T x into op->t, which the sweeps keep current */
-    r = slv_residual_op(op, x, NULL);
+    r = slv_residual_test_op(op, x, NULL, 1);
   } else {
     slv_op_w(op, x, w);
-    r = slv_residual_op(op, x, w);
+    r = slv_residual_test_op(op, x, w, 0);
   }
   double units = slv_units_of(&r, fmax(1.0, r.b_inf));
   res->solver_residual = slv_test_measure(opt, &r);
@@ -197,11 +198,11 @@ static slv_status pgs_solve(void *st, slv_op *op, const slv_options *opt, double
       /* confirm on w recomputed exactly as the generic layer will (factored:
        * this also drops the rounding drift of t) */
       slv_op_w(op, x, w);
-      r = slv_residual_op(op, x, w);
+      r = slv_residual_test_op(op, x, w, 0);
     } else if (it % opt->check_every == 0) {
       /* drop the rounding drift of the updates */
       slv_op_matvec(op, x, p->b, w);
-      r = slv_residual_op(op, x, w);
+      r = slv_residual_test_op(op, x, w, 0);
     } else {
       exact = 0;
     }

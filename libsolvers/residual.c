@@ -77,67 +77,92 @@ static double row_norm1(const slv_problem *p, int i) {
   return m;
 }
 
-/* |A_ii|, or the row's 1-norm where A_ii = 0 (slv_reaction). */
-static double row_size(const slv_problem *p, int i) {
-  double d = slv_diag(p, i);
+/* A_ii, read as slv_diag does (the same bits), with f the factors of a
+ * factored p (slv_fac_of: found once per pass, not per row). */
+static inline double diag_of(const slv_problem *p, const slv_fac *f, int i) {
+  return p->storage == SLV_FACTORED ? slv_fac_diag(f, i) : slv_diag(p, i);
+}
+
+/* |A_ii| (d), or the row's 1-norm where A_ii = 0 (slv_reaction). */
+static inline double row_size(const slv_problem *p, int i, double d) {
   return d != 0.0 ? fabs(d) : row_norm1(p, i);
 }
 
-double slv_reaction(const slv_problem *p, int i, const slv_xscale *sc) {
-  return (sc->a ? sc->a[i] : row_size(p, i)) * fmin(sc->xs, sc->xd);
+/* The reaction's factor min(xs, xd), taken once per measure: libm's fmin
+ * is a call, and every row's reaction uses it. */
+static slv_xscale xscale_make(double xs, double xd, const double *a) {
+  return (slv_xscale){ xs, xd, a, fmin(xs, xd) };
 }
 
-/* One row's or cone's own answer from 0, alone (slv_xscale.xd): cone c,
- * P_K(-b_c / a_c) with a_c its rows' largest |A_rr|; a row, -b_i / A_ii
- * clipped to its bounds (a findex row's are x's: unclipped); a row with
- * A_ii = 0, |b_i| / sum_j |A_ij|.  Its largest component. */
-static double alone_impulse(const slv_problem *p, int i, int k) {
-  if (k >= 0) {
-    double a = fmax(fabs(slv_diag(p, i)), fmax(fabs(slv_diag(p, i + 1)), fabs(slv_diag(p, i + 2))));
-    if (!(a > 0)) return 0.0;
-    double v[3] = { -p->b[i] / a, -p->b[i + 1] / a, -p->b[i + 2] / a }, pr[3];
-    slv_cone_project(p->cone_mu[k], v, pr);
-    return fmax(fabs(pr[0]), fmax(fabs(pr[1]), fabs(pr[2])));
-  }
-  double d = slv_diag(p, i);
+static inline double reaction_of(const slv_problem *p, int i, const slv_xscale *sc) {
+  return (sc->a ? sc->a[i] : row_size(p, i, slv_diag(p, i))) * sc->cap;
+}
+
+double slv_reaction(const slv_problem *p, int i, const slv_xscale *sc) {
+  return reaction_of(p, i, sc);
+}
+
+/* One row's own answer from 0, alone (slv_xscale.xd), d = A_ii: slv_alone;
+ * a row with d = 0, |b_i| / sum_j |A_ij|. */
+static inline double alone_row(const slv_problem *p, int i, double d) {
   if (d == 0.0) {
     double r = row_norm1(p, i);
     return r > 0 ? fabs(p->b[i]) / r : 0.0;
   }
-  double t = -p->b[i] / d;
-  if (p->findex && p->findex[i] >= 0) return fabs(t);
-  double lo = slv_lo_of(p, i), hi = slv_hi_of(p, i);
-  return fabs(t < lo ? lo : (t > hi ? hi : t));
+  return slv_alone(p->b[i], d, slv_lo_of(p, i), slv_hi_of(p, i), p->findex && p->findex[i] >= 0);
 }
 
-double slv_rowscale_xd(const slv_problem *p) {
+/* Cone k's (rows i..i+2, diagonal d) own answer from 0, alone: P_K(-b_c /
+ * a_c) with a_c its rows' largest |A_rr|; its largest component. */
+static double alone_cone(const slv_problem *p, int i, int k, const double *d) {
+  double a = fmax(fabs(d[0]), fmax(fabs(d[1]), fabs(d[2])));
+  if (!(a > 0)) return 0.0;
+  double v[3] = { -p->b[i] / a, -p->b[i + 1] / a, -p->b[i + 2] / a }, pr[3];
+  slv_cone_project(p->cone_mu[k], v, pr);
+  return fmax(fabs(pr[0]), fmax(fabs(pr[1]), fabs(pr[2])));
+}
+
+/* xd (slv_xscale), and with a non-NULL a each row's size a[i]
+ * (slv_rowscale): one pass, A_ii read once a row. */
+static double rowscale_pass(const slv_problem *p, double *a) {
+  slv_fac f = p->storage == SLV_FACTORED ? slv_fac_of(p) : (slv_fac){ 0 };
   double xd = 0;
   for (int i = 0, k = 0; i < p->n; i++) {
-    int cone = k < p->ncones && p->cone_rows[k] == i;
-    double t = alone_impulse(p, i, cone ? k : -1);
+    double d[3], t;
+    if (k < p->ncones && p->cone_rows[k] == i) {
+      for (int r = 0; r < 3; r++) d[r] = diag_of(p, &f, i + r);
+      for (int r = 0; r < 3 && a; r++) a[i + r] = row_size(p, i + r, d[r]);
+      t = alone_cone(p, i, k++, d);
+      i += 2;
+    } else {
+      d[0] = diag_of(p, &f, i);
+      if (a) a[i] = row_size(p, i, d[0]);
+      t = alone_row(p, i, d[0]);
+    }
     if (t > xd) xd = t;
-    if (cone) i += 2, k++;
   }
   return xd;
 }
 
+double slv_rowscale_xd(const slv_problem *p) { return rowscale_pass(p, NULL); }
+
 void slv_rowscale_fill(const slv_problem *p, double *a, slv_rowscale *rs) {
-  for (int i = 0; i < p->n; i++) a[i] = row_size(p, i);
+  rs->xd = rowscale_pass(p, a);
   rs->a = a;
-  rs->xd = slv_rowscale_xd(p);
 }
 
 /* xs = ||x||_inf */
 static double x_scale(int n, const double *x) {
   double xs = 0;
-  for (int i = 0; i < n; i++)
-    if (!(fabs(x[i]) <= xs)) xs = fabs(x[i]);
+  for (int i = 0; i < n; i++) {
+    double v = fabs(x[i]);
+    xs = xs > v ? xs : v; /* v where !(v <= xs), NaN too: one maxsd, no branch */
+  }
   return xs;
 }
 
 slv_xscale slv_xscale_of(const slv_problem *p, const double *x) {
-  slv_xscale sc = { x_scale(p->n, x), slv_rowscale_xd(p), NULL };
-  return sc;
+  return xscale_make(x_scale(p->n, x), slv_rowscale_xd(p), NULL);
 }
 
 /* One cone's scale-invariant residual (slv_internal.h, slv_scaled_row):
@@ -151,7 +176,7 @@ static double cone_scaled(const slv_problem *p, int k, const double *xc, const d
   for (int r = 0; r < 3; r++) d[r] = wc[r] - bc[r];
   int i = p->cone_rows[k];
   double react =
-      fmax(slv_reaction(p, i, sc), fmax(slv_reaction(p, i + 1, sc), slv_reaction(p, i + 2, sc)));
+      fmax(reaction_of(p, i, sc), fmax(reaction_of(p, i + 1, sc), reaction_of(p, i + 2, sc)));
   double xs = sc->xs;
   double s = sqrt(bc[0] * bc[0] + bc[1] * bc[1] + bc[2] * bc[2]) +
              sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) + react;
@@ -224,35 +249,58 @@ static void cone_rows(const slv_problem *p, const double *x, int i, int k, const
   if (out > a->infeas) a->infeas = out;
 }
 
-/* Rows [i0, i1) into the sums, with w_i at w[i - i0]; no cone straddles
- * i0 or i1; sc: the scales of the scale-invariant measure. */
-static void rows_into(const slv_problem *p, const double *x, const double *w, int i0, int i1,
-                      const slv_xscale *sc, racc *a) {
+/* Box rows [i0, i1) into the sums, with w_i at w[i - i0] (rows_into's
+ * full).  The sums and the scales are kept in locals across the rows:
+ * stored through a at each row, they made the compiler read p's arrays
+ * and sc again at every row (a store through a may change them, for all
+ * it knows). */
+static void box_rows(const slv_problem *p, const double *x, const double *w, int i0, int i1,
+                     const slv_xscale *sc_in, int full, racc *a) {
+  const slv_xscale sc = *sc_in; /* in registers, not read again at every row */
+  double res = a->res, ss = a->ss, scaled = a->scaled, xx = a->xx, ww = a->ww;
+  double cpl = a->compl, infeas = a->infeas;
   for (int i = i0; i < i1; i++) {
-    if (p->ncones > 0 && in_cone_rows(p, i, &a->k)) {
-      if (i == p->cone_rows[a->k]) cone_rows(p, x, i, a->k, w + (i - i0), sc, a);
-      continue; /* the other two rows were handled with the normal row */
-    }
     double lo, hi, wi = w[i - i0];
     slv_bounds_at(p, x, i, &lo, &hi);
     /* x and w are finite here, so plain comparisons are exact (and much
      * cheaper than fmax/fmin, which this loop runs once per sweep) */
     double ri = slv_mid_res(x[i], wi, lo, hi);
-    if (ri > a->res) a->res = ri;
-    a->ss += ri * ri;
-    double si = slv_scaled_row(x[i], wi, p->b[i], slv_reaction(p, i, sc), lo, hi, sc->xs);
-    if (!(si <= a->scaled)) a->scaled = si;
-    a->xx += x[i] * x[i];
-    a->ww += wi * wi;
+    if (ri > res) res = ri;
+    ss += ri * ri;
+    double si = slv_scaled_row(x[i], wi, p->b[i], reaction_of(p, i, &sc), lo, hi, sc.xs);
+    if (!(si <= scaled)) scaled = si;
+    if (!full) continue;
+    xx += x[i] * x[i];
+    ww += wi * wi;
     /* |w_i (x_i - lo_i)| where w_i > 0 and lo_i finite, |w_i (hi_i - x_i)|
-     * where w_i < 0 and hi_i finite: as selects, since the sign of w_i is
-     * a coin toss on friction rows (a branch here mispredicted every other
-     * row) */
-    double wp = wi > 0 ? wi : 0.0, wn = wi < 0 ? wi : 0.0;
+     * where w_i < 0 and hi_i finite (0 for w_i = 0: the gap is finite): as
+     * selects, since the sign of w_i is a coin toss on friction rows (a
+     * branch here mispredicted every other row) */
     double gl = lo > -INFINITY ? x[i] - lo : 0.0, gh = hi < INFINITY ? hi - x[i] : 0.0;
-    a->compl += fabs(wp * gl) + fabs(wn * gh);
-    if (lo - x[i] > a->infeas) a->infeas = lo - x[i];
-    if (x[i] - hi > a->infeas) a->infeas = x[i] - hi;
+    cpl += fabs(wi * (wi > 0 ? gl : gh));
+    if (lo - x[i] > infeas) infeas = lo - x[i];
+    if (x[i] - hi > infeas) infeas = x[i] - hi;
+  }
+  a->res = res, a->ss = ss, a->scaled = scaled, a->xx = xx, a->ww = ww;
+  a->compl = cpl, a->infeas = infeas;
+}
+
+/* Rows [i0, i1) into the sums, with w_i at w[i - i0]; no cone straddles
+ * i0 or i1; sc: the scales of the scale-invariant measure.  full = 0: the
+ * box rows' share of the convergence test alone (res, ss, scaled), what a
+ * solver's check needs (slv_residual_test_op). */
+static void rows_into(const slv_problem *p, const double *x, const double *w, int i0, int i1,
+                      const slv_xscale *sc, int full, racc *a) {
+  for (int i = i0; i < i1;) {
+    if (p->ncones > 0 && in_cone_rows(p, i, &a->k)) {
+      if (i == p->cone_rows[a->k]) cone_rows(p, x, i, a->k, w + (i - i0), sc, a);
+      i++; /* the other two rows were handled with the normal row */
+      continue;
+    }
+    /* the box rows up to the next cone (in_cone_rows left a->k on it) */
+    int e = a->k < p->ncones && p->cone_rows[a->k] < i1 ? p->cone_rows[a->k] : i1;
+    box_rows(p, x, w + (i - i0), i, e, sc, full, a);
+    i = e;
   }
 }
 
@@ -302,8 +350,10 @@ static void slice_w(const slv_problem *p, const double *x, int i0, int i1, doubl
     slv_fac_w_rows(f, x, p->b, i0, i1, wb, rf->t, rf->tcap);
     return;
   }
-  if (!rf->done) slv_fac_ktx(f, x, rf->t, 0, f->nb);
-  rf->done = 1;
+  if (!rf->done) {
+    slv_fac_ktx(f, x, rf->t, 0, f->nb);
+    rf->done = 1;
+  }
   for (int i = i0; i < i1; i++) wb[i - i0] = slv_fac_row(f, i, rf->t, x[i]) + p->b[i];
 }
 
@@ -353,10 +403,11 @@ static int chunk_start(const slv_problem *p, int c, int rows) {
   return i < p->n ? i : p->n;
 }
 
-/* Rows [i0, i1) into *c.  With w NULL, w is formed slice by slice on the
- * stack (rf: see slice_w; only on one thread). */
+/* Rows [i0, i1) into *c (full: rows_into's).  With w NULL, w is formed
+ * slice by slice on the stack (rf: see slice_w; on one thread, unless
+ * rf's t is formed: then it is only read). */
 static void chunk_into(const slv_problem *p, const double *x, const double *w, int i0, int i1,
-                       const slv_xscale *xsc, res_fac *rf, rchunk *c) {
+                       const slv_xscale *xsc, res_fac *rf, int full, rchunk *c) {
   c->a = (racc){ .k = first_cone_from(p, i0), .contact = slv_contact_metrics_zero() };
   double bmax = 0, bn2 = 0;
   for (int i = i0; i < i1; i++) {
@@ -368,7 +419,7 @@ static void chunk_into(const slv_problem *p, const double *x, const double *w, i
   c->finite = slv_all_finite(i1 - i0, x + i0);
   if (w) {
     c->finite = c->finite && slv_all_finite(i1 - i0, w + i0);
-    if (c->finite) rows_into(p, x, w + i0, i0, i1, xsc, &c->a);
+    if (c->finite) rows_into(p, x, w + i0, i0, i1, xsc, full, &c->a);
     return;
   }
   double wb[RES_ROWS];
@@ -378,11 +429,12 @@ static void chunk_into(const slv_problem *p, const double *x, const double *w, i
     if (s1 > i1) s1 = i1; /* chunks end between cones: no cone is cut here */
     slice_w(p, x, s0, s1, wb, rf);
     c->finite = slv_all_finite(s1 - s0, wb);
-    if (c->finite) rows_into(p, x, wb, s0, s1, xsc, &c->a);
+    if (c->finite) rows_into(p, x, wb, s0, s1, xsc, full, &c->a);
   }
 }
 
-/* The chunks' shares in chunk order into the measures. */
+/* The measures of no rows: 0, NaN for those that need cones or a
+ * condensed problem. */
 static slv_residuals residuals_zero(void) {
   return (slv_residuals){ .merit_fclib = NAN,
                           .contact = slv_contact_metrics_nan(),
@@ -409,7 +461,21 @@ static void literature_measures(const slv_problem *p, const racc *a, double bn2,
   if (p->condensed) r->res_global = slv_max_nan(r->res_rel_1q, r->res_contact);
 }
 
-static slv_residuals merge_chunks(const slv_problem *p, const rchunk *ch, int nc) {
+slv_residuals slv_residuals_test(double res, double scaled, double b_inf) {
+  slv_residuals r = residuals_zero();
+  r.b_inf = b_inf;
+  if (!isfinite(res)) res = NAN;
+  r.res_nat_inf = res;
+  r.res_rel = res / fmax(1.0, b_inf);
+  r.res_rel_2 = r.compl = r.infeas = NAN;
+  r.res_scaled = isnan(res) || !(scaled <= INFINITY) ? NAN : scaled;
+  return r;
+}
+
+/* The chunks' shares in chunk order into the measures; full = 0: the box
+ * rows summed the test's share alone (rows_into), so compl, infeas and
+ * err_siconos are NaN. */
+static slv_residuals merge_chunks(const slv_problem *p, const rchunk *ch, int nc, int full) {
   slv_residuals r = residuals_zero();
   racc a = { .contact = slv_contact_metrics_zero() };
   double bn2 = 0;
@@ -437,12 +503,9 @@ static slv_residuals merge_chunks(const slv_problem *p, const rchunk *ch, int nc
     r.res_nat_inf = r.res_rel = r.res_rel_2 = r.compl = r.infeas = r.res_scaled = NAN;
     return r;
   }
-  double res = a.res;
-  if (!isfinite(res)) res = NAN;
-  r.res_nat_inf = res;
-  r.res_rel = res / fmax(1.0, r.b_inf);
+  r = slv_residuals_test(a.res, a.scaled, r.b_inf);
+  double res = r.res_nat_inf;
   r.res_rel_2 = isnan(res) ? NAN : sqrt(a.ss) / fmax(1.0, sqrt(bn2));
-  r.res_scaled = isnan(res) || !(a.scaled <= INFINITY) ? NAN : a.scaled;
   if (!isnan(res)) literature_measures(p, &a, bn2, &r);
   r.compl = a.compl ;
   r.infeas = fmax(0.0, a.infeas);
@@ -450,47 +513,68 @@ static slv_residuals merge_chunks(const slv_problem *p, const rchunk *ch, int nc
     r.merit_fclib = sqrt(a.merit2) / (1.0 + sqrt(sqrt(bn2)));
     r.contact = a.contact;
   }
+  if (!full) r.compl = r.infeas = r.err_siconos = NAN;
   return r;
 }
 
-/* The measures with the scales xsc (slv_xscale).  Without w, a factored
- * problem's w is formed with rf's f and t (all of its blocks at once when
- * rf->tcap holds them; NULL: the stack's RES_BLOCKS). */
+/* The measures with the scales xsc (slv_xscale); full = 0: the test's
+ * alone (merge_chunks).  Without w, a factored problem's w is formed with
+ * rf's f and t (all of its blocks at once when rf->tcap holds them; NULL:
+ * the stack's RES_BLOCKS), on threads only if rf's t is formed already. */
 static slv_residuals residual_with(const slv_problem *p, const double *x, const double *w,
-                                   int threads, slv_xscale xsc, res_fac *rf) {
+                                   int threads, slv_xscale xsc, res_fac *rf, int full) {
   int n = p->n;
   if (n == 0) return residuals_zero();
   rchunk ch[RES_CHUNKS];
   int rows = chunk_rows(n), nc = (int)(((long long)n + rows - 1) / rows);
-  int nt = w ? slv_par_threads(threads, n) : 1;
+  int shared = w || (rf && rf->done && rf->f.nb <= rf->tcap); /* nothing written but ch */
+  int nt = shared ? slv_par_threads(threads, n) : 1;
   if (nt > 1) {
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (int c = 0; c < nc; c++)
-      chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), &xsc, NULL, &ch[c]);
+      chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), &xsc, rf, full,
+                 &ch[c]);
   } else { /* no team at all: solvers measure small problems in their loops */
     double t[6 * RES_BLOCKS];
     res_fac stack = { p->storage == SLV_FACTORED ? slv_fac_of(p) : (slv_fac){ 0 }, t, RES_BLOCKS,
                       0 };
     if (!rf) rf = &stack;
     for (int c = 0; c < nc; c++)
-      chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), &xsc, rf, &ch[c]);
+      chunk_into(p, x, w, chunk_start(p, c, rows), chunk_start(p, c + 1, rows), &xsc, rf, full,
+                 &ch[c]);
   }
-  return merge_chunks(p, ch, nc);
+  return merge_chunks(p, ch, nc, full);
 }
 
 slv_residuals slv_residual_threads(const slv_problem *p, const double *x, const double *w,
                                    int threads) {
-  return residual_with(p, x, w, threads, slv_xscale_of(p, x), NULL);
+  return residual_with(p, x, w, threads, slv_xscale_of(p, x), NULL, 1);
+}
+
+/* slv_residual_op and slv_residual_test_op: op's row sizes; without w, a
+ * factored problem's w from op->t where it holds K^T x (t_formed), else
+ * from K^T x formed in the solve's buffer tres (op->f: renumbered to at
+ * most nb_cap blocks when the problem names more). */
+static slv_residuals residual_op(slv_op *op, const double *x, const double *w, int t_formed,
+                                 int full) {
+  const slv_rowscale *rs = slv_op_rowscale(op);
+  slv_xscale xsc = xscale_make(x_scale(op->p->n, x), rs->xd, rs->a);
+  int formed = op->fac && t_formed;
+  res_fac own = { op->f,
+                  formed    ? op->t
+                  : op->buf ? op->buf->tres
+                            : NULL,
+                  op->buf ? op->buf->nb_cap : 0, formed };
+  int fac = op->fac && !w && own.t && op->f.nb <= own.tcap;
+  return residual_with(op->p, x, w, op->threads, xsc, fac ? &own : NULL, full);
 }
 
 slv_residuals slv_residual_op(slv_op *op, const double *x, const double *w) {
-  const slv_rowscale *rs = slv_op_rowscale(op);
-  slv_xscale xsc = { x_scale(op->p->n, x), rs->xd, rs->a };
-  /* the solve's buffer for all of the operator's blocks (op->f: renumbered
-   * to at most nb_cap when the problem names more) */
-  res_fac own = { op->f, op->buf ? op->buf->tres : NULL, op->buf ? op->buf->nb_cap : 0, 0 };
-  int fac = op->fac && !w && own.t && op->f.nb <= own.tcap;
-  return residual_with(op->p, x, w, op->threads, xsc, fac ? &own : NULL);
+  return residual_op(op, x, w, 0, 1);
+}
+
+slv_residuals slv_residual_test_op(slv_op *op, const double *x, const double *w, int t_formed) {
+  return residual_op(op, x, w, t_formed, 0);
 }
 
 slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w) {
@@ -501,7 +585,7 @@ slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w,
                          const slv_rowscale *rs) {
   int assoc = p->cone_law == SLV_CONE_ASSOCIATED;
   double m = 0, poison = 0, ss = 0, sc = 0, bb = 0, pc = 0; /* bb, pc: condensed only */
-  slv_xscale xsc = rs ? (slv_xscale){ x_scale(p->n, x), rs->xd, rs->a } : slv_xscale_of(p, x);
+  slv_xscale xsc = rs ? xscale_make(x_scale(p->n, x), rs->xd, rs->a) : slv_xscale_of(p, x);
   int k = 0;
   for (int i = 0; i < p->n; i++) {
     poison += (x[i] + w[i]) * 0.0; /* NaN iff x_i or w_i is NaN or Inf */
@@ -533,7 +617,7 @@ slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w,
     double r = slv_mid_res(x[i], w[i], lo, hi);
     if (r > m) m = r;
     ss += r * r;
-    double c = slv_scaled_row(x[i], w[i], p->b[i], slv_reaction(p, i, &xsc), lo, hi, xsc.xs);
+    double c = slv_scaled_row(x[i], w[i], p->b[i], reaction_of(p, i, &xsc), lo, hi, xsc.xs);
     if (!(c <= sc)) sc = c;
   }
   int ok = poison == 0.0 && isfinite(m);

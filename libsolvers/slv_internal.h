@@ -166,12 +166,20 @@ static inline double slv_quot(double a, double s) { return a == 0.0 ? 0.0 : a / 
 typedef struct {
   double xs, xd;
   const double *a; /* each row's size (slv_rowscale), NULL: found row by row */
+  double cap;      /* min(xs, xd), the reaction's factor (set with xs and xd) */
 } slv_xscale;
 slv_xscale slv_xscale_of(const slv_problem *p, const double *x);
 
 /* slv_rowscale (operator.h) of p into a (n), and xd alone. */
 void slv_rowscale_fill(const slv_problem *p, double *a, slv_rowscale *rs);
 double slv_rowscale_xd(const slv_problem *p);
+/* One row's own answer from 0, alone, by its size (xd is the largest): -b /
+ * d with d = A_ii != 0, clipped to [lo, hi], a findex row's unclipped (its
+ * bounds are x's); residual.c, and pgs_wide's plan four rows at a time. */
+static inline double slv_alone(double b, double d, double lo, double hi, int findex) {
+  double t = -b / d;
+  return fabs(findex ? t : (t < lo ? lo : (t > hi ? hi : t)));
+}
 
 /* Row i's reaction to an impulse of the answer's size: |A_ii| min(xs, xd);
  * where A_ii = 0 (an MLCP's or a saddle point's row, which has none of its
@@ -269,6 +277,19 @@ slv_residuals slv_residual_threads(const slv_problem *p, const double *x, const 
  * solve (slv_op_rowscale) instead of a pass over A to find them: the
  * solvers' checks. */
 slv_residuals slv_residual_op(slv_op *op, const double *x, const double *w);
+/* What a solver's check needs of it, the same bits: res_nat_inf, res_rel,
+ * res_rel_2, res_scaled, b_inf and, with cones, their measures (so
+ * res_global); compl, infeas and err_siconos are NaN (not summed).
+ * t_formed: op->t holds K^T x of this x as slv_op_ktx forms it (also
+ * slv_op_w), and w NULL is read from it instead of a K^T x of its own (a
+ * factored problem; others ignore it). */
+slv_residuals slv_residual_test_op(slv_op *op, const double *x, const double *w, int t_formed);
+/* The test's measures of a problem without cones as a solver forms them
+ * (pgs_wide's lanes): the largest natural map res and scale-invariant
+ * residual scaled of its rows, b_inf = ||b||_inf, NaN for any of them
+ * where x or w was not finite; slv_residual_test_op's fields from them
+ * (res_rel_2 NaN: not formed). */
+slv_residuals slv_residuals_test(double res, double scaled, double b_inf);
 
 /* The natural map of slv_residual (cones by p->cone_law; box rows by their
  * fixed bounds, no findex) from a w the solver maintains, in O(n) and

@@ -540,6 +540,53 @@ static void test_converges(void) {
   fprob_free(&f);
 }
 
+/* The exact measures the sweeping solvers stop on (pgs_wide's and
+ * pgs_part's in the lanes or one row at a time, pgs_color's from its own
+ * K^T x, pgs's) are the library's: at an exact check the solver's own
+ * number (result.solver_residual, the test's measure there) is, bit for
+ * bit, the measure slv_solve takes of the x it returns (result.res).
+ * max_iter = check_every = 20 puts a check on the last sweep (also under
+ * the 2-norm option); tol 1e-3 converges on the trigger or a check; a
+ * warm start at that answer is decided by the start's check. */
+static void test_check_is_the_judges(void) {
+  const char *names[] = { "pgs_wide", "pgs_color", "pgs_part", "pgs" };
+  for (int rigid = 0; rigid < 2; rigid++) {
+    fprob f;
+    (rigid ? fprob_make_rigid : fprob_make)(&f, 90, 30, 71 + (unsigned long)rigid);
+    int n = f.n;
+    double *x = calloc((size_t)n, sizeof *x), *xs = calloc((size_t)n, sizeof *xs);
+    for (size_t v = 0; v < sizeof names / sizeof *names; v++) {
+      slv_options opt = slv_options_default();
+      slv_workspace *ws;
+      CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(names[v]), n, &opt, &ws), SLV_OK);
+      for (int c = 0; c < 4; c++) {
+        opt = slv_options_default();
+        opt.simd = simd;
+        opt.check_every = 20;
+        opt.max_iter = c < 2 ? 20 : 1000;
+        opt.tol = c < 2 ? 1e-14 : 1e-3;
+        opt.norm = c == 1 ? SLV_NORM_2 : SLV_NORM_INF;
+        opt.warm_start = c == 3;
+        if (c == 3)
+          memcpy(x, xs, (size_t)n * sizeof *x);
+        else
+          memset(x, 0, (size_t)n * sizeof *x);
+        slv_result r;
+        slv_status st = slv_solve(ws, &f.p, &opt, x, NULL, &r);
+        CU_ASSERT_EQUAL(st, c < 2 ? SLV_MAX_ITER : SLV_CONVERGED);
+        if (c != 2) CU_ASSERT_EQUAL(r.iterations, c < 2 ? 20 : 0);
+        double judge = c == 1 ? fmax(r.res.res_scaled, r.res.res_rel_2) : r.res.res_scaled;
+        CU_ASSERT(memcmp(&r.solver_residual, &judge, sizeof judge) == 0);
+        if (c == 2) memcpy(xs, x, (size_t)n * sizeof *x);
+      }
+      slv_workspace_free(ws);
+    }
+    free(x);
+    free(xs);
+    fprob_free(&f);
+  }
+}
+
 static void test_dense_is_pgs(void) {
   fprob f;
   fprob_make(&f, 40, 15, 47);
@@ -1721,6 +1768,7 @@ int main(void) {
   CU_add_test(s, "rigid form broken: noticed", test_rigid_claim_false);
   CU_add_test(s, "masses kept across solves: the bits of a fresh workspace", test_masses_kept);
   CU_add_test(s, "converges; the test's own residual", test_converges);
+  CU_add_test(s, "the checks' exact measures are the library's", test_check_is_the_judges);
   CU_add_test(s, "dense storage: pgs itself", test_dense_is_pgs);
   CU_add_test(s, "overflow: not_finite", test_not_finite);
   CU_add_test(s, "threads 1, 2, 3: the same bits, pgs's", test_threads);
@@ -1733,6 +1781,7 @@ int main(void) {
     CU_add_test(s, "unused slots hold junk: never read", test_unused_slots);
   }
   CU_add_test(s, "overflow: not_finite", test_not_finite);
+  CU_add_test(s, "the checks' exact measures are the library's", test_check_is_the_judges);
   CU_add_test(s, "threads 1, 2, 3 without the lanes: pgs itself, the same bits", test_threads);
   CU_add_test(s, "opt.simd: auto gives the lanes back, bad values refused", test_simd_values);
   s = CU_add_suite("pgs_color", NULL, NULL);

@@ -1,0 +1,758 @@
+/* pgs_lanes.c -- the sweeps, the check and the solve of pgs_wide, pgs_color
+ * and pgs_part (pgs_lanes.h): a sweep in the AVX2 lanes or one row at a
+ * time over the plan (pgs_plan.c), the stopping rule and its exact
+ * measures in the lanes ("The check" in pgs_wide.c), the solve on one
+ * thread or one team of threads, and the state's allocation.  The design:
+ * pgs_wide.c ("Order", "Why", "Threads"), pgs_color.c, pgs_part.c.
+ */
+#include "pgs_lanes.h"
+
+extern const slv_solver slv_solver_pgs;
+
+void wide_free(void *st) {
+  wide_state *s = st;
+  if (s->pgs) {
+    slv_solver_pgs.impl->free(s->pgs);
+    free(s->pgs);
+  }
+  int *iv[] = { s->rowb,  s->gfirst, s->gsorted, s->nfree, s->cnt,
+                s->order, s->fpos,   s->bk,      s->bL,    s->bh };
+  for (size_t k = 0; k < sizeof iv / sizeof iv[0]; k++) free(iv[k]);
+  double *dv[] = { s->xp, s->bp, s->invd, s->lo,  s->hi,   s->mu, s->fd,
+                   s->JK, s->im, s->bm,   s->bhi, s->idle, s->aii };
+  for (size_t k = 0; k < sizeof dv / sizeof dv[0]; k++) free(dv[k]);
+  free(s->pm);
+  free(s->tp);
+  free(s->lblk);
+  free(s->lvl);
+  free(s->pst);
+  memset(s, 0, sizeof *s);
+}
+
+#if PGS_WIDE_X86
+
+/* PREFETCHW (CPUID 0x80000001, ECX bit 8), read from CPUID itself: clang 14's
+   __builtin_cpu_supports knows no "prfchw". */
+static int cpu_has_prefetchw(void) {
+  unsigned a, b, c, d;
+  return __get_cpuid(0x80000001u, &a, &b, &c, &d) && (c & bit_PRFCHW) != 0;
+}
+
+#endif
+
+slv_status wide_init(void *st, int n_max, const slv_options *opt) {
+  wide_state *s = st;
+  s->pgs = calloc(1, slv_solver_pgs.impl->state_size);
+  if (!s->pgs) return SLV_ERR_NOMEM;
+  slv_status r = slv_solver_pgs.impl->init(s->pgs, n_max, opt);
+  if (r != SLV_OK) {
+    free(s->pgs);
+    s->pgs = NULL;
+    return r;
+  }
+  size_t m = (size_t)(n_max > 0 ? n_max : 1);
+  if (m > (size_t)INT_MAX / 8 - 8) {
+    wide_free(s);
+    return SLV_ERR_NOMEM;
+  }
+  size_t cap = 8 * m;
+  s->cap = (int)cap;
+  s->rowb = malloc(m * sizeof(int));
+  s->gfirst = malloc((m + 1) * sizeof(int));
+  s->gsorted = malloc(m * sizeof(int));
+  s->nfree = malloc((m + 1) * sizeof(int));
+  s->cnt = malloc((m + 2) * sizeof(int));
+  s->order = malloc(cap * sizeof(int));
+  s->fpos = malloc(cap * sizeof(int));
+  s->bk = malloc(m * sizeof(int));
+  s->bL = malloc(m * sizeof(int));
+  s->bh = malloc(m * sizeof(int));
+  int fail = !s->rowb || !s->gfirst || !s->gsorted || !s->nfree || !s->cnt || !s->order ||
+             !s->fpos || !s->bk || !s->bL || !s->bh;
+  double **d[] = { &s->xp, &s->bp, &s->invd, &s->lo, &s->hi, &s->mu, &s->fd, &s->aii };
+  for (size_t k = 0; k < sizeof d / sizeof d[0]; k++) {
+    *d[k] = aligned_alloc(32, cap * sizeof(double));
+    fail |= !*d[k];
+  }
+  s->JK = aligned_alloc(32, (cap / 4) * 96 * sizeof(double));
+  s->tp = malloc(m * 16 * sizeof *s->tp);
+  s->im = aligned_alloc(32, m * 16 * sizeof(double));
+  s->idle = aligned_alloc(64, WIDE_PAD * SLV_THREADS_MAX * sizeof(double));
+  s->pm = aligned_alloc(64, WIDE_PAD * SLV_THREADS_MAX * sizeof(double));
+  s->lvl = malloc((m + 2) * sizeof *s->lvl);
+  s->pst = malloc((m + 2) * sizeof *s->pst);
+  s->lblk = malloc(m * 16 * sizeof *s->lblk);
+  s->bm = calloc(2 * m, sizeof(double)); /* defined before the first derive */
+  s->bhi = calloc(2 * m, sizeof(double));
+  if (fail || !s->JK || !s->tp || !s->im || !s->lblk || !s->idle || !s->pm || !s->lvl || !s->pst ||
+      !s->bm || !s->bhi) {
+    wide_free(s);
+    return SLV_ERR_NOMEM;
+  }
+#if PGS_WIDE_X86
+  __builtin_cpu_init();
+  s->have_avx2 = __builtin_cpu_supports("avx2");
+  s->prfchw = cpu_has_prefetchw();
+#endif
+  return SLV_OK;
+}
+
+/* One row at plan position k, as pgs's factored sweep does it; returns the
+ * row's residual and adds w * 0 to *poison. */
+static inline double row_one(wide_state *s, const slv_fac *f, int k, double *t, double *poison) {
+  int i = s->order[k];
+  if (i < 0) return 0.0;
+  double lo = s->lo[k], hi = s->hi[k];
+  if (s->mu[k] >= 0) {
+    double h = s->mu[k] * fabs(s->xp[s->fpos[k]]);
+    lo = -h;
+    hi = h;
+  }
+  double xi = s->xp[k];
+  double wi = (s->bp[k] + s->fd[k] * xi) + slv_fac_dots(f, i, t);
+  *poison += wi * 0.0;
+  double r = slv_mid_res(xi, wi, lo, hi);
+  double xn, e = slv_pgs_move(xi, wi, s->invd[k], lo, hi, &xn);
+  if (e == 0.0) return r;
+  s->xp[k] = xn;
+  int b0 = f->blk[2 * i], b1 = f->blk[2 * i + 1];
+  const double *K = f->K + 12 * (size_t)i;
+  if (b0 >= 0)
+    for (int c = 0; c < 6; c++) t[6 * (size_t)b0 + c] -= e * K[c];
+  if (b1 >= 0)
+    for (int c = 0; c < 6; c++) t[6 * (size_t)b1 + c] -= e * K[6 + c];
+  return r;
+}
+
+/* Plan positions [k0, k1) one row at a time. */
+static double sweep_rows(wide_state *s, const slv_op *op, int k0, int k1, double *poison) {
+  double m = 0;
+  for (int k = k0; k < k1; k++) {
+    double r = row_one(s, &op->f, k, op->t, poison);
+    if (r > m) m = r;
+  }
+  return m;
+}
+
+#if PGS_WIDE_X86
+
+/* The 6-blocks at tp[0..3] as six 4-lane columns (two 4x4 transposes). */
+__attribute__((target("avx2"))) static inline void gather6(double *const *tp, __m256d T[6]) {
+  __m256d r0 = _mm256_loadu_pd(tp[0]), r1 = _mm256_loadu_pd(tp[1]);
+  __m256d r2 = _mm256_loadu_pd(tp[2]), r3 = _mm256_loadu_pd(tp[3]);
+  __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+  __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+  T[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+  T[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+  T[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+  T[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+  __m256d u02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(tp[0] + 4)),
+                                     _mm_loadu_pd(tp[2] + 4), 1);
+  __m256d u13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(tp[1] + 4)),
+                                     _mm_loadu_pd(tp[3] + 4), 1);
+  T[4] = _mm256_unpacklo_pd(u02, u13);
+  T[5] = _mm256_unpackhi_pd(u02, u13);
+}
+
+/* The inverse of gather6: six 4-lane columns back to the blocks at tp[0..3].
+ * Lanes whose block is the idle one all write its zeros. */
+__attribute__((target("avx2"))) static inline void scatter6(double *const *tp, const __m256d T[6]) {
+  __m256d t0 = _mm256_unpacklo_pd(T[0], T[1]), t1 = _mm256_unpackhi_pd(T[0], T[1]);
+  __m256d t2 = _mm256_unpacklo_pd(T[2], T[3]), t3 = _mm256_unpackhi_pd(T[2], T[3]);
+  __m256d u02 = _mm256_unpacklo_pd(T[4], T[5]), u13 = _mm256_unpackhi_pd(T[4], T[5]);
+  _mm256_storeu_pd(tp[0], _mm256_permute2f128_pd(t0, t2, 0x20));
+  _mm_storeu_pd(tp[0] + 4, _mm256_castpd256_pd128(u02));
+  _mm256_storeu_pd(tp[1], _mm256_permute2f128_pd(t1, t3, 0x20));
+  _mm_storeu_pd(tp[1] + 4, _mm256_castpd256_pd128(u13));
+  _mm256_storeu_pd(tp[2], _mm256_permute2f128_pd(t0, t2, 0x31));
+  _mm_storeu_pd(tp[2] + 4, _mm256_extractf128_pd(u02, 1));
+  _mm256_storeu_pd(tp[3], _mm256_permute2f128_pd(t1, t3, 0x31));
+  _mm_storeu_pd(tp[3] + 4, _mm256_extractf128_pd(u13, 1));
+}
+
+/* J . T over one slot, in slv_dot6's association. */
+__attribute__((target("avx2"))) static inline __m256d dot6(const double *J, const __m256d T[6]) {
+  __m256d a = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(J), T[0]),
+                            _mm256_mul_pd(_mm256_load_pd(J + 4), T[1]));
+  __m256d b = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(J + 8), T[2]),
+                            _mm256_mul_pd(_mm256_load_pd(J + 12), T[3]));
+  __m256d c = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(J + 16), T[4]),
+                            _mm256_mul_pd(_mm256_load_pd(J + 20), T[5]));
+  return _mm256_add_pd(_mm256_add_pd(a, b), c);
+}
+
+/* The plan's arrays, for the sweep: x is the only one written, so held in
+ * locals the others need not be reloaded after each store to it. */
+typedef struct {
+  double *restrict xp;
+  const double *restrict lo,
+      *restrict hi, *restrict mu, *restrict bp, *restrict fd, *restrict invd, *restrict JK;
+  const int *restrict fpos;
+} lane_arrays;
+
+/* The bounds of the four lanes at plan position k: lo and hi, findex
+ * lanes (mu >= 0) -mu |x_f| .. mu |x_f| (slv_bounds_at). */
+__attribute__((target("avx2"), always_inline)) static inline void
+lane_bounds(const lane_arrays *a, int k, __m256d *lo, __m256d *hi) {
+  const __m256d sign = _mm256_set1_pd(-0.0);
+  __m256d mu = _mm256_load_pd(a->mu + k);
+  *lo = _mm256_load_pd(a->lo + k);
+  *hi = _mm256_load_pd(a->hi + k);
+  if (_mm256_movemask_pd(mu) != 0xf) {
+    const int *f = a->fpos + k;
+    __m256d xf = _mm256_set_pd(a->xp[f[3]], a->xp[f[2]], a->xp[f[1]], a->xp[f[0]]);
+    __m256d h = _mm256_mul_pd(mu, _mm256_andnot_pd(sign, xf));
+    *hi = _mm256_blendv_pd(h, *hi, mu);
+    *lo = _mm256_blendv_pd(_mm256_xor_pd(h, sign), *lo, mu);
+  }
+}
+
+/* J . t of the four lanes at plan position k over both slots, t of the
+ * lanes' blocks in T0 (slot 0) and T1 (slot 1): slv_fac_dots's s0 + s1.
+ * compact: J in the compact layout; the products and sums are the full
+ * layout's, with J slot 1's linear columns -JL (the same IEEE results,
+ * signs of zero aside), and jl gets JL's three columns. */
+__attribute__((target("avx2"), always_inline)) static inline __m256d
+lane_dots(const lane_arrays *a, int k, int compact, const __m256d T0[6], const __m256d T1[6],
+          __m256d jl[3]) {
+  if (!compact) {
+    const double *JK = a->JK + 24 * (size_t)k;
+    return _mm256_add_pd(dot6(JK, T0), dot6(JK + 24, T1));
+  }
+  /* dot6 of each slot, slot 1's linear products negated: (-p) + q = q - p */
+  const double *JK = a->JK + 15 * (size_t)k;
+  for (int c = 0; c < 3; c++) jl[c] = _mm256_load_pd(JK + 4 * c);
+  __m256d a0 = _mm256_add_pd(_mm256_mul_pd(jl[0], T0[0]), _mm256_mul_pd(jl[1], T0[1]));
+  __m256d b0 =
+      _mm256_add_pd(_mm256_mul_pd(jl[2], T0[2]), _mm256_mul_pd(_mm256_load_pd(JK + 12), T0[3]));
+  __m256d c0 = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(JK + 16), T0[4]),
+                             _mm256_mul_pd(_mm256_load_pd(JK + 20), T0[5]));
+  __m256d a1 = _mm256_add_pd(_mm256_mul_pd(jl[0], T1[0]), _mm256_mul_pd(jl[1], T1[1]));
+  __m256d b1 =
+      _mm256_sub_pd(_mm256_mul_pd(_mm256_load_pd(JK + 24), T1[3]), _mm256_mul_pd(jl[2], T1[2]));
+  __m256d c1 = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(JK + 28), T1[4]),
+                             _mm256_mul_pd(_mm256_load_pd(JK + 32), T1[5]));
+  return _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(a0, b0), c0),
+                       _mm256_add_pd(_mm256_sub_pd(b1, a1), c1));
+}
+
+/* slv_mid_res of the four lanes: |max(min(w, x - lo), x - hi)|. */
+__attribute__((target("avx2"), always_inline)) static inline __m256d
+lane_mid_res(__m256d x, __m256d w, __m256d lo, __m256d hi) {
+  __m256d r = _mm256_max_pd(_mm256_min_pd(w, _mm256_sub_pd(x, lo)), _mm256_sub_pd(x, hi));
+  return _mm256_andnot_pd(_mm256_set1_pd(-0.0), r);
+}
+
+/* One row step of one half (four lanes) at plan position k, t of the
+ * lanes' blocks in T0 (slot 0) and T1 (slot 1): each lane does what
+ * row_one does, in the same operation order (t + d K with d = 0 leaves t as
+ * pgs's skip does).  compact: J and K in the compact layout, im0 and im1
+ * the lanes' inverse masses, K's linear columns bm J (the same IEEE
+ * results, signs of zero aside).  Returns max(m, the lanes' residuals). */
+__attribute__((target("avx2"), always_inline)) static inline __m256d
+row_step(const lane_arrays *a, int k, int compact, __m256d T0[6], __m256d T1[6], __m256d im0,
+         __m256d im1, __m256d m) {
+  const __m256d zero = _mm256_setzero_pd();
+  __m256d x = _mm256_load_pd(a->xp + k), lo, hi, jl[3];
+  lane_bounds(a, k, &lo, &hi);
+  /* b + fd x off the chain through t, as pgs */
+  __m256d bx =
+      _mm256_add_pd(_mm256_load_pd(a->bp + k), _mm256_mul_pd(_mm256_load_pd(a->fd + k), x));
+  __m256d w = _mm256_add_pd(bx, lane_dots(a, k, compact, T0, T1, jl));
+  /* + w * 0 makes m NaN for good if w is not finite (max_pd returns its
+   * second operand on NaN) */
+  m = _mm256_add_pd(_mm256_max_pd(lane_mid_res(x, w, lo, hi), m), _mm256_mul_pd(w, zero));
+  /* slv_pgs_move: e = mid(x - hi, w omega / A_ii, x - lo) */
+  __m256d e = _mm256_mul_pd(w, _mm256_load_pd(a->invd + k));
+  e = _mm256_max_pd(_mm256_sub_pd(x, hi), _mm256_min_pd(_mm256_sub_pd(x, lo), e));
+  __m256d xn = _mm256_max_pd(lo, _mm256_min_pd(hi, _mm256_sub_pd(x, e)));
+  __m256d moved = _mm256_cmp_pd(e, zero, _CMP_NEQ_UQ);
+  _mm256_store_pd(a->xp + k, _mm256_blendv_pd(x, xn, moved)); /* as pgs: x kept where e = 0 */
+  if (compact) {
+    /* K slot 1's linear columns im1 (-JL): t - e (-q) = t + e q */
+    const double *JK = a->JK + 15 * (size_t)k;
+#pragma GCC unroll 3
+    for (int c = 0; c < 3; c++) {
+      T0[c] = _mm256_sub_pd(T0[c], _mm256_mul_pd(e, _mm256_mul_pd(im0, jl[c])));
+      T1[c] = _mm256_add_pd(T1[c], _mm256_mul_pd(e, _mm256_mul_pd(im1, jl[c])));
+      T0[3 + c] = _mm256_sub_pd(T0[3 + c], _mm256_mul_pd(e, _mm256_load_pd(JK + 36 + 4 * c)));
+      T1[3 + c] = _mm256_sub_pd(T1[3 + c], _mm256_mul_pd(e, _mm256_load_pd(JK + 48 + 4 * c)));
+    }
+  } else {
+    const double *K = a->JK + 24 * (size_t)k + 48;
+#pragma GCC unroll 6
+    for (int c = 0; c < 6; c++) {
+      T0[c] = _mm256_sub_pd(T0[c], _mm256_mul_pd(e, _mm256_load_pd(K + 4 * c)));
+      T1[c] = _mm256_sub_pd(T1[c], _mm256_mul_pd(e, _mm256_load_pd(K + 24 + 4 * c)));
+    }
+  }
+  return m;
+}
+
+/* The 16 t blocks at tp (a batch's), each over up to two cache lines,
+ * fetched ahead for writing: PREFETCHW where the caller's target has it
+ * (a block last written on another core comes over once, owned), else a
+ * plain prefetch. */
+__attribute__((always_inline)) static inline void prefetch_blocks(double *const *tp) {
+  for (int at = 0; at < 16; at++) {
+    __builtin_prefetch(tp[at], 1, 3);
+    __builtin_prefetch(tp[at] + 5, 1, 3);
+  }
+}
+
+/* The lanes: batch by batch, t of the lanes' blocks in registers across the
+ * batch's row steps.  A batch of two halves runs them in the same loop:
+ * their rows are independent chains, so one's latency hides the other's. */
+__attribute__((target("avx2"), always_inline)) static inline double
+sweep_lanes_as(wide_state *s, int bt0, int bt1, double *poison, int compact, int ahead) {
+  const lane_arrays a = { s->xp, s->lo, s->hi, s->mu, s->bp, s->fd, s->invd, s->JK, s->fpos };
+  __m256d m = _mm256_setzero_pd(), mb = m;
+  const int *restrict pbk = s->bk, *restrict pbL = s->bL, *restrict pbh = s->bh;
+  double *const *restrict ptp = s->tp;
+  const double *restrict pim = s->im;
+  for (int bt = bt0; bt < bt0 + ahead && bt < bt1; bt++) prefetch_blocks(ptp + 16 * (size_t)bt);
+  for (int bt = bt0; bt < bt1; bt++) {
+    double *const *tp = ptp + 16 * (size_t)bt;
+    const double *im = pim + 16 * (size_t)bt;
+    if (ahead && bt + ahead < bt1) prefetch_blocks(tp + 16 * (size_t)ahead);
+    int k = pbk[bt], L = pbL[bt];
+    __m256d A0[6], A1[6];
+    __m256d ia0 = _mm256_load_pd(im), ia1 = _mm256_load_pd(im + 4);
+    gather6(tp, A0);
+    gather6(tp + 4, A1);
+    if (pbh[bt] == 1) {
+      for (int r = 0; r < L; r++, k += 4) m = row_step(&a, k, compact, A0, A1, ia0, ia1, m);
+    } else {
+      __m256d B0[6], B1[6];
+      __m256d ib0 = _mm256_load_pd(im + 8), ib1 = _mm256_load_pd(im + 12);
+      gather6(tp + 8, B0);
+      gather6(tp + 12, B1);
+      for (int r = 0; r < L; r++, k += 8) {
+        m = row_step(&a, k, compact, A0, A1, ia0, ia1, m);
+        mb = row_step(&a, k + 4, compact, B0, B1, ib0, ib1, mb);
+      }
+      scatter6(tp + 8, B0);
+      scatter6(tp + 12, B1);
+    }
+    scatter6(tp, A0);
+    scatter6(tp + 4, A1);
+  }
+  double mm[8];
+  _mm256_storeu_pd(mm, m);
+  _mm256_storeu_pd(mm + 4, mb);
+  double r = mm[0];
+  for (int l = 0; l < 8; l++) {
+    *poison += mm[l] * 0.0;
+    if (mm[l] > r) r = mm[l];
+  }
+  return r;
+}
+
+/* The threaded plan's lanes on a CPU with PREFETCHW: its prefetches for
+ * writing (WIDE_PREFETCH). */
+__attribute__((target("avx2,prfchw"))) static double sweep_lanes_w(wide_state *s, int bt0, int bt1,
+                                                                   double *poison) {
+  return s->compact ? sweep_lanes_as(s, bt0, bt1, poison, 1, WIDE_PREFETCH)
+                    : sweep_lanes_as(s, bt0, bt1, poison, 0, WIDE_PREFETCH);
+}
+
+/* Batches [bt0, bt1) in the lanes; a threaded plan's fetched ahead, one
+ * thread's not (its blocks are in its own cache). */
+__attribute__((target("avx2"))) static double sweep_lanes(wide_state *s, int bt0, int bt1,
+                                                          double *poison) {
+  if (s->np > 1 && s->prfchw) return sweep_lanes_w(s, bt0, bt1, poison);
+  int ahead = s->np > 1 ? WIDE_PREFETCH : 0;
+  return s->compact ? sweep_lanes_as(s, bt0, bt1, poison, 1, ahead)
+                    : sweep_lanes_as(s, bt0, bt1, poison, 0, ahead);
+}
+
+/* The convergence test's exact measures, checked in the lanes (see the
+ * header, "The check"): what slv_residual_test_op takes from x and the w
+ * of slv_op_w, here from the plan's x (xp) and op->t = K^T x as slv_op_ktx
+ * forms it.  Per lane w = (d x + J . t) + b, slv_fac_row's sum and then b
+ * as slv_op_w adds it; then slv_mid_res and slv_scaled_row (row size
+ * A_ii, the lane's aii: A_ii > 0, SLV_CAP_NEEDS_POS_DIAG), the same IEEE
+ * operations, so the same bits but for signs of zero, which neither
+ * measure reads; their maxima are exact in any order.  acc: the natural
+ * map's maximum, the scale-invariant one's, the poison (x + w) * 0 and
+ * max |b|, each four lanes. */
+typedef struct {
+  __m256d res, scaled, poison, bmax;
+} lane_check_acc;
+
+/* slv_quot of the four lanes: a / s, 0 where a = 0. */
+__attribute__((target("avx2"), always_inline)) static inline __m256d lane_quot(__m256d a,
+                                                                               __m256d s) {
+  return _mm256_andnot_pd(_mm256_cmp_pd(a, _mm256_setzero_pd(), _CMP_EQ_OQ), _mm256_div_pd(a, s));
+}
+
+/* One row step of the check at plan position k (t of the lanes' blocks in
+ * T0, T1; xs = ||x||_inf, cap = min(xs, xd), each in four lanes). */
+__attribute__((target("avx2"), always_inline)) static inline void
+check_step(const lane_arrays *a, const double *aii, int k, int compact, const __m256d T0[6],
+           const __m256d T1[6], __m256d xs, __m256d cap, lane_check_acc *acc) {
+  const __m256d sign = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd();
+  __m256d x = _mm256_load_pd(a->xp + k), b = _mm256_load_pd(a->bp + k), lo, hi, jl[3];
+  lane_bounds(a, k, &lo, &hi);
+  __m256d dx = _mm256_mul_pd(_mm256_load_pd(a->fd + k), x);
+  __m256d w = _mm256_add_pd(_mm256_add_pd(dx, lane_dots(a, k, compact, T0, T1, jl)), b);
+  acc->poison = _mm256_add_pd(acc->poison, _mm256_mul_pd(_mm256_add_pd(x, w), zero));
+  acc->res = _mm256_max_pd(acc->res, lane_mid_res(x, w, lo, hi));
+  acc->bmax = _mm256_max_pd(acc->bmax, _mm256_andnot_pd(sign, b));
+  /* slv_scaled_row: s = |b| + |w - b| + A_ii min(xs, xd) */
+  __m256d s = _mm256_add_pd(
+      _mm256_add_pd(_mm256_andnot_pd(sign, b), _mm256_andnot_pd(sign, _mm256_sub_pd(w, b))),
+      _mm256_mul_pd(_mm256_load_pd(aii + k), cap));
+  __m256d wh = lane_quot(w, s), xa = lane_quot(_mm256_sub_pd(x, hi), xs);
+  __m256d xc = lane_quot(_mm256_sub_pd(x, lo), xs);
+  __m256d m = _mm256_max_pd(_mm256_min_pd(wh, xc), xa);
+  acc->scaled = _mm256_max_pd(acc->scaled, _mm256_andnot_pd(sign, m));
+}
+
+/* The check over the lanes' batches, t gathered as the sweep gathers it
+ * (nothing is written back), into pm (check_rows's layout). */
+__attribute__((target("avx2"))) static void check_lanes(const wide_state *s, double xs, double cap,
+                                                        double *pm) {
+  const lane_arrays a = { s->xp, s->lo, s->hi, s->mu, s->bp, s->fd, s->invd, s->JK, s->fpos };
+  const __m256d vxs = _mm256_set1_pd(xs), vcap = _mm256_set1_pd(cap), zero = _mm256_setzero_pd();
+  lane_check_acc acc = { zero, zero, zero, zero };
+  for (int bt = 0; bt < s->nbat; bt++) {
+    double *const *tp = s->tp + 16 * (size_t)bt;
+    int k = s->bk[bt], L = s->bL[bt], h = s->bh[bt];
+    __m256d A0[6], A1[6], B0[6], B1[6];
+    gather6(tp, A0);
+    gather6(tp + 4, A1);
+    if (h == 2) {
+      gather6(tp + 8, B0);
+      gather6(tp + 12, B1);
+    }
+    for (int r = 0; r < L; r++, k += 4 * h) {
+      check_step(&a, s->aii, k, s->compact, A0, A1, vxs, vcap, &acc);
+      if (h == 2) check_step(&a, s->aii, k + 4, s->compact, B0, B1, vxs, vcap, &acc);
+    }
+  }
+  double v[4][4];
+  _mm256_storeu_pd(v[0], acc.res);
+  _mm256_storeu_pd(v[1], acc.scaled);
+  _mm256_storeu_pd(v[2], acc.poison);
+  _mm256_storeu_pd(v[3], acc.bmax);
+  for (int l = 0; l < 4; l++) {
+    pm[0] = fmax(pm[0], v[0][l]);
+    pm[1] = fmax(pm[1], v[1][l]);
+    pm[2] += v[2][l];
+    pm[3] = fmax(pm[3], v[3][l]);
+  }
+}
+
+/* The largest |x_k| over the plan, four lanes at a time. */
+__attribute__((target("avx2"))) static double plan_xscale_lanes(const wide_state *s) {
+  const __m256d sign = _mm256_set1_pd(-0.0);
+  __m256d m = _mm256_setzero_pd();
+  int k = 0;
+  for (; k + 4 <= s->len; k += 4)
+    m = _mm256_max_pd(m, _mm256_andnot_pd(sign, _mm256_loadu_pd(s->xp + k)));
+  double v[4], xs = 0;
+  _mm256_storeu_pd(v, m);
+  for (int l = 0; l < 4; l++) xs = fmax(xs, v[l]);
+  for (; k < s->len; k++) xs = fmax(xs, fabs(s->xp[k]));
+  return xs;
+}
+
+#endif
+
+/* Batches [bt0, bt1): in the lanes, or their plan positions one row at a
+ * time.  Returns the residual of their rows, adds w * 0 to *poison. */
+static double sweep_batches(wide_state *s, const slv_op *op, int bt0, int bt1, double *poison) {
+  if (bt0 >= bt1) return 0.0;
+#if PGS_WIDE_X86
+  if (s->lanes) return sweep_lanes(s, bt0, bt1, poison);
+#endif
+  return sweep_rows(s, op, s->bk[bt0], bt1 < s->nbat ? s->bk[bt1] : s->ncol, poison);
+}
+
+/* One sweep in plan order; the natural-map residual (inf-norm) of the w_i
+ * met at each row, NaN if a value was not finite. */
+static double sweep(wide_state *s, const slv_op *op) {
+  double poison = 0;
+  double m = sweep_batches(s, op, 0, s->nbat, &poison);
+  double r = sweep_rows(s, op, s->ncol, s->len, &poison);
+  if (r > m) m = r;
+  return poison == 0.0 ? m : NAN;
+}
+
+/* The threaded plan's batches, from inside the team (wide_sweeps_par):
+ * level by level, the parts of a level shared out by the worksharing loop
+ * (its implicit barrier ends the level, so a level's rows see every move
+ * of the levels before).  Part u keeps its residual and poison in
+ * s->pm[WIDE_PAD u ..] (s->pm is reset before the sweep): whichever
+ * thread runs it, one at a time, with barriers between. */
+static void sweep_levels(wide_state *s, const slv_op *op) {
+  const int np = s->np;
+  for (int l = 0; l < s->nlev; l++) {
+#pragma omp for schedule(static)
+    for (int u = 0; u < np; u++) {
+      const int *pst = s->pst + np * l + u;
+      double *pm = s->pm + WIDE_PAD * (size_t)u;
+      double r = sweep_batches(s, op, pst[0], pst[1], pm + 1);
+      if (r > pm[0]) pm[0] = r;
+    }
+  }
+}
+
+/* After sweep_levels: the sequential rows (one thread), and the sweep's
+ * residual from the parts' (a maximum, exact in any order), NaN if a value
+ * was not finite. */
+static double sweep_rest(wide_state *s, const slv_op *op) {
+  double poison = 0;
+  double m = sweep_rows(s, op, s->ncol, s->len, &poison);
+  for (int u = 0; u < s->np; u++) {
+    const double *pm = s->pm + WIDE_PAD * (size_t)u;
+    poison += pm[1];
+    if (pm[0] > m) m = pm[0];
+  }
+  return poison == 0.0 ? m : NAN;
+}
+
+static void reset_parts(wide_state *s) {
+  memset(s->pm, 0, WIDE_PAD * (size_t)s->np * sizeof *s->pm);
+}
+
+/* x from the plan's x, row by row through each row's position (rowb). */
+static void unpermute(const wide_state *s, double *x) {
+  for (int i = 0; i < s->n; i++) x[i] = s->xp[s->rowb[i]];
+}
+
+/* The problem to pgs itself, which computes the same iterates (dense and
+ * CSR; factored without the lanes in row order): result.method says so. */
+static slv_status to_pgs(wide_state *s, slv_op *op, const slv_options *opt, double *x, double *w,
+                         slv_result *res, slv_hist *h) {
+  res->method = slv_solver_pgs.name;
+  return slv_solver_pgs.impl->solve(s->pgs, op, opt, x, w, res, h);
+}
+
+/* What follows a sweep whose own residual was m (the stopping rule is
+ * pgs's): the checks, the history, and the verdict; WIDE_GO_ON to sweep
+ * again. */
+enum { WIDE_GO_ON = -1000 };
+
+typedef struct {
+  slv_op *op;
+  const slv_options *opt;
+  double *x, *w, units; /* units: slv_units_of */
+  slv_result *res;
+  slv_hist *h;
+  slv_residuals r;
+} sweep_ctx;
+
+/* The check's rows [k0, k1) of the plan one at a time (check_lanes's
+ * measures, with slv_fac_row and the scalar slv_mid_res, slv_scaled_row):
+ * pm[0] the natural map's maximum, pm[1] the scale-invariant one's, pm[2]
+ * the poison, pm[3] max |b|. */
+static void check_rows(const wide_state *s, const slv_op *op, int k0, int k1, double xs, double cap,
+                       double *pm) {
+  for (int k = k0; k < k1; k++) {
+    int i = s->order[k];
+    if (i < 0) continue;
+    double x = s->xp[k], b = s->bp[k], lo = s->lo[k], hi = s->hi[k];
+    if (s->mu[k] >= 0) {
+      double h = s->mu[k] * fabs(s->xp[s->fpos[k]]);
+      lo = -h;
+      hi = h;
+    }
+    double w = slv_fac_row(&op->f, i, op->t, x) + b;
+    pm[2] += (x + w) * 0.0;
+    double r = slv_mid_res(x, w, lo, hi), sc = slv_scaled_row(x, w, b, s->aii[k] * cap, lo, hi, xs);
+    if (r > pm[0]) pm[0] = r;
+    if (sc > pm[1]) pm[1] = sc;
+    if (fabs(b) > pm[3]) pm[3] = fabs(b);
+  }
+}
+
+/* xs = ||x||_inf over the plan's x (idle positions hold 0). */
+static double plan_xscale(const wide_state *s) {
+  double xs = 0;
+#if PGS_WIDE_X86
+  if (s->have_avx2) return plan_xscale_lanes(s);
+#endif
+  for (int k = 0; k < s->len; k++) xs = fmax(xs, fabs(s->xp[k]));
+  return xs;
+}
+
+/* The exact measures of the test at the plan's x (pgs_wide.c, "The
+ * check"): with op->t = K^T x as slv_op_ktx forms it (t_formed), in the
+ * lanes and then the sequential rows one at a time; else (pgs_color's
+ * own t), or under the 2-norm option (res_rel_2: its sums go in
+ * residual.c's chunks), slv_residual_test_op on x, which must then be
+ * unpermuted. */
+static slv_residuals wide_measure(const wide_state *s, sweep_ctx *c, int t_formed) {
+  if (!t_formed || c->opt->norm == SLV_NORM_2)
+    return slv_residual_test_op(c->op, c->x, NULL, t_formed);
+  double xs = plan_xscale(s), cap = fmin(xs, c->op->rs.xd), pm[4] = { 0, 0, 0, 0 };
+  int k0 = 0;
+#if PGS_WIDE_X86
+  if (s->lanes) {
+    check_lanes(s, xs, cap, pm);
+    k0 = s->ncol;
+  }
+#endif
+  check_rows(s, c->op, k0, s->len, xs, cap, pm);
+  return slv_residuals_test(pm[2] == 0.0 ? pm[0] : NAN, pm[1], pm[3]);
+}
+
+static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
+  const slv_options *opt = c->opt;
+  slv_result *res = c->res;
+  int due = 0, exact = 0;
+  s->ktx_due = 0;
+  res->iterations = it;
+  if (isnan(m)) {
+    unpermute(s, c->x);
+    slv_msgf(res->message, sizeof res->message, "%s: iterate became non-finite at sweep %d",
+             wide_name(s), it);
+    return SLV_NOT_FINITE;
+  }
+  if (slv_cheap_met(opt, m, c->units) || it % opt->check_every == 0) {
+    /* the exact measures: at the trigger, to confirm convergence as the
+     * generic layer will, else to give the trigger its units (and the
+     * history its exact points); t = K^T x afresh, which also drops the
+     * rounding drift of the sweeps' t.  pgs_color's t between two of its
+     * sweeps goes by its caller, on the plan's threads (wide_color_ktx): its
+     * sums go in another order, so the measure forms its own (wide_measure) */
+    due = s->own_ktx && !slv_cheap_met(opt, m, c->units);
+    unpermute(s, c->x);
+    if (!due) slv_op_ktx(c->op, c->x);
+    c->r = wide_measure(s, c, !due);
+    c->units = slv_units_of(&c->r, c->units);
+    exact = 1;
+  }
+  res->solver_residual = exact ? slv_test_measure(opt, &c->r) : m / c->units;
+  slv_history_push(c->h, res, res->solver_residual);
+  if (exact && slv_met(c->op->p, opt, &c->r)) return SLV_CONVERGED;
+  slv_status stop = slv_should_stop(c->op, slv_op_nnz(c->op));
+  if (stop) { /* the last iterate */
+    unpermute(s, c->x);
+    return stop;
+  }
+  if (it == opt->max_iter) {
+    unpermute(s, c->x);
+    slv_msgf(res->message, sizeof res->message, "%s: %d sweeps, res_scaled=%.3g > tol=%.3g",
+             wide_name(s), opt->max_iter, res->solver_residual, opt->tol);
+    return SLV_MAX_ITER;
+  }
+  s->ktx_due = due;
+  return WIDE_GO_ON;
+}
+
+/* The start: x into xp at plan positions [k0, k1) (0 at idle ones). */
+static void start_copy(wide_state *s, const double *x, int k0, int k1) {
+  for (int k = k0; k < k1; k++) s->xp[k] = s->order[k] >= 0 ? x[s->order[k]] : 0.0;
+}
+
+/* The same for the whole plan, row by row through each row's position
+ * (the idle positions' 0 is fill_rows's). */
+static void start_copy_all(wide_state *s, const double *x) {
+  for (int i = 0; i < s->n; i++) s->xp[s->rowb[i]] = x[i];
+}
+
+/* Part v of pgs_color's start: its batches' positions of every colour (and
+ * for part 0 the overflow rows) copied into xp (all of them without parts). */
+static void start_part(wide_state *s, const sweep_ctx *c, int v) {
+  const int np = s->np;
+  if (np == 1) {
+    start_copy_all(s, c->x);
+    return;
+  }
+  for (int l = 0, k0, k1; l < s->nlev; l++) {
+    batch_span(s, s->pst[np * l + v], s->pst[np * l + v + 1], &k0, &k1);
+    start_copy(s, c->x, k0, k1);
+  }
+  if (v == 0) start_copy(s, c->x, s->ncol, s->len);
+}
+
+/* The start's verdict, on the exact measures as pgs's (a start that met
+ * tol sweeps nowhere; wide_measure, t_formed as there), and the trigger's
+ * first units, max(1, ||b||_inf) where the measures give none. */
+static int start_exact(const wide_state *s, sweep_ctx *c, int t_formed) {
+  c->r = wide_measure(s, c, t_formed);
+  c->units = slv_units_of(&c->r, fmax(1.0, c->r.b_inf));
+  c->res->solver_residual = slv_test_measure(c->opt, &c->r);
+  return slv_met(c->op->p, c->opt, &c->r) ? SLV_CONVERGED : WIDE_GO_ON;
+}
+
+/* The threaded plan's sweeps: one team for the whole solve (not one per
+ * sweep or level), the levels' batches shared out in sweep_levels, the
+ * rest (sequential rows, checks, history, verdict) on one thread between
+ * two barriers.  Every thread leaves the loop at the same sweep: `done` is
+ * written inside the single construct and read after its barrier. */
+static slv_status wide_sweeps_par(wide_state *s, sweep_ctx *c) {
+  int done = WIDE_GO_ON;
+  reset_parts(s);
+#pragma omp parallel num_threads(s->np) shared(done)
+  {
+    if (s->own_ktx) { /* the start: xp and t = K^T x by parts, then its measure */
+#pragma omp for schedule(static)
+      for (int v = 0; v < s->np; v++) start_part(s, c, v);
+      wide_color_ktx_team(s, c->op);
+#pragma omp single
+      done = start_exact(s, c, 0);
+    }
+    for (int it = 1; done == WIDE_GO_ON; it++) {
+      sweep_levels(s, c->op);
+#pragma omp single
+      {
+        double m = sweep_rest(s, c->op);
+        reset_parts(s);
+        done = after_sweep(s, c, it, m);
+      }
+      if (s->ktx_due) wide_color_ktx_team(s, c->op); /* read by all before the next single */
+    }
+  }
+  return (slv_status)done;
+}
+
+/* The sweeps from the plan (the stopping rule is pgs's). */
+static slv_status wide_sweeps(wide_state *s, slv_op *op, const slv_options *opt, double *x,
+                              double *w, slv_result *res, slv_hist *h) {
+  sweep_ctx c = { .op = op, .opt = opt, .x = x, .w = w, .res = res, .h = h };
+  if (s->own_ktx) { /* its own start: t summed in colour order (wide_color_ktx) */
+    if (s->np > 1) return wide_sweeps_par(s, &c);
+    start_part(s, &c, 0);
+    wide_color_ktx(s, op);
+    int done = start_exact(s, &c, 0);
+    for (int it = 1; done == WIDE_GO_ON; it++) {
+      done = after_sweep(s, &c, it, sweep(s, op));
+      if (s->ktx_due) wide_color_ktx(s, op);
+    }
+    return (slv_status)done;
+  }
+  start_copy_all(s, x);
+  slv_op_ktx(op, x); /* the sweeps keep op->t = K^T x current */
+  if (start_exact(s, &c, 1) == SLV_CONVERGED) return SLV_CONVERGED;
+  if (s->np > 1) return wide_sweeps_par(s, &c);
+  int done = WIDE_GO_ON;
+  for (int it = 1; done == WIDE_GO_ON; it++) done = after_sweep(s, &c, it, sweep(s, op));
+  return (slv_status)done;
+}
+
+slv_status wide_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                      slv_result *res, slv_hist *h) {
+  wide_state *s = st;
+  if (!op->fac) return to_pgs(s, op, opt, x, w, res, h);
+  s->lanes = s->have_avx2 && opt->simd == SLV_SIMD_AUTO;
+  if (!s->color && !s->lanes && !wide_has_sequential(op)) {
+    /* one row at a time in the row order: that is pgs's sweep, and pgs
+     * runs it without the plan's indirections */
+    slv_logf(opt, "%s: %d rows, no AVX2 lanes, row order: pgs's own sweep", wide_name(s), op->n);
+    return to_pgs(s, op, opt, x, w, res, h);
+  }
+  /* threads in the lanes only: without them the row order is pgs's own
+   * sweep (above), which stops by pgs's rule (it also stops on the exact
+   * residual of its check sweeps), so a threaded plan there would change
+   * the sweep count with the thread count; pgs_color's plan is never pgs's
+   * loop, so it takes the threads either way.  Before K^T x: op->t is
+   * scratch. */
+  wide_plan(s, op, opt->omega, s->lanes || s->color ? opt->threads : 1);
+  wide_plan_rowscale(s, op);
+  if (opt->log_fn || opt->log_level_fn) wide_log_plan(s, op->p, opt);
+  return wide_sweeps(s, op, opt, x, w, res, h);
+}

@@ -1,0 +1,176 @@
+/* pgs_lanes.h -- what pgs_wide, pgs_color and pgs_part share (internal,
+ * never installed).  The three solvers sweep the same groups of rows in
+ * AVX2 lanes and differ in the order of the groups: pgs_wide.c (first fit
+ * in row order, and the level schedule on threads; the design of all
+ * three, in its header), pgs_color.c (a greedy colouring), pgs_part.c
+ * (body parts on threads, the rows between them by colours).  What they
+ * share: the state below and its constants; pgs_plan.c, the plan (the
+ * groups' batches and levels laid out in plan positions, the rows' data
+ * and the lanes' J and K columns, the rigid-body masses, the row sizes
+ * of the convergence measure); pgs_lanes.c, the sweeps in the lanes or
+ * one row at a time, the exact measures' check, and the solve loop on
+ * one thread or a team.  docs/solvers.md, "pgs_wide", "pgs_color",
+ * "pgs_part".
+ */
+#ifndef PGS_LANES_H
+#define PGS_LANES_H
+
+#include "slv_internal.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#include <immintrin.h>
+#define PGS_WIDE_X86 1
+#else
+#define PGS_WIDE_X86 0
+#endif
+
+enum {
+  WIDE_SEQ = INT_MAX, /* the batch of the sequential group */
+  WIDE_GMAX = 12,     /* rows per group at most */
+  WIDE_BATCH = 8,     /* groups per batch at most: two halves of four lanes */
+  /* Threads (pgs_wide.c, "Threads"): from this many groups on.  A
+   * group's rows take ~15 ns of a sweep in the lanes (pile 5000), so 4096
+   * groups are a sweep of ~60 us, against a barrier (~0.5 us with
+   * libgomp's spinning threads) per level, the team's start once per
+   * solve and the plan, which stays serial; below, those would eat most
+   * of what a second thread gains. */
+  WIDE_PAR_MIN_GROUPS = 4096,
+  /* ... and only if the levels hold this many batches per thread on
+   * average: a batch of contacts is ~0.1 us of a sweep and a barrier ~0.5
+   * us, so 16 keep the barriers near a fifth of the work.  Pile 5000 (~10
+   * per thread at 2) lost 4-15 % a step by its split, pile 20000 (~33)
+   * solved 1.68x faster (docs/solver-machinery.md, "Threads"); a chain of bodies
+   * has a level per contact. */
+  WIDE_PAR_MIN_BATCHES = 16,
+  /* pgs_color: colours at most (one bit set of 64 per block); a group
+   * whose every colour is taken overflows, as in Box2D v3 */
+  WIDE_COLORS = 64,
+  WIDE_PAD = 8, /* doubles per thread's slot (idle block, residual): 64 bytes, own cache line */
+  /* Threaded plans: the t blocks of the batch this many ahead are fetched
+   * for writing before a batch is swept.  A block another core wrote last
+   * (a separator row's body, or one a part's rows share with it) then
+   * arrives while the batches before it run, instead of stalling its batch:
+   * on two vCPUs ~600 ns apart (core_roundtrip) it took pile 5000's threaded
+   * solve from 7.9-8.3 to 6.4-7.0 ms a step (docs/solvers.md, "pgs_part") */
+  WIDE_PREFETCH = 4
+};
+
+typedef struct {
+  void *pgs;     /* pgs's state, for dense and CSR problems */
+  int color;     /* pgs_color: the groups in colour order (pgs_color.c) */
+  int part;      /* pgs_part: on threads, the groups by parts and a separator (pgs_part.c) */
+  int own_ktx;   /* this solve's start and t = K^T x go by the plan's levels (wide_color_ktx):
+                    pgs_color, and pgs_part when its plan splits */
+  int cap;       /* plan length: 8 n_max (a batch of L row steps takes 4 L or 8 L) */
+  int have_avx2; /* the CPU has AVX2 */
+  int prfchw;    /* the CPU has PREFETCHW (a prefetch for writing) */
+  int lanes;     /* this solve sweeps in the AVX2 lanes (have_avx2, opt->simd auto) */
+  int *rowb;     /* n_max: batch of each row's group; then the plan position of each row */
+  int n;         /* rows of this solve's problem */
+  int *gfirst;   /* n_max + 1: first row of each group (and n after the last) */
+  int *gsorted;  /* n_max: the groups in sweep order */
+  int *nfree;    /* n_max + 1: union-find to the first batch at or after b with a free lane */
+  int *cnt;      /* n_max + 2: groups per batch, then where each batch ends in gsorted */
+  int *order;    /* cap: row at each plan position, -1 for an idle position */
+  int *fpos;     /* cap: plan position of the findex row (own position if none) */
+  double *xp, *bp, *invd, *lo, *hi, *fd; /* cap, in plan order; invd: omega / A_ii */
+  double *aii;       /* cap: A_ii in plan order (0 at idle positions), for the check's row sizes */
+  double *mu;        /* cap: friction coefficient of findex rows, -1 for other rows */
+  double *JK;        /* cap / 4 half row steps x 96: J slot 0 (6 columns x 4 lanes), J slot 1,
+                      K slot 0, K slot 1; or x 60 when compact (pgs_wide.c, "Layout") */
+  int *bk, *bL, *bh; /* n_max batches: first plan position, row steps, halves (1 or 2) */
+  double **tp;       /* n_max batches x 16: per half, the t block of slot 0 of lanes 0..3,
+                      of slot 1 */
+  double *im;        /* n_max batches x 16: per half, slot 0's inverse mass (bm) of lanes
+                      0..3, slot 1's (0 for a static slot or an idle lane) */
+  int *lblk;         /* n_max batches x 16: the block of each entry of im (-1: none) */
+  double *bm, *bhi;  /* 2 n_max blocks: the rigid-body scalar of each block (derive_masses),
+                      and the top of its interval; kept for the next solve */
+  int masses_kept;   /* bm made the last solve's compact layout: try it first */
+  int compact;       /* this solve's JK is the compact layout */
+  double *idle;      /* WIDE_PAD per part: the t block of static slots and idle lanes (stays
+                      0); each part (thread) its own, as every lane scatters its blocks back */
+  double *pm;        /* WIDE_PAD per part: a sweep's residual max and poison of each part */
+  int *lvl;          /* n_max + 2: the first batch of each level (threaded plan) */
+  int *pst;          /* n_max + 2: the first batch of part u of level l at np l + u, and
+                      nbat at np nlev (threaded plan: np nlev <= nbat / 16 < n_max) */
+  int nlev;          /* levels of the threaded plan (0: the first-fit plan) */
+  int np;            /* parts the lanes' batches are split into: this solve's threads, or 1 */
+  int nbat;          /* batches in the lanes */
+  int ncol;          /* plan positions [0, ncol) are in lanes, [ncol, len) sequential */
+  int len;
+  int ktx_due; /* pgs_color: after this sweep, t = K^T x afresh (wide_color_ktx) */
+} wide_state;
+
+/* Where a coloured group marks what later groups must avoid: each block's
+ * colours so far (used), and from row fwd_from on each row's colours of
+ * the earlier groups whose findex rows it holds (fwd; fwd_from = n until
+ * the first such group). */
+typedef struct {
+  uint64_t *used, *fwd;
+  int fwd_from;
+} color_marks;
+
+/* The end of the group that starts at row i: the run of rows on i's block
+ * pair, at most WIDE_GMAX rows. */
+static inline int group_end(const slv_fac *f, int i) {
+  const int *fb = f->blk;
+  int e = i + 1;
+  while (e < f->n && e - i < WIDE_GMAX && fb[2 * e] == fb[2 * i] && fb[2 * e + 1] == fb[2 * i + 1])
+    e++;
+  return e;
+}
+
+/* Plan positions [k0, k1) of a batch run [b0, b1) of the lanes. */
+static inline void batch_span(const wide_state *s, int b0, int b1, int *k0, int *k1) {
+  *k0 = b0 < s->nbat ? s->bk[b0] : s->ncol;
+  *k1 = b1 < s->nbat ? s->bk[b1] : s->ncol;
+}
+
+static inline const char *wide_name(const wide_state *s) {
+  return s->color ? "pgs_color" : s->part ? "pgs_part" : "pgs_wide";
+}
+
+/* ---- the solvers' own schedules (pgs_wide.c, pgs_color.c, pgs_part.c) ----
+ * Each cuts the rows into groups and gives each group its batch (and its
+ * level or colour), in s->rowb, s->gfirst, s->cnt, s->nbat (s->lvl,
+ * s->nlev); returns the number of groups.  The operator's t is scratch
+ * meanwhile. */
+int wide_group_and_schedule(wide_state *s, const slv_op *op);
+int wide_group_and_level(wide_state *s, const slv_op *op);
+int wide_group_and_color(wide_state *s, const slv_op *op);
+/* -1: a part too small to be worth its thread */
+int wide_group_and_partition(wide_state *s, const slv_op *op, int np);
+/* pgs_wide's first fit, which pgs_part's parts use too (pgs_wide.c) */
+int wide_first_slot(const wide_state *s, const slv_problem *p, const int *next, int b0, int b1,
+                    int i, int e, int *seq);
+int wide_first_fit_place(wide_state *s, int *next, int b0, int b1, int c);
+/* whether a group is sequential (pgs_wide.c) */
+int wide_has_sequential(const slv_op *op);
+/* a group's colour, which pgs_part's separator uses too (pgs_color.c) */
+int wide_color_group(const wide_state *s, const slv_problem *p, color_marks *cm, int b0, int b1,
+                     int i, int e);
+/* t = K^T x summed by the plan's levels (pgs_color.c): on one thread, and
+ * from inside the team (every thread calls it) */
+void wide_color_ktx(wide_state *s, slv_op *op);
+void wide_color_ktx_team(wide_state *s, slv_op *op);
+
+/* ---- the plan (pgs_plan.c) ---- */
+void wide_levels_into_batches(wide_state *s, int ng, int nl);
+void wide_plan(wide_state *s, const slv_op *op, double omega, int threads);
+void wide_plan_rowscale(const wide_state *s, slv_op *op);
+void wide_log_plan(const wide_state *s, const slv_problem *p, const slv_options *opt);
+
+/* ---- the state and the solve (pgs_lanes.c): every solver's slv_impl ---- */
+slv_status wide_init(void *st, int n_max, const slv_options *opt);
+void wide_free(void *st);
+slv_status wide_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
+                      slv_result *res, slv_hist *h);
+
+#endif /* PGS_LANES_H */

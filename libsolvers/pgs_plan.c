@@ -1,0 +1,570 @@
+/* pgs_plan.c -- the plan of pgs_wide, pgs_color and pgs_part (pgs_lanes.h):
+ * the groups' batches in sweep order and laid out in plan positions, each
+ * position's row data, the lanes' J and K columns (full or compact), the
+ * rigid-body masses behind the compact layout, and the row sizes of the
+ * convergence measure.  Built once per solve into the state's buffers,
+ * nothing allocated; the design: pgs_wide.c ("Layout", "Threads"),
+ * pgs_color.c, pgs_part.c.
+ */
+#include "pgs_lanes.h"
+
+/* The batches of levels (or colours) 0 .. nl - 1 of the ng groups: each
+ * level's groups, held in rowb by their level and counted in s->nfree,
+ * cut into batches of up to eight in group order.  Sets s->lvl[l] (the
+ * first batch of level l, s->lvl[nl] = nbat), s->nbat, s->nlev, s->cnt[bt]
+ * (the groups of batch bt) and rowb (the batch of each row's group). */
+void wide_levels_into_batches(wide_state *s, int ng, int nl) {
+  int *per = s->nfree;
+  s->lvl[0] = 0;
+  for (int l = 0; l < nl; l++) {
+    s->lvl[l + 1] = s->lvl[l] + (per[l] + WIDE_BATCH - 1) / WIDE_BATCH;
+    per[l] = 0;
+  }
+  s->nbat = s->lvl[nl];
+  s->nlev = nl;
+  memset(s->cnt, 0, ((size_t)s->nbat + 1) * sizeof *s->cnt);
+  for (int g = 0; g < ng; g++) { /* the level's next batch with a free lane, in group order */
+    int i = s->gfirst[g], l = s->rowb[i];
+    if (l == WIDE_SEQ) continue;
+    int bt = s->lvl[l] + per[l]++ / WIDE_BATCH;
+    s->cnt[bt]++;
+    for (int r = i; r < s->gfirst[g + 1]; r++) s->rowb[r] = bt;
+  }
+}
+
+#if PGS_WIDE_X86
+
+/* Columns c0..c0+3 of the rows at r[0..3] into four 4-lane columns at
+ * out, out + 4, out + 8, out + 12 (a 4x4 transpose); lane l of the first
+ * two columns kept where ma has it set, of the last two where mb has,
+ * else 0. */
+__attribute__((target("avx2"))) static inline void tr4(const double *const r[4], int c0, __m256d ma,
+                                                       __m256d mb, double *out) {
+  __m256d a = _mm256_loadu_pd(r[0] + c0), b = _mm256_loadu_pd(r[1] + c0);
+  __m256d c = _mm256_loadu_pd(r[2] + c0), d = _mm256_loadu_pd(r[3] + c0);
+  __m256d t0 = _mm256_unpacklo_pd(a, b), t1 = _mm256_unpackhi_pd(a, b);
+  __m256d t2 = _mm256_unpacklo_pd(c, d), t3 = _mm256_unpackhi_pd(c, d);
+  _mm256_store_pd(out, _mm256_and_pd(ma, _mm256_permute2f128_pd(t0, t2, 0x20)));
+  _mm256_store_pd(out + 4, _mm256_and_pd(ma, _mm256_permute2f128_pd(t1, t3, 0x20)));
+  _mm256_store_pd(out + 8, _mm256_and_pd(mb, _mm256_permute2f128_pd(t0, t2, 0x31)));
+  _mm256_store_pd(out + 12, _mm256_and_pd(mb, _mm256_permute2f128_pd(t1, t3, 0x31)));
+}
+
+/* J . K over one slot of the four lanes, from their columns: slv_dot6's
+ * products and association. */
+__attribute__((target("avx2"))) static inline __m256d diag6(const double *J, const double *K) {
+  __m256d a = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(J), _mm256_load_pd(K)),
+                            _mm256_mul_pd(_mm256_load_pd(J + 4), _mm256_load_pd(K + 4)));
+  __m256d b = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(J + 8), _mm256_load_pd(K + 8)),
+                            _mm256_mul_pd(_mm256_load_pd(J + 12), _mm256_load_pd(K + 12)));
+  __m256d c = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(J + 16), _mm256_load_pd(K + 16)),
+                            _mm256_mul_pd(_mm256_load_pd(J + 20), _mm256_load_pd(K + 20)));
+  return _mm256_add_pd(_mm256_add_pd(a, b), c);
+}
+
+/* wide_plan()'s J and K columns of the four lanes at plan position k, by 4x4
+ * transposes: the same values as its scalar loop (moves and masks only).
+ * A row's 12 columns are slot 0's six then slot 1's; a static slot
+ * (fblk < 0) and an idle lane get zeros, whatever fJ, fK hold there.  lb
+ * and im: the half's blocks of slot 0 then slot 1 and their inverse
+ * masses (lay_out, lane_masses; a lane's rows share its blocks), which
+ * hold for the lane's busy positions.  While the columns are in cache it
+ * also forms A_ii (aii) and omega / A_ii from them, four lanes per
+ * operation: slv_fac_diag's d + (s0 + s1) (a static slot's zeros give its
+ * s = 0.0) and slv_pgs_step's omega * (1 / A_ii), the same IEEE
+ * operations, so the same bits; 0 on idle lanes.  compact: writes the
+ * compact layout instead (pgs_wide.c, "Layout") and returns ok and-ed with
+ * whether each lane's row has the form it needs (else JK is unusable). */
+__attribute__((target("avx2"), always_inline)) static inline __m256d
+fill_jk_step(wide_state *s, const slv_fac *f, int k, const int *lb, const double *im, __m256d om,
+             int compact, __m256d ok) {
+  const __m256d one = _mm256_set1_pd(1.0), sign = _mm256_set1_pd(-0.0);
+  const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+  const __m256i none = _mm256_set1_epi64x(-1);
+  static const double zero_row[12] = { 0 };
+  double tmp[96] __attribute__((aligned(32)));
+  const double *J[4], *K[4];
+  for (int l = 0; l < 4; l++) {
+    int i = s->order[k + l];
+    J[l] = i >= 0 ? f->J + 12 * (size_t)i : zero_row;
+    K[l] = i >= 0 ? f->K + 12 * (size_t)i : zero_row;
+  }
+  /* 64-bit masks: the position is busy, and its slot is on a block */
+  __m256d busy = _mm256_castsi256_pd(_mm256_cmpgt_epi64(
+      _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(s->order + k))), none));
+  __m256d M0 =
+      _mm256_and_pd(busy, _mm256_castsi256_pd(_mm256_cmpgt_epi64(
+                              _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)lb)), none)));
+  __m256d M1 = _mm256_and_pd(
+      busy, _mm256_castsi256_pd(_mm256_cmpgt_epi64(
+                _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(lb + 4))), none)));
+  double *JK = compact ? tmp : s->JK + 24 * (size_t)k;
+  for (int h = 0; h < 2; h++) { /* J, then K 48 doubles further */
+    const double *const *src = h ? K : J;
+    tr4(src, 0, M0, M0, JK + 48 * h);
+    tr4(src, 4, M0, M1, JK + 48 * h + 16);
+    tr4(src, 8, M1, M1, JK + 48 * h + 32);
+  }
+  __m256d d = _mm256_add_pd(_mm256_load_pd(s->fd + k),
+                            _mm256_add_pd(diag6(JK, JK + 48), diag6(JK + 24, JK + 72)));
+  _mm256_store_pd(s->invd + k, _mm256_and_pd(busy, _mm256_mul_pd(om, _mm256_div_pd(one, d))));
+  _mm256_store_pd(s->aii + k, _mm256_and_pd(busy, d));
+  if (!compact) return ok;
+  /* the compact form: K's linear columns bm J's, and J's of slot 1
+   * minus slot 0's when both are bodies (a static slot's are zeros) */
+  __m256d I0 = _mm256_and_pd(M0, _mm256_loadu_pd(im)),
+          I1 = _mm256_and_pd(M1, _mm256_loadu_pd(im + 4));
+  __m256d both = _mm256_and_pd(M0, M1);
+  double *C = s->JK + 15 * (size_t)k;
+  for (int c = 0; c < 3; c++) {
+    __m256d j0 = _mm256_load_pd(tmp + 4 * c), j1 = _mm256_load_pd(tmp + 24 + 4 * c);
+    __m256d k0 = _mm256_load_pd(tmp + 48 + 4 * c), k1 = _mm256_load_pd(tmp + 72 + 4 * c);
+    __m256d nj1 = _mm256_xor_pd(j1, sign);
+    ok = _mm256_and_pd(ok, _mm256_cmp_pd(k0, _mm256_mul_pd(I0, j0), _CMP_EQ_OQ));
+    ok = _mm256_and_pd(ok, _mm256_cmp_pd(k1, _mm256_mul_pd(I1, j1), _CMP_EQ_OQ));
+    ok = _mm256_and_pd(
+        ok, _mm256_or_pd(_mm256_cmp_pd(j0, nj1, _CMP_EQ_OQ), _mm256_andnot_pd(both, all)));
+    _mm256_store_pd(C + 4 * c, _mm256_blendv_pd(nj1, j0, M0)); /* JL */
+  }
+  memcpy(C + 12, tmp + 12, 12 * sizeof *C); /* J slot 0, columns 3..5 */
+  memcpy(C + 24, tmp + 36, 12 * sizeof *C); /* J slot 1 */
+  memcpy(C + 36, tmp + 60, 12 * sizeof *C); /* K slot 0 */
+  memcpy(C + 48, tmp + 84, 12 * sizeof *C); /* K slot 1 */
+  return ok;
+}
+
+/* fill_jk_step over the positions of batches [bt0, bt1); compact: 1 if
+ * every row has the compact form, else 0. */
+__attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac *f, double omega,
+                                                   int compact, int bt0, int bt1) {
+  const __m256d om = _mm256_set1_pd(omega);
+  __m256d ok = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+  for (int bt = bt0; bt < bt1; bt++) {
+    const int *lb = s->lblk + 16 * (size_t)bt, h = s->bh[bt];
+    const double *im = s->im + 16 * (size_t)bt;
+    for (int r = 0, k = s->bk[bt]; r < s->bL[bt]; r++)
+      for (int u = 0; u < h; u++, k += 4)
+        ok = fill_jk_step(s, f, k, lb + 8 * u, im + 8 * u, om, compact, ok);
+  }
+  return _mm256_movemask_pd(ok) == 0xf;
+}
+
+#endif
+
+/* The groups in sweep order: by batch, stable, the sequential groups last
+ * (a counting sort; cnt[b] holds batch b's group count on entry, where
+ * batch b ends in gsorted on return). */
+static void sort_groups(wide_state *s, int ng) {
+  int *cnt = s->cnt;
+  const int *gf = s->gfirst;
+  for (int b = 0, acc = 0; b < s->nbat; b++) {
+    int c = cnt[b];
+    cnt[b] = acc;
+    acc += c;
+  }
+  int q = 0;
+  for (int g = 0; g < ng; g++)
+    if (s->rowb[gf[g]] != WIDE_SEQ) s->gsorted[cnt[s->rowb[gf[g]]]++] = g, q++;
+  for (int g = 0; g < ng; g++)
+    if (s->rowb[gf[g]] == WIDE_SEQ) s->gsorted[q++] = g;
+}
+
+/* The threaded plan's parts (s->pst): each level's batches cut into s->np
+ * contiguous runs of about equal work, a batch's work taken as its plan
+ * positions (halves x row steps: a batch of four-point box manifolds,
+ * 12 row steps, is four times one of single contacts).  Uses s->bk as
+ * scratch (lay_out sets it afterwards). */
+static void split_levels(wide_state *s, int from) {
+  const int np = s->np, *gf = s->gfirst;
+  int *w = s->bk;
+  for (int bt = 0, q = 0; bt < s->nbat; bt++) {
+    int m = s->cnt[bt] - q, L = 0; /* cnt[bt]: the end of batch bt in gsorted */
+    for (int l = 0; l < m; l++) {
+      int g = s->gsorted[q + l];
+      if (gf[g + 1] - gf[g] > L) L = gf[g + 1] - gf[g];
+    }
+    w[bt] = (m > 4 ? 2 : 1) * L;
+    q += m;
+  }
+  for (int l = from; l < s->nlev; l++) {
+    int b0 = s->lvl[l], b1 = s->lvl[l + 1], u = 0;
+    long long tot = 0, acc = 0;
+    for (int bt = b0; bt < b1; bt++) tot += w[bt];
+    for (int bt = b0; bt < b1; acc += w[bt++])
+      while (u < np && acc * np >= tot * u) s->pst[np * l + u++] = bt;
+    while (u < np) s->pst[np * l + u++] = b1;
+  }
+  s->pst[np * s->nlev] = s->nbat;
+}
+
+/* The batches: up to eight groups each, in one or two halves of four
+ * lanes, each lane's t blocks and their blocks' numbers; then the
+ * sequential rows.  Sets order, bk, bL, bh, tp, lblk, ncol and len.
+ * Static slots and idle lanes point at the idle block of the part that
+ * sweeps their batch (the threaded plan), so no two threads store to it. */
+static void lay_out(wide_state *s, const slv_op *op, int ng) {
+  const int *gf = s->gfirst, *cnt = s->cnt;
+  int k = 0, q = 0, part = 0;
+  memset(s->idle, 0, WIDE_PAD * (size_t)s->np * sizeof *s->idle);
+  for (int bt = 0; bt < s->nbat; bt++) {
+    if (s->np > 1) /* the part (of a level) that holds batch bt */
+      while (bt >= s->pst[part + 1]) part++;
+    double *idle = s->idle + WIDE_PAD * (size_t)(part % s->np);
+    int m = cnt[bt] - q, L = 0; /* cnt[bt] is the end of batch bt in gsorted */
+    for (int l = 0; l < m; l++) {
+      int g = s->gsorted[q + l];
+      if (gf[g + 1] - gf[g] > L) L = gf[g + 1] - gf[g];
+    }
+    int h = m > 4 ? 2 : 1; /* halves; lane l of half u is column 4 u + l of a row step */
+    double **tp = s->tp + 16 * (size_t)bt;
+    int *lb = s->lblk + 16 * (size_t)bt;
+    for (int at = 0; at < 16; at++) lb[at] = -1; /* a batch of one half uses 8 */
+    for (int l = 0; l < 4 * h; l++) {
+      int g = l < m ? s->gsorted[q + l] : -1, i0 = g >= 0 ? gf[g] : 0;
+      int len = g >= 0 ? gf[g + 1] - i0 : 0;
+      for (int r = 0; r < L; r++) s->order[k + 4 * h * r + l] = r < len ? i0 + r : -1;
+      for (int slot = 0; slot < 2; slot++) {
+        int b = g >= 0 ? op->f.blk[2 * i0 + slot] : -1, at = 8 * (l / 4) + 4 * slot + l % 4;
+        tp[at] = b >= 0 ? op->t + 6 * (size_t)b : idle;
+        lb[at] = b;
+      }
+    }
+    s->bk[bt] = k;
+    s->bL[bt] = L;
+    s->bh[bt] = h;
+    k += 4 * h * L;
+    q += m;
+  }
+  s->ncol = k;
+  for (; q < ng; q++)
+    for (int i = gf[s->gsorted[q]]; i < gf[s->gsorted[q] + 1]; i++) s->order[k++] = i;
+  s->len = k;
+}
+
+/* rowb[] becomes the plan position of each row of positions [k0, k1). */
+static void mark_rows(wide_state *s, int k0, int k1) {
+  for (int k = k0; k < k1; k++)
+    if (s->order[k] >= 0) s->rowb[s->order[k]] = k;
+}
+
+/* Plan positions [k0, k1)'s row data (after mark_rows of every position):
+ * x's findex position, b, bounds, mu, d, and A_ii and omega / A_ii (except
+ * in the lanes, where fill_jk forms them); an idle position's are 0, and
+ * its x too, which no sweep moves (start_copy_all leaves it). */
+static void fill_rows(wide_state *s, const slv_op *op, double omega, int k0, int k1) {
+  const slv_problem *p = op->p;
+  /* the state's fields in locals: the int stores (fpos) would make the
+   * compiler read them again at every position */
+  const int *order = s->order, *rowb = s->rowb, *findex = p->findex;
+  int *fpos = s->fpos;
+  double *bp = s->bp, *invd = s->invd, *lo = s->lo, *hi = s->hi, *fd = s->fd, *aii = s->aii;
+  double *mu = s->mu, *xp = s->xp;
+  const int diag_from = s->lanes ? s->ncol : 0; /* fill_jk forms the lanes' */
+  for (int k = k0; k < k1; k++) {
+    int i = order[k];
+    if (i < 0) {
+      fpos[k] = k;
+      bp[k] = invd[k] = lo[k] = hi[k] = fd[k] = aii[k] = xp[k] = 0.0; /* x stays 0 */
+      mu[k] = -1.0;
+      continue;
+    }
+    int f = findex ? findex[i] : -1;
+    fpos[k] = f >= 0 ? rowb[f] : k; /* non-findex rows read their own x (unused) */
+    bp[k] = p->b[i];
+    if (k >= diag_from) {
+      aii[k] = slv_fac_diag(&op->f, i);
+      invd[k] = slv_pgs_step(omega, aii[k]);
+    }
+    lo[k] = slv_lo_of(p, i);
+    hi[k] = slv_hi_of(p, i);
+    mu[k] = f >= 0 ? fabs(p->mu[i]) : -1.0; /* the sign says "no findex" */
+    fd[k] = op->f.d ? op->f.d[i] : 0.0;
+  }
+}
+
+/* The rows' data of every plan position: on the plan's threads when it
+ * has parts (part v of every level by one thread, the sequential rows as
+ * part np; each position is written by one thread, with what one thread
+ * would write). */
+static void fill_all_rows(wide_state *s, const slv_op *op, double omega) {
+  if (s->np == 1) {
+    mark_rows(s, 0, s->len);
+    fill_rows(s, op, omega, 0, s->len);
+    return;
+  }
+  /* np + 1 pieces, the last the overflow rows: dealt round robin
+   * (schedule(static, 1)), as plain static gives the first thread the
+   * first two parts whole */
+#pragma omp parallel num_threads(s->np)
+  {
+#pragma omp for schedule(static, 1)
+    for (int v = 0; v <= s->np; v++) {
+      if (v == s->np) mark_rows(s, s->ncol, s->len);
+      for (int l = 0, k0, k1; v < s->np && l < s->nlev; l++) {
+        batch_span(s, s->pst[s->np * l + v], s->pst[s->np * l + v + 1], &k0, &k1);
+        mark_rows(s, k0, k1);
+      }
+    }
+#pragma omp for schedule(static, 1)
+    for (int v = 0; v <= s->np; v++) {
+      if (v == s->np) fill_rows(s, op, omega, s->ncol, s->len);
+      for (int l = 0, k0, k1; v < s->np && l < s->nlev; l++) {
+        batch_span(s, s->pst[s->np * l + v], s->pst[s->np * l + v + 1], &k0, &k1);
+        fill_rows(s, op, omega, k0, k1);
+      }
+    }
+  }
+}
+
+/* The next double after m towards dir (+-inf), nextafter's answer for the
+ * finite m these loops see, without the call into libm. */
+static inline double next_toward(double m, double dir) {
+  if (m == 0.0 || !isfinite(m)) return nextafter(m, dir);
+  uint64_t u;
+  memcpy(&u, &m, sizeof u);
+  u += (m > 0) == (dir > 0) ? 1 : (uint64_t)-1; /* away from 0 or towards it */
+  memcpy(&m, &u, sizeof m);
+  return m;
+}
+
+/* Step m up (dir = +inf) or down until fl(m j) = k, at most 16 ulps:
+ * fl(m j) is monotone in m, so {m : fl(m j) = k} is an interval. */
+static double mass_seek(double m, double j, double k, double dir) {
+  for (int step = 0; step < 16 && m * j != k; step++) m = next_toward(m, dir);
+  return m;
+}
+
+/* Widen m in direction dir while fl(m j) = k still holds (16 ulps at most). */
+static double mass_widen(double m, double j, double k, double dir) {
+  for (int step = 0; step < 16 && next_toward(m, dir) * j == k; step++) m = next_toward(m, dir);
+  return m;
+}
+
+/* One linear entry (j of J, k of K) of block b into its interval of
+ * scalars [bm, bhi] with fl(m j) = k; returns 0 if none is left. */
+static int mass_entry(wide_state *s, int b, double j, double k) {
+  double *lo = s->bm + b, *hi = s->bhi + b;
+  if (j == 0.0) return k == 0.0;
+  if (*lo > *hi) { /* the block's first entry: the interval around k / j */
+    double m = mass_seek(k / j, j, k, INFINITY);
+    if (m * j != k) m = mass_seek(k / j, j, k, -INFINITY);
+    if (m * j != k) return 0;
+    *lo = mass_widen(m, j, k, -INFINITY);
+    *hi = mass_widen(m, j, k, INFINITY);
+    return 1;
+  }
+  if (*lo * j == k && *hi * j == k) return 1; /* the interval reproduces it already */
+  *lo = mass_seek(*lo, j, k, INFINITY);
+  *hi = mass_seek(*hi, j, k, -INFINITY);
+  return *lo <= *hi && *lo * j == k && *hi * j == k;
+}
+
+/* The rigid-body form the compact layout needs (pgs_wide.c, "Layout"): for every
+ * block a scalar m with K's linear columns fl(m J) on each of its row
+ * slots, exactly.  The scalars that reproduce one entry form an interval
+ * of doubles (around k / j: the quotient may miss the mass by an ulp); a
+ * block's scalar is any point in the intersection over its entries, bm[b]
+ * (0 for a block with no nonzero entry).  Returns 0 at the first entry no
+ * scalar of its block reproduces (then the full layout is used). */
+static int derive_masses(wide_state *s, const slv_fac *f) {
+  for (int b = 0; b < f->nb; b++) {
+    s->bm[b] = 1.0; /* empty: bm > bhi */
+    s->bhi[b] = 0.0;
+  }
+  for (int i = 0; i < f->n; i++)
+    for (int slot = 0; slot < 2; slot++) {
+      int b = f->blk[2 * i + slot];
+      if (b < 0) continue;
+      const double *J = f->J + 12 * (size_t)i + 6 * slot, *K = f->K + 12 * (size_t)i + 6 * slot;
+      double lo = s->bm[b], hi = s->bhi[b];
+      if (lo <= hi && lo * J[0] == K[0] && hi * J[0] == K[0] && lo * J[1] == K[1] &&
+          hi * J[1] == K[1] && lo * J[2] == K[2] && hi * J[2] == K[2])
+        continue; /* the usual case: the block's interval reproduces all three */
+      for (int c = 0; c < 3; c++)
+        if (!mass_entry(s, b, J[c], K[c])) return 0;
+    }
+  for (int b = 0; b < f->nb; b++)
+    if (s->bm[b] > s->bhi[b]) s->bm[b] = 0.0; /* no nonzero entry: any scalar */
+  return 1;
+}
+
+#if PGS_WIDE_X86
+
+/* Each lane's inverse masses (im) from the blocks' scalars bm. */
+static void lane_masses(wide_state *s) {
+  for (int k = 0; k < 16 * s->nbat; k++) s->im[k] = s->lblk[k] >= 0 ? s->bm[s->lblk[k]] : 0.0;
+}
+
+/* fill_jk over all the lanes' positions: on the plan's threads when it has
+ * parts, as fill_all_rows splits them (the same values: each position is
+ * formed alone); 1 if every part's rows have the compact form. */
+static int fill_all_jk(wide_state *s, const slv_fac *f, double omega, int compact) {
+  if (s->np == 1) return fill_jk(s, f, omega, compact, 0, s->nbat);
+  /* each part's verdict in its own slot, and-ed after: not an OpenMP
+   * reduction clause, which clang implements with a lock symbol that the
+   * shared library would export (tests/test_exports.sh) */
+  int oks[SLV_THREADS_MAX];
+#pragma omp parallel for num_threads(s->np) schedule(static)
+  for (int v = 0; v < s->np; v++) {
+    int ok = 1;
+    for (int l = 0; l < s->nlev; l++) {
+      int r = fill_jk(s, f, omega, compact, s->pst[s->np * l + v], s->pst[s->np * l + v + 1]);
+      ok = ok && r;
+    }
+    oks[v] = ok;
+  }
+  int ok = 1;
+  for (int v = 0; v < s->np; v++) ok = ok && oks[v];
+  return ok;
+}
+
+/* The lanes' J and K (pgs_wide.c, "Layout"): compact when the blocks' scalars
+ * bm hold for every lane row, else the full layout.  A world's bodies keep
+ * their masses from one step to the next, so the last solve's scalars are
+ * tried first: fill_jk checks every entry the lanes use, so a scalar that
+ * no longer fits only costs the derivation it would have cost anyway. */
+static void lanes_jk(wide_state *s, const slv_op *op, double omega) {
+  s->compact = 0;
+  if (s->masses_kept) {
+    lane_masses(s);
+    s->compact = fill_all_jk(s, &op->f, omega, 1);
+  }
+  if (!s->compact && derive_masses(s, &op->f)) {
+    lane_masses(s);
+    s->compact = fill_all_jk(s, &op->f, omega, 1);
+  }
+  s->masses_kept = s->compact;
+  if (!s->compact) fill_all_jk(s, &op->f, omega, 0);
+}
+
+/* The largest slv_alone over the lanes' positions [0, ncol), four at a
+ * time: the same IEEE operations (-b / d, then max(lo, min(hi, t)), which
+ * is its clip for lo <= hi), 0 at idle positions (A_ii = 0 there). */
+__attribute__((target("avx2"))) static double lanes_alone(const wide_state *s) {
+  const __m256d sign = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd();
+  __m256d m = zero;
+  for (int k = 0; k < s->ncol; k += 4) {
+    __m256d d = _mm256_load_pd(s->aii + k);
+    __m256d t = _mm256_div_pd(_mm256_xor_pd(_mm256_load_pd(s->bp + k), sign), d);
+    __m256d c =
+        _mm256_max_pd(_mm256_load_pd(s->lo + k), _mm256_min_pd(_mm256_load_pd(s->hi + k), t));
+    __m256d v = _mm256_blendv_pd(t, c, _mm256_load_pd(s->mu + k)); /* findex (mu >= 0): t */
+    __m256d busy = _mm256_cmp_pd(d, zero, _CMP_GT_OQ);
+    m = _mm256_max_pd(m, _mm256_and_pd(busy, _mm256_andnot_pd(sign, v)));
+  }
+  double v[4], xd = 0;
+  _mm256_storeu_pd(v, m);
+  for (int l = 0; l < 4; l++) xd = fmax(xd, v[l]);
+  return xd;
+}
+
+#endif
+
+/* Groups, batches and the plan layout (pgs_wide.c, "Layout"); before K^T x, as
+ * the scheduling uses the operator's t as scratch.  Only the lanes read J
+ * and K by columns: without them the sweep reads the rows of J and K
+ * (row_one). */
+void wide_plan(wide_state *s, const slv_op *op, double omega, int threads) {
+  int ng = -1;
+  s->n = op->n;
+  s->np = 1;
+  s->nlev = 0;
+  if (s->color) {
+    /* the colours, whatever the threads; split on the thresholds of the
+     * threaded plan (the parts only say which thread sweeps which batch
+     * of a colour, so whether it splits does not change x) */
+    ng = wide_group_and_color(s, op);
+    if (threads > 1 && ng >= WIDE_PAR_MIN_GROUPS && s->nlev >= 1 && threads * s->nlev < op->n &&
+        s->nbat >= WIDE_PAR_MIN_BATCHES * threads * s->nlev)
+      s->np = threads;
+  } else if (s->part && threads > 1 && op->n >= WIDE_PAR_MIN_GROUPS) {
+    /* parts and a separator, if every part is large enough; else one
+     * thread's first fit, pgs_wide's plan */
+    ng = wide_group_and_partition(s, op, threads);
+    if (ng >= 0 && threads * s->nlev < op->n) /* pst holds np nlev + 1 entries */
+      s->np = threads;
+    else
+      ng = -1;
+  } else if (threads > 1 && op->n >= WIDE_PAR_MIN_GROUPS) {
+    /* the level schedule, kept if it is large and wide enough to split
+     * (then nlev >= 1: wide_sweeps_par relies on a barrier per level) */
+    ng = wide_group_and_level(s, op);
+    if (ng >= WIDE_PAR_MIN_GROUPS && s->nbat >= WIDE_PAR_MIN_BATCHES * threads * s->nlev &&
+        s->nlev >= 1)
+      s->np = threads;
+    else
+      ng = -1;
+  }
+  if (ng < 0) {
+    ng = wide_group_and_schedule(s, op);
+    s->nlev = 0;
+  }
+  sort_groups(s, ng);
+  s->own_ktx = s->color || (s->part && s->np > 1);
+  if (s->np > 1) split_levels(s, s->part ? 1 : 0); /* pgs_part's level 0: its parts */
+  lay_out(s, op, ng);
+  fill_all_rows(s, op, omega);
+  s->compact = 0;
+#if PGS_WIDE_X86
+  if (s->lanes) lanes_jk(s, op, omega);
+#endif
+}
+
+/* The row sizes and xd of the convergence measure (slv_op_rowscale) from
+ * the plan's A_ii, which fill_jk and fill_rows formed as slv_diag does
+ * (with A_ii > 0, SLV_CAP_NEEDS_POS_DIAG, a row's size is A_ii): not read
+ * from A again, here or by the generic layer's measures at the end of
+ * the solve.  xd, the largest slv_alone, from the plan's arrays, in the
+ * lanes four positions at a time. */
+void wide_plan_rowscale(const wide_state *s, slv_op *op) {
+  double *a = slv_op_rowsize_buf(op), xd = 0;
+  int k0 = 0;
+  for (int i = 0; i < s->n; i++) a[i] = s->aii[s->rowb[i]];
+#if PGS_WIDE_X86
+  if (s->lanes) {
+    xd = lanes_alone(s);
+    k0 = s->ncol;
+  }
+#endif
+  for (int k = k0; k < s->len; k++)
+    if (s->order[k] >= 0)
+      xd = fmax(xd, slv_alone(s->bp[k], s->aii[k], s->lo[k], s->hi[k], s->mu[k] >= 0));
+  slv_op_rowscale_set(op, xd);
+}
+
+/* The plan, through the log callback at SLV_LOG_DEBUG (once a solve, only
+ * if one is set): what the lanes hold and which sweep runs, so that a
+ * caller (and the tests) can see the path taken. */
+void wide_log_plan(const wide_state *s, const slv_problem *p, const slv_options *opt) {
+  int busy = 0;
+  for (int k = 0; k < s->ncol; k++) busy += s->order[k] >= 0;
+  const char *how = !s->lanes    ? "rows one at a time (no AVX2 lanes)"
+                    : s->compact ? "AVX2 lanes, compact rigid-body rows"
+                                 : "AVX2 lanes, full rows";
+  if (s->part && s->np > 1) {
+    int k0, k1, sep = 0;
+    batch_span(s, s->lvl[1], s->nbat, &k0, &k1);
+    for (int k = k0; k < k1; k++) sep += s->order[k] >= 0;
+    slv_logf(opt,
+             "pgs_part: %d rows, %d batches, %d of %d lane slots busy, %d parts on %d threads, "
+             "%d separator rows in %d colours, %d overflow rows: %s",
+             p->n, s->nbat, busy, s->ncol, s->np, s->np, sep, s->nlev - 1, s->len - s->ncol, how);
+  } else if (s->color && s->np > 1)
+    slv_logf(opt,
+             "pgs_color: %d rows, %d batches, %d of %d lane slots busy, %d overflow rows, "
+             "%d colours on %d threads: %s",
+             p->n, s->nbat, busy, s->ncol, s->len - s->ncol, s->nlev, s->np, how);
+  else if (s->color)
+    slv_logf(opt,
+             "pgs_color: %d rows, %d batches, %d of %d lane slots busy, %d overflow rows, "
+             "%d colours: %s",
+             p->n, s->nbat, busy, s->ncol, s->len - s->ncol, s->nlev, how);
+  else if (s->np > 1)
+    slv_logf(opt,
+             "%s: %d rows, %d batches, %d of %d lane slots busy, %d sequential rows, "
+             "%d levels on %d threads: %s",
+             wide_name(s), p->n, s->nbat, busy, s->ncol, s->len - s->ncol, s->nlev, s->np, how);
+  else
+    slv_logf(opt, "%s: %d rows, %d batches, %d of %d lane slots busy, %d sequential rows: %s",
+             wide_name(s), p->n, s->nbat, busy, s->ncol, s->len - s->ncol, how);
+}
