@@ -21,8 +21,14 @@
 
 #include "dyn_world.h"
 
-static const char *const integrator_names[] = { "symplectic", "explicit", "verlet", NULL };
-static const char *const friction_names[] = { "none", "box", "pyramid", "cone", NULL };
+/* The value of the name v of the world setting key's enum (friction,
+ * integrator: libdynamics' names, dyn_world_settings_enum_name; the whole
+ * name, not its number), or -1. */
+static int world_enum(const char *key, const char *v) {
+  for (int k = 0; dyn_world_settings_enum_name(key, k); k++)
+    if (strcmp(v, dyn_world_settings_enum_name(key, k)) == 0) return k;
+  return -1;
+}
 
 static void solver_list(const exp_config *cfg, char *buf, size_t len) {
   size_t used = 0;
@@ -285,7 +291,7 @@ static int scene_key(const exp_cfg_parser *ps, exp_source *src, const char *kv, 
   } else if (IS("friction")) {
     if (strcmp(v, "auto") == 0)
       src->friction = EXP_FRICTION_AUTO;
-    else if ((src->friction = exp_cfg_find_name(v, friction_names)) < 0)
+    else if ((src->friction = world_enum("friction", v)) < 0)
       return exp_cfg_error(ps, "scene friction",
                            "expected auto, none, box, pyramid or cone, got '%s'", v);
   } else if (IS("solver")) {
@@ -401,7 +407,7 @@ static int key_integrators(const exp_cfg_parser *ps, exp_section *s, char **w, i
   if (nw - 1 > 3) return exp_cfg_error(ps, w[0], "at most 3 (symplectic explicit verlet)");
   s->nint = 0;
   for (int k = 1; k < nw; k++) {
-    int i = exp_cfg_find_name(w[k], integrator_names);
+    int i = world_enum("integrator", w[k]);
     if (i < 0)
       return exp_cfg_error(ps, w[0], "expected symplectic, explicit or verlet, got '%s'", w[k]);
     s->integrators[s->nint++] = i;
@@ -413,7 +419,7 @@ static int key_friction(const exp_cfg_parser *ps, exp_section *s, char **w, int 
   if (nw - 1 > 4) return exp_cfg_error(ps, w[0], "at most 4 models");
   s->nfriction = 0;
   for (int k = 1; k < nw; k++) {
-    int f = strcmp(w[k], "auto") == 0 ? EXP_FRICTION_AUTO : exp_cfg_find_name(w[k], friction_names);
+    int f = strcmp(w[k], "auto") == 0 ? EXP_FRICTION_AUTO : world_enum("friction", w[k]);
     if (f == -1 && strcmp(w[k], "auto") != 0)
       return exp_cfg_error(ps, w[0], "expected auto, none, box, pyramid or cone, got '%s'", w[k]);
     s->friction[s->nfriction++] = f;

@@ -425,15 +425,14 @@ static int load_generated(const ctx *c, const exp_source *src) {
 
 /* ---- scene exports ---------------------------------------------------------------------- */
 
-static const char *const friction_str[] = { "none", "box", "pyramid", "cone" };
-
 /* The label of a scene export at step k: the scene, the friction model,
  * -assoc for associated cones, the step, the scene's parameters and the
  * other world settings of its line (so that exports of other settings are
  * other files). */
 static void scene_label(const exp_source *src, const dyn_world_settings *set, int fr, long k,
                         char *out, size_t len) {
-  int r = snprintf(out, len, "%s-%s%s-k%ld", src->scene, friction_str[fr],
+  int r = snprintf(out, len, "%s-%s%s-k%ld", src->scene,
+                   dyn_world_settings_enum_name("friction", fr),
                    set->cone_law == SLV_CONE_ASSOCIATED ? "-assoc" : "", k);
   for (int q = 0; q < src->nparams && r > 0 && (size_t)r < len; q++)
     r += snprintf(out + r, len - (size_t)r, "-%s", src->params[q]);

@@ -56,8 +56,12 @@
 
 #include "dyn_world.h"
 
-static const char *const friction_str[] = { "none", "box", "pyramid", "cone" };
-static const char *const integrator_str[] = { "symplectic", "explicit", "verlet" };
+/* The name of friction model fr (libdynamics' settings' names), "auto"
+ * for none. */
+static const char *friction_name(int fr) {
+  const char *s = fr >= 0 ? dyn_world_settings_enum_name("friction", fr) : NULL;
+  return s ? s : "auto";
+}
 
 /* The friction model a solver gets under "auto", or -1 if it takes none. */
 static int auto_friction(const slv_solver *sv) {
@@ -367,8 +371,8 @@ int exp_scene_run(exp_tctx *c) {
   srun r = { .c = c,
              .scene = src->scene,
              .solver = sv->name,
-             .integ = integrator_str[t->integrator],
-             .fric = fr >= 0 ? friction_str[fr] : "auto" };
+             .integ = dyn_world_settings_enum_name("integrator", t->integrator),
+             .fric = friction_name(fr) };
   exp_line l;
   char why[256];
   /* the table's own lists: they resolve (tests/test_world_run.c) */
@@ -507,7 +511,7 @@ int exp_scene_summary_run(exp_tctx *c) {
   const exp_source *src = &c->s->src[c->t->src];
   const slv_solver *sv = c->t->solver.sv;
   int fr = c->t->friction == EXP_FRICTION_AUTO ? auto_friction(sv) : c->t->friction;
-  const char *fric = fr >= 0 ? friction_str[fr] : "auto";
+  const char *fric = friction_name(fr);
   exp_line l;
   char why[512] = "";
   if (fr < 0 || !takes_friction(sv, fr, why, sizeof why)) {
